@@ -1,0 +1,108 @@
+// Redocly plugin of this project: the house rules of the contract (lint) and the standard
+// error responses every operation can produce (decorator, applied when bundling).
+// Rules:    hrms/operation-access    every operation declares `x-public: true` or `x-roles`
+//           hrms/operation-id-casing operationId is camelCase
+//           hrms/error-envelope      every 4xx/5xx response uses the shared Error schema
+//           hrms/x-module-known      x-module is one of the optional modules
+// Decorator: hrms/standard-responses adds, where the operation does not define them itself,
+//           400 (validation), 401/403 (non-public operations), 404 (operations with path
+//           parameters), 500 and 503 - each a $ref to components/responses.
+const ROLES = ["owner", "admin", "hr", "manager", "employee"];
+const MODULES = ["payroll", "recruitment", "helpdesk", "assets"];
+const ERROR_REF = "#/components/schemas/Error";
+
+function operationAccess() {
+  return {
+    Operation(op, { report, location }) {
+      const isPublic = op["x-public"] === true;
+      const roles = op["x-roles"];
+      if (!isPublic && !Array.isArray(roles)) {
+        report({ message: "Operation must declare `x-public: true` or `x-roles: [...]`.", location: location.key() });
+        return;
+      }
+      if (isPublic && roles) report({ message: "Operation declares both `x-public` and `x-roles`.", location: location.key() });
+      if (Array.isArray(roles)) {
+        if (roles.length === 0) report({ message: "`x-roles` must not be empty.", location: location.child("x-roles") });
+        for (const r of roles)
+          if (!ROLES.includes(r)) report({ message: `Unknown role \`${r}\` (one of ${ROLES.join(", ")}).`, location: location.child("x-roles") });
+      }
+    },
+  };
+}
+
+function operationIdCasing() {
+  return {
+    Operation(op, { report, location }) {
+      if (op.operationId && !/^[a-z][a-zA-Z0-9]*$/.test(op.operationId))
+        report({ message: `operationId \`${op.operationId}\` must be camelCase.`, location: location.child("operationId") });
+    },
+  };
+}
+
+function xModuleKnown() {
+  return {
+    Operation(op, { report, location }) {
+      const m = op["x-module"];
+      if (m !== undefined && !MODULES.includes(m))
+        report({ message: `Unknown module \`${m}\` (one of ${MODULES.join(", ")}).`, location: location.child("x-module") });
+    },
+  };
+}
+
+function errorEnvelope() {
+  return {
+    Response: {
+      leave(response, { report, location, key }) {
+        const code = String(key);
+        if (!/^[45]/.test(code)) return;
+        const schema = response.content?.["application/json"]?.schema;
+        if (!schema || schema.$ref !== ERROR_REF)
+          report({ message: `Error response ${code} must use the shared schema ${ERROR_REF} (application/json).`, location: location.key() });
+      },
+    },
+  };
+}
+
+function standardResponses() {
+  const ref = (name) => ({ $ref: `#/components/responses/${name}` });
+  return {
+    PathItem: {
+      leave(pathItem, ctx) {
+        const pathParams = /\{[^}]+\}/.test(String(ctx.key));
+        for (const method of ["get", "put", "post", "delete", "patch"]) {
+          const op = pathItem[method];
+          if (!op) continue;
+          op.responses ??= {};
+          const add = (code, name) => {
+            if (!op.responses[code]) op.responses[code] = ref(name);
+          };
+          add("400", "ValidationFailed");
+          if (op["x-public"] !== true) {
+            add("401", "Unauthenticated");
+            add("403", "Forbidden");
+          }
+          if (pathParams) add("404", "NotFound");
+          add("500", "Internal");
+          add("503", "Unavailable");
+        }
+      },
+    },
+  };
+}
+
+export default function hrmsPlugin() {
+  return {
+    id: "hrms",
+    rules: {
+      oas3: {
+        "operation-access": operationAccess,
+        "operation-id-casing": operationIdCasing,
+        "error-envelope": errorEnvelope,
+        "x-module-known": xModuleKnown,
+      },
+    },
+    decorators: {
+      oas3: { "standard-responses": standardResponses },
+    },
+  };
+}

@@ -1,0 +1,71 @@
+// Audit trail: every state change of a business record and every security event is written to
+// `audit_logs` - inside the same transaction as the change when one is given.
+import { Prisma } from "../generated/prisma/client.ts";
+import { systemDb } from "./db/client.ts";
+import { db } from "./db/tenancy.ts";
+import { requestContext } from "./log.ts";
+
+export interface AuditEntry {
+  action: string;
+  entity_type?: string;
+  entity_id?: string | null;
+  changes?: Record<string, unknown> | null;
+}
+
+type AuditClient = { auditLog: { create: (args: any) => Promise<unknown> } };
+
+function actor() {
+  const ctx = requestContext.getStore();
+  return { actor_user_id: ctx?.userId ?? null, actor_email: ctx?.email ?? null, ip: ctx?.ip ?? null, request_id: ctx?.requestId ?? null };
+}
+
+/** Audit in the active tenant (the tenant-scoped client adds tenant_id). */
+export async function audit(entry: AuditEntry, client: AuditClient = db): Promise<void> {
+  await client.auditLog.create({
+    data: { ...actor(), action: entry.action, entity_type: entry.entity_type ?? null, entity_id: entry.entity_id ?? null, changes: (entry.changes ?? Prisma.DbNull) as any },
+  });
+}
+
+/** Audit in explicit tenants (sign-in events, before a tenant is active). */
+export async function auditTenants(tenantIds: string[], entry: AuditEntry & { actor_user_id?: string | null; actor_email?: string | null }): Promise<void> {
+  if (!tenantIds.length) return;
+  const a = actor();
+  await systemDb.auditLog.createMany({
+    data: tenantIds.map((tenant_id) => ({
+      tenant_id,
+      ...a,
+      actor_user_id: entry.actor_user_id ?? a.actor_user_id,
+      actor_email: entry.actor_email ?? a.actor_email,
+      action: entry.action,
+      entity_type: entry.entity_type ?? null,
+      entity_id: entry.entity_id ?? null,
+      changes: (entry.changes ?? Prisma.DbNull) as any,
+    })),
+  });
+}
+
+const MASKED = new Set(["bank_account_number", "bank_iban", "password_hash"]);
+export function mask(field: string, value: unknown): unknown {
+  if (!MASKED.has(field) || value === null || value === undefined) return value;
+  const s = String(value);
+  return s.length <= 4 ? "****" : `${"*".repeat(Math.min(8, s.length - 4))}${s.slice(-4)}`;
+}
+
+function comparable(v: unknown): unknown {
+  if (v instanceof Date) return v.toISOString();
+  if (v && typeof v === "object" && "toFixed" in (v as object)) return String(v);
+  if (Array.isArray(v)) return JSON.stringify(v);
+  return v ?? null;
+}
+
+/** `{ field: { from, to } }` for the fields of `after` whose values differ from `before` (sensitive ones masked). */
+export function diff(before: Record<string, unknown>, after: Record<string, unknown>, fields?: string[]): Record<string, { from: unknown; to: unknown }> {
+  const out: Record<string, { from: unknown; to: unknown }> = {};
+  for (const f of fields ?? Object.keys(after)) {
+    if (f === "updated_at" || f === "created_at") continue;
+    const a = comparable(before[f]);
+    const b = comparable(after[f]);
+    if (a !== b) out[f] = { from: mask(f, Array.isArray(before[f]) ? before[f] : a), to: mask(f, Array.isArray(after[f]) ? after[f] : b) };
+  }
+  return out;
+}

@@ -1,0 +1,45 @@
+// Configuration from the environment (README "Configuration" lists every variable).
+import path from "node:path";
+
+const root = path.resolve(import.meta.dirname, "..");
+const env = process.env;
+
+function bool(v: string | undefined, dflt: boolean): boolean {
+  if (v === undefined || v === "") return dflt;
+  return !["0", "false", "no", "off"].includes(v.toLowerCase());
+}
+
+export const nodeEnv = env.NODE_ENV ?? "development";
+export const isProduction = nodeEnv === "production";
+export const isTest = nodeEnv === "test" || env.VITEST === "true";
+
+export const config = {
+  root,
+  port: Number(env.PORT ?? 3000),
+  databaseUrl: env.DATABASE_URL || undefined,
+  sessionSecret: env.SESSION_SECRET ?? "dev-only-insecure-session-secret-change-me",
+  publicUrl: (env.PUBLIC_URL ?? `http://localhost:${env.PORT ?? 3000}`).replace(/\/$/, ""),
+  /** Extra origins allowed to make state-changing requests (comma separated). */
+  allowedOrigins: (env.ALLOWED_ORIGINS ?? "").split(",").map((s) => s.trim()).filter(Boolean),
+  smtpUrl: env.SMTP_URL || undefined,
+  mailFrom: env.MAIL_FROM ?? "HRMS <no-reply@hrms.local>",
+  uploadDir: path.resolve(root, env.UPLOAD_DIR ?? ".data/uploads"),
+  embeddedDataDir: path.resolve(root, env.EMBEDDED_PG_DIR ?? ".data/postgres"),
+  embeddedPort: Number(env.EMBEDDED_PG_PORT ?? 54329),
+  billingWebhookSecret: env.BILLING_WEBHOOK_SECRET || undefined,
+  aiBaseUrl: env.AI_BASE_URL || undefined,
+  aiApiKey: env.AI_API_KEY || undefined,
+  migrateOnStart: bool(env.MIGRATE_ON_START, true),
+  validateResponses: bool(env.VALIDATE_RESPONSES, !isProduction),
+  logLevel: env.LOG_LEVEL ?? (isTest ? "silent" : "info"),
+  /** Run the background job worker (mail delivery, scheduled jobs) in this process. */
+  runWorker: bool(env.RUN_WORKER, true),
+  trustProxy: bool(env.TRUST_PROXY, false),
+};
+
+export function assertProductionConfig(): void {
+  if (!isProduction) return;
+  if (!env.SESSION_SECRET || env.SESSION_SECRET.length < 32 || env.SESSION_SECRET === config.sessionSecret && env.SESSION_SECRET.startsWith("dev-only"))
+    throw new Error("SESSION_SECRET must be set to a random string of at least 32 characters in production");
+  if (!env.PUBLIC_URL) throw new Error("PUBLIC_URL must be set in production (links in emails)");
+}

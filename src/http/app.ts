@@ -1,0 +1,139 @@
+// The Express application. Request path: request id + log → security headers → origin check →
+// body parsing → session → OpenAPI validation (requests always, responses in development and
+// tests) → guards from the operation's x-public / x-roles / x-module → the operation's handler
+// (mounted from the generated registry; nothing is routed by hand) → envelope → error middleware.
+import { randomUUID } from "node:crypto";
+import { readFileSync } from "node:fs";
+import path from "node:path";
+import express, { type NextFunction, type Request, type Response } from "express";
+import * as OpenApiValidator from "express-openapi-validator";
+import helmet from "helmet";
+import multer from "multer";
+import swaggerUi from "swagger-ui-express";
+import { handlers } from "../../generated/handlers.ts";
+import { operationTable, type OperationId } from "../../generated/registry.ts";
+import { sessionMiddleware } from "../auth/session.ts";
+import { config } from "../config.ts";
+import { withTenant } from "../db/tenancy.ts";
+import { logger, requestContext } from "../log.ts";
+import { MAX_UPLOAD_BYTES } from "../storage/files.ts";
+import { errorMiddleware, notFoundFallback } from "./error-middleware.ts";
+import { AppError } from "./errors.ts";
+import { authorize } from "./guards.ts";
+import type { AuthContext, HandlerContext, UploadedFile } from "./types.ts";
+
+export const openapiPath = path.join(config.root, "generated", "openapi.json");
+let apiDocCache: any;
+export function apiDocument(): any {
+  apiDocCache ??= JSON.parse(readFileSync(openapiPath, "utf8"));
+  return apiDocCache;
+}
+
+export interface AppOptions {
+  validateResponses?: boolean;
+}
+
+const STATE_CHANGING = new Set(["POST", "PUT", "PATCH", "DELETE"]);
+
+function originCheck(req: Request, _res: Response, next: NextFunction) {
+  const origin = req.get("origin");
+  if (!origin || !STATE_CHANGING.has(req.method)) return next();
+  const own = new URL(config.publicUrl).origin;
+  const host = req.get("host");
+  const sameHost = host && (origin === `http://${host}` || origin === `https://${host}`);
+  if (origin === own || sameHost || config.allowedOrigins.includes(origin)) return next();
+  next(new AppError(403, "forbidden", "Cross-origin request refused"));
+}
+
+/** Express path from an OpenAPI path; static segments sort before parameters. */
+function expressPath(p: string): string {
+  return p.replace(/\{([^}]+)\}/g, ":$1");
+}
+function specificity(p: string): string {
+  return p
+    .split("/")
+    .map((s) => (s.startsWith("{") ? "~" : s))
+    .join("/");
+}
+
+function mount(app: express.Express, id: OperationId) {
+  const meta = operationTable[id];
+  const handler = handlers[id] as (ctx: HandlerContext<OperationId>) => Promise<any>;
+  app[meta.method](expressPath(meta.path), async (req: Request, res: Response, next: NextFunction) => {
+    try {
+      const auth = meta.public ? null : await authorize(req, meta);
+      const ctx = {
+        operationId: id,
+        params: req.params,
+        query: req.query,
+        body: req.body,
+        auth: auth as AuthContext,
+        files: ((req as any).files ?? []) as UploadedFile[],
+        req,
+        res,
+        ip: req.ip ?? "",
+        requestId: res.getHeader("X-Request-Id") as string,
+      } as unknown as HandlerContext<OperationId>;
+      const reply = auth ? await withTenant(auth.tenantId, () => handler(ctx)) : await handler(ctx);
+      if ("sent" in reply) return;
+      res.status(reply.status).json(reply.body);
+    } catch (err) {
+      next(err);
+    }
+  });
+}
+
+export function createApp(opts: AppOptions = {}): express.Express {
+  const app = express();
+  app.disable("x-powered-by");
+  app.set("etag", false);
+  app.set("query parser", "simple");
+  if (config.trustProxy) app.set("trust proxy", true);
+
+  app.use((req, res, next) => {
+    const incoming = req.get("x-request-id");
+    const requestId = incoming && /^[\w.-]{1,100}$/.test(incoming) ? incoming : randomUUID();
+    res.setHeader("X-Request-Id", requestId);
+    const started = process.hrtime.bigint();
+    res.on("finish", () => {
+      const ms = Number(process.hrtime.bigint() - started) / 1e6;
+      logger.info({ request_id: requestId, method: req.method, path: req.path, status: res.statusCode, ms: Math.round(ms * 10) / 10 }, "request");
+    });
+    requestContext.run({ requestId, ip: req.ip }, () => next());
+  });
+  app.use(
+    helmet({
+      contentSecurityPolicy: { directives: { "script-src": ["'self'"], "img-src": ["'self'", "data:"] } },
+      crossOriginEmbedderPolicy: false,
+    }),
+  );
+  app.use(originCheck);
+
+  app.get("/openapi.json", (_req, res) => {
+    res.json(apiDocument());
+  });
+  app.use("/docs", swaggerUi.serveFiles(undefined, { swaggerOptions: { url: "/openapi.json" } }), swaggerUi.setup(undefined, { swaggerOptions: { url: "/openapi.json" }, customSiteTitle: "HRMS API reference" }));
+  app.get("/", (_req, res) => res.redirect("/docs"));
+
+  app.use(express.json({ limit: "1mb" }));
+  app.use(sessionMiddleware());
+  app.use(
+    OpenApiValidator.middleware({
+      apiSpec: apiDocument(),
+      validateRequests: { allowUnknownQueryParameters: false, coerceTypes: true, removeAdditional: false },
+      validateResponses: (opts.validateResponses ?? config.validateResponses) ? { removeAdditional: false } : false,
+      validateSecurity: false,
+      validateFormats: true,
+      ignorePaths: /^\/(docs|openapi\.json)(\/|$)/,
+      ignoreUndocumented: false,
+      fileUploader: { storage: multer.memoryStorage(), limits: { fileSize: MAX_UPLOAD_BYTES, files: 1, fields: 20, fieldSize: 64 * 1024 } },
+    }),
+  );
+
+  const ids = (Object.keys(operationTable) as OperationId[]).sort((a, b) => specificity(operationTable[a].path).localeCompare(specificity(operationTable[b].path)));
+  for (const id of ids) mount(app, id);
+
+  app.use(notFoundFallback);
+  app.use(errorMiddleware);
+  return app;
+}

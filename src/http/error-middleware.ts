@@ -1,0 +1,87 @@
+// The one place where anything thrown becomes the error envelope
+// `{ error, status, code, details? }`. No stack, SQL or internal message ever reaches a client.
+import type { ErrorRequestHandler, RequestHandler } from "express";
+import { logger } from "../log.ts";
+import { AppError, type ErrorCode, type ErrorDetail } from "./errors.ts";
+
+const DB_DOWN_CODES = new Set(["ECONNREFUSED", "ECONNRESET", "ETIMEDOUT", "EPIPE", "ENOTFOUND", "57P01", "57P02", "57P03", "08000", "08001", "08003", "08006", "53300", "P1001", "P1002", "P1017", "P2024"]);
+const DB_DOWN_TEXT = /Connection terminated|timeout exceeded when trying to connect|connect ECONNREFUSED|Client has encountered a connection error|the database system is (shutting down|starting up)|terminating connection due to administrator command|Can't reach database server|Connection (closed|refused)/i;
+
+/** True when the error (or any error it wraps) means the database cannot be reached. */
+export function isDatabaseUnavailable(err: unknown, depth = 0): boolean {
+  if (!err || typeof err !== "object" || depth > 6) return false;
+  const e = err as Record<string, any>;
+  if (typeof e.code === "string" && DB_DOWN_CODES.has(e.code)) return true;
+  if (e.cause?.kind === "DatabaseNotReachable" || e.kind === "DatabaseNotReachable") return true;
+  if (typeof e.message === "string" && DB_DOWN_TEXT.test(e.message)) return true;
+  if (typeof e.cause?.originalCode === "string" && DB_DOWN_CODES.has(e.cause.originalCode)) return true;
+  return isDatabaseUnavailable(e.cause, depth + 1) || (Array.isArray(e.errors) && e.errors.some((x: unknown) => isDatabaseUnavailable(x, depth + 1)));
+}
+
+function validatorDetails(errors: unknown): ErrorDetail[] | undefined {
+  if (!Array.isArray(errors)) return undefined;
+  return errors.map((e: any) => ({
+    path: String(e.path ?? "")
+      .replace(/^[./]/, "")
+      .replace(/\//g, ".")
+      .replace(/^body$/, "body"),
+    message: String(e.message ?? "is invalid"),
+  }));
+}
+
+const STATUS_CODES: Record<number, ErrorCode> = {
+  400: "validation_failed",
+  401: "unauthenticated",
+  403: "forbidden",
+  404: "not_found",
+  405: "method_not_allowed",
+  409: "conflict",
+  413: "payload_too_large",
+  415: "unsupported_media_type",
+  429: "rate_limited",
+  501: "not_implemented",
+  503: "unavailable",
+};
+
+export function toAppError(err: any): AppError {
+  if (err instanceof AppError) return err;
+  if (isDatabaseUnavailable(err)) return new AppError(503, "unavailable", "Service temporarily unavailable, try again shortly", undefined, { "Retry-After": "5" });
+  // body-parser
+  if (err?.type === "entity.parse.failed") return new AppError(400, "validation_failed", "Malformed JSON body", [{ path: "body", message: "is not valid JSON" }]);
+  if (err?.type === "entity.too.large" || err?.code === "LIMIT_FILE_SIZE" || err?.status === 413)
+    return new AppError(413, "payload_too_large", err?.code === "LIMIT_FILE_SIZE" || /file/i.test(String(err?.message)) ? "File too large" : "Request body too large");
+  if (err?.type === "encoding.unsupported" || err?.type === "charset.unsupported") return new AppError(415, "unsupported_media_type", "Unsupported body encoding");
+  if (typeof err?.code === "string" && err.code.startsWith("LIMIT_")) return new AppError(400, "validation_failed", `Upload rejected: ${String(err.message)}`);
+  // Prisma known errors
+  if (err?.code === "P2002") return new AppError(409, "conflict", "A record with the same unique value already exists");
+  if (err?.code === "P2025") return new AppError(404, "not_found", "Not found");
+  if (err?.code === "P2034") return new AppError(409, "conflict", "The record was changed concurrently, retry the request");
+  if (err?.code === "40001" || err?.code === "40P01" || err?.cause?.originalCode === "40001") return new AppError(409, "conflict", "The record was changed concurrently, retry the request");
+  // express-openapi-validator and other http errors
+  const status = Number(err?.status ?? err?.statusCode);
+  if (status >= 400 && status < 500 && STATUS_CODES[status]) {
+    if (status === 400) return new AppError(400, "validation_failed", "Validation failed", validatorDetails(err.errors));
+    if (status === 404) return new AppError(404, "not_found", "Not found");
+    if (status === 405) return new AppError(405, "method_not_allowed", "Method not allowed on this path");
+    if (status === 415) return new AppError(415, "unsupported_media_type", "Unsupported content type");
+    return new AppError(status, STATUS_CODES[status], String(err.message ?? "Request failed"));
+  }
+  return new AppError(500, "internal", "Internal server error");
+}
+
+export const errorMiddleware: ErrorRequestHandler = (err, req, res, _next) => {
+  const appErr = toAppError(err);
+  if (appErr.status >= 500 && appErr.code !== "unavailable" && appErr.code !== "not_implemented")
+    logger.error({ err: { message: err?.message, stack: err?.stack, code: err?.code }, method: req.method, path: req.path }, "request failed");
+  else if (appErr.code === "unavailable") logger.warn({ err: err?.message }, "database unavailable");
+  if (res.headersSent) {
+    res.end();
+    return;
+  }
+  for (const [k, v] of Object.entries(appErr.headers ?? {})) res.setHeader(k, v);
+  const body: Record<string, unknown> = { error: appErr.message, status: appErr.status, code: appErr.code };
+  if (appErr.details?.length) body.details = appErr.details;
+  res.status(appErr.status).json(body);
+};
+
+export const notFoundFallback: RequestHandler = (_req, _res, next) => next(new AppError(404, "not_found", "Not found"));

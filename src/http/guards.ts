@@ -1,0 +1,39 @@
+// Generic access control read from the operation's vendor extensions (via the registry):
+// x-public (no session), x-roles (401 without a session, 403 `forbidden` for other roles),
+// x-module (403 `module_disabled` while the tenant has not enabled it).
+import type { Request } from "express";
+import type { OperationMeta } from "../../generated/registry.ts";
+import { getPool } from "../db/client.ts";
+import { requestContext } from "../log.ts";
+import { forbidden, moduleDisabled, unauthenticated } from "./errors.ts";
+import type { AuthContext, ModuleName, Role } from "./types.ts";
+
+export async function loadAuth(userId: string, tenantId: string): Promise<AuthContext | null> {
+  const { rows } = await getPool().query(
+    `SELECT m.role, m.employee_id, t.modules, u.email, u.name
+       FROM memberships m JOIN tenants t ON t.id = m.tenant_id JOIN users u ON u.id = m.user_id
+      WHERE m.tenant_id = $1 AND m.user_id = $2`,
+    [tenantId, userId],
+  );
+  if (!rows.length) return null;
+  const r = rows[0];
+  return { userId, tenantId, role: r.role as Role, employeeId: r.employee_id, modules: r.modules as ModuleName[], email: r.email, name: r.name };
+}
+
+/** Resolves the caller of a non-public operation or throws 401/403. */
+export async function authorize(req: Request, meta: OperationMeta): Promise<AuthContext | null> {
+  const userId = req.session?.userId;
+  if (!userId) throw unauthenticated();
+  const tenantId = req.session.tenantId;
+  const auth = tenantId ? await loadAuth(userId, tenantId) : null;
+  const info = requestContext.getStore();
+  if (info) info.userId = userId;
+  if (!auth) {
+    if (meta.tenantOptional) return null;
+    throw unauthenticated("Your session has no access to a company; sign in again or switch tenant");
+  }
+  if (info) info.email = auth.email;
+  if (meta.module && !auth.modules.includes(meta.module)) throw moduleDisabled(meta.module);
+  if (!meta.roles.includes(auth.role)) throw forbidden();
+  return auth;
+}

@@ -1,0 +1,64 @@
+// Background work on a PostgreSQL-backed job queue (pg-boss), shared by every server process:
+// mail delivery (with a sweep every minute so nothing queued is ever lost) and scheduled jobs of
+// the areas (registered with `registerJob`). Without a running worker, `kick` is a no-op and the
+// sweep delivers later.
+import PgBoss from "pg-boss";
+import { logger } from "../log.ts";
+
+type JobHandler = () => Promise<unknown>;
+interface JobDef {
+  name: string;
+  cron?: string;
+  handler: JobHandler;
+}
+
+const definitions = new Map<string, JobDef>();
+
+/** Registers a named job; with `cron`, it also runs on that schedule (UTC). */
+export function registerJob(name: string, handler: JobHandler, cron?: string): void {
+  definitions.set(name, { name, handler, cron });
+}
+
+class Jobs {
+  private boss: PgBoss | undefined;
+
+  async start(connectionString: string): Promise<void> {
+    if (this.boss) return;
+    const boss = new PgBoss({ connectionString, schema: "pgboss", max: 4 });
+    boss.on("error", (err) => logger.warn({ err: err.message }, "job queue error"));
+    await boss.start();
+    for (const def of definitions.values()) {
+      await boss.createQueue(def.name, { name: def.name, retryLimit: 10, retryDelay: 5, retryBackoff: true }).catch(() => {});
+      await boss.work(def.name, { batchSize: 1, pollingIntervalSeconds: 2 }, async () => {
+        await def.handler();
+      });
+      if (def.cron) await boss.schedule(def.name, def.cron, {}, { tz: "UTC" });
+    }
+    this.boss = boss;
+  }
+
+  /** Asks a worker to run the job soon (deduplicated while one is queued). */
+  kick(name: string): void {
+    if (!this.boss) return;
+    this.boss.send(name, {}, { singletonKey: name }).catch((err) => logger.warn({ err: err.message, job: name }, "could not enqueue job"));
+  }
+
+  /** Runs a registered job in this process now (tests, CLI). */
+  async runNow(name: string): Promise<void> {
+    const def = definitions.get(name);
+    if (!def) throw new Error(`unknown job ${name}`);
+    await def.handler();
+  }
+
+  async stop(): Promise<void> {
+    const b = this.boss;
+    this.boss = undefined;
+    await b?.stop({ graceful: true, timeout: 5000 }).catch(() => {});
+  }
+
+  get running(): boolean {
+    return Boolean(this.boss);
+  }
+}
+
+export const jobs = new Jobs();

@@ -1,0 +1,53 @@
+// Server entry point (`npm start`, `make run`): resolves the database (DATABASE_URL or an
+// embedded PostgreSQL), applies pending migrations (MIGRATE_ON_START=false turns it off),
+// starts the job worker and serves HTTP. SIGTERM/SIGINT finish in-flight requests, then close.
+import type { Server } from "node:http";
+import { assertProductionConfig, config } from "./config.ts";
+import { closeDb, initDb } from "./db/client.ts";
+import { ensureDatabase } from "./db/embedded.ts";
+import { deployMigrations } from "./db/migrations.ts";
+import { createApp } from "./http/app.ts";
+import { registerAllJobs } from "./jobs/definitions.ts";
+import { jobs } from "./jobs/queue.ts";
+import { logger } from "./log.ts";
+
+assertProductionConfig();
+const database = await ensureDatabase();
+if (config.migrateOnStart) {
+  const applied = await deployMigrations(database.url, (msg) => logger.info(msg));
+  if (applied.length) logger.info({ applied }, "migrations applied");
+}
+initDb(database.url);
+const app = createApp();
+const server: Server = app.listen(config.port, () => {
+  const base = `http://localhost:${config.port}`;
+  logger.info({ port: config.port, database: config.databaseUrl ? "DATABASE_URL" : `embedded (${config.embeddedDataDir})` }, "listening");
+  console.log(`\nHRMS API listening on ${base}\n  API reference: ${base}/docs\n  OpenAPI document: ${base}/openapi.json\n  Health: ${base}/api/health\n`);
+  if (process.env.DEMO_HINT) console.log(process.env.DEMO_HINT);
+});
+server.keepAliveTimeout = 65_000;
+
+if (config.runWorker) {
+  registerAllJobs();
+  jobs.start(database.url).catch((err) => logger.error({ err: err.message }, "job worker failed to start"));
+}
+
+let stopping = false;
+async function shutdown(signal: string) {
+  if (stopping) return;
+  stopping = true;
+  logger.info({ signal }, "shutting down: finishing in-flight requests");
+  const force = setTimeout(() => process.exit(1), 20_000);
+  force.unref();
+  await new Promise<void>((resolve) => {
+    server.close(() => resolve());
+    server.closeIdleConnections();
+  });
+  await jobs.stop();
+  await closeDb();
+  await database.stop();
+  logger.info("stopped");
+  process.exit(0);
+}
+process.on("SIGTERM", () => void shutdown("SIGTERM"));
+process.on("SIGINT", () => void shutdown("SIGINT"));

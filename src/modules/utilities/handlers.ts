@@ -1,0 +1,52 @@
+// Health, clock sync, file upload and download.
+import { getPool } from "../../db/client.ts";
+import { db } from "../../db/tenancy.ts";
+import { created, ok } from "../../http/envelope.ts";
+import { AppError, notFound } from "../../http/errors.ts";
+import type { AreaHandlers } from "../../http/types.ts";
+import { fileJson, sendStoredFile, storeUpload } from "../../storage/files.ts";
+
+const startedAt = Date.now();
+
+/** SELECT 1 with a short deadline: a stopped database must not make health hang. */
+export async function databaseUp(timeoutMs = 2000): Promise<boolean> {
+  let timer: NodeJS.Timeout | undefined;
+  try {
+    await Promise.race([
+      getPool().query("SELECT 1"),
+      new Promise((_, reject) => {
+        timer = setTimeout(() => reject(new Error("timeout")), timeoutMs);
+      }),
+    ]);
+    return true;
+  } catch {
+    return false;
+  } finally {
+    clearTimeout(timer);
+  }
+}
+
+export const handlers = {
+  async getHealth() {
+    if (!(await databaseUp())) throw new AppError(503, "unavailable", "Database unreachable", undefined, { "Retry-After": "5" });
+    return ok({ status: "ok" as const, database: "up" as const, uptime_seconds: Math.floor((Date.now() - startedAt) / 1000) });
+  },
+
+  async getServerTime() {
+    const now = new Date();
+    return ok({ now: now.toISOString(), epoch_ms: now.getTime() });
+  },
+
+  async uploadFile({ files, body, auth }) {
+    const f = await storeUpload(files[0], { purpose: (body as { purpose?: string }).purpose, uploadedBy: auth.userId });
+    return created(fileJson(f), "File uploaded");
+  },
+
+  async downloadFile({ params, auth, res }) {
+    const privileged = ["owner", "admin", "hr"].includes(auth.role);
+    const f = await db.storedFile.findFirst({ where: { id: params.fileId, ...(privileged ? {} : { uploaded_by: auth.userId }) } });
+    if (!f) throw notFound("File");
+    await sendStoredFile(res, f);
+    return { sent: true as const };
+  },
+} satisfies AreaHandlers<"utilities">;

@@ -1,0 +1,26 @@
+import { describe, expect, it } from "vitest";
+import { expectError, signupTenant, useTestApp } from "../support/app.ts";
+
+const t = useTestApp();
+
+describe("smoke", () => {
+  it("health and server time are public", async () => {
+    const h = await t.request().get("/api/health").expect(200);
+    expect(h.body.data).toMatchObject({ status: "ok", database: "up" });
+    const st = await t.request().get("/api/server-time").expect(200);
+    expect(Math.abs(st.body.data.epoch_ms - Date.now())).toBeLessThan(5000);
+  });
+
+  it("signup signs in and the session works", async () => {
+    const o = await signupTenant(t);
+    const s = await o.agent.get("/api/auth/session").expect(200);
+    expect(s.body.data.role).toBe("owner");
+    expect(s.body.data.modules).toEqual([]);
+    const settings = await o.agent.get("/api/configuration/company-settings").expect(200);
+    expect(settings.body.data.id).toBe(o.tenantId);
+  });
+
+  it("no session is a 401 envelope", async () => {
+    expectError(await t.request().get("/api/notifications"), 401, "unauthenticated");
+  });
+});

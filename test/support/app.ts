@@ -1,0 +1,123 @@
+// Per test file: a database of its own (cloned from the migrated template), the app with
+// response validation on, and helpers to sign up tenants and act as their members.
+import { randomBytes } from "node:crypto";
+import pg from "pg";
+import supertest from "supertest";
+import { afterAll, beforeAll, inject } from "vitest";
+import { accountLimiter, ipLimiter } from "../../src/auth/limiter.ts";
+import { closeDb, initDb } from "../../src/db/client.ts";
+import { createApp } from "../../src/http/app.ts";
+import { resetRequestLimiter } from "../../src/modules/auth/handlers.ts";
+
+export interface TestContext {
+  app: ReturnType<typeof createApp>;
+  url: string;
+  dbName: string;
+  request: () => supertest.Agent;
+  query: <T = any>(sql: string, params?: unknown[]) => Promise<T[]>;
+}
+
+export async function createTestDatabase(): Promise<{ url: string; dbName: string; drop: () => Promise<void> }> {
+  const adminUrl = inject("adminUrl");
+  const templateDb = inject("templateDb");
+  const dbName = `hrms_test_${process.pid}_${randomBytes(4).toString("hex")}`;
+  const admin = new pg.Client({ connectionString: adminUrl });
+  await admin.connect();
+  for (let attempt = 0; ; attempt++) {
+    try {
+      await admin.query(`CREATE DATABASE "${dbName}" TEMPLATE "${templateDb}"`);
+      break;
+    } catch (err) {
+      // Two files cloning the template at the same instant: PostgreSQL refuses one; try again.
+      if (attempt > 20 || !/being accessed by other users/.test((err as Error).message)) throw err;
+      await new Promise((r) => setTimeout(r, 100 + Math.random() * 200));
+    }
+  }
+  await admin.end();
+  const u = new URL(adminUrl);
+  u.pathname = `/${dbName}`;
+  return {
+    url: u.toString(),
+    dbName,
+    drop: async () => {
+      const c = new pg.Client({ connectionString: adminUrl });
+      await c.connect();
+      await c.query(`DROP DATABASE IF EXISTS "${dbName}" WITH (FORCE)`).catch(() => {});
+      await c.end();
+    },
+  };
+}
+
+/** Sets up the database and app for the calling test file (call at the top level of the file). */
+export function useTestApp(): TestContext {
+  const ctx = {} as TestContext;
+  let drop: () => Promise<void>;
+  let pool: pg.Pool;
+  beforeAll(async () => {
+    const d = await createTestDatabase();
+    drop = d.drop;
+    ctx.url = d.url;
+    ctx.dbName = d.dbName;
+    initDb(d.url, { max: 10 });
+    ctx.app = createApp({ validateResponses: true });
+    ctx.request = () => supertest.agent(ctx.app);
+    pool = new pg.Pool({ connectionString: d.url, max: 3 });
+    ctx.query = async (sql, params) => (await pool.query(sql, params as any[])).rows;
+    accountLimiter.reset();
+    ipLimiter.reset();
+    resetRequestLimiter.reset();
+  });
+  afterAll(async () => {
+    await pool?.end();
+    await closeDb();
+    await drop?.();
+  });
+  return ctx;
+}
+
+let counter = 0;
+export function uniqueEmail(prefix = "user"): string {
+  return `${prefix}.${process.pid}.${Date.now()}.${counter++}@example.test`;
+}
+
+export interface TenantSession {
+  agent: supertest.Agent;
+  userId: string;
+  tenantId: string;
+  email: string;
+  password: string;
+}
+
+/** Signs up a new owner with a new company; the returned agent carries the session cookie. */
+export async function signupTenant(ctx: TestContext, opts: { company?: string; name?: string; email?: string; password?: string } = {}): Promise<TenantSession> {
+  const agent = ctx.request();
+  const email = opts.email ?? uniqueEmail("owner");
+  const password = opts.password ?? "correct-horse-battery";
+  const res = await agent.post("/api/auth/signup").send({ name: opts.name ?? "Olivia Owner", email, password, company_name: opts.company ?? `Company ${counter++}` });
+  if (res.status !== 201) throw new Error(`signup failed: ${res.status} ${JSON.stringify(res.body)}`);
+  return { agent, userId: res.body.data.user.id, tenantId: res.body.data.active_tenant_id, email, password };
+}
+
+/**
+ * Adds a member with `role` to the owner's tenant directly (invitation flow is tested on its own)
+ * and returns a signed-in agent for them.
+ */
+export async function addMember(ctx: TestContext, owner: TenantSession, role: "admin" | "hr" | "manager" | "employee", opts: { employeeId?: string; name?: string } = {}): Promise<TenantSession> {
+  const { hashPassword } = await import("../../src/auth/passwords.ts");
+  const email = uniqueEmail(role);
+  const password = "member-password-1";
+  const [user] = await ctx.query<{ id: string }>(`INSERT INTO users (email, name, password_hash) VALUES ($1, $2, $3) RETURNING id`, [email, opts.name ?? `${role} person`, await hashPassword(password)]);
+  await ctx.query(`INSERT INTO memberships (tenant_id, user_id, role, employee_id) VALUES ($1, $2, $3, $4)`, [owner.tenantId, user.id, role, opts.employeeId ?? null]);
+  const agent = ctx.request();
+  const res = await agent.post("/api/auth/sign-in").send({ email, password });
+  if (res.status !== 200) throw new Error(`sign-in failed: ${res.status} ${JSON.stringify(res.body)}`);
+  if (res.body.data.active_tenant_id !== owner.tenantId) await agent.post("/api/auth/switch-tenant").send({ tenantId: owner.tenantId }).expect(200);
+  return { agent, userId: user.id, tenantId: owner.tenantId, email, password };
+}
+
+/** Asserts the error envelope shape and returns the body. */
+export function expectError(res: { status: number; body: any }, status: number, code?: string) {
+  if (res.status !== status || res.body?.status !== status || typeof res.body?.error !== "string" || (code && res.body?.code !== code))
+    throw new Error(`expected ${status}${code ? ` ${code}` : ""} error envelope, got ${res.status} ${JSON.stringify(res.body)}`);
+  return res.body;
+}

@@ -1,0 +1,81 @@
+// Once per test run: find a PostgreSQL server (TEST_DATABASE_URL or DATABASE_URL, else an
+// embedded one in a temporary folder), and build a template database with every migration
+// applied. Each test file clones the template into a database of its own (test/support/app.ts),
+// so files run in parallel without seeing each other's data.
+import { createHash } from "node:crypto";
+import { chmodSync, mkdtempSync, readdirSync, readFileSync, rmSync } from "node:fs";
+import { tmpdir } from "node:os";
+import path from "node:path";
+import net from "node:net";
+import pg from "pg";
+import type { TestProject } from "vitest/node";
+import { startEmbeddedServer } from "../../src/db/embedded.ts";
+import { deployMigrations, MIGRATIONS_DIR } from "../../src/db/migrations.ts";
+
+declare module "vitest" {
+  export interface ProvidedContext {
+    adminUrl: string;
+    templateDb: string;
+  }
+}
+
+function freePort(): Promise<number> {
+  return new Promise((resolve, reject) => {
+    const s = net.createServer();
+    s.listen(0, "127.0.0.1", () => {
+      const port = (s.address() as net.AddressInfo).port;
+      s.close(() => resolve(port));
+    });
+    s.on("error", reject);
+  });
+}
+
+function migrationsHash(): string {
+  const h = createHash("sha256");
+  for (const name of readdirSync(MIGRATIONS_DIR).sort()) {
+    try {
+      h.update(name).update(readFileSync(path.join(MIGRATIONS_DIR, name, "migration.sql")));
+    } catch {
+      /* not a migration folder */
+    }
+  }
+  return h.digest("hex").slice(0, 12);
+}
+
+export default async function setup(project: TestProject) {
+  let adminUrl = process.env.TEST_DATABASE_URL || process.env.DATABASE_URL;
+  let stop: (() => Promise<void>) | undefined;
+  let dataDir: string | undefined;
+  if (!adminUrl) {
+    dataDir = mkdtempSync(path.join(tmpdir(), "hrms-test-pg-"));
+    chmodSync(dataDir, 0o755); // the embedded server runs as the `postgres` user when we are root
+    const server = await startEmbeddedServer(path.join(dataDir, "data"), await freePort(), false);
+    adminUrl = server.url;
+    stop = server.stop;
+  }
+  const templateDb = `hrms_test_tmpl_${migrationsHash()}`;
+  const admin = new pg.Client({ connectionString: adminUrl });
+  await admin.connect();
+  try {
+    await admin.query("SELECT pg_advisory_lock(4242)");
+    const { rowCount } = await admin.query("SELECT 1 FROM pg_database WHERE datname = $1", [templateDb]);
+    if (!rowCount) {
+      const building = `${templateDb}_building_${process.pid}`;
+      await admin.query(`DROP DATABASE IF EXISTS "${building}"`);
+      await admin.query(`CREATE DATABASE "${building}"`);
+      const u = new URL(adminUrl);
+      u.pathname = `/${building}`;
+      await deployMigrations(u.toString());
+      await admin.query(`ALTER DATABASE "${building}" RENAME TO "${templateDb}"`);
+    }
+    await admin.query("SELECT pg_advisory_unlock(4242)");
+  } finally {
+    await admin.end();
+  }
+  project.provide("adminUrl", adminUrl);
+  project.provide("templateDb", templateDb);
+  return async () => {
+    await stop?.();
+    if (dataDir) rmSync(dataDir, { recursive: true, force: true });
+  };
+}

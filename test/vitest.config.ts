@@ -1,0 +1,16 @@
+import path from "node:path";
+import { defineConfig } from "vitest/config";
+
+export default defineConfig({
+  root: path.resolve(import.meta.dirname, ".."),
+  test: {
+    include: ["test/**/*.test.ts"],
+    globalSetup: ["test/support/global-setup.ts"],
+    pool: "forks",
+    fileParallelism: true,
+    maxWorkers: Number(process.env.TEST_WORKERS ?? 2),
+    testTimeout: 30_000,
+    hookTimeout: 60_000,
+    env: { NODE_ENV: "test", LOG_LEVEL: process.env.LOG_LEVEL ?? "silent" },
+  },
+});
