@@ -6,6 +6,6 @@ const here = import.meta.dirname;
 process.env.PRISMA_SCHEMA_ENGINE_BINARY ??= path.join(here, "..", "scripts", "schema-engine-stub.mjs");
 
 export default defineConfig({
-  schema: path.join(here, "schema.prisma"),
+  schema: path.join(here, "schema"),
   migrations: { path: path.join(here, "migrations") },
 });

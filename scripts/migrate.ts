@@ -3,6 +3,7 @@
 //   tsx scripts/migrate.ts deploy                apply pending migrations (plain pg, src/db/migrations.ts)
 //   tsx scripts/migrate.ts dev --name <name>     write prisma/migrations/<yyyyMMddHHmmss>_<name>/migration.sql
 //                                                from the difference migrations → schema.prisma, then deploy
+//                                                (--create-only: write it, do not apply)
 //   tsx scripts/migrate.ts diff                  print that difference as SQL, write nothing
 //   tsx scripts/migrate.ts check                 exit 1 (printing the SQL) if the migrations do not produce
 //                                                exactly schema.prisma, 0 otherwise
@@ -465,7 +466,7 @@ function warningsHeader(warnings: string[], unexecutable: string[]): string {
   return lines.join("\n") + "\n";
 }
 
-async function cmdDev(url: string, params: PgParams, name: string | undefined): Promise<void> {
+async function cmdDev(url: string, params: PgParams, name: string | undefined, createOnly: boolean): Promise<number> {
   if (!name) fail("dev needs a migration name: tsx scripts/migrate.ts dev --name <name>");
   const slug = name
     .toLowerCase()
@@ -481,7 +482,7 @@ async function cmdDev(url: string, params: PgParams, name: string | undefined): 
   const sql = await diffMigrationsToSchema(params);
   if (!sql) {
     console.log("no changes: prisma/schema.prisma matches prisma/migrations; nothing written.");
-    return;
+    return 0;
   }
 
   // What Prisma's `migrate dev` also does: refuse on a drifted development database, and put the
@@ -515,8 +516,20 @@ async function cmdDev(url: string, params: PgParams, name: string | undefined): 
   console.log(`Created ${path.relative(process.cwd(), path.join(dir, "migration.sql"))}`);
   for (const w of [...warnings, ...unexecutable]) console.log(`  warning: ${w}`);
 
+  if (createOnly) {
+    console.log("Not applied (--create-only): edit it if needed, then run `tsx scripts/migrate.ts deploy`.");
+    return 0;
+  }
+  if (unexecutable.length) {
+    console.error(
+      "Not applied: the steps above cannot run on the development database's current rows. Edit the " +
+        "migration (e.g. add a default or a backfill), then run `tsx scripts/migrate.ts deploy`.",
+    );
+    return 1;
+  }
   const applied = await deployMigrations(url, (m) => console.log(m));
   if (!applied.length) console.log("Database already up to date.");
+  return 0;
 }
 
 async function cmdReset(url: string, params: PgParams, force: boolean): Promise<void> {
@@ -543,6 +556,7 @@ async function cmdReset(url: string, params: PgParams, force: boolean): Promise<
 const USAGE = `usage: tsx scripts/migrate.ts <command>
   deploy               apply pending migrations
   dev --name <name>    create a migration from prisma/schema.prisma and apply it
+      [--create-only]  … without applying it
   diff                 print the SQL between the migrations and prisma/schema.prisma
   check                exit 1 if the migrations do not produce prisma/schema.prisma
   status               show applied / pending migrations (exit 1 unless up to date)
@@ -552,14 +566,16 @@ function parseArgs(argv: string[]) {
   const [command, ...rest] = argv;
   let name: string | undefined;
   let force = false;
+  let createOnly = false;
   for (let i = 0; i < rest.length; i++) {
     const a = rest[i]!;
     if (a === "--name" || a === "-n") name = rest[++i];
     else if (a.startsWith("--name=")) name = a.slice("--name=".length);
     else if (a === "--force" || a === "-f") force = true;
+    else if (a === "--create-only") createOnly = true;
     else fail(`Unknown argument ${a}\n${USAGE}`);
   }
-  return { command, name, force };
+  return { command, name, force, createOnly };
 }
 
 type DatabaseHandle = { url: string; stop: () => Promise<void> };
@@ -577,7 +593,7 @@ async function database(): Promise<DatabaseHandle> {
 let stopDatabase: (() => Promise<void>) | undefined;
 
 async function main(argv: string[]): Promise<number> {
-  const { command, name, force } = parseArgs(argv);
+  const { command, name, force, createOnly } = parseArgs(argv);
   if (!command || command === "help" || command === "--help" || command === "-h") {
     console.log(USAGE);
     return command ? 0 : 1;
@@ -603,8 +619,7 @@ async function main(argv: string[]): Promise<number> {
       case "check":
         return await cmdCheck(params);
       case "dev":
-        await cmdDev(db.url, params, name);
-        return 0;
+        return await cmdDev(db.url, params, name, createOnly);
       case "reset":
         await cmdReset(db.url, params, force);
         return 0;

@@ -18,6 +18,16 @@ export { Prisma }
 export * as $Enums from './enums.ts'
 export * from './enums.ts';
 /**
+ * Model Employee
+ * 
+ */
+export type Employee = Prisma.EmployeeModel
+/**
+ * Model EmployeeDocument
+ * 
+ */
+export type EmployeeDocument = Prisma.EmployeeDocumentModel
+/**
  * Model User
  * 
  */
@@ -69,13 +79,3 @@ export type Notification = Prisma.NotificationModel
  * Uploaded file metadata; bytes live on disk under UPLOAD_DIR, content-addressed by sha256.
  */
 export type StoredFile = Prisma.StoredFileModel
-/**
- * Model Employee
- * 
- */
-export type Employee = Prisma.EmployeeModel
-/**
- * Model EmployeeDocument
- * 
- */
-export type EmployeeDocument = Prisma.EmployeeDocumentModel

@@ -8,6 +8,8 @@
  *
  * 🟢 You can import this file directly.
  */
+export type * from './models/Employee.ts'
+export type * from './models/EmployeeDocument.ts'
 export type * from './models/User.ts'
 export type * from './models/Tenant.ts'
 export type * from './models/PasswordResetToken.ts'
@@ -18,6 +20,4 @@ export type * from './models/Invitation.ts'
 export type * from './models/AuditLog.ts'
 export type * from './models/Notification.ts'
 export type * from './models/StoredFile.ts'
-export type * from './models/Employee.ts'
-export type * from './models/EmployeeDocument.ts'
 export type * from './commonInputTypes.ts'

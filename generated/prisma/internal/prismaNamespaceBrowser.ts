@@ -51,6 +51,8 @@ export const AnyNull = runtime.AnyNull
 
 
 export const ModelName = {
+  Employee: 'Employee',
+  EmployeeDocument: 'EmployeeDocument',
   User: 'User',
   Tenant: 'Tenant',
   PasswordResetToken: 'PasswordResetToken',
@@ -60,9 +62,7 @@ export const ModelName = {
   Invitation: 'Invitation',
   AuditLog: 'AuditLog',
   Notification: 'Notification',
-  StoredFile: 'StoredFile',
-  Employee: 'Employee',
-  EmployeeDocument: 'EmployeeDocument'
+  StoredFile: 'StoredFile'
 } as const
 
 export type ModelName = (typeof ModelName)[keyof typeof ModelName]
@@ -79,6 +79,53 @@ export const TransactionIsolationLevel = runtime.makeStrictEnum({
 } as const)
 
 export type TransactionIsolationLevel = (typeof TransactionIsolationLevel)[keyof typeof TransactionIsolationLevel]
+
+
+export const EmployeeScalarFieldEnum = {
+  tenant_id: 'tenant_id',
+  id: 'id',
+  employee_code: 'employee_code',
+  first_name: 'first_name',
+  last_name: 'last_name',
+  email: 'email',
+  phone: 'phone',
+  department: 'department',
+  designation: 'designation',
+  joining_date: 'joining_date',
+  date_of_birth: 'date_of_birth',
+  gender: 'gender',
+  employment_type: 'employment_type',
+  status: 'status',
+  reports_to: 'reports_to',
+  branch_id: 'branch_id',
+  work_location_id: 'work_location_id',
+  bank_name: 'bank_name',
+  bank_account_number: 'bank_account_number',
+  bank_ifsc: 'bank_ifsc',
+  bank_iban: 'bank_iban',
+  bank_routing_code: 'bank_routing_code',
+  labour_card_number: 'labour_card_number',
+  state: 'state',
+  created_at: 'created_at',
+  updated_at: 'updated_at',
+  deleted_at: 'deleted_at'
+} as const
+
+export type EmployeeScalarFieldEnum = (typeof EmployeeScalarFieldEnum)[keyof typeof EmployeeScalarFieldEnum]
+
+
+export const EmployeeDocumentScalarFieldEnum = {
+  tenant_id: 'tenant_id',
+  id: 'id',
+  employee_id: 'employee_id',
+  file_id: 'file_id',
+  document_type: 'document_type',
+  title: 'title',
+  uploaded_by: 'uploaded_by',
+  created_at: 'created_at'
+} as const
+
+export type EmployeeDocumentScalarFieldEnum = (typeof EmployeeDocumentScalarFieldEnum)[keyof typeof EmployeeDocumentScalarFieldEnum]
 
 
 export const UserScalarFieldEnum = {
@@ -223,53 +270,6 @@ export const StoredFileScalarFieldEnum = {
 } as const
 
 export type StoredFileScalarFieldEnum = (typeof StoredFileScalarFieldEnum)[keyof typeof StoredFileScalarFieldEnum]
-
-
-export const EmployeeScalarFieldEnum = {
-  tenant_id: 'tenant_id',
-  id: 'id',
-  employee_code: 'employee_code',
-  first_name: 'first_name',
-  last_name: 'last_name',
-  email: 'email',
-  phone: 'phone',
-  department: 'department',
-  designation: 'designation',
-  joining_date: 'joining_date',
-  date_of_birth: 'date_of_birth',
-  gender: 'gender',
-  employment_type: 'employment_type',
-  status: 'status',
-  reports_to: 'reports_to',
-  branch_id: 'branch_id',
-  work_location_id: 'work_location_id',
-  bank_name: 'bank_name',
-  bank_account_number: 'bank_account_number',
-  bank_ifsc: 'bank_ifsc',
-  bank_iban: 'bank_iban',
-  bank_routing_code: 'bank_routing_code',
-  labour_card_number: 'labour_card_number',
-  state: 'state',
-  created_at: 'created_at',
-  updated_at: 'updated_at',
-  deleted_at: 'deleted_at'
-} as const
-
-export type EmployeeScalarFieldEnum = (typeof EmployeeScalarFieldEnum)[keyof typeof EmployeeScalarFieldEnum]
-
-
-export const EmployeeDocumentScalarFieldEnum = {
-  tenant_id: 'tenant_id',
-  id: 'id',
-  employee_id: 'employee_id',
-  file_id: 'file_id',
-  document_type: 'document_type',
-  title: 'title',
-  uploaded_by: 'uploaded_by',
-  created_at: 'created_at'
-} as const
-
-export type EmployeeDocumentScalarFieldEnum = (typeof EmployeeDocumentScalarFieldEnum)[keyof typeof EmployeeDocumentScalarFieldEnum]
 
 
 export const SortOrder = {

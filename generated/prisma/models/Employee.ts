@@ -848,38 +848,6 @@ export type EmployeeScalarRelationFilter = {
   isNot?: Prisma.EmployeeWhereInput
 }
 
-export type EmployeeCreateNestedOneWithoutMembershipsInput = {
-  create?: Prisma.XOR<Prisma.EmployeeCreateWithoutMembershipsInput, Prisma.EmployeeUncheckedCreateWithoutMembershipsInput>
-  connectOrCreate?: Prisma.EmployeeCreateOrConnectWithoutMembershipsInput
-  connect?: Prisma.EmployeeWhereUniqueInput
-}
-
-export type EmployeeUpdateOneWithoutMembershipsNestedInput = {
-  create?: Prisma.XOR<Prisma.EmployeeCreateWithoutMembershipsInput, Prisma.EmployeeUncheckedCreateWithoutMembershipsInput>
-  connectOrCreate?: Prisma.EmployeeCreateOrConnectWithoutMembershipsInput
-  upsert?: Prisma.EmployeeUpsertWithoutMembershipsInput
-  disconnect?: Prisma.EmployeeWhereInput | boolean
-  delete?: Prisma.EmployeeWhereInput | boolean
-  connect?: Prisma.EmployeeWhereUniqueInput
-  update?: Prisma.XOR<Prisma.XOR<Prisma.EmployeeUpdateToOneWithWhereWithoutMembershipsInput, Prisma.EmployeeUpdateWithoutMembershipsInput>, Prisma.EmployeeUncheckedUpdateWithoutMembershipsInput>
-}
-
-export type EmployeeCreateNestedOneWithoutInvitationsInput = {
-  create?: Prisma.XOR<Prisma.EmployeeCreateWithoutInvitationsInput, Prisma.EmployeeUncheckedCreateWithoutInvitationsInput>
-  connectOrCreate?: Prisma.EmployeeCreateOrConnectWithoutInvitationsInput
-  connect?: Prisma.EmployeeWhereUniqueInput
-}
-
-export type EmployeeUpdateOneWithoutInvitationsNestedInput = {
-  create?: Prisma.XOR<Prisma.EmployeeCreateWithoutInvitationsInput, Prisma.EmployeeUncheckedCreateWithoutInvitationsInput>
-  connectOrCreate?: Prisma.EmployeeCreateOrConnectWithoutInvitationsInput
-  upsert?: Prisma.EmployeeUpsertWithoutInvitationsInput
-  disconnect?: Prisma.EmployeeWhereInput | boolean
-  delete?: Prisma.EmployeeWhereInput | boolean
-  connect?: Prisma.EmployeeWhereUniqueInput
-  update?: Prisma.XOR<Prisma.XOR<Prisma.EmployeeUpdateToOneWithWhereWithoutInvitationsInput, Prisma.EmployeeUpdateWithoutInvitationsInput>, Prisma.EmployeeUncheckedUpdateWithoutInvitationsInput>
-}
-
 export type EmployeeCreateNestedOneWithoutReportsInput = {
   create?: Prisma.XOR<Prisma.EmployeeCreateWithoutReportsInput, Prisma.EmployeeUncheckedCreateWithoutReportsInput>
   connectOrCreate?: Prisma.EmployeeCreateOrConnectWithoutReportsInput
@@ -898,6 +866,22 @@ export type EmployeeUncheckedCreateNestedManyWithoutManagerInput = {
   connectOrCreate?: Prisma.EmployeeCreateOrConnectWithoutManagerInput | Prisma.EmployeeCreateOrConnectWithoutManagerInput[]
   createMany?: Prisma.EmployeeCreateManyManagerInputEnvelope
   connect?: Prisma.EmployeeWhereUniqueInput | Prisma.EmployeeWhereUniqueInput[]
+}
+
+export type StringFieldUpdateOperationsInput = {
+  set?: string
+}
+
+export type NullableStringFieldUpdateOperationsInput = {
+  set?: string | null
+}
+
+export type DateTimeFieldUpdateOperationsInput = {
+  set?: Date | string
+}
+
+export type NullableDateTimeFieldUpdateOperationsInput = {
+  set?: Date | string | null
 }
 
 export type EmployeeUpdateOneWithoutReportsNestedInput = {
@@ -952,296 +936,36 @@ export type EmployeeUpdateOneRequiredWithoutDocumentsNestedInput = {
   update?: Prisma.XOR<Prisma.XOR<Prisma.EmployeeUpdateToOneWithWhereWithoutDocumentsInput, Prisma.EmployeeUpdateWithoutDocumentsInput>, Prisma.EmployeeUncheckedUpdateWithoutDocumentsInput>
 }
 
-export type EmployeeCreateWithoutMembershipsInput = {
-  id?: string
-  employee_code: string
-  first_name: string
-  last_name: string
-  email: string
-  phone?: string | null
-  department: string
-  designation: string
-  joining_date: Date | string
-  date_of_birth?: Date | string | null
-  gender?: string | null
-  employment_type?: string
-  status?: string
-  branch_id?: string | null
-  work_location_id?: string | null
-  bank_name?: string | null
-  bank_account_number?: string | null
-  bank_ifsc?: string | null
-  bank_iban?: string | null
-  bank_routing_code?: string | null
-  labour_card_number?: string | null
-  state?: string | null
-  created_at?: Date | string
-  updated_at?: Date | string
-  deleted_at?: Date | string | null
-  manager?: Prisma.EmployeeCreateNestedOneWithoutReportsInput
-  reports?: Prisma.EmployeeCreateNestedManyWithoutManagerInput
-  invitations?: Prisma.InvitationCreateNestedManyWithoutEmployeeInput
-  documents?: Prisma.EmployeeDocumentCreateNestedManyWithoutEmployeeInput
+export type EmployeeCreateNestedOneWithoutMembershipsInput = {
+  create?: Prisma.XOR<Prisma.EmployeeCreateWithoutMembershipsInput, Prisma.EmployeeUncheckedCreateWithoutMembershipsInput>
+  connectOrCreate?: Prisma.EmployeeCreateOrConnectWithoutMembershipsInput
+  connect?: Prisma.EmployeeWhereUniqueInput
 }
 
-export type EmployeeUncheckedCreateWithoutMembershipsInput = {
-  tenant_id: string
-  id?: string
-  employee_code: string
-  first_name: string
-  last_name: string
-  email: string
-  phone?: string | null
-  department: string
-  designation: string
-  joining_date: Date | string
-  date_of_birth?: Date | string | null
-  gender?: string | null
-  employment_type?: string
-  status?: string
-  reports_to?: string | null
-  branch_id?: string | null
-  work_location_id?: string | null
-  bank_name?: string | null
-  bank_account_number?: string | null
-  bank_ifsc?: string | null
-  bank_iban?: string | null
-  bank_routing_code?: string | null
-  labour_card_number?: string | null
-  state?: string | null
-  created_at?: Date | string
-  updated_at?: Date | string
-  deleted_at?: Date | string | null
-  reports?: Prisma.EmployeeUncheckedCreateNestedManyWithoutManagerInput
-  invitations?: Prisma.InvitationUncheckedCreateNestedManyWithoutEmployeeInput
-  documents?: Prisma.EmployeeDocumentUncheckedCreateNestedManyWithoutEmployeeInput
+export type EmployeeUpdateOneWithoutMembershipsNestedInput = {
+  create?: Prisma.XOR<Prisma.EmployeeCreateWithoutMembershipsInput, Prisma.EmployeeUncheckedCreateWithoutMembershipsInput>
+  connectOrCreate?: Prisma.EmployeeCreateOrConnectWithoutMembershipsInput
+  upsert?: Prisma.EmployeeUpsertWithoutMembershipsInput
+  disconnect?: Prisma.EmployeeWhereInput | boolean
+  delete?: Prisma.EmployeeWhereInput | boolean
+  connect?: Prisma.EmployeeWhereUniqueInput
+  update?: Prisma.XOR<Prisma.XOR<Prisma.EmployeeUpdateToOneWithWhereWithoutMembershipsInput, Prisma.EmployeeUpdateWithoutMembershipsInput>, Prisma.EmployeeUncheckedUpdateWithoutMembershipsInput>
 }
 
-export type EmployeeCreateOrConnectWithoutMembershipsInput = {
-  where: Prisma.EmployeeWhereUniqueInput
-  create: Prisma.XOR<Prisma.EmployeeCreateWithoutMembershipsInput, Prisma.EmployeeUncheckedCreateWithoutMembershipsInput>
+export type EmployeeCreateNestedOneWithoutInvitationsInput = {
+  create?: Prisma.XOR<Prisma.EmployeeCreateWithoutInvitationsInput, Prisma.EmployeeUncheckedCreateWithoutInvitationsInput>
+  connectOrCreate?: Prisma.EmployeeCreateOrConnectWithoutInvitationsInput
+  connect?: Prisma.EmployeeWhereUniqueInput
 }
 
-export type EmployeeUpsertWithoutMembershipsInput = {
-  update: Prisma.XOR<Prisma.EmployeeUpdateWithoutMembershipsInput, Prisma.EmployeeUncheckedUpdateWithoutMembershipsInput>
-  create: Prisma.XOR<Prisma.EmployeeCreateWithoutMembershipsInput, Prisma.EmployeeUncheckedCreateWithoutMembershipsInput>
-  where?: Prisma.EmployeeWhereInput
-}
-
-export type EmployeeUpdateToOneWithWhereWithoutMembershipsInput = {
-  where?: Prisma.EmployeeWhereInput
-  data: Prisma.XOR<Prisma.EmployeeUpdateWithoutMembershipsInput, Prisma.EmployeeUncheckedUpdateWithoutMembershipsInput>
-}
-
-export type EmployeeUpdateWithoutMembershipsInput = {
-  id?: Prisma.StringFieldUpdateOperationsInput | string
-  employee_code?: Prisma.StringFieldUpdateOperationsInput | string
-  first_name?: Prisma.StringFieldUpdateOperationsInput | string
-  last_name?: Prisma.StringFieldUpdateOperationsInput | string
-  email?: Prisma.StringFieldUpdateOperationsInput | string
-  phone?: Prisma.NullableStringFieldUpdateOperationsInput | string | null
-  department?: Prisma.StringFieldUpdateOperationsInput | string
-  designation?: Prisma.StringFieldUpdateOperationsInput | string
-  joining_date?: Prisma.DateTimeFieldUpdateOperationsInput | Date | string
-  date_of_birth?: Prisma.NullableDateTimeFieldUpdateOperationsInput | Date | string | null
-  gender?: Prisma.NullableStringFieldUpdateOperationsInput | string | null
-  employment_type?: Prisma.StringFieldUpdateOperationsInput | string
-  status?: Prisma.StringFieldUpdateOperationsInput | string
-  branch_id?: Prisma.NullableStringFieldUpdateOperationsInput | string | null
-  work_location_id?: Prisma.NullableStringFieldUpdateOperationsInput | string | null
-  bank_name?: Prisma.NullableStringFieldUpdateOperationsInput | string | null
-  bank_account_number?: Prisma.NullableStringFieldUpdateOperationsInput | string | null
-  bank_ifsc?: Prisma.NullableStringFieldUpdateOperationsInput | string | null
-  bank_iban?: Prisma.NullableStringFieldUpdateOperationsInput | string | null
-  bank_routing_code?: Prisma.NullableStringFieldUpdateOperationsInput | string | null
-  labour_card_number?: Prisma.NullableStringFieldUpdateOperationsInput | string | null
-  state?: Prisma.NullableStringFieldUpdateOperationsInput | string | null
-  created_at?: Prisma.DateTimeFieldUpdateOperationsInput | Date | string
-  updated_at?: Prisma.DateTimeFieldUpdateOperationsInput | Date | string
-  deleted_at?: Prisma.NullableDateTimeFieldUpdateOperationsInput | Date | string | null
-  manager?: Prisma.EmployeeUpdateOneWithoutReportsNestedInput
-  reports?: Prisma.EmployeeUpdateManyWithoutManagerNestedInput
-  invitations?: Prisma.InvitationUpdateManyWithoutEmployeeNestedInput
-  documents?: Prisma.EmployeeDocumentUpdateManyWithoutEmployeeNestedInput
-}
-
-export type EmployeeUncheckedUpdateWithoutMembershipsInput = {
-  tenant_id?: Prisma.StringFieldUpdateOperationsInput | string
-  id?: Prisma.StringFieldUpdateOperationsInput | string
-  employee_code?: Prisma.StringFieldUpdateOperationsInput | string
-  first_name?: Prisma.StringFieldUpdateOperationsInput | string
-  last_name?: Prisma.StringFieldUpdateOperationsInput | string
-  email?: Prisma.StringFieldUpdateOperationsInput | string
-  phone?: Prisma.NullableStringFieldUpdateOperationsInput | string | null
-  department?: Prisma.StringFieldUpdateOperationsInput | string
-  designation?: Prisma.StringFieldUpdateOperationsInput | string
-  joining_date?: Prisma.DateTimeFieldUpdateOperationsInput | Date | string
-  date_of_birth?: Prisma.NullableDateTimeFieldUpdateOperationsInput | Date | string | null
-  gender?: Prisma.NullableStringFieldUpdateOperationsInput | string | null
-  employment_type?: Prisma.StringFieldUpdateOperationsInput | string
-  status?: Prisma.StringFieldUpdateOperationsInput | string
-  reports_to?: Prisma.NullableStringFieldUpdateOperationsInput | string | null
-  branch_id?: Prisma.NullableStringFieldUpdateOperationsInput | string | null
-  work_location_id?: Prisma.NullableStringFieldUpdateOperationsInput | string | null
-  bank_name?: Prisma.NullableStringFieldUpdateOperationsInput | string | null
-  bank_account_number?: Prisma.NullableStringFieldUpdateOperationsInput | string | null
-  bank_ifsc?: Prisma.NullableStringFieldUpdateOperationsInput | string | null
-  bank_iban?: Prisma.NullableStringFieldUpdateOperationsInput | string | null
-  bank_routing_code?: Prisma.NullableStringFieldUpdateOperationsInput | string | null
-  labour_card_number?: Prisma.NullableStringFieldUpdateOperationsInput | string | null
-  state?: Prisma.NullableStringFieldUpdateOperationsInput | string | null
-  created_at?: Prisma.DateTimeFieldUpdateOperationsInput | Date | string
-  updated_at?: Prisma.DateTimeFieldUpdateOperationsInput | Date | string
-  deleted_at?: Prisma.NullableDateTimeFieldUpdateOperationsInput | Date | string | null
-  reports?: Prisma.EmployeeUncheckedUpdateManyWithoutManagerNestedInput
-  invitations?: Prisma.InvitationUncheckedUpdateManyWithoutEmployeeNestedInput
-  documents?: Prisma.EmployeeDocumentUncheckedUpdateManyWithoutEmployeeNestedInput
-}
-
-export type EmployeeCreateWithoutInvitationsInput = {
-  id?: string
-  employee_code: string
-  first_name: string
-  last_name: string
-  email: string
-  phone?: string | null
-  department: string
-  designation: string
-  joining_date: Date | string
-  date_of_birth?: Date | string | null
-  gender?: string | null
-  employment_type?: string
-  status?: string
-  branch_id?: string | null
-  work_location_id?: string | null
-  bank_name?: string | null
-  bank_account_number?: string | null
-  bank_ifsc?: string | null
-  bank_iban?: string | null
-  bank_routing_code?: string | null
-  labour_card_number?: string | null
-  state?: string | null
-  created_at?: Date | string
-  updated_at?: Date | string
-  deleted_at?: Date | string | null
-  manager?: Prisma.EmployeeCreateNestedOneWithoutReportsInput
-  reports?: Prisma.EmployeeCreateNestedManyWithoutManagerInput
-  memberships?: Prisma.MembershipCreateNestedManyWithoutEmployeeInput
-  documents?: Prisma.EmployeeDocumentCreateNestedManyWithoutEmployeeInput
-}
-
-export type EmployeeUncheckedCreateWithoutInvitationsInput = {
-  tenant_id: string
-  id?: string
-  employee_code: string
-  first_name: string
-  last_name: string
-  email: string
-  phone?: string | null
-  department: string
-  designation: string
-  joining_date: Date | string
-  date_of_birth?: Date | string | null
-  gender?: string | null
-  employment_type?: string
-  status?: string
-  reports_to?: string | null
-  branch_id?: string | null
-  work_location_id?: string | null
-  bank_name?: string | null
-  bank_account_number?: string | null
-  bank_ifsc?: string | null
-  bank_iban?: string | null
-  bank_routing_code?: string | null
-  labour_card_number?: string | null
-  state?: string | null
-  created_at?: Date | string
-  updated_at?: Date | string
-  deleted_at?: Date | string | null
-  reports?: Prisma.EmployeeUncheckedCreateNestedManyWithoutManagerInput
-  memberships?: Prisma.MembershipUncheckedCreateNestedManyWithoutEmployeeInput
-  documents?: Prisma.EmployeeDocumentUncheckedCreateNestedManyWithoutEmployeeInput
-}
-
-export type EmployeeCreateOrConnectWithoutInvitationsInput = {
-  where: Prisma.EmployeeWhereUniqueInput
-  create: Prisma.XOR<Prisma.EmployeeCreateWithoutInvitationsInput, Prisma.EmployeeUncheckedCreateWithoutInvitationsInput>
-}
-
-export type EmployeeUpsertWithoutInvitationsInput = {
-  update: Prisma.XOR<Prisma.EmployeeUpdateWithoutInvitationsInput, Prisma.EmployeeUncheckedUpdateWithoutInvitationsInput>
-  create: Prisma.XOR<Prisma.EmployeeCreateWithoutInvitationsInput, Prisma.EmployeeUncheckedCreateWithoutInvitationsInput>
-  where?: Prisma.EmployeeWhereInput
-}
-
-export type EmployeeUpdateToOneWithWhereWithoutInvitationsInput = {
-  where?: Prisma.EmployeeWhereInput
-  data: Prisma.XOR<Prisma.EmployeeUpdateWithoutInvitationsInput, Prisma.EmployeeUncheckedUpdateWithoutInvitationsInput>
-}
-
-export type EmployeeUpdateWithoutInvitationsInput = {
-  id?: Prisma.StringFieldUpdateOperationsInput | string
-  employee_code?: Prisma.StringFieldUpdateOperationsInput | string
-  first_name?: Prisma.StringFieldUpdateOperationsInput | string
-  last_name?: Prisma.StringFieldUpdateOperationsInput | string
-  email?: Prisma.StringFieldUpdateOperationsInput | string
-  phone?: Prisma.NullableStringFieldUpdateOperationsInput | string | null
-  department?: Prisma.StringFieldUpdateOperationsInput | string
-  designation?: Prisma.StringFieldUpdateOperationsInput | string
-  joining_date?: Prisma.DateTimeFieldUpdateOperationsInput | Date | string
-  date_of_birth?: Prisma.NullableDateTimeFieldUpdateOperationsInput | Date | string | null
-  gender?: Prisma.NullableStringFieldUpdateOperationsInput | string | null
-  employment_type?: Prisma.StringFieldUpdateOperationsInput | string
-  status?: Prisma.StringFieldUpdateOperationsInput | string
-  branch_id?: Prisma.NullableStringFieldUpdateOperationsInput | string | null
-  work_location_id?: Prisma.NullableStringFieldUpdateOperationsInput | string | null
-  bank_name?: Prisma.NullableStringFieldUpdateOperationsInput | string | null
-  bank_account_number?: Prisma.NullableStringFieldUpdateOperationsInput | string | null
-  bank_ifsc?: Prisma.NullableStringFieldUpdateOperationsInput | string | null
-  bank_iban?: Prisma.NullableStringFieldUpdateOperationsInput | string | null
-  bank_routing_code?: Prisma.NullableStringFieldUpdateOperationsInput | string | null
-  labour_card_number?: Prisma.NullableStringFieldUpdateOperationsInput | string | null
-  state?: Prisma.NullableStringFieldUpdateOperationsInput | string | null
-  created_at?: Prisma.DateTimeFieldUpdateOperationsInput | Date | string
-  updated_at?: Prisma.DateTimeFieldUpdateOperationsInput | Date | string
-  deleted_at?: Prisma.NullableDateTimeFieldUpdateOperationsInput | Date | string | null
-  manager?: Prisma.EmployeeUpdateOneWithoutReportsNestedInput
-  reports?: Prisma.EmployeeUpdateManyWithoutManagerNestedInput
-  memberships?: Prisma.MembershipUpdateManyWithoutEmployeeNestedInput
-  documents?: Prisma.EmployeeDocumentUpdateManyWithoutEmployeeNestedInput
-}
-
-export type EmployeeUncheckedUpdateWithoutInvitationsInput = {
-  tenant_id?: Prisma.StringFieldUpdateOperationsInput | string
-  id?: Prisma.StringFieldUpdateOperationsInput | string
-  employee_code?: Prisma.StringFieldUpdateOperationsInput | string
-  first_name?: Prisma.StringFieldUpdateOperationsInput | string
-  last_name?: Prisma.StringFieldUpdateOperationsInput | string
-  email?: Prisma.StringFieldUpdateOperationsInput | string
-  phone?: Prisma.NullableStringFieldUpdateOperationsInput | string | null
-  department?: Prisma.StringFieldUpdateOperationsInput | string
-  designation?: Prisma.StringFieldUpdateOperationsInput | string
-  joining_date?: Prisma.DateTimeFieldUpdateOperationsInput | Date | string
-  date_of_birth?: Prisma.NullableDateTimeFieldUpdateOperationsInput | Date | string | null
-  gender?: Prisma.NullableStringFieldUpdateOperationsInput | string | null
-  employment_type?: Prisma.StringFieldUpdateOperationsInput | string
-  status?: Prisma.StringFieldUpdateOperationsInput | string
-  reports_to?: Prisma.NullableStringFieldUpdateOperationsInput | string | null
-  branch_id?: Prisma.NullableStringFieldUpdateOperationsInput | string | null
-  work_location_id?: Prisma.NullableStringFieldUpdateOperationsInput | string | null
-  bank_name?: Prisma.NullableStringFieldUpdateOperationsInput | string | null
-  bank_account_number?: Prisma.NullableStringFieldUpdateOperationsInput | string | null
-  bank_ifsc?: Prisma.NullableStringFieldUpdateOperationsInput | string | null
-  bank_iban?: Prisma.NullableStringFieldUpdateOperationsInput | string | null
-  bank_routing_code?: Prisma.NullableStringFieldUpdateOperationsInput | string | null
-  labour_card_number?: Prisma.NullableStringFieldUpdateOperationsInput | string | null
-  state?: Prisma.NullableStringFieldUpdateOperationsInput | string | null
-  created_at?: Prisma.DateTimeFieldUpdateOperationsInput | Date | string
-  updated_at?: Prisma.DateTimeFieldUpdateOperationsInput | Date | string
-  deleted_at?: Prisma.NullableDateTimeFieldUpdateOperationsInput | Date | string | null
-  reports?: Prisma.EmployeeUncheckedUpdateManyWithoutManagerNestedInput
-  memberships?: Prisma.MembershipUncheckedUpdateManyWithoutEmployeeNestedInput
-  documents?: Prisma.EmployeeDocumentUncheckedUpdateManyWithoutEmployeeNestedInput
+export type EmployeeUpdateOneWithoutInvitationsNestedInput = {
+  create?: Prisma.XOR<Prisma.EmployeeCreateWithoutInvitationsInput, Prisma.EmployeeUncheckedCreateWithoutInvitationsInput>
+  connectOrCreate?: Prisma.EmployeeCreateOrConnectWithoutInvitationsInput
+  upsert?: Prisma.EmployeeUpsertWithoutInvitationsInput
+  disconnect?: Prisma.EmployeeWhereInput | boolean
+  delete?: Prisma.EmployeeWhereInput | boolean
+  connect?: Prisma.EmployeeWhereUniqueInput
+  update?: Prisma.XOR<Prisma.XOR<Prisma.EmployeeUpdateToOneWithWhereWithoutInvitationsInput, Prisma.EmployeeUpdateWithoutInvitationsInput>, Prisma.EmployeeUncheckedUpdateWithoutInvitationsInput>
 }
 
 export type EmployeeCreateWithoutReportsInput = {
@@ -1657,6 +1381,298 @@ export type EmployeeUncheckedUpdateWithoutDocumentsInput = {
   reports?: Prisma.EmployeeUncheckedUpdateManyWithoutManagerNestedInput
   memberships?: Prisma.MembershipUncheckedUpdateManyWithoutEmployeeNestedInput
   invitations?: Prisma.InvitationUncheckedUpdateManyWithoutEmployeeNestedInput
+}
+
+export type EmployeeCreateWithoutMembershipsInput = {
+  id?: string
+  employee_code: string
+  first_name: string
+  last_name: string
+  email: string
+  phone?: string | null
+  department: string
+  designation: string
+  joining_date: Date | string
+  date_of_birth?: Date | string | null
+  gender?: string | null
+  employment_type?: string
+  status?: string
+  branch_id?: string | null
+  work_location_id?: string | null
+  bank_name?: string | null
+  bank_account_number?: string | null
+  bank_ifsc?: string | null
+  bank_iban?: string | null
+  bank_routing_code?: string | null
+  labour_card_number?: string | null
+  state?: string | null
+  created_at?: Date | string
+  updated_at?: Date | string
+  deleted_at?: Date | string | null
+  manager?: Prisma.EmployeeCreateNestedOneWithoutReportsInput
+  reports?: Prisma.EmployeeCreateNestedManyWithoutManagerInput
+  invitations?: Prisma.InvitationCreateNestedManyWithoutEmployeeInput
+  documents?: Prisma.EmployeeDocumentCreateNestedManyWithoutEmployeeInput
+}
+
+export type EmployeeUncheckedCreateWithoutMembershipsInput = {
+  tenant_id: string
+  id?: string
+  employee_code: string
+  first_name: string
+  last_name: string
+  email: string
+  phone?: string | null
+  department: string
+  designation: string
+  joining_date: Date | string
+  date_of_birth?: Date | string | null
+  gender?: string | null
+  employment_type?: string
+  status?: string
+  reports_to?: string | null
+  branch_id?: string | null
+  work_location_id?: string | null
+  bank_name?: string | null
+  bank_account_number?: string | null
+  bank_ifsc?: string | null
+  bank_iban?: string | null
+  bank_routing_code?: string | null
+  labour_card_number?: string | null
+  state?: string | null
+  created_at?: Date | string
+  updated_at?: Date | string
+  deleted_at?: Date | string | null
+  reports?: Prisma.EmployeeUncheckedCreateNestedManyWithoutManagerInput
+  invitations?: Prisma.InvitationUncheckedCreateNestedManyWithoutEmployeeInput
+  documents?: Prisma.EmployeeDocumentUncheckedCreateNestedManyWithoutEmployeeInput
+}
+
+export type EmployeeCreateOrConnectWithoutMembershipsInput = {
+  where: Prisma.EmployeeWhereUniqueInput
+  create: Prisma.XOR<Prisma.EmployeeCreateWithoutMembershipsInput, Prisma.EmployeeUncheckedCreateWithoutMembershipsInput>
+}
+
+export type EmployeeUpsertWithoutMembershipsInput = {
+  update: Prisma.XOR<Prisma.EmployeeUpdateWithoutMembershipsInput, Prisma.EmployeeUncheckedUpdateWithoutMembershipsInput>
+  create: Prisma.XOR<Prisma.EmployeeCreateWithoutMembershipsInput, Prisma.EmployeeUncheckedCreateWithoutMembershipsInput>
+  where?: Prisma.EmployeeWhereInput
+}
+
+export type EmployeeUpdateToOneWithWhereWithoutMembershipsInput = {
+  where?: Prisma.EmployeeWhereInput
+  data: Prisma.XOR<Prisma.EmployeeUpdateWithoutMembershipsInput, Prisma.EmployeeUncheckedUpdateWithoutMembershipsInput>
+}
+
+export type EmployeeUpdateWithoutMembershipsInput = {
+  id?: Prisma.StringFieldUpdateOperationsInput | string
+  employee_code?: Prisma.StringFieldUpdateOperationsInput | string
+  first_name?: Prisma.StringFieldUpdateOperationsInput | string
+  last_name?: Prisma.StringFieldUpdateOperationsInput | string
+  email?: Prisma.StringFieldUpdateOperationsInput | string
+  phone?: Prisma.NullableStringFieldUpdateOperationsInput | string | null
+  department?: Prisma.StringFieldUpdateOperationsInput | string
+  designation?: Prisma.StringFieldUpdateOperationsInput | string
+  joining_date?: Prisma.DateTimeFieldUpdateOperationsInput | Date | string
+  date_of_birth?: Prisma.NullableDateTimeFieldUpdateOperationsInput | Date | string | null
+  gender?: Prisma.NullableStringFieldUpdateOperationsInput | string | null
+  employment_type?: Prisma.StringFieldUpdateOperationsInput | string
+  status?: Prisma.StringFieldUpdateOperationsInput | string
+  branch_id?: Prisma.NullableStringFieldUpdateOperationsInput | string | null
+  work_location_id?: Prisma.NullableStringFieldUpdateOperationsInput | string | null
+  bank_name?: Prisma.NullableStringFieldUpdateOperationsInput | string | null
+  bank_account_number?: Prisma.NullableStringFieldUpdateOperationsInput | string | null
+  bank_ifsc?: Prisma.NullableStringFieldUpdateOperationsInput | string | null
+  bank_iban?: Prisma.NullableStringFieldUpdateOperationsInput | string | null
+  bank_routing_code?: Prisma.NullableStringFieldUpdateOperationsInput | string | null
+  labour_card_number?: Prisma.NullableStringFieldUpdateOperationsInput | string | null
+  state?: Prisma.NullableStringFieldUpdateOperationsInput | string | null
+  created_at?: Prisma.DateTimeFieldUpdateOperationsInput | Date | string
+  updated_at?: Prisma.DateTimeFieldUpdateOperationsInput | Date | string
+  deleted_at?: Prisma.NullableDateTimeFieldUpdateOperationsInput | Date | string | null
+  manager?: Prisma.EmployeeUpdateOneWithoutReportsNestedInput
+  reports?: Prisma.EmployeeUpdateManyWithoutManagerNestedInput
+  invitations?: Prisma.InvitationUpdateManyWithoutEmployeeNestedInput
+  documents?: Prisma.EmployeeDocumentUpdateManyWithoutEmployeeNestedInput
+}
+
+export type EmployeeUncheckedUpdateWithoutMembershipsInput = {
+  tenant_id?: Prisma.StringFieldUpdateOperationsInput | string
+  id?: Prisma.StringFieldUpdateOperationsInput | string
+  employee_code?: Prisma.StringFieldUpdateOperationsInput | string
+  first_name?: Prisma.StringFieldUpdateOperationsInput | string
+  last_name?: Prisma.StringFieldUpdateOperationsInput | string
+  email?: Prisma.StringFieldUpdateOperationsInput | string
+  phone?: Prisma.NullableStringFieldUpdateOperationsInput | string | null
+  department?: Prisma.StringFieldUpdateOperationsInput | string
+  designation?: Prisma.StringFieldUpdateOperationsInput | string
+  joining_date?: Prisma.DateTimeFieldUpdateOperationsInput | Date | string
+  date_of_birth?: Prisma.NullableDateTimeFieldUpdateOperationsInput | Date | string | null
+  gender?: Prisma.NullableStringFieldUpdateOperationsInput | string | null
+  employment_type?: Prisma.StringFieldUpdateOperationsInput | string
+  status?: Prisma.StringFieldUpdateOperationsInput | string
+  reports_to?: Prisma.NullableStringFieldUpdateOperationsInput | string | null
+  branch_id?: Prisma.NullableStringFieldUpdateOperationsInput | string | null
+  work_location_id?: Prisma.NullableStringFieldUpdateOperationsInput | string | null
+  bank_name?: Prisma.NullableStringFieldUpdateOperationsInput | string | null
+  bank_account_number?: Prisma.NullableStringFieldUpdateOperationsInput | string | null
+  bank_ifsc?: Prisma.NullableStringFieldUpdateOperationsInput | string | null
+  bank_iban?: Prisma.NullableStringFieldUpdateOperationsInput | string | null
+  bank_routing_code?: Prisma.NullableStringFieldUpdateOperationsInput | string | null
+  labour_card_number?: Prisma.NullableStringFieldUpdateOperationsInput | string | null
+  state?: Prisma.NullableStringFieldUpdateOperationsInput | string | null
+  created_at?: Prisma.DateTimeFieldUpdateOperationsInput | Date | string
+  updated_at?: Prisma.DateTimeFieldUpdateOperationsInput | Date | string
+  deleted_at?: Prisma.NullableDateTimeFieldUpdateOperationsInput | Date | string | null
+  reports?: Prisma.EmployeeUncheckedUpdateManyWithoutManagerNestedInput
+  invitations?: Prisma.InvitationUncheckedUpdateManyWithoutEmployeeNestedInput
+  documents?: Prisma.EmployeeDocumentUncheckedUpdateManyWithoutEmployeeNestedInput
+}
+
+export type EmployeeCreateWithoutInvitationsInput = {
+  id?: string
+  employee_code: string
+  first_name: string
+  last_name: string
+  email: string
+  phone?: string | null
+  department: string
+  designation: string
+  joining_date: Date | string
+  date_of_birth?: Date | string | null
+  gender?: string | null
+  employment_type?: string
+  status?: string
+  branch_id?: string | null
+  work_location_id?: string | null
+  bank_name?: string | null
+  bank_account_number?: string | null
+  bank_ifsc?: string | null
+  bank_iban?: string | null
+  bank_routing_code?: string | null
+  labour_card_number?: string | null
+  state?: string | null
+  created_at?: Date | string
+  updated_at?: Date | string
+  deleted_at?: Date | string | null
+  manager?: Prisma.EmployeeCreateNestedOneWithoutReportsInput
+  reports?: Prisma.EmployeeCreateNestedManyWithoutManagerInput
+  memberships?: Prisma.MembershipCreateNestedManyWithoutEmployeeInput
+  documents?: Prisma.EmployeeDocumentCreateNestedManyWithoutEmployeeInput
+}
+
+export type EmployeeUncheckedCreateWithoutInvitationsInput = {
+  tenant_id: string
+  id?: string
+  employee_code: string
+  first_name: string
+  last_name: string
+  email: string
+  phone?: string | null
+  department: string
+  designation: string
+  joining_date: Date | string
+  date_of_birth?: Date | string | null
+  gender?: string | null
+  employment_type?: string
+  status?: string
+  reports_to?: string | null
+  branch_id?: string | null
+  work_location_id?: string | null
+  bank_name?: string | null
+  bank_account_number?: string | null
+  bank_ifsc?: string | null
+  bank_iban?: string | null
+  bank_routing_code?: string | null
+  labour_card_number?: string | null
+  state?: string | null
+  created_at?: Date | string
+  updated_at?: Date | string
+  deleted_at?: Date | string | null
+  reports?: Prisma.EmployeeUncheckedCreateNestedManyWithoutManagerInput
+  memberships?: Prisma.MembershipUncheckedCreateNestedManyWithoutEmployeeInput
+  documents?: Prisma.EmployeeDocumentUncheckedCreateNestedManyWithoutEmployeeInput
+}
+
+export type EmployeeCreateOrConnectWithoutInvitationsInput = {
+  where: Prisma.EmployeeWhereUniqueInput
+  create: Prisma.XOR<Prisma.EmployeeCreateWithoutInvitationsInput, Prisma.EmployeeUncheckedCreateWithoutInvitationsInput>
+}
+
+export type EmployeeUpsertWithoutInvitationsInput = {
+  update: Prisma.XOR<Prisma.EmployeeUpdateWithoutInvitationsInput, Prisma.EmployeeUncheckedUpdateWithoutInvitationsInput>
+  create: Prisma.XOR<Prisma.EmployeeCreateWithoutInvitationsInput, Prisma.EmployeeUncheckedCreateWithoutInvitationsInput>
+  where?: Prisma.EmployeeWhereInput
+}
+
+export type EmployeeUpdateToOneWithWhereWithoutInvitationsInput = {
+  where?: Prisma.EmployeeWhereInput
+  data: Prisma.XOR<Prisma.EmployeeUpdateWithoutInvitationsInput, Prisma.EmployeeUncheckedUpdateWithoutInvitationsInput>
+}
+
+export type EmployeeUpdateWithoutInvitationsInput = {
+  id?: Prisma.StringFieldUpdateOperationsInput | string
+  employee_code?: Prisma.StringFieldUpdateOperationsInput | string
+  first_name?: Prisma.StringFieldUpdateOperationsInput | string
+  last_name?: Prisma.StringFieldUpdateOperationsInput | string
+  email?: Prisma.StringFieldUpdateOperationsInput | string
+  phone?: Prisma.NullableStringFieldUpdateOperationsInput | string | null
+  department?: Prisma.StringFieldUpdateOperationsInput | string
+  designation?: Prisma.StringFieldUpdateOperationsInput | string
+  joining_date?: Prisma.DateTimeFieldUpdateOperationsInput | Date | string
+  date_of_birth?: Prisma.NullableDateTimeFieldUpdateOperationsInput | Date | string | null
+  gender?: Prisma.NullableStringFieldUpdateOperationsInput | string | null
+  employment_type?: Prisma.StringFieldUpdateOperationsInput | string
+  status?: Prisma.StringFieldUpdateOperationsInput | string
+  branch_id?: Prisma.NullableStringFieldUpdateOperationsInput | string | null
+  work_location_id?: Prisma.NullableStringFieldUpdateOperationsInput | string | null
+  bank_name?: Prisma.NullableStringFieldUpdateOperationsInput | string | null
+  bank_account_number?: Prisma.NullableStringFieldUpdateOperationsInput | string | null
+  bank_ifsc?: Prisma.NullableStringFieldUpdateOperationsInput | string | null
+  bank_iban?: Prisma.NullableStringFieldUpdateOperationsInput | string | null
+  bank_routing_code?: Prisma.NullableStringFieldUpdateOperationsInput | string | null
+  labour_card_number?: Prisma.NullableStringFieldUpdateOperationsInput | string | null
+  state?: Prisma.NullableStringFieldUpdateOperationsInput | string | null
+  created_at?: Prisma.DateTimeFieldUpdateOperationsInput | Date | string
+  updated_at?: Prisma.DateTimeFieldUpdateOperationsInput | Date | string
+  deleted_at?: Prisma.NullableDateTimeFieldUpdateOperationsInput | Date | string | null
+  manager?: Prisma.EmployeeUpdateOneWithoutReportsNestedInput
+  reports?: Prisma.EmployeeUpdateManyWithoutManagerNestedInput
+  memberships?: Prisma.MembershipUpdateManyWithoutEmployeeNestedInput
+  documents?: Prisma.EmployeeDocumentUpdateManyWithoutEmployeeNestedInput
+}
+
+export type EmployeeUncheckedUpdateWithoutInvitationsInput = {
+  tenant_id?: Prisma.StringFieldUpdateOperationsInput | string
+  id?: Prisma.StringFieldUpdateOperationsInput | string
+  employee_code?: Prisma.StringFieldUpdateOperationsInput | string
+  first_name?: Prisma.StringFieldUpdateOperationsInput | string
+  last_name?: Prisma.StringFieldUpdateOperationsInput | string
+  email?: Prisma.StringFieldUpdateOperationsInput | string
+  phone?: Prisma.NullableStringFieldUpdateOperationsInput | string | null
+  department?: Prisma.StringFieldUpdateOperationsInput | string
+  designation?: Prisma.StringFieldUpdateOperationsInput | string
+  joining_date?: Prisma.DateTimeFieldUpdateOperationsInput | Date | string
+  date_of_birth?: Prisma.NullableDateTimeFieldUpdateOperationsInput | Date | string | null
+  gender?: Prisma.NullableStringFieldUpdateOperationsInput | string | null
+  employment_type?: Prisma.StringFieldUpdateOperationsInput | string
+  status?: Prisma.StringFieldUpdateOperationsInput | string
+  reports_to?: Prisma.NullableStringFieldUpdateOperationsInput | string | null
+  branch_id?: Prisma.NullableStringFieldUpdateOperationsInput | string | null
+  work_location_id?: Prisma.NullableStringFieldUpdateOperationsInput | string | null
+  bank_name?: Prisma.NullableStringFieldUpdateOperationsInput | string | null
+  bank_account_number?: Prisma.NullableStringFieldUpdateOperationsInput | string | null
+  bank_ifsc?: Prisma.NullableStringFieldUpdateOperationsInput | string | null
+  bank_iban?: Prisma.NullableStringFieldUpdateOperationsInput | string | null
+  bank_routing_code?: Prisma.NullableStringFieldUpdateOperationsInput | string | null
+  labour_card_number?: Prisma.NullableStringFieldUpdateOperationsInput | string | null
+  state?: Prisma.NullableStringFieldUpdateOperationsInput | string | null
+  created_at?: Prisma.DateTimeFieldUpdateOperationsInput | Date | string
+  updated_at?: Prisma.DateTimeFieldUpdateOperationsInput | Date | string
+  deleted_at?: Prisma.NullableDateTimeFieldUpdateOperationsInput | Date | string | null
+  reports?: Prisma.EmployeeUncheckedUpdateManyWithoutManagerNestedInput
+  memberships?: Prisma.MembershipUncheckedUpdateManyWithoutEmployeeNestedInput
+  documents?: Prisma.EmployeeDocumentUncheckedUpdateManyWithoutEmployeeNestedInput
 }
 
 export type EmployeeCreateManyManagerInput = {

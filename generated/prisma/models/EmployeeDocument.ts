@@ -388,48 +388,6 @@ export type EmployeeDocumentMinOrderByAggregateInput = {
   created_at?: Prisma.SortOrder
 }
 
-export type EmployeeDocumentCreateNestedManyWithoutFileInput = {
-  create?: Prisma.XOR<Prisma.EmployeeDocumentCreateWithoutFileInput, Prisma.EmployeeDocumentUncheckedCreateWithoutFileInput> | Prisma.EmployeeDocumentCreateWithoutFileInput[] | Prisma.EmployeeDocumentUncheckedCreateWithoutFileInput[]
-  connectOrCreate?: Prisma.EmployeeDocumentCreateOrConnectWithoutFileInput | Prisma.EmployeeDocumentCreateOrConnectWithoutFileInput[]
-  createMany?: Prisma.EmployeeDocumentCreateManyFileInputEnvelope
-  connect?: Prisma.EmployeeDocumentWhereUniqueInput | Prisma.EmployeeDocumentWhereUniqueInput[]
-}
-
-export type EmployeeDocumentUncheckedCreateNestedManyWithoutFileInput = {
-  create?: Prisma.XOR<Prisma.EmployeeDocumentCreateWithoutFileInput, Prisma.EmployeeDocumentUncheckedCreateWithoutFileInput> | Prisma.EmployeeDocumentCreateWithoutFileInput[] | Prisma.EmployeeDocumentUncheckedCreateWithoutFileInput[]
-  connectOrCreate?: Prisma.EmployeeDocumentCreateOrConnectWithoutFileInput | Prisma.EmployeeDocumentCreateOrConnectWithoutFileInput[]
-  createMany?: Prisma.EmployeeDocumentCreateManyFileInputEnvelope
-  connect?: Prisma.EmployeeDocumentWhereUniqueInput | Prisma.EmployeeDocumentWhereUniqueInput[]
-}
-
-export type EmployeeDocumentUpdateManyWithoutFileNestedInput = {
-  create?: Prisma.XOR<Prisma.EmployeeDocumentCreateWithoutFileInput, Prisma.EmployeeDocumentUncheckedCreateWithoutFileInput> | Prisma.EmployeeDocumentCreateWithoutFileInput[] | Prisma.EmployeeDocumentUncheckedCreateWithoutFileInput[]
-  connectOrCreate?: Prisma.EmployeeDocumentCreateOrConnectWithoutFileInput | Prisma.EmployeeDocumentCreateOrConnectWithoutFileInput[]
-  upsert?: Prisma.EmployeeDocumentUpsertWithWhereUniqueWithoutFileInput | Prisma.EmployeeDocumentUpsertWithWhereUniqueWithoutFileInput[]
-  createMany?: Prisma.EmployeeDocumentCreateManyFileInputEnvelope
-  set?: Prisma.EmployeeDocumentWhereUniqueInput | Prisma.EmployeeDocumentWhereUniqueInput[]
-  disconnect?: Prisma.EmployeeDocumentWhereUniqueInput | Prisma.EmployeeDocumentWhereUniqueInput[]
-  delete?: Prisma.EmployeeDocumentWhereUniqueInput | Prisma.EmployeeDocumentWhereUniqueInput[]
-  connect?: Prisma.EmployeeDocumentWhereUniqueInput | Prisma.EmployeeDocumentWhereUniqueInput[]
-  update?: Prisma.EmployeeDocumentUpdateWithWhereUniqueWithoutFileInput | Prisma.EmployeeDocumentUpdateWithWhereUniqueWithoutFileInput[]
-  updateMany?: Prisma.EmployeeDocumentUpdateManyWithWhereWithoutFileInput | Prisma.EmployeeDocumentUpdateManyWithWhereWithoutFileInput[]
-  deleteMany?: Prisma.EmployeeDocumentScalarWhereInput | Prisma.EmployeeDocumentScalarWhereInput[]
-}
-
-export type EmployeeDocumentUncheckedUpdateManyWithoutFileNestedInput = {
-  create?: Prisma.XOR<Prisma.EmployeeDocumentCreateWithoutFileInput, Prisma.EmployeeDocumentUncheckedCreateWithoutFileInput> | Prisma.EmployeeDocumentCreateWithoutFileInput[] | Prisma.EmployeeDocumentUncheckedCreateWithoutFileInput[]
-  connectOrCreate?: Prisma.EmployeeDocumentCreateOrConnectWithoutFileInput | Prisma.EmployeeDocumentCreateOrConnectWithoutFileInput[]
-  upsert?: Prisma.EmployeeDocumentUpsertWithWhereUniqueWithoutFileInput | Prisma.EmployeeDocumentUpsertWithWhereUniqueWithoutFileInput[]
-  createMany?: Prisma.EmployeeDocumentCreateManyFileInputEnvelope
-  set?: Prisma.EmployeeDocumentWhereUniqueInput | Prisma.EmployeeDocumentWhereUniqueInput[]
-  disconnect?: Prisma.EmployeeDocumentWhereUniqueInput | Prisma.EmployeeDocumentWhereUniqueInput[]
-  delete?: Prisma.EmployeeDocumentWhereUniqueInput | Prisma.EmployeeDocumentWhereUniqueInput[]
-  connect?: Prisma.EmployeeDocumentWhereUniqueInput | Prisma.EmployeeDocumentWhereUniqueInput[]
-  update?: Prisma.EmployeeDocumentUpdateWithWhereUniqueWithoutFileInput | Prisma.EmployeeDocumentUpdateWithWhereUniqueWithoutFileInput[]
-  updateMany?: Prisma.EmployeeDocumentUpdateManyWithWhereWithoutFileInput | Prisma.EmployeeDocumentUpdateManyWithWhereWithoutFileInput[]
-  deleteMany?: Prisma.EmployeeDocumentScalarWhereInput | Prisma.EmployeeDocumentScalarWhereInput[]
-}
-
 export type EmployeeDocumentCreateNestedManyWithoutEmployeeInput = {
   create?: Prisma.XOR<Prisma.EmployeeDocumentCreateWithoutEmployeeInput, Prisma.EmployeeDocumentUncheckedCreateWithoutEmployeeInput> | Prisma.EmployeeDocumentCreateWithoutEmployeeInput[] | Prisma.EmployeeDocumentUncheckedCreateWithoutEmployeeInput[]
   connectOrCreate?: Prisma.EmployeeDocumentCreateOrConnectWithoutEmployeeInput | Prisma.EmployeeDocumentCreateOrConnectWithoutEmployeeInput[]
@@ -472,62 +430,46 @@ export type EmployeeDocumentUncheckedUpdateManyWithoutEmployeeNestedInput = {
   deleteMany?: Prisma.EmployeeDocumentScalarWhereInput | Prisma.EmployeeDocumentScalarWhereInput[]
 }
 
-export type EmployeeDocumentCreateWithoutFileInput = {
-  id?: string
-  document_type: string
-  title: string
-  uploaded_by?: string | null
-  created_at?: Date | string
-  employee: Prisma.EmployeeCreateNestedOneWithoutDocumentsInput
+export type EmployeeDocumentCreateNestedManyWithoutFileInput = {
+  create?: Prisma.XOR<Prisma.EmployeeDocumentCreateWithoutFileInput, Prisma.EmployeeDocumentUncheckedCreateWithoutFileInput> | Prisma.EmployeeDocumentCreateWithoutFileInput[] | Prisma.EmployeeDocumentUncheckedCreateWithoutFileInput[]
+  connectOrCreate?: Prisma.EmployeeDocumentCreateOrConnectWithoutFileInput | Prisma.EmployeeDocumentCreateOrConnectWithoutFileInput[]
+  createMany?: Prisma.EmployeeDocumentCreateManyFileInputEnvelope
+  connect?: Prisma.EmployeeDocumentWhereUniqueInput | Prisma.EmployeeDocumentWhereUniqueInput[]
 }
 
-export type EmployeeDocumentUncheckedCreateWithoutFileInput = {
-  id?: string
-  employee_id: string
-  document_type: string
-  title: string
-  uploaded_by?: string | null
-  created_at?: Date | string
+export type EmployeeDocumentUncheckedCreateNestedManyWithoutFileInput = {
+  create?: Prisma.XOR<Prisma.EmployeeDocumentCreateWithoutFileInput, Prisma.EmployeeDocumentUncheckedCreateWithoutFileInput> | Prisma.EmployeeDocumentCreateWithoutFileInput[] | Prisma.EmployeeDocumentUncheckedCreateWithoutFileInput[]
+  connectOrCreate?: Prisma.EmployeeDocumentCreateOrConnectWithoutFileInput | Prisma.EmployeeDocumentCreateOrConnectWithoutFileInput[]
+  createMany?: Prisma.EmployeeDocumentCreateManyFileInputEnvelope
+  connect?: Prisma.EmployeeDocumentWhereUniqueInput | Prisma.EmployeeDocumentWhereUniqueInput[]
 }
 
-export type EmployeeDocumentCreateOrConnectWithoutFileInput = {
-  where: Prisma.EmployeeDocumentWhereUniqueInput
-  create: Prisma.XOR<Prisma.EmployeeDocumentCreateWithoutFileInput, Prisma.EmployeeDocumentUncheckedCreateWithoutFileInput>
+export type EmployeeDocumentUpdateManyWithoutFileNestedInput = {
+  create?: Prisma.XOR<Prisma.EmployeeDocumentCreateWithoutFileInput, Prisma.EmployeeDocumentUncheckedCreateWithoutFileInput> | Prisma.EmployeeDocumentCreateWithoutFileInput[] | Prisma.EmployeeDocumentUncheckedCreateWithoutFileInput[]
+  connectOrCreate?: Prisma.EmployeeDocumentCreateOrConnectWithoutFileInput | Prisma.EmployeeDocumentCreateOrConnectWithoutFileInput[]
+  upsert?: Prisma.EmployeeDocumentUpsertWithWhereUniqueWithoutFileInput | Prisma.EmployeeDocumentUpsertWithWhereUniqueWithoutFileInput[]
+  createMany?: Prisma.EmployeeDocumentCreateManyFileInputEnvelope
+  set?: Prisma.EmployeeDocumentWhereUniqueInput | Prisma.EmployeeDocumentWhereUniqueInput[]
+  disconnect?: Prisma.EmployeeDocumentWhereUniqueInput | Prisma.EmployeeDocumentWhereUniqueInput[]
+  delete?: Prisma.EmployeeDocumentWhereUniqueInput | Prisma.EmployeeDocumentWhereUniqueInput[]
+  connect?: Prisma.EmployeeDocumentWhereUniqueInput | Prisma.EmployeeDocumentWhereUniqueInput[]
+  update?: Prisma.EmployeeDocumentUpdateWithWhereUniqueWithoutFileInput | Prisma.EmployeeDocumentUpdateWithWhereUniqueWithoutFileInput[]
+  updateMany?: Prisma.EmployeeDocumentUpdateManyWithWhereWithoutFileInput | Prisma.EmployeeDocumentUpdateManyWithWhereWithoutFileInput[]
+  deleteMany?: Prisma.EmployeeDocumentScalarWhereInput | Prisma.EmployeeDocumentScalarWhereInput[]
 }
 
-export type EmployeeDocumentCreateManyFileInputEnvelope = {
-  data: Prisma.EmployeeDocumentCreateManyFileInput | Prisma.EmployeeDocumentCreateManyFileInput[]
-  skipDuplicates?: boolean
-}
-
-export type EmployeeDocumentUpsertWithWhereUniqueWithoutFileInput = {
-  where: Prisma.EmployeeDocumentWhereUniqueInput
-  update: Prisma.XOR<Prisma.EmployeeDocumentUpdateWithoutFileInput, Prisma.EmployeeDocumentUncheckedUpdateWithoutFileInput>
-  create: Prisma.XOR<Prisma.EmployeeDocumentCreateWithoutFileInput, Prisma.EmployeeDocumentUncheckedCreateWithoutFileInput>
-}
-
-export type EmployeeDocumentUpdateWithWhereUniqueWithoutFileInput = {
-  where: Prisma.EmployeeDocumentWhereUniqueInput
-  data: Prisma.XOR<Prisma.EmployeeDocumentUpdateWithoutFileInput, Prisma.EmployeeDocumentUncheckedUpdateWithoutFileInput>
-}
-
-export type EmployeeDocumentUpdateManyWithWhereWithoutFileInput = {
-  where: Prisma.EmployeeDocumentScalarWhereInput
-  data: Prisma.XOR<Prisma.EmployeeDocumentUpdateManyMutationInput, Prisma.EmployeeDocumentUncheckedUpdateManyWithoutFileInput>
-}
-
-export type EmployeeDocumentScalarWhereInput = {
-  AND?: Prisma.EmployeeDocumentScalarWhereInput | Prisma.EmployeeDocumentScalarWhereInput[]
-  OR?: Prisma.EmployeeDocumentScalarWhereInput[]
-  NOT?: Prisma.EmployeeDocumentScalarWhereInput | Prisma.EmployeeDocumentScalarWhereInput[]
-  tenant_id?: Prisma.UuidFilter<"EmployeeDocument"> | string
-  id?: Prisma.UuidFilter<"EmployeeDocument"> | string
-  employee_id?: Prisma.UuidFilter<"EmployeeDocument"> | string
-  file_id?: Prisma.UuidFilter<"EmployeeDocument"> | string
-  document_type?: Prisma.StringFilter<"EmployeeDocument"> | string
-  title?: Prisma.StringFilter<"EmployeeDocument"> | string
-  uploaded_by?: Prisma.UuidNullableFilter<"EmployeeDocument"> | string | null
-  created_at?: Prisma.DateTimeFilter<"EmployeeDocument"> | Date | string
+export type EmployeeDocumentUncheckedUpdateManyWithoutFileNestedInput = {
+  create?: Prisma.XOR<Prisma.EmployeeDocumentCreateWithoutFileInput, Prisma.EmployeeDocumentUncheckedCreateWithoutFileInput> | Prisma.EmployeeDocumentCreateWithoutFileInput[] | Prisma.EmployeeDocumentUncheckedCreateWithoutFileInput[]
+  connectOrCreate?: Prisma.EmployeeDocumentCreateOrConnectWithoutFileInput | Prisma.EmployeeDocumentCreateOrConnectWithoutFileInput[]
+  upsert?: Prisma.EmployeeDocumentUpsertWithWhereUniqueWithoutFileInput | Prisma.EmployeeDocumentUpsertWithWhereUniqueWithoutFileInput[]
+  createMany?: Prisma.EmployeeDocumentCreateManyFileInputEnvelope
+  set?: Prisma.EmployeeDocumentWhereUniqueInput | Prisma.EmployeeDocumentWhereUniqueInput[]
+  disconnect?: Prisma.EmployeeDocumentWhereUniqueInput | Prisma.EmployeeDocumentWhereUniqueInput[]
+  delete?: Prisma.EmployeeDocumentWhereUniqueInput | Prisma.EmployeeDocumentWhereUniqueInput[]
+  connect?: Prisma.EmployeeDocumentWhereUniqueInput | Prisma.EmployeeDocumentWhereUniqueInput[]
+  update?: Prisma.EmployeeDocumentUpdateWithWhereUniqueWithoutFileInput | Prisma.EmployeeDocumentUpdateWithWhereUniqueWithoutFileInput[]
+  updateMany?: Prisma.EmployeeDocumentUpdateManyWithWhereWithoutFileInput | Prisma.EmployeeDocumentUpdateManyWithWhereWithoutFileInput[]
+  deleteMany?: Prisma.EmployeeDocumentScalarWhereInput | Prisma.EmployeeDocumentScalarWhereInput[]
 }
 
 export type EmployeeDocumentCreateWithoutEmployeeInput = {
@@ -574,7 +516,30 @@ export type EmployeeDocumentUpdateManyWithWhereWithoutEmployeeInput = {
   data: Prisma.XOR<Prisma.EmployeeDocumentUpdateManyMutationInput, Prisma.EmployeeDocumentUncheckedUpdateManyWithoutEmployeeInput>
 }
 
-export type EmployeeDocumentCreateManyFileInput = {
+export type EmployeeDocumentScalarWhereInput = {
+  AND?: Prisma.EmployeeDocumentScalarWhereInput | Prisma.EmployeeDocumentScalarWhereInput[]
+  OR?: Prisma.EmployeeDocumentScalarWhereInput[]
+  NOT?: Prisma.EmployeeDocumentScalarWhereInput | Prisma.EmployeeDocumentScalarWhereInput[]
+  tenant_id?: Prisma.UuidFilter<"EmployeeDocument"> | string
+  id?: Prisma.UuidFilter<"EmployeeDocument"> | string
+  employee_id?: Prisma.UuidFilter<"EmployeeDocument"> | string
+  file_id?: Prisma.UuidFilter<"EmployeeDocument"> | string
+  document_type?: Prisma.StringFilter<"EmployeeDocument"> | string
+  title?: Prisma.StringFilter<"EmployeeDocument"> | string
+  uploaded_by?: Prisma.UuidNullableFilter<"EmployeeDocument"> | string | null
+  created_at?: Prisma.DateTimeFilter<"EmployeeDocument"> | Date | string
+}
+
+export type EmployeeDocumentCreateWithoutFileInput = {
+  id?: string
+  document_type: string
+  title: string
+  uploaded_by?: string | null
+  created_at?: Date | string
+  employee: Prisma.EmployeeCreateNestedOneWithoutDocumentsInput
+}
+
+export type EmployeeDocumentUncheckedCreateWithoutFileInput = {
   id?: string
   employee_id: string
   document_type: string
@@ -583,31 +548,30 @@ export type EmployeeDocumentCreateManyFileInput = {
   created_at?: Date | string
 }
 
-export type EmployeeDocumentUpdateWithoutFileInput = {
-  id?: Prisma.StringFieldUpdateOperationsInput | string
-  document_type?: Prisma.StringFieldUpdateOperationsInput | string
-  title?: Prisma.StringFieldUpdateOperationsInput | string
-  uploaded_by?: Prisma.NullableStringFieldUpdateOperationsInput | string | null
-  created_at?: Prisma.DateTimeFieldUpdateOperationsInput | Date | string
-  employee?: Prisma.EmployeeUpdateOneRequiredWithoutDocumentsNestedInput
+export type EmployeeDocumentCreateOrConnectWithoutFileInput = {
+  where: Prisma.EmployeeDocumentWhereUniqueInput
+  create: Prisma.XOR<Prisma.EmployeeDocumentCreateWithoutFileInput, Prisma.EmployeeDocumentUncheckedCreateWithoutFileInput>
 }
 
-export type EmployeeDocumentUncheckedUpdateWithoutFileInput = {
-  id?: Prisma.StringFieldUpdateOperationsInput | string
-  employee_id?: Prisma.StringFieldUpdateOperationsInput | string
-  document_type?: Prisma.StringFieldUpdateOperationsInput | string
-  title?: Prisma.StringFieldUpdateOperationsInput | string
-  uploaded_by?: Prisma.NullableStringFieldUpdateOperationsInput | string | null
-  created_at?: Prisma.DateTimeFieldUpdateOperationsInput | Date | string
+export type EmployeeDocumentCreateManyFileInputEnvelope = {
+  data: Prisma.EmployeeDocumentCreateManyFileInput | Prisma.EmployeeDocumentCreateManyFileInput[]
+  skipDuplicates?: boolean
 }
 
-export type EmployeeDocumentUncheckedUpdateManyWithoutFileInput = {
-  id?: Prisma.StringFieldUpdateOperationsInput | string
-  employee_id?: Prisma.StringFieldUpdateOperationsInput | string
-  document_type?: Prisma.StringFieldUpdateOperationsInput | string
-  title?: Prisma.StringFieldUpdateOperationsInput | string
-  uploaded_by?: Prisma.NullableStringFieldUpdateOperationsInput | string | null
-  created_at?: Prisma.DateTimeFieldUpdateOperationsInput | Date | string
+export type EmployeeDocumentUpsertWithWhereUniqueWithoutFileInput = {
+  where: Prisma.EmployeeDocumentWhereUniqueInput
+  update: Prisma.XOR<Prisma.EmployeeDocumentUpdateWithoutFileInput, Prisma.EmployeeDocumentUncheckedUpdateWithoutFileInput>
+  create: Prisma.XOR<Prisma.EmployeeDocumentCreateWithoutFileInput, Prisma.EmployeeDocumentUncheckedCreateWithoutFileInput>
+}
+
+export type EmployeeDocumentUpdateWithWhereUniqueWithoutFileInput = {
+  where: Prisma.EmployeeDocumentWhereUniqueInput
+  data: Prisma.XOR<Prisma.EmployeeDocumentUpdateWithoutFileInput, Prisma.EmployeeDocumentUncheckedUpdateWithoutFileInput>
+}
+
+export type EmployeeDocumentUpdateManyWithWhereWithoutFileInput = {
+  where: Prisma.EmployeeDocumentScalarWhereInput
+  data: Prisma.XOR<Prisma.EmployeeDocumentUpdateManyMutationInput, Prisma.EmployeeDocumentUncheckedUpdateManyWithoutFileInput>
 }
 
 export type EmployeeDocumentCreateManyEmployeeInput = {
@@ -640,6 +604,42 @@ export type EmployeeDocumentUncheckedUpdateWithoutEmployeeInput = {
 export type EmployeeDocumentUncheckedUpdateManyWithoutEmployeeInput = {
   id?: Prisma.StringFieldUpdateOperationsInput | string
   file_id?: Prisma.StringFieldUpdateOperationsInput | string
+  document_type?: Prisma.StringFieldUpdateOperationsInput | string
+  title?: Prisma.StringFieldUpdateOperationsInput | string
+  uploaded_by?: Prisma.NullableStringFieldUpdateOperationsInput | string | null
+  created_at?: Prisma.DateTimeFieldUpdateOperationsInput | Date | string
+}
+
+export type EmployeeDocumentCreateManyFileInput = {
+  id?: string
+  employee_id: string
+  document_type: string
+  title: string
+  uploaded_by?: string | null
+  created_at?: Date | string
+}
+
+export type EmployeeDocumentUpdateWithoutFileInput = {
+  id?: Prisma.StringFieldUpdateOperationsInput | string
+  document_type?: Prisma.StringFieldUpdateOperationsInput | string
+  title?: Prisma.StringFieldUpdateOperationsInput | string
+  uploaded_by?: Prisma.NullableStringFieldUpdateOperationsInput | string | null
+  created_at?: Prisma.DateTimeFieldUpdateOperationsInput | Date | string
+  employee?: Prisma.EmployeeUpdateOneRequiredWithoutDocumentsNestedInput
+}
+
+export type EmployeeDocumentUncheckedUpdateWithoutFileInput = {
+  id?: Prisma.StringFieldUpdateOperationsInput | string
+  employee_id?: Prisma.StringFieldUpdateOperationsInput | string
+  document_type?: Prisma.StringFieldUpdateOperationsInput | string
+  title?: Prisma.StringFieldUpdateOperationsInput | string
+  uploaded_by?: Prisma.NullableStringFieldUpdateOperationsInput | string | null
+  created_at?: Prisma.DateTimeFieldUpdateOperationsInput | Date | string
+}
+
+export type EmployeeDocumentUncheckedUpdateManyWithoutFileInput = {
+  id?: Prisma.StringFieldUpdateOperationsInput | string
+  employee_id?: Prisma.StringFieldUpdateOperationsInput | string
   document_type?: Prisma.StringFieldUpdateOperationsInput | string
   title?: Prisma.StringFieldUpdateOperationsInput | string
   uploaded_by?: Prisma.NullableStringFieldUpdateOperationsInput | string | null

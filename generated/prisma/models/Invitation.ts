@@ -395,6 +395,16 @@ export type InvitationUncheckedUpdateManyInput = {
   created_at?: Prisma.DateTimeFieldUpdateOperationsInput | Date | string
 }
 
+export type InvitationListRelationFilter = {
+  every?: Prisma.InvitationWhereInput
+  some?: Prisma.InvitationWhereInput
+  none?: Prisma.InvitationWhereInput
+}
+
+export type InvitationOrderByRelationAggregateInput = {
+  _count?: Prisma.SortOrder
+}
+
 export type InvitationTenant_idIdCompoundUniqueInput = {
   tenant_id: string
   id: string
@@ -440,16 +450,6 @@ export type InvitationMinOrderByAggregateInput = {
   accepted_at?: Prisma.SortOrder
   revoked_at?: Prisma.SortOrder
   created_at?: Prisma.SortOrder
-}
-
-export type InvitationListRelationFilter = {
-  every?: Prisma.InvitationWhereInput
-  some?: Prisma.InvitationWhereInput
-  none?: Prisma.InvitationWhereInput
-}
-
-export type InvitationOrderByRelationAggregateInput = {
-  _count?: Prisma.SortOrder
 }
 
 export type InvitationCreateNestedManyWithoutEmployeeInput = {

@@ -377,6 +377,48 @@ export type MembershipMinOrderByAggregateInput = {
   updated_at?: Prisma.SortOrder
 }
 
+export type MembershipCreateNestedManyWithoutEmployeeInput = {
+  create?: Prisma.XOR<Prisma.MembershipCreateWithoutEmployeeInput, Prisma.MembershipUncheckedCreateWithoutEmployeeInput> | Prisma.MembershipCreateWithoutEmployeeInput[] | Prisma.MembershipUncheckedCreateWithoutEmployeeInput[]
+  connectOrCreate?: Prisma.MembershipCreateOrConnectWithoutEmployeeInput | Prisma.MembershipCreateOrConnectWithoutEmployeeInput[]
+  createMany?: Prisma.MembershipCreateManyEmployeeInputEnvelope
+  connect?: Prisma.MembershipWhereUniqueInput | Prisma.MembershipWhereUniqueInput[]
+}
+
+export type MembershipUncheckedCreateNestedManyWithoutEmployeeInput = {
+  create?: Prisma.XOR<Prisma.MembershipCreateWithoutEmployeeInput, Prisma.MembershipUncheckedCreateWithoutEmployeeInput> | Prisma.MembershipCreateWithoutEmployeeInput[] | Prisma.MembershipUncheckedCreateWithoutEmployeeInput[]
+  connectOrCreate?: Prisma.MembershipCreateOrConnectWithoutEmployeeInput | Prisma.MembershipCreateOrConnectWithoutEmployeeInput[]
+  createMany?: Prisma.MembershipCreateManyEmployeeInputEnvelope
+  connect?: Prisma.MembershipWhereUniqueInput | Prisma.MembershipWhereUniqueInput[]
+}
+
+export type MembershipUpdateManyWithoutEmployeeNestedInput = {
+  create?: Prisma.XOR<Prisma.MembershipCreateWithoutEmployeeInput, Prisma.MembershipUncheckedCreateWithoutEmployeeInput> | Prisma.MembershipCreateWithoutEmployeeInput[] | Prisma.MembershipUncheckedCreateWithoutEmployeeInput[]
+  connectOrCreate?: Prisma.MembershipCreateOrConnectWithoutEmployeeInput | Prisma.MembershipCreateOrConnectWithoutEmployeeInput[]
+  upsert?: Prisma.MembershipUpsertWithWhereUniqueWithoutEmployeeInput | Prisma.MembershipUpsertWithWhereUniqueWithoutEmployeeInput[]
+  createMany?: Prisma.MembershipCreateManyEmployeeInputEnvelope
+  set?: Prisma.MembershipWhereUniqueInput | Prisma.MembershipWhereUniqueInput[]
+  disconnect?: Prisma.MembershipWhereUniqueInput | Prisma.MembershipWhereUniqueInput[]
+  delete?: Prisma.MembershipWhereUniqueInput | Prisma.MembershipWhereUniqueInput[]
+  connect?: Prisma.MembershipWhereUniqueInput | Prisma.MembershipWhereUniqueInput[]
+  update?: Prisma.MembershipUpdateWithWhereUniqueWithoutEmployeeInput | Prisma.MembershipUpdateWithWhereUniqueWithoutEmployeeInput[]
+  updateMany?: Prisma.MembershipUpdateManyWithWhereWithoutEmployeeInput | Prisma.MembershipUpdateManyWithWhereWithoutEmployeeInput[]
+  deleteMany?: Prisma.MembershipScalarWhereInput | Prisma.MembershipScalarWhereInput[]
+}
+
+export type MembershipUncheckedUpdateManyWithoutEmployeeNestedInput = {
+  create?: Prisma.XOR<Prisma.MembershipCreateWithoutEmployeeInput, Prisma.MembershipUncheckedCreateWithoutEmployeeInput> | Prisma.MembershipCreateWithoutEmployeeInput[] | Prisma.MembershipUncheckedCreateWithoutEmployeeInput[]
+  connectOrCreate?: Prisma.MembershipCreateOrConnectWithoutEmployeeInput | Prisma.MembershipCreateOrConnectWithoutEmployeeInput[]
+  upsert?: Prisma.MembershipUpsertWithWhereUniqueWithoutEmployeeInput | Prisma.MembershipUpsertWithWhereUniqueWithoutEmployeeInput[]
+  createMany?: Prisma.MembershipCreateManyEmployeeInputEnvelope
+  set?: Prisma.MembershipWhereUniqueInput | Prisma.MembershipWhereUniqueInput[]
+  disconnect?: Prisma.MembershipWhereUniqueInput | Prisma.MembershipWhereUniqueInput[]
+  delete?: Prisma.MembershipWhereUniqueInput | Prisma.MembershipWhereUniqueInput[]
+  connect?: Prisma.MembershipWhereUniqueInput | Prisma.MembershipWhereUniqueInput[]
+  update?: Prisma.MembershipUpdateWithWhereUniqueWithoutEmployeeInput | Prisma.MembershipUpdateWithWhereUniqueWithoutEmployeeInput[]
+  updateMany?: Prisma.MembershipUpdateManyWithWhereWithoutEmployeeInput | Prisma.MembershipUpdateManyWithWhereWithoutEmployeeInput[]
+  deleteMany?: Prisma.MembershipScalarWhereInput | Prisma.MembershipScalarWhereInput[]
+}
+
 export type MembershipCreateNestedManyWithoutUserInput = {
   create?: Prisma.XOR<Prisma.MembershipCreateWithoutUserInput, Prisma.MembershipUncheckedCreateWithoutUserInput> | Prisma.MembershipCreateWithoutUserInput[] | Prisma.MembershipUncheckedCreateWithoutUserInput[]
   connectOrCreate?: Prisma.MembershipCreateOrConnectWithoutUserInput | Prisma.MembershipCreateOrConnectWithoutUserInput[]
@@ -461,46 +503,60 @@ export type MembershipUncheckedUpdateManyWithoutTenantNestedInput = {
   deleteMany?: Prisma.MembershipScalarWhereInput | Prisma.MembershipScalarWhereInput[]
 }
 
-export type MembershipCreateNestedManyWithoutEmployeeInput = {
-  create?: Prisma.XOR<Prisma.MembershipCreateWithoutEmployeeInput, Prisma.MembershipUncheckedCreateWithoutEmployeeInput> | Prisma.MembershipCreateWithoutEmployeeInput[] | Prisma.MembershipUncheckedCreateWithoutEmployeeInput[]
-  connectOrCreate?: Prisma.MembershipCreateOrConnectWithoutEmployeeInput | Prisma.MembershipCreateOrConnectWithoutEmployeeInput[]
-  createMany?: Prisma.MembershipCreateManyEmployeeInputEnvelope
-  connect?: Prisma.MembershipWhereUniqueInput | Prisma.MembershipWhereUniqueInput[]
+export type MembershipCreateWithoutEmployeeInput = {
+  id?: string
+  role: string
+  created_at?: Date | string
+  updated_at?: Date | string
+  tenant: Prisma.TenantCreateNestedOneWithoutMembershipsInput
+  user: Prisma.UserCreateNestedOneWithoutMembershipsInput
 }
 
-export type MembershipUncheckedCreateNestedManyWithoutEmployeeInput = {
-  create?: Prisma.XOR<Prisma.MembershipCreateWithoutEmployeeInput, Prisma.MembershipUncheckedCreateWithoutEmployeeInput> | Prisma.MembershipCreateWithoutEmployeeInput[] | Prisma.MembershipUncheckedCreateWithoutEmployeeInput[]
-  connectOrCreate?: Prisma.MembershipCreateOrConnectWithoutEmployeeInput | Prisma.MembershipCreateOrConnectWithoutEmployeeInput[]
-  createMany?: Prisma.MembershipCreateManyEmployeeInputEnvelope
-  connect?: Prisma.MembershipWhereUniqueInput | Prisma.MembershipWhereUniqueInput[]
+export type MembershipUncheckedCreateWithoutEmployeeInput = {
+  id?: string
+  user_id: string
+  role: string
+  created_at?: Date | string
+  updated_at?: Date | string
 }
 
-export type MembershipUpdateManyWithoutEmployeeNestedInput = {
-  create?: Prisma.XOR<Prisma.MembershipCreateWithoutEmployeeInput, Prisma.MembershipUncheckedCreateWithoutEmployeeInput> | Prisma.MembershipCreateWithoutEmployeeInput[] | Prisma.MembershipUncheckedCreateWithoutEmployeeInput[]
-  connectOrCreate?: Prisma.MembershipCreateOrConnectWithoutEmployeeInput | Prisma.MembershipCreateOrConnectWithoutEmployeeInput[]
-  upsert?: Prisma.MembershipUpsertWithWhereUniqueWithoutEmployeeInput | Prisma.MembershipUpsertWithWhereUniqueWithoutEmployeeInput[]
-  createMany?: Prisma.MembershipCreateManyEmployeeInputEnvelope
-  set?: Prisma.MembershipWhereUniqueInput | Prisma.MembershipWhereUniqueInput[]
-  disconnect?: Prisma.MembershipWhereUniqueInput | Prisma.MembershipWhereUniqueInput[]
-  delete?: Prisma.MembershipWhereUniqueInput | Prisma.MembershipWhereUniqueInput[]
-  connect?: Prisma.MembershipWhereUniqueInput | Prisma.MembershipWhereUniqueInput[]
-  update?: Prisma.MembershipUpdateWithWhereUniqueWithoutEmployeeInput | Prisma.MembershipUpdateWithWhereUniqueWithoutEmployeeInput[]
-  updateMany?: Prisma.MembershipUpdateManyWithWhereWithoutEmployeeInput | Prisma.MembershipUpdateManyWithWhereWithoutEmployeeInput[]
-  deleteMany?: Prisma.MembershipScalarWhereInput | Prisma.MembershipScalarWhereInput[]
+export type MembershipCreateOrConnectWithoutEmployeeInput = {
+  where: Prisma.MembershipWhereUniqueInput
+  create: Prisma.XOR<Prisma.MembershipCreateWithoutEmployeeInput, Prisma.MembershipUncheckedCreateWithoutEmployeeInput>
 }
 
-export type MembershipUncheckedUpdateManyWithoutEmployeeNestedInput = {
-  create?: Prisma.XOR<Prisma.MembershipCreateWithoutEmployeeInput, Prisma.MembershipUncheckedCreateWithoutEmployeeInput> | Prisma.MembershipCreateWithoutEmployeeInput[] | Prisma.MembershipUncheckedCreateWithoutEmployeeInput[]
-  connectOrCreate?: Prisma.MembershipCreateOrConnectWithoutEmployeeInput | Prisma.MembershipCreateOrConnectWithoutEmployeeInput[]
-  upsert?: Prisma.MembershipUpsertWithWhereUniqueWithoutEmployeeInput | Prisma.MembershipUpsertWithWhereUniqueWithoutEmployeeInput[]
-  createMany?: Prisma.MembershipCreateManyEmployeeInputEnvelope
-  set?: Prisma.MembershipWhereUniqueInput | Prisma.MembershipWhereUniqueInput[]
-  disconnect?: Prisma.MembershipWhereUniqueInput | Prisma.MembershipWhereUniqueInput[]
-  delete?: Prisma.MembershipWhereUniqueInput | Prisma.MembershipWhereUniqueInput[]
-  connect?: Prisma.MembershipWhereUniqueInput | Prisma.MembershipWhereUniqueInput[]
-  update?: Prisma.MembershipUpdateWithWhereUniqueWithoutEmployeeInput | Prisma.MembershipUpdateWithWhereUniqueWithoutEmployeeInput[]
-  updateMany?: Prisma.MembershipUpdateManyWithWhereWithoutEmployeeInput | Prisma.MembershipUpdateManyWithWhereWithoutEmployeeInput[]
-  deleteMany?: Prisma.MembershipScalarWhereInput | Prisma.MembershipScalarWhereInput[]
+export type MembershipCreateManyEmployeeInputEnvelope = {
+  data: Prisma.MembershipCreateManyEmployeeInput | Prisma.MembershipCreateManyEmployeeInput[]
+  skipDuplicates?: boolean
+}
+
+export type MembershipUpsertWithWhereUniqueWithoutEmployeeInput = {
+  where: Prisma.MembershipWhereUniqueInput
+  update: Prisma.XOR<Prisma.MembershipUpdateWithoutEmployeeInput, Prisma.MembershipUncheckedUpdateWithoutEmployeeInput>
+  create: Prisma.XOR<Prisma.MembershipCreateWithoutEmployeeInput, Prisma.MembershipUncheckedCreateWithoutEmployeeInput>
+}
+
+export type MembershipUpdateWithWhereUniqueWithoutEmployeeInput = {
+  where: Prisma.MembershipWhereUniqueInput
+  data: Prisma.XOR<Prisma.MembershipUpdateWithoutEmployeeInput, Prisma.MembershipUncheckedUpdateWithoutEmployeeInput>
+}
+
+export type MembershipUpdateManyWithWhereWithoutEmployeeInput = {
+  where: Prisma.MembershipScalarWhereInput
+  data: Prisma.XOR<Prisma.MembershipUpdateManyMutationInput, Prisma.MembershipUncheckedUpdateManyWithoutEmployeeInput>
+}
+
+export type MembershipScalarWhereInput = {
+  AND?: Prisma.MembershipScalarWhereInput | Prisma.MembershipScalarWhereInput[]
+  OR?: Prisma.MembershipScalarWhereInput[]
+  NOT?: Prisma.MembershipScalarWhereInput | Prisma.MembershipScalarWhereInput[]
+  tenant_id?: Prisma.UuidFilter<"Membership"> | string
+  id?: Prisma.UuidFilter<"Membership"> | string
+  user_id?: Prisma.UuidFilter<"Membership"> | string
+  role?: Prisma.StringFilter<"Membership"> | string
+  employee_id?: Prisma.UuidNullableFilter<"Membership"> | string | null
+  created_at?: Prisma.DateTimeFilter<"Membership"> | Date | string
+  updated_at?: Prisma.DateTimeFilter<"Membership"> | Date | string
 }
 
 export type MembershipCreateWithoutUserInput = {
@@ -547,19 +603,6 @@ export type MembershipUpdateManyWithWhereWithoutUserInput = {
   data: Prisma.XOR<Prisma.MembershipUpdateManyMutationInput, Prisma.MembershipUncheckedUpdateManyWithoutUserInput>
 }
 
-export type MembershipScalarWhereInput = {
-  AND?: Prisma.MembershipScalarWhereInput | Prisma.MembershipScalarWhereInput[]
-  OR?: Prisma.MembershipScalarWhereInput[]
-  NOT?: Prisma.MembershipScalarWhereInput | Prisma.MembershipScalarWhereInput[]
-  tenant_id?: Prisma.UuidFilter<"Membership"> | string
-  id?: Prisma.UuidFilter<"Membership"> | string
-  user_id?: Prisma.UuidFilter<"Membership"> | string
-  role?: Prisma.StringFilter<"Membership"> | string
-  employee_id?: Prisma.UuidNullableFilter<"Membership"> | string | null
-  created_at?: Prisma.DateTimeFilter<"Membership"> | Date | string
-  updated_at?: Prisma.DateTimeFilter<"Membership"> | Date | string
-}
-
 export type MembershipCreateWithoutTenantInput = {
   id?: string
   role: string
@@ -604,16 +647,7 @@ export type MembershipUpdateManyWithWhereWithoutTenantInput = {
   data: Prisma.XOR<Prisma.MembershipUpdateManyMutationInput, Prisma.MembershipUncheckedUpdateManyWithoutTenantInput>
 }
 
-export type MembershipCreateWithoutEmployeeInput = {
-  id?: string
-  role: string
-  created_at?: Date | string
-  updated_at?: Date | string
-  tenant: Prisma.TenantCreateNestedOneWithoutMembershipsInput
-  user: Prisma.UserCreateNestedOneWithoutMembershipsInput
-}
-
-export type MembershipUncheckedCreateWithoutEmployeeInput = {
+export type MembershipCreateManyEmployeeInput = {
   id?: string
   user_id: string
   role: string
@@ -621,30 +655,29 @@ export type MembershipUncheckedCreateWithoutEmployeeInput = {
   updated_at?: Date | string
 }
 
-export type MembershipCreateOrConnectWithoutEmployeeInput = {
-  where: Prisma.MembershipWhereUniqueInput
-  create: Prisma.XOR<Prisma.MembershipCreateWithoutEmployeeInput, Prisma.MembershipUncheckedCreateWithoutEmployeeInput>
+export type MembershipUpdateWithoutEmployeeInput = {
+  id?: Prisma.StringFieldUpdateOperationsInput | string
+  role?: Prisma.StringFieldUpdateOperationsInput | string
+  created_at?: Prisma.DateTimeFieldUpdateOperationsInput | Date | string
+  updated_at?: Prisma.DateTimeFieldUpdateOperationsInput | Date | string
+  tenant?: Prisma.TenantUpdateOneRequiredWithoutMembershipsNestedInput
+  user?: Prisma.UserUpdateOneRequiredWithoutMembershipsNestedInput
 }
 
-export type MembershipCreateManyEmployeeInputEnvelope = {
-  data: Prisma.MembershipCreateManyEmployeeInput | Prisma.MembershipCreateManyEmployeeInput[]
-  skipDuplicates?: boolean
+export type MembershipUncheckedUpdateWithoutEmployeeInput = {
+  id?: Prisma.StringFieldUpdateOperationsInput | string
+  user_id?: Prisma.StringFieldUpdateOperationsInput | string
+  role?: Prisma.StringFieldUpdateOperationsInput | string
+  created_at?: Prisma.DateTimeFieldUpdateOperationsInput | Date | string
+  updated_at?: Prisma.DateTimeFieldUpdateOperationsInput | Date | string
 }
 
-export type MembershipUpsertWithWhereUniqueWithoutEmployeeInput = {
-  where: Prisma.MembershipWhereUniqueInput
-  update: Prisma.XOR<Prisma.MembershipUpdateWithoutEmployeeInput, Prisma.MembershipUncheckedUpdateWithoutEmployeeInput>
-  create: Prisma.XOR<Prisma.MembershipCreateWithoutEmployeeInput, Prisma.MembershipUncheckedCreateWithoutEmployeeInput>
-}
-
-export type MembershipUpdateWithWhereUniqueWithoutEmployeeInput = {
-  where: Prisma.MembershipWhereUniqueInput
-  data: Prisma.XOR<Prisma.MembershipUpdateWithoutEmployeeInput, Prisma.MembershipUncheckedUpdateWithoutEmployeeInput>
-}
-
-export type MembershipUpdateManyWithWhereWithoutEmployeeInput = {
-  where: Prisma.MembershipScalarWhereInput
-  data: Prisma.XOR<Prisma.MembershipUpdateManyMutationInput, Prisma.MembershipUncheckedUpdateManyWithoutEmployeeInput>
+export type MembershipUncheckedUpdateManyWithoutEmployeeInput = {
+  id?: Prisma.StringFieldUpdateOperationsInput | string
+  user_id?: Prisma.StringFieldUpdateOperationsInput | string
+  role?: Prisma.StringFieldUpdateOperationsInput | string
+  created_at?: Prisma.DateTimeFieldUpdateOperationsInput | Date | string
+  updated_at?: Prisma.DateTimeFieldUpdateOperationsInput | Date | string
 }
 
 export type MembershipCreateManyUserInput = {
@@ -715,39 +748,6 @@ export type MembershipUncheckedUpdateManyWithoutTenantInput = {
   user_id?: Prisma.StringFieldUpdateOperationsInput | string
   role?: Prisma.StringFieldUpdateOperationsInput | string
   employee_id?: Prisma.NullableStringFieldUpdateOperationsInput | string | null
-  created_at?: Prisma.DateTimeFieldUpdateOperationsInput | Date | string
-  updated_at?: Prisma.DateTimeFieldUpdateOperationsInput | Date | string
-}
-
-export type MembershipCreateManyEmployeeInput = {
-  id?: string
-  user_id: string
-  role: string
-  created_at?: Date | string
-  updated_at?: Date | string
-}
-
-export type MembershipUpdateWithoutEmployeeInput = {
-  id?: Prisma.StringFieldUpdateOperationsInput | string
-  role?: Prisma.StringFieldUpdateOperationsInput | string
-  created_at?: Prisma.DateTimeFieldUpdateOperationsInput | Date | string
-  updated_at?: Prisma.DateTimeFieldUpdateOperationsInput | Date | string
-  tenant?: Prisma.TenantUpdateOneRequiredWithoutMembershipsNestedInput
-  user?: Prisma.UserUpdateOneRequiredWithoutMembershipsNestedInput
-}
-
-export type MembershipUncheckedUpdateWithoutEmployeeInput = {
-  id?: Prisma.StringFieldUpdateOperationsInput | string
-  user_id?: Prisma.StringFieldUpdateOperationsInput | string
-  role?: Prisma.StringFieldUpdateOperationsInput | string
-  created_at?: Prisma.DateTimeFieldUpdateOperationsInput | Date | string
-  updated_at?: Prisma.DateTimeFieldUpdateOperationsInput | Date | string
-}
-
-export type MembershipUncheckedUpdateManyWithoutEmployeeInput = {
-  id?: Prisma.StringFieldUpdateOperationsInput | string
-  user_id?: Prisma.StringFieldUpdateOperationsInput | string
-  role?: Prisma.StringFieldUpdateOperationsInput | string
   created_at?: Prisma.DateTimeFieldUpdateOperationsInput | Date | string
   updated_at?: Prisma.DateTimeFieldUpdateOperationsInput | Date | string
 }

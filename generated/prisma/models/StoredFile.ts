@@ -401,6 +401,11 @@ export type StoredFileUncheckedUpdateManyInput = {
   created_at?: Prisma.DateTimeFieldUpdateOperationsInput | Date | string
 }
 
+export type StoredFileScalarRelationFilter = {
+  is?: Prisma.StoredFileWhereInput
+  isNot?: Prisma.StoredFileWhereInput
+}
+
 export type StoredFileTenant_idIdCompoundUniqueInput = {
   tenant_id: string
   id: string
@@ -448,11 +453,6 @@ export type StoredFileMinOrderByAggregateInput = {
 
 export type StoredFileSumOrderByAggregateInput = {
   size_bytes?: Prisma.SortOrder
-}
-
-export type StoredFileScalarRelationFilter = {
-  is?: Prisma.StoredFileWhereInput
-  isNot?: Prisma.StoredFileWhereInput
 }
 
 export type StoredFileCreateNestedOneWithoutEmployee_documentsInput = {

@@ -346,14 +346,6 @@ export type UserScalarRelationFilter = {
   isNot?: Prisma.UserWhereInput
 }
 
-export type StringFieldUpdateOperationsInput = {
-  set?: string
-}
-
-export type DateTimeFieldUpdateOperationsInput = {
-  set?: Date | string
-}
-
 export type UserCreateNestedOneWithoutReset_tokensInput = {
   create?: Prisma.XOR<Prisma.UserCreateWithoutReset_tokensInput, Prisma.UserUncheckedCreateWithoutReset_tokensInput>
   connectOrCreate?: Prisma.UserCreateOrConnectWithoutReset_tokensInput

@@ -1,0 +1,19 @@
+// Money: exact decimals (decimal.js), serialised as strings with two places ("48250.00").
+import Decimal from "decimal.js";
+
+Decimal.set({ precision: 40, rounding: Decimal.ROUND_HALF_UP });
+export { Decimal };
+
+export type MoneyInput = Decimal.Value | { toString(): string };
+
+export function money(v: MoneyInput | null | undefined): Decimal {
+  return new Decimal(v === null || v === undefined ? 0 : v.toString());
+}
+
+/** "1234.50" - two places, half-up. */
+export function moneyString(v: MoneyInput): string {
+  return money(v).toFixed(2);
+}
+export function moneyStringOrNull(v: MoneyInput | null | undefined): string | null {
+  return v === null || v === undefined ? null : moneyString(v);
+}
