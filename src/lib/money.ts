@@ -1,5 +1,5 @@
 // Money: exact decimals (decimal.js), serialised as strings with two places ("48250.00").
-import Decimal from "decimal.js";
+import { Decimal } from "decimal.js";
 
 Decimal.set({ precision: 40, rounding: Decimal.ROUND_HALF_UP });
 export { Decimal };
