@@ -24,7 +24,7 @@
 // The workarounds the engine needs live in this process only; the server never loads this file.
 import { randomBytes } from "node:crypto";
 import { existsSync } from "node:fs";
-import { mkdir, readFile, writeFile } from "node:fs/promises";
+import { mkdir, readdir, readFile, writeFile } from "node:fs/promises";
 import { createRequire } from "node:module";
 import path from "node:path";
 import { pathToFileURL } from "node:url";
@@ -40,7 +40,9 @@ import pg from "pg";
 import { MIGRATIONS_DIR, deployMigrations, migrationStatus, readMigrations } from "../src/db/migrations.ts";
 
 const ROOT = path.resolve(import.meta.dirname, "..");
-const SCHEMA_PATH = path.join(ROOT, "prisma", "schema.prisma");
+/** The Prisma schema folder: every `*.prisma` file in it is one part of the schema. */
+const SCHEMA_DIR = path.join(ROOT, "prisma", "schema");
+const SCHEMA_PATH = path.join(SCHEMA_DIR, "base.prisma");
 const LOCKFILE = "migration_lock.toml";
 const PROVIDER = "postgresql";
 // Byte for byte what `prisma migrate dev` writes.
@@ -334,7 +336,8 @@ function loadWasmRuntime(): Promise<WasmRuntime> {
 }
 
 async function schemaFiles() {
-  return [{ path: SCHEMA_PATH, content: await readFile(SCHEMA_PATH, "utf8") }];
+  const names = (await readdir(SCHEMA_DIR)).filter((n) => n.endsWith(".prisma")).sort();
+  return Promise.all(names.map(async (n) => ({ path: path.join(SCHEMA_DIR, n), content: await readFile(path.join(SCHEMA_DIR, n), "utf8") })));
 }
 
 /** Turns engine failures into readable Errors. */
@@ -417,7 +420,7 @@ async function cmdDeploy(url: string): Promise<void> {
 
 async function cmdStatus(url: string): Promise<number> {
   const s = await migrationStatus(url);
-  const total = s.applied.length - s.missing.length + s.pending.length + s.failed.length;
+  const total = (await readMigrations(MIGRATIONS_DIR)).length;
   console.log(`${total} migration(s) in ${path.relative(process.cwd(), MIGRATIONS_DIR) || "."}`);
   for (const n of s.applied) {
     const tags = [s.modified.includes(n) && "MODIFIED since applied", s.missing.includes(n) && "not in folder"]
