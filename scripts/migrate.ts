@@ -2,11 +2,11 @@
 //
 //   tsx scripts/migrate.ts deploy                apply pending migrations (plain pg, src/db/migrations.ts)
 //   tsx scripts/migrate.ts dev --name <name>     write prisma/migrations/<yyyyMMddHHmmss>_<name>/migration.sql
-//                                                from the difference migrations → schema.prisma, then deploy
+//                                                from the difference migrations → prisma/schema/, then deploy
 //                                                (--create-only: write it, do not apply)
 //   tsx scripts/migrate.ts diff                  print that difference as SQL, write nothing
 //   tsx scripts/migrate.ts check                 exit 1 (printing the SQL) if the migrations do not produce
-//                                                exactly schema.prisma, 0 otherwise
+//                                                exactly the Prisma schema, 0 otherwise
 //   tsx scripts/migrate.ts status                applied / pending / failed migrations (exit 1 unless up to date)
 //   tsx scripts/migrate.ts reset --force         drop and recreate the schema, then deploy
 //
@@ -15,7 +15,8 @@
 // How the difference is computed: the migrations folder is replayed with deployMigrations (the
 // very code the server runs) into a temporary shadow database `<db>_shadow_<random>` on the
 // same server; the wasm schema engine (@prisma/schema-engine-wasm over @prisma/adapter-pg)
-// then diffs that database against prisma/schema.prisma. The shadow database is dropped at
+// then diffs that database against the Prisma schema (prisma/schema/*.prisma, as configured in
+// prisma/prisma.config.ts). The shadow database is dropped at
 // the end, also on failure, Ctrl-C or an engine panic.
 // (The engine's own "migrations" diff target cannot be used: over a driver adapter it describes
 // the shadow database without the schema's preview features, so it never sees the
@@ -42,7 +43,6 @@ import { MIGRATIONS_DIR, deployMigrations, migrationStatus, readMigrations } fro
 const ROOT = path.resolve(import.meta.dirname, "..");
 /** The Prisma schema folder: every `*.prisma` file in it is one part of the schema. */
 const SCHEMA_DIR = path.join(ROOT, "prisma", "schema");
-const SCHEMA_PATH = path.join(SCHEMA_DIR, "base.prisma");
 const LOCKFILE = "migration_lock.toml";
 const PROVIDER = "postgresql";
 // Byte for byte what `prisma migrate dev` writes.
@@ -337,7 +337,10 @@ function loadWasmRuntime(): Promise<WasmRuntime> {
 
 async function schemaFiles() {
   const names = (await readdir(SCHEMA_DIR)).filter((n) => n.endsWith(".prisma")).sort();
-  return Promise.all(names.map(async (n) => ({ path: path.join(SCHEMA_DIR, n), content: await readFile(path.join(SCHEMA_DIR, n), "utf8") })));
+  if (!names.length) fail(`No *.prisma file in ${SCHEMA_DIR}`);
+  return Promise.all(
+    names.map(async (n) => ({ path: path.join(SCHEMA_DIR, n), content: await readFile(path.join(SCHEMA_DIR, n), "utf8") })),
+  );
 }
 
 /** Turns engine failures into readable Errors. */
@@ -394,13 +397,13 @@ async function migrationsList(): Promise<MigrationList> {
   };
 }
 
-/** SQL taking the database built by the migrations folder to prisma/schema.prisma ("" if none). */
+/** SQL taking the database built by the migrations folder to the Prisma schema ("" if none). */
 async function diffMigrationsToSchema(main: PgParams): Promise<string> {
   const files = await schemaFiles();
   return withReplayedMigrations(main, (shadow) =>
     withEngine(shadow, async (engine) => {
       const res = await engine.diff({
-        from: { tag: "schemaDatasource", files, configDir: path.dirname(SCHEMA_PATH) },
+        from: { tag: "schemaDatasource", files, configDir: SCHEMA_DIR },
         to: { tag: "schemaDatamodel", files },
         script: true,
         exitCode: true, // → exitCode 2 when the difference is not empty
@@ -437,17 +440,17 @@ async function cmdStatus(url: string): Promise<number> {
 
 async function cmdDiff(params: PgParams): Promise<void> {
   const sql = await diffMigrationsToSchema(params);
-  process.stdout.write(sql ? sql.replace(/\n*$/, "\n") : "-- no changes: the migrations produce prisma/schema.prisma\n");
+  process.stdout.write(sql ? sql.replace(/\n*$/, "\n") : "-- no changes: the migrations produce the Prisma schema (prisma/schema/)\n");
 }
 
 async function cmdCheck(params: PgParams): Promise<number> {
   const sql = await diffMigrationsToSchema(params);
   if (!sql) {
-    console.log("Migrations are in sync with prisma/schema.prisma.");
+    console.log("Migrations are in sync with the Prisma schema (prisma/schema/).");
     return 0;
   }
   console.error(
-    "Drift: prisma/migrations does not produce prisma/schema.prisma. Create the missing migration " +
+    "Drift: prisma/migrations does not produce the Prisma schema (prisma/schema/). Create the missing migration " +
       "with `tsx scripts/migrate.ts dev --name <name>`. Missing SQL:\n",
   );
   process.stdout.write(sql.replace(/\n*$/, "\n"));
@@ -484,7 +487,7 @@ async function cmdDev(url: string, params: PgParams, name: string | undefined, c
 
   const sql = await diffMigrationsToSchema(params);
   if (!sql) {
-    console.log("no changes: prisma/schema.prisma matches prisma/migrations; nothing written.");
+    console.log("no changes: the Prisma schema (prisma/schema/) matches prisma/migrations; nothing written.");
     return 0;
   }
 
@@ -558,10 +561,10 @@ async function cmdReset(url: string, params: PgParams, force: boolean): Promise<
 
 const USAGE = `usage: tsx scripts/migrate.ts <command>
   deploy               apply pending migrations
-  dev --name <name>    create a migration from prisma/schema.prisma and apply it
+  dev --name <name>    create a migration from the Prisma schema (prisma/schema/) and apply it
       [--create-only]  … without applying it
-  diff                 print the SQL between the migrations and prisma/schema.prisma
-  check                exit 1 if the migrations do not produce prisma/schema.prisma
+  diff                 print the SQL between the migrations and the Prisma schema
+  check                exit 1 if the migrations do not produce the Prisma schema
   status               show applied / pending migrations (exit 1 unless up to date)
   reset --force        drop and recreate the schema, then deploy`;
 

@@ -34,8 +34,9 @@ export function currentTenantId(): string {
 }
 
 /** Runs fn with `tenantId` as the active tenant (queries must be awaited inside fn). */
-export function withTenant<T>(tenantId: string, fn: () => Promise<T>): Promise<T> {
-  return tenantStore.run({ tenantId }, fn);
+export function withTenant<T>(tenantId: string, fn: () => PromiseLike<T>): Promise<T> {
+  // Prisma queries are lazy thenables: await inside the context so they run scoped.
+  return tenantStore.run({ tenantId }, async () => await fn());
 }
 
 type Args = Record<string, any>;
@@ -100,8 +101,8 @@ export const db = new Proxy({} as ScopedClient, {
  * Interactive transaction on the tenant-scoped client. The active tenant is re-entered inside the
  * callback, so every query of `tx` is scoped like those of `db`.
  */
-export function tenantTx<T>(fn: (tx: ScopedTx) => Promise<T>, opts?: { isolationLevel?: Prisma.TransactionIsolationLevel; timeout?: number }): Promise<T> {
+export function tenantTx<T>(fn: (tx: ScopedTx) => PromiseLike<T>, opts?: { isolationLevel?: Prisma.TransactionIsolationLevel; timeout?: number }): Promise<T> {
   const ctx = tenantStore.getStore();
   if (!ctx) throw new TenantScopeError("tenant transaction without an active tenant");
-  return scopedClient().$transaction((tx) => tenantStore.run(ctx, () => fn(tx)), { timeout: opts?.timeout ?? 15000, maxWait: 5000, isolationLevel: opts?.isolationLevel });
+  return scopedClient().$transaction((tx) => tenantStore.run(ctx, async () => await fn(tx)), { timeout: opts?.timeout ?? 15000, maxWait: 5000, isolationLevel: opts?.isolationLevel });
 }

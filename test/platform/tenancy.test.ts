@@ -1,0 +1,64 @@
+// The tenant-scoped client: derived model list, fail-closed without a tenant, scoping of reads,
+// writes and transactions, and isolation between two tenants through the API.
+import { describe, expect, it } from "vitest";
+import { db, scopeArgs, tenantScopedModels, tenantTx, TenantScopeError, withTenant } from "../../src/db/tenancy.ts";
+import { expectError, signupTenant, useTestApp } from "../support/app.ts";
+
+const t = useTestApp();
+
+describe("tenant-scoped client", () => {
+  it("derives the tenant-owned models from the schema", () => {
+    for (const m of ["Membership", "Invitation", "AuditLog", "Notification", "StoredFile", "Employee", "EmployeeDocument"]) expect(tenantScopedModels.has(m)).toBe(true);
+    for (const m of ["User", "Tenant", "Session", "EmailOutbox", "PasswordResetToken"]) expect(tenantScopedModels.has(m)).toBe(false);
+  });
+
+  it("throws for a tenant-scoped query without an active tenant", async () => {
+    await expect(db.notification.findMany()).rejects.toThrow(TenantScopeError);
+    await expect(db.auditLog.count()).rejects.toThrow(/without an active tenant/);
+    expect(() => tenantTx(async () => null)).toThrow(TenantScopeError);
+  });
+
+  it("throws for an operation it cannot scope", () => {
+    expect(() => scopeArgs("Notification", "aggregateRaw", {}, "t")).toThrow(TenantScopeError);
+    expect(() => scopeArgs("Notification", "findRaw", {}, "t")).toThrow(TenantScopeError);
+  });
+
+  it("scopes reads, writes and transactions to the active tenant", async () => {
+    const a = await signupTenant(t);
+    const b = await signupTenant(t);
+    const n = await withTenant(a.tenantId, () => db.notification.create({ data: { user_id: a.userId, kind: "test", title: "for A" } as any }));
+    expect(n.tenant_id).toBe(a.tenantId);
+    // Tenant B cannot read, update or delete A's row, even by id.
+    await withTenant(b.tenantId, async () => {
+      expect(await db.notification.findUnique({ where: { id: n.id } })).toBeNull();
+      expect(await db.notification.findMany({ where: { id: n.id } })).toEqual([]);
+      expect((await db.notification.updateMany({ where: { id: n.id }, data: { title: "hacked" } })).count).toBe(0);
+      await expect(db.notification.update({ where: { id: n.id }, data: { title: "hacked" } })).rejects.toMatchObject({ code: "P2025" });
+      expect((await db.notification.deleteMany({ where: { id: n.id } })).count).toBe(0);
+      // ...also inside an interactive transaction
+      const inTx = await tenantTx(async (tx) => [await tx.notification.findFirst({ where: { id: n.id } }), await tx.notification.count()]);
+      expect(inTx).toEqual([null, 0]);
+      // an explicit tenant_id in the filter cannot widen the scope
+      expect(await db.notification.findFirst({ where: { tenant_id: a.tenantId } as any })).toBeNull();
+      // a create with a foreign tenant_id is overridden with the active tenant
+      const own = await db.notification.create({ data: { tenant_id: a.tenantId, user_id: b.userId, kind: "x", title: "mine" } as any });
+      expect(own.tenant_id).toBe(b.tenantId);
+    });
+    const rows = await t.query("SELECT title FROM notifications WHERE id = $1", [n.id]);
+    expect(rows).toEqual([{ title: "for A" }]);
+    // In A's transaction the row is visible.
+    const seen = await withTenant(a.tenantId, () => tenantTx((tx) => tx.notification.findFirst({ where: { id: n.id } })));
+    expect(seen?.id).toBe(n.id);
+  });
+
+  it("another tenant's notification id is a 404 through the API", async () => {
+    const a = await signupTenant(t);
+    const b = await signupTenant(t);
+    const [n] = await t.query<{ id: string }>("INSERT INTO notifications (tenant_id, user_id, kind, title) VALUES ($1, $2, 'k', 'hello') RETURNING id", [a.tenantId, a.userId]);
+    expectError(await b.agent.post(`/api/notifications/${n.id}/read`), 404, "not_found");
+    const list = await b.agent.get("/api/notifications").expect(200);
+    expect(list.body.data).toEqual([]);
+    const own = await a.agent.post(`/api/notifications/${n.id}/read`).expect(200);
+    expect(own.body.data.read_at).not.toBeNull();
+  });
+});
