@@ -1,0 +1,205 @@
+// Identity end to end: signup, sign-in/out, session rotation and expiry, failed-sign-in limits,
+// password reset and invitations through real mail (SMTP on loopback, delivered by the job
+// worker), tenant switching, members and roles.
+import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { verifyPassword } from "../../src/auth/passwords.ts";
+import { config } from "../../src/config.ts";
+import { registerAllJobs } from "../../src/jobs/definitions.ts";
+import { jobs } from "../../src/jobs/queue.ts";
+import { addMember, expectError, signupTenant, uniqueEmail, useTestApp } from "../support/app.ts";
+import { startMailSink, tokenFrom, type MailSink } from "../support/mail.ts";
+
+const t = useTestApp();
+let mail: MailSink;
+
+beforeAll(async () => {
+  mail = await startMailSink();
+  config.smtpUrl = mail.url;
+  registerAllJobs();
+  await jobs.start(t.url);
+});
+afterAll(async () => {
+  await jobs.stop();
+  await mail.close();
+});
+
+function sidOf(res: { headers: Record<string, any> }): string | undefined {
+  const cookies: string[] = res.headers["set-cookie"] ?? [];
+  return cookies.find((c) => c.startsWith("hrms.sid="))?.split(";")[0];
+}
+
+describe("signup and passwords", () => {
+  it("stores the password as scrypt$<hex-salt>$<hex-hash> and verifies it", async () => {
+    const o = await signupTenant(t, { password: "a-very-good-password" });
+    const [u] = await t.query<{ password_hash: string }>("SELECT password_hash FROM users WHERE id = $1", [o.userId]);
+    expect(u.password_hash).toMatch(/^scrypt\$[0-9a-f]{32}\$[0-9a-f]{128}$/);
+    expect(await verifyPassword("a-very-good-password", u.password_hash)).toBe(true);
+    expect(await verifyPassword("a-very-good-passworD", u.password_hash)).toBe(false);
+  });
+
+  it("creates the company with the user as owner and no optional module", async () => {
+    const o = await signupTenant(t, { company: "Acme Pvt Ltd" });
+    const s = await o.agent.get("/api/auth/session").expect(200);
+    expect(s.body.data.tenants).toEqual([{ id: o.tenantId, name: "Acme Pvt Ltd", role: "owner" }]);
+    expect(s.body.data.modules).toEqual([]);
+  });
+
+  it("refuses a second account for the same email (any case) and short passwords", async () => {
+    const email = uniqueEmail("dup");
+    await signupTenant(t, { email });
+    expectError(await t.request().post("/api/auth/signup").send({ name: "X", email: email.toUpperCase(), password: "long-enough-pw" }), 409, "conflict");
+    const bad = expectError(await t.request().post("/api/auth/signup").send({ name: "X", email: uniqueEmail(), password: "short" }), 400, "validation_failed");
+    expect(bad.details.map((d: any) => d.path)).toContain("body.password");
+  });
+});
+
+describe("sign-in, sessions, sign-out", () => {
+  it("rotates the session id at sign-in and ends the session at sign-out", async () => {
+    const o = await signupTenant(t);
+    const a = t.request();
+    const first = await a.post("/api/auth/sign-in").send({ email: o.email, password: o.password }).expect(200);
+    const second = await a.post("/api/auth/sign-in").send({ email: o.email, password: o.password }).expect(200);
+    expect(sidOf(first)).toBeDefined();
+    expect(sidOf(second)).not.toEqual(sidOf(first));
+    expect(first.headers["set-cookie"][0]).toMatch(/HttpOnly/i);
+    expect(first.headers["set-cookie"][0]).toMatch(/SameSite=Lax/i);
+    await a.get("/api/auth/session").expect(200);
+    await a.post("/api/auth/sign-out").expect(200);
+    expectError(await a.get("/api/auth/session"), 401, "unauthenticated");
+  });
+
+  it("an expired session is rejected", async () => {
+    const o = await signupTenant(t);
+    await t.query(`UPDATE "session" SET expire = now() - interval '1 minute' WHERE sess->>'userId' = $1`, [o.userId]);
+    expectError(await o.agent.get("/api/auth/session"), 401, "unauthenticated");
+  });
+
+  it("wrong credentials are a 401 without saying which part was wrong, and are audited", async () => {
+    const o = await signupTenant(t);
+    const a = expectError(await t.request().post("/api/auth/sign-in").send({ email: o.email, password: "wrong-password" }), 401, "unauthenticated");
+    const b = expectError(await t.request().post("/api/auth/sign-in").send({ email: uniqueEmail("nobody"), password: "wrong-password" }), 401, "unauthenticated");
+    expect(a.error).toBe(b.error);
+    const log = await o.agent.get("/api/configuration/activity-log?action=auth.sign_in_failed").expect(200);
+    expect(log.body.data).toHaveLength(1);
+    expect(log.body.data[0]).toMatchObject({ actor_email: o.email, entity_id: o.userId });
+  });
+
+  it("limits failed sign-ins per account (429 with Retry-After), even for the right password", async () => {
+    const o = await signupTenant(t);
+    for (let i = 0; i < 5; i++) expectError(await t.request().post("/api/auth/sign-in").send({ email: o.email, password: `nope-${i}` }), 401);
+    const res = await t.request().post("/api/auth/sign-in").send({ email: o.email, password: o.password });
+    expectError(res, 429, "rate_limited");
+    expect(Number(res.headers["retry-after"])).toBeGreaterThan(0);
+    // another account from the same IP is not blocked by this account's limit
+    const other = await signupTenant(t);
+    await t.request().post("/api/auth/sign-in").send({ email: other.email, password: other.password }).expect(200);
+  });
+});
+
+describe("password reset by mail", () => {
+  it("mails a single-use token, sets the new password and ends every session", async () => {
+    const o = await signupTenant(t);
+    const other = t.request();
+    await other.post("/api/auth/sign-in").send({ email: o.email, password: o.password }).expect(200);
+    await t.request().post("/api/auth/forgot-password").send({ email: o.email }).expect(200);
+    const token = tokenFrom(await mail.waitFor(o.email), "Reset token");
+    const [row] = await t.query("SELECT token_hash FROM password_reset_tokens pr JOIN users u ON u.id = pr.user_id WHERE u.id = $1", [o.userId]);
+    expect(row.token_hash).not.toContain(token); // only the hash is stored
+    await t.request().post("/api/auth/reset-password").send({ token, password: "brand-new-password" }).expect(200);
+    expectError(await o.agent.get("/api/auth/session"), 401);
+    expectError(await other.get("/api/auth/session"), 401);
+    expectError(await t.request().post("/api/auth/sign-in").send({ email: o.email, password: o.password }), 401);
+    await t.request().post("/api/auth/sign-in").send({ email: o.email, password: "brand-new-password" }).expect(200);
+    expectError(await t.request().post("/api/auth/reset-password").send({ token, password: "another-password" }), 400, "invalid_token");
+  });
+
+  it("answers 200 for an unknown email and sends nothing", async () => {
+    const email = uniqueEmail("ghost");
+    await t.request().post("/api/auth/forgot-password").send({ email }).expect(200);
+    const rows = await t.query("SELECT 1 FROM email_outbox WHERE to_address = $1", [email]);
+    expect(rows).toHaveLength(0);
+  });
+
+  it("refuses an expired token", async () => {
+    const o = await signupTenant(t);
+    await t.request().post("/api/auth/forgot-password").send({ email: o.email }).expect(200);
+    const token = tokenFrom(await mail.waitFor(o.email), "Reset token");
+    await t.query("UPDATE password_reset_tokens SET expires_at = now() - interval '1 second' WHERE user_id = $1", [o.userId]);
+    expectError(await t.request().post("/api/auth/reset-password").send({ token, password: "brand-new-password" }), 400, "invalid_token");
+  });
+});
+
+describe("invitations, members and roles", () => {
+  it("invite → mail → accept creates the user and membership; role change and removal take effect at once", async () => {
+    const o = await signupTenant(t, { company: "Invite Co" });
+    const email = uniqueEmail("invitee");
+    const inv = await o.agent.post("/api/configuration/members").send({ email, role: "hr" }).expect(201);
+    expect(inv.body.data).toMatchObject({ email, role: "hr", status: "pending" });
+    const token = tokenFrom(await mail.waitFor(email), "Invitation token");
+    const invitee = t.request();
+    expectError(await invitee.post("/api/auth/accept-invite").send({ token }), 400, "validation_failed");
+    const accepted = await invitee.post("/api/auth/accept-invite").send({ token, name: "Harini HR", password: "invitee-password" }).expect(200);
+    expect(accepted.body.data).toMatchObject({ active_tenant_id: o.tenantId, role: "hr" });
+    expectError(await t.request().post("/api/auth/accept-invite").send({ token, name: "Again", password: "invitee-password" }), 400, "invalid_token");
+
+    const members = await o.agent.get("/api/configuration/members").expect(200);
+    const m = members.body.data.members.find((x: any) => x.email === email);
+    expect(m.role).toBe("hr");
+    // hr may read members but not change company settings
+    await invitee.get("/api/configuration/members").expect(200);
+    expectError(await invitee.post("/api/configuration/company-settings").send({ name: "Nope" }), 403, "forbidden");
+
+    await o.agent.put(`/api/configuration/members/${m.user_id}`).send({ role: "employee" }).expect(200);
+    expectError(await invitee.get("/api/configuration/members"), 403, "forbidden");
+    const log = await o.agent.get("/api/configuration/activity-log?action=member.role_changed").expect(200);
+    expect(log.body.data[0].changes).toEqual({ role: { from: "hr", to: "employee" } });
+
+    await o.agent.delete(`/api/configuration/members/${m.user_id}`).expect(200);
+    expectError(await invitee.get("/api/configuration/company-settings"), 401, "unauthenticated");
+    const s = await invitee.get("/api/auth/refresh-session").expect(200);
+    expect(s.body.data).toMatchObject({ tenants: [], active_tenant_id: null });
+  });
+
+  it("an existing user accepts with their password and then belongs to two tenants, seeing each one's data only", async () => {
+    const a = await signupTenant(t, { company: "Tenant A" });
+    const b = await signupTenant(t, { company: "Tenant B" });
+    await b.agent.post("/api/configuration/company-settings").send({ address: "B street" }).expect(200);
+    await b.agent.post("/api/configuration/members").send({ email: a.email, role: "admin" }).expect(201);
+    const token = tokenFrom(await mail.waitFor(a.email), "Invitation token");
+    expectError(await t.request().post("/api/auth/accept-invite").send({ token, password: "wrong-password" }), 401);
+    const both = t.request();
+    await both.post("/api/auth/accept-invite").send({ token, password: a.password }).expect(200);
+    const inB = await both.get("/api/configuration/company-settings").expect(200);
+    expect(inB.body.data).toMatchObject({ id: b.tenantId, address: "B street" });
+    const logB = await both.get("/api/configuration/activity-log").expect(200);
+    expect(logB.body.data.some((e: any) => e.entity_id === b.tenantId)).toBe(true);
+    expect(logB.body.data.some((e: any) => e.entity_id === a.tenantId)).toBe(false);
+    await both.post("/api/auth/switch-tenant").send({ tenantId: a.tenantId }).expect(200);
+    const inA = await both.get("/api/configuration/company-settings").expect(200);
+    expect(inA.body.data).toMatchObject({ id: a.tenantId, address: null });
+    const sess = await both.get("/api/auth/session").expect(200);
+    expect(sess.body.data.tenants.map((x: any) => x.id).sort()).toEqual([a.tenantId, b.tenantId].sort());
+  });
+
+  it("switching to a tenant the user does not belong to is a 404", async () => {
+    const a = await signupTenant(t);
+    const b = await signupTenant(t);
+    expectError(await a.agent.post("/api/auth/switch-tenant").send({ tenantId: b.tenantId }), 404, "not_found");
+    const s = await a.agent.get("/api/auth/session").expect(200);
+    expect(s.body.data.active_tenant_id).toBe(a.tenantId);
+  });
+
+  it("protects the owner role: admins cannot grant it, the last owner cannot leave", async () => {
+    const o = await signupTenant(t);
+    const admin = await addMember(t, o, "admin");
+    const emp = await addMember(t, o, "employee");
+    expectError(await admin.agent.put(`/api/configuration/members/${emp.userId}`).send({ role: "owner" }), 403, "forbidden");
+    expectError(await admin.agent.delete(`/api/configuration/members/${o.userId}`), 403, "forbidden");
+    expectError(await o.agent.put(`/api/configuration/members/${o.userId}`).send({ role: "admin" }), 409, "conflict");
+    expectError(await o.agent.delete(`/api/configuration/members/${o.userId}`), 409, "conflict");
+    expectError(await admin.agent.post("/api/configuration/members").send({ email: uniqueEmail(), role: "owner" }), 403, "forbidden");
+    expectError(await o.agent.post("/api/configuration/members").send({ email: emp.email, role: "hr" }), 409, "conflict");
+    // an employee cannot manage members at all
+    expectError(await emp.agent.get("/api/configuration/members"), 403, "forbidden");
+  });
+});
