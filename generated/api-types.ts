@@ -265,6 +265,54 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/api/configuration/payroll/esi-settings": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * ESI settings of the company
+         * @description The statutory defaults until the company changes them.
+         */
+        get: operations["getEsiSettings"];
+        put?: never;
+        /**
+         * Update ESI settings
+         * @description Partial update; audited with from → to values. Rates must stay within 0–100 %.
+         */
+        post: operations["updateEsiSettings"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/configuration/payroll/pf-settings": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * PF settings of the company
+         * @description The statutory defaults until the company changes them.
+         */
+        get: operations["getPfSettings"];
+        put?: never;
+        /**
+         * Update PF settings
+         * @description Partial update; audited with from → to values. Rates must stay within 0–100 %.
+         */
+        post: operations["updatePfSettings"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/api/files/{fileId}": {
         parameters: {
             query?: never;
@@ -488,6 +536,29 @@ export interface components {
             /** @description The HTTP status code. */
             status: number;
         };
+        /** @description India ESI configuration (ESI Act 1948). Defaults: employee 0.75 % and employer 3.25 % of gross wages (from 1 July 2019) for employees whose gross is at most ₹21,000 a month (₹25,000 for persons with disability); employees with an average daily wage up to ₹176 pay no employee share. Coverage is fixed for the contribution period (Apr–Sep, Oct–Mar) once it starts. */
+        EsiSettings: {
+            disabled_wage_threshold: components["schemas"]["Money"];
+            employee_rate: components["schemas"]["Percent"];
+            employer_rate: components["schemas"]["Percent"];
+            enabled: boolean;
+            low_wage_daily_exemption: components["schemas"]["Money"];
+            /**
+             * Format: date-time
+             * @description Null while the defaults are in use.
+             */
+            updated_at: string | null;
+            wage_threshold: components["schemas"]["Money"];
+        };
+        /** @description Partial update of the ESI settings; fields not given keep their value. */
+        EsiSettingsUpdate: {
+            disabled_wage_threshold?: components["schemas"]["Money"];
+            employee_rate?: components["schemas"]["Percent"];
+            employer_rate?: components["schemas"]["Percent"];
+            enabled?: boolean;
+            low_wage_daily_exemption?: components["schemas"]["Money"];
+            wage_threshold?: components["schemas"]["Money"];
+        };
         Invitation: {
             /** Format: date-time */
             created_at: string;
@@ -520,6 +591,11 @@ export interface components {
          * @enum {string}
          */
         Module: "payroll" | "recruitment" | "helpdesk" | "assets";
+        /**
+         * @description Money as a decimal string with exactly two places, in the tenant's currency.
+         * @example 48250.00
+         */
+        Money: string;
         Notification: {
             body: string | null;
             /** Format: date-time */
@@ -540,6 +616,43 @@ export interface components {
         };
         /** @description At least 8 characters. Stored as `scrypt$<hex-salt>$<hex-hash>` (N=16384, r=8, p=1, 64-byte key). */
         Password: string;
+        /**
+         * @description A percentage as a decimal string (0–100), e.g. "8.33".
+         * @example 12.00
+         */
+        Percent: string;
+        /** @description India EPF configuration (EPF & MP Act 1952). Defaults are the statutory values in force: employee 12 %, employer 12 % split into EPS 8.33 % (on wages capped at the ₹15,000 ceiling, so at most ₹1,250) and EPF 3.67 %; EDLI 0.50 % on capped wages; admin charges 0.50 % with a ₹500 monthly minimum per establishment; EPS stops at age 58. Rates are percentages as decimal strings. */
+        PfSettings: {
+            admin_charge_minimum: components["schemas"]["Money"];
+            admin_charge_rate: components["schemas"]["Percent"];
+            edli_rate: components["schemas"]["Percent"];
+            employee_rate: components["schemas"]["Percent"];
+            employer_rate: components["schemas"]["Percent"];
+            enabled: boolean;
+            eps_age_limit: number;
+            eps_rate: components["schemas"]["Percent"];
+            /** @description Compute contributions on wages capped at `wage_ceiling` (false: on full PF wages, the joint higher-wage option). */
+            restrict_to_ceiling: boolean;
+            /**
+             * Format: date-time
+             * @description Null while the defaults are in use.
+             */
+            updated_at: string | null;
+            wage_ceiling: components["schemas"]["Money"];
+        };
+        /** @description Partial update of the PF settings; fields not given keep their value. */
+        PfSettingsUpdate: {
+            admin_charge_minimum?: components["schemas"]["Money"];
+            admin_charge_rate?: components["schemas"]["Percent"];
+            edli_rate?: components["schemas"]["Percent"];
+            employee_rate?: components["schemas"]["Percent"];
+            employer_rate?: components["schemas"]["Percent"];
+            enabled?: boolean;
+            eps_age_limit?: number;
+            eps_rate?: components["schemas"]["Percent"];
+            restrict_to_ceiling?: boolean;
+            wage_ceiling?: components["schemas"]["Money"];
+        };
         /**
          * @description Role of a member in a tenant. owner/admin manage the tenant and its settings; hr manages people data; manager also approves their direct reports; employee acts on own records.
          * @enum {string}
@@ -1312,6 +1425,126 @@ export interface operations {
             403: components["responses"]["Forbidden"];
             404: components["responses"]["NotFound"];
             409: components["responses"]["Conflict"];
+            500: components["responses"]["Internal"];
+            503: components["responses"]["Unavailable"];
+        };
+    };
+    getEsiSettings: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description The settings. */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        data: components["schemas"]["EsiSettings"];
+                        message: string;
+                    };
+                };
+            };
+            400: components["responses"]["ValidationFailed"];
+            401: components["responses"]["Unauthenticated"];
+            403: components["responses"]["Forbidden"];
+            500: components["responses"]["Internal"];
+            503: components["responses"]["Unavailable"];
+        };
+    };
+    updateEsiSettings: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["EsiSettingsUpdate"];
+            };
+        };
+        responses: {
+            /** @description The updated settings. */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        data: components["schemas"]["EsiSettings"];
+                        message: string;
+                    };
+                };
+            };
+            400: components["responses"]["ValidationFailed"];
+            401: components["responses"]["Unauthenticated"];
+            403: components["responses"]["Forbidden"];
+            500: components["responses"]["Internal"];
+            503: components["responses"]["Unavailable"];
+        };
+    };
+    getPfSettings: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description The settings. */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        data: components["schemas"]["PfSettings"];
+                        message: string;
+                    };
+                };
+            };
+            400: components["responses"]["ValidationFailed"];
+            401: components["responses"]["Unauthenticated"];
+            403: components["responses"]["Forbidden"];
+            500: components["responses"]["Internal"];
+            503: components["responses"]["Unavailable"];
+        };
+    };
+    updatePfSettings: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["PfSettingsUpdate"];
+            };
+        };
+        responses: {
+            /** @description The updated settings. */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        data: components["schemas"]["PfSettings"];
+                        message: string;
+                    };
+                };
+            };
+            400: components["responses"]["ValidationFailed"];
+            401: components["responses"]["Unauthenticated"];
+            403: components["responses"]["Forbidden"];
             500: components["responses"]["Internal"];
             503: components["responses"]["Unavailable"];
         };

@@ -15,7 +15,9 @@ export const operationTable = {
   downloadFile: { method: "get", path: "/api/files/{fileId}", area: "utilities", public: false, roles: ["owner","admin","hr","manager","employee"], module: null, tenantOptional: false, multipart: false },
   forgotPassword: { method: "post", path: "/api/auth/forgot-password", area: "auth", public: true, roles: [], module: null, tenantOptional: false, multipart: false },
   getCompanySettings: { method: "get", path: "/api/configuration/company-settings", area: "settings", public: false, roles: ["owner","admin","hr","manager","employee"], module: null, tenantOptional: false, multipart: false },
+  getEsiSettings: { method: "get", path: "/api/configuration/payroll/esi-settings", area: "payroll", public: false, roles: ["owner","admin","hr"], module: "payroll", tenantOptional: false, multipart: false },
   getHealth: { method: "get", path: "/api/health", area: "utilities", public: true, roles: [], module: null, tenantOptional: false, multipart: false },
+  getPfSettings: { method: "get", path: "/api/configuration/payroll/pf-settings", area: "payroll", public: false, roles: ["owner","admin","hr"], module: "payroll", tenantOptional: false, multipart: false },
   getServerTime: { method: "get", path: "/api/server-time", area: "utilities", public: true, roles: [], module: null, tenantOptional: false, multipart: false },
   getSession: { method: "get", path: "/api/auth/session", area: "auth", public: false, roles: ["owner","admin","hr","manager","employee"], module: null, tenantOptional: true, multipart: false },
   inviteMember: { method: "post", path: "/api/configuration/members", area: "members", public: false, roles: ["owner","admin"], module: null, tenantOptional: false, multipart: false },
@@ -32,19 +34,22 @@ export const operationTable = {
   signup: { method: "post", path: "/api/auth/signup", area: "auth", public: true, roles: [], module: null, tenantOptional: false, multipart: false },
   switchTenant: { method: "post", path: "/api/auth/switch-tenant", area: "auth", public: false, roles: ["owner","admin","hr","manager","employee"], module: null, tenantOptional: true, multipart: false },
   updateCompanySettings: { method: "post", path: "/api/configuration/company-settings", area: "settings", public: false, roles: ["owner","admin"], module: null, tenantOptional: false, multipart: false },
+  updateEsiSettings: { method: "post", path: "/api/configuration/payroll/esi-settings", area: "payroll", public: false, roles: ["owner","admin","hr"], module: "payroll", tenantOptional: false, multipart: false },
   updateMember: { method: "put", path: "/api/configuration/members/{userId}", area: "members", public: false, roles: ["owner","admin"], module: null, tenantOptional: false, multipart: false },
+  updatePfSettings: { method: "post", path: "/api/configuration/payroll/pf-settings", area: "payroll", public: false, roles: ["owner","admin","hr"], module: "payroll", tenantOptional: false, multipart: false },
   uploadFile: { method: "post", path: "/api/upload", area: "utilities", public: false, roles: ["owner","admin","hr","manager","employee"], module: null, tenantOptional: false, multipart: true },
 } as const satisfies Record<string, OperationMeta>;
 
 export type OperationId = keyof typeof operationTable;
 
-export const areas = ["auth","members","notifications","settings","utilities"] as const;
+export const areas = ["auth","members","notifications","payroll","settings","utilities"] as const;
 export type Area = (typeof areas)[number];
 
 export interface AreaOperations {
   "auth": "acceptInvite" | "forgotPassword" | "getSession" | "refreshSession" | "resetPassword" | "signIn" | "signOut" | "signup" | "switchTenant";
   "members": "inviteMember" | "listMembers" | "removeMember" | "updateMember";
   "notifications": "listNotifications" | "markAllNotificationsRead" | "markNotificationRead";
+  "payroll": "getEsiSettings" | "getPfSettings" | "updateEsiSettings" | "updatePfSettings";
   "settings": "getCompanySettings" | "listActivityLog" | "updateCompanySettings";
   "utilities": "downloadFile" | "getHealth" | "getServerTime" | "uploadFile";
 }

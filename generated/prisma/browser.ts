@@ -28,6 +28,12 @@ export type Employee = Prisma.EmployeeModel
  */
 export type EmployeeDocument = Prisma.EmployeeDocumentModel
 /**
+ * Model StatutorySetting
+ * Statutory configuration of a tenant, one row per kind (`pf`, `esi`, ...). Rows hold only what
+ * the tenant changed; defaults (the statutory values in force) live in src/modules/payroll.
+ */
+export type StatutorySetting = Prisma.StatutorySettingModel
+/**
  * Model User
  * 
  */

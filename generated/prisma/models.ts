@@ -10,6 +10,7 @@
  */
 export type * from './models/Employee.ts'
 export type * from './models/EmployeeDocument.ts'
+export type * from './models/StatutorySetting.ts'
 export type * from './models/User.ts'
 export type * from './models/Tenant.ts'
 export type * from './models/PasswordResetToken.ts'

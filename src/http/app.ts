@@ -83,7 +83,26 @@ function mount(app: express.Express, id: OperationId) {
   });
 }
 
+/** Method + path of each operation as a matcher, most specific first. */
+function operationMatchers(ids: OperationId[]) {
+  return ids.map((id) => {
+    const meta = operationTable[id];
+    const re = new RegExp(`^${meta.path.replace(/[.*+?^$()|[\]\\]/g, "\\$&").replace(/\{[^}]+\}/g, "[^/]+")}/?$`);
+    return { id, method: meta.method.toUpperCase(), re, isPublic: meta.public };
+  });
+}
+
+function requireSessionFor(matchers: ReturnType<typeof operationMatchers>) {
+  return (req: Request, _res: Response, next: NextFunction) => {
+    const op = matchers.find((m) => m.method === req.method && m.re.test(req.path));
+    if (op && !op.isPublic && !req.session?.userId) return next(new AppError(401, "unauthenticated", "Authentication required"));
+    next();
+  };
+}
+
 export function createApp(opts: AppOptions = {}): express.Express {
+  const ids = (Object.keys(operationTable) as OperationId[]).sort((a, b) => specificity(operationTable[a].path).localeCompare(specificity(operationTable[b].path)));
+  const matchers = operationMatchers(ids);
   const app = express();
   app.disable("x-powered-by");
   app.set("etag", false);
@@ -117,10 +136,12 @@ export function createApp(opts: AppOptions = {}): express.Express {
 
   app.use(express.json({ limit: "1mb" }));
   app.use(sessionMiddleware());
+  // A non-public operation without a session is a 401 before its input is looked at.
+  app.use(requireSessionFor(matchers));
   app.use(
     OpenApiValidator.middleware({
       apiSpec: apiDocument(),
-      validateRequests: { allowUnknownQueryParameters: false, coerceTypes: true, removeAdditional: false },
+      validateRequests: { allowUnknownQueryParameters: false, coerceTypes: true, removeAdditional: false, allErrors: true },
       validateResponses: (opts.validateResponses ?? config.validateResponses) ? { removeAdditional: false } : false,
       validateSecurity: false,
       validateFormats: true,
@@ -130,7 +151,6 @@ export function createApp(opts: AppOptions = {}): express.Express {
     }),
   );
 
-  const ids = (Object.keys(operationTable) as OperationId[]).sort((a, b) => specificity(operationTable[a].path).localeCompare(specificity(operationTable[b].path)));
   for (const id of ids) mount(app, id);
 
   app.use(notFoundFallback);

@@ -399,6 +399,7 @@ type FieldRefInputType<Model, FieldType> = Model extends never ? never : FieldRe
 export const ModelName = {
   Employee: 'Employee',
   EmployeeDocument: 'EmployeeDocument',
+  StatutorySetting: 'StatutorySetting',
   User: 'User',
   Tenant: 'Tenant',
   PasswordResetToken: 'PasswordResetToken',
@@ -424,7 +425,7 @@ export type TypeMap<ExtArgs extends runtime.Types.Extensions.InternalArgs = runt
     omit: GlobalOmitOptions
   }
   meta: {
-    modelProps: "employee" | "employeeDocument" | "user" | "tenant" | "passwordResetToken" | "emailOutbox" | "session" | "membership" | "invitation" | "auditLog" | "notification" | "storedFile"
+    modelProps: "employee" | "employeeDocument" | "statutorySetting" | "user" | "tenant" | "passwordResetToken" | "emailOutbox" | "session" | "membership" | "invitation" | "auditLog" | "notification" | "storedFile"
     txIsolationLevel: TransactionIsolationLevel
   }
   model: {
@@ -573,6 +574,80 @@ export type TypeMap<ExtArgs extends runtime.Types.Extensions.InternalArgs = runt
         count: {
           args: Prisma.EmployeeDocumentCountArgs<ExtArgs>
           result: runtime.Types.Utils.Optional<Prisma.EmployeeDocumentCountAggregateOutputType> | number
+        }
+      }
+    }
+    StatutorySetting: {
+      payload: Prisma.$StatutorySettingPayload<ExtArgs>
+      fields: Prisma.StatutorySettingFieldRefs
+      operations: {
+        findUnique: {
+          args: Prisma.StatutorySettingFindUniqueArgs<ExtArgs>
+          result: runtime.Types.Utils.PayloadToResult<Prisma.$StatutorySettingPayload> | null
+        }
+        findUniqueOrThrow: {
+          args: Prisma.StatutorySettingFindUniqueOrThrowArgs<ExtArgs>
+          result: runtime.Types.Utils.PayloadToResult<Prisma.$StatutorySettingPayload>
+        }
+        findFirst: {
+          args: Prisma.StatutorySettingFindFirstArgs<ExtArgs>
+          result: runtime.Types.Utils.PayloadToResult<Prisma.$StatutorySettingPayload> | null
+        }
+        findFirstOrThrow: {
+          args: Prisma.StatutorySettingFindFirstOrThrowArgs<ExtArgs>
+          result: runtime.Types.Utils.PayloadToResult<Prisma.$StatutorySettingPayload>
+        }
+        findMany: {
+          args: Prisma.StatutorySettingFindManyArgs<ExtArgs>
+          result: runtime.Types.Utils.PayloadToResult<Prisma.$StatutorySettingPayload>[]
+        }
+        create: {
+          args: Prisma.StatutorySettingCreateArgs<ExtArgs>
+          result: runtime.Types.Utils.PayloadToResult<Prisma.$StatutorySettingPayload>
+        }
+        createMany: {
+          args: Prisma.StatutorySettingCreateManyArgs<ExtArgs>
+          result: BatchPayload
+        }
+        createManyAndReturn: {
+          args: Prisma.StatutorySettingCreateManyAndReturnArgs<ExtArgs>
+          result: runtime.Types.Utils.PayloadToResult<Prisma.$StatutorySettingPayload>[]
+        }
+        delete: {
+          args: Prisma.StatutorySettingDeleteArgs<ExtArgs>
+          result: runtime.Types.Utils.PayloadToResult<Prisma.$StatutorySettingPayload>
+        }
+        update: {
+          args: Prisma.StatutorySettingUpdateArgs<ExtArgs>
+          result: runtime.Types.Utils.PayloadToResult<Prisma.$StatutorySettingPayload>
+        }
+        deleteMany: {
+          args: Prisma.StatutorySettingDeleteManyArgs<ExtArgs>
+          result: BatchPayload
+        }
+        updateMany: {
+          args: Prisma.StatutorySettingUpdateManyArgs<ExtArgs>
+          result: BatchPayload
+        }
+        updateManyAndReturn: {
+          args: Prisma.StatutorySettingUpdateManyAndReturnArgs<ExtArgs>
+          result: runtime.Types.Utils.PayloadToResult<Prisma.$StatutorySettingPayload>[]
+        }
+        upsert: {
+          args: Prisma.StatutorySettingUpsertArgs<ExtArgs>
+          result: runtime.Types.Utils.PayloadToResult<Prisma.$StatutorySettingPayload>
+        }
+        aggregate: {
+          args: Prisma.StatutorySettingAggregateArgs<ExtArgs>
+          result: runtime.Types.Utils.Optional<Prisma.AggregateStatutorySetting>
+        }
+        groupBy: {
+          args: Prisma.StatutorySettingGroupByArgs<ExtArgs>
+          result: runtime.Types.Utils.Optional<Prisma.StatutorySettingGroupByOutputType>[]
+        }
+        count: {
+          args: Prisma.StatutorySettingCountArgs<ExtArgs>
+          result: runtime.Types.Utils.Optional<Prisma.StatutorySettingCountAggregateOutputType> | number
         }
       }
     }
@@ -1402,6 +1477,19 @@ export const EmployeeDocumentScalarFieldEnum = {
 export type EmployeeDocumentScalarFieldEnum = (typeof EmployeeDocumentScalarFieldEnum)[keyof typeof EmployeeDocumentScalarFieldEnum]
 
 
+export const StatutorySettingScalarFieldEnum = {
+  tenant_id: 'tenant_id',
+  id: 'id',
+  kind: 'kind',
+  settings: 'settings',
+  updated_by: 'updated_by',
+  created_at: 'created_at',
+  updated_at: 'updated_at'
+} as const
+
+export type StatutorySettingScalarFieldEnum = (typeof StatutorySettingScalarFieldEnum)[keyof typeof StatutorySettingScalarFieldEnum]
+
+
 export const UserScalarFieldEnum = {
   id: 'id',
   email: 'email',
@@ -1629,20 +1717,6 @@ export type ListDateTimeFieldRefInput<$PrismaModel> = FieldRefInputType<$PrismaM
 
 
 /**
- * Reference to a field of type 'Int[]'
- */
-export type ListIntFieldRefInput<$PrismaModel> = FieldRefInputType<$PrismaModel, 'Int[]'>
-    
-
-
-/**
- * Reference to a field of type 'Int'
- */
-export type IntFieldRefInput<$PrismaModel> = FieldRefInputType<$PrismaModel, 'Int'>
-    
-
-
-/**
  * Reference to a field of type 'Json'
  */
 export type JsonFieldRefInput<$PrismaModel> = FieldRefInputType<$PrismaModel, 'Json'>
@@ -1653,6 +1727,20 @@ export type JsonFieldRefInput<$PrismaModel> = FieldRefInputType<$PrismaModel, 'J
  * Reference to a field of type 'QueryMode'
  */
 export type EnumQueryModeFieldRefInput<$PrismaModel> = FieldRefInputType<$PrismaModel, 'QueryMode'>
+    
+
+
+/**
+ * Reference to a field of type 'Int[]'
+ */
+export type ListIntFieldRefInput<$PrismaModel> = FieldRefInputType<$PrismaModel, 'Int[]'>
+    
+
+
+/**
+ * Reference to a field of type 'Int'
+ */
+export type IntFieldRefInput<$PrismaModel> = FieldRefInputType<$PrismaModel, 'Int'>
     
 
 
@@ -1822,6 +1910,7 @@ export type PrismaClientOptions = PrismaClientOptionsWithAccelerateUrl | PrismaC
 export type GlobalOmitConfig = {
   employee?: Prisma.EmployeeOmit
   employeeDocument?: Prisma.EmployeeDocumentOmit
+  statutorySetting?: Prisma.StatutorySettingOmit
   user?: Prisma.UserOmit
   tenant?: Prisma.TenantOmit
   passwordResetToken?: Prisma.PasswordResetTokenOmit

@@ -53,6 +53,7 @@ export const AnyNull = runtime.AnyNull
 export const ModelName = {
   Employee: 'Employee',
   EmployeeDocument: 'EmployeeDocument',
+  StatutorySetting: 'StatutorySetting',
   User: 'User',
   Tenant: 'Tenant',
   PasswordResetToken: 'PasswordResetToken',
@@ -126,6 +127,19 @@ export const EmployeeDocumentScalarFieldEnum = {
 } as const
 
 export type EmployeeDocumentScalarFieldEnum = (typeof EmployeeDocumentScalarFieldEnum)[keyof typeof EmployeeDocumentScalarFieldEnum]
+
+
+export const StatutorySettingScalarFieldEnum = {
+  tenant_id: 'tenant_id',
+  id: 'id',
+  kind: 'kind',
+  settings: 'settings',
+  updated_by: 'updated_by',
+  created_at: 'created_at',
+  updated_at: 'updated_at'
+} as const
+
+export type StatutorySettingScalarFieldEnum = (typeof StatutorySettingScalarFieldEnum)[keyof typeof StatutorySettingScalarFieldEnum]
 
 
 export const UserScalarFieldEnum = {

@@ -1,0 +1,128 @@
+// The HTTP edge: module gate, role guard, origin check, malformed/oversized bodies, unknown
+// routes and methods, uploads, settings and the activity log, notifications.
+import { describe, expect, it } from "vitest";
+import { addMember, expectError, signupTenant, useTestApp } from "../support/app.ts";
+
+const t = useTestApp();
+
+describe("guards from the document", () => {
+  it("a disabled module answers 403 module_disabled, then 200 once enabled", async () => {
+    const o = await signupTenant(t);
+    expectError(await o.agent.get("/api/configuration/payroll/pf-settings"), 403, "module_disabled");
+    const s = await o.agent.post("/api/configuration/company-settings").send({ modules: ["payroll"] }).expect(200);
+    expect(s.body.data.modules).toEqual(["payroll"]);
+    const pf = await o.agent.get("/api/configuration/payroll/pf-settings").expect(200);
+    expect(pf.body.data).toMatchObject({ employee_rate: "12.00", eps_rate: "8.33", wage_ceiling: "15000.00", updated_at: null });
+    const log = await o.agent.get("/api/configuration/activity-log?action=settings.").expect(200);
+    expect(log.body.data[0]).toMatchObject({ action: "settings.modules_changed", changes: { modules: { from: [], to: ["payroll"] } } });
+    // module check comes before the role check: an employee sees module_disabled for a disabled module
+    await o.agent.post("/api/configuration/company-settings").send({ modules: [] }).expect(200);
+    const emp = await addMember(t, o, "employee");
+    expectError(await emp.agent.get("/api/configuration/payroll/pf-settings"), 403, "module_disabled");
+  });
+
+  it("a role outside x-roles answers 403 forbidden", async () => {
+    const o = await signupTenant(t);
+    await o.agent.post("/api/configuration/company-settings").send({ modules: ["payroll"] }).expect(200);
+    const emp = await addMember(t, o, "employee");
+    const mgr = await addMember(t, o, "manager");
+    expectError(await emp.agent.get("/api/configuration/payroll/pf-settings"), 403, "forbidden");
+    expectError(await mgr.agent.post("/api/configuration/company-settings").send({ name: "x" }), 403, "forbidden");
+    expectError(await emp.agent.get("/api/configuration/activity-log"), 403, "forbidden");
+    await emp.agent.get("/api/configuration/company-settings").expect(200);
+    const hr = await addMember(t, o, "hr");
+    const upd = await hr.agent.post("/api/configuration/payroll/pf-settings").send({ wage_ceiling: "21000.00" }).expect(200);
+    expect(upd.body.data).toMatchObject({ wage_ceiling: "21000.00", employee_rate: "12.00" });
+    expect((await o.agent.get("/api/configuration/payroll/pf-settings").expect(200)).body.data.wage_ceiling).toBe("21000.00");
+    expectError(await hr.agent.post("/api/configuration/payroll/pf-settings").send({ eps_rate: "180.00" }), 400, "validation_failed");
+  });
+
+  it("public operations need no session; others are 401", async () => {
+    await t.request().get("/api/health").expect(200);
+    for (const [m, p] of [["get", "/api/auth/session"], ["get", "/api/configuration/company-settings"], ["post", "/api/upload"], ["get", "/api/notifications"]] as const)
+      expectError(await t.request()[m](p), 401, "unauthenticated");
+  });
+});
+
+describe("request hygiene", () => {
+  it("refuses state-changing requests from a foreign Origin (CSRF)", async () => {
+    const o = await signupTenant(t);
+    expectError(await o.agent.post("/api/configuration/company-settings").set("Origin", "https://evil.example").send({ name: "pwned" }), 403, "forbidden");
+    const s = await o.agent.get("/api/configuration/company-settings").set("Origin", "https://evil.example").expect(200);
+    expect(s.body.data.name).not.toBe("pwned");
+    await o.agent.post("/api/configuration/company-settings").set("Origin", "http://localhost:3000").send({ name: "Fine Co" }).expect(200);
+  });
+
+  it("answers malformed JSON, oversized bodies, unknown fields, unknown routes and wrong methods with the envelope", async () => {
+    const o = await signupTenant(t);
+    const bad = expectError(await t.request().post("/api/auth/sign-in").set("Content-Type", "application/json").send('{"email": "x@y.z", '), 400, "validation_failed");
+    expect(bad.details[0].path).toBe("body");
+    expectError(await o.agent.post("/api/configuration/company-settings").set("Content-Type", "application/json").send(JSON.stringify({ address: "x".repeat(1_100_000) })), 413, "payload_too_large");
+    const extra = expectError(await o.agent.post("/api/configuration/company-settings").send({ nmae: "typo" }), 400, "validation_failed");
+    expect(JSON.stringify(extra.details)).toContain("nmae");
+    const missing = expectError(await t.request().post("/api/auth/sign-in").send({ email: "not-an-email" }), 400, "validation_failed");
+    expect(missing.details.map((d: any) => d.path).sort()).toEqual(["body.email", "body.password"]);
+    expectError(await o.agent.get("/api/no-such-thing"), 404, "not_found");
+    expectError(await o.agent.delete("/api/configuration/company-settings"), 405, "method_not_allowed");
+    expectError(await o.agent.post("/api/configuration/company-settings").set("Content-Type", "text/plain").send("name=x"), 415, "unsupported_media_type");
+    expectError(await o.agent.get("/api/configuration/activity-log?limit=101"), 400, "validation_failed");
+    expectError(await o.agent.get("/api/configuration/activity-log?page=0"), 400, "validation_failed");
+    expectError(await o.agent.get("/api/configuration/activity-log?unknown=1"), 400, "validation_failed");
+    expectError(await o.agent.post("/api/configuration/company-settings").send({ timezone: "Mars/Base" }), 400, "validation_failed");
+  });
+
+  it("sets security headers and a request id on every response", async () => {
+    const res = await t.request().get("/api/no-such-thing");
+    expect(res.headers["x-request-id"]).toMatch(/^[\w-]{8,}$/);
+    expect(res.headers["x-content-type-options"]).toBe("nosniff");
+    expect(res.headers["x-powered-by"]).toBeUndefined();
+    expect(res.headers["content-security-policy"]).toBeDefined();
+  });
+});
+
+describe("files", () => {
+  it("stores an upload outside the database and lets the uploader download it", async () => {
+    const o = await signupTenant(t);
+    const pdf = Buffer.from("%PDF-1.4\n% test document\n");
+    const up = await o.agent.post("/api/upload").attach("file", pdf, { filename: "offer.pdf", contentType: "application/pdf" }).field("purpose", "offer").expect(201);
+    expect(up.body.data).toMatchObject({ original_name: "offer.pdf", mime_type: "application/pdf", size_bytes: pdf.length, purpose: "offer" });
+    const dl = await o.agent.get(`/api/files/${up.body.data.id}`).buffer(true).parse((res, cb) => {
+      const chunks: Buffer[] = [];
+      res.on("data", (c: Buffer) => chunks.push(c));
+      res.on("end", () => cb(null, Buffer.concat(chunks)));
+    }).expect(200);
+    expect(Buffer.compare(dl.body, pdf)).toBe(0);
+    // another tenant cannot download it; a colleague with role employee cannot either
+    const other = await signupTenant(t);
+    expectError(await other.agent.get(`/api/files/${up.body.data.id}`), 404, "not_found");
+    const emp = await addMember(t, o, "employee");
+    expectError(await emp.agent.get(`/api/files/${up.body.data.id}`), 404, "not_found");
+  });
+
+  it("refuses files over 10 MB (413), of other types (415), with lying content (415), and missing files (400)", async () => {
+    const o = await signupTenant(t);
+    expectError(await o.agent.post("/api/upload").attach("file", Buffer.alloc(10 * 1024 * 1024 + 1, 65), { filename: "big.txt", contentType: "text/plain" }), 413, "payload_too_large");
+    expectError(await o.agent.post("/api/upload").attach("file", Buffer.from("MZ\x90\x00"), { filename: "x.exe", contentType: "application/x-msdownload" }), 415, "unsupported_media_type");
+    expectError(await o.agent.post("/api/upload").attach("file", Buffer.from("not a pdf at all"), { filename: "fake.pdf", contentType: "application/pdf" }), 415, "unsupported_media_type");
+    expectError(await o.agent.post("/api/upload").field("purpose", "nothing"), 400, "validation_failed");
+    const rows = await t.query("SELECT count(*)::int AS n FROM files WHERE tenant_id = $1", [o.tenantId]);
+    expect(rows[0].n).toBe(0);
+  });
+});
+
+describe("notifications", () => {
+  it("lists the caller's notifications with unread count and marks them read", async () => {
+    const o = await signupTenant(t);
+    const emp = await addMember(t, o, "employee");
+    for (const title of ["one", "two", "three"]) await t.query("INSERT INTO notifications (tenant_id, user_id, kind, title) VALUES ($1, $2, 'test', $3)", [o.tenantId, emp.userId, title]);
+    await t.query("INSERT INTO notifications (tenant_id, user_id, kind, title) VALUES ($1, $2, 'test', 'for the owner')", [o.tenantId, o.userId]);
+    const list = await emp.agent.get("/api/notifications?limit=2").expect(200);
+    expect(list.body.pagination).toEqual({ page: 1, limit: 2, total: 3, total_pages: 2 });
+    expect(list.body.unread_count).toBe(3);
+    await emp.agent.post(`/api/notifications/${list.body.data[0].id}/read`).expect(200);
+    expect((await emp.agent.get("/api/notifications?unread=true").expect(200)).body.pagination.total).toBe(2);
+    const all = await emp.agent.post("/api/notifications/read-all").expect(200);
+    expect(all.body.data.updated).toBe(2);
+    expect((await o.agent.get("/api/notifications").expect(200)).body.unread_count).toBe(1);
+  });
+});
