@@ -23,8 +23,15 @@ const server: Server = app.listen(config.port, () => {
   const base = `http://localhost:${config.port}`;
   logger.info({ port: config.port, database: config.databaseUrl ? "DATABASE_URL" : `embedded (${config.embeddedDataDir})` }, "listening");
   console.log(`\nHRMS API listening on ${base}\n  API reference: ${base}/docs\n  OpenAPI document: ${base}/openapi.json\n  Health: ${base}/api/health\n`);
-  if (process.env.DEMO_HINT) console.log(process.env.DEMO_HINT);
+  void demoHint().then((hint) => hint && console.log(hint));
 });
+
+/** When `make seed` created the demo tenant, say how to sign in to it. */
+async function demoHint(): Promise<string | null> {
+  const { systemDb } = await import("./db/client.ts");
+  const demo = await systemDb.user.findUnique({ where: { email: "demo.owner@hrms.local" }, select: { id: true } }).catch(() => null);
+  return demo ? "  Demo sign-in (from `make seed`): demo.owner@hrms.local / demo-password-2026\n" : "  No demo data yet: `make seed` adds a demo company (or sign up through /docs).\n";
+}
 server.keepAliveTimeout = 65_000;
 
 if (config.runWorker) {
