@@ -289,6 +289,30 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/api/configuration/payroll/gratuity-settings": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * Gratuity settings of the company
+         * @description The statutory defaults until the company changes them.
+         */
+        get: operations["getGratuitySettings"];
+        put?: never;
+        /**
+         * Update Gratuity settings
+         * @description Audited with from → to values.
+         */
+        post: operations["updateGratuitySettings"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/api/configuration/payroll/pf-settings": {
         parameters: {
             query?: never;
@@ -307,6 +331,30 @@ export interface paths {
          * @description Partial update; audited with from → to values. Rates must stay within 0–100 %.
          */
         post: operations["updatePfSettings"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/configuration/payroll/professional-tax": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * Professional tax settings of the company
+         * @description The statutory defaults until the company changes them.
+         */
+        get: operations["getProfessionalTaxSettings"];
+        put?: never;
+        /**
+         * Update Professional tax settings
+         * @description Audited with from → to values.
+         */
+        post: operations["updateProfessionalTaxSettings"];
         delete?: never;
         options?: never;
         head?: never;
@@ -559,6 +607,31 @@ export interface components {
             low_wage_daily_exemption?: components["schemas"]["Money"];
             wage_threshold?: components["schemas"]["Money"];
         };
+        /** @description Gratuity (Payment of Gratuity Act 1972): last drawn basic + DA × `days_per_year` / `divisor` × completed years, where a final part-year over `round_up_after_months` months counts as a full year; payable after `min_years` of continuous service (`fixed_term_min_years` for fixed-term employees under the 2025 Labour Codes; no minimum on death or disablement); capped at `cap` (₹20 lakh from 29 Mar 2018). */
+        GratuitySettings: {
+            cap: components["schemas"]["Money"];
+            days_per_year: number;
+            divisor: number;
+            enabled: boolean;
+            fixed_term_min_years: number;
+            min_years: number;
+            round_up_after_months: number;
+            /**
+             * Format: date-time
+             * @description Null while the defaults are in use.
+             */
+            updated_at: string | null;
+        };
+        /** @description Partial update; fields not given keep their value. */
+        GratuitySettingsUpdate: {
+            cap?: components["schemas"]["Money"];
+            days_per_year?: number;
+            divisor?: number;
+            enabled?: boolean;
+            fixed_term_min_years?: number;
+            min_years?: number;
+            round_up_after_months?: number;
+        };
         Invitation: {
             /** Format: date-time */
             created_at: string;
@@ -652,6 +725,34 @@ export interface components {
             eps_rate?: components["schemas"]["Percent"];
             restrict_to_ceiling?: boolean;
             wage_ceiling?: components["schemas"]["Money"];
+        };
+        /** @description Professional tax slabs per Indian state, applied on an employee's monthly gross salary by the state in their record. Defaults: Maharashtra (from 1 Apr 2023: men ₹7,501–10,000 → ₹175; above ₹10,000 → ₹200, ₹300 in February; women nil up to ₹25,000, above → ₹200, ₹300 in February) and Karnataka (from 1 Apr 2025: ₹25,000 and above → ₹200, ₹300 in February). A state without slabs deducts nothing. */
+        ProfessionalTaxSettings: {
+            enabled: boolean;
+            states: components["schemas"]["ProfessionalTaxState"][];
+            /**
+             * Format: date-time
+             * @description Null while the defaults are in use.
+             */
+            updated_at: string | null;
+        };
+        /** @description `states` replaces the whole list of states (each state at most once). */
+        ProfessionalTaxSettingsUpdate: {
+            enabled?: boolean;
+            states?: components["schemas"]["ProfessionalTaxState"][];
+        };
+        ProfessionalTaxState: {
+            /** @description Monthly-salary bands. For one gender (`any` applies to everyone without a gender-specific slab), bands must not overlap. `max_salary` null means no upper bound. */
+            slabs: {
+                february_amount: components["schemas"]["Money"];
+                /** @enum {string} */
+                gender: "any" | "male" | "female";
+                max_salary: components["schemas"]["Money"] | null;
+                min_salary: components["schemas"]["Money"];
+                monthly_amount: components["schemas"]["Money"];
+            }[];
+            /** @description State name as in employee records, e.g. Maharashtra. */
+            state: string;
         };
         /**
          * @description Role of a member in a tenant. owner/admin manage the tenant and its settings; hr manages people data; manager also approves their direct reports; employee acts on own records.
@@ -1489,6 +1590,66 @@ export interface operations {
             503: components["responses"]["Unavailable"];
         };
     };
+    getGratuitySettings: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description The settings. */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        data: components["schemas"]["GratuitySettings"];
+                        message: string;
+                    };
+                };
+            };
+            400: components["responses"]["ValidationFailed"];
+            401: components["responses"]["Unauthenticated"];
+            403: components["responses"]["Forbidden"];
+            500: components["responses"]["Internal"];
+            503: components["responses"]["Unavailable"];
+        };
+    };
+    updateGratuitySettings: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["GratuitySettingsUpdate"];
+            };
+        };
+        responses: {
+            /** @description The updated settings. */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        data: components["schemas"]["GratuitySettings"];
+                        message: string;
+                    };
+                };
+            };
+            400: components["responses"]["ValidationFailed"];
+            401: components["responses"]["Unauthenticated"];
+            403: components["responses"]["Forbidden"];
+            500: components["responses"]["Internal"];
+            503: components["responses"]["Unavailable"];
+        };
+    };
     getPfSettings: {
         parameters: {
             query?: never;
@@ -1538,6 +1699,66 @@ export interface operations {
                 content: {
                     "application/json": {
                         data: components["schemas"]["PfSettings"];
+                        message: string;
+                    };
+                };
+            };
+            400: components["responses"]["ValidationFailed"];
+            401: components["responses"]["Unauthenticated"];
+            403: components["responses"]["Forbidden"];
+            500: components["responses"]["Internal"];
+            503: components["responses"]["Unavailable"];
+        };
+    };
+    getProfessionalTaxSettings: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description The settings. */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        data: components["schemas"]["ProfessionalTaxSettings"];
+                        message: string;
+                    };
+                };
+            };
+            400: components["responses"]["ValidationFailed"];
+            401: components["responses"]["Unauthenticated"];
+            403: components["responses"]["Forbidden"];
+            500: components["responses"]["Internal"];
+            503: components["responses"]["Unavailable"];
+        };
+    };
+    updateProfessionalTaxSettings: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["ProfessionalTaxSettingsUpdate"];
+            };
+        };
+        responses: {
+            /** @description The updated settings. */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        data: components["schemas"]["ProfessionalTaxSettings"];
                         message: string;
                     };
                 };

@@ -16,8 +16,10 @@ export const operationTable = {
   forgotPassword: { method: "post", path: "/api/auth/forgot-password", area: "auth", public: true, roles: [], module: null, tenantOptional: false, multipart: false },
   getCompanySettings: { method: "get", path: "/api/configuration/company-settings", area: "settings", public: false, roles: ["owner","admin","hr","manager","employee"], module: null, tenantOptional: false, multipart: false },
   getEsiSettings: { method: "get", path: "/api/configuration/payroll/esi-settings", area: "payroll", public: false, roles: ["owner","admin","hr"], module: "payroll", tenantOptional: false, multipart: false },
+  getGratuitySettings: { method: "get", path: "/api/configuration/payroll/gratuity-settings", area: "payroll", public: false, roles: ["owner","admin","hr"], module: "payroll", tenantOptional: false, multipart: false },
   getHealth: { method: "get", path: "/api/health", area: "utilities", public: true, roles: [], module: null, tenantOptional: false, multipart: false },
   getPfSettings: { method: "get", path: "/api/configuration/payroll/pf-settings", area: "payroll", public: false, roles: ["owner","admin","hr"], module: "payroll", tenantOptional: false, multipart: false },
+  getProfessionalTaxSettings: { method: "get", path: "/api/configuration/payroll/professional-tax", area: "payroll", public: false, roles: ["owner","admin","hr"], module: "payroll", tenantOptional: false, multipart: false },
   getServerTime: { method: "get", path: "/api/server-time", area: "utilities", public: true, roles: [], module: null, tenantOptional: false, multipart: false },
   getSession: { method: "get", path: "/api/auth/session", area: "auth", public: false, roles: ["owner","admin","hr","manager","employee"], module: null, tenantOptional: true, multipart: false },
   inviteMember: { method: "post", path: "/api/configuration/members", area: "members", public: false, roles: ["owner","admin"], module: null, tenantOptional: false, multipart: false },
@@ -35,8 +37,10 @@ export const operationTable = {
   switchTenant: { method: "post", path: "/api/auth/switch-tenant", area: "auth", public: false, roles: ["owner","admin","hr","manager","employee"], module: null, tenantOptional: true, multipart: false },
   updateCompanySettings: { method: "post", path: "/api/configuration/company-settings", area: "settings", public: false, roles: ["owner","admin"], module: null, tenantOptional: false, multipart: false },
   updateEsiSettings: { method: "post", path: "/api/configuration/payroll/esi-settings", area: "payroll", public: false, roles: ["owner","admin","hr"], module: "payroll", tenantOptional: false, multipart: false },
+  updateGratuitySettings: { method: "post", path: "/api/configuration/payroll/gratuity-settings", area: "payroll", public: false, roles: ["owner","admin","hr"], module: "payroll", tenantOptional: false, multipart: false },
   updateMember: { method: "put", path: "/api/configuration/members/{userId}", area: "members", public: false, roles: ["owner","admin"], module: null, tenantOptional: false, multipart: false },
   updatePfSettings: { method: "post", path: "/api/configuration/payroll/pf-settings", area: "payroll", public: false, roles: ["owner","admin","hr"], module: "payroll", tenantOptional: false, multipart: false },
+  updateProfessionalTaxSettings: { method: "post", path: "/api/configuration/payroll/professional-tax", area: "payroll", public: false, roles: ["owner","admin","hr"], module: "payroll", tenantOptional: false, multipart: false },
   uploadFile: { method: "post", path: "/api/upload", area: "utilities", public: false, roles: ["owner","admin","hr","manager","employee"], module: null, tenantOptional: false, multipart: true },
 } as const satisfies Record<string, OperationMeta>;
 
@@ -49,7 +53,7 @@ export interface AreaOperations {
   "auth": "acceptInvite" | "forgotPassword" | "getSession" | "refreshSession" | "resetPassword" | "signIn" | "signOut" | "signup" | "switchTenant";
   "members": "inviteMember" | "listMembers" | "removeMember" | "updateMember";
   "notifications": "listNotifications" | "markAllNotificationsRead" | "markNotificationRead";
-  "payroll": "getEsiSettings" | "getPfSettings" | "updateEsiSettings" | "updatePfSettings";
+  "payroll": "getEsiSettings" | "getGratuitySettings" | "getPfSettings" | "getProfessionalTaxSettings" | "updateEsiSettings" | "updateGratuitySettings" | "updatePfSettings" | "updateProfessionalTaxSettings";
   "settings": "getCompanySettings" | "listActivityLog" | "updateCompanySettings";
   "utilities": "downloadFile" | "getHealth" | "getServerTime" | "uploadFile";
 }

@@ -16,4 +16,16 @@ export const handlers = {
   async updateEsiSettings({ body, auth }) {
     return ok(await updateSettings("esi", body, auth.userId), "ESI settings updated");
   },
+  async getProfessionalTaxSettings() {
+    return ok(await readSettings("pt"));
+  },
+  async updateProfessionalTaxSettings({ body, auth }) {
+    return ok(await updateSettings("pt", body, auth.userId), "Professional tax settings updated");
+  },
+  async getGratuitySettings() {
+    return ok(await readSettings("gratuity"));
+  },
+  async updateGratuitySettings({ body, auth }) {
+    return ok(await updateSettings("gratuity", body, auth.userId), "Gratuity settings updated");
+  },
 } satisfies AreaHandlers<"payroll">;

@@ -27,7 +27,66 @@ export const ESI_DEFAULTS = {
   low_wage_daily_exemption: "176.00",
 };
 
-const DEFAULTS = { pf: PF_DEFAULTS, esi: ESI_DEFAULTS };
+type Slab = { gender: "any" | "male" | "female"; min_salary: string; max_salary: string | null; monthly_amount: string; february_amount: string };
+type PtState = { state: string; slabs: Slab[] };
+
+/** Maharashtra (Schedule I entry 1, from 1 Apr 2023) and Karnataka (Act 33 of 2025, from 1 Apr 2025). */
+export const PT_DEFAULTS: { enabled: boolean; states: PtState[] } = {
+  enabled: true,
+  states: [
+    {
+      state: "Maharashtra",
+      slabs: [
+        { gender: "male", min_salary: "0.00", max_salary: "7500.00", monthly_amount: "0.00", february_amount: "0.00" },
+        { gender: "male", min_salary: "7500.01", max_salary: "10000.00", monthly_amount: "175.00", february_amount: "175.00" },
+        { gender: "male", min_salary: "10000.01", max_salary: null, monthly_amount: "200.00", february_amount: "300.00" },
+        { gender: "female", min_salary: "0.00", max_salary: "25000.00", monthly_amount: "0.00", february_amount: "0.00" },
+        { gender: "female", min_salary: "25000.01", max_salary: null, monthly_amount: "200.00", february_amount: "300.00" },
+      ],
+    },
+    {
+      state: "Karnataka",
+      slabs: [
+        { gender: "any", min_salary: "0.00", max_salary: "24999.99", monthly_amount: "0.00", february_amount: "0.00" },
+        { gender: "any", min_salary: "25000.00", max_salary: null, monthly_amount: "200.00", february_amount: "300.00" },
+      ],
+    },
+  ],
+};
+
+export const GRATUITY_DEFAULTS = {
+  enabled: true,
+  days_per_year: 15,
+  divisor: 26,
+  min_years: 5,
+  fixed_term_min_years: 1,
+  round_up_after_months: 6,
+  cap: "2000000.00",
+};
+
+/** Each state once; within a state and gender, bands ordered and not overlapping. */
+function validateProfessionalTax(patch: Record<string, unknown>): void {
+  const states = patch.states as PtState[] | undefined;
+  if (!states) return;
+  const seen = new Set<string>();
+  states.forEach((st, i) => {
+    const key = st.state.trim().toLowerCase();
+    if (seen.has(key)) throw invalidField(`body.states.${i}.state`, `duplicates state ${st.state}`);
+    seen.add(key);
+    for (const gender of ["any", "male", "female"]) {
+      const bands = st.slabs.map((s, j) => ({ ...s, j })).filter((s) => s.gender === gender).sort((a, b) => money(a.min_salary).cmp(money(b.min_salary)));
+      bands.forEach((b, k) => {
+        if (b.max_salary !== null && money(b.max_salary).lt(money(b.min_salary))) throw invalidField(`body.states.${i}.slabs.${b.j}.max_salary`, "must not be below min_salary");
+        const next = bands[k + 1];
+        if (next && (b.max_salary === null || money(next.min_salary).lte(money(b.max_salary))))
+          throw invalidField(`body.states.${i}.slabs.${next.j}.min_salary`, `overlaps another ${gender} slab of ${st.state}`);
+      });
+    }
+  });
+}
+
+const DEFAULTS = { pf: PF_DEFAULTS, esi: ESI_DEFAULTS, pt: PT_DEFAULTS, gratuity: GRATUITY_DEFAULTS };
+const VALIDATORS: Partial<Record<keyof typeof DEFAULTS, (patch: Record<string, unknown>) => void>> = { pt: validateProfessionalTax };
 type Kind = keyof typeof DEFAULTS;
 const RATE_FIELDS = new Set(["employee_rate", "employer_rate", "eps_rate", "edli_rate", "admin_charge_rate"]);
 
@@ -38,11 +97,13 @@ export async function readSettings<K extends Kind>(kind: K): Promise<(typeof DEF
 
 export async function updateSettings<K extends Kind>(kind: K, patch: Record<string, unknown>, userId: string) {
   for (const [k, v] of Object.entries(patch)) if (RATE_FIELDS.has(k) && money(v as string).gt(100)) throw invalidField(`body.${k}`, "must be at most 100");
+  VALIDATORS[kind]?.(patch);
   const merged = await tenantTx(async (tx) => {
     const row = await tx.statutorySetting.findFirst({ where: { kind } });
     const before = { ...DEFAULTS[kind], ...((row?.settings as object) ?? {}) } as Record<string, unknown>;
     const after = { ...before, ...patch };
-    const stored = Object.fromEntries(Object.entries(after).filter(([k, v]) => (DEFAULTS[kind] as Record<string, unknown>)[k] !== v));
+    const defaults = DEFAULTS[kind] as Record<string, unknown>;
+    const stored = Object.fromEntries(Object.entries(after).filter(([k, v]) => JSON.stringify(defaults[k]) !== JSON.stringify(v)));
     const saved = await tx.statutorySetting.upsert({
       where: { tenant_id_kind: { tenant_id: currentTenantId(), kind } },
       create: { kind, settings: stored, updated_by: userId } as any,
