@@ -177,6 +177,26 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/api/billing/webhook": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Billing provider webhook (Stripe)
+         * @description Receives subscription events from the payment provider (Stripe-compatible). The `Stripe-Signature` header must carry a valid HMAC-SHA256 signature of the raw body with the `BILLING_WEBHOOK_SECRET` and a timestamp within 5 minutes (400 `invalid_signature` otherwise). Handled: `customer.subscription.created|updated|deleted` — the subscription's `metadata.tenant_id` names the company; its enabled modules become the union of the items' price `lookup_key`s (`payroll`, `recruitment`, `helpdesk`, `assets`, optionally prefixed `hrms_`) and of `metadata.modules` (comma separated) while the subscription is `active`, `trialing` or `past_due`, and none otherwise or once deleted. Other event types are acknowledged and ignored. Each event id is processed once (redeliveries answer 200 with `duplicate: true`), and an event older than the last one applied to the company is ignored. 503 while no secret is configured.
+         */
+        post: operations["receiveBillingWebhook"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/api/configuration/activity-log": {
         parameters: {
             query?: never;
@@ -573,7 +593,7 @@ export interface components {
          */
         Error: {
             /** @enum {string} */
-            code: "validation_failed" | "invalid_token" | "unauthenticated" | "forbidden" | "module_disabled" | "not_found" | "method_not_allowed" | "conflict" | "payload_too_large" | "unsupported_media_type" | "rate_limited" | "internal" | "not_implemented" | "unavailable";
+            code: "validation_failed" | "invalid_token" | "invalid_signature" | "unauthenticated" | "forbidden" | "module_disabled" | "not_found" | "method_not_allowed" | "conflict" | "payload_too_large" | "unsupported_media_type" | "rate_limited" | "internal" | "not_implemented" | "unavailable";
             details?: {
                 message: string;
                 /** @description Where the problem is, e.g. `body.email` or `query.limit`. */
@@ -1273,6 +1293,51 @@ export interface operations {
             401: components["responses"]["Unauthenticated"];
             403: components["responses"]["Forbidden"];
             404: components["responses"]["NotFound"];
+            500: components["responses"]["Internal"];
+            503: components["responses"]["Unavailable"];
+        };
+    };
+    receiveBillingWebhook: {
+        parameters: {
+            query?: never;
+            header: {
+                "Stripe-Signature": string;
+            };
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": {
+                    created?: number;
+                    data?: Record<string, never>;
+                    id: string;
+                    type: string;
+                };
+            };
+        };
+        responses: {
+            /** @description Event received. */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        data: {
+                            duplicate: boolean;
+                            event_id: string;
+                            /** @description Whether the event changed a company. */
+                            handled: boolean;
+                            modules: components["schemas"]["Module"][] | null;
+                            /** Format: uuid */
+                            tenant_id: string | null;
+                        };
+                        message: string;
+                    };
+                };
+            };
+            400: components["responses"]["ValidationFailed"];
             500: components["responses"]["Internal"];
             503: components["responses"]["Unavailable"];
         };

@@ -28,6 +28,7 @@ export const operationTable = {
   listNotifications: { method: "get", path: "/api/notifications", area: "notifications", public: false, roles: ["owner","admin","hr","manager","employee"], module: null, tenantOptional: false, multipart: false },
   markAllNotificationsRead: { method: "post", path: "/api/notifications/read-all", area: "notifications", public: false, roles: ["owner","admin","hr","manager","employee"], module: null, tenantOptional: false, multipart: false },
   markNotificationRead: { method: "post", path: "/api/notifications/{notificationId}/read", area: "notifications", public: false, roles: ["owner","admin","hr","manager","employee"], module: null, tenantOptional: false, multipart: false },
+  receiveBillingWebhook: { method: "post", path: "/api/billing/webhook", area: "billing", public: true, roles: [], module: null, tenantOptional: false, multipart: false },
   refreshSession: { method: "get", path: "/api/auth/refresh-session", area: "auth", public: false, roles: ["owner","admin","hr","manager","employee"], module: null, tenantOptional: true, multipart: false },
   removeMember: { method: "delete", path: "/api/configuration/members/{userId}", area: "members", public: false, roles: ["owner","admin"], module: null, tenantOptional: false, multipart: false },
   resetPassword: { method: "post", path: "/api/auth/reset-password", area: "auth", public: true, roles: [], module: null, tenantOptional: false, multipart: false },
@@ -46,11 +47,12 @@ export const operationTable = {
 
 export type OperationId = keyof typeof operationTable;
 
-export const areas = ["auth","members","notifications","payroll","settings","utilities"] as const;
+export const areas = ["auth","billing","members","notifications","payroll","settings","utilities"] as const;
 export type Area = (typeof areas)[number];
 
 export interface AreaOperations {
   "auth": "acceptInvite" | "forgotPassword" | "getSession" | "refreshSession" | "resetPassword" | "signIn" | "signOut" | "signup" | "switchTenant";
+  "billing": "receiveBillingWebhook";
   "members": "inviteMember" | "listMembers" | "removeMember" | "updateMember";
   "notifications": "listNotifications" | "markAllNotificationsRead" | "markNotificationRead";
   "payroll": "getEsiSettings" | "getGratuitySettings" | "getPfSettings" | "getProfessionalTaxSettings" | "updateEsiSettings" | "updateGratuitySettings" | "updatePfSettings" | "updateProfessionalTaxSettings";

@@ -85,3 +85,8 @@ export type Notification = Prisma.NotificationModel
  * Uploaded file metadata; bytes live on disk under UPLOAD_DIR, content-addressed by sha256.
  */
 export type StoredFile = Prisma.StoredFileModel
+/**
+ * Model BillingEvent
+ * Billing provider events already processed (idempotency: a redelivered event is a no-op).
+ */
+export type BillingEvent = Prisma.BillingEventModel

@@ -134,7 +134,15 @@ export function createApp(opts: AppOptions = {}): express.Express {
   app.use("/docs", swaggerUi.serveFiles(undefined, { swaggerOptions: { url: "/openapi.json" } }), swaggerUi.setup(undefined, { swaggerOptions: { url: "/openapi.json" }, customSiteTitle: "HRMS API reference" }));
   app.get("/", (_req, res) => res.redirect("/docs"));
 
-  app.use(express.json({ limit: "1mb" }));
+  app.use(
+    express.json({
+      limit: "1mb",
+      // Webhook signatures are computed over the exact bytes received.
+      verify: (req, _res, buf) => {
+        if ((req as Request).originalUrl?.startsWith("/api/billing/")) (req as unknown as { rawBody?: Buffer }).rawBody = buf;
+      },
+    }),
+  );
   app.use(sessionMiddleware());
   // A non-public operation without a session is a 401 before its input is looked at.
   app.use(requireSessionFor(matchers));

@@ -3,6 +3,7 @@
 export type ErrorCode =
   | "validation_failed"
   | "invalid_token"
+  | "invalid_signature"
   | "unauthenticated"
   | "forbidden"
   | "module_disabled"

@@ -63,7 +63,8 @@ export const ModelName = {
   Invitation: 'Invitation',
   AuditLog: 'AuditLog',
   Notification: 'Notification',
-  StoredFile: 'StoredFile'
+  StoredFile: 'StoredFile',
+  BillingEvent: 'BillingEvent'
 } as const
 
 export type ModelName = (typeof ModelName)[keyof typeof ModelName]
@@ -164,6 +165,10 @@ export const TenantScalarFieldEnum = {
   modules: 'modules',
   legal_name: 'legal_name',
   address: 'address',
+  billing_customer_id: 'billing_customer_id',
+  billing_subscription_id: 'billing_subscription_id',
+  subscription_status: 'subscription_status',
+  billing_event_at: 'billing_event_at',
   created_at: 'created_at',
   updated_at: 'updated_at'
 } as const
@@ -284,6 +289,17 @@ export const StoredFileScalarFieldEnum = {
 } as const
 
 export type StoredFileScalarFieldEnum = (typeof StoredFileScalarFieldEnum)[keyof typeof StoredFileScalarFieldEnum]
+
+
+export const BillingEventScalarFieldEnum = {
+  id: 'id',
+  type: 'type',
+  tenant_id: 'tenant_id',
+  handled: 'handled',
+  received_at: 'received_at'
+} as const
+
+export type BillingEventScalarFieldEnum = (typeof BillingEventScalarFieldEnum)[keyof typeof BillingEventScalarFieldEnum]
 
 
 export const SortOrder = {

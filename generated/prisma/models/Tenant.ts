@@ -44,6 +44,10 @@ export type TenantMinAggregateOutputType = {
   fiscal_year_start_month: number | null
   legal_name: string | null
   address: string | null
+  billing_customer_id: string | null
+  billing_subscription_id: string | null
+  subscription_status: string | null
+  billing_event_at: Date | null
   created_at: Date | null
   updated_at: Date | null
 }
@@ -56,6 +60,10 @@ export type TenantMaxAggregateOutputType = {
   fiscal_year_start_month: number | null
   legal_name: string | null
   address: string | null
+  billing_customer_id: string | null
+  billing_subscription_id: string | null
+  subscription_status: string | null
+  billing_event_at: Date | null
   created_at: Date | null
   updated_at: Date | null
 }
@@ -70,6 +78,10 @@ export type TenantCountAggregateOutputType = {
   modules: number
   legal_name: number
   address: number
+  billing_customer_id: number
+  billing_subscription_id: number
+  subscription_status: number
+  billing_event_at: number
   created_at: number
   updated_at: number
   _all: number
@@ -94,6 +106,10 @@ export type TenantMinAggregateInputType = {
   fiscal_year_start_month?: true
   legal_name?: true
   address?: true
+  billing_customer_id?: true
+  billing_subscription_id?: true
+  subscription_status?: true
+  billing_event_at?: true
   created_at?: true
   updated_at?: true
 }
@@ -106,6 +122,10 @@ export type TenantMaxAggregateInputType = {
   fiscal_year_start_month?: true
   legal_name?: true
   address?: true
+  billing_customer_id?: true
+  billing_subscription_id?: true
+  subscription_status?: true
+  billing_event_at?: true
   created_at?: true
   updated_at?: true
 }
@@ -120,6 +140,10 @@ export type TenantCountAggregateInputType = {
   modules?: true
   legal_name?: true
   address?: true
+  billing_customer_id?: true
+  billing_subscription_id?: true
+  subscription_status?: true
+  billing_event_at?: true
   created_at?: true
   updated_at?: true
   _all?: true
@@ -221,6 +245,10 @@ export type TenantGroupByOutputType = {
   modules: string[]
   legal_name: string | null
   address: string | null
+  billing_customer_id: string | null
+  billing_subscription_id: string | null
+  subscription_status: string | null
+  billing_event_at: Date | null
   created_at: Date
   updated_at: Date
   _count: TenantCountAggregateOutputType | null
@@ -258,6 +286,10 @@ export type TenantWhereInput = {
   modules?: Prisma.StringNullableListFilter<"Tenant">
   legal_name?: Prisma.StringNullableFilter<"Tenant"> | string | null
   address?: Prisma.StringNullableFilter<"Tenant"> | string | null
+  billing_customer_id?: Prisma.StringNullableFilter<"Tenant"> | string | null
+  billing_subscription_id?: Prisma.StringNullableFilter<"Tenant"> | string | null
+  subscription_status?: Prisma.StringNullableFilter<"Tenant"> | string | null
+  billing_event_at?: Prisma.DateTimeNullableFilter<"Tenant"> | Date | string | null
   created_at?: Prisma.DateTimeFilter<"Tenant"> | Date | string
   updated_at?: Prisma.DateTimeFilter<"Tenant"> | Date | string
   memberships?: Prisma.MembershipListRelationFilter
@@ -273,6 +305,10 @@ export type TenantOrderByWithRelationInput = {
   modules?: Prisma.SortOrder
   legal_name?: Prisma.SortOrderInput | Prisma.SortOrder
   address?: Prisma.SortOrderInput | Prisma.SortOrder
+  billing_customer_id?: Prisma.SortOrderInput | Prisma.SortOrder
+  billing_subscription_id?: Prisma.SortOrderInput | Prisma.SortOrder
+  subscription_status?: Prisma.SortOrderInput | Prisma.SortOrder
+  billing_event_at?: Prisma.SortOrderInput | Prisma.SortOrder
   created_at?: Prisma.SortOrder
   updated_at?: Prisma.SortOrder
   memberships?: Prisma.MembershipOrderByRelationAggregateInput
@@ -291,6 +327,10 @@ export type TenantWhereUniqueInput = Prisma.AtLeast<{
   modules?: Prisma.StringNullableListFilter<"Tenant">
   legal_name?: Prisma.StringNullableFilter<"Tenant"> | string | null
   address?: Prisma.StringNullableFilter<"Tenant"> | string | null
+  billing_customer_id?: Prisma.StringNullableFilter<"Tenant"> | string | null
+  billing_subscription_id?: Prisma.StringNullableFilter<"Tenant"> | string | null
+  subscription_status?: Prisma.StringNullableFilter<"Tenant"> | string | null
+  billing_event_at?: Prisma.DateTimeNullableFilter<"Tenant"> | Date | string | null
   created_at?: Prisma.DateTimeFilter<"Tenant"> | Date | string
   updated_at?: Prisma.DateTimeFilter<"Tenant"> | Date | string
   memberships?: Prisma.MembershipListRelationFilter
@@ -306,6 +346,10 @@ export type TenantOrderByWithAggregationInput = {
   modules?: Prisma.SortOrder
   legal_name?: Prisma.SortOrderInput | Prisma.SortOrder
   address?: Prisma.SortOrderInput | Prisma.SortOrder
+  billing_customer_id?: Prisma.SortOrderInput | Prisma.SortOrder
+  billing_subscription_id?: Prisma.SortOrderInput | Prisma.SortOrder
+  subscription_status?: Prisma.SortOrderInput | Prisma.SortOrder
+  billing_event_at?: Prisma.SortOrderInput | Prisma.SortOrder
   created_at?: Prisma.SortOrder
   updated_at?: Prisma.SortOrder
   _count?: Prisma.TenantCountOrderByAggregateInput
@@ -328,6 +372,10 @@ export type TenantScalarWhereWithAggregatesInput = {
   modules?: Prisma.StringNullableListFilter<"Tenant">
   legal_name?: Prisma.StringNullableWithAggregatesFilter<"Tenant"> | string | null
   address?: Prisma.StringNullableWithAggregatesFilter<"Tenant"> | string | null
+  billing_customer_id?: Prisma.StringNullableWithAggregatesFilter<"Tenant"> | string | null
+  billing_subscription_id?: Prisma.StringNullableWithAggregatesFilter<"Tenant"> | string | null
+  subscription_status?: Prisma.StringNullableWithAggregatesFilter<"Tenant"> | string | null
+  billing_event_at?: Prisma.DateTimeNullableWithAggregatesFilter<"Tenant"> | Date | string | null
   created_at?: Prisma.DateTimeWithAggregatesFilter<"Tenant"> | Date | string
   updated_at?: Prisma.DateTimeWithAggregatesFilter<"Tenant"> | Date | string
 }
@@ -342,6 +390,10 @@ export type TenantCreateInput = {
   modules?: Prisma.TenantCreatemodulesInput | string[]
   legal_name?: string | null
   address?: string | null
+  billing_customer_id?: string | null
+  billing_subscription_id?: string | null
+  subscription_status?: string | null
+  billing_event_at?: Date | string | null
   created_at?: Date | string
   updated_at?: Date | string
   memberships?: Prisma.MembershipCreateNestedManyWithoutTenantInput
@@ -357,6 +409,10 @@ export type TenantUncheckedCreateInput = {
   modules?: Prisma.TenantCreatemodulesInput | string[]
   legal_name?: string | null
   address?: string | null
+  billing_customer_id?: string | null
+  billing_subscription_id?: string | null
+  subscription_status?: string | null
+  billing_event_at?: Date | string | null
   created_at?: Date | string
   updated_at?: Date | string
   memberships?: Prisma.MembershipUncheckedCreateNestedManyWithoutTenantInput
@@ -372,6 +428,10 @@ export type TenantUpdateInput = {
   modules?: Prisma.TenantUpdatemodulesInput | string[]
   legal_name?: Prisma.NullableStringFieldUpdateOperationsInput | string | null
   address?: Prisma.NullableStringFieldUpdateOperationsInput | string | null
+  billing_customer_id?: Prisma.NullableStringFieldUpdateOperationsInput | string | null
+  billing_subscription_id?: Prisma.NullableStringFieldUpdateOperationsInput | string | null
+  subscription_status?: Prisma.NullableStringFieldUpdateOperationsInput | string | null
+  billing_event_at?: Prisma.NullableDateTimeFieldUpdateOperationsInput | Date | string | null
   created_at?: Prisma.DateTimeFieldUpdateOperationsInput | Date | string
   updated_at?: Prisma.DateTimeFieldUpdateOperationsInput | Date | string
   memberships?: Prisma.MembershipUpdateManyWithoutTenantNestedInput
@@ -387,6 +447,10 @@ export type TenantUncheckedUpdateInput = {
   modules?: Prisma.TenantUpdatemodulesInput | string[]
   legal_name?: Prisma.NullableStringFieldUpdateOperationsInput | string | null
   address?: Prisma.NullableStringFieldUpdateOperationsInput | string | null
+  billing_customer_id?: Prisma.NullableStringFieldUpdateOperationsInput | string | null
+  billing_subscription_id?: Prisma.NullableStringFieldUpdateOperationsInput | string | null
+  subscription_status?: Prisma.NullableStringFieldUpdateOperationsInput | string | null
+  billing_event_at?: Prisma.NullableDateTimeFieldUpdateOperationsInput | Date | string | null
   created_at?: Prisma.DateTimeFieldUpdateOperationsInput | Date | string
   updated_at?: Prisma.DateTimeFieldUpdateOperationsInput | Date | string
   memberships?: Prisma.MembershipUncheckedUpdateManyWithoutTenantNestedInput
@@ -402,6 +466,10 @@ export type TenantCreateManyInput = {
   modules?: Prisma.TenantCreatemodulesInput | string[]
   legal_name?: string | null
   address?: string | null
+  billing_customer_id?: string | null
+  billing_subscription_id?: string | null
+  subscription_status?: string | null
+  billing_event_at?: Date | string | null
   created_at?: Date | string
   updated_at?: Date | string
 }
@@ -416,6 +484,10 @@ export type TenantUpdateManyMutationInput = {
   modules?: Prisma.TenantUpdatemodulesInput | string[]
   legal_name?: Prisma.NullableStringFieldUpdateOperationsInput | string | null
   address?: Prisma.NullableStringFieldUpdateOperationsInput | string | null
+  billing_customer_id?: Prisma.NullableStringFieldUpdateOperationsInput | string | null
+  billing_subscription_id?: Prisma.NullableStringFieldUpdateOperationsInput | string | null
+  subscription_status?: Prisma.NullableStringFieldUpdateOperationsInput | string | null
+  billing_event_at?: Prisma.NullableDateTimeFieldUpdateOperationsInput | Date | string | null
   created_at?: Prisma.DateTimeFieldUpdateOperationsInput | Date | string
   updated_at?: Prisma.DateTimeFieldUpdateOperationsInput | Date | string
 }
@@ -430,6 +502,10 @@ export type TenantUncheckedUpdateManyInput = {
   modules?: Prisma.TenantUpdatemodulesInput | string[]
   legal_name?: Prisma.NullableStringFieldUpdateOperationsInput | string | null
   address?: Prisma.NullableStringFieldUpdateOperationsInput | string | null
+  billing_customer_id?: Prisma.NullableStringFieldUpdateOperationsInput | string | null
+  billing_subscription_id?: Prisma.NullableStringFieldUpdateOperationsInput | string | null
+  subscription_status?: Prisma.NullableStringFieldUpdateOperationsInput | string | null
+  billing_event_at?: Prisma.NullableDateTimeFieldUpdateOperationsInput | Date | string | null
   created_at?: Prisma.DateTimeFieldUpdateOperationsInput | Date | string
   updated_at?: Prisma.DateTimeFieldUpdateOperationsInput | Date | string
 }
@@ -460,6 +536,10 @@ export type TenantCountOrderByAggregateInput = {
   modules?: Prisma.SortOrder
   legal_name?: Prisma.SortOrder
   address?: Prisma.SortOrder
+  billing_customer_id?: Prisma.SortOrder
+  billing_subscription_id?: Prisma.SortOrder
+  subscription_status?: Prisma.SortOrder
+  billing_event_at?: Prisma.SortOrder
   created_at?: Prisma.SortOrder
   updated_at?: Prisma.SortOrder
 }
@@ -477,6 +557,10 @@ export type TenantMaxOrderByAggregateInput = {
   fiscal_year_start_month?: Prisma.SortOrder
   legal_name?: Prisma.SortOrder
   address?: Prisma.SortOrder
+  billing_customer_id?: Prisma.SortOrder
+  billing_subscription_id?: Prisma.SortOrder
+  subscription_status?: Prisma.SortOrder
+  billing_event_at?: Prisma.SortOrder
   created_at?: Prisma.SortOrder
   updated_at?: Prisma.SortOrder
 }
@@ -489,6 +573,10 @@ export type TenantMinOrderByAggregateInput = {
   fiscal_year_start_month?: Prisma.SortOrder
   legal_name?: Prisma.SortOrder
   address?: Prisma.SortOrder
+  billing_customer_id?: Prisma.SortOrder
+  billing_subscription_id?: Prisma.SortOrder
+  subscription_status?: Prisma.SortOrder
+  billing_event_at?: Prisma.SortOrder
   created_at?: Prisma.SortOrder
   updated_at?: Prisma.SortOrder
 }
@@ -553,6 +641,10 @@ export type TenantCreateWithoutMembershipsInput = {
   modules?: Prisma.TenantCreatemodulesInput | string[]
   legal_name?: string | null
   address?: string | null
+  billing_customer_id?: string | null
+  billing_subscription_id?: string | null
+  subscription_status?: string | null
+  billing_event_at?: Date | string | null
   created_at?: Date | string
   updated_at?: Date | string
 }
@@ -567,6 +659,10 @@ export type TenantUncheckedCreateWithoutMembershipsInput = {
   modules?: Prisma.TenantCreatemodulesInput | string[]
   legal_name?: string | null
   address?: string | null
+  billing_customer_id?: string | null
+  billing_subscription_id?: string | null
+  subscription_status?: string | null
+  billing_event_at?: Date | string | null
   created_at?: Date | string
   updated_at?: Date | string
 }
@@ -597,6 +693,10 @@ export type TenantUpdateWithoutMembershipsInput = {
   modules?: Prisma.TenantUpdatemodulesInput | string[]
   legal_name?: Prisma.NullableStringFieldUpdateOperationsInput | string | null
   address?: Prisma.NullableStringFieldUpdateOperationsInput | string | null
+  billing_customer_id?: Prisma.NullableStringFieldUpdateOperationsInput | string | null
+  billing_subscription_id?: Prisma.NullableStringFieldUpdateOperationsInput | string | null
+  subscription_status?: Prisma.NullableStringFieldUpdateOperationsInput | string | null
+  billing_event_at?: Prisma.NullableDateTimeFieldUpdateOperationsInput | Date | string | null
   created_at?: Prisma.DateTimeFieldUpdateOperationsInput | Date | string
   updated_at?: Prisma.DateTimeFieldUpdateOperationsInput | Date | string
 }
@@ -611,6 +711,10 @@ export type TenantUncheckedUpdateWithoutMembershipsInput = {
   modules?: Prisma.TenantUpdatemodulesInput | string[]
   legal_name?: Prisma.NullableStringFieldUpdateOperationsInput | string | null
   address?: Prisma.NullableStringFieldUpdateOperationsInput | string | null
+  billing_customer_id?: Prisma.NullableStringFieldUpdateOperationsInput | string | null
+  billing_subscription_id?: Prisma.NullableStringFieldUpdateOperationsInput | string | null
+  subscription_status?: Prisma.NullableStringFieldUpdateOperationsInput | string | null
+  billing_event_at?: Prisma.NullableDateTimeFieldUpdateOperationsInput | Date | string | null
   created_at?: Prisma.DateTimeFieldUpdateOperationsInput | Date | string
   updated_at?: Prisma.DateTimeFieldUpdateOperationsInput | Date | string
 }
@@ -656,6 +760,10 @@ export type TenantSelect<ExtArgs extends runtime.Types.Extensions.InternalArgs =
   modules?: boolean
   legal_name?: boolean
   address?: boolean
+  billing_customer_id?: boolean
+  billing_subscription_id?: boolean
+  subscription_status?: boolean
+  billing_event_at?: boolean
   created_at?: boolean
   updated_at?: boolean
   memberships?: boolean | Prisma.Tenant$membershipsArgs<ExtArgs>
@@ -672,6 +780,10 @@ export type TenantSelectCreateManyAndReturn<ExtArgs extends runtime.Types.Extens
   modules?: boolean
   legal_name?: boolean
   address?: boolean
+  billing_customer_id?: boolean
+  billing_subscription_id?: boolean
+  subscription_status?: boolean
+  billing_event_at?: boolean
   created_at?: boolean
   updated_at?: boolean
 }, ExtArgs["result"]["tenant"]>
@@ -686,6 +798,10 @@ export type TenantSelectUpdateManyAndReturn<ExtArgs extends runtime.Types.Extens
   modules?: boolean
   legal_name?: boolean
   address?: boolean
+  billing_customer_id?: boolean
+  billing_subscription_id?: boolean
+  subscription_status?: boolean
+  billing_event_at?: boolean
   created_at?: boolean
   updated_at?: boolean
 }, ExtArgs["result"]["tenant"]>
@@ -700,11 +816,15 @@ export type TenantSelectScalar = {
   modules?: boolean
   legal_name?: boolean
   address?: boolean
+  billing_customer_id?: boolean
+  billing_subscription_id?: boolean
+  subscription_status?: boolean
+  billing_event_at?: boolean
   created_at?: boolean
   updated_at?: boolean
 }
 
-export type TenantOmit<ExtArgs extends runtime.Types.Extensions.InternalArgs = runtime.Types.Extensions.DefaultArgs> = runtime.Types.Extensions.GetOmit<"id" | "name" | "currency" | "timezone" | "weekly_offs" | "fiscal_year_start_month" | "modules" | "legal_name" | "address" | "created_at" | "updated_at", ExtArgs["result"]["tenant"]>
+export type TenantOmit<ExtArgs extends runtime.Types.Extensions.InternalArgs = runtime.Types.Extensions.DefaultArgs> = runtime.Types.Extensions.GetOmit<"id" | "name" | "currency" | "timezone" | "weekly_offs" | "fiscal_year_start_month" | "modules" | "legal_name" | "address" | "billing_customer_id" | "billing_subscription_id" | "subscription_status" | "billing_event_at" | "created_at" | "updated_at", ExtArgs["result"]["tenant"]>
 export type TenantInclude<ExtArgs extends runtime.Types.Extensions.InternalArgs = runtime.Types.Extensions.DefaultArgs> = {
   memberships?: boolean | Prisma.Tenant$membershipsArgs<ExtArgs>
   _count?: boolean | Prisma.TenantCountOutputTypeDefaultArgs<ExtArgs>
@@ -727,6 +847,14 @@ export type $TenantPayload<ExtArgs extends runtime.Types.Extensions.InternalArgs
     modules: string[]
     legal_name: string | null
     address: string | null
+    /**
+     * Billing: the provider's customer and subscription, its status, and the time of the newest
+     * event applied (older events arriving late are ignored).
+     */
+    billing_customer_id: string | null
+    billing_subscription_id: string | null
+    subscription_status: string | null
+    billing_event_at: Date | null
     created_at: Date
     updated_at: Date
   }, ExtArgs["result"]["tenant"]>
@@ -1162,6 +1290,10 @@ export interface TenantFieldRefs {
   readonly modules: Prisma.FieldRef<"Tenant", 'String[]'>
   readonly legal_name: Prisma.FieldRef<"Tenant", 'String'>
   readonly address: Prisma.FieldRef<"Tenant", 'String'>
+  readonly billing_customer_id: Prisma.FieldRef<"Tenant", 'String'>
+  readonly billing_subscription_id: Prisma.FieldRef<"Tenant", 'String'>
+  readonly subscription_status: Prisma.FieldRef<"Tenant", 'String'>
+  readonly billing_event_at: Prisma.FieldRef<"Tenant", 'DateTime'>
   readonly created_at: Prisma.FieldRef<"Tenant", 'DateTime'>
   readonly updated_at: Prisma.FieldRef<"Tenant", 'DateTime'>
 }
