@@ -90,3 +90,9 @@ export type StoredFile = Prisma.StoredFileModel
  * Billing provider events already processed (idempotency: a redelivered event is a no-op).
  */
 export type BillingEvent = Prisma.BillingEventModel
+/**
+ * Model AuthThrottle
+ * Failed-attempt counters for sign-in (per account and per IP) and reset requests, shared by
+ * every server instance. A counter covers a fixed window starting at its first failure.
+ */
+export type AuthThrottle = Prisma.AuthThrottleModel

@@ -1,46 +1,49 @@
-// Failed sign-in limiting, per account and per IP, over a sliding window. Only failures count;
-// a success clears the account's failures. (In-process: behind several instances each one limits
-// on its own, which still bounds guessing to instances x limit per window.)
+// Failed-attempt limiting (sign-in per account and per IP, reset requests per IP), kept in
+// PostgreSQL so every server instance shares the counts and they survive restarts. A counter
+// covers a fixed window that starts at its first failure; once `max` failures are in the
+// window the key is refused (429 with Retry-After) until the window ends. A success clears the
+// account's counter.
+import { systemDb } from "../db/client.ts";
+
 export class FailureLimiter {
-  private failures = new Map<string, number[]>();
   constructor(
+    readonly prefix: string,
     readonly max: number,
     readonly windowMs: number,
   ) {}
 
   /** Seconds until the key may try again, or 0 when it is not blocked. */
-  retryAfter(key: string, now = Date.now()): number {
-    const list = this.prune(key, now);
-    if (list.length < this.max) return 0;
-    return Math.ceil((list[0] + this.windowMs - now) / 1000);
+  async retryAfter(key: string): Promise<number> {
+    const rows = await systemDb.$queryRaw<{ failures: number; window_start: Date }[]>`
+      SELECT failures, window_start FROM auth_throttle WHERE key = ${this.prefix + key}`;
+    const row = rows[0];
+    if (!row) return 0;
+    const ends = row.window_start.getTime() + this.windowMs;
+    if (ends <= Date.now() || row.failures < this.max) return 0;
+    return Math.max(1, Math.ceil((ends - Date.now()) / 1000));
   }
 
-  fail(key: string, now = Date.now()): void {
-    const list = this.prune(key, now);
-    list.push(now);
-    this.failures.set(key, list);
-    if (this.failures.size > 100_000) this.sweep(now);
+  async fail(key: string): Promise<void> {
+    const windowSeconds = this.windowMs / 1000;
+    await systemDb.$executeRaw`
+      INSERT INTO auth_throttle (key, failures, window_start) VALUES (${this.prefix + key}, 1, now())
+      ON CONFLICT (key) DO UPDATE SET
+        failures = CASE WHEN auth_throttle.window_start + make_interval(secs => ${windowSeconds}) <= now() THEN 1 ELSE auth_throttle.failures + 1 END,
+        window_start = CASE WHEN auth_throttle.window_start + make_interval(secs => ${windowSeconds}) <= now() THEN now() ELSE auth_throttle.window_start END`;
   }
 
-  clear(key: string): void {
-    this.failures.delete(key);
-  }
-
-  reset(): void {
-    this.failures.clear();
-  }
-
-  private prune(key: string, now: number): number[] {
-    const list = (this.failures.get(key) ?? []).filter((t) => t > now - this.windowMs);
-    if (list.length) this.failures.set(key, list);
-    else this.failures.delete(key);
-    return list;
-  }
-
-  private sweep(now: number): void {
-    for (const key of this.failures.keys()) this.prune(key, now);
+  async clear(key: string): Promise<void> {
+    await systemDb.$executeRaw`DELETE FROM auth_throttle WHERE key = ${this.prefix + key}`;
   }
 }
 
-export const accountLimiter = new FailureLimiter(Number(process.env.SIGNIN_MAX_FAILURES_PER_ACCOUNT ?? 5), 15 * 60_000);
-export const ipLimiter = new FailureLimiter(Number(process.env.SIGNIN_MAX_FAILURES_PER_IP ?? 30), 15 * 60_000);
+const WINDOW_MS = 15 * 60_000;
+export const accountLimiter = new FailureLimiter("account:", Number(process.env.SIGNIN_MAX_FAILURES_PER_ACCOUNT ?? 5), WINDOW_MS);
+export const ipLimiter = new FailureLimiter("ip:", Number(process.env.SIGNIN_MAX_FAILURES_PER_IP ?? 30), WINDOW_MS);
+/** Reset requests per IP (the answer is always 200, so this only bounds mail volume). */
+export const resetRequestLimiter = new FailureLimiter("reset-ip:", Number(process.env.FORGOT_PASSWORD_MAX_PER_IP ?? 20), WINDOW_MS);
+
+/** Removes expired counters (run by the scheduled job). */
+export async function pruneThrottle(): Promise<number> {
+  return systemDb.$executeRaw`DELETE FROM auth_throttle WHERE window_start < now() - interval '1 day'`;
+}

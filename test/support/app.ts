@@ -4,10 +4,8 @@ import { randomBytes } from "node:crypto";
 import pg from "pg";
 import supertest from "supertest";
 import { afterAll, beforeAll, inject } from "vitest";
-import { accountLimiter, ipLimiter } from "../../src/auth/limiter.ts";
 import { closeDb, initDb } from "../../src/db/client.ts";
 import { createApp } from "../../src/http/app.ts";
-import { resetRequestLimiter } from "../../src/modules/auth/handlers.ts";
 
 export interface TestContext {
   app: ReturnType<typeof createApp>;
@@ -63,9 +61,6 @@ export function useTestApp(): TestContext {
     ctx.request = () => supertest.agent(ctx.app);
     pool = new pg.Pool({ connectionString: d.url, max: 3 });
     ctx.query = async (sql, params) => (await pool.query(sql, params as any[])).rows;
-    accountLimiter.reset();
-    ipLimiter.reset();
-    resetRequestLimiter.reset();
   });
   afterAll(async () => {
     await pool?.end();

@@ -410,7 +410,8 @@ export const ModelName = {
   AuditLog: 'AuditLog',
   Notification: 'Notification',
   StoredFile: 'StoredFile',
-  BillingEvent: 'BillingEvent'
+  BillingEvent: 'BillingEvent',
+  AuthThrottle: 'AuthThrottle'
 } as const
 
 export type ModelName = (typeof ModelName)[keyof typeof ModelName]
@@ -426,7 +427,7 @@ export type TypeMap<ExtArgs extends runtime.Types.Extensions.InternalArgs = runt
     omit: GlobalOmitOptions
   }
   meta: {
-    modelProps: "employee" | "employeeDocument" | "statutorySetting" | "user" | "tenant" | "passwordResetToken" | "emailOutbox" | "session" | "membership" | "invitation" | "auditLog" | "notification" | "storedFile" | "billingEvent"
+    modelProps: "employee" | "employeeDocument" | "statutorySetting" | "user" | "tenant" | "passwordResetToken" | "emailOutbox" | "session" | "membership" | "invitation" | "auditLog" | "notification" | "storedFile" | "billingEvent" | "authThrottle"
     txIsolationLevel: TransactionIsolationLevel
   }
   model: {
@@ -1466,6 +1467,80 @@ export type TypeMap<ExtArgs extends runtime.Types.Extensions.InternalArgs = runt
         }
       }
     }
+    AuthThrottle: {
+      payload: Prisma.$AuthThrottlePayload<ExtArgs>
+      fields: Prisma.AuthThrottleFieldRefs
+      operations: {
+        findUnique: {
+          args: Prisma.AuthThrottleFindUniqueArgs<ExtArgs>
+          result: runtime.Types.Utils.PayloadToResult<Prisma.$AuthThrottlePayload> | null
+        }
+        findUniqueOrThrow: {
+          args: Prisma.AuthThrottleFindUniqueOrThrowArgs<ExtArgs>
+          result: runtime.Types.Utils.PayloadToResult<Prisma.$AuthThrottlePayload>
+        }
+        findFirst: {
+          args: Prisma.AuthThrottleFindFirstArgs<ExtArgs>
+          result: runtime.Types.Utils.PayloadToResult<Prisma.$AuthThrottlePayload> | null
+        }
+        findFirstOrThrow: {
+          args: Prisma.AuthThrottleFindFirstOrThrowArgs<ExtArgs>
+          result: runtime.Types.Utils.PayloadToResult<Prisma.$AuthThrottlePayload>
+        }
+        findMany: {
+          args: Prisma.AuthThrottleFindManyArgs<ExtArgs>
+          result: runtime.Types.Utils.PayloadToResult<Prisma.$AuthThrottlePayload>[]
+        }
+        create: {
+          args: Prisma.AuthThrottleCreateArgs<ExtArgs>
+          result: runtime.Types.Utils.PayloadToResult<Prisma.$AuthThrottlePayload>
+        }
+        createMany: {
+          args: Prisma.AuthThrottleCreateManyArgs<ExtArgs>
+          result: BatchPayload
+        }
+        createManyAndReturn: {
+          args: Prisma.AuthThrottleCreateManyAndReturnArgs<ExtArgs>
+          result: runtime.Types.Utils.PayloadToResult<Prisma.$AuthThrottlePayload>[]
+        }
+        delete: {
+          args: Prisma.AuthThrottleDeleteArgs<ExtArgs>
+          result: runtime.Types.Utils.PayloadToResult<Prisma.$AuthThrottlePayload>
+        }
+        update: {
+          args: Prisma.AuthThrottleUpdateArgs<ExtArgs>
+          result: runtime.Types.Utils.PayloadToResult<Prisma.$AuthThrottlePayload>
+        }
+        deleteMany: {
+          args: Prisma.AuthThrottleDeleteManyArgs<ExtArgs>
+          result: BatchPayload
+        }
+        updateMany: {
+          args: Prisma.AuthThrottleUpdateManyArgs<ExtArgs>
+          result: BatchPayload
+        }
+        updateManyAndReturn: {
+          args: Prisma.AuthThrottleUpdateManyAndReturnArgs<ExtArgs>
+          result: runtime.Types.Utils.PayloadToResult<Prisma.$AuthThrottlePayload>[]
+        }
+        upsert: {
+          args: Prisma.AuthThrottleUpsertArgs<ExtArgs>
+          result: runtime.Types.Utils.PayloadToResult<Prisma.$AuthThrottlePayload>
+        }
+        aggregate: {
+          args: Prisma.AuthThrottleAggregateArgs<ExtArgs>
+          result: runtime.Types.Utils.Optional<Prisma.AggregateAuthThrottle>
+        }
+        groupBy: {
+          args: Prisma.AuthThrottleGroupByArgs<ExtArgs>
+          result: runtime.Types.Utils.Optional<Prisma.AuthThrottleGroupByOutputType>[]
+        }
+        count: {
+          args: Prisma.AuthThrottleCountArgs<ExtArgs>
+          result: runtime.Types.Utils.Optional<Prisma.AuthThrottleCountAggregateOutputType> | number
+        }
+      }
+    }
   }
 } & {
   other: {
@@ -1722,6 +1797,15 @@ export const BillingEventScalarFieldEnum = {
 } as const
 
 export type BillingEventScalarFieldEnum = (typeof BillingEventScalarFieldEnum)[keyof typeof BillingEventScalarFieldEnum]
+
+
+export const AuthThrottleScalarFieldEnum = {
+  key: 'key',
+  failures: 'failures',
+  window_start: 'window_start'
+} as const
+
+export type AuthThrottleScalarFieldEnum = (typeof AuthThrottleScalarFieldEnum)[keyof typeof AuthThrottleScalarFieldEnum]
 
 
 export const SortOrder = {
@@ -2019,6 +2103,7 @@ export type GlobalOmitConfig = {
   notification?: Prisma.NotificationOmit
   storedFile?: Prisma.StoredFileOmit
   billingEvent?: Prisma.BillingEventOmit
+  authThrottle?: Prisma.AuthThrottleOmit
 }
 
 /* Types for Logging */

@@ -64,7 +64,8 @@ export const ModelName = {
   AuditLog: 'AuditLog',
   Notification: 'Notification',
   StoredFile: 'StoredFile',
-  BillingEvent: 'BillingEvent'
+  BillingEvent: 'BillingEvent',
+  AuthThrottle: 'AuthThrottle'
 } as const
 
 export type ModelName = (typeof ModelName)[keyof typeof ModelName]
@@ -300,6 +301,15 @@ export const BillingEventScalarFieldEnum = {
 } as const
 
 export type BillingEventScalarFieldEnum = (typeof BillingEventScalarFieldEnum)[keyof typeof BillingEventScalarFieldEnum]
+
+
+export const AuthThrottleScalarFieldEnum = {
+  key: 'key',
+  failures: 'failures',
+  window_start: 'window_start'
+} as const
+
+export type AuthThrottleScalarFieldEnum = (typeof AuthThrottleScalarFieldEnum)[keyof typeof AuthThrottleScalarFieldEnum]
 
 
 export const SortOrder = {

@@ -1,6 +1,6 @@
 // Identity: sign-in/out, signup, sessions, tenant switching, password reset, invitations.
 import { auditTenants } from "../../audit.ts";
-import { accountLimiter, ipLimiter, FailureLimiter } from "../../auth/limiter.ts";
+import { accountLimiter, ipLimiter, resetRequestLimiter } from "../../auth/limiter.ts";
 import { DUMMY_HASH, hashPassword, verifyPassword } from "../../auth/passwords.ts";
 import { buildSessionInfo, destroySession, endUserSessions, membershipsOf, saveSession, SESSION_COOKIE, startSession } from "../../auth/session.ts";
 import { hashToken, newToken } from "../../auth/tokens.ts";
@@ -12,8 +12,6 @@ import type { AreaHandlers } from "../../http/types.ts";
 import { kickMailer, queueEmail } from "../../mail/outbox.ts";
 
 const RESET_TTL_MS = 3600 * 1000;
-/** Reset requests per IP per 15 minutes (the answer is always 200, so this only bounds mail volume). */
-export const resetRequestLimiter = new FailureLimiter(Number(process.env.FORGOT_PASSWORD_MAX_PER_IP ?? 20), 15 * 60_000);
 
 function sessionUser(req: { session: { userId?: string } }): string {
   const id = req.session.userId;
@@ -24,13 +22,12 @@ function sessionUser(req: { session: { userId?: string } }): string {
 export const handlers = {
   async signIn({ body, req, ip }) {
     const email = body.email.toLowerCase();
-    const wait = Math.max(ipLimiter.retryAfter(ip), accountLimiter.retryAfter(email));
+    const wait = Math.max(await ipLimiter.retryAfter(ip), await accountLimiter.retryAfter(email));
     if (wait > 0) throw rateLimited(wait);
     const user = await systemDb.user.findUnique({ where: { email } });
     const valid = await verifyPassword(body.password, user?.password_hash ?? DUMMY_HASH);
     if (!user || !valid) {
-      ipLimiter.fail(ip);
-      accountLimiter.fail(email);
+      await Promise.all([ipLimiter.fail(ip), accountLimiter.fail(email)]);
       if (user) {
         const ms = await membershipsOf(user.id);
         await auditTenants(
@@ -40,7 +37,7 @@ export const handlers = {
       }
       throw unauthenticated("Invalid email or password");
     }
-    accountLimiter.clear(email);
+    await accountLimiter.clear(email);
     const memberships = await membershipsOf(user.id);
     const previous = req.session?.userId === user.id ? req.session.tenantId : null;
     const active = memberships.find((m) => m.tenant_id === previous) ?? memberships[0] ?? null;
@@ -96,9 +93,9 @@ export const handlers = {
   },
 
   async forgotPassword({ body, ip }) {
-    const wait = resetRequestLimiter.retryAfter(ip);
+    const wait = await resetRequestLimiter.retryAfter(ip);
     if (wait > 0) throw rateLimited(wait);
-    resetRequestLimiter.fail(ip);
+    await resetRequestLimiter.fail(ip);
     const user = await systemDb.user.findUnique({ where: { email: body.email.toLowerCase() } });
     if (user) {
       const { token, hash } = newToken();
@@ -142,11 +139,10 @@ export const handlers = {
     if (user) {
       const sameSession = req.session?.userId === user.id;
       if (!sameSession) {
-        const wait = Math.max(ipLimiter.retryAfter(ip), accountLimiter.retryAfter(email));
+        const wait = Math.max(await ipLimiter.retryAfter(ip), await accountLimiter.retryAfter(email));
         if (wait > 0) throw rateLimited(wait);
         if (!body.password || !(await verifyPassword(body.password, user.password_hash))) {
-          ipLimiter.fail(ip);
-          accountLimiter.fail(email);
+          await Promise.all([ipLimiter.fail(ip), accountLimiter.fail(email)]);
           throw unauthenticated("This email already has an account: give its current password to accept");
         }
       }
