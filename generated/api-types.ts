@@ -423,6 +423,86 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/api/helpdesk/tickets": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * List tickets
+         * @description Agents (owner, admin, hr) see every ticket of the company; managers and employees see the tickets they raised. Newest first.
+         */
+        get: operations["listHelpdeskTickets"];
+        put?: never;
+        /**
+         * Raise a ticket
+         * @description Any member may raise a ticket; it starts `open`, unassigned. Agents are notified.
+         */
+        post: operations["createHelpdeskTicket"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/helpdesk/tickets/{id}": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                id: string;
+            };
+            cookie?: never;
+        };
+        /**
+         * Ticket details
+         * @description Agents see every ticket; others only their own (404 otherwise).
+         */
+        get: operations["getHelpdeskTicket"];
+        /**
+         * Change status, assignment or priority
+         * @description Agents (owner, admin, hr) may change `status` (along the allowed transitions), `priority` and `assignee_user_id` (an agent of the company, or null). The requester may only close their ticket or reopen a resolved one (403 for anything else). An illegal transition or a change to a closed ticket is a 409. Every change is audited and the requester notified.
+         */
+        put: operations["updateHelpdeskTicket"];
+        post?: never;
+        /**
+         * Delete a ticket
+         * @description Soft delete by an agent; the ticket and its messages disappear from every read, the audit trail stays.
+         */
+        delete: operations["deleteHelpdeskTicket"];
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/helpdesk/tickets/{id}/messages": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                id: string;
+            };
+            cookie?: never;
+        };
+        /**
+         * The ticket's conversation, oldest first
+         * @description The requester does not see internal notes.
+         */
+        get: operations["listHelpdeskMessages"];
+        put?: never;
+        /**
+         * Add a message to the conversation
+         * @description The requester and agents may write; `internal: true` (agents only) adds a note hidden from the requester. A closed ticket takes no messages (409). The other side is notified.
+         */
+        post: operations["addHelpdeskMessage"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/api/notifications": {
         parameters: {
             query?: never;
@@ -651,6 +731,58 @@ export interface components {
             fixed_term_min_years?: number;
             min_years?: number;
             round_up_after_months?: number;
+        };
+        /** @enum {string} */
+        HelpdeskCategory: "hr" | "payroll" | "leave" | "it" | "facilities" | "finance" | "other";
+        HelpdeskMessage: {
+            author_name: string;
+            /** Format: uuid */
+            author_user_id: string;
+            body: string;
+            /** Format: date-time */
+            created_at: string;
+            /** Format: uuid */
+            id: string;
+            /** @description Internal notes are visible to agents (owner/admin/hr) only. */
+            internal: boolean;
+            /** Format: uuid */
+            ticket_id: string;
+        };
+        /** @enum {string} */
+        HelpdeskPriority: "low" | "medium" | "high" | "urgent";
+        /**
+         * @description open → in_progress | resolved | closed; in_progress → open | resolved | closed; resolved → open (reopen) | closed; closed is final (409 on any further change).
+         * @enum {string}
+         */
+        HelpdeskStatus: "open" | "in_progress" | "resolved" | "closed";
+        HelpdeskTicket: {
+            assignee_name: string | null;
+            /** Format: uuid */
+            assignee_user_id: string | null;
+            category: components["schemas"]["HelpdeskCategory"];
+            /** Format: date-time */
+            closed_at: string | null;
+            /** Format: date-time */
+            created_at: string;
+            description: string;
+            /** Format: uuid */
+            id: string;
+            /** @description Messages the caller can see. */
+            message_count: number;
+            priority: components["schemas"]["HelpdeskPriority"];
+            /** Format: uuid */
+            requester_employee_id: string | null;
+            requester_name: string;
+            /** Format: uuid */
+            requester_user_id: string;
+            /** Format: date-time */
+            resolved_at: string | null;
+            status: components["schemas"]["HelpdeskStatus"];
+            /** @example TKT-00042 */
+            ticket_number: string;
+            title: string;
+            /** Format: date-time */
+            updated_at: string;
         };
         Invitation: {
             /** Format: date-time */
@@ -1891,6 +2023,268 @@ export interface operations {
                 };
             };
             400: components["responses"]["ValidationFailed"];
+            500: components["responses"]["Internal"];
+            503: components["responses"]["Unavailable"];
+        };
+    };
+    listHelpdeskTickets: {
+        parameters: {
+            query?: {
+                assignee_user_id?: string;
+                category?: components["schemas"]["HelpdeskCategory"];
+                /** @description Page size, 1-100 (default 20). Out of range is a 400, never clamped. */
+                limit?: components["parameters"]["Limit"];
+                /** @description Page number, from 1. Out of range is a 400, never clamped. */
+                page?: components["parameters"]["Page"];
+                priority?: components["schemas"]["HelpdeskPriority"];
+                /** @description Case-insensitive match on title or ticket number. */
+                search?: string;
+                status?: components["schemas"]["HelpdeskStatus"];
+            };
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description A page of tickets. */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        data: components["schemas"]["HelpdeskTicket"][];
+                        message: string;
+                        pagination: components["schemas"]["Pagination"];
+                    };
+                };
+            };
+            400: components["responses"]["ValidationFailed"];
+            401: components["responses"]["Unauthenticated"];
+            403: components["responses"]["Forbidden"];
+            500: components["responses"]["Internal"];
+            503: components["responses"]["Unavailable"];
+        };
+    };
+    createHelpdeskTicket: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                /**
+                 * @example {
+                 *       "title": "Payslip for October missing",
+                 *       "category": "payroll",
+                 *       "priority": "high",
+                 *       "description": "I cannot find my October payslip in the portal."
+                 *     }
+                 */
+                "application/json": {
+                    category: components["schemas"]["HelpdeskCategory"];
+                    description: string;
+                    priority: components["schemas"]["HelpdeskPriority"];
+                    title: string;
+                };
+            };
+        };
+        responses: {
+            /** @description Created. */
+            201: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        data: components["schemas"]["HelpdeskTicket"];
+                        message: string;
+                    };
+                };
+            };
+            400: components["responses"]["ValidationFailed"];
+            401: components["responses"]["Unauthenticated"];
+            403: components["responses"]["Forbidden"];
+            500: components["responses"]["Internal"];
+            503: components["responses"]["Unavailable"];
+        };
+    };
+    getHelpdeskTicket: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                id: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description The ticket. */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        data: components["schemas"]["HelpdeskTicket"];
+                        message: string;
+                    };
+                };
+            };
+            400: components["responses"]["ValidationFailed"];
+            401: components["responses"]["Unauthenticated"];
+            403: components["responses"]["Forbidden"];
+            404: components["responses"]["NotFound"];
+            500: components["responses"]["Internal"];
+            503: components["responses"]["Unavailable"];
+        };
+    };
+    updateHelpdeskTicket: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                id: string;
+            };
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": {
+                    /** Format: uuid */
+                    assignee_user_id?: string | null;
+                    priority?: components["schemas"]["HelpdeskPriority"];
+                    status?: components["schemas"]["HelpdeskStatus"];
+                };
+            };
+        };
+        responses: {
+            /** @description Updated. */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        data: components["schemas"]["HelpdeskTicket"];
+                        message: string;
+                    };
+                };
+            };
+            400: components["responses"]["ValidationFailed"];
+            401: components["responses"]["Unauthenticated"];
+            403: components["responses"]["Forbidden"];
+            404: components["responses"]["NotFound"];
+            409: components["responses"]["Conflict"];
+            500: components["responses"]["Internal"];
+            503: components["responses"]["Unavailable"];
+        };
+    };
+    deleteHelpdeskTicket: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                id: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Deleted. */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Ack"];
+                };
+            };
+            400: components["responses"]["ValidationFailed"];
+            401: components["responses"]["Unauthenticated"];
+            403: components["responses"]["Forbidden"];
+            404: components["responses"]["NotFound"];
+            500: components["responses"]["Internal"];
+            503: components["responses"]["Unavailable"];
+        };
+    };
+    listHelpdeskMessages: {
+        parameters: {
+            query?: {
+                /** @description Page size, 1-100 (default 50). */
+                limit?: number;
+                /** @description Page number, from 1. Out of range is a 400, never clamped. */
+                page?: components["parameters"]["Page"];
+            };
+            header?: never;
+            path: {
+                id: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description A page of messages. */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        data: components["schemas"]["HelpdeskMessage"][];
+                        message: string;
+                        pagination: components["schemas"]["Pagination"];
+                    };
+                };
+            };
+            400: components["responses"]["ValidationFailed"];
+            401: components["responses"]["Unauthenticated"];
+            403: components["responses"]["Forbidden"];
+            404: components["responses"]["NotFound"];
+            500: components["responses"]["Internal"];
+            503: components["responses"]["Unavailable"];
+        };
+    };
+    addHelpdeskMessage: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                id: string;
+            };
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": {
+                    body: string;
+                    /** @default false */
+                    internal?: boolean;
+                };
+            };
+        };
+        responses: {
+            /** @description Added. */
+            201: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        data: components["schemas"]["HelpdeskMessage"];
+                        message: string;
+                    };
+                };
+            };
+            400: components["responses"]["ValidationFailed"];
+            401: components["responses"]["Unauthenticated"];
+            403: components["responses"]["Forbidden"];
+            404: components["responses"]["NotFound"];
+            409: components["responses"]["Conflict"];
             500: components["responses"]["Internal"];
             503: components["responses"]["Unavailable"];
         };

@@ -3,10 +3,11 @@
 import type { Handlers } from "../src/http/types.ts";
 import { handlers as auth } from "../src/modules/auth/handlers.ts";
 import { handlers as billing } from "../src/modules/billing/handlers.ts";
+import { handlers as helpdesk } from "../src/modules/helpdesk/handlers.ts";
 import { handlers as members } from "../src/modules/members/handlers.ts";
 import { handlers as notifications } from "../src/modules/notifications/handlers.ts";
 import { handlers as payroll } from "../src/modules/payroll/handlers.ts";
 import { handlers as settings } from "../src/modules/settings/handlers.ts";
 import { handlers as utilities } from "../src/modules/utilities/handlers.ts";
 
-export const handlers: Handlers = { ...auth, ...billing, ...members, ...notifications, ...payroll, ...settings, ...utilities };
+export const handlers: Handlers = { ...auth, ...billing, ...helpdesk, ...members, ...notifications, ...payroll, ...settings, ...utilities };

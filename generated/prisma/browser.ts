@@ -28,6 +28,22 @@ export type Employee = Prisma.EmployeeModel
  */
 export type EmployeeDocument = Prisma.EmployeeDocumentModel
 /**
+ * Model NumberSequence
+ * Per-tenant counters for human-readable numbers (e.g. `TKT-00042`), bumped with
+ * INSERT … ON CONFLICT DO UPDATE … RETURNING inside the creating transaction.
+ */
+export type NumberSequence = Prisma.NumberSequenceModel
+/**
+ * Model HelpdeskTicket
+ * 
+ */
+export type HelpdeskTicket = Prisma.HelpdeskTicketModel
+/**
+ * Model HelpdeskMessage
+ * 
+ */
+export type HelpdeskMessage = Prisma.HelpdeskMessageModel
+/**
  * Model StatutorySetting
  * Statutory configuration of a tenant, one row per kind (`pf`, `esi`, ...). Rows hold only what
  * the tenant changed; defaults (the statutory values in force) live in src/modules/payroll.

@@ -10,6 +10,9 @@
  */
 export type * from './models/Employee.ts'
 export type * from './models/EmployeeDocument.ts'
+export type * from './models/NumberSequence.ts'
+export type * from './models/HelpdeskTicket.ts'
+export type * from './models/HelpdeskMessage.ts'
 export type * from './models/StatutorySetting.ts'
 export type * from './models/User.ts'
 export type * from './models/Tenant.ts'

@@ -399,6 +399,9 @@ type FieldRefInputType<Model, FieldType> = Model extends never ? never : FieldRe
 export const ModelName = {
   Employee: 'Employee',
   EmployeeDocument: 'EmployeeDocument',
+  NumberSequence: 'NumberSequence',
+  HelpdeskTicket: 'HelpdeskTicket',
+  HelpdeskMessage: 'HelpdeskMessage',
   StatutorySetting: 'StatutorySetting',
   User: 'User',
   Tenant: 'Tenant',
@@ -427,7 +430,7 @@ export type TypeMap<ExtArgs extends runtime.Types.Extensions.InternalArgs = runt
     omit: GlobalOmitOptions
   }
   meta: {
-    modelProps: "employee" | "employeeDocument" | "statutorySetting" | "user" | "tenant" | "passwordResetToken" | "emailOutbox" | "session" | "membership" | "invitation" | "auditLog" | "notification" | "storedFile" | "billingEvent" | "authThrottle"
+    modelProps: "employee" | "employeeDocument" | "numberSequence" | "helpdeskTicket" | "helpdeskMessage" | "statutorySetting" | "user" | "tenant" | "passwordResetToken" | "emailOutbox" | "session" | "membership" | "invitation" | "auditLog" | "notification" | "storedFile" | "billingEvent" | "authThrottle"
     txIsolationLevel: TransactionIsolationLevel
   }
   model: {
@@ -576,6 +579,228 @@ export type TypeMap<ExtArgs extends runtime.Types.Extensions.InternalArgs = runt
         count: {
           args: Prisma.EmployeeDocumentCountArgs<ExtArgs>
           result: runtime.Types.Utils.Optional<Prisma.EmployeeDocumentCountAggregateOutputType> | number
+        }
+      }
+    }
+    NumberSequence: {
+      payload: Prisma.$NumberSequencePayload<ExtArgs>
+      fields: Prisma.NumberSequenceFieldRefs
+      operations: {
+        findUnique: {
+          args: Prisma.NumberSequenceFindUniqueArgs<ExtArgs>
+          result: runtime.Types.Utils.PayloadToResult<Prisma.$NumberSequencePayload> | null
+        }
+        findUniqueOrThrow: {
+          args: Prisma.NumberSequenceFindUniqueOrThrowArgs<ExtArgs>
+          result: runtime.Types.Utils.PayloadToResult<Prisma.$NumberSequencePayload>
+        }
+        findFirst: {
+          args: Prisma.NumberSequenceFindFirstArgs<ExtArgs>
+          result: runtime.Types.Utils.PayloadToResult<Prisma.$NumberSequencePayload> | null
+        }
+        findFirstOrThrow: {
+          args: Prisma.NumberSequenceFindFirstOrThrowArgs<ExtArgs>
+          result: runtime.Types.Utils.PayloadToResult<Prisma.$NumberSequencePayload>
+        }
+        findMany: {
+          args: Prisma.NumberSequenceFindManyArgs<ExtArgs>
+          result: runtime.Types.Utils.PayloadToResult<Prisma.$NumberSequencePayload>[]
+        }
+        create: {
+          args: Prisma.NumberSequenceCreateArgs<ExtArgs>
+          result: runtime.Types.Utils.PayloadToResult<Prisma.$NumberSequencePayload>
+        }
+        createMany: {
+          args: Prisma.NumberSequenceCreateManyArgs<ExtArgs>
+          result: BatchPayload
+        }
+        createManyAndReturn: {
+          args: Prisma.NumberSequenceCreateManyAndReturnArgs<ExtArgs>
+          result: runtime.Types.Utils.PayloadToResult<Prisma.$NumberSequencePayload>[]
+        }
+        delete: {
+          args: Prisma.NumberSequenceDeleteArgs<ExtArgs>
+          result: runtime.Types.Utils.PayloadToResult<Prisma.$NumberSequencePayload>
+        }
+        update: {
+          args: Prisma.NumberSequenceUpdateArgs<ExtArgs>
+          result: runtime.Types.Utils.PayloadToResult<Prisma.$NumberSequencePayload>
+        }
+        deleteMany: {
+          args: Prisma.NumberSequenceDeleteManyArgs<ExtArgs>
+          result: BatchPayload
+        }
+        updateMany: {
+          args: Prisma.NumberSequenceUpdateManyArgs<ExtArgs>
+          result: BatchPayload
+        }
+        updateManyAndReturn: {
+          args: Prisma.NumberSequenceUpdateManyAndReturnArgs<ExtArgs>
+          result: runtime.Types.Utils.PayloadToResult<Prisma.$NumberSequencePayload>[]
+        }
+        upsert: {
+          args: Prisma.NumberSequenceUpsertArgs<ExtArgs>
+          result: runtime.Types.Utils.PayloadToResult<Prisma.$NumberSequencePayload>
+        }
+        aggregate: {
+          args: Prisma.NumberSequenceAggregateArgs<ExtArgs>
+          result: runtime.Types.Utils.Optional<Prisma.AggregateNumberSequence>
+        }
+        groupBy: {
+          args: Prisma.NumberSequenceGroupByArgs<ExtArgs>
+          result: runtime.Types.Utils.Optional<Prisma.NumberSequenceGroupByOutputType>[]
+        }
+        count: {
+          args: Prisma.NumberSequenceCountArgs<ExtArgs>
+          result: runtime.Types.Utils.Optional<Prisma.NumberSequenceCountAggregateOutputType> | number
+        }
+      }
+    }
+    HelpdeskTicket: {
+      payload: Prisma.$HelpdeskTicketPayload<ExtArgs>
+      fields: Prisma.HelpdeskTicketFieldRefs
+      operations: {
+        findUnique: {
+          args: Prisma.HelpdeskTicketFindUniqueArgs<ExtArgs>
+          result: runtime.Types.Utils.PayloadToResult<Prisma.$HelpdeskTicketPayload> | null
+        }
+        findUniqueOrThrow: {
+          args: Prisma.HelpdeskTicketFindUniqueOrThrowArgs<ExtArgs>
+          result: runtime.Types.Utils.PayloadToResult<Prisma.$HelpdeskTicketPayload>
+        }
+        findFirst: {
+          args: Prisma.HelpdeskTicketFindFirstArgs<ExtArgs>
+          result: runtime.Types.Utils.PayloadToResult<Prisma.$HelpdeskTicketPayload> | null
+        }
+        findFirstOrThrow: {
+          args: Prisma.HelpdeskTicketFindFirstOrThrowArgs<ExtArgs>
+          result: runtime.Types.Utils.PayloadToResult<Prisma.$HelpdeskTicketPayload>
+        }
+        findMany: {
+          args: Prisma.HelpdeskTicketFindManyArgs<ExtArgs>
+          result: runtime.Types.Utils.PayloadToResult<Prisma.$HelpdeskTicketPayload>[]
+        }
+        create: {
+          args: Prisma.HelpdeskTicketCreateArgs<ExtArgs>
+          result: runtime.Types.Utils.PayloadToResult<Prisma.$HelpdeskTicketPayload>
+        }
+        createMany: {
+          args: Prisma.HelpdeskTicketCreateManyArgs<ExtArgs>
+          result: BatchPayload
+        }
+        createManyAndReturn: {
+          args: Prisma.HelpdeskTicketCreateManyAndReturnArgs<ExtArgs>
+          result: runtime.Types.Utils.PayloadToResult<Prisma.$HelpdeskTicketPayload>[]
+        }
+        delete: {
+          args: Prisma.HelpdeskTicketDeleteArgs<ExtArgs>
+          result: runtime.Types.Utils.PayloadToResult<Prisma.$HelpdeskTicketPayload>
+        }
+        update: {
+          args: Prisma.HelpdeskTicketUpdateArgs<ExtArgs>
+          result: runtime.Types.Utils.PayloadToResult<Prisma.$HelpdeskTicketPayload>
+        }
+        deleteMany: {
+          args: Prisma.HelpdeskTicketDeleteManyArgs<ExtArgs>
+          result: BatchPayload
+        }
+        updateMany: {
+          args: Prisma.HelpdeskTicketUpdateManyArgs<ExtArgs>
+          result: BatchPayload
+        }
+        updateManyAndReturn: {
+          args: Prisma.HelpdeskTicketUpdateManyAndReturnArgs<ExtArgs>
+          result: runtime.Types.Utils.PayloadToResult<Prisma.$HelpdeskTicketPayload>[]
+        }
+        upsert: {
+          args: Prisma.HelpdeskTicketUpsertArgs<ExtArgs>
+          result: runtime.Types.Utils.PayloadToResult<Prisma.$HelpdeskTicketPayload>
+        }
+        aggregate: {
+          args: Prisma.HelpdeskTicketAggregateArgs<ExtArgs>
+          result: runtime.Types.Utils.Optional<Prisma.AggregateHelpdeskTicket>
+        }
+        groupBy: {
+          args: Prisma.HelpdeskTicketGroupByArgs<ExtArgs>
+          result: runtime.Types.Utils.Optional<Prisma.HelpdeskTicketGroupByOutputType>[]
+        }
+        count: {
+          args: Prisma.HelpdeskTicketCountArgs<ExtArgs>
+          result: runtime.Types.Utils.Optional<Prisma.HelpdeskTicketCountAggregateOutputType> | number
+        }
+      }
+    }
+    HelpdeskMessage: {
+      payload: Prisma.$HelpdeskMessagePayload<ExtArgs>
+      fields: Prisma.HelpdeskMessageFieldRefs
+      operations: {
+        findUnique: {
+          args: Prisma.HelpdeskMessageFindUniqueArgs<ExtArgs>
+          result: runtime.Types.Utils.PayloadToResult<Prisma.$HelpdeskMessagePayload> | null
+        }
+        findUniqueOrThrow: {
+          args: Prisma.HelpdeskMessageFindUniqueOrThrowArgs<ExtArgs>
+          result: runtime.Types.Utils.PayloadToResult<Prisma.$HelpdeskMessagePayload>
+        }
+        findFirst: {
+          args: Prisma.HelpdeskMessageFindFirstArgs<ExtArgs>
+          result: runtime.Types.Utils.PayloadToResult<Prisma.$HelpdeskMessagePayload> | null
+        }
+        findFirstOrThrow: {
+          args: Prisma.HelpdeskMessageFindFirstOrThrowArgs<ExtArgs>
+          result: runtime.Types.Utils.PayloadToResult<Prisma.$HelpdeskMessagePayload>
+        }
+        findMany: {
+          args: Prisma.HelpdeskMessageFindManyArgs<ExtArgs>
+          result: runtime.Types.Utils.PayloadToResult<Prisma.$HelpdeskMessagePayload>[]
+        }
+        create: {
+          args: Prisma.HelpdeskMessageCreateArgs<ExtArgs>
+          result: runtime.Types.Utils.PayloadToResult<Prisma.$HelpdeskMessagePayload>
+        }
+        createMany: {
+          args: Prisma.HelpdeskMessageCreateManyArgs<ExtArgs>
+          result: BatchPayload
+        }
+        createManyAndReturn: {
+          args: Prisma.HelpdeskMessageCreateManyAndReturnArgs<ExtArgs>
+          result: runtime.Types.Utils.PayloadToResult<Prisma.$HelpdeskMessagePayload>[]
+        }
+        delete: {
+          args: Prisma.HelpdeskMessageDeleteArgs<ExtArgs>
+          result: runtime.Types.Utils.PayloadToResult<Prisma.$HelpdeskMessagePayload>
+        }
+        update: {
+          args: Prisma.HelpdeskMessageUpdateArgs<ExtArgs>
+          result: runtime.Types.Utils.PayloadToResult<Prisma.$HelpdeskMessagePayload>
+        }
+        deleteMany: {
+          args: Prisma.HelpdeskMessageDeleteManyArgs<ExtArgs>
+          result: BatchPayload
+        }
+        updateMany: {
+          args: Prisma.HelpdeskMessageUpdateManyArgs<ExtArgs>
+          result: BatchPayload
+        }
+        updateManyAndReturn: {
+          args: Prisma.HelpdeskMessageUpdateManyAndReturnArgs<ExtArgs>
+          result: runtime.Types.Utils.PayloadToResult<Prisma.$HelpdeskMessagePayload>[]
+        }
+        upsert: {
+          args: Prisma.HelpdeskMessageUpsertArgs<ExtArgs>
+          result: runtime.Types.Utils.PayloadToResult<Prisma.$HelpdeskMessagePayload>
+        }
+        aggregate: {
+          args: Prisma.HelpdeskMessageAggregateArgs<ExtArgs>
+          result: runtime.Types.Utils.Optional<Prisma.AggregateHelpdeskMessage>
+        }
+        groupBy: {
+          args: Prisma.HelpdeskMessageGroupByArgs<ExtArgs>
+          result: runtime.Types.Utils.Optional<Prisma.HelpdeskMessageGroupByOutputType>[]
+        }
+        count: {
+          args: Prisma.HelpdeskMessageCountArgs<ExtArgs>
+          result: runtime.Types.Utils.Optional<Prisma.HelpdeskMessageCountAggregateOutputType> | number
         }
       }
     }
@@ -1627,6 +1852,50 @@ export const EmployeeDocumentScalarFieldEnum = {
 export type EmployeeDocumentScalarFieldEnum = (typeof EmployeeDocumentScalarFieldEnum)[keyof typeof EmployeeDocumentScalarFieldEnum]
 
 
+export const NumberSequenceScalarFieldEnum = {
+  tenant_id: 'tenant_id',
+  name: 'name',
+  last_value: 'last_value'
+} as const
+
+export type NumberSequenceScalarFieldEnum = (typeof NumberSequenceScalarFieldEnum)[keyof typeof NumberSequenceScalarFieldEnum]
+
+
+export const HelpdeskTicketScalarFieldEnum = {
+  tenant_id: 'tenant_id',
+  id: 'id',
+  ticket_number: 'ticket_number',
+  title: 'title',
+  category: 'category',
+  priority: 'priority',
+  description: 'description',
+  status: 'status',
+  requester_user_id: 'requester_user_id',
+  requester_employee_id: 'requester_employee_id',
+  assignee_user_id: 'assignee_user_id',
+  resolved_at: 'resolved_at',
+  closed_at: 'closed_at',
+  created_at: 'created_at',
+  updated_at: 'updated_at',
+  deleted_at: 'deleted_at'
+} as const
+
+export type HelpdeskTicketScalarFieldEnum = (typeof HelpdeskTicketScalarFieldEnum)[keyof typeof HelpdeskTicketScalarFieldEnum]
+
+
+export const HelpdeskMessageScalarFieldEnum = {
+  tenant_id: 'tenant_id',
+  id: 'id',
+  ticket_id: 'ticket_id',
+  author_user_id: 'author_user_id',
+  body: 'body',
+  internal: 'internal',
+  created_at: 'created_at'
+} as const
+
+export type HelpdeskMessageScalarFieldEnum = (typeof HelpdeskMessageScalarFieldEnum)[keyof typeof HelpdeskMessageScalarFieldEnum]
+
+
 export const StatutorySettingScalarFieldEnum = {
   tenant_id: 'tenant_id',
   id: 'id',
@@ -1891,16 +2160,9 @@ export type ListDateTimeFieldRefInput<$PrismaModel> = FieldRefInputType<$PrismaM
 
 
 /**
- * Reference to a field of type 'Json'
+ * Reference to a field of type 'Int'
  */
-export type JsonFieldRefInput<$PrismaModel> = FieldRefInputType<$PrismaModel, 'Json'>
-    
-
-
-/**
- * Reference to a field of type 'QueryMode'
- */
-export type EnumQueryModeFieldRefInput<$PrismaModel> = FieldRefInputType<$PrismaModel, 'QueryMode'>
+export type IntFieldRefInput<$PrismaModel> = FieldRefInputType<$PrismaModel, 'Int'>
     
 
 
@@ -1912,16 +2174,23 @@ export type ListIntFieldRefInput<$PrismaModel> = FieldRefInputType<$PrismaModel,
 
 
 /**
- * Reference to a field of type 'Int'
+ * Reference to a field of type 'Boolean'
  */
-export type IntFieldRefInput<$PrismaModel> = FieldRefInputType<$PrismaModel, 'Int'>
+export type BooleanFieldRefInput<$PrismaModel> = FieldRefInputType<$PrismaModel, 'Boolean'>
     
 
 
 /**
- * Reference to a field of type 'Boolean'
+ * Reference to a field of type 'Json'
  */
-export type BooleanFieldRefInput<$PrismaModel> = FieldRefInputType<$PrismaModel, 'Boolean'>
+export type JsonFieldRefInput<$PrismaModel> = FieldRefInputType<$PrismaModel, 'Json'>
+    
+
+
+/**
+ * Reference to a field of type 'QueryMode'
+ */
+export type EnumQueryModeFieldRefInput<$PrismaModel> = FieldRefInputType<$PrismaModel, 'QueryMode'>
     
 
 
@@ -2091,6 +2360,9 @@ export type PrismaClientOptions = PrismaClientOptionsWithAccelerateUrl | PrismaC
 export type GlobalOmitConfig = {
   employee?: Prisma.EmployeeOmit
   employeeDocument?: Prisma.EmployeeDocumentOmit
+  numberSequence?: Prisma.NumberSequenceOmit
+  helpdeskTicket?: Prisma.HelpdeskTicketOmit
+  helpdeskMessage?: Prisma.HelpdeskMessageOmit
   statutorySetting?: Prisma.StatutorySettingOmit
   user?: Prisma.UserOmit
   tenant?: Prisma.TenantOmit

@@ -53,6 +53,9 @@ export const AnyNull = runtime.AnyNull
 export const ModelName = {
   Employee: 'Employee',
   EmployeeDocument: 'EmployeeDocument',
+  NumberSequence: 'NumberSequence',
+  HelpdeskTicket: 'HelpdeskTicket',
+  HelpdeskMessage: 'HelpdeskMessage',
   StatutorySetting: 'StatutorySetting',
   User: 'User',
   Tenant: 'Tenant',
@@ -129,6 +132,50 @@ export const EmployeeDocumentScalarFieldEnum = {
 } as const
 
 export type EmployeeDocumentScalarFieldEnum = (typeof EmployeeDocumentScalarFieldEnum)[keyof typeof EmployeeDocumentScalarFieldEnum]
+
+
+export const NumberSequenceScalarFieldEnum = {
+  tenant_id: 'tenant_id',
+  name: 'name',
+  last_value: 'last_value'
+} as const
+
+export type NumberSequenceScalarFieldEnum = (typeof NumberSequenceScalarFieldEnum)[keyof typeof NumberSequenceScalarFieldEnum]
+
+
+export const HelpdeskTicketScalarFieldEnum = {
+  tenant_id: 'tenant_id',
+  id: 'id',
+  ticket_number: 'ticket_number',
+  title: 'title',
+  category: 'category',
+  priority: 'priority',
+  description: 'description',
+  status: 'status',
+  requester_user_id: 'requester_user_id',
+  requester_employee_id: 'requester_employee_id',
+  assignee_user_id: 'assignee_user_id',
+  resolved_at: 'resolved_at',
+  closed_at: 'closed_at',
+  created_at: 'created_at',
+  updated_at: 'updated_at',
+  deleted_at: 'deleted_at'
+} as const
+
+export type HelpdeskTicketScalarFieldEnum = (typeof HelpdeskTicketScalarFieldEnum)[keyof typeof HelpdeskTicketScalarFieldEnum]
+
+
+export const HelpdeskMessageScalarFieldEnum = {
+  tenant_id: 'tenant_id',
+  id: 'id',
+  ticket_id: 'ticket_id',
+  author_user_id: 'author_user_id',
+  body: 'body',
+  internal: 'internal',
+  created_at: 'created_at'
+} as const
+
+export type HelpdeskMessageScalarFieldEnum = (typeof HelpdeskMessageScalarFieldEnum)[keyof typeof HelpdeskMessageScalarFieldEnum]
 
 
 export const StatutorySettingScalarFieldEnum = {

@@ -1,0 +1,24 @@
+// Helpdesk rules: who sees a ticket, which status changes are allowed, who may make them.
+import type { AuthContext } from "../../http/types.ts";
+
+export type TicketStatus = "open" | "in_progress" | "resolved" | "closed";
+
+const TRANSITIONS: Record<TicketStatus, TicketStatus[]> = {
+  open: ["in_progress", "resolved", "closed"],
+  in_progress: ["open", "resolved", "closed"],
+  resolved: ["open", "closed"],
+  closed: [],
+};
+
+export const isAgent = (auth: Pick<AuthContext, "role">) => auth.role === "owner" || auth.role === "admin" || auth.role === "hr";
+
+export function canTransition(from: TicketStatus, to: TicketStatus): boolean {
+  return from === to || TRANSITIONS[from].includes(to);
+}
+
+/** The requester (not an agent) may only close their ticket or reopen a resolved one. */
+export function requesterMayChange(from: TicketStatus, patch: { status?: string; priority?: string; assignee_user_id?: string | null }): boolean {
+  if (patch.priority !== undefined || patch.assignee_user_id !== undefined) return false;
+  if (patch.status === undefined) return false;
+  return patch.status === "closed" || (from === "resolved" && patch.status === "open");
+}
