@@ -309,6 +309,57 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/api/configuration/payroll/expense-categories": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * List expense categorys
+         * @description Every member may read them (employees choose one when applying); sorted by name.
+         */
+        get: operations["listExpenseCategories"];
+        put?: never;
+        /**
+         * Create a expense category
+         * @description The name is unique within the company (409).
+         */
+        post: operations["createExpenseCategory"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/configuration/payroll/expense-categories/{id}": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                id: string;
+            };
+            cookie?: never;
+        };
+        /** One expense category */
+        get: operations["getExpenseCategory"];
+        /**
+         * Update a expense category
+         * @description Partial update, audited with from → to values.
+         */
+        put: operations["updateExpenseCategory"];
+        post?: never;
+        /**
+         * Delete a expense category
+         * @description Refused (409) while records use it; deactivate it instead (`active: false`).
+         */
+        delete: operations["deleteExpenseCategory"];
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/api/configuration/payroll/gratuity-settings": {
         parameters: {
             query?: never;
@@ -328,6 +379,57 @@ export interface paths {
          */
         post: operations["updateGratuitySettings"];
         delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/configuration/payroll/loan-types": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * List loan types
+         * @description Every member may read them (employees choose one when applying); sorted by name.
+         */
+        get: operations["listLoanTypes"];
+        put?: never;
+        /**
+         * Create a loan type
+         * @description The name is unique within the company (409).
+         */
+        post: operations["createLoanType"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/configuration/payroll/loan-types/{id}": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                id: string;
+            };
+            cookie?: never;
+        };
+        /** One loan type */
+        get: operations["getLoanType"];
+        /**
+         * Update a loan type
+         * @description Partial update, audited with from → to values.
+         */
+        put: operations["updateLoanType"];
+        post?: never;
+        /**
+         * Delete a loan type
+         * @description Refused (409) while records use it; deactivate it instead (`active: false`).
+         */
+        delete: operations["deleteLoanType"];
         options?: never;
         head?: never;
         patch?: never;
@@ -707,6 +809,29 @@ export interface components {
             low_wage_daily_exemption?: components["schemas"]["Money"];
             wage_threshold?: components["schemas"]["Money"];
         };
+        ExpenseCategory: {
+            /** @description Inactive categories take no new claims. */
+            active: boolean;
+            /** Format: date-time */
+            created_at: string;
+            description: string | null;
+            /** Format: uuid */
+            id: string;
+            /** @description Largest amount of one claim (null = no limit). */
+            max_claim_amount: components["schemas"]["Money"] | null;
+            name: string;
+            requires_receipt: boolean;
+            /** Format: date-time */
+            updated_at: string;
+        };
+        /** @description Create (name required) or partial update. */
+        ExpenseCategoryInput: {
+            active?: boolean;
+            description?: string | null;
+            max_claim_amount?: components["schemas"]["Money"] | null;
+            name?: string;
+            requires_receipt?: boolean;
+        };
         /** @description Gratuity (Payment of Gratuity Act 1972): last drawn basic + DA × `days_per_year` / `divisor` × completed years, where a final part-year over `round_up_after_months` months counts as a full year; payable after `min_years` of continuous service (`fixed_term_min_years` for fixed-term employees under the 2025 Labour Codes; no minimum on death or disablement); capped at `cap` (₹20 lakh from 29 Mar 2018). */
         GratuitySettings: {
             cap: components["schemas"]["Money"];
@@ -798,6 +923,31 @@ export interface components {
             role: components["schemas"]["Role"];
             /** @enum {string} */
             status: "pending" | "accepted" | "expired" | "revoked";
+        };
+        LoanType: {
+            /** @description Inactive types stay on existing loans but take no new applications. */
+            active: boolean;
+            /** Format: date-time */
+            created_at: string;
+            description: string | null;
+            /** Format: uuid */
+            id: string;
+            interest_rate: components["schemas"]["Percent"];
+            /** @description Largest amount that may be borrowed (null = no limit). */
+            max_amount: components["schemas"]["Money"] | null;
+            max_installments: number;
+            name: string;
+            /** Format: date-time */
+            updated_at: string;
+        };
+        /** @description Create (name and max_installments required) or partial update. */
+        LoanTypeInput: {
+            active?: boolean;
+            description?: string | null;
+            interest_rate?: components["schemas"]["Percent"];
+            max_amount?: components["schemas"]["Money"] | null;
+            max_installments?: number;
+            name?: string;
         };
         Member: {
             /** Format: email */
@@ -1787,6 +1937,166 @@ export interface operations {
             503: components["responses"]["Unavailable"];
         };
     };
+    listExpenseCategories: {
+        parameters: {
+            query?: {
+                /** @description Only active (true) or inactive (false) ones. */
+                active?: boolean;
+            };
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description All expense categorys of the company. */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        data: components["schemas"]["ExpenseCategory"][];
+                        message: string;
+                    };
+                };
+            };
+            400: components["responses"]["ValidationFailed"];
+            401: components["responses"]["Unauthenticated"];
+            403: components["responses"]["Forbidden"];
+            500: components["responses"]["Internal"];
+            503: components["responses"]["Unavailable"];
+        };
+    };
+    createExpenseCategory: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["ExpenseCategoryInput"] & unknown;
+            };
+        };
+        responses: {
+            /** @description Created. */
+            201: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        data: components["schemas"]["ExpenseCategory"];
+                        message: string;
+                    };
+                };
+            };
+            400: components["responses"]["ValidationFailed"];
+            401: components["responses"]["Unauthenticated"];
+            403: components["responses"]["Forbidden"];
+            409: components["responses"]["Conflict"];
+            500: components["responses"]["Internal"];
+            503: components["responses"]["Unavailable"];
+        };
+    };
+    getExpenseCategory: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                id: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description The expense category. */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        data: components["schemas"]["ExpenseCategory"];
+                        message: string;
+                    };
+                };
+            };
+            400: components["responses"]["ValidationFailed"];
+            401: components["responses"]["Unauthenticated"];
+            403: components["responses"]["Forbidden"];
+            404: components["responses"]["NotFound"];
+            500: components["responses"]["Internal"];
+            503: components["responses"]["Unavailable"];
+        };
+    };
+    updateExpenseCategory: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                id: string;
+            };
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["ExpenseCategoryInput"] & unknown;
+            };
+        };
+        responses: {
+            /** @description Updated. */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        data: components["schemas"]["ExpenseCategory"];
+                        message: string;
+                    };
+                };
+            };
+            400: components["responses"]["ValidationFailed"];
+            401: components["responses"]["Unauthenticated"];
+            403: components["responses"]["Forbidden"];
+            404: components["responses"]["NotFound"];
+            409: components["responses"]["Conflict"];
+            500: components["responses"]["Internal"];
+            503: components["responses"]["Unavailable"];
+        };
+    };
+    deleteExpenseCategory: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                id: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Deleted. */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Ack"];
+                };
+            };
+            400: components["responses"]["ValidationFailed"];
+            401: components["responses"]["Unauthenticated"];
+            403: components["responses"]["Forbidden"];
+            404: components["responses"]["NotFound"];
+            409: components["responses"]["Conflict"];
+            500: components["responses"]["Internal"];
+            503: components["responses"]["Unavailable"];
+        };
+    };
     getGratuitySettings: {
         parameters: {
             query?: never;
@@ -1843,6 +2153,166 @@ export interface operations {
             400: components["responses"]["ValidationFailed"];
             401: components["responses"]["Unauthenticated"];
             403: components["responses"]["Forbidden"];
+            500: components["responses"]["Internal"];
+            503: components["responses"]["Unavailable"];
+        };
+    };
+    listLoanTypes: {
+        parameters: {
+            query?: {
+                /** @description Only active (true) or inactive (false) ones. */
+                active?: boolean;
+            };
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description All loan types of the company. */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        data: components["schemas"]["LoanType"][];
+                        message: string;
+                    };
+                };
+            };
+            400: components["responses"]["ValidationFailed"];
+            401: components["responses"]["Unauthenticated"];
+            403: components["responses"]["Forbidden"];
+            500: components["responses"]["Internal"];
+            503: components["responses"]["Unavailable"];
+        };
+    };
+    createLoanType: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["LoanTypeInput"] & unknown;
+            };
+        };
+        responses: {
+            /** @description Created. */
+            201: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        data: components["schemas"]["LoanType"];
+                        message: string;
+                    };
+                };
+            };
+            400: components["responses"]["ValidationFailed"];
+            401: components["responses"]["Unauthenticated"];
+            403: components["responses"]["Forbidden"];
+            409: components["responses"]["Conflict"];
+            500: components["responses"]["Internal"];
+            503: components["responses"]["Unavailable"];
+        };
+    };
+    getLoanType: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                id: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description The loan type. */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        data: components["schemas"]["LoanType"];
+                        message: string;
+                    };
+                };
+            };
+            400: components["responses"]["ValidationFailed"];
+            401: components["responses"]["Unauthenticated"];
+            403: components["responses"]["Forbidden"];
+            404: components["responses"]["NotFound"];
+            500: components["responses"]["Internal"];
+            503: components["responses"]["Unavailable"];
+        };
+    };
+    updateLoanType: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                id: string;
+            };
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["LoanTypeInput"] & unknown;
+            };
+        };
+        responses: {
+            /** @description Updated. */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        data: components["schemas"]["LoanType"];
+                        message: string;
+                    };
+                };
+            };
+            400: components["responses"]["ValidationFailed"];
+            401: components["responses"]["Unauthenticated"];
+            403: components["responses"]["Forbidden"];
+            404: components["responses"]["NotFound"];
+            409: components["responses"]["Conflict"];
+            500: components["responses"]["Internal"];
+            503: components["responses"]["Unavailable"];
+        };
+    };
+    deleteLoanType: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                id: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Deleted. */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Ack"];
+                };
+            };
+            400: components["responses"]["ValidationFailed"];
+            401: components["responses"]["Unauthenticated"];
+            403: components["responses"]["Forbidden"];
+            404: components["responses"]["NotFound"];
+            409: components["responses"]["Conflict"];
             500: components["responses"]["Internal"];
             503: components["responses"]["Unavailable"];
         };

@@ -13,23 +13,31 @@ export interface OperationMeta {
 export const operationTable = {
   acceptInvite: { method: "post", path: "/api/auth/accept-invite", area: "auth", public: true, roles: [], module: null, tenantOptional: false, multipart: false },
   addHelpdeskMessage: { method: "post", path: "/api/helpdesk/tickets/{id}/messages", area: "helpdesk", public: false, roles: ["owner","admin","hr","manager","employee"], module: "helpdesk", tenantOptional: false, multipart: false },
+  createExpenseCategory: { method: "post", path: "/api/configuration/payroll/expense-categories", area: "payroll", public: false, roles: ["owner","admin","hr"], module: "payroll", tenantOptional: false, multipart: false },
   createHelpdeskTicket: { method: "post", path: "/api/helpdesk/tickets", area: "helpdesk", public: false, roles: ["owner","admin","hr","manager","employee"], module: "helpdesk", tenantOptional: false, multipart: false },
+  createLoanType: { method: "post", path: "/api/configuration/payroll/loan-types", area: "payroll", public: false, roles: ["owner","admin","hr"], module: "payroll", tenantOptional: false, multipart: false },
+  deleteExpenseCategory: { method: "delete", path: "/api/configuration/payroll/expense-categories/{id}", area: "payroll", public: false, roles: ["owner","admin","hr"], module: "payroll", tenantOptional: false, multipart: false },
   deleteHelpdeskTicket: { method: "delete", path: "/api/helpdesk/tickets/{id}", area: "helpdesk", public: false, roles: ["owner","admin","hr"], module: "helpdesk", tenantOptional: false, multipart: false },
+  deleteLoanType: { method: "delete", path: "/api/configuration/payroll/loan-types/{id}", area: "payroll", public: false, roles: ["owner","admin","hr"], module: "payroll", tenantOptional: false, multipart: false },
   downloadFile: { method: "get", path: "/api/files/{fileId}", area: "utilities", public: false, roles: ["owner","admin","hr","manager","employee"], module: null, tenantOptional: false, multipart: false },
   forgotPassword: { method: "post", path: "/api/auth/forgot-password", area: "auth", public: true, roles: [], module: null, tenantOptional: false, multipart: false },
   getCompanySettings: { method: "get", path: "/api/configuration/company-settings", area: "settings", public: false, roles: ["owner","admin","hr","manager","employee"], module: null, tenantOptional: false, multipart: false },
   getEsiSettings: { method: "get", path: "/api/configuration/payroll/esi-settings", area: "payroll", public: false, roles: ["owner","admin","hr"], module: "payroll", tenantOptional: false, multipart: false },
+  getExpenseCategory: { method: "get", path: "/api/configuration/payroll/expense-categories/{id}", area: "payroll", public: false, roles: ["owner","admin","hr","manager","employee"], module: "payroll", tenantOptional: false, multipart: false },
   getGratuitySettings: { method: "get", path: "/api/configuration/payroll/gratuity-settings", area: "payroll", public: false, roles: ["owner","admin","hr"], module: "payroll", tenantOptional: false, multipart: false },
   getHealth: { method: "get", path: "/api/health", area: "utilities", public: true, roles: [], module: null, tenantOptional: false, multipart: false },
   getHelpdeskTicket: { method: "get", path: "/api/helpdesk/tickets/{id}", area: "helpdesk", public: false, roles: ["owner","admin","hr","manager","employee"], module: "helpdesk", tenantOptional: false, multipart: false },
+  getLoanType: { method: "get", path: "/api/configuration/payroll/loan-types/{id}", area: "payroll", public: false, roles: ["owner","admin","hr","manager","employee"], module: "payroll", tenantOptional: false, multipart: false },
   getPfSettings: { method: "get", path: "/api/configuration/payroll/pf-settings", area: "payroll", public: false, roles: ["owner","admin","hr"], module: "payroll", tenantOptional: false, multipart: false },
   getProfessionalTaxSettings: { method: "get", path: "/api/configuration/payroll/professional-tax", area: "payroll", public: false, roles: ["owner","admin","hr"], module: "payroll", tenantOptional: false, multipart: false },
   getServerTime: { method: "get", path: "/api/server-time", area: "utilities", public: true, roles: [], module: null, tenantOptional: false, multipart: false },
   getSession: { method: "get", path: "/api/auth/session", area: "auth", public: false, roles: ["owner","admin","hr","manager","employee"], module: null, tenantOptional: true, multipart: false },
   inviteMember: { method: "post", path: "/api/configuration/members", area: "members", public: false, roles: ["owner","admin"], module: null, tenantOptional: false, multipart: false },
   listActivityLog: { method: "get", path: "/api/configuration/activity-log", area: "settings", public: false, roles: ["owner","admin"], module: null, tenantOptional: false, multipart: false },
+  listExpenseCategories: { method: "get", path: "/api/configuration/payroll/expense-categories", area: "payroll", public: false, roles: ["owner","admin","hr","manager","employee"], module: "payroll", tenantOptional: false, multipart: false },
   listHelpdeskMessages: { method: "get", path: "/api/helpdesk/tickets/{id}/messages", area: "helpdesk", public: false, roles: ["owner","admin","hr","manager","employee"], module: "helpdesk", tenantOptional: false, multipart: false },
   listHelpdeskTickets: { method: "get", path: "/api/helpdesk/tickets", area: "helpdesk", public: false, roles: ["owner","admin","hr","manager","employee"], module: "helpdesk", tenantOptional: false, multipart: false },
+  listLoanTypes: { method: "get", path: "/api/configuration/payroll/loan-types", area: "payroll", public: false, roles: ["owner","admin","hr","manager","employee"], module: "payroll", tenantOptional: false, multipart: false },
   listMembers: { method: "get", path: "/api/configuration/members", area: "members", public: false, roles: ["owner","admin","hr"], module: null, tenantOptional: false, multipart: false },
   listNotifications: { method: "get", path: "/api/notifications", area: "notifications", public: false, roles: ["owner","admin","hr","manager","employee"], module: null, tenantOptional: false, multipart: false },
   markAllNotificationsRead: { method: "post", path: "/api/notifications/read-all", area: "notifications", public: false, roles: ["owner","admin","hr","manager","employee"], module: null, tenantOptional: false, multipart: false },
@@ -44,8 +52,10 @@ export const operationTable = {
   switchTenant: { method: "post", path: "/api/auth/switch-tenant", area: "auth", public: false, roles: ["owner","admin","hr","manager","employee"], module: null, tenantOptional: true, multipart: false },
   updateCompanySettings: { method: "post", path: "/api/configuration/company-settings", area: "settings", public: false, roles: ["owner","admin"], module: null, tenantOptional: false, multipart: false },
   updateEsiSettings: { method: "post", path: "/api/configuration/payroll/esi-settings", area: "payroll", public: false, roles: ["owner","admin","hr"], module: "payroll", tenantOptional: false, multipart: false },
+  updateExpenseCategory: { method: "put", path: "/api/configuration/payroll/expense-categories/{id}", area: "payroll", public: false, roles: ["owner","admin","hr"], module: "payroll", tenantOptional: false, multipart: false },
   updateGratuitySettings: { method: "post", path: "/api/configuration/payroll/gratuity-settings", area: "payroll", public: false, roles: ["owner","admin","hr"], module: "payroll", tenantOptional: false, multipart: false },
   updateHelpdeskTicket: { method: "put", path: "/api/helpdesk/tickets/{id}", area: "helpdesk", public: false, roles: ["owner","admin","hr","manager","employee"], module: "helpdesk", tenantOptional: false, multipart: false },
+  updateLoanType: { method: "put", path: "/api/configuration/payroll/loan-types/{id}", area: "payroll", public: false, roles: ["owner","admin","hr"], module: "payroll", tenantOptional: false, multipart: false },
   updateMember: { method: "put", path: "/api/configuration/members/{userId}", area: "members", public: false, roles: ["owner","admin"], module: null, tenantOptional: false, multipart: false },
   updatePfSettings: { method: "post", path: "/api/configuration/payroll/pf-settings", area: "payroll", public: false, roles: ["owner","admin","hr"], module: "payroll", tenantOptional: false, multipart: false },
   updateProfessionalTaxSettings: { method: "post", path: "/api/configuration/payroll/professional-tax", area: "payroll", public: false, roles: ["owner","admin","hr"], module: "payroll", tenantOptional: false, multipart: false },
@@ -63,7 +73,7 @@ export interface AreaOperations {
   "helpdesk": "addHelpdeskMessage" | "createHelpdeskTicket" | "deleteHelpdeskTicket" | "getHelpdeskTicket" | "listHelpdeskMessages" | "listHelpdeskTickets" | "updateHelpdeskTicket";
   "members": "inviteMember" | "listMembers" | "removeMember" | "updateMember";
   "notifications": "listNotifications" | "markAllNotificationsRead" | "markNotificationRead";
-  "payroll": "getEsiSettings" | "getGratuitySettings" | "getPfSettings" | "getProfessionalTaxSettings" | "updateEsiSettings" | "updateGratuitySettings" | "updatePfSettings" | "updateProfessionalTaxSettings";
+  "payroll": "createExpenseCategory" | "createLoanType" | "deleteExpenseCategory" | "deleteLoanType" | "getEsiSettings" | "getExpenseCategory" | "getGratuitySettings" | "getLoanType" | "getPfSettings" | "getProfessionalTaxSettings" | "listExpenseCategories" | "listLoanTypes" | "updateEsiSettings" | "updateExpenseCategory" | "updateGratuitySettings" | "updateLoanType" | "updatePfSettings" | "updateProfessionalTaxSettings";
   "settings": "getCompanySettings" | "listActivityLog" | "updateCompanySettings";
   "utilities": "downloadFile" | "getHealth" | "getServerTime" | "uploadFile";
 }

@@ -50,6 +50,16 @@ export type HelpdeskMessage = Prisma.HelpdeskMessageModel
  */
 export type StatutorySetting = Prisma.StatutorySettingModel
 /**
+ * Model LoanType
+ * 
+ */
+export type LoanType = Prisma.LoanTypeModel
+/**
+ * Model ExpenseCategory
+ * 
+ */
+export type ExpenseCategory = Prisma.ExpenseCategoryModel
+/**
  * Model User
  * 
  */

@@ -55,6 +55,7 @@ export function toAppError(err: any): AppError {
   // Prisma known errors
   if (err?.code === "P2002") return new AppError(409, "conflict", "A record with the same unique value already exists");
   if (err?.code === "P2025") return new AppError(404, "not_found", "Not found");
+  if (err?.code === "P2003" || err?.code === "23503" || err?.cause?.originalCode === "23503") return new AppError(409, "conflict", "The record is still referenced by other records");
   if (err?.code === "P2034") return new AppError(409, "conflict", "The record was changed concurrently, retry the request");
   if (err?.code === "40001" || err?.code === "40P01" || err?.cause?.originalCode === "40001") return new AppError(409, "conflict", "The record was changed concurrently, retry the request");
   // express-openapi-validator and other http errors

@@ -17,3 +17,8 @@ export function moneyString(v: MoneyInput): string {
 export function moneyStringOrNull(v: MoneyInput | null | undefined): string | null {
   return v === null || v === undefined ? null : moneyString(v);
 }
+
+/** A percentage with at least two and at most four places: "8.33", "12.00", "0.7500" → "0.75". */
+export function percentString(v: MoneyInput): string {
+  return money(v).toFixed(4).replace(/(\.\d\d\d?)0+$/, "$1").replace(/(\.\d\d)0$/, "$1");
+}

@@ -403,6 +403,8 @@ export const ModelName = {
   HelpdeskTicket: 'HelpdeskTicket',
   HelpdeskMessage: 'HelpdeskMessage',
   StatutorySetting: 'StatutorySetting',
+  LoanType: 'LoanType',
+  ExpenseCategory: 'ExpenseCategory',
   User: 'User',
   Tenant: 'Tenant',
   PasswordResetToken: 'PasswordResetToken',
@@ -430,7 +432,7 @@ export type TypeMap<ExtArgs extends runtime.Types.Extensions.InternalArgs = runt
     omit: GlobalOmitOptions
   }
   meta: {
-    modelProps: "employee" | "employeeDocument" | "numberSequence" | "helpdeskTicket" | "helpdeskMessage" | "statutorySetting" | "user" | "tenant" | "passwordResetToken" | "emailOutbox" | "session" | "membership" | "invitation" | "auditLog" | "notification" | "storedFile" | "billingEvent" | "authThrottle"
+    modelProps: "employee" | "employeeDocument" | "numberSequence" | "helpdeskTicket" | "helpdeskMessage" | "statutorySetting" | "loanType" | "expenseCategory" | "user" | "tenant" | "passwordResetToken" | "emailOutbox" | "session" | "membership" | "invitation" | "auditLog" | "notification" | "storedFile" | "billingEvent" | "authThrottle"
     txIsolationLevel: TransactionIsolationLevel
   }
   model: {
@@ -875,6 +877,154 @@ export type TypeMap<ExtArgs extends runtime.Types.Extensions.InternalArgs = runt
         count: {
           args: Prisma.StatutorySettingCountArgs<ExtArgs>
           result: runtime.Types.Utils.Optional<Prisma.StatutorySettingCountAggregateOutputType> | number
+        }
+      }
+    }
+    LoanType: {
+      payload: Prisma.$LoanTypePayload<ExtArgs>
+      fields: Prisma.LoanTypeFieldRefs
+      operations: {
+        findUnique: {
+          args: Prisma.LoanTypeFindUniqueArgs<ExtArgs>
+          result: runtime.Types.Utils.PayloadToResult<Prisma.$LoanTypePayload> | null
+        }
+        findUniqueOrThrow: {
+          args: Prisma.LoanTypeFindUniqueOrThrowArgs<ExtArgs>
+          result: runtime.Types.Utils.PayloadToResult<Prisma.$LoanTypePayload>
+        }
+        findFirst: {
+          args: Prisma.LoanTypeFindFirstArgs<ExtArgs>
+          result: runtime.Types.Utils.PayloadToResult<Prisma.$LoanTypePayload> | null
+        }
+        findFirstOrThrow: {
+          args: Prisma.LoanTypeFindFirstOrThrowArgs<ExtArgs>
+          result: runtime.Types.Utils.PayloadToResult<Prisma.$LoanTypePayload>
+        }
+        findMany: {
+          args: Prisma.LoanTypeFindManyArgs<ExtArgs>
+          result: runtime.Types.Utils.PayloadToResult<Prisma.$LoanTypePayload>[]
+        }
+        create: {
+          args: Prisma.LoanTypeCreateArgs<ExtArgs>
+          result: runtime.Types.Utils.PayloadToResult<Prisma.$LoanTypePayload>
+        }
+        createMany: {
+          args: Prisma.LoanTypeCreateManyArgs<ExtArgs>
+          result: BatchPayload
+        }
+        createManyAndReturn: {
+          args: Prisma.LoanTypeCreateManyAndReturnArgs<ExtArgs>
+          result: runtime.Types.Utils.PayloadToResult<Prisma.$LoanTypePayload>[]
+        }
+        delete: {
+          args: Prisma.LoanTypeDeleteArgs<ExtArgs>
+          result: runtime.Types.Utils.PayloadToResult<Prisma.$LoanTypePayload>
+        }
+        update: {
+          args: Prisma.LoanTypeUpdateArgs<ExtArgs>
+          result: runtime.Types.Utils.PayloadToResult<Prisma.$LoanTypePayload>
+        }
+        deleteMany: {
+          args: Prisma.LoanTypeDeleteManyArgs<ExtArgs>
+          result: BatchPayload
+        }
+        updateMany: {
+          args: Prisma.LoanTypeUpdateManyArgs<ExtArgs>
+          result: BatchPayload
+        }
+        updateManyAndReturn: {
+          args: Prisma.LoanTypeUpdateManyAndReturnArgs<ExtArgs>
+          result: runtime.Types.Utils.PayloadToResult<Prisma.$LoanTypePayload>[]
+        }
+        upsert: {
+          args: Prisma.LoanTypeUpsertArgs<ExtArgs>
+          result: runtime.Types.Utils.PayloadToResult<Prisma.$LoanTypePayload>
+        }
+        aggregate: {
+          args: Prisma.LoanTypeAggregateArgs<ExtArgs>
+          result: runtime.Types.Utils.Optional<Prisma.AggregateLoanType>
+        }
+        groupBy: {
+          args: Prisma.LoanTypeGroupByArgs<ExtArgs>
+          result: runtime.Types.Utils.Optional<Prisma.LoanTypeGroupByOutputType>[]
+        }
+        count: {
+          args: Prisma.LoanTypeCountArgs<ExtArgs>
+          result: runtime.Types.Utils.Optional<Prisma.LoanTypeCountAggregateOutputType> | number
+        }
+      }
+    }
+    ExpenseCategory: {
+      payload: Prisma.$ExpenseCategoryPayload<ExtArgs>
+      fields: Prisma.ExpenseCategoryFieldRefs
+      operations: {
+        findUnique: {
+          args: Prisma.ExpenseCategoryFindUniqueArgs<ExtArgs>
+          result: runtime.Types.Utils.PayloadToResult<Prisma.$ExpenseCategoryPayload> | null
+        }
+        findUniqueOrThrow: {
+          args: Prisma.ExpenseCategoryFindUniqueOrThrowArgs<ExtArgs>
+          result: runtime.Types.Utils.PayloadToResult<Prisma.$ExpenseCategoryPayload>
+        }
+        findFirst: {
+          args: Prisma.ExpenseCategoryFindFirstArgs<ExtArgs>
+          result: runtime.Types.Utils.PayloadToResult<Prisma.$ExpenseCategoryPayload> | null
+        }
+        findFirstOrThrow: {
+          args: Prisma.ExpenseCategoryFindFirstOrThrowArgs<ExtArgs>
+          result: runtime.Types.Utils.PayloadToResult<Prisma.$ExpenseCategoryPayload>
+        }
+        findMany: {
+          args: Prisma.ExpenseCategoryFindManyArgs<ExtArgs>
+          result: runtime.Types.Utils.PayloadToResult<Prisma.$ExpenseCategoryPayload>[]
+        }
+        create: {
+          args: Prisma.ExpenseCategoryCreateArgs<ExtArgs>
+          result: runtime.Types.Utils.PayloadToResult<Prisma.$ExpenseCategoryPayload>
+        }
+        createMany: {
+          args: Prisma.ExpenseCategoryCreateManyArgs<ExtArgs>
+          result: BatchPayload
+        }
+        createManyAndReturn: {
+          args: Prisma.ExpenseCategoryCreateManyAndReturnArgs<ExtArgs>
+          result: runtime.Types.Utils.PayloadToResult<Prisma.$ExpenseCategoryPayload>[]
+        }
+        delete: {
+          args: Prisma.ExpenseCategoryDeleteArgs<ExtArgs>
+          result: runtime.Types.Utils.PayloadToResult<Prisma.$ExpenseCategoryPayload>
+        }
+        update: {
+          args: Prisma.ExpenseCategoryUpdateArgs<ExtArgs>
+          result: runtime.Types.Utils.PayloadToResult<Prisma.$ExpenseCategoryPayload>
+        }
+        deleteMany: {
+          args: Prisma.ExpenseCategoryDeleteManyArgs<ExtArgs>
+          result: BatchPayload
+        }
+        updateMany: {
+          args: Prisma.ExpenseCategoryUpdateManyArgs<ExtArgs>
+          result: BatchPayload
+        }
+        updateManyAndReturn: {
+          args: Prisma.ExpenseCategoryUpdateManyAndReturnArgs<ExtArgs>
+          result: runtime.Types.Utils.PayloadToResult<Prisma.$ExpenseCategoryPayload>[]
+        }
+        upsert: {
+          args: Prisma.ExpenseCategoryUpsertArgs<ExtArgs>
+          result: runtime.Types.Utils.PayloadToResult<Prisma.$ExpenseCategoryPayload>
+        }
+        aggregate: {
+          args: Prisma.ExpenseCategoryAggregateArgs<ExtArgs>
+          result: runtime.Types.Utils.Optional<Prisma.AggregateExpenseCategory>
+        }
+        groupBy: {
+          args: Prisma.ExpenseCategoryGroupByArgs<ExtArgs>
+          result: runtime.Types.Utils.Optional<Prisma.ExpenseCategoryGroupByOutputType>[]
+        }
+        count: {
+          args: Prisma.ExpenseCategoryCountArgs<ExtArgs>
+          result: runtime.Types.Utils.Optional<Prisma.ExpenseCategoryCountAggregateOutputType> | number
         }
       }
     }
@@ -1909,6 +2059,37 @@ export const StatutorySettingScalarFieldEnum = {
 export type StatutorySettingScalarFieldEnum = (typeof StatutorySettingScalarFieldEnum)[keyof typeof StatutorySettingScalarFieldEnum]
 
 
+export const LoanTypeScalarFieldEnum = {
+  tenant_id: 'tenant_id',
+  id: 'id',
+  name: 'name',
+  description: 'description',
+  max_amount: 'max_amount',
+  max_installments: 'max_installments',
+  interest_rate: 'interest_rate',
+  active: 'active',
+  created_at: 'created_at',
+  updated_at: 'updated_at'
+} as const
+
+export type LoanTypeScalarFieldEnum = (typeof LoanTypeScalarFieldEnum)[keyof typeof LoanTypeScalarFieldEnum]
+
+
+export const ExpenseCategoryScalarFieldEnum = {
+  tenant_id: 'tenant_id',
+  id: 'id',
+  name: 'name',
+  description: 'description',
+  max_claim_amount: 'max_claim_amount',
+  requires_receipt: 'requires_receipt',
+  active: 'active',
+  created_at: 'created_at',
+  updated_at: 'updated_at'
+} as const
+
+export type ExpenseCategoryScalarFieldEnum = (typeof ExpenseCategoryScalarFieldEnum)[keyof typeof ExpenseCategoryScalarFieldEnum]
+
+
 export const UserScalarFieldEnum = {
   id: 'id',
   email: 'email',
@@ -2195,6 +2376,20 @@ export type EnumQueryModeFieldRefInput<$PrismaModel> = FieldRefInputType<$Prisma
 
 
 /**
+ * Reference to a field of type 'Decimal'
+ */
+export type DecimalFieldRefInput<$PrismaModel> = FieldRefInputType<$PrismaModel, 'Decimal'>
+    
+
+
+/**
+ * Reference to a field of type 'Decimal[]'
+ */
+export type ListDecimalFieldRefInput<$PrismaModel> = FieldRefInputType<$PrismaModel, 'Decimal[]'>
+    
+
+
+/**
  * Reference to a field of type 'Float'
  */
 export type FloatFieldRefInput<$PrismaModel> = FieldRefInputType<$PrismaModel, 'Float'>
@@ -2364,6 +2559,8 @@ export type GlobalOmitConfig = {
   helpdeskTicket?: Prisma.HelpdeskTicketOmit
   helpdeskMessage?: Prisma.HelpdeskMessageOmit
   statutorySetting?: Prisma.StatutorySettingOmit
+  loanType?: Prisma.LoanTypeOmit
+  expenseCategory?: Prisma.ExpenseCategoryOmit
   user?: Prisma.UserOmit
   tenant?: Prisma.TenantOmit
   passwordResetToken?: Prisma.PasswordResetTokenOmit

@@ -57,6 +57,8 @@ export const ModelName = {
   HelpdeskTicket: 'HelpdeskTicket',
   HelpdeskMessage: 'HelpdeskMessage',
   StatutorySetting: 'StatutorySetting',
+  LoanType: 'LoanType',
+  ExpenseCategory: 'ExpenseCategory',
   User: 'User',
   Tenant: 'Tenant',
   PasswordResetToken: 'PasswordResetToken',
@@ -189,6 +191,37 @@ export const StatutorySettingScalarFieldEnum = {
 } as const
 
 export type StatutorySettingScalarFieldEnum = (typeof StatutorySettingScalarFieldEnum)[keyof typeof StatutorySettingScalarFieldEnum]
+
+
+export const LoanTypeScalarFieldEnum = {
+  tenant_id: 'tenant_id',
+  id: 'id',
+  name: 'name',
+  description: 'description',
+  max_amount: 'max_amount',
+  max_installments: 'max_installments',
+  interest_rate: 'interest_rate',
+  active: 'active',
+  created_at: 'created_at',
+  updated_at: 'updated_at'
+} as const
+
+export type LoanTypeScalarFieldEnum = (typeof LoanTypeScalarFieldEnum)[keyof typeof LoanTypeScalarFieldEnum]
+
+
+export const ExpenseCategoryScalarFieldEnum = {
+  tenant_id: 'tenant_id',
+  id: 'id',
+  name: 'name',
+  description: 'description',
+  max_claim_amount: 'max_claim_amount',
+  requires_receipt: 'requires_receipt',
+  active: 'active',
+  created_at: 'created_at',
+  updated_at: 'updated_at'
+} as const
+
+export type ExpenseCategoryScalarFieldEnum = (typeof ExpenseCategoryScalarFieldEnum)[keyof typeof ExpenseCategoryScalarFieldEnum]
 
 
 export const UserScalarFieldEnum = {

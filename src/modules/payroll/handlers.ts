@@ -1,6 +1,7 @@
 // Payroll area (module `payroll`).
-import { ok } from "../../http/envelope.ts";
+import { ack, created, ok } from "../../http/envelope.ts";
 import type { AreaHandlers } from "../../http/types.ts";
+import { expenseCategories, expenseCategoryJson, loanTypeJson, loanTypes } from "./catalogs.ts";
 import { readSettings, updateSettings } from "./statutory.ts";
 
 export const handlers = {
@@ -27,5 +28,39 @@ export const handlers = {
   },
   async updateGratuitySettings({ body, auth }) {
     return ok(await updateSettings("gratuity", body, auth.userId), "Gratuity settings updated");
+  },
+
+  async listLoanTypes({ query }) {
+    return ok((await loanTypes.list(query.active)).map(loanTypeJson));
+  },
+  async createLoanType({ body }) {
+    return created(loanTypeJson(await loanTypes.create(body)), "Loan type created");
+  },
+  async getLoanType({ params }) {
+    return ok(loanTypeJson(await loanTypes.get(params.id)));
+  },
+  async updateLoanType({ params, body }) {
+    return ok(loanTypeJson(await loanTypes.update(params.id, body)), "Loan type updated");
+  },
+  async deleteLoanType({ params }) {
+    await loanTypes.remove(params.id);
+    return ack("Loan type deleted");
+  },
+
+  async listExpenseCategories({ query }) {
+    return ok((await expenseCategories.list(query.active)).map(expenseCategoryJson));
+  },
+  async createExpenseCategory({ body }) {
+    return created(expenseCategoryJson(await expenseCategories.create(body)), "Expense category created");
+  },
+  async getExpenseCategory({ params }) {
+    return ok(expenseCategoryJson(await expenseCategories.get(params.id)));
+  },
+  async updateExpenseCategory({ params, body }) {
+    return ok(expenseCategoryJson(await expenseCategories.update(params.id, body)), "Expense category updated");
+  },
+  async deleteExpenseCategory({ params }) {
+    await expenseCategories.remove(params.id);
+    return ack("Expense category deleted");
   },
 } satisfies AreaHandlers<"payroll">;

@@ -1,0 +1,77 @@
+// Payroll catalogs: loan types and expense categories (named, per company, deactivatable).
+import { audit, diff } from "../../audit.ts";
+import { db, tenantTx } from "../../db/tenancy.ts";
+import { conflict, notFound } from "../../http/errors.ts";
+import { moneyStringOrNull, percentString } from "../../lib/money.ts";
+
+type LoanTypeRow = Awaited<ReturnType<typeof db.loanType.findFirstOrThrow>>;
+type ExpenseCategoryRow = Awaited<ReturnType<typeof db.expenseCategory.findFirstOrThrow>>;
+
+export const loanTypeJson = (r: LoanTypeRow) => ({
+  id: r.id,
+  name: r.name,
+  description: r.description,
+  max_amount: moneyStringOrNull(r.max_amount),
+  max_installments: r.max_installments,
+  interest_rate: percentString(r.interest_rate),
+  active: r.active,
+  created_at: r.created_at.toISOString(),
+  updated_at: r.updated_at.toISOString(),
+});
+
+export const expenseCategoryJson = (r: ExpenseCategoryRow) => ({
+  id: r.id,
+  name: r.name,
+  description: r.description,
+  max_claim_amount: moneyStringOrNull(r.max_claim_amount),
+  requires_receipt: r.requires_receipt,
+  active: r.active,
+  created_at: r.created_at.toISOString(),
+  updated_at: r.updated_at.toISOString(),
+});
+
+/** Create/update/delete of a named catalog row, with name uniqueness (409) and audit. */
+export function catalog<Row extends { id: string; name: string }>(opts: { entity: string; label: string; delegate: () => any; txDelegate: (tx: any) => any }) {
+  async function assertNameFree(name: string, exceptId?: string) {
+    const clash = await opts.delegate().findFirst({ where: { name: { equals: name.trim(), mode: "insensitive" }, ...(exceptId ? { NOT: { id: exceptId } } : {}) } });
+    if (clash) throw conflict(`A ${opts.label} named "${name.trim()}" already exists`);
+  }
+  return {
+    async list(active?: boolean): Promise<Row[]> {
+      return opts.delegate().findMany({ where: active === undefined ? {} : { active }, orderBy: { name: "asc" } });
+    },
+    async get(id: string): Promise<Row> {
+      const row = await opts.delegate().findFirst({ where: { id } });
+      if (!row) throw notFound(opts.label[0].toUpperCase() + opts.label.slice(1));
+      return row;
+    },
+    async create(data: Record<string, unknown>): Promise<Row> {
+      await assertNameFree(String(data.name));
+      return tenantTx(async (tx) => {
+        const row = await opts.txDelegate(tx).create({ data: { ...data, name: String(data.name).trim() } });
+        await audit({ action: `${opts.entity}.created`, entity_type: opts.entity, entity_id: row.id, changes: { name: row.name } }, tx);
+        return row;
+      });
+    },
+    async update(id: string, data: Record<string, unknown>): Promise<Row> {
+      const before = await this.get(id);
+      if (typeof data.name === "string") await assertNameFree(data.name, id);
+      return tenantTx(async (tx) => {
+        const row = await opts.txDelegate(tx).update({ where: { id }, data: typeof data.name === "string" ? { ...data, name: data.name.trim() } : data });
+        const changes = diff(before as Record<string, unknown>, row, Object.keys(data));
+        if (Object.keys(changes).length) await audit({ action: `${opts.entity}.updated`, entity_type: opts.entity, entity_id: id, changes }, tx);
+        return row;
+      });
+    },
+    async remove(id: string): Promise<void> {
+      const before = await this.get(id);
+      await tenantTx(async (tx) => {
+        await opts.txDelegate(tx).delete({ where: { id } });
+        await audit({ action: `${opts.entity}.deleted`, entity_type: opts.entity, entity_id: id, changes: { name: before.name } }, tx);
+      });
+    },
+  };
+}
+
+export const loanTypes = catalog<LoanTypeRow>({ entity: "loan_type", label: "loan type", delegate: () => db.loanType, txDelegate: (tx) => tx.loanType });
+export const expenseCategories = catalog<ExpenseCategoryRow>({ entity: "expense_category", label: "expense category", delegate: () => db.expenseCategory, txDelegate: (tx) => tx.expenseCategory });
