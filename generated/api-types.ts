@@ -483,6 +483,27 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/api/configuration/talent-acquisition/interview-panel": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /** Interview panel configuration */
+        get: operations["getInterviewPanel"];
+        put?: never;
+        /**
+         * Update the interview panel
+         * @description Round sequences must be unique and every interviewer a member of the company (400 naming the field otherwise). Audited with from → to values.
+         */
+        post: operations["updateInterviewPanel"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/api/files/{fileId}": {
         parameters: {
             query?: never;
@@ -908,6 +929,35 @@ export interface components {
             title: string;
             /** Format: date-time */
             updated_at: string;
+        };
+        /** @description The company's interview process: the rounds every candidate goes through, in order, with their default interviewers (members of the company), and how feedback is given. Defaults: HR screening (30 min, phone), Technical (60 min, video), Hiring manager (45 min, in person); ratings out of 5; feedback due within 48 hours. */
+        InterviewPanel: {
+            feedback_deadline_hours: number;
+            /** @enum {integer} */
+            rating_scale: 5 | 10;
+            rounds: components["schemas"]["InterviewRound"][];
+            /**
+             * Format: date-time
+             * @description Null while the defaults are in use.
+             */
+            updated_at: string | null;
+        };
+        /** @description Partial update; `rounds` replaces the whole list. */
+        InterviewPanelUpdate: {
+            feedback_deadline_hours?: number;
+            /** @enum {integer} */
+            rating_scale?: 5 | 10;
+            rounds?: components["schemas"]["InterviewRound"][];
+        };
+        InterviewRound: {
+            duration_minutes: number;
+            /** @description Members of the company who interview in this round by default. */
+            interviewer_user_ids: string[];
+            /** @enum {string} */
+            mode: "video" | "phone" | "in_person";
+            name: string;
+            /** @description Order of the round; unique. */
+            sequence: number;
         };
         Invitation: {
             /** Format: date-time */
@@ -2426,6 +2476,66 @@ export interface operations {
                 content: {
                     "application/json": {
                         data: components["schemas"]["ProfessionalTaxSettings"];
+                        message: string;
+                    };
+                };
+            };
+            400: components["responses"]["ValidationFailed"];
+            401: components["responses"]["Unauthenticated"];
+            403: components["responses"]["Forbidden"];
+            500: components["responses"]["Internal"];
+            503: components["responses"]["Unavailable"];
+        };
+    };
+    getInterviewPanel: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description The configuration (defaults until changed). */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        data: components["schemas"]["InterviewPanel"];
+                        message: string;
+                    };
+                };
+            };
+            400: components["responses"]["ValidationFailed"];
+            401: components["responses"]["Unauthenticated"];
+            403: components["responses"]["Forbidden"];
+            500: components["responses"]["Internal"];
+            503: components["responses"]["Unavailable"];
+        };
+    };
+    updateInterviewPanel: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["InterviewPanelUpdate"];
+            };
+        };
+        responses: {
+            /** @description The updated configuration. */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        data: components["schemas"]["InterviewPanel"];
                         message: string;
                     };
                 };

@@ -7,7 +7,8 @@ import { handlers as helpdesk } from "../src/modules/helpdesk/handlers.ts";
 import { handlers as members } from "../src/modules/members/handlers.ts";
 import { handlers as notifications } from "../src/modules/notifications/handlers.ts";
 import { handlers as payroll } from "../src/modules/payroll/handlers.ts";
+import { handlers as recruitment } from "../src/modules/recruitment/handlers.ts";
 import { handlers as settings } from "../src/modules/settings/handlers.ts";
 import { handlers as utilities } from "../src/modules/utilities/handlers.ts";
 
-export const handlers: Handlers = { ...auth, ...billing, ...helpdesk, ...members, ...notifications, ...payroll, ...settings, ...utilities };
+export const handlers: Handlers = { ...auth, ...billing, ...helpdesk, ...members, ...notifications, ...payroll, ...recruitment, ...settings, ...utilities };

@@ -27,6 +27,7 @@ export const operationTable = {
   getGratuitySettings: { method: "get", path: "/api/configuration/payroll/gratuity-settings", area: "payroll", public: false, roles: ["owner","admin","hr"], module: "payroll", tenantOptional: false, multipart: false },
   getHealth: { method: "get", path: "/api/health", area: "utilities", public: true, roles: [], module: null, tenantOptional: false, multipart: false },
   getHelpdeskTicket: { method: "get", path: "/api/helpdesk/tickets/{id}", area: "helpdesk", public: false, roles: ["owner","admin","hr","manager","employee"], module: "helpdesk", tenantOptional: false, multipart: false },
+  getInterviewPanel: { method: "get", path: "/api/configuration/talent-acquisition/interview-panel", area: "recruitment", public: false, roles: ["owner","admin","hr","manager"], module: "recruitment", tenantOptional: false, multipart: false },
   getLoanType: { method: "get", path: "/api/configuration/payroll/loan-types/{id}", area: "payroll", public: false, roles: ["owner","admin","hr","manager","employee"], module: "payroll", tenantOptional: false, multipart: false },
   getPfSettings: { method: "get", path: "/api/configuration/payroll/pf-settings", area: "payroll", public: false, roles: ["owner","admin","hr"], module: "payroll", tenantOptional: false, multipart: false },
   getProfessionalTaxSettings: { method: "get", path: "/api/configuration/payroll/professional-tax", area: "payroll", public: false, roles: ["owner","admin","hr"], module: "payroll", tenantOptional: false, multipart: false },
@@ -55,6 +56,7 @@ export const operationTable = {
   updateExpenseCategory: { method: "put", path: "/api/configuration/payroll/expense-categories/{id}", area: "payroll", public: false, roles: ["owner","admin","hr"], module: "payroll", tenantOptional: false, multipart: false },
   updateGratuitySettings: { method: "post", path: "/api/configuration/payroll/gratuity-settings", area: "payroll", public: false, roles: ["owner","admin","hr"], module: "payroll", tenantOptional: false, multipart: false },
   updateHelpdeskTicket: { method: "put", path: "/api/helpdesk/tickets/{id}", area: "helpdesk", public: false, roles: ["owner","admin","hr","manager","employee"], module: "helpdesk", tenantOptional: false, multipart: false },
+  updateInterviewPanel: { method: "post", path: "/api/configuration/talent-acquisition/interview-panel", area: "recruitment", public: false, roles: ["owner","admin","hr"], module: "recruitment", tenantOptional: false, multipart: false },
   updateLoanType: { method: "put", path: "/api/configuration/payroll/loan-types/{id}", area: "payroll", public: false, roles: ["owner","admin","hr"], module: "payroll", tenantOptional: false, multipart: false },
   updateMember: { method: "put", path: "/api/configuration/members/{userId}", area: "members", public: false, roles: ["owner","admin"], module: null, tenantOptional: false, multipart: false },
   updatePfSettings: { method: "post", path: "/api/configuration/payroll/pf-settings", area: "payroll", public: false, roles: ["owner","admin","hr"], module: "payroll", tenantOptional: false, multipart: false },
@@ -64,7 +66,7 @@ export const operationTable = {
 
 export type OperationId = keyof typeof operationTable;
 
-export const areas = ["auth","billing","helpdesk","members","notifications","payroll","settings","utilities"] as const;
+export const areas = ["auth","billing","helpdesk","members","notifications","payroll","recruitment","settings","utilities"] as const;
 export type Area = (typeof areas)[number];
 
 export interface AreaOperations {
@@ -74,6 +76,7 @@ export interface AreaOperations {
   "members": "inviteMember" | "listMembers" | "removeMember" | "updateMember";
   "notifications": "listNotifications" | "markAllNotificationsRead" | "markNotificationRead";
   "payroll": "createExpenseCategory" | "createLoanType" | "deleteExpenseCategory" | "deleteLoanType" | "getEsiSettings" | "getExpenseCategory" | "getGratuitySettings" | "getLoanType" | "getPfSettings" | "getProfessionalTaxSettings" | "listExpenseCategories" | "listLoanTypes" | "updateEsiSettings" | "updateExpenseCategory" | "updateGratuitySettings" | "updateLoanType" | "updatePfSettings" | "updateProfessionalTaxSettings";
+  "recruitment": "getInterviewPanel" | "updateInterviewPanel";
   "settings": "getCompanySettings" | "listActivityLog" | "updateCompanySettings";
   "utilities": "downloadFile" | "getHealth" | "getServerTime" | "uploadFile";
 }

@@ -68,12 +68,6 @@ export type HelpdeskTicket = Prisma.HelpdeskTicketModel
  */
 export type HelpdeskMessage = Prisma.HelpdeskMessageModel
 /**
- * Model StatutorySetting
- * Statutory configuration of a tenant, one row per kind (`pf`, `esi`, ...). Rows hold only what
- * the tenant changed; defaults (the statutory values in force) live in src/modules/payroll.
- */
-export type StatutorySetting = Prisma.StatutorySettingModel
-/**
  * Model LoanType
  * 
  */
@@ -146,3 +140,10 @@ export type BillingEvent = Prisma.BillingEventModel
  * every server instance. A counter covers a fixed window starting at its first failure.
  */
 export type AuthThrottle = Prisma.AuthThrottleModel
+/**
+ * Model TenantSetting
+ * Per-tenant settings documents, one row per kind (`pf`, `esi`, `pt`, `gratuity`,
+ * `interview_panel`, ...). A row holds only what the tenant changed; the defaults live with the
+ * area that owns the kind.
+ */
+export type TenantSetting = Prisma.TenantSettingModel

@@ -402,7 +402,6 @@ export const ModelName = {
   NumberSequence: 'NumberSequence',
   HelpdeskTicket: 'HelpdeskTicket',
   HelpdeskMessage: 'HelpdeskMessage',
-  StatutorySetting: 'StatutorySetting',
   LoanType: 'LoanType',
   ExpenseCategory: 'ExpenseCategory',
   User: 'User',
@@ -416,7 +415,8 @@ export const ModelName = {
   Notification: 'Notification',
   StoredFile: 'StoredFile',
   BillingEvent: 'BillingEvent',
-  AuthThrottle: 'AuthThrottle'
+  AuthThrottle: 'AuthThrottle',
+  TenantSetting: 'TenantSetting'
 } as const
 
 export type ModelName = (typeof ModelName)[keyof typeof ModelName]
@@ -432,7 +432,7 @@ export type TypeMap<ExtArgs extends runtime.Types.Extensions.InternalArgs = runt
     omit: GlobalOmitOptions
   }
   meta: {
-    modelProps: "employee" | "employeeDocument" | "numberSequence" | "helpdeskTicket" | "helpdeskMessage" | "statutorySetting" | "loanType" | "expenseCategory" | "user" | "tenant" | "passwordResetToken" | "emailOutbox" | "session" | "membership" | "invitation" | "auditLog" | "notification" | "storedFile" | "billingEvent" | "authThrottle"
+    modelProps: "employee" | "employeeDocument" | "numberSequence" | "helpdeskTicket" | "helpdeskMessage" | "loanType" | "expenseCategory" | "user" | "tenant" | "passwordResetToken" | "emailOutbox" | "session" | "membership" | "invitation" | "auditLog" | "notification" | "storedFile" | "billingEvent" | "authThrottle" | "tenantSetting"
     txIsolationLevel: TransactionIsolationLevel
   }
   model: {
@@ -803,80 +803,6 @@ export type TypeMap<ExtArgs extends runtime.Types.Extensions.InternalArgs = runt
         count: {
           args: Prisma.HelpdeskMessageCountArgs<ExtArgs>
           result: runtime.Types.Utils.Optional<Prisma.HelpdeskMessageCountAggregateOutputType> | number
-        }
-      }
-    }
-    StatutorySetting: {
-      payload: Prisma.$StatutorySettingPayload<ExtArgs>
-      fields: Prisma.StatutorySettingFieldRefs
-      operations: {
-        findUnique: {
-          args: Prisma.StatutorySettingFindUniqueArgs<ExtArgs>
-          result: runtime.Types.Utils.PayloadToResult<Prisma.$StatutorySettingPayload> | null
-        }
-        findUniqueOrThrow: {
-          args: Prisma.StatutorySettingFindUniqueOrThrowArgs<ExtArgs>
-          result: runtime.Types.Utils.PayloadToResult<Prisma.$StatutorySettingPayload>
-        }
-        findFirst: {
-          args: Prisma.StatutorySettingFindFirstArgs<ExtArgs>
-          result: runtime.Types.Utils.PayloadToResult<Prisma.$StatutorySettingPayload> | null
-        }
-        findFirstOrThrow: {
-          args: Prisma.StatutorySettingFindFirstOrThrowArgs<ExtArgs>
-          result: runtime.Types.Utils.PayloadToResult<Prisma.$StatutorySettingPayload>
-        }
-        findMany: {
-          args: Prisma.StatutorySettingFindManyArgs<ExtArgs>
-          result: runtime.Types.Utils.PayloadToResult<Prisma.$StatutorySettingPayload>[]
-        }
-        create: {
-          args: Prisma.StatutorySettingCreateArgs<ExtArgs>
-          result: runtime.Types.Utils.PayloadToResult<Prisma.$StatutorySettingPayload>
-        }
-        createMany: {
-          args: Prisma.StatutorySettingCreateManyArgs<ExtArgs>
-          result: BatchPayload
-        }
-        createManyAndReturn: {
-          args: Prisma.StatutorySettingCreateManyAndReturnArgs<ExtArgs>
-          result: runtime.Types.Utils.PayloadToResult<Prisma.$StatutorySettingPayload>[]
-        }
-        delete: {
-          args: Prisma.StatutorySettingDeleteArgs<ExtArgs>
-          result: runtime.Types.Utils.PayloadToResult<Prisma.$StatutorySettingPayload>
-        }
-        update: {
-          args: Prisma.StatutorySettingUpdateArgs<ExtArgs>
-          result: runtime.Types.Utils.PayloadToResult<Prisma.$StatutorySettingPayload>
-        }
-        deleteMany: {
-          args: Prisma.StatutorySettingDeleteManyArgs<ExtArgs>
-          result: BatchPayload
-        }
-        updateMany: {
-          args: Prisma.StatutorySettingUpdateManyArgs<ExtArgs>
-          result: BatchPayload
-        }
-        updateManyAndReturn: {
-          args: Prisma.StatutorySettingUpdateManyAndReturnArgs<ExtArgs>
-          result: runtime.Types.Utils.PayloadToResult<Prisma.$StatutorySettingPayload>[]
-        }
-        upsert: {
-          args: Prisma.StatutorySettingUpsertArgs<ExtArgs>
-          result: runtime.Types.Utils.PayloadToResult<Prisma.$StatutorySettingPayload>
-        }
-        aggregate: {
-          args: Prisma.StatutorySettingAggregateArgs<ExtArgs>
-          result: runtime.Types.Utils.Optional<Prisma.AggregateStatutorySetting>
-        }
-        groupBy: {
-          args: Prisma.StatutorySettingGroupByArgs<ExtArgs>
-          result: runtime.Types.Utils.Optional<Prisma.StatutorySettingGroupByOutputType>[]
-        }
-        count: {
-          args: Prisma.StatutorySettingCountArgs<ExtArgs>
-          result: runtime.Types.Utils.Optional<Prisma.StatutorySettingCountAggregateOutputType> | number
         }
       }
     }
@@ -1916,6 +1842,80 @@ export type TypeMap<ExtArgs extends runtime.Types.Extensions.InternalArgs = runt
         }
       }
     }
+    TenantSetting: {
+      payload: Prisma.$TenantSettingPayload<ExtArgs>
+      fields: Prisma.TenantSettingFieldRefs
+      operations: {
+        findUnique: {
+          args: Prisma.TenantSettingFindUniqueArgs<ExtArgs>
+          result: runtime.Types.Utils.PayloadToResult<Prisma.$TenantSettingPayload> | null
+        }
+        findUniqueOrThrow: {
+          args: Prisma.TenantSettingFindUniqueOrThrowArgs<ExtArgs>
+          result: runtime.Types.Utils.PayloadToResult<Prisma.$TenantSettingPayload>
+        }
+        findFirst: {
+          args: Prisma.TenantSettingFindFirstArgs<ExtArgs>
+          result: runtime.Types.Utils.PayloadToResult<Prisma.$TenantSettingPayload> | null
+        }
+        findFirstOrThrow: {
+          args: Prisma.TenantSettingFindFirstOrThrowArgs<ExtArgs>
+          result: runtime.Types.Utils.PayloadToResult<Prisma.$TenantSettingPayload>
+        }
+        findMany: {
+          args: Prisma.TenantSettingFindManyArgs<ExtArgs>
+          result: runtime.Types.Utils.PayloadToResult<Prisma.$TenantSettingPayload>[]
+        }
+        create: {
+          args: Prisma.TenantSettingCreateArgs<ExtArgs>
+          result: runtime.Types.Utils.PayloadToResult<Prisma.$TenantSettingPayload>
+        }
+        createMany: {
+          args: Prisma.TenantSettingCreateManyArgs<ExtArgs>
+          result: BatchPayload
+        }
+        createManyAndReturn: {
+          args: Prisma.TenantSettingCreateManyAndReturnArgs<ExtArgs>
+          result: runtime.Types.Utils.PayloadToResult<Prisma.$TenantSettingPayload>[]
+        }
+        delete: {
+          args: Prisma.TenantSettingDeleteArgs<ExtArgs>
+          result: runtime.Types.Utils.PayloadToResult<Prisma.$TenantSettingPayload>
+        }
+        update: {
+          args: Prisma.TenantSettingUpdateArgs<ExtArgs>
+          result: runtime.Types.Utils.PayloadToResult<Prisma.$TenantSettingPayload>
+        }
+        deleteMany: {
+          args: Prisma.TenantSettingDeleteManyArgs<ExtArgs>
+          result: BatchPayload
+        }
+        updateMany: {
+          args: Prisma.TenantSettingUpdateManyArgs<ExtArgs>
+          result: BatchPayload
+        }
+        updateManyAndReturn: {
+          args: Prisma.TenantSettingUpdateManyAndReturnArgs<ExtArgs>
+          result: runtime.Types.Utils.PayloadToResult<Prisma.$TenantSettingPayload>[]
+        }
+        upsert: {
+          args: Prisma.TenantSettingUpsertArgs<ExtArgs>
+          result: runtime.Types.Utils.PayloadToResult<Prisma.$TenantSettingPayload>
+        }
+        aggregate: {
+          args: Prisma.TenantSettingAggregateArgs<ExtArgs>
+          result: runtime.Types.Utils.Optional<Prisma.AggregateTenantSetting>
+        }
+        groupBy: {
+          args: Prisma.TenantSettingGroupByArgs<ExtArgs>
+          result: runtime.Types.Utils.Optional<Prisma.TenantSettingGroupByOutputType>[]
+        }
+        count: {
+          args: Prisma.TenantSettingCountArgs<ExtArgs>
+          result: runtime.Types.Utils.Optional<Prisma.TenantSettingCountAggregateOutputType> | number
+        }
+      }
+    }
   }
 } & {
   other: {
@@ -2044,19 +2044,6 @@ export const HelpdeskMessageScalarFieldEnum = {
 } as const
 
 export type HelpdeskMessageScalarFieldEnum = (typeof HelpdeskMessageScalarFieldEnum)[keyof typeof HelpdeskMessageScalarFieldEnum]
-
-
-export const StatutorySettingScalarFieldEnum = {
-  tenant_id: 'tenant_id',
-  id: 'id',
-  kind: 'kind',
-  settings: 'settings',
-  updated_by: 'updated_by',
-  created_at: 'created_at',
-  updated_at: 'updated_at'
-} as const
-
-export type StatutorySettingScalarFieldEnum = (typeof StatutorySettingScalarFieldEnum)[keyof typeof StatutorySettingScalarFieldEnum]
 
 
 export const LoanTypeScalarFieldEnum = {
@@ -2258,6 +2245,19 @@ export const AuthThrottleScalarFieldEnum = {
 export type AuthThrottleScalarFieldEnum = (typeof AuthThrottleScalarFieldEnum)[keyof typeof AuthThrottleScalarFieldEnum]
 
 
+export const TenantSettingScalarFieldEnum = {
+  tenant_id: 'tenant_id',
+  id: 'id',
+  kind: 'kind',
+  settings: 'settings',
+  updated_by: 'updated_by',
+  created_at: 'created_at',
+  updated_at: 'updated_at'
+} as const
+
+export type TenantSettingScalarFieldEnum = (typeof TenantSettingScalarFieldEnum)[keyof typeof TenantSettingScalarFieldEnum]
+
+
 export const SortOrder = {
   asc: 'asc',
   desc: 'desc'
@@ -2362,20 +2362,6 @@ export type BooleanFieldRefInput<$PrismaModel> = FieldRefInputType<$PrismaModel,
 
 
 /**
- * Reference to a field of type 'Json'
- */
-export type JsonFieldRefInput<$PrismaModel> = FieldRefInputType<$PrismaModel, 'Json'>
-    
-
-
-/**
- * Reference to a field of type 'QueryMode'
- */
-export type EnumQueryModeFieldRefInput<$PrismaModel> = FieldRefInputType<$PrismaModel, 'QueryMode'>
-    
-
-
-/**
  * Reference to a field of type 'Decimal'
  */
 export type DecimalFieldRefInput<$PrismaModel> = FieldRefInputType<$PrismaModel, 'Decimal'>
@@ -2386,6 +2372,20 @@ export type DecimalFieldRefInput<$PrismaModel> = FieldRefInputType<$PrismaModel,
  * Reference to a field of type 'Decimal[]'
  */
 export type ListDecimalFieldRefInput<$PrismaModel> = FieldRefInputType<$PrismaModel, 'Decimal[]'>
+    
+
+
+/**
+ * Reference to a field of type 'Json'
+ */
+export type JsonFieldRefInput<$PrismaModel> = FieldRefInputType<$PrismaModel, 'Json'>
+    
+
+
+/**
+ * Reference to a field of type 'QueryMode'
+ */
+export type EnumQueryModeFieldRefInput<$PrismaModel> = FieldRefInputType<$PrismaModel, 'QueryMode'>
     
 
 
@@ -2558,7 +2558,6 @@ export type GlobalOmitConfig = {
   numberSequence?: Prisma.NumberSequenceOmit
   helpdeskTicket?: Prisma.HelpdeskTicketOmit
   helpdeskMessage?: Prisma.HelpdeskMessageOmit
-  statutorySetting?: Prisma.StatutorySettingOmit
   loanType?: Prisma.LoanTypeOmit
   expenseCategory?: Prisma.ExpenseCategoryOmit
   user?: Prisma.UserOmit
@@ -2573,6 +2572,7 @@ export type GlobalOmitConfig = {
   storedFile?: Prisma.StoredFileOmit
   billingEvent?: Prisma.BillingEventOmit
   authThrottle?: Prisma.AuthThrottleOmit
+  tenantSetting?: Prisma.TenantSettingOmit
 }
 
 /* Types for Logging */

@@ -56,7 +56,6 @@ export const ModelName = {
   NumberSequence: 'NumberSequence',
   HelpdeskTicket: 'HelpdeskTicket',
   HelpdeskMessage: 'HelpdeskMessage',
-  StatutorySetting: 'StatutorySetting',
   LoanType: 'LoanType',
   ExpenseCategory: 'ExpenseCategory',
   User: 'User',
@@ -70,7 +69,8 @@ export const ModelName = {
   Notification: 'Notification',
   StoredFile: 'StoredFile',
   BillingEvent: 'BillingEvent',
-  AuthThrottle: 'AuthThrottle'
+  AuthThrottle: 'AuthThrottle',
+  TenantSetting: 'TenantSetting'
 } as const
 
 export type ModelName = (typeof ModelName)[keyof typeof ModelName]
@@ -178,19 +178,6 @@ export const HelpdeskMessageScalarFieldEnum = {
 } as const
 
 export type HelpdeskMessageScalarFieldEnum = (typeof HelpdeskMessageScalarFieldEnum)[keyof typeof HelpdeskMessageScalarFieldEnum]
-
-
-export const StatutorySettingScalarFieldEnum = {
-  tenant_id: 'tenant_id',
-  id: 'id',
-  kind: 'kind',
-  settings: 'settings',
-  updated_by: 'updated_by',
-  created_at: 'created_at',
-  updated_at: 'updated_at'
-} as const
-
-export type StatutorySettingScalarFieldEnum = (typeof StatutorySettingScalarFieldEnum)[keyof typeof StatutorySettingScalarFieldEnum]
 
 
 export const LoanTypeScalarFieldEnum = {
@@ -390,6 +377,19 @@ export const AuthThrottleScalarFieldEnum = {
 } as const
 
 export type AuthThrottleScalarFieldEnum = (typeof AuthThrottleScalarFieldEnum)[keyof typeof AuthThrottleScalarFieldEnum]
+
+
+export const TenantSettingScalarFieldEnum = {
+  tenant_id: 'tenant_id',
+  id: 'id',
+  kind: 'kind',
+  settings: 'settings',
+  updated_by: 'updated_by',
+  created_at: 'created_at',
+  updated_at: 'updated_at'
+} as const
+
+export type TenantSettingScalarFieldEnum = (typeof TenantSettingScalarFieldEnum)[keyof typeof TenantSettingScalarFieldEnum]
 
 
 export const SortOrder = {

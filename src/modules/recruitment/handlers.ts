@@ -1,0 +1,48 @@
+// Recruitment area (module `recruitment`).
+import { db } from "../../db/tenancy.ts";
+import { ok } from "../../http/envelope.ts";
+import { invalidField } from "../../http/errors.ts";
+import type { AreaHandlers } from "../../http/types.ts";
+import { readSettingsDoc, writeSettingsDoc } from "../../lib/tenant-settings.ts";
+
+type Round = { name: string; sequence: number; duration_minutes: number; mode: "video" | "phone" | "in_person"; interviewer_user_ids: string[] };
+
+export const INTERVIEW_PANEL_DEFAULTS: { rounds: Round[]; rating_scale: 5 | 10; feedback_deadline_hours: number } = {
+  rounds: [
+    { name: "HR screening", sequence: 1, duration_minutes: 30, mode: "phone", interviewer_user_ids: [] },
+    { name: "Technical", sequence: 2, duration_minutes: 60, mode: "video", interviewer_user_ids: [] },
+    { name: "Hiring manager", sequence: 3, duration_minutes: 45, mode: "in_person", interviewer_user_ids: [] },
+  ],
+  rating_scale: 5,
+  feedback_deadline_hours: 48,
+};
+
+async function validateRounds(rounds: Round[] | undefined): Promise<Round[] | undefined> {
+  if (!rounds) return undefined;
+  const seen = new Set<number>();
+  rounds.forEach((r, i) => {
+    if (seen.has(r.sequence)) throw invalidField(`body.rounds.${i}.sequence`, `duplicates sequence ${r.sequence}`);
+    seen.add(r.sequence);
+  });
+  const ids = [...new Set(rounds.flatMap((r) => r.interviewer_user_ids))];
+  if (ids.length) {
+    const members = new Set((await db.membership.findMany({ where: { user_id: { in: ids } }, select: { user_id: true } })).map((m) => m.user_id));
+    rounds.forEach((r, i) =>
+      r.interviewer_user_ids.forEach((u, j) => {
+        if (!members.has(u)) throw invalidField(`body.rounds.${i}.interviewer_user_ids.${j}`, "is not a member of the company");
+      }),
+    );
+  }
+  return [...rounds].sort((a, b) => a.sequence - b.sequence);
+}
+
+export const handlers = {
+  async getInterviewPanel() {
+    return ok(await readSettingsDoc("interview_panel", INTERVIEW_PANEL_DEFAULTS));
+  },
+  async updateInterviewPanel({ body, auth }) {
+    const rounds = await validateRounds(body.rounds);
+    const patch = { ...body, ...(rounds ? { rounds } : {}) };
+    return ok(await writeSettingsDoc("interview_panel", INTERVIEW_PANEL_DEFAULTS, patch, auth.userId), "Interview panel updated");
+  },
+} satisfies AreaHandlers<"recruitment">;
