@@ -1,7 +1,8 @@
 // Structured JSON logs. Every line written while a request is being served carries its request
 // id (AsyncLocalStorage). Passwords, tokens and cookies are redacted.
 import { AsyncLocalStorage } from "node:async_hooks";
-import { pino } from "pino";
+import type { Writable } from "node:stream";
+import { pino, type Logger, type LoggerOptions } from "pino";
 import { config } from "./config.ts";
 
 export interface RequestInfo {
@@ -12,16 +13,55 @@ export interface RequestInfo {
 }
 export const requestContext = new AsyncLocalStorage<RequestInfo>();
 
-export const logger = pino({
+const options: LoggerOptions = {
   level: config.logLevel,
   base: { service: "hrms-api" },
   timestamp: pino.stdTimeFunctions.isoTime,
   redact: {
-    paths: ["password", "*.password", "token", "*.token", "cookie", "*.cookie", "headers.cookie", "headers.authorization", "*.headers.cookie", 'headers["set-cookie"]', "password_hash", "*.password_hash"],
+    paths: [
+      "password",
+      "*.password",
+      "token",
+      "*.token",
+      "cookie",
+      "*.cookie",
+      "headers.cookie",
+      "headers.authorization",
+      "*.headers.cookie",
+      "*.headers.authorization",
+      'headers["set-cookie"]',
+      'headers["stripe-signature"]',
+      "password_hash",
+      "*.password_hash",
+      "body.password",
+      "body.token",
+    ],
     censor: "[redacted]",
   },
   mixin() {
     const ctx = requestContext.getStore();
     return ctx ? { request_id: ctx.requestId } : {};
   },
+};
+
+let current: Logger = pino(options);
+
+/** The process logger (its destination can be swapped, e.g. by tests that read the lines). */
+export const logger: Logger = new Proxy({} as Logger, {
+  get(_t, prop) {
+    const v = Reflect.get(current, prop);
+    return typeof v === "function" ? v.bind(current) : v;
+  },
+  set(_t, prop, value) {
+    return Reflect.set(current, prop, value);
+  },
 });
+
+/** Sends log lines to `stream` at `level` until the returned function is called. */
+export function redirectLogs(stream: Writable, level = "info"): () => void {
+  const previous = current;
+  current = pino({ ...options, level }, stream);
+  return () => {
+    current = previous;
+  };
+}

@@ -35,6 +35,11 @@ export interface AppOptions {
 
 const STATE_CHANGING = new Set(["POST", "PUT", "PATCH", "DELETE"]);
 
+/** Public links carry their secret token in the path: never write it to the logs. */
+export function redactPath(p: string): string {
+  return p.replace(/^(\/api\/public\/[^/]+\/)[^/]+/, "$1[token]");
+}
+
 function originCheck(req: Request, _res: Response, next: NextFunction) {
   const origin = req.get("origin");
   if (!origin || !STATE_CHANGING.has(req.method)) return next();
@@ -116,7 +121,7 @@ export function createApp(opts: AppOptions = {}): express.Express {
     const started = process.hrtime.bigint();
     res.on("finish", () => {
       const ms = Number(process.hrtime.bigint() - started) / 1e6;
-      logger.info({ request_id: requestId, method: req.method, path: req.path, status: res.statusCode, ms: Math.round(ms * 10) / 10 }, "request");
+      logger.info({ request_id: requestId, method: req.method, path: redactPath(req.path), status: res.statusCode, ms: Math.round(ms * 10) / 10 }, "request");
     });
     requestContext.run({ requestId, ip: req.ip }, () => next());
   });

@@ -1,0 +1,60 @@
+// Logs: JSON lines with the request id, never passwords, tokens or cookies.
+import { Writable } from "node:stream";
+import { describe, expect, it } from "vitest";
+import { redactPath } from "../../src/http/app.ts";
+import { toAppError } from "../../src/http/error-middleware.ts";
+import { logger, redirectLogs } from "../../src/log.ts";
+import { signupTenant, useTestApp } from "../support/app.ts";
+
+const t = useTestApp();
+
+function capture() {
+  const lines: string[] = [];
+  const stream = new Writable({
+    write(chunk, _enc, cb) {
+      lines.push(...String(chunk).split("\n").filter(Boolean));
+      cb();
+    },
+  });
+  return { lines, restore: redirectLogs(stream, "info") };
+}
+
+describe("logging", () => {
+  it("writes one JSON line per request with its request id, and no secrets", async () => {
+    const o = await signupTenant(t, { password: "super-secret-password-1" });
+    const { lines, restore } = capture();
+    try {
+      const res = await o.agent.post("/api/auth/sign-in").set("X-Request-Id", "req-test-123").send({ email: o.email, password: "super-secret-password-1" }).expect(200);
+      await o.agent.get("/api/configuration/company-settings").expect(200);
+      logger.info({ password: "leak-me", headers: { cookie: "hrms.sid=abc" }, token: "tok" }, "explicit");
+      const all = lines.join("\n");
+      const parsed = lines.map((l) => JSON.parse(l));
+      const signIn = parsed.find((p) => p.path === "/api/auth/sign-in");
+      expect(signIn).toMatchObject({ request_id: "req-test-123", method: "POST", status: 200, msg: "request" });
+      expect(res.headers["x-request-id"]).toBe("req-test-123");
+      expect(all).not.toContain("super-secret-password-1");
+      expect(all).not.toContain("leak-me");
+      expect(all).not.toContain("hrms.sid=");
+      expect(parsed.find((p) => p.msg === "explicit")).toMatchObject({ password: "[redacted]", token: "[redacted]", headers: { cookie: "[redacted]" } });
+    } finally {
+      restore();
+    }
+  });
+
+  it("keeps tokens of public links out of logged paths", () => {
+    expect(redactPath("/api/public/offers/s3cr3t-token/pdf")).toBe("/api/public/offers/[token]/pdf");
+    expect(redactPath("/api/employees/123")).toBe("/api/employees/123");
+  });
+
+  it("gives error responses a request id", async () => {
+    const res = await t.request().get("/api/nothing-here");
+    expect(res.headers["x-request-id"]).toBeTruthy();
+  });
+
+  it("maps unexpected errors to a bare 500 `internal` (no SQL or stack text) and database outages to 503", () => {
+    const e = toAppError(Object.assign(new Error('relation "secret_table" does not exist'), { code: "42P01" }));
+    expect(e).toMatchObject({ status: 500, code: "internal", message: "Internal server error" });
+    expect(toAppError(Object.assign(new Error("connect ECONNREFUSED 127.0.0.1:5432"), { code: "ECONNREFUSED" }))).toMatchObject({ status: 503, code: "unavailable" });
+    expect(toAppError({ code: "P2002" })).toMatchObject({ status: 409, code: "conflict" });
+  });
+});
