@@ -8,7 +8,7 @@ import { parseDate } from "../../lib/dates.ts";
 import { kickMailer } from "../../mail/outbox.ts";
 import { notify } from "../../notify.ts";
 import type { Prisma } from "../../../generated/prisma/client.ts";
-import { companyToday, employeeName, isAssetManager, lockAsset, usersOfEmployee, type AssetCondition } from "./common.ts";
+import { checkCalendarDates, companyToday, employeeName, isAssetManager, lockAsset, usersOfEmployee, type AssetCondition } from "./common.ts";
 import { assignmentInclude, assignmentJson } from "./views.ts";
 
 /** Employees of these statuses cannot receive assets. */
@@ -47,6 +47,7 @@ export interface AssignInput {
 }
 
 export async function assignAsset(auth: AuthContext, body: AssignInput) {
+  checkCalendarDates({ "body.assigned_on": body.assigned_on, "body.expected_return_on": body.expected_return_on });
   const today = await companyToday(auth.tenantId);
   const assigned_on = body.assigned_on ?? today;
   if (assigned_on > today) throw invalidField("body.assigned_on", "must not be in the future");

@@ -4,7 +4,7 @@ import { systemDb } from "../../db/client.ts";
 import type { ScopedTx } from "../../db/tenancy.ts";
 import { invalidField } from "../../http/errors.ts";
 import type { AuthContext } from "../../http/types.ts";
-import { todayIn, type DateString } from "../../lib/dates.ts";
+import { parseDate, toDateString, todayIn, type DateString } from "../../lib/dates.ts";
 import { money } from "../../lib/money.ts";
 import type { components } from "../../../generated/api-types.ts";
 
@@ -32,6 +32,18 @@ export async function userNames(ids: (string | null | undefined)[]): Promise<Map
   if (!unique.length) return new Map();
   const users = await systemDb.user.findMany({ where: { id: { in: unique } }, select: { id: true, name: true, email: true } });
   return new Map(users.map((u) => [u.id, { name: u.name, email: u.email }]));
+}
+
+/**
+ * 400 unless each given `YYYY-MM-DD` is a real calendar day (the document's `format: date` check
+ * lets 2026-02-30 through).
+ */
+export function checkCalendarDates(fields: Record<string, string | null | undefined>): void {
+  for (const [path, v] of Object.entries(fields)) {
+    if (v === undefined || v === null) continue;
+    const d = parseDate(v);
+    if (Number.isNaN(d.getTime()) || toDateString(d) !== v) throw invalidField(path, "is not a valid calendar date");
+  }
 }
 
 /** A non-negative money amount from the body, or a 400 naming the field. */

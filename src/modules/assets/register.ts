@@ -9,7 +9,7 @@ import { parseDate, type DateString } from "../../lib/dates.ts";
 import { nextNumber } from "../../lib/sequences.ts";
 import type { Prisma } from "../../../generated/prisma/client.ts";
 import { lockCategoryForUse } from "./categories.ts";
-import { amount, companyToday, lockAsset, type AssetCondition, type AssetStatus } from "./common.ts";
+import { amount, checkCalendarDates, companyToday, lockAsset, type AssetCondition, type AssetStatus } from "./common.ts";
 import { assetInclude, assetJson } from "./views.ts";
 
 export interface AssetInput {
@@ -55,6 +55,7 @@ const trimOrNull = (s: string | null | undefined) => (s === undefined ? undefine
 
 /** Field checks shared by create and update (`merged` = the asset as it would be after the change). */
 function checkDates(body: AssetInput, merged: { purchase_date: DateString | null; warranty_expires_on: DateString | null }, today: DateString) {
+  checkCalendarDates({ "body.purchase_date": body.purchase_date, "body.warranty_expires_on": body.warranty_expires_on });
   if (body.purchase_date && body.purchase_date > today) throw invalidField("body.purchase_date", "must not be in the future");
   if (merged.purchase_date && merged.warranty_expires_on && merged.warranty_expires_on < merged.purchase_date)
     throw invalidField(body.warranty_expires_on !== undefined ? "body.warranty_expires_on" : "body.purchase_date", "warranty_expires_on must not be before purchase_date");

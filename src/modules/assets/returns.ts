@@ -9,7 +9,7 @@ import { parseDate, toDateString } from "../../lib/dates.ts";
 import { kickMailer } from "../../mail/outbox.ts";
 import { notify } from "../../notify.ts";
 import type { Prisma } from "../../../generated/prisma/client.ts";
-import { assetManagers, companyToday, lockAsset, usersOfEmployee, type AssetCondition, type AssetStatus, type ReturnRequestStatus } from "./common.ts";
+import { assetManagers, checkCalendarDates, companyToday, lockAsset, usersOfEmployee, type AssetCondition, type AssetStatus, type ReturnRequestStatus } from "./common.ts";
 import { ownEmployeeFilter } from "./assignments.ts";
 import { returnRequestInclude, returnRequestsJson } from "./views.ts";
 
@@ -62,6 +62,7 @@ export async function decideReturn(auth: AuthContext, id: string, body: Decision
     if (body.returned_on !== undefined) throw invalidField("body.returned_on", "is only for approvals");
     if (body.return_condition !== undefined) throw invalidField("body.return_condition", "is only for approvals");
   }
+  checkCalendarDates({ "body.returned_on": body.returned_on });
   const today = await companyToday(auth.tenantId);
   const row = await tenantTx(async (tx) => {
     const locked = await tx.$queryRaw<{ status: string; assignment_id: string }[]>`SELECT status, assignment_id FROM asset_return_requests WHERE tenant_id = ${auth.tenantId}::uuid AND id = ${id}::uuid FOR UPDATE`;
