@@ -145,7 +145,10 @@ describe("asset register", () => {
     const [row] = await t.query("SELECT name, purchase_cost::text, condition, category_id FROM assets WHERE id = $1", [a.id]);
     expect(row).toEqual({ name: "ThinkPad X1", purchase_cost: "1250.75", condition: "fair", category_id: phones });
     const log = await owner.agent.get(`/api/configuration/activity-log?entity_id=${a.id}&action=asset.updated`).expect(200);
-    expect(log.body.data[0].changes).toMatchObject({ name: { from: "ThinkPad", to: "ThinkPad X1" }, purchase_cost: { from: "1000", to: "1250.75" }, condition: { from: "new", to: "fair" } });
+    expect(log.body.data[0].changes).toMatchObject({ name: { from: "ThinkPad", to: "ThinkPad X1" }, purchase_cost: { from: "1000.00", to: "1250.75" }, condition: { from: "new", to: "fair" } });
+    await hr.agent.put(`/api/assets/${a.id}`).send({ purchase_date: "2026-01-10", warranty_expires_on: "2027-01-09" }).expect(200);
+    const dates = await owner.agent.get(`/api/configuration/activity-log?entity_id=${a.id}&action=asset.updated`).expect(200);
+    expect(dates.body.data[0].changes).toEqual({ purchase_date: { from: null, to: "2026-01-10" }, warranty_expires_on: { from: null, to: "2027-01-09" } });
     expectError(await hr.agent.put(`/api/assets/${a.id}`).send({ category_id: "00000000-0000-4000-8000-000000000000" }), 400, "validation_failed");
     await hr.agent.put(`/api/assets/${a.id}`).send({ serial_number: null, purchase_cost: null }).expect(200);
     const [cleared] = await t.query("SELECT serial_number, purchase_cost FROM assets WHERE id = $1", [a.id]);

@@ -6,6 +6,7 @@ import { pageOf, type PageQuery } from "../../http/envelope.ts";
 import { conflict, invalidField, notFound } from "../../http/errors.ts";
 import type { AuthContext } from "../../http/types.ts";
 import { parseDate, type DateString } from "../../lib/dates.ts";
+import { moneyStringOrNull } from "../../lib/money.ts";
 import { nextNumber } from "../../lib/sequences.ts";
 import type { Prisma } from "../../../generated/prisma/client.ts";
 import { lockCategoryForUse } from "./categories.ts";
@@ -158,6 +159,10 @@ export async function updateAsset(auth: AuthContext, id: string, body: AssetInpu
 
     const after = await tx.asset.update({ where: { id }, data, include: assetInclude });
     const changes = diff(before, after, [...EDITABLE]);
+    // Readable trail: calendar days as YYYY-MM-DD, money with two places.
+    for (const f of ["purchase_date", "warranty_expires_on"] as const)
+      if (changes[f]) changes[f] = { from: (changes[f].from as string | null)?.slice(0, 10) ?? null, to: (changes[f].to as string | null)?.slice(0, 10) ?? null };
+    if (changes.purchase_cost) changes.purchase_cost = { from: moneyStringOrNull(changes.purchase_cost.from as string | null), to: moneyStringOrNull(changes.purchase_cost.to as string | null) };
     if (Object.keys(changes).length)
       await audit({ action: changes.status ? "asset.status_changed" : "asset.updated", entity_type: "asset", entity_id: id, changes }, tx);
     return after;
