@@ -13,14 +13,24 @@ export interface OperationMeta {
 export const operationTable = {
   acceptInvite: { method: "post", path: "/api/auth/accept-invite", area: "auth", public: true, roles: [], module: null, tenantOptional: false, multipart: false },
   addHelpdeskMessage: { method: "post", path: "/api/helpdesk/tickets/{id}/messages", area: "helpdesk", public: false, roles: ["owner","admin","hr","manager","employee"], module: "helpdesk", tenantOptional: false, multipart: false },
+  createAsset: { method: "post", path: "/api/assets", area: "assets", public: false, roles: ["owner","admin","hr"], module: "assets", tenantOptional: false, multipart: false },
+  createAssetAssignment: { method: "post", path: "/api/assets/assignments", area: "assets", public: false, roles: ["owner","admin","hr"], module: "assets", tenantOptional: false, multipart: false },
+  createAssetCategory: { method: "post", path: "/api/configuration/asset-categories", area: "assets", public: false, roles: ["owner","admin","hr"], module: "assets", tenantOptional: false, multipart: false },
+  createAssetDamageReport: { method: "post", path: "/api/assets/damage-reports", area: "assets", public: false, roles: ["owner","admin","hr","manager","employee"], module: "assets", tenantOptional: false, multipart: false },
+  createAssetReturnRequest: { method: "post", path: "/api/assets/return-requests", area: "assets", public: false, roles: ["owner","admin","hr","manager","employee"], module: "assets", tenantOptional: false, multipart: false },
   createExpenseCategory: { method: "post", path: "/api/configuration/payroll/expense-categories", area: "payroll", public: false, roles: ["owner","admin","hr"], module: "payroll", tenantOptional: false, multipart: false },
   createHelpdeskTicket: { method: "post", path: "/api/helpdesk/tickets", area: "helpdesk", public: false, roles: ["owner","admin","hr","manager","employee"], module: "helpdesk", tenantOptional: false, multipart: false },
   createLoanType: { method: "post", path: "/api/configuration/payroll/loan-types", area: "payroll", public: false, roles: ["owner","admin","hr"], module: "payroll", tenantOptional: false, multipart: false },
+  decideAssetReturnRequest: { method: "put", path: "/api/assets/return-requests/{id}", area: "assets", public: false, roles: ["owner","admin","hr"], module: "assets", tenantOptional: false, multipart: false },
+  deleteAsset: { method: "delete", path: "/api/assets/{assetId}", area: "assets", public: false, roles: ["owner","admin","hr"], module: "assets", tenantOptional: false, multipart: false },
+  deleteAssetCategory: { method: "delete", path: "/api/configuration/asset-categories/{id}", area: "assets", public: false, roles: ["owner","admin","hr"], module: "assets", tenantOptional: false, multipart: false },
   deleteExpenseCategory: { method: "delete", path: "/api/configuration/payroll/expense-categories/{id}", area: "payroll", public: false, roles: ["owner","admin","hr"], module: "payroll", tenantOptional: false, multipart: false },
   deleteHelpdeskTicket: { method: "delete", path: "/api/helpdesk/tickets/{id}", area: "helpdesk", public: false, roles: ["owner","admin","hr"], module: "helpdesk", tenantOptional: false, multipart: false },
   deleteLoanType: { method: "delete", path: "/api/configuration/payroll/loan-types/{id}", area: "payroll", public: false, roles: ["owner","admin","hr"], module: "payroll", tenantOptional: false, multipart: false },
   downloadFile: { method: "get", path: "/api/files/{fileId}", area: "utilities", public: false, roles: ["owner","admin","hr","manager","employee"], module: null, tenantOptional: false, multipart: false },
   forgotPassword: { method: "post", path: "/api/auth/forgot-password", area: "auth", public: true, roles: [], module: null, tenantOptional: false, multipart: false },
+  getAsset: { method: "get", path: "/api/assets/{assetId}", area: "assets", public: false, roles: ["owner","admin","hr"], module: "assets", tenantOptional: false, multipart: false },
+  getAssetCategory: { method: "get", path: "/api/configuration/asset-categories/{id}", area: "assets", public: false, roles: ["owner","admin","hr","manager","employee"], module: "assets", tenantOptional: false, multipart: false },
   getCompanySettings: { method: "get", path: "/api/configuration/company-settings", area: "settings", public: false, roles: ["owner","admin","hr","manager","employee"], module: null, tenantOptional: false, multipart: false },
   getEsiSettings: { method: "get", path: "/api/configuration/payroll/esi-settings", area: "payroll", public: false, roles: ["owner","admin","hr"], module: "payroll", tenantOptional: false, multipart: false },
   getExpenseCategory: { method: "get", path: "/api/configuration/payroll/expense-categories/{id}", area: "payroll", public: false, roles: ["owner","admin","hr","manager","employee"], module: "payroll", tenantOptional: false, multipart: false },
@@ -35,6 +45,11 @@ export const operationTable = {
   getSession: { method: "get", path: "/api/auth/session", area: "auth", public: false, roles: ["owner","admin","hr","manager","employee"], module: null, tenantOptional: true, multipart: false },
   inviteMember: { method: "post", path: "/api/configuration/members", area: "members", public: false, roles: ["owner","admin"], module: null, tenantOptional: false, multipart: false },
   listActivityLog: { method: "get", path: "/api/configuration/activity-log", area: "settings", public: false, roles: ["owner","admin"], module: null, tenantOptional: false, multipart: false },
+  listAssetAssignments: { method: "get", path: "/api/assets/assignments", area: "assets", public: false, roles: ["owner","admin","hr","manager","employee"], module: "assets", tenantOptional: false, multipart: false },
+  listAssetCategories: { method: "get", path: "/api/configuration/asset-categories", area: "assets", public: false, roles: ["owner","admin","hr","manager","employee"], module: "assets", tenantOptional: false, multipart: false },
+  listAssetDamageReports: { method: "get", path: "/api/assets/damage-reports", area: "assets", public: false, roles: ["owner","admin","hr","manager","employee"], module: "assets", tenantOptional: false, multipart: false },
+  listAssetReturnRequests: { method: "get", path: "/api/assets/return-requests", area: "assets", public: false, roles: ["owner","admin","hr","manager","employee"], module: "assets", tenantOptional: false, multipart: false },
+  listAssets: { method: "get", path: "/api/assets", area: "assets", public: false, roles: ["owner","admin","hr"], module: "assets", tenantOptional: false, multipart: false },
   listExpenseCategories: { method: "get", path: "/api/configuration/payroll/expense-categories", area: "payroll", public: false, roles: ["owner","admin","hr","manager","employee"], module: "payroll", tenantOptional: false, multipart: false },
   listHelpdeskMessages: { method: "get", path: "/api/helpdesk/tickets/{id}/messages", area: "helpdesk", public: false, roles: ["owner","admin","hr","manager","employee"], module: "helpdesk", tenantOptional: false, multipart: false },
   listHelpdeskTickets: { method: "get", path: "/api/helpdesk/tickets", area: "helpdesk", public: false, roles: ["owner","admin","hr","manager","employee"], module: "helpdesk", tenantOptional: false, multipart: false },
@@ -47,10 +62,13 @@ export const operationTable = {
   refreshSession: { method: "get", path: "/api/auth/refresh-session", area: "auth", public: false, roles: ["owner","admin","hr","manager","employee"], module: null, tenantOptional: true, multipart: false },
   removeMember: { method: "delete", path: "/api/configuration/members/{userId}", area: "members", public: false, roles: ["owner","admin"], module: null, tenantOptional: false, multipart: false },
   resetPassword: { method: "post", path: "/api/auth/reset-password", area: "auth", public: true, roles: [], module: null, tenantOptional: false, multipart: false },
+  resolveAssetDamageReport: { method: "put", path: "/api/assets/damage-reports/{id}", area: "assets", public: false, roles: ["owner","admin","hr"], module: "assets", tenantOptional: false, multipart: false },
   signIn: { method: "post", path: "/api/auth/sign-in", area: "auth", public: true, roles: [], module: null, tenantOptional: false, multipart: false },
   signOut: { method: "post", path: "/api/auth/sign-out", area: "auth", public: false, roles: ["owner","admin","hr","manager","employee"], module: null, tenantOptional: true, multipart: false },
   signup: { method: "post", path: "/api/auth/signup", area: "auth", public: true, roles: [], module: null, tenantOptional: false, multipart: false },
   switchTenant: { method: "post", path: "/api/auth/switch-tenant", area: "auth", public: false, roles: ["owner","admin","hr","manager","employee"], module: null, tenantOptional: true, multipart: false },
+  updateAsset: { method: "put", path: "/api/assets/{assetId}", area: "assets", public: false, roles: ["owner","admin","hr"], module: "assets", tenantOptional: false, multipart: false },
+  updateAssetCategory: { method: "put", path: "/api/configuration/asset-categories/{id}", area: "assets", public: false, roles: ["owner","admin","hr"], module: "assets", tenantOptional: false, multipart: false },
   updateCompanySettings: { method: "post", path: "/api/configuration/company-settings", area: "settings", public: false, roles: ["owner","admin"], module: null, tenantOptional: false, multipart: false },
   updateEsiSettings: { method: "post", path: "/api/configuration/payroll/esi-settings", area: "payroll", public: false, roles: ["owner","admin","hr"], module: "payroll", tenantOptional: false, multipart: false },
   updateExpenseCategory: { method: "put", path: "/api/configuration/payroll/expense-categories/{id}", area: "payroll", public: false, roles: ["owner","admin","hr"], module: "payroll", tenantOptional: false, multipart: false },
@@ -66,10 +84,11 @@ export const operationTable = {
 
 export type OperationId = keyof typeof operationTable;
 
-export const areas = ["auth","billing","helpdesk","members","notifications","payroll","recruitment","settings","utilities"] as const;
+export const areas = ["assets","auth","billing","helpdesk","members","notifications","payroll","recruitment","settings","utilities"] as const;
 export type Area = (typeof areas)[number];
 
 export interface AreaOperations {
+  "assets": "createAsset" | "createAssetAssignment" | "createAssetCategory" | "createAssetDamageReport" | "createAssetReturnRequest" | "decideAssetReturnRequest" | "deleteAsset" | "deleteAssetCategory" | "getAsset" | "getAssetCategory" | "listAssetAssignments" | "listAssetCategories" | "listAssetDamageReports" | "listAssetReturnRequests" | "listAssets" | "resolveAssetDamageReport" | "updateAsset" | "updateAssetCategory";
   "auth": "acceptInvite" | "forgotPassword" | "getSession" | "refreshSession" | "resetPassword" | "signIn" | "signOut" | "signup" | "switchTenant";
   "billing": "receiveBillingWebhook";
   "helpdesk": "addHelpdeskMessage" | "createHelpdeskTicket" | "deleteHelpdeskTicket" | "getHelpdeskTicket" | "listHelpdeskMessages" | "listHelpdeskTickets" | "updateHelpdeskTicket";

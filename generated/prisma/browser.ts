@@ -18,6 +18,35 @@ export { Prisma }
 export * as $Enums from './enums.ts'
 export * from './enums.ts';
 /**
+ * Model AssetCategory
+ * 
+ */
+export type AssetCategory = Prisma.AssetCategoryModel
+/**
+ * Model Asset
+ * The asset register. `status` moves only through the workflow (assign → assigned, return →
+ * available | under_repair, damage → under_repair, write-off → retired) and by hr retiring or
+ * marking lost an asset nobody holds. Tags stay reserved after a soft delete.
+ */
+export type Asset = Prisma.AssetModel
+/**
+ * Model AssetAssignment
+ * An asset in an employee's hands from `assigned_on` until `returned_on` (null while active).
+ */
+export type AssetAssignment = Prisma.AssetAssignmentModel
+/**
+ * Model AssetReturnRequest
+ * 
+ */
+export type AssetReturnRequest = Prisma.AssetReturnRequestModel
+/**
+ * Model AssetDamageReport
+ * Damage on an asset; `assignment_id` is the assignment active when it was reported (the holder).
+ * `file_id` (a photo or document from POST /api/upload) is checked against the tenant's files
+ * when the report is made.
+ */
+export type AssetDamageReport = Prisma.AssetDamageReportModel
+/**
  * Model Employee
  * 
  */

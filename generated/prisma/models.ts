@@ -8,6 +8,11 @@
  *
  * 🟢 You can import this file directly.
  */
+export type * from './models/AssetCategory.ts'
+export type * from './models/Asset.ts'
+export type * from './models/AssetAssignment.ts'
+export type * from './models/AssetReturnRequest.ts'
+export type * from './models/AssetDamageReport.ts'
 export type * from './models/Employee.ts'
 export type * from './models/EmployeeDocument.ts'
 export type * from './models/NumberSequence.ts'

@@ -106,7 +106,10 @@ function requireSessionFor(matchers: ReturnType<typeof operationMatchers>) {
 }
 
 export function createApp(opts: AppOptions = {}): express.Express {
-  const ids = (Object.keys(operationTable) as OperationId[]).sort((a, b) => specificity(operationTable[a].path).localeCompare(specificity(operationTable[b].path)));
+  // Plain code-unit order: "~" (a parameter) sorts after every letter, so `/api/assets/assignments`
+  // is mounted before `/api/assets/{assetId}`. (localeCompare puts punctuation before letters.)
+  const byCodeUnit = (x: string, y: string) => (x < y ? -1 : x > y ? 1 : 0);
+  const ids = (Object.keys(operationTable) as OperationId[]).sort((a, b) => byCodeUnit(specificity(operationTable[a].path), specificity(operationTable[b].path)));
   const matchers = operationMatchers(ids);
   const app = express();
   app.disable("x-powered-by");

@@ -397,6 +397,11 @@ type FieldRefInputType<Model, FieldType> = Model extends never ? never : FieldRe
 
 
 export const ModelName = {
+  AssetCategory: 'AssetCategory',
+  Asset: 'Asset',
+  AssetAssignment: 'AssetAssignment',
+  AssetReturnRequest: 'AssetReturnRequest',
+  AssetDamageReport: 'AssetDamageReport',
   Employee: 'Employee',
   EmployeeDocument: 'EmployeeDocument',
   NumberSequence: 'NumberSequence',
@@ -432,10 +437,380 @@ export type TypeMap<ExtArgs extends runtime.Types.Extensions.InternalArgs = runt
     omit: GlobalOmitOptions
   }
   meta: {
-    modelProps: "employee" | "employeeDocument" | "numberSequence" | "helpdeskTicket" | "helpdeskMessage" | "loanType" | "expenseCategory" | "user" | "tenant" | "passwordResetToken" | "emailOutbox" | "session" | "membership" | "invitation" | "auditLog" | "notification" | "storedFile" | "billingEvent" | "authThrottle" | "tenantSetting"
+    modelProps: "assetCategory" | "asset" | "assetAssignment" | "assetReturnRequest" | "assetDamageReport" | "employee" | "employeeDocument" | "numberSequence" | "helpdeskTicket" | "helpdeskMessage" | "loanType" | "expenseCategory" | "user" | "tenant" | "passwordResetToken" | "emailOutbox" | "session" | "membership" | "invitation" | "auditLog" | "notification" | "storedFile" | "billingEvent" | "authThrottle" | "tenantSetting"
     txIsolationLevel: TransactionIsolationLevel
   }
   model: {
+    AssetCategory: {
+      payload: Prisma.$AssetCategoryPayload<ExtArgs>
+      fields: Prisma.AssetCategoryFieldRefs
+      operations: {
+        findUnique: {
+          args: Prisma.AssetCategoryFindUniqueArgs<ExtArgs>
+          result: runtime.Types.Utils.PayloadToResult<Prisma.$AssetCategoryPayload> | null
+        }
+        findUniqueOrThrow: {
+          args: Prisma.AssetCategoryFindUniqueOrThrowArgs<ExtArgs>
+          result: runtime.Types.Utils.PayloadToResult<Prisma.$AssetCategoryPayload>
+        }
+        findFirst: {
+          args: Prisma.AssetCategoryFindFirstArgs<ExtArgs>
+          result: runtime.Types.Utils.PayloadToResult<Prisma.$AssetCategoryPayload> | null
+        }
+        findFirstOrThrow: {
+          args: Prisma.AssetCategoryFindFirstOrThrowArgs<ExtArgs>
+          result: runtime.Types.Utils.PayloadToResult<Prisma.$AssetCategoryPayload>
+        }
+        findMany: {
+          args: Prisma.AssetCategoryFindManyArgs<ExtArgs>
+          result: runtime.Types.Utils.PayloadToResult<Prisma.$AssetCategoryPayload>[]
+        }
+        create: {
+          args: Prisma.AssetCategoryCreateArgs<ExtArgs>
+          result: runtime.Types.Utils.PayloadToResult<Prisma.$AssetCategoryPayload>
+        }
+        createMany: {
+          args: Prisma.AssetCategoryCreateManyArgs<ExtArgs>
+          result: BatchPayload
+        }
+        createManyAndReturn: {
+          args: Prisma.AssetCategoryCreateManyAndReturnArgs<ExtArgs>
+          result: runtime.Types.Utils.PayloadToResult<Prisma.$AssetCategoryPayload>[]
+        }
+        delete: {
+          args: Prisma.AssetCategoryDeleteArgs<ExtArgs>
+          result: runtime.Types.Utils.PayloadToResult<Prisma.$AssetCategoryPayload>
+        }
+        update: {
+          args: Prisma.AssetCategoryUpdateArgs<ExtArgs>
+          result: runtime.Types.Utils.PayloadToResult<Prisma.$AssetCategoryPayload>
+        }
+        deleteMany: {
+          args: Prisma.AssetCategoryDeleteManyArgs<ExtArgs>
+          result: BatchPayload
+        }
+        updateMany: {
+          args: Prisma.AssetCategoryUpdateManyArgs<ExtArgs>
+          result: BatchPayload
+        }
+        updateManyAndReturn: {
+          args: Prisma.AssetCategoryUpdateManyAndReturnArgs<ExtArgs>
+          result: runtime.Types.Utils.PayloadToResult<Prisma.$AssetCategoryPayload>[]
+        }
+        upsert: {
+          args: Prisma.AssetCategoryUpsertArgs<ExtArgs>
+          result: runtime.Types.Utils.PayloadToResult<Prisma.$AssetCategoryPayload>
+        }
+        aggregate: {
+          args: Prisma.AssetCategoryAggregateArgs<ExtArgs>
+          result: runtime.Types.Utils.Optional<Prisma.AggregateAssetCategory>
+        }
+        groupBy: {
+          args: Prisma.AssetCategoryGroupByArgs<ExtArgs>
+          result: runtime.Types.Utils.Optional<Prisma.AssetCategoryGroupByOutputType>[]
+        }
+        count: {
+          args: Prisma.AssetCategoryCountArgs<ExtArgs>
+          result: runtime.Types.Utils.Optional<Prisma.AssetCategoryCountAggregateOutputType> | number
+        }
+      }
+    }
+    Asset: {
+      payload: Prisma.$AssetPayload<ExtArgs>
+      fields: Prisma.AssetFieldRefs
+      operations: {
+        findUnique: {
+          args: Prisma.AssetFindUniqueArgs<ExtArgs>
+          result: runtime.Types.Utils.PayloadToResult<Prisma.$AssetPayload> | null
+        }
+        findUniqueOrThrow: {
+          args: Prisma.AssetFindUniqueOrThrowArgs<ExtArgs>
+          result: runtime.Types.Utils.PayloadToResult<Prisma.$AssetPayload>
+        }
+        findFirst: {
+          args: Prisma.AssetFindFirstArgs<ExtArgs>
+          result: runtime.Types.Utils.PayloadToResult<Prisma.$AssetPayload> | null
+        }
+        findFirstOrThrow: {
+          args: Prisma.AssetFindFirstOrThrowArgs<ExtArgs>
+          result: runtime.Types.Utils.PayloadToResult<Prisma.$AssetPayload>
+        }
+        findMany: {
+          args: Prisma.AssetFindManyArgs<ExtArgs>
+          result: runtime.Types.Utils.PayloadToResult<Prisma.$AssetPayload>[]
+        }
+        create: {
+          args: Prisma.AssetCreateArgs<ExtArgs>
+          result: runtime.Types.Utils.PayloadToResult<Prisma.$AssetPayload>
+        }
+        createMany: {
+          args: Prisma.AssetCreateManyArgs<ExtArgs>
+          result: BatchPayload
+        }
+        createManyAndReturn: {
+          args: Prisma.AssetCreateManyAndReturnArgs<ExtArgs>
+          result: runtime.Types.Utils.PayloadToResult<Prisma.$AssetPayload>[]
+        }
+        delete: {
+          args: Prisma.AssetDeleteArgs<ExtArgs>
+          result: runtime.Types.Utils.PayloadToResult<Prisma.$AssetPayload>
+        }
+        update: {
+          args: Prisma.AssetUpdateArgs<ExtArgs>
+          result: runtime.Types.Utils.PayloadToResult<Prisma.$AssetPayload>
+        }
+        deleteMany: {
+          args: Prisma.AssetDeleteManyArgs<ExtArgs>
+          result: BatchPayload
+        }
+        updateMany: {
+          args: Prisma.AssetUpdateManyArgs<ExtArgs>
+          result: BatchPayload
+        }
+        updateManyAndReturn: {
+          args: Prisma.AssetUpdateManyAndReturnArgs<ExtArgs>
+          result: runtime.Types.Utils.PayloadToResult<Prisma.$AssetPayload>[]
+        }
+        upsert: {
+          args: Prisma.AssetUpsertArgs<ExtArgs>
+          result: runtime.Types.Utils.PayloadToResult<Prisma.$AssetPayload>
+        }
+        aggregate: {
+          args: Prisma.AssetAggregateArgs<ExtArgs>
+          result: runtime.Types.Utils.Optional<Prisma.AggregateAsset>
+        }
+        groupBy: {
+          args: Prisma.AssetGroupByArgs<ExtArgs>
+          result: runtime.Types.Utils.Optional<Prisma.AssetGroupByOutputType>[]
+        }
+        count: {
+          args: Prisma.AssetCountArgs<ExtArgs>
+          result: runtime.Types.Utils.Optional<Prisma.AssetCountAggregateOutputType> | number
+        }
+      }
+    }
+    AssetAssignment: {
+      payload: Prisma.$AssetAssignmentPayload<ExtArgs>
+      fields: Prisma.AssetAssignmentFieldRefs
+      operations: {
+        findUnique: {
+          args: Prisma.AssetAssignmentFindUniqueArgs<ExtArgs>
+          result: runtime.Types.Utils.PayloadToResult<Prisma.$AssetAssignmentPayload> | null
+        }
+        findUniqueOrThrow: {
+          args: Prisma.AssetAssignmentFindUniqueOrThrowArgs<ExtArgs>
+          result: runtime.Types.Utils.PayloadToResult<Prisma.$AssetAssignmentPayload>
+        }
+        findFirst: {
+          args: Prisma.AssetAssignmentFindFirstArgs<ExtArgs>
+          result: runtime.Types.Utils.PayloadToResult<Prisma.$AssetAssignmentPayload> | null
+        }
+        findFirstOrThrow: {
+          args: Prisma.AssetAssignmentFindFirstOrThrowArgs<ExtArgs>
+          result: runtime.Types.Utils.PayloadToResult<Prisma.$AssetAssignmentPayload>
+        }
+        findMany: {
+          args: Prisma.AssetAssignmentFindManyArgs<ExtArgs>
+          result: runtime.Types.Utils.PayloadToResult<Prisma.$AssetAssignmentPayload>[]
+        }
+        create: {
+          args: Prisma.AssetAssignmentCreateArgs<ExtArgs>
+          result: runtime.Types.Utils.PayloadToResult<Prisma.$AssetAssignmentPayload>
+        }
+        createMany: {
+          args: Prisma.AssetAssignmentCreateManyArgs<ExtArgs>
+          result: BatchPayload
+        }
+        createManyAndReturn: {
+          args: Prisma.AssetAssignmentCreateManyAndReturnArgs<ExtArgs>
+          result: runtime.Types.Utils.PayloadToResult<Prisma.$AssetAssignmentPayload>[]
+        }
+        delete: {
+          args: Prisma.AssetAssignmentDeleteArgs<ExtArgs>
+          result: runtime.Types.Utils.PayloadToResult<Prisma.$AssetAssignmentPayload>
+        }
+        update: {
+          args: Prisma.AssetAssignmentUpdateArgs<ExtArgs>
+          result: runtime.Types.Utils.PayloadToResult<Prisma.$AssetAssignmentPayload>
+        }
+        deleteMany: {
+          args: Prisma.AssetAssignmentDeleteManyArgs<ExtArgs>
+          result: BatchPayload
+        }
+        updateMany: {
+          args: Prisma.AssetAssignmentUpdateManyArgs<ExtArgs>
+          result: BatchPayload
+        }
+        updateManyAndReturn: {
+          args: Prisma.AssetAssignmentUpdateManyAndReturnArgs<ExtArgs>
+          result: runtime.Types.Utils.PayloadToResult<Prisma.$AssetAssignmentPayload>[]
+        }
+        upsert: {
+          args: Prisma.AssetAssignmentUpsertArgs<ExtArgs>
+          result: runtime.Types.Utils.PayloadToResult<Prisma.$AssetAssignmentPayload>
+        }
+        aggregate: {
+          args: Prisma.AssetAssignmentAggregateArgs<ExtArgs>
+          result: runtime.Types.Utils.Optional<Prisma.AggregateAssetAssignment>
+        }
+        groupBy: {
+          args: Prisma.AssetAssignmentGroupByArgs<ExtArgs>
+          result: runtime.Types.Utils.Optional<Prisma.AssetAssignmentGroupByOutputType>[]
+        }
+        count: {
+          args: Prisma.AssetAssignmentCountArgs<ExtArgs>
+          result: runtime.Types.Utils.Optional<Prisma.AssetAssignmentCountAggregateOutputType> | number
+        }
+      }
+    }
+    AssetReturnRequest: {
+      payload: Prisma.$AssetReturnRequestPayload<ExtArgs>
+      fields: Prisma.AssetReturnRequestFieldRefs
+      operations: {
+        findUnique: {
+          args: Prisma.AssetReturnRequestFindUniqueArgs<ExtArgs>
+          result: runtime.Types.Utils.PayloadToResult<Prisma.$AssetReturnRequestPayload> | null
+        }
+        findUniqueOrThrow: {
+          args: Prisma.AssetReturnRequestFindUniqueOrThrowArgs<ExtArgs>
+          result: runtime.Types.Utils.PayloadToResult<Prisma.$AssetReturnRequestPayload>
+        }
+        findFirst: {
+          args: Prisma.AssetReturnRequestFindFirstArgs<ExtArgs>
+          result: runtime.Types.Utils.PayloadToResult<Prisma.$AssetReturnRequestPayload> | null
+        }
+        findFirstOrThrow: {
+          args: Prisma.AssetReturnRequestFindFirstOrThrowArgs<ExtArgs>
+          result: runtime.Types.Utils.PayloadToResult<Prisma.$AssetReturnRequestPayload>
+        }
+        findMany: {
+          args: Prisma.AssetReturnRequestFindManyArgs<ExtArgs>
+          result: runtime.Types.Utils.PayloadToResult<Prisma.$AssetReturnRequestPayload>[]
+        }
+        create: {
+          args: Prisma.AssetReturnRequestCreateArgs<ExtArgs>
+          result: runtime.Types.Utils.PayloadToResult<Prisma.$AssetReturnRequestPayload>
+        }
+        createMany: {
+          args: Prisma.AssetReturnRequestCreateManyArgs<ExtArgs>
+          result: BatchPayload
+        }
+        createManyAndReturn: {
+          args: Prisma.AssetReturnRequestCreateManyAndReturnArgs<ExtArgs>
+          result: runtime.Types.Utils.PayloadToResult<Prisma.$AssetReturnRequestPayload>[]
+        }
+        delete: {
+          args: Prisma.AssetReturnRequestDeleteArgs<ExtArgs>
+          result: runtime.Types.Utils.PayloadToResult<Prisma.$AssetReturnRequestPayload>
+        }
+        update: {
+          args: Prisma.AssetReturnRequestUpdateArgs<ExtArgs>
+          result: runtime.Types.Utils.PayloadToResult<Prisma.$AssetReturnRequestPayload>
+        }
+        deleteMany: {
+          args: Prisma.AssetReturnRequestDeleteManyArgs<ExtArgs>
+          result: BatchPayload
+        }
+        updateMany: {
+          args: Prisma.AssetReturnRequestUpdateManyArgs<ExtArgs>
+          result: BatchPayload
+        }
+        updateManyAndReturn: {
+          args: Prisma.AssetReturnRequestUpdateManyAndReturnArgs<ExtArgs>
+          result: runtime.Types.Utils.PayloadToResult<Prisma.$AssetReturnRequestPayload>[]
+        }
+        upsert: {
+          args: Prisma.AssetReturnRequestUpsertArgs<ExtArgs>
+          result: runtime.Types.Utils.PayloadToResult<Prisma.$AssetReturnRequestPayload>
+        }
+        aggregate: {
+          args: Prisma.AssetReturnRequestAggregateArgs<ExtArgs>
+          result: runtime.Types.Utils.Optional<Prisma.AggregateAssetReturnRequest>
+        }
+        groupBy: {
+          args: Prisma.AssetReturnRequestGroupByArgs<ExtArgs>
+          result: runtime.Types.Utils.Optional<Prisma.AssetReturnRequestGroupByOutputType>[]
+        }
+        count: {
+          args: Prisma.AssetReturnRequestCountArgs<ExtArgs>
+          result: runtime.Types.Utils.Optional<Prisma.AssetReturnRequestCountAggregateOutputType> | number
+        }
+      }
+    }
+    AssetDamageReport: {
+      payload: Prisma.$AssetDamageReportPayload<ExtArgs>
+      fields: Prisma.AssetDamageReportFieldRefs
+      operations: {
+        findUnique: {
+          args: Prisma.AssetDamageReportFindUniqueArgs<ExtArgs>
+          result: runtime.Types.Utils.PayloadToResult<Prisma.$AssetDamageReportPayload> | null
+        }
+        findUniqueOrThrow: {
+          args: Prisma.AssetDamageReportFindUniqueOrThrowArgs<ExtArgs>
+          result: runtime.Types.Utils.PayloadToResult<Prisma.$AssetDamageReportPayload>
+        }
+        findFirst: {
+          args: Prisma.AssetDamageReportFindFirstArgs<ExtArgs>
+          result: runtime.Types.Utils.PayloadToResult<Prisma.$AssetDamageReportPayload> | null
+        }
+        findFirstOrThrow: {
+          args: Prisma.AssetDamageReportFindFirstOrThrowArgs<ExtArgs>
+          result: runtime.Types.Utils.PayloadToResult<Prisma.$AssetDamageReportPayload>
+        }
+        findMany: {
+          args: Prisma.AssetDamageReportFindManyArgs<ExtArgs>
+          result: runtime.Types.Utils.PayloadToResult<Prisma.$AssetDamageReportPayload>[]
+        }
+        create: {
+          args: Prisma.AssetDamageReportCreateArgs<ExtArgs>
+          result: runtime.Types.Utils.PayloadToResult<Prisma.$AssetDamageReportPayload>
+        }
+        createMany: {
+          args: Prisma.AssetDamageReportCreateManyArgs<ExtArgs>
+          result: BatchPayload
+        }
+        createManyAndReturn: {
+          args: Prisma.AssetDamageReportCreateManyAndReturnArgs<ExtArgs>
+          result: runtime.Types.Utils.PayloadToResult<Prisma.$AssetDamageReportPayload>[]
+        }
+        delete: {
+          args: Prisma.AssetDamageReportDeleteArgs<ExtArgs>
+          result: runtime.Types.Utils.PayloadToResult<Prisma.$AssetDamageReportPayload>
+        }
+        update: {
+          args: Prisma.AssetDamageReportUpdateArgs<ExtArgs>
+          result: runtime.Types.Utils.PayloadToResult<Prisma.$AssetDamageReportPayload>
+        }
+        deleteMany: {
+          args: Prisma.AssetDamageReportDeleteManyArgs<ExtArgs>
+          result: BatchPayload
+        }
+        updateMany: {
+          args: Prisma.AssetDamageReportUpdateManyArgs<ExtArgs>
+          result: BatchPayload
+        }
+        updateManyAndReturn: {
+          args: Prisma.AssetDamageReportUpdateManyAndReturnArgs<ExtArgs>
+          result: runtime.Types.Utils.PayloadToResult<Prisma.$AssetDamageReportPayload>[]
+        }
+        upsert: {
+          args: Prisma.AssetDamageReportUpsertArgs<ExtArgs>
+          result: runtime.Types.Utils.PayloadToResult<Prisma.$AssetDamageReportPayload>
+        }
+        aggregate: {
+          args: Prisma.AssetDamageReportAggregateArgs<ExtArgs>
+          result: runtime.Types.Utils.Optional<Prisma.AggregateAssetDamageReport>
+        }
+        groupBy: {
+          args: Prisma.AssetDamageReportGroupByArgs<ExtArgs>
+          result: runtime.Types.Utils.Optional<Prisma.AssetDamageReportGroupByOutputType>[]
+        }
+        count: {
+          args: Prisma.AssetDamageReportCountArgs<ExtArgs>
+          result: runtime.Types.Utils.Optional<Prisma.AssetDamageReportCountAggregateOutputType> | number
+        }
+      }
+    }
     Employee: {
       payload: Prisma.$EmployeePayload<ExtArgs>
       fields: Prisma.EmployeeFieldRefs
@@ -1955,6 +2330,100 @@ export const TransactionIsolationLevel = runtime.makeStrictEnum({
 export type TransactionIsolationLevel = (typeof TransactionIsolationLevel)[keyof typeof TransactionIsolationLevel]
 
 
+export const AssetCategoryScalarFieldEnum = {
+  tenant_id: 'tenant_id',
+  id: 'id',
+  name: 'name',
+  description: 'description',
+  created_at: 'created_at',
+  updated_at: 'updated_at',
+  deleted_at: 'deleted_at'
+} as const
+
+export type AssetCategoryScalarFieldEnum = (typeof AssetCategoryScalarFieldEnum)[keyof typeof AssetCategoryScalarFieldEnum]
+
+
+export const AssetScalarFieldEnum = {
+  tenant_id: 'tenant_id',
+  id: 'id',
+  asset_tag: 'asset_tag',
+  name: 'name',
+  category_id: 'category_id',
+  serial_number: 'serial_number',
+  purchase_date: 'purchase_date',
+  purchase_cost: 'purchase_cost',
+  warranty_expires_on: 'warranty_expires_on',
+  condition: 'condition',
+  status: 'status',
+  notes: 'notes',
+  created_by: 'created_by',
+  created_at: 'created_at',
+  updated_at: 'updated_at',
+  deleted_at: 'deleted_at'
+} as const
+
+export type AssetScalarFieldEnum = (typeof AssetScalarFieldEnum)[keyof typeof AssetScalarFieldEnum]
+
+
+export const AssetAssignmentScalarFieldEnum = {
+  tenant_id: 'tenant_id',
+  id: 'id',
+  asset_id: 'asset_id',
+  employee_id: 'employee_id',
+  assigned_on: 'assigned_on',
+  expected_return_on: 'expected_return_on',
+  condition_at_assignment: 'condition_at_assignment',
+  notes: 'notes',
+  assigned_by: 'assigned_by',
+  returned_on: 'returned_on',
+  return_condition: 'return_condition',
+  return_notes: 'return_notes',
+  returned_by: 'returned_by',
+  created_at: 'created_at',
+  updated_at: 'updated_at'
+} as const
+
+export type AssetAssignmentScalarFieldEnum = (typeof AssetAssignmentScalarFieldEnum)[keyof typeof AssetAssignmentScalarFieldEnum]
+
+
+export const AssetReturnRequestScalarFieldEnum = {
+  tenant_id: 'tenant_id',
+  id: 'id',
+  assignment_id: 'assignment_id',
+  requested_by: 'requested_by',
+  reason: 'reason',
+  status: 'status',
+  decision_notes: 'decision_notes',
+  decided_by: 'decided_by',
+  decided_at: 'decided_at',
+  created_at: 'created_at',
+  updated_at: 'updated_at'
+} as const
+
+export type AssetReturnRequestScalarFieldEnum = (typeof AssetReturnRequestScalarFieldEnum)[keyof typeof AssetReturnRequestScalarFieldEnum]
+
+
+export const AssetDamageReportScalarFieldEnum = {
+  tenant_id: 'tenant_id',
+  id: 'id',
+  asset_id: 'asset_id',
+  assignment_id: 'assignment_id',
+  severity: 'severity',
+  description: 'description',
+  file_id: 'file_id',
+  status: 'status',
+  reported_by: 'reported_by',
+  resolution_notes: 'resolution_notes',
+  repair_cost: 'repair_cost',
+  resolved_by: 'resolved_by',
+  resolved_at: 'resolved_at',
+  created_at: 'created_at',
+  updated_at: 'updated_at'
+} as const
+
+export type AssetDamageReportScalarFieldEnum = (typeof AssetDamageReportScalarFieldEnum)[keyof typeof AssetDamageReportScalarFieldEnum]
+
+
 export const EmployeeScalarFieldEnum = {
   tenant_id: 'tenant_id',
   id: 'id',
@@ -2341,6 +2810,20 @@ export type ListDateTimeFieldRefInput<$PrismaModel> = FieldRefInputType<$PrismaM
 
 
 /**
+ * Reference to a field of type 'Decimal'
+ */
+export type DecimalFieldRefInput<$PrismaModel> = FieldRefInputType<$PrismaModel, 'Decimal'>
+    
+
+
+/**
+ * Reference to a field of type 'Decimal[]'
+ */
+export type ListDecimalFieldRefInput<$PrismaModel> = FieldRefInputType<$PrismaModel, 'Decimal[]'>
+    
+
+
+/**
  * Reference to a field of type 'Int'
  */
 export type IntFieldRefInput<$PrismaModel> = FieldRefInputType<$PrismaModel, 'Int'>
@@ -2358,20 +2841,6 @@ export type ListIntFieldRefInput<$PrismaModel> = FieldRefInputType<$PrismaModel,
  * Reference to a field of type 'Boolean'
  */
 export type BooleanFieldRefInput<$PrismaModel> = FieldRefInputType<$PrismaModel, 'Boolean'>
-    
-
-
-/**
- * Reference to a field of type 'Decimal'
- */
-export type DecimalFieldRefInput<$PrismaModel> = FieldRefInputType<$PrismaModel, 'Decimal'>
-    
-
-
-/**
- * Reference to a field of type 'Decimal[]'
- */
-export type ListDecimalFieldRefInput<$PrismaModel> = FieldRefInputType<$PrismaModel, 'Decimal[]'>
     
 
 
@@ -2553,6 +3022,11 @@ export interface PrismaClientOptionsWithAdapter extends PrismaClientBaseOptions 
  */
 export type PrismaClientOptions = PrismaClientOptionsWithAccelerateUrl | PrismaClientOptionsWithAdapter
 export type GlobalOmitConfig = {
+  assetCategory?: Prisma.AssetCategoryOmit
+  asset?: Prisma.AssetOmit
+  assetAssignment?: Prisma.AssetAssignmentOmit
+  assetReturnRequest?: Prisma.AssetReturnRequestOmit
+  assetDamageReport?: Prisma.AssetDamageReportOmit
   employee?: Prisma.EmployeeOmit
   employeeDocument?: Prisma.EmployeeDocumentOmit
   numberSequence?: Prisma.NumberSequenceOmit

@@ -51,6 +51,11 @@ export const AnyNull = runtime.AnyNull
 
 
 export const ModelName = {
+  AssetCategory: 'AssetCategory',
+  Asset: 'Asset',
+  AssetAssignment: 'AssetAssignment',
+  AssetReturnRequest: 'AssetReturnRequest',
+  AssetDamageReport: 'AssetDamageReport',
   Employee: 'Employee',
   EmployeeDocument: 'EmployeeDocument',
   NumberSequence: 'NumberSequence',
@@ -87,6 +92,100 @@ export const TransactionIsolationLevel = runtime.makeStrictEnum({
 } as const)
 
 export type TransactionIsolationLevel = (typeof TransactionIsolationLevel)[keyof typeof TransactionIsolationLevel]
+
+
+export const AssetCategoryScalarFieldEnum = {
+  tenant_id: 'tenant_id',
+  id: 'id',
+  name: 'name',
+  description: 'description',
+  created_at: 'created_at',
+  updated_at: 'updated_at',
+  deleted_at: 'deleted_at'
+} as const
+
+export type AssetCategoryScalarFieldEnum = (typeof AssetCategoryScalarFieldEnum)[keyof typeof AssetCategoryScalarFieldEnum]
+
+
+export const AssetScalarFieldEnum = {
+  tenant_id: 'tenant_id',
+  id: 'id',
+  asset_tag: 'asset_tag',
+  name: 'name',
+  category_id: 'category_id',
+  serial_number: 'serial_number',
+  purchase_date: 'purchase_date',
+  purchase_cost: 'purchase_cost',
+  warranty_expires_on: 'warranty_expires_on',
+  condition: 'condition',
+  status: 'status',
+  notes: 'notes',
+  created_by: 'created_by',
+  created_at: 'created_at',
+  updated_at: 'updated_at',
+  deleted_at: 'deleted_at'
+} as const
+
+export type AssetScalarFieldEnum = (typeof AssetScalarFieldEnum)[keyof typeof AssetScalarFieldEnum]
+
+
+export const AssetAssignmentScalarFieldEnum = {
+  tenant_id: 'tenant_id',
+  id: 'id',
+  asset_id: 'asset_id',
+  employee_id: 'employee_id',
+  assigned_on: 'assigned_on',
+  expected_return_on: 'expected_return_on',
+  condition_at_assignment: 'condition_at_assignment',
+  notes: 'notes',
+  assigned_by: 'assigned_by',
+  returned_on: 'returned_on',
+  return_condition: 'return_condition',
+  return_notes: 'return_notes',
+  returned_by: 'returned_by',
+  created_at: 'created_at',
+  updated_at: 'updated_at'
+} as const
+
+export type AssetAssignmentScalarFieldEnum = (typeof AssetAssignmentScalarFieldEnum)[keyof typeof AssetAssignmentScalarFieldEnum]
+
+
+export const AssetReturnRequestScalarFieldEnum = {
+  tenant_id: 'tenant_id',
+  id: 'id',
+  assignment_id: 'assignment_id',
+  requested_by: 'requested_by',
+  reason: 'reason',
+  status: 'status',
+  decision_notes: 'decision_notes',
+  decided_by: 'decided_by',
+  decided_at: 'decided_at',
+  created_at: 'created_at',
+  updated_at: 'updated_at'
+} as const
+
+export type AssetReturnRequestScalarFieldEnum = (typeof AssetReturnRequestScalarFieldEnum)[keyof typeof AssetReturnRequestScalarFieldEnum]
+
+
+export const AssetDamageReportScalarFieldEnum = {
+  tenant_id: 'tenant_id',
+  id: 'id',
+  asset_id: 'asset_id',
+  assignment_id: 'assignment_id',
+  severity: 'severity',
+  description: 'description',
+  file_id: 'file_id',
+  status: 'status',
+  reported_by: 'reported_by',
+  resolution_notes: 'resolution_notes',
+  repair_cost: 'repair_cost',
+  resolved_by: 'resolved_by',
+  resolved_at: 'resolved_at',
+  created_at: 'created_at',
+  updated_at: 'updated_at'
+} as const
+
+export type AssetDamageReportScalarFieldEnum = (typeof AssetDamageReportScalarFieldEnum)[keyof typeof AssetDamageReportScalarFieldEnum]
 
 
 export const EmployeeScalarFieldEnum = {

@@ -363,6 +363,7 @@ export type EmployeeWhereInput = {
   memberships?: Prisma.MembershipListRelationFilter
   invitations?: Prisma.InvitationListRelationFilter
   documents?: Prisma.EmployeeDocumentListRelationFilter
+  asset_assignments?: Prisma.AssetAssignmentListRelationFilter
 }
 
 export type EmployeeOrderByWithRelationInput = {
@@ -398,6 +399,7 @@ export type EmployeeOrderByWithRelationInput = {
   memberships?: Prisma.MembershipOrderByRelationAggregateInput
   invitations?: Prisma.InvitationOrderByRelationAggregateInput
   documents?: Prisma.EmployeeDocumentOrderByRelationAggregateInput
+  asset_assignments?: Prisma.AssetAssignmentOrderByRelationAggregateInput
 }
 
 export type EmployeeWhereUniqueInput = Prisma.AtLeast<{
@@ -438,6 +440,7 @@ export type EmployeeWhereUniqueInput = Prisma.AtLeast<{
   memberships?: Prisma.MembershipListRelationFilter
   invitations?: Prisma.InvitationListRelationFilter
   documents?: Prisma.EmployeeDocumentListRelationFilter
+  asset_assignments?: Prisma.AssetAssignmentListRelationFilter
 }, "tenant_id_id" | "id" | "tenant_id_employee_code">
 
 export type EmployeeOrderByWithAggregationInput = {
@@ -537,6 +540,7 @@ export type EmployeeCreateInput = {
   memberships?: Prisma.MembershipCreateNestedManyWithoutEmployeeInput
   invitations?: Prisma.InvitationCreateNestedManyWithoutEmployeeInput
   documents?: Prisma.EmployeeDocumentCreateNestedManyWithoutEmployeeInput
+  asset_assignments?: Prisma.AssetAssignmentCreateNestedManyWithoutEmployeeInput
 }
 
 export type EmployeeUncheckedCreateInput = {
@@ -571,6 +575,7 @@ export type EmployeeUncheckedCreateInput = {
   memberships?: Prisma.MembershipUncheckedCreateNestedManyWithoutEmployeeInput
   invitations?: Prisma.InvitationUncheckedCreateNestedManyWithoutEmployeeInput
   documents?: Prisma.EmployeeDocumentUncheckedCreateNestedManyWithoutEmployeeInput
+  asset_assignments?: Prisma.AssetAssignmentUncheckedCreateNestedManyWithoutEmployeeInput
 }
 
 export type EmployeeUpdateInput = {
@@ -604,6 +609,7 @@ export type EmployeeUpdateInput = {
   memberships?: Prisma.MembershipUpdateManyWithoutEmployeeNestedInput
   invitations?: Prisma.InvitationUpdateManyWithoutEmployeeNestedInput
   documents?: Prisma.EmployeeDocumentUpdateManyWithoutEmployeeNestedInput
+  asset_assignments?: Prisma.AssetAssignmentUpdateManyWithoutEmployeeNestedInput
 }
 
 export type EmployeeUncheckedUpdateInput = {
@@ -638,6 +644,7 @@ export type EmployeeUncheckedUpdateInput = {
   memberships?: Prisma.MembershipUncheckedUpdateManyWithoutEmployeeNestedInput
   invitations?: Prisma.InvitationUncheckedUpdateManyWithoutEmployeeNestedInput
   documents?: Prisma.EmployeeDocumentUncheckedUpdateManyWithoutEmployeeNestedInput
+  asset_assignments?: Prisma.AssetAssignmentUncheckedUpdateManyWithoutEmployeeNestedInput
 }
 
 export type EmployeeCreateManyInput = {
@@ -726,6 +733,11 @@ export type EmployeeUncheckedUpdateManyInput = {
   created_at?: Prisma.DateTimeFieldUpdateOperationsInput | Date | string
   updated_at?: Prisma.DateTimeFieldUpdateOperationsInput | Date | string
   deleted_at?: Prisma.NullableDateTimeFieldUpdateOperationsInput | Date | string | null
+}
+
+export type EmployeeScalarRelationFilter = {
+  is?: Prisma.EmployeeWhereInput
+  isNot?: Prisma.EmployeeWhereInput
 }
 
 export type EmployeeNullableScalarRelationFilter = {
@@ -843,9 +855,18 @@ export type EmployeeMinOrderByAggregateInput = {
   deleted_at?: Prisma.SortOrder
 }
 
-export type EmployeeScalarRelationFilter = {
-  is?: Prisma.EmployeeWhereInput
-  isNot?: Prisma.EmployeeWhereInput
+export type EmployeeCreateNestedOneWithoutAsset_assignmentsInput = {
+  create?: Prisma.XOR<Prisma.EmployeeCreateWithoutAsset_assignmentsInput, Prisma.EmployeeUncheckedCreateWithoutAsset_assignmentsInput>
+  connectOrCreate?: Prisma.EmployeeCreateOrConnectWithoutAsset_assignmentsInput
+  connect?: Prisma.EmployeeWhereUniqueInput
+}
+
+export type EmployeeUpdateOneRequiredWithoutAsset_assignmentsNestedInput = {
+  create?: Prisma.XOR<Prisma.EmployeeCreateWithoutAsset_assignmentsInput, Prisma.EmployeeUncheckedCreateWithoutAsset_assignmentsInput>
+  connectOrCreate?: Prisma.EmployeeCreateOrConnectWithoutAsset_assignmentsInput
+  upsert?: Prisma.EmployeeUpsertWithoutAsset_assignmentsInput
+  connect?: Prisma.EmployeeWhereUniqueInput
+  update?: Prisma.XOR<Prisma.XOR<Prisma.EmployeeUpdateToOneWithWhereWithoutAsset_assignmentsInput, Prisma.EmployeeUpdateWithoutAsset_assignmentsInput>, Prisma.EmployeeUncheckedUpdateWithoutAsset_assignmentsInput>
 }
 
 export type EmployeeCreateNestedOneWithoutReportsInput = {
@@ -866,22 +887,6 @@ export type EmployeeUncheckedCreateNestedManyWithoutManagerInput = {
   connectOrCreate?: Prisma.EmployeeCreateOrConnectWithoutManagerInput | Prisma.EmployeeCreateOrConnectWithoutManagerInput[]
   createMany?: Prisma.EmployeeCreateManyManagerInputEnvelope
   connect?: Prisma.EmployeeWhereUniqueInput | Prisma.EmployeeWhereUniqueInput[]
-}
-
-export type StringFieldUpdateOperationsInput = {
-  set?: string
-}
-
-export type NullableStringFieldUpdateOperationsInput = {
-  set?: string | null
-}
-
-export type DateTimeFieldUpdateOperationsInput = {
-  set?: Date | string
-}
-
-export type NullableDateTimeFieldUpdateOperationsInput = {
-  set?: Date | string | null
 }
 
 export type EmployeeUpdateOneWithoutReportsNestedInput = {
@@ -968,6 +973,156 @@ export type EmployeeUpdateOneWithoutInvitationsNestedInput = {
   update?: Prisma.XOR<Prisma.XOR<Prisma.EmployeeUpdateToOneWithWhereWithoutInvitationsInput, Prisma.EmployeeUpdateWithoutInvitationsInput>, Prisma.EmployeeUncheckedUpdateWithoutInvitationsInput>
 }
 
+export type EmployeeCreateWithoutAsset_assignmentsInput = {
+  id?: string
+  employee_code: string
+  first_name: string
+  last_name: string
+  email: string
+  phone?: string | null
+  department: string
+  designation: string
+  joining_date: Date | string
+  date_of_birth?: Date | string | null
+  gender?: string | null
+  employment_type?: string
+  status?: string
+  branch_id?: string | null
+  work_location_id?: string | null
+  bank_name?: string | null
+  bank_account_number?: string | null
+  bank_ifsc?: string | null
+  bank_iban?: string | null
+  bank_routing_code?: string | null
+  labour_card_number?: string | null
+  state?: string | null
+  created_at?: Date | string
+  updated_at?: Date | string
+  deleted_at?: Date | string | null
+  manager?: Prisma.EmployeeCreateNestedOneWithoutReportsInput
+  reports?: Prisma.EmployeeCreateNestedManyWithoutManagerInput
+  memberships?: Prisma.MembershipCreateNestedManyWithoutEmployeeInput
+  invitations?: Prisma.InvitationCreateNestedManyWithoutEmployeeInput
+  documents?: Prisma.EmployeeDocumentCreateNestedManyWithoutEmployeeInput
+}
+
+export type EmployeeUncheckedCreateWithoutAsset_assignmentsInput = {
+  tenant_id: string
+  id?: string
+  employee_code: string
+  first_name: string
+  last_name: string
+  email: string
+  phone?: string | null
+  department: string
+  designation: string
+  joining_date: Date | string
+  date_of_birth?: Date | string | null
+  gender?: string | null
+  employment_type?: string
+  status?: string
+  reports_to?: string | null
+  branch_id?: string | null
+  work_location_id?: string | null
+  bank_name?: string | null
+  bank_account_number?: string | null
+  bank_ifsc?: string | null
+  bank_iban?: string | null
+  bank_routing_code?: string | null
+  labour_card_number?: string | null
+  state?: string | null
+  created_at?: Date | string
+  updated_at?: Date | string
+  deleted_at?: Date | string | null
+  reports?: Prisma.EmployeeUncheckedCreateNestedManyWithoutManagerInput
+  memberships?: Prisma.MembershipUncheckedCreateNestedManyWithoutEmployeeInput
+  invitations?: Prisma.InvitationUncheckedCreateNestedManyWithoutEmployeeInput
+  documents?: Prisma.EmployeeDocumentUncheckedCreateNestedManyWithoutEmployeeInput
+}
+
+export type EmployeeCreateOrConnectWithoutAsset_assignmentsInput = {
+  where: Prisma.EmployeeWhereUniqueInput
+  create: Prisma.XOR<Prisma.EmployeeCreateWithoutAsset_assignmentsInput, Prisma.EmployeeUncheckedCreateWithoutAsset_assignmentsInput>
+}
+
+export type EmployeeUpsertWithoutAsset_assignmentsInput = {
+  update: Prisma.XOR<Prisma.EmployeeUpdateWithoutAsset_assignmentsInput, Prisma.EmployeeUncheckedUpdateWithoutAsset_assignmentsInput>
+  create: Prisma.XOR<Prisma.EmployeeCreateWithoutAsset_assignmentsInput, Prisma.EmployeeUncheckedCreateWithoutAsset_assignmentsInput>
+  where?: Prisma.EmployeeWhereInput
+}
+
+export type EmployeeUpdateToOneWithWhereWithoutAsset_assignmentsInput = {
+  where?: Prisma.EmployeeWhereInput
+  data: Prisma.XOR<Prisma.EmployeeUpdateWithoutAsset_assignmentsInput, Prisma.EmployeeUncheckedUpdateWithoutAsset_assignmentsInput>
+}
+
+export type EmployeeUpdateWithoutAsset_assignmentsInput = {
+  id?: Prisma.StringFieldUpdateOperationsInput | string
+  employee_code?: Prisma.StringFieldUpdateOperationsInput | string
+  first_name?: Prisma.StringFieldUpdateOperationsInput | string
+  last_name?: Prisma.StringFieldUpdateOperationsInput | string
+  email?: Prisma.StringFieldUpdateOperationsInput | string
+  phone?: Prisma.NullableStringFieldUpdateOperationsInput | string | null
+  department?: Prisma.StringFieldUpdateOperationsInput | string
+  designation?: Prisma.StringFieldUpdateOperationsInput | string
+  joining_date?: Prisma.DateTimeFieldUpdateOperationsInput | Date | string
+  date_of_birth?: Prisma.NullableDateTimeFieldUpdateOperationsInput | Date | string | null
+  gender?: Prisma.NullableStringFieldUpdateOperationsInput | string | null
+  employment_type?: Prisma.StringFieldUpdateOperationsInput | string
+  status?: Prisma.StringFieldUpdateOperationsInput | string
+  branch_id?: Prisma.NullableStringFieldUpdateOperationsInput | string | null
+  work_location_id?: Prisma.NullableStringFieldUpdateOperationsInput | string | null
+  bank_name?: Prisma.NullableStringFieldUpdateOperationsInput | string | null
+  bank_account_number?: Prisma.NullableStringFieldUpdateOperationsInput | string | null
+  bank_ifsc?: Prisma.NullableStringFieldUpdateOperationsInput | string | null
+  bank_iban?: Prisma.NullableStringFieldUpdateOperationsInput | string | null
+  bank_routing_code?: Prisma.NullableStringFieldUpdateOperationsInput | string | null
+  labour_card_number?: Prisma.NullableStringFieldUpdateOperationsInput | string | null
+  state?: Prisma.NullableStringFieldUpdateOperationsInput | string | null
+  created_at?: Prisma.DateTimeFieldUpdateOperationsInput | Date | string
+  updated_at?: Prisma.DateTimeFieldUpdateOperationsInput | Date | string
+  deleted_at?: Prisma.NullableDateTimeFieldUpdateOperationsInput | Date | string | null
+  manager?: Prisma.EmployeeUpdateOneWithoutReportsNestedInput
+  reports?: Prisma.EmployeeUpdateManyWithoutManagerNestedInput
+  memberships?: Prisma.MembershipUpdateManyWithoutEmployeeNestedInput
+  invitations?: Prisma.InvitationUpdateManyWithoutEmployeeNestedInput
+  documents?: Prisma.EmployeeDocumentUpdateManyWithoutEmployeeNestedInput
+}
+
+export type EmployeeUncheckedUpdateWithoutAsset_assignmentsInput = {
+  tenant_id?: Prisma.StringFieldUpdateOperationsInput | string
+  id?: Prisma.StringFieldUpdateOperationsInput | string
+  employee_code?: Prisma.StringFieldUpdateOperationsInput | string
+  first_name?: Prisma.StringFieldUpdateOperationsInput | string
+  last_name?: Prisma.StringFieldUpdateOperationsInput | string
+  email?: Prisma.StringFieldUpdateOperationsInput | string
+  phone?: Prisma.NullableStringFieldUpdateOperationsInput | string | null
+  department?: Prisma.StringFieldUpdateOperationsInput | string
+  designation?: Prisma.StringFieldUpdateOperationsInput | string
+  joining_date?: Prisma.DateTimeFieldUpdateOperationsInput | Date | string
+  date_of_birth?: Prisma.NullableDateTimeFieldUpdateOperationsInput | Date | string | null
+  gender?: Prisma.NullableStringFieldUpdateOperationsInput | string | null
+  employment_type?: Prisma.StringFieldUpdateOperationsInput | string
+  status?: Prisma.StringFieldUpdateOperationsInput | string
+  reports_to?: Prisma.NullableStringFieldUpdateOperationsInput | string | null
+  branch_id?: Prisma.NullableStringFieldUpdateOperationsInput | string | null
+  work_location_id?: Prisma.NullableStringFieldUpdateOperationsInput | string | null
+  bank_name?: Prisma.NullableStringFieldUpdateOperationsInput | string | null
+  bank_account_number?: Prisma.NullableStringFieldUpdateOperationsInput | string | null
+  bank_ifsc?: Prisma.NullableStringFieldUpdateOperationsInput | string | null
+  bank_iban?: Prisma.NullableStringFieldUpdateOperationsInput | string | null
+  bank_routing_code?: Prisma.NullableStringFieldUpdateOperationsInput | string | null
+  labour_card_number?: Prisma.NullableStringFieldUpdateOperationsInput | string | null
+  state?: Prisma.NullableStringFieldUpdateOperationsInput | string | null
+  created_at?: Prisma.DateTimeFieldUpdateOperationsInput | Date | string
+  updated_at?: Prisma.DateTimeFieldUpdateOperationsInput | Date | string
+  deleted_at?: Prisma.NullableDateTimeFieldUpdateOperationsInput | Date | string | null
+  reports?: Prisma.EmployeeUncheckedUpdateManyWithoutManagerNestedInput
+  memberships?: Prisma.MembershipUncheckedUpdateManyWithoutEmployeeNestedInput
+  invitations?: Prisma.InvitationUncheckedUpdateManyWithoutEmployeeNestedInput
+  documents?: Prisma.EmployeeDocumentUncheckedUpdateManyWithoutEmployeeNestedInput
+}
+
 export type EmployeeCreateWithoutReportsInput = {
   id?: string
   employee_code: string
@@ -998,6 +1153,7 @@ export type EmployeeCreateWithoutReportsInput = {
   memberships?: Prisma.MembershipCreateNestedManyWithoutEmployeeInput
   invitations?: Prisma.InvitationCreateNestedManyWithoutEmployeeInput
   documents?: Prisma.EmployeeDocumentCreateNestedManyWithoutEmployeeInput
+  asset_assignments?: Prisma.AssetAssignmentCreateNestedManyWithoutEmployeeInput
 }
 
 export type EmployeeUncheckedCreateWithoutReportsInput = {
@@ -1031,6 +1187,7 @@ export type EmployeeUncheckedCreateWithoutReportsInput = {
   memberships?: Prisma.MembershipUncheckedCreateNestedManyWithoutEmployeeInput
   invitations?: Prisma.InvitationUncheckedCreateNestedManyWithoutEmployeeInput
   documents?: Prisma.EmployeeDocumentUncheckedCreateNestedManyWithoutEmployeeInput
+  asset_assignments?: Prisma.AssetAssignmentUncheckedCreateNestedManyWithoutEmployeeInput
 }
 
 export type EmployeeCreateOrConnectWithoutReportsInput = {
@@ -1068,6 +1225,7 @@ export type EmployeeCreateWithoutManagerInput = {
   memberships?: Prisma.MembershipCreateNestedManyWithoutEmployeeInput
   invitations?: Prisma.InvitationCreateNestedManyWithoutEmployeeInput
   documents?: Prisma.EmployeeDocumentCreateNestedManyWithoutEmployeeInput
+  asset_assignments?: Prisma.AssetAssignmentCreateNestedManyWithoutEmployeeInput
 }
 
 export type EmployeeUncheckedCreateWithoutManagerInput = {
@@ -1100,6 +1258,7 @@ export type EmployeeUncheckedCreateWithoutManagerInput = {
   memberships?: Prisma.MembershipUncheckedCreateNestedManyWithoutEmployeeInput
   invitations?: Prisma.InvitationUncheckedCreateNestedManyWithoutEmployeeInput
   documents?: Prisma.EmployeeDocumentUncheckedCreateNestedManyWithoutEmployeeInput
+  asset_assignments?: Prisma.AssetAssignmentUncheckedCreateNestedManyWithoutEmployeeInput
 }
 
 export type EmployeeCreateOrConnectWithoutManagerInput = {
@@ -1153,6 +1312,7 @@ export type EmployeeUpdateWithoutReportsInput = {
   memberships?: Prisma.MembershipUpdateManyWithoutEmployeeNestedInput
   invitations?: Prisma.InvitationUpdateManyWithoutEmployeeNestedInput
   documents?: Prisma.EmployeeDocumentUpdateManyWithoutEmployeeNestedInput
+  asset_assignments?: Prisma.AssetAssignmentUpdateManyWithoutEmployeeNestedInput
 }
 
 export type EmployeeUncheckedUpdateWithoutReportsInput = {
@@ -1186,6 +1346,7 @@ export type EmployeeUncheckedUpdateWithoutReportsInput = {
   memberships?: Prisma.MembershipUncheckedUpdateManyWithoutEmployeeNestedInput
   invitations?: Prisma.InvitationUncheckedUpdateManyWithoutEmployeeNestedInput
   documents?: Prisma.EmployeeDocumentUncheckedUpdateManyWithoutEmployeeNestedInput
+  asset_assignments?: Prisma.AssetAssignmentUncheckedUpdateManyWithoutEmployeeNestedInput
 }
 
 export type EmployeeUpsertWithWhereUniqueWithoutManagerInput = {
@@ -1267,6 +1428,7 @@ export type EmployeeCreateWithoutDocumentsInput = {
   reports?: Prisma.EmployeeCreateNestedManyWithoutManagerInput
   memberships?: Prisma.MembershipCreateNestedManyWithoutEmployeeInput
   invitations?: Prisma.InvitationCreateNestedManyWithoutEmployeeInput
+  asset_assignments?: Prisma.AssetAssignmentCreateNestedManyWithoutEmployeeInput
 }
 
 export type EmployeeUncheckedCreateWithoutDocumentsInput = {
@@ -1300,6 +1462,7 @@ export type EmployeeUncheckedCreateWithoutDocumentsInput = {
   reports?: Prisma.EmployeeUncheckedCreateNestedManyWithoutManagerInput
   memberships?: Prisma.MembershipUncheckedCreateNestedManyWithoutEmployeeInput
   invitations?: Prisma.InvitationUncheckedCreateNestedManyWithoutEmployeeInput
+  asset_assignments?: Prisma.AssetAssignmentUncheckedCreateNestedManyWithoutEmployeeInput
 }
 
 export type EmployeeCreateOrConnectWithoutDocumentsInput = {
@@ -1348,6 +1511,7 @@ export type EmployeeUpdateWithoutDocumentsInput = {
   reports?: Prisma.EmployeeUpdateManyWithoutManagerNestedInput
   memberships?: Prisma.MembershipUpdateManyWithoutEmployeeNestedInput
   invitations?: Prisma.InvitationUpdateManyWithoutEmployeeNestedInput
+  asset_assignments?: Prisma.AssetAssignmentUpdateManyWithoutEmployeeNestedInput
 }
 
 export type EmployeeUncheckedUpdateWithoutDocumentsInput = {
@@ -1381,6 +1545,7 @@ export type EmployeeUncheckedUpdateWithoutDocumentsInput = {
   reports?: Prisma.EmployeeUncheckedUpdateManyWithoutManagerNestedInput
   memberships?: Prisma.MembershipUncheckedUpdateManyWithoutEmployeeNestedInput
   invitations?: Prisma.InvitationUncheckedUpdateManyWithoutEmployeeNestedInput
+  asset_assignments?: Prisma.AssetAssignmentUncheckedUpdateManyWithoutEmployeeNestedInput
 }
 
 export type EmployeeCreateWithoutMembershipsInput = {
@@ -1413,6 +1578,7 @@ export type EmployeeCreateWithoutMembershipsInput = {
   reports?: Prisma.EmployeeCreateNestedManyWithoutManagerInput
   invitations?: Prisma.InvitationCreateNestedManyWithoutEmployeeInput
   documents?: Prisma.EmployeeDocumentCreateNestedManyWithoutEmployeeInput
+  asset_assignments?: Prisma.AssetAssignmentCreateNestedManyWithoutEmployeeInput
 }
 
 export type EmployeeUncheckedCreateWithoutMembershipsInput = {
@@ -1446,6 +1612,7 @@ export type EmployeeUncheckedCreateWithoutMembershipsInput = {
   reports?: Prisma.EmployeeUncheckedCreateNestedManyWithoutManagerInput
   invitations?: Prisma.InvitationUncheckedCreateNestedManyWithoutEmployeeInput
   documents?: Prisma.EmployeeDocumentUncheckedCreateNestedManyWithoutEmployeeInput
+  asset_assignments?: Prisma.AssetAssignmentUncheckedCreateNestedManyWithoutEmployeeInput
 }
 
 export type EmployeeCreateOrConnectWithoutMembershipsInput = {
@@ -1494,6 +1661,7 @@ export type EmployeeUpdateWithoutMembershipsInput = {
   reports?: Prisma.EmployeeUpdateManyWithoutManagerNestedInput
   invitations?: Prisma.InvitationUpdateManyWithoutEmployeeNestedInput
   documents?: Prisma.EmployeeDocumentUpdateManyWithoutEmployeeNestedInput
+  asset_assignments?: Prisma.AssetAssignmentUpdateManyWithoutEmployeeNestedInput
 }
 
 export type EmployeeUncheckedUpdateWithoutMembershipsInput = {
@@ -1527,6 +1695,7 @@ export type EmployeeUncheckedUpdateWithoutMembershipsInput = {
   reports?: Prisma.EmployeeUncheckedUpdateManyWithoutManagerNestedInput
   invitations?: Prisma.InvitationUncheckedUpdateManyWithoutEmployeeNestedInput
   documents?: Prisma.EmployeeDocumentUncheckedUpdateManyWithoutEmployeeNestedInput
+  asset_assignments?: Prisma.AssetAssignmentUncheckedUpdateManyWithoutEmployeeNestedInput
 }
 
 export type EmployeeCreateWithoutInvitationsInput = {
@@ -1559,6 +1728,7 @@ export type EmployeeCreateWithoutInvitationsInput = {
   reports?: Prisma.EmployeeCreateNestedManyWithoutManagerInput
   memberships?: Prisma.MembershipCreateNestedManyWithoutEmployeeInput
   documents?: Prisma.EmployeeDocumentCreateNestedManyWithoutEmployeeInput
+  asset_assignments?: Prisma.AssetAssignmentCreateNestedManyWithoutEmployeeInput
 }
 
 export type EmployeeUncheckedCreateWithoutInvitationsInput = {
@@ -1592,6 +1762,7 @@ export type EmployeeUncheckedCreateWithoutInvitationsInput = {
   reports?: Prisma.EmployeeUncheckedCreateNestedManyWithoutManagerInput
   memberships?: Prisma.MembershipUncheckedCreateNestedManyWithoutEmployeeInput
   documents?: Prisma.EmployeeDocumentUncheckedCreateNestedManyWithoutEmployeeInput
+  asset_assignments?: Prisma.AssetAssignmentUncheckedCreateNestedManyWithoutEmployeeInput
 }
 
 export type EmployeeCreateOrConnectWithoutInvitationsInput = {
@@ -1640,6 +1811,7 @@ export type EmployeeUpdateWithoutInvitationsInput = {
   reports?: Prisma.EmployeeUpdateManyWithoutManagerNestedInput
   memberships?: Prisma.MembershipUpdateManyWithoutEmployeeNestedInput
   documents?: Prisma.EmployeeDocumentUpdateManyWithoutEmployeeNestedInput
+  asset_assignments?: Prisma.AssetAssignmentUpdateManyWithoutEmployeeNestedInput
 }
 
 export type EmployeeUncheckedUpdateWithoutInvitationsInput = {
@@ -1673,6 +1845,7 @@ export type EmployeeUncheckedUpdateWithoutInvitationsInput = {
   reports?: Prisma.EmployeeUncheckedUpdateManyWithoutManagerNestedInput
   memberships?: Prisma.MembershipUncheckedUpdateManyWithoutEmployeeNestedInput
   documents?: Prisma.EmployeeDocumentUncheckedUpdateManyWithoutEmployeeNestedInput
+  asset_assignments?: Prisma.AssetAssignmentUncheckedUpdateManyWithoutEmployeeNestedInput
 }
 
 export type EmployeeCreateManyManagerInput = {
@@ -1733,6 +1906,7 @@ export type EmployeeUpdateWithoutManagerInput = {
   memberships?: Prisma.MembershipUpdateManyWithoutEmployeeNestedInput
   invitations?: Prisma.InvitationUpdateManyWithoutEmployeeNestedInput
   documents?: Prisma.EmployeeDocumentUpdateManyWithoutEmployeeNestedInput
+  asset_assignments?: Prisma.AssetAssignmentUpdateManyWithoutEmployeeNestedInput
 }
 
 export type EmployeeUncheckedUpdateWithoutManagerInput = {
@@ -1765,6 +1939,7 @@ export type EmployeeUncheckedUpdateWithoutManagerInput = {
   memberships?: Prisma.MembershipUncheckedUpdateManyWithoutEmployeeNestedInput
   invitations?: Prisma.InvitationUncheckedUpdateManyWithoutEmployeeNestedInput
   documents?: Prisma.EmployeeDocumentUncheckedUpdateManyWithoutEmployeeNestedInput
+  asset_assignments?: Prisma.AssetAssignmentUncheckedUpdateManyWithoutEmployeeNestedInput
 }
 
 export type EmployeeUncheckedUpdateManyWithoutManagerInput = {
@@ -1805,6 +1980,7 @@ export type EmployeeCountOutputType = {
   memberships: number
   invitations: number
   documents: number
+  asset_assignments: number
 }
 
 export type EmployeeCountOutputTypeSelect<ExtArgs extends runtime.Types.Extensions.InternalArgs = runtime.Types.Extensions.DefaultArgs> = {
@@ -1812,6 +1988,7 @@ export type EmployeeCountOutputTypeSelect<ExtArgs extends runtime.Types.Extensio
   memberships?: boolean | EmployeeCountOutputTypeCountMembershipsArgs
   invitations?: boolean | EmployeeCountOutputTypeCountInvitationsArgs
   documents?: boolean | EmployeeCountOutputTypeCountDocumentsArgs
+  asset_assignments?: boolean | EmployeeCountOutputTypeCountAsset_assignmentsArgs
 }
 
 /**
@@ -1852,6 +2029,13 @@ export type EmployeeCountOutputTypeCountDocumentsArgs<ExtArgs extends runtime.Ty
   where?: Prisma.EmployeeDocumentWhereInput
 }
 
+/**
+ * EmployeeCountOutputType without action
+ */
+export type EmployeeCountOutputTypeCountAsset_assignmentsArgs<ExtArgs extends runtime.Types.Extensions.InternalArgs = runtime.Types.Extensions.DefaultArgs> = {
+  where?: Prisma.AssetAssignmentWhereInput
+}
+
 
 export type EmployeeSelect<ExtArgs extends runtime.Types.Extensions.InternalArgs = runtime.Types.Extensions.DefaultArgs> = runtime.Types.Extensions.GetSelect<{
   tenant_id?: boolean
@@ -1886,6 +2070,7 @@ export type EmployeeSelect<ExtArgs extends runtime.Types.Extensions.InternalArgs
   memberships?: boolean | Prisma.Employee$membershipsArgs<ExtArgs>
   invitations?: boolean | Prisma.Employee$invitationsArgs<ExtArgs>
   documents?: boolean | Prisma.Employee$documentsArgs<ExtArgs>
+  asset_assignments?: boolean | Prisma.Employee$asset_assignmentsArgs<ExtArgs>
   _count?: boolean | Prisma.EmployeeCountOutputTypeDefaultArgs<ExtArgs>
 }, ExtArgs["result"]["employee"]>
 
@@ -1988,6 +2173,7 @@ export type EmployeeInclude<ExtArgs extends runtime.Types.Extensions.InternalArg
   memberships?: boolean | Prisma.Employee$membershipsArgs<ExtArgs>
   invitations?: boolean | Prisma.Employee$invitationsArgs<ExtArgs>
   documents?: boolean | Prisma.Employee$documentsArgs<ExtArgs>
+  asset_assignments?: boolean | Prisma.Employee$asset_assignmentsArgs<ExtArgs>
   _count?: boolean | Prisma.EmployeeCountOutputTypeDefaultArgs<ExtArgs>
 }
 export type EmployeeIncludeCreateManyAndReturn<ExtArgs extends runtime.Types.Extensions.InternalArgs = runtime.Types.Extensions.DefaultArgs> = {
@@ -2005,6 +2191,7 @@ export type $EmployeePayload<ExtArgs extends runtime.Types.Extensions.InternalAr
     memberships: Prisma.$MembershipPayload<ExtArgs>[]
     invitations: Prisma.$InvitationPayload<ExtArgs>[]
     documents: Prisma.$EmployeeDocumentPayload<ExtArgs>[]
+    asset_assignments: Prisma.$AssetAssignmentPayload<ExtArgs>[]
   }
   scalars: runtime.Types.Extensions.GetPayloadResult<{
     tenant_id: string
@@ -2433,6 +2620,7 @@ export interface Prisma__EmployeeClient<T, Null = never, ExtArgs extends runtime
   memberships<T extends Prisma.Employee$membershipsArgs<ExtArgs> = {}>(args?: Prisma.Subset<T, Prisma.Employee$membershipsArgs<ExtArgs>>): Prisma.PrismaPromise<runtime.Types.Result.GetResult<Prisma.$MembershipPayload<ExtArgs>, T, "findMany", GlobalOmitOptions> | Null>
   invitations<T extends Prisma.Employee$invitationsArgs<ExtArgs> = {}>(args?: Prisma.Subset<T, Prisma.Employee$invitationsArgs<ExtArgs>>): Prisma.PrismaPromise<runtime.Types.Result.GetResult<Prisma.$InvitationPayload<ExtArgs>, T, "findMany", GlobalOmitOptions> | Null>
   documents<T extends Prisma.Employee$documentsArgs<ExtArgs> = {}>(args?: Prisma.Subset<T, Prisma.Employee$documentsArgs<ExtArgs>>): Prisma.PrismaPromise<runtime.Types.Result.GetResult<Prisma.$EmployeeDocumentPayload<ExtArgs>, T, "findMany", GlobalOmitOptions> | Null>
+  asset_assignments<T extends Prisma.Employee$asset_assignmentsArgs<ExtArgs> = {}>(args?: Prisma.Subset<T, Prisma.Employee$asset_assignmentsArgs<ExtArgs>>): Prisma.PrismaPromise<runtime.Types.Result.GetResult<Prisma.$AssetAssignmentPayload<ExtArgs>, T, "findMany", GlobalOmitOptions> | Null>
   /**
    * Attaches callbacks for the resolution and/or rejection of the Promise.
    * @param onfulfilled The callback to execute when the Promise is resolved.
@@ -3002,6 +3190,30 @@ export type Employee$documentsArgs<ExtArgs extends runtime.Types.Extensions.Inte
   take?: number
   skip?: number
   distinct?: Prisma.EmployeeDocumentScalarFieldEnum | Prisma.EmployeeDocumentScalarFieldEnum[]
+}
+
+/**
+ * Employee.asset_assignments
+ */
+export type Employee$asset_assignmentsArgs<ExtArgs extends runtime.Types.Extensions.InternalArgs = runtime.Types.Extensions.DefaultArgs> = {
+  /**
+   * Select specific fields to fetch from the AssetAssignment
+   */
+  select?: Prisma.AssetAssignmentSelect<ExtArgs> | null
+  /**
+   * Omit specific fields from the AssetAssignment
+   */
+  omit?: Prisma.AssetAssignmentOmit<ExtArgs> | null
+  /**
+   * Choose, which related nodes to fetch as well
+   */
+  include?: Prisma.AssetAssignmentInclude<ExtArgs> | null
+  where?: Prisma.AssetAssignmentWhereInput
+  orderBy?: Prisma.AssetAssignmentOrderByWithRelationInput | Prisma.AssetAssignmentOrderByWithRelationInput[]
+  cursor?: Prisma.AssetAssignmentWhereUniqueInput
+  take?: number
+  skip?: number
+  distinct?: Prisma.AssetAssignmentScalarFieldEnum | Prisma.AssetAssignmentScalarFieldEnum[]
 }
 
 /**

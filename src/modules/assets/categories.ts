@@ -1,0 +1,83 @@
+// Asset categories: names unique among the company's live categories (case-insensitive), soft
+// delete refused while live assets use the category.
+import { audit, diff } from "../../audit.ts";
+import { db, tenantTx, type ScopedTx } from "../../db/tenancy.ts";
+import { pageOf, type PageQuery } from "../../http/envelope.ts";
+import { conflict, invalidField, notFound } from "../../http/errors.ts";
+import type { Prisma } from "../../../generated/prisma/client.ts";
+import { categoryInclude, categoryJson } from "./views.ts";
+
+export async function listCategories(query: PageQuery & { search?: string }) {
+  const page = pageOf(query);
+  const where: Prisma.AssetCategoryWhereInput = { deleted_at: null };
+  if (query.search) where.name = { contains: query.search, mode: "insensitive" };
+  const [rows, total] = await Promise.all([
+    db.assetCategory.findMany({ where, include: categoryInclude, orderBy: [{ name: "asc" }, { id: "asc" }], skip: page.skip, take: page.limit }),
+    db.assetCategory.count({ where }),
+  ]);
+  return { rows: rows.map(categoryJson), page, total };
+}
+
+export async function getCategory(id: string) {
+  const c = await db.assetCategory.findFirst({ where: { id, deleted_at: null }, include: categoryInclude });
+  if (!c) throw notFound("Asset category");
+  return categoryJson(c);
+}
+
+async function ensureNameFree(tx: ScopedTx, name: string, exceptId?: string) {
+  const clash = await tx.assetCategory.findFirst({ where: { name: { equals: name, mode: "insensitive" }, deleted_at: null, ...(exceptId ? { NOT: { id: exceptId } } : {}) }, select: { id: true } });
+  if (clash) throw conflict(`An asset category named "${name}" already exists`);
+}
+
+function cleanName(name: string): string {
+  const n = name.trim().replace(/\s+/g, " ");
+  if (!n) throw invalidField("body.name", "must not be blank");
+  return n;
+}
+
+export async function createCategory(body: { name: string; description?: string | null }) {
+  const name = cleanName(body.name);
+  const c = await tenantTx(async (tx) => {
+    await ensureNameFree(tx, name);
+    const c = await tx.assetCategory.create({ data: { name, description: body.description ?? null } as any, include: categoryInclude });
+    await audit({ action: "asset.category_created", entity_type: "asset_category", entity_id: c.id, changes: { name, description: c.description } }, tx);
+    return c;
+  });
+  return categoryJson(c);
+}
+
+export async function updateCategory(id: string, body: { name?: string; description?: string | null }) {
+  const c = await tenantTx(async (tx) => {
+    const before = await tx.assetCategory.findFirst({ where: { id, deleted_at: null } });
+    if (!before) throw notFound("Asset category");
+    const data: Prisma.AssetCategoryUpdateInput = {};
+    if (body.name !== undefined) {
+      data.name = cleanName(body.name);
+      if (data.name.toLowerCase() !== before.name.toLowerCase()) await ensureNameFree(tx, data.name, id);
+    }
+    if (body.description !== undefined) data.description = body.description;
+    const after = await tx.assetCategory.update({ where: { id }, data, include: categoryInclude });
+    const changes = diff(before, after, ["name", "description"]);
+    if (Object.keys(changes).length) await audit({ action: "asset.category_updated", entity_type: "asset_category", entity_id: id, changes }, tx);
+    return after;
+  });
+  return categoryJson(c);
+}
+
+export async function deleteCategory(tenantId: string, id: string) {
+  await tenantTx(async (tx) => {
+    // Lock the category: an asset being added to it at the same moment waits (FOR SHARE there).
+    const rows = await tx.$queryRaw<{ name: string }[]>`SELECT name::text AS name FROM asset_categories WHERE tenant_id = ${tenantId}::uuid AND id = ${id}::uuid AND deleted_at IS NULL FOR UPDATE`;
+    if (!rows.length) throw notFound("Asset category");
+    const inUse = await tx.asset.count({ where: { category_id: id, deleted_at: null } });
+    if (inUse) throw conflict(`The category is still used by ${inUse} asset${inUse === 1 ? "" : "s"}; move or delete them first`);
+    await tx.assetCategory.update({ where: { id }, data: { deleted_at: new Date() } });
+    await audit({ action: "asset.category_deleted", entity_type: "asset_category", entity_id: id, changes: { name: rows[0].name } }, tx);
+  });
+}
+
+/** The category, share-locked for the transaction (so it cannot be deleted meanwhile), or a 400. */
+export async function lockCategoryForUse(tx: ScopedTx, tenantId: string, id: string): Promise<void> {
+  const rows = await tx.$queryRaw<{ id: string }[]>`SELECT id FROM asset_categories WHERE tenant_id = ${tenantId}::uuid AND id = ${id}::uuid AND deleted_at IS NULL FOR SHARE`;
+  if (!rows.length) throw invalidField("body.category_id", "is not an asset category of the company");
+}

@@ -1,0 +1,90 @@
+// Assets: shared rules and helpers - who manages assets, the company's "today", row locks,
+// names of people, and who gets told about what.
+import { systemDb } from "../../db/client.ts";
+import type { ScopedTx } from "../../db/tenancy.ts";
+import { invalidField } from "../../http/errors.ts";
+import type { AuthContext } from "../../http/types.ts";
+import { parseDate, toDateString, todayIn, type DateString } from "../../lib/dates.ts";
+import { money } from "../../lib/money.ts";
+import type { components } from "../../../generated/api-types.ts";
+
+export type AssetStatus = components["schemas"]["AssetStatus"];
+export type AssetCondition = components["schemas"]["AssetCondition"];
+export type DamageSeverity = components["schemas"]["AssetDamageSeverity"];
+export type DamageStatus = components["schemas"]["AssetDamageReportStatus"];
+export type ReturnRequestStatus = components["schemas"]["AssetReturnRequestStatus"];
+
+/** Owner, admin and hr manage assets; managers and employees act on what they hold. */
+export const isAssetManager = (auth: Pick<AuthContext, "role">) => auth.role === "owner" || auth.role === "admin" || auth.role === "hr";
+
+/** Today in the company's time zone. */
+export async function companyToday(tenantId: string): Promise<DateString> {
+  const t = await systemDb.tenant.findUnique({ where: { id: tenantId }, select: { timezone: true } });
+  return todayIn(t?.timezone ?? "UTC");
+}
+
+export function employeeName(e: { first_name: string; last_name: string }): string {
+  return `${e.first_name} ${e.last_name}`.trim();
+}
+
+export async function userNames(ids: (string | null | undefined)[]): Promise<Map<string, { name: string; email: string }>> {
+  const unique = [...new Set(ids.filter((x): x is string => Boolean(x)))];
+  if (!unique.length) return new Map();
+  const users = await systemDb.user.findMany({ where: { id: { in: unique } }, select: { id: true, name: true, email: true } });
+  return new Map(users.map((u) => [u.id, { name: u.name, email: u.email }]));
+}
+
+/**
+ * 400 unless each given `YYYY-MM-DD` is a real calendar day (the document's `format: date` check
+ * lets 2026-02-30 through).
+ */
+export function checkCalendarDates(fields: Record<string, string | null | undefined>): void {
+  for (const [path, v] of Object.entries(fields)) {
+    if (v === undefined || v === null) continue;
+    const d = parseDate(v);
+    if (Number.isNaN(d.getTime()) || toDateString(d) !== v) throw invalidField(path, "is not a valid calendar date");
+  }
+}
+
+/** A non-negative money amount from the body, or a 400 naming the field. */
+export function amount(path: string, v: string | null | undefined): string | null | undefined {
+  if (v === undefined || v === null) return v;
+  if (money(v).isNegative()) throw invalidField(path, "must not be negative");
+  return v;
+}
+
+export interface LockedAsset {
+  id: string;
+  asset_tag: string;
+  name: string;
+  status: AssetStatus;
+  condition: AssetCondition;
+  deleted_at: Date | null;
+}
+
+/**
+ * Locks the asset row for the rest of the transaction (SELECT … FOR UPDATE): assignments,
+ * returns, damage reports and edits of one asset are serialised, so two of them can never both
+ * act on the same state. Deleted assets are skipped unless `withDeleted`.
+ */
+export async function lockAsset(tx: ScopedTx, tenantId: string, id: string, withDeleted = false): Promise<LockedAsset | null> {
+  const rows = await tx.$queryRaw<LockedAsset[]>`
+    SELECT id, asset_tag::text AS asset_tag, name, status, "condition", deleted_at FROM assets
+     WHERE tenant_id = ${tenantId}::uuid AND id = ${id}::uuid FOR UPDATE`;
+  const row = rows[0];
+  if (!row || (row.deleted_at && !withDeleted)) return null;
+  return row;
+}
+
+/** Users linked to an employee record in this company (their memberships), with e-mail addresses. */
+export async function usersOfEmployee(tx: ScopedTx, employeeId: string): Promise<{ userId: string; email: string | null }[]> {
+  const ms = await tx.membership.findMany({ where: { employee_id: employeeId }, select: { user_id: true } });
+  const names = await userNames(ms.map((m) => m.user_id));
+  return ms.map((m) => ({ userId: m.user_id, email: names.get(m.user_id)?.email ?? null }));
+}
+
+/** Owner, admin and hr members of the company other than `except`. */
+export async function assetManagers(tx: ScopedTx, except: string): Promise<string[]> {
+  const ms = await tx.membership.findMany({ where: { role: { in: ["owner", "admin", "hr"] }, NOT: { user_id: except } }, select: { user_id: true } });
+  return ms.map((m) => m.user_id);
+}

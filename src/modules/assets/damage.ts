@@ -1,0 +1,126 @@
+// Damage reports: the holder (or hr) reports damage; the asset's condition becomes `damaged`, a
+// major damage takes it out of service (at once when nobody holds it, else when it is returned);
+// hr resolves a report as repaired (back in service once no report is open) or written off
+// (retired).
+import { audit } from "../../audit.ts";
+import { db, tenantTx } from "../../db/tenancy.ts";
+import { pageOf, type PageQuery } from "../../http/envelope.ts";
+import { conflict, invalidField, notFound } from "../../http/errors.ts";
+import type { AuthContext } from "../../http/types.ts";
+import { kickMailer } from "../../mail/outbox.ts";
+import { notify } from "../../notify.ts";
+import type { Prisma } from "../../../generated/prisma/client.ts";
+import { amount, assetManagers, isAssetManager, lockAsset, userNames, type AssetCondition, type AssetStatus, type DamageSeverity, type DamageStatus } from "./common.ts";
+import { ownEmployeeFilter } from "./assignments.ts";
+import { damageReportInclude, damageReportsJson } from "./views.ts";
+
+export async function listDamageReports(auth: AuthContext, query: PageQuery & { status?: DamageStatus; severity?: DamageSeverity; asset_id?: string; employee_id?: string }) {
+  const page = pageOf(query);
+  const own = ownEmployeeFilter(auth);
+  if (!own) return { rows: [], page, total: 0 };
+  const where: Prisma.AssetDamageReportWhereInput = {
+    AND: [own.employee_id ? { assignment: { employee_id: own.employee_id } } : {}, query.employee_id ? { assignment: { employee_id: query.employee_id } } : {}],
+  };
+  if (query.status) where.status = query.status;
+  if (query.severity) where.severity = query.severity;
+  if (query.asset_id) where.asset_id = query.asset_id;
+  const [rows, total] = await Promise.all([
+    db.assetDamageReport.findMany({ where, include: damageReportInclude, orderBy: [{ created_at: "desc" }, { id: "desc" }], skip: page.skip, take: page.limit }),
+    db.assetDamageReport.count({ where }),
+  ]);
+  return { rows: await damageReportsJson(rows), page, total };
+}
+
+export async function reportDamage(auth: AuthContext, body: { asset_id: string; severity: DamageSeverity; description: string; file_id?: string | null }) {
+  const manager = isAssetManager(auth);
+  if (!manager && !auth.employeeId) throw notFound("Asset");
+  if (body.file_id) {
+    const f = await db.storedFile.findFirst({ where: { id: body.file_id, ...(manager ? {} : { uploaded_by: auth.userId }) }, select: { id: true } });
+    if (!f) throw invalidField("body.file_id", manager ? "is not a file of the company" : "is not a file you uploaded");
+  }
+  const description = body.description.trim();
+  const row = await tenantTx(async (tx) => {
+    const asset = await lockAsset(tx, auth.tenantId, body.asset_id);
+    if (!asset) throw notFound("Asset");
+    const holding = await tx.assetAssignment.findFirst({ where: { asset_id: asset.id, returned_on: null }, select: { id: true, employee_id: true } });
+    // Managers and employees report only on what they hold now; anything else looks unknown.
+    if (!manager && holding?.employee_id !== auth.employeeId) throw notFound("Asset");
+    if (asset.status === "retired" || asset.status === "lost") throw conflict(`Asset ${asset.asset_tag} is ${asset.status}; it takes no damage reports`);
+
+    const r = await tx.assetDamageReport.create({
+      data: { asset_id: asset.id, assignment_id: holding?.id ?? null, severity: body.severity, description, file_id: body.file_id ?? null, reported_by: auth.userId, status: "open" } as any,
+      include: damageReportInclude,
+    });
+    const status: AssetStatus = body.severity === "major" && asset.status === "available" ? "under_repair" : asset.status;
+    const changes: Record<string, unknown> = {};
+    if (asset.condition !== "damaged") changes.condition = { from: asset.condition, to: "damaged" };
+    if (status !== asset.status) changes.status = { from: asset.status, to: status };
+    await audit({ action: "asset.damage_reported", entity_type: "asset_damage_report", entity_id: r.id, changes: { asset_id: asset.id, severity: body.severity, assignment_id: holding?.id ?? null, file_id: body.file_id ?? null } }, tx);
+    if (Object.keys(changes).length) {
+      await tx.asset.update({ where: { id: asset.id }, data: { condition: "damaged", status } });
+      await audit({ action: changes.status ? "asset.status_changed" : "asset.updated", entity_type: "asset", entity_id: asset.id, changes: { ...changes, damage_report_id: r.id } }, tx);
+    }
+    for (const userId of await assetManagers(tx, auth.userId))
+      await notify(tx, { userId, kind: "asset.damage_reported", title: `${body.severity === "major" ? "Major" : "Minor"} damage reported on asset ${asset.asset_tag} (${asset.name})`, body: description.slice(0, 500), link: `/api/assets/damage-reports?asset_id=${asset.id}` });
+    return r;
+  });
+  return (await damageReportsJson([row]))[0];
+}
+
+export interface ResolveInput {
+  status: "repaired" | "written_off";
+  resolution_notes?: string | null;
+  repair_cost?: string | null;
+  condition?: "new" | "good" | "fair" | "poor";
+}
+
+export async function resolveDamage(auth: AuthContext, id: string, body: ResolveInput) {
+  if (body.status === "written_off" && body.condition !== undefined) throw invalidField("body.condition", "is only for repairs");
+  const repair_cost = amount("body.repair_cost", body.repair_cost);
+  const row = await tenantTx(async (tx) => {
+    const locked = await tx.$queryRaw<{ status: string; asset_id: string; reported_by: string }[]>`SELECT status, asset_id, reported_by FROM asset_damage_reports WHERE tenant_id = ${auth.tenantId}::uuid AND id = ${id}::uuid FOR UPDATE`;
+    if (!locked.length) throw notFound("Damage report");
+    if (locked[0].status !== "open") throw conflict(`The damage report was already resolved (${locked[0].status.replace("_", " ")})`);
+    // Deleted assets still get their reports closed; their status no longer matters to anyone.
+    const asset = (await lockAsset(tx, auth.tenantId, locked[0].asset_id, true))!;
+    const resolved = { status: body.status, resolution_notes: body.resolution_notes ?? null, resolved_by: auth.userId, resolved_at: new Date() };
+    let next: { status: AssetStatus; condition: AssetCondition } = { status: asset.status, condition: asset.condition };
+
+    if (body.status === "written_off") {
+      if (asset.status === "assigned") throw conflict(`Asset ${asset.asset_tag} is still assigned; approve its return before writing it off`);
+      await tx.assetDamageReport.update({ where: { id }, data: { ...resolved, repair_cost: repair_cost ?? null } });
+      const others = await tx.assetDamageReport.findMany({ where: { asset_id: asset.id, status: "open" }, select: { id: true } });
+      if (others.length) {
+        await tx.assetDamageReport.updateMany({ where: { id: { in: others.map((o) => o.id) } }, data: { ...resolved, resolution_notes: `Written off with damage report ${id}` } });
+        for (const o of others) await audit({ action: "asset.damage_written_off", entity_type: "asset_damage_report", entity_id: o.id, changes: { status: { from: "open", to: "written_off" }, with_report_id: id } }, tx);
+      }
+      next = { status: "retired", condition: "damaged" };
+    } else {
+      await tx.assetDamageReport.update({ where: { id }, data: { ...resolved, repair_cost: repair_cost ?? null } });
+      const stillOpen = await tx.assetDamageReport.count({ where: { asset_id: asset.id, status: "open" } });
+      if (!stillOpen) next = { condition: body.condition ?? "good", status: asset.status === "under_repair" ? "available" : asset.status };
+    }
+    await audit({ action: body.status === "repaired" ? "asset.damage_repaired" : "asset.damage_written_off", entity_type: "asset_damage_report", entity_id: id, changes: { status: { from: "open", to: body.status }, repair_cost: repair_cost ?? null, resolution_notes: body.resolution_notes ?? null } }, tx);
+    if (next.status !== asset.status || next.condition !== asset.condition) {
+      await tx.asset.update({ where: { id: asset.id }, data: next });
+      const changes: Record<string, unknown> = { damage_report_id: id };
+      if (next.status !== asset.status) changes.status = { from: asset.status, to: next.status };
+      if (next.condition !== asset.condition) changes.condition = { from: asset.condition, to: next.condition };
+      await audit({ action: changes.status ? "asset.status_changed" : "asset.updated", entity_type: "asset", entity_id: asset.id, changes }, tx);
+    }
+    if (locked[0].reported_by !== auth.userId) {
+      const reporter = (await userNames([locked[0].reported_by])).get(locked[0].reported_by);
+      await notify(tx, {
+        userId: locked[0].reported_by,
+        email: reporter?.email,
+        kind: `asset.damage_${body.status}`,
+        title: `Damage report on asset ${asset.asset_tag} ${body.status === "repaired" ? "resolved: repaired" : "resolved: written off"}`,
+        body: body.resolution_notes ?? undefined,
+        link: `/api/assets/damage-reports?asset_id=${asset.id}`,
+      });
+    }
+    return tx.assetDamageReport.findFirstOrThrow({ where: { id }, include: damageReportInclude });
+  });
+  kickMailer();
+  return (await damageReportsJson([row]))[0];
+}

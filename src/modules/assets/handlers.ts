@@ -1,0 +1,78 @@
+// Assets (module `assets`): thin handlers over the rules in this folder - categories.ts,
+// register.ts (the asset master), assignments.ts, returns.ts and damage.ts.
+import { ack, created, ok, paginated } from "../../http/envelope.ts";
+import type { AreaHandlers } from "../../http/types.ts";
+import { assignAsset, listAssignments } from "./assignments.ts";
+import { createCategory, deleteCategory, getCategory, listCategories, updateCategory } from "./categories.ts";
+import { listDamageReports, reportDamage, resolveDamage } from "./damage.ts";
+import { createAsset, deleteAsset, getAsset, listAssets, updateAsset } from "./register.ts";
+import { decideReturn, listReturnRequests, requestReturn } from "./returns.ts";
+
+export const handlers = {
+  async listAssetCategories({ query }) {
+    const { rows, page, total } = await listCategories(query);
+    return paginated(rows, page, total);
+  },
+  async createAssetCategory({ body }) {
+    return created(await createCategory(body), "Asset category created");
+  },
+  async getAssetCategory({ params }) {
+    return ok(await getCategory(params.id));
+  },
+  async updateAssetCategory({ params, body }) {
+    return ok(await updateCategory(params.id, body), "Asset category updated");
+  },
+  async deleteAssetCategory({ params, auth }) {
+    await deleteCategory(auth.tenantId, params.id);
+    return ack("Asset category deleted");
+  },
+
+  async listAssets({ query }) {
+    const { rows, page, total } = await listAssets(query);
+    return paginated(rows, page, total);
+  },
+  async createAsset({ body, auth }) {
+    return created(await createAsset(auth, body), "Asset added to the register");
+  },
+  async getAsset({ params }) {
+    return ok(await getAsset(params.assetId));
+  },
+  async updateAsset({ params, body, auth }) {
+    return ok(await updateAsset(auth, params.assetId, body), "Asset updated");
+  },
+  async deleteAsset({ params, auth }) {
+    await deleteAsset(auth, params.assetId);
+    return ack("Asset deleted");
+  },
+
+  async listAssetAssignments({ query, auth }) {
+    const { rows, page, total } = await listAssignments(auth, query);
+    return paginated(rows, page, total);
+  },
+  async createAssetAssignment({ body, auth }) {
+    return created(await assignAsset(auth, body), "Asset assigned");
+  },
+
+  async listAssetReturnRequests({ query, auth }) {
+    const { rows, page, total } = await listReturnRequests(auth, query);
+    return paginated(rows, page, total);
+  },
+  async createAssetReturnRequest({ body, auth }) {
+    return created(await requestReturn(auth, body), "Return requested");
+  },
+  async decideAssetReturnRequest({ params, body, auth }) {
+    const r = await decideReturn(auth, params.id, body);
+    return ok(r, r.status === "approved" ? "Return approved" : "Return rejected");
+  },
+
+  async listAssetDamageReports({ query, auth }) {
+    const { rows, page, total } = await listDamageReports(auth, query);
+    return paginated(rows, page, total);
+  },
+  async createAssetDamageReport({ body, auth }) {
+    return created(await reportDamage(auth, body), "Damage reported");
+  },
+  async resolveAssetDamageReport({ params, body, auth }) {
+    return ok(await resolveDamage(auth, params.id, body), "Damage report resolved");
+  },
+} satisfies AreaHandlers<"assets">;
