@@ -9,7 +9,12 @@
  * 🟢 You can import this file directly.
  */
 export type * from './models/Employee.ts'
+export type * from './models/EmployeeCodeCounter.ts'
 export type * from './models/EmployeeDocument.ts'
+export type * from './models/EmployeeExit.ts'
+export type * from './models/ExitChecklistItem.ts'
+export type * from './models/Branch.ts'
+export type * from './models/WorkLocation.ts'
 export type * from './models/User.ts'
 export type * from './models/Tenant.ts'
 export type * from './models/PasswordResetToken.ts'

@@ -516,14 +516,6 @@ export type TenantUpdateweekly_offsInput = {
   push?: number | number[]
 }
 
-export type IntFieldUpdateOperationsInput = {
-  set?: number
-  increment?: number
-  decrement?: number
-  multiply?: number
-  divide?: number
-}
-
 export type TenantUpdatemodulesInput = {
   set?: string[]
   push?: string | string[]
