@@ -2,9 +2,12 @@
 // src/modules/<area>/handlers.ts; `make stubs` writes 501 stubs for missing ones.
 import type { Handlers } from "../src/http/types.ts";
 import { handlers as auth } from "../src/modules/auth/handlers.ts";
+import { handlers as dashboard } from "../src/modules/dashboard/handlers.ts";
+import { handlers as employees } from "../src/modules/employees/handlers.ts";
 import { handlers as members } from "../src/modules/members/handlers.ts";
 import { handlers as notifications } from "../src/modules/notifications/handlers.ts";
+import { handlers as organization } from "../src/modules/organization/handlers.ts";
 import { handlers as settings } from "../src/modules/settings/handlers.ts";
 import { handlers as utilities } from "../src/modules/utilities/handlers.ts";
 
-export const handlers: Handlers = { ...auth, ...members, ...notifications, ...settings, ...utilities };
+export const handlers: Handlers = { ...auth, ...dashboard, ...employees, ...members, ...notifications, ...organization, ...settings, ...utilities };

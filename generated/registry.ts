@@ -12,16 +12,30 @@ export interface OperationMeta {
 
 export const operationTable = {
   acceptInvite: { method: "post", path: "/api/auth/accept-invite", area: "auth", public: true, roles: [], module: null, tenantOptional: false, multipart: false },
+  createBranch: { method: "post", path: "/api/configuration/branches", area: "organization", public: false, roles: ["owner","admin","hr"], module: null, tenantOptional: false, multipart: false },
+  createEmployee: { method: "post", path: "/api/employees", area: "employees", public: false, roles: ["owner","admin","hr"], module: null, tenantOptional: false, multipart: false },
+  createWorkLocation: { method: "post", path: "/api/configuration/work-locations", area: "organization", public: false, roles: ["owner","admin","hr"], module: null, tenantOptional: false, multipart: false },
+  deleteBranch: { method: "delete", path: "/api/configuration/branches/{branchId}", area: "organization", public: false, roles: ["owner","admin","hr"], module: null, tenantOptional: false, multipart: false },
+  deleteEmployee: { method: "delete", path: "/api/employees/{employeeId}", area: "employees", public: false, roles: ["owner","admin","hr"], module: null, tenantOptional: false, multipart: false },
+  downloadEmployeeDocument: { method: "get", path: "/api/employees/{employeeId}/documents/{documentId}/download", area: "employees", public: false, roles: ["owner","admin","hr","manager","employee"], module: null, tenantOptional: false, multipart: false },
   downloadFile: { method: "get", path: "/api/files/{fileId}", area: "utilities", public: false, roles: ["owner","admin","hr","manager","employee"], module: null, tenantOptional: false, multipart: false },
   forgotPassword: { method: "post", path: "/api/auth/forgot-password", area: "auth", public: true, roles: [], module: null, tenantOptional: false, multipart: false },
+  getBranch: { method: "get", path: "/api/configuration/branches/{branchId}", area: "organization", public: false, roles: ["owner","admin","hr","manager","employee"], module: null, tenantOptional: false, multipart: false },
   getCompanySettings: { method: "get", path: "/api/configuration/company-settings", area: "settings", public: false, roles: ["owner","admin","hr","manager","employee"], module: null, tenantOptional: false, multipart: false },
+  getDashboardOverview: { method: "get", path: "/api/dashboard/overview", area: "dashboard", public: false, roles: ["owner","admin","hr","manager","employee"], module: null, tenantOptional: false, multipart: false },
+  getEmployee: { method: "get", path: "/api/employees/{employeeId}", area: "employees", public: false, roles: ["owner","admin","hr","manager","employee"], module: null, tenantOptional: false, multipart: false },
+  getEmployeeActivityLog: { method: "get", path: "/api/employees/{employeeId}/activity-log", area: "employees", public: false, roles: ["owner","admin","hr","manager","employee"], module: null, tenantOptional: false, multipart: false },
   getHealth: { method: "get", path: "/api/health", area: "utilities", public: true, roles: [], module: null, tenantOptional: false, multipart: false },
   getServerTime: { method: "get", path: "/api/server-time", area: "utilities", public: true, roles: [], module: null, tenantOptional: false, multipart: false },
   getSession: { method: "get", path: "/api/auth/session", area: "auth", public: false, roles: ["owner","admin","hr","manager","employee"], module: null, tenantOptional: true, multipart: false },
   inviteMember: { method: "post", path: "/api/configuration/members", area: "members", public: false, roles: ["owner","admin"], module: null, tenantOptional: false, multipart: false },
   listActivityLog: { method: "get", path: "/api/configuration/activity-log", area: "settings", public: false, roles: ["owner","admin"], module: null, tenantOptional: false, multipart: false },
+  listBranches: { method: "get", path: "/api/configuration/branches", area: "organization", public: false, roles: ["owner","admin","hr","manager","employee"], module: null, tenantOptional: false, multipart: false },
+  listEmployeeDocuments: { method: "get", path: "/api/employees/{employeeId}/documents", area: "employees", public: false, roles: ["owner","admin","hr","manager","employee"], module: null, tenantOptional: false, multipart: false },
+  listEmployees: { method: "get", path: "/api/employees", area: "employees", public: false, roles: ["owner","admin","hr","manager","employee"], module: null, tenantOptional: false, multipart: false },
   listMembers: { method: "get", path: "/api/configuration/members", area: "members", public: false, roles: ["owner","admin","hr"], module: null, tenantOptional: false, multipart: false },
   listNotifications: { method: "get", path: "/api/notifications", area: "notifications", public: false, roles: ["owner","admin","hr","manager","employee"], module: null, tenantOptional: false, multipart: false },
+  listWorkLocations: { method: "get", path: "/api/configuration/work-locations", area: "organization", public: false, roles: ["owner","admin","hr","manager","employee"], module: null, tenantOptional: false, multipart: false },
   markAllNotificationsRead: { method: "post", path: "/api/notifications/read-all", area: "notifications", public: false, roles: ["owner","admin","hr","manager","employee"], module: null, tenantOptional: false, multipart: false },
   markNotificationRead: { method: "post", path: "/api/notifications/{notificationId}/read", area: "notifications", public: false, roles: ["owner","admin","hr","manager","employee"], module: null, tenantOptional: false, multipart: false },
   refreshSession: { method: "get", path: "/api/auth/refresh-session", area: "auth", public: false, roles: ["owner","admin","hr","manager","employee"], module: null, tenantOptional: true, multipart: false },
@@ -30,21 +44,28 @@ export const operationTable = {
   signIn: { method: "post", path: "/api/auth/sign-in", area: "auth", public: true, roles: [], module: null, tenantOptional: false, multipart: false },
   signOut: { method: "post", path: "/api/auth/sign-out", area: "auth", public: false, roles: ["owner","admin","hr","manager","employee"], module: null, tenantOptional: true, multipart: false },
   signup: { method: "post", path: "/api/auth/signup", area: "auth", public: true, roles: [], module: null, tenantOptional: false, multipart: false },
+  submitResignation: { method: "post", path: "/api/employees/{employeeId}/resignation", area: "employees", public: false, roles: ["owner","admin","hr","manager","employee"], module: null, tenantOptional: false, multipart: false },
   switchTenant: { method: "post", path: "/api/auth/switch-tenant", area: "auth", public: false, roles: ["owner","admin","hr","manager","employee"], module: null, tenantOptional: true, multipart: false },
+  updateBranch: { method: "put", path: "/api/configuration/branches/{branchId}", area: "organization", public: false, roles: ["owner","admin","hr"], module: null, tenantOptional: false, multipart: false },
   updateCompanySettings: { method: "post", path: "/api/configuration/company-settings", area: "settings", public: false, roles: ["owner","admin"], module: null, tenantOptional: false, multipart: false },
+  updateEmployee: { method: "put", path: "/api/employees/{employeeId}", area: "employees", public: false, roles: ["owner","admin","hr"], module: null, tenantOptional: false, multipart: false },
   updateMember: { method: "put", path: "/api/configuration/members/{userId}", area: "members", public: false, roles: ["owner","admin"], module: null, tenantOptional: false, multipart: false },
+  uploadEmployeeDocument: { method: "post", path: "/api/employees/{employeeId}/documents", area: "employees", public: false, roles: ["owner","admin","hr","manager","employee"], module: null, tenantOptional: false, multipart: true },
   uploadFile: { method: "post", path: "/api/upload", area: "utilities", public: false, roles: ["owner","admin","hr","manager","employee"], module: null, tenantOptional: false, multipart: true },
 } as const satisfies Record<string, OperationMeta>;
 
 export type OperationId = keyof typeof operationTable;
 
-export const areas = ["auth","members","notifications","settings","utilities"] as const;
+export const areas = ["auth","dashboard","employees","members","notifications","organization","settings","utilities"] as const;
 export type Area = (typeof areas)[number];
 
 export interface AreaOperations {
   "auth": "acceptInvite" | "forgotPassword" | "getSession" | "refreshSession" | "resetPassword" | "signIn" | "signOut" | "signup" | "switchTenant";
+  "dashboard": "getDashboardOverview";
+  "employees": "createEmployee" | "deleteEmployee" | "downloadEmployeeDocument" | "getEmployee" | "getEmployeeActivityLog" | "listEmployeeDocuments" | "listEmployees" | "submitResignation" | "updateEmployee" | "uploadEmployeeDocument";
   "members": "inviteMember" | "listMembers" | "removeMember" | "updateMember";
   "notifications": "listNotifications" | "markAllNotificationsRead" | "markNotificationRead";
+  "organization": "createBranch" | "createWorkLocation" | "deleteBranch" | "getBranch" | "listBranches" | "listWorkLocations" | "updateBranch";
   "settings": "getCompanySettings" | "listActivityLog" | "updateCompanySettings";
   "utilities": "downloadFile" | "getHealth" | "getServerTime" | "uploadFile";
 }

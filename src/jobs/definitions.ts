@@ -1,5 +1,6 @@
 // Every background job of the service, registered once at start-up (server and tests).
 import { deliverDueEmails } from "../mail/deliver.ts";
+import { COMPLETE_EXITS_JOB, completeDueExits } from "../modules/employees/exits.ts";
 import { registerJob } from "./queue.ts";
 
 let registered = false;
@@ -9,4 +10,7 @@ export function registerAllJobs(): void {
   // Delivery is kicked after each commit that queues mail, and swept every minute so a mail
   // queued while no worker ran, or whose delivery failed, is retried until it is sent.
   registerJob("mail.deliver", () => deliverDueEmails(), "* * * * *");
+  // Employees on notice become `exited` once their last working day has passed in their
+  // company's time zone: hourly, so every time zone's midnight is handled within the hour.
+  registerJob(COMPLETE_EXITS_JOB, () => completeDueExits(), "5 * * * *");
 }

@@ -89,7 +89,7 @@ CREATE TABLE "work_locations" (
 CREATE UNIQUE INDEX "employee_exits_id_key" ON "employee_exits"("id");
 
 -- CreateIndex
-CREATE INDEX "employee_exits_status_last_working_day_idx" ON "employee_exits"("status", "last_working_day");
+CREATE INDEX "employee_exits_tenant_id_status_last_working_day_idx" ON "employee_exits"("tenant_id", "status", "last_working_day");
 
 -- CreateIndex
 CREATE UNIQUE INDEX "employee_exits_tenant_id_employee_id_key" ON "employee_exits"("tenant_id", "employee_id");
