@@ -4,10 +4,10 @@ import { db } from "../../db/tenancy.ts";
 import { ack, created, ok, pageOf, paginated } from "../../http/envelope.ts";
 import type { AreaHandlers } from "../../http/types.ts";
 import { sendStoredFile } from "../../storage/files.ts";
-import { accessTo, loadLiveEmployee, loadSelfOrPrivileged, loadVisibleEmployee } from "./access.ts";
+import { accessTo, loadSelfOrPrivileged, loadVisibleEmployee } from "./access.ts";
 import { documentJson, findDocument, listDocuments, uploadDocument } from "./documents.ts";
 import { submitResignation } from "./exits.ts";
-import { createEmployee, deleteEmployee, directoryJson, employeeDetails, employeeJson, exitJson, updateEmployee } from "./records.ts";
+import { createEmployee, deleteEmployee, directoryJson, employeeJson, exitJson, exitOf, fullEmployeeJson, loadEmployeeWithUser, updateEmployee } from "./records.ts";
 import { listEmployeeDirectory } from "./search.ts";
 
 type AuditRow = Awaited<ReturnType<typeof db.auditLog.findMany>>[number];
@@ -39,15 +39,15 @@ export const handlers = {
   },
 
   async getEmployee({ params, auth }) {
-    const e = await loadLiveEmployee(params.employeeId);
+    const e = await loadEmployeeWithUser(params.employeeId);
     const access = accessTo(auth, e);
     if (access === "directory") return ok(directoryJson(e));
-    return ok(employeeJson(e, { access, ...(await employeeDetails(e.id)) }));
+    return ok(employeeJson(e, { access, exit: await exitOf(e), userId: e.user_id }));
   },
 
   async updateEmployee({ params, body }) {
-    const e = await updateEmployee(params.employeeId, body);
-    return ok(employeeJson(e, { access: "full", ...(await employeeDetails(e.id)) }), "Employee updated");
+    await updateEmployee(params.employeeId, body);
+    return ok(await fullEmployeeJson(params.employeeId), "Employee updated");
   },
 
   async deleteEmployee({ params }) {

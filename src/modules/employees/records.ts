@@ -112,13 +112,28 @@ export function employeeJson(e: Employee, opts: { access: Exclude<Access, "direc
   };
 }
 
-/** Loads what the complete record shows besides the row itself (exit, linked user). */
-export async function employeeDetails(employeeId: string): Promise<{ exit: ExitWithChecklist | null; userId: string | null }> {
-  const [exit, membership] = await Promise.all([
-    db.employeeExit.findFirst({ where: { employee_id: employeeId }, include: { checklist: true } }),
-    db.membership.findFirst({ where: { employee_id: employeeId }, select: { user_id: true }, orderBy: { created_at: "asc" } }),
-  ]);
-  return { exit, userId: membership?.user_id ?? null };
+/** The exit record: only employees on notice or exited have one. */
+export async function exitOf(e: Pick<Employee, "id" | "status">): Promise<ExitWithChecklist | null> {
+  if (e.status !== "on_notice" && e.status !== "exited") return null;
+  return db.employeeExit.findFirst({ where: { employee_id: e.id }, include: { checklist: true } });
+}
+
+/**
+ * The live employee with the member account linked to it, in one statement (the profile read is a
+ * hot path: one round trip instead of two Prisma queries), or 404.
+ */
+export async function loadEmployeeWithUser(id: string): Promise<Employee & { user_id: string | null }> {
+  const [row] = await db.$queryRaw<(Employee & { user_id: string | null })[]>`
+    SELECT e.*, (SELECT m.user_id FROM memberships m WHERE m.tenant_id = e.tenant_id AND m.employee_id = e.id ORDER BY m.created_at LIMIT 1) AS user_id
+      FROM employees e WHERE e.tenant_id = ${currentTenantId()}::uuid AND e.id = ${id}::uuid AND e.deleted_at IS NULL`;
+  if (!row) throw notFound("Employee");
+  return row;
+}
+
+/** The complete record's JSON for a privileged caller, reloaded after a change. */
+export async function fullEmployeeJson(id: string) {
+  const e = await loadEmployeeWithUser(id);
+  return employeeJson(e, { access: "full", exit: await exitOf(e), userId: e.user_id });
 }
 
 // ───────────────────────────── search text ─────────────────────────────

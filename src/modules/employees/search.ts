@@ -4,12 +4,11 @@
 //   - every query is `tenant_id = $tenant AND deleted_at IS NULL AND …`, matching the partial
 //     indexes;
 //   - `search` is `search_text LIKE '%term%'` on a lower-cased copy of name/code/email/phone,
-//     answered by the pg_trgm GIN index (terms of 3+ characters), or, when the term is common, by
-//     walking the name index and filtering until the page is full;
+//     answered by the pg_trgm GIN index (terms of 3+ characters); the page and the exact total
+//     come from one pass over the matches (`count(*) OVER ()`);
 //   - `department` walks employees_live_department_idx in name order (an OFFSET reads index
-//     entries, no sort of the whole department);
-//   - the page and the exact total run in parallel; the total is not queried at all when the page
-//     itself shows it (a short page).
+//     entries, no sort of the whole department), and its total is an index-only count, run in
+//     parallel with the page.
 // The tenant id comes from currentTenantId(), never from the caller.
 import { Prisma } from "../../../generated/prisma/client.ts";
 import { currentTenantId, db } from "../../db/tenancy.ts";
@@ -44,17 +43,22 @@ export async function listEmployeeDirectory(q: EmployeeListQuery, page: Page): P
   if (q.department !== undefined) conds.push(Prisma.sql`department = ${q.department}`);
   if (q.status !== undefined) conds.push(Prisma.sql`status = ${q.status}`);
   if (q.reports_to !== undefined) conds.push(Prisma.sql`reports_to = ${q.reports_to}::uuid`);
-  if (q.search !== undefined && q.search.trim() !== "") conds.push(Prisma.sql`search_text LIKE ${containsPattern(q.search)}`);
+  const search = q.search !== undefined && q.search.trim() !== "";
+  if (search) conds.push(Prisma.sql`search_text LIKE ${containsPattern(q.search!)}`);
   const where = Prisma.join(conds, " AND ");
+  const order = ORDER[q.sort ?? "name"];
+  const count = async () => (await db.$queryRaw<{ total: number }[]>`SELECT count(*)::int AS total FROM employees WHERE ${where}`)[0].total;
 
-  const rowsQuery = db.$queryRaw<DirectoryFields[]>`SELECT ${COLUMNS} FROM employees WHERE ${where} ORDER BY ${ORDER[q.sort ?? "name"]} LIMIT ${page.limit} OFFSET ${page.skip}`;
-  // A page that is not full (and not past the end) already tells the total.
-  if (page.skip === 0) {
-    const rows = await rowsQuery;
-    if (rows.length < page.limit) return { rows, total: rows.length };
-    const [{ total }] = await db.$queryRaw<{ total: number }[]>`SELECT count(*)::int AS total FROM employees WHERE ${where}`;
-    return { rows, total };
+  if (search) {
+    // One pass over the matches (trigram bitmap scan) gives both the page and the total; a
+    // separate count would scan them again, and ordering by name while filtering (the planner's
+    // choice for LIMIT 20) can walk most of the name index when the matches cluster (a surname).
+    const rows = await db.$queryRaw<(DirectoryFields & { total: number })[]>`
+      SELECT ${COLUMNS}, count(*) OVER ()::int AS total FROM employees WHERE ${where} ORDER BY ${order} LIMIT ${page.limit} OFFSET ${page.skip}`;
+    if (rows.length) return { rows, total: rows[0].total };
+    return { rows, total: page.skip === 0 ? 0 : await count() }; // past the last page the window has no row
   }
-  const [rows, [{ total }]] = await Promise.all([rowsQuery, db.$queryRaw<{ total: number }[]>`SELECT count(*)::int AS total FROM employees WHERE ${where}`]);
+  // Filters and plain listing walk a name-ordered partial index; the count is an index-only scan.
+  const [rows, total] = await Promise.all([db.$queryRaw<DirectoryFields[]>`SELECT ${COLUMNS} FROM employees WHERE ${where} ORDER BY ${order} LIMIT ${page.limit} OFFSET ${page.skip}`, count()]);
   return { rows, total };
 }
