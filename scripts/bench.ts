@@ -24,6 +24,7 @@ import autocannon, { type Result } from "autocannon";
 import pg from "pg";
 import { deployMigrations } from "../src/db/migrations.ts";
 import { formatEmployeeCode, searchText } from "../src/modules/employees/records.ts";
+import { byIdSql, listSql } from "./bench-sql.ts";
 
 const ROOT = path.resolve(import.meta.dirname, "..");
 const TSX = path.join(ROOT, "node_modules", ".bin", "tsx");
@@ -232,16 +233,17 @@ function check(r: Result, label: string) {
   if (r.non2xx || r.errors || r.timeouts) process.stderr.write(`  warning: ${label}: ${r.non2xx} non-2xx, ${r.errors} errors, ${r.timeouts} timeouts\n`);
 }
 
-async function explain(pool: pg.Pool, tenantId: string) {
-  const cols = "id, employee_code, first_name, last_name, email, phone, department, designation, joining_date, status, reports_to, branch_id, work_location_id";
-  const queries: [string, string, unknown[]][] = [
-    ["search page", `SELECT ${cols} FROM employees WHERE tenant_id = $1 AND deleted_at IS NULL AND search_text LIKE $2 ORDER BY last_name, first_name, id LIMIT 20`, [tenantId, "%sharma%"]],
-    ["search count", `SELECT count(*) FROM employees WHERE tenant_id = $1 AND deleted_at IS NULL AND search_text LIKE $2`, [tenantId, "%sharma%"]],
-    ["department page 50", `SELECT ${cols} FROM employees WHERE tenant_id = $1 AND deleted_at IS NULL AND department = $2 ORDER BY last_name, first_name, id LIMIT 20 OFFSET 980`, [tenantId, "Engineering"]],
-    ["department count", `SELECT count(*) FROM employees WHERE tenant_id = $1 AND deleted_at IS NULL AND department = $2`, [tenantId, "Engineering"]],
+async function explain(pool: pg.Pool, tenantId: string, id: string) {
+  const search = listSql(tenantId, { search: SEARCH_TERMS[0], page: 1, limit: 20 });
+  const department = listSql(tenantId, { department: "Engineering", page: 50, limit: 20 });
+  const statements: [string, { text: string; values: unknown[] }][] = [
+    [`search "${SEARCH_TERMS[0]}" (page and total)`, search.page],
+    ["department page 50", department.page],
+    ["department total", department.count],
+    ["profile by id", byIdSql(tenantId, id)],
   ];
-  for (const [label, sql, params] of queries) {
-    const { rows } = await pool.query(`EXPLAIN (ANALYZE, BUFFERS) ${sql}`, params);
+  for (const [label, st] of statements) {
+    const { rows } = await pool.query(`EXPLAIN (ANALYZE, BUFFERS) ${st.text}`, st.values);
     process.stderr.write(`\n  EXPLAIN ANALYZE ${label}:\n${rows.map((r) => `    ${r["QUERY PLAN"]}`).join("\n")}\n`);
   }
 }
@@ -287,7 +289,7 @@ async function main() {
   if (fresh) await seedEmployees(pool, tenantId, EMPLOYEES);
   else process.stderr.write(`Reusing ${have} seeded employees in ${DB_NAME} (BENCH_RESEED=1 to reseed).\n`);
   const ids = (await pool.query<{ id: string }>(`SELECT id FROM employees WHERE tenant_id = $1 AND deleted_at IS NULL ORDER BY md5(id::text) LIMIT 500`, [tenantId])).rows.map((r) => r.id);
-  if (env.BENCH_EXPLAIN === "1") await explain(pool, tenantId);
+  if (env.BENCH_EXPLAIN === "1") await explain(pool, tenantId, ids[0]);
   await pool.end();
 
   const baselinePort = await freePort();
