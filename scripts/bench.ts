@@ -296,12 +296,19 @@ async function main() {
   const url = withDatabase(admin.url, DB_NAME);
   const force = ["1", "true", "yes"].includes((env.BENCH_RESEED ?? "").toLowerCase());
   const have = force ? -1 : await seededCount(admin.url, url);
-  const fresh = have !== EMPLOYEES;
+  let fresh = have !== EMPLOYEES;
+  if (!fresh) {
+    // A database seeded under other migrations (e.g. an edited branch) is rebuilt.
+    fresh = await deployMigrations(url).then(
+      () => false,
+      (err: Error) => (process.stderr.write(`Migrations do not apply to the existing ${DB_NAME} (${err.message}); reseeding.\n`), true),
+    );
+  }
   if (fresh) {
     process.stderr.write(`Creating database ${DB_NAME} …\n`);
     await recreateDatabase(admin.url);
+    await deployMigrations(url);
   }
-  await deployMigrations(url);
 
   const ours = await freePort();
   const server = startChild("src/main.ts", ours, {

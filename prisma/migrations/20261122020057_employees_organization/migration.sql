@@ -131,6 +131,15 @@ CREATE INDEX "employees_live_name_idx" ON "employees"("tenant_id", "last_name", 
 CREATE INDEX "employees_live_department_idx" ON "employees"("tenant_id", "department", "last_name", "first_name", "id") WHERE (deleted_at IS NULL);
 
 -- CreateIndex
+CREATE INDEX "employees_live_status_idx" ON "employees"("tenant_id", "status", "last_name", "first_name", "id") WHERE (deleted_at IS NULL);
+
+-- CreateIndex
+CREATE INDEX "employees_live_joining_idx" ON "employees"("tenant_id", "joining_date", "id") WHERE (deleted_at IS NULL);
+
+-- CreateIndex
+CREATE INDEX "employees_live_created_idx" ON "employees"("tenant_id", "created_at", "id") WHERE (deleted_at IS NULL);
+
+-- CreateIndex
 CREATE INDEX "employees_live_search_trgm_idx" ON "employees" USING GIN ("search_text" gin_trgm_ops) WHERE (deleted_at IS NULL);
 
 -- CreateIndex
