@@ -2534,7 +2534,7 @@ export interface operations {
                 /** @description Only the direct reports of this employee. */
                 reports_to?: string;
                 /**
-                 * @description Case-insensitive part of the name, employee code, email or phone (1-100 characters).
+                 * @description Case-insensitive part of the name ("first last" too), employee code, email or phone (digits alone match a formatted number), 1-100 characters; `%` and `_` match literally. Terms of three or more characters use the trigram index; shorter ones scan the company.
                  * @example sharma
                  */
                 search?: string;
