@@ -23,6 +23,14 @@ export * from './enums.ts';
  */
 export type Employee = Prisma.EmployeeModel
 /**
+ * Model EmployeeDepartmentCount
+ * Live (not deleted) employees per department of a tenant, kept exact by the statement-level
+ * triggers `employees_department_counts_*` on employees (written by hand into the migration
+ * 20261122021014_employees_organization; Prisma does not model triggers). The list's totals for
+ * "no filter" and "department only" read these rows instead of counting 100 000 index entries.
+ */
+export type EmployeeDepartmentCount = Prisma.EmployeeDepartmentCountModel
+/**
  * Model EmployeeCodeCounter
  * Last employee code number handed out per tenant (EMP-00001, EMP-00002, …). One row per tenant,
  * keyed by the tenant alone; bumped with `INSERT … ON CONFLICT DO UPDATE … RETURNING` inside the

@@ -9,6 +9,7 @@
  * 🟢 You can import this file directly.
  */
 export type * from './models/Employee.ts'
+export type * from './models/EmployeeDepartmentCount.ts'
 export type * from './models/EmployeeCodeCounter.ts'
 export type * from './models/EmployeeDocument.ts'
 export type * from './models/EmployeeExit.ts'

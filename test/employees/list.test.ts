@@ -89,6 +89,20 @@ describe("filters, sorting, pagination", () => {
     expect(small.body.pagination).toEqual({ page: 1, limit: 5, total: 2, total_pages: 1 });
   });
 
+  it("plain and per-department totals follow creates, moves and deletes", async () => {
+    const total = async (qs: string) => (await list(qs)).body.pagination.total;
+    const before = { all: await total(""), eng: await total("?department=Engineering"), legal: await total("?department=Legal") };
+    const e = await createEmployee(o, { department: "Legal" });
+    expect([await total(""), await total("?department=Legal")]).toEqual([before.all + 1, before.legal + 1]);
+    await o.agent.put(`/api/employees/${e.id}`).send({ department: "Engineering", designation: "Counsel" }).expect(200);
+    expect([await total("?department=Legal"), await total("?department=Engineering")]).toEqual([before.legal, before.eng + 1]);
+    await o.agent.delete(`/api/employees/${e.id}`).expect(200);
+    expect([await total(""), await total("?department=Engineering")]).toEqual([before.all, before.eng]);
+    // The kept totals equal a real count.
+    const [{ n }] = await t.query(`SELECT count(*)::int AS n FROM employees WHERE tenant_id = $1 AND deleted_at IS NULL`, [o.tenantId]);
+    expect(await total("")).toBe(n);
+  });
+
   it("rejects out-of-range paging and unknown parameters", async () => {
     for (const qs of ["?page=0", "?limit=0", "?limit=101", "?status=retired", "?salary=1", `?search=${"x".repeat(101)}`, "?reports_to=nope"]) {
       expectError(await o.agent.get(`/api/employees${qs}`), 400, "validation_failed");

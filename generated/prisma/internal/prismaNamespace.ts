@@ -398,6 +398,7 @@ type FieldRefInputType<Model, FieldType> = Model extends never ? never : FieldRe
 
 export const ModelName = {
   Employee: 'Employee',
+  EmployeeDepartmentCount: 'EmployeeDepartmentCount',
   EmployeeCodeCounter: 'EmployeeCodeCounter',
   EmployeeDocument: 'EmployeeDocument',
   EmployeeExit: 'EmployeeExit',
@@ -429,7 +430,7 @@ export type TypeMap<ExtArgs extends runtime.Types.Extensions.InternalArgs = runt
     omit: GlobalOmitOptions
   }
   meta: {
-    modelProps: "employee" | "employeeCodeCounter" | "employeeDocument" | "employeeExit" | "exitChecklistItem" | "branch" | "workLocation" | "user" | "tenant" | "passwordResetToken" | "emailOutbox" | "session" | "membership" | "invitation" | "auditLog" | "notification" | "storedFile"
+    modelProps: "employee" | "employeeDepartmentCount" | "employeeCodeCounter" | "employeeDocument" | "employeeExit" | "exitChecklistItem" | "branch" | "workLocation" | "user" | "tenant" | "passwordResetToken" | "emailOutbox" | "session" | "membership" | "invitation" | "auditLog" | "notification" | "storedFile"
     txIsolationLevel: TransactionIsolationLevel
   }
   model: {
@@ -504,6 +505,80 @@ export type TypeMap<ExtArgs extends runtime.Types.Extensions.InternalArgs = runt
         count: {
           args: Prisma.EmployeeCountArgs<ExtArgs>
           result: runtime.Types.Utils.Optional<Prisma.EmployeeCountAggregateOutputType> | number
+        }
+      }
+    }
+    EmployeeDepartmentCount: {
+      payload: Prisma.$EmployeeDepartmentCountPayload<ExtArgs>
+      fields: Prisma.EmployeeDepartmentCountFieldRefs
+      operations: {
+        findUnique: {
+          args: Prisma.EmployeeDepartmentCountFindUniqueArgs<ExtArgs>
+          result: runtime.Types.Utils.PayloadToResult<Prisma.$EmployeeDepartmentCountPayload> | null
+        }
+        findUniqueOrThrow: {
+          args: Prisma.EmployeeDepartmentCountFindUniqueOrThrowArgs<ExtArgs>
+          result: runtime.Types.Utils.PayloadToResult<Prisma.$EmployeeDepartmentCountPayload>
+        }
+        findFirst: {
+          args: Prisma.EmployeeDepartmentCountFindFirstArgs<ExtArgs>
+          result: runtime.Types.Utils.PayloadToResult<Prisma.$EmployeeDepartmentCountPayload> | null
+        }
+        findFirstOrThrow: {
+          args: Prisma.EmployeeDepartmentCountFindFirstOrThrowArgs<ExtArgs>
+          result: runtime.Types.Utils.PayloadToResult<Prisma.$EmployeeDepartmentCountPayload>
+        }
+        findMany: {
+          args: Prisma.EmployeeDepartmentCountFindManyArgs<ExtArgs>
+          result: runtime.Types.Utils.PayloadToResult<Prisma.$EmployeeDepartmentCountPayload>[]
+        }
+        create: {
+          args: Prisma.EmployeeDepartmentCountCreateArgs<ExtArgs>
+          result: runtime.Types.Utils.PayloadToResult<Prisma.$EmployeeDepartmentCountPayload>
+        }
+        createMany: {
+          args: Prisma.EmployeeDepartmentCountCreateManyArgs<ExtArgs>
+          result: BatchPayload
+        }
+        createManyAndReturn: {
+          args: Prisma.EmployeeDepartmentCountCreateManyAndReturnArgs<ExtArgs>
+          result: runtime.Types.Utils.PayloadToResult<Prisma.$EmployeeDepartmentCountPayload>[]
+        }
+        delete: {
+          args: Prisma.EmployeeDepartmentCountDeleteArgs<ExtArgs>
+          result: runtime.Types.Utils.PayloadToResult<Prisma.$EmployeeDepartmentCountPayload>
+        }
+        update: {
+          args: Prisma.EmployeeDepartmentCountUpdateArgs<ExtArgs>
+          result: runtime.Types.Utils.PayloadToResult<Prisma.$EmployeeDepartmentCountPayload>
+        }
+        deleteMany: {
+          args: Prisma.EmployeeDepartmentCountDeleteManyArgs<ExtArgs>
+          result: BatchPayload
+        }
+        updateMany: {
+          args: Prisma.EmployeeDepartmentCountUpdateManyArgs<ExtArgs>
+          result: BatchPayload
+        }
+        updateManyAndReturn: {
+          args: Prisma.EmployeeDepartmentCountUpdateManyAndReturnArgs<ExtArgs>
+          result: runtime.Types.Utils.PayloadToResult<Prisma.$EmployeeDepartmentCountPayload>[]
+        }
+        upsert: {
+          args: Prisma.EmployeeDepartmentCountUpsertArgs<ExtArgs>
+          result: runtime.Types.Utils.PayloadToResult<Prisma.$EmployeeDepartmentCountPayload>
+        }
+        aggregate: {
+          args: Prisma.EmployeeDepartmentCountAggregateArgs<ExtArgs>
+          result: runtime.Types.Utils.Optional<Prisma.AggregateEmployeeDepartmentCount>
+        }
+        groupBy: {
+          args: Prisma.EmployeeDepartmentCountGroupByArgs<ExtArgs>
+          result: runtime.Types.Utils.Optional<Prisma.EmployeeDepartmentCountGroupByOutputType>[]
+        }
+        count: {
+          args: Prisma.EmployeeDepartmentCountCountArgs<ExtArgs>
+          result: runtime.Types.Utils.Optional<Prisma.EmployeeDepartmentCountCountAggregateOutputType> | number
         }
       }
     }
@@ -1764,6 +1839,15 @@ export const EmployeeScalarFieldEnum = {
 export type EmployeeScalarFieldEnum = (typeof EmployeeScalarFieldEnum)[keyof typeof EmployeeScalarFieldEnum]
 
 
+export const EmployeeDepartmentCountScalarFieldEnum = {
+  tenant_id: 'tenant_id',
+  department: 'department',
+  live_count: 'live_count'
+} as const
+
+export type EmployeeDepartmentCountScalarFieldEnum = (typeof EmployeeDepartmentCountScalarFieldEnum)[keyof typeof EmployeeDepartmentCountScalarFieldEnum]
+
+
 export const EmployeeCodeCounterScalarFieldEnum = {
   tenant_id: 'tenant_id',
   last_value: 'last_value'
@@ -2289,6 +2373,7 @@ export interface PrismaClientOptionsWithAdapter extends PrismaClientBaseOptions 
 export type PrismaClientOptions = PrismaClientOptionsWithAccelerateUrl | PrismaClientOptionsWithAdapter
 export type GlobalOmitConfig = {
   employee?: Prisma.EmployeeOmit
+  employeeDepartmentCount?: Prisma.EmployeeDepartmentCountOmit
   employeeCodeCounter?: Prisma.EmployeeCodeCounterOmit
   employeeDocument?: Prisma.EmployeeDocumentOmit
   employeeExit?: Prisma.EmployeeExitOmit

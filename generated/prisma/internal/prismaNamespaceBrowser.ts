@@ -52,6 +52,7 @@ export const AnyNull = runtime.AnyNull
 
 export const ModelName = {
   Employee: 'Employee',
+  EmployeeDepartmentCount: 'EmployeeDepartmentCount',
   EmployeeCodeCounter: 'EmployeeCodeCounter',
   EmployeeDocument: 'EmployeeDocument',
   EmployeeExit: 'EmployeeExit',
@@ -118,6 +119,15 @@ export const EmployeeScalarFieldEnum = {
 } as const
 
 export type EmployeeScalarFieldEnum = (typeof EmployeeScalarFieldEnum)[keyof typeof EmployeeScalarFieldEnum]
+
+
+export const EmployeeDepartmentCountScalarFieldEnum = {
+  tenant_id: 'tenant_id',
+  department: 'department',
+  live_count: 'live_count'
+} as const
+
+export type EmployeeDepartmentCountScalarFieldEnum = (typeof EmployeeDepartmentCountScalarFieldEnum)[keyof typeof EmployeeDepartmentCountScalarFieldEnum]
 
 
 export const EmployeeCodeCounterScalarFieldEnum = {

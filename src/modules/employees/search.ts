@@ -7,8 +7,9 @@
 //     answered by the pg_trgm GIN index (terms of 3+ characters); the page and the exact total
 //     come from one pass over the (materialized) matches (`count(*) OVER ()`);
 //   - `department` walks employees_live_department_idx in name order (an OFFSET reads index
-//     entries, no sort of the whole department), and its total is an index-only count, run in
-//     parallel with the page.
+//     entries, no sort of the whole department); the totals of the plain list and of a department
+//     come from employee_department_counts (kept by a trigger), other filters' from an index-only
+//     count, run in parallel with the page.
 // The tenant id comes from currentTenantId(), never from the caller.
 import { Prisma } from "../../../generated/prisma/client.ts";
 import { currentTenantId, db } from "../../db/tenancy.ts";
@@ -49,7 +50,17 @@ export async function listEmployeeDirectory(q: EmployeeListQuery, page: Page): P
   if (search) conds.push(Prisma.sql`search_text LIKE ${containsPattern(q.search!)}`);
   const where = Prisma.join(conds, " AND ");
   const order = ORDER[q.sort ?? "name"];
-  const count = async () => (await db.$queryRaw<{ total: number }[]>`SELECT count(*)::int AS total FROM employees WHERE ${where}`)[0].total;
+  const count = async () => {
+    // Totals of the plain list and of a department alone are kept by a trigger
+    // (employee_department_counts); other filters count their index entries.
+    const counted = q.status === undefined && q.reports_to === undefined && !search;
+    const [{ total }] = !counted
+      ? await db.$queryRaw<{ total: number }[]>`SELECT count(*)::int AS total FROM employees WHERE ${where}`
+      : q.department !== undefined
+        ? await db.$queryRaw<{ total: number }[]>`SELECT coalesce(sum(live_count), 0)::int AS total FROM employee_department_counts WHERE tenant_id = ${currentTenantId()}::uuid AND department = ${q.department}`
+        : await db.$queryRaw<{ total: number }[]>`SELECT coalesce(sum(live_count), 0)::int AS total FROM employee_department_counts WHERE tenant_id = ${currentTenantId()}::uuid`;
+    return total;
+  };
 
   if (search) {
     // One pass over the matches (trigram bitmap scan) gives both the page and the total. The
@@ -62,7 +73,7 @@ export async function listEmployeeDirectory(q: EmployeeListQuery, page: Page): P
     if (rows.length) return { rows, total: rows[0].total };
     return { rows, total: page.skip === 0 ? 0 : await count() }; // past the last page the window has no row
   }
-  // Filters and plain listing walk a name-ordered partial index; the count is an index-only scan.
+  // Filters and plain listing walk a name-ordered partial index.
   const [rows, total] = await Promise.all([db.$queryRaw<DirectoryFields[]>`SELECT ${COLUMNS} FROM employees WHERE ${where} ORDER BY ${order} LIMIT ${page.limit} OFFSET ${page.skip}`, count()]);
   return { rows, total };
 }

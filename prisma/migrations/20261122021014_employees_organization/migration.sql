@@ -8,6 +8,15 @@
 ALTER TABLE "employees" ADD COLUMN     "search_text" TEXT NOT NULL DEFAULT '';
 
 -- CreateTable
+CREATE TABLE "employee_department_counts" (
+    "tenant_id" UUID NOT NULL,
+    "department" TEXT NOT NULL,
+    "live_count" INTEGER NOT NULL DEFAULT 0,
+
+    CONSTRAINT "employee_department_counts_pkey" PRIMARY KEY ("tenant_id","department")
+);
+
+-- CreateTable
 CREATE TABLE "employee_code_counters" (
     "tenant_id" UUID NOT NULL,
     "last_value" INTEGER NOT NULL DEFAULT 0,
@@ -159,3 +168,45 @@ ALTER TABLE "exit_checklist_items" ADD CONSTRAINT "exit_checklist_items_tenant_i
 
 -- AddForeignKey
 ALTER TABLE "work_locations" ADD CONSTRAINT "work_locations_tenant_id_branch_id_fkey" FOREIGN KEY ("tenant_id", "branch_id") REFERENCES "branches"("tenant_id", "id") ON DELETE NO ACTION ON UPDATE NO ACTION;
+
+-- Written by hand (Prisma does not model triggers): employee_department_counts stays equal to
+-- the number of live (deleted_at IS NULL) employees per (tenant, department), whatever writes the
+-- employees table. Statement-level triggers with transition tables: one aggregated upsert per
+-- statement (bulk inserts stay fast), and an update that moves no one (e.g. a new designation)
+-- writes nothing. Rows are upserted in key order so concurrent statements cannot deadlock.
+CREATE FUNCTION "employees_department_counts"() RETURNS trigger LANGUAGE plpgsql AS $$
+BEGIN
+  IF TG_OP = 'INSERT' THEN
+    INSERT INTO "employee_department_counts" AS c ("tenant_id", "department", "live_count")
+    SELECT "tenant_id", "department", count(*) FROM new_rows WHERE "deleted_at" IS NULL
+    GROUP BY "tenant_id", "department" ORDER BY "tenant_id", "department"
+    ON CONFLICT ("tenant_id", "department") DO UPDATE SET "live_count" = c."live_count" + EXCLUDED."live_count";
+  ELSIF TG_OP = 'UPDATE' THEN
+    INSERT INTO "employee_department_counts" AS c ("tenant_id", "department", "live_count")
+    SELECT "tenant_id", "department", sum(d) FROM (
+      SELECT "tenant_id", "department", 1 AS d FROM new_rows WHERE "deleted_at" IS NULL
+      UNION ALL
+      SELECT "tenant_id", "department", -1 AS d FROM old_rows WHERE "deleted_at" IS NULL
+    ) x
+    GROUP BY "tenant_id", "department" HAVING sum(d) <> 0 ORDER BY "tenant_id", "department"
+    ON CONFLICT ("tenant_id", "department") DO UPDATE SET "live_count" = c."live_count" + EXCLUDED."live_count";
+  ELSE
+    INSERT INTO "employee_department_counts" AS c ("tenant_id", "department", "live_count")
+    SELECT "tenant_id", "department", -count(*) FROM old_rows WHERE "deleted_at" IS NULL
+    GROUP BY "tenant_id", "department" ORDER BY "tenant_id", "department"
+    ON CONFLICT ("tenant_id", "department") DO UPDATE SET "live_count" = c."live_count" + EXCLUDED."live_count";
+  END IF;
+  RETURN NULL;
+END
+$$;
+
+CREATE TRIGGER "employees_department_counts_insert" AFTER INSERT ON "employees"
+  REFERENCING NEW TABLE AS new_rows FOR EACH STATEMENT EXECUTE FUNCTION "employees_department_counts"();
+CREATE TRIGGER "employees_department_counts_update" AFTER UPDATE ON "employees"
+  REFERENCING OLD TABLE AS old_rows NEW TABLE AS new_rows FOR EACH STATEMENT EXECUTE FUNCTION "employees_department_counts"();
+CREATE TRIGGER "employees_department_counts_delete" AFTER DELETE ON "employees"
+  REFERENCING OLD TABLE AS old_rows FOR EACH STATEMENT EXECUTE FUNCTION "employees_department_counts"();
+
+-- Employees that existed before the counts did.
+INSERT INTO "employee_department_counts" ("tenant_id", "department", "live_count")
+SELECT "tenant_id", "department", count(*) FROM "employees" WHERE "deleted_at" IS NULL GROUP BY "tenant_id", "department";
