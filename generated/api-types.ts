@@ -438,6 +438,58 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/api/configuration/branches": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * Branches of the company
+         * @description Live branches sorted by name, each with the number of live employees assigned to it.
+         */
+        get: operations["listBranches"];
+        put?: never;
+        /**
+         * Create a branch
+         * @description Duplicate name or code (case-insensitive, among live branches) is a 409. Written to the activity log (`branch.created`).
+         */
+        post: operations["createBranch"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/configuration/branches/{branchId}": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /** @description Branch id (a deleted branch or another company's is a 404). */
+                branchId: string;
+            };
+            cookie?: never;
+        };
+        /** A branch */
+        get: operations["getBranch"];
+        /**
+         * Update a branch
+         * @description Partial update. Duplicate name or code is a 409. Changes are written to the activity log (`branch.updated`, from → to).
+         */
+        put: operations["updateBranch"];
+        post?: never;
+        /**
+         * Delete a branch
+         * @description Soft delete (the name and code become free again). A branch that live employees are still assigned to cannot be deleted (409: move them first); its work locations are detached (`branch_id` becomes null).
+         */
+        delete: operations["deleteBranch"];
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/api/configuration/company-settings": {
         parameters: {
             query?: never;
@@ -719,6 +771,202 @@ export interface paths {
          * @description Round sequences must be unique and every interviewer a member of the company (400 naming the field otherwise). Audited with from → to values.
          */
         post: operations["updateInterviewPanel"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/configuration/work-locations": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * Work locations of the company
+         * @description Sorted by name; `branch_id` narrows to one branch.
+         */
+        get: operations["listWorkLocations"];
+        put?: never;
+        /**
+         * Create a work location
+         * @description Duplicate name (case-insensitive) is a 409; an unknown `branch_id` a 400. Written to the activity log (`work_location.created`).
+         */
+        post: operations["createWorkLocation"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/dashboard/overview": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * Dashboard metrics for the caller
+         * @description Headcount by status and department, joiners and exits this month, attrition, people on leave today, the caller's pending approvals, upcoming holidays, birthdays and work anniversaries - each computed over the caller's scope (see `DashboardOverview`).
+         */
+        get: operations["getDashboardOverview"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/employees": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * List and search employees (directory)
+         * @description A page of live (not deleted) employees as **directory entries** (see `EmployeeDirectoryEntry`) for every role - full records come from `GET /api/employees/{employeeId}`. `search` matches a part of the name ("first last" too), employee code, email or phone, case-insensitively; filters combine with AND. Built to stay fast at 100 000 employees per company (trigram and partial indexes).
+         */
+        get: operations["listEmployees"];
+        put?: never;
+        /**
+         * Create an employee
+         * @description Creates the record (status `active` unless given) and writes `employee.created` to its activity log with every field set. A duplicate email among live employees, or a duplicate `employee_code`, is a 409. See `EmployeeCreate` for the `reports_to` rule.
+         */
+        post: operations["createEmployee"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/employees/{employeeId}": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /** @description Employee id. A deleted employee, another company's employee, or one outside the caller's row scope for the operation is a 404. */
+                employeeId: components["parameters"]["EmployeeId"];
+            };
+            cookie?: never;
+        };
+        /**
+         * An employee's profile
+         * @description The complete record (`view: full`) when the caller may see it - hr, admin, owner: everyone; an employee: their own record; a manager: their own and their direct reports' (bank account and IBAN masked) - otherwise the colleague's directory entry (`view: directory`). Deleted employees are a 404 for everyone.
+         */
+        get: operations["getEmployee"];
+        /**
+         * Update an employee
+         * @description Partial update (see `EmployeeUpdate`). Each changed field is written to the activity log (`employee.updated`) as from → to, bank account and IBAN masked, in the same transaction. Duplicate email or code is a 409; a reporting cycle is a 400 on `body.reports_to`.
+         */
+        put: operations["updateEmployee"];
+        post?: never;
+        /**
+         * Delete an employee (soft)
+         * @description Soft delete: the employee disappears from every read and list (404), keeps their history (activity log, documents, exit record), frees their email for a new employee, and is unlinked from any member account. An employee who still has direct reports cannot be deleted (409: reassign them first).
+         */
+        delete: operations["deleteEmployee"];
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/employees/{employeeId}/activity-log": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /** @description Employee id. A deleted employee, another company's employee, or one outside the caller's row scope for the operation is a 404. */
+                employeeId: components["parameters"]["EmployeeId"];
+            };
+            cookie?: never;
+        };
+        /**
+         * Change history of an employee
+         * @description Every create, update, delete, resignation, exit and document upload of the record, newest first: who (`actor_user_id`, `actor_email`; null for scheduled jobs), when, and which fields changed from → to (`changes`, bank account and IBAN masked). Actions: `employee.created`, `employee.updated`, `employee.deleted`, `employee.resigned`, `employee.exited`, `employee.document_uploaded`. Visible to whoever may see the complete record.
+         */
+        get: operations["getEmployeeActivityLog"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/employees/{employeeId}/documents": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /** @description Employee id. A deleted employee, another company's employee, or one outside the caller's row scope for the operation is a 404. */
+                employeeId: components["parameters"]["EmployeeId"];
+            };
+            cookie?: never;
+        };
+        /**
+         * Documents of an employee
+         * @description Newest first. Visible to whoever may see the employee's complete record (hr, admin, owner; the employee; their manager); anyone else gets a 404.
+         */
+        get: operations["listEmployeeDocuments"];
+        put?: never;
+        /**
+         * Upload a document for an employee
+         * @description `multipart/form-data` with a `file` part (max 10 MB; PDF, PNG, JPEG, WebP, plain text, CSV, DOC/DOCX, XLS/XLSX - the content must match the declared type), `document_type` and `title`. 413 over the limit, 415 for other types. hr, admin and owner upload for anyone; employees and managers for their own record only (404 otherwise). Written to the activity log (`employee.document_uploaded`).
+         */
+        post: operations["uploadEmployeeDocument"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/employees/{employeeId}/documents/{documentId}/download": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                documentId: string;
+                /** @description Employee id. A deleted employee, another company's employee, or one outside the caller's row scope for the operation is a 404. */
+                employeeId: components["parameters"]["EmployeeId"];
+            };
+            cookie?: never;
+        };
+        /**
+         * Download an employee document
+         * @description The stored bytes with their content type, as an attachment. Only for whoever may see the employee's complete record (hr, admin, owner; the employee; their manager); 404 otherwise.
+         */
+        get: operations["downloadEmployeeDocument"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/employees/{employeeId}/resignation": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /** @description Employee id. A deleted employee, another company's employee, or one outside the caller's row scope for the operation is a 404. */
+                employeeId: components["parameters"]["EmployeeId"];
+            };
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Submit a resignation and open the exit process
+         * @description Records the dates and reason, moves the employee from `active`/`inactive` to `on_notice`, and opens the exit record with its checklist (asset return, knowledge transfer, clearance, final settlement), all in one transaction with the activity-log entry. A daily job marks the employee `exited` once the last working day has passed. An employee or manager may resign only for themselves (404 for others); hr, admin and owner for anyone. A second resignation (or one for an exited employee) is a 409.
+         */
+        post: operations["submitResignation"];
         delete?: never;
         options?: never;
         head?: never;
@@ -1167,6 +1415,77 @@ export interface components {
             id: string;
             ip: string | null;
         };
+        /**
+         * @example {
+         *       "id": "2c3d4e5f-6a7b-4c8d-9e0f-1a2b3c4d5e6f",
+         *       "name": "Mumbai HQ",
+         *       "code": "MUM",
+         *       "address": "4th floor, One BKC, Bandra Kurla Complex",
+         *       "city": "Mumbai",
+         *       "state": "Maharashtra",
+         *       "country": "IN",
+         *       "phone": "+91 22 4000 1234",
+         *       "employee_count": 128,
+         *       "created_at": "2023-01-10T08:00:00.000Z",
+         *       "updated_at": "2023-01-10T08:00:00.000Z"
+         *     }
+         */
+        Branch: {
+            address: string | null;
+            city: string | null;
+            /** @description Optional short code, unique (case-insensitive) among the company's branches. */
+            code: string | null;
+            /** @description ISO 3166-1 alpha-2 code. */
+            country: string | null;
+            /** Format: date-time */
+            created_at: string;
+            /** @description Live employees assigned to the branch. */
+            employee_count: number;
+            /** Format: uuid */
+            id: string;
+            /** @description Unique (case-insensitive) among the company's branches. */
+            name: string;
+            phone: string | null;
+            state: string | null;
+            /** Format: date-time */
+            updated_at: string;
+        };
+        /**
+         * @description A new branch. Duplicate `name` or `code` among the company's live branches is a 409.
+         * @example {
+         *       "name": "Mumbai HQ",
+         *       "code": "MUM",
+         *       "city": "Mumbai",
+         *       "state": "Maharashtra",
+         *       "country": "IN"
+         *     }
+         */
+        BranchCreate: {
+            address?: string | null;
+            city?: string | null;
+            code?: string | null;
+            /** @description ISO 3166-1 alpha-2 code. */
+            country?: string | null;
+            name: string;
+            phone?: string | null;
+            state?: string | null;
+        };
+        /**
+         * @description Partial update; only the given fields change (`null` clears an optional field).
+         * @example {
+         *       "address": "5th floor, One BKC, Bandra Kurla Complex"
+         *     }
+         */
+        BranchUpdate: {
+            address?: string | null;
+            city?: string | null;
+            code?: string | null;
+            /** @description ISO 3166-1 alpha-2 code. */
+            country?: string | null;
+            name?: string;
+            phone?: string | null;
+            state?: string | null;
+        };
         CompanySettings: {
             address: string | null;
             /** @description ISO 4217 code, e.g. INR or AED. */
@@ -1198,8 +1517,544 @@ export interface components {
             timezone?: string;
             weekly_offs?: number[];
         };
+        /**
+         * @description Dashboard figures, computed for the caller's **scope**: `company` (owner, admin, hr: every live employee), `team` (manager: themselves and their direct reports), `department` (employee: the live employees of their own department), `self` (an employee whose membership is not linked to an employee record: every figure is empty). "This month" and "today" are in the company's time zone.
+         * @example {
+         *       "scope": "company",
+         *       "as_of": "2024-05-14",
+         *       "headcount": {
+         *         "total": 412,
+         *         "by_status": {
+         *           "active": 398,
+         *           "inactive": 6,
+         *           "on_notice": 8,
+         *           "exited": 37
+         *         },
+         *         "by_department": [
+         *           {
+         *             "department": "Engineering",
+         *             "count": 180
+         *           },
+         *           {
+         *             "department": "Sales",
+         *             "count": 96
+         *           }
+         *         ]
+         *       },
+         *       "joiners_this_month": 9,
+         *       "exits_this_month": 3,
+         *       "attrition_rate": "0.73",
+         *       "on_leave_today": 14,
+         *       "pending_approvals": 2,
+         *       "upcoming_holidays": [
+         *         {
+         *           "date": "2024-05-23",
+         *           "name": "Buddha Purnima"
+         *         }
+         *       ],
+         *       "birthdays": [
+         *         {
+         *           "employee_id": "0b9f6f3e-5d0a-4c59-9a43-6f1f2d7c1a10",
+         *           "full_name": "Priya Sharma",
+         *           "department": "Engineering",
+         *           "date": "2024-05-17"
+         *         }
+         *       ],
+         *       "work_anniversaries": [
+         *         {
+         *           "employee_id": "0b9f6f3e-5d0a-4c59-9a43-6f1f2d7c1a10",
+         *           "full_name": "Priya Sharma",
+         *           "department": "Engineering",
+         *           "date": "2024-05-20",
+         *           "years": 3
+         *         }
+         *       ]
+         *     }
+         */
+        DashboardOverview: {
+            /**
+             * Format: date
+             * @description Today in the company's time zone.
+             */
+            as_of: string;
+            /** @description Monthly attrition in percent, two decimals: exits this month ÷ average of the headcount at the start of the month and today × 100 (`"0.00"` when there is no headcount). */
+            attrition_rate: string;
+            /** @description Birthdays in the next 30 days (today included), soonest first, at most 50. The birth year is not disclosed. */
+            birthdays: {
+                /**
+                 * Format: date
+                 * @description The coming birthday.
+                 */
+                date: string;
+                department: string;
+                /** Format: uuid */
+                employee_id: string;
+                full_name: string;
+            }[];
+            /** @description Employees whose last working day falls in the current month (exited or still on notice). */
+            exits_this_month: number;
+            headcount: {
+                /** @description Employees not exited per department, largest first. */
+                by_department: {
+                    count: number;
+                    department: string;
+                }[];
+                by_status: {
+                    active: number;
+                    exited: number;
+                    inactive: number;
+                    on_notice: number;
+                };
+                /** @description Employees not exited (active, inactive, on notice). */
+                total: number;
+            };
+            /** @description Employees whose joining date falls in the current month. */
+            joiners_this_month: number;
+            /** @description Employees on approved leave today. */
+            on_leave_today: number;
+            /** @description Requests waiting for the caller's approval. */
+            pending_approvals: number;
+            /** @enum {string} */
+            scope: "company" | "team" | "department" | "self";
+            /** @description Holidays of the next 30 days. */
+            upcoming_holidays: {
+                /** Format: date */
+                date: string;
+                name: string;
+            }[];
+            /** @description Work anniversaries (1 year or more) in the next 30 days (today included), soonest first, at most 50. */
+            work_anniversaries: {
+                /**
+                 * Format: date
+                 * @description The coming anniversary.
+                 */
+                date: string;
+                department: string;
+                /** Format: uuid */
+                employee_id: string;
+                full_name: string;
+                years: number;
+            }[];
+        };
+        /**
+         * @description Kind of an employee document.
+         * @enum {string}
+         */
+        DocumentType: "id_proof" | "address_proof" | "passport" | "visa" | "labour_card" | "education" | "experience" | "offer_letter" | "contract" | "payslip" | "tax" | "medical" | "other";
         /** Format: email */
         Email: string;
+        /**
+         * @description The complete employee record (`view: full`). hr, admin and owner see it for every employee; an employee for their own record (the one linked to their membership); a manager for their own record and their direct reports - with `bank_account_number` and `bank_iban` of reports masked to the last four characters (`********1234`).
+         * @example {
+         *       "view": "full",
+         *       "id": "0b9f6f3e-5d0a-4c59-9a43-6f1f2d7c1a10",
+         *       "employee_code": "EMP-00042",
+         *       "first_name": "Priya",
+         *       "last_name": "Sharma",
+         *       "full_name": "Priya Sharma",
+         *       "email": "priya.sharma@example.com",
+         *       "phone": "+91 98765 43210",
+         *       "department": "Engineering",
+         *       "designation": "Senior Engineer",
+         *       "joining_date": "2023-04-03",
+         *       "date_of_birth": "1992-08-17",
+         *       "gender": "female",
+         *       "employment_type": "full_time",
+         *       "status": "active",
+         *       "reports_to": "6c1d2f9a-1b7e-4f0e-8f55-0d2b6f0a9e11",
+         *       "branch_id": null,
+         *       "work_location_id": null,
+         *       "bank_name": "HDFC Bank",
+         *       "bank_account_number": "50100234567890",
+         *       "bank_ifsc": "HDFC0001234",
+         *       "bank_iban": null,
+         *       "bank_routing_code": null,
+         *       "labour_card_number": null,
+         *       "state": "Maharashtra",
+         *       "user_id": null,
+         *       "exit": null,
+         *       "created_at": "2023-03-20T09:30:00.000Z",
+         *       "updated_at": "2024-01-05T11:02:13.000Z"
+         *     }
+         */
+        Employee: {
+            /** @description Masked for managers. */
+            bank_account_number: string | null;
+            /** @description IBAN (UAE WPS salary account). Masked for managers. */
+            bank_iban: string | null;
+            /** @description Indian Financial System Code of the branch (India). */
+            bank_ifsc: string | null;
+            bank_name: string | null;
+            /** @description 9-digit routing code of the employee's bank or exchange (UAE WPS agent id). */
+            bank_routing_code: string | null;
+            /** Format: uuid */
+            branch_id: string | null;
+            /** Format: date-time */
+            created_at: string;
+            /** Format: date */
+            date_of_birth: string | null;
+            department: string;
+            designation: string;
+            /** Format: email */
+            email: string;
+            /** @description Human code, unique per tenant, e.g. `EMP-00042`. */
+            employee_code: string;
+            employment_type: components["schemas"]["EmploymentType"];
+            /** @description The exit process opened by the employee's resignation, or null. */
+            exit: components["schemas"]["EmployeeExit"] | null;
+            first_name: string;
+            /** @description `first_name last_name`. */
+            full_name: string;
+            gender: components["schemas"]["Gender"] | null;
+            /** Format: uuid */
+            id: string;
+            /** Format: date */
+            joining_date: string;
+            /** @description MOHRE person id from the labour card (UAE WPS employee id). */
+            labour_card_number: string | null;
+            last_name: string;
+            phone: string | null;
+            /**
+             * Format: uuid
+             * @description The manager's employee id.
+             */
+            reports_to: string | null;
+            /** @description Indian state whose professional-tax slabs apply, e.g. `Maharashtra`. */
+            state: string | null;
+            status: components["schemas"]["EmployeeStatus"];
+            /** Format: date-time */
+            updated_at: string;
+            /**
+             * Format: uuid
+             * @description The member (user account) linked to this employee, if any.
+             */
+            user_id: string | null;
+            /**
+             * @description discriminator enum property added by openapi-typescript
+             * @enum {string}
+             */
+            view: "full";
+            /** Format: uuid */
+            work_location_id: string | null;
+        };
+        /**
+         * @description A new employee. The six required fields are each named in the 400 `details` when missing. Without `employee_code` the next code of the company is generated (`EMP-00001`, `EMP-00002`, ...).
+         * @example {
+         *       "first_name": "Priya",
+         *       "last_name": "Sharma",
+         *       "email": "priya.sharma@example.com",
+         *       "department": "Engineering",
+         *       "designation": "Senior Engineer",
+         *       "joining_date": "2023-04-03",
+         *       "phone": "+91 98765 43210",
+         *       "employment_type": "full_time",
+         *       "bank_account_number": "50100234567890",
+         *       "bank_ifsc": "HDFC0001234",
+         *       "state": "Maharashtra"
+         *     }
+         */
+        EmployeeCreate: {
+            /** @description Stored as given; masked in the activity log. */
+            bank_account_number?: string | null;
+            /** @description IBAN without spaces, e.g. `AE070331234567890123456`; the check digits are verified (400). Masked in the activity log. */
+            bank_iban?: string | null;
+            /** @description Indian IFSC, e.g. `HDFC0001234`. */
+            bank_ifsc?: string | null;
+            bank_name?: string | null;
+            /** @description UAE WPS agent id: the 9-digit routing code of the employee's bank or exchange. */
+            bank_routing_code?: string | null;
+            /**
+             * Format: uuid
+             * @description A branch of the company (400 otherwise).
+             */
+            branch_id?: string | null;
+            /**
+             * Format: date
+             * @description Must be before the joining date.
+             */
+            date_of_birth?: string | null;
+            department: string;
+            designation: string;
+            /** @description Unique among the live (not deleted) employees of the company (409). */
+            email: components["schemas"]["Email"];
+            /** @description Optional own code (e.g. when importing); unique per company, also against deleted employees (409). */
+            employee_code?: string;
+            employment_type?: components["schemas"]["EmploymentType"];
+            /** @description Leading and trailing spaces are removed. */
+            first_name: string;
+            gender?: components["schemas"]["Gender"] | null;
+            /** Format: date */
+            joining_date: string;
+            /** @description UAE MOHRE person id from the labour card (WPS employee id). */
+            labour_card_number?: string | null;
+            last_name: string;
+            /** @description Digits with optional leading `+`, spaces, dashes and parentheses. */
+            phone?: string | null;
+            /**
+             * Format: uuid
+             * @description The manager: a live employee of the same company. Pointing at oneself, at an unknown or deleted employee, or at someone who (directly or indirectly) reports to this employee is a **400** naming `body.reports_to` (a reporting cycle is invalid input, not a state conflict).
+             */
+            reports_to?: string | null;
+            /** @description Indian state for professional tax, e.g. `Maharashtra`. */
+            state?: string | null;
+            /**
+             * @description `on_notice` and `exited` are reached only through resignation and the exit job.
+             * @default active
+             * @enum {string}
+             */
+            status: "active" | "inactive";
+            /**
+             * Format: uuid
+             * @description A work location of the company (400 otherwise).
+             */
+            work_location_id?: string | null;
+        };
+        /**
+         * @description The **directory projection** of an employee (`view: directory`): what every member of the company may see about a colleague - name, code, work contact, department, designation, joining date, status and where they sit in the organization. It never contains date of birth, gender, employment type, bank, WPS or tax details. The employee list always returns this projection; `GET /api/employees/{employeeId}` returns it for colleagues outside the caller's full-record scope.
+         * @example {
+         *       "view": "directory",
+         *       "id": "0b9f6f3e-5d0a-4c59-9a43-6f1f2d7c1a10",
+         *       "employee_code": "EMP-00042",
+         *       "first_name": "Priya",
+         *       "last_name": "Sharma",
+         *       "full_name": "Priya Sharma",
+         *       "email": "priya.sharma@example.com",
+         *       "phone": "+91 98765 43210",
+         *       "department": "Engineering",
+         *       "designation": "Senior Engineer",
+         *       "joining_date": "2023-04-03",
+         *       "status": "active",
+         *       "reports_to": "6c1d2f9a-1b7e-4f0e-8f55-0d2b6f0a9e11",
+         *       "branch_id": null,
+         *       "work_location_id": null
+         *     }
+         */
+        EmployeeDirectoryEntry: {
+            /** Format: uuid */
+            branch_id: string | null;
+            department: string;
+            designation: string;
+            /** Format: email */
+            email: string;
+            /** @description Human code, unique per tenant, e.g. `EMP-00042`. */
+            employee_code: string;
+            first_name: string;
+            /** @description `first_name last_name`. */
+            full_name: string;
+            /** Format: uuid */
+            id: string;
+            /** Format: date */
+            joining_date: string;
+            last_name: string;
+            phone: string | null;
+            /**
+             * Format: uuid
+             * @description The manager's employee id.
+             */
+            reports_to: string | null;
+            status: components["schemas"]["EmployeeStatus"];
+            /**
+             * @description discriminator enum property added by openapi-typescript
+             * @enum {string}
+             */
+            view: "directory";
+            /** Format: uuid */
+            work_location_id: string | null;
+        };
+        /**
+         * @description Metadata of a document attached to an employee; the bytes are fetched from `download_path`.
+         * @example {
+         *       "id": "5d4c3b2a-1f0e-4d9c-8b7a-6f5e4d3c2b1a",
+         *       "employee_id": "0b9f6f3e-5d0a-4c59-9a43-6f1f2d7c1a10",
+         *       "document_type": "id_proof",
+         *       "title": "PAN card",
+         *       "file": {
+         *         "id": "7e6d5c4b-3a29-4180-9f8e-7d6c5b4a3928",
+         *         "original_name": "pan.pdf",
+         *         "mime_type": "application/pdf",
+         *         "size_bytes": 48213,
+         *         "sha256": "9f86d081884c7d659a2feaa0c55ad015a3bf4f1b2b0b822cd15d6c15b0f00a08",
+         *         "purpose": "employee_document",
+         *         "created_at": "2024-01-05T11:02:13.000Z"
+         *       },
+         *       "uploaded_by": "9a8b7c6d-5e4f-4a3b-8c2d-1e0f9a8b7c6d",
+         *       "download_path": "/api/employees/0b9f6f3e-5d0a-4c59-9a43-6f1f2d7c1a10/documents/5d4c3b2a-1f0e-4d9c-8b7a-6f5e4d3c2b1a/download",
+         *       "created_at": "2024-01-05T11:02:13.000Z"
+         *     }
+         */
+        EmployeeDocument: {
+            /** Format: date-time */
+            created_at: string;
+            document_type: components["schemas"]["DocumentType"];
+            /** @description Path of the download operation, e.g. `/api/employees/{employeeId}/documents/{documentId}/download`. */
+            download_path: string;
+            /** Format: uuid */
+            employee_id: string;
+            file: components["schemas"]["StoredFile"];
+            /** Format: uuid */
+            id: string;
+            title: string;
+            /**
+             * Format: uuid
+             * @description User who uploaded it.
+             */
+            uploaded_by: string | null;
+        };
+        /**
+         * @description The exit process opened by a resignation. `in_progress` while the employee is on notice; `completed` when the daily exit job has marked the employee `exited` (the day after `last_working_day`, in the company's time zone). The checklist always holds the four steps asset_return, knowledge_transfer, clearance and final_settlement, in that order.
+         * @example {
+         *       "id": "3f7a1c2e-8b9d-4e6f-a1b2-c3d4e5f6a7b8",
+         *       "employee_id": "0b9f6f3e-5d0a-4c59-9a43-6f1f2d7c1a10",
+         *       "resignation_date": "2024-05-02",
+         *       "last_working_day": "2024-06-01",
+         *       "reason": "Relocating to another city",
+         *       "status": "in_progress",
+         *       "submitted_by": "9a8b7c6d-5e4f-4a3b-8c2d-1e0f9a8b7c6d",
+         *       "completed_at": null,
+         *       "checklist": [
+         *         {
+         *           "id": "11111111-2222-4333-8444-555555555555",
+         *           "item": "asset_return",
+         *           "title": "Return company assets",
+         *           "status": "pending",
+         *           "completed_at": null,
+         *           "completed_by": null,
+         *           "notes": null
+         *         },
+         *         {
+         *           "id": "11111111-2222-4333-8444-555555555556",
+         *           "item": "knowledge_transfer",
+         *           "title": "Hand over work and knowledge",
+         *           "status": "pending",
+         *           "completed_at": null,
+         *           "completed_by": null,
+         *           "notes": null
+         *         },
+         *         {
+         *           "id": "11111111-2222-4333-8444-555555555557",
+         *           "item": "clearance",
+         *           "title": "Department and IT clearance",
+         *           "status": "pending",
+         *           "completed_at": null,
+         *           "completed_by": null,
+         *           "notes": null
+         *         },
+         *         {
+         *           "id": "11111111-2222-4333-8444-555555555558",
+         *           "item": "final_settlement",
+         *           "title": "Full and final settlement",
+         *           "status": "pending",
+         *           "completed_at": null,
+         *           "completed_by": null,
+         *           "notes": null
+         *         }
+         *       ],
+         *       "created_at": "2024-05-02T10:15:00.000Z"
+         *     }
+         */
+        EmployeeExit: {
+            checklist: {
+                /** Format: date-time */
+                completed_at: string | null;
+                /** Format: uuid */
+                completed_by: string | null;
+                /** Format: uuid */
+                id: string;
+                /** @enum {string} */
+                item: "asset_return" | "knowledge_transfer" | "clearance" | "final_settlement";
+                notes: string | null;
+                /** @enum {string} */
+                status: "pending" | "done";
+                title: string;
+            }[];
+            /** Format: date-time */
+            completed_at: string | null;
+            /** Format: date-time */
+            created_at: string;
+            /** Format: uuid */
+            employee_id: string;
+            /** Format: uuid */
+            id: string;
+            /** Format: date */
+            last_working_day: string;
+            reason: string;
+            /** Format: date */
+            resignation_date: string;
+            /** @enum {string} */
+            status: "in_progress" | "completed";
+            /**
+             * Format: uuid
+             * @description User who submitted the resignation.
+             */
+            submitted_by: string | null;
+        };
+        /**
+         * @description `active` and `inactive` are set by hr/admin/owner (create or update); `on_notice` only by a resignation; `exited` only by the daily exit job once the last working day has passed.
+         * @enum {string}
+         */
+        EmployeeStatus: "active" | "inactive" | "on_notice" | "exited";
+        /**
+         * @description Partial update: only the given fields change (`null` clears an optional field). Every change is written to the activity log with its from → to values. `status` may move between `active` and `inactive` only; an employee on notice or exited cannot be edited back to active (409).
+         * @example {
+         *       "designation": "Staff Engineer",
+         *       "reports_to": "6c1d2f9a-1b7e-4f0e-8f55-0d2b6f0a9e11"
+         *     }
+         */
+        EmployeeUpdate: {
+            /** @description Stored as given; masked in the activity log. */
+            bank_account_number?: string | null;
+            /** @description IBAN without spaces, e.g. `AE070331234567890123456`; the check digits are verified (400). Masked in the activity log. */
+            bank_iban?: string | null;
+            /** @description Indian IFSC, e.g. `HDFC0001234`. */
+            bank_ifsc?: string | null;
+            bank_name?: string | null;
+            /** @description UAE WPS agent id: the 9-digit routing code of the employee's bank or exchange. */
+            bank_routing_code?: string | null;
+            /**
+             * Format: uuid
+             * @description A branch of the company (400 otherwise).
+             */
+            branch_id?: string | null;
+            /**
+             * Format: date
+             * @description Must be before the joining date.
+             */
+            date_of_birth?: string | null;
+            department?: string;
+            designation?: string;
+            /** @description Unique among the live (not deleted) employees of the company (409). */
+            email?: components["schemas"]["Email"];
+            employment_type?: components["schemas"]["EmploymentType"];
+            /** @description Leading and trailing spaces are removed. */
+            first_name?: string;
+            gender?: components["schemas"]["Gender"] | null;
+            /** Format: date */
+            joining_date?: string;
+            /** @description UAE MOHRE person id from the labour card (WPS employee id). */
+            labour_card_number?: string | null;
+            last_name?: string;
+            /** @description Digits with optional leading `+`, spaces, dashes and parentheses. */
+            phone?: string | null;
+            /**
+             * Format: uuid
+             * @description The manager: a live employee of the same company. Pointing at oneself, at an unknown or deleted employee, or at someone who (directly or indirectly) reports to this employee is a **400** naming `body.reports_to` (a reporting cycle is invalid input, not a state conflict).
+             */
+            reports_to?: string | null;
+            /** @description Indian state for professional tax, e.g. `Maharashtra`. */
+            state?: string | null;
+            /** @enum {string} */
+            status?: "active" | "inactive";
+            /**
+             * Format: uuid
+             * @description A work location of the company (400 otherwise).
+             */
+            work_location_id?: string | null;
+        };
+        /**
+         * @description Employment type (`fixed_term` matters for gratuity eligibility under the Indian Labour Codes).
+         * @enum {string}
+         */
+        EmploymentType: "full_time" | "part_time" | "contract" | "fixed_term" | "intern";
         /**
          * @description The one error envelope of the API. `code` is stable and machine-readable; `error` is for humans. `details` lists each offending field for `validation_failed`.
          * @example {
@@ -1273,6 +2128,11 @@ export interface components {
             name?: string;
             requires_receipt?: boolean;
         };
+        /**
+         * @description Gender as recorded for statutory purposes (e.g. Maharashtra professional-tax slabs differ for women).
+         * @enum {string}
+         */
+        Gender: "male" | "female" | "other";
         /** @description Gratuity (Payment of Gratuity Act 1972): last drawn basic + DA × `days_per_year` / `divisor` × completed years, where a final part-year over `round_up_after_months` months counts as a full year; payable after `min_years` of continuous service (`fixed_term_min_years` for fixed-term employees under the 2025 Labour Codes; no minimum on death or disablement); capped at `cap` (₹20 lakh from 29 Mar 2018). */
         GratuitySettings: {
             cap: components["schemas"]["Money"];
@@ -1527,6 +2387,21 @@ export interface components {
             state: string;
         };
         /**
+         * @description `last_working_day` may not be before `resignation_date`, and `resignation_date` may not be before the joining date (400, naming the field).
+         * @example {
+         *       "resignation_date": "2024-05-02",
+         *       "last_working_day": "2024-06-01",
+         *       "reason": "Relocating to another city"
+         *     }
+         */
+        ResignationRequest: {
+            /** Format: date */
+            last_working_day: string;
+            reason: string;
+            /** Format: date */
+            resignation_date: string;
+        };
+        /**
          * @description Role of a member in a tenant. owner/admin manage the tenant and its settings; hr manages people data; manager also approves their direct reports; employee acts on own records.
          * @enum {string}
          */
@@ -1570,6 +2445,70 @@ export interface components {
             /** Format: uuid */
             id: string;
             name: string;
+        };
+        /**
+         * @example {
+         *       "id": "8f7e6d5c-4b3a-4291-8f7e-6d5c4b3a2918",
+         *       "name": "BKC office, 4th floor",
+         *       "branch_id": "2c3d4e5f-6a7b-4c8d-9e0f-1a2b3c4d5e6f",
+         *       "address": null,
+         *       "city": "Mumbai",
+         *       "state": "Maharashtra",
+         *       "country": "IN",
+         *       "latitude": 19.0653,
+         *       "longitude": 72.8679,
+         *       "geofence_radius_m": 150,
+         *       "created_at": "2023-01-10T08:00:00.000Z",
+         *       "updated_at": "2023-01-10T08:00:00.000Z"
+         *     }
+         */
+        WorkLocation: {
+            address: string | null;
+            /** Format: uuid */
+            branch_id: string | null;
+            city: string | null;
+            /** @description ISO 3166-1 alpha-2 code. */
+            country: string | null;
+            /** Format: date-time */
+            created_at: string;
+            /** @description Radius of the check-in geofence in metres. */
+            geofence_radius_m: number | null;
+            /** Format: uuid */
+            id: string;
+            latitude: number | null;
+            longitude: number | null;
+            name: string;
+            state: string | null;
+            /** Format: date-time */
+            updated_at: string;
+        };
+        /**
+         * @description A new work location. `name` is unique (case-insensitive) in the company (409). `latitude` and `longitude` go together, and `geofence_radius_m` (the check-in geofence) needs both (400 otherwise).
+         * @example {
+         *       "name": "BKC office, 4th floor",
+         *       "city": "Mumbai",
+         *       "country": "IN",
+         *       "latitude": 19.0653,
+         *       "longitude": 72.8679,
+         *       "geofence_radius_m": 150
+         *     }
+         */
+        WorkLocationCreate: {
+            address?: string | null;
+            /**
+             * Format: uuid
+             * @description A branch of the company (400 otherwise).
+             */
+            branch_id?: string | null;
+            city?: string | null;
+            /** @description ISO 3166-1 alpha-2 code. */
+            country?: string | null;
+            /** @description Radius of the check-in geofence in metres. */
+            geofence_radius_m?: number | null;
+            latitude?: number | null;
+            longitude?: number | null;
+            name: string;
+            state?: string | null;
         };
     };
     responses: {
@@ -1737,6 +2676,8 @@ export interface components {
         };
     };
     parameters: {
+        /** @description Employee id. A deleted employee, another company's employee, or one outside the caller's row scope for the operation is a 404. */
+        EmployeeId: string;
         /** @description Page size, 1-100 (default 20). Out of range is a 400, never clamped. */
         Limit: number;
         /** @description Page number, from 1. Out of range is a 400, never clamped. */
@@ -2898,6 +3839,172 @@ export interface operations {
             503: components["responses"]["Unavailable"];
         };
     };
+    listBranches: {
+        parameters: {
+            query?: {
+                /** @description Page size, 1-100 (default 20). Out of range is a 400, never clamped. */
+                limit?: components["parameters"]["Limit"];
+                /** @description Page number, from 1. Out of range is a 400, never clamped. */
+                page?: components["parameters"]["Page"];
+            };
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description A page of branches. */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        data: components["schemas"]["Branch"][];
+                        message: string;
+                        pagination: components["schemas"]["Pagination"];
+                    };
+                };
+            };
+            400: components["responses"]["ValidationFailed"];
+            401: components["responses"]["Unauthenticated"];
+            403: components["responses"]["Forbidden"];
+            500: components["responses"]["Internal"];
+            503: components["responses"]["Unavailable"];
+        };
+    };
+    createBranch: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["BranchCreate"];
+            };
+        };
+        responses: {
+            /** @description Created. */
+            201: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        data: components["schemas"]["Branch"];
+                        message: string;
+                    };
+                };
+            };
+            400: components["responses"]["ValidationFailed"];
+            401: components["responses"]["Unauthenticated"];
+            403: components["responses"]["Forbidden"];
+            409: components["responses"]["Conflict"];
+            500: components["responses"]["Internal"];
+            503: components["responses"]["Unavailable"];
+        };
+    };
+    getBranch: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /** @description Branch id (a deleted branch or another company's is a 404). */
+                branchId: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description The branch. */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        data: components["schemas"]["Branch"];
+                        message: string;
+                    };
+                };
+            };
+            400: components["responses"]["ValidationFailed"];
+            401: components["responses"]["Unauthenticated"];
+            403: components["responses"]["Forbidden"];
+            404: components["responses"]["NotFound"];
+            500: components["responses"]["Internal"];
+            503: components["responses"]["Unavailable"];
+        };
+    };
+    updateBranch: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /** @description Branch id (a deleted branch or another company's is a 404). */
+                branchId: string;
+            };
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["BranchUpdate"];
+            };
+        };
+        responses: {
+            /** @description The updated branch. */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        data: components["schemas"]["Branch"];
+                        message: string;
+                    };
+                };
+            };
+            400: components["responses"]["ValidationFailed"];
+            401: components["responses"]["Unauthenticated"];
+            403: components["responses"]["Forbidden"];
+            404: components["responses"]["NotFound"];
+            409: components["responses"]["Conflict"];
+            500: components["responses"]["Internal"];
+            503: components["responses"]["Unavailable"];
+        };
+    };
+    deleteBranch: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /** @description Branch id (a deleted branch or another company's is a 404). */
+                branchId: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Deleted. */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Ack"];
+                };
+            };
+            400: components["responses"]["ValidationFailed"];
+            401: components["responses"]["Unauthenticated"];
+            403: components["responses"]["Forbidden"];
+            404: components["responses"]["NotFound"];
+            409: components["responses"]["Conflict"];
+            500: components["responses"]["Internal"];
+            503: components["responses"]["Unavailable"];
+        };
+    };
     getCompanySettings: {
         parameters: {
             query?: never;
@@ -3724,6 +4831,469 @@ export interface operations {
             400: components["responses"]["ValidationFailed"];
             401: components["responses"]["Unauthenticated"];
             403: components["responses"]["Forbidden"];
+            500: components["responses"]["Internal"];
+            503: components["responses"]["Unavailable"];
+        };
+    };
+    listWorkLocations: {
+        parameters: {
+            query?: {
+                branch_id?: string;
+                /** @description Page size, 1-100 (default 20). Out of range is a 400, never clamped. */
+                limit?: components["parameters"]["Limit"];
+                /** @description Page number, from 1. Out of range is a 400, never clamped. */
+                page?: components["parameters"]["Page"];
+            };
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description A page of work locations. */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        data: components["schemas"]["WorkLocation"][];
+                        message: string;
+                        pagination: components["schemas"]["Pagination"];
+                    };
+                };
+            };
+            400: components["responses"]["ValidationFailed"];
+            401: components["responses"]["Unauthenticated"];
+            403: components["responses"]["Forbidden"];
+            500: components["responses"]["Internal"];
+            503: components["responses"]["Unavailable"];
+        };
+    };
+    createWorkLocation: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["WorkLocationCreate"];
+            };
+        };
+        responses: {
+            /** @description Created. */
+            201: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        data: components["schemas"]["WorkLocation"];
+                        message: string;
+                    };
+                };
+            };
+            400: components["responses"]["ValidationFailed"];
+            401: components["responses"]["Unauthenticated"];
+            403: components["responses"]["Forbidden"];
+            409: components["responses"]["Conflict"];
+            500: components["responses"]["Internal"];
+            503: components["responses"]["Unavailable"];
+        };
+    };
+    getDashboardOverview: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description The figures. */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        data: components["schemas"]["DashboardOverview"];
+                        message: string;
+                    };
+                };
+            };
+            400: components["responses"]["ValidationFailed"];
+            401: components["responses"]["Unauthenticated"];
+            403: components["responses"]["Forbidden"];
+            500: components["responses"]["Internal"];
+            503: components["responses"]["Unavailable"];
+        };
+    };
+    listEmployees: {
+        parameters: {
+            query?: {
+                /**
+                 * @description Exact department name.
+                 * @example Engineering
+                 */
+                department?: string;
+                /** @description Page size, 1-100 (default 20). Out of range is a 400, never clamped. */
+                limit?: components["parameters"]["Limit"];
+                /** @description Page number, from 1. Out of range is a 400, never clamped. */
+                page?: components["parameters"]["Page"];
+                /** @description Only the direct reports of this employee. */
+                reports_to?: string;
+                /**
+                 * @description Case-insensitive part of the name ("first last" too), employee code, email or phone (digits alone match a formatted number), 1-100 characters; `%` and `_` match literally. Terms of three or more characters use the trigram index; shorter ones scan the company.
+                 * @example sharma
+                 */
+                search?: string;
+                /** @description Order of the page: `name` (last name, first name), `employee_code`, `joining_date` or `created_at`; a leading `-` sorts descending. Ties are broken by id, so pages are stable. */
+                sort?: "name" | "-name" | "employee_code" | "-employee_code" | "joining_date" | "-joining_date" | "created_at" | "-created_at";
+                status?: components["schemas"]["EmployeeStatus"];
+            };
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description A page of directory entries. */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        data: components["schemas"]["EmployeeDirectoryEntry"][];
+                        message: string;
+                        pagination: components["schemas"]["Pagination"];
+                    };
+                };
+            };
+            400: components["responses"]["ValidationFailed"];
+            401: components["responses"]["Unauthenticated"];
+            403: components["responses"]["Forbidden"];
+            500: components["responses"]["Internal"];
+            503: components["responses"]["Unavailable"];
+        };
+    };
+    createEmployee: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["EmployeeCreate"];
+            };
+        };
+        responses: {
+            /** @description Created; the complete record. */
+            201: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        data: components["schemas"]["Employee"];
+                        message: string;
+                    };
+                };
+            };
+            400: components["responses"]["ValidationFailed"];
+            401: components["responses"]["Unauthenticated"];
+            403: components["responses"]["Forbidden"];
+            409: components["responses"]["Conflict"];
+            500: components["responses"]["Internal"];
+            503: components["responses"]["Unavailable"];
+        };
+    };
+    getEmployee: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /** @description Employee id. A deleted employee, another company's employee, or one outside the caller's row scope for the operation is a 404. */
+                employeeId: components["parameters"]["EmployeeId"];
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description The record or the directory entry, told apart by `view`. */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        data: components["schemas"]["Employee"] | components["schemas"]["EmployeeDirectoryEntry"];
+                        message: string;
+                    };
+                };
+            };
+            400: components["responses"]["ValidationFailed"];
+            401: components["responses"]["Unauthenticated"];
+            403: components["responses"]["Forbidden"];
+            404: components["responses"]["NotFound"];
+            500: components["responses"]["Internal"];
+            503: components["responses"]["Unavailable"];
+        };
+    };
+    updateEmployee: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /** @description Employee id. A deleted employee, another company's employee, or one outside the caller's row scope for the operation is a 404. */
+                employeeId: components["parameters"]["EmployeeId"];
+            };
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["EmployeeUpdate"];
+            };
+        };
+        responses: {
+            /** @description The updated record. */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        data: components["schemas"]["Employee"];
+                        message: string;
+                    };
+                };
+            };
+            400: components["responses"]["ValidationFailed"];
+            401: components["responses"]["Unauthenticated"];
+            403: components["responses"]["Forbidden"];
+            404: components["responses"]["NotFound"];
+            409: components["responses"]["Conflict"];
+            500: components["responses"]["Internal"];
+            503: components["responses"]["Unavailable"];
+        };
+    };
+    deleteEmployee: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /** @description Employee id. A deleted employee, another company's employee, or one outside the caller's row scope for the operation is a 404. */
+                employeeId: components["parameters"]["EmployeeId"];
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Deleted. */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Ack"];
+                };
+            };
+            400: components["responses"]["ValidationFailed"];
+            401: components["responses"]["Unauthenticated"];
+            403: components["responses"]["Forbidden"];
+            404: components["responses"]["NotFound"];
+            409: components["responses"]["Conflict"];
+            500: components["responses"]["Internal"];
+            503: components["responses"]["Unavailable"];
+        };
+    };
+    getEmployeeActivityLog: {
+        parameters: {
+            query?: {
+                /** @description Page size, 1-100 (default 20). Out of range is a 400, never clamped. */
+                limit?: components["parameters"]["Limit"];
+                /** @description Page number, from 1. Out of range is a 400, never clamped. */
+                page?: components["parameters"]["Page"];
+            };
+            header?: never;
+            path: {
+                /** @description Employee id. A deleted employee, another company's employee, or one outside the caller's row scope for the operation is a 404. */
+                employeeId: components["parameters"]["EmployeeId"];
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description A page of entries. */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        data: components["schemas"]["AuditLogEntry"][];
+                        message: string;
+                        pagination: components["schemas"]["Pagination"];
+                    };
+                };
+            };
+            400: components["responses"]["ValidationFailed"];
+            401: components["responses"]["Unauthenticated"];
+            403: components["responses"]["Forbidden"];
+            404: components["responses"]["NotFound"];
+            500: components["responses"]["Internal"];
+            503: components["responses"]["Unavailable"];
+        };
+    };
+    listEmployeeDocuments: {
+        parameters: {
+            query?: {
+                /** @description Page size, 1-100 (default 20). Out of range is a 400, never clamped. */
+                limit?: components["parameters"]["Limit"];
+                /** @description Page number, from 1. Out of range is a 400, never clamped. */
+                page?: components["parameters"]["Page"];
+            };
+            header?: never;
+            path: {
+                /** @description Employee id. A deleted employee, another company's employee, or one outside the caller's row scope for the operation is a 404. */
+                employeeId: components["parameters"]["EmployeeId"];
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description A page of documents (metadata). */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        data: components["schemas"]["EmployeeDocument"][];
+                        message: string;
+                        pagination: components["schemas"]["Pagination"];
+                    };
+                };
+            };
+            400: components["responses"]["ValidationFailed"];
+            401: components["responses"]["Unauthenticated"];
+            403: components["responses"]["Forbidden"];
+            404: components["responses"]["NotFound"];
+            500: components["responses"]["Internal"];
+            503: components["responses"]["Unavailable"];
+        };
+    };
+    uploadEmployeeDocument: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /** @description Employee id. A deleted employee, another company's employee, or one outside the caller's row scope for the operation is a 404. */
+                employeeId: components["parameters"]["EmployeeId"];
+            };
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "multipart/form-data": {
+                    document_type: components["schemas"]["DocumentType"];
+                    /** Format: binary */
+                    file: string;
+                    title: string;
+                };
+            };
+        };
+        responses: {
+            /** @description Stored. */
+            201: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        data: components["schemas"]["EmployeeDocument"];
+                        message: string;
+                    };
+                };
+            };
+            400: components["responses"]["ValidationFailed"];
+            401: components["responses"]["Unauthenticated"];
+            403: components["responses"]["Forbidden"];
+            404: components["responses"]["NotFound"];
+            413: components["responses"]["PayloadTooLarge"];
+            415: components["responses"]["UnsupportedMediaType"];
+            500: components["responses"]["Internal"];
+            503: components["responses"]["Unavailable"];
+        };
+    };
+    downloadEmployeeDocument: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                documentId: string;
+                /** @description Employee id. A deleted employee, another company's employee, or one outside the caller's row scope for the operation is a 404. */
+                employeeId: components["parameters"]["EmployeeId"];
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description The file. */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/octet-stream": string;
+                };
+            };
+            400: components["responses"]["ValidationFailed"];
+            401: components["responses"]["Unauthenticated"];
+            403: components["responses"]["Forbidden"];
+            404: components["responses"]["NotFound"];
+            500: components["responses"]["Internal"];
+            503: components["responses"]["Unavailable"];
+        };
+    };
+    submitResignation: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /** @description Employee id. A deleted employee, another company's employee, or one outside the caller's row scope for the operation is a 404. */
+                employeeId: components["parameters"]["EmployeeId"];
+            };
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["ResignationRequest"];
+            };
+        };
+        responses: {
+            /** @description The exit record that was opened. */
+            201: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        data: components["schemas"]["EmployeeExit"];
+                        message: string;
+                    };
+                };
+            };
+            400: components["responses"]["ValidationFailed"];
+            401: components["responses"]["Unauthenticated"];
+            403: components["responses"]["Forbidden"];
+            404: components["responses"]["NotFound"];
+            409: components["responses"]["Conflict"];
             500: components["responses"]["Internal"];
             503: components["responses"]["Unavailable"];
         };

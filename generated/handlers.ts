@@ -4,12 +4,15 @@ import type { Handlers } from "../src/http/types.ts";
 import { handlers as assets } from "../src/modules/assets/handlers.ts";
 import { handlers as auth } from "../src/modules/auth/handlers.ts";
 import { handlers as billing } from "../src/modules/billing/handlers.ts";
+import { handlers as dashboard } from "../src/modules/dashboard/handlers.ts";
+import { handlers as employees } from "../src/modules/employees/handlers.ts";
 import { handlers as helpdesk } from "../src/modules/helpdesk/handlers.ts";
 import { handlers as members } from "../src/modules/members/handlers.ts";
 import { handlers as notifications } from "../src/modules/notifications/handlers.ts";
+import { handlers as organization } from "../src/modules/organization/handlers.ts";
 import { handlers as payroll } from "../src/modules/payroll/handlers.ts";
 import { handlers as recruitment } from "../src/modules/recruitment/handlers.ts";
 import { handlers as settings } from "../src/modules/settings/handlers.ts";
 import { handlers as utilities } from "../src/modules/utilities/handlers.ts";
 
-export const handlers: Handlers = { ...assets, ...auth, ...billing, ...helpdesk, ...members, ...notifications, ...payroll, ...recruitment, ...settings, ...utilities };
+export const handlers: Handlers = { ...assets, ...auth, ...billing, ...dashboard, ...employees, ...helpdesk, ...members, ...notifications, ...organization, ...payroll, ...recruitment, ...settings, ...utilities };

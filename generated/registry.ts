@@ -18,20 +18,30 @@ export const operationTable = {
   createAssetCategory: { method: "post", path: "/api/configuration/asset-categories", area: "assets", public: false, roles: ["owner","admin","hr"], module: "assets", tenantOptional: false, multipart: false },
   createAssetDamageReport: { method: "post", path: "/api/assets/damage-reports", area: "assets", public: false, roles: ["owner","admin","hr","manager","employee"], module: "assets", tenantOptional: false, multipart: false },
   createAssetReturnRequest: { method: "post", path: "/api/assets/return-requests", area: "assets", public: false, roles: ["owner","admin","hr","manager","employee"], module: "assets", tenantOptional: false, multipart: false },
+  createBranch: { method: "post", path: "/api/configuration/branches", area: "organization", public: false, roles: ["owner","admin","hr"], module: null, tenantOptional: false, multipart: false },
+  createEmployee: { method: "post", path: "/api/employees", area: "employees", public: false, roles: ["owner","admin","hr"], module: null, tenantOptional: false, multipart: false },
   createExpenseCategory: { method: "post", path: "/api/configuration/payroll/expense-categories", area: "payroll", public: false, roles: ["owner","admin","hr"], module: "payroll", tenantOptional: false, multipart: false },
   createHelpdeskTicket: { method: "post", path: "/api/helpdesk/tickets", area: "helpdesk", public: false, roles: ["owner","admin","hr","manager","employee"], module: "helpdesk", tenantOptional: false, multipart: false },
   createLoanType: { method: "post", path: "/api/configuration/payroll/loan-types", area: "payroll", public: false, roles: ["owner","admin","hr"], module: "payroll", tenantOptional: false, multipart: false },
+  createWorkLocation: { method: "post", path: "/api/configuration/work-locations", area: "organization", public: false, roles: ["owner","admin","hr"], module: null, tenantOptional: false, multipart: false },
   decideAssetReturnRequest: { method: "put", path: "/api/assets/return-requests/{id}", area: "assets", public: false, roles: ["owner","admin","hr"], module: "assets", tenantOptional: false, multipart: false },
   deleteAsset: { method: "delete", path: "/api/assets/{assetId}", area: "assets", public: false, roles: ["owner","admin","hr"], module: "assets", tenantOptional: false, multipart: false },
   deleteAssetCategory: { method: "delete", path: "/api/configuration/asset-categories/{id}", area: "assets", public: false, roles: ["owner","admin","hr"], module: "assets", tenantOptional: false, multipart: false },
+  deleteBranch: { method: "delete", path: "/api/configuration/branches/{branchId}", area: "organization", public: false, roles: ["owner","admin","hr"], module: null, tenantOptional: false, multipart: false },
+  deleteEmployee: { method: "delete", path: "/api/employees/{employeeId}", area: "employees", public: false, roles: ["owner","admin","hr"], module: null, tenantOptional: false, multipart: false },
   deleteExpenseCategory: { method: "delete", path: "/api/configuration/payroll/expense-categories/{id}", area: "payroll", public: false, roles: ["owner","admin","hr"], module: "payroll", tenantOptional: false, multipart: false },
   deleteHelpdeskTicket: { method: "delete", path: "/api/helpdesk/tickets/{id}", area: "helpdesk", public: false, roles: ["owner","admin","hr"], module: "helpdesk", tenantOptional: false, multipart: false },
   deleteLoanType: { method: "delete", path: "/api/configuration/payroll/loan-types/{id}", area: "payroll", public: false, roles: ["owner","admin","hr"], module: "payroll", tenantOptional: false, multipart: false },
+  downloadEmployeeDocument: { method: "get", path: "/api/employees/{employeeId}/documents/{documentId}/download", area: "employees", public: false, roles: ["owner","admin","hr","manager","employee"], module: null, tenantOptional: false, multipart: false },
   downloadFile: { method: "get", path: "/api/files/{fileId}", area: "utilities", public: false, roles: ["owner","admin","hr","manager","employee"], module: null, tenantOptional: false, multipart: false },
   forgotPassword: { method: "post", path: "/api/auth/forgot-password", area: "auth", public: true, roles: [], module: null, tenantOptional: false, multipart: false },
   getAsset: { method: "get", path: "/api/assets/{assetId}", area: "assets", public: false, roles: ["owner","admin","hr"], module: "assets", tenantOptional: false, multipart: false },
   getAssetCategory: { method: "get", path: "/api/configuration/asset-categories/{id}", area: "assets", public: false, roles: ["owner","admin","hr","manager","employee"], module: "assets", tenantOptional: false, multipart: false },
+  getBranch: { method: "get", path: "/api/configuration/branches/{branchId}", area: "organization", public: false, roles: ["owner","admin","hr","manager","employee"], module: null, tenantOptional: false, multipart: false },
   getCompanySettings: { method: "get", path: "/api/configuration/company-settings", area: "settings", public: false, roles: ["owner","admin","hr","manager","employee"], module: null, tenantOptional: false, multipart: false },
+  getDashboardOverview: { method: "get", path: "/api/dashboard/overview", area: "dashboard", public: false, roles: ["owner","admin","hr","manager","employee"], module: null, tenantOptional: false, multipart: false },
+  getEmployee: { method: "get", path: "/api/employees/{employeeId}", area: "employees", public: false, roles: ["owner","admin","hr","manager","employee"], module: null, tenantOptional: false, multipart: false },
+  getEmployeeActivityLog: { method: "get", path: "/api/employees/{employeeId}/activity-log", area: "employees", public: false, roles: ["owner","admin","hr","manager","employee"], module: null, tenantOptional: false, multipart: false },
   getEsiSettings: { method: "get", path: "/api/configuration/payroll/esi-settings", area: "payroll", public: false, roles: ["owner","admin","hr"], module: "payroll", tenantOptional: false, multipart: false },
   getExpenseCategory: { method: "get", path: "/api/configuration/payroll/expense-categories/{id}", area: "payroll", public: false, roles: ["owner","admin","hr","manager","employee"], module: "payroll", tenantOptional: false, multipart: false },
   getGratuitySettings: { method: "get", path: "/api/configuration/payroll/gratuity-settings", area: "payroll", public: false, roles: ["owner","admin","hr"], module: "payroll", tenantOptional: false, multipart: false },
@@ -50,12 +60,16 @@ export const operationTable = {
   listAssetDamageReports: { method: "get", path: "/api/assets/damage-reports", area: "assets", public: false, roles: ["owner","admin","hr","manager","employee"], module: "assets", tenantOptional: false, multipart: false },
   listAssetReturnRequests: { method: "get", path: "/api/assets/return-requests", area: "assets", public: false, roles: ["owner","admin","hr","manager","employee"], module: "assets", tenantOptional: false, multipart: false },
   listAssets: { method: "get", path: "/api/assets", area: "assets", public: false, roles: ["owner","admin","hr"], module: "assets", tenantOptional: false, multipart: false },
+  listBranches: { method: "get", path: "/api/configuration/branches", area: "organization", public: false, roles: ["owner","admin","hr","manager","employee"], module: null, tenantOptional: false, multipart: false },
+  listEmployeeDocuments: { method: "get", path: "/api/employees/{employeeId}/documents", area: "employees", public: false, roles: ["owner","admin","hr","manager","employee"], module: null, tenantOptional: false, multipart: false },
+  listEmployees: { method: "get", path: "/api/employees", area: "employees", public: false, roles: ["owner","admin","hr","manager","employee"], module: null, tenantOptional: false, multipart: false },
   listExpenseCategories: { method: "get", path: "/api/configuration/payroll/expense-categories", area: "payroll", public: false, roles: ["owner","admin","hr","manager","employee"], module: "payroll", tenantOptional: false, multipart: false },
   listHelpdeskMessages: { method: "get", path: "/api/helpdesk/tickets/{id}/messages", area: "helpdesk", public: false, roles: ["owner","admin","hr","manager","employee"], module: "helpdesk", tenantOptional: false, multipart: false },
   listHelpdeskTickets: { method: "get", path: "/api/helpdesk/tickets", area: "helpdesk", public: false, roles: ["owner","admin","hr","manager","employee"], module: "helpdesk", tenantOptional: false, multipart: false },
   listLoanTypes: { method: "get", path: "/api/configuration/payroll/loan-types", area: "payroll", public: false, roles: ["owner","admin","hr","manager","employee"], module: "payroll", tenantOptional: false, multipart: false },
   listMembers: { method: "get", path: "/api/configuration/members", area: "members", public: false, roles: ["owner","admin","hr"], module: null, tenantOptional: false, multipart: false },
   listNotifications: { method: "get", path: "/api/notifications", area: "notifications", public: false, roles: ["owner","admin","hr","manager","employee"], module: null, tenantOptional: false, multipart: false },
+  listWorkLocations: { method: "get", path: "/api/configuration/work-locations", area: "organization", public: false, roles: ["owner","admin","hr","manager","employee"], module: null, tenantOptional: false, multipart: false },
   markAllNotificationsRead: { method: "post", path: "/api/notifications/read-all", area: "notifications", public: false, roles: ["owner","admin","hr","manager","employee"], module: null, tenantOptional: false, multipart: false },
   markNotificationRead: { method: "post", path: "/api/notifications/{notificationId}/read", area: "notifications", public: false, roles: ["owner","admin","hr","manager","employee"], module: null, tenantOptional: false, multipart: false },
   receiveBillingWebhook: { method: "post", path: "/api/billing/webhook", area: "billing", public: true, roles: [], module: null, tenantOptional: false, multipart: false },
@@ -66,10 +80,13 @@ export const operationTable = {
   signIn: { method: "post", path: "/api/auth/sign-in", area: "auth", public: true, roles: [], module: null, tenantOptional: false, multipart: false },
   signOut: { method: "post", path: "/api/auth/sign-out", area: "auth", public: false, roles: ["owner","admin","hr","manager","employee"], module: null, tenantOptional: true, multipart: false },
   signup: { method: "post", path: "/api/auth/signup", area: "auth", public: true, roles: [], module: null, tenantOptional: false, multipart: false },
+  submitResignation: { method: "post", path: "/api/employees/{employeeId}/resignation", area: "employees", public: false, roles: ["owner","admin","hr","manager","employee"], module: null, tenantOptional: false, multipart: false },
   switchTenant: { method: "post", path: "/api/auth/switch-tenant", area: "auth", public: false, roles: ["owner","admin","hr","manager","employee"], module: null, tenantOptional: true, multipart: false },
   updateAsset: { method: "put", path: "/api/assets/{assetId}", area: "assets", public: false, roles: ["owner","admin","hr"], module: "assets", tenantOptional: false, multipart: false },
   updateAssetCategory: { method: "put", path: "/api/configuration/asset-categories/{id}", area: "assets", public: false, roles: ["owner","admin","hr"], module: "assets", tenantOptional: false, multipart: false },
+  updateBranch: { method: "put", path: "/api/configuration/branches/{branchId}", area: "organization", public: false, roles: ["owner","admin","hr"], module: null, tenantOptional: false, multipart: false },
   updateCompanySettings: { method: "post", path: "/api/configuration/company-settings", area: "settings", public: false, roles: ["owner","admin"], module: null, tenantOptional: false, multipart: false },
+  updateEmployee: { method: "put", path: "/api/employees/{employeeId}", area: "employees", public: false, roles: ["owner","admin","hr"], module: null, tenantOptional: false, multipart: false },
   updateEsiSettings: { method: "post", path: "/api/configuration/payroll/esi-settings", area: "payroll", public: false, roles: ["owner","admin","hr"], module: "payroll", tenantOptional: false, multipart: false },
   updateExpenseCategory: { method: "put", path: "/api/configuration/payroll/expense-categories/{id}", area: "payroll", public: false, roles: ["owner","admin","hr"], module: "payroll", tenantOptional: false, multipart: false },
   updateGratuitySettings: { method: "post", path: "/api/configuration/payroll/gratuity-settings", area: "payroll", public: false, roles: ["owner","admin","hr"], module: "payroll", tenantOptional: false, multipart: false },
@@ -79,21 +96,25 @@ export const operationTable = {
   updateMember: { method: "put", path: "/api/configuration/members/{userId}", area: "members", public: false, roles: ["owner","admin"], module: null, tenantOptional: false, multipart: false },
   updatePfSettings: { method: "post", path: "/api/configuration/payroll/pf-settings", area: "payroll", public: false, roles: ["owner","admin","hr"], module: "payroll", tenantOptional: false, multipart: false },
   updateProfessionalTaxSettings: { method: "post", path: "/api/configuration/payroll/professional-tax", area: "payroll", public: false, roles: ["owner","admin","hr"], module: "payroll", tenantOptional: false, multipart: false },
+  uploadEmployeeDocument: { method: "post", path: "/api/employees/{employeeId}/documents", area: "employees", public: false, roles: ["owner","admin","hr","manager","employee"], module: null, tenantOptional: false, multipart: true },
   uploadFile: { method: "post", path: "/api/upload", area: "utilities", public: false, roles: ["owner","admin","hr","manager","employee"], module: null, tenantOptional: false, multipart: true },
 } as const satisfies Record<string, OperationMeta>;
 
 export type OperationId = keyof typeof operationTable;
 
-export const areas = ["assets","auth","billing","helpdesk","members","notifications","payroll","recruitment","settings","utilities"] as const;
+export const areas = ["assets","auth","billing","dashboard","employees","helpdesk","members","notifications","organization","payroll","recruitment","settings","utilities"] as const;
 export type Area = (typeof areas)[number];
 
 export interface AreaOperations {
   "assets": "createAsset" | "createAssetAssignment" | "createAssetCategory" | "createAssetDamageReport" | "createAssetReturnRequest" | "decideAssetReturnRequest" | "deleteAsset" | "deleteAssetCategory" | "getAsset" | "getAssetCategory" | "listAssetAssignments" | "listAssetCategories" | "listAssetDamageReports" | "listAssetReturnRequests" | "listAssets" | "resolveAssetDamageReport" | "updateAsset" | "updateAssetCategory";
   "auth": "acceptInvite" | "forgotPassword" | "getSession" | "refreshSession" | "resetPassword" | "signIn" | "signOut" | "signup" | "switchTenant";
   "billing": "receiveBillingWebhook";
+  "dashboard": "getDashboardOverview";
+  "employees": "createEmployee" | "deleteEmployee" | "downloadEmployeeDocument" | "getEmployee" | "getEmployeeActivityLog" | "listEmployeeDocuments" | "listEmployees" | "submitResignation" | "updateEmployee" | "uploadEmployeeDocument";
   "helpdesk": "addHelpdeskMessage" | "createHelpdeskTicket" | "deleteHelpdeskTicket" | "getHelpdeskTicket" | "listHelpdeskMessages" | "listHelpdeskTickets" | "updateHelpdeskTicket";
   "members": "inviteMember" | "listMembers" | "removeMember" | "updateMember";
   "notifications": "listNotifications" | "markAllNotificationsRead" | "markNotificationRead";
+  "organization": "createBranch" | "createWorkLocation" | "deleteBranch" | "getBranch" | "listBranches" | "listWorkLocations" | "updateBranch";
   "payroll": "createExpenseCategory" | "createLoanType" | "deleteExpenseCategory" | "deleteLoanType" | "getEsiSettings" | "getExpenseCategory" | "getGratuitySettings" | "getLoanType" | "getPfSettings" | "getProfessionalTaxSettings" | "listExpenseCategories" | "listLoanTypes" | "updateEsiSettings" | "updateExpenseCategory" | "updateGratuitySettings" | "updateLoanType" | "updatePfSettings" | "updateProfessionalTaxSettings";
   "recruitment": "getInterviewPanel" | "updateInterviewPanel";
   "settings": "getCompanySettings" | "listActivityLog" | "updateCompanySettings";

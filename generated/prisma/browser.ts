@@ -52,10 +52,48 @@ export type AssetDamageReport = Prisma.AssetDamageReportModel
  */
 export type Employee = Prisma.EmployeeModel
 /**
+ * Model EmployeeDepartmentCount
+ * Live (not deleted) employees per department of a tenant, kept exact by the statement-level
+ * triggers `employees_department_counts_*` on employees (written by hand into the migration
+ * 20261122021014_employees_organization; Prisma does not model triggers). The list's totals for
+ * "no filter" and "department only" read these rows instead of counting 100 000 index entries.
+ */
+export type EmployeeDepartmentCount = Prisma.EmployeeDepartmentCountModel
+/**
+ * Model EmployeeCodeCounter
+ * Last employee code number handed out per tenant (EMP-00001, EMP-00002, …). One row per tenant,
+ * keyed by the tenant alone; bumped with `INSERT … ON CONFLICT DO UPDATE … RETURNING` inside the
+ * create transaction, so concurrent creates never get the same number.
+ */
+export type EmployeeCodeCounter = Prisma.EmployeeCodeCounterModel
+/**
  * Model EmployeeDocument
  * 
  */
 export type EmployeeDocument = Prisma.EmployeeDocumentModel
+/**
+ * Model EmployeeExit
+ * The exit process opened by a resignation (one per employee). `in_progress` while the employee
+ * is on notice; `completed` once the exit job has marked them `exited` after the last working day.
+ */
+export type EmployeeExit = Prisma.EmployeeExitModel
+/**
+ * Model ExitChecklistItem
+ * One step of an exit checklist: asset_return, knowledge_transfer, clearance, final_settlement.
+ */
+export type ExitChecklistItem = Prisma.ExitChecklistItemModel
+/**
+ * Model Branch
+ * Branch (office) of the company. Soft-deleted: a deleted branch disappears from reads and frees
+ * its name, while old audit entries keep pointing at it.
+ */
+export type Branch = Prisma.BranchModel
+/**
+ * Model WorkLocation
+ * A place where people work (an office floor, a site, a client location), optionally in a branch,
+ * with an optional geofence for attendance check-in.
+ */
+export type WorkLocation = Prisma.WorkLocationModel
 /**
  * Model NumberSequence
  * Per-tenant counters for human-readable numbers (e.g. `TKT-00042`), bumped with

@@ -157,10 +157,14 @@ export function createApp(opts: AppOptions = {}): express.Express {
   app.use(
     OpenApiValidator.middleware({
       apiSpec: apiDocument(),
+      // allErrors: `details` names every offending field (e.g. each missing required property), not just the first.
       validateRequests: { allowUnknownQueryParameters: false, coerceTypes: true, removeAdditional: false, allErrors: true },
       validateResponses: (opts.validateResponses ?? config.validateResponses) ? { removeAdditional: false } : false,
       validateSecurity: false,
       validateFormats: true,
+      // "full": `format: date` rejects impossible days such as 2024-02-30 (the default "fast" mode
+      // only checks the shape, and the date would then be stored as 2024-03-01).
+      ajvFormats: { mode: "full" },
       ignorePaths: /^\/(docs|openapi\.json)(\/|$)/,
       ignoreUndocumented: false,
       fileUploader: { storage: multer.memoryStorage(), limits: { fileSize: MAX_UPLOAD_BYTES, files: 1, fields: 20, fieldSize: 64 * 1024 } },

@@ -1,6 +1,7 @@
 // Every background job of the service, registered once at start-up (server and tests).
 import { pruneThrottle } from "../auth/limiter.ts";
 import { deliverDueEmails } from "../mail/deliver.ts";
+import { COMPLETE_EXITS_JOB, completeDueExits } from "../modules/employees/exits.ts";
 import { registerJob } from "./queue.ts";
 
 let registered = false;
@@ -11,4 +12,7 @@ export function registerAllJobs(): void {
   // queued while no worker ran, or whose delivery failed, is retried until it is sent.
   registerJob("mail.deliver", () => deliverDueEmails(), "* * * * *");
   registerJob("auth.prune-throttle", () => pruneThrottle(), "17 * * * *");
+  // Employees on notice become `exited` once their last working day has passed in their
+  // company's time zone: hourly, so every time zone's midnight is handled within the hour.
+  registerJob(COMPLETE_EXITS_JOB, () => completeDueExits(), "5 * * * *");
 }

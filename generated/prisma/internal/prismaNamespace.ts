@@ -403,7 +403,13 @@ export const ModelName = {
   AssetReturnRequest: 'AssetReturnRequest',
   AssetDamageReport: 'AssetDamageReport',
   Employee: 'Employee',
+  EmployeeDepartmentCount: 'EmployeeDepartmentCount',
+  EmployeeCodeCounter: 'EmployeeCodeCounter',
   EmployeeDocument: 'EmployeeDocument',
+  EmployeeExit: 'EmployeeExit',
+  ExitChecklistItem: 'ExitChecklistItem',
+  Branch: 'Branch',
+  WorkLocation: 'WorkLocation',
   NumberSequence: 'NumberSequence',
   HelpdeskTicket: 'HelpdeskTicket',
   HelpdeskMessage: 'HelpdeskMessage',
@@ -437,7 +443,7 @@ export type TypeMap<ExtArgs extends runtime.Types.Extensions.InternalArgs = runt
     omit: GlobalOmitOptions
   }
   meta: {
-    modelProps: "assetCategory" | "asset" | "assetAssignment" | "assetReturnRequest" | "assetDamageReport" | "employee" | "employeeDocument" | "numberSequence" | "helpdeskTicket" | "helpdeskMessage" | "loanType" | "expenseCategory" | "user" | "tenant" | "passwordResetToken" | "emailOutbox" | "session" | "membership" | "invitation" | "auditLog" | "notification" | "storedFile" | "billingEvent" | "authThrottle" | "tenantSetting"
+    modelProps: "assetCategory" | "asset" | "assetAssignment" | "assetReturnRequest" | "assetDamageReport" | "employee" | "employeeDepartmentCount" | "employeeCodeCounter" | "employeeDocument" | "employeeExit" | "exitChecklistItem" | "branch" | "workLocation" | "numberSequence" | "helpdeskTicket" | "helpdeskMessage" | "loanType" | "expenseCategory" | "user" | "tenant" | "passwordResetToken" | "emailOutbox" | "session" | "membership" | "invitation" | "auditLog" | "notification" | "storedFile" | "billingEvent" | "authThrottle" | "tenantSetting"
     txIsolationLevel: TransactionIsolationLevel
   }
   model: {
@@ -885,6 +891,154 @@ export type TypeMap<ExtArgs extends runtime.Types.Extensions.InternalArgs = runt
         }
       }
     }
+    EmployeeDepartmentCount: {
+      payload: Prisma.$EmployeeDepartmentCountPayload<ExtArgs>
+      fields: Prisma.EmployeeDepartmentCountFieldRefs
+      operations: {
+        findUnique: {
+          args: Prisma.EmployeeDepartmentCountFindUniqueArgs<ExtArgs>
+          result: runtime.Types.Utils.PayloadToResult<Prisma.$EmployeeDepartmentCountPayload> | null
+        }
+        findUniqueOrThrow: {
+          args: Prisma.EmployeeDepartmentCountFindUniqueOrThrowArgs<ExtArgs>
+          result: runtime.Types.Utils.PayloadToResult<Prisma.$EmployeeDepartmentCountPayload>
+        }
+        findFirst: {
+          args: Prisma.EmployeeDepartmentCountFindFirstArgs<ExtArgs>
+          result: runtime.Types.Utils.PayloadToResult<Prisma.$EmployeeDepartmentCountPayload> | null
+        }
+        findFirstOrThrow: {
+          args: Prisma.EmployeeDepartmentCountFindFirstOrThrowArgs<ExtArgs>
+          result: runtime.Types.Utils.PayloadToResult<Prisma.$EmployeeDepartmentCountPayload>
+        }
+        findMany: {
+          args: Prisma.EmployeeDepartmentCountFindManyArgs<ExtArgs>
+          result: runtime.Types.Utils.PayloadToResult<Prisma.$EmployeeDepartmentCountPayload>[]
+        }
+        create: {
+          args: Prisma.EmployeeDepartmentCountCreateArgs<ExtArgs>
+          result: runtime.Types.Utils.PayloadToResult<Prisma.$EmployeeDepartmentCountPayload>
+        }
+        createMany: {
+          args: Prisma.EmployeeDepartmentCountCreateManyArgs<ExtArgs>
+          result: BatchPayload
+        }
+        createManyAndReturn: {
+          args: Prisma.EmployeeDepartmentCountCreateManyAndReturnArgs<ExtArgs>
+          result: runtime.Types.Utils.PayloadToResult<Prisma.$EmployeeDepartmentCountPayload>[]
+        }
+        delete: {
+          args: Prisma.EmployeeDepartmentCountDeleteArgs<ExtArgs>
+          result: runtime.Types.Utils.PayloadToResult<Prisma.$EmployeeDepartmentCountPayload>
+        }
+        update: {
+          args: Prisma.EmployeeDepartmentCountUpdateArgs<ExtArgs>
+          result: runtime.Types.Utils.PayloadToResult<Prisma.$EmployeeDepartmentCountPayload>
+        }
+        deleteMany: {
+          args: Prisma.EmployeeDepartmentCountDeleteManyArgs<ExtArgs>
+          result: BatchPayload
+        }
+        updateMany: {
+          args: Prisma.EmployeeDepartmentCountUpdateManyArgs<ExtArgs>
+          result: BatchPayload
+        }
+        updateManyAndReturn: {
+          args: Prisma.EmployeeDepartmentCountUpdateManyAndReturnArgs<ExtArgs>
+          result: runtime.Types.Utils.PayloadToResult<Prisma.$EmployeeDepartmentCountPayload>[]
+        }
+        upsert: {
+          args: Prisma.EmployeeDepartmentCountUpsertArgs<ExtArgs>
+          result: runtime.Types.Utils.PayloadToResult<Prisma.$EmployeeDepartmentCountPayload>
+        }
+        aggregate: {
+          args: Prisma.EmployeeDepartmentCountAggregateArgs<ExtArgs>
+          result: runtime.Types.Utils.Optional<Prisma.AggregateEmployeeDepartmentCount>
+        }
+        groupBy: {
+          args: Prisma.EmployeeDepartmentCountGroupByArgs<ExtArgs>
+          result: runtime.Types.Utils.Optional<Prisma.EmployeeDepartmentCountGroupByOutputType>[]
+        }
+        count: {
+          args: Prisma.EmployeeDepartmentCountCountArgs<ExtArgs>
+          result: runtime.Types.Utils.Optional<Prisma.EmployeeDepartmentCountCountAggregateOutputType> | number
+        }
+      }
+    }
+    EmployeeCodeCounter: {
+      payload: Prisma.$EmployeeCodeCounterPayload<ExtArgs>
+      fields: Prisma.EmployeeCodeCounterFieldRefs
+      operations: {
+        findUnique: {
+          args: Prisma.EmployeeCodeCounterFindUniqueArgs<ExtArgs>
+          result: runtime.Types.Utils.PayloadToResult<Prisma.$EmployeeCodeCounterPayload> | null
+        }
+        findUniqueOrThrow: {
+          args: Prisma.EmployeeCodeCounterFindUniqueOrThrowArgs<ExtArgs>
+          result: runtime.Types.Utils.PayloadToResult<Prisma.$EmployeeCodeCounterPayload>
+        }
+        findFirst: {
+          args: Prisma.EmployeeCodeCounterFindFirstArgs<ExtArgs>
+          result: runtime.Types.Utils.PayloadToResult<Prisma.$EmployeeCodeCounterPayload> | null
+        }
+        findFirstOrThrow: {
+          args: Prisma.EmployeeCodeCounterFindFirstOrThrowArgs<ExtArgs>
+          result: runtime.Types.Utils.PayloadToResult<Prisma.$EmployeeCodeCounterPayload>
+        }
+        findMany: {
+          args: Prisma.EmployeeCodeCounterFindManyArgs<ExtArgs>
+          result: runtime.Types.Utils.PayloadToResult<Prisma.$EmployeeCodeCounterPayload>[]
+        }
+        create: {
+          args: Prisma.EmployeeCodeCounterCreateArgs<ExtArgs>
+          result: runtime.Types.Utils.PayloadToResult<Prisma.$EmployeeCodeCounterPayload>
+        }
+        createMany: {
+          args: Prisma.EmployeeCodeCounterCreateManyArgs<ExtArgs>
+          result: BatchPayload
+        }
+        createManyAndReturn: {
+          args: Prisma.EmployeeCodeCounterCreateManyAndReturnArgs<ExtArgs>
+          result: runtime.Types.Utils.PayloadToResult<Prisma.$EmployeeCodeCounterPayload>[]
+        }
+        delete: {
+          args: Prisma.EmployeeCodeCounterDeleteArgs<ExtArgs>
+          result: runtime.Types.Utils.PayloadToResult<Prisma.$EmployeeCodeCounterPayload>
+        }
+        update: {
+          args: Prisma.EmployeeCodeCounterUpdateArgs<ExtArgs>
+          result: runtime.Types.Utils.PayloadToResult<Prisma.$EmployeeCodeCounterPayload>
+        }
+        deleteMany: {
+          args: Prisma.EmployeeCodeCounterDeleteManyArgs<ExtArgs>
+          result: BatchPayload
+        }
+        updateMany: {
+          args: Prisma.EmployeeCodeCounterUpdateManyArgs<ExtArgs>
+          result: BatchPayload
+        }
+        updateManyAndReturn: {
+          args: Prisma.EmployeeCodeCounterUpdateManyAndReturnArgs<ExtArgs>
+          result: runtime.Types.Utils.PayloadToResult<Prisma.$EmployeeCodeCounterPayload>[]
+        }
+        upsert: {
+          args: Prisma.EmployeeCodeCounterUpsertArgs<ExtArgs>
+          result: runtime.Types.Utils.PayloadToResult<Prisma.$EmployeeCodeCounterPayload>
+        }
+        aggregate: {
+          args: Prisma.EmployeeCodeCounterAggregateArgs<ExtArgs>
+          result: runtime.Types.Utils.Optional<Prisma.AggregateEmployeeCodeCounter>
+        }
+        groupBy: {
+          args: Prisma.EmployeeCodeCounterGroupByArgs<ExtArgs>
+          result: runtime.Types.Utils.Optional<Prisma.EmployeeCodeCounterGroupByOutputType>[]
+        }
+        count: {
+          args: Prisma.EmployeeCodeCounterCountArgs<ExtArgs>
+          result: runtime.Types.Utils.Optional<Prisma.EmployeeCodeCounterCountAggregateOutputType> | number
+        }
+      }
+    }
     EmployeeDocument: {
       payload: Prisma.$EmployeeDocumentPayload<ExtArgs>
       fields: Prisma.EmployeeDocumentFieldRefs
@@ -956,6 +1110,302 @@ export type TypeMap<ExtArgs extends runtime.Types.Extensions.InternalArgs = runt
         count: {
           args: Prisma.EmployeeDocumentCountArgs<ExtArgs>
           result: runtime.Types.Utils.Optional<Prisma.EmployeeDocumentCountAggregateOutputType> | number
+        }
+      }
+    }
+    EmployeeExit: {
+      payload: Prisma.$EmployeeExitPayload<ExtArgs>
+      fields: Prisma.EmployeeExitFieldRefs
+      operations: {
+        findUnique: {
+          args: Prisma.EmployeeExitFindUniqueArgs<ExtArgs>
+          result: runtime.Types.Utils.PayloadToResult<Prisma.$EmployeeExitPayload> | null
+        }
+        findUniqueOrThrow: {
+          args: Prisma.EmployeeExitFindUniqueOrThrowArgs<ExtArgs>
+          result: runtime.Types.Utils.PayloadToResult<Prisma.$EmployeeExitPayload>
+        }
+        findFirst: {
+          args: Prisma.EmployeeExitFindFirstArgs<ExtArgs>
+          result: runtime.Types.Utils.PayloadToResult<Prisma.$EmployeeExitPayload> | null
+        }
+        findFirstOrThrow: {
+          args: Prisma.EmployeeExitFindFirstOrThrowArgs<ExtArgs>
+          result: runtime.Types.Utils.PayloadToResult<Prisma.$EmployeeExitPayload>
+        }
+        findMany: {
+          args: Prisma.EmployeeExitFindManyArgs<ExtArgs>
+          result: runtime.Types.Utils.PayloadToResult<Prisma.$EmployeeExitPayload>[]
+        }
+        create: {
+          args: Prisma.EmployeeExitCreateArgs<ExtArgs>
+          result: runtime.Types.Utils.PayloadToResult<Prisma.$EmployeeExitPayload>
+        }
+        createMany: {
+          args: Prisma.EmployeeExitCreateManyArgs<ExtArgs>
+          result: BatchPayload
+        }
+        createManyAndReturn: {
+          args: Prisma.EmployeeExitCreateManyAndReturnArgs<ExtArgs>
+          result: runtime.Types.Utils.PayloadToResult<Prisma.$EmployeeExitPayload>[]
+        }
+        delete: {
+          args: Prisma.EmployeeExitDeleteArgs<ExtArgs>
+          result: runtime.Types.Utils.PayloadToResult<Prisma.$EmployeeExitPayload>
+        }
+        update: {
+          args: Prisma.EmployeeExitUpdateArgs<ExtArgs>
+          result: runtime.Types.Utils.PayloadToResult<Prisma.$EmployeeExitPayload>
+        }
+        deleteMany: {
+          args: Prisma.EmployeeExitDeleteManyArgs<ExtArgs>
+          result: BatchPayload
+        }
+        updateMany: {
+          args: Prisma.EmployeeExitUpdateManyArgs<ExtArgs>
+          result: BatchPayload
+        }
+        updateManyAndReturn: {
+          args: Prisma.EmployeeExitUpdateManyAndReturnArgs<ExtArgs>
+          result: runtime.Types.Utils.PayloadToResult<Prisma.$EmployeeExitPayload>[]
+        }
+        upsert: {
+          args: Prisma.EmployeeExitUpsertArgs<ExtArgs>
+          result: runtime.Types.Utils.PayloadToResult<Prisma.$EmployeeExitPayload>
+        }
+        aggregate: {
+          args: Prisma.EmployeeExitAggregateArgs<ExtArgs>
+          result: runtime.Types.Utils.Optional<Prisma.AggregateEmployeeExit>
+        }
+        groupBy: {
+          args: Prisma.EmployeeExitGroupByArgs<ExtArgs>
+          result: runtime.Types.Utils.Optional<Prisma.EmployeeExitGroupByOutputType>[]
+        }
+        count: {
+          args: Prisma.EmployeeExitCountArgs<ExtArgs>
+          result: runtime.Types.Utils.Optional<Prisma.EmployeeExitCountAggregateOutputType> | number
+        }
+      }
+    }
+    ExitChecklistItem: {
+      payload: Prisma.$ExitChecklistItemPayload<ExtArgs>
+      fields: Prisma.ExitChecklistItemFieldRefs
+      operations: {
+        findUnique: {
+          args: Prisma.ExitChecklistItemFindUniqueArgs<ExtArgs>
+          result: runtime.Types.Utils.PayloadToResult<Prisma.$ExitChecklistItemPayload> | null
+        }
+        findUniqueOrThrow: {
+          args: Prisma.ExitChecklistItemFindUniqueOrThrowArgs<ExtArgs>
+          result: runtime.Types.Utils.PayloadToResult<Prisma.$ExitChecklistItemPayload>
+        }
+        findFirst: {
+          args: Prisma.ExitChecklistItemFindFirstArgs<ExtArgs>
+          result: runtime.Types.Utils.PayloadToResult<Prisma.$ExitChecklistItemPayload> | null
+        }
+        findFirstOrThrow: {
+          args: Prisma.ExitChecklistItemFindFirstOrThrowArgs<ExtArgs>
+          result: runtime.Types.Utils.PayloadToResult<Prisma.$ExitChecklistItemPayload>
+        }
+        findMany: {
+          args: Prisma.ExitChecklistItemFindManyArgs<ExtArgs>
+          result: runtime.Types.Utils.PayloadToResult<Prisma.$ExitChecklistItemPayload>[]
+        }
+        create: {
+          args: Prisma.ExitChecklistItemCreateArgs<ExtArgs>
+          result: runtime.Types.Utils.PayloadToResult<Prisma.$ExitChecklistItemPayload>
+        }
+        createMany: {
+          args: Prisma.ExitChecklistItemCreateManyArgs<ExtArgs>
+          result: BatchPayload
+        }
+        createManyAndReturn: {
+          args: Prisma.ExitChecklistItemCreateManyAndReturnArgs<ExtArgs>
+          result: runtime.Types.Utils.PayloadToResult<Prisma.$ExitChecklistItemPayload>[]
+        }
+        delete: {
+          args: Prisma.ExitChecklistItemDeleteArgs<ExtArgs>
+          result: runtime.Types.Utils.PayloadToResult<Prisma.$ExitChecklistItemPayload>
+        }
+        update: {
+          args: Prisma.ExitChecklistItemUpdateArgs<ExtArgs>
+          result: runtime.Types.Utils.PayloadToResult<Prisma.$ExitChecklistItemPayload>
+        }
+        deleteMany: {
+          args: Prisma.ExitChecklistItemDeleteManyArgs<ExtArgs>
+          result: BatchPayload
+        }
+        updateMany: {
+          args: Prisma.ExitChecklistItemUpdateManyArgs<ExtArgs>
+          result: BatchPayload
+        }
+        updateManyAndReturn: {
+          args: Prisma.ExitChecklistItemUpdateManyAndReturnArgs<ExtArgs>
+          result: runtime.Types.Utils.PayloadToResult<Prisma.$ExitChecklistItemPayload>[]
+        }
+        upsert: {
+          args: Prisma.ExitChecklistItemUpsertArgs<ExtArgs>
+          result: runtime.Types.Utils.PayloadToResult<Prisma.$ExitChecklistItemPayload>
+        }
+        aggregate: {
+          args: Prisma.ExitChecklistItemAggregateArgs<ExtArgs>
+          result: runtime.Types.Utils.Optional<Prisma.AggregateExitChecklistItem>
+        }
+        groupBy: {
+          args: Prisma.ExitChecklistItemGroupByArgs<ExtArgs>
+          result: runtime.Types.Utils.Optional<Prisma.ExitChecklistItemGroupByOutputType>[]
+        }
+        count: {
+          args: Prisma.ExitChecklistItemCountArgs<ExtArgs>
+          result: runtime.Types.Utils.Optional<Prisma.ExitChecklistItemCountAggregateOutputType> | number
+        }
+      }
+    }
+    Branch: {
+      payload: Prisma.$BranchPayload<ExtArgs>
+      fields: Prisma.BranchFieldRefs
+      operations: {
+        findUnique: {
+          args: Prisma.BranchFindUniqueArgs<ExtArgs>
+          result: runtime.Types.Utils.PayloadToResult<Prisma.$BranchPayload> | null
+        }
+        findUniqueOrThrow: {
+          args: Prisma.BranchFindUniqueOrThrowArgs<ExtArgs>
+          result: runtime.Types.Utils.PayloadToResult<Prisma.$BranchPayload>
+        }
+        findFirst: {
+          args: Prisma.BranchFindFirstArgs<ExtArgs>
+          result: runtime.Types.Utils.PayloadToResult<Prisma.$BranchPayload> | null
+        }
+        findFirstOrThrow: {
+          args: Prisma.BranchFindFirstOrThrowArgs<ExtArgs>
+          result: runtime.Types.Utils.PayloadToResult<Prisma.$BranchPayload>
+        }
+        findMany: {
+          args: Prisma.BranchFindManyArgs<ExtArgs>
+          result: runtime.Types.Utils.PayloadToResult<Prisma.$BranchPayload>[]
+        }
+        create: {
+          args: Prisma.BranchCreateArgs<ExtArgs>
+          result: runtime.Types.Utils.PayloadToResult<Prisma.$BranchPayload>
+        }
+        createMany: {
+          args: Prisma.BranchCreateManyArgs<ExtArgs>
+          result: BatchPayload
+        }
+        createManyAndReturn: {
+          args: Prisma.BranchCreateManyAndReturnArgs<ExtArgs>
+          result: runtime.Types.Utils.PayloadToResult<Prisma.$BranchPayload>[]
+        }
+        delete: {
+          args: Prisma.BranchDeleteArgs<ExtArgs>
+          result: runtime.Types.Utils.PayloadToResult<Prisma.$BranchPayload>
+        }
+        update: {
+          args: Prisma.BranchUpdateArgs<ExtArgs>
+          result: runtime.Types.Utils.PayloadToResult<Prisma.$BranchPayload>
+        }
+        deleteMany: {
+          args: Prisma.BranchDeleteManyArgs<ExtArgs>
+          result: BatchPayload
+        }
+        updateMany: {
+          args: Prisma.BranchUpdateManyArgs<ExtArgs>
+          result: BatchPayload
+        }
+        updateManyAndReturn: {
+          args: Prisma.BranchUpdateManyAndReturnArgs<ExtArgs>
+          result: runtime.Types.Utils.PayloadToResult<Prisma.$BranchPayload>[]
+        }
+        upsert: {
+          args: Prisma.BranchUpsertArgs<ExtArgs>
+          result: runtime.Types.Utils.PayloadToResult<Prisma.$BranchPayload>
+        }
+        aggregate: {
+          args: Prisma.BranchAggregateArgs<ExtArgs>
+          result: runtime.Types.Utils.Optional<Prisma.AggregateBranch>
+        }
+        groupBy: {
+          args: Prisma.BranchGroupByArgs<ExtArgs>
+          result: runtime.Types.Utils.Optional<Prisma.BranchGroupByOutputType>[]
+        }
+        count: {
+          args: Prisma.BranchCountArgs<ExtArgs>
+          result: runtime.Types.Utils.Optional<Prisma.BranchCountAggregateOutputType> | number
+        }
+      }
+    }
+    WorkLocation: {
+      payload: Prisma.$WorkLocationPayload<ExtArgs>
+      fields: Prisma.WorkLocationFieldRefs
+      operations: {
+        findUnique: {
+          args: Prisma.WorkLocationFindUniqueArgs<ExtArgs>
+          result: runtime.Types.Utils.PayloadToResult<Prisma.$WorkLocationPayload> | null
+        }
+        findUniqueOrThrow: {
+          args: Prisma.WorkLocationFindUniqueOrThrowArgs<ExtArgs>
+          result: runtime.Types.Utils.PayloadToResult<Prisma.$WorkLocationPayload>
+        }
+        findFirst: {
+          args: Prisma.WorkLocationFindFirstArgs<ExtArgs>
+          result: runtime.Types.Utils.PayloadToResult<Prisma.$WorkLocationPayload> | null
+        }
+        findFirstOrThrow: {
+          args: Prisma.WorkLocationFindFirstOrThrowArgs<ExtArgs>
+          result: runtime.Types.Utils.PayloadToResult<Prisma.$WorkLocationPayload>
+        }
+        findMany: {
+          args: Prisma.WorkLocationFindManyArgs<ExtArgs>
+          result: runtime.Types.Utils.PayloadToResult<Prisma.$WorkLocationPayload>[]
+        }
+        create: {
+          args: Prisma.WorkLocationCreateArgs<ExtArgs>
+          result: runtime.Types.Utils.PayloadToResult<Prisma.$WorkLocationPayload>
+        }
+        createMany: {
+          args: Prisma.WorkLocationCreateManyArgs<ExtArgs>
+          result: BatchPayload
+        }
+        createManyAndReturn: {
+          args: Prisma.WorkLocationCreateManyAndReturnArgs<ExtArgs>
+          result: runtime.Types.Utils.PayloadToResult<Prisma.$WorkLocationPayload>[]
+        }
+        delete: {
+          args: Prisma.WorkLocationDeleteArgs<ExtArgs>
+          result: runtime.Types.Utils.PayloadToResult<Prisma.$WorkLocationPayload>
+        }
+        update: {
+          args: Prisma.WorkLocationUpdateArgs<ExtArgs>
+          result: runtime.Types.Utils.PayloadToResult<Prisma.$WorkLocationPayload>
+        }
+        deleteMany: {
+          args: Prisma.WorkLocationDeleteManyArgs<ExtArgs>
+          result: BatchPayload
+        }
+        updateMany: {
+          args: Prisma.WorkLocationUpdateManyArgs<ExtArgs>
+          result: BatchPayload
+        }
+        updateManyAndReturn: {
+          args: Prisma.WorkLocationUpdateManyAndReturnArgs<ExtArgs>
+          result: runtime.Types.Utils.PayloadToResult<Prisma.$WorkLocationPayload>[]
+        }
+        upsert: {
+          args: Prisma.WorkLocationUpsertArgs<ExtArgs>
+          result: runtime.Types.Utils.PayloadToResult<Prisma.$WorkLocationPayload>
+        }
+        aggregate: {
+          args: Prisma.WorkLocationAggregateArgs<ExtArgs>
+          result: runtime.Types.Utils.Optional<Prisma.AggregateWorkLocation>
+        }
+        groupBy: {
+          args: Prisma.WorkLocationGroupByArgs<ExtArgs>
+          result: runtime.Types.Utils.Optional<Prisma.WorkLocationGroupByOutputType>[]
+        }
+        count: {
+          args: Prisma.WorkLocationCountArgs<ExtArgs>
+          result: runtime.Types.Utils.Optional<Prisma.WorkLocationCountAggregateOutputType> | number
         }
       }
     }
@@ -2449,12 +2899,30 @@ export const EmployeeScalarFieldEnum = {
   bank_routing_code: 'bank_routing_code',
   labour_card_number: 'labour_card_number',
   state: 'state',
+  search_text: 'search_text',
   created_at: 'created_at',
   updated_at: 'updated_at',
   deleted_at: 'deleted_at'
 } as const
 
 export type EmployeeScalarFieldEnum = (typeof EmployeeScalarFieldEnum)[keyof typeof EmployeeScalarFieldEnum]
+
+
+export const EmployeeDepartmentCountScalarFieldEnum = {
+  tenant_id: 'tenant_id',
+  department: 'department',
+  live_count: 'live_count'
+} as const
+
+export type EmployeeDepartmentCountScalarFieldEnum = (typeof EmployeeDepartmentCountScalarFieldEnum)[keyof typeof EmployeeDepartmentCountScalarFieldEnum]
+
+
+export const EmployeeCodeCounterScalarFieldEnum = {
+  tenant_id: 'tenant_id',
+  last_value: 'last_value'
+} as const
+
+export type EmployeeCodeCounterScalarFieldEnum = (typeof EmployeeCodeCounterScalarFieldEnum)[keyof typeof EmployeeCodeCounterScalarFieldEnum]
 
 
 export const EmployeeDocumentScalarFieldEnum = {
@@ -2469,6 +2937,76 @@ export const EmployeeDocumentScalarFieldEnum = {
 } as const
 
 export type EmployeeDocumentScalarFieldEnum = (typeof EmployeeDocumentScalarFieldEnum)[keyof typeof EmployeeDocumentScalarFieldEnum]
+
+
+export const EmployeeExitScalarFieldEnum = {
+  tenant_id: 'tenant_id',
+  id: 'id',
+  employee_id: 'employee_id',
+  resignation_date: 'resignation_date',
+  last_working_day: 'last_working_day',
+  reason: 'reason',
+  status: 'status',
+  submitted_by: 'submitted_by',
+  completed_at: 'completed_at',
+  created_at: 'created_at',
+  updated_at: 'updated_at'
+} as const
+
+export type EmployeeExitScalarFieldEnum = (typeof EmployeeExitScalarFieldEnum)[keyof typeof EmployeeExitScalarFieldEnum]
+
+
+export const ExitChecklistItemScalarFieldEnum = {
+  tenant_id: 'tenant_id',
+  id: 'id',
+  exit_id: 'exit_id',
+  item: 'item',
+  title: 'title',
+  position: 'position',
+  status: 'status',
+  completed_at: 'completed_at',
+  completed_by: 'completed_by',
+  notes: 'notes'
+} as const
+
+export type ExitChecklistItemScalarFieldEnum = (typeof ExitChecklistItemScalarFieldEnum)[keyof typeof ExitChecklistItemScalarFieldEnum]
+
+
+export const BranchScalarFieldEnum = {
+  tenant_id: 'tenant_id',
+  id: 'id',
+  name: 'name',
+  code: 'code',
+  address: 'address',
+  city: 'city',
+  state: 'state',
+  country: 'country',
+  phone: 'phone',
+  created_at: 'created_at',
+  updated_at: 'updated_at',
+  deleted_at: 'deleted_at'
+} as const
+
+export type BranchScalarFieldEnum = (typeof BranchScalarFieldEnum)[keyof typeof BranchScalarFieldEnum]
+
+
+export const WorkLocationScalarFieldEnum = {
+  tenant_id: 'tenant_id',
+  id: 'id',
+  name: 'name',
+  branch_id: 'branch_id',
+  address: 'address',
+  city: 'city',
+  state: 'state',
+  country: 'country',
+  latitude: 'latitude',
+  longitude: 'longitude',
+  geofence_radius_m: 'geofence_radius_m',
+  created_at: 'created_at',
+  updated_at: 'updated_at'
+} as const
+
+export type WorkLocationScalarFieldEnum = (typeof WorkLocationScalarFieldEnum)[keyof typeof WorkLocationScalarFieldEnum]
 
 
 export const NumberSequenceScalarFieldEnum = {
@@ -3028,7 +3566,13 @@ export type GlobalOmitConfig = {
   assetReturnRequest?: Prisma.AssetReturnRequestOmit
   assetDamageReport?: Prisma.AssetDamageReportOmit
   employee?: Prisma.EmployeeOmit
+  employeeDepartmentCount?: Prisma.EmployeeDepartmentCountOmit
+  employeeCodeCounter?: Prisma.EmployeeCodeCounterOmit
   employeeDocument?: Prisma.EmployeeDocumentOmit
+  employeeExit?: Prisma.EmployeeExitOmit
+  exitChecklistItem?: Prisma.ExitChecklistItemOmit
+  branch?: Prisma.BranchOmit
+  workLocation?: Prisma.WorkLocationOmit
   numberSequence?: Prisma.NumberSequenceOmit
   helpdeskTicket?: Prisma.HelpdeskTicketOmit
   helpdeskMessage?: Prisma.HelpdeskMessageOmit

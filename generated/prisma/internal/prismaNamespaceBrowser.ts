@@ -57,7 +57,13 @@ export const ModelName = {
   AssetReturnRequest: 'AssetReturnRequest',
   AssetDamageReport: 'AssetDamageReport',
   Employee: 'Employee',
+  EmployeeDepartmentCount: 'EmployeeDepartmentCount',
+  EmployeeCodeCounter: 'EmployeeCodeCounter',
   EmployeeDocument: 'EmployeeDocument',
+  EmployeeExit: 'EmployeeExit',
+  ExitChecklistItem: 'ExitChecklistItem',
+  Branch: 'Branch',
+  WorkLocation: 'WorkLocation',
   NumberSequence: 'NumberSequence',
   HelpdeskTicket: 'HelpdeskTicket',
   HelpdeskMessage: 'HelpdeskMessage',
@@ -213,12 +219,30 @@ export const EmployeeScalarFieldEnum = {
   bank_routing_code: 'bank_routing_code',
   labour_card_number: 'labour_card_number',
   state: 'state',
+  search_text: 'search_text',
   created_at: 'created_at',
   updated_at: 'updated_at',
   deleted_at: 'deleted_at'
 } as const
 
 export type EmployeeScalarFieldEnum = (typeof EmployeeScalarFieldEnum)[keyof typeof EmployeeScalarFieldEnum]
+
+
+export const EmployeeDepartmentCountScalarFieldEnum = {
+  tenant_id: 'tenant_id',
+  department: 'department',
+  live_count: 'live_count'
+} as const
+
+export type EmployeeDepartmentCountScalarFieldEnum = (typeof EmployeeDepartmentCountScalarFieldEnum)[keyof typeof EmployeeDepartmentCountScalarFieldEnum]
+
+
+export const EmployeeCodeCounterScalarFieldEnum = {
+  tenant_id: 'tenant_id',
+  last_value: 'last_value'
+} as const
+
+export type EmployeeCodeCounterScalarFieldEnum = (typeof EmployeeCodeCounterScalarFieldEnum)[keyof typeof EmployeeCodeCounterScalarFieldEnum]
 
 
 export const EmployeeDocumentScalarFieldEnum = {
@@ -233,6 +257,76 @@ export const EmployeeDocumentScalarFieldEnum = {
 } as const
 
 export type EmployeeDocumentScalarFieldEnum = (typeof EmployeeDocumentScalarFieldEnum)[keyof typeof EmployeeDocumentScalarFieldEnum]
+
+
+export const EmployeeExitScalarFieldEnum = {
+  tenant_id: 'tenant_id',
+  id: 'id',
+  employee_id: 'employee_id',
+  resignation_date: 'resignation_date',
+  last_working_day: 'last_working_day',
+  reason: 'reason',
+  status: 'status',
+  submitted_by: 'submitted_by',
+  completed_at: 'completed_at',
+  created_at: 'created_at',
+  updated_at: 'updated_at'
+} as const
+
+export type EmployeeExitScalarFieldEnum = (typeof EmployeeExitScalarFieldEnum)[keyof typeof EmployeeExitScalarFieldEnum]
+
+
+export const ExitChecklistItemScalarFieldEnum = {
+  tenant_id: 'tenant_id',
+  id: 'id',
+  exit_id: 'exit_id',
+  item: 'item',
+  title: 'title',
+  position: 'position',
+  status: 'status',
+  completed_at: 'completed_at',
+  completed_by: 'completed_by',
+  notes: 'notes'
+} as const
+
+export type ExitChecklistItemScalarFieldEnum = (typeof ExitChecklistItemScalarFieldEnum)[keyof typeof ExitChecklistItemScalarFieldEnum]
+
+
+export const BranchScalarFieldEnum = {
+  tenant_id: 'tenant_id',
+  id: 'id',
+  name: 'name',
+  code: 'code',
+  address: 'address',
+  city: 'city',
+  state: 'state',
+  country: 'country',
+  phone: 'phone',
+  created_at: 'created_at',
+  updated_at: 'updated_at',
+  deleted_at: 'deleted_at'
+} as const
+
+export type BranchScalarFieldEnum = (typeof BranchScalarFieldEnum)[keyof typeof BranchScalarFieldEnum]
+
+
+export const WorkLocationScalarFieldEnum = {
+  tenant_id: 'tenant_id',
+  id: 'id',
+  name: 'name',
+  branch_id: 'branch_id',
+  address: 'address',
+  city: 'city',
+  state: 'state',
+  country: 'country',
+  latitude: 'latitude',
+  longitude: 'longitude',
+  geofence_radius_m: 'geofence_radius_m',
+  created_at: 'created_at',
+  updated_at: 'updated_at'
+} as const
+
+export type WorkLocationScalarFieldEnum = (typeof WorkLocationScalarFieldEnum)[keyof typeof WorkLocationScalarFieldEnum]
 
 
 export const NumberSequenceScalarFieldEnum = {

@@ -336,6 +336,7 @@ export type AssetOrderByWithRelationInput = {
 export type AssetWhereUniqueInput = Prisma.AtLeast<{
   id?: string
   tenant_id_asset_tag?: Prisma.AssetTenant_idAsset_tagCompoundUniqueInput
+  tenant_id_serial_number?: Prisma.AssetTenant_idSerial_numberCompoundUniqueInput
   tenant_id_id?: Prisma.AssetTenant_idIdCompoundUniqueInput
   AND?: Prisma.AssetWhereInput | Prisma.AssetWhereInput[]
   OR?: Prisma.AssetWhereInput[]
@@ -358,7 +359,7 @@ export type AssetWhereUniqueInput = Prisma.AtLeast<{
   category?: Prisma.XOR<Prisma.AssetCategoryScalarRelationFilter, Prisma.AssetCategoryWhereInput>
   assignments?: Prisma.AssetAssignmentListRelationFilter
   damage_reports?: Prisma.AssetDamageReportListRelationFilter
-}, "tenant_id_id" | "id" | "tenant_id_asset_tag">
+}, "tenant_id_id" | "id" | "tenant_id_asset_tag" | "tenant_id_serial_number">
 
 export type AssetOrderByWithAggregationInput = {
   tenant_id?: Prisma.SortOrder
@@ -556,6 +557,11 @@ export type AssetOrderByRelationAggregateInput = {
 export type AssetTenant_idAsset_tagCompoundUniqueInput = {
   tenant_id: string
   asset_tag: string
+}
+
+export type AssetTenant_idSerial_numberCompoundUniqueInput = {
+  tenant_id: string
+  serial_number: string
 }
 
 export type AssetTenant_idIdCompoundUniqueInput = {

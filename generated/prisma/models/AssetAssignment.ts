@@ -292,6 +292,7 @@ export type AssetAssignmentOrderByWithRelationInput = {
 
 export type AssetAssignmentWhereUniqueInput = Prisma.AtLeast<{
   id?: string
+  tenant_id_asset_id?: Prisma.AssetAssignmentTenant_idAsset_idCompoundUniqueInput
   tenant_id_id?: Prisma.AssetAssignmentTenant_idIdCompoundUniqueInput
   AND?: Prisma.AssetAssignmentWhereInput | Prisma.AssetAssignmentWhereInput[]
   OR?: Prisma.AssetAssignmentWhereInput[]
@@ -314,7 +315,7 @@ export type AssetAssignmentWhereUniqueInput = Prisma.AtLeast<{
   employee?: Prisma.XOR<Prisma.EmployeeScalarRelationFilter, Prisma.EmployeeWhereInput>
   return_requests?: Prisma.AssetReturnRequestListRelationFilter
   damage_reports?: Prisma.AssetDamageReportListRelationFilter
-}, "tenant_id_id" | "id">
+}, "tenant_id_id" | "id" | "tenant_id_asset_id">
 
 export type AssetAssignmentOrderByWithAggregationInput = {
   tenant_id?: Prisma.SortOrder
@@ -495,6 +496,11 @@ export type AssetAssignmentListRelationFilter = {
 
 export type AssetAssignmentOrderByRelationAggregateInput = {
   _count?: Prisma.SortOrder
+}
+
+export type AssetAssignmentTenant_idAsset_idCompoundUniqueInput = {
+  tenant_id: string
+  asset_id: string
 }
 
 export type AssetAssignmentTenant_idIdCompoundUniqueInput = {

@@ -214,6 +214,7 @@ export type AssetCategoryOrderByWithRelationInput = {
 
 export type AssetCategoryWhereUniqueInput = Prisma.AtLeast<{
   id?: string
+  tenant_id_name?: Prisma.AssetCategoryTenant_idNameCompoundUniqueInput
   tenant_id_id?: Prisma.AssetCategoryTenant_idIdCompoundUniqueInput
   AND?: Prisma.AssetCategoryWhereInput | Prisma.AssetCategoryWhereInput[]
   OR?: Prisma.AssetCategoryWhereInput[]
@@ -225,7 +226,7 @@ export type AssetCategoryWhereUniqueInput = Prisma.AtLeast<{
   updated_at?: Prisma.DateTimeFilter<"AssetCategory"> | Date | string
   deleted_at?: Prisma.DateTimeNullableFilter<"AssetCategory"> | Date | string | null
   assets?: Prisma.AssetListRelationFilter
-}, "tenant_id_id" | "id">
+}, "tenant_id_id" | "id" | "tenant_id_name">
 
 export type AssetCategoryOrderByWithAggregationInput = {
   tenant_id?: Prisma.SortOrder
@@ -325,6 +326,11 @@ export type AssetCategoryUncheckedUpdateManyInput = {
   created_at?: Prisma.DateTimeFieldUpdateOperationsInput | Date | string
   updated_at?: Prisma.DateTimeFieldUpdateOperationsInput | Date | string
   deleted_at?: Prisma.NullableDateTimeFieldUpdateOperationsInput | Date | string | null
+}
+
+export type AssetCategoryTenant_idNameCompoundUniqueInput = {
+  tenant_id: string
+  name: string
 }
 
 export type AssetCategoryTenant_idIdCompoundUniqueInput = {

@@ -250,6 +250,7 @@ export type AssetReturnRequestOrderByWithRelationInput = {
 
 export type AssetReturnRequestWhereUniqueInput = Prisma.AtLeast<{
   id?: string
+  tenant_id_assignment_id?: Prisma.AssetReturnRequestTenant_idAssignment_idCompoundUniqueInput
   tenant_id_id?: Prisma.AssetReturnRequestTenant_idIdCompoundUniqueInput
   AND?: Prisma.AssetReturnRequestWhereInput | Prisma.AssetReturnRequestWhereInput[]
   OR?: Prisma.AssetReturnRequestWhereInput[]
@@ -265,7 +266,7 @@ export type AssetReturnRequestWhereUniqueInput = Prisma.AtLeast<{
   created_at?: Prisma.DateTimeFilter<"AssetReturnRequest"> | Date | string
   updated_at?: Prisma.DateTimeFilter<"AssetReturnRequest"> | Date | string
   assignment?: Prisma.XOR<Prisma.AssetAssignmentScalarRelationFilter, Prisma.AssetAssignmentWhereInput>
-}, "tenant_id_id" | "id">
+}, "tenant_id_id" | "id" | "tenant_id_assignment_id">
 
 export type AssetReturnRequestOrderByWithAggregationInput = {
   tenant_id?: Prisma.SortOrder
@@ -403,6 +404,11 @@ export type AssetReturnRequestListRelationFilter = {
 
 export type AssetReturnRequestOrderByRelationAggregateInput = {
   _count?: Prisma.SortOrder
+}
+
+export type AssetReturnRequestTenant_idAssignment_idCompoundUniqueInput = {
+  tenant_id: string
+  assignment_id: string
 }
 
 export type AssetReturnRequestTenant_idIdCompoundUniqueInput = {

@@ -49,6 +49,7 @@ export type EmployeeMinAggregateOutputType = {
   bank_routing_code: string | null
   labour_card_number: string | null
   state: string | null
+  search_text: string | null
   created_at: Date | null
   updated_at: Date | null
   deleted_at: Date | null
@@ -79,6 +80,7 @@ export type EmployeeMaxAggregateOutputType = {
   bank_routing_code: string | null
   labour_card_number: string | null
   state: string | null
+  search_text: string | null
   created_at: Date | null
   updated_at: Date | null
   deleted_at: Date | null
@@ -109,6 +111,7 @@ export type EmployeeCountAggregateOutputType = {
   bank_routing_code: number
   labour_card_number: number
   state: number
+  search_text: number
   created_at: number
   updated_at: number
   deleted_at: number
@@ -141,6 +144,7 @@ export type EmployeeMinAggregateInputType = {
   bank_routing_code?: true
   labour_card_number?: true
   state?: true
+  search_text?: true
   created_at?: true
   updated_at?: true
   deleted_at?: true
@@ -171,6 +175,7 @@ export type EmployeeMaxAggregateInputType = {
   bank_routing_code?: true
   labour_card_number?: true
   state?: true
+  search_text?: true
   created_at?: true
   updated_at?: true
   deleted_at?: true
@@ -201,6 +206,7 @@ export type EmployeeCountAggregateInputType = {
   bank_routing_code?: true
   labour_card_number?: true
   state?: true
+  search_text?: true
   created_at?: true
   updated_at?: true
   deleted_at?: true
@@ -304,6 +310,7 @@ export type EmployeeGroupByOutputType = {
   bank_routing_code: string | null
   labour_card_number: string | null
   state: string | null
+  search_text: string
   created_at: Date
   updated_at: Date
   deleted_at: Date | null
@@ -355,14 +362,18 @@ export type EmployeeWhereInput = {
   bank_routing_code?: Prisma.StringNullableFilter<"Employee"> | string | null
   labour_card_number?: Prisma.StringNullableFilter<"Employee"> | string | null
   state?: Prisma.StringNullableFilter<"Employee"> | string | null
+  search_text?: Prisma.StringFilter<"Employee"> | string
   created_at?: Prisma.DateTimeFilter<"Employee"> | Date | string
   updated_at?: Prisma.DateTimeFilter<"Employee"> | Date | string
   deleted_at?: Prisma.DateTimeNullableFilter<"Employee"> | Date | string | null
   manager?: Prisma.XOR<Prisma.EmployeeNullableScalarRelationFilter, Prisma.EmployeeWhereInput> | null
   reports?: Prisma.EmployeeListRelationFilter
+  branch?: Prisma.XOR<Prisma.BranchNullableScalarRelationFilter, Prisma.BranchWhereInput> | null
+  work_location?: Prisma.XOR<Prisma.WorkLocationNullableScalarRelationFilter, Prisma.WorkLocationWhereInput> | null
   memberships?: Prisma.MembershipListRelationFilter
   invitations?: Prisma.InvitationListRelationFilter
   documents?: Prisma.EmployeeDocumentListRelationFilter
+  exit?: Prisma.XOR<Prisma.EmployeeExitNullableScalarRelationFilter, Prisma.EmployeeExitWhereInput> | null
   asset_assignments?: Prisma.AssetAssignmentListRelationFilter
 }
 
@@ -391,20 +402,25 @@ export type EmployeeOrderByWithRelationInput = {
   bank_routing_code?: Prisma.SortOrderInput | Prisma.SortOrder
   labour_card_number?: Prisma.SortOrderInput | Prisma.SortOrder
   state?: Prisma.SortOrderInput | Prisma.SortOrder
+  search_text?: Prisma.SortOrder
   created_at?: Prisma.SortOrder
   updated_at?: Prisma.SortOrder
   deleted_at?: Prisma.SortOrderInput | Prisma.SortOrder
   manager?: Prisma.EmployeeOrderByWithRelationInput
   reports?: Prisma.EmployeeOrderByRelationAggregateInput
+  branch?: Prisma.BranchOrderByWithRelationInput
+  work_location?: Prisma.WorkLocationOrderByWithRelationInput
   memberships?: Prisma.MembershipOrderByRelationAggregateInput
   invitations?: Prisma.InvitationOrderByRelationAggregateInput
   documents?: Prisma.EmployeeDocumentOrderByRelationAggregateInput
+  exit?: Prisma.EmployeeExitOrderByWithRelationInput
   asset_assignments?: Prisma.AssetAssignmentOrderByRelationAggregateInput
 }
 
 export type EmployeeWhereUniqueInput = Prisma.AtLeast<{
   id?: string
   tenant_id_employee_code?: Prisma.EmployeeTenant_idEmployee_codeCompoundUniqueInput
+  tenant_id_email?: Prisma.EmployeeTenant_idEmailCompoundUniqueInput
   tenant_id_id?: Prisma.EmployeeTenant_idIdCompoundUniqueInput
   AND?: Prisma.EmployeeWhereInput | Prisma.EmployeeWhereInput[]
   OR?: Prisma.EmployeeWhereInput[]
@@ -432,16 +448,20 @@ export type EmployeeWhereUniqueInput = Prisma.AtLeast<{
   bank_routing_code?: Prisma.StringNullableFilter<"Employee"> | string | null
   labour_card_number?: Prisma.StringNullableFilter<"Employee"> | string | null
   state?: Prisma.StringNullableFilter<"Employee"> | string | null
+  search_text?: Prisma.StringFilter<"Employee"> | string
   created_at?: Prisma.DateTimeFilter<"Employee"> | Date | string
   updated_at?: Prisma.DateTimeFilter<"Employee"> | Date | string
   deleted_at?: Prisma.DateTimeNullableFilter<"Employee"> | Date | string | null
   manager?: Prisma.XOR<Prisma.EmployeeNullableScalarRelationFilter, Prisma.EmployeeWhereInput> | null
   reports?: Prisma.EmployeeListRelationFilter
+  branch?: Prisma.XOR<Prisma.BranchNullableScalarRelationFilter, Prisma.BranchWhereInput> | null
+  work_location?: Prisma.XOR<Prisma.WorkLocationNullableScalarRelationFilter, Prisma.WorkLocationWhereInput> | null
   memberships?: Prisma.MembershipListRelationFilter
   invitations?: Prisma.InvitationListRelationFilter
   documents?: Prisma.EmployeeDocumentListRelationFilter
+  exit?: Prisma.XOR<Prisma.EmployeeExitNullableScalarRelationFilter, Prisma.EmployeeExitWhereInput> | null
   asset_assignments?: Prisma.AssetAssignmentListRelationFilter
-}, "tenant_id_id" | "id" | "tenant_id_employee_code">
+}, "tenant_id_id" | "id" | "tenant_id_employee_code" | "tenant_id_email">
 
 export type EmployeeOrderByWithAggregationInput = {
   tenant_id?: Prisma.SortOrder
@@ -468,6 +488,7 @@ export type EmployeeOrderByWithAggregationInput = {
   bank_routing_code?: Prisma.SortOrderInput | Prisma.SortOrder
   labour_card_number?: Prisma.SortOrderInput | Prisma.SortOrder
   state?: Prisma.SortOrderInput | Prisma.SortOrder
+  search_text?: Prisma.SortOrder
   created_at?: Prisma.SortOrder
   updated_at?: Prisma.SortOrder
   deleted_at?: Prisma.SortOrderInput | Prisma.SortOrder
@@ -504,6 +525,7 @@ export type EmployeeScalarWhereWithAggregatesInput = {
   bank_routing_code?: Prisma.StringNullableWithAggregatesFilter<"Employee"> | string | null
   labour_card_number?: Prisma.StringNullableWithAggregatesFilter<"Employee"> | string | null
   state?: Prisma.StringNullableWithAggregatesFilter<"Employee"> | string | null
+  search_text?: Prisma.StringWithAggregatesFilter<"Employee"> | string
   created_at?: Prisma.DateTimeWithAggregatesFilter<"Employee"> | Date | string
   updated_at?: Prisma.DateTimeWithAggregatesFilter<"Employee"> | Date | string
   deleted_at?: Prisma.DateTimeNullableWithAggregatesFilter<"Employee"> | Date | string | null
@@ -523,8 +545,6 @@ export type EmployeeCreateInput = {
   gender?: string | null
   employment_type?: string
   status?: string
-  branch_id?: string | null
-  work_location_id?: string | null
   bank_name?: string | null
   bank_account_number?: string | null
   bank_ifsc?: string | null
@@ -532,14 +552,18 @@ export type EmployeeCreateInput = {
   bank_routing_code?: string | null
   labour_card_number?: string | null
   state?: string | null
+  search_text?: string
   created_at?: Date | string
   updated_at?: Date | string
   deleted_at?: Date | string | null
   manager?: Prisma.EmployeeCreateNestedOneWithoutReportsInput
   reports?: Prisma.EmployeeCreateNestedManyWithoutManagerInput
+  branch?: Prisma.BranchCreateNestedOneWithoutEmployeesInput
+  work_location?: Prisma.WorkLocationCreateNestedOneWithoutEmployeesInput
   memberships?: Prisma.MembershipCreateNestedManyWithoutEmployeeInput
   invitations?: Prisma.InvitationCreateNestedManyWithoutEmployeeInput
   documents?: Prisma.EmployeeDocumentCreateNestedManyWithoutEmployeeInput
+  exit?: Prisma.EmployeeExitCreateNestedOneWithoutEmployeeInput
   asset_assignments?: Prisma.AssetAssignmentCreateNestedManyWithoutEmployeeInput
 }
 
@@ -568,6 +592,7 @@ export type EmployeeUncheckedCreateInput = {
   bank_routing_code?: string | null
   labour_card_number?: string | null
   state?: string | null
+  search_text?: string
   created_at?: Date | string
   updated_at?: Date | string
   deleted_at?: Date | string | null
@@ -575,6 +600,7 @@ export type EmployeeUncheckedCreateInput = {
   memberships?: Prisma.MembershipUncheckedCreateNestedManyWithoutEmployeeInput
   invitations?: Prisma.InvitationUncheckedCreateNestedManyWithoutEmployeeInput
   documents?: Prisma.EmployeeDocumentUncheckedCreateNestedManyWithoutEmployeeInput
+  exit?: Prisma.EmployeeExitUncheckedCreateNestedOneWithoutEmployeeInput
   asset_assignments?: Prisma.AssetAssignmentUncheckedCreateNestedManyWithoutEmployeeInput
 }
 
@@ -592,8 +618,6 @@ export type EmployeeUpdateInput = {
   gender?: Prisma.NullableStringFieldUpdateOperationsInput | string | null
   employment_type?: Prisma.StringFieldUpdateOperationsInput | string
   status?: Prisma.StringFieldUpdateOperationsInput | string
-  branch_id?: Prisma.NullableStringFieldUpdateOperationsInput | string | null
-  work_location_id?: Prisma.NullableStringFieldUpdateOperationsInput | string | null
   bank_name?: Prisma.NullableStringFieldUpdateOperationsInput | string | null
   bank_account_number?: Prisma.NullableStringFieldUpdateOperationsInput | string | null
   bank_ifsc?: Prisma.NullableStringFieldUpdateOperationsInput | string | null
@@ -601,14 +625,18 @@ export type EmployeeUpdateInput = {
   bank_routing_code?: Prisma.NullableStringFieldUpdateOperationsInput | string | null
   labour_card_number?: Prisma.NullableStringFieldUpdateOperationsInput | string | null
   state?: Prisma.NullableStringFieldUpdateOperationsInput | string | null
+  search_text?: Prisma.StringFieldUpdateOperationsInput | string
   created_at?: Prisma.DateTimeFieldUpdateOperationsInput | Date | string
   updated_at?: Prisma.DateTimeFieldUpdateOperationsInput | Date | string
   deleted_at?: Prisma.NullableDateTimeFieldUpdateOperationsInput | Date | string | null
   manager?: Prisma.EmployeeUpdateOneWithoutReportsNestedInput
   reports?: Prisma.EmployeeUpdateManyWithoutManagerNestedInput
+  branch?: Prisma.BranchUpdateOneWithoutEmployeesNestedInput
+  work_location?: Prisma.WorkLocationUpdateOneWithoutEmployeesNestedInput
   memberships?: Prisma.MembershipUpdateManyWithoutEmployeeNestedInput
   invitations?: Prisma.InvitationUpdateManyWithoutEmployeeNestedInput
   documents?: Prisma.EmployeeDocumentUpdateManyWithoutEmployeeNestedInput
+  exit?: Prisma.EmployeeExitUpdateOneWithoutEmployeeNestedInput
   asset_assignments?: Prisma.AssetAssignmentUpdateManyWithoutEmployeeNestedInput
 }
 
@@ -637,6 +665,7 @@ export type EmployeeUncheckedUpdateInput = {
   bank_routing_code?: Prisma.NullableStringFieldUpdateOperationsInput | string | null
   labour_card_number?: Prisma.NullableStringFieldUpdateOperationsInput | string | null
   state?: Prisma.NullableStringFieldUpdateOperationsInput | string | null
+  search_text?: Prisma.StringFieldUpdateOperationsInput | string
   created_at?: Prisma.DateTimeFieldUpdateOperationsInput | Date | string
   updated_at?: Prisma.DateTimeFieldUpdateOperationsInput | Date | string
   deleted_at?: Prisma.NullableDateTimeFieldUpdateOperationsInput | Date | string | null
@@ -644,6 +673,7 @@ export type EmployeeUncheckedUpdateInput = {
   memberships?: Prisma.MembershipUncheckedUpdateManyWithoutEmployeeNestedInput
   invitations?: Prisma.InvitationUncheckedUpdateManyWithoutEmployeeNestedInput
   documents?: Prisma.EmployeeDocumentUncheckedUpdateManyWithoutEmployeeNestedInput
+  exit?: Prisma.EmployeeExitUncheckedUpdateOneWithoutEmployeeNestedInput
   asset_assignments?: Prisma.AssetAssignmentUncheckedUpdateManyWithoutEmployeeNestedInput
 }
 
@@ -672,6 +702,7 @@ export type EmployeeCreateManyInput = {
   bank_routing_code?: string | null
   labour_card_number?: string | null
   state?: string | null
+  search_text?: string
   created_at?: Date | string
   updated_at?: Date | string
   deleted_at?: Date | string | null
@@ -691,8 +722,6 @@ export type EmployeeUpdateManyMutationInput = {
   gender?: Prisma.NullableStringFieldUpdateOperationsInput | string | null
   employment_type?: Prisma.StringFieldUpdateOperationsInput | string
   status?: Prisma.StringFieldUpdateOperationsInput | string
-  branch_id?: Prisma.NullableStringFieldUpdateOperationsInput | string | null
-  work_location_id?: Prisma.NullableStringFieldUpdateOperationsInput | string | null
   bank_name?: Prisma.NullableStringFieldUpdateOperationsInput | string | null
   bank_account_number?: Prisma.NullableStringFieldUpdateOperationsInput | string | null
   bank_ifsc?: Prisma.NullableStringFieldUpdateOperationsInput | string | null
@@ -700,6 +729,7 @@ export type EmployeeUpdateManyMutationInput = {
   bank_routing_code?: Prisma.NullableStringFieldUpdateOperationsInput | string | null
   labour_card_number?: Prisma.NullableStringFieldUpdateOperationsInput | string | null
   state?: Prisma.NullableStringFieldUpdateOperationsInput | string | null
+  search_text?: Prisma.StringFieldUpdateOperationsInput | string
   created_at?: Prisma.DateTimeFieldUpdateOperationsInput | Date | string
   updated_at?: Prisma.DateTimeFieldUpdateOperationsInput | Date | string
   deleted_at?: Prisma.NullableDateTimeFieldUpdateOperationsInput | Date | string | null
@@ -730,6 +760,7 @@ export type EmployeeUncheckedUpdateManyInput = {
   bank_routing_code?: Prisma.NullableStringFieldUpdateOperationsInput | string | null
   labour_card_number?: Prisma.NullableStringFieldUpdateOperationsInput | string | null
   state?: Prisma.NullableStringFieldUpdateOperationsInput | string | null
+  search_text?: Prisma.StringFieldUpdateOperationsInput | string
   created_at?: Prisma.DateTimeFieldUpdateOperationsInput | Date | string
   updated_at?: Prisma.DateTimeFieldUpdateOperationsInput | Date | string
   deleted_at?: Prisma.NullableDateTimeFieldUpdateOperationsInput | Date | string | null
@@ -758,6 +789,11 @@ export type EmployeeOrderByRelationAggregateInput = {
 export type EmployeeTenant_idEmployee_codeCompoundUniqueInput = {
   tenant_id: string
   employee_code: string
+}
+
+export type EmployeeTenant_idEmailCompoundUniqueInput = {
+  tenant_id: string
+  email: string
 }
 
 export type EmployeeTenant_idIdCompoundUniqueInput = {
@@ -790,6 +826,7 @@ export type EmployeeCountOrderByAggregateInput = {
   bank_routing_code?: Prisma.SortOrder
   labour_card_number?: Prisma.SortOrder
   state?: Prisma.SortOrder
+  search_text?: Prisma.SortOrder
   created_at?: Prisma.SortOrder
   updated_at?: Prisma.SortOrder
   deleted_at?: Prisma.SortOrder
@@ -820,6 +857,7 @@ export type EmployeeMaxOrderByAggregateInput = {
   bank_routing_code?: Prisma.SortOrder
   labour_card_number?: Prisma.SortOrder
   state?: Prisma.SortOrder
+  search_text?: Prisma.SortOrder
   created_at?: Prisma.SortOrder
   updated_at?: Prisma.SortOrder
   deleted_at?: Prisma.SortOrder
@@ -850,6 +888,7 @@ export type EmployeeMinOrderByAggregateInput = {
   bank_routing_code?: Prisma.SortOrder
   labour_card_number?: Prisma.SortOrder
   state?: Prisma.SortOrder
+  search_text?: Prisma.SortOrder
   created_at?: Prisma.SortOrder
   updated_at?: Prisma.SortOrder
   deleted_at?: Prisma.SortOrder
@@ -941,6 +980,104 @@ export type EmployeeUpdateOneRequiredWithoutDocumentsNestedInput = {
   update?: Prisma.XOR<Prisma.XOR<Prisma.EmployeeUpdateToOneWithWhereWithoutDocumentsInput, Prisma.EmployeeUpdateWithoutDocumentsInput>, Prisma.EmployeeUncheckedUpdateWithoutDocumentsInput>
 }
 
+export type EmployeeCreateNestedOneWithoutExitInput = {
+  create?: Prisma.XOR<Prisma.EmployeeCreateWithoutExitInput, Prisma.EmployeeUncheckedCreateWithoutExitInput>
+  connectOrCreate?: Prisma.EmployeeCreateOrConnectWithoutExitInput
+  connect?: Prisma.EmployeeWhereUniqueInput
+}
+
+export type EmployeeUpdateOneRequiredWithoutExitNestedInput = {
+  create?: Prisma.XOR<Prisma.EmployeeCreateWithoutExitInput, Prisma.EmployeeUncheckedCreateWithoutExitInput>
+  connectOrCreate?: Prisma.EmployeeCreateOrConnectWithoutExitInput
+  upsert?: Prisma.EmployeeUpsertWithoutExitInput
+  connect?: Prisma.EmployeeWhereUniqueInput
+  update?: Prisma.XOR<Prisma.XOR<Prisma.EmployeeUpdateToOneWithWhereWithoutExitInput, Prisma.EmployeeUpdateWithoutExitInput>, Prisma.EmployeeUncheckedUpdateWithoutExitInput>
+}
+
+export type EmployeeCreateNestedManyWithoutBranchInput = {
+  create?: Prisma.XOR<Prisma.EmployeeCreateWithoutBranchInput, Prisma.EmployeeUncheckedCreateWithoutBranchInput> | Prisma.EmployeeCreateWithoutBranchInput[] | Prisma.EmployeeUncheckedCreateWithoutBranchInput[]
+  connectOrCreate?: Prisma.EmployeeCreateOrConnectWithoutBranchInput | Prisma.EmployeeCreateOrConnectWithoutBranchInput[]
+  createMany?: Prisma.EmployeeCreateManyBranchInputEnvelope
+  connect?: Prisma.EmployeeWhereUniqueInput | Prisma.EmployeeWhereUniqueInput[]
+}
+
+export type EmployeeUncheckedCreateNestedManyWithoutBranchInput = {
+  create?: Prisma.XOR<Prisma.EmployeeCreateWithoutBranchInput, Prisma.EmployeeUncheckedCreateWithoutBranchInput> | Prisma.EmployeeCreateWithoutBranchInput[] | Prisma.EmployeeUncheckedCreateWithoutBranchInput[]
+  connectOrCreate?: Prisma.EmployeeCreateOrConnectWithoutBranchInput | Prisma.EmployeeCreateOrConnectWithoutBranchInput[]
+  createMany?: Prisma.EmployeeCreateManyBranchInputEnvelope
+  connect?: Prisma.EmployeeWhereUniqueInput | Prisma.EmployeeWhereUniqueInput[]
+}
+
+export type EmployeeUpdateManyWithoutBranchNestedInput = {
+  create?: Prisma.XOR<Prisma.EmployeeCreateWithoutBranchInput, Prisma.EmployeeUncheckedCreateWithoutBranchInput> | Prisma.EmployeeCreateWithoutBranchInput[] | Prisma.EmployeeUncheckedCreateWithoutBranchInput[]
+  connectOrCreate?: Prisma.EmployeeCreateOrConnectWithoutBranchInput | Prisma.EmployeeCreateOrConnectWithoutBranchInput[]
+  upsert?: Prisma.EmployeeUpsertWithWhereUniqueWithoutBranchInput | Prisma.EmployeeUpsertWithWhereUniqueWithoutBranchInput[]
+  createMany?: Prisma.EmployeeCreateManyBranchInputEnvelope
+  set?: Prisma.EmployeeWhereUniqueInput | Prisma.EmployeeWhereUniqueInput[]
+  disconnect?: Prisma.EmployeeWhereUniqueInput | Prisma.EmployeeWhereUniqueInput[]
+  delete?: Prisma.EmployeeWhereUniqueInput | Prisma.EmployeeWhereUniqueInput[]
+  connect?: Prisma.EmployeeWhereUniqueInput | Prisma.EmployeeWhereUniqueInput[]
+  update?: Prisma.EmployeeUpdateWithWhereUniqueWithoutBranchInput | Prisma.EmployeeUpdateWithWhereUniqueWithoutBranchInput[]
+  updateMany?: Prisma.EmployeeUpdateManyWithWhereWithoutBranchInput | Prisma.EmployeeUpdateManyWithWhereWithoutBranchInput[]
+  deleteMany?: Prisma.EmployeeScalarWhereInput | Prisma.EmployeeScalarWhereInput[]
+}
+
+export type EmployeeUncheckedUpdateManyWithoutBranchNestedInput = {
+  create?: Prisma.XOR<Prisma.EmployeeCreateWithoutBranchInput, Prisma.EmployeeUncheckedCreateWithoutBranchInput> | Prisma.EmployeeCreateWithoutBranchInput[] | Prisma.EmployeeUncheckedCreateWithoutBranchInput[]
+  connectOrCreate?: Prisma.EmployeeCreateOrConnectWithoutBranchInput | Prisma.EmployeeCreateOrConnectWithoutBranchInput[]
+  upsert?: Prisma.EmployeeUpsertWithWhereUniqueWithoutBranchInput | Prisma.EmployeeUpsertWithWhereUniqueWithoutBranchInput[]
+  createMany?: Prisma.EmployeeCreateManyBranchInputEnvelope
+  set?: Prisma.EmployeeWhereUniqueInput | Prisma.EmployeeWhereUniqueInput[]
+  disconnect?: Prisma.EmployeeWhereUniqueInput | Prisma.EmployeeWhereUniqueInput[]
+  delete?: Prisma.EmployeeWhereUniqueInput | Prisma.EmployeeWhereUniqueInput[]
+  connect?: Prisma.EmployeeWhereUniqueInput | Prisma.EmployeeWhereUniqueInput[]
+  update?: Prisma.EmployeeUpdateWithWhereUniqueWithoutBranchInput | Prisma.EmployeeUpdateWithWhereUniqueWithoutBranchInput[]
+  updateMany?: Prisma.EmployeeUpdateManyWithWhereWithoutBranchInput | Prisma.EmployeeUpdateManyWithWhereWithoutBranchInput[]
+  deleteMany?: Prisma.EmployeeScalarWhereInput | Prisma.EmployeeScalarWhereInput[]
+}
+
+export type EmployeeCreateNestedManyWithoutWork_locationInput = {
+  create?: Prisma.XOR<Prisma.EmployeeCreateWithoutWork_locationInput, Prisma.EmployeeUncheckedCreateWithoutWork_locationInput> | Prisma.EmployeeCreateWithoutWork_locationInput[] | Prisma.EmployeeUncheckedCreateWithoutWork_locationInput[]
+  connectOrCreate?: Prisma.EmployeeCreateOrConnectWithoutWork_locationInput | Prisma.EmployeeCreateOrConnectWithoutWork_locationInput[]
+  createMany?: Prisma.EmployeeCreateManyWork_locationInputEnvelope
+  connect?: Prisma.EmployeeWhereUniqueInput | Prisma.EmployeeWhereUniqueInput[]
+}
+
+export type EmployeeUncheckedCreateNestedManyWithoutWork_locationInput = {
+  create?: Prisma.XOR<Prisma.EmployeeCreateWithoutWork_locationInput, Prisma.EmployeeUncheckedCreateWithoutWork_locationInput> | Prisma.EmployeeCreateWithoutWork_locationInput[] | Prisma.EmployeeUncheckedCreateWithoutWork_locationInput[]
+  connectOrCreate?: Prisma.EmployeeCreateOrConnectWithoutWork_locationInput | Prisma.EmployeeCreateOrConnectWithoutWork_locationInput[]
+  createMany?: Prisma.EmployeeCreateManyWork_locationInputEnvelope
+  connect?: Prisma.EmployeeWhereUniqueInput | Prisma.EmployeeWhereUniqueInput[]
+}
+
+export type EmployeeUpdateManyWithoutWork_locationNestedInput = {
+  create?: Prisma.XOR<Prisma.EmployeeCreateWithoutWork_locationInput, Prisma.EmployeeUncheckedCreateWithoutWork_locationInput> | Prisma.EmployeeCreateWithoutWork_locationInput[] | Prisma.EmployeeUncheckedCreateWithoutWork_locationInput[]
+  connectOrCreate?: Prisma.EmployeeCreateOrConnectWithoutWork_locationInput | Prisma.EmployeeCreateOrConnectWithoutWork_locationInput[]
+  upsert?: Prisma.EmployeeUpsertWithWhereUniqueWithoutWork_locationInput | Prisma.EmployeeUpsertWithWhereUniqueWithoutWork_locationInput[]
+  createMany?: Prisma.EmployeeCreateManyWork_locationInputEnvelope
+  set?: Prisma.EmployeeWhereUniqueInput | Prisma.EmployeeWhereUniqueInput[]
+  disconnect?: Prisma.EmployeeWhereUniqueInput | Prisma.EmployeeWhereUniqueInput[]
+  delete?: Prisma.EmployeeWhereUniqueInput | Prisma.EmployeeWhereUniqueInput[]
+  connect?: Prisma.EmployeeWhereUniqueInput | Prisma.EmployeeWhereUniqueInput[]
+  update?: Prisma.EmployeeUpdateWithWhereUniqueWithoutWork_locationInput | Prisma.EmployeeUpdateWithWhereUniqueWithoutWork_locationInput[]
+  updateMany?: Prisma.EmployeeUpdateManyWithWhereWithoutWork_locationInput | Prisma.EmployeeUpdateManyWithWhereWithoutWork_locationInput[]
+  deleteMany?: Prisma.EmployeeScalarWhereInput | Prisma.EmployeeScalarWhereInput[]
+}
+
+export type EmployeeUncheckedUpdateManyWithoutWork_locationNestedInput = {
+  create?: Prisma.XOR<Prisma.EmployeeCreateWithoutWork_locationInput, Prisma.EmployeeUncheckedCreateWithoutWork_locationInput> | Prisma.EmployeeCreateWithoutWork_locationInput[] | Prisma.EmployeeUncheckedCreateWithoutWork_locationInput[]
+  connectOrCreate?: Prisma.EmployeeCreateOrConnectWithoutWork_locationInput | Prisma.EmployeeCreateOrConnectWithoutWork_locationInput[]
+  upsert?: Prisma.EmployeeUpsertWithWhereUniqueWithoutWork_locationInput | Prisma.EmployeeUpsertWithWhereUniqueWithoutWork_locationInput[]
+  createMany?: Prisma.EmployeeCreateManyWork_locationInputEnvelope
+  set?: Prisma.EmployeeWhereUniqueInput | Prisma.EmployeeWhereUniqueInput[]
+  disconnect?: Prisma.EmployeeWhereUniqueInput | Prisma.EmployeeWhereUniqueInput[]
+  delete?: Prisma.EmployeeWhereUniqueInput | Prisma.EmployeeWhereUniqueInput[]
+  connect?: Prisma.EmployeeWhereUniqueInput | Prisma.EmployeeWhereUniqueInput[]
+  update?: Prisma.EmployeeUpdateWithWhereUniqueWithoutWork_locationInput | Prisma.EmployeeUpdateWithWhereUniqueWithoutWork_locationInput[]
+  updateMany?: Prisma.EmployeeUpdateManyWithWhereWithoutWork_locationInput | Prisma.EmployeeUpdateManyWithWhereWithoutWork_locationInput[]
+  deleteMany?: Prisma.EmployeeScalarWhereInput | Prisma.EmployeeScalarWhereInput[]
+}
+
 export type EmployeeCreateNestedOneWithoutMembershipsInput = {
   create?: Prisma.XOR<Prisma.EmployeeCreateWithoutMembershipsInput, Prisma.EmployeeUncheckedCreateWithoutMembershipsInput>
   connectOrCreate?: Prisma.EmployeeCreateOrConnectWithoutMembershipsInput
@@ -987,8 +1124,6 @@ export type EmployeeCreateWithoutAsset_assignmentsInput = {
   gender?: string | null
   employment_type?: string
   status?: string
-  branch_id?: string | null
-  work_location_id?: string | null
   bank_name?: string | null
   bank_account_number?: string | null
   bank_ifsc?: string | null
@@ -996,14 +1131,18 @@ export type EmployeeCreateWithoutAsset_assignmentsInput = {
   bank_routing_code?: string | null
   labour_card_number?: string | null
   state?: string | null
+  search_text?: string
   created_at?: Date | string
   updated_at?: Date | string
   deleted_at?: Date | string | null
   manager?: Prisma.EmployeeCreateNestedOneWithoutReportsInput
   reports?: Prisma.EmployeeCreateNestedManyWithoutManagerInput
+  branch?: Prisma.BranchCreateNestedOneWithoutEmployeesInput
+  work_location?: Prisma.WorkLocationCreateNestedOneWithoutEmployeesInput
   memberships?: Prisma.MembershipCreateNestedManyWithoutEmployeeInput
   invitations?: Prisma.InvitationCreateNestedManyWithoutEmployeeInput
   documents?: Prisma.EmployeeDocumentCreateNestedManyWithoutEmployeeInput
+  exit?: Prisma.EmployeeExitCreateNestedOneWithoutEmployeeInput
 }
 
 export type EmployeeUncheckedCreateWithoutAsset_assignmentsInput = {
@@ -1031,6 +1170,7 @@ export type EmployeeUncheckedCreateWithoutAsset_assignmentsInput = {
   bank_routing_code?: string | null
   labour_card_number?: string | null
   state?: string | null
+  search_text?: string
   created_at?: Date | string
   updated_at?: Date | string
   deleted_at?: Date | string | null
@@ -1038,6 +1178,7 @@ export type EmployeeUncheckedCreateWithoutAsset_assignmentsInput = {
   memberships?: Prisma.MembershipUncheckedCreateNestedManyWithoutEmployeeInput
   invitations?: Prisma.InvitationUncheckedCreateNestedManyWithoutEmployeeInput
   documents?: Prisma.EmployeeDocumentUncheckedCreateNestedManyWithoutEmployeeInput
+  exit?: Prisma.EmployeeExitUncheckedCreateNestedOneWithoutEmployeeInput
 }
 
 export type EmployeeCreateOrConnectWithoutAsset_assignmentsInput = {
@@ -1070,8 +1211,6 @@ export type EmployeeUpdateWithoutAsset_assignmentsInput = {
   gender?: Prisma.NullableStringFieldUpdateOperationsInput | string | null
   employment_type?: Prisma.StringFieldUpdateOperationsInput | string
   status?: Prisma.StringFieldUpdateOperationsInput | string
-  branch_id?: Prisma.NullableStringFieldUpdateOperationsInput | string | null
-  work_location_id?: Prisma.NullableStringFieldUpdateOperationsInput | string | null
   bank_name?: Prisma.NullableStringFieldUpdateOperationsInput | string | null
   bank_account_number?: Prisma.NullableStringFieldUpdateOperationsInput | string | null
   bank_ifsc?: Prisma.NullableStringFieldUpdateOperationsInput | string | null
@@ -1079,14 +1218,18 @@ export type EmployeeUpdateWithoutAsset_assignmentsInput = {
   bank_routing_code?: Prisma.NullableStringFieldUpdateOperationsInput | string | null
   labour_card_number?: Prisma.NullableStringFieldUpdateOperationsInput | string | null
   state?: Prisma.NullableStringFieldUpdateOperationsInput | string | null
+  search_text?: Prisma.StringFieldUpdateOperationsInput | string
   created_at?: Prisma.DateTimeFieldUpdateOperationsInput | Date | string
   updated_at?: Prisma.DateTimeFieldUpdateOperationsInput | Date | string
   deleted_at?: Prisma.NullableDateTimeFieldUpdateOperationsInput | Date | string | null
   manager?: Prisma.EmployeeUpdateOneWithoutReportsNestedInput
   reports?: Prisma.EmployeeUpdateManyWithoutManagerNestedInput
+  branch?: Prisma.BranchUpdateOneWithoutEmployeesNestedInput
+  work_location?: Prisma.WorkLocationUpdateOneWithoutEmployeesNestedInput
   memberships?: Prisma.MembershipUpdateManyWithoutEmployeeNestedInput
   invitations?: Prisma.InvitationUpdateManyWithoutEmployeeNestedInput
   documents?: Prisma.EmployeeDocumentUpdateManyWithoutEmployeeNestedInput
+  exit?: Prisma.EmployeeExitUpdateOneWithoutEmployeeNestedInput
 }
 
 export type EmployeeUncheckedUpdateWithoutAsset_assignmentsInput = {
@@ -1114,6 +1257,7 @@ export type EmployeeUncheckedUpdateWithoutAsset_assignmentsInput = {
   bank_routing_code?: Prisma.NullableStringFieldUpdateOperationsInput | string | null
   labour_card_number?: Prisma.NullableStringFieldUpdateOperationsInput | string | null
   state?: Prisma.NullableStringFieldUpdateOperationsInput | string | null
+  search_text?: Prisma.StringFieldUpdateOperationsInput | string
   created_at?: Prisma.DateTimeFieldUpdateOperationsInput | Date | string
   updated_at?: Prisma.DateTimeFieldUpdateOperationsInput | Date | string
   deleted_at?: Prisma.NullableDateTimeFieldUpdateOperationsInput | Date | string | null
@@ -1121,6 +1265,7 @@ export type EmployeeUncheckedUpdateWithoutAsset_assignmentsInput = {
   memberships?: Prisma.MembershipUncheckedUpdateManyWithoutEmployeeNestedInput
   invitations?: Prisma.InvitationUncheckedUpdateManyWithoutEmployeeNestedInput
   documents?: Prisma.EmployeeDocumentUncheckedUpdateManyWithoutEmployeeNestedInput
+  exit?: Prisma.EmployeeExitUncheckedUpdateOneWithoutEmployeeNestedInput
 }
 
 export type EmployeeCreateWithoutReportsInput = {
@@ -1137,8 +1282,6 @@ export type EmployeeCreateWithoutReportsInput = {
   gender?: string | null
   employment_type?: string
   status?: string
-  branch_id?: string | null
-  work_location_id?: string | null
   bank_name?: string | null
   bank_account_number?: string | null
   bank_ifsc?: string | null
@@ -1146,13 +1289,17 @@ export type EmployeeCreateWithoutReportsInput = {
   bank_routing_code?: string | null
   labour_card_number?: string | null
   state?: string | null
+  search_text?: string
   created_at?: Date | string
   updated_at?: Date | string
   deleted_at?: Date | string | null
   manager?: Prisma.EmployeeCreateNestedOneWithoutReportsInput
+  branch?: Prisma.BranchCreateNestedOneWithoutEmployeesInput
+  work_location?: Prisma.WorkLocationCreateNestedOneWithoutEmployeesInput
   memberships?: Prisma.MembershipCreateNestedManyWithoutEmployeeInput
   invitations?: Prisma.InvitationCreateNestedManyWithoutEmployeeInput
   documents?: Prisma.EmployeeDocumentCreateNestedManyWithoutEmployeeInput
+  exit?: Prisma.EmployeeExitCreateNestedOneWithoutEmployeeInput
   asset_assignments?: Prisma.AssetAssignmentCreateNestedManyWithoutEmployeeInput
 }
 
@@ -1181,12 +1328,14 @@ export type EmployeeUncheckedCreateWithoutReportsInput = {
   bank_routing_code?: string | null
   labour_card_number?: string | null
   state?: string | null
+  search_text?: string
   created_at?: Date | string
   updated_at?: Date | string
   deleted_at?: Date | string | null
   memberships?: Prisma.MembershipUncheckedCreateNestedManyWithoutEmployeeInput
   invitations?: Prisma.InvitationUncheckedCreateNestedManyWithoutEmployeeInput
   documents?: Prisma.EmployeeDocumentUncheckedCreateNestedManyWithoutEmployeeInput
+  exit?: Prisma.EmployeeExitUncheckedCreateNestedOneWithoutEmployeeInput
   asset_assignments?: Prisma.AssetAssignmentUncheckedCreateNestedManyWithoutEmployeeInput
 }
 
@@ -1209,8 +1358,6 @@ export type EmployeeCreateWithoutManagerInput = {
   gender?: string | null
   employment_type?: string
   status?: string
-  branch_id?: string | null
-  work_location_id?: string | null
   bank_name?: string | null
   bank_account_number?: string | null
   bank_ifsc?: string | null
@@ -1218,13 +1365,17 @@ export type EmployeeCreateWithoutManagerInput = {
   bank_routing_code?: string | null
   labour_card_number?: string | null
   state?: string | null
+  search_text?: string
   created_at?: Date | string
   updated_at?: Date | string
   deleted_at?: Date | string | null
   reports?: Prisma.EmployeeCreateNestedManyWithoutManagerInput
+  branch?: Prisma.BranchCreateNestedOneWithoutEmployeesInput
+  work_location?: Prisma.WorkLocationCreateNestedOneWithoutEmployeesInput
   memberships?: Prisma.MembershipCreateNestedManyWithoutEmployeeInput
   invitations?: Prisma.InvitationCreateNestedManyWithoutEmployeeInput
   documents?: Prisma.EmployeeDocumentCreateNestedManyWithoutEmployeeInput
+  exit?: Prisma.EmployeeExitCreateNestedOneWithoutEmployeeInput
   asset_assignments?: Prisma.AssetAssignmentCreateNestedManyWithoutEmployeeInput
 }
 
@@ -1251,6 +1402,7 @@ export type EmployeeUncheckedCreateWithoutManagerInput = {
   bank_routing_code?: string | null
   labour_card_number?: string | null
   state?: string | null
+  search_text?: string
   created_at?: Date | string
   updated_at?: Date | string
   deleted_at?: Date | string | null
@@ -1258,6 +1410,7 @@ export type EmployeeUncheckedCreateWithoutManagerInput = {
   memberships?: Prisma.MembershipUncheckedCreateNestedManyWithoutEmployeeInput
   invitations?: Prisma.InvitationUncheckedCreateNestedManyWithoutEmployeeInput
   documents?: Prisma.EmployeeDocumentUncheckedCreateNestedManyWithoutEmployeeInput
+  exit?: Prisma.EmployeeExitUncheckedCreateNestedOneWithoutEmployeeInput
   asset_assignments?: Prisma.AssetAssignmentUncheckedCreateNestedManyWithoutEmployeeInput
 }
 
@@ -1296,8 +1449,6 @@ export type EmployeeUpdateWithoutReportsInput = {
   gender?: Prisma.NullableStringFieldUpdateOperationsInput | string | null
   employment_type?: Prisma.StringFieldUpdateOperationsInput | string
   status?: Prisma.StringFieldUpdateOperationsInput | string
-  branch_id?: Prisma.NullableStringFieldUpdateOperationsInput | string | null
-  work_location_id?: Prisma.NullableStringFieldUpdateOperationsInput | string | null
   bank_name?: Prisma.NullableStringFieldUpdateOperationsInput | string | null
   bank_account_number?: Prisma.NullableStringFieldUpdateOperationsInput | string | null
   bank_ifsc?: Prisma.NullableStringFieldUpdateOperationsInput | string | null
@@ -1305,13 +1456,17 @@ export type EmployeeUpdateWithoutReportsInput = {
   bank_routing_code?: Prisma.NullableStringFieldUpdateOperationsInput | string | null
   labour_card_number?: Prisma.NullableStringFieldUpdateOperationsInput | string | null
   state?: Prisma.NullableStringFieldUpdateOperationsInput | string | null
+  search_text?: Prisma.StringFieldUpdateOperationsInput | string
   created_at?: Prisma.DateTimeFieldUpdateOperationsInput | Date | string
   updated_at?: Prisma.DateTimeFieldUpdateOperationsInput | Date | string
   deleted_at?: Prisma.NullableDateTimeFieldUpdateOperationsInput | Date | string | null
   manager?: Prisma.EmployeeUpdateOneWithoutReportsNestedInput
+  branch?: Prisma.BranchUpdateOneWithoutEmployeesNestedInput
+  work_location?: Prisma.WorkLocationUpdateOneWithoutEmployeesNestedInput
   memberships?: Prisma.MembershipUpdateManyWithoutEmployeeNestedInput
   invitations?: Prisma.InvitationUpdateManyWithoutEmployeeNestedInput
   documents?: Prisma.EmployeeDocumentUpdateManyWithoutEmployeeNestedInput
+  exit?: Prisma.EmployeeExitUpdateOneWithoutEmployeeNestedInput
   asset_assignments?: Prisma.AssetAssignmentUpdateManyWithoutEmployeeNestedInput
 }
 
@@ -1340,12 +1495,14 @@ export type EmployeeUncheckedUpdateWithoutReportsInput = {
   bank_routing_code?: Prisma.NullableStringFieldUpdateOperationsInput | string | null
   labour_card_number?: Prisma.NullableStringFieldUpdateOperationsInput | string | null
   state?: Prisma.NullableStringFieldUpdateOperationsInput | string | null
+  search_text?: Prisma.StringFieldUpdateOperationsInput | string
   created_at?: Prisma.DateTimeFieldUpdateOperationsInput | Date | string
   updated_at?: Prisma.DateTimeFieldUpdateOperationsInput | Date | string
   deleted_at?: Prisma.NullableDateTimeFieldUpdateOperationsInput | Date | string | null
   memberships?: Prisma.MembershipUncheckedUpdateManyWithoutEmployeeNestedInput
   invitations?: Prisma.InvitationUncheckedUpdateManyWithoutEmployeeNestedInput
   documents?: Prisma.EmployeeDocumentUncheckedUpdateManyWithoutEmployeeNestedInput
+  exit?: Prisma.EmployeeExitUncheckedUpdateOneWithoutEmployeeNestedInput
   asset_assignments?: Prisma.AssetAssignmentUncheckedUpdateManyWithoutEmployeeNestedInput
 }
 
@@ -1393,6 +1550,7 @@ export type EmployeeScalarWhereInput = {
   bank_routing_code?: Prisma.StringNullableFilter<"Employee"> | string | null
   labour_card_number?: Prisma.StringNullableFilter<"Employee"> | string | null
   state?: Prisma.StringNullableFilter<"Employee"> | string | null
+  search_text?: Prisma.StringFilter<"Employee"> | string
   created_at?: Prisma.DateTimeFilter<"Employee"> | Date | string
   updated_at?: Prisma.DateTimeFilter<"Employee"> | Date | string
   deleted_at?: Prisma.DateTimeNullableFilter<"Employee"> | Date | string | null
@@ -1412,8 +1570,6 @@ export type EmployeeCreateWithoutDocumentsInput = {
   gender?: string | null
   employment_type?: string
   status?: string
-  branch_id?: string | null
-  work_location_id?: string | null
   bank_name?: string | null
   bank_account_number?: string | null
   bank_ifsc?: string | null
@@ -1421,13 +1577,17 @@ export type EmployeeCreateWithoutDocumentsInput = {
   bank_routing_code?: string | null
   labour_card_number?: string | null
   state?: string | null
+  search_text?: string
   created_at?: Date | string
   updated_at?: Date | string
   deleted_at?: Date | string | null
   manager?: Prisma.EmployeeCreateNestedOneWithoutReportsInput
   reports?: Prisma.EmployeeCreateNestedManyWithoutManagerInput
+  branch?: Prisma.BranchCreateNestedOneWithoutEmployeesInput
+  work_location?: Prisma.WorkLocationCreateNestedOneWithoutEmployeesInput
   memberships?: Prisma.MembershipCreateNestedManyWithoutEmployeeInput
   invitations?: Prisma.InvitationCreateNestedManyWithoutEmployeeInput
+  exit?: Prisma.EmployeeExitCreateNestedOneWithoutEmployeeInput
   asset_assignments?: Prisma.AssetAssignmentCreateNestedManyWithoutEmployeeInput
 }
 
@@ -1456,12 +1616,14 @@ export type EmployeeUncheckedCreateWithoutDocumentsInput = {
   bank_routing_code?: string | null
   labour_card_number?: string | null
   state?: string | null
+  search_text?: string
   created_at?: Date | string
   updated_at?: Date | string
   deleted_at?: Date | string | null
   reports?: Prisma.EmployeeUncheckedCreateNestedManyWithoutManagerInput
   memberships?: Prisma.MembershipUncheckedCreateNestedManyWithoutEmployeeInput
   invitations?: Prisma.InvitationUncheckedCreateNestedManyWithoutEmployeeInput
+  exit?: Prisma.EmployeeExitUncheckedCreateNestedOneWithoutEmployeeInput
   asset_assignments?: Prisma.AssetAssignmentUncheckedCreateNestedManyWithoutEmployeeInput
 }
 
@@ -1495,8 +1657,6 @@ export type EmployeeUpdateWithoutDocumentsInput = {
   gender?: Prisma.NullableStringFieldUpdateOperationsInput | string | null
   employment_type?: Prisma.StringFieldUpdateOperationsInput | string
   status?: Prisma.StringFieldUpdateOperationsInput | string
-  branch_id?: Prisma.NullableStringFieldUpdateOperationsInput | string | null
-  work_location_id?: Prisma.NullableStringFieldUpdateOperationsInput | string | null
   bank_name?: Prisma.NullableStringFieldUpdateOperationsInput | string | null
   bank_account_number?: Prisma.NullableStringFieldUpdateOperationsInput | string | null
   bank_ifsc?: Prisma.NullableStringFieldUpdateOperationsInput | string | null
@@ -1504,13 +1664,17 @@ export type EmployeeUpdateWithoutDocumentsInput = {
   bank_routing_code?: Prisma.NullableStringFieldUpdateOperationsInput | string | null
   labour_card_number?: Prisma.NullableStringFieldUpdateOperationsInput | string | null
   state?: Prisma.NullableStringFieldUpdateOperationsInput | string | null
+  search_text?: Prisma.StringFieldUpdateOperationsInput | string
   created_at?: Prisma.DateTimeFieldUpdateOperationsInput | Date | string
   updated_at?: Prisma.DateTimeFieldUpdateOperationsInput | Date | string
   deleted_at?: Prisma.NullableDateTimeFieldUpdateOperationsInput | Date | string | null
   manager?: Prisma.EmployeeUpdateOneWithoutReportsNestedInput
   reports?: Prisma.EmployeeUpdateManyWithoutManagerNestedInput
+  branch?: Prisma.BranchUpdateOneWithoutEmployeesNestedInput
+  work_location?: Prisma.WorkLocationUpdateOneWithoutEmployeesNestedInput
   memberships?: Prisma.MembershipUpdateManyWithoutEmployeeNestedInput
   invitations?: Prisma.InvitationUpdateManyWithoutEmployeeNestedInput
+  exit?: Prisma.EmployeeExitUpdateOneWithoutEmployeeNestedInput
   asset_assignments?: Prisma.AssetAssignmentUpdateManyWithoutEmployeeNestedInput
 }
 
@@ -1539,13 +1703,365 @@ export type EmployeeUncheckedUpdateWithoutDocumentsInput = {
   bank_routing_code?: Prisma.NullableStringFieldUpdateOperationsInput | string | null
   labour_card_number?: Prisma.NullableStringFieldUpdateOperationsInput | string | null
   state?: Prisma.NullableStringFieldUpdateOperationsInput | string | null
+  search_text?: Prisma.StringFieldUpdateOperationsInput | string
   created_at?: Prisma.DateTimeFieldUpdateOperationsInput | Date | string
   updated_at?: Prisma.DateTimeFieldUpdateOperationsInput | Date | string
   deleted_at?: Prisma.NullableDateTimeFieldUpdateOperationsInput | Date | string | null
   reports?: Prisma.EmployeeUncheckedUpdateManyWithoutManagerNestedInput
   memberships?: Prisma.MembershipUncheckedUpdateManyWithoutEmployeeNestedInput
   invitations?: Prisma.InvitationUncheckedUpdateManyWithoutEmployeeNestedInput
+  exit?: Prisma.EmployeeExitUncheckedUpdateOneWithoutEmployeeNestedInput
   asset_assignments?: Prisma.AssetAssignmentUncheckedUpdateManyWithoutEmployeeNestedInput
+}
+
+export type EmployeeCreateWithoutExitInput = {
+  id?: string
+  employee_code: string
+  first_name: string
+  last_name: string
+  email: string
+  phone?: string | null
+  department: string
+  designation: string
+  joining_date: Date | string
+  date_of_birth?: Date | string | null
+  gender?: string | null
+  employment_type?: string
+  status?: string
+  bank_name?: string | null
+  bank_account_number?: string | null
+  bank_ifsc?: string | null
+  bank_iban?: string | null
+  bank_routing_code?: string | null
+  labour_card_number?: string | null
+  state?: string | null
+  search_text?: string
+  created_at?: Date | string
+  updated_at?: Date | string
+  deleted_at?: Date | string | null
+  manager?: Prisma.EmployeeCreateNestedOneWithoutReportsInput
+  reports?: Prisma.EmployeeCreateNestedManyWithoutManagerInput
+  branch?: Prisma.BranchCreateNestedOneWithoutEmployeesInput
+  work_location?: Prisma.WorkLocationCreateNestedOneWithoutEmployeesInput
+  memberships?: Prisma.MembershipCreateNestedManyWithoutEmployeeInput
+  invitations?: Prisma.InvitationCreateNestedManyWithoutEmployeeInput
+  documents?: Prisma.EmployeeDocumentCreateNestedManyWithoutEmployeeInput
+  asset_assignments?: Prisma.AssetAssignmentCreateNestedManyWithoutEmployeeInput
+}
+
+export type EmployeeUncheckedCreateWithoutExitInput = {
+  tenant_id: string
+  id?: string
+  employee_code: string
+  first_name: string
+  last_name: string
+  email: string
+  phone?: string | null
+  department: string
+  designation: string
+  joining_date: Date | string
+  date_of_birth?: Date | string | null
+  gender?: string | null
+  employment_type?: string
+  status?: string
+  reports_to?: string | null
+  branch_id?: string | null
+  work_location_id?: string | null
+  bank_name?: string | null
+  bank_account_number?: string | null
+  bank_ifsc?: string | null
+  bank_iban?: string | null
+  bank_routing_code?: string | null
+  labour_card_number?: string | null
+  state?: string | null
+  search_text?: string
+  created_at?: Date | string
+  updated_at?: Date | string
+  deleted_at?: Date | string | null
+  reports?: Prisma.EmployeeUncheckedCreateNestedManyWithoutManagerInput
+  memberships?: Prisma.MembershipUncheckedCreateNestedManyWithoutEmployeeInput
+  invitations?: Prisma.InvitationUncheckedCreateNestedManyWithoutEmployeeInput
+  documents?: Prisma.EmployeeDocumentUncheckedCreateNestedManyWithoutEmployeeInput
+  asset_assignments?: Prisma.AssetAssignmentUncheckedCreateNestedManyWithoutEmployeeInput
+}
+
+export type EmployeeCreateOrConnectWithoutExitInput = {
+  where: Prisma.EmployeeWhereUniqueInput
+  create: Prisma.XOR<Prisma.EmployeeCreateWithoutExitInput, Prisma.EmployeeUncheckedCreateWithoutExitInput>
+}
+
+export type EmployeeUpsertWithoutExitInput = {
+  update: Prisma.XOR<Prisma.EmployeeUpdateWithoutExitInput, Prisma.EmployeeUncheckedUpdateWithoutExitInput>
+  create: Prisma.XOR<Prisma.EmployeeCreateWithoutExitInput, Prisma.EmployeeUncheckedCreateWithoutExitInput>
+  where?: Prisma.EmployeeWhereInput
+}
+
+export type EmployeeUpdateToOneWithWhereWithoutExitInput = {
+  where?: Prisma.EmployeeWhereInput
+  data: Prisma.XOR<Prisma.EmployeeUpdateWithoutExitInput, Prisma.EmployeeUncheckedUpdateWithoutExitInput>
+}
+
+export type EmployeeUpdateWithoutExitInput = {
+  id?: Prisma.StringFieldUpdateOperationsInput | string
+  employee_code?: Prisma.StringFieldUpdateOperationsInput | string
+  first_name?: Prisma.StringFieldUpdateOperationsInput | string
+  last_name?: Prisma.StringFieldUpdateOperationsInput | string
+  email?: Prisma.StringFieldUpdateOperationsInput | string
+  phone?: Prisma.NullableStringFieldUpdateOperationsInput | string | null
+  department?: Prisma.StringFieldUpdateOperationsInput | string
+  designation?: Prisma.StringFieldUpdateOperationsInput | string
+  joining_date?: Prisma.DateTimeFieldUpdateOperationsInput | Date | string
+  date_of_birth?: Prisma.NullableDateTimeFieldUpdateOperationsInput | Date | string | null
+  gender?: Prisma.NullableStringFieldUpdateOperationsInput | string | null
+  employment_type?: Prisma.StringFieldUpdateOperationsInput | string
+  status?: Prisma.StringFieldUpdateOperationsInput | string
+  bank_name?: Prisma.NullableStringFieldUpdateOperationsInput | string | null
+  bank_account_number?: Prisma.NullableStringFieldUpdateOperationsInput | string | null
+  bank_ifsc?: Prisma.NullableStringFieldUpdateOperationsInput | string | null
+  bank_iban?: Prisma.NullableStringFieldUpdateOperationsInput | string | null
+  bank_routing_code?: Prisma.NullableStringFieldUpdateOperationsInput | string | null
+  labour_card_number?: Prisma.NullableStringFieldUpdateOperationsInput | string | null
+  state?: Prisma.NullableStringFieldUpdateOperationsInput | string | null
+  search_text?: Prisma.StringFieldUpdateOperationsInput | string
+  created_at?: Prisma.DateTimeFieldUpdateOperationsInput | Date | string
+  updated_at?: Prisma.DateTimeFieldUpdateOperationsInput | Date | string
+  deleted_at?: Prisma.NullableDateTimeFieldUpdateOperationsInput | Date | string | null
+  manager?: Prisma.EmployeeUpdateOneWithoutReportsNestedInput
+  reports?: Prisma.EmployeeUpdateManyWithoutManagerNestedInput
+  branch?: Prisma.BranchUpdateOneWithoutEmployeesNestedInput
+  work_location?: Prisma.WorkLocationUpdateOneWithoutEmployeesNestedInput
+  memberships?: Prisma.MembershipUpdateManyWithoutEmployeeNestedInput
+  invitations?: Prisma.InvitationUpdateManyWithoutEmployeeNestedInput
+  documents?: Prisma.EmployeeDocumentUpdateManyWithoutEmployeeNestedInput
+  asset_assignments?: Prisma.AssetAssignmentUpdateManyWithoutEmployeeNestedInput
+}
+
+export type EmployeeUncheckedUpdateWithoutExitInput = {
+  tenant_id?: Prisma.StringFieldUpdateOperationsInput | string
+  id?: Prisma.StringFieldUpdateOperationsInput | string
+  employee_code?: Prisma.StringFieldUpdateOperationsInput | string
+  first_name?: Prisma.StringFieldUpdateOperationsInput | string
+  last_name?: Prisma.StringFieldUpdateOperationsInput | string
+  email?: Prisma.StringFieldUpdateOperationsInput | string
+  phone?: Prisma.NullableStringFieldUpdateOperationsInput | string | null
+  department?: Prisma.StringFieldUpdateOperationsInput | string
+  designation?: Prisma.StringFieldUpdateOperationsInput | string
+  joining_date?: Prisma.DateTimeFieldUpdateOperationsInput | Date | string
+  date_of_birth?: Prisma.NullableDateTimeFieldUpdateOperationsInput | Date | string | null
+  gender?: Prisma.NullableStringFieldUpdateOperationsInput | string | null
+  employment_type?: Prisma.StringFieldUpdateOperationsInput | string
+  status?: Prisma.StringFieldUpdateOperationsInput | string
+  reports_to?: Prisma.NullableStringFieldUpdateOperationsInput | string | null
+  branch_id?: Prisma.NullableStringFieldUpdateOperationsInput | string | null
+  work_location_id?: Prisma.NullableStringFieldUpdateOperationsInput | string | null
+  bank_name?: Prisma.NullableStringFieldUpdateOperationsInput | string | null
+  bank_account_number?: Prisma.NullableStringFieldUpdateOperationsInput | string | null
+  bank_ifsc?: Prisma.NullableStringFieldUpdateOperationsInput | string | null
+  bank_iban?: Prisma.NullableStringFieldUpdateOperationsInput | string | null
+  bank_routing_code?: Prisma.NullableStringFieldUpdateOperationsInput | string | null
+  labour_card_number?: Prisma.NullableStringFieldUpdateOperationsInput | string | null
+  state?: Prisma.NullableStringFieldUpdateOperationsInput | string | null
+  search_text?: Prisma.StringFieldUpdateOperationsInput | string
+  created_at?: Prisma.DateTimeFieldUpdateOperationsInput | Date | string
+  updated_at?: Prisma.DateTimeFieldUpdateOperationsInput | Date | string
+  deleted_at?: Prisma.NullableDateTimeFieldUpdateOperationsInput | Date | string | null
+  reports?: Prisma.EmployeeUncheckedUpdateManyWithoutManagerNestedInput
+  memberships?: Prisma.MembershipUncheckedUpdateManyWithoutEmployeeNestedInput
+  invitations?: Prisma.InvitationUncheckedUpdateManyWithoutEmployeeNestedInput
+  documents?: Prisma.EmployeeDocumentUncheckedUpdateManyWithoutEmployeeNestedInput
+  asset_assignments?: Prisma.AssetAssignmentUncheckedUpdateManyWithoutEmployeeNestedInput
+}
+
+export type EmployeeCreateWithoutBranchInput = {
+  id?: string
+  employee_code: string
+  first_name: string
+  last_name: string
+  email: string
+  phone?: string | null
+  department: string
+  designation: string
+  joining_date: Date | string
+  date_of_birth?: Date | string | null
+  gender?: string | null
+  employment_type?: string
+  status?: string
+  bank_name?: string | null
+  bank_account_number?: string | null
+  bank_ifsc?: string | null
+  bank_iban?: string | null
+  bank_routing_code?: string | null
+  labour_card_number?: string | null
+  state?: string | null
+  search_text?: string
+  created_at?: Date | string
+  updated_at?: Date | string
+  deleted_at?: Date | string | null
+  manager?: Prisma.EmployeeCreateNestedOneWithoutReportsInput
+  reports?: Prisma.EmployeeCreateNestedManyWithoutManagerInput
+  work_location?: Prisma.WorkLocationCreateNestedOneWithoutEmployeesInput
+  memberships?: Prisma.MembershipCreateNestedManyWithoutEmployeeInput
+  invitations?: Prisma.InvitationCreateNestedManyWithoutEmployeeInput
+  documents?: Prisma.EmployeeDocumentCreateNestedManyWithoutEmployeeInput
+  exit?: Prisma.EmployeeExitCreateNestedOneWithoutEmployeeInput
+  asset_assignments?: Prisma.AssetAssignmentCreateNestedManyWithoutEmployeeInput
+}
+
+export type EmployeeUncheckedCreateWithoutBranchInput = {
+  id?: string
+  employee_code: string
+  first_name: string
+  last_name: string
+  email: string
+  phone?: string | null
+  department: string
+  designation: string
+  joining_date: Date | string
+  date_of_birth?: Date | string | null
+  gender?: string | null
+  employment_type?: string
+  status?: string
+  reports_to?: string | null
+  work_location_id?: string | null
+  bank_name?: string | null
+  bank_account_number?: string | null
+  bank_ifsc?: string | null
+  bank_iban?: string | null
+  bank_routing_code?: string | null
+  labour_card_number?: string | null
+  state?: string | null
+  search_text?: string
+  created_at?: Date | string
+  updated_at?: Date | string
+  deleted_at?: Date | string | null
+  reports?: Prisma.EmployeeUncheckedCreateNestedManyWithoutManagerInput
+  memberships?: Prisma.MembershipUncheckedCreateNestedManyWithoutEmployeeInput
+  invitations?: Prisma.InvitationUncheckedCreateNestedManyWithoutEmployeeInput
+  documents?: Prisma.EmployeeDocumentUncheckedCreateNestedManyWithoutEmployeeInput
+  exit?: Prisma.EmployeeExitUncheckedCreateNestedOneWithoutEmployeeInput
+  asset_assignments?: Prisma.AssetAssignmentUncheckedCreateNestedManyWithoutEmployeeInput
+}
+
+export type EmployeeCreateOrConnectWithoutBranchInput = {
+  where: Prisma.EmployeeWhereUniqueInput
+  create: Prisma.XOR<Prisma.EmployeeCreateWithoutBranchInput, Prisma.EmployeeUncheckedCreateWithoutBranchInput>
+}
+
+export type EmployeeCreateManyBranchInputEnvelope = {
+  data: Prisma.EmployeeCreateManyBranchInput | Prisma.EmployeeCreateManyBranchInput[]
+  skipDuplicates?: boolean
+}
+
+export type EmployeeUpsertWithWhereUniqueWithoutBranchInput = {
+  where: Prisma.EmployeeWhereUniqueInput
+  update: Prisma.XOR<Prisma.EmployeeUpdateWithoutBranchInput, Prisma.EmployeeUncheckedUpdateWithoutBranchInput>
+  create: Prisma.XOR<Prisma.EmployeeCreateWithoutBranchInput, Prisma.EmployeeUncheckedCreateWithoutBranchInput>
+}
+
+export type EmployeeUpdateWithWhereUniqueWithoutBranchInput = {
+  where: Prisma.EmployeeWhereUniqueInput
+  data: Prisma.XOR<Prisma.EmployeeUpdateWithoutBranchInput, Prisma.EmployeeUncheckedUpdateWithoutBranchInput>
+}
+
+export type EmployeeUpdateManyWithWhereWithoutBranchInput = {
+  where: Prisma.EmployeeScalarWhereInput
+  data: Prisma.XOR<Prisma.EmployeeUpdateManyMutationInput, Prisma.EmployeeUncheckedUpdateManyWithoutBranchInput>
+}
+
+export type EmployeeCreateWithoutWork_locationInput = {
+  id?: string
+  employee_code: string
+  first_name: string
+  last_name: string
+  email: string
+  phone?: string | null
+  department: string
+  designation: string
+  joining_date: Date | string
+  date_of_birth?: Date | string | null
+  gender?: string | null
+  employment_type?: string
+  status?: string
+  bank_name?: string | null
+  bank_account_number?: string | null
+  bank_ifsc?: string | null
+  bank_iban?: string | null
+  bank_routing_code?: string | null
+  labour_card_number?: string | null
+  state?: string | null
+  search_text?: string
+  created_at?: Date | string
+  updated_at?: Date | string
+  deleted_at?: Date | string | null
+  manager?: Prisma.EmployeeCreateNestedOneWithoutReportsInput
+  reports?: Prisma.EmployeeCreateNestedManyWithoutManagerInput
+  branch?: Prisma.BranchCreateNestedOneWithoutEmployeesInput
+  memberships?: Prisma.MembershipCreateNestedManyWithoutEmployeeInput
+  invitations?: Prisma.InvitationCreateNestedManyWithoutEmployeeInput
+  documents?: Prisma.EmployeeDocumentCreateNestedManyWithoutEmployeeInput
+  exit?: Prisma.EmployeeExitCreateNestedOneWithoutEmployeeInput
+  asset_assignments?: Prisma.AssetAssignmentCreateNestedManyWithoutEmployeeInput
+}
+
+export type EmployeeUncheckedCreateWithoutWork_locationInput = {
+  id?: string
+  employee_code: string
+  first_name: string
+  last_name: string
+  email: string
+  phone?: string | null
+  department: string
+  designation: string
+  joining_date: Date | string
+  date_of_birth?: Date | string | null
+  gender?: string | null
+  employment_type?: string
+  status?: string
+  reports_to?: string | null
+  branch_id?: string | null
+  bank_name?: string | null
+  bank_account_number?: string | null
+  bank_ifsc?: string | null
+  bank_iban?: string | null
+  bank_routing_code?: string | null
+  labour_card_number?: string | null
+  state?: string | null
+  search_text?: string
+  created_at?: Date | string
+  updated_at?: Date | string
+  deleted_at?: Date | string | null
+  reports?: Prisma.EmployeeUncheckedCreateNestedManyWithoutManagerInput
+  memberships?: Prisma.MembershipUncheckedCreateNestedManyWithoutEmployeeInput
+  invitations?: Prisma.InvitationUncheckedCreateNestedManyWithoutEmployeeInput
+  documents?: Prisma.EmployeeDocumentUncheckedCreateNestedManyWithoutEmployeeInput
+  exit?: Prisma.EmployeeExitUncheckedCreateNestedOneWithoutEmployeeInput
+  asset_assignments?: Prisma.AssetAssignmentUncheckedCreateNestedManyWithoutEmployeeInput
+}
+
+export type EmployeeCreateOrConnectWithoutWork_locationInput = {
+  where: Prisma.EmployeeWhereUniqueInput
+  create: Prisma.XOR<Prisma.EmployeeCreateWithoutWork_locationInput, Prisma.EmployeeUncheckedCreateWithoutWork_locationInput>
+}
+
+export type EmployeeCreateManyWork_locationInputEnvelope = {
+  data: Prisma.EmployeeCreateManyWork_locationInput | Prisma.EmployeeCreateManyWork_locationInput[]
+  skipDuplicates?: boolean
+}
+
+export type EmployeeUpsertWithWhereUniqueWithoutWork_locationInput = {
+  where: Prisma.EmployeeWhereUniqueInput
+  update: Prisma.XOR<Prisma.EmployeeUpdateWithoutWork_locationInput, Prisma.EmployeeUncheckedUpdateWithoutWork_locationInput>
+  create: Prisma.XOR<Prisma.EmployeeCreateWithoutWork_locationInput, Prisma.EmployeeUncheckedCreateWithoutWork_locationInput>
+}
+
+export type EmployeeUpdateWithWhereUniqueWithoutWork_locationInput = {
+  where: Prisma.EmployeeWhereUniqueInput
+  data: Prisma.XOR<Prisma.EmployeeUpdateWithoutWork_locationInput, Prisma.EmployeeUncheckedUpdateWithoutWork_locationInput>
+}
+
+export type EmployeeUpdateManyWithWhereWithoutWork_locationInput = {
+  where: Prisma.EmployeeScalarWhereInput
+  data: Prisma.XOR<Prisma.EmployeeUpdateManyMutationInput, Prisma.EmployeeUncheckedUpdateManyWithoutWork_locationInput>
 }
 
 export type EmployeeCreateWithoutMembershipsInput = {
@@ -1562,8 +2078,6 @@ export type EmployeeCreateWithoutMembershipsInput = {
   gender?: string | null
   employment_type?: string
   status?: string
-  branch_id?: string | null
-  work_location_id?: string | null
   bank_name?: string | null
   bank_account_number?: string | null
   bank_ifsc?: string | null
@@ -1571,13 +2085,17 @@ export type EmployeeCreateWithoutMembershipsInput = {
   bank_routing_code?: string | null
   labour_card_number?: string | null
   state?: string | null
+  search_text?: string
   created_at?: Date | string
   updated_at?: Date | string
   deleted_at?: Date | string | null
   manager?: Prisma.EmployeeCreateNestedOneWithoutReportsInput
   reports?: Prisma.EmployeeCreateNestedManyWithoutManagerInput
+  branch?: Prisma.BranchCreateNestedOneWithoutEmployeesInput
+  work_location?: Prisma.WorkLocationCreateNestedOneWithoutEmployeesInput
   invitations?: Prisma.InvitationCreateNestedManyWithoutEmployeeInput
   documents?: Prisma.EmployeeDocumentCreateNestedManyWithoutEmployeeInput
+  exit?: Prisma.EmployeeExitCreateNestedOneWithoutEmployeeInput
   asset_assignments?: Prisma.AssetAssignmentCreateNestedManyWithoutEmployeeInput
 }
 
@@ -1606,12 +2124,14 @@ export type EmployeeUncheckedCreateWithoutMembershipsInput = {
   bank_routing_code?: string | null
   labour_card_number?: string | null
   state?: string | null
+  search_text?: string
   created_at?: Date | string
   updated_at?: Date | string
   deleted_at?: Date | string | null
   reports?: Prisma.EmployeeUncheckedCreateNestedManyWithoutManagerInput
   invitations?: Prisma.InvitationUncheckedCreateNestedManyWithoutEmployeeInput
   documents?: Prisma.EmployeeDocumentUncheckedCreateNestedManyWithoutEmployeeInput
+  exit?: Prisma.EmployeeExitUncheckedCreateNestedOneWithoutEmployeeInput
   asset_assignments?: Prisma.AssetAssignmentUncheckedCreateNestedManyWithoutEmployeeInput
 }
 
@@ -1645,8 +2165,6 @@ export type EmployeeUpdateWithoutMembershipsInput = {
   gender?: Prisma.NullableStringFieldUpdateOperationsInput | string | null
   employment_type?: Prisma.StringFieldUpdateOperationsInput | string
   status?: Prisma.StringFieldUpdateOperationsInput | string
-  branch_id?: Prisma.NullableStringFieldUpdateOperationsInput | string | null
-  work_location_id?: Prisma.NullableStringFieldUpdateOperationsInput | string | null
   bank_name?: Prisma.NullableStringFieldUpdateOperationsInput | string | null
   bank_account_number?: Prisma.NullableStringFieldUpdateOperationsInput | string | null
   bank_ifsc?: Prisma.NullableStringFieldUpdateOperationsInput | string | null
@@ -1654,13 +2172,17 @@ export type EmployeeUpdateWithoutMembershipsInput = {
   bank_routing_code?: Prisma.NullableStringFieldUpdateOperationsInput | string | null
   labour_card_number?: Prisma.NullableStringFieldUpdateOperationsInput | string | null
   state?: Prisma.NullableStringFieldUpdateOperationsInput | string | null
+  search_text?: Prisma.StringFieldUpdateOperationsInput | string
   created_at?: Prisma.DateTimeFieldUpdateOperationsInput | Date | string
   updated_at?: Prisma.DateTimeFieldUpdateOperationsInput | Date | string
   deleted_at?: Prisma.NullableDateTimeFieldUpdateOperationsInput | Date | string | null
   manager?: Prisma.EmployeeUpdateOneWithoutReportsNestedInput
   reports?: Prisma.EmployeeUpdateManyWithoutManagerNestedInput
+  branch?: Prisma.BranchUpdateOneWithoutEmployeesNestedInput
+  work_location?: Prisma.WorkLocationUpdateOneWithoutEmployeesNestedInput
   invitations?: Prisma.InvitationUpdateManyWithoutEmployeeNestedInput
   documents?: Prisma.EmployeeDocumentUpdateManyWithoutEmployeeNestedInput
+  exit?: Prisma.EmployeeExitUpdateOneWithoutEmployeeNestedInput
   asset_assignments?: Prisma.AssetAssignmentUpdateManyWithoutEmployeeNestedInput
 }
 
@@ -1689,12 +2211,14 @@ export type EmployeeUncheckedUpdateWithoutMembershipsInput = {
   bank_routing_code?: Prisma.NullableStringFieldUpdateOperationsInput | string | null
   labour_card_number?: Prisma.NullableStringFieldUpdateOperationsInput | string | null
   state?: Prisma.NullableStringFieldUpdateOperationsInput | string | null
+  search_text?: Prisma.StringFieldUpdateOperationsInput | string
   created_at?: Prisma.DateTimeFieldUpdateOperationsInput | Date | string
   updated_at?: Prisma.DateTimeFieldUpdateOperationsInput | Date | string
   deleted_at?: Prisma.NullableDateTimeFieldUpdateOperationsInput | Date | string | null
   reports?: Prisma.EmployeeUncheckedUpdateManyWithoutManagerNestedInput
   invitations?: Prisma.InvitationUncheckedUpdateManyWithoutEmployeeNestedInput
   documents?: Prisma.EmployeeDocumentUncheckedUpdateManyWithoutEmployeeNestedInput
+  exit?: Prisma.EmployeeExitUncheckedUpdateOneWithoutEmployeeNestedInput
   asset_assignments?: Prisma.AssetAssignmentUncheckedUpdateManyWithoutEmployeeNestedInput
 }
 
@@ -1712,8 +2236,6 @@ export type EmployeeCreateWithoutInvitationsInput = {
   gender?: string | null
   employment_type?: string
   status?: string
-  branch_id?: string | null
-  work_location_id?: string | null
   bank_name?: string | null
   bank_account_number?: string | null
   bank_ifsc?: string | null
@@ -1721,13 +2243,17 @@ export type EmployeeCreateWithoutInvitationsInput = {
   bank_routing_code?: string | null
   labour_card_number?: string | null
   state?: string | null
+  search_text?: string
   created_at?: Date | string
   updated_at?: Date | string
   deleted_at?: Date | string | null
   manager?: Prisma.EmployeeCreateNestedOneWithoutReportsInput
   reports?: Prisma.EmployeeCreateNestedManyWithoutManagerInput
+  branch?: Prisma.BranchCreateNestedOneWithoutEmployeesInput
+  work_location?: Prisma.WorkLocationCreateNestedOneWithoutEmployeesInput
   memberships?: Prisma.MembershipCreateNestedManyWithoutEmployeeInput
   documents?: Prisma.EmployeeDocumentCreateNestedManyWithoutEmployeeInput
+  exit?: Prisma.EmployeeExitCreateNestedOneWithoutEmployeeInput
   asset_assignments?: Prisma.AssetAssignmentCreateNestedManyWithoutEmployeeInput
 }
 
@@ -1756,12 +2282,14 @@ export type EmployeeUncheckedCreateWithoutInvitationsInput = {
   bank_routing_code?: string | null
   labour_card_number?: string | null
   state?: string | null
+  search_text?: string
   created_at?: Date | string
   updated_at?: Date | string
   deleted_at?: Date | string | null
   reports?: Prisma.EmployeeUncheckedCreateNestedManyWithoutManagerInput
   memberships?: Prisma.MembershipUncheckedCreateNestedManyWithoutEmployeeInput
   documents?: Prisma.EmployeeDocumentUncheckedCreateNestedManyWithoutEmployeeInput
+  exit?: Prisma.EmployeeExitUncheckedCreateNestedOneWithoutEmployeeInput
   asset_assignments?: Prisma.AssetAssignmentUncheckedCreateNestedManyWithoutEmployeeInput
 }
 
@@ -1795,8 +2323,6 @@ export type EmployeeUpdateWithoutInvitationsInput = {
   gender?: Prisma.NullableStringFieldUpdateOperationsInput | string | null
   employment_type?: Prisma.StringFieldUpdateOperationsInput | string
   status?: Prisma.StringFieldUpdateOperationsInput | string
-  branch_id?: Prisma.NullableStringFieldUpdateOperationsInput | string | null
-  work_location_id?: Prisma.NullableStringFieldUpdateOperationsInput | string | null
   bank_name?: Prisma.NullableStringFieldUpdateOperationsInput | string | null
   bank_account_number?: Prisma.NullableStringFieldUpdateOperationsInput | string | null
   bank_ifsc?: Prisma.NullableStringFieldUpdateOperationsInput | string | null
@@ -1804,13 +2330,17 @@ export type EmployeeUpdateWithoutInvitationsInput = {
   bank_routing_code?: Prisma.NullableStringFieldUpdateOperationsInput | string | null
   labour_card_number?: Prisma.NullableStringFieldUpdateOperationsInput | string | null
   state?: Prisma.NullableStringFieldUpdateOperationsInput | string | null
+  search_text?: Prisma.StringFieldUpdateOperationsInput | string
   created_at?: Prisma.DateTimeFieldUpdateOperationsInput | Date | string
   updated_at?: Prisma.DateTimeFieldUpdateOperationsInput | Date | string
   deleted_at?: Prisma.NullableDateTimeFieldUpdateOperationsInput | Date | string | null
   manager?: Prisma.EmployeeUpdateOneWithoutReportsNestedInput
   reports?: Prisma.EmployeeUpdateManyWithoutManagerNestedInput
+  branch?: Prisma.BranchUpdateOneWithoutEmployeesNestedInput
+  work_location?: Prisma.WorkLocationUpdateOneWithoutEmployeesNestedInput
   memberships?: Prisma.MembershipUpdateManyWithoutEmployeeNestedInput
   documents?: Prisma.EmployeeDocumentUpdateManyWithoutEmployeeNestedInput
+  exit?: Prisma.EmployeeExitUpdateOneWithoutEmployeeNestedInput
   asset_assignments?: Prisma.AssetAssignmentUpdateManyWithoutEmployeeNestedInput
 }
 
@@ -1839,12 +2369,14 @@ export type EmployeeUncheckedUpdateWithoutInvitationsInput = {
   bank_routing_code?: Prisma.NullableStringFieldUpdateOperationsInput | string | null
   labour_card_number?: Prisma.NullableStringFieldUpdateOperationsInput | string | null
   state?: Prisma.NullableStringFieldUpdateOperationsInput | string | null
+  search_text?: Prisma.StringFieldUpdateOperationsInput | string
   created_at?: Prisma.DateTimeFieldUpdateOperationsInput | Date | string
   updated_at?: Prisma.DateTimeFieldUpdateOperationsInput | Date | string
   deleted_at?: Prisma.NullableDateTimeFieldUpdateOperationsInput | Date | string | null
   reports?: Prisma.EmployeeUncheckedUpdateManyWithoutManagerNestedInput
   memberships?: Prisma.MembershipUncheckedUpdateManyWithoutEmployeeNestedInput
   documents?: Prisma.EmployeeDocumentUncheckedUpdateManyWithoutEmployeeNestedInput
+  exit?: Prisma.EmployeeExitUncheckedUpdateOneWithoutEmployeeNestedInput
   asset_assignments?: Prisma.AssetAssignmentUncheckedUpdateManyWithoutEmployeeNestedInput
 }
 
@@ -1871,6 +2403,7 @@ export type EmployeeCreateManyManagerInput = {
   bank_routing_code?: string | null
   labour_card_number?: string | null
   state?: string | null
+  search_text?: string
   created_at?: Date | string
   updated_at?: Date | string
   deleted_at?: Date | string | null
@@ -1890,8 +2423,6 @@ export type EmployeeUpdateWithoutManagerInput = {
   gender?: Prisma.NullableStringFieldUpdateOperationsInput | string | null
   employment_type?: Prisma.StringFieldUpdateOperationsInput | string
   status?: Prisma.StringFieldUpdateOperationsInput | string
-  branch_id?: Prisma.NullableStringFieldUpdateOperationsInput | string | null
-  work_location_id?: Prisma.NullableStringFieldUpdateOperationsInput | string | null
   bank_name?: Prisma.NullableStringFieldUpdateOperationsInput | string | null
   bank_account_number?: Prisma.NullableStringFieldUpdateOperationsInput | string | null
   bank_ifsc?: Prisma.NullableStringFieldUpdateOperationsInput | string | null
@@ -1899,13 +2430,17 @@ export type EmployeeUpdateWithoutManagerInput = {
   bank_routing_code?: Prisma.NullableStringFieldUpdateOperationsInput | string | null
   labour_card_number?: Prisma.NullableStringFieldUpdateOperationsInput | string | null
   state?: Prisma.NullableStringFieldUpdateOperationsInput | string | null
+  search_text?: Prisma.StringFieldUpdateOperationsInput | string
   created_at?: Prisma.DateTimeFieldUpdateOperationsInput | Date | string
   updated_at?: Prisma.DateTimeFieldUpdateOperationsInput | Date | string
   deleted_at?: Prisma.NullableDateTimeFieldUpdateOperationsInput | Date | string | null
   reports?: Prisma.EmployeeUpdateManyWithoutManagerNestedInput
+  branch?: Prisma.BranchUpdateOneWithoutEmployeesNestedInput
+  work_location?: Prisma.WorkLocationUpdateOneWithoutEmployeesNestedInput
   memberships?: Prisma.MembershipUpdateManyWithoutEmployeeNestedInput
   invitations?: Prisma.InvitationUpdateManyWithoutEmployeeNestedInput
   documents?: Prisma.EmployeeDocumentUpdateManyWithoutEmployeeNestedInput
+  exit?: Prisma.EmployeeExitUpdateOneWithoutEmployeeNestedInput
   asset_assignments?: Prisma.AssetAssignmentUpdateManyWithoutEmployeeNestedInput
 }
 
@@ -1932,6 +2467,7 @@ export type EmployeeUncheckedUpdateWithoutManagerInput = {
   bank_routing_code?: Prisma.NullableStringFieldUpdateOperationsInput | string | null
   labour_card_number?: Prisma.NullableStringFieldUpdateOperationsInput | string | null
   state?: Prisma.NullableStringFieldUpdateOperationsInput | string | null
+  search_text?: Prisma.StringFieldUpdateOperationsInput | string
   created_at?: Prisma.DateTimeFieldUpdateOperationsInput | Date | string
   updated_at?: Prisma.DateTimeFieldUpdateOperationsInput | Date | string
   deleted_at?: Prisma.NullableDateTimeFieldUpdateOperationsInput | Date | string | null
@@ -1939,6 +2475,7 @@ export type EmployeeUncheckedUpdateWithoutManagerInput = {
   memberships?: Prisma.MembershipUncheckedUpdateManyWithoutEmployeeNestedInput
   invitations?: Prisma.InvitationUncheckedUpdateManyWithoutEmployeeNestedInput
   documents?: Prisma.EmployeeDocumentUncheckedUpdateManyWithoutEmployeeNestedInput
+  exit?: Prisma.EmployeeExitUncheckedUpdateOneWithoutEmployeeNestedInput
   asset_assignments?: Prisma.AssetAssignmentUncheckedUpdateManyWithoutEmployeeNestedInput
 }
 
@@ -1965,6 +2502,263 @@ export type EmployeeUncheckedUpdateManyWithoutManagerInput = {
   bank_routing_code?: Prisma.NullableStringFieldUpdateOperationsInput | string | null
   labour_card_number?: Prisma.NullableStringFieldUpdateOperationsInput | string | null
   state?: Prisma.NullableStringFieldUpdateOperationsInput | string | null
+  search_text?: Prisma.StringFieldUpdateOperationsInput | string
+  created_at?: Prisma.DateTimeFieldUpdateOperationsInput | Date | string
+  updated_at?: Prisma.DateTimeFieldUpdateOperationsInput | Date | string
+  deleted_at?: Prisma.NullableDateTimeFieldUpdateOperationsInput | Date | string | null
+}
+
+export type EmployeeCreateManyBranchInput = {
+  id?: string
+  employee_code: string
+  first_name: string
+  last_name: string
+  email: string
+  phone?: string | null
+  department: string
+  designation: string
+  joining_date: Date | string
+  date_of_birth?: Date | string | null
+  gender?: string | null
+  employment_type?: string
+  status?: string
+  reports_to?: string | null
+  work_location_id?: string | null
+  bank_name?: string | null
+  bank_account_number?: string | null
+  bank_ifsc?: string | null
+  bank_iban?: string | null
+  bank_routing_code?: string | null
+  labour_card_number?: string | null
+  state?: string | null
+  search_text?: string
+  created_at?: Date | string
+  updated_at?: Date | string
+  deleted_at?: Date | string | null
+}
+
+export type EmployeeUpdateWithoutBranchInput = {
+  id?: Prisma.StringFieldUpdateOperationsInput | string
+  employee_code?: Prisma.StringFieldUpdateOperationsInput | string
+  first_name?: Prisma.StringFieldUpdateOperationsInput | string
+  last_name?: Prisma.StringFieldUpdateOperationsInput | string
+  email?: Prisma.StringFieldUpdateOperationsInput | string
+  phone?: Prisma.NullableStringFieldUpdateOperationsInput | string | null
+  department?: Prisma.StringFieldUpdateOperationsInput | string
+  designation?: Prisma.StringFieldUpdateOperationsInput | string
+  joining_date?: Prisma.DateTimeFieldUpdateOperationsInput | Date | string
+  date_of_birth?: Prisma.NullableDateTimeFieldUpdateOperationsInput | Date | string | null
+  gender?: Prisma.NullableStringFieldUpdateOperationsInput | string | null
+  employment_type?: Prisma.StringFieldUpdateOperationsInput | string
+  status?: Prisma.StringFieldUpdateOperationsInput | string
+  bank_name?: Prisma.NullableStringFieldUpdateOperationsInput | string | null
+  bank_account_number?: Prisma.NullableStringFieldUpdateOperationsInput | string | null
+  bank_ifsc?: Prisma.NullableStringFieldUpdateOperationsInput | string | null
+  bank_iban?: Prisma.NullableStringFieldUpdateOperationsInput | string | null
+  bank_routing_code?: Prisma.NullableStringFieldUpdateOperationsInput | string | null
+  labour_card_number?: Prisma.NullableStringFieldUpdateOperationsInput | string | null
+  state?: Prisma.NullableStringFieldUpdateOperationsInput | string | null
+  search_text?: Prisma.StringFieldUpdateOperationsInput | string
+  created_at?: Prisma.DateTimeFieldUpdateOperationsInput | Date | string
+  updated_at?: Prisma.DateTimeFieldUpdateOperationsInput | Date | string
+  deleted_at?: Prisma.NullableDateTimeFieldUpdateOperationsInput | Date | string | null
+  manager?: Prisma.EmployeeUpdateOneWithoutReportsNestedInput
+  reports?: Prisma.EmployeeUpdateManyWithoutManagerNestedInput
+  work_location?: Prisma.WorkLocationUpdateOneWithoutEmployeesNestedInput
+  memberships?: Prisma.MembershipUpdateManyWithoutEmployeeNestedInput
+  invitations?: Prisma.InvitationUpdateManyWithoutEmployeeNestedInput
+  documents?: Prisma.EmployeeDocumentUpdateManyWithoutEmployeeNestedInput
+  exit?: Prisma.EmployeeExitUpdateOneWithoutEmployeeNestedInput
+  asset_assignments?: Prisma.AssetAssignmentUpdateManyWithoutEmployeeNestedInput
+}
+
+export type EmployeeUncheckedUpdateWithoutBranchInput = {
+  id?: Prisma.StringFieldUpdateOperationsInput | string
+  employee_code?: Prisma.StringFieldUpdateOperationsInput | string
+  first_name?: Prisma.StringFieldUpdateOperationsInput | string
+  last_name?: Prisma.StringFieldUpdateOperationsInput | string
+  email?: Prisma.StringFieldUpdateOperationsInput | string
+  phone?: Prisma.NullableStringFieldUpdateOperationsInput | string | null
+  department?: Prisma.StringFieldUpdateOperationsInput | string
+  designation?: Prisma.StringFieldUpdateOperationsInput | string
+  joining_date?: Prisma.DateTimeFieldUpdateOperationsInput | Date | string
+  date_of_birth?: Prisma.NullableDateTimeFieldUpdateOperationsInput | Date | string | null
+  gender?: Prisma.NullableStringFieldUpdateOperationsInput | string | null
+  employment_type?: Prisma.StringFieldUpdateOperationsInput | string
+  status?: Prisma.StringFieldUpdateOperationsInput | string
+  reports_to?: Prisma.NullableStringFieldUpdateOperationsInput | string | null
+  work_location_id?: Prisma.NullableStringFieldUpdateOperationsInput | string | null
+  bank_name?: Prisma.NullableStringFieldUpdateOperationsInput | string | null
+  bank_account_number?: Prisma.NullableStringFieldUpdateOperationsInput | string | null
+  bank_ifsc?: Prisma.NullableStringFieldUpdateOperationsInput | string | null
+  bank_iban?: Prisma.NullableStringFieldUpdateOperationsInput | string | null
+  bank_routing_code?: Prisma.NullableStringFieldUpdateOperationsInput | string | null
+  labour_card_number?: Prisma.NullableStringFieldUpdateOperationsInput | string | null
+  state?: Prisma.NullableStringFieldUpdateOperationsInput | string | null
+  search_text?: Prisma.StringFieldUpdateOperationsInput | string
+  created_at?: Prisma.DateTimeFieldUpdateOperationsInput | Date | string
+  updated_at?: Prisma.DateTimeFieldUpdateOperationsInput | Date | string
+  deleted_at?: Prisma.NullableDateTimeFieldUpdateOperationsInput | Date | string | null
+  reports?: Prisma.EmployeeUncheckedUpdateManyWithoutManagerNestedInput
+  memberships?: Prisma.MembershipUncheckedUpdateManyWithoutEmployeeNestedInput
+  invitations?: Prisma.InvitationUncheckedUpdateManyWithoutEmployeeNestedInput
+  documents?: Prisma.EmployeeDocumentUncheckedUpdateManyWithoutEmployeeNestedInput
+  exit?: Prisma.EmployeeExitUncheckedUpdateOneWithoutEmployeeNestedInput
+  asset_assignments?: Prisma.AssetAssignmentUncheckedUpdateManyWithoutEmployeeNestedInput
+}
+
+export type EmployeeUncheckedUpdateManyWithoutBranchInput = {
+  id?: Prisma.StringFieldUpdateOperationsInput | string
+  employee_code?: Prisma.StringFieldUpdateOperationsInput | string
+  first_name?: Prisma.StringFieldUpdateOperationsInput | string
+  last_name?: Prisma.StringFieldUpdateOperationsInput | string
+  email?: Prisma.StringFieldUpdateOperationsInput | string
+  phone?: Prisma.NullableStringFieldUpdateOperationsInput | string | null
+  department?: Prisma.StringFieldUpdateOperationsInput | string
+  designation?: Prisma.StringFieldUpdateOperationsInput | string
+  joining_date?: Prisma.DateTimeFieldUpdateOperationsInput | Date | string
+  date_of_birth?: Prisma.NullableDateTimeFieldUpdateOperationsInput | Date | string | null
+  gender?: Prisma.NullableStringFieldUpdateOperationsInput | string | null
+  employment_type?: Prisma.StringFieldUpdateOperationsInput | string
+  status?: Prisma.StringFieldUpdateOperationsInput | string
+  reports_to?: Prisma.NullableStringFieldUpdateOperationsInput | string | null
+  work_location_id?: Prisma.NullableStringFieldUpdateOperationsInput | string | null
+  bank_name?: Prisma.NullableStringFieldUpdateOperationsInput | string | null
+  bank_account_number?: Prisma.NullableStringFieldUpdateOperationsInput | string | null
+  bank_ifsc?: Prisma.NullableStringFieldUpdateOperationsInput | string | null
+  bank_iban?: Prisma.NullableStringFieldUpdateOperationsInput | string | null
+  bank_routing_code?: Prisma.NullableStringFieldUpdateOperationsInput | string | null
+  labour_card_number?: Prisma.NullableStringFieldUpdateOperationsInput | string | null
+  state?: Prisma.NullableStringFieldUpdateOperationsInput | string | null
+  search_text?: Prisma.StringFieldUpdateOperationsInput | string
+  created_at?: Prisma.DateTimeFieldUpdateOperationsInput | Date | string
+  updated_at?: Prisma.DateTimeFieldUpdateOperationsInput | Date | string
+  deleted_at?: Prisma.NullableDateTimeFieldUpdateOperationsInput | Date | string | null
+}
+
+export type EmployeeCreateManyWork_locationInput = {
+  id?: string
+  employee_code: string
+  first_name: string
+  last_name: string
+  email: string
+  phone?: string | null
+  department: string
+  designation: string
+  joining_date: Date | string
+  date_of_birth?: Date | string | null
+  gender?: string | null
+  employment_type?: string
+  status?: string
+  reports_to?: string | null
+  branch_id?: string | null
+  bank_name?: string | null
+  bank_account_number?: string | null
+  bank_ifsc?: string | null
+  bank_iban?: string | null
+  bank_routing_code?: string | null
+  labour_card_number?: string | null
+  state?: string | null
+  search_text?: string
+  created_at?: Date | string
+  updated_at?: Date | string
+  deleted_at?: Date | string | null
+}
+
+export type EmployeeUpdateWithoutWork_locationInput = {
+  id?: Prisma.StringFieldUpdateOperationsInput | string
+  employee_code?: Prisma.StringFieldUpdateOperationsInput | string
+  first_name?: Prisma.StringFieldUpdateOperationsInput | string
+  last_name?: Prisma.StringFieldUpdateOperationsInput | string
+  email?: Prisma.StringFieldUpdateOperationsInput | string
+  phone?: Prisma.NullableStringFieldUpdateOperationsInput | string | null
+  department?: Prisma.StringFieldUpdateOperationsInput | string
+  designation?: Prisma.StringFieldUpdateOperationsInput | string
+  joining_date?: Prisma.DateTimeFieldUpdateOperationsInput | Date | string
+  date_of_birth?: Prisma.NullableDateTimeFieldUpdateOperationsInput | Date | string | null
+  gender?: Prisma.NullableStringFieldUpdateOperationsInput | string | null
+  employment_type?: Prisma.StringFieldUpdateOperationsInput | string
+  status?: Prisma.StringFieldUpdateOperationsInput | string
+  bank_name?: Prisma.NullableStringFieldUpdateOperationsInput | string | null
+  bank_account_number?: Prisma.NullableStringFieldUpdateOperationsInput | string | null
+  bank_ifsc?: Prisma.NullableStringFieldUpdateOperationsInput | string | null
+  bank_iban?: Prisma.NullableStringFieldUpdateOperationsInput | string | null
+  bank_routing_code?: Prisma.NullableStringFieldUpdateOperationsInput | string | null
+  labour_card_number?: Prisma.NullableStringFieldUpdateOperationsInput | string | null
+  state?: Prisma.NullableStringFieldUpdateOperationsInput | string | null
+  search_text?: Prisma.StringFieldUpdateOperationsInput | string
+  created_at?: Prisma.DateTimeFieldUpdateOperationsInput | Date | string
+  updated_at?: Prisma.DateTimeFieldUpdateOperationsInput | Date | string
+  deleted_at?: Prisma.NullableDateTimeFieldUpdateOperationsInput | Date | string | null
+  manager?: Prisma.EmployeeUpdateOneWithoutReportsNestedInput
+  reports?: Prisma.EmployeeUpdateManyWithoutManagerNestedInput
+  branch?: Prisma.BranchUpdateOneWithoutEmployeesNestedInput
+  memberships?: Prisma.MembershipUpdateManyWithoutEmployeeNestedInput
+  invitations?: Prisma.InvitationUpdateManyWithoutEmployeeNestedInput
+  documents?: Prisma.EmployeeDocumentUpdateManyWithoutEmployeeNestedInput
+  exit?: Prisma.EmployeeExitUpdateOneWithoutEmployeeNestedInput
+  asset_assignments?: Prisma.AssetAssignmentUpdateManyWithoutEmployeeNestedInput
+}
+
+export type EmployeeUncheckedUpdateWithoutWork_locationInput = {
+  id?: Prisma.StringFieldUpdateOperationsInput | string
+  employee_code?: Prisma.StringFieldUpdateOperationsInput | string
+  first_name?: Prisma.StringFieldUpdateOperationsInput | string
+  last_name?: Prisma.StringFieldUpdateOperationsInput | string
+  email?: Prisma.StringFieldUpdateOperationsInput | string
+  phone?: Prisma.NullableStringFieldUpdateOperationsInput | string | null
+  department?: Prisma.StringFieldUpdateOperationsInput | string
+  designation?: Prisma.StringFieldUpdateOperationsInput | string
+  joining_date?: Prisma.DateTimeFieldUpdateOperationsInput | Date | string
+  date_of_birth?: Prisma.NullableDateTimeFieldUpdateOperationsInput | Date | string | null
+  gender?: Prisma.NullableStringFieldUpdateOperationsInput | string | null
+  employment_type?: Prisma.StringFieldUpdateOperationsInput | string
+  status?: Prisma.StringFieldUpdateOperationsInput | string
+  reports_to?: Prisma.NullableStringFieldUpdateOperationsInput | string | null
+  branch_id?: Prisma.NullableStringFieldUpdateOperationsInput | string | null
+  bank_name?: Prisma.NullableStringFieldUpdateOperationsInput | string | null
+  bank_account_number?: Prisma.NullableStringFieldUpdateOperationsInput | string | null
+  bank_ifsc?: Prisma.NullableStringFieldUpdateOperationsInput | string | null
+  bank_iban?: Prisma.NullableStringFieldUpdateOperationsInput | string | null
+  bank_routing_code?: Prisma.NullableStringFieldUpdateOperationsInput | string | null
+  labour_card_number?: Prisma.NullableStringFieldUpdateOperationsInput | string | null
+  state?: Prisma.NullableStringFieldUpdateOperationsInput | string | null
+  search_text?: Prisma.StringFieldUpdateOperationsInput | string
+  created_at?: Prisma.DateTimeFieldUpdateOperationsInput | Date | string
+  updated_at?: Prisma.DateTimeFieldUpdateOperationsInput | Date | string
+  deleted_at?: Prisma.NullableDateTimeFieldUpdateOperationsInput | Date | string | null
+  reports?: Prisma.EmployeeUncheckedUpdateManyWithoutManagerNestedInput
+  memberships?: Prisma.MembershipUncheckedUpdateManyWithoutEmployeeNestedInput
+  invitations?: Prisma.InvitationUncheckedUpdateManyWithoutEmployeeNestedInput
+  documents?: Prisma.EmployeeDocumentUncheckedUpdateManyWithoutEmployeeNestedInput
+  exit?: Prisma.EmployeeExitUncheckedUpdateOneWithoutEmployeeNestedInput
+  asset_assignments?: Prisma.AssetAssignmentUncheckedUpdateManyWithoutEmployeeNestedInput
+}
+
+export type EmployeeUncheckedUpdateManyWithoutWork_locationInput = {
+  id?: Prisma.StringFieldUpdateOperationsInput | string
+  employee_code?: Prisma.StringFieldUpdateOperationsInput | string
+  first_name?: Prisma.StringFieldUpdateOperationsInput | string
+  last_name?: Prisma.StringFieldUpdateOperationsInput | string
+  email?: Prisma.StringFieldUpdateOperationsInput | string
+  phone?: Prisma.NullableStringFieldUpdateOperationsInput | string | null
+  department?: Prisma.StringFieldUpdateOperationsInput | string
+  designation?: Prisma.StringFieldUpdateOperationsInput | string
+  joining_date?: Prisma.DateTimeFieldUpdateOperationsInput | Date | string
+  date_of_birth?: Prisma.NullableDateTimeFieldUpdateOperationsInput | Date | string | null
+  gender?: Prisma.NullableStringFieldUpdateOperationsInput | string | null
+  employment_type?: Prisma.StringFieldUpdateOperationsInput | string
+  status?: Prisma.StringFieldUpdateOperationsInput | string
+  reports_to?: Prisma.NullableStringFieldUpdateOperationsInput | string | null
+  branch_id?: Prisma.NullableStringFieldUpdateOperationsInput | string | null
+  bank_name?: Prisma.NullableStringFieldUpdateOperationsInput | string | null
+  bank_account_number?: Prisma.NullableStringFieldUpdateOperationsInput | string | null
+  bank_ifsc?: Prisma.NullableStringFieldUpdateOperationsInput | string | null
+  bank_iban?: Prisma.NullableStringFieldUpdateOperationsInput | string | null
+  bank_routing_code?: Prisma.NullableStringFieldUpdateOperationsInput | string | null
+  labour_card_number?: Prisma.NullableStringFieldUpdateOperationsInput | string | null
+  state?: Prisma.NullableStringFieldUpdateOperationsInput | string | null
+  search_text?: Prisma.StringFieldUpdateOperationsInput | string
   created_at?: Prisma.DateTimeFieldUpdateOperationsInput | Date | string
   updated_at?: Prisma.DateTimeFieldUpdateOperationsInput | Date | string
   deleted_at?: Prisma.NullableDateTimeFieldUpdateOperationsInput | Date | string | null
@@ -2062,14 +2856,18 @@ export type EmployeeSelect<ExtArgs extends runtime.Types.Extensions.InternalArgs
   bank_routing_code?: boolean
   labour_card_number?: boolean
   state?: boolean
+  search_text?: boolean
   created_at?: boolean
   updated_at?: boolean
   deleted_at?: boolean
   manager?: boolean | Prisma.Employee$managerArgs<ExtArgs>
   reports?: boolean | Prisma.Employee$reportsArgs<ExtArgs>
+  branch?: boolean | Prisma.Employee$branchArgs<ExtArgs>
+  work_location?: boolean | Prisma.Employee$work_locationArgs<ExtArgs>
   memberships?: boolean | Prisma.Employee$membershipsArgs<ExtArgs>
   invitations?: boolean | Prisma.Employee$invitationsArgs<ExtArgs>
   documents?: boolean | Prisma.Employee$documentsArgs<ExtArgs>
+  exit?: boolean | Prisma.Employee$exitArgs<ExtArgs>
   asset_assignments?: boolean | Prisma.Employee$asset_assignmentsArgs<ExtArgs>
   _count?: boolean | Prisma.EmployeeCountOutputTypeDefaultArgs<ExtArgs>
 }, ExtArgs["result"]["employee"]>
@@ -2099,10 +2897,13 @@ export type EmployeeSelectCreateManyAndReturn<ExtArgs extends runtime.Types.Exte
   bank_routing_code?: boolean
   labour_card_number?: boolean
   state?: boolean
+  search_text?: boolean
   created_at?: boolean
   updated_at?: boolean
   deleted_at?: boolean
   manager?: boolean | Prisma.Employee$managerArgs<ExtArgs>
+  branch?: boolean | Prisma.Employee$branchArgs<ExtArgs>
+  work_location?: boolean | Prisma.Employee$work_locationArgs<ExtArgs>
 }, ExtArgs["result"]["employee"]>
 
 export type EmployeeSelectUpdateManyAndReturn<ExtArgs extends runtime.Types.Extensions.InternalArgs = runtime.Types.Extensions.DefaultArgs> = runtime.Types.Extensions.GetSelect<{
@@ -2130,10 +2931,13 @@ export type EmployeeSelectUpdateManyAndReturn<ExtArgs extends runtime.Types.Exte
   bank_routing_code?: boolean
   labour_card_number?: boolean
   state?: boolean
+  search_text?: boolean
   created_at?: boolean
   updated_at?: boolean
   deleted_at?: boolean
   manager?: boolean | Prisma.Employee$managerArgs<ExtArgs>
+  branch?: boolean | Prisma.Employee$branchArgs<ExtArgs>
+  work_location?: boolean | Prisma.Employee$work_locationArgs<ExtArgs>
 }, ExtArgs["result"]["employee"]>
 
 export type EmployeeSelectScalar = {
@@ -2161,26 +2965,34 @@ export type EmployeeSelectScalar = {
   bank_routing_code?: boolean
   labour_card_number?: boolean
   state?: boolean
+  search_text?: boolean
   created_at?: boolean
   updated_at?: boolean
   deleted_at?: boolean
 }
 
-export type EmployeeOmit<ExtArgs extends runtime.Types.Extensions.InternalArgs = runtime.Types.Extensions.DefaultArgs> = runtime.Types.Extensions.GetOmit<"tenant_id" | "id" | "employee_code" | "first_name" | "last_name" | "email" | "phone" | "department" | "designation" | "joining_date" | "date_of_birth" | "gender" | "employment_type" | "status" | "reports_to" | "branch_id" | "work_location_id" | "bank_name" | "bank_account_number" | "bank_ifsc" | "bank_iban" | "bank_routing_code" | "labour_card_number" | "state" | "created_at" | "updated_at" | "deleted_at", ExtArgs["result"]["employee"]>
+export type EmployeeOmit<ExtArgs extends runtime.Types.Extensions.InternalArgs = runtime.Types.Extensions.DefaultArgs> = runtime.Types.Extensions.GetOmit<"tenant_id" | "id" | "employee_code" | "first_name" | "last_name" | "email" | "phone" | "department" | "designation" | "joining_date" | "date_of_birth" | "gender" | "employment_type" | "status" | "reports_to" | "branch_id" | "work_location_id" | "bank_name" | "bank_account_number" | "bank_ifsc" | "bank_iban" | "bank_routing_code" | "labour_card_number" | "state" | "search_text" | "created_at" | "updated_at" | "deleted_at", ExtArgs["result"]["employee"]>
 export type EmployeeInclude<ExtArgs extends runtime.Types.Extensions.InternalArgs = runtime.Types.Extensions.DefaultArgs> = {
   manager?: boolean | Prisma.Employee$managerArgs<ExtArgs>
   reports?: boolean | Prisma.Employee$reportsArgs<ExtArgs>
+  branch?: boolean | Prisma.Employee$branchArgs<ExtArgs>
+  work_location?: boolean | Prisma.Employee$work_locationArgs<ExtArgs>
   memberships?: boolean | Prisma.Employee$membershipsArgs<ExtArgs>
   invitations?: boolean | Prisma.Employee$invitationsArgs<ExtArgs>
   documents?: boolean | Prisma.Employee$documentsArgs<ExtArgs>
+  exit?: boolean | Prisma.Employee$exitArgs<ExtArgs>
   asset_assignments?: boolean | Prisma.Employee$asset_assignmentsArgs<ExtArgs>
   _count?: boolean | Prisma.EmployeeCountOutputTypeDefaultArgs<ExtArgs>
 }
 export type EmployeeIncludeCreateManyAndReturn<ExtArgs extends runtime.Types.Extensions.InternalArgs = runtime.Types.Extensions.DefaultArgs> = {
   manager?: boolean | Prisma.Employee$managerArgs<ExtArgs>
+  branch?: boolean | Prisma.Employee$branchArgs<ExtArgs>
+  work_location?: boolean | Prisma.Employee$work_locationArgs<ExtArgs>
 }
 export type EmployeeIncludeUpdateManyAndReturn<ExtArgs extends runtime.Types.Extensions.InternalArgs = runtime.Types.Extensions.DefaultArgs> = {
   manager?: boolean | Prisma.Employee$managerArgs<ExtArgs>
+  branch?: boolean | Prisma.Employee$branchArgs<ExtArgs>
+  work_location?: boolean | Prisma.Employee$work_locationArgs<ExtArgs>
 }
 
 export type $EmployeePayload<ExtArgs extends runtime.Types.Extensions.InternalArgs = runtime.Types.Extensions.DefaultArgs> = {
@@ -2188,9 +3000,12 @@ export type $EmployeePayload<ExtArgs extends runtime.Types.Extensions.InternalAr
   objects: {
     manager: Prisma.$EmployeePayload<ExtArgs> | null
     reports: Prisma.$EmployeePayload<ExtArgs>[]
+    branch: Prisma.$BranchPayload<ExtArgs> | null
+    work_location: Prisma.$WorkLocationPayload<ExtArgs> | null
     memberships: Prisma.$MembershipPayload<ExtArgs>[]
     invitations: Prisma.$InvitationPayload<ExtArgs>[]
     documents: Prisma.$EmployeeDocumentPayload<ExtArgs>[]
+    exit: Prisma.$EmployeeExitPayload<ExtArgs> | null
     asset_assignments: Prisma.$AssetAssignmentPayload<ExtArgs>[]
   }
   scalars: runtime.Types.Extensions.GetPayloadResult<{
@@ -2218,6 +3033,10 @@ export type $EmployeePayload<ExtArgs extends runtime.Types.Extensions.InternalAr
     bank_routing_code: string | null
     labour_card_number: string | null
     state: string | null
+    /**
+     * Lower-cased "first last code email phone phone-digits", written with every create/update.
+     */
+    search_text: string
     created_at: Date
     updated_at: Date
     deleted_at: Date | null
@@ -2617,9 +3436,12 @@ export interface Prisma__EmployeeClient<T, Null = never, ExtArgs extends runtime
   readonly [Symbol.toStringTag]: "PrismaPromise"
   manager<T extends Prisma.Employee$managerArgs<ExtArgs> = {}>(args?: Prisma.Subset<T, Prisma.Employee$managerArgs<ExtArgs>>): Prisma.Prisma__EmployeeClient<runtime.Types.Result.GetResult<Prisma.$EmployeePayload<ExtArgs>, T, "findUniqueOrThrow", GlobalOmitOptions> | null, null, ExtArgs, GlobalOmitOptions>
   reports<T extends Prisma.Employee$reportsArgs<ExtArgs> = {}>(args?: Prisma.Subset<T, Prisma.Employee$reportsArgs<ExtArgs>>): Prisma.PrismaPromise<runtime.Types.Result.GetResult<Prisma.$EmployeePayload<ExtArgs>, T, "findMany", GlobalOmitOptions> | Null>
+  branch<T extends Prisma.Employee$branchArgs<ExtArgs> = {}>(args?: Prisma.Subset<T, Prisma.Employee$branchArgs<ExtArgs>>): Prisma.Prisma__BranchClient<runtime.Types.Result.GetResult<Prisma.$BranchPayload<ExtArgs>, T, "findUniqueOrThrow", GlobalOmitOptions> | null, null, ExtArgs, GlobalOmitOptions>
+  work_location<T extends Prisma.Employee$work_locationArgs<ExtArgs> = {}>(args?: Prisma.Subset<T, Prisma.Employee$work_locationArgs<ExtArgs>>): Prisma.Prisma__WorkLocationClient<runtime.Types.Result.GetResult<Prisma.$WorkLocationPayload<ExtArgs>, T, "findUniqueOrThrow", GlobalOmitOptions> | null, null, ExtArgs, GlobalOmitOptions>
   memberships<T extends Prisma.Employee$membershipsArgs<ExtArgs> = {}>(args?: Prisma.Subset<T, Prisma.Employee$membershipsArgs<ExtArgs>>): Prisma.PrismaPromise<runtime.Types.Result.GetResult<Prisma.$MembershipPayload<ExtArgs>, T, "findMany", GlobalOmitOptions> | Null>
   invitations<T extends Prisma.Employee$invitationsArgs<ExtArgs> = {}>(args?: Prisma.Subset<T, Prisma.Employee$invitationsArgs<ExtArgs>>): Prisma.PrismaPromise<runtime.Types.Result.GetResult<Prisma.$InvitationPayload<ExtArgs>, T, "findMany", GlobalOmitOptions> | Null>
   documents<T extends Prisma.Employee$documentsArgs<ExtArgs> = {}>(args?: Prisma.Subset<T, Prisma.Employee$documentsArgs<ExtArgs>>): Prisma.PrismaPromise<runtime.Types.Result.GetResult<Prisma.$EmployeeDocumentPayload<ExtArgs>, T, "findMany", GlobalOmitOptions> | Null>
+  exit<T extends Prisma.Employee$exitArgs<ExtArgs> = {}>(args?: Prisma.Subset<T, Prisma.Employee$exitArgs<ExtArgs>>): Prisma.Prisma__EmployeeExitClient<runtime.Types.Result.GetResult<Prisma.$EmployeeExitPayload<ExtArgs>, T, "findUniqueOrThrow", GlobalOmitOptions> | null, null, ExtArgs, GlobalOmitOptions>
   asset_assignments<T extends Prisma.Employee$asset_assignmentsArgs<ExtArgs> = {}>(args?: Prisma.Subset<T, Prisma.Employee$asset_assignmentsArgs<ExtArgs>>): Prisma.PrismaPromise<runtime.Types.Result.GetResult<Prisma.$AssetAssignmentPayload<ExtArgs>, T, "findMany", GlobalOmitOptions> | Null>
   /**
    * Attaches callbacks for the resolution and/or rejection of the Promise.
@@ -2674,6 +3496,7 @@ export interface EmployeeFieldRefs {
   readonly bank_routing_code: Prisma.FieldRef<"Employee", 'String'>
   readonly labour_card_number: Prisma.FieldRef<"Employee", 'String'>
   readonly state: Prisma.FieldRef<"Employee", 'String'>
+  readonly search_text: Prisma.FieldRef<"Employee", 'String'>
   readonly created_at: Prisma.FieldRef<"Employee", 'DateTime'>
   readonly updated_at: Prisma.FieldRef<"Employee", 'DateTime'>
   readonly deleted_at: Prisma.FieldRef<"Employee", 'DateTime'>
@@ -3121,6 +3944,44 @@ export type Employee$reportsArgs<ExtArgs extends runtime.Types.Extensions.Intern
 }
 
 /**
+ * Employee.branch
+ */
+export type Employee$branchArgs<ExtArgs extends runtime.Types.Extensions.InternalArgs = runtime.Types.Extensions.DefaultArgs> = {
+  /**
+   * Select specific fields to fetch from the Branch
+   */
+  select?: Prisma.BranchSelect<ExtArgs> | null
+  /**
+   * Omit specific fields from the Branch
+   */
+  omit?: Prisma.BranchOmit<ExtArgs> | null
+  /**
+   * Choose, which related nodes to fetch as well
+   */
+  include?: Prisma.BranchInclude<ExtArgs> | null
+  where?: Prisma.BranchWhereInput
+}
+
+/**
+ * Employee.work_location
+ */
+export type Employee$work_locationArgs<ExtArgs extends runtime.Types.Extensions.InternalArgs = runtime.Types.Extensions.DefaultArgs> = {
+  /**
+   * Select specific fields to fetch from the WorkLocation
+   */
+  select?: Prisma.WorkLocationSelect<ExtArgs> | null
+  /**
+   * Omit specific fields from the WorkLocation
+   */
+  omit?: Prisma.WorkLocationOmit<ExtArgs> | null
+  /**
+   * Choose, which related nodes to fetch as well
+   */
+  include?: Prisma.WorkLocationInclude<ExtArgs> | null
+  where?: Prisma.WorkLocationWhereInput
+}
+
+/**
  * Employee.memberships
  */
 export type Employee$membershipsArgs<ExtArgs extends runtime.Types.Extensions.InternalArgs = runtime.Types.Extensions.DefaultArgs> = {
@@ -3190,6 +4051,25 @@ export type Employee$documentsArgs<ExtArgs extends runtime.Types.Extensions.Inte
   take?: number
   skip?: number
   distinct?: Prisma.EmployeeDocumentScalarFieldEnum | Prisma.EmployeeDocumentScalarFieldEnum[]
+}
+
+/**
+ * Employee.exit
+ */
+export type Employee$exitArgs<ExtArgs extends runtime.Types.Extensions.InternalArgs = runtime.Types.Extensions.DefaultArgs> = {
+  /**
+   * Select specific fields to fetch from the EmployeeExit
+   */
+  select?: Prisma.EmployeeExitSelect<ExtArgs> | null
+  /**
+   * Omit specific fields from the EmployeeExit
+   */
+  omit?: Prisma.EmployeeExitOmit<ExtArgs> | null
+  /**
+   * Choose, which related nodes to fetch as well
+   */
+  include?: Prisma.EmployeeExitInclude<ExtArgs> | null
+  where?: Prisma.EmployeeExitWhereInput
 }
 
 /**

@@ -1,0 +1,44 @@
+// Row-level access to employee records, on top of the operation's x-roles:
+// - owner, admin, hr: every live employee, complete record;
+// - the employee linked to the caller's membership (`auth.employeeId`): complete record;
+// - a manager: their direct reports' complete record, bank account and IBAN masked;
+// - everyone else: the directory projection only (GET by id), and 404 for every operation that
+//   needs more (documents, activity log, resignation).
+// Deleted employees are a 404 for everyone.
+import type { Employee } from "../../../generated/prisma/client.ts";
+import { db } from "../../db/tenancy.ts";
+import { notFound } from "../../http/errors.ts";
+import type { AuthContext, Role } from "../../http/types.ts";
+
+export type Access = "full" | "masked" | "directory";
+
+const PRIVILEGED: ReadonlySet<Role> = new Set(["owner", "admin", "hr"]);
+export const isPrivileged = (auth: Pick<AuthContext, "role">) => PRIVILEGED.has(auth.role);
+
+export function accessTo(auth: Pick<AuthContext, "role" | "employeeId">, e: Pick<Employee, "id" | "reports_to">): Access {
+  if (isPrivileged(auth)) return "full";
+  if (auth.employeeId && auth.employeeId === e.id) return "full";
+  if (auth.role === "manager" && auth.employeeId && e.reports_to === auth.employeeId) return "masked";
+  return "directory";
+}
+
+/** The live employee or 404. */
+export async function loadLiveEmployee(id: string): Promise<Employee> {
+  const e = await db.employee.findFirst({ where: { id, deleted_at: null } });
+  if (!e) throw notFound("Employee");
+  return e;
+}
+
+/** The live employee if the caller may see the complete record (self, manager, privileged), else 404. */
+export async function loadVisibleEmployee(auth: AuthContext, id: string): Promise<{ employee: Employee; access: Exclude<Access, "directory"> }> {
+  const employee = await loadLiveEmployee(id);
+  const access = accessTo(auth, employee);
+  if (access === "directory") throw notFound("Employee");
+  return { employee, access };
+}
+
+/** The live employee if it is the caller's own record or the caller is privileged, else 404 (self-service actions). */
+export async function loadSelfOrPrivileged(auth: AuthContext, id: string): Promise<Employee> {
+  if (!isPrivileged(auth) && auth.employeeId !== id) throw notFound("Employee");
+  return loadLiveEmployee(id);
+}

@@ -1,0 +1,116 @@
+// Who sees what: employees read their own record and colleagues' directory entries, managers their
+// direct reports (bank masked), hr/admin/owner everything; out-of-scope ids are 404.
+import { beforeAll, describe, expect, it } from "vitest";
+import { addMember, expectError, signupTenant, uniqueEmail, useTestApp, type TenantSession } from "../support/app.ts";
+import { createEmployee, employeeInput } from "../support/employees.ts";
+
+const t = useTestApp();
+let owner: TenantSession;
+let boss: any, report: any, colleague: any;
+let manager: TenantSession, employee: TenantSession, hr: TenantSession;
+
+beforeAll(async () => {
+  owner = await signupTenant(t);
+  boss = await createEmployee(owner, { first_name: "Maya", last_name: "Manager" });
+  report = await createEmployee(owner, { first_name: "Ravi", last_name: "Report", reports_to: boss.id, bank_account_number: "50100234567890", bank_iban: "AE070331234567890123456", date_of_birth: "1990-01-01" });
+  colleague = await createEmployee(owner, { first_name: "Cara", last_name: "Colleague", date_of_birth: "1991-02-02", bank_account_number: "12341234123412" });
+  manager = await addMember(t, owner, "manager", { employeeId: boss.id });
+  employee = await addMember(t, owner, "employee", { employeeId: report.id });
+  hr = await addMember(t, owner, "hr");
+});
+
+describe("employee role", () => {
+  it("reads their own complete record", async () => {
+    const me = await employee.agent.get(`/api/employees/${report.id}`).expect(200);
+    expect(me.body.data).toMatchObject({ view: "full", id: report.id, bank_account_number: "50100234567890", date_of_birth: "1990-01-01", user_id: employee.userId });
+  });
+
+  it("reads only the directory entry of colleagues", async () => {
+    const c = await employee.agent.get(`/api/employees/${colleague.id}`).expect(200);
+    expect(c.body.data.view).toBe("directory");
+    expect(c.body.data).not.toHaveProperty("bank_account_number");
+    expect(c.body.data).not.toHaveProperty("date_of_birth");
+    const list = await employee.agent.get(`/api/employees?search=colleague`).expect(200);
+    expect(list.body.data).toEqual([c.body.data]);
+  });
+
+  it("gets 404 for colleagues' documents, activity log and resignation", async () => {
+    expectError(await employee.agent.get(`/api/employees/${colleague.id}/documents`), 404, "not_found");
+    expectError(await employee.agent.get(`/api/employees/${colleague.id}/activity-log`), 404, "not_found");
+    expectError(await employee.agent.post(`/api/employees/${colleague.id}/resignation`).send({ resignation_date: "2024-01-02", last_working_day: "2024-02-01", reason: "x" }), 404);
+    expectError(await employee.agent.post(`/api/employees/${colleague.id}/documents`).field("document_type", "other").field("title", "x").attach("file", Buffer.from("hi"), { filename: "a.txt", contentType: "text/plain" }), 404);
+    expect((await t.query(`SELECT status FROM employees WHERE id = $1`, [colleague.id]))[0].status).toBe("active");
+    // Own activity log is visible.
+    const own = await employee.agent.get(`/api/employees/${report.id}/activity-log`).expect(200);
+    expect(own.body.data[0].action).toBe("employee.created");
+  });
+
+  it("cannot create, update or delete (403)", async () => {
+    expectError(await employee.agent.post("/api/employees").send(employeeInput()), 403, "forbidden");
+    expectError(await employee.agent.put(`/api/employees/${report.id}`).send({ designation: "CEO" }), 403, "forbidden");
+    expectError(await employee.agent.delete(`/api/employees/${colleague.id}`), 403, "forbidden");
+    expect((await t.query(`SELECT designation, deleted_at FROM employees WHERE id = $1`, [report.id]))[0]).toEqual({ designation: report.designation, deleted_at: null });
+  });
+
+  it("a member without a linked record sees the directory only", async () => {
+    const unlinked = await addMember(t, owner, "employee");
+    expect((await unlinked.agent.get(`/api/employees/${report.id}`).expect(200)).body.data.view).toBe("directory");
+    expectError(await unlinked.agent.get(`/api/employees/${report.id}/documents`), 404);
+  });
+});
+
+describe("manager role", () => {
+  it("reads direct reports' complete record with bank account and IBAN masked", async () => {
+    const r = await manager.agent.get(`/api/employees/${report.id}`).expect(200);
+    expect(r.body.data).toMatchObject({ view: "full", bank_account_number: "********7890", bank_iban: "********3456", date_of_birth: "1990-01-01" });
+    await manager.agent.get(`/api/employees/${report.id}/activity-log`).expect(200);
+    await manager.agent.get(`/api/employees/${report.id}/documents`).expect(200);
+    const own = await manager.agent.get(`/api/employees/${boss.id}`).expect(200);
+    expect(own.body.data.view).toBe("full");
+  });
+
+  it("sees other colleagues as directory entries and gets 404 beyond", async () => {
+    const c = await manager.agent.get(`/api/employees/${colleague.id}`).expect(200);
+    expect(c.body.data.view).toBe("directory");
+    expectError(await manager.agent.get(`/api/employees/${colleague.id}/activity-log`), 404);
+    expectError(await manager.agent.post("/api/employees").send(employeeInput()), 403, "forbidden");
+    // A manager resigns for themselves only, not for their reports.
+    expectError(await manager.agent.post(`/api/employees/${report.id}/resignation`).send({ resignation_date: "2024-01-02", last_working_day: "2024-02-01", reason: "x" }), 404);
+    const reports = await manager.agent.get(`/api/employees?reports_to=${boss.id}`).expect(200);
+    expect(reports.body.data.map((e: any) => e.id)).toEqual([report.id]);
+  });
+});
+
+describe("hr role", () => {
+  it("manages every employee", async () => {
+    const e = (await hr.agent.post("/api/employees").send(employeeInput()).expect(201)).body.data;
+    const c = await hr.agent.get(`/api/employees/${colleague.id}`).expect(200);
+    expect(c.body.data).toMatchObject({ view: "full", bank_account_number: "12341234123412" });
+    await hr.agent.put(`/api/employees/${e.id}`).send({ designation: "Lead" }).expect(200);
+    await hr.agent.delete(`/api/employees/${e.id}`).expect(200);
+    const log = await owner.agent.get(`/api/configuration/activity-log?entity_id=${e.id}`).expect(200);
+    expect(log.body.data.map((l: any) => [l.action, l.actor_user_id])).toEqual([
+      ["employee.deleted", hr.userId],
+      ["employee.updated", hr.userId],
+      ["employee.created", hr.userId],
+    ]);
+  });
+});
+
+describe("linking a member through an invitation", () => {
+  it("an invited employee reads their own record after accepting", async () => {
+    const e = await createEmployee(owner, { first_name: "Ines", last_name: "Invited" });
+    const email = uniqueEmail("invitee");
+    await owner.agent.post("/api/configuration/members").send({ email, role: "employee", employee_id: e.id }).expect(201);
+    const [mail] = await t.query<{ text_body: string }>(`SELECT text_body FROM email_outbox WHERE to_address = $1`, [email]);
+    const token = /Invitation token: (\S+)/.exec(mail.text_body)![1];
+    const agent = t.request();
+    const accepted = await agent.post("/api/auth/accept-invite").send({ token, name: "Ines Invited", password: "a-good-password" }).expect(200);
+    expect(accepted.body.data).toMatchObject({ role: "employee", employee_id: e.id, active_tenant_id: owner.tenantId });
+    const me = await agent.get(`/api/employees/${e.id}`).expect(200);
+    expect(me.body.data).toMatchObject({ view: "full", id: e.id, user_id: accepted.body.data.user.id });
+    const other = await agent.get(`/api/employees/${colleague.id}`).expect(200);
+    expect(other.body.data.view).toBe("directory");
+    expectError(await agent.get(`/api/employees/${colleague.id}/documents`), 404);
+  });
+});
