@@ -8,8 +8,23 @@
  *
  * 🟢 You can import this file directly.
  */
+export type * from './models/AttendanceSettings.ts'
+export type * from './models/AttendanceRecord.ts'
+export type * from './models/AttendanceRegularization.ts'
 export type * from './models/Employee.ts'
 export type * from './models/EmployeeDocument.ts'
+export type * from './models/LeaveType.ts'
+export type * from './models/LeavePeriod.ts'
+export type * from './models/LeavePolicy.ts'
+export type * from './models/LeavePolicyItem.ts'
+export type * from './models/LeavePolicyEmployee.ts'
+export type * from './models/LeaveAllocation.ts'
+export type * from './models/LeaveLedgerEntry.ts'
+export type * from './models/LeaveRequest.ts'
+export type * from './models/LeaveEncashment.ts'
+export type * from './models/Holiday.ts'
+export type * from './models/WfhRequest.ts'
+export type * from './models/HolidayWorkRequest.ts'
 export type * from './models/User.ts'
 export type * from './models/Tenant.ts'
 export type * from './models/PasswordResetToken.ts'
