@@ -12,16 +12,63 @@ export interface OperationMeta {
 
 export const operationTable = {
   acceptInvite: { method: "post", path: "/api/auth/accept-invite", area: "auth", public: true, roles: [], module: null, tenantOptional: false, multipart: false },
+  cancelAttendanceRegularization: { method: "delete", path: "/api/attendance-regularization/{id}", area: "attendance", public: false, roles: ["owner","admin","hr","manager","employee"], module: null, tenantOptional: false, multipart: false },
+  cancelLeaveEncashment: { method: "delete", path: "/api/leave-encashments/{id}", area: "leave", public: false, roles: ["owner","admin","hr","manager","employee"], module: null, tenantOptional: false, multipart: false },
+  cancelLeaveRequest: { method: "delete", path: "/api/leave-requests/{id}", area: "leave", public: false, roles: ["owner","admin","hr","manager","employee"], module: null, tenantOptional: false, multipart: false },
+  cancelWfhRequest: { method: "delete", path: "/api/wfh-requests/{id}", area: "leave", public: false, roles: ["owner","admin","hr","manager","employee"], module: null, tenantOptional: false, multipart: false },
+  cancelWorkingOnHolidayRequest: { method: "delete", path: "/api/working-on-holiday/{id}", area: "leave", public: false, roles: ["owner","admin","hr","manager","employee"], module: null, tenantOptional: false, multipart: false },
+  checkIn: { method: "post", path: "/api/attendance/check-in", area: "attendance", public: false, roles: ["owner","admin","hr","manager","employee"], module: null, tenantOptional: false, multipart: false },
+  checkOut: { method: "post", path: "/api/attendance/check-out", area: "attendance", public: false, roles: ["owner","admin","hr","manager","employee"], module: null, tenantOptional: false, multipart: false },
+  createAttendanceRegularization: { method: "post", path: "/api/attendance-regularization", area: "attendance", public: false, roles: ["owner","admin","hr","manager","employee"], module: null, tenantOptional: false, multipart: false },
+  createHoliday: { method: "post", path: "/api/holidays", area: "leave", public: false, roles: ["owner","admin","hr"], module: null, tenantOptional: false, multipart: false },
+  createHolidaysBulk: { method: "post", path: "/api/holidays/bulk", area: "leave", public: false, roles: ["owner","admin","hr"], module: null, tenantOptional: false, multipart: false },
+  createLeaveAdjustment: { method: "post", path: "/api/leave-adjustments", area: "leave", public: false, roles: ["owner","admin","hr"], module: null, tenantOptional: false, multipart: false },
+  createLeaveAllocations: { method: "post", path: "/api/leave-allocations", area: "leave", public: false, roles: ["owner","admin","hr"], module: null, tenantOptional: false, multipart: false },
+  createLeaveEncashment: { method: "post", path: "/api/leave-encashments", area: "leave", public: false, roles: ["owner","admin","hr","manager","employee"], module: null, tenantOptional: false, multipart: false },
+  createLeavePeriod: { method: "post", path: "/api/leave-periods", area: "leave", public: false, roles: ["owner","admin","hr"], module: null, tenantOptional: false, multipart: false },
+  createLeavePolicy: { method: "post", path: "/api/leave-policies", area: "leave", public: false, roles: ["owner","admin","hr"], module: null, tenantOptional: false, multipart: false },
+  createLeaveRequest: { method: "post", path: "/api/leave-requests", area: "leave", public: false, roles: ["owner","admin","hr","manager","employee"], module: null, tenantOptional: false, multipart: false },
+  createLeaveType: { method: "post", path: "/api/leave-types", area: "leave", public: false, roles: ["owner","admin","hr"], module: null, tenantOptional: false, multipart: false },
+  createWfhRequest: { method: "post", path: "/api/wfh-requests", area: "leave", public: false, roles: ["owner","admin","hr","manager","employee"], module: null, tenantOptional: false, multipart: false },
+  createWorkingOnHolidayRequest: { method: "post", path: "/api/working-on-holiday", area: "leave", public: false, roles: ["owner","admin","hr","manager","employee"], module: null, tenantOptional: false, multipart: false },
+  deleteHoliday: { method: "delete", path: "/api/holidays/{id}", area: "leave", public: false, roles: ["owner","admin","hr"], module: null, tenantOptional: false, multipart: false },
+  deleteLeavePeriod: { method: "delete", path: "/api/leave-periods/{id}", area: "leave", public: false, roles: ["owner","admin","hr"], module: null, tenantOptional: false, multipart: false },
+  deleteLeavePolicy: { method: "delete", path: "/api/leave-policies/{id}", area: "leave", public: false, roles: ["owner","admin","hr"], module: null, tenantOptional: false, multipart: false },
+  deleteLeaveType: { method: "delete", path: "/api/leave-types/{id}", area: "leave", public: false, roles: ["owner","admin","hr"], module: null, tenantOptional: false, multipart: false },
   downloadFile: { method: "get", path: "/api/files/{fileId}", area: "utilities", public: false, roles: ["owner","admin","hr","manager","employee"], module: null, tenantOptional: false, multipart: false },
   forgotPassword: { method: "post", path: "/api/auth/forgot-password", area: "auth", public: true, roles: [], module: null, tenantOptional: false, multipart: false },
+  getAttendanceRegularization: { method: "get", path: "/api/attendance-regularization/{id}", area: "attendance", public: false, roles: ["owner","admin","hr","manager","employee"], module: null, tenantOptional: false, multipart: false },
+  getAttendanceSettings: { method: "get", path: "/api/configuration/attendance", area: "attendance", public: false, roles: ["owner","admin","hr","manager","employee"], module: null, tenantOptional: false, multipart: false },
   getCompanySettings: { method: "get", path: "/api/configuration/company-settings", area: "settings", public: false, roles: ["owner","admin","hr","manager","employee"], module: null, tenantOptional: false, multipart: false },
   getHealth: { method: "get", path: "/api/health", area: "utilities", public: true, roles: [], module: null, tenantOptional: false, multipart: false },
+  getHoliday: { method: "get", path: "/api/holidays/{id}", area: "leave", public: false, roles: ["owner","admin","hr","manager","employee"], module: null, tenantOptional: false, multipart: false },
+  getLeaveEncashment: { method: "get", path: "/api/leave-encashments/{id}", area: "leave", public: false, roles: ["owner","admin","hr","manager","employee"], module: null, tenantOptional: false, multipart: false },
+  getLeavePeriod: { method: "get", path: "/api/leave-periods/{id}", area: "leave", public: false, roles: ["owner","admin","hr","manager","employee"], module: null, tenantOptional: false, multipart: false },
+  getLeavePolicy: { method: "get", path: "/api/leave-policies/{id}", area: "leave", public: false, roles: ["owner","admin","hr"], module: null, tenantOptional: false, multipart: false },
+  getLeaveRequest: { method: "get", path: "/api/leave-requests/{id}", area: "leave", public: false, roles: ["owner","admin","hr","manager","employee"], module: null, tenantOptional: false, multipart: false },
+  getLeaveType: { method: "get", path: "/api/leave-types/{id}", area: "leave", public: false, roles: ["owner","admin","hr","manager","employee"], module: null, tenantOptional: false, multipart: false },
   getServerTime: { method: "get", path: "/api/server-time", area: "utilities", public: true, roles: [], module: null, tenantOptional: false, multipart: false },
   getSession: { method: "get", path: "/api/auth/session", area: "auth", public: false, roles: ["owner","admin","hr","manager","employee"], module: null, tenantOptional: true, multipart: false },
+  getWfhRequest: { method: "get", path: "/api/wfh-requests/{id}", area: "leave", public: false, roles: ["owner","admin","hr","manager","employee"], module: null, tenantOptional: false, multipart: false },
+  getWorkingOnHolidayRequest: { method: "get", path: "/api/working-on-holiday/{id}", area: "leave", public: false, roles: ["owner","admin","hr","manager","employee"], module: null, tenantOptional: false, multipart: false },
+  importAttendance: { method: "post", path: "/api/attendance/import", area: "attendance", public: false, roles: ["owner","admin","hr"], module: null, tenantOptional: false, multipart: false },
   inviteMember: { method: "post", path: "/api/configuration/members", area: "members", public: false, roles: ["owner","admin"], module: null, tenantOptional: false, multipart: false },
   listActivityLog: { method: "get", path: "/api/configuration/activity-log", area: "settings", public: false, roles: ["owner","admin"], module: null, tenantOptional: false, multipart: false },
+  listAttendance: { method: "get", path: "/api/attendance", area: "attendance", public: false, roles: ["owner","admin","hr","manager","employee"], module: null, tenantOptional: false, multipart: false },
+  listAttendanceRegularizations: { method: "get", path: "/api/attendance-regularization", area: "attendance", public: false, roles: ["owner","admin","hr","manager","employee"], module: null, tenantOptional: false, multipart: false },
+  listHolidays: { method: "get", path: "/api/holidays", area: "leave", public: false, roles: ["owner","admin","hr","manager","employee"], module: null, tenantOptional: false, multipart: false },
+  listLeaveAllocations: { method: "get", path: "/api/leave-allocations", area: "leave", public: false, roles: ["owner","admin","hr","manager","employee"], module: null, tenantOptional: false, multipart: false },
+  listLeaveBalances: { method: "get", path: "/api/leave-balances", area: "leave", public: false, roles: ["owner","admin","hr","manager","employee"], module: null, tenantOptional: false, multipart: false },
+  listLeaveEncashments: { method: "get", path: "/api/leave-encashments", area: "leave", public: false, roles: ["owner","admin","hr","manager","employee"], module: null, tenantOptional: false, multipart: false },
+  listLeaveLedger: { method: "get", path: "/api/leave-ledger", area: "leave", public: false, roles: ["owner","admin","hr","manager","employee"], module: null, tenantOptional: false, multipart: false },
+  listLeavePeriods: { method: "get", path: "/api/leave-periods", area: "leave", public: false, roles: ["owner","admin","hr","manager","employee"], module: null, tenantOptional: false, multipart: false },
+  listLeavePolicies: { method: "get", path: "/api/leave-policies", area: "leave", public: false, roles: ["owner","admin","hr"], module: null, tenantOptional: false, multipart: false },
+  listLeaveRequests: { method: "get", path: "/api/leave-requests", area: "leave", public: false, roles: ["owner","admin","hr","manager","employee"], module: null, tenantOptional: false, multipart: false },
+  listLeaveTypes: { method: "get", path: "/api/leave-types", area: "leave", public: false, roles: ["owner","admin","hr","manager","employee"], module: null, tenantOptional: false, multipart: false },
   listMembers: { method: "get", path: "/api/configuration/members", area: "members", public: false, roles: ["owner","admin","hr"], module: null, tenantOptional: false, multipart: false },
   listNotifications: { method: "get", path: "/api/notifications", area: "notifications", public: false, roles: ["owner","admin","hr","manager","employee"], module: null, tenantOptional: false, multipart: false },
+  listWfhRequests: { method: "get", path: "/api/wfh-requests", area: "leave", public: false, roles: ["owner","admin","hr","manager","employee"], module: null, tenantOptional: false, multipart: false },
+  listWorkingOnHolidayRequests: { method: "get", path: "/api/working-on-holiday", area: "leave", public: false, roles: ["owner","admin","hr","manager","employee"], module: null, tenantOptional: false, multipart: false },
   markAllNotificationsRead: { method: "post", path: "/api/notifications/read-all", area: "notifications", public: false, roles: ["owner","admin","hr","manager","employee"], module: null, tenantOptional: false, multipart: false },
   markNotificationRead: { method: "post", path: "/api/notifications/{notificationId}/read", area: "notifications", public: false, roles: ["owner","admin","hr","manager","employee"], module: null, tenantOptional: false, multipart: false },
   refreshSession: { method: "get", path: "/api/auth/refresh-session", area: "auth", public: false, roles: ["owner","admin","hr","manager","employee"], module: null, tenantOptional: true, multipart: false },
@@ -31,18 +78,30 @@ export const operationTable = {
   signOut: { method: "post", path: "/api/auth/sign-out", area: "auth", public: false, roles: ["owner","admin","hr","manager","employee"], module: null, tenantOptional: true, multipart: false },
   signup: { method: "post", path: "/api/auth/signup", area: "auth", public: true, roles: [], module: null, tenantOptional: false, multipart: false },
   switchTenant: { method: "post", path: "/api/auth/switch-tenant", area: "auth", public: false, roles: ["owner","admin","hr","manager","employee"], module: null, tenantOptional: true, multipart: false },
+  updateAttendanceRegularization: { method: "put", path: "/api/attendance-regularization/{id}", area: "attendance", public: false, roles: ["owner","admin","hr","manager","employee"], module: null, tenantOptional: false, multipart: false },
+  updateAttendanceSettings: { method: "post", path: "/api/configuration/attendance", area: "attendance", public: false, roles: ["owner","admin","hr"], module: null, tenantOptional: false, multipart: false },
   updateCompanySettings: { method: "post", path: "/api/configuration/company-settings", area: "settings", public: false, roles: ["owner","admin"], module: null, tenantOptional: false, multipart: false },
+  updateHoliday: { method: "put", path: "/api/holidays/{id}", area: "leave", public: false, roles: ["owner","admin","hr"], module: null, tenantOptional: false, multipart: false },
+  updateLeaveEncashment: { method: "put", path: "/api/leave-encashments/{id}", area: "leave", public: false, roles: ["owner","admin","hr"], module: null, tenantOptional: false, multipart: false },
+  updateLeavePeriod: { method: "put", path: "/api/leave-periods/{id}", area: "leave", public: false, roles: ["owner","admin","hr"], module: null, tenantOptional: false, multipart: false },
+  updateLeavePolicy: { method: "put", path: "/api/leave-policies/{id}", area: "leave", public: false, roles: ["owner","admin","hr"], module: null, tenantOptional: false, multipart: false },
+  updateLeaveRequest: { method: "put", path: "/api/leave-requests/{id}", area: "leave", public: false, roles: ["owner","admin","hr","manager"], module: null, tenantOptional: false, multipart: false },
+  updateLeaveType: { method: "put", path: "/api/leave-types/{id}", area: "leave", public: false, roles: ["owner","admin","hr"], module: null, tenantOptional: false, multipart: false },
   updateMember: { method: "put", path: "/api/configuration/members/{userId}", area: "members", public: false, roles: ["owner","admin"], module: null, tenantOptional: false, multipart: false },
+  updateWfhRequest: { method: "put", path: "/api/wfh-requests/{id}", area: "leave", public: false, roles: ["owner","admin","hr","manager"], module: null, tenantOptional: false, multipart: false },
+  updateWorkingOnHolidayRequest: { method: "put", path: "/api/working-on-holiday/{id}", area: "leave", public: false, roles: ["owner","admin","hr","manager"], module: null, tenantOptional: false, multipart: false },
   uploadFile: { method: "post", path: "/api/upload", area: "utilities", public: false, roles: ["owner","admin","hr","manager","employee"], module: null, tenantOptional: false, multipart: true },
 } as const satisfies Record<string, OperationMeta>;
 
 export type OperationId = keyof typeof operationTable;
 
-export const areas = ["auth","members","notifications","settings","utilities"] as const;
+export const areas = ["attendance","auth","leave","members","notifications","settings","utilities"] as const;
 export type Area = (typeof areas)[number];
 
 export interface AreaOperations {
+  "attendance": "cancelAttendanceRegularization" | "checkIn" | "checkOut" | "createAttendanceRegularization" | "getAttendanceRegularization" | "getAttendanceSettings" | "importAttendance" | "listAttendance" | "listAttendanceRegularizations" | "updateAttendanceRegularization" | "updateAttendanceSettings";
   "auth": "acceptInvite" | "forgotPassword" | "getSession" | "refreshSession" | "resetPassword" | "signIn" | "signOut" | "signup" | "switchTenant";
+  "leave": "cancelLeaveEncashment" | "cancelLeaveRequest" | "cancelWfhRequest" | "cancelWorkingOnHolidayRequest" | "createHoliday" | "createHolidaysBulk" | "createLeaveAdjustment" | "createLeaveAllocations" | "createLeaveEncashment" | "createLeavePeriod" | "createLeavePolicy" | "createLeaveRequest" | "createLeaveType" | "createWfhRequest" | "createWorkingOnHolidayRequest" | "deleteHoliday" | "deleteLeavePeriod" | "deleteLeavePolicy" | "deleteLeaveType" | "getHoliday" | "getLeaveEncashment" | "getLeavePeriod" | "getLeavePolicy" | "getLeaveRequest" | "getLeaveType" | "getWfhRequest" | "getWorkingOnHolidayRequest" | "listHolidays" | "listLeaveAllocations" | "listLeaveBalances" | "listLeaveEncashments" | "listLeaveLedger" | "listLeavePeriods" | "listLeavePolicies" | "listLeaveRequests" | "listLeaveTypes" | "listWfhRequests" | "listWorkingOnHolidayRequests" | "updateHoliday" | "updateLeaveEncashment" | "updateLeavePeriod" | "updateLeavePolicy" | "updateLeaveRequest" | "updateLeaveType" | "updateWfhRequest" | "updateWorkingOnHolidayRequest";
   "members": "inviteMember" | "listMembers" | "removeMember" | "updateMember";
   "notifications": "listNotifications" | "markAllNotificationsRead" | "markNotificationRead";
   "settings": "getCompanySettings" | "listActivityLog" | "updateCompanySettings";
