@@ -1,3 +1,8 @@
+// Leave area: configuration, allocations and balances, requests and approvals, encashment,
+// holidays, work from home and working on holidays. The rules live in the sibling modules.
 import type { AreaHandlers } from "../../http/types.ts";
+import { configHandlers } from "./config.ts";
 
-export const handlers = {} satisfies Partial<AreaHandlers<"leave">>;
+export const handlers = {
+  ...configHandlers,
+} satisfies Partial<AreaHandlers<"leave">>;

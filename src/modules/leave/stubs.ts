@@ -20,14 +20,6 @@ export const stubs = {
   async cancelWorkingOnHolidayRequest() {
     throw notImplemented("cancelWorkingOnHolidayRequest");
   },
-  // POST /api/holidays
-  async createHoliday() {
-    throw notImplemented("createHoliday");
-  },
-  // POST /api/holidays/bulk
-  async createHolidaysBulk() {
-    throw notImplemented("createHolidaysBulk");
-  },
   // POST /api/leave-adjustments
   async createLeaveAdjustment() {
     throw notImplemented("createLeaveAdjustment");
@@ -40,21 +32,9 @@ export const stubs = {
   async createLeaveEncashment() {
     throw notImplemented("createLeaveEncashment");
   },
-  // POST /api/leave-periods
-  async createLeavePeriod() {
-    throw notImplemented("createLeavePeriod");
-  },
-  // POST /api/leave-policies
-  async createLeavePolicy() {
-    throw notImplemented("createLeavePolicy");
-  },
   // POST /api/leave-requests
   async createLeaveRequest() {
     throw notImplemented("createLeaveRequest");
-  },
-  // POST /api/leave-types
-  async createLeaveType() {
-    throw notImplemented("createLeaveType");
   },
   // POST /api/wfh-requests
   async createWfhRequest() {
@@ -64,45 +44,13 @@ export const stubs = {
   async createWorkingOnHolidayRequest() {
     throw notImplemented("createWorkingOnHolidayRequest");
   },
-  // DELETE /api/holidays/{id}
-  async deleteHoliday() {
-    throw notImplemented("deleteHoliday");
-  },
-  // DELETE /api/leave-periods/{id}
-  async deleteLeavePeriod() {
-    throw notImplemented("deleteLeavePeriod");
-  },
-  // DELETE /api/leave-policies/{id}
-  async deleteLeavePolicy() {
-    throw notImplemented("deleteLeavePolicy");
-  },
-  // DELETE /api/leave-types/{id}
-  async deleteLeaveType() {
-    throw notImplemented("deleteLeaveType");
-  },
-  // GET /api/holidays/{id}
-  async getHoliday() {
-    throw notImplemented("getHoliday");
-  },
   // GET /api/leave-encashments/{id}
   async getLeaveEncashment() {
     throw notImplemented("getLeaveEncashment");
   },
-  // GET /api/leave-periods/{id}
-  async getLeavePeriod() {
-    throw notImplemented("getLeavePeriod");
-  },
-  // GET /api/leave-policies/{id}
-  async getLeavePolicy() {
-    throw notImplemented("getLeavePolicy");
-  },
   // GET /api/leave-requests/{id}
   async getLeaveRequest() {
     throw notImplemented("getLeaveRequest");
-  },
-  // GET /api/leave-types/{id}
-  async getLeaveType() {
-    throw notImplemented("getLeaveType");
   },
   // GET /api/wfh-requests/{id}
   async getWfhRequest() {
@@ -111,10 +59,6 @@ export const stubs = {
   // GET /api/working-on-holiday/{id}
   async getWorkingOnHolidayRequest() {
     throw notImplemented("getWorkingOnHolidayRequest");
-  },
-  // GET /api/holidays
-  async listHolidays() {
-    throw notImplemented("listHolidays");
   },
   // GET /api/leave-allocations
   async listLeaveAllocations() {
@@ -132,21 +76,9 @@ export const stubs = {
   async listLeaveLedger() {
     throw notImplemented("listLeaveLedger");
   },
-  // GET /api/leave-periods
-  async listLeavePeriods() {
-    throw notImplemented("listLeavePeriods");
-  },
-  // GET /api/leave-policies
-  async listLeavePolicies() {
-    throw notImplemented("listLeavePolicies");
-  },
   // GET /api/leave-requests
   async listLeaveRequests() {
     throw notImplemented("listLeaveRequests");
-  },
-  // GET /api/leave-types
-  async listLeaveTypes() {
-    throw notImplemented("listLeaveTypes");
   },
   // GET /api/wfh-requests
   async listWfhRequests() {
@@ -156,29 +88,13 @@ export const stubs = {
   async listWorkingOnHolidayRequests() {
     throw notImplemented("listWorkingOnHolidayRequests");
   },
-  // PUT /api/holidays/{id}
-  async updateHoliday() {
-    throw notImplemented("updateHoliday");
-  },
   // PUT /api/leave-encashments/{id}
   async updateLeaveEncashment() {
     throw notImplemented("updateLeaveEncashment");
   },
-  // PUT /api/leave-periods/{id}
-  async updateLeavePeriod() {
-    throw notImplemented("updateLeavePeriod");
-  },
-  // PUT /api/leave-policies/{id}
-  async updateLeavePolicy() {
-    throw notImplemented("updateLeavePolicy");
-  },
   // PUT /api/leave-requests/{id}
   async updateLeaveRequest() {
     throw notImplemented("updateLeaveRequest");
-  },
-  // PUT /api/leave-types/{id}
-  async updateLeaveType() {
-    throw notImplemented("updateLeaveType");
   },
   // PUT /api/wfh-requests/{id}
   async updateWfhRequest() {
