@@ -66,7 +66,7 @@ describe("leave periods", () => {
     const list = await w.employee.agent.get("/api/leave-periods").expect(200);
     expect(list.body.data.filter((p: any) => p.is_current).map((p: any) => p.id)).toEqual([next.body.data.id]);
     await w.hr.agent.put(`/api/leave-periods/${w.periodId}`).send({ is_current: true }).expect(200);
-    expectError(await w.hr.agent.put(`/api/leave-periods/${next.body.data.id}`).send({ start_date: addDays(w.periodEnd, -5) }), 409); // would overlap
+    expectError(await w.hr.agent.put(`/api/leave-periods/${next.body.data.id}`).send({ start_date: addDays(w.periodEnd, -5), end_date: addDays(w.periodEnd, 100) }), 409); // would overlap
     await w.hr.agent.delete(`/api/leave-periods/${next.body.data.id}`).expect(200);
     expectError(await w.employee.agent.post("/api/leave-periods").send({ name: "x", start_date: dayAfter, end_date: yearAfter }), 403);
   });
