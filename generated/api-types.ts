@@ -645,7 +645,7 @@ export interface paths {
         };
         /**
          * Leave ledger entries
-         * @description The append-only entries behind the balances, oldest first. Visibility as for balances.
+         * @description The append-only entries behind the balances, by effective date (then creation). Visibility as for balances.
          */
         get: operations["listLeaveLedger"];
         put?: never;
@@ -1611,6 +1611,7 @@ export interface components {
             allocated: components["schemas"]["DayCount"];
             /** @description Negative only for types that allow a negative balance. */
             available: components["schemas"]["DayCount"];
+            /** @description Carried forward from the previous period; negative in a period whose unused days were carried to the next one. */
             carried: components["schemas"]["DayCount"];
             comp_off: components["schemas"]["DayCount"];
             employee_code: string;

@@ -1,8 +1,10 @@
 // Leave area: configuration, allocations and balances, requests and approvals, encashment,
 // holidays, work from home and working on holidays. The rules live in the sibling modules.
 import type { AreaHandlers } from "../../http/types.ts";
+import { allocationHandlers } from "./allocations.ts";
 import { configHandlers } from "./config.ts";
 
 export const handlers = {
   ...configHandlers,
+  ...allocationHandlers,
 } satisfies Partial<AreaHandlers<"leave">>;

@@ -20,14 +20,6 @@ export const stubs = {
   async cancelWorkingOnHolidayRequest() {
     throw notImplemented("cancelWorkingOnHolidayRequest");
   },
-  // POST /api/leave-adjustments
-  async createLeaveAdjustment() {
-    throw notImplemented("createLeaveAdjustment");
-  },
-  // POST /api/leave-allocations
-  async createLeaveAllocations() {
-    throw notImplemented("createLeaveAllocations");
-  },
   // POST /api/leave-encashments
   async createLeaveEncashment() {
     throw notImplemented("createLeaveEncashment");
@@ -60,21 +52,9 @@ export const stubs = {
   async getWorkingOnHolidayRequest() {
     throw notImplemented("getWorkingOnHolidayRequest");
   },
-  // GET /api/leave-allocations
-  async listLeaveAllocations() {
-    throw notImplemented("listLeaveAllocations");
-  },
-  // GET /api/leave-balances
-  async listLeaveBalances() {
-    throw notImplemented("listLeaveBalances");
-  },
   // GET /api/leave-encashments
   async listLeaveEncashments() {
     throw notImplemented("listLeaveEncashments");
-  },
-  // GET /api/leave-ledger
-  async listLeaveLedger() {
-    throw notImplemented("listLeaveLedger");
   },
   // GET /api/leave-requests
   async listLeaveRequests() {

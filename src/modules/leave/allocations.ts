@@ -1,0 +1,409 @@
+// Allocations (bulk by policy or individual, prorated, idempotent, with carry-forward), the
+// accrual postings they schedule, balances computed from the ledger, the ledger itself and manual
+// adjustments.
+import { Prisma } from "../../../generated/prisma/client.ts";
+import { audit } from "../../audit.ts";
+import { db, type ScopedTx, tenantTx } from "../../db/tenancy.ts";
+import { created, pageOf, paginated } from "../../http/envelope.ts";
+import { badRequest, conflict, invalidField, notFound } from "../../http/errors.ts";
+import type { AreaHandlers } from "../../http/types.ts";
+import { addDays, type DateString, parseDate, toDateString } from "../../lib/dates.ts";
+import { kickMailer } from "../../mail/outbox.ts";
+import { loadAttendanceSettings, tenantToday } from "../attendance/settings.ts";
+import { employeeFilter, fullName, loadEmployee, visibleEmployees } from "./access.ts";
+import { type AccrualDay, type AccrualMode, accrualSchedule, effectiveFrom, prorate } from "./accrual.ts";
+import { Decimal, days, dayString } from "./days.ts";
+import { allocationJson, ledgerJson } from "./json.ts";
+import { notifyEmployee } from "./notices.ts";
+import { applicablePolicy, loadActivePolicies, typeApplies } from "./policies.ts";
+import { currentPeriod, ledgerSum, lockEmployees, lockTenantLeave, minimumBalance, type NewEntry, type PeriodRow, postEntries } from "./store.ts";
+
+const CHUNK = 2000;
+const LIST_CAP = 500;
+
+async function inChunks<T>(rows: T[], fn: (chunk: T[]) => Promise<unknown>) {
+  for (let i = 0; i < rows.length; i += CHUNK) await fn(rows.slice(i, i + CHUNK));
+}
+
+async function resolvePeriod(c: ScopedTx | typeof db, id?: string): Promise<PeriodRow> {
+  if (id) {
+    const p = await c.leavePeriod.findFirst({ where: { id } });
+    if (!p) throw notFound("Leave period");
+    return p;
+  }
+  const p = await currentPeriod(c);
+  if (!p) throw notFound("Current leave period");
+  return p;
+}
+
+// ───────────────────────────── allocation ─────────────────────────────
+
+interface Emp {
+  id: string;
+  joining_date: Date;
+  department: string;
+  designation: string;
+  gender: string | null;
+  employment_type: string;
+}
+const empSelect = { id: true, joining_date: true, department: true, designation: true, gender: true, employment_type: true } as const;
+
+interface LeaveTypeRow {
+  id: string;
+  active: boolean;
+  carry_forward: boolean;
+  carry_forward_max_days: Prisma.Decimal | null;
+  carry_forward_expiry_days: number | null;
+  applicable_genders: string[];
+  applicable_employment_types: string[];
+}
+
+interface Want {
+  emp: Emp;
+  type: LeaveTypeRow;
+  policyId: string | null;
+  /** Explicit entitlement (not prorated), or the annual quota to prorate. */
+  days?: Decimal;
+  quota?: Decimal;
+  accrual: AccrualMode;
+  accrualDay: AccrualDay;
+}
+interface Skip {
+  employee_id: string;
+  leave_type_id: string | null;
+  reason: string;
+}
+
+/** Ledger postings of one allocation that are due by `today` (accruals) plus its carry-forward. */
+export function allocationPostings(
+  a: { id: string; employee_id: string; leave_type_id: string; period_id: string; days: Decimal.Value | { toString(): string }; accrual: string; accrual_day: string },
+  period: { start_date: DateString; end_date: DateString },
+  joiningDate: DateString,
+  today: DateString,
+  createdBy: string | null,
+): NewEntry[] {
+  const schedule = accrualSchedule({ mode: a.accrual as AccrualMode, accrualDay: a.accrual_day as AccrualDay, periodStart: period.start_date, periodEnd: period.end_date, joiningDate, entitlement: a.days });
+  const base = { employee_id: a.employee_id, leave_type_id: a.leave_type_id, period_id: a.period_id, reference_type: "leave_allocation", reference_id: a.id, created_by: createdBy };
+  return schedule
+    .filter((s) => a.accrual === "upfront" || s.date <= today)
+    .map((s) =>
+      a.accrual === "upfront"
+        ? { ...base, entry_type: "allocation" as const, days: s.days, effective_date: s.date, dedupe_key: `allocation:${a.id}` }
+        : { ...base, entry_type: "accrual" as const, days: s.days, effective_date: s.date, dedupe_key: `accrual:${a.id}:${s.seq}`, reason: `${a.accrual} accrual` },
+    );
+}
+
+async function previousPeriod(tx: ScopedTx, p: PeriodRow): Promise<PeriodRow | null> {
+  return tx.leavePeriod.findFirst({ where: { end_date: { lt: p.start_date } }, orderBy: { end_date: "desc" } });
+}
+
+/** Unused balance (ledger − pending) of the previous period per employee:type, for carry-forward. */
+async function unusedBalances(tx: ScopedTx, prev: PeriodRow, employeeIds: string[], typeIds: string[]): Promise<Map<string, Decimal>> {
+  const out = new Map<string, Decimal>();
+  if (!employeeIds.length || !typeIds.length) return out;
+  const where = { period_id: prev.id, employee_id: { in: employeeIds }, leave_type_id: { in: typeIds } };
+  const [ledger, pendingReq, pendingEnc] = await Promise.all([
+    tx.leaveLedgerEntry.groupBy({ by: ["employee_id", "leave_type_id"], where, _sum: { days: true } }),
+    tx.leaveRequest.groupBy({ by: ["employee_id", "leave_type_id"], where: { ...where, status: "pending" }, _sum: { days: true } }),
+    tx.leaveEncashment.groupBy({ by: ["employee_id", "leave_type_id"], where: { ...where, status: "pending" }, _sum: { days: true } }),
+  ]);
+  for (const r of ledger) out.set(`${r.employee_id}:${r.leave_type_id}`, days(r._sum.days));
+  for (const r of [...pendingReq, ...pendingEnc]) {
+    const k = `${r.employee_id}:${r.leave_type_id}`;
+    out.set(k, (out.get(k) ?? new Decimal(0)).minus(days(r._sum.days)));
+  }
+  return out;
+}
+
+async function allocate(tx: ScopedTx, period: PeriodRow, wants: Want[], createdBy: string, notes: string | null, today: DateString) {
+  const start = toDateString(period.start_date);
+  const end = toDateString(period.end_date);
+  const skipped: Skip[] = [];
+  const rows: Record<string, unknown>[] = [];
+  const prev = await previousPeriod(tx, period);
+  const carryTypes = [...new Set(wants.filter((w) => w.type.carry_forward).map((w) => w.type.id))];
+  const unused = prev ? await unusedBalances(tx, prev, [...new Set(wants.map((w) => w.emp.id))], carryTypes) : new Map<string, Decimal>();
+  for (const w of wants) {
+    const joining = toDateString(w.emp.joining_date);
+    if (joining > end) {
+      skipped.push({ employee_id: w.emp.id, leave_type_id: w.type.id, reason: "joins after the period" });
+      continue;
+    }
+    const entitlement = w.days ?? prorate(w.quota ?? 0, start, end, joining);
+    let carried = new Decimal(0);
+    let expires: DateString | null = null;
+    if (prev && w.type.carry_forward) {
+      const left = Decimal.max(0, unused.get(`${w.emp.id}:${w.type.id}`) ?? 0);
+      carried = w.type.carry_forward_max_days ? Decimal.min(left, days(w.type.carry_forward_max_days)) : left;
+      if (carried.gt(0) && w.type.carry_forward_expiry_days) expires = addDays(start, w.type.carry_forward_expiry_days - 1);
+    }
+    rows.push({
+      employee_id: w.emp.id,
+      leave_type_id: w.type.id,
+      period_id: period.id,
+      policy_id: w.policyId,
+      days: new Prisma.Decimal(entitlement.toString()),
+      accrual: w.accrual,
+      accrual_day: w.accrualDay,
+      effective_from: parseDate(effectiveFrom(start, joining)),
+      carried_forward: new Prisma.Decimal(carried.toString()),
+      carry_forward_expires_on: expires ? parseDate(expires) : null,
+      notes,
+      created_by: createdBy,
+    });
+  }
+  const made: Prisma.LeaveAllocationGetPayload<{}>[] = [];
+  await inChunks(rows, async (chunk) => made.push(...(await tx.leaveAllocation.createManyAndReturn({ data: chunk as any, skipDuplicates: true }))));
+  const madeKeys = new Set(made.map((a) => `${a.employee_id}:${a.leave_type_id}`));
+  for (const r of rows) if (!madeKeys.has(`${r.employee_id}:${r.leave_type_id}`)) skipped.push({ employee_id: r.employee_id as string, leave_type_id: r.leave_type_id as string, reason: "already allocated for this period" });
+  const joinings = new Map(wants.map((w) => [w.emp.id, toDateString(w.emp.joining_date)]));
+  const entries: NewEntry[] = [];
+  for (const a of made) {
+    entries.push(...allocationPostings(a, { start_date: start, end_date: end }, joinings.get(a.employee_id)!, today, createdBy));
+    const carried = days(a.carried_forward);
+    if (prev && carried.gt(0)) {
+      const base = { employee_id: a.employee_id, leave_type_id: a.leave_type_id, entry_type: "carry_forward" as const, reference_type: "leave_allocation", reference_id: a.id, created_by: createdBy };
+      entries.push({ ...base, period_id: period.id, days: carried, effective_date: start, expires_on: a.carry_forward_expires_on ? toDateString(a.carry_forward_expires_on) : null, dedupe_key: `carry-in:${a.id}`, reason: `carried forward from ${prev.name}` });
+      entries.push({ ...base, period_id: prev.id, days: carried.negated(), effective_date: toDateString(prev.end_date), dedupe_key: `carry-out:${a.id}`, reason: `carried forward to ${period.name}` });
+    }
+  }
+  await inChunks(entries, (chunk) => postEntries(tx, chunk));
+  return { made, skipped };
+}
+
+async function creditedByAllocation(ids: string[]): Promise<Map<string, Decimal>> {
+  const rows = ids.length
+    ? await db.leaveLedgerEntry.groupBy({ by: ["reference_id"], where: { reference_id: { in: ids }, entry_type: { in: ["allocation", "accrual"] } }, _sum: { days: true } })
+    : [];
+  return new Map(rows.map((r) => [r.reference_id as string, days(r._sum.days)]));
+}
+
+const allocationInclude = { employee: { select: { first_name: true, last_name: true, employee_code: true } }, leave_type: { select: { code: true } } } as const;
+
+// ───────────────────────────── balances ─────────────────────────────
+
+const BUCKET: Record<string, "allocated" | "carried" | "accrued" | "comp_off" | "adjusted" | "expired" | "taken" | "encashed"> = {
+  allocation: "allocated",
+  carry_forward: "carried",
+  accrual: "accrued",
+  comp_off: "comp_off",
+  adjustment: "adjusted",
+  expiry: "expired",
+  taken: "taken",
+  cancelled: "taken",
+  encashed: "encashed",
+};
+/** Buckets shown as positive amounts of a debit kind. */
+const DEBIT_BUCKETS = new Set(["expired", "taken", "encashed"]);
+
+export const allocationHandlers = {
+  async listLeaveAllocations({ query, auth }) {
+    const page = pageOf(query);
+    const period = await resolvePeriod(db, query.period_id);
+    const scope = await visibleEmployees(auth);
+    const where: Prisma.LeaveAllocationWhereInput = { period_id: period.id, ...employeeFilter(scope, query.employee_id), ...(query.leave_type_id ? { leave_type_id: query.leave_type_id } : {}) };
+    const [rows, total] = await Promise.all([
+      db.leaveAllocation.findMany({ where, include: allocationInclude, orderBy: [{ employee: { employee_code: "asc" } }, { leave_type: { code: "asc" } }], skip: page.skip, take: page.limit }),
+      db.leaveAllocation.count({ where }),
+    ]);
+    const credited = await creditedByAllocation(rows.map((r) => r.id));
+    return paginated(
+      rows.map((r) => allocationJson(r, credited.get(r.id) ?? 0)),
+      page,
+      total,
+    );
+  },
+
+  async createLeaveAllocations({ body, auth }) {
+    if (body.leave_type_id && !body.employee_id) throw invalidField("body.leave_type_id", "needs employee_id");
+    if (body.days !== undefined && !body.leave_type_id) throw invalidField("body.days", "needs leave_type_id");
+    if (body.days !== undefined && body.policy_id) throw invalidField("body.days", "cannot be combined with policy_id");
+    if ((body.accrual || body.accrual_day) && body.days === undefined) throw invalidField("body.accrual", "and accrual_day are only for an explicit number of days");
+    if (!body.policy_id && !body.employee_id) throw badRequest("Give policy_id (bulk) or employee_id (individual)", [{ path: "body", message: "needs policy_id or employee_id" }]);
+    const period = await resolvePeriod(db, body.period_id);
+    const today = tenantToday(await loadAttendanceSettings());
+    const types = new Map((await db.leaveType.findMany()).map((t) => [t.id, t]));
+    const policies = await loadActivePolicies(db);
+    let named = null as (typeof policies)[number] | null;
+    if (body.policy_id) {
+      const p = await db.leavePolicy.findFirst({ where: { id: body.policy_id } });
+      if (!p) throw notFound("Leave policy");
+      if (!p.active) throw conflict("The policy is inactive");
+      named = policies.find((x) => x.id === p.id)!;
+    }
+    const wants: Want[] = [];
+    const skipped: Skip[] = [];
+    const addItems = (emp: Emp, policy: (typeof policies)[number], onlyType?: string) => {
+      const items = policy.items.filter((i) => !onlyType || i.leave_type_id === onlyType);
+      for (const i of items) {
+        const type = types.get(i.leave_type_id)!;
+        if (!type.active) skipped.push({ employee_id: emp.id, leave_type_id: type.id, reason: "leave type is inactive" });
+        else if (!typeApplies(type, emp)) skipped.push({ employee_id: emp.id, leave_type_id: type.id, reason: "leave type does not apply to the employee" });
+        else wants.push({ emp, type, policyId: policy.id, quota: days(i.annual_quota), accrual: i.accrual as AccrualMode, accrualDay: i.accrual_day as AccrualDay });
+      }
+      return items.length;
+    };
+    if (!body.employee_id) {
+      const emps = await db.employee.findMany({ where: { deleted_at: null, status: { not: "exited" }, joining_date: { lte: period.end_date } }, select: empSelect });
+      for (const e of emps) if (applicablePolicy(policies, e)?.id === named!.id) addItems(e, named!);
+    } else {
+      await loadEmployee(body.employee_id);
+      const emp = (await db.employee.findFirst({ where: { id: body.employee_id }, select: { ...empSelect, status: true } }))!;
+      if (emp.status === "exited") throw conflict("The employee has exited");
+      if (toDateString(emp.joining_date) > toDateString(period.end_date)) throw conflict("The employee joins after the end of the period");
+      if (body.leave_type_id && !types.has(body.leave_type_id)) throw notFound("Leave type");
+      if (body.days !== undefined) {
+        const type = types.get(body.leave_type_id!)!;
+        if (!type.active) throw conflict("The leave type is inactive");
+        if (!typeApplies(type, emp)) throw conflict("The leave type does not apply to this employee");
+        wants.push({ emp, type, policyId: null, days: days(body.days), accrual: body.accrual ?? "upfront", accrualDay: body.accrual_day ?? "first_day" });
+      } else {
+        const policy = named ?? applicablePolicy(policies, emp);
+        if (!policy) throw conflict("No active leave policy applies to this employee; name policy_id or give days");
+        if (!addItems(emp, policy, body.leave_type_id)) throw conflict("The policy has no quota for this leave type; give days instead");
+        if (body.leave_type_id && !wants.length) throw conflict(skipped[0]?.reason ? `Cannot allocate: ${skipped[0].reason}` : "Cannot allocate this leave type");
+      }
+    }
+    const result = await tenantTx(
+      async (tx) => {
+        await lockTenantLeave(tx);
+        const r = await allocate(tx, period, wants, auth.userId, body.notes ?? null, today);
+        await audit(
+          {
+            action: "leave_allocation.created",
+            entity_type: body.employee_id ? "employee" : "leave_policy",
+            entity_id: body.employee_id ?? body.policy_id ?? null,
+            changes: { period_id: period.id, policy_id: body.policy_id ?? null, leave_type_id: body.leave_type_id ?? null, days: body.days ?? null, created: r.made.length, skipped: r.skipped.length + skipped.length },
+          },
+          tx,
+        );
+        return r;
+      },
+      { timeout: 300_000 },
+    );
+    const shown = result.made.slice(0, LIST_CAP);
+    const rows = await db.leaveAllocation.findMany({ where: { id: { in: shown.map((a) => a.id) } }, include: allocationInclude, orderBy: [{ employee: { employee_code: "asc" } }, { leave_type: { code: "asc" } }] });
+    const credited = await creditedByAllocation(rows.map((r) => r.id));
+    const allSkipped = [...skipped, ...result.skipped];
+    return created(
+      { created_count: result.made.length, skipped_count: allSkipped.length, allocations: rows.map((r) => allocationJson(r, credited.get(r.id) ?? 0)), skipped: allSkipped.slice(0, LIST_CAP) },
+      `${result.made.length} allocations created, ${allSkipped.length} skipped`,
+    );
+  },
+
+  async listLeaveBalances({ query, auth }) {
+    const page = pageOf(query);
+    const period = await resolvePeriod(db, query.period_id);
+    const scope = await visibleEmployees(auth);
+    const empWhere: Prisma.EmployeeWhereInput = { deleted_at: null, ...(query.employee_id || scope ? { id: employeeFilter(scope, query.employee_id).employee_id } : {}) };
+    const [emps, total] = await Promise.all([
+      db.employee.findMany({ where: empWhere, select: { id: true, first_name: true, last_name: true, employee_code: true }, orderBy: [{ employee_code: "asc" }], skip: page.skip, take: page.limit }),
+      db.employee.count({ where: empWhere }),
+    ]);
+    const ids = emps.map((e) => e.id);
+    const typeFilter = query.leave_type_id ? { leave_type_id: query.leave_type_id } : {};
+    const accountWhere = { period_id: period.id, employee_id: { in: ids }, ...typeFilter };
+    const [ledger, pendingReq, pendingEnc, types] = await Promise.all([
+      ids.length ? db.leaveLedgerEntry.groupBy({ by: ["employee_id", "leave_type_id", "entry_type"], where: accountWhere, _sum: { days: true } }) : [],
+      ids.length ? db.leaveRequest.groupBy({ by: ["employee_id", "leave_type_id"], where: { ...accountWhere, status: "pending" }, _sum: { days: true } }) : [],
+      ids.length ? db.leaveEncashment.groupBy({ by: ["employee_id", "leave_type_id"], where: { ...accountWhere, status: "pending" }, _sum: { days: true } }) : [],
+      db.leaveType.findMany({ select: { id: true, code: true, name: true, is_paid: true } }),
+    ]);
+    type Acc = Record<"allocated" | "carried" | "accrued" | "comp_off" | "adjusted" | "expired" | "taken" | "encashed" | "pending", Decimal>;
+    const accounts = new Map<string, Acc>();
+    const acc = (e: string, t: string) => {
+      const k = `${e}:${t}`;
+      let a = accounts.get(k);
+      if (!a) {
+        const z = new Decimal(0);
+        a = { allocated: z, carried: z, accrued: z, comp_off: z, adjusted: z, expired: z, taken: z, encashed: z, pending: z };
+        accounts.set(k, a);
+      }
+      return a;
+    };
+    for (const r of ledger) {
+      const b = BUCKET[r.entry_type];
+      const a = acc(r.employee_id, r.leave_type_id);
+      a[b] = a[b].plus(DEBIT_BUCKETS.has(b) ? days(r._sum.days).negated() : days(r._sum.days));
+    }
+    for (const r of [...pendingReq, ...pendingEnc]) {
+      const a = acc(r.employee_id, r.leave_type_id);
+      a.pending = a.pending.plus(days(r._sum.days));
+    }
+    const typeById = new Map(types.map((t) => [t.id, t]));
+    const rows = [];
+    for (const e of emps) {
+      const mine = [...accounts.entries()].filter(([k]) => k.startsWith(`${e.id}:`)).map(([k, a]) => ({ type: typeById.get(k.slice(e.id.length + 1))!, a }));
+      mine.sort((x, y) => x.type.code.localeCompare(y.type.code));
+      for (const { type, a } of mine) {
+        const available = a.allocated.plus(a.carried).plus(a.accrued).plus(a.comp_off).plus(a.adjusted).minus(a.expired).minus(a.taken).minus(a.encashed).minus(a.pending);
+        rows.push({
+          employee_id: e.id,
+          employee_name: fullName(e),
+          employee_code: e.employee_code,
+          leave_type_id: type.id,
+          leave_type_code: type.code,
+          leave_type_name: type.name,
+          is_paid: type.is_paid,
+          period_id: period.id,
+          allocated: dayString(a.allocated),
+          carried: dayString(a.carried),
+          accrued: dayString(a.accrued),
+          comp_off: dayString(a.comp_off),
+          adjusted: dayString(a.adjusted),
+          expired: dayString(a.expired),
+          taken: dayString(a.taken),
+          pending: dayString(a.pending),
+          encashed: dayString(a.encashed),
+          available: dayString(available),
+        });
+      }
+    }
+    return paginated(rows, page, total);
+  },
+
+  async listLeaveLedger({ query, auth }) {
+    const page = pageOf(query);
+    const period = await resolvePeriod(db, query.period_id);
+    const scope = await visibleEmployees(auth);
+    const where: Prisma.LeaveLedgerEntryWhereInput = {
+      period_id: period.id,
+      ...employeeFilter(scope, query.employee_id),
+      ...(query.leave_type_id ? { leave_type_id: query.leave_type_id } : {}),
+      ...(query.entry_type ? { entry_type: query.entry_type } : {}),
+    };
+    const [rows, total] = await Promise.all([
+      db.leaveLedgerEntry.findMany({ where, orderBy: [{ effective_date: "asc" }, { created_at: "asc" }, { id: "asc" }], skip: page.skip, take: page.limit }),
+      db.leaveLedgerEntry.count({ where }),
+    ]);
+    return paginated(rows.map(ledgerJson), page, total);
+  },
+
+  async createLeaveAdjustment({ body, auth }) {
+    const amount = days(body.days);
+    if (amount.isZero()) throw invalidField("body.days", "must not be zero");
+    await loadEmployee(body.employee_id);
+    const type = await db.leaveType.findFirst({ where: { id: body.leave_type_id } });
+    if (!type) throw notFound("Leave type");
+    const period = await resolvePeriod(db, body.period_id);
+    const today = tenantToday(await loadAttendanceSettings());
+    const entry = await tenantTx(async (tx) => {
+      await lockEmployees(tx, [body.employee_id]);
+      const account = { employee_id: body.employee_id, leave_type_id: type.id, period_id: period.id };
+      const min = minimumBalance(type);
+      if (amount.isNegative() && min) {
+        const after = (await ledgerSum(tx, account)).plus(amount);
+        if (after.lt(min)) throw conflict(`The adjustment would take the balance to ${dayString(after)}, below the allowed ${dayString(min)}`);
+      }
+      const row = await tx.leaveLedgerEntry.create({
+        data: { ...account, entry_type: "adjustment", days: new Prisma.Decimal(amount.toString()), effective_date: parseDate(today), reason: body.reason, created_by: auth.userId } as any,
+      });
+      await audit({ action: "leave_balance.adjusted", entity_type: "employee", entity_id: body.employee_id, changes: { leave_type_id: type.id, period_id: period.id, days: dayString(amount), reason: body.reason } }, tx);
+      await notifyEmployee(tx, body.employee_id, { kind: "leave.adjusted", title: `Your ${type.name} balance was adjusted by ${dayString(amount)} days`, body: body.reason });
+      return row;
+    });
+    kickMailer();
+    return created(ledgerJson(entry), "Balance adjusted");
+  },
+} satisfies Partial<AreaHandlers<"leave">>;
+
