@@ -3,8 +3,10 @@
 import type { AreaHandlers } from "../../http/types.ts";
 import { allocationHandlers } from "./allocations.ts";
 import { configHandlers } from "./config.ts";
+import { requestHandlers } from "./requests.ts";
 
 export const handlers = {
   ...configHandlers,
   ...allocationHandlers,
+  ...requestHandlers,
 } satisfies Partial<AreaHandlers<"leave">>;

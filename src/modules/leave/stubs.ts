@@ -8,10 +8,6 @@ export const stubs = {
   async cancelLeaveEncashment() {
     throw notImplemented("cancelLeaveEncashment");
   },
-  // DELETE /api/leave-requests/{id}
-  async cancelLeaveRequest() {
-    throw notImplemented("cancelLeaveRequest");
-  },
   // DELETE /api/wfh-requests/{id}
   async cancelWfhRequest() {
     throw notImplemented("cancelWfhRequest");
@@ -23,10 +19,6 @@ export const stubs = {
   // POST /api/leave-encashments
   async createLeaveEncashment() {
     throw notImplemented("createLeaveEncashment");
-  },
-  // POST /api/leave-requests
-  async createLeaveRequest() {
-    throw notImplemented("createLeaveRequest");
   },
   // POST /api/wfh-requests
   async createWfhRequest() {
@@ -40,10 +32,6 @@ export const stubs = {
   async getLeaveEncashment() {
     throw notImplemented("getLeaveEncashment");
   },
-  // GET /api/leave-requests/{id}
-  async getLeaveRequest() {
-    throw notImplemented("getLeaveRequest");
-  },
   // GET /api/wfh-requests/{id}
   async getWfhRequest() {
     throw notImplemented("getWfhRequest");
@@ -56,10 +44,6 @@ export const stubs = {
   async listLeaveEncashments() {
     throw notImplemented("listLeaveEncashments");
   },
-  // GET /api/leave-requests
-  async listLeaveRequests() {
-    throw notImplemented("listLeaveRequests");
-  },
   // GET /api/wfh-requests
   async listWfhRequests() {
     throw notImplemented("listWfhRequests");
@@ -71,10 +55,6 @@ export const stubs = {
   // PUT /api/leave-encashments/{id}
   async updateLeaveEncashment() {
     throw notImplemented("updateLeaveEncashment");
-  },
-  // PUT /api/leave-requests/{id}
-  async updateLeaveRequest() {
-    throw notImplemented("updateLeaveRequest");
   },
   // PUT /api/wfh-requests/{id}
   async updateWfhRequest() {
