@@ -4,11 +4,10 @@ import type { Handlers } from "../src/http/types.ts";
 import { stubs as attendanceStubs } from "../src/modules/attendance/stubs.ts";
 import { handlers as attendance } from "../src/modules/attendance/handlers.ts";
 import { handlers as auth } from "../src/modules/auth/handlers.ts";
-import { stubs as leaveStubs } from "../src/modules/leave/stubs.ts";
 import { handlers as leave } from "../src/modules/leave/handlers.ts";
 import { handlers as members } from "../src/modules/members/handlers.ts";
 import { handlers as notifications } from "../src/modules/notifications/handlers.ts";
 import { handlers as settings } from "../src/modules/settings/handlers.ts";
 import { handlers as utilities } from "../src/modules/utilities/handlers.ts";
 
-export const handlers: Handlers = { ...attendanceStubs, ...attendance, ...auth, ...leaveStubs, ...leave, ...members, ...notifications, ...settings, ...utilities };
+export const handlers: Handlers = { ...attendanceStubs, ...attendance, ...auth, ...leave, ...members, ...notifications, ...settings, ...utilities };

@@ -3,10 +3,12 @@
 import type { AreaHandlers } from "../../http/types.ts";
 import { allocationHandlers } from "./allocations.ts";
 import { configHandlers } from "./config.ts";
+import { otherRequestHandlers } from "./other-requests.ts";
 import { requestHandlers } from "./requests.ts";
 
 export const handlers = {
   ...configHandlers,
   ...allocationHandlers,
   ...requestHandlers,
-} satisfies Partial<AreaHandlers<"leave">>;
+  ...otherRequestHandlers,
+} satisfies AreaHandlers<"leave">;
