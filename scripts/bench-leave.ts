@@ -34,6 +34,8 @@ const ADMIN_URL = env.DATABASE_URL ?? "postgres://postgres@127.0.0.1:5432/postgr
 const DB_NAME = `hrms_bench_leave_${process.pid}`;
 const root = path.resolve(import.meta.dirname, "..");
 const base = `http://127.0.0.1:${PORT}`;
+// Production sessions use Secure cookies: requests present themselves as coming through a TLS proxy.
+const HTTPS = { "x-forwarded-proto": "https" };
 
 const dbUrl = (() => {
   const u = new URL(ADMIN_URL);
@@ -63,7 +65,7 @@ async function admin(sql: string) {
 
 let cookie = "";
 async function api(method: string, url: string, body?: unknown): Promise<any> {
-  const res = await fetch(`${base}${url}`, { method, headers: { "content-type": "application/json", cookie }, body: body === undefined ? undefined : JSON.stringify(body) });
+  const res = await fetch(`${base}${url}`, { method, headers: { "content-type": "application/json", cookie, ...HTTPS }, body: body === undefined ? undefined : JSON.stringify(body) });
   const text = await res.text();
   if (res.status >= 300) throw new Error(`${method} ${url}: ${res.status} ${text.slice(0, 300)}`);
   const setCookie = res.headers.get("set-cookie");
@@ -182,7 +184,7 @@ interface Figures {
 }
 
 async function measure(name: string, url: string): Promise<Figures> {
-  const opts = { url: `${base}${url}`, connections: CONNECTIONS, headers: { cookie } };
+  const opts = { url: `${base}${url}`, connections: CONNECTIONS, headers: { cookie, ...HTTPS } };
   await autocannon({ ...opts, duration: Math.min(2, DURATION) }); // warm-up
   const r = await autocannon({ ...opts, duration: DURATION });
   const errors = r.errors + r.timeouts + r.non2xx;
@@ -205,6 +207,7 @@ async function main() {
       SESSION_SECRET: randomBytes(32).toString("hex"),
       RUN_WORKER: "false",
       LOG_LEVEL: "warn",
+      TRUST_PROXY: "true",
     },
   });
   const db = new pg.Client({ connectionString: dbUrl });

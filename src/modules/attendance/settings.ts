@@ -17,23 +17,37 @@ export interface EffectiveAttendanceSettings {
 
 export const DEFAULT_SETTINGS = { shift_start: "09:00", shift_end: "18:00", grace_minutes: 15, half_day_threshold_hours: "4" };
 
-type Client = Pick<typeof db, "tenant" | "attendanceSettings">;
+type Client = Pick<typeof db, "$queryRaw">;
 
+interface Row {
+  company_weekly_offs: number[];
+  timezone: string;
+  use_company_weekly_offs: boolean | null;
+  weekly_offs: number[] | null;
+  shift_start: string | null;
+  shift_end: string | null;
+  grace_minutes: number | null;
+  half_day_threshold_hours: string | null;
+  updated_at: Date | null;
+}
+
+/** The effective settings in one round trip (company weekly offs and time zone included). */
 export async function loadAttendanceSettings(client: Client = db): Promise<EffectiveAttendanceSettings> {
-  const [tenant, row] = await Promise.all([
-    client.tenant.findUniqueOrThrow({ where: { id: currentTenantId() }, select: { weekly_offs: true, timezone: true } }),
-    client.attendanceSettings.findFirst({}),
-  ]);
-  const own = row && !row.use_company_weekly_offs;
+  const [r] = await client.$queryRaw<Row[]>`
+    SELECT t.weekly_offs AS company_weekly_offs, t.timezone, s.use_company_weekly_offs, s.weekly_offs, s.shift_start, s.shift_end, s.grace_minutes,
+           s.half_day_threshold_hours::text AS half_day_threshold_hours, s.updated_at
+      FROM tenants t LEFT JOIN attendance_settings s ON s.tenant_id = t.id
+     WHERE t.id = ${currentTenantId()}::uuid`;
+  const own = r.use_company_weekly_offs === false;
   return {
-    weekly_offs: [...(own ? row.weekly_offs : tenant.weekly_offs)].sort(),
+    weekly_offs: [...(own ? r.weekly_offs! : r.company_weekly_offs)].sort(),
     weekly_offs_source: own ? "attendance" : "company",
-    shift_start: row?.shift_start ?? DEFAULT_SETTINGS.shift_start,
-    shift_end: row?.shift_end ?? DEFAULT_SETTINGS.shift_end,
-    grace_minutes: row?.grace_minutes ?? DEFAULT_SETTINGS.grace_minutes,
-    half_day_threshold_hours: new Decimal((row?.half_day_threshold_hours ?? DEFAULT_SETTINGS.half_day_threshold_hours).toString()),
-    updated_at: row?.updated_at ?? null,
-    timezone: tenant.timezone,
+    shift_start: r.shift_start ?? DEFAULT_SETTINGS.shift_start,
+    shift_end: r.shift_end ?? DEFAULT_SETTINGS.shift_end,
+    grace_minutes: r.grace_minutes ?? DEFAULT_SETTINGS.grace_minutes,
+    half_day_threshold_hours: new Decimal(r.half_day_threshold_hours ?? DEFAULT_SETTINGS.half_day_threshold_hours),
+    updated_at: r.updated_at ? new Date(r.updated_at) : null,
+    timezone: r.timezone,
   };
 }
 

@@ -3,7 +3,7 @@
 // adjustments.
 import { Prisma } from "../../../generated/prisma/client.ts";
 import { audit } from "../../audit.ts";
-import { db, type ScopedTx, tenantTx } from "../../db/tenancy.ts";
+import { currentTenantId, db, type ScopedTx, tenantTx } from "../../db/tenancy.ts";
 import { created, pageOf, paginated } from "../../http/envelope.ts";
 import { badRequest, conflict, invalidField, notFound } from "../../http/errors.ts";
 import type { AreaHandlers } from "../../http/types.ts";
@@ -115,11 +115,48 @@ async function unusedBalances(tx: ScopedTx, prev: PeriodRow, employeeIds: string
   return out;
 }
 
+interface AllocationRow {
+  employee_id: string;
+  leave_type_id: string;
+  period_id: string;
+  policy_id: string | null;
+  days: string;
+  accrual: string;
+  accrual_day: string;
+  effective_from: DateString;
+  carried_forward: string;
+  carry_forward_expires_on: DateString | null;
+  notes: string | null;
+  created_by: string;
+}
+interface MadeAllocation {
+  id: string;
+  employee_id: string;
+  leave_type_id: string;
+  period_id: string;
+  days: string;
+  accrual: string;
+  accrual_day: string;
+  carried_forward: string;
+  carry_forward_expires_on: DateString | null;
+}
+
+/** One set-based INSERT; rows for an employee/type/period allocated already are skipped (not returned). */
+function insertAllocations(tx: ScopedTx, rows: AllocationRow[]): Promise<MadeAllocation[]> {
+  return tx.$queryRaw<MadeAllocation[]>`
+    INSERT INTO leave_allocations (tenant_id, employee_id, leave_type_id, period_id, policy_id, days, accrual, accrual_day, effective_from, carried_forward, carry_forward_expires_on, notes, created_by)
+    SELECT ${currentTenantId()}::uuid, x.employee_id, x.leave_type_id, x.period_id, x.policy_id, x.days, x.accrual, x.accrual_day, x.effective_from, x.carried_forward, x.carry_forward_expires_on, x.notes, x.created_by
+      FROM jsonb_to_recordset(${JSON.stringify(rows)}::jsonb) AS x(employee_id uuid, leave_type_id uuid, period_id uuid, policy_id uuid, days numeric, accrual text, accrual_day text,
+                                                             effective_from date, carried_forward numeric, carry_forward_expires_on date, notes text, created_by uuid)
+    ON CONFLICT (tenant_id, employee_id, leave_type_id, period_id) DO NOTHING
+    RETURNING id::text, employee_id::text, leave_type_id::text, period_id::text, days::text, accrual, accrual_day, carried_forward::text, carry_forward_expires_on::text`;
+}
+
 async function allocate(tx: ScopedTx, period: PeriodRow, wants: Want[], createdBy: string, notes: string | null, today: DateString) {
   const start = toDateString(period.start_date);
   const end = toDateString(period.end_date);
   const skipped: Skip[] = [];
-  const rows: Record<string, unknown>[] = [];
+  const rows: AllocationRow[] = [];
   const prev = await previousPeriod(tx, period);
   const carryTypes = [...new Set(wants.filter((w) => w.type.carry_forward).map((w) => w.type.id))];
   const unused = prev ? await unusedBalances(tx, prev, [...new Set(wants.map((w) => w.emp.id))], carryTypes) : new Map<string, Decimal>();
@@ -142,20 +179,20 @@ async function allocate(tx: ScopedTx, period: PeriodRow, wants: Want[], createdB
       leave_type_id: w.type.id,
       period_id: period.id,
       policy_id: w.policyId,
-      days: new Prisma.Decimal(entitlement.toString()),
+      days: entitlement.toString(),
       accrual: w.accrual,
       accrual_day: w.accrualDay,
-      effective_from: parseDate(effectiveFrom(start, joining)),
-      carried_forward: new Prisma.Decimal(carried.toString()),
-      carry_forward_expires_on: expires ? parseDate(expires) : null,
+      effective_from: effectiveFrom(start, joining),
+      carried_forward: carried.toString(),
+      carry_forward_expires_on: expires,
       notes,
       created_by: createdBy,
     });
   }
-  const made: Prisma.LeaveAllocationGetPayload<{}>[] = [];
-  await inChunks(rows, async (chunk) => made.push(...(await tx.leaveAllocation.createManyAndReturn({ data: chunk as any, skipDuplicates: true }))));
+  const made: MadeAllocation[] = [];
+  await inChunks(rows, async (chunk) => made.push(...(await insertAllocations(tx, chunk))));
   const madeKeys = new Set(made.map((a) => `${a.employee_id}:${a.leave_type_id}`));
-  for (const r of rows) if (!madeKeys.has(`${r.employee_id}:${r.leave_type_id}`)) skipped.push({ employee_id: r.employee_id as string, leave_type_id: r.leave_type_id as string, reason: "already allocated for this period" });
+  for (const r of rows) if (!madeKeys.has(`${r.employee_id}:${r.leave_type_id}`)) skipped.push({ employee_id: r.employee_id, leave_type_id: r.leave_type_id, reason: "already allocated for this period" });
   const joinings = new Map(wants.map((w) => [w.emp.id, toDateString(w.emp.joining_date)]));
   const entries: NewEntry[] = [];
   for (const a of made) {
@@ -163,7 +200,7 @@ async function allocate(tx: ScopedTx, period: PeriodRow, wants: Want[], createdB
     const carried = days(a.carried_forward);
     if (prev && carried.gt(0)) {
       const base = { employee_id: a.employee_id, leave_type_id: a.leave_type_id, entry_type: "carry_forward" as const, reference_type: "leave_allocation", reference_id: a.id, created_by: createdBy };
-      entries.push({ ...base, period_id: period.id, days: carried, effective_date: start, expires_on: a.carry_forward_expires_on ? toDateString(a.carry_forward_expires_on) : null, dedupe_key: `carry-in:${a.id}`, reason: `carried forward from ${prev.name}` });
+      entries.push({ ...base, period_id: period.id, days: carried, effective_date: start, expires_on: a.carry_forward_expires_on, dedupe_key: `carry-in:${a.id}`, reason: `carried forward from ${prev.name}` });
       entries.push({ ...base, period_id: prev.id, days: carried.negated(), effective_date: toDateString(prev.end_date), dedupe_key: `carry-out:${a.id}`, reason: `carried forward to ${period.name}` });
     }
   }
@@ -182,19 +219,26 @@ const allocationInclude = { employee: { select: { first_name: true, last_name: t
 
 // ───────────────────────────── balances ─────────────────────────────
 
-const BUCKET: Record<string, "allocated" | "carried" | "accrued" | "comp_off" | "adjusted" | "expired" | "taken" | "encashed"> = {
-  allocation: "allocated",
-  carry_forward: "carried",
-  accrual: "accrued",
-  comp_off: "comp_off",
-  adjustment: "adjusted",
-  expiry: "expired",
-  taken: "taken",
-  cancelled: "taken",
-  encashed: "encashed",
-};
-/** Buckets shown as positive amounts of a debit kind. */
-const DEBIT_BUCKETS = new Set(["expired", "taken", "encashed"]);
+interface BalanceRow {
+  employee_id: string;
+  first_name: string;
+  last_name: string;
+  employee_code: string;
+  leave_type_id: string;
+  leave_type_code: string;
+  leave_type_name: string;
+  is_paid: boolean;
+  allocated: string;
+  carried: string;
+  accrued: string;
+  comp_off: string;
+  adjusted: string;
+  expired: string;
+  taken: string;
+  pending: string;
+  encashed: string;
+  available: string;
+}
 
 export const allocationHandlers = {
   async listLeaveAllocations({ query, auth }) {
@@ -295,71 +339,77 @@ export const allocationHandlers = {
     const page = pageOf(query);
     const period = await resolvePeriod(db, query.period_id);
     const scope = await visibleEmployees(auth);
-    const empWhere: Prisma.EmployeeWhereInput = { deleted_at: null, ...(query.employee_id || scope ? { id: employeeFilter(scope, query.employee_id).employee_id } : {}) };
-    const [emps, total] = await Promise.all([
-      db.employee.findMany({ where: empWhere, select: { id: true, first_name: true, last_name: true, employee_code: true }, orderBy: [{ employee_code: "asc" }], skip: page.skip, take: page.limit }),
-      db.employee.count({ where: empWhere }),
+    const tenant = currentTenantId();
+    // employees of the page (scope and filter), then their ledger sums per type and bucket and
+    // their pending reservations - one statement, set-based.
+    const empFilter = Prisma.sql`e.tenant_id = ${tenant}::uuid AND e.deleted_at IS NULL
+      ${scope ? Prisma.sql`AND e.id = ANY(${scope}::uuid[])` : Prisma.empty}
+      ${query.employee_id ? Prisma.sql`AND e.id = ${query.employee_id}::uuid` : Prisma.empty}`;
+    const typeFilter = (alias: string) => (query.leave_type_id ? Prisma.sql`AND ${Prisma.raw(alias)}.leave_type_id = ${query.leave_type_id}::uuid` : Prisma.empty);
+    const [rows, [{ total }]] = await Promise.all([
+      db.$queryRaw<BalanceRow[]>`
+        WITH emp AS (
+          SELECT e.id, e.first_name, e.last_name, e.employee_code FROM employees e WHERE ${empFilter}
+           ORDER BY e.employee_code LIMIT ${page.limit} OFFSET ${page.skip}
+        ), led AS (
+          SELECT l.employee_id, l.leave_type_id,
+                 sum(l.days) FILTER (WHERE l.entry_type = 'allocation') AS allocated,
+                 sum(l.days) FILTER (WHERE l.entry_type = 'carry_forward') AS carried,
+                 sum(l.days) FILTER (WHERE l.entry_type = 'accrual') AS accrued,
+                 sum(l.days) FILTER (WHERE l.entry_type = 'comp_off') AS comp_off,
+                 sum(l.days) FILTER (WHERE l.entry_type = 'adjustment') AS adjusted,
+                 -sum(l.days) FILTER (WHERE l.entry_type = 'expiry') AS expired,
+                 -sum(l.days) FILTER (WHERE l.entry_type IN ('taken', 'cancelled')) AS taken,
+                 -sum(l.days) FILTER (WHERE l.entry_type = 'encashed') AS encashed,
+                 sum(l.days) AS ledger
+            FROM leave_ledger_entries l
+           WHERE l.tenant_id = ${tenant}::uuid AND l.period_id = ${period.id}::uuid AND l.employee_id IN (SELECT id FROM emp) ${typeFilter("l")}
+           GROUP BY 1, 2
+        ), pend AS (
+          SELECT p.employee_id, p.leave_type_id, sum(p.days) AS pending FROM (
+            SELECT r.employee_id, r.leave_type_id, r.days FROM leave_requests r
+             WHERE r.tenant_id = ${tenant}::uuid AND r.period_id = ${period.id}::uuid AND r.status = 'pending' AND r.employee_id IN (SELECT id FROM emp) ${typeFilter("r")}
+            UNION ALL
+            SELECT x.employee_id, x.leave_type_id, x.days FROM leave_encashments x
+             WHERE x.tenant_id = ${tenant}::uuid AND x.period_id = ${period.id}::uuid AND x.status = 'pending' AND x.employee_id IN (SELECT id FROM emp) ${typeFilter("x")}
+          ) p GROUP BY 1, 2
+        )
+        SELECT emp.id::text AS employee_id, emp.first_name, emp.last_name, emp.employee_code,
+               t.id::text AS leave_type_id, t.code::text AS leave_type_code, t.name AS leave_type_name, t.is_paid,
+               coalesce(led.allocated, 0)::text AS allocated, coalesce(led.carried, 0)::text AS carried, coalesce(led.accrued, 0)::text AS accrued,
+               coalesce(led.comp_off, 0)::text AS comp_off, coalesce(led.adjusted, 0)::text AS adjusted, coalesce(led.expired, 0)::text AS expired,
+               coalesce(led.taken, 0)::text AS taken, coalesce(led.encashed, 0)::text AS encashed, coalesce(pend.pending, 0)::text AS pending,
+               (coalesce(led.ledger, 0) - coalesce(pend.pending, 0))::text AS available
+          FROM led FULL JOIN pend USING (employee_id, leave_type_id)
+          JOIN emp ON emp.id = employee_id
+          JOIN leave_types t ON t.tenant_id = ${tenant}::uuid AND t.id = leave_type_id
+         ORDER BY emp.employee_code, t.code`,
+      db.$queryRaw<{ total: number }[]>`SELECT count(*)::int AS total FROM employees e WHERE ${empFilter}`,
     ]);
-    const ids = emps.map((e) => e.id);
-    const typeFilter = query.leave_type_id ? { leave_type_id: query.leave_type_id } : {};
-    const accountWhere = { period_id: period.id, employee_id: { in: ids }, ...typeFilter };
-    const [ledger, pendingReq, pendingEnc, types] = await Promise.all([
-      ids.length ? db.leaveLedgerEntry.groupBy({ by: ["employee_id", "leave_type_id", "entry_type"], where: accountWhere, _sum: { days: true } }) : [],
-      ids.length ? db.leaveRequest.groupBy({ by: ["employee_id", "leave_type_id"], where: { ...accountWhere, status: "pending" }, _sum: { days: true } }) : [],
-      ids.length ? db.leaveEncashment.groupBy({ by: ["employee_id", "leave_type_id"], where: { ...accountWhere, status: "pending" }, _sum: { days: true } }) : [],
-      db.leaveType.findMany({ select: { id: true, code: true, name: true, is_paid: true } }),
-    ]);
-    type Acc = Record<"allocated" | "carried" | "accrued" | "comp_off" | "adjusted" | "expired" | "taken" | "encashed" | "pending", Decimal>;
-    const accounts = new Map<string, Acc>();
-    const acc = (e: string, t: string) => {
-      const k = `${e}:${t}`;
-      let a = accounts.get(k);
-      if (!a) {
-        const z = new Decimal(0);
-        a = { allocated: z, carried: z, accrued: z, comp_off: z, adjusted: z, expired: z, taken: z, encashed: z, pending: z };
-        accounts.set(k, a);
-      }
-      return a;
-    };
-    for (const r of ledger) {
-      const b = BUCKET[r.entry_type];
-      const a = acc(r.employee_id, r.leave_type_id);
-      a[b] = a[b].plus(DEBIT_BUCKETS.has(b) ? days(r._sum.days).negated() : days(r._sum.days));
-    }
-    for (const r of [...pendingReq, ...pendingEnc]) {
-      const a = acc(r.employee_id, r.leave_type_id);
-      a.pending = a.pending.plus(days(r._sum.days));
-    }
-    const typeById = new Map(types.map((t) => [t.id, t]));
-    const rows = [];
-    for (const e of emps) {
-      const mine = [...accounts.entries()].filter(([k]) => k.startsWith(`${e.id}:`)).map(([k, a]) => ({ type: typeById.get(k.slice(e.id.length + 1))!, a }));
-      mine.sort((x, y) => x.type.code.localeCompare(y.type.code));
-      for (const { type, a } of mine) {
-        const available = a.allocated.plus(a.carried).plus(a.accrued).plus(a.comp_off).plus(a.adjusted).minus(a.expired).minus(a.taken).minus(a.encashed).minus(a.pending);
-        rows.push({
-          employee_id: e.id,
-          employee_name: fullName(e),
-          employee_code: e.employee_code,
-          leave_type_id: type.id,
-          leave_type_code: type.code,
-          leave_type_name: type.name,
-          is_paid: type.is_paid,
-          period_id: period.id,
-          allocated: dayString(a.allocated),
-          carried: dayString(a.carried),
-          accrued: dayString(a.accrued),
-          comp_off: dayString(a.comp_off),
-          adjusted: dayString(a.adjusted),
-          expired: dayString(a.expired),
-          taken: dayString(a.taken),
-          pending: dayString(a.pending),
-          encashed: dayString(a.encashed),
-          available: dayString(available),
-        });
-      }
-    }
-    return paginated(rows, page, total);
+    return paginated(
+      rows.map((r) => ({
+        employee_id: r.employee_id,
+        employee_name: fullName(r),
+        employee_code: r.employee_code,
+        leave_type_id: r.leave_type_id,
+        leave_type_code: r.leave_type_code,
+        leave_type_name: r.leave_type_name,
+        is_paid: r.is_paid,
+        period_id: period.id,
+        allocated: dayString(r.allocated),
+        carried: dayString(r.carried),
+        accrued: dayString(r.accrued),
+        comp_off: dayString(r.comp_off),
+        adjusted: dayString(r.adjusted),
+        expired: dayString(r.expired),
+        taken: dayString(r.taken),
+        pending: dayString(r.pending),
+        encashed: dayString(r.encashed),
+        available: dayString(r.available),
+      })),
+      page,
+      total,
+    );
   },
 
   async listLeaveLedger({ query, auth }) {

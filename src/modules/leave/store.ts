@@ -4,7 +4,6 @@
 // first takes a transaction-level advisory lock on that employee (plus a shared lock on the
 // tenant's leave data, which bulk allocation takes exclusively). Checks and writes therefore
 // happen one at a time per employee, so parallel requests/approvals can never overdraw.
-import { Prisma } from "../../../generated/prisma/client.ts";
 import { currentTenantId, db, type ScopedTx } from "../../db/tenancy.ts";
 import { addDays, type DateString, parseDate, toDateString, weekday } from "../../lib/dates.ts";
 import { conflict } from "../../http/errors.ts";
@@ -114,25 +113,32 @@ export interface NewEntry {
   created_by?: string | null;
 }
 
-/** Appends entries; an entry whose dedupe_key exists already is skipped (idempotent postings). */
+/**
+ * Appends entries in one set-based INSERT (no per-row ORM work, so bulk postings stay cheap); an
+ * entry whose dedupe_key exists already is skipped (idempotent postings). Returns the number written.
+ */
 export async function postEntries(c: Client, entries: NewEntry[]): Promise<number> {
   if (!entries.length) return 0;
-  const data = entries.map((e) => ({
+  const rows = entries.map((e) => ({
     employee_id: e.employee_id,
     leave_type_id: e.leave_type_id,
     period_id: e.period_id,
     entry_type: e.entry_type,
-    days: new Prisma.Decimal(e.days.toString()),
-    effective_date: parseDate(e.effective_date),
-    expires_on: e.expires_on ? parseDate(e.expires_on) : null,
+    days: e.days.toString(),
+    effective_date: e.effective_date,
+    expires_on: e.expires_on ?? null,
     reference_type: e.reference_type ?? null,
     reference_id: e.reference_id ?? null,
     reason: e.reason ?? null,
     dedupe_key: e.dedupe_key ?? null,
     created_by: e.created_by ?? null,
   }));
-  const r = await c.leaveLedgerEntry.createMany({ data: data as any, skipDuplicates: true });
-  return r.count;
+  return c.$executeRaw`
+    INSERT INTO leave_ledger_entries (tenant_id, employee_id, leave_type_id, period_id, entry_type, days, effective_date, expires_on, reference_type, reference_id, reason, dedupe_key, created_by)
+    SELECT ${currentTenantId()}::uuid, x.employee_id, x.leave_type_id, x.period_id, x.entry_type, x.days, x.effective_date, x.expires_on, x.reference_type, x.reference_id, x.reason, x.dedupe_key, x.created_by
+      FROM jsonb_to_recordset(${JSON.stringify(rows)}::jsonb) AS x(employee_id uuid, leave_type_id uuid, period_id uuid, entry_type text, days numeric, effective_date date, expires_on date,
+                                                             reference_type text, reference_id uuid, reason text, dedupe_key text, created_by uuid)
+    ON CONFLICT (tenant_id, dedupe_key) DO NOTHING`;
 }
 
 // ───────────────────────────── calendars ─────────────────────────────
