@@ -340,8 +340,9 @@ export const allocationHandlers = {
     const period = await resolvePeriod(db, query.period_id);
     const scope = await visibleEmployees(auth);
     const tenant = currentTenantId();
-    // employees of the page (scope and filter), then their ledger sums per type and bucket and
-    // their pending reservations - one statement, set-based.
+    // The page of employees (scope and filter), then per employee (LATERAL, so each lookup uses
+    // the (tenant_id, employee_id, ...) indexes whatever the planner estimates) the ledger sums per
+    // type and bucket and the pending reservations - one statement.
     const empFilter = Prisma.sql`e.tenant_id = ${tenant}::uuid AND e.deleted_at IS NULL
       ${scope ? Prisma.sql`AND e.id = ANY(${scope}::uuid[])` : Prisma.empty}
       ${query.employee_id ? Prisma.sql`AND e.id = ${query.employee_id}::uuid` : Prisma.empty}`;
@@ -351,38 +352,39 @@ export const allocationHandlers = {
         WITH emp AS (
           SELECT e.id, e.first_name, e.last_name, e.employee_code FROM employees e WHERE ${empFilter}
            ORDER BY e.employee_code LIMIT ${page.limit} OFFSET ${page.skip}
-        ), led AS (
-          SELECT l.employee_id, l.leave_type_id,
-                 sum(l.days) FILTER (WHERE l.entry_type = 'allocation') AS allocated,
-                 sum(l.days) FILTER (WHERE l.entry_type = 'carry_forward') AS carried,
-                 sum(l.days) FILTER (WHERE l.entry_type = 'accrual') AS accrued,
-                 sum(l.days) FILTER (WHERE l.entry_type = 'comp_off') AS comp_off,
-                 sum(l.days) FILTER (WHERE l.entry_type = 'adjustment') AS adjusted,
-                 -sum(l.days) FILTER (WHERE l.entry_type = 'expiry') AS expired,
-                 -sum(l.days) FILTER (WHERE l.entry_type IN ('taken', 'cancelled')) AS taken,
-                 -sum(l.days) FILTER (WHERE l.entry_type = 'encashed') AS encashed,
-                 sum(l.days) AS ledger
-            FROM leave_ledger_entries l
-           WHERE l.tenant_id = ${tenant}::uuid AND l.period_id = ${period.id}::uuid AND l.employee_id IN (SELECT id FROM emp) ${typeFilter("l")}
-           GROUP BY 1, 2
-        ), pend AS (
-          SELECT p.employee_id, p.leave_type_id, sum(p.days) AS pending FROM (
-            SELECT r.employee_id, r.leave_type_id, r.days FROM leave_requests r
-             WHERE r.tenant_id = ${tenant}::uuid AND r.period_id = ${period.id}::uuid AND r.status = 'pending' AND r.employee_id IN (SELECT id FROM emp) ${typeFilter("r")}
-            UNION ALL
-            SELECT x.employee_id, x.leave_type_id, x.days FROM leave_encashments x
-             WHERE x.tenant_id = ${tenant}::uuid AND x.period_id = ${period.id}::uuid AND x.status = 'pending' AND x.employee_id IN (SELECT id FROM emp) ${typeFilter("x")}
-          ) p GROUP BY 1, 2
         )
         SELECT emp.id::text AS employee_id, emp.first_name, emp.last_name, emp.employee_code,
                t.id::text AS leave_type_id, t.code::text AS leave_type_code, t.name AS leave_type_name, t.is_paid,
-               coalesce(led.allocated, 0)::text AS allocated, coalesce(led.carried, 0)::text AS carried, coalesce(led.accrued, 0)::text AS accrued,
-               coalesce(led.comp_off, 0)::text AS comp_off, coalesce(led.adjusted, 0)::text AS adjusted, coalesce(led.expired, 0)::text AS expired,
-               coalesce(led.taken, 0)::text AS taken, coalesce(led.encashed, 0)::text AS encashed, coalesce(pend.pending, 0)::text AS pending,
-               (coalesce(led.ledger, 0) - coalesce(pend.pending, 0))::text AS available
-          FROM led FULL JOIN pend USING (employee_id, leave_type_id)
-          JOIN emp ON emp.id = employee_id
-          JOIN leave_types t ON t.tenant_id = ${tenant}::uuid AND t.id = leave_type_id
+               coalesce(a.allocated, 0)::text AS allocated, coalesce(a.carried, 0)::text AS carried, coalesce(a.accrued, 0)::text AS accrued,
+               coalesce(a.comp_off, 0)::text AS comp_off, coalesce(a.adjusted, 0)::text AS adjusted, coalesce(-a.expired, 0)::text AS expired,
+               coalesce(-a.taken, 0)::text AS taken, coalesce(-a.encashed, 0)::text AS encashed, coalesce(a.pending, 0)::text AS pending,
+               (coalesce(a.ledger, 0) - coalesce(a.pending, 0))::text AS available
+          FROM emp
+          CROSS JOIN LATERAL (
+            SELECT u.leave_type_id,
+                   sum(u.days) FILTER (WHERE u.kind = 'allocation') AS allocated,
+                   sum(u.days) FILTER (WHERE u.kind = 'carry_forward') AS carried,
+                   sum(u.days) FILTER (WHERE u.kind = 'accrual') AS accrued,
+                   sum(u.days) FILTER (WHERE u.kind = 'comp_off') AS comp_off,
+                   sum(u.days) FILTER (WHERE u.kind = 'adjustment') AS adjusted,
+                   sum(u.days) FILTER (WHERE u.kind = 'expiry') AS expired,
+                   sum(u.days) FILTER (WHERE u.kind IN ('taken', 'cancelled')) AS taken,
+                   sum(u.days) FILTER (WHERE u.kind = 'encashed') AS encashed,
+                   sum(u.days) FILTER (WHERE u.kind <> 'pending') AS ledger,
+                   sum(u.days) FILTER (WHERE u.kind = 'pending') AS pending
+              FROM (
+                SELECT l.leave_type_id, l.entry_type AS kind, l.days FROM leave_ledger_entries l
+                 WHERE l.tenant_id = ${tenant}::uuid AND l.employee_id = emp.id AND l.period_id = ${period.id}::uuid ${typeFilter("l")}
+                UNION ALL
+                SELECT r.leave_type_id, 'pending', r.days FROM leave_requests r
+                 WHERE r.tenant_id = ${tenant}::uuid AND r.employee_id = emp.id AND r.period_id = ${period.id}::uuid AND r.status = 'pending' ${typeFilter("r")}
+                UNION ALL
+                SELECT x.leave_type_id, 'pending', x.days FROM leave_encashments x
+                 WHERE x.tenant_id = ${tenant}::uuid AND x.employee_id = emp.id AND x.period_id = ${period.id}::uuid AND x.status = 'pending' ${typeFilter("x")}
+              ) u
+             GROUP BY u.leave_type_id
+          ) a
+          JOIN leave_types t ON t.tenant_id = ${tenant}::uuid AND t.id = a.leave_type_id
          ORDER BY emp.employee_code, t.code`,
       db.$queryRaw<{ total: number }[]>`SELECT count(*)::int AS total FROM employees e WHERE ${empFilter}`,
     ]);

@@ -359,7 +359,7 @@ CREATE UNIQUE INDEX "leave_ledger_entries_id_key" ON "leave_ledger_entries"("id"
 CREATE INDEX "leave_ledger_entries_tenant_id_employee_id_leave_type_id_pe_idx" ON "leave_ledger_entries"("tenant_id", "employee_id", "leave_type_id", "period_id");
 
 -- CreateIndex
-CREATE INDEX "leave_ledger_entries_tenant_id_period_id_expires_on_idx" ON "leave_ledger_entries"("tenant_id", "period_id", "expires_on");
+CREATE INDEX "leave_ledger_entries_tenant_id_expires_on_idx" ON "leave_ledger_entries"("tenant_id", "expires_on");
 
 -- CreateIndex
 CREATE UNIQUE INDEX "leave_ledger_entries_tenant_id_dedupe_key_key" ON "leave_ledger_entries"("tenant_id", "dedupe_key");
@@ -462,3 +462,15 @@ ALTER TABLE "working_on_holiday_requests" ADD CONSTRAINT "working_on_holiday_req
 
 -- AddForeignKey
 ALTER TABLE "working_on_holiday_requests" ADD CONSTRAINT "working_on_holiday_requests_tenant_id_leave_type_id_fkey" FOREIGN KEY ("tenant_id", "leave_type_id") REFERENCES "leave_types"("tenant_id", "id") ON DELETE NO ACTION ON UPDATE NO ACTION;
+
+-- The leave ledger is append-only: a balance is the sum of its entries, corrections are new
+-- entries (reversals, adjustments with a reason). UPDATE and DELETE are refused.
+CREATE FUNCTION leave_ledger_append_only() RETURNS trigger LANGUAGE plpgsql AS $$
+BEGIN
+  RAISE EXCEPTION 'leave_ledger_entries is append-only (% refused)', TG_OP;
+END;
+$$;
+
+CREATE TRIGGER leave_ledger_entries_append_only
+  BEFORE UPDATE OR DELETE ON "leave_ledger_entries"
+  FOR EACH ROW EXECUTE FUNCTION leave_ledger_append_only();
