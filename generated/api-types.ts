@@ -1909,7 +1909,8 @@ export interface components {
          *       compensatory days that lapse before `from_date` do not count); more consecutive days than the
          *       type allows; notice shorter than the type requires; dates outside any leave period or
          *       spanning two periods; no working day in the range; a half day on a type without half days;
-         *       an inactive type or one that does not apply to the employee.
+         *       an inactive type or one that does not apply to the employee; a start before the joining
+         *       date or an exited employee.
          * @example {
          *       "leave_type_id": "3f1c6a52-8f4e-4a36-9d0e-2b7a1c5d9e01",
          *       "from_date": "2026-12-24",
@@ -3704,7 +3705,7 @@ export interface operations {
                 limit?: components["parameters"]["Limit"];
                 /** @description Page number, from 1. Out of range is a 400, never clamped. */
                 page?: components["parameters"]["Page"];
-                /** @description Default the current period. */
+                /** @description Default the current period (404 when there is none). */
                 period_id?: string;
             };
             header?: never;
@@ -3729,6 +3730,7 @@ export interface operations {
             400: components["responses"]["ValidationFailed"];
             401: components["responses"]["Unauthenticated"];
             403: components["responses"]["Forbidden"];
+            404: components["responses"]["NotFound"];
             500: components["responses"]["Internal"];
             503: components["responses"]["Unavailable"];
         };
@@ -3993,7 +3995,7 @@ export interface operations {
                 limit?: components["parameters"]["Limit"];
                 /** @description Page number, from 1. Out of range is a 400, never clamped. */
                 page?: components["parameters"]["Page"];
-                /** @description Default the current period. */
+                /** @description Default the current period (404 when there is none). */
                 period_id?: string;
             };
             header?: never;
@@ -4018,6 +4020,7 @@ export interface operations {
             400: components["responses"]["ValidationFailed"];
             401: components["responses"]["Unauthenticated"];
             403: components["responses"]["Forbidden"];
+            404: components["responses"]["NotFound"];
             500: components["responses"]["Internal"];
             503: components["responses"]["Unavailable"];
         };

@@ -146,6 +146,8 @@ describe("refusals", () => {
     expect(expectError(await apply(w.employee.agent, { leave_type_id: SL.id, from_date: far, to_date: far }), 409).error).toMatch(/No leave period/);
     expect(expectError(await apply(w.employee.agent, { leave_type_id: SL.id, from_date: w.periodEnd, to_date: addDays(w.periodEnd, 3) }), 409).error).toMatch(/No leave period|span/);
     expectError(await apply(w.employee.agent, { leave_type_id: FULL.id, from_date: day(16, 0), to_date: day(16, 0) }), 409); // does not apply to the employee
+    const newcomer = await insertEmployee(t, w.owner.tenantId, { joining_date: day(17, 0) });
+    expect(expectError(await apply(w.hr.agent, { employee_id: newcomer, leave_type_id: LOP.id, from_date: day(16, 0), to_date: day(17, 0) }), 409).error).toMatch(/joins on/);
     await w.hr.agent.put(`/api/leave-types/${LOP.id}`).send({ active: false }).expect(200);
     expectError(await apply(w.employee.agent, { leave_type_id: LOP.id, from_date: day(16, 0), to_date: day(16, 0) }), 409);
     await w.hr.agent.put(`/api/leave-types/${LOP.id}`).send({ active: true }).expect(200);

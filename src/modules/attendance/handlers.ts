@@ -117,10 +117,16 @@ function checkPunches(date: DateString, checkIn: Date, checkOut: Date | null, ti
 export const handlers = {
   async listAttendance({ query, auth }) {
     const page = pageOf(query);
-    const settings = await loadAttendanceSettings();
-    const today = tenantToday(settings);
     if (query.date && (query.month || query.year)) throw badRequest("Give either date or month/year, not both", [{ path: "query.date", message: "cannot be combined with month or year" }]);
     if (query.year && !query.month) throw invalidField("query.month", "is required with year");
+    const select = { id: true, first_name: true, last_name: true, joining_date: true, branch_id: true, work_location_id: true } as const;
+    // independent lookups in one round trip: settings (today, weekly offs), scope, the named employee
+    const [settings, scope, named] = await Promise.all([
+      loadAttendanceSettings(),
+      visibleEmployees(auth),
+      query.employee_id ? db.employee.findFirst({ where: { id: query.employee_id, deleted_at: null }, select }) : null,
+    ]);
+    const today = tenantToday(settings);
     let from = today;
     let to = today;
     if (query.date) from = to = query.date;
@@ -128,15 +134,11 @@ export const handlers = {
 
     let emps;
     let total;
-    const select = { id: true, first_name: true, last_name: true, joining_date: true, branch_id: true, work_location_id: true } as const;
     if (query.employee_id) {
-      await assertVisible(auth, query.employee_id);
-      const e = await db.employee.findFirst({ where: { id: query.employee_id, deleted_at: null }, select });
-      if (!e) throw notFound("Employee");
-      emps = page.page === 1 ? [e] : [];
+      if (!named || (scope && !scope.includes(named.id))) throw notFound("Employee");
+      emps = page.page === 1 ? [named] : [];
       total = 1;
     } else {
-      const scope = await visibleEmployees(auth);
       const where: Prisma.EmployeeWhereInput = { deleted_at: null, joining_date: { lte: parseDate(to) }, ...(scope ? { id: { in: scope } } : {}) };
       [emps, total] = await Promise.all([db.employee.findMany({ where, select, orderBy: { employee_code: "asc" }, skip: page.skip, take: page.limit }), db.employee.count({ where })]);
     }

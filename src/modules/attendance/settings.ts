@@ -1,7 +1,7 @@
 // Attendance settings of the tenant (one optional row; defaults otherwise). Weekly offs follow the
 // company settings unless set here; they are what leave day counts and attendance use.
 import { currentTenantId, db } from "../../db/tenancy.ts";
-import { todayIn, type DateString } from "../../lib/dates.ts";
+import type { DateString } from "../../lib/dates.ts";
 import { Decimal } from "../../lib/money.ts";
 
 export interface EffectiveAttendanceSettings {
@@ -51,7 +51,14 @@ export async function loadAttendanceSettings(client: Client = db): Promise<Effec
   };
 }
 
-/** Today in the tenant's time zone. */
-export function tenantToday(s: { timezone: string }): DateString {
-  return todayIn(s.timezone);
+const dayFormats = new Map<string, Intl.DateTimeFormat>();
+
+/** Today in the tenant's time zone (what todayIn computes, with the formatter kept per zone). */
+export function tenantToday(s: { timezone: string }, now = new Date()): DateString {
+  let f = dayFormats.get(s.timezone);
+  if (!f) {
+    f = new Intl.DateTimeFormat("en-CA", { timeZone: s.timezone, year: "numeric", month: "2-digit", day: "2-digit" });
+    dayFormats.set(s.timezone, f);
+  }
+  return f.format(now);
 }

@@ -243,8 +243,7 @@ interface BalanceRow {
 export const allocationHandlers = {
   async listLeaveAllocations({ query, auth }) {
     const page = pageOf(query);
-    const period = await resolvePeriod(db, query.period_id);
-    const scope = await visibleEmployees(auth);
+    const [period, scope] = await Promise.all([resolvePeriod(db, query.period_id), visibleEmployees(auth)]);
     const where: Prisma.LeaveAllocationWhereInput = { period_id: period.id, ...employeeFilter(scope, query.employee_id), ...(query.leave_type_id ? { leave_type_id: query.leave_type_id } : {}) };
     const [rows, total] = await Promise.all([
       db.leaveAllocation.findMany({ where, include: allocationInclude, orderBy: [{ employee: { employee_code: "asc" } }, { leave_type: { code: "asc" } }], skip: page.skip, take: page.limit }),
@@ -337,8 +336,7 @@ export const allocationHandlers = {
 
   async listLeaveBalances({ query, auth }) {
     const page = pageOf(query);
-    const period = await resolvePeriod(db, query.period_id);
-    const scope = await visibleEmployees(auth);
+    const [period, scope] = await Promise.all([resolvePeriod(db, query.period_id), visibleEmployees(auth)]);
     const tenant = currentTenantId();
     // The page of employees (scope and filter), then per employee (LATERAL, so each lookup uses
     // the (tenant_id, employee_id, ...) indexes whatever the planner estimates) the ledger sums per
@@ -416,8 +414,7 @@ export const allocationHandlers = {
 
   async listLeaveLedger({ query, auth }) {
     const page = pageOf(query);
-    const period = await resolvePeriod(db, query.period_id);
-    const scope = await visibleEmployees(auth);
+    const [period, scope] = await Promise.all([resolvePeriod(db, query.period_id), visibleEmployees(auth)]);
     const where: Prisma.LeaveLedgerEntryWhereInput = {
       period_id: period.id,
       ...employeeFilter(scope, query.employee_id),

@@ -21,7 +21,7 @@ async function eachTenant(fn: (today: DateString) => Promise<number>, today?: Da
 export async function runLeaveAccruals(opts: { today?: DateString } = {}): Promise<number> {
   return eachTenant(async (today) => {
     const allocations = await db.leaveAllocation.findMany({
-      where: { accrual: { not: "upfront" }, period: { start_date: { lte: new Date(`${today}T00:00:00Z`) }, end_date: { gte: new Date(`${addDays(today, -400)}T00:00:00Z`) } } },
+      where: { accrual: { not: "upfront" }, employee: { deleted_at: null, status: { not: "exited" } }, period: { start_date: { lte: new Date(`${today}T00:00:00Z`) }, end_date: { gte: new Date(`${addDays(today, -400)}T00:00:00Z`) } } },
       include: { period: { select: { start_date: true, end_date: true } }, employee: { select: { joining_date: true } } },
     });
     let posted = 0;

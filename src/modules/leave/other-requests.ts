@@ -270,7 +270,7 @@ export const otherRequestHandlers = {
     const employeeId = targetEmployee(auth, body.employee_id);
     const n = days(body.days);
     if (!n.gt(0)) throw invalidField("body.days", "must be more than 0");
-    const emp = await loadEmployee(employeeId);
+    await loadEmployee(employeeId);
     const type = await db.leaveType.findFirst({ where: { id: body.leave_type_id } });
     if (!type) throw notFound("Leave type");
     if (!type.encashable || !type.active) throw conflict(`${type.name} cannot be encashed`);

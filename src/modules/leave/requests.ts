@@ -121,6 +121,8 @@ export const requestHandlers = {
     if (body.to_date < body.from_date) throw invalidField("body.to_date", "must not be before from_date");
     if (body.from_date === body.to_date && body.half_day_start && body.half_day_end) throw invalidField("body.half_day_end", "cannot be combined with half_day_start on a one-day request");
     const emp = await loadEmployee(employeeId);
+    if (body.from_date < toDateString(emp.joining_date)) throw conflict(`The employee joins on ${toDateString(emp.joining_date)}; leave cannot start before that`);
+    if (emp.status === "exited") throw conflict("The employee has exited");
     const type = await db.leaveType.findFirst({ where: { id: body.leave_type_id } });
     if (!type) throw notFound("Leave type");
     if (!type.active) throw conflict(`${type.name} is no longer in use`);
