@@ -120,6 +120,36 @@ describe("allocation", () => {
     await w.hr.agent.put(`/api/leave-periods/${w.periodId}`).send({ is_current: true }).expect(200);
   });
 
+  it("bulk allocation follows the policy each employee falls under (department, designation, individual)", async () => {
+    const ty = await createType(w.hr.agent, { name: "Field days", code: "FD" });
+    const sales = await insertEmployee(t, w.owner.tenantId, { department: "Sales", first_name: "Sam" });
+    const lead = await insertEmployee(t, w.owner.tenantId, { department: "Sales", designation: "Team Lead", first_name: "Lee" });
+    const item = (n: string) => [{ leave_type_id: ty.id, annual_quota: n }];
+    const dept = (await w.hr.agent.post("/api/leave-policies").send({ name: "Sales", assignment: "department", departments: ["sales"], items: item("4") }).expect(201)).body.data;
+    const desig = (await w.hr.agent.post("/api/leave-policies").send({ name: "Leads", assignment: "designation", designations: ["Team Lead"], items: item("6") }).expect(201)).body.data;
+    const indiv = (await w.hr.agent.post("/api/leave-policies").send({ name: "Veteran", assignment: "individual", employee_ids: [veteran], items: item("9") }).expect(201)).body.data;
+    const byDept = await w.hr.agent.post("/api/leave-allocations").send({ policy_id: dept.id }).expect(201);
+    expect(byDept.body.data.allocations.map((a: any) => [a.employee_id, a.days])).toEqual([[sales, "4.0"]]);
+    const byDesig = await w.hr.agent.post("/api/leave-allocations").send({ policy_id: desig.id }).expect(201);
+    expect(byDesig.body.data.allocations.map((a: any) => [a.employee_id, a.days])).toEqual([[lead, "6.0"]]);
+    const byIndiv = await w.hr.agent.post("/api/leave-allocations").send({ policy_id: indiv.id }).expect(201);
+    expect(byIndiv.body.data.allocations.map((a: any) => [a.employee_id, a.days])).toEqual([[veteran, "9.0"]]);
+    // the individual policy now wins over the default one for the veteran, who already has the default types
+    const ind = await w.hr.agent.post("/api/leave-allocations").send({ employee_id: veteran }).expect(201);
+    expect(ind.body.data).toMatchObject({ created_count: 0, skipped_count: 1 });
+    await w.hr.agent.put(`/api/leave-policies/${dept.id}`).send({ active: false }).expect(200);
+    expectError(await w.hr.agent.post("/api/leave-allocations").send({ policy_id: dept.id }), 409);
+    expectError(await w.hr.agent.delete(`/api/leave-policies/${desig.id}`), 409); // allocations were made from it
+  });
+
+  it("the scheduled jobs are registered and can be run by name", async () => {
+    const { registerAllJobs } = await import("../../src/jobs/definitions.ts");
+    const { jobs } = await import("../../src/jobs/queue.ts");
+    registerAllJobs();
+    await jobs.runNow("leave.accrue");
+    await jobs.runNow("leave.expire");
+  });
+
   it("the ledger is append-only", async () => {
     await expect(t.query("UPDATE leave_ledger_entries SET days = 99")).rejects.toThrow(/append-only/);
     await expect(t.query("DELETE FROM leave_ledger_entries")).rejects.toThrow(/append-only/);

@@ -6,6 +6,7 @@ import { accrualSchedule, prorate } from "../../src/modules/leave/accrual.ts";
 import { addMonths, monthRange } from "../../src/modules/leave/calendar.ts";
 import { dayString, roundHalf, sumDays } from "../../src/modules/leave/days.ts";
 import { computeLapses } from "../../src/modules/leave/lapse.ts";
+import { applicablePolicy, typeApplies } from "../../src/modules/leave/policies.ts";
 import { consecutiveHalves, countLeaveDays } from "../../src/modules/leave/workdays.ts";
 
 // 2026-12-04 is a Friday; weekends are off, 2026-12-09 (Wednesday) is a holiday.
@@ -134,5 +135,30 @@ describe("lapse of expiring credits", () => {
     const lapses = computeLapses(credits, [{ date: "2026-08-10", days: "1" }]);
     expect(lapses.get("early")!.toString()).toBe("0");
     expect(lapses.get("late")!.toString()).toBe("1");
+  });
+});
+
+describe("policy assignment", () => {
+  const p = (id: string, assignment: string, o: { departments?: string[]; designations?: string[]; employees?: string[]; created?: string } = {}) => ({
+    id,
+    assignment,
+    departments: o.departments ?? [],
+    designations: o.designations ?? [],
+    employeeIds: new Set(o.employees ?? []),
+    created_at: new Date(o.created ?? "2026-01-01"),
+  });
+  const policies = [p("default", "default"), p("old-default", "default", { created: "2025-01-01" }), p("sales", "department", { departments: ["Sales"] }), p("lead", "designation", { designations: ["Team Lead"] }), p("vip", "individual", { employees: ["e1"] })];
+  it("individual beats designation beats department beats default; the oldest wins a tie", () => {
+    expect(applicablePolicy(policies, { id: "e1", department: "Sales", designation: "Team Lead" })?.id).toBe("vip");
+    expect(applicablePolicy(policies, { id: "e2", department: "sales", designation: "team lead" })?.id).toBe("lead");
+    expect(applicablePolicy(policies, { id: "e3", department: "Sales", designation: "Rep" })?.id).toBe("sales");
+    expect(applicablePolicy(policies, { id: "e4", department: "Ops", designation: "Rep" })?.id).toBe("old-default");
+    expect(applicablePolicy(policies.slice(2), { id: "e4", department: "Ops", designation: "Rep" })).toBeNull();
+  });
+  it("leave types can be limited by gender and employment type", () => {
+    const t = { applicable_genders: ["Female"], applicable_employment_types: [] };
+    expect(typeApplies(t, { gender: "female", employment_type: "full_time" })).toBe(true);
+    expect(typeApplies(t, { gender: null, employment_type: "full_time" })).toBe(false);
+    expect(typeApplies({ applicable_genders: [], applicable_employment_types: ["contract"] }, { gender: "male", employment_type: "full_time" })).toBe(false);
   });
 });

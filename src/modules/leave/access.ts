@@ -1,6 +1,7 @@
 // Who may see and act on whose leave and attendance records (shared by the leave and attendance
 // areas). Employees act on their own records; managers also see and decide for their direct
 // reports; hr/admin/owner manage everyone. Records outside the caller's view are a 404.
+import { Prisma } from "../../../generated/prisma/client.ts";
 import { db } from "../../db/tenancy.ts";
 import { conflict, forbidden, invalidField, notFound } from "../../http/errors.ts";
 import type { AuthContext } from "../../http/types.ts";
@@ -17,6 +18,18 @@ export async function visibleEmployees(auth: AuthContext): Promise<Scope> {
   if (auth.role !== "manager") return [auth.employeeId];
   const reports = await db.employee.findMany({ where: { reports_to: auth.employeeId, deleted_at: null }, select: { id: true } });
   return [auth.employeeId, ...reports.map((r) => r.id)];
+}
+
+/**
+ * The caller's scope as an SQL condition on an employees alias (`e`), for raw read paths: the
+ * same rule as visibleEmployees() without a query of its own.
+ */
+export function employeeScopeSql(auth: AuthContext, alias = "e"): Prisma.Sql {
+  const a = Prisma.raw(alias);
+  if (isHr(auth)) return Prisma.sql`TRUE`;
+  if (!auth.employeeId) return Prisma.sql`FALSE`;
+  if (auth.role !== "manager") return Prisma.sql`${a}.id = ${auth.employeeId}::uuid`;
+  return Prisma.sql`(${a}.id = ${auth.employeeId}::uuid OR ${a}.reports_to = ${auth.employeeId}::uuid)`;
 }
 
 /** Prisma `employee_id` filter combining the caller's scope with an optional requested employee. */

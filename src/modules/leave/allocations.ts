@@ -1,6 +1,7 @@
 // Allocations (bulk by policy or individual, prorated, idempotent, with carry-forward), the
 // accrual postings they schedule, balances computed from the ledger, the ledger itself and manual
 // adjustments.
+import type { components } from "../../../generated/api-types.ts";
 import { Prisma } from "../../../generated/prisma/client.ts";
 import { audit } from "../../audit.ts";
 import { currentTenantId, db, type ScopedTx, tenantTx } from "../../db/tenancy.ts";
@@ -10,7 +11,7 @@ import type { AreaHandlers } from "../../http/types.ts";
 import { addDays, type DateString, parseDate, toDateString } from "../../lib/dates.ts";
 import { kickMailer } from "../../mail/outbox.ts";
 import { loadAttendanceSettings, tenantToday } from "../attendance/settings.ts";
-import { employeeFilter, fullName, loadEmployee, visibleEmployees } from "./access.ts";
+import { employeeFilter, employeeScopeSql, loadEmployee, visibleEmployees } from "./access.ts";
 import { type AccrualDay, type AccrualMode, accrualSchedule, effectiveFrom, prorate } from "./accrual.ts";
 import { Decimal, days, dayString } from "./days.ts";
 import { allocationJson, ledgerJson } from "./json.ts";
@@ -219,27 +220,6 @@ const allocationInclude = { employee: { select: { first_name: true, last_name: t
 
 // ───────────────────────────── balances ─────────────────────────────
 
-interface BalanceRow {
-  employee_id: string;
-  first_name: string;
-  last_name: string;
-  employee_code: string;
-  leave_type_id: string;
-  leave_type_code: string;
-  leave_type_name: string;
-  is_paid: boolean;
-  allocated: string;
-  carried: string;
-  accrued: string;
-  comp_off: string;
-  adjusted: string;
-  expired: string;
-  taken: string;
-  pending: string;
-  encashed: string;
-  available: string;
-}
-
 export const allocationHandlers = {
   async listLeaveAllocations({ query, auth }) {
     const page = pageOf(query);
@@ -336,27 +316,33 @@ export const allocationHandlers = {
 
   async listLeaveBalances({ query, auth }) {
     const page = pageOf(query);
-    const [period, scope] = await Promise.all([resolvePeriod(db, query.period_id), visibleEmployees(auth)]);
     const tenant = currentTenantId();
-    // The page of employees (scope and filter), then per employee (LATERAL, so each lookup uses
-    // the (tenant_id, employee_id, ...) indexes whatever the planner estimates) the ledger sums per
-    // type and bucket and the pending reservations - one statement.
-    const empFilter = Prisma.sql`e.tenant_id = ${tenant}::uuid AND e.deleted_at IS NULL
-      ${scope ? Prisma.sql`AND e.id = ANY(${scope}::uuid[])` : Prisma.empty}
+    // One statement: the period, the page of employees in the caller's scope and their count, and
+    // per employee (LATERAL, so each lookup uses the (tenant_id, employee_id, ...) indexes whatever
+    // the planner estimates) the ledger sums per type and bucket and the pending reservations.
+    // PostgreSQL writes the rows as JSON in their final form: sums of DECIMAL(6,1) print with one
+    // decimal place ("12.0"), the DayCount form.
+    const empFilter = Prisma.sql`e.tenant_id = ${tenant}::uuid AND e.deleted_at IS NULL AND ${employeeScopeSql(auth)}
       ${query.employee_id ? Prisma.sql`AND e.id = ${query.employee_id}::uuid` : Prisma.empty}`;
+    const periodSql = query.period_id ? Prisma.sql`id = ${query.period_id}::uuid` : Prisma.sql`is_current`;
     const typeFilter = (alias: string) => (query.leave_type_id ? Prisma.sql`AND ${Prisma.raw(alias)}.leave_type_id = ${query.leave_type_id}::uuid` : Prisma.empty);
-    const [rows, [{ total }]] = await Promise.all([
-      db.$queryRaw<BalanceRow[]>`
-        WITH emp AS (
-          SELECT e.id, e.first_name, e.last_name, e.employee_code FROM employees e WHERE ${empFilter}
-           ORDER BY e.employee_code LIMIT ${page.limit} OFFSET ${page.skip}
-        )
-        SELECT emp.id::text AS employee_id, emp.first_name, emp.last_name, emp.employee_code,
-               t.id::text AS leave_type_id, t.code::text AS leave_type_code, t.name AS leave_type_name, t.is_paid,
-               coalesce(a.allocated, 0)::text AS allocated, coalesce(a.carried, 0)::text AS carried, coalesce(a.accrued, 0)::text AS accrued,
-               coalesce(a.comp_off, 0)::text AS comp_off, coalesce(a.adjusted, 0)::text AS adjusted, coalesce(-a.expired, 0)::text AS expired,
-               coalesce(-a.taken, 0)::text AS taken, coalesce(-a.encashed, 0)::text AS encashed, coalesce(a.pending, 0)::text AS pending,
-               (coalesce(a.ledger, 0) - coalesce(a.pending, 0))::text AS available
+    const [r] = await db.$queryRaw<{ period_id: string | null; total: number; rows: string }[]>`
+      WITH per AS (
+        SELECT id FROM leave_periods WHERE tenant_id = ${tenant}::uuid AND ${periodSql} LIMIT 1
+      ), emp AS (
+        SELECT e.id, e.first_name, e.last_name, e.employee_code FROM employees e WHERE ${empFilter}
+         ORDER BY e.employee_code LIMIT ${page.limit} OFFSET ${page.skip}
+      )
+      SELECT (SELECT id::text FROM per) AS period_id,
+             (SELECT count(*)::int FROM employees e WHERE ${empFilter}) AS total,
+             (SELECT coalesce(json_agg(json_build_object(
+                 'employee_id', emp.id, 'employee_name', btrim(emp.first_name || ' ' || emp.last_name), 'employee_code', emp.employee_code,
+                 'leave_type_id', t.id, 'leave_type_code', t.code, 'leave_type_name', t.name, 'is_paid', t.is_paid, 'period_id', (SELECT id FROM per),
+                 'allocated', coalesce(a.allocated, 0.0)::text, 'carried', coalesce(a.carried, 0.0)::text, 'accrued', coalesce(a.accrued, 0.0)::text,
+                 'comp_off', coalesce(a.comp_off, 0.0)::text, 'adjusted', coalesce(a.adjusted, 0.0)::text, 'expired', coalesce(-a.expired, 0.0)::text,
+                 'taken', coalesce(-a.taken, 0.0)::text, 'pending', coalesce(a.pending, 0.0)::text, 'encashed', coalesce(-a.encashed, 0.0)::text,
+                 'available', (coalesce(a.ledger, 0.0) - coalesce(a.pending, 0.0))::text
+               ) ORDER BY emp.employee_code, t.code), '[]')::text
           FROM emp
           CROSS JOIN LATERAL (
             SELECT u.leave_type_id,
@@ -372,44 +358,19 @@ export const allocationHandlers = {
                    sum(u.days) FILTER (WHERE u.kind = 'pending') AS pending
               FROM (
                 SELECT l.leave_type_id, l.entry_type AS kind, l.days FROM leave_ledger_entries l
-                 WHERE l.tenant_id = ${tenant}::uuid AND l.employee_id = emp.id AND l.period_id = ${period.id}::uuid ${typeFilter("l")}
+                 WHERE l.tenant_id = ${tenant}::uuid AND l.employee_id = emp.id AND l.period_id = (SELECT id FROM per) ${typeFilter("l")}
                 UNION ALL
-                SELECT r.leave_type_id, 'pending', r.days FROM leave_requests r
-                 WHERE r.tenant_id = ${tenant}::uuid AND r.employee_id = emp.id AND r.period_id = ${period.id}::uuid AND r.status = 'pending' ${typeFilter("r")}
+                SELECT q.leave_type_id, 'pending', q.days FROM leave_requests q
+                 WHERE q.tenant_id = ${tenant}::uuid AND q.employee_id = emp.id AND q.period_id = (SELECT id FROM per) AND q.status = 'pending' ${typeFilter("q")}
                 UNION ALL
                 SELECT x.leave_type_id, 'pending', x.days FROM leave_encashments x
-                 WHERE x.tenant_id = ${tenant}::uuid AND x.employee_id = emp.id AND x.period_id = ${period.id}::uuid AND x.status = 'pending' ${typeFilter("x")}
+                 WHERE x.tenant_id = ${tenant}::uuid AND x.employee_id = emp.id AND x.period_id = (SELECT id FROM per) AND x.status = 'pending' ${typeFilter("x")}
               ) u
              GROUP BY u.leave_type_id
           ) a
-          JOIN leave_types t ON t.tenant_id = ${tenant}::uuid AND t.id = a.leave_type_id
-         ORDER BY emp.employee_code, t.code`,
-      db.$queryRaw<{ total: number }[]>`SELECT count(*)::int AS total FROM employees e WHERE ${empFilter}`,
-    ]);
-    return paginated(
-      rows.map((r) => ({
-        employee_id: r.employee_id,
-        employee_name: fullName(r),
-        employee_code: r.employee_code,
-        leave_type_id: r.leave_type_id,
-        leave_type_code: r.leave_type_code,
-        leave_type_name: r.leave_type_name,
-        is_paid: r.is_paid,
-        period_id: period.id,
-        allocated: dayString(r.allocated),
-        carried: dayString(r.carried),
-        accrued: dayString(r.accrued),
-        comp_off: dayString(r.comp_off),
-        adjusted: dayString(r.adjusted),
-        expired: dayString(r.expired),
-        taken: dayString(r.taken),
-        pending: dayString(r.pending),
-        encashed: dayString(r.encashed),
-        available: dayString(r.available),
-      })),
-      page,
-      total,
-    );
+          JOIN leave_types t ON t.tenant_id = ${tenant}::uuid AND t.id = a.leave_type_id) AS rows`;
+    if (!r.period_id) throw notFound(query.period_id ? "Leave period" : "Current leave period");
+    return paginated(JSON.parse(r.rows) as components["schemas"]["LeaveBalance"][], page, r.total);
   },
 
   async listLeaveLedger({ query, auth }) {
