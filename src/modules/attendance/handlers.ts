@@ -1,7 +1,7 @@
 // Attendance: the day-by-day view (stored records plus derived days), self-service check-in/out,
 // hr imports, regularization requests and the attendance settings.
 import type { components } from "../../../generated/api-types.ts";
-import type { Prisma } from "../../../generated/prisma/client.ts";
+import { Prisma } from "../../../generated/prisma/client.ts";
 import { audit } from "../../audit.ts";
 import { currentTenantId, db, type ScopedTx, tenantTx } from "../../db/tenancy.ts";
 import { created, ok, pageOf, paginated } from "../../http/envelope.ts";
@@ -10,11 +10,11 @@ import type { AreaHandlers, AuthContext } from "../../http/types.ts";
 import { eachDay, type DateString, parseDate, toDateString, weekday } from "../../lib/dates.ts";
 import { Decimal } from "../../lib/money.ts";
 import { kickMailer } from "../../mail/outbox.ts";
-import { assertCanCancel, assertCanDecide, assertVisible, employeeFilter, fullName, loadEmployee, targetEmployee, visibleEmployees } from "../leave/access.ts";
+import { assertCanCancel, assertCanDecide, assertVisible, employeeFilter, employeeScopeSql, fullName, loadEmployee, targetEmployee, visibleEmployees } from "../leave/access.ts";
 import { maxDate, monthRange } from "../leave/calendar.ts";
 import { employeeName } from "../leave/json.ts";
 import { notifyEmployee, notifyManager } from "../leave/notices.ts";
-import { holidayApplies, holidaysBetween, lockEmployees } from "../leave/store.ts";
+import { holidayApplies, lockEmployees } from "../leave/store.ts";
 import { derivedStatus, evaluatePunch, localClock, punchProblem, toMinutes } from "./rules.ts";
 import { type EffectiveAttendanceSettings, loadAttendanceSettings, tenantToday } from "./settings.ts";
 
@@ -23,6 +23,18 @@ const iso = (d: Date | null) => (d ? d.toISOString() : null);
 const hours = (v: { toString(): string } | null) => (v === null ? null : new Decimal(v.toString()).toFixed(2));
 
 type RecordRow = Prisma.AttendanceRecordGetPayload<{}>;
+
+/** What the day view is built from (one JSON document from the database). */
+interface ViewData {
+  employees: { id: string; name: string; joining_date: string; branch_id: string | null; work_location_id: string | null }[];
+  records: {
+    id: string; employee_id: string; date: string; check_in: string | null; check_out: string | null; worked_hours: string | null;
+    status: S["AttendanceDay"]["status"]; late: boolean; early_exit: boolean; source: S["AttendanceDay"]["source"];
+  }[];
+  leaves: { id: string; employee_id: string; from: string; to: string; code: string }[];
+  wfh: { id: string; employee_id: string; from: string; to: string }[];
+  holidays: { date: string; name: string; branch_id: string | null; work_location_id: string | null }[];
+}
 function recordJson(r: RecordRow): S["AttendanceRecord"] {
   return {
     id: r.id,
@@ -119,71 +131,76 @@ export const handlers = {
     const page = pageOf(query);
     if (query.date && (query.month || query.year)) throw badRequest("Give either date or month/year, not both", [{ path: "query.date", message: "cannot be combined with month or year" }]);
     if (query.year && !query.month) throw invalidField("query.month", "is required with year");
-    const select = { id: true, first_name: true, last_name: true, joining_date: true, branch_id: true, work_location_id: true } as const;
-    // independent lookups in one round trip: settings (today, weekly offs), scope, the named employee
-    const [settings, scope, named] = await Promise.all([
-      loadAttendanceSettings(),
-      visibleEmployees(auth),
-      query.employee_id ? db.employee.findFirst({ where: { id: query.employee_id, deleted_at: null }, select }) : null,
-    ]);
+    const tenant = currentTenantId();
+    const settings = await loadAttendanceSettings();
     const today = tenantToday(settings);
     let from = today;
     let to = today;
     if (query.date) from = to = query.date;
     else if (query.month) ({ from, to } = monthRange(query.year ?? Number(today.slice(0, 4)), query.month));
-
-    let emps;
-    let total;
-    if (query.employee_id) {
-      if (!named || (scope && !scope.includes(named.id))) throw notFound("Employee");
-      emps = page.page === 1 ? [named] : [];
-      total = 1;
-    } else {
-      const where: Prisma.EmployeeWhereInput = { deleted_at: null, joining_date: { lte: parseDate(to) }, ...(scope ? { id: { in: scope } } : {}) };
-      [emps, total] = await Promise.all([db.employee.findMany({ where, select, orderBy: { employee_code: "asc" }, skip: page.skip, take: page.limit }), db.employee.count({ where })]);
-    }
-    const ids = emps.map((e) => e.id);
-    const overlap = { employee_id: { in: ids }, status: "approved", from_date: { lte: parseDate(to) }, to_date: { gte: parseDate(from) } };
-    const [records, leaves, wfhs, holidays] = ids.length
-      ? await Promise.all([
-          db.attendanceRecord.findMany({ where: { employee_id: { in: ids }, date: { gte: parseDate(from), lte: parseDate(to) } } }),
-          db.leaveRequest.findMany({ where: overlap, select: { id: true, employee_id: true, from_date: true, to_date: true, leave_type: { select: { code: true } } } }),
-          db.wfhRequest.findMany({ where: overlap, select: { id: true, employee_id: true, from_date: true, to_date: true } }),
-          holidaysBetween(db, from, to),
-        ])
-      : [[], [], [], []];
-    const recordBy = new Map(records.map((r) => [`${r.employee_id}:${toDateString(r.date)}`, r]));
+    // One statement: the employees of the page (caller's scope, joined by the end of the range)
+    // and their count, then everything that decides their days - stored records, approved leave
+    // and work from home overlapping the range, holidays - as JSON.
+    const empFilter = Prisma.sql`e.tenant_id = ${tenant}::uuid AND e.deleted_at IS NULL AND ${employeeScopeSql(auth)}
+      ${query.employee_id ? Prisma.sql`AND e.id = ${query.employee_id}::uuid` : Prisma.sql`AND e.joining_date <= ${to}::date`}`;
+    const ts = (col: string) => Prisma.raw(`to_char(${col} AT TIME ZONE 'UTC', 'YYYY-MM-DD"T"HH24:MI:SS.MS"Z"')`);
+    const [r] = await db.$queryRaw<{ total: number; data: string }[]>`
+      WITH emp AS (
+        SELECT e.id, e.first_name, e.last_name, e.joining_date, e.branch_id, e.work_location_id, e.employee_code FROM employees e WHERE ${empFilter}
+         ORDER BY e.employee_code LIMIT ${page.limit} OFFSET ${page.skip}
+      )
+      SELECT (SELECT count(*)::int FROM employees e WHERE ${empFilter}) AS total,
+             json_build_object(
+               'employees', (SELECT coalesce(json_agg(json_build_object('id', id, 'name', btrim(first_name || ' ' || last_name), 'joining_date', joining_date,
+                               'branch_id', branch_id, 'work_location_id', work_location_id) ORDER BY employee_code), '[]') FROM emp),
+               'records', (SELECT coalesce(json_agg(json_build_object('id', a.id, 'employee_id', a.employee_id, 'date', a.date, 'check_in', ${ts("a.check_in")},
+                               'check_out', ${ts("a.check_out")}, 'worked_hours', a.worked_hours::text, 'status', a.status, 'late', a.late, 'early_exit', a.early_exit,
+                               'source', a.source)), '[]')
+                             FROM attendance_records a WHERE a.tenant_id = ${tenant}::uuid AND a.employee_id = ANY(ARRAY(SELECT id FROM emp)) AND a.date BETWEEN ${from}::date AND ${to}::date),
+               'leaves', (SELECT coalesce(json_agg(json_build_object('id', l.id, 'employee_id', l.employee_id, 'from', l.from_date, 'to', l.to_date, 'code', t.code)), '[]')
+                            FROM leave_requests l JOIN leave_types t ON t.tenant_id = l.tenant_id AND t.id = l.leave_type_id
+                           WHERE l.tenant_id = ${tenant}::uuid AND l.employee_id = ANY(ARRAY(SELECT id FROM emp)) AND l.status = 'approved' AND l.from_date <= ${to}::date AND l.to_date >= ${from}::date),
+               'wfh', (SELECT coalesce(json_agg(json_build_object('id', w.id, 'employee_id', w.employee_id, 'from', w.from_date, 'to', w.to_date)), '[]')
+                         FROM wfh_requests w
+                        WHERE w.tenant_id = ${tenant}::uuid AND w.employee_id = ANY(ARRAY(SELECT id FROM emp)) AND w.status = 'approved' AND w.from_date <= ${to}::date AND w.to_date >= ${from}::date),
+               'holidays', (SELECT coalesce(json_agg(json_build_object('date', h.date, 'name', h.name, 'branch_id', h.branch_id, 'work_location_id', h.work_location_id) ORDER BY h.date, h.name), '[]')
+                              FROM holidays h WHERE h.tenant_id = ${tenant}::uuid AND h.is_optional = false AND h.date BETWEEN ${from}::date AND ${to}::date)
+             )::text AS data`;
+    const d = JSON.parse(r.data) as ViewData;
+    if (query.employee_id && page.page === 1 && !d.employees.length) throw notFound("Employee");
+    const recordBy = new Map(d.records.map((x) => [`${x.employee_id}:${x.date}`, x]));
     const offs = new Set(settings.weekly_offs);
     const days: S["AttendanceDay"][] = [];
-    for (const e of emps) {
-      const myLeaves = leaves.filter((l) => l.employee_id === e.id).map((l) => ({ ...l, from: toDateString(l.from_date), to: toDateString(l.to_date) }));
-      const myWfh = wfhs.filter((x) => x.employee_id === e.id).map((x) => ({ ...x, from: toDateString(x.from_date), to: toDateString(x.to_date) }));
-      const myHolidays = new Map(holidays.filter((h) => holidayApplies(h, e)).map((h) => [h.date, h.name]));
-      for (const d of eachDay(maxDate(from, toDateString(e.joining_date)), to)) {
-        const leave = myLeaves.find((l) => l.from <= d && d <= l.to) ?? null;
-        const wfh = myWfh.find((x) => x.from <= d && d <= x.to) ?? null;
-        const holiday = myHolidays.get(d) ?? null;
-        const r = recordBy.get(`${e.id}:${d}`);
+    for (const e of d.employees) {
+      const myLeaves = d.leaves.filter((l) => l.employee_id === e.id);
+      const myWfh = d.wfh.filter((x) => x.employee_id === e.id);
+      const myHolidays = new Map<string, string>();
+      for (const h of d.holidays) if (holidayApplies(h, e) && !myHolidays.has(h.date)) myHolidays.set(h.date, h.name);
+      for (const day of eachDay(maxDate(from, e.joining_date), to)) {
+        const leave = myLeaves.find((l) => l.from <= day && day <= l.to) ?? null;
+        const wfh = myWfh.find((x) => x.from <= day && day <= x.to) ?? null;
+        const holiday = myHolidays.get(day) ?? null;
+        const rec = recordBy.get(`${e.id}:${day}`);
         days.push({
           employee_id: e.id,
-          employee_name: fullName(e),
-          date: d,
-          status: r ? (r.status as S["AttendanceDay"]["status"]) : derivedStatus({ date: d, today, holiday: Boolean(holiday), weeklyOff: offs.has(weekday(d)), onLeave: Boolean(leave), wfh: Boolean(wfh) }),
-          check_in: iso(r?.check_in ?? null),
-          check_out: iso(r?.check_out ?? null),
-          worked_hours: hours(r?.worked_hours ?? null),
-          late: r?.late ?? false,
-          early_exit: r?.early_exit ?? false,
-          source: (r?.source ?? "derived") as S["AttendanceDay"]["source"],
-          record_id: r?.id ?? null,
+          employee_name: e.name,
+          date: day,
+          status: rec ? rec.status : derivedStatus({ date: day, today, holiday: Boolean(holiday), weeklyOff: offs.has(weekday(day)), onLeave: Boolean(leave), wfh: Boolean(wfh) }),
+          check_in: rec?.check_in ?? null,
+          check_out: rec?.check_out ?? null,
+          worked_hours: rec?.worked_hours ?? null,
+          late: rec?.late ?? false,
+          early_exit: rec?.early_exit ?? false,
+          source: rec?.source ?? "derived",
+          record_id: rec?.id ?? null,
           leave_request_id: leave?.id ?? null,
-          leave_type_code: leave?.leave_type.code ?? null,
+          leave_type_code: leave?.code ?? null,
           holiday_name: holiday,
           wfh_request_id: wfh?.id ?? null,
         });
       }
     }
-    return paginated(days, page, total);
+    return paginated(days, page, query.employee_id ? 1 : r.total);
   },
 
   async checkIn({ body, auth }) {
