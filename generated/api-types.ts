@@ -170,6 +170,137 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/api/attendance": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * Attendance by day
+         * @description A complete view: every day of the range for every employee on the page, with stored records and derived days (see `AttendanceDay`). Range: `date` (one day), or `month` (1-12) with `year` (default the current year), or today without either; `date` together with `month`/`year`, or `year` without `month`, is a 400. Pagination counts employees (sorted by employee code): a page carries all days of `limit` employees. Employees see their own attendance, managers their own and their direct reports', hr/admin/owner everyone's; another `employee_id` is a 404.
+         */
+        get: operations["listAttendance"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/attendance-regularization": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * Attendance regularization requests
+         * @description Newest date first. Employees see their own requests, managers their own and their direct reports', hr/admin/owner everyone's. `from_date`/`to_date` filter on the corrected date.
+         */
+        get: operations["listAttendanceRegularizations"];
+        put?: never;
+        /**
+         * Request an attendance correction
+         * @description Starts `pending`; the manager is notified.
+         */
+        post: operations["createAttendanceRegularization"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/attendance-regularization/{id}": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                id: components["parameters"]["IdPath"];
+            };
+            cookie?: never;
+        };
+        /** One regularization request */
+        get: operations["getAttendanceRegularization"];
+        /**
+         * Decide or edit a regularization request
+         * @description Approval rewrites the day's attendance record with the requested times (status and flags recomputed) and audits the change from → to; the employee is notified.
+         */
+        put: operations["updateAttendanceRegularization"];
+        post?: never;
+        /**
+         * Cancel a regularization request
+         * @description Only pending requests (409 otherwise), by the employee, their manager or hr/admin/owner.
+         */
+        delete: operations["cancelAttendanceRegularization"];
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/attendance/check-in": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Check in (the caller's own attendance)
+         * @description Records the server time as today's check-in (today in the company's time zone) and flags it late after shift start + grace. 409 when the caller has no employee record, has already checked in today or is on approved full-day leave.
+         */
+        post: operations["checkIn"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/attendance/check-out": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Check out (the caller's own attendance)
+         * @description Records the server time as today's check-out and computes worked hours, status (`half_day` under the threshold) and the early-exit flag. 409 without a check-in today or when already checked out.
+         */
+        post: operations["checkOut"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/attendance/import": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Import attendance records (upsert)
+         * @description Bulk upsert, e.g. from a biometric device export; one audit entry per import.
+         */
+        post: operations["importAttendance"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/api/auth/accept-invite": {
         parameters: {
             query?: never;
@@ -433,6 +564,27 @@ export interface paths {
          * @description Refused (409) while any asset of the register (not deleted) is in the category - move or delete those assets first. The delete is soft: deleted assets keep their category in history, and the name becomes free for a new category. Audited.
          */
         delete: operations["deleteAssetCategory"];
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/configuration/attendance": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /** Attendance settings */
+        get: operations["getAttendanceSettings"];
+        put?: never;
+        /**
+         * Update attendance settings
+         * @description Partial update (POST, like the company settings); audited from → to.
+         */
+        post: operations["updateAttendanceSettings"];
+        delete?: never;
         options?: never;
         head?: never;
         patch?: never;
@@ -1095,6 +1247,395 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/api/holidays": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * Holidays
+         * @description Sorted by date. Without filters: the holidays of the current calendar year.
+         */
+        get: operations["listHolidays"];
+        put?: never;
+        /** Create a holiday */
+        post: operations["createHoliday"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/holidays/{id}": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                id: components["parameters"]["IdPath"];
+            };
+            cookie?: never;
+        };
+        /** One holiday */
+        get: operations["getHoliday"];
+        /**
+         * Update a holiday
+         * @description Requests already submitted keep their counted days.
+         */
+        put: operations["updateHoliday"];
+        post?: never;
+        /** Delete a holiday */
+        delete: operations["deleteHoliday"];
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/holidays/bulk": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Create many holidays at once
+         * @description All or nothing: one duplicate (against existing holidays or within the list) is a 409 naming it.
+         */
+        post: operations["createHolidaysBulk"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/leave-adjustments": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Adjust a leave balance manually
+         * @description Writes an `adjustment` entry with its reason to the ledger (audited, and the employee is notified).
+         */
+        post: operations["createLeaveAdjustment"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/leave-allocations": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * Leave allocations
+         * @description Sorted by employee code, then leave type code. Employees see their own, managers their own and their direct reports', hr/admin/owner everyone's.
+         */
+        get: operations["listLeaveAllocations"];
+        put?: never;
+        /**
+         * Allocate leave, in bulk by policy or individually
+         * @description See the request body for the three forms. Idempotent: what is already allocated is skipped, so the call can be repeated safely. Monthly/quarterly accruals already due are credited at once; the rest follow from the daily accrual job.
+         */
+        post: operations["createLeaveAllocations"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/leave-balances": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * Leave balances per employee and leave type
+         * @description One row per employee and leave type that has ledger entries or pending requests in the period, computed from the ledger. Pagination counts employees (sorted by employee code), so a page of `limit` employees carries all their rows. Employees see their own balances, managers their own and their direct reports', hr/admin/owner everyone's.
+         */
+        get: operations["listLeaveBalances"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/leave-encashments": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * Leave encashment requests
+         * @description Newest first. Visibility as for leave requests; `from_date`/`to_date` filter on the creation date.
+         */
+        get: operations["listLeaveEncashments"];
+        put?: never;
+        /** Request leave encashment */
+        post: operations["createLeaveEncashment"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/leave-encashments/{id}": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                id: components["parameters"]["IdPath"];
+            };
+            cookie?: never;
+        };
+        /** One encashment request */
+        get: operations["getLeaveEncashment"];
+        /**
+         * Approve or reject an encashment
+         * @description By hr/admin/owner (not for their own request). Approval re-checks the limits under the per- employee lock and debits the ledger (`encashed`); the amount stays null for payroll to price.
+         */
+        put: operations["updateLeaveEncashment"];
+        post?: never;
+        /**
+         * Cancel an encashment request
+         * @description Pending: by the employee or hr/admin/owner. Approved: by hr/admin/owner while payroll has not priced it (`amount` null); the days return to the balance. Otherwise 409.
+         */
+        delete: operations["cancelLeaveEncashment"];
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/leave-ledger": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * Leave ledger entries
+         * @description The append-only entries behind the balances, by effective date (then creation). Visibility as for balances.
+         */
+        get: operations["listLeaveLedger"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/leave-periods": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * Leave periods (fiscal years)
+         * @description Newest first.
+         */
+        get: operations["listLeavePeriods"];
+        put?: never;
+        /** Create a leave period */
+        post: operations["createLeavePeriod"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/leave-periods/{id}": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                id: components["parameters"]["IdPath"];
+            };
+            cookie?: never;
+        };
+        /** One leave period */
+        get: operations["getLeavePeriod"];
+        /** Update a leave period */
+        put: operations["updateLeavePeriod"];
+        post?: never;
+        /**
+         * Delete an unused leave period
+         * @description Refused (409) when the period has allocations, ledger entries, requests or encashments, and for the current period while other periods exist.
+         */
+        delete: operations["deleteLeavePeriod"];
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/leave-policies": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * Leave policies
+         * @description Sorted by name.
+         */
+        get: operations["listLeavePolicies"];
+        put?: never;
+        /** Create a leave policy */
+        post: operations["createLeavePolicy"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/leave-policies/{id}": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                id: components["parameters"]["IdPath"];
+            };
+            cookie?: never;
+        };
+        /** One leave policy */
+        get: operations["getLeavePolicy"];
+        /** Update a leave policy */
+        put: operations["updateLeavePolicy"];
+        post?: never;
+        /**
+         * Delete a leave policy
+         * @description Refused (409) once allocations were made from it: deactivate it with `active: false` instead.
+         */
+        delete: operations["deleteLeavePolicy"];
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/leave-requests": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * Leave requests
+         * @description Newest `from_date` first. Employees see their own requests, managers their own and their direct reports', hr/admin/owner everyone's. `from_date`/`to_date` select requests whose range overlaps [from_date, to_date].
+         */
+        get: operations["listLeaveRequests"];
+        put?: never;
+        /**
+         * Apply for leave
+         * @description Counts the leave days, checks every rule of the leave type and the balance under a per-employee lock (so parallel requests can never overdraw), and notifies the employee and their manager. The request starts `pending` and its days are reserved.
+         */
+        post: operations["createLeaveRequest"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/leave-requests/{id}": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                id: components["parameters"]["IdPath"];
+            };
+            cookie?: never;
+        };
+        /**
+         * One leave request
+         * @description Employees see their own requests, managers their own and their direct reports', hr/admin/owner everyone's. Others are a 404.
+         */
+        get: operations["getLeaveRequest"];
+        /**
+         * Approve or reject a leave request
+         * @description By the employee's manager (direct reports only) or hr/admin/owner; never by the employee themselves (403). Approval re-checks the balance under the per-employee lock (409 if it no longer covers the days) and writes a `taken` ledger entry; rejection releases the reservation and recounts a sandwich neighbour. The employee is notified; the change is audited.
+         */
+        put: operations["updateLeaveRequest"];
+        post?: never;
+        /**
+         * Cancel a leave request
+         * @description Sets `cancelled` (the record stays). Pending requests: by the employee, their manager or hr/admin/owner. Approved requests: by the employee or their manager only before the leave starts, by hr/admin/owner at any time; the taken days return to the balance through a `cancelled` ledger entry. Rejected or cancelled requests are a 409. The employee is notified; the change is audited.
+         */
+        delete: operations["cancelLeaveRequest"];
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/leave-types": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * Leave types of the company
+         * @description Sorted by name. Every member may read them (to apply for leave).
+         */
+        get: operations["listLeaveTypes"];
+        put?: never;
+        /** Create a leave type */
+        post: operations["createLeaveType"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/leave-types/{id}": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                id: components["parameters"]["IdPath"];
+            };
+            cookie?: never;
+        };
+        /** One leave type */
+        get: operations["getLeaveType"];
+        /**
+         * Update a leave type
+         * @description Partial update. Changes apply to requests submitted from then on; existing requests keep their counted days.
+         */
+        put: operations["updateLeaveType"];
+        post?: never;
+        /**
+         * Delete an unused leave type
+         * @description Only a type that no policy, allocation, ledger entry or request refers to can be deleted (409 otherwise: retire it with `active: false`).
+         */
+        delete: operations["deleteLeaveType"];
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/api/notifications": {
         parameters: {
             query?: never;
@@ -1188,6 +1729,108 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/api/wfh-requests": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * Work-from-home requests
+         * @description Newest `from_date` first. Employees see their own requests, managers their own and their direct reports', hr/admin/owner everyone's.
+         */
+        get: operations["listWfhRequests"];
+        put?: never;
+        /**
+         * Request to work from home
+         * @description Starts `pending`; the manager is notified.
+         */
+        post: operations["createWfhRequest"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/wfh-requests/{id}": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                id: components["parameters"]["IdPath"];
+            };
+            cookie?: never;
+        };
+        /** One work-from-home request */
+        get: operations["getWfhRequest"];
+        /**
+         * Approve or reject a work-from-home request
+         * @description By the employee's manager or hr/admin/owner, never by the employee (403). Notified and audited.
+         */
+        put: operations["updateWfhRequest"];
+        post?: never;
+        /**
+         * Cancel a work-from-home request
+         * @description Pending: by the employee, their manager or hr/admin/owner; approved: the same before it starts, hr/admin/owner at any time. Otherwise 409.
+         */
+        delete: operations["cancelWfhRequest"];
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/working-on-holiday": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * Working-on-holiday requests
+         * @description Newest date first. Employees see their own requests, managers their own and their direct reports', hr/admin/owner everyone's. `from_date`/`to_date` filter on the worked date.
+         */
+        get: operations["listWorkingOnHolidayRequests"];
+        put?: never;
+        /**
+         * Claim compensatory leave for working on a holiday
+         * @description Starts `pending`; the manager is notified.
+         */
+        post: operations["createWorkingOnHolidayRequest"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/working-on-holiday/{id}": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                id: components["parameters"]["IdPath"];
+            };
+            cookie?: never;
+        };
+        /** One working-on-holiday request */
+        get: operations["getWorkingOnHolidayRequest"];
+        /**
+         * Approve or reject a working-on-holiday request
+         * @description Not in the product specification's route list; added because approval needs it. By the employee's manager or hr/admin/owner, never the employee (403). Approval credits compensatory leave (`comp_off` ledger entry of 1 day, 0.5 for a half day) in the leave period containing the worked date, usable until the type's validity runs out (409 when no period contains the date).
+         */
+        put: operations["updateWorkingOnHolidayRequest"];
+        post?: never;
+        /**
+         * Cancel a working-on-holiday request
+         * @description Pending: by the employee, their manager or hr/admin/owner. Approved: by hr/admin/owner only, and only while the credited days are still available (the credit is reversed); otherwise 409.
+         */
+        delete: operations["cancelWorkingOnHolidayRequest"];
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
 }
 export type webhooks = Record<string, never>;
 export interface components {
@@ -1196,6 +1839,19 @@ export interface components {
         Ack: {
             data: null;
             message: string;
+        };
+        /**
+         * @description Decision on a pending request. Only a pending request can be decided (409 otherwise); nobody decides their own request (403).
+         * @example {
+         *       "status": "approved",
+         *       "comment": "Enjoy your break"
+         *     }
+         */
+        ApprovalDecision: {
+            /** @description Shown to the employee in the notification. */
+            comment?: string;
+            /** @enum {string} */
+            status: "approved" | "rejected";
         };
         Asset: {
             /**
@@ -1396,6 +2052,228 @@ export interface components {
          * @enum {string}
          */
         AssetStatus: "available" | "assigned" | "under_repair" | "retired" | "lost";
+        /**
+         * @description One employee on one date. Days with a stored record show it (`source` self, import or
+         *     regularization). Days without one are derived (`source: derived`, `record_id: null`), first
+         *     match wins: `holiday` (a non-optional holiday of the employee), `weekly_off`, `on_leave` (an
+         *     approved leave request covers the date), `wfh` (an approved work-from-home request), then
+         *     `not_marked` for today and future dates and `absent` for past dates. Dates before the
+         *     employee's joining date are left out.
+         */
+        AttendanceDay: {
+            /** Format: date-time */
+            check_in: string | null;
+            /** Format: date-time */
+            check_out: string | null;
+            /** Format: date */
+            date: string;
+            early_exit: boolean;
+            /** Format: uuid */
+            employee_id: string;
+            employee_name: string;
+            holiday_name: string | null;
+            late: boolean;
+            /** Format: uuid */
+            leave_request_id: string | null;
+            leave_type_code: string | null;
+            /** Format: uuid */
+            record_id: string | null;
+            /** @enum {string} */
+            source: "self" | "import" | "regularization" | "derived";
+            /**
+             * @description An attendance status, or `not_marked` for a working day of today or the future without a punch.
+             * @enum {string}
+             */
+            status: "present" | "absent" | "half_day" | "on_leave" | "holiday" | "weekly_off" | "wfh" | "not_marked";
+            /** Format: uuid */
+            wfh_request_id: string | null;
+            worked_hours: components["schemas"]["Hours"] | null;
+        };
+        /**
+         * @description Upsert of attendance records by employee and date (all or nothing). A record with `check_in` (and usually `check_out`) gets worked hours, status and late/early flags computed from the attendance settings; `status` given explicitly wins. A record needs `check_in` or `status` (400). Times must fall on the given date in the company's time zone and check-out must follow check-in within 24 hours (400). Unknown employees are a 404.
+         * @example {
+         *       "records": [
+         *         {
+         *           "employee_id": "0b6d2f1e-3c4a-4e5b-8f6a-7d8c9e0f1a2b",
+         *           "date": "2026-11-20",
+         *           "check_in": "2026-11-20T03:35:00Z",
+         *           "check_out": "2026-11-20T12:40:00Z"
+         *         },
+         *         {
+         *           "employee_id": "0b6d2f1e-3c4a-4e5b-8f6a-7d8c9e0f1a2b",
+         *           "date": "2026-11-19",
+         *           "status": "absent"
+         *         }
+         *       ]
+         *     }
+         */
+        AttendanceImportInput: {
+            records: {
+                /** Format: date-time */
+                check_in?: string;
+                /** Format: date-time */
+                check_out?: string;
+                /** Format: date */
+                date: string;
+                /** Format: uuid */
+                employee_id: string;
+                notes?: string;
+                status?: components["schemas"]["AttendanceStatus"];
+            }[];
+        };
+        /** @description The stored attendance of one employee on one date. `late`: check-in after shift start plus grace minutes; `early_exit`: check-out before shift end minus grace minutes (local time of the company's time zone, from the attendance settings at the time of the punch). */
+        AttendanceRecord: {
+            /** Format: date-time */
+            check_in: string | null;
+            /** Format: date-time */
+            check_out: string | null;
+            /** Format: date-time */
+            created_at: string;
+            /** Format: date */
+            date: string;
+            early_exit: boolean;
+            /** Format: uuid */
+            employee_id: string;
+            /** Format: uuid */
+            id: string;
+            late: boolean;
+            notes: string | null;
+            /** @enum {string} */
+            source: "self" | "import" | "regularization";
+            status: components["schemas"]["AttendanceStatus"];
+            /** Format: date-time */
+            updated_at: string;
+            worked_hours: components["schemas"]["Hours"] | null;
+        };
+        /** @description A request to correct the check-in/out of a past day. Approval rewrites that day's attendance record (source `regularization`) and keeps the record as it was in `previous`. */
+        AttendanceRegularization: {
+            /** Format: date-time */
+            cancelled_at: string | null;
+            /** Format: uuid */
+            cancelled_by: string | null;
+            /** Format: date-time */
+            check_in: string;
+            /** Format: date-time */
+            check_out: string | null;
+            /** Format: date-time */
+            created_at: string;
+            /** Format: date */
+            date: string;
+            /** Format: date-time */
+            decided_at: string | null;
+            /** Format: uuid */
+            decided_by: string | null;
+            decision_comment: string | null;
+            /** Format: uuid */
+            employee_id: string;
+            employee_name: string;
+            /** Format: uuid */
+            id: string;
+            /** @description The day's record before the approved correction (null while not approved, or when there was none). */
+            previous: {
+                /** Format: date-time */
+                check_in: string | null;
+                /** Format: date-time */
+                check_out: string | null;
+                status: string;
+            } | null;
+            reason: string;
+            /** Format: uuid */
+            requested_by: string | null;
+            status: components["schemas"]["RequestStatus"];
+            /** Format: date-time */
+            updated_at: string;
+        };
+        /**
+         * @description `employee_id` defaults to the caller's own record (only hr/admin/owner may file for someone else). `date` must not be in the future; `check_in` (and `check_out`, which must follow it within 24 hours) must fall on `date` in the company's time zone (400). A second pending request for the same day is a 409.
+         * @example {
+         *       "date": "2026-11-19",
+         *       "check_in": "2026-11-19T03:30:00Z",
+         *       "check_out": "2026-11-19T12:30:00Z",
+         *       "reason": "Forgot to punch in"
+         *     }
+         */
+        AttendanceRegularizationInput: {
+            /** Format: date-time */
+            check_in: string;
+            /** Format: date-time */
+            check_out?: string;
+            /** Format: date */
+            date: string;
+            /** Format: uuid */
+            employee_id?: string;
+            reason: string;
+        };
+        /**
+         * @description Either a decision (`status` approved/rejected with an optional `comment`) by the employee's manager or hr/admin/owner — never by the requester — or, by the requester while the request is pending, new `check_in` / `check_out` / `reason`. Mixing the two is a 400; deciding anything but a pending request is a 409.
+         * @example {
+         *       "status": "approved"
+         *     }
+         */
+        AttendanceRegularizationUpdate: {
+            /** Format: date-time */
+            check_in?: string;
+            /** Format: date-time */
+            check_out?: string | null;
+            comment?: string;
+            reason?: string;
+            /** @enum {string} */
+            status?: "approved" | "rejected";
+        };
+        /**
+         * @description Attendance settings of the company (the defaults until changed).
+         * @example {
+         *       "weekly_offs": [
+         *         0,
+         *         6
+         *       ],
+         *       "weekly_offs_source": "company",
+         *       "shift_start": "09:00",
+         *       "shift_end": "18:00",
+         *       "grace_minutes": 15,
+         *       "half_day_threshold_hours": "4.00",
+         *       "updated_at": null
+         *     }
+         */
+        AttendanceSettings: {
+            /** @description Minutes after shift start (before shift end) tolerated before a punch is late (an early exit). */
+            grace_minutes: number;
+            /** @description A day with a check-in and check-out but fewer worked hours than this is a `half_day`. */
+            half_day_threshold_hours: components["schemas"]["Hours"];
+            shift_end: components["schemas"]["TimeOfDay"];
+            shift_start: components["schemas"]["TimeOfDay"];
+            /**
+             * Format: date-time
+             * @description Null while the defaults apply.
+             */
+            updated_at: string | null;
+            /** @description Weekly off days in effect (0 = Sunday … 6 = Saturday), used by attendance and by leave day counts. */
+            weekly_offs: number[];
+            /**
+             * @description `company`: the weekly offs of the company settings (default); `attendance`: set here.
+             * @enum {string}
+             */
+            weekly_offs_source: "company" | "attendance";
+        };
+        /**
+         * @description Partial update. `weekly_offs: null` goes back to the company's weekly offs. The shift must end after it starts on the same day and the half-day threshold must not exceed the shift length (400). Changes apply to punches and derived days from then on; stored records are not recomputed.
+         * @example {
+         *       "shift_start": "09:30",
+         *       "grace_minutes": 10
+         *     }
+         */
+        AttendanceSettingsUpdate: {
+            grace_minutes?: number;
+            half_day_threshold_hours?: components["schemas"]["Hours"];
+            shift_end?: components["schemas"]["TimeOfDay"];
+            shift_start?: components["schemas"]["TimeOfDay"];
+            weekly_offs?: number[] | null;
+        };
+        /**
+         * @description Status of an attendance day. With a check-in and check-out: `present`, or `half_day` when the worked hours are below the half-day threshold of the attendance settings (`wfh` on an approved work-from-home day).
+         * @enum {string}
+         */
+        AttendanceStatus: "present" | "absent" | "half_day" | "on_leave" | "holiday" | "weekly_off" | "wfh";
         AuditLogEntry: {
             /** @description e.g. auth.sign_in, auth.sign_in_failed, settings.updated, member.invited, member.role_changed, member.removed, employee.updated */
             action: string;
@@ -1636,6 +2514,16 @@ export interface components {
                 years: number;
             }[];
         };
+        /**
+         * @description A number of days as a decimal string in steps of half a day, always with one decimal place ("1.5", "12.0"; negative only where a field says so, e.g. a ledger debit or an overdrawn `available`). Every day quantity of the leave area uses this form (never a JSON number), so clients never meet binary floating point.
+         * @example 1.5
+         */
+        DayCount: string;
+        /**
+         * @description A non-negative number of days in a request body, in steps of half a day: "3", "3.0" or "3.5". Responses always write day quantities with one decimal place (see `DayCount`).
+         * @example 1.5
+         */
+        DayQuantity: string;
         /**
          * @description Kind of an employee document.
          * @enum {string}
@@ -2210,6 +3098,78 @@ export interface components {
             /** Format: date-time */
             updated_at: string;
         };
+        /** @description A company holiday. Holidays with `branch_id` / `work_location_id` apply only to employees of that branch / work location. Non-optional holidays are days off: they are excluded from leave day counts and shown as `holiday` in attendance. Optional (restricted) holidays are not days off by themselves; an employee takes them like leave. */
+        Holiday: {
+            /** Format: uuid */
+            branch_id: string | null;
+            /** Format: date-time */
+            created_at: string;
+            /** Format: date */
+            date: string;
+            description: string | null;
+            /** Format: uuid */
+            id: string;
+            is_optional: boolean;
+            name: string;
+            /** Format: date-time */
+            updated_at: string;
+            /** Format: uuid */
+            work_location_id: string | null;
+        };
+        /**
+         * @description A holiday. The same name on the same date for the same branch and location twice is a 409.
+         * @example {
+         *       "date": "2026-12-25",
+         *       "name": "Christmas"
+         *     }
+         */
+        HolidayInput: {
+            /**
+             * Format: uuid
+             * @description Only for this branch (null = every branch).
+             */
+            branch_id?: string | null;
+            /** Format: date */
+            date: string;
+            description?: string | null;
+            /** @description Optional (restricted) holiday; default false. */
+            is_optional?: boolean;
+            name: string;
+            /**
+             * Format: uuid
+             * @description Only for this work location (null = every location).
+             */
+            work_location_id?: string | null;
+        };
+        /**
+         * @description Partial update of a holiday (a resulting duplicate is a 409).
+         * @example {
+         *       "is_optional": true
+         *     }
+         */
+        HolidayUpdate: {
+            /**
+             * Format: uuid
+             * @description Only for this branch (null = every branch).
+             */
+            branch_id?: string | null;
+            /** Format: date */
+            date?: string;
+            description?: string | null;
+            /** @description Optional (restricted) holiday; default false. */
+            is_optional?: boolean;
+            name?: string;
+            /**
+             * Format: uuid
+             * @description Only for this work location (null = every location).
+             */
+            work_location_id?: string | null;
+        };
+        /**
+         * @description Hours as a decimal string ("8.50" = eight and a half hours); responses use two decimal places.
+         * @example 8.50
+         */
+        Hours: string;
         /** @description The company's interview process: the rounds every candidate goes through, in order, with their default interviewers (members of the company), and how feedback is given. Defaults: HR screening (30 min, phone), Technical (60 min, video), Hiring manager (45 min, in person); ratings out of 5; feedback due within 48 hours. */
         InterviewPanel: {
             feedback_deadline_hours: number;
@@ -2253,6 +3213,610 @@ export interface components {
             role: components["schemas"]["Role"];
             /** @enum {string} */
             status: "pending" | "accepted" | "expired" | "revoked";
+        };
+        /**
+         * @description A manual correction of a balance, written to the ledger with its reason. A debit that would take the ledger total below the type's allowed minimum (0, or minus the negative limit) is a 409; pending requests are re-checked when they are approved.
+         * @example {
+         *       "employee_id": "0b6d2f1e-3c4a-4e5b-8f6a-7d8c9e0f1a2b",
+         *       "leave_type_id": "3f1c6a52-8f4e-4a36-9d0e-2b7a1c5d9e01",
+         *       "days": "2",
+         *       "reason": "Joining bonus leave"
+         *     }
+         */
+        LeaveAdjustmentInput: {
+            /** @description Signed, non-zero, in steps of 0.5 ("-1.5"). */
+            days: string;
+            /** Format: uuid */
+            employee_id: string;
+            /** Format: uuid */
+            leave_type_id: string;
+            /**
+             * Format: uuid
+             * @description Default the current period.
+             */
+            period_id?: string;
+            reason: string;
+        };
+        /** @description An employee's entitlement to a leave type for a period. There is at most one per employee, type and period. `days` is the entitlement after proration; it reaches the balance through ledger entries: at once for `upfront`, in parts over the period for `monthly`/`quarterly` (`credited` = what has been credited so far). */
+        LeaveAllocation: {
+            /** @enum {string} */
+            accrual: "upfront" | "monthly" | "quarterly";
+            /** @enum {string} */
+            accrual_day: "first_day" | "joining_date";
+            carried_forward: components["schemas"]["DayCount"];
+            /**
+             * Format: date
+             * @description Last day on which the carried-forward days can be used (null = no expiry).
+             */
+            carry_forward_expires_on: string | null;
+            /** Format: date-time */
+            created_at: string;
+            credited: components["schemas"]["DayCount"];
+            days: components["schemas"]["DayCount"];
+            /**
+             * Format: date
+             * @description The later of the period start and the joining date.
+             */
+            effective_from: string;
+            /** Format: uuid */
+            employee_id: string;
+            employee_name: string;
+            /** Format: uuid */
+            id: string;
+            leave_type_code: string;
+            /** Format: uuid */
+            leave_type_id: string;
+            notes: string | null;
+            /** Format: uuid */
+            period_id: string;
+            /** Format: uuid */
+            policy_id: string | null;
+        };
+        /**
+         * @description Three forms:
+         *     - **bulk by policy** — `{policy_id}`: every active employee (not exited, joined by the end of
+         *       the period) whose applicable policy is this one gets each of its leave types;
+         *     - **individual by policy** — `{employee_id}` (optionally with `policy_id` to name the policy
+         *       instead of the applicable one): that employee gets each leave type of the policy;
+         *     - **individual, one type** — `{employee_id, leave_type_id}`: from the applicable policy's
+         *       quota for that type, or exactly `days` when given (then neither prorated nor taken from a
+         *       policy; `accrual` defaults to `upfront`).
+         *
+         *     Quotas are prorated for employees joining during the period: quota × (days from the joining
+         *     date to the period end) ÷ (days in the period), rounded to the nearest 0.5. Allocating the
+         *     same employee, type and period again does nothing (listed under `skipped`). For carry-forward
+         *     types, the unused balance of the previous period (available = ledger − pending requests), up
+         *     to `carry_forward_max_days`, moves to the new period with the type's expiry.
+         *     `period_id` defaults to the current period.
+         * @example {
+         *       "policy_id": "3f1c6a52-8f4e-4a36-9d0e-2b7a1c5d9e01"
+         *     }
+         */
+        LeaveAllocationInput: {
+            /**
+             * @description With `days` only.
+             * @enum {string}
+             */
+            accrual?: "upfront" | "monthly" | "quarterly";
+            /**
+             * @description With `days` only.
+             * @enum {string}
+             */
+            accrual_day?: "first_day" | "joining_date";
+            /** @description Needs `leave_type_id`. */
+            days?: components["schemas"]["DayQuantity"];
+            /** Format: uuid */
+            employee_id?: string;
+            /**
+             * Format: uuid
+             * @description Needs `employee_id`.
+             */
+            leave_type_id?: string;
+            notes?: string;
+            /** Format: uuid */
+            period_id?: string;
+            /** Format: uuid */
+            policy_id?: string;
+        };
+        LeaveAllocationResult: {
+            /** @description The allocations created (the first 500; list them all with GET /api/leave-allocations). */
+            allocations: components["schemas"]["LeaveAllocation"][];
+            created_count: number;
+            /** @description Employees and types not allocated, with the reason (the first 500). */
+            skipped: {
+                /** Format: uuid */
+                employee_id: string;
+                /** Format: uuid */
+                leave_type_id: string | null;
+                reason: string;
+            }[];
+            skipped_count: number;
+        };
+        /**
+         * @description Balance of one employee for one leave type in a period, computed from the ledger (never a stored counter). `available` = allocated + carried + accrued + comp_off + adjusted − expired − taken − encashed − pending; `pending` (days of pending leave requests and pending encashments) is reserved. Unpaid types show what was taken; their balance is never checked.
+         * @example {
+         *       "employee_id": "0b6d2f1e-3c4a-4e5b-8f6a-7d8c9e0f1a2b",
+         *       "employee_name": "Asha Rao",
+         *       "employee_code": "EMP-00042",
+         *       "leave_type_id": "3f1c6a52-8f4e-4a36-9d0e-2b7a1c5d9e01",
+         *       "leave_type_code": "EL",
+         *       "leave_type_name": "Earned leave",
+         *       "is_paid": true,
+         *       "period_id": "9a8b7c6d-5e4f-4a3b-8c2d-1e0f9a8b7c6d",
+         *       "allocated": "0.0",
+         *       "carried": "3.0",
+         *       "accrued": "7.5",
+         *       "comp_off": "0.0",
+         *       "adjusted": "0.0",
+         *       "expired": "0.0",
+         *       "taken": "2.0",
+         *       "pending": "1.0",
+         *       "encashed": "0.0",
+         *       "available": "7.5"
+         *     }
+         */
+        LeaveBalance: {
+            accrued: components["schemas"]["DayCount"];
+            /** @description Net manual adjustments (may be negative). */
+            adjusted: components["schemas"]["DayCount"];
+            allocated: components["schemas"]["DayCount"];
+            /** @description Negative only for types that allow a negative balance. */
+            available: components["schemas"]["DayCount"];
+            /** @description Carried forward from the previous period; negative in a period whose unused days were carried to the next one. */
+            carried: components["schemas"]["DayCount"];
+            comp_off: components["schemas"]["DayCount"];
+            employee_code: string;
+            /** Format: uuid */
+            employee_id: string;
+            employee_name: string;
+            encashed: components["schemas"]["DayCount"];
+            expired: components["schemas"]["DayCount"];
+            is_paid: boolean;
+            leave_type_code: string;
+            /** Format: uuid */
+            leave_type_id: string;
+            leave_type_name: string;
+            pending: components["schemas"]["DayCount"];
+            /** Format: uuid */
+            period_id: string;
+            taken: components["schemas"]["DayCount"];
+        };
+        LeaveEncashment: {
+            /** @description Money for the encashed days, in the company currency. Null until payroll prices it (payroll reads approved encashments with a null amount). */
+            amount: string | null;
+            /** Format: date-time */
+            cancelled_at: string | null;
+            /** Format: uuid */
+            cancelled_by: string | null;
+            /** Format: date-time */
+            created_at: string;
+            days: components["schemas"]["DayCount"];
+            /** Format: date-time */
+            decided_at: string | null;
+            /** Format: uuid */
+            decided_by: string | null;
+            decision_comment: string | null;
+            /** Format: uuid */
+            employee_id: string;
+            employee_name: string;
+            /** Format: uuid */
+            id: string;
+            /** Format: uuid */
+            leave_type_id: string;
+            leave_type_name: string;
+            /** Format: uuid */
+            period_id: string;
+            reason: string | null;
+            /** Format: uuid */
+            requested_by: string | null;
+            status: components["schemas"]["RequestStatus"];
+            /** Format: date-time */
+            updated_at: string;
+        };
+        /**
+         * @description Request to convert `days` of an encashable type into money. `employee_id` defaults to the caller's own record (only hr/admin/owner may request for someone else). 409 when the type is not encashable, when the period's pending + approved encashments would exceed `encashment_max_days`, or when fewer than `encashment_min_balance` days would remain available. The days are reserved while pending and debited from the ledger on approval.
+         * @example {
+         *       "leave_type_id": "3f1c6a52-8f4e-4a36-9d0e-2b7a1c5d9e01",
+         *       "days": "5"
+         *     }
+         */
+        LeaveEncashmentInput: {
+            /** @description More than 0. */
+            days: components["schemas"]["DayQuantity"];
+            /** Format: uuid */
+            employee_id?: string;
+            /** Format: uuid */
+            leave_type_id: string;
+            /**
+             * Format: uuid
+             * @description Default the current period.
+             */
+            period_id?: string;
+            reason?: string;
+        };
+        /** @description One entry of the append-only leave ledger (credits positive, debits negative). Entries are never changed or deleted: a cancellation or correction is a new entry. */
+        LeaveLedgerEntry: {
+            /** Format: date-time */
+            created_at: string;
+            /** Format: uuid */
+            created_by: string | null;
+            /** @description Signed. */
+            days: components["schemas"]["DayCount"];
+            /** Format: date */
+            effective_date: string;
+            /** Format: uuid */
+            employee_id: string;
+            /**
+             * @description `allocation` up-front credit; `accrual` monthly/quarterly credit; `carry_forward` credit from the previous period (and the matching debit there); `expiry` lapse of carried-forward or compensatory days; `taken` approved leave (also a recount delta); `cancelled` reversal of taken leave; `encashed` days converted to money (positive when an encashment is cancelled); `comp_off` compensatory credit (negative when its request is cancelled); `adjustment` manual correction with a reason.
+             * @enum {string}
+             */
+            entry_type: "allocation" | "accrual" | "carry_forward" | "expiry" | "taken" | "cancelled" | "encashed" | "comp_off" | "adjustment";
+            /**
+             * Format: date
+             * @description For expiring credits, the last day they can be used.
+             */
+            expires_on: string | null;
+            /** Format: uuid */
+            id: string;
+            /** Format: uuid */
+            leave_type_id: string;
+            /** Format: uuid */
+            period_id: string;
+            reason: string | null;
+            /** Format: uuid */
+            reference_id: string | null;
+            reference_type: string | null;
+        };
+        /** @description A leave period (fiscal year). Periods never overlap and exactly one is current (the first one created becomes current; making another current un-marks the previous one). Balances, allocations and requests belong to one period; a request must lie inside one period. */
+        LeavePeriod: {
+            /** Format: date-time */
+            created_at: string;
+            /** Format: date */
+            end_date: string;
+            /** Format: uuid */
+            id: string;
+            is_current: boolean;
+            name: string;
+            /** Format: date */
+            start_date: string;
+            /** Format: date-time */
+            updated_at: string;
+        };
+        /**
+         * @description A new period. `end_date` before `start_date` or a period longer than 366 days is a 400; a period overlapping another is a 409. `is_current: true` makes it the current period.
+         * @example {
+         *       "name": "FY 2026-27",
+         *       "start_date": "2026-04-01",
+         *       "end_date": "2027-03-31",
+         *       "is_current": true
+         *     }
+         */
+        LeavePeriodInput: {
+            /** Format: date */
+            end_date: string;
+            /** @description Default false (true for the company's first period). */
+            is_current?: boolean;
+            name: string;
+            /** Format: date */
+            start_date: string;
+        };
+        /**
+         * @description Partial update. Dates cannot change once the period has allocations, ledger entries or requests (409). `is_current: true` makes this the current period; `is_current: false` on the current period is a 409 (make another period current instead).
+         * @example {
+         *       "is_current": true
+         *     }
+         */
+        LeavePeriodUpdate: {
+            /** Format: date */
+            end_date?: string;
+            is_current?: boolean;
+            name?: string;
+            /** Format: date */
+            start_date?: string;
+        };
+        /** @description Quotas per leave type, assigned to employees. Which policy applies to an employee: an individual assignment first, then one by designation, then by department, then the default policy; among several of the same kind the oldest wins. Inactive policies apply to nobody. */
+        LeavePolicy: {
+            active: boolean;
+            /** @enum {string} */
+            assignment: "default" | "department" | "designation" | "individual";
+            /** Format: date-time */
+            created_at: string;
+            departments: string[];
+            description: string | null;
+            designations: string[];
+            employee_ids: string[];
+            /** Format: uuid */
+            id: string;
+            items: {
+                /** @enum {string} */
+                accrual: "upfront" | "monthly" | "quarterly";
+                /** @enum {string} */
+                accrual_day: "first_day" | "joining_date";
+                annual_quota: components["schemas"]["DayCount"];
+                leave_type_code: string;
+                /** Format: uuid */
+                leave_type_id: string;
+            }[];
+            name: string;
+            /** Format: date-time */
+            updated_at: string;
+        };
+        /**
+         * @description A new policy (`assignment` defaults to `default`).
+         * @example {
+         *       "name": "Standard",
+         *       "assignment": "default",
+         *       "items": [
+         *         {
+         *           "leave_type_id": "3f1c6a52-8f4e-4a36-9d0e-2b7a1c5d9e01",
+         *           "annual_quota": "12",
+         *           "accrual": "monthly"
+         *         }
+         *       ]
+         *     }
+         */
+        LeavePolicyInput: {
+            /**
+             * @description `department` needs `departments`, `designation` needs `designations`, `individual` needs `employee_ids` (each non-empty; 400 otherwise).
+             * @enum {string}
+             */
+            assignment?: "default" | "department" | "designation" | "individual";
+            departments?: string[];
+            description?: string | null;
+            designations?: string[];
+            /** @description Unknown employees are a 404. */
+            employee_ids?: string[];
+            /** @description One entry per leave type (a type twice is a 400; an unknown type a 404). */
+            items: components["schemas"]["LeavePolicyItem"][];
+            name: string;
+        };
+        /** @description Quota of one leave type in a policy. `accrual`: `upfront` credits the (prorated) quota when it is allocated; `monthly` / `quarterly` credit it in equal parts at the start of each month / quarter of the period — on its first day (`accrual_day: first_day`, or on the joining date for the interval in which the employee joins) or on the employee's joining day of the month (`joining_date`). Parts are rounded so that the running total is always a multiple of 0.5 and the parts add up exactly to the entitlement. */
+        LeavePolicyItem: {
+            /**
+             * @default upfront
+             * @enum {string}
+             */
+            accrual: "upfront" | "monthly" | "quarterly";
+            /**
+             * @default first_day
+             * @enum {string}
+             */
+            accrual_day: "first_day" | "joining_date";
+            annual_quota: components["schemas"]["DayQuantity"];
+            /** Format: uuid */
+            leave_type_id: string;
+        };
+        /**
+         * @description Partial update; `items`, `departments`, `designations` and `employee_ids` replace the whole list. Allocations already made keep their days.
+         * @example {
+         *       "active": false
+         *     }
+         */
+        LeavePolicyUpdate: {
+            active?: boolean;
+            /**
+             * @description `department` needs `departments`, `designation` needs `designations`, `individual` needs `employee_ids` (each non-empty; 400 otherwise).
+             * @enum {string}
+             */
+            assignment?: "default" | "department" | "designation" | "individual";
+            departments?: string[];
+            description?: string | null;
+            designations?: string[];
+            /** @description Unknown employees are a 404. */
+            employee_ids?: string[];
+            /** @description One entry per leave type (a type twice is a 400; an unknown type a 404). */
+            items?: components["schemas"]["LeavePolicyItem"][];
+            name?: string;
+        };
+        LeaveRequest: {
+            /** Format: uuid */
+            attachment_file_id: string | null;
+            /** Format: date-time */
+            cancelled_at: string | null;
+            /** Format: uuid */
+            cancelled_by: string | null;
+            /** Format: date-time */
+            created_at: string;
+            /** @description Leave days charged: working days of the range (weekly offs and holidays of the employee excluded), half days as 0.5, plus sandwiched days when the type applies the sandwich rule. */
+            days: components["schemas"]["DayCount"];
+            /** Format: date-time */
+            decided_at: string | null;
+            /** Format: uuid */
+            decided_by: string | null;
+            decision_comment: string | null;
+            /** Format: uuid */
+            employee_id: string;
+            employee_name: string;
+            /** Format: date */
+            from_date: string;
+            half_day_end: boolean;
+            half_day_start: boolean;
+            /** Format: uuid */
+            id: string;
+            /** Format: uuid */
+            leave_type_id: string;
+            leave_type_name: string;
+            /** Format: uuid */
+            period_id: string;
+            reason: string | null;
+            /**
+             * Format: uuid
+             * @description User who submitted it.
+             */
+            requested_by: string | null;
+            status: components["schemas"]["RequestStatus"];
+            /** Format: date */
+            to_date: string;
+            /** Format: date-time */
+            updated_at: string;
+        };
+        /**
+         * @description A leave application. `employee_id` defaults to the caller's own employee record; only
+         *     hr/admin/owner may apply for someone else (403 otherwise). Refusals:
+         *     - 400: `to_date` before `from_date`; a single-day request with both half-day flags; a missing
+         *       attachment when the type requires one for this many days;
+         *     - 409: overlap with another pending or approved leave request or work-from-home request of the
+         *       employee; insufficient available balance (pending requests are reserved; carried-forward or
+         *       compensatory days that lapse before `from_date` do not count); more consecutive days than the
+         *       type allows; notice shorter than the type requires; dates outside any leave period or
+         *       spanning two periods; no working day in the range; a half day on a type without half days;
+         *       an inactive type or one that does not apply to the employee; a start before the joining
+         *       date or an exited employee.
+         * @example {
+         *       "leave_type_id": "3f1c6a52-8f4e-4a36-9d0e-2b7a1c5d9e01",
+         *       "from_date": "2026-12-24",
+         *       "to_date": "2026-12-28",
+         *       "reason": "Family visit"
+         *     }
+         */
+        LeaveRequestInput: {
+            /**
+             * Format: uuid
+             * @description A file uploaded with POST /api/upload (by the caller, or any file of the company for hr/admin).
+             */
+            attachment_file_id?: string;
+            /** Format: uuid */
+            employee_id?: string;
+            /** Format: date */
+            from_date: string;
+            /** @description The last day is a half day. */
+            half_day_end?: boolean;
+            /** @description The first day is a half day (for a one-day request: the request is half a day). */
+            half_day_start?: boolean;
+            /** Format: uuid */
+            leave_type_id: string;
+            reason?: string;
+            /** Format: date */
+            to_date: string;
+        };
+        /** @description A kind of leave and its rules. Every rule below is applied when a leave request is submitted (and re-checked on approval where it concerns the balance). */
+        LeaveType: {
+            /** @description Inactive types cannot be used for new requests or allocations. */
+            active: boolean;
+            /** @description Whether a request may start or end with a half day. */
+            allow_half_day: boolean;
+            allow_negative_balance: boolean;
+            /** @description Only employees with one of these employment types may use the type; empty = everyone. */
+            applicable_employment_types: string[];
+            /** @description Only employees with one of these genders (case-insensitive) may use the type; empty = everyone. */
+            applicable_genders: string[];
+            /** @description A request of more than this many days must carry `attachment_file_id` (e.g. a medical certificate). Null = never. */
+            attachment_required_above_days: number | null;
+            /** @description Unused days move to the next period when that period is allocated. */
+            carry_forward: boolean;
+            /** @description Carried-forward days lapse this many days after the new period starts, as far as they are not used by then (null = they never lapse). */
+            carry_forward_expiry_days: number | null;
+            /** @description Cap on the days carried forward (null = no cap). */
+            carry_forward_max_days: components["schemas"]["DayCount"] | null;
+            /** @description Short code, unique in the company (case-insensitive), e.g. CL, SL, EL. */
+            code: string;
+            /** @description For a compensatory type, days (from the worked date) during which a credit can be used before it lapses. Null = no expiry. */
+            comp_off_validity_days: number | null;
+            /** Format: date-time */
+            created_at: string;
+            description: string | null;
+            encashable: boolean;
+            /** @description Most days that may be encashed per period (pending and approved encashments together). Null = no cap. */
+            encashment_max_days: components["schemas"]["DayCount"] | null;
+            /** @description Days that must remain available after an encashment. Null = zero. */
+            encashment_min_balance: components["schemas"]["DayCount"] | null;
+            /** Format: uuid */
+            id: string;
+            /** @description Compensatory-off type, credited by approved working-on-holiday requests. */
+            is_compensatory: boolean;
+            /** @description false = unpaid leave (loss of pay). Unpaid leave needs no allocation and its balance is never checked. */
+            is_paid: boolean;
+            /** @description Longest allowed leave of this type in a row, counting this request together with adjacent pending/approved requests of the same type (separated only by weekly offs or holidays). Null = no limit. */
+            max_consecutive_days: number | null;
+            /** @description Days between today and `from_date` an employee must give when applying for themselves (hr/admin/owner recording leave for someone else are exempt). */
+            min_notice_days: number;
+            name: string;
+            /** @description With `allow_negative_balance`, how far below zero the available balance may go. */
+            negative_balance_limit: components["schemas"]["DayCount"];
+            /** @description Weekly offs and holidays lying between two leave days count as leave: inside one request (Friday to Monday = 4 days) and across two adjacent requests of the employee (Friday, then Monday: the later-submitted request is charged the weekend). When one of two such requests is rejected or cancelled, the other is recounted. */
+            sandwich_rule: boolean;
+            /** Format: date-time */
+            updated_at: string;
+        };
+        /**
+         * @description A new leave type; omitted fields take the defaults named on them (and null). The meaning of every field is described on `LeaveType`. A duplicate `code` is a 409.
+         * @example {
+         *       "name": "Casual leave",
+         *       "code": "CL",
+         *       "max_consecutive_days": 3,
+         *       "min_notice_days": 1,
+         *       "sandwich_rule": true
+         *     }
+         */
+        LeaveTypeInput: {
+            /** @description Default true. */
+            allow_half_day?: boolean;
+            /** @description Default false. */
+            allow_negative_balance?: boolean;
+            applicable_employment_types?: string[];
+            applicable_genders?: string[];
+            attachment_required_above_days?: number | null;
+            /** @description Default false. */
+            carry_forward?: boolean;
+            carry_forward_expiry_days?: number | null;
+            carry_forward_max_days?: components["schemas"]["DayQuantity"] | null;
+            code: string;
+            comp_off_validity_days?: number | null;
+            description?: string | null;
+            /** @description Default false. */
+            encashable?: boolean;
+            encashment_max_days?: components["schemas"]["DayQuantity"] | null;
+            encashment_min_balance?: components["schemas"]["DayQuantity"] | null;
+            /** @description Default false. */
+            is_compensatory?: boolean;
+            /** @description Default true. */
+            is_paid?: boolean;
+            max_consecutive_days?: number | null;
+            /** @description Default 0. */
+            min_notice_days?: number;
+            name: string;
+            negative_balance_limit?: components["schemas"]["DayQuantity"];
+            /** @description Default false. */
+            sandwich_rule?: boolean;
+        };
+        /**
+         * @description Partial update of a leave type; only the given fields change. A duplicate `code` is a 409.
+         * @example {
+         *       "max_consecutive_days": 5
+         *     }
+         */
+        LeaveTypeUpdate: {
+            /** @description false retires the type: no new requests or allocations; history stays. */
+            active?: boolean;
+            /** @description Default true. */
+            allow_half_day?: boolean;
+            /** @description Default false. */
+            allow_negative_balance?: boolean;
+            applicable_employment_types?: string[];
+            applicable_genders?: string[];
+            attachment_required_above_days?: number | null;
+            /** @description Default false. */
+            carry_forward?: boolean;
+            carry_forward_expiry_days?: number | null;
+            carry_forward_max_days?: components["schemas"]["DayQuantity"] | null;
+            code?: string;
+            comp_off_validity_days?: number | null;
+            description?: string | null;
+            /** @description Default false. */
+            encashable?: boolean;
+            encashment_max_days?: components["schemas"]["DayQuantity"] | null;
+            encashment_min_balance?: components["schemas"]["DayQuantity"] | null;
+            /** @description Default false. */
+            is_compensatory?: boolean;
+            /** @description Default true. */
+            is_paid?: boolean;
+            max_consecutive_days?: number | null;
+            /** @description Default 0. */
+            min_notice_days?: number;
+            name?: string;
+            negative_balance_limit?: components["schemas"]["DayQuantity"];
+            /** @description Default false. */
+            sandwich_rule?: boolean;
         };
         LoanType: {
             /** @description Inactive types stay on existing loans but take no new applications. */
@@ -2387,6 +3951,11 @@ export interface components {
             state: string;
         };
         /**
+         * @description State of a request (leave, work from home, working on a holiday, encashment, regularization): `pending` → `approved` | `rejected` through PUT by an approver; `pending` (and, where the operation says so, `approved`) → `cancelled` through DELETE. Rejected and cancelled are final.
+         * @enum {string}
+         */
+        RequestStatus: "pending" | "approved" | "rejected" | "cancelled";
+        /**
          * @description `last_working_day` may not be before `resignation_date`, and `resignation_date` may not be before the joining date (400, naming the field).
          * @example {
          *       "resignation_date": "2024-05-02",
@@ -2437,6 +4006,11 @@ export interface components {
             sha256: string;
             size_bytes: number;
         };
+        /**
+         * @description Local time of day in the company's time zone, `HH:MM` (24-hour clock).
+         * @example 09:30
+         */
+        TimeOfDay: string;
         User: {
             /** Format: date-time */
             created_at: string;
@@ -2445,6 +4019,112 @@ export interface components {
             /** Format: uuid */
             id: string;
             name: string;
+        };
+        /** @description Work-from-home request. Approved days show as `wfh` in attendance. */
+        WfhRequest: {
+            /** Format: date-time */
+            cancelled_at: string | null;
+            /** Format: uuid */
+            cancelled_by: string | null;
+            /** Format: date-time */
+            created_at: string;
+            /** @description Working days in the range (weekly offs and holidays excluded). */
+            days: components["schemas"]["DayCount"];
+            /** Format: date-time */
+            decided_at: string | null;
+            /** Format: uuid */
+            decided_by: string | null;
+            decision_comment: string | null;
+            /** Format: uuid */
+            employee_id: string;
+            employee_name: string;
+            /** Format: date */
+            from_date: string;
+            /** Format: uuid */
+            id: string;
+            reason: string | null;
+            /** Format: uuid */
+            requested_by: string | null;
+            status: components["schemas"]["RequestStatus"];
+            /** Format: date */
+            to_date: string;
+            /** Format: date-time */
+            updated_at: string;
+        };
+        /**
+         * @description `employee_id` defaults to the caller's own record (only hr/admin/owner may request for someone else). 400 when `to_date` is before `from_date` or the range is longer than 31 days; 409 on overlap with another pending/approved work-from-home or leave request, or when the range has no working day.
+         * @example {
+         *       "from_date": "2026-12-02",
+         *       "to_date": "2026-12-03",
+         *       "reason": "Plumber visit"
+         *     }
+         */
+        WfhRequestInput: {
+            /** Format: uuid */
+            employee_id?: string;
+            /** Format: date */
+            from_date: string;
+            reason?: string;
+            /** Format: date */
+            to_date: string;
+        };
+        /**
+         * @description `employee_id` defaults to the caller's own record (only hr/admin/owner may claim for someone else). `date` must not be in the future (400) and must be a weekly off or a (non-optional) holiday of the employee (409); a second pending/approved claim for the same date is a 409. `leave_type_id` names the compensatory type to credit; by default the company's active compensatory type (409 when there is none, or several and none is named).
+         * @example {
+         *       "date": "2026-11-15",
+         *       "reason": "Quarter-end close"
+         *     }
+         */
+        WorkingOnHolidayInput: {
+            /** Format: date */
+            date: string;
+            /** Format: uuid */
+            employee_id?: string;
+            /** @description Worked half a day (credits 0.5). Default false. */
+            half_day?: boolean;
+            /** Format: uuid */
+            leave_type_id?: string;
+            reason: string;
+        };
+        /** @description A claim for having worked on a holiday or weekly off. Approval credits compensatory leave (`comp_off_days` of `leave_type_id`, usable until `comp_off_expires_on`). */
+        WorkingOnHolidayRequest: {
+            /** Format: date-time */
+            cancelled_at: string | null;
+            /** Format: uuid */
+            cancelled_by: string | null;
+            /** @description Credited days (1.0, or 0.5 for a half day); null until approved. */
+            comp_off_days: components["schemas"]["DayCount"] | null;
+            /**
+             * Format: date
+             * @description Last day the credit can be used (null = no expiry).
+             */
+            comp_off_expires_on: string | null;
+            /** Format: date-time */
+            created_at: string;
+            /** Format: date */
+            date: string;
+            /** Format: date-time */
+            decided_at: string | null;
+            /** Format: uuid */
+            decided_by: string | null;
+            decision_comment: string | null;
+            /** Format: uuid */
+            employee_id: string;
+            employee_name: string;
+            half_day: boolean;
+            /** Format: uuid */
+            id: string;
+            /**
+             * Format: uuid
+             * @description The compensatory leave type credited.
+             */
+            leave_type_id: string | null;
+            reason: string | null;
+            /** Format: uuid */
+            requested_by: string | null;
+            status: components["schemas"]["RequestStatus"];
+            /** Format: date-time */
+            updated_at: string;
         };
         /**
          * @example {
@@ -2678,10 +4358,19 @@ export interface components {
     parameters: {
         /** @description Employee id. A deleted employee, another company's employee, or one outside the caller's row scope for the operation is a 404. */
         EmployeeId: string;
+        /** @description Only this employee. Employees only ever see their own records and managers their own and their direct reports'; an employee outside the caller's view simply yields no rows. */
+        EmployeeIdFilter: string;
+        /** @description Only records whose date range ends on or after this date (ranges overlapping [from_date, to_date]). */
+        FromDateFilter: string;
+        IdPath: string;
         /** @description Page size, 1-100 (default 20). Out of range is a 400, never clamped. */
         Limit: number;
         /** @description Page number, from 1. Out of range is a 400, never clamped. */
         Page: number;
+        /** @description Only requests in this state. */
+        StatusFilter: components["schemas"]["RequestStatus"];
+        /** @description Only records whose date range starts on or before this date (ranges overlapping [from_date, to_date]). */
+        ToDateFilter: string;
     };
     requestBodies: never;
     headers: never;
@@ -3273,6 +4962,326 @@ export interface operations {
             503: components["responses"]["Unavailable"];
         };
     };
+    listAttendance: {
+        parameters: {
+            query?: {
+                date?: string;
+                employee_id?: string;
+                /** @description Page size, 1-100 (default 20). Out of range is a 400, never clamped. */
+                limit?: components["parameters"]["Limit"];
+                month?: number;
+                /** @description Page number, from 1. Out of range is a 400, never clamped. */
+                page?: components["parameters"]["Page"];
+                year?: number;
+            };
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Days, ordered by employee then date; `pagination` counts employees. */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        data: components["schemas"]["AttendanceDay"][];
+                        message: string;
+                        pagination: components["schemas"]["Pagination"];
+                    };
+                };
+            };
+            400: components["responses"]["ValidationFailed"];
+            401: components["responses"]["Unauthenticated"];
+            403: components["responses"]["Forbidden"];
+            404: components["responses"]["NotFound"];
+            500: components["responses"]["Internal"];
+            503: components["responses"]["Unavailable"];
+        };
+    };
+    listAttendanceRegularizations: {
+        parameters: {
+            query?: {
+                /** @description Only this employee. Employees only ever see their own records and managers their own and their direct reports'; an employee outside the caller's view simply yields no rows. */
+                employee_id?: components["parameters"]["EmployeeIdFilter"];
+                /** @description Only records whose date range ends on or after this date (ranges overlapping [from_date, to_date]). */
+                from_date?: components["parameters"]["FromDateFilter"];
+                /** @description Page size, 1-100 (default 20). Out of range is a 400, never clamped. */
+                limit?: components["parameters"]["Limit"];
+                /** @description Page number, from 1. Out of range is a 400, never clamped. */
+                page?: components["parameters"]["Page"];
+                /** @description Only requests in this state. */
+                status?: components["parameters"]["StatusFilter"];
+                /** @description Only records whose date range starts on or before this date (ranges overlapping [from_date, to_date]). */
+                to_date?: components["parameters"]["ToDateFilter"];
+            };
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description A page of requests. */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        data: components["schemas"]["AttendanceRegularization"][];
+                        message: string;
+                        pagination: components["schemas"]["Pagination"];
+                    };
+                };
+            };
+            400: components["responses"]["ValidationFailed"];
+            401: components["responses"]["Unauthenticated"];
+            403: components["responses"]["Forbidden"];
+            500: components["responses"]["Internal"];
+            503: components["responses"]["Unavailable"];
+        };
+    };
+    createAttendanceRegularization: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["AttendanceRegularizationInput"];
+            };
+        };
+        responses: {
+            /** @description Submitted. */
+            201: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        data: components["schemas"]["AttendanceRegularization"];
+                        message: string;
+                    };
+                };
+            };
+            400: components["responses"]["ValidationFailed"];
+            401: components["responses"]["Unauthenticated"];
+            403: components["responses"]["Forbidden"];
+            404: components["responses"]["NotFound"];
+            409: components["responses"]["Conflict"];
+            500: components["responses"]["Internal"];
+            503: components["responses"]["Unavailable"];
+        };
+    };
+    getAttendanceRegularization: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                id: components["parameters"]["IdPath"];
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description OK. */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        data: components["schemas"]["AttendanceRegularization"];
+                        message: string;
+                    };
+                };
+            };
+            400: components["responses"]["ValidationFailed"];
+            401: components["responses"]["Unauthenticated"];
+            403: components["responses"]["Forbidden"];
+            404: components["responses"]["NotFound"];
+            500: components["responses"]["Internal"];
+            503: components["responses"]["Unavailable"];
+        };
+    };
+    updateAttendanceRegularization: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                id: components["parameters"]["IdPath"];
+            };
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["AttendanceRegularizationUpdate"];
+            };
+        };
+        responses: {
+            /** @description Updated. */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        data: components["schemas"]["AttendanceRegularization"];
+                        message: string;
+                    };
+                };
+            };
+            400: components["responses"]["ValidationFailed"];
+            401: components["responses"]["Unauthenticated"];
+            403: components["responses"]["Forbidden"];
+            404: components["responses"]["NotFound"];
+            409: components["responses"]["Conflict"];
+            500: components["responses"]["Internal"];
+            503: components["responses"]["Unavailable"];
+        };
+    };
+    cancelAttendanceRegularization: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                id: components["parameters"]["IdPath"];
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Cancelled. */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        data: components["schemas"]["AttendanceRegularization"];
+                        message: string;
+                    };
+                };
+            };
+            400: components["responses"]["ValidationFailed"];
+            401: components["responses"]["Unauthenticated"];
+            403: components["responses"]["Forbidden"];
+            404: components["responses"]["NotFound"];
+            409: components["responses"]["Conflict"];
+            500: components["responses"]["Internal"];
+            503: components["responses"]["Unavailable"];
+        };
+    };
+    checkIn: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: {
+            content: {
+                "application/json": {
+                    notes?: string;
+                };
+            };
+        };
+        responses: {
+            /** @description Today's record. */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        data: components["schemas"]["AttendanceRecord"];
+                        message: string;
+                    };
+                };
+            };
+            400: components["responses"]["ValidationFailed"];
+            401: components["responses"]["Unauthenticated"];
+            403: components["responses"]["Forbidden"];
+            409: components["responses"]["Conflict"];
+            500: components["responses"]["Internal"];
+            503: components["responses"]["Unavailable"];
+        };
+    };
+    checkOut: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: {
+            content: {
+                "application/json": {
+                    notes?: string;
+                };
+            };
+        };
+        responses: {
+            /** @description Today's record. */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        data: components["schemas"]["AttendanceRecord"];
+                        message: string;
+                    };
+                };
+            };
+            400: components["responses"]["ValidationFailed"];
+            401: components["responses"]["Unauthenticated"];
+            403: components["responses"]["Forbidden"];
+            409: components["responses"]["Conflict"];
+            500: components["responses"]["Internal"];
+            503: components["responses"]["Unavailable"];
+        };
+    };
+    importAttendance: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["AttendanceImportInput"];
+            };
+        };
+        responses: {
+            /** @description Imported. */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        data: {
+                            created: number;
+                            updated: number;
+                        };
+                        message: string;
+                    };
+                };
+            };
+            400: components["responses"]["ValidationFailed"];
+            401: components["responses"]["Unauthenticated"];
+            403: components["responses"]["Forbidden"];
+            404: components["responses"]["NotFound"];
+            500: components["responses"]["Internal"];
+            503: components["responses"]["Unavailable"];
+        };
+    };
     acceptInvite: {
         parameters: {
             query?: never;
@@ -3835,6 +5844,66 @@ export interface operations {
             403: components["responses"]["Forbidden"];
             404: components["responses"]["NotFound"];
             409: components["responses"]["Conflict"];
+            500: components["responses"]["Internal"];
+            503: components["responses"]["Unavailable"];
+        };
+    };
+    getAttendanceSettings: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description OK. */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        data: components["schemas"]["AttendanceSettings"];
+                        message: string;
+                    };
+                };
+            };
+            400: components["responses"]["ValidationFailed"];
+            401: components["responses"]["Unauthenticated"];
+            403: components["responses"]["Forbidden"];
+            500: components["responses"]["Internal"];
+            503: components["responses"]["Unavailable"];
+        };
+    };
+    updateAttendanceSettings: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["AttendanceSettingsUpdate"];
+            };
+        };
+        responses: {
+            /** @description Updated. */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        data: components["schemas"]["AttendanceSettings"];
+                        message: string;
+                    };
+                };
+            };
+            400: components["responses"]["ValidationFailed"];
+            401: components["responses"]["Unauthenticated"];
+            403: components["responses"]["Forbidden"];
             500: components["responses"]["Internal"];
             503: components["responses"]["Unavailable"];
         };
@@ -5620,6 +7689,1252 @@ export interface operations {
             503: components["responses"]["Unavailable"];
         };
     };
+    listHolidays: {
+        parameters: {
+            query?: {
+                /** @description Holidays of this branch and company-wide ones. */
+                branch_id?: string;
+                from_date?: string;
+                /** @description Page size, 1-100 (default 20). Out of range is a 400, never clamped. */
+                limit?: components["parameters"]["Limit"];
+                /** @description Page number, from 1. Out of range is a 400, never clamped. */
+                page?: components["parameters"]["Page"];
+                to_date?: string;
+                year?: number;
+            };
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description A page of holidays. */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        data: components["schemas"]["Holiday"][];
+                        message: string;
+                        pagination: components["schemas"]["Pagination"];
+                    };
+                };
+            };
+            400: components["responses"]["ValidationFailed"];
+            401: components["responses"]["Unauthenticated"];
+            403: components["responses"]["Forbidden"];
+            500: components["responses"]["Internal"];
+            503: components["responses"]["Unavailable"];
+        };
+    };
+    createHoliday: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["HolidayInput"];
+            };
+        };
+        responses: {
+            /** @description Created. */
+            201: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        data: components["schemas"]["Holiday"];
+                        message: string;
+                    };
+                };
+            };
+            400: components["responses"]["ValidationFailed"];
+            401: components["responses"]["Unauthenticated"];
+            403: components["responses"]["Forbidden"];
+            409: components["responses"]["Conflict"];
+            500: components["responses"]["Internal"];
+            503: components["responses"]["Unavailable"];
+        };
+    };
+    getHoliday: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                id: components["parameters"]["IdPath"];
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description OK. */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        data: components["schemas"]["Holiday"];
+                        message: string;
+                    };
+                };
+            };
+            400: components["responses"]["ValidationFailed"];
+            401: components["responses"]["Unauthenticated"];
+            403: components["responses"]["Forbidden"];
+            404: components["responses"]["NotFound"];
+            500: components["responses"]["Internal"];
+            503: components["responses"]["Unavailable"];
+        };
+    };
+    updateHoliday: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                id: components["parameters"]["IdPath"];
+            };
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["HolidayUpdate"];
+            };
+        };
+        responses: {
+            /** @description Updated. */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        data: components["schemas"]["Holiday"];
+                        message: string;
+                    };
+                };
+            };
+            400: components["responses"]["ValidationFailed"];
+            401: components["responses"]["Unauthenticated"];
+            403: components["responses"]["Forbidden"];
+            404: components["responses"]["NotFound"];
+            409: components["responses"]["Conflict"];
+            500: components["responses"]["Internal"];
+            503: components["responses"]["Unavailable"];
+        };
+    };
+    deleteHoliday: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                id: components["parameters"]["IdPath"];
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Deleted. */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Ack"];
+                };
+            };
+            400: components["responses"]["ValidationFailed"];
+            401: components["responses"]["Unauthenticated"];
+            403: components["responses"]["Forbidden"];
+            404: components["responses"]["NotFound"];
+            500: components["responses"]["Internal"];
+            503: components["responses"]["Unavailable"];
+        };
+    };
+    createHolidaysBulk: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                /**
+                 * @example {
+                 *       "holidays": [
+                 *         {
+                 *           "date": "2027-01-26",
+                 *           "name": "Republic Day"
+                 *         },
+                 *         {
+                 *           "date": "2027-08-15",
+                 *           "name": "Independence Day"
+                 *         }
+                 *       ]
+                 *     }
+                 */
+                "application/json": {
+                    holidays: components["schemas"]["HolidayInput"][];
+                };
+            };
+        };
+        responses: {
+            /** @description Created, sorted by date. */
+            201: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        data: components["schemas"]["Holiday"][];
+                        message: string;
+                    };
+                };
+            };
+            400: components["responses"]["ValidationFailed"];
+            401: components["responses"]["Unauthenticated"];
+            403: components["responses"]["Forbidden"];
+            409: components["responses"]["Conflict"];
+            500: components["responses"]["Internal"];
+            503: components["responses"]["Unavailable"];
+        };
+    };
+    createLeaveAdjustment: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["LeaveAdjustmentInput"];
+            };
+        };
+        responses: {
+            /** @description The ledger entry. */
+            201: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        data: components["schemas"]["LeaveLedgerEntry"];
+                        message: string;
+                    };
+                };
+            };
+            400: components["responses"]["ValidationFailed"];
+            401: components["responses"]["Unauthenticated"];
+            403: components["responses"]["Forbidden"];
+            404: components["responses"]["NotFound"];
+            409: components["responses"]["Conflict"];
+            500: components["responses"]["Internal"];
+            503: components["responses"]["Unavailable"];
+        };
+    };
+    listLeaveAllocations: {
+        parameters: {
+            query?: {
+                /** @description Only this employee. Employees only ever see their own records and managers their own and their direct reports'; an employee outside the caller's view simply yields no rows. */
+                employee_id?: components["parameters"]["EmployeeIdFilter"];
+                leave_type_id?: string;
+                /** @description Page size, 1-100 (default 20). Out of range is a 400, never clamped. */
+                limit?: components["parameters"]["Limit"];
+                /** @description Page number, from 1. Out of range is a 400, never clamped. */
+                page?: components["parameters"]["Page"];
+                /** @description Default the current period (404 when there is none). */
+                period_id?: string;
+            };
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description A page of allocations. */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        data: components["schemas"]["LeaveAllocation"][];
+                        message: string;
+                        pagination: components["schemas"]["Pagination"];
+                    };
+                };
+            };
+            400: components["responses"]["ValidationFailed"];
+            401: components["responses"]["Unauthenticated"];
+            403: components["responses"]["Forbidden"];
+            404: components["responses"]["NotFound"];
+            500: components["responses"]["Internal"];
+            503: components["responses"]["Unavailable"];
+        };
+    };
+    createLeaveAllocations: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["LeaveAllocationInput"];
+            };
+        };
+        responses: {
+            /** @description Allocations made (and skipped). */
+            201: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        data: components["schemas"]["LeaveAllocationResult"];
+                        message: string;
+                    };
+                };
+            };
+            400: components["responses"]["ValidationFailed"];
+            401: components["responses"]["Unauthenticated"];
+            403: components["responses"]["Forbidden"];
+            404: components["responses"]["NotFound"];
+            409: components["responses"]["Conflict"];
+            500: components["responses"]["Internal"];
+            503: components["responses"]["Unavailable"];
+        };
+    };
+    listLeaveBalances: {
+        parameters: {
+            query?: {
+                /** @description Only this employee. Employees only ever see their own records and managers their own and their direct reports'; an employee outside the caller's view simply yields no rows. */
+                employee_id?: components["parameters"]["EmployeeIdFilter"];
+                leave_type_id?: string;
+                /** @description Page size, 1-100 (default 20). Out of range is a 400, never clamped. */
+                limit?: components["parameters"]["Limit"];
+                /** @description Page number, from 1. Out of range is a 400, never clamped. */
+                page?: components["parameters"]["Page"];
+                /** @description Default the current period (404 when there is none). */
+                period_id?: string;
+            };
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Balances; `pagination` counts employees. */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        data: components["schemas"]["LeaveBalance"][];
+                        message: string;
+                        pagination: components["schemas"]["Pagination"];
+                    };
+                };
+            };
+            400: components["responses"]["ValidationFailed"];
+            401: components["responses"]["Unauthenticated"];
+            403: components["responses"]["Forbidden"];
+            404: components["responses"]["NotFound"];
+            500: components["responses"]["Internal"];
+            503: components["responses"]["Unavailable"];
+        };
+    };
+    listLeaveEncashments: {
+        parameters: {
+            query?: {
+                /** @description Only this employee. Employees only ever see their own records and managers their own and their direct reports'; an employee outside the caller's view simply yields no rows. */
+                employee_id?: components["parameters"]["EmployeeIdFilter"];
+                /** @description Only records whose date range ends on or after this date (ranges overlapping [from_date, to_date]). */
+                from_date?: components["parameters"]["FromDateFilter"];
+                /** @description Page size, 1-100 (default 20). Out of range is a 400, never clamped. */
+                limit?: components["parameters"]["Limit"];
+                /** @description Page number, from 1. Out of range is a 400, never clamped. */
+                page?: components["parameters"]["Page"];
+                /** @description Only requests in this state. */
+                status?: components["parameters"]["StatusFilter"];
+                /** @description Only records whose date range starts on or before this date (ranges overlapping [from_date, to_date]). */
+                to_date?: components["parameters"]["ToDateFilter"];
+            };
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description A page of encashments. */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        data: components["schemas"]["LeaveEncashment"][];
+                        message: string;
+                        pagination: components["schemas"]["Pagination"];
+                    };
+                };
+            };
+            400: components["responses"]["ValidationFailed"];
+            401: components["responses"]["Unauthenticated"];
+            403: components["responses"]["Forbidden"];
+            500: components["responses"]["Internal"];
+            503: components["responses"]["Unavailable"];
+        };
+    };
+    createLeaveEncashment: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["LeaveEncashmentInput"];
+            };
+        };
+        responses: {
+            /** @description Submitted. */
+            201: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        data: components["schemas"]["LeaveEncashment"];
+                        message: string;
+                    };
+                };
+            };
+            400: components["responses"]["ValidationFailed"];
+            401: components["responses"]["Unauthenticated"];
+            403: components["responses"]["Forbidden"];
+            404: components["responses"]["NotFound"];
+            409: components["responses"]["Conflict"];
+            500: components["responses"]["Internal"];
+            503: components["responses"]["Unavailable"];
+        };
+    };
+    getLeaveEncashment: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                id: components["parameters"]["IdPath"];
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description OK. */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        data: components["schemas"]["LeaveEncashment"];
+                        message: string;
+                    };
+                };
+            };
+            400: components["responses"]["ValidationFailed"];
+            401: components["responses"]["Unauthenticated"];
+            403: components["responses"]["Forbidden"];
+            404: components["responses"]["NotFound"];
+            500: components["responses"]["Internal"];
+            503: components["responses"]["Unavailable"];
+        };
+    };
+    updateLeaveEncashment: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                id: components["parameters"]["IdPath"];
+            };
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["ApprovalDecision"];
+            };
+        };
+        responses: {
+            /** @description Decided. */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        data: components["schemas"]["LeaveEncashment"];
+                        message: string;
+                    };
+                };
+            };
+            400: components["responses"]["ValidationFailed"];
+            401: components["responses"]["Unauthenticated"];
+            403: components["responses"]["Forbidden"];
+            404: components["responses"]["NotFound"];
+            409: components["responses"]["Conflict"];
+            500: components["responses"]["Internal"];
+            503: components["responses"]["Unavailable"];
+        };
+    };
+    cancelLeaveEncashment: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                id: components["parameters"]["IdPath"];
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Cancelled. */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        data: components["schemas"]["LeaveEncashment"];
+                        message: string;
+                    };
+                };
+            };
+            400: components["responses"]["ValidationFailed"];
+            401: components["responses"]["Unauthenticated"];
+            403: components["responses"]["Forbidden"];
+            404: components["responses"]["NotFound"];
+            409: components["responses"]["Conflict"];
+            500: components["responses"]["Internal"];
+            503: components["responses"]["Unavailable"];
+        };
+    };
+    listLeaveLedger: {
+        parameters: {
+            query?: {
+                /** @description Only this employee. Employees only ever see their own records and managers their own and their direct reports'; an employee outside the caller's view simply yields no rows. */
+                employee_id?: components["parameters"]["EmployeeIdFilter"];
+                entry_type?: "allocation" | "accrual" | "carry_forward" | "expiry" | "taken" | "cancelled" | "encashed" | "comp_off" | "adjustment";
+                leave_type_id?: string;
+                /** @description Page size, 1-100 (default 20). Out of range is a 400, never clamped. */
+                limit?: components["parameters"]["Limit"];
+                /** @description Page number, from 1. Out of range is a 400, never clamped. */
+                page?: components["parameters"]["Page"];
+                /** @description Default the current period (404 when there is none). */
+                period_id?: string;
+            };
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description A page of entries. */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        data: components["schemas"]["LeaveLedgerEntry"][];
+                        message: string;
+                        pagination: components["schemas"]["Pagination"];
+                    };
+                };
+            };
+            400: components["responses"]["ValidationFailed"];
+            401: components["responses"]["Unauthenticated"];
+            403: components["responses"]["Forbidden"];
+            404: components["responses"]["NotFound"];
+            500: components["responses"]["Internal"];
+            503: components["responses"]["Unavailable"];
+        };
+    };
+    listLeavePeriods: {
+        parameters: {
+            query?: {
+                /** @description Page size, 1-100 (default 20). Out of range is a 400, never clamped. */
+                limit?: components["parameters"]["Limit"];
+                /** @description Page number, from 1. Out of range is a 400, never clamped. */
+                page?: components["parameters"]["Page"];
+            };
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description A page of periods. */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        data: components["schemas"]["LeavePeriod"][];
+                        message: string;
+                        pagination: components["schemas"]["Pagination"];
+                    };
+                };
+            };
+            400: components["responses"]["ValidationFailed"];
+            401: components["responses"]["Unauthenticated"];
+            403: components["responses"]["Forbidden"];
+            500: components["responses"]["Internal"];
+            503: components["responses"]["Unavailable"];
+        };
+    };
+    createLeavePeriod: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["LeavePeriodInput"];
+            };
+        };
+        responses: {
+            /** @description Created. */
+            201: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        data: components["schemas"]["LeavePeriod"];
+                        message: string;
+                    };
+                };
+            };
+            400: components["responses"]["ValidationFailed"];
+            401: components["responses"]["Unauthenticated"];
+            403: components["responses"]["Forbidden"];
+            409: components["responses"]["Conflict"];
+            500: components["responses"]["Internal"];
+            503: components["responses"]["Unavailable"];
+        };
+    };
+    getLeavePeriod: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                id: components["parameters"]["IdPath"];
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description OK. */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        data: components["schemas"]["LeavePeriod"];
+                        message: string;
+                    };
+                };
+            };
+            400: components["responses"]["ValidationFailed"];
+            401: components["responses"]["Unauthenticated"];
+            403: components["responses"]["Forbidden"];
+            404: components["responses"]["NotFound"];
+            500: components["responses"]["Internal"];
+            503: components["responses"]["Unavailable"];
+        };
+    };
+    updateLeavePeriod: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                id: components["parameters"]["IdPath"];
+            };
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["LeavePeriodUpdate"];
+            };
+        };
+        responses: {
+            /** @description Updated. */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        data: components["schemas"]["LeavePeriod"];
+                        message: string;
+                    };
+                };
+            };
+            400: components["responses"]["ValidationFailed"];
+            401: components["responses"]["Unauthenticated"];
+            403: components["responses"]["Forbidden"];
+            404: components["responses"]["NotFound"];
+            409: components["responses"]["Conflict"];
+            500: components["responses"]["Internal"];
+            503: components["responses"]["Unavailable"];
+        };
+    };
+    deleteLeavePeriod: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                id: components["parameters"]["IdPath"];
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Deleted. */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Ack"];
+                };
+            };
+            400: components["responses"]["ValidationFailed"];
+            401: components["responses"]["Unauthenticated"];
+            403: components["responses"]["Forbidden"];
+            404: components["responses"]["NotFound"];
+            409: components["responses"]["Conflict"];
+            500: components["responses"]["Internal"];
+            503: components["responses"]["Unavailable"];
+        };
+    };
+    listLeavePolicies: {
+        parameters: {
+            query?: {
+                /** @description Page size, 1-100 (default 20). Out of range is a 400, never clamped. */
+                limit?: components["parameters"]["Limit"];
+                /** @description Page number, from 1. Out of range is a 400, never clamped. */
+                page?: components["parameters"]["Page"];
+            };
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description A page of policies. */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        data: components["schemas"]["LeavePolicy"][];
+                        message: string;
+                        pagination: components["schemas"]["Pagination"];
+                    };
+                };
+            };
+            400: components["responses"]["ValidationFailed"];
+            401: components["responses"]["Unauthenticated"];
+            403: components["responses"]["Forbidden"];
+            500: components["responses"]["Internal"];
+            503: components["responses"]["Unavailable"];
+        };
+    };
+    createLeavePolicy: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["LeavePolicyInput"];
+            };
+        };
+        responses: {
+            /** @description Created. */
+            201: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        data: components["schemas"]["LeavePolicy"];
+                        message: string;
+                    };
+                };
+            };
+            400: components["responses"]["ValidationFailed"];
+            401: components["responses"]["Unauthenticated"];
+            403: components["responses"]["Forbidden"];
+            404: components["responses"]["NotFound"];
+            500: components["responses"]["Internal"];
+            503: components["responses"]["Unavailable"];
+        };
+    };
+    getLeavePolicy: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                id: components["parameters"]["IdPath"];
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description OK. */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        data: components["schemas"]["LeavePolicy"];
+                        message: string;
+                    };
+                };
+            };
+            400: components["responses"]["ValidationFailed"];
+            401: components["responses"]["Unauthenticated"];
+            403: components["responses"]["Forbidden"];
+            404: components["responses"]["NotFound"];
+            500: components["responses"]["Internal"];
+            503: components["responses"]["Unavailable"];
+        };
+    };
+    updateLeavePolicy: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                id: components["parameters"]["IdPath"];
+            };
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["LeavePolicyUpdate"];
+            };
+        };
+        responses: {
+            /** @description Updated. */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        data: components["schemas"]["LeavePolicy"];
+                        message: string;
+                    };
+                };
+            };
+            400: components["responses"]["ValidationFailed"];
+            401: components["responses"]["Unauthenticated"];
+            403: components["responses"]["Forbidden"];
+            404: components["responses"]["NotFound"];
+            500: components["responses"]["Internal"];
+            503: components["responses"]["Unavailable"];
+        };
+    };
+    deleteLeavePolicy: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                id: components["parameters"]["IdPath"];
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Deleted. */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Ack"];
+                };
+            };
+            400: components["responses"]["ValidationFailed"];
+            401: components["responses"]["Unauthenticated"];
+            403: components["responses"]["Forbidden"];
+            404: components["responses"]["NotFound"];
+            409: components["responses"]["Conflict"];
+            500: components["responses"]["Internal"];
+            503: components["responses"]["Unavailable"];
+        };
+    };
+    listLeaveRequests: {
+        parameters: {
+            query?: {
+                /** @description Only this employee. Employees only ever see their own records and managers their own and their direct reports'; an employee outside the caller's view simply yields no rows. */
+                employee_id?: components["parameters"]["EmployeeIdFilter"];
+                /** @description Only records whose date range ends on or after this date (ranges overlapping [from_date, to_date]). */
+                from_date?: components["parameters"]["FromDateFilter"];
+                leave_type_id?: string;
+                /** @description Page size, 1-100 (default 20). Out of range is a 400, never clamped. */
+                limit?: components["parameters"]["Limit"];
+                /** @description Page number, from 1. Out of range is a 400, never clamped. */
+                page?: components["parameters"]["Page"];
+                /** @description Only requests in this state. */
+                status?: components["parameters"]["StatusFilter"];
+                /** @description Only records whose date range starts on or before this date (ranges overlapping [from_date, to_date]). */
+                to_date?: components["parameters"]["ToDateFilter"];
+            };
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description A page of requests. */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        data: components["schemas"]["LeaveRequest"][];
+                        message: string;
+                        pagination: components["schemas"]["Pagination"];
+                    };
+                };
+            };
+            400: components["responses"]["ValidationFailed"];
+            401: components["responses"]["Unauthenticated"];
+            403: components["responses"]["Forbidden"];
+            500: components["responses"]["Internal"];
+            503: components["responses"]["Unavailable"];
+        };
+    };
+    createLeaveRequest: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["LeaveRequestInput"];
+            };
+        };
+        responses: {
+            /** @description Submitted. */
+            201: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        data: components["schemas"]["LeaveRequest"];
+                        message: string;
+                    };
+                };
+            };
+            400: components["responses"]["ValidationFailed"];
+            401: components["responses"]["Unauthenticated"];
+            403: components["responses"]["Forbidden"];
+            404: components["responses"]["NotFound"];
+            409: components["responses"]["Conflict"];
+            500: components["responses"]["Internal"];
+            503: components["responses"]["Unavailable"];
+        };
+    };
+    getLeaveRequest: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                id: components["parameters"]["IdPath"];
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description OK. */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        data: components["schemas"]["LeaveRequest"];
+                        message: string;
+                    };
+                };
+            };
+            400: components["responses"]["ValidationFailed"];
+            401: components["responses"]["Unauthenticated"];
+            403: components["responses"]["Forbidden"];
+            404: components["responses"]["NotFound"];
+            500: components["responses"]["Internal"];
+            503: components["responses"]["Unavailable"];
+        };
+    };
+    updateLeaveRequest: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                id: components["parameters"]["IdPath"];
+            };
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["ApprovalDecision"];
+            };
+        };
+        responses: {
+            /** @description Decided. */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        data: components["schemas"]["LeaveRequest"];
+                        message: string;
+                    };
+                };
+            };
+            400: components["responses"]["ValidationFailed"];
+            401: components["responses"]["Unauthenticated"];
+            403: components["responses"]["Forbidden"];
+            404: components["responses"]["NotFound"];
+            409: components["responses"]["Conflict"];
+            500: components["responses"]["Internal"];
+            503: components["responses"]["Unavailable"];
+        };
+    };
+    cancelLeaveRequest: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                id: components["parameters"]["IdPath"];
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Cancelled. */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        data: components["schemas"]["LeaveRequest"];
+                        message: string;
+                    };
+                };
+            };
+            400: components["responses"]["ValidationFailed"];
+            401: components["responses"]["Unauthenticated"];
+            403: components["responses"]["Forbidden"];
+            404: components["responses"]["NotFound"];
+            409: components["responses"]["Conflict"];
+            500: components["responses"]["Internal"];
+            503: components["responses"]["Unavailable"];
+        };
+    };
+    listLeaveTypes: {
+        parameters: {
+            query?: {
+                /** @description Only active (true) or only retired (false) types. */
+                active?: boolean;
+                /** @description Page size, 1-100 (default 20). Out of range is a 400, never clamped. */
+                limit?: components["parameters"]["Limit"];
+                /** @description Page number, from 1. Out of range is a 400, never clamped. */
+                page?: components["parameters"]["Page"];
+            };
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description A page of leave types. */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        data: components["schemas"]["LeaveType"][];
+                        message: string;
+                        pagination: components["schemas"]["Pagination"];
+                    };
+                };
+            };
+            400: components["responses"]["ValidationFailed"];
+            401: components["responses"]["Unauthenticated"];
+            403: components["responses"]["Forbidden"];
+            500: components["responses"]["Internal"];
+            503: components["responses"]["Unavailable"];
+        };
+    };
+    createLeaveType: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["LeaveTypeInput"];
+            };
+        };
+        responses: {
+            /** @description Created. */
+            201: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        data: components["schemas"]["LeaveType"];
+                        message: string;
+                    };
+                };
+            };
+            400: components["responses"]["ValidationFailed"];
+            401: components["responses"]["Unauthenticated"];
+            403: components["responses"]["Forbidden"];
+            409: components["responses"]["Conflict"];
+            500: components["responses"]["Internal"];
+            503: components["responses"]["Unavailable"];
+        };
+    };
+    getLeaveType: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                id: components["parameters"]["IdPath"];
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description OK. */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        data: components["schemas"]["LeaveType"];
+                        message: string;
+                    };
+                };
+            };
+            400: components["responses"]["ValidationFailed"];
+            401: components["responses"]["Unauthenticated"];
+            403: components["responses"]["Forbidden"];
+            404: components["responses"]["NotFound"];
+            500: components["responses"]["Internal"];
+            503: components["responses"]["Unavailable"];
+        };
+    };
+    updateLeaveType: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                id: components["parameters"]["IdPath"];
+            };
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["LeaveTypeUpdate"];
+            };
+        };
+        responses: {
+            /** @description Updated. */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        data: components["schemas"]["LeaveType"];
+                        message: string;
+                    };
+                };
+            };
+            400: components["responses"]["ValidationFailed"];
+            401: components["responses"]["Unauthenticated"];
+            403: components["responses"]["Forbidden"];
+            404: components["responses"]["NotFound"];
+            409: components["responses"]["Conflict"];
+            500: components["responses"]["Internal"];
+            503: components["responses"]["Unavailable"];
+        };
+    };
+    deleteLeaveType: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                id: components["parameters"]["IdPath"];
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Deleted. */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Ack"];
+                };
+            };
+            400: components["responses"]["ValidationFailed"];
+            401: components["responses"]["Unauthenticated"];
+            403: components["responses"]["Forbidden"];
+            404: components["responses"]["NotFound"];
+            409: components["responses"]["Conflict"];
+            500: components["responses"]["Internal"];
+            503: components["responses"]["Unavailable"];
+        };
+    };
     listNotifications: {
         parameters: {
             query?: {
@@ -5783,6 +9098,356 @@ export interface operations {
             403: components["responses"]["Forbidden"];
             413: components["responses"]["PayloadTooLarge"];
             415: components["responses"]["UnsupportedMediaType"];
+            500: components["responses"]["Internal"];
+            503: components["responses"]["Unavailable"];
+        };
+    };
+    listWfhRequests: {
+        parameters: {
+            query?: {
+                /** @description Only this employee. Employees only ever see their own records and managers their own and their direct reports'; an employee outside the caller's view simply yields no rows. */
+                employee_id?: components["parameters"]["EmployeeIdFilter"];
+                /** @description Only records whose date range ends on or after this date (ranges overlapping [from_date, to_date]). */
+                from_date?: components["parameters"]["FromDateFilter"];
+                /** @description Page size, 1-100 (default 20). Out of range is a 400, never clamped. */
+                limit?: components["parameters"]["Limit"];
+                /** @description Page number, from 1. Out of range is a 400, never clamped. */
+                page?: components["parameters"]["Page"];
+                /** @description Only requests in this state. */
+                status?: components["parameters"]["StatusFilter"];
+                /** @description Only records whose date range starts on or before this date (ranges overlapping [from_date, to_date]). */
+                to_date?: components["parameters"]["ToDateFilter"];
+            };
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description A page of requests. */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        data: components["schemas"]["WfhRequest"][];
+                        message: string;
+                        pagination: components["schemas"]["Pagination"];
+                    };
+                };
+            };
+            400: components["responses"]["ValidationFailed"];
+            401: components["responses"]["Unauthenticated"];
+            403: components["responses"]["Forbidden"];
+            500: components["responses"]["Internal"];
+            503: components["responses"]["Unavailable"];
+        };
+    };
+    createWfhRequest: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["WfhRequestInput"];
+            };
+        };
+        responses: {
+            /** @description Submitted. */
+            201: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        data: components["schemas"]["WfhRequest"];
+                        message: string;
+                    };
+                };
+            };
+            400: components["responses"]["ValidationFailed"];
+            401: components["responses"]["Unauthenticated"];
+            403: components["responses"]["Forbidden"];
+            404: components["responses"]["NotFound"];
+            409: components["responses"]["Conflict"];
+            500: components["responses"]["Internal"];
+            503: components["responses"]["Unavailable"];
+        };
+    };
+    getWfhRequest: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                id: components["parameters"]["IdPath"];
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description OK. */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        data: components["schemas"]["WfhRequest"];
+                        message: string;
+                    };
+                };
+            };
+            400: components["responses"]["ValidationFailed"];
+            401: components["responses"]["Unauthenticated"];
+            403: components["responses"]["Forbidden"];
+            404: components["responses"]["NotFound"];
+            500: components["responses"]["Internal"];
+            503: components["responses"]["Unavailable"];
+        };
+    };
+    updateWfhRequest: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                id: components["parameters"]["IdPath"];
+            };
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["ApprovalDecision"];
+            };
+        };
+        responses: {
+            /** @description Decided. */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        data: components["schemas"]["WfhRequest"];
+                        message: string;
+                    };
+                };
+            };
+            400: components["responses"]["ValidationFailed"];
+            401: components["responses"]["Unauthenticated"];
+            403: components["responses"]["Forbidden"];
+            404: components["responses"]["NotFound"];
+            409: components["responses"]["Conflict"];
+            500: components["responses"]["Internal"];
+            503: components["responses"]["Unavailable"];
+        };
+    };
+    cancelWfhRequest: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                id: components["parameters"]["IdPath"];
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Cancelled. */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        data: components["schemas"]["WfhRequest"];
+                        message: string;
+                    };
+                };
+            };
+            400: components["responses"]["ValidationFailed"];
+            401: components["responses"]["Unauthenticated"];
+            403: components["responses"]["Forbidden"];
+            404: components["responses"]["NotFound"];
+            409: components["responses"]["Conflict"];
+            500: components["responses"]["Internal"];
+            503: components["responses"]["Unavailable"];
+        };
+    };
+    listWorkingOnHolidayRequests: {
+        parameters: {
+            query?: {
+                /** @description Only this employee. Employees only ever see their own records and managers their own and their direct reports'; an employee outside the caller's view simply yields no rows. */
+                employee_id?: components["parameters"]["EmployeeIdFilter"];
+                /** @description Only records whose date range ends on or after this date (ranges overlapping [from_date, to_date]). */
+                from_date?: components["parameters"]["FromDateFilter"];
+                /** @description Page size, 1-100 (default 20). Out of range is a 400, never clamped. */
+                limit?: components["parameters"]["Limit"];
+                /** @description Page number, from 1. Out of range is a 400, never clamped. */
+                page?: components["parameters"]["Page"];
+                /** @description Only requests in this state. */
+                status?: components["parameters"]["StatusFilter"];
+                /** @description Only records whose date range starts on or before this date (ranges overlapping [from_date, to_date]). */
+                to_date?: components["parameters"]["ToDateFilter"];
+            };
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description A page of requests. */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        data: components["schemas"]["WorkingOnHolidayRequest"][];
+                        message: string;
+                        pagination: components["schemas"]["Pagination"];
+                    };
+                };
+            };
+            400: components["responses"]["ValidationFailed"];
+            401: components["responses"]["Unauthenticated"];
+            403: components["responses"]["Forbidden"];
+            500: components["responses"]["Internal"];
+            503: components["responses"]["Unavailable"];
+        };
+    };
+    createWorkingOnHolidayRequest: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["WorkingOnHolidayInput"];
+            };
+        };
+        responses: {
+            /** @description Submitted. */
+            201: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        data: components["schemas"]["WorkingOnHolidayRequest"];
+                        message: string;
+                    };
+                };
+            };
+            400: components["responses"]["ValidationFailed"];
+            401: components["responses"]["Unauthenticated"];
+            403: components["responses"]["Forbidden"];
+            404: components["responses"]["NotFound"];
+            409: components["responses"]["Conflict"];
+            500: components["responses"]["Internal"];
+            503: components["responses"]["Unavailable"];
+        };
+    };
+    getWorkingOnHolidayRequest: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                id: components["parameters"]["IdPath"];
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description OK. */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        data: components["schemas"]["WorkingOnHolidayRequest"];
+                        message: string;
+                    };
+                };
+            };
+            400: components["responses"]["ValidationFailed"];
+            401: components["responses"]["Unauthenticated"];
+            403: components["responses"]["Forbidden"];
+            404: components["responses"]["NotFound"];
+            500: components["responses"]["Internal"];
+            503: components["responses"]["Unavailable"];
+        };
+    };
+    updateWorkingOnHolidayRequest: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                id: components["parameters"]["IdPath"];
+            };
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["ApprovalDecision"];
+            };
+        };
+        responses: {
+            /** @description Decided. */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        data: components["schemas"]["WorkingOnHolidayRequest"];
+                        message: string;
+                    };
+                };
+            };
+            400: components["responses"]["ValidationFailed"];
+            401: components["responses"]["Unauthenticated"];
+            403: components["responses"]["Forbidden"];
+            404: components["responses"]["NotFound"];
+            409: components["responses"]["Conflict"];
+            500: components["responses"]["Internal"];
+            503: components["responses"]["Unavailable"];
+        };
+    };
+    cancelWorkingOnHolidayRequest: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                id: components["parameters"]["IdPath"];
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Cancelled. */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        data: components["schemas"]["WorkingOnHolidayRequest"];
+                        message: string;
+                    };
+                };
+            };
+            400: components["responses"]["ValidationFailed"];
+            401: components["responses"]["Unauthenticated"];
+            403: components["responses"]["Forbidden"];
+            404: components["responses"]["NotFound"];
+            409: components["responses"]["Conflict"];
             500: components["responses"]["Internal"];
             503: components["responses"]["Unavailable"];
         };

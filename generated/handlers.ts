@@ -2,11 +2,13 @@
 // src/modules/<area>/handlers.ts; `make stubs` writes 501 stubs for missing ones.
 import type { Handlers } from "../src/http/types.ts";
 import { handlers as assets } from "../src/modules/assets/handlers.ts";
+import { handlers as attendance } from "../src/modules/attendance/handlers.ts";
 import { handlers as auth } from "../src/modules/auth/handlers.ts";
 import { handlers as billing } from "../src/modules/billing/handlers.ts";
 import { handlers as dashboard } from "../src/modules/dashboard/handlers.ts";
 import { handlers as employees } from "../src/modules/employees/handlers.ts";
 import { handlers as helpdesk } from "../src/modules/helpdesk/handlers.ts";
+import { handlers as leave } from "../src/modules/leave/handlers.ts";
 import { handlers as members } from "../src/modules/members/handlers.ts";
 import { handlers as notifications } from "../src/modules/notifications/handlers.ts";
 import { handlers as organization } from "../src/modules/organization/handlers.ts";
@@ -15,4 +17,4 @@ import { handlers as recruitment } from "../src/modules/recruitment/handlers.ts"
 import { handlers as settings } from "../src/modules/settings/handlers.ts";
 import { handlers as utilities } from "../src/modules/utilities/handlers.ts";
 
-export const handlers: Handlers = { ...assets, ...auth, ...billing, ...dashboard, ...employees, ...helpdesk, ...members, ...notifications, ...organization, ...payroll, ...recruitment, ...settings, ...utilities };
+export const handlers: Handlers = { ...assets, ...attendance, ...auth, ...billing, ...dashboard, ...employees, ...helpdesk, ...leave, ...members, ...notifications, ...organization, ...payroll, ...recruitment, ...settings, ...utilities };

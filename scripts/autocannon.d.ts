@@ -12,6 +12,8 @@ declare module "autocannon" {
     overallRate?: number;
     pipelining?: number;
     headers?: Record<string, string>;
+    method?: string;
+    body?: string;
     requests?: { setupRequest?: (req: RawRequest, context: Record<string, unknown>) => RawRequest }[];
   }
   export interface Histogram {

@@ -47,6 +47,24 @@ export type AssetReturnRequest = Prisma.AssetReturnRequestModel
  */
 export type AssetDamageReport = Prisma.AssetDamageReportModel
 /**
+ * Model AttendanceSettings
+ * At most one row per tenant; absent = defaults. `use_company_weekly_offs` = weekly offs come
+ * from the company settings (tenants.weekly_offs).
+ */
+export type AttendanceSettings = Prisma.AttendanceSettingsModel
+/**
+ * Model AttendanceRecord
+ * status: present | absent | half_day | on_leave | holiday | weekly_off | wfh
+ * source: self | import | regularization
+ */
+export type AttendanceRecord = Prisma.AttendanceRecordModel
+/**
+ * Model AttendanceRegularization
+ * status: pending | approved | rejected | cancelled. `previous` keeps the record as it was
+ * before an approved regularization rewrote it.
+ */
+export type AttendanceRegularization = Prisma.AttendanceRegularizationModel
+/**
  * Model Employee
  * 
  */
@@ -110,6 +128,71 @@ export type HelpdeskTicket = Prisma.HelpdeskTicketModel
  * 
  */
 export type HelpdeskMessage = Prisma.HelpdeskMessageModel
+/**
+ * Model LeaveType
+ * 
+ */
+export type LeaveType = Prisma.LeaveTypeModel
+/**
+ * Model LeavePeriod
+ * 
+ */
+export type LeavePeriod = Prisma.LeavePeriodModel
+/**
+ * Model LeavePolicy
+ * 
+ */
+export type LeavePolicy = Prisma.LeavePolicyModel
+/**
+ * Model LeavePolicyItem
+ * 
+ */
+export type LeavePolicyItem = Prisma.LeavePolicyItemModel
+/**
+ * Model LeavePolicyEmployee
+ * Individual assignment of a policy (assignment = individual).
+ */
+export type LeavePolicyEmployee = Prisma.LeavePolicyEmployeeModel
+/**
+ * Model LeaveAllocation
+ * One entitlement of an employee for a leave type in a period (unique: allocating twice is a no-op).
+ * The days themselves reach the balance only through ledger entries.
+ */
+export type LeaveAllocation = Prisma.LeaveAllocationModel
+/**
+ * Model LeaveLedgerEntry
+ * Append-only: a balance is the SUM of its entries (UPDATE and DELETE are refused by a trigger).
+ * entry_type: allocation | accrual | carry_forward | expiry | taken | cancelled | encashed |
+ * comp_off | adjustment. `dedupe_key` makes scheduled postings idempotent.
+ */
+export type LeaveLedgerEntry = Prisma.LeaveLedgerEntryModel
+/**
+ * Model LeaveRequest
+ * status: pending | approved | rejected | cancelled
+ */
+export type LeaveRequest = Prisma.LeaveRequestModel
+/**
+ * Model LeaveEncashment
+ * status: pending | approved | rejected | cancelled. `amount` stays null until payroll prices it.
+ */
+export type LeaveEncashment = Prisma.LeaveEncashmentModel
+/**
+ * Model Holiday
+ * A holiday of the company, optionally only for one branch and/or work location. Optional
+ * (restricted) holidays are not days off by themselves.
+ */
+export type Holiday = Prisma.HolidayModel
+/**
+ * Model WfhRequest
+ * Work-from-home request. status: pending | approved | rejected | cancelled
+ */
+export type WfhRequest = Prisma.WfhRequestModel
+/**
+ * Model HolidayWorkRequest
+ * Working on a holiday or weekly off; approval credits compensatory leave.
+ * status: pending | approved | rejected | cancelled
+ */
+export type HolidayWorkRequest = Prisma.HolidayWorkRequestModel
 /**
  * Model LoanType
  * 

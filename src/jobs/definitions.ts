@@ -2,6 +2,7 @@
 import { pruneThrottle } from "../auth/limiter.ts";
 import { deliverDueEmails } from "../mail/deliver.ts";
 import { COMPLETE_EXITS_JOB, completeDueExits } from "../modules/employees/exits.ts";
+import { accrualJob, expiryJob } from "../modules/leave/jobs.ts";
 import { registerJob } from "./queue.ts";
 
 let registered = false;
@@ -15,4 +16,8 @@ export function registerAllJobs(): void {
   // Employees on notice become `exited` once their last working day has passed in their
   // company's time zone: hourly, so every time zone's midnight is handled within the hour.
   registerJob(COMPLETE_EXITS_JOB, () => completeDueExits(), "5 * * * *");
+  // Leave: accrual parts that fell due, then lapses of expired carried-forward/comp-off days.
+  // Both are idempotent (dedupe keys), so a repeated or concurrent run posts nothing twice.
+  registerJob("leave.accrue", () => accrualJob(), "15 0 * * *");
+  registerJob("leave.expire", () => expiryJob(), "30 0 * * *");
 }

@@ -402,6 +402,9 @@ export const ModelName = {
   AssetAssignment: 'AssetAssignment',
   AssetReturnRequest: 'AssetReturnRequest',
   AssetDamageReport: 'AssetDamageReport',
+  AttendanceSettings: 'AttendanceSettings',
+  AttendanceRecord: 'AttendanceRecord',
+  AttendanceRegularization: 'AttendanceRegularization',
   Employee: 'Employee',
   EmployeeDepartmentCount: 'EmployeeDepartmentCount',
   EmployeeCodeCounter: 'EmployeeCodeCounter',
@@ -413,6 +416,18 @@ export const ModelName = {
   NumberSequence: 'NumberSequence',
   HelpdeskTicket: 'HelpdeskTicket',
   HelpdeskMessage: 'HelpdeskMessage',
+  LeaveType: 'LeaveType',
+  LeavePeriod: 'LeavePeriod',
+  LeavePolicy: 'LeavePolicy',
+  LeavePolicyItem: 'LeavePolicyItem',
+  LeavePolicyEmployee: 'LeavePolicyEmployee',
+  LeaveAllocation: 'LeaveAllocation',
+  LeaveLedgerEntry: 'LeaveLedgerEntry',
+  LeaveRequest: 'LeaveRequest',
+  LeaveEncashment: 'LeaveEncashment',
+  Holiday: 'Holiday',
+  WfhRequest: 'WfhRequest',
+  HolidayWorkRequest: 'HolidayWorkRequest',
   LoanType: 'LoanType',
   ExpenseCategory: 'ExpenseCategory',
   User: 'User',
@@ -443,7 +458,7 @@ export type TypeMap<ExtArgs extends runtime.Types.Extensions.InternalArgs = runt
     omit: GlobalOmitOptions
   }
   meta: {
-    modelProps: "assetCategory" | "asset" | "assetAssignment" | "assetReturnRequest" | "assetDamageReport" | "employee" | "employeeDepartmentCount" | "employeeCodeCounter" | "employeeDocument" | "employeeExit" | "exitChecklistItem" | "branch" | "workLocation" | "numberSequence" | "helpdeskTicket" | "helpdeskMessage" | "loanType" | "expenseCategory" | "user" | "tenant" | "passwordResetToken" | "emailOutbox" | "session" | "membership" | "invitation" | "auditLog" | "notification" | "storedFile" | "billingEvent" | "authThrottle" | "tenantSetting"
+    modelProps: "assetCategory" | "asset" | "assetAssignment" | "assetReturnRequest" | "assetDamageReport" | "attendanceSettings" | "attendanceRecord" | "attendanceRegularization" | "employee" | "employeeDepartmentCount" | "employeeCodeCounter" | "employeeDocument" | "employeeExit" | "exitChecklistItem" | "branch" | "workLocation" | "numberSequence" | "helpdeskTicket" | "helpdeskMessage" | "leaveType" | "leavePeriod" | "leavePolicy" | "leavePolicyItem" | "leavePolicyEmployee" | "leaveAllocation" | "leaveLedgerEntry" | "leaveRequest" | "leaveEncashment" | "holiday" | "wfhRequest" | "holidayWorkRequest" | "loanType" | "expenseCategory" | "user" | "tenant" | "passwordResetToken" | "emailOutbox" | "session" | "membership" | "invitation" | "auditLog" | "notification" | "storedFile" | "billingEvent" | "authThrottle" | "tenantSetting"
     txIsolationLevel: TransactionIsolationLevel
   }
   model: {
@@ -814,6 +829,228 @@ export type TypeMap<ExtArgs extends runtime.Types.Extensions.InternalArgs = runt
         count: {
           args: Prisma.AssetDamageReportCountArgs<ExtArgs>
           result: runtime.Types.Utils.Optional<Prisma.AssetDamageReportCountAggregateOutputType> | number
+        }
+      }
+    }
+    AttendanceSettings: {
+      payload: Prisma.$AttendanceSettingsPayload<ExtArgs>
+      fields: Prisma.AttendanceSettingsFieldRefs
+      operations: {
+        findUnique: {
+          args: Prisma.AttendanceSettingsFindUniqueArgs<ExtArgs>
+          result: runtime.Types.Utils.PayloadToResult<Prisma.$AttendanceSettingsPayload> | null
+        }
+        findUniqueOrThrow: {
+          args: Prisma.AttendanceSettingsFindUniqueOrThrowArgs<ExtArgs>
+          result: runtime.Types.Utils.PayloadToResult<Prisma.$AttendanceSettingsPayload>
+        }
+        findFirst: {
+          args: Prisma.AttendanceSettingsFindFirstArgs<ExtArgs>
+          result: runtime.Types.Utils.PayloadToResult<Prisma.$AttendanceSettingsPayload> | null
+        }
+        findFirstOrThrow: {
+          args: Prisma.AttendanceSettingsFindFirstOrThrowArgs<ExtArgs>
+          result: runtime.Types.Utils.PayloadToResult<Prisma.$AttendanceSettingsPayload>
+        }
+        findMany: {
+          args: Prisma.AttendanceSettingsFindManyArgs<ExtArgs>
+          result: runtime.Types.Utils.PayloadToResult<Prisma.$AttendanceSettingsPayload>[]
+        }
+        create: {
+          args: Prisma.AttendanceSettingsCreateArgs<ExtArgs>
+          result: runtime.Types.Utils.PayloadToResult<Prisma.$AttendanceSettingsPayload>
+        }
+        createMany: {
+          args: Prisma.AttendanceSettingsCreateManyArgs<ExtArgs>
+          result: BatchPayload
+        }
+        createManyAndReturn: {
+          args: Prisma.AttendanceSettingsCreateManyAndReturnArgs<ExtArgs>
+          result: runtime.Types.Utils.PayloadToResult<Prisma.$AttendanceSettingsPayload>[]
+        }
+        delete: {
+          args: Prisma.AttendanceSettingsDeleteArgs<ExtArgs>
+          result: runtime.Types.Utils.PayloadToResult<Prisma.$AttendanceSettingsPayload>
+        }
+        update: {
+          args: Prisma.AttendanceSettingsUpdateArgs<ExtArgs>
+          result: runtime.Types.Utils.PayloadToResult<Prisma.$AttendanceSettingsPayload>
+        }
+        deleteMany: {
+          args: Prisma.AttendanceSettingsDeleteManyArgs<ExtArgs>
+          result: BatchPayload
+        }
+        updateMany: {
+          args: Prisma.AttendanceSettingsUpdateManyArgs<ExtArgs>
+          result: BatchPayload
+        }
+        updateManyAndReturn: {
+          args: Prisma.AttendanceSettingsUpdateManyAndReturnArgs<ExtArgs>
+          result: runtime.Types.Utils.PayloadToResult<Prisma.$AttendanceSettingsPayload>[]
+        }
+        upsert: {
+          args: Prisma.AttendanceSettingsUpsertArgs<ExtArgs>
+          result: runtime.Types.Utils.PayloadToResult<Prisma.$AttendanceSettingsPayload>
+        }
+        aggregate: {
+          args: Prisma.AttendanceSettingsAggregateArgs<ExtArgs>
+          result: runtime.Types.Utils.Optional<Prisma.AggregateAttendanceSettings>
+        }
+        groupBy: {
+          args: Prisma.AttendanceSettingsGroupByArgs<ExtArgs>
+          result: runtime.Types.Utils.Optional<Prisma.AttendanceSettingsGroupByOutputType>[]
+        }
+        count: {
+          args: Prisma.AttendanceSettingsCountArgs<ExtArgs>
+          result: runtime.Types.Utils.Optional<Prisma.AttendanceSettingsCountAggregateOutputType> | number
+        }
+      }
+    }
+    AttendanceRecord: {
+      payload: Prisma.$AttendanceRecordPayload<ExtArgs>
+      fields: Prisma.AttendanceRecordFieldRefs
+      operations: {
+        findUnique: {
+          args: Prisma.AttendanceRecordFindUniqueArgs<ExtArgs>
+          result: runtime.Types.Utils.PayloadToResult<Prisma.$AttendanceRecordPayload> | null
+        }
+        findUniqueOrThrow: {
+          args: Prisma.AttendanceRecordFindUniqueOrThrowArgs<ExtArgs>
+          result: runtime.Types.Utils.PayloadToResult<Prisma.$AttendanceRecordPayload>
+        }
+        findFirst: {
+          args: Prisma.AttendanceRecordFindFirstArgs<ExtArgs>
+          result: runtime.Types.Utils.PayloadToResult<Prisma.$AttendanceRecordPayload> | null
+        }
+        findFirstOrThrow: {
+          args: Prisma.AttendanceRecordFindFirstOrThrowArgs<ExtArgs>
+          result: runtime.Types.Utils.PayloadToResult<Prisma.$AttendanceRecordPayload>
+        }
+        findMany: {
+          args: Prisma.AttendanceRecordFindManyArgs<ExtArgs>
+          result: runtime.Types.Utils.PayloadToResult<Prisma.$AttendanceRecordPayload>[]
+        }
+        create: {
+          args: Prisma.AttendanceRecordCreateArgs<ExtArgs>
+          result: runtime.Types.Utils.PayloadToResult<Prisma.$AttendanceRecordPayload>
+        }
+        createMany: {
+          args: Prisma.AttendanceRecordCreateManyArgs<ExtArgs>
+          result: BatchPayload
+        }
+        createManyAndReturn: {
+          args: Prisma.AttendanceRecordCreateManyAndReturnArgs<ExtArgs>
+          result: runtime.Types.Utils.PayloadToResult<Prisma.$AttendanceRecordPayload>[]
+        }
+        delete: {
+          args: Prisma.AttendanceRecordDeleteArgs<ExtArgs>
+          result: runtime.Types.Utils.PayloadToResult<Prisma.$AttendanceRecordPayload>
+        }
+        update: {
+          args: Prisma.AttendanceRecordUpdateArgs<ExtArgs>
+          result: runtime.Types.Utils.PayloadToResult<Prisma.$AttendanceRecordPayload>
+        }
+        deleteMany: {
+          args: Prisma.AttendanceRecordDeleteManyArgs<ExtArgs>
+          result: BatchPayload
+        }
+        updateMany: {
+          args: Prisma.AttendanceRecordUpdateManyArgs<ExtArgs>
+          result: BatchPayload
+        }
+        updateManyAndReturn: {
+          args: Prisma.AttendanceRecordUpdateManyAndReturnArgs<ExtArgs>
+          result: runtime.Types.Utils.PayloadToResult<Prisma.$AttendanceRecordPayload>[]
+        }
+        upsert: {
+          args: Prisma.AttendanceRecordUpsertArgs<ExtArgs>
+          result: runtime.Types.Utils.PayloadToResult<Prisma.$AttendanceRecordPayload>
+        }
+        aggregate: {
+          args: Prisma.AttendanceRecordAggregateArgs<ExtArgs>
+          result: runtime.Types.Utils.Optional<Prisma.AggregateAttendanceRecord>
+        }
+        groupBy: {
+          args: Prisma.AttendanceRecordGroupByArgs<ExtArgs>
+          result: runtime.Types.Utils.Optional<Prisma.AttendanceRecordGroupByOutputType>[]
+        }
+        count: {
+          args: Prisma.AttendanceRecordCountArgs<ExtArgs>
+          result: runtime.Types.Utils.Optional<Prisma.AttendanceRecordCountAggregateOutputType> | number
+        }
+      }
+    }
+    AttendanceRegularization: {
+      payload: Prisma.$AttendanceRegularizationPayload<ExtArgs>
+      fields: Prisma.AttendanceRegularizationFieldRefs
+      operations: {
+        findUnique: {
+          args: Prisma.AttendanceRegularizationFindUniqueArgs<ExtArgs>
+          result: runtime.Types.Utils.PayloadToResult<Prisma.$AttendanceRegularizationPayload> | null
+        }
+        findUniqueOrThrow: {
+          args: Prisma.AttendanceRegularizationFindUniqueOrThrowArgs<ExtArgs>
+          result: runtime.Types.Utils.PayloadToResult<Prisma.$AttendanceRegularizationPayload>
+        }
+        findFirst: {
+          args: Prisma.AttendanceRegularizationFindFirstArgs<ExtArgs>
+          result: runtime.Types.Utils.PayloadToResult<Prisma.$AttendanceRegularizationPayload> | null
+        }
+        findFirstOrThrow: {
+          args: Prisma.AttendanceRegularizationFindFirstOrThrowArgs<ExtArgs>
+          result: runtime.Types.Utils.PayloadToResult<Prisma.$AttendanceRegularizationPayload>
+        }
+        findMany: {
+          args: Prisma.AttendanceRegularizationFindManyArgs<ExtArgs>
+          result: runtime.Types.Utils.PayloadToResult<Prisma.$AttendanceRegularizationPayload>[]
+        }
+        create: {
+          args: Prisma.AttendanceRegularizationCreateArgs<ExtArgs>
+          result: runtime.Types.Utils.PayloadToResult<Prisma.$AttendanceRegularizationPayload>
+        }
+        createMany: {
+          args: Prisma.AttendanceRegularizationCreateManyArgs<ExtArgs>
+          result: BatchPayload
+        }
+        createManyAndReturn: {
+          args: Prisma.AttendanceRegularizationCreateManyAndReturnArgs<ExtArgs>
+          result: runtime.Types.Utils.PayloadToResult<Prisma.$AttendanceRegularizationPayload>[]
+        }
+        delete: {
+          args: Prisma.AttendanceRegularizationDeleteArgs<ExtArgs>
+          result: runtime.Types.Utils.PayloadToResult<Prisma.$AttendanceRegularizationPayload>
+        }
+        update: {
+          args: Prisma.AttendanceRegularizationUpdateArgs<ExtArgs>
+          result: runtime.Types.Utils.PayloadToResult<Prisma.$AttendanceRegularizationPayload>
+        }
+        deleteMany: {
+          args: Prisma.AttendanceRegularizationDeleteManyArgs<ExtArgs>
+          result: BatchPayload
+        }
+        updateMany: {
+          args: Prisma.AttendanceRegularizationUpdateManyArgs<ExtArgs>
+          result: BatchPayload
+        }
+        updateManyAndReturn: {
+          args: Prisma.AttendanceRegularizationUpdateManyAndReturnArgs<ExtArgs>
+          result: runtime.Types.Utils.PayloadToResult<Prisma.$AttendanceRegularizationPayload>[]
+        }
+        upsert: {
+          args: Prisma.AttendanceRegularizationUpsertArgs<ExtArgs>
+          result: runtime.Types.Utils.PayloadToResult<Prisma.$AttendanceRegularizationPayload>
+        }
+        aggregate: {
+          args: Prisma.AttendanceRegularizationAggregateArgs<ExtArgs>
+          result: runtime.Types.Utils.Optional<Prisma.AggregateAttendanceRegularization>
+        }
+        groupBy: {
+          args: Prisma.AttendanceRegularizationGroupByArgs<ExtArgs>
+          result: runtime.Types.Utils.Optional<Prisma.AttendanceRegularizationGroupByOutputType>[]
+        }
+        count: {
+          args: Prisma.AttendanceRegularizationCountArgs<ExtArgs>
+          result: runtime.Types.Utils.Optional<Prisma.AttendanceRegularizationCountAggregateOutputType> | number
         }
       }
     }
@@ -1628,6 +1865,894 @@ export type TypeMap<ExtArgs extends runtime.Types.Extensions.InternalArgs = runt
         count: {
           args: Prisma.HelpdeskMessageCountArgs<ExtArgs>
           result: runtime.Types.Utils.Optional<Prisma.HelpdeskMessageCountAggregateOutputType> | number
+        }
+      }
+    }
+    LeaveType: {
+      payload: Prisma.$LeaveTypePayload<ExtArgs>
+      fields: Prisma.LeaveTypeFieldRefs
+      operations: {
+        findUnique: {
+          args: Prisma.LeaveTypeFindUniqueArgs<ExtArgs>
+          result: runtime.Types.Utils.PayloadToResult<Prisma.$LeaveTypePayload> | null
+        }
+        findUniqueOrThrow: {
+          args: Prisma.LeaveTypeFindUniqueOrThrowArgs<ExtArgs>
+          result: runtime.Types.Utils.PayloadToResult<Prisma.$LeaveTypePayload>
+        }
+        findFirst: {
+          args: Prisma.LeaveTypeFindFirstArgs<ExtArgs>
+          result: runtime.Types.Utils.PayloadToResult<Prisma.$LeaveTypePayload> | null
+        }
+        findFirstOrThrow: {
+          args: Prisma.LeaveTypeFindFirstOrThrowArgs<ExtArgs>
+          result: runtime.Types.Utils.PayloadToResult<Prisma.$LeaveTypePayload>
+        }
+        findMany: {
+          args: Prisma.LeaveTypeFindManyArgs<ExtArgs>
+          result: runtime.Types.Utils.PayloadToResult<Prisma.$LeaveTypePayload>[]
+        }
+        create: {
+          args: Prisma.LeaveTypeCreateArgs<ExtArgs>
+          result: runtime.Types.Utils.PayloadToResult<Prisma.$LeaveTypePayload>
+        }
+        createMany: {
+          args: Prisma.LeaveTypeCreateManyArgs<ExtArgs>
+          result: BatchPayload
+        }
+        createManyAndReturn: {
+          args: Prisma.LeaveTypeCreateManyAndReturnArgs<ExtArgs>
+          result: runtime.Types.Utils.PayloadToResult<Prisma.$LeaveTypePayload>[]
+        }
+        delete: {
+          args: Prisma.LeaveTypeDeleteArgs<ExtArgs>
+          result: runtime.Types.Utils.PayloadToResult<Prisma.$LeaveTypePayload>
+        }
+        update: {
+          args: Prisma.LeaveTypeUpdateArgs<ExtArgs>
+          result: runtime.Types.Utils.PayloadToResult<Prisma.$LeaveTypePayload>
+        }
+        deleteMany: {
+          args: Prisma.LeaveTypeDeleteManyArgs<ExtArgs>
+          result: BatchPayload
+        }
+        updateMany: {
+          args: Prisma.LeaveTypeUpdateManyArgs<ExtArgs>
+          result: BatchPayload
+        }
+        updateManyAndReturn: {
+          args: Prisma.LeaveTypeUpdateManyAndReturnArgs<ExtArgs>
+          result: runtime.Types.Utils.PayloadToResult<Prisma.$LeaveTypePayload>[]
+        }
+        upsert: {
+          args: Prisma.LeaveTypeUpsertArgs<ExtArgs>
+          result: runtime.Types.Utils.PayloadToResult<Prisma.$LeaveTypePayload>
+        }
+        aggregate: {
+          args: Prisma.LeaveTypeAggregateArgs<ExtArgs>
+          result: runtime.Types.Utils.Optional<Prisma.AggregateLeaveType>
+        }
+        groupBy: {
+          args: Prisma.LeaveTypeGroupByArgs<ExtArgs>
+          result: runtime.Types.Utils.Optional<Prisma.LeaveTypeGroupByOutputType>[]
+        }
+        count: {
+          args: Prisma.LeaveTypeCountArgs<ExtArgs>
+          result: runtime.Types.Utils.Optional<Prisma.LeaveTypeCountAggregateOutputType> | number
+        }
+      }
+    }
+    LeavePeriod: {
+      payload: Prisma.$LeavePeriodPayload<ExtArgs>
+      fields: Prisma.LeavePeriodFieldRefs
+      operations: {
+        findUnique: {
+          args: Prisma.LeavePeriodFindUniqueArgs<ExtArgs>
+          result: runtime.Types.Utils.PayloadToResult<Prisma.$LeavePeriodPayload> | null
+        }
+        findUniqueOrThrow: {
+          args: Prisma.LeavePeriodFindUniqueOrThrowArgs<ExtArgs>
+          result: runtime.Types.Utils.PayloadToResult<Prisma.$LeavePeriodPayload>
+        }
+        findFirst: {
+          args: Prisma.LeavePeriodFindFirstArgs<ExtArgs>
+          result: runtime.Types.Utils.PayloadToResult<Prisma.$LeavePeriodPayload> | null
+        }
+        findFirstOrThrow: {
+          args: Prisma.LeavePeriodFindFirstOrThrowArgs<ExtArgs>
+          result: runtime.Types.Utils.PayloadToResult<Prisma.$LeavePeriodPayload>
+        }
+        findMany: {
+          args: Prisma.LeavePeriodFindManyArgs<ExtArgs>
+          result: runtime.Types.Utils.PayloadToResult<Prisma.$LeavePeriodPayload>[]
+        }
+        create: {
+          args: Prisma.LeavePeriodCreateArgs<ExtArgs>
+          result: runtime.Types.Utils.PayloadToResult<Prisma.$LeavePeriodPayload>
+        }
+        createMany: {
+          args: Prisma.LeavePeriodCreateManyArgs<ExtArgs>
+          result: BatchPayload
+        }
+        createManyAndReturn: {
+          args: Prisma.LeavePeriodCreateManyAndReturnArgs<ExtArgs>
+          result: runtime.Types.Utils.PayloadToResult<Prisma.$LeavePeriodPayload>[]
+        }
+        delete: {
+          args: Prisma.LeavePeriodDeleteArgs<ExtArgs>
+          result: runtime.Types.Utils.PayloadToResult<Prisma.$LeavePeriodPayload>
+        }
+        update: {
+          args: Prisma.LeavePeriodUpdateArgs<ExtArgs>
+          result: runtime.Types.Utils.PayloadToResult<Prisma.$LeavePeriodPayload>
+        }
+        deleteMany: {
+          args: Prisma.LeavePeriodDeleteManyArgs<ExtArgs>
+          result: BatchPayload
+        }
+        updateMany: {
+          args: Prisma.LeavePeriodUpdateManyArgs<ExtArgs>
+          result: BatchPayload
+        }
+        updateManyAndReturn: {
+          args: Prisma.LeavePeriodUpdateManyAndReturnArgs<ExtArgs>
+          result: runtime.Types.Utils.PayloadToResult<Prisma.$LeavePeriodPayload>[]
+        }
+        upsert: {
+          args: Prisma.LeavePeriodUpsertArgs<ExtArgs>
+          result: runtime.Types.Utils.PayloadToResult<Prisma.$LeavePeriodPayload>
+        }
+        aggregate: {
+          args: Prisma.LeavePeriodAggregateArgs<ExtArgs>
+          result: runtime.Types.Utils.Optional<Prisma.AggregateLeavePeriod>
+        }
+        groupBy: {
+          args: Prisma.LeavePeriodGroupByArgs<ExtArgs>
+          result: runtime.Types.Utils.Optional<Prisma.LeavePeriodGroupByOutputType>[]
+        }
+        count: {
+          args: Prisma.LeavePeriodCountArgs<ExtArgs>
+          result: runtime.Types.Utils.Optional<Prisma.LeavePeriodCountAggregateOutputType> | number
+        }
+      }
+    }
+    LeavePolicy: {
+      payload: Prisma.$LeavePolicyPayload<ExtArgs>
+      fields: Prisma.LeavePolicyFieldRefs
+      operations: {
+        findUnique: {
+          args: Prisma.LeavePolicyFindUniqueArgs<ExtArgs>
+          result: runtime.Types.Utils.PayloadToResult<Prisma.$LeavePolicyPayload> | null
+        }
+        findUniqueOrThrow: {
+          args: Prisma.LeavePolicyFindUniqueOrThrowArgs<ExtArgs>
+          result: runtime.Types.Utils.PayloadToResult<Prisma.$LeavePolicyPayload>
+        }
+        findFirst: {
+          args: Prisma.LeavePolicyFindFirstArgs<ExtArgs>
+          result: runtime.Types.Utils.PayloadToResult<Prisma.$LeavePolicyPayload> | null
+        }
+        findFirstOrThrow: {
+          args: Prisma.LeavePolicyFindFirstOrThrowArgs<ExtArgs>
+          result: runtime.Types.Utils.PayloadToResult<Prisma.$LeavePolicyPayload>
+        }
+        findMany: {
+          args: Prisma.LeavePolicyFindManyArgs<ExtArgs>
+          result: runtime.Types.Utils.PayloadToResult<Prisma.$LeavePolicyPayload>[]
+        }
+        create: {
+          args: Prisma.LeavePolicyCreateArgs<ExtArgs>
+          result: runtime.Types.Utils.PayloadToResult<Prisma.$LeavePolicyPayload>
+        }
+        createMany: {
+          args: Prisma.LeavePolicyCreateManyArgs<ExtArgs>
+          result: BatchPayload
+        }
+        createManyAndReturn: {
+          args: Prisma.LeavePolicyCreateManyAndReturnArgs<ExtArgs>
+          result: runtime.Types.Utils.PayloadToResult<Prisma.$LeavePolicyPayload>[]
+        }
+        delete: {
+          args: Prisma.LeavePolicyDeleteArgs<ExtArgs>
+          result: runtime.Types.Utils.PayloadToResult<Prisma.$LeavePolicyPayload>
+        }
+        update: {
+          args: Prisma.LeavePolicyUpdateArgs<ExtArgs>
+          result: runtime.Types.Utils.PayloadToResult<Prisma.$LeavePolicyPayload>
+        }
+        deleteMany: {
+          args: Prisma.LeavePolicyDeleteManyArgs<ExtArgs>
+          result: BatchPayload
+        }
+        updateMany: {
+          args: Prisma.LeavePolicyUpdateManyArgs<ExtArgs>
+          result: BatchPayload
+        }
+        updateManyAndReturn: {
+          args: Prisma.LeavePolicyUpdateManyAndReturnArgs<ExtArgs>
+          result: runtime.Types.Utils.PayloadToResult<Prisma.$LeavePolicyPayload>[]
+        }
+        upsert: {
+          args: Prisma.LeavePolicyUpsertArgs<ExtArgs>
+          result: runtime.Types.Utils.PayloadToResult<Prisma.$LeavePolicyPayload>
+        }
+        aggregate: {
+          args: Prisma.LeavePolicyAggregateArgs<ExtArgs>
+          result: runtime.Types.Utils.Optional<Prisma.AggregateLeavePolicy>
+        }
+        groupBy: {
+          args: Prisma.LeavePolicyGroupByArgs<ExtArgs>
+          result: runtime.Types.Utils.Optional<Prisma.LeavePolicyGroupByOutputType>[]
+        }
+        count: {
+          args: Prisma.LeavePolicyCountArgs<ExtArgs>
+          result: runtime.Types.Utils.Optional<Prisma.LeavePolicyCountAggregateOutputType> | number
+        }
+      }
+    }
+    LeavePolicyItem: {
+      payload: Prisma.$LeavePolicyItemPayload<ExtArgs>
+      fields: Prisma.LeavePolicyItemFieldRefs
+      operations: {
+        findUnique: {
+          args: Prisma.LeavePolicyItemFindUniqueArgs<ExtArgs>
+          result: runtime.Types.Utils.PayloadToResult<Prisma.$LeavePolicyItemPayload> | null
+        }
+        findUniqueOrThrow: {
+          args: Prisma.LeavePolicyItemFindUniqueOrThrowArgs<ExtArgs>
+          result: runtime.Types.Utils.PayloadToResult<Prisma.$LeavePolicyItemPayload>
+        }
+        findFirst: {
+          args: Prisma.LeavePolicyItemFindFirstArgs<ExtArgs>
+          result: runtime.Types.Utils.PayloadToResult<Prisma.$LeavePolicyItemPayload> | null
+        }
+        findFirstOrThrow: {
+          args: Prisma.LeavePolicyItemFindFirstOrThrowArgs<ExtArgs>
+          result: runtime.Types.Utils.PayloadToResult<Prisma.$LeavePolicyItemPayload>
+        }
+        findMany: {
+          args: Prisma.LeavePolicyItemFindManyArgs<ExtArgs>
+          result: runtime.Types.Utils.PayloadToResult<Prisma.$LeavePolicyItemPayload>[]
+        }
+        create: {
+          args: Prisma.LeavePolicyItemCreateArgs<ExtArgs>
+          result: runtime.Types.Utils.PayloadToResult<Prisma.$LeavePolicyItemPayload>
+        }
+        createMany: {
+          args: Prisma.LeavePolicyItemCreateManyArgs<ExtArgs>
+          result: BatchPayload
+        }
+        createManyAndReturn: {
+          args: Prisma.LeavePolicyItemCreateManyAndReturnArgs<ExtArgs>
+          result: runtime.Types.Utils.PayloadToResult<Prisma.$LeavePolicyItemPayload>[]
+        }
+        delete: {
+          args: Prisma.LeavePolicyItemDeleteArgs<ExtArgs>
+          result: runtime.Types.Utils.PayloadToResult<Prisma.$LeavePolicyItemPayload>
+        }
+        update: {
+          args: Prisma.LeavePolicyItemUpdateArgs<ExtArgs>
+          result: runtime.Types.Utils.PayloadToResult<Prisma.$LeavePolicyItemPayload>
+        }
+        deleteMany: {
+          args: Prisma.LeavePolicyItemDeleteManyArgs<ExtArgs>
+          result: BatchPayload
+        }
+        updateMany: {
+          args: Prisma.LeavePolicyItemUpdateManyArgs<ExtArgs>
+          result: BatchPayload
+        }
+        updateManyAndReturn: {
+          args: Prisma.LeavePolicyItemUpdateManyAndReturnArgs<ExtArgs>
+          result: runtime.Types.Utils.PayloadToResult<Prisma.$LeavePolicyItemPayload>[]
+        }
+        upsert: {
+          args: Prisma.LeavePolicyItemUpsertArgs<ExtArgs>
+          result: runtime.Types.Utils.PayloadToResult<Prisma.$LeavePolicyItemPayload>
+        }
+        aggregate: {
+          args: Prisma.LeavePolicyItemAggregateArgs<ExtArgs>
+          result: runtime.Types.Utils.Optional<Prisma.AggregateLeavePolicyItem>
+        }
+        groupBy: {
+          args: Prisma.LeavePolicyItemGroupByArgs<ExtArgs>
+          result: runtime.Types.Utils.Optional<Prisma.LeavePolicyItemGroupByOutputType>[]
+        }
+        count: {
+          args: Prisma.LeavePolicyItemCountArgs<ExtArgs>
+          result: runtime.Types.Utils.Optional<Prisma.LeavePolicyItemCountAggregateOutputType> | number
+        }
+      }
+    }
+    LeavePolicyEmployee: {
+      payload: Prisma.$LeavePolicyEmployeePayload<ExtArgs>
+      fields: Prisma.LeavePolicyEmployeeFieldRefs
+      operations: {
+        findUnique: {
+          args: Prisma.LeavePolicyEmployeeFindUniqueArgs<ExtArgs>
+          result: runtime.Types.Utils.PayloadToResult<Prisma.$LeavePolicyEmployeePayload> | null
+        }
+        findUniqueOrThrow: {
+          args: Prisma.LeavePolicyEmployeeFindUniqueOrThrowArgs<ExtArgs>
+          result: runtime.Types.Utils.PayloadToResult<Prisma.$LeavePolicyEmployeePayload>
+        }
+        findFirst: {
+          args: Prisma.LeavePolicyEmployeeFindFirstArgs<ExtArgs>
+          result: runtime.Types.Utils.PayloadToResult<Prisma.$LeavePolicyEmployeePayload> | null
+        }
+        findFirstOrThrow: {
+          args: Prisma.LeavePolicyEmployeeFindFirstOrThrowArgs<ExtArgs>
+          result: runtime.Types.Utils.PayloadToResult<Prisma.$LeavePolicyEmployeePayload>
+        }
+        findMany: {
+          args: Prisma.LeavePolicyEmployeeFindManyArgs<ExtArgs>
+          result: runtime.Types.Utils.PayloadToResult<Prisma.$LeavePolicyEmployeePayload>[]
+        }
+        create: {
+          args: Prisma.LeavePolicyEmployeeCreateArgs<ExtArgs>
+          result: runtime.Types.Utils.PayloadToResult<Prisma.$LeavePolicyEmployeePayload>
+        }
+        createMany: {
+          args: Prisma.LeavePolicyEmployeeCreateManyArgs<ExtArgs>
+          result: BatchPayload
+        }
+        createManyAndReturn: {
+          args: Prisma.LeavePolicyEmployeeCreateManyAndReturnArgs<ExtArgs>
+          result: runtime.Types.Utils.PayloadToResult<Prisma.$LeavePolicyEmployeePayload>[]
+        }
+        delete: {
+          args: Prisma.LeavePolicyEmployeeDeleteArgs<ExtArgs>
+          result: runtime.Types.Utils.PayloadToResult<Prisma.$LeavePolicyEmployeePayload>
+        }
+        update: {
+          args: Prisma.LeavePolicyEmployeeUpdateArgs<ExtArgs>
+          result: runtime.Types.Utils.PayloadToResult<Prisma.$LeavePolicyEmployeePayload>
+        }
+        deleteMany: {
+          args: Prisma.LeavePolicyEmployeeDeleteManyArgs<ExtArgs>
+          result: BatchPayload
+        }
+        updateMany: {
+          args: Prisma.LeavePolicyEmployeeUpdateManyArgs<ExtArgs>
+          result: BatchPayload
+        }
+        updateManyAndReturn: {
+          args: Prisma.LeavePolicyEmployeeUpdateManyAndReturnArgs<ExtArgs>
+          result: runtime.Types.Utils.PayloadToResult<Prisma.$LeavePolicyEmployeePayload>[]
+        }
+        upsert: {
+          args: Prisma.LeavePolicyEmployeeUpsertArgs<ExtArgs>
+          result: runtime.Types.Utils.PayloadToResult<Prisma.$LeavePolicyEmployeePayload>
+        }
+        aggregate: {
+          args: Prisma.LeavePolicyEmployeeAggregateArgs<ExtArgs>
+          result: runtime.Types.Utils.Optional<Prisma.AggregateLeavePolicyEmployee>
+        }
+        groupBy: {
+          args: Prisma.LeavePolicyEmployeeGroupByArgs<ExtArgs>
+          result: runtime.Types.Utils.Optional<Prisma.LeavePolicyEmployeeGroupByOutputType>[]
+        }
+        count: {
+          args: Prisma.LeavePolicyEmployeeCountArgs<ExtArgs>
+          result: runtime.Types.Utils.Optional<Prisma.LeavePolicyEmployeeCountAggregateOutputType> | number
+        }
+      }
+    }
+    LeaveAllocation: {
+      payload: Prisma.$LeaveAllocationPayload<ExtArgs>
+      fields: Prisma.LeaveAllocationFieldRefs
+      operations: {
+        findUnique: {
+          args: Prisma.LeaveAllocationFindUniqueArgs<ExtArgs>
+          result: runtime.Types.Utils.PayloadToResult<Prisma.$LeaveAllocationPayload> | null
+        }
+        findUniqueOrThrow: {
+          args: Prisma.LeaveAllocationFindUniqueOrThrowArgs<ExtArgs>
+          result: runtime.Types.Utils.PayloadToResult<Prisma.$LeaveAllocationPayload>
+        }
+        findFirst: {
+          args: Prisma.LeaveAllocationFindFirstArgs<ExtArgs>
+          result: runtime.Types.Utils.PayloadToResult<Prisma.$LeaveAllocationPayload> | null
+        }
+        findFirstOrThrow: {
+          args: Prisma.LeaveAllocationFindFirstOrThrowArgs<ExtArgs>
+          result: runtime.Types.Utils.PayloadToResult<Prisma.$LeaveAllocationPayload>
+        }
+        findMany: {
+          args: Prisma.LeaveAllocationFindManyArgs<ExtArgs>
+          result: runtime.Types.Utils.PayloadToResult<Prisma.$LeaveAllocationPayload>[]
+        }
+        create: {
+          args: Prisma.LeaveAllocationCreateArgs<ExtArgs>
+          result: runtime.Types.Utils.PayloadToResult<Prisma.$LeaveAllocationPayload>
+        }
+        createMany: {
+          args: Prisma.LeaveAllocationCreateManyArgs<ExtArgs>
+          result: BatchPayload
+        }
+        createManyAndReturn: {
+          args: Prisma.LeaveAllocationCreateManyAndReturnArgs<ExtArgs>
+          result: runtime.Types.Utils.PayloadToResult<Prisma.$LeaveAllocationPayload>[]
+        }
+        delete: {
+          args: Prisma.LeaveAllocationDeleteArgs<ExtArgs>
+          result: runtime.Types.Utils.PayloadToResult<Prisma.$LeaveAllocationPayload>
+        }
+        update: {
+          args: Prisma.LeaveAllocationUpdateArgs<ExtArgs>
+          result: runtime.Types.Utils.PayloadToResult<Prisma.$LeaveAllocationPayload>
+        }
+        deleteMany: {
+          args: Prisma.LeaveAllocationDeleteManyArgs<ExtArgs>
+          result: BatchPayload
+        }
+        updateMany: {
+          args: Prisma.LeaveAllocationUpdateManyArgs<ExtArgs>
+          result: BatchPayload
+        }
+        updateManyAndReturn: {
+          args: Prisma.LeaveAllocationUpdateManyAndReturnArgs<ExtArgs>
+          result: runtime.Types.Utils.PayloadToResult<Prisma.$LeaveAllocationPayload>[]
+        }
+        upsert: {
+          args: Prisma.LeaveAllocationUpsertArgs<ExtArgs>
+          result: runtime.Types.Utils.PayloadToResult<Prisma.$LeaveAllocationPayload>
+        }
+        aggregate: {
+          args: Prisma.LeaveAllocationAggregateArgs<ExtArgs>
+          result: runtime.Types.Utils.Optional<Prisma.AggregateLeaveAllocation>
+        }
+        groupBy: {
+          args: Prisma.LeaveAllocationGroupByArgs<ExtArgs>
+          result: runtime.Types.Utils.Optional<Prisma.LeaveAllocationGroupByOutputType>[]
+        }
+        count: {
+          args: Prisma.LeaveAllocationCountArgs<ExtArgs>
+          result: runtime.Types.Utils.Optional<Prisma.LeaveAllocationCountAggregateOutputType> | number
+        }
+      }
+    }
+    LeaveLedgerEntry: {
+      payload: Prisma.$LeaveLedgerEntryPayload<ExtArgs>
+      fields: Prisma.LeaveLedgerEntryFieldRefs
+      operations: {
+        findUnique: {
+          args: Prisma.LeaveLedgerEntryFindUniqueArgs<ExtArgs>
+          result: runtime.Types.Utils.PayloadToResult<Prisma.$LeaveLedgerEntryPayload> | null
+        }
+        findUniqueOrThrow: {
+          args: Prisma.LeaveLedgerEntryFindUniqueOrThrowArgs<ExtArgs>
+          result: runtime.Types.Utils.PayloadToResult<Prisma.$LeaveLedgerEntryPayload>
+        }
+        findFirst: {
+          args: Prisma.LeaveLedgerEntryFindFirstArgs<ExtArgs>
+          result: runtime.Types.Utils.PayloadToResult<Prisma.$LeaveLedgerEntryPayload> | null
+        }
+        findFirstOrThrow: {
+          args: Prisma.LeaveLedgerEntryFindFirstOrThrowArgs<ExtArgs>
+          result: runtime.Types.Utils.PayloadToResult<Prisma.$LeaveLedgerEntryPayload>
+        }
+        findMany: {
+          args: Prisma.LeaveLedgerEntryFindManyArgs<ExtArgs>
+          result: runtime.Types.Utils.PayloadToResult<Prisma.$LeaveLedgerEntryPayload>[]
+        }
+        create: {
+          args: Prisma.LeaveLedgerEntryCreateArgs<ExtArgs>
+          result: runtime.Types.Utils.PayloadToResult<Prisma.$LeaveLedgerEntryPayload>
+        }
+        createMany: {
+          args: Prisma.LeaveLedgerEntryCreateManyArgs<ExtArgs>
+          result: BatchPayload
+        }
+        createManyAndReturn: {
+          args: Prisma.LeaveLedgerEntryCreateManyAndReturnArgs<ExtArgs>
+          result: runtime.Types.Utils.PayloadToResult<Prisma.$LeaveLedgerEntryPayload>[]
+        }
+        delete: {
+          args: Prisma.LeaveLedgerEntryDeleteArgs<ExtArgs>
+          result: runtime.Types.Utils.PayloadToResult<Prisma.$LeaveLedgerEntryPayload>
+        }
+        update: {
+          args: Prisma.LeaveLedgerEntryUpdateArgs<ExtArgs>
+          result: runtime.Types.Utils.PayloadToResult<Prisma.$LeaveLedgerEntryPayload>
+        }
+        deleteMany: {
+          args: Prisma.LeaveLedgerEntryDeleteManyArgs<ExtArgs>
+          result: BatchPayload
+        }
+        updateMany: {
+          args: Prisma.LeaveLedgerEntryUpdateManyArgs<ExtArgs>
+          result: BatchPayload
+        }
+        updateManyAndReturn: {
+          args: Prisma.LeaveLedgerEntryUpdateManyAndReturnArgs<ExtArgs>
+          result: runtime.Types.Utils.PayloadToResult<Prisma.$LeaveLedgerEntryPayload>[]
+        }
+        upsert: {
+          args: Prisma.LeaveLedgerEntryUpsertArgs<ExtArgs>
+          result: runtime.Types.Utils.PayloadToResult<Prisma.$LeaveLedgerEntryPayload>
+        }
+        aggregate: {
+          args: Prisma.LeaveLedgerEntryAggregateArgs<ExtArgs>
+          result: runtime.Types.Utils.Optional<Prisma.AggregateLeaveLedgerEntry>
+        }
+        groupBy: {
+          args: Prisma.LeaveLedgerEntryGroupByArgs<ExtArgs>
+          result: runtime.Types.Utils.Optional<Prisma.LeaveLedgerEntryGroupByOutputType>[]
+        }
+        count: {
+          args: Prisma.LeaveLedgerEntryCountArgs<ExtArgs>
+          result: runtime.Types.Utils.Optional<Prisma.LeaveLedgerEntryCountAggregateOutputType> | number
+        }
+      }
+    }
+    LeaveRequest: {
+      payload: Prisma.$LeaveRequestPayload<ExtArgs>
+      fields: Prisma.LeaveRequestFieldRefs
+      operations: {
+        findUnique: {
+          args: Prisma.LeaveRequestFindUniqueArgs<ExtArgs>
+          result: runtime.Types.Utils.PayloadToResult<Prisma.$LeaveRequestPayload> | null
+        }
+        findUniqueOrThrow: {
+          args: Prisma.LeaveRequestFindUniqueOrThrowArgs<ExtArgs>
+          result: runtime.Types.Utils.PayloadToResult<Prisma.$LeaveRequestPayload>
+        }
+        findFirst: {
+          args: Prisma.LeaveRequestFindFirstArgs<ExtArgs>
+          result: runtime.Types.Utils.PayloadToResult<Prisma.$LeaveRequestPayload> | null
+        }
+        findFirstOrThrow: {
+          args: Prisma.LeaveRequestFindFirstOrThrowArgs<ExtArgs>
+          result: runtime.Types.Utils.PayloadToResult<Prisma.$LeaveRequestPayload>
+        }
+        findMany: {
+          args: Prisma.LeaveRequestFindManyArgs<ExtArgs>
+          result: runtime.Types.Utils.PayloadToResult<Prisma.$LeaveRequestPayload>[]
+        }
+        create: {
+          args: Prisma.LeaveRequestCreateArgs<ExtArgs>
+          result: runtime.Types.Utils.PayloadToResult<Prisma.$LeaveRequestPayload>
+        }
+        createMany: {
+          args: Prisma.LeaveRequestCreateManyArgs<ExtArgs>
+          result: BatchPayload
+        }
+        createManyAndReturn: {
+          args: Prisma.LeaveRequestCreateManyAndReturnArgs<ExtArgs>
+          result: runtime.Types.Utils.PayloadToResult<Prisma.$LeaveRequestPayload>[]
+        }
+        delete: {
+          args: Prisma.LeaveRequestDeleteArgs<ExtArgs>
+          result: runtime.Types.Utils.PayloadToResult<Prisma.$LeaveRequestPayload>
+        }
+        update: {
+          args: Prisma.LeaveRequestUpdateArgs<ExtArgs>
+          result: runtime.Types.Utils.PayloadToResult<Prisma.$LeaveRequestPayload>
+        }
+        deleteMany: {
+          args: Prisma.LeaveRequestDeleteManyArgs<ExtArgs>
+          result: BatchPayload
+        }
+        updateMany: {
+          args: Prisma.LeaveRequestUpdateManyArgs<ExtArgs>
+          result: BatchPayload
+        }
+        updateManyAndReturn: {
+          args: Prisma.LeaveRequestUpdateManyAndReturnArgs<ExtArgs>
+          result: runtime.Types.Utils.PayloadToResult<Prisma.$LeaveRequestPayload>[]
+        }
+        upsert: {
+          args: Prisma.LeaveRequestUpsertArgs<ExtArgs>
+          result: runtime.Types.Utils.PayloadToResult<Prisma.$LeaveRequestPayload>
+        }
+        aggregate: {
+          args: Prisma.LeaveRequestAggregateArgs<ExtArgs>
+          result: runtime.Types.Utils.Optional<Prisma.AggregateLeaveRequest>
+        }
+        groupBy: {
+          args: Prisma.LeaveRequestGroupByArgs<ExtArgs>
+          result: runtime.Types.Utils.Optional<Prisma.LeaveRequestGroupByOutputType>[]
+        }
+        count: {
+          args: Prisma.LeaveRequestCountArgs<ExtArgs>
+          result: runtime.Types.Utils.Optional<Prisma.LeaveRequestCountAggregateOutputType> | number
+        }
+      }
+    }
+    LeaveEncashment: {
+      payload: Prisma.$LeaveEncashmentPayload<ExtArgs>
+      fields: Prisma.LeaveEncashmentFieldRefs
+      operations: {
+        findUnique: {
+          args: Prisma.LeaveEncashmentFindUniqueArgs<ExtArgs>
+          result: runtime.Types.Utils.PayloadToResult<Prisma.$LeaveEncashmentPayload> | null
+        }
+        findUniqueOrThrow: {
+          args: Prisma.LeaveEncashmentFindUniqueOrThrowArgs<ExtArgs>
+          result: runtime.Types.Utils.PayloadToResult<Prisma.$LeaveEncashmentPayload>
+        }
+        findFirst: {
+          args: Prisma.LeaveEncashmentFindFirstArgs<ExtArgs>
+          result: runtime.Types.Utils.PayloadToResult<Prisma.$LeaveEncashmentPayload> | null
+        }
+        findFirstOrThrow: {
+          args: Prisma.LeaveEncashmentFindFirstOrThrowArgs<ExtArgs>
+          result: runtime.Types.Utils.PayloadToResult<Prisma.$LeaveEncashmentPayload>
+        }
+        findMany: {
+          args: Prisma.LeaveEncashmentFindManyArgs<ExtArgs>
+          result: runtime.Types.Utils.PayloadToResult<Prisma.$LeaveEncashmentPayload>[]
+        }
+        create: {
+          args: Prisma.LeaveEncashmentCreateArgs<ExtArgs>
+          result: runtime.Types.Utils.PayloadToResult<Prisma.$LeaveEncashmentPayload>
+        }
+        createMany: {
+          args: Prisma.LeaveEncashmentCreateManyArgs<ExtArgs>
+          result: BatchPayload
+        }
+        createManyAndReturn: {
+          args: Prisma.LeaveEncashmentCreateManyAndReturnArgs<ExtArgs>
+          result: runtime.Types.Utils.PayloadToResult<Prisma.$LeaveEncashmentPayload>[]
+        }
+        delete: {
+          args: Prisma.LeaveEncashmentDeleteArgs<ExtArgs>
+          result: runtime.Types.Utils.PayloadToResult<Prisma.$LeaveEncashmentPayload>
+        }
+        update: {
+          args: Prisma.LeaveEncashmentUpdateArgs<ExtArgs>
+          result: runtime.Types.Utils.PayloadToResult<Prisma.$LeaveEncashmentPayload>
+        }
+        deleteMany: {
+          args: Prisma.LeaveEncashmentDeleteManyArgs<ExtArgs>
+          result: BatchPayload
+        }
+        updateMany: {
+          args: Prisma.LeaveEncashmentUpdateManyArgs<ExtArgs>
+          result: BatchPayload
+        }
+        updateManyAndReturn: {
+          args: Prisma.LeaveEncashmentUpdateManyAndReturnArgs<ExtArgs>
+          result: runtime.Types.Utils.PayloadToResult<Prisma.$LeaveEncashmentPayload>[]
+        }
+        upsert: {
+          args: Prisma.LeaveEncashmentUpsertArgs<ExtArgs>
+          result: runtime.Types.Utils.PayloadToResult<Prisma.$LeaveEncashmentPayload>
+        }
+        aggregate: {
+          args: Prisma.LeaveEncashmentAggregateArgs<ExtArgs>
+          result: runtime.Types.Utils.Optional<Prisma.AggregateLeaveEncashment>
+        }
+        groupBy: {
+          args: Prisma.LeaveEncashmentGroupByArgs<ExtArgs>
+          result: runtime.Types.Utils.Optional<Prisma.LeaveEncashmentGroupByOutputType>[]
+        }
+        count: {
+          args: Prisma.LeaveEncashmentCountArgs<ExtArgs>
+          result: runtime.Types.Utils.Optional<Prisma.LeaveEncashmentCountAggregateOutputType> | number
+        }
+      }
+    }
+    Holiday: {
+      payload: Prisma.$HolidayPayload<ExtArgs>
+      fields: Prisma.HolidayFieldRefs
+      operations: {
+        findUnique: {
+          args: Prisma.HolidayFindUniqueArgs<ExtArgs>
+          result: runtime.Types.Utils.PayloadToResult<Prisma.$HolidayPayload> | null
+        }
+        findUniqueOrThrow: {
+          args: Prisma.HolidayFindUniqueOrThrowArgs<ExtArgs>
+          result: runtime.Types.Utils.PayloadToResult<Prisma.$HolidayPayload>
+        }
+        findFirst: {
+          args: Prisma.HolidayFindFirstArgs<ExtArgs>
+          result: runtime.Types.Utils.PayloadToResult<Prisma.$HolidayPayload> | null
+        }
+        findFirstOrThrow: {
+          args: Prisma.HolidayFindFirstOrThrowArgs<ExtArgs>
+          result: runtime.Types.Utils.PayloadToResult<Prisma.$HolidayPayload>
+        }
+        findMany: {
+          args: Prisma.HolidayFindManyArgs<ExtArgs>
+          result: runtime.Types.Utils.PayloadToResult<Prisma.$HolidayPayload>[]
+        }
+        create: {
+          args: Prisma.HolidayCreateArgs<ExtArgs>
+          result: runtime.Types.Utils.PayloadToResult<Prisma.$HolidayPayload>
+        }
+        createMany: {
+          args: Prisma.HolidayCreateManyArgs<ExtArgs>
+          result: BatchPayload
+        }
+        createManyAndReturn: {
+          args: Prisma.HolidayCreateManyAndReturnArgs<ExtArgs>
+          result: runtime.Types.Utils.PayloadToResult<Prisma.$HolidayPayload>[]
+        }
+        delete: {
+          args: Prisma.HolidayDeleteArgs<ExtArgs>
+          result: runtime.Types.Utils.PayloadToResult<Prisma.$HolidayPayload>
+        }
+        update: {
+          args: Prisma.HolidayUpdateArgs<ExtArgs>
+          result: runtime.Types.Utils.PayloadToResult<Prisma.$HolidayPayload>
+        }
+        deleteMany: {
+          args: Prisma.HolidayDeleteManyArgs<ExtArgs>
+          result: BatchPayload
+        }
+        updateMany: {
+          args: Prisma.HolidayUpdateManyArgs<ExtArgs>
+          result: BatchPayload
+        }
+        updateManyAndReturn: {
+          args: Prisma.HolidayUpdateManyAndReturnArgs<ExtArgs>
+          result: runtime.Types.Utils.PayloadToResult<Prisma.$HolidayPayload>[]
+        }
+        upsert: {
+          args: Prisma.HolidayUpsertArgs<ExtArgs>
+          result: runtime.Types.Utils.PayloadToResult<Prisma.$HolidayPayload>
+        }
+        aggregate: {
+          args: Prisma.HolidayAggregateArgs<ExtArgs>
+          result: runtime.Types.Utils.Optional<Prisma.AggregateHoliday>
+        }
+        groupBy: {
+          args: Prisma.HolidayGroupByArgs<ExtArgs>
+          result: runtime.Types.Utils.Optional<Prisma.HolidayGroupByOutputType>[]
+        }
+        count: {
+          args: Prisma.HolidayCountArgs<ExtArgs>
+          result: runtime.Types.Utils.Optional<Prisma.HolidayCountAggregateOutputType> | number
+        }
+      }
+    }
+    WfhRequest: {
+      payload: Prisma.$WfhRequestPayload<ExtArgs>
+      fields: Prisma.WfhRequestFieldRefs
+      operations: {
+        findUnique: {
+          args: Prisma.WfhRequestFindUniqueArgs<ExtArgs>
+          result: runtime.Types.Utils.PayloadToResult<Prisma.$WfhRequestPayload> | null
+        }
+        findUniqueOrThrow: {
+          args: Prisma.WfhRequestFindUniqueOrThrowArgs<ExtArgs>
+          result: runtime.Types.Utils.PayloadToResult<Prisma.$WfhRequestPayload>
+        }
+        findFirst: {
+          args: Prisma.WfhRequestFindFirstArgs<ExtArgs>
+          result: runtime.Types.Utils.PayloadToResult<Prisma.$WfhRequestPayload> | null
+        }
+        findFirstOrThrow: {
+          args: Prisma.WfhRequestFindFirstOrThrowArgs<ExtArgs>
+          result: runtime.Types.Utils.PayloadToResult<Prisma.$WfhRequestPayload>
+        }
+        findMany: {
+          args: Prisma.WfhRequestFindManyArgs<ExtArgs>
+          result: runtime.Types.Utils.PayloadToResult<Prisma.$WfhRequestPayload>[]
+        }
+        create: {
+          args: Prisma.WfhRequestCreateArgs<ExtArgs>
+          result: runtime.Types.Utils.PayloadToResult<Prisma.$WfhRequestPayload>
+        }
+        createMany: {
+          args: Prisma.WfhRequestCreateManyArgs<ExtArgs>
+          result: BatchPayload
+        }
+        createManyAndReturn: {
+          args: Prisma.WfhRequestCreateManyAndReturnArgs<ExtArgs>
+          result: runtime.Types.Utils.PayloadToResult<Prisma.$WfhRequestPayload>[]
+        }
+        delete: {
+          args: Prisma.WfhRequestDeleteArgs<ExtArgs>
+          result: runtime.Types.Utils.PayloadToResult<Prisma.$WfhRequestPayload>
+        }
+        update: {
+          args: Prisma.WfhRequestUpdateArgs<ExtArgs>
+          result: runtime.Types.Utils.PayloadToResult<Prisma.$WfhRequestPayload>
+        }
+        deleteMany: {
+          args: Prisma.WfhRequestDeleteManyArgs<ExtArgs>
+          result: BatchPayload
+        }
+        updateMany: {
+          args: Prisma.WfhRequestUpdateManyArgs<ExtArgs>
+          result: BatchPayload
+        }
+        updateManyAndReturn: {
+          args: Prisma.WfhRequestUpdateManyAndReturnArgs<ExtArgs>
+          result: runtime.Types.Utils.PayloadToResult<Prisma.$WfhRequestPayload>[]
+        }
+        upsert: {
+          args: Prisma.WfhRequestUpsertArgs<ExtArgs>
+          result: runtime.Types.Utils.PayloadToResult<Prisma.$WfhRequestPayload>
+        }
+        aggregate: {
+          args: Prisma.WfhRequestAggregateArgs<ExtArgs>
+          result: runtime.Types.Utils.Optional<Prisma.AggregateWfhRequest>
+        }
+        groupBy: {
+          args: Prisma.WfhRequestGroupByArgs<ExtArgs>
+          result: runtime.Types.Utils.Optional<Prisma.WfhRequestGroupByOutputType>[]
+        }
+        count: {
+          args: Prisma.WfhRequestCountArgs<ExtArgs>
+          result: runtime.Types.Utils.Optional<Prisma.WfhRequestCountAggregateOutputType> | number
+        }
+      }
+    }
+    HolidayWorkRequest: {
+      payload: Prisma.$HolidayWorkRequestPayload<ExtArgs>
+      fields: Prisma.HolidayWorkRequestFieldRefs
+      operations: {
+        findUnique: {
+          args: Prisma.HolidayWorkRequestFindUniqueArgs<ExtArgs>
+          result: runtime.Types.Utils.PayloadToResult<Prisma.$HolidayWorkRequestPayload> | null
+        }
+        findUniqueOrThrow: {
+          args: Prisma.HolidayWorkRequestFindUniqueOrThrowArgs<ExtArgs>
+          result: runtime.Types.Utils.PayloadToResult<Prisma.$HolidayWorkRequestPayload>
+        }
+        findFirst: {
+          args: Prisma.HolidayWorkRequestFindFirstArgs<ExtArgs>
+          result: runtime.Types.Utils.PayloadToResult<Prisma.$HolidayWorkRequestPayload> | null
+        }
+        findFirstOrThrow: {
+          args: Prisma.HolidayWorkRequestFindFirstOrThrowArgs<ExtArgs>
+          result: runtime.Types.Utils.PayloadToResult<Prisma.$HolidayWorkRequestPayload>
+        }
+        findMany: {
+          args: Prisma.HolidayWorkRequestFindManyArgs<ExtArgs>
+          result: runtime.Types.Utils.PayloadToResult<Prisma.$HolidayWorkRequestPayload>[]
+        }
+        create: {
+          args: Prisma.HolidayWorkRequestCreateArgs<ExtArgs>
+          result: runtime.Types.Utils.PayloadToResult<Prisma.$HolidayWorkRequestPayload>
+        }
+        createMany: {
+          args: Prisma.HolidayWorkRequestCreateManyArgs<ExtArgs>
+          result: BatchPayload
+        }
+        createManyAndReturn: {
+          args: Prisma.HolidayWorkRequestCreateManyAndReturnArgs<ExtArgs>
+          result: runtime.Types.Utils.PayloadToResult<Prisma.$HolidayWorkRequestPayload>[]
+        }
+        delete: {
+          args: Prisma.HolidayWorkRequestDeleteArgs<ExtArgs>
+          result: runtime.Types.Utils.PayloadToResult<Prisma.$HolidayWorkRequestPayload>
+        }
+        update: {
+          args: Prisma.HolidayWorkRequestUpdateArgs<ExtArgs>
+          result: runtime.Types.Utils.PayloadToResult<Prisma.$HolidayWorkRequestPayload>
+        }
+        deleteMany: {
+          args: Prisma.HolidayWorkRequestDeleteManyArgs<ExtArgs>
+          result: BatchPayload
+        }
+        updateMany: {
+          args: Prisma.HolidayWorkRequestUpdateManyArgs<ExtArgs>
+          result: BatchPayload
+        }
+        updateManyAndReturn: {
+          args: Prisma.HolidayWorkRequestUpdateManyAndReturnArgs<ExtArgs>
+          result: runtime.Types.Utils.PayloadToResult<Prisma.$HolidayWorkRequestPayload>[]
+        }
+        upsert: {
+          args: Prisma.HolidayWorkRequestUpsertArgs<ExtArgs>
+          result: runtime.Types.Utils.PayloadToResult<Prisma.$HolidayWorkRequestPayload>
+        }
+        aggregate: {
+          args: Prisma.HolidayWorkRequestAggregateArgs<ExtArgs>
+          result: runtime.Types.Utils.Optional<Prisma.AggregateHolidayWorkRequest>
+        }
+        groupBy: {
+          args: Prisma.HolidayWorkRequestGroupByArgs<ExtArgs>
+          result: runtime.Types.Utils.Optional<Prisma.HolidayWorkRequestGroupByOutputType>[]
+        }
+        count: {
+          args: Prisma.HolidayWorkRequestCountArgs<ExtArgs>
+          result: runtime.Types.Utils.Optional<Prisma.HolidayWorkRequestCountAggregateOutputType> | number
         }
       }
     }
@@ -2874,6 +3999,64 @@ export const AssetDamageReportScalarFieldEnum = {
 export type AssetDamageReportScalarFieldEnum = (typeof AssetDamageReportScalarFieldEnum)[keyof typeof AssetDamageReportScalarFieldEnum]
 
 
+export const AttendanceSettingsScalarFieldEnum = {
+  tenant_id: 'tenant_id',
+  id: 'id',
+  use_company_weekly_offs: 'use_company_weekly_offs',
+  weekly_offs: 'weekly_offs',
+  shift_start: 'shift_start',
+  shift_end: 'shift_end',
+  grace_minutes: 'grace_minutes',
+  half_day_threshold_hours: 'half_day_threshold_hours',
+  updated_at: 'updated_at'
+} as const
+
+export type AttendanceSettingsScalarFieldEnum = (typeof AttendanceSettingsScalarFieldEnum)[keyof typeof AttendanceSettingsScalarFieldEnum]
+
+
+export const AttendanceRecordScalarFieldEnum = {
+  tenant_id: 'tenant_id',
+  id: 'id',
+  employee_id: 'employee_id',
+  date: 'date',
+  check_in: 'check_in',
+  check_out: 'check_out',
+  worked_hours: 'worked_hours',
+  status: 'status',
+  late: 'late',
+  early_exit: 'early_exit',
+  source: 'source',
+  notes: 'notes',
+  created_at: 'created_at',
+  updated_at: 'updated_at'
+} as const
+
+export type AttendanceRecordScalarFieldEnum = (typeof AttendanceRecordScalarFieldEnum)[keyof typeof AttendanceRecordScalarFieldEnum]
+
+
+export const AttendanceRegularizationScalarFieldEnum = {
+  tenant_id: 'tenant_id',
+  id: 'id',
+  employee_id: 'employee_id',
+  date: 'date',
+  check_in: 'check_in',
+  check_out: 'check_out',
+  reason: 'reason',
+  status: 'status',
+  previous: 'previous',
+  requested_by: 'requested_by',
+  decided_by: 'decided_by',
+  decided_at: 'decided_at',
+  decision_comment: 'decision_comment',
+  cancelled_by: 'cancelled_by',
+  cancelled_at: 'cancelled_at',
+  created_at: 'created_at',
+  updated_at: 'updated_at'
+} as const
+
+export type AttendanceRegularizationScalarFieldEnum = (typeof AttendanceRegularizationScalarFieldEnum)[keyof typeof AttendanceRegularizationScalarFieldEnum]
+
+
 export const EmployeeScalarFieldEnum = {
   tenant_id: 'tenant_id',
   id: 'id',
@@ -3051,6 +4234,245 @@ export const HelpdeskMessageScalarFieldEnum = {
 } as const
 
 export type HelpdeskMessageScalarFieldEnum = (typeof HelpdeskMessageScalarFieldEnum)[keyof typeof HelpdeskMessageScalarFieldEnum]
+
+
+export const LeaveTypeScalarFieldEnum = {
+  tenant_id: 'tenant_id',
+  id: 'id',
+  name: 'name',
+  code: 'code',
+  description: 'description',
+  is_paid: 'is_paid',
+  allow_half_day: 'allow_half_day',
+  max_consecutive_days: 'max_consecutive_days',
+  min_notice_days: 'min_notice_days',
+  attachment_required_above_days: 'attachment_required_above_days',
+  allow_negative_balance: 'allow_negative_balance',
+  negative_balance_limit: 'negative_balance_limit',
+  carry_forward: 'carry_forward',
+  carry_forward_max_days: 'carry_forward_max_days',
+  carry_forward_expiry_days: 'carry_forward_expiry_days',
+  encashable: 'encashable',
+  encashment_max_days: 'encashment_max_days',
+  encashment_min_balance: 'encashment_min_balance',
+  is_compensatory: 'is_compensatory',
+  comp_off_validity_days: 'comp_off_validity_days',
+  applicable_genders: 'applicable_genders',
+  applicable_employment_types: 'applicable_employment_types',
+  sandwich_rule: 'sandwich_rule',
+  active: 'active',
+  created_at: 'created_at',
+  updated_at: 'updated_at'
+} as const
+
+export type LeaveTypeScalarFieldEnum = (typeof LeaveTypeScalarFieldEnum)[keyof typeof LeaveTypeScalarFieldEnum]
+
+
+export const LeavePeriodScalarFieldEnum = {
+  tenant_id: 'tenant_id',
+  id: 'id',
+  name: 'name',
+  start_date: 'start_date',
+  end_date: 'end_date',
+  is_current: 'is_current',
+  created_at: 'created_at',
+  updated_at: 'updated_at'
+} as const
+
+export type LeavePeriodScalarFieldEnum = (typeof LeavePeriodScalarFieldEnum)[keyof typeof LeavePeriodScalarFieldEnum]
+
+
+export const LeavePolicyScalarFieldEnum = {
+  tenant_id: 'tenant_id',
+  id: 'id',
+  name: 'name',
+  description: 'description',
+  assignment: 'assignment',
+  departments: 'departments',
+  designations: 'designations',
+  active: 'active',
+  created_at: 'created_at',
+  updated_at: 'updated_at'
+} as const
+
+export type LeavePolicyScalarFieldEnum = (typeof LeavePolicyScalarFieldEnum)[keyof typeof LeavePolicyScalarFieldEnum]
+
+
+export const LeavePolicyItemScalarFieldEnum = {
+  tenant_id: 'tenant_id',
+  id: 'id',
+  policy_id: 'policy_id',
+  leave_type_id: 'leave_type_id',
+  annual_quota: 'annual_quota',
+  accrual: 'accrual',
+  accrual_day: 'accrual_day'
+} as const
+
+export type LeavePolicyItemScalarFieldEnum = (typeof LeavePolicyItemScalarFieldEnum)[keyof typeof LeavePolicyItemScalarFieldEnum]
+
+
+export const LeavePolicyEmployeeScalarFieldEnum = {
+  tenant_id: 'tenant_id',
+  id: 'id',
+  policy_id: 'policy_id',
+  employee_id: 'employee_id'
+} as const
+
+export type LeavePolicyEmployeeScalarFieldEnum = (typeof LeavePolicyEmployeeScalarFieldEnum)[keyof typeof LeavePolicyEmployeeScalarFieldEnum]
+
+
+export const LeaveAllocationScalarFieldEnum = {
+  tenant_id: 'tenant_id',
+  id: 'id',
+  employee_id: 'employee_id',
+  leave_type_id: 'leave_type_id',
+  period_id: 'period_id',
+  policy_id: 'policy_id',
+  days: 'days',
+  accrual: 'accrual',
+  accrual_day: 'accrual_day',
+  effective_from: 'effective_from',
+  carried_forward: 'carried_forward',
+  carry_forward_expires_on: 'carry_forward_expires_on',
+  notes: 'notes',
+  created_by: 'created_by',
+  created_at: 'created_at'
+} as const
+
+export type LeaveAllocationScalarFieldEnum = (typeof LeaveAllocationScalarFieldEnum)[keyof typeof LeaveAllocationScalarFieldEnum]
+
+
+export const LeaveLedgerEntryScalarFieldEnum = {
+  tenant_id: 'tenant_id',
+  id: 'id',
+  employee_id: 'employee_id',
+  leave_type_id: 'leave_type_id',
+  period_id: 'period_id',
+  entry_type: 'entry_type',
+  days: 'days',
+  effective_date: 'effective_date',
+  expires_on: 'expires_on',
+  reference_type: 'reference_type',
+  reference_id: 'reference_id',
+  reason: 'reason',
+  dedupe_key: 'dedupe_key',
+  created_by: 'created_by',
+  created_at: 'created_at'
+} as const
+
+export type LeaveLedgerEntryScalarFieldEnum = (typeof LeaveLedgerEntryScalarFieldEnum)[keyof typeof LeaveLedgerEntryScalarFieldEnum]
+
+
+export const LeaveRequestScalarFieldEnum = {
+  tenant_id: 'tenant_id',
+  id: 'id',
+  employee_id: 'employee_id',
+  leave_type_id: 'leave_type_id',
+  period_id: 'period_id',
+  from_date: 'from_date',
+  to_date: 'to_date',
+  half_day_start: 'half_day_start',
+  half_day_end: 'half_day_end',
+  days: 'days',
+  reason: 'reason',
+  attachment_file_id: 'attachment_file_id',
+  status: 'status',
+  requested_by: 'requested_by',
+  decided_by: 'decided_by',
+  decided_at: 'decided_at',
+  decision_comment: 'decision_comment',
+  cancelled_by: 'cancelled_by',
+  cancelled_at: 'cancelled_at',
+  created_at: 'created_at',
+  updated_at: 'updated_at'
+} as const
+
+export type LeaveRequestScalarFieldEnum = (typeof LeaveRequestScalarFieldEnum)[keyof typeof LeaveRequestScalarFieldEnum]
+
+
+export const LeaveEncashmentScalarFieldEnum = {
+  tenant_id: 'tenant_id',
+  id: 'id',
+  employee_id: 'employee_id',
+  leave_type_id: 'leave_type_id',
+  period_id: 'period_id',
+  days: 'days',
+  amount: 'amount',
+  reason: 'reason',
+  status: 'status',
+  requested_by: 'requested_by',
+  decided_by: 'decided_by',
+  decided_at: 'decided_at',
+  decision_comment: 'decision_comment',
+  cancelled_by: 'cancelled_by',
+  cancelled_at: 'cancelled_at',
+  created_at: 'created_at',
+  updated_at: 'updated_at'
+} as const
+
+export type LeaveEncashmentScalarFieldEnum = (typeof LeaveEncashmentScalarFieldEnum)[keyof typeof LeaveEncashmentScalarFieldEnum]
+
+
+export const HolidayScalarFieldEnum = {
+  tenant_id: 'tenant_id',
+  id: 'id',
+  date: 'date',
+  name: 'name',
+  description: 'description',
+  is_optional: 'is_optional',
+  branch_id: 'branch_id',
+  work_location_id: 'work_location_id',
+  created_at: 'created_at',
+  updated_at: 'updated_at'
+} as const
+
+export type HolidayScalarFieldEnum = (typeof HolidayScalarFieldEnum)[keyof typeof HolidayScalarFieldEnum]
+
+
+export const WfhRequestScalarFieldEnum = {
+  tenant_id: 'tenant_id',
+  id: 'id',
+  employee_id: 'employee_id',
+  from_date: 'from_date',
+  to_date: 'to_date',
+  days: 'days',
+  reason: 'reason',
+  status: 'status',
+  requested_by: 'requested_by',
+  decided_by: 'decided_by',
+  decided_at: 'decided_at',
+  decision_comment: 'decision_comment',
+  cancelled_by: 'cancelled_by',
+  cancelled_at: 'cancelled_at',
+  created_at: 'created_at',
+  updated_at: 'updated_at'
+} as const
+
+export type WfhRequestScalarFieldEnum = (typeof WfhRequestScalarFieldEnum)[keyof typeof WfhRequestScalarFieldEnum]
+
+
+export const HolidayWorkRequestScalarFieldEnum = {
+  tenant_id: 'tenant_id',
+  id: 'id',
+  employee_id: 'employee_id',
+  date: 'date',
+  half_day: 'half_day',
+  reason: 'reason',
+  status: 'status',
+  leave_type_id: 'leave_type_id',
+  comp_off_days: 'comp_off_days',
+  comp_off_expires_on: 'comp_off_expires_on',
+  requested_by: 'requested_by',
+  decided_by: 'decided_by',
+  decided_at: 'decided_at',
+  decision_comment: 'decision_comment',
+  cancelled_by: 'cancelled_by',
+  cancelled_at: 'cancelled_at',
+  created_at: 'created_at',
+  updated_at: 'updated_at'
+} as const
+
+export type HolidayWorkRequestScalarFieldEnum = (typeof HolidayWorkRequestScalarFieldEnum)[keyof typeof HolidayWorkRequestScalarFieldEnum]
 
 
 export const LoanTypeScalarFieldEnum = {
@@ -3273,19 +4695,19 @@ export const SortOrder = {
 export type SortOrder = (typeof SortOrder)[keyof typeof SortOrder]
 
 
-export const JsonNullValueInput = {
-  JsonNull: JsonNull
-} as const
-
-export type JsonNullValueInput = (typeof JsonNullValueInput)[keyof typeof JsonNullValueInput]
-
-
 export const NullableJsonNullValueInput = {
   DbNull: DbNull,
   JsonNull: JsonNull
 } as const
 
 export type NullableJsonNullValueInput = (typeof NullableJsonNullValueInput)[keyof typeof NullableJsonNullValueInput]
+
+
+export const JsonNullValueInput = {
+  JsonNull: JsonNull
+} as const
+
+export type JsonNullValueInput = (typeof JsonNullValueInput)[keyof typeof JsonNullValueInput]
 
 
 export const QueryMode = {
@@ -3362,9 +4784,9 @@ export type ListDecimalFieldRefInput<$PrismaModel> = FieldRefInputType<$PrismaMo
 
 
 /**
- * Reference to a field of type 'Int'
+ * Reference to a field of type 'Boolean'
  */
-export type IntFieldRefInput<$PrismaModel> = FieldRefInputType<$PrismaModel, 'Int'>
+export type BooleanFieldRefInput<$PrismaModel> = FieldRefInputType<$PrismaModel, 'Boolean'>
     
 
 
@@ -3376,9 +4798,9 @@ export type ListIntFieldRefInput<$PrismaModel> = FieldRefInputType<$PrismaModel,
 
 
 /**
- * Reference to a field of type 'Boolean'
+ * Reference to a field of type 'Int'
  */
-export type BooleanFieldRefInput<$PrismaModel> = FieldRefInputType<$PrismaModel, 'Boolean'>
+export type IntFieldRefInput<$PrismaModel> = FieldRefInputType<$PrismaModel, 'Int'>
     
 
 
@@ -3565,6 +4987,9 @@ export type GlobalOmitConfig = {
   assetAssignment?: Prisma.AssetAssignmentOmit
   assetReturnRequest?: Prisma.AssetReturnRequestOmit
   assetDamageReport?: Prisma.AssetDamageReportOmit
+  attendanceSettings?: Prisma.AttendanceSettingsOmit
+  attendanceRecord?: Prisma.AttendanceRecordOmit
+  attendanceRegularization?: Prisma.AttendanceRegularizationOmit
   employee?: Prisma.EmployeeOmit
   employeeDepartmentCount?: Prisma.EmployeeDepartmentCountOmit
   employeeCodeCounter?: Prisma.EmployeeCodeCounterOmit
@@ -3576,6 +5001,18 @@ export type GlobalOmitConfig = {
   numberSequence?: Prisma.NumberSequenceOmit
   helpdeskTicket?: Prisma.HelpdeskTicketOmit
   helpdeskMessage?: Prisma.HelpdeskMessageOmit
+  leaveType?: Prisma.LeaveTypeOmit
+  leavePeriod?: Prisma.LeavePeriodOmit
+  leavePolicy?: Prisma.LeavePolicyOmit
+  leavePolicyItem?: Prisma.LeavePolicyItemOmit
+  leavePolicyEmployee?: Prisma.LeavePolicyEmployeeOmit
+  leaveAllocation?: Prisma.LeaveAllocationOmit
+  leaveLedgerEntry?: Prisma.LeaveLedgerEntryOmit
+  leaveRequest?: Prisma.LeaveRequestOmit
+  leaveEncashment?: Prisma.LeaveEncashmentOmit
+  holiday?: Prisma.HolidayOmit
+  wfhRequest?: Prisma.WfhRequestOmit
+  holidayWorkRequest?: Prisma.HolidayWorkRequestOmit
   loanType?: Prisma.LoanTypeOmit
   expenseCategory?: Prisma.ExpenseCategoryOmit
   user?: Prisma.UserOmit

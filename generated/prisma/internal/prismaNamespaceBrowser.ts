@@ -56,6 +56,9 @@ export const ModelName = {
   AssetAssignment: 'AssetAssignment',
   AssetReturnRequest: 'AssetReturnRequest',
   AssetDamageReport: 'AssetDamageReport',
+  AttendanceSettings: 'AttendanceSettings',
+  AttendanceRecord: 'AttendanceRecord',
+  AttendanceRegularization: 'AttendanceRegularization',
   Employee: 'Employee',
   EmployeeDepartmentCount: 'EmployeeDepartmentCount',
   EmployeeCodeCounter: 'EmployeeCodeCounter',
@@ -67,6 +70,18 @@ export const ModelName = {
   NumberSequence: 'NumberSequence',
   HelpdeskTicket: 'HelpdeskTicket',
   HelpdeskMessage: 'HelpdeskMessage',
+  LeaveType: 'LeaveType',
+  LeavePeriod: 'LeavePeriod',
+  LeavePolicy: 'LeavePolicy',
+  LeavePolicyItem: 'LeavePolicyItem',
+  LeavePolicyEmployee: 'LeavePolicyEmployee',
+  LeaveAllocation: 'LeaveAllocation',
+  LeaveLedgerEntry: 'LeaveLedgerEntry',
+  LeaveRequest: 'LeaveRequest',
+  LeaveEncashment: 'LeaveEncashment',
+  Holiday: 'Holiday',
+  WfhRequest: 'WfhRequest',
+  HolidayWorkRequest: 'HolidayWorkRequest',
   LoanType: 'LoanType',
   ExpenseCategory: 'ExpenseCategory',
   User: 'User',
@@ -192,6 +207,64 @@ export const AssetDamageReportScalarFieldEnum = {
 } as const
 
 export type AssetDamageReportScalarFieldEnum = (typeof AssetDamageReportScalarFieldEnum)[keyof typeof AssetDamageReportScalarFieldEnum]
+
+
+export const AttendanceSettingsScalarFieldEnum = {
+  tenant_id: 'tenant_id',
+  id: 'id',
+  use_company_weekly_offs: 'use_company_weekly_offs',
+  weekly_offs: 'weekly_offs',
+  shift_start: 'shift_start',
+  shift_end: 'shift_end',
+  grace_minutes: 'grace_minutes',
+  half_day_threshold_hours: 'half_day_threshold_hours',
+  updated_at: 'updated_at'
+} as const
+
+export type AttendanceSettingsScalarFieldEnum = (typeof AttendanceSettingsScalarFieldEnum)[keyof typeof AttendanceSettingsScalarFieldEnum]
+
+
+export const AttendanceRecordScalarFieldEnum = {
+  tenant_id: 'tenant_id',
+  id: 'id',
+  employee_id: 'employee_id',
+  date: 'date',
+  check_in: 'check_in',
+  check_out: 'check_out',
+  worked_hours: 'worked_hours',
+  status: 'status',
+  late: 'late',
+  early_exit: 'early_exit',
+  source: 'source',
+  notes: 'notes',
+  created_at: 'created_at',
+  updated_at: 'updated_at'
+} as const
+
+export type AttendanceRecordScalarFieldEnum = (typeof AttendanceRecordScalarFieldEnum)[keyof typeof AttendanceRecordScalarFieldEnum]
+
+
+export const AttendanceRegularizationScalarFieldEnum = {
+  tenant_id: 'tenant_id',
+  id: 'id',
+  employee_id: 'employee_id',
+  date: 'date',
+  check_in: 'check_in',
+  check_out: 'check_out',
+  reason: 'reason',
+  status: 'status',
+  previous: 'previous',
+  requested_by: 'requested_by',
+  decided_by: 'decided_by',
+  decided_at: 'decided_at',
+  decision_comment: 'decision_comment',
+  cancelled_by: 'cancelled_by',
+  cancelled_at: 'cancelled_at',
+  created_at: 'created_at',
+  updated_at: 'updated_at'
+} as const
+
+export type AttendanceRegularizationScalarFieldEnum = (typeof AttendanceRegularizationScalarFieldEnum)[keyof typeof AttendanceRegularizationScalarFieldEnum]
 
 
 export const EmployeeScalarFieldEnum = {
@@ -371,6 +444,245 @@ export const HelpdeskMessageScalarFieldEnum = {
 } as const
 
 export type HelpdeskMessageScalarFieldEnum = (typeof HelpdeskMessageScalarFieldEnum)[keyof typeof HelpdeskMessageScalarFieldEnum]
+
+
+export const LeaveTypeScalarFieldEnum = {
+  tenant_id: 'tenant_id',
+  id: 'id',
+  name: 'name',
+  code: 'code',
+  description: 'description',
+  is_paid: 'is_paid',
+  allow_half_day: 'allow_half_day',
+  max_consecutive_days: 'max_consecutive_days',
+  min_notice_days: 'min_notice_days',
+  attachment_required_above_days: 'attachment_required_above_days',
+  allow_negative_balance: 'allow_negative_balance',
+  negative_balance_limit: 'negative_balance_limit',
+  carry_forward: 'carry_forward',
+  carry_forward_max_days: 'carry_forward_max_days',
+  carry_forward_expiry_days: 'carry_forward_expiry_days',
+  encashable: 'encashable',
+  encashment_max_days: 'encashment_max_days',
+  encashment_min_balance: 'encashment_min_balance',
+  is_compensatory: 'is_compensatory',
+  comp_off_validity_days: 'comp_off_validity_days',
+  applicable_genders: 'applicable_genders',
+  applicable_employment_types: 'applicable_employment_types',
+  sandwich_rule: 'sandwich_rule',
+  active: 'active',
+  created_at: 'created_at',
+  updated_at: 'updated_at'
+} as const
+
+export type LeaveTypeScalarFieldEnum = (typeof LeaveTypeScalarFieldEnum)[keyof typeof LeaveTypeScalarFieldEnum]
+
+
+export const LeavePeriodScalarFieldEnum = {
+  tenant_id: 'tenant_id',
+  id: 'id',
+  name: 'name',
+  start_date: 'start_date',
+  end_date: 'end_date',
+  is_current: 'is_current',
+  created_at: 'created_at',
+  updated_at: 'updated_at'
+} as const
+
+export type LeavePeriodScalarFieldEnum = (typeof LeavePeriodScalarFieldEnum)[keyof typeof LeavePeriodScalarFieldEnum]
+
+
+export const LeavePolicyScalarFieldEnum = {
+  tenant_id: 'tenant_id',
+  id: 'id',
+  name: 'name',
+  description: 'description',
+  assignment: 'assignment',
+  departments: 'departments',
+  designations: 'designations',
+  active: 'active',
+  created_at: 'created_at',
+  updated_at: 'updated_at'
+} as const
+
+export type LeavePolicyScalarFieldEnum = (typeof LeavePolicyScalarFieldEnum)[keyof typeof LeavePolicyScalarFieldEnum]
+
+
+export const LeavePolicyItemScalarFieldEnum = {
+  tenant_id: 'tenant_id',
+  id: 'id',
+  policy_id: 'policy_id',
+  leave_type_id: 'leave_type_id',
+  annual_quota: 'annual_quota',
+  accrual: 'accrual',
+  accrual_day: 'accrual_day'
+} as const
+
+export type LeavePolicyItemScalarFieldEnum = (typeof LeavePolicyItemScalarFieldEnum)[keyof typeof LeavePolicyItemScalarFieldEnum]
+
+
+export const LeavePolicyEmployeeScalarFieldEnum = {
+  tenant_id: 'tenant_id',
+  id: 'id',
+  policy_id: 'policy_id',
+  employee_id: 'employee_id'
+} as const
+
+export type LeavePolicyEmployeeScalarFieldEnum = (typeof LeavePolicyEmployeeScalarFieldEnum)[keyof typeof LeavePolicyEmployeeScalarFieldEnum]
+
+
+export const LeaveAllocationScalarFieldEnum = {
+  tenant_id: 'tenant_id',
+  id: 'id',
+  employee_id: 'employee_id',
+  leave_type_id: 'leave_type_id',
+  period_id: 'period_id',
+  policy_id: 'policy_id',
+  days: 'days',
+  accrual: 'accrual',
+  accrual_day: 'accrual_day',
+  effective_from: 'effective_from',
+  carried_forward: 'carried_forward',
+  carry_forward_expires_on: 'carry_forward_expires_on',
+  notes: 'notes',
+  created_by: 'created_by',
+  created_at: 'created_at'
+} as const
+
+export type LeaveAllocationScalarFieldEnum = (typeof LeaveAllocationScalarFieldEnum)[keyof typeof LeaveAllocationScalarFieldEnum]
+
+
+export const LeaveLedgerEntryScalarFieldEnum = {
+  tenant_id: 'tenant_id',
+  id: 'id',
+  employee_id: 'employee_id',
+  leave_type_id: 'leave_type_id',
+  period_id: 'period_id',
+  entry_type: 'entry_type',
+  days: 'days',
+  effective_date: 'effective_date',
+  expires_on: 'expires_on',
+  reference_type: 'reference_type',
+  reference_id: 'reference_id',
+  reason: 'reason',
+  dedupe_key: 'dedupe_key',
+  created_by: 'created_by',
+  created_at: 'created_at'
+} as const
+
+export type LeaveLedgerEntryScalarFieldEnum = (typeof LeaveLedgerEntryScalarFieldEnum)[keyof typeof LeaveLedgerEntryScalarFieldEnum]
+
+
+export const LeaveRequestScalarFieldEnum = {
+  tenant_id: 'tenant_id',
+  id: 'id',
+  employee_id: 'employee_id',
+  leave_type_id: 'leave_type_id',
+  period_id: 'period_id',
+  from_date: 'from_date',
+  to_date: 'to_date',
+  half_day_start: 'half_day_start',
+  half_day_end: 'half_day_end',
+  days: 'days',
+  reason: 'reason',
+  attachment_file_id: 'attachment_file_id',
+  status: 'status',
+  requested_by: 'requested_by',
+  decided_by: 'decided_by',
+  decided_at: 'decided_at',
+  decision_comment: 'decision_comment',
+  cancelled_by: 'cancelled_by',
+  cancelled_at: 'cancelled_at',
+  created_at: 'created_at',
+  updated_at: 'updated_at'
+} as const
+
+export type LeaveRequestScalarFieldEnum = (typeof LeaveRequestScalarFieldEnum)[keyof typeof LeaveRequestScalarFieldEnum]
+
+
+export const LeaveEncashmentScalarFieldEnum = {
+  tenant_id: 'tenant_id',
+  id: 'id',
+  employee_id: 'employee_id',
+  leave_type_id: 'leave_type_id',
+  period_id: 'period_id',
+  days: 'days',
+  amount: 'amount',
+  reason: 'reason',
+  status: 'status',
+  requested_by: 'requested_by',
+  decided_by: 'decided_by',
+  decided_at: 'decided_at',
+  decision_comment: 'decision_comment',
+  cancelled_by: 'cancelled_by',
+  cancelled_at: 'cancelled_at',
+  created_at: 'created_at',
+  updated_at: 'updated_at'
+} as const
+
+export type LeaveEncashmentScalarFieldEnum = (typeof LeaveEncashmentScalarFieldEnum)[keyof typeof LeaveEncashmentScalarFieldEnum]
+
+
+export const HolidayScalarFieldEnum = {
+  tenant_id: 'tenant_id',
+  id: 'id',
+  date: 'date',
+  name: 'name',
+  description: 'description',
+  is_optional: 'is_optional',
+  branch_id: 'branch_id',
+  work_location_id: 'work_location_id',
+  created_at: 'created_at',
+  updated_at: 'updated_at'
+} as const
+
+export type HolidayScalarFieldEnum = (typeof HolidayScalarFieldEnum)[keyof typeof HolidayScalarFieldEnum]
+
+
+export const WfhRequestScalarFieldEnum = {
+  tenant_id: 'tenant_id',
+  id: 'id',
+  employee_id: 'employee_id',
+  from_date: 'from_date',
+  to_date: 'to_date',
+  days: 'days',
+  reason: 'reason',
+  status: 'status',
+  requested_by: 'requested_by',
+  decided_by: 'decided_by',
+  decided_at: 'decided_at',
+  decision_comment: 'decision_comment',
+  cancelled_by: 'cancelled_by',
+  cancelled_at: 'cancelled_at',
+  created_at: 'created_at',
+  updated_at: 'updated_at'
+} as const
+
+export type WfhRequestScalarFieldEnum = (typeof WfhRequestScalarFieldEnum)[keyof typeof WfhRequestScalarFieldEnum]
+
+
+export const HolidayWorkRequestScalarFieldEnum = {
+  tenant_id: 'tenant_id',
+  id: 'id',
+  employee_id: 'employee_id',
+  date: 'date',
+  half_day: 'half_day',
+  reason: 'reason',
+  status: 'status',
+  leave_type_id: 'leave_type_id',
+  comp_off_days: 'comp_off_days',
+  comp_off_expires_on: 'comp_off_expires_on',
+  requested_by: 'requested_by',
+  decided_by: 'decided_by',
+  decided_at: 'decided_at',
+  decision_comment: 'decision_comment',
+  cancelled_by: 'cancelled_by',
+  cancelled_at: 'cancelled_at',
+  created_at: 'created_at',
+  updated_at: 'updated_at'
+} as const
+
+export type HolidayWorkRequestScalarFieldEnum = (typeof HolidayWorkRequestScalarFieldEnum)[keyof typeof HolidayWorkRequestScalarFieldEnum]
 
 
 export const LoanTypeScalarFieldEnum = {
@@ -593,19 +905,19 @@ export const SortOrder = {
 export type SortOrder = (typeof SortOrder)[keyof typeof SortOrder]
 
 
-export const JsonNullValueInput = {
-  JsonNull: JsonNull
-} as const
-
-export type JsonNullValueInput = (typeof JsonNullValueInput)[keyof typeof JsonNullValueInput]
-
-
 export const NullableJsonNullValueInput = {
   DbNull: DbNull,
   JsonNull: JsonNull
 } as const
 
 export type NullableJsonNullValueInput = (typeof NullableJsonNullValueInput)[keyof typeof NullableJsonNullValueInput]
+
+
+export const JsonNullValueInput = {
+  JsonNull: JsonNull
+} as const
+
+export type JsonNullValueInput = (typeof JsonNullValueInput)[keyof typeof JsonNullValueInput]
 
 
 export const QueryMode = {

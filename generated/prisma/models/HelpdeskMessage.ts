@@ -406,10 +406,6 @@ export type HelpdeskMessageUncheckedUpdateManyWithoutTicketNestedInput = {
   deleteMany?: Prisma.HelpdeskMessageScalarWhereInput | Prisma.HelpdeskMessageScalarWhereInput[]
 }
 
-export type BoolFieldUpdateOperationsInput = {
-  set?: boolean
-}
-
 export type HelpdeskMessageCreateWithoutTicketInput = {
   id?: string
   author_user_id: string

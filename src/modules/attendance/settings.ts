@@ -1,0 +1,64 @@
+// Attendance settings of the tenant (one optional row; defaults otherwise). Weekly offs follow the
+// company settings unless set here; they are what leave day counts and attendance use.
+import { currentTenantId, db } from "../../db/tenancy.ts";
+import type { DateString } from "../../lib/dates.ts";
+import { Decimal } from "../../lib/money.ts";
+
+export interface EffectiveAttendanceSettings {
+  weekly_offs: number[];
+  weekly_offs_source: "company" | "attendance";
+  shift_start: string;
+  shift_end: string;
+  grace_minutes: number;
+  half_day_threshold_hours: Decimal;
+  updated_at: Date | null;
+  timezone: string;
+}
+
+export const DEFAULT_SETTINGS = { shift_start: "09:00", shift_end: "18:00", grace_minutes: 15, half_day_threshold_hours: "4" };
+
+type Client = Pick<typeof db, "$queryRaw">;
+
+interface Row {
+  company_weekly_offs: number[];
+  timezone: string;
+  use_company_weekly_offs: boolean | null;
+  weekly_offs: number[] | null;
+  shift_start: string | null;
+  shift_end: string | null;
+  grace_minutes: number | null;
+  half_day_threshold_hours: string | null;
+  updated_at: Date | null;
+}
+
+/** The effective settings in one round trip (company weekly offs and time zone included). */
+export async function loadAttendanceSettings(client: Client = db): Promise<EffectiveAttendanceSettings> {
+  const [r] = await client.$queryRaw<Row[]>`
+    SELECT t.weekly_offs AS company_weekly_offs, t.timezone, s.use_company_weekly_offs, s.weekly_offs, s.shift_start, s.shift_end, s.grace_minutes,
+           s.half_day_threshold_hours::text AS half_day_threshold_hours, s.updated_at
+      FROM tenants t LEFT JOIN attendance_settings s ON s.tenant_id = t.id
+     WHERE t.id = ${currentTenantId()}::uuid`;
+  const own = r.use_company_weekly_offs === false;
+  return {
+    weekly_offs: [...(own ? r.weekly_offs! : r.company_weekly_offs)].sort(),
+    weekly_offs_source: own ? "attendance" : "company",
+    shift_start: r.shift_start ?? DEFAULT_SETTINGS.shift_start,
+    shift_end: r.shift_end ?? DEFAULT_SETTINGS.shift_end,
+    grace_minutes: r.grace_minutes ?? DEFAULT_SETTINGS.grace_minutes,
+    half_day_threshold_hours: new Decimal(r.half_day_threshold_hours ?? DEFAULT_SETTINGS.half_day_threshold_hours),
+    updated_at: r.updated_at ? new Date(r.updated_at) : null,
+    timezone: r.timezone,
+  };
+}
+
+const dayFormats = new Map<string, Intl.DateTimeFormat>();
+
+/** Today in the tenant's time zone (what todayIn computes, with the formatter kept per zone). */
+export function tenantToday(s: { timezone: string }, now = new Date()): DateString {
+  let f = dayFormats.get(s.timezone);
+  if (!f) {
+    f = new Intl.DateTimeFormat("en-CA", { timeZone: s.timezone, year: "numeric", month: "2-digit", day: "2-digit" });
+    dayFormats.set(s.timezone, f);
+  }
+  return f.format(now);
+}

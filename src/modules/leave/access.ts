@@ -1,0 +1,122 @@
+// Who may see and act on whose leave and attendance records (shared by the leave and attendance
+// areas). Employees act on their own records; managers also see and decide for their direct
+// reports; hr/admin/owner manage everyone. Records outside the caller's view are a 404.
+import { Prisma } from "../../../generated/prisma/client.ts";
+import { db } from "../../db/tenancy.ts";
+import { conflict, forbidden, invalidField, notFound } from "../../http/errors.ts";
+import type { AuthContext } from "../../http/types.ts";
+
+const HR_ROLES = new Set(["owner", "admin", "hr"]);
+export const isHr = (auth: AuthContext) => HR_ROLES.has(auth.role);
+
+/** `null` = every employee of the tenant; otherwise the ids the caller may see. */
+export type Scope = string[] | null;
+
+export async function visibleEmployees(auth: AuthContext): Promise<Scope> {
+  if (isHr(auth)) return null;
+  if (!auth.employeeId) return [];
+  if (auth.role !== "manager") return [auth.employeeId];
+  const reports = await db.employee.findMany({ where: { reports_to: auth.employeeId, deleted_at: null }, select: { id: true } });
+  return [auth.employeeId, ...reports.map((r) => r.id)];
+}
+
+/**
+ * The caller's scope as an SQL condition on an employees alias (`e`), for raw read paths: the
+ * same rule as visibleEmployees() without a query of its own.
+ */
+export function employeeScopeSql(auth: AuthContext, alias = "e"): Prisma.Sql {
+  const a = Prisma.raw(alias);
+  if (isHr(auth)) return Prisma.sql`TRUE`;
+  if (!auth.employeeId) return Prisma.sql`FALSE`;
+  if (auth.role !== "manager") return Prisma.sql`${a}.id = ${auth.employeeId}::uuid`;
+  return Prisma.sql`(${a}.id = ${auth.employeeId}::uuid OR ${a}.reports_to = ${auth.employeeId}::uuid)`;
+}
+
+/** Prisma `employee_id` filter combining the caller's scope with an optional requested employee. */
+export function employeeFilter(scope: Scope, requested?: string): { employee_id?: string | { in: string[] } } {
+  if (scope === null) return requested ? { employee_id: requested } : {};
+  if (requested) return scope.includes(requested) ? { employee_id: requested } : { employee_id: { in: [] } };
+  return { employee_id: { in: scope } };
+}
+
+export async function assertVisible(auth: AuthContext, employeeId: string, what = "Employee"): Promise<void> {
+  const scope = await visibleEmployees(auth);
+  if (scope !== null && !scope.includes(employeeId)) throw notFound(what);
+}
+
+/** The employee a new request is for: the caller's own record unless hr/admin/owner name another. */
+export function targetEmployee(auth: AuthContext, requested?: string): string {
+  if (requested && requested !== auth.employeeId) {
+    if (!isHr(auth)) throw forbidden("Only hr, admin or owner can submit this for another employee");
+    return requested;
+  }
+  if (requested) return requested;
+  if (!auth.employeeId) throw invalidField("body.employee_id", "is required: your account is not linked to an employee record");
+  return auth.employeeId;
+}
+
+export interface EmployeeFacts {
+  id: string;
+  first_name: string;
+  last_name: string;
+  email: string;
+  reports_to: string | null;
+  joining_date: Date;
+  gender: string | null;
+  employment_type: string;
+  status: string;
+  branch_id: string | null;
+  work_location_id: string | null;
+}
+export const employeeFactsSelect = {
+  id: true,
+  first_name: true,
+  last_name: true,
+  email: true,
+  reports_to: true,
+  joining_date: true,
+  gender: true,
+  employment_type: true,
+  status: true,
+  branch_id: true,
+  work_location_id: true,
+} as const;
+
+export async function loadEmployee(id: string): Promise<EmployeeFacts> {
+  const e = await db.employee.findFirst({ where: { id, deleted_at: null }, select: employeeFactsSelect });
+  if (!e) throw notFound("Employee");
+  return e;
+}
+
+export const fullName = (e: { first_name: string; last_name: string }) => `${e.first_name} ${e.last_name}`.trim();
+
+const isManagerOf = (auth: AuthContext, e: { reports_to: string | null }) => auth.role === "manager" && Boolean(auth.employeeId) && e.reports_to === auth.employeeId;
+
+/** Approve/reject: the employee's manager (when allowed) or hr/admin/owner, never the employee. */
+export function assertCanDecide(auth: AuthContext, e: { id: string; reports_to: string | null }, opts: { manager: boolean } = { manager: true }): void {
+  if (auth.employeeId && e.id === auth.employeeId) throw forbidden("You cannot decide your own request");
+  if (isHr(auth)) return;
+  if (opts.manager && isManagerOf(auth, e)) return;
+  throw forbidden(opts.manager ? "Only the employee's manager or hr/admin/owner can decide this request" : "Only hr, admin or owner can decide this request");
+}
+
+/**
+ * Cancel: pending by the employee, their manager or hr/admin/owner; approved by hr/admin/owner at
+ * any time and by the employee or manager only before it starts (when `approvedBySelf` allows it).
+ */
+export function assertCanCancel(auth: AuthContext, e: { id: string; reports_to: string | null }, status: string, opts: { started: boolean; approvedBySelf: boolean }): void {
+  const own = Boolean(auth.employeeId) && e.id === auth.employeeId;
+  const mine = own || isManagerOf(auth, e) || isHr(auth);
+  if (status === "pending") {
+    if (!mine) throw forbidden();
+    return;
+  }
+  if (status === "approved") {
+    if (isHr(auth)) return;
+    if (!mine) throw forbidden();
+    if (!opts.approvedBySelf) throw forbidden("Only hr, admin or owner can cancel an approved request");
+    if (opts.started) throw conflict("The request has already started; only hr, admin or owner can cancel it now");
+    return;
+  }
+  throw conflict(`A ${status} request cannot be cancelled`);
+}

@@ -1,0 +1,80 @@
+// Scheduled leave postings, safe to run any number of times (and concurrently): every posting
+// carries a dedupe key, so a second run finds nothing left to do.
+//   leave.accrue  monthly/quarterly accrual parts that have fallen due
+//   leave.expire  lapse of carried-forward and compensatory days not used by their expiry date
+import { db, tenantTx, withTenant } from "../../db/tenancy.ts";
+import { addDays, type DateString, toDateString } from "../../lib/dates.ts";
+import { logger } from "../../log.ts";
+import { loadAttendanceSettings, tenantToday } from "../attendance/settings.ts";
+import { allocationPostings } from "./allocations.ts";
+import { computeLapses } from "./lapse.ts";
+import { expiringCredits, ledgerDebits, lockEmployees, type NewEntry, postEntries } from "./store.ts";
+
+async function eachTenant(fn: (today: DateString) => Promise<number>, today?: DateString): Promise<number> {
+  const tenants = await db.tenant.findMany({ select: { id: true } });
+  let total = 0;
+  for (const t of tenants) total += await withTenant(t.id, async () => fn(today ?? tenantToday(await loadAttendanceSettings())));
+  return total;
+}
+
+/** Posts the accrual parts due by `today` (each tenant's own date by default). Returns the number posted. */
+export async function runLeaveAccruals(opts: { today?: DateString } = {}): Promise<number> {
+  return eachTenant(async (today) => {
+    const allocations = await db.leaveAllocation.findMany({
+      where: { accrual: { not: "upfront" }, employee: { deleted_at: null, status: { not: "exited" } }, period: { start_date: { lte: new Date(`${today}T00:00:00Z`) }, end_date: { gte: new Date(`${addDays(today, -400)}T00:00:00Z`) } } },
+      include: { period: { select: { start_date: true, end_date: true } }, employee: { select: { joining_date: true } } },
+    });
+    let posted = 0;
+    for (let i = 0; i < allocations.length; i += 2000) {
+      const chunk = allocations.slice(i, i + 2000);
+      const done = new Set(
+        (await db.leaveLedgerEntry.findMany({ where: { reference_id: { in: chunk.map((a) => a.id) }, entry_type: "accrual" }, select: { dedupe_key: true } })).map((e) => e.dedupe_key),
+      );
+      const entries: NewEntry[] = [];
+      for (const a of chunk) {
+        const period = { start_date: toDateString(a.period.start_date), end_date: toDateString(a.period.end_date) };
+        for (const e of allocationPostings(a, period, toDateString(a.employee.joining_date), today, null)) if (!done.has(e.dedupe_key!)) entries.push(e);
+      }
+      posted += await postEntries(db, entries);
+    }
+    return posted;
+  }, opts.today);
+}
+
+/** Posts the lapse of expiring credits whose expiry date is before `today`. Returns the number posted. */
+export async function runLeaveExpiries(opts: { today?: DateString } = {}): Promise<number> {
+  return eachTenant(async (today) => {
+    const accounts = await db.leaveLedgerEntry.findMany({
+      where: { expires_on: { lt: new Date(`${today}T00:00:00Z`) } },
+      distinct: ["employee_id", "leave_type_id", "period_id"],
+      select: { employee_id: true, leave_type_id: true, period_id: true },
+    });
+    let posted = 0;
+    for (const a of accounts) {
+      posted += await tenantTx(async (tx) => {
+        await lockEmployees(tx, [a.employee_id]);
+        const credits = await expiringCredits(tx, a);
+        const due = credits.filter((c) => !c.lapsed && c.expiresOn < today);
+        if (!due.length) return 0;
+        const lapses = computeLapses(credits, await ledgerDebits(tx, a));
+        const entries: NewEntry[] = [];
+        for (const c of due) {
+          const lapse = lapses.get(c.key)!;
+          if (lapse.gt(0))
+            entries.push({ ...a, entry_type: "expiry", days: lapse.negated(), effective_date: addDays(c.expiresOn, 1), reference_type: "leave_ledger_entry", reference_id: c.entryId, dedupe_key: `expiry:${c.entryId}`, reason: `unused days expired on ${c.expiresOn}` });
+        }
+        return postEntries(tx, entries);
+      });
+    }
+    return posted;
+  }, opts.today);
+}
+
+export async function accrualJob(): Promise<void> {
+  const n = await runLeaveAccruals();
+  if (n) logger.info({ posted: n }, "leave accruals posted");
+}
+export async function expiryJob(): Promise<void> {
+  const n = await runLeaveExpiries();
+  if (n) logger.info({ posted: n }, "leave expiries posted");
+}
