@@ -2488,9 +2488,9 @@ export interface components {
             };
             /** @description Employees whose joining date falls in the current month. */
             joiners_this_month: number;
-            /** @description Employees on approved leave today. */
+            /** @description Employees of the scope on approved leave today. */
             on_leave_today: number;
-            /** @description Requests waiting for the caller's approval. */
+            /** @description Requests waiting for the caller's decision: pending leave, work-from-home, working-on-holiday, regularization and encashment requests of everyone (owner, admin, hr) or of their direct reports (manager); 0 for employees. */
             pending_approvals: number;
             /** @enum {string} */
             scope: "company" | "team" | "department" | "self";

@@ -44,16 +44,45 @@ function windowDays(today: string): Map<string, string> {
   return days;
 }
 
-// Figures owned by the leave and attendance area: until it exists there is no leave, no request
-// waiting for approval and no holiday calendar.
-async function onLeaveToday(_scope: Prisma.Sql, _today: string): Promise<number> {
-  return 0;
+/** Employees of the scope on approved leave today. */
+async function onLeaveToday(live: Prisma.Sql, today: string): Promise<number> {
+  const [r] = await db.$queryRaw<{ n: number }[]>`
+    SELECT count(DISTINCT e.id)::int AS n FROM leave_requests lr
+    JOIN employees e ON e.tenant_id = lr.tenant_id AND e.id = lr.employee_id
+    WHERE ${live} AND lr.tenant_id = ${currentTenantId()}::uuid AND lr.status = 'approved'
+      AND lr.from_date <= ${today}::date AND lr.to_date >= ${today}::date`;
+  return r.n;
 }
-async function pendingApprovalsFor(_auth: AuthContext): Promise<number> {
-  return 0;
+
+/**
+ * Requests waiting for the caller's decision: leave, work from home, working on a holiday,
+ * attendance regularization and leave encashment. hr/admin/owner decide for everyone; a
+ * manager for their direct reports; an employee decides nothing.
+ */
+async function pendingApprovalsFor(auth: AuthContext): Promise<number> {
+  const everyone = auth.role === "owner" || auth.role === "admin" || auth.role === "hr";
+  if (!everyone && (auth.role !== "manager" || !auth.employeeId)) return 0;
+  const tenant = currentTenantId();
+  const whose = everyone ? Prisma.sql`TRUE` : Prisma.sql`e.reports_to = ${auth.employeeId}::uuid`;
+  const [r] = await db.$queryRaw<{ n: number }[]>`
+    SELECT count(*)::int AS n FROM (
+      SELECT employee_id FROM leave_requests WHERE tenant_id = ${tenant}::uuid AND status = 'pending'
+      UNION ALL SELECT employee_id FROM wfh_requests WHERE tenant_id = ${tenant}::uuid AND status = 'pending'
+      UNION ALL SELECT employee_id FROM working_on_holiday_requests WHERE tenant_id = ${tenant}::uuid AND status = 'pending'
+      UNION ALL SELECT employee_id FROM attendance_regularizations WHERE tenant_id = ${tenant}::uuid AND status = 'pending'
+      UNION ALL SELECT employee_id FROM leave_encashments WHERE tenant_id = ${tenant}::uuid AND status = 'pending'
+    ) p
+    JOIN employees e ON e.tenant_id = ${tenant}::uuid AND e.id = p.employee_id AND e.deleted_at IS NULL
+    WHERE ${whose} AND e.id IS DISTINCT FROM ${auth.employeeId}::uuid`;
+  return r.n;
 }
-async function upcomingHolidays(_from: string, _to: string): Promise<{ date: string; name: string }[]> {
-  return [];
+
+/** Holidays of the company in the window (company-wide and branch/location-scoped ones). */
+async function upcomingHolidays(from: string, to: string): Promise<{ date: string; name: string }[]> {
+  return db.$queryRaw<{ date: string; name: string }[]>`
+    SELECT to_char(date, 'YYYY-MM-DD') AS date, name FROM holidays
+    WHERE tenant_id = ${currentTenantId()}::uuid AND date >= ${from}::date AND date <= ${to}::date
+    ORDER BY date, name LIMIT 50`;
 }
 
 export async function dashboardOverview(auth: AuthContext) {
