@@ -1,4 +1,4 @@
-// Leave and attendance benchmark: seeds one company with BENCH_EMPLOYEES employees (default
+// Leave and attendance benchmark: seeds one company with BENCH_LEAVE_EMPLOYEES employees (default
 // 10 000), a leave period, three leave types, a default policy allocated in bulk through the API
 // (timed), a year of approved/pending leave and a year of attendance by SQL; then measures with
 // autocannon, against the server running in its own process (production mode, no response
@@ -11,13 +11,13 @@
 // and prints req/s, p50 and p99 against the target p99 < 50 ms.
 //
 //   npx tsx scripts/bench-leave.ts
-//   BENCH_EMPLOYEES=2000 BENCH_DURATION=5 npx tsx scripts/bench-leave.ts     (short run)
+//   BENCH_LEAVE_EMPLOYEES=2000 BENCH_LEAVE_DURATION=5 npx tsx scripts/bench-leave.ts     (short run)
 //
-// Environment: DATABASE_URL (a server where the bench may CREATE DATABASE; default
-// postgres://postgres@127.0.0.1:5432/postgres), BENCH_EMPLOYEES (10000), BENCH_ATTENDANCE_DAYS
-// (365), BENCH_DURATION seconds per scenario (10), BENCH_CONNECTIONS concurrency levels ("1,10"), BENCH_PORT (3199),
-// BENCH_TARGET_P99_MS (50), BENCH_KEEP=1 keeps the database, BENCH_STRICT=1 exits 1 on a missed
-// target. (scripts/bench.ts, owned by the platform, will call this one later.)
+// Environment: BENCH_DATABASE_URL or DATABASE_URL (a server where the bench may CREATE DATABASE;
+// default: the embedded PostgreSQL), BENCH_LEAVE_EMPLOYEES (10000), BENCH_LEAVE_ATTENDANCE_DAYS
+// (365), BENCH_LEAVE_DURATION seconds per scenario (10), BENCH_LEAVE_CONNECTIONS concurrency levels ("1,10"), BENCH_LEAVE_PORT (3199),
+// BENCH_LEAVE_TARGET_P99_MS (50), BENCH_LEAVE_KEEP=1 keeps the database, BENCH_LEAVE_STRICT=1 exits 1 on a missed
+// target. `npm run bench` runs scripts/bench.ts (employees) and then this one.
 import { spawn } from "node:child_process";
 import { randomBytes } from "node:crypto";
 import path from "node:path";
@@ -26,14 +26,17 @@ import pg from "pg";
 import { addDays, todayIn } from "../src/lib/dates.ts";
 
 const env = process.env;
-const EMPLOYEES = Number(env.BENCH_EMPLOYEES ?? 10_000);
-const ATTENDANCE_DAYS = Number(env.BENCH_ATTENDANCE_DAYS ?? 365);
-const DURATION = Number(env.BENCH_DURATION ?? 10);
+const EMPLOYEES = Number(env.BENCH_LEAVE_EMPLOYEES ?? 10_000);
+const ATTENDANCE_DAYS = Number(env.BENCH_LEAVE_ATTENDANCE_DAYS ?? 365);
+const DURATION = Number(env.BENCH_LEAVE_DURATION ?? 10);
 /** Concurrency levels, each scenario is measured at each: 1 shows latency without queueing, 10 throughput under load. */
-const CONNECTIONS = (env.BENCH_CONNECTIONS ?? "1,10").split(",").map(Number);
-const PORT = Number(env.BENCH_PORT ?? 3199);
-const TARGET = Number(env.BENCH_TARGET_P99_MS ?? 50);
-const ADMIN_URL = env.DATABASE_URL ?? "postgres://postgres@127.0.0.1:5432/postgres";
+const CONNECTIONS = (env.BENCH_LEAVE_CONNECTIONS ?? "1,10").split(",").map(Number);
+const PORT = Number(env.BENCH_LEAVE_PORT ?? 3199);
+const TARGET = Number(env.BENCH_LEAVE_TARGET_P99_MS ?? 50);
+// BENCH_DATABASE_URL or DATABASE_URL (a server where the bench may CREATE DATABASE), else the
+// embedded PostgreSQL of `make run` (started here when it is not running).
+const embedded = env.BENCH_DATABASE_URL || env.DATABASE_URL ? null : await (await import("../src/db/embedded.ts")).startEmbeddedServer();
+const ADMIN_URL = env.BENCH_DATABASE_URL || env.DATABASE_URL || embedded!.url;
 const DB_NAME = `hrms_bench_leave_${process.pid}`;
 const root = path.resolve(import.meta.dirname, "..");
 const base = `http://127.0.0.1:${PORT}`;
@@ -243,10 +246,11 @@ async function main() {
     await db.end().catch(() => {});
     server.kill("SIGTERM");
     await new Promise((r) => server.once("exit", r));
-    if (env.BENCH_KEEP !== "1") await admin(`DROP DATABASE IF EXISTS "${DB_NAME}" WITH (FORCE)`);
+    if (env.BENCH_LEAVE_KEEP !== "1") await admin(`DROP DATABASE IF EXISTS "${DB_NAME}" WITH (FORCE)`);
     else log(`kept database ${DB_NAME}`);
+    await embedded?.stop();
   }
-  if (failed && env.BENCH_STRICT === "1") process.exit(1);
+  if (failed && env.BENCH_LEAVE_STRICT === "1") process.exit(1);
 }
 
 await main();
