@@ -375,6 +375,7 @@ export type EmployeeWhereInput = {
   documents?: Prisma.EmployeeDocumentListRelationFilter
   exit?: Prisma.XOR<Prisma.EmployeeExitNullableScalarRelationFilter, Prisma.EmployeeExitWhereInput> | null
   asset_assignments?: Prisma.AssetAssignmentListRelationFilter
+  recruitment_candidates?: Prisma.CandidateListRelationFilter
 }
 
 export type EmployeeOrderByWithRelationInput = {
@@ -415,6 +416,7 @@ export type EmployeeOrderByWithRelationInput = {
   documents?: Prisma.EmployeeDocumentOrderByRelationAggregateInput
   exit?: Prisma.EmployeeExitOrderByWithRelationInput
   asset_assignments?: Prisma.AssetAssignmentOrderByRelationAggregateInput
+  recruitment_candidates?: Prisma.CandidateOrderByRelationAggregateInput
 }
 
 export type EmployeeWhereUniqueInput = Prisma.AtLeast<{
@@ -461,6 +463,7 @@ export type EmployeeWhereUniqueInput = Prisma.AtLeast<{
   documents?: Prisma.EmployeeDocumentListRelationFilter
   exit?: Prisma.XOR<Prisma.EmployeeExitNullableScalarRelationFilter, Prisma.EmployeeExitWhereInput> | null
   asset_assignments?: Prisma.AssetAssignmentListRelationFilter
+  recruitment_candidates?: Prisma.CandidateListRelationFilter
 }, "tenant_id_id" | "id" | "tenant_id_employee_code" | "tenant_id_email">
 
 export type EmployeeOrderByWithAggregationInput = {
@@ -565,6 +568,7 @@ export type EmployeeCreateInput = {
   documents?: Prisma.EmployeeDocumentCreateNestedManyWithoutEmployeeInput
   exit?: Prisma.EmployeeExitCreateNestedOneWithoutEmployeeInput
   asset_assignments?: Prisma.AssetAssignmentCreateNestedManyWithoutEmployeeInput
+  recruitment_candidates?: Prisma.CandidateCreateNestedManyWithoutEmployeeInput
 }
 
 export type EmployeeUncheckedCreateInput = {
@@ -602,6 +606,7 @@ export type EmployeeUncheckedCreateInput = {
   documents?: Prisma.EmployeeDocumentUncheckedCreateNestedManyWithoutEmployeeInput
   exit?: Prisma.EmployeeExitUncheckedCreateNestedOneWithoutEmployeeInput
   asset_assignments?: Prisma.AssetAssignmentUncheckedCreateNestedManyWithoutEmployeeInput
+  recruitment_candidates?: Prisma.CandidateUncheckedCreateNestedManyWithoutEmployeeInput
 }
 
 export type EmployeeUpdateInput = {
@@ -638,6 +643,7 @@ export type EmployeeUpdateInput = {
   documents?: Prisma.EmployeeDocumentUpdateManyWithoutEmployeeNestedInput
   exit?: Prisma.EmployeeExitUpdateOneWithoutEmployeeNestedInput
   asset_assignments?: Prisma.AssetAssignmentUpdateManyWithoutEmployeeNestedInput
+  recruitment_candidates?: Prisma.CandidateUpdateManyWithoutEmployeeNestedInput
 }
 
 export type EmployeeUncheckedUpdateInput = {
@@ -675,6 +681,7 @@ export type EmployeeUncheckedUpdateInput = {
   documents?: Prisma.EmployeeDocumentUncheckedUpdateManyWithoutEmployeeNestedInput
   exit?: Prisma.EmployeeExitUncheckedUpdateOneWithoutEmployeeNestedInput
   asset_assignments?: Prisma.AssetAssignmentUncheckedUpdateManyWithoutEmployeeNestedInput
+  recruitment_candidates?: Prisma.CandidateUncheckedUpdateManyWithoutEmployeeNestedInput
 }
 
 export type EmployeeCreateManyInput = {
@@ -1110,6 +1117,22 @@ export type EmployeeUpdateOneWithoutInvitationsNestedInput = {
   update?: Prisma.XOR<Prisma.XOR<Prisma.EmployeeUpdateToOneWithWhereWithoutInvitationsInput, Prisma.EmployeeUpdateWithoutInvitationsInput>, Prisma.EmployeeUncheckedUpdateWithoutInvitationsInput>
 }
 
+export type EmployeeCreateNestedOneWithoutRecruitment_candidatesInput = {
+  create?: Prisma.XOR<Prisma.EmployeeCreateWithoutRecruitment_candidatesInput, Prisma.EmployeeUncheckedCreateWithoutRecruitment_candidatesInput>
+  connectOrCreate?: Prisma.EmployeeCreateOrConnectWithoutRecruitment_candidatesInput
+  connect?: Prisma.EmployeeWhereUniqueInput
+}
+
+export type EmployeeUpdateOneWithoutRecruitment_candidatesNestedInput = {
+  create?: Prisma.XOR<Prisma.EmployeeCreateWithoutRecruitment_candidatesInput, Prisma.EmployeeUncheckedCreateWithoutRecruitment_candidatesInput>
+  connectOrCreate?: Prisma.EmployeeCreateOrConnectWithoutRecruitment_candidatesInput
+  upsert?: Prisma.EmployeeUpsertWithoutRecruitment_candidatesInput
+  disconnect?: Prisma.EmployeeWhereInput | boolean
+  delete?: Prisma.EmployeeWhereInput | boolean
+  connect?: Prisma.EmployeeWhereUniqueInput
+  update?: Prisma.XOR<Prisma.XOR<Prisma.EmployeeUpdateToOneWithWhereWithoutRecruitment_candidatesInput, Prisma.EmployeeUpdateWithoutRecruitment_candidatesInput>, Prisma.EmployeeUncheckedUpdateWithoutRecruitment_candidatesInput>
+}
+
 export type EmployeeCreateWithoutAsset_assignmentsInput = {
   id?: string
   employee_code: string
@@ -1143,6 +1166,7 @@ export type EmployeeCreateWithoutAsset_assignmentsInput = {
   invitations?: Prisma.InvitationCreateNestedManyWithoutEmployeeInput
   documents?: Prisma.EmployeeDocumentCreateNestedManyWithoutEmployeeInput
   exit?: Prisma.EmployeeExitCreateNestedOneWithoutEmployeeInput
+  recruitment_candidates?: Prisma.CandidateCreateNestedManyWithoutEmployeeInput
 }
 
 export type EmployeeUncheckedCreateWithoutAsset_assignmentsInput = {
@@ -1179,6 +1203,7 @@ export type EmployeeUncheckedCreateWithoutAsset_assignmentsInput = {
   invitations?: Prisma.InvitationUncheckedCreateNestedManyWithoutEmployeeInput
   documents?: Prisma.EmployeeDocumentUncheckedCreateNestedManyWithoutEmployeeInput
   exit?: Prisma.EmployeeExitUncheckedCreateNestedOneWithoutEmployeeInput
+  recruitment_candidates?: Prisma.CandidateUncheckedCreateNestedManyWithoutEmployeeInput
 }
 
 export type EmployeeCreateOrConnectWithoutAsset_assignmentsInput = {
@@ -1230,6 +1255,7 @@ export type EmployeeUpdateWithoutAsset_assignmentsInput = {
   invitations?: Prisma.InvitationUpdateManyWithoutEmployeeNestedInput
   documents?: Prisma.EmployeeDocumentUpdateManyWithoutEmployeeNestedInput
   exit?: Prisma.EmployeeExitUpdateOneWithoutEmployeeNestedInput
+  recruitment_candidates?: Prisma.CandidateUpdateManyWithoutEmployeeNestedInput
 }
 
 export type EmployeeUncheckedUpdateWithoutAsset_assignmentsInput = {
@@ -1266,6 +1292,7 @@ export type EmployeeUncheckedUpdateWithoutAsset_assignmentsInput = {
   invitations?: Prisma.InvitationUncheckedUpdateManyWithoutEmployeeNestedInput
   documents?: Prisma.EmployeeDocumentUncheckedUpdateManyWithoutEmployeeNestedInput
   exit?: Prisma.EmployeeExitUncheckedUpdateOneWithoutEmployeeNestedInput
+  recruitment_candidates?: Prisma.CandidateUncheckedUpdateManyWithoutEmployeeNestedInput
 }
 
 export type EmployeeCreateWithoutReportsInput = {
@@ -1301,6 +1328,7 @@ export type EmployeeCreateWithoutReportsInput = {
   documents?: Prisma.EmployeeDocumentCreateNestedManyWithoutEmployeeInput
   exit?: Prisma.EmployeeExitCreateNestedOneWithoutEmployeeInput
   asset_assignments?: Prisma.AssetAssignmentCreateNestedManyWithoutEmployeeInput
+  recruitment_candidates?: Prisma.CandidateCreateNestedManyWithoutEmployeeInput
 }
 
 export type EmployeeUncheckedCreateWithoutReportsInput = {
@@ -1337,6 +1365,7 @@ export type EmployeeUncheckedCreateWithoutReportsInput = {
   documents?: Prisma.EmployeeDocumentUncheckedCreateNestedManyWithoutEmployeeInput
   exit?: Prisma.EmployeeExitUncheckedCreateNestedOneWithoutEmployeeInput
   asset_assignments?: Prisma.AssetAssignmentUncheckedCreateNestedManyWithoutEmployeeInput
+  recruitment_candidates?: Prisma.CandidateUncheckedCreateNestedManyWithoutEmployeeInput
 }
 
 export type EmployeeCreateOrConnectWithoutReportsInput = {
@@ -1377,6 +1406,7 @@ export type EmployeeCreateWithoutManagerInput = {
   documents?: Prisma.EmployeeDocumentCreateNestedManyWithoutEmployeeInput
   exit?: Prisma.EmployeeExitCreateNestedOneWithoutEmployeeInput
   asset_assignments?: Prisma.AssetAssignmentCreateNestedManyWithoutEmployeeInput
+  recruitment_candidates?: Prisma.CandidateCreateNestedManyWithoutEmployeeInput
 }
 
 export type EmployeeUncheckedCreateWithoutManagerInput = {
@@ -1412,6 +1442,7 @@ export type EmployeeUncheckedCreateWithoutManagerInput = {
   documents?: Prisma.EmployeeDocumentUncheckedCreateNestedManyWithoutEmployeeInput
   exit?: Prisma.EmployeeExitUncheckedCreateNestedOneWithoutEmployeeInput
   asset_assignments?: Prisma.AssetAssignmentUncheckedCreateNestedManyWithoutEmployeeInput
+  recruitment_candidates?: Prisma.CandidateUncheckedCreateNestedManyWithoutEmployeeInput
 }
 
 export type EmployeeCreateOrConnectWithoutManagerInput = {
@@ -1468,6 +1499,7 @@ export type EmployeeUpdateWithoutReportsInput = {
   documents?: Prisma.EmployeeDocumentUpdateManyWithoutEmployeeNestedInput
   exit?: Prisma.EmployeeExitUpdateOneWithoutEmployeeNestedInput
   asset_assignments?: Prisma.AssetAssignmentUpdateManyWithoutEmployeeNestedInput
+  recruitment_candidates?: Prisma.CandidateUpdateManyWithoutEmployeeNestedInput
 }
 
 export type EmployeeUncheckedUpdateWithoutReportsInput = {
@@ -1504,6 +1536,7 @@ export type EmployeeUncheckedUpdateWithoutReportsInput = {
   documents?: Prisma.EmployeeDocumentUncheckedUpdateManyWithoutEmployeeNestedInput
   exit?: Prisma.EmployeeExitUncheckedUpdateOneWithoutEmployeeNestedInput
   asset_assignments?: Prisma.AssetAssignmentUncheckedUpdateManyWithoutEmployeeNestedInput
+  recruitment_candidates?: Prisma.CandidateUncheckedUpdateManyWithoutEmployeeNestedInput
 }
 
 export type EmployeeUpsertWithWhereUniqueWithoutManagerInput = {
@@ -1589,6 +1622,7 @@ export type EmployeeCreateWithoutDocumentsInput = {
   invitations?: Prisma.InvitationCreateNestedManyWithoutEmployeeInput
   exit?: Prisma.EmployeeExitCreateNestedOneWithoutEmployeeInput
   asset_assignments?: Prisma.AssetAssignmentCreateNestedManyWithoutEmployeeInput
+  recruitment_candidates?: Prisma.CandidateCreateNestedManyWithoutEmployeeInput
 }
 
 export type EmployeeUncheckedCreateWithoutDocumentsInput = {
@@ -1625,6 +1659,7 @@ export type EmployeeUncheckedCreateWithoutDocumentsInput = {
   invitations?: Prisma.InvitationUncheckedCreateNestedManyWithoutEmployeeInput
   exit?: Prisma.EmployeeExitUncheckedCreateNestedOneWithoutEmployeeInput
   asset_assignments?: Prisma.AssetAssignmentUncheckedCreateNestedManyWithoutEmployeeInput
+  recruitment_candidates?: Prisma.CandidateUncheckedCreateNestedManyWithoutEmployeeInput
 }
 
 export type EmployeeCreateOrConnectWithoutDocumentsInput = {
@@ -1676,6 +1711,7 @@ export type EmployeeUpdateWithoutDocumentsInput = {
   invitations?: Prisma.InvitationUpdateManyWithoutEmployeeNestedInput
   exit?: Prisma.EmployeeExitUpdateOneWithoutEmployeeNestedInput
   asset_assignments?: Prisma.AssetAssignmentUpdateManyWithoutEmployeeNestedInput
+  recruitment_candidates?: Prisma.CandidateUpdateManyWithoutEmployeeNestedInput
 }
 
 export type EmployeeUncheckedUpdateWithoutDocumentsInput = {
@@ -1712,6 +1748,7 @@ export type EmployeeUncheckedUpdateWithoutDocumentsInput = {
   invitations?: Prisma.InvitationUncheckedUpdateManyWithoutEmployeeNestedInput
   exit?: Prisma.EmployeeExitUncheckedUpdateOneWithoutEmployeeNestedInput
   asset_assignments?: Prisma.AssetAssignmentUncheckedUpdateManyWithoutEmployeeNestedInput
+  recruitment_candidates?: Prisma.CandidateUncheckedUpdateManyWithoutEmployeeNestedInput
 }
 
 export type EmployeeCreateWithoutExitInput = {
@@ -1747,6 +1784,7 @@ export type EmployeeCreateWithoutExitInput = {
   invitations?: Prisma.InvitationCreateNestedManyWithoutEmployeeInput
   documents?: Prisma.EmployeeDocumentCreateNestedManyWithoutEmployeeInput
   asset_assignments?: Prisma.AssetAssignmentCreateNestedManyWithoutEmployeeInput
+  recruitment_candidates?: Prisma.CandidateCreateNestedManyWithoutEmployeeInput
 }
 
 export type EmployeeUncheckedCreateWithoutExitInput = {
@@ -1783,6 +1821,7 @@ export type EmployeeUncheckedCreateWithoutExitInput = {
   invitations?: Prisma.InvitationUncheckedCreateNestedManyWithoutEmployeeInput
   documents?: Prisma.EmployeeDocumentUncheckedCreateNestedManyWithoutEmployeeInput
   asset_assignments?: Prisma.AssetAssignmentUncheckedCreateNestedManyWithoutEmployeeInput
+  recruitment_candidates?: Prisma.CandidateUncheckedCreateNestedManyWithoutEmployeeInput
 }
 
 export type EmployeeCreateOrConnectWithoutExitInput = {
@@ -1834,6 +1873,7 @@ export type EmployeeUpdateWithoutExitInput = {
   invitations?: Prisma.InvitationUpdateManyWithoutEmployeeNestedInput
   documents?: Prisma.EmployeeDocumentUpdateManyWithoutEmployeeNestedInput
   asset_assignments?: Prisma.AssetAssignmentUpdateManyWithoutEmployeeNestedInput
+  recruitment_candidates?: Prisma.CandidateUpdateManyWithoutEmployeeNestedInput
 }
 
 export type EmployeeUncheckedUpdateWithoutExitInput = {
@@ -1870,6 +1910,7 @@ export type EmployeeUncheckedUpdateWithoutExitInput = {
   invitations?: Prisma.InvitationUncheckedUpdateManyWithoutEmployeeNestedInput
   documents?: Prisma.EmployeeDocumentUncheckedUpdateManyWithoutEmployeeNestedInput
   asset_assignments?: Prisma.AssetAssignmentUncheckedUpdateManyWithoutEmployeeNestedInput
+  recruitment_candidates?: Prisma.CandidateUncheckedUpdateManyWithoutEmployeeNestedInput
 }
 
 export type EmployeeCreateWithoutBranchInput = {
@@ -1905,6 +1946,7 @@ export type EmployeeCreateWithoutBranchInput = {
   documents?: Prisma.EmployeeDocumentCreateNestedManyWithoutEmployeeInput
   exit?: Prisma.EmployeeExitCreateNestedOneWithoutEmployeeInput
   asset_assignments?: Prisma.AssetAssignmentCreateNestedManyWithoutEmployeeInput
+  recruitment_candidates?: Prisma.CandidateCreateNestedManyWithoutEmployeeInput
 }
 
 export type EmployeeUncheckedCreateWithoutBranchInput = {
@@ -1940,6 +1982,7 @@ export type EmployeeUncheckedCreateWithoutBranchInput = {
   documents?: Prisma.EmployeeDocumentUncheckedCreateNestedManyWithoutEmployeeInput
   exit?: Prisma.EmployeeExitUncheckedCreateNestedOneWithoutEmployeeInput
   asset_assignments?: Prisma.AssetAssignmentUncheckedCreateNestedManyWithoutEmployeeInput
+  recruitment_candidates?: Prisma.CandidateUncheckedCreateNestedManyWithoutEmployeeInput
 }
 
 export type EmployeeCreateOrConnectWithoutBranchInput = {
@@ -2001,6 +2044,7 @@ export type EmployeeCreateWithoutWork_locationInput = {
   documents?: Prisma.EmployeeDocumentCreateNestedManyWithoutEmployeeInput
   exit?: Prisma.EmployeeExitCreateNestedOneWithoutEmployeeInput
   asset_assignments?: Prisma.AssetAssignmentCreateNestedManyWithoutEmployeeInput
+  recruitment_candidates?: Prisma.CandidateCreateNestedManyWithoutEmployeeInput
 }
 
 export type EmployeeUncheckedCreateWithoutWork_locationInput = {
@@ -2036,6 +2080,7 @@ export type EmployeeUncheckedCreateWithoutWork_locationInput = {
   documents?: Prisma.EmployeeDocumentUncheckedCreateNestedManyWithoutEmployeeInput
   exit?: Prisma.EmployeeExitUncheckedCreateNestedOneWithoutEmployeeInput
   asset_assignments?: Prisma.AssetAssignmentUncheckedCreateNestedManyWithoutEmployeeInput
+  recruitment_candidates?: Prisma.CandidateUncheckedCreateNestedManyWithoutEmployeeInput
 }
 
 export type EmployeeCreateOrConnectWithoutWork_locationInput = {
@@ -2097,6 +2142,7 @@ export type EmployeeCreateWithoutMembershipsInput = {
   documents?: Prisma.EmployeeDocumentCreateNestedManyWithoutEmployeeInput
   exit?: Prisma.EmployeeExitCreateNestedOneWithoutEmployeeInput
   asset_assignments?: Prisma.AssetAssignmentCreateNestedManyWithoutEmployeeInput
+  recruitment_candidates?: Prisma.CandidateCreateNestedManyWithoutEmployeeInput
 }
 
 export type EmployeeUncheckedCreateWithoutMembershipsInput = {
@@ -2133,6 +2179,7 @@ export type EmployeeUncheckedCreateWithoutMembershipsInput = {
   documents?: Prisma.EmployeeDocumentUncheckedCreateNestedManyWithoutEmployeeInput
   exit?: Prisma.EmployeeExitUncheckedCreateNestedOneWithoutEmployeeInput
   asset_assignments?: Prisma.AssetAssignmentUncheckedCreateNestedManyWithoutEmployeeInput
+  recruitment_candidates?: Prisma.CandidateUncheckedCreateNestedManyWithoutEmployeeInput
 }
 
 export type EmployeeCreateOrConnectWithoutMembershipsInput = {
@@ -2184,6 +2231,7 @@ export type EmployeeUpdateWithoutMembershipsInput = {
   documents?: Prisma.EmployeeDocumentUpdateManyWithoutEmployeeNestedInput
   exit?: Prisma.EmployeeExitUpdateOneWithoutEmployeeNestedInput
   asset_assignments?: Prisma.AssetAssignmentUpdateManyWithoutEmployeeNestedInput
+  recruitment_candidates?: Prisma.CandidateUpdateManyWithoutEmployeeNestedInput
 }
 
 export type EmployeeUncheckedUpdateWithoutMembershipsInput = {
@@ -2220,6 +2268,7 @@ export type EmployeeUncheckedUpdateWithoutMembershipsInput = {
   documents?: Prisma.EmployeeDocumentUncheckedUpdateManyWithoutEmployeeNestedInput
   exit?: Prisma.EmployeeExitUncheckedUpdateOneWithoutEmployeeNestedInput
   asset_assignments?: Prisma.AssetAssignmentUncheckedUpdateManyWithoutEmployeeNestedInput
+  recruitment_candidates?: Prisma.CandidateUncheckedUpdateManyWithoutEmployeeNestedInput
 }
 
 export type EmployeeCreateWithoutInvitationsInput = {
@@ -2255,6 +2304,7 @@ export type EmployeeCreateWithoutInvitationsInput = {
   documents?: Prisma.EmployeeDocumentCreateNestedManyWithoutEmployeeInput
   exit?: Prisma.EmployeeExitCreateNestedOneWithoutEmployeeInput
   asset_assignments?: Prisma.AssetAssignmentCreateNestedManyWithoutEmployeeInput
+  recruitment_candidates?: Prisma.CandidateCreateNestedManyWithoutEmployeeInput
 }
 
 export type EmployeeUncheckedCreateWithoutInvitationsInput = {
@@ -2291,6 +2341,7 @@ export type EmployeeUncheckedCreateWithoutInvitationsInput = {
   documents?: Prisma.EmployeeDocumentUncheckedCreateNestedManyWithoutEmployeeInput
   exit?: Prisma.EmployeeExitUncheckedCreateNestedOneWithoutEmployeeInput
   asset_assignments?: Prisma.AssetAssignmentUncheckedCreateNestedManyWithoutEmployeeInput
+  recruitment_candidates?: Prisma.CandidateUncheckedCreateNestedManyWithoutEmployeeInput
 }
 
 export type EmployeeCreateOrConnectWithoutInvitationsInput = {
@@ -2342,6 +2393,7 @@ export type EmployeeUpdateWithoutInvitationsInput = {
   documents?: Prisma.EmployeeDocumentUpdateManyWithoutEmployeeNestedInput
   exit?: Prisma.EmployeeExitUpdateOneWithoutEmployeeNestedInput
   asset_assignments?: Prisma.AssetAssignmentUpdateManyWithoutEmployeeNestedInput
+  recruitment_candidates?: Prisma.CandidateUpdateManyWithoutEmployeeNestedInput
 }
 
 export type EmployeeUncheckedUpdateWithoutInvitationsInput = {
@@ -2375,6 +2427,169 @@ export type EmployeeUncheckedUpdateWithoutInvitationsInput = {
   deleted_at?: Prisma.NullableDateTimeFieldUpdateOperationsInput | Date | string | null
   reports?: Prisma.EmployeeUncheckedUpdateManyWithoutManagerNestedInput
   memberships?: Prisma.MembershipUncheckedUpdateManyWithoutEmployeeNestedInput
+  documents?: Prisma.EmployeeDocumentUncheckedUpdateManyWithoutEmployeeNestedInput
+  exit?: Prisma.EmployeeExitUncheckedUpdateOneWithoutEmployeeNestedInput
+  asset_assignments?: Prisma.AssetAssignmentUncheckedUpdateManyWithoutEmployeeNestedInput
+  recruitment_candidates?: Prisma.CandidateUncheckedUpdateManyWithoutEmployeeNestedInput
+}
+
+export type EmployeeCreateWithoutRecruitment_candidatesInput = {
+  id?: string
+  employee_code: string
+  first_name: string
+  last_name: string
+  email: string
+  phone?: string | null
+  department: string
+  designation: string
+  joining_date: Date | string
+  date_of_birth?: Date | string | null
+  gender?: string | null
+  employment_type?: string
+  status?: string
+  bank_name?: string | null
+  bank_account_number?: string | null
+  bank_ifsc?: string | null
+  bank_iban?: string | null
+  bank_routing_code?: string | null
+  labour_card_number?: string | null
+  state?: string | null
+  search_text?: string
+  created_at?: Date | string
+  updated_at?: Date | string
+  deleted_at?: Date | string | null
+  manager?: Prisma.EmployeeCreateNestedOneWithoutReportsInput
+  reports?: Prisma.EmployeeCreateNestedManyWithoutManagerInput
+  branch?: Prisma.BranchCreateNestedOneWithoutEmployeesInput
+  work_location?: Prisma.WorkLocationCreateNestedOneWithoutEmployeesInput
+  memberships?: Prisma.MembershipCreateNestedManyWithoutEmployeeInput
+  invitations?: Prisma.InvitationCreateNestedManyWithoutEmployeeInput
+  documents?: Prisma.EmployeeDocumentCreateNestedManyWithoutEmployeeInput
+  exit?: Prisma.EmployeeExitCreateNestedOneWithoutEmployeeInput
+  asset_assignments?: Prisma.AssetAssignmentCreateNestedManyWithoutEmployeeInput
+}
+
+export type EmployeeUncheckedCreateWithoutRecruitment_candidatesInput = {
+  tenant_id: string
+  id?: string
+  employee_code: string
+  first_name: string
+  last_name: string
+  email: string
+  phone?: string | null
+  department: string
+  designation: string
+  joining_date: Date | string
+  date_of_birth?: Date | string | null
+  gender?: string | null
+  employment_type?: string
+  status?: string
+  reports_to?: string | null
+  branch_id?: string | null
+  work_location_id?: string | null
+  bank_name?: string | null
+  bank_account_number?: string | null
+  bank_ifsc?: string | null
+  bank_iban?: string | null
+  bank_routing_code?: string | null
+  labour_card_number?: string | null
+  state?: string | null
+  search_text?: string
+  created_at?: Date | string
+  updated_at?: Date | string
+  deleted_at?: Date | string | null
+  reports?: Prisma.EmployeeUncheckedCreateNestedManyWithoutManagerInput
+  memberships?: Prisma.MembershipUncheckedCreateNestedManyWithoutEmployeeInput
+  invitations?: Prisma.InvitationUncheckedCreateNestedManyWithoutEmployeeInput
+  documents?: Prisma.EmployeeDocumentUncheckedCreateNestedManyWithoutEmployeeInput
+  exit?: Prisma.EmployeeExitUncheckedCreateNestedOneWithoutEmployeeInput
+  asset_assignments?: Prisma.AssetAssignmentUncheckedCreateNestedManyWithoutEmployeeInput
+}
+
+export type EmployeeCreateOrConnectWithoutRecruitment_candidatesInput = {
+  where: Prisma.EmployeeWhereUniqueInput
+  create: Prisma.XOR<Prisma.EmployeeCreateWithoutRecruitment_candidatesInput, Prisma.EmployeeUncheckedCreateWithoutRecruitment_candidatesInput>
+}
+
+export type EmployeeUpsertWithoutRecruitment_candidatesInput = {
+  update: Prisma.XOR<Prisma.EmployeeUpdateWithoutRecruitment_candidatesInput, Prisma.EmployeeUncheckedUpdateWithoutRecruitment_candidatesInput>
+  create: Prisma.XOR<Prisma.EmployeeCreateWithoutRecruitment_candidatesInput, Prisma.EmployeeUncheckedCreateWithoutRecruitment_candidatesInput>
+  where?: Prisma.EmployeeWhereInput
+}
+
+export type EmployeeUpdateToOneWithWhereWithoutRecruitment_candidatesInput = {
+  where?: Prisma.EmployeeWhereInput
+  data: Prisma.XOR<Prisma.EmployeeUpdateWithoutRecruitment_candidatesInput, Prisma.EmployeeUncheckedUpdateWithoutRecruitment_candidatesInput>
+}
+
+export type EmployeeUpdateWithoutRecruitment_candidatesInput = {
+  id?: Prisma.StringFieldUpdateOperationsInput | string
+  employee_code?: Prisma.StringFieldUpdateOperationsInput | string
+  first_name?: Prisma.StringFieldUpdateOperationsInput | string
+  last_name?: Prisma.StringFieldUpdateOperationsInput | string
+  email?: Prisma.StringFieldUpdateOperationsInput | string
+  phone?: Prisma.NullableStringFieldUpdateOperationsInput | string | null
+  department?: Prisma.StringFieldUpdateOperationsInput | string
+  designation?: Prisma.StringFieldUpdateOperationsInput | string
+  joining_date?: Prisma.DateTimeFieldUpdateOperationsInput | Date | string
+  date_of_birth?: Prisma.NullableDateTimeFieldUpdateOperationsInput | Date | string | null
+  gender?: Prisma.NullableStringFieldUpdateOperationsInput | string | null
+  employment_type?: Prisma.StringFieldUpdateOperationsInput | string
+  status?: Prisma.StringFieldUpdateOperationsInput | string
+  bank_name?: Prisma.NullableStringFieldUpdateOperationsInput | string | null
+  bank_account_number?: Prisma.NullableStringFieldUpdateOperationsInput | string | null
+  bank_ifsc?: Prisma.NullableStringFieldUpdateOperationsInput | string | null
+  bank_iban?: Prisma.NullableStringFieldUpdateOperationsInput | string | null
+  bank_routing_code?: Prisma.NullableStringFieldUpdateOperationsInput | string | null
+  labour_card_number?: Prisma.NullableStringFieldUpdateOperationsInput | string | null
+  state?: Prisma.NullableStringFieldUpdateOperationsInput | string | null
+  search_text?: Prisma.StringFieldUpdateOperationsInput | string
+  created_at?: Prisma.DateTimeFieldUpdateOperationsInput | Date | string
+  updated_at?: Prisma.DateTimeFieldUpdateOperationsInput | Date | string
+  deleted_at?: Prisma.NullableDateTimeFieldUpdateOperationsInput | Date | string | null
+  manager?: Prisma.EmployeeUpdateOneWithoutReportsNestedInput
+  reports?: Prisma.EmployeeUpdateManyWithoutManagerNestedInput
+  branch?: Prisma.BranchUpdateOneWithoutEmployeesNestedInput
+  work_location?: Prisma.WorkLocationUpdateOneWithoutEmployeesNestedInput
+  memberships?: Prisma.MembershipUpdateManyWithoutEmployeeNestedInput
+  invitations?: Prisma.InvitationUpdateManyWithoutEmployeeNestedInput
+  documents?: Prisma.EmployeeDocumentUpdateManyWithoutEmployeeNestedInput
+  exit?: Prisma.EmployeeExitUpdateOneWithoutEmployeeNestedInput
+  asset_assignments?: Prisma.AssetAssignmentUpdateManyWithoutEmployeeNestedInput
+}
+
+export type EmployeeUncheckedUpdateWithoutRecruitment_candidatesInput = {
+  tenant_id?: Prisma.StringFieldUpdateOperationsInput | string
+  id?: Prisma.StringFieldUpdateOperationsInput | string
+  employee_code?: Prisma.StringFieldUpdateOperationsInput | string
+  first_name?: Prisma.StringFieldUpdateOperationsInput | string
+  last_name?: Prisma.StringFieldUpdateOperationsInput | string
+  email?: Prisma.StringFieldUpdateOperationsInput | string
+  phone?: Prisma.NullableStringFieldUpdateOperationsInput | string | null
+  department?: Prisma.StringFieldUpdateOperationsInput | string
+  designation?: Prisma.StringFieldUpdateOperationsInput | string
+  joining_date?: Prisma.DateTimeFieldUpdateOperationsInput | Date | string
+  date_of_birth?: Prisma.NullableDateTimeFieldUpdateOperationsInput | Date | string | null
+  gender?: Prisma.NullableStringFieldUpdateOperationsInput | string | null
+  employment_type?: Prisma.StringFieldUpdateOperationsInput | string
+  status?: Prisma.StringFieldUpdateOperationsInput | string
+  reports_to?: Prisma.NullableStringFieldUpdateOperationsInput | string | null
+  branch_id?: Prisma.NullableStringFieldUpdateOperationsInput | string | null
+  work_location_id?: Prisma.NullableStringFieldUpdateOperationsInput | string | null
+  bank_name?: Prisma.NullableStringFieldUpdateOperationsInput | string | null
+  bank_account_number?: Prisma.NullableStringFieldUpdateOperationsInput | string | null
+  bank_ifsc?: Prisma.NullableStringFieldUpdateOperationsInput | string | null
+  bank_iban?: Prisma.NullableStringFieldUpdateOperationsInput | string | null
+  bank_routing_code?: Prisma.NullableStringFieldUpdateOperationsInput | string | null
+  labour_card_number?: Prisma.NullableStringFieldUpdateOperationsInput | string | null
+  state?: Prisma.NullableStringFieldUpdateOperationsInput | string | null
+  search_text?: Prisma.StringFieldUpdateOperationsInput | string
+  created_at?: Prisma.DateTimeFieldUpdateOperationsInput | Date | string
+  updated_at?: Prisma.DateTimeFieldUpdateOperationsInput | Date | string
+  deleted_at?: Prisma.NullableDateTimeFieldUpdateOperationsInput | Date | string | null
+  reports?: Prisma.EmployeeUncheckedUpdateManyWithoutManagerNestedInput
+  memberships?: Prisma.MembershipUncheckedUpdateManyWithoutEmployeeNestedInput
+  invitations?: Prisma.InvitationUncheckedUpdateManyWithoutEmployeeNestedInput
   documents?: Prisma.EmployeeDocumentUncheckedUpdateManyWithoutEmployeeNestedInput
   exit?: Prisma.EmployeeExitUncheckedUpdateOneWithoutEmployeeNestedInput
   asset_assignments?: Prisma.AssetAssignmentUncheckedUpdateManyWithoutEmployeeNestedInput
@@ -2442,6 +2657,7 @@ export type EmployeeUpdateWithoutManagerInput = {
   documents?: Prisma.EmployeeDocumentUpdateManyWithoutEmployeeNestedInput
   exit?: Prisma.EmployeeExitUpdateOneWithoutEmployeeNestedInput
   asset_assignments?: Prisma.AssetAssignmentUpdateManyWithoutEmployeeNestedInput
+  recruitment_candidates?: Prisma.CandidateUpdateManyWithoutEmployeeNestedInput
 }
 
 export type EmployeeUncheckedUpdateWithoutManagerInput = {
@@ -2477,6 +2693,7 @@ export type EmployeeUncheckedUpdateWithoutManagerInput = {
   documents?: Prisma.EmployeeDocumentUncheckedUpdateManyWithoutEmployeeNestedInput
   exit?: Prisma.EmployeeExitUncheckedUpdateOneWithoutEmployeeNestedInput
   asset_assignments?: Prisma.AssetAssignmentUncheckedUpdateManyWithoutEmployeeNestedInput
+  recruitment_candidates?: Prisma.CandidateUncheckedUpdateManyWithoutEmployeeNestedInput
 }
 
 export type EmployeeUncheckedUpdateManyWithoutManagerInput = {
@@ -2570,6 +2787,7 @@ export type EmployeeUpdateWithoutBranchInput = {
   documents?: Prisma.EmployeeDocumentUpdateManyWithoutEmployeeNestedInput
   exit?: Prisma.EmployeeExitUpdateOneWithoutEmployeeNestedInput
   asset_assignments?: Prisma.AssetAssignmentUpdateManyWithoutEmployeeNestedInput
+  recruitment_candidates?: Prisma.CandidateUpdateManyWithoutEmployeeNestedInput
 }
 
 export type EmployeeUncheckedUpdateWithoutBranchInput = {
@@ -2605,6 +2823,7 @@ export type EmployeeUncheckedUpdateWithoutBranchInput = {
   documents?: Prisma.EmployeeDocumentUncheckedUpdateManyWithoutEmployeeNestedInput
   exit?: Prisma.EmployeeExitUncheckedUpdateOneWithoutEmployeeNestedInput
   asset_assignments?: Prisma.AssetAssignmentUncheckedUpdateManyWithoutEmployeeNestedInput
+  recruitment_candidates?: Prisma.CandidateUncheckedUpdateManyWithoutEmployeeNestedInput
 }
 
 export type EmployeeUncheckedUpdateManyWithoutBranchInput = {
@@ -2698,6 +2917,7 @@ export type EmployeeUpdateWithoutWork_locationInput = {
   documents?: Prisma.EmployeeDocumentUpdateManyWithoutEmployeeNestedInput
   exit?: Prisma.EmployeeExitUpdateOneWithoutEmployeeNestedInput
   asset_assignments?: Prisma.AssetAssignmentUpdateManyWithoutEmployeeNestedInput
+  recruitment_candidates?: Prisma.CandidateUpdateManyWithoutEmployeeNestedInput
 }
 
 export type EmployeeUncheckedUpdateWithoutWork_locationInput = {
@@ -2733,6 +2953,7 @@ export type EmployeeUncheckedUpdateWithoutWork_locationInput = {
   documents?: Prisma.EmployeeDocumentUncheckedUpdateManyWithoutEmployeeNestedInput
   exit?: Prisma.EmployeeExitUncheckedUpdateOneWithoutEmployeeNestedInput
   asset_assignments?: Prisma.AssetAssignmentUncheckedUpdateManyWithoutEmployeeNestedInput
+  recruitment_candidates?: Prisma.CandidateUncheckedUpdateManyWithoutEmployeeNestedInput
 }
 
 export type EmployeeUncheckedUpdateManyWithoutWork_locationInput = {
@@ -2775,6 +2996,7 @@ export type EmployeeCountOutputType = {
   invitations: number
   documents: number
   asset_assignments: number
+  recruitment_candidates: number
 }
 
 export type EmployeeCountOutputTypeSelect<ExtArgs extends runtime.Types.Extensions.InternalArgs = runtime.Types.Extensions.DefaultArgs> = {
@@ -2783,6 +3005,7 @@ export type EmployeeCountOutputTypeSelect<ExtArgs extends runtime.Types.Extensio
   invitations?: boolean | EmployeeCountOutputTypeCountInvitationsArgs
   documents?: boolean | EmployeeCountOutputTypeCountDocumentsArgs
   asset_assignments?: boolean | EmployeeCountOutputTypeCountAsset_assignmentsArgs
+  recruitment_candidates?: boolean | EmployeeCountOutputTypeCountRecruitment_candidatesArgs
 }
 
 /**
@@ -2830,6 +3053,13 @@ export type EmployeeCountOutputTypeCountAsset_assignmentsArgs<ExtArgs extends ru
   where?: Prisma.AssetAssignmentWhereInput
 }
 
+/**
+ * EmployeeCountOutputType without action
+ */
+export type EmployeeCountOutputTypeCountRecruitment_candidatesArgs<ExtArgs extends runtime.Types.Extensions.InternalArgs = runtime.Types.Extensions.DefaultArgs> = {
+  where?: Prisma.CandidateWhereInput
+}
+
 
 export type EmployeeSelect<ExtArgs extends runtime.Types.Extensions.InternalArgs = runtime.Types.Extensions.DefaultArgs> = runtime.Types.Extensions.GetSelect<{
   tenant_id?: boolean
@@ -2869,6 +3099,7 @@ export type EmployeeSelect<ExtArgs extends runtime.Types.Extensions.InternalArgs
   documents?: boolean | Prisma.Employee$documentsArgs<ExtArgs>
   exit?: boolean | Prisma.Employee$exitArgs<ExtArgs>
   asset_assignments?: boolean | Prisma.Employee$asset_assignmentsArgs<ExtArgs>
+  recruitment_candidates?: boolean | Prisma.Employee$recruitment_candidatesArgs<ExtArgs>
   _count?: boolean | Prisma.EmployeeCountOutputTypeDefaultArgs<ExtArgs>
 }, ExtArgs["result"]["employee"]>
 
@@ -2982,6 +3213,7 @@ export type EmployeeInclude<ExtArgs extends runtime.Types.Extensions.InternalArg
   documents?: boolean | Prisma.Employee$documentsArgs<ExtArgs>
   exit?: boolean | Prisma.Employee$exitArgs<ExtArgs>
   asset_assignments?: boolean | Prisma.Employee$asset_assignmentsArgs<ExtArgs>
+  recruitment_candidates?: boolean | Prisma.Employee$recruitment_candidatesArgs<ExtArgs>
   _count?: boolean | Prisma.EmployeeCountOutputTypeDefaultArgs<ExtArgs>
 }
 export type EmployeeIncludeCreateManyAndReturn<ExtArgs extends runtime.Types.Extensions.InternalArgs = runtime.Types.Extensions.DefaultArgs> = {
@@ -3007,6 +3239,7 @@ export type $EmployeePayload<ExtArgs extends runtime.Types.Extensions.InternalAr
     documents: Prisma.$EmployeeDocumentPayload<ExtArgs>[]
     exit: Prisma.$EmployeeExitPayload<ExtArgs> | null
     asset_assignments: Prisma.$AssetAssignmentPayload<ExtArgs>[]
+    recruitment_candidates: Prisma.$CandidatePayload<ExtArgs>[]
   }
   scalars: runtime.Types.Extensions.GetPayloadResult<{
     tenant_id: string
@@ -3443,6 +3676,7 @@ export interface Prisma__EmployeeClient<T, Null = never, ExtArgs extends runtime
   documents<T extends Prisma.Employee$documentsArgs<ExtArgs> = {}>(args?: Prisma.Subset<T, Prisma.Employee$documentsArgs<ExtArgs>>): Prisma.PrismaPromise<runtime.Types.Result.GetResult<Prisma.$EmployeeDocumentPayload<ExtArgs>, T, "findMany", GlobalOmitOptions> | Null>
   exit<T extends Prisma.Employee$exitArgs<ExtArgs> = {}>(args?: Prisma.Subset<T, Prisma.Employee$exitArgs<ExtArgs>>): Prisma.Prisma__EmployeeExitClient<runtime.Types.Result.GetResult<Prisma.$EmployeeExitPayload<ExtArgs>, T, "findUniqueOrThrow", GlobalOmitOptions> | null, null, ExtArgs, GlobalOmitOptions>
   asset_assignments<T extends Prisma.Employee$asset_assignmentsArgs<ExtArgs> = {}>(args?: Prisma.Subset<T, Prisma.Employee$asset_assignmentsArgs<ExtArgs>>): Prisma.PrismaPromise<runtime.Types.Result.GetResult<Prisma.$AssetAssignmentPayload<ExtArgs>, T, "findMany", GlobalOmitOptions> | Null>
+  recruitment_candidates<T extends Prisma.Employee$recruitment_candidatesArgs<ExtArgs> = {}>(args?: Prisma.Subset<T, Prisma.Employee$recruitment_candidatesArgs<ExtArgs>>): Prisma.PrismaPromise<runtime.Types.Result.GetResult<Prisma.$CandidatePayload<ExtArgs>, T, "findMany", GlobalOmitOptions> | Null>
   /**
    * Attaches callbacks for the resolution and/or rejection of the Promise.
    * @param onfulfilled The callback to execute when the Promise is resolved.
@@ -4094,6 +4328,30 @@ export type Employee$asset_assignmentsArgs<ExtArgs extends runtime.Types.Extensi
   take?: number
   skip?: number
   distinct?: Prisma.AssetAssignmentScalarFieldEnum | Prisma.AssetAssignmentScalarFieldEnum[]
+}
+
+/**
+ * Employee.recruitment_candidates
+ */
+export type Employee$recruitment_candidatesArgs<ExtArgs extends runtime.Types.Extensions.InternalArgs = runtime.Types.Extensions.DefaultArgs> = {
+  /**
+   * Select specific fields to fetch from the Candidate
+   */
+  select?: Prisma.CandidateSelect<ExtArgs> | null
+  /**
+   * Omit specific fields from the Candidate
+   */
+  omit?: Prisma.CandidateOmit<ExtArgs> | null
+  /**
+   * Choose, which related nodes to fetch as well
+   */
+  include?: Prisma.CandidateInclude<ExtArgs> | null
+  where?: Prisma.CandidateWhereInput
+  orderBy?: Prisma.CandidateOrderByWithRelationInput | Prisma.CandidateOrderByWithRelationInput[]
+  cursor?: Prisma.CandidateWhereUniqueInput
+  take?: number
+  skip?: number
+  distinct?: Prisma.CandidateScalarFieldEnum | Prisma.CandidateScalarFieldEnum[]
 }
 
 /**
