@@ -2,6 +2,7 @@
 import { pruneThrottle } from "../auth/limiter.ts";
 import { deliverDueEmails } from "../mail/deliver.ts";
 import { COMPLETE_EXITS_JOB, completeDueExits } from "../modules/employees/exits.ts";
+import { EXPIRE_OFFERS_JOB, expireOffersEverywhere } from "../modules/recruitment/offers.ts";
 import { registerJob } from "./queue.ts";
 
 let registered = false;
@@ -15,4 +16,6 @@ export function registerAllJobs(): void {
   // Employees on notice become `exited` once their last working day has passed in their
   // company's time zone: hourly, so every time zone's midnight is handled within the hour.
   registerJob(COMPLETE_EXITS_JOB, () => completeDueExits(), "5 * * * *");
+  // Sent offers not answered by their last day (in the company's time zone) become `expired`.
+  registerJob(EXPIRE_OFFERS_JOB, () => expireOffersEverywhere(), "10 * * * *");
 }

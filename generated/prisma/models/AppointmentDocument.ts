@@ -200,6 +200,7 @@ export type AppointmentDocumentWhereInput = {
   title?: Prisma.StringFilter<"AppointmentDocument"> | string
   created_at?: Prisma.DateTimeFilter<"AppointmentDocument"> | Date | string
   offer?: Prisma.XOR<Prisma.JobOfferScalarRelationFilter, Prisma.JobOfferWhereInput>
+  file?: Prisma.XOR<Prisma.StoredFileScalarRelationFilter, Prisma.StoredFileWhereInput>
 }
 
 export type AppointmentDocumentOrderByWithRelationInput = {
@@ -211,6 +212,7 @@ export type AppointmentDocumentOrderByWithRelationInput = {
   title?: Prisma.SortOrder
   created_at?: Prisma.SortOrder
   offer?: Prisma.JobOfferOrderByWithRelationInput
+  file?: Prisma.StoredFileOrderByWithRelationInput
 }
 
 export type AppointmentDocumentWhereUniqueInput = Prisma.AtLeast<{
@@ -226,6 +228,7 @@ export type AppointmentDocumentWhereUniqueInput = Prisma.AtLeast<{
   title?: Prisma.StringFilter<"AppointmentDocument"> | string
   created_at?: Prisma.DateTimeFilter<"AppointmentDocument"> | Date | string
   offer?: Prisma.XOR<Prisma.JobOfferScalarRelationFilter, Prisma.JobOfferWhereInput>
+  file?: Prisma.XOR<Prisma.StoredFileScalarRelationFilter, Prisma.StoredFileWhereInput>
 }, "tenant_id_id" | "id">
 
 export type AppointmentDocumentOrderByWithAggregationInput = {
@@ -256,11 +259,11 @@ export type AppointmentDocumentScalarWhereWithAggregatesInput = {
 
 export type AppointmentDocumentCreateInput = {
   id?: string
-  file_id: string
   document_type: string
   title: string
   created_at?: Date | string
   offer: Prisma.JobOfferCreateNestedOneWithoutDocumentsInput
+  file: Prisma.StoredFileCreateNestedOneWithoutAppointment_documentsInput
 }
 
 export type AppointmentDocumentUncheckedCreateInput = {
@@ -275,11 +278,11 @@ export type AppointmentDocumentUncheckedCreateInput = {
 
 export type AppointmentDocumentUpdateInput = {
   id?: Prisma.StringFieldUpdateOperationsInput | string
-  file_id?: Prisma.StringFieldUpdateOperationsInput | string
   document_type?: Prisma.StringFieldUpdateOperationsInput | string
   title?: Prisma.StringFieldUpdateOperationsInput | string
   created_at?: Prisma.DateTimeFieldUpdateOperationsInput | Date | string
   offer?: Prisma.JobOfferUpdateOneRequiredWithoutDocumentsNestedInput
+  file?: Prisma.StoredFileUpdateOneRequiredWithoutAppointment_documentsNestedInput
 }
 
 export type AppointmentDocumentUncheckedUpdateInput = {
@@ -304,7 +307,6 @@ export type AppointmentDocumentCreateManyInput = {
 
 export type AppointmentDocumentUpdateManyMutationInput = {
   id?: Prisma.StringFieldUpdateOperationsInput | string
-  file_id?: Prisma.StringFieldUpdateOperationsInput | string
   document_type?: Prisma.StringFieldUpdateOperationsInput | string
   title?: Prisma.StringFieldUpdateOperationsInput | string
   created_at?: Prisma.DateTimeFieldUpdateOperationsInput | Date | string
@@ -365,6 +367,48 @@ export type AppointmentDocumentMinOrderByAggregateInput = {
   created_at?: Prisma.SortOrder
 }
 
+export type AppointmentDocumentCreateNestedManyWithoutFileInput = {
+  create?: Prisma.XOR<Prisma.AppointmentDocumentCreateWithoutFileInput, Prisma.AppointmentDocumentUncheckedCreateWithoutFileInput> | Prisma.AppointmentDocumentCreateWithoutFileInput[] | Prisma.AppointmentDocumentUncheckedCreateWithoutFileInput[]
+  connectOrCreate?: Prisma.AppointmentDocumentCreateOrConnectWithoutFileInput | Prisma.AppointmentDocumentCreateOrConnectWithoutFileInput[]
+  createMany?: Prisma.AppointmentDocumentCreateManyFileInputEnvelope
+  connect?: Prisma.AppointmentDocumentWhereUniqueInput | Prisma.AppointmentDocumentWhereUniqueInput[]
+}
+
+export type AppointmentDocumentUncheckedCreateNestedManyWithoutFileInput = {
+  create?: Prisma.XOR<Prisma.AppointmentDocumentCreateWithoutFileInput, Prisma.AppointmentDocumentUncheckedCreateWithoutFileInput> | Prisma.AppointmentDocumentCreateWithoutFileInput[] | Prisma.AppointmentDocumentUncheckedCreateWithoutFileInput[]
+  connectOrCreate?: Prisma.AppointmentDocumentCreateOrConnectWithoutFileInput | Prisma.AppointmentDocumentCreateOrConnectWithoutFileInput[]
+  createMany?: Prisma.AppointmentDocumentCreateManyFileInputEnvelope
+  connect?: Prisma.AppointmentDocumentWhereUniqueInput | Prisma.AppointmentDocumentWhereUniqueInput[]
+}
+
+export type AppointmentDocumentUpdateManyWithoutFileNestedInput = {
+  create?: Prisma.XOR<Prisma.AppointmentDocumentCreateWithoutFileInput, Prisma.AppointmentDocumentUncheckedCreateWithoutFileInput> | Prisma.AppointmentDocumentCreateWithoutFileInput[] | Prisma.AppointmentDocumentUncheckedCreateWithoutFileInput[]
+  connectOrCreate?: Prisma.AppointmentDocumentCreateOrConnectWithoutFileInput | Prisma.AppointmentDocumentCreateOrConnectWithoutFileInput[]
+  upsert?: Prisma.AppointmentDocumentUpsertWithWhereUniqueWithoutFileInput | Prisma.AppointmentDocumentUpsertWithWhereUniqueWithoutFileInput[]
+  createMany?: Prisma.AppointmentDocumentCreateManyFileInputEnvelope
+  set?: Prisma.AppointmentDocumentWhereUniqueInput | Prisma.AppointmentDocumentWhereUniqueInput[]
+  disconnect?: Prisma.AppointmentDocumentWhereUniqueInput | Prisma.AppointmentDocumentWhereUniqueInput[]
+  delete?: Prisma.AppointmentDocumentWhereUniqueInput | Prisma.AppointmentDocumentWhereUniqueInput[]
+  connect?: Prisma.AppointmentDocumentWhereUniqueInput | Prisma.AppointmentDocumentWhereUniqueInput[]
+  update?: Prisma.AppointmentDocumentUpdateWithWhereUniqueWithoutFileInput | Prisma.AppointmentDocumentUpdateWithWhereUniqueWithoutFileInput[]
+  updateMany?: Prisma.AppointmentDocumentUpdateManyWithWhereWithoutFileInput | Prisma.AppointmentDocumentUpdateManyWithWhereWithoutFileInput[]
+  deleteMany?: Prisma.AppointmentDocumentScalarWhereInput | Prisma.AppointmentDocumentScalarWhereInput[]
+}
+
+export type AppointmentDocumentUncheckedUpdateManyWithoutFileNestedInput = {
+  create?: Prisma.XOR<Prisma.AppointmentDocumentCreateWithoutFileInput, Prisma.AppointmentDocumentUncheckedCreateWithoutFileInput> | Prisma.AppointmentDocumentCreateWithoutFileInput[] | Prisma.AppointmentDocumentUncheckedCreateWithoutFileInput[]
+  connectOrCreate?: Prisma.AppointmentDocumentCreateOrConnectWithoutFileInput | Prisma.AppointmentDocumentCreateOrConnectWithoutFileInput[]
+  upsert?: Prisma.AppointmentDocumentUpsertWithWhereUniqueWithoutFileInput | Prisma.AppointmentDocumentUpsertWithWhereUniqueWithoutFileInput[]
+  createMany?: Prisma.AppointmentDocumentCreateManyFileInputEnvelope
+  set?: Prisma.AppointmentDocumentWhereUniqueInput | Prisma.AppointmentDocumentWhereUniqueInput[]
+  disconnect?: Prisma.AppointmentDocumentWhereUniqueInput | Prisma.AppointmentDocumentWhereUniqueInput[]
+  delete?: Prisma.AppointmentDocumentWhereUniqueInput | Prisma.AppointmentDocumentWhereUniqueInput[]
+  connect?: Prisma.AppointmentDocumentWhereUniqueInput | Prisma.AppointmentDocumentWhereUniqueInput[]
+  update?: Prisma.AppointmentDocumentUpdateWithWhereUniqueWithoutFileInput | Prisma.AppointmentDocumentUpdateWithWhereUniqueWithoutFileInput[]
+  updateMany?: Prisma.AppointmentDocumentUpdateManyWithWhereWithoutFileInput | Prisma.AppointmentDocumentUpdateManyWithWhereWithoutFileInput[]
+  deleteMany?: Prisma.AppointmentDocumentScalarWhereInput | Prisma.AppointmentDocumentScalarWhereInput[]
+}
+
 export type AppointmentDocumentCreateNestedManyWithoutOfferInput = {
   create?: Prisma.XOR<Prisma.AppointmentDocumentCreateWithoutOfferInput, Prisma.AppointmentDocumentUncheckedCreateWithoutOfferInput> | Prisma.AppointmentDocumentCreateWithoutOfferInput[] | Prisma.AppointmentDocumentUncheckedCreateWithoutOfferInput[]
   connectOrCreate?: Prisma.AppointmentDocumentCreateOrConnectWithoutOfferInput | Prisma.AppointmentDocumentCreateOrConnectWithoutOfferInput[]
@@ -407,12 +451,67 @@ export type AppointmentDocumentUncheckedUpdateManyWithoutOfferNestedInput = {
   deleteMany?: Prisma.AppointmentDocumentScalarWhereInput | Prisma.AppointmentDocumentScalarWhereInput[]
 }
 
-export type AppointmentDocumentCreateWithoutOfferInput = {
+export type AppointmentDocumentCreateWithoutFileInput = {
   id?: string
-  file_id: string
   document_type: string
   title: string
   created_at?: Date | string
+  offer: Prisma.JobOfferCreateNestedOneWithoutDocumentsInput
+}
+
+export type AppointmentDocumentUncheckedCreateWithoutFileInput = {
+  id?: string
+  offer_id: string
+  document_type: string
+  title: string
+  created_at?: Date | string
+}
+
+export type AppointmentDocumentCreateOrConnectWithoutFileInput = {
+  where: Prisma.AppointmentDocumentWhereUniqueInput
+  create: Prisma.XOR<Prisma.AppointmentDocumentCreateWithoutFileInput, Prisma.AppointmentDocumentUncheckedCreateWithoutFileInput>
+}
+
+export type AppointmentDocumentCreateManyFileInputEnvelope = {
+  data: Prisma.AppointmentDocumentCreateManyFileInput | Prisma.AppointmentDocumentCreateManyFileInput[]
+  skipDuplicates?: boolean
+}
+
+export type AppointmentDocumentUpsertWithWhereUniqueWithoutFileInput = {
+  where: Prisma.AppointmentDocumentWhereUniqueInput
+  update: Prisma.XOR<Prisma.AppointmentDocumentUpdateWithoutFileInput, Prisma.AppointmentDocumentUncheckedUpdateWithoutFileInput>
+  create: Prisma.XOR<Prisma.AppointmentDocumentCreateWithoutFileInput, Prisma.AppointmentDocumentUncheckedCreateWithoutFileInput>
+}
+
+export type AppointmentDocumentUpdateWithWhereUniqueWithoutFileInput = {
+  where: Prisma.AppointmentDocumentWhereUniqueInput
+  data: Prisma.XOR<Prisma.AppointmentDocumentUpdateWithoutFileInput, Prisma.AppointmentDocumentUncheckedUpdateWithoutFileInput>
+}
+
+export type AppointmentDocumentUpdateManyWithWhereWithoutFileInput = {
+  where: Prisma.AppointmentDocumentScalarWhereInput
+  data: Prisma.XOR<Prisma.AppointmentDocumentUpdateManyMutationInput, Prisma.AppointmentDocumentUncheckedUpdateManyWithoutFileInput>
+}
+
+export type AppointmentDocumentScalarWhereInput = {
+  AND?: Prisma.AppointmentDocumentScalarWhereInput | Prisma.AppointmentDocumentScalarWhereInput[]
+  OR?: Prisma.AppointmentDocumentScalarWhereInput[]
+  NOT?: Prisma.AppointmentDocumentScalarWhereInput | Prisma.AppointmentDocumentScalarWhereInput[]
+  tenant_id?: Prisma.UuidFilter<"AppointmentDocument"> | string
+  id?: Prisma.UuidFilter<"AppointmentDocument"> | string
+  offer_id?: Prisma.UuidFilter<"AppointmentDocument"> | string
+  file_id?: Prisma.UuidFilter<"AppointmentDocument"> | string
+  document_type?: Prisma.StringFilter<"AppointmentDocument"> | string
+  title?: Prisma.StringFilter<"AppointmentDocument"> | string
+  created_at?: Prisma.DateTimeFilter<"AppointmentDocument"> | Date | string
+}
+
+export type AppointmentDocumentCreateWithoutOfferInput = {
+  id?: string
+  document_type: string
+  title: string
+  created_at?: Date | string
+  file: Prisma.StoredFileCreateNestedOneWithoutAppointment_documentsInput
 }
 
 export type AppointmentDocumentUncheckedCreateWithoutOfferInput = {
@@ -449,17 +548,36 @@ export type AppointmentDocumentUpdateManyWithWhereWithoutOfferInput = {
   data: Prisma.XOR<Prisma.AppointmentDocumentUpdateManyMutationInput, Prisma.AppointmentDocumentUncheckedUpdateManyWithoutOfferInput>
 }
 
-export type AppointmentDocumentScalarWhereInput = {
-  AND?: Prisma.AppointmentDocumentScalarWhereInput | Prisma.AppointmentDocumentScalarWhereInput[]
-  OR?: Prisma.AppointmentDocumentScalarWhereInput[]
-  NOT?: Prisma.AppointmentDocumentScalarWhereInput | Prisma.AppointmentDocumentScalarWhereInput[]
-  tenant_id?: Prisma.UuidFilter<"AppointmentDocument"> | string
-  id?: Prisma.UuidFilter<"AppointmentDocument"> | string
-  offer_id?: Prisma.UuidFilter<"AppointmentDocument"> | string
-  file_id?: Prisma.UuidFilter<"AppointmentDocument"> | string
-  document_type?: Prisma.StringFilter<"AppointmentDocument"> | string
-  title?: Prisma.StringFilter<"AppointmentDocument"> | string
-  created_at?: Prisma.DateTimeFilter<"AppointmentDocument"> | Date | string
+export type AppointmentDocumentCreateManyFileInput = {
+  id?: string
+  offer_id: string
+  document_type: string
+  title: string
+  created_at?: Date | string
+}
+
+export type AppointmentDocumentUpdateWithoutFileInput = {
+  id?: Prisma.StringFieldUpdateOperationsInput | string
+  document_type?: Prisma.StringFieldUpdateOperationsInput | string
+  title?: Prisma.StringFieldUpdateOperationsInput | string
+  created_at?: Prisma.DateTimeFieldUpdateOperationsInput | Date | string
+  offer?: Prisma.JobOfferUpdateOneRequiredWithoutDocumentsNestedInput
+}
+
+export type AppointmentDocumentUncheckedUpdateWithoutFileInput = {
+  id?: Prisma.StringFieldUpdateOperationsInput | string
+  offer_id?: Prisma.StringFieldUpdateOperationsInput | string
+  document_type?: Prisma.StringFieldUpdateOperationsInput | string
+  title?: Prisma.StringFieldUpdateOperationsInput | string
+  created_at?: Prisma.DateTimeFieldUpdateOperationsInput | Date | string
+}
+
+export type AppointmentDocumentUncheckedUpdateManyWithoutFileInput = {
+  id?: Prisma.StringFieldUpdateOperationsInput | string
+  offer_id?: Prisma.StringFieldUpdateOperationsInput | string
+  document_type?: Prisma.StringFieldUpdateOperationsInput | string
+  title?: Prisma.StringFieldUpdateOperationsInput | string
+  created_at?: Prisma.DateTimeFieldUpdateOperationsInput | Date | string
 }
 
 export type AppointmentDocumentCreateManyOfferInput = {
@@ -472,10 +590,10 @@ export type AppointmentDocumentCreateManyOfferInput = {
 
 export type AppointmentDocumentUpdateWithoutOfferInput = {
   id?: Prisma.StringFieldUpdateOperationsInput | string
-  file_id?: Prisma.StringFieldUpdateOperationsInput | string
   document_type?: Prisma.StringFieldUpdateOperationsInput | string
   title?: Prisma.StringFieldUpdateOperationsInput | string
   created_at?: Prisma.DateTimeFieldUpdateOperationsInput | Date | string
+  file?: Prisma.StoredFileUpdateOneRequiredWithoutAppointment_documentsNestedInput
 }
 
 export type AppointmentDocumentUncheckedUpdateWithoutOfferInput = {
@@ -505,6 +623,7 @@ export type AppointmentDocumentSelect<ExtArgs extends runtime.Types.Extensions.I
   title?: boolean
   created_at?: boolean
   offer?: boolean | Prisma.JobOfferDefaultArgs<ExtArgs>
+  file?: boolean | Prisma.StoredFileDefaultArgs<ExtArgs>
 }, ExtArgs["result"]["appointmentDocument"]>
 
 export type AppointmentDocumentSelectCreateManyAndReturn<ExtArgs extends runtime.Types.Extensions.InternalArgs = runtime.Types.Extensions.DefaultArgs> = runtime.Types.Extensions.GetSelect<{
@@ -516,6 +635,7 @@ export type AppointmentDocumentSelectCreateManyAndReturn<ExtArgs extends runtime
   title?: boolean
   created_at?: boolean
   offer?: boolean | Prisma.JobOfferDefaultArgs<ExtArgs>
+  file?: boolean | Prisma.StoredFileDefaultArgs<ExtArgs>
 }, ExtArgs["result"]["appointmentDocument"]>
 
 export type AppointmentDocumentSelectUpdateManyAndReturn<ExtArgs extends runtime.Types.Extensions.InternalArgs = runtime.Types.Extensions.DefaultArgs> = runtime.Types.Extensions.GetSelect<{
@@ -527,6 +647,7 @@ export type AppointmentDocumentSelectUpdateManyAndReturn<ExtArgs extends runtime
   title?: boolean
   created_at?: boolean
   offer?: boolean | Prisma.JobOfferDefaultArgs<ExtArgs>
+  file?: boolean | Prisma.StoredFileDefaultArgs<ExtArgs>
 }, ExtArgs["result"]["appointmentDocument"]>
 
 export type AppointmentDocumentSelectScalar = {
@@ -542,18 +663,22 @@ export type AppointmentDocumentSelectScalar = {
 export type AppointmentDocumentOmit<ExtArgs extends runtime.Types.Extensions.InternalArgs = runtime.Types.Extensions.DefaultArgs> = runtime.Types.Extensions.GetOmit<"tenant_id" | "id" | "offer_id" | "file_id" | "document_type" | "title" | "created_at", ExtArgs["result"]["appointmentDocument"]>
 export type AppointmentDocumentInclude<ExtArgs extends runtime.Types.Extensions.InternalArgs = runtime.Types.Extensions.DefaultArgs> = {
   offer?: boolean | Prisma.JobOfferDefaultArgs<ExtArgs>
+  file?: boolean | Prisma.StoredFileDefaultArgs<ExtArgs>
 }
 export type AppointmentDocumentIncludeCreateManyAndReturn<ExtArgs extends runtime.Types.Extensions.InternalArgs = runtime.Types.Extensions.DefaultArgs> = {
   offer?: boolean | Prisma.JobOfferDefaultArgs<ExtArgs>
+  file?: boolean | Prisma.StoredFileDefaultArgs<ExtArgs>
 }
 export type AppointmentDocumentIncludeUpdateManyAndReturn<ExtArgs extends runtime.Types.Extensions.InternalArgs = runtime.Types.Extensions.DefaultArgs> = {
   offer?: boolean | Prisma.JobOfferDefaultArgs<ExtArgs>
+  file?: boolean | Prisma.StoredFileDefaultArgs<ExtArgs>
 }
 
 export type $AppointmentDocumentPayload<ExtArgs extends runtime.Types.Extensions.InternalArgs = runtime.Types.Extensions.DefaultArgs> = {
   name: "AppointmentDocument"
   objects: {
     offer: Prisma.$JobOfferPayload<ExtArgs>
+    file: Prisma.$StoredFilePayload<ExtArgs>
   }
   scalars: runtime.Types.Extensions.GetPayloadResult<{
     tenant_id: string
@@ -958,6 +1083,7 @@ readonly fields: AppointmentDocumentFieldRefs;
 export interface Prisma__AppointmentDocumentClient<T, Null = never, ExtArgs extends runtime.Types.Extensions.InternalArgs = runtime.Types.Extensions.DefaultArgs, GlobalOmitOptions = {}> extends Prisma.PrismaPromise<T> {
   readonly [Symbol.toStringTag]: "PrismaPromise"
   offer<T extends Prisma.JobOfferDefaultArgs<ExtArgs> = {}>(args?: Prisma.Subset<T, Prisma.JobOfferDefaultArgs<ExtArgs>>): Prisma.Prisma__JobOfferClient<runtime.Types.Result.GetResult<Prisma.$JobOfferPayload<ExtArgs>, T, "findUniqueOrThrow", GlobalOmitOptions> | Null, Null, ExtArgs, GlobalOmitOptions>
+  file<T extends Prisma.StoredFileDefaultArgs<ExtArgs> = {}>(args?: Prisma.Subset<T, Prisma.StoredFileDefaultArgs<ExtArgs>>): Prisma.Prisma__StoredFileClient<runtime.Types.Result.GetResult<Prisma.$StoredFilePayload<ExtArgs>, T, "findUniqueOrThrow", GlobalOmitOptions> | Null, Null, ExtArgs, GlobalOmitOptions>
   /**
    * Attaches callbacks for the resolution and/or rejection of the Promise.
    * @param onfulfilled The callback to execute when the Promise is resolved.

@@ -364,4 +364,7 @@ ALTER TABLE "job_offers" ADD CONSTRAINT "job_offers_tenant_id_candidate_id_fkey"
 ALTER TABLE "appointment_documents" ADD CONSTRAINT "appointment_documents_tenant_id_offer_id_fkey" FOREIGN KEY ("tenant_id", "offer_id") REFERENCES "job_offers"("tenant_id", "id") ON DELETE NO ACTION ON UPDATE NO ACTION;
 
 -- AddForeignKey
+ALTER TABLE "appointment_documents" ADD CONSTRAINT "appointment_documents_tenant_id_file_id_fkey" FOREIGN KEY ("tenant_id", "file_id") REFERENCES "files"("tenant_id", "id") ON DELETE NO ACTION ON UPDATE NO ACTION;
+
+-- AddForeignKey
 ALTER TABLE "talent_pool_candidates" ADD CONSTRAINT "talent_pool_candidates_tenant_id_candidate_id_fkey" FOREIGN KEY ("tenant_id", "candidate_id") REFERENCES "candidates"("tenant_id", "id") ON DELETE NO ACTION ON UPDATE NO ACTION;
