@@ -8998,7 +8998,7 @@ export interface operations {
                 page?: components["parameters"]["Page"];
                 /** @description Case-insensitive match on name, email, current title, location or notes. */
                 search?: string;
-                /** @description Comma-separated skills that must all be present (case-insensitive), e.g. `python,sql`. */
+                /** @description Comma-separated skills that must all be present (case-insensitive), e.g. `python,sql` (the commas may be sent as is). */
                 skills?: string;
                 /** @description A tag that must be present (case-insensitive). */
                 tag?: string;
