@@ -3,7 +3,9 @@
 // the same output.
 import { EMPLOYMENT_LABELS } from "../common.ts";
 import type { AiProvider, Content, ContentInput, JobDescription, JobDescriptionInput, Questions, QuestionsInput, Screening, ScreeningInput } from "./provider.ts";
-import { canonicalSkill, capitalize, extractSkills, extractYears, isDuty, isNiceToHave, keywords, listText, mentions, sentences, skillKind, stableHash, type SkillKind } from "./text.ts";
+import { canonicalSkill, capitalize, extractSkills, extractYears, isDuty, isNiceToHave, keywords, listText, mentions, sentences, skillKind, skillLabel, stableHash, type SkillKind } from "./text.ts";
+
+const labels = (skills: string[]) => listText(skills.map(skillLabel));
 
 // ───────────────────────────── job description ─────────────────────────────
 
@@ -54,7 +56,7 @@ function jobDescription(input: JobDescriptionInput): JobDescription {
   }
   const responsibilities = [
     ...duties.map(capitalize),
-    ...[...byKind.entries()].flatMap(([k, list]) => (KIND_DUTIES[k] ? [KIND_DUTIES[k]!(listText(list))] : [])),
+    ...[...byKind.entries()].flatMap(([k, list]) => (KIND_DUTIES[k] ? [KIND_DUTIES[k]!(labels(list))] : [])),
     ...departmentDuties(department),
   ].slice(0, 8);
 
@@ -65,7 +67,7 @@ function jobDescription(input: JobDescriptionInput): JobDescription {
   const type = input.employment_type ? `${EMPLOYMENT_LABELS[input.employment_type] ?? input.employment_type} ` : "";
   const summary =
     `${input.company_name} is looking for a ${type}${title} to join the ${department} team${input.location ? ` in ${input.location.trim()}` : ""}.` +
-    (lead.length ? ` You will work hands-on with ${listText(lead)}` : " You will play a key part in the team's work") +
+    (lead.length ? ` You will work hands-on with ${labels(lead)}` : " You will play a key part in the team's work") +
     (years !== null ? ` and bring at least ${years} years of experience.` : ".");
 
   const section = (heading: string, items: string[]) => (items.length ? `## ${heading}\n\n${items.map((i) => `- ${i}`).join("\n")}\n\n` : "");
@@ -83,13 +85,19 @@ function jobDescription(input: JobDescriptionInput): JobDescription {
 
 function screenResume(input: ScreeningInput): Screening {
   const resume = input.resume_text;
-  const required = [...new Set([...input.required_skills.map(canonicalSkill), ...extractSkills(input.job_requirements)])];
+  // Skills of sentences marked "a plus" / "preferred" are a bonus, not a requirement.
+  const parts = sentences(input.job_requirements);
+  const preferredText = parts.filter(isNiceToHave).join("\n");
+  const requiredText = parts.filter((p) => !isNiceToHave(p)).join("\n");
+  const required = [...new Set([...input.required_skills.map(canonicalSkill), ...extractSkills(requiredText)])];
+  const preferred = extractSkills(preferredText).filter((s) => !required.includes(s));
   const matched = required.filter((s) => mentions(resume, s));
   const missing = required.filter((s) => !matched.includes(s));
-  const additional = extractSkills(resume).filter((s) => !required.includes(s));
+  const preferredFound = preferred.filter((s) => mentions(resume, s));
+  const additional = extractSkills(resume).filter((s) => !required.includes(s) && !preferred.includes(s));
   const reqYears = input.min_experience_years ?? (input.job_requirements ? extractYears(input.job_requirements, "min") : null);
   const years = extractYears(resume, "max");
-  const jobTerms = keywords(input.job_requirements, 15, required);
+  const jobTerms = keywords(input.job_requirements, 15, [...required, ...preferred]);
   const resumeLower = resume.toLowerCase();
   const termsFound = jobTerms.filter((t) => new RegExp(`(?<![a-z])${t}`, "i").test(resumeLower));
 
@@ -116,13 +124,16 @@ function screenResume(input: ScreeningInput): Screening {
   }
   const termShare = jobTerms.length ? termsFound.length / jobTerms.length : 1;
   if (jobTerms.length) reasons.push(`Mentions ${termsFound.length} of ${jobTerms.length} other key terms of the job${termsFound.length ? ` (${termsFound.slice(0, 6).join(", ")})` : ""}.`);
+  if (preferred.length) reasons.push(preferredFound.length ? `Nice-to-have skills found: ${preferredFound.join(", ")}${preferredFound.length < preferred.length ? ` (not found: ${preferred.filter((p) => !preferredFound.includes(p)).join(", ")})` : ""}.` : `None of the nice-to-have skills (${preferred.join(", ")}).`);
   if (additional.length) reasons.push(`Also brings: ${additional.slice(0, 8).join(", ")}.`);
 
-  const score = Math.max(0, Math.min(100, Math.round(skillShare * 70 + expPoints + termShare * 10)));
+  // Nice-to-have skills found make up for up to 5 points lost elsewhere.
+  const bonus = preferred.length ? (preferredFound.length / preferred.length) * 5 : 0;
+  const score = Math.max(0, Math.min(100, Math.round(skillShare * 70 + expPoints + termShare * 10 + bonus)));
   const recommendation = score >= 75 ? "strong_match" : score >= 55 ? "match" : score >= 35 ? "partial_match" : "weak_match";
   const verdict = { strong_match: "Strong match", match: "Match", partial_match: "Partial match", weak_match: "Weak match" }[recommendation];
   const summary = `${verdict} (${score}/100): ${required.length ? `${matched.length}/${required.length} required skills` : "no listed skills"}${missing.length ? `, missing ${listText(missing.slice(0, 3))}` : ""}${years !== null ? `, ${years} years of experience` : ""}.`;
-  return { score, recommendation, matched_skills: matched, missing_skills: missing, additional_skills: additional, experience_years: years, required_experience_years: reqYears, reasons, summary };
+  return { score, recommendation, matched_skills: [...matched, ...preferredFound], missing_skills: missing, additional_skills: additional, experience_years: years, required_experience_years: reqYears, reasons, summary };
 }
 
 // ───────────────────────────── interview questions ─────────────────────────────
@@ -159,7 +170,17 @@ const TECH: Record<string, [string, string][]> = {
     ["Describe your process for {skill} from start to finish. Which numbers tell you it is going well?", "Clear process, relevant metrics, ownership of results."],
     ["Tell me about a difficult situation in {skill} and how you resolved it.", "Judgement, compliance where relevant, stakeholder handling."],
   ],
-  soft: [["Tell me about a time you showed {skill} when it was hard to. What was the outcome?", "A concrete situation, their own actions, a result and what they learned (STAR)."]],
+  soft: [["Tell me about a situation that tested your {skill}. What did you do, and what was the outcome?", "A concrete situation, their own actions, a result and what they learned (STAR)."]],
+};
+const SOFT: Record<string, [string, string]> = {
+  communication: ["Tell me about a time you had to explain something complex to someone without your background. How did you make sure it landed?", "Adapting to the audience, checking understanding, clarity."],
+  leadership: ["Describe a time you led a group through a difficult change or deadline. What did you do to keep them together?", "Setting direction, listening, taking responsibility for the outcome."],
+  mentoring: ["Tell me about someone you mentored. How did you help them grow, and how did you know it worked?", "Patience, tailored guidance, measurable growth of the mentee."],
+  teamwork: ["Tell me about a team success you were part of. What was your part, and how did you help others do theirs?", "Collaboration, credit-sharing, reliability."],
+  "problem solving": ["Walk me through the hardest problem you solved recently. How did you break it down?", "Structured thinking, hypotheses, verifying the solution."],
+  "stakeholder management": ["Tell me about a stakeholder who disagreed with your plan. How did you bring them along?", "Understanding interests, transparent trade-offs, trust."],
+  negotiation: ["Describe a negotiation where you had to give something up. How did you decide what?", "Preparation, knowing priorities, win-win outcomes."],
+  "time management": ["Tell me about a week with more work than time. How did you decide what to drop?", "Prioritising by impact, communicating early, follow-through."],
 };
 const GENERIC_TECH: [string, string][] = [["Tell me about a project where you used {skill}. What trade-offs did you make?", "Depth of hands-on experience and clear reasoning about trade-offs."]];
 
@@ -197,10 +218,13 @@ function interviewQuestions(input: QuestionsInput): Questions {
       const bank = TECH[skillKind(skill) ?? ""] ?? GENERIC_TECH;
       const pick = bank[(stableHash(skill) + round) % bank.length];
       if (round === 1 && bank.length < 2) continue;
-      technical.push({ question: pick[0].replace("{skill}", skill), category: "technical", skill, what_to_look_for: pick[1] });
+      technical.push({ question: pick[0].replace("{skill}", skillLabel(skill)), category: "technical", skill, what_to_look_for: pick[1] });
     }
   const behavioral: Q[] = [
-    ...softSkills.map((skill) => ({ question: TECH.soft[0][0].replace("{skill}", skill), category: "behavioral" as const, skill, what_to_look_for: TECH.soft[0][1] })),
+    ...softSkills.map((skill) => {
+      const [q, w] = SOFT[skill] ?? [TECH.soft[0][0].replace("{skill}", skill), TECH.soft[0][1]];
+      return { question: q, category: "behavioral" as const, skill, what_to_look_for: w };
+    }),
     ...(seniority === "senior" ? SENIOR : seniority === "junior" ? JUNIOR : []).map(([q, w]) => ({ question: q, category: "role" as const, skill: null, what_to_look_for: w })),
     ...rotate(BEHAVIORAL, seed).map(([q, w]) => ({ question: q, category: "behavioral" as const, skill: null, what_to_look_for: w })),
   ];

@@ -137,6 +137,19 @@ const MATCHERS: { skill: string; kind: SkillKind; re: RegExp }[] = Object.entrie
   [skill, ...(def.aliases ?? [])].map((alias) => ({ skill, kind: def.kind, re: new RegExp(`(?<![a-z0-9+#.])${escape(alias)}(?![a-z0-9+#]|\\.[a-z0-9])`, "i") })),
 );
 
+/** How a skill is written in prose ("TypeScript", "REST APIs"); lower-case names stay as they are. */
+const LABELS: Record<string, string> = {
+  javascript: "JavaScript", typescript: "TypeScript", python: "Python", java: "Java", kotlin: "Kotlin", swift: "Swift", "c++": "C++", "c#": "C#", golang: "Go", rust: "Rust", ruby: "Ruby", php: "PHP", scala: "Scala", bash: "Bash",
+  html: "HTML", css: "CSS", react: "React", angular: "Angular", vue: "Vue", "next.js": "Next.js", "tailwind css": "Tailwind CSS", "node.js": "Node.js", express: "Express", nestjs: "NestJS", django: "Django", flask: "Flask",
+  fastapi: "FastAPI", spring: "Spring", ".net": ".NET", laravel: "Laravel", rails: "Rails", "rest api": "REST API", graphql: "GraphQL", grpc: "gRPC", kafka: "Kafka", rabbitmq: "RabbitMQ", postgresql: "PostgreSQL",
+  mysql: "MySQL", "sql server": "SQL Server", oracle: "Oracle", mongodb: "MongoDB", redis: "Redis", elasticsearch: "Elasticsearch", sql: "SQL", nosql: "NoSQL", aws: "AWS", azure: "Azure", gcp: "Google Cloud",
+  docker: "Docker", kubernetes: "Kubernetes", terraform: "Terraform", ansible: "Ansible", "ci/cd": "CI/CD", jenkins: "Jenkins", "github actions": "GitHub Actions", git: "Git", linux: "Linux", nlp: "NLP",
+  tensorflow: "TensorFlow", pytorch: "PyTorch", pandas: "pandas", numpy: "NumPy", spark: "Spark", hadoop: "Hadoop", airflow: "Airflow", dbt: "dbt", snowflake: "Snowflake", "power bi": "Power BI", tableau: "Tableau",
+  excel: "Excel", android: "Android", ios: "iOS", flutter: "Flutter", "react native": "React Native", selenium: "Selenium", cypress: "Cypress", jest: "Jest", figma: "Figma", "ui/ux design": "UI/UX design",
+  photoshop: "Photoshop", autocad: "AutoCAD", agile: "Agile", jira: "Jira", tally: "Tally", sap: "SAP", salesforce: "Salesforce", crm: "CRM", seo: "SEO",
+};
+export const skillLabel = (skill: string) => LABELS[skill] ?? skill;
+
 export function skillKind(skill: string): SkillKind | null {
   return SKILLS[skill]?.kind ?? null;
 }
