@@ -2458,7 +2458,7 @@ export interface components {
             work_location_id?: string | null;
         };
         /**
-         * @description A candidate for an `open` posting (409 otherwise). One application per person and posting: the same email twice on a posting is a 409. With `talent_pool_candidate_id` the details not given are taken from the talent-pool entry (and `source` defaults to `talent_pool`); without it `first_name`, `last_name` and `email` are required (400 naming each). The candidate starts `applied`.
+         * @description A candidate for an `open` posting (409 otherwise). One application per person and posting: the same email twice on a posting is a 409. With `talent_pool_candidate_id` the details not given are taken from the talent-pool entry (and `source` defaults to `talent_pool`); without it `first_name`, `last_name` and `email` are required (400 naming each). `expected_salary` must not be negative (400). The candidate starts `applied`.
          * @example {
          *       "posting_id": "7a0d5e9c-2b54-4a57-9d38-0d4c7c2f3e11",
          *       "first_name": "Priya",
@@ -3555,7 +3555,7 @@ export interface components {
             updated_at: string;
         };
         /**
-         * @description A draft offer for a candidate in `interview` or `offer` (409 otherwise; the candidate moves to `offer`). A candidate has at most one live offer (draft, sent or accepted - 409). `job_title`, `department` and `employment_type` default to the posting's; the currency is the company's. `expires_on` must not be in the past and `joining_date` must not be before it (400).
+         * @description A draft offer for a candidate in `interview` or `offer` (409 otherwise; the candidate moves to `offer`). A candidate has at most one live offer (draft, sent or accepted - 409). `job_title`, `department` and `employment_type` default to the posting's; the currency is the company's. `salary` must be greater than zero, `expires_on` must not be in the past and `joining_date` must not be before it (400).
          * @example {
          *       "candidate_id": "2b8c3f0e-6a51-4c4b-8f0c-3f8d1e0a9c22",
          *       "salary": "2400000.00",
@@ -3634,7 +3634,7 @@ export interface components {
             updated_at: string;
         };
         /**
-         * @description A posting of an **approved** requisition (409 otherwise; 400 when the requisition is not one of the company's). `title`, `department`, `employment_type`, `openings` and the salary range default to the requisition's. `status: open` publishes it at once.
+         * @description A posting of an **approved** requisition (409 otherwise; 400 when the requisition is not one of the company's). `title`, `department`, `employment_type`, `openings` and the salary range default to the requisition's. `status: open` publishes it at once. Salaries must not be negative and the minimum must not exceed the maximum (400).
          * @example {
          *       "requisition_id": "3f1c8a52-8c1e-4a0f-9a57-2c7d7a2b9e01",
          *       "description": "Build and run the payments platform.",
@@ -3733,7 +3733,7 @@ export interface components {
             updated_at: string;
         };
         /**
-         * @description A new requisition. `status` may be `pending_approval` to submit it at once (default `draft`). `min_salary` must not exceed `max_salary` (400).
+         * @description A new requisition. `status` may be `pending_approval` to submit it at once (default `draft`). Salaries must not be negative and `min_salary` must not exceed `max_salary` (400).
          * @example {
          *       "title": "Senior Backend Engineer",
          *       "department": "Engineering",

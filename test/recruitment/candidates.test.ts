@@ -28,6 +28,7 @@ describe("candidates", () => {
     expect(missing.details.map((d: any) => d.path)).toEqual(["body.first_name", "body.last_name", "body.email"]);
     expectError(await c.hr.agent.post("/api/recruitment/candidates").send({ posting_id: posting.id, first_name: "A", last_name: "B", email: "not-an-email" }), 400, "validation_failed");
     expectError(await c.hr.agent.post("/api/recruitment/candidates").send({ posting_id: posting.id, first_name: "A", last_name: "B", email: "a@b.test", experience_years: 2.3 }), 400, "validation_failed");
+    expect(expectError(await c.hr.agent.post("/api/recruitment/candidates").send({ posting_id: posting.id, first_name: "A", last_name: "B", email: "neg@b.test", expected_salary: "-10.00" }), 400).details[0].path).toBe("body.expected_salary");
     const file = expectError(await c.hr.agent.post("/api/recruitment/candidates").send({ posting_id: posting.id, first_name: "A", last_name: "B", email: "ab@b.test", resume_file_id: "00000000-0000-4000-8000-000000000000" }), 400, "validation_failed");
     expect(file.details[0].path).toBe("body.resume_file_id");
     const nop = expectError(await c.hr.agent.post("/api/recruitment/candidates").send({ posting_id: "00000000-0000-4000-8000-000000000000", first_name: "A", last_name: "B", email: "ab@b.test" }), 400, "validation_failed");

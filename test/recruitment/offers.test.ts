@@ -58,6 +58,8 @@ describe("offers", () => {
     expect(expectError(await c.hr.agent.post("/api/recruitment/offers").send({ ...body, expires_on: dateIn(-1) }), 400).details[0].path).toBe("body.expires_on");
     expect(expectError(await c.hr.agent.post("/api/recruitment/offers").send({ ...body, joining_date: dateIn(5) }), 400).details[0].path).toBe("body.joining_date");
     expectError(await c.hr.agent.post("/api/recruitment/offers").send({ ...body, salary: "18,50,000" }), 400, "validation_failed");
+    expect(expectError(await c.hr.agent.post("/api/recruitment/offers").send({ ...body, salary: "0.00" }), 400).details[0].path).toBe("body.salary");
+    expect(expectError(await c.hr.agent.post("/api/recruitment/offers").send({ ...body, salary: "-5.00" }), 400).details[0].path).toBe("body.salary");
     expectError(await c.hr.agent.post("/api/recruitment/offers").send({ candidate_id: cand.id }), 400, "validation_failed");
     const o = await c.hr.agent.post("/api/recruitment/offers").send(body).expect(201);
     expect(o.body.data).toMatchObject({ status: "draft", job_title: "Data Scientist", department: "Data", salary: "1850000.00", currency: "INR", employment_type: "full_time", candidate_email: cand.email, sent_at: null, link_expires_at: null, documents: [] });

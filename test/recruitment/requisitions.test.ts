@@ -26,6 +26,7 @@ describe("job requisitions", () => {
     const range = expectError(await c.hr.agent.post("/api/recruitment/job-requisitions").send({ ...base, min_salary: "3000000.00" }), 400, "validation_failed");
     expect(range.details[0].path).toBe("body.max_salary");
     expectError(await c.hr.agent.post("/api/recruitment/job-requisitions").send({ ...base, min_salary: "12" }), 400, "validation_failed");
+    expect(expectError(await c.hr.agent.post("/api/recruitment/job-requisitions").send({ ...base, min_salary: "-1.00" }), 400, "validation_failed").details[0].path).toBe("body.min_salary");
     expectError(await c.hr.agent.post("/api/recruitment/job-requisitions").send({ ...base, status: "approved" }), 400, "validation_failed");
     expectError(await c.hr.agent.post("/api/recruitment/job-requisitions").send({ ...base, colour: "red" }), 400, "validation_failed");
 

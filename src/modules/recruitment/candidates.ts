@@ -9,7 +9,7 @@ import { badRequest, conflict, invalidField, notFound, type ErrorDetail } from "
 import type { AuthContext, RequestBody } from "../../http/types.ts";
 import { kickMailer } from "../../mail/outbox.ts";
 import { notify } from "../../notify.ts";
-import { checkFile, fullName, isRecruiter, lockState, managerDepartment, moneyOut, normalizeTerms, numberOut, trimOrNull, userNames } from "./common.ts";
+import { checkAmount, checkFile, fullName, isRecruiter, lockState, managerDepartment, moneyOut, normalizeTerms, numberOut, trimOrNull, userNames } from "./common.ts";
 import { ACTIVE_STAGES, CANDIDATE_MOVES, checkMove, type CandidateStage } from "./states.ts";
 
 type CreateInput = RequestBody<"createCandidate">;
@@ -133,6 +133,7 @@ async function checkEmailFree(tx: ScopedTx, postingId: string, email: string, ex
 }
 
 export async function createCandidate(auth: AuthContext, body: CreateInput) {
+  checkAmount("body.expected_salary", body.expected_salary);
   const c = await tenantTx(async (tx) => {
     const postingStatus = await lockState(tx, "job_postings", "status", auth.tenantId, body.posting_id);
     if (!postingStatus) throw invalidField("body.posting_id", "is not a job posting of this company");
@@ -203,6 +204,7 @@ async function wrapUp(tx: ScopedTx, candidateId: string, reason: string) {
 
 export async function updateCandidate(auth: AuthContext, id: string, body: UpdateInput) {
   await visibleCandidate(auth, id);
+  checkAmount("body.expected_salary", body.expected_salary);
   const fields = fieldData(body);
   const to = body.stage;
   if (body.rejection_reason !== undefined && to !== "rejected") throw invalidField("body.rejection_reason", "goes with stage rejected");

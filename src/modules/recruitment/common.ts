@@ -81,6 +81,13 @@ export function trimOrNull(v: string | null | undefined): string | null | undefi
   return t === "" ? null : t;
 }
 
+/** 400 naming the field unless the amount is ≥ 0 (or > 0 with `positive`). */
+export function checkAmount(path: string, v: unknown, opts: { positive?: boolean } = {}): void {
+  if (v === null || v === undefined) return;
+  const d = money(String(v));
+  if (d.isNegative() || (opts.positive && d.isZero())) throw invalidField(path, opts.positive ? "must be greater than zero" : "must not be negative");
+}
+
 /** 400 unless min ≤ max (both given). */
 export function checkSalaryRange(min: unknown, max: unknown, path = "body.max_salary"): void {
   if (min === null || min === undefined || max === null || max === undefined) return;

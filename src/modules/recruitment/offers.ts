@@ -16,7 +16,7 @@ import { logger } from "../../log.ts";
 import { kickMailer, queueEmail } from "../../mail/outbox.ts";
 import { notify } from "../../notify.ts";
 import { moveCandidateStage, referencedCandidate } from "./candidates.ts";
-import { companyOf, companyToday, EMPLOYMENT_LABELS, formatMoney, fullName, lockState, moneyOut, startOfDayIn, trimOrNull, userNames, type Company } from "./common.ts";
+import { checkAmount, companyOf, companyToday, EMPLOYMENT_LABELS, formatMoney, fullName, lockState, moneyOut, startOfDayIn, trimOrNull, userNames, type Company } from "./common.ts";
 import { checkMove, OFFER_MOVES, type OfferStatus } from "./states.ts";
 
 type CreateInput = RequestBody<"createJobOffer">;
@@ -138,6 +138,7 @@ function checkDates(expires_on: string, joining_date: string, today: string, tou
 export async function createOffer(auth: AuthContext, body: CreateInput) {
   const company = await companyOf(auth.tenantId);
   const today = await companyToday(auth.tenantId);
+  checkAmount("body.salary", body.salary, { positive: true });
   checkDates(body.expires_on, body.joining_date, today, { expires: true, joining: true });
   const o = await tenantTx(async (tx) => {
     const candidate = await referencedCandidate(tx, body.candidate_id);
@@ -178,6 +179,7 @@ export async function updateOffer(auth: AuthContext, id: string, body: UpdateInp
   const company = await companyOf(auth.tenantId);
   const today = await companyToday(auth.tenantId);
   await expireDueOffers(today);
+  checkAmount("body.salary", body.salary, { positive: true });
   const fields = FIELDS.filter((f) => body[f] !== undefined);
   const updated = await tenantTx(async (tx) => {
     const from = (await lockState(tx, "job_offers", "status", auth.tenantId, id)) as OfferStatus | null;

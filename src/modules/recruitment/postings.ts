@@ -8,7 +8,7 @@ import { conflict, invalidField, notFound } from "../../http/errors.ts";
 import type { AuthContext, RequestBody } from "../../http/types.ts";
 import { parseDate, toDateStringOrNull } from "../../lib/dates.ts";
 import { nextNumber } from "../../lib/sequences.ts";
-import { checkSalaryRange, isRecruiter, lockState, managerDepartment, moneyOut, normalizeTerms, trimOrNull, userNames } from "./common.ts";
+import { checkAmount, checkSalaryRange, isRecruiter, lockState, managerDepartment, moneyOut, normalizeTerms, trimOrNull, userNames } from "./common.ts";
 import { checkMove, POSTING_MOVES, type PostingStatus } from "./states.ts";
 
 type CreateInput = RequestBody<"createJobPosting">;
@@ -101,6 +101,8 @@ async function lockRequisitionStatus(tx: ScopedTx, tenantId: string, requisition
 }
 
 export async function createPosting(auth: AuthContext, body: CreateInput) {
+  checkAmount("body.min_salary", body.min_salary);
+  checkAmount("body.max_salary", body.max_salary);
   const status = body.status ?? "draft";
   const p = await tenantTx(async (tx) => {
     // Lock the requisition: it cannot be closed while a posting is being raised from it.
@@ -133,6 +135,8 @@ export async function createPosting(auth: AuthContext, body: CreateInput) {
 
 export async function updatePosting(auth: AuthContext, id: string, body: UpdateInput) {
   await visiblePosting(auth, id);
+  checkAmount("body.min_salary", body.min_salary);
+  checkAmount("body.max_salary", body.max_salary);
   const fields = fieldData(body);
   const updated = await tenantTx(async (tx) => {
     const from = (await lockState(tx, "job_postings", "status", auth.tenantId, id)) as PostingStatus | null;

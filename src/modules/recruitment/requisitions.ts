@@ -10,7 +10,7 @@ import { parseDate, toDateStringOrNull } from "../../lib/dates.ts";
 import { nextNumber } from "../../lib/sequences.ts";
 import { kickMailer } from "../../mail/outbox.ts";
 import { notify } from "../../notify.ts";
-import { checkSalaryRange, isRecruiter, lockState, moneyOut, recruiters, trimOrNull, userNames } from "./common.ts";
+import { checkAmount, checkSalaryRange, isRecruiter, lockState, moneyOut, recruiters, trimOrNull, userNames } from "./common.ts";
 import { closePostingsOf } from "./postings.ts";
 import { checkMove, REQUISITION_MOVES, type RequisitionStatus } from "./states.ts";
 
@@ -102,6 +102,8 @@ async function tellRecruitersOfSubmission(tx: ScopedTx, auth: AuthContext, r: Jo
 }
 
 export async function createRequisition(auth: AuthContext, body: CreateInput) {
+  checkAmount("body.min_salary", body.min_salary);
+  checkAmount("body.max_salary", body.max_salary);
   checkSalaryRange(body.min_salary, body.max_salary);
   const status = body.status ?? "draft";
   const r = await tenantTx(async (tx) => {
@@ -119,6 +121,8 @@ export async function createRequisition(auth: AuthContext, body: CreateInput) {
 
 export async function updateRequisition(auth: AuthContext, id: string, body: UpdateInput) {
   const current = await visibleRequisition(auth, id);
+  checkAmount("body.min_salary", body.min_salary);
+  checkAmount("body.max_salary", body.max_salary);
   const fields = fieldData(body);
   const to = body.status;
   if (body.decision_notes !== undefined && to !== "approved" && to !== "rejected") throw invalidField("body.decision_notes", "goes with status approved or rejected");
