@@ -5,7 +5,7 @@
 import { audit } from "../../audit.ts";
 import { hashToken } from "../../auth/tokens.ts";
 import { systemDb } from "../../db/client.ts";
-import { db, tenantTx, withTenant } from "../../db/tenancy.ts";
+import { db, tenantTx, withTenant, type ScopedTx } from "../../db/tenancy.ts";
 import { AppError, conflict, moduleDisabled, notFound } from "../../http/errors.ts";
 import type { UploadedFile } from "../../http/types.ts";
 import { toDateString } from "../../lib/dates.ts";
@@ -42,8 +42,8 @@ async function inTenantOf<T>(kind: Kind, token: string, fn: (ctx: { tenantId: st
   });
 }
 
-async function loadOffer(tx: { jobOffer: { findFirst: (a: any) => Promise<any> } }, id: string): Promise<OfferRow> {
-  const o = (await tx.jobOffer.findFirst({ where: { id, deleted_at: null }, include: offerInclude })) as OfferRow | null;
+async function loadOffer(client: Pick<ScopedTx, "jobOffer">, id: string): Promise<OfferRow> {
+  const o = await client.jobOffer.findFirst({ where: { id, deleted_at: null }, include: offerInclude });
   if (!o) throw notFound("Offer");
   return o;
 }
@@ -125,11 +125,11 @@ export async function answerPublicOffer(token: string, answer: "accepted" | "dec
       const current = await loadOffer(tx, offerId);
       checkOfferLink(current);
       if (current.status !== "sent") throw conflict(`You already ${current.status} this offer`);
-      const after = (await tx.jobOffer.update({
+      const after = await tx.jobOffer.update({
         where: { id: offerId },
         data: { status: answer, responded_at: new Date(), decline_reason: answer === "declined" ? (trimOrNull(reason) ?? null) : null },
         include: offerInclude,
-      })) as OfferRow;
+      });
       const name = fullName(after.candidate);
       await audit({ action: "recruitment.offer_status_changed", entity_type: "job_offer", entity_id: offerId, changes: { status: { from: "sent", to: answer }, by: `candidate ${after.candidate.email}`, ...(after.decline_reason ? { decline_reason: after.decline_reason } : {}) } }, tx);
       await tellOfferTeam(
