@@ -1692,6 +1692,727 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/api/public/appointment/{token}": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /** @description The secret token of a link mailed to a candidate. Unknown tokens are a 404; expired or withdrawn links a 410. */
+                token: components["parameters"]["LinkToken"];
+            };
+            cookie?: never;
+        };
+        /**
+         * The appointment letter details, for the candidate (no sign-in)
+         * @description Public: the token of the appointment link is the credential (valid 30 days from sending; 410 after that or when the offer is no longer accepted). 403 `module_disabled` while the company has the recruitment module off.
+         */
+        get: operations["getPublicAppointment"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/public/appointment/{token}/pdf": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /** @description The secret token of a link mailed to a candidate. Unknown tokens are a 404; expired or withdrawn links a 410. */
+                token: components["parameters"]["LinkToken"];
+            };
+            cookie?: never;
+        };
+        /**
+         * Download the appointment letter (PDF, no sign-in)
+         * @description Same access rules as the appointment details.
+         */
+        get: operations["getPublicAppointmentPdf"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/public/appointment/{token}/upload": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /** @description The secret token of a link mailed to a candidate. Unknown tokens are a 404; expired or withdrawn links a 410. */
+                token: components["parameters"]["LinkToken"];
+            };
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Upload a joining document (no sign-in)
+         * @description `multipart/form-data` with a `file` part (max 10 MB; PDF, PNG, JPEG, WebP, plain text, CSV, DOC/DOCX, XLS/XLSX - the content must match the declared type; 413 / 415 otherwise), `document_type` and an optional `title`. At most 20 documents per appointment (409), and none once the candidate has been converted into an employee (409). hr is notified; audited.
+         */
+        post: operations["uploadAppointmentDocument"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/public/offers/{token}": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /** @description The secret token of a link mailed to a candidate. Unknown tokens are a 404; expired or withdrawn links a 410. */
+                token: components["parameters"]["LinkToken"];
+            };
+            cookie?: never;
+        };
+        /**
+         * The offer, for the candidate (no sign-in)
+         * @description Public: the token of the offer link is the credential. Works in every status after sending (`can_respond` tells whether it can still be accepted); a sent offer past `expires_on` is marked `expired` and, like a withdrawn offer or an expired link, answers 410. 403 `module_disabled` while the company has the recruitment module off.
+         */
+        get: operations["getPublicOffer"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/public/offers/{token}/accept": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /** @description The secret token of a link mailed to a candidate. Unknown tokens are a 404; expired or withdrawn links a 410. */
+                token: components["parameters"]["LinkToken"];
+            };
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Accept the offer (no sign-in)
+         * @description `sent` → `accepted` (409 when already answered; 410 when expired or withdrawn). The people who made the offer and hr are notified; audited. HR then marks the candidate `hired` and sends the appointment letter.
+         */
+        post: operations["acceptPublicOffer"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/public/offers/{token}/decline": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /** @description The secret token of a link mailed to a candidate. Unknown tokens are a 404; expired or withdrawn links a 410. */
+                token: components["parameters"]["LinkToken"];
+            };
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Decline the offer (no sign-in)
+         * @description `sent` → `declined`, with an optional reason (409 when already answered; 410 when expired or withdrawn). The people who made the offer and hr are notified; audited.
+         */
+        post: operations["declinePublicOffer"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/public/offers/{token}/pdf": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /** @description The secret token of a link mailed to a candidate. Unknown tokens are a 404; expired or withdrawn links a 410. */
+                token: components["parameters"]["LinkToken"];
+            };
+            cookie?: never;
+        };
+        /**
+         * Download the offer letter (PDF, no sign-in)
+         * @description Same access rules as the offer details.
+         */
+        get: operations["getPublicOfferPdf"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/recruitment/ai/content": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Generate recruitment content
+         * @description Job posts, social posts and candidate emails (invitation, rejection, offer, follow-up, referral request) from the facts given; emails come with a subject.
+         */
+        post: operations["generateRecruitmentContent"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/recruitment/ai/interview-questions": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Generate interview questions
+         * @description Questions for the skills found in the requirements (and those given), with what a good answer shows, mixed with behavioural and situational questions unless `focus` narrows them.
+         */
+        post: operations["generateInterviewQuestions"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/recruitment/ai/job-description": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Generate a job description
+         * @description From the title, department and free-text requirements: a summary, responsibilities, must-have and nice-to-have requirements, recognised skills and keywords, and the complete description in Markdown. Offline (default) the result is deterministic; with `AI_BASE_URL` the OpenAI-compatible provider writes it.
+         */
+        post: operations["generateJobDescription"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/recruitment/ai/resume-screening": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Screen a resume against job requirements
+         * @description A score from 0 to 100 with the matched and missing skills and the reasons (see AiResumeScreening for the offline scoring). `candidate_id` and `posting_id` must be the company's (400); managers may screen only candidates they can see. With `candidate_id` the score is saved on the candidate and audited.
+         */
+        post: operations["screenResume"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/recruitment/candidates": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * List candidates
+         * @description owner, admin and hr see every candidate; managers the candidates of their department's postings and those they interview. Newest first unless `sort` says otherwise.
+         */
+        get: operations["listCandidates"];
+        put?: never;
+        /**
+         * Add a candidate to a posting
+         * @description The candidate starts `applied`. Audited.
+         */
+        post: operations["createCandidate"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/recruitment/candidates/{id}": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                id: string;
+            };
+            cookie?: never;
+        };
+        /**
+         * Candidate details
+         * @description Managers see only the candidates of their department's postings and those they interview (404 otherwise).
+         */
+        get: operations["getCandidate"];
+        /**
+         * Change a candidate or move them along the pipeline
+         * @description `stage` follows CandidateStage (409 for an illegal move; `hired` needs an accepted offer). Rejecting or withdrawing cancels the candidate's scheduled interviews and sessions. Every change is audited with from → to values; the requisition's requester is notified of a hire.
+         */
+        put: operations["updateCandidate"];
+        post?: never;
+        /**
+         * Delete a candidate
+         * @description Soft delete. Refused (409) for a hired candidate and while an offer is sent or accepted; the candidate's scheduled interviews and sessions are cancelled. Audited.
+         */
+        delete: operations["deleteCandidate"];
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/recruitment/candidates/{id}/convert-to-employee": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                id: string;
+            };
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Convert a hired candidate into an employee
+         * @description Only a `hired` candidate (409 otherwise) who was not converted before (409). In one transaction: creates the complete employee record through the same rules as `POST /api/employees` (generated `EMP-…` code, email unique among live employees - 409), links the candidate to it (`employee_id`), copies the joining documents uploaded through the appointment link to the employee's documents, and writes both activity logs.
+         */
+        post: operations["convertCandidateToEmployee"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/recruitment/document-templates/preview-pdf": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Render a letter template with merge fields as a PDF
+         * @description Fills the `{{field}}` merge fields of `template` (see DocumentTemplatePreviewRequest) and returns the letter as a PDF (A4, the company's name in the header). Unknown fields are a 400 that names each of them in `details` (`body.template`); an unknown `offer_id` is a 400.
+         */
+        post: operations["previewDocumentTemplatePdf"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/recruitment/interview-management-sessions": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * List interview sessions
+         * @description The candidate-facing interview sessions of the company, by time (earliest first).
+         */
+        get: operations["listInterviewSessions"];
+        put?: never;
+        /**
+         * Create an interview session
+         * @description Starts `scheduled`, not yet sent. Audited.
+         */
+        post: operations["createInterviewSession"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/recruitment/interview-management-sessions/{id}": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                id: string;
+            };
+            cookie?: never;
+        };
+        /** Interview session details */
+        get: operations["getInterviewSession"];
+        /**
+         * Change, complete or cancel an interview session
+         * @description See InterviewSessionUpdate. Cancelling a session that was sent tells the candidate by email. Audited with from → to values.
+         */
+        put: operations["updateInterviewSession"];
+        post?: never;
+        /**
+         * Delete an interview session
+         * @description Soft delete of a session that was never sent or is no longer scheduled (409 for a sent, scheduled one - cancel it so the candidate is told). Audited.
+         */
+        delete: operations["deleteInterviewSession"];
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/recruitment/interview-management-sessions/{id}/send": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                id: string;
+            };
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Email the interview details and link to the candidate
+         * @description Mails the candidate the time (in the company's time zone and UTC), duration, mode, meeting link or location and instructions, through the outbox. Only a `scheduled` session that has not started yet (409 otherwise); sending again re-sends the current details (e.g. after a change). Records `sent_at` and `send_count`; audited.
+         */
+        post: operations["sendInterviewSession"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/recruitment/interviews": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * List interviews
+         * @description owner, admin and hr see every interview; managers the interviews they are on. Ordered by time (earliest first).
+         */
+        get: operations["listInterviews"];
+        put?: never;
+        /**
+         * Schedule an interview
+         * @description Starts `scheduled`. Audited; the interviewers are notified.
+         */
+        post: operations["createInterview"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/recruitment/interviews/{id}": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                id: string;
+            };
+            cookie?: never;
+        };
+        /**
+         * Interview details
+         * @description Managers see only the interviews they are on (404 otherwise).
+         */
+        get: operations["getInterview"];
+        /**
+         * Reschedule, cancel or record the outcome of an interview
+         * @description See InterviewUpdate. Every change is audited with from → to values.
+         */
+        put: operations["updateInterview"];
+        post?: never;
+        /**
+         * Delete an interview
+         * @description Soft delete; a completed interview keeps its feedback and cannot be deleted (409). Sessions linked to it are cancelled. Audited; the interviewers are told when it was still scheduled.
+         */
+        delete: operations["deleteInterview"];
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/recruitment/job-postings": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * List job postings
+         * @description owner, admin and hr see every posting; managers the postings of their own department (the department of the employee record linked to them). Newest first.
+         */
+        get: operations["listJobPostings"];
+        put?: never;
+        /**
+         * Create a job posting from an approved requisition
+         * @description Numbered per company (`JOB-00001`…). The requisition must be `approved` (409). Skills are stored lower-case. Audited.
+         */
+        post: operations["createJobPosting"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/recruitment/job-postings/{id}": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                id: string;
+            };
+            cookie?: never;
+        };
+        /**
+         * Posting details
+         * @description Managers see only the postings of their department (404 otherwise).
+         */
+        get: operations["getJobPosting"];
+        /**
+         * Change, publish or close a posting
+         * @description A closed posting does not change (409). Publishing (`status: open`) needs the requisition to be `approved` (409). Audited with from → to values.
+         */
+        put: operations["updateJobPosting"];
+        post?: never;
+        /**
+         * Delete a posting
+         * @description Soft delete of a posting without candidates (409 otherwise - close it instead). Audited.
+         */
+        delete: operations["deleteJobPosting"];
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/recruitment/job-requisitions": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * List job requisitions
+         * @description owner, admin and hr see every requisition of the company; managers the ones they raised. Newest first.
+         */
+        get: operations["listJobRequisitions"];
+        put?: never;
+        /**
+         * Raise a job requisition
+         * @description Numbered per company (`REQ-00001`…). Created `draft`, or `pending_approval` when `status` says so - then owner, admin and hr members are notified to decide. Audited.
+         */
+        post: operations["createJobRequisition"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/recruitment/job-requisitions/{id}": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                id: string;
+            };
+            cookie?: never;
+        };
+        /**
+         * Requisition details
+         * @description Managers see only the requisitions they raised (404 otherwise).
+         */
+        get: operations["getJobRequisition"];
+        /**
+         * Change, submit, approve, reject or close a requisition
+         * @description Field changes while `draft` or `pending_approval` (409 afterwards). `status` follows the state machine of JobRequisitionStatus (409 for an illegal move). Approving and rejecting are for owner, admin and hr (403 for managers); a manager changes only requisitions they raised (404 for others), edits them only while `draft`, and may submit, withdraw or close them. Closing a requisition closes its draft and open postings. Every change is audited with from → to values; the requester is notified of a decision (in-app and by email), owner, admin and hr of a submission.
+         */
+        put: operations["updateJobRequisition"];
+        post?: never;
+        /**
+         * Delete a requisition
+         * @description Soft delete of a requisition without postings (409 while any posting was raised from it - close it instead). Managers delete only their own `draft` requisitions. Audited.
+         */
+        delete: operations["deleteJobRequisition"];
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/recruitment/offers": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * List offers
+         * @description Offers of the company, newest first (owner, admin and hr: offers carry salaries). Sent offers whose `expires_on` has passed are shown `expired`.
+         */
+        get: operations["listJobOffers"];
+        put?: never;
+        /**
+         * Draft an offer
+         * @description Numbered per company (`OFR-00001`…); starts `draft`. Audited.
+         */
+        post: operations["createJobOffer"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/recruitment/offers/{id}": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                id: string;
+            };
+            cookie?: never;
+        };
+        /**
+         * Offer details
+         * @description With the joining documents the candidate uploaded through the appointment link.
+         */
+        get: operations["getJobOffer"];
+        /**
+         * Change, withdraw or expire an offer
+         * @description See JobOfferUpdate. Audited with from → to values.
+         */
+        put: operations["updateJobOffer"];
+        post?: never;
+        /**
+         * Delete an offer
+         * @description Soft delete; a sent or accepted offer cannot be deleted (409 - withdraw it first). Audited.
+         */
+        delete: operations["deleteJobOffer"];
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/recruitment/offers/{id}/send": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                id: string;
+            };
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Email the offer letter to the candidate
+         * @description `draft` → `sent` (a `sent` offer can be sent again: the new link replaces the old one; any other status is a 409, and so is an `expires_on` already past). The candidate gets an email, through the outbox, with a personal link `{PUBLIC_URL}/api/public/offers/{token}` to read, download (PDF), accept or decline the offer. The token is random, stored only as a hash, and valid until the end of `expires_on` (UTC). Audited.
+         */
+        post: operations["sendJobOffer"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/recruitment/offers/{id}/send-appointment": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                id: string;
+            };
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Email the appointment letter to a candidate who accepted
+         * @description Only for an `accepted` offer (409 otherwise). The candidate gets an email with a personal link `{PUBLIC_URL}/api/public/appointment/{token}` to read and download the appointment letter and upload joining documents. The token is random, stored only as a hash, and valid for 30 days; sending again replaces the link. Audited.
+         */
+        post: operations["sendAppointmentLetter"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/recruitment/talent-pool-candidates": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * Search the talent pool
+         * @description People kept for future roles, by name. Filters combine (all must match).
+         */
+        get: operations["listTalentPoolCandidates"];
+        put?: never;
+        /**
+         * Add a person to the talent pool
+         * @description Audited.
+         */
+        post: operations["createTalentPoolCandidate"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/recruitment/talent-pool-candidates/{id}": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                id: string;
+            };
+            cookie?: never;
+        };
+        /** A talent-pool entry */
+        get: operations["getTalentPoolCandidate"];
+        /**
+         * Change a talent-pool entry
+         * @description Another entry with the same email is a 409. Audited with from → to values.
+         */
+        put: operations["updateTalentPoolCandidate"];
+        post?: never;
+        /**
+         * Remove a person from the talent pool
+         * @description Soft delete (the email becomes free for a new entry). Audited.
+         */
+        delete: operations["deleteTalentPoolCandidate"];
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/api/server-time": {
         parameters: {
             query?: never;
@@ -1839,6 +2560,175 @@ export interface components {
         Ack: {
             data: null;
             message: string;
+        };
+        AiContent: {
+            content: string;
+            provider: components["schemas"]["AiProvider"];
+            /** @description Email subject (emails only). */
+            subject: string | null;
+            type: components["schemas"]["AiContentType"];
+        };
+        /**
+         * @example {
+         *       "type": "rejection_email",
+         *       "job_title": "Senior Backend Engineer",
+         *       "candidate_name": "Priya Sharma"
+         *     }
+         */
+        AiContentRequest: {
+            candidate_name?: string;
+            /** @description Default: the company's name. */
+            company_name?: string;
+            /** @description Facts to include (dates, place, skills, perks…). */
+            details?: string;
+            job_title?: string;
+            /**
+             * @default formal
+             * @enum {string}
+             */
+            tone: "formal" | "friendly";
+            type: components["schemas"]["AiContentType"];
+        };
+        /** @enum {string} */
+        AiContentType: "job_post" | "linkedin_post" | "interview_invitation" | "rejection_email" | "offer_email" | "follow_up_email" | "referral_request";
+        AiInterviewQuestion: {
+            /** @enum {string} */
+            category: "technical" | "behavioral" | "situational" | "role";
+            question: string;
+            /** @description The skill the question probes, if any. */
+            skill: string | null;
+            /** @description Guidance for the interviewer. */
+            what_to_look_for: string;
+        };
+        AiInterviewQuestions: {
+            job_title: string | null;
+            provider: components["schemas"]["AiProvider"];
+            questions: components["schemas"]["AiInterviewQuestion"][];
+            /** @description Skills the questions cover. */
+            skills: string[];
+        };
+        /**
+         * @example {
+         *       "job_title": "Senior Backend Engineer",
+         *       "requirements": "TypeScript, PostgreSQL, Kubernetes; mentoring",
+         *       "count": 6
+         *     }
+         */
+        AiInterviewQuestionsRequest: {
+            /** @default 8 */
+            count: number;
+            /**
+             * @default mixed
+             * @enum {string}
+             */
+            focus: "mixed" | "technical" | "behavioral" | "situational";
+            job_title?: string;
+            requirements: string;
+            /**
+             * @default mid
+             * @enum {string}
+             */
+            seniority: "junior" | "mid" | "senior";
+            /** @description Skills to cover besides those found in the requirements. */
+            skills?: string[];
+        };
+        AiJobDescription: {
+            department: string;
+            /** @description The complete job description (Markdown). */
+            description: string;
+            /** @description Minimum years of experience asked for, when stated. */
+            experience_years: number | null;
+            /** @description Most frequent meaningful words of the requirements. */
+            keywords: string[];
+            /** @description Requirements marked as a plus, preferred or nice to have. */
+            nice_to_have: string[];
+            provider: components["schemas"]["AiProvider"];
+            /** @description Must-have requirements. */
+            requirements: string[];
+            responsibilities: string[];
+            /** @description Skills recognised in the requirements (lower-case, canonical names). */
+            skills: string[];
+            summary: string;
+            title: string;
+        };
+        /**
+         * @example {
+         *       "title": "Senior Backend Engineer",
+         *       "department": "Engineering",
+         *       "requirements": "5+ years of backend development with TypeScript and Node.js. Strong PostgreSQL. Experience with Docker and Kubernetes is a plus. Mentor junior engineers."
+         *     }
+         */
+        AiJobDescriptionRequest: {
+            /** @description Default: the company's name. */
+            company_name?: string;
+            department: string;
+            employment_type?: components["schemas"]["EmploymentType"];
+            location?: string;
+            /** @description Free text: skills, experience, duties - one per line or in sentences. */
+            requirements: string;
+            title: string;
+        };
+        /** @description Which provider produced the output: `offline` (the built-in deterministic helpers: keyword extraction and skill matching; the same input always gives the same output) or `openai_compatible` (the chat-completions API at `AI_BASE_URL`). */
+        AiProvider: {
+            model: string | null;
+            /** @enum {string} */
+            name: "offline" | "openai_compatible";
+        };
+        /** @description Offline scoring: 70 points for the share of required skills found in the resume, 20 for experience (full when the resume shows at least the years asked for, proportional below), 10 for the overlap of other keywords of the requirements. 75 and above is a `strong_match`, 55 a `match`, 35 a `partial_match`, below that a `weak_match`. */
+        AiResumeScreening: {
+            /** @description Skills in the resume the job does not ask for. */
+            additional_skills: string[];
+            /**
+             * Format: uuid
+             * @description The candidate the score was saved on.
+             */
+            candidate_id: string | null;
+            /** @description Years of experience found in the resume. */
+            experience_years: number | null;
+            matched_skills: string[];
+            missing_skills: string[];
+            provider: components["schemas"]["AiProvider"];
+            /** @description Why the score is what it is, one finding per entry. */
+            reasons: string[];
+            /** @enum {string} */
+            recommendation: "strong_match" | "match" | "partial_match" | "weak_match";
+            required_experience_years: number | null;
+            score: number;
+            summary: string;
+        };
+        /**
+         * @description The resume is `resume_text`, or the stored `resume_text` of `candidate_id`. The job is `job_requirements` and/or `required_skills`, else the requirements and skills of `posting_id`, else of the candidate's posting (400 naming `body.job_requirements` when there is nothing to screen against). With `candidate_id` the score is saved on the candidate (`screening_score`).
+         * @example {
+         *       "resume_text": "Backend engineer, 6 years. TypeScript, Node.js, PostgreSQL, Redis, Docker. Led a team of 4.",
+         *       "job_requirements": "5+ years with TypeScript and Node.js, PostgreSQL, Kubernetes."
+         *     }
+         */
+        AiResumeScreeningRequest: {
+            /** Format: uuid */
+            candidate_id?: string;
+            job_requirements?: string;
+            min_experience_years?: number;
+            /** Format: uuid */
+            posting_id?: string;
+            required_skills?: string[];
+            resume_text?: string;
+        };
+        /** @description A joining document the candidate uploaded through the appointment link. */
+        AppointmentDocument: {
+            /** Format: date-time */
+            created_at: string;
+            document_type: components["schemas"]["DocumentType"];
+            /**
+             * Format: uuid
+             * @description hr, admin and owner download it with `GET /api/files/{fileId}`.
+             */
+            file_id: string;
+            /** Format: uuid */
+            id: string;
+            mime_type: string;
+            original_name: string;
+            size_bytes: number;
+            title: string;
         };
         /**
          * @description Decision on a pending request. Only a pending request can be decided (409 otherwise); nobody decides their own request (403).
@@ -2364,6 +3254,160 @@ export interface components {
             phone?: string | null;
             state?: string | null;
         };
+        Candidate: {
+            /** Format: date-time */
+            converted_at: string | null;
+            /** Format: date-time */
+            created_at: string;
+            current_company: string | null;
+            current_title: string | null;
+            /** @description The posting's department. */
+            department: string;
+            /** Format: email */
+            email: string;
+            /**
+             * Format: uuid
+             * @description The employee record created by convert-to-employee.
+             */
+            employee_id: string | null;
+            expected_salary: components["schemas"]["Money"] | null;
+            experience_years: number | null;
+            first_name: string;
+            full_name: string;
+            /** Format: uuid */
+            id: string;
+            last_name: string;
+            notes: string | null;
+            notice_period_days: number | null;
+            phone: string | null;
+            /** Format: uuid */
+            posting_id: string;
+            posting_title: string;
+            rejection_reason: string | null;
+            /**
+             * Format: uuid
+             * @description A file uploaded through `POST /api/upload`.
+             */
+            resume_file_id: string | null;
+            /** @description Plain text of the resume (used by resume screening). */
+            resume_text: string | null;
+            /** Format: date-time */
+            screened_at: string | null;
+            /** @description Last `POST /api/recruitment/ai/resume-screening` score for this candidate. */
+            screening_score: number | null;
+            /** @description Lower-case. */
+            skills: string[];
+            source: components["schemas"]["CandidateSource"];
+            stage: components["schemas"]["CandidateStage"];
+            /** Format: date-time */
+            stage_changed_at: string;
+            /** Format: date-time */
+            updated_at: string;
+        };
+        CandidateConversion: {
+            candidate: components["schemas"]["Candidate"];
+            /** @description Joining documents the candidate uploaded that were added to the employee's documents. */
+            documents_copied: number;
+            employee: components["schemas"]["Employee"];
+        };
+        /**
+         * @description Optional details of the new employee record. Defaults come from the candidate and their accepted offer: name, email and phone from the candidate; `designation` = the offer's job title, `department`, `employment_type` and `joining_date` from the offer. The same rules as `POST /api/employees` apply (email unique among live employees - 409; `reports_to`, `branch_id`, `work_location_id` must belong to the company - 400).
+         * @example {
+         *       "reports_to": "6c1d2f9a-1b7e-4f0e-8f55-0d2b6f0a9e11"
+         *     }
+         */
+        CandidateConversionRequest: {
+            /** Format: uuid */
+            branch_id?: string | null;
+            /** Format: date */
+            date_of_birth?: string | null;
+            department?: string;
+            designation?: string;
+            employee_code?: string;
+            employment_type?: components["schemas"]["EmploymentType"];
+            gender?: components["schemas"]["Gender"] | null;
+            /** Format: date */
+            joining_date?: string;
+            phone?: string | null;
+            /** Format: uuid */
+            reports_to?: string | null;
+            state?: string | null;
+            /** Format: uuid */
+            work_location_id?: string | null;
+        };
+        /**
+         * @description A candidate for an `open` posting (409 otherwise). One application per person and posting: the same email twice on a posting is a 409. With `talent_pool_candidate_id` the details not given are taken from the talent-pool entry (and `source` defaults to `talent_pool`); without it `first_name`, `last_name` and `email` are required (400 naming each). `expected_salary` must not be negative (400). The candidate starts `applied`.
+         * @example {
+         *       "posting_id": "7a0d5e9c-2b54-4a57-9d38-0d4c7c2f3e11",
+         *       "first_name": "Priya",
+         *       "last_name": "Sharma",
+         *       "email": "priya.sharma@example.com",
+         *       "phone": "+91 98765 43210",
+         *       "source": "referral",
+         *       "experience_years": 6,
+         *       "skills": [
+         *         "typescript",
+         *         "postgresql"
+         *       ],
+         *       "resume_text": "Backend engineer with 6 years of TypeScript, Node.js and PostgreSQL."
+         *     }
+         */
+        CandidateCreate: {
+            current_company?: string | null;
+            current_title?: string | null;
+            email?: components["schemas"]["Email"];
+            expected_salary?: components["schemas"]["Money"] | null;
+            experience_years?: number | null;
+            first_name?: string;
+            last_name?: string;
+            notes?: string | null;
+            notice_period_days?: number | null;
+            phone?: string | null;
+            /** Format: uuid */
+            posting_id: string;
+            /**
+             * Format: uuid
+             * @description A file of the company uploaded through `POST /api/upload` (400 otherwise).
+             */
+            resume_file_id?: string | null;
+            resume_text?: string | null;
+            skills?: string[];
+            source?: components["schemas"]["CandidateSource"];
+            /** Format: uuid */
+            talent_pool_candidate_id?: string;
+        };
+        /** @enum {string} */
+        CandidateSource: "direct" | "career_site" | "referral" | "agency" | "job_board" | "linkedin" | "campus" | "talent_pool" | "other";
+        /**
+         * @description The pipeline: applied → screening → interview → offer → hired, one step at a time; any stage before hired → rejected | withdrawn. hired, rejected and withdrawn are final. Scheduling an interview moves a `screening` candidate to `interview`, creating an offer moves an `interview` candidate to `offer`; `hired` needs an accepted offer. Anything else is a 409.
+         * @enum {string}
+         */
+        CandidateStage: "applied" | "screening" | "interview" | "offer" | "hired" | "rejected" | "withdrawn";
+        /**
+         * @description Changes details and moves the candidate along the pipeline with `stage` (see CandidateStage; illegal moves are a 409). `rejection_reason` goes with `stage: rejected`. A converted candidate cannot be changed (409).
+         * @example {
+         *       "stage": "screening"
+         *     }
+         */
+        CandidateUpdate: {
+            current_company?: string | null;
+            current_title?: string | null;
+            email?: components["schemas"]["Email"];
+            expected_salary?: components["schemas"]["Money"] | null;
+            experience_years?: number | null;
+            first_name?: string;
+            last_name?: string;
+            notes?: string | null;
+            notice_period_days?: number | null;
+            phone?: string | null;
+            rejection_reason?: string | null;
+            /** Format: uuid */
+            resume_file_id?: string | null;
+            resume_text?: string | null;
+            skills?: string[];
+            source?: components["schemas"]["CandidateSource"];
+            stage?: components["schemas"]["CandidateStage"];
+        };
         CompanySettings: {
             address: string | null;
             /** @description ISO 4217 code, e.g. INR or AED. */
@@ -2524,6 +3568,30 @@ export interface components {
          * @example 1.5
          */
         DayQuantity: string;
+        /**
+         * @description A letter template with merge fields written `{{field}}` (spaces inside the braces allowed), e.g. `Dear {{candidate_name}}, we are pleased to offer you the role of {{job_title}}…`. The known fields are the properties of MergeFieldValues; any other `{{…}}` is a 400 naming each unknown field. Blank lines separate paragraphs.
+         * @example {
+         *       "title": "Offer letter",
+         *       "template": "Dear {{candidate_name}},\n\nWe are pleased to offer you the position of {{job_title}} at {{company_name}} with an annual salary of {{currency}} {{salary}}, starting {{joining_date}}.",
+         *       "values": {
+         *         "candidate_name": "Priya Sharma",
+         *         "job_title": "Senior Backend Engineer",
+         *         "salary": "2400000.00",
+         *         "joining_date": "2026-03-02"
+         *       }
+         *     }
+         */
+        DocumentTemplatePreviewRequest: {
+            /**
+             * Format: uuid
+             * @description An offer of the company whose details fill the fields not given in `values`.
+             */
+            offer_id?: string;
+            template: string;
+            /** @description Heading of the page (default `Document preview`). */
+            title?: string;
+            values?: components["schemas"]["MergeFieldValues"];
+        };
         /**
          * @description Kind of an employee document.
          * @enum {string}
@@ -3170,6 +4238,82 @@ export interface components {
          * @example 8.50
          */
         Hours: string;
+        Interview: {
+            cancel_reason: string | null;
+            /** Format: uuid */
+            candidate_id: string;
+            candidate_name: string;
+            /** Format: date-time */
+            completed_at: string | null;
+            /** Format: date-time */
+            created_at: string;
+            /** Format: uuid */
+            created_by_user_id: string;
+            duration_minutes: number;
+            feedback: string | null;
+            /** Format: uuid */
+            feedback_by_user_id: string | null;
+            /**
+             * Format: date-time
+             * @description End of the interview plus the panel's `feedback_deadline_hours`.
+             */
+            feedback_due_at: string;
+            /** Format: uuid */
+            id: string;
+            interviewers: components["schemas"]["Interviewer"][];
+            location: string | null;
+            meeting_url: string | null;
+            mode: components["schemas"]["InterviewMode"];
+            /** Format: uuid */
+            posting_id: string;
+            posting_title: string;
+            rating: number | null;
+            /**
+             * @description The panel's scale when the rating was given.
+             * @enum {integer|null}
+             */
+            rating_scale: 5 | 10 | null;
+            recommendation: components["schemas"]["InterviewRecommendation"] | null;
+            /** @example Technical */
+            round_name: string;
+            /** @description The interview panel round it follows, if any. */
+            round_sequence: number | null;
+            /** Format: date-time */
+            scheduled_at: string;
+            status: components["schemas"]["InterviewStatus"];
+            /** Format: date-time */
+            updated_at: string;
+        };
+        /**
+         * @description Schedules an interview of a candidate in `screening` or `interview` (409 otherwise; a `screening` candidate moves to `interview`). With `round_sequence` the round of the interview panel gives the defaults for `round_name`, `duration_minutes`, `mode` and `interviewer_user_ids` (400 when the panel has no such round). Interviewers must be owner, admin, hr or manager members of the company (400 naming the entry) and at least one is needed. `scheduled_at` must be in the future (400). A `video` interview needs `meeting_url`. The interviewers are notified (in-app and by email).
+         * @example {
+         *       "candidate_id": "2b8c3f0e-6a51-4c4b-8f0c-3f8d1e0a9c22",
+         *       "round_sequence": 2,
+         *       "scheduled_at": "2026-02-10T09:30:00Z",
+         *       "meeting_url": "https://meet.example.com/abc-defg-hij"
+         *     }
+         */
+        InterviewCreate: {
+            /** Format: uuid */
+            candidate_id: string;
+            duration_minutes?: number;
+            interviewer_user_ids?: string[];
+            location?: string | null;
+            /** Format: uri */
+            meeting_url?: string | null;
+            mode?: components["schemas"]["InterviewMode"];
+            round_name?: string;
+            round_sequence?: number;
+            /** Format: date-time */
+            scheduled_at: string;
+        };
+        Interviewer: {
+            name: string;
+            /** Format: uuid */
+            user_id: string;
+        };
+        /** @enum {string} */
+        InterviewMode: "video" | "phone" | "in_person";
         /** @description The company's interview process: the rounds every candidate goes through, in order, with their default interviewers (members of the company), and how feedback is given. Defaults: HR screening (30 min, phone), Technical (60 min, video), Hiring manager (45 min, in person); ratings out of 5; feedback due within 48 hours. */
         InterviewPanel: {
             feedback_deadline_hours: number;
@@ -3189,6 +4333,8 @@ export interface components {
             rating_scale?: 5 | 10;
             rounds?: components["schemas"]["InterviewRound"][];
         };
+        /** @enum {string} */
+        InterviewRecommendation: "strong_hire" | "hire" | "no_hire" | "strong_no_hire";
         InterviewRound: {
             duration_minutes: number;
             /** @description Members of the company who interview in this round by default. */
@@ -3198,6 +4344,109 @@ export interface components {
             name: string;
             /** @description Order of the round; unique. */
             sequence: number;
+        };
+        /** @description The candidate-facing side of an interview: when and where (or the meeting link) and what to prepare. `send` mails it to the candidate. */
+        InterviewSession: {
+            /** Format: email */
+            candidate_email: string;
+            /** Format: uuid */
+            candidate_id: string;
+            candidate_name: string;
+            /** Format: date-time */
+            created_at: string;
+            /** Format: uuid */
+            created_by_user_id: string;
+            duration_minutes: number;
+            /** Format: uuid */
+            id: string;
+            instructions: string | null;
+            /** Format: uuid */
+            interview_id: string | null;
+            location: string | null;
+            meeting_url: string | null;
+            mode: components["schemas"]["InterviewMode"];
+            /** Format: date-time */
+            scheduled_at: string;
+            send_count: number;
+            /**
+             * Format: date-time
+             * @description When it was last mailed to the candidate.
+             */
+            sent_at: string | null;
+            status: components["schemas"]["InterviewSessionStatus"];
+            title: string;
+            /** Format: date-time */
+            updated_at: string;
+        };
+        /**
+         * @description A session for a candidate who is still in the pipeline (409 once hired, rejected or withdrawn). With `interview_id` (an interview of the same candidate, 400 otherwise) the time, duration, mode, location and meeting link default to the interview's. Without it `scheduled_at` is required. A `video` session needs `meeting_url`, an `in_person` one `location` (400).
+         * @example {
+         *       "candidate_id": "2b8c3f0e-6a51-4c4b-8f0c-3f8d1e0a9c22",
+         *       "interview_id": "9d2e4a61-0f3b-4b8e-9d1c-5a7e2f0b3c44",
+         *       "instructions": "Please keep your ID ready and join five minutes early."
+         *     }
+         */
+        InterviewSessionCreate: {
+            /** Format: uuid */
+            candidate_id: string;
+            duration_minutes?: number;
+            instructions?: string | null;
+            /** Format: uuid */
+            interview_id?: string;
+            location?: string | null;
+            /** Format: uri */
+            meeting_url?: string | null;
+            mode?: components["schemas"]["InterviewMode"];
+            /** Format: date-time */
+            scheduled_at?: string;
+            title?: string;
+        };
+        /**
+         * @description scheduled → completed | cancelled; both final. Only a scheduled session can be sent.
+         * @enum {string}
+         */
+        InterviewSessionStatus: "scheduled" | "completed" | "cancelled";
+        /** @description Changes a `scheduled` session (409 otherwise); `status` completes or cancels it. */
+        InterviewSessionUpdate: {
+            duration_minutes?: number;
+            instructions?: string | null;
+            location?: string | null;
+            /** Format: uri */
+            meeting_url?: string | null;
+            mode?: components["schemas"]["InterviewMode"];
+            /** Format: date-time */
+            scheduled_at?: string;
+            status?: components["schemas"]["InterviewSessionStatus"];
+            title?: string;
+        };
+        /**
+         * @description scheduled → completed (with a rating on the interview panel's scale and written feedback) | cancelled | no_show. The other states are final (409 on any further change).
+         * @enum {string}
+         */
+        InterviewStatus: "scheduled" | "completed" | "cancelled" | "no_show";
+        /**
+         * @description Only a `scheduled` interview changes (409 otherwise). owner, admin and hr may reschedule, change the interviewers and set any status. An interviewer who is a manager may only record the outcome: `status: completed` with `rating`, `feedback` and optionally `recommendation` (403 for anything else, 404 for interviews they are not on). `completed` needs `rating` (1 to the panel's `rating_scale`, 400 beyond) and `feedback`; the scheduler is notified. Rescheduling notifies the interviewers.
+         * @example {
+         *       "status": "completed",
+         *       "rating": 4,
+         *       "recommendation": "hire",
+         *       "feedback": "Strong on system design; clear communicator."
+         *     }
+         */
+        InterviewUpdate: {
+            cancel_reason?: string | null;
+            duration_minutes?: number;
+            feedback?: string;
+            interviewer_user_ids?: string[];
+            location?: string | null;
+            /** Format: uri */
+            meeting_url?: string | null;
+            mode?: components["schemas"]["InterviewMode"];
+            rating?: number;
+            recommendation?: components["schemas"]["InterviewRecommendation"];
+            /** Format: date-time */
+            scheduled_at?: string;
+            status?: components["schemas"]["InterviewStatus"];
         };
         Invitation: {
             /** Format: date-time */
@@ -3213,6 +4462,297 @@ export interface components {
             role: components["schemas"]["Role"];
             /** @enum {string} */
             status: "pending" | "accepted" | "expired" | "revoked";
+        };
+        JobOffer: {
+            /** Format: date-time */
+            appointment_link_expires_at: string | null;
+            /** Format: date-time */
+            appointment_sent_at: string | null;
+            /** Format: email */
+            candidate_email: string;
+            /** Format: uuid */
+            candidate_id: string;
+            candidate_name: string;
+            /** Format: date-time */
+            created_at: string;
+            /** Format: uuid */
+            created_by_user_id: string;
+            /** @description The company's currency when the offer was made. */
+            currency: string;
+            decline_reason: string | null;
+            department: string;
+            documents: components["schemas"]["AppointmentDocument"][];
+            employment_type: components["schemas"]["EmploymentType"];
+            /**
+             * Format: date
+             * @description Last day the candidate can accept.
+             */
+            expires_on: string;
+            /** Format: uuid */
+            id: string;
+            job_title: string;
+            /** Format: date */
+            joining_date: string;
+            /**
+             * Format: date-time
+             * @description End of validity of the offer link last mailed.
+             */
+            link_expires_at: string | null;
+            /** @example OFR-00003 */
+            offer_number: string;
+            /** Format: uuid */
+            posting_id: string;
+            /** Format: date-time */
+            responded_at: string | null;
+            /** @description Annual cost to company. */
+            salary: components["schemas"]["Money"];
+            /** Format: date-time */
+            sent_at: string | null;
+            status: components["schemas"]["JobOfferStatus"];
+            /** @description Further terms printed on the offer letter. */
+            terms: string | null;
+            /** Format: date-time */
+            updated_at: string;
+        };
+        /**
+         * @description A draft offer for a candidate in `interview` or `offer` (409 otherwise; the candidate moves to `offer`). A candidate has at most one live offer (draft, sent or accepted - 409). `job_title`, `department` and `employment_type` default to the posting's; the currency is the company's. `salary` must be greater than zero, `expires_on` must not be in the past and `joining_date` must not be before it (400).
+         * @example {
+         *       "candidate_id": "2b8c3f0e-6a51-4c4b-8f0c-3f8d1e0a9c22",
+         *       "salary": "2400000.00",
+         *       "joining_date": "2026-03-02",
+         *       "expires_on": "2026-02-13",
+         *       "terms": "Includes a joining bonus of INR 1,00,000 payable with the first salary."
+         *     }
+         */
+        JobOfferCreate: {
+            /** Format: uuid */
+            candidate_id: string;
+            department?: string;
+            employment_type?: components["schemas"]["EmploymentType"];
+            /** Format: date */
+            expires_on: string;
+            job_title?: string;
+            /** Format: date */
+            joining_date: string;
+            salary: components["schemas"]["Money"];
+            terms?: string | null;
+        };
+        /**
+         * @description draft → sent (`POST …/offers/{id}/send`) | withdrawn; sent → accepted | declined (by the candidate through the offer link) | expired (automatically once `expires_on` has passed, or by hr) | withdrawn. accepted, declined, expired and withdrawn are final. Anything else is a 409.
+         * @enum {string}
+         */
+        JobOfferStatus: "draft" | "sent" | "accepted" | "declined" | "expired" | "withdrawn";
+        /** @description Field changes only while `draft` (409 afterwards). `status: withdrawn` withdraws a draft or sent offer (the candidate is told by email when it had been sent); `status: expired` expires a sent offer early. Sending, accepting and declining have their own operations (409 here). */
+        JobOfferUpdate: {
+            department?: string;
+            employment_type?: components["schemas"]["EmploymentType"];
+            /** Format: date */
+            expires_on?: string;
+            job_title?: string;
+            /** Format: date */
+            joining_date?: string;
+            salary?: components["schemas"]["Money"];
+            status?: components["schemas"]["JobOfferStatus"];
+            terms?: string | null;
+        };
+        JobPosting: {
+            candidate_count: number;
+            /** Format: date-time */
+            closed_at: string | null;
+            /**
+             * Format: date
+             * @description Last day to apply.
+             */
+            closes_on: string | null;
+            /** Format: date-time */
+            created_at: string;
+            /** Format: uuid */
+            created_by_user_id: string;
+            department: string;
+            description: string;
+            employment_type: components["schemas"]["EmploymentType"];
+            /** Format: uuid */
+            id: string;
+            location: string | null;
+            max_salary: components["schemas"]["Money"] | null;
+            min_salary: components["schemas"]["Money"] | null;
+            openings: number;
+            /** @example JOB-00012 */
+            posting_number: string;
+            /** Format: date-time */
+            published_at: string | null;
+            /** @description Free text; the AI helpers screen resumes against it. */
+            requirements: string;
+            /** Format: uuid */
+            requisition_id: string;
+            requisition_number: string;
+            /** @description Key skills, lower-case. */
+            skills: string[];
+            status: components["schemas"]["JobPostingStatus"];
+            title: string;
+            /** Format: date-time */
+            updated_at: string;
+        };
+        /**
+         * @description A posting of an **approved** requisition (409 otherwise; 400 when the requisition is not one of the company's). `title`, `department`, `employment_type`, `openings` and the salary range default to the requisition's. `status: open` publishes it at once. Salaries must not be negative and the minimum must not exceed the maximum (400).
+         * @example {
+         *       "requisition_id": "3f1c8a52-8c1e-4a0f-9a57-2c7d7a2b9e01",
+         *       "description": "Build and run the payments platform.",
+         *       "requirements": "5+ years with TypeScript, Node.js and PostgreSQL; Kubernetes a plus.",
+         *       "skills": [
+         *         "typescript",
+         *         "node.js",
+         *         "postgresql"
+         *       ],
+         *       "status": "open"
+         *     }
+         */
+        JobPostingCreate: {
+            /** Format: date */
+            closes_on?: string | null;
+            department?: string;
+            description: string;
+            employment_type?: components["schemas"]["EmploymentType"];
+            location?: string | null;
+            max_salary?: components["schemas"]["Money"] | null;
+            min_salary?: components["schemas"]["Money"] | null;
+            openings?: number;
+            requirements?: string;
+            /** Format: uuid */
+            requisition_id: string;
+            skills?: string[];
+            /**
+             * @default draft
+             * @enum {string}
+             */
+            status: "draft" | "open";
+            title?: string;
+        };
+        /**
+         * @description draft → open (published; only while its requisition is `approved`) | closed; open → closed. closed is final. Candidates are added to `open` postings only.
+         * @enum {string}
+         */
+        JobPostingStatus: "draft" | "open" | "closed";
+        /** @description Changes to a `draft` or `open` posting (a closed one is a 409); `status` moves it (see JobPostingStatus). */
+        JobPostingUpdate: {
+            /** Format: date */
+            closes_on?: string | null;
+            department?: string;
+            description?: string;
+            employment_type?: components["schemas"]["EmploymentType"];
+            location?: string | null;
+            max_salary?: components["schemas"]["Money"] | null;
+            min_salary?: components["schemas"]["Money"] | null;
+            openings?: number;
+            requirements?: string;
+            skills?: string[];
+            status?: components["schemas"]["JobPostingStatus"];
+            title?: string;
+        };
+        /** @description A request to hire for a role, raised by a manager or hr and approved by owner, admin or hr. */
+        JobRequisition: {
+            /** Format: date-time */
+            closed_at: string | null;
+            /** Format: date-time */
+            created_at: string;
+            /** Format: date-time */
+            decided_at: string | null;
+            decided_by_name: string | null;
+            /** Format: uuid */
+            decided_by_user_id: string | null;
+            decision_notes: string | null;
+            /** @example Engineering */
+            department: string;
+            description: string | null;
+            designation: string | null;
+            employment_type: components["schemas"]["EmploymentType"];
+            /** Format: uuid */
+            id: string;
+            /** @description Why the role is needed (new role, replacement …). */
+            justification: string | null;
+            location: string | null;
+            max_salary: components["schemas"]["Money"] | null;
+            min_salary: components["schemas"]["Money"] | null;
+            /** @description Number of people to hire. */
+            positions: number;
+            /** @description Live job postings raised from this requisition. */
+            posting_count: number;
+            requested_by_name: string;
+            /** Format: uuid */
+            requested_by_user_id: string;
+            /** @example REQ-00007 */
+            requisition_number: string;
+            status: components["schemas"]["JobRequisitionStatus"];
+            /** Format: date-time */
+            submitted_at: string | null;
+            /** Format: date */
+            target_start_date: string | null;
+            /** @example Senior Backend Engineer */
+            title: string;
+            /** Format: date-time */
+            updated_at: string;
+        };
+        /**
+         * @description A new requisition. `status` may be `pending_approval` to submit it at once (default `draft`). Salaries must not be negative and `min_salary` must not exceed `max_salary` (400).
+         * @example {
+         *       "title": "Senior Backend Engineer",
+         *       "department": "Engineering",
+         *       "positions": 2,
+         *       "employment_type": "full_time",
+         *       "justification": "New payments team",
+         *       "min_salary": "1800000.00",
+         *       "max_salary": "2600000.00",
+         *       "target_start_date": "2026-03-01",
+         *       "status": "pending_approval"
+         *     }
+         */
+        JobRequisitionCreate: {
+            department: string;
+            description?: string | null;
+            designation?: string | null;
+            employment_type?: components["schemas"]["EmploymentType"];
+            justification?: string | null;
+            location?: string | null;
+            max_salary?: components["schemas"]["Money"] | null;
+            min_salary?: components["schemas"]["Money"] | null;
+            /** @default 1 */
+            positions: number;
+            /**
+             * @default draft
+             * @enum {string}
+             */
+            status: "draft" | "pending_approval";
+            /** Format: date */
+            target_start_date?: string | null;
+            title: string;
+        };
+        /**
+         * @description draft → pending_approval (submitted for approval) | closed (abandoned); pending_approval → approved | rejected (owner, admin or hr decide) | draft (withdrawn by the requester to edit); approved → closed (hiring done; its draft and open postings close with it); rejected → closed. closed is final. Anything else is a 409.
+         * @enum {string}
+         */
+        JobRequisitionStatus: "draft" | "pending_approval" | "approved" | "rejected" | "closed";
+        /**
+         * @description Field changes are accepted while the requisition is `draft` or `pending_approval` (409 after a decision). `status` moves it along its state machine (see JobRequisitionStatus); `decision_notes` goes with an approval or rejection.
+         * @example {
+         *       "status": "approved",
+         *       "decision_notes": "Budget confirmed for FY26"
+         *     }
+         */
+        JobRequisitionUpdate: {
+            decision_notes?: string | null;
+            department?: string;
+            description?: string | null;
+            designation?: string | null;
+            employment_type?: components["schemas"]["EmploymentType"];
+            justification?: string | null;
+            location?: string | null;
+            max_salary?: components["schemas"]["Money"] | null;
+            min_salary?: components["schemas"]["Money"] | null;
+            positions?: number;
+            status?: components["schemas"]["JobRequisitionStatus"];
+            /** Format: date */
+            target_start_date?: string | null;
+            title?: string;
         };
         /**
          * @description A manual correction of a balance, written to the ledger with its reason. A debit that would take the ledger total below the type's allowed minimum (0, or minus the negative limit) is a 409; pending requests are re-checked when they are approved.
@@ -3855,6 +5395,25 @@ export interface components {
             /** Format: uuid */
             user_id: string;
         };
+        /** @description Values of the merge fields a document template may use as `{{name}}`. Fields not given take the values of `offer_id` when one is named, else sample values (`company_name`: the company's name, `today`: today's date). */
+        MergeFieldValues: {
+            candidate_email?: string;
+            candidate_first_name?: string;
+            /** @example Priya Sharma */
+            candidate_name?: string;
+            company_name?: string;
+            currency?: string;
+            department?: string;
+            employment_type?: string;
+            /** @example Senior Backend Engineer */
+            job_title?: string;
+            /** @example 2026-03-02 */
+            joining_date?: string;
+            offer_expiry_date?: string;
+            /** @example 2400000.00 */
+            salary?: string;
+            today?: string;
+        };
         /**
          * @description Optional module of a tenant. New tenants start with none enabled.
          * @enum {string}
@@ -3950,6 +5509,53 @@ export interface components {
             /** @description State name as in employee records, e.g. Maharashtra. */
             state: string;
         };
+        /** @description What the candidate sees through the appointment link. */
+        PublicAppointment: {
+            candidate_name: string;
+            company_name: string;
+            currency: string;
+            department: string;
+            /** @description Documents uploaded so far. */
+            documents: components["schemas"]["AppointmentDocument"][];
+            employment_type: components["schemas"]["EmploymentType"];
+            job_title: string;
+            /** Format: date */
+            joining_date: string;
+            /** Format: date-time */
+            link_expires_at: string;
+            offer_number: string;
+            pdf_url: string;
+            /** @description Kinds of joining documents still expected (of id_proof, address_proof, education, experience). */
+            requested_documents: components["schemas"]["DocumentType"][];
+            salary: components["schemas"]["Money"];
+            terms: string | null;
+            upload_url: string;
+        };
+        /** @description What the candidate sees through the offer link. */
+        PublicJobOffer: {
+            /** @description True while the offer is `sent` and not expired. */
+            can_respond: boolean;
+            candidate_name: string;
+            company_name: string;
+            currency: string;
+            department: string;
+            employment_type: components["schemas"]["EmploymentType"];
+            /** Format: date */
+            expires_on: string;
+            job_title: string;
+            /** Format: date */
+            joining_date: string;
+            offer_number: string;
+            /** @description Path of the offer letter PDF (same token). */
+            pdf_url: string;
+            /** Format: date-time */
+            responded_at: string | null;
+            salary: components["schemas"]["Money"];
+            /** Format: date-time */
+            sent_at: string | null;
+            status: components["schemas"]["JobOfferStatus"];
+            terms: string | null;
+        };
         /**
          * @description State of a request (leave, work from home, working on a holiday, encashment, regularization): `pending` → `approved` | `rejected` through PUT by an approver; `pending` (and, where the operation says so, `approved`) → `cancelled` through DELETE. Rejected and cancelled are final.
          * @enum {string}
@@ -4005,6 +5611,91 @@ export interface components {
             purpose: string;
             sha256: string;
             size_bytes: number;
+        };
+        /** @description A person kept for future roles, with skills and tags to find them again. */
+        TalentPoolCandidate: {
+            /** Format: uuid */
+            added_by_user_id: string;
+            /**
+             * Format: uuid
+             * @description The application they came from, if any.
+             */
+            candidate_id: string | null;
+            /** Format: date-time */
+            created_at: string;
+            current_title: string | null;
+            /** Format: email */
+            email: string;
+            experience_years: number | null;
+            first_name: string;
+            full_name: string;
+            /** Format: uuid */
+            id: string;
+            last_name: string;
+            location: string | null;
+            notes: string | null;
+            phone: string | null;
+            /** Format: uuid */
+            resume_file_id: string | null;
+            /** @description Lower-case. */
+            skills: string[];
+            source: components["schemas"]["CandidateSource"];
+            /** @description Lower-case. */
+            tags: string[];
+            /** Format: date-time */
+            updated_at: string;
+        };
+        /**
+         * @description With `candidate_id` (a candidate of the company, 400 otherwise) the details not given are copied from the application; without it `first_name`, `last_name` and `email` are required (400 naming each). One entry per email (409). Skills and tags are stored lower-case, without duplicates.
+         * @example {
+         *       "first_name": "Arjun",
+         *       "last_name": "Mehta",
+         *       "email": "arjun.mehta@example.com",
+         *       "current_title": "Data Engineer",
+         *       "experience_years": 4,
+         *       "skills": [
+         *         "python",
+         *         "spark",
+         *         "sql"
+         *       ],
+         *       "tags": [
+         *         "silver-medalist",
+         *         "bangalore"
+         *       ]
+         *     }
+         */
+        TalentPoolCandidateCreate: {
+            /** Format: uuid */
+            candidate_id?: string;
+            current_title?: string | null;
+            email?: components["schemas"]["Email"];
+            experience_years?: number | null;
+            first_name?: string;
+            last_name?: string;
+            location?: string | null;
+            notes?: string | null;
+            phone?: string | null;
+            /** Format: uuid */
+            resume_file_id?: string | null;
+            skills?: string[];
+            source?: components["schemas"]["CandidateSource"];
+            tags?: string[];
+        };
+        /** @description `skills` and `tags` replace the whole lists. */
+        TalentPoolCandidateUpdate: {
+            current_title?: string | null;
+            email?: components["schemas"]["Email"];
+            experience_years?: number | null;
+            first_name?: string;
+            last_name?: string;
+            location?: string | null;
+            notes?: string | null;
+            phone?: string | null;
+            /** Format: uuid */
+            resume_file_id?: string | null;
+            skills?: string[];
+            source?: components["schemas"]["CandidateSource"];
+            tags?: string[];
         };
         /**
          * @description Local time of day in the company's time zone, `HH:MM` (24-hour clock).
@@ -4192,6 +5883,22 @@ export interface components {
         };
     };
     responses: {
+        /** @description The database is unreachable, or the configured AI provider (`AI_BASE_URL`) timed out, failed or answered something unusable (`unavailable`; the message says which). Retry later. The offline provider never fails. */
+        AiUnavailable: {
+            headers: {
+                [name: string]: unknown;
+            };
+            content: {
+                /**
+                 * @example {
+                 *       "error": "AI provider unavailable: no answer within 20 s",
+                 *       "status": 503,
+                 *       "code": "unavailable"
+                 *     }
+                 */
+                "application/json": components["schemas"]["Error"];
+            };
+        };
         /** @description The request conflicts with the current state (duplicate, illegal transition, insufficient balance). */
         Conflict: {
             headers: {
@@ -4235,6 +5942,22 @@ export interface components {
                  *       "error": "Internal server error",
                  *       "status": 500,
                  *       "code": "internal"
+                 *     }
+                 */
+                "application/json": components["schemas"]["Error"];
+            };
+        };
+        /** @description The link has expired or was withdrawn (`invalid_token`); ask the company for a new one. An unknown token is a 404. */
+        LinkExpired: {
+            headers: {
+                [name: string]: unknown;
+            };
+            content: {
+                /**
+                 * @example {
+                 *       "error": "This offer link has expired",
+                 *       "status": 410,
+                 *       "code": "invalid_token"
                  *     }
                  */
                 "application/json": components["schemas"]["Error"];
@@ -4365,6 +6088,8 @@ export interface components {
         IdPath: string;
         /** @description Page size, 1-100 (default 20). Out of range is a 400, never clamped. */
         Limit: number;
+        /** @description The secret token of a link mailed to a candidate. Unknown tokens are a 404; expired or withdrawn links a 410. */
+        LinkToken: string;
         /** @description Page number, from 1. Out of range is a 400, never clamped. */
         Page: number;
         /** @description Only requests in this state. */
@@ -9029,6 +10754,1720 @@ export interface operations {
             400: components["responses"]["ValidationFailed"];
             401: components["responses"]["Unauthenticated"];
             403: components["responses"]["Forbidden"];
+            500: components["responses"]["Internal"];
+            503: components["responses"]["Unavailable"];
+        };
+    };
+    getPublicAppointment: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /** @description The secret token of a link mailed to a candidate. Unknown tokens are a 404; expired or withdrawn links a 410. */
+                token: components["parameters"]["LinkToken"];
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description The appointment. */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        data: components["schemas"]["PublicAppointment"];
+                        message: string;
+                    };
+                };
+            };
+            400: components["responses"]["ValidationFailed"];
+            403: components["responses"]["Forbidden"];
+            404: components["responses"]["NotFound"];
+            410: components["responses"]["LinkExpired"];
+            500: components["responses"]["Internal"];
+            503: components["responses"]["Unavailable"];
+        };
+    };
+    getPublicAppointmentPdf: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /** @description The secret token of a link mailed to a candidate. Unknown tokens are a 404; expired or withdrawn links a 410. */
+                token: components["parameters"]["LinkToken"];
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description The appointment letter. */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/pdf": string;
+                };
+            };
+            400: components["responses"]["ValidationFailed"];
+            403: components["responses"]["Forbidden"];
+            404: components["responses"]["NotFound"];
+            410: components["responses"]["LinkExpired"];
+            500: components["responses"]["Internal"];
+            503: components["responses"]["Unavailable"];
+        };
+    };
+    uploadAppointmentDocument: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /** @description The secret token of a link mailed to a candidate. Unknown tokens are a 404; expired or withdrawn links a 410. */
+                token: components["parameters"]["LinkToken"];
+            };
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "multipart/form-data": {
+                    document_type: components["schemas"]["DocumentType"];
+                    /** Format: binary */
+                    file: string;
+                    title?: string;
+                };
+            };
+        };
+        responses: {
+            /** @description Stored. */
+            201: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        data: components["schemas"]["AppointmentDocument"];
+                        message: string;
+                    };
+                };
+            };
+            400: components["responses"]["ValidationFailed"];
+            403: components["responses"]["Forbidden"];
+            404: components["responses"]["NotFound"];
+            409: components["responses"]["Conflict"];
+            410: components["responses"]["LinkExpired"];
+            413: components["responses"]["PayloadTooLarge"];
+            415: components["responses"]["UnsupportedMediaType"];
+            500: components["responses"]["Internal"];
+            503: components["responses"]["Unavailable"];
+        };
+    };
+    getPublicOffer: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /** @description The secret token of a link mailed to a candidate. Unknown tokens are a 404; expired or withdrawn links a 410. */
+                token: components["parameters"]["LinkToken"];
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description The offer. */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        data: components["schemas"]["PublicJobOffer"];
+                        message: string;
+                    };
+                };
+            };
+            400: components["responses"]["ValidationFailed"];
+            403: components["responses"]["Forbidden"];
+            404: components["responses"]["NotFound"];
+            410: components["responses"]["LinkExpired"];
+            500: components["responses"]["Internal"];
+            503: components["responses"]["Unavailable"];
+        };
+    };
+    acceptPublicOffer: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /** @description The secret token of a link mailed to a candidate. Unknown tokens are a 404; expired or withdrawn links a 410. */
+                token: components["parameters"]["LinkToken"];
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Accepted. */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        data: components["schemas"]["PublicJobOffer"];
+                        message: string;
+                    };
+                };
+            };
+            400: components["responses"]["ValidationFailed"];
+            403: components["responses"]["Forbidden"];
+            404: components["responses"]["NotFound"];
+            409: components["responses"]["Conflict"];
+            410: components["responses"]["LinkExpired"];
+            500: components["responses"]["Internal"];
+            503: components["responses"]["Unavailable"];
+        };
+    };
+    declinePublicOffer: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /** @description The secret token of a link mailed to a candidate. Unknown tokens are a 404; expired or withdrawn links a 410. */
+                token: components["parameters"]["LinkToken"];
+            };
+            cookie?: never;
+        };
+        requestBody?: {
+            content: {
+                /**
+                 * @example {
+                 *       "reason": "I have accepted another offer."
+                 *     }
+                 */
+                "application/json": {
+                    reason?: string;
+                };
+            };
+        };
+        responses: {
+            /** @description Declined. */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        data: components["schemas"]["PublicJobOffer"];
+                        message: string;
+                    };
+                };
+            };
+            400: components["responses"]["ValidationFailed"];
+            403: components["responses"]["Forbidden"];
+            404: components["responses"]["NotFound"];
+            409: components["responses"]["Conflict"];
+            410: components["responses"]["LinkExpired"];
+            500: components["responses"]["Internal"];
+            503: components["responses"]["Unavailable"];
+        };
+    };
+    getPublicOfferPdf: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /** @description The secret token of a link mailed to a candidate. Unknown tokens are a 404; expired or withdrawn links a 410. */
+                token: components["parameters"]["LinkToken"];
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description The offer letter. */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/pdf": string;
+                };
+            };
+            400: components["responses"]["ValidationFailed"];
+            403: components["responses"]["Forbidden"];
+            404: components["responses"]["NotFound"];
+            410: components["responses"]["LinkExpired"];
+            500: components["responses"]["Internal"];
+            503: components["responses"]["Unavailable"];
+        };
+    };
+    generateRecruitmentContent: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["AiContentRequest"];
+            };
+        };
+        responses: {
+            /** @description The content. */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        data: components["schemas"]["AiContent"];
+                        message: string;
+                    };
+                };
+            };
+            400: components["responses"]["ValidationFailed"];
+            401: components["responses"]["Unauthenticated"];
+            403: components["responses"]["Forbidden"];
+            500: components["responses"]["Internal"];
+            503: components["responses"]["AiUnavailable"];
+        };
+    };
+    generateInterviewQuestions: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["AiInterviewQuestionsRequest"];
+            };
+        };
+        responses: {
+            /** @description The questions. */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        data: components["schemas"]["AiInterviewQuestions"];
+                        message: string;
+                    };
+                };
+            };
+            400: components["responses"]["ValidationFailed"];
+            401: components["responses"]["Unauthenticated"];
+            403: components["responses"]["Forbidden"];
+            500: components["responses"]["Internal"];
+            503: components["responses"]["AiUnavailable"];
+        };
+    };
+    generateJobDescription: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["AiJobDescriptionRequest"];
+            };
+        };
+        responses: {
+            /** @description The generated description. */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        data: components["schemas"]["AiJobDescription"];
+                        message: string;
+                    };
+                };
+            };
+            400: components["responses"]["ValidationFailed"];
+            401: components["responses"]["Unauthenticated"];
+            403: components["responses"]["Forbidden"];
+            500: components["responses"]["Internal"];
+            503: components["responses"]["AiUnavailable"];
+        };
+    };
+    screenResume: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["AiResumeScreeningRequest"];
+            };
+        };
+        responses: {
+            /** @description The screening result. */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        data: components["schemas"]["AiResumeScreening"];
+                        message: string;
+                    };
+                };
+            };
+            400: components["responses"]["ValidationFailed"];
+            401: components["responses"]["Unauthenticated"];
+            403: components["responses"]["Forbidden"];
+            500: components["responses"]["Internal"];
+            503: components["responses"]["AiUnavailable"];
+        };
+    };
+    listCandidates: {
+        parameters: {
+            query?: {
+                /** @description Page size, 1-100 (default 20). Out of range is a 400, never clamped. */
+                limit?: components["parameters"]["Limit"];
+                /** @description Page number, from 1. Out of range is a 400, never clamped. */
+                page?: components["parameters"]["Page"];
+                posting_id?: string;
+                /** @description Case-insensitive match on name, email or phone. */
+                search?: string;
+                /** @description Candidates with this skill (case-insensitive). */
+                skill?: string;
+                /** @description `newest` (default), `oldest`, `name`, or `screening_score` (highest first, unscreened last). */
+                sort?: "newest" | "oldest" | "name" | "screening_score";
+                source?: components["schemas"]["CandidateSource"];
+                stage?: components["schemas"]["CandidateStage"];
+            };
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description A page of candidates. */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        data: components["schemas"]["Candidate"][];
+                        message: string;
+                        pagination: components["schemas"]["Pagination"];
+                    };
+                };
+            };
+            400: components["responses"]["ValidationFailed"];
+            401: components["responses"]["Unauthenticated"];
+            403: components["responses"]["Forbidden"];
+            500: components["responses"]["Internal"];
+            503: components["responses"]["Unavailable"];
+        };
+    };
+    createCandidate: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["CandidateCreate"];
+            };
+        };
+        responses: {
+            /** @description Created. */
+            201: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        data: components["schemas"]["Candidate"];
+                        message: string;
+                    };
+                };
+            };
+            400: components["responses"]["ValidationFailed"];
+            401: components["responses"]["Unauthenticated"];
+            403: components["responses"]["Forbidden"];
+            409: components["responses"]["Conflict"];
+            500: components["responses"]["Internal"];
+            503: components["responses"]["Unavailable"];
+        };
+    };
+    getCandidate: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                id: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description The candidate. */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        data: components["schemas"]["Candidate"];
+                        message: string;
+                    };
+                };
+            };
+            400: components["responses"]["ValidationFailed"];
+            401: components["responses"]["Unauthenticated"];
+            403: components["responses"]["Forbidden"];
+            404: components["responses"]["NotFound"];
+            500: components["responses"]["Internal"];
+            503: components["responses"]["Unavailable"];
+        };
+    };
+    updateCandidate: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                id: string;
+            };
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["CandidateUpdate"];
+            };
+        };
+        responses: {
+            /** @description Updated. */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        data: components["schemas"]["Candidate"];
+                        message: string;
+                    };
+                };
+            };
+            400: components["responses"]["ValidationFailed"];
+            401: components["responses"]["Unauthenticated"];
+            403: components["responses"]["Forbidden"];
+            404: components["responses"]["NotFound"];
+            409: components["responses"]["Conflict"];
+            500: components["responses"]["Internal"];
+            503: components["responses"]["Unavailable"];
+        };
+    };
+    deleteCandidate: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                id: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Deleted. */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Ack"];
+                };
+            };
+            400: components["responses"]["ValidationFailed"];
+            401: components["responses"]["Unauthenticated"];
+            403: components["responses"]["Forbidden"];
+            404: components["responses"]["NotFound"];
+            409: components["responses"]["Conflict"];
+            500: components["responses"]["Internal"];
+            503: components["responses"]["Unavailable"];
+        };
+    };
+    convertCandidateToEmployee: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                id: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: {
+            content: {
+                "application/json": components["schemas"]["CandidateConversionRequest"];
+            };
+        };
+        responses: {
+            /** @description The employee was created. */
+            201: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        data: components["schemas"]["CandidateConversion"];
+                        message: string;
+                    };
+                };
+            };
+            400: components["responses"]["ValidationFailed"];
+            401: components["responses"]["Unauthenticated"];
+            403: components["responses"]["Forbidden"];
+            404: components["responses"]["NotFound"];
+            409: components["responses"]["Conflict"];
+            500: components["responses"]["Internal"];
+            503: components["responses"]["Unavailable"];
+        };
+    };
+    previewDocumentTemplatePdf: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["DocumentTemplatePreviewRequest"];
+            };
+        };
+        responses: {
+            /** @description The PDF. */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/pdf": string;
+                };
+            };
+            400: components["responses"]["ValidationFailed"];
+            401: components["responses"]["Unauthenticated"];
+            403: components["responses"]["Forbidden"];
+            500: components["responses"]["Internal"];
+            503: components["responses"]["Unavailable"];
+        };
+    };
+    listInterviewSessions: {
+        parameters: {
+            query?: {
+                candidate_id?: string;
+                interview_id?: string;
+                /** @description Page size, 1-100 (default 20). Out of range is a 400, never clamped. */
+                limit?: components["parameters"]["Limit"];
+                /** @description Page number, from 1. Out of range is a 400, never clamped. */
+                page?: components["parameters"]["Page"];
+                status?: components["schemas"]["InterviewSessionStatus"];
+            };
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description A page of sessions. */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        data: components["schemas"]["InterviewSession"][];
+                        message: string;
+                        pagination: components["schemas"]["Pagination"];
+                    };
+                };
+            };
+            400: components["responses"]["ValidationFailed"];
+            401: components["responses"]["Unauthenticated"];
+            403: components["responses"]["Forbidden"];
+            500: components["responses"]["Internal"];
+            503: components["responses"]["Unavailable"];
+        };
+    };
+    createInterviewSession: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["InterviewSessionCreate"];
+            };
+        };
+        responses: {
+            /** @description Created. */
+            201: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        data: components["schemas"]["InterviewSession"];
+                        message: string;
+                    };
+                };
+            };
+            400: components["responses"]["ValidationFailed"];
+            401: components["responses"]["Unauthenticated"];
+            403: components["responses"]["Forbidden"];
+            409: components["responses"]["Conflict"];
+            500: components["responses"]["Internal"];
+            503: components["responses"]["Unavailable"];
+        };
+    };
+    getInterviewSession: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                id: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description The session. */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        data: components["schemas"]["InterviewSession"];
+                        message: string;
+                    };
+                };
+            };
+            400: components["responses"]["ValidationFailed"];
+            401: components["responses"]["Unauthenticated"];
+            403: components["responses"]["Forbidden"];
+            404: components["responses"]["NotFound"];
+            500: components["responses"]["Internal"];
+            503: components["responses"]["Unavailable"];
+        };
+    };
+    updateInterviewSession: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                id: string;
+            };
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["InterviewSessionUpdate"];
+            };
+        };
+        responses: {
+            /** @description Updated. */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        data: components["schemas"]["InterviewSession"];
+                        message: string;
+                    };
+                };
+            };
+            400: components["responses"]["ValidationFailed"];
+            401: components["responses"]["Unauthenticated"];
+            403: components["responses"]["Forbidden"];
+            404: components["responses"]["NotFound"];
+            409: components["responses"]["Conflict"];
+            500: components["responses"]["Internal"];
+            503: components["responses"]["Unavailable"];
+        };
+    };
+    deleteInterviewSession: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                id: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Deleted. */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Ack"];
+                };
+            };
+            400: components["responses"]["ValidationFailed"];
+            401: components["responses"]["Unauthenticated"];
+            403: components["responses"]["Forbidden"];
+            404: components["responses"]["NotFound"];
+            409: components["responses"]["Conflict"];
+            500: components["responses"]["Internal"];
+            503: components["responses"]["Unavailable"];
+        };
+    };
+    sendInterviewSession: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                id: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Queued for delivery. */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        data: components["schemas"]["InterviewSession"];
+                        message: string;
+                    };
+                };
+            };
+            400: components["responses"]["ValidationFailed"];
+            401: components["responses"]["Unauthenticated"];
+            403: components["responses"]["Forbidden"];
+            404: components["responses"]["NotFound"];
+            409: components["responses"]["Conflict"];
+            500: components["responses"]["Internal"];
+            503: components["responses"]["Unavailable"];
+        };
+    };
+    listInterviews: {
+        parameters: {
+            query?: {
+                candidate_id?: string;
+                /** @description Scheduled at or after this instant. */
+                from?: string;
+                interviewer_user_id?: string;
+                /** @description Page size, 1-100 (default 20). Out of range is a 400, never clamped. */
+                limit?: components["parameters"]["Limit"];
+                /** @description Page number, from 1. Out of range is a 400, never clamped. */
+                page?: components["parameters"]["Page"];
+                status?: components["schemas"]["InterviewStatus"];
+                /** @description Scheduled before this instant. */
+                to?: string;
+            };
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description A page of interviews. */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        data: components["schemas"]["Interview"][];
+                        message: string;
+                        pagination: components["schemas"]["Pagination"];
+                    };
+                };
+            };
+            400: components["responses"]["ValidationFailed"];
+            401: components["responses"]["Unauthenticated"];
+            403: components["responses"]["Forbidden"];
+            500: components["responses"]["Internal"];
+            503: components["responses"]["Unavailable"];
+        };
+    };
+    createInterview: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["InterviewCreate"];
+            };
+        };
+        responses: {
+            /** @description Scheduled. */
+            201: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        data: components["schemas"]["Interview"];
+                        message: string;
+                    };
+                };
+            };
+            400: components["responses"]["ValidationFailed"];
+            401: components["responses"]["Unauthenticated"];
+            403: components["responses"]["Forbidden"];
+            409: components["responses"]["Conflict"];
+            500: components["responses"]["Internal"];
+            503: components["responses"]["Unavailable"];
+        };
+    };
+    getInterview: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                id: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description The interview. */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        data: components["schemas"]["Interview"];
+                        message: string;
+                    };
+                };
+            };
+            400: components["responses"]["ValidationFailed"];
+            401: components["responses"]["Unauthenticated"];
+            403: components["responses"]["Forbidden"];
+            404: components["responses"]["NotFound"];
+            500: components["responses"]["Internal"];
+            503: components["responses"]["Unavailable"];
+        };
+    };
+    updateInterview: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                id: string;
+            };
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["InterviewUpdate"];
+            };
+        };
+        responses: {
+            /** @description Updated. */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        data: components["schemas"]["Interview"];
+                        message: string;
+                    };
+                };
+            };
+            400: components["responses"]["ValidationFailed"];
+            401: components["responses"]["Unauthenticated"];
+            403: components["responses"]["Forbidden"];
+            404: components["responses"]["NotFound"];
+            409: components["responses"]["Conflict"];
+            500: components["responses"]["Internal"];
+            503: components["responses"]["Unavailable"];
+        };
+    };
+    deleteInterview: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                id: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Deleted. */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Ack"];
+                };
+            };
+            400: components["responses"]["ValidationFailed"];
+            401: components["responses"]["Unauthenticated"];
+            403: components["responses"]["Forbidden"];
+            404: components["responses"]["NotFound"];
+            409: components["responses"]["Conflict"];
+            500: components["responses"]["Internal"];
+            503: components["responses"]["Unavailable"];
+        };
+    };
+    listJobPostings: {
+        parameters: {
+            query?: {
+                /** @description Exact department (case-insensitive). */
+                department?: string;
+                /** @description Page size, 1-100 (default 20). Out of range is a 400, never clamped. */
+                limit?: components["parameters"]["Limit"];
+                /** @description Page number, from 1. Out of range is a 400, never clamped. */
+                page?: components["parameters"]["Page"];
+                requisition_id?: string;
+                /** @description Case-insensitive match on title or posting number. */
+                search?: string;
+                /** @description Postings asking for this skill (case-insensitive). */
+                skill?: string;
+                status?: components["schemas"]["JobPostingStatus"];
+            };
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description A page of postings. */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        data: components["schemas"]["JobPosting"][];
+                        message: string;
+                        pagination: components["schemas"]["Pagination"];
+                    };
+                };
+            };
+            400: components["responses"]["ValidationFailed"];
+            401: components["responses"]["Unauthenticated"];
+            403: components["responses"]["Forbidden"];
+            500: components["responses"]["Internal"];
+            503: components["responses"]["Unavailable"];
+        };
+    };
+    createJobPosting: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["JobPostingCreate"];
+            };
+        };
+        responses: {
+            /** @description Created. */
+            201: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        data: components["schemas"]["JobPosting"];
+                        message: string;
+                    };
+                };
+            };
+            400: components["responses"]["ValidationFailed"];
+            401: components["responses"]["Unauthenticated"];
+            403: components["responses"]["Forbidden"];
+            409: components["responses"]["Conflict"];
+            500: components["responses"]["Internal"];
+            503: components["responses"]["Unavailable"];
+        };
+    };
+    getJobPosting: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                id: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description The posting. */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        data: components["schemas"]["JobPosting"];
+                        message: string;
+                    };
+                };
+            };
+            400: components["responses"]["ValidationFailed"];
+            401: components["responses"]["Unauthenticated"];
+            403: components["responses"]["Forbidden"];
+            404: components["responses"]["NotFound"];
+            500: components["responses"]["Internal"];
+            503: components["responses"]["Unavailable"];
+        };
+    };
+    updateJobPosting: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                id: string;
+            };
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["JobPostingUpdate"];
+            };
+        };
+        responses: {
+            /** @description Updated. */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        data: components["schemas"]["JobPosting"];
+                        message: string;
+                    };
+                };
+            };
+            400: components["responses"]["ValidationFailed"];
+            401: components["responses"]["Unauthenticated"];
+            403: components["responses"]["Forbidden"];
+            404: components["responses"]["NotFound"];
+            409: components["responses"]["Conflict"];
+            500: components["responses"]["Internal"];
+            503: components["responses"]["Unavailable"];
+        };
+    };
+    deleteJobPosting: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                id: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Deleted. */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Ack"];
+                };
+            };
+            400: components["responses"]["ValidationFailed"];
+            401: components["responses"]["Unauthenticated"];
+            403: components["responses"]["Forbidden"];
+            404: components["responses"]["NotFound"];
+            409: components["responses"]["Conflict"];
+            500: components["responses"]["Internal"];
+            503: components["responses"]["Unavailable"];
+        };
+    };
+    listJobRequisitions: {
+        parameters: {
+            query?: {
+                /** @description Exact department (case-insensitive). */
+                department?: string;
+                /** @description Page size, 1-100 (default 20). Out of range is a 400, never clamped. */
+                limit?: components["parameters"]["Limit"];
+                /** @description Page number, from 1. Out of range is a 400, never clamped. */
+                page?: components["parameters"]["Page"];
+                /** @description Case-insensitive match on title or requisition number. */
+                search?: string;
+                status?: components["schemas"]["JobRequisitionStatus"];
+            };
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description A page of requisitions. */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        data: components["schemas"]["JobRequisition"][];
+                        message: string;
+                        pagination: components["schemas"]["Pagination"];
+                    };
+                };
+            };
+            400: components["responses"]["ValidationFailed"];
+            401: components["responses"]["Unauthenticated"];
+            403: components["responses"]["Forbidden"];
+            500: components["responses"]["Internal"];
+            503: components["responses"]["Unavailable"];
+        };
+    };
+    createJobRequisition: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["JobRequisitionCreate"];
+            };
+        };
+        responses: {
+            /** @description Created. */
+            201: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        data: components["schemas"]["JobRequisition"];
+                        message: string;
+                    };
+                };
+            };
+            400: components["responses"]["ValidationFailed"];
+            401: components["responses"]["Unauthenticated"];
+            403: components["responses"]["Forbidden"];
+            500: components["responses"]["Internal"];
+            503: components["responses"]["Unavailable"];
+        };
+    };
+    getJobRequisition: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                id: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description The requisition. */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        data: components["schemas"]["JobRequisition"];
+                        message: string;
+                    };
+                };
+            };
+            400: components["responses"]["ValidationFailed"];
+            401: components["responses"]["Unauthenticated"];
+            403: components["responses"]["Forbidden"];
+            404: components["responses"]["NotFound"];
+            500: components["responses"]["Internal"];
+            503: components["responses"]["Unavailable"];
+        };
+    };
+    updateJobRequisition: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                id: string;
+            };
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["JobRequisitionUpdate"];
+            };
+        };
+        responses: {
+            /** @description Updated. */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        data: components["schemas"]["JobRequisition"];
+                        message: string;
+                    };
+                };
+            };
+            400: components["responses"]["ValidationFailed"];
+            401: components["responses"]["Unauthenticated"];
+            403: components["responses"]["Forbidden"];
+            404: components["responses"]["NotFound"];
+            409: components["responses"]["Conflict"];
+            500: components["responses"]["Internal"];
+            503: components["responses"]["Unavailable"];
+        };
+    };
+    deleteJobRequisition: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                id: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Deleted. */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Ack"];
+                };
+            };
+            400: components["responses"]["ValidationFailed"];
+            401: components["responses"]["Unauthenticated"];
+            403: components["responses"]["Forbidden"];
+            404: components["responses"]["NotFound"];
+            409: components["responses"]["Conflict"];
+            500: components["responses"]["Internal"];
+            503: components["responses"]["Unavailable"];
+        };
+    };
+    listJobOffers: {
+        parameters: {
+            query?: {
+                candidate_id?: string;
+                /** @description Page size, 1-100 (default 20). Out of range is a 400, never clamped. */
+                limit?: components["parameters"]["Limit"];
+                /** @description Page number, from 1. Out of range is a 400, never clamped. */
+                page?: components["parameters"]["Page"];
+                /** @description Case-insensitive match on offer number, job title or the candidate's name or email. */
+                search?: string;
+                status?: components["schemas"]["JobOfferStatus"];
+            };
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description A page of offers. */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        data: components["schemas"]["JobOffer"][];
+                        message: string;
+                        pagination: components["schemas"]["Pagination"];
+                    };
+                };
+            };
+            400: components["responses"]["ValidationFailed"];
+            401: components["responses"]["Unauthenticated"];
+            403: components["responses"]["Forbidden"];
+            500: components["responses"]["Internal"];
+            503: components["responses"]["Unavailable"];
+        };
+    };
+    createJobOffer: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["JobOfferCreate"];
+            };
+        };
+        responses: {
+            /** @description Created. */
+            201: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        data: components["schemas"]["JobOffer"];
+                        message: string;
+                    };
+                };
+            };
+            400: components["responses"]["ValidationFailed"];
+            401: components["responses"]["Unauthenticated"];
+            403: components["responses"]["Forbidden"];
+            409: components["responses"]["Conflict"];
+            500: components["responses"]["Internal"];
+            503: components["responses"]["Unavailable"];
+        };
+    };
+    getJobOffer: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                id: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description The offer. */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        data: components["schemas"]["JobOffer"];
+                        message: string;
+                    };
+                };
+            };
+            400: components["responses"]["ValidationFailed"];
+            401: components["responses"]["Unauthenticated"];
+            403: components["responses"]["Forbidden"];
+            404: components["responses"]["NotFound"];
+            500: components["responses"]["Internal"];
+            503: components["responses"]["Unavailable"];
+        };
+    };
+    updateJobOffer: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                id: string;
+            };
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["JobOfferUpdate"];
+            };
+        };
+        responses: {
+            /** @description Updated. */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        data: components["schemas"]["JobOffer"];
+                        message: string;
+                    };
+                };
+            };
+            400: components["responses"]["ValidationFailed"];
+            401: components["responses"]["Unauthenticated"];
+            403: components["responses"]["Forbidden"];
+            404: components["responses"]["NotFound"];
+            409: components["responses"]["Conflict"];
+            500: components["responses"]["Internal"];
+            503: components["responses"]["Unavailable"];
+        };
+    };
+    deleteJobOffer: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                id: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Deleted. */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Ack"];
+                };
+            };
+            400: components["responses"]["ValidationFailed"];
+            401: components["responses"]["Unauthenticated"];
+            403: components["responses"]["Forbidden"];
+            404: components["responses"]["NotFound"];
+            409: components["responses"]["Conflict"];
+            500: components["responses"]["Internal"];
+            503: components["responses"]["Unavailable"];
+        };
+    };
+    sendJobOffer: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                id: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Sent (queued for delivery). */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        data: components["schemas"]["JobOffer"];
+                        message: string;
+                    };
+                };
+            };
+            400: components["responses"]["ValidationFailed"];
+            401: components["responses"]["Unauthenticated"];
+            403: components["responses"]["Forbidden"];
+            404: components["responses"]["NotFound"];
+            409: components["responses"]["Conflict"];
+            500: components["responses"]["Internal"];
+            503: components["responses"]["Unavailable"];
+        };
+    };
+    sendAppointmentLetter: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                id: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Sent (queued for delivery). */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        data: components["schemas"]["JobOffer"];
+                        message: string;
+                    };
+                };
+            };
+            400: components["responses"]["ValidationFailed"];
+            401: components["responses"]["Unauthenticated"];
+            403: components["responses"]["Forbidden"];
+            404: components["responses"]["NotFound"];
+            409: components["responses"]["Conflict"];
+            500: components["responses"]["Internal"];
+            503: components["responses"]["Unavailable"];
+        };
+    };
+    listTalentPoolCandidates: {
+        parameters: {
+            query?: {
+                /** @description Page size, 1-100 (default 20). Out of range is a 400, never clamped. */
+                limit?: components["parameters"]["Limit"];
+                min_experience_years?: number;
+                /** @description Page number, from 1. Out of range is a 400, never clamped. */
+                page?: components["parameters"]["Page"];
+                /** @description Case-insensitive match on name, email, current title, location or notes. */
+                search?: string;
+                /** @description Comma-separated skills that must all be present (case-insensitive), e.g. `python,sql` (the commas may be sent as is). */
+                skills?: string;
+                /** @description A tag that must be present (case-insensitive). */
+                tag?: string;
+            };
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description A page of people. */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        data: components["schemas"]["TalentPoolCandidate"][];
+                        message: string;
+                        pagination: components["schemas"]["Pagination"];
+                    };
+                };
+            };
+            400: components["responses"]["ValidationFailed"];
+            401: components["responses"]["Unauthenticated"];
+            403: components["responses"]["Forbidden"];
+            500: components["responses"]["Internal"];
+            503: components["responses"]["Unavailable"];
+        };
+    };
+    createTalentPoolCandidate: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["TalentPoolCandidateCreate"];
+            };
+        };
+        responses: {
+            /** @description Added. */
+            201: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        data: components["schemas"]["TalentPoolCandidate"];
+                        message: string;
+                    };
+                };
+            };
+            400: components["responses"]["ValidationFailed"];
+            401: components["responses"]["Unauthenticated"];
+            403: components["responses"]["Forbidden"];
+            409: components["responses"]["Conflict"];
+            500: components["responses"]["Internal"];
+            503: components["responses"]["Unavailable"];
+        };
+    };
+    getTalentPoolCandidate: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                id: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description The entry. */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        data: components["schemas"]["TalentPoolCandidate"];
+                        message: string;
+                    };
+                };
+            };
+            400: components["responses"]["ValidationFailed"];
+            401: components["responses"]["Unauthenticated"];
+            403: components["responses"]["Forbidden"];
+            404: components["responses"]["NotFound"];
+            500: components["responses"]["Internal"];
+            503: components["responses"]["Unavailable"];
+        };
+    };
+    updateTalentPoolCandidate: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                id: string;
+            };
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["TalentPoolCandidateUpdate"];
+            };
+        };
+        responses: {
+            /** @description Updated. */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        data: components["schemas"]["TalentPoolCandidate"];
+                        message: string;
+                    };
+                };
+            };
+            400: components["responses"]["ValidationFailed"];
+            401: components["responses"]["Unauthenticated"];
+            403: components["responses"]["Forbidden"];
+            404: components["responses"]["NotFound"];
+            409: components["responses"]["Conflict"];
+            500: components["responses"]["Internal"];
+            503: components["responses"]["Unavailable"];
+        };
+    };
+    deleteTalentPoolCandidate: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                id: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Removed. */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Ack"];
+                };
+            };
+            400: components["responses"]["ValidationFailed"];
+            401: components["responses"]["Unauthenticated"];
+            403: components["responses"]["Forbidden"];
+            404: components["responses"]["NotFound"];
             500: components["responses"]["Internal"];
             503: components["responses"]["Unavailable"];
         };

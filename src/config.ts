@@ -29,6 +29,10 @@ export const config = {
   billingWebhookSecret: env.BILLING_WEBHOOK_SECRET || undefined,
   aiBaseUrl: env.AI_BASE_URL || undefined,
   aiApiKey: env.AI_API_KEY || undefined,
+  /** Model asked for by the OpenAI-compatible provider. */
+  aiModel: env.AI_MODEL || "gpt-4o-mini",
+  /** How long the AI provider may take to answer (ms). */
+  aiTimeoutMs: Number(env.AI_TIMEOUT_MS ?? 20000),
   migrateOnStart: bool(env.MIGRATE_ON_START, true),
   validateResponses: bool(env.VALIDATE_RESPONSES, !isProduction),
   logLevel: env.LOG_LEVEL ?? (isTest ? "silent" : "info"),

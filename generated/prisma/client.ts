@@ -297,3 +297,45 @@ export type AuthThrottle = Prisma.AuthThrottleModel
  * area that owns the kind.
  */
 export type TenantSetting = Prisma.TenantSettingModel
+/**
+ * Model JobRequisition
+ * 
+ */
+export type JobRequisition = Prisma.JobRequisitionModel
+/**
+ * Model JobPosting
+ * 
+ */
+export type JobPosting = Prisma.JobPostingModel
+/**
+ * Model Candidate
+ * 
+ */
+export type Candidate = Prisma.CandidateModel
+/**
+ * Model Interview
+ * 
+ */
+export type Interview = Prisma.InterviewModel
+/**
+ * Model InterviewSession
+ * The candidate-facing side of an interview: when, where or which meeting link, and what to
+ * bring; `send` mails it to the candidate (sent_at / send_count record each mail).
+ */
+export type InterviewSession = Prisma.InterviewSessionModel
+/**
+ * Model JobOffer
+ * 
+ */
+export type JobOffer = Prisma.JobOfferModel
+/**
+ * Model AppointmentDocument
+ * A joining document the candidate uploaded through the appointment link; copied to the
+ * employee's documents when the candidate is converted.
+ */
+export type AppointmentDocument = Prisma.AppointmentDocumentModel
+/**
+ * Model TalentPoolCandidate
+ * People kept for future roles (SkillZone): skills and tags are stored lower-case for search.
+ */
+export type TalentPoolCandidate = Prisma.TalentPoolCandidateModel

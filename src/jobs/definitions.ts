@@ -3,6 +3,7 @@ import { pruneThrottle } from "../auth/limiter.ts";
 import { deliverDueEmails } from "../mail/deliver.ts";
 import { COMPLETE_EXITS_JOB, completeDueExits } from "../modules/employees/exits.ts";
 import { accrualJob, expiryJob } from "../modules/leave/jobs.ts";
+import { EXPIRE_OFFERS_JOB, expireOffersEverywhere } from "../modules/recruitment/offers.ts";
 import { registerJob } from "./queue.ts";
 
 let registered = false;
@@ -20,4 +21,6 @@ export function registerAllJobs(): void {
   // Both are idempotent (dedupe keys), so a repeated or concurrent run posts nothing twice.
   registerJob("leave.accrue", () => accrualJob(), "15 0 * * *");
   registerJob("leave.expire", () => expiryJob(), "30 0 * * *");
+  // Sent offers not answered by their last day (in the company's time zone) become `expired`.
+  registerJob(EXPIRE_OFFERS_JOB, () => expireOffersEverywhere(), "10 * * * *");
 }

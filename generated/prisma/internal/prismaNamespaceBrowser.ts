@@ -96,7 +96,15 @@ export const ModelName = {
   StoredFile: 'StoredFile',
   BillingEvent: 'BillingEvent',
   AuthThrottle: 'AuthThrottle',
-  TenantSetting: 'TenantSetting'
+  TenantSetting: 'TenantSetting',
+  JobRequisition: 'JobRequisition',
+  JobPosting: 'JobPosting',
+  Candidate: 'Candidate',
+  Interview: 'Interview',
+  InterviewSession: 'InterviewSession',
+  JobOffer: 'JobOffer',
+  AppointmentDocument: 'AppointmentDocument',
+  TalentPoolCandidate: 'TalentPoolCandidate'
 } as const
 
 export type ModelName = (typeof ModelName)[keyof typeof ModelName]
@@ -895,6 +903,221 @@ export const TenantSettingScalarFieldEnum = {
 } as const
 
 export type TenantSettingScalarFieldEnum = (typeof TenantSettingScalarFieldEnum)[keyof typeof TenantSettingScalarFieldEnum]
+
+
+export const JobRequisitionScalarFieldEnum = {
+  tenant_id: 'tenant_id',
+  id: 'id',
+  requisition_number: 'requisition_number',
+  title: 'title',
+  department: 'department',
+  designation: 'designation',
+  positions: 'positions',
+  employment_type: 'employment_type',
+  location: 'location',
+  justification: 'justification',
+  description: 'description',
+  min_salary: 'min_salary',
+  max_salary: 'max_salary',
+  target_start_date: 'target_start_date',
+  status: 'status',
+  requested_by: 'requested_by',
+  requested_by_employee_id: 'requested_by_employee_id',
+  submitted_at: 'submitted_at',
+  decided_by: 'decided_by',
+  decided_at: 'decided_at',
+  decision_notes: 'decision_notes',
+  closed_at: 'closed_at',
+  created_at: 'created_at',
+  updated_at: 'updated_at',
+  deleted_at: 'deleted_at'
+} as const
+
+export type JobRequisitionScalarFieldEnum = (typeof JobRequisitionScalarFieldEnum)[keyof typeof JobRequisitionScalarFieldEnum]
+
+
+export const JobPostingScalarFieldEnum = {
+  tenant_id: 'tenant_id',
+  id: 'id',
+  posting_number: 'posting_number',
+  requisition_id: 'requisition_id',
+  title: 'title',
+  department: 'department',
+  description: 'description',
+  requirements: 'requirements',
+  skills: 'skills',
+  location: 'location',
+  employment_type: 'employment_type',
+  openings: 'openings',
+  min_salary: 'min_salary',
+  max_salary: 'max_salary',
+  closes_on: 'closes_on',
+  status: 'status',
+  published_at: 'published_at',
+  closed_at: 'closed_at',
+  created_by: 'created_by',
+  created_at: 'created_at',
+  updated_at: 'updated_at',
+  deleted_at: 'deleted_at'
+} as const
+
+export type JobPostingScalarFieldEnum = (typeof JobPostingScalarFieldEnum)[keyof typeof JobPostingScalarFieldEnum]
+
+
+export const CandidateScalarFieldEnum = {
+  tenant_id: 'tenant_id',
+  id: 'id',
+  posting_id: 'posting_id',
+  first_name: 'first_name',
+  last_name: 'last_name',
+  email: 'email',
+  phone: 'phone',
+  source: 'source',
+  current_company: 'current_company',
+  current_title: 'current_title',
+  experience_years: 'experience_years',
+  expected_salary: 'expected_salary',
+  notice_period_days: 'notice_period_days',
+  skills: 'skills',
+  resume_file_id: 'resume_file_id',
+  resume_text: 'resume_text',
+  notes: 'notes',
+  stage: 'stage',
+  stage_changed_at: 'stage_changed_at',
+  rejection_reason: 'rejection_reason',
+  screening_score: 'screening_score',
+  screened_at: 'screened_at',
+  employee_id: 'employee_id',
+  converted_at: 'converted_at',
+  created_by: 'created_by',
+  created_at: 'created_at',
+  updated_at: 'updated_at',
+  deleted_at: 'deleted_at'
+} as const
+
+export type CandidateScalarFieldEnum = (typeof CandidateScalarFieldEnum)[keyof typeof CandidateScalarFieldEnum]
+
+
+export const InterviewScalarFieldEnum = {
+  tenant_id: 'tenant_id',
+  id: 'id',
+  candidate_id: 'candidate_id',
+  round_name: 'round_name',
+  round_sequence: 'round_sequence',
+  scheduled_at: 'scheduled_at',
+  duration_minutes: 'duration_minutes',
+  mode: 'mode',
+  location: 'location',
+  meeting_url: 'meeting_url',
+  interviewer_user_ids: 'interviewer_user_ids',
+  status: 'status',
+  rating: 'rating',
+  rating_scale: 'rating_scale',
+  recommendation: 'recommendation',
+  feedback: 'feedback',
+  feedback_by: 'feedback_by',
+  completed_at: 'completed_at',
+  cancel_reason: 'cancel_reason',
+  created_by: 'created_by',
+  created_at: 'created_at',
+  updated_at: 'updated_at',
+  deleted_at: 'deleted_at'
+} as const
+
+export type InterviewScalarFieldEnum = (typeof InterviewScalarFieldEnum)[keyof typeof InterviewScalarFieldEnum]
+
+
+export const InterviewSessionScalarFieldEnum = {
+  tenant_id: 'tenant_id',
+  id: 'id',
+  candidate_id: 'candidate_id',
+  interview_id: 'interview_id',
+  title: 'title',
+  scheduled_at: 'scheduled_at',
+  duration_minutes: 'duration_minutes',
+  mode: 'mode',
+  location: 'location',
+  meeting_url: 'meeting_url',
+  instructions: 'instructions',
+  status: 'status',
+  sent_at: 'sent_at',
+  send_count: 'send_count',
+  created_by: 'created_by',
+  created_at: 'created_at',
+  updated_at: 'updated_at',
+  deleted_at: 'deleted_at'
+} as const
+
+export type InterviewSessionScalarFieldEnum = (typeof InterviewSessionScalarFieldEnum)[keyof typeof InterviewSessionScalarFieldEnum]
+
+
+export const JobOfferScalarFieldEnum = {
+  tenant_id: 'tenant_id',
+  id: 'id',
+  offer_number: 'offer_number',
+  candidate_id: 'candidate_id',
+  job_title: 'job_title',
+  department: 'department',
+  employment_type: 'employment_type',
+  salary: 'salary',
+  currency: 'currency',
+  joining_date: 'joining_date',
+  expires_on: 'expires_on',
+  terms: 'terms',
+  status: 'status',
+  sent_at: 'sent_at',
+  responded_at: 'responded_at',
+  decline_reason: 'decline_reason',
+  offer_token_hash: 'offer_token_hash',
+  offer_token_expires_at: 'offer_token_expires_at',
+  appointment_token_hash: 'appointment_token_hash',
+  appointment_token_expires_at: 'appointment_token_expires_at',
+  appointment_sent_at: 'appointment_sent_at',
+  created_by: 'created_by',
+  created_at: 'created_at',
+  updated_at: 'updated_at',
+  deleted_at: 'deleted_at'
+} as const
+
+export type JobOfferScalarFieldEnum = (typeof JobOfferScalarFieldEnum)[keyof typeof JobOfferScalarFieldEnum]
+
+
+export const AppointmentDocumentScalarFieldEnum = {
+  tenant_id: 'tenant_id',
+  id: 'id',
+  offer_id: 'offer_id',
+  file_id: 'file_id',
+  document_type: 'document_type',
+  title: 'title',
+  created_at: 'created_at'
+} as const
+
+export type AppointmentDocumentScalarFieldEnum = (typeof AppointmentDocumentScalarFieldEnum)[keyof typeof AppointmentDocumentScalarFieldEnum]
+
+
+export const TalentPoolCandidateScalarFieldEnum = {
+  tenant_id: 'tenant_id',
+  id: 'id',
+  candidate_id: 'candidate_id',
+  first_name: 'first_name',
+  last_name: 'last_name',
+  email: 'email',
+  phone: 'phone',
+  current_title: 'current_title',
+  experience_years: 'experience_years',
+  location: 'location',
+  skills: 'skills',
+  tags: 'tags',
+  notes: 'notes',
+  source: 'source',
+  resume_file_id: 'resume_file_id',
+  added_by: 'added_by',
+  created_at: 'created_at',
+  updated_at: 'updated_at',
+  deleted_at: 'deleted_at'
+} as const
+
+export type TalentPoolCandidateScalarFieldEnum = (typeof TalentPoolCandidateScalarFieldEnum)[keyof typeof TalentPoolCandidateScalarFieldEnum]
 
 
 export const SortOrder = {

@@ -249,6 +249,7 @@ export type StoredFileWhereInput = {
   uploaded_by?: Prisma.UuidNullableFilter<"StoredFile"> | string | null
   created_at?: Prisma.DateTimeFilter<"StoredFile"> | Date | string
   employee_documents?: Prisma.EmployeeDocumentListRelationFilter
+  appointment_documents?: Prisma.AppointmentDocumentListRelationFilter
 }
 
 export type StoredFileOrderByWithRelationInput = {
@@ -262,6 +263,7 @@ export type StoredFileOrderByWithRelationInput = {
   uploaded_by?: Prisma.SortOrderInput | Prisma.SortOrder
   created_at?: Prisma.SortOrder
   employee_documents?: Prisma.EmployeeDocumentOrderByRelationAggregateInput
+  appointment_documents?: Prisma.AppointmentDocumentOrderByRelationAggregateInput
 }
 
 export type StoredFileWhereUniqueInput = Prisma.AtLeast<{
@@ -279,6 +281,7 @@ export type StoredFileWhereUniqueInput = Prisma.AtLeast<{
   uploaded_by?: Prisma.UuidNullableFilter<"StoredFile"> | string | null
   created_at?: Prisma.DateTimeFilter<"StoredFile"> | Date | string
   employee_documents?: Prisma.EmployeeDocumentListRelationFilter
+  appointment_documents?: Prisma.AppointmentDocumentListRelationFilter
 }, "tenant_id_id" | "id">
 
 export type StoredFileOrderByWithAggregationInput = {
@@ -324,6 +327,7 @@ export type StoredFileCreateInput = {
   uploaded_by?: string | null
   created_at?: Date | string
   employee_documents?: Prisma.EmployeeDocumentCreateNestedManyWithoutFileInput
+  appointment_documents?: Prisma.AppointmentDocumentCreateNestedManyWithoutFileInput
 }
 
 export type StoredFileUncheckedCreateInput = {
@@ -337,6 +341,7 @@ export type StoredFileUncheckedCreateInput = {
   uploaded_by?: string | null
   created_at?: Date | string
   employee_documents?: Prisma.EmployeeDocumentUncheckedCreateNestedManyWithoutFileInput
+  appointment_documents?: Prisma.AppointmentDocumentUncheckedCreateNestedManyWithoutFileInput
 }
 
 export type StoredFileUpdateInput = {
@@ -350,6 +355,7 @@ export type StoredFileUpdateInput = {
   uploaded_by?: Prisma.NullableStringFieldUpdateOperationsInput | string | null
   created_at?: Prisma.DateTimeFieldUpdateOperationsInput | Date | string
   employee_documents?: Prisma.EmployeeDocumentUpdateManyWithoutFileNestedInput
+  appointment_documents?: Prisma.AppointmentDocumentUpdateManyWithoutFileNestedInput
 }
 
 export type StoredFileUncheckedUpdateInput = {
@@ -363,6 +369,7 @@ export type StoredFileUncheckedUpdateInput = {
   uploaded_by?: Prisma.NullableStringFieldUpdateOperationsInput | string | null
   created_at?: Prisma.DateTimeFieldUpdateOperationsInput | Date | string
   employee_documents?: Prisma.EmployeeDocumentUncheckedUpdateManyWithoutFileNestedInput
+  appointment_documents?: Prisma.AppointmentDocumentUncheckedUpdateManyWithoutFileNestedInput
 }
 
 export type StoredFileCreateManyInput = {
@@ -469,6 +476,20 @@ export type StoredFileUpdateOneRequiredWithoutEmployee_documentsNestedInput = {
   update?: Prisma.XOR<Prisma.XOR<Prisma.StoredFileUpdateToOneWithWhereWithoutEmployee_documentsInput, Prisma.StoredFileUpdateWithoutEmployee_documentsInput>, Prisma.StoredFileUncheckedUpdateWithoutEmployee_documentsInput>
 }
 
+export type StoredFileCreateNestedOneWithoutAppointment_documentsInput = {
+  create?: Prisma.XOR<Prisma.StoredFileCreateWithoutAppointment_documentsInput, Prisma.StoredFileUncheckedCreateWithoutAppointment_documentsInput>
+  connectOrCreate?: Prisma.StoredFileCreateOrConnectWithoutAppointment_documentsInput
+  connect?: Prisma.StoredFileWhereUniqueInput
+}
+
+export type StoredFileUpdateOneRequiredWithoutAppointment_documentsNestedInput = {
+  create?: Prisma.XOR<Prisma.StoredFileCreateWithoutAppointment_documentsInput, Prisma.StoredFileUncheckedCreateWithoutAppointment_documentsInput>
+  connectOrCreate?: Prisma.StoredFileCreateOrConnectWithoutAppointment_documentsInput
+  upsert?: Prisma.StoredFileUpsertWithoutAppointment_documentsInput
+  connect?: Prisma.StoredFileWhereUniqueInput
+  update?: Prisma.XOR<Prisma.XOR<Prisma.StoredFileUpdateToOneWithWhereWithoutAppointment_documentsInput, Prisma.StoredFileUpdateWithoutAppointment_documentsInput>, Prisma.StoredFileUncheckedUpdateWithoutAppointment_documentsInput>
+}
+
 export type StoredFileCreateWithoutEmployee_documentsInput = {
   tenant_id: string
   id?: string
@@ -479,6 +500,7 @@ export type StoredFileCreateWithoutEmployee_documentsInput = {
   purpose?: string
   uploaded_by?: string | null
   created_at?: Date | string
+  appointment_documents?: Prisma.AppointmentDocumentCreateNestedManyWithoutFileInput
 }
 
 export type StoredFileUncheckedCreateWithoutEmployee_documentsInput = {
@@ -491,6 +513,7 @@ export type StoredFileUncheckedCreateWithoutEmployee_documentsInput = {
   purpose?: string
   uploaded_by?: string | null
   created_at?: Date | string
+  appointment_documents?: Prisma.AppointmentDocumentUncheckedCreateNestedManyWithoutFileInput
 }
 
 export type StoredFileCreateOrConnectWithoutEmployee_documentsInput = {
@@ -519,6 +542,7 @@ export type StoredFileUpdateWithoutEmployee_documentsInput = {
   purpose?: Prisma.StringFieldUpdateOperationsInput | string
   uploaded_by?: Prisma.NullableStringFieldUpdateOperationsInput | string | null
   created_at?: Prisma.DateTimeFieldUpdateOperationsInput | Date | string
+  appointment_documents?: Prisma.AppointmentDocumentUpdateManyWithoutFileNestedInput
 }
 
 export type StoredFileUncheckedUpdateWithoutEmployee_documentsInput = {
@@ -531,6 +555,75 @@ export type StoredFileUncheckedUpdateWithoutEmployee_documentsInput = {
   purpose?: Prisma.StringFieldUpdateOperationsInput | string
   uploaded_by?: Prisma.NullableStringFieldUpdateOperationsInput | string | null
   created_at?: Prisma.DateTimeFieldUpdateOperationsInput | Date | string
+  appointment_documents?: Prisma.AppointmentDocumentUncheckedUpdateManyWithoutFileNestedInput
+}
+
+export type StoredFileCreateWithoutAppointment_documentsInput = {
+  tenant_id: string
+  id?: string
+  original_name: string
+  mime_type: string
+  size_bytes: number
+  sha256: string
+  purpose?: string
+  uploaded_by?: string | null
+  created_at?: Date | string
+  employee_documents?: Prisma.EmployeeDocumentCreateNestedManyWithoutFileInput
+}
+
+export type StoredFileUncheckedCreateWithoutAppointment_documentsInput = {
+  tenant_id: string
+  id?: string
+  original_name: string
+  mime_type: string
+  size_bytes: number
+  sha256: string
+  purpose?: string
+  uploaded_by?: string | null
+  created_at?: Date | string
+  employee_documents?: Prisma.EmployeeDocumentUncheckedCreateNestedManyWithoutFileInput
+}
+
+export type StoredFileCreateOrConnectWithoutAppointment_documentsInput = {
+  where: Prisma.StoredFileWhereUniqueInput
+  create: Prisma.XOR<Prisma.StoredFileCreateWithoutAppointment_documentsInput, Prisma.StoredFileUncheckedCreateWithoutAppointment_documentsInput>
+}
+
+export type StoredFileUpsertWithoutAppointment_documentsInput = {
+  update: Prisma.XOR<Prisma.StoredFileUpdateWithoutAppointment_documentsInput, Prisma.StoredFileUncheckedUpdateWithoutAppointment_documentsInput>
+  create: Prisma.XOR<Prisma.StoredFileCreateWithoutAppointment_documentsInput, Prisma.StoredFileUncheckedCreateWithoutAppointment_documentsInput>
+  where?: Prisma.StoredFileWhereInput
+}
+
+export type StoredFileUpdateToOneWithWhereWithoutAppointment_documentsInput = {
+  where?: Prisma.StoredFileWhereInput
+  data: Prisma.XOR<Prisma.StoredFileUpdateWithoutAppointment_documentsInput, Prisma.StoredFileUncheckedUpdateWithoutAppointment_documentsInput>
+}
+
+export type StoredFileUpdateWithoutAppointment_documentsInput = {
+  tenant_id?: Prisma.StringFieldUpdateOperationsInput | string
+  id?: Prisma.StringFieldUpdateOperationsInput | string
+  original_name?: Prisma.StringFieldUpdateOperationsInput | string
+  mime_type?: Prisma.StringFieldUpdateOperationsInput | string
+  size_bytes?: Prisma.IntFieldUpdateOperationsInput | number
+  sha256?: Prisma.StringFieldUpdateOperationsInput | string
+  purpose?: Prisma.StringFieldUpdateOperationsInput | string
+  uploaded_by?: Prisma.NullableStringFieldUpdateOperationsInput | string | null
+  created_at?: Prisma.DateTimeFieldUpdateOperationsInput | Date | string
+  employee_documents?: Prisma.EmployeeDocumentUpdateManyWithoutFileNestedInput
+}
+
+export type StoredFileUncheckedUpdateWithoutAppointment_documentsInput = {
+  tenant_id?: Prisma.StringFieldUpdateOperationsInput | string
+  id?: Prisma.StringFieldUpdateOperationsInput | string
+  original_name?: Prisma.StringFieldUpdateOperationsInput | string
+  mime_type?: Prisma.StringFieldUpdateOperationsInput | string
+  size_bytes?: Prisma.IntFieldUpdateOperationsInput | number
+  sha256?: Prisma.StringFieldUpdateOperationsInput | string
+  purpose?: Prisma.StringFieldUpdateOperationsInput | string
+  uploaded_by?: Prisma.NullableStringFieldUpdateOperationsInput | string | null
+  created_at?: Prisma.DateTimeFieldUpdateOperationsInput | Date | string
+  employee_documents?: Prisma.EmployeeDocumentUncheckedUpdateManyWithoutFileNestedInput
 }
 
 
@@ -540,10 +633,12 @@ export type StoredFileUncheckedUpdateWithoutEmployee_documentsInput = {
 
 export type StoredFileCountOutputType = {
   employee_documents: number
+  appointment_documents: number
 }
 
 export type StoredFileCountOutputTypeSelect<ExtArgs extends runtime.Types.Extensions.InternalArgs = runtime.Types.Extensions.DefaultArgs> = {
   employee_documents?: boolean | StoredFileCountOutputTypeCountEmployee_documentsArgs
+  appointment_documents?: boolean | StoredFileCountOutputTypeCountAppointment_documentsArgs
 }
 
 /**
@@ -563,6 +658,13 @@ export type StoredFileCountOutputTypeCountEmployee_documentsArgs<ExtArgs extends
   where?: Prisma.EmployeeDocumentWhereInput
 }
 
+/**
+ * StoredFileCountOutputType without action
+ */
+export type StoredFileCountOutputTypeCountAppointment_documentsArgs<ExtArgs extends runtime.Types.Extensions.InternalArgs = runtime.Types.Extensions.DefaultArgs> = {
+  where?: Prisma.AppointmentDocumentWhereInput
+}
+
 
 export type StoredFileSelect<ExtArgs extends runtime.Types.Extensions.InternalArgs = runtime.Types.Extensions.DefaultArgs> = runtime.Types.Extensions.GetSelect<{
   tenant_id?: boolean
@@ -575,6 +677,7 @@ export type StoredFileSelect<ExtArgs extends runtime.Types.Extensions.InternalAr
   uploaded_by?: boolean
   created_at?: boolean
   employee_documents?: boolean | Prisma.StoredFile$employee_documentsArgs<ExtArgs>
+  appointment_documents?: boolean | Prisma.StoredFile$appointment_documentsArgs<ExtArgs>
   _count?: boolean | Prisma.StoredFileCountOutputTypeDefaultArgs<ExtArgs>
 }, ExtArgs["result"]["storedFile"]>
 
@@ -617,6 +720,7 @@ export type StoredFileSelectScalar = {
 export type StoredFileOmit<ExtArgs extends runtime.Types.Extensions.InternalArgs = runtime.Types.Extensions.DefaultArgs> = runtime.Types.Extensions.GetOmit<"tenant_id" | "id" | "original_name" | "mime_type" | "size_bytes" | "sha256" | "purpose" | "uploaded_by" | "created_at", ExtArgs["result"]["storedFile"]>
 export type StoredFileInclude<ExtArgs extends runtime.Types.Extensions.InternalArgs = runtime.Types.Extensions.DefaultArgs> = {
   employee_documents?: boolean | Prisma.StoredFile$employee_documentsArgs<ExtArgs>
+  appointment_documents?: boolean | Prisma.StoredFile$appointment_documentsArgs<ExtArgs>
   _count?: boolean | Prisma.StoredFileCountOutputTypeDefaultArgs<ExtArgs>
 }
 export type StoredFileIncludeCreateManyAndReturn<ExtArgs extends runtime.Types.Extensions.InternalArgs = runtime.Types.Extensions.DefaultArgs> = {}
@@ -626,6 +730,7 @@ export type $StoredFilePayload<ExtArgs extends runtime.Types.Extensions.Internal
   name: "StoredFile"
   objects: {
     employee_documents: Prisma.$EmployeeDocumentPayload<ExtArgs>[]
+    appointment_documents: Prisma.$AppointmentDocumentPayload<ExtArgs>[]
   }
   scalars: runtime.Types.Extensions.GetPayloadResult<{
     tenant_id: string
@@ -1032,6 +1137,7 @@ readonly fields: StoredFileFieldRefs;
 export interface Prisma__StoredFileClient<T, Null = never, ExtArgs extends runtime.Types.Extensions.InternalArgs = runtime.Types.Extensions.DefaultArgs, GlobalOmitOptions = {}> extends Prisma.PrismaPromise<T> {
   readonly [Symbol.toStringTag]: "PrismaPromise"
   employee_documents<T extends Prisma.StoredFile$employee_documentsArgs<ExtArgs> = {}>(args?: Prisma.Subset<T, Prisma.StoredFile$employee_documentsArgs<ExtArgs>>): Prisma.PrismaPromise<runtime.Types.Result.GetResult<Prisma.$EmployeeDocumentPayload<ExtArgs>, T, "findMany", GlobalOmitOptions> | Null>
+  appointment_documents<T extends Prisma.StoredFile$appointment_documentsArgs<ExtArgs> = {}>(args?: Prisma.Subset<T, Prisma.StoredFile$appointment_documentsArgs<ExtArgs>>): Prisma.PrismaPromise<runtime.Types.Result.GetResult<Prisma.$AppointmentDocumentPayload<ExtArgs>, T, "findMany", GlobalOmitOptions> | Null>
   /**
    * Attaches callbacks for the resolution and/or rejection of the Promise.
    * @param onfulfilled The callback to execute when the Promise is resolved.
@@ -1484,6 +1590,30 @@ export type StoredFile$employee_documentsArgs<ExtArgs extends runtime.Types.Exte
   take?: number
   skip?: number
   distinct?: Prisma.EmployeeDocumentScalarFieldEnum | Prisma.EmployeeDocumentScalarFieldEnum[]
+}
+
+/**
+ * StoredFile.appointment_documents
+ */
+export type StoredFile$appointment_documentsArgs<ExtArgs extends runtime.Types.Extensions.InternalArgs = runtime.Types.Extensions.DefaultArgs> = {
+  /**
+   * Select specific fields to fetch from the AppointmentDocument
+   */
+  select?: Prisma.AppointmentDocumentSelect<ExtArgs> | null
+  /**
+   * Omit specific fields from the AppointmentDocument
+   */
+  omit?: Prisma.AppointmentDocumentOmit<ExtArgs> | null
+  /**
+   * Choose, which related nodes to fetch as well
+   */
+  include?: Prisma.AppointmentDocumentInclude<ExtArgs> | null
+  where?: Prisma.AppointmentDocumentWhereInput
+  orderBy?: Prisma.AppointmentDocumentOrderByWithRelationInput | Prisma.AppointmentDocumentOrderByWithRelationInput[]
+  cursor?: Prisma.AppointmentDocumentWhereUniqueInput
+  take?: number
+  skip?: number
+  distinct?: Prisma.AppointmentDocumentScalarFieldEnum | Prisma.AppointmentDocumentScalarFieldEnum[]
 }
 
 /**

@@ -271,26 +271,33 @@ function dataFrom(v: Partial<EmployeeCreateInput>) {
 }
 
 export async function createEmployee(rawInput: EmployeeCreateInput): Promise<Employee> {
+  return tenantTx((tx) => createEmployeeIn(tx, rawInput));
+}
+
+/**
+ * Creates an employee inside the caller's transaction (validation, generated code, search text,
+ * activity log) - for flows that create the record together with other changes, e.g. converting a
+ * hired candidate.
+ */
+export async function createEmployeeIn(tx: ScopedTx, rawInput: EmployeeCreateInput): Promise<Employee> {
   const input = normalize(rawInput);
   checkValues(input);
-  return tenantTx(async (tx) => {
-    if (input.reports_to) {
-      await lockReportingLines(tx);
-      await checkReportsTo(tx, null, input.reports_to);
-    }
-    await checkOrgRefs(tx, input);
-    await checkEmailFree(tx, input.email);
-    let code = input.employee_code;
-    if (code) {
-      if (await tx.employee.findFirst({ where: { employee_code: code }, select: { id: true } })) throw conflict(`The employee code ${code} is already taken`);
-    } else code = await nextEmployeeCode(tx);
-    const data = dataFrom({ ...input, employee_code: code });
-    const created = await tx.employee.create({
-      data: { ...(data as any), search_text: searchText({ ...input, employee_code: code }) },
-    });
-    await audit({ action: "employee.created", entity_type: "employee", entity_id: created.id, changes: creationChanges(created) }, tx);
-    return created;
+  if (input.reports_to) {
+    await lockReportingLines(tx);
+    await checkReportsTo(tx, null, input.reports_to);
+  }
+  await checkOrgRefs(tx, input);
+  await checkEmailFree(tx, input.email);
+  let code = input.employee_code;
+  if (code) {
+    if (await tx.employee.findFirst({ where: { employee_code: code }, select: { id: true } })) throw conflict(`The employee code ${code} is already taken`);
+  } else code = await nextEmployeeCode(tx);
+  const data = dataFrom({ ...input, employee_code: code });
+  const created = await tx.employee.create({
+    data: { ...(data as any), search_text: searchText({ ...input, employee_code: code }) },
   });
+  await audit({ action: "employee.created", entity_type: "employee", entity_id: created.id, changes: creationChanges(created) }, tx);
+  return created;
 }
 
 /** Locks the live row for the rest of the transaction, or 404. */

@@ -1,0 +1,52 @@
+// The AI helpers' use cases: resolve what the request refers to (candidate, posting, the
+// company's name), ask the configured provider (ai/provider.ts), and keep a screening score on
+// the candidate it was made for.
+import { audit } from "../../audit.ts";
+import { db, tenantTx } from "../../db/tenancy.ts";
+import { invalidField } from "../../http/errors.ts";
+import type { AuthContext, RequestBody } from "../../http/types.ts";
+import { aiProvider } from "./ai/provider.ts";
+import { candidateScope } from "./candidates.ts";
+import { companyOf, lockState } from "./common.ts";
+import { postingScope } from "./postings.ts";
+
+export async function generateJobDescription(auth: AuthContext, body: RequestBody<"generateJobDescription">) {
+  const provider = aiProvider();
+  const company_name = body.company_name?.trim() || (await companyOf(auth.tenantId)).name;
+  return { ...(await provider.jobDescription({ ...body, company_name })), provider: provider.info };
+}
+
+export async function screenResume(auth: AuthContext, body: RequestBody<"screenResume">) {
+  const candidate = body.candidate_id ? await db.candidate.findFirst({ where: { id: body.candidate_id, ...(await candidateScope(auth)) }, include: { posting: true } }) : null;
+  if (body.candidate_id && !candidate) throw invalidField("body.candidate_id", "is not a candidate of this company you can see");
+  const posting = body.posting_id ? await db.jobPosting.findFirst({ where: { id: body.posting_id, ...(await postingScope(auth)) } }) : (candidate?.posting ?? null);
+  if (body.posting_id && !posting) throw invalidField("body.posting_id", "is not a job posting of this company you can see");
+  const resume_text = body.resume_text ?? candidate?.resume_text;
+  if (!resume_text?.trim()) throw invalidField("body.resume_text", candidate ? "is required: the candidate has no stored resume text" : "is required without candidate_id");
+  const explicit = body.job_requirements !== undefined || body.required_skills !== undefined;
+  const job_requirements = explicit ? (body.job_requirements ?? "") : posting ? [posting.title, posting.requirements, posting.description].filter(Boolean).join("\n") : "";
+  const required_skills = explicit ? (body.required_skills ?? []) : (posting?.skills ?? []);
+  if (!job_requirements.trim() && !required_skills.length) throw invalidField("body.job_requirements", "is required (or required_skills, posting_id, or a candidate_id whose posting has requirements)");
+
+  const provider = aiProvider();
+  const result = await provider.screenResume({ resume_text, job_requirements, required_skills, min_experience_years: body.min_experience_years ?? null });
+  if (candidate) {
+    await tenantTx(async (tx) => {
+      if (!(await lockState(tx, "candidates", "stage", auth.tenantId, candidate.id))) return;
+      await tx.candidate.update({ where: { id: candidate.id }, data: { screening_score: result.score, screened_at: new Date() } });
+      await audit({ action: "recruitment.candidate_screened", entity_type: "candidate", entity_id: candidate.id, changes: { screening_score: { from: candidate.screening_score, to: result.score }, recommendation: result.recommendation, provider: provider.info.name } }, tx);
+    });
+  }
+  return { ...result, candidate_id: candidate?.id ?? null, provider: provider.info };
+}
+
+export async function generateInterviewQuestions(body: RequestBody<"generateInterviewQuestions">) {
+  const provider = aiProvider();
+  return { ...(await provider.interviewQuestions(body)), provider: provider.info };
+}
+
+export async function generateContent(auth: AuthContext, body: RequestBody<"generateRecruitmentContent">) {
+  const provider = aiProvider();
+  const company_name = body.company_name?.trim() || (await companyOf(auth.tenantId)).name;
+  return { ...(await provider.content({ ...body, company_name })), provider: provider.info };
+}

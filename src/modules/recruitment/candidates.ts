@@ -1,0 +1,267 @@
+// Candidates: applications to open postings, moved along the pipeline applied → screening →
+// interview → offer → hired (or rejected / withdrawn). Managers see the candidates of their
+// department's postings and those they interview.
+import type { Candidate, JobPosting, Prisma } from "../../../generated/prisma/client.ts";
+import { audit, diff } from "../../audit.ts";
+import { db, tenantTx, type ScopedTx } from "../../db/tenancy.ts";
+import { pageOf, type PageQuery } from "../../http/envelope.ts";
+import { badRequest, conflict, invalidField, notFound, type ErrorDetail } from "../../http/errors.ts";
+import type { AuthContext, RequestBody } from "../../http/types.ts";
+import { kickMailer } from "../../mail/outbox.ts";
+import { notify } from "../../notify.ts";
+import { checkAmount, checkFile, fullName, isRecruiter, lockState, managerDepartment, moneyOut, normalizeTerms, numberOut, trimOrNull, userNames } from "./common.ts";
+import { ACTIVE_STAGES, CANDIDATE_MOVES, checkMove, type CandidateStage } from "./states.ts";
+
+type CreateInput = RequestBody<"createCandidate">;
+type UpdateInput = RequestBody<"updateCandidate">;
+export type CandidateRow = Candidate & { posting: Pick<JobPosting, "title" | "department"> };
+export const candidateInclude = { posting: { select: { title: true, department: true } } } as const;
+
+export function candidateJson(c: CandidateRow) {
+  return {
+    id: c.id,
+    posting_id: c.posting_id,
+    posting_title: c.posting.title,
+    department: c.posting.department,
+    first_name: c.first_name,
+    last_name: c.last_name,
+    full_name: fullName(c),
+    email: c.email,
+    phone: c.phone,
+    source: c.source as "direct",
+    current_company: c.current_company,
+    current_title: c.current_title,
+    experience_years: numberOut(c.experience_years),
+    expected_salary: moneyOut(c.expected_salary),
+    notice_period_days: c.notice_period_days,
+    skills: c.skills,
+    resume_file_id: c.resume_file_id,
+    resume_text: c.resume_text,
+    notes: c.notes,
+    stage: c.stage as CandidateStage,
+    stage_changed_at: c.stage_changed_at.toISOString(),
+    rejection_reason: c.rejection_reason,
+    screening_score: c.screening_score,
+    screened_at: c.screened_at?.toISOString() ?? null,
+    employee_id: c.employee_id,
+    converted_at: c.converted_at?.toISOString() ?? null,
+    created_at: c.created_at.toISOString(),
+    updated_at: c.updated_at.toISOString(),
+  };
+}
+
+/** Recruiters see every candidate; managers those of their department's postings and those they interview. */
+export async function candidateScope(auth: AuthContext): Promise<Prisma.CandidateWhereInput> {
+  if (isRecruiter(auth)) return { deleted_at: null };
+  const dept = await managerDepartment(auth);
+  const interviewing: Prisma.CandidateWhereInput = { interviews: { some: { deleted_at: null, interviewer_user_ids: { has: auth.userId } } } };
+  return { deleted_at: null, OR: dept ? [{ posting: { department: { equals: dept, mode: "insensitive" } } }, interviewing] : [interviewing] };
+}
+
+export async function visibleCandidate(auth: AuthContext, id: string): Promise<CandidateRow> {
+  const c = await db.candidate.findFirst({ where: { id, ...(await candidateScope(auth)) }, include: candidateInclude });
+  if (!c) throw notFound("Candidate");
+  return c;
+}
+
+/** A live candidate of the company referenced from a body (400 otherwise). */
+export async function referencedCandidate(tx: ScopedTx | typeof db, id: string, path = "body.candidate_id"): Promise<CandidateRow> {
+  const c = await tx.candidate.findFirst({ where: { id, deleted_at: null }, include: candidateInclude });
+  if (!c) throw invalidField(path, "is not a candidate of this company");
+  return c;
+}
+
+type Sort = "newest" | "oldest" | "name" | "screening_score";
+const ORDER: Record<Sort, Prisma.CandidateOrderByWithRelationInput[]> = {
+  newest: [{ created_at: "desc" }, { id: "desc" }],
+  oldest: [{ created_at: "asc" }, { id: "asc" }],
+  name: [{ last_name: "asc" }, { first_name: "asc" }, { id: "asc" }],
+  screening_score: [{ screening_score: { sort: "desc", nulls: "last" } }, { created_at: "desc" }, { id: "desc" }],
+};
+
+export async function listCandidates(auth: AuthContext, query: PageQuery & { posting_id?: string; stage?: CandidateStage; source?: string; skill?: string; search?: string; sort?: Sort }) {
+  const page = pageOf(query);
+  const and: Prisma.CandidateWhereInput[] = [await candidateScope(auth)];
+  if (query.posting_id) and.push({ posting_id: query.posting_id });
+  if (query.stage) and.push({ stage: query.stage });
+  if (query.source) and.push({ source: query.source });
+  if (query.skill) and.push({ skills: { has: query.skill.trim().toLowerCase() } });
+  if (query.search) {
+    const s = query.search.trim();
+    const words = s.split(/\s+/);
+    and.push({
+      OR: [
+        { email: { contains: s, mode: "insensitive" } },
+        { phone: { contains: s } },
+        words.length > 1
+          ? { AND: [{ first_name: { contains: words[0], mode: "insensitive" } }, { last_name: { contains: words.slice(1).join(" "), mode: "insensitive" } }] }
+          : { OR: [{ first_name: { contains: s, mode: "insensitive" } }, { last_name: { contains: s, mode: "insensitive" } }] },
+      ],
+    });
+  }
+  const where: Prisma.CandidateWhereInput = { AND: and };
+  const [rows, total] = await Promise.all([
+    db.candidate.findMany({ where, include: candidateInclude, orderBy: ORDER[query.sort ?? "newest"], skip: page.skip, take: page.limit }),
+    db.candidate.count({ where }),
+  ]);
+  return { rows: rows.map(candidateJson), page, total };
+}
+
+export async function getCandidate(auth: AuthContext, id: string) {
+  return candidateJson(await visibleCandidate(auth, id));
+}
+
+const FIELDS = ["first_name", "last_name", "email", "phone", "source", "current_company", "current_title", "experience_years", "expected_salary", "notice_period_days", "skills", "resume_file_id", "resume_text", "notes"] as const;
+
+function fieldData(body: object): Record<string, unknown> {
+  const data: Record<string, unknown> = {};
+  for (const f of FIELDS) {
+    const v = (body as Record<string, unknown>)[f];
+    if (v === undefined) continue;
+    if (f === "skills") data[f] = normalizeTerms(v as string[]);
+    else if (f === "email") data[f] = (v as string).trim().toLowerCase();
+    else if (f === "first_name" || f === "last_name") data[f] = (v as string).trim();
+    else if (typeof v === "string" && f !== "expected_salary") data[f] = trimOrNull(v);
+    else data[f] = v;
+  }
+  return data;
+}
+
+async function checkEmailFree(tx: ScopedTx, postingId: string, email: string, exceptId?: string) {
+  const other = await tx.candidate.findFirst({ where: { posting_id: postingId, email, deleted_at: null, ...(exceptId ? { NOT: { id: exceptId } } : {}) }, select: { id: true } });
+  if (other) throw conflict(`${email} has already applied to this posting`);
+}
+
+export async function createCandidate(auth: AuthContext, body: CreateInput) {
+  checkAmount("body.expected_salary", body.expected_salary);
+  const c = await tenantTx(async (tx) => {
+    const postingStatus = await lockState(tx, "job_postings", "status", auth.tenantId, body.posting_id);
+    if (!postingStatus) throw invalidField("body.posting_id", "is not a job posting of this company");
+    if (postingStatus !== "open") throw conflict(`The posting is ${postingStatus}; candidates are added to open postings only`);
+    let data = fieldData(body);
+    if (body.talent_pool_candidate_id) {
+      const t = await tx.talentPoolCandidate.findFirst({ where: { id: body.talent_pool_candidate_id, deleted_at: null } });
+      if (!t) throw invalidField("body.talent_pool_candidate_id", "is not in the talent pool of this company");
+      data = {
+        first_name: t.first_name,
+        last_name: t.last_name,
+        email: t.email.toLowerCase(),
+        phone: t.phone,
+        current_title: t.current_title,
+        experience_years: t.experience_years,
+        skills: t.skills,
+        resume_file_id: t.resume_file_id,
+        notes: t.notes,
+        source: "talent_pool",
+        ...data,
+      };
+    }
+    const missing: ErrorDetail[] = (["first_name", "last_name", "email"] as const).filter((f) => !data[f]).map((f) => ({ path: `body.${f}`, message: "is required" }));
+    if (missing.length) throw badRequest(`${missing.map((d) => d.path.slice(5)).join(", ")} required (or give talent_pool_candidate_id)`, missing);
+    await checkFile(tx, data.resume_file_id as string | null | undefined, "body.resume_file_id");
+    await checkEmailFree(tx, body.posting_id, data.email as string);
+    const created = await tx.candidate.create({ data: { ...(data as any), posting_id: body.posting_id, stage: "applied", created_by: auth.userId }, include: candidateInclude });
+    await audit(
+      {
+        action: "recruitment.candidate_created",
+        entity_type: "candidate",
+        entity_id: created.id,
+        changes: { posting_id: body.posting_id, name: fullName(created), email: created.email, source: created.source, stage: "applied", ...(body.talent_pool_candidate_id ? { talent_pool_candidate_id: body.talent_pool_candidate_id } : {}) },
+      },
+      tx,
+    );
+    return created;
+  });
+  return candidateJson(c);
+}
+
+/** Moves a candidate (already locked by the caller) to `to`, audited; used by interviews and offers. */
+export async function moveCandidateStage(tx: ScopedTx, c: { id: string; stage: string }, to: CandidateStage, reason: string): Promise<void> {
+  if (c.stage === to) return;
+  checkMove("candidate", CANDIDATE_MOVES, c.stage as CandidateStage, to);
+  await tx.candidate.update({ where: { id: c.id }, data: { stage: to, stage_changed_at: new Date() } });
+  await audit({ action: "recruitment.candidate_stage_changed", entity_type: "candidate", entity_id: c.id, changes: { stage: { from: c.stage, to }, reason } }, tx);
+}
+
+/** Cancels the scheduled interviews and sessions and withdraws the unsent or unanswered offers of a candidate leaving the pipeline. */
+async function wrapUp(tx: ScopedTx, candidateId: string, reason: string) {
+  const interviews = await tx.interview.findMany({ where: { candidate_id: candidateId, deleted_at: null, status: "scheduled" }, select: { id: true } });
+  for (const i of interviews) {
+    await tx.interview.update({ where: { id: i.id }, data: { status: "cancelled", cancel_reason: reason } });
+    await audit({ action: "recruitment.interview_status_changed", entity_type: "interview", entity_id: i.id, changes: { status: { from: "scheduled", to: "cancelled" }, reason } }, tx);
+  }
+  const sessions = await tx.interviewSession.findMany({ where: { candidate_id: candidateId, deleted_at: null, status: "scheduled" }, select: { id: true } });
+  for (const s of sessions) {
+    await tx.interviewSession.update({ where: { id: s.id }, data: { status: "cancelled" } });
+    await audit({ action: "recruitment.session_status_changed", entity_type: "interview_session", entity_id: s.id, changes: { status: { from: "scheduled", to: "cancelled" }, reason } }, tx);
+  }
+  const offers = await tx.jobOffer.findMany({ where: { candidate_id: candidateId, deleted_at: null, status: { in: ["draft", "sent"] } }, select: { id: true, status: true } });
+  for (const o of offers) {
+    await tx.jobOffer.update({ where: { id: o.id }, data: { status: "withdrawn" } });
+    await audit({ action: "recruitment.offer_status_changed", entity_type: "job_offer", entity_id: o.id, changes: { status: { from: o.status, to: "withdrawn" }, reason } }, tx);
+  }
+}
+
+export async function updateCandidate(auth: AuthContext, id: string, body: UpdateInput) {
+  await visibleCandidate(auth, id);
+  checkAmount("body.expected_salary", body.expected_salary);
+  const fields = fieldData(body);
+  const to = body.stage;
+  if (body.rejection_reason !== undefined && to !== "rejected") throw invalidField("body.rejection_reason", "goes with stage rejected");
+  const updated = await tenantTx(async (tx) => {
+    const from = (await lockState(tx, "candidates", "stage", auth.tenantId, id)) as CandidateStage | null;
+    if (!from) throw notFound("Candidate");
+    const before = await tx.candidate.findFirstOrThrow({ where: { id }, include: candidateInclude });
+    if (before.employee_id) throw conflict("The candidate was converted into an employee; change the employee record instead");
+    if (fields.email && fields.email !== before.email.toLowerCase()) await checkEmailFree(tx, before.posting_id, fields.email as string, id);
+    await checkFile(tx, fields.resume_file_id as string | null | undefined, "body.resume_file_id");
+    const data: Prisma.CandidateUpdateInput = { ...(fields as any) };
+    const moving = to !== undefined && checkMove("candidate", CANDIDATE_MOVES, from, to);
+    if (moving && to) {
+      if (to === "hired" && !(await tx.jobOffer.findFirst({ where: { candidate_id: id, deleted_at: null, status: "accepted" }, select: { id: true } })))
+        throw conflict("A candidate is hired only with an accepted offer");
+      data.stage = to;
+      data.stage_changed_at = new Date();
+      if (to === "rejected") data.rejection_reason = trimOrNull(body.rejection_reason) ?? null;
+    }
+    if (!Object.keys(data).length) return before;
+    const after = await tx.candidate.update({ where: { id }, data, include: candidateInclude });
+    const changes = diff(candidateJson(before), candidateJson(after), [...Object.keys(fields), ...(moving ? ["stage", "rejection_reason"] : [])]);
+    if (Object.keys(changes).length) await audit({ action: moving ? "recruitment.candidate_stage_changed" : "recruitment.candidate_updated", entity_type: "candidate", entity_id: id, changes }, tx);
+    if (moving && (to === "rejected" || to === "withdrawn")) await wrapUp(tx, id, `candidate ${to}`);
+    if (moving && to === "hired") {
+      const posting = await tx.jobPosting.findFirstOrThrow({ where: { id: after.posting_id }, include: { requisition: { select: { requested_by: true, requisition_number: true } } } });
+      const requester = posting.requisition.requested_by;
+      if (requester !== auth.userId) {
+        const who = (await userNames([requester])).get(requester);
+        await notify(tx, {
+          userId: requester,
+          email: who?.email,
+          kind: "recruitment.candidate_hired",
+          title: `${fullName(after)} was hired for ${posting.title}`,
+          body: `${fullName(after)} accepted the offer for ${posting.title} (${posting.posting_number}, requisition ${posting.requisition.requisition_number}).`,
+          link: `/api/recruitment/candidates/${id}`,
+        });
+      }
+    }
+    return after;
+  });
+  kickMailer();
+  return candidateJson(updated);
+}
+
+export async function deleteCandidate(auth: AuthContext, id: string) {
+  const c = await visibleCandidate(auth, id);
+  await tenantTx(async (tx) => {
+    const stage = await lockState(tx, "candidates", "stage", auth.tenantId, id);
+    if (!stage) throw notFound("Candidate");
+    if (stage === "hired") throw conflict("A hired candidate cannot be deleted");
+    const live = await tx.jobOffer.findFirst({ where: { candidate_id: id, deleted_at: null, status: { in: ["sent", "accepted"] } }, select: { offer_number: true, status: true } });
+    if (live) throw conflict(`Offer ${live.offer_number} is ${live.status}; withdraw it first`);
+    await wrapUp(tx, id, "candidate deleted");
+    await tx.candidate.update({ where: { id }, data: { deleted_at: new Date() } });
+    await audit({ action: "recruitment.candidate_deleted", entity_type: "candidate", entity_id: id, changes: { name: fullName(c), email: c.email, stage } }, tx);
+  });
+}
+
+export { ACTIVE_STAGES };

@@ -1,0 +1,144 @@
+// Recruitment: shared rules and helpers - who recruits, what a manager may see, the company's
+// name / time zone / currency, names of people, row locks, and small value checks.
+import { systemDb } from "../../db/client.ts";
+import { db, type ScopedTx } from "../../db/tenancy.ts";
+import { invalidField, notFound } from "../../http/errors.ts";
+import type { AuthContext } from "../../http/types.ts";
+import { todayIn, type DateString } from "../../lib/dates.ts";
+import { money, moneyStringOrNull } from "../../lib/money.ts";
+
+/** owner, admin and hr run recruitment; managers raise requisitions and interview. */
+export const isRecruiter = (auth: Pick<AuthContext, "role">) => auth.role === "owner" || auth.role === "admin" || auth.role === "hr";
+
+export interface Company {
+  id: string;
+  name: string;
+  timezone: string;
+  currency: string;
+}
+
+export async function companyOf(tenantId: string): Promise<Company> {
+  const t = await systemDb.tenant.findUnique({ where: { id: tenantId }, select: { id: true, name: true, legal_name: true, timezone: true, currency: true } });
+  if (!t) throw notFound("Company");
+  return { id: t.id, name: t.legal_name || t.name, timezone: t.timezone, currency: t.currency };
+}
+
+export async function companyToday(tenantId: string): Promise<DateString> {
+  return todayIn((await companyOf(tenantId)).timezone);
+}
+
+export async function userNames(ids: (string | null | undefined)[]): Promise<Map<string, { name: string; email: string }>> {
+  const unique = [...new Set(ids.filter((x): x is string => Boolean(x)))];
+  if (!unique.length) return new Map();
+  const users = await systemDb.user.findMany({ where: { id: { in: unique } }, select: { id: true, name: true, email: true } });
+  return new Map(users.map((u) => [u.id, { name: u.name, email: u.email }]));
+}
+
+/** The department of the employee record linked to a manager (null when none is linked). */
+export async function managerDepartment(auth: AuthContext): Promise<string | null> {
+  if (!auth.employeeId) return null;
+  const e = await db.employee.findFirst({ where: { id: auth.employeeId, deleted_at: null }, select: { department: true } });
+  return e?.department ?? null;
+}
+
+/** owner, admin and hr members of the company other than `except`, with their e-mail addresses. */
+export async function recruiters(tx: ScopedTx, except?: string | null): Promise<{ userId: string; email: string | null }[]> {
+  const ms = await tx.membership.findMany({ where: { role: { in: ["owner", "admin", "hr"] }, ...(except ? { NOT: { user_id: except } } : {}) }, select: { user_id: true } });
+  const names = await userNames(ms.map((m) => m.user_id));
+  return ms.map((m) => ({ userId: m.user_id, email: names.get(m.user_id)?.email ?? null }));
+}
+
+const LOCKABLE = new Set(["job_requisitions", "job_postings", "candidates", "interviews", "interview_sessions", "job_offers"]);
+
+/**
+ * Locks a live row for the rest of the transaction (SELECT … FOR UPDATE) and returns its state
+ * column: concurrent transitions of one record are serialised, so each sees the other's result.
+ */
+export async function lockState(tx: ScopedTx, table: string, column: "status" | "stage", tenantId: string, id: string): Promise<string | null> {
+  if (!LOCKABLE.has(table)) throw new Error(`not lockable: ${table}`);
+  const rows = await tx.$queryRawUnsafe<{ state: string }[]>(
+    `SELECT ${column} AS state FROM ${table} WHERE tenant_id = $1::uuid AND id = $2::uuid AND deleted_at IS NULL FOR UPDATE`,
+    tenantId,
+    id,
+  );
+  return rows[0]?.state ?? null;
+}
+
+/** Skills and tags: trimmed, lower-case, without duplicates, in the order given. */
+export function normalizeTerms(list: string[] | undefined): string[] | undefined {
+  if (!list) return undefined;
+  const out: string[] = [];
+  for (const raw of list) {
+    const v = raw.trim().toLowerCase().replace(/\s+/g, " ");
+    if (v && !out.includes(v)) out.push(v);
+  }
+  return out;
+}
+
+export function trimOrNull(v: string | null | undefined): string | null | undefined {
+  if (v === undefined || v === null) return v;
+  const t = v.trim();
+  return t === "" ? null : t;
+}
+
+/** 400 naming the field unless the amount is ≥ 0 (or > 0 with `positive`). */
+export function checkAmount(path: string, v: unknown, opts: { positive?: boolean } = {}): void {
+  if (v === null || v === undefined) return;
+  const d = money(String(v));
+  if (d.isNegative() || (opts.positive && d.isZero())) throw invalidField(path, opts.positive ? "must be greater than zero" : "must not be negative");
+}
+
+/** 400 unless min ≤ max (both given). */
+export function checkSalaryRange(min: unknown, max: unknown, path = "body.max_salary"): void {
+  if (min === null || min === undefined || max === null || max === undefined) return;
+  if (money(String(min)).gt(money(String(max)))) throw invalidField(path, "must not be less than the minimum salary");
+}
+
+export const moneyOut = (v: { toString(): string } | null | undefined) => moneyStringOrNull(v);
+export const numberOut = (v: { toString(): string } | null | undefined) => (v === null || v === undefined ? null : Number(v.toString()));
+
+/** A file of the company (uploaded through POST /api/upload), or 400 naming the field. */
+export async function checkFile(tx: ScopedTx, fileId: string | null | undefined, path: string): Promise<void> {
+  if (!fileId) return;
+  if (!(await tx.storedFile.findFirst({ where: { id: fileId }, select: { id: true } }))) throw invalidField(path, "is not a file of this company");
+}
+
+/** Name of a person from first/last. */
+export const fullName = (p: { first_name: string; last_name: string }) => `${p.first_name} ${p.last_name}`.trim();
+
+/** The UTC instant at which `date` (YYYY-MM-DD) begins in the IANA time zone `timeZone`. */
+export function startOfDayIn(date: DateString, timeZone: string): Date {
+  const guess = new Date(`${date}T00:00:00.000Z`);
+  const offsetAt = (instant: Date) => {
+    const parts = Object.fromEntries(
+      new Intl.DateTimeFormat("en-US", { timeZone, hourCycle: "h23", year: "numeric", month: "2-digit", day: "2-digit", hour: "2-digit", minute: "2-digit", second: "2-digit" })
+        .formatToParts(instant)
+        .filter((p) => p.type !== "literal")
+        .map((p) => [p.type, Number(p.value)]),
+    );
+    const asUtc = Date.UTC(parts.year, parts.month - 1, parts.day, parts.hour, parts.minute, parts.second);
+    return asUtc - instant.getTime();
+  };
+  const first = new Date(guess.getTime() - offsetAt(guess));
+  return new Date(guess.getTime() - offsetAt(first));
+}
+
+/** "Tuesday, 10 February 2026, 15:00" in the time zone. */
+export function formatInstant(d: Date, timeZone: string): string {
+  return new Intl.DateTimeFormat("en-GB", { timeZone, weekday: "long", day: "numeric", month: "long", year: "numeric", hour: "2-digit", minute: "2-digit", hourCycle: "h23" }).format(d);
+}
+
+/** "24,00,000.00" (Indian grouping for INR) or "2,400,000.00", exactly from the decimal string. */
+export function formatMoney(amount: string, currency: string): string {
+  const [int, frac = "00"] = money(amount).toFixed(2).split(".");
+  const neg = int.startsWith("-");
+  const digits = neg ? int.slice(1) : int;
+  let grouped: string;
+  if (currency === "INR" && digits.length > 3) {
+    const head = digits.slice(0, -3);
+    grouped = `${head.replace(/\B(?=(\d{2})+(?!\d))/g, ",")},${digits.slice(-3)}`;
+  } else grouped = digits.replace(/\B(?=(\d{3})+(?!\d))/g, ",");
+  return `${neg ? "-" : ""}${grouped}.${frac}`;
+}
+
+export const EMPLOYMENT_LABELS: Record<string, string> = { full_time: "Full-time", part_time: "Part-time", contract: "Contract", fixed_term: "Fixed-term", intern: "Internship" };

@@ -1,0 +1,116 @@
+// Letter templates with merge fields (`{{candidate_name}}` …): the offer and appointment letters
+// are rendered from built-in templates, and any template can be previewed as a PDF.
+import type { Candidate, JobOffer } from "../../../generated/prisma/client.ts";
+import { db } from "../../db/tenancy.ts";
+import { badRequest, invalidField } from "../../http/errors.ts";
+import type { AuthContext, RequestBody } from "../../http/types.ts";
+import { toDateString } from "../../lib/dates.ts";
+import { companyOf, companyToday, EMPLOYMENT_LABELS, formatMoney, fullName, type Company } from "./common.ts";
+import { renderLetterPdf } from "./pdf.ts";
+
+export const MERGE_FIELDS = ["candidate_name", "candidate_first_name", "candidate_email", "job_title", "department", "employment_type", "salary", "currency", "joining_date", "offer_expiry_date", "company_name", "today"] as const;
+export type MergeField = (typeof MERGE_FIELDS)[number];
+export type MergeValues = Partial<Record<MergeField, string>>;
+
+const SAMPLE: Record<MergeField, string> = {
+  candidate_name: "Priya Sharma",
+  candidate_first_name: "Priya",
+  candidate_email: "priya.sharma@example.com",
+  job_title: "Senior Backend Engineer",
+  department: "Engineering",
+  employment_type: "Full-time",
+  salary: "24,00,000.00",
+  currency: "INR",
+  joining_date: "2026-03-02",
+  offer_expiry_date: "2026-02-13",
+  company_name: "Your Company",
+  today: "2026-01-01",
+};
+
+const FIELD_RE = /\{\{\s*([^{}]*?)\s*\}\}/g;
+
+/** Field names used by a template that are not merge fields (in order of appearance, once each). */
+export function unknownFields(template: string): string[] {
+  const out: string[] = [];
+  for (const m of template.matchAll(FIELD_RE)) if (!(MERGE_FIELDS as readonly string[]).includes(m[1]) && !out.includes(m[1])) out.push(m[1]);
+  return out;
+}
+
+export function fillTemplate(template: string, values: Record<MergeField, string>): string {
+  return template.replace(FIELD_RE, (_, name: MergeField) => values[name] ?? "");
+}
+
+export const OFFER_TEMPLATE = `Dear {{candidate_name}},
+
+We are delighted to offer you the position of {{job_title}} in our {{department}} team at {{company_name}}.
+
+- Employment: {{employment_type}}
+- Annual compensation (cost to company): {{currency}} {{salary}}
+- Joining date: {{joining_date}}
+
+This offer is valid until {{offer_expiry_date}}. Please accept or decline it through the link in the email we sent you.
+
+We look forward to welcoming you to {{company_name}}.
+
+Sincerely,
+{{company_name}}`;
+
+export const APPOINTMENT_TEMPLATE = `Dear {{candidate_name}},
+
+Further to your acceptance of our offer, we are pleased to appoint you as {{job_title}} in the {{department}} department of {{company_name}}, with effect from {{joining_date}}.
+
+- Employment: {{employment_type}}
+- Annual compensation (cost to company): {{currency}} {{salary}}
+
+Your appointment is subject to the verification of your documents. Please upload your identity proof, address proof, education and experience certificates through the link in the email we sent you before your joining date.
+
+Welcome to {{company_name}}.
+
+Sincerely,
+{{company_name}}`;
+
+export function offerValues(o: JobOffer, c: Pick<Candidate, "first_name" | "last_name" | "email">, company: Company, today: string): Record<MergeField, string> {
+  return {
+    candidate_name: fullName(c),
+    candidate_first_name: c.first_name,
+    candidate_email: c.email,
+    job_title: o.job_title,
+    department: o.department,
+    employment_type: EMPLOYMENT_LABELS[o.employment_type] ?? o.employment_type,
+    salary: formatMoney(o.salary.toString(), o.currency),
+    currency: o.currency,
+    joining_date: toDateString(o.joining_date),
+    offer_expiry_date: toDateString(o.expires_on),
+    company_name: company.name,
+    today,
+  };
+}
+
+/** The offer or appointment letter of an offer as a PDF. */
+export async function offerLetterPdf(kind: "offer" | "appointment", o: JobOffer, c: Pick<Candidate, "first_name" | "last_name" | "email">, company: Company, today: string, terms: string | null) {
+  const values = offerValues(o, c, company, today);
+  let body = fillTemplate(kind === "offer" ? OFFER_TEMPLATE : APPOINTMENT_TEMPLATE, values);
+  if (terms) body = body.replace(/\n\nSincerely,/, `\n\nFurther terms:\n${terms}\n\nSincerely,`);
+  const title = kind === "offer" ? `Offer letter - ${values.candidate_name}` : `Appointment letter - ${values.candidate_name}`;
+  return renderLetterPdf({ company: company.name, title, subject: `${values.candidate_name}, ${o.job_title} (${o.offer_number})`, date: today, body, footer: `${o.offer_number} - ${company.name}` });
+}
+
+export async function previewTemplatePdf(auth: AuthContext, body: RequestBody<"previewDocumentTemplatePdf">): Promise<Buffer> {
+  const unknown = unknownFields(body.template);
+  if (unknown.length)
+    throw badRequest(
+      `Unknown merge field${unknown.length > 1 ? "s" : ""}: ${unknown.map((u) => `{{${u}}}`).join(", ")} (known: ${MERGE_FIELDS.join(", ")})`,
+      unknown.map((u) => ({ path: "body.template", message: `unknown merge field {{${u}}}` })),
+    );
+  const company = await companyOf(auth.tenantId);
+  const today = await companyToday(auth.tenantId);
+  let base: Record<MergeField, string> = { ...SAMPLE, company_name: company.name, today, currency: company.currency };
+  if (body.offer_id) {
+    const o = await db.jobOffer.findFirst({ where: { id: body.offer_id, deleted_at: null }, include: { candidate: { select: { first_name: true, last_name: true, email: true } } } });
+    if (!o) throw invalidField("body.offer_id", "is not an offer of this company");
+    base = offerValues(o, o.candidate, company, today);
+  }
+  const values = { ...base, ...(body.values ?? {}) } as Record<MergeField, string>;
+  const title = body.title?.trim() || "Document preview";
+  return renderLetterPdf({ company: values.company_name, title, subject: values.candidate_name, date: values.today, body: fillTemplate(body.template, values), footer: "Preview" });
+}

@@ -1,0 +1,41 @@
+// Interview panel configuration (tenant settings kind `interview_panel`): the rounds every
+// candidate goes through, their default interviewers, and the rating scale of feedback.
+import { db } from "../../db/tenancy.ts";
+import { invalidField } from "../../http/errors.ts";
+import { readSettingsDoc } from "../../lib/tenant-settings.ts";
+
+export type Round = { name: string; sequence: number; duration_minutes: number; mode: "video" | "phone" | "in_person"; interviewer_user_ids: string[] };
+export type Panel = { rounds: Round[]; rating_scale: 5 | 10; feedback_deadline_hours: number };
+
+export const INTERVIEW_PANEL_DEFAULTS: Panel = {
+  rounds: [
+    { name: "HR screening", sequence: 1, duration_minutes: 30, mode: "phone", interviewer_user_ids: [] },
+    { name: "Technical", sequence: 2, duration_minutes: 60, mode: "video", interviewer_user_ids: [] },
+    { name: "Hiring manager", sequence: 3, duration_minutes: 45, mode: "in_person", interviewer_user_ids: [] },
+  ],
+  rating_scale: 5,
+  feedback_deadline_hours: 48,
+};
+
+export function readPanel() {
+  return readSettingsDoc("interview_panel", INTERVIEW_PANEL_DEFAULTS);
+}
+
+export async function validateRounds(rounds: Round[] | undefined): Promise<Round[] | undefined> {
+  if (!rounds) return undefined;
+  const seen = new Set<number>();
+  rounds.forEach((r, i) => {
+    if (seen.has(r.sequence)) throw invalidField(`body.rounds.${i}.sequence`, `duplicates sequence ${r.sequence}`);
+    seen.add(r.sequence);
+  });
+  const ids = [...new Set(rounds.flatMap((r) => r.interviewer_user_ids))];
+  if (ids.length) {
+    const members = new Set((await db.membership.findMany({ where: { user_id: { in: ids } }, select: { user_id: true } })).map((m) => m.user_id));
+    rounds.forEach((r, i) =>
+      r.interviewer_user_ids.forEach((u, j) => {
+        if (!members.has(u)) throw invalidField(`body.rounds.${i}.interviewer_user_ids.${j}`, "is not a member of the company");
+      }),
+    );
+  }
+  return [...rounds].sort((a, b) => a.sequence - b.sequence);
+}

@@ -1,0 +1,67 @@
+// Letters as PDF (pdfkit, A4, the standard Helvetica fonts): company header, date, title, and the
+// body's paragraphs. The document's metadata (Title, Subject, Author) names the letter, the
+// candidate and the company, so a PDF can be recognised without rendering it.
+import type { Response } from "express";
+import PDFDocument from "pdfkit";
+
+export interface Letter {
+  company: string;
+  title: string;
+  /** Subject metadata, e.g. the candidate's name. */
+  subject: string;
+  date: string;
+  /** Paragraphs separated by blank lines; a line starting with "- " is a bullet. */
+  body: string;
+  footer?: string;
+}
+
+/** The standard fonts encode WinAnsi only: keep Latin-1 and a few typographic characters. */
+function printable(s: string): string {
+  return s
+    .replace(/[\u2018\u2019]/g, "'")
+    .replace(/[\u201C\u201D]/g, '"')
+    .replace(/\u2026/g, "...")
+    .replace(/\u20B9/g, "INR ")
+    .replace(/[^\n\t\x20-\x7E\u00A0-\u00FF\u2013\u2014\u2022\u20AC]/g, "?");
+}
+
+export function renderLetterPdf(letter: Letter): Promise<Buffer> {
+  return new Promise((resolve, reject) => {
+    const doc = new PDFDocument({
+      size: "A4",
+      margins: { top: 64, bottom: 64, left: 64, right: 64 },
+      info: { Title: printable(letter.title), Subject: printable(letter.subject), Author: printable(letter.company), Creator: "HRMS" },
+    });
+    const chunks: Buffer[] = [];
+    doc.on("data", (c: Buffer) => chunks.push(c));
+    doc.on("end", () => resolve(Buffer.concat(chunks)));
+    doc.on("error", reject);
+
+    doc.font("Helvetica-Bold").fontSize(16).text(printable(letter.company));
+    doc.moveDown(0.2).font("Helvetica").fontSize(9).fillColor("#555555").text(printable(letter.date), { align: "right" });
+    doc.moveTo(64, doc.y + 6).lineTo(doc.page.width - 64, doc.y + 6).strokeColor("#999999").stroke();
+    doc.moveDown(1.5).fillColor("#000000").font("Helvetica-Bold").fontSize(14).text(printable(letter.title));
+    doc.moveDown(0.8).font("Helvetica").fontSize(11);
+    const paragraphs = letter.body.replace(/\r\n/g, "\n").split(/\n\s*\n/);
+    for (const p of paragraphs) {
+      for (const line of p.split("\n")) {
+        if (/^\s*[-*] /.test(line)) doc.text(`\u2022 ${printable(line.replace(/^\s*[-*] /, ""))}`, { indent: 12, lineGap: 2 });
+        else doc.text(printable(line), { lineGap: 2, align: "left" });
+      }
+      doc.moveDown(0.8);
+    }
+    if (letter.footer) doc.moveDown(1).fontSize(8).fillColor("#777777").text(printable(letter.footer));
+    doc.end();
+  });
+}
+
+/** Sends a PDF (the handler then returns `{ sent: true }`). */
+export function sendPdf(res: Response, pdf: Buffer, filename: string, disposition: "inline" | "attachment" = "inline"): void {
+  res.status(200);
+  res.setHeader("Content-Type", "application/pdf");
+  res.setHeader("Content-Length", String(pdf.length));
+  res.setHeader("Content-Disposition", `${disposition}; filename="${filename.replace(/[^A-Za-z0-9._-]/g, "_")}"`);
+  res.setHeader("Cache-Control", "no-store");
+  res.setHeader("X-Content-Type-Options", "nosniff");
+  res.end(pdf);
+}

@@ -1,0 +1,187 @@
+// The candidate's side of offers and appointments, reached without a session through the links
+// mailed to them. The token's SHA-256 hash (unique over all tenants) is looked up centrally to
+// find the tenant - the only use of the system client here - and everything else runs in that
+// tenant (`withTenant`), through the tenant-scoped client like any other request.
+import { audit } from "../../audit.ts";
+import { hashToken } from "../../auth/tokens.ts";
+import { systemDb } from "../../db/client.ts";
+import { db, tenantTx, withTenant, type ScopedTx } from "../../db/tenancy.ts";
+import { AppError, conflict, moduleDisabled, notFound } from "../../http/errors.ts";
+import type { UploadedFile } from "../../http/types.ts";
+import { toDateString } from "../../lib/dates.ts";
+import { kickMailer } from "../../mail/outbox.ts";
+import { notify } from "../../notify.ts";
+import { storeUpload } from "../../storage/files.ts";
+import { companyOf, companyToday, fullName, lockState, moneyOut, recruiters, trimOrNull, type Company } from "./common.ts";
+import { offerLetterPdf } from "./letters.ts";
+import { documentJson, expireDueOffers, offerInclude, tellOfferTeam, type OfferRow } from "./offers.ts";
+import type { OfferStatus } from "./states.ts";
+
+export const MAX_APPOINTMENT_DOCUMENTS = 20;
+const REQUESTED = ["id_proof", "address_proof", "education", "experience"] as const;
+
+const gone = (message: string) => new AppError(410, "invalid_token", message);
+
+type Kind = "offer" | "appointment";
+
+/** Finds the tenant of a link token, checks its module, and runs `fn` in that tenant. */
+async function inTenantOf<T>(kind: Kind, token: string, fn: (ctx: { tenantId: string; offerId: string; company: Company; today: string }) => Promise<T>): Promise<T> {
+  const hash = hashToken(token);
+  const ref = await systemDb.jobOffer.findFirst({
+    where: kind === "offer" ? { offer_token_hash: hash, deleted_at: null } : { appointment_token_hash: hash, deleted_at: null },
+    select: { tenant_id: true, id: true },
+  });
+  if (!ref) throw notFound(kind === "offer" ? "Offer" : "Appointment");
+  const tenant = await systemDb.tenant.findUnique({ where: { id: ref.tenant_id }, select: { modules: true } });
+  if (!tenant?.modules.includes("recruitment")) throw moduleDisabled("recruitment");
+  return withTenant(ref.tenant_id, async () => {
+    const company = await companyOf(ref.tenant_id);
+    const today = await companyToday(ref.tenant_id);
+    await expireDueOffers(today);
+    return fn({ tenantId: ref.tenant_id, offerId: ref.id, company, today });
+  });
+}
+
+async function loadOffer(client: Pick<ScopedTx, "jobOffer">, id: string): Promise<OfferRow> {
+  const o = await client.jobOffer.findFirst({ where: { id, deleted_at: null }, include: offerInclude });
+  if (!o) throw notFound("Offer");
+  return o;
+}
+
+/** 410 for a withdrawn or expired offer and for an expired link. */
+function checkOfferLink(o: OfferRow) {
+  if (o.status === "withdrawn") throw gone("This offer was withdrawn");
+  if (o.status === "expired") throw gone(`This offer expired on ${toDateString(o.expires_on)}`);
+  if (!o.offer_token_expires_at || o.offer_token_expires_at.getTime() <= Date.now()) throw gone("This offer link has expired");
+}
+
+function checkAppointmentLink(o: OfferRow) {
+  if (o.status !== "accepted") throw gone("This appointment is no longer valid");
+  if (!o.appointment_token_expires_at || o.appointment_token_expires_at.getTime() <= Date.now()) throw gone("This appointment link has expired");
+}
+
+function publicOfferJson(o: OfferRow, company: Company, token: string) {
+  return {
+    offer_number: o.offer_number,
+    status: o.status as OfferStatus,
+    company_name: company.name,
+    candidate_name: fullName(o.candidate),
+    job_title: o.job_title,
+    department: o.department,
+    employment_type: o.employment_type as "full_time",
+    salary: moneyOut(o.salary)!,
+    currency: o.currency,
+    joining_date: toDateString(o.joining_date),
+    expires_on: toDateString(o.expires_on),
+    terms: o.terms,
+    sent_at: o.sent_at?.toISOString() ?? null,
+    responded_at: o.responded_at?.toISOString() ?? null,
+    can_respond: o.status === "sent",
+    pdf_url: `/api/public/offers/${token}/pdf`,
+  };
+}
+
+function publicAppointmentJson(o: OfferRow, company: Company, token: string) {
+  const have = new Set(o.documents.map((d) => d.document_type));
+  return {
+    offer_number: o.offer_number,
+    company_name: company.name,
+    candidate_name: fullName(o.candidate),
+    job_title: o.job_title,
+    department: o.department,
+    employment_type: o.employment_type as "full_time",
+    salary: moneyOut(o.salary)!,
+    currency: o.currency,
+    joining_date: toDateString(o.joining_date),
+    terms: o.terms,
+    documents: o.documents.map(documentJson),
+    requested_documents: REQUESTED.filter((d) => !have.has(d)),
+    pdf_url: `/api/public/appointment/${token}/pdf`,
+    upload_url: `/api/public/appointment/${token}/upload`,
+    link_expires_at: o.appointment_token_expires_at!.toISOString(),
+  };
+}
+
+export function getPublicOffer(token: string) {
+  return inTenantOf("offer", token, async ({ offerId, company }) => {
+    const o = await loadOffer(db, offerId);
+    checkOfferLink(o);
+    return publicOfferJson(o, company, token);
+  });
+}
+
+export function publicOfferPdf(token: string): Promise<{ pdf: Buffer; filename: string }> {
+  return inTenantOf("offer", token, async ({ offerId, company, today }) => {
+    const o = await loadOffer(db, offerId);
+    checkOfferLink(o);
+    return { pdf: await offerLetterPdf("offer", o, o.candidate, company, today, o.terms), filename: `offer-letter-${o.offer_number}.pdf` };
+  });
+}
+
+export async function answerPublicOffer(token: string, answer: "accepted" | "declined", reason?: string) {
+  const result = await inTenantOf("offer", token, async ({ tenantId, offerId, company }) => {
+    const o = await tenantTx(async (tx) => {
+      await lockState(tx, "job_offers", "status", tenantId, offerId);
+      const current = await loadOffer(tx, offerId);
+      checkOfferLink(current);
+      if (current.status !== "sent") throw conflict(`You already ${current.status} this offer`);
+      const after = await tx.jobOffer.update({
+        where: { id: offerId },
+        data: { status: answer, responded_at: new Date(), decline_reason: answer === "declined" ? (trimOrNull(reason) ?? null) : null },
+        include: offerInclude,
+      });
+      const name = fullName(after.candidate);
+      await audit({ action: "recruitment.offer_status_changed", entity_type: "job_offer", entity_id: offerId, changes: { status: { from: "sent", to: answer }, by: `candidate ${after.candidate.email}`, ...(after.decline_reason ? { decline_reason: after.decline_reason } : {}) } }, tx);
+      await tellOfferTeam(
+        tx,
+        after,
+        `recruitment.offer_${answer}`,
+        `${name} ${answer} offer ${after.offer_number} (${after.job_title})`,
+        answer === "accepted" ? `Joining on ${toDateString(after.joining_date)}. Mark the candidate hired and send the appointment letter.` : `Reason: ${after.decline_reason ?? "not given"}.`,
+      );
+      return after;
+    });
+    return publicOfferJson(o, company, token);
+  });
+  kickMailer();
+  return result;
+}
+
+export function getPublicAppointment(token: string) {
+  return inTenantOf("appointment", token, async ({ offerId, company }) => {
+    const o = await loadOffer(db, offerId);
+    checkAppointmentLink(o);
+    return publicAppointmentJson(o, company, token);
+  });
+}
+
+export function publicAppointmentPdf(token: string): Promise<{ pdf: Buffer; filename: string }> {
+  return inTenantOf("appointment", token, async ({ offerId, company, today }) => {
+    const o = await loadOffer(db, offerId);
+    checkAppointmentLink(o);
+    return { pdf: await offerLetterPdf("appointment", o, o.candidate, company, today, o.terms), filename: `appointment-letter-${o.offer_number}.pdf` };
+  });
+}
+
+export function uploadAppointmentDocument(token: string, file: UploadedFile | undefined, meta: { document_type: string; title?: string }) {
+  return inTenantOf("appointment", token, async ({ tenantId, offerId }) => {
+    return tenantTx(async (tx) => {
+      await lockState(tx, "job_offers", "status", tenantId, offerId);
+      const o = await loadOffer(tx, offerId);
+      checkAppointmentLink(o);
+      const candidate = await tx.candidate.findFirstOrThrow({ where: { id: o.candidate_id }, select: { employee_id: true } });
+      if (candidate.employee_id) throw conflict("You have already joined; hand further documents to HR");
+      if (o.documents.length >= MAX_APPOINTMENT_DOCUMENTS) throw conflict(`At most ${MAX_APPOINTMENT_DOCUMENTS} documents can be uploaded`);
+      const stored = await storeUpload(file, { purpose: "appointment_document", uploadedBy: null }, tx);
+      const title = meta.title?.trim() || stored.original_name;
+      const doc = await tx.appointmentDocument.create({
+        data: { offer_id: offerId, file_id: stored.id, document_type: meta.document_type, title } as any,
+        include: { file: { select: { original_name: true, mime_type: true, size_bytes: true } } },
+      });
+      await audit({ action: "recruitment.appointment_document_uploaded", entity_type: "job_offer", entity_id: offerId, changes: { document_type: meta.document_type, title, file_name: stored.original_name, size_bytes: stored.size_bytes, by: `candidate ${o.candidate.email}` } }, tx);
+      for (const r of await recruiters(tx))
+        await notify(tx, { userId: r.userId, kind: "recruitment.appointment_document", title: `${fullName(o.candidate)} uploaded ${meta.document_type.replace(/_/g, " ")} (${o.offer_number})`, link: `/api/recruitment/offers/${offerId}` });
+      return documentJson(doc);
+    });
+  });
+}

@@ -1,0 +1,146 @@
+// Talent pool (SkillZone): people kept for future roles, found again by skills, tags and text.
+import type { Prisma, TalentPoolCandidate } from "../../../generated/prisma/client.ts";
+import { audit, diff } from "../../audit.ts";
+import { db, tenantTx, type ScopedTx } from "../../db/tenancy.ts";
+import { pageOf, type PageQuery } from "../../http/envelope.ts";
+import { badRequest, conflict, notFound, type ErrorDetail } from "../../http/errors.ts";
+import type { AuthContext, RequestBody } from "../../http/types.ts";
+import { referencedCandidate } from "./candidates.ts";
+import { checkFile, fullName, normalizeTerms, numberOut, trimOrNull } from "./common.ts";
+
+type CreateInput = RequestBody<"createTalentPoolCandidate">;
+type UpdateInput = RequestBody<"updateTalentPoolCandidate">;
+
+export function talentJson(t: TalentPoolCandidate) {
+  return {
+    id: t.id,
+    candidate_id: t.candidate_id,
+    first_name: t.first_name,
+    last_name: t.last_name,
+    full_name: fullName(t),
+    email: t.email,
+    phone: t.phone,
+    current_title: t.current_title,
+    experience_years: numberOut(t.experience_years),
+    location: t.location,
+    skills: t.skills,
+    tags: t.tags,
+    notes: t.notes,
+    source: t.source as "direct",
+    resume_file_id: t.resume_file_id,
+    added_by_user_id: t.added_by,
+    created_at: t.created_at.toISOString(),
+    updated_at: t.updated_at.toISOString(),
+  };
+}
+
+async function findEntry(id: string): Promise<TalentPoolCandidate> {
+  const t = await db.talentPoolCandidate.findFirst({ where: { id, deleted_at: null } });
+  if (!t) throw notFound("Talent pool entry");
+  return t;
+}
+
+export async function listTalentPool(query: PageQuery & { search?: string; skills?: string; tag?: string; min_experience_years?: number }) {
+  const page = pageOf(query);
+  const where: Prisma.TalentPoolCandidateWhereInput = { deleted_at: null };
+  const skills = query.skills ? normalizeTerms(query.skills.split(",")) : undefined;
+  if (skills?.length) where.skills = { hasEvery: skills };
+  if (query.tag) where.tags = { has: query.tag.trim().toLowerCase() };
+  if (query.min_experience_years !== undefined) where.experience_years = { gte: query.min_experience_years };
+  if (query.search) {
+    const s = query.search.trim();
+    const words = s.split(/\s+/);
+    where.OR = [
+      { email: { contains: s, mode: "insensitive" } },
+      { current_title: { contains: s, mode: "insensitive" } },
+      { location: { contains: s, mode: "insensitive" } },
+      { notes: { contains: s, mode: "insensitive" } },
+      words.length > 1
+        ? { AND: [{ first_name: { contains: words[0], mode: "insensitive" } }, { last_name: { contains: words.slice(1).join(" "), mode: "insensitive" } }] }
+        : { OR: [{ first_name: { contains: s, mode: "insensitive" } }, { last_name: { contains: s, mode: "insensitive" } }] },
+    ];
+  }
+  const [rows, total] = await Promise.all([
+    db.talentPoolCandidate.findMany({ where, orderBy: [{ last_name: "asc" }, { first_name: "asc" }, { id: "asc" }], skip: page.skip, take: page.limit }),
+    db.talentPoolCandidate.count({ where }),
+  ]);
+  return { rows: rows.map(talentJson), page, total };
+}
+
+export async function getTalent(id: string) {
+  return talentJson(await findEntry(id));
+}
+
+const FIELDS = ["first_name", "last_name", "email", "phone", "current_title", "experience_years", "location", "skills", "tags", "notes", "source", "resume_file_id"] as const;
+
+function fieldData(body: object): Record<string, unknown> {
+  const data: Record<string, unknown> = {};
+  for (const f of FIELDS) {
+    const v = (body as Record<string, unknown>)[f];
+    if (v === undefined) continue;
+    if (f === "skills" || f === "tags") data[f] = normalizeTerms(v as string[]);
+    else if (f === "email") data[f] = (v as string).trim().toLowerCase();
+    else if (f === "first_name" || f === "last_name") data[f] = (v as string).trim();
+    else if (typeof v === "string") data[f] = trimOrNull(v);
+    else data[f] = v;
+  }
+  return data;
+}
+
+async function checkEmailFree(tx: ScopedTx, email: string, exceptId?: string) {
+  const other = await tx.talentPoolCandidate.findFirst({ where: { email, deleted_at: null, ...(exceptId ? { NOT: { id: exceptId } } : {}) }, select: { id: true } });
+  if (other) throw conflict(`${email} is already in the talent pool`);
+}
+
+export async function addTalent(auth: AuthContext, body: CreateInput) {
+  const t = await tenantTx(async (tx) => {
+    let data = fieldData(body);
+    if (body.candidate_id) {
+      const c = await referencedCandidate(tx, body.candidate_id);
+      data = {
+        first_name: c.first_name,
+        last_name: c.last_name,
+        email: c.email.toLowerCase(),
+        phone: c.phone,
+        current_title: c.current_title,
+        experience_years: c.experience_years,
+        skills: c.skills,
+        resume_file_id: c.resume_file_id,
+        source: c.source,
+        ...data,
+      };
+    }
+    const missing: ErrorDetail[] = (["first_name", "last_name", "email"] as const).filter((f) => !data[f]).map((f) => ({ path: `body.${f}`, message: "is required" }));
+    if (missing.length) throw badRequest(`${missing.map((d) => d.path.slice(5)).join(", ")} required (or give candidate_id)`, missing);
+    await checkFile(tx, data.resume_file_id as string | null | undefined, "body.resume_file_id");
+    await checkEmailFree(tx, data.email as string);
+    const created = await tx.talentPoolCandidate.create({ data: { ...(data as any), candidate_id: body.candidate_id ?? null, added_by: auth.userId } });
+    await audit({ action: "recruitment.talent_added", entity_type: "talent_pool_candidate", entity_id: created.id, changes: { name: fullName(created), email: created.email, skills: created.skills, tags: created.tags, candidate_id: created.candidate_id } }, tx);
+    return created;
+  });
+  return talentJson(t);
+}
+
+export async function updateTalent(id: string, body: UpdateInput) {
+  await findEntry(id);
+  const fields = fieldData(body);
+  const t = await tenantTx(async (tx) => {
+    const before = await tx.talentPoolCandidate.findFirst({ where: { id, deleted_at: null } });
+    if (!before) throw notFound("Talent pool entry");
+    if (fields.email && fields.email !== before.email.toLowerCase()) await checkEmailFree(tx, fields.email as string, id);
+    await checkFile(tx, fields.resume_file_id as string | null | undefined, "body.resume_file_id");
+    const after = await tx.talentPoolCandidate.update({ where: { id }, data: fields as any });
+    const changes = diff(talentJson(before), talentJson(after), Object.keys(fields));
+    if (Object.keys(changes).length) await audit({ action: "recruitment.talent_updated", entity_type: "talent_pool_candidate", entity_id: id, changes }, tx);
+    return after;
+  });
+  return talentJson(t);
+}
+
+export async function removeTalent(id: string) {
+  const t = await findEntry(id);
+  await tenantTx(async (tx) => {
+    await tx.talentPoolCandidate.update({ where: { id }, data: { deleted_at: new Date() } });
+    await audit({ action: "recruitment.talent_removed", entity_type: "talent_pool_candidate", entity_id: id, changes: { name: fullName(t), email: t.email } }, tx);
+  });
+}
