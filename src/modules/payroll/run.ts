@@ -89,11 +89,10 @@ export async function calculateRun(tx: ScopedTx, run: RunRef): Promise<Calculati
   const t = currentTenantId();
   const { start, end } = monthBounds(run.period_year, run.period_month);
   const ids = run.employee_ids;
-  const [settings, components, attendanceSettings, employees, withoutSetup] = await Promise.all([
-    loadStatutory(),
-    loadComponents(tx),
-    loadAttendanceSettings(tx),
-    tx.$queryRaw<EmpRow[]>`
+  const settings = await loadStatutory();
+  const components = await loadComponents(tx);
+  const attendanceSettings = await loadAttendanceSettings(tx);
+  const employees = await tx.$queryRaw<EmpRow[]>`
       SELECT e.id, e.employee_code, e.first_name, e.last_name, e.department, e.designation, e.gender, e.date_of_birth, e.joining_date, e.state,
              e.branch_id, e.work_location_id, x.last_working_day, s.id AS setup_id, s.monthly_ctc::text AS monthly_ctc, s.all_components,
              s.pf_enabled, s.eps_enabled, s.esi_enabled, s.pt_enabled, s.pt_state, s.disabled
@@ -102,53 +101,50 @@ export async function calculateRun(tx: ScopedTx, run: RunRef): Promise<Calculati
         JOIN LATERAL (SELECT * FROM employee_salary_setups s WHERE s.tenant_id = e.tenant_id AND s.employee_id = e.id AND s.effective_from <= ${end}::date
                        ORDER BY s.effective_from DESC LIMIT 1) s ON TRUE
        WHERE ${eligibleSql(t, start, end, ids)}
-       ORDER BY e.employee_code`,
-    tx.$queryRaw<{ n: number }[]>`
+       ORDER BY e.employee_code`;
+  const withoutSetup = await tx.$queryRaw<{ n: number }[]>`
       SELECT count(*)::int AS n FROM employees e LEFT JOIN employee_exits x ON x.tenant_id = e.tenant_id AND x.employee_id = e.id
        WHERE ${eligibleSql(t, start, end, ids)}
-         AND NOT EXISTS (SELECT 1 FROM employee_salary_setups s WHERE s.tenant_id = e.tenant_id AND s.employee_id = e.id AND s.effective_from <= ${end}::date)`,
-  ]);
+         AND NOT EXISTS (SELECT 1 FROM employee_salary_setups s WHERE s.tenant_id = e.tenant_id AND s.employee_id = e.id AND s.effective_from <= ${end}::date)`;
   const empIds = employees.map((e) => e.id);
   const setupIds = employees.map((e) => e.setup_id);
   const esiStart = esiContributionStart(run.period_year, run.period_month);
   const esiFrom = monthBounds(esiStart.year, esiStart.month).start;
 
-  const [lines, leave, attendance, holidays, esiCovered, installments, claims, encashments] = await Promise.all([
-    tx.$queryRaw<{ setup_id: string; component_id: string; amount: string | null }[]>`
-      SELECT setup_id, component_id, amount::text AS amount FROM employee_salary_components WHERE tenant_id = ${t}::uuid AND setup_id = ANY(${setupIds}::uuid[])`,
-    tx.$queryRaw<{ employee_id: string; from_date: Date; to_date: Date; half_day_start: boolean; half_day_end: boolean; days: string; is_paid: boolean }[]>`
+  const lines = await tx.$queryRaw<{ setup_id: string; component_id: string; amount: string | null }[]>`
+      SELECT setup_id, component_id, amount::text AS amount FROM employee_salary_components WHERE tenant_id = ${t}::uuid AND setup_id = ANY(${setupIds}::uuid[])`;
+  const leave = await tx.$queryRaw<{ employee_id: string; from_date: Date; to_date: Date; half_day_start: boolean; half_day_end: boolean; days: string; is_paid: boolean }[]>`
       SELECT r.employee_id, r.from_date, r.to_date, r.half_day_start, r.half_day_end, r.days::text AS days, lt.is_paid
         FROM leave_requests r JOIN leave_types lt ON lt.tenant_id = r.tenant_id AND lt.id = r.leave_type_id
        WHERE r.tenant_id = ${t}::uuid AND r.status = 'approved' AND r.from_date <= ${end}::date AND r.to_date >= ${start}::date
-         AND r.employee_id = ANY(${empIds}::uuid[])`,
-    tx.$queryRaw<{ employee_id: string; date: Date; status: string }[]>`
+         AND r.employee_id = ANY(${empIds}::uuid[])`;
+  const attendance = await tx.$queryRaw<{ employee_id: string; date: Date; status: string }[]>`
       SELECT employee_id, date, status FROM attendance_records
-       WHERE tenant_id = ${t}::uuid AND date BETWEEN ${start}::date AND ${end}::date AND status IN ('absent', 'half_day') AND employee_id = ANY(${empIds}::uuid[])`,
-    tx.$queryRaw<{ date: Date; branch_id: string | null; work_location_id: string | null }[]>`
-      SELECT date, branch_id, work_location_id FROM holidays WHERE tenant_id = ${t}::uuid AND is_optional = FALSE AND date BETWEEN ${start}::date AND ${end}::date`,
-    tx.$queryRaw<{ employee_id: string }[]>`
+       WHERE tenant_id = ${t}::uuid AND date BETWEEN ${start}::date AND ${end}::date AND status IN ('absent', 'half_day') AND employee_id = ANY(${empIds}::uuid[])`;
+  const holidays = await tx.$queryRaw<{ date: Date; branch_id: string | null; work_location_id: string | null }[]>`
+      SELECT date, branch_id, work_location_id FROM holidays WHERE tenant_id = ${t}::uuid AND is_optional = FALSE AND date BETWEEN ${start}::date AND ${end}::date`;
+  const esiCovered = await tx.$queryRaw<{ employee_id: string }[]>`
       SELECT DISTINCT s.employee_id FROM payroll_slips s JOIN payroll_runs r ON r.tenant_id = s.tenant_id AND r.id = s.run_id
        WHERE s.tenant_id = ${t}::uuid AND r.status = 'processed' AND r.id <> ${run.id}::uuid
          AND r.period_start >= ${esiFrom}::date AND r.period_start < ${start}::date
-         AND (s.details -> 'esi' ->> 'covered')::boolean AND s.employee_id = ANY(${empIds}::uuid[])`,
-    tx.$queryRaw<{ id: string; loan_id: string; loan_number: string; employee_id: string; amount: string }[]>`
+         AND (s.details -> 'esi' ->> 'covered')::boolean AND s.employee_id = ANY(${empIds}::uuid[])`;
+  const installments = await tx.$queryRaw<{ id: string; loan_id: string; loan_number: string; employee_id: string; amount: string }[]>`
       SELECT i.id, i.loan_id, l.loan_number, l.employee_id, i.amount::text AS amount
         FROM loan_installments i JOIN loan_advances l ON l.tenant_id = i.tenant_id AND l.id = i.loan_id
        WHERE i.tenant_id = ${t}::uuid AND i.status = 'pending' AND i.due_month <= ${start}::date AND l.status IN ('approved', 'active')
          AND l.employee_id = ANY(${empIds}::uuid[])
-       ORDER BY l.loan_number, i.seq`,
-    tx.$queryRaw<{ id: string; claim_number: string; employee_id: string; amount: string; category: string }[]>`
+       ORDER BY l.loan_number, i.seq`;
+  const claims = await tx.$queryRaw<{ id: string; claim_number: string; employee_id: string; amount: string; category: string }[]>`
       SELECT c.id, c.claim_number, c.employee_id, c.amount::text AS amount, k.name AS category
         FROM expense_claims c JOIN expense_categories k ON k.tenant_id = c.tenant_id AND k.id = c.category_id
        WHERE c.tenant_id = ${t}::uuid AND c.status = 'approved' AND c.paid_run_id IS NULL AND c.expense_date <= ${end}::date
          AND c.employee_id = ANY(${empIds}::uuid[])
-       ORDER BY c.claim_number`,
-    tx.$queryRaw<{ id: string; employee_id: string; days: string; leave_type: string }[]>`
+       ORDER BY c.claim_number`;
+  const encashments = await tx.$queryRaw<{ id: string; employee_id: string; days: string; leave_type: string }[]>`
       SELECT x.id, x.employee_id, x.days::text AS days, lt.name AS leave_type
         FROM leave_encashments x JOIN leave_types lt ON lt.tenant_id = x.tenant_id AND lt.id = x.leave_type_id
        WHERE x.tenant_id = ${t}::uuid AND x.status = 'approved' AND x.amount IS NULL AND x.employee_id = ANY(${empIds}::uuid[])
-       ORDER BY x.created_at`,
-  ]);
+       ORDER BY x.created_at`;
 
   const group = <T extends { employee_id: string }>(rows: T[]) => {
     const m = new Map<string, T[]>();
