@@ -114,7 +114,15 @@ export const runHandlers = {
           action: "payroll_run.processed",
           entity_type: "payroll_run",
           entity_id: r.id,
-          changes: { status: { from: "draft", to: "processed" }, employees: calc.totals.employee_count, gross: calc.totals.gross, net_pay: calc.totals.net_pay },
+          changes: {
+            status: { from: "draft", to: "processed" },
+            employees: calc.totals.employee_count,
+            gross: calc.totals.gross,
+            net_pay: calc.totals.net_pay,
+            loan_installments_paid: calc.slips.reduce((n, s) => n + s.details.loans.reduce((m, l) => m + l.installment_ids.length, 0), 0),
+            expense_claims_paid: calc.slips.reduce((n, s) => n + s.details.reimbursements.length, 0),
+            leave_encashments_paid: calc.slips.reduce((n, s) => n + s.details.encashments.length, 0),
+          },
         },
         tx,
       );
