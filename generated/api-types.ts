@@ -1824,7 +1824,7 @@ export interface paths {
         put?: never;
         /**
          * Process (finalize) a draft
-         * @description In one transaction, holding a lock on the run: recalculates the draft from the current data (so nothing approved or cancelled since the last calculation is missed or paid twice), numbers the salary slips (`PS-YYYYMM-00001`), marks the loan installments deducted as paid (loans become `active`, or `closed` after the last installment), the expense claims reimbursed as `paid` and the leave encashments paid as priced (their `amount` is recorded), marks the run `processed`, notifies the employees with an account, and writes the audit entry. Either all of it happens or none. A run already processed - also by a concurrent call - is a 409.
+         * @description In one transaction, holding a lock on the run: recalculates the draft from the current data (so nothing approved or cancelled since the last calculation is missed or paid twice), numbers the salary slips (`PS-YYYYMM-00001`), marks the loan installments deducted as paid (loans become `active`, or `closed` after the last installment), the expense claims reimbursed as `paid` and the leave encashments paid as priced (their `amount` is recorded), marks the run `processed`, notifies the employees with an account, and writes the audit entry. Either all of it happens or none. A run already processed - also by a concurrent call - is a 409, and so is a run without employees to pay.
          */
         post: operations["processPayrollRun"];
         delete?: never;
@@ -4439,7 +4439,7 @@ export interface components {
             reason?: string | null;
             start_month?: string;
         };
-        /** @description Either a decision (`status` approved | rejected, optional `comment`; hr, admin or owner, not on their own loan; only while pending, 409 otherwise) - approval creates the installment schedule - or a change of a pending application by the applicant or hr (`amount`, `installments`, `start_month`, `reason`, checked against the loan type again). Both at once is a 400. */
+        /** @description Either a decision (`status` approved | rejected, optional `comment`; hr, admin or owner, not on their own loan; only while pending, 409 otherwise) - approval creates the installment schedule from `start_month` (or from the current month when that month has passed) - or a change of a pending application by the applicant or hr (`amount`, `installments`, `start_month`, `reason`, checked against the loan type again). Both at once is a 400. */
         LoanAdvanceUpdate: {
             amount?: components["schemas"]["Money"];
             comment?: string;
