@@ -908,6 +908,27 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/api/configuration/payroll/wps-settings": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /** UAE WPS settings of the company */
+        get: operations["getWpsSettings"];
+        put?: never;
+        /**
+         * Update UAE WPS settings
+         * @description Partial update; audited with from → to values.
+         */
+        post: operations["updateWpsSettings"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/api/configuration/talent-acquisition/interview-panel": {
         parameters: {
             query?: never;
@@ -1686,6 +1707,419 @@ export interface paths {
         put?: never;
         /** Mark all of the caller's notifications read */
         post: operations["markAllNotificationsRead"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/payroll/draft-runs": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * List payroll runs (drafts and processed)
+         * @description Newest period first.
+         */
+        get: operations["listPayrollRuns"];
+        put?: never;
+        /**
+         * Create and calculate a draft run for a month
+         * @description Creates the month's run as `draft` and calculates every eligible employee at once (set-based: thousands of employees take seconds). One run per month: 409 when the month has one. Audited.
+         *     Per employee: components (full month, then prorated by payable days ÷ calendar days), loss of pay (approved unpaid leave + absent/half-day attendance without leave), PF (12 % of PF wages capped at the ceiling; employer EPS 8.33 % ≤ ₹1,250, not from age 58, EPF the rest; EDLI; admin charges with the ₹500 establishment minimum on the run), ESI (0.75 % / 3.25 % while the full-month ESI wages are within the threshold, or the employee was covered earlier in the contribution period), professional tax by state slab (February amount in February), loan installments due, approved expense claims, approved leave encashments (days × full-month gross ÷ calendar days). Rates come from the payroll configuration endpoints.
+         */
+        post: operations["createPayrollRun"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/payroll/draft-runs/{id}": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                id: components["parameters"]["IdPath"];
+            };
+            cookie?: never;
+        };
+        /** One payroll run */
+        get: operations["getPayrollRun"];
+        /**
+         * Update and recalculate a draft
+         * @description Changes the notes and/or the employees of a draft and recalculates it from the current data (salary setups, leave, attendance, loans, claims, encashments, statutory settings). `{}` just recalculates. A processed run cannot be changed (409). Audited.
+         */
+        put: operations["updatePayrollRun"];
+        post?: never;
+        /**
+         * Delete a draft
+         * @description Only while not processed (409 for a processed run). Its calculated slips go with it. Audited.
+         */
+        delete: operations["deletePayrollRun"];
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/payroll/draft-runs/{id}/breakdown": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                id: components["parameters"]["IdPath"];
+            };
+            cookie?: never;
+        };
+        /**
+         * Complete payroll breakdown of a run
+         * @description The run, its totals (per component, PF, ESI, professional tax, loans, reimbursements, encashments, employer cost) and a page of its employees' results by employee code.
+         */
+        get: operations["getPayrollRunBreakdown"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/payroll/draft-runs/{id}/employees/{employeeId}": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /** @description Employee id. A deleted employee, another company's employee, or one outside the caller's row scope for the operation is a 404. */
+                employeeId: components["parameters"]["EmployeeId"];
+                id: components["parameters"]["IdPath"];
+            };
+            cookie?: never;
+        };
+        /**
+         * One employee's payroll in a run
+         * @description Every line of the employee's result (404 when the employee is not in the run).
+         */
+        get: operations["getPayrollRunEmployee"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/payroll/draft-runs/{id}/process": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                id: components["parameters"]["IdPath"];
+            };
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Process (finalize) a draft
+         * @description In one transaction, holding a lock on the run: recalculates the draft from the current data (so nothing approved or cancelled since the last calculation is missed or paid twice), numbers the salary slips (`PS-YYYYMM-00001`), marks the loan installments deducted as paid (loans become `active`, or `closed` after the last installment), the expense claims reimbursed as `paid` and the leave encashments paid as priced (their `amount` is recorded), marks the run `processed`, notifies the employees with an account, and writes the audit entry. Either all of it happens or none. A run already processed - also by a concurrent call - is a 409, and so is a run without employees to pay.
+         */
+        post: operations["processPayrollRun"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/payroll/employee-setup/{employeeId}": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /** @description Employee id. A deleted employee, another company's employee, or one outside the caller's row scope for the operation is a 404. */
+                employeeId: components["parameters"]["EmployeeId"];
+            };
+            cookie?: never;
+        };
+        /**
+         * Salary setup of an employee
+         * @description The version in force today and the full history (newest first), each with its components and their full-month amounts as calculated now. `current` is null (and `history` empty) for an employee without a setup.
+         */
+        get: operations["getEmployeeSalarySetup"];
+        /**
+         * Set the salary setup of an employee
+         * @description Adds a version effective from `effective_from` (or replaces the version of that date); the older versions stay as history. Unknown component ids, a fixed component without an amount or default, or a formula using `CTC` without `monthly_ctc` are a 400 naming the field. Audited. Runs already processed keep their slips; drafts change when recalculated.
+         */
+        put: operations["setEmployeeSalarySetup"];
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/payroll/expense-claims": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * List expense claims
+         * @description hr, admin and owner see every claim; managers their own and their direct reports'; employees their own. Newest first.
+         */
+        get: operations["listExpenseClaims"];
+        put?: never;
+        /**
+         * Submit an expense claim
+         * @description Starts `pending`; the employee's manager (or hr when there is none) is notified. An inactive category is a 409. Audited.
+         */
+        post: operations["createExpenseClaim"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/payroll/expense-claims/{id}": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                id: components["parameters"]["IdPath"];
+            };
+            cookie?: never;
+        };
+        /** One expense claim */
+        get: operations["getExpenseClaim"];
+        /**
+         * Decide on or change an expense claim
+         * @description See ExpenseClaimUpdate. The claimant is notified of a decision. Audited.
+         */
+        put: operations["updateExpenseClaim"];
+        post?: never;
+        /**
+         * Cancel an expense claim
+         * @description A pending claim (claimant, their manager, hr/admin/owner) or an approved one not yet paid (hr/admin/owner) becomes `cancelled`; the record stays. Paid, rejected or cancelled claims are a 409. Audited.
+         */
+        delete: operations["cancelExpenseClaim"];
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/payroll/loan-advances": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * List loans and advances
+         * @description hr, admin and owner see every record; managers and employees see their own. Newest first.
+         */
+        get: operations["listLoanAdvances"];
+        put?: never;
+        /**
+         * Apply for a loan or advance
+         * @description Starts `pending`; hr, admin and owner are notified. Limits come from the loan type (400 naming the field); an inactive loan type is a 409. Audited.
+         */
+        post: operations["createLoanAdvance"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/payroll/loan-advances/{id}": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                id: components["parameters"]["IdPath"];
+            };
+            cookie?: never;
+        };
+        /** One loan with its installment schedule */
+        get: operations["getLoanAdvance"];
+        /**
+         * Decide on or change a loan application
+         * @description See LoanAdvanceUpdate. The applicant is notified of a decision. Audited.
+         */
+        put: operations["updateLoanAdvance"];
+        post?: never;
+        /**
+         * Cancel a loan
+         * @description A pending application (by the applicant or hr/admin/owner), or an approved loan with nothing repaid (hr/admin/owner), becomes `cancelled`; the record stays. Active, closed, rejected or cancelled loans are a 409. Audited.
+         */
+        delete: operations["cancelLoanAdvance"];
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/payroll/loan-advances/{id}/defer": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                id: components["parameters"]["IdPath"];
+            };
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Defer the next installment
+         * @description Moves the next unpaid installment to the following month, and every later unpaid installment one month on with it, so the schedule grows by one month and the installment amounts stay the same. Only for approved or active loans with an unpaid installment (409 otherwise: nothing to defer). hr, admin and owner. Audited; the employee is notified.
+         */
+        post: operations["deferLoanAdvance"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/payroll/my-salary": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * My salary history
+         * @description The signed-in member's salary slips of processed runs (drafts are never shown), newest period first. Empty for a member without a linked employee record.
+         */
+        get: operations["listMySalary"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/payroll/my-salary/{draftId}": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /** @description The payroll run. */
+                draftId: string;
+            };
+            cookie?: never;
+        };
+        /**
+         * My salary slip of a run
+         * @description The signed-in member's own slip of a processed run. A draft, a run without the member, or another company's run is a 404 - nobody reads a colleague's slip here.
+         */
+        get: operations["getMySalarySlip"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/payroll/my-salary/{draftId}/pdf": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /** @description The payroll run. */
+                draftId: string;
+            };
+            cookie?: never;
+        };
+        /**
+         * My salary slip as PDF
+         * @description The same slip as GET /api/payroll/my-salary/{draftId}, as a PDF attachment `payslip-<slip number>.pdf`.
+         */
+        get: operations["downloadMySalarySlip"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/payroll/salary-components": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * List salary components
+         * @description Every component of the company, in slip order (position, then code).
+         */
+        get: operations["listSalaryComponents"];
+        put?: never;
+        /**
+         * Create a salary component
+         * @description Code and name are unique within the company (409). A fixed component may carry a default `amount`; a formula component needs `formula` (400 naming `formula` for a syntax error, an unknown code, a self-reference or a cycle). Audited.
+         */
+        post: operations["createSalaryComponent"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/payroll/salary-components/{id}": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                id: components["parameters"]["IdPath"];
+            };
+            cookie?: never;
+        };
+        /** One salary component */
+        get: operations["getSalaryComponent"];
+        /**
+         * Update a salary component
+         * @description Partial update, audited with from → to values; formulas are checked again (400 naming `formula`, also when the change would close a cycle). A code used in other components' formulas cannot change (409). Changes reach draft runs when they are recalculated; processed runs keep their slips.
+         */
+        put: operations["updateSalaryComponent"];
+        post?: never;
+        /**
+         * Delete a salary component
+         * @description Refused (409) while other components' formulas use its code or employees' salary setups list it; deactivate it instead (`active: false`). Slips keep their copy of the lines.
+         */
+        delete: operations["deleteSalaryComponent"];
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/payroll/wps/{draftId}": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /** @description The payroll run (processed). */
+                draftId: string;
+            };
+            cookie?: never;
+        };
+        /**
+         * UAE WPS salary information file (SIF) of a processed run
+         * @description The SIF file as an attachment named `<13-digit employer id><YYMMDDHHMMSS>.SIF` (creation time in the company's time zone): ASCII, comma-separated, no header, CRLF line ends; one EDR per employee of the run (by employee code) and exactly one SCR as the last line.
+         *     EDR: `EDR`, labour-card person id zero-padded to 14, the employee's bank routing code (9 digits), IBAN, pay start, pay end (`YYYY-MM-DD`), days in that range, fixed income (net pay minus variable), variable income (reimbursements + leave encashment), unpaid leave days (rounded half up to whole days). SCR: `SCR`, employer id zero-padded to 13, employer bank routing code, creation date `YYYY-MM-DD`, time `HHMM`, salary month `MMYYYY`, EDR count, total (sum of fixed + variable), currency, employer reference.
+         *     Only for processed runs (409 for a draft); 409 when the company's WPS settings lack the employer id or bank routing code. Employees without labour card number, bank routing code or IBAN make it a 409 listing them in `details` - unless `exclude_incomplete=true`, which leaves them out (the count is in the `X-WPS-Excluded` header). Employees with zero or negative net pay are left out too.
+         */
+        get: operations["exportWpsSif"];
+        put?: never;
+        post?: never;
         delete?: never;
         options?: never;
         head?: never;
@@ -3944,6 +4378,45 @@ export interface components {
              */
             submitted_by: string | null;
         };
+        EmployeeSalarySetup: {
+            /** @description The version in force today (null when none is). */
+            current: components["schemas"]["SalarySetupVersion"] | null;
+            employee_code: string;
+            /** Format: uuid */
+            employee_id: string;
+            employee_name: string;
+            /** @description Every version, newest effective date first (including future ones). */
+            history: components["schemas"]["SalarySetupVersion"][];
+        };
+        /**
+         * @description A version of the employee's salary setup, in force from `effective_from` until the next one (a run uses the version in force on the last day of its month). Writing a date that already has a version replaces that version; otherwise a new version is added and the older ones stay as history. `components` lists the components that apply (fixed ones with an optional own `amount`; a fixed component needs an amount here or a default); without `components` every active component applies at its defaults. `monthly_ctc` is required when an applying formula uses `CTC`.
+         * @example {
+         *       "effective_from": "2026-04-01",
+         *       "monthly_ctc": "50000.00"
+         *     }
+         */
+        EmployeeSalarySetupInput: {
+            components?: {
+                amount?: components["schemas"]["Money"] | null;
+                /** Format: uuid */
+                component_id: string;
+            }[];
+            /** @default false */
+            disabled: boolean;
+            /** Format: date */
+            effective_from: string;
+            /** @default true */
+            eps_enabled: boolean;
+            /** @default true */
+            esi_enabled: boolean;
+            monthly_ctc?: components["schemas"]["Money"] | null;
+            notes?: string | null;
+            /** @default true */
+            pf_enabled: boolean;
+            /** @default true */
+            pt_enabled: boolean;
+            pt_state?: string | null;
+        };
         /**
          * @description `active` and `inactive` are set by hr/admin/owner (create or update); `on_notice` only by a resignation; `exited` only by the daily exit job once the last working day has passed.
          * @enum {string}
@@ -4083,6 +4556,91 @@ export interface components {
             max_claim_amount?: components["schemas"]["Money"] | null;
             name?: string;
             requires_receipt?: boolean;
+        };
+        ExpenseClaim: {
+            amount: components["schemas"]["Money"];
+            /** Format: date-time */
+            cancelled_at: string | null;
+            /** Format: uuid */
+            cancelled_by: string | null;
+            /** Format: uuid */
+            category_id: string;
+            category_name: string;
+            /** @description `EXP-00001`, per company. */
+            claim_number: string;
+            /** Format: date-time */
+            created_at: string;
+            /** Format: date-time */
+            decided_at: string | null;
+            /** Format: uuid */
+            decided_by: string | null;
+            decision_comment: string | null;
+            description: string;
+            /** Format: uuid */
+            employee_id: string;
+            employee_name: string;
+            /** Format: date */
+            expense_date: string;
+            /** Format: uuid */
+            id: string;
+            /** Format: date-time */
+            paid_at: string | null;
+            /**
+             * Format: uuid
+             * @description The payroll run that reimbursed it.
+             */
+            paid_run_id: string | null;
+            /**
+             * Format: uuid
+             * @description A file uploaded through POST /api/upload.
+             */
+            receipt_file_id: string | null;
+            /** Format: uuid */
+            requested_by: string | null;
+            status: components["schemas"]["ExpenseClaimStatus"];
+            /** Format: date-time */
+            updated_at: string;
+        };
+        /**
+         * @description A claim. Employees claim for themselves; hr, admin and owner may claim for any employee (`employee_id`). The category must be active; `amount` may not exceed its `max_claim_amount` and `receipt_file_id` is required when it `requires_receipt` (400 naming the field); the receipt must be a file of the company; the expense date may not be in the future.
+         * @example {
+         *       "category_id": "3f1c2b7e-8a4d-4f3e-9b2a-1c2d3e4f5a6b",
+         *       "amount": "1250.00",
+         *       "expense_date": "2026-11-12",
+         *       "description": "Taxi to client site",
+         *       "receipt_file_id": "9a8b7c6d-5e4f-4a3b-8c2d-1e0f9a8b7c6d"
+         *     }
+         */
+        ExpenseClaimInput: {
+            amount: components["schemas"]["Money"];
+            /** Format: uuid */
+            category_id: string;
+            description: string;
+            /** Format: uuid */
+            employee_id?: string;
+            /** Format: date */
+            expense_date: string;
+            /** Format: uuid */
+            receipt_file_id?: string | null;
+        };
+        /**
+         * @description `pending` → `approved` | `rejected` (the employee's manager, or hr/admin/owner; never the claimant) → `paid` by the next processed payroll run (reimbursed with the salary). `pending`, and `approved` until paid (hr/admin/owner only), → `cancelled` through DELETE.
+         * @enum {string}
+         */
+        ExpenseClaimStatus: "pending" | "approved" | "rejected" | "paid" | "cancelled";
+        /** @description Either a decision (`status` approved | rejected, optional `comment`; the claimant's manager or hr/admin/owner, never the claimant; only while pending, 409 otherwise) or a change of a pending claim by the claimant or hr (`category_id`, `amount`, `expense_date`, `description`, `receipt_file_id`, checked against the category again). Both at once is a 400. */
+        ExpenseClaimUpdate: {
+            amount?: components["schemas"]["Money"];
+            /** Format: uuid */
+            category_id?: string;
+            comment?: string;
+            description?: string;
+            /** Format: date */
+            expense_date?: string;
+            /** Format: uuid */
+            receipt_file_id?: string | null;
+            /** @enum {string} */
+            status?: "approved" | "rejected";
         };
         /**
          * @description Gender as recorded for statutory purposes (e.g. Maharashtra professional-tax slabs differ for women).
@@ -5358,6 +5916,100 @@ export interface components {
             /** @description Default false. */
             sandwich_rule?: boolean;
         };
+        LoanAdvance: {
+            amount: components["schemas"]["Money"];
+            /** Format: date-time */
+            cancelled_at: string | null;
+            /** Format: uuid */
+            cancelled_by: string | null;
+            /** Format: date-time */
+            closed_at: string | null;
+            /** Format: date-time */
+            created_at: string;
+            /** Format: date-time */
+            decided_at: string | null;
+            /** Format: uuid */
+            decided_by: string | null;
+            decision_comment: string | null;
+            /** Format: uuid */
+            employee_id: string;
+            employee_name: string;
+            /** Format: uuid */
+            id: string;
+            /** @description Installment rounded to paise; the last one absorbs the rounding. */
+            installment_amount: components["schemas"]["Money"];
+            installments: number;
+            /** @description Yearly rate of the loan type at application, simple interest: amount × rate × installments ÷ 12. */
+            interest_rate: components["schemas"]["Percent"];
+            /** @description `LN-00001`, per company. */
+            loan_number: string;
+            /** Format: uuid */
+            loan_type_id: string;
+            loan_type_name: string;
+            outstanding_amount: components["schemas"]["Money"];
+            reason: string | null;
+            repaid_amount: components["schemas"]["Money"];
+            /** Format: uuid */
+            requested_by: string | null;
+            /** @description Installments (created at approval; empty while pending), in order. */
+            schedule: components["schemas"]["LoanInstallment"][];
+            /** @description Month of the first installment, `YYYY-MM`. */
+            start_month: string;
+            status: components["schemas"]["LoanStatus"];
+            total_repayable: components["schemas"]["Money"];
+            /** Format: date-time */
+            updated_at: string;
+        };
+        /**
+         * @description An application. Employees apply for themselves; hr, admin and owner may apply for any employee (`employee_id`). The loan type must be active; `amount` may not exceed its `max_amount` and `installments` its `max_installments` (400 naming the field). `start_month` defaults to the month after the application.
+         * @example {
+         *       "loan_type_id": "3f1c2b7e-8a4d-4f3e-9b2a-1c2d3e4f5a6b",
+         *       "amount": "30000.00",
+         *       "installments": 6,
+         *       "reason": "Home repairs"
+         *     }
+         */
+        LoanAdvanceInput: {
+            amount: components["schemas"]["Money"];
+            /** Format: uuid */
+            employee_id?: string;
+            installments: number;
+            /** Format: uuid */
+            loan_type_id: string;
+            reason?: string | null;
+            start_month?: string;
+        };
+        /** @description Either a decision (`status` approved | rejected, optional `comment`; hr, admin or owner, not on their own loan; only while pending, 409 otherwise) - approval creates the installment schedule from `start_month` (or from the current month when that month has passed) - or a change of a pending application by the applicant or hr (`amount`, `installments`, `start_month`, `reason`, checked against the loan type again). Both at once is a 400. */
+        LoanAdvanceUpdate: {
+            amount?: components["schemas"]["Money"];
+            comment?: string;
+            installments?: number;
+            reason?: string | null;
+            start_month?: string;
+            /** @enum {string} */
+            status?: "approved" | "rejected";
+        };
+        LoanInstallment: {
+            amount: components["schemas"]["Money"];
+            /** @description How many times this installment was moved by a deferral. */
+            deferrals: number;
+            /** @description Month the installment is deducted in, `YYYY-MM`. */
+            due_month: string;
+            /** Format: uuid */
+            id: string;
+            /** Format: date-time */
+            paid_at: string | null;
+            /** Format: uuid */
+            paid_run_id: string | null;
+            seq: number;
+            /** @enum {string} */
+            status: "pending" | "paid";
+        };
+        /**
+         * @description `pending` → `approved` | `rejected` (hr, admin or owner; never the applicant). An approved loan becomes `active` when a processed payroll run deducts its first installment and `closed` when the last one is deducted. `pending` or `approved` (nothing repaid yet) → `cancelled` through DELETE. Rejected, closed and cancelled are final.
+         * @enum {string}
+         */
+        LoanStatus: "pending" | "approved" | "rejected" | "active" | "closed" | "cancelled";
         LoanType: {
             /** @description Inactive types stay on existing loans but take no new applications. */
             active: boolean;
@@ -5444,6 +6096,104 @@ export interface components {
         };
         /** @description At least 8 characters. Stored as `scrypt$<hex-salt>$<hex-hash>` (N=16384, r=8, p=1, 64-byte key). */
         Password: string;
+        PayrollBreakdown: {
+            /** @description A page of the run's employees (by employee code), see `pagination`. */
+            employees: components["schemas"]["SalarySlipSummary"][];
+            run: components["schemas"]["PayrollRun"];
+            totals: components["schemas"]["PayrollTotals"];
+        };
+        PayrollRun: {
+            /** Format: date-time */
+            calculated_at: string | null;
+            /** Format: date-time */
+            created_at: string;
+            /** Format: uuid */
+            created_by: string | null;
+            employee_count: number;
+            /** @description The employees the run is limited to; empty = every eligible employee. */
+            employee_ids: string[];
+            /** Format: uuid */
+            id: string;
+            notes: string | null;
+            /** @description The month, `YYYY-MM`. */
+            period: string;
+            /** Format: date */
+            period_end: string;
+            /** Format: date */
+            period_start: string;
+            /** Format: date-time */
+            processed_at: string | null;
+            /** Format: uuid */
+            processed_by: string | null;
+            status: components["schemas"]["PayrollRunStatus"];
+            total_deductions: components["schemas"]["Money"];
+            total_gross: components["schemas"]["Money"];
+            total_net: components["schemas"]["Money"];
+            totals: components["schemas"]["PayrollTotals"] | null;
+            /** Format: date-time */
+            updated_at: string;
+        };
+        /**
+         * @description A draft run for one month (one run per month: 409 when the month already has one). It is calculated at once. Eligible employees: live, joined by the end of the month, `active`, `on_notice` or `exited` with a last working day in or after the month, and with a salary setup in force at the end of the month; `employee_ids` limits the run to some of them.
+         * @example {
+         *       "period": "2026-11",
+         *       "notes": "November payroll"
+         *     }
+         */
+        PayrollRunCreate: {
+            employee_ids?: string[];
+            notes?: string | null;
+            /** @description `YYYY-MM` */
+            period: string;
+        };
+        /**
+         * @description `draft` (not processed): calculated, recalculated on every PUT, deletable. `processed`: final - slips issued, loans/claims/encashments paid; it can no longer be changed or deleted (409).
+         * @enum {string}
+         */
+        PayrollRunStatus: "draft" | "processed";
+        /** @description Changes notes and/or the employees of a draft and recalculates it from the current data (an empty body `{}` just recalculates). `employee_ids: []` = every eligible employee. */
+        PayrollRunUpdate: {
+            employee_ids?: string[];
+            notes?: string | null;
+        };
+        /** @description Totals of the run's last calculation. */
+        PayrollTotals: {
+            components: {
+                amount: components["schemas"]["Money"];
+                code: string;
+                name: string;
+                type: components["schemas"]["SalaryComponentType"];
+            }[];
+            employee_count: number;
+            /** @description Eligible employees left out because they have no salary setup in force. */
+            employees_without_setup: number;
+            /** @description Gross + employer contributions + encashments + reimbursements. */
+            employer_cost: components["schemas"]["Money"];
+            esi: {
+                employee: components["schemas"]["Money"];
+                employer: components["schemas"]["Money"];
+                members: number;
+                wages: components["schemas"]["Money"];
+            };
+            gross: components["schemas"]["Money"];
+            leave_encashment: components["schemas"]["Money"];
+            loan_deductions: components["schemas"]["Money"];
+            net_pay: components["schemas"]["Money"];
+            pf: {
+                /** @description 0.5 % of EPF wages, at least ₹500 per establishment per month. */
+                admin_charges: components["schemas"]["Money"];
+                admin_charges_minimum_applied: boolean;
+                edli: components["schemas"]["Money"];
+                employee: components["schemas"]["Money"];
+                employer_epf: components["schemas"]["Money"];
+                employer_eps: components["schemas"]["Money"];
+                members: number;
+                wages: components["schemas"]["Money"];
+            };
+            professional_tax: components["schemas"]["Money"];
+            reimbursements: components["schemas"]["Money"];
+            total_deductions: components["schemas"]["Money"];
+        };
         /**
          * @description A percentage as a decimal string (0–100), e.g. "8.33".
          * @example 12.00
@@ -5581,6 +6331,222 @@ export interface components {
          * @enum {string}
          */
         Role: "owner" | "admin" | "hr" | "manager" | "employee";
+        SalaryComponent: {
+            /** @description Inactive components no longer apply in new calculations. */
+            active: boolean;
+            /** @description Default monthly amount of a fixed component (an employee's setup may override it); null for formulas. */
+            amount: components["schemas"]["Money"] | null;
+            /** @enum {string} */
+            calculation: "fixed" | "formula";
+            /** @description Upper-case code used in formulas (`BASIC`, `HRA`), unique within the company. */
+            code: string;
+            /** Format: date-time */
+            created_at: string;
+            /** @description Prorated by payable days ÷ calendar days of the month (loss of pay, joining and leaving mid-month). */
+            depends_on_payment_days: boolean;
+            description: string | null;
+            /** @description Counts as ESI gross wages (false for travelling / special-expense allowances). */
+            esi_applicable: boolean;
+            /** @description Expression of a formula component (see SalaryComponentInput). */
+            formula: string | null;
+            /** Format: uuid */
+            id: string;
+            name: string;
+            /** @description Counts as PF wages (basic + DA + retaining allowance). */
+            pf_wage: boolean;
+            /** @description Order on the salary slip. */
+            position: number;
+            type: components["schemas"]["SalaryComponentType"];
+            /** Format: date-time */
+            updated_at: string;
+        };
+        /**
+         * @description Create (name, code, type, calculation required) or partial update. A `fixed` component takes `amount` (its default; an employee's setup may give another); a `formula` component takes `formula`, an expression over other components' codes and `CTC` (the employee's monthly CTC): numbers, `+ - * /`, parentheses and the functions `min(a, b, …)`, `max(a, b, …)`, `round(x)` / `round(x, places)`, `floor(x)`, `ceil(x)`, `abs(x)`; names are case-insensitive. Formulas are evaluated on full-month amounts, results rounded to paise and never below zero, `x / 0` is 0. A syntax error, an unknown code, a reference to itself or a cycle through other formulas is a 400 naming `formula`.
+         * @example {
+         *       "name": "House rent allowance",
+         *       "code": "HRA",
+         *       "type": "earning",
+         *       "calculation": "formula",
+         *       "formula": "round(BASIC * 0.40, 2)",
+         *       "esi_applicable": true
+         *     }
+         */
+        SalaryComponentInput: {
+            active?: boolean;
+            amount?: components["schemas"]["Money"] | null;
+            /** @enum {string} */
+            calculation?: "fixed" | "formula";
+            /** @description Stored upper-case; `CTC` is reserved. */
+            code?: string;
+            /** @default true */
+            depends_on_payment_days: boolean;
+            description?: string | null;
+            /** @default true */
+            esi_applicable: boolean;
+            formula?: string | null;
+            name?: string;
+            /** @default false */
+            pf_wage: boolean;
+            position?: number;
+            type?: components["schemas"]["SalaryComponentType"];
+        };
+        /**
+         * @description `earning` adds to gross pay; `deduction` is subtracted from it (e.g. a canteen or insurance recovery).
+         * @enum {string}
+         */
+        SalaryComponentType: "earning" | "deduction";
+        SalarySetupLine: {
+            /** @description The employee's own amount of a fixed component (null = the component's default, or a formula). */
+            amount: components["schemas"]["Money"] | null;
+            /** @enum {string} */
+            calculation: "fixed" | "formula";
+            code: string;
+            /** Format: uuid */
+            component_id: string;
+            /** @description Full-month amount as it would be calculated now (before proration). */
+            monthly_amount: components["schemas"]["Money"];
+            name: string;
+            type: components["schemas"]["SalaryComponentType"];
+        };
+        SalarySetupVersion: {
+            /** @description Every active component applies (fixed ones at their default amount). */
+            all_components: boolean;
+            components: components["schemas"]["SalarySetupLine"][];
+            /** Format: date-time */
+            created_at: string;
+            /** Format: uuid */
+            created_by: string | null;
+            /** @description Person with disability (ESI threshold ₹25,000). */
+            disabled: boolean;
+            /** Format: date */
+            effective_from: string;
+            /** @description false for members not eligible for the pension scheme (joined after 1 Sep 2014 above the wage ceiling): the whole employer share goes to EPF. */
+            eps_enabled: boolean;
+            esi_enabled: boolean;
+            /** Format: uuid */
+            id: string;
+            monthly_ctc: components["schemas"]["Money"] | null;
+            /** @description Sum of the full-month deduction components (statutory deductions come on top). */
+            monthly_deductions: components["schemas"]["Money"];
+            /** @description Sum of the full-month earnings. */
+            monthly_gross: components["schemas"]["Money"];
+            notes: string | null;
+            pf_enabled: boolean;
+            pt_enabled: boolean;
+            /** @description State for professional tax when it differs from the employee's state. */
+            pt_state: string | null;
+            /** Format: date-time */
+            updated_at: string;
+        };
+        /** @description One employee's payroll result in a run (the salary slip once processed), with every line. */
+        SalarySlip: components["schemas"]["SalarySlipSummary"] & {
+            /** @description Deduction components (statutory deductions and loans are listed separately). */
+            deductions: components["schemas"]["SalarySlipLine"][];
+            earnings: components["schemas"]["SalarySlipLine"][];
+            employer_contributions: components["schemas"]["Money"];
+            encashments: {
+                amount: components["schemas"]["Money"];
+                days: components["schemas"]["DayCount"];
+                /** Format: uuid */
+                encashment_id: string;
+                leave_type: string;
+            }[];
+            esi: {
+                applicable: boolean;
+                covered: boolean;
+                employee: components["schemas"]["Money"];
+                employer: components["schemas"]["Money"];
+                wages: components["schemas"]["Money"];
+            };
+            full_month_gross: components["schemas"]["Money"];
+            loans: {
+                amount: components["schemas"]["Money"];
+                installment_ids: string[];
+                /** Format: uuid */
+                loan_id: string;
+                loan_number: string;
+            }[];
+            lop: {
+                /** @description Absent (1) and half-day (0.5) attendance on working days without approved leave. */
+                absent_days: components["schemas"]["DayCount"];
+                /** @description Approved unpaid leave in the month. */
+                leave_days: components["schemas"]["DayCount"];
+            };
+            pf: {
+                admin_charges: components["schemas"]["Money"];
+                applicable: boolean;
+                /** @description PF wages capped at the ceiling (unless the settings say otherwise). */
+                base: components["schemas"]["Money"];
+                edli: components["schemas"]["Money"];
+                employee: components["schemas"]["Money"];
+                employer_epf: components["schemas"]["Money"];
+                employer_eps: components["schemas"]["Money"];
+                employer_total: components["schemas"]["Money"];
+                eps_applicable: boolean;
+                wages: components["schemas"]["Money"];
+            };
+            professional_tax_detail: {
+                amount: components["schemas"]["Money"];
+                state: string | null;
+            };
+            reimbursement_lines: {
+                amount: components["schemas"]["Money"];
+                category: string;
+                /** Format: uuid */
+                claim_id: string;
+                claim_number: string;
+            }[];
+        };
+        SalarySlipLine: {
+            /** @description Amount of this month (prorated when the component depends on payment days). */
+            amount: components["schemas"]["Money"];
+            code: string;
+            /** Format: uuid */
+            component_id: string;
+            /** @description Full-month amount. */
+            full_amount: components["schemas"]["Money"];
+            name: string;
+        };
+        SalarySlipSummary: {
+            /** @description Calendar days of the month (the proration divisor). */
+            days_in_period: number;
+            department: string;
+            designation: string;
+            employee_code: string;
+            /** Format: uuid */
+            employee_id: string;
+            employee_name: string;
+            employer_cost: components["schemas"]["Money"];
+            esi_employee: components["schemas"]["Money"];
+            gross: components["schemas"]["Money"];
+            /** Format: uuid */
+            id: string;
+            leave_encashment: components["schemas"]["Money"];
+            loan_deduction: components["schemas"]["Money"];
+            lop_days: components["schemas"]["DayCount"];
+            net_pay: components["schemas"]["Money"];
+            /**
+             * Format: date
+             * @description Last day paid (last working day when earlier than the month end).
+             */
+            pay_end: string;
+            /**
+             * Format: date
+             * @description First day paid (joining date when later than the 1st).
+             */
+            pay_start: string;
+            payable_days: components["schemas"]["DayCount"];
+            period: string;
+            pf_employee: components["schemas"]["Money"];
+            professional_tax: components["schemas"]["Money"];
+            reimbursements: components["schemas"]["Money"];
+            /** Format: uuid */
+            run_id: string;
+            run_status: components["schemas"]["PayrollRunStatus"];
+            /** @description `PS-YYYYMM-00001`, given when the run is processed. */
+            slip_number: string | null;
+            total_deductions: components["schemas"]["Money"];
+        };
         /** @description The signed-in user, their tenants and the active tenant of the session. */
         SessionInfo: {
             /** Format: uuid */
@@ -5880,6 +6846,31 @@ export interface components {
             longitude?: number | null;
             name: string;
             state?: string | null;
+        };
+        /** @description UAE Wages Protection System identifiers of the company, used in the SIF file's SCR record and file name. */
+        WpsSettings: {
+            /** @description 9-digit routing code of the employer's bank (agent). */
+            bank_routing_code: string | null;
+            /** @description Payment currency (AED). */
+            currency: string;
+            /** @description MOHRE establishment (employer unique) id; written zero-padded to 13 digits. */
+            employer_id: string | null;
+            /** @description Optional free text of the SCR record. */
+            employer_reference: string | null;
+            /** Format: date-time */
+            updated_at: string | null;
+        };
+        /**
+         * @example {
+         *       "employer_id": "123456",
+         *       "bank_routing_code": "802420101"
+         *     }
+         */
+        WpsSettingsUpdate: {
+            bank_routing_code?: string | null;
+            currency?: string;
+            employer_id?: string | null;
+            employer_reference?: string | null;
         };
     };
     responses: {
@@ -8569,6 +9560,66 @@ export interface operations {
             503: components["responses"]["Unavailable"];
         };
     };
+    getWpsSettings: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description The settings (null ids until set). */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        data: components["schemas"]["WpsSettings"];
+                        message: string;
+                    };
+                };
+            };
+            400: components["responses"]["ValidationFailed"];
+            401: components["responses"]["Unauthenticated"];
+            403: components["responses"]["Forbidden"];
+            500: components["responses"]["Internal"];
+            503: components["responses"]["Unavailable"];
+        };
+    };
+    updateWpsSettings: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["WpsSettingsUpdate"];
+            };
+        };
+        responses: {
+            /** @description The updated settings. */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        data: components["schemas"]["WpsSettings"];
+                        message: string;
+                    };
+                };
+            };
+            400: components["responses"]["ValidationFailed"];
+            401: components["responses"]["Unauthenticated"];
+            403: components["responses"]["Forbidden"];
+            500: components["responses"]["Internal"];
+            503: components["responses"]["Unavailable"];
+        };
+    };
     getInterviewPanel: {
         parameters: {
             query?: never;
@@ -10754,6 +11805,1017 @@ export interface operations {
             400: components["responses"]["ValidationFailed"];
             401: components["responses"]["Unauthenticated"];
             403: components["responses"]["Forbidden"];
+            500: components["responses"]["Internal"];
+            503: components["responses"]["Unavailable"];
+        };
+    };
+    listPayrollRuns: {
+        parameters: {
+            query?: {
+                /** @description Page size, 1-100 (default 20). Out of range is a 400, never clamped. */
+                limit?: components["parameters"]["Limit"];
+                /** @description Page number, from 1. Out of range is a 400, never clamped. */
+                page?: components["parameters"]["Page"];
+                status?: components["schemas"]["PayrollRunStatus"];
+                year?: number;
+            };
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description A page of runs. */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        data: components["schemas"]["PayrollRun"][];
+                        message: string;
+                        pagination: components["schemas"]["Pagination"];
+                    };
+                };
+            };
+            400: components["responses"]["ValidationFailed"];
+            401: components["responses"]["Unauthenticated"];
+            403: components["responses"]["Forbidden"];
+            500: components["responses"]["Internal"];
+            503: components["responses"]["Unavailable"];
+        };
+    };
+    createPayrollRun: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["PayrollRunCreate"];
+            };
+        };
+        responses: {
+            /** @description Created and calculated. */
+            201: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        data: components["schemas"]["PayrollRun"];
+                        message: string;
+                    };
+                };
+            };
+            400: components["responses"]["ValidationFailed"];
+            401: components["responses"]["Unauthenticated"];
+            403: components["responses"]["Forbidden"];
+            409: components["responses"]["Conflict"];
+            500: components["responses"]["Internal"];
+            503: components["responses"]["Unavailable"];
+        };
+    };
+    getPayrollRun: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                id: components["parameters"]["IdPath"];
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description The run with its totals. */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        data: components["schemas"]["PayrollRun"];
+                        message: string;
+                    };
+                };
+            };
+            400: components["responses"]["ValidationFailed"];
+            401: components["responses"]["Unauthenticated"];
+            403: components["responses"]["Forbidden"];
+            404: components["responses"]["NotFound"];
+            500: components["responses"]["Internal"];
+            503: components["responses"]["Unavailable"];
+        };
+    };
+    updatePayrollRun: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                id: components["parameters"]["IdPath"];
+            };
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["PayrollRunUpdate"];
+            };
+        };
+        responses: {
+            /** @description Updated and recalculated. */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        data: components["schemas"]["PayrollRun"];
+                        message: string;
+                    };
+                };
+            };
+            400: components["responses"]["ValidationFailed"];
+            401: components["responses"]["Unauthenticated"];
+            403: components["responses"]["Forbidden"];
+            404: components["responses"]["NotFound"];
+            409: components["responses"]["Conflict"];
+            500: components["responses"]["Internal"];
+            503: components["responses"]["Unavailable"];
+        };
+    };
+    deletePayrollRun: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                id: components["parameters"]["IdPath"];
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Deleted. */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Ack"];
+                };
+            };
+            400: components["responses"]["ValidationFailed"];
+            401: components["responses"]["Unauthenticated"];
+            403: components["responses"]["Forbidden"];
+            404: components["responses"]["NotFound"];
+            409: components["responses"]["Conflict"];
+            500: components["responses"]["Internal"];
+            503: components["responses"]["Unavailable"];
+        };
+    };
+    getPayrollRunBreakdown: {
+        parameters: {
+            query?: {
+                /** @description Page size, 1-100 (default 20). Out of range is a 400, never clamped. */
+                limit?: components["parameters"]["Limit"];
+                /** @description Page number, from 1. Out of range is a 400, never clamped. */
+                page?: components["parameters"]["Page"];
+                /** @description Case-insensitive match on employee name or code. */
+                search?: string;
+            };
+            header?: never;
+            path: {
+                id: components["parameters"]["IdPath"];
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description The breakdown. */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        data: components["schemas"]["PayrollBreakdown"];
+                        message: string;
+                        pagination: components["schemas"]["Pagination"];
+                    };
+                };
+            };
+            400: components["responses"]["ValidationFailed"];
+            401: components["responses"]["Unauthenticated"];
+            403: components["responses"]["Forbidden"];
+            404: components["responses"]["NotFound"];
+            500: components["responses"]["Internal"];
+            503: components["responses"]["Unavailable"];
+        };
+    };
+    getPayrollRunEmployee: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /** @description Employee id. A deleted employee, another company's employee, or one outside the caller's row scope for the operation is a 404. */
+                employeeId: components["parameters"]["EmployeeId"];
+                id: components["parameters"]["IdPath"];
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description The employee's slip. */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        data: components["schemas"]["SalarySlip"];
+                        message: string;
+                    };
+                };
+            };
+            400: components["responses"]["ValidationFailed"];
+            401: components["responses"]["Unauthenticated"];
+            403: components["responses"]["Forbidden"];
+            404: components["responses"]["NotFound"];
+            500: components["responses"]["Internal"];
+            503: components["responses"]["Unavailable"];
+        };
+    };
+    processPayrollRun: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                id: components["parameters"]["IdPath"];
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Processed. */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        data: components["schemas"]["PayrollRun"];
+                        message: string;
+                    };
+                };
+            };
+            400: components["responses"]["ValidationFailed"];
+            401: components["responses"]["Unauthenticated"];
+            403: components["responses"]["Forbidden"];
+            404: components["responses"]["NotFound"];
+            409: components["responses"]["Conflict"];
+            500: components["responses"]["Internal"];
+            503: components["responses"]["Unavailable"];
+        };
+    };
+    getEmployeeSalarySetup: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /** @description Employee id. A deleted employee, another company's employee, or one outside the caller's row scope for the operation is a 404. */
+                employeeId: components["parameters"]["EmployeeId"];
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description The setup. */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        data: components["schemas"]["EmployeeSalarySetup"];
+                        message: string;
+                    };
+                };
+            };
+            400: components["responses"]["ValidationFailed"];
+            401: components["responses"]["Unauthenticated"];
+            403: components["responses"]["Forbidden"];
+            404: components["responses"]["NotFound"];
+            500: components["responses"]["Internal"];
+            503: components["responses"]["Unavailable"];
+        };
+    };
+    setEmployeeSalarySetup: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /** @description Employee id. A deleted employee, another company's employee, or one outside the caller's row scope for the operation is a 404. */
+                employeeId: components["parameters"]["EmployeeId"];
+            };
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["EmployeeSalarySetupInput"];
+            };
+        };
+        responses: {
+            /** @description The setup after the change. */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        data: components["schemas"]["EmployeeSalarySetup"];
+                        message: string;
+                    };
+                };
+            };
+            400: components["responses"]["ValidationFailed"];
+            401: components["responses"]["Unauthenticated"];
+            403: components["responses"]["Forbidden"];
+            404: components["responses"]["NotFound"];
+            500: components["responses"]["Internal"];
+            503: components["responses"]["Unavailable"];
+        };
+    };
+    listExpenseClaims: {
+        parameters: {
+            query?: {
+                category_id?: string;
+                /** @description Only this employee. Employees only ever see their own records and managers their own and their direct reports'; an employee outside the caller's view simply yields no rows. */
+                employee_id?: components["parameters"]["EmployeeIdFilter"];
+                /** @description Page size, 1-100 (default 20). Out of range is a 400, never clamped. */
+                limit?: components["parameters"]["Limit"];
+                /** @description Page number, from 1. Out of range is a 400, never clamped. */
+                page?: components["parameters"]["Page"];
+                status?: components["schemas"]["ExpenseClaimStatus"];
+            };
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description A page of claims. */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        data: components["schemas"]["ExpenseClaim"][];
+                        message: string;
+                        pagination: components["schemas"]["Pagination"];
+                    };
+                };
+            };
+            400: components["responses"]["ValidationFailed"];
+            401: components["responses"]["Unauthenticated"];
+            403: components["responses"]["Forbidden"];
+            500: components["responses"]["Internal"];
+            503: components["responses"]["Unavailable"];
+        };
+    };
+    createExpenseClaim: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["ExpenseClaimInput"];
+            };
+        };
+        responses: {
+            /** @description Submitted. */
+            201: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        data: components["schemas"]["ExpenseClaim"];
+                        message: string;
+                    };
+                };
+            };
+            400: components["responses"]["ValidationFailed"];
+            401: components["responses"]["Unauthenticated"];
+            403: components["responses"]["Forbidden"];
+            409: components["responses"]["Conflict"];
+            500: components["responses"]["Internal"];
+            503: components["responses"]["Unavailable"];
+        };
+    };
+    getExpenseClaim: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                id: components["parameters"]["IdPath"];
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description The claim. */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        data: components["schemas"]["ExpenseClaim"];
+                        message: string;
+                    };
+                };
+            };
+            400: components["responses"]["ValidationFailed"];
+            401: components["responses"]["Unauthenticated"];
+            403: components["responses"]["Forbidden"];
+            404: components["responses"]["NotFound"];
+            500: components["responses"]["Internal"];
+            503: components["responses"]["Unavailable"];
+        };
+    };
+    updateExpenseClaim: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                id: components["parameters"]["IdPath"];
+            };
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["ExpenseClaimUpdate"];
+            };
+        };
+        responses: {
+            /** @description Updated. */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        data: components["schemas"]["ExpenseClaim"];
+                        message: string;
+                    };
+                };
+            };
+            400: components["responses"]["ValidationFailed"];
+            401: components["responses"]["Unauthenticated"];
+            403: components["responses"]["Forbidden"];
+            404: components["responses"]["NotFound"];
+            409: components["responses"]["Conflict"];
+            500: components["responses"]["Internal"];
+            503: components["responses"]["Unavailable"];
+        };
+    };
+    cancelExpenseClaim: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                id: components["parameters"]["IdPath"];
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Cancelled. */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        data: components["schemas"]["ExpenseClaim"];
+                        message: string;
+                    };
+                };
+            };
+            400: components["responses"]["ValidationFailed"];
+            401: components["responses"]["Unauthenticated"];
+            403: components["responses"]["Forbidden"];
+            404: components["responses"]["NotFound"];
+            409: components["responses"]["Conflict"];
+            500: components["responses"]["Internal"];
+            503: components["responses"]["Unavailable"];
+        };
+    };
+    listLoanAdvances: {
+        parameters: {
+            query?: {
+                /** @description Only this employee. Employees only ever see their own records and managers their own and their direct reports'; an employee outside the caller's view simply yields no rows. */
+                employee_id?: components["parameters"]["EmployeeIdFilter"];
+                /** @description Page size, 1-100 (default 20). Out of range is a 400, never clamped. */
+                limit?: components["parameters"]["Limit"];
+                /** @description Page number, from 1. Out of range is a 400, never clamped. */
+                page?: components["parameters"]["Page"];
+                status?: components["schemas"]["LoanStatus"];
+            };
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description A page of loans. */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        data: components["schemas"]["LoanAdvance"][];
+                        message: string;
+                        pagination: components["schemas"]["Pagination"];
+                    };
+                };
+            };
+            400: components["responses"]["ValidationFailed"];
+            401: components["responses"]["Unauthenticated"];
+            403: components["responses"]["Forbidden"];
+            500: components["responses"]["Internal"];
+            503: components["responses"]["Unavailable"];
+        };
+    };
+    createLoanAdvance: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["LoanAdvanceInput"];
+            };
+        };
+        responses: {
+            /** @description Submitted. */
+            201: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        data: components["schemas"]["LoanAdvance"];
+                        message: string;
+                    };
+                };
+            };
+            400: components["responses"]["ValidationFailed"];
+            401: components["responses"]["Unauthenticated"];
+            403: components["responses"]["Forbidden"];
+            409: components["responses"]["Conflict"];
+            500: components["responses"]["Internal"];
+            503: components["responses"]["Unavailable"];
+        };
+    };
+    getLoanAdvance: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                id: components["parameters"]["IdPath"];
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description The loan. */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        data: components["schemas"]["LoanAdvance"];
+                        message: string;
+                    };
+                };
+            };
+            400: components["responses"]["ValidationFailed"];
+            401: components["responses"]["Unauthenticated"];
+            403: components["responses"]["Forbidden"];
+            404: components["responses"]["NotFound"];
+            500: components["responses"]["Internal"];
+            503: components["responses"]["Unavailable"];
+        };
+    };
+    updateLoanAdvance: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                id: components["parameters"]["IdPath"];
+            };
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["LoanAdvanceUpdate"];
+            };
+        };
+        responses: {
+            /** @description Updated. */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        data: components["schemas"]["LoanAdvance"];
+                        message: string;
+                    };
+                };
+            };
+            400: components["responses"]["ValidationFailed"];
+            401: components["responses"]["Unauthenticated"];
+            403: components["responses"]["Forbidden"];
+            404: components["responses"]["NotFound"];
+            409: components["responses"]["Conflict"];
+            500: components["responses"]["Internal"];
+            503: components["responses"]["Unavailable"];
+        };
+    };
+    cancelLoanAdvance: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                id: components["parameters"]["IdPath"];
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Cancelled. */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        data: components["schemas"]["LoanAdvance"];
+                        message: string;
+                    };
+                };
+            };
+            400: components["responses"]["ValidationFailed"];
+            401: components["responses"]["Unauthenticated"];
+            403: components["responses"]["Forbidden"];
+            404: components["responses"]["NotFound"];
+            409: components["responses"]["Conflict"];
+            500: components["responses"]["Internal"];
+            503: components["responses"]["Unavailable"];
+        };
+    };
+    deferLoanAdvance: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                id: components["parameters"]["IdPath"];
+            };
+            cookie?: never;
+        };
+        requestBody?: {
+            content: {
+                "application/json": {
+                    reason?: string;
+                };
+            };
+        };
+        responses: {
+            /** @description The loan with its new schedule. */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        data: components["schemas"]["LoanAdvance"];
+                        message: string;
+                    };
+                };
+            };
+            400: components["responses"]["ValidationFailed"];
+            401: components["responses"]["Unauthenticated"];
+            403: components["responses"]["Forbidden"];
+            404: components["responses"]["NotFound"];
+            409: components["responses"]["Conflict"];
+            500: components["responses"]["Internal"];
+            503: components["responses"]["Unavailable"];
+        };
+    };
+    listMySalary: {
+        parameters: {
+            query?: {
+                /** @description Page size, 1-100 (default 20). Out of range is a 400, never clamped. */
+                limit?: components["parameters"]["Limit"];
+                /** @description Page number, from 1. Out of range is a 400, never clamped. */
+                page?: components["parameters"]["Page"];
+            };
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description A page of slips. */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        data: components["schemas"]["SalarySlipSummary"][];
+                        message: string;
+                        pagination: components["schemas"]["Pagination"];
+                    };
+                };
+            };
+            400: components["responses"]["ValidationFailed"];
+            401: components["responses"]["Unauthenticated"];
+            403: components["responses"]["Forbidden"];
+            500: components["responses"]["Internal"];
+            503: components["responses"]["Unavailable"];
+        };
+    };
+    getMySalarySlip: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /** @description The payroll run. */
+                draftId: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description The slip. */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        data: components["schemas"]["SalarySlip"];
+                        message: string;
+                    };
+                };
+            };
+            400: components["responses"]["ValidationFailed"];
+            401: components["responses"]["Unauthenticated"];
+            403: components["responses"]["Forbidden"];
+            404: components["responses"]["NotFound"];
+            500: components["responses"]["Internal"];
+            503: components["responses"]["Unavailable"];
+        };
+    };
+    downloadMySalarySlip: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /** @description The payroll run. */
+                draftId: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description The PDF. */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/pdf": string;
+                };
+            };
+            400: components["responses"]["ValidationFailed"];
+            401: components["responses"]["Unauthenticated"];
+            403: components["responses"]["Forbidden"];
+            404: components["responses"]["NotFound"];
+            500: components["responses"]["Internal"];
+            503: components["responses"]["Unavailable"];
+        };
+    };
+    listSalaryComponents: {
+        parameters: {
+            query?: {
+                /** @description Only active (true) or inactive (false) ones. */
+                active?: boolean;
+                type?: components["schemas"]["SalaryComponentType"];
+            };
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description The components. */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        data: components["schemas"]["SalaryComponent"][];
+                        message: string;
+                    };
+                };
+            };
+            400: components["responses"]["ValidationFailed"];
+            401: components["responses"]["Unauthenticated"];
+            403: components["responses"]["Forbidden"];
+            500: components["responses"]["Internal"];
+            503: components["responses"]["Unavailable"];
+        };
+    };
+    createSalaryComponent: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["SalaryComponentInput"] & unknown;
+            };
+        };
+        responses: {
+            /** @description Created. */
+            201: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        data: components["schemas"]["SalaryComponent"];
+                        message: string;
+                    };
+                };
+            };
+            400: components["responses"]["ValidationFailed"];
+            401: components["responses"]["Unauthenticated"];
+            403: components["responses"]["Forbidden"];
+            409: components["responses"]["Conflict"];
+            500: components["responses"]["Internal"];
+            503: components["responses"]["Unavailable"];
+        };
+    };
+    getSalaryComponent: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                id: components["parameters"]["IdPath"];
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description The component. */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        data: components["schemas"]["SalaryComponent"];
+                        message: string;
+                    };
+                };
+            };
+            400: components["responses"]["ValidationFailed"];
+            401: components["responses"]["Unauthenticated"];
+            403: components["responses"]["Forbidden"];
+            404: components["responses"]["NotFound"];
+            500: components["responses"]["Internal"];
+            503: components["responses"]["Unavailable"];
+        };
+    };
+    updateSalaryComponent: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                id: components["parameters"]["IdPath"];
+            };
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["SalaryComponentInput"] & unknown;
+            };
+        };
+        responses: {
+            /** @description Updated. */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        data: components["schemas"]["SalaryComponent"];
+                        message: string;
+                    };
+                };
+            };
+            400: components["responses"]["ValidationFailed"];
+            401: components["responses"]["Unauthenticated"];
+            403: components["responses"]["Forbidden"];
+            404: components["responses"]["NotFound"];
+            409: components["responses"]["Conflict"];
+            500: components["responses"]["Internal"];
+            503: components["responses"]["Unavailable"];
+        };
+    };
+    deleteSalaryComponent: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                id: components["parameters"]["IdPath"];
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Deleted. */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Ack"];
+                };
+            };
+            400: components["responses"]["ValidationFailed"];
+            401: components["responses"]["Unauthenticated"];
+            403: components["responses"]["Forbidden"];
+            404: components["responses"]["NotFound"];
+            409: components["responses"]["Conflict"];
+            500: components["responses"]["Internal"];
+            503: components["responses"]["Unavailable"];
+        };
+    };
+    exportWpsSif: {
+        parameters: {
+            query?: {
+                /** @description Leave out employees without WPS details instead of refusing. */
+                exclude_incomplete?: boolean;
+            };
+            header?: never;
+            path: {
+                /** @description The payroll run (processed). */
+                draftId: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description The SIF file. */
+            200: {
+                headers: {
+                    /** @description `attachment; filename="0000000123456261130143005.SIF"` */
+                    "Content-Disposition"?: string;
+                    /** @description Number of employees of the run left out (no WPS details, or nothing to pay). */
+                    "X-WPS-Excluded"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example EDR,00000000123456,802420101,AE070331234567890123456,2026-11-01,2026-11-30,30,12000.00,500.00,0
+                     *     SCR,0000000654321,802420101,2026-11-30,1430,112026,1,12500.00,AED,
+                     */
+                    "text/csv": string;
+                };
+            };
+            400: components["responses"]["ValidationFailed"];
+            401: components["responses"]["Unauthenticated"];
+            403: components["responses"]["Forbidden"];
+            404: components["responses"]["NotFound"];
+            409: components["responses"]["Conflict"];
             500: components["responses"]["Internal"];
             503: components["responses"]["Unavailable"];
         };

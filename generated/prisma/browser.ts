@@ -204,6 +204,54 @@ export type LoanType = Prisma.LoanTypeModel
  */
 export type ExpenseCategory = Prisma.ExpenseCategoryModel
 /**
+ * Model SalaryComponent
+ * type: earning | deduction; calculation: fixed (amount, overridable per employee) | formula
+ * (an expression over other components' codes and CTC, see src/modules/payroll/formula.ts).
+ */
+export type SalaryComponent = Prisma.SalaryComponentModel
+/**
+ * Model EmployeeSalarySetup
+ * One version of an employee's salary setup, in force from `effective_from` until the next
+ * version. `all_components` = every active component applies (fixed ones at their default).
+ */
+export type EmployeeSalarySetup = Prisma.EmployeeSalarySetupModel
+/**
+ * Model EmployeeSalaryComponent
+ * 
+ */
+export type EmployeeSalaryComponent = Prisma.EmployeeSalaryComponentModel
+/**
+ * Model PayrollRun
+ * One run per month (unique). status: draft | processed. `employee_ids` empty = every eligible
+ * employee. `totals` holds the statutory and per-component totals of the last calculation.
+ */
+export type PayrollRun = Prisma.PayrollRunModel
+/**
+ * Model PayrollSlip
+ * One employee's result in a run (the salary slip once the run is processed). Money columns
+ * for totals and set-based reads; `details` carries the lines (components, loans, claims,
+ * encashments) exactly as shown on the slip.
+ */
+export type PayrollSlip = Prisma.PayrollSlipModel
+/**
+ * Model LoanAdvance
+ * status: pending → approved | rejected; approved → active (first installment deducted by a
+ * processed run) → closed (last one deducted); pending/approved → cancelled (DELETE).
+ */
+export type LoanAdvance = Prisma.LoanAdvanceModel
+/**
+ * Model LoanInstallment
+ * status: pending | paid. `due_month` is the first day of the month it is deducted in; a
+ * deferral moves it (and every later pending one) one month on.
+ */
+export type LoanInstallment = Prisma.LoanInstallmentModel
+/**
+ * Model ExpenseClaim
+ * status: pending → approved | rejected; approved → paid (by a processed payroll run);
+ * pending/approved → cancelled (DELETE).
+ */
+export type ExpenseClaim = Prisma.ExpenseClaimModel
+/**
  * Model User
  * 
  */

@@ -430,6 +430,14 @@ export const ModelName = {
   HolidayWorkRequest: 'HolidayWorkRequest',
   LoanType: 'LoanType',
   ExpenseCategory: 'ExpenseCategory',
+  SalaryComponent: 'SalaryComponent',
+  EmployeeSalarySetup: 'EmployeeSalarySetup',
+  EmployeeSalaryComponent: 'EmployeeSalaryComponent',
+  PayrollRun: 'PayrollRun',
+  PayrollSlip: 'PayrollSlip',
+  LoanAdvance: 'LoanAdvance',
+  LoanInstallment: 'LoanInstallment',
+  ExpenseClaim: 'ExpenseClaim',
   User: 'User',
   Tenant: 'Tenant',
   PasswordResetToken: 'PasswordResetToken',
@@ -466,7 +474,7 @@ export type TypeMap<ExtArgs extends runtime.Types.Extensions.InternalArgs = runt
     omit: GlobalOmitOptions
   }
   meta: {
-    modelProps: "assetCategory" | "asset" | "assetAssignment" | "assetReturnRequest" | "assetDamageReport" | "attendanceSettings" | "attendanceRecord" | "attendanceRegularization" | "employee" | "employeeDepartmentCount" | "employeeCodeCounter" | "employeeDocument" | "employeeExit" | "exitChecklistItem" | "branch" | "workLocation" | "numberSequence" | "helpdeskTicket" | "helpdeskMessage" | "leaveType" | "leavePeriod" | "leavePolicy" | "leavePolicyItem" | "leavePolicyEmployee" | "leaveAllocation" | "leaveLedgerEntry" | "leaveRequest" | "leaveEncashment" | "holiday" | "wfhRequest" | "holidayWorkRequest" | "loanType" | "expenseCategory" | "user" | "tenant" | "passwordResetToken" | "emailOutbox" | "session" | "membership" | "invitation" | "auditLog" | "notification" | "storedFile" | "billingEvent" | "authThrottle" | "tenantSetting" | "jobRequisition" | "jobPosting" | "candidate" | "interview" | "interviewSession" | "jobOffer" | "appointmentDocument" | "talentPoolCandidate"
+    modelProps: "assetCategory" | "asset" | "assetAssignment" | "assetReturnRequest" | "assetDamageReport" | "attendanceSettings" | "attendanceRecord" | "attendanceRegularization" | "employee" | "employeeDepartmentCount" | "employeeCodeCounter" | "employeeDocument" | "employeeExit" | "exitChecklistItem" | "branch" | "workLocation" | "numberSequence" | "helpdeskTicket" | "helpdeskMessage" | "leaveType" | "leavePeriod" | "leavePolicy" | "leavePolicyItem" | "leavePolicyEmployee" | "leaveAllocation" | "leaveLedgerEntry" | "leaveRequest" | "leaveEncashment" | "holiday" | "wfhRequest" | "holidayWorkRequest" | "loanType" | "expenseCategory" | "salaryComponent" | "employeeSalarySetup" | "employeeSalaryComponent" | "payrollRun" | "payrollSlip" | "loanAdvance" | "loanInstallment" | "expenseClaim" | "user" | "tenant" | "passwordResetToken" | "emailOutbox" | "session" | "membership" | "invitation" | "auditLog" | "notification" | "storedFile" | "billingEvent" | "authThrottle" | "tenantSetting" | "jobRequisition" | "jobPosting" | "candidate" | "interview" | "interviewSession" | "jobOffer" | "appointmentDocument" | "talentPoolCandidate"
     txIsolationLevel: TransactionIsolationLevel
   }
   model: {
@@ -2912,6 +2920,598 @@ export type TypeMap<ExtArgs extends runtime.Types.Extensions.InternalArgs = runt
         }
       }
     }
+    SalaryComponent: {
+      payload: Prisma.$SalaryComponentPayload<ExtArgs>
+      fields: Prisma.SalaryComponentFieldRefs
+      operations: {
+        findUnique: {
+          args: Prisma.SalaryComponentFindUniqueArgs<ExtArgs>
+          result: runtime.Types.Utils.PayloadToResult<Prisma.$SalaryComponentPayload> | null
+        }
+        findUniqueOrThrow: {
+          args: Prisma.SalaryComponentFindUniqueOrThrowArgs<ExtArgs>
+          result: runtime.Types.Utils.PayloadToResult<Prisma.$SalaryComponentPayload>
+        }
+        findFirst: {
+          args: Prisma.SalaryComponentFindFirstArgs<ExtArgs>
+          result: runtime.Types.Utils.PayloadToResult<Prisma.$SalaryComponentPayload> | null
+        }
+        findFirstOrThrow: {
+          args: Prisma.SalaryComponentFindFirstOrThrowArgs<ExtArgs>
+          result: runtime.Types.Utils.PayloadToResult<Prisma.$SalaryComponentPayload>
+        }
+        findMany: {
+          args: Prisma.SalaryComponentFindManyArgs<ExtArgs>
+          result: runtime.Types.Utils.PayloadToResult<Prisma.$SalaryComponentPayload>[]
+        }
+        create: {
+          args: Prisma.SalaryComponentCreateArgs<ExtArgs>
+          result: runtime.Types.Utils.PayloadToResult<Prisma.$SalaryComponentPayload>
+        }
+        createMany: {
+          args: Prisma.SalaryComponentCreateManyArgs<ExtArgs>
+          result: BatchPayload
+        }
+        createManyAndReturn: {
+          args: Prisma.SalaryComponentCreateManyAndReturnArgs<ExtArgs>
+          result: runtime.Types.Utils.PayloadToResult<Prisma.$SalaryComponentPayload>[]
+        }
+        delete: {
+          args: Prisma.SalaryComponentDeleteArgs<ExtArgs>
+          result: runtime.Types.Utils.PayloadToResult<Prisma.$SalaryComponentPayload>
+        }
+        update: {
+          args: Prisma.SalaryComponentUpdateArgs<ExtArgs>
+          result: runtime.Types.Utils.PayloadToResult<Prisma.$SalaryComponentPayload>
+        }
+        deleteMany: {
+          args: Prisma.SalaryComponentDeleteManyArgs<ExtArgs>
+          result: BatchPayload
+        }
+        updateMany: {
+          args: Prisma.SalaryComponentUpdateManyArgs<ExtArgs>
+          result: BatchPayload
+        }
+        updateManyAndReturn: {
+          args: Prisma.SalaryComponentUpdateManyAndReturnArgs<ExtArgs>
+          result: runtime.Types.Utils.PayloadToResult<Prisma.$SalaryComponentPayload>[]
+        }
+        upsert: {
+          args: Prisma.SalaryComponentUpsertArgs<ExtArgs>
+          result: runtime.Types.Utils.PayloadToResult<Prisma.$SalaryComponentPayload>
+        }
+        aggregate: {
+          args: Prisma.SalaryComponentAggregateArgs<ExtArgs>
+          result: runtime.Types.Utils.Optional<Prisma.AggregateSalaryComponent>
+        }
+        groupBy: {
+          args: Prisma.SalaryComponentGroupByArgs<ExtArgs>
+          result: runtime.Types.Utils.Optional<Prisma.SalaryComponentGroupByOutputType>[]
+        }
+        count: {
+          args: Prisma.SalaryComponentCountArgs<ExtArgs>
+          result: runtime.Types.Utils.Optional<Prisma.SalaryComponentCountAggregateOutputType> | number
+        }
+      }
+    }
+    EmployeeSalarySetup: {
+      payload: Prisma.$EmployeeSalarySetupPayload<ExtArgs>
+      fields: Prisma.EmployeeSalarySetupFieldRefs
+      operations: {
+        findUnique: {
+          args: Prisma.EmployeeSalarySetupFindUniqueArgs<ExtArgs>
+          result: runtime.Types.Utils.PayloadToResult<Prisma.$EmployeeSalarySetupPayload> | null
+        }
+        findUniqueOrThrow: {
+          args: Prisma.EmployeeSalarySetupFindUniqueOrThrowArgs<ExtArgs>
+          result: runtime.Types.Utils.PayloadToResult<Prisma.$EmployeeSalarySetupPayload>
+        }
+        findFirst: {
+          args: Prisma.EmployeeSalarySetupFindFirstArgs<ExtArgs>
+          result: runtime.Types.Utils.PayloadToResult<Prisma.$EmployeeSalarySetupPayload> | null
+        }
+        findFirstOrThrow: {
+          args: Prisma.EmployeeSalarySetupFindFirstOrThrowArgs<ExtArgs>
+          result: runtime.Types.Utils.PayloadToResult<Prisma.$EmployeeSalarySetupPayload>
+        }
+        findMany: {
+          args: Prisma.EmployeeSalarySetupFindManyArgs<ExtArgs>
+          result: runtime.Types.Utils.PayloadToResult<Prisma.$EmployeeSalarySetupPayload>[]
+        }
+        create: {
+          args: Prisma.EmployeeSalarySetupCreateArgs<ExtArgs>
+          result: runtime.Types.Utils.PayloadToResult<Prisma.$EmployeeSalarySetupPayload>
+        }
+        createMany: {
+          args: Prisma.EmployeeSalarySetupCreateManyArgs<ExtArgs>
+          result: BatchPayload
+        }
+        createManyAndReturn: {
+          args: Prisma.EmployeeSalarySetupCreateManyAndReturnArgs<ExtArgs>
+          result: runtime.Types.Utils.PayloadToResult<Prisma.$EmployeeSalarySetupPayload>[]
+        }
+        delete: {
+          args: Prisma.EmployeeSalarySetupDeleteArgs<ExtArgs>
+          result: runtime.Types.Utils.PayloadToResult<Prisma.$EmployeeSalarySetupPayload>
+        }
+        update: {
+          args: Prisma.EmployeeSalarySetupUpdateArgs<ExtArgs>
+          result: runtime.Types.Utils.PayloadToResult<Prisma.$EmployeeSalarySetupPayload>
+        }
+        deleteMany: {
+          args: Prisma.EmployeeSalarySetupDeleteManyArgs<ExtArgs>
+          result: BatchPayload
+        }
+        updateMany: {
+          args: Prisma.EmployeeSalarySetupUpdateManyArgs<ExtArgs>
+          result: BatchPayload
+        }
+        updateManyAndReturn: {
+          args: Prisma.EmployeeSalarySetupUpdateManyAndReturnArgs<ExtArgs>
+          result: runtime.Types.Utils.PayloadToResult<Prisma.$EmployeeSalarySetupPayload>[]
+        }
+        upsert: {
+          args: Prisma.EmployeeSalarySetupUpsertArgs<ExtArgs>
+          result: runtime.Types.Utils.PayloadToResult<Prisma.$EmployeeSalarySetupPayload>
+        }
+        aggregate: {
+          args: Prisma.EmployeeSalarySetupAggregateArgs<ExtArgs>
+          result: runtime.Types.Utils.Optional<Prisma.AggregateEmployeeSalarySetup>
+        }
+        groupBy: {
+          args: Prisma.EmployeeSalarySetupGroupByArgs<ExtArgs>
+          result: runtime.Types.Utils.Optional<Prisma.EmployeeSalarySetupGroupByOutputType>[]
+        }
+        count: {
+          args: Prisma.EmployeeSalarySetupCountArgs<ExtArgs>
+          result: runtime.Types.Utils.Optional<Prisma.EmployeeSalarySetupCountAggregateOutputType> | number
+        }
+      }
+    }
+    EmployeeSalaryComponent: {
+      payload: Prisma.$EmployeeSalaryComponentPayload<ExtArgs>
+      fields: Prisma.EmployeeSalaryComponentFieldRefs
+      operations: {
+        findUnique: {
+          args: Prisma.EmployeeSalaryComponentFindUniqueArgs<ExtArgs>
+          result: runtime.Types.Utils.PayloadToResult<Prisma.$EmployeeSalaryComponentPayload> | null
+        }
+        findUniqueOrThrow: {
+          args: Prisma.EmployeeSalaryComponentFindUniqueOrThrowArgs<ExtArgs>
+          result: runtime.Types.Utils.PayloadToResult<Prisma.$EmployeeSalaryComponentPayload>
+        }
+        findFirst: {
+          args: Prisma.EmployeeSalaryComponentFindFirstArgs<ExtArgs>
+          result: runtime.Types.Utils.PayloadToResult<Prisma.$EmployeeSalaryComponentPayload> | null
+        }
+        findFirstOrThrow: {
+          args: Prisma.EmployeeSalaryComponentFindFirstOrThrowArgs<ExtArgs>
+          result: runtime.Types.Utils.PayloadToResult<Prisma.$EmployeeSalaryComponentPayload>
+        }
+        findMany: {
+          args: Prisma.EmployeeSalaryComponentFindManyArgs<ExtArgs>
+          result: runtime.Types.Utils.PayloadToResult<Prisma.$EmployeeSalaryComponentPayload>[]
+        }
+        create: {
+          args: Prisma.EmployeeSalaryComponentCreateArgs<ExtArgs>
+          result: runtime.Types.Utils.PayloadToResult<Prisma.$EmployeeSalaryComponentPayload>
+        }
+        createMany: {
+          args: Prisma.EmployeeSalaryComponentCreateManyArgs<ExtArgs>
+          result: BatchPayload
+        }
+        createManyAndReturn: {
+          args: Prisma.EmployeeSalaryComponentCreateManyAndReturnArgs<ExtArgs>
+          result: runtime.Types.Utils.PayloadToResult<Prisma.$EmployeeSalaryComponentPayload>[]
+        }
+        delete: {
+          args: Prisma.EmployeeSalaryComponentDeleteArgs<ExtArgs>
+          result: runtime.Types.Utils.PayloadToResult<Prisma.$EmployeeSalaryComponentPayload>
+        }
+        update: {
+          args: Prisma.EmployeeSalaryComponentUpdateArgs<ExtArgs>
+          result: runtime.Types.Utils.PayloadToResult<Prisma.$EmployeeSalaryComponentPayload>
+        }
+        deleteMany: {
+          args: Prisma.EmployeeSalaryComponentDeleteManyArgs<ExtArgs>
+          result: BatchPayload
+        }
+        updateMany: {
+          args: Prisma.EmployeeSalaryComponentUpdateManyArgs<ExtArgs>
+          result: BatchPayload
+        }
+        updateManyAndReturn: {
+          args: Prisma.EmployeeSalaryComponentUpdateManyAndReturnArgs<ExtArgs>
+          result: runtime.Types.Utils.PayloadToResult<Prisma.$EmployeeSalaryComponentPayload>[]
+        }
+        upsert: {
+          args: Prisma.EmployeeSalaryComponentUpsertArgs<ExtArgs>
+          result: runtime.Types.Utils.PayloadToResult<Prisma.$EmployeeSalaryComponentPayload>
+        }
+        aggregate: {
+          args: Prisma.EmployeeSalaryComponentAggregateArgs<ExtArgs>
+          result: runtime.Types.Utils.Optional<Prisma.AggregateEmployeeSalaryComponent>
+        }
+        groupBy: {
+          args: Prisma.EmployeeSalaryComponentGroupByArgs<ExtArgs>
+          result: runtime.Types.Utils.Optional<Prisma.EmployeeSalaryComponentGroupByOutputType>[]
+        }
+        count: {
+          args: Prisma.EmployeeSalaryComponentCountArgs<ExtArgs>
+          result: runtime.Types.Utils.Optional<Prisma.EmployeeSalaryComponentCountAggregateOutputType> | number
+        }
+      }
+    }
+    PayrollRun: {
+      payload: Prisma.$PayrollRunPayload<ExtArgs>
+      fields: Prisma.PayrollRunFieldRefs
+      operations: {
+        findUnique: {
+          args: Prisma.PayrollRunFindUniqueArgs<ExtArgs>
+          result: runtime.Types.Utils.PayloadToResult<Prisma.$PayrollRunPayload> | null
+        }
+        findUniqueOrThrow: {
+          args: Prisma.PayrollRunFindUniqueOrThrowArgs<ExtArgs>
+          result: runtime.Types.Utils.PayloadToResult<Prisma.$PayrollRunPayload>
+        }
+        findFirst: {
+          args: Prisma.PayrollRunFindFirstArgs<ExtArgs>
+          result: runtime.Types.Utils.PayloadToResult<Prisma.$PayrollRunPayload> | null
+        }
+        findFirstOrThrow: {
+          args: Prisma.PayrollRunFindFirstOrThrowArgs<ExtArgs>
+          result: runtime.Types.Utils.PayloadToResult<Prisma.$PayrollRunPayload>
+        }
+        findMany: {
+          args: Prisma.PayrollRunFindManyArgs<ExtArgs>
+          result: runtime.Types.Utils.PayloadToResult<Prisma.$PayrollRunPayload>[]
+        }
+        create: {
+          args: Prisma.PayrollRunCreateArgs<ExtArgs>
+          result: runtime.Types.Utils.PayloadToResult<Prisma.$PayrollRunPayload>
+        }
+        createMany: {
+          args: Prisma.PayrollRunCreateManyArgs<ExtArgs>
+          result: BatchPayload
+        }
+        createManyAndReturn: {
+          args: Prisma.PayrollRunCreateManyAndReturnArgs<ExtArgs>
+          result: runtime.Types.Utils.PayloadToResult<Prisma.$PayrollRunPayload>[]
+        }
+        delete: {
+          args: Prisma.PayrollRunDeleteArgs<ExtArgs>
+          result: runtime.Types.Utils.PayloadToResult<Prisma.$PayrollRunPayload>
+        }
+        update: {
+          args: Prisma.PayrollRunUpdateArgs<ExtArgs>
+          result: runtime.Types.Utils.PayloadToResult<Prisma.$PayrollRunPayload>
+        }
+        deleteMany: {
+          args: Prisma.PayrollRunDeleteManyArgs<ExtArgs>
+          result: BatchPayload
+        }
+        updateMany: {
+          args: Prisma.PayrollRunUpdateManyArgs<ExtArgs>
+          result: BatchPayload
+        }
+        updateManyAndReturn: {
+          args: Prisma.PayrollRunUpdateManyAndReturnArgs<ExtArgs>
+          result: runtime.Types.Utils.PayloadToResult<Prisma.$PayrollRunPayload>[]
+        }
+        upsert: {
+          args: Prisma.PayrollRunUpsertArgs<ExtArgs>
+          result: runtime.Types.Utils.PayloadToResult<Prisma.$PayrollRunPayload>
+        }
+        aggregate: {
+          args: Prisma.PayrollRunAggregateArgs<ExtArgs>
+          result: runtime.Types.Utils.Optional<Prisma.AggregatePayrollRun>
+        }
+        groupBy: {
+          args: Prisma.PayrollRunGroupByArgs<ExtArgs>
+          result: runtime.Types.Utils.Optional<Prisma.PayrollRunGroupByOutputType>[]
+        }
+        count: {
+          args: Prisma.PayrollRunCountArgs<ExtArgs>
+          result: runtime.Types.Utils.Optional<Prisma.PayrollRunCountAggregateOutputType> | number
+        }
+      }
+    }
+    PayrollSlip: {
+      payload: Prisma.$PayrollSlipPayload<ExtArgs>
+      fields: Prisma.PayrollSlipFieldRefs
+      operations: {
+        findUnique: {
+          args: Prisma.PayrollSlipFindUniqueArgs<ExtArgs>
+          result: runtime.Types.Utils.PayloadToResult<Prisma.$PayrollSlipPayload> | null
+        }
+        findUniqueOrThrow: {
+          args: Prisma.PayrollSlipFindUniqueOrThrowArgs<ExtArgs>
+          result: runtime.Types.Utils.PayloadToResult<Prisma.$PayrollSlipPayload>
+        }
+        findFirst: {
+          args: Prisma.PayrollSlipFindFirstArgs<ExtArgs>
+          result: runtime.Types.Utils.PayloadToResult<Prisma.$PayrollSlipPayload> | null
+        }
+        findFirstOrThrow: {
+          args: Prisma.PayrollSlipFindFirstOrThrowArgs<ExtArgs>
+          result: runtime.Types.Utils.PayloadToResult<Prisma.$PayrollSlipPayload>
+        }
+        findMany: {
+          args: Prisma.PayrollSlipFindManyArgs<ExtArgs>
+          result: runtime.Types.Utils.PayloadToResult<Prisma.$PayrollSlipPayload>[]
+        }
+        create: {
+          args: Prisma.PayrollSlipCreateArgs<ExtArgs>
+          result: runtime.Types.Utils.PayloadToResult<Prisma.$PayrollSlipPayload>
+        }
+        createMany: {
+          args: Prisma.PayrollSlipCreateManyArgs<ExtArgs>
+          result: BatchPayload
+        }
+        createManyAndReturn: {
+          args: Prisma.PayrollSlipCreateManyAndReturnArgs<ExtArgs>
+          result: runtime.Types.Utils.PayloadToResult<Prisma.$PayrollSlipPayload>[]
+        }
+        delete: {
+          args: Prisma.PayrollSlipDeleteArgs<ExtArgs>
+          result: runtime.Types.Utils.PayloadToResult<Prisma.$PayrollSlipPayload>
+        }
+        update: {
+          args: Prisma.PayrollSlipUpdateArgs<ExtArgs>
+          result: runtime.Types.Utils.PayloadToResult<Prisma.$PayrollSlipPayload>
+        }
+        deleteMany: {
+          args: Prisma.PayrollSlipDeleteManyArgs<ExtArgs>
+          result: BatchPayload
+        }
+        updateMany: {
+          args: Prisma.PayrollSlipUpdateManyArgs<ExtArgs>
+          result: BatchPayload
+        }
+        updateManyAndReturn: {
+          args: Prisma.PayrollSlipUpdateManyAndReturnArgs<ExtArgs>
+          result: runtime.Types.Utils.PayloadToResult<Prisma.$PayrollSlipPayload>[]
+        }
+        upsert: {
+          args: Prisma.PayrollSlipUpsertArgs<ExtArgs>
+          result: runtime.Types.Utils.PayloadToResult<Prisma.$PayrollSlipPayload>
+        }
+        aggregate: {
+          args: Prisma.PayrollSlipAggregateArgs<ExtArgs>
+          result: runtime.Types.Utils.Optional<Prisma.AggregatePayrollSlip>
+        }
+        groupBy: {
+          args: Prisma.PayrollSlipGroupByArgs<ExtArgs>
+          result: runtime.Types.Utils.Optional<Prisma.PayrollSlipGroupByOutputType>[]
+        }
+        count: {
+          args: Prisma.PayrollSlipCountArgs<ExtArgs>
+          result: runtime.Types.Utils.Optional<Prisma.PayrollSlipCountAggregateOutputType> | number
+        }
+      }
+    }
+    LoanAdvance: {
+      payload: Prisma.$LoanAdvancePayload<ExtArgs>
+      fields: Prisma.LoanAdvanceFieldRefs
+      operations: {
+        findUnique: {
+          args: Prisma.LoanAdvanceFindUniqueArgs<ExtArgs>
+          result: runtime.Types.Utils.PayloadToResult<Prisma.$LoanAdvancePayload> | null
+        }
+        findUniqueOrThrow: {
+          args: Prisma.LoanAdvanceFindUniqueOrThrowArgs<ExtArgs>
+          result: runtime.Types.Utils.PayloadToResult<Prisma.$LoanAdvancePayload>
+        }
+        findFirst: {
+          args: Prisma.LoanAdvanceFindFirstArgs<ExtArgs>
+          result: runtime.Types.Utils.PayloadToResult<Prisma.$LoanAdvancePayload> | null
+        }
+        findFirstOrThrow: {
+          args: Prisma.LoanAdvanceFindFirstOrThrowArgs<ExtArgs>
+          result: runtime.Types.Utils.PayloadToResult<Prisma.$LoanAdvancePayload>
+        }
+        findMany: {
+          args: Prisma.LoanAdvanceFindManyArgs<ExtArgs>
+          result: runtime.Types.Utils.PayloadToResult<Prisma.$LoanAdvancePayload>[]
+        }
+        create: {
+          args: Prisma.LoanAdvanceCreateArgs<ExtArgs>
+          result: runtime.Types.Utils.PayloadToResult<Prisma.$LoanAdvancePayload>
+        }
+        createMany: {
+          args: Prisma.LoanAdvanceCreateManyArgs<ExtArgs>
+          result: BatchPayload
+        }
+        createManyAndReturn: {
+          args: Prisma.LoanAdvanceCreateManyAndReturnArgs<ExtArgs>
+          result: runtime.Types.Utils.PayloadToResult<Prisma.$LoanAdvancePayload>[]
+        }
+        delete: {
+          args: Prisma.LoanAdvanceDeleteArgs<ExtArgs>
+          result: runtime.Types.Utils.PayloadToResult<Prisma.$LoanAdvancePayload>
+        }
+        update: {
+          args: Prisma.LoanAdvanceUpdateArgs<ExtArgs>
+          result: runtime.Types.Utils.PayloadToResult<Prisma.$LoanAdvancePayload>
+        }
+        deleteMany: {
+          args: Prisma.LoanAdvanceDeleteManyArgs<ExtArgs>
+          result: BatchPayload
+        }
+        updateMany: {
+          args: Prisma.LoanAdvanceUpdateManyArgs<ExtArgs>
+          result: BatchPayload
+        }
+        updateManyAndReturn: {
+          args: Prisma.LoanAdvanceUpdateManyAndReturnArgs<ExtArgs>
+          result: runtime.Types.Utils.PayloadToResult<Prisma.$LoanAdvancePayload>[]
+        }
+        upsert: {
+          args: Prisma.LoanAdvanceUpsertArgs<ExtArgs>
+          result: runtime.Types.Utils.PayloadToResult<Prisma.$LoanAdvancePayload>
+        }
+        aggregate: {
+          args: Prisma.LoanAdvanceAggregateArgs<ExtArgs>
+          result: runtime.Types.Utils.Optional<Prisma.AggregateLoanAdvance>
+        }
+        groupBy: {
+          args: Prisma.LoanAdvanceGroupByArgs<ExtArgs>
+          result: runtime.Types.Utils.Optional<Prisma.LoanAdvanceGroupByOutputType>[]
+        }
+        count: {
+          args: Prisma.LoanAdvanceCountArgs<ExtArgs>
+          result: runtime.Types.Utils.Optional<Prisma.LoanAdvanceCountAggregateOutputType> | number
+        }
+      }
+    }
+    LoanInstallment: {
+      payload: Prisma.$LoanInstallmentPayload<ExtArgs>
+      fields: Prisma.LoanInstallmentFieldRefs
+      operations: {
+        findUnique: {
+          args: Prisma.LoanInstallmentFindUniqueArgs<ExtArgs>
+          result: runtime.Types.Utils.PayloadToResult<Prisma.$LoanInstallmentPayload> | null
+        }
+        findUniqueOrThrow: {
+          args: Prisma.LoanInstallmentFindUniqueOrThrowArgs<ExtArgs>
+          result: runtime.Types.Utils.PayloadToResult<Prisma.$LoanInstallmentPayload>
+        }
+        findFirst: {
+          args: Prisma.LoanInstallmentFindFirstArgs<ExtArgs>
+          result: runtime.Types.Utils.PayloadToResult<Prisma.$LoanInstallmentPayload> | null
+        }
+        findFirstOrThrow: {
+          args: Prisma.LoanInstallmentFindFirstOrThrowArgs<ExtArgs>
+          result: runtime.Types.Utils.PayloadToResult<Prisma.$LoanInstallmentPayload>
+        }
+        findMany: {
+          args: Prisma.LoanInstallmentFindManyArgs<ExtArgs>
+          result: runtime.Types.Utils.PayloadToResult<Prisma.$LoanInstallmentPayload>[]
+        }
+        create: {
+          args: Prisma.LoanInstallmentCreateArgs<ExtArgs>
+          result: runtime.Types.Utils.PayloadToResult<Prisma.$LoanInstallmentPayload>
+        }
+        createMany: {
+          args: Prisma.LoanInstallmentCreateManyArgs<ExtArgs>
+          result: BatchPayload
+        }
+        createManyAndReturn: {
+          args: Prisma.LoanInstallmentCreateManyAndReturnArgs<ExtArgs>
+          result: runtime.Types.Utils.PayloadToResult<Prisma.$LoanInstallmentPayload>[]
+        }
+        delete: {
+          args: Prisma.LoanInstallmentDeleteArgs<ExtArgs>
+          result: runtime.Types.Utils.PayloadToResult<Prisma.$LoanInstallmentPayload>
+        }
+        update: {
+          args: Prisma.LoanInstallmentUpdateArgs<ExtArgs>
+          result: runtime.Types.Utils.PayloadToResult<Prisma.$LoanInstallmentPayload>
+        }
+        deleteMany: {
+          args: Prisma.LoanInstallmentDeleteManyArgs<ExtArgs>
+          result: BatchPayload
+        }
+        updateMany: {
+          args: Prisma.LoanInstallmentUpdateManyArgs<ExtArgs>
+          result: BatchPayload
+        }
+        updateManyAndReturn: {
+          args: Prisma.LoanInstallmentUpdateManyAndReturnArgs<ExtArgs>
+          result: runtime.Types.Utils.PayloadToResult<Prisma.$LoanInstallmentPayload>[]
+        }
+        upsert: {
+          args: Prisma.LoanInstallmentUpsertArgs<ExtArgs>
+          result: runtime.Types.Utils.PayloadToResult<Prisma.$LoanInstallmentPayload>
+        }
+        aggregate: {
+          args: Prisma.LoanInstallmentAggregateArgs<ExtArgs>
+          result: runtime.Types.Utils.Optional<Prisma.AggregateLoanInstallment>
+        }
+        groupBy: {
+          args: Prisma.LoanInstallmentGroupByArgs<ExtArgs>
+          result: runtime.Types.Utils.Optional<Prisma.LoanInstallmentGroupByOutputType>[]
+        }
+        count: {
+          args: Prisma.LoanInstallmentCountArgs<ExtArgs>
+          result: runtime.Types.Utils.Optional<Prisma.LoanInstallmentCountAggregateOutputType> | number
+        }
+      }
+    }
+    ExpenseClaim: {
+      payload: Prisma.$ExpenseClaimPayload<ExtArgs>
+      fields: Prisma.ExpenseClaimFieldRefs
+      operations: {
+        findUnique: {
+          args: Prisma.ExpenseClaimFindUniqueArgs<ExtArgs>
+          result: runtime.Types.Utils.PayloadToResult<Prisma.$ExpenseClaimPayload> | null
+        }
+        findUniqueOrThrow: {
+          args: Prisma.ExpenseClaimFindUniqueOrThrowArgs<ExtArgs>
+          result: runtime.Types.Utils.PayloadToResult<Prisma.$ExpenseClaimPayload>
+        }
+        findFirst: {
+          args: Prisma.ExpenseClaimFindFirstArgs<ExtArgs>
+          result: runtime.Types.Utils.PayloadToResult<Prisma.$ExpenseClaimPayload> | null
+        }
+        findFirstOrThrow: {
+          args: Prisma.ExpenseClaimFindFirstOrThrowArgs<ExtArgs>
+          result: runtime.Types.Utils.PayloadToResult<Prisma.$ExpenseClaimPayload>
+        }
+        findMany: {
+          args: Prisma.ExpenseClaimFindManyArgs<ExtArgs>
+          result: runtime.Types.Utils.PayloadToResult<Prisma.$ExpenseClaimPayload>[]
+        }
+        create: {
+          args: Prisma.ExpenseClaimCreateArgs<ExtArgs>
+          result: runtime.Types.Utils.PayloadToResult<Prisma.$ExpenseClaimPayload>
+        }
+        createMany: {
+          args: Prisma.ExpenseClaimCreateManyArgs<ExtArgs>
+          result: BatchPayload
+        }
+        createManyAndReturn: {
+          args: Prisma.ExpenseClaimCreateManyAndReturnArgs<ExtArgs>
+          result: runtime.Types.Utils.PayloadToResult<Prisma.$ExpenseClaimPayload>[]
+        }
+        delete: {
+          args: Prisma.ExpenseClaimDeleteArgs<ExtArgs>
+          result: runtime.Types.Utils.PayloadToResult<Prisma.$ExpenseClaimPayload>
+        }
+        update: {
+          args: Prisma.ExpenseClaimUpdateArgs<ExtArgs>
+          result: runtime.Types.Utils.PayloadToResult<Prisma.$ExpenseClaimPayload>
+        }
+        deleteMany: {
+          args: Prisma.ExpenseClaimDeleteManyArgs<ExtArgs>
+          result: BatchPayload
+        }
+        updateMany: {
+          args: Prisma.ExpenseClaimUpdateManyArgs<ExtArgs>
+          result: BatchPayload
+        }
+        updateManyAndReturn: {
+          args: Prisma.ExpenseClaimUpdateManyAndReturnArgs<ExtArgs>
+          result: runtime.Types.Utils.PayloadToResult<Prisma.$ExpenseClaimPayload>[]
+        }
+        upsert: {
+          args: Prisma.ExpenseClaimUpsertArgs<ExtArgs>
+          result: runtime.Types.Utils.PayloadToResult<Prisma.$ExpenseClaimPayload>
+        }
+        aggregate: {
+          args: Prisma.ExpenseClaimAggregateArgs<ExtArgs>
+          result: runtime.Types.Utils.Optional<Prisma.AggregateExpenseClaim>
+        }
+        groupBy: {
+          args: Prisma.ExpenseClaimGroupByArgs<ExtArgs>
+          result: runtime.Types.Utils.Optional<Prisma.ExpenseClaimGroupByOutputType>[]
+        }
+        count: {
+          args: Prisma.ExpenseClaimCountArgs<ExtArgs>
+          result: runtime.Types.Utils.Optional<Prisma.ExpenseClaimCountAggregateOutputType> | number
+        }
+      }
+    }
     User: {
       payload: Prisma.$UserPayload<ExtArgs>
       fields: Prisma.UserFieldRefs
@@ -5106,6 +5706,190 @@ export const ExpenseCategoryScalarFieldEnum = {
 export type ExpenseCategoryScalarFieldEnum = (typeof ExpenseCategoryScalarFieldEnum)[keyof typeof ExpenseCategoryScalarFieldEnum]
 
 
+export const SalaryComponentScalarFieldEnum = {
+  tenant_id: 'tenant_id',
+  id: 'id',
+  name: 'name',
+  code: 'code',
+  description: 'description',
+  type: 'type',
+  calculation: 'calculation',
+  amount: 'amount',
+  formula: 'formula',
+  pf_wage: 'pf_wage',
+  esi_applicable: 'esi_applicable',
+  depends_on_payment_days: 'depends_on_payment_days',
+  position: 'position',
+  active: 'active',
+  created_at: 'created_at',
+  updated_at: 'updated_at'
+} as const
+
+export type SalaryComponentScalarFieldEnum = (typeof SalaryComponentScalarFieldEnum)[keyof typeof SalaryComponentScalarFieldEnum]
+
+
+export const EmployeeSalarySetupScalarFieldEnum = {
+  tenant_id: 'tenant_id',
+  id: 'id',
+  employee_id: 'employee_id',
+  effective_from: 'effective_from',
+  monthly_ctc: 'monthly_ctc',
+  all_components: 'all_components',
+  pf_enabled: 'pf_enabled',
+  eps_enabled: 'eps_enabled',
+  esi_enabled: 'esi_enabled',
+  pt_enabled: 'pt_enabled',
+  pt_state: 'pt_state',
+  disabled: 'disabled',
+  notes: 'notes',
+  created_by: 'created_by',
+  created_at: 'created_at',
+  updated_at: 'updated_at'
+} as const
+
+export type EmployeeSalarySetupScalarFieldEnum = (typeof EmployeeSalarySetupScalarFieldEnum)[keyof typeof EmployeeSalarySetupScalarFieldEnum]
+
+
+export const EmployeeSalaryComponentScalarFieldEnum = {
+  tenant_id: 'tenant_id',
+  id: 'id',
+  setup_id: 'setup_id',
+  component_id: 'component_id',
+  amount: 'amount'
+} as const
+
+export type EmployeeSalaryComponentScalarFieldEnum = (typeof EmployeeSalaryComponentScalarFieldEnum)[keyof typeof EmployeeSalaryComponentScalarFieldEnum]
+
+
+export const PayrollRunScalarFieldEnum = {
+  tenant_id: 'tenant_id',
+  id: 'id',
+  period_year: 'period_year',
+  period_month: 'period_month',
+  period_start: 'period_start',
+  period_end: 'period_end',
+  status: 'status',
+  notes: 'notes',
+  employee_ids: 'employee_ids',
+  employee_count: 'employee_count',
+  total_gross: 'total_gross',
+  total_deductions: 'total_deductions',
+  total_net: 'total_net',
+  totals: 'totals',
+  calculated_at: 'calculated_at',
+  processed_at: 'processed_at',
+  processed_by: 'processed_by',
+  created_by: 'created_by',
+  created_at: 'created_at',
+  updated_at: 'updated_at'
+} as const
+
+export type PayrollRunScalarFieldEnum = (typeof PayrollRunScalarFieldEnum)[keyof typeof PayrollRunScalarFieldEnum]
+
+
+export const PayrollSlipScalarFieldEnum = {
+  tenant_id: 'tenant_id',
+  id: 'id',
+  run_id: 'run_id',
+  employee_id: 'employee_id',
+  slip_number: 'slip_number',
+  employee_code: 'employee_code',
+  employee_name: 'employee_name',
+  department: 'department',
+  designation: 'designation',
+  pay_start: 'pay_start',
+  pay_end: 'pay_end',
+  days_in_period: 'days_in_period',
+  payable_days: 'payable_days',
+  lop_days: 'lop_days',
+  gross: 'gross',
+  total_deductions: 'total_deductions',
+  net_pay: 'net_pay',
+  pf_employee: 'pf_employee',
+  esi_employee: 'esi_employee',
+  professional_tax: 'professional_tax',
+  loan_deduction: 'loan_deduction',
+  reimbursements: 'reimbursements',
+  leave_encashment: 'leave_encashment',
+  employer_cost: 'employer_cost',
+  details: 'details',
+  created_at: 'created_at'
+} as const
+
+export type PayrollSlipScalarFieldEnum = (typeof PayrollSlipScalarFieldEnum)[keyof typeof PayrollSlipScalarFieldEnum]
+
+
+export const LoanAdvanceScalarFieldEnum = {
+  tenant_id: 'tenant_id',
+  id: 'id',
+  loan_number: 'loan_number',
+  employee_id: 'employee_id',
+  loan_type_id: 'loan_type_id',
+  amount: 'amount',
+  installments: 'installments',
+  interest_rate: 'interest_rate',
+  total_repayable: 'total_repayable',
+  installment_amount: 'installment_amount',
+  start_month: 'start_month',
+  reason: 'reason',
+  status: 'status',
+  repaid_amount: 'repaid_amount',
+  requested_by: 'requested_by',
+  decided_by: 'decided_by',
+  decided_at: 'decided_at',
+  decision_comment: 'decision_comment',
+  cancelled_by: 'cancelled_by',
+  cancelled_at: 'cancelled_at',
+  closed_at: 'closed_at',
+  created_at: 'created_at',
+  updated_at: 'updated_at'
+} as const
+
+export type LoanAdvanceScalarFieldEnum = (typeof LoanAdvanceScalarFieldEnum)[keyof typeof LoanAdvanceScalarFieldEnum]
+
+
+export const LoanInstallmentScalarFieldEnum = {
+  tenant_id: 'tenant_id',
+  id: 'id',
+  loan_id: 'loan_id',
+  seq: 'seq',
+  due_month: 'due_month',
+  amount: 'amount',
+  status: 'status',
+  deferrals: 'deferrals',
+  paid_run_id: 'paid_run_id',
+  paid_at: 'paid_at'
+} as const
+
+export type LoanInstallmentScalarFieldEnum = (typeof LoanInstallmentScalarFieldEnum)[keyof typeof LoanInstallmentScalarFieldEnum]
+
+
+export const ExpenseClaimScalarFieldEnum = {
+  tenant_id: 'tenant_id',
+  id: 'id',
+  claim_number: 'claim_number',
+  employee_id: 'employee_id',
+  category_id: 'category_id',
+  amount: 'amount',
+  expense_date: 'expense_date',
+  description: 'description',
+  receipt_file_id: 'receipt_file_id',
+  status: 'status',
+  requested_by: 'requested_by',
+  decided_by: 'decided_by',
+  decided_at: 'decided_at',
+  decision_comment: 'decision_comment',
+  cancelled_by: 'cancelled_by',
+  cancelled_at: 'cancelled_at',
+  paid_run_id: 'paid_run_id',
+  paid_at: 'paid_at',
+  created_at: 'created_at',
+  updated_at: 'updated_at'
+} as const
+
+export type ExpenseClaimScalarFieldEnum = (typeof ExpenseClaimScalarFieldEnum)[keyof typeof ExpenseClaimScalarFieldEnum]
+
+
 export const UserScalarFieldEnum = {
   id: 'id',
   email: 'email',
@@ -5830,6 +6614,14 @@ export type GlobalOmitConfig = {
   holidayWorkRequest?: Prisma.HolidayWorkRequestOmit
   loanType?: Prisma.LoanTypeOmit
   expenseCategory?: Prisma.ExpenseCategoryOmit
+  salaryComponent?: Prisma.SalaryComponentOmit
+  employeeSalarySetup?: Prisma.EmployeeSalarySetupOmit
+  employeeSalaryComponent?: Prisma.EmployeeSalaryComponentOmit
+  payrollRun?: Prisma.PayrollRunOmit
+  payrollSlip?: Prisma.PayrollSlipOmit
+  loanAdvance?: Prisma.LoanAdvanceOmit
+  loanInstallment?: Prisma.LoanInstallmentOmit
+  expenseClaim?: Prisma.ExpenseClaimOmit
   user?: Prisma.UserOmit
   tenant?: Prisma.TenantOmit
   passwordResetToken?: Prisma.PasswordResetTokenOmit

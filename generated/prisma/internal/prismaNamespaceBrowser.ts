@@ -84,6 +84,14 @@ export const ModelName = {
   HolidayWorkRequest: 'HolidayWorkRequest',
   LoanType: 'LoanType',
   ExpenseCategory: 'ExpenseCategory',
+  SalaryComponent: 'SalaryComponent',
+  EmployeeSalarySetup: 'EmployeeSalarySetup',
+  EmployeeSalaryComponent: 'EmployeeSalaryComponent',
+  PayrollRun: 'PayrollRun',
+  PayrollSlip: 'PayrollSlip',
+  LoanAdvance: 'LoanAdvance',
+  LoanInstallment: 'LoanInstallment',
+  ExpenseClaim: 'ExpenseClaim',
   User: 'User',
   Tenant: 'Tenant',
   PasswordResetToken: 'PasswordResetToken',
@@ -722,6 +730,190 @@ export const ExpenseCategoryScalarFieldEnum = {
 } as const
 
 export type ExpenseCategoryScalarFieldEnum = (typeof ExpenseCategoryScalarFieldEnum)[keyof typeof ExpenseCategoryScalarFieldEnum]
+
+
+export const SalaryComponentScalarFieldEnum = {
+  tenant_id: 'tenant_id',
+  id: 'id',
+  name: 'name',
+  code: 'code',
+  description: 'description',
+  type: 'type',
+  calculation: 'calculation',
+  amount: 'amount',
+  formula: 'formula',
+  pf_wage: 'pf_wage',
+  esi_applicable: 'esi_applicable',
+  depends_on_payment_days: 'depends_on_payment_days',
+  position: 'position',
+  active: 'active',
+  created_at: 'created_at',
+  updated_at: 'updated_at'
+} as const
+
+export type SalaryComponentScalarFieldEnum = (typeof SalaryComponentScalarFieldEnum)[keyof typeof SalaryComponentScalarFieldEnum]
+
+
+export const EmployeeSalarySetupScalarFieldEnum = {
+  tenant_id: 'tenant_id',
+  id: 'id',
+  employee_id: 'employee_id',
+  effective_from: 'effective_from',
+  monthly_ctc: 'monthly_ctc',
+  all_components: 'all_components',
+  pf_enabled: 'pf_enabled',
+  eps_enabled: 'eps_enabled',
+  esi_enabled: 'esi_enabled',
+  pt_enabled: 'pt_enabled',
+  pt_state: 'pt_state',
+  disabled: 'disabled',
+  notes: 'notes',
+  created_by: 'created_by',
+  created_at: 'created_at',
+  updated_at: 'updated_at'
+} as const
+
+export type EmployeeSalarySetupScalarFieldEnum = (typeof EmployeeSalarySetupScalarFieldEnum)[keyof typeof EmployeeSalarySetupScalarFieldEnum]
+
+
+export const EmployeeSalaryComponentScalarFieldEnum = {
+  tenant_id: 'tenant_id',
+  id: 'id',
+  setup_id: 'setup_id',
+  component_id: 'component_id',
+  amount: 'amount'
+} as const
+
+export type EmployeeSalaryComponentScalarFieldEnum = (typeof EmployeeSalaryComponentScalarFieldEnum)[keyof typeof EmployeeSalaryComponentScalarFieldEnum]
+
+
+export const PayrollRunScalarFieldEnum = {
+  tenant_id: 'tenant_id',
+  id: 'id',
+  period_year: 'period_year',
+  period_month: 'period_month',
+  period_start: 'period_start',
+  period_end: 'period_end',
+  status: 'status',
+  notes: 'notes',
+  employee_ids: 'employee_ids',
+  employee_count: 'employee_count',
+  total_gross: 'total_gross',
+  total_deductions: 'total_deductions',
+  total_net: 'total_net',
+  totals: 'totals',
+  calculated_at: 'calculated_at',
+  processed_at: 'processed_at',
+  processed_by: 'processed_by',
+  created_by: 'created_by',
+  created_at: 'created_at',
+  updated_at: 'updated_at'
+} as const
+
+export type PayrollRunScalarFieldEnum = (typeof PayrollRunScalarFieldEnum)[keyof typeof PayrollRunScalarFieldEnum]
+
+
+export const PayrollSlipScalarFieldEnum = {
+  tenant_id: 'tenant_id',
+  id: 'id',
+  run_id: 'run_id',
+  employee_id: 'employee_id',
+  slip_number: 'slip_number',
+  employee_code: 'employee_code',
+  employee_name: 'employee_name',
+  department: 'department',
+  designation: 'designation',
+  pay_start: 'pay_start',
+  pay_end: 'pay_end',
+  days_in_period: 'days_in_period',
+  payable_days: 'payable_days',
+  lop_days: 'lop_days',
+  gross: 'gross',
+  total_deductions: 'total_deductions',
+  net_pay: 'net_pay',
+  pf_employee: 'pf_employee',
+  esi_employee: 'esi_employee',
+  professional_tax: 'professional_tax',
+  loan_deduction: 'loan_deduction',
+  reimbursements: 'reimbursements',
+  leave_encashment: 'leave_encashment',
+  employer_cost: 'employer_cost',
+  details: 'details',
+  created_at: 'created_at'
+} as const
+
+export type PayrollSlipScalarFieldEnum = (typeof PayrollSlipScalarFieldEnum)[keyof typeof PayrollSlipScalarFieldEnum]
+
+
+export const LoanAdvanceScalarFieldEnum = {
+  tenant_id: 'tenant_id',
+  id: 'id',
+  loan_number: 'loan_number',
+  employee_id: 'employee_id',
+  loan_type_id: 'loan_type_id',
+  amount: 'amount',
+  installments: 'installments',
+  interest_rate: 'interest_rate',
+  total_repayable: 'total_repayable',
+  installment_amount: 'installment_amount',
+  start_month: 'start_month',
+  reason: 'reason',
+  status: 'status',
+  repaid_amount: 'repaid_amount',
+  requested_by: 'requested_by',
+  decided_by: 'decided_by',
+  decided_at: 'decided_at',
+  decision_comment: 'decision_comment',
+  cancelled_by: 'cancelled_by',
+  cancelled_at: 'cancelled_at',
+  closed_at: 'closed_at',
+  created_at: 'created_at',
+  updated_at: 'updated_at'
+} as const
+
+export type LoanAdvanceScalarFieldEnum = (typeof LoanAdvanceScalarFieldEnum)[keyof typeof LoanAdvanceScalarFieldEnum]
+
+
+export const LoanInstallmentScalarFieldEnum = {
+  tenant_id: 'tenant_id',
+  id: 'id',
+  loan_id: 'loan_id',
+  seq: 'seq',
+  due_month: 'due_month',
+  amount: 'amount',
+  status: 'status',
+  deferrals: 'deferrals',
+  paid_run_id: 'paid_run_id',
+  paid_at: 'paid_at'
+} as const
+
+export type LoanInstallmentScalarFieldEnum = (typeof LoanInstallmentScalarFieldEnum)[keyof typeof LoanInstallmentScalarFieldEnum]
+
+
+export const ExpenseClaimScalarFieldEnum = {
+  tenant_id: 'tenant_id',
+  id: 'id',
+  claim_number: 'claim_number',
+  employee_id: 'employee_id',
+  category_id: 'category_id',
+  amount: 'amount',
+  expense_date: 'expense_date',
+  description: 'description',
+  receipt_file_id: 'receipt_file_id',
+  status: 'status',
+  requested_by: 'requested_by',
+  decided_by: 'decided_by',
+  decided_at: 'decided_at',
+  decision_comment: 'decision_comment',
+  cancelled_by: 'cancelled_by',
+  cancelled_at: 'cancelled_at',
+  paid_run_id: 'paid_run_id',
+  paid_at: 'paid_at',
+  created_at: 'created_at',
+  updated_at: 'updated_at'
+} as const
+
+export type ExpenseClaimScalarFieldEnum = (typeof ExpenseClaimScalarFieldEnum)[keyof typeof ExpenseClaimScalarFieldEnum]
 
 
 export const UserScalarFieldEnum = {

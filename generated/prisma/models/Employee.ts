@@ -385,6 +385,10 @@ export type EmployeeWhereInput = {
   attendance_records?: Prisma.AttendanceRecordListRelationFilter
   attendance_regularizations?: Prisma.AttendanceRegularizationListRelationFilter
   recruitment_candidates?: Prisma.CandidateListRelationFilter
+  salary_setups?: Prisma.EmployeeSalarySetupListRelationFilter
+  payroll_slips?: Prisma.PayrollSlipListRelationFilter
+  loan_advances?: Prisma.LoanAdvanceListRelationFilter
+  expense_claims?: Prisma.ExpenseClaimListRelationFilter
 }
 
 export type EmployeeOrderByWithRelationInput = {
@@ -435,6 +439,10 @@ export type EmployeeOrderByWithRelationInput = {
   attendance_records?: Prisma.AttendanceRecordOrderByRelationAggregateInput
   attendance_regularizations?: Prisma.AttendanceRegularizationOrderByRelationAggregateInput
   recruitment_candidates?: Prisma.CandidateOrderByRelationAggregateInput
+  salary_setups?: Prisma.EmployeeSalarySetupOrderByRelationAggregateInput
+  payroll_slips?: Prisma.PayrollSlipOrderByRelationAggregateInput
+  loan_advances?: Prisma.LoanAdvanceOrderByRelationAggregateInput
+  expense_claims?: Prisma.ExpenseClaimOrderByRelationAggregateInput
 }
 
 export type EmployeeWhereUniqueInput = Prisma.AtLeast<{
@@ -491,6 +499,10 @@ export type EmployeeWhereUniqueInput = Prisma.AtLeast<{
   attendance_records?: Prisma.AttendanceRecordListRelationFilter
   attendance_regularizations?: Prisma.AttendanceRegularizationListRelationFilter
   recruitment_candidates?: Prisma.CandidateListRelationFilter
+  salary_setups?: Prisma.EmployeeSalarySetupListRelationFilter
+  payroll_slips?: Prisma.PayrollSlipListRelationFilter
+  loan_advances?: Prisma.LoanAdvanceListRelationFilter
+  expense_claims?: Prisma.ExpenseClaimListRelationFilter
 }, "tenant_id_id" | "id" | "tenant_id_employee_code" | "tenant_id_email">
 
 export type EmployeeOrderByWithAggregationInput = {
@@ -605,6 +617,10 @@ export type EmployeeCreateInput = {
   attendance_records?: Prisma.AttendanceRecordCreateNestedManyWithoutEmployeeInput
   attendance_regularizations?: Prisma.AttendanceRegularizationCreateNestedManyWithoutEmployeeInput
   recruitment_candidates?: Prisma.CandidateCreateNestedManyWithoutEmployeeInput
+  salary_setups?: Prisma.EmployeeSalarySetupCreateNestedManyWithoutEmployeeInput
+  payroll_slips?: Prisma.PayrollSlipCreateNestedManyWithoutEmployeeInput
+  loan_advances?: Prisma.LoanAdvanceCreateNestedManyWithoutEmployeeInput
+  expense_claims?: Prisma.ExpenseClaimCreateNestedManyWithoutEmployeeInput
 }
 
 export type EmployeeUncheckedCreateInput = {
@@ -652,6 +668,10 @@ export type EmployeeUncheckedCreateInput = {
   attendance_records?: Prisma.AttendanceRecordUncheckedCreateNestedManyWithoutEmployeeInput
   attendance_regularizations?: Prisma.AttendanceRegularizationUncheckedCreateNestedManyWithoutEmployeeInput
   recruitment_candidates?: Prisma.CandidateUncheckedCreateNestedManyWithoutEmployeeInput
+  salary_setups?: Prisma.EmployeeSalarySetupUncheckedCreateNestedManyWithoutEmployeeInput
+  payroll_slips?: Prisma.PayrollSlipUncheckedCreateNestedManyWithoutEmployeeInput
+  loan_advances?: Prisma.LoanAdvanceUncheckedCreateNestedManyWithoutEmployeeInput
+  expense_claims?: Prisma.ExpenseClaimUncheckedCreateNestedManyWithoutEmployeeInput
 }
 
 export type EmployeeUpdateInput = {
@@ -698,6 +718,10 @@ export type EmployeeUpdateInput = {
   attendance_records?: Prisma.AttendanceRecordUpdateManyWithoutEmployeeNestedInput
   attendance_regularizations?: Prisma.AttendanceRegularizationUpdateManyWithoutEmployeeNestedInput
   recruitment_candidates?: Prisma.CandidateUpdateManyWithoutEmployeeNestedInput
+  salary_setups?: Prisma.EmployeeSalarySetupUpdateManyWithoutEmployeeNestedInput
+  payroll_slips?: Prisma.PayrollSlipUpdateManyWithoutEmployeeNestedInput
+  loan_advances?: Prisma.LoanAdvanceUpdateManyWithoutEmployeeNestedInput
+  expense_claims?: Prisma.ExpenseClaimUpdateManyWithoutEmployeeNestedInput
 }
 
 export type EmployeeUncheckedUpdateInput = {
@@ -745,6 +769,10 @@ export type EmployeeUncheckedUpdateInput = {
   attendance_records?: Prisma.AttendanceRecordUncheckedUpdateManyWithoutEmployeeNestedInput
   attendance_regularizations?: Prisma.AttendanceRegularizationUncheckedUpdateManyWithoutEmployeeNestedInput
   recruitment_candidates?: Prisma.CandidateUncheckedUpdateManyWithoutEmployeeNestedInput
+  salary_setups?: Prisma.EmployeeSalarySetupUncheckedUpdateManyWithoutEmployeeNestedInput
+  payroll_slips?: Prisma.PayrollSlipUncheckedUpdateManyWithoutEmployeeNestedInput
+  loan_advances?: Prisma.LoanAdvanceUncheckedUpdateManyWithoutEmployeeNestedInput
+  expense_claims?: Prisma.ExpenseClaimUncheckedUpdateManyWithoutEmployeeNestedInput
 }
 
 export type EmployeeCreateManyInput = {
@@ -1274,6 +1302,62 @@ export type EmployeeUpdateOneRequiredWithoutHoliday_work_requestsNestedInput = {
   update?: Prisma.XOR<Prisma.XOR<Prisma.EmployeeUpdateToOneWithWhereWithoutHoliday_work_requestsInput, Prisma.EmployeeUpdateWithoutHoliday_work_requestsInput>, Prisma.EmployeeUncheckedUpdateWithoutHoliday_work_requestsInput>
 }
 
+export type EmployeeCreateNestedOneWithoutSalary_setupsInput = {
+  create?: Prisma.XOR<Prisma.EmployeeCreateWithoutSalary_setupsInput, Prisma.EmployeeUncheckedCreateWithoutSalary_setupsInput>
+  connectOrCreate?: Prisma.EmployeeCreateOrConnectWithoutSalary_setupsInput
+  connect?: Prisma.EmployeeWhereUniqueInput
+}
+
+export type EmployeeUpdateOneRequiredWithoutSalary_setupsNestedInput = {
+  create?: Prisma.XOR<Prisma.EmployeeCreateWithoutSalary_setupsInput, Prisma.EmployeeUncheckedCreateWithoutSalary_setupsInput>
+  connectOrCreate?: Prisma.EmployeeCreateOrConnectWithoutSalary_setupsInput
+  upsert?: Prisma.EmployeeUpsertWithoutSalary_setupsInput
+  connect?: Prisma.EmployeeWhereUniqueInput
+  update?: Prisma.XOR<Prisma.XOR<Prisma.EmployeeUpdateToOneWithWhereWithoutSalary_setupsInput, Prisma.EmployeeUpdateWithoutSalary_setupsInput>, Prisma.EmployeeUncheckedUpdateWithoutSalary_setupsInput>
+}
+
+export type EmployeeCreateNestedOneWithoutPayroll_slipsInput = {
+  create?: Prisma.XOR<Prisma.EmployeeCreateWithoutPayroll_slipsInput, Prisma.EmployeeUncheckedCreateWithoutPayroll_slipsInput>
+  connectOrCreate?: Prisma.EmployeeCreateOrConnectWithoutPayroll_slipsInput
+  connect?: Prisma.EmployeeWhereUniqueInput
+}
+
+export type EmployeeUpdateOneRequiredWithoutPayroll_slipsNestedInput = {
+  create?: Prisma.XOR<Prisma.EmployeeCreateWithoutPayroll_slipsInput, Prisma.EmployeeUncheckedCreateWithoutPayroll_slipsInput>
+  connectOrCreate?: Prisma.EmployeeCreateOrConnectWithoutPayroll_slipsInput
+  upsert?: Prisma.EmployeeUpsertWithoutPayroll_slipsInput
+  connect?: Prisma.EmployeeWhereUniqueInput
+  update?: Prisma.XOR<Prisma.XOR<Prisma.EmployeeUpdateToOneWithWhereWithoutPayroll_slipsInput, Prisma.EmployeeUpdateWithoutPayroll_slipsInput>, Prisma.EmployeeUncheckedUpdateWithoutPayroll_slipsInput>
+}
+
+export type EmployeeCreateNestedOneWithoutLoan_advancesInput = {
+  create?: Prisma.XOR<Prisma.EmployeeCreateWithoutLoan_advancesInput, Prisma.EmployeeUncheckedCreateWithoutLoan_advancesInput>
+  connectOrCreate?: Prisma.EmployeeCreateOrConnectWithoutLoan_advancesInput
+  connect?: Prisma.EmployeeWhereUniqueInput
+}
+
+export type EmployeeUpdateOneRequiredWithoutLoan_advancesNestedInput = {
+  create?: Prisma.XOR<Prisma.EmployeeCreateWithoutLoan_advancesInput, Prisma.EmployeeUncheckedCreateWithoutLoan_advancesInput>
+  connectOrCreate?: Prisma.EmployeeCreateOrConnectWithoutLoan_advancesInput
+  upsert?: Prisma.EmployeeUpsertWithoutLoan_advancesInput
+  connect?: Prisma.EmployeeWhereUniqueInput
+  update?: Prisma.XOR<Prisma.XOR<Prisma.EmployeeUpdateToOneWithWhereWithoutLoan_advancesInput, Prisma.EmployeeUpdateWithoutLoan_advancesInput>, Prisma.EmployeeUncheckedUpdateWithoutLoan_advancesInput>
+}
+
+export type EmployeeCreateNestedOneWithoutExpense_claimsInput = {
+  create?: Prisma.XOR<Prisma.EmployeeCreateWithoutExpense_claimsInput, Prisma.EmployeeUncheckedCreateWithoutExpense_claimsInput>
+  connectOrCreate?: Prisma.EmployeeCreateOrConnectWithoutExpense_claimsInput
+  connect?: Prisma.EmployeeWhereUniqueInput
+}
+
+export type EmployeeUpdateOneRequiredWithoutExpense_claimsNestedInput = {
+  create?: Prisma.XOR<Prisma.EmployeeCreateWithoutExpense_claimsInput, Prisma.EmployeeUncheckedCreateWithoutExpense_claimsInput>
+  connectOrCreate?: Prisma.EmployeeCreateOrConnectWithoutExpense_claimsInput
+  upsert?: Prisma.EmployeeUpsertWithoutExpense_claimsInput
+  connect?: Prisma.EmployeeWhereUniqueInput
+  update?: Prisma.XOR<Prisma.XOR<Prisma.EmployeeUpdateToOneWithWhereWithoutExpense_claimsInput, Prisma.EmployeeUpdateWithoutExpense_claimsInput>, Prisma.EmployeeUncheckedUpdateWithoutExpense_claimsInput>
+}
+
 export type EmployeeCreateNestedOneWithoutMembershipsInput = {
   create?: Prisma.XOR<Prisma.EmployeeCreateWithoutMembershipsInput, Prisma.EmployeeUncheckedCreateWithoutMembershipsInput>
   connectOrCreate?: Prisma.EmployeeCreateOrConnectWithoutMembershipsInput
@@ -1365,6 +1449,10 @@ export type EmployeeCreateWithoutAsset_assignmentsInput = {
   attendance_records?: Prisma.AttendanceRecordCreateNestedManyWithoutEmployeeInput
   attendance_regularizations?: Prisma.AttendanceRegularizationCreateNestedManyWithoutEmployeeInput
   recruitment_candidates?: Prisma.CandidateCreateNestedManyWithoutEmployeeInput
+  salary_setups?: Prisma.EmployeeSalarySetupCreateNestedManyWithoutEmployeeInput
+  payroll_slips?: Prisma.PayrollSlipCreateNestedManyWithoutEmployeeInput
+  loan_advances?: Prisma.LoanAdvanceCreateNestedManyWithoutEmployeeInput
+  expense_claims?: Prisma.ExpenseClaimCreateNestedManyWithoutEmployeeInput
 }
 
 export type EmployeeUncheckedCreateWithoutAsset_assignmentsInput = {
@@ -1411,6 +1499,10 @@ export type EmployeeUncheckedCreateWithoutAsset_assignmentsInput = {
   attendance_records?: Prisma.AttendanceRecordUncheckedCreateNestedManyWithoutEmployeeInput
   attendance_regularizations?: Prisma.AttendanceRegularizationUncheckedCreateNestedManyWithoutEmployeeInput
   recruitment_candidates?: Prisma.CandidateUncheckedCreateNestedManyWithoutEmployeeInput
+  salary_setups?: Prisma.EmployeeSalarySetupUncheckedCreateNestedManyWithoutEmployeeInput
+  payroll_slips?: Prisma.PayrollSlipUncheckedCreateNestedManyWithoutEmployeeInput
+  loan_advances?: Prisma.LoanAdvanceUncheckedCreateNestedManyWithoutEmployeeInput
+  expense_claims?: Prisma.ExpenseClaimUncheckedCreateNestedManyWithoutEmployeeInput
 }
 
 export type EmployeeCreateOrConnectWithoutAsset_assignmentsInput = {
@@ -1472,6 +1564,10 @@ export type EmployeeUpdateWithoutAsset_assignmentsInput = {
   attendance_records?: Prisma.AttendanceRecordUpdateManyWithoutEmployeeNestedInput
   attendance_regularizations?: Prisma.AttendanceRegularizationUpdateManyWithoutEmployeeNestedInput
   recruitment_candidates?: Prisma.CandidateUpdateManyWithoutEmployeeNestedInput
+  salary_setups?: Prisma.EmployeeSalarySetupUpdateManyWithoutEmployeeNestedInput
+  payroll_slips?: Prisma.PayrollSlipUpdateManyWithoutEmployeeNestedInput
+  loan_advances?: Prisma.LoanAdvanceUpdateManyWithoutEmployeeNestedInput
+  expense_claims?: Prisma.ExpenseClaimUpdateManyWithoutEmployeeNestedInput
 }
 
 export type EmployeeUncheckedUpdateWithoutAsset_assignmentsInput = {
@@ -1518,6 +1614,10 @@ export type EmployeeUncheckedUpdateWithoutAsset_assignmentsInput = {
   attendance_records?: Prisma.AttendanceRecordUncheckedUpdateManyWithoutEmployeeNestedInput
   attendance_regularizations?: Prisma.AttendanceRegularizationUncheckedUpdateManyWithoutEmployeeNestedInput
   recruitment_candidates?: Prisma.CandidateUncheckedUpdateManyWithoutEmployeeNestedInput
+  salary_setups?: Prisma.EmployeeSalarySetupUncheckedUpdateManyWithoutEmployeeNestedInput
+  payroll_slips?: Prisma.PayrollSlipUncheckedUpdateManyWithoutEmployeeNestedInput
+  loan_advances?: Prisma.LoanAdvanceUncheckedUpdateManyWithoutEmployeeNestedInput
+  expense_claims?: Prisma.ExpenseClaimUncheckedUpdateManyWithoutEmployeeNestedInput
 }
 
 export type EmployeeCreateWithoutAttendance_recordsInput = {
@@ -1563,6 +1663,10 @@ export type EmployeeCreateWithoutAttendance_recordsInput = {
   holiday_work_requests?: Prisma.HolidayWorkRequestCreateNestedManyWithoutEmployeeInput
   attendance_regularizations?: Prisma.AttendanceRegularizationCreateNestedManyWithoutEmployeeInput
   recruitment_candidates?: Prisma.CandidateCreateNestedManyWithoutEmployeeInput
+  salary_setups?: Prisma.EmployeeSalarySetupCreateNestedManyWithoutEmployeeInput
+  payroll_slips?: Prisma.PayrollSlipCreateNestedManyWithoutEmployeeInput
+  loan_advances?: Prisma.LoanAdvanceCreateNestedManyWithoutEmployeeInput
+  expense_claims?: Prisma.ExpenseClaimCreateNestedManyWithoutEmployeeInput
 }
 
 export type EmployeeUncheckedCreateWithoutAttendance_recordsInput = {
@@ -1609,6 +1713,10 @@ export type EmployeeUncheckedCreateWithoutAttendance_recordsInput = {
   holiday_work_requests?: Prisma.HolidayWorkRequestUncheckedCreateNestedManyWithoutEmployeeInput
   attendance_regularizations?: Prisma.AttendanceRegularizationUncheckedCreateNestedManyWithoutEmployeeInput
   recruitment_candidates?: Prisma.CandidateUncheckedCreateNestedManyWithoutEmployeeInput
+  salary_setups?: Prisma.EmployeeSalarySetupUncheckedCreateNestedManyWithoutEmployeeInput
+  payroll_slips?: Prisma.PayrollSlipUncheckedCreateNestedManyWithoutEmployeeInput
+  loan_advances?: Prisma.LoanAdvanceUncheckedCreateNestedManyWithoutEmployeeInput
+  expense_claims?: Prisma.ExpenseClaimUncheckedCreateNestedManyWithoutEmployeeInput
 }
 
 export type EmployeeCreateOrConnectWithoutAttendance_recordsInput = {
@@ -1670,6 +1778,10 @@ export type EmployeeUpdateWithoutAttendance_recordsInput = {
   holiday_work_requests?: Prisma.HolidayWorkRequestUpdateManyWithoutEmployeeNestedInput
   attendance_regularizations?: Prisma.AttendanceRegularizationUpdateManyWithoutEmployeeNestedInput
   recruitment_candidates?: Prisma.CandidateUpdateManyWithoutEmployeeNestedInput
+  salary_setups?: Prisma.EmployeeSalarySetupUpdateManyWithoutEmployeeNestedInput
+  payroll_slips?: Prisma.PayrollSlipUpdateManyWithoutEmployeeNestedInput
+  loan_advances?: Prisma.LoanAdvanceUpdateManyWithoutEmployeeNestedInput
+  expense_claims?: Prisma.ExpenseClaimUpdateManyWithoutEmployeeNestedInput
 }
 
 export type EmployeeUncheckedUpdateWithoutAttendance_recordsInput = {
@@ -1716,6 +1828,10 @@ export type EmployeeUncheckedUpdateWithoutAttendance_recordsInput = {
   holiday_work_requests?: Prisma.HolidayWorkRequestUncheckedUpdateManyWithoutEmployeeNestedInput
   attendance_regularizations?: Prisma.AttendanceRegularizationUncheckedUpdateManyWithoutEmployeeNestedInput
   recruitment_candidates?: Prisma.CandidateUncheckedUpdateManyWithoutEmployeeNestedInput
+  salary_setups?: Prisma.EmployeeSalarySetupUncheckedUpdateManyWithoutEmployeeNestedInput
+  payroll_slips?: Prisma.PayrollSlipUncheckedUpdateManyWithoutEmployeeNestedInput
+  loan_advances?: Prisma.LoanAdvanceUncheckedUpdateManyWithoutEmployeeNestedInput
+  expense_claims?: Prisma.ExpenseClaimUncheckedUpdateManyWithoutEmployeeNestedInput
 }
 
 export type EmployeeCreateWithoutAttendance_regularizationsInput = {
@@ -1761,6 +1877,10 @@ export type EmployeeCreateWithoutAttendance_regularizationsInput = {
   holiday_work_requests?: Prisma.HolidayWorkRequestCreateNestedManyWithoutEmployeeInput
   attendance_records?: Prisma.AttendanceRecordCreateNestedManyWithoutEmployeeInput
   recruitment_candidates?: Prisma.CandidateCreateNestedManyWithoutEmployeeInput
+  salary_setups?: Prisma.EmployeeSalarySetupCreateNestedManyWithoutEmployeeInput
+  payroll_slips?: Prisma.PayrollSlipCreateNestedManyWithoutEmployeeInput
+  loan_advances?: Prisma.LoanAdvanceCreateNestedManyWithoutEmployeeInput
+  expense_claims?: Prisma.ExpenseClaimCreateNestedManyWithoutEmployeeInput
 }
 
 export type EmployeeUncheckedCreateWithoutAttendance_regularizationsInput = {
@@ -1807,6 +1927,10 @@ export type EmployeeUncheckedCreateWithoutAttendance_regularizationsInput = {
   holiday_work_requests?: Prisma.HolidayWorkRequestUncheckedCreateNestedManyWithoutEmployeeInput
   attendance_records?: Prisma.AttendanceRecordUncheckedCreateNestedManyWithoutEmployeeInput
   recruitment_candidates?: Prisma.CandidateUncheckedCreateNestedManyWithoutEmployeeInput
+  salary_setups?: Prisma.EmployeeSalarySetupUncheckedCreateNestedManyWithoutEmployeeInput
+  payroll_slips?: Prisma.PayrollSlipUncheckedCreateNestedManyWithoutEmployeeInput
+  loan_advances?: Prisma.LoanAdvanceUncheckedCreateNestedManyWithoutEmployeeInput
+  expense_claims?: Prisma.ExpenseClaimUncheckedCreateNestedManyWithoutEmployeeInput
 }
 
 export type EmployeeCreateOrConnectWithoutAttendance_regularizationsInput = {
@@ -1868,6 +1992,10 @@ export type EmployeeUpdateWithoutAttendance_regularizationsInput = {
   holiday_work_requests?: Prisma.HolidayWorkRequestUpdateManyWithoutEmployeeNestedInput
   attendance_records?: Prisma.AttendanceRecordUpdateManyWithoutEmployeeNestedInput
   recruitment_candidates?: Prisma.CandidateUpdateManyWithoutEmployeeNestedInput
+  salary_setups?: Prisma.EmployeeSalarySetupUpdateManyWithoutEmployeeNestedInput
+  payroll_slips?: Prisma.PayrollSlipUpdateManyWithoutEmployeeNestedInput
+  loan_advances?: Prisma.LoanAdvanceUpdateManyWithoutEmployeeNestedInput
+  expense_claims?: Prisma.ExpenseClaimUpdateManyWithoutEmployeeNestedInput
 }
 
 export type EmployeeUncheckedUpdateWithoutAttendance_regularizationsInput = {
@@ -1914,6 +2042,10 @@ export type EmployeeUncheckedUpdateWithoutAttendance_regularizationsInput = {
   holiday_work_requests?: Prisma.HolidayWorkRequestUncheckedUpdateManyWithoutEmployeeNestedInput
   attendance_records?: Prisma.AttendanceRecordUncheckedUpdateManyWithoutEmployeeNestedInput
   recruitment_candidates?: Prisma.CandidateUncheckedUpdateManyWithoutEmployeeNestedInput
+  salary_setups?: Prisma.EmployeeSalarySetupUncheckedUpdateManyWithoutEmployeeNestedInput
+  payroll_slips?: Prisma.PayrollSlipUncheckedUpdateManyWithoutEmployeeNestedInput
+  loan_advances?: Prisma.LoanAdvanceUncheckedUpdateManyWithoutEmployeeNestedInput
+  expense_claims?: Prisma.ExpenseClaimUncheckedUpdateManyWithoutEmployeeNestedInput
 }
 
 export type EmployeeCreateWithoutReportsInput = {
@@ -1959,6 +2091,10 @@ export type EmployeeCreateWithoutReportsInput = {
   attendance_records?: Prisma.AttendanceRecordCreateNestedManyWithoutEmployeeInput
   attendance_regularizations?: Prisma.AttendanceRegularizationCreateNestedManyWithoutEmployeeInput
   recruitment_candidates?: Prisma.CandidateCreateNestedManyWithoutEmployeeInput
+  salary_setups?: Prisma.EmployeeSalarySetupCreateNestedManyWithoutEmployeeInput
+  payroll_slips?: Prisma.PayrollSlipCreateNestedManyWithoutEmployeeInput
+  loan_advances?: Prisma.LoanAdvanceCreateNestedManyWithoutEmployeeInput
+  expense_claims?: Prisma.ExpenseClaimCreateNestedManyWithoutEmployeeInput
 }
 
 export type EmployeeUncheckedCreateWithoutReportsInput = {
@@ -2005,6 +2141,10 @@ export type EmployeeUncheckedCreateWithoutReportsInput = {
   attendance_records?: Prisma.AttendanceRecordUncheckedCreateNestedManyWithoutEmployeeInput
   attendance_regularizations?: Prisma.AttendanceRegularizationUncheckedCreateNestedManyWithoutEmployeeInput
   recruitment_candidates?: Prisma.CandidateUncheckedCreateNestedManyWithoutEmployeeInput
+  salary_setups?: Prisma.EmployeeSalarySetupUncheckedCreateNestedManyWithoutEmployeeInput
+  payroll_slips?: Prisma.PayrollSlipUncheckedCreateNestedManyWithoutEmployeeInput
+  loan_advances?: Prisma.LoanAdvanceUncheckedCreateNestedManyWithoutEmployeeInput
+  expense_claims?: Prisma.ExpenseClaimUncheckedCreateNestedManyWithoutEmployeeInput
 }
 
 export type EmployeeCreateOrConnectWithoutReportsInput = {
@@ -2055,6 +2195,10 @@ export type EmployeeCreateWithoutManagerInput = {
   attendance_records?: Prisma.AttendanceRecordCreateNestedManyWithoutEmployeeInput
   attendance_regularizations?: Prisma.AttendanceRegularizationCreateNestedManyWithoutEmployeeInput
   recruitment_candidates?: Prisma.CandidateCreateNestedManyWithoutEmployeeInput
+  salary_setups?: Prisma.EmployeeSalarySetupCreateNestedManyWithoutEmployeeInput
+  payroll_slips?: Prisma.PayrollSlipCreateNestedManyWithoutEmployeeInput
+  loan_advances?: Prisma.LoanAdvanceCreateNestedManyWithoutEmployeeInput
+  expense_claims?: Prisma.ExpenseClaimCreateNestedManyWithoutEmployeeInput
 }
 
 export type EmployeeUncheckedCreateWithoutManagerInput = {
@@ -2100,6 +2244,10 @@ export type EmployeeUncheckedCreateWithoutManagerInput = {
   attendance_records?: Prisma.AttendanceRecordUncheckedCreateNestedManyWithoutEmployeeInput
   attendance_regularizations?: Prisma.AttendanceRegularizationUncheckedCreateNestedManyWithoutEmployeeInput
   recruitment_candidates?: Prisma.CandidateUncheckedCreateNestedManyWithoutEmployeeInput
+  salary_setups?: Prisma.EmployeeSalarySetupUncheckedCreateNestedManyWithoutEmployeeInput
+  payroll_slips?: Prisma.PayrollSlipUncheckedCreateNestedManyWithoutEmployeeInput
+  loan_advances?: Prisma.LoanAdvanceUncheckedCreateNestedManyWithoutEmployeeInput
+  expense_claims?: Prisma.ExpenseClaimUncheckedCreateNestedManyWithoutEmployeeInput
 }
 
 export type EmployeeCreateOrConnectWithoutManagerInput = {
@@ -2166,6 +2314,10 @@ export type EmployeeUpdateWithoutReportsInput = {
   attendance_records?: Prisma.AttendanceRecordUpdateManyWithoutEmployeeNestedInput
   attendance_regularizations?: Prisma.AttendanceRegularizationUpdateManyWithoutEmployeeNestedInput
   recruitment_candidates?: Prisma.CandidateUpdateManyWithoutEmployeeNestedInput
+  salary_setups?: Prisma.EmployeeSalarySetupUpdateManyWithoutEmployeeNestedInput
+  payroll_slips?: Prisma.PayrollSlipUpdateManyWithoutEmployeeNestedInput
+  loan_advances?: Prisma.LoanAdvanceUpdateManyWithoutEmployeeNestedInput
+  expense_claims?: Prisma.ExpenseClaimUpdateManyWithoutEmployeeNestedInput
 }
 
 export type EmployeeUncheckedUpdateWithoutReportsInput = {
@@ -2212,6 +2364,10 @@ export type EmployeeUncheckedUpdateWithoutReportsInput = {
   attendance_records?: Prisma.AttendanceRecordUncheckedUpdateManyWithoutEmployeeNestedInput
   attendance_regularizations?: Prisma.AttendanceRegularizationUncheckedUpdateManyWithoutEmployeeNestedInput
   recruitment_candidates?: Prisma.CandidateUncheckedUpdateManyWithoutEmployeeNestedInput
+  salary_setups?: Prisma.EmployeeSalarySetupUncheckedUpdateManyWithoutEmployeeNestedInput
+  payroll_slips?: Prisma.PayrollSlipUncheckedUpdateManyWithoutEmployeeNestedInput
+  loan_advances?: Prisma.LoanAdvanceUncheckedUpdateManyWithoutEmployeeNestedInput
+  expense_claims?: Prisma.ExpenseClaimUncheckedUpdateManyWithoutEmployeeNestedInput
 }
 
 export type EmployeeUpsertWithWhereUniqueWithoutManagerInput = {
@@ -2307,6 +2463,10 @@ export type EmployeeCreateWithoutDocumentsInput = {
   attendance_records?: Prisma.AttendanceRecordCreateNestedManyWithoutEmployeeInput
   attendance_regularizations?: Prisma.AttendanceRegularizationCreateNestedManyWithoutEmployeeInput
   recruitment_candidates?: Prisma.CandidateCreateNestedManyWithoutEmployeeInput
+  salary_setups?: Prisma.EmployeeSalarySetupCreateNestedManyWithoutEmployeeInput
+  payroll_slips?: Prisma.PayrollSlipCreateNestedManyWithoutEmployeeInput
+  loan_advances?: Prisma.LoanAdvanceCreateNestedManyWithoutEmployeeInput
+  expense_claims?: Prisma.ExpenseClaimCreateNestedManyWithoutEmployeeInput
 }
 
 export type EmployeeUncheckedCreateWithoutDocumentsInput = {
@@ -2353,6 +2513,10 @@ export type EmployeeUncheckedCreateWithoutDocumentsInput = {
   attendance_records?: Prisma.AttendanceRecordUncheckedCreateNestedManyWithoutEmployeeInput
   attendance_regularizations?: Prisma.AttendanceRegularizationUncheckedCreateNestedManyWithoutEmployeeInput
   recruitment_candidates?: Prisma.CandidateUncheckedCreateNestedManyWithoutEmployeeInput
+  salary_setups?: Prisma.EmployeeSalarySetupUncheckedCreateNestedManyWithoutEmployeeInput
+  payroll_slips?: Prisma.PayrollSlipUncheckedCreateNestedManyWithoutEmployeeInput
+  loan_advances?: Prisma.LoanAdvanceUncheckedCreateNestedManyWithoutEmployeeInput
+  expense_claims?: Prisma.ExpenseClaimUncheckedCreateNestedManyWithoutEmployeeInput
 }
 
 export type EmployeeCreateOrConnectWithoutDocumentsInput = {
@@ -2414,6 +2578,10 @@ export type EmployeeUpdateWithoutDocumentsInput = {
   attendance_records?: Prisma.AttendanceRecordUpdateManyWithoutEmployeeNestedInput
   attendance_regularizations?: Prisma.AttendanceRegularizationUpdateManyWithoutEmployeeNestedInput
   recruitment_candidates?: Prisma.CandidateUpdateManyWithoutEmployeeNestedInput
+  salary_setups?: Prisma.EmployeeSalarySetupUpdateManyWithoutEmployeeNestedInput
+  payroll_slips?: Prisma.PayrollSlipUpdateManyWithoutEmployeeNestedInput
+  loan_advances?: Prisma.LoanAdvanceUpdateManyWithoutEmployeeNestedInput
+  expense_claims?: Prisma.ExpenseClaimUpdateManyWithoutEmployeeNestedInput
 }
 
 export type EmployeeUncheckedUpdateWithoutDocumentsInput = {
@@ -2460,6 +2628,10 @@ export type EmployeeUncheckedUpdateWithoutDocumentsInput = {
   attendance_records?: Prisma.AttendanceRecordUncheckedUpdateManyWithoutEmployeeNestedInput
   attendance_regularizations?: Prisma.AttendanceRegularizationUncheckedUpdateManyWithoutEmployeeNestedInput
   recruitment_candidates?: Prisma.CandidateUncheckedUpdateManyWithoutEmployeeNestedInput
+  salary_setups?: Prisma.EmployeeSalarySetupUncheckedUpdateManyWithoutEmployeeNestedInput
+  payroll_slips?: Prisma.PayrollSlipUncheckedUpdateManyWithoutEmployeeNestedInput
+  loan_advances?: Prisma.LoanAdvanceUncheckedUpdateManyWithoutEmployeeNestedInput
+  expense_claims?: Prisma.ExpenseClaimUncheckedUpdateManyWithoutEmployeeNestedInput
 }
 
 export type EmployeeCreateWithoutExitInput = {
@@ -2505,6 +2677,10 @@ export type EmployeeCreateWithoutExitInput = {
   attendance_records?: Prisma.AttendanceRecordCreateNestedManyWithoutEmployeeInput
   attendance_regularizations?: Prisma.AttendanceRegularizationCreateNestedManyWithoutEmployeeInput
   recruitment_candidates?: Prisma.CandidateCreateNestedManyWithoutEmployeeInput
+  salary_setups?: Prisma.EmployeeSalarySetupCreateNestedManyWithoutEmployeeInput
+  payroll_slips?: Prisma.PayrollSlipCreateNestedManyWithoutEmployeeInput
+  loan_advances?: Prisma.LoanAdvanceCreateNestedManyWithoutEmployeeInput
+  expense_claims?: Prisma.ExpenseClaimCreateNestedManyWithoutEmployeeInput
 }
 
 export type EmployeeUncheckedCreateWithoutExitInput = {
@@ -2551,6 +2727,10 @@ export type EmployeeUncheckedCreateWithoutExitInput = {
   attendance_records?: Prisma.AttendanceRecordUncheckedCreateNestedManyWithoutEmployeeInput
   attendance_regularizations?: Prisma.AttendanceRegularizationUncheckedCreateNestedManyWithoutEmployeeInput
   recruitment_candidates?: Prisma.CandidateUncheckedCreateNestedManyWithoutEmployeeInput
+  salary_setups?: Prisma.EmployeeSalarySetupUncheckedCreateNestedManyWithoutEmployeeInput
+  payroll_slips?: Prisma.PayrollSlipUncheckedCreateNestedManyWithoutEmployeeInput
+  loan_advances?: Prisma.LoanAdvanceUncheckedCreateNestedManyWithoutEmployeeInput
+  expense_claims?: Prisma.ExpenseClaimUncheckedCreateNestedManyWithoutEmployeeInput
 }
 
 export type EmployeeCreateOrConnectWithoutExitInput = {
@@ -2612,6 +2792,10 @@ export type EmployeeUpdateWithoutExitInput = {
   attendance_records?: Prisma.AttendanceRecordUpdateManyWithoutEmployeeNestedInput
   attendance_regularizations?: Prisma.AttendanceRegularizationUpdateManyWithoutEmployeeNestedInput
   recruitment_candidates?: Prisma.CandidateUpdateManyWithoutEmployeeNestedInput
+  salary_setups?: Prisma.EmployeeSalarySetupUpdateManyWithoutEmployeeNestedInput
+  payroll_slips?: Prisma.PayrollSlipUpdateManyWithoutEmployeeNestedInput
+  loan_advances?: Prisma.LoanAdvanceUpdateManyWithoutEmployeeNestedInput
+  expense_claims?: Prisma.ExpenseClaimUpdateManyWithoutEmployeeNestedInput
 }
 
 export type EmployeeUncheckedUpdateWithoutExitInput = {
@@ -2658,6 +2842,10 @@ export type EmployeeUncheckedUpdateWithoutExitInput = {
   attendance_records?: Prisma.AttendanceRecordUncheckedUpdateManyWithoutEmployeeNestedInput
   attendance_regularizations?: Prisma.AttendanceRegularizationUncheckedUpdateManyWithoutEmployeeNestedInput
   recruitment_candidates?: Prisma.CandidateUncheckedUpdateManyWithoutEmployeeNestedInput
+  salary_setups?: Prisma.EmployeeSalarySetupUncheckedUpdateManyWithoutEmployeeNestedInput
+  payroll_slips?: Prisma.PayrollSlipUncheckedUpdateManyWithoutEmployeeNestedInput
+  loan_advances?: Prisma.LoanAdvanceUncheckedUpdateManyWithoutEmployeeNestedInput
+  expense_claims?: Prisma.ExpenseClaimUncheckedUpdateManyWithoutEmployeeNestedInput
 }
 
 export type EmployeeCreateWithoutBranchInput = {
@@ -2703,6 +2891,10 @@ export type EmployeeCreateWithoutBranchInput = {
   attendance_records?: Prisma.AttendanceRecordCreateNestedManyWithoutEmployeeInput
   attendance_regularizations?: Prisma.AttendanceRegularizationCreateNestedManyWithoutEmployeeInput
   recruitment_candidates?: Prisma.CandidateCreateNestedManyWithoutEmployeeInput
+  salary_setups?: Prisma.EmployeeSalarySetupCreateNestedManyWithoutEmployeeInput
+  payroll_slips?: Prisma.PayrollSlipCreateNestedManyWithoutEmployeeInput
+  loan_advances?: Prisma.LoanAdvanceCreateNestedManyWithoutEmployeeInput
+  expense_claims?: Prisma.ExpenseClaimCreateNestedManyWithoutEmployeeInput
 }
 
 export type EmployeeUncheckedCreateWithoutBranchInput = {
@@ -2748,6 +2940,10 @@ export type EmployeeUncheckedCreateWithoutBranchInput = {
   attendance_records?: Prisma.AttendanceRecordUncheckedCreateNestedManyWithoutEmployeeInput
   attendance_regularizations?: Prisma.AttendanceRegularizationUncheckedCreateNestedManyWithoutEmployeeInput
   recruitment_candidates?: Prisma.CandidateUncheckedCreateNestedManyWithoutEmployeeInput
+  salary_setups?: Prisma.EmployeeSalarySetupUncheckedCreateNestedManyWithoutEmployeeInput
+  payroll_slips?: Prisma.PayrollSlipUncheckedCreateNestedManyWithoutEmployeeInput
+  loan_advances?: Prisma.LoanAdvanceUncheckedCreateNestedManyWithoutEmployeeInput
+  expense_claims?: Prisma.ExpenseClaimUncheckedCreateNestedManyWithoutEmployeeInput
 }
 
 export type EmployeeCreateOrConnectWithoutBranchInput = {
@@ -2819,6 +3015,10 @@ export type EmployeeCreateWithoutWork_locationInput = {
   attendance_records?: Prisma.AttendanceRecordCreateNestedManyWithoutEmployeeInput
   attendance_regularizations?: Prisma.AttendanceRegularizationCreateNestedManyWithoutEmployeeInput
   recruitment_candidates?: Prisma.CandidateCreateNestedManyWithoutEmployeeInput
+  salary_setups?: Prisma.EmployeeSalarySetupCreateNestedManyWithoutEmployeeInput
+  payroll_slips?: Prisma.PayrollSlipCreateNestedManyWithoutEmployeeInput
+  loan_advances?: Prisma.LoanAdvanceCreateNestedManyWithoutEmployeeInput
+  expense_claims?: Prisma.ExpenseClaimCreateNestedManyWithoutEmployeeInput
 }
 
 export type EmployeeUncheckedCreateWithoutWork_locationInput = {
@@ -2864,6 +3064,10 @@ export type EmployeeUncheckedCreateWithoutWork_locationInput = {
   attendance_records?: Prisma.AttendanceRecordUncheckedCreateNestedManyWithoutEmployeeInput
   attendance_regularizations?: Prisma.AttendanceRegularizationUncheckedCreateNestedManyWithoutEmployeeInput
   recruitment_candidates?: Prisma.CandidateUncheckedCreateNestedManyWithoutEmployeeInput
+  salary_setups?: Prisma.EmployeeSalarySetupUncheckedCreateNestedManyWithoutEmployeeInput
+  payroll_slips?: Prisma.PayrollSlipUncheckedCreateNestedManyWithoutEmployeeInput
+  loan_advances?: Prisma.LoanAdvanceUncheckedCreateNestedManyWithoutEmployeeInput
+  expense_claims?: Prisma.ExpenseClaimUncheckedCreateNestedManyWithoutEmployeeInput
 }
 
 export type EmployeeCreateOrConnectWithoutWork_locationInput = {
@@ -2935,6 +3139,10 @@ export type EmployeeCreateWithoutLeave_policy_employeesInput = {
   attendance_records?: Prisma.AttendanceRecordCreateNestedManyWithoutEmployeeInput
   attendance_regularizations?: Prisma.AttendanceRegularizationCreateNestedManyWithoutEmployeeInput
   recruitment_candidates?: Prisma.CandidateCreateNestedManyWithoutEmployeeInput
+  salary_setups?: Prisma.EmployeeSalarySetupCreateNestedManyWithoutEmployeeInput
+  payroll_slips?: Prisma.PayrollSlipCreateNestedManyWithoutEmployeeInput
+  loan_advances?: Prisma.LoanAdvanceCreateNestedManyWithoutEmployeeInput
+  expense_claims?: Prisma.ExpenseClaimCreateNestedManyWithoutEmployeeInput
 }
 
 export type EmployeeUncheckedCreateWithoutLeave_policy_employeesInput = {
@@ -2981,6 +3189,10 @@ export type EmployeeUncheckedCreateWithoutLeave_policy_employeesInput = {
   attendance_records?: Prisma.AttendanceRecordUncheckedCreateNestedManyWithoutEmployeeInput
   attendance_regularizations?: Prisma.AttendanceRegularizationUncheckedCreateNestedManyWithoutEmployeeInput
   recruitment_candidates?: Prisma.CandidateUncheckedCreateNestedManyWithoutEmployeeInput
+  salary_setups?: Prisma.EmployeeSalarySetupUncheckedCreateNestedManyWithoutEmployeeInput
+  payroll_slips?: Prisma.PayrollSlipUncheckedCreateNestedManyWithoutEmployeeInput
+  loan_advances?: Prisma.LoanAdvanceUncheckedCreateNestedManyWithoutEmployeeInput
+  expense_claims?: Prisma.ExpenseClaimUncheckedCreateNestedManyWithoutEmployeeInput
 }
 
 export type EmployeeCreateOrConnectWithoutLeave_policy_employeesInput = {
@@ -3042,6 +3254,10 @@ export type EmployeeUpdateWithoutLeave_policy_employeesInput = {
   attendance_records?: Prisma.AttendanceRecordUpdateManyWithoutEmployeeNestedInput
   attendance_regularizations?: Prisma.AttendanceRegularizationUpdateManyWithoutEmployeeNestedInput
   recruitment_candidates?: Prisma.CandidateUpdateManyWithoutEmployeeNestedInput
+  salary_setups?: Prisma.EmployeeSalarySetupUpdateManyWithoutEmployeeNestedInput
+  payroll_slips?: Prisma.PayrollSlipUpdateManyWithoutEmployeeNestedInput
+  loan_advances?: Prisma.LoanAdvanceUpdateManyWithoutEmployeeNestedInput
+  expense_claims?: Prisma.ExpenseClaimUpdateManyWithoutEmployeeNestedInput
 }
 
 export type EmployeeUncheckedUpdateWithoutLeave_policy_employeesInput = {
@@ -3088,6 +3304,10 @@ export type EmployeeUncheckedUpdateWithoutLeave_policy_employeesInput = {
   attendance_records?: Prisma.AttendanceRecordUncheckedUpdateManyWithoutEmployeeNestedInput
   attendance_regularizations?: Prisma.AttendanceRegularizationUncheckedUpdateManyWithoutEmployeeNestedInput
   recruitment_candidates?: Prisma.CandidateUncheckedUpdateManyWithoutEmployeeNestedInput
+  salary_setups?: Prisma.EmployeeSalarySetupUncheckedUpdateManyWithoutEmployeeNestedInput
+  payroll_slips?: Prisma.PayrollSlipUncheckedUpdateManyWithoutEmployeeNestedInput
+  loan_advances?: Prisma.LoanAdvanceUncheckedUpdateManyWithoutEmployeeNestedInput
+  expense_claims?: Prisma.ExpenseClaimUncheckedUpdateManyWithoutEmployeeNestedInput
 }
 
 export type EmployeeCreateWithoutLeave_allocationsInput = {
@@ -3133,6 +3353,10 @@ export type EmployeeCreateWithoutLeave_allocationsInput = {
   attendance_records?: Prisma.AttendanceRecordCreateNestedManyWithoutEmployeeInput
   attendance_regularizations?: Prisma.AttendanceRegularizationCreateNestedManyWithoutEmployeeInput
   recruitment_candidates?: Prisma.CandidateCreateNestedManyWithoutEmployeeInput
+  salary_setups?: Prisma.EmployeeSalarySetupCreateNestedManyWithoutEmployeeInput
+  payroll_slips?: Prisma.PayrollSlipCreateNestedManyWithoutEmployeeInput
+  loan_advances?: Prisma.LoanAdvanceCreateNestedManyWithoutEmployeeInput
+  expense_claims?: Prisma.ExpenseClaimCreateNestedManyWithoutEmployeeInput
 }
 
 export type EmployeeUncheckedCreateWithoutLeave_allocationsInput = {
@@ -3179,6 +3403,10 @@ export type EmployeeUncheckedCreateWithoutLeave_allocationsInput = {
   attendance_records?: Prisma.AttendanceRecordUncheckedCreateNestedManyWithoutEmployeeInput
   attendance_regularizations?: Prisma.AttendanceRegularizationUncheckedCreateNestedManyWithoutEmployeeInput
   recruitment_candidates?: Prisma.CandidateUncheckedCreateNestedManyWithoutEmployeeInput
+  salary_setups?: Prisma.EmployeeSalarySetupUncheckedCreateNestedManyWithoutEmployeeInput
+  payroll_slips?: Prisma.PayrollSlipUncheckedCreateNestedManyWithoutEmployeeInput
+  loan_advances?: Prisma.LoanAdvanceUncheckedCreateNestedManyWithoutEmployeeInput
+  expense_claims?: Prisma.ExpenseClaimUncheckedCreateNestedManyWithoutEmployeeInput
 }
 
 export type EmployeeCreateOrConnectWithoutLeave_allocationsInput = {
@@ -3240,6 +3468,10 @@ export type EmployeeUpdateWithoutLeave_allocationsInput = {
   attendance_records?: Prisma.AttendanceRecordUpdateManyWithoutEmployeeNestedInput
   attendance_regularizations?: Prisma.AttendanceRegularizationUpdateManyWithoutEmployeeNestedInput
   recruitment_candidates?: Prisma.CandidateUpdateManyWithoutEmployeeNestedInput
+  salary_setups?: Prisma.EmployeeSalarySetupUpdateManyWithoutEmployeeNestedInput
+  payroll_slips?: Prisma.PayrollSlipUpdateManyWithoutEmployeeNestedInput
+  loan_advances?: Prisma.LoanAdvanceUpdateManyWithoutEmployeeNestedInput
+  expense_claims?: Prisma.ExpenseClaimUpdateManyWithoutEmployeeNestedInput
 }
 
 export type EmployeeUncheckedUpdateWithoutLeave_allocationsInput = {
@@ -3286,6 +3518,10 @@ export type EmployeeUncheckedUpdateWithoutLeave_allocationsInput = {
   attendance_records?: Prisma.AttendanceRecordUncheckedUpdateManyWithoutEmployeeNestedInput
   attendance_regularizations?: Prisma.AttendanceRegularizationUncheckedUpdateManyWithoutEmployeeNestedInput
   recruitment_candidates?: Prisma.CandidateUncheckedUpdateManyWithoutEmployeeNestedInput
+  salary_setups?: Prisma.EmployeeSalarySetupUncheckedUpdateManyWithoutEmployeeNestedInput
+  payroll_slips?: Prisma.PayrollSlipUncheckedUpdateManyWithoutEmployeeNestedInput
+  loan_advances?: Prisma.LoanAdvanceUncheckedUpdateManyWithoutEmployeeNestedInput
+  expense_claims?: Prisma.ExpenseClaimUncheckedUpdateManyWithoutEmployeeNestedInput
 }
 
 export type EmployeeCreateWithoutLeave_ledger_entriesInput = {
@@ -3331,6 +3567,10 @@ export type EmployeeCreateWithoutLeave_ledger_entriesInput = {
   attendance_records?: Prisma.AttendanceRecordCreateNestedManyWithoutEmployeeInput
   attendance_regularizations?: Prisma.AttendanceRegularizationCreateNestedManyWithoutEmployeeInput
   recruitment_candidates?: Prisma.CandidateCreateNestedManyWithoutEmployeeInput
+  salary_setups?: Prisma.EmployeeSalarySetupCreateNestedManyWithoutEmployeeInput
+  payroll_slips?: Prisma.PayrollSlipCreateNestedManyWithoutEmployeeInput
+  loan_advances?: Prisma.LoanAdvanceCreateNestedManyWithoutEmployeeInput
+  expense_claims?: Prisma.ExpenseClaimCreateNestedManyWithoutEmployeeInput
 }
 
 export type EmployeeUncheckedCreateWithoutLeave_ledger_entriesInput = {
@@ -3377,6 +3617,10 @@ export type EmployeeUncheckedCreateWithoutLeave_ledger_entriesInput = {
   attendance_records?: Prisma.AttendanceRecordUncheckedCreateNestedManyWithoutEmployeeInput
   attendance_regularizations?: Prisma.AttendanceRegularizationUncheckedCreateNestedManyWithoutEmployeeInput
   recruitment_candidates?: Prisma.CandidateUncheckedCreateNestedManyWithoutEmployeeInput
+  salary_setups?: Prisma.EmployeeSalarySetupUncheckedCreateNestedManyWithoutEmployeeInput
+  payroll_slips?: Prisma.PayrollSlipUncheckedCreateNestedManyWithoutEmployeeInput
+  loan_advances?: Prisma.LoanAdvanceUncheckedCreateNestedManyWithoutEmployeeInput
+  expense_claims?: Prisma.ExpenseClaimUncheckedCreateNestedManyWithoutEmployeeInput
 }
 
 export type EmployeeCreateOrConnectWithoutLeave_ledger_entriesInput = {
@@ -3438,6 +3682,10 @@ export type EmployeeUpdateWithoutLeave_ledger_entriesInput = {
   attendance_records?: Prisma.AttendanceRecordUpdateManyWithoutEmployeeNestedInput
   attendance_regularizations?: Prisma.AttendanceRegularizationUpdateManyWithoutEmployeeNestedInput
   recruitment_candidates?: Prisma.CandidateUpdateManyWithoutEmployeeNestedInput
+  salary_setups?: Prisma.EmployeeSalarySetupUpdateManyWithoutEmployeeNestedInput
+  payroll_slips?: Prisma.PayrollSlipUpdateManyWithoutEmployeeNestedInput
+  loan_advances?: Prisma.LoanAdvanceUpdateManyWithoutEmployeeNestedInput
+  expense_claims?: Prisma.ExpenseClaimUpdateManyWithoutEmployeeNestedInput
 }
 
 export type EmployeeUncheckedUpdateWithoutLeave_ledger_entriesInput = {
@@ -3484,6 +3732,10 @@ export type EmployeeUncheckedUpdateWithoutLeave_ledger_entriesInput = {
   attendance_records?: Prisma.AttendanceRecordUncheckedUpdateManyWithoutEmployeeNestedInput
   attendance_regularizations?: Prisma.AttendanceRegularizationUncheckedUpdateManyWithoutEmployeeNestedInput
   recruitment_candidates?: Prisma.CandidateUncheckedUpdateManyWithoutEmployeeNestedInput
+  salary_setups?: Prisma.EmployeeSalarySetupUncheckedUpdateManyWithoutEmployeeNestedInput
+  payroll_slips?: Prisma.PayrollSlipUncheckedUpdateManyWithoutEmployeeNestedInput
+  loan_advances?: Prisma.LoanAdvanceUncheckedUpdateManyWithoutEmployeeNestedInput
+  expense_claims?: Prisma.ExpenseClaimUncheckedUpdateManyWithoutEmployeeNestedInput
 }
 
 export type EmployeeCreateWithoutLeave_requestsInput = {
@@ -3529,6 +3781,10 @@ export type EmployeeCreateWithoutLeave_requestsInput = {
   attendance_records?: Prisma.AttendanceRecordCreateNestedManyWithoutEmployeeInput
   attendance_regularizations?: Prisma.AttendanceRegularizationCreateNestedManyWithoutEmployeeInput
   recruitment_candidates?: Prisma.CandidateCreateNestedManyWithoutEmployeeInput
+  salary_setups?: Prisma.EmployeeSalarySetupCreateNestedManyWithoutEmployeeInput
+  payroll_slips?: Prisma.PayrollSlipCreateNestedManyWithoutEmployeeInput
+  loan_advances?: Prisma.LoanAdvanceCreateNestedManyWithoutEmployeeInput
+  expense_claims?: Prisma.ExpenseClaimCreateNestedManyWithoutEmployeeInput
 }
 
 export type EmployeeUncheckedCreateWithoutLeave_requestsInput = {
@@ -3575,6 +3831,10 @@ export type EmployeeUncheckedCreateWithoutLeave_requestsInput = {
   attendance_records?: Prisma.AttendanceRecordUncheckedCreateNestedManyWithoutEmployeeInput
   attendance_regularizations?: Prisma.AttendanceRegularizationUncheckedCreateNestedManyWithoutEmployeeInput
   recruitment_candidates?: Prisma.CandidateUncheckedCreateNestedManyWithoutEmployeeInput
+  salary_setups?: Prisma.EmployeeSalarySetupUncheckedCreateNestedManyWithoutEmployeeInput
+  payroll_slips?: Prisma.PayrollSlipUncheckedCreateNestedManyWithoutEmployeeInput
+  loan_advances?: Prisma.LoanAdvanceUncheckedCreateNestedManyWithoutEmployeeInput
+  expense_claims?: Prisma.ExpenseClaimUncheckedCreateNestedManyWithoutEmployeeInput
 }
 
 export type EmployeeCreateOrConnectWithoutLeave_requestsInput = {
@@ -3636,6 +3896,10 @@ export type EmployeeUpdateWithoutLeave_requestsInput = {
   attendance_records?: Prisma.AttendanceRecordUpdateManyWithoutEmployeeNestedInput
   attendance_regularizations?: Prisma.AttendanceRegularizationUpdateManyWithoutEmployeeNestedInput
   recruitment_candidates?: Prisma.CandidateUpdateManyWithoutEmployeeNestedInput
+  salary_setups?: Prisma.EmployeeSalarySetupUpdateManyWithoutEmployeeNestedInput
+  payroll_slips?: Prisma.PayrollSlipUpdateManyWithoutEmployeeNestedInput
+  loan_advances?: Prisma.LoanAdvanceUpdateManyWithoutEmployeeNestedInput
+  expense_claims?: Prisma.ExpenseClaimUpdateManyWithoutEmployeeNestedInput
 }
 
 export type EmployeeUncheckedUpdateWithoutLeave_requestsInput = {
@@ -3682,6 +3946,10 @@ export type EmployeeUncheckedUpdateWithoutLeave_requestsInput = {
   attendance_records?: Prisma.AttendanceRecordUncheckedUpdateManyWithoutEmployeeNestedInput
   attendance_regularizations?: Prisma.AttendanceRegularizationUncheckedUpdateManyWithoutEmployeeNestedInput
   recruitment_candidates?: Prisma.CandidateUncheckedUpdateManyWithoutEmployeeNestedInput
+  salary_setups?: Prisma.EmployeeSalarySetupUncheckedUpdateManyWithoutEmployeeNestedInput
+  payroll_slips?: Prisma.PayrollSlipUncheckedUpdateManyWithoutEmployeeNestedInput
+  loan_advances?: Prisma.LoanAdvanceUncheckedUpdateManyWithoutEmployeeNestedInput
+  expense_claims?: Prisma.ExpenseClaimUncheckedUpdateManyWithoutEmployeeNestedInput
 }
 
 export type EmployeeCreateWithoutLeave_encashmentsInput = {
@@ -3727,6 +3995,10 @@ export type EmployeeCreateWithoutLeave_encashmentsInput = {
   attendance_records?: Prisma.AttendanceRecordCreateNestedManyWithoutEmployeeInput
   attendance_regularizations?: Prisma.AttendanceRegularizationCreateNestedManyWithoutEmployeeInput
   recruitment_candidates?: Prisma.CandidateCreateNestedManyWithoutEmployeeInput
+  salary_setups?: Prisma.EmployeeSalarySetupCreateNestedManyWithoutEmployeeInput
+  payroll_slips?: Prisma.PayrollSlipCreateNestedManyWithoutEmployeeInput
+  loan_advances?: Prisma.LoanAdvanceCreateNestedManyWithoutEmployeeInput
+  expense_claims?: Prisma.ExpenseClaimCreateNestedManyWithoutEmployeeInput
 }
 
 export type EmployeeUncheckedCreateWithoutLeave_encashmentsInput = {
@@ -3773,6 +4045,10 @@ export type EmployeeUncheckedCreateWithoutLeave_encashmentsInput = {
   attendance_records?: Prisma.AttendanceRecordUncheckedCreateNestedManyWithoutEmployeeInput
   attendance_regularizations?: Prisma.AttendanceRegularizationUncheckedCreateNestedManyWithoutEmployeeInput
   recruitment_candidates?: Prisma.CandidateUncheckedCreateNestedManyWithoutEmployeeInput
+  salary_setups?: Prisma.EmployeeSalarySetupUncheckedCreateNestedManyWithoutEmployeeInput
+  payroll_slips?: Prisma.PayrollSlipUncheckedCreateNestedManyWithoutEmployeeInput
+  loan_advances?: Prisma.LoanAdvanceUncheckedCreateNestedManyWithoutEmployeeInput
+  expense_claims?: Prisma.ExpenseClaimUncheckedCreateNestedManyWithoutEmployeeInput
 }
 
 export type EmployeeCreateOrConnectWithoutLeave_encashmentsInput = {
@@ -3834,6 +4110,10 @@ export type EmployeeUpdateWithoutLeave_encashmentsInput = {
   attendance_records?: Prisma.AttendanceRecordUpdateManyWithoutEmployeeNestedInput
   attendance_regularizations?: Prisma.AttendanceRegularizationUpdateManyWithoutEmployeeNestedInput
   recruitment_candidates?: Prisma.CandidateUpdateManyWithoutEmployeeNestedInput
+  salary_setups?: Prisma.EmployeeSalarySetupUpdateManyWithoutEmployeeNestedInput
+  payroll_slips?: Prisma.PayrollSlipUpdateManyWithoutEmployeeNestedInput
+  loan_advances?: Prisma.LoanAdvanceUpdateManyWithoutEmployeeNestedInput
+  expense_claims?: Prisma.ExpenseClaimUpdateManyWithoutEmployeeNestedInput
 }
 
 export type EmployeeUncheckedUpdateWithoutLeave_encashmentsInput = {
@@ -3880,6 +4160,10 @@ export type EmployeeUncheckedUpdateWithoutLeave_encashmentsInput = {
   attendance_records?: Prisma.AttendanceRecordUncheckedUpdateManyWithoutEmployeeNestedInput
   attendance_regularizations?: Prisma.AttendanceRegularizationUncheckedUpdateManyWithoutEmployeeNestedInput
   recruitment_candidates?: Prisma.CandidateUncheckedUpdateManyWithoutEmployeeNestedInput
+  salary_setups?: Prisma.EmployeeSalarySetupUncheckedUpdateManyWithoutEmployeeNestedInput
+  payroll_slips?: Prisma.PayrollSlipUncheckedUpdateManyWithoutEmployeeNestedInput
+  loan_advances?: Prisma.LoanAdvanceUncheckedUpdateManyWithoutEmployeeNestedInput
+  expense_claims?: Prisma.ExpenseClaimUncheckedUpdateManyWithoutEmployeeNestedInput
 }
 
 export type EmployeeCreateWithoutWfh_requestsInput = {
@@ -3925,6 +4209,10 @@ export type EmployeeCreateWithoutWfh_requestsInput = {
   attendance_records?: Prisma.AttendanceRecordCreateNestedManyWithoutEmployeeInput
   attendance_regularizations?: Prisma.AttendanceRegularizationCreateNestedManyWithoutEmployeeInput
   recruitment_candidates?: Prisma.CandidateCreateNestedManyWithoutEmployeeInput
+  salary_setups?: Prisma.EmployeeSalarySetupCreateNestedManyWithoutEmployeeInput
+  payroll_slips?: Prisma.PayrollSlipCreateNestedManyWithoutEmployeeInput
+  loan_advances?: Prisma.LoanAdvanceCreateNestedManyWithoutEmployeeInput
+  expense_claims?: Prisma.ExpenseClaimCreateNestedManyWithoutEmployeeInput
 }
 
 export type EmployeeUncheckedCreateWithoutWfh_requestsInput = {
@@ -3971,6 +4259,10 @@ export type EmployeeUncheckedCreateWithoutWfh_requestsInput = {
   attendance_records?: Prisma.AttendanceRecordUncheckedCreateNestedManyWithoutEmployeeInput
   attendance_regularizations?: Prisma.AttendanceRegularizationUncheckedCreateNestedManyWithoutEmployeeInput
   recruitment_candidates?: Prisma.CandidateUncheckedCreateNestedManyWithoutEmployeeInput
+  salary_setups?: Prisma.EmployeeSalarySetupUncheckedCreateNestedManyWithoutEmployeeInput
+  payroll_slips?: Prisma.PayrollSlipUncheckedCreateNestedManyWithoutEmployeeInput
+  loan_advances?: Prisma.LoanAdvanceUncheckedCreateNestedManyWithoutEmployeeInput
+  expense_claims?: Prisma.ExpenseClaimUncheckedCreateNestedManyWithoutEmployeeInput
 }
 
 export type EmployeeCreateOrConnectWithoutWfh_requestsInput = {
@@ -4032,6 +4324,10 @@ export type EmployeeUpdateWithoutWfh_requestsInput = {
   attendance_records?: Prisma.AttendanceRecordUpdateManyWithoutEmployeeNestedInput
   attendance_regularizations?: Prisma.AttendanceRegularizationUpdateManyWithoutEmployeeNestedInput
   recruitment_candidates?: Prisma.CandidateUpdateManyWithoutEmployeeNestedInput
+  salary_setups?: Prisma.EmployeeSalarySetupUpdateManyWithoutEmployeeNestedInput
+  payroll_slips?: Prisma.PayrollSlipUpdateManyWithoutEmployeeNestedInput
+  loan_advances?: Prisma.LoanAdvanceUpdateManyWithoutEmployeeNestedInput
+  expense_claims?: Prisma.ExpenseClaimUpdateManyWithoutEmployeeNestedInput
 }
 
 export type EmployeeUncheckedUpdateWithoutWfh_requestsInput = {
@@ -4078,6 +4374,10 @@ export type EmployeeUncheckedUpdateWithoutWfh_requestsInput = {
   attendance_records?: Prisma.AttendanceRecordUncheckedUpdateManyWithoutEmployeeNestedInput
   attendance_regularizations?: Prisma.AttendanceRegularizationUncheckedUpdateManyWithoutEmployeeNestedInput
   recruitment_candidates?: Prisma.CandidateUncheckedUpdateManyWithoutEmployeeNestedInput
+  salary_setups?: Prisma.EmployeeSalarySetupUncheckedUpdateManyWithoutEmployeeNestedInput
+  payroll_slips?: Prisma.PayrollSlipUncheckedUpdateManyWithoutEmployeeNestedInput
+  loan_advances?: Prisma.LoanAdvanceUncheckedUpdateManyWithoutEmployeeNestedInput
+  expense_claims?: Prisma.ExpenseClaimUncheckedUpdateManyWithoutEmployeeNestedInput
 }
 
 export type EmployeeCreateWithoutHoliday_work_requestsInput = {
@@ -4123,6 +4423,10 @@ export type EmployeeCreateWithoutHoliday_work_requestsInput = {
   attendance_records?: Prisma.AttendanceRecordCreateNestedManyWithoutEmployeeInput
   attendance_regularizations?: Prisma.AttendanceRegularizationCreateNestedManyWithoutEmployeeInput
   recruitment_candidates?: Prisma.CandidateCreateNestedManyWithoutEmployeeInput
+  salary_setups?: Prisma.EmployeeSalarySetupCreateNestedManyWithoutEmployeeInput
+  payroll_slips?: Prisma.PayrollSlipCreateNestedManyWithoutEmployeeInput
+  loan_advances?: Prisma.LoanAdvanceCreateNestedManyWithoutEmployeeInput
+  expense_claims?: Prisma.ExpenseClaimCreateNestedManyWithoutEmployeeInput
 }
 
 export type EmployeeUncheckedCreateWithoutHoliday_work_requestsInput = {
@@ -4169,6 +4473,10 @@ export type EmployeeUncheckedCreateWithoutHoliday_work_requestsInput = {
   attendance_records?: Prisma.AttendanceRecordUncheckedCreateNestedManyWithoutEmployeeInput
   attendance_regularizations?: Prisma.AttendanceRegularizationUncheckedCreateNestedManyWithoutEmployeeInput
   recruitment_candidates?: Prisma.CandidateUncheckedCreateNestedManyWithoutEmployeeInput
+  salary_setups?: Prisma.EmployeeSalarySetupUncheckedCreateNestedManyWithoutEmployeeInput
+  payroll_slips?: Prisma.PayrollSlipUncheckedCreateNestedManyWithoutEmployeeInput
+  loan_advances?: Prisma.LoanAdvanceUncheckedCreateNestedManyWithoutEmployeeInput
+  expense_claims?: Prisma.ExpenseClaimUncheckedCreateNestedManyWithoutEmployeeInput
 }
 
 export type EmployeeCreateOrConnectWithoutHoliday_work_requestsInput = {
@@ -4230,6 +4538,10 @@ export type EmployeeUpdateWithoutHoliday_work_requestsInput = {
   attendance_records?: Prisma.AttendanceRecordUpdateManyWithoutEmployeeNestedInput
   attendance_regularizations?: Prisma.AttendanceRegularizationUpdateManyWithoutEmployeeNestedInput
   recruitment_candidates?: Prisma.CandidateUpdateManyWithoutEmployeeNestedInput
+  salary_setups?: Prisma.EmployeeSalarySetupUpdateManyWithoutEmployeeNestedInput
+  payroll_slips?: Prisma.PayrollSlipUpdateManyWithoutEmployeeNestedInput
+  loan_advances?: Prisma.LoanAdvanceUpdateManyWithoutEmployeeNestedInput
+  expense_claims?: Prisma.ExpenseClaimUpdateManyWithoutEmployeeNestedInput
 }
 
 export type EmployeeUncheckedUpdateWithoutHoliday_work_requestsInput = {
@@ -4276,6 +4588,866 @@ export type EmployeeUncheckedUpdateWithoutHoliday_work_requestsInput = {
   attendance_records?: Prisma.AttendanceRecordUncheckedUpdateManyWithoutEmployeeNestedInput
   attendance_regularizations?: Prisma.AttendanceRegularizationUncheckedUpdateManyWithoutEmployeeNestedInput
   recruitment_candidates?: Prisma.CandidateUncheckedUpdateManyWithoutEmployeeNestedInput
+  salary_setups?: Prisma.EmployeeSalarySetupUncheckedUpdateManyWithoutEmployeeNestedInput
+  payroll_slips?: Prisma.PayrollSlipUncheckedUpdateManyWithoutEmployeeNestedInput
+  loan_advances?: Prisma.LoanAdvanceUncheckedUpdateManyWithoutEmployeeNestedInput
+  expense_claims?: Prisma.ExpenseClaimUncheckedUpdateManyWithoutEmployeeNestedInput
+}
+
+export type EmployeeCreateWithoutSalary_setupsInput = {
+  id?: string
+  employee_code: string
+  first_name: string
+  last_name: string
+  email: string
+  phone?: string | null
+  department: string
+  designation: string
+  joining_date: Date | string
+  date_of_birth?: Date | string | null
+  gender?: string | null
+  employment_type?: string
+  status?: string
+  bank_name?: string | null
+  bank_account_number?: string | null
+  bank_ifsc?: string | null
+  bank_iban?: string | null
+  bank_routing_code?: string | null
+  labour_card_number?: string | null
+  state?: string | null
+  search_text?: string
+  created_at?: Date | string
+  updated_at?: Date | string
+  deleted_at?: Date | string | null
+  manager?: Prisma.EmployeeCreateNestedOneWithoutReportsInput
+  reports?: Prisma.EmployeeCreateNestedManyWithoutManagerInput
+  branch?: Prisma.BranchCreateNestedOneWithoutEmployeesInput
+  work_location?: Prisma.WorkLocationCreateNestedOneWithoutEmployeesInput
+  memberships?: Prisma.MembershipCreateNestedManyWithoutEmployeeInput
+  invitations?: Prisma.InvitationCreateNestedManyWithoutEmployeeInput
+  documents?: Prisma.EmployeeDocumentCreateNestedManyWithoutEmployeeInput
+  exit?: Prisma.EmployeeExitCreateNestedOneWithoutEmployeeInput
+  asset_assignments?: Prisma.AssetAssignmentCreateNestedManyWithoutEmployeeInput
+  leave_policy_employees?: Prisma.LeavePolicyEmployeeCreateNestedManyWithoutEmployeeInput
+  leave_allocations?: Prisma.LeaveAllocationCreateNestedManyWithoutEmployeeInput
+  leave_ledger_entries?: Prisma.LeaveLedgerEntryCreateNestedManyWithoutEmployeeInput
+  leave_requests?: Prisma.LeaveRequestCreateNestedManyWithoutEmployeeInput
+  leave_encashments?: Prisma.LeaveEncashmentCreateNestedManyWithoutEmployeeInput
+  wfh_requests?: Prisma.WfhRequestCreateNestedManyWithoutEmployeeInput
+  holiday_work_requests?: Prisma.HolidayWorkRequestCreateNestedManyWithoutEmployeeInput
+  attendance_records?: Prisma.AttendanceRecordCreateNestedManyWithoutEmployeeInput
+  attendance_regularizations?: Prisma.AttendanceRegularizationCreateNestedManyWithoutEmployeeInput
+  recruitment_candidates?: Prisma.CandidateCreateNestedManyWithoutEmployeeInput
+  payroll_slips?: Prisma.PayrollSlipCreateNestedManyWithoutEmployeeInput
+  loan_advances?: Prisma.LoanAdvanceCreateNestedManyWithoutEmployeeInput
+  expense_claims?: Prisma.ExpenseClaimCreateNestedManyWithoutEmployeeInput
+}
+
+export type EmployeeUncheckedCreateWithoutSalary_setupsInput = {
+  tenant_id: string
+  id?: string
+  employee_code: string
+  first_name: string
+  last_name: string
+  email: string
+  phone?: string | null
+  department: string
+  designation: string
+  joining_date: Date | string
+  date_of_birth?: Date | string | null
+  gender?: string | null
+  employment_type?: string
+  status?: string
+  reports_to?: string | null
+  branch_id?: string | null
+  work_location_id?: string | null
+  bank_name?: string | null
+  bank_account_number?: string | null
+  bank_ifsc?: string | null
+  bank_iban?: string | null
+  bank_routing_code?: string | null
+  labour_card_number?: string | null
+  state?: string | null
+  search_text?: string
+  created_at?: Date | string
+  updated_at?: Date | string
+  deleted_at?: Date | string | null
+  reports?: Prisma.EmployeeUncheckedCreateNestedManyWithoutManagerInput
+  memberships?: Prisma.MembershipUncheckedCreateNestedManyWithoutEmployeeInput
+  invitations?: Prisma.InvitationUncheckedCreateNestedManyWithoutEmployeeInput
+  documents?: Prisma.EmployeeDocumentUncheckedCreateNestedManyWithoutEmployeeInput
+  exit?: Prisma.EmployeeExitUncheckedCreateNestedOneWithoutEmployeeInput
+  asset_assignments?: Prisma.AssetAssignmentUncheckedCreateNestedManyWithoutEmployeeInput
+  leave_policy_employees?: Prisma.LeavePolicyEmployeeUncheckedCreateNestedManyWithoutEmployeeInput
+  leave_allocations?: Prisma.LeaveAllocationUncheckedCreateNestedManyWithoutEmployeeInput
+  leave_ledger_entries?: Prisma.LeaveLedgerEntryUncheckedCreateNestedManyWithoutEmployeeInput
+  leave_requests?: Prisma.LeaveRequestUncheckedCreateNestedManyWithoutEmployeeInput
+  leave_encashments?: Prisma.LeaveEncashmentUncheckedCreateNestedManyWithoutEmployeeInput
+  wfh_requests?: Prisma.WfhRequestUncheckedCreateNestedManyWithoutEmployeeInput
+  holiday_work_requests?: Prisma.HolidayWorkRequestUncheckedCreateNestedManyWithoutEmployeeInput
+  attendance_records?: Prisma.AttendanceRecordUncheckedCreateNestedManyWithoutEmployeeInput
+  attendance_regularizations?: Prisma.AttendanceRegularizationUncheckedCreateNestedManyWithoutEmployeeInput
+  recruitment_candidates?: Prisma.CandidateUncheckedCreateNestedManyWithoutEmployeeInput
+  payroll_slips?: Prisma.PayrollSlipUncheckedCreateNestedManyWithoutEmployeeInput
+  loan_advances?: Prisma.LoanAdvanceUncheckedCreateNestedManyWithoutEmployeeInput
+  expense_claims?: Prisma.ExpenseClaimUncheckedCreateNestedManyWithoutEmployeeInput
+}
+
+export type EmployeeCreateOrConnectWithoutSalary_setupsInput = {
+  where: Prisma.EmployeeWhereUniqueInput
+  create: Prisma.XOR<Prisma.EmployeeCreateWithoutSalary_setupsInput, Prisma.EmployeeUncheckedCreateWithoutSalary_setupsInput>
+}
+
+export type EmployeeUpsertWithoutSalary_setupsInput = {
+  update: Prisma.XOR<Prisma.EmployeeUpdateWithoutSalary_setupsInput, Prisma.EmployeeUncheckedUpdateWithoutSalary_setupsInput>
+  create: Prisma.XOR<Prisma.EmployeeCreateWithoutSalary_setupsInput, Prisma.EmployeeUncheckedCreateWithoutSalary_setupsInput>
+  where?: Prisma.EmployeeWhereInput
+}
+
+export type EmployeeUpdateToOneWithWhereWithoutSalary_setupsInput = {
+  where?: Prisma.EmployeeWhereInput
+  data: Prisma.XOR<Prisma.EmployeeUpdateWithoutSalary_setupsInput, Prisma.EmployeeUncheckedUpdateWithoutSalary_setupsInput>
+}
+
+export type EmployeeUpdateWithoutSalary_setupsInput = {
+  id?: Prisma.StringFieldUpdateOperationsInput | string
+  employee_code?: Prisma.StringFieldUpdateOperationsInput | string
+  first_name?: Prisma.StringFieldUpdateOperationsInput | string
+  last_name?: Prisma.StringFieldUpdateOperationsInput | string
+  email?: Prisma.StringFieldUpdateOperationsInput | string
+  phone?: Prisma.NullableStringFieldUpdateOperationsInput | string | null
+  department?: Prisma.StringFieldUpdateOperationsInput | string
+  designation?: Prisma.StringFieldUpdateOperationsInput | string
+  joining_date?: Prisma.DateTimeFieldUpdateOperationsInput | Date | string
+  date_of_birth?: Prisma.NullableDateTimeFieldUpdateOperationsInput | Date | string | null
+  gender?: Prisma.NullableStringFieldUpdateOperationsInput | string | null
+  employment_type?: Prisma.StringFieldUpdateOperationsInput | string
+  status?: Prisma.StringFieldUpdateOperationsInput | string
+  bank_name?: Prisma.NullableStringFieldUpdateOperationsInput | string | null
+  bank_account_number?: Prisma.NullableStringFieldUpdateOperationsInput | string | null
+  bank_ifsc?: Prisma.NullableStringFieldUpdateOperationsInput | string | null
+  bank_iban?: Prisma.NullableStringFieldUpdateOperationsInput | string | null
+  bank_routing_code?: Prisma.NullableStringFieldUpdateOperationsInput | string | null
+  labour_card_number?: Prisma.NullableStringFieldUpdateOperationsInput | string | null
+  state?: Prisma.NullableStringFieldUpdateOperationsInput | string | null
+  search_text?: Prisma.StringFieldUpdateOperationsInput | string
+  created_at?: Prisma.DateTimeFieldUpdateOperationsInput | Date | string
+  updated_at?: Prisma.DateTimeFieldUpdateOperationsInput | Date | string
+  deleted_at?: Prisma.NullableDateTimeFieldUpdateOperationsInput | Date | string | null
+  manager?: Prisma.EmployeeUpdateOneWithoutReportsNestedInput
+  reports?: Prisma.EmployeeUpdateManyWithoutManagerNestedInput
+  branch?: Prisma.BranchUpdateOneWithoutEmployeesNestedInput
+  work_location?: Prisma.WorkLocationUpdateOneWithoutEmployeesNestedInput
+  memberships?: Prisma.MembershipUpdateManyWithoutEmployeeNestedInput
+  invitations?: Prisma.InvitationUpdateManyWithoutEmployeeNestedInput
+  documents?: Prisma.EmployeeDocumentUpdateManyWithoutEmployeeNestedInput
+  exit?: Prisma.EmployeeExitUpdateOneWithoutEmployeeNestedInput
+  asset_assignments?: Prisma.AssetAssignmentUpdateManyWithoutEmployeeNestedInput
+  leave_policy_employees?: Prisma.LeavePolicyEmployeeUpdateManyWithoutEmployeeNestedInput
+  leave_allocations?: Prisma.LeaveAllocationUpdateManyWithoutEmployeeNestedInput
+  leave_ledger_entries?: Prisma.LeaveLedgerEntryUpdateManyWithoutEmployeeNestedInput
+  leave_requests?: Prisma.LeaveRequestUpdateManyWithoutEmployeeNestedInput
+  leave_encashments?: Prisma.LeaveEncashmentUpdateManyWithoutEmployeeNestedInput
+  wfh_requests?: Prisma.WfhRequestUpdateManyWithoutEmployeeNestedInput
+  holiday_work_requests?: Prisma.HolidayWorkRequestUpdateManyWithoutEmployeeNestedInput
+  attendance_records?: Prisma.AttendanceRecordUpdateManyWithoutEmployeeNestedInput
+  attendance_regularizations?: Prisma.AttendanceRegularizationUpdateManyWithoutEmployeeNestedInput
+  recruitment_candidates?: Prisma.CandidateUpdateManyWithoutEmployeeNestedInput
+  payroll_slips?: Prisma.PayrollSlipUpdateManyWithoutEmployeeNestedInput
+  loan_advances?: Prisma.LoanAdvanceUpdateManyWithoutEmployeeNestedInput
+  expense_claims?: Prisma.ExpenseClaimUpdateManyWithoutEmployeeNestedInput
+}
+
+export type EmployeeUncheckedUpdateWithoutSalary_setupsInput = {
+  tenant_id?: Prisma.StringFieldUpdateOperationsInput | string
+  id?: Prisma.StringFieldUpdateOperationsInput | string
+  employee_code?: Prisma.StringFieldUpdateOperationsInput | string
+  first_name?: Prisma.StringFieldUpdateOperationsInput | string
+  last_name?: Prisma.StringFieldUpdateOperationsInput | string
+  email?: Prisma.StringFieldUpdateOperationsInput | string
+  phone?: Prisma.NullableStringFieldUpdateOperationsInput | string | null
+  department?: Prisma.StringFieldUpdateOperationsInput | string
+  designation?: Prisma.StringFieldUpdateOperationsInput | string
+  joining_date?: Prisma.DateTimeFieldUpdateOperationsInput | Date | string
+  date_of_birth?: Prisma.NullableDateTimeFieldUpdateOperationsInput | Date | string | null
+  gender?: Prisma.NullableStringFieldUpdateOperationsInput | string | null
+  employment_type?: Prisma.StringFieldUpdateOperationsInput | string
+  status?: Prisma.StringFieldUpdateOperationsInput | string
+  reports_to?: Prisma.NullableStringFieldUpdateOperationsInput | string | null
+  branch_id?: Prisma.NullableStringFieldUpdateOperationsInput | string | null
+  work_location_id?: Prisma.NullableStringFieldUpdateOperationsInput | string | null
+  bank_name?: Prisma.NullableStringFieldUpdateOperationsInput | string | null
+  bank_account_number?: Prisma.NullableStringFieldUpdateOperationsInput | string | null
+  bank_ifsc?: Prisma.NullableStringFieldUpdateOperationsInput | string | null
+  bank_iban?: Prisma.NullableStringFieldUpdateOperationsInput | string | null
+  bank_routing_code?: Prisma.NullableStringFieldUpdateOperationsInput | string | null
+  labour_card_number?: Prisma.NullableStringFieldUpdateOperationsInput | string | null
+  state?: Prisma.NullableStringFieldUpdateOperationsInput | string | null
+  search_text?: Prisma.StringFieldUpdateOperationsInput | string
+  created_at?: Prisma.DateTimeFieldUpdateOperationsInput | Date | string
+  updated_at?: Prisma.DateTimeFieldUpdateOperationsInput | Date | string
+  deleted_at?: Prisma.NullableDateTimeFieldUpdateOperationsInput | Date | string | null
+  reports?: Prisma.EmployeeUncheckedUpdateManyWithoutManagerNestedInput
+  memberships?: Prisma.MembershipUncheckedUpdateManyWithoutEmployeeNestedInput
+  invitations?: Prisma.InvitationUncheckedUpdateManyWithoutEmployeeNestedInput
+  documents?: Prisma.EmployeeDocumentUncheckedUpdateManyWithoutEmployeeNestedInput
+  exit?: Prisma.EmployeeExitUncheckedUpdateOneWithoutEmployeeNestedInput
+  asset_assignments?: Prisma.AssetAssignmentUncheckedUpdateManyWithoutEmployeeNestedInput
+  leave_policy_employees?: Prisma.LeavePolicyEmployeeUncheckedUpdateManyWithoutEmployeeNestedInput
+  leave_allocations?: Prisma.LeaveAllocationUncheckedUpdateManyWithoutEmployeeNestedInput
+  leave_ledger_entries?: Prisma.LeaveLedgerEntryUncheckedUpdateManyWithoutEmployeeNestedInput
+  leave_requests?: Prisma.LeaveRequestUncheckedUpdateManyWithoutEmployeeNestedInput
+  leave_encashments?: Prisma.LeaveEncashmentUncheckedUpdateManyWithoutEmployeeNestedInput
+  wfh_requests?: Prisma.WfhRequestUncheckedUpdateManyWithoutEmployeeNestedInput
+  holiday_work_requests?: Prisma.HolidayWorkRequestUncheckedUpdateManyWithoutEmployeeNestedInput
+  attendance_records?: Prisma.AttendanceRecordUncheckedUpdateManyWithoutEmployeeNestedInput
+  attendance_regularizations?: Prisma.AttendanceRegularizationUncheckedUpdateManyWithoutEmployeeNestedInput
+  recruitment_candidates?: Prisma.CandidateUncheckedUpdateManyWithoutEmployeeNestedInput
+  payroll_slips?: Prisma.PayrollSlipUncheckedUpdateManyWithoutEmployeeNestedInput
+  loan_advances?: Prisma.LoanAdvanceUncheckedUpdateManyWithoutEmployeeNestedInput
+  expense_claims?: Prisma.ExpenseClaimUncheckedUpdateManyWithoutEmployeeNestedInput
+}
+
+export type EmployeeCreateWithoutPayroll_slipsInput = {
+  id?: string
+  employee_code: string
+  first_name: string
+  last_name: string
+  email: string
+  phone?: string | null
+  department: string
+  designation: string
+  joining_date: Date | string
+  date_of_birth?: Date | string | null
+  gender?: string | null
+  employment_type?: string
+  status?: string
+  bank_name?: string | null
+  bank_account_number?: string | null
+  bank_ifsc?: string | null
+  bank_iban?: string | null
+  bank_routing_code?: string | null
+  labour_card_number?: string | null
+  state?: string | null
+  search_text?: string
+  created_at?: Date | string
+  updated_at?: Date | string
+  deleted_at?: Date | string | null
+  manager?: Prisma.EmployeeCreateNestedOneWithoutReportsInput
+  reports?: Prisma.EmployeeCreateNestedManyWithoutManagerInput
+  branch?: Prisma.BranchCreateNestedOneWithoutEmployeesInput
+  work_location?: Prisma.WorkLocationCreateNestedOneWithoutEmployeesInput
+  memberships?: Prisma.MembershipCreateNestedManyWithoutEmployeeInput
+  invitations?: Prisma.InvitationCreateNestedManyWithoutEmployeeInput
+  documents?: Prisma.EmployeeDocumentCreateNestedManyWithoutEmployeeInput
+  exit?: Prisma.EmployeeExitCreateNestedOneWithoutEmployeeInput
+  asset_assignments?: Prisma.AssetAssignmentCreateNestedManyWithoutEmployeeInput
+  leave_policy_employees?: Prisma.LeavePolicyEmployeeCreateNestedManyWithoutEmployeeInput
+  leave_allocations?: Prisma.LeaveAllocationCreateNestedManyWithoutEmployeeInput
+  leave_ledger_entries?: Prisma.LeaveLedgerEntryCreateNestedManyWithoutEmployeeInput
+  leave_requests?: Prisma.LeaveRequestCreateNestedManyWithoutEmployeeInput
+  leave_encashments?: Prisma.LeaveEncashmentCreateNestedManyWithoutEmployeeInput
+  wfh_requests?: Prisma.WfhRequestCreateNestedManyWithoutEmployeeInput
+  holiday_work_requests?: Prisma.HolidayWorkRequestCreateNestedManyWithoutEmployeeInput
+  attendance_records?: Prisma.AttendanceRecordCreateNestedManyWithoutEmployeeInput
+  attendance_regularizations?: Prisma.AttendanceRegularizationCreateNestedManyWithoutEmployeeInput
+  recruitment_candidates?: Prisma.CandidateCreateNestedManyWithoutEmployeeInput
+  salary_setups?: Prisma.EmployeeSalarySetupCreateNestedManyWithoutEmployeeInput
+  loan_advances?: Prisma.LoanAdvanceCreateNestedManyWithoutEmployeeInput
+  expense_claims?: Prisma.ExpenseClaimCreateNestedManyWithoutEmployeeInput
+}
+
+export type EmployeeUncheckedCreateWithoutPayroll_slipsInput = {
+  tenant_id: string
+  id?: string
+  employee_code: string
+  first_name: string
+  last_name: string
+  email: string
+  phone?: string | null
+  department: string
+  designation: string
+  joining_date: Date | string
+  date_of_birth?: Date | string | null
+  gender?: string | null
+  employment_type?: string
+  status?: string
+  reports_to?: string | null
+  branch_id?: string | null
+  work_location_id?: string | null
+  bank_name?: string | null
+  bank_account_number?: string | null
+  bank_ifsc?: string | null
+  bank_iban?: string | null
+  bank_routing_code?: string | null
+  labour_card_number?: string | null
+  state?: string | null
+  search_text?: string
+  created_at?: Date | string
+  updated_at?: Date | string
+  deleted_at?: Date | string | null
+  reports?: Prisma.EmployeeUncheckedCreateNestedManyWithoutManagerInput
+  memberships?: Prisma.MembershipUncheckedCreateNestedManyWithoutEmployeeInput
+  invitations?: Prisma.InvitationUncheckedCreateNestedManyWithoutEmployeeInput
+  documents?: Prisma.EmployeeDocumentUncheckedCreateNestedManyWithoutEmployeeInput
+  exit?: Prisma.EmployeeExitUncheckedCreateNestedOneWithoutEmployeeInput
+  asset_assignments?: Prisma.AssetAssignmentUncheckedCreateNestedManyWithoutEmployeeInput
+  leave_policy_employees?: Prisma.LeavePolicyEmployeeUncheckedCreateNestedManyWithoutEmployeeInput
+  leave_allocations?: Prisma.LeaveAllocationUncheckedCreateNestedManyWithoutEmployeeInput
+  leave_ledger_entries?: Prisma.LeaveLedgerEntryUncheckedCreateNestedManyWithoutEmployeeInput
+  leave_requests?: Prisma.LeaveRequestUncheckedCreateNestedManyWithoutEmployeeInput
+  leave_encashments?: Prisma.LeaveEncashmentUncheckedCreateNestedManyWithoutEmployeeInput
+  wfh_requests?: Prisma.WfhRequestUncheckedCreateNestedManyWithoutEmployeeInput
+  holiday_work_requests?: Prisma.HolidayWorkRequestUncheckedCreateNestedManyWithoutEmployeeInput
+  attendance_records?: Prisma.AttendanceRecordUncheckedCreateNestedManyWithoutEmployeeInput
+  attendance_regularizations?: Prisma.AttendanceRegularizationUncheckedCreateNestedManyWithoutEmployeeInput
+  recruitment_candidates?: Prisma.CandidateUncheckedCreateNestedManyWithoutEmployeeInput
+  salary_setups?: Prisma.EmployeeSalarySetupUncheckedCreateNestedManyWithoutEmployeeInput
+  loan_advances?: Prisma.LoanAdvanceUncheckedCreateNestedManyWithoutEmployeeInput
+  expense_claims?: Prisma.ExpenseClaimUncheckedCreateNestedManyWithoutEmployeeInput
+}
+
+export type EmployeeCreateOrConnectWithoutPayroll_slipsInput = {
+  where: Prisma.EmployeeWhereUniqueInput
+  create: Prisma.XOR<Prisma.EmployeeCreateWithoutPayroll_slipsInput, Prisma.EmployeeUncheckedCreateWithoutPayroll_slipsInput>
+}
+
+export type EmployeeUpsertWithoutPayroll_slipsInput = {
+  update: Prisma.XOR<Prisma.EmployeeUpdateWithoutPayroll_slipsInput, Prisma.EmployeeUncheckedUpdateWithoutPayroll_slipsInput>
+  create: Prisma.XOR<Prisma.EmployeeCreateWithoutPayroll_slipsInput, Prisma.EmployeeUncheckedCreateWithoutPayroll_slipsInput>
+  where?: Prisma.EmployeeWhereInput
+}
+
+export type EmployeeUpdateToOneWithWhereWithoutPayroll_slipsInput = {
+  where?: Prisma.EmployeeWhereInput
+  data: Prisma.XOR<Prisma.EmployeeUpdateWithoutPayroll_slipsInput, Prisma.EmployeeUncheckedUpdateWithoutPayroll_slipsInput>
+}
+
+export type EmployeeUpdateWithoutPayroll_slipsInput = {
+  id?: Prisma.StringFieldUpdateOperationsInput | string
+  employee_code?: Prisma.StringFieldUpdateOperationsInput | string
+  first_name?: Prisma.StringFieldUpdateOperationsInput | string
+  last_name?: Prisma.StringFieldUpdateOperationsInput | string
+  email?: Prisma.StringFieldUpdateOperationsInput | string
+  phone?: Prisma.NullableStringFieldUpdateOperationsInput | string | null
+  department?: Prisma.StringFieldUpdateOperationsInput | string
+  designation?: Prisma.StringFieldUpdateOperationsInput | string
+  joining_date?: Prisma.DateTimeFieldUpdateOperationsInput | Date | string
+  date_of_birth?: Prisma.NullableDateTimeFieldUpdateOperationsInput | Date | string | null
+  gender?: Prisma.NullableStringFieldUpdateOperationsInput | string | null
+  employment_type?: Prisma.StringFieldUpdateOperationsInput | string
+  status?: Prisma.StringFieldUpdateOperationsInput | string
+  bank_name?: Prisma.NullableStringFieldUpdateOperationsInput | string | null
+  bank_account_number?: Prisma.NullableStringFieldUpdateOperationsInput | string | null
+  bank_ifsc?: Prisma.NullableStringFieldUpdateOperationsInput | string | null
+  bank_iban?: Prisma.NullableStringFieldUpdateOperationsInput | string | null
+  bank_routing_code?: Prisma.NullableStringFieldUpdateOperationsInput | string | null
+  labour_card_number?: Prisma.NullableStringFieldUpdateOperationsInput | string | null
+  state?: Prisma.NullableStringFieldUpdateOperationsInput | string | null
+  search_text?: Prisma.StringFieldUpdateOperationsInput | string
+  created_at?: Prisma.DateTimeFieldUpdateOperationsInput | Date | string
+  updated_at?: Prisma.DateTimeFieldUpdateOperationsInput | Date | string
+  deleted_at?: Prisma.NullableDateTimeFieldUpdateOperationsInput | Date | string | null
+  manager?: Prisma.EmployeeUpdateOneWithoutReportsNestedInput
+  reports?: Prisma.EmployeeUpdateManyWithoutManagerNestedInput
+  branch?: Prisma.BranchUpdateOneWithoutEmployeesNestedInput
+  work_location?: Prisma.WorkLocationUpdateOneWithoutEmployeesNestedInput
+  memberships?: Prisma.MembershipUpdateManyWithoutEmployeeNestedInput
+  invitations?: Prisma.InvitationUpdateManyWithoutEmployeeNestedInput
+  documents?: Prisma.EmployeeDocumentUpdateManyWithoutEmployeeNestedInput
+  exit?: Prisma.EmployeeExitUpdateOneWithoutEmployeeNestedInput
+  asset_assignments?: Prisma.AssetAssignmentUpdateManyWithoutEmployeeNestedInput
+  leave_policy_employees?: Prisma.LeavePolicyEmployeeUpdateManyWithoutEmployeeNestedInput
+  leave_allocations?: Prisma.LeaveAllocationUpdateManyWithoutEmployeeNestedInput
+  leave_ledger_entries?: Prisma.LeaveLedgerEntryUpdateManyWithoutEmployeeNestedInput
+  leave_requests?: Prisma.LeaveRequestUpdateManyWithoutEmployeeNestedInput
+  leave_encashments?: Prisma.LeaveEncashmentUpdateManyWithoutEmployeeNestedInput
+  wfh_requests?: Prisma.WfhRequestUpdateManyWithoutEmployeeNestedInput
+  holiday_work_requests?: Prisma.HolidayWorkRequestUpdateManyWithoutEmployeeNestedInput
+  attendance_records?: Prisma.AttendanceRecordUpdateManyWithoutEmployeeNestedInput
+  attendance_regularizations?: Prisma.AttendanceRegularizationUpdateManyWithoutEmployeeNestedInput
+  recruitment_candidates?: Prisma.CandidateUpdateManyWithoutEmployeeNestedInput
+  salary_setups?: Prisma.EmployeeSalarySetupUpdateManyWithoutEmployeeNestedInput
+  loan_advances?: Prisma.LoanAdvanceUpdateManyWithoutEmployeeNestedInput
+  expense_claims?: Prisma.ExpenseClaimUpdateManyWithoutEmployeeNestedInput
+}
+
+export type EmployeeUncheckedUpdateWithoutPayroll_slipsInput = {
+  tenant_id?: Prisma.StringFieldUpdateOperationsInput | string
+  id?: Prisma.StringFieldUpdateOperationsInput | string
+  employee_code?: Prisma.StringFieldUpdateOperationsInput | string
+  first_name?: Prisma.StringFieldUpdateOperationsInput | string
+  last_name?: Prisma.StringFieldUpdateOperationsInput | string
+  email?: Prisma.StringFieldUpdateOperationsInput | string
+  phone?: Prisma.NullableStringFieldUpdateOperationsInput | string | null
+  department?: Prisma.StringFieldUpdateOperationsInput | string
+  designation?: Prisma.StringFieldUpdateOperationsInput | string
+  joining_date?: Prisma.DateTimeFieldUpdateOperationsInput | Date | string
+  date_of_birth?: Prisma.NullableDateTimeFieldUpdateOperationsInput | Date | string | null
+  gender?: Prisma.NullableStringFieldUpdateOperationsInput | string | null
+  employment_type?: Prisma.StringFieldUpdateOperationsInput | string
+  status?: Prisma.StringFieldUpdateOperationsInput | string
+  reports_to?: Prisma.NullableStringFieldUpdateOperationsInput | string | null
+  branch_id?: Prisma.NullableStringFieldUpdateOperationsInput | string | null
+  work_location_id?: Prisma.NullableStringFieldUpdateOperationsInput | string | null
+  bank_name?: Prisma.NullableStringFieldUpdateOperationsInput | string | null
+  bank_account_number?: Prisma.NullableStringFieldUpdateOperationsInput | string | null
+  bank_ifsc?: Prisma.NullableStringFieldUpdateOperationsInput | string | null
+  bank_iban?: Prisma.NullableStringFieldUpdateOperationsInput | string | null
+  bank_routing_code?: Prisma.NullableStringFieldUpdateOperationsInput | string | null
+  labour_card_number?: Prisma.NullableStringFieldUpdateOperationsInput | string | null
+  state?: Prisma.NullableStringFieldUpdateOperationsInput | string | null
+  search_text?: Prisma.StringFieldUpdateOperationsInput | string
+  created_at?: Prisma.DateTimeFieldUpdateOperationsInput | Date | string
+  updated_at?: Prisma.DateTimeFieldUpdateOperationsInput | Date | string
+  deleted_at?: Prisma.NullableDateTimeFieldUpdateOperationsInput | Date | string | null
+  reports?: Prisma.EmployeeUncheckedUpdateManyWithoutManagerNestedInput
+  memberships?: Prisma.MembershipUncheckedUpdateManyWithoutEmployeeNestedInput
+  invitations?: Prisma.InvitationUncheckedUpdateManyWithoutEmployeeNestedInput
+  documents?: Prisma.EmployeeDocumentUncheckedUpdateManyWithoutEmployeeNestedInput
+  exit?: Prisma.EmployeeExitUncheckedUpdateOneWithoutEmployeeNestedInput
+  asset_assignments?: Prisma.AssetAssignmentUncheckedUpdateManyWithoutEmployeeNestedInput
+  leave_policy_employees?: Prisma.LeavePolicyEmployeeUncheckedUpdateManyWithoutEmployeeNestedInput
+  leave_allocations?: Prisma.LeaveAllocationUncheckedUpdateManyWithoutEmployeeNestedInput
+  leave_ledger_entries?: Prisma.LeaveLedgerEntryUncheckedUpdateManyWithoutEmployeeNestedInput
+  leave_requests?: Prisma.LeaveRequestUncheckedUpdateManyWithoutEmployeeNestedInput
+  leave_encashments?: Prisma.LeaveEncashmentUncheckedUpdateManyWithoutEmployeeNestedInput
+  wfh_requests?: Prisma.WfhRequestUncheckedUpdateManyWithoutEmployeeNestedInput
+  holiday_work_requests?: Prisma.HolidayWorkRequestUncheckedUpdateManyWithoutEmployeeNestedInput
+  attendance_records?: Prisma.AttendanceRecordUncheckedUpdateManyWithoutEmployeeNestedInput
+  attendance_regularizations?: Prisma.AttendanceRegularizationUncheckedUpdateManyWithoutEmployeeNestedInput
+  recruitment_candidates?: Prisma.CandidateUncheckedUpdateManyWithoutEmployeeNestedInput
+  salary_setups?: Prisma.EmployeeSalarySetupUncheckedUpdateManyWithoutEmployeeNestedInput
+  loan_advances?: Prisma.LoanAdvanceUncheckedUpdateManyWithoutEmployeeNestedInput
+  expense_claims?: Prisma.ExpenseClaimUncheckedUpdateManyWithoutEmployeeNestedInput
+}
+
+export type EmployeeCreateWithoutLoan_advancesInput = {
+  id?: string
+  employee_code: string
+  first_name: string
+  last_name: string
+  email: string
+  phone?: string | null
+  department: string
+  designation: string
+  joining_date: Date | string
+  date_of_birth?: Date | string | null
+  gender?: string | null
+  employment_type?: string
+  status?: string
+  bank_name?: string | null
+  bank_account_number?: string | null
+  bank_ifsc?: string | null
+  bank_iban?: string | null
+  bank_routing_code?: string | null
+  labour_card_number?: string | null
+  state?: string | null
+  search_text?: string
+  created_at?: Date | string
+  updated_at?: Date | string
+  deleted_at?: Date | string | null
+  manager?: Prisma.EmployeeCreateNestedOneWithoutReportsInput
+  reports?: Prisma.EmployeeCreateNestedManyWithoutManagerInput
+  branch?: Prisma.BranchCreateNestedOneWithoutEmployeesInput
+  work_location?: Prisma.WorkLocationCreateNestedOneWithoutEmployeesInput
+  memberships?: Prisma.MembershipCreateNestedManyWithoutEmployeeInput
+  invitations?: Prisma.InvitationCreateNestedManyWithoutEmployeeInput
+  documents?: Prisma.EmployeeDocumentCreateNestedManyWithoutEmployeeInput
+  exit?: Prisma.EmployeeExitCreateNestedOneWithoutEmployeeInput
+  asset_assignments?: Prisma.AssetAssignmentCreateNestedManyWithoutEmployeeInput
+  leave_policy_employees?: Prisma.LeavePolicyEmployeeCreateNestedManyWithoutEmployeeInput
+  leave_allocations?: Prisma.LeaveAllocationCreateNestedManyWithoutEmployeeInput
+  leave_ledger_entries?: Prisma.LeaveLedgerEntryCreateNestedManyWithoutEmployeeInput
+  leave_requests?: Prisma.LeaveRequestCreateNestedManyWithoutEmployeeInput
+  leave_encashments?: Prisma.LeaveEncashmentCreateNestedManyWithoutEmployeeInput
+  wfh_requests?: Prisma.WfhRequestCreateNestedManyWithoutEmployeeInput
+  holiday_work_requests?: Prisma.HolidayWorkRequestCreateNestedManyWithoutEmployeeInput
+  attendance_records?: Prisma.AttendanceRecordCreateNestedManyWithoutEmployeeInput
+  attendance_regularizations?: Prisma.AttendanceRegularizationCreateNestedManyWithoutEmployeeInput
+  recruitment_candidates?: Prisma.CandidateCreateNestedManyWithoutEmployeeInput
+  salary_setups?: Prisma.EmployeeSalarySetupCreateNestedManyWithoutEmployeeInput
+  payroll_slips?: Prisma.PayrollSlipCreateNestedManyWithoutEmployeeInput
+  expense_claims?: Prisma.ExpenseClaimCreateNestedManyWithoutEmployeeInput
+}
+
+export type EmployeeUncheckedCreateWithoutLoan_advancesInput = {
+  tenant_id: string
+  id?: string
+  employee_code: string
+  first_name: string
+  last_name: string
+  email: string
+  phone?: string | null
+  department: string
+  designation: string
+  joining_date: Date | string
+  date_of_birth?: Date | string | null
+  gender?: string | null
+  employment_type?: string
+  status?: string
+  reports_to?: string | null
+  branch_id?: string | null
+  work_location_id?: string | null
+  bank_name?: string | null
+  bank_account_number?: string | null
+  bank_ifsc?: string | null
+  bank_iban?: string | null
+  bank_routing_code?: string | null
+  labour_card_number?: string | null
+  state?: string | null
+  search_text?: string
+  created_at?: Date | string
+  updated_at?: Date | string
+  deleted_at?: Date | string | null
+  reports?: Prisma.EmployeeUncheckedCreateNestedManyWithoutManagerInput
+  memberships?: Prisma.MembershipUncheckedCreateNestedManyWithoutEmployeeInput
+  invitations?: Prisma.InvitationUncheckedCreateNestedManyWithoutEmployeeInput
+  documents?: Prisma.EmployeeDocumentUncheckedCreateNestedManyWithoutEmployeeInput
+  exit?: Prisma.EmployeeExitUncheckedCreateNestedOneWithoutEmployeeInput
+  asset_assignments?: Prisma.AssetAssignmentUncheckedCreateNestedManyWithoutEmployeeInput
+  leave_policy_employees?: Prisma.LeavePolicyEmployeeUncheckedCreateNestedManyWithoutEmployeeInput
+  leave_allocations?: Prisma.LeaveAllocationUncheckedCreateNestedManyWithoutEmployeeInput
+  leave_ledger_entries?: Prisma.LeaveLedgerEntryUncheckedCreateNestedManyWithoutEmployeeInput
+  leave_requests?: Prisma.LeaveRequestUncheckedCreateNestedManyWithoutEmployeeInput
+  leave_encashments?: Prisma.LeaveEncashmentUncheckedCreateNestedManyWithoutEmployeeInput
+  wfh_requests?: Prisma.WfhRequestUncheckedCreateNestedManyWithoutEmployeeInput
+  holiday_work_requests?: Prisma.HolidayWorkRequestUncheckedCreateNestedManyWithoutEmployeeInput
+  attendance_records?: Prisma.AttendanceRecordUncheckedCreateNestedManyWithoutEmployeeInput
+  attendance_regularizations?: Prisma.AttendanceRegularizationUncheckedCreateNestedManyWithoutEmployeeInput
+  recruitment_candidates?: Prisma.CandidateUncheckedCreateNestedManyWithoutEmployeeInput
+  salary_setups?: Prisma.EmployeeSalarySetupUncheckedCreateNestedManyWithoutEmployeeInput
+  payroll_slips?: Prisma.PayrollSlipUncheckedCreateNestedManyWithoutEmployeeInput
+  expense_claims?: Prisma.ExpenseClaimUncheckedCreateNestedManyWithoutEmployeeInput
+}
+
+export type EmployeeCreateOrConnectWithoutLoan_advancesInput = {
+  where: Prisma.EmployeeWhereUniqueInput
+  create: Prisma.XOR<Prisma.EmployeeCreateWithoutLoan_advancesInput, Prisma.EmployeeUncheckedCreateWithoutLoan_advancesInput>
+}
+
+export type EmployeeUpsertWithoutLoan_advancesInput = {
+  update: Prisma.XOR<Prisma.EmployeeUpdateWithoutLoan_advancesInput, Prisma.EmployeeUncheckedUpdateWithoutLoan_advancesInput>
+  create: Prisma.XOR<Prisma.EmployeeCreateWithoutLoan_advancesInput, Prisma.EmployeeUncheckedCreateWithoutLoan_advancesInput>
+  where?: Prisma.EmployeeWhereInput
+}
+
+export type EmployeeUpdateToOneWithWhereWithoutLoan_advancesInput = {
+  where?: Prisma.EmployeeWhereInput
+  data: Prisma.XOR<Prisma.EmployeeUpdateWithoutLoan_advancesInput, Prisma.EmployeeUncheckedUpdateWithoutLoan_advancesInput>
+}
+
+export type EmployeeUpdateWithoutLoan_advancesInput = {
+  id?: Prisma.StringFieldUpdateOperationsInput | string
+  employee_code?: Prisma.StringFieldUpdateOperationsInput | string
+  first_name?: Prisma.StringFieldUpdateOperationsInput | string
+  last_name?: Prisma.StringFieldUpdateOperationsInput | string
+  email?: Prisma.StringFieldUpdateOperationsInput | string
+  phone?: Prisma.NullableStringFieldUpdateOperationsInput | string | null
+  department?: Prisma.StringFieldUpdateOperationsInput | string
+  designation?: Prisma.StringFieldUpdateOperationsInput | string
+  joining_date?: Prisma.DateTimeFieldUpdateOperationsInput | Date | string
+  date_of_birth?: Prisma.NullableDateTimeFieldUpdateOperationsInput | Date | string | null
+  gender?: Prisma.NullableStringFieldUpdateOperationsInput | string | null
+  employment_type?: Prisma.StringFieldUpdateOperationsInput | string
+  status?: Prisma.StringFieldUpdateOperationsInput | string
+  bank_name?: Prisma.NullableStringFieldUpdateOperationsInput | string | null
+  bank_account_number?: Prisma.NullableStringFieldUpdateOperationsInput | string | null
+  bank_ifsc?: Prisma.NullableStringFieldUpdateOperationsInput | string | null
+  bank_iban?: Prisma.NullableStringFieldUpdateOperationsInput | string | null
+  bank_routing_code?: Prisma.NullableStringFieldUpdateOperationsInput | string | null
+  labour_card_number?: Prisma.NullableStringFieldUpdateOperationsInput | string | null
+  state?: Prisma.NullableStringFieldUpdateOperationsInput | string | null
+  search_text?: Prisma.StringFieldUpdateOperationsInput | string
+  created_at?: Prisma.DateTimeFieldUpdateOperationsInput | Date | string
+  updated_at?: Prisma.DateTimeFieldUpdateOperationsInput | Date | string
+  deleted_at?: Prisma.NullableDateTimeFieldUpdateOperationsInput | Date | string | null
+  manager?: Prisma.EmployeeUpdateOneWithoutReportsNestedInput
+  reports?: Prisma.EmployeeUpdateManyWithoutManagerNestedInput
+  branch?: Prisma.BranchUpdateOneWithoutEmployeesNestedInput
+  work_location?: Prisma.WorkLocationUpdateOneWithoutEmployeesNestedInput
+  memberships?: Prisma.MembershipUpdateManyWithoutEmployeeNestedInput
+  invitations?: Prisma.InvitationUpdateManyWithoutEmployeeNestedInput
+  documents?: Prisma.EmployeeDocumentUpdateManyWithoutEmployeeNestedInput
+  exit?: Prisma.EmployeeExitUpdateOneWithoutEmployeeNestedInput
+  asset_assignments?: Prisma.AssetAssignmentUpdateManyWithoutEmployeeNestedInput
+  leave_policy_employees?: Prisma.LeavePolicyEmployeeUpdateManyWithoutEmployeeNestedInput
+  leave_allocations?: Prisma.LeaveAllocationUpdateManyWithoutEmployeeNestedInput
+  leave_ledger_entries?: Prisma.LeaveLedgerEntryUpdateManyWithoutEmployeeNestedInput
+  leave_requests?: Prisma.LeaveRequestUpdateManyWithoutEmployeeNestedInput
+  leave_encashments?: Prisma.LeaveEncashmentUpdateManyWithoutEmployeeNestedInput
+  wfh_requests?: Prisma.WfhRequestUpdateManyWithoutEmployeeNestedInput
+  holiday_work_requests?: Prisma.HolidayWorkRequestUpdateManyWithoutEmployeeNestedInput
+  attendance_records?: Prisma.AttendanceRecordUpdateManyWithoutEmployeeNestedInput
+  attendance_regularizations?: Prisma.AttendanceRegularizationUpdateManyWithoutEmployeeNestedInput
+  recruitment_candidates?: Prisma.CandidateUpdateManyWithoutEmployeeNestedInput
+  salary_setups?: Prisma.EmployeeSalarySetupUpdateManyWithoutEmployeeNestedInput
+  payroll_slips?: Prisma.PayrollSlipUpdateManyWithoutEmployeeNestedInput
+  expense_claims?: Prisma.ExpenseClaimUpdateManyWithoutEmployeeNestedInput
+}
+
+export type EmployeeUncheckedUpdateWithoutLoan_advancesInput = {
+  tenant_id?: Prisma.StringFieldUpdateOperationsInput | string
+  id?: Prisma.StringFieldUpdateOperationsInput | string
+  employee_code?: Prisma.StringFieldUpdateOperationsInput | string
+  first_name?: Prisma.StringFieldUpdateOperationsInput | string
+  last_name?: Prisma.StringFieldUpdateOperationsInput | string
+  email?: Prisma.StringFieldUpdateOperationsInput | string
+  phone?: Prisma.NullableStringFieldUpdateOperationsInput | string | null
+  department?: Prisma.StringFieldUpdateOperationsInput | string
+  designation?: Prisma.StringFieldUpdateOperationsInput | string
+  joining_date?: Prisma.DateTimeFieldUpdateOperationsInput | Date | string
+  date_of_birth?: Prisma.NullableDateTimeFieldUpdateOperationsInput | Date | string | null
+  gender?: Prisma.NullableStringFieldUpdateOperationsInput | string | null
+  employment_type?: Prisma.StringFieldUpdateOperationsInput | string
+  status?: Prisma.StringFieldUpdateOperationsInput | string
+  reports_to?: Prisma.NullableStringFieldUpdateOperationsInput | string | null
+  branch_id?: Prisma.NullableStringFieldUpdateOperationsInput | string | null
+  work_location_id?: Prisma.NullableStringFieldUpdateOperationsInput | string | null
+  bank_name?: Prisma.NullableStringFieldUpdateOperationsInput | string | null
+  bank_account_number?: Prisma.NullableStringFieldUpdateOperationsInput | string | null
+  bank_ifsc?: Prisma.NullableStringFieldUpdateOperationsInput | string | null
+  bank_iban?: Prisma.NullableStringFieldUpdateOperationsInput | string | null
+  bank_routing_code?: Prisma.NullableStringFieldUpdateOperationsInput | string | null
+  labour_card_number?: Prisma.NullableStringFieldUpdateOperationsInput | string | null
+  state?: Prisma.NullableStringFieldUpdateOperationsInput | string | null
+  search_text?: Prisma.StringFieldUpdateOperationsInput | string
+  created_at?: Prisma.DateTimeFieldUpdateOperationsInput | Date | string
+  updated_at?: Prisma.DateTimeFieldUpdateOperationsInput | Date | string
+  deleted_at?: Prisma.NullableDateTimeFieldUpdateOperationsInput | Date | string | null
+  reports?: Prisma.EmployeeUncheckedUpdateManyWithoutManagerNestedInput
+  memberships?: Prisma.MembershipUncheckedUpdateManyWithoutEmployeeNestedInput
+  invitations?: Prisma.InvitationUncheckedUpdateManyWithoutEmployeeNestedInput
+  documents?: Prisma.EmployeeDocumentUncheckedUpdateManyWithoutEmployeeNestedInput
+  exit?: Prisma.EmployeeExitUncheckedUpdateOneWithoutEmployeeNestedInput
+  asset_assignments?: Prisma.AssetAssignmentUncheckedUpdateManyWithoutEmployeeNestedInput
+  leave_policy_employees?: Prisma.LeavePolicyEmployeeUncheckedUpdateManyWithoutEmployeeNestedInput
+  leave_allocations?: Prisma.LeaveAllocationUncheckedUpdateManyWithoutEmployeeNestedInput
+  leave_ledger_entries?: Prisma.LeaveLedgerEntryUncheckedUpdateManyWithoutEmployeeNestedInput
+  leave_requests?: Prisma.LeaveRequestUncheckedUpdateManyWithoutEmployeeNestedInput
+  leave_encashments?: Prisma.LeaveEncashmentUncheckedUpdateManyWithoutEmployeeNestedInput
+  wfh_requests?: Prisma.WfhRequestUncheckedUpdateManyWithoutEmployeeNestedInput
+  holiday_work_requests?: Prisma.HolidayWorkRequestUncheckedUpdateManyWithoutEmployeeNestedInput
+  attendance_records?: Prisma.AttendanceRecordUncheckedUpdateManyWithoutEmployeeNestedInput
+  attendance_regularizations?: Prisma.AttendanceRegularizationUncheckedUpdateManyWithoutEmployeeNestedInput
+  recruitment_candidates?: Prisma.CandidateUncheckedUpdateManyWithoutEmployeeNestedInput
+  salary_setups?: Prisma.EmployeeSalarySetupUncheckedUpdateManyWithoutEmployeeNestedInput
+  payroll_slips?: Prisma.PayrollSlipUncheckedUpdateManyWithoutEmployeeNestedInput
+  expense_claims?: Prisma.ExpenseClaimUncheckedUpdateManyWithoutEmployeeNestedInput
+}
+
+export type EmployeeCreateWithoutExpense_claimsInput = {
+  id?: string
+  employee_code: string
+  first_name: string
+  last_name: string
+  email: string
+  phone?: string | null
+  department: string
+  designation: string
+  joining_date: Date | string
+  date_of_birth?: Date | string | null
+  gender?: string | null
+  employment_type?: string
+  status?: string
+  bank_name?: string | null
+  bank_account_number?: string | null
+  bank_ifsc?: string | null
+  bank_iban?: string | null
+  bank_routing_code?: string | null
+  labour_card_number?: string | null
+  state?: string | null
+  search_text?: string
+  created_at?: Date | string
+  updated_at?: Date | string
+  deleted_at?: Date | string | null
+  manager?: Prisma.EmployeeCreateNestedOneWithoutReportsInput
+  reports?: Prisma.EmployeeCreateNestedManyWithoutManagerInput
+  branch?: Prisma.BranchCreateNestedOneWithoutEmployeesInput
+  work_location?: Prisma.WorkLocationCreateNestedOneWithoutEmployeesInput
+  memberships?: Prisma.MembershipCreateNestedManyWithoutEmployeeInput
+  invitations?: Prisma.InvitationCreateNestedManyWithoutEmployeeInput
+  documents?: Prisma.EmployeeDocumentCreateNestedManyWithoutEmployeeInput
+  exit?: Prisma.EmployeeExitCreateNestedOneWithoutEmployeeInput
+  asset_assignments?: Prisma.AssetAssignmentCreateNestedManyWithoutEmployeeInput
+  leave_policy_employees?: Prisma.LeavePolicyEmployeeCreateNestedManyWithoutEmployeeInput
+  leave_allocations?: Prisma.LeaveAllocationCreateNestedManyWithoutEmployeeInput
+  leave_ledger_entries?: Prisma.LeaveLedgerEntryCreateNestedManyWithoutEmployeeInput
+  leave_requests?: Prisma.LeaveRequestCreateNestedManyWithoutEmployeeInput
+  leave_encashments?: Prisma.LeaveEncashmentCreateNestedManyWithoutEmployeeInput
+  wfh_requests?: Prisma.WfhRequestCreateNestedManyWithoutEmployeeInput
+  holiday_work_requests?: Prisma.HolidayWorkRequestCreateNestedManyWithoutEmployeeInput
+  attendance_records?: Prisma.AttendanceRecordCreateNestedManyWithoutEmployeeInput
+  attendance_regularizations?: Prisma.AttendanceRegularizationCreateNestedManyWithoutEmployeeInput
+  recruitment_candidates?: Prisma.CandidateCreateNestedManyWithoutEmployeeInput
+  salary_setups?: Prisma.EmployeeSalarySetupCreateNestedManyWithoutEmployeeInput
+  payroll_slips?: Prisma.PayrollSlipCreateNestedManyWithoutEmployeeInput
+  loan_advances?: Prisma.LoanAdvanceCreateNestedManyWithoutEmployeeInput
+}
+
+export type EmployeeUncheckedCreateWithoutExpense_claimsInput = {
+  tenant_id: string
+  id?: string
+  employee_code: string
+  first_name: string
+  last_name: string
+  email: string
+  phone?: string | null
+  department: string
+  designation: string
+  joining_date: Date | string
+  date_of_birth?: Date | string | null
+  gender?: string | null
+  employment_type?: string
+  status?: string
+  reports_to?: string | null
+  branch_id?: string | null
+  work_location_id?: string | null
+  bank_name?: string | null
+  bank_account_number?: string | null
+  bank_ifsc?: string | null
+  bank_iban?: string | null
+  bank_routing_code?: string | null
+  labour_card_number?: string | null
+  state?: string | null
+  search_text?: string
+  created_at?: Date | string
+  updated_at?: Date | string
+  deleted_at?: Date | string | null
+  reports?: Prisma.EmployeeUncheckedCreateNestedManyWithoutManagerInput
+  memberships?: Prisma.MembershipUncheckedCreateNestedManyWithoutEmployeeInput
+  invitations?: Prisma.InvitationUncheckedCreateNestedManyWithoutEmployeeInput
+  documents?: Prisma.EmployeeDocumentUncheckedCreateNestedManyWithoutEmployeeInput
+  exit?: Prisma.EmployeeExitUncheckedCreateNestedOneWithoutEmployeeInput
+  asset_assignments?: Prisma.AssetAssignmentUncheckedCreateNestedManyWithoutEmployeeInput
+  leave_policy_employees?: Prisma.LeavePolicyEmployeeUncheckedCreateNestedManyWithoutEmployeeInput
+  leave_allocations?: Prisma.LeaveAllocationUncheckedCreateNestedManyWithoutEmployeeInput
+  leave_ledger_entries?: Prisma.LeaveLedgerEntryUncheckedCreateNestedManyWithoutEmployeeInput
+  leave_requests?: Prisma.LeaveRequestUncheckedCreateNestedManyWithoutEmployeeInput
+  leave_encashments?: Prisma.LeaveEncashmentUncheckedCreateNestedManyWithoutEmployeeInput
+  wfh_requests?: Prisma.WfhRequestUncheckedCreateNestedManyWithoutEmployeeInput
+  holiday_work_requests?: Prisma.HolidayWorkRequestUncheckedCreateNestedManyWithoutEmployeeInput
+  attendance_records?: Prisma.AttendanceRecordUncheckedCreateNestedManyWithoutEmployeeInput
+  attendance_regularizations?: Prisma.AttendanceRegularizationUncheckedCreateNestedManyWithoutEmployeeInput
+  recruitment_candidates?: Prisma.CandidateUncheckedCreateNestedManyWithoutEmployeeInput
+  salary_setups?: Prisma.EmployeeSalarySetupUncheckedCreateNestedManyWithoutEmployeeInput
+  payroll_slips?: Prisma.PayrollSlipUncheckedCreateNestedManyWithoutEmployeeInput
+  loan_advances?: Prisma.LoanAdvanceUncheckedCreateNestedManyWithoutEmployeeInput
+}
+
+export type EmployeeCreateOrConnectWithoutExpense_claimsInput = {
+  where: Prisma.EmployeeWhereUniqueInput
+  create: Prisma.XOR<Prisma.EmployeeCreateWithoutExpense_claimsInput, Prisma.EmployeeUncheckedCreateWithoutExpense_claimsInput>
+}
+
+export type EmployeeUpsertWithoutExpense_claimsInput = {
+  update: Prisma.XOR<Prisma.EmployeeUpdateWithoutExpense_claimsInput, Prisma.EmployeeUncheckedUpdateWithoutExpense_claimsInput>
+  create: Prisma.XOR<Prisma.EmployeeCreateWithoutExpense_claimsInput, Prisma.EmployeeUncheckedCreateWithoutExpense_claimsInput>
+  where?: Prisma.EmployeeWhereInput
+}
+
+export type EmployeeUpdateToOneWithWhereWithoutExpense_claimsInput = {
+  where?: Prisma.EmployeeWhereInput
+  data: Prisma.XOR<Prisma.EmployeeUpdateWithoutExpense_claimsInput, Prisma.EmployeeUncheckedUpdateWithoutExpense_claimsInput>
+}
+
+export type EmployeeUpdateWithoutExpense_claimsInput = {
+  id?: Prisma.StringFieldUpdateOperationsInput | string
+  employee_code?: Prisma.StringFieldUpdateOperationsInput | string
+  first_name?: Prisma.StringFieldUpdateOperationsInput | string
+  last_name?: Prisma.StringFieldUpdateOperationsInput | string
+  email?: Prisma.StringFieldUpdateOperationsInput | string
+  phone?: Prisma.NullableStringFieldUpdateOperationsInput | string | null
+  department?: Prisma.StringFieldUpdateOperationsInput | string
+  designation?: Prisma.StringFieldUpdateOperationsInput | string
+  joining_date?: Prisma.DateTimeFieldUpdateOperationsInput | Date | string
+  date_of_birth?: Prisma.NullableDateTimeFieldUpdateOperationsInput | Date | string | null
+  gender?: Prisma.NullableStringFieldUpdateOperationsInput | string | null
+  employment_type?: Prisma.StringFieldUpdateOperationsInput | string
+  status?: Prisma.StringFieldUpdateOperationsInput | string
+  bank_name?: Prisma.NullableStringFieldUpdateOperationsInput | string | null
+  bank_account_number?: Prisma.NullableStringFieldUpdateOperationsInput | string | null
+  bank_ifsc?: Prisma.NullableStringFieldUpdateOperationsInput | string | null
+  bank_iban?: Prisma.NullableStringFieldUpdateOperationsInput | string | null
+  bank_routing_code?: Prisma.NullableStringFieldUpdateOperationsInput | string | null
+  labour_card_number?: Prisma.NullableStringFieldUpdateOperationsInput | string | null
+  state?: Prisma.NullableStringFieldUpdateOperationsInput | string | null
+  search_text?: Prisma.StringFieldUpdateOperationsInput | string
+  created_at?: Prisma.DateTimeFieldUpdateOperationsInput | Date | string
+  updated_at?: Prisma.DateTimeFieldUpdateOperationsInput | Date | string
+  deleted_at?: Prisma.NullableDateTimeFieldUpdateOperationsInput | Date | string | null
+  manager?: Prisma.EmployeeUpdateOneWithoutReportsNestedInput
+  reports?: Prisma.EmployeeUpdateManyWithoutManagerNestedInput
+  branch?: Prisma.BranchUpdateOneWithoutEmployeesNestedInput
+  work_location?: Prisma.WorkLocationUpdateOneWithoutEmployeesNestedInput
+  memberships?: Prisma.MembershipUpdateManyWithoutEmployeeNestedInput
+  invitations?: Prisma.InvitationUpdateManyWithoutEmployeeNestedInput
+  documents?: Prisma.EmployeeDocumentUpdateManyWithoutEmployeeNestedInput
+  exit?: Prisma.EmployeeExitUpdateOneWithoutEmployeeNestedInput
+  asset_assignments?: Prisma.AssetAssignmentUpdateManyWithoutEmployeeNestedInput
+  leave_policy_employees?: Prisma.LeavePolicyEmployeeUpdateManyWithoutEmployeeNestedInput
+  leave_allocations?: Prisma.LeaveAllocationUpdateManyWithoutEmployeeNestedInput
+  leave_ledger_entries?: Prisma.LeaveLedgerEntryUpdateManyWithoutEmployeeNestedInput
+  leave_requests?: Prisma.LeaveRequestUpdateManyWithoutEmployeeNestedInput
+  leave_encashments?: Prisma.LeaveEncashmentUpdateManyWithoutEmployeeNestedInput
+  wfh_requests?: Prisma.WfhRequestUpdateManyWithoutEmployeeNestedInput
+  holiday_work_requests?: Prisma.HolidayWorkRequestUpdateManyWithoutEmployeeNestedInput
+  attendance_records?: Prisma.AttendanceRecordUpdateManyWithoutEmployeeNestedInput
+  attendance_regularizations?: Prisma.AttendanceRegularizationUpdateManyWithoutEmployeeNestedInput
+  recruitment_candidates?: Prisma.CandidateUpdateManyWithoutEmployeeNestedInput
+  salary_setups?: Prisma.EmployeeSalarySetupUpdateManyWithoutEmployeeNestedInput
+  payroll_slips?: Prisma.PayrollSlipUpdateManyWithoutEmployeeNestedInput
+  loan_advances?: Prisma.LoanAdvanceUpdateManyWithoutEmployeeNestedInput
+}
+
+export type EmployeeUncheckedUpdateWithoutExpense_claimsInput = {
+  tenant_id?: Prisma.StringFieldUpdateOperationsInput | string
+  id?: Prisma.StringFieldUpdateOperationsInput | string
+  employee_code?: Prisma.StringFieldUpdateOperationsInput | string
+  first_name?: Prisma.StringFieldUpdateOperationsInput | string
+  last_name?: Prisma.StringFieldUpdateOperationsInput | string
+  email?: Prisma.StringFieldUpdateOperationsInput | string
+  phone?: Prisma.NullableStringFieldUpdateOperationsInput | string | null
+  department?: Prisma.StringFieldUpdateOperationsInput | string
+  designation?: Prisma.StringFieldUpdateOperationsInput | string
+  joining_date?: Prisma.DateTimeFieldUpdateOperationsInput | Date | string
+  date_of_birth?: Prisma.NullableDateTimeFieldUpdateOperationsInput | Date | string | null
+  gender?: Prisma.NullableStringFieldUpdateOperationsInput | string | null
+  employment_type?: Prisma.StringFieldUpdateOperationsInput | string
+  status?: Prisma.StringFieldUpdateOperationsInput | string
+  reports_to?: Prisma.NullableStringFieldUpdateOperationsInput | string | null
+  branch_id?: Prisma.NullableStringFieldUpdateOperationsInput | string | null
+  work_location_id?: Prisma.NullableStringFieldUpdateOperationsInput | string | null
+  bank_name?: Prisma.NullableStringFieldUpdateOperationsInput | string | null
+  bank_account_number?: Prisma.NullableStringFieldUpdateOperationsInput | string | null
+  bank_ifsc?: Prisma.NullableStringFieldUpdateOperationsInput | string | null
+  bank_iban?: Prisma.NullableStringFieldUpdateOperationsInput | string | null
+  bank_routing_code?: Prisma.NullableStringFieldUpdateOperationsInput | string | null
+  labour_card_number?: Prisma.NullableStringFieldUpdateOperationsInput | string | null
+  state?: Prisma.NullableStringFieldUpdateOperationsInput | string | null
+  search_text?: Prisma.StringFieldUpdateOperationsInput | string
+  created_at?: Prisma.DateTimeFieldUpdateOperationsInput | Date | string
+  updated_at?: Prisma.DateTimeFieldUpdateOperationsInput | Date | string
+  deleted_at?: Prisma.NullableDateTimeFieldUpdateOperationsInput | Date | string | null
+  reports?: Prisma.EmployeeUncheckedUpdateManyWithoutManagerNestedInput
+  memberships?: Prisma.MembershipUncheckedUpdateManyWithoutEmployeeNestedInput
+  invitations?: Prisma.InvitationUncheckedUpdateManyWithoutEmployeeNestedInput
+  documents?: Prisma.EmployeeDocumentUncheckedUpdateManyWithoutEmployeeNestedInput
+  exit?: Prisma.EmployeeExitUncheckedUpdateOneWithoutEmployeeNestedInput
+  asset_assignments?: Prisma.AssetAssignmentUncheckedUpdateManyWithoutEmployeeNestedInput
+  leave_policy_employees?: Prisma.LeavePolicyEmployeeUncheckedUpdateManyWithoutEmployeeNestedInput
+  leave_allocations?: Prisma.LeaveAllocationUncheckedUpdateManyWithoutEmployeeNestedInput
+  leave_ledger_entries?: Prisma.LeaveLedgerEntryUncheckedUpdateManyWithoutEmployeeNestedInput
+  leave_requests?: Prisma.LeaveRequestUncheckedUpdateManyWithoutEmployeeNestedInput
+  leave_encashments?: Prisma.LeaveEncashmentUncheckedUpdateManyWithoutEmployeeNestedInput
+  wfh_requests?: Prisma.WfhRequestUncheckedUpdateManyWithoutEmployeeNestedInput
+  holiday_work_requests?: Prisma.HolidayWorkRequestUncheckedUpdateManyWithoutEmployeeNestedInput
+  attendance_records?: Prisma.AttendanceRecordUncheckedUpdateManyWithoutEmployeeNestedInput
+  attendance_regularizations?: Prisma.AttendanceRegularizationUncheckedUpdateManyWithoutEmployeeNestedInput
+  recruitment_candidates?: Prisma.CandidateUncheckedUpdateManyWithoutEmployeeNestedInput
+  salary_setups?: Prisma.EmployeeSalarySetupUncheckedUpdateManyWithoutEmployeeNestedInput
+  payroll_slips?: Prisma.PayrollSlipUncheckedUpdateManyWithoutEmployeeNestedInput
+  loan_advances?: Prisma.LoanAdvanceUncheckedUpdateManyWithoutEmployeeNestedInput
 }
 
 export type EmployeeCreateWithoutMembershipsInput = {
@@ -4321,6 +5493,10 @@ export type EmployeeCreateWithoutMembershipsInput = {
   attendance_records?: Prisma.AttendanceRecordCreateNestedManyWithoutEmployeeInput
   attendance_regularizations?: Prisma.AttendanceRegularizationCreateNestedManyWithoutEmployeeInput
   recruitment_candidates?: Prisma.CandidateCreateNestedManyWithoutEmployeeInput
+  salary_setups?: Prisma.EmployeeSalarySetupCreateNestedManyWithoutEmployeeInput
+  payroll_slips?: Prisma.PayrollSlipCreateNestedManyWithoutEmployeeInput
+  loan_advances?: Prisma.LoanAdvanceCreateNestedManyWithoutEmployeeInput
+  expense_claims?: Prisma.ExpenseClaimCreateNestedManyWithoutEmployeeInput
 }
 
 export type EmployeeUncheckedCreateWithoutMembershipsInput = {
@@ -4367,6 +5543,10 @@ export type EmployeeUncheckedCreateWithoutMembershipsInput = {
   attendance_records?: Prisma.AttendanceRecordUncheckedCreateNestedManyWithoutEmployeeInput
   attendance_regularizations?: Prisma.AttendanceRegularizationUncheckedCreateNestedManyWithoutEmployeeInput
   recruitment_candidates?: Prisma.CandidateUncheckedCreateNestedManyWithoutEmployeeInput
+  salary_setups?: Prisma.EmployeeSalarySetupUncheckedCreateNestedManyWithoutEmployeeInput
+  payroll_slips?: Prisma.PayrollSlipUncheckedCreateNestedManyWithoutEmployeeInput
+  loan_advances?: Prisma.LoanAdvanceUncheckedCreateNestedManyWithoutEmployeeInput
+  expense_claims?: Prisma.ExpenseClaimUncheckedCreateNestedManyWithoutEmployeeInput
 }
 
 export type EmployeeCreateOrConnectWithoutMembershipsInput = {
@@ -4428,6 +5608,10 @@ export type EmployeeUpdateWithoutMembershipsInput = {
   attendance_records?: Prisma.AttendanceRecordUpdateManyWithoutEmployeeNestedInput
   attendance_regularizations?: Prisma.AttendanceRegularizationUpdateManyWithoutEmployeeNestedInput
   recruitment_candidates?: Prisma.CandidateUpdateManyWithoutEmployeeNestedInput
+  salary_setups?: Prisma.EmployeeSalarySetupUpdateManyWithoutEmployeeNestedInput
+  payroll_slips?: Prisma.PayrollSlipUpdateManyWithoutEmployeeNestedInput
+  loan_advances?: Prisma.LoanAdvanceUpdateManyWithoutEmployeeNestedInput
+  expense_claims?: Prisma.ExpenseClaimUpdateManyWithoutEmployeeNestedInput
 }
 
 export type EmployeeUncheckedUpdateWithoutMembershipsInput = {
@@ -4474,6 +5658,10 @@ export type EmployeeUncheckedUpdateWithoutMembershipsInput = {
   attendance_records?: Prisma.AttendanceRecordUncheckedUpdateManyWithoutEmployeeNestedInput
   attendance_regularizations?: Prisma.AttendanceRegularizationUncheckedUpdateManyWithoutEmployeeNestedInput
   recruitment_candidates?: Prisma.CandidateUncheckedUpdateManyWithoutEmployeeNestedInput
+  salary_setups?: Prisma.EmployeeSalarySetupUncheckedUpdateManyWithoutEmployeeNestedInput
+  payroll_slips?: Prisma.PayrollSlipUncheckedUpdateManyWithoutEmployeeNestedInput
+  loan_advances?: Prisma.LoanAdvanceUncheckedUpdateManyWithoutEmployeeNestedInput
+  expense_claims?: Prisma.ExpenseClaimUncheckedUpdateManyWithoutEmployeeNestedInput
 }
 
 export type EmployeeCreateWithoutInvitationsInput = {
@@ -4519,6 +5707,10 @@ export type EmployeeCreateWithoutInvitationsInput = {
   attendance_records?: Prisma.AttendanceRecordCreateNestedManyWithoutEmployeeInput
   attendance_regularizations?: Prisma.AttendanceRegularizationCreateNestedManyWithoutEmployeeInput
   recruitment_candidates?: Prisma.CandidateCreateNestedManyWithoutEmployeeInput
+  salary_setups?: Prisma.EmployeeSalarySetupCreateNestedManyWithoutEmployeeInput
+  payroll_slips?: Prisma.PayrollSlipCreateNestedManyWithoutEmployeeInput
+  loan_advances?: Prisma.LoanAdvanceCreateNestedManyWithoutEmployeeInput
+  expense_claims?: Prisma.ExpenseClaimCreateNestedManyWithoutEmployeeInput
 }
 
 export type EmployeeUncheckedCreateWithoutInvitationsInput = {
@@ -4565,6 +5757,10 @@ export type EmployeeUncheckedCreateWithoutInvitationsInput = {
   attendance_records?: Prisma.AttendanceRecordUncheckedCreateNestedManyWithoutEmployeeInput
   attendance_regularizations?: Prisma.AttendanceRegularizationUncheckedCreateNestedManyWithoutEmployeeInput
   recruitment_candidates?: Prisma.CandidateUncheckedCreateNestedManyWithoutEmployeeInput
+  salary_setups?: Prisma.EmployeeSalarySetupUncheckedCreateNestedManyWithoutEmployeeInput
+  payroll_slips?: Prisma.PayrollSlipUncheckedCreateNestedManyWithoutEmployeeInput
+  loan_advances?: Prisma.LoanAdvanceUncheckedCreateNestedManyWithoutEmployeeInput
+  expense_claims?: Prisma.ExpenseClaimUncheckedCreateNestedManyWithoutEmployeeInput
 }
 
 export type EmployeeCreateOrConnectWithoutInvitationsInput = {
@@ -4626,6 +5822,10 @@ export type EmployeeUpdateWithoutInvitationsInput = {
   attendance_records?: Prisma.AttendanceRecordUpdateManyWithoutEmployeeNestedInput
   attendance_regularizations?: Prisma.AttendanceRegularizationUpdateManyWithoutEmployeeNestedInput
   recruitment_candidates?: Prisma.CandidateUpdateManyWithoutEmployeeNestedInput
+  salary_setups?: Prisma.EmployeeSalarySetupUpdateManyWithoutEmployeeNestedInput
+  payroll_slips?: Prisma.PayrollSlipUpdateManyWithoutEmployeeNestedInput
+  loan_advances?: Prisma.LoanAdvanceUpdateManyWithoutEmployeeNestedInput
+  expense_claims?: Prisma.ExpenseClaimUpdateManyWithoutEmployeeNestedInput
 }
 
 export type EmployeeUncheckedUpdateWithoutInvitationsInput = {
@@ -4672,6 +5872,10 @@ export type EmployeeUncheckedUpdateWithoutInvitationsInput = {
   attendance_records?: Prisma.AttendanceRecordUncheckedUpdateManyWithoutEmployeeNestedInput
   attendance_regularizations?: Prisma.AttendanceRegularizationUncheckedUpdateManyWithoutEmployeeNestedInput
   recruitment_candidates?: Prisma.CandidateUncheckedUpdateManyWithoutEmployeeNestedInput
+  salary_setups?: Prisma.EmployeeSalarySetupUncheckedUpdateManyWithoutEmployeeNestedInput
+  payroll_slips?: Prisma.PayrollSlipUncheckedUpdateManyWithoutEmployeeNestedInput
+  loan_advances?: Prisma.LoanAdvanceUncheckedUpdateManyWithoutEmployeeNestedInput
+  expense_claims?: Prisma.ExpenseClaimUncheckedUpdateManyWithoutEmployeeNestedInput
 }
 
 export type EmployeeCreateWithoutRecruitment_candidatesInput = {
@@ -4717,6 +5921,10 @@ export type EmployeeCreateWithoutRecruitment_candidatesInput = {
   holiday_work_requests?: Prisma.HolidayWorkRequestCreateNestedManyWithoutEmployeeInput
   attendance_records?: Prisma.AttendanceRecordCreateNestedManyWithoutEmployeeInput
   attendance_regularizations?: Prisma.AttendanceRegularizationCreateNestedManyWithoutEmployeeInput
+  salary_setups?: Prisma.EmployeeSalarySetupCreateNestedManyWithoutEmployeeInput
+  payroll_slips?: Prisma.PayrollSlipCreateNestedManyWithoutEmployeeInput
+  loan_advances?: Prisma.LoanAdvanceCreateNestedManyWithoutEmployeeInput
+  expense_claims?: Prisma.ExpenseClaimCreateNestedManyWithoutEmployeeInput
 }
 
 export type EmployeeUncheckedCreateWithoutRecruitment_candidatesInput = {
@@ -4763,6 +5971,10 @@ export type EmployeeUncheckedCreateWithoutRecruitment_candidatesInput = {
   holiday_work_requests?: Prisma.HolidayWorkRequestUncheckedCreateNestedManyWithoutEmployeeInput
   attendance_records?: Prisma.AttendanceRecordUncheckedCreateNestedManyWithoutEmployeeInput
   attendance_regularizations?: Prisma.AttendanceRegularizationUncheckedCreateNestedManyWithoutEmployeeInput
+  salary_setups?: Prisma.EmployeeSalarySetupUncheckedCreateNestedManyWithoutEmployeeInput
+  payroll_slips?: Prisma.PayrollSlipUncheckedCreateNestedManyWithoutEmployeeInput
+  loan_advances?: Prisma.LoanAdvanceUncheckedCreateNestedManyWithoutEmployeeInput
+  expense_claims?: Prisma.ExpenseClaimUncheckedCreateNestedManyWithoutEmployeeInput
 }
 
 export type EmployeeCreateOrConnectWithoutRecruitment_candidatesInput = {
@@ -4824,6 +6036,10 @@ export type EmployeeUpdateWithoutRecruitment_candidatesInput = {
   holiday_work_requests?: Prisma.HolidayWorkRequestUpdateManyWithoutEmployeeNestedInput
   attendance_records?: Prisma.AttendanceRecordUpdateManyWithoutEmployeeNestedInput
   attendance_regularizations?: Prisma.AttendanceRegularizationUpdateManyWithoutEmployeeNestedInput
+  salary_setups?: Prisma.EmployeeSalarySetupUpdateManyWithoutEmployeeNestedInput
+  payroll_slips?: Prisma.PayrollSlipUpdateManyWithoutEmployeeNestedInput
+  loan_advances?: Prisma.LoanAdvanceUpdateManyWithoutEmployeeNestedInput
+  expense_claims?: Prisma.ExpenseClaimUpdateManyWithoutEmployeeNestedInput
 }
 
 export type EmployeeUncheckedUpdateWithoutRecruitment_candidatesInput = {
@@ -4870,6 +6086,10 @@ export type EmployeeUncheckedUpdateWithoutRecruitment_candidatesInput = {
   holiday_work_requests?: Prisma.HolidayWorkRequestUncheckedUpdateManyWithoutEmployeeNestedInput
   attendance_records?: Prisma.AttendanceRecordUncheckedUpdateManyWithoutEmployeeNestedInput
   attendance_regularizations?: Prisma.AttendanceRegularizationUncheckedUpdateManyWithoutEmployeeNestedInput
+  salary_setups?: Prisma.EmployeeSalarySetupUncheckedUpdateManyWithoutEmployeeNestedInput
+  payroll_slips?: Prisma.PayrollSlipUncheckedUpdateManyWithoutEmployeeNestedInput
+  loan_advances?: Prisma.LoanAdvanceUncheckedUpdateManyWithoutEmployeeNestedInput
+  expense_claims?: Prisma.ExpenseClaimUncheckedUpdateManyWithoutEmployeeNestedInput
 }
 
 export type EmployeeCreateManyManagerInput = {
@@ -4944,6 +6164,10 @@ export type EmployeeUpdateWithoutManagerInput = {
   attendance_records?: Prisma.AttendanceRecordUpdateManyWithoutEmployeeNestedInput
   attendance_regularizations?: Prisma.AttendanceRegularizationUpdateManyWithoutEmployeeNestedInput
   recruitment_candidates?: Prisma.CandidateUpdateManyWithoutEmployeeNestedInput
+  salary_setups?: Prisma.EmployeeSalarySetupUpdateManyWithoutEmployeeNestedInput
+  payroll_slips?: Prisma.PayrollSlipUpdateManyWithoutEmployeeNestedInput
+  loan_advances?: Prisma.LoanAdvanceUpdateManyWithoutEmployeeNestedInput
+  expense_claims?: Prisma.ExpenseClaimUpdateManyWithoutEmployeeNestedInput
 }
 
 export type EmployeeUncheckedUpdateWithoutManagerInput = {
@@ -4989,6 +6213,10 @@ export type EmployeeUncheckedUpdateWithoutManagerInput = {
   attendance_records?: Prisma.AttendanceRecordUncheckedUpdateManyWithoutEmployeeNestedInput
   attendance_regularizations?: Prisma.AttendanceRegularizationUncheckedUpdateManyWithoutEmployeeNestedInput
   recruitment_candidates?: Prisma.CandidateUncheckedUpdateManyWithoutEmployeeNestedInput
+  salary_setups?: Prisma.EmployeeSalarySetupUncheckedUpdateManyWithoutEmployeeNestedInput
+  payroll_slips?: Prisma.PayrollSlipUncheckedUpdateManyWithoutEmployeeNestedInput
+  loan_advances?: Prisma.LoanAdvanceUncheckedUpdateManyWithoutEmployeeNestedInput
+  expense_claims?: Prisma.ExpenseClaimUncheckedUpdateManyWithoutEmployeeNestedInput
 }
 
 export type EmployeeUncheckedUpdateManyWithoutManagerInput = {
@@ -5092,6 +6320,10 @@ export type EmployeeUpdateWithoutBranchInput = {
   attendance_records?: Prisma.AttendanceRecordUpdateManyWithoutEmployeeNestedInput
   attendance_regularizations?: Prisma.AttendanceRegularizationUpdateManyWithoutEmployeeNestedInput
   recruitment_candidates?: Prisma.CandidateUpdateManyWithoutEmployeeNestedInput
+  salary_setups?: Prisma.EmployeeSalarySetupUpdateManyWithoutEmployeeNestedInput
+  payroll_slips?: Prisma.PayrollSlipUpdateManyWithoutEmployeeNestedInput
+  loan_advances?: Prisma.LoanAdvanceUpdateManyWithoutEmployeeNestedInput
+  expense_claims?: Prisma.ExpenseClaimUpdateManyWithoutEmployeeNestedInput
 }
 
 export type EmployeeUncheckedUpdateWithoutBranchInput = {
@@ -5137,6 +6369,10 @@ export type EmployeeUncheckedUpdateWithoutBranchInput = {
   attendance_records?: Prisma.AttendanceRecordUncheckedUpdateManyWithoutEmployeeNestedInput
   attendance_regularizations?: Prisma.AttendanceRegularizationUncheckedUpdateManyWithoutEmployeeNestedInput
   recruitment_candidates?: Prisma.CandidateUncheckedUpdateManyWithoutEmployeeNestedInput
+  salary_setups?: Prisma.EmployeeSalarySetupUncheckedUpdateManyWithoutEmployeeNestedInput
+  payroll_slips?: Prisma.PayrollSlipUncheckedUpdateManyWithoutEmployeeNestedInput
+  loan_advances?: Prisma.LoanAdvanceUncheckedUpdateManyWithoutEmployeeNestedInput
+  expense_claims?: Prisma.ExpenseClaimUncheckedUpdateManyWithoutEmployeeNestedInput
 }
 
 export type EmployeeUncheckedUpdateManyWithoutBranchInput = {
@@ -5240,6 +6476,10 @@ export type EmployeeUpdateWithoutWork_locationInput = {
   attendance_records?: Prisma.AttendanceRecordUpdateManyWithoutEmployeeNestedInput
   attendance_regularizations?: Prisma.AttendanceRegularizationUpdateManyWithoutEmployeeNestedInput
   recruitment_candidates?: Prisma.CandidateUpdateManyWithoutEmployeeNestedInput
+  salary_setups?: Prisma.EmployeeSalarySetupUpdateManyWithoutEmployeeNestedInput
+  payroll_slips?: Prisma.PayrollSlipUpdateManyWithoutEmployeeNestedInput
+  loan_advances?: Prisma.LoanAdvanceUpdateManyWithoutEmployeeNestedInput
+  expense_claims?: Prisma.ExpenseClaimUpdateManyWithoutEmployeeNestedInput
 }
 
 export type EmployeeUncheckedUpdateWithoutWork_locationInput = {
@@ -5285,6 +6525,10 @@ export type EmployeeUncheckedUpdateWithoutWork_locationInput = {
   attendance_records?: Prisma.AttendanceRecordUncheckedUpdateManyWithoutEmployeeNestedInput
   attendance_regularizations?: Prisma.AttendanceRegularizationUncheckedUpdateManyWithoutEmployeeNestedInput
   recruitment_candidates?: Prisma.CandidateUncheckedUpdateManyWithoutEmployeeNestedInput
+  salary_setups?: Prisma.EmployeeSalarySetupUncheckedUpdateManyWithoutEmployeeNestedInput
+  payroll_slips?: Prisma.PayrollSlipUncheckedUpdateManyWithoutEmployeeNestedInput
+  loan_advances?: Prisma.LoanAdvanceUncheckedUpdateManyWithoutEmployeeNestedInput
+  expense_claims?: Prisma.ExpenseClaimUncheckedUpdateManyWithoutEmployeeNestedInput
 }
 
 export type EmployeeUncheckedUpdateManyWithoutWork_locationInput = {
@@ -5337,6 +6581,10 @@ export type EmployeeCountOutputType = {
   attendance_records: number
   attendance_regularizations: number
   recruitment_candidates: number
+  salary_setups: number
+  payroll_slips: number
+  loan_advances: number
+  expense_claims: number
 }
 
 export type EmployeeCountOutputTypeSelect<ExtArgs extends runtime.Types.Extensions.InternalArgs = runtime.Types.Extensions.DefaultArgs> = {
@@ -5355,6 +6603,10 @@ export type EmployeeCountOutputTypeSelect<ExtArgs extends runtime.Types.Extensio
   attendance_records?: boolean | EmployeeCountOutputTypeCountAttendance_recordsArgs
   attendance_regularizations?: boolean | EmployeeCountOutputTypeCountAttendance_regularizationsArgs
   recruitment_candidates?: boolean | EmployeeCountOutputTypeCountRecruitment_candidatesArgs
+  salary_setups?: boolean | EmployeeCountOutputTypeCountSalary_setupsArgs
+  payroll_slips?: boolean | EmployeeCountOutputTypeCountPayroll_slipsArgs
+  loan_advances?: boolean | EmployeeCountOutputTypeCountLoan_advancesArgs
+  expense_claims?: boolean | EmployeeCountOutputTypeCountExpense_claimsArgs
 }
 
 /**
@@ -5472,6 +6724,34 @@ export type EmployeeCountOutputTypeCountRecruitment_candidatesArgs<ExtArgs exten
   where?: Prisma.CandidateWhereInput
 }
 
+/**
+ * EmployeeCountOutputType without action
+ */
+export type EmployeeCountOutputTypeCountSalary_setupsArgs<ExtArgs extends runtime.Types.Extensions.InternalArgs = runtime.Types.Extensions.DefaultArgs> = {
+  where?: Prisma.EmployeeSalarySetupWhereInput
+}
+
+/**
+ * EmployeeCountOutputType without action
+ */
+export type EmployeeCountOutputTypeCountPayroll_slipsArgs<ExtArgs extends runtime.Types.Extensions.InternalArgs = runtime.Types.Extensions.DefaultArgs> = {
+  where?: Prisma.PayrollSlipWhereInput
+}
+
+/**
+ * EmployeeCountOutputType without action
+ */
+export type EmployeeCountOutputTypeCountLoan_advancesArgs<ExtArgs extends runtime.Types.Extensions.InternalArgs = runtime.Types.Extensions.DefaultArgs> = {
+  where?: Prisma.LoanAdvanceWhereInput
+}
+
+/**
+ * EmployeeCountOutputType without action
+ */
+export type EmployeeCountOutputTypeCountExpense_claimsArgs<ExtArgs extends runtime.Types.Extensions.InternalArgs = runtime.Types.Extensions.DefaultArgs> = {
+  where?: Prisma.ExpenseClaimWhereInput
+}
+
 
 export type EmployeeSelect<ExtArgs extends runtime.Types.Extensions.InternalArgs = runtime.Types.Extensions.DefaultArgs> = runtime.Types.Extensions.GetSelect<{
   tenant_id?: boolean
@@ -5521,6 +6801,10 @@ export type EmployeeSelect<ExtArgs extends runtime.Types.Extensions.InternalArgs
   attendance_records?: boolean | Prisma.Employee$attendance_recordsArgs<ExtArgs>
   attendance_regularizations?: boolean | Prisma.Employee$attendance_regularizationsArgs<ExtArgs>
   recruitment_candidates?: boolean | Prisma.Employee$recruitment_candidatesArgs<ExtArgs>
+  salary_setups?: boolean | Prisma.Employee$salary_setupsArgs<ExtArgs>
+  payroll_slips?: boolean | Prisma.Employee$payroll_slipsArgs<ExtArgs>
+  loan_advances?: boolean | Prisma.Employee$loan_advancesArgs<ExtArgs>
+  expense_claims?: boolean | Prisma.Employee$expense_claimsArgs<ExtArgs>
   _count?: boolean | Prisma.EmployeeCountOutputTypeDefaultArgs<ExtArgs>
 }, ExtArgs["result"]["employee"]>
 
@@ -5644,6 +6928,10 @@ export type EmployeeInclude<ExtArgs extends runtime.Types.Extensions.InternalArg
   attendance_records?: boolean | Prisma.Employee$attendance_recordsArgs<ExtArgs>
   attendance_regularizations?: boolean | Prisma.Employee$attendance_regularizationsArgs<ExtArgs>
   recruitment_candidates?: boolean | Prisma.Employee$recruitment_candidatesArgs<ExtArgs>
+  salary_setups?: boolean | Prisma.Employee$salary_setupsArgs<ExtArgs>
+  payroll_slips?: boolean | Prisma.Employee$payroll_slipsArgs<ExtArgs>
+  loan_advances?: boolean | Prisma.Employee$loan_advancesArgs<ExtArgs>
+  expense_claims?: boolean | Prisma.Employee$expense_claimsArgs<ExtArgs>
   _count?: boolean | Prisma.EmployeeCountOutputTypeDefaultArgs<ExtArgs>
 }
 export type EmployeeIncludeCreateManyAndReturn<ExtArgs extends runtime.Types.Extensions.InternalArgs = runtime.Types.Extensions.DefaultArgs> = {
@@ -5679,6 +6967,10 @@ export type $EmployeePayload<ExtArgs extends runtime.Types.Extensions.InternalAr
     attendance_records: Prisma.$AttendanceRecordPayload<ExtArgs>[]
     attendance_regularizations: Prisma.$AttendanceRegularizationPayload<ExtArgs>[]
     recruitment_candidates: Prisma.$CandidatePayload<ExtArgs>[]
+    salary_setups: Prisma.$EmployeeSalarySetupPayload<ExtArgs>[]
+    payroll_slips: Prisma.$PayrollSlipPayload<ExtArgs>[]
+    loan_advances: Prisma.$LoanAdvancePayload<ExtArgs>[]
+    expense_claims: Prisma.$ExpenseClaimPayload<ExtArgs>[]
   }
   scalars: runtime.Types.Extensions.GetPayloadResult<{
     tenant_id: string
@@ -6125,6 +7417,10 @@ export interface Prisma__EmployeeClient<T, Null = never, ExtArgs extends runtime
   attendance_records<T extends Prisma.Employee$attendance_recordsArgs<ExtArgs> = {}>(args?: Prisma.Subset<T, Prisma.Employee$attendance_recordsArgs<ExtArgs>>): Prisma.PrismaPromise<runtime.Types.Result.GetResult<Prisma.$AttendanceRecordPayload<ExtArgs>, T, "findMany", GlobalOmitOptions> | Null>
   attendance_regularizations<T extends Prisma.Employee$attendance_regularizationsArgs<ExtArgs> = {}>(args?: Prisma.Subset<T, Prisma.Employee$attendance_regularizationsArgs<ExtArgs>>): Prisma.PrismaPromise<runtime.Types.Result.GetResult<Prisma.$AttendanceRegularizationPayload<ExtArgs>, T, "findMany", GlobalOmitOptions> | Null>
   recruitment_candidates<T extends Prisma.Employee$recruitment_candidatesArgs<ExtArgs> = {}>(args?: Prisma.Subset<T, Prisma.Employee$recruitment_candidatesArgs<ExtArgs>>): Prisma.PrismaPromise<runtime.Types.Result.GetResult<Prisma.$CandidatePayload<ExtArgs>, T, "findMany", GlobalOmitOptions> | Null>
+  salary_setups<T extends Prisma.Employee$salary_setupsArgs<ExtArgs> = {}>(args?: Prisma.Subset<T, Prisma.Employee$salary_setupsArgs<ExtArgs>>): Prisma.PrismaPromise<runtime.Types.Result.GetResult<Prisma.$EmployeeSalarySetupPayload<ExtArgs>, T, "findMany", GlobalOmitOptions> | Null>
+  payroll_slips<T extends Prisma.Employee$payroll_slipsArgs<ExtArgs> = {}>(args?: Prisma.Subset<T, Prisma.Employee$payroll_slipsArgs<ExtArgs>>): Prisma.PrismaPromise<runtime.Types.Result.GetResult<Prisma.$PayrollSlipPayload<ExtArgs>, T, "findMany", GlobalOmitOptions> | Null>
+  loan_advances<T extends Prisma.Employee$loan_advancesArgs<ExtArgs> = {}>(args?: Prisma.Subset<T, Prisma.Employee$loan_advancesArgs<ExtArgs>>): Prisma.PrismaPromise<runtime.Types.Result.GetResult<Prisma.$LoanAdvancePayload<ExtArgs>, T, "findMany", GlobalOmitOptions> | Null>
+  expense_claims<T extends Prisma.Employee$expense_claimsArgs<ExtArgs> = {}>(args?: Prisma.Subset<T, Prisma.Employee$expense_claimsArgs<ExtArgs>>): Prisma.PrismaPromise<runtime.Types.Result.GetResult<Prisma.$ExpenseClaimPayload<ExtArgs>, T, "findMany", GlobalOmitOptions> | Null>
   /**
    * Attaches callbacks for the resolution and/or rejection of the Promise.
    * @param onfulfilled The callback to execute when the Promise is resolved.
@@ -7016,6 +8312,102 @@ export type Employee$recruitment_candidatesArgs<ExtArgs extends runtime.Types.Ex
   take?: number
   skip?: number
   distinct?: Prisma.CandidateScalarFieldEnum | Prisma.CandidateScalarFieldEnum[]
+}
+
+/**
+ * Employee.salary_setups
+ */
+export type Employee$salary_setupsArgs<ExtArgs extends runtime.Types.Extensions.InternalArgs = runtime.Types.Extensions.DefaultArgs> = {
+  /**
+   * Select specific fields to fetch from the EmployeeSalarySetup
+   */
+  select?: Prisma.EmployeeSalarySetupSelect<ExtArgs> | null
+  /**
+   * Omit specific fields from the EmployeeSalarySetup
+   */
+  omit?: Prisma.EmployeeSalarySetupOmit<ExtArgs> | null
+  /**
+   * Choose, which related nodes to fetch as well
+   */
+  include?: Prisma.EmployeeSalarySetupInclude<ExtArgs> | null
+  where?: Prisma.EmployeeSalarySetupWhereInput
+  orderBy?: Prisma.EmployeeSalarySetupOrderByWithRelationInput | Prisma.EmployeeSalarySetupOrderByWithRelationInput[]
+  cursor?: Prisma.EmployeeSalarySetupWhereUniqueInput
+  take?: number
+  skip?: number
+  distinct?: Prisma.EmployeeSalarySetupScalarFieldEnum | Prisma.EmployeeSalarySetupScalarFieldEnum[]
+}
+
+/**
+ * Employee.payroll_slips
+ */
+export type Employee$payroll_slipsArgs<ExtArgs extends runtime.Types.Extensions.InternalArgs = runtime.Types.Extensions.DefaultArgs> = {
+  /**
+   * Select specific fields to fetch from the PayrollSlip
+   */
+  select?: Prisma.PayrollSlipSelect<ExtArgs> | null
+  /**
+   * Omit specific fields from the PayrollSlip
+   */
+  omit?: Prisma.PayrollSlipOmit<ExtArgs> | null
+  /**
+   * Choose, which related nodes to fetch as well
+   */
+  include?: Prisma.PayrollSlipInclude<ExtArgs> | null
+  where?: Prisma.PayrollSlipWhereInput
+  orderBy?: Prisma.PayrollSlipOrderByWithRelationInput | Prisma.PayrollSlipOrderByWithRelationInput[]
+  cursor?: Prisma.PayrollSlipWhereUniqueInput
+  take?: number
+  skip?: number
+  distinct?: Prisma.PayrollSlipScalarFieldEnum | Prisma.PayrollSlipScalarFieldEnum[]
+}
+
+/**
+ * Employee.loan_advances
+ */
+export type Employee$loan_advancesArgs<ExtArgs extends runtime.Types.Extensions.InternalArgs = runtime.Types.Extensions.DefaultArgs> = {
+  /**
+   * Select specific fields to fetch from the LoanAdvance
+   */
+  select?: Prisma.LoanAdvanceSelect<ExtArgs> | null
+  /**
+   * Omit specific fields from the LoanAdvance
+   */
+  omit?: Prisma.LoanAdvanceOmit<ExtArgs> | null
+  /**
+   * Choose, which related nodes to fetch as well
+   */
+  include?: Prisma.LoanAdvanceInclude<ExtArgs> | null
+  where?: Prisma.LoanAdvanceWhereInput
+  orderBy?: Prisma.LoanAdvanceOrderByWithRelationInput | Prisma.LoanAdvanceOrderByWithRelationInput[]
+  cursor?: Prisma.LoanAdvanceWhereUniqueInput
+  take?: number
+  skip?: number
+  distinct?: Prisma.LoanAdvanceScalarFieldEnum | Prisma.LoanAdvanceScalarFieldEnum[]
+}
+
+/**
+ * Employee.expense_claims
+ */
+export type Employee$expense_claimsArgs<ExtArgs extends runtime.Types.Extensions.InternalArgs = runtime.Types.Extensions.DefaultArgs> = {
+  /**
+   * Select specific fields to fetch from the ExpenseClaim
+   */
+  select?: Prisma.ExpenseClaimSelect<ExtArgs> | null
+  /**
+   * Omit specific fields from the ExpenseClaim
+   */
+  omit?: Prisma.ExpenseClaimOmit<ExtArgs> | null
+  /**
+   * Choose, which related nodes to fetch as well
+   */
+  include?: Prisma.ExpenseClaimInclude<ExtArgs> | null
+  where?: Prisma.ExpenseClaimWhereInput
+  orderBy?: Prisma.ExpenseClaimOrderByWithRelationInput | Prisma.ExpenseClaimOrderByWithRelationInput[]
+  cursor?: Prisma.ExpenseClaimWhereUniqueInput
+  take?: number
+  skip?: number
+  distinct?: Prisma.ExpenseClaimScalarFieldEnum | Prisma.ExpenseClaimScalarFieldEnum[]
 }
 
 /**

@@ -248,6 +248,7 @@ export type ExpenseCategoryWhereInput = {
   active?: Prisma.BoolFilter<"ExpenseCategory"> | boolean
   created_at?: Prisma.DateTimeFilter<"ExpenseCategory"> | Date | string
   updated_at?: Prisma.DateTimeFilter<"ExpenseCategory"> | Date | string
+  claims?: Prisma.ExpenseClaimListRelationFilter
 }
 
 export type ExpenseCategoryOrderByWithRelationInput = {
@@ -260,6 +261,7 @@ export type ExpenseCategoryOrderByWithRelationInput = {
   active?: Prisma.SortOrder
   created_at?: Prisma.SortOrder
   updated_at?: Prisma.SortOrder
+  claims?: Prisma.ExpenseClaimOrderByRelationAggregateInput
 }
 
 export type ExpenseCategoryWhereUniqueInput = Prisma.AtLeast<{
@@ -277,6 +279,7 @@ export type ExpenseCategoryWhereUniqueInput = Prisma.AtLeast<{
   active?: Prisma.BoolFilter<"ExpenseCategory"> | boolean
   created_at?: Prisma.DateTimeFilter<"ExpenseCategory"> | Date | string
   updated_at?: Prisma.DateTimeFilter<"ExpenseCategory"> | Date | string
+  claims?: Prisma.ExpenseClaimListRelationFilter
 }, "tenant_id_id" | "id" | "tenant_id_name">
 
 export type ExpenseCategoryOrderByWithAggregationInput = {
@@ -321,6 +324,7 @@ export type ExpenseCategoryCreateInput = {
   active?: boolean
   created_at?: Date | string
   updated_at?: Date | string
+  claims?: Prisma.ExpenseClaimCreateNestedManyWithoutCategoryInput
 }
 
 export type ExpenseCategoryUncheckedCreateInput = {
@@ -333,6 +337,7 @@ export type ExpenseCategoryUncheckedCreateInput = {
   active?: boolean
   created_at?: Date | string
   updated_at?: Date | string
+  claims?: Prisma.ExpenseClaimUncheckedCreateNestedManyWithoutCategoryInput
 }
 
 export type ExpenseCategoryUpdateInput = {
@@ -345,6 +350,7 @@ export type ExpenseCategoryUpdateInput = {
   active?: Prisma.BoolFieldUpdateOperationsInput | boolean
   created_at?: Prisma.DateTimeFieldUpdateOperationsInput | Date | string
   updated_at?: Prisma.DateTimeFieldUpdateOperationsInput | Date | string
+  claims?: Prisma.ExpenseClaimUpdateManyWithoutCategoryNestedInput
 }
 
 export type ExpenseCategoryUncheckedUpdateInput = {
@@ -357,6 +363,7 @@ export type ExpenseCategoryUncheckedUpdateInput = {
   active?: Prisma.BoolFieldUpdateOperationsInput | boolean
   created_at?: Prisma.DateTimeFieldUpdateOperationsInput | Date | string
   updated_at?: Prisma.DateTimeFieldUpdateOperationsInput | Date | string
+  claims?: Prisma.ExpenseClaimUncheckedUpdateManyWithoutCategoryNestedInput
 }
 
 export type ExpenseCategoryCreateManyInput = {
@@ -449,6 +456,118 @@ export type ExpenseCategorySumOrderByAggregateInput = {
   max_claim_amount?: Prisma.SortOrder
 }
 
+export type ExpenseCategoryScalarRelationFilter = {
+  is?: Prisma.ExpenseCategoryWhereInput
+  isNot?: Prisma.ExpenseCategoryWhereInput
+}
+
+export type ExpenseCategoryCreateNestedOneWithoutClaimsInput = {
+  create?: Prisma.XOR<Prisma.ExpenseCategoryCreateWithoutClaimsInput, Prisma.ExpenseCategoryUncheckedCreateWithoutClaimsInput>
+  connectOrCreate?: Prisma.ExpenseCategoryCreateOrConnectWithoutClaimsInput
+  connect?: Prisma.ExpenseCategoryWhereUniqueInput
+}
+
+export type ExpenseCategoryUpdateOneRequiredWithoutClaimsNestedInput = {
+  create?: Prisma.XOR<Prisma.ExpenseCategoryCreateWithoutClaimsInput, Prisma.ExpenseCategoryUncheckedCreateWithoutClaimsInput>
+  connectOrCreate?: Prisma.ExpenseCategoryCreateOrConnectWithoutClaimsInput
+  upsert?: Prisma.ExpenseCategoryUpsertWithoutClaimsInput
+  connect?: Prisma.ExpenseCategoryWhereUniqueInput
+  update?: Prisma.XOR<Prisma.XOR<Prisma.ExpenseCategoryUpdateToOneWithWhereWithoutClaimsInput, Prisma.ExpenseCategoryUpdateWithoutClaimsInput>, Prisma.ExpenseCategoryUncheckedUpdateWithoutClaimsInput>
+}
+
+export type ExpenseCategoryCreateWithoutClaimsInput = {
+  tenant_id: string
+  id?: string
+  name: string
+  description?: string | null
+  max_claim_amount?: runtime.Decimal | runtime.DecimalJsLike | number | string | null
+  requires_receipt?: boolean
+  active?: boolean
+  created_at?: Date | string
+  updated_at?: Date | string
+}
+
+export type ExpenseCategoryUncheckedCreateWithoutClaimsInput = {
+  tenant_id: string
+  id?: string
+  name: string
+  description?: string | null
+  max_claim_amount?: runtime.Decimal | runtime.DecimalJsLike | number | string | null
+  requires_receipt?: boolean
+  active?: boolean
+  created_at?: Date | string
+  updated_at?: Date | string
+}
+
+export type ExpenseCategoryCreateOrConnectWithoutClaimsInput = {
+  where: Prisma.ExpenseCategoryWhereUniqueInput
+  create: Prisma.XOR<Prisma.ExpenseCategoryCreateWithoutClaimsInput, Prisma.ExpenseCategoryUncheckedCreateWithoutClaimsInput>
+}
+
+export type ExpenseCategoryUpsertWithoutClaimsInput = {
+  update: Prisma.XOR<Prisma.ExpenseCategoryUpdateWithoutClaimsInput, Prisma.ExpenseCategoryUncheckedUpdateWithoutClaimsInput>
+  create: Prisma.XOR<Prisma.ExpenseCategoryCreateWithoutClaimsInput, Prisma.ExpenseCategoryUncheckedCreateWithoutClaimsInput>
+  where?: Prisma.ExpenseCategoryWhereInput
+}
+
+export type ExpenseCategoryUpdateToOneWithWhereWithoutClaimsInput = {
+  where?: Prisma.ExpenseCategoryWhereInput
+  data: Prisma.XOR<Prisma.ExpenseCategoryUpdateWithoutClaimsInput, Prisma.ExpenseCategoryUncheckedUpdateWithoutClaimsInput>
+}
+
+export type ExpenseCategoryUpdateWithoutClaimsInput = {
+  tenant_id?: Prisma.StringFieldUpdateOperationsInput | string
+  id?: Prisma.StringFieldUpdateOperationsInput | string
+  name?: Prisma.StringFieldUpdateOperationsInput | string
+  description?: Prisma.NullableStringFieldUpdateOperationsInput | string | null
+  max_claim_amount?: Prisma.NullableDecimalFieldUpdateOperationsInput | runtime.Decimal | runtime.DecimalJsLike | number | string | null
+  requires_receipt?: Prisma.BoolFieldUpdateOperationsInput | boolean
+  active?: Prisma.BoolFieldUpdateOperationsInput | boolean
+  created_at?: Prisma.DateTimeFieldUpdateOperationsInput | Date | string
+  updated_at?: Prisma.DateTimeFieldUpdateOperationsInput | Date | string
+}
+
+export type ExpenseCategoryUncheckedUpdateWithoutClaimsInput = {
+  tenant_id?: Prisma.StringFieldUpdateOperationsInput | string
+  id?: Prisma.StringFieldUpdateOperationsInput | string
+  name?: Prisma.StringFieldUpdateOperationsInput | string
+  description?: Prisma.NullableStringFieldUpdateOperationsInput | string | null
+  max_claim_amount?: Prisma.NullableDecimalFieldUpdateOperationsInput | runtime.Decimal | runtime.DecimalJsLike | number | string | null
+  requires_receipt?: Prisma.BoolFieldUpdateOperationsInput | boolean
+  active?: Prisma.BoolFieldUpdateOperationsInput | boolean
+  created_at?: Prisma.DateTimeFieldUpdateOperationsInput | Date | string
+  updated_at?: Prisma.DateTimeFieldUpdateOperationsInput | Date | string
+}
+
+
+/**
+ * Count Type ExpenseCategoryCountOutputType
+ */
+
+export type ExpenseCategoryCountOutputType = {
+  claims: number
+}
+
+export type ExpenseCategoryCountOutputTypeSelect<ExtArgs extends runtime.Types.Extensions.InternalArgs = runtime.Types.Extensions.DefaultArgs> = {
+  claims?: boolean | ExpenseCategoryCountOutputTypeCountClaimsArgs
+}
+
+/**
+ * ExpenseCategoryCountOutputType without action
+ */
+export type ExpenseCategoryCountOutputTypeDefaultArgs<ExtArgs extends runtime.Types.Extensions.InternalArgs = runtime.Types.Extensions.DefaultArgs> = {
+  /**
+   * Select specific fields to fetch from the ExpenseCategoryCountOutputType
+   */
+  select?: Prisma.ExpenseCategoryCountOutputTypeSelect<ExtArgs> | null
+}
+
+/**
+ * ExpenseCategoryCountOutputType without action
+ */
+export type ExpenseCategoryCountOutputTypeCountClaimsArgs<ExtArgs extends runtime.Types.Extensions.InternalArgs = runtime.Types.Extensions.DefaultArgs> = {
+  where?: Prisma.ExpenseClaimWhereInput
+}
 
 
 export type ExpenseCategorySelect<ExtArgs extends runtime.Types.Extensions.InternalArgs = runtime.Types.Extensions.DefaultArgs> = runtime.Types.Extensions.GetSelect<{
@@ -461,6 +580,8 @@ export type ExpenseCategorySelect<ExtArgs extends runtime.Types.Extensions.Inter
   active?: boolean
   created_at?: boolean
   updated_at?: boolean
+  claims?: boolean | Prisma.ExpenseCategory$claimsArgs<ExtArgs>
+  _count?: boolean | Prisma.ExpenseCategoryCountOutputTypeDefaultArgs<ExtArgs>
 }, ExtArgs["result"]["expenseCategory"]>
 
 export type ExpenseCategorySelectCreateManyAndReturn<ExtArgs extends runtime.Types.Extensions.InternalArgs = runtime.Types.Extensions.DefaultArgs> = runtime.Types.Extensions.GetSelect<{
@@ -500,10 +621,18 @@ export type ExpenseCategorySelectScalar = {
 }
 
 export type ExpenseCategoryOmit<ExtArgs extends runtime.Types.Extensions.InternalArgs = runtime.Types.Extensions.DefaultArgs> = runtime.Types.Extensions.GetOmit<"tenant_id" | "id" | "name" | "description" | "max_claim_amount" | "requires_receipt" | "active" | "created_at" | "updated_at", ExtArgs["result"]["expenseCategory"]>
+export type ExpenseCategoryInclude<ExtArgs extends runtime.Types.Extensions.InternalArgs = runtime.Types.Extensions.DefaultArgs> = {
+  claims?: boolean | Prisma.ExpenseCategory$claimsArgs<ExtArgs>
+  _count?: boolean | Prisma.ExpenseCategoryCountOutputTypeDefaultArgs<ExtArgs>
+}
+export type ExpenseCategoryIncludeCreateManyAndReturn<ExtArgs extends runtime.Types.Extensions.InternalArgs = runtime.Types.Extensions.DefaultArgs> = {}
+export type ExpenseCategoryIncludeUpdateManyAndReturn<ExtArgs extends runtime.Types.Extensions.InternalArgs = runtime.Types.Extensions.DefaultArgs> = {}
 
 export type $ExpenseCategoryPayload<ExtArgs extends runtime.Types.Extensions.InternalArgs = runtime.Types.Extensions.DefaultArgs> = {
   name: "ExpenseCategory"
-  objects: {}
+  objects: {
+    claims: Prisma.$ExpenseClaimPayload<ExtArgs>[]
+  }
   scalars: runtime.Types.Extensions.GetPayloadResult<{
     tenant_id: string
     id: string
@@ -908,6 +1037,7 @@ readonly fields: ExpenseCategoryFieldRefs;
  */
 export interface Prisma__ExpenseCategoryClient<T, Null = never, ExtArgs extends runtime.Types.Extensions.InternalArgs = runtime.Types.Extensions.DefaultArgs, GlobalOmitOptions = {}> extends Prisma.PrismaPromise<T> {
   readonly [Symbol.toStringTag]: "PrismaPromise"
+  claims<T extends Prisma.ExpenseCategory$claimsArgs<ExtArgs> = {}>(args?: Prisma.Subset<T, Prisma.ExpenseCategory$claimsArgs<ExtArgs>>): Prisma.PrismaPromise<runtime.Types.Result.GetResult<Prisma.$ExpenseClaimPayload<ExtArgs>, T, "findMany", GlobalOmitOptions> | Null>
   /**
    * Attaches callbacks for the resolution and/or rejection of the Promise.
    * @param onfulfilled The callback to execute when the Promise is resolved.
@@ -963,6 +1093,10 @@ export type ExpenseCategoryFindUniqueArgs<ExtArgs extends runtime.Types.Extensio
    */
   omit?: Prisma.ExpenseCategoryOmit<ExtArgs> | null
   /**
+   * Choose, which related nodes to fetch as well
+   */
+  include?: Prisma.ExpenseCategoryInclude<ExtArgs> | null
+  /**
    * Filter, which ExpenseCategory to fetch.
    */
   where: Prisma.ExpenseCategoryWhereUniqueInput
@@ -981,6 +1115,10 @@ export type ExpenseCategoryFindUniqueOrThrowArgs<ExtArgs extends runtime.Types.E
    */
   omit?: Prisma.ExpenseCategoryOmit<ExtArgs> | null
   /**
+   * Choose, which related nodes to fetch as well
+   */
+  include?: Prisma.ExpenseCategoryInclude<ExtArgs> | null
+  /**
    * Filter, which ExpenseCategory to fetch.
    */
   where: Prisma.ExpenseCategoryWhereUniqueInput
@@ -998,6 +1136,10 @@ export type ExpenseCategoryFindFirstArgs<ExtArgs extends runtime.Types.Extension
    * Omit specific fields from the ExpenseCategory
    */
   omit?: Prisma.ExpenseCategoryOmit<ExtArgs> | null
+  /**
+   * Choose, which related nodes to fetch as well
+   */
+  include?: Prisma.ExpenseCategoryInclude<ExtArgs> | null
   /**
    * Filter, which ExpenseCategory to fetch.
    */
@@ -1047,6 +1189,10 @@ export type ExpenseCategoryFindFirstOrThrowArgs<ExtArgs extends runtime.Types.Ex
    */
   omit?: Prisma.ExpenseCategoryOmit<ExtArgs> | null
   /**
+   * Choose, which related nodes to fetch as well
+   */
+  include?: Prisma.ExpenseCategoryInclude<ExtArgs> | null
+  /**
    * Filter, which ExpenseCategory to fetch.
    */
   where?: Prisma.ExpenseCategoryWhereInput
@@ -1094,6 +1240,10 @@ export type ExpenseCategoryFindManyArgs<ExtArgs extends runtime.Types.Extensions
    * Omit specific fields from the ExpenseCategory
    */
   omit?: Prisma.ExpenseCategoryOmit<ExtArgs> | null
+  /**
+   * Choose, which related nodes to fetch as well
+   */
+  include?: Prisma.ExpenseCategoryInclude<ExtArgs> | null
   /**
    * Filter, which ExpenseCategories to fetch.
    */
@@ -1143,6 +1293,10 @@ export type ExpenseCategoryCreateArgs<ExtArgs extends runtime.Types.Extensions.I
    */
   omit?: Prisma.ExpenseCategoryOmit<ExtArgs> | null
   /**
+   * Choose, which related nodes to fetch as well
+   */
+  include?: Prisma.ExpenseCategoryInclude<ExtArgs> | null
+  /**
    * The data needed to create a ExpenseCategory.
    */
   data: Prisma.XOR<Prisma.ExpenseCategoryCreateInput, Prisma.ExpenseCategoryUncheckedCreateInput>
@@ -1190,6 +1344,10 @@ export type ExpenseCategoryUpdateArgs<ExtArgs extends runtime.Types.Extensions.I
    * Omit specific fields from the ExpenseCategory
    */
   omit?: Prisma.ExpenseCategoryOmit<ExtArgs> | null
+  /**
+   * Choose, which related nodes to fetch as well
+   */
+  include?: Prisma.ExpenseCategoryInclude<ExtArgs> | null
   /**
    * The data needed to update a ExpenseCategory.
    */
@@ -1257,6 +1415,10 @@ export type ExpenseCategoryUpsertArgs<ExtArgs extends runtime.Types.Extensions.I
    */
   omit?: Prisma.ExpenseCategoryOmit<ExtArgs> | null
   /**
+   * Choose, which related nodes to fetch as well
+   */
+  include?: Prisma.ExpenseCategoryInclude<ExtArgs> | null
+  /**
    * The filter to search for the ExpenseCategory to update in case it exists.
    */
   where: Prisma.ExpenseCategoryWhereUniqueInput
@@ -1283,6 +1445,10 @@ export type ExpenseCategoryDeleteArgs<ExtArgs extends runtime.Types.Extensions.I
    */
   omit?: Prisma.ExpenseCategoryOmit<ExtArgs> | null
   /**
+   * Choose, which related nodes to fetch as well
+   */
+  include?: Prisma.ExpenseCategoryInclude<ExtArgs> | null
+  /**
    * Filter which ExpenseCategory to delete.
    */
   where: Prisma.ExpenseCategoryWhereUniqueInput
@@ -1303,6 +1469,30 @@ export type ExpenseCategoryDeleteManyArgs<ExtArgs extends runtime.Types.Extensio
 }
 
 /**
+ * ExpenseCategory.claims
+ */
+export type ExpenseCategory$claimsArgs<ExtArgs extends runtime.Types.Extensions.InternalArgs = runtime.Types.Extensions.DefaultArgs> = {
+  /**
+   * Select specific fields to fetch from the ExpenseClaim
+   */
+  select?: Prisma.ExpenseClaimSelect<ExtArgs> | null
+  /**
+   * Omit specific fields from the ExpenseClaim
+   */
+  omit?: Prisma.ExpenseClaimOmit<ExtArgs> | null
+  /**
+   * Choose, which related nodes to fetch as well
+   */
+  include?: Prisma.ExpenseClaimInclude<ExtArgs> | null
+  where?: Prisma.ExpenseClaimWhereInput
+  orderBy?: Prisma.ExpenseClaimOrderByWithRelationInput | Prisma.ExpenseClaimOrderByWithRelationInput[]
+  cursor?: Prisma.ExpenseClaimWhereUniqueInput
+  take?: number
+  skip?: number
+  distinct?: Prisma.ExpenseClaimScalarFieldEnum | Prisma.ExpenseClaimScalarFieldEnum[]
+}
+
+/**
  * ExpenseCategory without action
  */
 export type ExpenseCategoryDefaultArgs<ExtArgs extends runtime.Types.Extensions.InternalArgs = runtime.Types.Extensions.DefaultArgs> = {
@@ -1314,4 +1504,8 @@ export type ExpenseCategoryDefaultArgs<ExtArgs extends runtime.Types.Extensions.
    * Omit specific fields from the ExpenseCategory
    */
   omit?: Prisma.ExpenseCategoryOmit<ExtArgs> | null
+  /**
+   * Choose, which related nodes to fetch as well
+   */
+  include?: Prisma.ExpenseCategoryInclude<ExtArgs> | null
 }

@@ -264,6 +264,7 @@ export type LoanTypeWhereInput = {
   active?: Prisma.BoolFilter<"LoanType"> | boolean
   created_at?: Prisma.DateTimeFilter<"LoanType"> | Date | string
   updated_at?: Prisma.DateTimeFilter<"LoanType"> | Date | string
+  loans?: Prisma.LoanAdvanceListRelationFilter
 }
 
 export type LoanTypeOrderByWithRelationInput = {
@@ -277,6 +278,7 @@ export type LoanTypeOrderByWithRelationInput = {
   active?: Prisma.SortOrder
   created_at?: Prisma.SortOrder
   updated_at?: Prisma.SortOrder
+  loans?: Prisma.LoanAdvanceOrderByRelationAggregateInput
 }
 
 export type LoanTypeWhereUniqueInput = Prisma.AtLeast<{
@@ -295,6 +297,7 @@ export type LoanTypeWhereUniqueInput = Prisma.AtLeast<{
   active?: Prisma.BoolFilter<"LoanType"> | boolean
   created_at?: Prisma.DateTimeFilter<"LoanType"> | Date | string
   updated_at?: Prisma.DateTimeFilter<"LoanType"> | Date | string
+  loans?: Prisma.LoanAdvanceListRelationFilter
 }, "tenant_id_id" | "id" | "tenant_id_name">
 
 export type LoanTypeOrderByWithAggregationInput = {
@@ -342,6 +345,7 @@ export type LoanTypeCreateInput = {
   active?: boolean
   created_at?: Date | string
   updated_at?: Date | string
+  loans?: Prisma.LoanAdvanceCreateNestedManyWithoutLoan_typeInput
 }
 
 export type LoanTypeUncheckedCreateInput = {
@@ -355,6 +359,7 @@ export type LoanTypeUncheckedCreateInput = {
   active?: boolean
   created_at?: Date | string
   updated_at?: Date | string
+  loans?: Prisma.LoanAdvanceUncheckedCreateNestedManyWithoutLoan_typeInput
 }
 
 export type LoanTypeUpdateInput = {
@@ -368,6 +373,7 @@ export type LoanTypeUpdateInput = {
   active?: Prisma.BoolFieldUpdateOperationsInput | boolean
   created_at?: Prisma.DateTimeFieldUpdateOperationsInput | Date | string
   updated_at?: Prisma.DateTimeFieldUpdateOperationsInput | Date | string
+  loans?: Prisma.LoanAdvanceUpdateManyWithoutLoan_typeNestedInput
 }
 
 export type LoanTypeUncheckedUpdateInput = {
@@ -381,6 +387,7 @@ export type LoanTypeUncheckedUpdateInput = {
   active?: Prisma.BoolFieldUpdateOperationsInput | boolean
   created_at?: Prisma.DateTimeFieldUpdateOperationsInput | Date | string
   updated_at?: Prisma.DateTimeFieldUpdateOperationsInput | Date | string
+  loans?: Prisma.LoanAdvanceUncheckedUpdateManyWithoutLoan_typeNestedInput
 }
 
 export type LoanTypeCreateManyInput = {
@@ -483,6 +490,122 @@ export type LoanTypeSumOrderByAggregateInput = {
   interest_rate?: Prisma.SortOrder
 }
 
+export type LoanTypeScalarRelationFilter = {
+  is?: Prisma.LoanTypeWhereInput
+  isNot?: Prisma.LoanTypeWhereInput
+}
+
+export type LoanTypeCreateNestedOneWithoutLoansInput = {
+  create?: Prisma.XOR<Prisma.LoanTypeCreateWithoutLoansInput, Prisma.LoanTypeUncheckedCreateWithoutLoansInput>
+  connectOrCreate?: Prisma.LoanTypeCreateOrConnectWithoutLoansInput
+  connect?: Prisma.LoanTypeWhereUniqueInput
+}
+
+export type LoanTypeUpdateOneRequiredWithoutLoansNestedInput = {
+  create?: Prisma.XOR<Prisma.LoanTypeCreateWithoutLoansInput, Prisma.LoanTypeUncheckedCreateWithoutLoansInput>
+  connectOrCreate?: Prisma.LoanTypeCreateOrConnectWithoutLoansInput
+  upsert?: Prisma.LoanTypeUpsertWithoutLoansInput
+  connect?: Prisma.LoanTypeWhereUniqueInput
+  update?: Prisma.XOR<Prisma.XOR<Prisma.LoanTypeUpdateToOneWithWhereWithoutLoansInput, Prisma.LoanTypeUpdateWithoutLoansInput>, Prisma.LoanTypeUncheckedUpdateWithoutLoansInput>
+}
+
+export type LoanTypeCreateWithoutLoansInput = {
+  tenant_id: string
+  id?: string
+  name: string
+  description?: string | null
+  max_amount?: runtime.Decimal | runtime.DecimalJsLike | number | string | null
+  max_installments: number
+  interest_rate?: runtime.Decimal | runtime.DecimalJsLike | number | string
+  active?: boolean
+  created_at?: Date | string
+  updated_at?: Date | string
+}
+
+export type LoanTypeUncheckedCreateWithoutLoansInput = {
+  tenant_id: string
+  id?: string
+  name: string
+  description?: string | null
+  max_amount?: runtime.Decimal | runtime.DecimalJsLike | number | string | null
+  max_installments: number
+  interest_rate?: runtime.Decimal | runtime.DecimalJsLike | number | string
+  active?: boolean
+  created_at?: Date | string
+  updated_at?: Date | string
+}
+
+export type LoanTypeCreateOrConnectWithoutLoansInput = {
+  where: Prisma.LoanTypeWhereUniqueInput
+  create: Prisma.XOR<Prisma.LoanTypeCreateWithoutLoansInput, Prisma.LoanTypeUncheckedCreateWithoutLoansInput>
+}
+
+export type LoanTypeUpsertWithoutLoansInput = {
+  update: Prisma.XOR<Prisma.LoanTypeUpdateWithoutLoansInput, Prisma.LoanTypeUncheckedUpdateWithoutLoansInput>
+  create: Prisma.XOR<Prisma.LoanTypeCreateWithoutLoansInput, Prisma.LoanTypeUncheckedCreateWithoutLoansInput>
+  where?: Prisma.LoanTypeWhereInput
+}
+
+export type LoanTypeUpdateToOneWithWhereWithoutLoansInput = {
+  where?: Prisma.LoanTypeWhereInput
+  data: Prisma.XOR<Prisma.LoanTypeUpdateWithoutLoansInput, Prisma.LoanTypeUncheckedUpdateWithoutLoansInput>
+}
+
+export type LoanTypeUpdateWithoutLoansInput = {
+  tenant_id?: Prisma.StringFieldUpdateOperationsInput | string
+  id?: Prisma.StringFieldUpdateOperationsInput | string
+  name?: Prisma.StringFieldUpdateOperationsInput | string
+  description?: Prisma.NullableStringFieldUpdateOperationsInput | string | null
+  max_amount?: Prisma.NullableDecimalFieldUpdateOperationsInput | runtime.Decimal | runtime.DecimalJsLike | number | string | null
+  max_installments?: Prisma.IntFieldUpdateOperationsInput | number
+  interest_rate?: Prisma.DecimalFieldUpdateOperationsInput | runtime.Decimal | runtime.DecimalJsLike | number | string
+  active?: Prisma.BoolFieldUpdateOperationsInput | boolean
+  created_at?: Prisma.DateTimeFieldUpdateOperationsInput | Date | string
+  updated_at?: Prisma.DateTimeFieldUpdateOperationsInput | Date | string
+}
+
+export type LoanTypeUncheckedUpdateWithoutLoansInput = {
+  tenant_id?: Prisma.StringFieldUpdateOperationsInput | string
+  id?: Prisma.StringFieldUpdateOperationsInput | string
+  name?: Prisma.StringFieldUpdateOperationsInput | string
+  description?: Prisma.NullableStringFieldUpdateOperationsInput | string | null
+  max_amount?: Prisma.NullableDecimalFieldUpdateOperationsInput | runtime.Decimal | runtime.DecimalJsLike | number | string | null
+  max_installments?: Prisma.IntFieldUpdateOperationsInput | number
+  interest_rate?: Prisma.DecimalFieldUpdateOperationsInput | runtime.Decimal | runtime.DecimalJsLike | number | string
+  active?: Prisma.BoolFieldUpdateOperationsInput | boolean
+  created_at?: Prisma.DateTimeFieldUpdateOperationsInput | Date | string
+  updated_at?: Prisma.DateTimeFieldUpdateOperationsInput | Date | string
+}
+
+
+/**
+ * Count Type LoanTypeCountOutputType
+ */
+
+export type LoanTypeCountOutputType = {
+  loans: number
+}
+
+export type LoanTypeCountOutputTypeSelect<ExtArgs extends runtime.Types.Extensions.InternalArgs = runtime.Types.Extensions.DefaultArgs> = {
+  loans?: boolean | LoanTypeCountOutputTypeCountLoansArgs
+}
+
+/**
+ * LoanTypeCountOutputType without action
+ */
+export type LoanTypeCountOutputTypeDefaultArgs<ExtArgs extends runtime.Types.Extensions.InternalArgs = runtime.Types.Extensions.DefaultArgs> = {
+  /**
+   * Select specific fields to fetch from the LoanTypeCountOutputType
+   */
+  select?: Prisma.LoanTypeCountOutputTypeSelect<ExtArgs> | null
+}
+
+/**
+ * LoanTypeCountOutputType without action
+ */
+export type LoanTypeCountOutputTypeCountLoansArgs<ExtArgs extends runtime.Types.Extensions.InternalArgs = runtime.Types.Extensions.DefaultArgs> = {
+  where?: Prisma.LoanAdvanceWhereInput
+}
 
 
 export type LoanTypeSelect<ExtArgs extends runtime.Types.Extensions.InternalArgs = runtime.Types.Extensions.DefaultArgs> = runtime.Types.Extensions.GetSelect<{
@@ -496,6 +619,8 @@ export type LoanTypeSelect<ExtArgs extends runtime.Types.Extensions.InternalArgs
   active?: boolean
   created_at?: boolean
   updated_at?: boolean
+  loans?: boolean | Prisma.LoanType$loansArgs<ExtArgs>
+  _count?: boolean | Prisma.LoanTypeCountOutputTypeDefaultArgs<ExtArgs>
 }, ExtArgs["result"]["loanType"]>
 
 export type LoanTypeSelectCreateManyAndReturn<ExtArgs extends runtime.Types.Extensions.InternalArgs = runtime.Types.Extensions.DefaultArgs> = runtime.Types.Extensions.GetSelect<{
@@ -538,10 +663,18 @@ export type LoanTypeSelectScalar = {
 }
 
 export type LoanTypeOmit<ExtArgs extends runtime.Types.Extensions.InternalArgs = runtime.Types.Extensions.DefaultArgs> = runtime.Types.Extensions.GetOmit<"tenant_id" | "id" | "name" | "description" | "max_amount" | "max_installments" | "interest_rate" | "active" | "created_at" | "updated_at", ExtArgs["result"]["loanType"]>
+export type LoanTypeInclude<ExtArgs extends runtime.Types.Extensions.InternalArgs = runtime.Types.Extensions.DefaultArgs> = {
+  loans?: boolean | Prisma.LoanType$loansArgs<ExtArgs>
+  _count?: boolean | Prisma.LoanTypeCountOutputTypeDefaultArgs<ExtArgs>
+}
+export type LoanTypeIncludeCreateManyAndReturn<ExtArgs extends runtime.Types.Extensions.InternalArgs = runtime.Types.Extensions.DefaultArgs> = {}
+export type LoanTypeIncludeUpdateManyAndReturn<ExtArgs extends runtime.Types.Extensions.InternalArgs = runtime.Types.Extensions.DefaultArgs> = {}
 
 export type $LoanTypePayload<ExtArgs extends runtime.Types.Extensions.InternalArgs = runtime.Types.Extensions.DefaultArgs> = {
   name: "LoanType"
-  objects: {}
+  objects: {
+    loans: Prisma.$LoanAdvancePayload<ExtArgs>[]
+  }
   scalars: runtime.Types.Extensions.GetPayloadResult<{
     tenant_id: string
     id: string
@@ -947,6 +1080,7 @@ readonly fields: LoanTypeFieldRefs;
  */
 export interface Prisma__LoanTypeClient<T, Null = never, ExtArgs extends runtime.Types.Extensions.InternalArgs = runtime.Types.Extensions.DefaultArgs, GlobalOmitOptions = {}> extends Prisma.PrismaPromise<T> {
   readonly [Symbol.toStringTag]: "PrismaPromise"
+  loans<T extends Prisma.LoanType$loansArgs<ExtArgs> = {}>(args?: Prisma.Subset<T, Prisma.LoanType$loansArgs<ExtArgs>>): Prisma.PrismaPromise<runtime.Types.Result.GetResult<Prisma.$LoanAdvancePayload<ExtArgs>, T, "findMany", GlobalOmitOptions> | Null>
   /**
    * Attaches callbacks for the resolution and/or rejection of the Promise.
    * @param onfulfilled The callback to execute when the Promise is resolved.
@@ -1003,6 +1137,10 @@ export type LoanTypeFindUniqueArgs<ExtArgs extends runtime.Types.Extensions.Inte
    */
   omit?: Prisma.LoanTypeOmit<ExtArgs> | null
   /**
+   * Choose, which related nodes to fetch as well
+   */
+  include?: Prisma.LoanTypeInclude<ExtArgs> | null
+  /**
    * Filter, which LoanType to fetch.
    */
   where: Prisma.LoanTypeWhereUniqueInput
@@ -1021,6 +1159,10 @@ export type LoanTypeFindUniqueOrThrowArgs<ExtArgs extends runtime.Types.Extensio
    */
   omit?: Prisma.LoanTypeOmit<ExtArgs> | null
   /**
+   * Choose, which related nodes to fetch as well
+   */
+  include?: Prisma.LoanTypeInclude<ExtArgs> | null
+  /**
    * Filter, which LoanType to fetch.
    */
   where: Prisma.LoanTypeWhereUniqueInput
@@ -1038,6 +1180,10 @@ export type LoanTypeFindFirstArgs<ExtArgs extends runtime.Types.Extensions.Inter
    * Omit specific fields from the LoanType
    */
   omit?: Prisma.LoanTypeOmit<ExtArgs> | null
+  /**
+   * Choose, which related nodes to fetch as well
+   */
+  include?: Prisma.LoanTypeInclude<ExtArgs> | null
   /**
    * Filter, which LoanType to fetch.
    */
@@ -1087,6 +1233,10 @@ export type LoanTypeFindFirstOrThrowArgs<ExtArgs extends runtime.Types.Extension
    */
   omit?: Prisma.LoanTypeOmit<ExtArgs> | null
   /**
+   * Choose, which related nodes to fetch as well
+   */
+  include?: Prisma.LoanTypeInclude<ExtArgs> | null
+  /**
    * Filter, which LoanType to fetch.
    */
   where?: Prisma.LoanTypeWhereInput
@@ -1134,6 +1284,10 @@ export type LoanTypeFindManyArgs<ExtArgs extends runtime.Types.Extensions.Intern
    * Omit specific fields from the LoanType
    */
   omit?: Prisma.LoanTypeOmit<ExtArgs> | null
+  /**
+   * Choose, which related nodes to fetch as well
+   */
+  include?: Prisma.LoanTypeInclude<ExtArgs> | null
   /**
    * Filter, which LoanTypes to fetch.
    */
@@ -1183,6 +1337,10 @@ export type LoanTypeCreateArgs<ExtArgs extends runtime.Types.Extensions.Internal
    */
   omit?: Prisma.LoanTypeOmit<ExtArgs> | null
   /**
+   * Choose, which related nodes to fetch as well
+   */
+  include?: Prisma.LoanTypeInclude<ExtArgs> | null
+  /**
    * The data needed to create a LoanType.
    */
   data: Prisma.XOR<Prisma.LoanTypeCreateInput, Prisma.LoanTypeUncheckedCreateInput>
@@ -1230,6 +1388,10 @@ export type LoanTypeUpdateArgs<ExtArgs extends runtime.Types.Extensions.Internal
    * Omit specific fields from the LoanType
    */
   omit?: Prisma.LoanTypeOmit<ExtArgs> | null
+  /**
+   * Choose, which related nodes to fetch as well
+   */
+  include?: Prisma.LoanTypeInclude<ExtArgs> | null
   /**
    * The data needed to update a LoanType.
    */
@@ -1297,6 +1459,10 @@ export type LoanTypeUpsertArgs<ExtArgs extends runtime.Types.Extensions.Internal
    */
   omit?: Prisma.LoanTypeOmit<ExtArgs> | null
   /**
+   * Choose, which related nodes to fetch as well
+   */
+  include?: Prisma.LoanTypeInclude<ExtArgs> | null
+  /**
    * The filter to search for the LoanType to update in case it exists.
    */
   where: Prisma.LoanTypeWhereUniqueInput
@@ -1323,6 +1489,10 @@ export type LoanTypeDeleteArgs<ExtArgs extends runtime.Types.Extensions.Internal
    */
   omit?: Prisma.LoanTypeOmit<ExtArgs> | null
   /**
+   * Choose, which related nodes to fetch as well
+   */
+  include?: Prisma.LoanTypeInclude<ExtArgs> | null
+  /**
    * Filter which LoanType to delete.
    */
   where: Prisma.LoanTypeWhereUniqueInput
@@ -1343,6 +1513,30 @@ export type LoanTypeDeleteManyArgs<ExtArgs extends runtime.Types.Extensions.Inte
 }
 
 /**
+ * LoanType.loans
+ */
+export type LoanType$loansArgs<ExtArgs extends runtime.Types.Extensions.InternalArgs = runtime.Types.Extensions.DefaultArgs> = {
+  /**
+   * Select specific fields to fetch from the LoanAdvance
+   */
+  select?: Prisma.LoanAdvanceSelect<ExtArgs> | null
+  /**
+   * Omit specific fields from the LoanAdvance
+   */
+  omit?: Prisma.LoanAdvanceOmit<ExtArgs> | null
+  /**
+   * Choose, which related nodes to fetch as well
+   */
+  include?: Prisma.LoanAdvanceInclude<ExtArgs> | null
+  where?: Prisma.LoanAdvanceWhereInput
+  orderBy?: Prisma.LoanAdvanceOrderByWithRelationInput | Prisma.LoanAdvanceOrderByWithRelationInput[]
+  cursor?: Prisma.LoanAdvanceWhereUniqueInput
+  take?: number
+  skip?: number
+  distinct?: Prisma.LoanAdvanceScalarFieldEnum | Prisma.LoanAdvanceScalarFieldEnum[]
+}
+
+/**
  * LoanType without action
  */
 export type LoanTypeDefaultArgs<ExtArgs extends runtime.Types.Extensions.InternalArgs = runtime.Types.Extensions.DefaultArgs> = {
@@ -1354,4 +1548,8 @@ export type LoanTypeDefaultArgs<ExtArgs extends runtime.Types.Extensions.Interna
    * Omit specific fields from the LoanType
    */
   omit?: Prisma.LoanTypeOmit<ExtArgs> | null
+  /**
+   * Choose, which related nodes to fetch as well
+   */
+  include?: Prisma.LoanTypeInclude<ExtArgs> | null
 }

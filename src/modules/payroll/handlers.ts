@@ -2,9 +2,22 @@
 import { ack, created, ok } from "../../http/envelope.ts";
 import type { AreaHandlers } from "../../http/types.ts";
 import { expenseCategories, expenseCategoryJson, loanTypeJson, loanTypes } from "./catalogs.ts";
+import { claimHandlers } from "./claims.ts";
+import { componentHandlers } from "./components.ts";
+import { loanHandlers } from "./loans.ts";
+import { runHandlers } from "./runs.ts";
+import { setupHandlers } from "./setup.ts";
 import { readSettings, updateSettings } from "./statutory.ts";
+import { wpsHandlers } from "./wps.ts";
 
 export const handlers = {
+  ...componentHandlers,
+  ...setupHandlers,
+  ...runHandlers,
+  ...loanHandlers,
+  ...claimHandlers,
+  ...wpsHandlers,
+
   async getPfSettings() {
     return ok(await readSettings("pf"));
   },

@@ -1,0 +1,169 @@
+// Salary components: CRUD with formula checks (syntax, unknown codes, self-reference, cycles).
+import { audit, diff } from "../../audit.ts";
+import { db, tenantTx } from "../../db/tenancy.ts";
+import { ack, created, ok } from "../../http/envelope.ts";
+import { conflict, invalidField, notFound } from "../../http/errors.ts";
+import type { AreaHandlers } from "../../http/types.ts";
+import { moneyStringOrNull } from "../../lib/money.ts";
+import { BUILTIN_VARIABLES, findCycle, FormulaError, parseFormula, variablesOf } from "./formula.ts";
+
+type ComponentRow = Awaited<ReturnType<typeof db.salaryComponent.findFirstOrThrow>>;
+
+export const componentJson = (c: ComponentRow) => ({
+  id: c.id,
+  name: c.name,
+  code: c.code,
+  description: c.description,
+  type: c.type as "earning" | "deduction",
+  calculation: c.calculation as "fixed" | "formula",
+  amount: moneyStringOrNull(c.amount),
+  formula: c.formula,
+  pf_wage: c.pf_wage,
+  esi_applicable: c.esi_applicable,
+  depends_on_payment_days: c.depends_on_payment_days,
+  position: c.position,
+  active: c.active,
+  created_at: c.created_at.toISOString(),
+  updated_at: c.updated_at.toISOString(),
+});
+
+/** Codes a formula uses; 400 naming `formula` for syntax errors and unknown or reserved names. */
+function formulaDeps(formula: string, code: string, known: Set<string>): Set<string> {
+  let vars: Set<string>;
+  try {
+    vars = variablesOf(parseFormula(formula));
+  } catch (e) {
+    if (e instanceof FormulaError) throw invalidField("body.formula", e.message);
+    throw e;
+  }
+  if (vars.has(code)) throw invalidField("body.formula", `must not refer to its own component ${code}`);
+  const unknown = [...vars].filter((v) => !known.has(v) && !BUILTIN_VARIABLES.has(v));
+  if (unknown.length) throw invalidField("body.formula", `refers to unknown component code${unknown.length > 1 ? "s" : ""} ${unknown.join(", ")}`);
+  return vars;
+}
+
+/** Validates the component as it would be after the change, against every other component. */
+async function validate(next: { id?: string; code: string; calculation: string; amount: unknown; formula: string | null | undefined }) {
+  if (BUILTIN_VARIABLES.has(next.code)) throw invalidField("body.code", `${next.code} is reserved for the employee's monthly CTC`);
+  if (next.calculation === "formula") {
+    if (!next.formula?.trim()) throw invalidField("body.formula", "is required for a formula component");
+    if (next.amount !== null && next.amount !== undefined) throw invalidField("body.amount", "must be empty for a formula component (its amount is calculated)");
+  } else if (next.formula) throw invalidField("body.formula", "must be empty for a fixed component");
+  const others = await db.salaryComponent.findMany({ where: next.id ? { NOT: { id: next.id } } : {}, select: { code: true, calculation: true, formula: true } });
+  const known = new Set(others.map((o) => o.code));
+  if (known.has(next.code)) throw conflict(`A salary component with code ${next.code} already exists`);
+  const graph = new Map<string, Set<string>>();
+  for (const o of others) graph.set(o.code, o.calculation === "formula" && o.formula ? safeVars(o.formula) : new Set());
+  graph.set(next.code, next.calculation === "formula" ? formulaDeps(next.formula!, next.code, known) : new Set());
+  const cycle = findCycle(graph);
+  if (cycle) throw invalidField("body.formula", `creates a cycle between formula components: ${cycle.join(" → ")}`);
+}
+
+function safeVars(formula: string): Set<string> {
+  try {
+    return variablesOf(parseFormula(formula));
+  } catch {
+    return new Set();
+  }
+}
+
+async function load(id: string): Promise<ComponentRow> {
+  const c = await db.salaryComponent.findFirst({ where: { id } });
+  if (!c) throw notFound("Salary component");
+  return c;
+}
+
+async function assertNameFree(name: string, exceptId?: string) {
+  const clash = await db.salaryComponent.findFirst({ where: { name: { equals: name.trim(), mode: "insensitive" }, ...(exceptId ? { NOT: { id: exceptId } } : {}) } });
+  if (clash) throw conflict(`A salary component named "${name.trim()}" already exists`);
+}
+
+/** Components whose formulas use `code`. */
+async function usersOf(code: string, exceptId: string): Promise<string[]> {
+  const rows = await db.salaryComponent.findMany({ where: { calculation: "formula", NOT: { id: exceptId } }, select: { code: true, formula: true } });
+  return rows.filter((r) => r.formula && safeVars(r.formula).has(code)).map((r) => r.code);
+}
+
+export const componentHandlers = {
+  async listSalaryComponents({ query }) {
+    const rows = await db.salaryComponent.findMany({
+      where: { ...(query.active === undefined ? {} : { active: query.active }), ...(query.type ? { type: query.type } : {}) },
+      orderBy: [{ position: "asc" }, { code: "asc" }],
+    });
+    return ok(rows.map(componentJson));
+  },
+
+  async createSalaryComponent({ body: input }) {
+    const body = input as typeof input & { name: string; code: string; type: "earning" | "deduction"; calculation: "fixed" | "formula" };
+    const code = body.code.toUpperCase();
+    await assertNameFree(body.name);
+    await validate({ code, calculation: body.calculation, amount: body.amount, formula: body.formula });
+    const row = await tenantTx(async (tx) => {
+      const c = await tx.salaryComponent.create({
+        data: {
+          name: body.name.trim(),
+          code,
+          description: body.description ?? null,
+          type: body.type,
+          calculation: body.calculation,
+          amount: body.calculation === "fixed" ? (body.amount ?? null) : null,
+          formula: body.calculation === "formula" ? body.formula!.trim() : null,
+          pf_wage: body.pf_wage ?? false,
+          esi_applicable: body.esi_applicable ?? true,
+          depends_on_payment_days: body.depends_on_payment_days ?? true,
+          position: body.position ?? 0,
+          active: body.active ?? true,
+        } as any,
+      });
+      await audit({ action: "salary_component.created", entity_type: "salary_component", entity_id: c.id, changes: { code, name: c.name, calculation: c.calculation, formula: c.formula } }, tx);
+      return c;
+    });
+    return created(componentJson(row), "Salary component created");
+  },
+
+  async getSalaryComponent({ params }) {
+    return ok(componentJson(await load(params.id)));
+  },
+
+  async updateSalaryComponent({ params, body }) {
+    const before = await load(params.id);
+    const code = body.code ? body.code.toUpperCase() : before.code;
+    if (body.name !== undefined) await assertNameFree(body.name, before.id);
+    if (code !== before.code) {
+      const users = await usersOf(before.code, before.id);
+      if (users.length) throw conflict(`The code ${before.code} is used in the formulas of ${users.join(", ")}; change those first`);
+    }
+    const calculation = body.calculation ?? before.calculation;
+    const switched = calculation !== before.calculation;
+    const next = {
+      id: before.id,
+      code,
+      calculation,
+      amount: body.amount !== undefined ? body.amount : switched ? null : before.amount,
+      formula: body.formula !== undefined ? body.formula : switched ? null : before.formula,
+    };
+    await validate(next);
+    const data: Record<string, unknown> = { ...body, code, calculation, amount: calculation === "fixed" ? (next.amount ?? null) : null, formula: calculation === "formula" ? String(next.formula).trim() : null };
+    if (typeof body.name === "string") data.name = body.name.trim();
+    const row = await tenantTx(async (tx) => {
+      const c = await tx.salaryComponent.update({ where: { id: before.id }, data });
+      const changes = diff(before as unknown as Record<string, unknown>, c as unknown as Record<string, unknown>, Object.keys(data));
+      if (Object.keys(changes).length) await audit({ action: "salary_component.updated", entity_type: "salary_component", entity_id: c.id, changes }, tx);
+      return c;
+    });
+    return ok(componentJson(row), "Salary component updated");
+  },
+
+  async deleteSalaryComponent({ params }) {
+    const c = await load(params.id);
+    const users = await usersOf(c.code, c.id);
+    if (users.length) throw conflict(`The code ${c.code} is used in the formulas of ${users.join(", ")}; deactivate the component instead`);
+    const inSetups = await db.employeeSalaryComponent.count({ where: { component_id: c.id } });
+    if (inSetups) throw conflict(`${inSetups} salary setup line(s) use ${c.code}; deactivate the component instead (active: false)`);
+    await tenantTx(async (tx) => {
+      await tx.salaryComponent.delete({ where: { id: c.id } });
+      await audit({ action: "salary_component.deleted", entity_type: "salary_component", entity_id: c.id, changes: { code: c.code, name: c.name } }, tx);
+    });
+    return ack("Salary component deleted");
+  },
+} satisfies Partial<AreaHandlers<"payroll">>;

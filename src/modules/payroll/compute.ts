@@ -1,0 +1,468 @@
+// The payroll calculation of one employee for one month - pure, exact decimals, no I/O.
+// src/modules/payroll/run.ts loads every input of a run in a few set-based queries and calls
+// computeSlip() per employee; tests call it directly.
+//
+// Rules (DESIGN §5, DOMAIN §3.1-3.3):
+// - Components: full monthly amounts first (fixed: the employee's amount or the component's
+//   default; formula: evaluated over the full amounts of the other components and CTC, in
+//   dependency order), each rounded to paise and never below zero. Components that depend on
+//   payment days are then prorated: full × payable days ÷ calendar days of the month.
+// - Payable days = days employed in the month (from joining, up to the last working day) − LOP.
+//   LOP = approved unpaid leave days + absent (1) / half-day (0.5) attendance days not covered
+//   by approved leave, capped at the days employed.
+// - PF (when enabled for the company and the employee): PF wages = prorated earnings flagged
+//   `pf_wage` (basic + DA). Employee share = 12 % of min(PF wages, ceiling) (of PF wages when
+//   `restrict_to_ceiling` is false), rounded to the rupee. Employer: EPS 8.33 % of min(PF wages,
+//   ceiling) rounded to the rupee (≤ ₹1,250), nil when the employee is not an EPS member or is
+//   58 or older on the first day of the month; EPF = employer share − EPS. EDLI 0.5 % of the
+//   capped wages (rupee); admin charges 0.5 % of the PF base (paise; the establishment minimum
+//   of ₹500 is applied to the run total).
+// - ESI: covered when the full-month ESI wages (earnings flagged `esi_applicable`) are at most
+//   the threshold (₹21,000; ₹25,000 for persons with disability), or when the employee was
+//   covered earlier in the same contribution period (Apr-Sep, Oct-Mar). Contributions on the
+//   month's ESI wages: employee 0.75 %, employer 3.25 %, each rounded up to the next rupee;
+//   no employee share when the average daily wage is at most ₹176.
+// - Professional tax: the slab of the employee's state (setup override, else the employee's
+//   state) and gender (slabs of the gender, else "any"; an employee without male/female gender
+//   uses the male slabs) for the month's gross; February uses the February amount.
+// - Loan installments due up to this month, approved expense claims and approved leave
+//   encashments (days × full-month gross ÷ calendar days, the same daily rate LOP uses) are
+//   added; encashment and reimbursements are paid on top of gross and are not PF/ESI/PT wages.
+import { addDays, daysBetween, type DateString } from "../../lib/dates.ts";
+import { Decimal } from "../../lib/money.ts";
+import { evaluate, evaluationOrder, parseFormula, variablesOf, type Node } from "./formula.ts";
+import type { ESI_DEFAULTS, PF_DEFAULTS, PT_DEFAULTS } from "./statutory.ts";
+
+export interface ComponentDef {
+  id: string;
+  code: string;
+  name: string;
+  type: "earning" | "deduction";
+  calculation: "fixed" | "formula";
+  amount: string | null;
+  formula: string | null;
+  pf_wage: boolean;
+  esi_applicable: boolean;
+  depends_on_payment_days: boolean;
+  position: number;
+  active: boolean;
+}
+
+export interface SetupInput {
+  monthly_ctc: string | null;
+  all_components: boolean;
+  pf_enabled: boolean;
+  eps_enabled: boolean;
+  esi_enabled: boolean;
+  pt_enabled: boolean;
+  pt_state: string | null;
+  disabled: boolean;
+  /** component id → the employee's amount (null = the component's default). */
+  lines: Map<string, string | null>;
+}
+
+export interface PeriodInput {
+  year: number;
+  month: number;
+  start: DateString;
+  end: DateString;
+}
+
+export interface StatutorySettings {
+  pf: typeof PF_DEFAULTS;
+  esi: typeof ESI_DEFAULTS;
+  pt: typeof PT_DEFAULTS;
+}
+
+export interface LoanDue {
+  loan_id: string;
+  loan_number: string;
+  installment_ids: string[];
+  amount: string;
+}
+export interface ClaimDue {
+  claim_id: string;
+  claim_number: string;
+  category: string;
+  amount: string;
+}
+export interface EncashmentDue {
+  encashment_id: string;
+  leave_type: string;
+  days: string;
+}
+
+export interface EmployeeInput {
+  id: string;
+  employee_code: string;
+  name: string;
+  department: string;
+  designation: string;
+  gender: string | null;
+  date_of_birth: DateString | null;
+  joining_date: DateString;
+  last_working_day: DateString | null;
+  state: string | null;
+  setup: SetupInput;
+  /** Unpaid leave days within the employment range of the month. */
+  leave_lop_days: Decimal;
+  /** Absent / half-day attendance days within the employment range, not covered by leave. */
+  absent_days: Decimal;
+  esi_covered_earlier: boolean;
+  loans: LoanDue[];
+  claims: ClaimDue[];
+  encashments: EncashmentDue[];
+}
+
+export interface Line {
+  component_id: string;
+  code: string;
+  name: string;
+  full_amount: string;
+  amount: string;
+}
+
+export interface SlipResult {
+  employee_id: string;
+  employee_code: string;
+  employee_name: string;
+  department: string;
+  designation: string;
+  pay_start: DateString;
+  pay_end: DateString;
+  days_in_period: number;
+  payable_days: Decimal;
+  lop_days: Decimal;
+  gross: Decimal;
+  total_deductions: Decimal;
+  net_pay: Decimal;
+  pf_employee: Decimal;
+  esi_employee: Decimal;
+  professional_tax: Decimal;
+  loan_deduction: Decimal;
+  reimbursements: Decimal;
+  leave_encashment: Decimal;
+  employer_cost: Decimal;
+  details: SlipDetails;
+}
+
+export interface SlipDetails {
+  earnings: Line[];
+  deductions: Line[];
+  full_month_gross: string;
+  lop: { leave_days: string; absent_days: string };
+  pf: { applicable: boolean; wages: string; base: string; employee: string; employer_total: string; employer_epf: string; employer_eps: string; edli: string; admin_charges: string; eps_applicable: boolean };
+  esi: { applicable: boolean; covered: boolean; wages: string; employee: string; employer: string };
+  professional_tax: { state: string | null; amount: string };
+  loans: LoanDue[];
+  reimbursements: ClaimDue[];
+  encashments: (EncashmentDue & { amount: string })[];
+  employer_contributions: string;
+}
+
+const ZERO = new Decimal(0);
+const r2 = (d: Decimal) => d.toDecimalPlaces(2, Decimal.ROUND_HALF_UP);
+const rupee = (d: Decimal) => d.toDecimalPlaces(0, Decimal.ROUND_HALF_UP);
+const rupeeUp = (d: Decimal) => d.toDecimalPlaces(0, Decimal.ROUND_UP);
+const pct = (base: Decimal, rate: string) => base.times(rate).div(100);
+const m2 = (d: Decimal) => d.toFixed(2);
+
+export function daysInMonth(year: number, month: number): number {
+  return new Date(Date.UTC(year, month, 0)).getUTCDate();
+}
+
+export function monthBounds(year: number, month: number): { start: DateString; end: DateString } {
+  const mm = String(month).padStart(2, "0");
+  return { start: `${year}-${mm}-01`, end: `${year}-${mm}-${String(daysInMonth(year, month)).padStart(2, "0")}` };
+}
+
+/** First month (1-12, year) of the ESI contribution period containing the month. */
+export function esiContributionStart(year: number, month: number): { year: number; month: number } {
+  if (month >= 4 && month <= 9) return { year, month: 4 };
+  if (month >= 10) return { year, month: 10 };
+  return { year: year - 1, month: 10 };
+}
+
+/** Age in whole years on a date. */
+export function ageOn(dateOfBirth: DateString, on: DateString): number {
+  const [by, bm, bd] = dateOfBirth.split("-").map(Number);
+  const [y, m, d] = on.split("-").map(Number);
+  return y - by - (m < bm || (m === bm && d < bd) ? 1 : 0);
+}
+
+/** Parsed formulas of the active components, shared by every employee of a run. */
+export interface Structure {
+  components: ComponentDef[];
+  byCode: Map<string, ComponentDef>;
+  parsed: Map<string, Node>;
+  deps: Map<string, Set<string>>;
+}
+
+export function buildStructure(components: ComponentDef[]): Structure {
+  const active = components.filter((c) => c.active).sort((a, b) => a.position - b.position || a.code.localeCompare(b.code));
+  const parsed = new Map<string, Node>();
+  const deps = new Map<string, Set<string>>();
+  for (const c of active) {
+    if (c.calculation === "formula" && c.formula) {
+      const n = parseFormula(c.formula);
+      parsed.set(c.code, n);
+      deps.set(c.code, variablesOf(n));
+    } else deps.set(c.code, new Set());
+  }
+  return { components: active, byCode: new Map(active.map((c) => [c.code, c])), parsed, deps };
+}
+
+/** Full monthly amounts of the components that apply to an employee (code → amount). */
+export function fullAmounts(structure: Structure, setup: SetupInput): Map<string, Decimal> {
+  const applies = structure.components.filter((c) => setup.all_components || setup.lines.has(c.id));
+  const codes = new Set(applies.map((c) => c.code));
+  const graph = new Map([...structure.deps].filter(([code]) => codes.has(code)));
+  const values = new Map<string, Decimal>();
+  const ctc = new Decimal(setup.monthly_ctc ?? 0);
+  const lookup = (name: string) => (name === "CTC" ? ctc : (values.get(name) ?? ZERO));
+  for (const code of evaluationOrder(graph)) {
+    const c = structure.byCode.get(code)!;
+    let v: Decimal;
+    if (c.calculation === "formula") v = evaluate(structure.parsed.get(code)!, lookup);
+    else v = new Decimal(setup.lines.get(c.id) ?? c.amount ?? 0);
+    values.set(code, Decimal.max(0, r2(v)));
+  }
+  return values;
+}
+
+function ptAmount(settings: StatutorySettings["pt"], state: string | null, gender: string | null, salary: Decimal, month: number): Decimal {
+  if (!settings.enabled || !state) return ZERO;
+  const st = settings.states.find((s) => s.state.trim().toLowerCase() === state.trim().toLowerCase());
+  if (!st) return ZERO;
+  const g = gender === "female" ? "female" : "male";
+  const hasGendered = st.slabs.some((s) => s.gender === g);
+  const slabs = st.slabs.filter((s) => (hasGendered ? s.gender === g || s.gender === "any" : s.gender === "any" || s.gender === g));
+  const slab = slabs.find((s) => salary.gte(s.min_salary) && (s.max_salary === null || salary.lte(s.max_salary)));
+  if (!slab) return ZERO;
+  return new Decimal(month === 2 ? slab.february_amount : slab.monthly_amount);
+}
+
+export function computeSlip(structure: Structure, settings: StatutorySettings, period: PeriodInput, e: EmployeeInput): SlipResult {
+  const dim = daysInMonth(period.year, period.month);
+  const payStart = e.joining_date > period.start ? e.joining_date : period.start;
+  const payEnd = e.last_working_day && e.last_working_day < period.end ? e.last_working_day : period.end;
+  const employed = new Decimal(Math.max(0, daysBetween(payStart, payEnd) + 1));
+  const lop = Decimal.min(employed, e.leave_lop_days.plus(e.absent_days));
+  const payable = employed.minus(lop);
+  const factor = payable.div(dim);
+
+  // components
+  const full = fullAmounts(structure, e.setup);
+  const earnings: Line[] = [];
+  const deductions: Line[] = [];
+  let gross = ZERO;
+  let fullGross = ZERO;
+  let componentDeductions = ZERO;
+  let pfWages = ZERO;
+  let esiWages = ZERO;
+  let esiWagesFull = ZERO;
+  for (const c of structure.components) {
+    const f = full.get(c.code);
+    if (f === undefined) continue;
+    const amount = c.depends_on_payment_days ? r2(f.times(factor)) : f;
+    const line = { component_id: c.id, code: c.code, name: c.name, full_amount: m2(f), amount: m2(amount) };
+    if (c.type === "earning") {
+      earnings.push(line);
+      gross = gross.plus(amount);
+      fullGross = fullGross.plus(f);
+      if (c.pf_wage) pfWages = pfWages.plus(amount);
+      if (c.esi_applicable) {
+        esiWages = esiWages.plus(amount);
+        esiWagesFull = esiWagesFull.plus(f);
+      }
+    } else {
+      deductions.push(line);
+      componentDeductions = componentDeductions.plus(amount);
+    }
+  }
+
+  // PF
+  const pfS = settings.pf;
+  const pfApplicable = pfS.enabled && e.setup.pf_enabled && pfWages.gt(0);
+  let pf = { base: ZERO, employee: ZERO, employerTotal: ZERO, eps: ZERO, epf: ZERO, edli: ZERO, admin: ZERO, epsApplicable: false };
+  if (pfApplicable) {
+    const capped = Decimal.min(pfWages, pfS.wage_ceiling);
+    const base = pfS.restrict_to_ceiling ? capped : pfWages;
+    const employee = rupee(pct(base, pfS.employee_rate));
+    const employerTotal = rupee(pct(base, pfS.employer_rate));
+    const epsApplicable = e.setup.eps_enabled && !(e.date_of_birth && ageOn(e.date_of_birth, period.start) >= pfS.eps_age_limit);
+    const eps = epsApplicable ? Decimal.min(rupee(pct(capped, pfS.eps_rate)), employerTotal) : ZERO;
+    pf = { base, employee, employerTotal, eps, epf: employerTotal.minus(eps), edli: rupee(pct(capped, pfS.edli_rate)), admin: r2(pct(base, pfS.admin_charge_rate)), epsApplicable };
+  }
+
+  // ESI
+  const esiS = settings.esi;
+  const threshold = e.setup.disabled ? esiS.disabled_wage_threshold : esiS.wage_threshold;
+  const esiApplicable = esiS.enabled && e.setup.esi_enabled && esiWages.gt(0);
+  const covered = esiApplicable && (esiWagesFull.lte(threshold) || e.esi_covered_earlier);
+  const lowWage = esiWagesFull.div(dim).lte(esiS.low_wage_daily_exemption);
+  const esiEmployee = covered && !lowWage ? rupeeUp(pct(esiWages, esiS.employee_rate)) : ZERO;
+  const esiEmployer = covered ? rupeeUp(pct(esiWages, esiS.employer_rate)) : ZERO;
+
+  // professional tax
+  const ptState = e.setup.pt_state ?? e.state;
+  const pt = e.setup.pt_enabled && gross.gt(0) ? ptAmount(settings.pt, ptState, e.gender, gross, period.month) : ZERO;
+
+  // loans, claims, encashments
+  const loanDeduction = e.loans.reduce((s, l) => s.plus(l.amount), ZERO);
+  const reimbursements = e.claims.reduce((s, c) => s.plus(c.amount), ZERO);
+  const encashments = e.encashments.map((x) => ({ ...x, amount: m2(r2(new Decimal(x.days).times(fullGross).div(dim))) }));
+  const encashmentTotal = encashments.reduce((s, x) => s.plus(x.amount), ZERO);
+
+  const totalDeductions = componentDeductions.plus(pf.employee).plus(esiEmployee).plus(pt).plus(loanDeduction);
+  const net = gross.minus(totalDeductions).plus(reimbursements).plus(encashmentTotal);
+  const employerContributions = pf.epf.plus(pf.eps).plus(pf.edli).plus(pf.admin).plus(esiEmployer);
+
+  return {
+    employee_id: e.id,
+    employee_code: e.employee_code,
+    employee_name: e.name,
+    department: e.department,
+    designation: e.designation,
+    pay_start: payStart,
+    pay_end: payEnd,
+    days_in_period: dim,
+    payable_days: payable,
+    lop_days: lop,
+    gross,
+    total_deductions: totalDeductions,
+    net_pay: net,
+    pf_employee: pf.employee,
+    esi_employee: esiEmployee,
+    professional_tax: pt,
+    loan_deduction: loanDeduction,
+    reimbursements,
+    leave_encashment: encashmentTotal,
+    employer_cost: gross.plus(employerContributions).plus(encashmentTotal).plus(reimbursements),
+    details: {
+      earnings,
+      deductions,
+      full_month_gross: m2(fullGross),
+      lop: { leave_days: e.leave_lop_days.toFixed(1), absent_days: e.absent_days.toFixed(1) },
+      pf: {
+        applicable: pfApplicable,
+        wages: m2(pfWages),
+        base: m2(pf.base),
+        employee: m2(pf.employee),
+        employer_total: m2(pf.employerTotal),
+        employer_epf: m2(pf.epf),
+        employer_eps: m2(pf.eps),
+        edli: m2(pf.edli),
+        admin_charges: m2(pf.admin),
+        eps_applicable: pf.epsApplicable,
+      },
+      esi: { applicable: esiApplicable, covered, wages: m2(esiWages), employee: m2(esiEmployee), employer: m2(esiEmployer) },
+      professional_tax: { state: ptState, amount: m2(pt) },
+      loans: e.loans,
+      reimbursements: e.claims,
+      encashments,
+      employer_contributions: m2(employerContributions),
+    },
+  };
+}
+
+export interface RunTotals {
+  employee_count: number;
+  gross: string;
+  total_deductions: string;
+  net_pay: string;
+  reimbursements: string;
+  leave_encashment: string;
+  loan_deductions: string;
+  employer_cost: string;
+  pf: { members: number; wages: string; employee: string; employer_epf: string; employer_eps: string; edli: string; admin_charges: string; admin_charges_minimum_applied: boolean };
+  esi: { members: number; wages: string; employee: string; employer: string };
+  professional_tax: string;
+  components: { code: string; name: string; type: "earning" | "deduction"; amount: string }[];
+}
+
+/** Totals of a run; the PF admin-charge minimum (per establishment per month) is applied here. */
+export function runTotals(slips: SlipResult[], structure: Structure, pfSettings: StatutorySettings["pf"]): RunTotals {
+  const sum = (f: (s: SlipResult) => Decimal.Value) => slips.reduce((a, s) => a.plus(f(s)), ZERO);
+  const pfMembers = slips.filter((s) => s.details.pf.applicable);
+  const adminRaw = sum((s) => s.details.pf.admin_charges);
+  const adminMin = pfMembers.length > 0 && adminRaw.lt(pfSettings.admin_charge_minimum);
+  const admin = adminMin ? new Decimal(pfSettings.admin_charge_minimum) : adminRaw;
+  const compTotals = new Map<string, Decimal>();
+  for (const s of slips) for (const l of [...s.details.earnings, ...s.details.deductions]) compTotals.set(l.code, (compTotals.get(l.code) ?? ZERO).plus(l.amount));
+  const esiMembers = slips.filter((s) => s.details.esi.covered);
+  const employerCost = sum((s) => s.employer_cost).plus(admin.minus(adminRaw));
+  return {
+    employee_count: slips.length,
+    gross: m2(sum((s) => s.gross)),
+    total_deductions: m2(sum((s) => s.total_deductions)),
+    net_pay: m2(sum((s) => s.net_pay)),
+    reimbursements: m2(sum((s) => s.reimbursements)),
+    leave_encashment: m2(sum((s) => s.leave_encashment)),
+    loan_deductions: m2(sum((s) => s.loan_deduction)),
+    employer_cost: m2(employerCost),
+    pf: {
+      members: pfMembers.length,
+      wages: m2(sum((s) => s.details.pf.wages)),
+      employee: m2(sum((s) => s.pf_employee)),
+      employer_epf: m2(sum((s) => s.details.pf.employer_epf)),
+      employer_eps: m2(sum((s) => s.details.pf.employer_eps)),
+      edli: m2(sum((s) => s.details.pf.edli)),
+      admin_charges: m2(admin),
+      admin_charges_minimum_applied: adminMin,
+    },
+    esi: { members: esiMembers.length, wages: m2(sum((s) => (s.details.esi.covered ? s.details.esi.wages : 0))), employee: m2(sum((s) => s.esi_employee)), employer: m2(sum((s) => s.details.esi.employer)) },
+    professional_tax: m2(sum((s) => s.professional_tax)),
+    components: structure.components.filter((c) => compTotals.has(c.code)).map((c) => ({ code: c.code, name: c.name, type: c.type, amount: m2(compTotals.get(c.code)!) })),
+  };
+}
+
+// ───────────────────────────── loss of pay ─────────────────────────────
+
+export interface LeaveSpan {
+  from: DateString;
+  to: DateString;
+  half_day_start: boolean;
+  half_day_end: boolean;
+  days: string;
+  is_paid: boolean;
+}
+
+/**
+ * LOP days of an employee within [from, to] (the employment range of the month): unpaid leave
+ * (the request's own day count when it lies wholly inside, else its working days inside the
+ * range), plus absent (1) and half-day (0.5) attendance on working days not covered by leave.
+ */
+export function lossOfPay(
+  from: DateString,
+  to: DateString,
+  leave: LeaveSpan[],
+  attendance: { date: DateString; status: string }[],
+  isOff: (d: DateString) => boolean,
+): { leave: Decimal; absent: Decimal } {
+  let leaveDays = ZERO;
+  const covered = new Set<DateString>();
+  for (const l of leave) {
+    const a = l.from > from ? l.from : from;
+    const b = l.to < to ? l.to : to;
+    if (a > b) continue;
+    for (let d = a; d <= b; d = addDays(d, 1)) covered.add(d);
+    if (l.is_paid) continue;
+    if (l.from >= from && l.to <= to) {
+      leaveDays = leaveDays.plus(l.days);
+      continue;
+    }
+    for (let d = a; d <= b; d = addDays(d, 1)) {
+      if (isOff(d)) continue;
+      const half = (d === l.from && l.half_day_start) || (d === l.to && l.half_day_end);
+      leaveDays = leaveDays.plus(half ? "0.5" : 1);
+    }
+  }
+  let absent = ZERO;
+  for (const r of attendance) {
+    if (r.date < from || r.date > to || covered.has(r.date) || isOff(r.date)) continue;
+    if (r.status === "absent") absent = absent.plus(1);
+    else if (r.status === "half_day") absent = absent.plus("0.5");
+  }
+  return { leave: leaveDays, absent };
+}

@@ -1,0 +1,149 @@
+// UAE Wages Protection System: the Salary Information File (SIF) of a processed run, per
+// DOMAIN.md §3.6 - CSV without header, one EDR per employee, exactly one SCR as the last line,
+// named `<13-digit employer id><YYMMDDHHMMSS>.SIF`.
+import { systemDb } from "../../db/client.ts";
+import { db } from "../../db/tenancy.ts";
+import { ok } from "../../http/envelope.ts";
+import { AppError, conflict, notFound } from "../../http/errors.ts";
+import type { AreaHandlers } from "../../http/types.ts";
+import { daysBetween, toDateString } from "../../lib/dates.ts";
+import { Decimal } from "../../lib/money.ts";
+import { readSettingsDoc, writeSettingsDoc } from "../../lib/tenant-settings.ts";
+
+export const WPS_DEFAULTS: { employer_id: string | null; bank_routing_code: string | null; employer_reference: string | null; currency: string } = {
+  employer_id: null,
+  bank_routing_code: null,
+  employer_reference: null,
+  currency: "AED",
+};
+
+export interface SifEmployee {
+  employee_code: string;
+  employee_name: string;
+  labour_card_number: string | null;
+  bank_routing_code: string | null;
+  bank_iban: string | null;
+  pay_start: string;
+  pay_end: string;
+  net_pay: string;
+  variable: string;
+  lop_days: string;
+}
+
+export interface SifInput {
+  employer_id: string;
+  bank_routing_code: string;
+  employer_reference: string | null;
+  currency: string;
+  year: number;
+  month: number;
+  /** Local creation time of the file (company time zone): `YYYY-MM-DDTHH:MM:SS`. */
+  created_local: string;
+  employees: SifEmployee[];
+}
+
+const digits = (s: string) => s.replace(/\D/g, "");
+const clean = (s: string) => s.replace(/[\s,]/g, "").toUpperCase();
+
+/** What makes an employee unpayable through WPS (empty = fine). */
+export function missingWpsDetails(e: Pick<SifEmployee, "labour_card_number" | "bank_routing_code" | "bank_iban">): string[] {
+  const missing: string[] = [];
+  const lc = e.labour_card_number ? digits(e.labour_card_number) : "";
+  if (!lc || lc.length > 14) missing.push("labour_card_number");
+  if (!e.bank_routing_code || !/^\d{9}$/.test(digits(e.bank_routing_code))) missing.push("bank_routing_code");
+  if (!e.bank_iban || clean(e.bank_iban).length < 15 || clean(e.bank_iban).length > 34) missing.push("bank_iban");
+  return missing;
+}
+
+export function buildSif(input: SifInput): { fileName: string; content: string; edrCount: number } {
+  const [date, time] = input.created_local.split("T");
+  const mm = String(input.month).padStart(2, "0");
+  let total = new Decimal(0);
+  const lines = input.employees.map((e) => {
+    const net = new Decimal(e.net_pay);
+    const variable = Decimal.min(new Decimal(e.variable), net);
+    const fixed = net.minus(variable);
+    total = total.plus(fixed).plus(variable);
+    const leave = new Decimal(e.lop_days).toDecimalPlaces(0, Decimal.ROUND_HALF_UP).toFixed(0);
+    return ["EDR", digits(e.labour_card_number!).padStart(14, "0"), digits(e.bank_routing_code!), clean(e.bank_iban!), e.pay_start, e.pay_end, String(daysBetween(e.pay_start, e.pay_end) + 1), fixed.toFixed(2), variable.toFixed(2), leave].join(",");
+  });
+  const employer = digits(input.employer_id).padStart(13, "0");
+  const ref = (input.employer_reference ?? "").replace(/[,\r\n]/g, " ").slice(0, 35);
+  lines.push(["SCR", employer, input.bank_routing_code, date, time.slice(0, 5).replace(":", ""), `${mm}${input.year}`, String(input.employees.length), total.toFixed(2), input.currency, ref].join(","));
+  const stamp = `${date.slice(2).replace(/-/g, "")}${time.replace(/:/g, "").slice(0, 6)}`;
+  return { fileName: `${employer}${stamp}.SIF`, content: lines.join("\r\n") + "\r\n", edrCount: input.employees.length };
+}
+
+/** `YYYY-MM-DDTHH:MM:SS` of an instant in a time zone. */
+export function localTimestamp(timeZone: string, now = new Date()): string {
+  const p = Object.fromEntries(
+    new Intl.DateTimeFormat("en-GB", { timeZone, year: "numeric", month: "2-digit", day: "2-digit", hour: "2-digit", minute: "2-digit", second: "2-digit", hourCycle: "h23" })
+      .formatToParts(now)
+      .map((x) => [x.type, x.value]),
+  );
+  return `${p.year}-${p.month}-${p.day}T${p.hour}:${p.minute}:${p.second}`;
+}
+
+export const wpsHandlers = {
+  async getWpsSettings() {
+    return ok(await readSettingsDoc("wps", WPS_DEFAULTS));
+  },
+  async updateWpsSettings({ body, auth }) {
+    return ok(await writeSettingsDoc("wps", WPS_DEFAULTS, body, auth.userId), "WPS settings updated");
+  },
+
+  async exportWpsSif({ params, query, auth, res }) {
+    const run = await db.payrollRun.findFirst({ where: { id: params.draftId } });
+    if (!run) throw notFound("Payroll run");
+    if (run.status !== "processed") throw conflict("The WPS file is produced for processed runs only; process the draft first");
+    const settings = await readSettingsDoc("wps", WPS_DEFAULTS);
+    if (!settings.employer_id || !settings.bank_routing_code) throw conflict("Set the WPS employer id and bank routing code first (POST /api/configuration/payroll/wps-settings)");
+    const slips = await db.payrollSlip.findMany({
+      where: { run_id: run.id },
+      orderBy: { employee_code: "asc" },
+      select: { employee_code: true, employee_name: true, pay_start: true, pay_end: true, net_pay: true, reimbursements: true, leave_encashment: true, lop_days: true, employee: { select: { labour_card_number: true, bank_routing_code: true, bank_iban: true } } },
+    });
+    const employees: SifEmployee[] = slips.map((s) => ({
+      employee_code: s.employee_code,
+      employee_name: s.employee_name,
+      labour_card_number: s.employee.labour_card_number,
+      bank_routing_code: s.employee.bank_routing_code,
+      bank_iban: s.employee.bank_iban,
+      pay_start: toDateString(s.pay_start),
+      pay_end: toDateString(s.pay_end),
+      net_pay: s.net_pay.toFixed(2),
+      variable: new Decimal(s.reimbursements.toString()).plus(s.leave_encashment.toString()).toFixed(2),
+      lop_days: s.lop_days.toString(),
+    }));
+    const incomplete = employees.map((e) => ({ e, missing: missingWpsDetails(e) })).filter((x) => x.missing.length);
+    if (incomplete.length && !query.exclude_incomplete)
+      throw new AppError(
+        409,
+        "conflict",
+        `${incomplete.length} employee(s) lack WPS details (labour card number, bank routing code, IBAN); complete them or pass exclude_incomplete=true`,
+        incomplete.map((x) => ({ path: `employees.${x.e.employee_code}`, message: `${x.e.employee_name}: missing ${x.missing.join(", ")}` })),
+      );
+    const bad = new Set(incomplete.map((x) => x.e));
+    const payable = employees.filter((e) => !bad.has(e) && new Decimal(e.net_pay).gt(0));
+    if (!payable.length) throw conflict("No employee of the run can be paid through WPS");
+    const tenant = await systemDb.tenant.findUniqueOrThrow({ where: { id: auth.tenantId }, select: { timezone: true } });
+    const sif = buildSif({
+      employer_id: settings.employer_id,
+      bank_routing_code: settings.bank_routing_code,
+      employer_reference: settings.employer_reference,
+      currency: settings.currency,
+      year: run.period_year,
+      month: run.period_month,
+      created_local: localTimestamp(tenant.timezone),
+      employees: payable,
+    });
+    const body = Buffer.from(sif.content, "ascii");
+    res.status(200);
+    res.setHeader("Content-Type", "text/csv; charset=us-ascii");
+    res.setHeader("Content-Length", String(body.length));
+    res.setHeader("Content-Disposition", `attachment; filename="${sif.fileName}"`);
+    res.setHeader("X-WPS-Excluded", String(employees.length - payable.length));
+    res.end(body);
+    return { sent: true as const };
+  },
+} satisfies Partial<AreaHandlers<"payroll">>;
