@@ -9,7 +9,8 @@ export default defineConfig({
     pool: "forks",
     fileParallelism: true,
     maxWorkers: Number(process.env.TEST_WORKERS ?? 2),
-    testTimeout: 30_000,
+    // Generous: suites that sweep every operation of an area run hundreds of requests on 2 cores.
+    testTimeout: 120_000,
     hookTimeout: 60_000,
     env: { NODE_ENV: "test", LOG_LEVEL: process.env.LOG_LEVEL ?? "silent" },
   },
