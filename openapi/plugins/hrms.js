@@ -6,7 +6,10 @@
 //           hrms/x-module-known      x-module is one of the optional modules
 // Decorator: hrms/standard-responses adds, where the operation does not define them itself,
 //           400 (validation), 401/403 (non-public operations), 404 (operations with path
-//           parameters), 500 and 503 - each a $ref to components/responses.
+//           parameters), 413 and 415 (operations with a request body: the body parser refuses
+//           oversized bodies and other media types before the operation runs), 403 on public
+//           state-changing operations too (the origin check refuses foreign origins), 500 and
+//           503 - each a $ref to components/responses.
 const ROLES = ["owner", "admin", "hr", "manager", "employee"];
 const MODULES = ["payroll", "recruitment", "helpdesk", "assets"];
 const ERROR_REF = "#/components/schemas/Error";
@@ -80,8 +83,12 @@ function standardResponses() {
           if (op["x-public"] !== true) {
             add("401", "Unauthenticated");
             add("403", "Forbidden");
-          }
+          } else if (method !== "get") add("403", "Forbidden");
           if (pathParams) add("404", "NotFound");
+          if (op.requestBody) {
+            add("413", "PayloadTooLarge");
+            add("415", "UnsupportedMediaType");
+          }
           add("500", "Internal");
           add("503", "Unavailable");
         }

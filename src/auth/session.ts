@@ -26,7 +26,10 @@ export function sessionMiddleware() {
     resave: false,
     saveUninitialized: false,
     rolling: false,
-    unset: "destroy",
+    // "keep": with "destroy", a request whose session could not be loaded (database briefly down)
+    // ends with req.session unset, and express-session then deletes the session row - signing the
+    // user out. Sign-out destroys the session explicitly (destroySession).
+    unset: "keep",
     cookie: { httpOnly: true, sameSite: "lax", secure: isProduction, maxAge: SESSION_MAX_AGE_MS, path: "/" },
   });
 }

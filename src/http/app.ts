@@ -50,6 +50,23 @@ function originCheck(req: Request, _res: Response, next: NextFunction) {
   next(new AppError(403, "forbidden", "Cross-origin request refused"));
 }
 
+/** Paths of the strings in `v` that contain U+0000 (PostgreSQL text cannot hold it). */
+function nulPaths(v: unknown, at: string, out: string[]): string[] {
+  if (out.length >= 20) return out;
+  if (typeof v === "string") {
+    if (v.includes("\u0000")) out.push(at);
+  } else if (Array.isArray(v)) v.forEach((x, i) => nulPaths(x, `${at}.${i}`, out));
+  else if (v && typeof v === "object") for (const [k, x] of Object.entries(v)) nulPaths(x, `${at}.${k}`, out);
+  return out;
+}
+
+/** A NUL character in any body field or query value is a 400 naming the field, before any handler. */
+function refuseNulCharacters(req: Request, _res: Response, next: NextFunction) {
+  const paths = nulPaths(req.query, "query", nulPaths(req.body, "body", []));
+  if (!paths.length) return next();
+  next(new AppError(400, "validation_failed", "Text must not contain NUL (U+0000) characters", paths.map((p) => ({ path: p, message: "must not contain NUL (U+0000) characters" }))));
+}
+
 /** Express path from an OpenAPI path; static segments sort before parameters. */
 function expressPath(p: string): string {
   return p.replace(/\{([^}]+)\}/g, ":$1");
@@ -170,6 +187,8 @@ export function createApp(opts: AppOptions = {}): express.Express {
       fileUploader: { storage: multer.memoryStorage(), limits: { fileSize: MAX_UPLOAD_BYTES, files: 1, fields: 20, fieldSize: 64 * 1024 } },
     }),
   );
+
+  app.use(refuseNulCharacters);
 
   for (const id of ids) mount(app, id);
 

@@ -29,6 +29,12 @@ function validatorDetails(errors: unknown): ErrorDetail[] | undefined {
   }));
 }
 
+/** The SQLSTATE of a PostgreSQL error, directly (pg) or wrapped by Prisma's driver adapter. */
+function sqlState(err: any): string | undefined {
+  const c = err?.meta?.driverAdapterError?.cause?.originalCode ?? err?.cause?.originalCode ?? (err?.name === "DatabaseError" || err?.severity ? err?.code : undefined);
+  return typeof c === "string" ? c : undefined;
+}
+
 const STATUS_CODES: Record<number, ErrorCode> = {
   400: "validation_failed",
   401: "unauthenticated",
@@ -58,6 +64,9 @@ export function toAppError(err: any): AppError {
   if (err?.code === "P2003" || err?.code === "23503" || err?.cause?.originalCode === "23503") return new AppError(409, "conflict", "The record is still referenced by other records");
   if (err?.code === "P2034") return new AppError(409, "conflict", "The record was changed concurrently, retry the request");
   if (err?.code === "40001" || err?.code === "40P01" || err?.cause?.originalCode === "40001") return new AppError(409, "conflict", "The record was changed concurrently, retry the request");
+  // PostgreSQL data exceptions (class 22): a value the database cannot hold - a date outside its
+  // range, a number too large for its column, text it cannot encode. The input's fault, not ours.
+  if (sqlState(err)?.startsWith("22")) return new AppError(400, "validation_failed", "A value is outside what can be stored (date, number or text out of range)");
   // express-openapi-validator and other http errors
   const status = Number(err?.status ?? err?.statusCode);
   if (status >= 400 && status < 500 && STATUS_CODES[status]) {

@@ -71,6 +71,16 @@ describe("request hygiene", () => {
     expectError(await o.agent.post("/api/configuration/company-settings").send({ timezone: "Mars/Base" }), 400, "validation_failed");
   });
 
+  it("refuses NUL characters and values the database cannot hold with a 400 naming the field", async () => {
+    const o = await signupTenant(t);
+    const nul = expectError(await o.agent.post("/api/configuration/company-settings").send({ address: "Line\u0000two" }), 400, "validation_failed");
+    expect(nul.details).toEqual([{ path: "body.address", message: "must not contain NUL (U+0000) characters" }]);
+    expectError(await o.agent.get("/api/configuration/activity-log?from=2026-02-30"), 400, "validation_failed");
+    expectError(await o.agent.get("/api/configuration/activity-log?from=99999-01-01"), 400, "validation_failed");
+    const s = await o.agent.get("/api/configuration/company-settings").expect(200);
+    expect(s.body.data.address).toBeNull();
+  });
+
   it("sets security headers and a request id on every response", async () => {
     const res = await t.request().get("/api/no-such-thing");
     expect(res.headers["x-request-id"]).toMatch(/^[\w-]{8,}$/);
