@@ -69,3 +69,18 @@ export function diff(before: Record<string, unknown>, after: Record<string, unkn
   }
   return out;
 }
+
+/** An audit row as the API shows it (the AuditLogEntry schema). */
+export function auditEntryJson(a: { id: string; action: string; actor_user_id: string | null; actor_email: string | null; entity_type: string | null; entity_id: string | null; changes: unknown; ip: string | null; created_at: Date }) {
+  return {
+    id: a.id,
+    action: a.action,
+    actor_user_id: a.actor_user_id,
+    actor_email: a.actor_email,
+    entity_type: a.entity_type,
+    entity_id: a.entity_id,
+    changes: (a.changes ?? null) as Record<string, unknown> | null,
+    ip: a.ip,
+    created_at: a.created_at.toISOString(),
+  };
+}

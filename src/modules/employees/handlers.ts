@@ -1,5 +1,6 @@
 // Employees: records, directory search, documents, activity log, resignation. The rules live in
 // the modules next to this file; handlers check row-level access (access.ts) and shape replies.
+import { auditEntryJson } from "../../audit.ts";
 import { db } from "../../db/tenancy.ts";
 import { ack, created, ok, pageOf, paginated } from "../../http/envelope.ts";
 import type { AreaHandlers } from "../../http/types.ts";
@@ -9,22 +10,6 @@ import { documentJson, findDocument, listDocuments, uploadDocument } from "./doc
 import { submitResignation } from "./exits.ts";
 import { createEmployee, deleteEmployee, directoryJson, employeeJson, exitJson, exitOf, fullEmployeeJson, loadEmployeeWithUser, updateEmployee } from "./records.ts";
 import { listEmployeeDirectory } from "./search.ts";
-
-type AuditRow = Awaited<ReturnType<typeof db.auditLog.findMany>>[number];
-/** Same shape as the system activity log's entries (AuditLogEntry). */
-function auditJson(a: AuditRow) {
-  return {
-    id: a.id,
-    action: a.action,
-    actor_user_id: a.actor_user_id,
-    actor_email: a.actor_email,
-    entity_type: a.entity_type,
-    entity_id: a.entity_id,
-    changes: (a.changes ?? null) as Record<string, unknown> | null,
-    ip: a.ip,
-    created_at: a.created_at.toISOString(),
-  };
-}
 
 export const handlers = {
   async listEmployees({ query }) {
@@ -83,7 +68,7 @@ export const handlers = {
       db.auditLog.findMany({ where, orderBy: [{ created_at: "desc" }, { id: "desc" }], skip: page.skip, take: page.limit }),
       db.auditLog.count({ where }),
     ]);
-    return paginated(rows.map(auditJson), page, total);
+    return paginated(rows.map(auditEntryJson), page, total);
   },
 
   async submitResignation({ params, body, auth }) {

@@ -1,5 +1,5 @@
 // Company settings (incl. enabled modules) and the system activity log.
-import { audit, diff } from "../../audit.ts";
+import { audit, auditEntryJson, diff } from "../../audit.ts";
 import { systemDb } from "../../db/client.ts";
 import { db, tenantTx } from "../../db/tenancy.ts";
 import { ok, pageOf, paginated } from "../../http/envelope.ts";
@@ -22,20 +22,6 @@ export function settingsJson(t: TenantRow) {
     fiscal_year_start_month: t.fiscal_year_start_month,
     modules: t.modules as ModuleName[],
     updated_at: t.updated_at.toISOString(),
-  };
-}
-
-function auditJson(a: { id: string; action: string; actor_user_id: string | null; actor_email: string | null; entity_type: string | null; entity_id: string | null; changes: unknown; ip: string | null; created_at: Date }) {
-  return {
-    id: a.id,
-    action: a.action,
-    actor_user_id: a.actor_user_id,
-    actor_email: a.actor_email,
-    entity_type: a.entity_type,
-    entity_id: a.entity_id,
-    changes: (a.changes ?? null) as Record<string, unknown> | null,
-    ip: a.ip,
-    created_at: a.created_at.toISOString(),
   };
 }
 
@@ -81,6 +67,6 @@ export const handlers = {
     if (query.from || query.to)
       where.created_at = { ...(query.from ? { gte: new Date(`${query.from}T00:00:00Z`) } : {}), ...(query.to ? { lt: new Date(new Date(`${query.to}T00:00:00Z`).getTime() + 86400000) } : {}) };
     const [rows, total] = await Promise.all([db.auditLog.findMany({ where, orderBy: [{ created_at: "desc" }, { id: "desc" }], skip: page.skip, take: page.limit }), db.auditLog.count({ where })]);
-    return paginated(rows.map(auditJson), page, total);
+    return paginated(rows.map(auditEntryJson), page, total);
   },
 } satisfies AreaHandlers<"settings">;
