@@ -62,8 +62,13 @@ check-generated: generate
 check-migrations: install
 	$(NODE_BIN)/tsx scripts/migrate.ts check
 
+# The suite records every operation it calls (test/support/setup.ts); afterwards each operation of
+# the document must have a handler and a test of its own that gets a 2xx (scripts/check-conformance.ts).
+PROOF_RECORD_DIR := .data/proof-calls
 unit: install
-	$(NODE_BIN)/vitest run --config test/vitest.config.ts
+	rm -rf $(PROOF_RECORD_DIR)
+	PROOF_RECORD_DIR=$(PROOF_RECORD_DIR) $(NODE_BIN)/vitest run --config test/vitest.config.ts
+	$(NODE_BIN)/tsx scripts/check-conformance.ts $(PROOF_RECORD_DIR)
 
 test: check-generated lint typecheck check-migrations unit
 

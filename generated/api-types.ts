@@ -223,7 +223,10 @@ export interface paths {
             };
             cookie?: never;
         };
-        /** One regularization request */
+        /**
+         * One regularization request
+         * @description A request to correct a day's attendance, with the day's previous state once approved. Employees see their own, managers their own and their direct reports', hr/admin/owner everyone's; others are a 404.
+         */
         get: operations["getAttendanceRegularization"];
         /**
          * Decide or edit a regularization request
@@ -388,7 +391,10 @@ export interface paths {
             path?: never;
             cookie?: never;
         };
-        /** The current session */
+        /**
+         * The current session
+         * @description The signed-in user, the active tenant and role, and every tenant the user belongs to. Works without an active tenant (right after sign-in with several memberships). 401 without a session.
+         */
         get: operations["getSession"];
         put?: never;
         post?: never;
@@ -551,7 +557,10 @@ export interface paths {
             };
             cookie?: never;
         };
-        /** Asset category details */
+        /**
+         * Asset category details
+         * @description An asset category with the number of assets in it. Another company's id is a 404.
+         */
         get: operations["getAssetCategory"];
         /**
          * Rename or describe an asset category
@@ -576,7 +585,10 @@ export interface paths {
             path?: never;
             cookie?: never;
         };
-        /** Attendance settings */
+        /**
+         * Attendance settings
+         * @description The company's weekly offs, shift times, grace minutes and half-day threshold (the defaults until hr changes them). Readable by every member.
+         */
         get: operations["getAttendanceSettings"];
         put?: never;
         /**
@@ -624,7 +636,10 @@ export interface paths {
             };
             cookie?: never;
         };
-        /** A branch */
+        /**
+         * A branch
+         * @description A branch of the company with its address and number of employees. Another company's id is a 404.
+         */
         get: operations["getBranch"];
         /**
          * Update a branch
@@ -649,7 +664,10 @@ export interface paths {
             path?: never;
             cookie?: never;
         };
-        /** Company settings of the active tenant */
+        /**
+         * Company settings of the active tenant
+         * @description The active tenant's company profile and the optional modules it has enabled. Readable by every member; only owner/admin change it.
+         */
         get: operations["getCompanySettings"];
         put?: never;
         /**
@@ -670,7 +688,10 @@ export interface paths {
             path?: never;
             cookie?: never;
         };
-        /** Members and pending invitations of the tenant */
+        /**
+         * Members and pending invitations of the tenant
+         * @description Every member of the tenant with their role and linked employee record, plus invitations that are still pending (not yet accepted or expired).
+         */
         get: operations["listMembers"];
         put?: never;
         /**
@@ -767,7 +788,10 @@ export interface paths {
             };
             cookie?: never;
         };
-        /** One expense category */
+        /**
+         * One expense category
+         * @description An expense category with its claim limit and whether a receipt is required. Readable by every member, so employees can see what they may claim.
+         */
         get: operations["getExpenseCategory"];
         /**
          * Update a expense category
@@ -842,7 +866,10 @@ export interface paths {
             };
             cookie?: never;
         };
-        /** One loan type */
+        /**
+         * One loan type
+         * @description A loan type with its limits (maximum amount and number of installments). Readable by every member, so employees can see what they may request.
+         */
         get: operations["getLoanType"];
         /**
          * Update a loan type
@@ -915,7 +942,10 @@ export interface paths {
             path?: never;
             cookie?: never;
         };
-        /** UAE WPS settings of the company */
+        /**
+         * UAE WPS settings of the company
+         * @description The company's UAE Wages Protection System identifiers used in SIF exports (null until set).
+         */
         get: operations["getWpsSettings"];
         put?: never;
         /**
@@ -936,7 +966,10 @@ export interface paths {
             path?: never;
             cookie?: never;
         };
-        /** Interview panel configuration */
+        /**
+         * Interview panel configuration
+         * @description The company's interview rounds with their default interviewers and the feedback rules; the defaults until hr changes them.
+         */
         get: operations["getInterviewPanel"];
         put?: never;
         /**
@@ -1281,7 +1314,10 @@ export interface paths {
          */
         get: operations["listHolidays"];
         put?: never;
-        /** Create a holiday */
+        /**
+         * Create a holiday
+         * @description Creates a holiday for every branch or one branch; optional (restricted) holidays are not days off by default. Requests already submitted keep their counted days. Audited.
+         */
         post: operations["createHoliday"];
         delete?: never;
         options?: never;
@@ -1298,7 +1334,10 @@ export interface paths {
             };
             cookie?: never;
         };
-        /** One holiday */
+        /**
+         * One holiday
+         * @description A holiday. Readable by every member.
+         */
         get: operations["getHoliday"];
         /**
          * Update a holiday
@@ -1306,7 +1345,10 @@ export interface paths {
          */
         put: operations["updateHoliday"];
         post?: never;
-        /** Delete a holiday */
+        /**
+         * Delete a holiday
+         * @description Deletes a holiday. Requests already submitted keep their counted days. Audited.
+         */
         delete: operations["deleteHoliday"];
         options?: never;
         head?: never;
@@ -1410,7 +1452,10 @@ export interface paths {
          */
         get: operations["listLeaveEncashments"];
         put?: never;
-        /** Request leave encashment */
+        /**
+         * Request leave encashment
+         * @description Requests to convert days of an encashable leave type into money; the days are reserved while pending and debited on approval (by hr/admin/owner). The limits of the type are enforced (409). The approver is notified.
+         */
         post: operations["createLeaveEncashment"];
         delete?: never;
         options?: never;
@@ -1427,7 +1472,10 @@ export interface paths {
             };
             cookie?: never;
         };
-        /** One encashment request */
+        /**
+         * One encashment request
+         * @description An encashment request. Employees see their own, managers their own and their direct reports', hr/admin/owner everyone's; others are a 404.
+         */
         get: operations["getLeaveEncashment"];
         /**
          * Approve or reject an encashment
@@ -1478,7 +1526,10 @@ export interface paths {
          */
         get: operations["listLeavePeriods"];
         put?: never;
-        /** Create a leave period */
+        /**
+         * Create a leave period
+         * @description Creates a leave period (usually a year). Periods must not overlap (409); `is_current: true` makes it the current period, used by requests and balances. Audited.
+         */
         post: operations["createLeavePeriod"];
         delete?: never;
         options?: never;
@@ -1495,9 +1546,15 @@ export interface paths {
             };
             cookie?: never;
         };
-        /** One leave period */
+        /**
+         * One leave period
+         * @description A leave period and whether it is the current one. Readable by every member.
+         */
         get: operations["getLeavePeriod"];
-        /** Update a leave period */
+        /**
+         * Update a leave period
+         * @description Renames a period, changes its dates while nothing refers to it yet, or makes it the current period (the previous current one stops being current). Audited.
+         */
         put: operations["updateLeavePeriod"];
         post?: never;
         /**
@@ -1523,7 +1580,10 @@ export interface paths {
          */
         get: operations["listLeavePolicies"];
         put?: never;
-        /** Create a leave policy */
+        /**
+         * Create a leave policy
+         * @description Creates a policy: annual quotas per leave type (with monthly or yearly accrual), assigned by default to everyone or to departments, designations or named employees. Allocations are made from it with the allocation operations. Audited.
+         */
         post: operations["createLeavePolicy"];
         delete?: never;
         options?: never;
@@ -1540,9 +1600,15 @@ export interface paths {
             };
             cookie?: never;
         };
-        /** One leave policy */
+        /**
+         * One leave policy
+         * @description A leave policy with its items and assignment. Managed by owner/admin/hr; others are a 403.
+         */
         get: operations["getLeavePolicy"];
-        /** Update a leave policy */
+        /**
+         * Update a leave policy
+         * @description Partial update of a policy; list fields replace the whole list. Allocations already made keep their days. Audited.
+         */
         put: operations["updateLeavePolicy"];
         post?: never;
         /**
@@ -1622,7 +1688,10 @@ export interface paths {
          */
         get: operations["listLeaveTypes"];
         put?: never;
-        /** Create a leave type */
+        /**
+         * Create a leave type
+         * @description Creates a leave type (paid or unpaid, notice, half days, carry-forward, encashment, compensatory). A duplicate `code` is a 409. Audited.
+         */
         post: operations["createLeaveType"];
         delete?: never;
         options?: never;
@@ -1639,7 +1708,10 @@ export interface paths {
             };
             cookie?: never;
         };
-        /** One leave type */
+        /**
+         * One leave type
+         * @description A leave type with all its rules. Readable by every member.
+         */
         get: operations["getLeaveType"];
         /**
          * Update a leave type
@@ -1664,7 +1736,10 @@ export interface paths {
             path?: never;
             cookie?: never;
         };
-        /** The caller's notifications in the active tenant, newest first */
+        /**
+         * The caller's notifications in the active tenant, newest first
+         * @description The caller's own notifications in the active tenant, newest first, with the number still unread. Another member's notifications are never listed.
+         */
         get: operations["listNotifications"];
         put?: never;
         post?: never;
@@ -1705,7 +1780,10 @@ export interface paths {
         };
         get?: never;
         put?: never;
-        /** Mark all of the caller's notifications read */
+        /**
+         * Mark all of the caller's notifications read
+         * @description Marks every unread notification of the caller in the active tenant read; returns how many changed (`updated`). Safe to repeat (0 the second time).
+         */
         post: operations["markAllNotificationsRead"];
         delete?: never;
         options?: never;
@@ -1747,7 +1825,10 @@ export interface paths {
             };
             cookie?: never;
         };
-        /** One payroll run */
+        /**
+         * One payroll run
+         * @description A payroll run for one month with its status (draft, processed) and totals. Another company's id is a 404.
+         */
         get: operations["getPayrollRun"];
         /**
          * Update and recalculate a draft
@@ -1875,7 +1956,7 @@ export interface paths {
         put?: never;
         /**
          * Submit an expense claim
-         * @description Starts `pending`; the employee's manager (or hr when there is none) is notified. An inactive category is a 409. Audited.
+         * @description Starts `pending`; the employee's manager (or hr when there is none) is notified. An inactive category is a 409; an `employee_id` that is not a live employee of the company is a 404. Audited.
          */
         post: operations["createExpenseClaim"];
         delete?: never;
@@ -1893,7 +1974,10 @@ export interface paths {
             };
             cookie?: never;
         };
-        /** One expense claim */
+        /**
+         * One expense claim
+         * @description An expense claim with its status and decision. Employees see their own, managers their own and their direct reports', hr/admin/owner everyone's; others are a 404.
+         */
         get: operations["getExpenseClaim"];
         /**
          * Decide on or change an expense claim
@@ -1926,7 +2010,7 @@ export interface paths {
         put?: never;
         /**
          * Apply for a loan or advance
-         * @description Starts `pending`; hr, admin and owner are notified. Limits come from the loan type (400 naming the field); an inactive loan type is a 409. Audited.
+         * @description Starts `pending`; hr, admin and owner are notified. Limits come from the loan type (400 naming the field); an inactive loan type is a 409; an `employee_id` that is not a live employee of the company is a 404. Audited.
          */
         post: operations["createLoanAdvance"];
         delete?: never;
@@ -1944,7 +2028,10 @@ export interface paths {
             };
             cookie?: never;
         };
-        /** One loan with its installment schedule */
+        /**
+         * One loan with its installment schedule
+         * @description A loan or salary advance with its installment schedule and what remains to be recovered. Employees see their own, managers their own and their direct reports', hr/admin/owner everyone's; others are a 404.
+         */
         get: operations["getLoanAdvance"];
         /**
          * Decide on or change a loan application
@@ -2083,7 +2170,10 @@ export interface paths {
             };
             cookie?: never;
         };
-        /** One salary component */
+        /**
+         * One salary component
+         * @description A salary component: its type, fixed amount or formula, whether it counts as PF wage or for ESI, and its position on the slip. Another company's id is a 404.
+         */
         get: operations["getSalaryComponent"];
         /**
          * Update a salary component
@@ -2496,7 +2586,10 @@ export interface paths {
             };
             cookie?: never;
         };
-        /** Interview session details */
+        /**
+         * Interview session details
+         * @description An interview session with its candidate, schedule, mode and when it was last mailed to the candidate. Another company's id is a 404.
+         */
         get: operations["getInterviewSession"];
         /**
          * Change, complete or cancel an interview session
@@ -2829,7 +2922,10 @@ export interface paths {
             };
             cookie?: never;
         };
-        /** A talent-pool entry */
+        /**
+         * A talent-pool entry
+         * @description A person kept in the talent pool, with skills, tags and notes to find them again. Another company's id is a 404.
+         */
         get: operations["getTalentPoolCandidate"];
         /**
          * Change a talent-pool entry
@@ -2854,7 +2950,10 @@ export interface paths {
             path?: never;
             cookie?: never;
         };
-        /** Current server time, for client clock sync */
+        /**
+         * Current server time, for client clock sync
+         * @description The server's current instant (UTC, and as epoch milliseconds), so clients can correct their clock before recording punches or dates. Public.
+         */
         get: operations["getServerTime"];
         put?: never;
         post?: never;
@@ -2917,7 +3016,10 @@ export interface paths {
             };
             cookie?: never;
         };
-        /** One work-from-home request */
+        /**
+         * One work-from-home request
+         * @description A work-from-home request. Employees see their own, managers their own and their direct reports', hr/admin/owner everyone's; others are a 404.
+         */
         get: operations["getWfhRequest"];
         /**
          * Approve or reject a work-from-home request
@@ -2968,7 +3070,10 @@ export interface paths {
             };
             cookie?: never;
         };
-        /** One working-on-holiday request */
+        /**
+         * One working-on-holiday request
+         * @description A claim for working on a holiday or weekly off, with the compensatory leave it credited once approved. Employees see their own, managers their own and their direct reports', hr/admin/owner everyone's; others are a 404.
+         */
         get: operations["getWorkingOnHolidayRequest"];
         /**
          * Approve or reject a working-on-holiday request
@@ -3790,7 +3895,7 @@ export interface components {
             current_company?: string | null;
             current_title?: string | null;
             email?: components["schemas"]["Email"];
-            expected_salary?: components["schemas"]["Money"] | null;
+            expected_salary?: components["schemas"]["MoneyAmount"] | null;
             experience_years?: number | null;
             first_name?: string;
             last_name?: string;
@@ -3827,7 +3932,7 @@ export interface components {
             current_company?: string | null;
             current_title?: string | null;
             email?: components["schemas"]["Email"];
-            expected_salary?: components["schemas"]["Money"] | null;
+            expected_salary?: components["schemas"]["MoneyAmount"] | null;
             experience_years?: number | null;
             first_name?: string;
             last_name?: string;
@@ -4397,7 +4502,7 @@ export interface components {
          */
         EmployeeSalarySetupInput: {
             components?: {
-                amount?: components["schemas"]["Money"] | null;
+                amount?: components["schemas"]["MoneyAmount"] | null;
                 /** Format: uuid */
                 component_id: string;
             }[];
@@ -4409,7 +4514,7 @@ export interface components {
             eps_enabled: boolean;
             /** @default true */
             esi_enabled: boolean;
-            monthly_ctc?: components["schemas"]["Money"] | null;
+            monthly_ctc?: components["schemas"]["MoneyAmount"] | null;
             notes?: string | null;
             /** @default true */
             pf_enabled: boolean;
@@ -4527,12 +4632,12 @@ export interface components {
         };
         /** @description Partial update of the ESI settings; fields not given keep their value. */
         EsiSettingsUpdate: {
-            disabled_wage_threshold?: components["schemas"]["Money"];
+            disabled_wage_threshold?: components["schemas"]["MoneyAmount"];
             employee_rate?: components["schemas"]["Percent"];
             employer_rate?: components["schemas"]["Percent"];
             enabled?: boolean;
-            low_wage_daily_exemption?: components["schemas"]["Money"];
-            wage_threshold?: components["schemas"]["Money"];
+            low_wage_daily_exemption?: components["schemas"]["MoneyAmount"];
+            wage_threshold?: components["schemas"]["MoneyAmount"];
         };
         ExpenseCategory: {
             /** @description Inactive categories take no new claims. */
@@ -4553,7 +4658,7 @@ export interface components {
         ExpenseCategoryInput: {
             active?: boolean;
             description?: string | null;
-            max_claim_amount?: components["schemas"]["Money"] | null;
+            max_claim_amount?: components["schemas"]["MoneyAmount"] | null;
             name?: string;
             requires_receipt?: boolean;
         };
@@ -4612,7 +4717,7 @@ export interface components {
          *     }
          */
         ExpenseClaimInput: {
-            amount: components["schemas"]["Money"];
+            amount: components["schemas"]["MoneyAmount"];
             /** Format: uuid */
             category_id: string;
             description: string;
@@ -4630,7 +4735,7 @@ export interface components {
         ExpenseClaimStatus: "pending" | "approved" | "rejected" | "paid" | "cancelled";
         /** @description Either a decision (`status` approved | rejected, optional `comment`; the claimant's manager or hr/admin/owner, never the claimant; only while pending, 409 otherwise) or a change of a pending claim by the claimant or hr (`category_id`, `amount`, `expense_date`, `description`, `receipt_file_id`, checked against the category again). Both at once is a 400. */
         ExpenseClaimUpdate: {
-            amount?: components["schemas"]["Money"];
+            amount?: components["schemas"]["MoneyAmount"];
             /** Format: uuid */
             category_id?: string;
             comment?: string;
@@ -4664,7 +4769,7 @@ export interface components {
         };
         /** @description Partial update; fields not given keep their value. */
         GratuitySettingsUpdate: {
-            cap?: components["schemas"]["Money"];
+            cap?: components["schemas"]["MoneyAmount"];
             days_per_year?: number;
             divisor?: number;
             enabled?: boolean;
@@ -5092,7 +5197,7 @@ export interface components {
             job_title?: string;
             /** Format: date */
             joining_date: string;
-            salary: components["schemas"]["Money"];
+            salary: components["schemas"]["MoneyAmount"];
             terms?: string | null;
         };
         /**
@@ -5109,7 +5214,7 @@ export interface components {
             job_title?: string;
             /** Format: date */
             joining_date?: string;
-            salary?: components["schemas"]["Money"];
+            salary?: components["schemas"]["MoneyAmount"];
             status?: components["schemas"]["JobOfferStatus"];
             terms?: string | null;
         };
@@ -5172,8 +5277,8 @@ export interface components {
             description: string;
             employment_type?: components["schemas"]["EmploymentType"];
             location?: string | null;
-            max_salary?: components["schemas"]["Money"] | null;
-            min_salary?: components["schemas"]["Money"] | null;
+            max_salary?: components["schemas"]["MoneyAmount"] | null;
+            min_salary?: components["schemas"]["MoneyAmount"] | null;
             openings?: number;
             requirements?: string;
             /** Format: uuid */
@@ -5199,8 +5304,8 @@ export interface components {
             description?: string;
             employment_type?: components["schemas"]["EmploymentType"];
             location?: string | null;
-            max_salary?: components["schemas"]["Money"] | null;
-            min_salary?: components["schemas"]["Money"] | null;
+            max_salary?: components["schemas"]["MoneyAmount"] | null;
+            min_salary?: components["schemas"]["MoneyAmount"] | null;
             openings?: number;
             requirements?: string;
             skills?: string[];
@@ -5271,8 +5376,8 @@ export interface components {
             employment_type?: components["schemas"]["EmploymentType"];
             justification?: string | null;
             location?: string | null;
-            max_salary?: components["schemas"]["Money"] | null;
-            min_salary?: components["schemas"]["Money"] | null;
+            max_salary?: components["schemas"]["MoneyAmount"] | null;
+            min_salary?: components["schemas"]["MoneyAmount"] | null;
             /** @default 1 */
             positions: number;
             /**
@@ -5304,8 +5409,8 @@ export interface components {
             employment_type?: components["schemas"]["EmploymentType"];
             justification?: string | null;
             location?: string | null;
-            max_salary?: components["schemas"]["Money"] | null;
-            min_salary?: components["schemas"]["Money"] | null;
+            max_salary?: components["schemas"]["MoneyAmount"] | null;
+            min_salary?: components["schemas"]["MoneyAmount"] | null;
             positions?: number;
             status?: components["schemas"]["JobRequisitionStatus"];
             /** Format: date */
@@ -5970,7 +6075,7 @@ export interface components {
          *     }
          */
         LoanAdvanceInput: {
-            amount: components["schemas"]["Money"];
+            amount: components["schemas"]["MoneyAmount"];
             /** Format: uuid */
             employee_id?: string;
             installments: number;
@@ -5981,7 +6086,7 @@ export interface components {
         };
         /** @description Either a decision (`status` approved | rejected, optional `comment`; hr, admin or owner, not on their own loan; only while pending, 409 otherwise) - approval creates the installment schedule from `start_month` (or from the current month when that month has passed) - or a change of a pending application by the applicant or hr (`amount`, `installments`, `start_month`, `reason`, checked against the loan type again). Both at once is a 400. */
         LoanAdvanceUpdate: {
-            amount?: components["schemas"]["Money"];
+            amount?: components["schemas"]["MoneyAmount"];
             comment?: string;
             installments?: number;
             reason?: string | null;
@@ -6031,7 +6136,7 @@ export interface components {
             active?: boolean;
             description?: string | null;
             interest_rate?: components["schemas"]["Percent"];
-            max_amount?: components["schemas"]["Money"] | null;
+            max_amount?: components["schemas"]["MoneyAmount"] | null;
             max_installments?: number;
             name?: string;
         };
@@ -6076,6 +6181,11 @@ export interface components {
          * @example 48250.00
          */
         Money: string;
+        /**
+         * @description A non-negative amount of money as a decimal string with exactly two places, in the tenant's currency (a negative value is a 400).
+         * @example 48250.00
+         */
+        MoneyAmount: string;
         Notification: {
             body: string | null;
             /** Format: date-time */
@@ -6220,7 +6330,7 @@ export interface components {
         };
         /** @description Partial update of the PF settings; fields not given keep their value. */
         PfSettingsUpdate: {
-            admin_charge_minimum?: components["schemas"]["Money"];
+            admin_charge_minimum?: components["schemas"]["MoneyAmount"];
             admin_charge_rate?: components["schemas"]["Percent"];
             edli_rate?: components["schemas"]["Percent"];
             employee_rate?: components["schemas"]["Percent"];
@@ -6229,7 +6339,7 @@ export interface components {
             eps_age_limit?: number;
             eps_rate?: components["schemas"]["Percent"];
             restrict_to_ceiling?: boolean;
-            wage_ceiling?: components["schemas"]["Money"];
+            wage_ceiling?: components["schemas"]["MoneyAmount"];
         };
         /** @description Professional tax slabs per Indian state, applied on an employee's monthly gross salary by the state in their record. Defaults: Maharashtra (from 1 Apr 2023: men ₹7,501–10,000 → ₹175; above ₹10,000 → ₹200, ₹300 in February; women nil up to ₹25,000, above → ₹200, ₹300 in February) and Karnataka (from 1 Apr 2025: ₹25,000 and above → ₹200, ₹300 in February). A state without slabs deducts nothing. */
         ProfessionalTaxSettings: {
@@ -6249,12 +6359,12 @@ export interface components {
         ProfessionalTaxState: {
             /** @description Monthly-salary bands. For one gender (`any` applies to everyone without a gender-specific slab), bands must not overlap. `max_salary` null means no upper bound. */
             slabs: {
-                february_amount: components["schemas"]["Money"];
+                february_amount: components["schemas"]["MoneyAmount"];
                 /** @enum {string} */
                 gender: "any" | "male" | "female";
-                max_salary: components["schemas"]["Money"] | null;
-                min_salary: components["schemas"]["Money"];
-                monthly_amount: components["schemas"]["Money"];
+                max_salary: components["schemas"]["MoneyAmount"] | null;
+                min_salary: components["schemas"]["MoneyAmount"];
+                monthly_amount: components["schemas"]["MoneyAmount"];
             }[];
             /** @description State name as in employee records, e.g. Maharashtra. */
             state: string;
@@ -6361,7 +6471,7 @@ export interface components {
             updated_at: string;
         };
         /**
-         * @description Create (name, code, type, calculation required) or partial update. A `fixed` component takes `amount` (its default; an employee's setup may give another); a `formula` component takes `formula`, an expression over other components' codes and `CTC` (the employee's monthly CTC): numbers, `+ - * /`, parentheses and the functions `min(a, b, …)`, `max(a, b, …)`, `round(x)` / `round(x, places)`, `floor(x)`, `ceil(x)`, `abs(x)`; names are case-insensitive. Formulas are evaluated on full-month amounts, results rounded to paise and never below zero, `x / 0` is 0. A syntax error, an unknown code, a reference to itself or a cycle through other formulas is a 400 naming `formula`.
+         * @description Create (name, code, type, calculation required; updates take SalaryComponentUpdate). A `fixed` component takes `amount` (its default; an employee's setup may give another); a `formula` component takes `formula`, an expression over other components' codes and `CTC` (the employee's monthly CTC): numbers, `+ - * /`, parentheses and the functions `min(a, b, …)`, `max(a, b, …)`, `round(x)` / `round(x, places)`, `floor(x)`, `ceil(x)`, `abs(x)`; names are case-insensitive. Formulas are evaluated on full-month amounts, results rounded to paise and never below zero, `x / 0` is 0. A syntax error, an unknown code, a reference to itself or a cycle through other formulas is a 400 naming `formula`.
          * @example {
          *       "name": "House rent allowance",
          *       "code": "HRA",
@@ -6373,7 +6483,7 @@ export interface components {
          */
         SalaryComponentInput: {
             active?: boolean;
-            amount?: components["schemas"]["Money"] | null;
+            amount?: components["schemas"]["MoneyAmount"] | null;
             /** @enum {string} */
             calculation?: "fixed" | "formula";
             /** @description Stored upper-case; `CTC` is reserved. */
@@ -6395,6 +6505,29 @@ export interface components {
          * @enum {string}
          */
         SalaryComponentType: "earning" | "deduction";
+        /**
+         * @description Partial update: only the given fields change; a flag left out keeps its value (no defaults apply here, unlike on create). Switching `calculation` clears the other kind's `amount` or `formula` unless it is given. The rules of SalaryComponentInput apply to the component as it is after the change (a formula is checked again, 400 naming `formula`).
+         * @example {
+         *       "description": "Paid with every salary",
+         *       "esi_applicable": false
+         *     }
+         */
+        SalaryComponentUpdate: {
+            active?: boolean;
+            amount?: components["schemas"]["MoneyAmount"] | null;
+            /** @enum {string} */
+            calculation?: "fixed" | "formula";
+            /** @description Stored upper-case; `CTC` is reserved. */
+            code?: string;
+            depends_on_payment_days?: boolean;
+            description?: string | null;
+            esi_applicable?: boolean;
+            formula?: string | null;
+            name?: string;
+            pf_wage?: boolean;
+            position?: number;
+            type?: components["schemas"]["SalaryComponentType"];
+        };
         SalarySetupLine: {
             /** @description The employee's own amount of a fixed component (null = the component's default, or a formula). */
             amount: components["schemas"]["Money"] | null;
@@ -12342,6 +12475,7 @@ export interface operations {
             400: components["responses"]["ValidationFailed"];
             401: components["responses"]["Unauthenticated"];
             403: components["responses"]["Forbidden"];
+            404: components["responses"]["NotFound"];
             409: components["responses"]["Conflict"];
             413: components["responses"]["PayloadTooLarge"];
             415: components["responses"]["UnsupportedMediaType"];
@@ -12515,6 +12649,7 @@ export interface operations {
             400: components["responses"]["ValidationFailed"];
             401: components["responses"]["Unauthenticated"];
             403: components["responses"]["Forbidden"];
+            404: components["responses"]["NotFound"];
             409: components["responses"]["Conflict"];
             413: components["responses"]["PayloadTooLarge"];
             415: components["responses"]["UnsupportedMediaType"];
@@ -12867,7 +13002,7 @@ export interface operations {
         };
         requestBody: {
             content: {
-                "application/json": components["schemas"]["SalaryComponentInput"] & unknown;
+                "application/json": components["schemas"]["SalaryComponentUpdate"];
             };
         };
         responses: {

@@ -6,6 +6,7 @@ export default defineConfig({
   test: {
     include: ["test/**/*.test.ts"],
     globalSetup: ["test/support/global-setup.ts"],
+    setupFiles: ["test/support/setup.ts"],
     pool: "forks",
     fileParallelism: true,
     maxWorkers: Number(process.env.TEST_WORKERS ?? 2),

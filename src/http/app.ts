@@ -60,6 +60,21 @@ function nulPaths(v: unknown, at: string, out: string[]): string[] {
   return out;
 }
 
+/**
+ * An operation whose request body is `required` gets a 400 when none was sent (before the
+ * validator, which would call it a 415 without a content type, or let the JSON parser's `{}` for
+ * an empty payload through to schemas without required properties).
+ */
+function refuseMissingBody(matchers: ReturnType<typeof operationMatchers>) {
+  return (req: Request, _res: Response, next: NextFunction) => {
+    const length = req.headers["content-length"];
+    if (req.headers["transfer-encoding"] !== undefined || (length !== undefined && length !== "0")) return next();
+    const op = matchers.find((m) => m.method === req.method && m.re.test(req.path));
+    if (!op?.bodyRequired) return next();
+    next(new AppError(400, "validation_failed", "A request body is required", [{ path: "body", message: "is required" }]));
+  };
+}
+
 /** A NUL character in any body field or query value is a 400 naming the field, before any handler. */
 function refuseNulCharacters(req: Request, _res: Response, next: NextFunction) {
   const paths = nulPaths(req.query, "query", nulPaths(req.body, "body", []));
@@ -110,7 +125,8 @@ function operationMatchers(ids: OperationId[]) {
   return ids.map((id) => {
     const meta = operationTable[id];
     const re = new RegExp(`^${meta.path.replace(/[.*+?^$()|[\]\\]/g, "\\$&").replace(/\{[^}]+\}/g, "[^/]+")}/?$`);
-    return { id, method: meta.method.toUpperCase(), re, isPublic: meta.public };
+    const bodyRequired = (apiDocument() as { paths: Record<string, Record<string, { requestBody?: { required?: boolean } }>> }).paths[meta.path]?.[meta.method.toLowerCase()]?.requestBody?.required === true;
+    return { id, method: meta.method.toUpperCase(), re, isPublic: meta.public, bodyRequired };
   });
 }
 
@@ -171,6 +187,7 @@ export function createApp(opts: AppOptions = {}): express.Express {
   app.use(sessionMiddleware());
   // A non-public operation without a session is a 401 before its input is looked at.
   app.use(requireSessionFor(matchers));
+  app.use(refuseMissingBody(matchers));
   app.use(
     OpenApiValidator.middleware({
       apiSpec: apiDocument(),

@@ -79,9 +79,22 @@ export function toAppError(err: any): AppError {
   return new AppError(500, "internal", "Internal server error");
 }
 
+/** Is `status` among the responses the matched operation declares (exactly, as `4XX`, or `default`)? */
+function declared(req: Parameters<ErrorRequestHandler>[1], status: number): boolean {
+  const responses = (req as { openapi?: { schema?: { responses?: Record<string, unknown> } } }).openapi?.schema?.responses;
+  if (!responses) return true; // no operation matched (unknown route, body parser): nothing to hold it to
+  return String(status) in responses || `${String(status)[0]}XX` in responses || "default" in responses;
+}
+
 export const errorMiddleware: ErrorRequestHandler = (err, req, res, _next) => {
-  const appErr = toAppError(err);
-  if (appErr.status >= 500 && appErr.code !== "unavailable" && appErr.code !== "not_implemented")
+  let appErr = toAppError(err);
+  if (!declared(req, appErr.status)) {
+    // An error status the operation does not document is a bug of ours, not something a client can
+    // act on: log it and answer the 500 envelope. (Sending it anyway would, with response
+    // validation on, make the validator hand the request to Express's HTML error page.)
+    logger.error({ status: appErr.status, code: appErr.code, error: appErr.message, method: req.method, path: req.path }, "error status not documented for this operation");
+    appErr = new AppError(500, "internal", "Internal server error");
+  } else if (appErr.status >= 500 && appErr.code !== "unavailable" && appErr.code !== "not_implemented")
     logger.error({ err: { message: err?.message, stack: err?.stack, code: err?.code }, method: req.method, path: req.path }, "request failed");
   else if (appErr.code === "unavailable") logger.warn({ err: err?.message }, "database unavailable");
   if (res.headersSent) {

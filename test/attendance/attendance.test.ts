@@ -171,6 +171,7 @@ describe("regularization", () => {
     expectError(await w.manager.agent.put(`/api/attendance-regularization/${id}`).send({ check_out: six(day) }), 409); // not the requester
     const a = await w.manager.agent.put(`/api/attendance-regularization/${id}`).send({ status: "approved", comment: "ok" }).expect(200);
     expect(a.body.data).toMatchObject({ status: "approved", previous: { check_in: null, check_out: null, status: "absent" } });
+    expect((await w.employee.agent.get(`/api/attendance-regularization/${id}`).expect(200)).body.data).toMatchObject({ id, date: day, status: "approved", check_in: nine(day) });
     const v = await w.employee.agent.get(`/api/attendance?date=${day}`).expect(200);
     expect(v.body.data[0]).toMatchObject({ status: "present", source: "regularization", check_in: nine(day), check_out: six(day), worked_hours: "9.00" });
     const log = await w.owner.agent.get("/api/configuration/activity-log?action=attendance.regularized").expect(200);

@@ -94,6 +94,8 @@ describe("leave policies", () => {
     const u = await w.hr.agent.put(`/api/leave-policies/${p.body.data.id}`).send({ assignment: "designation", designations: ["Engineer"] }).expect(200);
     expect(u.body.data.designations).toEqual(["Engineer"]);
     expectError(await w.hr.agent.put(`/api/leave-policies/${p.body.data.id}`).send({ designations: [] }), 400);
+    const got = await w.hr.agent.get(`/api/leave-policies/${p.body.data.id}`).expect(200);
+    expect(got.body.data).toMatchObject({ id: p.body.data.id, name: "Individual", assignment: "designation", designations: ["Engineer"], items: [{ leave_type_id: ty.id, annual_quota: "12.0" }] });
     expectError(await w.employee.agent.get(`/api/leave-policies/${p.body.data.id}`), 403);
     await w.hr.agent.get("/api/leave-policies").expect(200);
     await w.hr.agent.delete(`/api/leave-policies/${p.body.data.id}`).expect(200);
@@ -121,6 +123,8 @@ describe("holidays", () => {
     expect(otherBranch.body.data).toHaveLength(3);
     const upd = await w.hr.agent.put(`/api/holidays/${h.body.data.id}`).send({ is_optional: true }).expect(200);
     expect(upd.body.data.is_optional).toBe(true);
+    // every member reads a holiday
+    expect((await w.employee.agent.get(`/api/holidays/${h.body.data.id}`).expect(200)).body.data).toMatchObject({ id: h.body.data.id, date: "2031-01-26", name: "Republic Day", is_optional: true });
     expectError(await w.employee.agent.post("/api/holidays").send({ date: "2031-12-25", name: "Christmas" }), 403);
     await w.hr.agent.delete(`/api/holidays/${h.body.data.id}`).expect(200);
     expectError(await w.hr.agent.get(`/api/holidays/${h.body.data.id}`), 404);

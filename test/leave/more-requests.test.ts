@@ -36,6 +36,9 @@ describe("work from home", () => {
     expectError(await w.employee.agent.put(`/api/wfh-requests/${r.body.data.id}`).send({ status: "approved" }), 403);
     const a = await w.manager.agent.put(`/api/wfh-requests/${r.body.data.id}`).send({ status: "approved", comment: "ok" }).expect(200);
     expect(a.body.data).toMatchObject({ status: "approved", decided_by: w.manager.userId, decision_comment: "ok" });
+    // the requester and their manager read the decided request
+    for (const reader of [w.employee, w.manager])
+      expect((await reader.agent.get(`/api/wfh-requests/${r.body.data.id}`).expect(200)).body.data).toMatchObject({ id: r.body.data.id, status: "approved", days: "4.0", decided_by: w.manager.userId });
     expectError(await w.manager.agent.put(`/api/wfh-requests/${r.body.data.id}`).send({ status: "rejected" }), 409);
     const kinds = (await w.employee.agent.get("/api/notifications").expect(200)).body.data.map((n: any) => n.kind);
     expect(kinds).toEqual(expect.arrayContaining(["wfh.submitted", "wfh.approved"]));
@@ -72,6 +75,7 @@ describe("working on a holiday", () => {
     expectError(await w.employee.agent.put(`/api/working-on-holiday/${r.body.data.id}`).send({ status: "approved" }), 403);
     const a = await w.manager.agent.put(`/api/working-on-holiday/${r.body.data.id}`).send({ status: "approved" }).expect(200);
     expect(a.body.data).toMatchObject({ status: "approved", comp_off_days: "1.0", comp_off_expires_on: addDays(saturday, 29) });
+    expect((await w.employee.agent.get(`/api/working-on-holiday/${r.body.data.id}`).expect(200)).body.data).toMatchObject({ id: r.body.data.id, date: saturday, status: "approved", comp_off_days: "1.0" });
     expect(await balance(w.employeeId, co.id)).toMatchObject({ comp_off: "1.0", available: "1.0" });
     const kinds = (await w.employee.agent.get("/api/notifications").expect(200)).body.data.map((n: any) => n.kind);
     expect(kinds).toContain("comp_off.approved");
@@ -140,6 +144,7 @@ describe("encashment", () => {
     expectError(await w.employee.agent.put(`/api/leave-encashments/${r.body.data.id}`).send({ status: "approved" }), 403);
     const a = await w.hr.agent.put(`/api/leave-encashments/${r.body.data.id}`).send({ status: "approved" }).expect(200);
     expect(a.body.data).toMatchObject({ status: "approved", amount: null });
+    expect((await w.employee.agent.get(`/api/leave-encashments/${r.body.data.id}`).expect(200)).body.data).toMatchObject({ id: r.body.data.id, days: "4.5", status: "approved", reason: "School fees" });
     expect(await balance(w.employeeId, en.id)).toMatchObject({ encashed: "4.5", pending: "0.0", available: "5.5" });
     expectError(await w.employee.agent.delete(`/api/leave-encashments/${r.body.data.id}`), 403);
     await w.hr.agent.delete(`/api/leave-encashments/${r.body.data.id}`).expect(200);

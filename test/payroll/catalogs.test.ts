@@ -54,4 +54,15 @@ describe("expense categories", () => {
     await other.agent.post("/api/configuration/payroll/expense-categories").send({ name: "Travel" }).expect(201); // names are per company
     expect((await owner.agent.get(`/api/configuration/payroll/expense-categories/${c.body.data.id}`).expect(200)).body.data.name).toBe("Travel");
   });
+
+  it("updates partially (audited) and deletes a category", async () => {
+    const c = (await owner.agent.post("/api/configuration/payroll/expense-categories").send({ name: "Meals", max_claim_amount: "1500.00" }).expect(201)).body.data;
+    const u = await owner.agent.put(`/api/configuration/payroll/expense-categories/${c.id}`).send({ max_claim_amount: "2000.50", requires_receipt: false }).expect(200);
+    expect(u.body.data).toMatchObject({ id: c.id, name: "Meals", max_claim_amount: "2000.50", requires_receipt: false, active: true });
+    expect((await owner.agent.get(`/api/configuration/payroll/expense-categories/${c.id}`).expect(200)).body.data).toMatchObject({ max_claim_amount: "2000.50", requires_receipt: false });
+    expectError(await owner.agent.put(`/api/configuration/payroll/expense-categories/${c.id}`).send({ max_claim_amount: "-1.00" }), 400, "validation_failed");
+    await owner.agent.delete(`/api/configuration/payroll/expense-categories/${c.id}`).expect(200);
+    expectError(await owner.agent.get(`/api/configuration/payroll/expense-categories/${c.id}`), 404, "not_found");
+    expect((await owner.agent.get("/api/configuration/payroll/expense-categories").expect(200)).body.data.map((x: any) => x.id)).not.toContain(c.id);
+  });
 });

@@ -60,6 +60,20 @@ describe("salary components", () => {
     await w.hr.agent.delete(`/api/payroll/salary-components/${x.body.data.id}`).expect(200);
   });
 
+  it("updates only the given fields: flags left out keep their values (no create defaults); {} is a 400", async () => {
+    const c = await post({ name: "Overtime", code: "OT", type: "earning", calculation: "fixed", amount: "500.00", pf_wage: true, esi_applicable: false, depends_on_payment_days: false }).expect(201);
+    const flags = { pf_wage: true, esi_applicable: false, depends_on_payment_days: false };
+    expect(c.body.data).toMatchObject(flags);
+    const u = await w.hr.agent.put(`/api/payroll/salary-components/${c.body.data.id}`).send({ name: "Overtime pay" }).expect(200);
+    expect(u.body.data).toMatchObject({ name: "Overtime pay", amount: "500.00", ...flags });
+    expect((await w.hr.agent.get(`/api/payroll/salary-components/${c.body.data.id}`).expect(200)).body.data).toMatchObject(flags);
+    const log = await w.owner.agent.get(`/api/configuration/activity-log?entity_id=${c.body.data.id}`).expect(200);
+    expect(Object.keys(log.body.data[0].changes ?? {})).toEqual(["name"]);
+    expectError(await w.hr.agent.put(`/api/payroll/salary-components/${c.body.data.id}`).send({}), 400, "validation_failed");
+    expectError(await w.hr.agent.put(`/api/payroll/salary-components/${c.body.data.id}`).send({ amount: "-1.00" }), 400, "validation_failed"); // non-negative, as on create
+    await w.hr.agent.delete(`/api/payroll/salary-components/${c.body.data.id}`).expect(200);
+  });
+
   it("is for owner/admin/hr only", async () => {
     const emp = await addMember(t, w.owner, "employee");
     expectError(await emp.agent.get("/api/payroll/salary-components"), 403, "forbidden");

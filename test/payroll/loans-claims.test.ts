@@ -31,6 +31,10 @@ describe("loans and advances", () => {
     expect(e2.details[0].path).toBe("body.installments");
     expectError(await emp.agent.post("/api/payroll/loan-advances").send({ loan_type_id: loanTypeId, amount: "1000.00", installments: 2, start_month: "2020-01" }), 400, "validation_failed");
     expectError(await emp.agent.post("/api/payroll/loan-advances").send({ employee_id: otherId, loan_type_id: loanTypeId, amount: "1000.00", installments: 2 }), 403, "forbidden");
+    // hr applying for an employee that does not exist (or is another company's): a documented 404, not a 500
+    const foreign = await payrollEmployee(t, await payrollWorld(t), null);
+    for (const employee_id of ["00000000-0000-4000-8000-000000000000", foreign])
+      expectError(await w.hr.agent.post("/api/payroll/loan-advances").send({ employee_id, loan_type_id: loanTypeId, amount: "1000.00", installments: 2 }), 404, "not_found");
     const inactive = await w.hr.agent.post("/api/configuration/payroll/loan-types").send({ name: "Old", max_installments: 3, active: false }).expect(201);
     expectError(await emp.agent.post("/api/payroll/loan-advances").send({ loan_type_id: inactive.body.data.id, amount: "1000.00", installments: 2 }), 409, "conflict");
   });
@@ -118,6 +122,8 @@ describe("expense claims", () => {
     expect(expectError(await emp.agent.post("/api/payroll/expense-claims").send({ ...base, receipt_file_id: "00000000-0000-4000-8000-000000000000" }), 400).details[0].path).toBe("body.receipt_file_id");
     expect(expectError(await emp.agent.post("/api/payroll/expense-claims").send({ ...base, receipt_file_id: receipt, expense_date: "2099-01-01" }), 400).details[0].path).toBe("body.expense_date");
     expectError(await emp.agent.post("/api/payroll/expense-claims").send({ ...base, amount: "12.5", receipt_file_id: receipt }), 400, "validation_failed");
+    // hr claiming for an employee that does not exist: a documented 404, not a 500
+    expectError(await w.hr.agent.post("/api/payroll/expense-claims").send({ ...base, employee_id: "00000000-0000-4000-8000-000000000000", receipt_file_id: receipt }), 404, "not_found");
     const ok = await emp.agent.post("/api/payroll/expense-claims").send({ ...base, receipt_file_id: receipt }).expect(201);
     expect(ok.body.data).toMatchObject({ claim_number: "EXP-00001", status: "pending", amount: "1250.00", category_name: "Travel", employee_id: empId, receipt_file_id: receipt });
     await emp.agent.post("/api/payroll/expense-claims").send({ category_id: meals, amount: "99999.00", expense_date: "2026-10-02", description: "Team dinner" }).expect(201); // no limit, no receipt needed

@@ -3,6 +3,7 @@
 // the PDF, the module gate and cross-tenant 404s.
 import { beforeAll, describe, expect, it } from "vitest";
 import { expectError, signupTenant, useTestApp, type TenantSession } from "../support/app.ts";
+import { expectServerError } from "../support/recorder.ts";
 import { memberFor, payrollEmployee, payrollWorld, type PayrollWorld } from "./support.ts";
 
 const t = useTestApp();
@@ -82,6 +83,16 @@ describe("draft run: the worked example (February 2027)", () => {
     expectError(await aUser.agent.get("/api/payroll/draft-runs"), 403, "forbidden");
     expectError(await w.hr.agent.put(`/api/payroll/draft-runs/${runId}`).send({ employee_ids: ["00000000-0000-4000-8000-000000000000"] }), 400, "validation_failed");
   });
+
+  it("PUT needs its body: an empty payload is a 400 (the parser would make it {}), {} just recalculates", async () => {
+    const before = (await w.hr.agent.get(`/api/payroll/draft-runs/${runId}`).expect(200)).body.data;
+    const e = expectError(await w.hr.agent.put(`/api/payroll/draft-runs/${runId}`).set("Content-Type", "application/json").send(""), 400, "validation_failed");
+    expect(e.details).toEqual([{ path: "body", message: "is required" }]);
+    expect((await w.hr.agent.get(`/api/payroll/draft-runs/${runId}`).expect(200)).body.data.calculated_at).toBe(before.calculated_at);
+    const again = await w.hr.agent.put(`/api/payroll/draft-runs/${runId}`).send({}).expect(200);
+    expect(again.body.data).toMatchObject({ employee_count: before.employee_count, total_net: before.total_net });
+    expect(again.body.data.calculated_at > before.calculated_at).toBe(true);
+  });
 });
 
 describe("processing", () => {
@@ -89,6 +100,7 @@ describe("processing", () => {
     await t.query(`CREATE FUNCTION payroll_test_fail() RETURNS trigger LANGUAGE plpgsql AS $$ BEGIN RAISE EXCEPTION 'boom'; END $$`);
     await t.query(`CREATE TRIGGER payroll_test_fail BEFORE UPDATE OF status ON payroll_runs FOR EACH ROW WHEN (NEW.status = 'processed') EXECUTE FUNCTION payroll_test_fail()`);
     try {
+      expectServerError(); // the injected failure is the point of this test
       expectError(await w.hr.agent.post(`/api/payroll/draft-runs/${runId}/process`), 500, "internal");
     } finally {
       await t.query(`DROP TRIGGER payroll_test_fail ON payroll_runs`);

@@ -71,6 +71,19 @@ describe("request hygiene", () => {
     expectError(await o.agent.post("/api/configuration/company-settings").send({ timezone: "Mars/Base" }), 400, "validation_failed");
   });
 
+  it("refuses a missing body where the operation requires one, even when its schema accepts {}", async () => {
+    const o = await signupTenant(t);
+    // company-settings: every field optional, the body itself required
+    for (const res of [await o.agent.post("/api/configuration/company-settings"), await o.agent.post("/api/configuration/company-settings").set("Content-Type", "application/json").send("")]) {
+      const e = expectError(res, 400, "validation_failed");
+      expect(e.details).toEqual([{ path: "body", message: "is required" }]);
+    }
+    // an explicit {} is a body: it gets the schema's own answer (company settings need at least one field)
+    expect(expectError(await o.agent.post("/api/configuration/company-settings").send({}), 400, "validation_failed").details).not.toEqual([{ path: "body", message: "is required" }]);
+    // operations without a body are unaffected
+    await o.agent.post("/api/notifications/read-all").expect(200);
+  });
+
   it("refuses NUL characters and values the database cannot hold with a 400 naming the field", async () => {
     const o = await signupTenant(t);
     const nul = expectError(await o.agent.post("/api/configuration/company-settings").send({ address: "Line\u0000two" }), 400, "validation_failed");

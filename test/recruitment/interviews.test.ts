@@ -132,6 +132,9 @@ describe("interviews", () => {
     const other = await c.hr.agent.post("/api/recruitment/interviews").send({ candidate_id: cand.id, round_name: "B", scheduled_at: isoIn(7), mode: "phone", interviewer_user_ids: [c.hr.userId] }).expect(201);
     const m = await c.manager.agent.get(`/api/recruitment/interviews?candidate_id=${cand.id}`).expect(200);
     expect(m.body.data.map((x: any) => x.id)).toEqual([mine.body.data.id]);
+    const one = await c.manager.agent.get(`/api/recruitment/interviews/${mine.body.data.id}`).expect(200);
+    expect(one.body.data).toMatchObject({ id: mine.body.data.id, round_name: "A", mode: "phone", status: "scheduled", candidate_id: cand.id });
+    expect(one.body.data.interviewers.map((x: any) => x.user_id)).toEqual([c.manager.userId]);
     expectError(await c.manager.agent.get(`/api/recruitment/interviews/${other.body.data.id}`), 404, "not_found");
     expectError(await c.manager.agent.put(`/api/recruitment/interviews/${other.body.data.id}`).send({ status: "completed", rating: 3, feedback: "x" }), 404, "not_found");
     expectError(await c.manager.agent.delete(`/api/recruitment/interviews/${mine.body.data.id}`), 403, "forbidden");

@@ -103,6 +103,10 @@ describe("job requisitions", () => {
     const list = await c.manager.agent.get("/api/recruitment/job-requisitions?limit=100").expect(200);
     expect(list.body.data.every((r: any) => r.requested_by_user_id === c.manager.userId)).toBe(true);
     expect(list.body.data.map((r: any) => r.id)).toContain(mine.body.data.id);
+    const own = await c.manager.agent.get(`/api/recruitment/job-requisitions/${mine.body.data.id}`).expect(200);
+    expect(own.body.data).toMatchObject({ id: mine.body.data.id, title: "SRE", status: "draft", requested_by_user_id: c.manager.userId });
+    const byHr = await c.hr.agent.get(`/api/recruitment/job-requisitions/${mine.body.data.id}`).expect(200);
+    expect(byHr.body.data).toEqual(own.body.data);
     expectError(await c.manager.agent.get(`/api/recruitment/job-requisitions/${hrs.body.data.id}`), 404, "not_found");
     expectError(await c.manager.agent.put(`/api/recruitment/job-requisitions/${hrs.body.data.id}`).send({ positions: 2 }), 404, "not_found");
     expectError(await c.manager.agent.delete(`/api/recruitment/job-requisitions/${hrs.body.data.id}`), 404, "not_found");

@@ -19,7 +19,8 @@ export interface MailSink {
   close: () => Promise<void>;
 }
 
-export async function startMailSink(): Promise<MailSink> {
+/** Starts the sink (on `port`, e.g. the one of a sink that was closed to simulate an outage). */
+export async function startMailSink(port = 0): Promise<MailSink> {
   const messages: ReceivedMail[] = [];
   let refusing = false;
   const server = new SMTPServer({
@@ -36,10 +37,10 @@ export async function startMailSink(): Promise<MailSink> {
       });
     },
   });
-  await new Promise<void>((resolve) => server.listen(0, "127.0.0.1", () => resolve()));
-  const port = (server.server.address() as AddressInfo).port;
+  await new Promise<void>((resolve) => server.listen(port, "127.0.0.1", () => resolve()));
+  const bound = (server.server.address() as AddressInfo).port;
   return {
-    url: `smtp://127.0.0.1:${port}?tls=off`,
+    url: `smtp://127.0.0.1:${bound}?tls=off`,
     messages,
     async waitFor(to, timeoutMs = 15000) {
       const until = Date.now() + timeoutMs;

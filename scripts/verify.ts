@@ -1,0 +1,78 @@
+// `make verify` (after `make test`): the long-running proofs, each reported in one table.
+//   1. long fuzzing  - test/proof/fuzz.test.ts with VERIFY_FUZZ_RUNS runs per kind and operation
+//                      (default 100) and a fresh random seed (printed; FUZZ_SEED=<n> replays it)
+//   2. Spectral lint - generated/openapi.json against Spectral's OpenAPI ruleset
+//                      (openapi/spectral.yaml: extends spectral:oas); Spectral is installed on first
+//                      use into tools/spectral (pinned by its own lockfile)
+//   3. load          - scripts/load.ts: 60 s mixed workload against 100 000 employees, p99 per
+//                      route, RSS growth, bare node:http + pg baseline
+// Exit status 1 when a check fails.
+import { spawnSync } from "node:child_process";
+import { existsSync } from "node:fs";
+import path from "node:path";
+import { formatLoad, runLoad, table } from "./load.ts";
+
+const root = path.resolve(import.meta.dirname, "..");
+const bin = (name: string) => path.join(root, "node_modules", ".bin", name);
+interface Row {
+  check: string;
+  result: "pass" | "FAIL" | "not run";
+  details: string;
+  seconds: number;
+}
+const rows: Row[] = [];
+const only = process.env.VERIFY_ONLY?.split(",");
+
+async function step(check: string, fn: () => Promise<Omit<Row, "check" | "seconds">>) {
+  if (only && !only.some((o) => check.startsWith(o))) return;
+  const started = Date.now();
+  console.log(`\n=== verify: ${check}`);
+  let r: Omit<Row, "check" | "seconds">;
+  try {
+    r = await fn();
+  } catch (err) {
+    r = { result: "FAIL", details: (err as Error).message.split("\n")[0].slice(0, 200) };
+  }
+  rows.push({ check, ...r, seconds: Math.round((Date.now() - started) / 1000) });
+}
+
+await step("fuzz (long)", async () => {
+  const seed = process.env.FUZZ_SEED ?? String(Math.floor(Math.random() * 2 ** 31));
+  const runs = process.env.VERIFY_FUZZ_RUNS ?? "100";
+  console.log(`FUZZ_SEED=${seed} FUZZ_RUNS=${runs}`);
+  const res = spawnSync(bin("vitest"), ["run", "--config", "test/vitest.config.ts", "test/proof/fuzz.test.ts"], { cwd: root, env: { ...process.env, FUZZ_SEED: seed, FUZZ_RUNS: runs }, encoding: "utf8", maxBuffer: 256 * 1024 * 1024 });
+  const out = `${res.stdout}\n${res.stderr}`;
+  process.stdout.write(out.split("\n").filter((l) => /\[fuzz\]|FAIL|reproduce|Counterexample|Test Files|Tests /.test(l)).join("\n") + "\n");
+  const summary = /\[fuzz\] FUZZ_SEED=\d+: ([^\n]+)/.exec(out)?.[1] ?? "";
+  return res.status === 0
+    ? { result: "pass", details: `seed ${seed}: ${summary.replace(/; statuses.*/, "")}` }
+    : { result: "FAIL", details: `seed ${seed} (replay: FUZZ_SEED=${seed} FUZZ_RUNS=${runs} npx vitest run --config test/vitest.config.ts test/proof/fuzz.test.ts)` };
+});
+
+await step("Spectral lint (spectral:oas)", async () => {
+  // Spectral lives in tools/spectral (its own lockfile), installed on first use: `make test` and
+  // `make run` do not need its 240 packages. --ignore-scripts: its only install script is
+  // analytics (@scarf/scarf), which must not phone home from here.
+  const toolDir = path.join(root, "tools", "spectral");
+  const spectral = path.join(toolDir, "node_modules", ".bin", "spectral");
+  if (!existsSync(spectral)) {
+    const install = spawnSync("npm", ["ci", "--ignore-scripts", "--no-audit", "--no-fund"], { cwd: toolDir, encoding: "utf8", env: { ...process.env, SCARF_ANALYTICS: "false" } });
+    if (install.status !== 0) return { result: "FAIL", details: `installing Spectral failed: ${(install.stderr || install.stdout).trim().split("\n").at(-1)}` };
+  }
+  const res = spawnSync(spectral, ["lint", "generated/openapi.json", "--ruleset", "openapi/spectral.yaml", "--fail-severity", "warn"], { cwd: root, encoding: "utf8" });
+  process.stdout.write(res.stdout + res.stderr);
+  const problems = /(\d+) problems?/.exec(res.stdout)?.[1] ?? "0";
+  return res.status === 0 ? { result: "pass", details: "no warnings or errors" } : { result: "FAIL", details: `${problems} problems` };
+});
+
+await step("load (autocannon)", async () => {
+  const report = await runLoad();
+  console.log(formatLoad(report));
+  const total = report.rows.reduce((n, r) => n + r.requests, 0);
+  const details = `${total} requests in ${report.seconds} s, max p99 ${Math.max(...report.rows.map((r) => r.p99))} ms, RSS ${report.rssBeforeMb}→${report.rssAfterMb} MB${report.baseline.length ? `, API/bare ${report.baseline.map((b) => `${((b.api / b.bare) * 100).toFixed(0)} %`).join(", ")}` : ""}`;
+  if (report.problems.length) console.error(`load problems:\n  ${report.problems.join("\n  ")}`);
+  return report.problems.length ? { result: "FAIL", details: `${report.problems[0]}${report.problems.length > 1 ? ` (+${report.problems.length - 1})` : ""}` } : { result: "pass", details };
+});
+
+console.log(`\n${table(["check", "result", "seconds", "details"], rows.map((r) => [r.check, r.result, String(r.seconds), r.details]))}`);
+process.exit(rows.some((r) => r.result === "FAIL") ? 1 : 0);

@@ -1,0 +1,167 @@
+// Building blocks of the proof harness's factories (test/proof/factories.ts and the areas'
+// factories-<area>.ts): types, row snapshots, members, employees, leave set-up, generic
+// collection factories. The areas' files import only this module (no import cycle).
+import { hashPassword } from "../../src/auth/passwords.ts";
+import type { TenantSession, TestContext } from "../support/app.ts";
+import { effective, operationAt, sample, sampleEmail, type RequestInput } from "./openapi.ts";
+
+export type { RequestInput };
+/** A member a resource belongs to; `agent` is there when they are signed in (not for generated direct reports). */
+export type Holder = Pick<TenantSession, "userId" | "tenantId"> & { agent?: TenantSession["agent"] };
+
+export interface FactoryContext {
+  t: TestContext;
+  /** owner session of the tenant the resource is created in */
+  owner: TenantSession;
+  /** the member the resource belongs to, for resources of one member (defaults to the owner) */
+  holder: Holder;
+  /** ids of the earlier path parameters of the path, by parameter name */
+  parents: Record<string, string>;
+}
+
+export interface Created {
+  id: string;
+  /** The resource's state, compared before and after a foreign call ("unchanged afterwards"). */
+  snapshot: () => Promise<unknown>;
+}
+
+export type Scope = "own" | { tenant: string };
+
+export interface Factory {
+  scope: Scope;
+  create: (ctx: FactoryContext) => Promise<Created>;
+}
+
+/** The row of `table` with this id (as JSON), for snapshots. */
+export function rowOf(t: TestContext, table: string, id: string, idColumn = "id"): () => Promise<unknown> {
+  return async () => (await t.query(`SELECT to_jsonb(x) AS row FROM ${table} x WHERE ${idColumn} = $1`, [id]))[0]?.row ?? null;
+}
+
+let memberHash: Promise<string> | undefined;
+/** A member of the owner's tenant, inserted directly (no sign-in): id of the user. */
+export async function insertMember(t: TestContext, tenantId: string, role: string): Promise<string> {
+  memberHash ??= hashPassword("member-password-1");
+  const [u] = await t.query<{ id: string }>(`INSERT INTO users (email, name, password_hash) VALUES ($1, $2, $3) RETURNING id`, [sampleEmail(role), `${role} factory`, await memberHash]);
+  await t.query(`INSERT INTO memberships (tenant_id, user_id, role) VALUES ($1, $2, $3)`, [tenantId, u.id, role]);
+  return u.id;
+}
+
+// ───────────────────────────── helpers for the areas' factories ─────────────────────────────
+
+let uniq = 0;
+/** A counter for unique values (dates, years) of factories. */
+export const nextUniq = () => uniq++;
+/** A short unique token (codes with patterns such as ^[A-Za-z0-9_-]{1,20}$). */
+export const token = (prefix = "P") => `${prefix}${process.pid.toString(36)}${(uniq++).toString(36)}${Date.now().toString(36).slice(-3)}`.toUpperCase().slice(0, 20);
+
+/** Calls an operation by method and path as `agent`; returns `data` of a 2xx, else throws with the answer. */
+export async function api(agent: TenantSession["agent"], method: "post" | "put" | "get" | "delete", path: string, body?: unknown): Promise<any> {
+  const req = agent[method](path);
+  const res = body === undefined ? await req : await req.send(body as object);
+  if (res.status >= 300) throw new Error(`${method.toUpperCase()} ${path} answered ${res.status} ${JSON.stringify(res.body)}`);
+  return res.body.data;
+}
+
+/** The document's valid sample body of an operation, with unique names and codes, and overrides. */
+export function bodyFor(method: string, path: string, overrides: Record<string, unknown> = {}): Record<string, unknown> {
+  const op = operationAt(method, path);
+  if (!op?.body) throw new Error(`no ${method.toUpperCase()} ${path} with a body in the document`);
+  const b = { ...(sample(op.body.schema) as Record<string, unknown>) };
+  const props = effective(op.body.schema).properties ?? {};
+  if ("name" in props) b.name = `Proof ${token("")}`;
+  if ("code" in props) b.code = token("P");
+  if ("title" in props && !overrides.title) b.title = `Proof ${token("")}`;
+  return { ...b, ...overrides };
+}
+
+/** Snapshot through the operation that reads the resource (as the tenant's owner), else the row. */
+export function snapshotOf(t: TestContext, owner: TenantSession, path: string, table: string, id: string): () => Promise<unknown> {
+  if (operationAt("get", path.replace(/\/[^/]+$/, "/{x}"))) return async () => (await owner.agent.get(path)).body;
+  return rowOf(t, table, id);
+}
+
+export const isoDay = (ms: number) => new Date(ms).toISOString().slice(0, 10);
+export const DAY = 86_400_000;
+const employees = new Map<string, string>(); // tenant:user -> employee id
+const dayCursor = new Map<string, number>(); // employee -> next offset
+const memo = new Map<string, Promise<any>>();
+export const once = <T>(key: string, fn: () => Promise<T>): Promise<T> => {
+  if (!memo.has(key)) memo.set(key, fn().catch((e) => (memo.delete(key), Promise.reject(e))));
+  return memo.get(key)!;
+};
+
+/** The live employee record linked to `holder` in the tenant (created and linked when missing). */
+export async function employeeOf(ctx: Omit<FactoryContext, "parents">, holder: Holder = ctx.holder, reportsTo?: string): Promise<string> {
+  const key = `${holder.tenantId}:${holder.userId}`;
+  const known = employees.get(key) ?? (await ctx.t.query(`SELECT employee_id FROM memberships WHERE tenant_id = $1 AND user_id = $2`, [holder.tenantId, holder.userId]))[0]?.employee_id;
+  if (known && (await ctx.t.query(`SELECT 1 FROM employees WHERE id = $1 AND deleted_at IS NULL AND status IN ('active', 'inactive')`, [known])).length) {
+    employees.set(key, known);
+    return known;
+  }
+  const e = await api(ctx.owner.agent, "post", "/api/employees", bodyFor("post", "/api/employees", { email: sampleEmail("employee"), joining_date: isoDay(Date.now() - 400 * DAY), ...(reportsTo ? { reports_to: reportsTo } : {}) }));
+  await ctx.t.query(`UPDATE memberships SET employee_id = $3 WHERE tenant_id = $1 AND user_id = $2`, [holder.tenantId, holder.userId, e.id]);
+  employees.set(key, e.id);
+  return e.id;
+}
+
+/** A new member whose employee record reports to `manager`'s: for operations nobody may do on their own record (approvals). */
+export async function reportOf(ctx: Omit<FactoryContext, "parents">, manager: Holder): Promise<Holder> {
+  const managerEmployee = await employeeOf(ctx, manager);
+  const userId = await insertMember(ctx.t, manager.tenantId, "employee");
+  const holder = { userId, tenantId: manager.tenantId };
+  await employeeOf(ctx, holder, managerEmployee);
+  return holder;
+}
+
+/** The tenant's leave set-up: a current period around today, a plain, an encashable and a compensatory type. */
+export function leaveBasics(ctx: Omit<FactoryContext, "parents">) {
+  return once(`leave:${ctx.owner.tenantId}`, async () => {
+    const a = ctx.owner.agent;
+    const current = (await a.get("/api/leave-periods?limit=100")).body.data?.find((p: any) => p.is_current);
+    const period = current ?? (await api(a, "post", "/api/leave-periods", { name: `Proof ${token("")}`, start_date: isoDay(Date.now() - 60 * DAY), end_date: isoDay(Date.now() + 300 * DAY), is_current: true }));
+    const type = await api(a, "post", "/api/leave-types", { name: `Proof ${token("")}`, code: token("L"), min_notice_days: 0 });
+    const encashable = await api(a, "post", "/api/leave-types", { name: `Proof ${token("")}`, code: token("E"), encashable: true, min_notice_days: 0 });
+    const compOff = await api(a, "post", "/api/leave-types", { name: `Proof ${token("")}`, code: token("C"), is_compensatory: true, comp_off_validity_days: 90 });
+    return { period, type, encashable, compOff };
+  });
+}
+
+/** Days of a leave type for the employee, in the harness's period (whichever period is current by then). */
+export function allocate(ctx: Omit<FactoryContext, "parents">, employeeId: string, leaveTypeId: string, periodId: string) {
+  return once(`alloc:${employeeId}:${leaveTypeId}`, () => api(ctx.owner.agent, "post", "/api/leave-allocations", { employee_id: employeeId, leave_type_id: leaveTypeId, period_id: periodId, days: "60" }));
+}
+
+/** A date of the employee's that no earlier request used: future working days, or past weekly offs / working days. */
+export function dayFor(employeeId: string, kind: "future-workday" | "past-off" | "past-workday"): string {
+  const key = `${employeeId}:${kind}`;
+  let n = dayCursor.get(key) ?? 0;
+  for (;;) {
+    const d = new Date(kind === "future-workday" ? Date.now() + (10 + n) * DAY : Date.now() - (3 + n) * DAY);
+    n++;
+    const off = d.getUTCDay() === 0 || d.getUTCDay() === 6;
+    if (kind === "past-off" ? off : !off) {
+      dayCursor.set(key, n);
+      return isoDay(d.getTime());
+    }
+  }
+}
+
+/** Creates a resource through its collection's POST (as the owner) and snapshots it through its GET. */
+export function collection(scope: Scope, path: string, table: string, body: (ctx: FactoryContext) => Promise<Record<string, unknown>> | Record<string, unknown> = () => bodyFor("post", path)): Factory {
+  return {
+    scope,
+    async create(ctx) {
+      const data = await api(ctx.owner.agent, "post", path, await body(ctx));
+      return { id: data.id, snapshot: snapshotOf(ctx.t, ctx.owner, `${path}/${data.id}`, table, data.id) };
+    },
+  };
+}
+
+
+export const configuration = (what: string) => ({ tenant: `${what}: company configuration, readable by every member` });
+
+export async function newAsset(ctx: Omit<FactoryContext, "parents">) {
+  const category = await once(`asset-category:${ctx.owner.tenantId}`, () => api(ctx.owner.agent, "post", "/api/configuration/asset-categories", { name: `Proof ${token("")}` }));
+  return api(ctx.owner.agent, "post", "/api/assets", bodyFor("post", "/api/assets", { category_id: category.id, asset_tag: undefined, serial_number: undefined }));
+}
+

@@ -1,0 +1,118 @@
+// Fault: the database goes away in the middle of mixed traffic (reads, multi-row writes, signups)
+// - the TCP proxy of test/support/proxy.ts cuts every connection at once. While it is down every
+// request answers a 503 `unavailable` envelope quickly and health reports it; nothing is half
+// written (every committed change has all of its rows); when it returns, the same process
+// serves again without a restart.
+import supertest from "supertest";
+import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { closeDb, initDb } from "../../src/db/client.ts";
+import { createApp } from "../../src/http/app.ts";
+import { signupTenant, uniqueEmail, useTestApp, type TenantSession } from "../support/app.ts";
+import { startDbProxy, type DbProxy } from "../support/proxy.ts";
+import { isEnvelope } from "./world.ts";
+
+const t = useTestApp();
+let proxy: DbProxy;
+let owner: TenantSession;
+
+beforeAll(async () => {
+  proxy = await startDbProxy(t.url);
+  await closeDb();
+  initDb(proxy.url, { max: 8 });
+  t.app = createApp({ validateResponses: true });
+  t.request = () => supertest.agent(t.app);
+  owner = await signupTenant(t, { company: "Outage Co" });
+});
+afterAll(async () => {
+  await closeDb();
+  await proxy.close();
+  initDb(t.url);
+});
+
+interface Sample {
+  action: string;
+  phase: "up" | "down" | "restoring" | "recovered";
+  status: number;
+  ms: number;
+  body: any;
+  sentAt: number;
+}
+
+const actions: [string, () => Promise<supertest.Response>][] = [
+  ["read settings", () => owner.agent.get("/api/configuration/company-settings")],
+  ["list activity", () => owner.agent.get("/api/configuration/activity-log?limit=5")],
+  ["update settings", () => owner.agent.post("/api/configuration/company-settings").send({ name: `Outage Co ${Date.now()}` })],
+  ["invite member", () => owner.agent.post("/api/configuration/members").send({ email: uniqueEmail("outage.invitee"), role: "employee" })],
+  ["signup", () => t.request().post("/api/auth/signup").send({ name: "Outage Signup", email: uniqueEmail("outage.signup"), password: "outage-password", company_name: "Outage signup" })],
+  ["health", () => t.request().get("/api/health")],
+];
+
+describe("database stopped mid-traffic", () => {
+  it("answers 503 quickly while down, writes all-or-nothing, recovers without a restart", async () => {
+    const samples: Sample[] = [];
+    let phase: Sample["phase"] = "up";
+    let cutAt = 0;
+    let running = true;
+    let n = 0;
+    const worker = async () => {
+      while (running) {
+        const [action, fire] = actions[n++ % actions.length];
+        const sentAt = Date.now();
+        const p = phase;
+        const res = await fire();
+        samples.push({ action, phase: p, status: res.status, ms: Date.now() - sentAt, body: res.body, sentAt });
+      }
+    };
+    const workers = Array.from({ length: 4 }, worker);
+    await new Promise((r) => setTimeout(r, 1500));
+    proxy.cut();
+    cutAt = Date.now();
+    phase = "down";
+    await new Promise((r) => setTimeout(r, 3000));
+    const health = await t.request().get("/api/health");
+    expect(isEnvelope(health, 503, ["unavailable"])).toBe(true);
+    phase = "restoring";
+    proxy.restore();
+    const restoredAt = Date.now();
+    // the same process recovers by itself
+    for (;;) {
+      if ((await t.request().get("/api/health")).status === 200) break;
+      expect(Date.now() - restoredAt, "no recovery within 15 s").toBeLessThan(15_000);
+      await new Promise((r) => setTimeout(r, 200));
+    }
+    phase = "recovered";
+    const recoveredAt = Date.now();
+    await new Promise((r) => setTimeout(r, 1500));
+    running = false;
+    await Promise.all(workers);
+
+    const bad = samples.filter((s) => s.status >= 500 && !(s.status === 503 && isEnvelope({ status: s.status, body: s.body }, 503, ["unavailable"])));
+    expect(bad, "only 503 `unavailable` envelopes may be 5xx").toEqual([]);
+    // sent after the cut had settled, answered before the database returned
+    const settled = samples.filter((s) => s.phase === "down" && s.sentAt > cutAt + 200 && s.sentAt + s.ms < restoredAt);
+    expect(settled.length).toBeGreaterThan(0);
+    expect(settled.filter((s) => s.status !== 503), "every request sent while the database is down answers 503").toEqual([]);
+    expect(Math.max(...settled.map((s) => s.ms)), "503 comes quickly").toBeLessThan(5000);
+    const after = samples.filter((s) => s.phase === "recovered" && s.sentAt > recoveredAt);
+    expect(after.length).toBeGreaterThan(0);
+    expect(after.filter((s) => s.status >= 300).map((s) => `${s.action} ${s.status}`), "after recovery everything works again (sessions survive the outage)").toEqual([]);
+    expect(samples.filter((s) => s.phase === "up" && s.status < 300).length).toBeGreaterThan(0);
+    console.log(
+      `[faults] database outage: ${samples.length} requests (${samples.filter((s) => s.phase === "up").length} before the cut, ${samples.filter((s) => s.phase === "down").length} while down - max ${Math.max(...settled.map((s) => s.ms))} ms to a 503, ${samples.filter((s) => s.phase !== "up" && s.phase !== "down").length} after the database returned; recovered in ${recoveredAt - restoredAt} ms)`,
+    );
+
+    // nothing half-written: every committed signup, invitation and settings change has all of its rows
+    const q = t.query;
+    expect(await q(`SELECT t.id FROM tenants t WHERE NOT EXISTS (SELECT 1 FROM memberships m WHERE m.tenant_id = t.id AND m.role = 'owner')`), "tenant without owner").toEqual([]);
+    expect(await q(`SELECT u.email FROM users u WHERE NOT EXISTS (SELECT 1 FROM memberships m WHERE m.user_id = u.id)`), "user without membership").toEqual([]);
+    expect(await q(`SELECT t.id FROM tenants t WHERE NOT EXISTS (SELECT 1 FROM audit_logs a WHERE a.tenant_id = t.id AND a.action = 'tenant.created')`), "tenant without its audit entry").toEqual([]);
+    expect(
+      await q(`SELECT i.email FROM invitations i WHERE NOT EXISTS (SELECT 1 FROM email_outbox o WHERE o.to_address = i.email) OR NOT EXISTS (SELECT 1 FROM audit_logs a WHERE a.entity_id = i.id AND a.action = 'member.invited')`),
+      "invitation without its mail or audit entry",
+    ).toEqual([]);
+    expect(await q(`SELECT o.to_address FROM email_outbox o WHERE o.to_address LIKE 'outage.invitee%' AND NOT EXISTS (SELECT 1 FROM invitations i WHERE i.email = o.to_address)`), "mail without its invitation").toEqual([]);
+    const [{ name }] = await q(`SELECT name FROM tenants WHERE id = $1`, [owner.tenantId]);
+    const [last] = await q(`SELECT changes FROM audit_logs WHERE tenant_id = $1 AND action = 'settings.updated' ORDER BY created_at DESC, id DESC LIMIT 1`, [owner.tenantId]);
+    expect(last.changes.name.to, "settings and their audit entry committed together").toBe(name);
+  }, 60_000);
+});

@@ -1,0 +1,55 @@
+// Shared set-up of the proof matrices: tenants with every module on, members of every role, the
+// valid request of an operation (document sample + factories.ts adjustments), and sessions that
+// are restored when an operation ended them (sign-out).
+import type supertest from "supertest";
+import { config } from "../../src/config.ts";
+import type { TenantSession, TestContext } from "../support/app.ts";
+import { requests } from "./factories.ts";
+import { MODULES, sampleRequest, type Operation, type RequestInput } from "./openapi.ts";
+
+export async function enableAllModules(s: TenantSession): Promise<void> {
+  const res = await s.agent.post("/api/configuration/company-settings").send({ modules: [...MODULES] });
+  if (res.status !== 200) throw new Error(`enabling modules failed: ${res.status} ${JSON.stringify(res.body)}`);
+}
+
+/** The valid request of `op` for these path ids. */
+export function requestFor(op: Operation, ids: Record<string, string>): RequestInput {
+  const base = sampleRequest(op, ids);
+  const adj = requests[op.operationId]?.(ids) ?? {};
+  return { ...base, ...adj, pathParams: { ...ids, ...(adj.pathParams ?? {}) } };
+}
+
+/** Signs the member in again (same tenant) when an operation ended their session. */
+export async function ensureSession(t: TestContext, s: TenantSession): Promise<void> {
+  const res = await s.agent.get("/api/auth/session");
+  if (res.status === 200 && res.body.data.active_tenant_id === s.tenantId) return;
+  const agent: supertest.Agent = t.request();
+  const signIn = await agent.post("/api/auth/sign-in").send({ email: s.email, password: s.password });
+  if (signIn.status !== 200) throw new Error(`re-sign-in of ${s.email} failed: ${signIn.status}`);
+  if (signIn.body.data.active_tenant_id !== s.tenantId) await agent.post("/api/auth/switch-tenant").send({ tenantId: s.tenantId }).expect(200);
+  s.agent = agent;
+}
+
+export function isEnvelope(res: { status: number; body: any }, status?: number, codes?: string[]): boolean {
+  const b = res.body;
+  return Boolean(b && typeof b.error === "string" && b.status === res.status && typeof b.code === "string" && (status === undefined || res.status === status) && (!codes || codes.includes(b.code)));
+}
+
+export function describeResponse(res: { status: number; body: any }): string {
+  return `${res.status} ${JSON.stringify(res.body)?.slice(0, 300)}`;
+}
+
+/**
+ * Forgets failed-attempt counts (sign-in, reset requests) so fuzzing a public operation cannot lock
+ * the harness's own sign-ins out. Works whether the counters live in memory or in the database.
+ */
+export async function resetAuthLimits(t: TestContext): Promise<void> {
+  const modules = [await import("../../src/auth/limiter.ts"), await import("../../src/modules/auth/handlers.ts")] as Record<string, unknown>[];
+  for (const m of modules) for (const v of Object.values(m)) if (v && typeof (v as { reset?: unknown }).reset === "function") (v as { reset: () => void }).reset();
+  await t.query("DELETE FROM auth_throttle").catch(() => {});
+}
+
+/** Integrations an operation needs configured to be exercised (unset, they answer 503 by design). */
+export function configureIntegrations(): void {
+  config.billingWebhookSecret ??= "proof-harness-webhook-secret";
+}

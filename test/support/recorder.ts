@@ -1,0 +1,166 @@
+// Response recorder (test-only, loaded by test/support/setup.ts in every test file): sees every
+// response any Express app of the test process serves, matches it to its operation of
+// generated/openapi.json (method + path, most specific path first - as the app mounts them), and
+//   - flags a violation when the status is not declared for that operation in the document, when
+//     a 4xx/5xx body is not the error envelope, or when a 500 is served at all;
+//   - counts calls per operation and status (written per test file to PROOF_RECORD_DIR, read by
+//     scripts/check-conformance.ts after the suite: every operation must have been called).
+// The response validator of express-openapi-validator only sees responses that pass through it;
+// errors raised before it (body parsing, the session gate, the origin check) are checked here.
+import { readFileSync } from "node:fs";
+import path from "node:path";
+import express, { type Request, type Response } from "express";
+
+const METHODS = ["get", "post", "put", "patch", "delete"] as const;
+
+export interface DocOperation {
+  operationId: string;
+  method: string;
+  path: string;
+  statuses: string[];
+  re: RegExp;
+}
+
+const docPath = path.resolve(import.meta.dirname, "../../generated/openapi.json");
+let cached: DocOperation[] | undefined;
+
+/** The operations of the bundled document, most specific path first. */
+export function documentOperations(): DocOperation[] {
+  if (cached) return cached;
+  const doc = JSON.parse(readFileSync(docPath, "utf8"));
+  const ops: DocOperation[] = [];
+  for (const [p, item] of Object.entries<any>(doc.paths ?? {}))
+    for (const m of METHODS) {
+      const op = item[m];
+      if (!op?.operationId) continue;
+      const re = new RegExp(`^${p.replace(/[.*+?^$()|[\]\\]/g, "\\$&").replace(/\{[^}]+\}/g, "[^/]+")}/?$`);
+      ops.push({ operationId: op.operationId, method: m.toUpperCase(), path: p, statuses: Object.keys(op.responses ?? {}), re });
+    }
+  // code-unit order, so "~" (a parameter) sorts after every static segment (localeCompare would not)
+  const spec = (p: string) => p.split("/").map((s) => (s.startsWith("{") ? "~" : s)).join("/");
+  cached = ops.sort((a, b) => (spec(a.path) < spec(b.path) ? -1 : spec(a.path) > spec(b.path) ? 1 : 0));
+  return cached;
+}
+
+export function matchOperation(method: string, urlPath: string): DocOperation | undefined {
+  return documentOperations().find((o) => o.method === method && o.re.test(urlPath));
+}
+
+/** Is `status` declared for the operation (exactly, as `4XX`, or as `default`)? */
+export function statusDocumented(op: DocOperation, status: number): boolean {
+  return op.statuses.includes(String(status)) || op.statuses.includes(`${String(status)[0]}XX`) || op.statuses.includes("default");
+}
+
+export function isErrorEnvelope(body: any, status: number): boolean {
+  return Boolean(body && typeof body === "object" && typeof body.error === "string" && body.status === status && typeof body.code === "string");
+}
+
+export interface Violation {
+  operationId: string | null;
+  method: string;
+  path: string;
+  status: number;
+  problem: string;
+}
+
+export interface CallStats {
+  calls: number;
+  statuses: Record<string, number>;
+}
+
+const state = {
+  /** operationId -> stats, for the current test file */
+  calls: new Map<string, CallStats>(),
+  violations: [] as Violation[],
+  installed: false,
+  /** 500s a test provokes on purpose (a failure injected into the database), still to be seen */
+  expected500: 0,
+};
+
+function record(req: Request, res: Response, body: unknown) {
+  const urlPath = req.path ?? new URL(req.originalUrl ?? req.url, "http://x").pathname;
+  if (!urlPath.startsWith("/api/")) return;
+  const status = res.statusCode;
+  const op = matchOperation(req.method, urlPath);
+  const v = (problem: string) => state.violations.push({ operationId: op?.operationId ?? null, method: req.method, path: urlPath, status, problem });
+  if (op) {
+    const s = state.calls.get(op.operationId) ?? { calls: 0, statuses: {} };
+    s.calls++;
+    s.statuses[status] = (s.statuses[status] ?? 0) + 1;
+    state.calls.set(op.operationId, s);
+    if (!statusDocumented(op, status)) v(`status ${status} is not documented for ${op.operationId} (documented: ${op.statuses.join(", ")})`);
+  }
+  if (status >= 400 && !isErrorEnvelope(body, status)) v(`a ${status} without the error envelope: ${JSON.stringify(body)?.slice(0, 200)}`);
+  if (status === 500) {
+    if (state.expected500 > 0 && isErrorEnvelope(body, 500)) state.expected500--;
+    else v(`500 served: ${JSON.stringify(body)?.slice(0, 200)}`);
+  }
+}
+
+/**
+ * Wraps express.application.handle (and response.json, to keep the body) so every app created
+ * afterwards in this process reports its responses.
+ */
+export function installRecorder(): void {
+  if (state.installed) return;
+  state.installed = true;
+  const ex = express as unknown as { application: { handle: (req: Request, res: Response, cb?: unknown) => unknown }; response: { json: (body: unknown) => unknown } };
+  const json = ex.response.json;
+  if (!(json as any).__proofWrapped) {
+    ex.response.json = Object.assign(function (this: any, b: unknown) {
+      this.__proofBody = b;
+      return json.call(this, b);
+    }, { __proofWrapped: true });
+  }
+  const handle = ex.application.handle;
+  ex.application.handle = function (this: unknown, req: Request, res: Response, cb?: unknown) {
+    if (!(req as any).__proofRecorded) {
+      (req as any).__proofRecorded = true;
+      // "close" always comes (after "finish", or when the client hung up before the last byte was flushed)
+      res.once("close", () => {
+        try {
+          record(req, res, (res as any).__proofBody);
+        } catch (err) {
+          state.violations.push({ operationId: null, method: req.method, path: req.originalUrl, status: res.statusCode, problem: `recorder failed: ${(err as Error).message}` });
+        }
+      });
+    }
+    return handle.call(this, req, res, cb);
+  };
+}
+
+/**
+ * For a test that injects a failure on purpose (e.g. a trigger that raises inside a transaction):
+ * the next `count` 500s with the error envelope are expected, not violations. A test that declares
+ * one and never provokes it fails too (takeViolations reports it).
+ */
+export function expectServerError(count = 1): void {
+  state.expected500 += count;
+}
+
+/** Violations seen since the last call (and forgets them). */
+export function takeViolations(): Violation[] {
+  if (state.expected500 > 0) {
+    state.violations.push({ operationId: null, method: "-", path: "-", status: 500, problem: `${state.expected500} expected 500 response(s) (expectServerError) never came` });
+    state.expected500 = 0;
+  }
+  return state.violations.splice(0);
+}
+
+export function takeCalls(): Record<string, CallStats> {
+  const out = Object.fromEntries(state.calls);
+  state.calls.clear();
+  return out;
+}
+
+export function formatViolations(vs: Violation[]): string {
+  return vs.map((x) => `  ${x.method} ${x.path} -> ${x.status}${x.operationId ? ` (${x.operationId})` : ""}: ${x.problem}`).join("\n");
+}
+
+/**
+ * Marks the calling test file as a generic harness (matrices, fuzzing): its calls count for
+ * coverage but not as an operation's own test in scripts/check-conformance.ts.
+ */
+export function markGeneric(): void {
+  (globalThis as any).__proofGeneric = true;
+}

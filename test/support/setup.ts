@@ -1,0 +1,32 @@
+// Runs before every test file (vitest `setupFiles`): installs the response recorder
+// (test/support/recorder.ts). A test fails when one of its responses has an undocumented status,
+// a 4xx/5xx without the error envelope, or a 500; the calls of the file are written to
+// PROOF_RECORD_DIR (when set) for scripts/check-conformance.ts.
+import { randomBytes } from "node:crypto";
+import { mkdirSync, writeFileSync } from "node:fs";
+import path from "node:path";
+import { afterAll, afterEach } from "vitest";
+import { formatViolations, installRecorder, takeCalls, takeViolations } from "./recorder.ts";
+
+installRecorder();
+
+afterEach(() => {
+  const v = takeViolations();
+  if (v.length) throw new Error(`responses that break the contract:\n${formatViolations(v)}`);
+});
+
+// eslint-disable-next-line no-empty-pattern -- vitest passes the file suite second
+afterAll(({}, suite) => {
+  const file = (suite as any).file?.filepath ?? (suite as any).filepath ?? "unknown";
+  const calls = takeCalls();
+  const dir = process.env.PROOF_RECORD_DIR;
+  if (dir) {
+    mkdirSync(dir, { recursive: true });
+    const root = path.resolve(import.meta.dirname, "../..");
+    const name = `${path.basename(file).replace(/\W+/g, "_")}.${process.pid}.${randomBytes(3).toString("hex")}.json`;
+    writeFileSync(path.join(dir, name), JSON.stringify({ file: path.relative(root, file), generic: Boolean((globalThis as any).__proofGeneric), calls }, null, 1));
+    (globalThis as any).__proofGeneric = false;
+  }
+  const v = takeViolations();
+  if (v.length) throw new Error(`responses (in hooks) that break the contract:\n${formatViolations(v)}`);
+});
