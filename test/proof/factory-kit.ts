@@ -146,6 +146,21 @@ export function dayFor(employeeId: string, kind: "future-workday" | "past-off" |
   }
 }
 
+/**
+ * Files a dated request for an employee on the next free day of `kind`: other tests of the same
+ * file (a matrix's create operation, the document's example dates) may already hold a day, which
+ * the API rightly answers with 409 - then the next day is tried.
+ */
+export async function onFreeDay<T>(employeeId: string, kind: Parameters<typeof dayFor>[1], file: (day: string) => Promise<T>): Promise<T> {
+  for (let attempt = 1; ; attempt++) {
+    try {
+      return await file(dayFor(employeeId, kind));
+    } catch (err) {
+      if (attempt >= 10 || !/ answered 409 /.test(String((err as Error).message))) throw err;
+    }
+  }
+}
+
 /** Creates a resource through its collection's POST (as the owner) and snapshots it through its GET. */
 export function collection(scope: Scope, path: string, table: string, body: (ctx: FactoryContext) => Promise<Record<string, unknown>> | Record<string, unknown> = () => bodyFor("post", path)): Factory {
   return {
