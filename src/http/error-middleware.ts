@@ -5,6 +5,9 @@ import { logger } from "../log.ts";
 import { AppError, type ErrorCode, type ErrorDetail } from "./errors.ts";
 
 const DB_DOWN_CODES = new Set(["ECONNREFUSED", "ECONNRESET", "ETIMEDOUT", "EPIPE", "ENOTFOUND", "57P01", "57P02", "57P03", "08000", "08001", "08003", "08006", "53300", "P1001", "P1002", "P1017", "P2024"]);
+/** Prisma driver-adapter error kinds (@prisma/adapter-pg) for a connection that is gone: a cut in
+ * the middle of a transaction surfaces as `ConnectionClosed` (socket ECONNRESET), not as a pg error. */
+const DB_DOWN_KINDS = new Set(["DatabaseNotReachable", "ConnectionClosed", "SocketTimeout", "TooManyConnections"]);
 const DB_DOWN_TEXT = /Connection terminated|timeout exceeded when trying to connect|connect ECONNREFUSED|Client has encountered a connection error|the database system is (shutting down|starting up)|terminating connection due to administrator command|Can't reach database server|Connection (closed|refused)/i;
 
 /** True when the error (or any error it wraps) means the database cannot be reached. */
@@ -12,7 +15,7 @@ export function isDatabaseUnavailable(err: unknown, depth = 0): boolean {
   if (!err || typeof err !== "object" || depth > 6) return false;
   const e = err as Record<string, any>;
   if (typeof e.code === "string" && DB_DOWN_CODES.has(e.code)) return true;
-  if (e.cause?.kind === "DatabaseNotReachable" || e.kind === "DatabaseNotReachable") return true;
+  if (DB_DOWN_KINDS.has(e.cause?.kind) || DB_DOWN_KINDS.has(e.kind)) return true;
   if (typeof e.message === "string" && DB_DOWN_TEXT.test(e.message)) return true;
   if (typeof e.cause?.originalCode === "string" && DB_DOWN_CODES.has(e.cause.originalCode)) return true;
   return isDatabaseUnavailable(e.cause, depth + 1) || (Array.isArray(e.errors) && e.errors.some((x: unknown) => isDatabaseUnavailable(x, depth + 1)));

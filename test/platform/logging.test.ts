@@ -56,5 +56,9 @@ describe("logging", () => {
     expect(e).toMatchObject({ status: 500, code: "internal", message: "Internal server error" });
     expect(toAppError(Object.assign(new Error("connect ECONNREFUSED 127.0.0.1:5432"), { code: "ECONNREFUSED" }))).toMatchObject({ status: 503, code: "unavailable" });
     expect(toAppError({ code: "P2002" })).toMatchObject({ status: 409, code: "conflict" });
+    // @prisma/adapter-pg's error for a connection cut in the middle of a transaction (seen by the
+    // database fault test): the socket's ECONNRESET arrives as a DriverAdapterError of kind ConnectionClosed
+    for (const kind of ["ConnectionClosed", "SocketTimeout", "DatabaseNotReachable"])
+      expect(toAppError(Object.assign(new Error(kind), { name: "DriverAdapterError", cause: { kind } })), kind).toMatchObject({ status: 503, code: "unavailable" });
   });
 });
