@@ -58,7 +58,7 @@ describe("mail delivery while the SMTP server is down", () => {
     expect(await outboxRow(to)).toMatchObject({ status: "sent", attempts: 2, last_error: null });
     expect(await deliverDueEmails(), "a sweep after delivery sends nothing again").toBe(0);
     expect(sink.messages.filter((m) => m.to.includes(to))).toHaveLength(1);
-    expect(sink.messages.find((m) => m.to.includes(to))!.raw).toMatch(/Invitation token: /);
+    expect(sink.messages.find((m) => m.to.includes(to))!.text).toMatch(/Invitation token: /);
   });
 
   it("keeps the mail when the server refuses it (451) and delivers it once it accepts", async () => {

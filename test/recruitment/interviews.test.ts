@@ -54,8 +54,8 @@ describe("interviews", () => {
     const notes = await c.manager.agent.get("/api/notifications").expect(200);
     expect(notes.body.data.some((n: any) => n.kind === "recruitment.interview_scheduled" && n.title.includes(cand.last_name))).toBe(true);
     const m = await mail.waitFor(c.manager.email);
-    expect(m.raw).toContain("System design interview with");
-    expect(m.raw).toContain("https://meet.example.com/abc");
+    expect(m.text).toContain("System design interview with");
+    expect(m.text).toContain("https://meet.example.com/abc");
     // Back to the defaults for the other tests.
     await c.hr.agent.post("/api/configuration/talent-acquisition/interview-panel").send({ rounds: [{ name: "Technical", sequence: 1, duration_minutes: 60, mode: "video", interviewer_user_ids: [] }], rating_scale: 5 }).expect(200);
   });
@@ -159,8 +159,8 @@ describe("interview management sessions", () => {
     expect(sent.body.data.send_count).toBe(1);
     expect(sent.body.data.sent_at).not.toBeNull();
     const m = await mail.waitFor(cand.email);
-    const text = m.raw.replace(/=\r?\n/g, "");
-    expect(text).toContain("Interview invitation: Technical interview");
+    const text = m.text;
+    expect(m.subject).toContain("Interview invitation: Technical interview");
     expect(text).toContain("https://meet.example.com/xyz-123");
     expect(text).toContain("Keep your ID ready.");
     expect(text).toContain("Asia/Kolkata");

@@ -30,7 +30,7 @@ afterAll(async () => {
 
 const sha = (s: string) => createHash("sha256").update(s).digest("hex");
 function linkToken(m: ReceivedMail, kind: "offers" | "appointment"): string {
-  const text = m.raw.replace(/=\r?\n/g, "").replace(/=3D/g, "=");
+  const text = m.text;
   const found = new RegExp(`/api/public/${kind}/([A-Za-z0-9_-]{20,})`).exec(text);
   if (!found) throw new Error(`no ${kind} link in mail:\n${text}`);
   return found[1];
@@ -96,7 +96,7 @@ describe("offers", () => {
 
     // The mail arrives on the loopback SMTP server with the personal link.
     const m = await mail.waitFor(candidate.email);
-    expect(m.raw).toContain("Your offer from Acme Analytics");
+    expect(m.subject).toContain("Your offer from Acme Analytics");
     const token = linkToken(m, "offers");
     const [row] = await t.query(`SELECT offer_token_hash FROM job_offers WHERE id = $1`, [offer.id]);
     expect(row.offer_token_hash).toBe(sha(token));
@@ -134,7 +134,7 @@ describe("offers", () => {
     const appt = await c.hr.agent.post(`/api/recruitment/offers/${offer.id}/send-appointment`).expect(200);
     expect(appt.body.data.appointment_sent_at).not.toBeNull();
     const am = await nthMail(candidate.email, 2);
-    expect(am.raw).toContain("Your appointment letter from Acme Analytics");
+    expect(am.subject).toContain("Your appointment letter from Acme Analytics");
     const atoken = linkToken(am, "appointment");
     const [arow] = await t.query(`SELECT appointment_token_hash FROM job_offers WHERE id = $1`, [offer.id]);
     expect(arow.appointment_token_hash).toBe(sha(atoken));
@@ -226,7 +226,7 @@ describe("offers", () => {
     expect(gone.error).toContain("withdrawn");
     expectError(await anon().post(`/api/public/offers/${wt}/accept`), 410, "invalid_token");
     expectError(await anon().get(`/api/public/offers/${wt}/pdf`), 410, "invalid_token");
-    expect((await nthMail(w.candidate.email, 2)).raw).toContain("Offer withdrawn");
+    expect((await nthMail(w.candidate.email, 2)).subject).toContain("Offer withdrawn");
   });
 
   it("expire: past expires_on → expired (410, audited, author told); expired links and unknown tokens", async () => {
