@@ -18,7 +18,9 @@ export function isDatabaseUnavailable(err: unknown, depth = 0): boolean {
   if (DB_DOWN_KINDS.has(e.cause?.kind) || DB_DOWN_KINDS.has(e.kind)) return true;
   if (typeof e.message === "string" && DB_DOWN_TEXT.test(e.message)) return true;
   if (typeof e.cause?.originalCode === "string" && DB_DOWN_CODES.has(e.cause.originalCode)) return true;
-  return isDatabaseUnavailable(e.cause, depth + 1) || (Array.isArray(e.errors) && e.errors.some((x: unknown) => isDatabaseUnavailable(x, depth + 1)));
+  // Prisma wraps the adapter's error in a known request error (raw queries: P2010 "Raw query
+  // failed ... Server has closed the connection") with the adapter's error under meta
+  return isDatabaseUnavailable(e.cause, depth + 1) || isDatabaseUnavailable(e.meta?.driverAdapterError, depth + 1) || (Array.isArray(e.errors) && e.errors.some((x: unknown) => isDatabaseUnavailable(x, depth + 1)));
 }
 
 function validatorDetails(errors: unknown): ErrorDetail[] | undefined {
@@ -90,6 +92,9 @@ function declared(req: Parameters<ErrorRequestHandler>[1], status: number): bool
 }
 
 export const errorMiddleware: ErrorRequestHandler = (err, req, res, _next) => {
+  // what was thrown, for whoever looks at the response afterwards (the test recorder names the
+  // cause of an unexpected 500 with it); never part of the body
+  res.locals.error = err;
   let appErr = toAppError(err);
   if (!declared(req, appErr.status)) {
     // An error status the operation does not document is a bug of ours, not something a client can

@@ -60,5 +60,11 @@ describe("logging", () => {
     // database fault test): the socket's ECONNRESET arrives as a DriverAdapterError of kind ConnectionClosed
     for (const kind of ["ConnectionClosed", "SocketTimeout", "DatabaseNotReachable"])
       expect(toAppError(Object.assign(new Error(kind), { name: "DriverAdapterError", cause: { kind } })), kind).toMatchObject({ status: 503, code: "unavailable" });
+    // ...and a raw query on a connection the cut already closed: Prisma's P2010 with the adapter's
+    // error under meta (seen by the cut-at-every-moment sweep of the database fault test)
+    const raw = Object.assign(new Error("Invalid `prisma.$queryRaw()` invocation: Raw query failed. Code: `N/A`. Message: `Server has closed the connection.`"), { name: "PrismaClientKnownRequestError", code: "P2010", meta: { driverAdapterError: Object.assign(new Error("ConnectionClosed"), { name: "DriverAdapterError", cause: { kind: "ConnectionClosed" } }) } });
+    expect(toAppError(raw)).toMatchObject({ status: 503, code: "unavailable" });
+    // a raw query the database refuses for a reason of its own stays what it is
+    expect(toAppError({ ...raw, meta: { driverAdapterError: { name: "DriverAdapterError", cause: { kind: "UniqueConstraintViolation" } } } })).toMatchObject({ status: 500 });
   });
 });

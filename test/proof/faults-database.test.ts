@@ -47,6 +47,22 @@ const actions: [string, () => Promise<supertest.Response>][] = [
   ["health", () => t.request().get("/api/health")],
 ];
 
+/** Nothing half-written: every committed signup, invitation and settings change has all of its rows. */
+async function expectNothingHalfWritten(): Promise<void> {
+  const q = t.query;
+  expect(await q(`SELECT t.id FROM tenants t WHERE NOT EXISTS (SELECT 1 FROM memberships m WHERE m.tenant_id = t.id AND m.role = 'owner')`), "tenant without owner").toEqual([]);
+  expect(await q(`SELECT u.email FROM users u WHERE NOT EXISTS (SELECT 1 FROM memberships m WHERE m.user_id = u.id)`), "user without membership").toEqual([]);
+  expect(await q(`SELECT t.id FROM tenants t WHERE NOT EXISTS (SELECT 1 FROM audit_logs a WHERE a.tenant_id = t.id AND a.action = 'tenant.created')`), "tenant without its audit entry").toEqual([]);
+  expect(
+    await q(`SELECT i.email FROM invitations i WHERE NOT EXISTS (SELECT 1 FROM email_outbox o WHERE o.to_address = i.email) OR NOT EXISTS (SELECT 1 FROM audit_logs a WHERE a.entity_id = i.id AND a.action = 'member.invited')`),
+    "invitation without its mail or audit entry",
+  ).toEqual([]);
+  expect(await q(`SELECT o.to_address FROM email_outbox o WHERE o.to_address LIKE 'outage.invitee%' AND NOT EXISTS (SELECT 1 FROM invitations i WHERE i.email = o.to_address)`), "mail without its invitation").toEqual([]);
+  const [{ name }] = await q(`SELECT name FROM tenants WHERE id = $1`, [owner.tenantId]);
+  const [last] = await q(`SELECT changes FROM audit_logs WHERE tenant_id = $1 AND action = 'settings.updated' ORDER BY created_at DESC, id DESC LIMIT 1`, [owner.tenantId]);
+  expect(last.changes.name.to, "settings and their audit entry committed together").toBe(name);
+}
+
 describe("database stopped mid-traffic", () => {
   it("answers 503 quickly while down, writes all-or-nothing, recovers without a restart", async () => {
     const samples: Sample[] = [];
@@ -101,18 +117,52 @@ describe("database stopped mid-traffic", () => {
       `[faults] database outage: ${samples.length} requests (${samples.filter((s) => s.phase === "up").length} before the cut, ${samples.filter((s) => s.phase === "down").length} while down - max ${Math.max(...settled.map((s) => s.ms))} ms to a 503, ${samples.filter((s) => s.phase !== "up" && s.phase !== "down").length} after the database returned; recovered in ${recoveredAt - restoredAt} ms)`,
     );
 
-    // nothing half-written: every committed signup, invitation and settings change has all of its rows
-    const q = t.query;
-    expect(await q(`SELECT t.id FROM tenants t WHERE NOT EXISTS (SELECT 1 FROM memberships m WHERE m.tenant_id = t.id AND m.role = 'owner')`), "tenant without owner").toEqual([]);
-    expect(await q(`SELECT u.email FROM users u WHERE NOT EXISTS (SELECT 1 FROM memberships m WHERE m.user_id = u.id)`), "user without membership").toEqual([]);
-    expect(await q(`SELECT t.id FROM tenants t WHERE NOT EXISTS (SELECT 1 FROM audit_logs a WHERE a.tenant_id = t.id AND a.action = 'tenant.created')`), "tenant without its audit entry").toEqual([]);
-    expect(
-      await q(`SELECT i.email FROM invitations i WHERE NOT EXISTS (SELECT 1 FROM email_outbox o WHERE o.to_address = i.email) OR NOT EXISTS (SELECT 1 FROM audit_logs a WHERE a.entity_id = i.id AND a.action = 'member.invited')`),
-      "invitation without its mail or audit entry",
-    ).toEqual([]);
-    expect(await q(`SELECT o.to_address FROM email_outbox o WHERE o.to_address LIKE 'outage.invitee%' AND NOT EXISTS (SELECT 1 FROM invitations i WHERE i.email = o.to_address)`), "mail without its invitation").toEqual([]);
-    const [{ name }] = await q(`SELECT name FROM tenants WHERE id = $1`, [owner.tenantId]);
-    const [last] = await q(`SELECT changes FROM audit_logs WHERE tenant_id = $1 AND action = 'settings.updated' ORDER BY created_at DESC, id DESC LIMIT 1`, [owner.tenantId]);
-    expect(last.changes.name.to, "settings and their audit entry committed together").toBe(name);
+    await expectNothingHalfWritten();
   }, 60_000);
+
+  // The random cut above lands wherever the traffic happens to be. Here one write at a time is cut
+  // after 0 ms, then a little later each time until past its uncut duration (connections closed, then
+  // reset), so the cut falls into each step of it in turn (session load, membership,
+  // BEGIN, the row lock, the writes, the audit entry, COMMIT, the session save): every answer is the
+  // success or a 503 `unavailable` envelope, and nothing is half-written.
+  it("a cut at every moment of a write: the success or a 503, never a 500 or half a write", async () => {
+    const writes: [string, () => supertest.Test][] = [
+      ["update settings", () => owner.agent.post("/api/configuration/company-settings").send({ name: `Outage Co ${Date.now()}` })],
+      ["invite member", () => owner.agent.post("/api/configuration/members").send({ email: uniqueEmail("outage.invitee"), role: "employee" })],
+      ["signup", () => t.request().post("/api/auth/signup").send({ name: "Outage Signup", email: uniqueEmail("outage.signup"), password: "outage-password", company_name: "Outage signup" })],
+    ];
+    const seen: Record<string, number> = {};
+    const warm = async () => {
+      // connections warm again (a cut closes them all), so the delay measures time inside the write
+      for (;;) if ((await owner.agent.get("/api/configuration/company-settings")).status === 200) return;
+    };
+    const STEPS = 16;
+    for (const [action, fire] of writes) {
+      // sweep from 0 to a bit past how long the write takes uncut on this machine
+      await warm();
+      let took = 0;
+      for (let i = 0; i < 3; i++) {
+        const started = Date.now();
+        expect((await fire()).status, `${action} uncut`).toBeLessThan(300);
+        took = Date.now() - started; // the last, warm one
+      }
+      for (let step = 0; step < STEPS; step++)
+        for (const how of ["close", "reset"] as const) {
+          const ms = Math.round((step * took * 1.25) / STEPS);
+          await warm();
+          const answer = fire().then((r) => r);
+          await new Promise((r) => setTimeout(r, ms));
+          proxy.cut(how);
+          const res = await answer;
+          proxy.restore();
+          const outcome = res.status === 503 && isEnvelope(res, 503, ["unavailable"]) ? "503" : res.status < 300 ? "2xx" : `${res.status} ${JSON.stringify(res.body)}`;
+          seen[outcome] = (seen[outcome] ?? 0) + 1;
+          expect(outcome === "503" || outcome === "2xx", `${action} cut (${how}) after ${ms} ms (of ${took} ms uncut): ${outcome}`).toBe(true);
+        }
+    }
+    console.log(`[faults] cut at every moment of a write: ${Object.entries(seen).map(([k, n]) => `${k}×${n}`).join(", ")}`);
+    expect(seen["2xx"], "some writes finished before their cut").toBeGreaterThan(0);
+    expect(seen["503"], "some writes were cut").toBeGreaterThan(0);
+    await expectNothingHalfWritten();
+  }, 120_000);
 });

@@ -4,7 +4,8 @@ import net from "node:net";
 
 export interface DbProxy {
   url: string;
-  cut: () => void;
+  /** Drops every connection: "close" ends them (FIN), "reset" aborts them (RST, the peer reads ECONNRESET). */
+  cut: (how?: "close" | "reset") => void;
   restore: () => void;
   close: () => Promise<void>;
 }
@@ -33,9 +34,10 @@ export async function startDbProxy(targetUrl: string): Promise<DbProxy> {
   u.port = String((server.address() as net.AddressInfo).port);
   return {
     url: u.toString(),
-    cut: () => {
+    cut: (how = "close") => {
       down = true;
-      for (const s of sockets) s.destroy();
+      for (const s of sockets) if (how === "reset") s.resetAndDestroy();
+      else s.destroy();
       sockets.clear();
     },
     restore: () => {

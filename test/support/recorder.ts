@@ -93,8 +93,17 @@ function record(req: Request, res: Response, body: unknown) {
   if (status >= 400 && !isErrorEnvelope(body, status)) v(`a ${status} without the error envelope: ${JSON.stringify(body)?.slice(0, 200)}`);
   if (status === 500) {
     if (state.expected500 > 0 && isErrorEnvelope(body, 500)) state.expected500--;
-    else v(`500 served: ${JSON.stringify(body)?.slice(0, 200)}`);
+    else v(`500 served: ${JSON.stringify(body)?.slice(0, 200)}${describeCause(res.locals?.error)}`);
   }
+}
+
+/** What the error middleware was handed for a 500 (the body never says): name, codes, message, stack top, causes. */
+function describeCause(err: unknown, depth = 0): string {
+  if (!err || typeof err !== "object" || depth > 3) return "";
+  const e = err as { name?: string; code?: unknown; kind?: unknown; message?: string; stack?: string; cause?: unknown; meta?: unknown };
+  const codes = [e.code, e.kind].filter((x) => x !== undefined).join("/");
+  const at = depth === 0 ? (e.stack ?? "").split("\n").map((l) => l.trim()).filter((l) => l.startsWith("at ")).slice(0, 3).join(" < ") : "";
+  return `\n    ${depth ? "caused by" : "thrown"}: ${e.name ?? "?"}${codes ? ` [${codes}]` : ""}: ${String(e.message ?? "").slice(0, 300)}${e.meta ? ` meta=${JSON.stringify(e.meta).slice(0, 300)}` : ""}${at ? `\n      ${at}` : ""}${describeCause(e.cause, depth + 1)}`;
 }
 
 /**
