@@ -3125,7 +3125,7 @@ export interface components {
              * @default formal
              * @enum {string}
              */
-            tone: "formal" | "friendly";
+            tone?: "formal" | "friendly";
             type: components["schemas"]["AiContentType"];
         };
         /** @enum {string} */
@@ -3155,19 +3155,19 @@ export interface components {
          */
         AiInterviewQuestionsRequest: {
             /** @default 8 */
-            count: number;
+            count?: number;
             /**
              * @default mixed
              * @enum {string}
              */
-            focus: "mixed" | "technical" | "behavioral" | "situational";
+            focus?: "mixed" | "technical" | "behavioral" | "situational";
             job_title?: string;
             requirements: string;
             /**
              * @default mid
              * @enum {string}
              */
-            seniority: "junior" | "mid" | "senior";
+            seniority?: "junior" | "mid" | "senior";
             /** @description Skills to cover besides those found in the requirements. */
             skills?: string[];
         };
@@ -4297,7 +4297,7 @@ export interface components {
              * @default active
              * @enum {string}
              */
-            status: "active" | "inactive";
+            status?: "active" | "inactive";
             /**
              * Format: uuid
              * @description A work location of the company (400 otherwise).
@@ -4507,19 +4507,19 @@ export interface components {
                 component_id: string;
             }[];
             /** @default false */
-            disabled: boolean;
+            disabled?: boolean;
             /** Format: date */
             effective_from: string;
             /** @default true */
-            eps_enabled: boolean;
+            eps_enabled?: boolean;
             /** @default true */
-            esi_enabled: boolean;
+            esi_enabled?: boolean;
             monthly_ctc?: components["schemas"]["MoneyAmount"] | null;
             notes?: string | null;
             /** @default true */
-            pf_enabled: boolean;
+            pf_enabled?: boolean;
             /** @default true */
-            pt_enabled: boolean;
+            pt_enabled?: boolean;
             pt_state?: string | null;
         };
         /**
@@ -5288,7 +5288,7 @@ export interface components {
              * @default draft
              * @enum {string}
              */
-            status: "draft" | "open";
+            status?: "draft" | "open";
             title?: string;
         };
         /**
@@ -5379,12 +5379,12 @@ export interface components {
             max_salary?: components["schemas"]["MoneyAmount"] | null;
             min_salary?: components["schemas"]["MoneyAmount"] | null;
             /** @default 1 */
-            positions: number;
+            positions?: number;
             /**
              * @default draft
              * @enum {string}
              */
-            status: "draft" | "pending_approval";
+            status?: "draft" | "pending_approval";
             /** Format: date */
             target_start_date?: string | null;
             title: string;
@@ -5779,12 +5779,12 @@ export interface components {
              * @default upfront
              * @enum {string}
              */
-            accrual: "upfront" | "monthly" | "quarterly";
+            accrual?: "upfront" | "monthly" | "quarterly";
             /**
              * @default first_day
              * @enum {string}
              */
-            accrual_day: "first_day" | "joining_date";
+            accrual_day?: "first_day" | "joining_date";
             annual_quota: components["schemas"]["DayQuantity"];
             /** Format: uuid */
             leave_type_id: string;
@@ -6489,14 +6489,14 @@ export interface components {
             /** @description Stored upper-case; `CTC` is reserved. */
             code?: string;
             /** @default true */
-            depends_on_payment_days: boolean;
+            depends_on_payment_days?: boolean;
             description?: string | null;
             /** @default true */
-            esi_applicable: boolean;
+            esi_applicable?: boolean;
             formula?: string | null;
             name?: string;
             /** @default false */
-            pf_wage: boolean;
+            pf_wage?: boolean;
             position?: number;
             type?: components["schemas"]["SalaryComponentType"];
         };
