@@ -20,7 +20,6 @@
 import { spawn, type ChildProcess } from "node:child_process";
 import { once } from "node:events";
 import { readFileSync } from "node:fs";
-import net from "node:net";
 import os from "node:os";
 import path from "node:path";
 import autocannon, { type Result } from "autocannon";
@@ -28,6 +27,7 @@ import pg from "pg";
 import { deployMigrations } from "../src/db/migrations.ts";
 import { formatEmployeeCode, searchText } from "../src/modules/employees/records.ts";
 import { byIdSql, listSql } from "./bench-sql.ts";
+import { freePort } from "../test/support/ports.ts";
 
 const ROOT = path.resolve(import.meta.dirname, "..");
 const env = process.env;
@@ -133,16 +133,6 @@ async function seedEmployees(pool: pg.Pool, tenantId: string, count: number) {
 
 // ───────────────────────────── processes ─────────────────────────────
 
-function freePort(): Promise<number> {
-  return new Promise((resolve, reject) => {
-    const s = net.createServer();
-    s.listen(0, "127.0.0.1", () => {
-      const port = (s.address() as net.AddressInfo).port;
-      s.close(() => resolve(port));
-    });
-    s.on("error", reject);
-  });
-}
 
 const children: ChildProcess[] = [];
 /** `node --import tsx <script>`: one process, so its CPU time can be read from /proc. */

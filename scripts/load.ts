@@ -8,7 +8,6 @@
 // node:http + pg baseline (scripts/load-baseline.mjs) for the same read work, in the same run.
 import { spawn, type ChildProcess } from "node:child_process";
 import { mkdtempSync, readFileSync, rmSync, chmodSync } from "node:fs";
-import net from "node:net";
 import { tmpdir } from "node:os";
 import path from "node:path";
 import autocannon from "autocannon";
@@ -17,6 +16,7 @@ import { operationTable } from "../generated/registry.ts";
 import { hashPassword } from "../src/auth/passwords.ts";
 import { startEmbeddedServer } from "../src/db/embedded.ts";
 import { deployMigrations } from "../src/db/migrations.ts";
+import { freePort } from "../test/support/ports.ts";
 
 const root = path.resolve(import.meta.dirname, "..");
 /** autocannon with the options this script uses beyond scripts/autocannon.d.ts (request sequences, onResponse, statusCodeStats). */
@@ -57,16 +57,6 @@ export interface LoadReport {
 const has = (id: string) => id in operationTable;
 const pathOf = (id: string) => (operationTable as Record<string, { path: string }>)[id]?.path;
 
-function freePort(): Promise<number> {
-  return new Promise((resolve, reject) => {
-    const s = net.createServer();
-    s.listen(0, "127.0.0.1", () => {
-      const port = (s.address() as net.AddressInfo).port;
-      s.close(() => resolve(port));
-    });
-    s.on("error", reject);
-  });
-}
 
 async function waitHealthy(url: string, proc: ChildProcess, log: () => string) {
   const until = Date.now() + 90_000;

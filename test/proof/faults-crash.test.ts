@@ -6,26 +6,16 @@
 //   - random: a burst of concurrent signups and invitations is cut by SIGKILL at a random moment;
 //     after a restart every write is all-or-nothing.
 import { spawn, type ChildProcess } from "node:child_process";
-import net from "node:net";
 import path from "node:path";
 import pg from "pg";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { uniqueEmail, useTestApp } from "../support/app.ts";
+import { freePort } from "../support/ports.ts";
 
 const t = useTestApp();
 const root = path.resolve(import.meta.dirname, "../..");
 let child: { proc: ChildProcess; base: string } | undefined;
 
-function freePort(): Promise<number> {
-  return new Promise((resolve, reject) => {
-    const s = net.createServer();
-    s.listen(0, "127.0.0.1", () => {
-      const port = (s.address() as net.AddressInfo).port;
-      s.close(() => resolve(port));
-    });
-    s.on("error", reject);
-  });
-}
 
 /** Starts the real server on this file's database and waits until it is healthy. */
 async function startServer(): Promise<{ proc: ChildProcess; base: string }> {

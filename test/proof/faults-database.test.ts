@@ -5,7 +5,6 @@
 // written (every committed change has all of its rows); when it returns, the same process
 // serves again without a restart.
 import { mkdtempSync, rmSync } from "node:fs";
-import net from "node:net";
 import { tmpdir } from "node:os";
 import path from "node:path";
 import pg from "pg";
@@ -18,6 +17,7 @@ import { createApp } from "../../src/http/app.ts";
 import { signupTenant, uniqueEmail, useTestApp, type TenantSession, type TestContext } from "../support/app.ts";
 import { startDbProxy, type DbProxy } from "../support/proxy.ts";
 import { isEnvelope } from "./world.ts";
+import { freePort } from "../support/ports.ts";
 
 const t = useTestApp();
 let proxy: DbProxy;
@@ -189,16 +189,6 @@ describe("database stopped mid-traffic", () => {
   }, 120_000);
 });
 
-function freePort(): Promise<number> {
-  return new Promise((resolve, reject) => {
-    const srv = net.createServer();
-    srv.listen(0, "127.0.0.1", () => {
-      const port = (srv.address() as net.AddressInfo).port;
-      srv.close(() => resolve(port));
-    });
-    srv.on("error", reject);
-  });
-}
 
 // The real thing: a PostgreSQL server of this test's own (embedded, in a temporary folder) is shut
 // down the way an operator or a failover does it (SIGINT: fast shutdown - open sessions get 57P01

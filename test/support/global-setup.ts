@@ -6,11 +6,11 @@ import { createHash } from "node:crypto";
 import { chmodSync, mkdtempSync, readdirSync, readFileSync, rmSync } from "node:fs";
 import { tmpdir } from "node:os";
 import path from "node:path";
-import net from "node:net";
 import pg from "pg";
 import type { TestProject } from "vitest/node";
 import { startEmbeddedServer } from "../../src/db/embedded.ts";
 import { deployMigrations, MIGRATIONS_DIR } from "../../src/db/migrations.ts";
+import { freePort } from "./ports.ts";
 
 declare module "vitest" {
   export interface ProvidedContext {
@@ -19,16 +19,6 @@ declare module "vitest" {
   }
 }
 
-function freePort(): Promise<number> {
-  return new Promise((resolve, reject) => {
-    const s = net.createServer();
-    s.listen(0, "127.0.0.1", () => {
-      const port = (s.address() as net.AddressInfo).port;
-      s.close(() => resolve(port));
-    });
-    s.on("error", reject);
-  });
-}
 
 function migrationsHash(): string {
   const h = createHash("sha256");
