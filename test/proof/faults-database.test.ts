@@ -15,9 +15,9 @@ import { startEmbeddedServer } from "../../src/db/embedded.ts";
 import { deployMigrations } from "../../src/db/migrations.ts";
 import { createApp } from "../../src/http/app.ts";
 import { signupTenant, uniqueEmail, useTestApp, type TenantSession, type TestContext } from "../support/app.ts";
+import { freePort } from "../support/ports.ts";
 import { startDbProxy, type DbProxy } from "../support/proxy.ts";
 import { isEnvelope } from "./world.ts";
-import { freePort } from "../support/ports.ts";
 
 const t = useTestApp();
 let proxy: DbProxy;
@@ -132,7 +132,7 @@ async function outageDrill(ctx: Pick<TestContext, "request" | "query">, owner: T
   await expectNothingHalfWritten(ctx.query, owner);
 }
 
-describe("database stopped mid-traffic", () => {
+describe("database connections cut mid-traffic", () => {
   it("answers 503 quickly while down, writes all-or-nothing, recovers without a restart", async () => {
     await outageDrill(t, owner, { what: "connections cut", goDown: () => proxy.cut(), comeBack: () => proxy.restore() });
   }, 60_000);
@@ -143,11 +143,7 @@ describe("database stopped mid-traffic", () => {
   // BEGIN, the row lock, the writes, the audit entry, COMMIT, the session save): every answer is the
   // success or a 503 `unavailable` envelope, and nothing is half-written.
   it("a cut at every moment of a write: the success or a 503, never a 500 or half a write", async () => {
-    const writes: [string, () => supertest.Test][] = [
-      ["update settings", () => owner.agent.post("/api/configuration/company-settings").send({ name: `Outage Co ${Date.now()}` })],
-      ["invite member", () => owner.agent.post("/api/configuration/members").send({ email: uniqueEmail("outage.invitee"), role: "employee" })],
-      ["signup", () => t.request().post("/api/auth/signup").send({ name: "Outage Signup", email: uniqueEmail("outage.signup"), password: "outage-password", company_name: "Outage signup" })],
-    ];
+    const writes = actionsOf(t, owner).filter(([action]) => ["update settings", "invite member", "signup"].includes(action));
     const seen: Record<string, number> = {};
     const warm = async () => {
       // connections warm again (a cut closes them all), so the delay measures time inside the write
@@ -198,16 +194,17 @@ describe("database server stopped and started again", () => {
   it("answers 503 while the server is down and recovers when it is back, without a restart", async () => {
     const dir = mkdtempSync(path.join(tmpdir(), "hrms-stop-pg-"));
     const dataDir = path.join(dir, "data");
-    const port = await freePort();
-    let server = await startEmbeddedServer(dataDir, port, true);
-    const url = server.url.replace(/\/postgres$/, "/hrms_stop");
-    const admin = new pg.Client({ connectionString: server.url });
-    await admin.connect();
-    await admin.query("CREATE DATABASE hrms_stop");
-    await admin.end();
-    await deployMigrations(url);
+    let server: Awaited<ReturnType<typeof startEmbeddedServer>> | undefined;
     let pool: pg.Pool | undefined;
     try {
+      const port = await freePort();
+      server = await startEmbeddedServer(dataDir, port, true);
+      const url = server.url.replace(/\/postgres$/, "/hrms_stop");
+      const admin = new pg.Client({ connectionString: server.url });
+      await admin.connect();
+      await admin.query("CREATE DATABASE hrms_stop");
+      await admin.end();
+      await deployMigrations(url);
       await closeDb();
       initDb(url, { max: 8 });
       const app = createApp({ validateResponses: true });
@@ -220,7 +217,7 @@ describe("database server stopped and started again", () => {
       };
       await outageDrill({ request: ctx.request, query }, owner, {
         what: "server stopped",
-        goDown: () => server.stop(),
+        goDown: () => server!.stop(),
         comeBack: async () => {
           server = await startEmbeddedServer(dataDir, port, true);
         },
@@ -228,7 +225,7 @@ describe("database server stopped and started again", () => {
     } finally {
       await pool?.end();
       await closeDb();
-      await server.stop().catch(() => {});
+      await server?.stop().catch(() => {});
       rmSync(dir, { recursive: true, force: true });
       initDb(proxy.url, { max: 8 });
     }
