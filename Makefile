@@ -17,7 +17,7 @@ help:
 	@echo "make seed       add a demo tenant with realistic data"
 	@echo "make bench      benchmarks (see README)"
 
-$(STAMP): package.json package-lock.json
+$(STAMP): package.json package-lock.json $(wildcard patches/*.patch)
 	npm ci --no-audit --no-fund
 	@touch $(STAMP)
 
