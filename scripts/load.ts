@@ -14,7 +14,7 @@ import autocannon from "autocannon";
 import pg from "pg";
 import { operationTable } from "../generated/registry.ts";
 import { hashPassword } from "../src/auth/passwords.ts";
-import { startEmbeddedServer } from "../src/db/embedded.ts";
+import { startThrowawayServer } from "../src/db/embedded.ts";
 import { deployMigrations } from "../src/db/migrations.ts";
 import { freePort } from "../test/support/ports.ts";
 
@@ -286,7 +286,7 @@ export async function runLoad(opts: { seconds?: number; employees?: number; tena
   if (!adminUrl) {
     dataDir = mkdtempSync(path.join(tmpdir(), "hrms-load-pg-"));
     chmodSync(dataDir, 0o755);
-    const s = await startEmbeddedServer(path.join(dataDir, "data"), await freePort(), false);
+    const s = await startThrowawayServer(path.join(dataDir, "data"));
     adminUrl = s.url;
     stopEmbedded = s.stop;
   }

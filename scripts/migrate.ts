@@ -25,7 +25,8 @@
 // The workarounds the engine needs live in this process only; the server never loads this file.
 import { randomBytes } from "node:crypto";
 import { existsSync } from "node:fs";
-import { mkdir, readdir, readFile, writeFile } from "node:fs/promises";
+import { chmod, mkdir, mkdtemp, readdir, readFile, rm, writeFile } from "node:fs/promises";
+import { tmpdir } from "node:os";
 import { createRequire } from "node:module";
 import path from "node:path";
 import { pathToFileURL } from "node:url";
@@ -586,14 +587,33 @@ function parseArgs(argv: string[]) {
 
 type DatabaseHandle = { url: string; stop: () => Promise<void> };
 
-async function database(): Promise<DatabaseHandle> {
+/**
+ * DATABASE_URL, else an embedded PostgreSQL: `make run`'s (`.data/postgres`, EMBEDDED_PG_PORT) for
+ * the commands that work on the application database, and a throw-away one on a free port for
+ * `check` and `diff`, which only need a shadow database - so `make test` never touches (or waits
+ * for) another clone's or `make run`'s server.
+ */
+async function database(command: string): Promise<DatabaseHandle> {
   const fromEnv = process.env.DATABASE_URL;
   if (fromEnv) return { url: fromEnv, stop: async () => {} };
   // Loaded only when needed (it starts an embedded PostgreSQL); the specifier is computed so this
   // script type-checks on its own.
   const modulePath = path.join(ROOT, "src", "db", "embedded.ts");
-  const mod = (await import(pathToFileURL(modulePath).href)) as { ensureDatabase: () => Promise<DatabaseHandle> };
-  return mod.ensureDatabase();
+  const mod = (await import(pathToFileURL(modulePath).href)) as {
+    ensureDatabase: () => Promise<DatabaseHandle>;
+    startThrowawayServer: (dataDir: string) => Promise<DatabaseHandle>;
+  };
+  if (command !== "check" && command !== "diff") return mod.ensureDatabase();
+  const dir = await mkdtemp(path.join(tmpdir(), "hrms-migrate-pg-"));
+  await chmod(dir, 0o755); // the server runs as the `postgres` user when we are root
+  const removeDir = () => rm(dir, { recursive: true, force: true });
+  try {
+    const server = await mod.startThrowawayServer(path.join(dir, "data"));
+    return { url: server.url, stop: () => server.stop().finally(removeDir) };
+  } catch (err) {
+    await removeDir();
+    throw err;
+  }
 }
 
 let stopDatabase: (() => Promise<void>) | undefined;
@@ -609,7 +629,7 @@ async function main(argv: string[]): Promise<number> {
   }
   if (command === "dev" && !name) fail("dev needs a migration name: tsx scripts/migrate.ts dev --name <name>");
 
-  const db = await database();
+  const db = await database(command);
   stopDatabase = db.stop;
   try {
     const params = parseUrl(db.url);

@@ -9,6 +9,14 @@ function bool(v: string | undefined, dflt: boolean): boolean {
   return !["0", "false", "no", "off"].includes(v.toLowerCase());
 }
 
+function positiveInt(name: string, dflt: number): number {
+  const v = env[name];
+  if (v === undefined || v === "") return dflt;
+  const n = Number(v);
+  if (!Number.isInteger(n) || n <= 0) throw new Error(`${name} must be a positive integer, got ${JSON.stringify(v)}`);
+  return n;
+}
+
 export const nodeEnv = env.NODE_ENV ?? "development";
 export const isProduction = nodeEnv === "production";
 export const isTest = nodeEnv === "test" || env.VITEST === "true";
@@ -17,6 +25,13 @@ export const config = {
   root,
   port: Number(env.PORT ?? 3000),
   databaseUrl: env.DATABASE_URL || undefined,
+  /** Connections the server's pool may open (`DATABASE_POOL_SIZE`). */
+  databasePoolSize: positiveInt("DATABASE_POOL_SIZE", 20),
+  /**
+   * How long a query may wait for a connection (a free one of the pool, or a new one being opened)
+   * before the request is answered 503 `unavailable` (`DATABASE_POOL_TIMEOUT_MS`).
+   */
+  databasePoolTimeoutMs: positiveInt("DATABASE_POOL_TIMEOUT_MS", 3000),
   sessionSecret: env.SESSION_SECRET ?? "dev-only-insecure-session-secret-change-me",
   publicUrl: (env.PUBLIC_URL ?? `http://localhost:${env.PORT ?? 3000}`).replace(/\/$/, ""),
   /** Extra origins allowed to make state-changing requests (comma separated). */

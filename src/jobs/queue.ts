@@ -21,6 +21,8 @@ export function registerJob(name: string, handler: JobHandler, cron?: string): v
 
 class Jobs {
   private boss: PgBoss | undefined;
+  /** this process's worker of each queue, woken at once by `kick` instead of at its next poll */
+  private workers = new Map<string, string>();
 
   async start(connectionString: string): Promise<void> {
     if (this.boss) return;
@@ -29,18 +31,30 @@ class Jobs {
     await boss.start();
     for (const def of definitions.values()) {
       await boss.createQueue(def.name, { name: def.name, retryLimit: 10, retryDelay: 5, retryBackoff: true }).catch(() => {});
-      await boss.work(def.name, { batchSize: 1, pollingIntervalSeconds: 2 }, async () => {
+      const worker = await boss.work(def.name, { batchSize: 1, pollingIntervalSeconds: 2 }, async () => {
         await def.handler();
       });
+      this.workers.set(def.name, worker);
       if (def.cron) await boss.schedule(def.name, def.cron, {}, { tz: "UTC" });
     }
     this.boss = boss;
   }
 
-  /** Asks a worker to run the job soon (deduplicated while one is queued). */
+  /**
+   * Asks a worker to run the job soon (deduplicated while one is queued). This process's worker is
+   * woken at once (a mail is delivered right after the commit, not at the next 2-second poll);
+   * workers of other processes pick the job up at their next poll.
+   */
   kick(name: string): void {
-    if (!this.boss) return;
-    this.boss.send(name, {}, { singletonKey: name }).catch((err) => logger.warn({ err: err.message, job: name }, "could not enqueue job"));
+    const boss = this.boss;
+    if (!boss) return;
+    boss
+      .send(name, {}, { singletonKey: name })
+      .then(() => {
+        const worker = this.workers.get(name);
+        if (worker && this.boss === boss) boss.notifyWorker(worker);
+      })
+      .catch((err) => logger.warn({ err: err.message, job: name }, "could not enqueue job"));
   }
 
   /** Runs a registered job in this process now (tests, CLI). */
@@ -53,6 +67,7 @@ class Jobs {
   async stop(): Promise<void> {
     const b = this.boss;
     this.boss = undefined;
+    this.workers.clear();
     await b?.stop({ graceful: true, timeout: 5000 }).catch(() => {});
   }
 

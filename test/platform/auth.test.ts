@@ -9,6 +9,7 @@ import { registerAllJobs } from "../../src/jobs/definitions.ts";
 import { jobs } from "../../src/jobs/queue.ts";
 import { addMember, expectError, signupTenant, uniqueEmail, useTestApp } from "../support/app.ts";
 import { startMailSink, tokenFrom, type MailSink } from "../support/mail.ts";
+import { MEMBER_PASSWORD, MEMBER_PASSWORD_HASH } from "../support/passwords.ts";
 
 const t = useTestApp();
 let mail: MailSink;
@@ -36,6 +37,12 @@ describe("signup and passwords", () => {
     expect(u.password_hash).toMatch(/^scrypt\$[0-9a-f]{32}\$[0-9a-f]{128}$/);
     expect(await verifyPassword("a-very-good-password", u.password_hash)).toBe(true);
     expect(await verifyPassword("a-very-good-passworD", u.password_hash)).toBe(false);
+  });
+
+  it("accepts the tests' precomputed member hash (test/support/passwords.ts), so it stays in the production format", async () => {
+    expect(MEMBER_PASSWORD_HASH).toMatch(/^scrypt\$[0-9a-f]{32}\$[0-9a-f]{128}$/);
+    expect(await verifyPassword(MEMBER_PASSWORD, MEMBER_PASSWORD_HASH)).toBe(true);
+    expect(await verifyPassword(`${MEMBER_PASSWORD}x`, MEMBER_PASSWORD_HASH)).toBe(false);
   });
 
   it("creates the company with the user as owner and no optional module", async () => {

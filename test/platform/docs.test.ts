@@ -43,7 +43,7 @@ describe("API reference", () => {
       const { stdout } = await promisify(execFile)(
         chromium!,
         ["--headless", "--no-sandbox", "--disable-gpu", "--disable-quic", "--no-first-run", "--disable-background-networking", "--disable-component-update", "--disable-sync", `--user-data-dir=${profile}`, "--virtual-time-budget=15000", "--dump-dom", `${base}/docs/`],
-        { timeout: 60_000, maxBuffer: 64 * 1024 * 1024 },
+        { timeout: 300_000, maxBuffer: 64 * 1024 * 1024 },
       );
       expect(stdout).toContain("opblock");
       expect(stdout).toContain("Sign in with email and password");
@@ -51,5 +51,5 @@ describe("API reference", () => {
     } finally {
       rmSync(profile, { recursive: true, force: true });
     }
-  }, 90_000);
+  });
 });

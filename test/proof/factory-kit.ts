@@ -1,8 +1,8 @@
 // Building blocks of the proof harness's factories (test/proof/factories.ts and the areas'
 // factories-<area>.ts): types, row snapshots, members, employees, leave set-up, generic
 // collection factories. The areas' files import only this module (no import cycle).
-import { hashPassword } from "../../src/auth/passwords.ts";
 import type { TenantSession, TestContext } from "../support/app.ts";
+import { MEMBER_PASSWORD_HASH } from "../support/passwords.ts";
 import { effective, operationAt, sample, sampleEmail, type RequestInput } from "./openapi.ts";
 
 export type { RequestInput };
@@ -37,11 +37,9 @@ export function rowOf(t: TestContext, table: string, id: string, idColumn = "id"
   return async () => (await t.query(`SELECT to_jsonb(x) AS row FROM ${table} x WHERE ${idColumn} = $1`, [id]))[0]?.row ?? null;
 }
 
-let memberHash: Promise<string> | undefined;
 /** A member of the owner's tenant, inserted directly (no sign-in): id of the user. */
 export async function insertMember(t: TestContext, tenantId: string, role: string): Promise<string> {
-  memberHash ??= hashPassword("member-password-1");
-  const [u] = await t.query<{ id: string }>(`INSERT INTO users (email, name, password_hash) VALUES ($1, $2, $3) RETURNING id`, [sampleEmail(role), `${role} factory`, await memberHash]);
+  const [u] = await t.query<{ id: string }>(`INSERT INTO users (email, name, password_hash) VALUES ($1, $2, $3) RETURNING id`, [sampleEmail(role), `${role} factory`, MEMBER_PASSWORD_HASH]);
   await t.query(`INSERT INTO memberships (tenant_id, user_id, role) VALUES ($1, $2, $3)`, [tenantId, u.id, role]);
   return u.id;
 }

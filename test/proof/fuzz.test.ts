@@ -48,7 +48,7 @@ beforeAll(async () => {
     const caller = await callerFor(op);
     pools.set(op.operationId, await createResources(op, { t, owner, holder: caller ?? owner }).then((r) => r.ids, (e: Error) => new Error(`factory for ${op.operationId}: ${e.message}`)));
   }
-}, 600_000);
+});
 
 function seedFor(op: Operation): number {
   return (FUZZ_SEED + createHash("sha256").update(op.operationId).digest().readUInt32BE(0)) % 2 ** 31;

@@ -37,7 +37,7 @@ function linkToken(m: ReceivedMail, kind: "offers" | "appointment"): string {
 }
 /** Waits for the n-th mail to an address (1-based). */
 async function nthMail(to: string, n: number): Promise<ReceivedMail> {
-  const until = Date.now() + 15000;
+  const until = Date.now() + 120_000;
   for (;;) {
     const all = mail.messages.filter((m) => m.to.includes(to.toLowerCase()));
     if (all.length >= n) return all[n - 1];

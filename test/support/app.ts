@@ -6,6 +6,7 @@ import supertest from "supertest";
 import { afterAll, beforeAll, inject } from "vitest";
 import { closeDb, initDb } from "../../src/db/client.ts";
 import { createApp } from "../../src/http/app.ts";
+import { MEMBER_PASSWORD, MEMBER_PASSWORD_HASH } from "./passwords.ts";
 
 export interface TestContext {
   app: ReturnType<typeof createApp>;
@@ -98,10 +99,9 @@ export async function signupTenant(ctx: TestContext, opts: { company?: string; n
  * and returns a signed-in agent for them.
  */
 export async function addMember(ctx: TestContext, owner: TenantSession, role: "admin" | "hr" | "manager" | "employee", opts: { employeeId?: string; name?: string } = {}): Promise<TenantSession> {
-  const { hashPassword } = await import("../../src/auth/passwords.ts");
   const email = uniqueEmail(role);
-  const password = "member-password-1";
-  const [user] = await ctx.query<{ id: string }>(`INSERT INTO users (email, name, password_hash) VALUES ($1, $2, $3) RETURNING id`, [email, opts.name ?? `${role} person`, await hashPassword(password)]);
+  const password = MEMBER_PASSWORD;
+  const [user] = await ctx.query<{ id: string }>(`INSERT INTO users (email, name, password_hash) VALUES ($1, $2, $3) RETURNING id`, [email, opts.name ?? `${role} person`, MEMBER_PASSWORD_HASH]);
   await ctx.query(`INSERT INTO memberships (tenant_id, user_id, role, employee_id) VALUES ($1, $2, $3, $4)`, [owner.tenantId, user.id, role, opts.employeeId ?? null]);
   const agent = ctx.request();
   const res = await agent.post("/api/auth/sign-in").send({ email, password });

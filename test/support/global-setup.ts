@@ -8,9 +8,8 @@ import { tmpdir } from "node:os";
 import path from "node:path";
 import pg from "pg";
 import type { TestProject } from "vitest/node";
-import { startEmbeddedServer } from "../../src/db/embedded.ts";
+import { startThrowawayServer } from "../../src/db/embedded.ts";
 import { deployMigrations, MIGRATIONS_DIR } from "../../src/db/migrations.ts";
-import { freePort } from "./ports.ts";
 
 declare module "vitest" {
   export interface ProvidedContext {
@@ -39,7 +38,7 @@ export default async function setup(project: TestProject) {
   if (!adminUrl) {
     dataDir = mkdtempSync(path.join(tmpdir(), "hrms-test-pg-"));
     chmodSync(dataDir, 0o755); // the embedded server runs as the `postgres` user when we are root
-    const server = await startEmbeddedServer(path.join(dataDir, "data"), await freePort(), false);
+    const server = await startThrowawayServer(path.join(dataDir, "data"));
     adminUrl = server.url;
     stop = server.stop;
   }

@@ -47,7 +47,7 @@ export async function startMailSink(port = 0): Promise<MailSink> {
   return {
     url: `smtp://127.0.0.1:${bound}?tls=off`,
     messages,
-    async waitFor(to, timeoutMs = 15000) {
+    async waitFor(to, timeoutMs = 120_000) {
       const until = Date.now() + timeoutMs;
       for (;;) {
         const m = messages.find((x) => x.to.includes(to.toLowerCase()));
