@@ -10,6 +10,10 @@ export default defineConfig({
     setupFiles: ["test/support/setup.ts"],
     sequence: { sequencer: LongestFirst },
     pool: "forks",
+    // One process per worker for all of its files (not one per file): the app's modules are loaded
+    // and its validators compiled once per worker. Each file still gets a database of its own, a new
+    // app and pool (test/support/app.ts), and the configuration as it was (test/support/setup.ts).
+    isolate: false,
     fileParallelism: true,
     maxWorkers: Number(process.env.TEST_WORKERS ?? 2),
     // Time limits only catch hangs: generous, and the same for tests and hooks, so a busy machine

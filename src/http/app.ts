@@ -138,6 +138,34 @@ function requireSessionFor(matchers: ReturnType<typeof operationMatchers>) {
   };
 }
 
+/**
+ * The OpenAPI request/response validator. Built once per process for each setting: it compiles a
+ * validator per operation on first use, and every app of the process (a test worker creates one per
+ * test file) shares them instead of compiling them again.
+ */
+const validators = new Map<boolean, express.RequestHandler[]>();
+function openApiValidator(validateResponses: boolean): express.RequestHandler[] {
+  let v = validators.get(validateResponses);
+  if (!v) {
+    v = OpenApiValidator.middleware({
+      apiSpec: apiDocument(),
+      // allErrors: `details` names every offending field (e.g. each missing required property), not just the first.
+      validateRequests: { allowUnknownQueryParameters: false, coerceTypes: true, removeAdditional: false, allErrors: true },
+      validateResponses: validateResponses ? { removeAdditional: false } : false,
+      validateSecurity: false,
+      validateFormats: true,
+      // "full": `format: date` rejects impossible days such as 2024-02-30 (the default "fast" mode
+      // only checks the shape, and the date would then be stored as 2024-03-01).
+      ajvFormats: { mode: "full" },
+      ignorePaths: /^\/(docs|openapi\.json)(\/|$)/,
+      ignoreUndocumented: false,
+      fileUploader: { storage: multer.memoryStorage(), limits: { fileSize: MAX_UPLOAD_BYTES, files: 1, fields: 20, fieldSize: 64 * 1024 } },
+    });
+    validators.set(validateResponses, v);
+  }
+  return v;
+}
+
 export function createApp(opts: AppOptions = {}): express.Express {
   // Plain code-unit order: "~" (a parameter) sorts after every letter, so `/api/assets/assignments`
   // is mounted before `/api/assets/{assetId}`. (localeCompare puts punctuation before letters.)
@@ -188,22 +216,7 @@ export function createApp(opts: AppOptions = {}): express.Express {
   // A non-public operation without a session is a 401 before its input is looked at.
   app.use(requireSessionFor(matchers));
   app.use(refuseMissingBody(matchers));
-  app.use(
-    OpenApiValidator.middleware({
-      apiSpec: apiDocument(),
-      // allErrors: `details` names every offending field (e.g. each missing required property), not just the first.
-      validateRequests: { allowUnknownQueryParameters: false, coerceTypes: true, removeAdditional: false, allErrors: true },
-      validateResponses: (opts.validateResponses ?? config.validateResponses) ? { removeAdditional: false } : false,
-      validateSecurity: false,
-      validateFormats: true,
-      // "full": `format: date` rejects impossible days such as 2024-02-30 (the default "fast" mode
-      // only checks the shape, and the date would then be stored as 2024-03-01).
-      ajvFormats: { mode: "full" },
-      ignorePaths: /^\/(docs|openapi\.json)(\/|$)/,
-      ignoreUndocumented: false,
-      fileUploader: { storage: multer.memoryStorage(), limits: { fileSize: MAX_UPLOAD_BYTES, files: 1, fields: 20, fieldSize: 64 * 1024 } },
-    }),
-  );
+  app.use(openApiValidator(opts.validateResponses ?? config.validateResponses));
 
   app.use(refuseNulCharacters);
 
