@@ -4,7 +4,10 @@
 //   2. Spectral lint - generated/openapi.json against Spectral's OpenAPI ruleset
 //                      (openapi/spectral.yaml: extends spectral:oas); Spectral is installed on first
 //                      use into tools/spectral (pinned by its own lockfile)
-//   3. load          - scripts/load.ts: 60 s mixed workload against 100 000 employees, p99 per
+//   3. /docs in Chromium - the API reference rendered by a real headless Chromium
+//                      (test/platform/docs.test.ts with REQUIRE_CHROMIUM=1); Debian's `chromium` is
+//                      installed first when missing (scripts/ensure-chromium.sh, needs root)
+//   4. load          - scripts/load.ts: 60 s mixed workload against 100 000 employees, p99 per
 //                      route, RSS growth, bare node:http + pg baseline
 // Exit status 1 when a check fails.
 import { spawnSync } from "node:child_process";
@@ -63,6 +66,17 @@ await step("Spectral lint (spectral:oas)", async () => {
   process.stdout.write(res.stdout + res.stderr);
   const problems = /(\d+) problems?/.exec(res.stdout)?.[1] ?? "0";
   return res.status === 0 ? { result: "pass", details: "no warnings or errors" } : { result: "FAIL", details: `${problems} problems` };
+});
+
+await step("/docs in Chromium", async () => {
+  const ensure = spawnSync("bash", [path.join(root, "scripts", "ensure-chromium.sh")], { cwd: root, encoding: "utf8" });
+  process.stdout.write(ensure.stdout + ensure.stderr);
+  if (ensure.status !== 0) return { result: "FAIL", details: `no Chromium: ${(ensure.stderr || ensure.stdout).trim().split("\n").at(-1)}` };
+  const res = spawnSync(bin("vitest"), ["run", "--config", "test/vitest.config.ts", "test/platform/docs.test.ts"], { cwd: root, env: { ...process.env, REQUIRE_CHROMIUM: "1" }, encoding: "utf8" });
+  const out = `${res.stdout}\n${res.stderr}`;
+  process.stdout.write(out.split("\n").filter((l) => /✓|×|FAIL|Skipped|Tests /.test(l)).join("\n") + "\n");
+  const skipped = /Tests .*skipped/.test(out.replace(/\x1b\[[0-9;]*m/g, ""));
+  return res.status === 0 && !skipped ? { result: "pass", details: "Swagger UI rendered every operation (headless Chromium, no network)" } : { result: "FAIL", details: skipped ? "the rendering check was skipped" : "see the output above" };
 });
 
 await step("load (autocannon)", async () => {

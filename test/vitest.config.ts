@@ -1,6 +1,7 @@
 import path from "node:path";
 import { defineConfig } from "vitest/config";
 import LongestFirst from "./support/sequencer.ts";
+import SkippedTests from "./support/skipped-reporter.ts";
 
 export default defineConfig({
   root: path.resolve(import.meta.dirname, ".."),
@@ -9,6 +10,8 @@ export default defineConfig({
     globalSetup: ["test/support/global-setup.ts"],
     setupFiles: ["test/support/setup.ts"],
     sequence: { sequencer: LongestFirst },
+    // every skipped test is listed just above vitest's summary (its closing lines stay the same)
+    reporters: [new SkippedTests(), "default"],
     pool: "forks",
     // One process per worker for all of its files (not one per file): the app's modules are loaded
     // and its validators compiled once per worker. Each file still gets a database of its own, a new
