@@ -2,6 +2,7 @@
 // embedded PostgreSQL), applies pending migrations (MIGRATE_ON_START=false turns it off),
 // starts the job worker and serves HTTP. SIGTERM/SIGINT finish in-flight requests, then close.
 import type { Server } from "node:http";
+import type { AddressInfo } from "node:net";
 import { assertProductionConfig, config } from "./config.ts";
 import { closeDb, initDb } from "./db/client.ts";
 import { ensureDatabase } from "./db/embedded.ts";
@@ -20,8 +21,10 @@ if (config.migrateOnStart) {
 initDb(database.url);
 const app = createApp();
 const server: Server = app.listen(config.port, () => {
-  const base = `http://localhost:${config.port}`;
-  logger.info({ port: config.port, database: config.databaseUrl ? "DATABASE_URL" : `embedded (${config.embeddedDataDir})` }, "listening");
+  // PORT=0 takes a free port: the line below says which (tests and scripts read it from here)
+  const port = (server.address() as AddressInfo).port;
+  const base = `http://localhost:${port}`;
+  logger.info({ port, database: config.databaseUrl ? "DATABASE_URL" : `embedded (${config.embeddedDataDir})` }, "listening");
   console.log(`\nHRMS API listening on ${base}\n  API reference: ${base}/docs\n  OpenAPI document: ${base}/openapi.json\n  Health: ${base}/api/health\n`);
   void demoHint().then((hint) => hint && console.log(hint));
 });
@@ -32,6 +35,10 @@ async function demoHint(): Promise<string | null> {
   const demo = await systemDb.user.findUnique({ where: { email: "demo.owner@hrms.local" }, select: { id: true } }).catch(() => null);
   return demo ? "  Demo sign-in (from `make seed`): demo.owner@hrms.local / demo-password-2026\n" : "  No demo data yet: `make seed` adds a demo company (or sign up through /docs).\n";
 }
+server.on("error", (err: NodeJS.ErrnoException) => {
+  console.error(err.code === "EADDRINUSE" ? `Port ${config.port} is already in use: stop what holds it, or set PORT to another port (PORT=0 takes a free one).` : `Cannot serve: ${err.message}`);
+  process.exit(1);
+});
 server.keepAliveTimeout = 65_000;
 
 if (config.runWorker) {
