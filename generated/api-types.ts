@@ -8175,6 +8175,8 @@ export interface operations {
             /** @description Membership added; signed in. */
             200: {
                 headers: {
+                    /** @description The session cookie (signed in). */
+                    "Set-Cookie"?: string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -8417,6 +8419,8 @@ export interface operations {
             /** @description Account and tenant created; signed in. */
             201: {
                 headers: {
+                    /** @description The session cookie (signed in). */
+                    "Set-Cookie"?: string;
                     [name: string]: unknown;
                 };
                 content: {

@@ -1,4 +1,4 @@
-// The baseline of `npm run bench`: the benchmark's three queries answered by a bare node:http
+// The baseline of `npm run bench`: server-time, health (SELECT 1) and the benchmark's three queries answered by a bare node:http
 // server over a pg pool - the same SQL as the API (scripts/bench-sql.ts), the same
 // `{ data, message, pagination }` JSON - but no framework, session, validation, tenancy layer or ORM. The tenant comes from BENCH_TENANT_ID. Started as a child process by
 // scripts/bench.ts: `tsx scripts/bench-baseline.ts` with PORT and DATABASE_URL.
@@ -44,6 +44,14 @@ const server = http.createServer(async (req, res) => {
     const url = new URL(req.url ?? "/", "http://localhost");
     const one = /^\/api\/employees\/([0-9a-f-]{36})$/.exec(url.pathname);
     if (url.pathname === "/api/employees") return send(res, 200, await list(url.searchParams));
+    if (url.pathname === "/api/server-time") {
+      const now = new Date();
+      return send(res, 200, { data: { now: now.toISOString(), epoch_ms: now.getTime() }, message: "OK" });
+    }
+    if (url.pathname === "/api/health") {
+      await pool.query("SELECT 1");
+      return send(res, 200, { data: { status: "ok", database: "up", uptime_seconds: Math.floor(process.uptime()) }, message: "OK" });
+    }
     if (one) {
       const body = await byId(one[1]);
       return body ? send(res, 200, body) : send(res, 404, { error: "Employee not found", status: 404, code: "not_found" });
@@ -54,5 +62,5 @@ const server = http.createServer(async (req, res) => {
   }
 });
 server.keepAliveTimeout = 65_000;
-server.listen(Number(process.env.PORT), "127.0.0.1", () => console.log("baseline listening"));
+server.listen(Number(process.env.PORT ?? 0), "127.0.0.1", () => console.log(`listening ${(server.address() as import("node:net").AddressInfo).port}`));
 process.on("SIGTERM", () => server.close(() => pool.end().then(() => process.exit(0))));

@@ -6,7 +6,7 @@
 // leave requests with approvals. Checks: 0 errors, 0 non-2xx (so 0 5xx), RSS growth ≤ 20 % from
 // the end of the warm-up (LOAD_WARMUP_SECONDS, default 60) to the end of the run; reports p99 per route and the throughput of the bare
 // node:http + pg baseline (scripts/load-baseline.mjs) for the same read work, in the same run.
-import { spawn, type ChildProcess } from "node:child_process";
+import type { ChildProcess } from "node:child_process";
 import { mkdtempSync, readFileSync, rmSync, chmodSync } from "node:fs";
 import { tmpdir } from "node:os";
 import path from "node:path";
@@ -16,7 +16,7 @@ import { operationTable } from "../generated/registry.ts";
 import { hashPassword } from "../src/auth/passwords.ts";
 import { startThrowawayServer } from "../src/db/embedded.ts";
 import { deployMigrations } from "../src/db/migrations.ts";
-import { freePort } from "../test/support/ports.ts";
+import { startServerProcess } from "../test/support/server-process.ts";
 
 const root = path.resolve(import.meta.dirname, "..");
 /** autocannon with the options this script uses beyond scripts/autocannon.d.ts (request sequences, onResponse, statusCodeStats). */
@@ -58,15 +58,6 @@ const has = (id: string) => id in operationTable;
 const pathOf = (id: string) => (operationTable as Record<string, { path: string }>)[id]?.path;
 
 
-async function waitHealthy(url: string, proc: ChildProcess, log: () => string) {
-  const until = Date.now() + 90_000;
-  for (;;) {
-    if (proc.exitCode !== null) throw new Error(`process exited (${proc.exitCode}): ${log()}`);
-    if (await fetch(url).then((r) => r.status < 500, () => false)) return;
-    if (Date.now() > until) throw new Error(`not healthy in time: ${log()}`);
-    await new Promise((r) => setTimeout(r, 300));
-  }
-}
 
 function rssMb(pid: number): number {
   const m = /VmRSS:\s+(\d+) kB/.exec(readFileSync(`/proc/${pid}/status`, "utf8"));
@@ -265,13 +256,10 @@ function runCannon(base: string, route: Route, users: SeedUser[], ctx: RouteCont
   return cannon({ url: base, connections: route.connections, duration: seconds, requests, timeout: 30 });
 }
 
-async function startProcess(args: string[], env: Record<string, string>, healthUrl: (port: number) => string) {
-  const port = await freePort();
-  const proc = spawn(process.execPath, args, { cwd: root, env: { ...process.env, ...env, PORT: String(port) }, stdio: ["ignore", "ignore", "pipe"] });
-  let log = "";
-  proc.stderr!.on("data", (d) => (log = (log + d).slice(-4000)));
-  await waitHealthy(healthUrl(port), proc, () => log);
-  return { proc, port, base: `http://127.0.0.1:${port}` };
+async function startProcess(args: string[], env: Record<string, string>, healthPath: string) {
+  // on a port the child takes itself (PORT=0) and reports: no port to lose to another process
+  const { proc, port, base } = await startServerProcess(args, { cwd: root, env: { ...process.env, ...env }, healthPath, timeoutMs: 90_000 });
+  return { proc, port, base };
 }
 
 export async function runLoad(opts: { seconds?: number; employees?: number; tenants?: number; log?: (s: string) => void } = {}): Promise<LoadReport> {
@@ -306,7 +294,7 @@ export async function runLoad(opts: { seconds?: number; employees?: number; tena
     log(`load: seeded ${tenants} tenants, ${users.length} users, ${employees} employees in ${((Date.now() - t0) / 1000).toFixed(1)} s`);
 
     const env = { DATABASE_URL: url, NODE_ENV: "production", SESSION_SECRET, RUN_WORKER: "false", MIGRATE_ON_START: "false", LOG_LEVEL: "warn", TRUST_PROXY: "true" }; // production: Secure cookies behind a TLS-terminating proxy
-    const api = await startProcess(["--import", "tsx", "src/main.ts"], { ...env, PUBLIC_URL: "http://127.0.0.1" }, (p) => `http://127.0.0.1:${p}/api/health`);
+    const api = await startProcess(["--import", "tsx", "src/main.ts"], { ...env, PUBLIC_URL: "http://127.0.0.1" }, "/api/health");
     procs.push(api.proc);
     t0 = Date.now();
     for (const user of users) {
@@ -356,7 +344,7 @@ export async function runLoad(opts: { seconds?: number; employees?: number; tena
     if (rssAfterMb > rssBeforeMb * 1.2) problems.push(`RSS grew ${(((rssAfterMb - rssBeforeMb) / rssBeforeMb) * 100).toFixed(1)} % (${rssBeforeMb} → ${rssAfterMb} MB), more than 20 %`);
 
     // baseline: the same read work on bare node:http + pg, same connections, same time, one after the other
-    const bare = await startProcess([path.join(root, "scripts/load-baseline.mjs")], { DATABASE_URL: url, SESSION_SECRET }, (p) => `http://127.0.0.1:${p}/session`);
+    const bare = await startProcess([path.join(root, "scripts/load-baseline.mjs")], { DATABASE_URL: url, SESSION_SECRET }, "/session");
     procs.push(bare.proc);
     const cmpSeconds = Math.min(20, seconds);
     const compare: { route: string; apiPath: string; barePath: string; when: boolean }[] = [

@@ -6,6 +6,7 @@ import type { Request } from "express";
 import session from "express-session";
 import { config, isProduction, isTest } from "../config.ts";
 import { getPool, systemDb } from "../db/client.ts";
+import { requestContext } from "../log.ts";
 
 declare module "express-session" {
   interface SessionData {
@@ -17,12 +18,62 @@ declare module "express-session" {
 export const SESSION_COOKIE = "hrms.sid";
 export const SESSION_MAX_AGE_MS = 7 * 24 * 3600 * 1000;
 
-export function sessionMiddleware() {
+/** The caller's membership, read with the session row (see IdentityStore). */
+export interface PrefetchedAuth {
+  sid: string;
+  userId: string;
+  tenantId: string;
+  row: { role: string; employee_id: string | null; modules: string[]; email: string; name: string } | null;
+}
+
+// A session row and the membership it names, in one round trip: the session's userId/tenantId are
+// cast only when they are UUIDs (they always are when we wrote them), so a damaged row reads as
+// "no membership" rather than failing.
+const SESSION_WITH_MEMBERSHIP = `
+  WITH s AS (
+    SELECT sess,
+           CASE WHEN sess->>'userId' ~ '^[0-9a-fA-F-]{36}$' THEN (sess->>'userId')::uuid END AS user_id,
+           CASE WHEN sess->>'tenantId' ~ '^[0-9a-fA-F-]{36}$' THEN (sess->>'tenantId')::uuid END AS tenant_id
+      FROM "session" WHERE sid = $1 AND expire >= now()
+  )
+  SELECT s.sess, m.role, m.employee_id, t.modules, u.email, u.name
+    FROM s
+    LEFT JOIN memberships m ON m.user_id = s.user_id AND m.tenant_id = s.tenant_id
+    LEFT JOIN tenants t ON t.id = m.tenant_id
+    LEFT JOIN users u ON u.id = m.user_id`;
+
+/**
+ * connect-pg-simple, except that loading a session also reads the membership it names (role,
+ * employee, the tenant's modules, the user's e-mail and name) in the same query: the guard
+ * (src/http/guards.ts) takes it from the request's context instead of asking the database again.
+ * Both come from one snapshot at the start of the request, exactly as before: a role change, a
+ * removal or a module switched off takes effect with the next request.
+ */
+function identityStore() {
   const PgStore = connectPgSimple(session);
+  class IdentityStore extends PgStore {
+    override get(sid: string, fn: (err: unknown, sess?: session.SessionData | null) => void): void {
+      getPool()
+        .query(SESSION_WITH_MEMBERSHIP, [sid])
+        .then(({ rows }) => {
+          if (!rows.length) return fn(null, null);
+          const r = rows[0];
+          const sess = (typeof r.sess === "string" ? JSON.parse(r.sess) : r.sess) as session.SessionData;
+          const info = requestContext.getStore();
+          if (info && sess.userId && sess.tenantId)
+            info.prefetchedAuth = { sid, userId: sess.userId, tenantId: sess.tenantId, row: r.role ? { role: r.role, employee_id: r.employee_id, modules: r.modules, email: r.email, name: r.name } : null };
+          fn(null, sess);
+        }, fn);
+    }
+  }
+  return new IdentityStore({ pool: getPool(), tableName: "session", createTableIfMissing: false, disableTouch: true, pruneSessionInterval: isTest ? false : 900 });
+}
+
+export function sessionMiddleware() {
   return session({
     name: SESSION_COOKIE,
     secret: config.sessionSecret,
-    store: new PgStore({ pool: getPool(), tableName: "session", createTableIfMissing: false, disableTouch: true, pruneSessionInterval: isTest ? false : 900 }),
+    store: identityStore(),
     resave: false,
     saveUninitialized: false,
     rolling: false,

@@ -12,7 +12,7 @@ import multer from "multer";
 import swaggerUi from "swagger-ui-express";
 import { handlers } from "../../generated/handlers.ts";
 import { operationTable, type OperationId } from "../../generated/registry.ts";
-import { sessionMiddleware } from "../auth/session.ts";
+import { SESSION_COOKIE, sessionMiddleware } from "../auth/session.ts";
 import { config } from "../config.ts";
 import { withTenant } from "../db/tenancy.ts";
 import { logger, requestContext } from "../log.ts";
@@ -65,11 +65,11 @@ function nulPaths(v: unknown, at: string, out: string[]): string[] {
  * validator, which would call it a 415 without a content type, or let the JSON parser's `{}` for
  * an empty payload through to schemas without required properties).
  */
-function refuseMissingBody(matchers: ReturnType<typeof operationMatchers>) {
+function refuseMissingBody() {
   return (req: Request, _res: Response, next: NextFunction) => {
     const length = req.headers["content-length"];
     if (req.headers["transfer-encoding"] !== undefined || (length !== undefined && length !== "0")) return next();
-    const op = matchers.find((m) => m.method === req.method && m.re.test(req.path));
+    const op = operationOf(req);
     if (!op?.bodyRequired) return next();
     next(new AppError(400, "validation_failed", "A request body is required", [{ path: "body", message: "is required" }]));
   };
@@ -120,19 +120,59 @@ function mount(app: express.Express, id: OperationId) {
   });
 }
 
+type DocOperation = { requestBody?: { required?: boolean }; responses?: Record<string, { headers?: Record<string, unknown> }> };
+
 /** Method + path of each operation as a matcher, most specific first. */
 function operationMatchers(ids: OperationId[]) {
+  const doc = apiDocument() as { paths: Record<string, Record<string, DocOperation>> };
   return ids.map((id) => {
     const meta = operationTable[id];
     const re = new RegExp(`^${meta.path.replace(/[.*+?^$()|[\]\\]/g, "\\$&").replace(/\{[^}]+\}/g, "[^/]+")}/?$`);
-    const bodyRequired = (apiDocument() as { paths: Record<string, Record<string, { requestBody?: { required?: boolean } }>> }).paths[meta.path]?.[meta.method.toLowerCase()]?.requestBody?.required === true;
-    return { id, method: meta.method.toUpperCase(), re, isPublic: meta.public, bodyRequired };
+    const op = doc.paths[meta.path]?.[meta.method.toLowerCase()];
+    const bodyRequired = op?.requestBody?.required === true;
+    // an operation that signs someone in declares the session cookie on its success response
+    const startsSession = Object.entries(op?.responses ?? {}).some(([status, r]) => status.startsWith("2") && Object.keys(r.headers ?? {}).some((h) => h.toLowerCase() === "set-cookie"));
+    return { id, method: meta.method.toUpperCase(), re, segments: meta.path.split("/").length, isPublic: meta.public, bodyRequired, startsSession };
   });
 }
+type Matcher = ReturnType<typeof operationMatchers>[number];
 
-function requireSessionFor(matchers: ReturnType<typeof operationMatchers>) {
+/**
+ * Finds the operation of each request once (by method and number of path segments, then the
+ * most specific path first) and keeps it on the request for the middlewares after it.
+ */
+function resolveOperation(matchers: Matcher[]) {
+  const index = new Map<string, Matcher[]>();
+  for (const m of matchers) {
+    const key = `${m.method} ${m.segments}`;
+    index.set(key, [...(index.get(key) ?? []), m]);
+  }
   return (req: Request, _res: Response, next: NextFunction) => {
-    const op = matchers.find((m) => m.method === req.method && m.re.test(req.path));
+    const p = req.path.length > 1 && req.path.endsWith("/") ? req.path.slice(0, -1) : req.path;
+    (req as OperationRequest).operation = index.get(`${req.method} ${p.split("/").length}`)?.find((m) => m.re.test(req.path));
+    next();
+  };
+}
+type OperationRequest = Request & { operation?: Matcher };
+const operationOf = (req: Request) => (req as OperationRequest).operation;
+
+/**
+ * express-session only where a session can matter: the request carries the session cookie, or its
+ * operation signs someone in. Every other request (health, public links, the webhook, calls without
+ * a cookie that end in a 401) skips loading, creating and hashing a throw-away session.
+ */
+function sessionWhereNeeded() {
+  const session = sessionMiddleware();
+  const cookie = `${SESSION_COOKIE}=`;
+  return (req: Request, res: Response, next: NextFunction) => {
+    if (req.headers.cookie?.includes(cookie) || operationOf(req)?.startsSession) return session(req, res, next);
+    next();
+  };
+}
+
+function requireSessionFor() {
+  return (req: Request, _res: Response, next: NextFunction) => {
+    const op = operationOf(req);
     if (op && !op.isPublic && !req.session?.userId) return next(new AppError(401, "unauthenticated", "Authentication required"));
     next();
   };
@@ -212,10 +252,11 @@ export function createApp(opts: AppOptions = {}): express.Express {
       },
     }),
   );
-  app.use(sessionMiddleware());
+  app.use(resolveOperation(matchers));
+  app.use(sessionWhereNeeded());
   // A non-public operation without a session is a 401 before its input is looked at.
-  app.use(requireSessionFor(matchers));
-  app.use(refuseMissingBody(matchers));
+  app.use(requireSessionFor());
+  app.use(refuseMissingBody());
   app.use(openApiValidator(opts.validateResponses ?? config.validateResponses));
 
   app.use(refuseNulCharacters);

@@ -8,6 +8,10 @@ import { requestContext } from "../log.ts";
 import { forbidden, moduleDisabled, unauthenticated } from "./errors.ts";
 import type { AuthContext, ModuleName, Role } from "./types.ts";
 
+function toAuth(userId: string, tenantId: string, r: { role: string; employee_id: string | null; modules: string[]; email: string; name: string }): AuthContext {
+  return { userId, tenantId, role: r.role as Role, employeeId: r.employee_id, modules: r.modules as ModuleName[], email: r.email, name: r.name };
+}
+
 export async function loadAuth(userId: string, tenantId: string): Promise<AuthContext | null> {
   const { rows } = await getPool().query(
     `SELECT m.role, m.employee_id, t.modules, u.email, u.name
@@ -15,9 +19,7 @@ export async function loadAuth(userId: string, tenantId: string): Promise<AuthCo
       WHERE m.tenant_id = $1 AND m.user_id = $2`,
     [tenantId, userId],
   );
-  if (!rows.length) return null;
-  const r = rows[0];
-  return { userId, tenantId, role: r.role as Role, employeeId: r.employee_id, modules: r.modules as ModuleName[], email: r.email, name: r.name };
+  return rows.length ? toAuth(userId, tenantId, rows[0]) : null;
 }
 
 /** Resolves the caller of a non-public operation or throws 401/403. */
@@ -25,8 +27,10 @@ export async function authorize(req: Request, meta: OperationMeta): Promise<Auth
   const userId = req.session?.userId;
   if (!userId) throw unauthenticated();
   const tenantId = req.session.tenantId;
-  const auth = tenantId ? await loadAuth(userId, tenantId) : null;
   const info = requestContext.getStore();
+  // read with the session row when it was loaded for this request (one round trip instead of two)
+  const pre = info?.prefetchedAuth;
+  const auth = !tenantId ? null : pre && pre.sid === req.sessionID && pre.userId === userId && pre.tenantId === tenantId ? (pre.row ? toAuth(userId, tenantId, pre.row) : null) : await loadAuth(userId, tenantId);
   if (info) info.userId = userId;
   if (!auth) {
     if (meta.tenantOptional) return null;

@@ -42,6 +42,24 @@ describe("guards from the document", () => {
     for (const [m, p] of [["get", "/api/auth/session"], ["get", "/api/configuration/company-settings"], ["post", "/api/upload"], ["get", "/api/notifications"]] as const)
       expectError(await t.request()[m](p), 401, "unauthenticated");
   });
+
+  it("loads a session only where one can matter: the cookie is sent, or the operation signs someone in", async () => {
+    const sessions = async () => (await t.query<{ n: number }>(`SELECT count(*)::int AS n FROM "session"`))[0].n;
+    const before = await sessions();
+    // without a cookie: no session cookie is set, no session row is written
+    for (const p of ["/api/health", "/api/server-time", "/api/configuration/company-settings"]) expect((await t.request().get(p)).headers["set-cookie"], p).toBeUndefined();
+    expect(await sessions()).toBe(before);
+    // operations that sign someone in (Set-Cookie declared on their success) still get one
+    const o = await signupTenant(t);
+    const again = t.request();
+    const signIn = await again.post("/api/auth/sign-in").send({ email: o.email, password: o.password }).expect(200);
+    expect(String(signIn.headers["set-cookie"])).toMatch(/^hrms\.sid=/);
+    // and with the cookie, the session (and the membership read with it) is there
+    expect((await again.get("/api/auth/session").expect(200)).body.data.role).toBe("owner");
+    // a role changed in the database takes effect with the very next request
+    await t.query(`UPDATE memberships SET role = 'employee' WHERE user_id = $1 AND tenant_id = $2`, [o.userId, o.tenantId]);
+    expectError(await again.get("/api/configuration/members"), 403, "forbidden");
+  });
 });
 
 describe("request hygiene", () => {

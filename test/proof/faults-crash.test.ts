@@ -5,43 +5,27 @@
 //     after a restart none of the rows exist and the same signup succeeds completely;
 //   - random: a burst of concurrent signups and invitations is cut by SIGKILL at a random moment;
 //     after a restart every write is all-or-nothing.
-import { spawn, type ChildProcess } from "node:child_process";
+import type { ChildProcess } from "node:child_process";
 import path from "node:path";
 import pg from "pg";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { uniqueEmail, useTestApp } from "../support/app.ts";
+import { startServerProcess } from "../support/server-process.ts";
 
 const t = useTestApp();
 const root = path.resolve(import.meta.dirname, "../..");
 let child: { proc: ChildProcess; base: string } | undefined;
 
 
-/**
- * Starts the real server on this file's database and waits until it is healthy. It takes a free
- * port itself (PORT=0) and says which on stdout: a port chosen here and handed over could be taken
- * by another process before the server binds it (then "healthy" would be someone else's server).
- */
+/** Starts the real server on this file's database (on a free port it takes itself) and waits until it is healthy. */
 async function startServer(): Promise<{ proc: ChildProcess; base: string }> {
   // node itself with tsx as a loader: one process, so SIGKILL hits the server (the tsx CLI would
   // run it in a child that outlives the kill)
-  const proc = spawn(process.execPath, ["--import", "tsx", "src/main.ts"], {
+  const { proc, base } = await startServerProcess(["--import", "tsx", "src/main.ts"], {
     cwd: root,
-    env: { ...process.env, DATABASE_URL: t.url, PORT: "0", PUBLIC_URL: "http://127.0.0.1", RUN_WORKER: "false", MIGRATE_ON_START: "false", LOG_LEVEL: "silent", NODE_ENV: "test" },
-    stdio: ["ignore", "pipe", "pipe"],
+    env: { ...process.env, DATABASE_URL: t.url, PUBLIC_URL: "http://127.0.0.1", RUN_WORKER: "false", MIGRATE_ON_START: "false", LOG_LEVEL: "silent", NODE_ENV: "test" },
   });
-  let stdout = "";
-  let stderr = "";
-  proc.stdout!.on("data", (d) => (stdout += d));
-  proc.stderr!.on("data", (d) => (stderr += d));
-  const until = Date.now() + 180_000; // a hang guard: start-up takes seconds, on a busy machine a minute
-  for (;;) {
-    if (proc.exitCode !== null) throw new Error(`server exited with ${proc.exitCode}: ${stderr}`);
-    const port = /listening on http:\/\/localhost:(\d+)/.exec(stdout)?.[1];
-    const base = port && `http://127.0.0.1:${port}`;
-    if (base && (await fetch(`${base}/api/health`).then((r) => r.status === 200, () => false))) return { proc, base };
-    if (Date.now() > until) throw new Error(`server did not become healthy: ${stderr}`);
-    await new Promise((r) => setTimeout(r, 250));
-  }
+  return { proc, base };
 }
 
 function kill(c: { proc: ChildProcess }): Promise<void> {

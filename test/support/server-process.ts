@@ -1,0 +1,45 @@
+// Starts a server process (the real one, `src/main.ts`, or a baseline) on a port it takes itself:
+// PORT=0, and the port is read from the line it prints ("listening on http://localhost:<port>" or
+// "listening <port>"). A port chosen here and handed over could be taken by another process before
+// the child binds it - and then a health check would reach someone else's server.
+import { spawn, type ChildProcess } from "node:child_process";
+
+export interface ServerProcess {
+  proc: ChildProcess;
+  port: number;
+  base: string;
+  /** the last lines the process wrote to stderr (for error messages) */
+  log: () => string;
+}
+
+const LISTENING = /listening (?:on http:\/\/localhost:)?(\d+)/;
+
+/**
+ * Spawns `node <args>` in `cwd` with `env` (PORT=0 added) and waits until the port it reports
+ * answers `healthPath` with a status below 500. `timeoutMs` is a hang guard only.
+ */
+export async function startServerProcess(args: string[], opts: { cwd: string; env: Record<string, string | undefined>; healthPath?: string; timeoutMs?: number; inheritStderr?: boolean }): Promise<ServerProcess> {
+  const proc = spawn(process.execPath, args, { cwd: opts.cwd, env: { ...opts.env, PORT: "0" }, stdio: ["ignore", "pipe", opts.inheritStderr ? "inherit" : "pipe"] });
+  let stdout = "";
+  let stderr = "";
+  const keep = (d: Buffer) => (stdout = (stdout + d).slice(-4000));
+  proc.stdout!.on("data", keep);
+  proc.stderr?.on("data", (d) => (stderr = (stderr + d).slice(-4000)));
+  const until = Date.now() + (opts.timeoutMs ?? 180_000);
+  for (;;) {
+    if (proc.exitCode !== null || proc.signalCode) throw new Error(`${args.join(" ")} exited (${proc.exitCode ?? proc.signalCode}) before it was healthy: ${stderr}`);
+    const port = Number(LISTENING.exec(stdout)?.[1]);
+    if (port) {
+      const base = `http://127.0.0.1:${port}`;
+      if (await fetch(`${base}${opts.healthPath ?? "/api/health"}`).then((r) => r.status < 500, () => false)) {
+        proc.stdout!.off("data", keep).resume(); // drained from now on, not kept
+        return { proc, port, base, log: () => stderr };
+      }
+    }
+    if (Date.now() > until) {
+      proc.kill("SIGKILL");
+      throw new Error(`${args.join(" ")} did not become healthy: ${stderr}`);
+    }
+    await new Promise((r) => setTimeout(r, 200));
+  }
+}
