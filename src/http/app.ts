@@ -82,10 +82,7 @@ function refuseNulCharacters(req: Request, _res: Response, next: NextFunction) {
   next(new AppError(400, "validation_failed", "Text must not contain NUL (U+0000) characters", paths.map((p) => ({ path: p, message: "must not contain NUL (U+0000) characters" }))));
 }
 
-/** Express path from an OpenAPI path; static segments sort before parameters. */
-function expressPath(p: string): string {
-  return p.replace(/\{([^}]+)\}/g, ":$1");
-}
+/** Static segments sort before parameters. */
 function specificity(p: string): string {
   return p
     .split("/")
@@ -93,10 +90,11 @@ function specificity(p: string): string {
     .join("/");
 }
 
-function mount(app: express.Express, id: OperationId) {
+/** The Express handler of one operation: identity and guards, the handler, the envelope. */
+function operationHandler(id: OperationId) {
   const meta = operationTable[id];
   const handler = handlers[id] as (ctx: HandlerContext<OperationId>) => Promise<any>;
-  app[meta.method](expressPath(meta.path), async (req: Request, res: Response, next: NextFunction) => {
+  return async (req: Request, res: Response, next: NextFunction) => {
     try {
       const auth = meta.public ? null : await authorize(req, meta);
       const ctx = {
@@ -117,7 +115,27 @@ function mount(app: express.Express, id: OperationId) {
     } catch (err) {
       next(err);
     }
-  });
+  };
+}
+
+/**
+ * One route for every operation of the document: the operation found for the request (by
+ * resolveOperation, from the generated registry) gets its path parameters and runs - instead of
+ * 227 routes that Express would test one after the other on every request.
+ */
+function dispatch(ids: OperationId[]) {
+  const run = new Map(ids.map((id) => [id, operationHandler(id)]));
+  return (req: Request, res: Response, next: NextFunction) => {
+    const op = operationOf(req);
+    if (!op) return next();
+    const m = op.re.exec(req.path)!;
+    try {
+      req.params = Object.fromEntries(op.params.map((name, i) => [name, decodeURIComponent(m[i + 1])]));
+    } catch {
+      return next(new AppError(400, "validation_failed", "Malformed path", [{ path: "path", message: "is not valid percent-encoding" }]));
+    }
+    return run.get(op.id)!(req, res, next);
+  };
 }
 
 type DocOperation = { requestBody?: { required?: boolean }; responses?: Record<string, { headers?: Record<string, unknown> }> };
@@ -127,12 +145,13 @@ function operationMatchers(ids: OperationId[]) {
   const doc = apiDocument() as { paths: Record<string, Record<string, DocOperation>> };
   return ids.map((id) => {
     const meta = operationTable[id];
-    const re = new RegExp(`^${meta.path.replace(/[.*+?^$()|[\]\\]/g, "\\$&").replace(/\{[^}]+\}/g, "[^/]+")}/?$`);
+    const re = new RegExp(`^${meta.path.replace(/[.*+?^$()|[\]\\]/g, "\\$&").replace(/\{[^}]+\}/g, "([^/]+)")}/?$`);
+    const params = [...meta.path.matchAll(/\{([^}]+)\}/g)].map((x) => x[1]);
     const op = doc.paths[meta.path]?.[meta.method.toLowerCase()];
     const bodyRequired = op?.requestBody?.required === true;
     // an operation that signs someone in declares the session cookie on its success response
     const startsSession = Object.entries(op?.responses ?? {}).some(([status, r]) => status.startsWith("2") && Object.keys(r.headers ?? {}).some((h) => h.toLowerCase() === "set-cookie"));
-    return { id, method: meta.method.toUpperCase(), re, segments: meta.path.split("/").length, isPublic: meta.public, bodyRequired, startsSession };
+    return { id, method: meta.method.toUpperCase(), re, params, segments: meta.path.split("/").length, isPublic: meta.public, bodyRequired, startsSession };
   });
 }
 type Matcher = ReturnType<typeof operationMatchers>[number];
@@ -261,7 +280,7 @@ export function createApp(opts: AppOptions = {}): express.Express {
 
   app.use(refuseNulCharacters);
 
-  for (const id of ids) mount(app, id);
+  app.use(dispatch(ids));
 
   app.use(notFoundFallback);
   app.use(errorMiddleware);
