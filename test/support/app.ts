@@ -41,6 +41,14 @@ export async function createTestDatabase(): Promise<{ url: string; dbName: strin
     drop: async () => {
       const c = new pg.Client({ connectionString: adminUrl });
       await c.connect();
+      // The file's pools have been ended, but a connection may still be closing: wait for its
+      // backend to go (a bounded wait) - FORCE would otherwise terminate it, and its client would
+      // report "terminating connection due to administrator command" as an unhandled error.
+      for (let i = 0; i < 200; i++) {
+        const { rows } = await c.query<{ n: number }>("SELECT count(*)::int AS n FROM pg_stat_activity WHERE datname = $1", [dbName]);
+        if (!rows[0].n) break;
+        await new Promise((r) => setTimeout(r, 50));
+      }
       await c.query(`DROP DATABASE IF EXISTS "${dbName}" WITH (FORCE)`).catch(() => {});
       await c.end();
     },

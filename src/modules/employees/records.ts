@@ -2,7 +2,7 @@
 // written to the activity log (audit_logs, entity_type 'employee') in the same transaction.
 import type { Employee, EmployeeExit, ExitChecklistItem } from "../../../generated/prisma/client.ts";
 import { audit, diff, mask } from "../../audit.ts";
-import { currentTenantId, db, tenantTx, type ScopedTx } from "../../db/tenancy.ts";
+import { currentTenantId, db, tenantRead, tenantTx, type ScopedTx } from "../../db/tenancy.ts";
 import { badRequest, conflict, invalidField, notFound, type ErrorDetail } from "../../http/errors.ts";
 import type { RequestBody } from "../../http/types.ts";
 import { parseDate, toDateString } from "../../lib/dates.ts";
@@ -120,12 +120,14 @@ export async function exitOf(e: Pick<Employee, "id" | "status">): Promise<ExitWi
 
 /**
  * The live employee with the member account linked to it, in one statement (the profile read is a
- * hot path: one round trip instead of two Prisma queries), or 404.
+ * hot path: one round trip instead of two Prisma queries, on the pool), or 404.
  */
 export async function loadEmployeeWithUser(id: string): Promise<Employee & { user_id: string | null }> {
-  const [row] = await db.$queryRaw<(Employee & { user_id: string | null })[]>`
-    SELECT e.*, (SELECT m.user_id FROM memberships m WHERE m.tenant_id = e.tenant_id AND m.employee_id = e.id ORDER BY m.created_at LIMIT 1) AS user_id
-      FROM employees e WHERE e.tenant_id = ${currentTenantId()}::uuid AND e.id = ${id}::uuid AND e.deleted_at IS NULL`;
+  const [row] = await tenantRead<Employee & { user_id: string | null }>(
+    `SELECT e.*, (SELECT m.user_id FROM memberships m WHERE m.tenant_id = e.tenant_id AND m.employee_id = e.id ORDER BY m.created_at LIMIT 1) AS user_id
+       FROM employees e WHERE e.tenant_id = $1::uuid AND e.id = $2::uuid AND e.deleted_at IS NULL`,
+    [id],
+  );
   if (!row) throw notFound("Employee");
   return row;
 }
