@@ -34,7 +34,7 @@ export const config = {
   port: Number(env.PORT ?? 3000),
   databaseUrl: env.DATABASE_URL || undefined,
   /** Connections the server's pool may open (`DATABASE_POOL_SIZE`). */
-  databasePoolSize: positiveInt("DATABASE_POOL_SIZE", 20),
+  databasePoolSize: positiveInt("DATABASE_POOL_SIZE", 10),
   /**
    * How long a query may wait for a connection (a free one of the pool, or a new one being opened)
    * before the request is answered 503 `unavailable` (`DATABASE_POOL_TIMEOUT_MS`).
@@ -53,7 +53,7 @@ export const config = {
    * up to `REQUEST_QUEUE_TIMEOUT_MS`, beyond which they are a 503 `unavailable` with Retry-After.
    * Health and the static reference (/docs, /openapi.json) bypass it.
    */
-  maxConcurrentRequests: positiveInt("MAX_CONCURRENT_REQUESTS", 16),
+  maxConcurrentRequests: positiveInt("MAX_CONCURRENT_REQUESTS", 8),
   maxQueuedRequests: nonNegativeInt("MAX_QUEUED_REQUESTS", 64),
   requestQueueTimeoutMs: positiveInt("REQUEST_QUEUE_TIMEOUT_MS", 2000),
   sessionSecret: env.SESSION_SECRET ?? "dev-only-insecure-session-secret-change-me",

@@ -24,6 +24,12 @@ export interface AdmissionOptions {
   queueTimeoutMs: number;
   /** Retry-After of the 503 (seconds) */
   retryAfterSeconds?: number;
+  /**
+   * Answers a refusal (the app passes its error middleware, the one place errors become the
+   * envelope). Called directly rather than through next(err): Express would walk every route of
+   * the app to reach the error handler, work the refusal path of an overloaded server cannot spare.
+   */
+  respond?: (err: unknown, req: Request, res: Response, next: NextFunction) => void;
 }
 
 export interface AdmissionStats {
@@ -90,7 +96,8 @@ export function admissionControl(opts: AdmissionOptions): RequestHandler & { sta
     }
   }
 
-  const refuse = (why: string) => unavailable(`Server busy (${why}), try again shortly`, retryAfter);
+  const refusal = (why: string) => unavailable(`Server busy (${why}), try again shortly`, retryAfter);
+  const refuse = (req: Request, res: Response, next: NextFunction, why: string) => (opts.respond ? opts.respond(refusal(why), req, res, next) : next(refusal(why)));
 
   const middleware = (req: Request, res: Response, next: NextFunction) => {
     if (bypassesAdmission(req.path)) return next();
@@ -100,7 +107,7 @@ export function admissionControl(opts: AdmissionOptions): RequestHandler & { sta
     }
     if (waiting >= opts.maxQueued) {
       counts.rejectedFull++;
-      return next(refuse("too many requests waiting"));
+      return refuse(req, res, next, "too many requests waiting");
     }
     // `next` runs later from another request's completion: keep this request's async context
     // (request id of the log lines) for everything downstream.
@@ -114,7 +121,7 @@ export function admissionControl(opts: AdmissionOptions): RequestHandler & { sta
         w.gone = true;
         waiting--;
         counts.rejectedTimeout++;
-        next(refuse(`no capacity within ${opts.queueTimeoutMs} ms`));
+        refuse(req, res, next, `no capacity within ${opts.queueTimeoutMs} ms`);
       }, opts.queueTimeoutMs),
     };
     res.once("close", () => {

@@ -199,6 +199,7 @@ export function createApp(opts: AppOptions = {}): express.Express {
     maxQueued: opts.admission?.maxQueued ?? config.maxQueuedRequests,
     queueTimeoutMs: opts.admission?.queueTimeoutMs ?? config.requestQueueTimeoutMs,
     retryAfterSeconds: opts.admission?.retryAfterSeconds,
+    respond: errorMiddleware,
   });
   app.locals.admission = admission;
   app.use(admission);
