@@ -21,8 +21,8 @@ import { freePort } from "../test/support/ports.ts";
 const root = path.resolve(import.meta.dirname, "..");
 /** autocannon with the options this script uses beyond scripts/autocannon.d.ts (request sequences, onResponse, statusCodeStats). */
 const cannon = autocannon as unknown as (opts: Record<string, unknown>) => Promise<any>;
-const SESSION_SECRET = "load-test-session-secret-0123456789abcdef";
-const PASSWORD = "load-password-1";
+export const SESSION_SECRET = "load-test-session-secret-0123456789abcdef";
+export const PASSWORD = "load-password-1";
 
 export interface RouteRow {
   route: string;
@@ -73,7 +73,7 @@ function rssMb(pid: number): number {
   return m ? Math.round(Number(m[1]) / 102.4) / 10 : NaN;
 }
 
-interface SeedUser {
+export interface SeedUser {
   email: string;
   role: string;
   tenantId: string;
@@ -82,7 +82,7 @@ interface SeedUser {
 }
 
 /** Tenants with a member of every role (three employees each), employees by SQL, notifications and audit history. */
-async function seed(url: string, tenants: number, employees: number): Promise<{ users: SeedUser[]; tenantIds: string[] }> {
+export async function seed(url: string, tenants: number, employees: number): Promise<{ users: SeedUser[]; tenantIds: string[] }> {
   const c = new pg.Client({ connectionString: url });
   await c.connect();
   try {
@@ -265,7 +265,7 @@ function runCannon(base: string, route: Route, users: SeedUser[], ctx: RouteCont
   return cannon({ url: base, connections: route.connections, duration: seconds, requests, timeout: 30 });
 }
 
-async function startProcess(args: string[], env: Record<string, string>, healthUrl: (port: number) => string) {
+export async function startProcess(args: string[], env: Record<string, string>, healthUrl: (port: number) => string) {
   const port = await freePort();
   const proc = spawn(process.execPath, args, { cwd: root, env: { ...process.env, ...env, PORT: String(port) }, stdio: ["ignore", "ignore", "pipe"] });
   let log = "";
