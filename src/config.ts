@@ -53,7 +53,7 @@ export const config = {
    * up to `REQUEST_QUEUE_TIMEOUT_MS`, beyond which they are a 503 `unavailable` with Retry-After.
    * Health and the static reference (/docs, /openapi.json) bypass it.
    */
-  maxConcurrentRequests: positiveInt("MAX_CONCURRENT_REQUESTS", 8),
+  maxConcurrentRequests: positiveInt("MAX_CONCURRENT_REQUESTS", 16),
   maxQueuedRequests: nonNegativeInt("MAX_QUEUED_REQUESTS", 64),
   requestQueueTimeoutMs: positiveInt("REQUEST_QUEUE_TIMEOUT_MS", 2000),
   sessionSecret: env.SESSION_SECRET ?? "dev-only-insecure-session-secret-change-me",
