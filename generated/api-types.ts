@@ -1210,7 +1210,7 @@ export interface paths {
         };
         /**
          * Health check
-         * @description Checks the database with a short timeout. 503 `unavailable` while it is unreachable.
+         * @description Checks the database with a short timeout, on connections of its own: it answers at once while the API is overloaded (it is never queued behind other requests). 503 `unavailable` (with `Retry-After`) while the database is unreachable.
          */
         get: operations["getHealth"];
         put?: never;
@@ -4233,7 +4233,7 @@ export interface components {
             work_location_id: string | null;
         };
         /**
-         * @description A new employee. The six required fields are each named in the 400 `details` when missing. Without `employee_code` the next code of the company is generated (`EMP-00001`, `EMP-00002`, ...).
+         * @description A new employee. The six required fields are each named in the 400 `details` when missing. Without `employee_code` the next code of the company is generated (`EMP-00001`, `EMP-00002`, ...); codes are drawn as soon as the request passes its checks, so concurrent creates do not wait for each other, and a create that fails after the draw (a rare refusal, an outage) leaves a gap.
          * @example {
          *       "first_name": "Priya",
          *       "last_name": "Sharma",
@@ -7007,9 +7007,11 @@ export interface components {
         };
     };
     responses: {
-        /** @description The database is unreachable, or the configured AI provider (`AI_BASE_URL`) timed out, failed or answered something unusable (`unavailable`; the message says which). Retry later. The offline provider never fails. */
+        /** @description The server is overloaded or the database is unreachable (as for every operation), or the configured AI provider (`AI_BASE_URL`) timed out, failed or answered something unusable (`unavailable`; the message says which). Retry after the number of seconds in the `Retry-After` header. The offline provider never fails. */
         AiUnavailable: {
             headers: {
+                /** @description Seconds to wait before retrying. */
+                "Retry-After"?: number;
                 [name: string]: unknown;
             };
             content: {
@@ -7153,15 +7155,17 @@ export interface components {
                 "application/json": components["schemas"]["Error"];
             };
         };
-        /** @description The database is unreachable; retry shortly (the service recovers by itself). */
+        /** @description The service cannot answer now; retry after the number of seconds in the `Retry-After` header (every 503 carries it). Either the server is overloaded - more requests than it can serve in time (its admission queue is full, or a request waited too long for a slot, a database connection, a transaction or a lock) - or the database is unreachable. Both pass by themselves: the server never answers an overload with a 500. */
         Unavailable: {
             headers: {
+                /** @description Seconds to wait before retrying (2 while overloaded, 5 while the database is unreachable). */
+                "Retry-After"?: number;
                 [name: string]: unknown;
             };
             content: {
                 /**
                  * @example {
-                 *       "error": "Service temporarily unavailable",
+                 *       "error": "Server busy (too many requests waiting), try again shortly",
                  *       "status": 503,
                  *       "code": "unavailable"
                  *     }

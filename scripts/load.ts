@@ -21,8 +21,8 @@ import { startServerProcess } from "../test/support/server-process.ts";
 const root = path.resolve(import.meta.dirname, "..");
 /** autocannon with the options this script uses beyond scripts/autocannon.d.ts (request sequences, onResponse, statusCodeStats). */
 const cannon = autocannon as unknown as (opts: Record<string, unknown>) => Promise<any>;
-const SESSION_SECRET = "load-test-session-secret-0123456789abcdef";
-const PASSWORD = "load-password-1";
+export const SESSION_SECRET = "load-test-session-secret-0123456789abcdef";
+export const PASSWORD = "load-password-1";
 
 export interface RouteRow {
   route: string;
@@ -64,7 +64,7 @@ function rssMb(pid: number): number {
   return m ? Math.round(Number(m[1]) / 102.4) / 10 : NaN;
 }
 
-interface SeedUser {
+export interface SeedUser {
   email: string;
   role: string;
   tenantId: string;
@@ -73,7 +73,7 @@ interface SeedUser {
 }
 
 /** Tenants with a member of every role (three employees each), employees by SQL, notifications and audit history. */
-async function seed(url: string, tenants: number, employees: number): Promise<{ users: SeedUser[]; tenantIds: string[] }> {
+export async function seed(url: string, tenants: number, employees: number): Promise<{ users: SeedUser[]; tenantIds: string[] }> {
   const c = new pg.Client({ connectionString: url });
   await c.connect();
   try {
@@ -256,7 +256,7 @@ function runCannon(base: string, route: Route, users: SeedUser[], ctx: RouteCont
   return cannon({ url: base, connections: route.connections, duration: seconds, requests, timeout: 30 });
 }
 
-async function startProcess(args: string[], env: Record<string, string>, healthPath: string) {
+export async function startProcess(args: string[], env: Record<string, string>, healthPath: string) {
   // on a port the child takes itself (PORT=0) and reports: no port to lose to another process
   const { proc, port, base } = await startServerProcess(args, { cwd: root, env: { ...process.env, ...env }, healthPath, timeoutMs: 90_000 });
   return { proc, port, base };

@@ -9,11 +9,14 @@
 //                      installed first when missing (scripts/ensure-chromium.sh, needs root)
 //   4. load          - scripts/load.ts: 60 s mixed workload against 100 000 employees, p99 per
 //                      route, RSS growth, bare node:http + pg baseline
+//   5. overload      - scripts/overload.ts: the sustainable rate of a read mix, then 3× that rate
+//                      open-loop for 25 s: 0 × 500, every 503 with Retry-After, health p99, recovery
 // Exit status 1 when a check fails.
 import { spawnSync } from "node:child_process";
 import { existsSync } from "node:fs";
 import path from "node:path";
 import { formatLoad, runLoad, table } from "./load.ts";
+import { formatOverload, runOverload } from "./overload.ts";
 
 const root = path.resolve(import.meta.dirname, "..");
 const bin = (name: string) => path.join(root, "node_modules", ".bin", name);
@@ -86,6 +89,16 @@ await step("load (autocannon)", async () => {
   const details = `${total} requests in ${report.seconds} s, max p99 ${Math.max(...report.rows.map((r) => r.p99))} ms, RSS ${report.rssBeforeMb}→${report.rssAfterMb} MB${report.baseline.length ? `, API/bare ${report.baseline.map((b) => `${((b.api / b.bare) * 100).toFixed(0)} %`).join(", ")}` : ""}`;
   if (report.problems.length) console.error(`load problems:\n  ${report.problems.join("\n  ")}`);
   return report.problems.length ? { result: "FAIL", details: `${report.problems[0]}${report.problems.length > 1 ? ` (+${report.problems.length - 1})` : ""}` } : { result: "pass", details };
+});
+
+await step("overload (3× sustainable rate)", async () => {
+  const r = await runOverload();
+  console.log(formatOverload(r));
+  const o = r.overload;
+  const n500 = Object.entries(o.statuses).filter(([s]) => Number(s) >= 500 && s !== "503").reduce((n, [, c]) => n + c, 0);
+  const details = `${r.sustainable.rps} req/s sustainable, ${o.targetRps} offered: ${n500} × 500, ${(o.share503 * 100).toFixed(0)} % 503 (${(o.retryAfterShare * 100).toFixed(0)} % with Retry-After), goodput ${o.goodputRps} req/s, health p99 ${r.health.p99} ms, pool ${r.settings.DATABASE_POOL_SIZE}, load ${r.loadAfter[0]}`;
+  if (r.problems.length) console.error(`overload problems:\n  ${r.problems.join("\n  ")}`);
+  return r.problems.length ? { result: "FAIL", details: `${r.problems[0]}${r.problems.length > 1 ? ` (+${r.problems.length - 1})` : ""}` } : { result: "pass", details };
 });
 
 console.log(`\n${table(["check", "result", "seconds", "details"], rows.map((r) => [r.check, r.result, String(r.seconds), r.details]))}`);

@@ -17,6 +17,14 @@ function positiveInt(name: string, dflt: number): number {
   return n;
 }
 
+function nonNegativeInt(name: string, dflt: number): number {
+  const v = env[name];
+  if (v === undefined || v === "") return dflt;
+  const n = Number(v);
+  if (!Number.isInteger(n) || n < 0) throw new Error(`${name} must be a non-negative integer, got ${JSON.stringify(v)}`);
+  return n;
+}
+
 export const nodeEnv = env.NODE_ENV ?? "development";
 export const isProduction = nodeEnv === "production";
 export const isTest = nodeEnv === "test" || env.VITEST === "true";
@@ -26,12 +34,28 @@ export const config = {
   port: Number(env.PORT ?? 3000),
   databaseUrl: env.DATABASE_URL || undefined,
   /** Connections the server's pool may open (`DATABASE_POOL_SIZE`). */
-  databasePoolSize: positiveInt("DATABASE_POOL_SIZE", 20),
+  databasePoolSize: positiveInt("DATABASE_POOL_SIZE", 10),
   /**
    * How long a query may wait for a connection (a free one of the pool, or a new one being opened)
    * before the request is answered 503 `unavailable` (`DATABASE_POOL_TIMEOUT_MS`).
    */
   databasePoolTimeoutMs: positiveInt("DATABASE_POOL_TIMEOUT_MS", 3000),
+  /**
+   * How long an interactive transaction may stay open (Prisma's transaction timeout), and how long
+   * any statement may wait for a lock (PostgreSQL `lock_timeout` of every pool connection) - past it
+   * the request is a 503 `unavailable` (`DATABASE_TRANSACTION_TIMEOUT_MS`). The few bulk operations
+   * that pass a longer timeout of their own get the same lock wait inside their transaction.
+   */
+  databaseTransactionTimeoutMs: positiveInt("DATABASE_TRANSACTION_TIMEOUT_MS", 5000),
+  /**
+   * Admission control (src/http/admission.ts): API requests in progress at once
+   * (`MAX_CONCURRENT_REQUESTS`); further ones wait in a queue of at most `MAX_QUEUED_REQUESTS` for
+   * up to `REQUEST_QUEUE_TIMEOUT_MS`, beyond which they are a 503 `unavailable` with Retry-After.
+   * Health and the static reference (/docs, /openapi.json) bypass it.
+   */
+  maxConcurrentRequests: positiveInt("MAX_CONCURRENT_REQUESTS", 16),
+  maxQueuedRequests: nonNegativeInt("MAX_QUEUED_REQUESTS", 64),
+  requestQueueTimeoutMs: positiveInt("REQUEST_QUEUE_TIMEOUT_MS", 2000),
   sessionSecret: env.SESSION_SECRET ?? "dev-only-insecure-session-secret-change-me",
   publicUrl: (env.PUBLIC_URL ?? `http://localhost:${env.PORT ?? 3000}`).replace(/\/$/, ""),
   /** Extra origins allowed to make state-changing requests (comma separated). */

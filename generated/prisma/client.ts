@@ -96,9 +96,13 @@ export type Employee = Prisma.EmployeeModel
 /**
  * Model EmployeeDepartmentCount
  * Live (not deleted) employees per department of a tenant, kept exact by the statement-level
- * triggers `employees_department_counts_*` on employees (written by hand into the migration
- * 20261122021014_employees_organization; Prisma does not model triggers). The list's totals for
- * "no filter" and "department only" read these rows instead of counting 100 000 index entries.
+ * triggers `employees_department_counts_*` on employees (written by hand into the migrations
+ * 20261122021014_employees_organization and 20261125100325_department_count_rows; Prisma does not model
+ * triggers). The list's totals for "no filter" and "department only" read these rows instead of
+ * counting 100 000 index entries. A department's count is the sum of its rows: a write adds its
+ * change to a row no other transaction holds (FOR UPDATE SKIP LOCKED), or to a new row when all
+ * are held - so concurrent creates in one department never wait for each other's transactions,
+ * and a department has at most as many rows as writes that ever overlapped in it.
  */
 export type EmployeeDepartmentCount = Prisma.EmployeeDepartmentCountModel
 /**

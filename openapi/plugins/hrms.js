@@ -4,12 +4,15 @@
 //           hrms/operation-id-casing operationId is camelCase
 //           hrms/error-envelope      every 4xx/5xx response uses the shared Error schema
 //           hrms/x-module-known      x-module is one of the optional modules
+//           hrms/retry-after         every 429 and 503 response declares the `Retry-After` header
+//                                    (the server sends it on each: overload, database down, limits)
 // Decorator: hrms/standard-responses adds, where the operation does not define them itself,
 //           400 (validation), 401/403 (non-public operations), 404 (operations with path
 //           parameters), 413 and 415 (operations with a request body: the body parser refuses
 //           oversized bodies and other media types before the operation runs), 403 on public
 //           state-changing operations too (the origin check refuses foreign origins), 500 and
-//           503 - each a $ref to components/responses.
+//           503 (overload or database down, with Retry-After: components/responses/Unavailable)
+//           - each a $ref to components/responses.
 const ROLES = ["owner", "admin", "hr", "manager", "employee"];
 const MODULES = ["payroll", "recruitment", "helpdesk", "assets"];
 const ERROR_REF = "#/components/schemas/Error";
@@ -66,6 +69,20 @@ function errorEnvelope() {
   };
 }
 
+function retryAfter() {
+  return {
+    Response: {
+      leave(response, { report, location, key }) {
+        const code = String(key);
+        if (code !== "429" && code !== "503") return;
+        const headers = response.headers ?? {};
+        if (!Object.keys(headers).some((h) => h.toLowerCase() === "retry-after"))
+          report({ message: `Response ${code} must declare the \`Retry-After\` header (the server sends it with every ${code}).`, location: location.key() });
+      },
+    },
+  };
+}
+
 function standardResponses() {
   const ref = (name) => ({ $ref: `#/components/responses/${name}` });
   return {
@@ -106,6 +123,7 @@ export default function hrmsPlugin() {
         "operation-id-casing": operationIdCasing,
         "error-envelope": errorEnvelope,
         "x-module-known": xModuleKnown,
+        "retry-after": retryAfter,
       },
     },
     decorators: {

@@ -12,24 +12,59 @@ import { logger } from "../log.ts";
 pg.types.setTypeParser(1082, (v: string) => v);
 
 let pool: pg.Pool | undefined;
+let healthPool: pg.Pool | undefined;
 let base: PrismaClient | undefined;
+let poolUrl: string | undefined;
 
-/** Pool size and connection wait default to DATABASE_POOL_SIZE and DATABASE_POOL_TIMEOUT_MS. */
-export function initDb(connectionString: string, opts: { max?: number; connectionTimeoutMillis?: number } = {}): void {
+export interface DbOptions {
+  /** connections of the pool (DATABASE_POOL_SIZE) */
+  max?: number;
+  /** how long a query waits for a connection (DATABASE_POOL_TIMEOUT_MS) */
+  connectionTimeoutMillis?: number;
+  /** interactive transaction timeout and lock wait of every statement (DATABASE_TRANSACTION_TIMEOUT_MS) */
+  transactionTimeoutMs?: number;
+}
+
+/**
+ * Pool size, connection wait and transaction timeout default to DATABASE_POOL_SIZE,
+ * DATABASE_POOL_TIMEOUT_MS and DATABASE_TRANSACTION_TIMEOUT_MS. Every connection waits for a lock
+ * at most the transaction timeout (`lock_timeout`, sent at connect: no extra round trip), so a
+ * request blocked behind another one's lock ends as a 503 instead of holding its connection and
+ * transaction open; an interactive transaction waits for its connection at most the pool wait
+ * (`maxWait`) and stays open at most the transaction timeout.
+ */
+export function initDb(connectionString: string, opts: DbOptions = {}): void {
   if (base) return;
+  const txTimeout = opts.transactionTimeoutMs ?? config.databaseTransactionTimeoutMs;
+  const connectWait = opts.connectionTimeoutMillis ?? config.databasePoolTimeoutMs;
+  poolUrl = connectionString;
   pool = new pg.Pool({
     connectionString,
     max: opts.max ?? config.databasePoolSize,
-    connectionTimeoutMillis: opts.connectionTimeoutMillis ?? config.databasePoolTimeoutMs,
+    connectionTimeoutMillis: connectWait,
     idleTimeoutMillis: 30000,
+    lock_timeout: txTimeout,
   });
   pool.on("error", (err) => logger.warn({ err: err.message }, "idle database connection error"));
-  base = new PrismaClient({ adapter: new PrismaPg(pool) });
+  base = new PrismaClient({ adapter: new PrismaPg(pool), transactionOptions: { maxWait: connectWait, timeout: txTimeout } });
 }
 
 export function getPool(): pg.Pool {
   if (!pool) throw new Error("database not initialised (initDb)");
   return pool;
+}
+
+/**
+ * Two connections of their own for the health check, so that it answers at once while the main
+ * pool is exhausted by an overload (it still reports a database that is down).
+ */
+export function getHealthPool(): pg.Pool {
+  if (!poolUrl) throw new Error("database not initialised (initDb)");
+  if (!healthPool) {
+    healthPool = new pg.Pool({ connectionString: poolUrl, max: 2, connectionTimeoutMillis: 2000, idleTimeoutMillis: 30000, statement_timeout: 2000 });
+    healthPool.on("error", (err) => logger.warn({ err: err.message }, "idle health-check connection error"));
+  }
+  return healthPool;
 }
 
 export function getBaseClient(): PrismaClient {
@@ -40,10 +75,14 @@ export function getBaseClient(): PrismaClient {
 export async function closeDb(): Promise<void> {
   const b = base;
   const p = pool;
+  const h = healthPool;
   base = undefined;
   pool = undefined;
+  healthPool = undefined;
+  poolUrl = undefined;
   await b?.$disconnect().catch(() => {});
   await p?.end().catch(() => {});
+  await h?.end().catch(() => {});
 }
 
 /** Central (not tenant-scoped) access. Only platform code (auth, sessions, mail) uses it. */

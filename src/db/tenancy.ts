@@ -110,9 +110,22 @@ export const db = new Proxy({} as ScopedClient, {
 /**
  * Interactive transaction on the tenant-scoped client. The active tenant is re-entered inside the
  * callback, so every query of `tx` is scoped like those of `db`.
+ *
+ * It waits for a connection at most DATABASE_POOL_TIMEOUT_MS and stays open at most
+ * DATABASE_TRANSACTION_TIMEOUT_MS (the client's defaults, src/db/client.ts), each statement waiting
+ * for a lock at most as long; past either the request is a 503 `unavailable`. A bulk operation that
+ * passes a longer `timeout` of its own gets that lock wait too (SET LOCAL lock_timeout).
  */
 export function tenantTx<T>(fn: (tx: ScopedTx) => PromiseLike<T>, opts?: { isolationLevel?: Prisma.TransactionIsolationLevel; timeout?: number }): Promise<T> {
   const ctx = tenantStore.getStore();
   if (!ctx) throw new TenantScopeError("tenant transaction without an active tenant");
-  return scopedClient().$transaction((tx) => tenantStore.run(ctx, async () => await fn(tx)), { timeout: opts?.timeout ?? 15000, maxWait: 5000, isolationLevel: opts?.isolationLevel });
+  const timeout = opts?.timeout;
+  return scopedClient().$transaction(
+    (tx) =>
+      tenantStore.run(ctx, async () => {
+        if (timeout) await tx.$executeRawUnsafe(`SET LOCAL lock_timeout = ${Math.floor(timeout)}`);
+        return await fn(tx);
+      }),
+    { timeout, isolationLevel: opts?.isolationLevel },
+  );
 }

@@ -1,4 +1,6 @@
-// The Express application. Request path: request id + log → security headers → origin check →
+// The Express application. Request path: request id + log → admission control (a bound on API
+// requests in progress, a bounded deadlined queue, 503 beyond; health and /docs bypass it) →
+// security headers → origin check →
 // body parsing → session → OpenAPI validation (requests always, responses in development and
 // tests) → guards from the operation's x-public / x-roles / x-module → the operation's handler
 // (mounted from the generated registry; nothing is routed by hand) → envelope → error middleware.
@@ -17,6 +19,7 @@ import { config } from "../config.ts";
 import { withTenant } from "../db/tenancy.ts";
 import { logger, requestContext } from "../log.ts";
 import { MAX_UPLOAD_BYTES } from "../storage/files.ts";
+import { admissionControl, type AdmissionOptions } from "./admission.ts";
 import { errorMiddleware, notFoundFallback } from "./error-middleware.ts";
 import { AppError } from "./errors.ts";
 import { authorize } from "./guards.ts";
@@ -31,6 +34,8 @@ export function apiDocument(): any {
 
 export interface AppOptions {
   validateResponses?: boolean;
+  /** admission control limits; defaults MAX_CONCURRENT_REQUESTS, MAX_QUEUED_REQUESTS, REQUEST_QUEUE_TIMEOUT_MS */
+  admission?: Partial<AdmissionOptions>;
 }
 
 const STATE_CHANGING = new Set(["POST", "PUT", "PATCH", "DELETE"]);
@@ -248,6 +253,15 @@ export function createApp(opts: AppOptions = {}): express.Express {
     });
     requestContext.run({ requestId, ip: req.ip }, () => next());
   });
+  const admission = admissionControl({
+    maxConcurrent: opts.admission?.maxConcurrent ?? config.maxConcurrentRequests,
+    maxQueued: opts.admission?.maxQueued ?? config.maxQueuedRequests,
+    queueTimeoutMs: opts.admission?.queueTimeoutMs ?? config.requestQueueTimeoutMs,
+    retryAfterSeconds: opts.admission?.retryAfterSeconds,
+    respond: errorMiddleware,
+  });
+  app.locals.admission = admission;
+  app.use(admission);
   app.use(
     helmet({
       contentSecurityPolicy: { directives: { "script-src": ["'self'"], "img-src": ["'self'", "data:"] } },

@@ -2,7 +2,7 @@
 // `{ error, status, code, details? }`. No stack, SQL or internal message ever reaches a client.
 import type { ErrorRequestHandler, RequestHandler } from "express";
 import { logger } from "../log.ts";
-import { AppError, type ErrorCode, type ErrorDetail } from "./errors.ts";
+import { AppError, RETRY_AFTER_BUSY_S, RETRY_AFTER_DOWN_S, unavailable, type ErrorCode, type ErrorDetail } from "./errors.ts";
 
 const DB_DOWN_CODES = new Set(["ECONNREFUSED", "ECONNRESET", "ETIMEDOUT", "EPIPE", "ENOTFOUND", "57P01", "57P02", "57P03", "08000", "08001", "08003", "08006", "53300", "P1001", "P1002", "P1017", "P2024"]);
 /** Prisma driver-adapter error kinds (@prisma/adapter-pg) for a connection that is gone: a cut in
@@ -21,6 +21,30 @@ export function isDatabaseUnavailable(err: unknown, depth = 0): boolean {
   // Prisma wraps the adapter's error in a known request error (raw queries: P2010 "Raw query
   // failed ... Server has closed the connection") with the adapter's error under meta
   return isDatabaseUnavailable(e.cause, depth + 1) || isDatabaseUnavailable(e.meta?.driverAdapterError, depth + 1) || (Array.isArray(e.errors) && e.errors.some((x: unknown) => isDatabaseUnavailable(x, depth + 1)));
+}
+
+/** SQLSTATEs of a statement that gave up waiting: `lock_timeout` (55P03), `statement_timeout` or a cancel (57014). */
+const DB_BUSY_STATES = new Set(["55P03", "57014"]);
+/** A connection or transaction that could not be had in time: pg's pool wait, Prisma's maxWait and transaction timeout. */
+const DB_BUSY_TEXT = /timeout exceeded when trying to connect|Unable to start a transaction in the given time|cannot be executed on an expired transaction|Timed out fetching a new connection/i;
+
+/**
+ * True when the database is there but could not serve the request in time - the pool had no
+ * connection within DATABASE_POOL_TIMEOUT_MS, an interactive transaction could not start within its
+ * maxWait or outlived DATABASE_TRANSACTION_TIMEOUT_MS (Prisma P2028), a statement waited for a lock
+ * longer than lock_timeout. An overload, not a fault: 503 with a short Retry-After.
+ */
+export function isDatabaseBusy(err: unknown, depth = 0): boolean {
+  if (!err || typeof err !== "object" || depth > 6) return false;
+  const e = err as Record<string, any>;
+  if (e.code === "P2024") return true;
+  // P2028 "Transaction API error": not started within maxWait, expired (timed out), or forgotten
+  // after expiring ("not found"); a query on a committed or rolled-back transaction stays a 500 (a bug)
+  if (e.code === "P2028" && /Unable to start|expired transaction|Transaction not found/i.test(String(e.message))) return true;
+  if (typeof e.message === "string" && DB_BUSY_TEXT.test(e.message)) return true;
+  const state = sqlState(e) ?? (typeof e.originalCode === "string" ? e.originalCode : undefined);
+  if (state && DB_BUSY_STATES.has(state)) return true;
+  return isDatabaseBusy(e.cause, depth + 1) || isDatabaseBusy(e.meta?.driverAdapterError, depth + 1) || (Array.isArray(e.errors) && e.errors.some((x: unknown) => isDatabaseBusy(x, depth + 1)));
 }
 
 function validatorDetails(errors: unknown): ErrorDetail[] | undefined {
@@ -56,7 +80,8 @@ const STATUS_CODES: Record<number, ErrorCode> = {
 
 export function toAppError(err: any): AppError {
   if (err instanceof AppError) return err;
-  if (isDatabaseUnavailable(err)) return new AppError(503, "unavailable", "Service temporarily unavailable, try again shortly", undefined, { "Retry-After": "5" });
+  if (isDatabaseBusy(err)) return unavailable("Service busy, try again shortly", RETRY_AFTER_BUSY_S);
+  if (isDatabaseUnavailable(err)) return unavailable("Service temporarily unavailable, try again shortly", RETRY_AFTER_DOWN_S);
   // body-parser
   if (err?.type === "entity.parse.failed") return new AppError(400, "validation_failed", "Malformed JSON body", [{ path: "body", message: "is not valid JSON" }]);
   if (err?.type === "entity.too.large" || err?.code === "LIMIT_FILE_SIZE" || err?.status === 413)
@@ -104,12 +129,15 @@ export const errorMiddleware: ErrorRequestHandler = (err, req, res, _next) => {
     appErr = new AppError(500, "internal", "Internal server error");
   } else if (appErr.status >= 500 && appErr.code !== "unavailable" && appErr.code !== "not_implemented")
     logger.error({ err: { message: err?.message, stack: err?.stack, code: err?.code }, method: req.method, path: req.path }, "request failed");
-  else if (appErr.code === "unavailable") logger.warn({ err: err?.message }, "database unavailable");
+  // a database that is down or too busy (the request log line has every 503, e.g. admission refusals)
+  else if (appErr.code === "unavailable" && !(err instanceof AppError)) logger.warn({ err: err?.message }, "database unavailable or busy");
   if (res.headersSent) {
     res.end();
     return;
   }
   for (const [k, v] of Object.entries(appErr.headers ?? {})) res.setHeader(k, v);
+  // every 503 says when to come back (the document declares the header on each one)
+  if (appErr.status === 503 && !res.getHeader("Retry-After")) res.setHeader("Retry-After", String(RETRY_AFTER_BUSY_S));
   const body: Record<string, unknown> = { error: appErr.message, status: appErr.status, code: appErr.code };
   if (appErr.details?.length) body.details = appErr.details;
   res.status(appErr.status).json(body);

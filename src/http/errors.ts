@@ -46,4 +46,14 @@ export const conflict = (message: string) => new AppError(409, "conflict", messa
 export const invalidToken = (message = "The link is invalid or has expired") => new AppError(400, "invalid_token", message);
 export const rateLimited = (retryAfterSeconds: number) =>
   new AppError(429, "rate_limited", "Too many attempts, try again later", undefined, { "Retry-After": String(Math.max(1, Math.ceil(retryAfterSeconds))) });
+/** Retry-After of a 503 while overloaded (admission queue full, no connection or lock in time). */
+export const RETRY_AFTER_BUSY_S = 2;
+/** Retry-After of a 503 while the database cannot be reached. */
+export const RETRY_AFTER_DOWN_S = 5;
+/**
+ * 503 `unavailable`: the service cannot answer this request now (overloaded, or the database is
+ * busy or down); `Retry-After` says when to try again. Every 503 carries it (error-middleware.ts).
+ */
+export const unavailable = (message = "Service temporarily unavailable, try again shortly", retryAfterSeconds = RETRY_AFTER_BUSY_S) =>
+  new AppError(503, "unavailable", message, undefined, { "Retry-After": String(Math.max(1, Math.ceil(retryAfterSeconds))) });
 export const notImplemented = (operationId: string) => new AppError(501, "not_implemented", `${operationId} is not implemented yet`);

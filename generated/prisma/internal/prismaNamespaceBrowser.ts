@@ -318,6 +318,7 @@ export type EmployeeScalarFieldEnum = (typeof EmployeeScalarFieldEnum)[keyof typ
 
 
 export const EmployeeDepartmentCountScalarFieldEnum = {
+  id: 'id',
   tenant_id: 'tenant_id',
   department: 'department',
   live_count: 'live_count'

@@ -15,9 +15,13 @@ import type * as Prisma from "../internal/prismaNamespace.ts"
 /**
  * Model EmployeeDepartmentCount
  * Live (not deleted) employees per department of a tenant, kept exact by the statement-level
- * triggers `employees_department_counts_*` on employees (written by hand into the migration
- * 20261122021014_employees_organization; Prisma does not model triggers). The list's totals for
- * "no filter" and "department only" read these rows instead of counting 100 000 index entries.
+ * triggers `employees_department_counts_*` on employees (written by hand into the migrations
+ * 20261122021014_employees_organization and 20261125100325_department_count_rows; Prisma does not model
+ * triggers). The list's totals for "no filter" and "department only" read these rows instead of
+ * counting 100 000 index entries. A department's count is the sum of its rows: a write adds its
+ * change to a row no other transaction holds (FOR UPDATE SKIP LOCKED), or to a new row when all
+ * are held - so concurrent creates in one department never wait for each other's transactions,
+ * and a department has at most as many rows as writes that ever overlapped in it.
  */
 export type EmployeeDepartmentCountModel = runtime.Types.Result.DefaultSelection<Prisma.$EmployeeDepartmentCountPayload>
 
@@ -30,26 +34,31 @@ export type AggregateEmployeeDepartmentCount = {
 }
 
 export type EmployeeDepartmentCountAvgAggregateOutputType = {
+  id: number | null
   live_count: number | null
 }
 
 export type EmployeeDepartmentCountSumAggregateOutputType = {
+  id: bigint | null
   live_count: number | null
 }
 
 export type EmployeeDepartmentCountMinAggregateOutputType = {
+  id: bigint | null
   tenant_id: string | null
   department: string | null
   live_count: number | null
 }
 
 export type EmployeeDepartmentCountMaxAggregateOutputType = {
+  id: bigint | null
   tenant_id: string | null
   department: string | null
   live_count: number | null
 }
 
 export type EmployeeDepartmentCountCountAggregateOutputType = {
+  id: number
   tenant_id: number
   department: number
   live_count: number
@@ -58,26 +67,31 @@ export type EmployeeDepartmentCountCountAggregateOutputType = {
 
 
 export type EmployeeDepartmentCountAvgAggregateInputType = {
+  id?: true
   live_count?: true
 }
 
 export type EmployeeDepartmentCountSumAggregateInputType = {
+  id?: true
   live_count?: true
 }
 
 export type EmployeeDepartmentCountMinAggregateInputType = {
+  id?: true
   tenant_id?: true
   department?: true
   live_count?: true
 }
 
 export type EmployeeDepartmentCountMaxAggregateInputType = {
+  id?: true
   tenant_id?: true
   department?: true
   live_count?: true
 }
 
 export type EmployeeDepartmentCountCountAggregateInputType = {
+  id?: true
   tenant_id?: true
   department?: true
   live_count?: true
@@ -171,6 +185,7 @@ export type EmployeeDepartmentCountGroupByArgs<ExtArgs extends runtime.Types.Ext
 }
 
 export type EmployeeDepartmentCountGroupByOutputType = {
+  id: bigint
   tenant_id: string
   department: string
   live_count: number
@@ -200,28 +215,31 @@ export type EmployeeDepartmentCountWhereInput = {
   AND?: Prisma.EmployeeDepartmentCountWhereInput | Prisma.EmployeeDepartmentCountWhereInput[]
   OR?: Prisma.EmployeeDepartmentCountWhereInput[]
   NOT?: Prisma.EmployeeDepartmentCountWhereInput | Prisma.EmployeeDepartmentCountWhereInput[]
+  id?: Prisma.BigIntFilter<"EmployeeDepartmentCount"> | bigint | number
   tenant_id?: Prisma.UuidFilter<"EmployeeDepartmentCount"> | string
   department?: Prisma.StringFilter<"EmployeeDepartmentCount"> | string
   live_count?: Prisma.IntFilter<"EmployeeDepartmentCount"> | number
 }
 
 export type EmployeeDepartmentCountOrderByWithRelationInput = {
+  id?: Prisma.SortOrder
   tenant_id?: Prisma.SortOrder
   department?: Prisma.SortOrder
   live_count?: Prisma.SortOrder
 }
 
 export type EmployeeDepartmentCountWhereUniqueInput = Prisma.AtLeast<{
-  tenant_id_department?: Prisma.EmployeeDepartmentCountTenant_idDepartmentCompoundUniqueInput
+  id?: bigint | number
   AND?: Prisma.EmployeeDepartmentCountWhereInput | Prisma.EmployeeDepartmentCountWhereInput[]
   OR?: Prisma.EmployeeDepartmentCountWhereInput[]
   NOT?: Prisma.EmployeeDepartmentCountWhereInput | Prisma.EmployeeDepartmentCountWhereInput[]
   tenant_id?: Prisma.UuidFilter<"EmployeeDepartmentCount"> | string
   department?: Prisma.StringFilter<"EmployeeDepartmentCount"> | string
   live_count?: Prisma.IntFilter<"EmployeeDepartmentCount"> | number
-}, "tenant_id_department">
+}, "id">
 
 export type EmployeeDepartmentCountOrderByWithAggregationInput = {
+  id?: Prisma.SortOrder
   tenant_id?: Prisma.SortOrder
   department?: Prisma.SortOrder
   live_count?: Prisma.SortOrder
@@ -236,116 +254,137 @@ export type EmployeeDepartmentCountScalarWhereWithAggregatesInput = {
   AND?: Prisma.EmployeeDepartmentCountScalarWhereWithAggregatesInput | Prisma.EmployeeDepartmentCountScalarWhereWithAggregatesInput[]
   OR?: Prisma.EmployeeDepartmentCountScalarWhereWithAggregatesInput[]
   NOT?: Prisma.EmployeeDepartmentCountScalarWhereWithAggregatesInput | Prisma.EmployeeDepartmentCountScalarWhereWithAggregatesInput[]
+  id?: Prisma.BigIntWithAggregatesFilter<"EmployeeDepartmentCount"> | bigint | number
   tenant_id?: Prisma.UuidWithAggregatesFilter<"EmployeeDepartmentCount"> | string
   department?: Prisma.StringWithAggregatesFilter<"EmployeeDepartmentCount"> | string
   live_count?: Prisma.IntWithAggregatesFilter<"EmployeeDepartmentCount"> | number
 }
 
 export type EmployeeDepartmentCountCreateInput = {
+  id?: bigint | number
   tenant_id: string
   department: string
   live_count?: number
 }
 
 export type EmployeeDepartmentCountUncheckedCreateInput = {
+  id?: bigint | number
   tenant_id: string
   department: string
   live_count?: number
 }
 
 export type EmployeeDepartmentCountUpdateInput = {
+  id?: Prisma.BigIntFieldUpdateOperationsInput | bigint | number
   tenant_id?: Prisma.StringFieldUpdateOperationsInput | string
   department?: Prisma.StringFieldUpdateOperationsInput | string
   live_count?: Prisma.IntFieldUpdateOperationsInput | number
 }
 
 export type EmployeeDepartmentCountUncheckedUpdateInput = {
+  id?: Prisma.BigIntFieldUpdateOperationsInput | bigint | number
   tenant_id?: Prisma.StringFieldUpdateOperationsInput | string
   department?: Prisma.StringFieldUpdateOperationsInput | string
   live_count?: Prisma.IntFieldUpdateOperationsInput | number
 }
 
 export type EmployeeDepartmentCountCreateManyInput = {
+  id?: bigint | number
   tenant_id: string
   department: string
   live_count?: number
 }
 
 export type EmployeeDepartmentCountUpdateManyMutationInput = {
+  id?: Prisma.BigIntFieldUpdateOperationsInput | bigint | number
   tenant_id?: Prisma.StringFieldUpdateOperationsInput | string
   department?: Prisma.StringFieldUpdateOperationsInput | string
   live_count?: Prisma.IntFieldUpdateOperationsInput | number
 }
 
 export type EmployeeDepartmentCountUncheckedUpdateManyInput = {
+  id?: Prisma.BigIntFieldUpdateOperationsInput | bigint | number
   tenant_id?: Prisma.StringFieldUpdateOperationsInput | string
   department?: Prisma.StringFieldUpdateOperationsInput | string
   live_count?: Prisma.IntFieldUpdateOperationsInput | number
 }
 
-export type EmployeeDepartmentCountTenant_idDepartmentCompoundUniqueInput = {
-  tenant_id: string
-  department: string
-}
-
 export type EmployeeDepartmentCountCountOrderByAggregateInput = {
+  id?: Prisma.SortOrder
   tenant_id?: Prisma.SortOrder
   department?: Prisma.SortOrder
   live_count?: Prisma.SortOrder
 }
 
 export type EmployeeDepartmentCountAvgOrderByAggregateInput = {
+  id?: Prisma.SortOrder
   live_count?: Prisma.SortOrder
 }
 
 export type EmployeeDepartmentCountMaxOrderByAggregateInput = {
+  id?: Prisma.SortOrder
   tenant_id?: Prisma.SortOrder
   department?: Prisma.SortOrder
   live_count?: Prisma.SortOrder
 }
 
 export type EmployeeDepartmentCountMinOrderByAggregateInput = {
+  id?: Prisma.SortOrder
   tenant_id?: Prisma.SortOrder
   department?: Prisma.SortOrder
   live_count?: Prisma.SortOrder
 }
 
 export type EmployeeDepartmentCountSumOrderByAggregateInput = {
+  id?: Prisma.SortOrder
   live_count?: Prisma.SortOrder
+}
+
+export type BigIntFieldUpdateOperationsInput = {
+  set?: bigint | number
+  increment?: bigint | number
+  decrement?: bigint | number
+  multiply?: bigint | number
+  divide?: bigint | number
 }
 
 
 
 export type EmployeeDepartmentCountSelect<ExtArgs extends runtime.Types.Extensions.InternalArgs = runtime.Types.Extensions.DefaultArgs> = runtime.Types.Extensions.GetSelect<{
+  id?: boolean
   tenant_id?: boolean
   department?: boolean
   live_count?: boolean
 }, ExtArgs["result"]["employeeDepartmentCount"]>
 
 export type EmployeeDepartmentCountSelectCreateManyAndReturn<ExtArgs extends runtime.Types.Extensions.InternalArgs = runtime.Types.Extensions.DefaultArgs> = runtime.Types.Extensions.GetSelect<{
+  id?: boolean
   tenant_id?: boolean
   department?: boolean
   live_count?: boolean
 }, ExtArgs["result"]["employeeDepartmentCount"]>
 
 export type EmployeeDepartmentCountSelectUpdateManyAndReturn<ExtArgs extends runtime.Types.Extensions.InternalArgs = runtime.Types.Extensions.DefaultArgs> = runtime.Types.Extensions.GetSelect<{
+  id?: boolean
   tenant_id?: boolean
   department?: boolean
   live_count?: boolean
 }, ExtArgs["result"]["employeeDepartmentCount"]>
 
 export type EmployeeDepartmentCountSelectScalar = {
+  id?: boolean
   tenant_id?: boolean
   department?: boolean
   live_count?: boolean
 }
 
-export type EmployeeDepartmentCountOmit<ExtArgs extends runtime.Types.Extensions.InternalArgs = runtime.Types.Extensions.DefaultArgs> = runtime.Types.Extensions.GetOmit<"tenant_id" | "department" | "live_count", ExtArgs["result"]["employeeDepartmentCount"]>
+export type EmployeeDepartmentCountOmit<ExtArgs extends runtime.Types.Extensions.InternalArgs = runtime.Types.Extensions.DefaultArgs> = runtime.Types.Extensions.GetOmit<"id" | "tenant_id" | "department" | "live_count", ExtArgs["result"]["employeeDepartmentCount"]>
 
 export type $EmployeeDepartmentCountPayload<ExtArgs extends runtime.Types.Extensions.InternalArgs = runtime.Types.Extensions.DefaultArgs> = {
   name: "EmployeeDepartmentCount"
   objects: {}
   scalars: runtime.Types.Extensions.GetPayloadResult<{
+    id: bigint
     tenant_id: string
     department: string
     live_count: number
@@ -432,8 +471,8 @@ export interface EmployeeDepartmentCountDelegate<ExtArgs extends runtime.Types.E
    * // Get first 10 EmployeeDepartmentCounts
    * const employeeDepartmentCounts = await prisma.employeeDepartmentCount.findMany({ take: 10 })
    * 
-   * // Only select the `tenant_id`
-   * const employeeDepartmentCountWithTenant_idOnly = await prisma.employeeDepartmentCount.findMany({ select: { tenant_id: true } })
+   * // Only select the `id`
+   * const employeeDepartmentCountWithIdOnly = await prisma.employeeDepartmentCount.findMany({ select: { id: true } })
    * 
    */
   findMany<T extends EmployeeDepartmentCountFindManyArgs>(args?: Prisma.SelectSubset<T, EmployeeDepartmentCountFindManyArgs<ExtArgs>>): Prisma.PrismaPromise<runtime.Types.Result.GetResult<Prisma.$EmployeeDepartmentCountPayload<ExtArgs>, T, "findMany", GlobalOmitOptions>>
@@ -477,9 +516,9 @@ export interface EmployeeDepartmentCountDelegate<ExtArgs extends runtime.Types.E
    *   ]
    * })
    * 
-   * // Create many EmployeeDepartmentCounts and only return the `tenant_id`
-   * const employeeDepartmentCountWithTenant_idOnly = await prisma.employeeDepartmentCount.createManyAndReturn({
-   *   select: { tenant_id: true },
+   * // Create many EmployeeDepartmentCounts and only return the `id`
+   * const employeeDepartmentCountWithIdOnly = await prisma.employeeDepartmentCount.createManyAndReturn({
+   *   select: { id: true },
    *   data: [
    *     // ... provide data here
    *   ]
@@ -568,9 +607,9 @@ export interface EmployeeDepartmentCountDelegate<ExtArgs extends runtime.Types.E
    *   ]
    * })
    * 
-   * // Update zero or more EmployeeDepartmentCounts and only return the `tenant_id`
-   * const employeeDepartmentCountWithTenant_idOnly = await prisma.employeeDepartmentCount.updateManyAndReturn({
-   *   select: { tenant_id: true },
+   * // Update zero or more EmployeeDepartmentCounts and only return the `id`
+   * const employeeDepartmentCountWithIdOnly = await prisma.employeeDepartmentCount.updateManyAndReturn({
+   *   select: { id: true },
    *   where: {
    *     // ... provide filter here
    *   },
@@ -772,6 +811,7 @@ export interface Prisma__EmployeeDepartmentCountClient<T, Null = never, ExtArgs 
  * Fields of the EmployeeDepartmentCount model
  */
 export interface EmployeeDepartmentCountFieldRefs {
+  readonly id: Prisma.FieldRef<"EmployeeDepartmentCount", 'BigInt'>
   readonly tenant_id: Prisma.FieldRef<"EmployeeDepartmentCount", 'String'>
   readonly department: Prisma.FieldRef<"EmployeeDepartmentCount", 'String'>
   readonly live_count: Prisma.FieldRef<"EmployeeDepartmentCount", 'Int'>

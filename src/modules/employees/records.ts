@@ -214,7 +214,7 @@ async function checkOrgRefs(tx: ScopedTx, v: { branch_id?: string | null; work_l
     throw invalidField("body.work_location_id", "is not a work location of this company");
 }
 
-async function checkEmailFree(tx: ScopedTx, email: string, exceptId?: string) {
+async function checkEmailFree(tx: ScopedTx | typeof db, email: string, exceptId?: string) {
   const other = await tx.employee.findFirst({ where: { email, deleted_at: null, ...(exceptId ? { NOT: { id: exceptId } } : {}) }, select: { id: true } });
   if (other) throw conflict(`Another employee already uses the email ${email}`);
 }
@@ -223,8 +223,12 @@ async function checkEmailFree(tx: ScopedTx, email: string, exceptId?: string) {
 
 export const formatEmployeeCode = (n: number) => `EMP-${String(n).padStart(5, "0")}`;
 
-/** Next free generated code of the tenant (the counter row stays locked until the transaction ends). */
-async function nextEmployeeCode(tx: ScopedTx): Promise<string> {
+/**
+ * Next free generated code of the tenant. With `db` (outside any transaction) each draw is a
+ * statement of its own that locks the counter row only while it runs; inside a transaction the row
+ * stays locked until that transaction ends, so every other create of the tenant waits for it.
+ */
+async function nextEmployeeCode(tx: ScopedTx | typeof db): Promise<string> {
   const tenantId = currentTenantId();
   for (;;) {
     const [{ last_value }] = await tx.$queryRaw<{ last_value: number }[]>`
@@ -272,8 +276,24 @@ function dataFrom(v: Partial<EmployeeCreateInput>) {
   return data;
 }
 
+/**
+ * Creates an employee. A generated code is drawn before the transaction starts, in a statement of
+ * its own: drawn inside it, the tenant's counter row stayed locked for the whole create (checks,
+ * insert with its search index, audit entry, commit), so concurrent creates of a company ran one
+ * after the other, each holding a connection and an open transaction while it waited - 16 at once
+ * on a busy machine ran into the transaction timeout. The price: a create that fails after the
+ * draw leaves a gap in the numbering (the usual failure, an email already in use, is checked
+ * before drawing).
+ */
 export async function createEmployee(rawInput: EmployeeCreateInput): Promise<Employee> {
-  return tenantTx((tx) => createEmployeeIn(tx, rawInput));
+  let input = rawInput;
+  if (!rawInput.employee_code) {
+    const normalized = normalize(rawInput);
+    checkValues(normalized);
+    await checkEmailFree(db, normalized.email);
+    input = { ...rawInput, employee_code: await nextEmployeeCode(db) };
+  }
+  return tenantTx((tx) => createEmployeeIn(tx, input));
 }
 
 /**

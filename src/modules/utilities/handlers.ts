@@ -1,19 +1,22 @@
 // Health, clock sync, file upload and download.
-import { getPool } from "../../db/client.ts";
+import { getHealthPool } from "../../db/client.ts";
 import { db } from "../../db/tenancy.ts";
 import { created, ok } from "../../http/envelope.ts";
-import { AppError, notFound } from "../../http/errors.ts";
+import { notFound, RETRY_AFTER_DOWN_S, unavailable } from "../../http/errors.ts";
 import type { AreaHandlers } from "../../http/types.ts";
 import { fileJson, sendStoredFile, storeUpload } from "../../storage/files.ts";
 
 const startedAt = Date.now();
 
-/** SELECT 1 with a short deadline: a stopped database must not make health hang. */
+/**
+ * SELECT 1 with a short deadline: a stopped database must not make health hang. On connections of
+ * its own (getHealthPool), so it does not wait behind an overload for one of the main pool.
+ */
 export async function databaseUp(timeoutMs = 2000): Promise<boolean> {
   let timer: NodeJS.Timeout | undefined;
   try {
     await Promise.race([
-      getPool().query("SELECT 1"),
+      getHealthPool().query("SELECT 1"),
       new Promise((_, reject) => {
         timer = setTimeout(() => reject(new Error("timeout")), timeoutMs);
       }),
@@ -28,7 +31,7 @@ export async function databaseUp(timeoutMs = 2000): Promise<boolean> {
 
 export const handlers = {
   async getHealth() {
-    if (!(await databaseUp())) throw new AppError(503, "unavailable", "Database unreachable", undefined, { "Retry-After": "5" });
+    if (!(await databaseUp())) throw unavailable("Database unreachable", RETRY_AFTER_DOWN_S);
     return ok({ status: "ok" as const, database: "up" as const, uptime_seconds: Math.floor((Date.now() - startedAt) / 1000) });
   },
 
