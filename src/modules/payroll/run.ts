@@ -7,6 +7,7 @@ import { Prisma } from "../../../generated/prisma/client.ts";
 import { currentTenantId, type ScopedTx } from "../../db/tenancy.ts";
 import { toDateString, weekday, type DateString } from "../../lib/dates.ts";
 import { Decimal } from "../../lib/money.ts";
+import { mapYielding, nextTurn, stringifyYielding } from "../../lib/yielding.ts";
 import { loadAttendanceSettings } from "../attendance/settings.ts";
 import {
   buildStructure,
@@ -173,7 +174,10 @@ export async function calculateRun(tx: ScopedTx, run: RunRef): Promise<Calculati
 
   const structure = buildStructure(components);
   const period = { year: run.period_year, month: run.period_month, start, end };
-  const slips = employees.map((e) => {
+  // Computed employee by employee with a turn of the event loop every ~15 ms: thousands of
+  // employees with long formulas are seconds of decimal arithmetic, which in one go would hold
+  // every other request of every tenant (scripts/event-loop.ts).
+  const slips = await mapYielding(employees, (e) => {
     const joining = toDateString(e.joining_date);
     const lwd = ds(e.last_working_day);
     const from = joining > start ? joining : start;
@@ -211,6 +215,7 @@ export async function calculateRun(tx: ScopedTx, run: RunRef): Promise<Calculati
       encashments: encBy.get(e.id) ?? [],
     });
   });
+  await nextTurn();
   return { slips, totals: runTotals(slips, structure, settings.pf), employees_without_setup: withoutSetup[0]?.n ?? 0 };
 }
 
@@ -219,7 +224,8 @@ export async function storeCalculation(tx: ScopedTx, runId: string, calc: Calcul
   const t = currentTenantId();
   await tx.$executeRaw`DELETE FROM payroll_slips WHERE tenant_id = ${t}::uuid AND run_id = ${runId}::uuid`;
   if (calc.slips.length) {
-    const rows = calc.slips.map((s) => ({
+    // one INSERT of every slip; the JSON is built in slices with turns of the event loop between
+    const rows = await stringifyYielding(calc.slips.map((s) => ({
       employee_id: s.employee_id,
       employee_code: s.employee_code,
       employee_name: s.employee_name,
@@ -241,7 +247,7 @@ export async function storeCalculation(tx: ScopedTx, runId: string, calc: Calcul
       leave_encashment: s.leave_encashment.toFixed(2),
       employer_cost: s.employer_cost.toFixed(2),
       details: s.details,
-    }));
+    })));
     await tx.$executeRaw`
       INSERT INTO payroll_slips (tenant_id, run_id, employee_id, employee_code, employee_name, department, designation, pay_start, pay_end, days_in_period,
                                  payable_days, lop_days, gross, total_deductions, net_pay, pf_employee, esi_employee, professional_tax, loan_deduction,
@@ -249,7 +255,7 @@ export async function storeCalculation(tx: ScopedTx, runId: string, calc: Calcul
       SELECT ${t}::uuid, ${runId}::uuid, x.employee_id, x.employee_code, x.employee_name, x.department, x.designation, x.pay_start, x.pay_end, x.days_in_period,
              x.payable_days, x.lop_days, x.gross, x.total_deductions, x.net_pay, x.pf_employee, x.esi_employee, x.professional_tax, x.loan_deduction,
              x.reimbursements, x.leave_encashment, x.employer_cost, x.details
-        FROM jsonb_to_recordset(${JSON.stringify(rows)}::jsonb) AS x(employee_id uuid, employee_code text, employee_name text, department text, designation text,
+        FROM jsonb_to_recordset(${rows}::jsonb) AS x(employee_id uuid, employee_code text, employee_name text, department text, designation text,
              pay_start date, pay_end date, days_in_period int, payable_days numeric, lop_days numeric, gross numeric, total_deductions numeric, net_pay numeric,
              pf_employee numeric, esi_employee numeric, professional_tax numeric, loan_deduction numeric, reimbursements numeric, leave_encashment numeric,
              employer_cost numeric, details jsonb)`;
