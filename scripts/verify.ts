@@ -9,10 +9,14 @@
 //                      installed first when missing (scripts/ensure-chromium.sh, needs root)
 //   4. load          - scripts/load.ts: 60 s mixed workload against 100 000 employees, p99 per
 //                      route, RSS growth, bare node:http + pg baseline
+//   5. event loop    - scripts/event-loop.ts: the operations that do text or CPU work, driven
+//                      with the largest inputs the document allows; fails when one request keeps
+//                      the server's event loop busy for more than 100 ms
 // Exit status 1 when a check fails.
 import { spawnSync } from "node:child_process";
 import { existsSync } from "node:fs";
 import path from "node:path";
+import { formatEventLoop, runEventLoop } from "./event-loop.ts";
 import { formatLoad, runLoad, table } from "./load.ts";
 
 const root = path.resolve(import.meta.dirname, "..");
@@ -86,6 +90,15 @@ await step("load (autocannon)", async () => {
   const details = `${total} requests in ${report.seconds} s, max p99 ${Math.max(...report.rows.map((r) => r.p99))} ms, RSS ${report.rssBeforeMb}→${report.rssAfterMb} MB${report.baseline.length ? `, API/bare ${report.baseline.map((b) => `${((b.api / b.bare) * 100).toFixed(0)} %`).join(", ")}` : ""}`;
   if (report.problems.length) console.error(`load problems:\n  ${report.problems.join("\n  ")}`);
   return report.problems.length ? { result: "FAIL", details: `${report.problems[0]}${report.problems.length > 1 ? ` (+${report.problems.length - 1})` : ""}` } : { result: "pass", details };
+});
+
+await step("event loop (largest inputs)", async () => {
+  const r = await runEventLoop();
+  console.log(formatEventLoop(r));
+  const worst = r.rows.reduce((a, b) => (b.maxLoopMs > a.maxLoopMs ? b : a), r.rows[0]);
+  const details = `${r.rows.length} cases, ${r.rows.reduce((n, x) => n + x.requests, 0)} requests; longest block ${worst?.maxLoopMs} ms (${worst?.operation}), limit ${r.limitMs} ms; load ${r.loadAfter}`;
+  if (r.problems.length) console.error(`event-loop problems:\n  ${r.problems.join("\n  ")}`);
+  return r.problems.length ? { result: "FAIL", details: `${r.problems[0]}${r.problems.length > 1 ? ` (+${r.problems.length - 1})` : ""}` } : { result: "pass", details };
 });
 
 console.log(`\n${table(["check", "result", "seconds", "details"], rows.map((r) => [r.check, r.result, String(r.seconds), r.details]))}`);
