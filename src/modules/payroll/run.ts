@@ -7,7 +7,7 @@ import { Prisma } from "../../../generated/prisma/client.ts";
 import { currentTenantId, type ScopedTx } from "../../db/tenancy.ts";
 import { toDateString, weekday, type DateString } from "../../lib/dates.ts";
 import { Decimal } from "../../lib/money.ts";
-import { mapYielding, nextTurn, stringifyYielding } from "../../lib/yielding.ts";
+import { mapYielding, stringifyYielding } from "../../lib/yielding.ts";
 import { loadAttendanceSettings } from "../attendance/settings.ts";
 import {
   buildStructure,
@@ -15,7 +15,7 @@ import {
   esiContributionStart,
   lossOfPay,
   monthBounds,
-  runTotals,
+  totalsOf,
   type ClaimDue,
   type ComponentDef,
   type EncashmentDue,
@@ -174,9 +174,10 @@ export async function calculateRun(tx: ScopedTx, run: RunRef): Promise<Calculati
 
   const structure = buildStructure(components);
   const period = { year: run.period_year, month: run.period_month, start, end };
-  // Computed employee by employee with a turn of the event loop every ~15 ms: thousands of
+  // Computed employee by employee with a turn of the event loop every few ms: thousands of
   // employees with long formulas are seconds of decimal arithmetic, which in one go would hold
   // every other request of every tenant (scripts/event-loop.ts).
+  const totals = totalsOf(structure, settings.pf);
   const slips = await mapYielding(employees, (e) => {
     const joining = toDateString(e.joining_date);
     const lwd = ds(e.last_working_day);
@@ -185,7 +186,7 @@ export async function calculateRun(tx: ScopedTx, run: RunRef): Promise<Calculati
     const hols = new Set(hol.filter((h) => (h.branch_id === null || h.branch_id === e.branch_id) && (h.work_location_id === null || h.work_location_id === e.work_location_id)).map((h) => h.date));
     const spans: LeaveSpan[] = (leaveBy.get(e.id) ?? []).map((l) => ({ from: toDateString(l.from_date), to: toDateString(l.to_date), half_day_start: l.half_day_start, half_day_end: l.half_day_end, days: l.days, is_paid: l.is_paid }));
     const lop = lossOfPay(from, to, spans, (attBy.get(e.id) ?? []).map((a) => ({ date: toDateString(a.date), status: a.status })), (d) => weeklyOffs.has(weekday(d)) || hols.has(d));
-    return computeSlip(structure, settings, period, {
+    const slip = computeSlip(structure, settings, period, {
       id: e.id,
       employee_code: e.employee_code,
       name: `${e.first_name} ${e.last_name}`.trim(),
@@ -214,9 +215,10 @@ export async function calculateRun(tx: ScopedTx, run: RunRef): Promise<Calculati
       claims: claimsBy.get(e.id) ?? [],
       encashments: encBy.get(e.id) ?? [],
     });
+    totals.add(slip);
+    return slip;
   });
-  await nextTurn();
-  return { slips, totals: runTotals(slips, structure, settings.pf), employees_without_setup: withoutSetup[0]?.n ?? 0 };
+  return { slips, totals: totals.result(), employees_without_setup: withoutSetup[0]?.n ?? 0 };
 }
 
 /** Replaces the run's slips and totals with a calculation (one DELETE, one INSERT, one UPDATE). */
@@ -225,7 +227,7 @@ export async function storeCalculation(tx: ScopedTx, runId: string, calc: Calcul
   await tx.$executeRaw`DELETE FROM payroll_slips WHERE tenant_id = ${t}::uuid AND run_id = ${runId}::uuid`;
   if (calc.slips.length) {
     // one INSERT of every slip; the JSON is built in slices with turns of the event loop between
-    const rows = await stringifyYielding(calc.slips.map((s) => ({
+    const rows = await stringifyYielding(calc.slips, (s) => ({
       employee_id: s.employee_id,
       employee_code: s.employee_code,
       employee_name: s.employee_name,
@@ -247,7 +249,7 @@ export async function storeCalculation(tx: ScopedTx, runId: string, calc: Calcul
       leave_encashment: s.leave_encashment.toFixed(2),
       employer_cost: s.employer_cost.toFixed(2),
       details: s.details,
-    })));
+    }));
     await tx.$executeRaw`
       INSERT INTO payroll_slips (tenant_id, run_id, employee_id, employee_code, employee_name, department, designation, pay_start, pay_end, days_in_period,
                                  payable_days, lop_days, gross, total_deductions, net_pay, pf_employee, esi_employee, professional_tax, loan_deduction,

@@ -45,7 +45,7 @@ function pieces(line: string): string[] {
 }
 
 /**
- * Lays the letter out piece by piece, giving the event loop a turn whenever about 15 ms of
+ * Lays the letter out piece by piece, giving the event loop a turn whenever a few ms of
  * layout went by: a letter of the longest template filled with the longest values is some
  * 300 000 characters (a hundred pages), which pdfkit lays out in seconds - in one go that would
  * hold every other request of every tenant for as long.

@@ -171,7 +171,7 @@ export function extractSkills(text: string): string[] {
   return found;
 }
 
-/** extractSkills() with a turn of the event loop every ~15 ms of matching (for texts of 100 000 characters). */
+/** extractSkills() with a turn of the event loop every few ms of matching (for texts of 100 000 characters). */
 export async function extractSkillsYielding(text: string): Promise<string[]> {
   const t = text.toLowerCase();
   const found: string[] = [];
