@@ -57,17 +57,41 @@ export function missingWpsDetails(e: Pick<SifEmployee, "labour_card_number" | "b
 }
 
 export function buildSif(input: SifInput): { fileName: string; content: string; edrCount: number } {
-  const [date, time] = input.created_local.split("T");
-  const mm = String(input.month).padStart(2, "0");
   let total = new Decimal(0);
   const lines = input.employees.map((e) => {
-    const net = new Decimal(e.net_pay);
-    const variable = Decimal.min(new Decimal(e.variable), net);
-    const fixed = net.minus(variable);
-    total = total.plus(fixed).plus(variable);
-    const leave = new Decimal(e.lop_days).toDecimalPlaces(0, Decimal.ROUND_HALF_UP).toFixed(0);
-    return ["EDR", digits(e.labour_card_number!).padStart(14, "0"), digits(e.bank_routing_code!), clean(e.bank_iban!), e.pay_start, e.pay_end, String(daysBetween(e.pay_start, e.pay_end) + 1), fixed.toFixed(2), variable.toFixed(2), leave].join(",");
+    const r = edr(e);
+    total = total.plus(r.fixed).plus(r.variable);
+    return r.line;
   });
+  return assembleSif(input, lines, total);
+}
+
+/** buildSif() with a turn of the event loop every few ms (a run of thousands of employees). */
+export async function buildSifYielding(input: SifInput): Promise<{ fileName: string; content: string; edrCount: number }> {
+  let total = new Decimal(0);
+  const lines = await mapYielding(input.employees, (e) => {
+    const r = edr(e);
+    total = total.plus(r.fixed).plus(r.variable);
+    return r.line;
+  });
+  await nextTurn();
+  return assembleSif(input, lines, total);
+}
+
+/** The EDR (employee detail record) line of an employee. */
+function edr(e: SifEmployee): { line: string; fixed: Decimal; variable: Decimal } {
+  const net = new Decimal(e.net_pay);
+  const variable = Decimal.min(new Decimal(e.variable), net);
+  const fixed = net.minus(variable);
+  const leave = new Decimal(e.lop_days).toDecimalPlaces(0, Decimal.ROUND_HALF_UP).toFixed(0);
+  const line = ["EDR", digits(e.labour_card_number!).padStart(14, "0"), digits(e.bank_routing_code!), clean(e.bank_iban!), e.pay_start, e.pay_end, String(daysBetween(e.pay_start, e.pay_end) + 1), fixed.toFixed(2), variable.toFixed(2), leave].join(",");
+  return { line, fixed, variable };
+}
+
+/** The EDR lines, then the SCR (salary control record), and the file's name. */
+function assembleSif(input: SifInput, lines: string[], total: Decimal): { fileName: string; content: string; edrCount: number } {
+  const [date, time] = input.created_local.split("T");
+  const mm = String(input.month).padStart(2, "0");
   const employer = digits(input.employer_id).padStart(13, "0");
   const ref = (input.employer_reference ?? "").replace(/[,\r\n]/g, " ").slice(0, 35);
   lines.push(["SCR", employer, input.bank_routing_code, date, time.slice(0, 5).replace(":", ""), `${mm}${input.year}`, String(input.employees.length), total.toFixed(2), input.currency, ref].join(","));
@@ -124,7 +148,7 @@ export const wpsHandlers = {
     if (!payable.length) throw conflict("No employee of the run can be paid through WPS");
     const tenant = await systemDb.tenant.findUniqueOrThrow({ where: { id: auth.tenantId }, select: { timezone: true } });
     await nextTurn();
-    const sif = buildSif({
+    const sif = await buildSifYielding({
       employer_id: settings.employer_id,
       bank_routing_code: settings.bank_routing_code,
       employer_reference: settings.employer_reference,
