@@ -11,10 +11,14 @@
 //                      route, RSS growth, bare node:http + pg baseline
 //   5. overload      - scripts/overload.ts: the sustainable rate of a read mix, then 3× that rate
 //                      open-loop for 25 s: 0 × 500, every 503 with Retry-After, health p99, recovery
+//   6. event loop    - scripts/event-loop.ts: the operations that do text or CPU work, driven
+//                      with the largest inputs the document allows; fails when one request keeps
+//                      the server's event loop busy for more than 100 ms
 // Exit status 1 when a check fails.
 import { spawnSync } from "node:child_process";
 import { existsSync } from "node:fs";
 import path from "node:path";
+import { formatEventLoop, runEventLoop } from "./event-loop.ts";
 import { formatLoad, runLoad, table } from "./load.ts";
 import { formatOverload, runOverload } from "./overload.ts";
 
@@ -98,6 +102,15 @@ await step("overload (3× sustainable rate)", async () => {
   const n500 = Object.entries(o.statuses).filter(([s]) => Number(s) >= 500 && s !== "503").reduce((n, [, c]) => n + c, 0);
   const details = `${r.sustainable.rps} req/s sustainable, ${o.targetRps} offered: ${n500} × 500, ${(o.share503 * 100).toFixed(0)} % 503 (${(o.retryAfterShare * 100).toFixed(0)} % with Retry-After), goodput ${o.goodputRps} req/s, health p99 ${r.health.p99} ms, pool ${r.settings.DATABASE_POOL_SIZE}, load ${r.loadAfter[0]}`;
   if (r.problems.length) console.error(`overload problems:\n  ${r.problems.join("\n  ")}`);
+  return r.problems.length ? { result: "FAIL", details: `${r.problems[0]}${r.problems.length > 1 ? ` (+${r.problems.length - 1})` : ""}` } : { result: "pass", details };
+});
+
+await step("event loop (largest inputs)", async () => {
+  const r = await runEventLoop();
+  console.log(formatEventLoop(r));
+  const worst = r.rows.reduce((a, b) => (b.maxLoopMs > a.maxLoopMs ? b : a), r.rows[0]);
+  const details = `${r.rows.length} cases, ${r.rows.reduce((n, x) => n + x.requests, 0)} requests; longest block ${worst?.maxLoopMs} ms (${worst?.operation}), limit ${r.limitMs} ms; load ${r.loadAfter}`;
+  if (r.problems.length) console.error(`event-loop problems:\n  ${r.problems.join("\n  ")}`);
   return r.problems.length ? { result: "FAIL", details: `${r.problems[0]}${r.problems.length > 1 ? ` (+${r.problems.length - 1})` : ""}` } : { result: "pass", details };
 });
 

@@ -78,6 +78,8 @@ export const config = {
   /** Run the background job worker (mail delivery, scheduled jobs) in this process. */
   runWorker: bool(env.RUN_WORKER, true),
   trustProxy: bool(env.TRUST_PROXY, false),
+  /** File the event-loop delay report is written to on SIGUSR2 and at shutdown (src/lib/event-loop-report.ts); unset: no report. */
+  eventLoopReport: env.EVENT_LOOP_REPORT || undefined,
 };
 
 export function assertProductionConfig(): void {

@@ -8,11 +8,14 @@ import { closeDb, initDb } from "./db/client.ts";
 import { ensureDatabase } from "./db/embedded.ts";
 import { deployMigrations } from "./db/migrations.ts";
 import { createApp } from "./http/app.ts";
+import { startEventLoopReport } from "./lib/event-loop-report.ts";
 import { registerAllJobs } from "./jobs/definitions.ts";
 import { jobs } from "./jobs/queue.ts";
 import { logger } from "./log.ts";
 
 assertProductionConfig();
+// EVENT_LOOP_REPORT=<file>: event-loop delay histogram written there on SIGUSR2 and at shutdown.
+const loopReport = config.eventLoopReport ? startEventLoopReport(config.eventLoopReport) : null;
 const database = await ensureDatabase();
 if (config.migrateOnStart) {
   const applied = await deployMigrations(database.url, (msg) => logger.info(msg));
@@ -60,6 +63,11 @@ async function shutdown(signal: string) {
   await jobs.stop();
   await closeDb();
   await database.stop();
+  try {
+    loopReport?.report(signal);
+  } catch (err) {
+    logger.warn({ err: (err as Error).message }, "event-loop report not written");
+  }
   logger.info("stopped");
   process.exit(0);
 }

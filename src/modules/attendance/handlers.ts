@@ -254,11 +254,15 @@ export const handlers = {
     if ((await db.employee.count({ where: { id: { in: ids }, deleted_at: null } })) !== ids.length) throw notFound("Employee");
     const result = await tenantTx(
       async (tx) => {
-        const existing = await tx.attendanceRecord.findMany({
-          where: { OR: body.records.map((r) => ({ employee_id: r.employee_id, date: parseDate(r.date) })) },
-          select: { employee_id: true, date: true },
-        });
-        const have = new Set(existing.map((e) => `${e.employee_id}:${toDateString(e.date)}`));
+        // Which of the (employee, date) pairs exist already, in one plain statement: the same as a
+        // findMany with one OR branch per record, which Prisma spent ~300 ms of CPU building
+        // for 1 000 records (holding the event loop).
+        const existing = await tx.$queryRaw<{ employee_id: string; date: string }[]>`
+          SELECT a.employee_id::text AS employee_id, a.date::text AS date FROM attendance_records a
+            JOIN unnest(${body.records.map((r) => r.employee_id)}::uuid[], ${body.records.map((r) => r.date)}::date[]) AS k(employee_id, date)
+              ON a.employee_id = k.employee_id AND a.date = k.date
+           WHERE a.tenant_id = ${currentTenantId()}::uuid`;
+        const have = new Set(existing.map((e) => `${e.employee_id}:${e.date}`));
         for (const r of body.records) {
           if (r.check_in) {
             const rec = await writePunches(tx, r.employee_id, r.date, new Date(r.check_in), r.check_out ? new Date(r.check_out) : null, settings, "import", r.notes ?? null);

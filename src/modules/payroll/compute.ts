@@ -383,37 +383,73 @@ export interface RunTotals {
 
 /** Totals of a run; the PF admin-charge minimum (per establishment per month) is applied here. */
 export function runTotals(slips: SlipResult[], structure: Structure, pfSettings: StatutorySettings["pf"]): RunTotals {
-  const sum = (f: (s: SlipResult) => Decimal.Value) => slips.reduce((a, s) => a.plus(f(s)), ZERO);
-  const pfMembers = slips.filter((s) => s.details.pf.applicable);
-  const adminRaw = sum((s) => s.details.pf.admin_charges);
-  const adminMin = pfMembers.length > 0 && adminRaw.lt(pfSettings.admin_charge_minimum);
-  const admin = adminMin ? new Decimal(pfSettings.admin_charge_minimum) : adminRaw;
+  const totals = totalsOf(structure, pfSettings);
+  for (const s of slips) totals.add(s);
+  return totals.result();
+}
+
+/** The run's totals, slip by slip (run.ts adds each slip as it is computed, with turns of the event loop in between). */
+export function totalsOf(structure: Structure, pfSettings: StatutorySettings["pf"]): { add: (s: SlipResult) => void; result: () => RunTotals } {
+  let count = 0;
+  let pfMembers = 0;
+  let esiMembers = 0;
+  const keys = ["gross", "total_deductions", "net_pay", "reimbursements", "leave_encashment", "loan_deduction", "employer_cost", "pf_wages", "pf_employee", "employer_epf", "employer_eps", "edli", "admin", "esi_wages", "esi_employee", "esi_employer", "professional_tax"] as const;
+  const sums = Object.fromEntries(keys.map((k) => [k, ZERO])) as Record<(typeof keys)[number], Decimal>;
+  const add = (k: (typeof keys)[number], v: Decimal.Value) => (sums[k] = sums[k].plus(v));
   const compTotals = new Map<string, Decimal>();
-  for (const s of slips) for (const l of [...s.details.earnings, ...s.details.deductions]) compTotals.set(l.code, (compTotals.get(l.code) ?? ZERO).plus(l.amount));
-  const esiMembers = slips.filter((s) => s.details.esi.covered);
-  const employerCost = sum((s) => s.employer_cost).plus(admin.minus(adminRaw));
   return {
-    employee_count: slips.length,
-    gross: m2(sum((s) => s.gross)),
-    total_deductions: m2(sum((s) => s.total_deductions)),
-    net_pay: m2(sum((s) => s.net_pay)),
-    reimbursements: m2(sum((s) => s.reimbursements)),
-    leave_encashment: m2(sum((s) => s.leave_encashment)),
-    loan_deductions: m2(sum((s) => s.loan_deduction)),
-    employer_cost: m2(employerCost),
-    pf: {
-      members: pfMembers.length,
-      wages: m2(sum((s) => s.details.pf.wages)),
-      employee: m2(sum((s) => s.pf_employee)),
-      employer_epf: m2(sum((s) => s.details.pf.employer_epf)),
-      employer_eps: m2(sum((s) => s.details.pf.employer_eps)),
-      edli: m2(sum((s) => s.details.pf.edli)),
-      admin_charges: m2(admin),
-      admin_charges_minimum_applied: adminMin,
+    add(s) {
+      count++;
+      if (s.details.pf.applicable) pfMembers++;
+      if (s.details.esi.covered) esiMembers++;
+      add("gross", s.gross);
+      add("total_deductions", s.total_deductions);
+      add("net_pay", s.net_pay);
+      add("reimbursements", s.reimbursements);
+      add("leave_encashment", s.leave_encashment);
+      add("loan_deduction", s.loan_deduction);
+      add("employer_cost", s.employer_cost);
+      add("pf_wages", s.details.pf.wages);
+      add("pf_employee", s.pf_employee);
+      add("employer_epf", s.details.pf.employer_epf);
+      add("employer_eps", s.details.pf.employer_eps);
+      add("edli", s.details.pf.edli);
+      add("admin", s.details.pf.admin_charges);
+      add("esi_wages", s.details.esi.covered ? s.details.esi.wages : 0);
+      add("esi_employee", s.esi_employee);
+      add("esi_employer", s.details.esi.employer);
+      add("professional_tax", s.professional_tax);
+      for (const l of [...s.details.earnings, ...s.details.deductions]) compTotals.set(l.code, (compTotals.get(l.code) ?? ZERO).plus(l.amount));
     },
-    esi: { members: esiMembers.length, wages: m2(sum((s) => (s.details.esi.covered ? s.details.esi.wages : 0))), employee: m2(sum((s) => s.esi_employee)), employer: m2(sum((s) => s.details.esi.employer)) },
-    professional_tax: m2(sum((s) => s.professional_tax)),
-    components: structure.components.filter((c) => compTotals.has(c.code)).map((c) => ({ code: c.code, name: c.name, type: c.type, amount: m2(compTotals.get(c.code)!) })),
+    result() {
+      const adminRaw = sums.admin;
+      const adminMin = pfMembers > 0 && adminRaw.lt(pfSettings.admin_charge_minimum);
+      const admin = adminMin ? new Decimal(pfSettings.admin_charge_minimum) : adminRaw;
+      const employerCost = sums.employer_cost.plus(admin.minus(adminRaw));
+      return {
+        employee_count: count,
+        gross: m2(sums.gross),
+        total_deductions: m2(sums.total_deductions),
+        net_pay: m2(sums.net_pay),
+        reimbursements: m2(sums.reimbursements),
+        leave_encashment: m2(sums.leave_encashment),
+        loan_deductions: m2(sums.loan_deduction),
+        employer_cost: m2(employerCost),
+        pf: {
+          members: pfMembers,
+          wages: m2(sums.pf_wages),
+          employee: m2(sums.pf_employee),
+          employer_epf: m2(sums.employer_epf),
+          employer_eps: m2(sums.employer_eps),
+          edli: m2(sums.edli),
+          admin_charges: m2(admin),
+          admin_charges_minimum_applied: adminMin,
+        },
+        esi: { members: esiMembers, wages: m2(sums.esi_wages), employee: m2(sums.esi_employee), employer: m2(sums.esi_employer) },
+        professional_tax: m2(sums.professional_tax),
+        components: structure.components.filter((c) => compTotals.has(c.code)).map((c) => ({ code: c.code, name: c.name, type: c.type, amount: m2(compTotals.get(c.code)!) })),
+      };
+    },
   };
 }
 

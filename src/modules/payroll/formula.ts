@@ -39,22 +39,32 @@ export const CODE_PATTERN = /^[A-Z][A-Z0-9_]{0,29}$/;
 
 type Token = { t: "num" | "name" | "op"; v: string; pos: number };
 
+// Sticky (`y`) patterns match at `lastIndex` only: no copy of the rest of the formula per token,
+// and each character is scanned a bounded number of times (linear in the formula's length).
+const WS_RE = /\s/;
+const NUM_RE = /\d+(?:\.\d+)?|\.\d+/y;
+const NAME_RE = /[A-Za-z_][A-Za-z0-9_]*/y;
+
 function tokenize(src: string): Token[] {
   const out: Token[] = [];
   let i = 0;
+  const at = (re: RegExp) => {
+    re.lastIndex = i;
+    return re.exec(src);
+  };
   while (i < src.length) {
     const c = src[i];
-    if (/\s/.test(c)) {
+    if (WS_RE.test(c)) {
       i++;
       continue;
     }
-    const num = /^(\d+(\.\d+)?|\.\d+)/.exec(src.slice(i));
+    const num = at(NUM_RE);
     if (num) {
       out.push({ t: "num", v: num[0], pos: i });
       i += num[0].length;
       continue;
     }
-    const name = /^[A-Za-z_][A-Za-z0-9_]*/.exec(src.slice(i));
+    const name = at(NAME_RE);
     if (name) {
       out.push({ t: "name", v: name[0].toUpperCase(), pos: i });
       i += name[0].length;

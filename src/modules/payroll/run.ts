@@ -2,11 +2,13 @@
 // queries (employees with their salary setup in force, setup lines, components, leave, attendance,
 // holidays, ESI coverage, loan installments, claims, encashments), every employee is computed in
 // memory (compute.ts), and the slips are written with one INSERT … SELECT FROM
-// jsonb_to_recordset. The number of round trips does not grow with the number of employees.
+// jsonb_to_recordset, one per 1 000 slips. The number of round trips grows only by that INSERT
+// per thousand slips.
 import { Prisma } from "../../../generated/prisma/client.ts";
 import { currentTenantId, type ScopedTx } from "../../db/tenancy.ts";
 import { toDateString, weekday, type DateString } from "../../lib/dates.ts";
 import { Decimal } from "../../lib/money.ts";
+import { mapYielding, stringifyYielding } from "../../lib/yielding.ts";
 import { loadAttendanceSettings } from "../attendance/settings.ts";
 import {
   buildStructure,
@@ -14,7 +16,7 @@ import {
   esiContributionStart,
   lossOfPay,
   monthBounds,
-  runTotals,
+  totalsOf,
   type ClaimDue,
   type ComponentDef,
   type EncashmentDue,
@@ -173,7 +175,11 @@ export async function calculateRun(tx: ScopedTx, run: RunRef): Promise<Calculati
 
   const structure = buildStructure(components);
   const period = { year: run.period_year, month: run.period_month, start, end };
-  const slips = employees.map((e) => {
+  // Computed employee by employee with a turn of the event loop every few ms: thousands of
+  // employees with long formulas are seconds of decimal arithmetic, which in one go would hold
+  // every other request of every tenant (scripts/event-loop.ts).
+  const totals = totalsOf(structure, settings.pf);
+  const slips = await mapYielding(employees, (e) => {
     const joining = toDateString(e.joining_date);
     const lwd = ds(e.last_working_day);
     const from = joining > start ? joining : start;
@@ -181,7 +187,7 @@ export async function calculateRun(tx: ScopedTx, run: RunRef): Promise<Calculati
     const hols = new Set(hol.filter((h) => (h.branch_id === null || h.branch_id === e.branch_id) && (h.work_location_id === null || h.work_location_id === e.work_location_id)).map((h) => h.date));
     const spans: LeaveSpan[] = (leaveBy.get(e.id) ?? []).map((l) => ({ from: toDateString(l.from_date), to: toDateString(l.to_date), half_day_start: l.half_day_start, half_day_end: l.half_day_end, days: l.days, is_paid: l.is_paid }));
     const lop = lossOfPay(from, to, spans, (attBy.get(e.id) ?? []).map((a) => ({ date: toDateString(a.date), status: a.status })), (d) => weeklyOffs.has(weekday(d)) || hols.has(d));
-    return computeSlip(structure, settings, period, {
+    const slip = computeSlip(structure, settings, period, {
       id: e.id,
       employee_code: e.employee_code,
       name: `${e.first_name} ${e.last_name}`.trim(),
@@ -210,16 +216,25 @@ export async function calculateRun(tx: ScopedTx, run: RunRef): Promise<Calculati
       claims: claimsBy.get(e.id) ?? [],
       encashments: encBy.get(e.id) ?? [],
     });
+    totals.add(slip);
+    return slip;
   });
-  return { slips, totals: runTotals(slips, structure, settings.pf), employees_without_setup: withoutSetup[0]?.n ?? 0 };
+  return { slips, totals: totals.result(), employees_without_setup: withoutSetup[0]?.n ?? 0 };
 }
 
-/** Replaces the run's slips and totals with a calculation (one DELETE, one INSERT, one UPDATE). */
+/** Slips written by one INSERT. */
+const SLIP_BATCH = 1000;
+
+/** Replaces the run's slips and totals with a calculation (one DELETE, an INSERT per SLIP_BATCH slips, one UPDATE). */
 export async function storeCalculation(tx: ScopedTx, runId: string, calc: Calculation): Promise<void> {
   const t = currentTenantId();
   await tx.$executeRaw`DELETE FROM payroll_slips WHERE tenant_id = ${t}::uuid AND run_id = ${runId}::uuid`;
-  if (calc.slips.length) {
-    const rows = calc.slips.map((s) => ({
+  // INSERTs of SLIP_BATCH slips each (one for most runs), their JSON built in slices with turns of
+  // the event loop in between: one parameter of every slip of a large run (some 15 MB for 5 000
+  // employees) was copied and encoded in one piece on its way to PostgreSQL, holding the loop
+  // over 100 ms.
+  for (let from = 0; from < calc.slips.length; from += SLIP_BATCH) {
+    const rows = await stringifyYielding(calc.slips.slice(from, from + SLIP_BATCH), (s) => ({
       employee_id: s.employee_id,
       employee_code: s.employee_code,
       employee_name: s.employee_name,
@@ -249,7 +264,7 @@ export async function storeCalculation(tx: ScopedTx, runId: string, calc: Calcul
       SELECT ${t}::uuid, ${runId}::uuid, x.employee_id, x.employee_code, x.employee_name, x.department, x.designation, x.pay_start, x.pay_end, x.days_in_period,
              x.payable_days, x.lop_days, x.gross, x.total_deductions, x.net_pay, x.pf_employee, x.esi_employee, x.professional_tax, x.loan_deduction,
              x.reimbursements, x.leave_encashment, x.employer_cost, x.details
-        FROM jsonb_to_recordset(${JSON.stringify(rows)}::jsonb) AS x(employee_id uuid, employee_code text, employee_name text, department text, designation text,
+        FROM jsonb_to_recordset(${rows}::jsonb) AS x(employee_id uuid, employee_code text, employee_name text, department text, designation text,
              pay_start date, pay_end date, days_in_period int, payable_days numeric, lop_days numeric, gross numeric, total_deductions numeric, net_pay numeric,
              pf_employee numeric, esi_employee numeric, professional_tax numeric, loan_deduction numeric, reimbursements numeric, leave_encashment numeric,
              employer_cost numeric, details jsonb)`;

@@ -27,17 +27,25 @@ const SAMPLE: Record<MergeField, string> = {
   today: "2026-01-01",
 };
 
-const FIELD_RE = /\{\{\s*([^{}]*?)\s*\}\}/g;
+// `{{ name }}`: what is between the braces, trimmed. The name is trimmed in code rather than with
+// `\{\{\s*([^{}]*?)\s*\}\}`, whose three adjacent quantifiers over whitespace split a run of n
+// spaces in O(n²) ways at every `{{` without a closing `}}` (a 20 000-character template froze
+// the process). `[^{}]*` stops at the next brace, so each character is scanned a bounded number
+// of times: linear, with the same fields as before (`trim()` removes exactly what `\s` matches).
+const FIELD_RE = /\{\{([^{}]*)\}\}/g;
 
 /** Field names used by a template that are not merge fields (in order of appearance, once each). */
 export function unknownFields(template: string): string[] {
   const out: string[] = [];
-  for (const m of template.matchAll(FIELD_RE)) if (!(MERGE_FIELDS as readonly string[]).includes(m[1]) && !out.includes(m[1])) out.push(m[1]);
+  for (const m of template.matchAll(FIELD_RE)) {
+    const name = m[1].trim();
+    if (!(MERGE_FIELDS as readonly string[]).includes(name) && !out.includes(name)) out.push(name);
+  }
   return out;
 }
 
 export function fillTemplate(template: string, values: Record<MergeField, string>): string {
-  return template.replace(FIELD_RE, (_, name: MergeField) => values[name] ?? "");
+  return template.replace(FIELD_RE, (_, name: string) => values[name.trim() as MergeField] ?? "");
 }
 
 export const OFFER_TEMPLATE = `Dear {{candidate_name}},

@@ -3,6 +3,7 @@
 // candidate and the company, so a PDF can be recognised without rendering it.
 import type { Response } from "express";
 import PDFDocument from "pdfkit";
+import { yielder } from "../../lib/yielding.ts";
 
 export interface Letter {
   company: string;
@@ -25,6 +26,30 @@ function printable(s: string): string {
     .replace(/[^\n\t\x20-\x7E\u00A0-\u00FF\u2013\u2014\u2022\u20AC]/g, "?");
 }
 
+/** Longest piece of a line laid out in one pdfkit call (a few ms of work). */
+const PIECE = 500;
+
+/** A line cut at spaces into pieces of at most about PIECE characters (pdfkit flows them on with `continued`). */
+function pieces(line: string): string[] {
+  if (line.length <= PIECE) return [line];
+  const out: string[] = [];
+  let start = 0;
+  while (line.length - start > PIECE) {
+    const space = line.lastIndexOf(" ", start + PIECE);
+    const end = space > start ? space + 1 : start + PIECE;
+    out.push(line.slice(start, end));
+    start = end;
+  }
+  out.push(line.slice(start));
+  return out;
+}
+
+/**
+ * Lays the letter out piece by piece, giving the event loop a turn whenever a few ms of
+ * layout went by: a letter of the longest template filled with the longest values is some
+ * 300 000 characters (a hundred pages), which pdfkit lays out in seconds - in one go that would
+ * hold every other request of every tenant for as long.
+ */
 export function renderLetterPdf(letter: Letter): Promise<Buffer> {
   return new Promise((resolve, reject) => {
     const doc = new PDFDocument({
@@ -43,15 +68,24 @@ export function renderLetterPdf(letter: Letter): Promise<Buffer> {
     doc.moveDown(1.5).fillColor("#000000").font("Helvetica-Bold").fontSize(14).text(printable(letter.title));
     doc.moveDown(0.8).font("Helvetica").fontSize(11);
     const paragraphs = letter.body.replace(/\r\n/g, "\n").split(/\n\s*\n/);
-    for (const p of paragraphs) {
-      for (const line of p.split("\n")) {
-        if (/^\s*[-*] /.test(line)) doc.text(`\u2022 ${printable(line.replace(/^\s*[-*] /, ""))}`, { indent: 12, lineGap: 2 });
-        else doc.text(printable(line), { lineGap: 2, align: "left" });
+    const tick = yielder();
+    (async () => {
+      for (const p of paragraphs) {
+        for (const line of p.split("\n")) {
+          const bullet = /^\s*[-*] /.test(line);
+          const text = bullet ? `\u2022 ${printable(line.replace(/^\s*[-*] /, ""))}` : printable(line);
+          const options = bullet ? { indent: 12, lineGap: 2 } : { lineGap: 2, align: "left" as const };
+          const parts = pieces(text);
+          for (const [i, part] of parts.entries()) {
+            doc.text(part, { ...options, continued: i < parts.length - 1 });
+            await tick();
+          }
+        }
+        doc.moveDown(0.8);
       }
-      doc.moveDown(0.8);
-    }
-    if (letter.footer) doc.moveDown(1).fontSize(8).fillColor("#777777").text(printable(letter.footer));
-    doc.end();
+      if (letter.footer) doc.moveDown(1).fontSize(8).fillColor("#777777").text(printable(letter.footer));
+      doc.end();
+    })().catch(reject);
   });
 }
 

@@ -3,7 +3,8 @@
 // the same output.
 import { EMPLOYMENT_LABELS } from "../common.ts";
 import type { AiProvider, Content, ContentInput, JobDescription, JobDescriptionInput, Questions, QuestionsInput, Screening, ScreeningInput } from "./provider.ts";
-import { canonicalSkill, capitalize, extractSkills, extractYears, isDuty, isNiceToHave, keywords, listText, mentions, sentences, skillKind, skillLabel, stableHash, type SkillKind } from "./text.ts";
+import { nextTurn, yielder } from "../../../lib/yielding.ts";
+import { canonicalSkill, capitalize, extractSkills, extractSkillsYielding, extractYears, isDuty, isNiceToHave, keywords, listText, mentions, sentences, skillKind, skillLabel, stableHash, type SkillKind } from "./text.ts";
 
 const labels = (skills: string[]) => listText(skills.map(skillLabel));
 
@@ -83,7 +84,12 @@ function jobDescription(input: JobDescriptionInput): JobDescription {
 
 // ───────────────────────────── resume screening ─────────────────────────────
 
-function screenResume(input: ScreeningInput): Screening {
+// A resume may be 100 000 characters and is scanned once per known skill alias (some 230 linear
+// regular expressions), per required skill and per key term: tens of milliseconds in all, more
+// on a busy machine. The screening gives the event loop a turn between its passes (nextTurn), so
+// other requests are served in between and no request holds the loop for long
+// (scripts/event-loop.ts measures it with the longest texts the document allows).
+async function screenResume(input: ScreeningInput): Promise<Screening> {
   const resume = input.resume_text;
   // Skills of sentences marked "a plus" / "preferred" are a bonus, not a requirement.
   const parts = sentences(input.job_requirements);
@@ -91,12 +97,20 @@ function screenResume(input: ScreeningInput): Screening {
   const requiredText = parts.filter((p) => !isNiceToHave(p)).join("\n");
   const required = [...new Set([...input.required_skills.map(canonicalSkill), ...extractSkills(requiredText)])];
   const preferred = extractSkills(preferredText).filter((s) => !required.includes(s));
-  const matched = required.filter((s) => mentions(resume, s));
+  await nextTurn();
+  const matched: string[] = [];
+  const tick = yielder();
+  for (const s of required) {
+    if (mentions(resume, s)) matched.push(s);
+    await tick();
+  }
   const missing = required.filter((s) => !matched.includes(s));
   const preferredFound = preferred.filter((s) => mentions(resume, s));
-  const additional = extractSkills(resume).filter((s) => !required.includes(s) && !preferred.includes(s));
+  await nextTurn();
+  const additional = (await extractSkillsYielding(resume)).filter((s) => !required.includes(s) && !preferred.includes(s));
   const reqYears = input.min_experience_years ?? (input.job_requirements ? extractYears(input.job_requirements, "min") : null);
   const years = extractYears(resume, "max");
+  await nextTurn();
   const jobTerms = keywords(input.job_requirements, 15, [...required, ...preferred]);
   const resumeLower = resume.toLowerCase();
   const termsFound = jobTerms.filter((t) => new RegExp(`(?<![a-z])${t}`, "i").test(resumeLower));
@@ -321,7 +335,7 @@ function content(input: ContentInput): Content {
 export const offlineProvider: AiProvider = {
   info: { name: "offline", model: null },
   jobDescription: async (input) => jobDescription(input),
-  screenResume: async (input) => screenResume(input),
+  screenResume: (input) => screenResume(input),
   interviewQuestions: async (input) => interviewQuestions(input),
   content: async (input) => content(input),
 };

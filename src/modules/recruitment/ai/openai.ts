@@ -4,6 +4,7 @@
 import { AppError } from "../../../http/errors.ts";
 import { logger } from "../../../log.ts";
 import type { AiProvider, Content, JobDescription, Questions, Screening } from "./provider.ts";
+import { trimEndWhere } from "./text.ts";
 
 export interface OpenAiOptions {
   baseUrl: string;
@@ -14,8 +15,22 @@ export interface OpenAiOptions {
 
 const unavailable = (why: string) => new AppError(503, "unavailable", `AI provider unavailable: ${why}`, undefined, { "Retry-After": "30" });
 
+/**
+ * The message without a Markdown code fence around it (models add one despite being asked not
+ * to). Done with string operations: the former `/^```(?:json)?\s*|\s*```$/g` tried `\s*```$` at
+ * every position of a run of whitespace inside the message and scanned to the run's end from
+ * each - O(n²) on a long run.
+ */
+export function withoutFence(text: string): string {
+  let s = text.trim();
+  const open = /^```(?:json)?/.exec(s);
+  if (open) s = s.slice(open[0].length).trimStart();
+  if (s.endsWith("```")) s = s.slice(0, -3).trimEnd();
+  return s;
+}
+
 async function chatJson(opts: OpenAiOptions, system: string, user: unknown): Promise<Record<string, unknown>> {
-  const url = `${opts.baseUrl.replace(/\/+$/, "")}/chat/completions`;
+  const url = `${trimEndWhere(opts.baseUrl, (c) => c === "/")}/chat/completions`;
   let res: Response;
   try {
     res = await fetch(url, {
@@ -52,7 +67,7 @@ async function chatJson(opts: OpenAiOptions, system: string, user: unknown): Pro
   const text = payload?.choices?.[0]?.message?.content;
   if (typeof text !== "string") throw unavailable("the provider's answer has no message content");
   try {
-    const parsed = JSON.parse(text.trim().replace(/^```(?:json)?\s*|\s*```$/g, ""));
+    const parsed = JSON.parse(withoutFence(text));
     if (!parsed || typeof parsed !== "object" || Array.isArray(parsed)) throw new Error("not an object");
     return parsed;
   } catch {

@@ -1,6 +1,7 @@
 // Text analysis for the offline AI helpers: a dictionary of skills with their aliases, skill
 // extraction, years of experience, keywords, and sentence splitting. Pure functions - the same
 // text always gives the same result.
+import { yielder } from "../../../lib/yielding.ts";
 
 export type SkillKind = "language" | "frontend" | "backend" | "database" | "cloud" | "devops" | "data" | "mobile" | "testing" | "design" | "business" | "soft";
 
@@ -170,6 +171,18 @@ export function extractSkills(text: string): string[] {
   return found;
 }
 
+/** extractSkills() with a turn of the event loop every few ms of matching (for texts of 100 000 characters). */
+export async function extractSkillsYielding(text: string): Promise<string[]> {
+  const t = text.toLowerCase();
+  const found: string[] = [];
+  const tick = yielder();
+  for (const m of MATCHERS) {
+    if (!found.includes(m.skill) && m.re.test(t)) found.push(m.skill);
+    await tick();
+  }
+  return found;
+}
+
 /** Does the text mention the skill (by its canonical name or an alias, or literally for unknown skills)? */
 export function mentions(text: string, skill: string): boolean {
   const matchers = MATCHERS.filter((m) => m.skill === skill);
@@ -177,7 +190,13 @@ export function mentions(text: string, skill: string): boolean {
   return new RegExp(`(?<![a-z0-9])${escape(skill)}(?![a-z0-9])`, "i").test(text);
 }
 
-const YEARS_RE = /(\d{1,2}(?:\.\d)?)\s*\+?\s*(?:-|to)?\s*(?:\d{1,2}\s*)?(?:years?|yrs?)\b/gi;
+// "5 years", "5+ yrs", "3-5 years", "3 to 5 years": the first number counts. Each optional
+// token carries the whitespace before it, so no two `\s*` are adjacent: the old form
+// `\s*\+?\s*(?:-|to)?\s*(?:\d{1,2}\s*)?` could split one run of n spaces between its `\s*`s in
+// O(n²)-O(n³) ways before failing (4 000 spaces after a digit froze the process for 16 s). Here
+// every optional group either matches or is skipped, so a run is scanned a bounded number of
+// times: linear, and the same matches as before (same language, same first number).
+const YEARS_RE = /(\d{1,2}(?:\.\d)?)(?:\s*\+)?(?:\s*(?:-|to))?(?:\s*\d{1,2})?\s*(?:years?|yrs?)\b/gi;
 
 /** Years of experience stated in a text: the smallest for requirements, the largest for a resume. */
 export function extractYears(text: string, pick: "min" | "max"): number | null {
@@ -197,7 +216,7 @@ export function keywords(text: string, limit = 10, exclude: string[] = []): stri
   const counts = new Map<string, number>();
   const skip = new Set(exclude.flatMap((e) => [e, ...(SKILLS[e]?.aliases ?? [])]).flatMap((e) => e.split(/[^a-z]+/)));
   for (const w of text.toLowerCase().match(/[a-z][a-z-]{2,}/g) ?? []) {
-    const word = w.replace(/-+$/, "");
+    const word = trimEndWhere(w, (c) => c === "-");
     if (STOP.has(word) || skip.has(word) || word.length < 3) continue;
     counts.set(word, (counts.get(word) ?? 0) + 1);
   }
@@ -207,11 +226,24 @@ export function keywords(text: string, limit = 10, exclude: string[] = []): stri
     .map(([w]) => w);
 }
 
+const WS = /\s/;
+/**
+ * `s` without the characters at its end for which `drop` holds - what `.replace(/[x]+$/, "")`
+ * does, in one pass from the end. (That regular expression is tried at every position of a run
+ * of such characters and scans to the run's end from each: O(n²) on a long run that is not at
+ * the end, e.g. a line of 20 000 spaces followed by a word.)
+ */
+export function trimEndWhere(s: string, drop: (c: string) => boolean): string {
+  let end = s.length;
+  while (end > 0 && drop(s[end - 1])) end--;
+  return end === s.length ? s : s.slice(0, end);
+}
+
 /** Lines and sentences of free text, trimmed, without bullets or trailing full stops. */
 export function sentences(text: string): string[] {
   return text
     .split(/\n|;|(?<=[.!?])\s+(?=[A-Z0-9])/)
-    .map((s) => s.replace(/^\s*(?:[-*•·]|\d+[.)])\s*/, "").trim().replace(/[.\s]+$/, ""))
+    .map((s) => trimEndWhere(s.replace(/^\s*(?:[-*•·]|\d+[.)])\s*/, "").trim(), (c) => c === "." || WS.test(c)))
     .filter((s) => s.length > 2);
 }
 

@@ -1,0 +1,62 @@
+// Opt-in report of how long the event loop was kept busy (EVENT_LOOP_REPORT=<file>): a
+// perf_hooks.monitorEventLoopDelay histogram, written as JSON to <file> on SIGUSR2 (and then
+// reset, so each report covers the time since the previous one) and once more at shutdown.
+// scripts/event-loop.ts reads it around each operation it drives. Nothing runs in the request
+// path: the histogram is sampled by a libuv timer inside Node, and the file is written only when
+// a report is asked for.
+import { renameSync, writeFileSync } from "node:fs";
+import { monitorEventLoopDelay } from "node:perf_hooks";
+
+export interface EventLoopReport {
+  /** 1, 2, … per report of this process (a reader waits for the next number). */
+  seq: number;
+  reason: string;
+  at: string;
+  pid: number;
+  /** Sampling interval of the histogram (ms). */
+  resolution_ms: number;
+  /** Timer samples since the previous report. */
+  samples: number;
+  /**
+   * Longest time the loop was kept from running a timer (ms): the longest sampled interval
+   * minus the sampling interval itself, so an idle loop reports about 0.
+   */
+  max_ms: number;
+  p99_ms: number;
+  p50_ms: number;
+  mean_ms: number;
+}
+
+export function startEventLoopReport(file: string, resolutionMs = 10): { report: (reason: string) => EventLoopReport } {
+  const h = monitorEventLoopDelay({ resolution: resolutionMs });
+  h.enable();
+  let seq = 0;
+  const ms = (ns: number) => (Number.isFinite(ns) ? Math.max(0, Math.round((ns / 1e6 - resolutionMs) * 10) / 10) : 0);
+  const report = (reason: string): EventLoopReport => {
+    const r: EventLoopReport = {
+      seq: ++seq,
+      reason,
+      at: new Date().toISOString(),
+      pid: process.pid,
+      resolution_ms: resolutionMs,
+      samples: h.count,
+      max_ms: h.count ? ms(h.max) : 0,
+      p99_ms: h.count ? ms(h.percentile(99)) : 0,
+      p50_ms: h.count ? ms(h.percentile(50)) : 0,
+      mean_ms: h.count ? ms(h.mean) : 0,
+    };
+    h.reset();
+    const tmp = `${file}.${process.pid}.tmp`;
+    writeFileSync(tmp, JSON.stringify(r) + "\n");
+    renameSync(tmp, file); // readers never see half a report
+    return r;
+  };
+  process.on("SIGUSR2", () => {
+    try {
+      report("SIGUSR2");
+    } catch {
+      /* an unwritable report file must not take the server down */
+    }
+  });
+  return { report };
+}

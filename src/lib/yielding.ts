@@ -1,0 +1,41 @@
+// Long loops of synchronous work that give the event loop a turn: after every `budgetMs` of work
+// they wait for setImmediate, so other requests (of every tenant) are served in between and no
+// request keeps the loop busy for long (scripts/event-loop.ts checks 100 ms per request).
+
+/**
+ * Work between two turns of the loop (ms). Small, because the process may be descheduled in the
+ * middle of a slice on a busy machine, and a slice then looks longer to everyone waiting.
+ */
+const DEFAULT_BUDGET_MS = 8;
+
+/** A turn of the event loop for everything that is waiting (I/O, timers) before going on. */
+export const nextTurn = () => new Promise<void>((resolve) => setImmediate(resolve));
+
+/** Call `tick()` after each unit of work: it resolves at once until `budgetMs` went by, then after a turn of the loop. */
+export function yielder(budgetMs = DEFAULT_BUDGET_MS): () => Promise<void> | undefined {
+  let since = performance.now();
+  return () => {
+    if (performance.now() - since < budgetMs) return undefined;
+    return nextTurn().then(() => {
+      since = performance.now();
+    });
+  };
+}
+
+/** `items.map(fn)`, giving the loop a turn every `budgetMs` of work. */
+export async function mapYielding<T, R>(items: readonly T[], fn: (item: T, index: number) => R, budgetMs = DEFAULT_BUDGET_MS): Promise<R[]> {
+  const out: R[] = new Array(items.length);
+  const tick = yielder(budgetMs);
+  for (let i = 0; i < items.length; i++) {
+    out[i] = fn(items[i], i);
+    const wait = tick();
+    if (wait) await wait;
+  }
+  return out;
+}
+
+/** `JSON.stringify(items.map(fn))` of a long array, built item by item with turns of the loop in between. */
+export async function stringifyYielding<T>(items: readonly T[], fn: (item: T) => unknown = (x) => x, budgetMs = DEFAULT_BUDGET_MS): Promise<string> {
+  const parts = await mapYielding(items, (r) => JSON.stringify(fn(r)), budgetMs);
+  return `[${parts.join(",")}]`;
+}
