@@ -417,6 +417,26 @@ export function runTotals(slips: SlipResult[], structure: Structure, pfSettings:
   };
 }
 
+/** Totals of a run that has no calculation (yet, or any more: a queued or failed run). */
+export function emptyTotals(): RunTotals & { employees_without_setup: number } {
+  const zero = "0.00";
+  return {
+    employee_count: 0,
+    employees_without_setup: 0,
+    gross: zero,
+    total_deductions: zero,
+    net_pay: zero,
+    reimbursements: zero,
+    leave_encashment: zero,
+    loan_deductions: zero,
+    employer_cost: zero,
+    pf: { members: 0, wages: zero, employee: zero, employer_epf: zero, employer_eps: zero, edli: zero, admin_charges: zero, admin_charges_minimum_applied: false },
+    esi: { members: 0, wages: zero, employee: zero, employer: zero },
+    professional_tax: zero,
+    components: [],
+  };
+}
+
 // ───────────────────────────── loss of pay ─────────────────────────────
 
 export interface LeaveSpan {
