@@ -17,6 +17,7 @@ import {
   esiContributionStart,
   lossOfPay,
   monthBounds,
+  prepareSettings,
   runTotals,
   type ClaimDue,
   type ComponentDef,
@@ -195,6 +196,7 @@ async function loadRunInputs(tx: ScopedTx, run: RunRef): Promise<RunInputs> {
   const hol = holidays.map((h) => ({ ...h, date: toDateString(h.date) }));
 
   const structure = buildStructure(components);
+  const prepared = prepareSettings(settings);
   const period = { year: run.period_year, month: run.period_month, start, end };
   const slipOf = (e: EmpRow): SlipResult => {
     const joining = toDateString(e.joining_date);
@@ -232,7 +234,7 @@ async function loadRunInputs(tx: ScopedTx, run: RunRef): Promise<RunInputs> {
       loans: loansBy.get(e.id) ?? [],
       claims: claimsBy.get(e.id) ?? [],
       encashments: encBy.get(e.id) ?? [],
-    });
+    }, prepared);
   };
   return { employees, employees_without_setup: withoutSetup[0]?.n ?? 0, structure, settings, slipOf };
 }
