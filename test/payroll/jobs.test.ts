@@ -256,12 +256,28 @@ describe("a failure in the middle of background processing", () => {
   });
 });
 
+describe("several workers", () => {
+  it("two sweeps at once execute a queued run once: one calculation, one processing, slips written once", async () => {
+    config.payrollSyncLimit = 0;
+    config.payrollBatchSize = 2;
+    const id = (await hr.post("/api/payroll/draft-runs").send({ period: "2027-05" }).expect(202)).body.data.id;
+    await Promise.all([runJob(), runJob()]);
+    expect(await getRun(id)).toMatchObject({ status: "draft", employee_count: 6 });
+    await hr.post(`/api/payroll/draft-runs/${id}/process`).expect(202);
+    await Promise.all([runJob(), runJob()]);
+    expect(await getRun(id)).toMatchObject({ status: "processed", employee_count: 6 });
+    expect(await actions(id)).toEqual(["payroll_run.created", "payroll_run.calculated", "payroll_run.process_queued", "payroll_run.processed"]);
+    const [slips] = await t.query(`SELECT count(*)::int AS n, count(DISTINCT slip_number)::int AS numbers FROM payroll_slips WHERE run_id = $1`, [id]);
+    expect(slips).toEqual({ n: 6, numbers: 6 });
+  });
+});
+
 describe("with a job worker running", () => {
   it("the queued work is picked up without anyone calling the job: calculating → draft, processing → processed", async () => {
     config.payrollSyncLimit = 0;
     config.payrollBatchSize = 2;
     await jobs.start(t.url);
-    const created = await hr.post("/api/payroll/draft-runs").send({ period: "2027-04" }).expect(202);
+    const created = await hr.post("/api/payroll/draft-runs").send({ period: "2027-06" }).expect(202);
     const id = created.body.data.id;
     const seen = new Set<string>([created.body.data.status]);
     const draft = await until("the calculation", async () => {
