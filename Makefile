@@ -76,7 +76,7 @@ verify: test
 	$(NODE_BIN)/tsx scripts/verify.ts
 
 bench: generate
-	$(NODE_BIN)/tsx scripts/bench.ts
+	npm run bench
 
 clean:
 	rm -rf .data node_modules/.install-stamp

@@ -1806,7 +1806,8 @@ export interface paths {
         put?: never;
         /**
          * Create and calculate a draft run for a month
-         * @description Creates the month's run as `draft` and calculates every eligible employee at once (set-based: thousands of employees take seconds). One run per month: 409 when the month has one. Audited.
+         * @description Creates the month's run and calculates every eligible employee (set-based: 10 000 employees take a few seconds). One run per month: 409 when the month has one. Audited.
+         *     Up to `PAYROLL_SYNC_LIMIT` employees (a server setting, default 1 000) the calculation happens within the request: 201 with the run as `draft`. A larger run is created as `calculating` and calculated by a background job: 202 with the run, whose `progress` grows while the job runs (poll `GET /api/payroll/draft-runs/{id}`); it becomes `draft` when done, or `failed` with a `failure_reason` (nothing saved).
          *     Per employee: components (full month, then prorated by payable days ÷ calendar days), loss of pay (approved unpaid leave + absent/half-day attendance without leave), PF (12 % of PF wages capped at the ceiling; employer EPS 8.33 % ≤ ₹1,250, not from age 58, EPF the rest; EDLI; admin charges with the ₹500 establishment minimum on the run), ESI (0.75 % / 3.25 % while the full-month ESI wages are within the threshold, or the employee was covered earlier in the contribution period), professional tax by state slab (February amount in February), loan installments due, approved expense claims, approved leave encashments (days × full-month gross ÷ calendar days). Rates come from the payroll configuration endpoints.
          */
         post: operations["createPayrollRun"];
@@ -1827,18 +1828,19 @@ export interface paths {
         };
         /**
          * One payroll run
-         * @description A payroll run for one month with its status (draft, processed) and totals. Another company's id is a 404.
+         * @description A payroll run for one month with its status (draft, calculating, processing, processed, failed), its totals and the progress of a background calculation or processing - poll it after a 202. Another company's id is a 404.
          */
         get: operations["getPayrollRun"];
         /**
          * Update and recalculate a draft
-         * @description Changes the notes and/or the employees of a draft and recalculates it from the current data (salary setups, leave, attendance, loans, claims, encashments, statutory settings). `{}` just recalculates. A processed run cannot be changed (409). Audited.
+         * @description Changes the notes and/or the employees of a draft and recalculates it from the current data (salary setups, leave, attendance, loans, claims, encashments, statutory settings). `{}` just recalculates (also a `failed` run, which becomes `draft` again). A processed run cannot be changed (409), nor one being calculated or processed in the background (409). Audited.
+         *     Up to `PAYROLL_SYNC_LIMIT` employees the recalculation happens within the request (200); a larger run is queued: 202 with the run as `calculating` (the changes to notes and employees are saved at once; the slips and totals of the previous calculation stay until the new ones replace them), then `draft`, or `failed` with a `failure_reason`.
          */
         put: operations["updatePayrollRun"];
         post?: never;
         /**
          * Delete a draft
-         * @description Only while not processed (409 for a processed run). Its calculated slips go with it. Audited.
+         * @description Only while not processed (409 for a processed run) and not being calculated or processed in the background (409). A `failed` run can be deleted. Its calculated slips go with it. Audited.
          */
         delete: operations["deletePayrollRun"];
         options?: never;
@@ -1857,7 +1859,7 @@ export interface paths {
         };
         /**
          * Complete payroll breakdown of a run
-         * @description The run, its totals (per component, PF, ESI, professional tax, loans, reimbursements, encashments, employer cost) and a page of its employees' results by employee code.
+         * @description The run, its totals (per component, PF, ESI, professional tax, loans, reimbursements, encashments, employer cost) and a page of its employees' results by employee code. A run without a calculation (created in the background and still `calculating`, or `failed`) has zero totals and no employees.
          */
         get: operations["getPayrollRunBreakdown"];
         put?: never;
@@ -1905,7 +1907,8 @@ export interface paths {
         put?: never;
         /**
          * Process (finalize) a draft
-         * @description In one transaction, holding a lock on the run: recalculates the draft from the current data (so nothing approved or cancelled since the last calculation is missed or paid twice), numbers the salary slips (`PS-YYYYMM-00001`), marks the loan installments deducted as paid (loans become `active`, or `closed` after the last installment), the expense claims reimbursed as `paid` and the leave encashments paid as priced (their `amount` is recorded), marks the run `processed`, notifies the employees with an account, and writes the audit entry. Either all of it happens or none. A run already processed - also by a concurrent call - is a 409, and so is a run without employees to pay.
+         * @description In one transaction, holding a lock on the run: recalculates the draft from the current data (so nothing approved or cancelled since the last calculation is missed or paid twice), numbers the salary slips (`PS-YYYYMM-00001`), marks the loan installments deducted as paid (loans become `active`, or `closed` after the last installment), the expense claims reimbursed as `paid` and the leave encashments paid as priced (their `amount` is recorded), marks the run `processed`, notifies the employees with an account, and writes the audit entry. Either all of it happens or none. A run already processed - also by a concurrent call - is a 409, and so is a run without employees to pay, and a run being calculated or processed in the background. A `failed` run can be processed again.
+         *     Up to `PAYROLL_SYNC_LIMIT` employees (a server setting, default 1 000) this happens within the request: 200 with the run `processed`. A larger run is queued: 202 with the run as `processing` (a second call is then a 409); a background job does the same work in one transaction, `progress` growing meanwhile (poll `GET /api/payroll/draft-runs/{id}`), and the run becomes `processed` - or `failed` with a `failure_reason`, in which case nothing was paid or numbered and the run has no slips (its draft calculation is removed too).
          */
         post: operations["processPayrollRun"];
         delete?: never;
@@ -6222,6 +6225,8 @@ export interface components {
             employee_count: number;
             /** @description The employees the run is limited to; empty = every eligible employee. */
             employee_ids: string[];
+            /** @description Why the last background calculation or processing failed (status `failed`); null otherwise. */
+            failure_reason: string | null;
             /** Format: uuid */
             id: string;
             notes: string | null;
@@ -6235,6 +6240,22 @@ export interface components {
             processed_at: string | null;
             /** Format: uuid */
             processed_by: string | null;
+            /**
+             * @description How far the run's calculation or processing got: `processed` of its `total` employees. While `calculating` / `processing` it grows batch by batch (the work becomes visible only when all of it is committed, at the end); afterwards both are the run's employee count (`processed` is 0 for a `failed` run: nothing was saved).
+             * @example {
+             *       "processed": 4000,
+             *       "total": 10000
+             *     }
+             */
+            progress: {
+                processed: number;
+                total: number;
+            };
+            /**
+             * Format: date-time
+             * @description When the last background calculation or processing was requested; null for runs only ever calculated within a request.
+             */
+            queued_at: string | null;
             status: components["schemas"]["PayrollRunStatus"];
             total_deductions: components["schemas"]["Money"];
             total_gross: components["schemas"]["Money"];
@@ -6257,10 +6278,10 @@ export interface components {
             period: string;
         };
         /**
-         * @description `draft` (not processed): calculated, recalculated on every PUT, deletable. `processed`: final - slips issued, loans/claims/encashments paid; it can no longer be changed or deleted (409).
+         * @description `draft` (not processed): calculated, recalculated on every PUT, deletable. `calculating`: a calculation (create or PUT of a large run) is running in the background - the run's previous slips, if any, stay readable until the new ones replace them all at once; then `draft`. `processing`: processing runs in the background; then `processed`. While `calculating` or `processing` the run cannot be changed, processed again or deleted (409); `progress` shows how far the job got. `processed`: final - slips issued, loans/claims/encashments paid; it can no longer be changed or deleted (409). `failed`: the background calculation or processing stopped with an error (`failure_reason`); nothing of it was saved and the run has no slips and zero totals - correct the cause and recalculate (PUT) or process it again, or delete it.
          * @enum {string}
          */
-        PayrollRunStatus: "draft" | "processed";
+        PayrollRunStatus: "draft" | "calculating" | "processing" | "processed" | "failed";
         /** @description Changes notes and/or the employees of a draft and recalculates it from the current data (an empty body `{}` just recalculates). `employee_ids: []` = every eligible employee. */
         PayrollRunUpdate: {
             employee_ids?: string[];
@@ -12123,8 +12144,20 @@ export interface operations {
             };
         };
         responses: {
-            /** @description Created and calculated. */
+            /** @description Created and calculated (a run of up to `PAYROLL_SYNC_LIMIT` employees). */
             201: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        data: components["schemas"]["PayrollRun"];
+                        message: string;
+                    };
+                };
+            };
+            /** @description Created as `calculating`; the calculation runs in the background (a larger run). */
+            202: {
                 headers: {
                     [name: string]: unknown;
                 };
@@ -12193,6 +12226,18 @@ export interface operations {
         responses: {
             /** @description Updated and recalculated. */
             200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        data: components["schemas"]["PayrollRun"];
+                        message: string;
+                    };
+                };
+            };
+            /** @description Updated; the recalculation runs in the background (status `calculating`). */
+            202: {
                 headers: {
                     [name: string]: unknown;
                 };
@@ -12326,8 +12371,20 @@ export interface operations {
         };
         requestBody?: never;
         responses: {
-            /** @description Processed. */
+            /** @description Processed (a run of up to `PAYROLL_SYNC_LIMIT` employees). */
             200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        data: components["schemas"]["PayrollRun"];
+                        message: string;
+                    };
+                };
+            };
+            /** @description Queued; processing runs in the background (status `processing`). */
+            202: {
                 headers: {
                     [name: string]: unknown;
                 };

@@ -75,6 +75,13 @@ export const config = {
   migrateOnStart: bool(env.MIGRATE_ON_START, true),
   validateResponses: bool(env.VALIDATE_RESPONSES, !isProduction),
   logLevel: env.LOG_LEVEL ?? (isTest ? "silent" : "info"),
+  /**
+   * Payroll runs of up to this many employees are calculated and processed within the request
+   * (201/200); larger ones go to the job queue (202, progress on the run). 0 queues every run.
+   */
+  payrollSyncLimit: nonNegativeInt("PAYROLL_SYNC_LIMIT", 1000),
+  /** Employees calculated and written per statement of a run (and per progress update). */
+  payrollBatchSize: positiveInt("PAYROLL_BATCH_SIZE", 1000),
   /** Run the background job worker (mail delivery, scheduled jobs) in this process. */
   runWorker: bool(env.RUN_WORKER, true),
   trustProxy: bool(env.TRUST_PROXY, false),

@@ -18,6 +18,8 @@ export function pageOf(q: PageQuery): Page {
 
 export const ok = <T>(data: T, message = "OK") => ({ status: 200 as const, body: { data, message } });
 export const created = <T>(data: T, message = "Created") => ({ status: 201 as const, body: { data, message } });
+/** The work was queued: the resource as it is now (its status says what is under way). */
+export const accepted = <T>(data: T, message = "Accepted") => ({ status: 202 as const, body: { data, message } });
 export const ack = (message: string) => ({ status: 200 as const, body: { data: null, message } });
 
 export function paginated<T, E extends object = {}>(data: T[], page: Page, total: number, message = "OK", extra?: E) {

@@ -29,7 +29,7 @@ export type RequestBody<K extends OperationId> = Op<K> extends { requestBody?: {
     ? Omit<B, "file">
     : undefined;
 
-export type SuccessStatus<K extends OperationId> = Extract<keyof Op<K>["responses"], 200 | 201>;
+export type SuccessStatus<K extends OperationId> = Extract<keyof Op<K>["responses"], 200 | 201 | 202>;
 type JsonOf<R> = R extends { content: { "application/json": infer B } } ? B : never;
 
 /** A documented JSON success response, or `{ sent: true }` when the handler streamed a file itself. */

@@ -3,6 +3,7 @@ import { pruneThrottle } from "../auth/limiter.ts";
 import { deliverDueEmails } from "../mail/deliver.ts";
 import { COMPLETE_EXITS_JOB, completeDueExits } from "../modules/employees/exits.ts";
 import { accrualJob, expiryJob } from "../modules/leave/jobs.ts";
+import { PAYROLL_RUNS_JOB, runQueuedPayrollRuns } from "../modules/payroll/jobs.ts";
 import { EXPIRE_OFFERS_JOB, expireOffersEverywhere } from "../modules/recruitment/offers.ts";
 import { registerJob } from "./queue.ts";
 
@@ -23,4 +24,7 @@ export function registerAllJobs(): void {
   registerJob("leave.expire", () => expiryJob(), "30 0 * * *");
   // Sent offers not answered by their last day (in the company's time zone) become `expired`.
   registerJob(EXPIRE_OFFERS_JOB, () => expireOffersEverywhere(), "10 * * * *");
+  // Large payroll runs: kicked when a calculation or processing is queued, and swept every minute
+  // so a run queued while no worker ran (or whose worker died) is executed all the same.
+  registerJob(PAYROLL_RUNS_JOB, () => runQueuedPayrollRuns(), "* * * * *");
 }

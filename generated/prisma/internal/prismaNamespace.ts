@@ -5782,7 +5782,12 @@ export const PayrollRunScalarFieldEnum = {
   processed_by: 'processed_by',
   created_by: 'created_by',
   created_at: 'created_at',
-  updated_at: 'updated_at'
+  updated_at: 'updated_at',
+  queued_at: 'queued_at',
+  queued_by: 'queued_by',
+  progress_processed: 'progress_processed',
+  progress_total: 'progress_total',
+  failure_reason: 'failure_reason'
 } as const
 
 export type PayrollRunScalarFieldEnum = (typeof PayrollRunScalarFieldEnum)[keyof typeof PayrollRunScalarFieldEnum]

@@ -34,6 +34,8 @@ export type PayrollRunAvgAggregateOutputType = {
   total_gross: runtime.Decimal | null
   total_deductions: runtime.Decimal | null
   total_net: runtime.Decimal | null
+  progress_processed: number | null
+  progress_total: number | null
 }
 
 export type PayrollRunSumAggregateOutputType = {
@@ -43,6 +45,8 @@ export type PayrollRunSumAggregateOutputType = {
   total_gross: runtime.Decimal | null
   total_deductions: runtime.Decimal | null
   total_net: runtime.Decimal | null
+  progress_processed: number | null
+  progress_total: number | null
 }
 
 export type PayrollRunMinAggregateOutputType = {
@@ -64,6 +68,11 @@ export type PayrollRunMinAggregateOutputType = {
   created_by: string | null
   created_at: Date | null
   updated_at: Date | null
+  queued_at: Date | null
+  queued_by: string | null
+  progress_processed: number | null
+  progress_total: number | null
+  failure_reason: string | null
 }
 
 export type PayrollRunMaxAggregateOutputType = {
@@ -85,6 +94,11 @@ export type PayrollRunMaxAggregateOutputType = {
   created_by: string | null
   created_at: Date | null
   updated_at: Date | null
+  queued_at: Date | null
+  queued_by: string | null
+  progress_processed: number | null
+  progress_total: number | null
+  failure_reason: string | null
 }
 
 export type PayrollRunCountAggregateOutputType = {
@@ -108,6 +122,11 @@ export type PayrollRunCountAggregateOutputType = {
   created_by: number
   created_at: number
   updated_at: number
+  queued_at: number
+  queued_by: number
+  progress_processed: number
+  progress_total: number
+  failure_reason: number
   _all: number
 }
 
@@ -119,6 +138,8 @@ export type PayrollRunAvgAggregateInputType = {
   total_gross?: true
   total_deductions?: true
   total_net?: true
+  progress_processed?: true
+  progress_total?: true
 }
 
 export type PayrollRunSumAggregateInputType = {
@@ -128,6 +149,8 @@ export type PayrollRunSumAggregateInputType = {
   total_gross?: true
   total_deductions?: true
   total_net?: true
+  progress_processed?: true
+  progress_total?: true
 }
 
 export type PayrollRunMinAggregateInputType = {
@@ -149,6 +172,11 @@ export type PayrollRunMinAggregateInputType = {
   created_by?: true
   created_at?: true
   updated_at?: true
+  queued_at?: true
+  queued_by?: true
+  progress_processed?: true
+  progress_total?: true
+  failure_reason?: true
 }
 
 export type PayrollRunMaxAggregateInputType = {
@@ -170,6 +198,11 @@ export type PayrollRunMaxAggregateInputType = {
   created_by?: true
   created_at?: true
   updated_at?: true
+  queued_at?: true
+  queued_by?: true
+  progress_processed?: true
+  progress_total?: true
+  failure_reason?: true
 }
 
 export type PayrollRunCountAggregateInputType = {
@@ -193,6 +226,11 @@ export type PayrollRunCountAggregateInputType = {
   created_by?: true
   created_at?: true
   updated_at?: true
+  queued_at?: true
+  queued_by?: true
+  progress_processed?: true
+  progress_total?: true
+  failure_reason?: true
   _all?: true
 }
 
@@ -303,6 +341,11 @@ export type PayrollRunGroupByOutputType = {
   created_by: string | null
   created_at: Date
   updated_at: Date
+  queued_at: Date | null
+  queued_by: string | null
+  progress_processed: number
+  progress_total: number
+  failure_reason: string | null
   _count: PayrollRunCountAggregateOutputType | null
   _avg: PayrollRunAvgAggregateOutputType | null
   _sum: PayrollRunSumAggregateOutputType | null
@@ -349,6 +392,11 @@ export type PayrollRunWhereInput = {
   created_by?: Prisma.UuidNullableFilter<"PayrollRun"> | string | null
   created_at?: Prisma.DateTimeFilter<"PayrollRun"> | Date | string
   updated_at?: Prisma.DateTimeFilter<"PayrollRun"> | Date | string
+  queued_at?: Prisma.DateTimeNullableFilter<"PayrollRun"> | Date | string | null
+  queued_by?: Prisma.UuidNullableFilter<"PayrollRun"> | string | null
+  progress_processed?: Prisma.IntFilter<"PayrollRun"> | number
+  progress_total?: Prisma.IntFilter<"PayrollRun"> | number
+  failure_reason?: Prisma.StringNullableFilter<"PayrollRun"> | string | null
   slips?: Prisma.PayrollSlipListRelationFilter
   installments?: Prisma.LoanInstallmentListRelationFilter
   claims?: Prisma.ExpenseClaimListRelationFilter
@@ -375,6 +423,11 @@ export type PayrollRunOrderByWithRelationInput = {
   created_by?: Prisma.SortOrderInput | Prisma.SortOrder
   created_at?: Prisma.SortOrder
   updated_at?: Prisma.SortOrder
+  queued_at?: Prisma.SortOrderInput | Prisma.SortOrder
+  queued_by?: Prisma.SortOrderInput | Prisma.SortOrder
+  progress_processed?: Prisma.SortOrder
+  progress_total?: Prisma.SortOrder
+  failure_reason?: Prisma.SortOrderInput | Prisma.SortOrder
   slips?: Prisma.PayrollSlipOrderByRelationAggregateInput
   installments?: Prisma.LoanInstallmentOrderByRelationAggregateInput
   claims?: Prisma.ExpenseClaimOrderByRelationAggregateInput
@@ -406,6 +459,11 @@ export type PayrollRunWhereUniqueInput = Prisma.AtLeast<{
   created_by?: Prisma.UuidNullableFilter<"PayrollRun"> | string | null
   created_at?: Prisma.DateTimeFilter<"PayrollRun"> | Date | string
   updated_at?: Prisma.DateTimeFilter<"PayrollRun"> | Date | string
+  queued_at?: Prisma.DateTimeNullableFilter<"PayrollRun"> | Date | string | null
+  queued_by?: Prisma.UuidNullableFilter<"PayrollRun"> | string | null
+  progress_processed?: Prisma.IntFilter<"PayrollRun"> | number
+  progress_total?: Prisma.IntFilter<"PayrollRun"> | number
+  failure_reason?: Prisma.StringNullableFilter<"PayrollRun"> | string | null
   slips?: Prisma.PayrollSlipListRelationFilter
   installments?: Prisma.LoanInstallmentListRelationFilter
   claims?: Prisma.ExpenseClaimListRelationFilter
@@ -432,6 +490,11 @@ export type PayrollRunOrderByWithAggregationInput = {
   created_by?: Prisma.SortOrderInput | Prisma.SortOrder
   created_at?: Prisma.SortOrder
   updated_at?: Prisma.SortOrder
+  queued_at?: Prisma.SortOrderInput | Prisma.SortOrder
+  queued_by?: Prisma.SortOrderInput | Prisma.SortOrder
+  progress_processed?: Prisma.SortOrder
+  progress_total?: Prisma.SortOrder
+  failure_reason?: Prisma.SortOrderInput | Prisma.SortOrder
   _count?: Prisma.PayrollRunCountOrderByAggregateInput
   _avg?: Prisma.PayrollRunAvgOrderByAggregateInput
   _max?: Prisma.PayrollRunMaxOrderByAggregateInput
@@ -463,6 +526,11 @@ export type PayrollRunScalarWhereWithAggregatesInput = {
   created_by?: Prisma.UuidNullableWithAggregatesFilter<"PayrollRun"> | string | null
   created_at?: Prisma.DateTimeWithAggregatesFilter<"PayrollRun"> | Date | string
   updated_at?: Prisma.DateTimeWithAggregatesFilter<"PayrollRun"> | Date | string
+  queued_at?: Prisma.DateTimeNullableWithAggregatesFilter<"PayrollRun"> | Date | string | null
+  queued_by?: Prisma.UuidNullableWithAggregatesFilter<"PayrollRun"> | string | null
+  progress_processed?: Prisma.IntWithAggregatesFilter<"PayrollRun"> | number
+  progress_total?: Prisma.IntWithAggregatesFilter<"PayrollRun"> | number
+  failure_reason?: Prisma.StringNullableWithAggregatesFilter<"PayrollRun"> | string | null
 }
 
 export type PayrollRunCreateInput = {
@@ -486,6 +554,11 @@ export type PayrollRunCreateInput = {
   created_by?: string | null
   created_at?: Date | string
   updated_at?: Date | string
+  queued_at?: Date | string | null
+  queued_by?: string | null
+  progress_processed?: number
+  progress_total?: number
+  failure_reason?: string | null
   slips?: Prisma.PayrollSlipCreateNestedManyWithoutRunInput
   installments?: Prisma.LoanInstallmentCreateNestedManyWithoutPaid_runInput
   claims?: Prisma.ExpenseClaimCreateNestedManyWithoutPaid_runInput
@@ -512,6 +585,11 @@ export type PayrollRunUncheckedCreateInput = {
   created_by?: string | null
   created_at?: Date | string
   updated_at?: Date | string
+  queued_at?: Date | string | null
+  queued_by?: string | null
+  progress_processed?: number
+  progress_total?: number
+  failure_reason?: string | null
   slips?: Prisma.PayrollSlipUncheckedCreateNestedManyWithoutRunInput
   installments?: Prisma.LoanInstallmentUncheckedCreateNestedManyWithoutPaid_runInput
   claims?: Prisma.ExpenseClaimUncheckedCreateNestedManyWithoutPaid_runInput
@@ -538,6 +616,11 @@ export type PayrollRunUpdateInput = {
   created_by?: Prisma.NullableStringFieldUpdateOperationsInput | string | null
   created_at?: Prisma.DateTimeFieldUpdateOperationsInput | Date | string
   updated_at?: Prisma.DateTimeFieldUpdateOperationsInput | Date | string
+  queued_at?: Prisma.NullableDateTimeFieldUpdateOperationsInput | Date | string | null
+  queued_by?: Prisma.NullableStringFieldUpdateOperationsInput | string | null
+  progress_processed?: Prisma.IntFieldUpdateOperationsInput | number
+  progress_total?: Prisma.IntFieldUpdateOperationsInput | number
+  failure_reason?: Prisma.NullableStringFieldUpdateOperationsInput | string | null
   slips?: Prisma.PayrollSlipUpdateManyWithoutRunNestedInput
   installments?: Prisma.LoanInstallmentUpdateManyWithoutPaid_runNestedInput
   claims?: Prisma.ExpenseClaimUpdateManyWithoutPaid_runNestedInput
@@ -564,6 +647,11 @@ export type PayrollRunUncheckedUpdateInput = {
   created_by?: Prisma.NullableStringFieldUpdateOperationsInput | string | null
   created_at?: Prisma.DateTimeFieldUpdateOperationsInput | Date | string
   updated_at?: Prisma.DateTimeFieldUpdateOperationsInput | Date | string
+  queued_at?: Prisma.NullableDateTimeFieldUpdateOperationsInput | Date | string | null
+  queued_by?: Prisma.NullableStringFieldUpdateOperationsInput | string | null
+  progress_processed?: Prisma.IntFieldUpdateOperationsInput | number
+  progress_total?: Prisma.IntFieldUpdateOperationsInput | number
+  failure_reason?: Prisma.NullableStringFieldUpdateOperationsInput | string | null
   slips?: Prisma.PayrollSlipUncheckedUpdateManyWithoutRunNestedInput
   installments?: Prisma.LoanInstallmentUncheckedUpdateManyWithoutPaid_runNestedInput
   claims?: Prisma.ExpenseClaimUncheckedUpdateManyWithoutPaid_runNestedInput
@@ -590,6 +678,11 @@ export type PayrollRunCreateManyInput = {
   created_by?: string | null
   created_at?: Date | string
   updated_at?: Date | string
+  queued_at?: Date | string | null
+  queued_by?: string | null
+  progress_processed?: number
+  progress_total?: number
+  failure_reason?: string | null
 }
 
 export type PayrollRunUpdateManyMutationInput = {
@@ -613,6 +706,11 @@ export type PayrollRunUpdateManyMutationInput = {
   created_by?: Prisma.NullableStringFieldUpdateOperationsInput | string | null
   created_at?: Prisma.DateTimeFieldUpdateOperationsInput | Date | string
   updated_at?: Prisma.DateTimeFieldUpdateOperationsInput | Date | string
+  queued_at?: Prisma.NullableDateTimeFieldUpdateOperationsInput | Date | string | null
+  queued_by?: Prisma.NullableStringFieldUpdateOperationsInput | string | null
+  progress_processed?: Prisma.IntFieldUpdateOperationsInput | number
+  progress_total?: Prisma.IntFieldUpdateOperationsInput | number
+  failure_reason?: Prisma.NullableStringFieldUpdateOperationsInput | string | null
 }
 
 export type PayrollRunUncheckedUpdateManyInput = {
@@ -636,6 +734,11 @@ export type PayrollRunUncheckedUpdateManyInput = {
   created_by?: Prisma.NullableStringFieldUpdateOperationsInput | string | null
   created_at?: Prisma.DateTimeFieldUpdateOperationsInput | Date | string
   updated_at?: Prisma.DateTimeFieldUpdateOperationsInput | Date | string
+  queued_at?: Prisma.NullableDateTimeFieldUpdateOperationsInput | Date | string | null
+  queued_by?: Prisma.NullableStringFieldUpdateOperationsInput | string | null
+  progress_processed?: Prisma.IntFieldUpdateOperationsInput | number
+  progress_total?: Prisma.IntFieldUpdateOperationsInput | number
+  failure_reason?: Prisma.NullableStringFieldUpdateOperationsInput | string | null
 }
 
 export type PayrollRunTenant_idPeriod_yearPeriod_monthCompoundUniqueInput = {
@@ -670,6 +773,11 @@ export type PayrollRunCountOrderByAggregateInput = {
   created_by?: Prisma.SortOrder
   created_at?: Prisma.SortOrder
   updated_at?: Prisma.SortOrder
+  queued_at?: Prisma.SortOrder
+  queued_by?: Prisma.SortOrder
+  progress_processed?: Prisma.SortOrder
+  progress_total?: Prisma.SortOrder
+  failure_reason?: Prisma.SortOrder
 }
 
 export type PayrollRunAvgOrderByAggregateInput = {
@@ -679,6 +787,8 @@ export type PayrollRunAvgOrderByAggregateInput = {
   total_gross?: Prisma.SortOrder
   total_deductions?: Prisma.SortOrder
   total_net?: Prisma.SortOrder
+  progress_processed?: Prisma.SortOrder
+  progress_total?: Prisma.SortOrder
 }
 
 export type PayrollRunMaxOrderByAggregateInput = {
@@ -700,6 +810,11 @@ export type PayrollRunMaxOrderByAggregateInput = {
   created_by?: Prisma.SortOrder
   created_at?: Prisma.SortOrder
   updated_at?: Prisma.SortOrder
+  queued_at?: Prisma.SortOrder
+  queued_by?: Prisma.SortOrder
+  progress_processed?: Prisma.SortOrder
+  progress_total?: Prisma.SortOrder
+  failure_reason?: Prisma.SortOrder
 }
 
 export type PayrollRunMinOrderByAggregateInput = {
@@ -721,6 +836,11 @@ export type PayrollRunMinOrderByAggregateInput = {
   created_by?: Prisma.SortOrder
   created_at?: Prisma.SortOrder
   updated_at?: Prisma.SortOrder
+  queued_at?: Prisma.SortOrder
+  queued_by?: Prisma.SortOrder
+  progress_processed?: Prisma.SortOrder
+  progress_total?: Prisma.SortOrder
+  failure_reason?: Prisma.SortOrder
 }
 
 export type PayrollRunSumOrderByAggregateInput = {
@@ -730,6 +850,8 @@ export type PayrollRunSumOrderByAggregateInput = {
   total_gross?: Prisma.SortOrder
   total_deductions?: Prisma.SortOrder
   total_net?: Prisma.SortOrder
+  progress_processed?: Prisma.SortOrder
+  progress_total?: Prisma.SortOrder
 }
 
 export type PayrollRunScalarRelationFilter = {
@@ -818,6 +940,11 @@ export type PayrollRunCreateWithoutSlipsInput = {
   created_by?: string | null
   created_at?: Date | string
   updated_at?: Date | string
+  queued_at?: Date | string | null
+  queued_by?: string | null
+  progress_processed?: number
+  progress_total?: number
+  failure_reason?: string | null
   installments?: Prisma.LoanInstallmentCreateNestedManyWithoutPaid_runInput
   claims?: Prisma.ExpenseClaimCreateNestedManyWithoutPaid_runInput
 }
@@ -843,6 +970,11 @@ export type PayrollRunUncheckedCreateWithoutSlipsInput = {
   created_by?: string | null
   created_at?: Date | string
   updated_at?: Date | string
+  queued_at?: Date | string | null
+  queued_by?: string | null
+  progress_processed?: number
+  progress_total?: number
+  failure_reason?: string | null
   installments?: Prisma.LoanInstallmentUncheckedCreateNestedManyWithoutPaid_runInput
   claims?: Prisma.ExpenseClaimUncheckedCreateNestedManyWithoutPaid_runInput
 }
@@ -884,6 +1016,11 @@ export type PayrollRunUpdateWithoutSlipsInput = {
   created_by?: Prisma.NullableStringFieldUpdateOperationsInput | string | null
   created_at?: Prisma.DateTimeFieldUpdateOperationsInput | Date | string
   updated_at?: Prisma.DateTimeFieldUpdateOperationsInput | Date | string
+  queued_at?: Prisma.NullableDateTimeFieldUpdateOperationsInput | Date | string | null
+  queued_by?: Prisma.NullableStringFieldUpdateOperationsInput | string | null
+  progress_processed?: Prisma.IntFieldUpdateOperationsInput | number
+  progress_total?: Prisma.IntFieldUpdateOperationsInput | number
+  failure_reason?: Prisma.NullableStringFieldUpdateOperationsInput | string | null
   installments?: Prisma.LoanInstallmentUpdateManyWithoutPaid_runNestedInput
   claims?: Prisma.ExpenseClaimUpdateManyWithoutPaid_runNestedInput
 }
@@ -909,6 +1046,11 @@ export type PayrollRunUncheckedUpdateWithoutSlipsInput = {
   created_by?: Prisma.NullableStringFieldUpdateOperationsInput | string | null
   created_at?: Prisma.DateTimeFieldUpdateOperationsInput | Date | string
   updated_at?: Prisma.DateTimeFieldUpdateOperationsInput | Date | string
+  queued_at?: Prisma.NullableDateTimeFieldUpdateOperationsInput | Date | string | null
+  queued_by?: Prisma.NullableStringFieldUpdateOperationsInput | string | null
+  progress_processed?: Prisma.IntFieldUpdateOperationsInput | number
+  progress_total?: Prisma.IntFieldUpdateOperationsInput | number
+  failure_reason?: Prisma.NullableStringFieldUpdateOperationsInput | string | null
   installments?: Prisma.LoanInstallmentUncheckedUpdateManyWithoutPaid_runNestedInput
   claims?: Prisma.ExpenseClaimUncheckedUpdateManyWithoutPaid_runNestedInput
 }
@@ -934,6 +1076,11 @@ export type PayrollRunCreateWithoutInstallmentsInput = {
   created_by?: string | null
   created_at?: Date | string
   updated_at?: Date | string
+  queued_at?: Date | string | null
+  queued_by?: string | null
+  progress_processed?: number
+  progress_total?: number
+  failure_reason?: string | null
   slips?: Prisma.PayrollSlipCreateNestedManyWithoutRunInput
   claims?: Prisma.ExpenseClaimCreateNestedManyWithoutPaid_runInput
 }
@@ -959,6 +1106,11 @@ export type PayrollRunUncheckedCreateWithoutInstallmentsInput = {
   created_by?: string | null
   created_at?: Date | string
   updated_at?: Date | string
+  queued_at?: Date | string | null
+  queued_by?: string | null
+  progress_processed?: number
+  progress_total?: number
+  failure_reason?: string | null
   slips?: Prisma.PayrollSlipUncheckedCreateNestedManyWithoutRunInput
   claims?: Prisma.ExpenseClaimUncheckedCreateNestedManyWithoutPaid_runInput
 }
@@ -1000,6 +1152,11 @@ export type PayrollRunUpdateWithoutInstallmentsInput = {
   created_by?: Prisma.NullableStringFieldUpdateOperationsInput | string | null
   created_at?: Prisma.DateTimeFieldUpdateOperationsInput | Date | string
   updated_at?: Prisma.DateTimeFieldUpdateOperationsInput | Date | string
+  queued_at?: Prisma.NullableDateTimeFieldUpdateOperationsInput | Date | string | null
+  queued_by?: Prisma.NullableStringFieldUpdateOperationsInput | string | null
+  progress_processed?: Prisma.IntFieldUpdateOperationsInput | number
+  progress_total?: Prisma.IntFieldUpdateOperationsInput | number
+  failure_reason?: Prisma.NullableStringFieldUpdateOperationsInput | string | null
   slips?: Prisma.PayrollSlipUpdateManyWithoutRunNestedInput
   claims?: Prisma.ExpenseClaimUpdateManyWithoutPaid_runNestedInput
 }
@@ -1025,6 +1182,11 @@ export type PayrollRunUncheckedUpdateWithoutInstallmentsInput = {
   created_by?: Prisma.NullableStringFieldUpdateOperationsInput | string | null
   created_at?: Prisma.DateTimeFieldUpdateOperationsInput | Date | string
   updated_at?: Prisma.DateTimeFieldUpdateOperationsInput | Date | string
+  queued_at?: Prisma.NullableDateTimeFieldUpdateOperationsInput | Date | string | null
+  queued_by?: Prisma.NullableStringFieldUpdateOperationsInput | string | null
+  progress_processed?: Prisma.IntFieldUpdateOperationsInput | number
+  progress_total?: Prisma.IntFieldUpdateOperationsInput | number
+  failure_reason?: Prisma.NullableStringFieldUpdateOperationsInput | string | null
   slips?: Prisma.PayrollSlipUncheckedUpdateManyWithoutRunNestedInput
   claims?: Prisma.ExpenseClaimUncheckedUpdateManyWithoutPaid_runNestedInput
 }
@@ -1050,6 +1212,11 @@ export type PayrollRunCreateWithoutClaimsInput = {
   created_by?: string | null
   created_at?: Date | string
   updated_at?: Date | string
+  queued_at?: Date | string | null
+  queued_by?: string | null
+  progress_processed?: number
+  progress_total?: number
+  failure_reason?: string | null
   slips?: Prisma.PayrollSlipCreateNestedManyWithoutRunInput
   installments?: Prisma.LoanInstallmentCreateNestedManyWithoutPaid_runInput
 }
@@ -1075,6 +1242,11 @@ export type PayrollRunUncheckedCreateWithoutClaimsInput = {
   created_by?: string | null
   created_at?: Date | string
   updated_at?: Date | string
+  queued_at?: Date | string | null
+  queued_by?: string | null
+  progress_processed?: number
+  progress_total?: number
+  failure_reason?: string | null
   slips?: Prisma.PayrollSlipUncheckedCreateNestedManyWithoutRunInput
   installments?: Prisma.LoanInstallmentUncheckedCreateNestedManyWithoutPaid_runInput
 }
@@ -1116,6 +1288,11 @@ export type PayrollRunUpdateWithoutClaimsInput = {
   created_by?: Prisma.NullableStringFieldUpdateOperationsInput | string | null
   created_at?: Prisma.DateTimeFieldUpdateOperationsInput | Date | string
   updated_at?: Prisma.DateTimeFieldUpdateOperationsInput | Date | string
+  queued_at?: Prisma.NullableDateTimeFieldUpdateOperationsInput | Date | string | null
+  queued_by?: Prisma.NullableStringFieldUpdateOperationsInput | string | null
+  progress_processed?: Prisma.IntFieldUpdateOperationsInput | number
+  progress_total?: Prisma.IntFieldUpdateOperationsInput | number
+  failure_reason?: Prisma.NullableStringFieldUpdateOperationsInput | string | null
   slips?: Prisma.PayrollSlipUpdateManyWithoutRunNestedInput
   installments?: Prisma.LoanInstallmentUpdateManyWithoutPaid_runNestedInput
 }
@@ -1141,6 +1318,11 @@ export type PayrollRunUncheckedUpdateWithoutClaimsInput = {
   created_by?: Prisma.NullableStringFieldUpdateOperationsInput | string | null
   created_at?: Prisma.DateTimeFieldUpdateOperationsInput | Date | string
   updated_at?: Prisma.DateTimeFieldUpdateOperationsInput | Date | string
+  queued_at?: Prisma.NullableDateTimeFieldUpdateOperationsInput | Date | string | null
+  queued_by?: Prisma.NullableStringFieldUpdateOperationsInput | string | null
+  progress_processed?: Prisma.IntFieldUpdateOperationsInput | number
+  progress_total?: Prisma.IntFieldUpdateOperationsInput | number
+  failure_reason?: Prisma.NullableStringFieldUpdateOperationsInput | string | null
   slips?: Prisma.PayrollSlipUncheckedUpdateManyWithoutRunNestedInput
   installments?: Prisma.LoanInstallmentUncheckedUpdateManyWithoutPaid_runNestedInput
 }
@@ -1215,6 +1397,11 @@ export type PayrollRunSelect<ExtArgs extends runtime.Types.Extensions.InternalAr
   created_by?: boolean
   created_at?: boolean
   updated_at?: boolean
+  queued_at?: boolean
+  queued_by?: boolean
+  progress_processed?: boolean
+  progress_total?: boolean
+  failure_reason?: boolean
   slips?: boolean | Prisma.PayrollRun$slipsArgs<ExtArgs>
   installments?: boolean | Prisma.PayrollRun$installmentsArgs<ExtArgs>
   claims?: boolean | Prisma.PayrollRun$claimsArgs<ExtArgs>
@@ -1242,6 +1429,11 @@ export type PayrollRunSelectCreateManyAndReturn<ExtArgs extends runtime.Types.Ex
   created_by?: boolean
   created_at?: boolean
   updated_at?: boolean
+  queued_at?: boolean
+  queued_by?: boolean
+  progress_processed?: boolean
+  progress_total?: boolean
+  failure_reason?: boolean
 }, ExtArgs["result"]["payrollRun"]>
 
 export type PayrollRunSelectUpdateManyAndReturn<ExtArgs extends runtime.Types.Extensions.InternalArgs = runtime.Types.Extensions.DefaultArgs> = runtime.Types.Extensions.GetSelect<{
@@ -1265,6 +1457,11 @@ export type PayrollRunSelectUpdateManyAndReturn<ExtArgs extends runtime.Types.Ex
   created_by?: boolean
   created_at?: boolean
   updated_at?: boolean
+  queued_at?: boolean
+  queued_by?: boolean
+  progress_processed?: boolean
+  progress_total?: boolean
+  failure_reason?: boolean
 }, ExtArgs["result"]["payrollRun"]>
 
 export type PayrollRunSelectScalar = {
@@ -1288,9 +1485,14 @@ export type PayrollRunSelectScalar = {
   created_by?: boolean
   created_at?: boolean
   updated_at?: boolean
+  queued_at?: boolean
+  queued_by?: boolean
+  progress_processed?: boolean
+  progress_total?: boolean
+  failure_reason?: boolean
 }
 
-export type PayrollRunOmit<ExtArgs extends runtime.Types.Extensions.InternalArgs = runtime.Types.Extensions.DefaultArgs> = runtime.Types.Extensions.GetOmit<"tenant_id" | "id" | "period_year" | "period_month" | "period_start" | "period_end" | "status" | "notes" | "employee_ids" | "employee_count" | "total_gross" | "total_deductions" | "total_net" | "totals" | "calculated_at" | "processed_at" | "processed_by" | "created_by" | "created_at" | "updated_at", ExtArgs["result"]["payrollRun"]>
+export type PayrollRunOmit<ExtArgs extends runtime.Types.Extensions.InternalArgs = runtime.Types.Extensions.DefaultArgs> = runtime.Types.Extensions.GetOmit<"tenant_id" | "id" | "period_year" | "period_month" | "period_start" | "period_end" | "status" | "notes" | "employee_ids" | "employee_count" | "total_gross" | "total_deductions" | "total_net" | "totals" | "calculated_at" | "processed_at" | "processed_by" | "created_by" | "created_at" | "updated_at" | "queued_at" | "queued_by" | "progress_processed" | "progress_total" | "failure_reason", ExtArgs["result"]["payrollRun"]>
 export type PayrollRunInclude<ExtArgs extends runtime.Types.Extensions.InternalArgs = runtime.Types.Extensions.DefaultArgs> = {
   slips?: boolean | Prisma.PayrollRun$slipsArgs<ExtArgs>
   installments?: boolean | Prisma.PayrollRun$installmentsArgs<ExtArgs>
@@ -1328,6 +1530,15 @@ export type $PayrollRunPayload<ExtArgs extends runtime.Types.Extensions.Internal
     created_by: string | null
     created_at: Date
     updated_at: Date
+    /**
+     * Background calculation/processing (status `calculating` / `processing`): who asked, when,
+     * how far the job got (employees calculated of the run's employees), and why it failed.
+     */
+    queued_at: Date | null
+    queued_by: string | null
+    progress_processed: number
+    progress_total: number
+    failure_reason: string | null
   }, ExtArgs["result"]["payrollRun"]>
   composites: {}
 }
@@ -1774,6 +1985,11 @@ export interface PayrollRunFieldRefs {
   readonly created_by: Prisma.FieldRef<"PayrollRun", 'String'>
   readonly created_at: Prisma.FieldRef<"PayrollRun", 'DateTime'>
   readonly updated_at: Prisma.FieldRef<"PayrollRun", 'DateTime'>
+  readonly queued_at: Prisma.FieldRef<"PayrollRun", 'DateTime'>
+  readonly queued_by: Prisma.FieldRef<"PayrollRun", 'String'>
+  readonly progress_processed: Prisma.FieldRef<"PayrollRun", 'Int'>
+  readonly progress_total: Prisma.FieldRef<"PayrollRun", 'Int'>
+  readonly failure_reason: Prisma.FieldRef<"PayrollRun", 'String'>
 }
     
 

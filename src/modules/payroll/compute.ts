@@ -164,7 +164,7 @@ const ZERO = new Decimal(0);
 const r2 = (d: Decimal) => d.toDecimalPlaces(2, Decimal.ROUND_HALF_UP);
 const rupee = (d: Decimal) => d.toDecimalPlaces(0, Decimal.ROUND_HALF_UP);
 const rupeeUp = (d: Decimal) => d.toDecimalPlaces(0, Decimal.ROUND_UP);
-const pct = (base: Decimal, rate: string) => base.times(rate).div(100);
+const pct = (base: Decimal, rate: Decimal.Value) => base.times(rate).div(100);
 const m2 = (d: Decimal) => d.toFixed(2);
 
 export function daysInMonth(year: number, month: number): number {
@@ -225,24 +225,55 @@ export function fullAmounts(structure: Structure, setup: SetupInput): Map<string
     let v: Decimal;
     if (c.calculation === "formula") v = evaluate(structure.parsed.get(code)!, lookup);
     else v = new Decimal(setup.lines.get(c.id) ?? c.amount ?? 0);
-    values.set(code, Decimal.max(0, r2(v)));
+    values.set(code, Decimal.max(ZERO, r2(v)));
   }
   return values;
 }
 
-function ptAmount(settings: StatutorySettings["pt"], state: string | null, gender: string | null, salary: Decimal, month: number): Decimal {
-  if (!settings.enabled || !state) return ZERO;
-  const st = settings.states.find((s) => s.state.trim().toLowerCase() === state.trim().toLowerCase());
-  if (!st) return ZERO;
-  const g = gender === "female" ? "female" : "male";
-  const hasGendered = st.slabs.some((s) => s.gender === g);
-  const slabs = st.slabs.filter((s) => (hasGendered ? s.gender === g || s.gender === "any" : s.gender === "any" || s.gender === g));
-  const slab = slabs.find((s) => salary.gte(s.min_salary) && (s.max_salary === null || salary.lte(s.max_salary)));
-  if (!slab) return ZERO;
-  return new Decimal(month === 2 ? slab.february_amount : slab.monthly_amount);
+/**
+ * The statutory rates, limits and professional-tax slabs as decimals, parsed once for a run
+ * instead of once per employee (decimal parsing was the largest cost of computing a slip).
+ */
+export interface PreparedSettings {
+  pf: { ceiling: Decimal; employee: Decimal; employer: Decimal; eps: Decimal; edli: Decimal; admin: Decimal };
+  esi: { threshold: Decimal; disabledThreshold: Decimal; lowWage: Decimal; employee: Decimal; employer: Decimal };
+  /** state (trimmed, lower case) → the slabs that apply to each gender, in order */
+  pt: Map<string, Record<"male" | "female", { min: Decimal; max: Decimal | null; monthly: Decimal; february: Decimal }[]>>;
 }
 
-export function computeSlip(structure: Structure, settings: StatutorySettings, period: PeriodInput, e: EmployeeInput): SlipResult {
+export function prepareSettings(settings: StatutorySettings): PreparedSettings {
+  const d = (v: Decimal.Value) => new Decimal(v);
+  const pt: PreparedSettings["pt"] = new Map();
+  for (const st of settings.pt.states) {
+    const key = st.state.trim().toLowerCase();
+    if (pt.has(key)) continue; // the first entry of a state applies
+    const forGender = (g: "male" | "female") => {
+      const hasGendered = st.slabs.some((s) => s.gender === g);
+      return st.slabs
+        .filter((s) => (hasGendered ? s.gender === g || s.gender === "any" : s.gender === "any" || s.gender === g))
+        .map((s) => ({ min: d(s.min_salary), max: s.max_salary === null ? null : d(s.max_salary), monthly: d(s.monthly_amount), february: d(s.february_amount) }));
+    };
+    pt.set(key, { male: forGender("male"), female: forGender("female") });
+  }
+  const { pf, esi } = settings;
+  return {
+    pf: { ceiling: d(pf.wage_ceiling), employee: d(pf.employee_rate), employer: d(pf.employer_rate), eps: d(pf.eps_rate), edli: d(pf.edli_rate), admin: d(pf.admin_charge_rate) },
+    esi: { threshold: d(esi.wage_threshold), disabledThreshold: d(esi.disabled_wage_threshold), lowWage: d(esi.low_wage_daily_exemption), employee: d(esi.employee_rate), employer: d(esi.employer_rate) },
+    pt,
+  };
+}
+
+function ptAmount(enabled: boolean, prepared: PreparedSettings["pt"], state: string | null, gender: string | null, salary: Decimal, month: number): Decimal {
+  if (!enabled || !state) return ZERO;
+  const st = prepared.get(state.trim().toLowerCase());
+  if (!st) return ZERO;
+  const slab = st[gender === "female" ? "female" : "male"].find((s) => salary.gte(s.min) && (s.max === null || salary.lte(s.max)));
+  if (!slab) return ZERO;
+  return month === 2 ? slab.february : slab.monthly;
+}
+
+/** One employee's slip; `prepared` (prepareSettings) is passed by callers computing many. */
+export function computeSlip(structure: Structure, settings: StatutorySettings, period: PeriodInput, e: EmployeeInput, prepared: PreparedSettings = prepareSettings(settings)): SlipResult {
   const dim = daysInMonth(period.year, period.month);
   const payStart = e.joining_date > period.start ? e.joining_date : period.start;
   const payEnd = e.last_working_day && e.last_working_day < period.end ? e.last_working_day : period.end;
@@ -286,27 +317,27 @@ export function computeSlip(structure: Structure, settings: StatutorySettings, p
   const pfApplicable = pfS.enabled && e.setup.pf_enabled && pfWages.gt(0);
   let pf = { base: ZERO, employee: ZERO, employerTotal: ZERO, eps: ZERO, epf: ZERO, edli: ZERO, admin: ZERO, epsApplicable: false };
   if (pfApplicable) {
-    const capped = Decimal.min(pfWages, pfS.wage_ceiling);
+    const capped = Decimal.min(pfWages, prepared.pf.ceiling);
     const base = pfS.restrict_to_ceiling ? capped : pfWages;
-    const employee = rupee(pct(base, pfS.employee_rate));
-    const employerTotal = rupee(pct(base, pfS.employer_rate));
+    const employee = rupee(pct(base, prepared.pf.employee));
+    const employerTotal = rupee(pct(base, prepared.pf.employer));
     const epsApplicable = e.setup.eps_enabled && !(e.date_of_birth && ageOn(e.date_of_birth, period.start) >= pfS.eps_age_limit);
-    const eps = epsApplicable ? Decimal.min(rupee(pct(capped, pfS.eps_rate)), employerTotal) : ZERO;
-    pf = { base, employee, employerTotal, eps, epf: employerTotal.minus(eps), edli: rupee(pct(capped, pfS.edli_rate)), admin: r2(pct(base, pfS.admin_charge_rate)), epsApplicable };
+    const eps = epsApplicable ? Decimal.min(rupee(pct(capped, prepared.pf.eps)), employerTotal) : ZERO;
+    pf = { base, employee, employerTotal, eps, epf: employerTotal.minus(eps), edli: rupee(pct(capped, prepared.pf.edli)), admin: r2(pct(base, prepared.pf.admin)), epsApplicable };
   }
 
   // ESI
   const esiS = settings.esi;
-  const threshold = e.setup.disabled ? esiS.disabled_wage_threshold : esiS.wage_threshold;
+  const threshold = e.setup.disabled ? prepared.esi.disabledThreshold : prepared.esi.threshold;
   const esiApplicable = esiS.enabled && e.setup.esi_enabled && esiWages.gt(0);
   const covered = esiApplicable && (esiWagesFull.lte(threshold) || e.esi_covered_earlier);
-  const lowWage = esiWagesFull.div(dim).lte(esiS.low_wage_daily_exemption);
-  const esiEmployee = covered && !lowWage ? rupeeUp(pct(esiWages, esiS.employee_rate)) : ZERO;
-  const esiEmployer = covered ? rupeeUp(pct(esiWages, esiS.employer_rate)) : ZERO;
+  const lowWage = esiWagesFull.div(dim).lte(prepared.esi.lowWage);
+  const esiEmployee = covered && !lowWage ? rupeeUp(pct(esiWages, prepared.esi.employee)) : ZERO;
+  const esiEmployer = covered ? rupeeUp(pct(esiWages, prepared.esi.employer)) : ZERO;
 
   // professional tax
   const ptState = e.setup.pt_state ?? e.state;
-  const pt = e.setup.pt_enabled && gross.gt(0) ? ptAmount(settings.pt, ptState, e.gender, gross, period.month) : ZERO;
+  const pt = e.setup.pt_enabled && gross.gt(0) ? ptAmount(settings.pt.enabled, prepared.pt, ptState, e.gender, gross, period.month) : ZERO;
 
   // loans, claims, encashments
   const loanDeduction = e.loans.reduce((s, l) => s.plus(l.amount), ZERO);
@@ -450,6 +481,26 @@ export function totalsOf(structure: Structure, pfSettings: StatutorySettings["pf
         components: structure.components.filter((c) => compTotals.has(c.code)).map((c) => ({ code: c.code, name: c.name, type: c.type, amount: m2(compTotals.get(c.code)!) })),
       };
     },
+  };
+}
+
+/** Totals of a run that has no calculation (yet, or any more: a queued or failed run). */
+export function emptyTotals(): RunTotals & { employees_without_setup: number } {
+  const zero = "0.00";
+  return {
+    employee_count: 0,
+    employees_without_setup: 0,
+    gross: zero,
+    total_deductions: zero,
+    net_pay: zero,
+    reimbursements: zero,
+    leave_encashment: zero,
+    loan_deductions: zero,
+    employer_cost: zero,
+    pf: { members: 0, wages: zero, employee: zero, employer_epf: zero, employer_eps: zero, edli: zero, admin_charges: zero, admin_charges_minimum_applied: false },
+    esi: { members: 0, wages: zero, employee: zero, employer: zero },
+    professional_tax: zero,
+    components: [],
   };
 }
 

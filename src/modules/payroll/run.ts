@@ -1,10 +1,12 @@
 // Calculating a payroll run, set-based: every input of the run is read in a fixed number of
 // queries (employees with their salary setup in force, setup lines, components, leave, attendance,
 // holidays, ESI coverage, loan installments, claims, encashments), every employee is computed in
-// memory (compute.ts), and the slips are written with one INSERT … SELECT FROM
-// jsonb_to_recordset, one per 1 000 slips. The number of round trips grows only by that INSERT
-// per thousand slips.
+// memory (compute.ts), and the slips are written batch by batch (`PAYROLL_BATCH_SIZE` employees
+// per INSERT … SELECT FROM jsonb_to_recordset): while PostgreSQL writes one batch, the next one
+// is computed, and each written batch can report progress. The number of round trips grows only
+// with the number of batches.
 import { Prisma } from "../../../generated/prisma/client.ts";
+import { config } from "../../config.ts";
 import { currentTenantId, type ScopedTx } from "../../db/tenancy.ts";
 import { toDateString, weekday, type DateString } from "../../lib/dates.ts";
 import { Decimal } from "../../lib/money.ts";
@@ -16,6 +18,7 @@ import {
   esiContributionStart,
   lossOfPay,
   monthBounds,
+  prepareSettings,
   totalsOf,
   type ClaimDue,
   type ComponentDef,
@@ -87,7 +90,27 @@ function eligibleSql(t: string, start: DateString, end: DateString, ids: string[
     AND (cardinality(${ids}::uuid[]) = 0 OR e.id = ANY(${ids}::uuid[]))`;
 }
 
-export async function calculateRun(tx: ScopedTx, run: RunRef): Promise<Calculation> {
+/** Eligible employees of the run with a salary setup in force (what a calculation would pay). */
+export async function countRunEmployees(tx: Pick<ScopedTx, "$queryRaw">, run: Omit<RunRef, "id">): Promise<number> {
+  const t = currentTenantId();
+  const { start, end } = monthBounds(run.period_year, run.period_month);
+  const [row] = await tx.$queryRaw<{ n: number }[]>`
+      SELECT count(*)::int AS n FROM employees e LEFT JOIN employee_exits x ON x.tenant_id = e.tenant_id AND x.employee_id = e.id
+       WHERE ${eligibleSql(t, start, end, run.employee_ids)}
+         AND EXISTS (SELECT 1 FROM employee_salary_setups s WHERE s.tenant_id = e.tenant_id AND s.employee_id = e.id AND s.effective_from <= ${end}::date)`;
+  return row?.n ?? 0;
+}
+
+/** Everything a calculation needs, read in a fixed number of queries; `slipOf` computes one employee. */
+interface RunInputs {
+  employees: EmpRow[];
+  employees_without_setup: number;
+  structure: ReturnType<typeof buildStructure>;
+  settings: StatutorySettings;
+  slipOf: (e: EmpRow) => SlipResult;
+}
+
+async function loadRunInputs(tx: ScopedTx, run: RunRef): Promise<RunInputs> {
   const t = currentTenantId();
   const { start, end } = monthBounds(run.period_year, run.period_month);
   const ids = run.employee_ids;
@@ -103,7 +126,7 @@ export async function calculateRun(tx: ScopedTx, run: RunRef): Promise<Calculati
         JOIN LATERAL (SELECT * FROM employee_salary_setups s WHERE s.tenant_id = e.tenant_id AND s.employee_id = e.id AND s.effective_from <= ${end}::date
                        ORDER BY s.effective_from DESC LIMIT 1) s ON TRUE
        WHERE ${eligibleSql(t, start, end, ids)}
-       ORDER BY e.employee_code`;
+       ORDER BY e.employee_code, e.id`;
   const withoutSetup = await tx.$queryRaw<{ n: number }[]>`
       SELECT count(*)::int AS n FROM employees e LEFT JOIN employee_exits x ON x.tenant_id = e.tenant_id AND x.employee_id = e.id
        WHERE ${eligibleSql(t, start, end, ids)}
@@ -174,12 +197,9 @@ export async function calculateRun(tx: ScopedTx, run: RunRef): Promise<Calculati
   const hol = holidays.map((h) => ({ ...h, date: toDateString(h.date) }));
 
   const structure = buildStructure(components);
+  const prepared = prepareSettings(settings);
   const period = { year: run.period_year, month: run.period_month, start, end };
-  // Computed employee by employee with a turn of the event loop every few ms: thousands of
-  // employees with long formulas are seconds of decimal arithmetic, which in one go would hold
-  // every other request of every tenant (scripts/event-loop.ts).
-  const totals = totalsOf(structure, settings.pf);
-  const slips = await mapYielding(employees, (e) => {
+  const slipOf = (e: EmpRow): SlipResult => {
     const joining = toDateString(e.joining_date);
     const lwd = ds(e.last_working_day);
     const from = joining > start ? joining : start;
@@ -187,7 +207,7 @@ export async function calculateRun(tx: ScopedTx, run: RunRef): Promise<Calculati
     const hols = new Set(hol.filter((h) => (h.branch_id === null || h.branch_id === e.branch_id) && (h.work_location_id === null || h.work_location_id === e.work_location_id)).map((h) => h.date));
     const spans: LeaveSpan[] = (leaveBy.get(e.id) ?? []).map((l) => ({ from: toDateString(l.from_date), to: toDateString(l.to_date), half_day_start: l.half_day_start, half_day_end: l.half_day_end, days: l.days, is_paid: l.is_paid }));
     const lop = lossOfPay(from, to, spans, (attBy.get(e.id) ?? []).map((a) => ({ date: toDateString(a.date), status: a.status })), (d) => weeklyOffs.has(weekday(d)) || hols.has(d));
-    const slip = computeSlip(structure, settings, period, {
+    return computeSlip(structure, settings, period, {
       id: e.id,
       employee_code: e.employee_code,
       name: `${e.first_name} ${e.last_name}`.trim(),
@@ -215,71 +235,114 @@ export async function calculateRun(tx: ScopedTx, run: RunRef): Promise<Calculati
       loans: loansBy.get(e.id) ?? [],
       claims: claimsBy.get(e.id) ?? [],
       encashments: encBy.get(e.id) ?? [],
-    });
-    totals.add(slip);
-    return slip;
-  });
-  return { slips, totals: totals.result(), employees_without_setup: withoutSetup[0]?.n ?? 0 };
+    }, prepared);
+  };
+  return { employees, employees_without_setup: withoutSetup[0]?.n ?? 0, structure, settings, slipOf };
 }
 
-/** Slips written by one INSERT. */
-const SLIP_BATCH = 1000;
+const slipRow = (s: SlipResult, slipNumber: string | null) => ({
+  employee_id: s.employee_id,
+  slip_number: slipNumber,
+  employee_code: s.employee_code,
+  employee_name: s.employee_name,
+  department: s.department,
+  designation: s.designation,
+  pay_start: s.pay_start,
+  pay_end: s.pay_end,
+  days_in_period: s.days_in_period,
+  payable_days: s.payable_days.toFixed(1),
+  lop_days: s.lop_days.toFixed(1),
+  gross: s.gross.toFixed(2),
+  total_deductions: s.total_deductions.toFixed(2),
+  net_pay: s.net_pay.toFixed(2),
+  pf_employee: s.pf_employee.toFixed(2),
+  esi_employee: s.esi_employee.toFixed(2),
+  professional_tax: s.professional_tax.toFixed(2),
+  loan_deduction: s.loan_deduction.toFixed(2),
+  reimbursements: s.reimbursements.toFixed(2),
+  leave_encashment: s.leave_encashment.toFixed(2),
+  employer_cost: s.employer_cost.toFixed(2),
+  details: s.details,
+});
 
-/** Replaces the run's slips and totals with a calculation (one DELETE, an INSERT per SLIP_BATCH slips, one UPDATE). */
-export async function storeCalculation(tx: ScopedTx, runId: string, calc: Calculation): Promise<void> {
+/** Slip numbers of a processed run: `PS-YYYYMM-00001`, in employee-code order. */
+export const slipNumberPrefix = (run: { period_year: number; period_month: number }) => `PS-${run.period_year}${String(run.period_month).padStart(2, "0")}-`;
+
+export interface StoreOptions {
+  /** Number the slips (`<prefix>00001`…) as they are written: processing. */
+  slipPrefix?: string;
+  /** Called after each written batch with the employees written so far and the run's total. */
+  onProgress?: (processed: number, total: number) => Promise<void>;
+}
+
+/**
+ * Calculates the run and replaces its slips and totals inside the caller's transaction: one
+ * DELETE, then per batch of `PAYROLL_BATCH_SIZE` employees one INSERT (the next batch is computed
+ * while PostgreSQL writes the previous one), then the run's totals. Nothing is visible to others
+ * before the caller commits.
+ */
+export async function calculateAndStore(tx: ScopedTx, run: RunRef, opts: StoreOptions = {}): Promise<Calculation> {
   const t = currentTenantId();
-  await tx.$executeRaw`DELETE FROM payroll_slips WHERE tenant_id = ${t}::uuid AND run_id = ${runId}::uuid`;
-  // INSERTs of SLIP_BATCH slips each (one for most runs), their JSON built in slices with turns of
-  // the event loop in between: one parameter of every slip of a large run (some 15 MB for 5 000
-  // employees) was copied and encoded in one piece on its way to PostgreSQL, holding the loop
-  // over 100 ms.
-  for (let from = 0; from < calc.slips.length; from += SLIP_BATCH) {
-    const rows = await stringifyYielding(calc.slips.slice(from, from + SLIP_BATCH), (s) => ({
-      employee_id: s.employee_id,
-      employee_code: s.employee_code,
-      employee_name: s.employee_name,
-      department: s.department,
-      designation: s.designation,
-      pay_start: s.pay_start,
-      pay_end: s.pay_end,
-      days_in_period: s.days_in_period,
-      payable_days: s.payable_days.toFixed(1),
-      lop_days: s.lop_days.toFixed(1),
-      gross: s.gross.toFixed(2),
-      total_deductions: s.total_deductions.toFixed(2),
-      net_pay: s.net_pay.toFixed(2),
-      pf_employee: s.pf_employee.toFixed(2),
-      esi_employee: s.esi_employee.toFixed(2),
-      professional_tax: s.professional_tax.toFixed(2),
-      loan_deduction: s.loan_deduction.toFixed(2),
-      reimbursements: s.reimbursements.toFixed(2),
-      leave_encashment: s.leave_encashment.toFixed(2),
-      employer_cost: s.employer_cost.toFixed(2),
-      details: s.details,
-    }));
-    await tx.$executeRaw`
-      INSERT INTO payroll_slips (tenant_id, run_id, employee_id, employee_code, employee_name, department, designation, pay_start, pay_end, days_in_period,
+  const inputs = await loadRunInputs(tx, run);
+  const total = inputs.employees.length;
+  const size = config.payrollBatchSize;
+  await opts.onProgress?.(0, total);
+  await tx.$executeRaw`DELETE FROM payroll_slips WHERE tenant_id = ${t}::uuid AND run_id = ${run.id}::uuid`;
+  const slips: SlipResult[] = [];
+  const totals = totalsOf(inputs.structure, inputs.settings.pf);
+  let writing: Promise<unknown> | null = null;
+  for (let i = 0; i < total; i += size) {
+    // computed employee by employee, and the batch's JSON built row by row, with a turn of the
+    // event loop every few ms: thousands of employees with long formulas are seconds of decimal
+    // arithmetic, which in one go would hold every other request of every tenant (scripts/event-loop.ts)
+    const batch = await mapYielding(inputs.employees.slice(i, i + size), (e) => {
+      const slip = inputs.slipOf(e);
+      totals.add(slip);
+      return slip;
+    });
+    const rows = await stringifyYielding(
+      batch.map((s, k) => ({ s, k })),
+      ({ s, k }) => slipRow(s, opts.slipPrefix ? `${opts.slipPrefix}${String(i + k + 1).padStart(5, "0")}` : null),
+    );
+    if (writing) {
+      await writing;
+      await opts.onProgress?.(i, total);
+    }
+    const insert = tx.$executeRaw`
+      INSERT INTO payroll_slips (tenant_id, run_id, employee_id, slip_number, employee_code, employee_name, department, designation, pay_start, pay_end, days_in_period,
                                  payable_days, lop_days, gross, total_deductions, net_pay, pf_employee, esi_employee, professional_tax, loan_deduction,
                                  reimbursements, leave_encashment, employer_cost, details)
-      SELECT ${t}::uuid, ${runId}::uuid, x.employee_id, x.employee_code, x.employee_name, x.department, x.designation, x.pay_start, x.pay_end, x.days_in_period,
+      SELECT ${t}::uuid, ${run.id}::uuid, x.employee_id, x.slip_number, x.employee_code, x.employee_name, x.department, x.designation, x.pay_start, x.pay_end, x.days_in_period,
              x.payable_days, x.lop_days, x.gross, x.total_deductions, x.net_pay, x.pf_employee, x.esi_employee, x.professional_tax, x.loan_deduction,
              x.reimbursements, x.leave_encashment, x.employer_cost, x.details
-        FROM jsonb_to_recordset(${rows}::jsonb) AS x(employee_id uuid, employee_code text, employee_name text, department text, designation text,
+        FROM jsonb_to_recordset(${rows}::jsonb) AS x(employee_id uuid, slip_number text, employee_code text, employee_name text, department text, designation text,
              pay_start date, pay_end date, days_in_period int, payable_days numeric, lop_days numeric, gross numeric, total_deductions numeric, net_pay numeric,
              pf_employee numeric, esi_employee numeric, professional_tax numeric, loan_deduction numeric, reimbursements numeric, leave_encashment numeric,
              employer_cost numeric, details jsonb)`;
+    // Prisma queries start when awaited: start this one now, compute the next batch meanwhile.
+    const started: Promise<unknown> = new Promise((resolve, reject) => insert.then(resolve, reject));
+    started.catch(() => {}); // awaited below; a failure must not count as unhandled meanwhile
+    writing = started;
+    await new Promise((r) => setImmediate(r)); // let the statement go out before computing
+    slips.push(...batch);
   }
+  if (writing) await writing;
+  if (total) await opts.onProgress?.(total, total);
+  const runTotalsResult = totals.result();
   await tx.payrollRun.update({
-    where: { id: runId },
+    where: { id: run.id },
     data: {
-      employee_count: calc.totals.employee_count,
-      total_gross: calc.totals.gross,
-      total_deductions: calc.totals.total_deductions,
-      total_net: calc.totals.net_pay,
-      totals: { ...calc.totals, employees_without_setup: calc.employees_without_setup } as object,
+      employee_count: runTotalsResult.employee_count,
+      total_gross: runTotalsResult.gross,
+      total_deductions: runTotalsResult.total_deductions,
+      total_net: runTotalsResult.net_pay,
+      totals: { ...runTotalsResult, employees_without_setup: inputs.employees_without_setup } as object,
       calculated_at: new Date(),
+      progress_processed: total,
+      progress_total: total,
     },
   });
+  return { slips, totals: runTotalsResult, employees_without_setup: inputs.employees_without_setup };
 }
 
 /** Serialises calculation and processing of a tenant's runs (a claim or installment is never paid twice). */
@@ -288,17 +351,13 @@ export async function lockPayroll(tx: ScopedTx): Promise<void> {
 }
 
 /**
- * Finalises a calculated run inside the caller's transaction: slip numbers, installments paid
- * (loans active/closed), claims paid, encashments priced, slip notifications - set-based.
+ * Finalises a run whose slips were just stored with their numbers (calculateAndStore with
+ * `slipPrefix`) inside the caller's transaction: installments paid (loans active/closed), claims
+ * paid, encashments priced, the run processed, slip notifications - set-based.
  */
-export async function finalizeRun(tx: ScopedTx, run: { id: string; period_year: number; period_month: number }, calc: Calculation, userId: string): Promise<void> {
+export async function finalizeRun(tx: ScopedTx, run: { id: string; period_year: number; period_month: number }, calc: Calculation, userId: string | null): Promise<void> {
   const t = currentTenantId();
-  const ym = `${run.period_year}${String(run.period_month).padStart(2, "0")}`;
   const now = new Date();
-  await tx.$executeRaw`
-    UPDATE payroll_slips s SET slip_number = ${`PS-${ym}-`} || lpad(n.rn::text, 5, '0')
-      FROM (SELECT id, row_number() OVER (ORDER BY employee_code, id) AS rn FROM payroll_slips WHERE tenant_id = ${t}::uuid AND run_id = ${run.id}::uuid) n
-     WHERE s.tenant_id = ${t}::uuid AND s.id = n.id`;
   const installmentIds = calc.slips.flatMap((s) => s.details.loans.flatMap((l) => l.installment_ids));
   const loanIds = [...new Set(calc.slips.flatMap((s) => s.details.loans.map((l) => l.loan_id)))];
   const claimIds = calc.slips.flatMap((s) => s.details.reimbursements.map((c) => c.claim_id));
@@ -321,7 +380,7 @@ export async function finalizeRun(tx: ScopedTx, run: { id: string; period_year: 
       UPDATE leave_encashments e SET amount = x.amount, updated_at = ${now}
         FROM jsonb_to_recordset(${JSON.stringify(priced)}::jsonb) AS x(id uuid, amount numeric)
        WHERE e.tenant_id = ${t}::uuid AND e.id = x.id`;
-  await tx.payrollRun.update({ where: { id: run.id }, data: { status: "processed", processed_at: now, processed_by: userId } });
+  await tx.payrollRun.update({ where: { id: run.id }, data: { status: "processed", processed_at: now, processed_by: userId, failure_reason: null } });
   const label = new Date(Date.UTC(run.period_year, run.period_month - 1, 1)).toLocaleString("en-GB", { month: "long", year: "numeric", timeZone: "UTC" });
   await tx.$executeRaw`
     INSERT INTO notifications (tenant_id, user_id, kind, title, link)

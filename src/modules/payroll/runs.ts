@@ -1,18 +1,23 @@
 // Payroll runs (draft → processed), their breakdown and slips, and the employee's own slips.
 import type { Prisma } from "../../../generated/prisma/client.ts";
 import { audit } from "../../audit.ts";
+import { config } from "../../config.ts";
 import { systemDb } from "../../db/client.ts";
 import { currentTenantId, db, tenantTx, type ScopedTx } from "../../db/tenancy.ts";
-import { ack, created, ok, pageOf, paginated } from "../../http/envelope.ts";
+import { ack, accepted, created, ok, pageOf, paginated } from "../../http/envelope.ts";
 import { conflict, invalidField, notFound } from "../../http/errors.ts";
 import type { AreaHandlers } from "../../http/types.ts";
+import { jobs } from "../../jobs/queue.ts";
 import { parseDate } from "../../lib/dates.ts";
-import { monthBounds } from "./compute.ts";
-import { calculateRun, finalizeRun, lockPayroll, storeCalculation } from "./run.ts";
+import { emptyTotals, monthBounds } from "./compute.ts";
+import { isBusy, PAYROLL_RUNS_JOB, processedChanges, RUN_TX } from "./jobs.ts";
+import { calculateAndStore, countRunEmployees, finalizeRun, lockPayroll, slipNumberPrefix } from "./run.ts";
 import { parsePeriod, payslipPdf, runJson, slipJson, slipSummaryJson } from "./slips.ts";
 
-/** Large runs: calculation and processing may take longer than the default transaction limit. */
-const RUN_TX = { timeout: 300_000 };
+// Runs of up to `PAYROLL_SYNC_LIMIT` employees are calculated / processed within the request, in
+// one transaction (201/200 with the finished run). Larger ones are queued: the request commits the
+// run as `calculating` / `processing` and answers 202 with it; the `payroll.runs` job does the
+// work (jobs.ts) and the run shows its progress until it is `draft` / `processed` or `failed`.
 
 async function loadRun(id: string) {
   const r = await db.payrollRun.findFirst({ where: { id } });
@@ -20,12 +25,32 @@ async function loadRun(id: string) {
   return r;
 }
 
-/** Locks the run row (FOR UPDATE) and answers its status; 404 when it vanished meanwhile. */
+/**
+ * Locks the run row and answers its status; 404 when it vanished meanwhile. FOR NO KEY UPDATE:
+ * it serialises every change of the run's status, yet does not wait for a running background
+ * job, whose slip inserts hold a key-share lock on the row (foreign key) until it commits.
+ */
 async function lockRun(tx: ScopedTx, id: string): Promise<string> {
-  const [row] = await tx.$queryRaw<{ status: string }[]>`SELECT status FROM payroll_runs WHERE tenant_id = ${currentTenantId()}::uuid AND id = ${id}::uuid FOR UPDATE`;
+  const [row] = await tx.$queryRaw<{ status: string }[]>`SELECT status FROM payroll_runs WHERE tenant_id = ${currentTenantId()}::uuid AND id = ${id}::uuid FOR NO KEY UPDATE`;
   if (!row) throw notFound("Payroll run");
   return row.status;
 }
+
+/** Serialises the creation of a tenant's runs (one per month) without waiting for running calculations. */
+async function lockRunCreation(tx: ScopedTx): Promise<void> {
+  await tx.$executeRaw`SELECT pg_advisory_xact_lock(hashtextextended(${`payroll-create:${currentTenantId()}`}, 0))`;
+}
+
+const busyConflict = (status: string) =>
+  conflict(status === "processing" ? "The run is being processed; wait until it is processed or failed" : "The run is being calculated; wait until the calculation has finished");
+
+/** 409 for a processed run (with the operation's own words) or one a job is working on. */
+function assertChangeable(status: string, processedMessage: string) {
+  if (status === "processed") throw conflict(processedMessage);
+  if (isBusy(status)) throw busyConflict(status);
+}
+
+const inBackground = (employees: number) => employees > config.payrollSyncLimit;
 
 async function assertEmployees(ids: string[] | undefined) {
   if (!ids?.length) return;
@@ -36,6 +61,8 @@ async function assertEmployees(ids: string[] | undefined) {
     throw invalidField(`body.employee_ids.${i}`, "is not an employee of the company");
   }
 }
+
+const queued = (employees: number, auth: { userId: string }) => ({ queued_at: new Date(), queued_by: auth.userId, progress_processed: 0, progress_total: employees, failure_reason: null });
 
 export const runHandlers = {
   async listPayrollRuns({ query }) {
@@ -53,17 +80,31 @@ export const runHandlers = {
     if (year < 2000 || year > 2100) throw invalidField("body.period", "must be a month between 2000 and 2100");
     await assertEmployees(body.employee_ids);
     const { start, end } = monthBounds(year, month);
-    const run = await tenantTx(async (tx) => {
-      await lockPayroll(tx);
-      if (await tx.payrollRun.findFirst({ where: { period_year: year, period_month: month }, select: { id: true } })) throw conflict(`A payroll run for ${body.period} already exists`);
-      const r = await tx.payrollRun.create({
-        data: { period_year: year, period_month: month, period_start: parseDate(start), period_end: parseDate(end), notes: body.notes ?? null, employee_ids: body.employee_ids ?? [], created_by: auth.userId } as any,
-      });
-      const calc = await calculateRun(tx, r);
-      await storeCalculation(tx, r.id, calc);
-      await audit({ action: "payroll_run.created", entity_type: "payroll_run", entity_id: r.id, changes: { period: body.period, employees: calc.totals.employee_count, net_pay: calc.totals.net_pay } }, tx);
-      return tx.payrollRun.findFirstOrThrow({ where: { id: r.id } });
-    }, RUN_TX);
+    const employeeIds = body.employee_ids ?? [];
+    const n = await countRunEmployees(db, { period_year: year, period_month: month, employee_ids: employeeIds });
+    const background = inBackground(n);
+    const { run, employees } = await tenantTx(
+      async (tx) => {
+        await lockRunCreation(tx);
+        if (await tx.payrollRun.findFirst({ where: { period_year: year, period_month: month }, select: { id: true } })) throw conflict(`A payroll run for ${body.period} already exists`);
+        const data = { period_year: year, period_month: month, period_start: parseDate(start), period_end: parseDate(end), notes: body.notes ?? null, employee_ids: employeeIds, created_by: auth.userId };
+        if (background) {
+          const r = await tx.payrollRun.create({ data: { ...data, status: "calculating", ...queued(n, auth) } as any });
+          await audit({ action: "payroll_run.created", entity_type: "payroll_run", entity_id: r.id, changes: { period: body.period, status: "calculating", employees: n } }, tx);
+          return { run: r, employees: n };
+        }
+        await lockPayroll(tx);
+        const r = await tx.payrollRun.create({ data: data as any });
+        const calc = await calculateAndStore(tx, r);
+        await audit({ action: "payroll_run.created", entity_type: "payroll_run", entity_id: r.id, changes: { period: body.period, employees: calc.totals.employee_count, net_pay: calc.totals.net_pay } }, tx);
+        return { run: await tx.payrollRun.findFirstOrThrow({ where: { id: r.id } }), employees: calc.totals.employee_count };
+      },
+      background ? undefined : RUN_TX,
+    );
+    if (background) {
+      jobs.kick(PAYROLL_RUNS_JOB);
+      return accepted(runJson(run), `Draft payroll run created; ${employees} employees are being calculated in the background`);
+    }
     return created(runJson(run), "Draft payroll run created");
   },
 
@@ -71,28 +112,54 @@ export const runHandlers = {
     return ok(runJson(await loadRun(params.id)));
   },
 
-  async updatePayrollRun({ params, body }) {
+  async updatePayrollRun({ params, body, auth }) {
     const r = await loadRun(params.id);
+    assertChangeable(r.status, "The run is processed; it can no longer be changed");
     await assertEmployees(body.employee_ids);
-    const run = await tenantTx(async (tx) => {
-      await lockPayroll(tx);
-      if ((await lockRun(tx, r.id)) === "processed") throw conflict("The run is processed; it can no longer be changed");
-      const data: Prisma.PayrollRunUpdateInput = {};
-      if (body.notes !== undefined) data.notes = body.notes;
-      if (body.employee_ids !== undefined) data.employee_ids = body.employee_ids;
-      const updated = Object.keys(data).length ? await tx.payrollRun.update({ where: { id: r.id }, data }) : r;
-      const calc = await calculateRun(tx, updated);
-      await storeCalculation(tx, r.id, calc);
-      await audit({ action: "payroll_run.recalculated", entity_type: "payroll_run", entity_id: r.id, changes: { ...(data.notes !== undefined ? { notes: { from: r.notes, to: body.notes } } : {}), ...(body.employee_ids ? { employee_ids: body.employee_ids.length } : {}), employees: calc.totals.employee_count, net_pay: calc.totals.net_pay } }, tx);
-      return tx.payrollRun.findFirstOrThrow({ where: { id: r.id } });
-    }, RUN_TX);
+    const employeeIds = body.employee_ids ?? r.employee_ids;
+    const n = await countRunEmployees(db, { ...r, employee_ids: employeeIds });
+    const background = inBackground(n);
+    const run = await tenantTx(
+      async (tx) => {
+        if (!background) await lockPayroll(tx);
+        const status = await lockRun(tx, r.id);
+        assertChangeable(status, "The run is processed; it can no longer be changed");
+        const data: Prisma.PayrollRunUpdateInput = {};
+        if (body.notes !== undefined) data.notes = body.notes;
+        if (body.employee_ids !== undefined) data.employee_ids = body.employee_ids;
+        const changes = { ...(data.notes !== undefined ? { notes: { from: r.notes, to: body.notes } } : {}), ...(body.employee_ids ? { employee_ids: body.employee_ids.length } : {}) };
+        if (background) {
+          const u = await tx.payrollRun.update({ where: { id: r.id }, data: { ...data, status: "calculating", ...queued(n, auth) } });
+          await audit({ action: "payroll_run.recalculation_queued", entity_type: "payroll_run", entity_id: r.id, changes: { ...changes, status: { from: status, to: "calculating" }, employees: n } }, tx);
+          return u;
+        }
+        const updated = Object.keys(data).length || status === "failed" ? await tx.payrollRun.update({ where: { id: r.id }, data: { ...data, status: "draft", failure_reason: null } }) : r;
+        const calc = await calculateAndStore(tx, updated);
+        await audit(
+          {
+            action: "payroll_run.recalculated",
+            entity_type: "payroll_run",
+            entity_id: r.id,
+            changes: { ...changes, ...(status === "failed" ? { status: { from: "failed", to: "draft" } } : {}), employees: calc.totals.employee_count, net_pay: calc.totals.net_pay },
+          },
+          tx,
+        );
+        return tx.payrollRun.findFirstOrThrow({ where: { id: r.id } });
+      },
+      background ? undefined : RUN_TX,
+    );
+    if (background) {
+      jobs.kick(PAYROLL_RUNS_JOB);
+      return accepted(runJson(run), `Draft updated; ${run.progress_total} employees are being recalculated in the background`);
+    }
     return ok(runJson(run), "Draft updated and recalculated");
   },
 
   async deletePayrollRun({ params }) {
     const r = await loadRun(params.id);
+    assertChangeable(r.status, "A processed payroll run cannot be deleted");
     await tenantTx(async (tx) => {
-      if ((await lockRun(tx, r.id)) === "processed") throw conflict("A processed payroll run cannot be deleted");
+      assertChangeable(await lockRun(tx, r.id), "A processed payroll run cannot be deleted");
       await tx.payrollSlip.deleteMany({ where: { run_id: r.id } });
       await tx.payrollRun.delete({ where: { id: r.id } });
       await audit({ action: "payroll_run.deleted", entity_type: "payroll_run", entity_id: r.id, changes: { period: `${r.period_year}-${String(r.period_month).padStart(2, "0")}` } }, tx);
@@ -102,30 +169,27 @@ export const runHandlers = {
 
   async processPayrollRun({ params, auth }) {
     const r = await loadRun(params.id);
+    assertChangeable(r.status, "The run is already processed");
+    const employees = await countRunEmployees(db, r);
+    if (inBackground(employees)) {
+      const run = await tenantTx(async (tx) => {
+        const status = await lockRun(tx, r.id);
+        assertChangeable(status, "The run is already processed");
+        const u = await tx.payrollRun.update({ where: { id: r.id }, data: { status: "processing", ...queued(employees, auth) } });
+        await audit({ action: "payroll_run.process_queued", entity_type: "payroll_run", entity_id: r.id, changes: { status: { from: status, to: "processing" }, employees } }, tx);
+        return u;
+      });
+      jobs.kick(PAYROLL_RUNS_JOB);
+      return accepted(runJson(run), `${employees} employees are being processed in the background`);
+    }
     const run = await tenantTx(async (tx) => {
       await lockPayroll(tx);
-      if ((await lockRun(tx, r.id)) === "processed") throw conflict("The run is already processed");
-      const calc = await calculateRun(tx, r);
+      const status = await lockRun(tx, r.id);
+      assertChangeable(status, "The run is already processed");
+      const calc = await calculateAndStore(tx, r, { slipPrefix: slipNumberPrefix(r) });
       if (!calc.slips.length) throw conflict("The run has no employees to pay (no eligible employee has a salary setup)");
-      await storeCalculation(tx, r.id, calc);
       await finalizeRun(tx, r, calc, auth.userId);
-      await audit(
-        {
-          action: "payroll_run.processed",
-          entity_type: "payroll_run",
-          entity_id: r.id,
-          changes: {
-            status: { from: "draft", to: "processed" },
-            employees: calc.totals.employee_count,
-            gross: calc.totals.gross,
-            net_pay: calc.totals.net_pay,
-            loan_installments_paid: calc.slips.reduce((n, s) => n + s.details.loans.reduce((m, l) => m + l.installment_ids.length, 0), 0),
-            expense_claims_paid: calc.slips.reduce((n, s) => n + s.details.reimbursements.length, 0),
-            leave_encashments_paid: calc.slips.reduce((n, s) => n + s.details.encashments.length, 0),
-          },
-        },
-        tx,
-      );
+      await audit({ action: "payroll_run.processed", entity_type: "payroll_run", entity_id: r.id, changes: processedChanges(status, calc) }, tx);
       return tx.payrollRun.findFirstOrThrow({ where: { id: r.id } });
     }, RUN_TX);
     return ok(runJson(run), "Payroll run processed; salary slips issued");
@@ -142,7 +206,7 @@ export const runHandlers = {
     ]);
     const run = runJson(r);
     const res = paginated([], page, total);
-    return { status: 200 as const, body: { data: { run, totals: run.totals!, employees: rows.map((s) => slipSummaryJson(s, r)) }, message: "OK", pagination: res.body.pagination } };
+    return { status: 200 as const, body: { data: { run, totals: run.totals ?? emptyTotals(), employees: rows.map((s) => slipSummaryJson(s, r)) }, message: "OK", pagination: res.body.pagination } };
   },
 
   async getPayrollRunEmployee({ params }) {

@@ -8,6 +8,8 @@ import type { RunTotals, SlipDetails } from "./compute.ts";
 type RunRow = Awaited<ReturnType<typeof db.payrollRun.findFirstOrThrow>>;
 type SlipRow = Awaited<ReturnType<typeof db.payrollSlip.findFirstOrThrow>>;
 
+export type RunStatus = "draft" | "calculating" | "processing" | "processed" | "failed";
+
 export const periodOf = (r: { period_year: number; period_month: number }) => `${r.period_year}-${String(r.period_month).padStart(2, "0")}`;
 
 export function parsePeriod(s: string): { year: number; month: number } {
@@ -20,7 +22,10 @@ export const runJson = (r: RunRow) => ({
   period: periodOf(r),
   period_start: toDateString(r.period_start),
   period_end: toDateString(r.period_end),
-  status: r.status as "draft" | "processed",
+  status: r.status as RunStatus,
+  progress: { processed: r.progress_processed, total: r.progress_total },
+  failure_reason: r.failure_reason,
+  queued_at: r.queued_at?.toISOString() ?? null,
   notes: r.notes,
   employee_ids: r.employee_ids,
   employee_count: r.employee_count,
@@ -40,7 +45,7 @@ export const slipSummaryJson = (s: SlipRow, run: Pick<RunRow, "period_year" | "p
   id: s.id,
   run_id: s.run_id,
   period: periodOf(run),
-  run_status: run.status as "draft" | "processed",
+  run_status: run.status as RunStatus,
   slip_number: s.slip_number,
   employee_id: s.employee_id,
   employee_code: s.employee_code,

@@ -1,0 +1,313 @@
+// Large payroll runs in the background: above PAYROLL_SYNC_LIMIT employees, create / recalculate /
+// process answer 202 with the run `calculating` / `processing`, the `payroll.runs` job does the
+// work in one transaction (progress on the run meanwhile) and the run ends `draft` / `processed`,
+// or `failed` with nothing saved. Most tests run the job in this process (`jobs.runNow`, as a
+// worker would: deterministic); the last one lets a real pg-boss worker pick it up.
+// Here the limit is 0 (every run is queued) and batches are 2 employees, so 6 employees give 3
+// batches and a progress in between.
+import pg from "pg";
+import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { config } from "../../src/config.ts";
+import { registerAllJobs } from "../../src/jobs/definitions.ts";
+import { jobs } from "../../src/jobs/queue.ts";
+import { PAYROLL_RUNS_JOB } from "../../src/modules/payroll/jobs.ts";
+import { expectError, useTestApp, type TenantSession } from "../support/app.ts";
+import { memberFor, payrollEmployee, payrollWorld, type PayrollWorld } from "./support.ts";
+
+const t = useTestApp();
+let w: PayrollWorld;
+let hr: TenantSession["agent"];
+const ids: string[] = [];
+let aUser: TenantSession;
+let loanId: string;
+let claimId: string;
+
+const runJob = () => jobs.runNow(PAYROLL_RUNS_JOB);
+const getRun = async (id: string) => (await hr.get(`/api/payroll/draft-runs/${id}`).expect(200)).body.data;
+/** Every employee's result in a run, without what differs between two calculations (ids, numbering, status). */
+async function slipsOf(runId: string) {
+  const summaries = (await hr.get(`/api/payroll/draft-runs/${runId}/breakdown?limit=100`).expect(200)).body.data.employees;
+  const details = await Promise.all(ids.map(async (e) => (await hr.get(`/api/payroll/draft-runs/${runId}/employees/${e}`).expect(200)).body.data));
+  const strip = ({ id: _i, run_id: _r, slip_number: _n, run_status: _s, ...rest }: Record<string, unknown>) => rest;
+  return { summaries: summaries.map(strip), details: details.map(strip) };
+}
+const totalsOf = (run: any) => ({ employee_count: run.employee_count, total_gross: run.total_gross, total_deductions: run.total_deductions, total_net: run.total_net, totals: run.totals });
+async function actions(runId: string): Promise<string[]> {
+  const log = await w.owner.agent.get(`/api/configuration/activity-log?entity_id=${runId}&limit=100`).expect(200);
+  return log.body.data.map((e: any) => e.action).reverse();
+}
+async function until<T>(what: string, fn: () => Promise<T | undefined>, ms = 60_000): Promise<T> {
+  const end = Date.now() + ms;
+  for (;;) {
+    const v = await fn();
+    if (v !== undefined) return v;
+    if (Date.now() > end) throw new Error(`timed out waiting for ${what}`);
+    await new Promise((r) => setTimeout(r, 25));
+  }
+}
+
+/** Makes the INSERT of employee P-005's slip (the third batch) wait until `release()`. */
+async function holdThirdBatch(): Promise<{ release: () => Promise<void> }> {
+  const holder = new pg.Client({ connectionString: t.url });
+  await holder.connect();
+  await holder.query(`SELECT pg_advisory_lock(4242)`);
+  await t.query(`CREATE FUNCTION payroll_test_hold() RETURNS trigger LANGUAGE plpgsql AS $$ BEGIN PERFORM pg_advisory_lock_shared(4242); PERFORM pg_advisory_unlock_shared(4242); RETURN NEW; END $$`);
+  await t.query(`CREATE TRIGGER payroll_test_hold BEFORE INSERT ON payroll_slips FOR EACH ROW WHEN (NEW.employee_code = 'P-005') EXECUTE FUNCTION payroll_test_hold()`);
+  return {
+    async release() {
+      await holder.query(`SELECT pg_advisory_unlock(4242)`);
+      await holder.end();
+      await t.query(`DROP TRIGGER payroll_test_hold ON payroll_slips`);
+      await t.query(`DROP FUNCTION payroll_test_hold()`);
+    },
+  };
+}
+
+beforeAll(async () => {
+  registerAllJobs();
+  w = await payrollWorld(t);
+  hr = w.hr.agent;
+  for (let i = 1; i <= 6; i++) ids.push(await payrollEmployee(t, w, `${20000 + i * 5000}.00`, { first_name: `Emp${i}`, last_name: "Queue", employee_code: `P-00${i}`, gender: i % 2 ? "male" : "female" }));
+  aUser = await memberFor(t, w, ids[0]);
+  const tenant = w.owner.tenantId;
+  const [period] = await t.query(`INSERT INTO leave_periods (tenant_id, name, start_date, end_date) VALUES ($1, 'FY', '2027-01-01', '2027-12-31') RETURNING id`, [tenant]);
+  const [lwp] = await t.query(`INSERT INTO leave_types (tenant_id, name, code, is_paid) VALUES ($1, 'Leave without pay', 'LWP', false) RETURNING id`, [tenant]);
+  await t.query(`INSERT INTO leave_requests (tenant_id, employee_id, leave_type_id, period_id, from_date, to_date, days, status) VALUES ($1, $2, $3, $4, '2027-01-12', '2027-01-13', 2.0, 'approved')`, [tenant, ids[2], lwp.id, period.id]);
+  const type = await hr.post("/api/configuration/payroll/loan-types").send({ name: "Advance", max_amount: "50000.00", max_installments: 12 }).expect(201);
+  const loan = await aUser.agent.post("/api/payroll/loan-advances").send({ loan_type_id: type.body.data.id, amount: "6000.00", installments: 3, start_month: "2027-01" }).expect(201);
+  loanId = loan.body.data.id;
+  await hr.put(`/api/payroll/loan-advances/${loanId}`).send({ status: "approved" }).expect(200);
+  const cat = await hr.post("/api/configuration/payroll/expense-categories").send({ name: "Travel", max_claim_amount: "5000.00", requires_receipt: false }).expect(201);
+  const claim = await aUser.agent.post("/api/payroll/expense-claims").send({ category_id: cat.body.data.id, amount: "700.00", expense_date: "2026-11-02", description: "Taxi" }).expect(201);
+  claimId = claim.body.data.id;
+  await hr.put(`/api/payroll/expense-claims/${claimId}`).send({ status: "approved" }).expect(200);
+});
+afterAll(async () => {
+  await jobs.stop();
+});
+
+describe("a run above the limit is calculated in the background", () => {
+  let runId: string;
+  let inRequest: Awaited<ReturnType<typeof slipsOf>>;
+  let inRequestTotals: ReturnType<typeof totalsOf>;
+
+  it("create: 202 with the run calculating, nothing calculated yet; the job makes it a draft identical to a calculation within the request", async () => {
+    config.payrollSyncLimit = 0;
+    config.payrollBatchSize = 2;
+    const res = await hr.post("/api/payroll/draft-runs").send({ period: "2027-01", notes: "Jan" }).expect(202);
+    runId = res.body.data.id;
+    expect(res.body.data).toMatchObject({ status: "calculating", progress: { processed: 0, total: 6 }, failure_reason: null, employee_count: 0, totals: null, calculated_at: null });
+    expect(res.body.data.queued_at).toBeTruthy();
+    const bd = (await hr.get(`/api/payroll/draft-runs/${runId}/breakdown`).expect(200)).body.data;
+    expect(bd).toMatchObject({ employees: [], totals: { employee_count: 0, net_pay: "0.00", components: [] } });
+    expectError(await hr.post("/api/payroll/draft-runs").send({ period: "2027-01" }), 409, "conflict");
+
+    await runJob();
+    const run = await getRun(runId);
+    expect(run).toMatchObject({ status: "draft", progress: { processed: 6, total: 6 }, failure_reason: null, employee_count: 6 });
+    expect(run.calculated_at).toBeTruthy();
+    const queued = await slipsOf(runId);
+    expect(queued.summaries).toHaveLength(6);
+
+    // the same run recalculated within the request (limit back up) gives the very same slips and totals
+    config.payrollSyncLimit = 1000;
+    const again = await hr.put(`/api/payroll/draft-runs/${runId}`).send({}).expect(200);
+    inRequest = await slipsOf(runId);
+    inRequestTotals = totalsOf(again.body.data);
+    expect(queued).toEqual(inRequest);
+    expect(totalsOf(run)).toEqual(inRequestTotals);
+    expect(inRequest.details[0]).toMatchObject({ loan_deduction: "2000.00", reimbursements: "700.00" });
+    expect(inRequest.details[2].lop_days).toBe("2.0");
+    expect(await actions(runId)).toEqual(["payroll_run.created", "payroll_run.calculated", "payroll_run.recalculated"]);
+  });
+
+  it("recalculate: 202, progress visible while the job runs, the previous slips readable until the new ones replace them; busy run is a 409 to every change", async () => {
+    config.payrollSyncLimit = 0;
+    config.payrollBatchSize = 2;
+    const before = await getRun(runId);
+    const res = await hr.put(`/api/payroll/draft-runs/${runId}`).send({ notes: "Jan, again" }).expect(202);
+    expect(res.body.data).toMatchObject({ status: "calculating", notes: "Jan, again", progress: { processed: 0, total: 6 } });
+
+    const hold = await holdThirdBatch();
+    let job: Promise<void> | undefined;
+    try {
+      job = runJob();
+      const during = await until("two batches written", async () => {
+        const r = await getRun(runId);
+        return r.progress.processed === 4 ? r : undefined;
+      });
+      expect(during).toMatchObject({ status: "calculating", progress: { processed: 4, total: 6 }, employee_count: 6, calculated_at: before.calculated_at });
+      // nothing of the running calculation is visible: the previous one is still complete
+      expect((await hr.get(`/api/payroll/draft-runs/${runId}/breakdown?limit=100`).expect(200)).body.data.employees).toHaveLength(6);
+      const [x, y, z] = await Promise.all([
+        hr.put(`/api/payroll/draft-runs/${runId}`).send({}),
+        hr.post(`/api/payroll/draft-runs/${runId}/process`),
+        hr.delete(`/api/payroll/draft-runs/${runId}`),
+      ]);
+      for (const r of [x, y, z]) expect(expectError(r, 409, "conflict").error).toMatch(/being calculated/);
+    } finally {
+      await hold.release();
+      await job;
+    }
+    const after = await getRun(runId);
+    expect(after).toMatchObject({ status: "draft", notes: "Jan, again", progress: { processed: 6, total: 6 } });
+    expect(after.calculated_at > before.calculated_at).toBe(true);
+    expect(await slipsOf(runId)).toEqual(inRequest);
+    expect((await actions(runId)).slice(-2)).toEqual(["payroll_run.recalculation_queued", "payroll_run.calculated"]);
+  });
+
+  it("process: two concurrent calls are a 202 and a 409; the job processes it with the same slips, numbered, loan and claim paid; then 409s", async () => {
+    config.payrollSyncLimit = 0;
+    const [x, y] = await Promise.all([hr.post(`/api/payroll/draft-runs/${runId}/process`), w.owner.agent.post(`/api/payroll/draft-runs/${runId}/process`)]);
+    expect([x.status, y.status].sort()).toEqual([202, 409]);
+    const accepted = x.status === 202 ? x : y;
+    expect(accepted.body.data).toMatchObject({ status: "processing", progress: { processed: 0, total: 6 }, processed_at: null });
+    expect(expectError(await hr.post(`/api/payroll/draft-runs/${runId}/process`), 409, "conflict").error).toMatch(/being processed/);
+    expectError(await hr.put(`/api/payroll/draft-runs/${runId}`).send({}), 409, "conflict");
+    expectError(await hr.delete(`/api/payroll/draft-runs/${runId}`), 409, "conflict");
+    // nothing is paid before the job ran
+    expect((await aUser.agent.get(`/api/payroll/loan-advances/${loanId}`).expect(200)).body.data.status).toBe("approved");
+    expectError(await aUser.agent.get(`/api/payroll/my-salary/${runId}`), 404, "not_found");
+
+    await runJob();
+    const run = await getRun(runId);
+    expect(run).toMatchObject({ status: "processed", progress: { processed: 6, total: 6 }, failure_reason: null });
+    expect(run.processed_at).toBeTruthy();
+    expect([w.hr.userId, w.owner.userId]).toContain(run.processed_by);
+    expect(totalsOf(run)).toEqual(inRequestTotals);
+    expect(await slipsOf(runId)).toEqual(inRequest);
+    const numbers = (await hr.get(`/api/payroll/draft-runs/${runId}/breakdown?limit=100`).expect(200)).body.data.employees.map((s: any) => [s.employee_code, s.slip_number, s.run_status]);
+    expect(numbers).toEqual([1, 2, 3, 4, 5, 6].map((i) => [`P-00${i}`, `PS-202701-0000${i}`, "processed"]));
+    expect((await aUser.agent.get(`/api/payroll/loan-advances/${loanId}`).expect(200)).body.data).toMatchObject({ status: "active", repaid_amount: "2000.00" });
+    expect((await aUser.agent.get(`/api/payroll/expense-claims/${claimId}`).expect(200)).body.data).toMatchObject({ status: "paid", paid_run_id: runId });
+    expect((await aUser.agent.get(`/api/payroll/my-salary/${runId}`).expect(200)).body.data).toMatchObject({ slip_number: "PS-202701-00001", net_pay: inRequest.details[0].net_pay });
+    const log = (await w.owner.agent.get(`/api/configuration/activity-log?entity_id=${runId}&limit=100`).expect(200)).body.data;
+    const processed = log.find((e: any) => e.action === "payroll_run.processed");
+    expect(processed).toMatchObject({ actor_user_id: run.processed_by, changes: { status: { from: "processing", to: "processed" }, employees: 6, loan_installments_paid: 1, expense_claims_paid: 1 } });
+    expect(log.map((e: any) => e.action)).toContain("payroll_run.process_queued");
+
+    expect(expectError(await hr.post(`/api/payroll/draft-runs/${runId}/process`), 409, "conflict").error).toMatch(/already processed/);
+    expectError(await hr.put(`/api/payroll/draft-runs/${runId}`).send({}), 409, "conflict");
+    expectError(await hr.delete(`/api/payroll/draft-runs/${runId}`), 409, "conflict");
+    await runJob(); // nothing left to do: a repeated sweep changes nothing
+    expect(await getRun(runId)).toEqual(run);
+  });
+});
+
+describe("a failure in the middle of background processing", () => {
+  it("leaves nothing half-processed: the run is failed with a reason and no slips, nothing is paid; it can be processed again", async () => {
+    config.payrollSyncLimit = 1000;
+    const draft = (await hr.post("/api/payroll/draft-runs").send({ period: "2027-02" }).expect(201)).body.data;
+    expect(draft.employee_count).toBe(6);
+    config.payrollSyncLimit = 0;
+    config.payrollBatchSize = 2;
+    await t.query(`CREATE FUNCTION payroll_test_fail() RETURNS trigger LANGUAGE plpgsql AS $$ BEGIN RAISE EXCEPTION 'boom'; END $$`);
+    await t.query(`CREATE TRIGGER payroll_test_fail BEFORE INSERT ON payroll_slips FOR EACH ROW WHEN (NEW.employee_code = 'P-005') EXECUTE FUNCTION payroll_test_fail()`);
+    try {
+      await hr.post(`/api/payroll/draft-runs/${draft.id}/process`).expect(202);
+      await runJob();
+    } finally {
+      await t.query(`DROP TRIGGER payroll_test_fail ON payroll_slips`);
+      await t.query(`DROP FUNCTION payroll_test_fail()`);
+    }
+    const failed = await getRun(draft.id);
+    expect(failed).toMatchObject({ status: "failed", progress: { processed: 0, total: 6 }, employee_count: 0, total_net: "0.00", totals: null, processed_at: null });
+    expect(failed.failure_reason).toMatch(/^Processing failed because of an internal error\. Nothing was saved/);
+    expect(failed.failure_reason).not.toMatch(/boom|payroll_slips|trigger/);
+    const [slips] = await t.query(`SELECT count(*)::int AS n FROM payroll_slips WHERE run_id = $1`, [draft.id]);
+    expect(slips.n).toBe(0);
+    expect((await hr.get(`/api/payroll/draft-runs/${draft.id}/breakdown`).expect(200)).body.data).toMatchObject({ employees: [], totals: { employee_count: 0 } });
+    const [inst] = await t.query(`SELECT count(*)::int AS n FROM loan_installments WHERE loan_id = $1 AND status = 'paid'`, [loanId]);
+    expect(inst.n).toBe(1); // January's only
+    expectError(await aUser.agent.get(`/api/payroll/my-salary/${draft.id}`), 404, "not_found");
+    const [notes] = await t.query(`SELECT count(*)::int AS n FROM notifications WHERE link = $1`, [`/api/payroll/my-salary/${draft.id}`]);
+    expect(notes.n).toBe(0);
+    expect((await actions(draft.id)).slice(-2)).toEqual(["payroll_run.process_queued", "payroll_run.failed"]);
+
+    // the cause gone, it is processed again
+    await hr.post(`/api/payroll/draft-runs/${draft.id}/process`).expect(202);
+    await runJob();
+    const done = await getRun(draft.id);
+    expect(done).toMatchObject({ status: "processed", failure_reason: null, employee_count: 6, progress: { processed: 6, total: 6 } });
+    expect((await aUser.agent.get(`/api/payroll/loan-advances/${loanId}`).expect(200)).body.data).toMatchObject({ status: "active", repaid_amount: "4000.00" });
+  });
+
+  it("a failed background calculation: failed, no slips; PUT recalculates it to a draft, DELETE removes it", async () => {
+    config.payrollSyncLimit = 0;
+    config.payrollBatchSize = 2;
+    await t.query(`CREATE FUNCTION payroll_test_fail() RETURNS trigger LANGUAGE plpgsql AS $$ BEGIN RAISE EXCEPTION 'boom'; END $$`);
+    await t.query(`CREATE TRIGGER payroll_test_fail BEFORE INSERT ON payroll_slips FOR EACH ROW WHEN (NEW.employee_code = 'P-003') EXECUTE FUNCTION payroll_test_fail()`);
+    let runId: string;
+    try {
+      runId = (await hr.post("/api/payroll/draft-runs").send({ period: "2027-03" }).expect(202)).body.data.id;
+      await runJob();
+    } finally {
+      await t.query(`DROP TRIGGER payroll_test_fail ON payroll_slips`);
+      await t.query(`DROP FUNCTION payroll_test_fail()`);
+    }
+    const failed = await getRun(runId);
+    expect(failed).toMatchObject({ status: "failed", employee_count: 0, totals: null });
+    expect(failed.failure_reason).toMatch(/^The calculation failed because of an internal error/);
+    expect((await hr.get("/api/payroll/draft-runs?status=failed").expect(200)).body.data.map((r: any) => r.id)).toEqual([runId]);
+    config.payrollSyncLimit = 1000;
+    const fixed = await hr.put(`/api/payroll/draft-runs/${runId}`).send({}).expect(200);
+    expect(fixed.body.data).toMatchObject({ status: "draft", failure_reason: null, employee_count: 6 });
+    await hr.delete(`/api/payroll/draft-runs/${runId}`).expect(200);
+  });
+});
+
+describe("several workers", () => {
+  it("two sweeps at once execute a queued run once: one calculation, one processing, slips written once", async () => {
+    config.payrollSyncLimit = 0;
+    config.payrollBatchSize = 2;
+    const id = (await hr.post("/api/payroll/draft-runs").send({ period: "2027-05" }).expect(202)).body.data.id;
+    await Promise.all([runJob(), runJob()]);
+    expect(await getRun(id)).toMatchObject({ status: "draft", employee_count: 6 });
+    await hr.post(`/api/payroll/draft-runs/${id}/process`).expect(202);
+    await Promise.all([runJob(), runJob()]);
+    expect(await getRun(id)).toMatchObject({ status: "processed", employee_count: 6 });
+    expect(await actions(id)).toEqual(["payroll_run.created", "payroll_run.calculated", "payroll_run.process_queued", "payroll_run.processed"]);
+    const [slips] = await t.query(`SELECT count(*)::int AS n, count(DISTINCT slip_number)::int AS numbers FROM payroll_slips WHERE run_id = $1`, [id]);
+    expect(slips).toEqual({ n: 6, numbers: 6 });
+  });
+});
+
+describe("with a job worker running", () => {
+  it("the queued work is picked up without anyone calling the job: calculating → draft, processing → processed", async () => {
+    config.payrollSyncLimit = 0;
+    config.payrollBatchSize = 2;
+    await jobs.start(t.url);
+    const created = await hr.post("/api/payroll/draft-runs").send({ period: "2027-06" }).expect(202);
+    const id = created.body.data.id;
+    const seen = new Set<string>([created.body.data.status]);
+    const draft = await until("the calculation", async () => {
+      const r = await getRun(id);
+      seen.add(r.status);
+      return r.status === "draft" ? r : undefined;
+    });
+    expect(draft).toMatchObject({ employee_count: 6, progress: { processed: 6, total: 6 } });
+    expect((await hr.post(`/api/payroll/draft-runs/${id}/process`).expect(202)).body.data.status).toBe("processing");
+    const done = await until("the processing", async () => {
+      const r = await getRun(id);
+      seen.add(r.status);
+      return r.status === "processed" ? r : undefined;
+    });
+    expect(done.total_net).toBe(draft.total_net);
+    expect([...seen]).toEqual(expect.arrayContaining(["calculating", "draft", "processing", "processed"]));
+    expect(seen.has("failed")).toBe(false);
+  });
+});
+
+describe("the document", () => {
+  it("declares the background statuses, the progress fields and the 202 answers", async () => {
+    const doc = (await t.request().get("/openapi.json").expect(200)).body;
+    expect(doc.components.schemas.PayrollRunStatus.enum).toEqual(["draft", "calculating", "processing", "processed", "failed"]);
+    const run = doc.components.schemas.PayrollRun;
+    expect(run.required).toEqual(expect.arrayContaining(["progress", "failure_reason", "queued_at"]));
+    expect(run.properties.progress.required).toEqual(["processed", "total"]);
+    const paths = doc.paths;
+    expect(Object.keys(paths["/api/payroll/draft-runs"].post.responses)).toEqual(expect.arrayContaining(["201", "202", "409"]));
+    expect(Object.keys(paths["/api/payroll/draft-runs/{id}"].put.responses)).toEqual(expect.arrayContaining(["200", "202", "409"]));
+    expect(Object.keys(paths["/api/payroll/draft-runs/{id}/process"].post.responses)).toEqual(expect.arrayContaining(["200", "202", "409"]));
+  });
+});
