@@ -52,7 +52,10 @@ async function startServer(): Promise<{ proc: ChildProcess; base: string; output
   const until = Date.now() + 180_000; // a hang guard: start-up takes well under a second when idle
   for (;;) {
     if (proc.exitCode !== null) throw new Error(`the compiled server exited with ${proc.exitCode}: ${output}`);
-    const ok = await fetch(`${base}/api/health`).then((r) => r.status === 200, () => false);
+    // its own "listening" line first: had another process taken the port meanwhile, that one would
+    // answer the health check while ours fails to bind
+    const listening = /"msg":"listening"/.test(output);
+    const ok = listening && (await fetch(`${base}/api/health`).then((r) => r.status === 200, () => false));
     if (ok) return { proc, base, output: () => output };
     if (Date.now() > until) throw new Error(`the compiled server did not become healthy: ${output}`);
     await new Promise((r) => setTimeout(r, 100));
