@@ -6,10 +6,12 @@ SHELL := /bin/bash
 NODE_BIN := node_modules/.bin
 STAMP := node_modules/.install-stamp
 
-.PHONY: help install generate stubs run start seed migrate migration migrate-status lint typecheck check-generated check-migrations unit test verify bench docs-check clean
+.PHONY: help install generate stubs build run dev start seed migrate migration migrate-status lint typecheck check-generated check-migrations unit test verify bench docs-check clean
 
 help:
-	@echo "make run        install, generate, migrate and serve on PORT (default 3000)"
+	@echo "make run        install, generate, build, migrate and serve on PORT (default 3000), compiled (node dist/main.js)"
+	@echo "make dev        the same from the TypeScript sources with tsx (no build step)"
+	@echo "make build      compile the server into dist/ (esbuild bundle + source map)"
 	@echo "make test       every check: install, generate + staleness, lint, types, migrations drift, tests"
 	@echo "make generate   rebuild generated/ from openapi/ and prisma/"
 	@echo "make stubs      write 501 stubs for operations without a handler"
@@ -30,10 +32,19 @@ stubs: install
 	node scripts/stubs.mjs
 	node scripts/generate.mjs
 
-run: generate
+# The compiled server (what production runs): esbuild bundle of src/ + generated/ into dist/main.js.
+build: generate
+	node scripts/build.mjs
+
+# make run serves the build with plain node (npm start = node --enable-source-maps dist/main.js);
+# make dev serves the TypeScript sources through tsx.
+run: build
 	npm start
 
 start: run
+
+dev: generate
+	npm run dev
 
 seed: install
 	$(NODE_BIN)/tsx scripts/seed.ts

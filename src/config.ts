@@ -1,7 +1,8 @@
 // Configuration from the environment (README "Configuration" lists every variable).
 import path from "node:path";
+import { projectRoot } from "./root.ts";
 
-const root = path.resolve(import.meta.dirname, "..");
+const root = projectRoot;
 const env = process.env;
 
 function bool(v: string | undefined, dflt: boolean): boolean {

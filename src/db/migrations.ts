@@ -16,9 +16,10 @@ import { existsSync } from "node:fs";
 import { readdir, readFile } from "node:fs/promises";
 import path from "node:path";
 import pg from "pg";
+import { projectRoot } from "../root.ts";
 
-/** Folder holding `<name>/migration.sql`, relative to this source file. */
-export const MIGRATIONS_DIR = path.resolve(import.meta.dirname, "../../prisma/migrations");
+/** Folder holding `<name>/migration.sql`: prisma/migrations of the project (from the sources or the build). */
+export const MIGRATIONS_DIR = path.join(projectRoot, "prisma", "migrations");
 
 /** Advisory-lock key used by Prisma Migrate itself (so a Prisma CLI run also serialises with us). */
 const ADVISORY_LOCK_KEY = 72707369;

@@ -1,0 +1,146 @@
+// The production build: `npm run build` (scripts/build.mjs, an esbuild bundle with a source map)
+// into a temporary folder of the project, started the way `npm start` starts dist/main.js - plain
+// node, no TypeScript loader - as a process of its own against this file's database, in
+// production mode. It serves the API (health, the document, signup and its session), its
+// command line and environment carry no tsx, and stack traces name the TypeScript sources.
+import { spawn, spawnSync, type ChildProcess } from "node:child_process";
+import { mkdirSync, mkdtempSync, readFileSync, rmSync } from "node:fs";
+import path from "node:path";
+import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { uniqueEmail, useTestApp } from "../support/app.ts";
+
+const t = useTestApp();
+const root = path.resolve(import.meta.dirname, "../..");
+const pkg = JSON.parse(readFileSync(path.join(root, "package.json"), "utf8")) as { scripts: Record<string, string> };
+let outDir = "";
+let server: { proc: ChildProcess; base: string; output: () => string } | undefined;
+
+/** `npm start`'s command line with the build's folder in place of dist/. */
+function startArgs(): string[] {
+  const [command, ...args] = pkg.scripts.start.split(/\s+/);
+  expect(command).toBe("node");
+  return args.map((a) => (a === "dist/main.js" ? path.join(outDir, "main.js") : a));
+}
+
+/** Only what the server needs: nothing of this test process (NODE_OPTIONS, VITEST...) leaks in. */
+function serverEnv(extra: Record<string, string> = {}): NodeJS.ProcessEnv {
+  return {
+    PATH: process.env.PATH,
+    NODE_ENV: "production",
+    SESSION_SECRET: "build-test-session-secret-0123456789abcdef",
+    PUBLIC_URL: "http://127.0.0.1",
+    DATABASE_URL: t.url,
+    // a free port the server takes itself and reports (one chosen here could be taken meanwhile)
+    PORT: "0",
+    MIGRATE_ON_START: "false",
+    RUN_WORKER: "false",
+    VALIDATE_RESPONSES: "true",
+    // behind a TLS proxy, as production is: the Secure session cookie is sent for X-Forwarded-Proto https
+    TRUST_PROXY: "true",
+    LOG_LEVEL: "info",
+    ...extra,
+  };
+}
+
+async function startServer(): Promise<{ proc: ChildProcess; base: string; output: () => string }> {
+  const proc = spawn(process.execPath, startArgs(), { cwd: root, env: serverEnv(), stdio: ["ignore", "pipe", "pipe"] });
+  let output = "";
+  proc.stdout!.on("data", (d) => (output += d));
+  proc.stderr!.on("data", (d) => (output += d));
+  const until = Date.now() + 180_000; // a hang guard: start-up takes well under a second when idle
+  for (;;) {
+    if (proc.exitCode !== null) throw new Error(`the compiled server exited with ${proc.exitCode}: ${output}`);
+    // the port it took, from its own "listening" line
+    const port = /"port":(\d+)[^\n]*"msg":"listening"/.exec(output)?.[1];
+    const base = port ? `http://127.0.0.1:${port}` : "";
+    const ok = port && (await fetch(`${base}/api/health`).then((r) => r.status === 200, () => false));
+    if (ok) return { proc, base, output: () => output };
+    if (Date.now() > until) throw new Error(`the compiled server did not become healthy: ${output}`);
+    await new Promise((r) => setTimeout(r, 100));
+  }
+}
+
+beforeAll(async () => {
+  mkdirSync(path.join(root, ".data"), { recursive: true });
+  // inside the project (git-ignored .data/), as dist/ is: packages resolve from its node_modules
+  // and the project folder is found above it
+  outDir = mkdtempSync(path.join(root, ".data", "build-test-"));
+  const build = spawnSync(process.execPath, ["scripts/build.mjs", "--outdir", outDir], { cwd: root, encoding: "utf8" });
+  if (build.status !== 0) throw new Error(`npm run build failed (${build.status}): ${build.stderr}${build.stdout}`);
+  server = await startServer();
+});
+
+afterAll(async () => {
+  const proc = server?.proc;
+  if (proc && proc.exitCode === null && !proc.signalCode)
+    await new Promise<void>((resolve) => {
+      proc.once("exit", () => resolve());
+      proc.kill("SIGKILL");
+    });
+  if (outDir) rmSync(outDir, { recursive: true, force: true });
+});
+
+describe("the compiled build (npm run build, npm start)", () => {
+  it("is one JavaScript module with a source map, importing packages only", () => {
+    const main = readFileSync(path.join(outDir, "main.js"), "utf8");
+    expect(main.trimEnd().endsWith("//# sourceMappingURL=main.js.map")).toBe(true);
+    // no TypeScript file or relative module left to load at run time: src/ and generated/ are inside
+    expect(main).not.toMatch(/(?:from\s*|import\s*\(\s*)["'][^"']*\.ts["']/);
+    expect(main).not.toMatch(/(?:from\s*|import\s*\(\s*)["']\.\.?\//);
+    const map = JSON.parse(readFileSync(path.join(outDir, "main.js.map"), "utf8")) as { sources: string[] };
+    const sources = map.sources.map((s) => path.relative(root, path.resolve(outDir, s)).split(path.sep).join("/"));
+    expect(sources).toContain("src/main.ts");
+    expect(sources).toContain("src/config.ts");
+    expect(sources.some((s) => s.startsWith("generated/prisma/"))).toBe(true);
+  });
+
+  it("runs on plain node: no tsx or other TypeScript loader in its arguments or environment", () => {
+    expect(pkg.scripts.start).not.toMatch(/tsx|ts-node|--import|--loader|--require/);
+    const pid = server!.proc.pid!;
+    const argv = readFileSync(`/proc/${pid}/cmdline`, "utf8").split("\0").filter(Boolean);
+    expect(argv).toEqual([process.execPath, "--enable-source-maps", path.join(outDir, "main.js")]);
+    const environ = readFileSync(`/proc/${pid}/environ`, "utf8").split("\0");
+    expect(environ.filter((v) => /tsx|NODE_OPTIONS/.test(v))).toEqual([]);
+  });
+
+  it("answers health and serves the OpenAPI document from the project folder", async () => {
+    const health = await fetch(`${server!.base}/api/health`);
+    expect(health.status).toBe(200);
+    const doc = await fetch(`${server!.base}/openapi.json`);
+    expect(doc.status).toBe(200);
+    const served = (await doc.json()) as { openapi: string; paths: Record<string, unknown> };
+    const committed = JSON.parse(readFileSync(path.join(root, "generated", "openapi.json"), "utf8"));
+    expect(served.openapi).toBe(committed.openapi);
+    expect(Object.keys(served.paths)).toEqual(Object.keys(committed.paths));
+  });
+
+  it("signs up a company and its session works", async () => {
+    const email = uniqueEmail("build.owner");
+    const signup = await fetch(`${server!.base}/api/auth/signup`, {
+      method: "POST",
+      headers: { "content-type": "application/json", "x-forwarded-proto": "https" },
+      body: JSON.stringify({ name: "Build Owner", email, password: "build-password-2026", company_name: "Compiled Co" }),
+    });
+    expect(signup.status).toBe(201);
+    const [setCookie] = signup.headers.getSetCookie();
+    expect(setCookie).toMatch(/; Secure/i);
+    const cookie = setCookie.split(";")[0];
+    const session = await fetch(`${server!.base}/api/auth/session`, { headers: { cookie, "x-forwarded-proto": "https" } });
+    expect(session.status).toBe(200);
+    const body = (await session.json()) as { data: { user: { email: string } } };
+    expect(body.data.user.email).toBe(email);
+    const [row] = await t.query<{ n: number }>(`SELECT count(*)::int AS n FROM users WHERE email = $1`, [email]);
+    expect(row.n).toBe(1);
+  });
+
+  it("names the TypeScript source in a stack trace (source maps)", async () => {
+    // a misconfigured production start: config.ts throws while the bundle loads
+    const r = spawnSync(process.execPath, startArgs(), { cwd: root, encoding: "utf8", env: serverEnv({ DATABASE_POOL_SIZE: "lots" }) });
+    expect(r.status).toBe(1);
+    expect(r.stderr).toContain("DATABASE_POOL_SIZE must be a positive integer");
+    const frames = r.stderr.split("\n").filter((l) => /^\s+at /.test(l));
+    expect(frames.some((l) => /at positiveInt \(.*\/src\/config\.ts:\d+:\d+\)/.test(l))).toBe(true);
+    // every frame of our code is mapped back: only esbuild's own helpers (__init) are in the bundle
+    expect(frames.filter((l) => l.includes("main.js") && !/^\s+at __\w+ /.test(l))).toEqual([]);
+  });
+});
