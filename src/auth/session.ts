@@ -58,7 +58,12 @@ function identityStore() {
         .then(({ rows }) => {
           if (!rows.length) return fn(null, null);
           const r = rows[0];
-          const sess = (typeof r.sess === "string" ? JSON.parse(r.sess) : r.sess) as session.SessionData;
+          let sess: session.SessionData;
+          try {
+            sess = (typeof r.sess === "string" ? JSON.parse(r.sess) : r.sess) as session.SessionData;
+          } catch {
+            return this.destroy(sid, (err) => fn(err ?? null, null)); // an unreadable row ends that session, as connect-pg-simple does
+          }
           const info = requestContext.getStore();
           if (info && sess.userId && sess.tenantId)
             info.prefetchedAuth = { sid, userId: sess.userId, tenantId: sess.tenantId, row: r.role ? { role: r.role, employee_id: r.employee_id, modules: r.modules, email: r.email, name: r.name } : null };
