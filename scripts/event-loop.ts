@@ -13,16 +13,16 @@
 // the longest the loop was blocked while that operation ran. Fails when a row exceeds the limit or
 // a request gets an answer other than the one expected.
 import { spawn, type ChildProcess } from "node:child_process";
-import { chmodSync, existsSync, mkdtempSync, readFileSync, rmSync } from "node:fs";
+import { existsSync, mkdtempSync, readFileSync, rmSync } from "node:fs";
 import { loadavg, tmpdir } from "node:os";
 import path from "node:path";
 import pg from "pg";
 import { operationTable } from "../generated/registry.ts";
-import { startThrowawayServer } from "../src/db/embedded.ts";
 import { deployMigrations } from "../src/db/migrations.ts";
 import type { EventLoopReport } from "../src/lib/event-loop-report.ts";
 import { freePort } from "../test/support/ports.ts";
 import { table } from "./load.ts";
+import { scratchDatabase } from "./scratch-db.ts";
 
 const root = path.resolve(import.meta.dirname, "..");
 const SESSION_SECRET = "event-loop-session-secret-0123456789abcdef";
@@ -191,23 +191,9 @@ export async function runEventLoop(opts: { employees?: number; limitMs?: number;
   const problems: string[] = [];
   const rows: LoopRow[] = [];
 
-  let adminUrl = process.env.TEST_DATABASE_URL || process.env.DATABASE_URL;
-  let stopEmbedded: (() => Promise<void>) | undefined;
-  const dir = mkdtempSync(path.join(tmpdir(), "hrms-event-loop-"));
-  chmodSync(dir, 0o755);
-  if (!adminUrl) {
-    const s = await startThrowawayServer(path.join(dir, "data"));
-    adminUrl = s.url;
-    stopEmbedded = s.stop;
-  }
-  const dbName = `hrms_event_loop_${process.pid}`;
-  const admin = new pg.Client({ connectionString: adminUrl });
-  await admin.connect();
-  await admin.query(`DROP DATABASE IF EXISTS "${dbName}" WITH (FORCE)`);
-  await admin.query(`CREATE DATABASE "${dbName}"`);
-  const u = new URL(adminUrl);
-  u.pathname = `/${dbName}`;
-  const url = u.toString();
+  const dir = mkdtempSync(path.join(tmpdir(), "hrms-event-loop-")); // the server's loop report
+  const scratch = await scratchDatabase("event_loop");
+  const url = scratch.url;
   let server: Server | undefined;
   const c = new pg.Client({ connectionString: url });
   try {
@@ -362,9 +348,7 @@ export async function runEventLoop(opts: { employees?: number; limitMs?: number;
   } finally {
     await c.end().catch(() => {});
     if (server && server.proc.exitCode === null) server.proc.kill("SIGKILL");
-    await admin.query(`DROP DATABASE IF EXISTS "${dbName}" WITH (FORCE)`).catch(() => {});
-    await admin.end();
-    await stopEmbedded?.();
+    await scratch.drop();
     rmSync(dir, { recursive: true, force: true });
   }
 }

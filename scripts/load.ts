@@ -7,16 +7,15 @@
 // the end of the warm-up (LOAD_WARMUP_SECONDS, default 60) to the end of the run; reports p99 per route and the throughput of the bare
 // node:http + pg baseline (scripts/load-baseline.mjs) for the same read work, in the same run.
 import type { ChildProcess } from "node:child_process";
-import { mkdtempSync, readFileSync, rmSync, chmodSync } from "node:fs";
-import { tmpdir } from "node:os";
+import { readFileSync } from "node:fs";
 import path from "node:path";
 import autocannon from "autocannon";
 import pg from "pg";
 import { operationTable } from "../generated/registry.ts";
 import { hashPassword } from "../src/auth/passwords.ts";
-import { startThrowawayServer } from "../src/db/embedded.ts";
 import { deployMigrations } from "../src/db/migrations.ts";
 import { startServerProcess } from "../test/support/server-process.ts";
+import { scratchDatabase } from "./scratch-db.ts";
 
 const root = path.resolve(import.meta.dirname, "..");
 /** autocannon with the options this script uses beyond scripts/autocannon.d.ts (request sequences, onResponse, statusCodeStats). */
@@ -268,24 +267,8 @@ export async function runLoad(opts: { seconds?: number; employees?: number; tena
   const tenants = opts.tenants ?? Number(process.env.LOAD_TENANTS ?? 10);
   const log = opts.log ?? ((s: string) => console.log(s));
   const problems: string[] = [];
-  let adminUrl = process.env.TEST_DATABASE_URL || process.env.DATABASE_URL;
-  let stopEmbedded: (() => Promise<void>) | undefined;
-  let dataDir: string | undefined;
-  if (!adminUrl) {
-    dataDir = mkdtempSync(path.join(tmpdir(), "hrms-load-pg-"));
-    chmodSync(dataDir, 0o755);
-    const s = await startThrowawayServer(path.join(dataDir, "data"));
-    adminUrl = s.url;
-    stopEmbedded = s.stop;
-  }
-  const dbName = `hrms_load_${process.pid}`;
-  const admin = new pg.Client({ connectionString: adminUrl });
-  await admin.connect();
-  await admin.query(`DROP DATABASE IF EXISTS "${dbName}" WITH (FORCE)`);
-  await admin.query(`CREATE DATABASE "${dbName}"`);
-  const u = new URL(adminUrl);
-  u.pathname = `/${dbName}`;
-  const url = u.toString();
+  const scratch = await scratchDatabase("load");
+  const url = scratch.url;
   const procs: ChildProcess[] = [];
   try {
     await deployMigrations(url);
@@ -365,10 +348,7 @@ export async function runLoad(opts: { seconds?: number; employees?: number; tena
     return { seconds, employees, tenants, users: users.length, rows, rssStartMb, warmSeconds: warm, rssBeforeMb, rssPeakMb, rssAfterMb, baseline, problems };
   } finally {
     for (const p of procs) if (p.exitCode === null) p.kill("SIGKILL");
-    await admin.query(`DROP DATABASE IF EXISTS "${dbName}" WITH (FORCE)`).catch(() => {});
-    await admin.end();
-    await stopEmbedded?.();
-    if (dataDir) rmSync(dataDir, { recursive: true, force: true });
+    await scratch.drop();
   }
 }
 

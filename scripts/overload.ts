@@ -16,16 +16,14 @@
 // each value on the same database and prints one table - how the defaults were chosen.
 // Uses TEST_DATABASE_URL / DATABASE_URL or a throw-away embedded PostgreSQL.
 import http from "node:http";
-import { chmodSync, mkdtempSync, rmSync } from "node:fs";
-import { loadavg, tmpdir } from "node:os";
-import path from "node:path";
+import { loadavg } from "node:os";
 import { performance } from "node:perf_hooks";
 import pg from "pg";
 import { operationTable } from "../generated/registry.ts";
 import { config } from "../src/config.ts";
-import { startThrowawayServer } from "../src/db/embedded.ts";
 import { deployMigrations } from "../src/db/migrations.ts";
 import { PASSWORD, SESSION_SECRET, seed, startProcess, table, type SeedUser } from "./load.ts";
+import { scratchDatabase } from "./scratch-db.ts";
 
 const has = (id: string) => id in operationTable;
 const pathOf = (id: string) => (operationTable as Record<string, { path: string }>)[id]?.path;
@@ -335,25 +333,9 @@ async function measure(db: Prepared, env: Record<string, string>, opts: { probeS
 
 /** A throw-away database with LOAD-style data; `fn` runs against it, everything is removed after. */
 async function withDatabase<T>(employees: number, tenants: number, log: (s: string) => void, fn: (db: Prepared) => Promise<T>): Promise<T> {
-  let adminUrl = process.env.TEST_DATABASE_URL || process.env.DATABASE_URL;
-  let stopEmbedded: (() => Promise<void>) | undefined;
-  let dataDir: string | undefined;
-  if (!adminUrl) {
-    dataDir = mkdtempSync(path.join(tmpdir(), "hrms-overload-pg-"));
-    chmodSync(dataDir, 0o755);
-    const s = await startThrowawayServer(path.join(dataDir, "data"));
-    adminUrl = s.url;
-    stopEmbedded = s.stop;
-  }
-  const dbName = `hrms_overload_${process.pid}`;
-  const admin = new pg.Client({ connectionString: adminUrl });
-  await admin.connect();
+  const scratch = await scratchDatabase("overload");
   try {
-    await admin.query(`DROP DATABASE IF EXISTS "${dbName}" WITH (FORCE)`);
-    await admin.query(`CREATE DATABASE "${dbName}"`);
-    const u = new URL(adminUrl);
-    u.pathname = `/${dbName}`;
-    const url = u.toString();
+    const url = scratch.url;
     await deployMigrations(url);
     const t0 = Date.now();
     const { users } = await seed(url, tenants, employees);
@@ -365,10 +347,7 @@ async function withDatabase<T>(employees: number, tenants: number, log: (s: stri
     log(`overload: seeded ${tenants} tenants, ${users.length} users, ${employees} employees in ${((Date.now() - t0) / 1000).toFixed(1)} s`);
     return await fn({ url, users, employeeIds });
   } finally {
-    await admin.query(`DROP DATABASE IF EXISTS "${dbName}" WITH (FORCE)`).catch(() => {});
-    await admin.end();
-    await stopEmbedded?.();
-    if (dataDir) rmSync(dataDir, { recursive: true, force: true });
+    await scratch.drop();
   }
 }
 

@@ -12,12 +12,11 @@
 // Every start is in production mode (NODE_ENV=production), applies migrations (none pending) and
 // runs the job worker, as a production server does.
 import { execSync, spawn } from "node:child_process";
-import { existsSync, mkdtempSync, readdirSync, readFileSync, rmSync } from "node:fs";
-import { tmpdir } from "node:os";
+import { existsSync, readdirSync, readFileSync } from "node:fs";
 import path from "node:path";
-import pg from "pg";
-import { freePort, startThrowawayServer } from "../src/db/embedded.ts";
+import { freePort } from "../src/db/embedded.ts";
 import { deployMigrations } from "../src/db/migrations.ts";
+import { scratchDatabase } from "./scratch-db.ts";
 
 const root = path.resolve(import.meta.dirname, "..");
 const RUNS = Number(process.env.STARTUP_RUNS ?? 5);
@@ -126,22 +125,8 @@ const mb = (kb: number) => `${(kb / 1024).toFixed(0)} MB`;
 
 async function main() {
   if (!existsSync(path.join(root, "dist", "main.js"))) throw new Error("no dist/main.js: run `npm run build` first");
-  let adminUrl = process.env.DATABASE_URL || process.env.TEST_DATABASE_URL;
-  let stopServer: (() => Promise<void>) | undefined;
-  let dataDir: string | undefined;
-  if (!adminUrl) {
-    dataDir = mkdtempSync(path.join(tmpdir(), "hrms-startup-pg-"));
-    const s = await startThrowawayServer(path.join(dataDir, "data"));
-    adminUrl = s.url;
-    stopServer = s.stop;
-  }
-  const dbName = `hrms_startup_${process.pid}`;
-  const admin = new pg.Client({ connectionString: adminUrl });
-  await admin.connect();
-  await admin.query(`CREATE DATABASE "${dbName}"`);
-  const u = new URL(adminUrl);
-  u.pathname = `/${dbName}`;
-  const url = u.toString();
+  const scratch = await scratchDatabase("startup");
+  const url = scratch.url;
   try {
     await deployMigrations(url);
     console.log(`load average before: ${execSync("uptime").toString().trim()}`);
@@ -163,10 +148,7 @@ async function main() {
     console.log(widths.map((w) => "-".repeat(w)).join("  "));
     for (const r of rows) console.log(line(r));
   } finally {
-    await admin.query(`DROP DATABASE IF EXISTS "${dbName}" WITH (FORCE)`).catch(() => {});
-    await admin.end();
-    await stopServer?.();
-    if (dataDir) rmSync(dataDir, { recursive: true, force: true });
+    await scratch.drop();
   }
 }
 

@@ -133,7 +133,7 @@ function dispatch(ids: OperationId[]) {
   return (req: Request, res: Response, next: NextFunction) => {
     const op = operationOf(req);
     if (!op) return next();
-    const m = op.re.exec(req.path)!;
+    const m = (req as OperationRequest).operationMatch!;
     try {
       req.params = Object.fromEntries(op.params.map((name, i) => [name, decodeURIComponent(m[i + 1])]));
     } catch {
@@ -173,11 +173,17 @@ function resolveOperation(matchers: Matcher[]) {
   }
   return (req: Request, _res: Response, next: NextFunction) => {
     const p = req.path.length > 1 && req.path.endsWith("/") ? req.path.slice(0, -1) : req.path;
-    (req as OperationRequest).operation = index.get(`${req.method} ${p.split("/").length}`)?.find((m) => m.re.test(req.path));
+    for (const m of index.get(`${req.method} ${p.split("/").length}`) ?? []) {
+      const match = m.re.exec(req.path);
+      if (!match) continue;
+      (req as OperationRequest).operation = m;
+      (req as OperationRequest).operationMatch = match;
+      break;
+    }
     next();
   };
 }
-type OperationRequest = Request & { operation?: Matcher };
+type OperationRequest = Request & { operation?: Matcher; operationMatch?: RegExpExecArray };
 const operationOf = (req: Request) => (req as OperationRequest).operation;
 
 /**

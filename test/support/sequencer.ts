@@ -13,6 +13,7 @@ const LONGEST_FIRST = [
   "test/proof/faults-crash.test.ts",
   "test/proof/faults-mail.test.ts",
   "test/recruitment/offers.test.ts",
+  "test/platform/overload.test.ts",
   "test/platform/auth.test.ts",
 ];
 
