@@ -24,6 +24,7 @@ import path from "node:path";
 import autocannon from "autocannon";
 import pg from "pg";
 import { addDays, todayIn } from "../src/lib/dates.ts";
+import { productionServerArgs } from "./production-server.ts";
 
 const env = process.env;
 const EMPLOYEES = Number(env.BENCH_LEAVE_EMPLOYEES ?? 10_000);
@@ -204,7 +205,7 @@ async function main() {
   log(`employees=${EMPLOYEES} attendance_days=${ATTENDANCE_DAYS} duration=${DURATION}s connections=${CONNECTIONS.join(",")} (load average ${(await import("node:os")).loadavg()[0].toFixed(1)})`);
   await admin(`DROP DATABASE IF EXISTS "${DB_NAME}"`);
   await admin(`CREATE DATABASE "${DB_NAME}"`);
-  const server = spawn(path.join(root, "node_modules", ".bin", "tsx"), ["src/main.ts"], {
+  const server = spawn(process.execPath, productionServerArgs(), {
     cwd: root,
     stdio: ["ignore", "ignore", "inherit"],
     env: {

@@ -23,6 +23,7 @@ import { loadavg, tmpdir } from "node:os";
 import path from "node:path";
 import pg from "pg";
 import { startServerProcess } from "../test/support/server-process.ts";
+import { productionServerArgs } from "./production-server.ts";
 
 const env = process.env;
 const EMPLOYEES = Number(env.BENCH_PAYROLL_EMPLOYEES ?? 10_000);
@@ -141,7 +142,7 @@ async function main() {
   log(`employees=${EMPLOYEES} database=${env.BENCH_DATABASE_URL ? "BENCH_DATABASE_URL" : "throw-away embedded PostgreSQL"} load average ${load()}`);
   await admin(`DROP DATABASE IF EXISTS "${DB_NAME}"`);
   await admin(`CREATE DATABASE "${DB_NAME}"`);
-  const started = await startServerProcess(["--import", "tsx", "src/main.ts"], {
+  const started = await startServerProcess(productionServerArgs(), {
     cwd: root,
     inheritStderr: true,
     env: {

@@ -5,7 +5,7 @@
 //   2. One company with BENCH_EMPLOYEES employees (default 100 000), bulk-inserted with multi-row
 //      INSERTs (unnest of column arrays, 5 000 rows a statement) - progress on stderr - then
 //      VACUUM ANALYZE. Reused by the next run when the count matches (BENCH_RESEED=1 forces a new one).
-//   3. The real server (`tsx src/main.ts`, NODE_ENV=production: no response validation, request
+//   3. The real server (the compiled build with `npm start`'s flags, NODE_ENV=production: no response validation, request
 //      logs at info) and the bare node:http + pg baseline (scripts/bench-baseline.ts), each a child
 //      process; the owner signs in through the API and its session cookie is used.
 //   4. For each query - GET /api/server-time (signed in; the baseline answers the same JSON with no
@@ -29,6 +29,7 @@ import { deployMigrations } from "../src/db/migrations.ts";
 import { formatEmployeeCode, searchText } from "../src/modules/employees/records.ts";
 import { byIdSql, listSql } from "./bench-sql.ts";
 import { startServerProcess } from "../test/support/server-process.ts";
+import { productionServerArgs } from "./production-server.ts";
 
 const ROOT = path.resolve(import.meta.dirname, "..");
 const env = process.env;
@@ -136,10 +137,14 @@ async function seedEmployees(pool: pg.Pool, tenantId: string, count: number) {
 
 
 const children: ChildProcess[] = [];
-/** `node --import tsx <script>`: one process, so its CPU time can be read from /proc. */
+/**
+ * One process each, so its CPU time can be read from /proc: the server as production runs it (the
+ * compiled build, `npm start`'s flags), the baseline with `node --import tsx`.
+ */
 async function startChild(script: string, extraEnv: Record<string, string>): Promise<{ proc: ChildProcess; base: string }> {
+  const args = script === "src/main.ts" ? productionServerArgs() : ["--import", "tsx", script];
   // on a port the child takes itself (PORT=0) and reports: no port to lose to another process
-  const { proc, base } = await startServerProcess(["--import", "tsx", script], { cwd: ROOT, env: { ...process.env, ...extraEnv }, inheritStderr: true, healthPath: script.includes("baseline") ? "/api/server-time" : "/api/health" });
+  const { proc, base } = await startServerProcess(args, { cwd: ROOT, env: { ...process.env, ...extraEnv }, inheritStderr: true, healthPath: script.includes("baseline") ? "/api/server-time" : "/api/health" });
   children.push(proc);
   return { proc, base };
 }

@@ -2,7 +2,7 @@
 // keep the server's event loop busy for more than 100 ms (EVENT_LOOP_LIMIT_MS), since every other
 // request of every tenant waits meanwhile.
 //
-// It starts the real server (`src/main.ts`, production settings, its own process) with
+// It starts the real server (the compiled build as `npm start` runs it, its own process) with
 // EVENT_LOOP_REPORT=<file> (src/lib/event-loop-report.ts: a perf_hooks.monitorEventLoopDelay
 // histogram, written and reset on SIGUSR2), signs up, enables the modules, creates what the
 // operations need (EVENT_LOOP_EMPLOYEES employees with salary setups and WPS details, default
@@ -23,6 +23,7 @@ import type { EventLoopReport } from "../src/lib/event-loop-report.ts";
 import { freePort } from "../test/support/ports.ts";
 import { table } from "./load.ts";
 import { scratchDatabase } from "./scratch-db.ts";
+import { productionServerArgs } from "./production-server.ts";
 
 const root = path.resolve(import.meta.dirname, "..");
 const SESSION_SECRET = "event-loop-session-secret-0123456789abcdef";
@@ -114,7 +115,7 @@ interface Server {
 
 async function startServer(url: string, reportFile: string): Promise<Server> {
   const port = await freePort();
-  const proc = spawn(process.execPath, ["--import", "tsx", "src/main.ts"], {
+  const proc = spawn(process.execPath, productionServerArgs(), {
     cwd: root,
     env: { ...process.env, DATABASE_URL: url, PORT: String(port), NODE_ENV: "production", SESSION_SECRET, PUBLIC_URL: `http://127.0.0.1:${port}`, RUN_WORKER: "false", MIGRATE_ON_START: "false", LOG_LEVEL: "warn", TRUST_PROXY: "true", EVENT_LOOP_REPORT: reportFile },
     stdio: ["ignore", "ignore", "pipe"],

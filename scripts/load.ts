@@ -1,4 +1,4 @@
-// Load test of `make verify` (also `tsx scripts/load.ts`): the real server (`src/main.ts`, production
+// Load test of `make verify` (also `tsx scripts/load.ts`): the real server (the compiled build as `npm start` runs it, production
 // settings, its own process) against a database holding LOAD_EMPLOYEES employees (default 100 000)
 // across many tenants, driven by autocannon for LOAD_SECONDS (default 60) with a mixed workload of
 // many users of every role: sign-in, read profile, settings, members, notifications, activity log
@@ -16,6 +16,7 @@ import { hashPassword } from "../src/auth/passwords.ts";
 import { deployMigrations } from "../src/db/migrations.ts";
 import { startServerProcess } from "../test/support/server-process.ts";
 import { scratchDatabase } from "./scratch-db.ts";
+import { productionServerArgs } from "./production-server.ts";
 
 const root = path.resolve(import.meta.dirname, "..");
 /** autocannon with the options this script uses beyond scripts/autocannon.d.ts (request sequences, onResponse, statusCodeStats). */
@@ -49,6 +50,8 @@ export interface LoadReport {
   /** highest RSS sampled (every 2 s) during the measured run */
   rssPeakMb: number;
   rssAfterMb: number;
+  /** VmHWM at the end of the run: the highest RSS the server reached, warm-up included */
+  hwmMb: number;
   baseline: { route: string; api: number; bare: number }[];
   problems: string[];
 }
@@ -58,10 +61,13 @@ const pathOf = (id: string) => (operationTable as Record<string, { path: string 
 
 
 
-function rssMb(pid: number): number {
-  const m = /VmRSS:\s+(\d+) kB/.exec(readFileSync(`/proc/${pid}/status`, "utf8"));
+/** VmRSS (or VmHWM, the highest RSS the process has had) in MB, from /proc. */
+function rssMb(pid: number, field: "VmRSS" | "VmHWM" = "VmRSS"): number {
+  const m = new RegExp(`${field}:\\s+(\\d+) kB`).exec(readFileSync(`/proc/${pid}/status`, "utf8"));
   return m ? Math.round(Number(m[1]) / 102.4) / 10 : NaN;
 }
+/** The server's RSS bound, at idle and after the load (issue 12: under 300 MB on a 2-core machine). */
+export const RSS_LIMIT_MB = Number(process.env.LOAD_RSS_LIMIT_MB ?? 300);
 
 export interface SeedUser {
   email: string;
@@ -277,7 +283,7 @@ export async function runLoad(opts: { seconds?: number; employees?: number; tena
     log(`load: seeded ${tenants} tenants, ${users.length} users, ${employees} employees in ${((Date.now() - t0) / 1000).toFixed(1)} s`);
 
     const env = { DATABASE_URL: url, NODE_ENV: "production", SESSION_SECRET, RUN_WORKER: "false", MIGRATE_ON_START: "false", LOG_LEVEL: "warn", TRUST_PROXY: "true" }; // production: Secure cookies behind a TLS-terminating proxy
-    const api = await startProcess(["--import", "tsx", "src/main.ts"], { ...env, PUBLIC_URL: "http://127.0.0.1" }, "/api/health");
+    const api = await startProcess(productionServerArgs(), { ...env, PUBLIC_URL: "http://127.0.0.1" }, "/api/health");
     procs.push(api.proc);
     t0 = Date.now();
     for (const user of users) {
@@ -314,6 +320,7 @@ export async function runLoad(opts: { seconds?: number; employees?: number; tena
     const results = await Promise.all(active.map((r) => runCannon(api.base, r, users, ctx, seconds))).finally(() => clearInterval(sampler));
     const rssAfterMb = rssMb(api.proc.pid!);
     rssPeakMb = Math.max(rssPeakMb, rssAfterMb);
+    const hwmMb = rssMb(api.proc.pid!, "VmHWM");
 
     const rows: RouteRow[] = active.map((r, k) => {
       const res = results[k];
@@ -324,6 +331,8 @@ export async function runLoad(opts: { seconds?: number; employees?: number; tena
       return { route: r.name, operations: r.operations.slice(0, 2).join("+"), connections: r.connections, requests: res.requests.total, rps: Math.round(res.requests.average), p50: res.latency.p50, p99: res.latency.p99, non2xx: res.non2xx, errors: res.errors + res.timeouts };
     });
     for (const r of absent) rows.push({ route: r.name, operations: r.operations.slice(0, 2).join("+"), connections: 0, requests: 0, rps: 0, p50: 0, p99: 0, non2xx: 0, errors: 0, note: "not in the document yet" });
+    if (rssStartMb > RSS_LIMIT_MB) problems.push(`RSS ${rssStartMb} MB before any load, more than ${RSS_LIMIT_MB} MB`);
+    if (rssAfterMb > RSS_LIMIT_MB) problems.push(`RSS ${rssAfterMb} MB after the load, more than ${RSS_LIMIT_MB} MB`);
     if (rssAfterMb > rssBeforeMb * 1.2) problems.push(`RSS grew ${(((rssAfterMb - rssBeforeMb) / rssBeforeMb) * 100).toFixed(1)} % (${rssBeforeMb} → ${rssAfterMb} MB), more than 20 %`);
 
     // baseline: the same read work on bare node:http + pg, same connections, same time, one after the other
@@ -345,7 +354,7 @@ export async function runLoad(opts: { seconds?: number; employees?: number; tena
       };
       baseline.push({ route: cmp.route, api: await one(api.base, cmp.apiPath), bare: await one(bare.base, cmp.barePath) });
     }
-    return { seconds, employees, tenants, users: users.length, rows, rssStartMb, warmSeconds: warm, rssBeforeMb, rssPeakMb, rssAfterMb, baseline, problems };
+    return { seconds, employees, tenants, users: users.length, rows, rssStartMb, warmSeconds: warm, rssBeforeMb, rssPeakMb, rssAfterMb, hwmMb, baseline, problems };
   } finally {
     for (const p of procs) if (p.exitCode === null) p.kill("SIGKILL");
     await scratch.drop();
@@ -358,7 +367,7 @@ export function formatLoad(r: LoadReport): string {
   const total = r.rows.reduce((n, x) => n + x.requests, 0);
   body.push(["TOTAL", "", String(r.rows.reduce((n, x) => n + x.connections, 0)), String(total), String(Math.round(total / r.seconds)), "", String(Math.max(...r.rows.map((x) => x.p99))), String(r.rows.reduce((n, x) => n + x.non2xx, 0)), String(r.rows.reduce((n, x) => n + x.errors, 0))]);
   const lines = [`Load: ${r.seconds} s, ${r.tenants} tenants, ${r.users} users, ${r.employees} employees (2 shared CPU cores: server, PostgreSQL and load generator on one machine)`, table(head, body)];
-  lines.push(`RSS before any load ${r.rssStartMb} MB; after the ${r.warmSeconds} s warm-up ${r.rssBeforeMb} MB → after the run ${r.rssAfterMb} MB (${(((r.rssAfterMb - r.rssBeforeMb) / r.rssBeforeMb) * 100).toFixed(1)} %, limit +20 %; peak during the run ${r.rssPeakMb} MB)`);
+  lines.push(`RSS before any load ${r.rssStartMb} MB; after the ${r.warmSeconds} s warm-up ${r.rssBeforeMb} MB → after the run ${r.rssAfterMb} MB (${(((r.rssAfterMb - r.rssBeforeMb) / r.rssBeforeMb) * 100).toFixed(1)} %, limit +20 %; peak during the run ${r.rssPeakMb} MB, VmHWM ${r.hwmMb} MB; bound ${RSS_LIMIT_MB} MB idle and after)`);
   if (r.baseline.length) lines.push(table(["same work, 8 connections", "API req/s", "bare node:http + pg req/s", "API / bare"], r.baseline.map((b) => [b.route, String(b.api), String(b.bare), `${((b.api / b.bare) * 100).toFixed(0)} %`])));
   return lines.join("\n");
 }

@@ -1,5 +1,5 @@
 // Overload measurement (`tsx scripts/overload.ts`, and a step of `make verify`): the real server
-// (`src/main.ts`, production settings, its own process) over a throw-away database, driven with a
+// (the compiled build as `npm start` runs it, production settings, its own process) over a throw-away database, driven with a
 // realistic read mix (session, settings, notifications, members, employee list/search/profile,
 // leave requests).
 //   1. sustainable rate: closed loop, OVERLOAD_PROBE_CONNECTIONS (32) clients for
@@ -24,6 +24,7 @@ import { config } from "../src/config.ts";
 import { deployMigrations } from "../src/db/migrations.ts";
 import { PASSWORD, SESSION_SECRET, seed, startProcess, table, type SeedUser } from "./load.ts";
 import { scratchDatabase } from "./scratch-db.ts";
+import { productionServerArgs } from "./production-server.ts";
 
 const has = (id: string) => id in operationTable;
 const pathOf = (id: string) => (operationTable as Record<string, { path: string }>)[id]?.path;
@@ -257,7 +258,7 @@ async function measure(db: Prepared, env: Record<string, string>, opts: { probeS
   const problems: string[] = [];
   const settings = effectiveSettings(env);
   const serverEnv = { DATABASE_URL: db.url, NODE_ENV: "production", SESSION_SECRET, RUN_WORKER: "false", MIGRATE_ON_START: "false", LOG_LEVEL: "warn", TRUST_PROXY: "true", PUBLIC_URL: "http://127.0.0.1", ...settings };
-  const api = await startProcess(["--import", "tsx", "src/main.ts"], serverEnv, "/api/health");
+  const api = await startProcess(productionServerArgs(), serverEnv, "/api/health");
   try {
     const base = new URL(api.base);
     if (!db.users[0].cookie) {

@@ -90,7 +90,7 @@ await step("load (autocannon)", async () => {
   const report = await runLoad();
   console.log(formatLoad(report));
   const total = report.rows.reduce((n, r) => n + r.requests, 0);
-  const details = `${total} requests in ${report.seconds} s, max p99 ${Math.max(...report.rows.map((r) => r.p99))} ms, RSS ${report.rssBeforeMb}→${report.rssAfterMb} MB${report.baseline.length ? `, API/bare ${report.baseline.map((b) => `${((b.api / b.bare) * 100).toFixed(0)} %`).join(", ")}` : ""}`;
+  const details = `${total} requests in ${report.seconds} s, max p99 ${Math.max(...report.rows.map((r) => r.p99))} ms, RSS ${report.rssStartMb} idle, ${report.rssBeforeMb}→${report.rssAfterMb} MB (VmHWM ${report.hwmMb})${report.baseline.length ? `, API/bare ${report.baseline.map((b) => `${((b.api / b.bare) * 100).toFixed(0)} %`).join(", ")}` : ""}`;
   if (report.problems.length) console.error(`load problems:\n  ${report.problems.join("\n  ")}`);
   return report.problems.length ? { result: "FAIL", details: `${report.problems[0]}${report.problems.length > 1 ? ` (+${report.problems.length - 1})` : ""}` } : { result: "pass", details };
 });

@@ -86,6 +86,12 @@ export const config = {
   /** Run the background job worker (mail delivery, scheduled jobs) in this process. */
   runWorker: bool(env.RUN_WORKER, true),
   trustProxy: bool(env.TRUST_PROXY, false),
+  /**
+   * How long a resolved identity (session + membership) may be served from memory at most
+   * (`IDENTITY_CACHE_TTL_MS`, src/auth/identity-cache.ts); entries are dropped at once on any change,
+   * in every process, through PostgreSQL LISTEN/NOTIFY. 0 turns the cache off (the tests' default).
+   */
+  identityCacheTtlMs: nonNegativeInt("IDENTITY_CACHE_TTL_MS", isTest ? 0 : 60_000),
   /** File the event-loop delay report is written to on SIGUSR2 and at shutdown (src/lib/event-loop-report.ts); unset: no report. */
   eventLoopReport: env.EVENT_LOOP_REPORT || undefined,
 };

@@ -5,8 +5,11 @@ import connectPgSimple from "connect-pg-simple";
 import type { Request } from "express";
 import session from "express-session";
 import { config, isProduction, isTest } from "../config.ts";
-import { getPool, systemDb } from "../db/client.ts";
+import { databaseUrl, getPool, onCloseDb, systemDb } from "../db/client.ts";
 import { requestContext } from "../log.ts";
+import { type CachedIdentity, identityCache, stopIdentityCache } from "./identity-cache.ts";
+
+onCloseDb(stopIdentityCache);
 
 declare module "express-session" {
   interface SessionData {
@@ -31,12 +34,12 @@ export interface PrefetchedAuth {
 // "no membership" rather than failing.
 const SESSION_WITH_MEMBERSHIP = `
   WITH s AS (
-    SELECT sess,
+    SELECT sess::text AS sess, (extract(epoch FROM expire::timestamptz) * 1000)::float8 AS expire_ms,
            CASE WHEN sess->>'userId' ~ '^[0-9a-fA-F-]{36}$' THEN (sess->>'userId')::uuid END AS user_id,
            CASE WHEN sess->>'tenantId' ~ '^[0-9a-fA-F-]{36}$' THEN (sess->>'tenantId')::uuid END AS tenant_id
       FROM "session" WHERE sid = $1 AND expire >= now()
   )
-  SELECT s.sess, m.role, m.employee_id, t.modules, u.email, u.name
+  SELECT s.sess, s.expire_ms, m.role, m.employee_id, t.modules, u.email, u.name
     FROM s
     LEFT JOIN memberships m ON m.user_id = s.user_id AND m.tenant_id = s.tenant_id
     LEFT JOIN tenants t ON t.id = m.tenant_id
@@ -53,22 +56,36 @@ function identityStore() {
   const PgStore = connectPgSimple(session);
   class IdentityStore extends PgStore {
     override get(sid: string, fn: (err: unknown, sess?: session.SessionData | null) => void): void {
+      const cache = identityCache(databaseUrl());
+      const hit = cache?.get(sid);
+      if (hit) {
+        this.resolved(sid, hit, fn);
+        return;
+      }
+      const token = cache?.token() ?? 0;
       getPool()
         .query(SESSION_WITH_MEMBERSHIP, [sid])
         .then(({ rows }) => {
           if (!rows.length) return fn(null, null);
           const r = rows[0];
-          let sess: session.SessionData;
-          try {
-            sess = (typeof r.sess === "string" ? JSON.parse(r.sess) : r.sess) as session.SessionData;
-          } catch {
-            return this.destroy(sid, (err) => fn(err ?? null, null)); // an unreadable row ends that session, as connect-pg-simple does
-          }
-          const info = requestContext.getStore();
-          if (info && sess.userId && sess.tenantId)
-            info.prefetchedAuth = { sid, userId: sess.userId, tenantId: sess.tenantId, row: r.role ? { role: r.role, employee_id: r.employee_id, modules: r.modules, email: r.email, name: r.name } : null };
-          fn(null, sess);
+          const found: CachedIdentity = { sess: r.sess, expire: r.expire_ms, row: r.role ? { role: r.role, employee_id: r.employee_id, modules: r.modules, email: r.email, name: r.name } : null };
+          if (this.resolved(sid, found, fn)) cache?.set(sid, found, token);
         }, fn);
+    }
+
+    /** Hands the session to express-session and its membership to the guard; false for an unreadable row. */
+    private resolved(sid: string, found: CachedIdentity, fn: (err: unknown, sess?: session.SessionData | null) => void): boolean {
+      let sess: session.SessionData;
+      try {
+        sess = JSON.parse(found.sess) as session.SessionData;
+      } catch {
+        this.destroy(sid, (err) => fn(err ?? null, null)); // an unreadable row ends that session, as connect-pg-simple does
+        return false;
+      }
+      const info = requestContext.getStore();
+      if (info && sess.userId && sess.tenantId) info.prefetchedAuth = { sid, userId: sess.userId, tenantId: sess.tenantId, row: found.row };
+      fn(null, sess);
+      return true;
     }
   }
   return new IdentityStore({ pool: getPool(), tableName: "session", createTableIfMissing: false, disableTouch: true, pruneSessionInterval: isTest ? false : 900 });

@@ -67,6 +67,17 @@ export function getHealthPool(): pg.Pool {
   return healthPool;
 }
 
+/** The connection string of the pool (for connections of their own, e.g. a LISTEN). */
+export function databaseUrl(): string | undefined {
+  return poolUrl;
+}
+
+const closeHooks = new Set<() => Promise<void>>();
+/** Runs `hook` when the database is closed (closeDb), before the pools end. */
+export function onCloseDb(hook: () => Promise<void>): void {
+  closeHooks.add(hook);
+}
+
 export function getBaseClient(): PrismaClient {
   if (!base) throw new Error("database not initialised (initDb)");
   return base;
@@ -80,6 +91,7 @@ export async function closeDb(): Promise<void> {
   pool = undefined;
   healthPool = undefined;
   poolUrl = undefined;
+  for (const hook of [...closeHooks]) await hook().catch(() => {});
   await b?.$disconnect().catch(() => {});
   await p?.end().catch(() => {});
   await h?.end().catch(() => {});

@@ -14,6 +14,7 @@ import multer from "multer";
 import swaggerUi from "swagger-ui-express";
 import { handlers } from "../../generated/handlers.ts";
 import { operationTable, type OperationId } from "../../generated/registry.ts";
+import { invalidateIdentities } from "../auth/identity-cache.ts";
 import { SESSION_COOKIE, sessionMiddleware } from "../auth/session.ts";
 import { config } from "../config.ts";
 import { withTenant } from "../db/tenancy.ts";
@@ -99,6 +100,7 @@ function specificity(p: string): string {
 function operationHandler(id: OperationId) {
   const meta = operationTable[id];
   const handler = handlers[id] as (ctx: HandlerContext<OperationId>) => Promise<any>;
+  const changesState = STATE_CHANGING.has(meta.method.toUpperCase());
   return async (req: Request, res: Response, next: NextFunction) => {
     try {
       const auth = meta.public ? null : await authorize(req, meta);
@@ -114,7 +116,11 @@ function operationHandler(id: OperationId) {
         ip: req.ip ?? "",
         requestId: res.getHeader("X-Request-Id") as string,
       } as unknown as HandlerContext<OperationId>;
-      const reply = auth ? await withTenant(auth.tenantId, () => handler(ctx)) : await handler(ctx);
+      const reply = await (auth ? withTenant(auth.tenantId, () => handler(ctx)) : handler(ctx)).finally(() => {
+        // this process's identity cache must not answer the caller's next request with what its
+        // write may have changed (other processes hear of it through NOTIFY); before the response
+        if (changesState) invalidateIdentities();
+      });
       if ("sent" in reply) return;
       res.status(reply.status).json(reply.body);
     } catch (err) {

@@ -7,6 +7,7 @@ import { spawn, spawnSync, type ChildProcess } from "node:child_process";
 import { mkdirSync, mkdtempSync, readFileSync, rmSync } from "node:fs";
 import path from "node:path";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { PRODUCTION_ENV, productionNodeFlags } from "../../scripts/production-server.ts";
 import { uniqueEmail, useTestApp } from "../support/app.ts";
 
 const t = useTestApp();
@@ -15,11 +16,20 @@ const pkg = JSON.parse(readFileSync(path.join(root, "package.json"), "utf8")) as
 let outDir = "";
 let server: { proc: ChildProcess; base: string; output: () => string } | undefined;
 
-/** `npm start`'s command line with the build's folder in place of dist/. */
-function startArgs(): string[] {
-  const [command, ...args] = pkg.scripts.start.split(/\s+/);
+/**
+ * `npm start`'s command line as sh expands it (`${VAR:-default}` with VAR unset): its leading
+ * `NAME=value` assignments, and node's arguments with the build's folder in place of dist/.
+ */
+function startCommand(): { env: Record<string, string>; args: string[] } {
+  const words = pkg.scripts.start.replace(/\$\{\w+:-([^}]*)\}/g, "$1").split(/\s+/);
+  const env: Record<string, string> = {};
+  while (/^\w+=/.test(words[0])) {
+    const [name, value] = words.shift()!.split("=");
+    env[name] = value;
+  }
+  const [command, ...args] = words;
   expect(command).toBe("node");
-  return args.map((a) => (a === "dist/main.js" ? path.join(outDir, "main.js") : a));
+  return { env, args: args.map((a) => (a === "dist/main.js" ? path.join(outDir, "main.js") : a)) };
 }
 
 /** Only what the server needs: nothing of this test process (NODE_OPTIONS, VITEST...) leaks in. */
@@ -43,7 +53,8 @@ function serverEnv(extra: Record<string, string> = {}): NodeJS.ProcessEnv {
 }
 
 async function startServer(): Promise<{ proc: ChildProcess; base: string; output: () => string }> {
-  const proc = spawn(process.execPath, startArgs(), { cwd: root, env: serverEnv(), stdio: ["ignore", "pipe", "pipe"] });
+  const { env, args } = startCommand();
+  const proc = spawn(process.execPath, args, { cwd: root, env: { ...serverEnv(), ...env }, stdio: ["ignore", "pipe", "pipe"] });
   let output = "";
   proc.stdout!.on("data", (d) => (output += d));
   proc.stderr!.on("data", (d) => (output += d));
@@ -98,9 +109,15 @@ describe("the compiled build (npm run build, npm start)", () => {
     expect(pkg.scripts.start).not.toMatch(/tsx|ts-node|--import|--loader|--require/);
     const pid = server!.proc.pid!;
     const argv = readFileSync(`/proc/${pid}/cmdline`, "utf8").split("\0").filter(Boolean);
-    expect(argv).toEqual([process.execPath, "--enable-source-maps", path.join(outDir, "main.js")]);
+    // source maps, and the old-space bound that keeps RSS near 200 MB under load (README, "Memory")
+    expect(argv).toEqual([process.execPath, "--enable-source-maps", "--max-old-space-size=512", path.join(outDir, "main.js")]);
+    // the measuring scripts (bench, load, overload, event loop) start the server with the same flags
+    expect(productionNodeFlags()).toEqual(argv.slice(1, -1));
     const environ = readFileSync(`/proc/${pid}/environ`, "utf8").split("\0");
     expect(environ.filter((v) => /tsx|NODE_OPTIONS/.test(v))).toEqual([]);
+    // glibc's malloc with two arenas (sign-in's scrypt memory is not kept per thread); the scripts too
+    expect(environ).toContain("MALLOC_ARENA_MAX=2");
+    expect(startCommand().env).toEqual(PRODUCTION_ENV);
   });
 
   it("answers health and serves the OpenAPI document from the project folder", async () => {
@@ -135,7 +152,8 @@ describe("the compiled build (npm run build, npm start)", () => {
 
   it("names the TypeScript source in a stack trace (source maps)", async () => {
     // a misconfigured production start: config.ts throws while the bundle loads
-    const r = spawnSync(process.execPath, startArgs(), { cwd: root, encoding: "utf8", env: serverEnv({ DATABASE_POOL_SIZE: "lots" }) });
+    const { env, args } = startCommand();
+    const r = spawnSync(process.execPath, args, { cwd: root, encoding: "utf8", env: { ...serverEnv({ DATABASE_POOL_SIZE: "lots" }), ...env } });
     expect(r.status).toBe(1);
     expect(r.stderr).toContain("DATABASE_POOL_SIZE must be a positive integer");
     const frames = r.stderr.split("\n").filter((l) => /^\s+at /.test(l));

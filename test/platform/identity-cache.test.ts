@@ -1,0 +1,144 @@
+// The identity cache (src/auth/identity-cache.ts) on, as in production: a signed-in request reads
+// its session and membership from memory, and every change to them - made through this process's
+// API, through another connection (another server process, psql), or lost with the LISTEN
+// connection - takes effect with the next request. A second server process on the same database
+// proves the cross-process case end to end.
+import path from "node:path";
+import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { identityCache } from "../../src/auth/identity-cache.ts";
+import { config } from "../../src/config.ts";
+import { databaseUrl, getPool } from "../../src/db/client.ts";
+import { addMember, expectError, signupTenant, useTestApp, type TenantSession } from "../support/app.ts";
+import { startServerProcess, type ServerProcess } from "../support/server-process.ts";
+
+const t = useTestApp();
+const root = path.resolve(import.meta.dirname, "../..");
+let owner: TenantSession;
+let other: ServerProcess | undefined;
+
+/** Session lookups (session row + membership) the API's pool has run so far. */
+let queries = 0;
+
+beforeAll(async () => {
+  config.identityCacheTtlMs = 60_000; // restored after this file (test/support/setup.ts)
+  const pool = getPool();
+  const query = pool.query.bind(pool) as (...a: unknown[]) => unknown;
+  (pool as unknown as { query: unknown }).query = (...a: unknown[]) => {
+    if (typeof a[0] === "string" && a[0].includes('FROM "session" WHERE sid')) queries++;
+    return query(...a);
+  };
+  owner = await signupTenant(t);
+  await identityCache(databaseUrl())!.ready();
+});
+
+afterAll(async () => {
+  if (other?.proc.exitCode === null) {
+    const exited = new Promise((r) => other!.proc.once("exit", r));
+    other.proc.kill("SIGTERM");
+    await exited;
+  }
+});
+
+/** A signed-in read twice; returns the session lookups of the second (0 when served from the cache). */
+async function queriesOfSecondRead(agent: TenantSession["agent"]): Promise<number> {
+  await agent.get("/api/notifications").expect(200);
+  const before = queries;
+  await agent.get("/api/notifications").expect(200);
+  return queries - before;
+}
+
+/** A session of its own for `member` (a fresh sign-in), as a Cookie header. */
+async function signInCookie(member: TenantSession): Promise<string> {
+  const res = await t.request().post("/api/auth/sign-in").send({ email: member.email, password: member.password }).expect(200);
+  return (res.headers["set-cookie"] as unknown as string[]).map((c) => c.split(";")[0]).join("; ");
+}
+
+/** Until `fn` holds or 5 s pass: a notification from another connection arrives asynchronously. */
+async function eventually(fn: () => Promise<boolean>): Promise<boolean> {
+  const until = Date.now() + 5000;
+  while (Date.now() < until) {
+    if (await fn()) return true;
+    await new Promise((r) => setTimeout(r, 10));
+  }
+  return false;
+}
+
+describe("identity cache", () => {
+  it("serves a signed-in request without a database round trip", async () => {
+    expect(await queriesOfSecondRead(owner.agent)).toBe(0);
+  });
+
+  it("a role change through the API takes effect with the member's next request", async () => {
+    const member = await addMember(t, owner, "hr");
+    await member.agent.get("/api/configuration/members").expect(200); // cached as hr
+    expect(await queriesOfSecondRead(member.agent)).toBe(0);
+    await owner.agent.put(`/api/configuration/members/${member.userId}`).send({ role: "employee" }).expect(200);
+    expectError(await member.agent.get("/api/configuration/members"), 403, "forbidden");
+  });
+
+  it("a removal through the API ends access at once", async () => {
+    const member = await addMember(t, owner, "admin");
+    await member.agent.get("/api/configuration/members").expect(200);
+    await owner.agent.delete(`/api/configuration/members/${member.userId}`).expect(200);
+    expect((await member.agent.get("/api/configuration/members")).status).toBe(401);
+  });
+
+  it("a module switched off answers module_disabled at once", async () => {
+    await owner.agent.post("/api/configuration/company-settings").send({ modules: ["payroll"] }).expect(200);
+    await owner.agent.get("/api/payroll/salary-components").expect(200);
+    expect(await queriesOfSecondRead(owner.agent)).toBe(0);
+    await owner.agent.post("/api/configuration/company-settings").send({ modules: [] }).expect(200);
+    expectError(await owner.agent.get("/api/payroll/salary-components"), 403, "module_disabled");
+  });
+
+  it("a sign-out ends the session at once", async () => {
+    const member = await addMember(t, owner, "manager");
+    const cookie = await signInCookie(member);
+    const read = () => t.request().get("/api/notifications").set("cookie", cookie);
+    expect((await read()).status).toBe(200);
+    const before = queries;
+    expect((await read()).status).toBe(200);
+    expect(queries - before).toBe(0); // cached
+    await t.request().post("/api/auth/sign-out").set("cookie", cookie).expect(200);
+    // the same cookie, replayed
+    expect((await read()).status).toBe(401);
+  });
+
+  it("a change written by another connection (another process, psql) reaches the cache through NOTIFY", async () => {
+    const member = await addMember(t, owner, "hr");
+    await member.agent.get("/api/configuration/members").expect(200);
+    expect(await queriesOfSecondRead(member.agent)).toBe(0);
+    await t.query(`UPDATE memberships SET role = 'employee' WHERE tenant_id = $1 AND user_id = $2`, [owner.tenantId, member.userId]);
+    expect(await eventually(async () => (await member.agent.get("/api/configuration/members")).status === 403)).toBe(true);
+    // and the user's name, shown in what they write
+    await t.query(`UPDATE users SET name = 'Renamed Person' WHERE id = $1`, [member.userId]);
+    expect(await eventually(async () => (await member.agent.get("/api/auth/session")).body.data.user.name === "Renamed Person")).toBe(true);
+  });
+
+  it("reads from the database while the LISTEN connection is down, and caches again once it is back", async () => {
+    const member = await addMember(t, owner, "hr");
+    expect(await queriesOfSecondRead(member.agent)).toBe(0);
+    // kill the listener's backend: a change made meanwhile could not be heard
+    await t.query(`SELECT pg_terminate_backend(pid) FROM pg_stat_activity WHERE datname = current_database() AND application_name = 'hrms identity cache'`);
+    expect(await eventually(async () => !identityCache(databaseUrl())!.active)).toBe(true);
+    await t.query(`UPDATE memberships SET role = 'employee' WHERE tenant_id = $1 AND user_id = $2`, [owner.tenantId, member.userId]);
+    expectError(await member.agent.get("/api/configuration/members"), 403, "forbidden");
+    expect(await eventually(async () => identityCache(databaseUrl())!.active)).toBe(true);
+    expect(await queriesOfSecondRead(member.agent)).toBe(0);
+  });
+
+  it("a role change made through one server process takes effect in another", async () => {
+    other = await startServerProcess(["--import", "tsx", "src/main.ts"], {
+      cwd: root,
+      env: { ...process.env, NODE_ENV: "development", VITEST: "", SESSION_SECRET: config.sessionSecret, DATABASE_URL: t.url, MIGRATE_ON_START: "false", RUN_WORKER: "false", LOG_LEVEL: "warn", IDENTITY_CACHE_TTL_MS: "60000" },
+    });
+    const member = await addMember(t, owner, "hr");
+    const cookie = await signInCookie(member);
+    const viaOther = () => fetch(`${other!.base}/api/configuration/members`, { headers: { cookie } });
+    expect((await viaOther()).status).toBe(200);
+    expect((await viaOther()).status).toBe(200); // now cached over there
+    await owner.agent.put(`/api/configuration/members/${member.userId}`).send({ role: "employee" }).expect(200);
+    // the other process hears of it through NOTIFY (asynchronously, typically within a millisecond)
+    expect(await eventually(async () => (await viaOther()).status === 403)).toBe(true);
+  });
+});
