@@ -2,7 +2,8 @@
 // Prisma schema). Cookie `hrms.sid`: HttpOnly, SameSite=Lax, Secure in production. Sessions are
 // not touched on every request (no write per request); they last 7 days from sign-in.
 import connectPgSimple from "connect-pg-simple";
-import type { Request } from "express";
+import { createHmac, timingSafeEqual } from "node:crypto";
+import type { Request, RequestHandler } from "express";
 import session from "express-session";
 import { config, isProduction, isTest } from "../config.ts";
 import { databaseUrl, getPool, onCloseDb, systemDb } from "../db/client.ts";
@@ -91,11 +92,66 @@ function identityStore() {
   return new IdentityStore({ pool: getPool(), tableName: "session", createTableIfMissing: false, disableTouch: true, pruneSessionInterval: isTest ? false : 900 });
 }
 
-export function sessionMiddleware() {
+/** The session id of a `hrms.sid` cookie signed with `secret` (as express-session signs it), or null. */
+export function signedSessionId(cookieHeader: string | undefined, secret: string): string | null {
+  if (!cookieHeader) return null;
+  let raw: string | undefined;
+  for (const part of cookieHeader.split(";")) {
+    const eq = part.indexOf("=");
+    if (eq > 0 && part.slice(0, eq).trim() === SESSION_COOKIE) {
+      raw = part.slice(eq + 1).trim();
+      break; // the first, as express-session's cookie parser takes it
+    }
+  }
+  if (!raw) return null;
+  let value: string;
+  try {
+    value = decodeURIComponent(raw.startsWith('"') && raw.endsWith('"') ? raw.slice(1, -1) : raw);
+  } catch {
+    return null;
+  }
+  if (!value.startsWith("s:")) return null;
+  const dot = value.lastIndexOf(".");
+  if (dot < 3) return null;
+  const sid = value.slice(2, dot);
+  const mac = Buffer.from(value.slice(dot + 1));
+  const expected = Buffer.from(createHmac("sha256", secret).update(sid).digest("base64").replace(/=+$/, ""));
+  return mac.length === expected.length && timingSafeEqual(mac, expected) ? sid : null;
+}
+
+/**
+ * Two ways to load the session, sharing one store (and so the identity cache):
+ * - `full`: express-session, for the operations that start, change or end a session (the auth
+ *   area, and any operation whose success sets the session cookie);
+ * - `lean`: for every other operation, which only reads who is calling: the signed cookie is
+ *   checked and the session loaded into `req.session` / `req.sessionID`, without express-session's
+ *   per-request machinery (a Session object and cookie, a hash of the session to detect changes,
+ *   hooks on the response to save it) - nothing of it is used by a request that never saves.
+ */
+export function sessionMiddlewares(): { full: RequestHandler; lean: RequestHandler } {
+  const store = identityStore();
+  const full = sessionMiddleware(store);
+  const secret = config.sessionSecret;
+  const lean: RequestHandler = (req, _res, next) => {
+    const sid = signedSessionId(req.headers.cookie, secret);
+    if (!sid) return next();
+    store.get(sid, (err, sess) => {
+      if (err) return next(err);
+      if (sess) {
+        req.sessionID = sid;
+        req.session = sess as Request["session"];
+      }
+      next();
+    });
+  };
+  return { full, lean };
+}
+
+function sessionMiddleware(store: session.Store) {
   return session({
     name: SESSION_COOKIE,
     secret: config.sessionSecret,
-    store: identityStore(),
+    store,
     resave: false,
     saveUninitialized: false,
     rolling: false,

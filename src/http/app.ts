@@ -15,7 +15,7 @@ import swaggerUi from "swagger-ui-express";
 import { handlers } from "../../generated/handlers.ts";
 import { operationTable, type OperationId } from "../../generated/registry.ts";
 import { invalidateIdentities } from "../auth/identity-cache.ts";
-import { SESSION_COOKIE, sessionMiddleware } from "../auth/session.ts";
+import { SESSION_COOKIE, sessionMiddlewares } from "../auth/session.ts";
 import { config } from "../config.ts";
 import { withTenant } from "../db/tenancy.ts";
 import { logger, requestContext } from "../log.ts";
@@ -162,7 +162,7 @@ function operationMatchers(ids: OperationId[]) {
     const bodyRequired = op?.requestBody?.required === true;
     // an operation that signs someone in declares the session cookie on its success response
     const startsSession = Object.entries(op?.responses ?? {}).some(([status, r]) => status.startsWith("2") && Object.keys(r.headers ?? {}).some((h) => h.toLowerCase() === "set-cookie"));
-    return { id, method: meta.method.toUpperCase(), re, params, segments: meta.path.split("/").length, isPublic: meta.public, bodyRequired, startsSession };
+    return { id, method: meta.method.toUpperCase(), path: meta.path, area: meta.area, re, params, segments: meta.path.split("/").length, isPublic: meta.public, bodyRequired, startsSession };
   });
 }
 type Matcher = ReturnType<typeof operationMatchers>[number];
@@ -184,24 +184,36 @@ function resolveOperation(matchers: Matcher[]) {
       if (!match) continue;
       (req as OperationRequest).operation = m;
       (req as OperationRequest).operationMatch = match;
+      // the OpenAPI validator takes the route from here instead of scanning every route again
+      // (patches/express-openapi-validator+5.6.2.patch); a malformed escape is left to its 400
+      try {
+        const pathParams: Record<string, string> = {};
+        m.params.forEach((name, i) => (pathParams[name] = decodeURIComponent(match[i + 1])));
+        (req as OperationRequest).openapiRouteHint = { openApiRoute: m.path, pathParams };
+      } catch {
+        /* not decodable: dispatch answers 400 */
+      }
       break;
     }
     next();
   };
 }
-type OperationRequest = Request & { operation?: Matcher; operationMatch?: RegExpExecArray };
+type OperationRequest = Request & { operation?: Matcher; operationMatch?: RegExpExecArray; openapiRouteHint?: { openApiRoute: string; pathParams: Record<string, string> } };
 const operationOf = (req: Request) => (req as OperationRequest).operation;
 
 /**
- * express-session only where a session can matter: the request carries the session cookie, or its
- * operation signs someone in. Every other request (health, public links, the webhook, calls without
- * a cookie that end in a 401) skips loading, creating and hashing a throw-away session.
+ * The session only where it can matter: the request carries the session cookie, or its operation
+ * signs someone in. Every other request (health, public links, the webhook, calls without a cookie
+ * that end in a 401) skips it. Operations of the auth area and those that set the session cookie
+ * get express-session; all others only read who is calling (sessionMiddlewares, "lean").
  */
 function sessionWhereNeeded() {
-  const session = sessionMiddleware();
+  const { full, lean } = sessionMiddlewares();
   const cookie = `${SESSION_COOKIE}=`;
   return (req: Request, res: Response, next: NextFunction) => {
-    if (req.headers.cookie?.includes(cookie) || operationOf(req)?.startsSession) return session(req, res, next);
+    const op = operationOf(req);
+    if (op?.startsSession || op?.area === "auth") return full(req, res, next);
+    if (req.headers.cookie?.includes(cookie)) return (op ? lean : full)(req, res, next);
     next();
   };
 }

@@ -6,6 +6,7 @@
 import path from "node:path";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { identityCache } from "../../src/auth/identity-cache.ts";
+import { signedSessionId } from "../../src/auth/session.ts";
 import { config } from "../../src/config.ts";
 import { databaseUrl, getPool } from "../../src/db/client.ts";
 import { addMember, expectError, signupTenant, useTestApp, type TenantSession } from "../support/app.ts";
@@ -62,6 +63,30 @@ async function eventually(fn: () => Promise<boolean>): Promise<boolean> {
   }
   return false;
 }
+
+describe("reading the session cookie without express-session (signedSessionId)", () => {
+  it("accepts the cookie express-session signed, and nothing altered or unsigned", async () => {
+    const member = await addMember(t, owner, "employee");
+    const cookie = await signInCookie(member); // hrms.sid=s%3A<sid>.<signature>
+    const value = decodeURIComponent(cookie.slice("hrms.sid=".length));
+    const sid = value.slice(2, value.lastIndexOf("."));
+    expect(signedSessionId(cookie, config.sessionSecret)).toBe(sid);
+    expect((await t.query(`SELECT count(*)::int AS n FROM session WHERE sid = $1`, [sid]))[0].n).toBe(1);
+    // among other cookies, quoted; the first of two wins (as express-session's parser)
+    expect(signedSessionId(`a=1; ${cookie}; b=2`, config.sessionSecret)).toBe(sid);
+    expect(signedSessionId(`hrms.sid="${cookie.slice(9)}"`, config.sessionSecret)).toBe(sid);
+    expect(signedSessionId(`${cookie}; hrms.sid=s%3Aother.sig`, config.sessionSecret)).toBe(sid);
+    const sig = value.slice(value.lastIndexOf(".") + 1);
+    const flipped = `hrms.sid=${encodeURIComponent(`s:${sid}.${sig[0] === "A" ? "B" : "A"}${sig.slice(1)}`)}`;
+    for (const bad of [flipped, `hrms.sid=${encodeURIComponent(sid)}`, `hrms.sid=${encodeURIComponent(`s:${sid}`)}`, `hrms.sid=%E0%A4%A`, "hrms.sid=", "other=1"]) {
+      expect(signedSessionId(bad, config.sessionSecret)).toBeNull();
+    }
+    expect(signedSessionId(cookie, `${config.sessionSecret}-rotated`)).toBeNull();
+    // through the API: the signed cookie reads as the member, the altered one as nobody
+    await t.request().get("/api/notifications").set("cookie", cookie).expect(200);
+    expect((await t.request().get("/api/notifications").set("cookie", flipped)).status).toBe(401);
+  });
+});
 
 describe("identity cache", () => {
   it("serves a signed-in request without a database round trip", async () => {
