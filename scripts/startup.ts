@@ -17,6 +17,7 @@ import path from "node:path";
 import { freePort } from "../src/db/embedded.ts";
 import { deployMigrations } from "../src/db/migrations.ts";
 import { scratchDatabase } from "./scratch-db.ts";
+import { PRODUCTION_ENV, productionNodeFlags } from "./production-server.ts";
 
 const root = path.resolve(import.meta.dirname, "..");
 const RUNS = Number(process.env.STARTUP_RUNS ?? 5);
@@ -27,8 +28,10 @@ interface Way {
   name: string;
   command: string;
   args: string[];
+  env?: Record<string, string>;
 }
 const WAYS: Way[] = [
+  { name: `MALLOC_ARENA_MAX=2 node ${productionNodeFlags().join(" ")} dist/main.js (recommended)`, command: process.execPath, args: [...productionNodeFlags(), "dist/main.js"], env: PRODUCTION_ENV },
   { name: "node --enable-source-maps dist/main.js", command: process.execPath, args: ["--enable-source-maps", "dist/main.js"] },
   { name: "node dist/main.js (no source maps)", command: process.execPath, args: ["dist/main.js"] },
   { name: "npm start", command: "npm", args: ["start", "--silent"] },
@@ -97,6 +100,7 @@ async function once(way: Way, databaseUrl: string): Promise<Sample> {
       DATABASE_URL: databaseUrl,
       PORT: String(port),
       LOG_LEVEL: "info",
+      ...way.env,
     },
   });
   let output = "";

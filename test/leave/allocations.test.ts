@@ -165,7 +165,15 @@ describe("balances and adjustments", () => {
     const mgr = await balances(w.manager.agent, "");
     expect(new Set(mgr.data.map((b: any) => b.employee_id))).toEqual(new Set([w.employeeId, w.managerEmployeeId]));
     const all = await balances(w.hr.agent, "limit=2");
+    // the company's total is every live employee (from the kept department counts): exactly what
+    // counting them gives, and one fewer once an employee is deleted
+    const live = async () => (await t.query<{ n: number }>(`SELECT count(*)::int AS n FROM employees WHERE tenant_id = $1 AND deleted_at IS NULL`, [w.owner.tenantId]))[0].n;
+    expect(all.pagination.total).toBe(await live());
     expect(all.pagination.total).toBeGreaterThanOrEqual(5);
+    const spare = await insertEmployee(t, w.owner.tenantId, { first_name: "Spare" });
+    expect((await balances(w.hr.agent, "limit=2")).pagination.total).toBe(all.pagination.total + 1);
+    await t.query(`UPDATE employees SET deleted_at = now() WHERE tenant_id = $1 AND id = $2`, [w.owner.tenantId, spare]);
+    expect((await balances(w.hr.agent, "limit=2")).pagination.total).toBe(all.pagination.total);
     expect(new Set(all.data.map((b: any) => b.employee_id)).size).toBe(2);
     expectError(await other.agent.get("/api/leave-balances"), 404); // no current period there
   });

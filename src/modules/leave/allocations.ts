@@ -11,7 +11,7 @@ import type { AreaHandlers } from "../../http/types.ts";
 import { addDays, type DateString, parseDate, toDateString } from "../../lib/dates.ts";
 import { kickMailer } from "../../mail/outbox.ts";
 import { loadAttendanceSettings, tenantToday } from "../attendance/settings.ts";
-import { employeeFilter, employeeScopeSql, loadEmployee, visibleEmployees } from "./access.ts";
+import { employeeFilter, employeeScopeSql, isHr, loadEmployee, visibleEmployees } from "./access.ts";
 import { type AccrualDay, type AccrualMode, accrualSchedule, effectiveFrom, prorate } from "./accrual.ts";
 import { Decimal, days, dayString } from "./days.ts";
 import { allocationJson, ledgerJson } from "./json.ts";
@@ -324,6 +324,9 @@ export const allocationHandlers = {
     // decimal place ("12.0"), the DayCount form.
     const empFilter = Prisma.sql`e.tenant_id = ${tenant}::uuid AND e.deleted_at IS NULL AND ${employeeScopeSql(auth)}
       ${query.employee_id ? Prisma.sql`AND e.id = ${query.employee_id}::uuid` : Prisma.empty}`;
+    // every live employee of the company: the total is the kept count (employee_department_counts,
+    // maintained by a trigger) instead of counting the employees on every page
+    const wholeCompany = isHr(auth) && !query.employee_id;
     const periodSql = query.period_id ? Prisma.sql`id = ${query.period_id}::uuid` : Prisma.sql`is_current`;
     const typeFilter = (alias: string) => (query.leave_type_id ? Prisma.sql`AND ${Prisma.raw(alias)}.leave_type_id = ${query.leave_type_id}::uuid` : Prisma.empty);
     const [r] = await db.$queryRaw<{ period_id: string | null; total: number; rows: string }[]>`
@@ -334,7 +337,7 @@ export const allocationHandlers = {
          ORDER BY e.employee_code LIMIT ${page.limit} OFFSET ${page.skip}
       )
       SELECT (SELECT id::text FROM per) AS period_id,
-             (SELECT count(*)::int FROM employees e WHERE ${empFilter}) AS total,
+             ${wholeCompany ? Prisma.sql`(SELECT coalesce(sum(live_count), 0)::int FROM employee_department_counts WHERE tenant_id = ${tenant}::uuid)` : Prisma.sql`(SELECT count(*)::int FROM employees e WHERE ${empFilter})`} AS total,
              (SELECT coalesce(json_agg(json_build_object(
                  'employee_id', emp.id, 'employee_name', btrim(emp.first_name || ' ' || emp.last_name), 'employee_code', emp.employee_code,
                  'leave_type_id', t.id, 'leave_type_code', t.code, 'leave_type_name', t.name, 'is_paid', t.is_paid, 'period_id', (SELECT id FROM per),
