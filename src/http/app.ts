@@ -285,6 +285,7 @@ export function createApp(opts: AppOptions = {}): express.Express {
     respond: errorMiddleware,
   });
   app.locals.admission = admission;
+  app.locals.validateResponses = opts.validateResponses ?? config.validateResponses;
   app.use(admission);
   app.use(
     helmet({

@@ -4,8 +4,8 @@
 import type { components } from "../../../generated/api-types.ts";
 import { Prisma } from "../../../generated/prisma/client.ts";
 import { audit } from "../../audit.ts";
-import { currentTenantId, db, type ScopedTx, tenantTx } from "../../db/tenancy.ts";
-import { created, pageOf, paginated } from "../../http/envelope.ts";
+import { currentTenantId, db, type ScopedTx, tenantPreparedRead, tenantTx } from "../../db/tenancy.ts";
+import { created, pageOf, paginated, sendPaginatedJson } from "../../http/envelope.ts";
 import { badRequest, conflict, invalidField, notFound } from "../../http/errors.ts";
 import type { AreaHandlers } from "../../http/types.ts";
 import { addDays, type DateString, parseDate, toDateString } from "../../lib/dates.ts";
@@ -314,7 +314,7 @@ export const allocationHandlers = {
     );
   },
 
-  async listLeaveBalances({ query, auth }) {
+  async listLeaveBalances({ query, auth, res }) {
     const page = pageOf(query);
     const tenant = currentTenantId();
     // One statement: the period, the page of employees in the caller's scope and their count, and
@@ -329,7 +329,7 @@ export const allocationHandlers = {
     const wholeCompany = isHr(auth) && !query.employee_id;
     const periodSql = query.period_id ? Prisma.sql`id = ${query.period_id}::uuid` : Prisma.sql`is_current`;
     const typeFilter = (alias: string) => (query.leave_type_id ? Prisma.sql`AND ${Prisma.raw(alias)}.leave_type_id = ${query.leave_type_id}::uuid` : Prisma.empty);
-    const [r] = await db.$queryRaw<{ period_id: string | null; total: number; rows: string }[]>`
+    const [r] = await tenantPreparedRead<{ period_id: string | null; total: number; rows: string }>(Prisma.sql`
       WITH per AS (
         SELECT id FROM leave_periods WHERE tenant_id = ${tenant}::uuid AND ${periodSql} LIMIT 1
       ), emp AS (
@@ -371,9 +371,9 @@ export const allocationHandlers = {
               ) u
              GROUP BY u.leave_type_id
           ) a
-          JOIN leave_types t ON t.tenant_id = ${tenant}::uuid AND t.id = a.leave_type_id) AS rows`;
+          JOIN leave_types t ON t.tenant_id = ${tenant}::uuid AND t.id = a.leave_type_id) AS rows`);
     if (!r.period_id) throw notFound(query.period_id ? "Leave period" : "Current leave period");
-    return paginated(JSON.parse(r.rows) as components["schemas"]["LeaveBalance"][], page, r.total);
+    return sendPaginatedJson(res, r.rows, page, r.total);
   },
 
   async listLeaveLedger({ query, auth }) {
