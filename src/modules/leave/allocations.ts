@@ -1,7 +1,6 @@
 // Allocations (bulk by policy or individual, prorated, idempotent, with carry-forward), the
 // accrual postings they schedule, balances computed from the ledger, the ledger itself and manual
 // adjustments.
-import type { components } from "../../../generated/api-types.ts";
 import { Prisma } from "../../../generated/prisma/client.ts";
 import { audit } from "../../audit.ts";
 import { currentTenantId, db, type ScopedTx, tenantPreparedRead, tenantTx } from "../../db/tenancy.ts";
