@@ -58,6 +58,17 @@ const preparedNames = new Map<string, string>();
  * SQL is built with Prisma.sql; tenancy fails closed as in tenantRead: an active tenant is
  * required, and the statement must pass it as a parameter (`${tenant}::uuid`).
  */
+/**
+ * A read of a Prisma.sql statement straight on the pool, planned for its parameters each time (for
+ * statements whose best plan depends on a value, such as a LIKE pattern). Tenancy as in
+ * tenantPreparedRead.
+ */
+export async function tenantSqlRead<T>(query: Prisma.Sql): Promise<T[]> {
+  const tenant = currentTenantId();
+  if (!query.values.includes(tenant)) throw new TenantScopeError("tenantSqlRead: the SQL must filter on the active tenant");
+  return (await getPool().query(query.text, query.values as unknown[])).rows as T[];
+}
+
 export async function tenantPreparedRead<T>(query: Prisma.Sql): Promise<T[]> {
   const tenant = currentTenantId();
   if (!query.values.includes(tenant)) throw new TenantScopeError("tenantPreparedRead: the SQL must filter on the active tenant");

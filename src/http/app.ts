@@ -18,7 +18,7 @@ import { invalidateIdentities } from "../auth/identity-cache.ts";
 import { SESSION_COOKIE, sessionMiddlewares } from "../auth/session.ts";
 import { config } from "../config.ts";
 import { withTenant } from "../db/tenancy.ts";
-import { logger, requestContext } from "../log.ts";
+import { logRequest, requestContext } from "../log.ts";
 import { MAX_UPLOAD_BYTES } from "../storage/files.ts";
 import { admissionControl, type AdmissionOptions } from "./admission.ts";
 import { errorMiddleware, notFoundFallback } from "./error-middleware.ts";
@@ -254,6 +254,30 @@ function openApiValidator(validateResponses: boolean): express.RequestHandler[] 
   return v;
 }
 
+/**
+ * helmet's security headers. Every option used is static, so helmet's thirteen middlewares are run
+ * once at start-up against a recording response, and each request gets the recorded headers from
+ * one middleware. Should a future option depend on the request (helmet then does not finish
+ * synchronously), helmet itself is used.
+ */
+function securityHeaders(): express.RequestHandler {
+  const h = helmet({
+    contentSecurityPolicy: { directives: { "script-src": ["'self'"], "img-src": ["'self'", "data:"] } },
+    crossOriginEmbedderPolicy: false,
+  });
+  const set: [string, string | number | readonly string[]][] = [];
+  const removed: string[] = [];
+  let finished = false;
+  const recorder = { setHeader: (name: string, value: string | number | readonly string[]) => set.push([name, value]), removeHeader: (name: string) => removed.push(name) };
+  h({ headers: {} } as Request, recorder as unknown as Response, () => (finished = true));
+  if (!finished) return h;
+  return (_req, res, next) => {
+    for (const [name, value] of set) res.setHeader(name, value);
+    for (const name of removed) res.removeHeader(name);
+    next();
+  };
+}
+
 export function createApp(opts: AppOptions = {}): express.Express {
   // Plain code-unit order: "~" (a parameter) sorts after every letter, so `/api/assets/assignments`
   // is mounted before `/api/assets/{assetId}`. (localeCompare puts punctuation before letters.)
@@ -273,7 +297,7 @@ export function createApp(opts: AppOptions = {}): express.Express {
     const started = process.hrtime.bigint();
     res.on("finish", () => {
       const ms = Number(process.hrtime.bigint() - started) / 1e6;
-      logger.info({ request_id: requestId, method: req.method, path: redactPath(req.path), status: res.statusCode, ms: Math.round(ms * 10) / 10 }, "request");
+      logRequest({ request_id: requestId, method: req.method, path: redactPath(req.path), status: res.statusCode, ms: Math.round(ms * 10) / 10 });
     });
     requestContext.run({ requestId, ip: req.ip }, () => next());
   });
@@ -287,12 +311,7 @@ export function createApp(opts: AppOptions = {}): express.Express {
   app.locals.admission = admission;
   app.locals.validateResponses = opts.validateResponses ?? config.validateResponses;
   app.use(admission);
-  app.use(
-    helmet({
-      contentSecurityPolicy: { directives: { "script-src": ["'self'"], "img-src": ["'self'", "data:"] } },
-      crossOriginEmbedderPolicy: false,
-    }),
-  );
+  app.use(securityHeaders());
   app.use(originCheck);
 
   app.get("/openapi.json", (_req, res) => {

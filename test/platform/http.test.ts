@@ -118,6 +118,25 @@ describe("request hygiene", () => {
     expect(res.headers["x-content-type-options"]).toBe("nosniff");
     expect(res.headers["x-powered-by"]).toBeUndefined();
     expect(res.headers["content-security-policy"]).toBeDefined();
+    // helmet's full set (recorded once at start-up, src/http/app.ts securityHeaders), on an error
+    // and on a success alike
+    const ok = await t.request().get("/api/health").expect(200);
+    for (const r of [res, ok]) {
+      expect(r.headers["content-security-policy"]).toContain("script-src 'self'");
+      expect(r.headers["content-security-policy"]).toContain("img-src 'self' data:");
+      expect(r.headers["content-security-policy"]).toContain("default-src 'self'");
+      expect(r.headers["strict-transport-security"]).toMatch(/^max-age=\d+; includeSubDomains$/);
+      expect(r.headers["x-frame-options"]).toBe("SAMEORIGIN");
+      expect(r.headers["cross-origin-opener-policy"]).toBe("same-origin");
+      expect(r.headers["cross-origin-resource-policy"]).toBe("same-origin");
+      expect(r.headers["referrer-policy"]).toBe("no-referrer");
+      expect(r.headers["origin-agent-cluster"]).toBe("?1");
+      expect(r.headers["x-dns-prefetch-control"]).toBe("off");
+      expect(r.headers["x-download-options"]).toBe("noopen");
+      expect(r.headers["x-permitted-cross-domain-policies"]).toBe("none");
+      expect(r.headers["x-xss-protection"]).toBe("0");
+      expect(r.headers["cross-origin-embedder-policy"]).toBeUndefined();
+    }
   });
 });
 

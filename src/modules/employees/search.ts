@@ -12,7 +12,7 @@
 //     count, run in parallel with the page.
 // The tenant id comes from currentTenantId(), never from the caller.
 import { Prisma } from "../../../generated/prisma/client.ts";
-import { currentTenantId, db } from "../../db/tenancy.ts";
+import { currentTenantId, tenantSqlRead } from "../../db/tenancy.ts";
 import type { Page } from "../../http/envelope.ts";
 import type { QueryParams } from "../../http/types.ts";
 import type { DirectoryFields } from "./records.ts";
@@ -55,10 +55,10 @@ export async function listEmployeeDirectory(q: EmployeeListQuery, page: Page): P
     // (employee_department_counts); other filters count their index entries.
     const counted = q.status === undefined && q.reports_to === undefined && !search;
     const [{ total }] = !counted
-      ? await db.$queryRaw<{ total: number }[]>`SELECT count(*)::int AS total FROM employees WHERE ${where}`
+      ? await tenantSqlRead<{ total: number }>(Prisma.sql`SELECT count(*)::int AS total FROM employees WHERE ${where}`)
       : q.department !== undefined
-        ? await db.$queryRaw<{ total: number }[]>`SELECT coalesce(sum(live_count), 0)::int AS total FROM employee_department_counts WHERE tenant_id = ${currentTenantId()}::uuid AND department = ${q.department}`
-        : await db.$queryRaw<{ total: number }[]>`SELECT coalesce(sum(live_count), 0)::int AS total FROM employee_department_counts WHERE tenant_id = ${currentTenantId()}::uuid`;
+        ? await tenantSqlRead<{ total: number }>(Prisma.sql`SELECT coalesce(sum(live_count), 0)::int AS total FROM employee_department_counts WHERE tenant_id = ${currentTenantId()}::uuid AND department = ${q.department}`)
+        : await tenantSqlRead<{ total: number }>(Prisma.sql`SELECT coalesce(sum(live_count), 0)::int AS total FROM employee_department_counts WHERE tenant_id = ${currentTenantId()}::uuid`);
     return total;
   };
 
@@ -67,13 +67,13 @@ export async function listEmployeeDirectory(q: EmployeeListQuery, page: Page): P
     // matches are materialized first: given `ORDER BY name LIMIT 20` the planner would otherwise
     // walk the whole name index filtering row by row (it does not see that count(*) OVER () needs
     // every match), which costs ~100x more for a surname whose matches cluster in name order.
-    const rows = await db.$queryRaw<(DirectoryFields & { total: number })[]>`
+    const rows = await tenantSqlRead<DirectoryFields & { total: number }>(Prisma.sql`
       WITH matches AS MATERIALIZED (SELECT ${COLUMNS}, created_at FROM employees WHERE ${where})
-      SELECT ${MATCH_COLUMNS}, count(*) OVER ()::int AS total FROM matches ORDER BY ${order} LIMIT ${page.limit} OFFSET ${page.skip}`;
+      SELECT ${MATCH_COLUMNS}, count(*) OVER ()::int AS total FROM matches ORDER BY ${order} LIMIT ${page.limit} OFFSET ${page.skip}`);
     if (rows.length) return { rows, total: rows[0].total };
     return { rows, total: page.skip === 0 ? 0 : await count() }; // past the last page the window has no row
   }
   // Filters and plain listing walk a name-ordered partial index.
-  const [rows, total] = await Promise.all([db.$queryRaw<DirectoryFields[]>`SELECT ${COLUMNS} FROM employees WHERE ${where} ORDER BY ${order} LIMIT ${page.limit} OFFSET ${page.skip}`, count()]);
+  const [rows, total] = await Promise.all([tenantSqlRead<DirectoryFields>(Prisma.sql`SELECT ${COLUMNS} FROM employees WHERE ${where} ORDER BY ${order} LIMIT ${page.limit} OFFSET ${page.skip}`), count()]);
   return { rows, total };
 }
