@@ -13,7 +13,9 @@ export interface Statement {
 
 const COLUMNS = `id, employee_code, first_name, last_name, email::text AS email, phone, department, designation,
   to_char(joining_date, 'YYYY-MM-DD') AS joining_date, status, reports_to, branch_id, work_location_id`;
-const MATCH_COLUMNS = "id, employee_code, first_name, last_name, email, phone, department, designation, joining_date, status, reports_to, branch_id, work_location_id";
+const SORT_KEYS = "id, first_name, last_name, employee_code, joining_date, created_at";
+const E_COLUMNS = `e.id, e.employee_code, e.first_name, e.last_name, e.email::text AS email, e.phone, e.department, e.designation,
+  to_char(e.joining_date, 'YYYY-MM-DD') AS joining_date, e.status, e.reports_to, e.branch_id, e.work_location_id`;
 
 /** `page` is the page (with `total` per row when `windowed`); `count` the separate total. */
 export function listSql(tenantId: string, q: ListQuery): { page: Statement; count: Statement; windowed: boolean } {
@@ -29,7 +31,13 @@ export function listSql(tenantId: string, q: ListQuery): { page: Statement; coun
       : { text: "SELECT coalesce(sum(live_count), 0)::int AS total FROM employee_department_counts WHERE tenant_id = $1", values: [tenantId] };
   if (q.search)
     return {
-      page: { text: `WITH matches AS MATERIALIZED (SELECT ${COLUMNS}, created_at FROM employees WHERE ${where}) SELECT ${MATCH_COLUMNS}, count(*) OVER ()::int AS total FROM matches ${paging}`, values },
+      page: {
+        text: `WITH matches AS MATERIALIZED (SELECT ${SORT_KEYS} FROM employees WHERE ${where}),
+          top AS (SELECT ${SORT_KEYS}, count(*) OVER ()::int AS total FROM matches ${paging}),
+          page AS (SELECT id, total, row_number() OVER (ORDER BY last_name, first_name, id) AS n FROM top)
+          SELECT ${E_COLUMNS}, page.total FROM page JOIN employees e ON e.tenant_id = $1 AND e.id = page.id ORDER BY page.n`,
+        values,
+      },
       count,
       windowed: true,
     };

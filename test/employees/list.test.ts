@@ -47,6 +47,28 @@ describe("search", () => {
     expect(ids(await list("?search=_"))).toEqual([people.omar.id]);
   });
 
+  it("orders and pages the matches of a search by every sort, with the total of all matches", async () => {
+    // "acme" is in every e-mail: all five match
+    const all = [people.priya, people.rahul, people.anna, people.omar, people.zoe];
+    const by = (key: (e: any) => string, desc = false) => [...all].sort((a, b) => (key(a) < key(b) ? -1 : key(a) > key(b) ? 1 : 0) * (desc ? -1 : 1)).map((e) => e.id);
+    const expected: Record<string, string[]> = {
+      name: by((e) => `${e.last_name}\u0000${e.first_name}\u0000${e.id}`),
+      "-name": by((e) => `${e.last_name}\u0000${e.first_name}\u0000${e.id}`, true),
+      employee_code: by((e) => e.employee_code),
+      "-employee_code": by((e) => e.employee_code, true),
+      joining_date: by((e) => e.joining_date),
+      "-joining_date": by((e) => e.joining_date, true),
+    };
+    for (const [sort, order] of Object.entries(expected)) {
+      const first = await list(`?search=acme&sort=${sort}&limit=2&page=1`);
+      const second = await list(`?search=acme&sort=${sort}&limit=2&page=2`);
+      const third = await list(`?search=acme&sort=${sort}&limit=2&page=3`);
+      expect([...ids(first), ...ids(second), ...ids(third)], sort).toEqual(order);
+      expect(first.body.pagination, sort).toMatchObject({ total: 5, total_pages: 3 });
+      expect(third.body.data[0], sort).toMatchObject({ view: "directory", id: order[4] });
+    }
+  });
+
   it("returns directory entries only", async () => {
     const res = await list("?search=priya");
     expect(res.body.data[0].view).toBe("directory");
