@@ -47,7 +47,18 @@ export function withTenant<T>(tenantId: string, fn: () => PromiseLike<T>): Promi
  */
 export async function tenantRead<T>(sql: string, params: unknown[] = []): Promise<T[]> {
   if (!/\btenant_id = \$1::uuid\b/.test(sql)) throw new TenantScopeError("tenantRead: the SQL must filter on tenant_id = $1::uuid");
-  return (await getPool().query(sql, [currentTenantId(), ...params])).rows as T[];
+  // a named statement: parsed and planned once per connection (these are fixed, hot statements)
+  return (await getPool().query({ name: statementName(sql), text: sql, values: [currentTenantId(), ...params] })).rows as T[];
+}
+
+/** A server-side prepared statement's name for `text` (the same text, the same name). */
+function statementName(text: string): string {
+  let name = preparedNames.get(text);
+  if (!name) {
+    name = `hrms_${createHash("sha1").update(text).digest("hex").slice(0, 24)}`;
+    if (preparedNames.size < 1000) preparedNames.set(text, name);
+  }
+  return name;
 }
 
 const preparedNames = new Map<string, string>();
@@ -72,12 +83,7 @@ export async function tenantSqlRead<T>(query: Prisma.Sql): Promise<T[]> {
 export async function tenantPreparedRead<T>(query: Prisma.Sql): Promise<T[]> {
   const tenant = currentTenantId();
   if (!query.values.includes(tenant)) throw new TenantScopeError("tenantPreparedRead: the SQL must filter on the active tenant");
-  let name = preparedNames.get(query.text);
-  if (!name) {
-    name = `hrms_${createHash("sha1").update(query.text).digest("hex").slice(0, 24)}`;
-    if (preparedNames.size < 1000) preparedNames.set(query.text, name);
-  }
-  return (await getPool().query({ name, text: query.text, values: query.values as unknown[] })).rows as T[];
+  return (await getPool().query({ name: statementName(query.text), text: query.text, values: query.values as unknown[] })).rows as T[];
 }
 
 type Args = Record<string, any>;

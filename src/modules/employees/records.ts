@@ -1,6 +1,6 @@
 // Employee records: JSON projections, validation, create / update / soft delete. Every change is
 // written to the activity log (audit_logs, entity_type 'employee') in the same transaction.
-import type { Employee, EmployeeExit, ExitChecklistItem } from "../../../generated/prisma/client.ts";
+import { type Employee, type EmployeeExit, type ExitChecklistItem, Prisma } from "../../../generated/prisma/client.ts";
 import { audit, diff, mask } from "../../audit.ts";
 import { currentTenantId, db, tenantRead, tenantTx, type ScopedTx } from "../../db/tenancy.ts";
 import { badRequest, conflict, invalidField, notFound, type ErrorDetail } from "../../http/errors.ts";
@@ -119,12 +119,21 @@ export async function exitOf(e: Pick<Employee, "id" | "status">): Promise<ExitWi
 }
 
 /**
+ * The employee's columns by name, from the generated client (not `e.*`: the statement is prepared
+ * once per connection, and a column added by a later migration would change a prepared `*`'s
+ * result type under a running server).
+ */
+const EMPLOYEE_COLUMNS = Object.values(Prisma.EmployeeScalarFieldEnum)
+  .map((c) => `e."${c}"`)
+  .join(", ");
+
+/**
  * The live employee with the member account linked to it, in one statement (the profile read is a
  * hot path: one round trip instead of two Prisma queries, on the pool), or 404.
  */
 export async function loadEmployeeWithUser(id: string): Promise<Employee & { user_id: string | null }> {
   const [row] = await tenantRead<Employee & { user_id: string | null }>(
-    `SELECT e.*, (SELECT m.user_id FROM memberships m WHERE m.tenant_id = e.tenant_id AND m.employee_id = e.id ORDER BY m.created_at LIMIT 1) AS user_id
+    `SELECT ${EMPLOYEE_COLUMNS}, (SELECT m.user_id FROM memberships m WHERE m.tenant_id = e.tenant_id AND m.employee_id = e.id ORDER BY m.created_at LIMIT 1) AS user_id
        FROM employees e WHERE e.tenant_id = $1::uuid AND e.id = $2::uuid AND e.deleted_at IS NULL`,
     [id],
   );
