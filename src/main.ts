@@ -22,6 +22,7 @@ if (config.migrateOnStart) {
   if (applied.length) logger.info({ applied }, "migrations applied");
 }
 initDb(database.url);
+await warmUp();
 const app = createApp();
 const server: Server = app.listen(config.port, () => {
   // PORT=0 takes a free port: the line below says which (tests and scripts read it from here)
@@ -31,6 +32,22 @@ const server: Server = app.listen(config.port, () => {
   console.log(`\nHRMS API listening on ${base}\n  API reference: ${base}/docs\n  OpenAPI document: ${base}/openapi.json\n  Health: ${base}/api/health\n`);
   void demoHint().then((hint) => hint && console.log(hint));
 });
+
+/**
+ * Opens what the first requests need before "listening": a connection of the main pool, the health
+ * check's own connection and the identity cache's LISTEN connection. On a busy machine opening a
+ * connection can take seconds; the first health checks and sign-ins then do not pay for it (or
+ * time out on it). A database that does not answer is logged, and health reports it.
+ */
+async function warmUp(): Promise<void> {
+  const { databaseUrl, getHealthPool, getPool } = await import("./db/client.ts");
+  const { identityCache } = await import("./auth/identity-cache.ts");
+  const started = Date.now();
+  const results = await Promise.allSettled([getPool().query("SELECT 1"), getHealthPool().query("SELECT 1"), identityCache(databaseUrl())?.ready()]);
+  const failed = results.filter((r): r is PromiseRejectedResult => r.status === "rejected");
+  if (failed.length) logger.warn({ err: String(failed[0].reason?.message ?? failed[0].reason) }, "database connections not ready at start-up");
+  else logger.info({ ms: Date.now() - started }, "database connections ready");
+}
 
 /** When `make seed` created the demo tenant, say how to sign in to it. */
 async function demoHint(): Promise<string | null> {

@@ -120,6 +120,13 @@ describe("the compiled build (npm run build, npm start)", () => {
     expect(startCommand().env).toEqual(PRODUCTION_ENV);
   });
 
+  it("opens its database connections before it says it is listening", () => {
+    const out = server!.output();
+    const ready = out.indexOf('"msg":"database connections ready"');
+    expect(ready).toBeGreaterThan(-1);
+    expect(ready).toBeLessThan(out.indexOf('"msg":"listening"'));
+  });
+
   it("answers health and serves the OpenAPI document from the project folder", async () => {
     const health = await fetch(`${server!.base}/api/health`);
     expect(health.status).toBe(200);
