@@ -6,7 +6,7 @@ SHELL := /bin/bash
 NODE_BIN := node_modules/.bin
 STAMP := node_modules/.install-stamp
 
-.PHONY: help install generate stubs build run dev start seed migrate migration migrate-status lint typecheck check-generated check-migrations unit test verify bench docs-check clean
+.PHONY: help install generate stubs build run dev start seed migrate migration migrate-status lint typecheck check-generated check-migrations check-dependencies unit test verify bench docs-check clean
 
 help:
 	@echo "make run        install, generate, build, migrate and serve on PORT (default 3000), compiled (node dist/main.js)"
@@ -73,6 +73,11 @@ check-generated: generate
 check-migrations: install
 	$(NODE_BIN)/tsx scripts/migrate.ts check
 
+# Import rules of src/: areas only through their index.ts, no cycle between areas, layers
+# (scripts/check-dependencies.ts).
+check-dependencies: install
+	$(NODE_BIN)/tsx scripts/check-dependencies.ts
+
 # The suite records every operation it calls (test/support/setup.ts); afterwards each operation of
 # the document must have a handler and a test of its own that gets a 2xx (scripts/check-conformance.ts).
 PROOF_RECORD_DIR := .data/proof-calls
@@ -81,7 +86,7 @@ unit: install
 	PROOF_RECORD_DIR=$(PROOF_RECORD_DIR) $(NODE_BIN)/vitest run --config test/vitest.config.ts
 	$(NODE_BIN)/tsx scripts/check-conformance.ts $(PROOF_RECORD_DIR)
 
-test: check-generated lint typecheck check-migrations unit
+test: check-generated lint typecheck check-migrations check-dependencies unit
 
 verify: test
 	$(NODE_BIN)/tsx scripts/verify.ts

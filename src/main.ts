@@ -9,7 +9,7 @@ import { ensureDatabase } from "./db/embedded.ts";
 import { deployMigrations } from "./db/migrations.ts";
 import { createApp } from "./http/app.ts";
 import { startEventLoopReport } from "./lib/event-loop-report.ts";
-import { registerAllJobs } from "./jobs/definitions.ts";
+import { registerAllJobs } from "./modules/jobs.ts";
 import { jobs } from "./jobs/queue.ts";
 import { logger } from "./log.ts";
 

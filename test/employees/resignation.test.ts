@@ -1,7 +1,7 @@
 // Resignation, the exit record and the scheduled exit job.
 import { describe, expect, it } from "vitest";
 import { COMPLETE_EXITS_JOB, completeDueExits } from "../../src/modules/employees/exits.ts";
-import { registerAllJobs } from "../../src/jobs/definitions.ts";
+import { registerAllJobs } from "../../src/modules/jobs.ts";
 import { jobs } from "../../src/jobs/queue.ts";
 import { addDays, todayIn } from "../../src/lib/dates.ts";
 import { addMember, expectError, signupTenant, useTestApp } from "../support/app.ts";

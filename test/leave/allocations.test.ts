@@ -143,7 +143,7 @@ describe("allocation", () => {
   });
 
   it("the scheduled jobs are registered and can be run by name", async () => {
-    const { registerAllJobs } = await import("../../src/jobs/definitions.ts");
+    const { registerAllJobs } = await import("../../src/modules/jobs.ts");
     const { jobs } = await import("../../src/jobs/queue.ts");
     registerAllJobs();
     await jobs.runNow("leave.accrue");

@@ -8,7 +8,7 @@
 import pg from "pg";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { config } from "../../src/config.ts";
-import { registerAllJobs } from "../../src/jobs/definitions.ts";
+import { registerAllJobs } from "../../src/modules/jobs.ts";
 import { jobs } from "../../src/jobs/queue.ts";
 import { PAYROLL_RUNS_JOB } from "../../src/modules/payroll/jobs.ts";
 import { expectError, useTestApp, type TenantSession } from "../support/app.ts";

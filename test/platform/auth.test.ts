@@ -5,7 +5,7 @@ import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { FailureLimiter } from "../../src/auth/limiter.ts";
 import { verifyPassword } from "../../src/auth/passwords.ts";
 import { config } from "../../src/config.ts";
-import { registerAllJobs } from "../../src/jobs/definitions.ts";
+import { registerAllJobs } from "../../src/modules/jobs.ts";
 import { jobs } from "../../src/jobs/queue.ts";
 import { addMember, expectError, signupTenant, uniqueEmail, useTestApp } from "../support/app.ts";
 import { startMailSink, tokenFrom, type MailSink } from "../support/mail.ts";

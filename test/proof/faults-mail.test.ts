@@ -4,7 +4,7 @@
 // once.
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { config } from "../../src/config.ts";
-import { registerAllJobs } from "../../src/jobs/definitions.ts";
+import { registerAllJobs } from "../../src/modules/jobs.ts";
 import { jobs } from "../../src/jobs/queue.ts";
 import { deliverDueEmails } from "../../src/mail/deliver.ts";
 import { signupTenant, uniqueEmail, useTestApp, type TenantSession } from "../support/app.ts";

@@ -9,7 +9,7 @@ import { badRequest, conflict, invalidField, notFound } from "../../http/errors.
 import type { AreaHandlers } from "../../http/types.ts";
 import { addDays, type DateString, parseDate, toDateString } from "../../lib/dates.ts";
 import { kickMailer } from "../../mail/outbox.ts";
-import { loadAttendanceSettings, tenantToday } from "../attendance/settings.ts";
+import { loadAttendanceSettings, tenantToday } from "../shared/work-settings.ts";
 import { employeeFilter, employeeScopeSql, isHr, loadEmployee, visibleEmployees } from "./access.ts";
 import { type AccrualDay, type AccrualMode, accrualSchedule, effectiveFrom, prorate } from "./accrual.ts";
 import { Decimal, days, dayString } from "./days.ts";

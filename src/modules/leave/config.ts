@@ -7,7 +7,7 @@ import { ack, created, ok, pageOf, paginated } from "../../http/envelope.ts";
 import { badRequest, conflict, invalidField, notFound } from "../../http/errors.ts";
 import type { AreaHandlers } from "../../http/types.ts";
 import { daysBetween, parseDate, toDateString } from "../../lib/dates.ts";
-import { loadAttendanceSettings, tenantToday } from "../attendance/settings.ts";
+import { loadAttendanceSettings, tenantToday } from "../shared/work-settings.ts";
 import { days } from "./days.ts";
 import { holidayJson, leaveTypeJson, periodJson, policyJson } from "./json.ts";
 

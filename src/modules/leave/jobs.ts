@@ -5,7 +5,7 @@
 import { db, tenantTx, withTenant } from "../../db/tenancy.ts";
 import { addDays, type DateString, toDateString } from "../../lib/dates.ts";
 import { logger } from "../../log.ts";
-import { loadAttendanceSettings, tenantToday } from "../attendance/settings.ts";
+import { loadAttendanceSettings, tenantToday } from "../shared/work-settings.ts";
 import { allocationPostings } from "./allocations.ts";
 import { computeLapses } from "./lapse.ts";
 import { expiringCredits, ledgerDebits, lockEmployees, type NewEntry, postEntries } from "./store.ts";

@@ -9,7 +9,7 @@ import { conflict, invalidField, notFound } from "../../http/errors.ts";
 import type { AreaHandlers, AuthContext } from "../../http/types.ts";
 import { addDays, daysBetween, type DateString, parseDate, toDateString } from "../../lib/dates.ts";
 import { kickMailer } from "../../mail/outbox.ts";
-import { loadAttendanceSettings, tenantToday } from "../attendance/settings.ts";
+import { loadAttendanceSettings, tenantToday } from "../shared/work-settings.ts";
 import { assertCanCancel, assertCanDecide, assertVisible, employeeFilter, fullName, isHr, loadEmployee, targetEmployee, visibleEmployees } from "./access.ts";
 import { overlaps } from "./calendar.ts";
 import { Decimal, days, dayString, fromHalves } from "./days.ts";

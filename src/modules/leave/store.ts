@@ -7,7 +7,7 @@
 import { currentTenantId, db, type ScopedTx } from "../../db/tenancy.ts";
 import { addDays, type DateString, parseDate, toDateString, weekday } from "../../lib/dates.ts";
 import { conflict } from "../../http/errors.ts";
-import { loadAttendanceSettings } from "../attendance/settings.ts";
+import { loadAttendanceSettings } from "../shared/work-settings.ts";
 import { Decimal, days } from "./days.ts";
 import { computeLapses, type Debit, type ExpiringCredit } from "./lapse.ts";
 import type { IsOff } from "./workdays.ts";

@@ -11,9 +11,9 @@ import { Decimal, moneyString } from "../../lib/money.ts";
 import { nextNumber } from "../../lib/sequences.ts";
 import { kickMailer } from "../../mail/outbox.ts";
 import { notify } from "../../notify.ts";
-import { loadAttendanceSettings, tenantToday } from "../attendance/settings.ts";
-import { assertCanDecide, employeeFilter, isHr, targetEmployee, visibleEmployees } from "../leave/access.ts";
-import { notifyEmployee, notifyManager } from "../leave/notices.ts";
+import { loadAttendanceSettings, tenantToday } from "../shared/work-settings.ts";
+import { assertCanDecide, employeeFilter, isHr, targetEmployee, visibleEmployees } from "../leave/index.ts";
+import { notifyEmployee, notifyManager } from "../leave/index.ts";
 
 const include = { employee: { select: { first_name: true, last_name: true, reports_to: true } }, category: { select: { name: true } } } as const satisfies Prisma.ExpenseClaimInclude;
 type ClaimRow = Prisma.ExpenseClaimGetPayload<{ include: typeof include }>;

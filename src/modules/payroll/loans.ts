@@ -12,9 +12,9 @@ import { Decimal, moneyString, percentString } from "../../lib/money.ts";
 import { nextNumber } from "../../lib/sequences.ts";
 import { kickMailer } from "../../mail/outbox.ts";
 import { notify } from "../../notify.ts";
-import { loadAttendanceSettings, tenantToday } from "../attendance/settings.ts";
-import { isHr, targetEmployee } from "../leave/access.ts";
-import { notifyEmployee } from "../leave/notices.ts";
+import { loadAttendanceSettings, tenantToday } from "../shared/work-settings.ts";
+import { isHr, targetEmployee } from "../leave/index.ts";
+import { notifyEmployee } from "../leave/index.ts";
 
 const include = { employee: { select: { first_name: true, last_name: true } }, loan_type: { select: { name: true } }, schedule: { orderBy: { seq: "asc" } } } as const satisfies Prisma.LoanAdvanceInclude;
 type LoanRow = Prisma.LoanAdvanceGetPayload<{ include: typeof include }>;

@@ -11,7 +11,7 @@ import { currentTenantId, type ScopedTx } from "../../db/tenancy.ts";
 import { toDateString, weekday, type DateString } from "../../lib/dates.ts";
 import { Decimal } from "../../lib/money.ts";
 import { mapYielding, stringifyYielding } from "../../lib/yielding.ts";
-import { loadAttendanceSettings } from "../attendance/settings.ts";
+import { loadAttendanceSettings } from "../shared/work-settings.ts";
 import {
   buildStructure,
   computeSlip,

@@ -6,7 +6,7 @@ import { invalidField, notFound } from "../../http/errors.ts";
 import type { AreaHandlers } from "../../http/types.ts";
 import { parseDate, toDateString } from "../../lib/dates.ts";
 import { Decimal, moneyString, moneyStringOrNull } from "../../lib/money.ts";
-import { loadAttendanceSettings, tenantToday } from "../attendance/settings.ts";
+import { loadAttendanceSettings, tenantToday } from "../shared/work-settings.ts";
 import { buildStructure, fullAmounts, type ComponentDef } from "./compute.ts";
 import { parseFormula, variablesOf } from "./formula.ts";
 

@@ -6,7 +6,7 @@ import { tenantTx } from "../../db/tenancy.ts";
 import { conflict, notFound } from "../../http/errors.ts";
 import type { AuthContext, RequestBody } from "../../http/types.ts";
 import { toDateString } from "../../lib/dates.ts";
-import { createEmployeeIn, fullEmployeeJson, type EmployeeCreateInput } from "../employees/records.ts";
+import { createEmployeeIn, fullEmployeeJson, type EmployeeCreateInput } from "../employees/index.ts";
 import { candidateInclude, candidateJson, visibleCandidate } from "./candidates.ts";
 import { companyToday, lockState } from "./common.ts";
 

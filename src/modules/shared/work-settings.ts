@@ -1,4 +1,5 @@
-// Attendance settings of the tenant (one optional row; defaults otherwise). Weekly offs follow the
+// The tenant's working-time settings (the attendance settings row, defaults otherwise) and its
+// "today": read by attendance, leave and payroll, so they live here, outside any area. Weekly offs follow the
 // company settings unless set here; they are what leave day counts and attendance use.
 import { currentTenantId, db } from "../../db/tenancy.ts";
 import type { DateString } from "../../lib/dates.ts";

@@ -1,11 +1,13 @@
-// Every background job of the service, registered once at start-up (server and tests).
+// Every background job of the service, registered once at start-up (server and tests). It lives
+// beside the areas, not in src/jobs: the job queue is a shared service and imports no area; the
+// areas' jobs are named here through each area's public face (index.ts).
 import { pruneThrottle } from "../auth/limiter.ts";
+import { registerJob } from "../jobs/queue.ts";
 import { deliverDueEmails } from "../mail/deliver.ts";
-import { COMPLETE_EXITS_JOB, completeDueExits } from "../modules/employees/exits.ts";
-import { accrualJob, expiryJob } from "../modules/leave/jobs.ts";
-import { PAYROLL_RUNS_JOB, runQueuedPayrollRuns } from "../modules/payroll/jobs.ts";
-import { EXPIRE_OFFERS_JOB, expireOffersEverywhere } from "../modules/recruitment/offers.ts";
-import { registerJob } from "./queue.ts";
+import { COMPLETE_EXITS_JOB, completeDueExits } from "./employees/index.ts";
+import { accrualJob, expiryJob } from "./leave/index.ts";
+import { PAYROLL_RUNS_JOB, runQueuedPayrollRuns } from "./payroll/index.ts";
+import { EXPIRE_OFFERS_JOB, expireOffersEverywhere } from "./recruitment/index.ts";
 
 let registered = false;
 export function registerAllJobs(): void {
