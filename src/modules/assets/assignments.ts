@@ -8,8 +8,9 @@ import { parseDate } from "../../lib/dates.ts";
 import { kickMailer } from "../../mail/outbox.ts";
 import { notify } from "../../notify.ts";
 import type { Prisma } from "../../../generated/prisma/client.ts";
-import { checkCalendarDates, companyToday, employeeName, isAssetManager, lockAsset, usersOfEmployee, type AssetCondition } from "./common.ts";
+import { checkCalendarDates, companyToday, employeeName, lockAsset, usersOfEmployee, type AssetCondition } from "./common.ts";
 import { assignmentInclude, assignmentJson } from "./views.ts";
+import { isHr } from "../shared/access.ts";
 
 /** Employees of these statuses cannot receive assets. */
 const NOT_ASSIGNABLE = new Set(["inactive", "exited"]);
@@ -19,7 +20,7 @@ const NOT_ASSIGNABLE = new Set(["inactive", "exited"]);
  * the caller can see nothing (no linked record).
  */
 export function ownEmployeeFilter(auth: AuthContext): { employee_id?: string } | null {
-  if (isAssetManager(auth)) return {};
+  if (isHr(auth)) return {};
   return auth.employeeId ? { employee_id: auth.employeeId } : null;
 }
 

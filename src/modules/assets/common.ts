@@ -3,10 +3,10 @@
 import { systemDb } from "../../db/client.ts";
 import type { ScopedTx } from "../../db/tenancy.ts";
 import { invalidField } from "../../http/errors.ts";
-import type { AuthContext } from "../../http/types.ts";
 import { parseDate, toDateString, todayIn, type DateString } from "../../lib/dates.ts";
 import { money } from "../../lib/money.ts";
 import type { components } from "../../../generated/api-types.ts";
+import { hrMemberIds, userNames } from "../shared/access.ts";
 
 export type AssetStatus = components["schemas"]["AssetStatus"];
 export type AssetCondition = components["schemas"]["AssetCondition"];
@@ -15,7 +15,6 @@ export type DamageStatus = components["schemas"]["AssetDamageReportStatus"];
 export type ReturnRequestStatus = components["schemas"]["AssetReturnRequestStatus"];
 
 /** Owner, admin and hr manage assets; managers and employees act on what they hold. */
-export const isAssetManager = (auth: Pick<AuthContext, "role">) => auth.role === "owner" || auth.role === "admin" || auth.role === "hr";
 
 /** Today in the company's time zone. */
 export async function companyToday(tenantId: string): Promise<DateString> {
@@ -27,12 +26,7 @@ export function employeeName(e: { first_name: string; last_name: string }): stri
   return `${e.first_name} ${e.last_name}`.trim();
 }
 
-export async function userNames(ids: (string | null | undefined)[]): Promise<Map<string, { name: string; email: string }>> {
-  const unique = [...new Set(ids.filter((x): x is string => Boolean(x)))];
-  if (!unique.length) return new Map();
-  const users = await systemDb.user.findMany({ where: { id: { in: unique } }, select: { id: true, name: true, email: true } });
-  return new Map(users.map((u) => [u.id, { name: u.name, email: u.email }]));
-}
+export { userNames };
 
 /**
  * 400 unless each given `YYYY-MM-DD` is a real calendar day (the document's `format: date` check
@@ -85,6 +79,5 @@ export async function usersOfEmployee(tx: ScopedTx, employeeId: string): Promise
 
 /** Owner, admin and hr members of the company other than `except`. */
 export async function assetManagers(tx: ScopedTx, except: string): Promise<string[]> {
-  const ms = await tx.membership.findMany({ where: { role: { in: ["owner", "admin", "hr"] }, NOT: { user_id: except } }, select: { user_id: true } });
-  return ms.map((m) => m.user_id);
+  return hrMemberIds(tx, except);
 }

@@ -10,9 +10,10 @@ import type { AuthContext } from "../../http/types.ts";
 import { kickMailer } from "../../mail/outbox.ts";
 import { notify } from "../../notify.ts";
 import type { Prisma } from "../../../generated/prisma/client.ts";
-import { amount, assetManagers, isAssetManager, lockAsset, userNames, type AssetCondition, type AssetStatus, type DamageSeverity, type DamageStatus } from "./common.ts";
+import { amount, assetManagers, lockAsset, userNames, type AssetCondition, type AssetStatus, type DamageSeverity, type DamageStatus } from "./common.ts";
 import { ownEmployeeFilter } from "./assignments.ts";
 import { damageReportInclude, damageReportsJson } from "./views.ts";
+import { isHr } from "../shared/access.ts";
 
 export async function listDamageReports(auth: AuthContext, query: PageQuery & { status?: DamageStatus; severity?: DamageSeverity; asset_id?: string; employee_id?: string }) {
   const page = pageOf(query);
@@ -32,7 +33,7 @@ export async function listDamageReports(auth: AuthContext, query: PageQuery & { 
 }
 
 export async function reportDamage(auth: AuthContext, body: { asset_id: string; severity: DamageSeverity; description: string; file_id?: string | null }) {
-  const manager = isAssetManager(auth);
+  const manager = isHr(auth);
   if (!manager && !auth.employeeId) throw notFound("Asset");
   if (body.file_id) {
     const f = await db.storedFile.findFirst({ where: { id: body.file_id, ...(manager ? {} : { uploaded_by: auth.userId }) }, select: { id: true } });

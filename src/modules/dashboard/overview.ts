@@ -10,6 +10,7 @@ import { currentTenantId, db } from "../../db/tenancy.ts";
 import type { AuthContext } from "../../http/types.ts";
 import { addDays, eachDay, todayIn } from "../../lib/dates.ts";
 import { Decimal } from "../../lib/money.ts";
+import { isHr } from "../shared/access.ts";
 
 export type Scope = "company" | "team" | "department" | "self";
 const STATUSES = ["active", "inactive", "on_notice", "exited"] as const;
@@ -25,7 +26,7 @@ interface Celebration {
 
 /** Which employees the caller's figures cover, as a SQL condition on `e`. */
 async function scopeOf(auth: AuthContext): Promise<{ scope: Scope; cond: Prisma.Sql }> {
-  if (auth.role === "owner" || auth.role === "admin" || auth.role === "hr") return { scope: "company", cond: Prisma.sql`TRUE` };
+  if (isHr(auth)) return { scope: "company", cond: Prisma.sql`TRUE` };
   const me = auth.employeeId ? await db.employee.findFirst({ where: { id: auth.employeeId, deleted_at: null }, select: { id: true, department: true } }) : null;
   if (!me) return { scope: "self", cond: Prisma.sql`FALSE` };
   if (auth.role === "manager") return { scope: "team", cond: Prisma.sql`(e.id = ${me.id}::uuid OR e.reports_to = ${me.id}::uuid)` };
@@ -60,7 +61,7 @@ async function onLeaveToday(live: Prisma.Sql, today: string): Promise<number> {
  * manager for their direct reports; an employee decides nothing.
  */
 async function pendingApprovalsFor(auth: AuthContext): Promise<number> {
-  const everyone = auth.role === "owner" || auth.role === "admin" || auth.role === "hr";
+  const everyone = isHr(auth);
   if (!everyone && (auth.role !== "manager" || !auth.employeeId)) return 0;
   const tenant = currentTenantId();
   const whose = everyone ? Prisma.sql`TRUE` : Prisma.sql`e.reports_to = ${auth.employeeId}::uuid`;

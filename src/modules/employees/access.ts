@@ -8,15 +8,13 @@
 import type { Employee } from "../../../generated/prisma/client.ts";
 import { db } from "../../db/tenancy.ts";
 import { notFound } from "../../http/errors.ts";
-import type { AuthContext, Role } from "../../http/types.ts";
+import type { AuthContext } from "../../http/types.ts";
+import { isHr } from "../shared/access.ts";
 
 export type Access = "full" | "masked" | "directory";
 
-const PRIVILEGED: ReadonlySet<Role> = new Set(["owner", "admin", "hr"]);
-export const isPrivileged = (auth: Pick<AuthContext, "role">) => PRIVILEGED.has(auth.role);
-
 export function accessTo(auth: Pick<AuthContext, "role" | "employeeId">, e: Pick<Employee, "id" | "reports_to">): Access {
-  if (isPrivileged(auth)) return "full";
+  if (isHr(auth)) return "full";
   if (auth.employeeId && auth.employeeId === e.id) return "full";
   if (auth.role === "manager" && auth.employeeId && e.reports_to === auth.employeeId) return "masked";
   return "directory";
@@ -39,6 +37,6 @@ export async function loadVisibleEmployee(auth: AuthContext, id: string): Promis
 
 /** The live employee if it is the caller's own record or the caller is privileged, else 404 (self-service actions). */
 export async function loadSelfOrPrivileged(auth: AuthContext, id: string): Promise<Employee> {
-  if (!isPrivileged(auth) && auth.employeeId !== id) throw notFound("Employee");
+  if (!isHr(auth) && auth.employeeId !== id) throw notFound("Employee");
   return loadLiveEmployee(id);
 }

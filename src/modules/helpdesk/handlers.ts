@@ -1,6 +1,5 @@
 // Helpdesk: tickets with a real status machine, assignment to agents, and a conversation.
 import { audit } from "../../audit.ts";
-import { systemDb } from "../../db/client.ts";
 import { db, tenantTx } from "../../db/tenancy.ts";
 import { ack, created, ok, pageOf, paginated } from "../../http/envelope.ts";
 import { conflict, forbidden, invalidField, notFound } from "../../http/errors.ts";
@@ -9,23 +8,17 @@ import { nextNumber } from "../../lib/sequences.ts";
 import { kickMailer } from "../../mail/outbox.ts";
 import { notify } from "../../notify.ts";
 import type { Prisma } from "../../../generated/prisma/client.ts";
-import { canTransition, isAgent, requesterMayChange, type TicketStatus } from "./tickets.ts";
+import { canTransition, requesterMayChange, type TicketStatus } from "./tickets.ts";
+import { hrMemberIds, isHr, userNames } from "../shared/access.ts";
 
 type Ticket = Awaited<ReturnType<typeof db.helpdeskTicket.findFirstOrThrow>>;
 
-async function namesOf(ids: (string | null)[]): Promise<Map<string, { name: string; email: string }>> {
-  const unique = [...new Set(ids.filter((x): x is string => Boolean(x)))];
-  if (!unique.length) return new Map();
-  const users = await systemDb.user.findMany({ where: { id: { in: unique } }, select: { id: true, name: true, email: true } });
-  return new Map(users.map((u) => [u.id, { name: u.name, email: u.email }]));
-}
-
 function visibleMessages(auth: AuthContext): Prisma.HelpdeskMessageWhereInput {
-  return isAgent(auth) ? {} : { internal: false };
+  return isHr(auth) ? {} : { internal: false };
 }
 
 async function ticketsJson(auth: AuthContext, tickets: Ticket[]) {
-  const names = await namesOf(tickets.flatMap((t) => [t.requester_user_id, t.assignee_user_id]));
+  const names = await userNames(tickets.flatMap((t) => [t.requester_user_id, t.assignee_user_id]));
   const counts = tickets.length
     ? await db.helpdeskMessage.groupBy({ by: ["ticket_id"], where: { ticket_id: { in: tickets.map((t) => t.id) }, ...visibleMessages(auth) }, _count: { _all: true } })
     : [];
@@ -53,19 +46,15 @@ async function ticketsJson(auth: AuthContext, tickets: Ticket[]) {
 
 /** The ticket if the caller may see it: agents see all, others their own. */
 async function visibleTicket(auth: AuthContext, id: string): Promise<Ticket> {
-  const t = await db.helpdeskTicket.findFirst({ where: { id, deleted_at: null, ...(isAgent(auth) ? {} : { requester_user_id: auth.userId }) } });
+  const t = await db.helpdeskTicket.findFirst({ where: { id, deleted_at: null, ...(isHr(auth) ? {} : { requester_user_id: auth.userId }) } });
   if (!t) throw notFound("Ticket");
   return t;
-}
-
-async function agentsOfTenant(): Promise<{ user_id: string }[]> {
-  return db.membership.findMany({ where: { role: { in: ["owner", "admin", "hr"] } }, select: { user_id: true } });
 }
 
 export const handlers = {
   async listHelpdeskTickets({ query, auth }) {
     const page = pageOf(query);
-    const where: Prisma.HelpdeskTicketWhereInput = { deleted_at: null, ...(isAgent(auth) ? {} : { requester_user_id: auth.userId }) };
+    const where: Prisma.HelpdeskTicketWhereInput = { deleted_at: null, ...(isHr(auth) ? {} : { requester_user_id: auth.userId }) };
     if (query.status) where.status = query.status;
     if (query.priority) where.priority = query.priority;
     if (query.category) where.category = query.category;
@@ -85,8 +74,8 @@ export const handlers = {
         data: { ticket_number, title: body.title.trim(), category: body.category, priority: body.priority, description: body.description, requester_user_id: auth.userId, requester_employee_id: auth.employeeId } as any,
       });
       await audit({ action: "helpdesk.ticket_created", entity_type: "helpdesk_ticket", entity_id: t.id, changes: { ticket_number, priority: body.priority, category: body.category } }, tx);
-      for (const agent of await tx.membership.findMany({ where: { role: { in: ["owner", "admin", "hr"] }, NOT: { user_id: auth.userId } }, select: { user_id: true } }))
-        await notify(tx, { userId: agent.user_id, kind: "helpdesk.ticket_created", title: `New ${body.priority} ticket ${ticket_number}: ${body.title}`, link: `/api/helpdesk/tickets/${t.id}` });
+      for (const userId of await hrMemberIds(tx, auth.userId))
+        await notify(tx, { userId, kind: "helpdesk.ticket_created", title: `New ${body.priority} ticket ${ticket_number}: ${body.title}`, link: `/api/helpdesk/tickets/${t.id}` });
       return t;
     });
     return created((await ticketsJson(auth, [ticket]))[0], "Ticket created");
@@ -98,10 +87,9 @@ export const handlers = {
 
   async updateHelpdeskTicket({ params, body, auth }) {
     const current = await visibleTicket(auth, params.id);
-    if (!isAgent(auth) && !requesterMayChange(current.status as TicketStatus, body)) throw forbidden("Only the helpdesk team can change this; you may close your ticket or reopen a resolved one");
+    if (!isHr(auth) && !requesterMayChange(current.status as TicketStatus, body)) throw forbidden("Only the helpdesk team can change this; you may close your ticket or reopen a resolved one");
     if (body.assignee_user_id) {
-      const agents = await agentsOfTenant();
-      if (!agents.some((a) => a.user_id === body.assignee_user_id)) throw invalidField("body.assignee_user_id", "must be an owner, admin or hr member of the company");
+      if (!(await hrMemberIds()).includes(body.assignee_user_id)) throw invalidField("body.assignee_user_id", "must be an owner, admin or hr member of the company");
     }
     const updated = await tenantTx(async (tx) => {
       // Lock the row: two agents changing the status at once are serialised.
@@ -133,7 +121,7 @@ export const handlers = {
       const t = Object.keys(data).length ? await tx.helpdeskTicket.update({ where: { id: current.id }, data }) : current;
       if (Object.keys(changes).length) {
         await audit({ action: changes.status ? "helpdesk.ticket_status_changed" : "helpdesk.ticket_updated", entity_type: "helpdesk_ticket", entity_id: t.id, changes }, tx);
-        const requester = (await namesOf([t.requester_user_id])).get(t.requester_user_id);
+        const requester = (await userNames([t.requester_user_id])).get(t.requester_user_id);
         if (t.requester_user_id !== auth.userId)
           await notify(tx, { userId: t.requester_user_id, email: requester?.email, kind: "helpdesk.ticket_updated", title: `Ticket ${t.ticket_number} is now ${t.status.replace("_", " ")}`, body: `Your ticket "${t.title}" was updated by ${auth.name}.`, link: `/api/helpdesk/tickets/${t.id}` });
         if (changes.assignee_user_id && t.assignee_user_id && t.assignee_user_id !== auth.userId)
@@ -159,7 +147,7 @@ export const handlers = {
     const page = pageOf({ page: query.page, limit: query.limit ?? 50 });
     const where = { ticket_id: t.id, ...visibleMessages(auth) };
     const [rows, total] = await Promise.all([db.helpdeskMessage.findMany({ where, orderBy: [{ created_at: "asc" }, { id: "asc" }], skip: page.skip, take: page.limit }), db.helpdeskMessage.count({ where })]);
-    const names = await namesOf(rows.map((m) => m.author_user_id));
+    const names = await userNames(rows.map((m) => m.author_user_id));
     return paginated(
       rows.map((m) => ({ id: m.id, ticket_id: m.ticket_id, author_user_id: m.author_user_id, author_name: names.get(m.author_user_id)?.name ?? "Former member", body: m.body, internal: m.internal, created_at: m.created_at.toISOString() })),
       page,
@@ -169,7 +157,7 @@ export const handlers = {
 
   async addHelpdeskMessage({ params, body, auth }) {
     const t = await visibleTicket(auth, params.id);
-    if (body.internal && !isAgent(auth)) throw forbidden("Only the helpdesk team can add internal notes");
+    if (body.internal && !isHr(auth)) throw forbidden("Only the helpdesk team can add internal notes");
     const m = await tenantTx(async (tx) => {
       const [row] = await tx.$queryRaw<{ status: string }[]>`SELECT status FROM helpdesk_tickets WHERE tenant_id = ${auth.tenantId}::uuid AND id = ${t.id}::uuid FOR UPDATE`;
       if (row.status === "closed") throw conflict("The ticket is closed; raise a new ticket instead");
@@ -177,7 +165,7 @@ export const handlers = {
       await tx.helpdeskTicket.update({ where: { id: t.id }, data: { updated_at: new Date() } });
       if (!msg.internal) {
         const recipients = auth.userId === t.requester_user_id ? [t.assignee_user_id].filter((x): x is string => Boolean(x)) : [t.requester_user_id];
-        const people = await namesOf(recipients);
+        const people = await userNames(recipients);
         for (const r of recipients)
           await notify(tx, { userId: r, email: people.get(r)?.email, kind: "helpdesk.message", title: `New reply on ticket ${t.ticket_number}`, body: `${auth.name}: ${body.body.slice(0, 500)}`, link: `/api/helpdesk/tickets/${t.id}` });
       }

@@ -1,5 +1,4 @@
 // Helpdesk rules: who sees a ticket, which status changes are allowed, who may make them.
-import type { AuthContext } from "../../http/types.ts";
 
 export type TicketStatus = "open" | "in_progress" | "resolved" | "closed";
 
@@ -9,8 +8,6 @@ const TRANSITIONS: Record<TicketStatus, TicketStatus[]> = {
   resolved: ["open", "closed"],
   closed: [],
 };
-
-export const isAgent = (auth: Pick<AuthContext, "role">) => auth.role === "owner" || auth.role === "admin" || auth.role === "hr";
 
 export function canTransition(from: TicketStatus, to: TicketStatus): boolean {
   return from === to || TRANSITIONS[from].includes(to);

@@ -5,9 +5,7 @@ import { Prisma } from "../../../generated/prisma/client.ts";
 import { db } from "../../db/tenancy.ts";
 import { conflict, forbidden, invalidField, notFound } from "../../http/errors.ts";
 import type { AuthContext } from "../../http/types.ts";
-
-const HR_ROLES = new Set(["owner", "admin", "hr"]);
-export const isHr = (auth: AuthContext) => HR_ROLES.has(auth.role);
+import { isHr } from "../shared/access.ts";
 
 /** `null` = every employee of the tenant; otherwise the ids the caller may see. */
 export type Scope = string[] | null;

@@ -10,7 +10,7 @@ import type { AreaHandlers, AuthContext } from "../../http/types.ts";
 import { addDays, daysBetween, type DateString, parseDate, toDateString } from "../../lib/dates.ts";
 import { kickMailer } from "../../mail/outbox.ts";
 import { loadAttendanceSettings, tenantToday } from "../shared/work-settings.ts";
-import { assertCanCancel, assertCanDecide, assertVisible, employeeFilter, fullName, isHr, loadEmployee, targetEmployee, visibleEmployees } from "./access.ts";
+import { assertCanCancel, assertCanDecide, assertVisible, employeeFilter, fullName, loadEmployee, targetEmployee, visibleEmployees } from "./access.ts";
 import { overlaps } from "./calendar.ts";
 import { Decimal, days, dayString, fromHalves } from "./days.ts";
 import { employeeName, leaveRequestJson } from "./json.ts";
@@ -18,6 +18,7 @@ import { notifyEmployee, notifyManager } from "./notices.ts";
 import { typeApplies } from "./policies.ts";
 import { employeeCalendar, lapsingBefore, ledgerSum, lockEmployees, minimumBalance, type OffCalendar, pendingDays, periodFor, postEntries } from "./store.ts";
 import { consecutiveHalves, countLeaveDays } from "./workdays.ts";
+import { isHr } from "../shared/access.ts";
 
 const include = { ...employeeName, leave_type: { select: { name: true } } } as const;
 const ACTIVE = ["pending", "approved"];

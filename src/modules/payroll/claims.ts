@@ -12,8 +12,9 @@ import { nextNumber } from "../../lib/sequences.ts";
 import { kickMailer } from "../../mail/outbox.ts";
 import { notify } from "../../notify.ts";
 import { loadAttendanceSettings, tenantToday } from "../shared/work-settings.ts";
-import { assertCanDecide, employeeFilter, isHr, targetEmployee, visibleEmployees } from "../leave/index.ts";
+import { assertCanDecide, employeeFilter, targetEmployee, visibleEmployees } from "../leave/index.ts";
 import { notifyEmployee, notifyManager } from "../leave/index.ts";
+import { hrMemberIds, isHr } from "../shared/access.ts";
 
 const include = { employee: { select: { first_name: true, last_name: true, reports_to: true } }, category: { select: { name: true } } } as const satisfies Prisma.ExpenseClaimInclude;
 type ClaimRow = Prisma.ExpenseClaimGetPayload<{ include: typeof include }>;
@@ -93,7 +94,7 @@ export const claimHandlers = {
       await audit({ action: "expense_claim.created", entity_type: "expense_claim", entity_id: c.id, changes: { claim_number, employee_id: employeeId, category: cat.name, amount: body.amount } }, tx);
       const notice = { kind: "expense_claim.submitted", title: `${claim_number}: ${cat.name} claim of ${body.amount} from ${employee.first_name} ${employee.last_name}`, link: `/api/payroll/expense-claims/${c.id}` };
       if (employee.reports_to && employee.reports_to !== auth.employeeId) await notifyManager(tx, employee, notice);
-      else if (!employee.reports_to) for (const m of await tx.membership.findMany({ where: { role: { in: ["owner", "admin", "hr"] }, NOT: { user_id: auth.userId } }, select: { user_id: true } })) await notify(tx, { userId: m.user_id, ...notice });
+      else if (!employee.reports_to) for (const userId of await hrMemberIds(tx, auth.userId)) await notify(tx, { userId, ...notice });
       return c;
     });
     kickMailer();

@@ -13,8 +13,9 @@ import { nextNumber } from "../../lib/sequences.ts";
 import { kickMailer } from "../../mail/outbox.ts";
 import { notify } from "../../notify.ts";
 import { loadAttendanceSettings, tenantToday } from "../shared/work-settings.ts";
-import { isHr, targetEmployee } from "../leave/index.ts";
+import { targetEmployee } from "../leave/index.ts";
 import { notifyEmployee } from "../leave/index.ts";
+import { hrMemberIds, isHr } from "../shared/access.ts";
 
 const include = { employee: { select: { first_name: true, last_name: true } }, loan_type: { select: { name: true } }, schedule: { orderBy: { seq: "asc" } } } as const satisfies Prisma.LoanAdvanceInclude;
 type LoanRow = Prisma.LoanAdvanceGetPayload<{ include: typeof include }>;
@@ -96,10 +97,6 @@ function checkLimits(type: { name: string; max_amount: Prisma.Decimal | null; ma
   if (installments > type.max_installments) throw invalidField("body.installments", `exceeds the limit of ${type.name} (${type.max_installments} installments)`);
 }
 
-async function hrMembers(tx: ScopedTx, except: string) {
-  return tx.membership.findMany({ where: { role: { in: ["owner", "admin", "hr"] }, NOT: { user_id: except } }, select: { user_id: true } });
-}
-
 export const loanHandlers = {
   async listLoanAdvances({ query, auth }) {
     const page = pageOf(query);
@@ -143,8 +140,8 @@ export const loanHandlers = {
         include,
       });
       await audit({ action: "loan_advance.created", entity_type: "loan_advance", entity_id: l.id, changes: { loan_number, employee_id: employeeId, loan_type: type.name, amount: body.amount, installments: body.installments } }, tx);
-      for (const m of await hrMembers(tx, auth.userId))
-        await notify(tx, { userId: m.user_id, kind: "loan.submitted", title: `${loan_number}: ${type.name} of ${body.amount} requested by ${employee.first_name} ${employee.last_name}`, link: `/api/payroll/loan-advances/${l.id}` });
+      for (const userId of await hrMemberIds(tx, auth.userId))
+        await notify(tx, { userId, kind: "loan.submitted", title: `${loan_number}: ${type.name} of ${body.amount} requested by ${employee.first_name} ${employee.last_name}`, link: `/api/payroll/loan-advances/${l.id}` });
       return l;
     });
     return created(loanJson(loan), "Loan application submitted");

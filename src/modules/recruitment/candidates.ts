@@ -9,8 +9,9 @@ import { badRequest, conflict, invalidField, notFound, type ErrorDetail } from "
 import type { AuthContext, RequestBody } from "../../http/types.ts";
 import { kickMailer } from "../../mail/outbox.ts";
 import { notify } from "../../notify.ts";
-import { checkAmount, checkFile, fullName, isRecruiter, lockState, managerDepartment, moneyOut, normalizeTerms, numberOut, trimOrNull, userNames } from "./common.ts";
+import { checkAmount, checkFile, fullName, lockState, managerDepartment, moneyOut, normalizeTerms, numberOut, trimOrNull, userNames } from "./common.ts";
 import { ACTIVE_STAGES, CANDIDATE_MOVES, checkMove, type CandidateStage } from "./states.ts";
+import { isHr } from "../shared/access.ts";
 
 type CreateInput = RequestBody<"createCandidate">;
 type UpdateInput = RequestBody<"updateCandidate">;
@@ -52,7 +53,7 @@ export function candidateJson(c: CandidateRow) {
 
 /** Recruiters see every candidate; managers those of their department's postings and those they interview. */
 export async function candidateScope(auth: AuthContext): Promise<Prisma.CandidateWhereInput> {
-  if (isRecruiter(auth)) return { deleted_at: null };
+  if (isHr(auth)) return { deleted_at: null };
   const dept = await managerDepartment(auth);
   const interviewing: Prisma.CandidateWhereInput = { interviews: { some: { deleted_at: null, interviewer_user_ids: { has: auth.userId } } } };
   return { deleted_at: null, OR: dept ? [{ posting: { department: { equals: dept, mode: "insensitive" } } }, interviewing] : [interviewing] };

@@ -6,9 +6,9 @@ import { invalidField, notFound } from "../../http/errors.ts";
 import type { AuthContext } from "../../http/types.ts";
 import { todayIn, type DateString } from "../../lib/dates.ts";
 import { money, moneyStringOrNull } from "../../lib/money.ts";
+import { hrMemberIds, userNames } from "../shared/access.ts";
 
 /** owner, admin and hr run recruitment; managers raise requisitions and interview. */
-export const isRecruiter = (auth: Pick<AuthContext, "role">) => auth.role === "owner" || auth.role === "admin" || auth.role === "hr";
 
 export interface Company {
   id: string;
@@ -27,12 +27,7 @@ export async function companyToday(tenantId: string): Promise<DateString> {
   return todayIn((await companyOf(tenantId)).timezone);
 }
 
-export async function userNames(ids: (string | null | undefined)[]): Promise<Map<string, { name: string; email: string }>> {
-  const unique = [...new Set(ids.filter((x): x is string => Boolean(x)))];
-  if (!unique.length) return new Map();
-  const users = await systemDb.user.findMany({ where: { id: { in: unique } }, select: { id: true, name: true, email: true } });
-  return new Map(users.map((u) => [u.id, { name: u.name, email: u.email }]));
-}
+export { userNames };
 
 /** The department of the employee record linked to a manager (null when none is linked). */
 export async function managerDepartment(auth: AuthContext): Promise<string | null> {
@@ -43,9 +38,9 @@ export async function managerDepartment(auth: AuthContext): Promise<string | nul
 
 /** owner, admin and hr members of the company other than `except`, with their e-mail addresses. */
 export async function recruiters(tx: ScopedTx, except?: string | null): Promise<{ userId: string; email: string | null }[]> {
-  const ms = await tx.membership.findMany({ where: { role: { in: ["owner", "admin", "hr"] }, ...(except ? { NOT: { user_id: except } } : {}) }, select: { user_id: true } });
-  const names = await userNames(ms.map((m) => m.user_id));
-  return ms.map((m) => ({ userId: m.user_id, email: names.get(m.user_id)?.email ?? null }));
+  const ids = await hrMemberIds(tx, except);
+  const names = await userNames(ids);
+  return ids.map((userId) => ({ userId, email: names.get(userId)?.email ?? null }));
 }
 
 const LOCKABLE = new Set(["job_requisitions", "job_postings", "candidates", "interviews", "interview_sessions", "job_offers"]);

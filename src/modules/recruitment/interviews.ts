@@ -9,9 +9,10 @@ import type { AuthContext, RequestBody } from "../../http/types.ts";
 import { kickMailer } from "../../mail/outbox.ts";
 import { notify } from "../../notify.ts";
 import { moveCandidateStage, referencedCandidate } from "./candidates.ts";
-import { companyOf, formatInstant, fullName, isRecruiter, lockState, trimOrNull, userNames } from "./common.ts";
+import { companyOf, formatInstant, fullName, lockState, trimOrNull, userNames } from "./common.ts";
 import { readPanel } from "./panel.ts";
 import { checkMove, INTERVIEW_MOVES, type InterviewStatus } from "./states.ts";
+import { isHr } from "../shared/access.ts";
 
 type CreateInput = RequestBody<"createInterview">;
 type UpdateInput = RequestBody<"updateInterview">;
@@ -53,7 +54,7 @@ const oneJson = async (i: InterviewRow) => (await interviewsJson([i]))[0];
 
 function scope(auth: AuthContext): Prisma.InterviewWhereInput {
   const live: Prisma.InterviewWhereInput = { deleted_at: null, candidate: { deleted_at: null } };
-  return isRecruiter(auth) ? live : { ...live, interviewer_user_ids: { has: auth.userId } };
+  return isHr(auth) ? live : { ...live, interviewer_user_ids: { has: auth.userId } };
 }
 
 async function visibleInterview(auth: AuthContext, id: string): Promise<InterviewRow> {
@@ -156,7 +157,7 @@ const OUTCOME_KEYS = new Set(["status", "rating", "recommendation", "feedback"])
 
 export async function updateInterview(auth: AuthContext, id: string, body: UpdateInput) {
   const current = await visibleInterview(auth, id);
-  if (!isRecruiter(auth) && (body.status !== "completed" || Object.keys(body).some((k) => !OUTCOME_KEYS.has(k))))
+  if (!isHr(auth) && (body.status !== "completed" || Object.keys(body).some((k) => !OUTCOME_KEYS.has(k))))
     throw forbidden("Interviewers record the outcome only (status completed with rating and feedback); hr schedules and cancels");
   const to = body.status;
   const outcome = body.rating !== undefined || body.feedback !== undefined || body.recommendation !== undefined;

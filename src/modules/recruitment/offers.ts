@@ -18,6 +18,7 @@ import { notify } from "../../notify.ts";
 import { moveCandidateStage, referencedCandidate } from "./candidates.ts";
 import { checkAmount, companyOf, companyToday, EMPLOYMENT_LABELS, formatMoney, fullName, lockState, moneyOut, startOfDayIn, trimOrNull, userNames, type Company } from "./common.ts";
 import { checkMove, OFFER_MOVES, type OfferStatus } from "./states.ts";
+import { hrMemberIds } from "../shared/access.ts";
 
 type CreateInput = RequestBody<"createJobOffer">;
 type UpdateInput = RequestBody<"updateJobOffer">;
@@ -320,8 +321,7 @@ export async function sendAppointment(auth: AuthContext, id: string) {
 export async function tellOfferTeam(tx: ScopedTx, o: OfferRow, kind: string, title: string, body: string) {
   const author = (await userNames([o.created_by])).get(o.created_by);
   await notify(tx, { userId: o.created_by, email: author?.email, kind, title, body, link: `/api/recruitment/offers/${o.id}` });
-  const others = await tx.membership.findMany({ where: { role: { in: ["owner", "admin", "hr"] }, NOT: { user_id: o.created_by } }, select: { user_id: true } });
-  for (const m of others) await notify(tx, { userId: m.user_id, kind, title, body, link: `/api/recruitment/offers/${o.id}` });
+  for (const userId of await hrMemberIds(tx, o.created_by)) await notify(tx, { userId, kind, title, body, link: `/api/recruitment/offers/${o.id}` });
 }
 
 export const EXPIRE_OFFERS_JOB = "recruitment.expire-offers";

@@ -8,8 +8,9 @@ import { conflict, invalidField, notFound } from "../../http/errors.ts";
 import type { AuthContext, RequestBody } from "../../http/types.ts";
 import { parseDate, toDateStringOrNull } from "../../lib/dates.ts";
 import { nextNumber } from "../../lib/sequences.ts";
-import { checkAmount, checkSalaryRange, isRecruiter, lockState, managerDepartment, moneyOut, normalizeTerms, trimOrNull, userNames } from "./common.ts";
+import { checkAmount, checkSalaryRange, lockState, managerDepartment, moneyOut, normalizeTerms, trimOrNull, userNames } from "./common.ts";
 import { checkMove, POSTING_MOVES, type PostingStatus } from "./states.ts";
+import { isHr } from "../shared/access.ts";
 
 type CreateInput = RequestBody<"createJobPosting">;
 type UpdateInput = RequestBody<"updateJobPosting">;
@@ -50,7 +51,7 @@ const oneJson = async (p: PostingRow) => (await postingsJson([p]))[0];
 
 /** Recruiters see every posting; managers those of their department (none without a linked employee). */
 export async function postingScope(auth: AuthContext): Promise<Prisma.JobPostingWhereInput> {
-  if (isRecruiter(auth)) return { deleted_at: null };
+  if (isHr(auth)) return { deleted_at: null };
   const dept = await managerDepartment(auth);
   return dept ? { deleted_at: null, department: { equals: dept, mode: "insensitive" } } : { deleted_at: null, id: { in: [] } };
 }

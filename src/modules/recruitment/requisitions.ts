@@ -10,9 +10,10 @@ import { parseDate, toDateStringOrNull } from "../../lib/dates.ts";
 import { nextNumber } from "../../lib/sequences.ts";
 import { kickMailer } from "../../mail/outbox.ts";
 import { notify } from "../../notify.ts";
-import { checkAmount, checkSalaryRange, isRecruiter, lockState, moneyOut, recruiters, trimOrNull, userNames } from "./common.ts";
+import { checkAmount, checkSalaryRange, lockState, moneyOut, recruiters, trimOrNull, userNames } from "./common.ts";
 import { closePostingsOf } from "./postings.ts";
 import { checkMove, REQUISITION_MOVES, type RequisitionStatus } from "./states.ts";
+import { isHr } from "../shared/access.ts";
 
 type CreateInput = RequestBody<"createJobRequisition">;
 type UpdateInput = RequestBody<"updateJobRequisition">;
@@ -56,7 +57,7 @@ const oneJson = async (r: JobRequisition) => (await requisitionsJson([r]))[0];
 
 /** Managers see the requisitions they raised; recruiters all. */
 function scope(auth: AuthContext): Prisma.JobRequisitionWhereInput {
-  return isRecruiter(auth) ? { deleted_at: null } : { deleted_at: null, requested_by: auth.userId };
+  return isHr(auth) ? { deleted_at: null } : { deleted_at: null, requested_by: auth.userId };
 }
 
 async function visibleRequisition(auth: AuthContext, id: string): Promise<JobRequisition> {
@@ -126,14 +127,14 @@ export async function updateRequisition(auth: AuthContext, id: string, body: Upd
   const fields = fieldData(body);
   const to = body.status;
   if (body.decision_notes !== undefined && to !== "approved" && to !== "rejected") throw invalidField("body.decision_notes", "goes with status approved or rejected");
-  if ((to === "approved" || to === "rejected") && !isRecruiter(auth) && to !== current.status) throw forbidden("Only owner, admin or hr approve or reject requisitions");
+  if ((to === "approved" || to === "rejected") && !isHr(auth) && to !== current.status) throw forbidden("Only owner, admin or hr approve or reject requisitions");
   const updated = await tenantTx(async (tx) => {
     const from = (await lockState(tx, "job_requisitions", "status", auth.tenantId, id)) as RequisitionStatus | null;
     if (!from) throw notFound("Job requisition");
     const before = await tx.jobRequisition.findFirstOrThrow({ where: { id } });
     if (Object.keys(fields).length) {
       if (from !== "draft" && from !== "pending_approval") throw conflict(`The requisition is ${from.replace("_", " ")}; its details can no longer change`);
-      if (!isRecruiter(auth) && from !== "draft") throw conflict("The requisition is awaiting approval; withdraw it to draft to change it");
+      if (!isHr(auth) && from !== "draft") throw conflict("The requisition is awaiting approval; withdraw it to draft to change it");
     }
     checkSalaryRange(fields.min_salary !== undefined ? fields.min_salary : before.min_salary, fields.max_salary !== undefined ? fields.max_salary : before.max_salary);
     const data: Prisma.JobRequisitionUpdateInput = { ...(fields as any) };
@@ -179,7 +180,7 @@ export async function deleteRequisition(auth: AuthContext, id: string) {
   await tenantTx(async (tx) => {
     const status = await lockState(tx, "job_requisitions", "status", auth.tenantId, id);
     if (!status) throw notFound("Job requisition");
-    if (!isRecruiter(auth) && status !== "draft") throw conflict("Only a draft requisition can be deleted by its requester; close it instead");
+    if (!isHr(auth) && status !== "draft") throw conflict("Only a draft requisition can be deleted by its requester; close it instead");
     const postings = await tx.jobPosting.count({ where: { requisition_id: id, deleted_at: null } });
     if (postings) throw conflict(`${postings} job posting(s) were raised from this requisition; close it instead`);
     await tx.jobRequisition.update({ where: { id }, data: { deleted_at: new Date() } });

@@ -5,6 +5,7 @@ import { created, ok } from "../../http/envelope.ts";
 import { notFound, RETRY_AFTER_DOWN_S, unavailable } from "../../http/errors.ts";
 import type { AreaHandlers } from "../../http/types.ts";
 import { fileJson, sendStoredFile, storeUpload } from "../../storage/files.ts";
+import { isHr } from "../shared/access.ts";
 
 const startedAt = Date.now();
 
@@ -46,7 +47,7 @@ export const handlers = {
   },
 
   async downloadFile({ params, auth, res }) {
-    const privileged = ["owner", "admin", "hr"].includes(auth.role);
+    const privileged = isHr(auth);
     const f = await db.storedFile.findFirst({ where: { id: params.fileId, ...(privileged ? {} : { uploaded_by: auth.userId }) } });
     if (!f) throw notFound("File");
     await sendStoredFile(res, f);
