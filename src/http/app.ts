@@ -212,9 +212,9 @@ function sessionWhereNeeded() {
   const cookie = `${SESSION_COOKIE}=`;
   return (req: Request, res: Response, next: NextFunction) => {
     const op = operationOf(req);
-    if (op?.startsSession || op?.area === "auth") return full(req, res, next);
-    if (req.headers.cookie?.includes(cookie)) return (op ? lean : full)(req, res, next);
-    next();
+    if (op?.startsSession) return full(req, res, next);
+    if (!req.headers.cookie?.includes(cookie)) return next();
+    return (op && op.area !== "auth" ? lean : full)(req, res, next);
   };
 }
 
