@@ -44,7 +44,7 @@ export class IdentityCache {
   private connecting: Promise<void> | undefined;
 
   constructor(
-    private readonly url: string,
+    readonly url: string,
     private readonly ttlMs: number,
     private readonly maxEntries = 10_000,
   ) {}
@@ -142,7 +142,7 @@ let cache: IdentityCache | undefined;
 /** The process's cache for the database at `url` (none when IDENTITY_CACHE_TTL_MS is 0). */
 export function identityCache(url: string | undefined): IdentityCache | undefined {
   if (!url || config.identityCacheTtlMs === 0) return undefined;
-  if (cache && (cache as unknown as { url: string }).url !== url) {
+  if (cache && cache.url !== url) {
     void cache.stop();
     cache = undefined;
   }
