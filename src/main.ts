@@ -4,7 +4,8 @@
 import type { Server } from "node:http";
 import type { AddressInfo } from "node:net";
 import { assertProductionConfig, config } from "./config.ts";
-import { closeDb, initDb } from "./db/client.ts";
+import { identityCache } from "./auth/identity-cache.ts";
+import { closeDb, databaseUrl, getHealthPool, getPool, initDb } from "./db/client.ts";
 import { ensureDatabase } from "./db/embedded.ts";
 import { deployMigrations } from "./db/migrations.ts";
 import { createApp } from "./http/app.ts";
@@ -40,8 +41,6 @@ const server: Server = app.listen(config.port, () => {
  * time out on it). A database that does not answer is logged, and health reports it.
  */
 async function warmUp(): Promise<void> {
-  const { databaseUrl, getHealthPool, getPool } = await import("./db/client.ts");
-  const { identityCache } = await import("./auth/identity-cache.ts");
   const started = Date.now();
   const results = await Promise.allSettled([getPool().query("SELECT 1"), getHealthPool().query("SELECT 1"), identityCache(databaseUrl())?.ready()]);
   const failed = results.filter((r): r is PromiseRejectedResult => r.status === "rejected");

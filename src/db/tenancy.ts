@@ -51,6 +51,7 @@ export async function tenantRead<T>(sql: string, params: unknown[] = []): Promis
   return (await getPool().query({ name: statementName(sql), text: sql, values: [currentTenantId(), ...params] })).rows as T[];
 }
 
+const preparedNames = new Map<string, string>();
 /** A server-side prepared statement's name for `text` (the same text, the same name). */
 function statementName(text: string): string {
   let name = preparedNames.get(text);
@@ -61,29 +62,30 @@ function statementName(text: string): string {
   return name;
 }
 
-const preparedNames = new Map<string, string>();
-/**
- * A read of a Prisma.sql statement straight on the pool as a named (server-side prepared)
- * statement: PostgreSQL parses and plans it once per connection instead of on every request (the
- * leave-balance page spent 1.6 ms of its 7 ms planning). For large reads of several tables whose
- * SQL is built with Prisma.sql; tenancy fails closed as in tenantRead: an active tenant is
- * required, and the statement must pass it as a parameter (`${tenant}::uuid`).
- */
-/**
- * A read of a Prisma.sql statement straight on the pool, planned for its parameters each time (for
- * statements whose best plan depends on a value, such as a LIKE pattern). Tenancy as in
- * tenantPreparedRead.
- */
-export async function tenantSqlRead<T>(query: Prisma.Sql): Promise<T[]> {
-  const tenant = currentTenantId();
-  if (!query.values.includes(tenant)) throw new TenantScopeError("tenantSqlRead: the SQL must filter on the active tenant");
-  return (await getPool().query(query.text, query.values as unknown[])).rows as T[];
+/** The statement's parameters, once it is known to pass the active tenant (fails closed otherwise). */
+function tenantValues(query: Prisma.Sql, reader: string): unknown[] {
+  if (!query.values.includes(currentTenantId())) throw new TenantScopeError(`${reader}: the SQL must filter on the active tenant`);
+  return query.values as unknown[];
 }
 
+/**
+ * A read of a Prisma.sql statement straight on the pool, planned for its parameters each time (for
+ * statements whose best plan depends on a value, such as a LIKE pattern). Tenancy fails closed as
+ * in tenantRead: an active tenant is required, and the statement must pass it as a parameter
+ * (`${tenant}::uuid`).
+ */
+export async function tenantSqlRead<T>(query: Prisma.Sql): Promise<T[]> {
+  return (await getPool().query(query.text, tenantValues(query, "tenantSqlRead"))).rows as T[];
+}
+
+/**
+ * tenantSqlRead as a named (server-side prepared) statement: PostgreSQL parses and plans it once
+ * per connection instead of on every request (the leave-balance page spent 1.6 ms of its 7 ms
+ * planning). For fixed statements whose result columns are named (a `*` would break when a
+ * migration adds a column under a running server).
+ */
 export async function tenantPreparedRead<T>(query: Prisma.Sql): Promise<T[]> {
-  const tenant = currentTenantId();
-  if (!query.values.includes(tenant)) throw new TenantScopeError("tenantPreparedRead: the SQL must filter on the active tenant");
-  return (await getPool().query({ name: statementName(query.text), text: query.text, values: query.values as unknown[] })).rows as T[];
+  return (await getPool().query({ name: statementName(query.text), text: query.text, values: tenantValues(query, "tenantPreparedRead") })).rows as T[];
 }
 
 type Args = Record<string, any>;

@@ -23,13 +23,15 @@ export const created = <T>(data: T, message = "Created") => ({ status: 201 as co
 export const accepted = <T>(data: T, message = "Accepted") => ({ status: 202 as const, body: { data, message } });
 export const ack = (message: string) => ({ status: 200 as const, body: { data: null, message } });
 
+const paginationOf = (page: Page, total: number) => ({ page: page.page, limit: page.limit, total, total_pages: Math.ceil(total / page.limit) });
+
 export function paginated<T, E extends object = {}>(data: T[], page: Page, total: number, message = "OK", extra?: E) {
   return {
     status: 200 as const,
     body: {
       data,
       message,
-      pagination: { page: page.page, limit: page.limit, total, total_pages: Math.ceil(total / page.limit) },
+      pagination: paginationOf(page, total),
       ...(extra ?? ({} as E)),
     },
   };
@@ -42,8 +44,7 @@ export function paginated<T, E extends object = {}>(data: T[], page: Page, total
  * whole body is parsed and sent through res.json, so the validator sees it as any other response.
  */
 export function sendPaginatedJson(res: Response, rowsJson: string, page: Page, total: number, message = "OK"): { sent: true } {
-  const pagination = { page: page.page, limit: page.limit, total, total_pages: Math.ceil(total / page.limit) };
-  const text = `{"data":${rowsJson},"message":${JSON.stringify(message)},"pagination":${JSON.stringify(pagination)}}`;
+  const text = `{"data":${rowsJson},"message":${JSON.stringify(message)},"pagination":${JSON.stringify(paginationOf(page, total))}}`;
   if (res.app.locals.validateResponses) res.status(200).json(JSON.parse(text));
   else res.status(200).type("application/json").send(text);
   return { sent: true };
