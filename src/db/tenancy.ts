@@ -53,7 +53,7 @@ export async function tenantRead<T>(sql: string, params: unknown[] = []): Promis
 
 const preparedNames = new Map<string, string>();
 /** A server-side prepared statement's name for `text` (the same text, the same name). */
-function statementName(text: string): string {
+export function statementName(text: string): string {
   let name = preparedNames.get(text);
   if (!name) {
     name = `hrms_${createHash("sha1").update(text).digest("hex").slice(0, 24)}`;

@@ -10,11 +10,9 @@ import type { AreaHandlers, AuthContext } from "../../http/types.ts";
 import { eachDay, type DateString, parseDate, toDateString, weekday } from "../../lib/dates.ts";
 import { Decimal } from "../../lib/money.ts";
 import { kickMailer } from "../../mail/outbox.ts";
-import { assertCanCancel, assertCanDecide, assertVisible, employeeFilter, employeeScopeSql, fullName, loadEmployee, targetEmployee, visibleEmployees } from "../leave/index.ts";
-import { maxDate, monthRange } from "../leave/index.ts";
-import { employeeName } from "../leave/index.ts";
-import { notifyEmployee, notifyManager } from "../leave/index.ts";
-import { holidayApplies, lockEmployees } from "../leave/index.ts";
+import { employeeName, holidayApplies, maxDate, monthRange } from "../leave/index.ts";
+import { notifyEmployee, notifyManager } from "../shared/notices.ts";
+import { assertCanCancel, assertCanDecide, assertVisible, employeeFilter, employeeScopeSql, fullName, loadEmployee, lockEmployees, targetEmployee, visibleEmployees } from "../shared/people.ts";
 import { derivedStatus, evaluatePunch, localClock, punchProblem, toMinutes } from "./rules.ts";
 import { type EffectiveAttendanceSettings, loadAttendanceSettings, tenantToday } from "../shared/work-settings.ts";
 

@@ -10,13 +10,14 @@ import type { AreaHandlers } from "../../http/types.ts";
 import { addDays, type DateString, parseDate, toDateString } from "../../lib/dates.ts";
 import { kickMailer } from "../../mail/outbox.ts";
 import { loadAttendanceSettings, tenantToday } from "../shared/work-settings.ts";
-import { employeeFilter, employeeScopeSql, loadEmployee, visibleEmployees } from "./access.ts";
+import { employeeFilter, employeeScopeSql, loadEmployee, visibleEmployees } from "../shared/people.ts";
 import { type AccrualDay, type AccrualMode, accrualSchedule, effectiveFrom, prorate } from "./accrual.ts";
 import { Decimal, days, dayString } from "./days.ts";
 import { allocationJson, ledgerJson } from "./json.ts";
-import { notifyEmployee } from "./notices.ts";
+import { notifyEmployee } from "../shared/notices.ts";
 import { applicablePolicy, loadActivePolicies, typeApplies } from "./policies.ts";
-import { currentPeriod, ledgerSum, lockEmployees, lockTenantLeave, minimumBalance, type NewEntry, type PeriodRow, postEntries } from "./store.ts";
+import { currentPeriod, ledgerSum, minimumBalance, type NewEntry, type PeriodRow, postEntries } from "./store.ts";
+import { lockEmployees, lockTenantLeave } from "../shared/people.ts";
 import { isHr } from "../shared/access.ts";
 
 const CHUNK = 2000;

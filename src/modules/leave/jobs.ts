@@ -8,7 +8,8 @@ import { logger } from "../../log.ts";
 import { loadAttendanceSettings, tenantToday } from "../shared/work-settings.ts";
 import { allocationPostings } from "./allocations.ts";
 import { computeLapses } from "./lapse.ts";
-import { expiringCredits, ledgerDebits, lockEmployees, type NewEntry, postEntries } from "./store.ts";
+import { expiringCredits, ledgerDebits, type NewEntry, postEntries } from "./store.ts";
+import { lockEmployees } from "../shared/people.ts";
 
 async function eachTenant(fn: (today: DateString) => Promise<number>, today?: DateString): Promise<number> {
   const tenants = await db.tenant.findMany({ select: { id: true } });

@@ -2,7 +2,7 @@
 import type { components } from "../../../generated/api-types.ts";
 import { toDateString, toDateStringOrNull } from "../../lib/dates.ts";
 import { moneyStringOrNull } from "../../lib/money.ts";
-import { fullName } from "./access.ts";
+import { fullName } from "../shared/people.ts";
 import { dayString, dayStringOrNull, type DayValue } from "./days.ts";
 
 type S = components["schemas"];

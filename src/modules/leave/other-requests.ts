@@ -10,11 +10,12 @@ import type { AreaHandlers, AuthContext } from "../../http/types.ts";
 import { addDays, daysBetween, type DateString, parseDate, toDateString } from "../../lib/dates.ts";
 import { kickMailer } from "../../mail/outbox.ts";
 import { loadAttendanceSettings, tenantToday } from "../shared/work-settings.ts";
-import { assertCanCancel, assertCanDecide, assertVisible, employeeFilter, fullName, loadEmployee, targetEmployee, visibleEmployees } from "./access.ts";
+import { assertCanCancel, assertCanDecide, assertVisible, employeeFilter, fullName, loadEmployee, targetEmployee, visibleEmployees } from "../shared/people.ts";
 import { Decimal, days, dayString, fromHalves } from "./days.ts";
 import { employeeName, encashmentJson, holidayWorkJson, wfhJson } from "./json.ts";
-import { notifyEmployee, notifyManager } from "./notices.ts";
-import { currentPeriod, employeeCalendar, lapsingBefore, ledgerSum, lockEmployees, pendingDays, periodFor, postEntries } from "./store.ts";
+import { notifyEmployee, notifyManager } from "../shared/notices.ts";
+import { currentPeriod, employeeCalendar, lapsingBefore, ledgerSum, pendingDays, periodFor, postEntries } from "./store.ts";
+import { lockEmployees } from "../shared/people.ts";
 import { countLeaveDays } from "./workdays.ts";
 
 const ACTIVE = ["pending", "approved"];

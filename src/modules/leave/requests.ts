@@ -10,13 +10,14 @@ import type { AreaHandlers, AuthContext } from "../../http/types.ts";
 import { addDays, daysBetween, type DateString, parseDate, toDateString } from "../../lib/dates.ts";
 import { kickMailer } from "../../mail/outbox.ts";
 import { loadAttendanceSettings, tenantToday } from "../shared/work-settings.ts";
-import { assertCanCancel, assertCanDecide, assertVisible, employeeFilter, fullName, loadEmployee, targetEmployee, visibleEmployees } from "./access.ts";
+import { assertCanCancel, assertCanDecide, assertVisible, employeeFilter, fullName, loadEmployee, targetEmployee, visibleEmployees } from "../shared/people.ts";
 import { overlaps } from "./calendar.ts";
 import { Decimal, days, dayString, fromHalves } from "./days.ts";
 import { employeeName, leaveRequestJson } from "./json.ts";
-import { notifyEmployee, notifyManager } from "./notices.ts";
+import { notifyEmployee, notifyManager } from "../shared/notices.ts";
 import { typeApplies } from "./policies.ts";
-import { employeeCalendar, lapsingBefore, ledgerSum, lockEmployees, minimumBalance, type OffCalendar, pendingDays, periodFor, postEntries } from "./store.ts";
+import { employeeCalendar, lapsingBefore, ledgerSum, minimumBalance, type OffCalendar, pendingDays, periodFor, postEntries } from "./store.ts";
+import { lockEmployees } from "../shared/people.ts";
 import { consecutiveHalves, countLeaveDays } from "./workdays.ts";
 import { isHr } from "../shared/access.ts";
 

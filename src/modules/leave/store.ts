@@ -1,10 +1,12 @@
 // Database side of the leave rules: locks, ledger sums, reservations, off-day calendars, periods.
 //
 // Locking: every operation that reserves or debits an employee's balance runs in a tenantTx and
-// first takes a transaction-level advisory lock on that employee (plus a shared lock on the
-// tenant's leave data, which bulk allocation takes exclusively). Checks and writes therefore
-// happen one at a time per employee, so parallel requests/approvals can never overdraw.
-import { currentTenantId, db, type ScopedTx } from "../../db/tenancy.ts";
+// first takes lockEmployees (src/modules/shared/people.ts): a transaction-level advisory lock on
+// that employee plus a shared lock on the tenant's leave data, which bulk allocation takes
+// exclusively. Checks and writes therefore happen one at a time per employee, so parallel
+// requests/approvals can never overdraw.
+import { execute, sql, tenant } from "../../db/sql.ts";
+import { db, type ScopedTx } from "../../db/tenancy.ts";
 import { addDays, type DateString, parseDate, toDateString, weekday } from "../../lib/dates.ts";
 import { conflict } from "../../http/errors.ts";
 import { loadAttendanceSettings } from "../shared/work-settings.ts";
@@ -13,17 +15,6 @@ import { computeLapses, type Debit, type ExpiringCredit } from "./lapse.ts";
 import type { IsOff } from "./workdays.ts";
 
 type Client = ScopedTx | typeof db;
-
-export async function lockEmployees(tx: ScopedTx, employeeIds: string[]): Promise<void> {
-  const tenant = currentTenantId();
-  await tx.$executeRaw`SELECT pg_advisory_xact_lock_shared(hashtextextended(${`leave-tenant:${tenant}`}, 0))`;
-  for (const id of [...new Set(employeeIds)].sort()) await tx.$executeRaw`SELECT pg_advisory_xact_lock(hashtextextended(${`leave:${tenant}:${id}`}, 0))`;
-}
-
-/** Exclusive lock on the tenant's leave data (bulk allocation, which debits previous periods). */
-export async function lockTenantLeave(tx: ScopedTx): Promise<void> {
-  await tx.$executeRaw`SELECT pg_advisory_xact_lock(hashtextextended(${`leave-tenant:${currentTenantId()}`}, 0))`;
-}
 
 export interface Account {
   employee_id: string;
@@ -133,12 +124,15 @@ export async function postEntries(c: Client, entries: NewEntry[]): Promise<numbe
     dedupe_key: e.dedupe_key ?? null,
     created_by: e.created_by ?? null,
   }));
-  return c.$executeRaw`
+  return execute(
+    sql`
     INSERT INTO leave_ledger_entries (tenant_id, employee_id, leave_type_id, period_id, entry_type, days, effective_date, expires_on, reference_type, reference_id, reason, dedupe_key, created_by)
-    SELECT ${currentTenantId()}::uuid, x.employee_id, x.leave_type_id, x.period_id, x.entry_type, x.days, x.effective_date, x.expires_on, x.reference_type, x.reference_id, x.reason, x.dedupe_key, x.created_by
+    SELECT ${tenant}::uuid, x.employee_id, x.leave_type_id, x.period_id, x.entry_type, x.days, x.effective_date, x.expires_on, x.reference_type, x.reference_id, x.reason, x.dedupe_key, x.created_by
       FROM jsonb_to_recordset(${JSON.stringify(rows)}::jsonb) AS x(employee_id uuid, leave_type_id uuid, period_id uuid, entry_type text, days numeric, effective_date date, expires_on date,
                                                              reference_type text, reference_id uuid, reason text, dedupe_key text, created_by uuid)
-    ON CONFLICT (tenant_id, dedupe_key) DO NOTHING`;
+    ON CONFLICT (tenant_id, dedupe_key) DO NOTHING`,
+    c,
+  );
 }
 
 // ───────────────────────────── calendars ─────────────────────────────

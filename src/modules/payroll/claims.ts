@@ -12,8 +12,8 @@ import { nextNumber } from "../../lib/sequences.ts";
 import { kickMailer } from "../../mail/outbox.ts";
 import { notify } from "../../notify.ts";
 import { loadAttendanceSettings, tenantToday } from "../shared/work-settings.ts";
-import { assertCanDecide, employeeFilter, targetEmployee, visibleEmployees } from "../leave/index.ts";
-import { notifyEmployee, notifyManager } from "../leave/index.ts";
+import { notifyEmployee, notifyManager } from "../shared/notices.ts";
+import { assertCanDecide, employeeFilter, targetEmployee, visibleEmployees } from "../shared/people.ts";
 import { hrMemberIds, isHr } from "../shared/access.ts";
 
 const include = { employee: { select: { first_name: true, last_name: true, reports_to: true } }, category: { select: { name: true } } } as const satisfies Prisma.ExpenseClaimInclude;

@@ -13,8 +13,8 @@ import { nextNumber } from "../../lib/sequences.ts";
 import { kickMailer } from "../../mail/outbox.ts";
 import { notify } from "../../notify.ts";
 import { loadAttendanceSettings, tenantToday } from "../shared/work-settings.ts";
-import { targetEmployee } from "../leave/index.ts";
-import { notifyEmployee } from "../leave/index.ts";
+import { notifyEmployee } from "../shared/notices.ts";
+import { targetEmployee } from "../shared/people.ts";
 import { hrMemberIds, isHr } from "../shared/access.ts";
 
 const include = { employee: { select: { first_name: true, last_name: true } }, loan_type: { select: { name: true } }, schedule: { orderBy: { seq: "asc" } } } as const satisfies Prisma.LoanAdvanceInclude;

@@ -1,6 +1,6 @@
-// Notifications of the leave and attendance areas: in-app + email (through the outbox) to the
-// employee's linked user - or email only when the employee has no user account - written in the
-// caller's transaction. Call kickMailer() after the commit.
+// Notices to an employee (and their manager) about their requests: in-app + email (through the
+// outbox) to the employee's linked user - or email only when the employee has no user account -
+// written in the caller's transaction.
 import type { ScopedTx } from "../../db/tenancy.ts";
 import { queueEmail } from "../../mail/outbox.ts";
 import { notify } from "../../notify.ts";

@@ -1,11 +1,12 @@
-// Who may see and act on whose leave and attendance records (shared by the leave and attendance
-// areas). Employees act on their own records; managers also see and decide for their direct
-// reports; hr/admin/owner manage everyone. Records outside the caller's view are a 404.
-import { Prisma } from "../../../generated/prisma/client.ts";
-import { db } from "../../db/tenancy.ts";
+// Who may see and act on whose requests and records (leave, attendance, expense claims, loans).
+// Employees act on their own records; managers also see and decide for their direct reports;
+// hr/admin/owner manage everyone. Records outside the caller's view are a 404. Also the lock that
+// serialises every change to one employee's balances and requests.
+import { advisoryLock, type Sql, sql } from "../../db/sql.ts";
+import { db, type ScopedTx } from "../../db/tenancy.ts";
 import { conflict, forbidden, invalidField, notFound } from "../../http/errors.ts";
 import type { AuthContext } from "../../http/types.ts";
-import { isHr } from "../shared/access.ts";
+import { isHr } from "./access.ts";
 
 /** `null` = every employee of the tenant; otherwise the ids the caller may see. */
 export type Scope = string[] | null;
@@ -19,15 +20,14 @@ export async function visibleEmployees(auth: AuthContext): Promise<Scope> {
 }
 
 /**
- * The caller's scope as an SQL condition on an employees alias (`e`), for raw read paths: the
+ * The caller's scope as an SQL condition on the employees alias `e`, for raw read paths: the
  * same rule as visibleEmployees() without a query of its own.
  */
-export function employeeScopeSql(auth: AuthContext, alias = "e"): Prisma.Sql {
-  const a = Prisma.raw(alias);
-  if (isHr(auth)) return Prisma.sql`TRUE`;
-  if (!auth.employeeId) return Prisma.sql`FALSE`;
-  if (auth.role !== "manager") return Prisma.sql`${a}.id = ${auth.employeeId}::uuid`;
-  return Prisma.sql`(${a}.id = ${auth.employeeId}::uuid OR ${a}.reports_to = ${auth.employeeId}::uuid)`;
+export function employeeScopeSql(auth: AuthContext): Sql {
+  if (isHr(auth)) return sql`TRUE`;
+  if (!auth.employeeId) return sql`FALSE`;
+  if (auth.role !== "manager") return sql`e.id = ${auth.employeeId}::uuid`;
+  return sql`(e.id = ${auth.employeeId}::uuid OR e.reports_to = ${auth.employeeId}::uuid)`;
 }
 
 /** Prisma `employee_id` filter combining the caller's scope with an optional requested employee. */
@@ -117,4 +117,20 @@ export function assertCanCancel(auth: AuthContext, e: { id: string; reports_to: 
     return;
   }
   throw conflict(`A ${status} request cannot be cancelled`);
+}
+
+/**
+ * Serialises every change to these employees' balances and requests (leave, attendance
+ * corrections) for the rest of the transaction: a shared lock on the tenant's leave data (which a
+ * bulk allocation takes exclusively, lockTenantLeave) and one exclusive lock per employee, taken in
+ * id order so that two transactions cannot deadlock.
+ */
+export async function lockEmployees(tx: ScopedTx, employeeIds: string[]): Promise<void> {
+  await advisoryLock(tx, "leave-tenant", [], { shared: true });
+  for (const id of [...new Set(employeeIds)].sort()) await advisoryLock(tx, "leave", [id]);
+}
+
+/** Exclusive lock on the tenant's leave data (bulk allocation, which debits previous periods). */
+export async function lockTenantLeave(tx: ScopedTx): Promise<void> {
+  await advisoryLock(tx, "leave-tenant");
 }
