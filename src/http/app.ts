@@ -18,6 +18,7 @@ import { invalidateIdentities } from "../auth/identity-cache.ts";
 import { SESSION_COOKIE, sessionMiddlewares } from "../auth/session.ts";
 import { config } from "../config.ts";
 import { withTenant } from "../db/tenancy.ts";
+import { deliverQueuedMail } from "../mail/outbox.ts";
 import { logRequest, requestContext } from "../log.ts";
 import { MAX_UPLOAD_BYTES } from "../storage/files.ts";
 import { admissionControl, type AdmissionOptions } from "./admission.ts";
@@ -116,7 +117,9 @@ function operationHandler(id: OperationId) {
         ip: req.ip ?? "",
         requestId: res.getHeader("X-Request-Id") as string,
       } as unknown as HandlerContext<OperationId>;
-      const reply = await (auth ? withTenant(auth.tenantId, () => handler(ctx)) : handler(ctx)).finally(() => {
+      // mail the operation queued is delivered once it has finished (src/mail/outbox.ts)
+      const run = () => deliverQueuedMail(() => handler(ctx));
+      const reply = await (auth ? withTenant(auth.tenantId, run) : run()).finally(() => {
         // this process's identity cache must not answer the caller's next request with what its
         // write may have changed (other processes hear of it through NOTIFY); before the response
         if (changesState) invalidateIdentities();

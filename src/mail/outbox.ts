@@ -1,7 +1,23 @@
 // Email is never sent inside a request: `queueEmail` writes an outbox row with the client of the
 // caller's transaction (so the mail exists if and only if the change committed); the job worker
-// (src/jobs) delivers it with retries.
+// (src/jobs) delivers it with retries. Delivery is kicked in one place: every operation (HTTP) and
+// every job runs in `deliverQueuedMail`, which asks the worker to deliver once the work has
+// finished (its transactions committed) if it queued any mail; the sweep every minute delivers
+// whatever else is due.
+import { AsyncLocalStorage } from "node:async_hooks";
 import { jobs } from "../jobs/queue.ts";
+
+const unitOfWork = new AsyncLocalStorage<{ queued: boolean }>();
+
+/** Runs `work`; when it has finished and queued mail, kicks delivery (also when it failed: what committed goes). */
+export async function deliverQueuedMail<T>(work: () => Promise<T>): Promise<T> {
+  const scope = { queued: false };
+  try {
+    return await unitOfWork.run(scope, work);
+  } finally {
+    if (scope.queued) kickMailer();
+  }
+}
 
 export interface EmailMessage {
   to: string;
@@ -14,10 +30,12 @@ type OutboxClient = { emailOutbox: { create: (args: any) => Promise<{ id: string
 
 export async function queueEmail(client: OutboxClient, msg: EmailMessage): Promise<string> {
   const row = await client.emailOutbox.create({ data: { to_address: msg.to, subject: msg.subject, text_body: msg.text, html_body: msg.html ?? null } });
+  const scope = unitOfWork.getStore();
+  if (scope) scope.queued = true;
   return row.id;
 }
 
-/** Call after the transaction that queued mail has committed: delivers without waiting for the sweep. */
-export function kickMailer(): void {
+/** Delivers without waiting for the sweep (deliverQueuedMail calls it; nothing else needs to). */
+function kickMailer(): void {
   jobs.kick("mail.deliver");
 }

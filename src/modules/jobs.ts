@@ -2,12 +2,16 @@
 // beside the areas, not in src/jobs: the job queue is a shared service and imports no area; the
 // areas' jobs are named here through each area's public face (index.ts).
 import { pruneThrottle } from "../auth/limiter.ts";
-import { registerJob } from "../jobs/queue.ts";
+import { registerJob as register } from "../jobs/queue.ts";
 import { deliverDueEmails } from "../mail/deliver.ts";
+import { deliverQueuedMail } from "../mail/outbox.ts";
 import { COMPLETE_EXITS_JOB, completeDueExits } from "./employees/index.ts";
 import { accrualJob, expiryJob } from "./leave/index.ts";
 import { PAYROLL_RUNS_JOB, runQueuedPayrollRuns } from "./payroll/index.ts";
 import { EXPIRE_OFFERS_JOB, expireOffersEverywhere } from "./recruitment/index.ts";
+
+/** A job whose queued mail is delivered as soon as it has finished (like an operation's). */
+const registerJob = (name: string, handler: () => Promise<unknown>, cron?: string) => register(name, () => deliverQueuedMail(handler), cron);
 
 let registered = false;
 export function registerAllJobs(): void {

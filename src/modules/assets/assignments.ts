@@ -5,7 +5,6 @@ import { pageOf, type PageQuery } from "../../http/envelope.ts";
 import { conflict, invalidField, notFound } from "../../http/errors.ts";
 import type { AuthContext } from "../../http/types.ts";
 import { parseDate } from "../../lib/dates.ts";
-import { kickMailer } from "../../mail/outbox.ts";
 import { notify } from "../../notify.ts";
 import type { Prisma } from "../../../generated/prisma/client.ts";
 import { checkCalendarDates, companyToday, employeeName, lockAsset, usersOfEmployee, type AssetCondition } from "./common.ts";
@@ -94,6 +93,5 @@ export async function assignAsset(auth: AuthContext, body: AssignInput) {
       });
     return a;
   });
-  kickMailer();
   return assignmentJson(row);
 }

@@ -7,7 +7,6 @@ import { db, tenantTx } from "../../db/tenancy.ts";
 import { pageOf, type PageQuery } from "../../http/envelope.ts";
 import { conflict, invalidField, notFound } from "../../http/errors.ts";
 import type { AuthContext } from "../../http/types.ts";
-import { kickMailer } from "../../mail/outbox.ts";
 import { notify } from "../../notify.ts";
 import type { Prisma } from "../../../generated/prisma/client.ts";
 import { amount, assetManagers, lockAsset, userNames, type AssetCondition, type AssetStatus, type DamageSeverity, type DamageStatus } from "./common.ts";
@@ -122,6 +121,5 @@ export async function resolveDamage(auth: AuthContext, id: string, body: Resolve
     }
     return tx.assetDamageReport.findFirstOrThrow({ where: { id }, include: damageReportInclude });
   });
-  kickMailer();
   return (await damageReportsJson([row]))[0];
 }

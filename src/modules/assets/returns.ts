@@ -6,7 +6,6 @@ import { pageOf, type PageQuery } from "../../http/envelope.ts";
 import { conflict, invalidField, notFound } from "../../http/errors.ts";
 import type { AuthContext } from "../../http/types.ts";
 import { parseDate, toDateString } from "../../lib/dates.ts";
-import { kickMailer } from "../../mail/outbox.ts";
 import { notify } from "../../notify.ts";
 import type { Prisma } from "../../../generated/prisma/client.ts";
 import { assetManagers, checkCalendarDates, companyToday, lockAsset, usersOfEmployee, type AssetCondition, type AssetStatus, type ReturnRequestStatus } from "./common.ts";
@@ -116,6 +115,5 @@ export async function decideReturn(auth: AuthContext, id: string, body: Decision
       await notify(tx, { userId, email, kind: `asset.return_${body.status}`, title: `Return of asset ${r.assignment.asset.asset_tag} ${body.status}`, body: outcome, link: `/api/assets/return-requests?assignment_id=${assignment.id}` });
     return r;
   });
-  kickMailer();
   return (await returnRequestsJson([row]))[0];
 }

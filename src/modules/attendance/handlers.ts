@@ -9,7 +9,6 @@ import { badRequest, conflict, invalidField, notFound } from "../../http/errors.
 import type { AreaHandlers, AuthContext } from "../../http/types.ts";
 import { eachDay, type DateString, parseDate, toDateString, weekday } from "../../lib/dates.ts";
 import { Decimal } from "../../lib/money.ts";
-import { kickMailer } from "../../mail/outbox.ts";
 import { employeeName, holidayApplies, maxDate, monthRange } from "../leave/index.ts";
 import { notifyEmployee, notifyManager } from "../shared/notices.ts";
 import { assertCanCancel, assertCanDecide, assertVisible, employeeFilter, employeeScopeSql, fullName, loadEmployee, lockEmployees, targetEmployee, visibleEmployees } from "../shared/people.ts";
@@ -317,7 +316,6 @@ export const handlers = {
       await notifyManager(tx, emp, { kind: "regularization.approval_needed", title: `${fullName(emp)} asks to correct attendance of ${body.date}`, body: body.reason });
       return r;
     });
-    kickMailer();
     return created(regularizationJson(row), "Regularization submitted");
   },
 
@@ -383,7 +381,6 @@ export const handlers = {
       await notifyEmployee(tx, r.employee_id, { kind: `regularization.${status}`, title: `Your attendance correction for ${date} was ${status}`, body: body.comment });
       return u;
     });
-    kickMailer();
     return ok(regularizationJson(row), `Regularization ${status}`);
   },
 
@@ -400,7 +397,6 @@ export const handlers = {
       await notifyEmployee(tx, r.employee_id, { kind: "regularization.cancelled", title: `Your attendance correction for ${toDateString(cur.date)} was cancelled` });
       return u;
     });
-    kickMailer();
     return ok(regularizationJson(row), "Regularization cancelled");
   },
 

@@ -9,7 +9,7 @@ import { systemDb } from "../../db/client.ts";
 import { ack, created, ok } from "../../http/envelope.ts";
 import { badRequest, conflict, invalidToken, notFound, rateLimited, unauthenticated } from "../../http/errors.ts";
 import type { AreaHandlers } from "../../http/types.ts";
-import { kickMailer, queueEmail } from "../../mail/outbox.ts";
+import { queueEmail } from "../../mail/outbox.ts";
 
 const RESET_TTL_MS = 3600 * 1000;
 
@@ -108,7 +108,6 @@ export const handlers = {
           text: `Hello ${user.name},\n\nSomeone (hopefully you) asked to reset your password. Open this link within one hour to choose a new one:\n\n${link}\n\nReset token: ${token}\n\nIf you did not ask for this, ignore this email; your password stays unchanged.\n`,
         });
       });
-      kickMailer();
     }
     return ack("If an account exists for this email, a reset link has been sent");
   },

@@ -5,7 +5,6 @@ import { ack, created, ok, pageOf, paginated } from "../../http/envelope.ts";
 import { conflict, forbidden, invalidField, notFound } from "../../http/errors.ts";
 import type { AreaHandlers, AuthContext } from "../../http/types.ts";
 import { nextNumber } from "../../lib/sequences.ts";
-import { kickMailer } from "../../mail/outbox.ts";
 import { notify } from "../../notify.ts";
 import type { Prisma } from "../../../generated/prisma/client.ts";
 import { canTransition, requesterMayChange, type TicketStatus } from "./tickets.ts";
@@ -129,7 +128,6 @@ export const handlers = {
       }
       return t;
     });
-    kickMailer();
     return ok((await ticketsJson(auth, [updated]))[0], "Ticket updated");
   },
 
@@ -171,7 +169,6 @@ export const handlers = {
       }
       return msg;
     });
-    kickMailer();
     return created({ id: m.id, ticket_id: m.ticket_id, author_user_id: m.author_user_id, author_name: auth.name, body: m.body, internal: m.internal, created_at: m.created_at.toISOString() }, "Message added");
   },
 } satisfies AreaHandlers<"helpdesk">;

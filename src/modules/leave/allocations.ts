@@ -8,7 +8,6 @@ import { created, pageOf, paginated, sendPaginatedJson } from "../../http/envelo
 import { badRequest, conflict, invalidField, notFound } from "../../http/errors.ts";
 import type { AreaHandlers } from "../../http/types.ts";
 import { addDays, type DateString, parseDate, toDateString } from "../../lib/dates.ts";
-import { kickMailer } from "../../mail/outbox.ts";
 import { loadAttendanceSettings, tenantToday } from "../shared/work-settings.ts";
 import { employeeFilter, employeeScopeSql, loadEmployee, visibleEmployees } from "../shared/people.ts";
 import { type AccrualDay, type AccrualMode, accrualSchedule, effectiveFrom, prorate } from "./accrual.ts";
@@ -416,7 +415,6 @@ export const allocationHandlers = {
       await notifyEmployee(tx, body.employee_id, { kind: "leave.adjusted", title: `Your ${type.name} balance was adjusted by ${dayString(amount)} days`, body: body.reason });
       return row;
     });
-    kickMailer();
     return created(ledgerJson(entry), "Balance adjusted");
   },
 } satisfies Partial<AreaHandlers<"leave">>;

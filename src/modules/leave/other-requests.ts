@@ -8,7 +8,6 @@ import { created, ok, pageOf, paginated } from "../../http/envelope.ts";
 import { conflict, invalidField, notFound } from "../../http/errors.ts";
 import type { AreaHandlers, AuthContext } from "../../http/types.ts";
 import { addDays, daysBetween, type DateString, parseDate, toDateString } from "../../lib/dates.ts";
-import { kickMailer } from "../../mail/outbox.ts";
 import { loadAttendanceSettings, tenantToday } from "../shared/work-settings.ts";
 import { assertCanCancel, assertCanDecide, assertVisible, employeeFilter, fullName, loadEmployee, targetEmployee, visibleEmployees } from "../shared/people.ts";
 import { Decimal, days, dayString, fromHalves } from "./days.ts";
@@ -116,7 +115,6 @@ export const otherRequestHandlers = {
       await notifyManager(tx, emp, { kind: "wfh.approval_needed", title: `${fullName(emp)} asks to work from home (${range(body.from_date, body.to_date)})`, body: body.reason });
       return r;
     });
-    kickMailer();
     return created(wfhJson(row), "Work-from-home request submitted");
   },
 
@@ -136,7 +134,6 @@ export const otherRequestHandlers = {
       await notifyEmployee(tx, r.employee_id, { kind: `wfh.${body.status}`, title: `Your work-from-home request (${range(toDateString(cur.from_date), toDateString(cur.to_date))}) was ${body.status}`, body: body.comment });
       return u;
     });
-    kickMailer();
     return ok(wfhJson(row), `Work-from-home request ${body.status}`);
   },
 
@@ -153,7 +150,6 @@ export const otherRequestHandlers = {
       await notifyEmployee(tx, r.employee_id, { kind: "wfh.cancelled", title: `Your work-from-home request (${range(toDateString(cur.from_date), toDateString(cur.to_date))}) was cancelled` });
       return u;
     });
-    kickMailer();
     return ok(wfhJson(row), "Work-from-home request cancelled");
   },
 
@@ -190,7 +186,6 @@ export const otherRequestHandlers = {
       await notifyManager(tx, emp, { kind: "comp_off.approval_needed", title: `${fullName(emp)} worked on ${body.date} (${what}) and claims compensatory leave`, body: body.reason });
       return r;
     });
-    kickMailer();
     return created(holidayWorkJson(row), "Claim submitted");
   },
 
@@ -226,7 +221,6 @@ export const otherRequestHandlers = {
       });
       return u;
     });
-    kickMailer();
     return ok(holidayWorkJson(row), `Claim ${body.status}`);
   },
 
@@ -252,7 +246,6 @@ export const otherRequestHandlers = {
       await notifyEmployee(tx, r.employee_id, { kind: "comp_off.cancelled", title: `Your claim for working on ${toDateString(cur.date)} was cancelled` });
       return u;
     });
-    kickMailer();
     return ok(holidayWorkJson(row), "Claim cancelled");
   },
 
@@ -295,7 +288,6 @@ export const otherRequestHandlers = {
       await notifyEmployee(tx, employeeId, { kind: "encashment.submitted", title: `Encashment of ${dayString(n)} days of ${type.name} requested` });
       return r;
     });
-    kickMailer();
     return created(encashmentJson(row), "Encashment requested");
   },
 
@@ -330,7 +322,6 @@ export const otherRequestHandlers = {
       });
       return u;
     });
-    kickMailer();
     return ok(encashmentJson(row), `Encashment ${body.status}`);
   },
 
@@ -353,7 +344,6 @@ export const otherRequestHandlers = {
       await notifyEmployee(tx, r.employee_id, { kind: "encashment.cancelled", title: `Your encashment of ${dayString(cur.days)} days was cancelled` });
       return u;
     });
-    kickMailer();
     return ok(encashmentJson(row), "Encashment cancelled");
   },
 } satisfies Partial<AreaHandlers<"leave">>;

@@ -8,7 +8,6 @@ import { created, ok, pageOf, paginated } from "../../http/envelope.ts";
 import { conflict, invalidField, notFound } from "../../http/errors.ts";
 import type { AreaHandlers, AuthContext } from "../../http/types.ts";
 import { addDays, daysBetween, type DateString, parseDate, toDateString } from "../../lib/dates.ts";
-import { kickMailer } from "../../mail/outbox.ts";
 import { loadAttendanceSettings, tenantToday } from "../shared/work-settings.ts";
 import { assertCanCancel, assertCanDecide, assertVisible, employeeFilter, fullName, loadEmployee, targetEmployee, visibleEmployees } from "../shared/people.ts";
 import { overlaps } from "./calendar.ts";
@@ -190,7 +189,6 @@ export const requestHandlers = {
       await notifyManager(tx, emp, { kind: "leave.approval_needed", title: `${fullName(emp)} requests ${what}`, body: body.reason ?? undefined });
       return r;
     });
-    kickMailer();
     return created(leaveRequestJson(row), "Leave request submitted");
   },
 
@@ -233,7 +231,6 @@ export const requestHandlers = {
       if (body.status === "rejected") await recountNeighbours(tx, cur, emp, auth.userId);
       return updated;
     });
-    kickMailer();
     return ok(leaveRequestJson(row), `Leave request ${body.status}`);
   },
 
@@ -260,7 +257,6 @@ export const requestHandlers = {
       await recountNeighbours(tx, cur, emp, auth.userId);
       return updated;
     });
-    kickMailer();
     return ok(leaveRequestJson(row), "Leave request cancelled");
   },
 } satisfies Partial<AreaHandlers<"leave">>;

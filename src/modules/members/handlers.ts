@@ -7,7 +7,7 @@ import { db, tenantTx } from "../../db/tenancy.ts";
 import { ack, created, ok } from "../../http/envelope.ts";
 import { conflict, forbidden, notFound } from "../../http/errors.ts";
 import type { AreaHandlers, AuthContext, Role } from "../../http/types.ts";
-import { kickMailer, queueEmail } from "../../mail/outbox.ts";
+import { queueEmail } from "../../mail/outbox.ts";
 
 const INVITE_TTL_MS = 7 * 24 * 3600 * 1000;
 
@@ -61,7 +61,6 @@ export const handlers = {
       await audit({ action: "member.invited", entity_type: "invitation", entity_id: inv.id, changes: { email, role: body.role, employee_id: body.employee_id ?? null } }, tx);
       return inv;
     });
-    kickMailer();
     return created(invitationJson(invitation), "Invitation sent");
   },
 

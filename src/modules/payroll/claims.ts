@@ -9,7 +9,6 @@ import type { AreaHandlers, AuthContext } from "../../http/types.ts";
 import { parseDate, toDateString } from "../../lib/dates.ts";
 import { Decimal, moneyString } from "../../lib/money.ts";
 import { nextNumber } from "../../lib/sequences.ts";
-import { kickMailer } from "../../mail/outbox.ts";
 import { notify } from "../../notify.ts";
 import { loadAttendanceSettings, tenantToday } from "../shared/work-settings.ts";
 import { notifyEmployee, notifyManager } from "../shared/notices.ts";
@@ -97,7 +96,6 @@ export const claimHandlers = {
       else if (!employee.reports_to) for (const userId of await hrMemberIds(tx, auth.userId)) await notify(tx, { userId, ...notice });
       return c;
     });
-    kickMailer();
     return created(claimJson(claim), "Expense claim submitted");
   },
 
@@ -144,7 +142,6 @@ export const claimHandlers = {
       }
       return tx.expenseClaim.findFirstOrThrow({ where: { id: cur.id }, include });
     });
-    kickMailer();
     return ok(claimJson(row), body.status ? `Expense claim ${body.status}` : "Expense claim updated");
   },
 
@@ -160,7 +157,6 @@ export const claimHandlers = {
       if (cur.employee_id !== auth.employeeId) await notifyEmployee(tx, cur.employee_id, { kind: "expense_claim.cancelled", title: `Your expense claim ${cur.claim_number} was cancelled`, link: `/api/payroll/expense-claims/${cur.id}` });
       return tx.expenseClaim.findFirstOrThrow({ where: { id: cur.id }, include });
     });
-    kickMailer();
     return ok(claimJson(row), "Expense claim cancelled");
   },
 } satisfies Partial<AreaHandlers<"payroll">>;

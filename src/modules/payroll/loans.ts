@@ -10,7 +10,6 @@ import type { AreaHandlers, AuthContext } from "../../http/types.ts";
 import { parseDate, toDateString } from "../../lib/dates.ts";
 import { Decimal, moneyString, percentString } from "../../lib/money.ts";
 import { nextNumber } from "../../lib/sequences.ts";
-import { kickMailer } from "../../mail/outbox.ts";
 import { notify } from "../../notify.ts";
 import { loadAttendanceSettings, tenantToday } from "../shared/work-settings.ts";
 import { notifyEmployee } from "../shared/notices.ts";
@@ -195,7 +194,6 @@ export const loanHandlers = {
       }
       return tx.loanAdvance.findFirstOrThrow({ where: { id: cur.id }, include });
     });
-    kickMailer();
     return ok(loanJson(row), body.status ? `Loan ${body.status}` : "Loan application updated");
   },
 
@@ -215,7 +213,6 @@ export const loanHandlers = {
       if (cur.employee_id !== auth.employeeId) await notifyEmployee(tx, cur.employee_id, { kind: "loan.cancelled", title: `Your loan ${cur.loan_number} was cancelled`, link: `/api/payroll/loan-advances/${cur.id}` });
       return tx.loanAdvance.findFirstOrThrow({ where: { id: cur.id }, include });
     });
-    kickMailer();
     return ok(loanJson(row), "Loan cancelled");
   },
 
@@ -237,7 +234,6 @@ export const loanHandlers = {
       await notifyEmployee(tx, cur.employee_id, { kind: "loan.deferred", title: `Installment ${next.seq} of ${cur.loan_number} moved from ${from} to ${to}`, body: body?.reason, link: `/api/payroll/loan-advances/${cur.id}` });
       return tx.loanAdvance.findFirstOrThrow({ where: { id: cur.id }, include });
     });
-    kickMailer();
     return ok(loanJson(row), "Installment deferred to the next month");
   },
 } satisfies Partial<AreaHandlers<"payroll">>;

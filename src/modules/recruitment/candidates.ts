@@ -7,7 +7,6 @@ import { db, tenantTx, type ScopedTx } from "../../db/tenancy.ts";
 import { pageOf, type PageQuery } from "../../http/envelope.ts";
 import { badRequest, conflict, invalidField, notFound, type ErrorDetail } from "../../http/errors.ts";
 import type { AuthContext, RequestBody } from "../../http/types.ts";
-import { kickMailer } from "../../mail/outbox.ts";
 import { notify } from "../../notify.ts";
 import { checkAmount, checkFile, fullName, lockState, managerDepartment, moneyOut, normalizeTerms, numberOut, trimOrNull, userNames } from "./common.ts";
 import { ACTIVE_STAGES, CANDIDATE_MOVES, checkMove, type CandidateStage } from "./states.ts";
@@ -247,7 +246,6 @@ export async function updateCandidate(auth: AuthContext, id: string, body: Updat
     }
     return after;
   });
-  kickMailer();
   return candidateJson(updated);
 }
 

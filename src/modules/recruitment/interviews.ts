@@ -6,7 +6,6 @@ import { db, tenantTx, type ScopedTx } from "../../db/tenancy.ts";
 import { pageOf, type PageQuery } from "../../http/envelope.ts";
 import { conflict, forbidden, invalidField, notFound } from "../../http/errors.ts";
 import type { AuthContext, RequestBody } from "../../http/types.ts";
-import { kickMailer } from "../../mail/outbox.ts";
 import { notify } from "../../notify.ts";
 import { moveCandidateStage, referencedCandidate } from "./candidates.ts";
 import { companyOf, formatInstant, fullName, lockState, trimOrNull, userNames } from "./common.ts";
@@ -149,7 +148,6 @@ export async function createInterview(auth: AuthContext, body: CreateInput) {
     await tellInterviewers(tx, auth, interviewers, "recruitment.interview_scheduled", `Interview: ${fullName(candidate)} for ${candidate.posting.title}`, describe(i, fullName(candidate), company.timezone), `/api/recruitment/interviews/${i.id}`);
     return i;
   });
-  kickMailer();
   return oneJson(created);
 }
 
@@ -215,7 +213,6 @@ export async function updateInterview(auth: AuthContext, id: string, body: Updat
       await tellInterviewers(tx, auth, after.interviewer_user_ids, "recruitment.interview_rescheduled", `Updated: ${after.round_name} interview with ${candidate}`, describe(after, candidate, company.timezone), link);
     return after;
   });
-  kickMailer();
   return oneJson(updated);
 }
 
@@ -236,5 +233,4 @@ export async function deleteInterview(auth: AuthContext, id: string) {
     if (status === "scheduled")
       await tellInterviewers(tx, auth, i.interviewer_user_ids, "recruitment.interview_cancelled", `Cancelled: ${i.round_name} interview with ${fullName(i.candidate)}`, describe(i, fullName(i.candidate), company.timezone), `/api/recruitment/interviews/${id}`);
   });
-  kickMailer();
 }

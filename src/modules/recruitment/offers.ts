@@ -13,7 +13,7 @@ import type { AuthContext, RequestBody } from "../../http/types.ts";
 import { addDays, parseDate, toDateString, todayIn } from "../../lib/dates.ts";
 import { nextNumber } from "../../lib/sequences.ts";
 import { logger } from "../../log.ts";
-import { kickMailer, queueEmail } from "../../mail/outbox.ts";
+import { queueEmail } from "../../mail/outbox.ts";
 import { notify } from "../../notify.ts";
 import { moveCandidateStage, referencedCandidate } from "./candidates.ts";
 import { checkAmount, companyOf, companyToday, EMPLOYMENT_LABELS, formatMoney, fullName, lockState, moneyOut, startOfDayIn, trimOrNull, userNames, type Company } from "./common.ts";
@@ -213,7 +213,6 @@ export async function updateOffer(auth: AuthContext, id: string, body: UpdateInp
       });
     return after;
   });
-  kickMailer();
   return offerJson(updated);
 }
 
@@ -294,7 +293,6 @@ export async function sendOffer(auth: AuthContext, id: string) {
     await audit({ action: from === "draft" ? "recruitment.offer_sent" : "recruitment.offer_resent", entity_type: "job_offer", entity_id: id, changes: { status: { from, to: "sent" }, to: after.candidate.email, link_expires_at: linkExpires.toISOString() } }, tx);
     return after;
   });
-  kickMailer();
   return offerJson(sent);
 }
 
@@ -313,7 +311,6 @@ export async function sendAppointment(auth: AuthContext, id: string) {
     await audit({ action: before.appointment_sent_at ? "recruitment.appointment_resent" : "recruitment.appointment_sent", entity_type: "job_offer", entity_id: id, changes: { to: after.candidate.email, link_expires_at: linkExpires.toISOString() } }, tx);
     return after;
   });
-  kickMailer();
   return offerJson(sent);
 }
 

@@ -9,7 +9,6 @@ import { db, tenantTx, withTenant, type ScopedTx } from "../../db/tenancy.ts";
 import { AppError, conflict, moduleDisabled, notFound } from "../../http/errors.ts";
 import type { UploadedFile } from "../../http/types.ts";
 import { toDateString } from "../../lib/dates.ts";
-import { kickMailer } from "../../mail/outbox.ts";
 import { notify } from "../../notify.ts";
 import { storeUpload } from "../../storage/files.ts";
 import { companyOf, companyToday, fullName, lockState, moneyOut, recruiters, trimOrNull, type Company } from "./common.ts";
@@ -143,7 +142,6 @@ export async function answerPublicOffer(token: string, answer: "accepted" | "dec
     });
     return publicOfferJson(o, company, token);
   });
-  kickMailer();
   return result;
 }
 

@@ -8,7 +8,6 @@ import { conflict, forbidden, invalidField, notFound } from "../../http/errors.t
 import type { AuthContext, RequestBody } from "../../http/types.ts";
 import { parseDate, toDateStringOrNull } from "../../lib/dates.ts";
 import { nextNumber } from "../../lib/sequences.ts";
-import { kickMailer } from "../../mail/outbox.ts";
 import { notify } from "../../notify.ts";
 import { checkAmount, checkSalaryRange, lockState, moneyOut, recruiters, trimOrNull, userNames } from "./common.ts";
 import { closePostingsOf } from "./postings.ts";
@@ -171,7 +170,6 @@ export async function updateRequisition(auth: AuthContext, id: string, body: Upd
     if (moving && to === "closed") await closePostingsOf(tx, id, `requisition ${after.requisition_number} closed`);
     return after;
   });
-  kickMailer();
   return oneJson(updated);
 }
 

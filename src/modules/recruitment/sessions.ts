@@ -6,7 +6,7 @@ import { db, tenantTx } from "../../db/tenancy.ts";
 import { pageOf, type PageQuery } from "../../http/envelope.ts";
 import { conflict, invalidField, notFound } from "../../http/errors.ts";
 import type { AuthContext, RequestBody } from "../../http/types.ts";
-import { kickMailer, queueEmail } from "../../mail/outbox.ts";
+import { queueEmail } from "../../mail/outbox.ts";
 import { referencedCandidate } from "./candidates.ts";
 import { companyOf, formatInstant, fullName, lockState, trimOrNull, type Company } from "./common.ts";
 import { ACTIVE_STAGES, checkMove, SESSION_MOVES, type SessionStatus } from "./states.ts";
@@ -145,7 +145,6 @@ export async function sendSession(auth: AuthContext, id: string) {
     await audit({ action: "recruitment.session_sent", entity_type: "interview_session", entity_id: id, changes: { to: after.candidate.email, send_count: { from: current.send_count, to: after.send_count }, scheduled_at: after.scheduled_at.toISOString() } }, tx);
     return after;
   });
-  kickMailer();
   return sessionJson(s);
 }
 
@@ -184,7 +183,6 @@ export async function updateSession(auth: AuthContext, id: string, body: UpdateI
       });
     return after;
   });
-  kickMailer();
   return sessionJson(s);
 }
 
