@@ -2,6 +2,8 @@
 // writes and transactions, and isolation between two tenants through the API.
 import { describe, expect, it } from "vitest";
 import { Prisma } from "../../generated/prisma/client.ts";
+import { systemDb } from "../../src/db/client.ts";
+import { advisoryLock, execute, lockRow, lockRows, query, read, readPrepared, sql, tenant } from "../../src/db/sql.ts";
 import { db, scopeArgs, tenantPreparedRead, tenantRead, tenantScopedModels, tenantSqlRead, tenantTx, TenantScopeError, withTenant } from "../../src/db/tenancy.ts";
 import { expectError, signupTenant, useTestApp } from "../support/app.ts";
 
@@ -27,7 +29,7 @@ describe("tenant-scoped client", () => {
   it("scopes reads, writes and transactions to the active tenant", async () => {
     const a = await signupTenant(t);
     const b = await signupTenant(t);
-    const n = await withTenant(a.tenantId, () => db.notification.create({ data: { user_id: a.userId, kind: "test", title: "for A" } as any }));
+    const n = await withTenant(a.tenantId, () => db.notification.create({ data: { user_id: a.userId, kind: "test", title: "for A" } }));
     expect(n.tenant_id).toBe(a.tenantId);
     // Tenant B cannot read, update or delete A's row, even by id.
     await withTenant(b.tenantId, async () => {
@@ -81,5 +83,43 @@ describe("raw reads on the pool fail closed", () => {
     const prepared = await withTenant(a.tenantId, () => tenantPreparedRead<{ n: number }>(count));
     expect(prepared).toEqual(plain);
     expect(typeof plain[0].n).toBe("number");
+  });
+});
+
+describe("raw SQL through src/db/sql.ts cannot forget the tenant", () => {
+  it("binds the active tenant to the placeholder, and refuses a statement without it or without an active tenant", async () => {
+    const a = await signupTenant(t);
+    const b = await signupTenant(t);
+    const count = sql`SELECT count(*)::int AS n FROM memberships WHERE tenant_id = ${tenant}::uuid`;
+    for (const run of [() => query(count), () => execute(count), () => read(count), () => readPrepared(count)]) await expect(run()).rejects.toThrow(TenantScopeError);
+    // a statement naming a tenant id of its own instead of the placeholder is refused under any tenant
+    const named = sql`SELECT count(*)::int AS n FROM memberships WHERE tenant_id = ${a.tenantId}::uuid`;
+    for (const run of [() => query(named), () => execute(named), () => read(named), () => readPrepared(named)])
+      await expect(withTenant(a.tenantId, run)).rejects.toThrow(/must filter on the active tenant/);
+    // the same statement answers each tenant with its own rows, however it runs
+    const created = await withTenant(a.tenantId, () => db.membership.count());
+    expect(created).toBeGreaterThan(0);
+    for (const run of [() => query<{ n: number }>(count), () => read<{ n: number }>(count), () => readPrepared<{ n: number }>(count)]) {
+      expect(await withTenant(a.tenantId, run)).toEqual([{ n: created }]);
+      expect(await withTenant(b.tenantId, run)).toEqual([{ n: await withTenant(b.tenantId, () => db.membership.count()) }]);
+    }
+    // fragments compose, and the placeholder may sit in a fragment
+    const scoped = sql`tenant_id = ${tenant}::uuid`;
+    expect(await withTenant(a.tenantId, () => query<{ n: number }>(sql`SELECT count(*)::int AS n FROM memberships WHERE ${scoped}`))).toEqual([{ n: created }]);
+  });
+
+  it("lockRows locks only the active tenant's rows, and advisoryLock keys are per tenant", async () => {
+    const a = await signupTenant(t);
+    const b = await signupTenant(t);
+    const [memberA] = await withTenant(a.tenantId, () => db.membership.findMany({ take: 1 }));
+    expect(await withTenant(a.tenantId, () => tenantTx((tx) => lockRows(tx, "memberships", [memberA.id, memberA.id])))).toEqual([memberA.id]);
+    expect(await withTenant(b.tenantId, () => tenantTx((tx) => lockRow(tx, "memberships", memberA.id)))).toBe(false);
+    await expect(withTenant(a.tenantId, () => tenantTx((tx) => lockRows(tx, "memberships; DROP TABLE x", [memberA.id])))).rejects.toThrow(TenantScopeError);
+    await expect(withTenant(a.tenantId, () => tenantTx((tx) => advisoryLock(tx, "test", ["x"])))).resolves.toBeUndefined();
+  });
+
+  it("an insert that does not name its tenant fails (tenant_id has no usable default)", async () => {
+    const a = await signupTenant(t);
+    await expect(systemDb.notification.create({ data: { user_id: a.userId, kind: "test", title: "no tenant" } })).rejects.toThrow(/tenant_id/);
   });
 });

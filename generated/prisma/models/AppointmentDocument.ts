@@ -267,7 +267,7 @@ export type AppointmentDocumentCreateInput = {
 }
 
 export type AppointmentDocumentUncheckedCreateInput = {
-  tenant_id: string
+  tenant_id?: string
   id?: string
   offer_id: string
   file_id: string
@@ -296,7 +296,7 @@ export type AppointmentDocumentUncheckedUpdateInput = {
 }
 
 export type AppointmentDocumentCreateManyInput = {
-  tenant_id: string
+  tenant_id?: string
   id?: string
   offer_id: string
   file_id: string

@@ -428,7 +428,7 @@ export type AssetCreateInput = {
 }
 
 export type AssetUncheckedCreateInput = {
-  tenant_id: string
+  tenant_id?: string
   id?: string
   asset_tag: string
   name: string
@@ -490,7 +490,7 @@ export type AssetUncheckedUpdateInput = {
 }
 
 export type AssetCreateManyInput = {
-  tenant_id: string
+  tenant_id?: string
   id?: string
   asset_tag: string
   name: string
@@ -823,7 +823,7 @@ export type AssetCreateWithoutAssignmentsInput = {
 }
 
 export type AssetUncheckedCreateWithoutAssignmentsInput = {
-  tenant_id: string
+  tenant_id?: string
   id?: string
   asset_tag: string
   name: string
@@ -917,7 +917,7 @@ export type AssetCreateWithoutDamage_reportsInput = {
 }
 
 export type AssetUncheckedCreateWithoutDamage_reportsInput = {
-  tenant_id: string
+  tenant_id?: string
   id?: string
   asset_tag: string
   name: string

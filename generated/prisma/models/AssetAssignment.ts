@@ -379,7 +379,7 @@ export type AssetAssignmentCreateInput = {
 }
 
 export type AssetAssignmentUncheckedCreateInput = {
-  tenant_id: string
+  tenant_id?: string
   id?: string
   asset_id: string
   employee_id: string
@@ -438,7 +438,7 @@ export type AssetAssignmentUncheckedUpdateInput = {
 }
 
 export type AssetAssignmentCreateManyInput = {
-  tenant_id: string
+  tenant_id?: string
   id?: string
   asset_id: string
   employee_id: string
@@ -788,7 +788,7 @@ export type AssetAssignmentCreateWithoutReturn_requestsInput = {
 }
 
 export type AssetAssignmentUncheckedCreateWithoutReturn_requestsInput = {
-  tenant_id: string
+  tenant_id?: string
   id?: string
   asset_id: string
   employee_id: string
@@ -878,7 +878,7 @@ export type AssetAssignmentCreateWithoutDamage_reportsInput = {
 }
 
 export type AssetAssignmentUncheckedCreateWithoutDamage_reportsInput = {
-  tenant_id: string
+  tenant_id?: string
   id?: string
   asset_id: string
   employee_id: string

@@ -255,7 +255,7 @@ export type AssetCategoryScalarWhereWithAggregatesInput = {
 }
 
 export type AssetCategoryCreateInput = {
-  tenant_id: string
+  tenant_id?: string
   id?: string
   name: string
   description?: string | null
@@ -266,7 +266,7 @@ export type AssetCategoryCreateInput = {
 }
 
 export type AssetCategoryUncheckedCreateInput = {
-  tenant_id: string
+  tenant_id?: string
   id?: string
   name: string
   description?: string | null
@@ -299,7 +299,7 @@ export type AssetCategoryUncheckedUpdateInput = {
 }
 
 export type AssetCategoryCreateManyInput = {
-  tenant_id: string
+  tenant_id?: string
   id?: string
   name: string
   description?: string | null
@@ -404,7 +404,7 @@ export type AssetCategoryUpdateOneRequiredWithoutAssetsNestedInput = {
 }
 
 export type AssetCategoryCreateWithoutAssetsInput = {
-  tenant_id: string
+  tenant_id?: string
   id?: string
   name: string
   description?: string | null
@@ -414,7 +414,7 @@ export type AssetCategoryCreateWithoutAssetsInput = {
 }
 
 export type AssetCategoryUncheckedCreateWithoutAssetsInput = {
-  tenant_id: string
+  tenant_id?: string
   id?: string
   name: string
   description?: string | null

@@ -408,7 +408,7 @@ export type AssetDamageReportCreateInput = {
 }
 
 export type AssetDamageReportUncheckedCreateInput = {
-  tenant_id: string
+  tenant_id?: string
   id?: string
   asset_id: string
   assignment_id?: string | null
@@ -461,7 +461,7 @@ export type AssetDamageReportUncheckedUpdateInput = {
 }
 
 export type AssetDamageReportCreateManyInput = {
-  tenant_id: string
+  tenant_id?: string
   id?: string
   asset_id: string
   assignment_id?: string | null

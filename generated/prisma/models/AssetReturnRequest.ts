@@ -316,7 +316,7 @@ export type AssetReturnRequestCreateInput = {
 }
 
 export type AssetReturnRequestUncheckedCreateInput = {
-  tenant_id: string
+  tenant_id?: string
   id?: string
   assignment_id: string
   requested_by: string
@@ -357,7 +357,7 @@ export type AssetReturnRequestUncheckedUpdateInput = {
 }
 
 export type AssetReturnRequestCreateManyInput = {
-  tenant_id: string
+  tenant_id?: string
   id?: string
   assignment_id: string
   requested_by: string

@@ -392,7 +392,7 @@ export type AttendanceRecordCreateInput = {
 }
 
 export type AttendanceRecordUncheckedCreateInput = {
-  tenant_id: string
+  tenant_id?: string
   id?: string
   employee_id: string
   date: Date | string
@@ -442,7 +442,7 @@ export type AttendanceRecordUncheckedUpdateInput = {
 }
 
 export type AttendanceRecordCreateManyInput = {
-  tenant_id: string
+  tenant_id?: string
   id?: string
   employee_id: string
   date: Date | string

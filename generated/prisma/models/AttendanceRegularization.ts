@@ -390,7 +390,7 @@ export type AttendanceRegularizationCreateInput = {
 }
 
 export type AttendanceRegularizationUncheckedCreateInput = {
-  tenant_id: string
+  tenant_id?: string
   id?: string
   employee_id: string
   date: Date | string
@@ -449,7 +449,7 @@ export type AttendanceRegularizationUncheckedUpdateInput = {
 }
 
 export type AttendanceRegularizationCreateManyInput = {
-  tenant_id: string
+  tenant_id?: string
   id?: string
   employee_id: string
   date: Date | string

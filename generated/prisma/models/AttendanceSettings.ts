@@ -316,7 +316,7 @@ export type AttendanceSettingsScalarWhereWithAggregatesInput = {
 }
 
 export type AttendanceSettingsCreateInput = {
-  tenant_id: string
+  tenant_id?: string
   id?: string
   use_company_weekly_offs?: boolean
   weekly_offs?: Prisma.AttendanceSettingsCreateweekly_offsInput | number[]
@@ -328,7 +328,7 @@ export type AttendanceSettingsCreateInput = {
 }
 
 export type AttendanceSettingsUncheckedCreateInput = {
-  tenant_id: string
+  tenant_id?: string
   id?: string
   use_company_weekly_offs?: boolean
   weekly_offs?: Prisma.AttendanceSettingsCreateweekly_offsInput | number[]
@@ -364,7 +364,7 @@ export type AttendanceSettingsUncheckedUpdateInput = {
 }
 
 export type AttendanceSettingsCreateManyInput = {
-  tenant_id: string
+  tenant_id?: string
   id?: string
   use_company_weekly_offs?: boolean
   weekly_offs?: Prisma.AttendanceSettingsCreateweekly_offsInput | number[]
@@ -1183,7 +1183,7 @@ export type AttendanceSettingsCreateArgs<ExtArgs extends runtime.Types.Extension
   /**
    * The data needed to create a AttendanceSettings.
    */
-  data: Prisma.XOR<Prisma.AttendanceSettingsCreateInput, Prisma.AttendanceSettingsUncheckedCreateInput>
+  data?: Prisma.XOR<Prisma.AttendanceSettingsCreateInput, Prisma.AttendanceSettingsUncheckedCreateInput>
 }
 
 /**

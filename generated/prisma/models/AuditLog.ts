@@ -296,7 +296,7 @@ export type AuditLogScalarWhereWithAggregatesInput = {
 }
 
 export type AuditLogCreateInput = {
-  tenant_id: string
+  tenant_id?: string
   id?: string
   actor_user_id?: string | null
   actor_email?: string | null
@@ -310,7 +310,7 @@ export type AuditLogCreateInput = {
 }
 
 export type AuditLogUncheckedCreateInput = {
-  tenant_id: string
+  tenant_id?: string
   id?: string
   actor_user_id?: string | null
   actor_email?: string | null
@@ -352,7 +352,7 @@ export type AuditLogUncheckedUpdateInput = {
 }
 
 export type AuditLogCreateManyInput = {
-  tenant_id: string
+  tenant_id?: string
   id?: string
   actor_user_id?: string | null
   actor_email?: string | null

@@ -320,7 +320,7 @@ export type BranchScalarWhereWithAggregatesInput = {
 }
 
 export type BranchCreateInput = {
-  tenant_id: string
+  tenant_id?: string
   id?: string
   name: string
   code?: string | null
@@ -337,7 +337,7 @@ export type BranchCreateInput = {
 }
 
 export type BranchUncheckedCreateInput = {
-  tenant_id: string
+  tenant_id?: string
   id?: string
   name: string
   code?: string | null
@@ -388,7 +388,7 @@ export type BranchUncheckedUpdateInput = {
 }
 
 export type BranchCreateManyInput = {
-  tenant_id: string
+  tenant_id?: string
   id?: string
   name: string
   code?: string | null
@@ -530,7 +530,7 @@ export type BranchUpdateOneWithoutWork_locationsNestedInput = {
 }
 
 export type BranchCreateWithoutEmployeesInput = {
-  tenant_id: string
+  tenant_id?: string
   id?: string
   name: string
   code?: string | null
@@ -546,7 +546,7 @@ export type BranchCreateWithoutEmployeesInput = {
 }
 
 export type BranchUncheckedCreateWithoutEmployeesInput = {
-  tenant_id: string
+  tenant_id?: string
   id?: string
   name: string
   code?: string | null
@@ -610,7 +610,7 @@ export type BranchUncheckedUpdateWithoutEmployeesInput = {
 }
 
 export type BranchCreateWithoutWork_locationsInput = {
-  tenant_id: string
+  tenant_id?: string
   id?: string
   name: string
   code?: string | null
@@ -626,7 +626,7 @@ export type BranchCreateWithoutWork_locationsInput = {
 }
 
 export type BranchUncheckedCreateWithoutWork_locationsInput = {
-  tenant_id: string
+  tenant_id?: string
   id?: string
   name: string
   code?: string | null

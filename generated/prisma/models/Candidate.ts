@@ -601,7 +601,7 @@ export type CandidateCreateInput = {
 }
 
 export type CandidateUncheckedCreateInput = {
-  tenant_id: string
+  tenant_id?: string
   id?: string
   posting_id: string
   first_name: string
@@ -705,7 +705,7 @@ export type CandidateUncheckedUpdateInput = {
 }
 
 export type CandidateCreateManyInput = {
-  tenant_id: string
+  tenant_id?: string
   id?: string
   posting_id: string
   first_name: string
@@ -1338,7 +1338,7 @@ export type CandidateCreateWithoutInterviewsInput = {
 }
 
 export type CandidateUncheckedCreateWithoutInterviewsInput = {
-  tenant_id: string
+  tenant_id?: string
   id?: string
   posting_id: string
   first_name: string
@@ -1488,7 +1488,7 @@ export type CandidateCreateWithoutInterview_sessionsInput = {
 }
 
 export type CandidateUncheckedCreateWithoutInterview_sessionsInput = {
-  tenant_id: string
+  tenant_id?: string
   id?: string
   posting_id: string
   first_name: string
@@ -1638,7 +1638,7 @@ export type CandidateCreateWithoutOffersInput = {
 }
 
 export type CandidateUncheckedCreateWithoutOffersInput = {
-  tenant_id: string
+  tenant_id?: string
   id?: string
   posting_id: string
   first_name: string
@@ -1788,7 +1788,7 @@ export type CandidateCreateWithoutTalent_poolInput = {
 }
 
 export type CandidateUncheckedCreateWithoutTalent_poolInput = {
-  tenant_id: string
+  tenant_id?: string
   id?: string
   posting_id: string
   first_name: string

@@ -624,7 +624,7 @@ export type EmployeeCreateInput = {
 }
 
 export type EmployeeUncheckedCreateInput = {
-  tenant_id: string
+  tenant_id?: string
   id?: string
   employee_code: string
   first_name: string
@@ -776,7 +776,7 @@ export type EmployeeUncheckedUpdateInput = {
 }
 
 export type EmployeeCreateManyInput = {
-  tenant_id: string
+  tenant_id?: string
   id?: string
   employee_code: string
   first_name: string
@@ -1456,7 +1456,7 @@ export type EmployeeCreateWithoutAsset_assignmentsInput = {
 }
 
 export type EmployeeUncheckedCreateWithoutAsset_assignmentsInput = {
-  tenant_id: string
+  tenant_id?: string
   id?: string
   employee_code: string
   first_name: string
@@ -1670,7 +1670,7 @@ export type EmployeeCreateWithoutAttendance_recordsInput = {
 }
 
 export type EmployeeUncheckedCreateWithoutAttendance_recordsInput = {
-  tenant_id: string
+  tenant_id?: string
   id?: string
   employee_code: string
   first_name: string
@@ -1884,7 +1884,7 @@ export type EmployeeCreateWithoutAttendance_regularizationsInput = {
 }
 
 export type EmployeeUncheckedCreateWithoutAttendance_regularizationsInput = {
-  tenant_id: string
+  tenant_id?: string
   id?: string
   employee_code: string
   first_name: string
@@ -2098,7 +2098,7 @@ export type EmployeeCreateWithoutReportsInput = {
 }
 
 export type EmployeeUncheckedCreateWithoutReportsInput = {
-  tenant_id: string
+  tenant_id?: string
   id?: string
   employee_code: string
   first_name: string
@@ -2470,7 +2470,7 @@ export type EmployeeCreateWithoutDocumentsInput = {
 }
 
 export type EmployeeUncheckedCreateWithoutDocumentsInput = {
-  tenant_id: string
+  tenant_id?: string
   id?: string
   employee_code: string
   first_name: string
@@ -2684,7 +2684,7 @@ export type EmployeeCreateWithoutExitInput = {
 }
 
 export type EmployeeUncheckedCreateWithoutExitInput = {
-  tenant_id: string
+  tenant_id?: string
   id?: string
   employee_code: string
   first_name: string
@@ -3146,7 +3146,7 @@ export type EmployeeCreateWithoutLeave_policy_employeesInput = {
 }
 
 export type EmployeeUncheckedCreateWithoutLeave_policy_employeesInput = {
-  tenant_id: string
+  tenant_id?: string
   id?: string
   employee_code: string
   first_name: string
@@ -3360,7 +3360,7 @@ export type EmployeeCreateWithoutLeave_allocationsInput = {
 }
 
 export type EmployeeUncheckedCreateWithoutLeave_allocationsInput = {
-  tenant_id: string
+  tenant_id?: string
   id?: string
   employee_code: string
   first_name: string
@@ -3574,7 +3574,7 @@ export type EmployeeCreateWithoutLeave_ledger_entriesInput = {
 }
 
 export type EmployeeUncheckedCreateWithoutLeave_ledger_entriesInput = {
-  tenant_id: string
+  tenant_id?: string
   id?: string
   employee_code: string
   first_name: string
@@ -3788,7 +3788,7 @@ export type EmployeeCreateWithoutLeave_requestsInput = {
 }
 
 export type EmployeeUncheckedCreateWithoutLeave_requestsInput = {
-  tenant_id: string
+  tenant_id?: string
   id?: string
   employee_code: string
   first_name: string
@@ -4002,7 +4002,7 @@ export type EmployeeCreateWithoutLeave_encashmentsInput = {
 }
 
 export type EmployeeUncheckedCreateWithoutLeave_encashmentsInput = {
-  tenant_id: string
+  tenant_id?: string
   id?: string
   employee_code: string
   first_name: string
@@ -4216,7 +4216,7 @@ export type EmployeeCreateWithoutWfh_requestsInput = {
 }
 
 export type EmployeeUncheckedCreateWithoutWfh_requestsInput = {
-  tenant_id: string
+  tenant_id?: string
   id?: string
   employee_code: string
   first_name: string
@@ -4430,7 +4430,7 @@ export type EmployeeCreateWithoutHoliday_work_requestsInput = {
 }
 
 export type EmployeeUncheckedCreateWithoutHoliday_work_requestsInput = {
-  tenant_id: string
+  tenant_id?: string
   id?: string
   employee_code: string
   first_name: string
@@ -4644,7 +4644,7 @@ export type EmployeeCreateWithoutSalary_setupsInput = {
 }
 
 export type EmployeeUncheckedCreateWithoutSalary_setupsInput = {
-  tenant_id: string
+  tenant_id?: string
   id?: string
   employee_code: string
   first_name: string
@@ -4858,7 +4858,7 @@ export type EmployeeCreateWithoutPayroll_slipsInput = {
 }
 
 export type EmployeeUncheckedCreateWithoutPayroll_slipsInput = {
-  tenant_id: string
+  tenant_id?: string
   id?: string
   employee_code: string
   first_name: string
@@ -5072,7 +5072,7 @@ export type EmployeeCreateWithoutLoan_advancesInput = {
 }
 
 export type EmployeeUncheckedCreateWithoutLoan_advancesInput = {
-  tenant_id: string
+  tenant_id?: string
   id?: string
   employee_code: string
   first_name: string
@@ -5286,7 +5286,7 @@ export type EmployeeCreateWithoutExpense_claimsInput = {
 }
 
 export type EmployeeUncheckedCreateWithoutExpense_claimsInput = {
-  tenant_id: string
+  tenant_id?: string
   id?: string
   employee_code: string
   first_name: string
@@ -5500,7 +5500,7 @@ export type EmployeeCreateWithoutMembershipsInput = {
 }
 
 export type EmployeeUncheckedCreateWithoutMembershipsInput = {
-  tenant_id: string
+  tenant_id?: string
   id?: string
   employee_code: string
   first_name: string
@@ -5714,7 +5714,7 @@ export type EmployeeCreateWithoutInvitationsInput = {
 }
 
 export type EmployeeUncheckedCreateWithoutInvitationsInput = {
-  tenant_id: string
+  tenant_id?: string
   id?: string
   employee_code: string
   first_name: string
@@ -5928,7 +5928,7 @@ export type EmployeeCreateWithoutRecruitment_candidatesInput = {
 }
 
 export type EmployeeUncheckedCreateWithoutRecruitment_candidatesInput = {
-  tenant_id: string
+  tenant_id?: string
   id?: string
   employee_code: string
   first_name: string

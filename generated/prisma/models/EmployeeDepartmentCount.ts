@@ -262,14 +262,14 @@ export type EmployeeDepartmentCountScalarWhereWithAggregatesInput = {
 
 export type EmployeeDepartmentCountCreateInput = {
   id?: bigint | number
-  tenant_id: string
+  tenant_id?: string
   department: string
   live_count?: number
 }
 
 export type EmployeeDepartmentCountUncheckedCreateInput = {
   id?: bigint | number
-  tenant_id: string
+  tenant_id?: string
   department: string
   live_count?: number
 }
@@ -290,7 +290,7 @@ export type EmployeeDepartmentCountUncheckedUpdateInput = {
 
 export type EmployeeDepartmentCountCreateManyInput = {
   id?: bigint | number
-  tenant_id: string
+  tenant_id?: string
   department: string
   live_count?: number
 }

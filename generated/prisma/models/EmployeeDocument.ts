@@ -279,7 +279,7 @@ export type EmployeeDocumentCreateInput = {
 }
 
 export type EmployeeDocumentUncheckedCreateInput = {
-  tenant_id: string
+  tenant_id?: string
   id?: string
   employee_id: string
   file_id: string
@@ -311,7 +311,7 @@ export type EmployeeDocumentUncheckedUpdateInput = {
 }
 
 export type EmployeeDocumentCreateManyInput = {
-  tenant_id: string
+  tenant_id?: string
   id?: string
   employee_id: string
   file_id: string

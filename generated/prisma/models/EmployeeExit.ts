@@ -321,7 +321,7 @@ export type EmployeeExitCreateInput = {
 }
 
 export type EmployeeExitUncheckedCreateInput = {
-  tenant_id: string
+  tenant_id?: string
   id?: string
   employee_id: string
   resignation_date: Date | string
@@ -365,7 +365,7 @@ export type EmployeeExitUncheckedUpdateInput = {
 }
 
 export type EmployeeExitCreateManyInput = {
-  tenant_id: string
+  tenant_id?: string
   id?: string
   employee_id: string
   resignation_date: Date | string
@@ -594,7 +594,7 @@ export type EmployeeExitCreateWithoutChecklistInput = {
 }
 
 export type EmployeeExitUncheckedCreateWithoutChecklistInput = {
-  tenant_id: string
+  tenant_id?: string
   id?: string
   employee_id: string
   resignation_date: Date | string

@@ -277,7 +277,7 @@ export type EmployeeSalaryComponentCreateInput = {
 }
 
 export type EmployeeSalaryComponentUncheckedCreateInput = {
-  tenant_id: string
+  tenant_id?: string
   id?: string
   setup_id: string
   component_id: string
@@ -300,7 +300,7 @@ export type EmployeeSalaryComponentUncheckedUpdateInput = {
 }
 
 export type EmployeeSalaryComponentCreateManyInput = {
-  tenant_id: string
+  tenant_id?: string
   id?: string
   setup_id: string
   component_id: string

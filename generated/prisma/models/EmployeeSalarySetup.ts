@@ -422,7 +422,7 @@ export type EmployeeSalarySetupCreateInput = {
 }
 
 export type EmployeeSalarySetupUncheckedCreateInput = {
-  tenant_id: string
+  tenant_id?: string
   id?: string
   employee_id: string
   effective_from: Date | string
@@ -481,7 +481,7 @@ export type EmployeeSalarySetupUncheckedUpdateInput = {
 }
 
 export type EmployeeSalarySetupCreateManyInput = {
-  tenant_id: string
+  tenant_id?: string
   id?: string
   employee_id: string
   effective_from: Date | string
@@ -785,7 +785,7 @@ export type EmployeeSalarySetupCreateWithoutComponentsInput = {
 }
 
 export type EmployeeSalarySetupUncheckedCreateWithoutComponentsInput = {
-  tenant_id: string
+  tenant_id?: string
   id?: string
   employee_id: string
   effective_from: Date | string

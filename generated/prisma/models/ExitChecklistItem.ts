@@ -339,7 +339,7 @@ export type ExitChecklistItemCreateInput = {
 }
 
 export type ExitChecklistItemUncheckedCreateInput = {
-  tenant_id: string
+  tenant_id?: string
   id?: string
   exit_id: string
   item: string
@@ -377,7 +377,7 @@ export type ExitChecklistItemUncheckedUpdateInput = {
 }
 
 export type ExitChecklistItemCreateManyInput = {
-  tenant_id: string
+  tenant_id?: string
   id?: string
   exit_id: string
   item: string

@@ -315,7 +315,7 @@ export type ExpenseCategoryScalarWhereWithAggregatesInput = {
 }
 
 export type ExpenseCategoryCreateInput = {
-  tenant_id: string
+  tenant_id?: string
   id?: string
   name: string
   description?: string | null
@@ -328,7 +328,7 @@ export type ExpenseCategoryCreateInput = {
 }
 
 export type ExpenseCategoryUncheckedCreateInput = {
-  tenant_id: string
+  tenant_id?: string
   id?: string
   name: string
   description?: string | null
@@ -367,7 +367,7 @@ export type ExpenseCategoryUncheckedUpdateInput = {
 }
 
 export type ExpenseCategoryCreateManyInput = {
-  tenant_id: string
+  tenant_id?: string
   id?: string
   name: string
   description?: string | null
@@ -476,7 +476,7 @@ export type ExpenseCategoryUpdateOneRequiredWithoutClaimsNestedInput = {
 }
 
 export type ExpenseCategoryCreateWithoutClaimsInput = {
-  tenant_id: string
+  tenant_id?: string
   id?: string
   name: string
   description?: string | null
@@ -488,7 +488,7 @@ export type ExpenseCategoryCreateWithoutClaimsInput = {
 }
 
 export type ExpenseCategoryUncheckedCreateWithoutClaimsInput = {
-  tenant_id: string
+  tenant_id?: string
   id?: string
   name: string
   description?: string | null

@@ -476,7 +476,7 @@ export type ExpenseClaimCreateInput = {
 }
 
 export type ExpenseClaimUncheckedCreateInput = {
-  tenant_id: string
+  tenant_id?: string
   id?: string
   claim_number: string
   employee_id: string
@@ -544,7 +544,7 @@ export type ExpenseClaimUncheckedUpdateInput = {
 }
 
 export type ExpenseClaimCreateManyInput = {
-  tenant_id: string
+  tenant_id?: string
   id?: string
   claim_number: string
   employee_id: string

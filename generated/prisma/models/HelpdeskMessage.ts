@@ -263,7 +263,7 @@ export type HelpdeskMessageCreateInput = {
 }
 
 export type HelpdeskMessageUncheckedCreateInput = {
-  tenant_id: string
+  tenant_id?: string
   id?: string
   ticket_id: string
   author_user_id: string
@@ -292,7 +292,7 @@ export type HelpdeskMessageUncheckedUpdateInput = {
 }
 
 export type HelpdeskMessageCreateManyInput = {
-  tenant_id: string
+  tenant_id?: string
   id?: string
   ticket_id: string
   author_user_id: string

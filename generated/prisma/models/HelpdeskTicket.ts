@@ -363,7 +363,7 @@ export type HelpdeskTicketScalarWhereWithAggregatesInput = {
 }
 
 export type HelpdeskTicketCreateInput = {
-  tenant_id: string
+  tenant_id?: string
   id?: string
   ticket_number: string
   title: string
@@ -383,7 +383,7 @@ export type HelpdeskTicketCreateInput = {
 }
 
 export type HelpdeskTicketUncheckedCreateInput = {
-  tenant_id: string
+  tenant_id?: string
   id?: string
   ticket_number: string
   title: string
@@ -443,7 +443,7 @@ export type HelpdeskTicketUncheckedUpdateInput = {
 }
 
 export type HelpdeskTicketCreateManyInput = {
-  tenant_id: string
+  tenant_id?: string
   id?: string
   ticket_number: string
   title: string
@@ -586,7 +586,7 @@ export type HelpdeskTicketUpdateOneRequiredWithoutMessagesNestedInput = {
 }
 
 export type HelpdeskTicketCreateWithoutMessagesInput = {
-  tenant_id: string
+  tenant_id?: string
   id?: string
   ticket_number: string
   title: string
@@ -605,7 +605,7 @@ export type HelpdeskTicketCreateWithoutMessagesInput = {
 }
 
 export type HelpdeskTicketUncheckedCreateWithoutMessagesInput = {
-  tenant_id: string
+  tenant_id?: string
   id?: string
   ticket_number: string
   title: string

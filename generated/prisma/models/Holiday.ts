@@ -288,7 +288,7 @@ export type HolidayScalarWhereWithAggregatesInput = {
 }
 
 export type HolidayCreateInput = {
-  tenant_id: string
+  tenant_id?: string
   id?: string
   date: Date | string
   name: string
@@ -301,7 +301,7 @@ export type HolidayCreateInput = {
 }
 
 export type HolidayUncheckedCreateInput = {
-  tenant_id: string
+  tenant_id?: string
   id?: string
   date: Date | string
   name: string
@@ -340,7 +340,7 @@ export type HolidayUncheckedUpdateInput = {
 }
 
 export type HolidayCreateManyInput = {
-  tenant_id: string
+  tenant_id?: string
   id?: string
   date: Date | string
   name: string

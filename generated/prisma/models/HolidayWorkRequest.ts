@@ -446,7 +446,7 @@ export type HolidayWorkRequestCreateInput = {
 }
 
 export type HolidayWorkRequestUncheckedCreateInput = {
-  tenant_id: string
+  tenant_id?: string
   id?: string
   employee_id: string
   date: Date | string
@@ -508,7 +508,7 @@ export type HolidayWorkRequestUncheckedUpdateInput = {
 }
 
 export type HolidayWorkRequestCreateManyInput = {
-  tenant_id: string
+  tenant_id?: string
   id?: string
   employee_id: string
   date: Date | string

@@ -519,7 +519,7 @@ export type InterviewCreateInput = {
 }
 
 export type InterviewUncheckedCreateInput = {
-  tenant_id: string
+  tenant_id?: string
   id?: string
   candidate_id: string
   round_name: string
@@ -599,7 +599,7 @@ export type InterviewUncheckedUpdateInput = {
 }
 
 export type InterviewCreateManyInput = {
-  tenant_id: string
+  tenant_id?: string
   id?: string
   candidate_id: string
   round_name: string
@@ -982,7 +982,7 @@ export type InterviewCreateWithoutSessionsInput = {
 }
 
 export type InterviewUncheckedCreateWithoutSessionsInput = {
-  tenant_id: string
+  tenant_id?: string
   id?: string
   candidate_id: string
   round_name: string

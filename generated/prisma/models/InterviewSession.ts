@@ -450,7 +450,7 @@ export type InterviewSessionCreateInput = {
 }
 
 export type InterviewSessionUncheckedCreateInput = {
-  tenant_id: string
+  tenant_id?: string
   id?: string
   candidate_id: string
   interview_id?: string | null
@@ -512,7 +512,7 @@ export type InterviewSessionUncheckedUpdateInput = {
 }
 
 export type InterviewSessionCreateManyInput = {
-  tenant_id: string
+  tenant_id?: string
   id?: string
   candidate_id: string
   interview_id?: string | null

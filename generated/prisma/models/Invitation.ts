@@ -315,7 +315,7 @@ export type InvitationCreateInput = {
 }
 
 export type InvitationUncheckedCreateInput = {
-  tenant_id: string
+  tenant_id?: string
   id?: string
   email: string
   role: string
@@ -356,7 +356,7 @@ export type InvitationUncheckedUpdateInput = {
 }
 
 export type InvitationCreateManyInput = {
-  tenant_id: string
+  tenant_id?: string
   id?: string
   email: string
   role: string

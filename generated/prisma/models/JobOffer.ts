@@ -539,7 +539,7 @@ export type JobOfferCreateInput = {
 }
 
 export type JobOfferUncheckedCreateInput = {
-  tenant_id: string
+  tenant_id?: string
   id?: string
   offer_number: string
   candidate_id: string
@@ -625,7 +625,7 @@ export type JobOfferUncheckedUpdateInput = {
 }
 
 export type JobOfferCreateManyInput = {
-  tenant_id: string
+  tenant_id?: string
   id?: string
   offer_number: string
   candidate_id: string
@@ -1023,7 +1023,7 @@ export type JobOfferCreateWithoutDocumentsInput = {
 }
 
 export type JobOfferUncheckedCreateWithoutDocumentsInput = {
-  tenant_id: string
+  tenant_id?: string
   id?: string
   offer_number: string
   candidate_id: string

@@ -503,7 +503,7 @@ export type JobPostingCreateInput = {
 }
 
 export type JobPostingUncheckedCreateInput = {
-  tenant_id: string
+  tenant_id?: string
   id?: string
   posting_number: string
   requisition_id: string
@@ -580,7 +580,7 @@ export type JobPostingUncheckedUpdateInput = {
 }
 
 export type JobPostingCreateManyInput = {
-  tenant_id: string
+  tenant_id?: string
   id?: string
   posting_number: string
   requisition_id: string
@@ -954,7 +954,7 @@ export type JobPostingCreateWithoutCandidatesInput = {
 }
 
 export type JobPostingUncheckedCreateWithoutCandidatesInput = {
-  tenant_id: string
+  tenant_id?: string
   id?: string
   posting_number: string
   requisition_id: string

@@ -515,7 +515,7 @@ export type JobRequisitionScalarWhereWithAggregatesInput = {
 }
 
 export type JobRequisitionCreateInput = {
-  tenant_id: string
+  tenant_id?: string
   id?: string
   requisition_number: string
   title: string
@@ -544,7 +544,7 @@ export type JobRequisitionCreateInput = {
 }
 
 export type JobRequisitionUncheckedCreateInput = {
-  tenant_id: string
+  tenant_id?: string
   id?: string
   requisition_number: string
   title: string
@@ -631,7 +631,7 @@ export type JobRequisitionUncheckedUpdateInput = {
 }
 
 export type JobRequisitionCreateManyInput = {
-  tenant_id: string
+  tenant_id?: string
   id?: string
   requisition_number: string
   title: string
@@ -840,7 +840,7 @@ export type JobRequisitionUpdateOneRequiredWithoutPostingsNestedInput = {
 }
 
 export type JobRequisitionCreateWithoutPostingsInput = {
-  tenant_id: string
+  tenant_id?: string
   id?: string
   requisition_number: string
   title: string
@@ -868,7 +868,7 @@ export type JobRequisitionCreateWithoutPostingsInput = {
 }
 
 export type JobRequisitionUncheckedCreateWithoutPostingsInput = {
-  tenant_id: string
+  tenant_id?: string
   id?: string
   requisition_number: string
   title: string

@@ -418,7 +418,7 @@ export type LeaveAllocationCreateInput = {
 }
 
 export type LeaveAllocationUncheckedCreateInput = {
-  tenant_id: string
+  tenant_id?: string
   id?: string
   employee_id: string
   leave_type_id: string
@@ -471,7 +471,7 @@ export type LeaveAllocationUncheckedUpdateInput = {
 }
 
 export type LeaveAllocationCreateManyInput = {
-  tenant_id: string
+  tenant_id?: string
   id?: string
   employee_id: string
   leave_type_id: string

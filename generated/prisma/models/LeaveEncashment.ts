@@ -439,7 +439,7 @@ export type LeaveEncashmentCreateInput = {
 }
 
 export type LeaveEncashmentUncheckedCreateInput = {
-  tenant_id: string
+  tenant_id?: string
   id?: string
   employee_id: string
   leave_type_id: string
@@ -498,7 +498,7 @@ export type LeaveEncashmentUncheckedUpdateInput = {
 }
 
 export type LeaveEncashmentCreateManyInput = {
-  tenant_id: string
+  tenant_id?: string
   id?: string
   employee_id: string
   leave_type_id: string

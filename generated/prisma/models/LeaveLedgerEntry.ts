@@ -412,7 +412,7 @@ export type LeaveLedgerEntryCreateInput = {
 }
 
 export type LeaveLedgerEntryUncheckedCreateInput = {
-  tenant_id: string
+  tenant_id?: string
   id?: string
   employee_id: string
   leave_type_id: string
@@ -465,7 +465,7 @@ export type LeaveLedgerEntryUncheckedUpdateInput = {
 }
 
 export type LeaveLedgerEntryCreateManyInput = {
-  tenant_id: string
+  tenant_id?: string
   id?: string
   employee_id: string
   leave_type_id: string

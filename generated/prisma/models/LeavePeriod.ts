@@ -275,7 +275,7 @@ export type LeavePeriodScalarWhereWithAggregatesInput = {
 }
 
 export type LeavePeriodCreateInput = {
-  tenant_id: string
+  tenant_id?: string
   id?: string
   name: string
   start_date: Date | string
@@ -290,7 +290,7 @@ export type LeavePeriodCreateInput = {
 }
 
 export type LeavePeriodUncheckedCreateInput = {
-  tenant_id: string
+  tenant_id?: string
   id?: string
   name: string
   start_date: Date | string
@@ -335,7 +335,7 @@ export type LeavePeriodUncheckedUpdateInput = {
 }
 
 export type LeavePeriodCreateManyInput = {
-  tenant_id: string
+  tenant_id?: string
   id?: string
   name: string
   start_date: Date | string
@@ -467,7 +467,7 @@ export type LeavePeriodUpdateOneRequiredWithoutEncashmentsNestedInput = {
 }
 
 export type LeavePeriodCreateWithoutAllocationsInput = {
-  tenant_id: string
+  tenant_id?: string
   id?: string
   name: string
   start_date: Date | string
@@ -481,7 +481,7 @@ export type LeavePeriodCreateWithoutAllocationsInput = {
 }
 
 export type LeavePeriodUncheckedCreateWithoutAllocationsInput = {
-  tenant_id: string
+  tenant_id?: string
   id?: string
   name: string
   start_date: Date | string
@@ -539,7 +539,7 @@ export type LeavePeriodUncheckedUpdateWithoutAllocationsInput = {
 }
 
 export type LeavePeriodCreateWithoutLedger_entriesInput = {
-  tenant_id: string
+  tenant_id?: string
   id?: string
   name: string
   start_date: Date | string
@@ -553,7 +553,7 @@ export type LeavePeriodCreateWithoutLedger_entriesInput = {
 }
 
 export type LeavePeriodUncheckedCreateWithoutLedger_entriesInput = {
-  tenant_id: string
+  tenant_id?: string
   id?: string
   name: string
   start_date: Date | string
@@ -611,7 +611,7 @@ export type LeavePeriodUncheckedUpdateWithoutLedger_entriesInput = {
 }
 
 export type LeavePeriodCreateWithoutRequestsInput = {
-  tenant_id: string
+  tenant_id?: string
   id?: string
   name: string
   start_date: Date | string
@@ -625,7 +625,7 @@ export type LeavePeriodCreateWithoutRequestsInput = {
 }
 
 export type LeavePeriodUncheckedCreateWithoutRequestsInput = {
-  tenant_id: string
+  tenant_id?: string
   id?: string
   name: string
   start_date: Date | string
@@ -683,7 +683,7 @@ export type LeavePeriodUncheckedUpdateWithoutRequestsInput = {
 }
 
 export type LeavePeriodCreateWithoutEncashmentsInput = {
-  tenant_id: string
+  tenant_id?: string
   id?: string
   name: string
   start_date: Date | string
@@ -697,7 +697,7 @@ export type LeavePeriodCreateWithoutEncashmentsInput = {
 }
 
 export type LeavePeriodUncheckedCreateWithoutEncashmentsInput = {
-  tenant_id: string
+  tenant_id?: string
   id?: string
   name: string
   start_date: Date | string

@@ -288,7 +288,7 @@ export type LeavePolicyScalarWhereWithAggregatesInput = {
 }
 
 export type LeavePolicyCreateInput = {
-  tenant_id: string
+  tenant_id?: string
   id?: string
   name: string
   description?: string | null
@@ -304,7 +304,7 @@ export type LeavePolicyCreateInput = {
 }
 
 export type LeavePolicyUncheckedCreateInput = {
-  tenant_id: string
+  tenant_id?: string
   id?: string
   name: string
   description?: string | null
@@ -352,7 +352,7 @@ export type LeavePolicyUncheckedUpdateInput = {
 }
 
 export type LeavePolicyCreateManyInput = {
-  tenant_id: string
+  tenant_id?: string
   id?: string
   name: string
   description?: string | null
@@ -503,7 +503,7 @@ export type LeavePolicyUpdateOneWithoutAllocationsNestedInput = {
 }
 
 export type LeavePolicyCreateWithoutItemsInput = {
-  tenant_id: string
+  tenant_id?: string
   id?: string
   name: string
   description?: string | null
@@ -518,7 +518,7 @@ export type LeavePolicyCreateWithoutItemsInput = {
 }
 
 export type LeavePolicyUncheckedCreateWithoutItemsInput = {
-  tenant_id: string
+  tenant_id?: string
   id?: string
   name: string
   description?: string | null
@@ -579,7 +579,7 @@ export type LeavePolicyUncheckedUpdateWithoutItemsInput = {
 }
 
 export type LeavePolicyCreateWithoutEmployeesInput = {
-  tenant_id: string
+  tenant_id?: string
   id?: string
   name: string
   description?: string | null
@@ -594,7 +594,7 @@ export type LeavePolicyCreateWithoutEmployeesInput = {
 }
 
 export type LeavePolicyUncheckedCreateWithoutEmployeesInput = {
-  tenant_id: string
+  tenant_id?: string
   id?: string
   name: string
   description?: string | null
@@ -655,7 +655,7 @@ export type LeavePolicyUncheckedUpdateWithoutEmployeesInput = {
 }
 
 export type LeavePolicyCreateWithoutAllocationsInput = {
-  tenant_id: string
+  tenant_id?: string
   id?: string
   name: string
   description?: string | null
@@ -670,7 +670,7 @@ export type LeavePolicyCreateWithoutAllocationsInput = {
 }
 
 export type LeavePolicyUncheckedCreateWithoutAllocationsInput = {
-  tenant_id: string
+  tenant_id?: string
   id?: string
   name: string
   description?: string | null

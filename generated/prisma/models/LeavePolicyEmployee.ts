@@ -228,7 +228,7 @@ export type LeavePolicyEmployeeCreateInput = {
 }
 
 export type LeavePolicyEmployeeUncheckedCreateInput = {
-  tenant_id: string
+  tenant_id?: string
   id?: string
   policy_id: string
   employee_id: string
@@ -248,7 +248,7 @@ export type LeavePolicyEmployeeUncheckedUpdateInput = {
 }
 
 export type LeavePolicyEmployeeCreateManyInput = {
-  tenant_id: string
+  tenant_id?: string
   id?: string
   policy_id: string
   employee_id: string

@@ -303,7 +303,7 @@ export type LeavePolicyItemCreateInput = {
 }
 
 export type LeavePolicyItemUncheckedCreateInput = {
-  tenant_id: string
+  tenant_id?: string
   id?: string
   policy_id: string
   leave_type_id: string
@@ -332,7 +332,7 @@ export type LeavePolicyItemUncheckedUpdateInput = {
 }
 
 export type LeavePolicyItemCreateManyInput = {
-  tenant_id: string
+  tenant_id?: string
   id?: string
   policy_id: string
   leave_type_id: string

@@ -487,7 +487,7 @@ export type LeaveRequestCreateInput = {
 }
 
 export type LeaveRequestUncheckedCreateInput = {
-  tenant_id: string
+  tenant_id?: string
   id?: string
   employee_id: string
   leave_type_id: string
@@ -558,7 +558,7 @@ export type LeaveRequestUncheckedUpdateInput = {
 }
 
 export type LeaveRequestCreateManyInput = {
-  tenant_id: string
+  tenant_id?: string
   id?: string
   employee_id: string
   leave_type_id: string

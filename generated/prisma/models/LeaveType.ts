@@ -558,7 +558,7 @@ export type LeaveTypeScalarWhereWithAggregatesInput = {
 }
 
 export type LeaveTypeCreateInput = {
-  tenant_id: string
+  tenant_id?: string
   id?: string
   name: string
   code: string
@@ -593,7 +593,7 @@ export type LeaveTypeCreateInput = {
 }
 
 export type LeaveTypeUncheckedCreateInput = {
-  tenant_id: string
+  tenant_id?: string
   id?: string
   name: string
   code: string
@@ -698,7 +698,7 @@ export type LeaveTypeUncheckedUpdateInput = {
 }
 
 export type LeaveTypeCreateManyInput = {
-  tenant_id: string
+  tenant_id?: string
   id?: string
   name: string
   code: string
@@ -1024,7 +1024,7 @@ export type LeaveTypeUpdateOneWithoutHoliday_worksNestedInput = {
 }
 
 export type LeaveTypeCreateWithoutPolicy_itemsInput = {
-  tenant_id: string
+  tenant_id?: string
   id?: string
   name: string
   code: string
@@ -1058,7 +1058,7 @@ export type LeaveTypeCreateWithoutPolicy_itemsInput = {
 }
 
 export type LeaveTypeUncheckedCreateWithoutPolicy_itemsInput = {
-  tenant_id: string
+  tenant_id?: string
   id?: string
   name: string
   code: string
@@ -1176,7 +1176,7 @@ export type LeaveTypeUncheckedUpdateWithoutPolicy_itemsInput = {
 }
 
 export type LeaveTypeCreateWithoutAllocationsInput = {
-  tenant_id: string
+  tenant_id?: string
   id?: string
   name: string
   code: string
@@ -1210,7 +1210,7 @@ export type LeaveTypeCreateWithoutAllocationsInput = {
 }
 
 export type LeaveTypeUncheckedCreateWithoutAllocationsInput = {
-  tenant_id: string
+  tenant_id?: string
   id?: string
   name: string
   code: string
@@ -1328,7 +1328,7 @@ export type LeaveTypeUncheckedUpdateWithoutAllocationsInput = {
 }
 
 export type LeaveTypeCreateWithoutLedger_entriesInput = {
-  tenant_id: string
+  tenant_id?: string
   id?: string
   name: string
   code: string
@@ -1362,7 +1362,7 @@ export type LeaveTypeCreateWithoutLedger_entriesInput = {
 }
 
 export type LeaveTypeUncheckedCreateWithoutLedger_entriesInput = {
-  tenant_id: string
+  tenant_id?: string
   id?: string
   name: string
   code: string
@@ -1480,7 +1480,7 @@ export type LeaveTypeUncheckedUpdateWithoutLedger_entriesInput = {
 }
 
 export type LeaveTypeCreateWithoutRequestsInput = {
-  tenant_id: string
+  tenant_id?: string
   id?: string
   name: string
   code: string
@@ -1514,7 +1514,7 @@ export type LeaveTypeCreateWithoutRequestsInput = {
 }
 
 export type LeaveTypeUncheckedCreateWithoutRequestsInput = {
-  tenant_id: string
+  tenant_id?: string
   id?: string
   name: string
   code: string
@@ -1632,7 +1632,7 @@ export type LeaveTypeUncheckedUpdateWithoutRequestsInput = {
 }
 
 export type LeaveTypeCreateWithoutEncashmentsInput = {
-  tenant_id: string
+  tenant_id?: string
   id?: string
   name: string
   code: string
@@ -1666,7 +1666,7 @@ export type LeaveTypeCreateWithoutEncashmentsInput = {
 }
 
 export type LeaveTypeUncheckedCreateWithoutEncashmentsInput = {
-  tenant_id: string
+  tenant_id?: string
   id?: string
   name: string
   code: string
@@ -1784,7 +1784,7 @@ export type LeaveTypeUncheckedUpdateWithoutEncashmentsInput = {
 }
 
 export type LeaveTypeCreateWithoutHoliday_worksInput = {
-  tenant_id: string
+  tenant_id?: string
   id?: string
   name: string
   code: string
@@ -1818,7 +1818,7 @@ export type LeaveTypeCreateWithoutHoliday_worksInput = {
 }
 
 export type LeaveTypeUncheckedCreateWithoutHoliday_worksInput = {
-  tenant_id: string
+  tenant_id?: string
   id?: string
   name: string
   code: string

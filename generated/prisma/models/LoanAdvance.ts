@@ -536,7 +536,7 @@ export type LoanAdvanceCreateInput = {
 }
 
 export type LoanAdvanceUncheckedCreateInput = {
-  tenant_id: string
+  tenant_id?: string
   id?: string
   loan_number: string
   employee_id: string
@@ -616,7 +616,7 @@ export type LoanAdvanceUncheckedUpdateInput = {
 }
 
 export type LoanAdvanceCreateManyInput = {
-  tenant_id: string
+  tenant_id?: string
   id?: string
   loan_number: string
   employee_id: string
@@ -1116,7 +1116,7 @@ export type LoanAdvanceCreateWithoutScheduleInput = {
 }
 
 export type LoanAdvanceUncheckedCreateWithoutScheduleInput = {
-  tenant_id: string
+  tenant_id?: string
   id?: string
   loan_number: string
   employee_id: string

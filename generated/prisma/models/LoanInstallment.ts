@@ -351,7 +351,7 @@ export type LoanInstallmentCreateInput = {
 }
 
 export type LoanInstallmentUncheckedCreateInput = {
-  tenant_id: string
+  tenant_id?: string
   id?: string
   loan_id: string
   seq: number
@@ -389,7 +389,7 @@ export type LoanInstallmentUncheckedUpdateInput = {
 }
 
 export type LoanInstallmentCreateManyInput = {
-  tenant_id: string
+  tenant_id?: string
   id?: string
   loan_id: string
   seq: number

@@ -335,7 +335,7 @@ export type LoanTypeScalarWhereWithAggregatesInput = {
 }
 
 export type LoanTypeCreateInput = {
-  tenant_id: string
+  tenant_id?: string
   id?: string
   name: string
   description?: string | null
@@ -349,7 +349,7 @@ export type LoanTypeCreateInput = {
 }
 
 export type LoanTypeUncheckedCreateInput = {
-  tenant_id: string
+  tenant_id?: string
   id?: string
   name: string
   description?: string | null
@@ -391,7 +391,7 @@ export type LoanTypeUncheckedUpdateInput = {
 }
 
 export type LoanTypeCreateManyInput = {
-  tenant_id: string
+  tenant_id?: string
   id?: string
   name: string
   description?: string | null
@@ -510,7 +510,7 @@ export type LoanTypeUpdateOneRequiredWithoutLoansNestedInput = {
 }
 
 export type LoanTypeCreateWithoutLoansInput = {
-  tenant_id: string
+  tenant_id?: string
   id?: string
   name: string
   description?: string | null
@@ -523,7 +523,7 @@ export type LoanTypeCreateWithoutLoansInput = {
 }
 
 export type LoanTypeUncheckedCreateWithoutLoansInput = {
-  tenant_id: string
+  tenant_id?: string
   id?: string
   name: string
   description?: string | null

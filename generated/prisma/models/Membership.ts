@@ -265,13 +265,13 @@ export type MembershipCreateInput = {
   role: string
   created_at?: Date | string
   updated_at?: Date | string
-  tenant: Prisma.TenantCreateNestedOneWithoutMembershipsInput
+  tenant?: Prisma.TenantCreateNestedOneWithoutMembershipsInput
   user: Prisma.UserCreateNestedOneWithoutMembershipsInput
   employee?: Prisma.EmployeeCreateNestedOneWithoutMembershipsInput
 }
 
 export type MembershipUncheckedCreateInput = {
-  tenant_id: string
+  tenant_id?: string
   id?: string
   user_id: string
   role: string
@@ -301,7 +301,7 @@ export type MembershipUncheckedUpdateInput = {
 }
 
 export type MembershipCreateManyInput = {
-  tenant_id: string
+  tenant_id?: string
   id?: string
   user_id: string
   role: string
@@ -508,7 +508,7 @@ export type MembershipCreateWithoutEmployeeInput = {
   role: string
   created_at?: Date | string
   updated_at?: Date | string
-  tenant: Prisma.TenantCreateNestedOneWithoutMembershipsInput
+  tenant?: Prisma.TenantCreateNestedOneWithoutMembershipsInput
   user: Prisma.UserCreateNestedOneWithoutMembershipsInput
 }
 
@@ -564,12 +564,12 @@ export type MembershipCreateWithoutUserInput = {
   role: string
   created_at?: Date | string
   updated_at?: Date | string
-  tenant: Prisma.TenantCreateNestedOneWithoutMembershipsInput
+  tenant?: Prisma.TenantCreateNestedOneWithoutMembershipsInput
   employee?: Prisma.EmployeeCreateNestedOneWithoutMembershipsInput
 }
 
 export type MembershipUncheckedCreateWithoutUserInput = {
-  tenant_id: string
+  tenant_id?: string
   id?: string
   role: string
   employee_id?: string | null
@@ -681,7 +681,7 @@ export type MembershipUncheckedUpdateManyWithoutEmployeeInput = {
 }
 
 export type MembershipCreateManyUserInput = {
-  tenant_id: string
+  tenant_id?: string
   id?: string
   role: string
   employee_id?: string | null

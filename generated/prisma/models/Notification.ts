@@ -275,7 +275,7 @@ export type NotificationScalarWhereWithAggregatesInput = {
 }
 
 export type NotificationCreateInput = {
-  tenant_id: string
+  tenant_id?: string
   id?: string
   user_id: string
   kind: string
@@ -287,7 +287,7 @@ export type NotificationCreateInput = {
 }
 
 export type NotificationUncheckedCreateInput = {
-  tenant_id: string
+  tenant_id?: string
   id?: string
   user_id: string
   kind: string
@@ -323,7 +323,7 @@ export type NotificationUncheckedUpdateInput = {
 }
 
 export type NotificationCreateManyInput = {
-  tenant_id: string
+  tenant_id?: string
   id?: string
   user_id: string
   kind: string

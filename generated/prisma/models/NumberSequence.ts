@@ -240,13 +240,13 @@ export type NumberSequenceScalarWhereWithAggregatesInput = {
 }
 
 export type NumberSequenceCreateInput = {
-  tenant_id: string
+  tenant_id?: string
   name: string
   last_value?: number
 }
 
 export type NumberSequenceUncheckedCreateInput = {
-  tenant_id: string
+  tenant_id?: string
   name: string
   last_value?: number
 }
@@ -264,7 +264,7 @@ export type NumberSequenceUncheckedUpdateInput = {
 }
 
 export type NumberSequenceCreateManyInput = {
-  tenant_id: string
+  tenant_id?: string
   name: string
   last_value?: number
 }

@@ -534,7 +534,7 @@ export type PayrollRunScalarWhereWithAggregatesInput = {
 }
 
 export type PayrollRunCreateInput = {
-  tenant_id: string
+  tenant_id?: string
   id?: string
   period_year: number
   period_month: number
@@ -565,7 +565,7 @@ export type PayrollRunCreateInput = {
 }
 
 export type PayrollRunUncheckedCreateInput = {
-  tenant_id: string
+  tenant_id?: string
   id?: string
   period_year: number
   period_month: number
@@ -658,7 +658,7 @@ export type PayrollRunUncheckedUpdateInput = {
 }
 
 export type PayrollRunCreateManyInput = {
-  tenant_id: string
+  tenant_id?: string
   id?: string
   period_year: number
   period_month: number
@@ -920,7 +920,7 @@ export type PayrollRunUpdateOneWithoutClaimsNestedInput = {
 }
 
 export type PayrollRunCreateWithoutSlipsInput = {
-  tenant_id: string
+  tenant_id?: string
   id?: string
   period_year: number
   period_month: number
@@ -950,7 +950,7 @@ export type PayrollRunCreateWithoutSlipsInput = {
 }
 
 export type PayrollRunUncheckedCreateWithoutSlipsInput = {
-  tenant_id: string
+  tenant_id?: string
   id?: string
   period_year: number
   period_month: number
@@ -1056,7 +1056,7 @@ export type PayrollRunUncheckedUpdateWithoutSlipsInput = {
 }
 
 export type PayrollRunCreateWithoutInstallmentsInput = {
-  tenant_id: string
+  tenant_id?: string
   id?: string
   period_year: number
   period_month: number
@@ -1086,7 +1086,7 @@ export type PayrollRunCreateWithoutInstallmentsInput = {
 }
 
 export type PayrollRunUncheckedCreateWithoutInstallmentsInput = {
-  tenant_id: string
+  tenant_id?: string
   id?: string
   period_year: number
   period_month: number
@@ -1192,7 +1192,7 @@ export type PayrollRunUncheckedUpdateWithoutInstallmentsInput = {
 }
 
 export type PayrollRunCreateWithoutClaimsInput = {
-  tenant_id: string
+  tenant_id?: string
   id?: string
   period_year: number
   period_month: number
@@ -1222,7 +1222,7 @@ export type PayrollRunCreateWithoutClaimsInput = {
 }
 
 export type PayrollRunUncheckedCreateWithoutClaimsInput = {
-  tenant_id: string
+  tenant_id?: string
   id?: string
   period_year: number
   period_month: number

@@ -597,7 +597,7 @@ export type PayrollSlipCreateInput = {
 }
 
 export type PayrollSlipUncheckedCreateInput = {
-  tenant_id: string
+  tenant_id?: string
   id?: string
   run_id: string
   employee_id: string
@@ -683,7 +683,7 @@ export type PayrollSlipUncheckedUpdateInput = {
 }
 
 export type PayrollSlipCreateManyInput = {
-  tenant_id: string
+  tenant_id?: string
   id?: string
   run_id: string
   employee_id: string

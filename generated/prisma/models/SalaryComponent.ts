@@ -405,7 +405,7 @@ export type SalaryComponentScalarWhereWithAggregatesInput = {
 }
 
 export type SalaryComponentCreateInput = {
-  tenant_id: string
+  tenant_id?: string
   id?: string
   name: string
   code: string
@@ -425,7 +425,7 @@ export type SalaryComponentCreateInput = {
 }
 
 export type SalaryComponentUncheckedCreateInput = {
-  tenant_id: string
+  tenant_id?: string
   id?: string
   name: string
   code: string
@@ -485,7 +485,7 @@ export type SalaryComponentUncheckedUpdateInput = {
 }
 
 export type SalaryComponentCreateManyInput = {
-  tenant_id: string
+  tenant_id?: string
   id?: string
   name: string
   code: string
@@ -643,7 +643,7 @@ export type SalaryComponentUpdateOneRequiredWithoutSetup_linesNestedInput = {
 }
 
 export type SalaryComponentCreateWithoutSetup_linesInput = {
-  tenant_id: string
+  tenant_id?: string
   id?: string
   name: string
   code: string
@@ -662,7 +662,7 @@ export type SalaryComponentCreateWithoutSetup_linesInput = {
 }
 
 export type SalaryComponentUncheckedCreateWithoutSetup_linesInput = {
-  tenant_id: string
+  tenant_id?: string
   id?: string
   name: string
   code: string

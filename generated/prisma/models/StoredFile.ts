@@ -317,7 +317,7 @@ export type StoredFileScalarWhereWithAggregatesInput = {
 }
 
 export type StoredFileCreateInput = {
-  tenant_id: string
+  tenant_id?: string
   id?: string
   original_name: string
   mime_type: string
@@ -331,7 +331,7 @@ export type StoredFileCreateInput = {
 }
 
 export type StoredFileUncheckedCreateInput = {
-  tenant_id: string
+  tenant_id?: string
   id?: string
   original_name: string
   mime_type: string
@@ -373,7 +373,7 @@ export type StoredFileUncheckedUpdateInput = {
 }
 
 export type StoredFileCreateManyInput = {
-  tenant_id: string
+  tenant_id?: string
   id?: string
   original_name: string
   mime_type: string
@@ -491,7 +491,7 @@ export type StoredFileUpdateOneRequiredWithoutAppointment_documentsNestedInput =
 }
 
 export type StoredFileCreateWithoutEmployee_documentsInput = {
-  tenant_id: string
+  tenant_id?: string
   id?: string
   original_name: string
   mime_type: string
@@ -504,7 +504,7 @@ export type StoredFileCreateWithoutEmployee_documentsInput = {
 }
 
 export type StoredFileUncheckedCreateWithoutEmployee_documentsInput = {
-  tenant_id: string
+  tenant_id?: string
   id?: string
   original_name: string
   mime_type: string
@@ -559,7 +559,7 @@ export type StoredFileUncheckedUpdateWithoutEmployee_documentsInput = {
 }
 
 export type StoredFileCreateWithoutAppointment_documentsInput = {
-  tenant_id: string
+  tenant_id?: string
   id?: string
   original_name: string
   mime_type: string
@@ -572,7 +572,7 @@ export type StoredFileCreateWithoutAppointment_documentsInput = {
 }
 
 export type StoredFileUncheckedCreateWithoutAppointment_documentsInput = {
-  tenant_id: string
+  tenant_id?: string
   id?: string
   original_name: string
   mime_type: string

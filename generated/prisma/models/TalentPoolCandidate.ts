@@ -448,7 +448,7 @@ export type TalentPoolCandidateCreateInput = {
 }
 
 export type TalentPoolCandidateUncheckedCreateInput = {
-  tenant_id: string
+  tenant_id?: string
   id?: string
   candidate_id?: string | null
   first_name: string
@@ -513,7 +513,7 @@ export type TalentPoolCandidateUncheckedUpdateInput = {
 }
 
 export type TalentPoolCandidateCreateManyInput = {
-  tenant_id: string
+  tenant_id?: string
   id?: string
   candidate_id?: string | null
   first_name: string

@@ -250,7 +250,7 @@ export type TenantSettingScalarWhereWithAggregatesInput = {
 }
 
 export type TenantSettingCreateInput = {
-  tenant_id: string
+  tenant_id?: string
   id?: string
   kind: string
   settings: Prisma.JsonNullValueInput | runtime.InputJsonValue
@@ -260,7 +260,7 @@ export type TenantSettingCreateInput = {
 }
 
 export type TenantSettingUncheckedCreateInput = {
-  tenant_id: string
+  tenant_id?: string
   id?: string
   kind: string
   settings: Prisma.JsonNullValueInput | runtime.InputJsonValue
@@ -290,7 +290,7 @@ export type TenantSettingUncheckedUpdateInput = {
 }
 
 export type TenantSettingCreateManyInput = {
-  tenant_id: string
+  tenant_id?: string
   id?: string
   kind: string
   settings: Prisma.JsonNullValueInput | runtime.InputJsonValue

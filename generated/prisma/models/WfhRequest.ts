@@ -416,7 +416,7 @@ export type WfhRequestCreateInput = {
 }
 
 export type WfhRequestUncheckedCreateInput = {
-  tenant_id: string
+  tenant_id?: string
   id?: string
   employee_id: string
   from_date: Date | string
@@ -472,7 +472,7 @@ export type WfhRequestUncheckedUpdateInput = {
 }
 
 export type WfhRequestCreateManyInput = {
-  tenant_id: string
+  tenant_id?: string
   id?: string
   employee_id: string
   from_date: Date | string

@@ -391,7 +391,7 @@ export type WorkLocationCreateInput = {
 }
 
 export type WorkLocationUncheckedCreateInput = {
-  tenant_id: string
+  tenant_id?: string
   id?: string
   name: string
   branch_id?: string | null
@@ -441,7 +441,7 @@ export type WorkLocationUncheckedUpdateInput = {
 }
 
 export type WorkLocationCreateManyInput = {
-  tenant_id: string
+  tenant_id?: string
   id?: string
   name: string
   branch_id?: string | null
@@ -653,7 +653,7 @@ export type WorkLocationCreateWithoutEmployeesInput = {
 }
 
 export type WorkLocationUncheckedCreateWithoutEmployeesInput = {
-  tenant_id: string
+  tenant_id?: string
   id?: string
   name: string
   branch_id?: string | null

@@ -40,7 +40,7 @@ export async function requestReturn(auth: AuthContext, body: { assignment_id: st
     if (a.returned_on) throw conflict(`Asset ${visible.asset.asset_tag} was already returned on ${a.returned_on}`);
     const pending = await tx.assetReturnRequest.findFirst({ where: { assignment_id: visible.id, status: "pending" }, select: { id: true } });
     if (pending) throw conflict(`A return request for asset ${visible.asset.asset_tag} is already pending`);
-    const r = await tx.assetReturnRequest.create({ data: { assignment_id: visible.id, requested_by: auth.userId, reason, status: "pending" } as any, include: returnRequestInclude });
+    const r = await tx.assetReturnRequest.create({ data: { assignment_id: visible.id, requested_by: auth.userId, reason, status: "pending" }, include: returnRequestInclude });
     await audit({ action: "asset.return_requested", entity_type: "asset_return_request", entity_id: r.id, changes: { assignment_id: visible.id, asset_id: visible.asset_id, employee_id: visible.employee_id, reason } }, tx);
     for (const userId of await assetManagers(tx, auth.userId))
       await notify(tx, { userId, kind: "asset.return_requested", title: `Return requested for asset ${visible.asset.asset_tag} (${visible.asset.name})`, body: reason, link: `/api/assets/return-requests?assignment_id=${visible.id}` });
@@ -85,7 +85,7 @@ export async function decideReturn(auth: AuthContext, id: string, body: Decision
       let autoReport: string | null = null;
       if (return_condition === "damaged" && !open.length) {
         const r = await tx.assetDamageReport.create({
-          data: { asset_id: asset.id, assignment_id: assignment.id, severity: "major", description: `Returned damaged${body.decision_notes ? `: ${body.decision_notes}` : ""}`, reported_by: auth.userId, status: "open" } as any,
+          data: { asset_id: asset.id, assignment_id: assignment.id, severity: "major", description: `Returned damaged${body.decision_notes ? `: ${body.decision_notes}` : ""}`, reported_by: auth.userId, status: "open" },
         });
         autoReport = r.id;
         await audit({ action: "asset.damage_reported", entity_type: "asset_damage_report", entity_id: r.id, changes: { asset_id: asset.id, severity: "major", automatic: true, return_request_id: id } }, tx);
