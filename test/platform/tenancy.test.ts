@@ -95,7 +95,7 @@ describe("raw SQL through src/db/sql.ts cannot forget the tenant", () => {
     // a statement naming a tenant id of its own instead of the placeholder is refused under any tenant
     const named = sql`SELECT count(*)::int AS n FROM memberships WHERE tenant_id = ${a.tenantId}::uuid`;
     for (const run of [() => query(named), () => execute(named), () => read(named), () => readPrepared(named)])
-      await expect(withTenant(a.tenantId, run)).rejects.toThrow(/must filter on the active tenant/);
+      await expect(withTenant<unknown>(a.tenantId, run)).rejects.toThrow(/must filter on the active tenant/);
     // the same statement answers each tenant with its own rows, however it runs
     const created = await withTenant(a.tenantId, () => db.membership.count());
     expect(created).toBeGreaterThan(0);

@@ -10,8 +10,8 @@ import type { AreaHandlers, AuthContext } from "../../http/types.ts";
 import { eachDay, type DateString, parseDate, toDateString, weekday } from "../../lib/dates.ts";
 import { Decimal } from "../../lib/money.ts";
 import { employeeName, holidayApplies, maxDate, monthRange } from "../leave/index.ts";
-import { notifyEmployee, notifyManager } from "../shared/notices.ts";
-import { assertCanCancel, assertCanDecide, assertVisible, employeeFilter, employeeScopeSql, fullName, loadEmployee, lockEmployees, targetEmployee, visibleEmployees } from "../shared/people.ts";
+import { cancel, decide, submit } from "../shared/approvals.ts";
+import { assertCanCancel, assertVisible, employeeFilter, employeeScopeSql, fullName, loadEmployee, lockEmployees, targetEmployee, visibleEmployees } from "../shared/people.ts";
 import { derivedStatus, evaluatePunch, localClock, punchProblem, toMinutes } from "./rules.ts";
 import { type EffectiveAttendanceSettings, loadAttendanceSettings, tenantToday } from "../shared/work-settings.ts";
 
@@ -303,18 +303,21 @@ export const handlers = {
     if (body.date > tenantToday(settings)) throw invalidField("body.date", "must not be in the future");
     checkPunches(body.date, new Date(body.check_in), body.check_out ? new Date(body.check_out) : null, settings.timezone);
     const emp = await loadEmployee(employeeId);
-    const row = await tenantTx(async (tx) => {
-      await lockEmployees(tx, [employeeId]);
-      const dup = await tx.attendanceRegularization.findFirst({ where: { employee_id: employeeId, date: parseDate(body.date), status: "pending" } });
-      if (dup) throw conflict(`A pending regularization for ${body.date} exists already; edit it instead`);
-      const r = await tx.attendanceRegularization.create({
-        data: { employee_id: employeeId, date: parseDate(body.date), check_in: new Date(body.check_in), check_out: body.check_out ? new Date(body.check_out) : null, reason: body.reason, requested_by: auth.userId } as any,
-        include: employeeName,
-      });
-      await audit({ action: "attendance_regularization.created", entity_type: "attendance_regularization", entity_id: r.id, changes: { employee_id: employeeId, date: body.date, check_in: body.check_in, check_out: body.check_out ?? null } }, tx);
-      await notifyEmployee(tx, employeeId, { kind: "regularization.submitted", title: `Attendance correction for ${body.date} submitted` });
-      await notifyManager(tx, emp, { kind: "regularization.approval_needed", title: `${fullName(emp)} asks to correct attendance of ${body.date}`, body: body.reason });
-      return r;
+    const row = await submit({
+      entity: "attendance_regularization",
+      employee: emp,
+      async create(tx) {
+        await lockEmployees(tx, [employeeId]);
+        const dup = await tx.attendanceRegularization.findFirst({ where: { employee_id: employeeId, date: parseDate(body.date), status: "pending" } });
+        if (dup) throw conflict(`A pending regularization for ${body.date} exists already; edit it instead`);
+        return tx.attendanceRegularization.create({
+          data: { employee_id: employeeId, date: parseDate(body.date), check_in: new Date(body.check_in), check_out: body.check_out ? new Date(body.check_out) : null, reason: body.reason, requested_by: auth.userId },
+          include: employeeName,
+        });
+      },
+      changes: () => ({ employee_id: employeeId, date: body.date, check_in: body.check_in, check_out: body.check_out ?? null }),
+      employeeNotice: () => ({ kind: "regularization.submitted", title: `Attendance correction for ${body.date} submitted` }),
+      managerNotice: () => ({ kind: "regularization.approval_needed", title: `${fullName(emp)} asks to correct attendance of ${body.date}`, body: body.reason }),
     });
     return created(regularizationJson(row), "Regularization submitted");
   },
@@ -346,56 +349,62 @@ export const handlers = {
       return ok(regularizationJson(row), "Regularization updated");
     }
     const status = body.status!;
-    assertCanDecide(auth, await loadEmployee(r.employee_id));
-    const row = await tenantTx(async (tx) => {
-      await lockEmployees(tx, [r.employee_id]);
-      const cur = await tx.attendanceRegularization.findFirstOrThrow({ where: { id: r.id } });
-      if (cur.status !== "pending") throw conflict(`The request is already ${cur.status}`);
-      let previous: object | undefined;
-      if (status === "approved") {
-        const before = await tx.attendanceRecord.findFirst({ where: { employee_id: cur.employee_id, date: cur.date } });
-        previous = before ? { check_in: iso(before.check_in), check_out: iso(before.check_out), status: before.status } : undefined;
-        const after = await writePunches(tx, cur.employee_id, date, cur.check_in, cur.check_out, settings, "regularization");
-        await audit(
-          {
-            action: "attendance.regularized",
-            entity_type: "attendance_record",
-            entity_id: after.id,
-            changes: {
-              date,
-              check_in: { from: previous ? (previous as any).check_in : null, to: iso(after.check_in) },
-              check_out: { from: previous ? (previous as any).check_out : null, to: iso(after.check_out) },
-              status: { from: before?.status ?? null, to: after.status },
-              regularization_id: cur.id,
+    let previous: { check_in: string | null; check_out: string | null; status: string } | undefined;
+    const row = await decide(
+      auth,
+      {
+        entity: "attendance_regularization",
+        employee: await loadEmployee(r.employee_id),
+        async lock(tx) {
+          await lockEmployees(tx, [r.employee_id]);
+          return tx.attendanceRegularization.findFirstOrThrow({ where: { id: r.id } });
+        },
+        async apply(tx, cur, decision) {
+          if (decision !== "approved") return;
+          const before = await tx.attendanceRecord.findFirst({ where: { employee_id: cur.employee_id, date: cur.date } });
+          previous = before ? { check_in: iso(before.check_in), check_out: iso(before.check_out), status: before.status } : undefined;
+          const after = await writePunches(tx, cur.employee_id, date, cur.check_in, cur.check_out, settings, "regularization");
+          await audit(
+            {
+              action: "attendance.regularized",
+              entity_type: "attendance_record",
+              entity_id: after.id,
+              changes: {
+                date,
+                check_in: { from: previous?.check_in ?? null, to: iso(after.check_in) },
+                check_out: { from: previous?.check_out ?? null, to: iso(after.check_out) },
+                status: { from: before?.status ?? null, to: after.status },
+                regularization_id: cur.id,
+              },
             },
-          },
-          tx,
-        );
-      }
-      const u = await tx.attendanceRegularization.update({
-        where: { id: r.id },
-        data: { status, decided_by: auth.userId, decided_at: new Date(), decision_comment: body.comment ?? null, ...(previous ? { previous } : {}) },
-        include: employeeName,
-      });
-      await audit({ action: `attendance_regularization.${status}`, entity_type: "attendance_regularization", entity_id: r.id, changes: { status: { from: "pending", to: status }, comment: body.comment ?? null } }, tx);
-      await notifyEmployee(tx, r.employee_id, { kind: `regularization.${status}`, title: `Your attendance correction for ${date} was ${status}`, body: body.comment });
-      return u;
-    });
+            tx,
+          );
+        },
+        extra: () => (previous ? { previous } : {}),
+        save: (tx, _cur, columns) => tx.attendanceRegularization.update({ where: { id: r.id }, data: columns, include: employeeName }),
+        notice: (_cur, decision, comment) => ({ kind: `regularization.${decision}`, title: `Your attendance correction for ${date} was ${decision}`, body: comment ?? undefined }),
+      },
+      { status, comment: body.comment },
+    );
     return ok(regularizationJson(row), `Regularization ${status}`);
   },
 
   async cancelAttendanceRegularization({ params, auth }) {
     const r = await visibleRegularization(auth, params.id);
     const emp = await loadEmployee(r.employee_id);
-    const row = await tenantTx(async (tx) => {
-      await lockEmployees(tx, [r.employee_id]);
-      const cur = await tx.attendanceRegularization.findFirstOrThrow({ where: { id: r.id } });
-      if (cur.status !== "pending") throw conflict(`A ${cur.status} request cannot be cancelled`);
-      assertCanCancel(auth, emp, cur.status, { started: false, approvedBySelf: false });
-      const u = await tx.attendanceRegularization.update({ where: { id: r.id }, data: { status: "cancelled", cancelled_by: auth.userId, cancelled_at: new Date() }, include: employeeName });
-      await audit({ action: "attendance_regularization.cancelled", entity_type: "attendance_regularization", entity_id: r.id, changes: { status: { from: "pending", to: "cancelled" } } }, tx);
-      await notifyEmployee(tx, r.employee_id, { kind: "regularization.cancelled", title: `Your attendance correction for ${toDateString(cur.date)} was cancelled` });
-      return u;
+    const row = await cancel(auth, {
+      entity: "attendance_regularization",
+      async lock(tx) {
+        await lockEmployees(tx, [r.employee_id]);
+        return tx.attendanceRegularization.findFirstOrThrow({ where: { id: r.id } });
+      },
+      // only a pending correction can be withdrawn (an approved one has changed the attendance record)
+      allow: (cur) => {
+        if (cur.status !== "pending") throw conflict(`A ${cur.status} request cannot be cancelled`);
+        assertCanCancel(auth, emp, cur.status, { started: false, approvedBySelf: false });
+      },
+      save: (tx, _cur, columns) => tx.attendanceRegularization.update({ where: { id: r.id }, data: columns, include: employeeName }),
+      notice: (cur) => ({ kind: "regularization.cancelled", title: `Your attendance correction for ${toDateString(cur.date)} was cancelled` }),
     });
     return ok(regularizationJson(row), "Regularization cancelled");
   },

@@ -1,0 +1,139 @@
+// The one approval flow of every request an employee submits and someone else decides (leave,
+// comp-off, encashment, work from home, work on a holiday, attendance corrections, expense claims,
+// loans): submit → decide (approve / reject) → cancel. Each step runs in one transaction that
+// locks the request, checks its state, applies the area's effects (ledger entries, attendance,
+// repayment schedules), writes the new state, the audit entry and the notices - so two approvals,
+// or an approval and a cancellation, never both succeed. The area supplies what differs (how to
+// lock and save its row, its effects and its wording) as a small flow object.
+import { audit } from "../../audit.ts";
+import { tenantTx, type ScopedTx } from "../../db/tenancy.ts";
+import { conflict } from "../../http/errors.ts";
+import type { AuthContext } from "../../http/types.ts";
+import { type Notice, notifyEmployee, notifyManager } from "./notices.ts";
+import { assertCanCancel, assertCanDecide } from "./people.ts";
+
+export type Decision = "approved" | "rejected";
+
+/** What every request row has. */
+export interface RequestRow {
+  id: string;
+  employee_id: string;
+  status: string;
+}
+
+/** The columns a decision writes (`decided_by`, `decided_at`, `decision_comment`). */
+export interface DecisionColumns {
+  status: Decision;
+  decided_by: string;
+  decided_at: Date;
+  decision_comment: string | null;
+}
+
+/** The columns a cancellation writes. */
+export interface CancelColumns {
+  status: "cancelled";
+  cancelled_by: string;
+  cancelled_at: Date;
+}
+
+interface FlowBase<R extends RequestRow, Out> {
+  /** Audit entity type and action prefix (`leave_request` → `leave_request.approved`). */
+  entity: string;
+  /** Locks what the step must hold for the rest of the transaction and returns the request as it is now. */
+  lock(tx: ScopedTx): Promise<R>;
+  /** Writes the new state; returns what the caller answers with. */
+  save(tx: ScopedTx, current: R, columns: Record<string, unknown>): Promise<Out>;
+}
+
+export interface SubmitFlow<R extends RequestRow> {
+  entity: string;
+  /** The employee the request is for (their manager is told). */
+  employee: { reports_to: string | null };
+  /** Locks, checks the rules and inserts the request (status `pending`). */
+  create(tx: ScopedTx): Promise<R>;
+  /** The audit entry's changes. */
+  changes(row: R): Record<string, unknown>;
+  /** The notice to the employee's manager, if any. */
+  managerNotice(row: R): Notice;
+  /** A notice to the employee too (a receipt when someone else filed it, for one). */
+  employeeNotice?(row: R): Notice | null;
+}
+
+/** Submit: create under the area's locks, audit (`<entity>.created`), tell the employee and their manager. */
+export function submit<R extends RequestRow>(flow: SubmitFlow<R>): Promise<R> {
+  return tenantTx(async (tx) => {
+    const row = await flow.create(tx);
+    await audit({ action: `${flow.entity}.created`, entity_type: flow.entity, entity_id: row.id, changes: flow.changes(row) }, tx);
+    const receipt = flow.employeeNotice?.(row);
+    if (receipt) await notifyEmployee(tx, row.employee_id, receipt);
+    await notifyManager(tx, flow.employee, flow.managerNotice(row));
+    return row;
+  });
+}
+
+export interface DecideFlow<R extends RequestRow, Out> extends FlowBase<R, Out> {
+  /** The employee the request is for: never they, their manager (unless `managerMayDecide` is false) or hr/admin/owner. */
+  employee: { id: string; reports_to: string | null };
+  managerMayDecide?: boolean;
+  /** The 409 message for a request that is no longer pending. */
+  notPending?(status: string): string;
+  /** Effects of the decision before the new state is written (an approval's ledger entry). */
+  apply?(tx: ScopedTx, current: R, status: Decision): Promise<void>;
+  /** More columns written with the decision. */
+  extra?(current: R, status: Decision): Record<string, unknown>;
+  /** The notice to the employee (or null for none). */
+  notice(current: R, status: Decision, comment: string | null): Notice | null;
+  /** Effects after the new state is written (a rejected leave's neighbours recounted). */
+  after?(tx: ScopedTx, current: R, status: Decision): Promise<void>;
+}
+
+/** Decide: who may, that it is still pending, effects, new state, audit, notice - in one transaction. */
+export function decide<R extends RequestRow, Out>(auth: AuthContext, flow: DecideFlow<R, Out>, decision: { status: Decision; comment?: string | null }): Promise<Out> {
+  assertCanDecide(auth, flow.employee, { manager: flow.managerMayDecide ?? true });
+  const { status } = decision;
+  const comment = decision.comment ?? null;
+  return tenantTx(async (tx) => {
+    const current = await flow.lock(tx);
+    if (current.status !== "pending") throw conflict(flow.notPending?.(current.status) ?? `The request is already ${current.status}`);
+    await flow.apply?.(tx, current, status);
+    const columns: DecisionColumns = { status, decided_by: auth.userId, decided_at: new Date(), decision_comment: comment };
+    const out = await flow.save(tx, current, { ...columns, ...flow.extra?.(current, status) });
+    await audit({ action: `${flow.entity}.${status}`, entity_type: flow.entity, entity_id: current.id, changes: { status: { from: "pending", to: status }, comment } }, tx);
+    const notice = flow.notice(current, status, comment);
+    if (notice) await notifyEmployee(tx, current.employee_id, notice);
+    await flow.after?.(tx, current, status);
+    return out;
+  });
+}
+
+export interface CancelFlow<R extends RequestRow, Out> extends FlowBase<R, Out> {
+  /**
+   * Who may cancel in which state: the shared rule (assertCanCancel: pending by the employee, their
+   * manager or hr; approved by hr, and by the employee or manager only when `approvedBySelf` and
+   * not yet `started`), or a rule of the area's own.
+   */
+  allow: { employee: { id: string; reports_to: string | null }; started(current: R): boolean; approvedBySelf: boolean } | ((current: R) => void);
+  /** Effects before the new state is written (an approved leave's days back to the balance). */
+  apply?(tx: ScopedTx, current: R): Promise<void>;
+  /** The notice to the employee (or null for none). */
+  notice(current: R): Notice | null;
+  /** Effects after the new state is written. */
+  after?(tx: ScopedTx, current: R): Promise<void>;
+}
+
+/** Cancel: who may in the current state, effects, new state, audit, notice - in one transaction. */
+export function cancel<R extends RequestRow, Out>(auth: AuthContext, flow: CancelFlow<R, Out>): Promise<Out> {
+  return tenantTx(async (tx) => {
+    const current = await flow.lock(tx);
+    if (typeof flow.allow === "function") flow.allow(current);
+    else assertCanCancel(auth, flow.allow.employee, current.status, { started: flow.allow.started(current), approvedBySelf: flow.allow.approvedBySelf });
+    await flow.apply?.(tx, current);
+    const columns: CancelColumns = { status: "cancelled", cancelled_by: auth.userId, cancelled_at: new Date() };
+    const out = await flow.save(tx, current, { ...columns });
+    await audit({ action: `${flow.entity}.cancelled`, entity_type: flow.entity, entity_id: current.id, changes: { status: { from: current.status, to: "cancelled" } } }, tx);
+    const notice = flow.notice(current);
+    if (notice) await notifyEmployee(tx, current.employee_id, notice);
+    await flow.after?.(tx, current);
+    return out;
+  });
+}
