@@ -1,0 +1,57 @@
+// What areas may read of the central tables (tenants, users) and across tenants - a narrow API in
+// place of the system client (`systemDb`, src/db/client.ts), which areas do not import (only the
+// platform's own entry points do: sign-in and sign-up in modules/auth, the billing webhook).
+//   - the active tenant's own row: activeTenant / updateActiveTenant (fail closed like `db`);
+//   - users by id or e-mail (names and addresses for notices and lists; never a password hash);
+//   - for jobs and public links that start outside any tenant: the tenants that have matching rows
+//     of a tenant-owned model, whose work then runs inside withTenant for each.
+import type { Prisma } from "../../generated/prisma/client.ts";
+import { systemDb } from "./client.ts";
+import { currentTenantId, tenantScopedModels } from "./tenancy.ts";
+
+/** The active tenant's row (the fields `select` names). */
+export async function activeTenant<S extends Prisma.TenantSelect>(select: S): Promise<Prisma.TenantGetPayload<{ select: S }>> {
+  return systemDb.tenant.findUniqueOrThrow({ where: { id: currentTenantId() }, select });
+}
+
+/** Updates the active tenant's row (company settings, modules), in the caller's transaction when given. */
+export async function updateActiveTenant(data: Prisma.TenantUpdateInput, client: Pick<typeof systemDb, "tenant"> = systemDb): Promise<void> {
+  await client.tenant.update({ where: { id: currentTenantId() }, data });
+}
+
+export interface UserRef {
+  id: string;
+  name: string;
+  email: string;
+}
+
+/** Users by id (ids may repeat or be empty). */
+export async function usersByIds(ids: readonly string[]): Promise<UserRef[]> {
+  const unique = [...new Set(ids)];
+  if (!unique.length) return [];
+  return systemDb.user.findMany({ where: { id: { in: unique } }, select: { id: true, name: true, email: true } });
+}
+
+/** The user with this e-mail address (case-insensitive column), if any. */
+export async function userByEmail(email: string): Promise<UserRef | null> {
+  return systemDb.user.findUnique({ where: { email }, select: { id: true, name: true, email: true } });
+}
+
+type TenantModel = Uncapitalize<Prisma.ModelName>;
+
+/**
+ * The tenants with at least one row of `model` matching `where` (for jobs and public links, which
+ * start outside any tenant): their ids and, per tenant, the first matching row's id. Run the work
+ * itself inside withTenant(id, …) so that it is scoped like a request.
+ */
+export async function tenantsWith(model: TenantModel, where: Record<string, unknown>): Promise<{ tenant_id: string; id: string }[]> {
+  const name = model.charAt(0).toUpperCase() + model.slice(1);
+  if (!tenantScopedModels.has(name)) throw new Error(`tenantsWith: ${model} is not a tenant-owned model`);
+  const delegate = (systemDb as unknown as Record<string, { findMany(args: unknown): Promise<{ tenant_id: string; id: string }[]> }>)[model];
+  return delegate.findMany({ where, distinct: ["tenant_id"], select: { tenant_id: true, id: true }, orderBy: [{ tenant_id: "asc" }] });
+}
+
+/** A page of every tenant's id and time zone, in id order after `after` (hourly jobs acting at each company's midnight). */
+export async function tenantPage(after: string | undefined, take = 500): Promise<{ id: string; timezone: string }[]> {
+  return systemDb.tenant.findMany({ select: { id: true, timezone: true }, orderBy: { id: "asc" }, take, ...(after ? { cursor: { id: after }, skip: 1 } : {}) });
+}
