@@ -6,7 +6,7 @@ SHELL := /bin/bash
 NODE_BIN := node_modules/.bin
 STAMP := node_modules/.install-stamp
 
-.PHONY: help install generate stubs build run dev start seed migrate migration migrate-status lint typecheck check-generated check-migrations check-dependencies unit test verify bench docs-check clean
+.PHONY: help install generate stubs build run dev start seed migrate migration migrate-status lint typecheck check-generated check-migrations check-dependencies check-sql unit test verify bench docs-check clean
 
 help:
 	@echo "make run        install, generate, build, migrate and serve on PORT (default 3000), compiled (node dist/main.js)"
@@ -77,6 +77,12 @@ check-migrations: install
 # (scripts/check-dependencies.ts).
 check-dependencies: install
 	$(NODE_BIN)/tsx scripts/check-dependencies.ts
+
+# Raw SQL cannot forget the tenant: only through src/db/sql.ts, only in the areas' query files,
+# every tenant-owned table filtered by the tenant, an area's statements on its own tables
+# (scripts/check-sql.ts).
+check-sql: install
+	$(NODE_BIN)/tsx scripts/check-sql.ts
 
 # The suite records every operation it calls (test/support/setup.ts); afterwards each operation of
 # the document must have a handler and a test of its own that gets a 2xx (scripts/check-conformance.ts).
