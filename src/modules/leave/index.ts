@@ -4,3 +4,4 @@ export { maxDate, monthRange } from "./calendar.ts";
 export { accrualJob, expiryJob } from "./jobs.ts";
 export { employeeName } from "./json.ts";
 export { holidayApplies } from "./store.ts";
+export { approvedLeaveOn, approvedTimeOff, approvedWfhOn, companyHolidays, employeesOnLeave, pendingLeaveRequestsByEmployee } from "./facts.ts";
