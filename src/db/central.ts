@@ -14,8 +14,11 @@ export async function activeTenant<S extends Prisma.TenantSelect>(select: S): Pr
   return systemDb.tenant.findUniqueOrThrow({ where: { id: currentTenantId() }, select });
 }
 
+/** A client that can update a tenant row: the system client, or a transaction of tenantTx (ScopedTx). */
+type TenantWriter = { tenant: { update(args: { where: { id: string }; data: Prisma.TenantUpdateInput }): PromiseLike<unknown> } };
+
 /** Updates the active tenant's row (company settings, modules), in the caller's transaction when given. */
-export async function updateActiveTenant(data: Prisma.TenantUpdateInput, client: Pick<typeof systemDb, "tenant"> = systemDb): Promise<void> {
+export async function updateActiveTenant(data: Prisma.TenantUpdateInput, client: TenantWriter = systemDb): Promise<void> {
   await client.tenant.update({ where: { id: currentTenantId() }, data });
 }
 
