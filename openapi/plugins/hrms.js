@@ -13,6 +13,14 @@
 //           state-changing operations too (the origin check refuses foreign origins), 500 and
 //           503 (overload or database down, with Retry-After: components/responses/Unavailable)
 //           - each a $ref to components/responses.
+//           hrms/path-file-names checks the sources (adds nothing): each path item is in its own
+//           file, directly in openapi/paths/, named from its URL path by pathFileName()
+//           (/api/leave-requests/{id} -> api_leave-requests_{id}.yaml, as Redocly's
+//           openapi-starter does), and every file there is a path item of the document. A wrong
+//           name is an error of the bundle, so `make generate` (and `make test`) fail.
+import { readdirSync } from "node:fs";
+import path from "node:path";
+
 const ROLES = ["owner", "admin", "hr", "manager", "employee"];
 const MODULES = ["payroll", "recruitment", "helpdesk", "assets"];
 const ERROR_REF = "#/components/schemas/Error";
@@ -114,6 +122,42 @@ function standardResponses() {
   };
 }
 
+/** The file of a path item: its URL path without the leading "/", each "/" a "_", then ".yaml". */
+export function pathFileName(urlPath) {
+  return `${urlPath.replace(/^\//, "").replaceAll("/", "_")}.yaml`;
+}
+
+function pathFileNames() {
+  let pathsDir;
+  const seen = new Set();
+  return {
+    Root: {
+      enter(root, ctx) {
+        pathsDir = path.join(path.dirname(ctx.location.source.absoluteRef), "paths");
+      },
+      leave(root, ctx) {
+        for (const name of readdirSync(pathsDir).sort())
+          if (!seen.has(name))
+            ctx.report({ message: `openapi/paths/${name} is no path item of the document: reference it from openapi.yaml under the path it is named after, or delete it.`, location: ctx.location.child("paths") });
+      },
+    },
+    Paths: {
+      enter(paths, ctx) {
+        for (const [urlPath, item] of Object.entries(paths)) {
+          const expected = pathFileName(urlPath);
+          const file = item?.$ref ? ctx.resolve(item).location?.source.absoluteRef : undefined;
+          if (file && path.dirname(file) === pathsDir && path.basename(file) === expected) seen.add(expected);
+          else
+            ctx.report({
+              message: `The path item of ${urlPath} must be the file openapi/paths/${expected}, referenced from openapi.yaml (${file ? `not openapi/${path.relative(path.dirname(pathsDir), file)}` : "not written inline"}).`,
+              location: ctx.location.child(urlPath),
+            });
+        }
+      },
+    },
+  };
+}
+
 export default function hrmsPlugin() {
   return {
     id: "hrms",
@@ -127,7 +171,7 @@ export default function hrmsPlugin() {
       },
     },
     decorators: {
-      oas3: { "standard-responses": standardResponses },
+      oas3: { "standard-responses": standardResponses, "path-file-names": pathFileNames },
     },
   };
 }
