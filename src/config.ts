@@ -168,7 +168,7 @@ function bool(r: Reading, name: string, dflt: boolean): boolean {
   if (v === undefined) return dflt;
   if (TRUE_WORDS.includes(v.toLowerCase())) return true;
   if (FALSE_WORDS.includes(v.toLowerCase())) return false;
-  reject(r, `${name} must be one of ${[...TRUE_WORDS, ...FALSE_WORDS].join(", ")}, got ${JSON.stringify(v)}`);
+  reject(r, `${name} must be true or false (or 1/0, yes/no, on/off), got ${JSON.stringify(v)}`);
   return dflt;
 }
 
