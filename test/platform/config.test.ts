@@ -200,6 +200,18 @@ describe("loadConfig", () => {
     expect(problemsOf({ NODE_ENV: "production", SESSION_SECRET: "s".repeat(32), PUBLIC_URL: "https://hr.example.com" })).toEqual([]);
   });
 
+  it("reads exactly the variables README's \"Configuration (environment)\" lists (but NODE_HEAP_MB, npm start's)", () => {
+    const read = new Set<string>();
+    loadConfig(new Proxy({}, { get: (_t, name) => (read.add(String(name)), undefined) }));
+    const readme = readFileSync(path.join(root, "README.md"), "utf8");
+    const section = readme.slice(readme.indexOf("## Configuration (environment)"), readme.indexOf("### Overload"));
+    const listed = new Set(section.split("\n").filter((l) => l.startsWith("| `")).flatMap((l) => [...l.split("|")[1].matchAll(/`([A-Z_]+)`/g)].map((m) => m[1])));
+    listed.delete("NODE_HEAP_MB");
+    read.delete("VITEST"); // set by the test runner (the NODE_ENV row says so)
+    expect(section).toContain("`VITEST=true`");
+    expect([...read].sort()).toEqual([...listed].sort());
+  });
+
   it("names every bad variable in one error", () => {
     const env = { PORT: "eighty", DATABASE_URL: "mysql://db/hrms", LOG_LEVEL: "loud", RUN_WORKER: "sometimes", PAYROLL_BATCH_SIZE: "0", DATABASE_POOL_SIZE: "10" };
     let error: unknown;
