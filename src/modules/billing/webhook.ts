@@ -24,7 +24,7 @@ export interface BillingEventResult {
 
 /** The event, if the signature over the raw body is valid and at most 5 minutes old. */
 function verifiedEvent(raw: Buffer | undefined, signature: string): Stripe.Event {
-  const secret = config.billingWebhookSecret ?? process.env.BILLING_WEBHOOK_SECRET;
+  const secret = config().billingWebhookSecret;
   if (!secret) throw new AppError(503, "unavailable", "The billing webhook is not configured (BILLING_WEBHOOK_SECRET)");
   try {
     return stripe.webhooks.constructEvent(raw ?? Buffer.alloc(0), signature, secret, 300);

@@ -26,7 +26,7 @@ export async function sendInvitation(auth: AuthContext, input: RequestBody<"invi
     const inv = await tx.invitation.create({
       data: { email, role: input.role, employee_id: input.employee_id ?? null, token_hash: hash, invited_by: auth.userId, expires_at: new Date(Date.now() + INVITE_TTL_MS) },
     });
-    const link = `${config.publicUrl}/accept-invite?token=${encodeURIComponent(token)}`;
+    const link = `${config().publicUrl}/accept-invite?token=${encodeURIComponent(token)}`;
     await queueEmail(tx, {
       to: email,
       subject: `${auth.name} invited you to ${company.name} on HRMS`,
