@@ -14,7 +14,8 @@ let agent: AuthContext;
 let requester: AuthContext;
 let other: AuthContext;
 const as = <T>(fn: () => Promise<T>) => withTenant(owner.tenantId, fn);
-const raise = () => as(() => raiseTicket(requester, { title: " Laptop will not boot ", category: "it", priority: "medium", description: "Black screen" }));
+const raise = () =>
+  as(() => raiseTicket(requester, { title: " Laptop will not boot ", category: "it", priority: "medium", description: "Black screen" }));
 
 beforeAll(async () => {
   owner = await signupTenant(t);
@@ -30,15 +31,27 @@ describe("updateHelpdeskTicket: the status machine", () => {
     expect(await as(() => changeTicket(agent, tk.id, { status: "in_progress" }))).toMatchObject({ status: "in_progress" });
     const resolved = await as(() => changeTicket(agent, tk.id, { status: "resolved" }));
     expect(resolved.resolved_at).not.toBeNull();
-    await expect(as(() => changeTicket(agent, tk.id, { status: "in_progress" }))).rejects.toMatchObject({ status: 409, message: "A ticket cannot go from resolved to in_progress" });
+    await expect(as(() => changeTicket(agent, tk.id, { status: "in_progress" }))).rejects.toMatchObject({
+      status: 409,
+      message: "A ticket cannot go from resolved to in_progress",
+    });
     // the requester may reopen a resolved ticket (resolved_at cleared), and close it
     expect(await as(() => changeTicket(requester, tk.id, { status: "open" }))).toMatchObject({ status: "open", resolved_at: null });
     const closed = await as(() => changeTicket(requester, tk.id, { status: "closed" }));
     expect(closed.closed_at).not.toBeNull();
-    await expect(as(() => changeTicket(agent, tk.id, { status: "open" }))).rejects.toMatchObject({ status: 409, message: "The ticket is closed; raise a new ticket instead" });
+    await expect(as(() => changeTicket(agent, tk.id, { status: "open" }))).rejects.toMatchObject({
+      status: 409,
+      message: "The ticket is closed; raise a new ticket instead",
+    });
     await expect(as(() => changeTicket(agent, tk.id, { priority: "high" }))).rejects.toMatchObject({ status: 409 });
-    await expect(as(() => postMessage(requester, tk.id, { body: "still broken" }))).rejects.toMatchObject({ status: 409, message: "The ticket is closed; raise a new ticket instead" });
-    const audits = await t.query(`SELECT action, changes FROM audit_logs WHERE tenant_id = $1 AND entity_id = $2 ORDER BY created_at`, [owner.tenantId, tk.id]);
+    await expect(as(() => postMessage(requester, tk.id, { body: "still broken" }))).rejects.toMatchObject({
+      status: 409,
+      message: "The ticket is closed; raise a new ticket instead",
+    });
+    const audits = await t.query(`SELECT action, changes FROM audit_logs WHERE tenant_id = $1 AND entity_id = $2 ORDER BY created_at`, [
+      owner.tenantId,
+      tk.id,
+    ]);
     expect(audits.map((a) => a.action)).toEqual(["helpdesk.ticket_created", ...Array(4).fill("helpdesk.ticket_status_changed")]);
     expect(audits.at(-1)!.changes).toEqual({ status: { from: "open", to: "closed" } });
   });
@@ -54,11 +67,22 @@ describe("updateHelpdeskTicket: the status machine", () => {
 
   it("assigning an open ticket starts it; the assignee must be an agent; requester and assignee are told", async () => {
     const tk = await raise();
-    await expect(as(() => changeTicket(agent, tk.id, { assignee_user_id: other.userId }))).rejects.toMatchObject({ status: 400, details: [{ path: "body.assignee_user_id" }] });
+    await expect(as(() => changeTicket(agent, tk.id, { assignee_user_id: other.userId }))).rejects.toMatchObject({
+      status: 400,
+      details: [{ path: "body.assignee_user_id" }],
+    });
     const assigned = await as(() => changeTicket(authOf(owner, "owner"), tk.id, { assignee_user_id: agent.userId, priority: "high" }));
     expect(assigned).toMatchObject({ status: "in_progress", assignee_user_id: agent.userId, assignee_name: "Hema HR", priority: "high" });
-    const kinds = await t.query(`SELECT user_id, kind FROM notifications WHERE tenant_id = $1 AND link = $2 ORDER BY created_at`, [owner.tenantId, `/api/helpdesk/tickets/${tk.id}`]);
-    expect(kinds).toEqual(expect.arrayContaining([{ user_id: requester.userId, kind: "helpdesk.ticket_updated" }, { user_id: agent.userId, kind: "helpdesk.ticket_assigned" }]));
+    const kinds = await t.query(`SELECT user_id, kind FROM notifications WHERE tenant_id = $1 AND link = $2 ORDER BY created_at`, [
+      owner.tenantId,
+      `/api/helpdesk/tickets/${tk.id}`,
+    ]);
+    expect(kinds).toEqual(
+      expect.arrayContaining([
+        { user_id: requester.userId, kind: "helpdesk.ticket_updated" },
+        { user_id: agent.userId, kind: "helpdesk.ticket_assigned" },
+      ]),
+    );
     // a change to nothing new is no change (no audit entry)
     await as(() => changeTicket(agent, tk.id, { priority: "high" }));
     const audits = await t.query(`SELECT action FROM audit_logs WHERE tenant_id = $1 AND entity_id = $2`, [owner.tenantId, tk.id]);

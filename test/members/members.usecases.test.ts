@@ -19,12 +19,21 @@ describe("updateMember / removeMember: the owner role", () => {
     await expect(as(() => changeMember(admin, admin.userId, { role: "owner" }))).rejects.toMatchObject({ status: 403 });
     await expect(as(() => changeMember(admin, owner.userId, { role: "admin" }))).rejects.toMatchObject({ status: 403 });
     await expect(as(() => revokeMembership(admin, owner.userId))).rejects.toMatchObject({ status: 403 });
-    await expect(as(() => changeMember(owner, owner.userId, { role: "admin" }))).rejects.toMatchObject({ status: 409, message: "The last owner cannot be demoted; make someone else owner first" });
-    await expect(as(() => revokeMembership(owner, owner.userId))).rejects.toMatchObject({ status: 409, message: "The last owner cannot be removed" });
+    await expect(as(() => changeMember(owner, owner.userId, { role: "admin" }))).rejects.toMatchObject({
+      status: 409,
+      message: "The last owner cannot be demoted; make someone else owner first",
+    });
+    await expect(as(() => revokeMembership(owner, owner.userId))).rejects.toMatchObject({
+      status: 409,
+      message: "The last owner cannot be removed",
+    });
     // with a second owner, the first may step down
     expect(await as(() => changeMember(owner, admin.userId, { role: "owner" }))).toMatchObject({ user_id: admin.userId, role: "owner" });
     expect(await as(() => changeMember(owner, owner.userId, { role: "hr" }))).toMatchObject({ role: "hr" });
-    const audits = await t.query(`SELECT action, changes FROM audit_logs WHERE tenant_id = $1 AND action = 'member.role_changed' ORDER BY created_at`, [o.tenantId]);
+    const audits = await t.query(
+      `SELECT action, changes FROM audit_logs WHERE tenant_id = $1 AND action = 'member.role_changed' ORDER BY created_at`,
+      [o.tenantId],
+    );
     expect(audits.map((a) => a.changes)).toEqual([{ role: { from: "admin", to: "owner" } }, { role: { from: "owner", to: "hr" } }]);
   });
 
@@ -52,8 +61,13 @@ describe("updateMember: the linked employee record", () => {
     const a = await addMember(t, o, "employee", { employeeId: e.id });
     const b = await addMember(t, o, "employee");
     const as = <T>(fn: () => Promise<T>) => withTenant(o.tenantId, fn);
-    await expect(as(() => changeMember(owner, b.userId, { employee_id: e.id }))).rejects.toMatchObject({ status: 409, message: "That employee record is already linked to another member" });
-    await expect(as(() => changeMember(owner, b.userId, { employee_id: "00000000-0000-4000-8000-000000000000" }))).rejects.toMatchObject({ status: 404 });
+    await expect(as(() => changeMember(owner, b.userId, { employee_id: e.id }))).rejects.toMatchObject({
+      status: 409,
+      message: "That employee record is already linked to another member",
+    });
+    await expect(as(() => changeMember(owner, b.userId, { employee_id: "00000000-0000-4000-8000-000000000000" }))).rejects.toMatchObject({
+      status: 404,
+    });
     expect(await as(() => changeMember(owner, a.userId, { employee_id: null }))).toMatchObject({ employee_id: null });
     expect(await as(() => changeMember(owner, b.userId, { employee_id: e.id }))).toMatchObject({ employee_id: e.id, role: "employee" });
     const { members } = await as(() => membersAndInvitations());

@@ -1,6 +1,6 @@
 // The day-by-day attendance view: stored records, and for days without one the status derived
 // from holidays, weekly offs, approved leave and work from home.
-import { type Page } from "../../http/envelope.ts";
+import type { Page } from "../../http/envelope.ts";
 import { badRequest, invalidField, notFound } from "../../http/errors.ts";
 import type { AuthContext, QueryParams } from "../../http/types.ts";
 import { eachDay, weekday } from "../../lib/dates.ts";
@@ -13,8 +13,15 @@ import { derivedStatus } from "./rules.ts";
 export type AttendanceQuery = QueryParams<"listAttendance">;
 
 /** The days of a page of employees in the range the query names (today by default); and their count. */
-export async function attendanceDays(auth: AuthContext, q: AttendanceQuery, page: Page): Promise<{ days: S["AttendanceDay"][]; total: number }> {
-  if (q.date && (q.month || q.year)) throw badRequest("Give either date or month/year, not both", [{ path: "query.date", message: "cannot be combined with month or year" }]);
+export async function attendanceDays(
+  auth: AuthContext,
+  q: AttendanceQuery,
+  page: Page,
+): Promise<{ days: S["AttendanceDay"][]; total: number }> {
+  if (q.date && (q.month || q.year))
+    throw badRequest("Give either date or month/year, not both", [
+      { path: "query.date", message: "cannot be combined with month or year" },
+    ]);
   if (q.year && !q.month) throw invalidField("query.month", "is required with year");
   const settings = await loadAttendanceSettings();
   const today = tenantToday(settings);
@@ -49,7 +56,16 @@ export async function attendanceDays(auth: AuthContext, q: AttendanceQuery, page
         employee_id: e.id,
         employee_name: e.name,
         date: day,
-        status: rec ? rec.status : derivedStatus({ date: day, today, holiday: Boolean(holiday), weeklyOff: offs.has(weekday(day)), onLeave: Boolean(leave), wfh: Boolean(wfh) }),
+        status: rec
+          ? rec.status
+          : derivedStatus({
+              date: day,
+              today,
+              holiday: Boolean(holiday),
+              weeklyOff: offs.has(weekday(day)),
+              onLeave: Boolean(leave),
+              wfh: Boolean(wfh),
+            }),
         check_in: rec?.check_in ?? null,
         check_out: rec?.check_out ?? null,
         worked_hours: rec?.worked_hours ?? null,

@@ -5,7 +5,13 @@ import { created, ok, pageOf, paginated } from "../../http/envelope.ts";
 import type { AreaHandlers } from "../../http/types.ts";
 import { attendanceDays } from "./days.ts";
 import { importRecords, punchIn, punchOut } from "./punches.ts";
-import { regularizationById, regularizationPage, reviseRegularization, submitRegularization, withdrawRegularization } from "./regularizations.ts";
+import {
+  regularizationById,
+  regularizationPage,
+  reviseRegularization,
+  submitRegularization,
+  withdrawRegularization,
+} from "./regularizations.ts";
 import { attendanceSettings, changeAttendanceSettings } from "./settings.ts";
 
 export const handlers = {

@@ -1,6 +1,6 @@
 // The attendance area's rows as API JSON (records, regularization requests, settings).
 import type { components } from "../../../generated/api-types.ts";
-import type { Prisma } from "../../../generated/prisma/client.ts";
+import type { AttendanceRecord, Prisma } from "../../../generated/prisma/client.ts";
 import { toDateString } from "../../lib/dates.ts";
 import { Decimal } from "../../lib/money.ts";
 import type { employeeName } from "../leave/index.ts";
@@ -11,7 +11,7 @@ export type S = components["schemas"];
 export const iso = (d: Date | null) => (d ? d.toISOString() : null);
 export const hours = (v: { toString(): string } | null) => (v === null ? null : new Decimal(v.toString()).toFixed(2));
 
-export type RecordRow = Prisma.AttendanceRecordGetPayload<{}>;
+export type RecordRow = AttendanceRecord;
 export type RegularizationRow = Prisma.AttendanceRegularizationGetPayload<{ include: typeof employeeName }>;
 
 export function recordJson(r: RecordRow): S["AttendanceRecord"] {

@@ -24,7 +24,16 @@ export async function writePunches(
   notes?: string | null,
 ): Promise<RecordRow> {
   const p = evaluatePunch(checkIn, checkOut, settings, await approvedWfhOn(employeeId, date, tx));
-  const data = { check_in: checkIn, check_out: checkOut, worked_hours: p.worked_hours?.toString() ?? null, status: p.status, late: p.late, early_exit: p.early_exit, source, ...(notes !== undefined ? { notes } : {}) };
+  const data = {
+    check_in: checkIn,
+    check_out: checkOut,
+    worked_hours: p.worked_hours?.toString() ?? null,
+    status: p.status,
+    late: p.late,
+    early_exit: p.early_exit,
+    source,
+    ...(notes !== undefined ? { notes } : {}),
+  };
   return tx.attendanceRecord.upsert({
     where: { tenant_id_employee_id_date: { tenant_id: currentTenantId(), employee_id: employeeId, date: parseDate(date) } },
     create: { employee_id: employeeId, date: parseDate(date), ...data },
@@ -58,9 +67,18 @@ export async function punchIn(auth: AuthContext, notes?: string | null): Promise
     await lockEmployees(tx, [employeeId]);
     const existing = await tx.attendanceRecord.findFirst({ where: { employee_id: employeeId, date: parseDate(today) } });
     if (existing?.check_in) throw conflict(`You already checked in today at ${hhmm(existing.check_in, settings.timezone)}`);
-    if ((await approvedLeaveOn(employeeId, today, tx)) === "full_day") throw conflict("You are on approved leave today; cancel the leave first");
+    if ((await approvedLeaveOn(employeeId, today, tx)) === "full_day")
+      throw conflict("You are on approved leave today; cancel the leave first");
     const r = await writePunches(tx, employeeId, today, now, null, settings, "self", notes);
-    await audit({ action: "attendance.check_in", entity_type: "attendance_record", entity_id: r.id, changes: { date: today, check_in: now.toISOString(), late: r.late } }, tx);
+    await audit(
+      {
+        action: "attendance.check_in",
+        entity_type: "attendance_record",
+        entity_id: r.id,
+        changes: { date: today, check_in: now.toISOString(), late: r.late },
+      },
+      tx,
+    );
     return r;
   });
   return recordJson(row);
@@ -78,7 +96,18 @@ export async function punchOut(auth: AuthContext, notes?: string | null): Promis
     if (existing.check_out) throw conflict("You already checked out today");
     const r = await writePunches(tx, employeeId, today, existing.check_in, new Date(), settings, existing.source, notes ?? existing.notes);
     await audit(
-      { action: "attendance.check_out", entity_type: "attendance_record", entity_id: r.id, changes: { date: today, check_out: r.check_out!.toISOString(), worked_hours: hours(r.worked_hours), status: r.status, early_exit: r.early_exit } },
+      {
+        action: "attendance.check_out",
+        entity_type: "attendance_record",
+        entity_id: r.id,
+        changes: {
+          date: today,
+          check_out: r.check_out!.toISOString(),
+          worked_hours: hours(r.worked_hours),
+          status: r.status,
+          early_exit: r.early_exit,
+        },
+      },
       tx,
     );
     return r;
@@ -101,7 +130,8 @@ export async function importRecords(input: AttendanceImport): Promise<{ created:
     seen.add(key);
     if (!r.check_in && !r.status) throw invalidField(`body.records.${i}`, "needs check_in or status");
     if (r.check_out && !r.check_in) throw invalidField(`body.records.${i}.check_out`, "needs check_in");
-    if (r.check_in) checkPunches(r.date, new Date(r.check_in), r.check_out ? new Date(r.check_out) : null, settings.timezone, `body.records.${i}`);
+    if (r.check_in)
+      checkPunches(r.date, new Date(r.check_in), r.check_out ? new Date(r.check_out) : null, settings.timezone, `body.records.${i}`);
   });
   const ids = [...new Set(input.records.map((r) => r.employee_id))];
   if ((await db.employee.count({ where: { id: { in: ids }, deleted_at: null } })) !== ids.length) throw notFound("Employee");
@@ -110,10 +140,28 @@ export async function importRecords(input: AttendanceImport): Promise<{ created:
       const have = await existingRecordKeys(tx, input.records);
       for (const r of input.records) {
         if (r.check_in) {
-          const rec = await writePunches(tx, r.employee_id, r.date, new Date(r.check_in), r.check_out ? new Date(r.check_out) : null, settings, "import", r.notes ?? null);
+          const rec = await writePunches(
+            tx,
+            r.employee_id,
+            r.date,
+            new Date(r.check_in),
+            r.check_out ? new Date(r.check_out) : null,
+            settings,
+            "import",
+            r.notes ?? null,
+          );
           if (r.status && r.status !== rec.status) await tx.attendanceRecord.update({ where: { id: rec.id }, data: { status: r.status } });
         } else {
-          const data = { check_in: null, check_out: null, worked_hours: null, status: r.status!, late: false, early_exit: false, source: "import", notes: r.notes ?? null };
+          const data = {
+            check_in: null,
+            check_out: null,
+            worked_hours: null,
+            status: r.status!,
+            late: false,
+            early_exit: false,
+            source: "import",
+            notes: r.notes ?? null,
+          };
           await tx.attendanceRecord.upsert({
             where: { tenant_id_employee_id_date: { tenant_id: currentTenantId(), employee_id: r.employee_id, date: parseDate(r.date) } },
             create: { employee_id: r.employee_id, date: parseDate(r.date), ...data },
@@ -124,7 +172,15 @@ export async function importRecords(input: AttendanceImport): Promise<{ created:
       const updated = input.records.filter((r) => have.has(`${r.employee_id}:${r.date}`)).length;
       const counts = { created: input.records.length - updated, updated };
       const dates = input.records.map((r) => r.date).sort();
-      await audit({ action: "attendance.imported", entity_type: "attendance_record", entity_id: null, changes: { ...counts, employees: ids.length, from: dates[0], to: dates.at(-1) } }, tx);
+      await audit(
+        {
+          action: "attendance.imported",
+          entity_type: "attendance_record",
+          entity_id: null,
+          changes: { ...counts, employees: ids.length, from: dates[0], to: dates.at(-1) },
+        },
+        tx,
+      );
       return counts;
     },
     { timeout: 120_000 },

@@ -11,7 +11,16 @@ import type { AuthContext, QueryParams, RequestBody } from "../../http/types.ts"
 import { parseDate, toDateString } from "../../lib/dates.ts";
 import { employeeName } from "../leave/index.ts";
 import { cancel, decide, submit } from "../shared/approvals.ts";
-import { assertCanCancel, assertVisible, employeeFilter, fullName, loadEmployee, lockEmployees, targetEmployee, visibleEmployees } from "../shared/people.ts";
+import {
+  assertCanCancel,
+  assertVisible,
+  employeeFilter,
+  fullName,
+  loadEmployee,
+  lockEmployees,
+  targetEmployee,
+  visibleEmployees,
+} from "../shared/people.ts";
 import { type EffectiveAttendanceSettings, loadAttendanceSettings, tenantToday } from "../shared/work-settings.ts";
 import { iso, regularizationJson, type S } from "./json.ts";
 import { checkPunches, writePunches } from "./punches.ts";
@@ -26,14 +35,26 @@ async function visibleRegularization(auth: AuthContext, id: string) {
 }
 
 /** A page of the requests the caller may see (their own, their reports', or everyone's for hr), newest day first. */
-export async function regularizationPage(auth: AuthContext, q: QueryParams<"listAttendanceRegularizations">, page: Page): Promise<{ rows: Regularization[]; total: number }> {
+export async function regularizationPage(
+  auth: AuthContext,
+  q: QueryParams<"listAttendanceRegularizations">,
+  page: Page,
+): Promise<{ rows: Regularization[]; total: number }> {
   const where: Prisma.AttendanceRegularizationWhereInput = {
     ...employeeFilter(await visibleEmployees(auth), q.employee_id),
     ...(q.status ? { status: q.status } : {}),
-    ...(q.from_date || q.to_date ? { date: { ...(q.from_date ? { gte: parseDate(q.from_date) } : {}), ...(q.to_date ? { lte: parseDate(q.to_date) } : {}) } } : {}),
+    ...(q.from_date || q.to_date
+      ? { date: { ...(q.from_date ? { gte: parseDate(q.from_date) } : {}), ...(q.to_date ? { lte: parseDate(q.to_date) } : {}) } }
+      : {}),
   };
   const [rows, total] = await Promise.all([
-    db.attendanceRegularization.findMany({ where, include: employeeName, orderBy: [{ date: "desc" }, { created_at: "desc" }], skip: page.skip, take: page.limit }),
+    db.attendanceRegularization.findMany({
+      where,
+      include: employeeName,
+      orderBy: [{ date: "desc" }, { created_at: "desc" }],
+      skip: page.skip,
+      take: page.limit,
+    }),
     db.attendanceRegularization.count({ where }),
   ]);
   return { rows: rows.map(regularizationJson), total };
@@ -45,7 +66,10 @@ export async function regularizationById(auth: AuthContext, id: string): Promise
 }
 
 /** Files a correction of a past (or today's) day: punches that fit the day, one pending request per day. */
-export async function submitRegularization(auth: AuthContext, input: RequestBody<"createAttendanceRegularization">): Promise<Regularization> {
+export async function submitRegularization(
+  auth: AuthContext,
+  input: RequestBody<"createAttendanceRegularization">,
+): Promise<Regularization> {
   const employeeId = targetEmployee(auth, input.employee_id);
   const settings = await loadAttendanceSettings();
   if (input.date > tenantToday(settings)) throw invalidField("body.date", "must not be in the future");
@@ -56,16 +80,29 @@ export async function submitRegularization(auth: AuthContext, input: RequestBody
     employee: emp,
     async create(tx) {
       await lockEmployees(tx, [employeeId]);
-      const dup = await tx.attendanceRegularization.findFirst({ where: { employee_id: employeeId, date: parseDate(input.date), status: "pending" } });
+      const dup = await tx.attendanceRegularization.findFirst({
+        where: { employee_id: employeeId, date: parseDate(input.date), status: "pending" },
+      });
       if (dup) throw conflict(`A pending regularization for ${input.date} exists already; edit it instead`);
       return tx.attendanceRegularization.create({
-        data: { employee_id: employeeId, date: parseDate(input.date), check_in: new Date(input.check_in), check_out: input.check_out ? new Date(input.check_out) : null, reason: input.reason, requested_by: auth.userId },
+        data: {
+          employee_id: employeeId,
+          date: parseDate(input.date),
+          check_in: new Date(input.check_in),
+          check_out: input.check_out ? new Date(input.check_out) : null,
+          reason: input.reason,
+          requested_by: auth.userId,
+        },
         include: employeeName,
       });
     },
     changes: () => ({ employee_id: employeeId, date: input.date, check_in: input.check_in, check_out: input.check_out ?? null }),
     employeeNotice: () => ({ kind: "regularization.submitted", title: `Attendance correction for ${input.date} submitted` }),
-    managerNotice: () => ({ kind: "regularization.approval_needed", title: `${fullName(emp)} asks to correct attendance of ${input.date}`, body: input.reason }),
+    managerNotice: () => ({
+      kind: "regularization.approval_needed",
+      title: `${fullName(emp)} asks to correct attendance of ${input.date}`,
+      body: input.reason,
+    }),
   });
   return regularizationJson(row);
 }
@@ -76,11 +113,17 @@ export type RegularizationChange = RequestBody<"updateAttendanceRegularization">
  * Either an edit of a pending request by the person who filed it (check_in, check_out, reason) or
  * a decision (status, comment) - not both. Returns the request and what happened to it.
  */
-export async function reviseRegularization(auth: AuthContext, id: string, change: RegularizationChange): Promise<{ regularization: Regularization; outcome: "updated" | "approved" | "rejected" }> {
+export async function reviseRegularization(
+  auth: AuthContext,
+  id: string,
+  change: RegularizationChange,
+): Promise<{ regularization: Regularization; outcome: "updated" | "approved" | "rejected" }> {
   const r = await visibleRegularization(auth, id);
   const editing = change.check_in !== undefined || change.check_out !== undefined || change.reason !== undefined;
   if (editing && (change.status !== undefined || change.comment !== undefined))
-    throw badRequest("Either decide (status, comment) or edit (check_in, check_out, reason), not both", [{ path: "body", message: "mixes a decision and an edit" }]);
+    throw badRequest("Either decide (status, comment) or edit (check_in, check_out, reason), not both", [
+      { path: "body", message: "mixes a decision and an edit" },
+    ]);
   if (!editing && change.status === undefined) throw invalidField("body.status", "is required with comment");
   const settings = await loadAttendanceSettings();
   if (editing) return { regularization: await editRegularization(auth, r, change, settings), outcome: "updated" };
@@ -90,7 +133,12 @@ export async function reviseRegularization(auth: AuthContext, id: string, change
 
 type Row = Awaited<ReturnType<typeof visibleRegularization>>;
 
-async function editRegularization(auth: AuthContext, r: Row, change: RegularizationChange, settings: EffectiveAttendanceSettings): Promise<Regularization> {
+async function editRegularization(
+  auth: AuthContext,
+  r: Row,
+  change: RegularizationChange,
+  settings: EffectiveAttendanceSettings,
+): Promise<Regularization> {
   const date = toDateString(r.date);
   if (r.requested_by !== auth.userId) throw conflict("Only the person who filed the request can edit it");
   const checkIn = change.check_in ? new Date(change.check_in) : r.check_in;
@@ -100,9 +148,18 @@ async function editRegularization(auth: AuthContext, r: Row, change: Regularizat
     await lockEmployees(tx, [r.employee_id]);
     const cur = await tx.attendanceRegularization.findFirstOrThrow({ where: { id: r.id } });
     if (cur.status !== "pending") throw conflict(`The request is already ${cur.status}`);
-    const u = await tx.attendanceRegularization.update({ where: { id: r.id }, data: { check_in: checkIn, check_out: checkOut, ...(change.reason ? { reason: change.reason } : {}) }, include: employeeName });
+    const u = await tx.attendanceRegularization.update({
+      where: { id: r.id },
+      data: { check_in: checkIn, check_out: checkOut, ...(change.reason ? { reason: change.reason } : {}) },
+      include: employeeName,
+    });
     await audit(
-      { action: "attendance_regularization.updated", entity_type: "attendance_regularization", entity_id: r.id, changes: { check_in: { from: iso(cur.check_in), to: iso(checkIn) }, check_out: { from: iso(cur.check_out), to: iso(checkOut) } } },
+      {
+        action: "attendance_regularization.updated",
+        entity_type: "attendance_regularization",
+        entity_id: r.id,
+        changes: { check_in: { from: iso(cur.check_in), to: iso(checkIn) }, check_out: { from: iso(cur.check_out), to: iso(checkOut) } },
+      },
       tx,
     );
     return u;
@@ -111,7 +168,13 @@ async function editRegularization(auth: AuthContext, r: Row, change: Regularizat
 }
 
 /** Approve or reject (the employee's manager or hr, never the employee): an approval rewrites the day's record (audited), keeping what it was. */
-async function decideRegularization(auth: AuthContext, r: Row, status: "approved" | "rejected", comment: string | null | undefined, settings: EffectiveAttendanceSettings): Promise<Regularization> {
+async function decideRegularization(
+  auth: AuthContext,
+  r: Row,
+  status: "approved" | "rejected",
+  comment: string | null | undefined,
+  settings: EffectiveAttendanceSettings,
+): Promise<Regularization> {
   const date = toDateString(r.date);
   let previous: { check_in: string | null; check_out: string | null; status: string } | undefined;
   const row = await decide(
@@ -146,7 +209,11 @@ async function decideRegularization(auth: AuthContext, r: Row, status: "approved
       },
       extra: () => (previous ? { previous } : {}),
       save: (tx, _cur, columns) => tx.attendanceRegularization.update({ where: { id: r.id }, data: columns, include: employeeName }),
-      notice: (_cur, decision, comment) => ({ kind: `regularization.${decision}`, title: `Your attendance correction for ${date} was ${decision}`, body: comment ?? undefined }),
+      notice: (_cur, decision, comment) => ({
+        kind: `regularization.${decision}`,
+        title: `Your attendance correction for ${date} was ${decision}`,
+        body: comment ?? undefined,
+      }),
     },
     { status, comment },
   );
@@ -168,7 +235,10 @@ export async function withdrawRegularization(auth: AuthContext, id: string): Pro
       assertCanCancel(auth, emp, cur.status, { started: false, approvedBySelf: false });
     },
     save: (tx, _cur, columns) => tx.attendanceRegularization.update({ where: { id: r.id }, data: columns, include: employeeName }),
-    notice: (cur) => ({ kind: "regularization.cancelled", title: `Your attendance correction for ${toDateString(cur.date)} was cancelled` }),
+    notice: (cur) => ({
+      kind: "regularization.cancelled",
+      title: `Your attendance correction for ${toDateString(cur.date)} was cancelled`,
+    }),
   });
   return regularizationJson(row);
 }

@@ -24,9 +24,21 @@ export async function changeAttendanceSettings(input: RequestBody<"updateAttenda
     const end = input.shift_end ?? before.shift_end;
     const threshold = new Decimal(input.half_day_threshold_hours ?? before.half_day_threshold_hours);
     if (toMinutes(end) <= toMinutes(start)) throw invalidField("body.shift_end", "must be after shift_start (on the same day)");
-    if (threshold.times(60).gt(toMinutes(end) - toMinutes(start))) throw invalidField("body.half_day_threshold_hours", "must not exceed the length of the shift");
-    const offs = input.weekly_offs === undefined ? {} : input.weekly_offs === null ? { use_company_weekly_offs: true, weekly_offs: [] } : { use_company_weekly_offs: false, weekly_offs: [...input.weekly_offs].sort() };
-    const data = { shift_start: start, shift_end: end, grace_minutes: input.grace_minutes ?? before.grace_minutes, half_day_threshold_hours: threshold.toString(), ...offs };
+    if (threshold.times(60).gt(toMinutes(end) - toMinutes(start)))
+      throw invalidField("body.half_day_threshold_hours", "must not exceed the length of the shift");
+    const offs =
+      input.weekly_offs === undefined
+        ? {}
+        : input.weekly_offs === null
+          ? { use_company_weekly_offs: true, weekly_offs: [] }
+          : { use_company_weekly_offs: false, weekly_offs: [...input.weekly_offs].sort() };
+    const data = {
+      shift_start: start,
+      shift_end: end,
+      grace_minutes: input.grace_minutes ?? before.grace_minutes,
+      half_day_threshold_hours: threshold.toString(),
+      ...offs,
+    };
     await tx.attendanceSettings.upsert({ where: { tenant_id: currentTenantId() }, create: data, update: data });
     const fresh = await loadAttendanceSettings(tx);
     const changes: Record<string, { from: unknown; to: unknown }> = {};
@@ -34,7 +46,8 @@ export async function changeAttendanceSettings(input: RequestBody<"updateAttenda
     const b = settingsJson(fresh);
     for (const k of ["weekly_offs", "weekly_offs_source", "shift_start", "shift_end", "grace_minutes", "half_day_threshold_hours"] as const)
       if (JSON.stringify(a[k]) !== JSON.stringify(b[k])) changes[k] = { from: a[k], to: b[k] };
-    if (Object.keys(changes).length) await audit({ action: "settings.attendance_updated", entity_type: "tenant", entity_id: currentTenantId(), changes }, tx);
+    if (Object.keys(changes).length)
+      await audit({ action: "settings.attendance_updated", entity_type: "tenant", entity_id: currentTenantId(), changes }, tx);
     return fresh;
   });
   return settingsJson(after);

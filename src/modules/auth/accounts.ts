@@ -25,7 +25,16 @@ export async function registerCompany(req: Request, input: RequestBody<"signup">
     const user = await tx.user.create({ data: { email, name: input.name.trim(), password_hash: passwordHash } });
     const tenant = await tx.tenant.create({ data: { name: (input.company_name ?? `${input.name.trim()}'s company`).trim() } });
     await tx.membership.create({ data: { tenant_id: tenant.id, user_id: user.id, role: "owner" } });
-    await tx.auditLog.create({ data: { tenant_id: tenant.id, actor_user_id: user.id, actor_email: email, action: "tenant.created", entity_type: "tenant", entity_id: tenant.id } });
+    await tx.auditLog.create({
+      data: {
+        tenant_id: tenant.id,
+        actor_user_id: user.id,
+        actor_email: email,
+        action: "tenant.created",
+        entity_type: "tenant",
+        entity_id: tenant.id,
+      },
+    });
     return { user, tenant };
   });
   await startSession(req, user.id, tenant.id);
@@ -57,7 +66,10 @@ export async function resetPasswordWithToken(token: string, password: string): P
   const passwordHash = await hashPassword(password);
   const userId = await systemDb.$transaction(async (tx) => {
     // Consume the token atomically: only one request can ever use it.
-    const used = await tx.passwordResetToken.updateMany({ where: { token_hash: hash, used_at: null, expires_at: { gt: new Date() } }, data: { used_at: new Date() } });
+    const used = await tx.passwordResetToken.updateMany({
+      where: { token_hash: hash, used_at: null, expires_at: { gt: new Date() } },
+      data: { used_at: new Date() },
+    });
     if (used.count !== 1) throw invalidToken("The reset link is invalid, already used or expired; request a new one");
     const row = await tx.passwordResetToken.findUniqueOrThrow({ where: { token_hash: hash } });
     await tx.user.update({ where: { id: row.user_id }, data: { password_hash: passwordHash } });
@@ -78,7 +90,8 @@ export async function resetPasswordWithToken(token: string, password: string): P
  */
 export async function joinByInvitation(req: Request, input: RequestBody<"acceptInvite">, ip: string): Promise<SessionInfoData> {
   const invitation = await systemDb.invitation.findUnique({ where: { token_hash: hashToken(input.token) } });
-  if (!invitation || invitation.accepted_at || invitation.revoked_at || invitation.expires_at <= new Date()) throw invalidToken("The invitation is invalid, already used or expired; ask for a new one");
+  if (!invitation || invitation.accepted_at || invitation.revoked_at || invitation.expires_at <= new Date())
+    throw invalidToken("The invitation is invalid, already used or expired; ask for a new one");
   const email = invitation.email.toLowerCase();
   const user = await systemDb.user.findUnique({ where: { email } });
   if (user) {
@@ -99,7 +112,10 @@ export async function joinByInvitation(req: Request, input: RequestBody<"acceptI
   }
   const passwordHash = user ? null : await hashPassword(input.password!);
   const userId = await systemDb.$transaction(async (tx) => {
-    const claimed = await tx.invitation.updateMany({ where: { tenant_id: invitation.tenant_id, id: invitation.id, accepted_at: null, revoked_at: null }, data: { accepted_at: new Date() } });
+    const claimed = await tx.invitation.updateMany({
+      where: { tenant_id: invitation.tenant_id, id: invitation.id, accepted_at: null, revoked_at: null },
+      data: { accepted_at: new Date() },
+    });
     if (claimed.count !== 1) throw invalidToken("The invitation has already been used");
     const u = user ?? (await tx.user.create({ data: { email, name: input.name!.trim(), password_hash: passwordHash! } }));
     const existing = await tx.membership.findUnique({ where: { tenant_id_user_id: { tenant_id: invitation.tenant_id, user_id: u.id } } });
@@ -109,9 +125,19 @@ export async function joinByInvitation(req: Request, input: RequestBody<"acceptI
       const taken = await tx.membership.findFirst({ where: { tenant_id: invitation.tenant_id, employee_id: employeeId } });
       if (taken) employeeId = null;
     }
-    await tx.membership.create({ data: { tenant_id: invitation.tenant_id, user_id: u.id, role: invitation.role, employee_id: employeeId } });
+    await tx.membership.create({
+      data: { tenant_id: invitation.tenant_id, user_id: u.id, role: invitation.role, employee_id: employeeId },
+    });
     await tx.auditLog.create({
-      data: { tenant_id: invitation.tenant_id, actor_user_id: u.id, actor_email: email, action: "member.joined", entity_type: "user", entity_id: u.id, changes: { role: invitation.role, employee_id: employeeId } },
+      data: {
+        tenant_id: invitation.tenant_id,
+        actor_user_id: u.id,
+        actor_email: email,
+        action: "member.joined",
+        entity_type: "user",
+        entity_id: u.id,
+        changes: { role: invitation.role, employee_id: employeeId },
+      },
     });
     return u.id;
   });

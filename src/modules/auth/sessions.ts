@@ -21,7 +21,11 @@ function sessionUser(req: Request): string {
  * Signs in with e-mail and password; the session's previous company stays active when the user is
  * still a member of it, else their first company.
  */
-export async function signInWithPassword(req: Request, credentials: { email: string; password: string }, ip: string): Promise<SessionInfoData> {
+export async function signInWithPassword(
+  req: Request,
+  credentials: { email: string; password: string },
+  ip: string,
+): Promise<SessionInfoData> {
   const email = credentials.email.toLowerCase();
   const wait = Math.max(await ipLimiter.retryAfter(ip), await accountLimiter.retryAfter(email));
   if (wait > 0) throw rateLimited(wait);
@@ -33,7 +37,14 @@ export async function signInWithPassword(req: Request, credentials: { email: str
       const ms = await membershipsOf(user.id);
       await auditTenants(
         ms.map((m) => m.tenant_id),
-        { action: "auth.sign_in_failed", entity_type: "user", entity_id: user.id, actor_user_id: user.id, actor_email: user.email, changes: { reason: "wrong_password" } },
+        {
+          action: "auth.sign_in_failed",
+          entity_type: "user",
+          entity_id: user.id,
+          actor_user_id: user.id,
+          actor_email: user.email,
+          changes: { reason: "wrong_password" },
+        },
       );
     }
     throw unauthenticated("Invalid email or password");
@@ -43,7 +54,14 @@ export async function signInWithPassword(req: Request, credentials: { email: str
   const previous = req.session?.userId === user.id ? req.session.tenantId : null;
   const active = memberships.find((m) => m.tenant_id === previous) ?? memberships[0] ?? null;
   await startSession(req, user.id, active?.tenant_id ?? null);
-  if (active) await auditTenants([active.tenant_id], { action: "auth.sign_in", entity_type: "user", entity_id: user.id, actor_user_id: user.id, actor_email: user.email });
+  if (active)
+    await auditTenants([active.tenant_id], {
+      action: "auth.sign_in",
+      entity_type: "user",
+      entity_id: user.id,
+      actor_user_id: user.id,
+      actor_email: user.email,
+    });
   return buildSessionInfo(user.id, active?.tenant_id ?? null);
 }
 

@@ -10,7 +10,12 @@ export interface BillingTenantRow {
 }
 
 /** Locks the tenant's row for the rest of the transaction; null when there is no such tenant. */
-export async function lockBillingTenant(tx: Pick<ScopedTx, "$queryRaw" | "$executeRaw">, tenantId: string): Promise<BillingTenantRow | null> {
-  const [row] = await withTenant(tenantId, () => query<BillingTenantRow>(sql`SELECT t.id, t.modules, t.billing_event_at FROM tenants t WHERE t.id = ${tenant}::uuid FOR UPDATE`, tx));
+export async function lockBillingTenant(
+  tx: Pick<ScopedTx, "$queryRaw" | "$executeRaw">,
+  tenantId: string,
+): Promise<BillingTenantRow | null> {
+  const [row] = await withTenant(tenantId, () =>
+    query<BillingTenantRow>(sql`SELECT t.id, t.modules, t.billing_event_at FROM tenants t WHERE t.id = ${tenant}::uuid FOR UPDATE`, tx),
+  );
   return row ?? null;
 }

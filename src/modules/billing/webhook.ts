@@ -46,7 +46,8 @@ export async function receiveBillingEvent(raw: Buffer | undefined, signature: st
     const tenant = await lockBillingTenant(tx, tenantId);
     if (!tenant) return { handled: false, duplicate: false, tenant_id: null, modules: null };
     const at = new Date((event.created ?? Math.floor(Date.now() / 1000)) * 1000);
-    if (tenant.billing_event_at && tenant.billing_event_at > at) return { handled: false, duplicate: false, tenant_id: tenant.id, modules: tenant.modules as ModuleName[] };
+    if (tenant.billing_event_at && tenant.billing_event_at > at)
+      return { handled: false, duplicate: false, tenant_id: tenant.id, modules: tenant.modules as ModuleName[] };
     const modules = modulesFromSubscription(sub, event.type === "customer.subscription.deleted");
     await tx.tenant.update({
       where: { id: tenant.id },
@@ -62,7 +63,14 @@ export async function receiveBillingEvent(raw: Buffer | undefined, signature: st
     const before = [...tenant.modules].sort();
     if (JSON.stringify(before) !== JSON.stringify(modules))
       await tx.auditLog.create({
-        data: { tenant_id: tenant.id, action: "settings.modules_changed", entity_type: "tenant", entity_id: tenant.id, actor_email: "billing-webhook", changes: { modules: { from: before, to: modules }, event_id: event.id } },
+        data: {
+          tenant_id: tenant.id,
+          action: "settings.modules_changed",
+          entity_type: "tenant",
+          entity_id: tenant.id,
+          actor_email: "billing-webhook",
+          changes: { modules: { from: before, to: modules }, event_id: event.id },
+        },
       });
     return { handled: true, duplicate: false, tenant_id: tenant.id, modules };
   });

@@ -56,7 +56,12 @@ async function pendingApprovalsFor(auth: AuthContext): Promise<number> {
   for (const [id, n] of corrections) pending.set(id, (pending.get(id) ?? 0) + n);
   if (!pending.size) return 0;
   const whose = await db.employee.findMany({
-    where: { id: { in: [...pending.keys()] }, deleted_at: null, ...(everyone ? {} : { reports_to: auth.employeeId }), ...(auth.employeeId ? { NOT: { id: auth.employeeId } } : {}) },
+    where: {
+      id: { in: [...pending.keys()] },
+      deleted_at: null,
+      ...(everyone ? {} : { reports_to: auth.employeeId }),
+      ...(auth.employeeId ? { NOT: { id: auth.employeeId } } : {}),
+    },
     select: { id: true },
   });
   return whose.reduce((sum, e) => sum + (pending.get(e.id) ?? 0), 0);

@@ -15,7 +15,9 @@ export type Who = { kind: "all" } | { kind: "team"; managerId: string } | { kind
 
 export async function scopeOf(auth: AuthContext): Promise<{ scope: Scope; who: Who }> {
   if (isHr(auth)) return { scope: "company", who: { kind: "all" } };
-  const me = auth.employeeId ? await db.employee.findFirst({ where: { id: auth.employeeId, deleted_at: null }, select: { id: true, department: true } }) : null;
+  const me = auth.employeeId
+    ? await db.employee.findFirst({ where: { id: auth.employeeId, deleted_at: null }, select: { id: true, department: true } })
+    : null;
   if (!me) return { scope: "self", who: { kind: "none" } };
   if (auth.role === "manager") return { scope: "team", who: { kind: "team", managerId: me.id } };
   return { scope: "department", who: { kind: "department", department: me.department } };

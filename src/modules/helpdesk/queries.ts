@@ -4,6 +4,9 @@ import type { ScopedTx } from "../../db/tenancy.ts";
 
 /** Locks the ticket for the rest of the transaction (two agents changing it are serialised) and returns its status. */
 export async function lockTicketStatus(tx: ScopedTx, id: string): Promise<string> {
-  const [row] = await query<{ status: string }>(sql`SELECT t.status FROM helpdesk_tickets t WHERE t.tenant_id = ${tenant}::uuid AND t.id = ${id}::uuid FOR UPDATE`, tx);
+  const [row] = await query<{ status: string }>(
+    sql`SELECT t.status FROM helpdesk_tickets t WHERE t.tenant_id = ${tenant}::uuid AND t.id = ${id}::uuid FOR UPDATE`,
+    tx,
+  );
   return row.status;
 }

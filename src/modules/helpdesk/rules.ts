@@ -22,7 +22,10 @@ export function canTransition(from: TicketStatus, to: TicketStatus): boolean {
 }
 
 /** The requester (not an agent) may only close their ticket or reopen a resolved one. */
-export function requesterMayChange(from: TicketStatus, patch: { status?: string; priority?: string; assignee_user_id?: string | null }): boolean {
+export function requesterMayChange(
+  from: TicketStatus,
+  patch: { status?: string; priority?: string; assignee_user_id?: string | null },
+): boolean {
   if (patch.priority !== undefined || patch.assignee_user_id !== undefined) return false;
   if (patch.status === undefined) return false;
   return patch.status === "closed" || (from === "resolved" && patch.status === "open");

@@ -15,7 +15,11 @@ import { canTransition, requesterMayChange, ticketStatus } from "./rules.ts";
 import { ticketJson, type TicketJson, ticketsJson, visibleTicket } from "./views.ts";
 
 /** A page of the tickets the caller may see, newest first, filtered. */
-export async function ticketPage(auth: AuthContext, q: QueryParams<"listHelpdeskTickets">, page: Page): Promise<{ rows: TicketJson[]; total: number }> {
+export async function ticketPage(
+  auth: AuthContext,
+  q: QueryParams<"listHelpdeskTickets">,
+  page: Page,
+): Promise<{ rows: TicketJson[]; total: number }> {
   const where: Prisma.HelpdeskTicketWhereInput = { deleted_at: null, ...(isHr(auth) ? {} : { requester_user_id: auth.userId }) };
   if (q.status) where.status = q.status;
   if (q.priority) where.priority = q.priority;
@@ -34,11 +38,32 @@ export async function raiseTicket(auth: AuthContext, input: RequestBody<"createH
   const ticket = await tenantTx(async (tx) => {
     const ticket_number = await nextNumber(tx, "helpdesk_ticket", "TKT-");
     const t = await tx.helpdeskTicket.create({
-      data: { ticket_number, title: input.title.trim(), category: input.category, priority: input.priority, description: input.description, requester_user_id: auth.userId, requester_employee_id: auth.employeeId },
+      data: {
+        ticket_number,
+        title: input.title.trim(),
+        category: input.category,
+        priority: input.priority,
+        description: input.description,
+        requester_user_id: auth.userId,
+        requester_employee_id: auth.employeeId,
+      },
     });
-    await audit({ action: "helpdesk.ticket_created", entity_type: "helpdesk_ticket", entity_id: t.id, changes: { ticket_number, priority: input.priority, category: input.category } }, tx);
+    await audit(
+      {
+        action: "helpdesk.ticket_created",
+        entity_type: "helpdesk_ticket",
+        entity_id: t.id,
+        changes: { ticket_number, priority: input.priority, category: input.category },
+      },
+      tx,
+    );
     for (const userId of await hrMemberIds(tx, auth.userId))
-      await notify(tx, { userId, kind: "helpdesk.ticket_created", title: `New ${input.priority} ticket ${ticket_number}: ${input.title}`, link: `/api/helpdesk/tickets/${t.id}` });
+      await notify(tx, {
+        userId,
+        kind: "helpdesk.ticket_created",
+        title: `New ${input.priority} ticket ${ticket_number}: ${input.title}`,
+        link: `/api/helpdesk/tickets/${t.id}`,
+      });
     return t;
   });
   return ticketJson(auth, ticket);
@@ -56,9 +81,11 @@ export async function ticketById(auth: AuthContext, id: string): Promise<TicketJ
  */
 export async function changeTicket(auth: AuthContext, id: string, change: RequestBody<"updateHelpdeskTicket">): Promise<TicketJson> {
   const current = await visibleTicket(auth, id);
-  if (!isHr(auth) && !requesterMayChange(ticketStatus(current.status), change)) throw forbidden("Only the helpdesk team can change this; you may close your ticket or reopen a resolved one");
+  if (!isHr(auth) && !requesterMayChange(ticketStatus(current.status), change))
+    throw forbidden("Only the helpdesk team can change this; you may close your ticket or reopen a resolved one");
   if (change.assignee_user_id) {
-    if (!(await hrMemberIds()).includes(change.assignee_user_id)) throw invalidField("body.assignee_user_id", "must be an owner, admin or hr member of the company");
+    if (!(await hrMemberIds()).includes(change.assignee_user_id))
+      throw invalidField("body.assignee_user_id", "must be an owner, admin or hr member of the company");
   }
   const updated = await tenantTx(async (tx) => {
     const from = ticketStatus(await lockTicketStatus(tx, current.id));
@@ -87,7 +114,15 @@ export async function changeTicket(auth: AuthContext, id: string, change: Reques
     }
     const t = Object.keys(data).length ? await tx.helpdeskTicket.update({ where: { id: current.id }, data }) : current;
     if (Object.keys(changes).length) {
-      await audit({ action: changes.status ? "helpdesk.ticket_status_changed" : "helpdesk.ticket_updated", entity_type: "helpdesk_ticket", entity_id: t.id, changes }, tx);
+      await audit(
+        {
+          action: changes.status ? "helpdesk.ticket_status_changed" : "helpdesk.ticket_updated",
+          entity_type: "helpdesk_ticket",
+          entity_id: t.id,
+          changes,
+        },
+        tx,
+      );
       const requester = (await userNames([t.requester_user_id])).get(t.requester_user_id);
       if (t.requester_user_id !== auth.userId)
         await notify(tx, {
@@ -99,7 +134,12 @@ export async function changeTicket(auth: AuthContext, id: string, change: Reques
           link: `/api/helpdesk/tickets/${t.id}`,
         });
       if (changes.assignee_user_id && t.assignee_user_id && t.assignee_user_id !== auth.userId)
-        await notify(tx, { userId: t.assignee_user_id, kind: "helpdesk.ticket_assigned", title: `Ticket ${t.ticket_number} was assigned to you`, link: `/api/helpdesk/tickets/${t.id}` });
+        await notify(tx, {
+          userId: t.assignee_user_id,
+          kind: "helpdesk.ticket_assigned",
+          title: `Ticket ${t.ticket_number} was assigned to you`,
+          link: `/api/helpdesk/tickets/${t.id}`,
+        });
     }
     return t;
   });
@@ -111,6 +151,14 @@ export async function discardTicket(auth: AuthContext, id: string): Promise<void
   const t = await visibleTicket(auth, id);
   await tenantTx(async (tx) => {
     await tx.helpdeskTicket.update({ where: { id: t.id }, data: { deleted_at: new Date() } });
-    await audit({ action: "helpdesk.ticket_deleted", entity_type: "helpdesk_ticket", entity_id: t.id, changes: { ticket_number: t.ticket_number, status: t.status } }, tx);
+    await audit(
+      {
+        action: "helpdesk.ticket_deleted",
+        entity_type: "helpdesk_ticket",
+        entity_id: t.id,
+        changes: { ticket_number: t.ticket_number, status: t.status },
+      },
+      tx,
+    );
   });
 }

@@ -19,7 +19,9 @@ export function visibleMessages(auth: AuthContext): Prisma.HelpdeskMessageWhereI
 
 /** The ticket if the caller may see it: agents see all, others their own. */
 export async function visibleTicket(auth: AuthContext, id: string): Promise<Ticket> {
-  const t = await db.helpdeskTicket.findFirst({ where: { id, deleted_at: null, ...(isHr(auth) ? {} : { requester_user_id: auth.userId }) } });
+  const t = await db.helpdeskTicket.findFirst({
+    where: { id, deleted_at: null, ...(isHr(auth) ? {} : { requester_user_id: auth.userId }) },
+  });
   if (!t) throw notFound("Ticket");
   return t;
 }
@@ -27,7 +29,11 @@ export async function visibleTicket(auth: AuthContext, id: string): Promise<Tick
 export async function ticketsJson(auth: AuthContext, tickets: Ticket[]): Promise<TicketJson[]> {
   const names = await userNames(tickets.flatMap((t) => [t.requester_user_id, t.assignee_user_id]));
   const counts = tickets.length
-    ? await db.helpdeskMessage.groupBy({ by: ["ticket_id"], where: { ticket_id: { in: tickets.map((t) => t.id) }, ...visibleMessages(auth) }, _count: { _all: true } })
+    ? await db.helpdeskMessage.groupBy({
+        by: ["ticket_id"],
+        where: { ticket_id: { in: tickets.map((t) => t.id) }, ...visibleMessages(auth) },
+        _count: { _all: true },
+      })
     : [];
   const countOf = new Map(counts.map((c) => [c.ticket_id, c._count._all]));
   return tickets.map((t) => ({

@@ -12,15 +12,32 @@ export async function approvedTimeOff(
   employeeIds: readonly string[],
   from: DateString,
   to: DateString,
-): Promise<{ leaves: { id: string; employee_id: string; from: DateString; to: DateString; code: string }[]; wfh: { id: string; employee_id: string; from: DateString; to: DateString }[] }> {
+): Promise<{
+  leaves: { id: string; employee_id: string; from: DateString; to: DateString; code: string }[];
+  wfh: { id: string; employee_id: string; from: DateString; to: DateString }[];
+}> {
   if (!employeeIds.length) return { leaves: [], wfh: [] };
-  const where = { employee_id: { in: [...employeeIds] }, status: "approved", from_date: { lte: parseDate(to) }, to_date: { gte: parseDate(from) } };
+  const where = {
+    employee_id: { in: [...employeeIds] },
+    status: "approved",
+    from_date: { lte: parseDate(to) },
+    to_date: { gte: parseDate(from) },
+  };
   const [leaves, wfh] = await Promise.all([
-    db.leaveRequest.findMany({ where, select: { id: true, employee_id: true, from_date: true, to_date: true, leave_type: { select: { code: true } } } }),
+    db.leaveRequest.findMany({
+      where,
+      select: { id: true, employee_id: true, from_date: true, to_date: true, leave_type: { select: { code: true } } },
+    }),
     db.wfhRequest.findMany({ where, select: { id: true, employee_id: true, from_date: true, to_date: true } }),
   ]);
   return {
-    leaves: leaves.map((l) => ({ id: l.id, employee_id: l.employee_id, from: toDateString(l.from_date), to: toDateString(l.to_date), code: l.leave_type.code })),
+    leaves: leaves.map((l) => ({
+      id: l.id,
+      employee_id: l.employee_id,
+      from: toDateString(l.from_date),
+      to: toDateString(l.to_date),
+      code: l.leave_type.code,
+    })),
     wfh: wfh.map((w) => ({ id: w.id, employee_id: w.employee_id, from: toDateString(w.from_date), to: toDateString(w.to_date) })),
   };
 }
@@ -31,22 +48,34 @@ export async function approvedTimeOff(
  */
 export async function approvedLeaveOn(employeeId: string, date: DateString, client: Reader = db): Promise<"full_day" | "half_day" | null> {
   const d = parseDate(date);
-  const leave = await client.leaveRequest.findFirst({ where: { employee_id: employeeId, status: "approved", from_date: { lte: d }, to_date: { gte: d } } });
+  const leave = await client.leaveRequest.findFirst({
+    where: { employee_id: employeeId, status: "approved", from_date: { lte: d }, to_date: { gte: d } },
+  });
   if (!leave) return null;
-  const half = (toDateString(leave.from_date) === date && leave.half_day_start) || (toDateString(leave.to_date) === date && leave.half_day_end);
+  const half =
+    (toDateString(leave.from_date) === date && leave.half_day_start) || (toDateString(leave.to_date) === date && leave.half_day_end);
   return half ? "half_day" : "full_day";
 }
 
 /** Whether the employee works from home on `date` (approved), on the caller's transaction when given. */
 export async function approvedWfhOn(employeeId: string, date: DateString, client: Reader = db): Promise<boolean> {
   const d = parseDate(date);
-  return Boolean(await client.wfhRequest.findFirst({ where: { employee_id: employeeId, status: "approved", from_date: { lte: d }, to_date: { gte: d } }, select: { id: true } }));
+  return Boolean(
+    await client.wfhRequest.findFirst({
+      where: { employee_id: employeeId, status: "approved", from_date: { lte: d }, to_date: { gte: d } },
+      select: { id: true },
+    }),
+  );
 }
 
 /** The employees with approved leave covering `date` (each once). */
 export async function employeesOnLeave(date: DateString): Promise<string[]> {
   const d = parseDate(date);
-  const rows = await db.leaveRequest.findMany({ where: { status: "approved", from_date: { lte: d }, to_date: { gte: d } }, select: { employee_id: true }, distinct: ["employee_id"] });
+  const rows = await db.leaveRequest.findMany({
+    where: { status: "approved", from_date: { lte: d }, to_date: { gte: d } },
+    select: { employee_id: true },
+    distinct: ["employee_id"],
+  });
   return rows.map((r) => r.employee_id);
 }
 
@@ -65,7 +94,11 @@ export async function pendingLeaveRequestsByEmployee(): Promise<Map<string, numb
 }
 
 /** The company's holidays in [from, to] by date and name (optional ones too unless `optional: false`), at most `limit`. */
-export async function companyHolidays(from: DateString, to: DateString, opts: { optional?: boolean; limit?: number } = {}): Promise<HolidayRow[]> {
+export async function companyHolidays(
+  from: DateString,
+  to: DateString,
+  opts: { optional?: boolean; limit?: number } = {},
+): Promise<HolidayRow[]> {
   const rows = await db.holiday.findMany({
     where: { date: { gte: parseDate(from), lte: parseDate(to) }, ...(opts.optional === false ? { is_optional: false } : {}) },
     select: { date: true, name: true, branch_id: true, work_location_id: true },

@@ -4,7 +4,13 @@ import type { Role } from "../../http/types.ts";
 
 type S = components["schemas"];
 
-export type MembershipWithUser = { user_id: string; role: string; employee_id: string | null; created_at: Date; user: { email: string; name: string } };
+export type MembershipWithUser = {
+  user_id: string;
+  role: string;
+  employee_id: string | null;
+  created_at: Date;
+  user: { email: string; name: string };
+};
 
 export const memberJson = (m: MembershipWithUser): S["Member"] => ({
   user_id: m.user_id,
@@ -23,6 +29,23 @@ function invitationStatus(i: { expires_at: Date; accepted_at: Date | null; revok
   return i.expires_at <= new Date() ? "expired" : "pending";
 }
 
-export function invitationJson(i: { id: string; email: string; role: string; employee_id: string | null; expires_at: Date; accepted_at: Date | null; revoked_at: Date | null; created_at: Date }): S["Invitation"] {
-  return { id: i.id, email: i.email, role: i.role as Role, employee_id: i.employee_id, expires_at: i.expires_at.toISOString(), status: invitationStatus(i), created_at: i.created_at.toISOString() };
+export function invitationJson(i: {
+  id: string;
+  email: string;
+  role: string;
+  employee_id: string | null;
+  expires_at: Date;
+  accepted_at: Date | null;
+  revoked_at: Date | null;
+  created_at: Date;
+}): S["Invitation"] {
+  return {
+    id: i.id,
+    email: i.email,
+    role: i.role as Role,
+    employee_id: i.employee_id,
+    expires_at: i.expires_at.toISOString(),
+    status: invitationStatus(i),
+    created_at: i.created_at.toISOString(),
+  };
 }

@@ -9,7 +9,8 @@ import { lockOwners } from "./queries.ts";
 
 /** Only an owner may touch the owner role (grant it, take it away, or remove an owner). */
 export function assertOwnerRules(auth: AuthContext, currentRole: string | null, newRole: string | null): void {
-  if ((currentRole === "owner" || newRole === "owner") && auth.role !== "owner") throw forbidden("Only an owner can grant, change or remove the owner role");
+  if ((currentRole === "owner" || newRole === "owner") && auth.role !== "owner")
+    throw forbidden("Only an owner can grant, change or remove the owner role");
 }
 
 export async function assertEmployeeExists(employeeId: string): Promise<void> {
@@ -21,7 +22,10 @@ export async function assertEmployeeExists(employeeId: string): Promise<void> {
 export async function membersAndInvitations() {
   const [members, invitations] = await Promise.all([
     db.membership.findMany({ include: { user: { select: { email: true, name: true } } } }),
-    db.invitation.findMany({ where: { accepted_at: null, revoked_at: null, expires_at: { gt: new Date() } }, orderBy: { created_at: "desc" } }),
+    db.invitation.findMany({
+      where: { accepted_at: null, revoked_at: null, expires_at: { gt: new Date() } },
+      orderBy: { created_at: "desc" },
+    }),
   ]);
   members.sort((a, b) => a.user.name.localeCompare(b.user.name));
   return { members: members.map(memberJson), invitations: invitations.map(invitationJson) };
@@ -39,7 +43,8 @@ export async function changeMember(auth: AuthContext, userId: string, change: Re
     if (taken) throw conflict("That employee record is already linked to another member");
   }
   const updated = await tenantTx(async (tx) => {
-    if (m.role === "owner" && newRole !== "owner" && (await lockOwners(tx)).length <= 1) throw conflict("The last owner cannot be demoted; make someone else owner first");
+    if (m.role === "owner" && newRole !== "owner" && (await lockOwners(tx)).length <= 1)
+      throw conflict("The last owner cannot be demoted; make someone else owner first");
     const u = await tx.membership.update({
       where: { id: m.id },
       data: { role: newRole, ...(change.employee_id !== undefined ? { employee_id: change.employee_id } : {}) },
@@ -48,7 +53,8 @@ export async function changeMember(auth: AuthContext, userId: string, change: Re
     const changes: Record<string, { from: unknown; to: unknown }> = {};
     if (u.role !== m.role) changes.role = { from: m.role, to: u.role };
     if (u.employee_id !== m.employee_id) changes.employee_id = { from: m.employee_id, to: u.employee_id };
-    if (Object.keys(changes).length) await audit({ action: changes.role ? "member.role_changed" : "member.updated", entity_type: "user", entity_id: userId, changes }, tx);
+    if (Object.keys(changes).length)
+      await audit({ action: changes.role ? "member.role_changed" : "member.updated", entity_type: "user", entity_id: userId, changes }, tx);
     return u;
   });
   return memberJson(updated);

@@ -7,6 +7,9 @@ import type { ScopedTx } from "../../db/tenancy.ts";
  * user ids, so that two concurrent demotions or removals cannot take away the last owner.
  */
 export async function lockOwners(tx: ScopedTx): Promise<string[]> {
-  const rows = await query<{ user_id: string }>(sql`SELECT m.user_id FROM memberships m WHERE m.tenant_id = ${tenant}::uuid AND m.role = 'owner' FOR UPDATE`, tx);
+  const rows = await query<{ user_id: string }>(
+    sql`SELECT m.user_id FROM memberships m WHERE m.tenant_id = ${tenant}::uuid AND m.role = 'owner' FOR UPDATE`,
+    tx,
+  );
   return rows.map((r) => r.user_id);
 }

@@ -5,13 +5,33 @@ import type { Page } from "../../http/envelope.ts";
 import { notFound } from "../../http/errors.ts";
 import type { AuthContext } from "../../http/types.ts";
 
-function notificationJson(n: { id: string; kind: string; title: string; body: string | null; link: string | null; read_at: Date | null; created_at: Date }) {
-  return { id: n.id, kind: n.kind, title: n.title, body: n.body, link: n.link, read_at: n.read_at?.toISOString() ?? null, created_at: n.created_at.toISOString() };
+function notificationJson(n: {
+  id: string;
+  kind: string;
+  title: string;
+  body: string | null;
+  link: string | null;
+  read_at: Date | null;
+  created_at: Date;
+}) {
+  return {
+    id: n.id,
+    kind: n.kind,
+    title: n.title,
+    body: n.body,
+    link: n.link,
+    read_at: n.read_at?.toISOString() ?? null,
+    created_at: n.created_at.toISOString(),
+  };
 }
 type NotificationJson = ReturnType<typeof notificationJson>;
 
 /** A page of the caller's notifications, newest first, and how many are unread. */
-export async function inboxPage(auth: AuthContext, page: Page, opts: { unreadOnly?: boolean } = {}): Promise<{ rows: NotificationJson[]; total: number; unread: number }> {
+export async function inboxPage(
+  auth: AuthContext,
+  page: Page,
+  opts: { unreadOnly?: boolean } = {},
+): Promise<{ rows: NotificationJson[]; total: number; unread: number }> {
   const where = { user_id: auth.userId, ...(opts.unreadOnly ? { read_at: null } : {}) };
   const [rows, total, unread] = await Promise.all([
     db.notification.findMany({ where, orderBy: [{ created_at: "desc" }, { id: "desc" }], skip: page.skip, take: page.limit }),

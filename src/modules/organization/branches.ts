@@ -19,7 +19,11 @@ const BRANCH_FIELDS = ["name", "code", "address", "city", "state", "country", "p
 /** Live employees per branch, for the given branches. */
 async function branchEmployeeCounts(ids: string[]): Promise<Map<string, number>> {
   if (!ids.length) return new Map();
-  const groups = await db.employee.groupBy({ by: ["branch_id"], where: { branch_id: { in: ids }, deleted_at: null }, _count: { _all: true } });
+  const groups = await db.employee.groupBy({
+    by: ["branch_id"],
+    where: { branch_id: { in: ids }, deleted_at: null },
+    _count: { _all: true },
+  });
   return new Map(groups.map((g) => [g.branch_id as string, g._count._all]));
 }
 
@@ -45,7 +49,10 @@ async function lockBranch(tx: ScopedTx, id: string): Promise<Branch> {
 /** A page of live branches by name, with their live employee counts. */
 export async function branchPage(page: Page): Promise<{ rows: BranchJson[]; total: number }> {
   const where = { deleted_at: null };
-  const [rows, total] = await Promise.all([db.branch.findMany({ where, orderBy: [{ name: "asc" }, { id: "asc" }], skip: page.skip, take: page.limit }), db.branch.count({ where })]);
+  const [rows, total] = await Promise.all([
+    db.branch.findMany({ where, orderBy: [{ name: "asc" }, { id: "asc" }], skip: page.skip, take: page.limit }),
+    db.branch.count({ where }),
+  ]);
   const counts = await branchEmployeeCounts(rows.map((r) => r.id));
   return { rows: rows.map((b) => branchJson(b, counts.get(b.id) ?? 0)), total };
 }
@@ -96,7 +103,10 @@ export async function removeBranch(id: string): Promise<void> {
         action: "branch.deleted",
         entity_type: "branch",
         entity_id: id,
-        changes: { deleted_at: { from: null, to: deletedAt.toISOString() }, ...(detached.count ? { work_locations: { from: detached.count, to: 0 } } : {}) },
+        changes: {
+          deleted_at: { from: null, to: deletedAt.toISOString() },
+          ...(detached.count ? { work_locations: { from: detached.count, to: 0 } } : {}),
+        },
       },
       tx,
     );

@@ -26,14 +26,26 @@ export async function addWorkLocation(raw: WorkLocationCreateInput): Promise<Wor
   const hasLat = input.latitude !== undefined && input.latitude !== null;
   const hasLng = input.longitude !== undefined && input.longitude !== null;
   if (hasLat !== hasLng) throw invalidField(hasLat ? "body.longitude" : "body.latitude", "is required together with the other coordinate");
-  if (input.geofence_radius_m != null && !hasLat) throw badRequest("A geofence needs latitude and longitude", [{ path: "body.geofence_radius_m", message: "requires latitude and longitude" }]);
+  if (input.geofence_radius_m != null && !hasLat)
+    throw badRequest("A geofence needs latitude and longitude", [
+      { path: "body.geofence_radius_m", message: "requires latitude and longitude" },
+    ]);
   const w = await tenantTx(async (tx) => {
     if (input.branch_id && !(await tx.branch.findFirst({ where: { id: input.branch_id, deleted_at: null }, select: { id: true } })))
       throw invalidField("body.branch_id", "is not a branch of this company");
-    if (await tx.workLocation.findFirst({ where: { name: input.name }, select: { id: true } })) throw conflict(`A work location named "${input.name}" already exists`);
+    if (await tx.workLocation.findFirst({ where: { name: input.name }, select: { id: true } }))
+      throw conflict(`A work location named "${input.name}" already exists`);
     const w = await tx.workLocation.create({ data: input });
     const fields = ["name", "branch_id", "address", "city", "state", "country", "latitude", "longitude", "geofence_radius_m"];
-    await audit({ action: "work_location.created", entity_type: "work_location", entity_id: w.id, changes: diff(Object.fromEntries(fields.map((f) => [f, null])), w, fields) }, tx);
+    await audit(
+      {
+        action: "work_location.created",
+        entity_type: "work_location",
+        entity_id: w.id,
+        changes: diff(Object.fromEntries(fields.map((f) => [f, null])), w, fields),
+      },
+      tx,
+    );
     return w;
   });
   return workLocationJson(w);

@@ -51,7 +51,8 @@ export async function companySettings() {
 
 /** Changes the given settings (a known IANA time zone; weekly offs and modules sorted); audits what changed. */
 export async function changeCompanySettings(input: RequestBody<"updateCompanySettings">) {
-  if (input.timezone !== undefined && !isValidTimeZone(input.timezone)) throw invalidField("body.timezone", "is not a known IANA time zone");
+  if (input.timezone !== undefined && !isValidTimeZone(input.timezone))
+    throw invalidField("body.timezone", "is not a known IANA time zone");
   const after = await tenantTx(async (tx) => {
     const before = await companyRow(tx, { lock: true });
     const data: Prisma.TenantUpdateInput = {};
@@ -66,7 +67,16 @@ export async function changeCompanySettings(input: RequestBody<"updateCompanySet
     await updateActiveTenant(data, tx);
     const after = await companyRow(tx);
     const changes = diff({ ...before }, { ...after }, Object.keys(data));
-    if (Object.keys(changes).length) await audit({ action: changes.modules ? "settings.modules_changed" : "settings.updated", entity_type: "tenant", entity_id: currentTenantId(), changes }, tx);
+    if (Object.keys(changes).length)
+      await audit(
+        {
+          action: changes.modules ? "settings.modules_changed" : "settings.updated",
+          entity_type: "tenant",
+          entity_id: currentTenantId(),
+          changes,
+        },
+        tx,
+      );
     return after;
   });
   return companyJson(after);

@@ -18,7 +18,12 @@ export function employeeScopeSql(auth: AuthContext): Sql {
 }
 
 /** The active tenant's weekly offs and time zone, on the caller's transaction when given. */
-export async function companyWorkWeek(client?: Pick<ScopedTx, "$queryRaw" | "$executeRaw">): Promise<{ weekly_offs: number[]; timezone: string }> {
-  const [row] = await query<{ weekly_offs: number[]; timezone: string }>(sql`SELECT t.weekly_offs, t.timezone FROM tenants t WHERE t.id = ${tenant}::uuid`, client);
+export async function companyWorkWeek(
+  client?: Pick<ScopedTx, "$queryRaw" | "$executeRaw">,
+): Promise<{ weekly_offs: number[]; timezone: string }> {
+  const [row] = await query<{ weekly_offs: number[]; timezone: string }>(
+    sql`SELECT t.weekly_offs, t.timezone FROM tenants t WHERE t.id = ${tenant}::uuid`,
+    client,
+  );
   return row;
 }
