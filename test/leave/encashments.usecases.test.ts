@@ -109,10 +109,10 @@ describe("cancelWorkingOnHolidayRequest: a used comp-off credit cannot be taken 
   it("approval credits the day (expiring after the validity); cancelling is refused while the day is reserved, allowed once free", async () => {
     const ty = await createType(w.hr.agent, { name: "Comp off", code: "CO1", is_compensatory: true, comp_off_validity_days: 30 });
     const saturday = nextWeekday(addDays(today(), -13), 6);
-    await expect(inTenant(() => submitHolidayWorkClaim(employee, { date: nextWeekday(addDays(today(), 2), 6), leave_type_id: ty.id }))).rejects.toMatchObject({ status: 400 });
-    await expect(inTenant(() => submitHolidayWorkClaim(employee, { date: nextWeekday(addDays(today(), -13), 3), leave_type_id: ty.id }))).rejects.toMatchObject({ status: 409 });
+    await expect(inTenant(() => submitHolidayWorkClaim(employee, { date: nextWeekday(addDays(today(), 2), 6), leave_type_id: ty.id, reason: "Future" }))).rejects.toMatchObject({ status: 400 });
+    await expect(inTenant(() => submitHolidayWorkClaim(employee, { date: nextWeekday(addDays(today(), -13), 3), leave_type_id: ty.id, reason: "Wednesday" }))).rejects.toMatchObject({ status: 409 });
     const claim = await inTenant(() => submitHolidayWorkClaim(employee, { date: saturday, leave_type_id: ty.id, reason: "Release" }));
-    await expect(inTenant(() => submitHolidayWorkClaim(employee, { date: saturday, leave_type_id: ty.id }))).rejects.toMatchObject({ status: 409, message: `A pending claim for ${saturday} exists already` });
+    await expect(inTenant(() => submitHolidayWorkClaim(employee, { date: saturday, leave_type_id: ty.id, reason: "Again" }))).rejects.toMatchObject({ status: 409, message: `A pending claim for ${saturday} exists already` });
     const approved = await inTenant(() => decideHolidayWorkClaim(manager, claim.id, { status: "approved" }));
     expect(approved).toMatchObject({ status: "approved", comp_off_days: "1.0", comp_off_expires_on: addDays(saturday, 29) });
     expect(await ledgerOf(claim.id)).toEqual(["comp_off 1.0"]);

@@ -44,6 +44,6 @@ export function offCalendar(weeklyOffs: number[], holidays: HolidayRow[], e: { b
 
 /** Off days of one employee around [from, to] (a margin of 40 days each side for sandwich bridges). */
 export async function employeeCalendar(c: Client, e: { branch_id: string | null; work_location_id: string | null }, from: DateString, to: DateString): Promise<OffCalendar> {
-  const [settings, holidays] = await Promise.all([loadAttendanceSettings(c as typeof db), holidaysBetween(c, addDays(from, -40), addDays(to, 40))]);
+  const [settings, holidays] = await Promise.all([loadAttendanceSettings(c), holidaysBetween(c, addDays(from, -40), addDays(to, 40))]);
   return offCalendar(settings.weekly_offs, holidays, e);
 }
