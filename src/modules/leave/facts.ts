@@ -3,7 +3,7 @@
 // names a leave table.
 import { db, type ScopedTx } from "../../db/tenancy.ts";
 import { type DateString, parseDate, toDateString } from "../../lib/dates.ts";
-import type { HolidayRow } from "./store.ts";
+import type { HolidayRow } from "./off-days.ts";
 
 type Reader = Pick<ScopedTx, "leaveRequest" | "wfhRequest">;
 

@@ -3,5 +3,5 @@
 export { maxDate, monthRange } from "./calendar.ts";
 export { accrualJob, expiryJob } from "./jobs.ts";
 export { employeeName } from "./json.ts";
-export { holidayApplies } from "./store.ts";
+export { holidayApplies } from "./off-days.ts";
 export { approvedLeaveOn, approvedTimeOff, approvedWfhOn, companyHolidays, employeesOnLeave, pendingLeaveRequestsByEmployee } from "./facts.ts";
