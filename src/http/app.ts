@@ -111,7 +111,7 @@ function operationHandler(id: OperationId) {
         query: req.query,
         body: req.body,
         auth: auth as AuthContext,
-        files: ((req as any).files ?? []) as UploadedFile[],
+        files: ((req as Request & { files?: UploadedFile[] }).files ?? []) as UploadedFile[],
         req,
         res,
         ip: req.ip ?? "",

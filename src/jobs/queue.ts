@@ -12,6 +12,18 @@ interface JobDef {
   handler: JobHandler;
 }
 
+/**
+ * A job as an area declares it in `src/modules/<area>/schedule.ts` (`export const jobs = [...]`);
+ * `make generate` discovers those files (generated/jobs.ts) and src/modules/jobs.ts registers them.
+ */
+export interface JobDefinition {
+  /** the queue's name, `<area>.<what>` */
+  name: string;
+  /** with a cron expression (UTC), it also runs on that schedule */
+  cron?: string;
+  run: JobHandler;
+}
+
 const definitions = new Map<string, JobDef>();
 
 /** Registers a named job; with `cron`, it also runs on that schedule (UTC). */
