@@ -215,7 +215,7 @@ async function decideLoan(auth: AuthContext, l: LoanRow, status: "approved" | "r
     auth,
     {
       entity: "loan_advance",
-      employee: { id: l.employee_id, reports_to: null },
+      employee: { id: l.employee_id, reports_to: null }, // who may decide is the loan rule below (`allow`), not the shared one
       lock: (tx) => lockLoan(tx, l.id),
       notPending: (s) => `The loan is ${s}; only a pending application can be decided`,
       allow: (cur) => {
