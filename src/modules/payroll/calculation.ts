@@ -140,7 +140,10 @@ async function loadRunInputs(tx: ScopedTx, run: RunRef): Promise<RunInputs> {
   for (const i of installments) {
     const list = loansBy.get(i.employee_id) ?? loansBy.set(i.employee_id, []).get(i.employee_id)!;
     let l = list.find((x) => x.loan_id === i.loan_id);
-    if (!l) list.push((l = { loan_id: i.loan_id, loan_number: i.loan_number, installment_ids: [], amount: "0.00" }));
+    if (!l) {
+      l = { loan_id: i.loan_id, loan_number: i.loan_number, installment_ids: [], amount: "0.00" };
+      list.push(l);
+    }
     l.installment_ids.push(i.id);
     l.amount = new Decimal(l.amount).plus(i.amount).toFixed(2);
   }
@@ -244,7 +247,7 @@ export interface StoreOptions {
 export async function calculateAndStore(tx: ScopedTx, run: RunRef, opts: StoreOptions = {}): Promise<Calculation> {
   const inputs = await loadRunInputs(tx, run);
   const total = inputs.employees.length;
-  const size = config.payrollBatchSize;
+  const size = config().payrollBatchSize;
   await opts.onProgress?.(0, total);
   await deleteSlips(tx, run.id);
   const slips: SlipResult[] = [];

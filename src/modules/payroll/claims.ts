@@ -14,7 +14,6 @@ import { nextNumber } from "../../lib/sequences.ts";
 import { notify } from "../../notify.ts";
 import { hrMemberIds, isHr } from "../shared/access.ts";
 import { cancel, decide, submit } from "../shared/approvals.ts";
-import { notifyEmployee } from "../shared/notices.ts";
 import { employeeFilter, targetEmployee, visibleEmployees } from "../shared/people.ts";
 import { loadAttendanceSettings, tenantToday } from "../shared/work-settings.ts";
 import { oneOf } from "./json.ts";
@@ -147,11 +146,26 @@ export async function reviseClaim(auth: AuthContext, id: string, body: RequestBo
     if (cur.status !== "pending") throw conflict(`The claim is ${cur.status}; only a pending claim can be changed`);
     const data: Prisma.ExpenseClaimUncheckedUpdateInput = {};
     const changes: Record<string, unknown> = {};
-    if (body.category_id !== undefined && body.category_id !== cur.category_id) (data.category_id = body.category_id), (changes.category_id = { from: cur.category_id, to: body.category_id });
-    if (body.amount !== undefined) (data.amount = body.amount), (changes.amount = { from: moneyString(cur.amount), to: body.amount });
-    if (body.expense_date !== undefined) (data.expense_date = parseDate(body.expense_date)), (changes.expense_date = { from: toDateString(cur.expense_date), to: body.expense_date });
-    if (body.description !== undefined) (data.description = body.description), (changes.description = { from: cur.description, to: body.description });
-    if (body.receipt_file_id !== undefined) (data.receipt_file_id = body.receipt_file_id), (changes.receipt_file_id = { from: cur.receipt_file_id, to: body.receipt_file_id });
+    if (body.category_id !== undefined && body.category_id !== cur.category_id) {
+      data.category_id = body.category_id;
+      changes.category_id = { from: cur.category_id, to: body.category_id };
+    }
+    if (body.amount !== undefined) {
+      data.amount = body.amount;
+      changes.amount = { from: moneyString(cur.amount), to: body.amount };
+    }
+    if (body.expense_date !== undefined) {
+      data.expense_date = parseDate(body.expense_date);
+      changes.expense_date = { from: toDateString(cur.expense_date), to: body.expense_date };
+    }
+    if (body.description !== undefined) {
+      data.description = body.description;
+      changes.description = { from: cur.description, to: body.description };
+    }
+    if (body.receipt_file_id !== undefined) {
+      data.receipt_file_id = body.receipt_file_id;
+      changes.receipt_file_id = { from: cur.receipt_file_id, to: body.receipt_file_id };
+    }
     await tx.expenseClaim.update({ where: { id: cur.id }, data });
     await audit({ action: "expense_claim.updated", entity_type: "expense_claim", entity_id: cur.id, changes }, tx);
     return tx.expenseClaim.findFirstOrThrow({ where: { id: cur.id }, include });

@@ -135,7 +135,7 @@ export async function applyForLoan(auth: AuthContext, body: RequestBody<"createL
   const notice = (l: LoanRow) => ({ kind: "loan.submitted", title: `${l.loan_number}: ${type.name} of ${body.amount} requested by ${employee.first_name} ${employee.last_name}`, link: link(l.id) });
   const loan = await submit({
     entity: "loan_advance",
-    // loans are decided by hr/admin/owner, not by the manager: hr is told (after), the manager is not
+    // loans are decided by hr/admin/owner, not by the manager: no manager notice; hr is told (after)
     employee: { reports_to: null },
     async create(tx) {
       const loan_number = await nextNumber(tx, "loan_advance", "LN-");
@@ -157,7 +157,6 @@ export async function applyForLoan(auth: AuthContext, body: RequestBody<"createL
       });
     },
     changes: (l) => ({ loan_number: l.loan_number, employee_id: employeeId, loan_type: type.name, amount: body.amount, installments: body.installments }),
-    managerNotice: notice,
     async after(tx, l) {
       for (const userId of await hrMemberIds(tx, auth.userId)) await notify(tx, { userId, ...notice(l) });
     },
