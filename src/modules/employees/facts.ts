@@ -1,8 +1,16 @@
-// What other areas read of employee data beyond the employees table itself (the dashboard's exit
-// figures), through the employees area's public face (index.ts): read-only.
+// What other areas read of the employee records beyond the `employees` row (payroll and the
+// dashboard: exits), read-only, through the employees area's public face (index.ts).
 import type { Prisma } from "../../../generated/prisma/client.ts";
-import { db } from "../../db/tenancy.ts";
-import { type DateString, parseDate } from "../../lib/dates.ts";
+import { db, type ScopedTx } from "../../db/tenancy.ts";
+import { type DateString, parseDate, toDateString } from "../../lib/dates.ts";
+
+type Client = Pick<ScopedTx, "employeeExit">;
+
+/** Every employee with an exit on record and their last working day. */
+export async function lastWorkingDays(client: Client): Promise<{ employee_id: string; last_working_day: DateString }[]> {
+  const rows = await client.employeeExit.findMany({ select: { employee_id: true, last_working_day: true } });
+  return rows.map((x) => ({ employee_id: x.employee_id, last_working_day: toDateString(x.last_working_day) }));
+}
 
 /**
  * Of the employees matching `where`: how many have their last working day in [from, to), and how
