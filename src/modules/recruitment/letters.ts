@@ -110,8 +110,8 @@ export async function previewTemplatePdf(auth: AuthContext, body: RequestBody<"p
       `Unknown merge field${unknown.length > 1 ? "s" : ""}: ${unknown.map((u) => `{{${u}}}`).join(", ")} (known: ${MERGE_FIELDS.join(", ")})`,
       unknown.map((u) => ({ path: "body.template", message: `unknown merge field {{${u}}}` })),
     );
-  const company = await companyOf(auth.tenantId);
-  const today = await companyToday(auth.tenantId);
+  const company = await companyOf();
+  const today = await companyToday();
   let base: Record<MergeField, string> = { ...SAMPLE, company_name: company.name, today, currency: company.currency };
   if (body.offer_id) {
     const o = await db.jobOffer.findFirst({ where: { id: body.offer_id, deleted_at: null }, include: { candidate: { select: { first_name: true, last_name: true, email: true } } } });
