@@ -1,4 +1,8 @@
-// Prisma Migrate without native engines (see /work/shared/STACK.md, "Prisma 7 without native engines").
+// Prisma Migrate without native engines. Prisma's schema engine ships as a native binary downloaded
+// at install time, which these offline machines cannot fetch; this script drives the same engine
+// compiled to WebAssembly (@prisma/schema-engine-wasm) through the pg driver adapter instead. Four
+// workarounds make that combination work on Node 20 and PostgreSQL 15-18; each is explained where
+// it is applied below (search "Workaround").
 //
 //   tsx scripts/migrate.ts deploy                apply pending migrations (plain pg, src/db/migrations.ts)
 //   tsx scripts/migrate.ts dev --name <name>     write prisma/migrations/<yyyyMMddHHmmss>_<name>/migration.sql
@@ -68,7 +72,7 @@ interface PgParams {
   schema?: string;
 }
 
-/** Discrete parameters: PrismaPg ignores `database` when a connectionString is given (STACK.md). */
+/** Discrete parameters: PrismaPg ignores `database` when a connectionString is given (Workaround 3). */
 function parseUrl(url: string): PgParams {
   const u = new URL(url);
   if (u.protocol !== "postgres:" && u.protocol !== "postgresql:") fail(`Not a PostgreSQL URL: ${u.protocol}//…`);
@@ -171,7 +175,7 @@ async function withReplayedMigrations<T>(main: PgParams, fn: (shadow: PgParams) 
 
 // ───────────────────────────── driver adapter for the wasm engine ─────────────────────────────
 
-// Workaround 2 (STACK.md): the engine's describer selects catalog columns of PostgreSQL type
+// Workaround 2: the engine's describer selects catalog columns of PostgreSQL type
 // "char" (OID 18: pg_constraint.contype, …) that adapter-pg 7.10 refuses to map. Pools of this
 // script use CharAsTextClient, which reports such fields as text (OID 25) so that adapter-pg
 // accepts them, and remembers which columns they were (keyed by the result's `rows` array,
@@ -212,7 +216,7 @@ const baseQuery = pg.Client.prototype.query as unknown as QueryFn;
   return ret && typeof ret.then === "function" ? (ret as Promise<unknown>).then(charAsText) : ret;
 };
 
-// Workaround 4 (not in STACK.md, found here with the embedded PostgreSQL 18): from PostgreSQL 18
+// Workaround 4 (found with the embedded PostgreSQL 18): from PostgreSQL 18
 // on, NOT NULL constraints are rows of pg_constraint (contype 'n'), which this engine's
 // constraint query does not exclude; it then panics on them. Exclude them: the engine reads
 // nullability from the columns anyway.
@@ -318,7 +322,7 @@ type WasmRuntime = typeof import("@prisma/schema-engine-wasm/schema_engine_bg") 
 let runtimePromise: Promise<WasmRuntime> | undefined;
 
 /**
- * Workaround 1 (STACK.md): the package's main entry imports the .wasm as an ES module, which
+ * Workaround 1: the package's main entry imports the .wasm as an ES module, which
  * Node 20 cannot do without a flag; instantiate it ourselves against the JS glue.
  */
 function loadWasmRuntime(): Promise<WasmRuntime> {

@@ -20,7 +20,7 @@ import { loadavg } from "node:os";
 import { performance } from "node:perf_hooks";
 import pg from "pg";
 import { operationTable } from "../generated/registry.ts";
-import { config } from "../src/config.ts";
+import { processConfig as config } from "../src/config.ts";
 import { deployMigrations } from "../src/db/migrations.ts";
 import { PASSWORD, SESSION_SECRET, seed, startProcess, table, type SeedUser } from "./load.ts";
 import { scratchDatabase } from "./scratch-db.ts";

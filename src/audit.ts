@@ -12,7 +12,10 @@ export interface AuditEntry {
   changes?: Record<string, unknown> | null;
 }
 
-type AuditClient = { auditLog: { create: (args: any) => Promise<unknown> } };
+type AuditClient = { auditLog: { create: (args: { data: Prisma.AuditLogUncheckedCreateInput }) => Promise<unknown> } };
+
+/** The changes as a JSON column value (SQL NULL when there are none). */
+const changesJson = (changes: AuditEntry["changes"]): Prisma.InputJsonValue | typeof Prisma.DbNull => (changes ? (changes as Prisma.InputJsonObject) : Prisma.DbNull);
 
 function actor() {
   const ctx = requestContext.getStore();
@@ -22,7 +25,7 @@ function actor() {
 /** Audit in the active tenant (the tenant-scoped client adds tenant_id). */
 export async function audit(entry: AuditEntry, client: AuditClient = db): Promise<void> {
   await client.auditLog.create({
-    data: { ...actor(), action: entry.action, entity_type: entry.entity_type ?? null, entity_id: entry.entity_id ?? null, changes: (entry.changes ?? Prisma.DbNull) as any },
+    data: { ...actor(), action: entry.action, entity_type: entry.entity_type ?? null, entity_id: entry.entity_id ?? null, changes: changesJson(entry.changes) },
   });
 }
 
@@ -39,7 +42,7 @@ export async function auditTenants(tenantIds: string[], entry: AuditEntry & { ac
       action: entry.action,
       entity_type: entry.entity_type ?? null,
       entity_id: entry.entity_id ?? null,
-      changes: (entry.changes ?? Prisma.DbNull) as any,
+      changes: changesJson(entry.changes),
     })),
   });
 }

@@ -1,104 +1,314 @@
-// Configuration from the environment (README "Configuration" lists every variable).
+// Configuration. Every environment variable the server reads (README "Configuration
+// (environment)" lists them) is parsed and checked once, at start, by `loadConfig`: integers within
+// their range, URLs that parse with an allowed protocol, enumerations and booleans from their
+// words only. A bad value stops the start with one error that names every bad variable. The result
+// is a deeply frozen `Config`; an empty variable counts as unset.
+//
+// Code reads the configuration in force through `config()`: while an app serves a request, the one
+// the app was created with (`createApp({ config })`); while the job worker runs a job, the one it
+// was started with (`jobs.start(url, config)`) - both carried by AsyncLocalStorage (`withConfig`);
+// anywhere else, the process's own (`processConfig`, from its environment). Nothing assigns to a
+// configuration: other settings (tests) are another frozen configuration (`configWith`) passed to
+// the app or worker.
+import { AsyncLocalStorage } from "node:async_hooks";
 import path from "node:path";
 import { projectRoot } from "./root.ts";
 
-const root = projectRoot;
-const env = process.env;
+export const NODE_ENVS = ["development", "production", "test"] as const;
+export type NodeEnv = (typeof NODE_ENVS)[number];
+/** pino's levels. */
+export const LOG_LEVELS = ["fatal", "error", "warn", "info", "debug", "trace", "silent"] as const;
+export type LogLevel = (typeof LOG_LEVELS)[number];
 
-function bool(v: string | undefined, dflt: boolean): boolean {
-  if (v === undefined || v === "") return dflt;
-  return !["0", "false", "no", "off"].includes(v.toLowerCase());
-}
-
-function positiveInt(name: string, dflt: number): number {
-  const v = env[name];
-  if (v === undefined || v === "") return dflt;
-  const n = Number(v);
-  if (!Number.isInteger(n) || n <= 0) throw new Error(`${name} must be a positive integer, got ${JSON.stringify(v)}`);
-  return n;
-}
-
-function nonNegativeInt(name: string, dflt: number): number {
-  const v = env[name];
-  if (v === undefined || v === "") return dflt;
-  const n = Number(v);
-  if (!Number.isInteger(n) || n < 0) throw new Error(`${name} must be a non-negative integer, got ${JSON.stringify(v)}`);
-  return n;
-}
-
-export const nodeEnv = env.NODE_ENV ?? "development";
-export const isProduction = nodeEnv === "production";
-export const isTest = nodeEnv === "test" || env.VITEST === "true";
-
-export const config = {
-  root,
-  port: Number(env.PORT ?? 3000),
-  databaseUrl: env.DATABASE_URL || undefined,
+export interface Config {
+  /** `NODE_ENV` (development, production or test). */
+  readonly nodeEnv: NodeEnv;
+  /** `NODE_ENV=production`: Secure cookies, the production start-up requirements, no response validation. */
+  readonly isProduction: boolean;
+  /** `NODE_ENV=test`, or run by vitest (`VITEST=true`). */
+  readonly isTest: boolean;
+  /** The project folder (src/root.ts). */
+  readonly root: string;
+  readonly port: number;
+  readonly databaseUrl: string | undefined;
   /** Connections the server's pool may open (`DATABASE_POOL_SIZE`). */
-  databasePoolSize: positiveInt("DATABASE_POOL_SIZE", 10),
+  readonly databasePoolSize: number;
   /**
    * How long a query may wait for a connection (a free one of the pool, or a new one being opened)
    * before the request is answered 503 `unavailable` (`DATABASE_POOL_TIMEOUT_MS`).
    */
-  databasePoolTimeoutMs: positiveInt("DATABASE_POOL_TIMEOUT_MS", 3000),
+  readonly databasePoolTimeoutMs: number;
   /**
    * How long an interactive transaction may stay open (Prisma's transaction timeout), and how long
    * any statement may wait for a lock (PostgreSQL `lock_timeout` of every pool connection) - past it
    * the request is a 503 `unavailable` (`DATABASE_TRANSACTION_TIMEOUT_MS`). The few bulk operations
    * that pass a longer timeout of their own get the same lock wait inside their transaction.
    */
-  databaseTransactionTimeoutMs: positiveInt("DATABASE_TRANSACTION_TIMEOUT_MS", 5000),
+  readonly databaseTransactionTimeoutMs: number;
   /**
    * Admission control (src/http/admission.ts): API requests in progress at once
    * (`MAX_CONCURRENT_REQUESTS`); further ones wait in a queue of at most `MAX_QUEUED_REQUESTS` for
    * up to `REQUEST_QUEUE_TIMEOUT_MS`, beyond which they are a 503 `unavailable` with Retry-After.
    * Health and the static reference (/docs, /openapi.json) bypass it.
    */
-  maxConcurrentRequests: positiveInt("MAX_CONCURRENT_REQUESTS", 16),
-  maxQueuedRequests: nonNegativeInt("MAX_QUEUED_REQUESTS", 64),
-  requestQueueTimeoutMs: positiveInt("REQUEST_QUEUE_TIMEOUT_MS", 2000),
-  sessionSecret: env.SESSION_SECRET ?? "dev-only-insecure-session-secret-change-me",
-  publicUrl: (env.PUBLIC_URL ?? `http://localhost:${env.PORT ?? 3000}`).replace(/\/$/, ""),
-  /** Extra origins allowed to make state-changing requests (comma separated). */
-  allowedOrigins: (env.ALLOWED_ORIGINS ?? "").split(",").map((s) => s.trim()).filter(Boolean),
-  smtpUrl: env.SMTP_URL || undefined,
-  mailFrom: env.MAIL_FROM ?? "HRMS <no-reply@hrms.local>",
-  uploadDir: path.resolve(root, env.UPLOAD_DIR ?? ".data/uploads"),
-  embeddedDataDir: path.resolve(root, env.EMBEDDED_PG_DIR ?? ".data/postgres"),
-  embeddedPort: Number(env.EMBEDDED_PG_PORT ?? 54329),
-  billingWebhookSecret: env.BILLING_WEBHOOK_SECRET || undefined,
-  aiBaseUrl: env.AI_BASE_URL || undefined,
-  aiApiKey: env.AI_API_KEY || undefined,
+  readonly maxConcurrentRequests: number;
+  readonly maxQueuedRequests: number;
+  readonly requestQueueTimeoutMs: number;
+  readonly sessionSecret: string;
+  /** Base of the links in e-mails, without a trailing slash; its origin may make state-changing requests. */
+  readonly publicUrl: string;
+  /** Extra origins allowed to make state-changing requests (`ALLOWED_ORIGINS`, comma separated). */
+  readonly allowedOrigins: readonly string[];
+  readonly smtpUrl: string | undefined;
+  readonly mailFrom: string;
+  readonly uploadDir: string;
+  readonly embeddedDataDir: string;
+  readonly embeddedPort: number;
+  readonly billingWebhookSecret: string | undefined;
+  readonly aiBaseUrl: string | undefined;
+  readonly aiApiKey: string | undefined;
   /** Model asked for by the OpenAI-compatible provider. */
-  aiModel: env.AI_MODEL || "gpt-4o-mini",
+  readonly aiModel: string;
   /** How long the AI provider may take to answer (ms). */
-  aiTimeoutMs: Number(env.AI_TIMEOUT_MS ?? 20000),
-  migrateOnStart: bool(env.MIGRATE_ON_START, true),
-  validateResponses: bool(env.VALIDATE_RESPONSES, !isProduction),
-  logLevel: env.LOG_LEVEL ?? (isTest ? "silent" : "info"),
+  readonly aiTimeoutMs: number;
+  readonly migrateOnStart: boolean;
+  readonly validateResponses: boolean;
+  readonly logLevel: LogLevel;
   /**
    * Payroll runs of up to this many employees are calculated and processed within the request
    * (201/200); larger ones go to the job queue (202, progress on the run). 0 queues every run.
    */
-  payrollSyncLimit: nonNegativeInt("PAYROLL_SYNC_LIMIT", 1000),
+  readonly payrollSyncLimit: number;
   /** Employees calculated and written per statement of a run (and per progress update). */
-  payrollBatchSize: positiveInt("PAYROLL_BATCH_SIZE", 1000),
+  readonly payrollBatchSize: number;
   /** Run the background job worker (mail delivery, scheduled jobs) in this process. */
-  runWorker: bool(env.RUN_WORKER, true),
-  trustProxy: bool(env.TRUST_PROXY, false),
+  readonly runWorker: boolean;
+  readonly trustProxy: boolean;
   /**
    * How long a resolved identity (session + membership) may be served from memory at most
    * (`IDENTITY_CACHE_TTL_MS`, src/auth/identity-cache.ts); entries are dropped at once on any change,
    * in every process, through PostgreSQL LISTEN/NOTIFY. 0 turns the cache off (the tests' default).
    */
-  identityCacheTtlMs: nonNegativeInt("IDENTITY_CACHE_TTL_MS", isTest ? 0 : 60_000),
+  readonly identityCacheTtlMs: number;
   /** File the event-loop delay report is written to on SIGUSR2 and at shutdown (src/lib/event-loop-report.ts); unset: no report. */
-  eventLoopReport: env.EVENT_LOOP_REPORT || undefined,
-};
+  readonly eventLoopReport: string | undefined;
+  /**
+   * Failed sign-ins per account and per IP, and password-reset requests per IP, within 15 minutes
+   * before further ones are refused (src/auth/limiter.ts; the process's limits, read at start).
+   */
+  readonly signinMaxFailuresPerAccount: number;
+  readonly signinMaxFailuresPerIp: number;
+  readonly forgotPasswordMaxPerIp: number;
+}
 
-export function assertProductionConfig(): void {
-  if (!isProduction) return;
-  if (!env.SESSION_SECRET || env.SESSION_SECRET.length < 32 || env.SESSION_SECRET === config.sessionSecret && env.SESSION_SECRET.startsWith("dev-only"))
-    throw new Error("SESSION_SECRET must be set to a random string of at least 32 characters in production");
-  if (!env.PUBLIC_URL) throw new Error("PUBLIC_URL must be set in production (links in emails)");
+/** The variables as the environment gives them. */
+export type Env = Readonly<Record<string, string | undefined>>;
+
+/** Bad configuration: `problems` names each bad variable (one line each); `errors` holds them as errors. */
+export class ConfigError extends AggregateError {
+  override name = "ConfigError";
+  readonly problems: readonly string[];
+  constructor(errors: Error[]) {
+    const problems = errors.map((e) => e.message);
+    super(errors, `Invalid configuration (${problems.length === 1 ? "1 variable" : `${problems.length} variables`}):\n  ${problems.join("\n  ")}`);
+    this.problems = Object.freeze(problems);
+  }
+}
+
+/** What one reading of the environment found wrong so far. */
+interface Reading {
+  env: Env;
+  problems: Error[];
+}
+
+/** The largest delay Node's timers take (longer ones fire at once). */
+const MAX_DELAY_MS = 2_147_483_647;
+const TRUE_WORDS = ["true", "1", "yes", "on"];
+const FALSE_WORDS = ["false", "0", "no", "off"];
+
+function value(r: Reading, name: string): string | undefined {
+  const v = r.env[name];
+  return v === undefined || v === "" ? undefined : v;
+}
+
+function reject(r: Reading, message: string): undefined {
+  r.problems.push(new Error(message));
+  return undefined;
+}
+
+/** A whole number in decimal digits within [min, max]. */
+function integer(r: Reading, name: string, dflt: number, min: number, max: number, what: string): number {
+  const v = value(r, name);
+  if (v === undefined) return dflt;
+  const n = /^[0-9]+$/.test(v) ? Number(v) : NaN;
+  if (n >= min && n <= max) return n;
+  reject(r, `${name} must be ${what}, got ${JSON.stringify(v)}`);
+  return dflt;
+}
+
+function positiveInt(r: Reading, name: string, dflt: number): number {
+  return integer(r, name, dflt, 1, Number.MAX_SAFE_INTEGER, "a positive integer");
+}
+
+function nonNegativeInt(r: Reading, name: string, dflt: number): number {
+  return integer(r, name, dflt, 0, Number.MAX_SAFE_INTEGER, "a non-negative integer");
+}
+
+/** Milliseconds for a timer: at most what Node's timers take. */
+function durationMs(r: Reading, name: string, dflt: number, min: 0 | 1 = 1): number {
+  return integer(r, name, dflt, min, MAX_DELAY_MS, `${min ? "a positive" : "a non-negative"} integer of milliseconds up to ${MAX_DELAY_MS}`);
+}
+
+function portNumber(r: Reading, name: string, dflt: number, min: 0 | 1): number {
+  return integer(r, name, dflt, min, 65535, `an integer from ${min} to 65535`);
+}
+
+function bool(r: Reading, name: string, dflt: boolean): boolean {
+  const v = value(r, name);
+  if (v === undefined) return dflt;
+  if (TRUE_WORDS.includes(v.toLowerCase())) return true;
+  if (FALSE_WORDS.includes(v.toLowerCase())) return false;
+  reject(r, `${name} must be true or false (or 1/0, yes/no, on/off), got ${JSON.stringify(v)}`);
+  return dflt;
+}
+
+function oneOf<T extends string>(r: Reading, name: string, values: readonly T[], dflt: T): T {
+  const v = value(r, name);
+  if (v === undefined) return dflt;
+  if ((values as readonly string[]).includes(v)) return v as T;
+  reject(r, `${name} must be one of ${values.join(", ")}, got ${JSON.stringify(v)}`);
+  return dflt;
+}
+
+/**
+ * A URL with one of `protocols`. Its value is not repeated in the error: it may hold a password
+ * (DATABASE_URL, SMTP_URL).
+ */
+function url(r: Reading, name: string, protocols: readonly string[]): string | undefined {
+  const v = value(r, name);
+  if (v === undefined) return undefined;
+  const wanted = `a ${protocols.map((p) => `${p}//`).join(" or ")} URL`;
+  let u: URL;
+  try {
+    u = new URL(v);
+  } catch {
+    return reject(r, `${name} must be ${wanted} (its value does not parse as a URL)`);
+  }
+  if (!protocols.includes(u.protocol)) return reject(r, `${name} must be ${wanted}, got a ${u.protocol} URL`);
+  return v;
+}
+
+/** Comma-separated http(s) origins, each exactly as a browser sends it in `Origin`. */
+function origins(r: Reading, name: string): string[] {
+  const list = (value(r, name) ?? "").split(",").map((s) => s.trim()).filter(Boolean);
+  const bad = list.filter((o) => {
+    try {
+      const u = new URL(o);
+      return !["http:", "https:"].includes(u.protocol) || u.origin !== o;
+    } catch {
+      return true;
+    }
+  });
+  if (bad.length) reject(r, `${name} must be a comma-separated list of origins such as https://app.example.com (scheme, lower-case host and port only), got ${bad.map((b) => JSON.stringify(b)).join(", ")}`);
+  return list.filter((o) => !bad.includes(o));
+}
+
+function text(r: Reading, name: string): string | undefined;
+function text(r: Reading, name: string, dflt: string): string;
+function text(r: Reading, name: string, dflt?: string): string | undefined {
+  return value(r, name) ?? dflt;
+}
+
+/** Makes `o` and everything it holds read-only. */
+function deepFreeze<T>(o: T): T {
+  if (o && typeof o === "object") {
+    for (const v of Object.values(o)) deepFreeze(v);
+    Object.freeze(o);
+  }
+  return o;
+}
+
+/**
+ * The configuration of `env`: every variable parsed and checked, defaults where unset (or empty).
+ * Throws a ConfigError naming every bad variable; returns a deeply frozen Config.
+ */
+export function loadConfig(env: Env, root: string = projectRoot): Config {
+  const r: Reading = { env, problems: [] };
+  const nodeEnv = oneOf(r, "NODE_ENV", NODE_ENVS, "development");
+  const isProduction = nodeEnv === "production";
+  const isTest = nodeEnv === "test" || env.VITEST === "true";
+  const port = portNumber(r, "PORT", 3000, 0);
+  const publicUrl = url(r, "PUBLIC_URL", ["http:", "https:"]);
+  const sessionSecret = text(r, "SESSION_SECRET");
+  if (isProduction) {
+    if (!sessionSecret || sessionSecret.length < 32 || sessionSecret.startsWith("dev-only"))
+      reject(r, "SESSION_SECRET must be set to a random string of at least 32 characters in production");
+    if (value(r, "PUBLIC_URL") === undefined) reject(r, "PUBLIC_URL must be set in production (links in emails)");
+  }
+  const config: Config = {
+    nodeEnv,
+    isProduction,
+    isTest,
+    root,
+    port,
+    databaseUrl: url(r, "DATABASE_URL", ["postgres:", "postgresql:"]),
+    databasePoolSize: positiveInt(r, "DATABASE_POOL_SIZE", 10),
+    databasePoolTimeoutMs: durationMs(r, "DATABASE_POOL_TIMEOUT_MS", 3000),
+    databaseTransactionTimeoutMs: durationMs(r, "DATABASE_TRANSACTION_TIMEOUT_MS", 5000),
+    maxConcurrentRequests: positiveInt(r, "MAX_CONCURRENT_REQUESTS", 16),
+    maxQueuedRequests: nonNegativeInt(r, "MAX_QUEUED_REQUESTS", 64),
+    requestQueueTimeoutMs: durationMs(r, "REQUEST_QUEUE_TIMEOUT_MS", 2000),
+    sessionSecret: sessionSecret ?? "dev-only-insecure-session-secret-change-me",
+    publicUrl: (publicUrl ?? `http://localhost:${port}`).replace(/\/$/, ""),
+    allowedOrigins: origins(r, "ALLOWED_ORIGINS"),
+    smtpUrl: url(r, "SMTP_URL", ["smtp:", "smtps:"]),
+    mailFrom: text(r, "MAIL_FROM", "HRMS <no-reply@hrms.local>"),
+    uploadDir: path.resolve(root, text(r, "UPLOAD_DIR", ".data/uploads")),
+    embeddedDataDir: path.resolve(root, text(r, "EMBEDDED_PG_DIR", ".data/postgres")),
+    embeddedPort: portNumber(r, "EMBEDDED_PG_PORT", 54329, 1),
+    billingWebhookSecret: text(r, "BILLING_WEBHOOK_SECRET"),
+    aiBaseUrl: url(r, "AI_BASE_URL", ["http:", "https:"]),
+    aiApiKey: text(r, "AI_API_KEY"),
+    aiModel: text(r, "AI_MODEL", "gpt-4o-mini"),
+    aiTimeoutMs: durationMs(r, "AI_TIMEOUT_MS", 20000),
+    migrateOnStart: bool(r, "MIGRATE_ON_START", true),
+    validateResponses: bool(r, "VALIDATE_RESPONSES", !isProduction),
+    logLevel: oneOf(r, "LOG_LEVEL", LOG_LEVELS, isTest ? "silent" : "info"),
+    payrollSyncLimit: nonNegativeInt(r, "PAYROLL_SYNC_LIMIT", 1000),
+    payrollBatchSize: positiveInt(r, "PAYROLL_BATCH_SIZE", 1000),
+    runWorker: bool(r, "RUN_WORKER", true),
+    trustProxy: bool(r, "TRUST_PROXY", false),
+    identityCacheTtlMs: durationMs(r, "IDENTITY_CACHE_TTL_MS", isTest ? 0 : 60_000, 0),
+    eventLoopReport: text(r, "EVENT_LOOP_REPORT"),
+    signinMaxFailuresPerAccount: positiveInt(r, "SIGNIN_MAX_FAILURES_PER_ACCOUNT", 5),
+    signinMaxFailuresPerIp: positiveInt(r, "SIGNIN_MAX_FAILURES_PER_IP", 30),
+    forgotPasswordMaxPerIp: positiveInt(r, "FORGOT_PASSWORD_MAX_PER_IP", 20),
+  };
+  if (r.problems.length) throw new ConfigError(r.problems);
+  return deepFreeze(config);
+}
+
+/** This process's configuration, from its environment (read when this module loads, at start). */
+export const processConfig: Config = loadConfig(process.env);
+
+/** `base` with `overrides` (tests: an app or worker with other settings), deeply frozen. */
+export function configWith(overrides: Partial<Config>, base: Config = processConfig): Config {
+  const copy = Object.fromEntries(Object.entries(overrides).map(([k, v]) => [k, Array.isArray(v) ? [...v] : v]));
+  return deepFreeze({ ...base, ...copy });
+}
+
+const inForce = new AsyncLocalStorage<Config>();
+
+/** Runs `fn` (and everything it starts) with `c` as the configuration in force. */
+export function withConfig<T>(c: Config, fn: () => T): T {
+  if (!Object.isFrozen(c)) throw new Error("withConfig takes a frozen configuration (loadConfig, configWith)");
+  return inForce.run(c, fn);
+}
+
+/**
+ * The configuration in force: that of the app serving the request, or of the worker running the
+ * job (withConfig); elsewhere the process's (processConfig).
+ */
+export function config(): Config {
+  return inForce.getStore() ?? processConfig;
 }

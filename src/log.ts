@@ -16,7 +16,7 @@ export interface RequestInfo {
 export const requestContext = new AsyncLocalStorage<RequestInfo>();
 
 const options: LoggerOptions = {
-  level: config.logLevel,
+  level: config().logLevel,
   base: { service: "hrms-api" },
   timestamp: pino.stdTimeFunctions.isoTime,
   redact: {

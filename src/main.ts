@@ -1,9 +1,10 @@
-// Server entry point (`npm start`, `make run`): resolves the database (DATABASE_URL or an
+// Server entry point (`npm start`, `make run`): reads the configuration (src/config.ts: a bad
+// variable stops the start, naming every one), resolves the database (DATABASE_URL or an
 // embedded PostgreSQL), applies pending migrations (MIGRATE_ON_START=false turns it off),
 // starts the job worker and serves HTTP. SIGTERM/SIGINT finish in-flight requests, then close.
 import type { Server } from "node:http";
 import type { AddressInfo } from "node:net";
-import { assertProductionConfig, config } from "./config.ts";
+import { processConfig } from "./config.ts";
 import { identityCache } from "./auth/identity-cache.ts";
 import { closeDb, databaseUrl, getHealthPool, getPool, initDb } from "./db/client.ts";
 import { ensureDatabase } from "./db/embedded.ts";
@@ -14,7 +15,8 @@ import { registerAllJobs } from "./modules/jobs.ts";
 import { jobs } from "./jobs/queue.ts";
 import { logger } from "./log.ts";
 
-assertProductionConfig();
+/** This process's configuration (checked when src/config.ts loaded), passed to the app and the job worker. */
+const config = processConfig;
 // EVENT_LOOP_REPORT=<file>: event-loop delay histogram written there on SIGUSR2 and at shutdown.
 const loopReport = config.eventLoopReport ? startEventLoopReport(config.eventLoopReport) : null;
 const database = await ensureDatabase();
@@ -24,7 +26,7 @@ if (config.migrateOnStart) {
 }
 initDb(database.url);
 await warmUp();
-const app = createApp();
+const app = createApp({ config });
 const server: Server = app.listen(config.port, () => {
   // PORT=0 takes a free port: the line below says which (tests and scripts read it from here)
   const port = (server.address() as AddressInfo).port;
@@ -62,7 +64,7 @@ server.keepAliveTimeout = 65_000;
 
 if (config.runWorker) {
   registerAllJobs();
-  jobs.start(database.url).catch((err) => logger.error({ err: err.message }, "job worker failed to start"));
+  jobs.start(database.url, config).catch((err) => logger.error({ err: err.message }, "job worker failed to start"));
 }
 
 let stopping = false;

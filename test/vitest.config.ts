@@ -15,7 +15,7 @@ export default defineConfig({
     pool: "forks",
     // One process per worker for all of its files (not one per file): the app's modules are loaded
     // and its validators compiled once per worker. Each file still gets a database of its own, a new
-    // app and pool (test/support/app.ts), and the configuration as it was (test/support/setup.ts).
+    // app and pool, with the file's own frozen configuration (test/support/app.ts).
     isolate: false,
     fileParallelism: true,
     maxWorkers: Number(process.env.TEST_WORKERS ?? 2),

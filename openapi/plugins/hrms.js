@@ -1,18 +1,34 @@
-// Redocly plugin of this project: the house rules of the contract (lint) and the standard
-// error responses every operation can produce (decorator, applied when bundling).
+// Redocly plugin of this project: the house rules of the contract (lint, on generated/openapi.json)
+// and what the bundle adds to the sources (applied when bundling, `make generate`). What the
+// bundling steps find wrong in the sources is an error of the bundle: `make generate` (so
+// `make test`) fails.
 // Rules:    hrms/operation-access    every operation declares `x-public: true` or `x-roles`
 //           hrms/operation-id-casing operationId is camelCase
 //           hrms/error-envelope      every 4xx/5xx response uses the shared Error schema
+//           hrms/success-envelope    every 2xx application/json response is the success envelope:
+//                                    components/schemas/Ack, or an object whose required `data`
+//                                    and `message` (a string) come first, with `pagination`
+//                                    (components/schemas/Pagination, required) if any
 //           hrms/x-module-known      x-module is one of the optional modules
 //           hrms/retry-after         every 429 and 503 response declares the `Retry-After` header
 //                                    (the server sends it on each: overload, database down, limits)
-// Decorator: hrms/standard-responses adds, where the operation does not define them itself,
+// Preprocessor: hrms/success-wrapper writes the success envelope around the payload a 2xx
+//           response declares (`x-data`, `x-paginated`, `x-envelope-fields`; see successWrapper),
+//           and refuses a 2xx JSON response written out in a path file.
+// Decorators: hrms/standard-responses adds, where the operation does not define them itself,
 //           400 (validation), 401/403 (non-public operations), 404 (operations with path
 //           parameters), 413 and 415 (operations with a request body: the body parser refuses
 //           oversized bodies and other media types before the operation runs), 403 on public
 //           state-changing operations too (the origin check refuses foreign origins), 500 and
 //           503 (overload or database down, with Retry-After: components/responses/Unavailable)
 //           - each a $ref to components/responses.
+//           hrms/path-file-names adds nothing, it checks: each path item is a file of its own,
+//           directly in openapi/paths/, named from its URL path by pathFileName()
+//           (/api/leave-requests/{id} -> api_leave-requests_{id}.yaml, the convention of
+//           Redocly's openapi-starter), and every file there is a path item of the document.
+import { readdirSync } from "node:fs";
+import path from "node:path";
+
 const ROLES = ["owner", "admin", "hr", "manager", "employee"];
 const MODULES = ["payroll", "recruitment", "helpdesk", "assets"];
 const ERROR_REF = "#/components/schemas/Error";
@@ -69,6 +85,39 @@ function errorEnvelope() {
   };
 }
 
+const ACK_REF = "#/components/schemas/Ack";
+const PAGINATION_REF = "#/components/schemas/Pagination";
+
+function successEnvelopeShape() {
+  return {
+    Response: {
+      leave(response, { report, location, key }) {
+        const code = String(key);
+        if (!/^2/.test(code)) return;
+        const schema = response.content?.["application/json"]?.schema;
+        if (!schema || schema.$ref === ACK_REF) return;
+        const props = schema.properties ?? {};
+        const required = schema.required ?? [];
+        const pagination = "pagination" in props;
+        const ok =
+          schema.type === "object" &&
+          Object.keys(props)[0] === "data" &&
+          Object.keys(props)[1] === "message" &&
+          required[0] === "data" &&
+          required[1] === "message" &&
+          props.message?.type === "string" &&
+          Object.keys(props.message).length === 1 &&
+          (!pagination || (props.pagination.$ref === PAGINATION_REF && required.includes("pagination")));
+        if (!ok)
+          report({
+            message: `Success response ${code} must be the envelope (${ACK_REF}, or { data, message: string } with required data and message, lists adding ${PAGINATION_REF} as pagination): declare its payload with \`x-data\` in the path file.`,
+            location: location.key(),
+          });
+      },
+    },
+  };
+}
+
 function retryAfter() {
   return {
     Response: {
@@ -114,6 +163,110 @@ function standardResponses() {
   };
 }
 
+/** The file of a path item: its URL path without the leading "/", each "/" a "_", then ".yaml". */
+export function pathFileName(urlPath) {
+  return `${urlPath.replace(/^\//, "").replaceAll("/", "_")}.yaml`;
+}
+
+function pathFileNames() {
+  let pathsDir;
+  const seen = new Set();
+  return {
+    Root: {
+      enter(root, ctx) {
+        pathsDir = path.join(path.dirname(ctx.location.source.absoluteRef), "paths");
+      },
+      leave(root, ctx) {
+        for (const name of readdirSync(pathsDir).sort())
+          if (!seen.has(name))
+            ctx.report({ message: `openapi/paths/${name} is no path item of the document: reference it from openapi.yaml under the path it is named after, or delete it.`, location: ctx.location.child("paths") });
+      },
+    },
+    Paths: {
+      enter(paths, ctx) {
+        for (const [urlPath, item] of Object.entries(paths)) {
+          const expected = pathFileName(urlPath);
+          const file = item?.$ref ? ctx.resolve(item).location?.source.absoluteRef : undefined;
+          if (file && path.dirname(file) === pathsDir && path.basename(file) === expected) seen.add(expected);
+          else
+            ctx.report({
+              message: `The path item of ${urlPath} must be the file openapi/paths/${expected}, referenced from openapi.yaml (${file ? `not openapi/${path.relative(path.dirname(pathsDir), file)}` : "not written inline"}).`,
+              location: ctx.location.child(urlPath),
+            });
+        }
+      },
+    },
+  };
+}
+
+// The success envelope, built from the payload a path file declares on its 2xx response:
+//   x-data: <schema>              { data: <schema>, message: string }
+//   x-paginated: true             ... and pagination (components/schemas/Pagination)
+//   x-envelope-fields: {name: s}  ... and further required top-level fields, after pagination
+//   x-data: null                  components/schemas/Ack ({ data: null, message })
+// A preprocessor, not a decorator: Redocly resolves the document's references again after the
+// preprocessors, so those in the payload (and in what it references) are bundled exactly as if
+// the envelope were written out in the path file; the ones to Ack and Pagination are written
+// relative to the path file. A 2xx response of a path file with application/json content of its
+// own is refused (the envelope is written only here); other media types (files, PDF, CSV) are
+// no envelope and stay as written. The root document has no responses of its own (every path
+// item is a file of openapi/paths/; a linted bundle has no x-data left), so it is not checked.
+const ENVELOPE_KEYS = ["x-data", "x-paginated", "x-envelope-fields"];
+
+function successWrapper() {
+  let root;
+  return {
+    Root: {
+      enter(_, ctx) {
+        root = ctx.location.source.absoluteRef;
+      },
+    },
+    Response: {
+      enter(response, ctx) {
+        const file = ctx.location.source.absoluteRef;
+        if (file === root) return;
+        const code = String(ctx.key);
+        const keys = ENVELOPE_KEYS.filter((k) => k in response);
+        const report = (message, at = ctx.location) => ctx.report({ message, location: at });
+        if (!/^2/.test(code)) {
+          for (const k of keys) report(`\`${k}\` declares a success payload; ${code} is no success response.`, ctx.location.child(k));
+          return;
+        }
+        if (!("x-data" in response)) {
+          if (keys.length) report(`\`${keys[0]}\` needs \`x-data\` (the payload schema) beside it.`, ctx.location.child(keys[0]));
+          if (response.content?.["application/json"])
+            report(
+              `Success response ${code}: declare the payload as \`x-data: <schema>\` (lists add \`x-paginated: true\`; no payload: \`x-data: null\`) instead of writing the JSON envelope; the bundle adds { data, message }.`,
+              ctx.location.child(["content", "application/json"]),
+            );
+          return;
+        }
+        if (response.content) return report(`Success response ${code} has both \`x-data\` and \`content\`: the envelope is built from \`x-data\`.`, ctx.location.child("content"));
+        const data = response["x-data"];
+        const paginated = response["x-paginated"];
+        const fields = response["x-envelope-fields"] ?? {};
+        if (paginated !== undefined && paginated !== true) return report("`x-paginated` is `true` or absent.", ctx.location.child("x-paginated"));
+        if (typeof fields !== "object" || fields === null || Array.isArray(fields) || ("x-envelope-fields" in response && !Object.keys(fields).length))
+          return report("`x-envelope-fields` maps field names to their schemas.", ctx.location.child("x-envelope-fields"));
+        const taken = Object.keys(fields).filter((f) => ["data", "message", "pagination"].includes(f));
+        if (taken.length) return report(`\`x-envelope-fields\` must not redefine ${taken.join(", ")}.`, ctx.location.child("x-envelope-fields"));
+        if (data === null && (paginated || Object.keys(fields).length)) return report("`x-data: null` (the Ack envelope) has neither pagination nor further fields.");
+        const component = (name) => ({ $ref: path.relative(path.dirname(file), path.join(path.dirname(root), "components", "schemas", `${name}.yaml`)).split(path.sep).join("/") });
+        for (const k of ENVELOPE_KEYS) delete response[k];
+        const schema =
+          data === null
+            ? component("Ack")
+            : {
+                type: "object",
+                required: ["data", "message", ...(paginated ? ["pagination"] : []), ...Object.keys(fields)],
+                properties: { data, message: { type: "string" }, ...(paginated ? { pagination: component("Pagination") } : {}), ...fields },
+              };
+        response.content = { "application/json": { schema } };
+      },
+    },
+  };
+}
+
 export default function hrmsPlugin() {
   return {
     id: "hrms",
@@ -122,12 +275,16 @@ export default function hrmsPlugin() {
         "operation-access": operationAccess,
         "operation-id-casing": operationIdCasing,
         "error-envelope": errorEnvelope,
+        "success-envelope": successEnvelopeShape,
         "x-module-known": xModuleKnown,
         "retry-after": retryAfter,
       },
     },
+    preprocessors: {
+      oas3: { "success-wrapper": successWrapper },
+    },
     decorators: {
-      oas3: { "standard-responses": standardResponses },
+      oas3: { "standard-responses": standardResponses, "path-file-names": pathFileNames },
     },
   };
 }

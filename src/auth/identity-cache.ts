@@ -141,12 +141,13 @@ let cache: IdentityCache | undefined;
 
 /** The process's cache for the database at `url` (none when IDENTITY_CACHE_TTL_MS is 0). */
 export function identityCache(url: string | undefined): IdentityCache | undefined {
-  if (!url || config.identityCacheTtlMs === 0) return undefined;
+  const ttlMs = config().identityCacheTtlMs;
+  if (!url || ttlMs === 0) return undefined;
   if (cache && cache.url !== url) {
     void cache.stop();
     cache = undefined;
   }
-  cache ??= new IdentityCache(url, config.identityCacheTtlMs);
+  cache ??= new IdentityCache(url, ttlMs);
   return cache;
 }
 

@@ -3,6 +3,7 @@
 // covers a fixed window that starts at its first failure; once `max` failures are in the
 // window the key is refused (429 with Retry-After) until the window ends. A success clears the
 // account's counter.
+import { config } from "../config.ts";
 import { systemDb } from "../db/client.ts";
 
 export class FailureLimiter {
@@ -38,10 +39,10 @@ export class FailureLimiter {
 }
 
 const WINDOW_MS = 15 * 60_000;
-export const accountLimiter = new FailureLimiter("account:", Number(process.env.SIGNIN_MAX_FAILURES_PER_ACCOUNT ?? 5), WINDOW_MS);
-export const ipLimiter = new FailureLimiter("ip:", Number(process.env.SIGNIN_MAX_FAILURES_PER_IP ?? 30), WINDOW_MS);
+export const accountLimiter = new FailureLimiter("account:", config().signinMaxFailuresPerAccount, WINDOW_MS);
+export const ipLimiter = new FailureLimiter("ip:", config().signinMaxFailuresPerIp, WINDOW_MS);
 /** Reset requests per IP (the answer is always 200, so this only bounds mail volume). */
-export const resetRequestLimiter = new FailureLimiter("reset-ip:", Number(process.env.FORGOT_PASSWORD_MAX_PER_IP ?? 20), WINDOW_MS);
+export const resetRequestLimiter = new FailureLimiter("reset-ip:", config().forgotPasswordMaxPerIp, WINDOW_MS);
 
 /** Removes expired counters (run by the scheduled job). */
 export async function pruneThrottle(): Promise<number> {

@@ -5,7 +5,7 @@ import connectPgSimple from "connect-pg-simple";
 import { createHmac, timingSafeEqual } from "node:crypto";
 import type { Request, RequestHandler } from "express";
 import session from "express-session";
-import { config, isProduction, isTest } from "../config.ts";
+import { config } from "../config.ts";
 import { databaseUrl, getPool, onCloseDb, systemDb } from "../db/client.ts";
 import { requestContext } from "../log.ts";
 import { type CachedIdentity, identityCache, stopIdentityCache } from "./identity-cache.ts";
@@ -89,7 +89,7 @@ function identityStore() {
       return true;
     }
   }
-  return new IdentityStore({ pool: getPool(), tableName: "session", createTableIfMissing: false, disableTouch: true, pruneSessionInterval: isTest ? false : 900 });
+  return new IdentityStore({ pool: getPool(), tableName: "session", createTableIfMissing: false, disableTouch: true, pruneSessionInterval: config().isTest ? false : 900 });
 }
 
 /** The session id of a `hrms.sid` cookie signed with `secret` (as express-session signs it), or null. */
@@ -131,7 +131,7 @@ export function signedSessionId(cookieHeader: string | undefined, secret: string
 export function sessionMiddlewares(): { full: RequestHandler; lean: RequestHandler } {
   const store = identityStore();
   const full = sessionMiddleware(store);
-  const secret = config.sessionSecret;
+  const secret = config().sessionSecret;
   const lean: RequestHandler = (req, _res, next) => {
     const sid = signedSessionId(req.headers.cookie, secret);
     if (!sid) return next();
@@ -150,7 +150,7 @@ export function sessionMiddlewares(): { full: RequestHandler; lean: RequestHandl
 function sessionMiddleware(store: session.Store) {
   return session({
     name: SESSION_COOKIE,
-    secret: config.sessionSecret,
+    secret: config().sessionSecret,
     store,
     resave: false,
     saveUninitialized: false,
@@ -159,7 +159,7 @@ function sessionMiddleware(store: session.Store) {
     // ends with req.session unset, and express-session then deletes the session row - signing the
     // user out. Sign-out destroys the session explicitly (destroySession).
     unset: "keep",
-    cookie: { httpOnly: true, sameSite: "lax", secure: isProduction, maxAge: SESSION_MAX_AGE_MS, path: "/" },
+    cookie: { httpOnly: true, sameSite: "lax", secure: config().isProduction, maxAge: SESSION_MAX_AGE_MS, path: "/" },
   });
 }
 

@@ -35,12 +35,12 @@ export interface DbOptions {
  */
 export function initDb(connectionString: string, opts: DbOptions = {}): void {
   if (base) return;
-  const txTimeout = opts.transactionTimeoutMs ?? config.databaseTransactionTimeoutMs;
-  const connectWait = opts.connectionTimeoutMillis ?? config.databasePoolTimeoutMs;
+  const txTimeout = opts.transactionTimeoutMs ?? config().databaseTransactionTimeoutMs;
+  const connectWait = opts.connectionTimeoutMillis ?? config().databasePoolTimeoutMs;
   poolUrl = connectionString;
   pool = new pg.Pool({
     connectionString,
-    max: opts.max ?? config.databasePoolSize,
+    max: opts.max ?? config().databasePoolSize,
     connectionTimeoutMillis: connectWait,
     idleTimeoutMillis: 30000,
     lock_timeout: txTimeout,

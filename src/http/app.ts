@@ -16,7 +16,7 @@ import { handlers } from "../../generated/handlers.ts";
 import { operationTable, type OperationId } from "../../generated/registry.ts";
 import { invalidateIdentities } from "../auth/identity-cache.ts";
 import { SESSION_COOKIE, sessionMiddlewares } from "../auth/session.ts";
-import { config } from "../config.ts";
+import { config, type Config, withConfig } from "../config.ts";
 import { withTenant } from "../db/tenancy.ts";
 import { deliverQueuedMail } from "../mail/outbox.ts";
 import { logRequest, requestContext } from "../log.ts";
@@ -27,7 +27,7 @@ import { AppError } from "./errors.ts";
 import { authorize } from "./guards.ts";
 import type { AuthContext, HandlerContext, UploadedFile } from "./types.ts";
 
-export const openapiPath = path.join(config.root, "generated", "openapi.json");
+export const openapiPath = path.join(config().root, "generated", "openapi.json");
 let apiDocCache: any;
 export function apiDocument(): any {
   apiDocCache ??= JSON.parse(readFileSync(openapiPath, "utf8"));
@@ -35,6 +35,11 @@ export function apiDocument(): any {
 }
 
 export interface AppOptions {
+  /**
+   * The configuration the app is built and serves with (default: the one in force, i.e. the
+   * process's); each request reads it through `config()`. Frozen (loadConfig, configWith).
+   */
+  config?: Config;
   validateResponses?: boolean;
   /** admission control limits; defaults MAX_CONCURRENT_REQUESTS, MAX_QUEUED_REQUESTS, REQUEST_QUEUE_TIMEOUT_MS */
   admission?: Partial<AdmissionOptions>;
@@ -50,10 +55,11 @@ export function redactPath(p: string): string {
 function originCheck(req: Request, _res: Response, next: NextFunction) {
   const origin = req.get("origin");
   if (!origin || !STATE_CHANGING.has(req.method)) return next();
-  const own = new URL(config.publicUrl).origin;
+  const { publicUrl, allowedOrigins } = config();
+  const own = new URL(publicUrl).origin;
   const host = req.get("host");
   const sameHost = host && (origin === `http://${host}` || origin === `https://${host}`);
-  if (origin === own || sameHost || config.allowedOrigins.includes(origin)) return next();
+  if (origin === own || sameHost || allowedOrigins.includes(origin)) return next();
   next(new AppError(403, "forbidden", "Cross-origin request refused"));
 }
 
@@ -111,7 +117,7 @@ function operationHandler(id: OperationId) {
         query: req.query,
         body: req.body,
         auth: auth as AuthContext,
-        files: ((req as any).files ?? []) as UploadedFile[],
+        files: ((req as Request & { files?: UploadedFile[] }).files ?? []) as UploadedFile[],
         req,
         res,
         ip: req.ip ?? "",
@@ -282,6 +288,12 @@ function securityHeaders(): express.RequestHandler {
 }
 
 export function createApp(opts: AppOptions = {}): express.Express {
+  const cfg = opts.config ?? config();
+  return withConfig(cfg, () => buildApp(cfg, opts));
+}
+
+/** The app, built with `cfg` in force (the session middlewares read it as they are made). */
+function buildApp(cfg: Config, opts: AppOptions): express.Express {
   // Plain code-unit order: "~" (a parameter) sorts after every letter, so `/api/assets/assignments`
   // is mounted before `/api/assets/{assetId}`. (localeCompare puts punctuation before letters.)
   const byCodeUnit = (x: string, y: string) => (x < y ? -1 : x > y ? 1 : 0);
@@ -291,7 +303,8 @@ export function createApp(opts: AppOptions = {}): express.Express {
   app.disable("x-powered-by");
   app.set("etag", false);
   app.set("query parser", "simple");
-  if (config.trustProxy) app.set("trust proxy", true);
+  if (cfg.trustProxy) app.set("trust proxy", true);
+  app.locals.config = cfg;
 
   app.use((req, res, next) => {
     const incoming = req.get("x-request-id");
@@ -302,17 +315,18 @@ export function createApp(opts: AppOptions = {}): express.Express {
       const ms = Number(process.hrtime.bigint() - started) / 1e6;
       logRequest({ request_id: requestId, method: req.method, path: redactPath(req.path), status: res.statusCode, ms: Math.round(ms * 10) / 10 });
     });
-    requestContext.run({ requestId, ip: req.ip }, () => next());
+    // the rest of the request (and what it starts) reads this app's configuration
+    withConfig(cfg, () => requestContext.run({ requestId, ip: req.ip }, () => next()));
   });
   const admission = admissionControl({
-    maxConcurrent: opts.admission?.maxConcurrent ?? config.maxConcurrentRequests,
-    maxQueued: opts.admission?.maxQueued ?? config.maxQueuedRequests,
-    queueTimeoutMs: opts.admission?.queueTimeoutMs ?? config.requestQueueTimeoutMs,
+    maxConcurrent: opts.admission?.maxConcurrent ?? cfg.maxConcurrentRequests,
+    maxQueued: opts.admission?.maxQueued ?? cfg.maxQueuedRequests,
+    queueTimeoutMs: opts.admission?.queueTimeoutMs ?? cfg.requestQueueTimeoutMs,
     retryAfterSeconds: opts.admission?.retryAfterSeconds,
     respond: errorMiddleware,
   });
   app.locals.admission = admission;
-  app.locals.validateResponses = opts.validateResponses ?? config.validateResponses;
+  app.locals.validateResponses = opts.validateResponses ?? cfg.validateResponses;
   app.use(admission);
   app.use(securityHeaders());
   app.use(originCheck);
@@ -337,7 +351,7 @@ export function createApp(opts: AppOptions = {}): express.Express {
   // A non-public operation without a session is a 401 before its input is looked at.
   app.use(requireSessionFor());
   app.use(refuseMissingBody());
-  app.use(openApiValidator(opts.validateResponses ?? config.validateResponses));
+  app.use(openApiValidator(opts.validateResponses ?? cfg.validateResponses));
 
   app.use(refuseNulCharacters);
 

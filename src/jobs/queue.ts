@@ -3,6 +3,7 @@
 // the areas (registered with `registerJob`). Without a running worker, `kick` is a no-op and the
 // sweep delivers later.
 import PgBoss from "pg-boss";
+import { config, type Config, withConfig } from "../config.ts";
 import { logger } from "../log.ts";
 
 type JobHandler = () => Promise<unknown>;
@@ -10,6 +11,18 @@ interface JobDef {
   name: string;
   cron?: string;
   handler: JobHandler;
+}
+
+/**
+ * A job as an area declares it in `src/modules/<area>/schedule.ts` (`export const jobs = [...]`);
+ * `make generate` discovers those files (generated/jobs.ts) and src/modules/jobs.ts registers them.
+ */
+export interface JobDefinition {
+  /** the queue's name, `<area>.<what>` */
+  name: string;
+  /** with a cron expression (UTC), it also runs on that schedule */
+  cron?: string;
+  run: JobHandler;
 }
 
 const definitions = new Map<string, JobDef>();
@@ -24,7 +37,8 @@ class Jobs {
   /** this process's worker of each queue, woken at once by `kick` instead of at its next poll */
   private workers = new Map<string, string>();
 
-  async start(connectionString: string): Promise<void> {
+  /** Starts this process's worker; it runs every job with `cfg` as the configuration in force. */
+  async start(connectionString: string, cfg: Config): Promise<void> {
     if (this.boss) return;
     const boss = new PgBoss({ connectionString, schema: "pgboss", max: 4 });
     boss.on("error", (err) => logger.warn({ err: err.message }, "job queue error"));
@@ -32,7 +46,7 @@ class Jobs {
     for (const def of definitions.values()) {
       await boss.createQueue(def.name, { name: def.name, retryLimit: 10, retryDelay: 5, retryBackoff: true }).catch(() => {});
       const worker = await boss.work(def.name, { batchSize: 1, pollingIntervalSeconds: 2 }, async () => {
-        await def.handler();
+        await withConfig(cfg, def.handler);
       });
       this.workers.set(def.name, worker);
       if (def.cron) await boss.schedule(def.name, def.cron, {}, { tz: "UTC" });
@@ -57,11 +71,11 @@ class Jobs {
       .catch((err) => logger.warn({ err: err.message, job: name }, "could not enqueue job"));
   }
 
-  /** Runs a registered job in this process now (tests, CLI). */
-  async runNow(name: string): Promise<void> {
+  /** Runs a registered job in this process now (tests, CLI), with `cfg` (default: the one in force). */
+  async runNow(name: string, cfg: Config = config()): Promise<void> {
     const def = definitions.get(name);
     if (!def) throw new Error(`unknown job ${name}`);
-    await def.handler();
+    await withConfig(cfg, def.handler);
   }
 
   async stop(): Promise<void> {

@@ -1,6 +1,7 @@
 // Per-tenant settings documents (table tenant_settings, one row per kind). A row stores only
 // the values that differ from the defaults, so a later change of a default reaches every
 // company that did not override it. Updates are audited with from → to values.
+import type { Prisma } from "../../generated/prisma/client.ts";
 import { audit, diff } from "../audit.ts";
 import { currentTenantId, db, tenantTx } from "../db/tenancy.ts";
 
@@ -18,8 +19,8 @@ export async function writeSettingsDoc<T extends object>(kind: string, defaults:
     const stored = Object.fromEntries(Object.entries(after).filter(([k, v]) => JSON.stringify(dflt[k]) !== JSON.stringify(v)));
     const saved = await tx.tenantSetting.upsert({
       where: { tenant_id_kind: { tenant_id: currentTenantId(), kind } },
-      create: { kind, settings: stored, updated_by: userId } as any,
-      update: { settings: stored as object, updated_by: userId },
+      create: { kind, settings: stored as Prisma.InputJsonObject, updated_by: userId },
+      update: { settings: stored as Prisma.InputJsonObject, updated_by: userId },
     });
     const changes = diff(before, after, Object.keys(patch));
     if (Object.keys(changes).length) await audit({ action: `settings.${kind}_updated`, entity_type: "tenant_setting", entity_id: saved.id, changes }, tx);

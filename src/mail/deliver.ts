@@ -31,7 +31,7 @@ function transporter(smtpUrl: string): Transporter {
 const MAX_BACKOFF_S = 30 * 60;
 
 /** Delivers due pending rows (at most `limit`); returns how many were sent. */
-export async function deliverDueEmails(smtpUrl = config.smtpUrl, limit = 20): Promise<number> {
+export async function deliverDueEmails(smtpUrl = config().smtpUrl, limit = 20): Promise<number> {
   if (!smtpUrl) return 0;
   let sent = 0;
   for (let i = 0; i < limit; i++) {
@@ -49,7 +49,7 @@ export async function deliverDueEmails(smtpUrl = config.smtpUrl, limit = 20): Pr
       }
       const row = rows[0];
       try {
-        await transporter(smtpUrl).sendMail({ from: config.mailFrom, to: row.to_address, subject: row.subject, text: row.text_body, html: row.html_body ?? undefined });
+        await transporter(smtpUrl).sendMail({ from: config().mailFrom, to: row.to_address, subject: row.subject, text: row.text_body, html: row.html_body ?? undefined });
         await client.query(`UPDATE email_outbox SET status = 'sent', sent_at = now(), attempts = attempts + 1, last_error = NULL WHERE id = $1`, [row.id]);
         sent++;
       } catch (err) {

@@ -39,7 +39,7 @@ export function checkUpload(file: UploadedFile | undefined): UploadedFile {
 }
 
 function pathFor(sha256: string): string {
-  return path.join(config.uploadDir, sha256.slice(0, 2), sha256.slice(2, 4), sha256);
+  return path.join(config().uploadDir, sha256.slice(0, 2), sha256.slice(2, 4), sha256);
 }
 
 /** Writes the bytes (once per content) and returns sha256; call before the metadata row is created. */

@@ -1,18 +1,13 @@
 // Billing webhook: Stripe signature, idempotency, ordering, modules from the subscription.
 import Stripe from "stripe";
-import { beforeAll, describe, expect, it } from "vitest";
-import { config } from "../../src/config.ts";
+import { describe, expect, it } from "vitest";
 import { modulesFromSubscription } from "../../src/modules/billing/subscriptions.ts";
 import { expectError, signupTenant, useTestApp } from "../support/app.ts";
 
-const t = useTestApp();
 const secret = "whsec_test_secret_for_hrms";
+const t = useTestApp({ config: { billingWebhookSecret: secret } });
 const stripe = new Stripe("sk_test_unused");
 let seq = 0;
-
-beforeAll(() => {
-  config.billingWebhookSecret = secret;
-});
 
 function subscriptionEvent(tenantId: string, opts: { type?: string; status?: string; lookupKeys?: string[]; created?: number; id?: string; metaModules?: string } = {}) {
   return {

@@ -4,25 +4,27 @@
 // or `failed` with nothing saved. Most tests run the job in this process (`jobs.runNow`, as a
 // worker would: deterministic); the last one lets a real pg-boss worker pick it up.
 // Here the limit is 0 (every run is queued) and batches are 2 employees, so 6 employees give 3
-// batches and a progress in between.
+// batches and a progress in between; the file's second app (`syncApp`, limit 1000) calculates
+// and processes runs within the request.
 import pg from "pg";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { config } from "../../src/config.ts";
 import { registerAllJobs } from "../../src/modules/jobs.ts";
 import { jobs } from "../../src/jobs/queue.ts";
 import { PAYROLL_RUNS_JOB } from "../../src/modules/payroll/jobs.ts";
-import { expectError, useTestApp, type TenantSession } from "../support/app.ts";
+import { appWith, expectError, type OtherApp, useTestApp, type TenantSession } from "../support/app.ts";
 import { memberFor, payrollEmployee, payrollWorld, type PayrollWorld } from "./support.ts";
 
-const t = useTestApp();
+const t = useTestApp({ config: { payrollSyncLimit: 0, payrollBatchSize: 2 } });
 let w: PayrollWorld;
 let hr: TenantSession["agent"];
 const ids: string[] = [];
 let aUser: TenantSession;
 let loanId: string;
 let claimId: string;
+/** The same database and sessions on an app whose runs (up to 1000 employees) are done within the request. */
+let syncApp: OtherApp;
 
-const runJob = () => jobs.runNow(PAYROLL_RUNS_JOB);
+const runJob = () => jobs.runNow(PAYROLL_RUNS_JOB, t.config);
 const getRun = async (id: string) => (await hr.get(`/api/payroll/draft-runs/${id}`).expect(200)).body.data;
 /** Every employee's result in a run, without what differs between two calculations (ids, numbering, status). */
 async function slipsOf(runId: string) {
@@ -65,6 +67,7 @@ async function holdThirdBatch(): Promise<{ release: () => Promise<void> }> {
 
 beforeAll(async () => {
   registerAllJobs();
+  syncApp = appWith(t, { payrollSyncLimit: 1000 });
   w = await payrollWorld(t);
   hr = w.hr.agent;
   for (let i = 1; i <= 6; i++) ids.push(await payrollEmployee(t, w, `${20000 + i * 5000}.00`, { first_name: `Emp${i}`, last_name: "Queue", employee_code: `P-00${i}`, gender: i % 2 ? "male" : "female" }));
@@ -92,8 +95,6 @@ describe("a run above the limit is calculated in the background", () => {
   let inRequestTotals: ReturnType<typeof totalsOf>;
 
   it("create: 202 with the run calculating, nothing calculated yet; the job makes it a draft identical to a calculation within the request", async () => {
-    config.payrollSyncLimit = 0;
-    config.payrollBatchSize = 2;
     const res = await hr.post("/api/payroll/draft-runs").send({ period: "2027-01", notes: "Jan" }).expect(202);
     runId = res.body.data.id;
     expect(res.body.data).toMatchObject({ status: "calculating", progress: { processed: 0, total: 6 }, failure_reason: null, employee_count: 0, totals: null, calculated_at: null });
@@ -110,8 +111,7 @@ describe("a run above the limit is calculated in the background", () => {
     expect(queued.summaries).toHaveLength(6);
 
     // the same run recalculated within the request (limit back up) gives the very same slips and totals
-    config.payrollSyncLimit = 1000;
-    const again = await hr.put(`/api/payroll/draft-runs/${runId}`).send({}).expect(200);
+    const again = await syncApp.as(hr).put(`/api/payroll/draft-runs/${runId}`).send({}).expect(200);
     inRequest = await slipsOf(runId);
     inRequestTotals = totalsOf(again.body.data);
     expect(queued).toEqual(inRequest);
@@ -122,8 +122,6 @@ describe("a run above the limit is calculated in the background", () => {
   });
 
   it("recalculate: 202, progress visible while the job runs, the previous slips readable until the new ones replace them; busy run is a 409 to every change", async () => {
-    config.payrollSyncLimit = 0;
-    config.payrollBatchSize = 2;
     const before = await getRun(runId);
     const res = await hr.put(`/api/payroll/draft-runs/${runId}`).send({ notes: "Jan, again" }).expect(202);
     expect(res.body.data).toMatchObject({ status: "calculating", notes: "Jan, again", progress: { processed: 0, total: 6 } });
@@ -157,7 +155,6 @@ describe("a run above the limit is calculated in the background", () => {
   });
 
   it("process: two concurrent calls are a 202 and a 409; the job processes it with the same slips, numbered, loan and claim paid; then 409s", async () => {
-    config.payrollSyncLimit = 0;
     const [x, y] = await Promise.all([hr.post(`/api/payroll/draft-runs/${runId}/process`), w.owner.agent.post(`/api/payroll/draft-runs/${runId}/process`)]);
     expect([x.status, y.status].sort()).toEqual([202, 409]);
     const accepted = x.status === 202 ? x : y;
@@ -196,11 +193,8 @@ describe("a run above the limit is calculated in the background", () => {
 
 describe("a failure in the middle of background processing", () => {
   it("leaves nothing half-processed: the run is failed with a reason and no slips, nothing is paid; it can be processed again", async () => {
-    config.payrollSyncLimit = 1000;
-    const draft = (await hr.post("/api/payroll/draft-runs").send({ period: "2027-02" }).expect(201)).body.data;
+    const draft = (await syncApp.as(hr).post("/api/payroll/draft-runs").send({ period: "2027-02" }).expect(201)).body.data;
     expect(draft.employee_count).toBe(6);
-    config.payrollSyncLimit = 0;
-    config.payrollBatchSize = 2;
     await t.query(`CREATE FUNCTION payroll_test_fail() RETURNS trigger LANGUAGE plpgsql AS $$ BEGIN RAISE EXCEPTION 'boom'; END $$`);
     await t.query(`CREATE TRIGGER payroll_test_fail BEFORE INSERT ON payroll_slips FOR EACH ROW WHEN (NEW.employee_code = 'P-005') EXECUTE FUNCTION payroll_test_fail()`);
     try {
@@ -233,8 +227,6 @@ describe("a failure in the middle of background processing", () => {
   });
 
   it("a failed background calculation: failed, no slips; PUT recalculates it to a draft, DELETE removes it", async () => {
-    config.payrollSyncLimit = 0;
-    config.payrollBatchSize = 2;
     await t.query(`CREATE FUNCTION payroll_test_fail() RETURNS trigger LANGUAGE plpgsql AS $$ BEGIN RAISE EXCEPTION 'boom'; END $$`);
     await t.query(`CREATE TRIGGER payroll_test_fail BEFORE INSERT ON payroll_slips FOR EACH ROW WHEN (NEW.employee_code = 'P-003') EXECUTE FUNCTION payroll_test_fail()`);
     let runId: string;
@@ -249,8 +241,7 @@ describe("a failure in the middle of background processing", () => {
     expect(failed).toMatchObject({ status: "failed", employee_count: 0, totals: null });
     expect(failed.failure_reason).toMatch(/^The calculation failed because of an internal error/);
     expect((await hr.get("/api/payroll/draft-runs?status=failed").expect(200)).body.data.map((r: any) => r.id)).toEqual([runId]);
-    config.payrollSyncLimit = 1000;
-    const fixed = await hr.put(`/api/payroll/draft-runs/${runId}`).send({}).expect(200);
+    const fixed = await syncApp.as(hr).put(`/api/payroll/draft-runs/${runId}`).send({}).expect(200);
     expect(fixed.body.data).toMatchObject({ status: "draft", failure_reason: null, employee_count: 6 });
     await hr.delete(`/api/payroll/draft-runs/${runId}`).expect(200);
   });
@@ -258,8 +249,6 @@ describe("a failure in the middle of background processing", () => {
 
 describe("several workers", () => {
   it("two sweeps at once execute a queued run once: one calculation, one processing, slips written once", async () => {
-    config.payrollSyncLimit = 0;
-    config.payrollBatchSize = 2;
     const id = (await hr.post("/api/payroll/draft-runs").send({ period: "2027-05" }).expect(202)).body.data.id;
     await Promise.all([runJob(), runJob()]);
     expect(await getRun(id)).toMatchObject({ status: "draft", employee_count: 6 });
@@ -274,9 +263,7 @@ describe("several workers", () => {
 
 describe("with a job worker running", () => {
   it("the queued work is picked up without anyone calling the job: calculating → draft, processing → processed", async () => {
-    config.payrollSyncLimit = 0;
-    config.payrollBatchSize = 2;
-    await jobs.start(t.url);
+    await jobs.start(t.url, t.config);
     const created = await hr.post("/api/payroll/draft-runs").send({ period: "2027-06" }).expect(202);
     const id = created.body.data.id;
     const seen = new Set<string>([created.body.data.status]);

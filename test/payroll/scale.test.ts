@@ -5,16 +5,15 @@
 // larger measurement); test/payroll/jobs.test.ts covers queued runs, scripts/bench-payroll.ts
 // measures 10 000 employees through the queue.
 import { beforeAll, describe, expect, it } from "vitest";
-import { config } from "../../src/config.ts";
+import { processConfig } from "../../src/config.ts";
 import { useTestApp } from "../support/app.ts";
 import { payrollWorld, type PayrollWorld } from "./support.ts";
 
 const N = Number(process.env.PAYROLL_SCALE_EMPLOYEES ?? 300);
-const t = useTestApp();
+const t = useTestApp({ config: { payrollSyncLimit: Math.max(processConfig.payrollSyncLimit, N) } });
 let w: PayrollWorld;
 
 beforeAll(async () => {
-  config.payrollSyncLimit = Math.max(config.payrollSyncLimit, N);
   w = await payrollWorld(t);
   const tenant = w.owner.tenantId;
   await t.query(

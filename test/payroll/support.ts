@@ -36,16 +36,13 @@ export interface PayrollEmployee extends EmployeeOverrides {
 
 /** Inserts an employee with payroll facts and gives them a salary setup with the standard components. */
 export async function payrollEmployee(ctx: TestContext, w: PayrollWorld, ctc: string | null, o: PayrollEmployee = {}): Promise<string> {
-  const { state, date_of_birth, labour_card_number, bank_iban, bank_routing_code, ...rest } = o;
-  const id = await insertEmployee(ctx, w.owner.tenantId, { gender: "male", joining_date: "2020-01-06", ...rest });
-  await ctx.query(`UPDATE employees SET state = $2, date_of_birth = $3, labour_card_number = $4, bank_iban = $5, bank_routing_code = $6 WHERE id = $1`, [
-    id,
-    state === undefined ? "Maharashtra" : state,
-    date_of_birth ?? "1990-05-05",
-    labour_card_number ?? null,
-    bank_iban ?? null,
-    bank_routing_code ?? null,
-  ]);
+  const id = await insertEmployee(ctx, w.owner.tenantId, {
+    gender: "male",
+    joining_date: "2020-01-06",
+    ...o,
+    state: o.state === undefined ? "Maharashtra" : o.state,
+    date_of_birth: o.date_of_birth ?? "1990-05-05",
+  });
   if (ctc) {
     const res = await w.hr.agent.put(`/api/payroll/employee-setup/${id}`).send({ effective_from: "2024-04-01", monthly_ctc: ctc, components: Object.values(w.components).map((component_id) => ({ component_id })) });
     if (res.status !== 200) throw new Error(`setup: ${res.status} ${JSON.stringify(res.body)}`);

@@ -4,7 +4,6 @@
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { FailureLimiter } from "../../src/auth/limiter.ts";
 import { verifyPassword } from "../../src/auth/passwords.ts";
-import { config } from "../../src/config.ts";
 import { registerAllJobs } from "../../src/modules/jobs.ts";
 import { jobs } from "../../src/jobs/queue.ts";
 import { addMember, expectError, signupTenant, uniqueEmail, useTestApp } from "../support/app.ts";
@@ -16,9 +15,8 @@ let mail: MailSink;
 
 beforeAll(async () => {
   mail = await startMailSink();
-  config.smtpUrl = mail.url;
   registerAllJobs();
-  await jobs.start(t.url);
+  await jobs.start(t.url, t.configWith({ smtpUrl: mail.url })); // the worker delivers to the sink
 });
 afterAll(async () => {
   await jobs.stop();

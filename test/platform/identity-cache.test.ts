@@ -7,21 +7,23 @@ import path from "node:path";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { identityCache } from "../../src/auth/identity-cache.ts";
 import { signedSessionId } from "../../src/auth/session.ts";
-import { config } from "../../src/config.ts";
+import { withConfig } from "../../src/config.ts";
 import { databaseUrl, getPool } from "../../src/db/client.ts";
 import { addMember, expectError, signupTenant, useTestApp, type TenantSession } from "../support/app.ts";
 import { startServerProcess, type ServerProcess } from "../support/server-process.ts";
 
-const t = useTestApp();
+const t = useTestApp({ config: { identityCacheTtlMs: 60_000 } });
 const root = path.resolve(import.meta.dirname, "../..");
 let owner: TenantSession;
 let other: ServerProcess | undefined;
+
+/** The process's identity cache as the file's app uses it (its TTL). */
+const appCache = () => withConfig(t.config, () => identityCache(databaseUrl()))!;
 
 /** Session lookups (session row + membership) the API's pool has run so far. */
 let queries = 0;
 
 beforeAll(async () => {
-  config.identityCacheTtlMs = 60_000; // restored after this file (test/support/setup.ts)
   const pool = getPool();
   const query = pool.query.bind(pool) as (...a: unknown[]) => unknown;
   (pool as unknown as { query: unknown }).query = (...a: unknown[]) => {
@@ -29,7 +31,7 @@ beforeAll(async () => {
     return query(...a);
   };
   owner = await signupTenant(t);
-  await identityCache(databaseUrl())!.ready();
+  await appCache().ready();
 });
 
 afterAll(async () => {
@@ -70,18 +72,18 @@ describe("reading the session cookie without express-session (signedSessionId)",
     const cookie = await signInCookie(member); // hrms.sid=s%3A<sid>.<signature>
     const value = decodeURIComponent(cookie.slice("hrms.sid=".length));
     const sid = value.slice(2, value.lastIndexOf("."));
-    expect(signedSessionId(cookie, config.sessionSecret)).toBe(sid);
+    expect(signedSessionId(cookie, t.config.sessionSecret)).toBe(sid);
     expect((await t.query(`SELECT count(*)::int AS n FROM session WHERE sid = $1`, [sid]))[0].n).toBe(1);
     // among other cookies, quoted; the first of two wins (as express-session's parser)
-    expect(signedSessionId(`a=1; ${cookie}; b=2`, config.sessionSecret)).toBe(sid);
-    expect(signedSessionId(`hrms.sid="${cookie.slice(9)}"`, config.sessionSecret)).toBe(sid);
-    expect(signedSessionId(`${cookie}; hrms.sid=s%3Aother.sig`, config.sessionSecret)).toBe(sid);
+    expect(signedSessionId(`a=1; ${cookie}; b=2`, t.config.sessionSecret)).toBe(sid);
+    expect(signedSessionId(`hrms.sid="${cookie.slice(9)}"`, t.config.sessionSecret)).toBe(sid);
+    expect(signedSessionId(`${cookie}; hrms.sid=s%3Aother.sig`, t.config.sessionSecret)).toBe(sid);
     const sig = value.slice(value.lastIndexOf(".") + 1);
     const flipped = `hrms.sid=${encodeURIComponent(`s:${sid}.${sig[0] === "A" ? "B" : "A"}${sig.slice(1)}`)}`;
     for (const bad of [flipped, `hrms.sid=${encodeURIComponent(sid)}`, `hrms.sid=${encodeURIComponent(`s:${sid}`)}`, `hrms.sid=%E0%A4%A`, "hrms.sid=", "other=1"]) {
-      expect(signedSessionId(bad, config.sessionSecret)).toBeNull();
+      expect(signedSessionId(bad, t.config.sessionSecret)).toBeNull();
     }
-    expect(signedSessionId(cookie, `${config.sessionSecret}-rotated`)).toBeNull();
+    expect(signedSessionId(cookie, `${t.config.sessionSecret}-rotated`)).toBeNull();
     // through the API: the signed cookie reads as the member, the altered one as nobody
     await t.request().get("/api/notifications").set("cookie", cookie).expect(200);
     expect((await t.request().get("/api/notifications").set("cookie", flipped)).status).toBe(401);
@@ -145,17 +147,17 @@ describe("identity cache", () => {
     expect(await queriesOfSecondRead(member.agent)).toBe(0);
     // kill the listener's backend: a change made meanwhile could not be heard
     await t.query(`SELECT pg_terminate_backend(pid) FROM pg_stat_activity WHERE datname = current_database() AND application_name = 'hrms identity cache'`);
-    expect(await eventually(async () => !identityCache(databaseUrl())!.active)).toBe(true);
+    expect(await eventually(async () => !appCache().active)).toBe(true);
     await t.query(`UPDATE memberships SET role = 'employee' WHERE tenant_id = $1 AND user_id = $2`, [owner.tenantId, member.userId]);
     expectError(await member.agent.get("/api/configuration/members"), 403, "forbidden");
-    expect(await eventually(async () => identityCache(databaseUrl())!.active)).toBe(true);
+    expect(await eventually(async () => appCache().active)).toBe(true);
     expect(await queriesOfSecondRead(member.agent)).toBe(0);
   });
 
   it("a role change made through one server process takes effect in another", async () => {
     other = await startServerProcess(["--import", "tsx", "src/main.ts"], {
       cwd: root,
-      env: { ...process.env, NODE_ENV: "development", VITEST: "", SESSION_SECRET: config.sessionSecret, DATABASE_URL: t.url, MIGRATE_ON_START: "false", RUN_WORKER: "false", LOG_LEVEL: "warn", IDENTITY_CACHE_TTL_MS: "60000" },
+      env: { ...process.env, NODE_ENV: "development", VITEST: "", SESSION_SECRET: t.config.sessionSecret, DATABASE_URL: t.url, MIGRATE_ON_START: "false", RUN_WORKER: "false", LOG_LEVEL: "warn", IDENTITY_CACHE_TTL_MS: "60000" },
     });
     const member = await addMember(t, owner, "hr");
     const cookie = await signInCookie(member);

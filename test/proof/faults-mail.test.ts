@@ -3,7 +3,7 @@
 // sweep (scheduled every minute) retries it, and once the server is back it is delivered exactly
 // once.
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { config } from "../../src/config.ts";
+import type { Config } from "../../src/config.ts";
 import { registerAllJobs } from "../../src/modules/jobs.ts";
 import { jobs } from "../../src/jobs/queue.ts";
 import { deliverDueEmails } from "../../src/mail/deliver.ts";
@@ -14,17 +14,20 @@ const t = useTestApp();
 let sink: MailSink;
 let port: number;
 let owner: TenantSession;
+/** The sink's address (the same after it restarts on its port) and the worker's configuration with it. */
+let smtpUrl: string;
+let withSink: Config;
 
 beforeAll(async () => {
   sink = await startMailSink();
   port = Number(new URL(sink.url).port);
-  config.smtpUrl = sink.url;
+  smtpUrl = sink.url;
+  withSink = t.configWith({ smtpUrl });
   owner = await signupTenant(t, { company: "Mail Outage Co" });
 });
 afterAll(async () => {
   await jobs.stop();
   await sink.close().catch(() => {});
-  config.smtpUrl = undefined;
 });
 
 async function outboxRow(to: string) {
@@ -45,18 +48,18 @@ describe("mail delivery while the SMTP server is down", () => {
     await owner.agent.post("/api/configuration/members").send({ email: to, role: "employee" }).expect(201);
     expect(await outboxRow(to)).toMatchObject({ status: "pending", attempts: 0 });
 
-    expect(await deliverDueEmails()).toBe(0);
+    expect(await deliverDueEmails(smtpUrl)).toBe(0);
     const failed = await outboxRow(to);
     expect(failed).toMatchObject({ status: "pending", attempts: 1, sent_at: null });
     expect(failed.last_error).toMatch(/ECONNREFUSED|connect/i);
     expect(new Date(failed.next_attempt_at).getTime()).toBeGreaterThan(Date.now());
 
     sink = await startMailSink(port); // back, on the same address
-    expect(await deliverDueEmails(), "not retried before its backoff").toBe(0);
+    expect(await deliverDueEmails(smtpUrl), "not retried before its backoff").toBe(0);
     await waitUntilDue(to);
-    expect(await deliverDueEmails()).toBe(1);
+    expect(await deliverDueEmails(smtpUrl)).toBe(1);
     expect(await outboxRow(to)).toMatchObject({ status: "sent", attempts: 2, last_error: null });
-    expect(await deliverDueEmails(), "a sweep after delivery sends nothing again").toBe(0);
+    expect(await deliverDueEmails(smtpUrl), "a sweep after delivery sends nothing again").toBe(0);
     expect(sink.messages.filter((m) => m.to.includes(to))).toHaveLength(1);
     expect(sink.messages.find((m) => m.to.includes(to))!.text).toMatch(/Invitation token: /);
   });
@@ -65,18 +68,18 @@ describe("mail delivery while the SMTP server is down", () => {
     sink.refuse();
     const to = uniqueEmail("mail.refused");
     await owner.agent.post("/api/configuration/members").send({ email: to, role: "hr" }).expect(201);
-    expect(await deliverDueEmails()).toBe(0);
+    expect(await deliverDueEmails(smtpUrl)).toBe(0);
     expect(await outboxRow(to)).toMatchObject({ status: "pending", attempts: 1 });
     expect((await outboxRow(to)).last_error).toMatch(/451|mailbox unavailable/);
     sink.accept();
     await waitUntilDue(to);
-    expect(await deliverDueEmails()).toBe(1);
+    expect(await deliverDueEmails(smtpUrl)).toBe(1);
     expect(sink.messages.filter((m) => m.to.includes(to))).toHaveLength(1);
   });
 
   it("the worker that retries it is scheduled: mail.deliver every minute in the shared job queue", async () => {
     registerAllJobs();
-    await jobs.start(t.url);
+    await jobs.start(t.url, withSink);
     const rows = await t.query("SELECT name, cron FROM pgboss.schedule WHERE name = 'mail.deliver'");
     expect(rows).toEqual([{ name: "mail.deliver", cron: "* * * * *" }]);
     // and a kick delivers what is due without waiting for the sweep
@@ -87,7 +90,7 @@ describe("mail delivery while the SMTP server is down", () => {
     expect(await outboxRow(to)).toMatchObject({ status: "pending", attempts: 1 });
     sink.accept();
     await waitUntilDue(to);
-    await jobs.runNow("mail.deliver");
+    await jobs.runNow("mail.deliver", withSink);
     expect(await outboxRow(to)).toMatchObject({ status: "sent" });
     expect(sink.messages.filter((m) => m.to.includes(to))).toHaveLength(1);
   });

@@ -19,11 +19,10 @@ import { markGeneric } from "../support/recorder.ts";
 import { invalidObject, valid, violations, type Invalid } from "./arbitraries.ts";
 import { createResources, factoryFor, resourcePrefixes } from "./factories.ts";
 import { documentedStatus, effective, MODULES, operations, sampleRequest, send, type Operation, type RequestInput, type Role, type Schema } from "./openapi.ts";
-import { configureIntegrations, describeResponse, enableAllModules, ensureSession, isEnvelope, resetAuthLimits } from "./world.ts";
+import { describeResponse, enableAllModules, ensureSession, integrations, isEnvelope, resetAuthLimits } from "./world.ts";
 
 markGeneric();
-configureIntegrations();
-const t = useTestApp();
+const t = useTestApp({ config: integrations });
 
 const FUZZ_SEED = Number(process.env.FUZZ_SEED ?? 20261122);
 const RUNS = Number(process.env.FUZZ_RUNS ?? 4);

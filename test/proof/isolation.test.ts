@@ -12,11 +12,10 @@ import { signupTenant, useTestApp, type TenantSession } from "../support/app.ts"
 import { markGeneric } from "../support/recorder.ts";
 import { createResources, factoryFor, missingFactories, resourcePrefixes } from "./factories.ts";
 import { documentedStatus, effective, operations, sample, send, type Operation } from "./openapi.ts";
-import { configureIntegrations, describeResponse, enableAllModules, ensureSession, isEnvelope, requestFor } from "./world.ts";
+import { describeResponse, enableAllModules, ensureSession, integrations, isEnvelope, requestFor } from "./world.ts";
 
 markGeneric();
-configureIntegrations();
-const t = useTestApp();
+const t = useTestApp({ config: integrations });
 
 const idOps = operations().filter((o) => o.pathParams.length > 0);
 const readOps = operations().filter((o) => o.method === "get" && o.pathParams.length === 0);

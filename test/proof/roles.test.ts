@@ -13,11 +13,10 @@ import { addMember, signupTenant, useTestApp, type TenantSession } from "../supp
 import { markGeneric } from "../support/recorder.ts";
 import { createResources, decidedByOthers, factoryFor, missingFactories, reportOf, resourcePrefixes, scopeOf } from "./factories.ts";
 import { operations, ROLES, sample, send, type Operation, type Role } from "./openapi.ts";
-import { configureIntegrations, describeResponse, enableAllModules, ensureSession, isEnvelope, requestFor } from "./world.ts";
+import { describeResponse, enableAllModules, ensureSession, integrations, isEnvelope, requestFor } from "./world.ts";
 
 markGeneric();
-configureIntegrations();
-const t = useTestApp();
+const t = useTestApp({ config: integrations });
 
 const guarded = operations().filter((o) => !o.public);
 const publicOps = operations().filter((o) => o.public);

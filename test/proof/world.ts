@@ -2,7 +2,7 @@
 // valid request of an operation (document sample + factories.ts adjustments), and sessions that
 // are restored when an operation ended them (sign-out).
 import type supertest from "supertest";
-import { config } from "../../src/config.ts";
+import { type Config, processConfig } from "../../src/config.ts";
 import type { TenantSession, TestContext } from "../support/app.ts";
 import { requests } from "./factories.ts";
 import { MODULES, sampleRequest, type Operation, type RequestInput } from "./openapi.ts";
@@ -49,7 +49,5 @@ export async function resetAuthLimits(t: TestContext): Promise<void> {
   await t.query("DELETE FROM auth_throttle").catch(() => {});
 }
 
-/** Integrations an operation needs configured to be exercised (unset, they answer 503 by design). */
-export function configureIntegrations(): void {
-  config.billingWebhookSecret ??= "proof-harness-webhook-secret";
-}
+/** Integrations an operation needs configured to be exercised (unset, they answer 503 by design): settings of the app. */
+export const integrations: Partial<Config> = { billingWebhookSecret: processConfig.billingWebhookSecret ?? "proof-harness-webhook-secret" };

@@ -4,9 +4,9 @@
 // including its failures (timeout, error status, unusable answer → 503 `unavailable`).
 import { createServer, type IncomingMessage, type Server } from "node:http";
 import type { AddressInfo } from "node:net";
-import { afterAll, afterEach, beforeAll, describe, expect, it } from "vitest";
-import { config } from "../../src/config.ts";
-import { expectError, useTestApp } from "../support/app.ts";
+import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import type { Config } from "../../src/config.ts";
+import { appWith, expectError, useTestApp } from "../support/app.ts";
 import { addCandidate, openPosting, recruitingCompany, type Company } from "./helpers.ts";
 
 const t = useTestApp();
@@ -156,22 +156,14 @@ describe("OpenAI-compatible provider", () => {
     server.closeAllConnections();
     await new Promise<void>((resolve) => server.close(() => resolve()));
   });
-  const useProvider = () => {
-    config.aiBaseUrl = url;
-    config.aiApiKey = "sk-test-123";
-    config.aiModel = "test-model";
-    config.aiTimeoutMs = 500;
-  };
-  afterEach(() => {
-    config.aiBaseUrl = undefined;
-    config.aiApiKey = undefined;
-  });
+  /** hr's session on an app that asks the imitation provider (`overrides`: other settings of it). */
+  const hrWithProvider = (overrides: Partial<Config> = {}) => appWith(t, { aiBaseUrl: url, aiApiKey: "sk-test-123", aiModel: "test-model", aiTimeoutMs: 500, ...overrides }).as(c.hr.agent);
 
   it("asks the chat-completions API for JSON and returns its answer", async () => {
-    useProvider();
+    const hr = hrWithProvider();
     handler = () =>
       reply({ summary: "Join us.", responsibilities: ["Build APIs"], requirements: ["TypeScript"], nice_to_have: [], skills: ["TypeScript"], keywords: ["apis"], experience_years: 5, description: "# Senior Backend Engineer\n\nJoin us." });
-    const r = await c.hr.agent.post("/api/recruitment/ai/job-description").send({ title: "Senior Backend Engineer", department: "Engineering", requirements }).expect(200);
+    const r = await hr.post("/api/recruitment/ai/job-description").send({ title: "Senior Backend Engineer", department: "Engineering", requirements }).expect(200);
     expect(r.body.data).toMatchObject({ title: "Senior Backend Engineer", summary: "Join us.", skills: ["typescript"], experience_years: 5, provider: { name: "openai_compatible", model: "test-model" } });
     const call = seen[seen.length - 1];
     expect(call.path).toBe("/v1/chat/completions");
@@ -181,37 +173,36 @@ describe("OpenAI-compatible provider", () => {
     expect(JSON.parse(call.body.messages[1].content)).toMatchObject({ title: "Senior Backend Engineer", department: "Engineering", requirements, company_name: "Initech" });
 
     handler = () => reply("```json\n" + JSON.stringify({ score: 72, recommendation: "match", matched_skills: ["typescript"], missing_skills: ["kubernetes"], additional_skills: [], experience_years: 6, required_experience_years: 5, reasons: ["Solid TypeScript"], summary: "Good fit." }) + "\n```");
-    const s = await c.hr.agent.post("/api/recruitment/ai/resume-screening").send({ resume_text: strongResume, job_requirements: requirements }).expect(200);
+    const s = await hr.post("/api/recruitment/ai/resume-screening").send({ resume_text: strongResume, job_requirements: requirements }).expect(200);
     expect(s.body.data).toMatchObject({ score: 72, recommendation: "match", reasons: ["Solid TypeScript"], provider: { name: "openai_compatible" } });
 
     handler = () => reply({ skills: ["typescript"], questions: [{ question: "Explain generics.", category: "technical", skill: "TypeScript", what_to_look_for: "Variance" }] });
-    const q = await c.hr.agent.post("/api/recruitment/ai/interview-questions").send({ requirements, count: 1 }).expect(200);
+    const q = await hr.post("/api/recruitment/ai/interview-questions").send({ requirements, count: 1 }).expect(200);
     expect(q.body.data.questions).toEqual([{ question: "Explain generics.", category: "technical", skill: "typescript", what_to_look_for: "Variance" }]);
 
     handler = () => reply({ subject: "Hello", content: "Dear Priya, ..." });
-    const ct = await c.hr.agent.post("/api/recruitment/ai/content").send({ type: "offer_email", candidate_name: "Priya" }).expect(200);
+    const ct = await hr.post("/api/recruitment/ai/content").send({ type: "offer_email", candidate_name: "Priya" }).expect(200);
     expect(ct.body.data).toMatchObject({ type: "offer_email", subject: "Hello", content: "Dear Priya, ..." });
   });
 
   it("turns timeouts, error statuses and unusable answers into a 503 that says why", async () => {
-    useProvider();
+    const hr = hrWithProvider();
     const jd = { title: "Engineer", department: "Engineering", requirements: "TypeScript" };
     handler = () => ({ delayMs: 2000, ...reply({}) });
-    const slow = expectError(await c.hr.agent.post("/api/recruitment/ai/job-description").send(jd), 503, "unavailable");
+    const slow = expectError(await hr.post("/api/recruitment/ai/job-description").send(jd), 503, "unavailable");
     expect(slow.error).toBe("AI provider unavailable: no answer within 0.5 s");
     handler = () => ({ status: 500, json: { error: { message: "boom" } } });
-    expect(expectError(await c.hr.agent.post("/api/recruitment/ai/job-description").send(jd), 503, "unavailable").error).toBe("AI provider unavailable: the provider answered HTTP 500");
+    expect(expectError(await hr.post("/api/recruitment/ai/job-description").send(jd), 503, "unavailable").error).toBe("AI provider unavailable: the provider answered HTTP 500");
     handler = () => ({ status: 401, json: { error: { message: "bad key" } } });
-    expect(expectError(await c.hr.agent.post("/api/recruitment/ai/content").send({ type: "job_post" }), 503, "unavailable").error).toContain("HTTP 401");
+    expect(expectError(await hr.post("/api/recruitment/ai/content").send({ type: "job_post" }), 503, "unavailable").error).toContain("HTTP 401");
     handler = () => ({ raw: "<html>gateway</html>" });
-    expect(expectError(await c.hr.agent.post("/api/recruitment/ai/job-description").send(jd), 503, "unavailable").error).toContain("not JSON");
+    expect(expectError(await hr.post("/api/recruitment/ai/job-description").send(jd), 503, "unavailable").error).toContain("not JSON");
     handler = () => reply("Sure! Here is your job description: ...");
-    expect(expectError(await c.hr.agent.post("/api/recruitment/ai/job-description").send(jd), 503, "unavailable").error).toContain("not the JSON object");
+    expect(expectError(await hr.post("/api/recruitment/ai/job-description").send(jd), 503, "unavailable").error).toContain("not the JSON object");
     handler = () => reply({ score: 150, recommendation: "match", reasons: [], summary: "x" });
-    expect(expectError(await c.hr.agent.post("/api/recruitment/ai/resume-screening").send({ resume_text: "x", job_requirements: "y" }), 503, "unavailable").error).toContain('"score"');
+    expect(expectError(await hr.post("/api/recruitment/ai/resume-screening").send({ resume_text: "x", job_requirements: "y" }), 503, "unavailable").error).toContain('"score"');
     handler = () => reply({ skills: [], questions: [{ question: "Q", category: "trivia", skill: null, what_to_look_for: "w" }] });
-    expect(expectError(await c.hr.agent.post("/api/recruitment/ai/interview-questions").send({ requirements: "x" }), 503, "unavailable").error).toContain("category");
-    config.aiBaseUrl = "http://127.0.0.1:1/v1";
-    expect(expectError(await c.hr.agent.post("/api/recruitment/ai/content").send({ type: "job_post" }), 503, "unavailable").error).toContain("could not be reached");
+    expect(expectError(await hr.post("/api/recruitment/ai/interview-questions").send({ requirements: "x" }), 503, "unavailable").error).toContain("category");
+    expect(expectError(await hrWithProvider({ aiBaseUrl: "http://127.0.0.1:1/v1" }).post("/api/recruitment/ai/content").send({ type: "job_post" }), 503, "unavailable").error).toContain("could not be reached");
   });
 });

@@ -2,7 +2,6 @@
 // interviewer-only outcome recording) and interview sessions (the candidate-facing invitation,
 // mailed through the outbox and delivered to a real SMTP server on loopback).
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { config } from "../../src/config.ts";
 import { registerAllJobs } from "../../src/modules/jobs.ts";
 import { jobs } from "../../src/jobs/queue.ts";
 import { addMember, expectError, useTestApp } from "../support/app.ts";
@@ -16,9 +15,8 @@ let mail: MailSink;
 
 beforeAll(async () => {
   mail = await startMailSink();
-  config.smtpUrl = mail.url;
   registerAllJobs();
-  await jobs.start(t.url);
+  await jobs.start(t.url, t.configWith({ smtpUrl: mail.url })); // the worker delivers to the sink
   c = await recruitingCompany(t);
   posting = await openPosting(c.hr.agent);
 });

@@ -4,7 +4,6 @@
 // expiry (410), unknown tokens (404), the module gate on public links, and template previews.
 import { createHash } from "node:crypto";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { config } from "../../src/config.ts";
 import { registerAllJobs } from "../../src/modules/jobs.ts";
 import { jobs } from "../../src/jobs/queue.ts";
 import { expireOffersEverywhere } from "../../src/modules/recruitment/offers.ts";
@@ -18,9 +17,8 @@ let mail: MailSink;
 
 beforeAll(async () => {
   mail = await startMailSink();
-  config.smtpUrl = mail.url;
   registerAllJobs();
-  await jobs.start(t.url);
+  await jobs.start(t.url, t.configWith({ smtpUrl: mail.url })); // the worker delivers to the sink
   c = await recruitingCompany(t, { company: "Acme Analytics" });
 });
 afterAll(async () => {

@@ -1,15 +1,21 @@
 // Per test file: a database of its own (cloned from the migrated template), the app with
-// response validation on, and helpers to sign up tenants and act as their members.
+// response validation on and the file's configuration (the process's, with the file's overrides:
+// `useTestApp({ config: { ... } })`), and helpers to sign up tenants and act as their members.
 import { randomBytes } from "node:crypto";
 import pg from "pg";
 import supertest from "supertest";
 import { afterAll, beforeAll, inject } from "vitest";
+import { type Config, configWith } from "../../src/config.ts";
 import { closeDb, initDb } from "../../src/db/client.ts";
 import { createApp } from "../../src/http/app.ts";
 import { MEMBER_PASSWORD, MEMBER_PASSWORD_HASH } from "./passwords.ts";
 
 export interface TestContext {
   app: ReturnType<typeof createApp>;
+  /** The configuration the file's app is created with (frozen). */
+  config: Config;
+  /** The file's configuration with `overrides` (e.g. for the job worker: `jobs.start(t.url, t.configWith({ smtpUrl }))`). */
+  configWith: (overrides: Partial<Config>) => Config;
   url: string;
   dbName: string;
   request: () => supertest.Agent;
@@ -55,9 +61,14 @@ export async function createTestDatabase(): Promise<{ url: string; dbName: strin
   };
 }
 
-/** Sets up the database and app for the calling test file (call at the top level of the file). */
-export function useTestApp(): TestContext {
+/**
+ * Sets up the database and app for the calling test file (call at the top level of the file);
+ * `config` overrides settings of the process's configuration for the file's app.
+ */
+export function useTestApp(opts: { config?: Partial<Config> } = {}): TestContext {
   const ctx = {} as TestContext;
+  ctx.config = configWith(opts.config ?? {});
+  ctx.configWith = (overrides) => configWith(overrides, ctx.config);
   let drop: () => Promise<void>;
   let pool: pg.Pool;
   beforeAll(async () => {
@@ -66,7 +77,7 @@ export function useTestApp(): TestContext {
     ctx.url = d.url;
     ctx.dbName = d.dbName;
     initDb(d.url, { max: 10 });
-    ctx.app = createApp({ validateResponses: true });
+    ctx.app = createApp({ config: ctx.config, validateResponses: true });
     ctx.request = () => supertest.agent(ctx.app);
     pool = new pg.Pool({ connectionString: d.url, max: 3 });
     ctx.query = async (sql, params) => (await pool.query(sql, params as any[])).rows;
@@ -77,6 +88,28 @@ export function useTestApp(): TestContext {
     await drop?.();
   });
   return ctx;
+}
+
+export interface OtherApp {
+  app: ReturnType<typeof createApp>;
+  config: Config;
+  /** `agent`'s session (its cookie jar, shared) sending its requests to this app. */
+  as: (agent: supertest.Agent) => supertest.Agent;
+}
+
+/**
+ * A second app on the file's database, with `overrides` on top of the file's configuration (a
+ * setting that differs between the requests of one file). Call it in a hook or test (the database
+ * must be set up).
+ */
+export function appWith(ctx: TestContext, overrides: Partial<Config>): OtherApp {
+  const config = ctx.configWith(overrides);
+  const app = createApp({ config, validateResponses: true });
+  return {
+    app,
+    config,
+    as: (agent) => Object.assign(supertest.agent(app), { jar: (agent as unknown as { jar: unknown }).jar }),
+  };
 }
 
 let counter = 0;

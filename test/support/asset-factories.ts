@@ -2,43 +2,13 @@
 // separately); categories and assets go through the API so every response is contract-checked.
 import { expect } from "vitest";
 import type { TenantSession, TestContext } from "./app.ts";
+import { type EmployeeOverrides, insertEmployee as insertAnyEmployee } from "./employees.ts";
 
 let seq = 0;
 
-export interface EmployeeOverrides {
-  employee_code?: string;
-  first_name?: string;
-  last_name?: string;
-  email?: string;
-  department?: string;
-  designation?: string;
-  joining_date?: string;
-  status?: string;
-  deleted_at?: string | null;
-}
-
-/** Inserts an employee into `tenantId` and returns its id. */
-export async function insertEmployee(ctx: TestContext, tenantId: string, overrides: EmployeeOverrides = {}): Promise<string> {
-  const n = ++seq;
-  const e = {
-    employee_code: `EMP-${process.pid}-${String(n).padStart(5, "0")}`,
-    first_name: "Test",
-    last_name: `Employee ${n}`,
-    email: `employee.${process.pid}.${n}@example.test`,
-    department: "Engineering",
-    designation: "Engineer",
-    joining_date: "2024-04-01",
-    status: "active",
-    deleted_at: null,
-    ...overrides,
-  };
-  const [row] = await ctx.query<{ id: string }>(
-    `INSERT INTO employees (tenant_id, employee_code, first_name, last_name, email, department, designation, joining_date, status, deleted_at)
-     VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9, $10) RETURNING id`,
-    [tenantId, e.employee_code, e.first_name, e.last_name, e.email, e.department, e.designation, e.joining_date, e.status, e.deleted_at],
-  );
-  return row.id;
-}
+/** Inserts an employee (joined 2024-04-01 unless said otherwise) into `tenantId` and returns its id. */
+export const insertEmployee = (ctx: TestContext, tenantId: string, overrides: EmployeeOverrides = {}): Promise<string> =>
+  insertAnyEmployee(ctx, tenantId, { joining_date: "2024-04-01", ...overrides });
 
 export async function createCategory(actor: TenantSession, name = `Category ${++seq}`): Promise<string> {
   const res = await actor.agent.post("/api/configuration/asset-categories").send({ name });

@@ -1,51 +1,14 @@
-// Factories for the leave and attendance tests. Employees are inserted by SQL (the employee CRUD
-// operations live in another area), everything else goes through the API.
+// Factories for the leave and attendance tests. Employees are inserted by SQL (insertEmployee of
+// ./employees.ts: the employee CRUD operations live in another area), everything else goes
+// through the API.
 import { addDays, todayIn, weekday } from "../../src/lib/dates.ts";
 import { addMember, signupTenant, type TenantSession, type TestContext } from "./app.ts";
 
+import { insertEmployee } from "./employees.ts";
+
+export { type EmployeeOverrides, insertEmployee } from "./employees.ts";
+
 let seq = 0;
-
-export interface EmployeeOverrides {
-  employee_code?: string;
-  first_name?: string;
-  last_name?: string;
-  email?: string;
-  department?: string;
-  designation?: string;
-  joining_date?: string;
-  gender?: string | null;
-  employment_type?: string;
-  status?: string;
-  reports_to?: string | null;
-  branch_id?: string | null;
-  work_location_id?: string | null;
-}
-
-/** Inserts an employee into `tenantId` and returns its id. */
-export async function insertEmployee(ctx: TestContext, tenantId: string, o: EmployeeOverrides = {}): Promise<string> {
-  const n = ++seq;
-  const row = {
-    employee_code: o.employee_code ?? `EMP-${process.pid}-${String(n).padStart(5, "0")}`,
-    first_name: o.first_name ?? "Test",
-    last_name: o.last_name ?? `Person ${n}`,
-    email: o.email ?? `employee.${process.pid}.${n}@example.test`,
-    department: o.department ?? "Engineering",
-    designation: o.designation ?? "Engineer",
-    joining_date: o.joining_date ?? "2020-01-06",
-    gender: o.gender ?? null,
-    employment_type: o.employment_type ?? "full_time",
-    status: o.status ?? "active",
-    reports_to: o.reports_to ?? null,
-    branch_id: o.branch_id ?? null,
-    work_location_id: o.work_location_id ?? null,
-  };
-  const cols = Object.keys(row);
-  const [r] = await ctx.query<{ id: string }>(
-    `INSERT INTO employees (tenant_id, ${cols.join(", ")}) VALUES ($1, ${cols.map((_, i) => `$${i + 2}`).join(", ")}) RETURNING id`,
-    [tenantId, ...Object.values(row)],
-  );
-  return r.id;
-}
 
 /** Today (UTC, as the tests' tenants use the default Asia/Kolkata zone this is the tenant's date or close to it). */
 export function today(timeZone = "Asia/Kolkata"): string {

@@ -6,19 +6,15 @@ import { randomBytes } from "node:crypto";
 import { mkdirSync, writeFileSync } from "node:fs";
 import path from "node:path";
 import { afterAll, afterEach } from "vitest";
-import { config } from "../../src/config.ts";
 import { jobs } from "../../src/jobs/queue.ts";
 import { formatViolations, installRecorder, takeCalls, takeViolations } from "./recorder.ts";
 
 installRecorder();
 
-// The files of a worker share one process (isolate: false): what a file changes of the process's
-// configuration is put back after it, and a job worker it started is stopped.
-const configAsItWas = { ...config };
+// The files of a worker share one process (isolate: false): a job worker a file started is stopped
+// after it. (The configuration needs nothing: it is frozen, a file's settings are its app's.)
 afterAll(async () => {
   await jobs.stop();
-  for (const k of Object.keys(config) as (keyof typeof config)[]) if (!(k in configAsItWas)) delete config[k];
-  Object.assign(config, configAsItWas);
 });
 
 afterEach(() => {

@@ -101,7 +101,7 @@ export const handlers = {
       const { token, hash } = newToken();
       await systemDb.$transaction(async (tx) => {
         await tx.passwordResetToken.create({ data: { user_id: user.id, token_hash: hash, expires_at: new Date(Date.now() + RESET_TTL_MS) } });
-        const link = `${config.publicUrl}/reset-password?token=${encodeURIComponent(token)}`;
+        const link = `${config().publicUrl}/reset-password?token=${encodeURIComponent(token)}`;
         await queueEmail(tx, {
           to: user.email,
           subject: "Reset your HRMS password",

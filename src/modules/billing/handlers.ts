@@ -13,7 +13,7 @@ const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
 
 export const handlers = {
   async receiveBillingWebhook({ req }) {
-    const secret = config.billingWebhookSecret ?? process.env.BILLING_WEBHOOK_SECRET;
+    const secret = config().billingWebhookSecret;
     if (!secret) throw new AppError(503, "unavailable", "The billing webhook is not configured (BILLING_WEBHOOK_SECRET)");
     const raw = (req as unknown as { rawBody?: Buffer }).rawBody;
     let event: Stripe.Event;

@@ -52,7 +52,7 @@ export const handlers = {
       const inv = await tx.invitation.create({
         data: { email, role: body.role, employee_id: body.employee_id ?? null, token_hash: hash, invited_by: auth.userId, expires_at: new Date(Date.now() + INVITE_TTL_MS) } as any,
       });
-      const link = `${config.publicUrl}/accept-invite?token=${encodeURIComponent(token)}`;
+      const link = `${config().publicUrl}/accept-invite?token=${encodeURIComponent(token)}`;
       await queueEmail(tx, {
         to: email,
         subject: `${auth.name} invited you to ${tenant.name} on HRMS`,

@@ -285,7 +285,7 @@ export async function calculateAndStore(tx: ScopedTx, run: RunRef, opts: StoreOp
   const t = currentTenantId();
   const inputs = await loadRunInputs(tx, run);
   const total = inputs.employees.length;
-  const size = config.payrollBatchSize;
+  const size = config().payrollBatchSize;
   await opts.onProgress?.(0, total);
   await tx.$executeRaw`DELETE FROM payroll_slips WHERE tenant_id = ${t}::uuid AND run_id = ${run.id}::uuid`;
   const slips: SlipResult[] = [];

@@ -50,7 +50,7 @@ function assertChangeable(status: string, processedMessage: string) {
   if (isBusy(status)) throw busyConflict(status);
 }
 
-const inBackground = (employees: number) => employees > config.payrollSyncLimit;
+const inBackground = (employees: number) => employees > config().payrollSyncLimit;
 
 async function assertEmployees(ids: string[] | undefined) {
   if (!ids?.length) return;

@@ -230,7 +230,7 @@ export async function deleteOffer(auth: AuthContext, id: string) {
 }
 
 function linkUrl(kind: "offers" | "appointment", token: string) {
-  return `${config.publicUrl}/api/public/${kind}/${token}`;
+  return `${config().publicUrl}/api/public/${kind}/${token}`;
 }
 
 function offerMail(o: OfferRow, company: Company, token: string, linkExpires: Date) {

@@ -33,6 +33,7 @@ export interface AiProvider {
 
 /** The configured provider: OpenAI-compatible when AI_BASE_URL is set, offline otherwise. */
 export function aiProvider(): AiProvider {
-  if (config.aiBaseUrl) return openAiCompatibleProvider({ baseUrl: config.aiBaseUrl, apiKey: config.aiApiKey, model: config.aiModel, timeoutMs: config.aiTimeoutMs });
+  const { aiBaseUrl, aiApiKey, aiModel, aiTimeoutMs } = config();
+  if (aiBaseUrl) return openAiCompatibleProvider({ baseUrl: aiBaseUrl, apiKey: aiApiKey, model: aiModel, timeoutMs: aiTimeoutMs });
   return offlineProvider;
 }

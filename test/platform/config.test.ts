@@ -1,0 +1,325 @@
+// Configuration (src/config.ts): every variable parsed and checked at start - defaults, bad
+// integers, URLs, enumerations and booleans refused with the variable's name, every problem in one
+// error - into a deeply frozen object; the configuration in force is the app's (or worker's) it was
+// created with, and no file of src/ or test/ assigns to a configuration field.
+import { readdirSync, readFileSync, statSync } from "node:fs";
+import path from "node:path";
+import { describe, expect, it } from "vitest";
+import { type Config, ConfigError, config, configWith, loadConfig, processConfig, withConfig } from "../../src/config.ts";
+import { signupTenant, useTestApp } from "../support/app.ts";
+
+const root = path.resolve(import.meta.dirname, "../..");
+
+/** The problems loadConfig reports for `env` (none: []). */
+function problemsOf(env: Record<string, string>): string[] {
+  try {
+    loadConfig(env, "/srv/hrms");
+    return [];
+  } catch (err) {
+    expect(err).toBeInstanceOf(ConfigError);
+    return [...(err as ConfigError).problems];
+  }
+}
+
+describe("loadConfig", () => {
+  it("gives every variable its default when unset", () => {
+    expect(loadConfig({}, "/srv/hrms")).toEqual({
+      nodeEnv: "development",
+      isProduction: false,
+      isTest: false,
+      root: "/srv/hrms",
+      port: 3000,
+      databaseUrl: undefined,
+      databasePoolSize: 10,
+      databasePoolTimeoutMs: 3000,
+      databaseTransactionTimeoutMs: 5000,
+      maxConcurrentRequests: 16,
+      maxQueuedRequests: 64,
+      requestQueueTimeoutMs: 2000,
+      sessionSecret: "dev-only-insecure-session-secret-change-me",
+      publicUrl: "http://localhost:3000",
+      allowedOrigins: [],
+      smtpUrl: undefined,
+      mailFrom: "HRMS <no-reply@hrms.local>",
+      uploadDir: "/srv/hrms/.data/uploads",
+      embeddedDataDir: "/srv/hrms/.data/postgres",
+      embeddedPort: 54329,
+      billingWebhookSecret: undefined,
+      aiBaseUrl: undefined,
+      aiApiKey: undefined,
+      aiModel: "gpt-4o-mini",
+      aiTimeoutMs: 20000,
+      migrateOnStart: true,
+      validateResponses: true,
+      logLevel: "info",
+      payrollSyncLimit: 1000,
+      payrollBatchSize: 1000,
+      runWorker: true,
+      trustProxy: false,
+      identityCacheTtlMs: 60000,
+      eventLoopReport: undefined,
+      signinMaxFailuresPerAccount: 5,
+      signinMaxFailuresPerIp: 30,
+      forgotPasswordMaxPerIp: 20,
+    } satisfies Config);
+  });
+
+  it("takes an empty variable as unset", () => {
+    expect(loadConfig({ PORT: "", DATABASE_POOL_SIZE: "", NODE_ENV: "", LOG_LEVEL: "", RUN_WORKER: "", SMTP_URL: "", MAIL_FROM: "" }, "/srv/hrms")).toEqual(loadConfig({}, "/srv/hrms"));
+  });
+
+  it("defaults for tests and for production", () => {
+    expect(loadConfig({ NODE_ENV: "test" })).toMatchObject({ isTest: true, isProduction: false, logLevel: "silent", identityCacheTtlMs: 0, validateResponses: true });
+    expect(loadConfig({ VITEST: "true" })).toMatchObject({ nodeEnv: "development", isTest: true, logLevel: "silent", identityCacheTtlMs: 0 });
+    const production = loadConfig({ NODE_ENV: "production", SESSION_SECRET: "s".repeat(32), PUBLIC_URL: "https://hr.example.com/" });
+    expect(production).toMatchObject({ isProduction: true, isTest: false, validateResponses: false, logLevel: "info", identityCacheTtlMs: 60000, publicUrl: "https://hr.example.com" });
+  });
+
+  it("reads every variable", () => {
+    const env = {
+      NODE_ENV: "production",
+      PORT: "0",
+      DATABASE_URL: "postgres://app:pw@db.example:5432/hrms",
+      DATABASE_POOL_SIZE: "20",
+      DATABASE_POOL_TIMEOUT_MS: "60000",
+      DATABASE_TRANSACTION_TIMEOUT_MS: "15000",
+      MAX_CONCURRENT_REQUESTS: "8",
+      MAX_QUEUED_REQUESTS: "0",
+      REQUEST_QUEUE_TIMEOUT_MS: "500",
+      SESSION_SECRET: "0123456789abcdef0123456789abcdef",
+      PUBLIC_URL: "https://hr.example.com/",
+      ALLOWED_ORIGINS: "https://app.example.com, http://localhost:5173",
+      SMTP_URL: "smtps://mailer:pw@smtp.example:465",
+      MAIL_FROM: "HR <hr@example.com>",
+      UPLOAD_DIR: "/var/hrms/uploads",
+      EMBEDDED_PG_DIR: "pg",
+      EMBEDDED_PG_PORT: "5433",
+      BILLING_WEBHOOK_SECRET: "whsec_1",
+      AI_BASE_URL: "https://ai.example/v1",
+      AI_API_KEY: "sk-1",
+      AI_MODEL: "m-1",
+      AI_TIMEOUT_MS: "1500",
+      MIGRATE_ON_START: "false",
+      VALIDATE_RESPONSES: "TRUE",
+      LOG_LEVEL: "warn",
+      PAYROLL_SYNC_LIMIT: "0",
+      PAYROLL_BATCH_SIZE: "250",
+      RUN_WORKER: "off",
+      TRUST_PROXY: "yes",
+      IDENTITY_CACHE_TTL_MS: "0",
+      EVENT_LOOP_REPORT: "/tmp/loop.json",
+      SIGNIN_MAX_FAILURES_PER_ACCOUNT: "3",
+      SIGNIN_MAX_FAILURES_PER_IP: "50",
+      FORGOT_PASSWORD_MAX_PER_IP: "7",
+    };
+    expect(loadConfig(env, "/srv/hrms")).toEqual({
+      nodeEnv: "production",
+      isProduction: true,
+      isTest: false,
+      root: "/srv/hrms",
+      port: 0,
+      databaseUrl: "postgres://app:pw@db.example:5432/hrms",
+      databasePoolSize: 20,
+      databasePoolTimeoutMs: 60000,
+      databaseTransactionTimeoutMs: 15000,
+      maxConcurrentRequests: 8,
+      maxQueuedRequests: 0,
+      requestQueueTimeoutMs: 500,
+      sessionSecret: "0123456789abcdef0123456789abcdef",
+      publicUrl: "https://hr.example.com",
+      allowedOrigins: ["https://app.example.com", "http://localhost:5173"],
+      smtpUrl: "smtps://mailer:pw@smtp.example:465",
+      mailFrom: "HR <hr@example.com>",
+      uploadDir: "/var/hrms/uploads",
+      embeddedDataDir: "/srv/hrms/pg",
+      embeddedPort: 5433,
+      billingWebhookSecret: "whsec_1",
+      aiBaseUrl: "https://ai.example/v1",
+      aiApiKey: "sk-1",
+      aiModel: "m-1",
+      aiTimeoutMs: 1500,
+      migrateOnStart: false,
+      validateResponses: true,
+      logLevel: "warn",
+      payrollSyncLimit: 0,
+      payrollBatchSize: 250,
+      runWorker: false,
+      trustProxy: true,
+      identityCacheTtlMs: 0,
+      eventLoopReport: "/tmp/loop.json",
+      signinMaxFailuresPerAccount: 3,
+      signinMaxFailuresPerIp: 50,
+      forgotPasswordMaxPerIp: 7,
+    } satisfies Config);
+  });
+
+  it("refuses a bad integer, naming the variable and the value", () => {
+    for (const bad of ["lots", "0", "-1", "1.5", "1e3", " 10", "0x10", "99999999999999999999"])
+      expect(problemsOf({ DATABASE_POOL_SIZE: bad })).toEqual([`DATABASE_POOL_SIZE must be a positive integer, got ${JSON.stringify(bad)}`]);
+    expect(problemsOf({ MAX_QUEUED_REQUESTS: "-1" })).toEqual(['MAX_QUEUED_REQUESTS must be a non-negative integer, got "-1"']);
+    expect(problemsOf({ PAYROLL_SYNC_LIMIT: "many" })).toEqual(['PAYROLL_SYNC_LIMIT must be a non-negative integer, got "many"']);
+    expect(problemsOf({ PORT: "70000" })).toEqual(['PORT must be an integer from 0 to 65535, got "70000"']);
+    expect(problemsOf({ EMBEDDED_PG_PORT: "0" })).toEqual(['EMBEDDED_PG_PORT must be an integer from 1 to 65535, got "0"']);
+    // a timer longer than Node's timers take would fire at once
+    expect(problemsOf({ REQUEST_QUEUE_TIMEOUT_MS: "2147483648" })).toEqual(['REQUEST_QUEUE_TIMEOUT_MS must be a positive integer of milliseconds up to 2147483647, got "2147483648"']);
+    expect(problemsOf({ IDENTITY_CACHE_TTL_MS: "-5" })).toEqual(['IDENTITY_CACHE_TTL_MS must be a non-negative integer of milliseconds up to 2147483647, got "-5"']);
+    for (const name of ["DATABASE_POOL_TIMEOUT_MS", "DATABASE_TRANSACTION_TIMEOUT_MS", "MAX_CONCURRENT_REQUESTS", "REQUEST_QUEUE_TIMEOUT_MS", "AI_TIMEOUT_MS", "PAYROLL_BATCH_SIZE", "SIGNIN_MAX_FAILURES_PER_ACCOUNT", "SIGNIN_MAX_FAILURES_PER_IP", "FORGOT_PASSWORD_MAX_PER_IP"])
+      expect(problemsOf({ [name]: "0" })).toEqual([expect.stringMatching(new RegExp(`^${name} must be a positive integer`))]);
+  });
+
+  it("refuses a URL that does not parse or has another protocol, without repeating it (it may hold a password)", () => {
+    expect(problemsOf({ DATABASE_URL: "not a url with secret-pw" })).toEqual(["DATABASE_URL must be a postgres:// or postgresql:// URL (its value does not parse as a URL)"]);
+    expect(problemsOf({ DATABASE_URL: "mysql://app:secret-pw@db/hrms" })).toEqual(["DATABASE_URL must be a postgres:// or postgresql:// URL, got a mysql: URL"]);
+    expect(problemsOf({ DATABASE_URL: "postgresql://app:pw@db/hrms" })).toEqual([]);
+    expect(problemsOf({ SMTP_URL: "http://mailer:secret-pw@smtp.example" })).toEqual(["SMTP_URL must be a smtp:// or smtps:// URL, got a http: URL"]);
+    expect(problemsOf({ PUBLIC_URL: "hr.example.com" })).toEqual(["PUBLIC_URL must be a http:// or https:// URL (its value does not parse as a URL)"]);
+    expect(problemsOf({ PUBLIC_URL: "ftp://hr.example.com" })).toEqual(["PUBLIC_URL must be a http:// or https:// URL, got a ftp: URL"]);
+    expect(problemsOf({ AI_BASE_URL: "localhost:8080/v1" })).toEqual(["AI_BASE_URL must be a http:// or https:// URL, got a localhost: URL"]);
+    // origins exactly as browsers send them: no path, no upper case, http(s) only
+    expect(problemsOf({ ALLOWED_ORIGINS: "https://ok.example, https://app.example/, ftp://files.example, https://App.example, nonsense" })).toEqual([
+      'ALLOWED_ORIGINS must be a comma-separated list of origins such as https://app.example.com (scheme, lower-case host and port only), got "https://app.example/", "ftp://files.example", "https://App.example", "nonsense"',
+    ]);
+  });
+
+  it("refuses a value outside an enumeration or boolean", () => {
+    expect(problemsOf({ NODE_ENV: "staging" })).toEqual(['NODE_ENV must be one of development, production, test, got "staging"']);
+    expect(problemsOf({ NODE_ENV: "Production" })).toEqual(['NODE_ENV must be one of development, production, test, got "Production"']);
+    expect(problemsOf({ LOG_LEVEL: "verbose" })).toEqual(['LOG_LEVEL must be one of fatal, error, warn, info, debug, trace, silent, got "verbose"']);
+    for (const name of ["MIGRATE_ON_START", "VALIDATE_RESPONSES", "RUN_WORKER", "TRUST_PROXY"])
+      expect(problemsOf({ [name]: "maybe" })).toEqual([`${name} must be true or false (or 1/0, yes/no, on/off), got "maybe"`]);
+    for (const [v, b] of [["true", true], ["1", true], ["Yes", true], ["ON", true], ["false", false], ["0", false], ["no", false], ["Off", false]] as const) expect(loadConfig({ TRUST_PROXY: v }).trustProxy).toBe(b);
+  });
+
+  it("requires a real session secret and the public URL in production", () => {
+    expect(problemsOf({ NODE_ENV: "production" })).toEqual([
+      "SESSION_SECRET must be set to a random string of at least 32 characters in production",
+      "PUBLIC_URL must be set in production (links in emails)",
+    ]);
+    expect(problemsOf({ NODE_ENV: "production", SESSION_SECRET: "too-short", PUBLIC_URL: "https://hr.example.com" })).toEqual(["SESSION_SECRET must be set to a random string of at least 32 characters in production"]);
+    expect(problemsOf({ NODE_ENV: "production", SESSION_SECRET: "dev-only-insecure-session-secret-change-me", PUBLIC_URL: "https://hr.example.com" })).toHaveLength(1);
+    expect(problemsOf({ NODE_ENV: "production", SESSION_SECRET: "s".repeat(32), PUBLIC_URL: "https://hr.example.com" })).toEqual([]);
+  });
+
+  it("reads exactly the variables README's \"Configuration (environment)\" lists (but NODE_HEAP_MB, npm start's)", () => {
+    const read = new Set<string>();
+    loadConfig(new Proxy({}, { get: (_t, name) => (read.add(String(name)), undefined) }));
+    const readme = readFileSync(path.join(root, "README.md"), "utf8");
+    const section = readme.slice(readme.indexOf("## Configuration (environment)"), readme.indexOf("### Overload"));
+    const listed = new Set(section.split("\n").filter((l) => l.startsWith("| `")).flatMap((l) => [...l.split("|")[1].matchAll(/`([A-Z_]+)`/g)].map((m) => m[1])));
+    listed.delete("NODE_HEAP_MB");
+    read.delete("VITEST"); // set by the test runner (the NODE_ENV row says so)
+    expect(section).toContain("`VITEST=true`");
+    expect([...read].sort()).toEqual([...listed].sort());
+  });
+
+  it("names every bad variable in one error", () => {
+    const env = { PORT: "eighty", DATABASE_URL: "mysql://db/hrms", LOG_LEVEL: "loud", RUN_WORKER: "sometimes", PAYROLL_BATCH_SIZE: "0", DATABASE_POOL_SIZE: "10" };
+    let error: unknown;
+    try {
+      loadConfig(env);
+    } catch (err) {
+      error = err;
+    }
+    expect(error).toBeInstanceOf(ConfigError);
+    const e = error as ConfigError;
+    expect(e.problems.map((p) => p.split(" ")[0]).sort()).toEqual(["DATABASE_URL", "LOG_LEVEL", "PAYROLL_BATCH_SIZE", "PORT", "RUN_WORKER"]);
+    expect(e.message.split("\n")).toEqual([`Invalid configuration (5 variables):`, ...e.problems.map((p) => `  ${p}`)]);
+    expect(e.errors.map((x: Error) => x.message)).toEqual(e.problems);
+  });
+});
+
+describe("a frozen configuration", () => {
+  it("the process's, loadConfig's and configWith's are deeply frozen: nothing can be assigned", () => {
+    const loaded = loadConfig({ ALLOWED_ORIGINS: "https://a.example" });
+    const origins = ["https://b.example"];
+    const derived = configWith({ payrollSyncLimit: 0, allowedOrigins: origins }, loaded);
+    for (const c of [processConfig, loaded, derived]) {
+      expect(Object.isFrozen(c)).toBe(true);
+      expect(Object.isFrozen(c.allowedOrigins)).toBe(true);
+      // test files are ES modules (strict mode): assigning to a frozen object throws
+      expect(() => ((c as { payrollSyncLimit: number }).payrollSyncLimit = 5)).toThrow(TypeError);
+      expect(() => (c.allowedOrigins as string[]).push("https://evil.example")).toThrow(TypeError);
+      expect(() => Object.assign(c, { smtpUrl: "smtp://x" })).toThrow(TypeError);
+    }
+    expect(derived).toMatchObject({ payrollSyncLimit: 0, allowedOrigins: ["https://b.example"], databasePoolSize: loaded.databasePoolSize });
+    expect(loaded.payrollSyncLimit).toBe(1000);
+    expect(Object.isFrozen(origins)).toBe(false); // the caller's array is copied, not frozen
+  });
+
+  it("config() is the one passed in (withConfig) across awaits and timers, the process's elsewhere", async () => {
+    expect(config()).toBe(processConfig);
+    const mine = configWith({ payrollBatchSize: 7 });
+    const seen = await withConfig(mine, async () => {
+      const first = config();
+      await new Promise((r) => setTimeout(r, 5));
+      const later = await new Promise<Config>((r) => setImmediate(() => r(config())));
+      return [first, config(), later];
+    });
+    expect(seen).toEqual([mine, mine, mine]);
+    expect(seen[0]).toBe(mine);
+    expect(config()).toBe(processConfig);
+    expect(() => withConfig({ ...mine }, () => 1)).toThrow(/frozen/);
+  });
+});
+
+describe("the app's configuration", () => {
+  const t = useTestApp({ config: { publicUrl: "https://hr.example.com", allowedOrigins: ["https://partner.example"] } });
+
+  it("is the one it was created with, frozen, and its requests read it (not the process's)", async () => {
+    expect(t.app.locals.config).toBe(t.config);
+    expect(Object.isFrozen(t.config)).toBe(true);
+    expect(t.config).toMatchObject({ publicUrl: "https://hr.example.com", allowedOrigins: ["https://partner.example"], databasePoolSize: processConfig.databasePoolSize });
+    const o = await signupTenant(t);
+    const change = (origin: string) => o.agent.post("/api/configuration/company-settings").set("Origin", origin).send({ name: "Renamed Co" });
+    expect((await change("https://hr.example.com")).status).toBe(200);
+    expect((await change("https://partner.example")).status).toBe(200);
+    // the process's own PUBLIC_URL is not this app's
+    const processOrigin = new URL(processConfig.publicUrl).origin;
+    expect(processOrigin).not.toBe("https://hr.example.com");
+    expect((await change(processOrigin)).status).toBe(403);
+  });
+});
+
+describe("no assignment to a configuration field", () => {
+  // an assignment (any operator) to a field of config, config(), t.config, processConfig, cfg, by
+  // name or index; Object.assign / defineProperty on one; delete of a field
+  const ASSIGNMENT = [
+    /\b(?:\w*[cC]onfig|cfg)(?:\(\))?\s*(?:\.\s*\w+|\[[^\]]+\])\s*(?:[-+*/%&|^]|\*\*|<<|>>>?|&&|\|\||\?\?)?=(?!=)/,
+    /\bObject\.(?:assign|defineProperty|defineProperties)\(\s*(?:\w+\.)*\w*[cC]onfig\b/,
+    /\bdelete\s+(?:\w+\.)*\w*[cC]onfig(?:\(\))?\s*[.[]/,
+  ];
+  const assigns = (line: string) => ASSIGNMENT.some((re) => re.test(line));
+  /** A line's code: string literals emptied, comments dropped. */
+  const code = (line: string) =>
+    line
+      .replace(/"(?:[^"\\]|\\.)*"|'(?:[^'\\]|\\.)*'|`(?:[^`\\]|\\.)*`/g, '""')
+      .replace(/\/\/.*$/, "")
+      .replace(/^\s*(?:\*|\/\*).*$/, "");
+
+  it("the check finds assignments and nothing else", () => {
+    for (const line of ["config.smtpUrl = mail.url;", "config().payrollSyncLimit = 0", "t.config.aiModel ??= 'm'", "processConfig.port += 1", "config['smtpUrl'] = x", "cfg.trustProxy = true", "Object.assign(config, saved)", "delete config[k]"])
+      expect(assigns(line), line).toBe(true);
+    for (const line of ["if (config.smtpUrl === x) {", "const size = config().payrollBatchSize;", "ctx.config = configWith({});", "app.locals.config = cfg;", "const c = configWith({ smtpUrl: 'x' })", "x => config.a >= 1", "config.a <= b"])
+      expect(assigns(line), line).toBe(false);
+    expect(assigns(code('const s = "config.a = 1"; config.b = 2;'))).toBe(true);
+    expect(assigns(code("  // config.smtpUrl = x (a comment)"))).toBe(false);
+    expect(assigns(code("   * config.smtpUrl = x (a doc comment)"))).toBe(false);
+  });
+
+  it("holds for every file of src/ and test/", () => {
+    const files = (dir: string): string[] =>
+      readdirSync(dir).flatMap((name) => {
+        const p = path.join(dir, name);
+        return statSync(p).isDirectory() ? files(p) : /\.[cm]?[jt]s$/.test(name) ? [p] : [];
+      });
+    const all = [...files(path.join(root, "src")), ...files(path.join(root, "test"))];
+    expect(all.length).toBeGreaterThan(100);
+    const found = all.flatMap((f) =>
+      readFileSync(f, "utf8")
+        .split("\n")
+        .map((line, i) => ({ at: `${path.relative(root, f)}:${i + 1}`, line }))
+        .filter(({ line }) => assigns(code(line))),
+    );
+    expect(found).toEqual([]);
+  });
+});
