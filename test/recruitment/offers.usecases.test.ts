@@ -46,10 +46,10 @@ describe("sendJobOffer / acceptPublicOffer / declinePublicOffer: offer state tra
   it("draft → sent (mailed with a personal link) → accepted by the candidate, once; an accepted offer is final", async () => {
     const { candidate, offer } = await draftOffer(c.hr.agent);
     expect(offer.status).toBe("draft");
-    expect((await rejection(inCompany(() => sendAppointment(hr, offer.id)))).status).toBe(409);
-    const sent = await inCompany(() => sendOffer(hr, offer.id));
+    expect((await rejection(inCompany(() => sendAppointment(offer.id)))).status).toBe(409);
+    const sent = await inCompany(() => sendOffer(offer.id));
     expect(sent).toMatchObject({ status: "sent", link_expires_at: expect.any(String) });
-    expect((await rejection(inCompany(() => updateOffer(hr, offer.id, { salary: "1.00" })))).message).toBe("The offer is sent; only a draft offer can be changed");
+    expect((await rejection(inCompany(() => updateOffer(offer.id, { salary: "1.00" })))).message).toBe("The offer is sent; only a draft offer can be changed");
     const token = await mailedToken(candidate.email, "offers");
     expect(await publicOffer(token)).toMatchObject({ status: "sent", can_respond: true });
     const accepted = await answerPublicOffer(token, "accepted");
@@ -58,26 +58,26 @@ describe("sendJobOffer / acceptPublicOffer / declinePublicOffer: offer state tra
     expect(twice.status).toBe(409);
     expect(twice.message).toBe("You already accepted this offer");
     expect((await offerRow(offer.id)).status).toBe("accepted");
-    expect((await rejection(inCompany(() => updateOffer(hr, offer.id, { status: "withdrawn" })))).message).toBe("A offer cannot go from accepted to withdrawn (accepted is final)");
+    expect((await rejection(inCompany(() => updateOffer(offer.id, { status: "withdrawn" })))).message).toBe("A offer cannot go from accepted to withdrawn (accepted is final)");
     const [entry] = await t.query(`SELECT changes FROM audit_logs WHERE entity_id = $1 AND action = 'recruitment.offer_status_changed'`, [offer.id]);
     expect(entry.changes).toMatchObject({ status: { from: "sent", to: "accepted" }, by: `candidate ${candidate.email}` });
   });
 
   it("a candidate declines with a reason; the recruiters cannot move an offer to sent or accepted by hand", async () => {
     const { candidate, offer } = await draftOffer(c.hr.agent);
-    expect((await rejection(inCompany(() => updateOffer(hr, offer.id, { status: "sent" })))).message).toBe("Send an offer with POST /api/recruitment/offers/{id}/send");
-    expect((await rejection(inCompany(() => updateOffer(hr, offer.id, { status: "accepted" })))).status).toBe(409);
-    expect((await rejection(inCompany(() => updateOffer(hr, offer.id, { status: "expired" })))).message).toBe("A offer cannot go from draft to expired (from draft it can go to sent, withdrawn)");
-    await inCompany(() => sendOffer(hr, offer.id));
+    expect((await rejection(inCompany(() => updateOffer(offer.id, { status: "sent" })))).message).toBe("Send an offer with POST /api/recruitment/offers/{id}/send");
+    expect((await rejection(inCompany(() => updateOffer(offer.id, { status: "accepted" })))).status).toBe(409);
+    expect((await rejection(inCompany(() => updateOffer(offer.id, { status: "expired" })))).message).toBe("A offer cannot go from draft to expired (from draft it can go to sent, withdrawn)");
+    await inCompany(() => sendOffer(offer.id));
     await answerPublicOffer(await mailedToken(candidate.email, "offers"), "declined", "  Counter-offer  ");
     expect(await offerRow(offer.id)).toMatchObject({ status: "declined", decline_reason: "Counter-offer" });
   });
 
   it("withdrawing a sent offer tells the candidate and closes the link (410)", async () => {
     const { candidate, offer } = await draftOffer(c.hr.agent);
-    await inCompany(() => sendOffer(hr, offer.id));
+    await inCompany(() => sendOffer(offer.id));
     const token = await mailedToken(candidate.email, "offers");
-    expect((await inCompany(() => updateOffer(hr, offer.id, { status: "withdrawn" }))).status).toBe("withdrawn");
+    expect((await inCompany(() => updateOffer(offer.id, { status: "withdrawn" }))).status).toBe("withdrawn");
     const [m] = await t.query(`SELECT subject FROM email_outbox WHERE to_address = $1 ORDER BY created_at DESC LIMIT 1`, [candidate.email]);
     expect(m.subject).toMatch(/^Offer withdrawn: /);
     const gone = await rejection(publicOffer(token));
@@ -86,7 +86,7 @@ describe("sendJobOffer / acceptPublicOffer / declinePublicOffer: offer state tra
 
   it("a sent offer unanswered after its last day expires, once", async () => {
     const { offer } = await draftOffer(c.hr.agent);
-    await inCompany(() => sendOffer(hr, offer.id));
+    await inCompany(() => sendOffer(offer.id));
     await t.query(`UPDATE job_offers SET expires_on = $2 WHERE id = $1`, [offer.id, dateIn(-2)]);
     expect(await inCompany(() => expireDueOffers(dateIn(-2)))).toBe(0); // the last day itself
     expect(await inCompany(() => expireDueOffers(dateIn(0)))).toBe(1);
@@ -100,13 +100,13 @@ describe("sendJobOffer / acceptPublicOffer / declinePublicOffer: offer state tra
 describe("convertCandidateToEmployee: candidate conversion", () => {
   it("only a hired candidate (with an accepted offer) becomes an employee, once, with the offer's terms and joining documents", async () => {
     const { candidate, offer } = await draftOffer(c.hr.agent, { job_title: "Platform Engineer", department: "Platform" }, { first_name: "Kavya", last_name: "Nair" });
-    await inCompany(() => sendOffer(hr, offer.id));
+    await inCompany(() => sendOffer(offer.id));
     // hired needs an accepted offer
     expect((await rejection(inCompany(() => changeCandidate(hr, candidate.id, { stage: "hired" })))).message).toBe("A candidate is hired only with an accepted offer");
     await answerPublicOffer(await mailedToken(candidate.email, "offers"), "accepted");
     const notHired = await rejection(inCompany(() => convertToEmployee(hr, candidate.id, undefined)));
     expect(notHired).toMatchObject({ status: 409, message: "The candidate is offer; only a hired candidate becomes an employee" });
-    await inCompany(() => sendAppointment(hr, offer.id));
+    await inCompany(() => sendAppointment(offer.id));
     const doc = await addAppointmentDocument(await mailedToken(candidate.email, "appointment"), { fieldname: "file", originalname: "pan.pdf", mimetype: "application/pdf", size: 17, buffer: Buffer.from("%PDF-1.4 pan card") }, { document_type: "id_proof", title: "PAN card" });
     expect(doc).toMatchObject({ document_type: "id_proof", title: "PAN card", original_name: "pan.pdf" });
     expect((await inCompany(() => changeCandidate(hr, candidate.id, { stage: "hired" }))).stage).toBe("hired");

@@ -38,11 +38,11 @@ export const handlers = {
   async getAsset({ params }) {
     return ok(await assetById(params.assetId));
   },
-  async updateAsset({ params, body, auth }) {
-    return ok(await editAsset(auth, params.assetId, body), "Asset updated");
+  async updateAsset({ params, body }) {
+    return ok(await editAsset(params.assetId, body), "Asset updated");
   },
-  async deleteAsset({ params, auth }) {
-    await removeAsset(auth, params.assetId);
+  async deleteAsset({ params }) {
+    await removeAsset(params.assetId);
     return ack("Asset deleted");
   },
 

@@ -117,7 +117,7 @@ export async function registerAsset(auth: AuthContext, body: AssetInput & { name
 
 const EDITABLE = ["asset_tag", "name", "category_id", "serial_number", "purchase_date", "purchase_cost", "warranty_expires_on", "condition", "status", "notes"] as const;
 
-export async function editAsset(auth: AuthContext, id: string, body: AssetInput) {
+export async function editAsset(id: string, body: AssetInput) {
   const today = await companyToday();
   const purchase_cost = amount("body.purchase_cost", body.purchase_cost);
   const updated = await tenantTx(async (tx) => {
@@ -170,7 +170,7 @@ export async function editAsset(auth: AuthContext, id: string, body: AssetInput)
   return assetJson(updated);
 }
 
-export async function removeAsset(auth: AuthContext, id: string) {
+export async function removeAsset(id: string) {
   await tenantTx(async (tx) => {
     const a = await lockAsset(tx, id);
     if (!a) throw notFound("Asset");

@@ -11,7 +11,7 @@ import { companyOf } from "./common.ts";
 import { lockCandidate } from "./queries.ts";
 import { postingScope } from "./postings.ts";
 
-export async function draftJobDescription(auth: AuthContext, body: RequestBody<"generateJobDescription">) {
+export async function draftJobDescription(body: RequestBody<"generateJobDescription">) {
   const provider = aiProvider();
   const company_name = body.company_name?.trim() || (await companyOf()).name;
   return { ...(await provider.jobDescription({ ...body, company_name })), provider: provider.info };
@@ -46,7 +46,7 @@ export async function draftInterviewQuestions(body: RequestBody<"generateIntervi
   return { ...(await provider.interviewQuestions(body)), provider: provider.info };
 }
 
-export async function draftContent(auth: AuthContext, body: RequestBody<"generateRecruitmentContent">) {
+export async function draftContent(body: RequestBody<"generateRecruitmentContent">) {
   const provider = aiProvider();
   const company_name = body.company_name?.trim() || (await companyOf()).name;
   return { ...(await provider.content({ ...body, company_name })), provider: provider.info };

@@ -112,39 +112,39 @@ export const handlers = {
   async getInterviewSession({ params }) {
     return ok(await getSession(params.id));
   },
-  async updateInterviewSession({ params, body, auth }) {
-    return ok(await updateSession(auth, params.id, body), "Interview session updated");
+  async updateInterviewSession({ params, body }) {
+    return ok(await updateSession(params.id, body), "Interview session updated");
   },
-  async deleteInterviewSession({ params, auth }) {
-    await deleteSession(auth, params.id);
+  async deleteInterviewSession({ params }) {
+    await deleteSession(params.id);
     return ack("Interview session deleted");
   },
-  async sendInterviewSession({ params, auth }) {
-    return ok(await sendSession(auth, params.id), "Interview details sent to the candidate");
+  async sendInterviewSession({ params }) {
+    return ok(await sendSession(params.id), "Interview details sent to the candidate");
   },
 
-  async listJobOffers({ query, auth }) {
-    const { rows, page, total } = await listOffers(auth, query);
+  async listJobOffers({ query }) {
+    const { rows, page, total } = await listOffers(query);
     return paginated(rows, page, total);
   },
   async createJobOffer({ body, auth }) {
     return created(await createOffer(auth, body), "Offer drafted");
   },
-  async getJobOffer({ params, auth }) {
-    return ok(await getOffer(auth, params.id));
+  async getJobOffer({ params }) {
+    return ok(await getOffer(params.id));
   },
-  async updateJobOffer({ params, body, auth }) {
-    return ok(await updateOffer(auth, params.id, body), "Offer updated");
+  async updateJobOffer({ params, body }) {
+    return ok(await updateOffer(params.id, body), "Offer updated");
   },
-  async deleteJobOffer({ params, auth }) {
-    await deleteOffer(auth, params.id);
+  async deleteJobOffer({ params }) {
+    await deleteOffer(params.id);
     return ack("Offer deleted");
   },
-  async sendJobOffer({ params, auth }) {
-    return ok(await sendOffer(auth, params.id), "Offer sent to the candidate");
+  async sendJobOffer({ params }) {
+    return ok(await sendOffer(params.id), "Offer sent to the candidate");
   },
-  async sendAppointmentLetter({ params, auth }) {
-    return ok(await sendAppointment(auth, params.id), "Appointment letter sent to the candidate");
+  async sendAppointmentLetter({ params }) {
+    return ok(await sendAppointment(params.id), "Appointment letter sent to the candidate");
   },
 
   async listTalentPoolCandidates({ query }) {
@@ -165,13 +165,13 @@ export const handlers = {
     return ack("Removed from the talent pool");
   },
 
-  async previewDocumentTemplatePdf({ body, auth, res }) {
-    sendPdf(res, await previewTemplatePdf(auth, body), "template-preview.pdf");
+  async previewDocumentTemplatePdf({ body, res }) {
+    sendPdf(res, await previewTemplatePdf(body), "template-preview.pdf");
     return { sent: true as const };
   },
 
-  async generateJobDescription({ body, auth }) {
-    return ok(await draftJobDescription(auth, body), "Job description generated");
+  async generateJobDescription({ body }) {
+    return ok(await draftJobDescription(body), "Job description generated");
   },
   async screenResume({ body, auth }) {
     return ok(await scoreResume(auth, body), "Resume screened");
@@ -179,8 +179,8 @@ export const handlers = {
   async generateInterviewQuestions({ body }) {
     return ok(await draftInterviewQuestions(body), "Interview questions generated");
   },
-  async generateRecruitmentContent({ body, auth }) {
-    return ok(await draftContent(auth, body), "Content generated");
+  async generateRecruitmentContent({ body }) {
+    return ok(await draftContent(body), "Content generated");
   },
 
   async getPublicOffer({ params }) {

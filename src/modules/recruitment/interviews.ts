@@ -155,7 +155,7 @@ export async function scheduleInterview(auth: AuthContext, body: CreateInput) {
 const OUTCOME_KEYS = new Set(["status", "rating", "recommendation", "feedback"]);
 
 export async function changeInterview(auth: AuthContext, id: string, body: UpdateInput) {
-  const current = await visibleInterview(auth, id);
+  await visibleInterview(auth, id);
   if (!isHr(auth) && (body.status !== "completed" || Object.keys(body).some((k) => !OUTCOME_KEYS.has(k))))
     throw forbidden("Interviewers record the outcome only (status completed with rating and feedback); hr schedules and cancels");
   const to = body.status;

@@ -3,7 +3,7 @@
 import type { Candidate, JobOffer } from "../../../generated/prisma/client.ts";
 import { db } from "../../db/tenancy.ts";
 import { badRequest, invalidField } from "../../http/errors.ts";
-import type { AuthContext, RequestBody } from "../../http/types.ts";
+import type { RequestBody } from "../../http/types.ts";
 import { toDateString } from "../../lib/dates.ts";
 import { companyOf, companyToday, EMPLOYMENT_LABELS, formatMoney, fullName, type Company } from "./common.ts";
 import { renderLetterPdf } from "./pdf.ts";
@@ -103,7 +103,7 @@ export async function offerLetterPdf(kind: "offer" | "appointment", o: JobOffer,
   return renderLetterPdf({ company: company.name, title, subject: `${values.candidate_name}, ${o.job_title} (${o.offer_number})`, date: today, body, footer: `${o.offer_number} - ${company.name}` });
 }
 
-export async function previewTemplatePdf(auth: AuthContext, body: RequestBody<"previewDocumentTemplatePdf">): Promise<Buffer> {
+export async function previewTemplatePdf(body: RequestBody<"previewDocumentTemplatePdf">): Promise<Buffer> {
   const unknown = unknownFields(body.template);
   if (unknown.length)
     throw badRequest(

@@ -106,7 +106,7 @@ async function findOffer(id: string): Promise<OfferRow> {
   return o;
 }
 
-export async function listOffers(auth: AuthContext, query: PageQuery & { status?: OfferStatus; candidate_id?: string; search?: string }) {
+export async function listOffers(query: PageQuery & { status?: OfferStatus; candidate_id?: string; search?: string }) {
   await expireDueOffers(await companyToday());
   const page = pageOf(query);
   const where: Prisma.JobOfferWhereInput = { deleted_at: null, candidate: { deleted_at: null } };
@@ -127,7 +127,7 @@ export async function listOffers(auth: AuthContext, query: PageQuery & { status?
   return { rows: rows.map(offerJson), page, total };
 }
 
-export async function getOffer(auth: AuthContext, id: string) {
+export async function getOffer(id: string) {
   await expireDueOffers(await companyToday());
   return offerJson(await findOffer(id));
 }
@@ -176,7 +176,7 @@ export async function createOffer(auth: AuthContext, body: CreateInput) {
 
 const FIELDS = ["job_title", "department", "employment_type", "salary", "joining_date", "expires_on", "terms"] as const;
 
-export async function updateOffer(auth: AuthContext, id: string, body: UpdateInput) {
+export async function updateOffer(id: string, body: UpdateInput) {
   await findOffer(id);
   const company = await companyOf();
   const today = await companyToday();
@@ -218,7 +218,7 @@ export async function updateOffer(auth: AuthContext, id: string, body: UpdateInp
   return offerJson(updated);
 }
 
-export async function deleteOffer(auth: AuthContext, id: string) {
+export async function deleteOffer(id: string) {
   const o = await findOffer(id);
   await tenantTx(async (tx) => {
     const status = await lockOffer(tx, id);
@@ -273,7 +273,7 @@ function appointmentMail(o: OfferRow, company: Company, token: string, linkExpir
   return { to: o.candidate.email, subject: `Your appointment letter from ${company.name}`, text: text.join("\n") };
 }
 
-export async function sendOffer(auth: AuthContext, id: string) {
+export async function sendOffer(id: string) {
   await findOffer(id);
   const company = await companyOf();
   const today = await companyToday();
@@ -298,7 +298,7 @@ export async function sendOffer(auth: AuthContext, id: string) {
   return offerJson(sent);
 }
 
-export async function sendAppointment(auth: AuthContext, id: string) {
+export async function sendAppointment(id: string) {
   await findOffer(id);
   const company = await companyOf();
   const sent = await tenantTx(async (tx) => {

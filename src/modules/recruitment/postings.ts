@@ -8,7 +8,7 @@ import { conflict, invalidField, notFound } from "../../http/errors.ts";
 import type { AuthContext, RequestBody } from "../../http/types.ts";
 import { parseDate, toDateStringOrNull } from "../../lib/dates.ts";
 import { nextNumber } from "../../lib/sequences.ts";
-import { checkAmount, checkSalaryRange, givenFields, managerDepartment, moneyOut, normalizeTerms, trimOrNull, userNames } from "./common.ts";
+import { checkAmount, checkSalaryRange, givenFields, managerDepartment, moneyOut, normalizeTerms, trimOrNull } from "./common.ts";
 import { lockPosting, lockRequisition } from "./queries.ts";
 import { checkMove, POSTING_MOVES, type PostingStatus, type EmploymentType } from "./states.ts";
 import { isHr } from "../shared/access.ts";

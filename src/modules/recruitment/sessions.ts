@@ -131,7 +131,7 @@ function invitation(s: SessionRow, company: Company) {
   return { to: s.candidate.email, subject: `Interview invitation: ${s.title} - ${company.name}`, text: lines.join("\n") };
 }
 
-export async function sendSession(auth: AuthContext, id: string) {
+export async function sendSession(id: string) {
   await findSession(id);
   const company = await companyOf();
   const s = await tenantTx(async (tx) => {
@@ -149,7 +149,7 @@ export async function sendSession(auth: AuthContext, id: string) {
   return sessionJson(s);
 }
 
-export async function updateSession(auth: AuthContext, id: string, body: UpdateInput) {
+export async function updateSession(id: string, body: UpdateInput) {
   await findSession(id);
   const company = await companyOf();
   const s = await tenantTx(async (tx) => {
@@ -187,7 +187,7 @@ export async function updateSession(auth: AuthContext, id: string, body: UpdateI
   return sessionJson(s);
 }
 
-export async function deleteSession(auth: AuthContext, id: string) {
+export async function deleteSession(id: string) {
   const s = await findSession(id);
   await tenantTx(async (tx) => {
     const status = await lockSession(tx, id);
