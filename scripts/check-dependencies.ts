@@ -4,9 +4,14 @@
 //      file of src/ - only through its public face, `src/modules/<area>/index.ts`. (The generated
 //      handler registry, outside src/, mounts each area's handlers.ts.)
 //   2. No cycle between areas (leave -> attendance -> leave would be one).
-//   3. Layers: src/db imports neither src/http nor an area; the shared services (src/mail,
-//      src/jobs, src/storage, src/auth, src/audit.ts, src/notify.ts, src/lib) import no area;
-//      nothing imports src/main.ts (the composition root).
+//   3. Layers: src/db imports neither src/http nor an area; the shared services (src/platform:
+//      identity, mail, jobs, storage, audit, notify, errors, ...) and src/lib import no area, and
+//      src/platform does not import src/http (the error type and its code → status map live in
+//      src/platform/errors.ts, below the HTTP layer); nothing imports src/main.ts (the
+//      composition root).
+//   4. The shape of an area: its handlers.ts (HTTP in, one use-case call, HTTP out) imports
+//      nothing from src/db; only the platform's own entry points (modules/auth, modules/billing)
+//      import the system client src/db/client.ts - the other areas use src/db/central.ts.
 //   src/modules/shared/ holds policy every area may use; it is not an area and imports none.
 //
 // Prints every violation (file, import, rule) and exits 1 when there is one.
@@ -42,7 +47,9 @@ export function areaOf(file: string): string | null {
   return m && m[1] !== "shared" ? m[1] : null;
 }
 
-const SHARED_SERVICES = ["src/mail/", "src/jobs/", "src/storage/", "src/auth/", "src/lib/", "src/audit.ts", "src/notify.ts"];
+const SHARED_SERVICES = ["src/platform/", "src/lib/"];
+/** Areas that are the platform's own entry points (sign-in and sign-up, the billing webhook): they may use the system client. */
+const SYSTEM_CLIENT_AREAS = new Set(["auth", "billing"]);
 
 export interface Violation {
   file: string;
@@ -71,6 +78,11 @@ export function check(sources: Map<string, string> = sourcesOfSrc()): Violation[
       if (from.startsWith("src/db/") && (to.startsWith("src/http/") || toArea)) violations.push({ file: from, imports: to, rule: "src/db imports neither src/http nor an area" });
       if (SHARED_SERVICES.some((s) => from.startsWith(s)) && toArea) violations.push({ file: from, imports: to, rule: "shared services import no area" });
       if (from.startsWith("src/modules/shared/") && toArea) violations.push({ file: from, imports: to, rule: "src/modules/shared imports no area" });
+      if (from.startsWith("src/platform/") && to.startsWith("src/http/")) violations.push({ file: from, imports: to, rule: "src/platform does not import src/http" });
+      if (/^src\/modules\/[^/]+\/handlers\.ts$/.test(from) && to.startsWith("src/db/"))
+        violations.push({ file: from, imports: to, rule: "handlers translate HTTP to a use case and back: they import nothing from src/db" });
+      if (to === "src/db/client.ts" && from.startsWith("src/modules/") && !(fromArea && SYSTEM_CLIENT_AREAS.has(fromArea)))
+        violations.push({ file: from, imports: to, rule: "areas use src/db/central.ts, not the system client (src/db/client.ts)" });
     }
   }
   // cycles between areas: depth-first search over the area graph

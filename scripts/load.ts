@@ -12,7 +12,7 @@ import path from "node:path";
 import autocannon from "autocannon";
 import pg from "pg";
 import { operationTable } from "../generated/registry.ts";
-import { hashPassword } from "../src/auth/passwords.ts";
+import { hashPassword } from "../src/platform/identity/passwords.ts";
 import { deployMigrations } from "../src/db/migrations.ts";
 import { startServerProcess } from "../test/support/server-process.ts";
 import { scratchDatabase } from "./scratch-db.ts";

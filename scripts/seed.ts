@@ -1,6 +1,6 @@
 // `make seed`: a demo tenant with realistic data, idempotent. Prints the demo sign-in.
 import pg from "pg";
-import { hashPassword } from "../src/auth/passwords.ts";
+import { hashPassword } from "../src/platform/identity/passwords.ts";
 import { ensureDatabase } from "../src/db/embedded.ts";
 import { deployMigrations } from "../src/db/migrations.ts";
 

@@ -31,7 +31,7 @@ for (const area of areas) {
     stubsFile,
     `// Written by \`make stubs\`: operations of the document not implemented yet (501). Implement each in
 // handlers.ts, then run \`make stubs\` again to drop it from here.
-import { notImplemented } from "../../http/errors.ts";
+import { notImplemented } from "../../platform/errors.ts";
 import type { AreaHandlers } from "../../http/types.ts";
 
 export const stubs = {

@@ -86,7 +86,7 @@ export interface Config {
   readonly trustProxy: boolean;
   /**
    * How long a resolved identity (session + membership) may be served from memory at most
-   * (`IDENTITY_CACHE_TTL_MS`, src/auth/identity-cache.ts); entries are dropped at once on any change,
+   * (`IDENTITY_CACHE_TTL_MS`, src/platform/identity/identity-cache.ts); entries are dropped at once on any change,
    * in every process, through PostgreSQL LISTEN/NOTIFY. 0 turns the cache off (the tests' default).
    */
   readonly identityCacheTtlMs: number;
@@ -94,7 +94,7 @@ export interface Config {
   readonly eventLoopReport: string | undefined;
   /**
    * Failed sign-ins per account and per IP, and password-reset requests per IP, within 15 minutes
-   * before further ones are refused (src/auth/limiter.ts; the process's limits, read at start).
+   * before further ones are refused (src/platform/identity/limiter.ts; the process's limits, read at start).
    */
   readonly signinMaxFailuresPerAccount: number;
   readonly signinMaxFailuresPerIp: number;

@@ -10,8 +10,8 @@ export interface RequestInfo {
   ip?: string;
   userId?: string;
   email?: string;
-  /** the membership read together with the session row (src/auth/session.ts) */
-  prefetchedAuth?: import("./auth/session.ts").PrefetchedAuth;
+  /** the membership read together with the session row (src/platform/identity/session.ts) */
+  prefetchedAuth?: import("./platform/identity/session.ts").PrefetchedAuth;
 }
 export const requestContext = new AsyncLocalStorage<RequestInfo>();
 

@@ -5,14 +5,14 @@
 import type { Server } from "node:http";
 import type { AddressInfo } from "node:net";
 import { processConfig } from "./config.ts";
-import { identityCache } from "./auth/identity-cache.ts";
+import { identityCache } from "./platform/identity/identity-cache.ts";
 import { closeDb, databaseUrl, getHealthPool, getPool, initDb } from "./db/client.ts";
 import { ensureDatabase } from "./db/embedded.ts";
 import { deployMigrations } from "./db/migrations.ts";
 import { createApp } from "./http/app.ts";
 import { startEventLoopReport } from "./lib/event-loop-report.ts";
 import { registerAllJobs } from "./modules/jobs.ts";
-import { jobs } from "./jobs/queue.ts";
+import { jobs } from "./platform/jobs/queue.ts";
 import { logger } from "./log.ts";
 
 /** This process's configuration (checked when src/config.ts loaded), passed to the app and the job worker. */

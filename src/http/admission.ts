@@ -13,7 +13,7 @@
 // an operator still get answers while the API is saturated.
 import { AsyncResource } from "node:async_hooks";
 import type { NextFunction, Request, RequestHandler, Response } from "express";
-import { RETRY_AFTER_BUSY_S, unavailable } from "./errors.ts";
+import { RETRY_AFTER_BUSY_S, unavailable } from "../platform/errors.ts";
 
 export interface AdmissionOptions {
   /** requests in progress at once (MAX_CONCURRENT_REQUESTS) */

@@ -14,16 +14,16 @@ import multer from "multer";
 import swaggerUi from "swagger-ui-express";
 import { handlers } from "../../generated/handlers.ts";
 import { operationTable, type OperationId } from "../../generated/registry.ts";
-import { invalidateIdentities } from "../auth/identity-cache.ts";
-import { SESSION_COOKIE, sessionMiddlewares } from "../auth/session.ts";
+import { invalidateIdentities } from "../platform/identity/identity-cache.ts";
+import { SESSION_COOKIE, sessionMiddlewares } from "../platform/identity/session.ts";
 import { config, type Config, withConfig } from "../config.ts";
 import { withTenant } from "../db/tenancy.ts";
-import { deliverQueuedMail } from "../mail/outbox.ts";
+import { deliverQueuedMail } from "../platform/mail/outbox.ts";
 import { logRequest, requestContext } from "../log.ts";
-import { MAX_UPLOAD_BYTES } from "../storage/files.ts";
+import { MAX_UPLOAD_BYTES } from "../platform/storage/files.ts";
 import { admissionControl, type AdmissionOptions } from "./admission.ts";
 import { errorMiddleware, notFoundFallback } from "./error-middleware.ts";
-import { AppError } from "./errors.ts";
+import { AppError } from "../platform/errors.ts";
 import { authorize } from "./guards.ts";
 import type { AuthContext, HandlerContext, UploadedFile } from "./types.ts";
 
@@ -60,7 +60,7 @@ function originCheck(req: Request, _res: Response, next: NextFunction) {
   const host = req.get("host");
   const sameHost = host && (origin === `http://${host}` || origin === `https://${host}`);
   if (origin === own || sameHost || allowedOrigins.includes(origin)) return next();
-  next(new AppError(403, "forbidden", "Cross-origin request refused"));
+  next(new AppError("forbidden", "Cross-origin request refused"));
 }
 
 /** Paths of the strings in `v` that contain U+0000 (PostgreSQL text cannot hold it). */
@@ -84,7 +84,7 @@ function refuseMissingBody() {
     if (req.headers["transfer-encoding"] !== undefined || (length !== undefined && length !== "0")) return next();
     const op = operationOf(req);
     if (!op?.bodyRequired) return next();
-    next(new AppError(400, "validation_failed", "A request body is required", [{ path: "body", message: "is required" }]));
+    next(new AppError("validation_failed", "A request body is required", [{ path: "body", message: "is required" }]));
   };
 }
 
@@ -92,7 +92,7 @@ function refuseMissingBody() {
 function refuseNulCharacters(req: Request, _res: Response, next: NextFunction) {
   const paths = nulPaths(req.query, "query", nulPaths(req.body, "body", []));
   if (!paths.length) return next();
-  next(new AppError(400, "validation_failed", "Text must not contain NUL (U+0000) characters", paths.map((p) => ({ path: p, message: "must not contain NUL (U+0000) characters" }))));
+  next(new AppError("validation_failed", "Text must not contain NUL (U+0000) characters", paths.map((p) => ({ path: p, message: "must not contain NUL (U+0000) characters" }))));
 }
 
 /** Static segments sort before parameters. */
@@ -123,7 +123,7 @@ function operationHandler(id: OperationId) {
         ip: req.ip ?? "",
         requestId: res.getHeader("X-Request-Id") as string,
       } as unknown as HandlerContext<OperationId>;
-      // mail the operation queued is delivered once it has finished (src/mail/outbox.ts)
+      // mail the operation queued is delivered once it has finished (src/platform/mail/outbox.ts)
       const run = () => deliverQueuedMail(() => handler(ctx));
       const reply = await (auth ? withTenant(auth.tenantId, run) : run()).finally(() => {
         // this process's identity cache must not answer the caller's next request with what its
@@ -152,7 +152,7 @@ function dispatch(ids: OperationId[]) {
     try {
       req.params = Object.fromEntries(op.params.map((name, i) => [name, decodeURIComponent(m[i + 1])]));
     } catch {
-      return next(new AppError(400, "validation_failed", "Malformed path", [{ path: "path", message: "is not valid percent-encoding" }]));
+      return next(new AppError("validation_failed", "Malformed path", [{ path: "path", message: "is not valid percent-encoding" }]));
     }
     return run.get(op.id)!(req, res, next);
   };
@@ -230,7 +230,7 @@ function sessionWhereNeeded() {
 function requireSessionFor() {
   return (req: Request, _res: Response, next: NextFunction) => {
     const op = operationOf(req);
-    if (op && !op.isPublic && !req.session?.userId) return next(new AppError(401, "unauthenticated", "Authentication required"));
+    if (op && !op.isPublic && !req.session?.userId) return next(new AppError("unauthenticated", "Authentication required"));
     next();
   };
 }

@@ -2,7 +2,7 @@
 // `{ error, status, code, details? }`. No stack, SQL or internal message ever reaches a client.
 import type { ErrorRequestHandler, RequestHandler } from "express";
 import { logger } from "../log.ts";
-import { AppError, RETRY_AFTER_BUSY_S, RETRY_AFTER_DOWN_S, unavailable, type ErrorCode, type ErrorDetail } from "./errors.ts";
+import { AppError, STATUS_OF, RETRY_AFTER_BUSY_S, RETRY_AFTER_DOWN_S, unavailable, type ErrorCode, type ErrorDetail } from "../platform/errors.ts";
 
 const DB_DOWN_CODES = new Set(["ECONNREFUSED", "ECONNRESET", "ETIMEDOUT", "EPIPE", "ENOTFOUND", "57P01", "57P02", "57P03", "08000", "08001", "08003", "08006", "53300", "P1001", "P1002", "P1017", "P2024"]);
 /** Prisma driver-adapter error kinds (@prisma/adapter-pg) for a connection that is gone: a cut in
@@ -64,49 +64,39 @@ function sqlState(err: any): string | undefined {
   return typeof c === "string" ? c : undefined;
 }
 
-const STATUS_CODES: Record<number, ErrorCode> = {
-  400: "validation_failed",
-  401: "unauthenticated",
-  403: "forbidden",
-  404: "not_found",
-  405: "method_not_allowed",
-  409: "conflict",
-  413: "payload_too_large",
-  415: "unsupported_media_type",
-  429: "rate_limited",
-  501: "not_implemented",
-  503: "unavailable",
-};
+/** The code of an HTTP error raised outside the application (express, the validator): the first code of STATUS_OF with that status. */
+const STATUS_CODES: Record<number, ErrorCode> = {};
+for (const [code, status] of Object.entries(STATUS_OF) as [ErrorCode, number][]) STATUS_CODES[status] ??= code;
 
 export function toAppError(err: any): AppError {
   if (err instanceof AppError) return err;
   if (isDatabaseBusy(err)) return unavailable("Service busy, try again shortly", RETRY_AFTER_BUSY_S);
   if (isDatabaseUnavailable(err)) return unavailable("Service temporarily unavailable, try again shortly", RETRY_AFTER_DOWN_S);
   // body-parser
-  if (err?.type === "entity.parse.failed") return new AppError(400, "validation_failed", "Malformed JSON body", [{ path: "body", message: "is not valid JSON" }]);
+  if (err?.type === "entity.parse.failed") return new AppError("validation_failed", "Malformed JSON body", [{ path: "body", message: "is not valid JSON" }]);
   if (err?.type === "entity.too.large" || err?.code === "LIMIT_FILE_SIZE" || err?.status === 413)
-    return new AppError(413, "payload_too_large", err?.code === "LIMIT_FILE_SIZE" || /file/i.test(String(err?.message)) ? "File too large" : "Request body too large");
-  if (err?.type === "encoding.unsupported" || err?.type === "charset.unsupported") return new AppError(415, "unsupported_media_type", "Unsupported body encoding");
-  if (typeof err?.code === "string" && err.code.startsWith("LIMIT_")) return new AppError(400, "validation_failed", `Upload rejected: ${String(err.message)}`);
+    return new AppError("payload_too_large", err?.code === "LIMIT_FILE_SIZE" || /file/i.test(String(err?.message)) ? "File too large" : "Request body too large");
+  if (err?.type === "encoding.unsupported" || err?.type === "charset.unsupported") return new AppError("unsupported_media_type", "Unsupported body encoding");
+  if (typeof err?.code === "string" && err.code.startsWith("LIMIT_")) return new AppError("validation_failed", `Upload rejected: ${String(err.message)}`);
   // Prisma known errors
-  if (err?.code === "P2002") return new AppError(409, "conflict", "A record with the same unique value already exists");
-  if (err?.code === "P2025") return new AppError(404, "not_found", "Not found");
-  if (err?.code === "P2003" || err?.code === "23503" || err?.cause?.originalCode === "23503") return new AppError(409, "conflict", "The record is still referenced by other records");
-  if (err?.code === "P2034") return new AppError(409, "conflict", "The record was changed concurrently, retry the request");
-  if (err?.code === "40001" || err?.code === "40P01" || err?.cause?.originalCode === "40001") return new AppError(409, "conflict", "The record was changed concurrently, retry the request");
+  if (err?.code === "P2002") return new AppError("conflict", "A record with the same unique value already exists");
+  if (err?.code === "P2025") return new AppError("not_found", "Not found");
+  if (err?.code === "P2003" || err?.code === "23503" || err?.cause?.originalCode === "23503") return new AppError("conflict", "The record is still referenced by other records");
+  if (err?.code === "P2034") return new AppError("conflict", "The record was changed concurrently, retry the request");
+  if (err?.code === "40001" || err?.code === "40P01" || err?.cause?.originalCode === "40001") return new AppError("conflict", "The record was changed concurrently, retry the request");
   // PostgreSQL data exceptions (class 22): a value the database cannot hold - a date outside its
   // range, a number too large for its column, text it cannot encode. The input's fault, not ours.
-  if (sqlState(err)?.startsWith("22")) return new AppError(400, "validation_failed", "A value is outside what can be stored (date, number or text out of range)");
+  if (sqlState(err)?.startsWith("22")) return new AppError("validation_failed", "A value is outside what can be stored (date, number or text out of range)");
   // express-openapi-validator and other http errors
   const status = Number(err?.status ?? err?.statusCode);
   if (status >= 400 && status < 500 && STATUS_CODES[status]) {
-    if (status === 400) return new AppError(400, "validation_failed", "Validation failed", validatorDetails(err.errors));
-    if (status === 404) return new AppError(404, "not_found", "Not found");
-    if (status === 405) return new AppError(405, "method_not_allowed", "Method not allowed on this path");
-    if (status === 415) return new AppError(415, "unsupported_media_type", "Unsupported content type");
-    return new AppError(status, STATUS_CODES[status], String(err.message ?? "Request failed"));
+    if (status === 400) return new AppError("validation_failed", "Validation failed", validatorDetails(err.errors));
+    if (status === 404) return new AppError("not_found", "Not found");
+    if (status === 405) return new AppError("method_not_allowed", "Method not allowed on this path");
+    if (status === 415) return new AppError("unsupported_media_type", "Unsupported content type");
+    return new AppError(STATUS_CODES[status], String(err.message ?? "Request failed"));
   }
-  return new AppError(500, "internal", "Internal server error");
+  return new AppError("internal", "Internal server error");
 }
 
 /** Is `status` among the responses the matched operation declares (exactly, as `4XX`, or `default`)? */
@@ -126,7 +116,7 @@ export const errorMiddleware: ErrorRequestHandler = (err, req, res, _next) => {
     // act on: log it and answer the 500 envelope. (Sending it anyway would, with response
     // validation on, make the validator hand the request to Express's HTML error page.)
     logger.error({ status: appErr.status, code: appErr.code, error: appErr.message, method: req.method, path: req.path }, "error status not documented for this operation");
-    appErr = new AppError(500, "internal", "Internal server error");
+    appErr = new AppError("internal", "Internal server error");
   } else if (appErr.status >= 500 && appErr.code !== "unavailable" && appErr.code !== "not_implemented")
     logger.error({ err: { message: err?.message, stack: err?.stack, code: err?.code }, method: req.method, path: req.path }, "request failed");
   // a database that is down or too busy (the request log line has every 503, e.g. admission refusals)
@@ -143,4 +133,4 @@ export const errorMiddleware: ErrorRequestHandler = (err, req, res, _next) => {
   res.status(appErr.status).json(body);
 };
 
-export const notFoundFallback: RequestHandler = (_req, _res, next) => next(new AppError(404, "not_found", "Not found"));
+export const notFoundFallback: RequestHandler = (_req, _res, next) => next(new AppError("not_found", "Not found"));

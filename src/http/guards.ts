@@ -5,7 +5,7 @@ import type { Request } from "express";
 import type { OperationMeta } from "../../generated/registry.ts";
 import { getPool } from "../db/client.ts";
 import { requestContext } from "../log.ts";
-import { forbidden, moduleDisabled, unauthenticated } from "./errors.ts";
+import { forbidden, moduleDisabled, unauthenticated } from "../platform/errors.ts";
 import type { AuthContext, ModuleName, Role } from "./types.ts";
 
 function toAuth(userId: string, tenantId: string, r: { role: string; employee_id: string | null; modules: string[]; email: string; name: string }): AuthContext {

@@ -37,13 +37,8 @@ export type Reply<K extends OperationId> =
   | { [S in SuccessStatus<K>]: { status: S; body: JsonOf<Op<K>["responses"][S]> } }[SuccessStatus<K>]
   | { sent: true };
 
-export interface UploadedFile {
-  fieldname: string;
-  originalname: string;
-  mimetype: string;
-  size: number;
-  buffer: Buffer;
-}
+export type { UploadedFile } from "../platform/storage/files.ts";
+import type { UploadedFile } from "../platform/storage/files.ts";
 
 export interface HandlerContext<K extends OperationId> {
   operationId: K;

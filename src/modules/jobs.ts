@@ -1,13 +1,13 @@
 // Every background job of the service, registered once at start-up (server and tests): the
 // platform's own (mail delivery, sign-in throttle pruning) and those each area declares in its
 // `schedule.ts`, which `make generate` discovers (generated/jobs.ts) - no list to keep by hand.
-// The registry lives beside the areas, not in src/jobs: the job queue is a shared service and
+// The registry lives beside the areas, not in src/platform/jobs: the job queue is a shared service and
 // imports no area.
 import { areaJobs } from "../../generated/jobs.ts";
-import { pruneThrottle } from "../auth/limiter.ts";
-import { type JobDefinition, registerJob } from "../jobs/queue.ts";
-import { deliverDueEmails } from "../mail/deliver.ts";
-import { deliverQueuedMail } from "../mail/outbox.ts";
+import { pruneThrottle } from "../platform/identity/limiter.ts";
+import { type JobDefinition, registerJob } from "../platform/jobs/queue.ts";
+import { deliverDueEmails } from "../platform/mail/deliver.ts";
+import { deliverQueuedMail } from "../platform/mail/outbox.ts";
 
 const platformJobs: JobDefinition[] = [
   // Delivery is kicked after each operation or job that queued mail, and swept every minute so a

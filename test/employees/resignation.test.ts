@@ -2,7 +2,7 @@
 import { describe, expect, it } from "vitest";
 import { COMPLETE_EXITS_JOB, completeDueExits } from "../../src/modules/employees/exits.ts";
 import { registerAllJobs } from "../../src/modules/jobs.ts";
-import { jobs } from "../../src/jobs/queue.ts";
+import { jobs } from "../../src/platform/jobs/queue.ts";
 import { addDays, todayIn } from "../../src/lib/dates.ts";
 import { addMember, expectError, signupTenant, useTestApp } from "../support/app.ts";
 import { createEmployee } from "../support/employees.ts";

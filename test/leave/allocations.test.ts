@@ -144,7 +144,7 @@ describe("allocation", () => {
 
   it("the scheduled jobs are registered and can be run by name", async () => {
     const { registerAllJobs } = await import("../../src/modules/jobs.ts");
-    const { jobs } = await import("../../src/jobs/queue.ts");
+    const { jobs } = await import("../../src/platform/jobs/queue.ts");
     registerAllJobs();
     await jobs.runNow("leave.accrue");
     await jobs.runNow("leave.expire");

@@ -9,7 +9,7 @@
 import pg from "pg";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { registerAllJobs } from "../../src/modules/jobs.ts";
-import { jobs } from "../../src/jobs/queue.ts";
+import { jobs } from "../../src/platform/jobs/queue.ts";
 import { PAYROLL_RUNS_JOB } from "../../src/modules/payroll/jobs.ts";
 import { appWith, expectError, type OtherApp, useTestApp, type TenantSession } from "../support/app.ts";
 import { memberFor, payrollEmployee, payrollWorld, type PayrollWorld } from "./support.ts";

@@ -2,10 +2,10 @@
 // password reset and invitations through real mail (SMTP on loopback, delivered by the job
 // worker), tenant switching, members and roles.
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { FailureLimiter } from "../../src/auth/limiter.ts";
-import { verifyPassword } from "../../src/auth/passwords.ts";
+import { FailureLimiter } from "../../src/platform/identity/limiter.ts";
+import { verifyPassword } from "../../src/platform/identity/passwords.ts";
 import { registerAllJobs } from "../../src/modules/jobs.ts";
-import { jobs } from "../../src/jobs/queue.ts";
+import { jobs } from "../../src/platform/jobs/queue.ts";
 import { addMember, expectError, signupTenant, uniqueEmail, useTestApp } from "../support/app.ts";
 import { startMailSink, tokenFrom, type MailSink } from "../support/mail.ts";
 import { MEMBER_PASSWORD, MEMBER_PASSWORD_HASH } from "../support/passwords.ts";

@@ -32,10 +32,28 @@ describe("dependency rules", () => {
   });
 
   it("keep the layers: db, shared services, shared policy, main.ts", () => {
-    expect(rules({ "src/db/a.ts": `import { x } from "../http/errors.ts";` })).toEqual(["src/db/a.ts -> src/http/errors.ts: src/db imports neither src/http nor an area"]);
-    expect(rules({ "src/mail/a.ts": `import { x } from "../modules/leave/index.ts";` })).toEqual(["src/mail/a.ts -> src/modules/leave/index.ts: shared services import no area"]);
-    expect(rules({ "src/jobs/a.ts": `import { x } from "../modules/payroll/index.ts";` })).toHaveLength(1);
+    expect(rules({ "src/db/a.ts": `import { x } from "../http/envelope.ts";` })).toEqual(["src/db/a.ts -> src/http/envelope.ts: src/db imports neither src/http nor an area"]);
+    expect(rules({ "src/platform/mail/a.ts": `import { x } from "../../modules/leave/index.ts";` })).toEqual(["src/platform/mail/a.ts -> src/modules/leave/index.ts: shared services import no area"]);
+    expect(rules({ "src/platform/jobs/a.ts": `import { x } from "../../modules/payroll/index.ts";` })).toHaveLength(1);
+    expect(rules({ "src/platform/storage/a.ts": `import { x } from "../../http/types.ts";` })).toEqual(["src/platform/storage/a.ts -> src/http/types.ts: src/platform does not import src/http"]);
     expect(rules({ "src/modules/shared/a.ts": `import { x } from "../leave/index.ts";` })).toEqual(["src/modules/shared/a.ts -> src/modules/leave/index.ts: src/modules/shared imports no area"]);
     expect(rules({ "src/modules/leave/a.ts": `import { x } from "../../main.ts";` })).toEqual(["src/modules/leave/a.ts -> src/main.ts: nothing imports src/main.ts"]);
+  });
+});
+
+describe("the shape of an area", () => {
+  it("handlers.ts imports nothing from src/db (HTTP in, one use case, HTTP out)", () => {
+    expect(rules({ "src/modules/leave/handlers.ts": `import { db } from "../../db/tenancy.ts";` })).toEqual([
+      "src/modules/leave/handlers.ts -> src/db/tenancy.ts: handlers translate HTTP to a use case and back: they import nothing from src/db",
+    ]);
+    expect(rules({ "src/modules/leave/requests.ts": `import { db } from "../../db/tenancy.ts";` })).toEqual([]);
+  });
+
+  it("only the platform's entry points (auth, billing) use the system client; other areas use src/db/central.ts", () => {
+    expect(rules({ "src/modules/payroll/runs.ts": `import { systemDb } from "../../db/client.ts";` })).toEqual([
+      "src/modules/payroll/runs.ts -> src/db/client.ts: areas use src/db/central.ts, not the system client (src/db/client.ts)",
+    ]);
+    expect(rules({ "src/modules/auth/sessions.ts": `import { systemDb } from "../../db/client.ts";` })).toEqual([]);
+    expect(rules({ "src/modules/payroll/runs.ts": `import { activeTenant } from "../../db/central.ts";` })).toEqual([]);
   });
 });

@@ -1,12 +1,12 @@
-// The identity cache (src/auth/identity-cache.ts) on, as in production: a signed-in request reads
+// The identity cache (src/platform/identity/identity-cache.ts) on, as in production: a signed-in request reads
 // its session and membership from memory, and every change to them - made through this process's
 // API, through another connection (another server process, psql), or lost with the LISTEN
 // connection - takes effect with the next request. A second server process on the same database
 // proves the cross-process case end to end.
 import path from "node:path";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { identityCache } from "../../src/auth/identity-cache.ts";
-import { signedSessionId } from "../../src/auth/session.ts";
+import { identityCache } from "../../src/platform/identity/identity-cache.ts";
+import { signedSessionId } from "../../src/platform/identity/session.ts";
 import { withConfig } from "../../src/config.ts";
 import { databaseUrl, getPool } from "../../src/db/client.ts";
 import { addMember, expectError, signupTenant, useTestApp, type TenantSession } from "../support/app.ts";

@@ -1,8 +1,8 @@
-// Delivery is kicked in one place (src/mail/outbox.ts deliverQueuedMail, around every operation and
+// Delivery is kicked in one place (src/platform/mail/outbox.ts deliverQueuedMail, around every operation and
 // job): once the work has finished, and only when it queued mail.
 import { afterEach, describe, expect, it, vi } from "vitest";
-import { jobs } from "../../src/jobs/queue.ts";
-import { deliverQueuedMail, queueEmail } from "../../src/mail/outbox.ts";
+import { jobs } from "../../src/platform/jobs/queue.ts";
+import { deliverQueuedMail, queueEmail } from "../../src/platform/mail/outbox.ts";
 
 const outbox = (log: string[]) => ({
   emailOutbox: {

@@ -45,8 +45,8 @@ describe("check-sql", () => {
   });
 
   it("lets platform code work across tenants only where a statement says so", () => {
-    expect(check("src/jobs/sweep.ts", "await systemDb.$queryRaw`SELECT tenant_id FROM leave_requests WHERE status = 'queued'`;")).toEqual([expect.stringMatching(/not filtered/)]);
-    expect(check("src/jobs/sweep.ts", "// cross-tenant: the sweep finds every tenant's queued work\nawait systemDb.$queryRaw`SELECT tenant_id FROM leave_requests WHERE status = 'queued'`;")).toEqual([]);
+    expect(check("src/platform/jobs/sweep.ts", "await systemDb.$queryRaw`SELECT tenant_id FROM leave_requests WHERE status = 'queued'`;")).toEqual([expect.stringMatching(/not filtered/)]);
+    expect(check("src/platform/jobs/sweep.ts", "// cross-tenant: the sweep finds every tenant's queued work\nawait systemDb.$queryRaw`SELECT tenant_id FROM leave_requests WHERE status = 'queued'`;")).toEqual([]);
   });
 
   it("lockRows names a tenant-owned table", () => {

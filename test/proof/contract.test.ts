@@ -8,7 +8,7 @@ import { afterEach, describe, expect, it } from "vitest";
 import { handlers } from "../../generated/handlers.ts";
 import { operationTable } from "../../generated/registry.ts";
 import { createApp } from "../../src/http/app.ts";
-import { AppError } from "../../src/http/errors.ts";
+import { AppError } from "../../src/platform/errors.ts";
 import { documentOperations, markGeneric, takeViolations } from "../support/recorder.ts";
 import { useTestApp } from "../support/app.ts";
 import { operations } from "./openapi.ts";
@@ -58,7 +58,7 @@ describe("undocumented responses are caught", () => {
 
   it("an error the operation does not declare (a 409 from getServerTime) becomes the 500 envelope, never Express's HTML page", async () => {
     (handlers as any).getServerTime = async () => {
-      throw new AppError(409, "conflict", "not declared here");
+      throw new AppError("conflict", "not declared here");
     };
     const res = await supertest(createApp({ validateResponses: true })).get("/api/server-time");
     expect(res.status).toBe(500);

@@ -5,8 +5,8 @@
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import type { Config } from "../../src/config.ts";
 import { registerAllJobs } from "../../src/modules/jobs.ts";
-import { jobs } from "../../src/jobs/queue.ts";
-import { deliverDueEmails } from "../../src/mail/deliver.ts";
+import { jobs } from "../../src/platform/jobs/queue.ts";
+import { deliverDueEmails } from "../../src/platform/mail/deliver.ts";
 import { signupTenant, uniqueEmail, useTestApp, type TenantSession } from "../support/app.ts";
 import { startMailSink, type MailSink } from "../support/mail.ts";
 

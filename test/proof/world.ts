@@ -44,7 +44,7 @@ export function describeResponse(res: { status: number; body: any }): string {
  * the harness's own sign-ins out. Works whether the counters live in memory or in the database.
  */
 export async function resetAuthLimits(t: TestContext): Promise<void> {
-  const modules = [await import("../../src/auth/limiter.ts"), await import("../../src/modules/auth/handlers.ts")] as Record<string, unknown>[];
+  const modules = [await import("../../src/platform/identity/limiter.ts"), await import("../../src/modules/auth/handlers.ts")] as Record<string, unknown>[];
   for (const m of modules) for (const v of Object.values(m)) if (v && typeof (v as { reset?: unknown }).reset === "function") (v as { reset: () => void }).reset();
   await t.query("DELETE FROM auth_throttle").catch(() => {});
 }

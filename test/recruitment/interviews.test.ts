@@ -3,7 +3,7 @@
 // mailed through the outbox and delivered to a real SMTP server on loopback).
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { registerAllJobs } from "../../src/modules/jobs.ts";
-import { jobs } from "../../src/jobs/queue.ts";
+import { jobs } from "../../src/platform/jobs/queue.ts";
 import { addMember, expectError, useTestApp } from "../support/app.ts";
 import { startMailSink, type MailSink } from "../support/mail.ts";
 import { addCandidate, advance, isoIn, openPosting, recruitingCompany, type Company } from "./helpers.ts";

@@ -5,7 +5,7 @@
 import { createHash } from "node:crypto";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { registerAllJobs } from "../../src/modules/jobs.ts";
-import { jobs } from "../../src/jobs/queue.ts";
+import { jobs } from "../../src/platform/jobs/queue.ts";
 import { expireOffersEverywhere } from "../../src/modules/recruitment/offers.ts";
 import { expectError, useTestApp } from "../support/app.ts";
 import { startMailSink, type MailSink, type ReceivedMail } from "../support/mail.ts";

@@ -6,7 +6,7 @@ import { randomBytes } from "node:crypto";
 import { mkdirSync, writeFileSync } from "node:fs";
 import path from "node:path";
 import { afterAll, afterEach } from "vitest";
-import { jobs } from "../../src/jobs/queue.ts";
+import { jobs } from "../../src/platform/jobs/queue.ts";
 import { formatViolations, installRecorder, takeCalls, takeViolations } from "./recorder.ts";
 
 installRecorder();

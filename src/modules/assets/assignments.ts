@@ -1,11 +1,11 @@
 // Assignments: an available asset handed to a current employee, one holder at a time.
-import { audit } from "../../audit.ts";
+import { audit } from "../../platform/audit.ts";
 import { db, tenantTx } from "../../db/tenancy.ts";
 import { pageOf, type PageQuery } from "../../http/envelope.ts";
-import { conflict, invalidField, notFound } from "../../http/errors.ts";
+import { conflict, invalidField, notFound } from "../../platform/errors.ts";
 import type { AuthContext } from "../../http/types.ts";
 import { parseDate } from "../../lib/dates.ts";
-import { notify } from "../../notify.ts";
+import { notify } from "../../platform/notify.ts";
 import type { Prisma } from "../../../generated/prisma/client.ts";
 import { checkCalendarDates, companyToday, employeeName, lockAsset, usersOfEmployee, type AssetCondition } from "./common.ts";
 import { assignmentInclude, assignmentJson } from "./views.ts";

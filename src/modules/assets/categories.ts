@@ -1,10 +1,10 @@
 // Asset categories: names unique among the company's live categories (case-insensitive), soft
 // delete refused while live assets use the category.
-import { audit, diff } from "../../audit.ts";
+import { audit, diff } from "../../platform/audit.ts";
 import { lockRow } from "../../db/sql.ts";
 import { db, tenantTx, type ScopedTx } from "../../db/tenancy.ts";
 import { pageOf, type PageQuery } from "../../http/envelope.ts";
-import { conflict, invalidField, notFound } from "../../http/errors.ts";
+import { conflict, invalidField, notFound } from "../../platform/errors.ts";
 import type { Prisma } from "../../../generated/prisma/client.ts";
 import { shareLockCategory } from "./queries.ts";
 import { categoryInclude, categoryJson } from "./views.ts";

@@ -2,7 +2,7 @@
 // names of people, and who gets told about what.
 import { activeTenant } from "../../db/central.ts";
 import type { ScopedTx } from "../../db/tenancy.ts";
-import { invalidField } from "../../http/errors.ts";
+import { invalidField } from "../../platform/errors.ts";
 import { parseDate, toDateString, todayIn, type DateString } from "../../lib/dates.ts";
 import { money } from "../../lib/money.ts";
 import type { components } from "../../../generated/api-types.ts";

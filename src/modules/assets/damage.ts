@@ -2,13 +2,13 @@
 // major damage takes it out of service (at once when nobody holds it, else when it is returned);
 // hr resolves a report as repaired (back in service once no report is open) or written off
 // (retired).
-import { audit } from "../../audit.ts";
+import { audit } from "../../platform/audit.ts";
 import { lockRow } from "../../db/sql.ts";
 import { db, tenantTx } from "../../db/tenancy.ts";
 import { pageOf, type PageQuery } from "../../http/envelope.ts";
-import { conflict, invalidField, notFound } from "../../http/errors.ts";
+import { conflict, invalidField, notFound } from "../../platform/errors.ts";
 import type { AuthContext } from "../../http/types.ts";
-import { notify } from "../../notify.ts";
+import { notify } from "../../platform/notify.ts";
 import type { Prisma } from "../../../generated/prisma/client.ts";
 import { amount, assetManagers, lockAsset, userNames, type AssetCondition, type AssetStatus, type DamageSeverity, type DamageStatus } from "./common.ts";
 import { ownEmployeeFilter } from "./assignments.ts";

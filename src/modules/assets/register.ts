@@ -1,13 +1,13 @@
 // The asset register: tags (generated per company unless given), serial numbers, purchase data,
 // condition, and the few status changes hr may make by hand (retire, mark lost).
-import { audit, diff } from "../../audit.ts";
+import { audit, diff } from "../../platform/audit.ts";
 import { db, tenantTx, type ScopedTx } from "../../db/tenancy.ts";
 import { pageOf, type PageQuery } from "../../http/envelope.ts";
-import { conflict, invalidField, notFound } from "../../http/errors.ts";
+import { conflict, invalidField, notFound } from "../../platform/errors.ts";
 import type { AuthContext } from "../../http/types.ts";
 import { parseDate, type DateString } from "../../lib/dates.ts";
 import { moneyStringOrNull } from "../../lib/money.ts";
-import { nextNumber } from "../../lib/sequences.ts";
+import { nextNumber } from "../../platform/sequences.ts";
 import type { Prisma } from "../../../generated/prisma/client.ts";
 import { lockCategoryForUse } from "./categories.ts";
 import { amount, checkCalendarDates, companyToday, lockAsset, type AssetCondition, type AssetStatus } from "./common.ts";

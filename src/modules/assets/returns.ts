@@ -1,13 +1,13 @@
 // Return requests: the holder (or hr) asks to give an asset back; hr approves - closing the
 // assignment with the date and condition found - or rejects.
-import { audit } from "../../audit.ts";
+import { audit } from "../../platform/audit.ts";
 import { lockRow } from "../../db/sql.ts";
 import { db, tenantTx } from "../../db/tenancy.ts";
 import { pageOf, type PageQuery } from "../../http/envelope.ts";
-import { conflict, invalidField, notFound } from "../../http/errors.ts";
+import { conflict, invalidField, notFound } from "../../platform/errors.ts";
 import type { AuthContext } from "../../http/types.ts";
 import { parseDate, toDateString } from "../../lib/dates.ts";
-import { notify } from "../../notify.ts";
+import { notify } from "../../platform/notify.ts";
 import type { Prisma } from "../../../generated/prisma/client.ts";
 import { assetManagers, checkCalendarDates, companyToday, lockAsset, usersOfEmployee, type AssetCondition, type AssetStatus, type ReturnRequestStatus } from "./common.ts";
 import { ownEmployeeFilter } from "./assignments.ts";

@@ -1,7 +1,7 @@
 // The day-by-day attendance view: stored records, and for days without one the status derived
 // from holidays, weekly offs, approved leave and work from home.
 import type { Page } from "../../http/envelope.ts";
-import { badRequest, invalidField, notFound } from "../../http/errors.ts";
+import { badRequest, invalidField, notFound } from "../../platform/errors.ts";
 import type { AuthContext, QueryParams } from "../../http/types.ts";
 import { eachDay, weekday } from "../../lib/dates.ts";
 import { approvedTimeOff, companyHolidays, holidayApplies, maxDate, monthRange } from "../leave/index.ts";

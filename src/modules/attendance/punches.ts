@@ -1,8 +1,8 @@
 // Punches: self-service check-in and check-out, hr imports, and the write of a day's record from
 // a pair of punches (status and late/early flags computed from the settings) that corrections use.
-import { audit } from "../../audit.ts";
+import { audit } from "../../platform/audit.ts";
 import { currentTenantId, db, type ScopedTx, tenantTx } from "../../db/tenancy.ts";
-import { conflict, invalidField, notFound } from "../../http/errors.ts";
+import { conflict, invalidField, notFound } from "../../platform/errors.ts";
 import type { AuthContext, RequestBody } from "../../http/types.ts";
 import { type DateString, parseDate } from "../../lib/dates.ts";
 import { approvedLeaveOn, approvedWfhOn } from "../leave/index.ts";

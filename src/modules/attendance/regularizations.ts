@@ -3,10 +3,10 @@
 // approval rewrites the day's record - or withdrawn. Submit, decide and cancel run through the
 // shared approval flow (src/modules/shared/approvals.ts).
 import type { Prisma } from "../../../generated/prisma/client.ts";
-import { audit } from "../../audit.ts";
+import { audit } from "../../platform/audit.ts";
 import { db, tenantTx } from "../../db/tenancy.ts";
 import type { Page } from "../../http/envelope.ts";
-import { badRequest, conflict, invalidField, notFound } from "../../http/errors.ts";
+import { badRequest, conflict, invalidField, notFound } from "../../platform/errors.ts";
 import type { AuthContext, QueryParams, RequestBody } from "../../http/types.ts";
 import { parseDate, toDateString } from "../../lib/dates.ts";
 import { employeeName } from "../leave/index.ts";

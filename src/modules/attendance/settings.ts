@@ -1,9 +1,9 @@
 // The attendance settings: shift, grace, half-day threshold and weekly offs (the company's unless
 // set here). Read through src/modules/shared/work-settings.ts, which leave and payroll use too.
-import { audit } from "../../audit.ts";
+import { audit } from "../../platform/audit.ts";
 import { advisoryLock } from "../../db/sql.ts";
 import { currentTenantId, tenantTx } from "../../db/tenancy.ts";
-import { invalidField } from "../../http/errors.ts";
+import { invalidField } from "../../platform/errors.ts";
 import type { RequestBody } from "../../http/types.ts";
 import { Decimal } from "../../lib/money.ts";
 import { loadAttendanceSettings } from "../shared/work-settings.ts";

@@ -3,16 +3,16 @@
 // of the user), and joining a company by invitation (a new account, or an existing one proven by
 // its password unless already signed in as it). `req` carries the session (express-session).
 import type { Request } from "express";
-import { auditTenants } from "../../audit.ts";
-import { accountLimiter, ipLimiter, resetRequestLimiter } from "../../auth/limiter.ts";
-import { hashPassword, verifyPassword } from "../../auth/passwords.ts";
-import { buildSessionInfo, endUserSessions, membershipsOf, type SessionInfoData, startSession } from "../../auth/session.ts";
-import { hashToken, newToken } from "../../auth/tokens.ts";
+import { auditTenants } from "../../platform/audit.ts";
+import { accountLimiter, ipLimiter, resetRequestLimiter } from "../../platform/identity/limiter.ts";
+import { hashPassword, verifyPassword } from "../../platform/identity/passwords.ts";
+import { buildSessionInfo, endUserSessions, membershipsOf, type SessionInfoData, startSession } from "../../platform/identity/session.ts";
+import { hashToken, newToken } from "../../platform/identity/tokens.ts";
 import { config } from "../../config.ts";
 import { systemDb } from "../../db/client.ts";
-import { badRequest, conflict, invalidToken, rateLimited, unauthenticated } from "../../http/errors.ts";
+import { badRequest, conflict, invalidToken, rateLimited, unauthenticated } from "../../platform/errors.ts";
 import type { RequestBody } from "../../http/types.ts";
-import { queueEmail } from "../../mail/outbox.ts";
+import { queueEmail } from "../../platform/mail/outbox.ts";
 
 const RESET_TTL_MS = 3600 * 1000;
 

@@ -1,7 +1,7 @@
 // Identity: sign-in/out, signup, sessions, tenant switching, password reset, invitations. Each
 // handler translates HTTP to one use case (sessions.ts, accounts.ts) and back; the request is
 // passed where the use case starts, saves or ends its session.
-import { SESSION_COOKIE } from "../../auth/session.ts";
+import { SESSION_COOKIE } from "../../platform/identity/session.ts";
 import { ack, created, ok } from "../../http/envelope.ts";
 import type { AreaHandlers } from "../../http/types.ts";
 import { joinByInvitation, registerCompany, requestPasswordReset, resetPasswordWithToken } from "./accounts.ts";

@@ -3,12 +3,12 @@
 // membership changed, and switching the active company. `req` carries the session
 // (express-session): these use cases start, save or end it.
 import type { Request } from "express";
-import { auditTenants } from "../../audit.ts";
-import { accountLimiter, ipLimiter } from "../../auth/limiter.ts";
-import { DUMMY_HASH, verifyPassword } from "../../auth/passwords.ts";
-import { buildSessionInfo, destroySession, membershipsOf, saveSession, type SessionInfoData, startSession } from "../../auth/session.ts";
+import { auditTenants } from "../../platform/audit.ts";
+import { accountLimiter, ipLimiter } from "../../platform/identity/limiter.ts";
+import { DUMMY_HASH, verifyPassword } from "../../platform/identity/passwords.ts";
+import { buildSessionInfo, destroySession, membershipsOf, saveSession, type SessionInfoData, startSession } from "../../platform/identity/session.ts";
 import { systemDb } from "../../db/client.ts";
-import { notFound, rateLimited, unauthenticated } from "../../http/errors.ts";
+import { notFound, rateLimited, unauthenticated } from "../../platform/errors.ts";
 
 /** The signed-in user of the session (401 without one). */
 function sessionUser(req: Request): string {

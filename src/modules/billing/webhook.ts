@@ -5,7 +5,7 @@
 import Stripe from "stripe";
 import { config } from "../../config.ts";
 import { systemDb } from "../../db/client.ts";
-import { AppError } from "../../http/errors.ts";
+import { AppError } from "../../platform/errors.ts";
 import type { ModuleName } from "../../http/types.ts";
 import { lockBillingTenant } from "./queries.ts";
 import { modulesFromSubscription } from "./subscriptions.ts";
@@ -25,11 +25,11 @@ export interface BillingEventResult {
 /** The event, if the signature over the raw body is valid and at most 5 minutes old. */
 function verifiedEvent(raw: Buffer | undefined, signature: string): Stripe.Event {
   const secret = config().billingWebhookSecret;
-  if (!secret) throw new AppError(503, "unavailable", "The billing webhook is not configured (BILLING_WEBHOOK_SECRET)");
+  if (!secret) throw new AppError("unavailable", "The billing webhook is not configured (BILLING_WEBHOOK_SECRET)");
   try {
     return stripe.webhooks.constructEvent(raw ?? Buffer.alloc(0), signature, secret, 300);
   } catch {
-    throw new AppError(400, "invalid_signature", "The webhook signature is invalid or too old");
+    throw new AppError("invalid_signature", "The webhook signature is invalid or too old");
   }
 }
 

@@ -7,7 +7,7 @@
 // Deleted employees are a 404 for everyone.
 import type { Employee } from "../../../generated/prisma/client.ts";
 import { db } from "../../db/tenancy.ts";
-import { notFound } from "../../http/errors.ts";
+import { notFound } from "../../platform/errors.ts";
 import type { AuthContext } from "../../http/types.ts";
 import { isHr } from "../shared/access.ts";
 

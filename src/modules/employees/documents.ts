@@ -1,12 +1,12 @@
-// Employee documents: multipart uploads stored through src/storage/files.ts (size and type limits,
+// Employee documents: multipart uploads stored through src/platform/storage/files.ts (size and type limits,
 // content-addressed bytes on disk), metadata rows in employee_documents, audited. Who may see or
 // add them: access.ts.
-import { audit } from "../../audit.ts";
+import { audit } from "../../platform/audit.ts";
 import { db, tenantTx } from "../../db/tenancy.ts";
 import { type PageQuery, pageOf } from "../../http/envelope.ts";
-import { notFound } from "../../http/errors.ts";
+import { notFound } from "../../platform/errors.ts";
 import type { AuthContext, UploadedFile } from "../../http/types.ts";
-import { storeUpload } from "../../storage/files.ts";
+import { storeUpload } from "../../platform/storage/files.ts";
 import { loadSelfOrPrivileged, loadVisibleEmployee } from "./access.ts";
 import { documentJson, type DocumentType } from "./views.ts";
 

@@ -1,15 +1,15 @@
 // Resignation and exit: a resignation moves the employee to `on_notice` and opens the exit record
 // with its checklist; the scheduled job `employees.complete-exits` marks them `exited` once their
 // last working day has passed in the company's time zone.
-import { audit } from "../../audit.ts";
+import { audit } from "../../platform/audit.ts";
 import { tenantPage } from "../../db/central.ts";
 import { lockRow } from "../../db/sql.ts";
 import { db, tenantTx, withTenant } from "../../db/tenancy.ts";
-import { conflict, invalidField, notFound } from "../../http/errors.ts";
+import { conflict, invalidField, notFound } from "../../platform/errors.ts";
 import type { AuthContext, RequestBody } from "../../http/types.ts";
 import { parseDate, toDateString, todayIn } from "../../lib/dates.ts";
 import { logger } from "../../log.ts";
-import { notify } from "../../notify.ts";
+import { notify } from "../../platform/notify.ts";
 import { loadSelfOrPrivileged } from "./access.ts";
 import { CHECKLIST_ITEMS, CHECKLIST_TITLES, exitJson } from "./views.ts";
 

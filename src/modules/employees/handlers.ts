@@ -4,7 +4,7 @@
 // one use case and back.
 import { ack, created, ok, paginated } from "../../http/envelope.ts";
 import type { AreaHandlers } from "../../http/types.ts";
-import { sendStoredFile } from "../../storage/files.ts";
+import { sendStoredFile } from "../../platform/storage/files.ts";
 import { employeeDirectory } from "./directory.ts";
 import { addEmployeeDocument, employeeDocumentFile, employeeDocuments } from "./documents.ts";
 import { resign } from "./exits.ts";

@@ -1,10 +1,10 @@
 // Reading one employee: the profile (complete record, masked record or directory entry, by the
 // caller's row-level access - access.ts) and its activity log.
 import type { Employee } from "../../../generated/prisma/client.ts";
-import { auditEntryJson } from "../../audit.ts";
+import { auditEntryJson } from "../../platform/audit.ts";
 import { db } from "../../db/tenancy.ts";
 import { type PageQuery, pageOf } from "../../http/envelope.ts";
-import { notFound } from "../../http/errors.ts";
+import { notFound } from "../../platform/errors.ts";
 import type { AuthContext } from "../../http/types.ts";
 import { accessTo, loadVisibleEmployee } from "./access.ts";
 import { employeeWithUser, type EmployeeWithUser } from "./queries.ts";

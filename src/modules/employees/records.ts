@@ -1,10 +1,10 @@
 // Employee records: validation, generated codes, create / update / soft delete. Every change is
 // written to the activity log (audit_logs, entity_type 'employee') in the same transaction.
 import type { Employee, Prisma } from "../../../generated/prisma/client.ts";
-import { audit, diff } from "../../audit.ts";
+import { audit, diff } from "../../platform/audit.ts";
 import { lockRow } from "../../db/sql.ts";
 import { db, tenantTx, type ScopedTx } from "../../db/tenancy.ts";
-import { badRequest, conflict, invalidField, notFound, type ErrorDetail } from "../../http/errors.ts";
+import { badRequest, conflict, invalidField, notFound, type ErrorDetail } from "../../platform/errors.ts";
 import type { RequestBody } from "../../http/types.ts";
 import { parseDate, toDateString } from "../../lib/dates.ts";
 import { fullEmployeeJson } from "./profile.ts";

@@ -2,9 +2,9 @@
 // account and IBAN masked for managers), the exit with its checklist, documents.
 import type { components } from "../../../generated/api-types.ts";
 import type { Employee, EmployeeDocument, EmployeeExit, ExitChecklistItem, StoredFile } from "../../../generated/prisma/client.ts";
-import { mask } from "../../audit.ts";
+import { mask } from "../../platform/audit.ts";
 import { toDateString } from "../../lib/dates.ts";
-import { fileJson } from "../../storage/files.ts";
+import { fileJson } from "../../platform/storage/files.ts";
 import type { Access } from "./access.ts";
 
 type S = components["schemas"];

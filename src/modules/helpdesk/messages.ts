@@ -2,9 +2,9 @@
 // which only agents see.
 import { db, tenantTx } from "../../db/tenancy.ts";
 import type { Page } from "../../http/envelope.ts";
-import { conflict, forbidden } from "../../http/errors.ts";
+import { conflict, forbidden } from "../../platform/errors.ts";
 import type { AuthContext, RequestBody } from "../../http/types.ts";
-import { notify } from "../../notify.ts";
+import { notify } from "../../platform/notify.ts";
 import { isHr, userNames } from "../shared/access.ts";
 import { lockTicketStatus } from "./queries.ts";
 import { visibleMessages, visibleTicket } from "./views.ts";

@@ -2,13 +2,13 @@
 // requester and the agents (owner, admin, hr), moved through the status machine (rules.ts) and
 // assigned by agents, closed or reopened by their requester, soft-deleted.
 import type { Prisma } from "../../../generated/prisma/client.ts";
-import { audit } from "../../audit.ts";
+import { audit } from "../../platform/audit.ts";
 import { db, tenantTx } from "../../db/tenancy.ts";
 import type { Page } from "../../http/envelope.ts";
-import { conflict, forbidden, invalidField } from "../../http/errors.ts";
+import { conflict, forbidden, invalidField } from "../../platform/errors.ts";
 import type { AuthContext, QueryParams, RequestBody } from "../../http/types.ts";
-import { nextNumber } from "../../lib/sequences.ts";
-import { notify } from "../../notify.ts";
+import { nextNumber } from "../../platform/sequences.ts";
+import { notify } from "../../platform/notify.ts";
 import { hrMemberIds, isHr, userNames } from "../shared/access.ts";
 import { lockTicketStatus } from "./queries.ts";
 import { canTransition, requesterMayChange, ticketStatus } from "./rules.ts";

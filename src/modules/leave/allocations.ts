@@ -3,10 +3,10 @@
 // allocated once), with carry-forward of the previous period's unused days, and the ledger
 // postings they schedule (up front, or accrual parts posted when due by jobs.ts).
 import type { Prisma } from "../../../generated/prisma/client.ts";
-import { audit } from "../../audit.ts";
+import { audit } from "../../platform/audit.ts";
 import { db, type ScopedTx, tenantTx } from "../../db/tenancy.ts";
 import { pageOf } from "../../http/envelope.ts";
-import { badRequest, conflict, invalidField, notFound } from "../../http/errors.ts";
+import { badRequest, conflict, invalidField, notFound } from "../../platform/errors.ts";
 import type { AuthContext, QueryParams, RequestBody } from "../../http/types.ts";
 import { addDays, type DateString, toDateString } from "../../lib/dates.ts";
 import { employeeFilter, loadEmployee, lockTenantLeave, visibleEmployees } from "../shared/people.ts";

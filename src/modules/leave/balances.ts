@@ -1,10 +1,10 @@
 // Balances: the balances page (every type's buckets per employee, from the ledger and pending
 // reservations), the ledger itself, and hr's manual adjustments.
 import type { Prisma } from "../../../generated/prisma/client.ts";
-import { audit } from "../../audit.ts";
+import { audit } from "../../platform/audit.ts";
 import { db, tenantTx } from "../../db/tenancy.ts";
 import { type Page, pageOf } from "../../http/envelope.ts";
-import { conflict, invalidField, notFound } from "../../http/errors.ts";
+import { conflict, invalidField, notFound } from "../../platform/errors.ts";
 import type { AuthContext, QueryParams, RequestBody } from "../../http/types.ts";
 import { parseDate } from "../../lib/dates.ts";
 import { isHr } from "../shared/access.ts";

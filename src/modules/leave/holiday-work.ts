@@ -6,7 +6,7 @@ import type { components } from "../../../generated/api-types.ts";
 import type { Prisma } from "../../../generated/prisma/client.ts";
 import { db } from "../../db/tenancy.ts";
 import { pageOf } from "../../http/envelope.ts";
-import { conflict, invalidField, notFound } from "../../http/errors.ts";
+import { conflict, invalidField, notFound } from "../../platform/errors.ts";
 import type { AuthContext, QueryParams, RequestBody } from "../../http/types.ts";
 import { addDays, type DateString, parseDate, toDateString } from "../../lib/dates.ts";
 import { cancel, decide, submit } from "../shared/approvals.ts";

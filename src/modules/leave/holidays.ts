@@ -2,11 +2,11 @@
 // not days off). The same name on the same date for the same place exists once; changes are
 // serialised per tenant so that two parallel creates cannot both pass the duplicate check.
 import type { Prisma } from "../../../generated/prisma/client.ts";
-import { audit, diff } from "../../audit.ts";
+import { audit, diff } from "../../platform/audit.ts";
 import { advisoryLock } from "../../db/sql.ts";
 import { db, type ScopedTx, tenantTx } from "../../db/tenancy.ts";
 import { pageOf } from "../../http/envelope.ts";
-import { badRequest, conflict, notFound } from "../../http/errors.ts";
+import { badRequest, conflict, notFound } from "../../platform/errors.ts";
 import type { QueryParams, RequestBody } from "../../http/types.ts";
 import { parseDate, toDateString } from "../../lib/dates.ts";
 import { loadAttendanceSettings, tenantToday } from "../shared/work-settings.ts";

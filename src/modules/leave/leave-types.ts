@@ -2,10 +2,10 @@
 // negative balance, carry-forward, encashment, compensatory leave, sandwich rule, who they apply
 // to). Codes are unique per company (upper case); a type in use is retired, not deleted.
 import type { Prisma } from "../../../generated/prisma/client.ts";
-import { audit, diff } from "../../audit.ts";
+import { audit, diff } from "../../platform/audit.ts";
 import { db, tenantTx } from "../../db/tenancy.ts";
 import { pageOf } from "../../http/envelope.ts";
-import { conflict, invalidField, notFound } from "../../http/errors.ts";
+import { conflict, invalidField, notFound } from "../../platform/errors.ts";
 import type { QueryParams, RequestBody } from "../../http/types.ts";
 import { days } from "./days.ts";
 import { leaveTypeJson, type Listing } from "./json.ts";

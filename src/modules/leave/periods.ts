@@ -1,10 +1,10 @@
 // Leave periods (fiscal years): hr's configuration of them - never overlapping, at most 366 days,
 // exactly one current, dates fixed once used - and finding the period of a date range.
-import { audit, diff } from "../../audit.ts";
+import { audit, diff } from "../../platform/audit.ts";
 import { advisoryLock } from "../../db/sql.ts";
 import { db, type ScopedTx, tenantTx } from "../../db/tenancy.ts";
 import { type PageQuery, pageOf } from "../../http/envelope.ts";
-import { conflict, invalidField, notFound } from "../../http/errors.ts";
+import { conflict, invalidField, notFound } from "../../platform/errors.ts";
 import type { RequestBody } from "../../http/types.ts";
 import { type DateString, daysBetween, parseDate, toDateString } from "../../lib/dates.ts";
 import { type Listing, periodJson } from "./json.ts";

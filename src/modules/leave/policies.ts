@@ -1,10 +1,10 @@
 // Leave policies: annual quotas per leave type (with their accrual), assigned to everyone (default),
 // to departments, designations or named employees. Which policy applies to whom is decided in
 // policy-match.ts; allocations are made from a policy in allocations.ts.
-import { audit, diff } from "../../audit.ts";
+import { audit, diff } from "../../platform/audit.ts";
 import { db, tenantTx } from "../../db/tenancy.ts";
 import { type PageQuery, pageOf } from "../../http/envelope.ts";
-import { conflict, invalidField, notFound } from "../../http/errors.ts";
+import { conflict, invalidField, notFound } from "../../platform/errors.ts";
 import type { RequestBody } from "../../http/types.ts";
 import { type Listing, policyJson } from "./json.ts";
 

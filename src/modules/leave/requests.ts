@@ -4,10 +4,10 @@
 // approval flow (src/modules/shared/approvals.ts).
 import type { components } from "../../../generated/api-types.ts";
 import type { Prisma } from "../../../generated/prisma/client.ts";
-import { audit } from "../../audit.ts";
+import { audit } from "../../platform/audit.ts";
 import { db, type ScopedTx } from "../../db/tenancy.ts";
 import { pageOf } from "../../http/envelope.ts";
-import { conflict, invalidField, notFound } from "../../http/errors.ts";
+import { conflict, invalidField, notFound } from "../../platform/errors.ts";
 import type { AuthContext, QueryParams, RequestBody } from "../../http/types.ts";
 import { addDays, type DateString, daysBetween, parseDate, toDateString } from "../../lib/dates.ts";
 import { isHr } from "../shared/access.ts";

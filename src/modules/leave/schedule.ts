@@ -1,5 +1,5 @@
 // The leave area's background jobs (discovered by `make generate`, registered by src/modules/jobs.ts).
-import type { JobDefinition } from "../../jobs/queue.ts";
+import type { JobDefinition } from "../../platform/jobs/queue.ts";
 import { accrualJob, expiryJob } from "./index.ts";
 
 export const jobs: JobDefinition[] = [

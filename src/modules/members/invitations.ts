@@ -1,13 +1,13 @@
 // Invitations: a single-use token by e-mail (valid 7 days), replacing any open invitation of the
 // same address; mailed through the outbox in the same transaction.
-import { audit } from "../../audit.ts";
-import { newToken } from "../../auth/tokens.ts";
+import { audit } from "../../platform/audit.ts";
+import { newToken } from "../../platform/identity/tokens.ts";
 import { config } from "../../config.ts";
 import { activeTenant, userByEmail } from "../../db/central.ts";
 import { db, tenantTx } from "../../db/tenancy.ts";
-import { conflict } from "../../http/errors.ts";
+import { conflict } from "../../platform/errors.ts";
 import type { AuthContext, RequestBody } from "../../http/types.ts";
-import { queueEmail } from "../../mail/outbox.ts";
+import { queueEmail } from "../../platform/mail/outbox.ts";
 import { invitationJson } from "./json.ts";
 import { assertEmployeeExists, assertOwnerRules } from "./members.ts";
 

@@ -1,8 +1,8 @@
 // Members of the company: the list (with open invitations), role and employee-record changes,
 // removal. Only an owner touches the owner role, and the company always keeps an owner.
-import { audit } from "../../audit.ts";
+import { audit } from "../../platform/audit.ts";
 import { db, tenantTx } from "../../db/tenancy.ts";
-import { conflict, forbidden, notFound } from "../../http/errors.ts";
+import { conflict, forbidden, notFound } from "../../platform/errors.ts";
 import type { AuthContext, RequestBody } from "../../http/types.ts";
 import { invitationJson, memberJson } from "./json.ts";
 import { lockOwners } from "./queries.ts";

@@ -2,7 +2,7 @@
 // request) with the unread count, and marking them read.
 import { db } from "../../db/tenancy.ts";
 import type { Page } from "../../http/envelope.ts";
-import { notFound } from "../../http/errors.ts";
+import { notFound } from "../../platform/errors.ts";
 import type { AuthContext } from "../../http/types.ts";
 
 function notificationJson(n: {

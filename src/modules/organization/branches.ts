@@ -2,11 +2,11 @@
 // at them); names and codes are unique among live branches; every change is audited in the same
 // transaction.
 import type { Branch } from "../../../generated/prisma/client.ts";
-import { audit, diff } from "../../audit.ts";
+import { audit, diff } from "../../platform/audit.ts";
 import { lockRow } from "../../db/sql.ts";
 import { db, type ScopedTx, tenantTx } from "../../db/tenancy.ts";
 import type { Page } from "../../http/envelope.ts";
-import { conflict, notFound } from "../../http/errors.ts";
+import { conflict, notFound } from "../../platform/errors.ts";
 import type { RequestBody } from "../../http/types.ts";
 import { branchJson, trimmed } from "./json.ts";
 

@@ -1,9 +1,9 @@
 // Work locations: named places (optionally of a branch, optionally with coordinates and a
 // geofence); names are unique; every creation is audited in the same transaction.
-import { audit, diff } from "../../audit.ts";
+import { audit, diff } from "../../platform/audit.ts";
 import { db, tenantTx } from "../../db/tenancy.ts";
 import type { Page } from "../../http/envelope.ts";
-import { badRequest, conflict, invalidField } from "../../http/errors.ts";
+import { badRequest, conflict, invalidField } from "../../platform/errors.ts";
 import type { RequestBody } from "../../http/types.ts";
 import { trimmed, workLocationJson } from "./json.ts";
 

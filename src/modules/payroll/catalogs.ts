@@ -1,7 +1,7 @@
 // Payroll catalogs: loan types and expense categories (named, per company, deactivatable).
-import { audit, diff } from "../../audit.ts";
+import { audit, diff } from "../../platform/audit.ts";
 import { db, tenantTx, type ScopedTx } from "../../db/tenancy.ts";
-import { conflict, notFound } from "../../http/errors.ts";
+import { conflict, notFound } from "../../platform/errors.ts";
 import { moneyStringOrNull, percentString } from "../../lib/money.ts";
 
 type LoanTypeRow = Awaited<ReturnType<typeof db.loanType.findFirstOrThrow>>;

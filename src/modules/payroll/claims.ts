@@ -2,16 +2,16 @@
 // employee's manager or hr/admin/owner, reimbursed (`paid`) by the next processed payroll run.
 // Submit, decide and cancel are the shared approval flow (shared/approvals.ts).
 import type { Prisma } from "../../../generated/prisma/client.ts";
-import { audit } from "../../audit.ts";
+import { audit } from "../../platform/audit.ts";
 import { lockRow } from "../../db/sql.ts";
 import { db, tenantTx, type ScopedTx } from "../../db/tenancy.ts";
 import type { Page } from "../../http/envelope.ts";
-import { badRequest, conflict, forbidden, invalidField, notFound } from "../../http/errors.ts";
+import { badRequest, conflict, forbidden, invalidField, notFound } from "../../platform/errors.ts";
 import type { AuthContext, QueryParams, RequestBody } from "../../http/types.ts";
 import { parseDate, toDateString } from "../../lib/dates.ts";
 import { Decimal, moneyString } from "../../lib/money.ts";
-import { nextNumber } from "../../lib/sequences.ts";
-import { notify } from "../../notify.ts";
+import { nextNumber } from "../../platform/sequences.ts";
+import { notify } from "../../platform/notify.ts";
 import { hrMemberIds, isHr } from "../shared/access.ts";
 import { cancel, decide, submit } from "../shared/approvals.ts";
 import { employeeFilter, targetEmployee, visibleEmployees } from "../shared/people.ts";

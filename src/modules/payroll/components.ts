@@ -1,7 +1,7 @@
 // Salary components: CRUD with formula checks (syntax, unknown codes, self-reference, cycles).
-import { audit, diff } from "../../audit.ts";
+import { audit, diff } from "../../platform/audit.ts";
 import { db, tenantTx } from "../../db/tenancy.ts";
-import { conflict, invalidField, notFound } from "../../http/errors.ts";
+import { conflict, invalidField, notFound } from "../../platform/errors.ts";
 import type { QueryParams, RequestBody } from "../../http/types.ts";
 import { moneyStringOrNull } from "../../lib/money.ts";
 import type { ComponentDef } from "./compute.ts";

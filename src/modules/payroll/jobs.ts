@@ -15,10 +15,10 @@
 //     slips and totals removed (nothing half-processed, nothing stale), audited. A failure to
 //     record the failure (database gone) leaves the run queued: the job is retried.
 import { Prisma } from "../../../generated/prisma/client.ts";
-import { audit } from "../../audit.ts";
+import { audit } from "../../platform/audit.ts";
 import { tenantsWith, usersByIds } from "../../db/central.ts";
 import { db, tenantTx, withTenant } from "../../db/tenancy.ts";
-import { AppError, conflict } from "../../http/errors.ts";
+import { AppError, conflict } from "../../platform/errors.ts";
 import { logger, requestContext } from "../../log.ts";
 import { BUSY_STATUSES, calculateAndStore, finalizeRun, isBusy, lockPayroll, processedChanges, RUN_TX, slipNumberPrefix } from "./calculation.ts";
 import { lockRunStatus, tryLockRunExecution } from "./queries/runs.ts";

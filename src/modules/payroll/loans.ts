@@ -3,16 +3,16 @@
 // closed), deferral of the next installment, cancellation. Apply, decide and cancel are the
 // shared approval flow (shared/approvals.ts).
 import type { Prisma } from "../../../generated/prisma/client.ts";
-import { audit } from "../../audit.ts";
+import { audit } from "../../platform/audit.ts";
 import { lockRow } from "../../db/sql.ts";
 import { db, tenantTx, type ScopedTx } from "../../db/tenancy.ts";
 import type { Page } from "../../http/envelope.ts";
-import { badRequest, conflict, forbidden, invalidField, notFound } from "../../http/errors.ts";
+import { badRequest, conflict, forbidden, invalidField, notFound } from "../../platform/errors.ts";
 import type { AuthContext, QueryParams, RequestBody } from "../../http/types.ts";
 import { parseDate, toDateString } from "../../lib/dates.ts";
 import { Decimal, moneyString, percentString } from "../../lib/money.ts";
-import { nextNumber } from "../../lib/sequences.ts";
-import { notify } from "../../notify.ts";
+import { nextNumber } from "../../platform/sequences.ts";
+import { notify } from "../../platform/notify.ts";
 import { hrMemberIds, isHr } from "../shared/access.ts";
 import { cancel, decide, submit } from "../shared/approvals.ts";
 import { notifyEmployee } from "../shared/notices.ts";

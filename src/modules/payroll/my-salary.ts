@@ -3,7 +3,7 @@ import type { Prisma } from "../../../generated/prisma/client.ts";
 import { activeTenant } from "../../db/central.ts";
 import { db } from "../../db/tenancy.ts";
 import type { Page } from "../../http/envelope.ts";
-import { notFound } from "../../http/errors.ts";
+import { notFound } from "../../platform/errors.ts";
 import type { AuthContext } from "../../http/types.ts";
 import { slipJson, slipSummaryJson } from "./json.ts";
 import { payslipPdf } from "./payslip-pdf.ts";

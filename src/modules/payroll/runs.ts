@@ -6,14 +6,14 @@
 // `calculating` / `processing` and answers with it (`background`); the `payroll.runs` job does the
 // work (jobs.ts) and the run shows its progress until it is `draft` / `processed` or `failed`.
 import type { Prisma } from "../../../generated/prisma/client.ts";
-import { audit } from "../../audit.ts";
+import { audit } from "../../platform/audit.ts";
 import { config } from "../../config.ts";
 import { advisoryLock } from "../../db/sql.ts";
 import { db, tenantTx, type ScopedTx } from "../../db/tenancy.ts";
 import type { Page } from "../../http/envelope.ts";
-import { conflict, invalidField, notFound } from "../../http/errors.ts";
+import { conflict, invalidField, notFound } from "../../platform/errors.ts";
 import type { AuthContext, QueryParams, RequestBody } from "../../http/types.ts";
-import { jobs } from "../../jobs/queue.ts";
+import { jobs } from "../../platform/jobs/queue.ts";
 import { parseDate } from "../../lib/dates.ts";
 import { calculateAndStore, countRunEmployees, finalizeRun, isBusy, lockPayroll, processedChanges, RUN_TX, slipNumberPrefix } from "./calculation.ts";
 import { emptyTotals, monthBounds } from "./compute.ts";

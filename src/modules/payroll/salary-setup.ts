@@ -1,7 +1,7 @@
 // Employee salary setup: versions (effective dates) of CTC, components and statutory flags.
-import { audit } from "../../audit.ts";
+import { audit } from "../../platform/audit.ts";
 import { db, tenantTx } from "../../db/tenancy.ts";
-import { invalidField, notFound } from "../../http/errors.ts";
+import { invalidField, notFound } from "../../platform/errors.ts";
 import type { AuthContext, RequestBody } from "../../http/types.ts";
 import { parseDate, toDateString } from "../../lib/dates.ts";
 import { Decimal, moneyString, moneyStringOrNull } from "../../lib/money.ts";

@@ -1,5 +1,5 @@
 // The payroll area's background jobs (discovered by `make generate`, registered by src/modules/jobs.ts).
-import type { JobDefinition } from "../../jobs/queue.ts";
+import type { JobDefinition } from "../../platform/jobs/queue.ts";
 import { PAYROLL_RUNS_JOB, runQueuedPayrollRuns } from "./index.ts";
 
 export const jobs: JobDefinition[] = [

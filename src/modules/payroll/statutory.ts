@@ -1,8 +1,8 @@
 // Statutory payroll settings: defaults are the rules in force (see ../../../../shared DOMAIN.md
 // §3.1–3.2 for sources); a tenant's row stores only what it changed.
-import { invalidField } from "../../http/errors.ts";
+import { invalidField } from "../../platform/errors.ts";
 import { money } from "../../lib/money.ts";
-import { readSettingsDoc, writeSettingsDoc } from "../../lib/tenant-settings.ts";
+import { readSettingsDoc, writeSettingsDoc } from "../../platform/tenant-settings.ts";
 
 export const PF_DEFAULTS = {
   enabled: true,

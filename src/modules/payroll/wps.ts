@@ -3,11 +3,11 @@
 // named `<13-digit employer id><YYMMDDHHMMSS>.SIF`.
 import { activeTenant } from "../../db/central.ts";
 import { db } from "../../db/tenancy.ts";
-import { AppError, conflict, notFound } from "../../http/errors.ts";
+import { AppError, conflict, notFound } from "../../platform/errors.ts";
 import type { AuthContext, RequestBody } from "../../http/types.ts";
 import { daysBetween } from "../../lib/dates.ts";
 import { Decimal } from "../../lib/money.ts";
-import { readSettingsDoc, writeSettingsDoc } from "../../lib/tenant-settings.ts";
+import { readSettingsDoc, writeSettingsDoc } from "../../platform/tenant-settings.ts";
 import { mapYielding, nextTurn } from "../../lib/yielding.ts";
 import { wpsSlips } from "./queries/runs.ts";
 
@@ -136,9 +136,7 @@ export async function wpsFile(runId: string, excludeIncomplete: boolean): Promis
   await nextTurn();
   const incomplete = (await mapYielding(employees, (e) => ({ e, missing: missingWpsDetails(e) }))).filter((x) => x.missing.length);
   if (incomplete.length && !excludeIncomplete)
-    throw new AppError(
-      409,
-      "conflict",
+    throw new AppError("conflict",
       `${incomplete.length} employee(s) lack WPS details (labour card number, bank routing code, IBAN); complete them or pass exclude_incomplete=true`,
       incomplete.map((x) => ({ path: `employees.${x.e.employee_code}`, message: `${x.e.employee_name}: missing ${x.missing.join(", ")}` })),
     );

@@ -1,9 +1,9 @@
 // The AI helpers' use cases: resolve what the request refers to (candidate, posting, the
 // company's name), ask the configured provider (ai/provider.ts), and keep a screening score on
 // the candidate it was made for.
-import { audit } from "../../audit.ts";
+import { audit } from "../../platform/audit.ts";
 import { db, tenantTx } from "../../db/tenancy.ts";
-import { invalidField } from "../../http/errors.ts";
+import { invalidField } from "../../platform/errors.ts";
 import type { AuthContext, RequestBody } from "../../http/types.ts";
 import { aiProvider } from "./ai/provider.ts";
 import { candidateScope } from "./candidates.ts";

@@ -2,12 +2,12 @@
 // interview → offer → hired (or rejected / withdrawn). Managers see the candidates of their
 // department's postings and those they interview.
 import type { Candidate, JobPosting, Prisma } from "../../../generated/prisma/client.ts";
-import { audit, diff } from "../../audit.ts";
+import { audit, diff } from "../../platform/audit.ts";
 import { db, tenantTx, type ScopedTx } from "../../db/tenancy.ts";
 import { pageOf, type PageQuery } from "../../http/envelope.ts";
-import { conflict, invalidField, notFound } from "../../http/errors.ts";
+import { conflict, invalidField, notFound } from "../../platform/errors.ts";
 import type { AuthContext, RequestBody } from "../../http/types.ts";
-import { notify } from "../../notify.ts";
+import { notify } from "../../platform/notify.ts";
 import { checkAmount, checkFile, fullName, givenFields, managerDepartment, moneyOut, normalizeTerms, numberOut, requireNames, trimOrNull, userNames } from "./common.ts";
 import { lockCandidate, lockPosting } from "./queries.ts";
 import { ACTIVE_STAGES, CANDIDATE_MOVES, checkMove, type CandidateStage, type CandidateSource } from "./states.ts";

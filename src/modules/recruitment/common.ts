@@ -2,7 +2,7 @@
 // name / time zone / currency, names of people, and small value checks (row locks: queries.ts).
 import { activeTenant } from "../../db/central.ts";
 import { db, type ScopedTx } from "../../db/tenancy.ts";
-import { badRequest, type ErrorDetail, invalidField } from "../../http/errors.ts";
+import { badRequest, type ErrorDetail, invalidField } from "../../platform/errors.ts";
 import type { AuthContext } from "../../http/types.ts";
 import { todayIn, type DateString } from "../../lib/dates.ts";
 import { money, moneyStringOrNull } from "../../lib/money.ts";

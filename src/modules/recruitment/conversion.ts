@@ -1,9 +1,9 @@
 // Convert-to-employee: a hired candidate becomes a complete employee record - through the
 // employees area's own creation rules (createEmployeeIn) - in one transaction with the link from
 // the candidate, the copy of their joining documents, and both activity logs.
-import { audit } from "../../audit.ts";
+import { audit } from "../../platform/audit.ts";
 import { tenantTx } from "../../db/tenancy.ts";
-import { conflict, notFound } from "../../http/errors.ts";
+import { conflict, notFound } from "../../platform/errors.ts";
 import type { AuthContext, RequestBody } from "../../http/types.ts";
 import { toDateString } from "../../lib/dates.ts";
 import { createEmployeeIn, fullEmployeeJson, type EmployeeCreateInput } from "../employees/index.ts";

@@ -1,12 +1,12 @@
 // Interviews: scheduled by hr along the interview panel's rounds, completed by an interviewer with
 // a rating on the panel's scale and written feedback. Managers see the interviews they are on.
 import type { Candidate, Interview, JobPosting, Prisma } from "../../../generated/prisma/client.ts";
-import { audit, diff } from "../../audit.ts";
+import { audit, diff } from "../../platform/audit.ts";
 import { db, tenantTx, type ScopedTx } from "../../db/tenancy.ts";
 import { pageOf, type PageQuery } from "../../http/envelope.ts";
-import { conflict, forbidden, invalidField, notFound } from "../../http/errors.ts";
+import { conflict, forbidden, invalidField, notFound } from "../../platform/errors.ts";
 import type { AuthContext, RequestBody } from "../../http/types.ts";
-import { notify } from "../../notify.ts";
+import { notify } from "../../platform/notify.ts";
 import { moveCandidateStage, referencedCandidate } from "./candidates.ts";
 import { companyOf, formatInstant, fullName, trimOrNull, userNames } from "./common.ts";
 import { lockCandidate, lockInterview } from "./queries.ts";

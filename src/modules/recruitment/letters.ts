@@ -2,7 +2,7 @@
 // are rendered from built-in templates, and any template can be previewed as a PDF.
 import type { Candidate, JobOffer } from "../../../generated/prisma/client.ts";
 import { db } from "../../db/tenancy.ts";
-import { badRequest, invalidField } from "../../http/errors.ts";
+import { badRequest, invalidField } from "../../platform/errors.ts";
 import type { RequestBody } from "../../http/types.ts";
 import { toDateString } from "../../lib/dates.ts";
 import { companyOf, companyToday, EMPLOYMENT_LABELS, formatMoney, fullName, type Company } from "./common.ts";

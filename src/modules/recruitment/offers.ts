@@ -2,19 +2,19 @@
 // accepted or declined by the candidate through that link, expired once `expires_on` has passed,
 // or withdrawn. An accepted offer gets an appointment letter with a link for joining documents.
 import type { AppointmentDocument, Candidate, JobOffer, Prisma, StoredFile } from "../../../generated/prisma/client.ts";
-import { audit, diff } from "../../audit.ts";
-import { newToken } from "../../auth/tokens.ts";
+import { audit, diff } from "../../platform/audit.ts";
+import { newToken } from "../../platform/identity/tokens.ts";
 import { config } from "../../config.ts";
 import { activeTenant, tenantsWith } from "../../db/central.ts";
 import { db, tenantTx, withTenant, type ScopedTx } from "../../db/tenancy.ts";
 import { pageOf, type PageQuery } from "../../http/envelope.ts";
-import { conflict, invalidField, notFound } from "../../http/errors.ts";
+import { conflict, invalidField, notFound } from "../../platform/errors.ts";
 import type { AuthContext, RequestBody } from "../../http/types.ts";
 import { addDays, parseDate, toDateString, todayIn } from "../../lib/dates.ts";
-import { nextNumber } from "../../lib/sequences.ts";
+import { nextNumber } from "../../platform/sequences.ts";
 import { logger } from "../../log.ts";
-import { queueEmail } from "../../mail/outbox.ts";
-import { notify } from "../../notify.ts";
+import { queueEmail } from "../../platform/mail/outbox.ts";
+import { notify } from "../../platform/notify.ts";
 import { moveCandidateStage, referencedCandidate } from "./candidates.ts";
 import { checkAmount, companyOf, companyToday, EMPLOYMENT_LABELS, formatMoney, fullName, moneyOut, startOfDayIn, trimOrNull, userNames, type Company } from "./common.ts";
 import { lockCandidate, lockOffer } from "./queries.ts";

@@ -1,9 +1,9 @@
 // Interview panel configuration (tenant settings kind `interview_panel`): the rounds every
 // candidate goes through, their default interviewers, and the rating scale of feedback.
 import { db } from "../../db/tenancy.ts";
-import { invalidField } from "../../http/errors.ts";
+import { invalidField } from "../../platform/errors.ts";
 import type { AuthContext, RequestBody } from "../../http/types.ts";
-import { readSettingsDoc, writeSettingsDoc } from "../../lib/tenant-settings.ts";
+import { readSettingsDoc, writeSettingsDoc } from "../../platform/tenant-settings.ts";
 
 export type Round = { name: string; sequence: number; duration_minutes: number; mode: "video" | "phone" | "in_person"; interviewer_user_ids: string[] };
 export type Panel = { rounds: Round[]; rating_scale: 5 | 10; feedback_deadline_hours: number };

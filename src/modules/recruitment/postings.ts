@@ -1,13 +1,13 @@
 // Job postings: published from approved requisitions; candidates apply to open postings.
 // Managers see the postings of their own department.
 import type { JobPosting, JobRequisition, Prisma } from "../../../generated/prisma/client.ts";
-import { audit, diff } from "../../audit.ts";
+import { audit, diff } from "../../platform/audit.ts";
 import { db, tenantTx, type ScopedTx } from "../../db/tenancy.ts";
 import { pageOf, type PageQuery } from "../../http/envelope.ts";
-import { conflict, invalidField, notFound } from "../../http/errors.ts";
+import { conflict, invalidField, notFound } from "../../platform/errors.ts";
 import type { AuthContext, RequestBody } from "../../http/types.ts";
 import { parseDate, toDateStringOrNull } from "../../lib/dates.ts";
-import { nextNumber } from "../../lib/sequences.ts";
+import { nextNumber } from "../../platform/sequences.ts";
 import { checkAmount, checkSalaryRange, givenFields, managerDepartment, moneyOut, normalizeTerms, trimOrNull } from "./common.ts";
 import { lockPosting, lockRequisition } from "./queries.ts";
 import { checkMove, POSTING_MOVES, type PostingStatus, type EmploymentType } from "./states.ts";

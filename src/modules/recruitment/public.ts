@@ -2,15 +2,15 @@
 // mailed to them. The token's SHA-256 hash (unique over all tenants) is looked up centrally to
 // find the tenant (src/db/central.ts tenantsWith) and everything else runs in that tenant
 // (`withTenant`), through the tenant-scoped client like any other request.
-import { audit } from "../../audit.ts";
-import { hashToken } from "../../auth/tokens.ts";
+import { audit } from "../../platform/audit.ts";
+import { hashToken } from "../../platform/identity/tokens.ts";
 import { activeTenant, tenantsWith } from "../../db/central.ts";
 import { db, tenantTx, withTenant, type ScopedTx } from "../../db/tenancy.ts";
-import { AppError, conflict, moduleDisabled, notFound } from "../../http/errors.ts";
+import { AppError, conflict, moduleDisabled, notFound } from "../../platform/errors.ts";
 import type { RequestBody, UploadedFile } from "../../http/types.ts";
 import { toDateString } from "../../lib/dates.ts";
-import { notify } from "../../notify.ts";
-import { storeUpload } from "../../storage/files.ts";
+import { notify } from "../../platform/notify.ts";
+import { storeUpload } from "../../platform/storage/files.ts";
 import { companyOf, companyToday, fullName, moneyOut, recruiters, trimOrNull, type Company } from "./common.ts";
 import { lockOffer } from "./queries.ts";
 import { offerLetterPdf } from "./letters.ts";
@@ -20,7 +20,7 @@ import type { EmploymentType, OfferStatus } from "./states.ts";
 export const MAX_APPOINTMENT_DOCUMENTS = 20;
 const REQUESTED = ["id_proof", "address_proof", "education", "experience"] as const;
 
-const gone = (message: string) => new AppError(410, "invalid_token", message);
+const gone = (message: string) => new AppError("invalid_token", message, undefined, undefined, { gone: true });
 
 type Kind = "offer" | "appointment";
 

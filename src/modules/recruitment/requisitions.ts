@@ -1,14 +1,14 @@
 // Job requisitions: raised by managers or hr, approved by owner/admin/hr, closed when hiring is
 // done (closing a requisition closes its postings). Managers see and change only their own.
 import type { JobRequisition, Prisma } from "../../../generated/prisma/client.ts";
-import { audit, diff } from "../../audit.ts";
+import { audit, diff } from "../../platform/audit.ts";
 import { db, tenantTx, type ScopedTx } from "../../db/tenancy.ts";
 import { pageOf, type PageQuery } from "../../http/envelope.ts";
-import { conflict, forbidden, invalidField, notFound } from "../../http/errors.ts";
+import { conflict, forbidden, invalidField, notFound } from "../../platform/errors.ts";
 import type { AuthContext, RequestBody } from "../../http/types.ts";
 import { parseDate, toDateStringOrNull } from "../../lib/dates.ts";
-import { nextNumber } from "../../lib/sequences.ts";
-import { notify } from "../../notify.ts";
+import { nextNumber } from "../../platform/sequences.ts";
+import { notify } from "../../platform/notify.ts";
 import { checkAmount, checkSalaryRange, givenFields, moneyOut, recruiters, trimOrNull, userNames } from "./common.ts";
 import { lockRequisition } from "./queries.ts";
 import { closePostingsOf } from "./postings.ts";

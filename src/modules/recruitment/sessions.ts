@@ -1,12 +1,12 @@
 // Interview management sessions: the candidate-facing invitation to an interview - when, where or
 // which meeting link, what to prepare - mailed to the candidate with `send`.
 import type { Candidate, InterviewSession, Prisma } from "../../../generated/prisma/client.ts";
-import { audit, diff } from "../../audit.ts";
+import { audit, diff } from "../../platform/audit.ts";
 import { db, tenantTx } from "../../db/tenancy.ts";
 import { pageOf, type PageQuery } from "../../http/envelope.ts";
-import { conflict, invalidField, notFound } from "../../http/errors.ts";
+import { conflict, invalidField, notFound } from "../../platform/errors.ts";
 import type { AuthContext, RequestBody } from "../../http/types.ts";
-import { queueEmail } from "../../mail/outbox.ts";
+import { queueEmail } from "../../platform/mail/outbox.ts";
 import { referencedCandidate } from "./candidates.ts";
 import { companyOf, formatInstant, fullName, trimOrNull, type Company } from "./common.ts";
 import { lockCandidate, lockSession } from "./queries.ts";

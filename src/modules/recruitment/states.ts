@@ -1,6 +1,6 @@
 // The state machines of recruitment. Each table lists the states reachable from a state; a move
 // that is not listed is a 409 (`conflict`). Staying in the same state is not a move.
-import { conflict } from "../../http/errors.ts";
+import { conflict } from "../../platform/errors.ts";
 import type { components } from "../../../generated/api-types.ts";
 
 type S = components["schemas"];

@@ -1,9 +1,9 @@
 // Talent pool (SkillZone): people kept for future roles, found again by skills, tags and text.
 import type { Prisma, TalentPoolCandidate } from "../../../generated/prisma/client.ts";
-import { audit, diff } from "../../audit.ts";
+import { audit, diff } from "../../platform/audit.ts";
 import { db, tenantTx, type ScopedTx } from "../../db/tenancy.ts";
 import { pageOf, type PageQuery } from "../../http/envelope.ts";
-import { conflict, notFound } from "../../http/errors.ts";
+import { conflict, notFound } from "../../platform/errors.ts";
 import type { AuthContext, RequestBody } from "../../http/types.ts";
 import { referencedCandidate } from "./candidates.ts";
 import type { CandidateSource } from "./states.ts";

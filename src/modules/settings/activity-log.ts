@@ -1,6 +1,6 @@
 // The system activity log: the tenant's audit entries, newest first, filtered.
 import type { Prisma } from "../../../generated/prisma/client.ts";
-import { auditEntryJson } from "../../audit.ts";
+import { auditEntryJson } from "../../platform/audit.ts";
 import { db } from "../../db/tenancy.ts";
 import type { Page } from "../../http/envelope.ts";
 import type { QueryParams } from "../../http/types.ts";

@@ -1,9 +1,9 @@
 // Company settings (name, currency, time zone, weekly offs, fiscal year, enabled modules): the
 // active tenant's row, changed under its row lock and audited in the same transaction.
-import { audit, diff } from "../../audit.ts";
+import { audit, diff } from "../../platform/audit.ts";
 import { activeTenant, updateActiveTenant } from "../../db/central.ts";
 import { currentTenantId, tenantTx } from "../../db/tenancy.ts";
-import { invalidField } from "../../http/errors.ts";
+import { invalidField } from "../../platform/errors.ts";
 import type { ModuleName, RequestBody } from "../../http/types.ts";
 import type { Prisma } from "../../../generated/prisma/client.ts";
 import { type CompanyRow, companyRow } from "./queries.ts";

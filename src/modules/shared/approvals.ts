@@ -5,9 +5,9 @@
 // repayment schedules), writes the new state, the audit entry and the notices - so two approvals,
 // or an approval and a cancellation, never both succeed. The area supplies what differs (how to
 // lock and save its row, its effects and its wording) as a small flow object.
-import { audit } from "../../audit.ts";
+import { audit } from "../../platform/audit.ts";
 import { tenantTx, type ScopedTx } from "../../db/tenancy.ts";
-import { conflict } from "../../http/errors.ts";
+import { conflict } from "../../platform/errors.ts";
 import type { AuthContext } from "../../http/types.ts";
 import { type Notice, notifyEmployee, notifyManager } from "./notices.ts";
 import { assertCanCancel, assertCanDecide } from "./people.ts";

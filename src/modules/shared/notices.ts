@@ -2,8 +2,8 @@
 // outbox) to the employee's linked user - or email only when the employee has no user account -
 // written in the caller's transaction.
 import type { ScopedTx } from "../../db/tenancy.ts";
-import { queueEmail } from "../../mail/outbox.ts";
-import { notify } from "../../notify.ts";
+import { queueEmail } from "../../platform/mail/outbox.ts";
+import { notify } from "../../platform/notify.ts";
 
 export interface Notice {
   kind: string;

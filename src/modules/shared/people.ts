@@ -4,7 +4,7 @@
 // serialises every change to one employee's balances and requests.
 import { advisoryLock } from "../../db/sql.ts";
 import { db, type ScopedTx } from "../../db/tenancy.ts";
-import { conflict, forbidden, invalidField, notFound } from "../../http/errors.ts";
+import { conflict, forbidden, invalidField, notFound } from "../../platform/errors.ts";
 import type { AuthContext } from "../../http/types.ts";
 import { isHr } from "./access.ts";
 

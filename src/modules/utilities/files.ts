@@ -1,9 +1,9 @@
 // Uploaded files: storing an upload, and which stored file the caller may download (hr/admin/owner
 // any of the company's, others their own uploads).
 import { db } from "../../db/tenancy.ts";
-import { notFound } from "../../http/errors.ts";
+import { notFound } from "../../platform/errors.ts";
 import type { AuthContext, UploadedFile } from "../../http/types.ts";
-import { fileJson, storeUpload } from "../../storage/files.ts";
+import { fileJson, storeUpload } from "../../platform/storage/files.ts";
 import { isHr } from "../shared/access.ts";
 
 export async function saveUpload(auth: AuthContext, file: UploadedFile | undefined, purpose?: string) {

@@ -2,7 +2,7 @@
 // (health.ts, files.ts) and back; a download streams the file.
 import { created, ok } from "../../http/envelope.ts";
 import type { AreaHandlers } from "../../http/types.ts";
-import { sendStoredFile } from "../../storage/files.ts";
+import { sendStoredFile } from "../../platform/storage/files.ts";
 import { downloadableFile, saveUpload } from "./files.ts";
 import { serverTime, serviceHealth } from "./health.ts";
 

@@ -1,6 +1,6 @@
 // Health and clock sync.
 import { databaseUp } from "../../db/central.ts";
-import { RETRY_AFTER_DOWN_S, unavailable } from "../../http/errors.ts";
+import { RETRY_AFTER_DOWN_S, unavailable } from "../../platform/errors.ts";
 
 const startedAt = Date.now();
 

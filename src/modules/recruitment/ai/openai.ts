@@ -1,7 +1,7 @@
 // OpenAI-compatible provider: POST {AI_BASE_URL}/chat/completions with a JSON-only answer asked
 // for. A timeout, a network error, an error status or an answer that is not the JSON asked for
 // is a 503 `unavailable` whose message says which - never a 500, never a silent fallback.
-import { AppError } from "../../../http/errors.ts";
+import { AppError } from "../../../platform/errors.ts";
 import { logger } from "../../../log.ts";
 import type { AiProvider, Content, JobDescription, Questions, Screening } from "./provider.ts";
 import { trimEndWhere } from "./text.ts";
@@ -13,7 +13,7 @@ export interface OpenAiOptions {
   timeoutMs: number;
 }
 
-const unavailable = (why: string) => new AppError(503, "unavailable", `AI provider unavailable: ${why}`, undefined, { "Retry-After": "30" });
+const unavailable = (why: string) => new AppError("unavailable", `AI provider unavailable: ${why}`, undefined, { "Retry-After": "30" });
 
 /**
  * The message without a Markdown code fence around it (models add one despite being asked not

@@ -2,9 +2,9 @@
 // while it is sent, so several workers never send one twice; failures are retried with backoff
 // and never dropped.
 import nodemailer, { type Transporter } from "nodemailer";
-import { config } from "../config.ts";
-import { getPool } from "../db/client.ts";
-import { logger } from "../log.ts";
+import { config } from "../../config.ts";
+import { getPool } from "../../db/client.ts";
+import { logger } from "../../log.ts";
 
 let transport: Transporter | undefined;
 let transportUrl: string | undefined;

@@ -1,9 +1,9 @@
 // Audit trail: every state change of a business record and every security event is written to
 // `audit_logs` - inside the same transaction as the change when one is given.
-import { Prisma } from "../generated/prisma/client.ts";
-import { systemDb } from "./db/client.ts";
-import { db } from "./db/tenancy.ts";
-import { requestContext } from "./log.ts";
+import { Prisma } from "../../generated/prisma/client.ts";
+import { systemDb } from "../db/client.ts";
+import { db } from "../db/tenancy.ts";
+import { requestContext } from "../log.ts";
 
 export interface AuditEntry {
   action: string;

@@ -5,9 +5,9 @@ import connectPgSimple from "connect-pg-simple";
 import { createHmac, timingSafeEqual } from "node:crypto";
 import type { Request, RequestHandler } from "express";
 import session from "express-session";
-import { config } from "../config.ts";
-import { databaseUrl, getPool, onCloseDb, systemDb } from "../db/client.ts";
-import { requestContext } from "../log.ts";
+import { config } from "../../config.ts";
+import { databaseUrl, getPool, onCloseDb, systemDb } from "../../db/client.ts";
+import { requestContext } from "../../log.ts";
 import { type CachedIdentity, identityCache, stopIdentityCache } from "./identity-cache.ts";
 
 onCloseDb(stopIdentityCache);

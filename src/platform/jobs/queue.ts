@@ -3,8 +3,8 @@
 // the areas (registered with `registerJob`). Without a running worker, `kick` is a no-op and the
 // sweep delivers later.
 import PgBoss from "pg-boss";
-import { config, type Config, withConfig } from "../config.ts";
-import { logger } from "../log.ts";
+import { config, type Config, withConfig } from "../../config.ts";
+import { logger } from "../../log.ts";
 
 type JobHandler = () => Promise<unknown>;
 interface JobDef {

@@ -3,8 +3,8 @@
 // covers a fixed window that starts at its first failure; once `max` failures are in the
 // window the key is refused (429 with Retry-After) until the window ends. A success clears the
 // account's counter.
-import { config } from "../config.ts";
-import { systemDb } from "../db/client.ts";
+import { config } from "../../config.ts";
+import { systemDb } from "../../db/client.ts";
 
 export class FailureLimiter {
   constructor(

@@ -16,8 +16,8 @@
 //   for the unexpected, not the invalidation mechanism).
 // IDENTITY_CACHE_TTL_MS=0 turns the cache off (the test suite's default; its own test turns it on).
 import pg from "pg";
-import { config } from "../config.ts";
-import { logger } from "../log.ts";
+import { config } from "../../config.ts";
+import { logger } from "../../log.ts";
 
 export const IDENTITY_CHANNEL = "hrms_identity";
 

@@ -2,7 +2,7 @@
 // the values that differ from the defaults, so a later change of a default reaches every
 // company that did not override it. Updates are audited with from → to values.
 import type { Prisma } from "../../generated/prisma/client.ts";
-import { audit, diff } from "../audit.ts";
+import { audit, diff } from "./audit.ts";
 import { currentTenantId, db, tenantTx } from "../db/tenancy.ts";
 
 export async function readSettingsDoc<T extends object>(kind: string, defaults: T): Promise<T & { updated_at: string | null }> {

@@ -1,6 +1,6 @@
 // Email is never sent inside a request: `queueEmail` writes an outbox row with the client of the
 // caller's transaction (so the mail exists if and only if the change committed); the job worker
-// (src/jobs) delivers it with retries. Delivery is kicked in one place: every operation (HTTP) and
+// (src/platform/jobs) delivers it with retries. Delivery is kicked in one place: every operation (HTTP) and
 // every job runs in `deliverQueuedMail`, which asks the worker to deliver once the work has
 // finished (its transactions committed) if it queued any mail; the sweep every minute delivers
 // whatever else is due.

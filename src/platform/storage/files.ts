@@ -4,10 +4,18 @@ import { createHash } from "node:crypto";
 import { existsSync, mkdirSync, renameSync, writeFileSync, createReadStream } from "node:fs";
 import path from "node:path";
 import type { Response } from "express";
-import { config } from "../config.ts";
-import { db } from "../db/tenancy.ts";
-import { AppError } from "../http/errors.ts";
-import type { UploadedFile } from "../http/types.ts";
+import { config } from "../../config.ts";
+import { db } from "../../db/tenancy.ts";
+import { AppError } from "../errors.ts";
+
+/** A file of a multipart upload, as the body parser hands it over. */
+export interface UploadedFile {
+  fieldname: string;
+  originalname: string;
+  mimetype: string;
+  size: number;
+  buffer: Buffer;
+}
 
 export const MAX_UPLOAD_BYTES = 10 * 1024 * 1024;
 
@@ -27,14 +35,14 @@ const ACCEPTED: Record<string, Buffer[] | null> = {
 export const ACCEPTED_TYPES = Object.keys(ACCEPTED);
 
 export function checkUpload(file: UploadedFile | undefined): UploadedFile {
-  if (!file) throw new AppError(400, "validation_failed", "A file is required", [{ path: "body.file", message: "is required" }]);
-  if (file.size > MAX_UPLOAD_BYTES) throw new AppError(413, "payload_too_large", `File too large (max ${MAX_UPLOAD_BYTES / 1024 / 1024} MB)`);
+  if (!file) throw new AppError("validation_failed", "A file is required", [{ path: "body.file", message: "is required" }]);
+  if (file.size > MAX_UPLOAD_BYTES) throw new AppError("payload_too_large", `File too large (max ${MAX_UPLOAD_BYTES / 1024 / 1024} MB)`);
   const type = file.mimetype.split(";")[0].trim().toLowerCase();
-  if (!(type in ACCEPTED)) throw new AppError(415, "unsupported_media_type", `Files of type ${type} are not accepted (accepted: PDF, PNG, JPEG, WebP, text, CSV, Word, Excel)`);
+  if (!(type in ACCEPTED)) throw new AppError("unsupported_media_type", `Files of type ${type} are not accepted (accepted: PDF, PNG, JPEG, WebP, text, CSV, Word, Excel)`);
   const magic = ACCEPTED[type];
   if (magic && !magic.some((m) => file.buffer.subarray(0, m.length).equals(m)))
-    throw new AppError(415, "unsupported_media_type", `The file content is not a valid ${type} file`);
-  if (file.size === 0) throw new AppError(400, "validation_failed", "The file is empty", [{ path: "body.file", message: "is empty" }]);
+    throw new AppError("unsupported_media_type", `The file content is not a valid ${type} file`);
+  if (file.size === 0) throw new AppError("validation_failed", "The file is empty", [{ path: "body.file", message: "is empty" }]);
   return { ...file, mimetype: type };
 }
 
@@ -73,7 +81,7 @@ export function fileJson(f: { id: string; original_name: string; mime_type: stri
 /** Streams a stored file as a download. */
 export function sendStoredFile(res: Response, f: { sha256: string; mime_type: string; original_name: string; size_bytes: number }): Promise<void> {
   const p = pathFor(f.sha256);
-  if (!existsSync(p)) throw new AppError(404, "not_found", "File content not found");
+  if (!existsSync(p)) throw new AppError("not_found", "File content not found");
   res.status(200);
   res.setHeader("Content-Type", f.mime_type);
   res.setHeader("Content-Length", String(f.size_bytes));

@@ -1,0 +1,84 @@
+// The one error type of the application and its code → status map, below the HTTP layer (areas,
+// the platform's services and src/db throw it; src/http/error-middleware.ts writes the envelope).
+export type ErrorCode =
+  | "validation_failed"
+  | "invalid_token"
+  | "invalid_signature"
+  | "unauthenticated"
+  | "forbidden"
+  | "module_disabled"
+  | "not_found"
+  | "method_not_allowed"
+  | "conflict"
+  | "payload_too_large"
+  | "unsupported_media_type"
+  | "rate_limited"
+  | "internal"
+  | "not_implemented"
+  | "unavailable";
+
+export interface ErrorDetail {
+  path: string;
+  message: string;
+}
+
+/** The one map from an error's code to its HTTP status (src/http/error-middleware.ts writes the envelope). */
+export const STATUS_OF: Readonly<Record<ErrorCode, number>> = Object.freeze({
+  validation_failed: 400,
+  invalid_token: 400,
+  invalid_signature: 400,
+  unauthenticated: 401,
+  forbidden: 403,
+  module_disabled: 403,
+  not_found: 404,
+  method_not_allowed: 405,
+  conflict: 409,
+  payload_too_large: 413,
+  unsupported_media_type: 415,
+  rate_limited: 429,
+  internal: 500,
+  not_implemented: 501,
+  unavailable: 503,
+});
+
+export class AppError extends Error {
+  readonly status: number;
+  /**
+   * `gone`: the one exception to STATUS_OF - a link token that did exist but was used or has
+   * expired answers 410 with code `invalid_token` (a token never issued is 400).
+   */
+  constructor(
+    readonly code: ErrorCode,
+    message: string,
+    readonly details?: ErrorDetail[],
+    readonly headers?: Record<string, string>,
+    opts: { gone?: boolean } = {},
+  ) {
+    super(message);
+    this.name = "AppError";
+    this.status = opts.gone && code === "invalid_token" ? 410 : STATUS_OF[code];
+  }
+}
+
+export const badRequest = (message: string, details?: ErrorDetail[]) => new AppError("validation_failed", message, details);
+/** A 400 naming one field: `invalidField("body.to_date", "must not be before from_date")`. */
+export const invalidField = (path: string, message: string) => new AppError("validation_failed", `${path.replace(/^(body|query|params)\./, "")} ${message}`, [{ path, message }]);
+export const unauthenticated = (message = "Authentication required") => new AppError("unauthenticated", message);
+export const forbidden = (message = "Your role does not allow this action") => new AppError("forbidden", message);
+export const moduleDisabled = (module: string) => new AppError("module_disabled", `The ${module} module is not enabled for this company`);
+export const notFound = (what = "Resource") => new AppError("not_found", `${what} not found`);
+export const conflict = (message: string) => new AppError("conflict", message);
+export const invalidToken = (message = "The link is invalid or has expired") => new AppError("invalid_token", message);
+export const rateLimited = (retryAfterSeconds: number) =>
+  new AppError("rate_limited", "Too many attempts, try again later", undefined, { "Retry-After": String(Math.max(1, Math.ceil(retryAfterSeconds))) });
+/** Retry-After of a 503 while overloaded (admission queue full, no connection or lock in time). */
+export const RETRY_AFTER_BUSY_S = 2;
+/** Retry-After of a 503 while the database cannot be reached. */
+export const RETRY_AFTER_DOWN_S = 5;
+/**
+ * 503 `unavailable`: the service cannot answer this request now (overloaded, or the database is
+ * busy or down); `Retry-After` says when to try again. Every 503 carries it (error-middleware.ts).
+ */
+export const unavailable = (message = "Service temporarily unavailable, try again shortly", retryAfterSeconds = RETRY_AFTER_BUSY_S) =>
+  new AppError("unavailable", message, undefined, { "Retry-After": String(Math.max(1, Math.ceil(retryAfterSeconds))) });
+export const notImplemented = (operationId: string) => new AppError("not_implemented", `${operationId} is not implemented yet`);
