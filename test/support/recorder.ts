@@ -101,8 +101,9 @@ function record(req: Request, res: Response, body: unknown, test: string) {
     const s = state.calls.get(op.operationId) ?? { calls: 0, statuses: {}, tests: {} };
     s.calls++;
     s.statuses[status] = (s.statuses[status] ?? 0) + 1;
-    const t = (s.tests[test] ??= {});
+    const t = s.tests[test] ?? {};
     t[status] = (t[status] ?? 0) + 1;
+    s.tests[test] = t;
     state.calls.set(op.operationId, s);
     if (!statusDocumented(op, status)) v(`status ${status} is not documented for ${op.operationId} (documented: ${op.statuses.join(", ")})`);
   }
