@@ -6,7 +6,7 @@ import { accrualSchedule, prorate } from "../../src/modules/leave/accrual.ts";
 import { addMonths, monthRange } from "../../src/modules/leave/calendar.ts";
 import { dayString, roundHalf, sumDays } from "../../src/modules/leave/days.ts";
 import { computeLapses } from "../../src/modules/leave/lapse.ts";
-import { applicablePolicy, typeApplies } from "../../src/modules/leave/policies.ts";
+import { applicablePolicy, typeApplies } from "../../src/modules/leave/policy-match.ts";
 import { consecutiveHalves, countLeaveDays } from "../../src/modules/leave/workdays.ts";
 
 // 2026-12-04 is a Friday; weekends are off, 2026-12-09 (Wednesday) is a holiday.

@@ -1,14 +1,191 @@
-// Leave area: configuration, allocations and balances, requests and approvals, encashment,
-// holidays, work from home and working on holidays. The rules live in the sibling modules.
+// Leave area: configuration (types, periods, policies, holidays), allocations and balances,
+// requests and approvals, encashment, work from home and working on holidays. Each handler turns
+// HTTP into one call of a use case (the sibling modules hold the rules) and its result into the
+// response envelope.
+import { ack, created, ok, paginated, sendPaginatedJson } from "../../http/envelope.ts";
 import type { AreaHandlers } from "../../http/types.ts";
-import { allocationHandlers } from "./allocations.ts";
-import { configHandlers } from "./config.ts";
-import { otherRequestHandlers } from "./other-requests.ts";
-import { requestHandlers } from "./requests.ts";
+import { allocateLeave, allocationPage } from "./allocations.ts";
+import { adjustBalance, balancePage, ledgerPage } from "./balances.ts";
+import { decideEncashment, encashmentById, encashmentPage, requestEncashment, withdrawEncashment } from "./encashments.ts";
+import { decideHolidayWorkClaim, holidayWorkById, holidayWorkPage, submitHolidayWorkClaim, withdrawHolidayWorkClaim } from "./holiday-work.ts";
+import { addHoliday, addHolidays, changeHoliday, holidayById, holidayPage, removeHoliday } from "./holidays.ts";
+import { addLeaveType, changeLeaveType, leaveTypeById, leaveTypePage, removeLeaveType } from "./leave-types.ts";
+import { addPeriod, changePeriod, periodById, periodPage, removePeriod } from "./periods.ts";
+import { addPolicy, changePolicy, policyById, policyPage, removePolicy } from "./policies.ts";
+import { decideLeaveRequest, leaveRequestById, leaveRequestPage, submitLeaveRequest, withdrawLeaveRequest } from "./requests.ts";
+import { decideWfhRequest, submitWfhRequest, wfhRequestById, wfhRequestPage, withdrawWfhRequest } from "./wfh.ts";
 
 export const handlers = {
-  ...configHandlers,
-  ...allocationHandlers,
-  ...requestHandlers,
-  ...otherRequestHandlers,
+  // ── leave types
+  async listLeaveTypes({ query }) {
+    const r = await leaveTypePage(query);
+    return paginated(r.rows, r.page, r.total);
+  },
+  async createLeaveType({ body }) {
+    return created(await addLeaveType(body), "Leave type created");
+  },
+  async getLeaveType({ params }) {
+    return ok(await leaveTypeById(params.id));
+  },
+  async updateLeaveType({ params, body }) {
+    return ok(await changeLeaveType(params.id, body), "Leave type updated");
+  },
+  async deleteLeaveType({ params }) {
+    await removeLeaveType(params.id);
+    return ack("Leave type deleted");
+  },
+
+  // ── periods
+  async listLeavePeriods({ query }) {
+    const r = await periodPage(query);
+    return paginated(r.rows, r.page, r.total);
+  },
+  async createLeavePeriod({ body }) {
+    return created(await addPeriod(body), "Leave period created");
+  },
+  async getLeavePeriod({ params }) {
+    return ok(await periodById(params.id));
+  },
+  async updateLeavePeriod({ params, body }) {
+    return ok(await changePeriod(params.id, body), "Leave period updated");
+  },
+  async deleteLeavePeriod({ params }) {
+    await removePeriod(params.id);
+    return ack("Leave period deleted");
+  },
+
+  // ── policies
+  async listLeavePolicies({ query }) {
+    const r = await policyPage(query);
+    return paginated(r.rows, r.page, r.total);
+  },
+  async createLeavePolicy({ body }) {
+    return created(await addPolicy(body), "Leave policy created");
+  },
+  async getLeavePolicy({ params }) {
+    return ok(await policyById(params.id));
+  },
+  async updateLeavePolicy({ params, body }) {
+    return ok(await changePolicy(params.id, body), "Leave policy updated");
+  },
+  async deleteLeavePolicy({ params }) {
+    await removePolicy(params.id);
+    return ack("Leave policy deleted");
+  },
+
+  // ── holidays
+  async listHolidays({ query }) {
+    const r = await holidayPage(query);
+    return paginated(r.rows, r.page, r.total);
+  },
+  async createHoliday({ body }) {
+    return created(await addHoliday(body), "Holiday created");
+  },
+  async createHolidaysBulk({ body }) {
+    const rows = await addHolidays(body);
+    return created(rows, `${rows.length} holidays created`);
+  },
+  async getHoliday({ params }) {
+    return ok(await holidayById(params.id));
+  },
+  async updateHoliday({ params, body }) {
+    return ok(await changeHoliday(params.id, body), "Holiday updated");
+  },
+  async deleteHoliday({ params }) {
+    await removeHoliday(params.id);
+    return ack("Holiday deleted");
+  },
+
+  // ── allocations, balances, ledger
+  async listLeaveAllocations({ query, auth }) {
+    const r = await allocationPage(auth, query);
+    return paginated(r.rows, r.page, r.total);
+  },
+  async createLeaveAllocations({ body, auth }) {
+    const r = await allocateLeave(auth, body);
+    return created(r, `${r.created_count} allocations created, ${r.skipped_count} skipped`);
+  },
+  async listLeaveBalances({ query, auth, res }) {
+    const r = await balancePage(auth, query);
+    return sendPaginatedJson(res, r.rowsJson, r.page, r.total);
+  },
+  async listLeaveLedger({ query, auth }) {
+    const r = await ledgerPage(auth, query);
+    return paginated(r.rows, r.page, r.total);
+  },
+  async createLeaveAdjustment({ body, auth }) {
+    return created(await adjustBalance(auth, body), "Balance adjusted");
+  },
+
+  // ── leave requests
+  async listLeaveRequests({ query, auth }) {
+    const r = await leaveRequestPage(auth, query);
+    return paginated(r.rows, r.page, r.total);
+  },
+  async createLeaveRequest({ body, auth }) {
+    return created(await submitLeaveRequest(auth, body), "Leave request submitted");
+  },
+  async getLeaveRequest({ params, auth }) {
+    return ok(await leaveRequestById(auth, params.id));
+  },
+  async updateLeaveRequest({ params, body, auth }) {
+    return ok(await decideLeaveRequest(auth, params.id, body), `Leave request ${body.status}`);
+  },
+  async cancelLeaveRequest({ params, auth }) {
+    return ok(await withdrawLeaveRequest(auth, params.id), "Leave request cancelled");
+  },
+
+  // ── work from home
+  async listWfhRequests({ query, auth }) {
+    const r = await wfhRequestPage(auth, query);
+    return paginated(r.rows, r.page, r.total);
+  },
+  async createWfhRequest({ body, auth }) {
+    return created(await submitWfhRequest(auth, body), "Work-from-home request submitted");
+  },
+  async getWfhRequest({ params, auth }) {
+    return ok(await wfhRequestById(auth, params.id));
+  },
+  async updateWfhRequest({ params, body, auth }) {
+    return ok(await decideWfhRequest(auth, params.id, body), `Work-from-home request ${body.status}`);
+  },
+  async cancelWfhRequest({ params, auth }) {
+    return ok(await withdrawWfhRequest(auth, params.id), "Work-from-home request cancelled");
+  },
+
+  // ── working on holidays (compensatory leave)
+  async listWorkingOnHolidayRequests({ query, auth }) {
+    const r = await holidayWorkPage(auth, query);
+    return paginated(r.rows, r.page, r.total);
+  },
+  async createWorkingOnHolidayRequest({ body, auth }) {
+    return created(await submitHolidayWorkClaim(auth, body), "Claim submitted");
+  },
+  async getWorkingOnHolidayRequest({ params, auth }) {
+    return ok(await holidayWorkById(auth, params.id));
+  },
+  async updateWorkingOnHolidayRequest({ params, body, auth }) {
+    return ok(await decideHolidayWorkClaim(auth, params.id, body), `Claim ${body.status}`);
+  },
+  async cancelWorkingOnHolidayRequest({ params, auth }) {
+    return ok(await withdrawHolidayWorkClaim(auth, params.id), "Claim cancelled");
+  },
+
+  // ── encashment
+  async listLeaveEncashments({ query, auth }) {
+    const r = await encashmentPage(auth, query);
+    return paginated(r.rows, r.page, r.total);
+  },
+  async createLeaveEncashment({ body, auth }) {
+    return created(await requestEncashment(auth, body), "Encashment requested");
+  },
+  async getLeaveEncashment({ params, auth }) {
+    return ok(await encashmentById(auth, params.id));
+  },
+  async updateLeaveEncashment({ params, body, auth }) {
+    return ok(await decideEncashment(auth, params.id, body), `Encashment ${body.status}`);
+  },
+  async cancelLeaveEncashment({ params, auth }) {
+    return ok(await withdrawEncashment(auth, params.id), "Encashment cancelled");
+  },
 } satisfies AreaHandlers<"leave">;

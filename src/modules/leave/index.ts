@@ -3,4 +3,4 @@
 export { maxDate, monthRange } from "./calendar.ts";
 export { accrualJob, expiryJob } from "./jobs.ts";
 export { employeeName } from "./json.ts";
-export { holidayApplies } from "./store.ts";
+export { holidayApplies } from "./off-days.ts";

@@ -2,19 +2,22 @@
 // carries a dedupe key, so a second run finds nothing left to do.
 //   leave.accrue  monthly/quarterly accrual parts that have fallen due
 //   leave.expire  lapse of carried-forward and compensatory days not used by their expiry date
+import { tenantPage } from "../../db/central.ts";
 import { db, tenantTx, withTenant } from "../../db/tenancy.ts";
 import { addDays, type DateString, toDateString } from "../../lib/dates.ts";
 import { logger } from "../../log.ts";
 import { loadAttendanceSettings, tenantToday } from "../shared/work-settings.ts";
 import { allocationPostings } from "./allocations.ts";
 import { computeLapses } from "./lapse.ts";
-import { expiringCredits, ledgerDebits, type NewEntry, postEntries } from "./store.ts";
+import { expiringCredits, ledgerDebits, type NewEntry, postEntries } from "./ledger.ts";
 import { lockEmployees } from "../shared/people.ts";
 
+/** Runs `fn` for every tenant (a page of tenants at a time), on the tenant's own date unless `today` is given. */
 async function eachTenant(fn: (today: DateString) => Promise<number>, today?: DateString): Promise<number> {
-  const tenants = await db.tenant.findMany({ select: { id: true } });
   let total = 0;
-  for (const t of tenants) total += await withTenant(t.id, async () => fn(today ?? tenantToday(await loadAttendanceSettings())));
+  for (let tenants = await tenantPage(undefined); tenants.length; tenants = await tenantPage(tenants[tenants.length - 1].id)) {
+    for (const t of tenants) total += await withTenant(t.id, async () => fn(today ?? tenantToday(await loadAttendanceSettings())));
+  }
   return total;
 }
 

@@ -1,27 +1,34 @@
 // Leave requests: counting, every rule of the leave type, the balance check under the
 // per-employee lock, approval/rejection, cancellation with ledger reversal, and the recount of a
-// sandwich neighbour when a request goes away.
+// sandwich neighbour when a request goes away. Submit, decide and cancel run through the shared
+// approval flow (src/modules/shared/approvals.ts).
+import type { components } from "../../../generated/api-types.ts";
 import type { Prisma } from "../../../generated/prisma/client.ts";
 import { audit } from "../../audit.ts";
-import { db, type ScopedTx, tenantTx } from "../../db/tenancy.ts";
-import { created, ok, pageOf, paginated } from "../../http/envelope.ts";
+import { db, type ScopedTx } from "../../db/tenancy.ts";
+import { pageOf } from "../../http/envelope.ts";
 import { conflict, invalidField, notFound } from "../../http/errors.ts";
-import type { AreaHandlers, AuthContext } from "../../http/types.ts";
-import { addDays, daysBetween, type DateString, parseDate, toDateString } from "../../lib/dates.ts";
-import { loadAttendanceSettings, tenantToday } from "../shared/work-settings.ts";
-import { assertCanCancel, assertCanDecide, assertVisible, employeeFilter, fullName, loadEmployee, targetEmployee, visibleEmployees } from "../shared/people.ts";
-import { overlaps } from "./calendar.ts";
-import { Decimal, days, dayString, fromHalves } from "./days.ts";
-import { employeeName, leaveRequestJson } from "./json.ts";
-import { notifyEmployee, notifyManager } from "../shared/notices.ts";
-import { typeApplies } from "./policies.ts";
-import { employeeCalendar, lapsingBefore, ledgerSum, minimumBalance, type OffCalendar, pendingDays, periodFor, postEntries } from "./store.ts";
-import { lockEmployees } from "../shared/people.ts";
-import { consecutiveHalves, countLeaveDays } from "./workdays.ts";
+import type { AuthContext, QueryParams, RequestBody } from "../../http/types.ts";
+import { addDays, type DateString, daysBetween, parseDate, toDateString } from "../../lib/dates.ts";
 import { isHr } from "../shared/access.ts";
+import { cancel, decide, submit } from "../shared/approvals.ts";
+import { notifyEmployee } from "../shared/notices.ts";
+import { assertVisible, employeeFilter, fullName, loadEmployee, lockEmployees, targetEmployee, visibleEmployees } from "../shared/people.ts";
+import { loadAttendanceSettings, tenantToday } from "../shared/work-settings.ts";
+import { overlaps } from "./calendar.ts";
+import { type Decimal, type DayValue, days, dayString, fromHalves } from "./days.ts";
+import { employeeName, leaveRequestJson, type Listing } from "./json.ts";
+import { lapsingBefore, ledgerSum, minimumBalance, pendingDays, postEntries } from "./ledger.ts";
+import { employeeCalendar, type OffCalendar } from "./off-days.ts";
+import { periodFor } from "./periods.ts";
+import { typeApplies } from "./policy-match.ts";
+import { ACTIVE, describeRange } from "./request-filters.ts";
+import { consecutiveHalves, countLeaveDays } from "./workdays.ts";
+
+type LeaveRequestJson = components["schemas"]["LeaveRequest"];
+type Decision = RequestBody<"updateLeaveRequest">;
 
 const include = { ...employeeName, leave_type: { select: { name: true } } } as const;
-const ACTIVE = ["pending", "approved"];
 const MARGIN = 40;
 
 interface ActiveRequest {
@@ -97,50 +104,59 @@ async function loadVisible(auth: AuthContext, id: string) {
   return r;
 }
 
-const describeRange = (from: DateString, to: DateString) => (from === to ? from : `${from} to ${to}`);
+export async function leaveRequestPage(auth: AuthContext, query: QueryParams<"listLeaveRequests">): Promise<Listing<LeaveRequestJson>> {
+  const page = pageOf(query);
+  const scope = await visibleEmployees(auth);
+  const where: Prisma.LeaveRequestWhereInput = {
+    ...employeeFilter(scope, query.employee_id),
+    ...(query.status ? { status: query.status } : {}),
+    ...(query.leave_type_id ? { leave_type_id: query.leave_type_id } : {}),
+    ...(query.from_date ? { to_date: { gte: parseDate(query.from_date) } } : {}),
+    ...(query.to_date ? { from_date: { lte: parseDate(query.to_date) } } : {}),
+  };
+  const [rows, total] = await Promise.all([
+    db.leaveRequest.findMany({ where, include, orderBy: [{ from_date: "desc" }, { created_at: "desc" }], skip: page.skip, take: page.limit }),
+    db.leaveRequest.count({ where }),
+  ]);
+  return { rows: rows.map(leaveRequestJson), page, total };
+}
 
-export const requestHandlers = {
-  async listLeaveRequests({ query, auth }) {
-    const page = pageOf(query);
-    const scope = await visibleEmployees(auth);
-    const where: Prisma.LeaveRequestWhereInput = {
-      ...employeeFilter(scope, query.employee_id),
-      ...(query.status ? { status: query.status } : {}),
-      ...(query.leave_type_id ? { leave_type_id: query.leave_type_id } : {}),
-      ...(query.from_date ? { to_date: { gte: parseDate(query.from_date) } } : {}),
-      ...(query.to_date ? { from_date: { lte: parseDate(query.to_date) } } : {}),
-    };
-    const [rows, total] = await Promise.all([
-      db.leaveRequest.findMany({ where, include, orderBy: [{ from_date: "desc" }, { created_at: "desc" }], skip: page.skip, take: page.limit }),
-      db.leaveRequest.count({ where }),
-    ]);
-    return paginated(rows.map(leaveRequestJson), page, total);
-  },
+/**
+ * A leave request (pending), for the caller or - by hr - for another employee: the type's rules
+ * (active, applies, half days, notice, attachment, consecutive days), no overlap with other leave
+ * or work from home, days counted on the employee's calendar (sandwich rule), and - for a paid
+ * type - enough balance net of pending reservations and days lapsing before the leave, all under
+ * the employee's lock so that parallel requests cannot overdraw.
+ */
+export async function submitLeaveRequest(auth: AuthContext, body: RequestBody<"createLeaveRequest">): Promise<LeaveRequestJson> {
+  const employeeId = targetEmployee(auth, body.employee_id);
+  if (body.to_date < body.from_date) throw invalidField("body.to_date", "must not be before from_date");
+  if (body.from_date === body.to_date && body.half_day_start && body.half_day_end) throw invalidField("body.half_day_end", "cannot be combined with half_day_start on a one-day request");
+  const emp = await loadEmployee(employeeId);
+  if (body.from_date < toDateString(emp.joining_date)) throw conflict(`The employee joins on ${toDateString(emp.joining_date)}; leave cannot start before that`);
+  if (emp.status === "exited") throw conflict("The employee has exited");
+  const type = await db.leaveType.findFirst({ where: { id: body.leave_type_id } });
+  if (!type) throw notFound("Leave type");
+  if (!type.active) throw conflict(`${type.name} is no longer in use`);
+  if (!typeApplies(type, emp)) throw conflict(`${type.name} does not apply to this employee`);
+  if ((body.half_day_start || body.half_day_end) && !type.allow_half_day) throw conflict(`${type.name} cannot be taken in half days`);
+  if (body.attachment_file_id) {
+    const f = await db.storedFile.findFirst({ where: { id: body.attachment_file_id, ...(isHr(auth) ? {} : { uploaded_by: auth.userId }) }, select: { id: true } });
+    if (!f) throw notFound("File");
+  }
+  const period = await periodFor(db, body.from_date, body.to_date);
+  const today = tenantToday(await loadAttendanceSettings());
+  const selfService = !isHr(auth);
+  if (selfService && type.min_notice_days > 0 && daysBetween(today, body.from_date) < type.min_notice_days)
+    throw conflict(`${type.name} needs ${type.min_notice_days} days' notice: apply by ${addDays(body.from_date, -type.min_notice_days)} for leave from ${body.from_date}`);
+  const req = { from: body.from_date, to: body.to_date, half_day_start: Boolean(body.half_day_start), half_day_end: Boolean(body.half_day_end) };
+  let sandwiched: DateString[] = [];
+  const what = (n: DayValue) => `${dayString(n)} days of ${type.name} (${describeRange(req.from, req.to)})`;
 
-  async createLeaveRequest({ body, auth }) {
-    const employeeId = targetEmployee(auth, body.employee_id);
-    if (body.to_date < body.from_date) throw invalidField("body.to_date", "must not be before from_date");
-    if (body.from_date === body.to_date && body.half_day_start && body.half_day_end) throw invalidField("body.half_day_end", "cannot be combined with half_day_start on a one-day request");
-    const emp = await loadEmployee(employeeId);
-    if (body.from_date < toDateString(emp.joining_date)) throw conflict(`The employee joins on ${toDateString(emp.joining_date)}; leave cannot start before that`);
-    if (emp.status === "exited") throw conflict("The employee has exited");
-    const type = await db.leaveType.findFirst({ where: { id: body.leave_type_id } });
-    if (!type) throw notFound("Leave type");
-    if (!type.active) throw conflict(`${type.name} is no longer in use`);
-    if (!typeApplies(type, emp)) throw conflict(`${type.name} does not apply to this employee`);
-    if ((body.half_day_start || body.half_day_end) && !type.allow_half_day) throw conflict(`${type.name} cannot be taken in half days`);
-    if (body.attachment_file_id) {
-      const f = await db.storedFile.findFirst({ where: { id: body.attachment_file_id, ...(isHr(auth) ? {} : { uploaded_by: auth.userId }) }, select: { id: true } });
-      if (!f) throw notFound("File");
-    }
-    const period = await periodFor(db, body.from_date, body.to_date);
-    const today = tenantToday(await loadAttendanceSettings());
-    const selfService = !isHr(auth);
-    if (selfService && type.min_notice_days > 0 && daysBetween(today, body.from_date) < type.min_notice_days)
-      throw conflict(`${type.name} needs ${type.min_notice_days} days' notice: apply by ${addDays(body.from_date, -type.min_notice_days)} for leave from ${body.from_date}`);
-    const req = { from: body.from_date, to: body.to_date, half_day_start: Boolean(body.half_day_start), half_day_end: Boolean(body.half_day_end) };
-
-    const row = await tenantTx(async (tx) => {
+  const row = await submit({
+    entity: "leave_request",
+    employee: emp,
+    async create(tx) {
       await lockEmployees(tx, [employeeId]);
       const around = await activeAround(tx, employeeId, req.from, req.to);
       const clash = around.find((r) => overlaps(r.from, r.to, req.from, req.to));
@@ -150,6 +166,7 @@ export const requestHandlers = {
       const cal = await employeeCalendar(tx, emp, req.from, req.to);
       const counted = count(req, type.sandwich_rule, cal, around);
       if (counted.halves === 0) throw conflict("The dates contain no working day (only weekly offs and holidays)");
+      sandwiched = counted.sandwiched;
       const n = fromHalves(counted.halves);
       if (type.max_consecutive_days) {
         const sameType = around.filter((r) => r.leave_type_id === type.id).map((r) => ({ from: r.from, to: r.to, halves: r.days.times(2).toNumber() }));
@@ -167,7 +184,7 @@ export const requestHandlers = {
         if (available.minus(n).lt(min))
           throw conflict(`Insufficient ${type.name} balance: ${dayString(available)} days available${min.isNegative() ? ` (may go down to ${dayString(min)})` : ""}, ${dayString(n)} requested`);
       }
-      const r = await tx.leaveRequest.create({
+      return tx.leaveRequest.create({
         data: {
           employee_id: employeeId,
           leave_type_id: type.id,
@@ -180,83 +197,108 @@ export const requestHandlers = {
           reason: body.reason ?? null,
           attachment_file_id: body.attachment_file_id ?? null,
           requested_by: auth.userId,
-        } as any,
+        },
         include,
       });
-      await audit({ action: "leave_request.created", entity_type: "leave_request", entity_id: r.id, changes: { employee_id: employeeId, leave_type: type.code, from_date: req.from, to_date: req.to, days: dayString(n), sandwiched: counted.sandwiched } }, tx);
-      const what = `${dayString(n)} days of ${type.name} (${describeRange(req.from, req.to)})`;
-      await notifyEmployee(tx, employeeId, { kind: "leave.submitted", title: `Leave request submitted: ${what}`, body: "It is waiting for approval." });
-      await notifyManager(tx, emp, { kind: "leave.approval_needed", title: `${fullName(emp)} requests ${what}`, body: body.reason ?? undefined });
-      return r;
-    });
-    return created(leaveRequestJson(row), "Leave request submitted");
-  },
+    },
+    changes: (r) => ({ employee_id: employeeId, leave_type: type.code, from_date: req.from, to_date: req.to, days: dayString(r.days), sandwiched }),
+    employeeNotice: (r) => ({ kind: "leave.submitted", title: `Leave request submitted: ${what(r.days)}`, body: "It is waiting for approval." }),
+    managerNotice: (r) => ({ kind: "leave.approval_needed", title: `${fullName(emp)} requests ${what(r.days)}`, body: body.reason ?? undefined }),
+  });
+  return leaveRequestJson(row);
+}
 
-  async getLeaveRequest({ params, auth }) {
-    return ok(leaveRequestJson(await loadVisible(auth, params.id)));
-  },
+export async function leaveRequestById(auth: AuthContext, id: string): Promise<LeaveRequestJson> {
+  return leaveRequestJson(await loadVisible(auth, id));
+}
 
-  async updateLeaveRequest({ params, body, auth }) {
-    const r = await loadVisible(auth, params.id);
-    const emp = await loadEmployee(r.employee_id);
-    assertCanDecide(auth, emp);
-    const row = await tenantTx(async (tx) => {
-      await lockEmployees(tx, [r.employee_id]);
-      const cur = await tx.leaveRequest.findFirstOrThrow({ where: { id: r.id } });
-      if (cur.status !== "pending") throw conflict(`The request is already ${cur.status}`);
-      const type = await tx.leaveType.findFirstOrThrow({ where: { id: cur.leave_type_id } });
-      const n = days(cur.days);
-      const from = toDateString(cur.from_date);
-      if (body.status === "approved") {
-        const min = minimumBalance(type);
+/**
+ * Approve or reject (the employee's manager or hr, never the employee): an approval checks the
+ * balance again (net of days lapsing before the leave) and debits the ledger; a rejection lets
+ * later requests that were charged a sandwich bridge to this one be recounted.
+ */
+export async function decideLeaveRequest(auth: AuthContext, id: string, decision: Decision): Promise<LeaveRequestJson> {
+  const r = await loadVisible(auth, id);
+  const emp = await loadEmployee(r.employee_id);
+  const row = await decide(
+    auth,
+    {
+      entity: "leave_request",
+      employee: emp,
+      async lock(tx) {
+        await lockEmployees(tx, [r.employee_id]);
+        const cur = await tx.leaveRequest.findFirstOrThrow({ where: { id: r.id } });
+        return { ...cur, type: await tx.leaveType.findFirstOrThrow({ where: { id: cur.leave_type_id } }) };
+      },
+      async apply(tx, cur, status) {
+        if (status !== "approved") return;
+        const n = days(cur.days);
+        const from = toDateString(cur.from_date);
+        const min = minimumBalance(cur.type);
         const account = { employee_id: cur.employee_id, leave_type_id: cur.leave_type_id, period_id: cur.period_id };
         if (min) {
           const [ledger, lapsing] = await Promise.all([ledgerSum(tx, account), lapsingBefore(tx, account, from)]);
           const available = ledger.minus(lapsing);
-          if (available.minus(n).lt(min)) throw conflict(`Insufficient ${type.name} balance to approve: ${dayString(available)} days left, ${dayString(n)} requested`);
+          if (available.minus(n).lt(min)) throw conflict(`Insufficient ${cur.type.name} balance to approve: ${dayString(available)} days left, ${dayString(n)} requested`);
         }
         await postEntries(tx, [{ ...account, entry_type: "taken", days: n.negated(), effective_date: from, reference_type: "leave_request", reference_id: cur.id, dedupe_key: `taken:${cur.id}`, created_by: auth.userId }]);
-      }
-      const updated = await tx.leaveRequest.update({
-        where: { id: cur.id },
-        data: { status: body.status, decided_by: auth.userId, decided_at: new Date(), decision_comment: body.comment ?? null },
-        include,
-      });
-      await audit({ action: `leave_request.${body.status}`, entity_type: "leave_request", entity_id: cur.id, changes: { status: { from: "pending", to: body.status }, comment: body.comment ?? null } }, tx);
-      await notifyEmployee(tx, cur.employee_id, {
-        kind: `leave.${body.status}`,
-        title: `Your leave from ${describeRange(from, toDateString(cur.to_date))} was ${body.status}`,
-        body: body.comment ?? `${dayString(n)} days of ${type.name}.`,
-      });
-      if (body.status === "rejected") await recountNeighbours(tx, cur, emp, auth.userId);
-      return updated;
-    });
-    return ok(leaveRequestJson(row), `Leave request ${body.status}`);
-  },
+      },
+      save: (tx, cur, columns) => tx.leaveRequest.update({ where: { id: cur.id }, data: columns, include }),
+      notice: (cur, status, comment) => ({
+        kind: `leave.${status}`,
+        title: `Your leave from ${describeRange(toDateString(cur.from_date), toDateString(cur.to_date))} was ${status}`,
+        body: comment ?? `${dayString(cur.days)} days of ${cur.type.name}.`,
+      }),
+      after: (tx, cur, status) => (status === "rejected" ? recountNeighbours(tx, cur, emp, auth.userId) : Promise.resolve()),
+    },
+    decision,
+  );
+  return leaveRequestJson(row);
+}
 
-  async cancelLeaveRequest({ params, auth }) {
-    const r = await loadVisible(auth, params.id);
-    const emp = await loadEmployee(r.employee_id);
-    const today = tenantToday(await loadAttendanceSettings());
-    const row = await tenantTx(async (tx) => {
+/**
+ * Cancel (see assertCanCancel: the employee or manager only before an approved leave starts): an
+ * approved leave's days go back to the balance, and later sandwich neighbours are recounted.
+ */
+export async function withdrawLeaveRequest(auth: AuthContext, id: string): Promise<LeaveRequestJson> {
+  const r = await loadVisible(auth, id);
+  const emp = await loadEmployee(r.employee_id);
+  const today = tenantToday(await loadAttendanceSettings());
+  const row = await cancel(auth, {
+    entity: "leave_request",
+    async lock(tx) {
       await lockEmployees(tx, [r.employee_id]);
-      const cur = await tx.leaveRequest.findFirstOrThrow({ where: { id: r.id } });
-      const from = toDateString(cur.from_date);
-      assertCanCancel(auth, emp, cur.status, { started: from <= today, approvedBySelf: true });
-      if (cur.status === "approved") {
-        const net = await tx.leaveLedgerEntry.aggregate({ where: { reference_id: cur.id, entry_type: { in: ["taken", "cancelled"] } }, _sum: { days: true } });
-        const back = days(net._sum.days).negated();
-        if (back.gt(0))
-          await postEntries(tx, [
-            { employee_id: cur.employee_id, leave_type_id: cur.leave_type_id, period_id: cur.period_id, entry_type: "cancelled", days: back, effective_date: from, reference_type: "leave_request", reference_id: cur.id, dedupe_key: `cancelled:${cur.id}`, reason: "leave cancelled", created_by: auth.userId },
-          ]);
-      }
-      const updated = await tx.leaveRequest.update({ where: { id: cur.id }, data: { status: "cancelled", cancelled_by: auth.userId, cancelled_at: new Date() }, include });
-      await audit({ action: "leave_request.cancelled", entity_type: "leave_request", entity_id: cur.id, changes: { status: { from: cur.status, to: "cancelled" } } }, tx);
-      await notifyEmployee(tx, cur.employee_id, { kind: "leave.cancelled", title: `Your leave from ${describeRange(from, toDateString(cur.to_date))} was cancelled`, body: cur.status === "approved" ? `${dayString(cur.days)} days returned to your balance.` : undefined });
-      await recountNeighbours(tx, cur, emp, auth.userId);
-      return updated;
-    });
-    return ok(leaveRequestJson(row), "Leave request cancelled");
-  },
-} satisfies Partial<AreaHandlers<"leave">>;
+      return tx.leaveRequest.findFirstOrThrow({ where: { id: r.id } });
+    },
+    allow: { employee: emp, started: (cur) => toDateString(cur.from_date) <= today, approvedBySelf: true },
+    async apply(tx, cur) {
+      if (cur.status !== "approved") return;
+      const net = await tx.leaveLedgerEntry.aggregate({ where: { reference_id: cur.id, entry_type: { in: ["taken", "cancelled"] } }, _sum: { days: true } });
+      const back = days(net._sum.days).negated();
+      if (back.gt(0))
+        await postEntries(tx, [
+          {
+            employee_id: cur.employee_id,
+            leave_type_id: cur.leave_type_id,
+            period_id: cur.period_id,
+            entry_type: "cancelled",
+            days: back,
+            effective_date: toDateString(cur.from_date),
+            reference_type: "leave_request",
+            reference_id: cur.id,
+            dedupe_key: `cancelled:${cur.id}`,
+            reason: "leave cancelled",
+            created_by: auth.userId,
+          },
+        ]);
+    },
+    save: (tx, cur, columns) => tx.leaveRequest.update({ where: { id: cur.id }, data: columns, include }),
+    notice: (cur) => ({
+      kind: "leave.cancelled",
+      title: `Your leave from ${describeRange(toDateString(cur.from_date), toDateString(cur.to_date))} was cancelled`,
+      body: cur.status === "approved" ? `${dayString(cur.days)} days returned to your balance.` : undefined,
+    }),
+    after: (tx, cur) => recountNeighbours(tx, cur, emp, auth.userId),
+  });
+  return leaveRequestJson(row);
+}

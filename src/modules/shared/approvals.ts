@@ -53,8 +53,8 @@ export interface SubmitFlow<R extends RequestRow> {
   create(tx: ScopedTx): Promise<R>;
   /** The audit entry's changes. */
   changes(row: R): Record<string, unknown>;
-  /** The notice to the employee's manager, if any. */
-  managerNotice(row: R): Notice;
+  /** The notice to the employee's manager, if any (optional: a request only hr decides, such as an encashment, tells no manager). */
+  managerNotice?(row: R): Notice;
   /** A notice to the employee too (a receipt when someone else filed it, for one). */
   employeeNotice?(row: R): Notice | null;
 }
@@ -66,7 +66,7 @@ export function submit<R extends RequestRow>(flow: SubmitFlow<R>): Promise<R> {
     await audit({ action: `${flow.entity}.created`, entity_type: flow.entity, entity_id: row.id, changes: flow.changes(row) }, tx);
     const receipt = flow.employeeNotice?.(row);
     if (receipt) await notifyEmployee(tx, row.employee_id, receipt);
-    await notifyManager(tx, flow.employee, flow.managerNotice(row));
+    if (flow.managerNotice) await notifyManager(tx, flow.employee, flow.managerNotice(row));
     return row;
   });
 }

@@ -1,18 +1,16 @@
-// Database side of the leave rules: locks, ledger sums, reservations, off-day calendars, periods.
+// The leave ledger: balances (sums of an account's entries), days reserved by pending requests,
+// expiring credits and their lapse, the lowest balance a type allows, and postings.
 //
 // Locking: every operation that reserves or debits an employee's balance runs in a tenantTx and
 // first takes lockEmployees (src/modules/shared/people.ts): a transaction-level advisory lock on
 // that employee plus a shared lock on the tenant's leave data, which bulk allocation takes
 // exclusively. Checks and writes therefore happen one at a time per employee, so parallel
 // requests/approvals can never overdraw.
-import { execute, sql, tenant } from "../../db/sql.ts";
-import { db, type ScopedTx } from "../../db/tenancy.ts";
-import { addDays, type DateString, parseDate, toDateString, weekday } from "../../lib/dates.ts";
-import { conflict } from "../../http/errors.ts";
-import { loadAttendanceSettings } from "../shared/work-settings.ts";
+import type { db, ScopedTx } from "../../db/tenancy.ts";
+import { type DateString, toDateString } from "../../lib/dates.ts";
 import { Decimal, days } from "./days.ts";
 import { computeLapses, type Debit, type ExpiringCredit } from "./lapse.ts";
-import type { IsOff } from "./workdays.ts";
+import { insertLedgerEntries } from "./queries.ts";
 
 type Client = ScopedTx | typeof db;
 
@@ -124,76 +122,5 @@ export async function postEntries(c: Client, entries: NewEntry[]): Promise<numbe
     dedupe_key: e.dedupe_key ?? null,
     created_by: e.created_by ?? null,
   }));
-  return execute(
-    sql`
-    INSERT INTO leave_ledger_entries (tenant_id, employee_id, leave_type_id, period_id, entry_type, days, effective_date, expires_on, reference_type, reference_id, reason, dedupe_key, created_by)
-    SELECT ${tenant}::uuid, x.employee_id, x.leave_type_id, x.period_id, x.entry_type, x.days, x.effective_date, x.expires_on, x.reference_type, x.reference_id, x.reason, x.dedupe_key, x.created_by
-      FROM jsonb_to_recordset(${JSON.stringify(rows)}::jsonb) AS x(employee_id uuid, leave_type_id uuid, period_id uuid, entry_type text, days numeric, effective_date date, expires_on date,
-                                                             reference_type text, reference_id uuid, reason text, dedupe_key text, created_by uuid)
-    ON CONFLICT (tenant_id, dedupe_key) DO NOTHING`,
-    c,
-  );
-}
-
-// ───────────────────────────── calendars ─────────────────────────────
-
-export interface HolidayRow {
-  date: DateString;
-  name: string;
-  branch_id: string | null;
-  work_location_id: string | null;
-}
-
-export async function holidaysBetween(c: Client, from: DateString, to: DateString): Promise<HolidayRow[]> {
-  const rows = await c.holiday.findMany({
-    where: { date: { gte: parseDate(from), lte: parseDate(to) }, is_optional: false },
-    select: { date: true, name: true, branch_id: true, work_location_id: true },
-    orderBy: { date: "asc" },
-  });
-  return rows.map((r) => ({ ...r, date: toDateString(r.date) }));
-}
-
-export function holidayApplies(h: HolidayRow, e: { branch_id: string | null; work_location_id: string | null }): boolean {
-  return (h.branch_id === null || h.branch_id === e.branch_id) && (h.work_location_id === null || h.work_location_id === e.work_location_id);
-}
-
-export interface OffCalendar {
-  isOff: IsOff;
-  holidayName: (d: DateString) => string | null;
-  weeklyOffs: number[];
-}
-
-export function offCalendar(weeklyOffs: number[], holidays: HolidayRow[], e: { branch_id: string | null; work_location_id: string | null }): OffCalendar {
-  const names = new Map<DateString, string>();
-  for (const h of holidays) if (holidayApplies(h, e) && !names.has(h.date)) names.set(h.date, h.name);
-  const offs = new Set(weeklyOffs);
-  return { isOff: (d) => offs.has(weekday(d)) || names.has(d), holidayName: (d) => names.get(d) ?? null, weeklyOffs };
-}
-
-/** Off days of one employee around [from, to] (a margin of 40 days each side for sandwich bridges). */
-export async function employeeCalendar(c: Client, e: { branch_id: string | null; work_location_id: string | null }, from: DateString, to: DateString): Promise<OffCalendar> {
-  const [settings, holidays] = await Promise.all([loadAttendanceSettings(c as typeof db), holidaysBetween(c, addDays(from, -40), addDays(to, 40))]);
-  return offCalendar(settings.weekly_offs, holidays, e);
-}
-
-// ───────────────────────────── periods ─────────────────────────────
-
-export interface PeriodRow {
-  id: string;
-  name: string;
-  start_date: Date;
-  end_date: Date;
-  is_current: boolean;
-}
-
-/** The period containing the whole range; 409 when the range is outside every period or spans two. */
-export async function periodFor(c: Client, from: DateString, to: DateString): Promise<PeriodRow> {
-  const p = await c.leavePeriod.findFirst({ where: { start_date: { lte: parseDate(from) }, end_date: { gte: parseDate(from) } } });
-  if (!p) throw conflict(`No leave period contains ${from}; ask hr to create the leave period first`);
-  if (toDateString(p.end_date) < to) throw conflict(`The dates span two leave periods (${p.name} ends on ${toDateString(p.end_date)}); submit one request per period`);
-  return p;
-}
-
-export async function currentPeriod(c: Client): Promise<PeriodRow | null> {
-  return c.leavePeriod.findFirst({ where: { is_current: true } });
+  return insertLedgerEntries(c, rows);
 }

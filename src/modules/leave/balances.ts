@@ -1,0 +1,82 @@
+// Balances: the balances page (every type's buckets per employee, from the ledger and pending
+// reservations), the ledger itself, and hr's manual adjustments.
+import type { Prisma } from "../../../generated/prisma/client.ts";
+import { audit } from "../../audit.ts";
+import { db, tenantTx } from "../../db/tenancy.ts";
+import { type Page, pageOf } from "../../http/envelope.ts";
+import { conflict, invalidField, notFound } from "../../http/errors.ts";
+import type { AuthContext, QueryParams, RequestBody } from "../../http/types.ts";
+import { parseDate } from "../../lib/dates.ts";
+import { isHr } from "../shared/access.ts";
+import { notifyEmployee } from "../shared/notices.ts";
+import { employeeFilter, employeeScopeSql, loadEmployee, lockEmployees, visibleEmployees } from "../shared/people.ts";
+import { loadAttendanceSettings, tenantToday } from "../shared/work-settings.ts";
+import { days, dayString } from "./days.ts";
+import { ledgerJson, type Listing } from "./json.ts";
+import { ledgerSum, minimumBalance } from "./ledger.ts";
+import { namedOrCurrentPeriod } from "./periods.ts";
+import { balancesPage } from "./queries.ts";
+
+type LedgerJson = ReturnType<typeof ledgerJson>;
+
+/**
+ * A page of employees in the caller's scope with their balances of the period (the current one
+ * by default), as the JSON text of the rows PostgreSQL wrote (sent as it is: a hot path).
+ */
+export async function balancePage(auth: AuthContext, query: QueryParams<"listLeaveBalances">): Promise<{ rowsJson: string; page: Page; total: number }> {
+  const page = pageOf(query);
+  const r = await balancesPage({
+    scope: employeeScopeSql(auth),
+    employeeId: query.employee_id,
+    periodId: query.period_id,
+    leaveTypeId: query.leave_type_id,
+    wholeCompany: isHr(auth) && !query.employee_id,
+    limit: page.limit,
+    skip: page.skip,
+  });
+  if (!r.period_id) throw notFound(query.period_id ? "Leave period" : "Current leave period");
+  return { rowsJson: r.rows, page, total: r.total };
+}
+
+export async function ledgerPage(auth: AuthContext, query: QueryParams<"listLeaveLedger">): Promise<Listing<LedgerJson>> {
+  const page = pageOf(query);
+  const [period, scope] = await Promise.all([namedOrCurrentPeriod(db, query.period_id), visibleEmployees(auth)]);
+  const where: Prisma.LeaveLedgerEntryWhereInput = {
+    period_id: period.id,
+    ...employeeFilter(scope, query.employee_id),
+    ...(query.leave_type_id ? { leave_type_id: query.leave_type_id } : {}),
+    ...(query.entry_type ? { entry_type: query.entry_type } : {}),
+  };
+  const [rows, total] = await Promise.all([
+    db.leaveLedgerEntry.findMany({ where, orderBy: [{ effective_date: "asc" }, { created_at: "asc" }, { id: "asc" }], skip: page.skip, take: page.limit }),
+    db.leaveLedgerEntry.count({ where }),
+  ]);
+  return { rows: rows.map(ledgerJson), page, total };
+}
+
+/** An adjustment entry (never taking a paid type below its lowest allowed balance); the employee is told. */
+export async function adjustBalance(auth: AuthContext, body: RequestBody<"createLeaveAdjustment">): Promise<LedgerJson> {
+  const amount = days(body.days);
+  if (amount.isZero()) throw invalidField("body.days", "must not be zero");
+  await loadEmployee(body.employee_id);
+  const type = await db.leaveType.findFirst({ where: { id: body.leave_type_id } });
+  if (!type) throw notFound("Leave type");
+  const period = await namedOrCurrentPeriod(db, body.period_id);
+  const today = tenantToday(await loadAttendanceSettings());
+  const entry = await tenantTx(async (tx) => {
+    await lockEmployees(tx, [body.employee_id]);
+    const account = { employee_id: body.employee_id, leave_type_id: type.id, period_id: period.id };
+    const min = minimumBalance(type);
+    if (amount.isNegative() && min) {
+      const after = (await ledgerSum(tx, account)).plus(amount);
+      if (after.lt(min)) throw conflict(`The adjustment would take the balance to ${dayString(after)}, below the allowed ${dayString(min)}`);
+    }
+    const row = await tx.leaveLedgerEntry.create({
+      data: { ...account, entry_type: "adjustment", days: amount.toString(), effective_date: parseDate(today), reason: body.reason, created_by: auth.userId },
+    });
+    await audit({ action: "leave_balance.adjusted", entity_type: "employee", entity_id: body.employee_id, changes: { leave_type_id: type.id, period_id: period.id, days: dayString(amount), reason: body.reason } }, tx);
+    await notifyEmployee(tx, body.employee_id, { kind: "leave.adjusted", title: `Your ${type.name} balance was adjusted by ${dayString(amount)} days`, body: body.reason });
+    return row;
+  });
+  return ledgerJson(entry);
+}

@@ -1,0 +1,158 @@
+// Raw SQL of the leave area (src/db/sql.ts: every statement filters each table it names by the
+// active tenant). Everything else the area reads and writes goes through the scoped Prisma client.
+//   - insertLedgerEntries: set-based ledger postings, idempotent on dedupe_key
+//   - insertAllocations: set-based allocations, skipping an employee/type/period allocated already
+//   - balancesPage: the leave balances page in one prepared statement (a measured hot path)
+import { empty, execute, query, readPrepared, type Sql, sql, tenant } from "../../db/sql.ts";
+import type { db, ScopedTx } from "../../db/tenancy.ts";
+import type { DateString } from "../../lib/dates.ts";
+
+type Client = ScopedTx | typeof db;
+
+export interface LedgerRow {
+  employee_id: string;
+  leave_type_id: string;
+  period_id: string;
+  entry_type: string;
+  days: string;
+  effective_date: DateString;
+  expires_on: DateString | null;
+  reference_type: string | null;
+  reference_id: string | null;
+  reason: string | null;
+  dedupe_key: string | null;
+  created_by: string | null;
+}
+
+/**
+ * Appends ledger entries in one INSERT (no per-row ORM work, so bulk postings stay cheap); an entry
+ * whose dedupe_key exists already is skipped. Returns the number written.
+ */
+export function insertLedgerEntries(c: Client, rows: LedgerRow[]): Promise<number> {
+  return execute(
+    sql`
+    INSERT INTO leave_ledger_entries (tenant_id, employee_id, leave_type_id, period_id, entry_type, days, effective_date, expires_on, reference_type, reference_id, reason, dedupe_key, created_by)
+    SELECT ${tenant}::uuid, x.employee_id, x.leave_type_id, x.period_id, x.entry_type, x.days, x.effective_date, x.expires_on, x.reference_type, x.reference_id, x.reason, x.dedupe_key, x.created_by
+      FROM jsonb_to_recordset(${JSON.stringify(rows)}::jsonb) AS x(employee_id uuid, leave_type_id uuid, period_id uuid, entry_type text, days numeric, effective_date date, expires_on date,
+                                                             reference_type text, reference_id uuid, reason text, dedupe_key text, created_by uuid)
+    ON CONFLICT (tenant_id, dedupe_key) DO NOTHING`,
+    c,
+  );
+}
+
+export interface AllocationRow {
+  employee_id: string;
+  leave_type_id: string;
+  period_id: string;
+  policy_id: string | null;
+  days: string;
+  accrual: string;
+  accrual_day: string;
+  effective_from: DateString;
+  carried_forward: string;
+  carry_forward_expires_on: DateString | null;
+  notes: string | null;
+  created_by: string;
+}
+
+export interface MadeAllocation {
+  id: string;
+  employee_id: string;
+  leave_type_id: string;
+  period_id: string;
+  days: string;
+  accrual: string;
+  accrual_day: string;
+  carried_forward: string;
+  carry_forward_expires_on: DateString | null;
+}
+
+/** One set-based INSERT; rows for an employee/type/period allocated already are skipped (not returned). */
+export function insertAllocations(tx: ScopedTx, rows: AllocationRow[]): Promise<MadeAllocation[]> {
+  return query<MadeAllocation>(
+    sql`
+    INSERT INTO leave_allocations (tenant_id, employee_id, leave_type_id, period_id, policy_id, days, accrual, accrual_day, effective_from, carried_forward, carry_forward_expires_on, notes, created_by)
+    SELECT ${tenant}::uuid, x.employee_id, x.leave_type_id, x.period_id, x.policy_id, x.days, x.accrual, x.accrual_day, x.effective_from, x.carried_forward, x.carry_forward_expires_on, x.notes, x.created_by
+      FROM jsonb_to_recordset(${JSON.stringify(rows)}::jsonb) AS x(employee_id uuid, leave_type_id uuid, period_id uuid, policy_id uuid, days numeric, accrual text, accrual_day text,
+                                                             effective_from date, carried_forward numeric, carry_forward_expires_on date, notes text, created_by uuid)
+    ON CONFLICT (tenant_id, employee_id, leave_type_id, period_id) DO NOTHING
+    RETURNING id::text, employee_id::text, leave_type_id::text, period_id::text, days::text, accrual, accrual_day, carried_forward::text, carry_forward_expires_on::text`,
+    tx,
+  );
+}
+
+export interface BalancesPageInput {
+  /** The caller's scope as a condition on the employees alias `e` (employeeScopeSql). */
+  scope: Sql;
+  employeeId?: string;
+  /** The named period, else the current one. */
+  periodId?: string;
+  leaveTypeId?: string;
+  /** Every live employee of the company: the total is the kept count instead of a count. */
+  wholeCompany: boolean;
+  limit: number;
+  skip: number;
+}
+
+/**
+ * One statement: the period, the page of employees in the caller's scope and their count, and per
+ * employee (LATERAL, so each lookup uses the (tenant_id, employee_id, ...) indexes whatever the
+ * planner estimates) the ledger sums per type and bucket and the pending reservations. PostgreSQL
+ * writes the rows as JSON in their final form: sums of DECIMAL(6,1) print with one decimal place
+ * ("12.0"), the DayCount form. `period_id` is null when there is no such period.
+ */
+export async function balancesPage(i: BalancesPageInput): Promise<{ period_id: string | null; total: number; rows: string }> {
+  const empFilter = sql`e.deleted_at IS NULL AND ${i.scope}
+      ${i.employeeId ? sql`AND e.id = ${i.employeeId}::uuid` : empty}`;
+  // the total is the kept count (employee_department_counts, maintained by a trigger) when the
+  // page is of every live employee, instead of counting the employees on every page
+  const total = i.wholeCompany
+    ? sql`(SELECT coalesce(sum(live_count), 0)::int FROM employee_department_counts WHERE tenant_id = ${tenant}::uuid)`
+    : sql`(SELECT count(*)::int FROM employees e WHERE e.tenant_id = ${tenant}::uuid AND ${empFilter})`;
+  const periodSql = i.periodId ? sql`id = ${i.periodId}::uuid` : sql`is_current`;
+  const byType = (f: Sql) => (i.leaveTypeId ? f : empty);
+  const [r] = await readPrepared<{ period_id: string | null; total: number; rows: string }>(sql`
+      WITH per AS (
+        SELECT id FROM leave_periods WHERE tenant_id = ${tenant}::uuid AND ${periodSql} LIMIT 1
+      ), emp AS (
+        SELECT e.id, e.first_name, e.last_name, e.employee_code FROM employees e WHERE e.tenant_id = ${tenant}::uuid AND ${empFilter}
+         ORDER BY e.employee_code LIMIT ${i.limit} OFFSET ${i.skip}
+      )
+      SELECT (SELECT id::text FROM per) AS period_id,
+             ${total} AS total,
+             (SELECT coalesce(json_agg(json_build_object(
+                 'employee_id', emp.id, 'employee_name', btrim(emp.first_name || ' ' || emp.last_name), 'employee_code', emp.employee_code,
+                 'leave_type_id', t.id, 'leave_type_code', t.code, 'leave_type_name', t.name, 'is_paid', t.is_paid, 'period_id', (SELECT id FROM per),
+                 'allocated', coalesce(a.allocated, 0.0)::text, 'carried', coalesce(a.carried, 0.0)::text, 'accrued', coalesce(a.accrued, 0.0)::text,
+                 'comp_off', coalesce(a.comp_off, 0.0)::text, 'adjusted', coalesce(a.adjusted, 0.0)::text, 'expired', coalesce(-a.expired, 0.0)::text,
+                 'taken', coalesce(-a.taken, 0.0)::text, 'pending', coalesce(a.pending, 0.0)::text, 'encashed', coalesce(-a.encashed, 0.0)::text,
+                 'available', (coalesce(a.ledger, 0.0) - coalesce(a.pending, 0.0))::text
+               ) ORDER BY emp.employee_code, t.code), '[]')::text
+          FROM emp
+          CROSS JOIN LATERAL (
+            SELECT u.leave_type_id,
+                   sum(u.days) FILTER (WHERE u.kind = 'allocation') AS allocated,
+                   sum(u.days) FILTER (WHERE u.kind = 'carry_forward') AS carried,
+                   sum(u.days) FILTER (WHERE u.kind = 'accrual') AS accrued,
+                   sum(u.days) FILTER (WHERE u.kind = 'comp_off') AS comp_off,
+                   sum(u.days) FILTER (WHERE u.kind = 'adjustment') AS adjusted,
+                   sum(u.days) FILTER (WHERE u.kind = 'expiry') AS expired,
+                   sum(u.days) FILTER (WHERE u.kind IN ('taken', 'cancelled')) AS taken,
+                   sum(u.days) FILTER (WHERE u.kind = 'encashed') AS encashed,
+                   sum(u.days) FILTER (WHERE u.kind <> 'pending') AS ledger,
+                   sum(u.days) FILTER (WHERE u.kind = 'pending') AS pending
+              FROM (
+                SELECT l.leave_type_id, l.entry_type AS kind, l.days FROM leave_ledger_entries l
+                 WHERE l.tenant_id = ${tenant}::uuid AND l.employee_id = emp.id AND l.period_id = (SELECT id FROM per) ${byType(sql`AND l.leave_type_id = ${i.leaveTypeId}::uuid`)}
+                UNION ALL
+                SELECT q.leave_type_id, 'pending', q.days FROM leave_requests q
+                 WHERE q.tenant_id = ${tenant}::uuid AND q.employee_id = emp.id AND q.period_id = (SELECT id FROM per) AND q.status = 'pending' ${byType(sql`AND q.leave_type_id = ${i.leaveTypeId}::uuid`)}
+                UNION ALL
+                SELECT x.leave_type_id, 'pending', x.days FROM leave_encashments x
+                 WHERE x.tenant_id = ${tenant}::uuid AND x.employee_id = emp.id AND x.period_id = (SELECT id FROM per) AND x.status = 'pending' ${byType(sql`AND x.leave_type_id = ${i.leaveTypeId}::uuid`)}
+              ) u
+             GROUP BY u.leave_type_id
+          ) a
+          JOIN leave_types t ON t.tenant_id = ${tenant}::uuid AND t.id = a.leave_type_id) AS rows`);
+  return r;
+}
