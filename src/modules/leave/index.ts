@@ -4,3 +4,4 @@ export { maxDate, monthRange } from "./calendar.ts";
 export { accrualJob, expiryJob } from "./jobs.ts";
 export { employeeName } from "./json.ts";
 export { holidayApplies } from "./off-days.ts";
+export { type ApprovedLeave, approvedLeaveBetween, type EncashmentToPay, encashmentsToPay, type MandatoryHoliday, mandatoryHolidaysBetween } from "./facts.ts";

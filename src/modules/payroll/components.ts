@@ -1,21 +1,28 @@
 // Salary components: CRUD with formula checks (syntax, unknown codes, self-reference, cycles).
 import { audit, diff } from "../../audit.ts";
 import { db, tenantTx } from "../../db/tenancy.ts";
-import { ack, created, ok } from "../../http/envelope.ts";
 import { conflict, invalidField, notFound } from "../../http/errors.ts";
-import type { AreaHandlers } from "../../http/types.ts";
+import type { QueryParams, RequestBody } from "../../http/types.ts";
 import { moneyStringOrNull } from "../../lib/money.ts";
+import type { ComponentDef } from "./compute.ts";
 import { BUILTIN_VARIABLES, findCycle, FormulaError, parseFormula, variablesOf } from "./formula.ts";
 
 type ComponentRow = Awaited<ReturnType<typeof db.salaryComponent.findFirstOrThrow>>;
+
+/** The stored type and calculation as their unions (the columns hold only these values). */
+const componentType = (t: string): "earning" | "deduction" => (t === "deduction" ? "deduction" : "earning");
+const componentCalculation = (c: string): "fixed" | "formula" => (c === "formula" ? "formula" : "fixed");
+
+/** A component row as the calculation reads it (compute.ts). */
+export const componentDef = (c: ComponentRow): ComponentDef => ({ ...c, type: componentType(c.type), calculation: componentCalculation(c.calculation), amount: c.amount?.toString() ?? null });
 
 export const componentJson = (c: ComponentRow) => ({
   id: c.id,
   name: c.name,
   code: c.code,
   description: c.description,
-  type: c.type as "earning" | "deduction",
-  calculation: c.calculation as "fixed" | "formula",
+  type: componentType(c.type),
+  calculation: componentCalculation(c.calculation),
   amount: moneyStringOrNull(c.amount),
   formula: c.formula,
   pf_wage: c.pf_wage,
@@ -84,86 +91,90 @@ async function usersOf(code: string, exceptId: string): Promise<string[]> {
   return rows.filter((r) => r.formula && safeVars(r.formula).has(code)).map((r) => r.code);
 }
 
-export const componentHandlers = {
-  async listSalaryComponents({ query }) {
-    const rows = await db.salaryComponent.findMany({
-      where: { ...(query.active === undefined ? {} : { active: query.active }), ...(query.type ? { type: query.type } : {}) },
-      orderBy: [{ position: "asc" }, { code: "asc" }],
-    });
-    return ok(rows.map(componentJson));
-  },
+/** The create body as the schema guarantees it: its `allOf` requires name, code, type and calculation, which the generated type leaves optional. */
+type NewComponent = RequestBody<"createSalaryComponent"> & { name: string; code: string; type: "earning" | "deduction"; calculation: "fixed" | "formula" };
 
-  async createSalaryComponent({ body: input }) {
-    const body = input as typeof input & { name: string; code: string; type: "earning" | "deduction"; calculation: "fixed" | "formula" };
-    const code = body.code.toUpperCase();
-    await assertNameFree(body.name);
-    await validate({ code, calculation: body.calculation, amount: body.amount, formula: body.formula });
-    const row = await tenantTx(async (tx) => {
-      const c = await tx.salaryComponent.create({
-        data: {
-          name: body.name.trim(),
-          code,
-          description: body.description ?? null,
-          type: body.type,
-          calculation: body.calculation,
-          amount: body.calculation === "fixed" ? (body.amount ?? null) : null,
-          formula: body.calculation === "formula" ? body.formula!.trim() : null,
-          pf_wage: body.pf_wage ?? false,
-          esi_applicable: body.esi_applicable ?? true,
-          depends_on_payment_days: body.depends_on_payment_days ?? true,
-          position: body.position ?? 0,
-          active: body.active ?? true,
-        } as any,
-      });
-      await audit({ action: "salary_component.created", entity_type: "salary_component", entity_id: c.id, changes: { code, name: c.name, calculation: c.calculation, formula: c.formula } }, tx);
-      return c;
-    });
-    return created(componentJson(row), "Salary component created");
-  },
+/** The components, in slip order (position, code), optionally only active ones or one type. */
+export async function componentList(filter: QueryParams<"listSalaryComponents">) {
+  const rows = await db.salaryComponent.findMany({
+    where: { ...(filter.active === undefined ? {} : { active: filter.active }), ...(filter.type ? { type: filter.type } : {}) },
+    orderBy: [{ position: "asc" }, { code: "asc" }],
+  });
+  return rows.map(componentJson);
+}
 
-  async getSalaryComponent({ params }) {
-    return ok(componentJson(await load(params.id)));
-  },
-
-  async updateSalaryComponent({ params, body }) {
-    const before = await load(params.id);
-    const code = body.code ? body.code.toUpperCase() : before.code;
-    if (body.name !== undefined) await assertNameFree(body.name, before.id);
-    if (code !== before.code) {
-      const users = await usersOf(before.code, before.id);
-      if (users.length) throw conflict(`The code ${before.code} is used in the formulas of ${users.join(", ")}; change those first`);
-    }
-    const calculation = body.calculation ?? before.calculation;
-    const switched = calculation !== before.calculation;
-    const next = {
-      id: before.id,
-      code,
-      calculation,
-      amount: body.amount !== undefined ? body.amount : switched ? null : before.amount,
-      formula: body.formula !== undefined ? body.formula : switched ? null : before.formula,
-    };
-    await validate(next);
-    const data: Record<string, unknown> = { ...body, code, calculation, amount: calculation === "fixed" ? (next.amount ?? null) : null, formula: calculation === "formula" ? String(next.formula).trim() : null };
-    if (typeof body.name === "string") data.name = body.name.trim();
-    const row = await tenantTx(async (tx) => {
-      const c = await tx.salaryComponent.update({ where: { id: before.id }, data });
-      const changes = diff(before as unknown as Record<string, unknown>, c as unknown as Record<string, unknown>, Object.keys(data));
-      if (Object.keys(changes).length) await audit({ action: "salary_component.updated", entity_type: "salary_component", entity_id: c.id, changes }, tx);
-      return c;
+/** Adds a component: name and code unique, formula checked against every other component. */
+export async function addComponent(input: RequestBody<"createSalaryComponent">) {
+  const body = input as NewComponent;
+  const code = body.code.toUpperCase();
+  await assertNameFree(body.name);
+  await validate({ code, calculation: body.calculation, amount: body.amount, formula: body.formula });
+  const row = await tenantTx(async (tx) => {
+    const c = await tx.salaryComponent.create({
+      data: {
+        name: body.name.trim(),
+        code,
+        description: body.description ?? null,
+        type: body.type,
+        calculation: body.calculation,
+        amount: body.calculation === "fixed" ? (body.amount ?? null) : null,
+        formula: body.calculation === "formula" ? body.formula!.trim() : null,
+        pf_wage: body.pf_wage ?? false,
+        esi_applicable: body.esi_applicable ?? true,
+        depends_on_payment_days: body.depends_on_payment_days ?? true,
+        position: body.position ?? 0,
+        active: body.active ?? true,
+      },
     });
-    return ok(componentJson(row), "Salary component updated");
-  },
+    await audit({ action: "salary_component.created", entity_type: "salary_component", entity_id: c.id, changes: { code, name: c.name, calculation: c.calculation, formula: c.formula } }, tx);
+    return c;
+  });
+  return componentJson(row);
+}
 
-  async deleteSalaryComponent({ params }) {
-    const c = await load(params.id);
-    const users = await usersOf(c.code, c.id);
-    if (users.length) throw conflict(`The code ${c.code} is used in the formulas of ${users.join(", ")}; deactivate the component instead`);
-    const inSetups = await db.employeeSalaryComponent.count({ where: { component_id: c.id } });
-    if (inSetups) throw conflict(`${inSetups} salary setup line(s) use ${c.code}; deactivate the component instead (active: false)`);
-    await tenantTx(async (tx) => {
-      await tx.salaryComponent.delete({ where: { id: c.id } });
-      await audit({ action: "salary_component.deleted", entity_type: "salary_component", entity_id: c.id, changes: { code: c.code, name: c.name } }, tx);
-    });
-    return ack("Salary component deleted");
-  },
-} satisfies Partial<AreaHandlers<"payroll">>;
+export async function componentById(id: string) {
+  return componentJson(await load(id));
+}
+
+/** Changes a component as the schema's partial update; the result is checked as a whole, a code in use elsewhere does not change. */
+export async function changeComponent(id: string, body: RequestBody<"updateSalaryComponent">) {
+  const before = await load(id);
+  const code = body.code ? body.code.toUpperCase() : before.code;
+  if (body.name !== undefined) await assertNameFree(body.name, before.id);
+  if (code !== before.code) {
+    const users = await usersOf(before.code, before.id);
+    if (users.length) throw conflict(`The code ${before.code} is used in the formulas of ${users.join(", ")}; change those first`);
+  }
+  const calculation = body.calculation ?? before.calculation;
+  const switched = calculation !== before.calculation;
+  const next = {
+    id: before.id,
+    code,
+    calculation,
+    amount: body.amount !== undefined ? body.amount : switched ? null : before.amount,
+    formula: body.formula !== undefined ? body.formula : switched ? null : before.formula,
+  };
+  await validate(next);
+  const data: Record<string, unknown> = { ...body, code, calculation, amount: calculation === "fixed" ? (next.amount ?? null) : null, formula: calculation === "formula" ? String(next.formula).trim() : null };
+  if (typeof body.name === "string") data.name = body.name.trim();
+  const row = await tenantTx(async (tx) => {
+    const c = await tx.salaryComponent.update({ where: { id: before.id }, data });
+    const changes = diff(before as unknown as Record<string, unknown>, c as unknown as Record<string, unknown>, Object.keys(data));
+    if (Object.keys(changes).length) await audit({ action: "salary_component.updated", entity_type: "salary_component", entity_id: c.id, changes }, tx);
+    return c;
+  });
+  return componentJson(row);
+}
+
+/** Deletes a component no formula and no salary setup uses (409 otherwise: deactivate it instead). */
+export async function removeComponent(id: string): Promise<void> {
+  const c = await load(id);
+  const users = await usersOf(c.code, c.id);
+  if (users.length) throw conflict(`The code ${c.code} is used in the formulas of ${users.join(", ")}; deactivate the component instead`);
+  const inSetups = await db.employeeSalaryComponent.count({ where: { component_id: c.id } });
+  if (inSetups) throw conflict(`${inSetups} salary setup line(s) use ${c.code}; deactivate the component instead (active: false)`);
+  await tenantTx(async (tx) => {
+    await tx.salaryComponent.delete({ where: { id: c.id } });
+    await audit({ action: "salary_component.deleted", entity_type: "salary_component", entity_id: c.id, changes: { code: c.code, name: c.name } }, tx);
+  });
+}

@@ -1,5 +1,5 @@
 // The payroll calculation of one employee for one month - pure, exact decimals, no I/O.
-// src/modules/payroll/run.ts loads every input of a run in a few set-based queries and calls
+// src/modules/payroll/calculation.ts loads every input of a run in a few set-based queries and calls
 // computeSlip() per employee; tests call it directly.
 //
 // Rules (DESIGN §5, DOMAIN §3.1-3.3):
@@ -419,7 +419,7 @@ export function runTotals(slips: SlipResult[], structure: Structure, pfSettings:
   return totals.result();
 }
 
-/** The run's totals, slip by slip (run.ts adds each slip as it is computed, with turns of the event loop in between). */
+/** The run's totals, slip by slip (calculation.ts adds each slip as it is computed, with turns of the event loop in between). */
 export function totalsOf(structure: Structure, pfSettings: StatutorySettings["pf"]): { add: (s: SlipResult) => void; result: () => RunTotals } {
   let count = 0;
   let pfMembers = 0;

@@ -1,23 +1,46 @@
-// Payroll area (module `payroll`).
-import { ack, created, ok } from "../../http/envelope.ts";
+// Payroll area (module `payroll`): every operation's handler - HTTP in, one use case, HTTP out.
+// The rules live in the use-case modules: components.ts, salary-setup.ts, statutory.ts,
+// catalogs.ts, runs.ts (with calculation.ts and jobs.ts), my-salary.ts, wps.ts, loans.ts, claims.ts.
+import { accepted, ack, created, ok, pageOf, paginated } from "../../http/envelope.ts";
 import type { AreaHandlers } from "../../http/types.ts";
-import { expenseCategories, expenseCategoryJson, loanTypeJson, loanTypes } from "./catalogs.ts";
-import { claimHandlers } from "./claims.ts";
-import { componentHandlers } from "./components.ts";
-import { loanHandlers } from "./loans.ts";
-import { runHandlers } from "./runs.ts";
-import { setupHandlers } from "./setup.ts";
+import { expenseCategories, loanTypes } from "./catalogs.ts";
+import { cancelClaim, claimById, claimsPage, reviseClaim, submitClaim } from "./claims.ts";
+import { addComponent, changeComponent, componentById, componentList, removeComponent } from "./components.ts";
+import { applyForLoan, cancelLoan, deferInstallment, loanById, loansPage, reviseLoan } from "./loans.ts";
+import { mySlip, mySlipPdf, mySlips } from "./my-salary.ts";
+import { changeRun, discardRun, openRun, processRun, runBreakdown, runById, runSlip, runsPage } from "./runs.ts";
+import { salarySetupOf, saveSalarySetup } from "./salary-setup.ts";
 import { readSettings, updateSettings } from "./statutory.ts";
-import { wpsHandlers } from "./wps.ts";
+import { changeWpsSettings, wpsFile, wpsSettings } from "./wps.ts";
 
 export const handlers = {
-  ...componentHandlers,
-  ...setupHandlers,
-  ...runHandlers,
-  ...loanHandlers,
-  ...claimHandlers,
-  ...wpsHandlers,
+  // salary components
+  async listSalaryComponents({ query }) {
+    return ok(await componentList(query));
+  },
+  async createSalaryComponent({ body }) {
+    return created(await addComponent(body), "Salary component created");
+  },
+  async getSalaryComponent({ params }) {
+    return ok(await componentById(params.id));
+  },
+  async updateSalaryComponent({ params, body }) {
+    return ok(await changeComponent(params.id, body), "Salary component updated");
+  },
+  async deleteSalaryComponent({ params }) {
+    await removeComponent(params.id);
+    return ack("Salary component deleted");
+  },
 
+  // employee salary setup
+  async getEmployeeSalarySetup({ params }) {
+    return ok(await salarySetupOf(params.employeeId));
+  },
+  async setEmployeeSalarySetup({ params, body, auth }) {
+    return ok(await saveSalarySetup(auth, params.employeeId, body), "Salary setup saved");
+  },
+
+  // statutory settings
   async getPfSettings() {
     return ok(await readSettings("pf"));
   },
@@ -43,37 +66,152 @@ export const handlers = {
     return ok(await updateSettings("gratuity", body, auth.userId), "Gratuity settings updated");
   },
 
+  // catalogs
   async listLoanTypes({ query }) {
-    return ok((await loanTypes.list(query.active)).map(loanTypeJson));
+    return ok(await loanTypes.list(query.active));
   },
   async createLoanType({ body }) {
-    return created(loanTypeJson(await loanTypes.create(body)), "Loan type created");
+    return created(await loanTypes.create(body), "Loan type created");
   },
   async getLoanType({ params }) {
-    return ok(loanTypeJson(await loanTypes.get(params.id)));
+    return ok(await loanTypes.get(params.id));
   },
   async updateLoanType({ params, body }) {
-    return ok(loanTypeJson(await loanTypes.update(params.id, body)), "Loan type updated");
+    return ok(await loanTypes.update(params.id, body), "Loan type updated");
   },
   async deleteLoanType({ params }) {
     await loanTypes.remove(params.id);
     return ack("Loan type deleted");
   },
-
   async listExpenseCategories({ query }) {
-    return ok((await expenseCategories.list(query.active)).map(expenseCategoryJson));
+    return ok(await expenseCategories.list(query.active));
   },
   async createExpenseCategory({ body }) {
-    return created(expenseCategoryJson(await expenseCategories.create(body)), "Expense category created");
+    return created(await expenseCategories.create(body), "Expense category created");
   },
   async getExpenseCategory({ params }) {
-    return ok(expenseCategoryJson(await expenseCategories.get(params.id)));
+    return ok(await expenseCategories.get(params.id));
   },
   async updateExpenseCategory({ params, body }) {
-    return ok(expenseCategoryJson(await expenseCategories.update(params.id, body)), "Expense category updated");
+    return ok(await expenseCategories.update(params.id, body), "Expense category updated");
   },
   async deleteExpenseCategory({ params }) {
     await expenseCategories.remove(params.id);
     return ack("Expense category deleted");
+  },
+
+  // runs
+  async listPayrollRuns({ query }) {
+    const page = pageOf(query);
+    const { rows, total } = await runsPage(query, page);
+    return paginated(rows, page, total);
+  },
+  async createPayrollRun({ body, auth }) {
+    const r = await openRun(auth, body);
+    if (r.background) return accepted(r.run, `Draft payroll run created; ${r.employees} employees are being calculated in the background`);
+    return created(r.run, "Draft payroll run created");
+  },
+  async getPayrollRun({ params }) {
+    return ok(await runById(params.id));
+  },
+  async updatePayrollRun({ params, body, auth }) {
+    const r = await changeRun(auth, params.id, body);
+    if (r.background) return accepted(r.run, `Draft updated; ${r.employees} employees are being recalculated in the background`);
+    return ok(r.run, "Draft updated and recalculated");
+  },
+  async deletePayrollRun({ params }) {
+    await discardRun(params.id);
+    return ack("Draft payroll run deleted");
+  },
+  async processPayrollRun({ params, auth }) {
+    const r = await processRun(auth, params.id);
+    if (r.background) return accepted(r.run, `${r.employees} employees are being processed in the background`);
+    return ok(r.run, "Payroll run processed; salary slips issued");
+  },
+  async getPayrollRunBreakdown({ params, query }) {
+    const page = pageOf(query);
+    const { total, ...data } = await runBreakdown(params.id, query.search, page);
+    return { status: 200 as const, body: { data, message: "OK", pagination: paginated([], page, total).body.pagination } };
+  },
+  async getPayrollRunEmployee({ params }) {
+    return ok(await runSlip(params.id, params.employeeId));
+  },
+
+  // the employee's own slips
+  async listMySalary({ query, auth }) {
+    const page = pageOf(query);
+    const { rows, total } = await mySlips(auth, page);
+    return paginated(rows, page, total);
+  },
+  async getMySalarySlip({ params, auth }) {
+    return ok(await mySlip(auth, params.draftId));
+  },
+  async downloadMySalarySlip({ params, auth, res }) {
+    const { fileName, pdf } = await mySlipPdf(auth, params.draftId);
+    res.status(200);
+    res.setHeader("Content-Type", "application/pdf");
+    res.setHeader("Content-Length", String(pdf.length));
+    res.setHeader("Content-Disposition", `attachment; filename="${fileName}"`);
+    res.end(pdf);
+    return { sent: true as const };
+  },
+
+  // WPS
+  async getWpsSettings() {
+    return ok(await wpsSettings());
+  },
+  async updateWpsSettings({ body, auth }) {
+    return ok(await changeWpsSettings(auth, body), "WPS settings updated");
+  },
+  async exportWpsSif({ params, query, res }) {
+    const sif = await wpsFile(params.draftId, Boolean(query.exclude_incomplete));
+    res.status(200);
+    res.setHeader("Content-Type", "text/csv; charset=us-ascii");
+    res.setHeader("Content-Length", String(sif.content.length));
+    res.setHeader("Content-Disposition", `attachment; filename="${sif.fileName}"`);
+    res.setHeader("X-WPS-Excluded", String(sif.excluded));
+    res.end(sif.content);
+    return { sent: true as const };
+  },
+
+  // loans and advances
+  async listLoanAdvances({ query, auth }) {
+    const page = pageOf(query);
+    const { rows, total } = await loansPage(auth, query, page);
+    return paginated(rows, page, total);
+  },
+  async createLoanAdvance({ body, auth }) {
+    return created(await applyForLoan(auth, body), "Loan application submitted");
+  },
+  async getLoanAdvance({ params, auth }) {
+    return ok(await loanById(auth, params.id));
+  },
+  async updateLoanAdvance({ params, body, auth }) {
+    return ok(await reviseLoan(auth, params.id, body), body.status ? `Loan ${body.status}` : "Loan application updated");
+  },
+  async cancelLoanAdvance({ params, auth }) {
+    return ok(await cancelLoan(auth, params.id), "Loan cancelled");
+  },
+  async deferLoanAdvance({ params, body, auth }) {
+    return ok(await deferInstallment(auth, params.id, body), "Installment deferred to the next month");
+  },
+
+  // expense claims
+  async listExpenseClaims({ query, auth }) {
+    const page = pageOf(query);
+    const { rows, total } = await claimsPage(auth, query, page);
+    return paginated(rows, page, total);
+  },
+  async createExpenseClaim({ body, auth }) {
+    return created(await submitClaim(auth, body), "Expense claim submitted");
+  },
+  async getExpenseClaim({ params, auth }) {
+    return ok(await claimById(auth, params.id));
+  },
+  async updateExpenseClaim({ params, body, auth }) {
+    return ok(await reviseClaim(auth, params.id, body), body.status ? `Expense claim ${body.status}` : "Expense claim updated");
+  },
+  async cancelExpenseClaim({ params, auth }) {
+    return ok(await cancelClaim(auth, params.id), "Expense claim cancelled");
   },
 } satisfies AreaHandlers<"payroll">;

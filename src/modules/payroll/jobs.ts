@@ -16,44 +16,49 @@
 //     record the failure (database gone) leaves the run queued: the job is retried.
 import { Prisma } from "../../../generated/prisma/client.ts";
 import { audit } from "../../audit.ts";
-import { systemDb } from "../../db/client.ts";
-import { currentTenantId, db, tenantTx, withTenant } from "../../db/tenancy.ts";
+import { tenantsWith, usersByIds } from "../../db/central.ts";
+import { db, tenantTx, withTenant } from "../../db/tenancy.ts";
 import { AppError, conflict } from "../../http/errors.ts";
 import { logger, requestContext } from "../../log.ts";
-import { calculateAndStore, finalizeRun, lockPayroll, slipNumberPrefix } from "./run.ts";
+import { BUSY_STATUSES, calculateAndStore, finalizeRun, isBusy, lockPayroll, processedChanges, RUN_TX, slipNumberPrefix } from "./calculation.ts";
+import { lockRunStatus, tryLockRunExecution } from "./queries/runs.ts";
 
 export const PAYROLL_RUNS_JOB = "payroll.runs";
-
-/** Large runs: a calculation or processing may take longer than the default transaction limit. */
-export const RUN_TX = { timeout: 600_000 };
-
-export const BUSY_STATUSES = ["calculating", "processing"] as const;
-export const isBusy = (status: string) => (BUSY_STATUSES as readonly string[]).includes(status);
 
 type Outcome = "done" | "failed" | "skipped";
 
 /**
- * The job: executes every queued run of every tenant, oldest request first, until none is left
- * that this sweep has not tried. Safe to run often and from several processes at once.
+ * The job: executes every queued run of every tenant (tenant by tenant, oldest request first),
+ * until none is left that this sweep has not tried. Safe to run often and from several processes at once.
  */
 export async function runQueuedPayrollRuns(): Promise<number> {
   const tried = new Set<string>();
   let done = 0;
   let unrecorded = 0;
   for (;;) {
-    const queued = await systemDb.$queryRaw<{ tenant_id: string; id: string }[]>`
-      SELECT tenant_id, id FROM payroll_runs WHERE status IN ('calculating', 'processing') ORDER BY queued_at NULLS FIRST, id LIMIT 100`;
-    const next = queued.filter((r) => !tried.has(r.id));
-    if (!next.length) break;
-    for (const r of next) {
-      tried.add(r.id);
-      try {
-        if ((await executeQueuedRun(r.tenant_id, r.id)) !== "skipped") done++;
-      } catch (err) {
-        unrecorded++;
-        logger.error({ err: (err as Error).message, tenant_id: r.tenant_id, run_id: r.id }, "payroll run: the failure could not be recorded; the run stays queued");
+    let triedNow = 0;
+    const tenants = await tenantsWith("payrollRun", { status: { in: [...BUSY_STATUSES] } });
+    for (const { tenant_id } of tenants) {
+      const next = await withTenant(tenant_id, () =>
+        db.payrollRun.findMany({
+          where: { status: { in: [...BUSY_STATUSES] }, id: { notIn: [...tried] } },
+          orderBy: [{ queued_at: { sort: "asc", nulls: "first" } }, { id: "asc" }],
+          take: 100,
+          select: { id: true },
+        }),
+      );
+      for (const r of next) {
+        tried.add(r.id);
+        triedNow++;
+        try {
+          if ((await executeQueuedRun(tenant_id, r.id)) !== "skipped") done++;
+        } catch (err) {
+          unrecorded++;
+          logger.error({ err: (err as Error).message, tenant_id, run_id: r.id }, "payroll run: the failure could not be recorded; the run stays queued");
+        }
       }
     }
+    if (!triedNow) break;
   }
   // let the queue retry (the runs are still queued) when a failure could not even be recorded
   if (unrecorded) throw new Error(`payroll runs: ${unrecorded} run(s) could not be executed or marked failed`);
@@ -65,14 +70,13 @@ export async function executeQueuedRun(tenantId: string, runId: string): Promise
   return withTenant(tenantId, async () => {
     const queued = await db.payrollRun.findFirst({ where: { id: runId } });
     if (!queued || !isBusy(queued.status)) return "skipped";
-    const requester = queued.queued_by ? await systemDb.user.findUnique({ where: { id: queued.queued_by }, select: { id: true, email: true } }) : null;
+    const [requester] = queued.queued_by ? await usersByIds([queued.queued_by]) : [];
     const ctx = { requestId: `job:${PAYROLL_RUNS_JOB}:${runId}`, userId: requester?.id, email: requester?.email };
     let status = queued.status;
     try {
       return await requestContext.run(ctx, () =>
         tenantTx(async (tx) => {
-          const [{ mine }] = await tx.$queryRaw<{ mine: boolean }[]>`SELECT pg_try_advisory_xact_lock(hashtextextended(${`payroll-run:${runId}`}, 0)) AS mine`;
-          if (!mine) return "skipped" as const; // another worker is executing it
+          if (!(await tryLockRunExecution(tx, runId))) return "skipped" as const; // another worker is executing it
           await lockPayroll(tx);
           const run = await tx.payrollRun.findFirst({ where: { id: runId } });
           if (!run || !isBusy(run.status)) return "skipped" as const; // finished by another worker meanwhile
@@ -103,19 +107,6 @@ export async function executeQueuedRun(tenantId: string, runId: string): Promise
   });
 }
 
-/** The audit entry's changes of a processed run. */
-export function processedChanges(from: string, calc: Awaited<ReturnType<typeof calculateAndStore>>) {
-  return {
-    status: { from, to: "processed" },
-    employees: calc.totals.employee_count,
-    gross: calc.totals.gross,
-    net_pay: calc.totals.net_pay,
-    loan_installments_paid: calc.slips.reduce((n, s) => n + s.details.loans.reduce((m, l) => m + l.installment_ids.length, 0), 0),
-    expense_claims_paid: calc.slips.reduce((n, s) => n + s.details.reimbursements.length, 0),
-    leave_encashments_paid: calc.slips.reduce((n, s) => n + s.details.encashments.length, 0),
-  };
-}
-
 /** What the client reads: an AppError's own message (it is meant for users), otherwise no internals. */
 function failureReason(err: unknown, status: string): string {
   const what = status === "processing" ? "Processing" : "The calculation";
@@ -126,8 +117,7 @@ function failureReason(err: unknown, status: string): string {
 /** `failed` with a reason; the run's slips and totals go (they no longer match its request). */
 async function markFailed(runId: string, from: string, reason: string): Promise<void> {
   await tenantTx(async (tx) => {
-    const run = await tx.$queryRaw<{ status: string }[]>`SELECT status FROM payroll_runs WHERE tenant_id = ${currentTenantId()}::uuid AND id = ${runId}::uuid FOR NO KEY UPDATE`;
-    if (run[0]?.status !== from) return;
+    if ((await lockRunStatus(tx, runId)) !== from) return;
     await tx.payrollSlip.deleteMany({ where: { run_id: runId } });
     await tx.payrollRun.update({
       where: { id: runId },

@@ -1,15 +1,15 @@
 // UAE Wages Protection System: the Salary Information File (SIF) of a processed run, per
 // DOMAIN.md §3.6 - CSV without header, one EDR per employee, exactly one SCR as the last line,
 // named `<13-digit employer id><YYMMDDHHMMSS>.SIF`.
-import { systemDb } from "../../db/client.ts";
-import { currentTenantId, db } from "../../db/tenancy.ts";
-import { ok } from "../../http/envelope.ts";
+import { activeTenant } from "../../db/central.ts";
+import { db } from "../../db/tenancy.ts";
 import { AppError, conflict, notFound } from "../../http/errors.ts";
-import type { AreaHandlers } from "../../http/types.ts";
+import type { AuthContext, RequestBody } from "../../http/types.ts";
 import { daysBetween } from "../../lib/dates.ts";
 import { Decimal } from "../../lib/money.ts";
 import { readSettingsDoc, writeSettingsDoc } from "../../lib/tenant-settings.ts";
 import { mapYielding, nextTurn } from "../../lib/yielding.ts";
+import { wpsSlips } from "./queries/runs.ts";
 
 export const WPS_DEFAULTS: { employer_id: string | null; bank_routing_code: string | null; employer_reference: string | null; currency: string } = {
   employer_id: null,
@@ -109,62 +109,53 @@ export function localTimestamp(timeZone: string, now = new Date()): string {
   return `${p.year}-${p.month}-${p.day}T${p.hour}:${p.minute}:${p.second}`;
 }
 
-export const wpsHandlers = {
-  async getWpsSettings() {
-    return ok(await readSettingsDoc("wps", WPS_DEFAULTS));
-  },
-  async updateWpsSettings({ body, auth }) {
-    return ok(await writeSettingsDoc("wps", WPS_DEFAULTS, body, auth.userId), "WPS settings updated");
-  },
+/** The company's WPS settings (defaults for what it has not set). */
+export function wpsSettings() {
+  return readSettingsDoc("wps", WPS_DEFAULTS);
+}
 
-  async exportWpsSif({ params, query, auth, res }) {
-    const run = await db.payrollRun.findFirst({ where: { id: params.draftId } });
-    if (!run) throw notFound("Payroll run");
-    if (run.status !== "processed") throw conflict("The WPS file is produced for processed runs only; process the draft first");
-    const settings = await readSettingsDoc("wps", WPS_DEFAULTS);
-    if (!settings.employer_id || !settings.bank_routing_code) throw conflict("Set the WPS employer id and bank routing code first (POST /api/configuration/payroll/wps-settings)");
-    // One plain query for the slips with their employees' bank details (as text: no per-row
-    // Decimal/Date objects), then the file built with turns of the event loop in between - a run
-    // of thousands of employees is otherwise well over 100 ms of one request's work in one go.
-    const slips = await db.$queryRaw<{ employee_code: string; employee_name: string; pay_start: string; pay_end: string; net_pay: string; variable: string; lop_days: string; labour_card_number: string | null; bank_routing_code: string | null; bank_iban: string | null }[]>`
-      SELECT s.employee_code, s.employee_name, s.pay_start::text AS pay_start, s.pay_end::text AS pay_end, s.net_pay::text AS net_pay,
-             (s.reimbursements + s.leave_encashment)::numeric(14, 2)::text AS variable, s.lop_days::text AS lop_days,
-             e.labour_card_number, e.bank_routing_code, e.bank_iban
-        FROM payroll_slips s JOIN employees e ON e.tenant_id = s.tenant_id AND e.id = s.employee_id
-       WHERE s.tenant_id = ${currentTenantId()}::uuid AND s.run_id = ${run.id}::uuid
-       ORDER BY s.employee_code`;
-    const employees: SifEmployee[] = slips;
-    await nextTurn();
-    const incomplete = (await mapYielding(employees, (e) => ({ e, missing: missingWpsDetails(e) }))).filter((x) => x.missing.length);
-    if (incomplete.length && !query.exclude_incomplete)
-      throw new AppError(
-        409,
-        "conflict",
-        `${incomplete.length} employee(s) lack WPS details (labour card number, bank routing code, IBAN); complete them or pass exclude_incomplete=true`,
-        incomplete.map((x) => ({ path: `employees.${x.e.employee_code}`, message: `${x.e.employee_name}: missing ${x.missing.join(", ")}` })),
-      );
-    const bad = new Set(incomplete.map((x) => x.e));
-    const payable = employees.filter((e) => !bad.has(e) && new Decimal(e.net_pay).gt(0));
-    if (!payable.length) throw conflict("No employee of the run can be paid through WPS");
-    const tenant = await systemDb.tenant.findUniqueOrThrow({ where: { id: auth.tenantId }, select: { timezone: true } });
-    await nextTurn();
-    const sif = await buildSifYielding({
-      employer_id: settings.employer_id,
-      bank_routing_code: settings.bank_routing_code,
-      employer_reference: settings.employer_reference,
-      currency: settings.currency,
-      year: run.period_year,
-      month: run.period_month,
-      created_local: localTimestamp(tenant.timezone),
-      employees: payable,
-    });
-    const body = Buffer.from(sif.content, "ascii");
-    res.status(200);
-    res.setHeader("Content-Type", "text/csv; charset=us-ascii");
-    res.setHeader("Content-Length", String(body.length));
-    res.setHeader("Content-Disposition", `attachment; filename="${sif.fileName}"`);
-    res.setHeader("X-WPS-Excluded", String(employees.length - payable.length));
-    res.end(body);
-    return { sent: true as const };
-  },
-} satisfies Partial<AreaHandlers<"payroll">>;
+/** Changes the company's WPS settings. */
+export function changeWpsSettings(auth: AuthContext, patch: RequestBody<"updateWpsSettings">) {
+  return writeSettingsDoc("wps", WPS_DEFAULTS, patch, auth.userId);
+}
+
+/**
+ * The SIF of a processed run: 409 when the employer details are missing, or when employees lack
+ * WPS details unless `excludeIncomplete` (they are left out, as are employees with nothing to pay).
+ */
+export async function wpsFile(runId: string, excludeIncomplete: boolean): Promise<{ fileName: string; content: Buffer; excluded: number }> {
+  const run = await db.payrollRun.findFirst({ where: { id: runId } });
+  if (!run) throw notFound("Payroll run");
+  if (run.status !== "processed") throw conflict("The WPS file is produced for processed runs only; process the draft first");
+  const settings = await readSettingsDoc("wps", WPS_DEFAULTS);
+  if (!settings.employer_id || !settings.bank_routing_code) throw conflict("Set the WPS employer id and bank routing code first (POST /api/configuration/payroll/wps-settings)");
+  // One plain query for the slips with their employees' bank details, then the file built with
+  // turns of the event loop in between - a run of thousands of employees is otherwise well over
+  // 100 ms of one request's work in one go.
+  const employees: SifEmployee[] = await wpsSlips(db, run.id);
+  await nextTurn();
+  const incomplete = (await mapYielding(employees, (e) => ({ e, missing: missingWpsDetails(e) }))).filter((x) => x.missing.length);
+  if (incomplete.length && !excludeIncomplete)
+    throw new AppError(
+      409,
+      "conflict",
+      `${incomplete.length} employee(s) lack WPS details (labour card number, bank routing code, IBAN); complete them or pass exclude_incomplete=true`,
+      incomplete.map((x) => ({ path: `employees.${x.e.employee_code}`, message: `${x.e.employee_name}: missing ${x.missing.join(", ")}` })),
+    );
+  const bad = new Set(incomplete.map((x) => x.e));
+  const payable = employees.filter((e) => !bad.has(e) && new Decimal(e.net_pay).gt(0));
+  if (!payable.length) throw conflict("No employee of the run can be paid through WPS");
+  const tenant = await activeTenant({ timezone: true });
+  await nextTurn();
+  const sif = await buildSifYielding({
+    employer_id: settings.employer_id,
+    bank_routing_code: settings.bank_routing_code,
+    employer_reference: settings.employer_reference,
+    currency: settings.currency,
+    year: run.period_year,
+    month: run.period_month,
+    created_local: localTimestamp(tenant.timezone),
+    employees: payable,
+  });
+  return { fileName: sif.fileName, content: Buffer.from(sif.content, "ascii"), excluded: employees.length - payable.length };
+}

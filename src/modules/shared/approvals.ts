@@ -57,6 +57,8 @@ export interface SubmitFlow<R extends RequestRow> {
   managerNotice?(row: R): Notice;
   /** A notice to the employee too (a receipt when someone else filed it, for one). */
   employeeNotice?(row: R): Notice | null;
+  /** Effects after the audit entry and the notices (notices to others: hr when no manager decides). */
+  after?(tx: ScopedTx, row: R): Promise<void>;
 }
 
 /** Submit: create under the area's locks, audit (`<entity>.created`), tell the employee and their manager. */
@@ -67,6 +69,7 @@ export function submit<R extends RequestRow>(flow: SubmitFlow<R>): Promise<R> {
     const receipt = flow.employeeNotice?.(row);
     if (receipt) await notifyEmployee(tx, row.employee_id, receipt);
     if (flow.managerNotice) await notifyManager(tx, flow.employee, flow.managerNotice(row));
+    await flow.after?.(tx, row);
     return row;
   });
 }
@@ -75,6 +78,11 @@ export interface DecideFlow<R extends RequestRow, Out> extends FlowBase<R, Out> 
   /** The employee the request is for: never they, their manager (unless `managerMayDecide` is false) or hr/admin/owner. */
   employee: { id: string; reports_to: string | null };
   managerMayDecide?: boolean;
+  /**
+   * Who may decide, by a rule of the area's own, checked on the locked request after the pending
+   * check - in place of the shared rule (assertCanDecide on `employee` before the transaction).
+   */
+  allow?(current: R): void;
   /** The 409 message for a request that is no longer pending. */
   notPending?(status: string): string;
   /** Effects of the decision before the new state is written (an approval's ledger entry). */
@@ -89,12 +97,13 @@ export interface DecideFlow<R extends RequestRow, Out> extends FlowBase<R, Out> 
 
 /** Decide: who may, that it is still pending, effects, new state, audit, notice - in one transaction. */
 export function decide<R extends RequestRow, Out>(auth: AuthContext, flow: DecideFlow<R, Out>, decision: { status: Decision; comment?: string | null }): Promise<Out> {
-  assertCanDecide(auth, flow.employee, { manager: flow.managerMayDecide ?? true });
+  if (!flow.allow) assertCanDecide(auth, flow.employee, { manager: flow.managerMayDecide ?? true });
   const { status } = decision;
   const comment = decision.comment ?? null;
   return tenantTx(async (tx) => {
     const current = await flow.lock(tx);
     if (current.status !== "pending") throw conflict(flow.notPending?.(current.status) ?? `The request is already ${current.status}`);
+    flow.allow?.(current);
     await flow.apply?.(tx, current, status);
     const columns: DecisionColumns = { status, decided_by: auth.userId, decided_at: new Date(), decision_comment: comment };
     const out = await flow.save(tx, current, { ...columns, ...flow.extra?.(current, status) });

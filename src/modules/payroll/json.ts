@@ -1,5 +1,4 @@
-// JSON of runs and slips, and the payslip PDF.
-import PDFDocument from "pdfkit";
+// JSON of runs and slips (the rows as the API answers them).
 import type { db } from "../../db/tenancy.ts";
 import { toDateString } from "../../lib/dates.ts";
 import { moneyString } from "../../lib/money.ts";
@@ -8,7 +7,16 @@ import type { RunTotals, SlipDetails } from "./compute.ts";
 type RunRow = Awaited<ReturnType<typeof db.payrollRun.findFirstOrThrow>>;
 type SlipRow = Awaited<ReturnType<typeof db.payrollSlip.findFirstOrThrow>>;
 
-export type RunStatus = "draft" | "calculating" | "processing" | "processed" | "failed";
+/** A stored text column as the union of its values (a value outside it is a broken row: an error, not a guess). */
+export function oneOf<T extends string>(values: readonly T[], value: string, what: string): T {
+  const known = values.find((v) => v === value);
+  if (known === undefined) throw new Error(`${what}: unknown value ${JSON.stringify(value)}`);
+  return known;
+}
+
+export const RUN_STATUSES = ["draft", "calculating", "processing", "processed", "failed"] as const;
+export type RunStatus = (typeof RUN_STATUSES)[number];
+const runStatus = (status: string): RunStatus => oneOf(RUN_STATUSES, status, "payroll run status");
 
 export const periodOf = (r: { period_year: number; period_month: number }) => `${r.period_year}-${String(r.period_month).padStart(2, "0")}`;
 
@@ -22,7 +30,7 @@ export const runJson = (r: RunRow) => ({
   period: periodOf(r),
   period_start: toDateString(r.period_start),
   period_end: toDateString(r.period_end),
-  status: r.status as RunStatus,
+  status: runStatus(r.status),
   progress: { processed: r.progress_processed, total: r.progress_total },
   failure_reason: r.failure_reason,
   queued_at: r.queued_at?.toISOString() ?? null,
@@ -45,7 +53,7 @@ export const slipSummaryJson = (s: SlipRow, run: Pick<RunRow, "period_year" | "p
   id: s.id,
   run_id: s.run_id,
   period: periodOf(run),
-  run_status: run.status as RunStatus,
+  run_status: runStatus(run.status),
   slip_number: s.slip_number,
   employee_id: s.employee_id,
   employee_code: s.employee_code,
@@ -86,51 +94,3 @@ export function slipJson(s: SlipRow, run: Pick<RunRow, "period_year" | "period_m
     employer_contributions: d.employer_contributions,
   };
 }
-
-/** A one-page payslip. */
-export function payslipPdf(company: { name: string; currency: string }, slip: ReturnType<typeof slipJson>): Promise<Buffer> {
-  return new Promise((resolve, reject) => {
-    const doc = new PDFDocument({ size: "A4", margin: 48, info: { Title: `Payslip ${slip.slip_number ?? ""} ${slip.period}`, Author: company.name } });
-    const chunks: Buffer[] = [];
-    doc.on("data", (c: Buffer) => chunks.push(c));
-    doc.on("end", () => resolve(Buffer.concat(chunks)));
-    doc.on("error", reject);
-    const [y, m] = slip.period.split("-").map(Number);
-    const month = new Date(Date.UTC(y, m - 1, 1)).toLocaleString("en-GB", { month: "long", year: "numeric", timeZone: "UTC" });
-    doc.fontSize(16).text(company.name, { align: "center" });
-    doc.fontSize(12).text(`Payslip for ${month}`, { align: "center" }).moveDown();
-    doc.fontSize(10);
-    const info: [string, string][] = [
-      ["Slip number", slip.slip_number ?? "-"],
-      ["Employee", `${slip.employee_name} (${slip.employee_code})`],
-      ["Department / designation", `${slip.department} / ${slip.designation}`],
-      ["Pay period", `${slip.pay_start} to ${slip.pay_end}`],
-      ["Days in month / payable / loss of pay", `${slip.days_in_period} / ${slip.payable_days} / ${slip.lop_days}`],
-    ];
-    for (const [k, v] of info) doc.text(`${k}: ${v}`);
-    doc.moveDown();
-    const table = (title: string, rows: [string, string][]) => {
-      doc.font("Helvetica-Bold").text(title).font("Helvetica");
-      for (const [k, v] of rows) {
-        const top = doc.y;
-        doc.text(k, 48, top, { width: 330 });
-        doc.text(`${v} ${company.currency}`, 380, top, { width: 160, align: "right" });
-      }
-      doc.moveDown(0.5);
-    };
-    table("Earnings", [...slip.earnings.map((l): [string, string] => [l.name, l.amount]), ["Gross", slip.gross]]);
-    const ded: [string, string][] = slip.deductions.map((l) => [l.name, l.amount]);
-    if (slip.pf.applicable) ded.push(["Provident fund (employee)", slip.pf_employee]);
-    if (slip.esi.covered) ded.push(["ESI (employee)", slip.esi_employee]);
-    if (slip.professional_tax !== "0.00") ded.push(["Professional tax", slip.professional_tax]);
-    for (const l of slip.loans) ded.push([`Loan ${l.loan_number}`, l.amount]);
-    ded.push(["Total deductions", slip.total_deductions]);
-    table("Deductions", ded);
-    const extra: [string, string][] = [...slip.reimbursement_lines.map((c): [string, string] => [`Reimbursement ${c.claim_number} (${c.category})`, c.amount]), ...slip.encashments.map((x): [string, string] => [`Leave encashment: ${x.days} days ${x.leave_type}`, x.amount])];
-    if (extra.length) table("Other payments", extra);
-    doc.font("Helvetica-Bold").fontSize(12).text(`Net pay: ${slip.net_pay} ${company.currency}`, { align: "right" });
-    doc.end();
-  });
-}
-
-export { moneyString };

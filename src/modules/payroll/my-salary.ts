@@ -1,0 +1,36 @@
+// The employee's own salary slips: those of processed runs only, never another employee's.
+import type { Prisma } from "../../../generated/prisma/client.ts";
+import { activeTenant } from "../../db/central.ts";
+import { db } from "../../db/tenancy.ts";
+import type { Page } from "../../http/envelope.ts";
+import { notFound } from "../../http/errors.ts";
+import type { AuthContext } from "../../http/types.ts";
+import { slipJson, slipSummaryJson } from "./json.ts";
+import { payslipPdf } from "./payslip-pdf.ts";
+
+/** A page of the caller's slips, newest month first (none without a linked employee record). */
+export async function mySlips(auth: AuthContext, page: Page): Promise<{ rows: ReturnType<typeof slipSummaryJson>[]; total: number }> {
+  if (!auth.employeeId) return { rows: [], total: 0 };
+  const where: Prisma.PayrollSlipWhereInput = { employee_id: auth.employeeId, run: { status: "processed" } };
+  const [rows, total] = await Promise.all([
+    db.payrollSlip.findMany({ where, include: { run: true }, orderBy: [{ run: { period_year: "desc" } }, { run: { period_month: "desc" } }], skip: page.skip, take: page.limit }),
+    db.payrollSlip.count({ where }),
+  ]);
+  return { rows: rows.map((s) => slipSummaryJson(s, s.run)), total };
+}
+
+/** The caller's slip of a processed run. */
+export async function mySlip(auth: AuthContext, runId: string) {
+  if (!auth.employeeId) throw notFound("Salary slip");
+  const s = await db.payrollSlip.findFirst({ where: { run_id: runId, employee_id: auth.employeeId, run: { status: "processed" } }, include: { run: true } });
+  if (!s) throw notFound("Salary slip");
+  return slipJson(s, s.run);
+}
+
+/** The caller's slip of a processed run as a PDF, with its file name. */
+export async function mySlipPdf(auth: AuthContext, runId: string): Promise<{ fileName: string; pdf: Buffer }> {
+  const slip = await mySlip(auth, runId);
+  const tenant = await activeTenant({ name: true, legal_name: true, currency: true });
+  const pdf = await payslipPdf({ name: tenant.legal_name ?? tenant.name, currency: tenant.currency }, slip);
+  return { fileName: `payslip-${slip.slip_number ?? slip.period}.pdf`, pdf };
+}

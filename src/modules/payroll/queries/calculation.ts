@@ -1,0 +1,205 @@
+// The raw SQL of a run's calculation: who is paid in a month (with the salary setup in force),
+// the payroll inputs of those employees (setup lines, ESI coverage, loan installments, claims),
+// the slips written batch by batch, and what processing pays. Other areas' data (exits, leave,
+// attendance, holidays, encashments) is read through their public faces by calculation.ts.
+import { execute, query, sql, tenant, type Sql } from "../../../db/sql.ts";
+import type { ScopedTx } from "../../../db/tenancy.ts";
+import type { DateString } from "../../../lib/dates.ts";
+
+type Client = Pick<ScopedTx, "$queryRaw" | "$executeRaw">;
+
+/** A month of a run and the employees it is limited to (none = every eligible employee). */
+export interface Eligibility {
+  start: DateString;
+  end: DateString;
+  employee_ids: string[];
+  /** Every exit on record (employees area): the employee's last working day. */
+  exits: { employee_id: string; last_working_day: DateString }[];
+}
+
+/** The exits as a relation `x(employee_id, last_working_day)`, joined to the employees alias `e`. */
+function exitsJoin(p: Eligibility): Sql {
+  return sql`LEFT JOIN unnest(${p.exits.map((x) => x.employee_id)}::uuid[], ${p.exits.map((x) => x.last_working_day)}::date[]) AS x(employee_id, last_working_day) ON x.employee_id = e.id`;
+}
+
+/** Employees paid in a month: live, joined by its end, not exited before its start, not inactive (with the tenant filter of `e`). */
+function eligible(p: Eligibility): Sql {
+  return sql`e.deleted_at IS NULL AND e.joining_date <= ${p.end}::date
+    AND e.status IN ('active', 'on_notice', 'exited')
+    AND (x.last_working_day IS NULL OR x.last_working_day >= ${p.start}::date)
+    AND (e.status <> 'exited' OR x.last_working_day IS NOT NULL)
+    AND (cardinality(${p.employee_ids}::uuid[]) = 0 OR e.id = ANY(${p.employee_ids}::uuid[]))`;
+}
+
+/** Eligible employees with a salary setup in force by the month's end (what a calculation would pay). */
+export async function countPaidEmployees(client: Client, p: Eligibility): Promise<number> {
+  const [row] = await query<{ n: number }>(
+    sql`SELECT count(*)::int AS n FROM employees e ${exitsJoin(p)}
+         WHERE e.tenant_id = ${tenant}::uuid AND ${eligible(p)}
+           AND EXISTS (SELECT 1 FROM employee_salary_setups s WHERE s.tenant_id = e.tenant_id AND s.employee_id = e.id AND s.effective_from <= ${p.end}::date)`,
+    client,
+  );
+  return row?.n ?? 0;
+}
+
+/** Eligible employees without a salary setup in force (reported, not paid). */
+export async function countEmployeesWithoutSetup(client: Client, p: Eligibility): Promise<number> {
+  const [row] = await query<{ n: number }>(
+    sql`SELECT count(*)::int AS n FROM employees e ${exitsJoin(p)}
+         WHERE e.tenant_id = ${tenant}::uuid AND ${eligible(p)}
+           AND NOT EXISTS (SELECT 1 FROM employee_salary_setups s WHERE s.tenant_id = e.tenant_id AND s.employee_id = e.id AND s.effective_from <= ${p.end}::date)`,
+    client,
+  );
+  return row?.n ?? 0;
+}
+
+export interface PaidEmployeeRow {
+  id: string;
+  employee_code: string;
+  first_name: string;
+  last_name: string;
+  department: string;
+  designation: string;
+  gender: string | null;
+  date_of_birth: Date | null;
+  joining_date: Date;
+  state: string | null;
+  branch_id: string | null;
+  work_location_id: string | null;
+  last_working_day: Date | null;
+  setup_id: string;
+  monthly_ctc: string | null;
+  all_components: boolean;
+  pf_enabled: boolean;
+  eps_enabled: boolean;
+  esi_enabled: boolean;
+  pt_enabled: boolean;
+  pt_state: string | null;
+  disabled: boolean;
+}
+
+/** The eligible employees with the salary setup in force by the month's end, in employee-code order. */
+export function paidEmployees(client: Client, p: Eligibility): Promise<PaidEmployeeRow[]> {
+  return query<PaidEmployeeRow>(
+    sql`SELECT e.id, e.employee_code, e.first_name, e.last_name, e.department, e.designation, e.gender, e.date_of_birth, e.joining_date, e.state,
+               e.branch_id, e.work_location_id, x.last_working_day, s.id AS setup_id, s.monthly_ctc::text AS monthly_ctc, s.all_components,
+               s.pf_enabled, s.eps_enabled, s.esi_enabled, s.pt_enabled, s.pt_state, s.disabled
+          FROM employees e
+          ${exitsJoin(p)}
+          JOIN LATERAL (SELECT * FROM employee_salary_setups s WHERE s.tenant_id = e.tenant_id AND s.employee_id = e.id AND s.effective_from <= ${p.end}::date
+                         ORDER BY s.effective_from DESC LIMIT 1) s ON TRUE
+         WHERE e.tenant_id = ${tenant}::uuid AND ${eligible(p)}
+         ORDER BY e.employee_code, e.id`,
+    client,
+  );
+}
+
+/** The component lines of these salary setups (amount null = the component's default). */
+export function setupLines(client: Client, setupIds: string[]): Promise<{ setup_id: string; component_id: string; amount: string | null }[]> {
+  return query(
+    sql`SELECT setup_id, component_id, amount::text AS amount FROM employee_salary_components WHERE tenant_id = ${tenant}::uuid AND setup_id = ANY(${setupIds}::uuid[])`,
+    client,
+  );
+}
+
+/** Employees covered by ESI in a processed run of the contribution period before `start` (other than this run). */
+export function esiCoveredEarlier(client: Client, runId: string, periodFrom: DateString, start: DateString, employeeIds: string[]): Promise<{ employee_id: string }[]> {
+  return query(
+    sql`SELECT DISTINCT s.employee_id FROM payroll_slips s JOIN payroll_runs r ON r.tenant_id = s.tenant_id AND r.id = s.run_id
+         WHERE s.tenant_id = ${tenant}::uuid AND r.status = 'processed' AND r.id <> ${runId}::uuid
+           AND r.period_start >= ${periodFrom}::date AND r.period_start < ${start}::date
+           AND (s.details -> 'esi' ->> 'covered')::boolean AND s.employee_id = ANY(${employeeIds}::uuid[])`,
+    client,
+  );
+}
+
+/** Pending installments due by the month (`start`) of approved or active loans of these employees. */
+export function installmentsDue(
+  client: Client,
+  start: DateString,
+  employeeIds: string[],
+): Promise<{ id: string; loan_id: string; loan_number: string; employee_id: string; amount: string }[]> {
+  return query(
+    sql`SELECT i.id, i.loan_id, l.loan_number, l.employee_id, i.amount::text AS amount
+          FROM loan_installments i JOIN loan_advances l ON l.tenant_id = i.tenant_id AND l.id = i.loan_id
+         WHERE i.tenant_id = ${tenant}::uuid AND i.status = 'pending' AND i.due_month <= ${start}::date AND l.status IN ('approved', 'active')
+           AND l.employee_id = ANY(${employeeIds}::uuid[])
+         ORDER BY l.loan_number, i.seq`,
+    client,
+  );
+}
+
+/** Approved, unpaid expense claims of these employees dated by the month's end. */
+export function claimsDue(client: Client, end: DateString, employeeIds: string[]): Promise<{ id: string; claim_number: string; employee_id: string; amount: string; category: string }[]> {
+  return query(
+    sql`SELECT c.id, c.claim_number, c.employee_id, c.amount::text AS amount, k.name AS category
+          FROM expense_claims c JOIN expense_categories k ON k.tenant_id = c.tenant_id AND k.id = c.category_id
+         WHERE c.tenant_id = ${tenant}::uuid AND c.status = 'approved' AND c.paid_run_id IS NULL AND c.expense_date <= ${end}::date
+           AND c.employee_id = ANY(${employeeIds}::uuid[])
+         ORDER BY c.claim_number`,
+    client,
+  );
+}
+
+/** Removes a run's slips (before they are written again). */
+export function deleteSlips(client: Client, runId: string): Promise<number> {
+  return execute(sql`DELETE FROM payroll_slips WHERE tenant_id = ${tenant}::uuid AND run_id = ${runId}::uuid`, client);
+}
+
+/** Writes a batch of slips given as a JSON array of rows (one INSERT … SELECT FROM jsonb_to_recordset); starts at once. */
+export function insertSlips(client: Client, runId: string, rowsJson: string): Promise<number> {
+  return execute(
+    sql`INSERT INTO payroll_slips (tenant_id, run_id, employee_id, slip_number, employee_code, employee_name, department, designation, pay_start, pay_end, days_in_period,
+                                   payable_days, lop_days, gross, total_deductions, net_pay, pf_employee, esi_employee, professional_tax, loan_deduction,
+                                   reimbursements, leave_encashment, employer_cost, details)
+        SELECT ${tenant}::uuid, ${runId}::uuid, x.employee_id, x.slip_number, x.employee_code, x.employee_name, x.department, x.designation, x.pay_start, x.pay_end, x.days_in_period,
+               x.payable_days, x.lop_days, x.gross, x.total_deductions, x.net_pay, x.pf_employee, x.esi_employee, x.professional_tax, x.loan_deduction,
+               x.reimbursements, x.leave_encashment, x.employer_cost, x.details
+          FROM jsonb_to_recordset(${rowsJson}::jsonb) AS x(employee_id uuid, slip_number text, employee_code text, employee_name text, department text, designation text,
+               pay_start date, pay_end date, days_in_period int, payable_days numeric, lop_days numeric, gross numeric, total_deductions numeric, net_pay numeric,
+               pf_employee numeric, esi_employee numeric, professional_tax numeric, loan_deduction numeric, reimbursements numeric, leave_encashment numeric,
+               employer_cost numeric, details jsonb)`,
+    client,
+  );
+}
+
+/** Installments deducted by a processed run. */
+export function markInstallmentsPaid(client: Client, runId: string, installmentIds: string[], now: Date): Promise<number> {
+  return execute(
+    sql`UPDATE loan_installments SET status = 'paid', paid_run_id = ${runId}::uuid, paid_at = ${now} WHERE tenant_id = ${tenant}::uuid AND id = ANY(${installmentIds}::uuid[])`,
+    client,
+  );
+}
+
+/** Loans' repaid amounts from their paid installments: active while one is pending, closed when none is. */
+export function settleLoans(client: Client, loanIds: string[], now: Date): Promise<number> {
+  return execute(
+    sql`UPDATE loan_advances l
+           SET repaid_amount = p.paid, updated_at = ${now},
+               status = CASE WHEN p.pending = 0 THEN 'closed' ELSE 'active' END,
+               closed_at = CASE WHEN p.pending = 0 THEN ${now}::timestamptz ELSE NULL END
+          FROM (SELECT loan_id, COALESCE(sum(amount) FILTER (WHERE status = 'paid'), 0) AS paid, count(*) FILTER (WHERE status = 'pending') AS pending
+                  FROM loan_installments WHERE tenant_id = ${tenant}::uuid AND loan_id = ANY(${loanIds}::uuid[]) GROUP BY loan_id) p
+         WHERE l.tenant_id = ${tenant}::uuid AND l.id = p.loan_id`,
+    client,
+  );
+}
+
+/** Claims reimbursed by a processed run. */
+export function markClaimsPaid(client: Client, runId: string, claimIds: string[], now: Date): Promise<number> {
+  return execute(
+    sql`UPDATE expense_claims SET status = 'paid', paid_run_id = ${runId}::uuid, paid_at = ${now}, updated_at = ${now} WHERE tenant_id = ${tenant}::uuid AND id = ANY(${claimIds}::uuid[])`,
+    client,
+  );
+}
+
+/** A notification to the member of every employee with a slip in the run. */
+export function notifySlipOwners(client: Client, runId: string, title: string, link: string): Promise<number> {
+  return execute(
+    sql`INSERT INTO notifications (tenant_id, user_id, kind, title, link)
+        SELECT m.tenant_id, m.user_id, 'payroll.slip_ready', ${title}, ${link}
+          FROM memberships m JOIN payroll_slips s ON s.tenant_id = m.tenant_id AND s.employee_id = m.employee_id
+         WHERE m.tenant_id = ${tenant}::uuid AND s.run_id = ${runId}::uuid`,
+    client,
+  );
+}

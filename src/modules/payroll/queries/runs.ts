@@ -1,0 +1,54 @@
+// The raw SQL of runs beyond the ORM: the run row lock that does not wait for a running job, the
+// per-run lock of a background execution, and the slips of a WPS file with their bank details.
+import { query, sql, tenant } from "../../../db/sql.ts";
+import type { ScopedTx } from "../../../db/tenancy.ts";
+
+type Client = Pick<ScopedTx, "$queryRaw" | "$executeRaw">;
+
+/**
+ * Locks the run row and answers its status (null when it does not exist). FOR NO KEY UPDATE: it
+ * serialises every change of the run's status, yet does not wait for a running background job,
+ * whose slip inserts hold a key-share lock on the row (foreign key) until it commits.
+ */
+export async function lockRunStatus(client: Client, runId: string): Promise<string | null> {
+  const [row] = await query<{ status: string }>(sql`SELECT status FROM payroll_runs WHERE tenant_id = ${tenant}::uuid AND id = ${runId}::uuid FOR NO KEY UPDATE`, client);
+  return row?.status ?? null;
+}
+
+/**
+ * Takes the transaction-scoped lock of one run's background execution (key `payroll-run:<id>`)
+ * if no other worker holds it; false when another one does, or the run does not exist.
+ */
+export async function tryLockRunExecution(client: Client, runId: string): Promise<boolean> {
+  const [row] = await query<{ mine: boolean }>(
+    sql`SELECT pg_try_advisory_xact_lock(hashtextextended(${`payroll-run:${runId}`}, 0)) AS mine FROM payroll_runs WHERE tenant_id = ${tenant}::uuid AND id = ${runId}::uuid`,
+    client,
+  );
+  return row?.mine ?? false;
+}
+
+export interface WpsSlipRow {
+  employee_code: string;
+  employee_name: string;
+  pay_start: string;
+  pay_end: string;
+  net_pay: string;
+  variable: string;
+  lop_days: string;
+  labour_card_number: string | null;
+  bank_routing_code: string | null;
+  bank_iban: string | null;
+}
+
+/** The slips of a run with their employees' bank details, as text (no per-row Decimal/Date objects), in employee-code order. */
+export function wpsSlips(client: Client, runId: string): Promise<WpsSlipRow[]> {
+  return query<WpsSlipRow>(
+    sql`SELECT s.employee_code, s.employee_name, s.pay_start::text AS pay_start, s.pay_end::text AS pay_end, s.net_pay::text AS net_pay,
+               (s.reimbursements + s.leave_encashment)::numeric(14, 2)::text AS variable, s.lop_days::text AS lop_days,
+               e.labour_card_number, e.bank_routing_code, e.bank_iban
+          FROM payroll_slips s JOIN employees e ON e.tenant_id = s.tenant_id AND e.id = s.employee_id
+         WHERE s.tenant_id = ${tenant}::uuid AND s.run_id = ${runId}::uuid
+         ORDER BY s.employee_code`,
+    client,
+  );
+}
