@@ -1,5 +1,5 @@
 // The SQL of the benchmark's queries for the bare baseline (scripts/bench-baseline.ts) and for
-// `BENCH_EXPLAIN=1`: the same statements src/modules/employees/search.ts and records.ts send.
+// `BENCH_EXPLAIN=1`: the same statements src/modules/employees/queries.ts sends.
 export interface ListQuery {
   search?: string | null;
   department?: string | null;

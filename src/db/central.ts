@@ -4,9 +4,10 @@
 //   - the active tenant's own row: activeTenant / updateActiveTenant (fail closed like `db`);
 //   - users by id or e-mail (names and addresses for notices and lists; never a password hash);
 //   - for jobs and public links that start outside any tenant: the tenants that have matching rows
-//     of a tenant-owned model, whose work then runs inside withTenant for each.
+//     of a tenant-owned model, whose work then runs inside withTenant for each;
+//   - whether the database answers at all (the health check), on connections of its own.
 import type { Prisma } from "../../generated/prisma/client.ts";
-import { systemDb } from "./client.ts";
+import { getHealthPool, systemDb } from "./client.ts";
 import { currentTenantId, tenantScopedModels } from "./tenancy.ts";
 
 /** The active tenant's row (the fields `select` names). */
@@ -14,8 +15,11 @@ export async function activeTenant<S extends Prisma.TenantSelect>(select: S): Pr
   return systemDb.tenant.findUniqueOrThrow({ where: { id: currentTenantId() }, select });
 }
 
+/** A client that can update a tenant row: the system client, or a transaction of tenantTx (ScopedTx). */
+type TenantWriter = { tenant: { update(args: { where: { id: string }; data: Prisma.TenantUpdateInput }): PromiseLike<unknown> } };
+
 /** Updates the active tenant's row (company settings, modules), in the caller's transaction when given. */
-export async function updateActiveTenant(data: Prisma.TenantUpdateInput, client: Pick<typeof systemDb, "tenant"> = systemDb): Promise<void> {
+export async function updateActiveTenant(data: Prisma.TenantUpdateInput, client: TenantWriter = systemDb): Promise<void> {
   await client.tenant.update({ where: { id: currentTenantId() }, data });
 }
 
@@ -54,4 +58,25 @@ export async function tenantsWith(model: TenantModel, where: Record<string, unkn
 /** A page of every tenant's id and time zone, in id order after `after` (hourly jobs acting at each company's midnight). */
 export async function tenantPage(after: string | undefined, take = 500): Promise<{ id: string; timezone: string }[]> {
   return systemDb.tenant.findMany({ select: { id: true, timezone: true }, orderBy: { id: "asc" }, take, ...(after ? { cursor: { id: after }, skip: 1 } : {}) });
+}
+
+/**
+ * SELECT 1 with a short deadline: a stopped database must not make health hang. On connections of
+ * its own (getHealthPool), so it does not wait behind an overload for one of the main pool.
+ */
+export async function databaseUp(timeoutMs = 2000): Promise<boolean> {
+  let timer: NodeJS.Timeout | undefined;
+  try {
+    await Promise.race([
+      getHealthPool().query("SELECT 1"),
+      new Promise((_, reject) => {
+        timer = setTimeout(() => reject(new Error("timeout")), timeoutMs);
+      }),
+    ]);
+    return true;
+  } catch {
+    return false;
+  } finally {
+    clearTimeout(timer);
+  }
 }

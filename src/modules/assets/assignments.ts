@@ -48,7 +48,7 @@ export interface AssignInput {
 
 export async function assignAsset(auth: AuthContext, body: AssignInput) {
   checkCalendarDates({ "body.assigned_on": body.assigned_on, "body.expected_return_on": body.expected_return_on });
-  const today = await companyToday(auth.tenantId);
+  const today = await companyToday();
   const assigned_on = body.assigned_on ?? today;
   if (assigned_on > today) throw invalidField("body.assigned_on", "must not be in the future");
   if (body.expected_return_on && body.expected_return_on < assigned_on) throw invalidField("body.expected_return_on", "must not be before assigned_on");
@@ -60,7 +60,7 @@ export async function assignAsset(auth: AuthContext, body: AssignInput) {
 
     // The asset row stays locked until commit: a second assignment of the same asset waits here
     // and then finds it no longer available.
-    const asset = await lockAsset(tx, auth.tenantId, body.asset_id);
+    const asset = await lockAsset(tx, body.asset_id);
     if (!asset) throw notFound("Asset");
     if (asset.status !== "available") throw conflict(`Asset ${asset.asset_tag} is not available (it is ${asset.status.replace("_", " ")})`);
 
@@ -73,7 +73,7 @@ export async function assignAsset(auth: AuthContext, body: AssignInput) {
         condition_at_assignment: body.condition_at_assignment ?? asset.condition,
         notes: body.notes ?? null,
         assigned_by: auth.userId,
-      } as any,
+      },
       include: assignmentInclude,
     });
     await tx.asset.update({ where: { id: asset.id }, data: { status: "assigned" } });

@@ -1,10 +1,12 @@
 // Asset categories: names unique among the company's live categories (case-insensitive), soft
 // delete refused while live assets use the category.
 import { audit, diff } from "../../audit.ts";
+import { lockRow } from "../../db/sql.ts";
 import { db, tenantTx, type ScopedTx } from "../../db/tenancy.ts";
 import { pageOf, type PageQuery } from "../../http/envelope.ts";
 import { conflict, invalidField, notFound } from "../../http/errors.ts";
 import type { Prisma } from "../../../generated/prisma/client.ts";
+import { shareLockCategory } from "./queries.ts";
 import { categoryInclude, categoryJson } from "./views.ts";
 
 export async function listCategories(query: PageQuery & { search?: string }) {
@@ -39,7 +41,7 @@ export async function createCategory(body: { name: string; description?: string 
   const name = cleanName(body.name);
   const c = await tenantTx(async (tx) => {
     await ensureNameFree(tx, name);
-    const c = await tx.assetCategory.create({ data: { name, description: body.description ?? null } as any, include: categoryInclude });
+    const c = await tx.assetCategory.create({ data: { name, description: body.description ?? null }, include: categoryInclude });
     await audit({ action: "asset.category_created", entity_type: "asset_category", entity_id: c.id, changes: { name, description: c.description } }, tx);
     return c;
   });
@@ -64,20 +66,19 @@ export async function updateCategory(id: string, body: { name?: string; descript
   return categoryJson(c);
 }
 
-export async function deleteCategory(tenantId: string, id: string) {
+export async function deleteCategory(id: string) {
   await tenantTx(async (tx) => {
     // Lock the category: an asset being added to it at the same moment waits (FOR SHARE there).
-    const rows = await tx.$queryRaw<{ name: string }[]>`SELECT name::text AS name FROM asset_categories WHERE tenant_id = ${tenantId}::uuid AND id = ${id}::uuid AND deleted_at IS NULL FOR UPDATE`;
-    if (!rows.length) throw notFound("Asset category");
+    if (!(await lockRow(tx, "asset_categories", id, { live: true }))) throw notFound("Asset category");
+    const { name } = await tx.assetCategory.findFirstOrThrow({ where: { id }, select: { name: true } });
     const inUse = await tx.asset.count({ where: { category_id: id, deleted_at: null } });
     if (inUse) throw conflict(`The category is still used by ${inUse} asset${inUse === 1 ? "" : "s"}; move or delete them first`);
     await tx.assetCategory.update({ where: { id }, data: { deleted_at: new Date() } });
-    await audit({ action: "asset.category_deleted", entity_type: "asset_category", entity_id: id, changes: { name: rows[0].name } }, tx);
+    await audit({ action: "asset.category_deleted", entity_type: "asset_category", entity_id: id, changes: { name } }, tx);
   });
 }
 
 /** The category, share-locked for the transaction (so it cannot be deleted meanwhile), or a 400. */
-export async function lockCategoryForUse(tx: ScopedTx, tenantId: string, id: string): Promise<void> {
-  const rows = await tx.$queryRaw<{ id: string }[]>`SELECT id FROM asset_categories WHERE tenant_id = ${tenantId}::uuid AND id = ${id}::uuid AND deleted_at IS NULL FOR SHARE`;
-  if (!rows.length) throw invalidField("body.category_id", "is not an asset category of the company");
+export async function lockCategoryForUse(tx: ScopedTx, id: string): Promise<void> {
+  if (!(await shareLockCategory(tx, id))) throw invalidField("body.category_id", "is not an asset category of the company");
 }

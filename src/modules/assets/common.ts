@@ -1,12 +1,13 @@
 // Assets: shared rules and helpers - who manages assets, the company's "today", row locks,
 // names of people, and who gets told about what.
-import { systemDb } from "../../db/client.ts";
+import { activeTenant } from "../../db/central.ts";
 import type { ScopedTx } from "../../db/tenancy.ts";
 import { invalidField } from "../../http/errors.ts";
 import { parseDate, toDateString, todayIn, type DateString } from "../../lib/dates.ts";
 import { money } from "../../lib/money.ts";
 import type { components } from "../../../generated/api-types.ts";
 import { hrMemberIds, userNames } from "../shared/access.ts";
+import { type LockedAsset, lockAssetRow } from "./queries.ts";
 
 export type AssetStatus = components["schemas"]["AssetStatus"];
 export type AssetCondition = components["schemas"]["AssetCondition"];
@@ -17,9 +18,9 @@ export type ReturnRequestStatus = components["schemas"]["AssetReturnRequestStatu
 /** Owner, admin and hr manage assets; managers and employees act on what they hold. */
 
 /** Today in the company's time zone. */
-export async function companyToday(tenantId: string): Promise<DateString> {
-  const t = await systemDb.tenant.findUnique({ where: { id: tenantId }, select: { timezone: true } });
-  return todayIn(t?.timezone ?? "UTC");
+export async function companyToday(): Promise<DateString> {
+  const t = await activeTenant({ timezone: true });
+  return todayIn(t.timezone);
 }
 
 export function employeeName(e: { first_name: string; last_name: string }): string {
@@ -47,25 +48,15 @@ export function amount(path: string, v: string | null | undefined): string | nul
   return v;
 }
 
-export interface LockedAsset {
-  id: string;
-  asset_tag: string;
-  name: string;
-  status: AssetStatus;
-  condition: AssetCondition;
-  deleted_at: Date | null;
-}
+export type { LockedAsset };
 
 /**
  * Locks the asset row for the rest of the transaction (SELECT … FOR UPDATE): assignments,
  * returns, damage reports and edits of one asset are serialised, so two of them can never both
  * act on the same state. Deleted assets are skipped unless `withDeleted`.
  */
-export async function lockAsset(tx: ScopedTx, tenantId: string, id: string, withDeleted = false): Promise<LockedAsset | null> {
-  const rows = await tx.$queryRaw<LockedAsset[]>`
-    SELECT id, asset_tag::text AS asset_tag, name, status, "condition", deleted_at FROM assets
-     WHERE tenant_id = ${tenantId}::uuid AND id = ${id}::uuid FOR UPDATE`;
-  const row = rows[0];
+export async function lockAsset(tx: ScopedTx, id: string, withDeleted = false): Promise<LockedAsset | null> {
+  const row = await lockAssetRow(tx, id);
   if (!row || (row.deleted_at && !withDeleted)) return null;
   return row;
 }

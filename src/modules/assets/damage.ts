@@ -3,6 +3,7 @@
 // hr resolves a report as repaired (back in service once no report is open) or written off
 // (retired).
 import { audit } from "../../audit.ts";
+import { lockRow } from "../../db/sql.ts";
 import { db, tenantTx } from "../../db/tenancy.ts";
 import { pageOf, type PageQuery } from "../../http/envelope.ts";
 import { conflict, invalidField, notFound } from "../../http/errors.ts";
@@ -40,7 +41,7 @@ export async function reportDamage(auth: AuthContext, body: { asset_id: string; 
   }
   const description = body.description.trim();
   const row = await tenantTx(async (tx) => {
-    const asset = await lockAsset(tx, auth.tenantId, body.asset_id);
+    const asset = await lockAsset(tx, body.asset_id);
     if (!asset) throw notFound("Asset");
     const holding = await tx.assetAssignment.findFirst({ where: { asset_id: asset.id, returned_on: null }, select: { id: true, employee_id: true } });
     // Managers and employees report only on what they hold now; anything else looks unknown.
@@ -48,7 +49,7 @@ export async function reportDamage(auth: AuthContext, body: { asset_id: string; 
     if (asset.status === "retired" || asset.status === "lost") throw conflict(`Asset ${asset.asset_tag} is ${asset.status}; it takes no damage reports`);
 
     const r = await tx.assetDamageReport.create({
-      data: { asset_id: asset.id, assignment_id: holding?.id ?? null, severity: body.severity, description, file_id: body.file_id ?? null, reported_by: auth.userId, status: "open" } as any,
+      data: { asset_id: asset.id, assignment_id: holding?.id ?? null, severity: body.severity, description, file_id: body.file_id ?? null, reported_by: auth.userId, status: "open" },
       include: damageReportInclude,
     });
     const status: AssetStatus = body.severity === "major" && asset.status === "available" ? "under_repair" : asset.status;
@@ -78,11 +79,11 @@ export async function resolveDamage(auth: AuthContext, id: string, body: Resolve
   if (body.status === "written_off" && body.condition !== undefined) throw invalidField("body.condition", "is only for repairs");
   const repair_cost = amount("body.repair_cost", body.repair_cost);
   const row = await tenantTx(async (tx) => {
-    const locked = await tx.$queryRaw<{ status: string; asset_id: string; reported_by: string }[]>`SELECT status, asset_id, reported_by FROM asset_damage_reports WHERE tenant_id = ${auth.tenantId}::uuid AND id = ${id}::uuid FOR UPDATE`;
-    if (!locked.length) throw notFound("Damage report");
-    if (locked[0].status !== "open") throw conflict(`The damage report was already resolved (${locked[0].status.replace("_", " ")})`);
+    if (!(await lockRow(tx, "asset_damage_reports", id))) throw notFound("Damage report");
+    const report = await tx.assetDamageReport.findFirstOrThrow({ where: { id }, select: { status: true, asset_id: true, reported_by: true } });
+    if (report.status !== "open") throw conflict(`The damage report was already resolved (${report.status.replace("_", " ")})`);
     // Deleted assets still get their reports closed; their status no longer matters to anyone.
-    const asset = (await lockAsset(tx, auth.tenantId, locked[0].asset_id, true))!;
+    const asset = (await lockAsset(tx, report.asset_id, true))!;
     const resolved = { status: body.status, resolution_notes: body.resolution_notes ?? null, resolved_by: auth.userId, resolved_at: new Date() };
     let next: { status: AssetStatus; condition: AssetCondition } = { status: asset.status, condition: asset.condition };
 
@@ -108,10 +109,10 @@ export async function resolveDamage(auth: AuthContext, id: string, body: Resolve
       if (next.condition !== asset.condition) changes.condition = { from: asset.condition, to: next.condition };
       await audit({ action: changes.status ? "asset.status_changed" : "asset.updated", entity_type: "asset", entity_id: asset.id, changes }, tx);
     }
-    if (locked[0].reported_by !== auth.userId) {
-      const reporter = (await userNames([locked[0].reported_by])).get(locked[0].reported_by);
+    if (report.reported_by !== auth.userId) {
+      const reporter = (await userNames([report.reported_by])).get(report.reported_by);
       await notify(tx, {
-        userId: locked[0].reported_by,
+        userId: report.reported_by,
         email: reporter?.email,
         kind: `asset.damage_${body.status}`,
         title: `Damage report on asset ${asset.asset_tag} ${body.status === "repaired" ? "resolved: repaired" : "resolved: written off"}`,

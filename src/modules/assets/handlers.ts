@@ -1,11 +1,12 @@
-// Assets (module `assets`): thin handlers over the rules in this folder - categories.ts,
-// register.ts (the asset master), assignments.ts, returns.ts and damage.ts.
+// Assets (module `assets`): handlers translate HTTP to one use case and back; the rules live in
+// categories.ts, register.ts (the asset master), assignments.ts, returns.ts and damage.ts, the
+// JSON shapes in views.ts, the row locks' SQL in queries.ts.
 import { ack, created, ok, paginated } from "../../http/envelope.ts";
 import type { AreaHandlers } from "../../http/types.ts";
 import { assignAsset, listAssignments } from "./assignments.ts";
 import { createCategory, deleteCategory, getCategory, listCategories, updateCategory } from "./categories.ts";
 import { listDamageReports, reportDamage, resolveDamage } from "./damage.ts";
-import { createAsset, deleteAsset, getAsset, listAssets, updateAsset } from "./register.ts";
+import { assetById, editAsset, findAssets, registerAsset, removeAsset } from "./register.ts";
 import { decideReturn, listReturnRequests, requestReturn } from "./returns.ts";
 
 export const handlers = {
@@ -22,26 +23,26 @@ export const handlers = {
   async updateAssetCategory({ params, body }) {
     return ok(await updateCategory(params.id, body), "Asset category updated");
   },
-  async deleteAssetCategory({ params, auth }) {
-    await deleteCategory(auth.tenantId, params.id);
+  async deleteAssetCategory({ params }) {
+    await deleteCategory(params.id);
     return ack("Asset category deleted");
   },
 
   async listAssets({ query }) {
-    const { rows, page, total } = await listAssets(query);
+    const { rows, page, total } = await findAssets(query);
     return paginated(rows, page, total);
   },
   async createAsset({ body, auth }) {
-    return created(await createAsset(auth, body), "Asset added to the register");
+    return created(await registerAsset(auth, body), "Asset added to the register");
   },
   async getAsset({ params }) {
-    return ok(await getAsset(params.assetId));
+    return ok(await assetById(params.assetId));
   },
-  async updateAsset({ params, body, auth }) {
-    return ok(await updateAsset(auth, params.assetId, body), "Asset updated");
+  async updateAsset({ params, body }) {
+    return ok(await editAsset(params.assetId, body), "Asset updated");
   },
-  async deleteAsset({ params, auth }) {
-    await deleteAsset(auth, params.assetId);
+  async deleteAsset({ params }) {
+    await removeAsset(params.assetId);
     return ack("Asset deleted");
   },
 

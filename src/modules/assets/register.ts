@@ -26,7 +26,7 @@ export interface AssetInput {
   notes?: string | null;
 }
 
-export async function listAssets(query: PageQuery & { status?: AssetStatus; condition?: AssetCondition; category_id?: string; employee_id?: string; search?: string }) {
+export async function findAssets(query: PageQuery & { status?: AssetStatus; condition?: AssetCondition; category_id?: string; employee_id?: string; search?: string }) {
   const page = pageOf(query);
   const where: Prisma.AssetWhereInput = { deleted_at: null };
   if (query.status) where.status = query.status;
@@ -46,7 +46,7 @@ export async function listAssets(query: PageQuery & { status?: AssetStatus; cond
   return { rows: rows.map(assetJson), page, total };
 }
 
-export async function getAsset(id: string) {
+export async function assetById(id: string) {
   const a = await db.asset.findFirst({ where: { id, deleted_at: null }, include: assetInclude });
   if (!a) throw notFound("Asset");
   return assetJson(a);
@@ -82,14 +82,14 @@ async function generateTag(tx: ScopedTx): Promise<string> {
   throw conflict("Could not find a free asset tag; give one explicitly");
 }
 
-export async function createAsset(auth: AuthContext, body: AssetInput & { name: string; category_id: string }) {
-  const today = await companyToday(auth.tenantId);
+export async function registerAsset(auth: AuthContext, body: AssetInput & { name: string; category_id: string }) {
+  const today = await companyToday();
   checkDates(body, { purchase_date: body.purchase_date ?? null, warranty_expires_on: body.warranty_expires_on ?? null }, today);
   const purchase_cost = amount("body.purchase_cost", body.purchase_cost);
   const name = body.name.trim();
   const serial_number = trimOrNull(body.serial_number) ?? null;
   const created = await tenantTx(async (tx) => {
-    await lockCategoryForUse(tx, auth.tenantId, body.category_id);
+    await lockCategoryForUse(tx, body.category_id);
     const asset_tag = body.asset_tag ? body.asset_tag.trim() : await generateTag(tx);
     if (body.asset_tag) await ensureTagFree(tx, asset_tag);
     if (serial_number) await ensureSerialFree(tx, serial_number);
@@ -106,7 +106,7 @@ export async function createAsset(auth: AuthContext, body: AssetInput & { name: 
         status: "available",
         notes: body.notes ?? null,
         created_by: auth.userId,
-      } as any,
+      },
       include: assetInclude,
     });
     await audit({ action: "asset.created", entity_type: "asset", entity_id: a.id, changes: { asset_tag, name, category_id: a.category_id, serial_number, status: "available", condition: a.condition } }, tx);
@@ -117,11 +117,11 @@ export async function createAsset(auth: AuthContext, body: AssetInput & { name: 
 
 const EDITABLE = ["asset_tag", "name", "category_id", "serial_number", "purchase_date", "purchase_cost", "warranty_expires_on", "condition", "status", "notes"] as const;
 
-export async function updateAsset(auth: AuthContext, id: string, body: AssetInput) {
-  const today = await companyToday(auth.tenantId);
+export async function editAsset(id: string, body: AssetInput) {
+  const today = await companyToday();
   const purchase_cost = amount("body.purchase_cost", body.purchase_cost);
   const updated = await tenantTx(async (tx) => {
-    const locked = await lockAsset(tx, auth.tenantId, id);
+    const locked = await lockAsset(tx, id);
     if (!locked) throw notFound("Asset");
     const before = await tx.asset.findFirstOrThrow({ where: { id } });
     const dateOf = (v: string | null | undefined, current: Date | null) => (v === undefined ? (current ? current.toISOString().slice(0, 10) : null) : v);
@@ -144,7 +144,7 @@ export async function updateAsset(auth: AuthContext, id: string, body: AssetInpu
     }
     if (body.name !== undefined) data.name = body.name.trim();
     if (body.category_id !== undefined && body.category_id !== before.category_id) {
-      await lockCategoryForUse(tx, auth.tenantId, body.category_id);
+      await lockCategoryForUse(tx, body.category_id);
       data.category_id = body.category_id;
     }
     if (body.serial_number !== undefined) {
@@ -170,9 +170,9 @@ export async function updateAsset(auth: AuthContext, id: string, body: AssetInpu
   return assetJson(updated);
 }
 
-export async function deleteAsset(auth: AuthContext, id: string) {
+export async function removeAsset(id: string) {
   await tenantTx(async (tx) => {
-    const a = await lockAsset(tx, auth.tenantId, id);
+    const a = await lockAsset(tx, id);
     if (!a) throw notFound("Asset");
     if (a.status === "assigned") throw conflict(`Asset ${a.asset_tag} is assigned; approve its return before deleting it`);
     await tx.asset.update({ where: { id }, data: { deleted_at: new Date() } });

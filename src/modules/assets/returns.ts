@@ -1,6 +1,7 @@
 // Return requests: the holder (or hr) asks to give an asset back; hr approves - closing the
 // assignment with the date and condition found - or rejects.
 import { audit } from "../../audit.ts";
+import { lockRow } from "../../db/sql.ts";
 import { db, tenantTx } from "../../db/tenancy.ts";
 import { pageOf, type PageQuery } from "../../http/envelope.ts";
 import { conflict, invalidField, notFound } from "../../http/errors.ts";
@@ -36,8 +37,9 @@ export async function requestReturn(auth: AuthContext, body: { assignment_id: st
     const visible = await tx.assetAssignment.findFirst({ where: { id: body.assignment_id, ...own }, include: { asset: { select: { asset_tag: true, name: true } } } });
     if (!visible) throw notFound("Assignment");
     // Lock the assignment: two requests for it at once are serialised (one pending at a time).
-    const [a] = await tx.$queryRaw<{ returned_on: string | null }[]>`SELECT returned_on::text AS returned_on FROM asset_assignments WHERE tenant_id = ${auth.tenantId}::uuid AND id = ${visible.id}::uuid FOR UPDATE`;
-    if (a.returned_on) throw conflict(`Asset ${visible.asset.asset_tag} was already returned on ${a.returned_on}`);
+    await lockRow(tx, "asset_assignments", visible.id);
+    const a = await tx.assetAssignment.findFirstOrThrow({ where: { id: visible.id }, select: { returned_on: true } });
+    if (a.returned_on) throw conflict(`Asset ${visible.asset.asset_tag} was already returned on ${toDateString(a.returned_on)}`);
     const pending = await tx.assetReturnRequest.findFirst({ where: { assignment_id: visible.id, status: "pending" }, select: { id: true } });
     if (pending) throw conflict(`A return request for asset ${visible.asset.asset_tag} is already pending`);
     const r = await tx.assetReturnRequest.create({ data: { assignment_id: visible.id, requested_by: auth.userId, reason, status: "pending" }, include: returnRequestInclude });
@@ -62,17 +64,17 @@ export async function decideReturn(auth: AuthContext, id: string, body: Decision
     if (body.return_condition !== undefined) throw invalidField("body.return_condition", "is only for approvals");
   }
   checkCalendarDates({ "body.returned_on": body.returned_on });
-  const today = await companyToday(auth.tenantId);
+  const today = await companyToday();
   const row = await tenantTx(async (tx) => {
-    const locked = await tx.$queryRaw<{ status: string; assignment_id: string }[]>`SELECT status, assignment_id FROM asset_return_requests WHERE tenant_id = ${auth.tenantId}::uuid AND id = ${id}::uuid FOR UPDATE`;
-    if (!locked.length) throw notFound("Return request");
-    if (locked[0].status !== "pending") throw conflict(`The return request was already ${locked[0].status}`);
-    const assignment = await tx.assetAssignment.findFirstOrThrow({ where: { id: locked[0].assignment_id } });
+    if (!(await lockRow(tx, "asset_return_requests", id))) throw notFound("Return request");
+    const request = await tx.assetReturnRequest.findFirstOrThrow({ where: { id }, select: { status: true, assignment_id: true } });
+    if (request.status !== "pending") throw conflict(`The return request was already ${request.status}`);
+    const assignment = await tx.assetAssignment.findFirstOrThrow({ where: { id: request.assignment_id } });
     const decided = { status: body.status, decided_by: auth.userId, decided_at: new Date(), decision_notes: body.decision_notes ?? null };
     let outcome = "";
 
     if (body.status === "approved") {
-      const asset = await lockAsset(tx, auth.tenantId, assignment.asset_id, true);
+      const asset = await lockAsset(tx, assignment.asset_id, true);
       if (!asset) throw notFound("Asset");
       const returned_on = body.returned_on ?? today;
       if (returned_on > today) throw invalidField("body.returned_on", "must not be in the future");

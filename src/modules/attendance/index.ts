@@ -1,2 +1,2 @@
-// The attendance area's public face: what other areas (payroll) may use.
-export { type Absence, absencesBetween } from "./facts.ts";
+// The attendance area's public face: what other areas (payroll, the dashboard) may use.
+export { type Absence, absencesBetween, pendingRegularizationsByEmployee } from "./facts.ts";

@@ -7,7 +7,15 @@ const clockFormats = new Map<string, Intl.DateTimeFormat>();
 function clockFormat(timeZone: string): Intl.DateTimeFormat {
   let f = clockFormats.get(timeZone);
   if (!f) {
-    f = new Intl.DateTimeFormat("en-CA", { timeZone, year: "numeric", month: "2-digit", day: "2-digit", hour: "2-digit", minute: "2-digit", hourCycle: "h23" });
+    f = new Intl.DateTimeFormat("en-CA", {
+      timeZone,
+      year: "numeric",
+      month: "2-digit",
+      day: "2-digit",
+      hour: "2-digit",
+      minute: "2-digit",
+      hourCycle: "h23",
+    });
     clockFormats.set(timeZone, f);
   }
   return f;
@@ -15,7 +23,11 @@ function clockFormat(timeZone: string): Intl.DateTimeFormat {
 
 /** Local date and minutes since local midnight of an instant. */
 export function localClock(instant: Date, timeZone: string): { date: DateString; minutes: number } {
-  const p = Object.fromEntries(clockFormat(timeZone).formatToParts(instant).map((x) => [x.type, x.value]));
+  const p = Object.fromEntries(
+    clockFormat(timeZone)
+      .formatToParts(instant)
+      .map((x) => [x.type, x.value]),
+  );
   return { date: `${p.year}-${p.month}-${p.day}`, minutes: Number(p.hour) * 60 + Number(p.minute) };
 }
 
@@ -55,17 +67,31 @@ export function evaluatePunch(checkIn: Date, checkOut: Date | null, rules: Punch
 }
 
 /** Validates a pair of punches for `date`: check-in on that local day, check-out after it within 24 hours. */
-export function punchProblem(date: DateString, checkIn: Date, checkOut: Date | null, timeZone: string): { field: "check_in" | "check_out"; message: string } | null {
-  if (localClock(checkIn, timeZone).date !== date) return { field: "check_in", message: `must fall on ${date} in the company's time zone (${timeZone})` };
+export function punchProblem(
+  date: DateString,
+  checkIn: Date,
+  checkOut: Date | null,
+  timeZone: string,
+): { field: "check_in" | "check_out"; message: string } | null {
+  if (localClock(checkIn, timeZone).date !== date)
+    return { field: "check_in", message: `must fall on ${date} in the company's time zone (${timeZone})` };
   if (checkOut && checkOut <= checkIn) return { field: "check_out", message: "must be after check_in" };
-  if (checkOut && checkOut.getTime() - checkIn.getTime() > 24 * 3_600_000) return { field: "check_out", message: "must be within 24 hours of check_in" };
+  if (checkOut && checkOut.getTime() - checkIn.getTime() > 24 * 3_600_000)
+    return { field: "check_out", message: "must be within 24 hours of check_in" };
   return null;
 }
 
 export type DayStatus = "present" | "absent" | "half_day" | "on_leave" | "holiday" | "weekly_off" | "wfh" | "not_marked";
 
 /** Status of a day without a stored record (first match wins). */
-export function derivedStatus(d: { date: DateString; today: DateString; holiday: boolean; weeklyOff: boolean; onLeave: boolean; wfh: boolean }): DayStatus {
+export function derivedStatus(d: {
+  date: DateString;
+  today: DateString;
+  holiday: boolean;
+  weeklyOff: boolean;
+  onLeave: boolean;
+  wfh: boolean;
+}): DayStatus {
   if (d.holiday) return "holiday";
   if (d.weeklyOff) return "weekly_off";
   if (d.onLeave) return "on_leave";

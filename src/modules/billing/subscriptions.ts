@@ -11,7 +11,10 @@ interface SubscriptionLike {
 }
 
 function moduleOf(name: string | null | undefined): ModuleName | null {
-  const n = (name ?? "").trim().toLowerCase().replace(/^hrms[_-]/, "");
+  const n = (name ?? "")
+    .trim()
+    .toLowerCase()
+    .replace(/^hrms[_-]/, "");
   return (MODULES as readonly string[]).includes(n) ? (n as ModuleName) : null;
 }
 

@@ -1,33 +1,22 @@
 // Employee documents: multipart uploads stored through src/storage/files.ts (size and type limits,
-// content-addressed bytes on disk), metadata rows in employee_documents, audited.
-import type { EmployeeDocument, StoredFile } from "../../../generated/prisma/client.ts";
+// content-addressed bytes on disk), metadata rows in employee_documents, audited. Who may see or
+// add them: access.ts.
 import { audit } from "../../audit.ts";
 import { db, tenantTx } from "../../db/tenancy.ts";
-import type { Page } from "../../http/envelope.ts";
+import { type PageQuery, pageOf } from "../../http/envelope.ts";
 import { notFound } from "../../http/errors.ts";
-import type { UploadedFile } from "../../http/types.ts";
-import { fileJson, storeUpload } from "../../storage/files.ts";
+import type { AuthContext, UploadedFile } from "../../http/types.ts";
+import { storeUpload } from "../../storage/files.ts";
+import { loadSelfOrPrivileged, loadVisibleEmployee } from "./access.ts";
+import { documentJson, type DocumentType } from "./views.ts";
 
-export type DocumentType = "id_proof" | "address_proof" | "passport" | "visa" | "labour_card" | "education" | "experience" | "offer_letter" | "contract" | "payslip" | "tax" | "medical" | "other";
-
-export function documentJson(d: EmployeeDocument & { file: StoredFile }) {
-  return {
-    id: d.id,
-    employee_id: d.employee_id,
-    document_type: d.document_type as DocumentType,
-    title: d.title,
-    file: fileJson(d.file),
-    uploaded_by: d.uploaded_by,
-    download_path: `/api/employees/${d.employee_id}/documents/${d.id}/download`,
-    created_at: d.created_at.toISOString(),
-  };
-}
-
-export async function uploadDocument(employeeId: string, file: UploadedFile | undefined, meta: { document_type: DocumentType; title: string }, uploadedBy: string) {
-  return tenantTx(async (tx) => {
-    const stored = await storeUpload(file, { purpose: "employee_document", uploadedBy }, tx);
+/** Stores the upload and records it as the employee's document (their own record, or any for hr). */
+export async function addEmployeeDocument(auth: AuthContext, employeeId: string, file: UploadedFile | undefined, meta: { document_type: DocumentType; title: string }) {
+  await loadSelfOrPrivileged(auth, employeeId);
+  const doc = await tenantTx(async (tx) => {
+    const stored = await storeUpload(file, { purpose: "employee_document", uploadedBy: auth.userId }, tx);
     const doc = await tx.employeeDocument.create({
-      data: { employee_id: employeeId, file_id: stored.id, document_type: meta.document_type, title: meta.title.trim(), uploaded_by: uploadedBy } as any,
+      data: { employee_id: employeeId, file_id: stored.id, document_type: meta.document_type, title: meta.title.trim(), uploaded_by: auth.userId },
       include: { file: true },
     });
     await audit(
@@ -41,19 +30,25 @@ export async function uploadDocument(employeeId: string, file: UploadedFile | un
     );
     return doc;
   });
+  return documentJson(doc);
 }
 
-export async function listDocuments(employeeId: string, page: Page) {
+/** A page of the employee's documents (newest first). */
+export async function employeeDocuments(auth: AuthContext, employeeId: string, query: PageQuery) {
+  await loadVisibleEmployee(auth, employeeId);
+  const page = pageOf(query);
   const where = { employee_id: employeeId };
   const [rows, total] = await Promise.all([
     db.employeeDocument.findMany({ where, include: { file: true }, orderBy: [{ created_at: "desc" }, { id: "desc" }], skip: page.skip, take: page.limit }),
     db.employeeDocument.count({ where }),
   ]);
-  return { rows, total };
+  return { rows: rows.map(documentJson), page, total };
 }
 
-export async function findDocument(employeeId: string, documentId: string) {
+/** The stored file of one of the employee's documents, or 404. */
+export async function employeeDocumentFile(auth: AuthContext, employeeId: string, documentId: string) {
+  await loadVisibleEmployee(auth, employeeId);
   const d = await db.employeeDocument.findFirst({ where: { id: documentId, employee_id: employeeId }, include: { file: true } });
   if (!d) throw notFound("Document");
-  return d;
+  return d.file;
 }

@@ -2,33 +2,37 @@
 // with its checklist; the scheduled job `employees.complete-exits` marks them `exited` once their
 // last working day has passed in the company's time zone.
 import { audit } from "../../audit.ts";
-import { systemDb } from "../../db/client.ts";
-import { currentTenantId, db, tenantTx, withTenant } from "../../db/tenancy.ts";
+import { tenantPage } from "../../db/central.ts";
+import { lockRow } from "../../db/sql.ts";
+import { db, tenantTx, withTenant } from "../../db/tenancy.ts";
 import { conflict, invalidField, notFound } from "../../http/errors.ts";
-import type { RequestBody } from "../../http/types.ts";
+import type { AuthContext, RequestBody } from "../../http/types.ts";
 import { parseDate, toDateString, todayIn } from "../../lib/dates.ts";
 import { logger } from "../../log.ts";
 import { notify } from "../../notify.ts";
-import { CHECKLIST_ITEMS, CHECKLIST_TITLES, type ExitWithChecklist } from "./records.ts";
+import { loadSelfOrPrivileged } from "./access.ts";
+import { CHECKLIST_ITEMS, CHECKLIST_TITLES, exitJson } from "./views.ts";
 
 export type ResignationInput = RequestBody<"submitResignation">;
 
-export async function submitResignation(employeeId: string, input: ResignationInput, submittedBy: string): Promise<ExitWithChecklist> {
+/** The employee's resignation (their own, or anyone's for hr): opens the exit process. */
+export async function resign(auth: AuthContext, employeeId: string, input: ResignationInput) {
+  await loadSelfOrPrivileged(auth, employeeId);
   if (input.last_working_day < input.resignation_date) throw invalidField("body.last_working_day", "must not be before the resignation date");
   const reason = input.reason.trim();
-  return tenantTx(async (tx) => {
-    const locked = await tx.$queryRaw<{ id: string }[]>`SELECT id FROM employees WHERE tenant_id = ${currentTenantId()}::uuid AND id = ${employeeId}::uuid AND deleted_at IS NULL FOR UPDATE`;
-    if (!locked.length) throw notFound("Employee");
+  const submittedBy = auth.userId;
+  const exit = await tenantTx(async (tx) => {
+    if (!(await lockRow(tx, "employees", employeeId, { live: true }))) throw notFound("Employee");
     const e = await tx.employee.findFirstOrThrow({ where: { id: employeeId } });
     if (input.resignation_date < toDateString(e.joining_date)) throw invalidField("body.resignation_date", "must not be before the joining date");
     const existing = await tx.employeeExit.findFirst({ where: { employee_id: employeeId }, select: { id: true } });
     if (existing || e.status === "on_notice" || e.status === "exited")
       throw conflict(e.status === "exited" ? "The employee has already exited" : "A resignation has already been submitted for this employee");
     const exit = await tx.employeeExit.create({
-      data: { employee_id: employeeId, resignation_date: parseDate(input.resignation_date), last_working_day: parseDate(input.last_working_day), reason, submitted_by: submittedBy } as any,
+      data: { employee_id: employeeId, resignation_date: parseDate(input.resignation_date), last_working_day: parseDate(input.last_working_day), reason, submitted_by: submittedBy },
     });
     await tx.exitChecklistItem.createMany({
-      data: CHECKLIST_ITEMS.map((item, position) => ({ exit_id: exit.id, item, title: CHECKLIST_TITLES[item], position })) as any,
+      data: CHECKLIST_ITEMS.map((item, position) => ({ exit_id: exit.id, item, title: CHECKLIST_TITLES[item], position })),
     });
     await tx.employee.update({ where: { id: employeeId }, data: { status: "on_notice" } });
     await audit(
@@ -59,6 +63,7 @@ export async function submitResignation(employeeId: string, input: ResignationIn
     }
     return tx.employeeExit.findFirstOrThrow({ where: { id: exit.id }, include: { checklist: true } });
   });
+  return exitJson(exit);
 }
 
 export const COMPLETE_EXITS_JOB = "employees.complete-exits";
@@ -91,12 +96,7 @@ export async function completeDueExits(now = new Date()): Promise<number> {
   let failed = 0;
   let cursor: string | undefined;
   for (;;) {
-    const tenants = await systemDb.tenant.findMany({
-      select: { id: true, timezone: true },
-      orderBy: { id: "asc" },
-      take: 500,
-      ...(cursor ? { cursor: { id: cursor }, skip: 1 } : {}),
-    });
+    const tenants = await tenantPage(cursor, 500);
     if (!tenants.length) break;
     for (const t of tenants) {
       try {

@@ -1,79 +1,60 @@
-// Employees: records, directory search, documents, activity log, resignation. The rules live in
-// the modules next to this file; handlers check row-level access (access.ts) and shape replies.
-import { auditEntryJson } from "../../audit.ts";
-import { db } from "../../db/tenancy.ts";
-import { ack, created, ok, pageOf, paginated } from "../../http/envelope.ts";
+// Employees: records (records.ts), the directory list (directory.ts), one employee's profile and
+// activity log (profile.ts), documents (documents.ts), resignation and exit (exits.ts); row-level
+// access in access.ts, JSON shapes in views.ts, raw SQL in queries.ts. Handlers translate HTTP to
+// one use case and back.
+import { ack, created, ok, paginated } from "../../http/envelope.ts";
 import type { AreaHandlers } from "../../http/types.ts";
 import { sendStoredFile } from "../../storage/files.ts";
-import { accessTo, loadSelfOrPrivileged, loadVisibleEmployee } from "./access.ts";
-import { documentJson, findDocument, listDocuments, uploadDocument } from "./documents.ts";
-import { submitResignation } from "./exits.ts";
-import { createEmployee, deleteEmployee, directoryJson, employeeJson, exitJson, exitOf, fullEmployeeJson, loadEmployeeWithUser, updateEmployee } from "./records.ts";
-import { listEmployeeDirectory } from "./search.ts";
+import { employeeDirectory } from "./directory.ts";
+import { addEmployeeDocument, employeeDocumentFile, employeeDocuments } from "./documents.ts";
+import { resign } from "./exits.ts";
+import { employeeActivity, employeeProfile } from "./profile.ts";
+import { addEmployee, changeEmployee, removeEmployee } from "./records.ts";
 
 export const handlers = {
   async listEmployees({ query }) {
-    const page = pageOf(query);
-    const { rows, total } = await listEmployeeDirectory(query, page);
-    return paginated(rows.map(directoryJson), page, total);
+    const { rows, page, total } = await employeeDirectory(query);
+    return paginated(rows, page, total);
   },
 
   async createEmployee({ body }) {
-    const e = await createEmployee(body);
-    return created(employeeJson(e, { access: "full", exit: null, userId: null }), "Employee created");
+    return created(await addEmployee(body), "Employee created");
   },
 
   async getEmployee({ params, auth }) {
-    const e = await loadEmployeeWithUser(params.employeeId);
-    const access = accessTo(auth, e);
-    if (access === "directory") return ok(directoryJson(e));
-    return ok(employeeJson(e, { access, exit: await exitOf(e), userId: e.user_id }));
+    return ok(await employeeProfile(auth, params.employeeId));
   },
 
   async updateEmployee({ params, body }) {
-    await updateEmployee(params.employeeId, body);
-    return ok(await fullEmployeeJson(params.employeeId), "Employee updated");
+    return ok(await changeEmployee(params.employeeId, body), "Employee updated");
   },
 
   async deleteEmployee({ params }) {
-    await deleteEmployee(params.employeeId);
+    await removeEmployee(params.employeeId);
     return ack("Employee deleted");
   },
 
   async listEmployeeDocuments({ params, query, auth }) {
-    await loadVisibleEmployee(auth, params.employeeId);
-    const page = pageOf(query);
-    const { rows, total } = await listDocuments(params.employeeId, page);
-    return paginated(rows.map(documentJson), page, total);
+    const { rows, page, total } = await employeeDocuments(auth, params.employeeId, query);
+    return paginated(rows, page, total);
   },
 
   async uploadEmployeeDocument({ params, body, files, auth }) {
-    await loadSelfOrPrivileged(auth, params.employeeId);
-    const doc = await uploadDocument(params.employeeId, files.find((f) => f.fieldname === "file"), body, auth.userId);
-    return created(documentJson(doc), "Document uploaded");
+    const doc = await addEmployeeDocument(auth, params.employeeId, files.find((f) => f.fieldname === "file"), body);
+    return created(doc, "Document uploaded");
   },
 
   async downloadEmployeeDocument({ params, auth, res }) {
-    await loadVisibleEmployee(auth, params.employeeId);
-    const d = await findDocument(params.employeeId, params.documentId);
-    await sendStoredFile(res, d.file);
+    await sendStoredFile(res, await employeeDocumentFile(auth, params.employeeId, params.documentId));
     return { sent: true as const };
   },
 
   async getEmployeeActivityLog({ params, query, auth }) {
-    await loadVisibleEmployee(auth, params.employeeId);
-    const page = pageOf(query);
-    const where = { entity_type: "employee", entity_id: params.employeeId };
-    const [rows, total] = await Promise.all([
-      db.auditLog.findMany({ where, orderBy: [{ created_at: "desc" }, { id: "desc" }], skip: page.skip, take: page.limit }),
-      db.auditLog.count({ where }),
-    ]);
-    return paginated(rows.map(auditEntryJson), page, total);
+    const { rows, page, total } = await employeeActivity(auth, params.employeeId, query);
+    return paginated(rows, page, total);
   },
 
   async submitResignation({ params, body, auth }) {
-    await loadSelfOrPrivileged(auth, params.employeeId);
-    const exit = await submitResignation(params.employeeId, body, auth.userId);
-    return created(exitJson(exit), "Resignation submitted; exit process started");
+    return created(await resign(auth, params.employeeId, body), "Resignation submitted; exit process started");
   },
 } satisfies AreaHandlers<"employees">;

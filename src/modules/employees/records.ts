@@ -1,151 +1,18 @@
-// Employee records: JSON projections, validation, create / update / soft delete. Every change is
+// Employee records: validation, generated codes, create / update / soft delete. Every change is
 // written to the activity log (audit_logs, entity_type 'employee') in the same transaction.
-import { type Employee, type EmployeeExit, type ExitChecklistItem, Prisma } from "../../../generated/prisma/client.ts";
-import { audit, diff, mask } from "../../audit.ts";
-import { currentTenantId, db, tenantRead, tenantTx, type ScopedTx } from "../../db/tenancy.ts";
+import type { Employee, Prisma } from "../../../generated/prisma/client.ts";
+import { audit, diff } from "../../audit.ts";
+import { lockRow } from "../../db/sql.ts";
+import { db, tenantTx, type ScopedTx } from "../../db/tenancy.ts";
 import { badRequest, conflict, invalidField, notFound, type ErrorDetail } from "../../http/errors.ts";
 import type { RequestBody } from "../../http/types.ts";
 import { parseDate, toDateString } from "../../lib/dates.ts";
-import type { Access } from "./access.ts";
+import { fullEmployeeJson } from "./profile.ts";
+import { drawCodeNumber, isAboveInChain, lockReportingLines } from "./queries.ts";
+import { dateOf, dateOrNull, employeeJson } from "./views.ts";
 
 export type EmployeeCreateInput = RequestBody<"createEmployee">;
 export type EmployeeUpdateInput = RequestBody<"updateEmployee">;
-type Status = "active" | "inactive" | "on_notice" | "exited";
-export type ExitWithChecklist = EmployeeExit & { checklist: ExitChecklistItem[] };
-
-// ───────────────────────────── projections ─────────────────────────────
-
-const dateOf = (v: Date | string): string => (typeof v === "string" ? v : toDateString(v));
-const dateOrNull = (v: Date | string | null): string | null => (v === null ? null : dateOf(v));
-
-/** Fields of the directory projection (also the columns the list query selects). */
-export interface DirectoryFields {
-  id: string;
-  employee_code: string;
-  first_name: string;
-  last_name: string;
-  email: string;
-  phone: string | null;
-  department: string;
-  designation: string;
-  joining_date: Date | string;
-  status: string;
-  reports_to: string | null;
-  branch_id: string | null;
-  work_location_id: string | null;
-}
-
-export function directoryJson(e: DirectoryFields) {
-  return {
-    view: "directory" as const,
-    id: e.id,
-    employee_code: e.employee_code,
-    first_name: e.first_name,
-    last_name: e.last_name,
-    full_name: `${e.first_name} ${e.last_name}`,
-    email: e.email,
-    phone: e.phone,
-    department: e.department,
-    designation: e.designation,
-    joining_date: dateOf(e.joining_date),
-    status: e.status as Status,
-    reports_to: e.reports_to,
-    branch_id: e.branch_id,
-    work_location_id: e.work_location_id,
-  };
-}
-
-const CHECKLIST_ITEMS = ["asset_return", "knowledge_transfer", "clearance", "final_settlement"] as const;
-export const CHECKLIST_TITLES: Record<(typeof CHECKLIST_ITEMS)[number], string> = {
-  asset_return: "Return company assets",
-  knowledge_transfer: "Hand over work and knowledge",
-  clearance: "Department and IT clearance",
-  final_settlement: "Full and final settlement",
-};
-export { CHECKLIST_ITEMS };
-
-export function exitJson(x: ExitWithChecklist) {
-  return {
-    id: x.id,
-    employee_id: x.employee_id,
-    resignation_date: dateOf(x.resignation_date),
-    last_working_day: dateOf(x.last_working_day),
-    reason: x.reason,
-    status: x.status as "in_progress" | "completed",
-    submitted_by: x.submitted_by,
-    completed_at: x.completed_at?.toISOString() ?? null,
-    checklist: [...x.checklist]
-      .sort((a, b) => a.position - b.position)
-      .map((c) => ({
-        id: c.id,
-        item: c.item as (typeof CHECKLIST_ITEMS)[number],
-        title: c.title,
-        status: c.status as "pending" | "done",
-        completed_at: c.completed_at?.toISOString() ?? null,
-        completed_by: c.completed_by,
-        notes: c.notes,
-      })),
-    created_at: x.created_at.toISOString(),
-  };
-}
-
-/** The complete record; `masked` hides the bank account and IBAN (managers reading their reports). */
-export function employeeJson(e: Employee, opts: { access: Exclude<Access, "directory">; exit: ExitWithChecklist | null; userId: string | null }) {
-  const hide = (field: string, v: string | null) => (opts.access === "masked" ? (mask(field, v) as string | null) : v);
-  return {
-    ...directoryJson(e),
-    view: "full" as const,
-    date_of_birth: dateOrNull(e.date_of_birth),
-    gender: e.gender as "male" | "female" | "other" | null,
-    employment_type: e.employment_type as "full_time" | "part_time" | "contract" | "fixed_term" | "intern",
-    bank_name: e.bank_name,
-    bank_account_number: hide("bank_account_number", e.bank_account_number),
-    bank_ifsc: e.bank_ifsc,
-    bank_iban: hide("bank_iban", e.bank_iban),
-    bank_routing_code: e.bank_routing_code,
-    labour_card_number: e.labour_card_number,
-    state: e.state,
-    user_id: opts.userId,
-    exit: opts.exit ? exitJson(opts.exit) : null,
-    created_at: e.created_at.toISOString(),
-    updated_at: e.updated_at.toISOString(),
-  };
-}
-
-/** The exit record: only employees on notice or exited have one. */
-export async function exitOf(e: Pick<Employee, "id" | "status">): Promise<ExitWithChecklist | null> {
-  if (e.status !== "on_notice" && e.status !== "exited") return null;
-  return db.employeeExit.findFirst({ where: { employee_id: e.id }, include: { checklist: true } });
-}
-
-/**
- * The employee's columns by name, from the generated client (not `e.*`: the statement is prepared
- * once per connection, and a column added by a later migration would change a prepared `*`'s
- * result type under a running server).
- */
-const EMPLOYEE_COLUMNS = Object.values(Prisma.EmployeeScalarFieldEnum)
-  .map((c) => `e."${c}"`)
-  .join(", ");
-
-/**
- * The live employee with the member account linked to it, in one statement (the profile read is a
- * hot path: one round trip instead of two Prisma queries, on the pool), or 404.
- */
-export async function loadEmployeeWithUser(id: string): Promise<Employee & { user_id: string | null }> {
-  const [row] = await tenantRead<Employee & { user_id: string | null }>(
-    `SELECT ${EMPLOYEE_COLUMNS}, (SELECT m.user_id FROM memberships m WHERE m.tenant_id = e.tenant_id AND m.employee_id = e.id ORDER BY m.created_at LIMIT 1) AS user_id
-       FROM employees e WHERE e.tenant_id = $1::uuid AND e.id = $2::uuid AND e.deleted_at IS NULL`,
-    [id],
-  );
-  if (!row) throw notFound("Employee");
-  return row;
-}
-
-/** The complete record's JSON for a privileged caller, reloaded after a change. */
-export async function fullEmployeeJson(id: string) {
-  const e = await loadEmployeeWithUser(id);
-  return employeeJson(e, { access: "full", exit: await exitOf(e), userId: e.user_id });
-}
 
 // ───────────────────────────── search text ─────────────────────────────
 
@@ -195,26 +62,13 @@ function checkValues(v: Partial<EmployeeCreateInput>, current?: Employee) {
   if (details.length) throw badRequest(details.map((d) => `${d.path.replace(/^body\./, "")}: ${d.message}`).join("; "), details);
 }
 
-/** Serialises changes of reporting lines in a tenant so two concurrent updates cannot build a cycle. */
-async function lockReportingLines(tx: ScopedTx) {
-  await tx.$queryRaw`SELECT 1 AS locked FROM pg_advisory_xact_lock(hashtextextended(${`${currentTenantId()}:employees.reports_to`}, 0))`;
-}
-
 /** `reports_to` must be a live employee of the tenant, not the employee, nor one of their (indirect) reports. */
 async function checkReportsTo(tx: ScopedTx, employeeId: string | null, managerId: string) {
   if (employeeId === managerId) throw invalidField("body.reports_to", "cannot be the employee themselves");
   const manager = await tx.employee.findFirst({ where: { id: managerId, deleted_at: null }, select: { id: true } });
   if (!manager) throw invalidField("body.reports_to", "is not an employee of this company");
   if (!employeeId) return;
-  const tenantId = currentTenantId();
-  const cycle = await tx.$queryRaw<{ id: string }[]>`
-    WITH RECURSIVE chain(id, reports_to) AS (
-      SELECT id, reports_to FROM employees WHERE tenant_id = ${tenantId}::uuid AND id = ${managerId}::uuid
-      UNION
-      SELECT e.id, e.reports_to FROM employees e JOIN chain c ON e.tenant_id = ${tenantId}::uuid AND e.id = c.reports_to
-    )
-    SELECT id FROM chain WHERE id = ${employeeId}::uuid LIMIT 1`;
-  if (cycle.length) throw invalidField("body.reports_to", "would create a reporting cycle: the chosen manager reports (directly or indirectly) to this employee");
+  if (await isAboveInChain(tx, managerId, employeeId)) throw invalidField("body.reports_to", "would create a reporting cycle: the chosen manager reports (directly or indirectly) to this employee");
 }
 
 async function checkOrgRefs(tx: ScopedTx, v: { branch_id?: string | null; work_location_id?: string | null }) {
@@ -238,13 +92,8 @@ export const formatEmployeeCode = (n: number) => `EMP-${String(n).padStart(5, "0
  * stays locked until that transaction ends, so every other create of the tenant waits for it.
  */
 async function nextEmployeeCode(tx: ScopedTx | typeof db): Promise<string> {
-  const tenantId = currentTenantId();
   for (;;) {
-    const [{ last_value }] = await tx.$queryRaw<{ last_value: number }[]>`
-      INSERT INTO employee_code_counters (tenant_id, last_value) VALUES (${tenantId}::uuid, 1)
-      ON CONFLICT (tenant_id) DO UPDATE SET last_value = employee_code_counters.last_value + 1
-      RETURNING last_value`;
-    const code = formatEmployeeCode(last_value);
+    const code = formatEmployeeCode(await drawCodeNumber(tx));
     // A code given by hand (imports) may already hold this number: skip it.
     if (!(await tx.employee.findFirst({ where: { employee_code: code }, select: { id: true } }))) return code;
   }
@@ -276,25 +125,26 @@ function creationChanges(e: Employee) {
 
 // ───────────────────────────── commands ─────────────────────────────
 
-function dataFrom(v: Partial<EmployeeCreateInput>) {
-  const data: Record<string, unknown> = {};
-  for (const [k, val] of Object.entries(v)) {
-    if (val === undefined) continue;
-    data[k] = (k === "joining_date" || k === "date_of_birth") && typeof val === "string" ? parseDate(val) : val;
-  }
+/** The columns of an update: dates parsed, fields not given left out. */
+function updateColumns(v: EmployeeUpdateInput): Prisma.EmployeeUncheckedUpdateInput {
+  const { joining_date, date_of_birth, ...rest } = v;
+  const data: Prisma.EmployeeUncheckedUpdateInput = { ...rest };
+  if (joining_date !== undefined) data.joining_date = parseDate(joining_date);
+  if (date_of_birth !== undefined) data.date_of_birth = date_of_birth === null ? null : parseDate(date_of_birth);
+  for (const k of Object.keys(data) as (keyof typeof data)[]) if (data[k] === undefined) delete data[k];
   return data;
 }
 
 /**
- * Creates an employee. A generated code is drawn before the transaction starts, in a statement of
- * its own: drawn inside it, the tenant's counter row stayed locked for the whole create (checks,
- * insert with its search index, audit entry, commit), so concurrent creates of a company ran one
- * after the other, each holding a connection and an open transaction while it waited - 16 at once
- * on a busy machine ran into the transaction timeout. The price: a create that fails after the
- * draw leaves a gap in the numbering (the usual failure, an email already in use, is checked
- * before drawing).
+ * Creates an employee and returns the complete record. A generated code is drawn before the
+ * transaction starts, in a statement of its own: drawn inside it, the tenant's counter row stayed
+ * locked for the whole create (checks, insert with its search index, audit entry, commit), so
+ * concurrent creates of a company ran one after the other, each holding a connection and an open
+ * transaction while it waited - 16 at once on a busy machine ran into the transaction timeout. The
+ * price: a create that fails after the draw leaves a gap in the numbering (the usual failure, an
+ * email already in use, is checked before drawing).
  */
-export async function createEmployee(rawInput: EmployeeCreateInput): Promise<Employee> {
+export async function addEmployee(rawInput: EmployeeCreateInput) {
   let input = rawInput;
   if (!rawInput.employee_code) {
     const normalized = normalize(rawInput);
@@ -302,7 +152,8 @@ export async function createEmployee(rawInput: EmployeeCreateInput): Promise<Emp
     await checkEmailFree(db, normalized.email);
     input = { ...rawInput, employee_code: await nextEmployeeCode(db) };
   }
-  return tenantTx((tx) => createEmployeeIn(tx, input));
+  const e = await tenantTx((tx) => createEmployeeIn(tx, input));
+  return employeeJson(e, { access: "full", exit: null, userId: null });
 }
 
 /**
@@ -323,9 +174,14 @@ export async function createEmployeeIn(tx: ScopedTx, rawInput: EmployeeCreateInp
   if (code) {
     if (await tx.employee.findFirst({ where: { employee_code: code }, select: { id: true } })) throw conflict(`The employee code ${code} is already taken`);
   } else code = await nextEmployeeCode(tx);
-  const data = dataFrom({ ...input, employee_code: code });
   const created = await tx.employee.create({
-    data: { ...(data as any), search_text: searchText({ ...input, employee_code: code }) },
+    data: {
+      ...input,
+      employee_code: code,
+      joining_date: parseDate(input.joining_date),
+      date_of_birth: input.date_of_birth ? parseDate(input.date_of_birth) : input.date_of_birth,
+      search_text: searchText({ ...input, employee_code: code }),
+    },
   });
   await audit({ action: "employee.created", entity_type: "employee", entity_id: created.id, changes: creationChanges(created) }, tx);
   return created;
@@ -333,14 +189,14 @@ export async function createEmployeeIn(tx: ScopedTx, rawInput: EmployeeCreateInp
 
 /** Locks the live row for the rest of the transaction, or 404. */
 async function lockEmployee(tx: ScopedTx, id: string): Promise<Employee> {
-  const locked = await tx.$queryRaw<{ id: string }[]>`SELECT id FROM employees WHERE tenant_id = ${currentTenantId()}::uuid AND id = ${id}::uuid AND deleted_at IS NULL FOR UPDATE`;
-  if (!locked.length) throw notFound("Employee");
+  if (!(await lockRow(tx, "employees", id, { live: true }))) throw notFound("Employee");
   return tx.employee.findFirstOrThrow({ where: { id } });
 }
 
-export async function updateEmployee(id: string, rawInput: EmployeeUpdateInput): Promise<Employee> {
+/** Changes an employee's record and returns it as it is now. */
+export async function changeEmployee(id: string, rawInput: EmployeeUpdateInput) {
   const input = normalize(rawInput);
-  return tenantTx(async (tx) => {
+  await tenantTx(async (tx) => {
     if (input.reports_to) await lockReportingLines(tx);
     const before = await lockEmployee(tx, id);
     checkValues(input, before);
@@ -349,20 +205,20 @@ export async function updateEmployee(id: string, rawInput: EmployeeUpdateInput):
     if (input.reports_to && input.reports_to !== before.reports_to) await checkReportsTo(tx, id, input.reports_to);
     await checkOrgRefs(tx, input);
     if (input.email && input.email !== before.email.toLowerCase()) await checkEmailFree(tx, input.email, id);
-    const data = dataFrom(input);
+    const data = updateColumns(input);
     const merged = { ...before, ...input };
-    const after = await tx.employee.update({ where: { id }, data: { ...(data as any), search_text: searchText(merged) } });
+    const after = await tx.employee.update({ where: { id }, data: { ...data, search_text: searchText(merged) } });
     const changes = diff(auditView(before), auditView(after), Object.keys(data));
     if (Object.keys(changes).length) await audit({ action: "employee.updated", entity_type: "employee", entity_id: id, changes }, tx);
-    return after;
   });
+  return fullEmployeeJson(id);
 }
 
 /**
  * Soft delete: sets deleted_at (the partial indexes then ignore the row, which frees the email),
  * unlinks member accounts and pending invitations. Refused while live employees report to them.
  */
-export async function deleteEmployee(id: string): Promise<void> {
+export async function removeEmployee(id: string): Promise<void> {
   await tenantTx(async (tx) => {
     await lockReportingLines(tx); // no one may be assigned to them while they are being deleted
     await lockEmployee(tx, id);

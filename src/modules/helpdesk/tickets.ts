@@ -1,21 +1,164 @@
-// Helpdesk rules: who sees a ticket, which status changes are allowed, who may make them.
+// Helpdesk tickets: raised by any member (numbered per company, agents told), seen by their
+// requester and the agents (owner, admin, hr), moved through the status machine (rules.ts) and
+// assigned by agents, closed or reopened by their requester, soft-deleted.
+import type { Prisma } from "../../../generated/prisma/client.ts";
+import { audit } from "../../audit.ts";
+import { db, tenantTx } from "../../db/tenancy.ts";
+import type { Page } from "../../http/envelope.ts";
+import { conflict, forbidden, invalidField } from "../../http/errors.ts";
+import type { AuthContext, QueryParams, RequestBody } from "../../http/types.ts";
+import { nextNumber } from "../../lib/sequences.ts";
+import { notify } from "../../notify.ts";
+import { hrMemberIds, isHr, userNames } from "../shared/access.ts";
+import { lockTicketStatus } from "./queries.ts";
+import { canTransition, requesterMayChange, ticketStatus } from "./rules.ts";
+import { ticketJson, type TicketJson, ticketsJson, visibleTicket } from "./views.ts";
 
-export type TicketStatus = "open" | "in_progress" | "resolved" | "closed";
-
-const TRANSITIONS: Record<TicketStatus, TicketStatus[]> = {
-  open: ["in_progress", "resolved", "closed"],
-  in_progress: ["open", "resolved", "closed"],
-  resolved: ["open", "closed"],
-  closed: [],
-};
-
-export function canTransition(from: TicketStatus, to: TicketStatus): boolean {
-  return from === to || TRANSITIONS[from].includes(to);
+/** A page of the tickets the caller may see, newest first, filtered. */
+export async function ticketPage(
+  auth: AuthContext,
+  q: QueryParams<"listHelpdeskTickets">,
+  page: Page,
+): Promise<{ rows: TicketJson[]; total: number }> {
+  const where: Prisma.HelpdeskTicketWhereInput = { deleted_at: null, ...(isHr(auth) ? {} : { requester_user_id: auth.userId }) };
+  if (q.status) where.status = q.status;
+  if (q.priority) where.priority = q.priority;
+  if (q.category) where.category = q.category;
+  if (q.assignee_user_id) where.assignee_user_id = q.assignee_user_id;
+  if (q.search) where.OR = [{ title: { contains: q.search, mode: "insensitive" } }, { ticket_number: { equals: q.search.toUpperCase() } }];
+  const [rows, total] = await Promise.all([
+    db.helpdeskTicket.findMany({ where, orderBy: [{ created_at: "desc" }, { id: "desc" }], skip: page.skip, take: page.limit }),
+    db.helpdeskTicket.count({ where }),
+  ]);
+  return { rows: await ticketsJson(auth, rows), total };
 }
 
-/** The requester (not an agent) may only close their ticket or reopen a resolved one. */
-export function requesterMayChange(from: TicketStatus, patch: { status?: string; priority?: string; assignee_user_id?: string | null }): boolean {
-  if (patch.priority !== undefined || patch.assignee_user_id !== undefined) return false;
-  if (patch.status === undefined) return false;
-  return patch.status === "closed" || (from === "resolved" && patch.status === "open");
+/** Raises a ticket (numbered TKT-nnnnn per company); every agent but the caller is told. */
+export async function raiseTicket(auth: AuthContext, input: RequestBody<"createHelpdeskTicket">): Promise<TicketJson> {
+  const ticket = await tenantTx(async (tx) => {
+    const ticket_number = await nextNumber(tx, "helpdesk_ticket", "TKT-");
+    const t = await tx.helpdeskTicket.create({
+      data: {
+        ticket_number,
+        title: input.title.trim(),
+        category: input.category,
+        priority: input.priority,
+        description: input.description,
+        requester_user_id: auth.userId,
+        requester_employee_id: auth.employeeId,
+      },
+    });
+    await audit(
+      {
+        action: "helpdesk.ticket_created",
+        entity_type: "helpdesk_ticket",
+        entity_id: t.id,
+        changes: { ticket_number, priority: input.priority, category: input.category },
+      },
+      tx,
+    );
+    for (const userId of await hrMemberIds(tx, auth.userId))
+      await notify(tx, {
+        userId,
+        kind: "helpdesk.ticket_created",
+        title: `New ${input.priority} ticket ${ticket_number}: ${input.title}`,
+        link: `/api/helpdesk/tickets/${t.id}`,
+      });
+    return t;
+  });
+  return ticketJson(auth, ticket);
+}
+
+/** A ticket the caller may see. */
+export async function ticketById(auth: AuthContext, id: string): Promise<TicketJson> {
+  return ticketJson(auth, await visibleTicket(auth, id));
+}
+
+/**
+ * Changes status, priority or assignee: agents any allowed transition (an assignment moves an open
+ * ticket to in progress), the requester only closing it or reopening a resolved one; a closed
+ * ticket no longer changes. The requester and a new assignee are told.
+ */
+export async function changeTicket(auth: AuthContext, id: string, change: RequestBody<"updateHelpdeskTicket">): Promise<TicketJson> {
+  const current = await visibleTicket(auth, id);
+  if (!isHr(auth) && !requesterMayChange(ticketStatus(current.status), change))
+    throw forbidden("Only the helpdesk team can change this; you may close your ticket or reopen a resolved one");
+  if (change.assignee_user_id) {
+    if (!(await hrMemberIds()).includes(change.assignee_user_id))
+      throw invalidField("body.assignee_user_id", "must be an owner, admin or hr member of the company");
+  }
+  const updated = await tenantTx(async (tx) => {
+    const from = ticketStatus(await lockTicketStatus(tx, current.id));
+    if (from === "closed") throw conflict("The ticket is closed; raise a new ticket instead");
+    if (change.status && !canTransition(from, change.status)) throw conflict(`A ticket cannot go from ${from} to ${change.status}`);
+    const data: Prisma.HelpdeskTicketUpdateInput = {};
+    const changes: Record<string, { from: unknown; to: unknown }> = {};
+    if (change.status && change.status !== from) {
+      data.status = change.status;
+      changes.status = { from, to: change.status };
+      if (change.status === "resolved") data.resolved_at = new Date();
+      if (change.status === "closed") data.closed_at = new Date();
+      if (change.status === "open") data.resolved_at = null;
+    }
+    if (change.priority && change.priority !== current.priority) {
+      data.priority = change.priority;
+      changes.priority = { from: current.priority, to: change.priority };
+    }
+    if (change.assignee_user_id !== undefined && change.assignee_user_id !== current.assignee_user_id) {
+      data.assignee_user_id = change.assignee_user_id;
+      changes.assignee_user_id = { from: current.assignee_user_id, to: change.assignee_user_id };
+      if (change.status === undefined && from === "open" && change.assignee_user_id) {
+        data.status = "in_progress";
+        changes.status = { from, to: "in_progress" };
+      }
+    }
+    const t = Object.keys(data).length ? await tx.helpdeskTicket.update({ where: { id: current.id }, data }) : current;
+    if (Object.keys(changes).length) {
+      await audit(
+        {
+          action: changes.status ? "helpdesk.ticket_status_changed" : "helpdesk.ticket_updated",
+          entity_type: "helpdesk_ticket",
+          entity_id: t.id,
+          changes,
+        },
+        tx,
+      );
+      const requester = (await userNames([t.requester_user_id])).get(t.requester_user_id);
+      if (t.requester_user_id !== auth.userId)
+        await notify(tx, {
+          userId: t.requester_user_id,
+          email: requester?.email,
+          kind: "helpdesk.ticket_updated",
+          title: `Ticket ${t.ticket_number} is now ${t.status.replace("_", " ")}`,
+          body: `Your ticket "${t.title}" was updated by ${auth.name}.`,
+          link: `/api/helpdesk/tickets/${t.id}`,
+        });
+      if (changes.assignee_user_id && t.assignee_user_id && t.assignee_user_id !== auth.userId)
+        await notify(tx, {
+          userId: t.assignee_user_id,
+          kind: "helpdesk.ticket_assigned",
+          title: `Ticket ${t.ticket_number} was assigned to you`,
+          link: `/api/helpdesk/tickets/${t.id}`,
+        });
+    }
+    return t;
+  });
+  return ticketJson(auth, updated);
+}
+
+/** Soft-deletes a ticket the caller may see (audited). */
+export async function discardTicket(auth: AuthContext, id: string): Promise<void> {
+  const t = await visibleTicket(auth, id);
+  await tenantTx(async (tx) => {
+    await tx.helpdeskTicket.update({ where: { id: t.id }, data: { deleted_at: new Date() } });
+    await audit(
+      {
+        action: "helpdesk.ticket_deleted",
+        entity_type: "helpdesk_ticket",
+        entity_id: t.id,
+        changes: { ticket_number: t.ticket_number, status: t.status },
+      },
+      tx,
+    );
+  });
 }

@@ -1,6 +1,9 @@
-// What other areas read of leave (payroll's loss of pay, holidays and encashments), read-only.
-import type { ScopedTx } from "../../db/tenancy.ts";
-import { parseDate, toDateString, type DateString } from "../../lib/dates.ts";
+// What other areas read of leave data, read-only, through the leave area's public face (index.ts),
+// so that no other area names a leave table: payroll's loss of pay, holidays and encashments;
+// attendance's day view and punches; the dashboard's figures.
+import { db, type ScopedTx } from "../../db/tenancy.ts";
+import { type DateString, parseDate, toDateString } from "../../lib/dates.ts";
+import type { HolidayRow } from "./off-days.ts";
 
 type Client = Pick<ScopedTx, "leaveRequest" | "holiday" | "leaveEncashment">;
 
@@ -16,11 +19,29 @@ export interface ApprovedLeave {
 }
 
 /** Approved leave of these employees overlapping [from, to], with whether its type is paid. */
-export async function approvedLeaveBetween(client: Client, employeeIds: readonly string[], from: DateString, to: DateString): Promise<ApprovedLeave[]> {
+export async function approvedLeaveBetween(
+  client: Client,
+  employeeIds: readonly string[],
+  from: DateString,
+  to: DateString,
+): Promise<ApprovedLeave[]> {
   if (!employeeIds.length) return [];
   const rows = await client.leaveRequest.findMany({
-    where: { status: "approved", from_date: { lte: parseDate(to) }, to_date: { gte: parseDate(from) }, employee_id: { in: [...employeeIds] } },
-    select: { employee_id: true, from_date: true, to_date: true, half_day_start: true, half_day_end: true, days: true, leave_type: { select: { is_paid: true } } },
+    where: {
+      status: "approved",
+      from_date: { lte: parseDate(to) },
+      to_date: { gte: parseDate(from) },
+      employee_id: { in: [...employeeIds] },
+    },
+    select: {
+      employee_id: true,
+      from_date: true,
+      to_date: true,
+      half_day_start: true,
+      half_day_end: true,
+      days: true,
+      leave_type: { select: { is_paid: true } },
+    },
   });
   return rows.map((r) => ({
     employee_id: r.employee_id,
@@ -65,4 +86,107 @@ export async function encashmentsToPay(client: Client, employeeIds: readonly str
     orderBy: { created_at: "asc" },
   });
   return rows.map((x) => ({ id: x.id, employee_id: x.employee_id, days: x.days.toFixed(1), leave_type: x.leave_type.name }));
+}
+
+type Reader = Pick<ScopedTx, "leaveRequest" | "wfhRequest">;
+
+/** Approved leave and work from home of these employees overlapping [from, to]. */
+export async function approvedTimeOff(
+  employeeIds: readonly string[],
+  from: DateString,
+  to: DateString,
+): Promise<{
+  leaves: { id: string; employee_id: string; from: DateString; to: DateString; code: string }[];
+  wfh: { id: string; employee_id: string; from: DateString; to: DateString }[];
+}> {
+  if (!employeeIds.length) return { leaves: [], wfh: [] };
+  const where = {
+    employee_id: { in: [...employeeIds] },
+    status: "approved",
+    from_date: { lte: parseDate(to) },
+    to_date: { gte: parseDate(from) },
+  };
+  const [leaves, wfh] = await Promise.all([
+    db.leaveRequest.findMany({
+      where,
+      select: { id: true, employee_id: true, from_date: true, to_date: true, leave_type: { select: { code: true } } },
+    }),
+    db.wfhRequest.findMany({ where, select: { id: true, employee_id: true, from_date: true, to_date: true } }),
+  ]);
+  return {
+    leaves: leaves.map((l) => ({
+      id: l.id,
+      employee_id: l.employee_id,
+      from: toDateString(l.from_date),
+      to: toDateString(l.to_date),
+      code: l.leave_type.code,
+    })),
+    wfh: wfh.map((w) => ({ id: w.id, employee_id: w.employee_id, from: toDateString(w.from_date), to: toDateString(w.to_date) })),
+  };
+}
+
+/**
+ * The employee's approved leave on `date`: `full_day`, `half_day` (the leave's first or last day
+ * taken as a half), or null - on the caller's transaction when given.
+ */
+export async function approvedLeaveOn(employeeId: string, date: DateString, client: Reader = db): Promise<"full_day" | "half_day" | null> {
+  const d = parseDate(date);
+  const leave = await client.leaveRequest.findFirst({
+    where: { employee_id: employeeId, status: "approved", from_date: { lte: d }, to_date: { gte: d } },
+  });
+  if (!leave) return null;
+  const half =
+    (toDateString(leave.from_date) === date && leave.half_day_start) || (toDateString(leave.to_date) === date && leave.half_day_end);
+  return half ? "half_day" : "full_day";
+}
+
+/** Whether the employee works from home on `date` (approved), on the caller's transaction when given. */
+export async function approvedWfhOn(employeeId: string, date: DateString, client: Reader = db): Promise<boolean> {
+  const d = parseDate(date);
+  return Boolean(
+    await client.wfhRequest.findFirst({
+      where: { employee_id: employeeId, status: "approved", from_date: { lte: d }, to_date: { gte: d } },
+      select: { id: true },
+    }),
+  );
+}
+
+/** The employees with approved leave covering `date` (each once). */
+export async function employeesOnLeave(date: DateString): Promise<string[]> {
+  const d = parseDate(date);
+  const rows = await db.leaveRequest.findMany({
+    where: { status: "approved", from_date: { lte: d }, to_date: { gte: d } },
+    select: { employee_id: true },
+    distinct: ["employee_id"],
+  });
+  return rows.map((r) => r.employee_id);
+}
+
+/** Pending leave, work from home, working on a holiday and encashment requests, per employee. */
+export async function pendingLeaveRequestsByEmployee(): Promise<Map<string, number>> {
+  const where = { status: "pending" };
+  const groups = await Promise.all([
+    db.leaveRequest.groupBy({ by: ["employee_id"], where, _count: { _all: true } }),
+    db.wfhRequest.groupBy({ by: ["employee_id"], where, _count: { _all: true } }),
+    db.holidayWorkRequest.groupBy({ by: ["employee_id"], where, _count: { _all: true } }),
+    db.leaveEncashment.groupBy({ by: ["employee_id"], where, _count: { _all: true } }),
+  ]);
+  const out = new Map<string, number>();
+  for (const g of groups.flat()) out.set(g.employee_id, (out.get(g.employee_id) ?? 0) + g._count._all);
+  return out;
+}
+
+/** The company's holidays in [from, to] by date and name (optional ones too unless `optional: false`), at most `limit`. */
+export async function companyHolidays(
+  from: DateString,
+  to: DateString,
+  opts: { optional?: boolean; limit?: number } = {},
+): Promise<HolidayRow[]> {
+  const rows = await db.holiday.findMany({
+    where: { date: { gte: parseDate(from), lte: parseDate(to) }, ...(opts.optional === false ? { is_optional: false } : {}) },
+    select: { date: true, name: true, branch_id: true, work_location_id: true },
+    orderBy: [{ date: "asc" }, { name: "asc" }],
+    ...(opts.limit ? { take: opts.limit } : {}),
+  });
+  return rows.map((h) => ({ date: toDateString(h.date), name: h.name, branch_id: h.branch_id, work_location_id: h.work_location_id }));
 }

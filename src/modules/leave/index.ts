@@ -4,4 +4,17 @@ export { maxDate, monthRange } from "./calendar.ts";
 export { accrualJob, expiryJob } from "./jobs.ts";
 export { employeeName } from "./json.ts";
 export { holidayApplies } from "./off-days.ts";
-export { type ApprovedLeave, approvedLeaveBetween, type EncashmentToPay, encashmentsToPay, type MandatoryHoliday, mandatoryHolidaysBetween } from "./facts.ts";
+export {
+  type ApprovedLeave,
+  approvedLeaveBetween,
+  approvedLeaveOn,
+  approvedTimeOff,
+  approvedWfhOn,
+  companyHolidays,
+  type EncashmentToPay,
+  employeesOnLeave,
+  encashmentsToPay,
+  type MandatoryHoliday,
+  mandatoryHolidaysBetween,
+  pendingLeaveRequestsByEmployee,
+} from "./facts.ts";

@@ -7,16 +7,17 @@ import { invalidField } from "../../http/errors.ts";
 import type { AuthContext, RequestBody } from "../../http/types.ts";
 import { aiProvider } from "./ai/provider.ts";
 import { candidateScope } from "./candidates.ts";
-import { companyOf, lockState } from "./common.ts";
+import { companyOf } from "./common.ts";
+import { lockCandidate } from "./queries.ts";
 import { postingScope } from "./postings.ts";
 
-export async function generateJobDescription(auth: AuthContext, body: RequestBody<"generateJobDescription">) {
+export async function draftJobDescription(body: RequestBody<"generateJobDescription">) {
   const provider = aiProvider();
-  const company_name = body.company_name?.trim() || (await companyOf(auth.tenantId)).name;
+  const company_name = body.company_name?.trim() || (await companyOf()).name;
   return { ...(await provider.jobDescription({ ...body, company_name })), provider: provider.info };
 }
 
-export async function screenResume(auth: AuthContext, body: RequestBody<"screenResume">) {
+export async function scoreResume(auth: AuthContext, body: RequestBody<"screenResume">) {
   const candidate = body.candidate_id ? await db.candidate.findFirst({ where: { id: body.candidate_id, ...(await candidateScope(auth)) }, include: { posting: true } }) : null;
   if (body.candidate_id && !candidate) throw invalidField("body.candidate_id", "is not a candidate of this company you can see");
   const posting = body.posting_id ? await db.jobPosting.findFirst({ where: { id: body.posting_id, ...(await postingScope(auth)) } }) : (candidate?.posting ?? null);
@@ -32,7 +33,7 @@ export async function screenResume(auth: AuthContext, body: RequestBody<"screenR
   const result = await provider.screenResume({ resume_text, job_requirements, required_skills, min_experience_years: body.min_experience_years ?? null });
   if (candidate) {
     await tenantTx(async (tx) => {
-      if (!(await lockState(tx, "candidates", "stage", auth.tenantId, candidate.id))) return;
+      if (!(await lockCandidate(tx, candidate.id))) return;
       await tx.candidate.update({ where: { id: candidate.id }, data: { screening_score: result.score, screened_at: new Date() } });
       await audit({ action: "recruitment.candidate_screened", entity_type: "candidate", entity_id: candidate.id, changes: { screening_score: { from: candidate.screening_score, to: result.score }, recommendation: result.recommendation, provider: provider.info.name } }, tx);
     });
@@ -40,13 +41,13 @@ export async function screenResume(auth: AuthContext, body: RequestBody<"screenR
   return { ...result, candidate_id: candidate?.id ?? null, provider: provider.info };
 }
 
-export async function generateInterviewQuestions(body: RequestBody<"generateInterviewQuestions">) {
+export async function draftInterviewQuestions(body: RequestBody<"generateInterviewQuestions">) {
   const provider = aiProvider();
   return { ...(await provider.interviewQuestions(body)), provider: provider.info };
 }
 
-export async function generateContent(auth: AuthContext, body: RequestBody<"generateRecruitmentContent">) {
+export async function draftContent(body: RequestBody<"generateRecruitmentContent">) {
   const provider = aiProvider();
-  const company_name = body.company_name?.trim() || (await companyOf(auth.tenantId)).name;
+  const company_name = body.company_name?.trim() || (await companyOf()).name;
   return { ...(await provider.content({ ...body, company_name })), provider: provider.info };
 }

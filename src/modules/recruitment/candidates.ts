@@ -5,11 +5,12 @@ import type { Candidate, JobPosting, Prisma } from "../../../generated/prisma/cl
 import { audit, diff } from "../../audit.ts";
 import { db, tenantTx, type ScopedTx } from "../../db/tenancy.ts";
 import { pageOf, type PageQuery } from "../../http/envelope.ts";
-import { badRequest, conflict, invalidField, notFound, type ErrorDetail } from "../../http/errors.ts";
+import { conflict, invalidField, notFound } from "../../http/errors.ts";
 import type { AuthContext, RequestBody } from "../../http/types.ts";
 import { notify } from "../../notify.ts";
-import { checkAmount, checkFile, fullName, lockState, managerDepartment, moneyOut, normalizeTerms, numberOut, trimOrNull, userNames } from "./common.ts";
-import { ACTIVE_STAGES, CANDIDATE_MOVES, checkMove, type CandidateStage } from "./states.ts";
+import { checkAmount, checkFile, fullName, givenFields, managerDepartment, moneyOut, normalizeTerms, numberOut, requireNames, trimOrNull, userNames } from "./common.ts";
+import { lockCandidate, lockPosting } from "./queries.ts";
+import { ACTIVE_STAGES, CANDIDATE_MOVES, checkMove, type CandidateStage, type CandidateSource } from "./states.ts";
 import { isHr } from "../shared/access.ts";
 
 type CreateInput = RequestBody<"createCandidate">;
@@ -28,7 +29,7 @@ export function candidateJson(c: CandidateRow) {
     full_name: fullName(c),
     email: c.email,
     phone: c.phone,
-    source: c.source as "direct",
+    source: c.source as CandidateSource,
     current_company: c.current_company,
     current_title: c.current_title,
     experience_years: numberOut(c.experience_years),
@@ -79,7 +80,7 @@ const ORDER: Record<Sort, Prisma.CandidateOrderByWithRelationInput[]> = {
   screening_score: [{ screening_score: { sort: "desc", nulls: "last" } }, { created_at: "desc" }, { id: "desc" }],
 };
 
-export async function listCandidates(auth: AuthContext, query: PageQuery & { posting_id?: string; stage?: CandidateStage; source?: string; skill?: string; search?: string; sort?: Sort }) {
+export async function findCandidates(auth: AuthContext, query: PageQuery & { posting_id?: string; stage?: CandidateStage; source?: string; skill?: string; search?: string; sort?: Sort }) {
   const page = pageOf(query);
   const and: Prisma.CandidateWhereInput[] = [await candidateScope(auth)];
   if (query.posting_id) and.push({ posting_id: query.posting_id });
@@ -107,23 +108,23 @@ export async function listCandidates(auth: AuthContext, query: PageQuery & { pos
   return { rows: rows.map(candidateJson), page, total };
 }
 
-export async function getCandidate(auth: AuthContext, id: string) {
+export async function candidateById(auth: AuthContext, id: string) {
   return candidateJson(await visibleCandidate(auth, id));
 }
 
 const FIELDS = ["first_name", "last_name", "email", "phone", "source", "current_company", "current_title", "experience_years", "expected_salary", "notice_period_days", "skills", "resume_file_id", "resume_text", "notes"] as const;
 
-function fieldData(body: object): Record<string, unknown> {
-  const data: Record<string, unknown> = {};
-  for (const f of FIELDS) {
-    const v = (body as Record<string, unknown>)[f];
-    if (v === undefined) continue;
-    if (f === "skills") data[f] = normalizeTerms(v as string[]);
-    else if (f === "email") data[f] = (v as string).trim().toLowerCase();
-    else if (f === "first_name" || f === "last_name") data[f] = (v as string).trim();
-    else if (typeof v === "string" && f !== "expected_salary") data[f] = trimOrNull(v);
-    else data[f] = v;
-  }
+type Fields = Partial<Pick<UpdateInput, (typeof FIELDS)[number]>>;
+const TEXT = ["phone", "current_company", "current_title", "resume_file_id", "resume_text", "notes"] as const;
+
+/** The given fields, cleaned: names and email trimmed (email lower-cased), skills normalized, blank text null. */
+function fieldData(body: Fields): Fields {
+  const data = givenFields(body, FIELDS);
+  if (data.skills) data.skills = normalizeTerms(data.skills);
+  if (data.email !== undefined) data.email = data.email.trim().toLowerCase();
+  if (data.first_name !== undefined) data.first_name = data.first_name.trim();
+  if (data.last_name !== undefined) data.last_name = data.last_name.trim();
+  for (const f of TEXT) if (data[f] !== undefined) data[f] = trimOrNull(data[f]);
   return data;
 }
 
@@ -132,13 +133,13 @@ async function checkEmailFree(tx: ScopedTx, postingId: string, email: string, ex
   if (other) throw conflict(`${email} has already applied to this posting`);
 }
 
-export async function createCandidate(auth: AuthContext, body: CreateInput) {
+export async function addCandidate(auth: AuthContext, body: CreateInput) {
   checkAmount("body.expected_salary", body.expected_salary);
   const c = await tenantTx(async (tx) => {
-    const postingStatus = await lockState(tx, "job_postings", "status", auth.tenantId, body.posting_id);
+    const postingStatus = await lockPosting(tx, body.posting_id);
     if (!postingStatus) throw invalidField("body.posting_id", "is not a job posting of this company");
     if (postingStatus !== "open") throw conflict(`The posting is ${postingStatus}; candidates are added to open postings only`);
-    let data = fieldData(body);
+    let data: Partial<Pick<Prisma.CandidateUncheckedCreateInput, (typeof FIELDS)[number]>> = fieldData(body);
     if (body.talent_pool_candidate_id) {
       const t = await tx.talentPoolCandidate.findFirst({ where: { id: body.talent_pool_candidate_id, deleted_at: null } });
       if (!t) throw invalidField("body.talent_pool_candidate_id", "is not in the talent pool of this company");
@@ -156,11 +157,10 @@ export async function createCandidate(auth: AuthContext, body: CreateInput) {
         ...data,
       };
     }
-    const missing: ErrorDetail[] = (["first_name", "last_name", "email"] as const).filter((f) => !data[f]).map((f) => ({ path: `body.${f}`, message: "is required" }));
-    if (missing.length) throw badRequest(`${missing.map((d) => d.path.slice(5)).join(", ")} required (or give talent_pool_candidate_id)`, missing);
-    await checkFile(tx, data.resume_file_id as string | null | undefined, "body.resume_file_id");
-    await checkEmailFree(tx, body.posting_id, data.email as string);
-    const created = await tx.candidate.create({ data: { ...(data as any), posting_id: body.posting_id, stage: "applied", created_by: auth.userId }, include: candidateInclude });
+    const named = requireNames(data, "talent_pool_candidate_id");
+    await checkFile(tx, named.resume_file_id, "body.resume_file_id");
+    await checkEmailFree(tx, body.posting_id, named.email);
+    const created = await tx.candidate.create({ data: { ...named, posting_id: body.posting_id, stage: "applied", created_by: auth.userId }, include: candidateInclude });
     await audit(
       {
         action: "recruitment.candidate_created",
@@ -202,20 +202,20 @@ async function wrapUp(tx: ScopedTx, candidateId: string, reason: string) {
   }
 }
 
-export async function updateCandidate(auth: AuthContext, id: string, body: UpdateInput) {
+export async function changeCandidate(auth: AuthContext, id: string, body: UpdateInput) {
   await visibleCandidate(auth, id);
   checkAmount("body.expected_salary", body.expected_salary);
   const fields = fieldData(body);
   const to = body.stage;
   if (body.rejection_reason !== undefined && to !== "rejected") throw invalidField("body.rejection_reason", "goes with stage rejected");
   const updated = await tenantTx(async (tx) => {
-    const from = (await lockState(tx, "candidates", "stage", auth.tenantId, id)) as CandidateStage | null;
+    const from = await lockCandidate(tx, id);
     if (!from) throw notFound("Candidate");
     const before = await tx.candidate.findFirstOrThrow({ where: { id }, include: candidateInclude });
     if (before.employee_id) throw conflict("The candidate was converted into an employee; change the employee record instead");
-    if (fields.email && fields.email !== before.email.toLowerCase()) await checkEmailFree(tx, before.posting_id, fields.email as string, id);
-    await checkFile(tx, fields.resume_file_id as string | null | undefined, "body.resume_file_id");
-    const data: Prisma.CandidateUpdateInput = { ...(fields as any) };
+    if (fields.email && fields.email !== before.email.toLowerCase()) await checkEmailFree(tx, before.posting_id, fields.email, id);
+    await checkFile(tx, fields.resume_file_id, "body.resume_file_id");
+    const data: Prisma.CandidateUncheckedUpdateInput = { ...fields };
     const moving = to !== undefined && checkMove("candidate", CANDIDATE_MOVES, from, to);
     if (moving && to) {
       if (to === "hired" && !(await tx.jobOffer.findFirst({ where: { candidate_id: id, deleted_at: null, status: "accepted" }, select: { id: true } })))
@@ -249,10 +249,10 @@ export async function updateCandidate(auth: AuthContext, id: string, body: Updat
   return candidateJson(updated);
 }
 
-export async function deleteCandidate(auth: AuthContext, id: string) {
+export async function removeCandidate(auth: AuthContext, id: string) {
   const c = await visibleCandidate(auth, id);
   await tenantTx(async (tx) => {
-    const stage = await lockState(tx, "candidates", "stage", auth.tenantId, id);
+    const stage = await lockCandidate(tx, id);
     if (!stage) throw notFound("Candidate");
     if (stage === "hired") throw conflict("A hired candidate cannot be deleted");
     const live = await tx.jobOffer.findFirst({ where: { candidate_id: id, deleted_at: null, status: { in: ["sent", "accepted"] } }, select: { offer_number: true, status: true } });

@@ -1,8 +1,8 @@
 // Recruitment: shared rules and helpers - who recruits, what a manager may see, the company's
-// name / time zone / currency, names of people, row locks, and small value checks.
-import { systemDb } from "../../db/client.ts";
+// name / time zone / currency, names of people, and small value checks (row locks: queries.ts).
+import { activeTenant } from "../../db/central.ts";
 import { db, type ScopedTx } from "../../db/tenancy.ts";
-import { invalidField, notFound } from "../../http/errors.ts";
+import { badRequest, type ErrorDetail, invalidField } from "../../http/errors.ts";
 import type { AuthContext } from "../../http/types.ts";
 import { todayIn, type DateString } from "../../lib/dates.ts";
 import { money, moneyStringOrNull } from "../../lib/money.ts";
@@ -17,14 +17,14 @@ export interface Company {
   currency: string;
 }
 
-export async function companyOf(tenantId: string): Promise<Company> {
-  const t = await systemDb.tenant.findUnique({ where: { id: tenantId }, select: { id: true, name: true, legal_name: true, timezone: true, currency: true } });
-  if (!t) throw notFound("Company");
+/** The active tenant as recruitment shows it (legal name first). */
+export async function companyOf(): Promise<Company> {
+  const t = await activeTenant({ id: true, name: true, legal_name: true, timezone: true, currency: true });
   return { id: t.id, name: t.legal_name || t.name, timezone: t.timezone, currency: t.currency };
 }
 
-export async function companyToday(tenantId: string): Promise<DateString> {
-  return todayIn((await companyOf(tenantId)).timezone);
+export async function companyToday(): Promise<DateString> {
+  return todayIn((await companyOf()).timezone);
 }
 
 export { userNames };
@@ -43,20 +43,20 @@ export async function recruiters(tx: ScopedTx, except?: string | null): Promise<
   return ids.map((userId) => ({ userId, email: names.get(userId)?.email ?? null }));
 }
 
-const LOCKABLE = new Set(["job_requisitions", "job_postings", "candidates", "interviews", "interview_sessions", "job_offers"]);
+/** The fields of `body` named in `keys` that are given (not undefined), in the order of `keys`. */
+export function givenFields<T extends object, K extends keyof T>(body: T, keys: readonly K[]): Partial<Pick<T, K>> {
+  const out: Partial<Pick<T, K>> = {};
+  for (const k of keys) if (body[k] !== undefined) out[k] = body[k];
+  return out;
+}
 
-/**
- * Locks a live row for the rest of the transaction (SELECT … FOR UPDATE) and returns its state
- * column: concurrent transitions of one record are serialised, so each sees the other's result.
- */
-export async function lockState(tx: ScopedTx, table: string, column: "status" | "stage", tenantId: string, id: string): Promise<string | null> {
-  if (!LOCKABLE.has(table)) throw new Error(`not lockable: ${table}`);
-  const rows = await tx.$queryRawUnsafe<{ state: string }[]>(
-    `SELECT ${column} AS state FROM ${table} WHERE tenant_id = $1::uuid AND id = $2::uuid AND deleted_at IS NULL FOR UPDATE`,
-    tenantId,
-    id,
-  );
-  return rows[0]?.state ?? null;
+type Named = { first_name?: string; last_name?: string; email?: string };
+
+/** 400 naming each of first_name, last_name, email that is missing (`alternative` says what else would do). */
+export function requireNames<T extends Named>(data: T, alternative: string): T & Required<Named> {
+  const missing: ErrorDetail[] = (["first_name", "last_name", "email"] as const).filter((f) => !data[f]).map((f) => ({ path: `body.${f}`, message: "is required" }));
+  if (missing.length) throw badRequest(`${missing.map((d) => d.path.slice(5)).join(", ")} required (or give ${alternative})`, missing);
+  return data as T & Required<Named>;
 }
 
 /** Skills and tags: trimmed, lower-case, without duplicates, in the order given. */

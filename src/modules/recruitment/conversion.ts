@@ -8,16 +8,17 @@ import type { AuthContext, RequestBody } from "../../http/types.ts";
 import { toDateString } from "../../lib/dates.ts";
 import { createEmployeeIn, fullEmployeeJson, type EmployeeCreateInput } from "../employees/index.ts";
 import { candidateInclude, candidateJson, visibleCandidate } from "./candidates.ts";
-import { companyToday, lockState } from "./common.ts";
+import { companyToday } from "./common.ts";
+import { lockCandidate } from "./queries.ts";
 
 type Input = NonNullable<RequestBody<"convertCandidateToEmployee">>;
 
 export async function convertToEmployee(auth: AuthContext, id: string, body: Input | undefined) {
   await visibleCandidate(auth, id);
-  const today = await companyToday(auth.tenantId);
+  const today = await companyToday();
   const opts = body ?? {};
   const { candidate, employeeId, copied } = await tenantTx(async (tx) => {
-    const stage = await lockState(tx, "candidates", "stage", auth.tenantId, id);
+    const stage = await lockCandidate(tx, id);
     if (!stage) throw notFound("Candidate");
     const c = await tx.candidate.findFirstOrThrow({ where: { id }, include: candidateInclude });
     if (c.employee_id) throw conflict("The candidate was already converted into an employee");
@@ -46,7 +47,7 @@ export async function convertToEmployee(auth: AuthContext, id: string, body: Inp
     const after = await tx.candidate.update({ where: { id }, data: { employee_id: employee.id, converted_at: convertedAt }, include: candidateInclude });
     let copied = 0;
     for (const d of offer?.documents ?? []) {
-      const doc = await tx.employeeDocument.create({ data: { employee_id: employee.id, file_id: d.file_id, document_type: d.document_type, title: d.title, uploaded_by: null } as any });
+      const doc = await tx.employeeDocument.create({ data: { employee_id: employee.id, file_id: d.file_id, document_type: d.document_type, title: d.title, uploaded_by: null } });
       await audit({ action: "employee.document_uploaded", entity_type: "employee", entity_id: employee.id, changes: { documents: { from: null, to: { id: doc.id, document_type: doc.document_type, title: doc.title, source: `appointment ${offer!.offer_number}` } } } }, tx);
       copied++;
     }

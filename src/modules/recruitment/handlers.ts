@@ -1,34 +1,30 @@
-// Recruitment area (module `recruitment`): thin handlers over the rules in this folder -
-// panel.ts (interview panel), requisitions.ts, postings.ts, candidates.ts (+ conversion.ts),
-// interviews.ts, sessions.ts, offers.ts (+ public.ts for the candidate's links), talent-pool.ts,
-// letters.ts / pdf.ts (templates and PDFs), ai.ts (+ ai/ providers).
+// Recruitment area (module `recruitment`): handlers translate HTTP to one use case and back; the
+// rules live in panel.ts (interview panel), requisitions.ts, postings.ts, candidates.ts
+// (+ conversion.ts), interviews.ts, sessions.ts, offers.ts (+ public.ts for the candidate's links),
+// talent-pool.ts, letters.ts / pdf.ts (templates and PDFs), ai.ts (+ ai/ providers); the state
+// machines in states.ts, the row locks in queries.ts.
 import { ack, created, ok, paginated } from "../../http/envelope.ts";
 import type { AreaHandlers } from "../../http/types.ts";
-import { writeSettingsDoc } from "../../lib/tenant-settings.ts";
-import { generateContent, generateInterviewQuestions, generateJobDescription, screenResume } from "./ai.ts";
-import { createCandidate, deleteCandidate, getCandidate, listCandidates, updateCandidate } from "./candidates.ts";
+import { draftContent, draftInterviewQuestions, draftJobDescription, scoreResume } from "./ai.ts";
+import { addCandidate, candidateById, changeCandidate, findCandidates, removeCandidate } from "./candidates.ts";
 import { convertToEmployee } from "./conversion.ts";
-import { createInterview, deleteInterview, getInterview, listInterviews, updateInterview } from "./interviews.ts";
+import { changeInterview, findInterviews, interviewById, removeInterview, scheduleInterview } from "./interviews.ts";
 import { previewTemplatePdf } from "./letters.ts";
 import { createOffer, deleteOffer, getOffer, listOffers, sendAppointment, sendOffer, updateOffer } from "./offers.ts";
-import { INTERVIEW_PANEL_DEFAULTS, readPanel, validateRounds } from "./panel.ts";
+import { configurePanel, readPanel } from "./panel.ts";
 import { sendPdf } from "./pdf.ts";
 import { createPosting, deletePosting, getPosting, listPostings, updatePosting } from "./postings.ts";
-import { answerPublicOffer, getPublicAppointment, getPublicOffer, publicAppointmentPdf, publicOfferPdf, uploadAppointmentDocument } from "./public.ts";
+import { addAppointmentDocument, answerPublicOffer, publicAppointment, publicAppointmentPdf, publicOffer, publicOfferPdf } from "./public.ts";
 import { createRequisition, deleteRequisition, getRequisition, listRequisitions, updateRequisition } from "./requisitions.ts";
 import { createSession, deleteSession, getSession, listSessions, sendSession, updateSession } from "./sessions.ts";
 import { addTalent, getTalent, listTalentPool, removeTalent, updateTalent } from "./talent-pool.ts";
-
-export { INTERVIEW_PANEL_DEFAULTS };
 
 export const handlers = {
   async getInterviewPanel() {
     return ok(await readPanel());
   },
   async updateInterviewPanel({ body, auth }) {
-    const rounds = await validateRounds(body.rounds);
-    const patch = { ...body, ...(rounds ? { rounds } : {}) };
-    return ok(await writeSettingsDoc("interview_panel", INTERVIEW_PANEL_DEFAULTS, patch, auth.userId), "Interview panel updated");
+    return ok(await configurePanel(auth, body), "Interview panel updated");
   },
 
   async listJobRequisitions({ query, auth }) {
@@ -68,20 +64,20 @@ export const handlers = {
   },
 
   async listCandidates({ query, auth }) {
-    const { rows, page, total } = await listCandidates(auth, query);
+    const { rows, page, total } = await findCandidates(auth, query);
     return paginated(rows, page, total);
   },
   async createCandidate({ body, auth }) {
-    return created(await createCandidate(auth, body), "Candidate added");
+    return created(await addCandidate(auth, body), "Candidate added");
   },
   async getCandidate({ params, auth }) {
-    return ok(await getCandidate(auth, params.id));
+    return ok(await candidateById(auth, params.id));
   },
   async updateCandidate({ params, body, auth }) {
-    return ok(await updateCandidate(auth, params.id, body), "Candidate updated");
+    return ok(await changeCandidate(auth, params.id, body), "Candidate updated");
   },
   async deleteCandidate({ params, auth }) {
-    await deleteCandidate(auth, params.id);
+    await removeCandidate(auth, params.id);
     return ack("Candidate deleted");
   },
   async convertCandidateToEmployee({ params, body, auth }) {
@@ -89,20 +85,20 @@ export const handlers = {
   },
 
   async listInterviews({ query, auth }) {
-    const { rows, page, total } = await listInterviews(auth, query);
+    const { rows, page, total } = await findInterviews(auth, query);
     return paginated(rows, page, total);
   },
   async createInterview({ body, auth }) {
-    return created(await createInterview(auth, body), "Interview scheduled");
+    return created(await scheduleInterview(auth, body), "Interview scheduled");
   },
   async getInterview({ params, auth }) {
-    return ok(await getInterview(auth, params.id));
+    return ok(await interviewById(auth, params.id));
   },
   async updateInterview({ params, body, auth }) {
-    return ok(await updateInterview(auth, params.id, body), "Interview updated");
+    return ok(await changeInterview(auth, params.id, body), "Interview updated");
   },
   async deleteInterview({ params, auth }) {
-    await deleteInterview(auth, params.id);
+    await removeInterview(auth, params.id);
     return ack("Interview deleted");
   },
 
@@ -116,39 +112,39 @@ export const handlers = {
   async getInterviewSession({ params }) {
     return ok(await getSession(params.id));
   },
-  async updateInterviewSession({ params, body, auth }) {
-    return ok(await updateSession(auth, params.id, body), "Interview session updated");
+  async updateInterviewSession({ params, body }) {
+    return ok(await updateSession(params.id, body), "Interview session updated");
   },
-  async deleteInterviewSession({ params, auth }) {
-    await deleteSession(auth, params.id);
+  async deleteInterviewSession({ params }) {
+    await deleteSession(params.id);
     return ack("Interview session deleted");
   },
-  async sendInterviewSession({ params, auth }) {
-    return ok(await sendSession(auth, params.id), "Interview details sent to the candidate");
+  async sendInterviewSession({ params }) {
+    return ok(await sendSession(params.id), "Interview details sent to the candidate");
   },
 
-  async listJobOffers({ query, auth }) {
-    const { rows, page, total } = await listOffers(auth, query);
+  async listJobOffers({ query }) {
+    const { rows, page, total } = await listOffers(query);
     return paginated(rows, page, total);
   },
   async createJobOffer({ body, auth }) {
     return created(await createOffer(auth, body), "Offer drafted");
   },
-  async getJobOffer({ params, auth }) {
-    return ok(await getOffer(auth, params.id));
+  async getJobOffer({ params }) {
+    return ok(await getOffer(params.id));
   },
-  async updateJobOffer({ params, body, auth }) {
-    return ok(await updateOffer(auth, params.id, body), "Offer updated");
+  async updateJobOffer({ params, body }) {
+    return ok(await updateOffer(params.id, body), "Offer updated");
   },
-  async deleteJobOffer({ params, auth }) {
-    await deleteOffer(auth, params.id);
+  async deleteJobOffer({ params }) {
+    await deleteOffer(params.id);
     return ack("Offer deleted");
   },
-  async sendJobOffer({ params, auth }) {
-    return ok(await sendOffer(auth, params.id), "Offer sent to the candidate");
+  async sendJobOffer({ params }) {
+    return ok(await sendOffer(params.id), "Offer sent to the candidate");
   },
-  async sendAppointmentLetter({ params, auth }) {
-    return ok(await sendAppointment(auth, params.id), "Appointment letter sent to the candidate");
+  async sendAppointmentLetter({ params }) {
+    return ok(await sendAppointment(params.id), "Appointment letter sent to the candidate");
   },
 
   async listTalentPoolCandidates({ query }) {
@@ -169,26 +165,26 @@ export const handlers = {
     return ack("Removed from the talent pool");
   },
 
-  async previewDocumentTemplatePdf({ body, auth, res }) {
-    sendPdf(res, await previewTemplatePdf(auth, body), "template-preview.pdf");
+  async previewDocumentTemplatePdf({ body, res }) {
+    sendPdf(res, await previewTemplatePdf(body), "template-preview.pdf");
     return { sent: true as const };
   },
 
-  async generateJobDescription({ body, auth }) {
-    return ok(await generateJobDescription(auth, body), "Job description generated");
+  async generateJobDescription({ body }) {
+    return ok(await draftJobDescription(body), "Job description generated");
   },
   async screenResume({ body, auth }) {
-    return ok(await screenResume(auth, body), "Resume screened");
+    return ok(await scoreResume(auth, body), "Resume screened");
   },
   async generateInterviewQuestions({ body }) {
-    return ok(await generateInterviewQuestions(body), "Interview questions generated");
+    return ok(await draftInterviewQuestions(body), "Interview questions generated");
   },
-  async generateRecruitmentContent({ body, auth }) {
-    return ok(await generateContent(auth, body), "Content generated");
+  async generateRecruitmentContent({ body }) {
+    return ok(await draftContent(body), "Content generated");
   },
 
   async getPublicOffer({ params }) {
-    return ok(await getPublicOffer(params.token));
+    return ok(await publicOffer(params.token));
   },
   async getPublicOfferPdf({ params, res }) {
     const { pdf, filename } = await publicOfferPdf(params.token);
@@ -202,7 +198,7 @@ export const handlers = {
     return ok(await answerPublicOffer(params.token, "declined", body?.reason), "Offer declined");
   },
   async getPublicAppointment({ params }) {
-    return ok(await getPublicAppointment(params.token));
+    return ok(await publicAppointment(params.token));
   },
   async getPublicAppointmentPdf({ params, res }) {
     const { pdf, filename } = await publicAppointmentPdf(params.token);
@@ -210,7 +206,7 @@ export const handlers = {
     return { sent: true as const };
   },
   async uploadAppointmentDocument({ params, body, files }) {
-    const doc = await uploadAppointmentDocument(params.token, files.find((f) => f.fieldname === "file"), body as { document_type: string; title?: string });
+    const doc = await addAppointmentDocument(params.token, files.find((f) => f.fieldname === "file"), body);
     return created(doc, "Document uploaded");
   },
 } satisfies AreaHandlers<"recruitment">;

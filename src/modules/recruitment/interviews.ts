@@ -8,9 +8,10 @@ import { conflict, forbidden, invalidField, notFound } from "../../http/errors.t
 import type { AuthContext, RequestBody } from "../../http/types.ts";
 import { notify } from "../../notify.ts";
 import { moveCandidateStage, referencedCandidate } from "./candidates.ts";
-import { companyOf, formatInstant, fullName, lockState, trimOrNull, userNames } from "./common.ts";
+import { companyOf, formatInstant, fullName, trimOrNull, userNames } from "./common.ts";
+import { lockCandidate, lockInterview } from "./queries.ts";
 import { readPanel } from "./panel.ts";
-import { checkMove, INTERVIEW_MOVES, type InterviewStatus } from "./states.ts";
+import { checkMove, INTERVIEW_MOVES, type InterviewStatus, type InterviewMode, type InterviewRecommendation } from "./states.ts";
 import { isHr } from "../shared/access.ts";
 
 type CreateInput = RequestBody<"createInterview">;
@@ -31,14 +32,14 @@ export async function interviewsJson(rows: InterviewRow[]) {
     round_sequence: i.round_sequence,
     scheduled_at: i.scheduled_at.toISOString(),
     duration_minutes: i.duration_minutes,
-    mode: i.mode as "video" | "phone" | "in_person",
+    mode: i.mode as InterviewMode,
     location: i.location,
     meeting_url: i.meeting_url,
     interviewers: i.interviewer_user_ids.map((u) => ({ user_id: u, name: names.get(u)?.name ?? "Former member" })),
     status: i.status as InterviewStatus,
     rating: i.rating,
     rating_scale: i.rating_scale as 5 | 10 | null,
-    recommendation: i.recommendation as "hire" | null,
+    recommendation: i.recommendation as InterviewRecommendation | null,
     feedback: i.feedback,
     feedback_by_user_id: i.feedback_by,
     feedback_due_at: new Date(i.scheduled_at.getTime() + (i.duration_minutes * 60 + panel.feedback_deadline_hours * 3600) * 1000).toISOString(),
@@ -62,7 +63,7 @@ async function visibleInterview(auth: AuthContext, id: string): Promise<Intervie
   return i;
 }
 
-export async function listInterviews(auth: AuthContext, query: PageQuery & { candidate_id?: string; status?: InterviewStatus; interviewer_user_id?: string; from?: string; to?: string }) {
+export async function findInterviews(auth: AuthContext, query: PageQuery & { candidate_id?: string; status?: InterviewStatus; interviewer_user_id?: string; from?: string; to?: string }) {
   const page = pageOf(query);
   const where: Prisma.InterviewWhereInput = { AND: [scope(auth)] };
   if (query.candidate_id) where.candidate_id = query.candidate_id;
@@ -76,7 +77,7 @@ export async function listInterviews(auth: AuthContext, query: PageQuery & { can
   return { rows: await interviewsJson(rows), page, total };
 }
 
-export async function getInterview(auth: AuthContext, id: string) {
+export async function interviewById(auth: AuthContext, id: string) {
   return oneJson(await visibleInterview(auth, id));
 }
 
@@ -104,7 +105,7 @@ async function tellInterviewers(tx: ScopedTx, auth: AuthContext, userIds: string
   for (const u of userIds) if (u !== auth.userId) await notify(tx, { userId: u, email: people.get(u)?.email, kind, title, body, link });
 }
 
-export async function createInterview(auth: AuthContext, body: CreateInput) {
+export async function scheduleInterview(auth: AuthContext, body: CreateInput) {
   const panel = await readPanel();
   const round = body.round_sequence !== undefined ? panel.rounds.find((r) => r.sequence === body.round_sequence) : undefined;
   if (body.round_sequence !== undefined && !round) throw invalidField("body.round_sequence", `is not a round of the interview panel (rounds: ${panel.rounds.map((r) => r.sequence).join(", ") || "none"})`);
@@ -114,10 +115,10 @@ export async function createInterview(auth: AuthContext, body: CreateInput) {
   const mode = body.mode ?? round?.mode ?? "video";
   const meeting_url = trimOrNull(body.meeting_url) ?? null;
   if (mode === "video" && !meeting_url) throw invalidField("body.meeting_url", "is required for a video interview");
-  const company = await companyOf(auth.tenantId);
+  const company = await companyOf();
   const created = await tenantTx(async (tx) => {
     const candidate = await referencedCandidate(tx, body.candidate_id);
-    const stage = await lockState(tx, "candidates", "stage", auth.tenantId, candidate.id);
+    const stage = await lockCandidate(tx, candidate.id);
     if (stage !== "screening" && stage !== "interview") throw conflict(`The candidate is ${stage}; interviews are scheduled for candidates in screening or interview`);
     let interviewers = body.interviewer_user_ids;
     if (interviewers) await checkInterviewers(tx, interviewers, "body.interviewer_user_ids");
@@ -140,7 +141,7 @@ export async function createInterview(auth: AuthContext, body: CreateInput) {
         interviewer_user_ids: interviewers,
         status: "scheduled",
         created_by: auth.userId,
-      } as any,
+      },
       include,
     });
     await audit({ action: "recruitment.interview_scheduled", entity_type: "interview", entity_id: i.id, changes: { candidate_id: candidate.id, round_name, scheduled_at: scheduled_at.toISOString(), interviewer_user_ids: interviewers } }, tx);
@@ -153,8 +154,8 @@ export async function createInterview(auth: AuthContext, body: CreateInput) {
 
 const OUTCOME_KEYS = new Set(["status", "rating", "recommendation", "feedback"]);
 
-export async function updateInterview(auth: AuthContext, id: string, body: UpdateInput) {
-  const current = await visibleInterview(auth, id);
+export async function changeInterview(auth: AuthContext, id: string, body: UpdateInput) {
+  await visibleInterview(auth, id);
   if (!isHr(auth) && (body.status !== "completed" || Object.keys(body).some((k) => !OUTCOME_KEYS.has(k))))
     throw forbidden("Interviewers record the outcome only (status completed with rating and feedback); hr schedules and cancels");
   const to = body.status;
@@ -167,9 +168,9 @@ export async function updateInterview(auth: AuthContext, id: string, body: Updat
     if (body.rating > panel.rating_scale) throw invalidField("body.rating", `must be between 1 and ${panel.rating_scale} (the interview panel's rating scale)`);
     if (body.feedback === undefined) throw invalidField("body.feedback", "is required to complete the interview");
   }
-  const company = await companyOf(auth.tenantId);
+  const company = await companyOf();
   const updated = await tenantTx(async (tx) => {
-    const from = (await lockState(tx, "interviews", "status", auth.tenantId, id)) as InterviewStatus | null;
+    const from = await lockInterview(tx, id);
     if (!from) throw notFound("Interview");
     if (from !== "scheduled") throw conflict(`The interview is ${from.replace("_", " ")}; it can no longer change`);
     const before = await tx.interview.findFirstOrThrow({ where: { id }, include });
@@ -216,11 +217,11 @@ export async function updateInterview(auth: AuthContext, id: string, body: Updat
   return oneJson(updated);
 }
 
-export async function deleteInterview(auth: AuthContext, id: string) {
+export async function removeInterview(auth: AuthContext, id: string) {
   const i = await visibleInterview(auth, id);
-  const company = await companyOf(auth.tenantId);
+  const company = await companyOf();
   await tenantTx(async (tx) => {
-    const status = await lockState(tx, "interviews", "status", auth.tenantId, id);
+    const status = await lockInterview(tx, id);
     if (!status) throw notFound("Interview");
     if (status === "completed") throw conflict("A completed interview keeps its feedback and cannot be deleted");
     await tx.interview.update({ where: { id }, data: { deleted_at: new Date() } });

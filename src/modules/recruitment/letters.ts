@@ -3,7 +3,7 @@
 import type { Candidate, JobOffer } from "../../../generated/prisma/client.ts";
 import { db } from "../../db/tenancy.ts";
 import { badRequest, invalidField } from "../../http/errors.ts";
-import type { AuthContext, RequestBody } from "../../http/types.ts";
+import type { RequestBody } from "../../http/types.ts";
 import { toDateString } from "../../lib/dates.ts";
 import { companyOf, companyToday, EMPLOYMENT_LABELS, formatMoney, fullName, type Company } from "./common.ts";
 import { renderLetterPdf } from "./pdf.ts";
@@ -103,15 +103,15 @@ export async function offerLetterPdf(kind: "offer" | "appointment", o: JobOffer,
   return renderLetterPdf({ company: company.name, title, subject: `${values.candidate_name}, ${o.job_title} (${o.offer_number})`, date: today, body, footer: `${o.offer_number} - ${company.name}` });
 }
 
-export async function previewTemplatePdf(auth: AuthContext, body: RequestBody<"previewDocumentTemplatePdf">): Promise<Buffer> {
+export async function previewTemplatePdf(body: RequestBody<"previewDocumentTemplatePdf">): Promise<Buffer> {
   const unknown = unknownFields(body.template);
   if (unknown.length)
     throw badRequest(
       `Unknown merge field${unknown.length > 1 ? "s" : ""}: ${unknown.map((u) => `{{${u}}}`).join(", ")} (known: ${MERGE_FIELDS.join(", ")})`,
       unknown.map((u) => ({ path: "body.template", message: `unknown merge field {{${u}}}` })),
     );
-  const company = await companyOf(auth.tenantId);
-  const today = await companyToday(auth.tenantId);
+  const company = await companyOf();
+  const today = await companyToday();
   let base: Record<MergeField, string> = { ...SAMPLE, company_name: company.name, today, currency: company.currency };
   if (body.offer_id) {
     const o = await db.jobOffer.findFirst({ where: { id: body.offer_id, deleted_at: null }, include: { candidate: { select: { first_name: true, last_name: true, email: true } } } });

@@ -5,7 +5,7 @@ import type { AppointmentDocument, Candidate, JobOffer, Prisma, StoredFile } fro
 import { audit, diff } from "../../audit.ts";
 import { newToken } from "../../auth/tokens.ts";
 import { config } from "../../config.ts";
-import { systemDb } from "../../db/client.ts";
+import { activeTenant, tenantsWith } from "../../db/central.ts";
 import { db, tenantTx, withTenant, type ScopedTx } from "../../db/tenancy.ts";
 import { pageOf, type PageQuery } from "../../http/envelope.ts";
 import { conflict, invalidField, notFound } from "../../http/errors.ts";
@@ -16,8 +16,9 @@ import { logger } from "../../log.ts";
 import { queueEmail } from "../../mail/outbox.ts";
 import { notify } from "../../notify.ts";
 import { moveCandidateStage, referencedCandidate } from "./candidates.ts";
-import { checkAmount, companyOf, companyToday, EMPLOYMENT_LABELS, formatMoney, fullName, lockState, moneyOut, startOfDayIn, trimOrNull, userNames, type Company } from "./common.ts";
-import { checkMove, OFFER_MOVES, type OfferStatus } from "./states.ts";
+import { checkAmount, companyOf, companyToday, EMPLOYMENT_LABELS, formatMoney, fullName, moneyOut, startOfDayIn, trimOrNull, userNames, type Company } from "./common.ts";
+import { lockCandidate, lockOffer } from "./queries.ts";
+import { checkMove, OFFER_MOVES, type OfferStatus, type DocumentType, type EmploymentType } from "./states.ts";
 import { hrMemberIds } from "../shared/access.ts";
 
 type CreateInput = RequestBody<"createJobOffer">;
@@ -37,7 +38,7 @@ export const APPOINTMENT_LINK_DAYS = 30;
 export function documentJson(d: OfferRow["documents"][number]) {
   return {
     id: d.id,
-    document_type: d.document_type as "other",
+    document_type: d.document_type as DocumentType,
     title: d.title,
     file_id: d.file_id,
     original_name: d.file.original_name,
@@ -57,7 +58,7 @@ export function offerJson(o: OfferRow) {
     posting_id: o.candidate.posting_id,
     job_title: o.job_title,
     department: o.department,
-    employment_type: o.employment_type as "full_time",
+    employment_type: o.employment_type as EmploymentType,
     salary: moneyOut(o.salary)!,
     currency: o.currency,
     joining_date: toDateString(o.joining_date),
@@ -105,8 +106,8 @@ async function findOffer(id: string): Promise<OfferRow> {
   return o;
 }
 
-export async function listOffers(auth: AuthContext, query: PageQuery & { status?: OfferStatus; candidate_id?: string; search?: string }) {
-  await expireDueOffers(await companyToday(auth.tenantId));
+export async function listOffers(query: PageQuery & { status?: OfferStatus; candidate_id?: string; search?: string }) {
+  await expireDueOffers(await companyToday());
   const page = pageOf(query);
   const where: Prisma.JobOfferWhereInput = { deleted_at: null, candidate: { deleted_at: null } };
   if (query.status) where.status = query.status;
@@ -126,8 +127,8 @@ export async function listOffers(auth: AuthContext, query: PageQuery & { status?
   return { rows: rows.map(offerJson), page, total };
 }
 
-export async function getOffer(auth: AuthContext, id: string) {
-  await expireDueOffers(await companyToday(auth.tenantId));
+export async function getOffer(id: string) {
+  await expireDueOffers(await companyToday());
   return offerJson(await findOffer(id));
 }
 
@@ -137,13 +138,13 @@ function checkDates(expires_on: string, joining_date: string, today: string, tou
 }
 
 export async function createOffer(auth: AuthContext, body: CreateInput) {
-  const company = await companyOf(auth.tenantId);
-  const today = await companyToday(auth.tenantId);
+  const company = await companyOf();
+  const today = await companyToday();
   checkAmount("body.salary", body.salary, { positive: true });
   checkDates(body.expires_on, body.joining_date, today, { expires: true, joining: true });
   const o = await tenantTx(async (tx) => {
     const candidate = await referencedCandidate(tx, body.candidate_id);
-    const stage = await lockState(tx, "candidates", "stage", auth.tenantId, candidate.id);
+    const stage = await lockCandidate(tx, candidate.id);
     if (stage !== "interview" && stage !== "offer") throw conflict(`The candidate is ${stage}; offers are made to candidates in interview or offer`);
     const live = await tx.jobOffer.findFirst({ where: { candidate_id: candidate.id, deleted_at: null, status: { in: ["draft", "sent", "accepted"] } }, select: { offer_number: true, status: true } });
     if (live) throw conflict(`The candidate already has offer ${live.offer_number} (${live.status}); withdraw it first`);
@@ -163,7 +164,7 @@ export async function createOffer(auth: AuthContext, body: CreateInput) {
         terms: trimOrNull(body.terms) ?? null,
         status: "draft",
         created_by: auth.userId,
-      } as any,
+      },
       include: offerInclude,
     });
     await audit({ action: "recruitment.offer_created", entity_type: "job_offer", entity_id: created.id, changes: { offer_number, candidate_id: candidate.id, job_title: created.job_title, salary: body.salary, currency: company.currency, joining_date: body.joining_date, expires_on: body.expires_on } }, tx);
@@ -175,25 +176,26 @@ export async function createOffer(auth: AuthContext, body: CreateInput) {
 
 const FIELDS = ["job_title", "department", "employment_type", "salary", "joining_date", "expires_on", "terms"] as const;
 
-export async function updateOffer(auth: AuthContext, id: string, body: UpdateInput) {
+export async function updateOffer(id: string, body: UpdateInput) {
   await findOffer(id);
-  const company = await companyOf(auth.tenantId);
-  const today = await companyToday(auth.tenantId);
+  const company = await companyOf();
+  const today = await companyToday();
   await expireDueOffers(today);
   checkAmount("body.salary", body.salary, { positive: true });
   const fields = FIELDS.filter((f) => body[f] !== undefined);
   const updated = await tenantTx(async (tx) => {
-    const from = (await lockState(tx, "job_offers", "status", auth.tenantId, id)) as OfferStatus | null;
+    const from = await lockOffer(tx, id);
     if (!from) throw notFound("Offer");
     const before = await tx.jobOffer.findFirstOrThrow({ where: { id }, include: offerInclude });
     if (fields.length && from !== "draft") throw conflict(`The offer is ${from}; only a draft offer can be changed`);
-    const data: Prisma.JobOfferUpdateInput = {};
-    for (const f of fields) {
-      const v = body[f];
-      if (f === "joining_date" || f === "expires_on") (data as any)[f] = parseDate(v as string);
-      else if (f === "terms") data.terms = trimOrNull(v as string | null);
-      else (data as any)[f] = typeof v === "string" ? v.trim() : v;
-    }
+    const data: Prisma.JobOfferUncheckedUpdateInput = {};
+    if (body.job_title !== undefined) data.job_title = body.job_title.trim();
+    if (body.department !== undefined) data.department = body.department.trim();
+    if (body.employment_type !== undefined) data.employment_type = body.employment_type;
+    if (body.salary !== undefined) data.salary = body.salary.trim();
+    if (body.joining_date !== undefined) data.joining_date = parseDate(body.joining_date);
+    if (body.expires_on !== undefined) data.expires_on = parseDate(body.expires_on);
+    if (body.terms !== undefined) data.terms = trimOrNull(body.terms);
     if (body.joining_date !== undefined || body.expires_on !== undefined)
       checkDates(body.expires_on ?? toDateString(before.expires_on), body.joining_date ?? toDateString(before.joining_date), today, { expires: body.expires_on !== undefined, joining: body.joining_date !== undefined });
     const to = body.status;
@@ -216,10 +218,10 @@ export async function updateOffer(auth: AuthContext, id: string, body: UpdateInp
   return offerJson(updated);
 }
 
-export async function deleteOffer(auth: AuthContext, id: string) {
+export async function deleteOffer(id: string) {
   const o = await findOffer(id);
   await tenantTx(async (tx) => {
-    const status = await lockState(tx, "job_offers", "status", auth.tenantId, id);
+    const status = await lockOffer(tx, id);
     if (!status) throw notFound("Offer");
     if (status === "sent" || status === "accepted") throw conflict(`The offer is ${status}; withdraw it first`);
     await tx.jobOffer.update({ where: { id }, data: { deleted_at: new Date() } });
@@ -271,13 +273,13 @@ function appointmentMail(o: OfferRow, company: Company, token: string, linkExpir
   return { to: o.candidate.email, subject: `Your appointment letter from ${company.name}`, text: text.join("\n") };
 }
 
-export async function sendOffer(auth: AuthContext, id: string) {
+export async function sendOffer(id: string) {
   await findOffer(id);
-  const company = await companyOf(auth.tenantId);
-  const today = await companyToday(auth.tenantId);
+  const company = await companyOf();
+  const today = await companyToday();
   await expireDueOffers(today);
   const sent = await tenantTx(async (tx) => {
-    const from = (await lockState(tx, "job_offers", "status", auth.tenantId, id)) as OfferStatus | null;
+    const from = await lockOffer(tx, id);
     if (!from) throw notFound("Offer");
     if (from !== "draft" && from !== "sent") checkMove("offer", OFFER_MOVES, from, "sent");
     const before = await tx.jobOffer.findFirstOrThrow({ where: { id }, include: offerInclude });
@@ -296,11 +298,11 @@ export async function sendOffer(auth: AuthContext, id: string) {
   return offerJson(sent);
 }
 
-export async function sendAppointment(auth: AuthContext, id: string) {
+export async function sendAppointment(id: string) {
   await findOffer(id);
-  const company = await companyOf(auth.tenantId);
+  const company = await companyOf();
   const sent = await tenantTx(async (tx) => {
-    const status = await lockState(tx, "job_offers", "status", auth.tenantId, id);
+    const status = await lockOffer(tx, id);
     if (!status) throw notFound("Offer");
     if (status !== "accepted") throw conflict(`The offer is ${status}; appointment letters are sent for accepted offers only`);
     const { token, hash } = newToken();
@@ -330,13 +332,12 @@ export const EXPIRE_OFFERS_JOB = "recruitment.expire-offers";
 export async function expireOffersEverywhere(now = new Date()): Promise<number> {
   // Companies with a sent offer whose last day is over somewhere on Earth (UTC+14 is the earliest).
   const horizon = parseDate(addDays(now.toISOString().slice(0, 10), 1));
-  const due = await systemDb.jobOffer.findMany({ where: { status: "sent", deleted_at: null, expires_on: { lt: horizon } }, distinct: ["tenant_id"], select: { tenant_id: true } });
+  const due = await tenantsWith("jobOffer", { status: "sent", deleted_at: null, expires_on: { lt: horizon } });
   let total = 0;
   let failed = 0;
   for (const { tenant_id } of due) {
     try {
-      const tz = (await systemDb.tenant.findUnique({ where: { id: tenant_id }, select: { timezone: true } }))?.timezone ?? "UTC";
-      total += await withTenant(tenant_id, () => expireDueOffers(todayIn(tz, now)));
+      total += await withTenant(tenant_id, async () => expireDueOffers(todayIn((await activeTenant({ timezone: true })).timezone, now)));
     } catch (err) {
       failed++;
       logger.error({ err: (err as Error).message, tenant_id }, "expiring offers failed");

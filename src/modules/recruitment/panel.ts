@@ -2,7 +2,8 @@
 // candidate goes through, their default interviewers, and the rating scale of feedback.
 import { db } from "../../db/tenancy.ts";
 import { invalidField } from "../../http/errors.ts";
-import { readSettingsDoc } from "../../lib/tenant-settings.ts";
+import type { AuthContext, RequestBody } from "../../http/types.ts";
+import { readSettingsDoc, writeSettingsDoc } from "../../lib/tenant-settings.ts";
 
 export type Round = { name: string; sequence: number; duration_minutes: number; mode: "video" | "phone" | "in_person"; interviewer_user_ids: string[] };
 export type Panel = { rounds: Round[]; rating_scale: 5 | 10; feedback_deadline_hours: number };
@@ -21,7 +22,14 @@ export function readPanel() {
   return readSettingsDoc("interview_panel", INTERVIEW_PANEL_DEFAULTS);
 }
 
-export async function validateRounds(rounds: Round[] | undefined): Promise<Round[] | undefined> {
+/** Changes the panel (rounds sorted by sequence, their interviewers members of the company); returns it as it is now. */
+export async function configurePanel(auth: AuthContext, body: RequestBody<"updateInterviewPanel">) {
+  const rounds = await validateRounds(body.rounds);
+  const patch = { ...body, ...(rounds ? { rounds } : {}) };
+  return writeSettingsDoc("interview_panel", INTERVIEW_PANEL_DEFAULTS, patch, auth.userId);
+}
+
+async function validateRounds(rounds: Round[] | undefined): Promise<Round[] | undefined> {
   if (!rounds) return undefined;
   const seen = new Set<number>();
   rounds.forEach((r, i) => {

@@ -8,8 +8,9 @@ import { conflict, invalidField, notFound } from "../../http/errors.ts";
 import type { AuthContext, RequestBody } from "../../http/types.ts";
 import { parseDate, toDateStringOrNull } from "../../lib/dates.ts";
 import { nextNumber } from "../../lib/sequences.ts";
-import { checkAmount, checkSalaryRange, lockState, managerDepartment, moneyOut, normalizeTerms, trimOrNull, userNames } from "./common.ts";
-import { checkMove, POSTING_MOVES, type PostingStatus } from "./states.ts";
+import { checkAmount, checkSalaryRange, givenFields, managerDepartment, moneyOut, normalizeTerms, trimOrNull } from "./common.ts";
+import { lockPosting, lockRequisition } from "./queries.ts";
+import { checkMove, POSTING_MOVES, type PostingStatus, type EmploymentType } from "./states.ts";
 import { isHr } from "../shared/access.ts";
 
 type CreateInput = RequestBody<"createJobPosting">;
@@ -33,7 +34,7 @@ export async function postingsJson(rows: PostingRow[]) {
     requirements: p.requirements,
     skills: p.skills,
     location: p.location,
-    employment_type: p.employment_type as "full_time",
+    employment_type: p.employment_type as EmploymentType,
     openings: p.openings,
     min_salary: moneyOut(p.min_salary),
     max_salary: moneyOut(p.max_salary),
@@ -83,22 +84,19 @@ export async function getPosting(auth: AuthContext, id: string) {
 
 const FIELDS = ["title", "department", "description", "requirements", "skills", "location", "employment_type", "openings", "min_salary", "max_salary", "closes_on"] as const;
 
-function fieldData(body: object): Record<string, unknown> {
-  const data: Record<string, unknown> = {};
-  for (const f of FIELDS) {
-    const v = (body as Record<string, unknown>)[f];
-    if (v === undefined) continue;
-    if (f === "closes_on") data[f] = v === null ? null : parseDate(v as string);
-    else if (f === "skills") data[f] = normalizeTerms(v as string[]);
-    else if (f === "location") data[f] = trimOrNull(v as string | null);
-    else if (typeof v === "string") data[f] = f === "requirements" ? v.trim() : v.trim();
-    else data[f] = v;
-  }
-  return data;
-}
+type Fields = Partial<Pick<UpdateInput, (typeof FIELDS)[number]>>;
+type Columns = Omit<Fields, "closes_on"> & { closes_on?: Date | null };
+const TRIMMED = ["title", "department", "description", "requirements"] as const;
 
-async function lockRequisitionStatus(tx: ScopedTx, tenantId: string, requisitionId: string) {
-  return lockState(tx, "job_requisitions", "status", tenantId, requisitionId);
+/** The given fields as columns: text trimmed, blank location null, skills normalized, closes_on a date. */
+function fieldData(body: Fields): Columns {
+  const { closes_on, ...rest } = givenFields(body, FIELDS);
+  const data: Columns = rest;
+  for (const f of TRIMMED) if (data[f] !== undefined) data[f] = data[f].trim();
+  if (data.skills) data.skills = normalizeTerms(data.skills);
+  if (data.location !== undefined) data.location = trimOrNull(data.location);
+  if (closes_on !== undefined) data.closes_on = closes_on === null ? null : parseDate(closes_on);
+  return data;
 }
 
 export async function createPosting(auth: AuthContext, body: CreateInput) {
@@ -107,7 +105,7 @@ export async function createPosting(auth: AuthContext, body: CreateInput) {
   const status = body.status ?? "draft";
   const p = await tenantTx(async (tx) => {
     // Lock the requisition: it cannot be closed while a posting is being raised from it.
-    const reqStatus = await lockRequisitionStatus(tx, auth.tenantId, body.requisition_id);
+    const reqStatus = await lockRequisition(tx, body.requisition_id);
     if (!reqStatus) throw invalidField("body.requisition_id", "is not a job requisition of this company");
     if (reqStatus !== "approved") throw conflict(`The requisition is ${reqStatus.replace("_", " ")}; postings are raised from approved requisitions only`);
     const req = await tx.jobRequisition.findFirstOrThrow({ where: { id: body.requisition_id } });
@@ -121,11 +119,12 @@ export async function createPosting(auth: AuthContext, body: CreateInput) {
       max_salary: req.max_salary,
       location: req.location,
       ...fields,
+      description: body.description.trim(),
     };
     checkSalaryRange(data.min_salary, data.max_salary);
     const posting_number = await nextNumber(tx, "job_posting", "JOB-");
     const created = await tx.jobPosting.create({
-      data: { ...(data as any), requisition_id: req.id, posting_number, status, published_at: status === "open" ? new Date() : null, created_by: auth.userId },
+      data: { ...data, requisition_id: req.id, posting_number, status, published_at: status === "open" ? new Date() : null, created_by: auth.userId },
       include,
     });
     await audit({ action: "recruitment.posting_created", entity_type: "job_posting", entity_id: created.id, changes: { posting_number, requisition_id: req.id, title: created.title, status } }, tx);
@@ -140,15 +139,15 @@ export async function updatePosting(auth: AuthContext, id: string, body: UpdateI
   checkAmount("body.max_salary", body.max_salary);
   const fields = fieldData(body);
   const updated = await tenantTx(async (tx) => {
-    const from = (await lockState(tx, "job_postings", "status", auth.tenantId, id)) as PostingStatus | null;
+    const from = await lockPosting(tx, id);
     if (!from) throw notFound("Job posting");
     const before = await tx.jobPosting.findFirstOrThrow({ where: { id }, include });
     if (Object.keys(fields).length && from === "closed") throw conflict("The posting is closed; its details can no longer change");
     checkSalaryRange(fields.min_salary !== undefined ? fields.min_salary : before.min_salary, fields.max_salary !== undefined ? fields.max_salary : before.max_salary);
-    const data: Prisma.JobPostingUpdateInput = { ...(fields as any) };
+    const data: Prisma.JobPostingUncheckedUpdateInput = { ...fields };
     const moving = body.status !== undefined && checkMove("posting", POSTING_MOVES, from, body.status);
     if (moving && body.status === "open") {
-      const reqStatus = await lockRequisitionStatus(tx, auth.tenantId, before.requisition_id);
+      const reqStatus = await lockRequisition(tx, before.requisition_id);
       if (reqStatus !== "approved") throw conflict(`The requisition is ${String(reqStatus).replace("_", " ")}; only postings of approved requisitions can be opened`);
       data.status = "open";
       data.published_at = new Date();
@@ -179,7 +178,7 @@ export async function closePostingsOf(tx: ScopedTx, requisitionId: string, reaso
 export async function deletePosting(auth: AuthContext, id: string) {
   const p = await visiblePosting(auth, id);
   await tenantTx(async (tx) => {
-    if (!(await lockState(tx, "job_postings", "status", auth.tenantId, id))) throw notFound("Job posting");
+    if (!(await lockPosting(tx, id))) throw notFound("Job posting");
     const candidates = await tx.candidate.count({ where: { posting_id: id, deleted_at: null } });
     if (candidates) throw conflict(`${candidates} candidate(s) applied to this posting; close it instead`);
     await tx.jobPosting.update({ where: { id }, data: { deleted_at: new Date() } });

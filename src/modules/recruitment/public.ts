@@ -1,20 +1,21 @@
 // The candidate's side of offers and appointments, reached without a session through the links
 // mailed to them. The token's SHA-256 hash (unique over all tenants) is looked up centrally to
-// find the tenant - the only use of the system client here - and everything else runs in that
-// tenant (`withTenant`), through the tenant-scoped client like any other request.
+// find the tenant (src/db/central.ts tenantsWith) and everything else runs in that tenant
+// (`withTenant`), through the tenant-scoped client like any other request.
 import { audit } from "../../audit.ts";
 import { hashToken } from "../../auth/tokens.ts";
-import { systemDb } from "../../db/client.ts";
+import { activeTenant, tenantsWith } from "../../db/central.ts";
 import { db, tenantTx, withTenant, type ScopedTx } from "../../db/tenancy.ts";
 import { AppError, conflict, moduleDisabled, notFound } from "../../http/errors.ts";
-import type { UploadedFile } from "../../http/types.ts";
+import type { RequestBody, UploadedFile } from "../../http/types.ts";
 import { toDateString } from "../../lib/dates.ts";
 import { notify } from "../../notify.ts";
 import { storeUpload } from "../../storage/files.ts";
-import { companyOf, companyToday, fullName, lockState, moneyOut, recruiters, trimOrNull, type Company } from "./common.ts";
+import { companyOf, companyToday, fullName, moneyOut, recruiters, trimOrNull, type Company } from "./common.ts";
+import { lockOffer } from "./queries.ts";
 import { offerLetterPdf } from "./letters.ts";
 import { documentJson, expireDueOffers, offerInclude, tellOfferTeam, type OfferRow } from "./offers.ts";
-import type { OfferStatus } from "./states.ts";
+import type { EmploymentType, OfferStatus } from "./states.ts";
 
 export const MAX_APPOINTMENT_DOCUMENTS = 20;
 const REQUESTED = ["id_proof", "address_proof", "education", "experience"] as const;
@@ -24,20 +25,17 @@ const gone = (message: string) => new AppError(410, "invalid_token", message);
 type Kind = "offer" | "appointment";
 
 /** Finds the tenant of a link token, checks its module, and runs `fn` in that tenant. */
-async function inTenantOf<T>(kind: Kind, token: string, fn: (ctx: { tenantId: string; offerId: string; company: Company; today: string }) => Promise<T>): Promise<T> {
+async function inTenantOf<T>(kind: Kind, token: string, fn: (ctx: { offerId: string; company: Company; today: string }) => Promise<T>): Promise<T> {
   const hash = hashToken(token);
-  const ref = await systemDb.jobOffer.findFirst({
-    where: kind === "offer" ? { offer_token_hash: hash, deleted_at: null } : { appointment_token_hash: hash, deleted_at: null },
-    select: { tenant_id: true, id: true },
-  });
+  const [ref] = await tenantsWith("jobOffer", kind === "offer" ? { offer_token_hash: hash, deleted_at: null } : { appointment_token_hash: hash, deleted_at: null });
   if (!ref) throw notFound(kind === "offer" ? "Offer" : "Appointment");
-  const tenant = await systemDb.tenant.findUnique({ where: { id: ref.tenant_id }, select: { modules: true } });
-  if (!tenant?.modules.includes("recruitment")) throw moduleDisabled("recruitment");
   return withTenant(ref.tenant_id, async () => {
-    const company = await companyOf(ref.tenant_id);
-    const today = await companyToday(ref.tenant_id);
+    const tenant = await activeTenant({ modules: true });
+    if (!tenant.modules.includes("recruitment")) throw moduleDisabled("recruitment");
+    const company = await companyOf();
+    const today = await companyToday();
     await expireDueOffers(today);
-    return fn({ tenantId: ref.tenant_id, offerId: ref.id, company, today });
+    return fn({ offerId: ref.id, company, today });
   });
 }
 
@@ -67,7 +65,7 @@ function publicOfferJson(o: OfferRow, company: Company, token: string) {
     candidate_name: fullName(o.candidate),
     job_title: o.job_title,
     department: o.department,
-    employment_type: o.employment_type as "full_time",
+    employment_type: o.employment_type as EmploymentType,
     salary: moneyOut(o.salary)!,
     currency: o.currency,
     joining_date: toDateString(o.joining_date),
@@ -88,7 +86,7 @@ function publicAppointmentJson(o: OfferRow, company: Company, token: string) {
     candidate_name: fullName(o.candidate),
     job_title: o.job_title,
     department: o.department,
-    employment_type: o.employment_type as "full_time",
+    employment_type: o.employment_type as EmploymentType,
     salary: moneyOut(o.salary)!,
     currency: o.currency,
     joining_date: toDateString(o.joining_date),
@@ -101,7 +99,7 @@ function publicAppointmentJson(o: OfferRow, company: Company, token: string) {
   };
 }
 
-export function getPublicOffer(token: string) {
+export function publicOffer(token: string) {
   return inTenantOf("offer", token, async ({ offerId, company }) => {
     const o = await loadOffer(db, offerId);
     checkOfferLink(o);
@@ -118,9 +116,9 @@ export function publicOfferPdf(token: string): Promise<{ pdf: Buffer; filename: 
 }
 
 export async function answerPublicOffer(token: string, answer: "accepted" | "declined", reason?: string) {
-  const result = await inTenantOf("offer", token, async ({ tenantId, offerId, company }) => {
+  const result = await inTenantOf("offer", token, async ({ offerId, company }) => {
     const o = await tenantTx(async (tx) => {
-      await lockState(tx, "job_offers", "status", tenantId, offerId);
+      await lockOffer(tx, offerId);
       const current = await loadOffer(tx, offerId);
       checkOfferLink(current);
       if (current.status !== "sent") throw conflict(`You already ${current.status} this offer`);
@@ -145,7 +143,7 @@ export async function answerPublicOffer(token: string, answer: "accepted" | "dec
   return result;
 }
 
-export function getPublicAppointment(token: string) {
+export function publicAppointment(token: string) {
   return inTenantOf("appointment", token, async ({ offerId, company }) => {
     const o = await loadOffer(db, offerId);
     checkAppointmentLink(o);
@@ -161,10 +159,10 @@ export function publicAppointmentPdf(token: string): Promise<{ pdf: Buffer; file
   });
 }
 
-export function uploadAppointmentDocument(token: string, file: UploadedFile | undefined, meta: { document_type: string; title?: string }) {
-  return inTenantOf("appointment", token, async ({ tenantId, offerId }) => {
+export function addAppointmentDocument(token: string, file: UploadedFile | undefined, meta: RequestBody<"uploadAppointmentDocument">) {
+  return inTenantOf("appointment", token, async ({ offerId }) => {
     return tenantTx(async (tx) => {
-      await lockState(tx, "job_offers", "status", tenantId, offerId);
+      await lockOffer(tx, offerId);
       const o = await loadOffer(tx, offerId);
       checkAppointmentLink(o);
       const candidate = await tx.candidate.findFirstOrThrow({ where: { id: o.candidate_id }, select: { employee_id: true } });
@@ -173,7 +171,7 @@ export function uploadAppointmentDocument(token: string, file: UploadedFile | un
       const stored = await storeUpload(file, { purpose: "appointment_document", uploadedBy: null }, tx);
       const title = meta.title?.trim() || stored.original_name;
       const doc = await tx.appointmentDocument.create({
-        data: { offer_id: offerId, file_id: stored.id, document_type: meta.document_type, title } as any,
+        data: { offer_id: offerId, file_id: stored.id, document_type: meta.document_type, title },
         include: { file: { select: { original_name: true, mime_type: true, size_bytes: true } } },
       });
       await audit({ action: "recruitment.appointment_document_uploaded", entity_type: "job_offer", entity_id: offerId, changes: { document_type: meta.document_type, title, file_name: stored.original_name, size_bytes: stored.size_bytes, by: `candidate ${o.candidate.email}` } }, tx);

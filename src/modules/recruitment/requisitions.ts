@@ -9,9 +9,10 @@ import type { AuthContext, RequestBody } from "../../http/types.ts";
 import { parseDate, toDateStringOrNull } from "../../lib/dates.ts";
 import { nextNumber } from "../../lib/sequences.ts";
 import { notify } from "../../notify.ts";
-import { checkAmount, checkSalaryRange, lockState, moneyOut, recruiters, trimOrNull, userNames } from "./common.ts";
+import { checkAmount, checkSalaryRange, givenFields, moneyOut, recruiters, trimOrNull, userNames } from "./common.ts";
+import { lockRequisition } from "./queries.ts";
 import { closePostingsOf } from "./postings.ts";
-import { checkMove, REQUISITION_MOVES, type RequisitionStatus } from "./states.ts";
+import { checkMove, REQUISITION_MOVES, type RequisitionStatus, type EmploymentType } from "./states.ts";
 import { isHr } from "../shared/access.ts";
 
 type CreateInput = RequestBody<"createJobRequisition">;
@@ -30,7 +31,7 @@ export async function requisitionsJson(rows: JobRequisition[]) {
     department: r.department,
     designation: r.designation,
     positions: r.positions,
-    employment_type: r.employment_type as "full_time",
+    employment_type: r.employment_type as EmploymentType,
     location: r.location,
     justification: r.justification,
     description: r.description,
@@ -84,15 +85,18 @@ export async function getRequisition(auth: AuthContext, id: string) {
 
 const FIELDS = ["title", "department", "designation", "positions", "employment_type", "location", "justification", "description", "min_salary", "max_salary", "target_start_date"] as const;
 
-function fieldData(body: object): Record<string, unknown> {
-  const data: Record<string, unknown> = {};
-  for (const f of FIELDS) {
-    const v = (body as Record<string, unknown>)[f];
-    if (v === undefined) continue;
-    if (f === "target_start_date") data[f] = v === null ? null : parseDate(v as string);
-    else if (typeof v === "string") data[f] = f === "title" || f === "department" ? v.trim() : trimOrNull(v);
-    else data[f] = v;
-  }
+type Fields = Partial<Pick<UpdateInput, (typeof FIELDS)[number]>>;
+type Columns = Omit<Fields, "target_start_date"> & { target_start_date?: Date | null };
+const TEXT = ["designation", "location", "justification", "description"] as const;
+
+/** The given fields as columns: title and department trimmed, blank text null, target_start_date a date. */
+function fieldData(body: Fields): Columns {
+  const { target_start_date, ...rest } = givenFields(body, FIELDS);
+  const data: Columns = rest;
+  if (data.title !== undefined) data.title = data.title.trim();
+  if (data.department !== undefined) data.department = data.department.trim();
+  for (const f of TEXT) if (data[f] !== undefined) data[f] = trimOrNull(data[f]);
+  if (target_start_date !== undefined) data.target_start_date = target_start_date === null ? null : parseDate(target_start_date);
   return data;
 }
 
@@ -109,7 +113,7 @@ export async function createRequisition(auth: AuthContext, body: CreateInput) {
   const r = await tenantTx(async (tx) => {
     const requisition_number = await nextNumber(tx, "job_requisition", "REQ-");
     const created = await tx.jobRequisition.create({
-      data: { ...(fieldData(body) as any), requisition_number, status, requested_by: auth.userId, requested_by_employee_id: auth.employeeId, submitted_at: status === "pending_approval" ? new Date() : null },
+      data: { ...fieldData(body), title: body.title.trim(), department: body.department.trim(), requisition_number, status, requested_by: auth.userId, requested_by_employee_id: auth.employeeId, submitted_at: status === "pending_approval" ? new Date() : null },
     });
     const view = await oneJson(created);
     await audit({ action: "recruitment.requisition_created", entity_type: "job_requisition", entity_id: created.id, changes: diff({}, view, ["requisition_number", "title", "department", "positions", "status", "min_salary", "max_salary"]) }, tx);
@@ -128,7 +132,7 @@ export async function updateRequisition(auth: AuthContext, id: string, body: Upd
   if (body.decision_notes !== undefined && to !== "approved" && to !== "rejected") throw invalidField("body.decision_notes", "goes with status approved or rejected");
   if ((to === "approved" || to === "rejected") && !isHr(auth) && to !== current.status) throw forbidden("Only owner, admin or hr approve or reject requisitions");
   const updated = await tenantTx(async (tx) => {
-    const from = (await lockState(tx, "job_requisitions", "status", auth.tenantId, id)) as RequisitionStatus | null;
+    const from = await lockRequisition(tx, id);
     if (!from) throw notFound("Job requisition");
     const before = await tx.jobRequisition.findFirstOrThrow({ where: { id } });
     if (Object.keys(fields).length) {
@@ -136,7 +140,7 @@ export async function updateRequisition(auth: AuthContext, id: string, body: Upd
       if (!isHr(auth) && from !== "draft") throw conflict("The requisition is awaiting approval; withdraw it to draft to change it");
     }
     checkSalaryRange(fields.min_salary !== undefined ? fields.min_salary : before.min_salary, fields.max_salary !== undefined ? fields.max_salary : before.max_salary);
-    const data: Prisma.JobRequisitionUpdateInput = { ...(fields as any) };
+    const data: Prisma.JobRequisitionUncheckedUpdateInput = { ...fields };
     const moving = to !== undefined && checkMove("requisition", REQUISITION_MOVES, from, to);
     if (moving && to) {
       data.status = to;
@@ -176,7 +180,7 @@ export async function updateRequisition(auth: AuthContext, id: string, body: Upd
 export async function deleteRequisition(auth: AuthContext, id: string) {
   const current = await visibleRequisition(auth, id);
   await tenantTx(async (tx) => {
-    const status = await lockState(tx, "job_requisitions", "status", auth.tenantId, id);
+    const status = await lockRequisition(tx, id);
     if (!status) throw notFound("Job requisition");
     if (!isHr(auth) && status !== "draft") throw conflict("Only a draft requisition can be deleted by its requester; close it instead");
     const postings = await tx.jobPosting.count({ where: { requisition_id: id, deleted_at: null } });

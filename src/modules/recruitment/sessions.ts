@@ -8,8 +8,9 @@ import { conflict, invalidField, notFound } from "../../http/errors.ts";
 import type { AuthContext, RequestBody } from "../../http/types.ts";
 import { queueEmail } from "../../mail/outbox.ts";
 import { referencedCandidate } from "./candidates.ts";
-import { companyOf, formatInstant, fullName, lockState, trimOrNull, type Company } from "./common.ts";
-import { ACTIVE_STAGES, checkMove, SESSION_MOVES, type SessionStatus } from "./states.ts";
+import { companyOf, formatInstant, fullName, trimOrNull, type Company } from "./common.ts";
+import { lockCandidate, lockSession } from "./queries.ts";
+import { ACTIVE_STAGES, checkMove, SESSION_MOVES, type SessionStatus, type InterviewMode } from "./states.ts";
 
 type CreateInput = RequestBody<"createInterviewSession">;
 type UpdateInput = RequestBody<"updateInterviewSession">;
@@ -27,7 +28,7 @@ export function sessionJson(s: SessionRow) {
     title: s.title,
     scheduled_at: s.scheduled_at.toISOString(),
     duration_minutes: s.duration_minutes,
-    mode: s.mode as "video" | "phone" | "in_person",
+    mode: s.mode as InterviewMode,
     location: s.location,
     meeting_url: s.meeting_url,
     instructions: s.instructions,
@@ -71,8 +72,8 @@ function checkWhere(mode: string, meeting_url: string | null | undefined, locati
 export async function createSession(auth: AuthContext, body: CreateInput) {
   const s = await tenantTx(async (tx) => {
     const candidate = await referencedCandidate(tx, body.candidate_id);
-    const stage = await lockState(tx, "candidates", "stage", auth.tenantId, candidate.id);
-    if (!stage || !ACTIVE_STAGES.includes(stage as "applied")) throw conflict(`The candidate is ${stage}; sessions are for candidates still in the pipeline`);
+    const stage = await lockCandidate(tx, candidate.id);
+    if (!stage || !ACTIVE_STAGES.includes(stage)) throw conflict(`The candidate is ${stage}; sessions are for candidates still in the pipeline`);
     const interview = body.interview_id ? await tx.interview.findFirst({ where: { id: body.interview_id, deleted_at: null } }) : null;
     if (body.interview_id && (!interview || interview.candidate_id !== candidate.id)) throw invalidField("body.interview_id", "is not an interview of this candidate");
     if (interview && interview.status !== "scheduled") throw conflict(`The interview is ${interview.status}`);
@@ -95,7 +96,7 @@ export async function createSession(auth: AuthContext, body: CreateInput) {
         instructions: trimOrNull(body.instructions) ?? null,
         status: "scheduled",
         created_by: auth.userId,
-      } as any,
+      },
       include,
     });
     await audit({ action: "recruitment.session_created", entity_type: "interview_session", entity_id: created.id, changes: { candidate_id: candidate.id, interview_id: created.interview_id, title: created.title, scheduled_at: created.scheduled_at.toISOString() } }, tx);
@@ -130,11 +131,11 @@ function invitation(s: SessionRow, company: Company) {
   return { to: s.candidate.email, subject: `Interview invitation: ${s.title} - ${company.name}`, text: lines.join("\n") };
 }
 
-export async function sendSession(auth: AuthContext, id: string) {
+export async function sendSession(id: string) {
   await findSession(id);
-  const company = await companyOf(auth.tenantId);
+  const company = await companyOf();
   const s = await tenantTx(async (tx) => {
-    const status = await lockState(tx, "interview_sessions", "status", auth.tenantId, id);
+    const status = await lockSession(tx, id);
     if (!status) throw notFound("Interview session");
     if (status !== "scheduled") throw conflict(`The session is ${status}; only a scheduled session is sent`);
     const current = await tx.interviewSession.findFirstOrThrow({ where: { id }, include });
@@ -148,11 +149,11 @@ export async function sendSession(auth: AuthContext, id: string) {
   return sessionJson(s);
 }
 
-export async function updateSession(auth: AuthContext, id: string, body: UpdateInput) {
+export async function updateSession(id: string, body: UpdateInput) {
   await findSession(id);
-  const company = await companyOf(auth.tenantId);
+  const company = await companyOf();
   const s = await tenantTx(async (tx) => {
-    const from = (await lockState(tx, "interview_sessions", "status", auth.tenantId, id)) as SessionStatus | null;
+    const from = await lockSession(tx, id);
     if (!from) throw notFound("Interview session");
     if (from !== "scheduled") throw conflict(`The session is ${from}; it can no longer change`);
     const before = await tx.interviewSession.findFirstOrThrow({ where: { id }, include });
@@ -186,10 +187,10 @@ export async function updateSession(auth: AuthContext, id: string, body: UpdateI
   return sessionJson(s);
 }
 
-export async function deleteSession(auth: AuthContext, id: string) {
+export async function deleteSession(id: string) {
   const s = await findSession(id);
   await tenantTx(async (tx) => {
-    const status = await lockState(tx, "interview_sessions", "status", auth.tenantId, id);
+    const status = await lockSession(tx, id);
     if (!status) throw notFound("Interview session");
     if (status === "scheduled" && s.sent_at) throw conflict("The candidate was sent this session; cancel it so they are told");
     await tx.interviewSession.update({ where: { id }, data: { deleted_at: new Date() } });

@@ -10,6 +10,11 @@ export type CandidateStage = S["CandidateStage"];
 export type InterviewStatus = S["InterviewStatus"];
 export type SessionStatus = S["InterviewSessionStatus"];
 export type OfferStatus = S["JobOfferStatus"];
+export type CandidateSource = S["CandidateSource"];
+export type EmploymentType = S["EmploymentType"];
+export type InterviewMode = S["InterviewMode"];
+export type InterviewRecommendation = S["InterviewRecommendation"];
+export type DocumentType = S["DocumentType"];
 
 export const REQUISITION_MOVES: Record<RequisitionStatus, RequisitionStatus[]> = {
   draft: ["pending_approval", "closed"],

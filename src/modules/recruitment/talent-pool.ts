@@ -3,10 +3,11 @@ import type { Prisma, TalentPoolCandidate } from "../../../generated/prisma/clie
 import { audit, diff } from "../../audit.ts";
 import { db, tenantTx, type ScopedTx } from "../../db/tenancy.ts";
 import { pageOf, type PageQuery } from "../../http/envelope.ts";
-import { badRequest, conflict, notFound, type ErrorDetail } from "../../http/errors.ts";
+import { conflict, notFound } from "../../http/errors.ts";
 import type { AuthContext, RequestBody } from "../../http/types.ts";
 import { referencedCandidate } from "./candidates.ts";
-import { checkFile, fullName, normalizeTerms, numberOut, trimOrNull } from "./common.ts";
+import type { CandidateSource } from "./states.ts";
+import { checkFile, fullName, givenFields, normalizeTerms, numberOut, requireNames, trimOrNull } from "./common.ts";
 
 type CreateInput = RequestBody<"createTalentPoolCandidate">;
 type UpdateInput = RequestBody<"updateTalentPoolCandidate">;
@@ -26,7 +27,7 @@ export function talentJson(t: TalentPoolCandidate) {
     skills: t.skills,
     tags: t.tags,
     notes: t.notes,
-    source: t.source as "direct",
+    source: t.source as CandidateSource,
     resume_file_id: t.resume_file_id,
     added_by_user_id: t.added_by,
     created_at: t.created_at.toISOString(),
@@ -73,17 +74,18 @@ export async function getTalent(id: string) {
 
 const FIELDS = ["first_name", "last_name", "email", "phone", "current_title", "experience_years", "location", "skills", "tags", "notes", "source", "resume_file_id"] as const;
 
-function fieldData(body: object): Record<string, unknown> {
-  const data: Record<string, unknown> = {};
-  for (const f of FIELDS) {
-    const v = (body as Record<string, unknown>)[f];
-    if (v === undefined) continue;
-    if (f === "skills" || f === "tags") data[f] = normalizeTerms(v as string[]);
-    else if (f === "email") data[f] = (v as string).trim().toLowerCase();
-    else if (f === "first_name" || f === "last_name") data[f] = (v as string).trim();
-    else if (typeof v === "string") data[f] = trimOrNull(v);
-    else data[f] = v;
-  }
+type Fields = Partial<Pick<UpdateInput, (typeof FIELDS)[number]>>;
+const TEXT = ["phone", "current_title", "location", "notes", "resume_file_id"] as const;
+
+/** The given fields, cleaned: names and email trimmed (email lower-cased), skills and tags normalized, blank text null. */
+function fieldData(body: Fields): Fields {
+  const data = givenFields(body, FIELDS);
+  if (data.skills) data.skills = normalizeTerms(data.skills);
+  if (data.tags) data.tags = normalizeTerms(data.tags);
+  if (data.email !== undefined) data.email = data.email.trim().toLowerCase();
+  if (data.first_name !== undefined) data.first_name = data.first_name.trim();
+  if (data.last_name !== undefined) data.last_name = data.last_name.trim();
+  for (const f of TEXT) if (data[f] !== undefined) data[f] = trimOrNull(data[f]);
   return data;
 }
 
@@ -94,7 +96,7 @@ async function checkEmailFree(tx: ScopedTx, email: string, exceptId?: string) {
 
 export async function addTalent(auth: AuthContext, body: CreateInput) {
   const t = await tenantTx(async (tx) => {
-    let data = fieldData(body);
+    let data: Partial<Pick<Prisma.TalentPoolCandidateUncheckedCreateInput, (typeof FIELDS)[number]>> = fieldData(body);
     if (body.candidate_id) {
       const c = await referencedCandidate(tx, body.candidate_id);
       data = {
@@ -110,11 +112,10 @@ export async function addTalent(auth: AuthContext, body: CreateInput) {
         ...data,
       };
     }
-    const missing: ErrorDetail[] = (["first_name", "last_name", "email"] as const).filter((f) => !data[f]).map((f) => ({ path: `body.${f}`, message: "is required" }));
-    if (missing.length) throw badRequest(`${missing.map((d) => d.path.slice(5)).join(", ")} required (or give candidate_id)`, missing);
-    await checkFile(tx, data.resume_file_id as string | null | undefined, "body.resume_file_id");
-    await checkEmailFree(tx, data.email as string);
-    const created = await tx.talentPoolCandidate.create({ data: { ...(data as any), candidate_id: body.candidate_id ?? null, added_by: auth.userId } });
+    const named = requireNames(data, "candidate_id");
+    await checkFile(tx, named.resume_file_id, "body.resume_file_id");
+    await checkEmailFree(tx, named.email);
+    const created = await tx.talentPoolCandidate.create({ data: { ...named, candidate_id: body.candidate_id ?? null, added_by: auth.userId } });
     await audit({ action: "recruitment.talent_added", entity_type: "talent_pool_candidate", entity_id: created.id, changes: { name: fullName(created), email: created.email, skills: created.skills, tags: created.tags, candidate_id: created.candidate_id } }, tx);
     return created;
   });
@@ -127,9 +128,9 @@ export async function updateTalent(id: string, body: UpdateInput) {
   const t = await tenantTx(async (tx) => {
     const before = await tx.talentPoolCandidate.findFirst({ where: { id, deleted_at: null } });
     if (!before) throw notFound("Talent pool entry");
-    if (fields.email && fields.email !== before.email.toLowerCase()) await checkEmailFree(tx, fields.email as string, id);
-    await checkFile(tx, fields.resume_file_id as string | null | undefined, "body.resume_file_id");
-    const after = await tx.talentPoolCandidate.update({ where: { id }, data: fields as any });
+    if (fields.email && fields.email !== before.email.toLowerCase()) await checkEmailFree(tx, fields.email, id);
+    await checkFile(tx, fields.resume_file_id, "body.resume_file_id");
+    const after = await tx.talentPoolCandidate.update({ where: { id }, data: fields });
     const changes = diff(talentJson(before), talentJson(after), Object.keys(fields));
     if (Object.keys(changes).length) await audit({ action: "recruitment.talent_updated", entity_type: "talent_pool_candidate", entity_id: id, changes }, tx);
     return after;

@@ -1,7 +1,7 @@
 // Policy every area shares: who manages people data (owner, admin, hr), those members of the
 // active tenant, and users' names and e-mail addresses by id. One definition each, instead of one
 // per area under a name of its own.
-import { systemDb } from "../../db/client.ts";
+import { usersByIds } from "../../db/central.ts";
 import { db, type ScopedTx } from "../../db/tenancy.ts";
 import type { AuthContext, Role } from "../../http/types.ts";
 
@@ -20,8 +20,6 @@ export async function hrMemberIds(client: ScopedTx | typeof db = db, except?: st
 
 /** Users' names and e-mail addresses by id (ids may repeat or be empty). */
 export async function userNames(ids: (string | null | undefined)[]): Promise<Map<string, { name: string; email: string }>> {
-  const unique = [...new Set(ids.filter((x): x is string => Boolean(x)))];
-  if (!unique.length) return new Map();
-  const users = await systemDb.user.findMany({ where: { id: { in: unique } }, select: { id: true, name: true, email: true } });
+  const users = await usersByIds(ids.filter((x): x is string => Boolean(x)));
   return new Map(users.map((u) => [u.id, { name: u.name, email: u.email }]));
 }

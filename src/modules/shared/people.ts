@@ -2,7 +2,7 @@
 // Employees act on their own records; managers also see and decide for their direct reports;
 // hr/admin/owner manage everyone. Records outside the caller's view are a 404. Also the lock that
 // serialises every change to one employee's balances and requests.
-import { advisoryLock, type Sql, sql } from "../../db/sql.ts";
+import { advisoryLock } from "../../db/sql.ts";
 import { db, type ScopedTx } from "../../db/tenancy.ts";
 import { conflict, forbidden, invalidField, notFound } from "../../http/errors.ts";
 import type { AuthContext } from "../../http/types.ts";
@@ -19,16 +19,9 @@ export async function visibleEmployees(auth: AuthContext): Promise<Scope> {
   return [auth.employeeId, ...reports.map((r) => r.id)];
 }
 
-/**
- * The caller's scope as an SQL condition on the employees alias `e`, for raw read paths: the
- * same rule as visibleEmployees() without a query of its own.
- */
-export function employeeScopeSql(auth: AuthContext): Sql {
-  if (isHr(auth)) return sql`TRUE`;
-  if (!auth.employeeId) return sql`FALSE`;
-  if (auth.role !== "manager") return sql`e.id = ${auth.employeeId}::uuid`;
-  return sql`(e.id = ${auth.employeeId}::uuid OR e.reports_to = ${auth.employeeId}::uuid)`;
-}
+// employeeScopeSql lives in ./queries.ts (raw SQL only in query files); re-exported here until
+// leave/allocations.ts imports it from there.
+export { employeeScopeSql } from "./queries.ts";
 
 /** Prisma `employee_id` filter combining the caller's scope with an optional requested employee. */
 export function employeeFilter(scope: Scope, requested?: string): { employee_id?: string | { in: string[] } } {

@@ -1,9 +1,10 @@
 // The tenant's working-time settings (the attendance settings row, defaults otherwise) and its
 // "today": read by attendance, leave and payroll, so they live here, outside any area. Weekly offs follow the
 // company settings unless set here; they are what leave day counts and attendance use.
-import { currentTenantId, db } from "../../db/tenancy.ts";
+import { db, type ScopedTx } from "../../db/tenancy.ts";
 import type { DateString } from "../../lib/dates.ts";
 import { Decimal } from "../../lib/money.ts";
+import { companyWorkWeek } from "./queries.ts";
 
 export interface EffectiveAttendanceSettings {
   weekly_offs: number[];
@@ -18,27 +19,27 @@ export interface EffectiveAttendanceSettings {
 
 export const DEFAULT_SETTINGS = { shift_start: "09:00", shift_end: "18:00", grace_minutes: 15, half_day_threshold_hours: "4" };
 
-type Client = Pick<typeof db, "$queryRaw">;
+type Client = Pick<ScopedTx, "$queryRaw" | "$executeRaw" | "attendanceSettings">;
 
-interface Row {
-  company_weekly_offs: number[];
-  timezone: string;
-  use_company_weekly_offs: boolean | null;
-  weekly_offs: number[] | null;
-  shift_start: string | null;
-  shift_end: string | null;
-  grace_minutes: number | null;
-  half_day_threshold_hours: string | null;
-  updated_at: Date | null;
-}
-
-/** The effective settings in one round trip (company weekly offs and time zone included). */
+/** The effective settings (company weekly offs and time zone included), on the caller's transaction when given. */
 export async function loadAttendanceSettings(client: Client = db): Promise<EffectiveAttendanceSettings> {
-  const [r] = await client.$queryRaw<Row[]>`
-    SELECT t.weekly_offs AS company_weekly_offs, t.timezone, s.use_company_weekly_offs, s.weekly_offs, s.shift_start, s.shift_end, s.grace_minutes,
-           s.half_day_threshold_hours::text AS half_day_threshold_hours, s.updated_at
-      FROM tenants t LEFT JOIN attendance_settings s ON s.tenant_id = t.id
-     WHERE t.id = ${currentTenantId()}::uuid`;
+  const [company, s] = await Promise.all([
+    companyWorkWeek(client),
+    client.attendanceSettings.findFirst({
+      select: { use_company_weekly_offs: true, weekly_offs: true, shift_start: true, shift_end: true, grace_minutes: true, half_day_threshold_hours: true, updated_at: true },
+    }),
+  ]);
+  const r = {
+    company_weekly_offs: company.weekly_offs,
+    timezone: company.timezone,
+    use_company_weekly_offs: s?.use_company_weekly_offs ?? null,
+    weekly_offs: s?.weekly_offs ?? null,
+    shift_start: s?.shift_start ?? null,
+    shift_end: s?.shift_end ?? null,
+    grace_minutes: s?.grace_minutes ?? null,
+    half_day_threshold_hours: s ? s.half_day_threshold_hours.toString() : null,
+    updated_at: s?.updated_at ?? null,
+  };
   const own = r.use_company_weekly_offs === false;
   return {
     weekly_offs: [...(own ? r.weekly_offs! : r.company_weekly_offs)].sort(),

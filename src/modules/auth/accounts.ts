@@ -1,0 +1,146 @@
+// Accounts: sign-up (a user, their company and their owner membership in one transaction), the
+// password reset by e-mailed single-use token (rate-limited requests; a reset ends every session
+// of the user), and joining a company by invitation (a new account, or an existing one proven by
+// its password unless already signed in as it). `req` carries the session (express-session).
+import type { Request } from "express";
+import { auditTenants } from "../../audit.ts";
+import { accountLimiter, ipLimiter, resetRequestLimiter } from "../../auth/limiter.ts";
+import { hashPassword, verifyPassword } from "../../auth/passwords.ts";
+import { buildSessionInfo, endUserSessions, membershipsOf, type SessionInfoData, startSession } from "../../auth/session.ts";
+import { hashToken, newToken } from "../../auth/tokens.ts";
+import { config } from "../../config.ts";
+import { systemDb } from "../../db/client.ts";
+import { badRequest, conflict, invalidToken, rateLimited, unauthenticated } from "../../http/errors.ts";
+import type { RequestBody } from "../../http/types.ts";
+import { queueEmail } from "../../mail/outbox.ts";
+
+const RESET_TTL_MS = 3600 * 1000;
+
+/** Creates the account and its company (the user its owner) and signs in. */
+export async function registerCompany(req: Request, input: RequestBody<"signup">): Promise<SessionInfoData> {
+  const email = input.email.toLowerCase();
+  if (await systemDb.user.findUnique({ where: { email } })) throw conflict("An account with this email already exists; sign in instead");
+  const passwordHash = await hashPassword(input.password);
+  const { user, tenant } = await systemDb.$transaction(async (tx) => {
+    const user = await tx.user.create({ data: { email, name: input.name.trim(), password_hash: passwordHash } });
+    const tenant = await tx.tenant.create({ data: { name: (input.company_name ?? `${input.name.trim()}'s company`).trim() } });
+    await tx.membership.create({ data: { tenant_id: tenant.id, user_id: user.id, role: "owner" } });
+    await tx.auditLog.create({
+      data: {
+        tenant_id: tenant.id,
+        actor_user_id: user.id,
+        actor_email: email,
+        action: "tenant.created",
+        entity_type: "tenant",
+        entity_id: tenant.id,
+      },
+    });
+    return { user, tenant };
+  });
+  await startSession(req, user.id, tenant.id);
+  return buildSessionInfo(user.id, tenant.id);
+}
+
+/** Mails a reset link (valid one hour) when an account has this address; says nothing either way. */
+export async function requestPasswordReset(email: string, ip: string): Promise<void> {
+  const wait = await resetRequestLimiter.retryAfter(ip);
+  if (wait > 0) throw rateLimited(wait);
+  await resetRequestLimiter.fail(ip);
+  const user = await systemDb.user.findUnique({ where: { email: email.toLowerCase() } });
+  if (!user) return;
+  const { token, hash } = newToken();
+  await systemDb.$transaction(async (tx) => {
+    await tx.passwordResetToken.create({ data: { user_id: user.id, token_hash: hash, expires_at: new Date(Date.now() + RESET_TTL_MS) } });
+    const link = `${config().publicUrl}/reset-password?token=${encodeURIComponent(token)}`;
+    await queueEmail(tx, {
+      to: user.email,
+      subject: "Reset your HRMS password",
+      text: `Hello ${user.name},\n\nSomeone (hopefully you) asked to reset your password. Open this link within one hour to choose a new one:\n\n${link}\n\nReset token: ${token}\n\nIf you did not ask for this, ignore this email; your password stays unchanged.\n`,
+    });
+  });
+}
+
+/** Sets a new password with a valid reset token (used once; every other open token of the user too); ends the user's sessions. */
+export async function resetPasswordWithToken(token: string, password: string): Promise<void> {
+  const hash = hashToken(token);
+  const passwordHash = await hashPassword(password);
+  const userId = await systemDb.$transaction(async (tx) => {
+    // Consume the token atomically: only one request can ever use it.
+    const used = await tx.passwordResetToken.updateMany({
+      where: { token_hash: hash, used_at: null, expires_at: { gt: new Date() } },
+      data: { used_at: new Date() },
+    });
+    if (used.count !== 1) throw invalidToken("The reset link is invalid, already used or expired; request a new one");
+    const row = await tx.passwordResetToken.findUniqueOrThrow({ where: { token_hash: hash } });
+    await tx.user.update({ where: { id: row.user_id }, data: { password_hash: passwordHash } });
+    await tx.passwordResetToken.updateMany({ where: { user_id: row.user_id, used_at: null }, data: { used_at: new Date() } });
+    await endUserSessions(row.user_id, undefined, tx);
+    return row.user_id;
+  });
+  const ms = await membershipsOf(userId);
+  await auditTenants(
+    ms.map((m) => m.tenant_id),
+    { action: "auth.password_reset", entity_type: "user", entity_id: userId, actor_user_id: userId },
+  );
+}
+
+/**
+ * Accepts an invitation (once, before it expires or is revoked): joins the company with the
+ * invited role (and employee record, unless another member has it since) and signs in.
+ */
+export async function joinByInvitation(req: Request, input: RequestBody<"acceptInvite">, ip: string): Promise<SessionInfoData> {
+  const invitation = await systemDb.invitation.findUnique({ where: { token_hash: hashToken(input.token) } });
+  if (!invitation || invitation.accepted_at || invitation.revoked_at || invitation.expires_at <= new Date())
+    throw invalidToken("The invitation is invalid, already used or expired; ask for a new one");
+  const email = invitation.email.toLowerCase();
+  const user = await systemDb.user.findUnique({ where: { email } });
+  if (user) {
+    const sameSession = req.session?.userId === user.id;
+    if (!sameSession) {
+      const wait = Math.max(await ipLimiter.retryAfter(ip), await accountLimiter.retryAfter(email));
+      if (wait > 0) throw rateLimited(wait);
+      if (!input.password || !(await verifyPassword(input.password, user.password_hash))) {
+        await Promise.all([ipLimiter.fail(ip), accountLimiter.fail(email)]);
+        throw unauthenticated("This email already has an account: give its current password to accept");
+      }
+    }
+  } else {
+    const details = [];
+    if (!input.name) details.push({ path: "body.name", message: "is required for a new account" });
+    if (!input.password) details.push({ path: "body.password", message: "is required for a new account" });
+    if (details.length) throw badRequest("Name and password are required to create the account", details);
+  }
+  const passwordHash = user ? null : await hashPassword(input.password!);
+  const userId = await systemDb.$transaction(async (tx) => {
+    const claimed = await tx.invitation.updateMany({
+      where: { tenant_id: invitation.tenant_id, id: invitation.id, accepted_at: null, revoked_at: null },
+      data: { accepted_at: new Date() },
+    });
+    if (claimed.count !== 1) throw invalidToken("The invitation has already been used");
+    const u = user ?? (await tx.user.create({ data: { email, name: input.name!.trim(), password_hash: passwordHash! } }));
+    const existing = await tx.membership.findUnique({ where: { tenant_id_user_id: { tenant_id: invitation.tenant_id, user_id: u.id } } });
+    if (existing) throw conflict("You are already a member of this company");
+    let employeeId = invitation.employee_id;
+    if (employeeId) {
+      const taken = await tx.membership.findFirst({ where: { tenant_id: invitation.tenant_id, employee_id: employeeId } });
+      if (taken) employeeId = null;
+    }
+    await tx.membership.create({
+      data: { tenant_id: invitation.tenant_id, user_id: u.id, role: invitation.role, employee_id: employeeId },
+    });
+    await tx.auditLog.create({
+      data: {
+        tenant_id: invitation.tenant_id,
+        actor_user_id: u.id,
+        actor_email: email,
+        action: "member.joined",
+        entity_type: "user",
+        entity_id: u.id,
+        changes: { role: invitation.role, employee_id: employeeId },
+      },
+    });
+    return u.id;
+  });
+  await startSession(req, userId, invitation.tenant_id);
+  return buildSessionInfo(userId, invitation.tenant_id);
+}

@@ -1,0 +1,99 @@
+// Sign-in and the signed-in session: password sign-in (rate-limited per address and account,
+// failures audited in the user's companies), sign-out, the session's view, refreshing it after a
+// membership changed, and switching the active company. `req` carries the session
+// (express-session): these use cases start, save or end it.
+import type { Request } from "express";
+import { auditTenants } from "../../audit.ts";
+import { accountLimiter, ipLimiter } from "../../auth/limiter.ts";
+import { DUMMY_HASH, verifyPassword } from "../../auth/passwords.ts";
+import { buildSessionInfo, destroySession, membershipsOf, saveSession, type SessionInfoData, startSession } from "../../auth/session.ts";
+import { systemDb } from "../../db/client.ts";
+import { notFound, rateLimited, unauthenticated } from "../../http/errors.ts";
+
+/** The signed-in user of the session (401 without one). */
+function sessionUser(req: Request): string {
+  const id = req.session.userId;
+  if (!id) throw unauthenticated();
+  return id;
+}
+
+/**
+ * Signs in with e-mail and password; the session's previous company stays active when the user is
+ * still a member of it, else their first company.
+ */
+export async function signInWithPassword(
+  req: Request,
+  credentials: { email: string; password: string },
+  ip: string,
+): Promise<SessionInfoData> {
+  const email = credentials.email.toLowerCase();
+  const wait = Math.max(await ipLimiter.retryAfter(ip), await accountLimiter.retryAfter(email));
+  if (wait > 0) throw rateLimited(wait);
+  const user = await systemDb.user.findUnique({ where: { email } });
+  const valid = await verifyPassword(credentials.password, user?.password_hash ?? DUMMY_HASH);
+  if (!user || !valid) {
+    await Promise.all([ipLimiter.fail(ip), accountLimiter.fail(email)]);
+    if (user) {
+      const ms = await membershipsOf(user.id);
+      await auditTenants(
+        ms.map((m) => m.tenant_id),
+        {
+          action: "auth.sign_in_failed",
+          entity_type: "user",
+          entity_id: user.id,
+          actor_user_id: user.id,
+          actor_email: user.email,
+          changes: { reason: "wrong_password" },
+        },
+      );
+    }
+    throw unauthenticated("Invalid email or password");
+  }
+  await accountLimiter.clear(email);
+  const memberships = await membershipsOf(user.id);
+  const previous = req.session?.userId === user.id ? req.session.tenantId : null;
+  const active = memberships.find((m) => m.tenant_id === previous) ?? memberships[0] ?? null;
+  await startSession(req, user.id, active?.tenant_id ?? null);
+  if (active)
+    await auditTenants([active.tenant_id], {
+      action: "auth.sign_in",
+      entity_type: "user",
+      entity_id: user.id,
+      actor_user_id: user.id,
+      actor_email: user.email,
+    });
+  return buildSessionInfo(user.id, active?.tenant_id ?? null);
+}
+
+/** Ends the session. */
+export async function endSession(req: Request): Promise<void> {
+  await destroySession(req);
+}
+
+/** The session's user, companies and active company. */
+export async function currentSession(req: Request): Promise<SessionInfoData> {
+  return buildSessionInfo(sessionUser(req), req.session.tenantId ?? null);
+}
+
+/** The session again, its active company replaced by the first one left when the user is no longer a member of it. */
+export async function refreshedSession(req: Request): Promise<SessionInfoData> {
+  const userId = sessionUser(req);
+  const memberships = await membershipsOf(userId);
+  const stillMember = memberships.some((m) => m.tenant_id === req.session.tenantId);
+  if (!stillMember) {
+    req.session.tenantId = memberships[0]?.tenant_id ?? null;
+    await saveSession(req);
+  }
+  return buildSessionInfo(userId, req.session.tenantId ?? null);
+}
+
+/** Makes another company of the user's the active one (audited there). */
+export async function switchActiveTenant(req: Request, tenantId: string): Promise<SessionInfoData> {
+  const userId = sessionUser(req);
+  const m = await systemDb.membership.findUnique({ where: { tenant_id_user_id: { tenant_id: tenantId, user_id: userId } } });
+  if (!m) throw notFound("Tenant");
+  req.session.tenantId = m.tenant_id;
+  await saveSession(req);
+  await auditTenants([m.tenant_id], { action: "auth.switch_tenant", entity_type: "user", entity_id: userId, actor_user_id: userId });
+  return buildSessionInfo(userId, m.tenant_id);
+}

@@ -1,0 +1,73 @@
+// Members of the company: the list (with open invitations), role and employee-record changes,
+// removal. Only an owner touches the owner role, and the company always keeps an owner.
+import { audit } from "../../audit.ts";
+import { db, tenantTx } from "../../db/tenancy.ts";
+import { conflict, forbidden, notFound } from "../../http/errors.ts";
+import type { AuthContext, RequestBody } from "../../http/types.ts";
+import { invitationJson, memberJson } from "./json.ts";
+import { lockOwners } from "./queries.ts";
+
+/** Only an owner may touch the owner role (grant it, take it away, or remove an owner). */
+export function assertOwnerRules(auth: AuthContext, currentRole: string | null, newRole: string | null): void {
+  if ((currentRole === "owner" || newRole === "owner") && auth.role !== "owner")
+    throw forbidden("Only an owner can grant, change or remove the owner role");
+}
+
+export async function assertEmployeeExists(employeeId: string): Promise<void> {
+  const e = await db.employee.findFirst({ where: { id: employeeId, deleted_at: null }, select: { id: true } });
+  if (!e) throw notFound("Employee");
+}
+
+/** The members by name, and the invitations still open (newest first). */
+export async function membersAndInvitations() {
+  const [members, invitations] = await Promise.all([
+    db.membership.findMany({ include: { user: { select: { email: true, name: true } } } }),
+    db.invitation.findMany({
+      where: { accepted_at: null, revoked_at: null, expires_at: { gt: new Date() } },
+      orderBy: { created_at: "desc" },
+    }),
+  ]);
+  members.sort((a, b) => a.user.name.localeCompare(b.user.name));
+  return { members: members.map(memberJson), invitations: invitations.map(invitationJson) };
+}
+
+/** Changes a member's role and/or linked employee record (one member per record); the last owner cannot be demoted. */
+export async function changeMember(auth: AuthContext, userId: string, change: RequestBody<"updateMember">) {
+  const m = await db.membership.findFirst({ where: { user_id: userId } });
+  if (!m) throw notFound("Member");
+  const newRole = change.role ?? m.role;
+  assertOwnerRules(auth, m.role, change.role && change.role !== m.role ? change.role : null);
+  if (change.employee_id) {
+    await assertEmployeeExists(change.employee_id);
+    const taken = await db.membership.findFirst({ where: { employee_id: change.employee_id, NOT: { user_id: userId } } });
+    if (taken) throw conflict("That employee record is already linked to another member");
+  }
+  const updated = await tenantTx(async (tx) => {
+    if (m.role === "owner" && newRole !== "owner" && (await lockOwners(tx)).length <= 1)
+      throw conflict("The last owner cannot be demoted; make someone else owner first");
+    const u = await tx.membership.update({
+      where: { id: m.id },
+      data: { role: newRole, ...(change.employee_id !== undefined ? { employee_id: change.employee_id } : {}) },
+      include: { user: { select: { email: true, name: true } } },
+    });
+    const changes: Record<string, { from: unknown; to: unknown }> = {};
+    if (u.role !== m.role) changes.role = { from: m.role, to: u.role };
+    if (u.employee_id !== m.employee_id) changes.employee_id = { from: m.employee_id, to: u.employee_id };
+    if (Object.keys(changes).length)
+      await audit({ action: changes.role ? "member.role_changed" : "member.updated", entity_type: "user", entity_id: userId, changes }, tx);
+    return u;
+  });
+  return memberJson(updated);
+}
+
+/** Removes a member from the company; the last owner cannot be removed. */
+export async function revokeMembership(auth: AuthContext, userId: string): Promise<void> {
+  const m = await db.membership.findFirst({ where: { user_id: userId } });
+  if (!m) throw notFound("Member");
+  assertOwnerRules(auth, m.role, null);
+  await tenantTx(async (tx) => {
+    if (m.role === "owner" && (await lockOwners(tx)).length <= 1) throw conflict("The last owner cannot be removed");
+    await tx.membership.delete({ where: { id: m.id } });
+    await audit({ action: "member.removed", entity_type: "user", entity_id: userId, changes: { role: m.role } }, tx);
+  });
+}

@@ -1,0 +1,56 @@
+// The signed-in user's in-app notifications in the active tenant: a page of them (unread only on
+// request) with the unread count, and marking them read.
+import { db } from "../../db/tenancy.ts";
+import type { Page } from "../../http/envelope.ts";
+import { notFound } from "../../http/errors.ts";
+import type { AuthContext } from "../../http/types.ts";
+
+function notificationJson(n: {
+  id: string;
+  kind: string;
+  title: string;
+  body: string | null;
+  link: string | null;
+  read_at: Date | null;
+  created_at: Date;
+}) {
+  return {
+    id: n.id,
+    kind: n.kind,
+    title: n.title,
+    body: n.body,
+    link: n.link,
+    read_at: n.read_at?.toISOString() ?? null,
+    created_at: n.created_at.toISOString(),
+  };
+}
+type NotificationJson = ReturnType<typeof notificationJson>;
+
+/** A page of the caller's notifications, newest first, and how many are unread. */
+export async function inboxPage(
+  auth: AuthContext,
+  page: Page,
+  opts: { unreadOnly?: boolean } = {},
+): Promise<{ rows: NotificationJson[]; total: number; unread: number }> {
+  const where = { user_id: auth.userId, ...(opts.unreadOnly ? { read_at: null } : {}) };
+  const [rows, total, unread] = await Promise.all([
+    db.notification.findMany({ where, orderBy: [{ created_at: "desc" }, { id: "desc" }], skip: page.skip, take: page.limit }),
+    db.notification.count({ where }),
+    db.notification.count({ where: { user_id: auth.userId, read_at: null } }),
+  ]);
+  return { rows: rows.map(notificationJson), total, unread };
+}
+
+/** Marks one of the caller's notifications read (once: a read one keeps its time). */
+export async function markRead(auth: AuthContext, id: string): Promise<NotificationJson> {
+  const n = await db.notification.findFirst({ where: { id, user_id: auth.userId } });
+  if (!n) throw notFound("Notification");
+  const updated = n.read_at ? n : await db.notification.update({ where: { id: n.id }, data: { read_at: new Date() } });
+  return notificationJson(updated);
+}
+
+/** Marks every unread notification of the caller read; returns how many. */
+export async function markAllRead(auth: AuthContext): Promise<{ updated: number }> {
+  const r = await db.notification.updateMany({ where: { user_id: auth.userId, read_at: null }, data: { read_at: new Date() } });
+  return { updated: r.count };
+}

@@ -1,0 +1,83 @@
+// Company settings (name, currency, time zone, weekly offs, fiscal year, enabled modules): the
+// active tenant's row, changed under its row lock and audited in the same transaction.
+import { audit, diff } from "../../audit.ts";
+import { activeTenant, updateActiveTenant } from "../../db/central.ts";
+import { currentTenantId, tenantTx } from "../../db/tenancy.ts";
+import { invalidField } from "../../http/errors.ts";
+import type { ModuleName, RequestBody } from "../../http/types.ts";
+import type { Prisma } from "../../../generated/prisma/client.ts";
+import { type CompanyRow, companyRow } from "./queries.ts";
+
+const COMPANY_COLUMNS = {
+  id: true,
+  name: true,
+  legal_name: true,
+  address: true,
+  currency: true,
+  timezone: true,
+  weekly_offs: true,
+  fiscal_year_start_month: true,
+  modules: true,
+  updated_at: true,
+} as const;
+
+function companyJson(t: CompanyRow) {
+  return {
+    id: t.id,
+    name: t.name,
+    legal_name: t.legal_name,
+    address: t.address,
+    currency: t.currency,
+    timezone: t.timezone,
+    weekly_offs: t.weekly_offs,
+    fiscal_year_start_month: t.fiscal_year_start_month,
+    modules: t.modules as ModuleName[],
+    updated_at: t.updated_at.toISOString(),
+  };
+}
+
+function isValidTimeZone(tz: string): boolean {
+  try {
+    new Intl.DateTimeFormat("en", { timeZone: tz });
+    return true;
+  } catch {
+    return false;
+  }
+}
+
+export async function companySettings() {
+  return companyJson(await activeTenant(COMPANY_COLUMNS));
+}
+
+/** Changes the given settings (a known IANA time zone; weekly offs and modules sorted); audits what changed. */
+export async function changeCompanySettings(input: RequestBody<"updateCompanySettings">) {
+  if (input.timezone !== undefined && !isValidTimeZone(input.timezone))
+    throw invalidField("body.timezone", "is not a known IANA time zone");
+  const after = await tenantTx(async (tx) => {
+    const before = await companyRow(tx, { lock: true });
+    const data: Prisma.TenantUpdateInput = {};
+    if (input.name !== undefined) data.name = input.name;
+    if (input.legal_name !== undefined) data.legal_name = input.legal_name;
+    if (input.address !== undefined) data.address = input.address;
+    if (input.currency !== undefined) data.currency = input.currency;
+    if (input.timezone !== undefined) data.timezone = input.timezone;
+    if (input.fiscal_year_start_month !== undefined) data.fiscal_year_start_month = input.fiscal_year_start_month;
+    if (input.weekly_offs) data.weekly_offs = [...input.weekly_offs].sort();
+    if (input.modules) data.modules = [...input.modules].sort();
+    await updateActiveTenant(data, tx);
+    const after = await companyRow(tx);
+    const changes = diff({ ...before }, { ...after }, Object.keys(data));
+    if (Object.keys(changes).length)
+      await audit(
+        {
+          action: changes.modules ? "settings.modules_changed" : "settings.updated",
+          entity_type: "tenant",
+          entity_id: currentTenantId(),
+          changes,
+        },
+        tx,
+      );
+    return after;
+  });
+  return companyJson(after);
+}

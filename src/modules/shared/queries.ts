@@ -1,0 +1,29 @@
+// The raw SQL of the shared policy (src/modules/shared): the caller's scope as a condition on the
+// employees alias `e`, and the company row's working-time columns. Written with src/db/sql.ts
+// only (the active tenant bound at run time).
+import { query, type Sql, sql, tenant } from "../../db/sql.ts";
+import type { ScopedTx } from "../../db/tenancy.ts";
+import type { AuthContext } from "../../http/types.ts";
+import { isHr } from "./access.ts";
+
+/**
+ * The caller's scope as an SQL condition on the employees alias `e`, for raw read paths: the
+ * same rule as visibleEmployees() (people.ts) without a query of its own.
+ */
+export function employeeScopeSql(auth: AuthContext): Sql {
+  if (isHr(auth)) return sql`TRUE`;
+  if (!auth.employeeId) return sql`FALSE`;
+  if (auth.role !== "manager") return sql`e.id = ${auth.employeeId}::uuid`;
+  return sql`(e.id = ${auth.employeeId}::uuid OR e.reports_to = ${auth.employeeId}::uuid)`;
+}
+
+/** The active tenant's weekly offs and time zone, on the caller's transaction when given. */
+export async function companyWorkWeek(
+  client?: Pick<ScopedTx, "$queryRaw" | "$executeRaw">,
+): Promise<{ weekly_offs: number[]; timezone: string }> {
+  const [row] = await query<{ weekly_offs: number[]; timezone: string }>(
+    sql`SELECT t.weekly_offs, t.timezone FROM tenants t WHERE t.id = ${tenant}::uuid`,
+    client,
+  );
+  return row;
+}
