@@ -6,7 +6,7 @@
 import { AsyncLocalStorage } from "node:async_hooks";
 import { createHash } from "node:crypto";
 import { Prisma, type PrismaClient } from "../../generated/prisma/client.ts";
-import { getBaseClient, getPool } from "./client.ts";
+import { getBaseClient } from "./client.ts";
 
 export interface TenantContext {
   tenantId: string;
@@ -40,19 +40,8 @@ export function withTenant<T>(tenantId: string, fn: () => PromiseLike<T>): Promi
   return tenantStore.run({ tenantId }, async () => await fn());
 }
 
-/**
- * A read straight on the pool, without the ORM, for the hottest reads (Prisma's query engine costs
- * 0.3 ms of CPU more per query than the same SQL on the pool). Tenancy still fails closed: the active
- * tenant is always parameter `$1`, and the SQL must filter on it (`tenant_id = $1::uuid`).
- */
-export async function tenantRead<T>(sql: string, params: unknown[] = []): Promise<T[]> {
-  if (!/\btenant_id = \$1::uuid\b/.test(sql)) throw new TenantScopeError("tenantRead: the SQL must filter on tenant_id = $1::uuid");
-  // a named statement: parsed and planned once per connection (these are fixed, hot statements)
-  return (await getPool().query({ name: statementName(sql), text: sql, values: [currentTenantId(), ...params] })).rows as T[];
-}
-
 const preparedNames = new Map<string, string>();
-/** A server-side prepared statement's name for `text` (the same text, the same name). */
+/** A server-side prepared statement's name for `text` (the same text, the same name; src/db/sql.ts readPrepared). */
 export function statementName(text: string): string {
   let name = preparedNames.get(text);
   if (!name) {
@@ -60,32 +49,6 @@ export function statementName(text: string): string {
     if (preparedNames.size < 1000) preparedNames.set(text, name);
   }
   return name;
-}
-
-/** The statement's parameters, once it is known to pass the active tenant (fails closed otherwise). */
-function tenantValues(query: Prisma.Sql, reader: string): unknown[] {
-  if (!query.values.includes(currentTenantId())) throw new TenantScopeError(`${reader}: the SQL must filter on the active tenant`);
-  return query.values as unknown[];
-}
-
-/**
- * A read of a Prisma.sql statement straight on the pool, planned for its parameters each time (for
- * statements whose best plan depends on a value, such as a LIKE pattern). Tenancy fails closed as
- * in tenantRead: an active tenant is required, and the statement must pass it as a parameter
- * (`${tenant}::uuid`).
- */
-export async function tenantSqlRead<T>(query: Prisma.Sql): Promise<T[]> {
-  return (await getPool().query(query.text, tenantValues(query, "tenantSqlRead"))).rows as T[];
-}
-
-/**
- * tenantSqlRead as a named (server-side prepared) statement: PostgreSQL parses and plans it once
- * per connection instead of on every request (the leave-balance page spent 1.6 ms of its 7 ms
- * planning). For fixed statements whose result columns are named (a `*` would break when a
- * migration adds a column under a running server).
- */
-export async function tenantPreparedRead<T>(query: Prisma.Sql): Promise<T[]> {
-  return (await getPool().query({ name: statementName(query.text), text: query.text, values: tenantValues(query, "tenantPreparedRead") })).rows as T[];
 }
 
 type Args = Record<string, any>;

@@ -9,7 +9,8 @@ import type { AuthContext, QueryParams, RequestBody } from "../../http/types.ts"
 import { parseDate } from "../../lib/dates.ts";
 import { isHr } from "../shared/access.ts";
 import { notifyEmployee } from "../shared/notices.ts";
-import { employeeFilter, employeeScopeSql, loadEmployee, lockEmployees, visibleEmployees } from "../shared/people.ts";
+import { employeeFilter, loadEmployee, lockEmployees, visibleEmployees } from "../shared/people.ts";
+import { employeeScopeSql } from "../shared/queries.ts";
 import { loadAttendanceSettings, tenantToday } from "../shared/work-settings.ts";
 import { days, dayString } from "./days.ts";
 import { ledgerJson, type Listing } from "./json.ts";

@@ -19,9 +19,6 @@ export async function visibleEmployees(auth: AuthContext): Promise<Scope> {
   return [auth.employeeId, ...reports.map((r) => r.id)];
 }
 
-// employeeScopeSql lives in ./queries.ts (raw SQL only in query files); re-exported here until
-// leave/allocations.ts imports it from there.
-export { employeeScopeSql } from "./queries.ts";
 
 /** Prisma `employee_id` filter combining the caller's scope with an optional requested employee. */
 export function employeeFilter(scope: Scope, requested?: string): { employee_id?: string | { in: string[] } } {
