@@ -85,7 +85,8 @@ check-sql: install
 	$(NODE_BIN)/tsx scripts/check-sql.ts
 
 # The suite records every operation it calls (test/support/setup.ts); afterwards each operation of
-# the document must have a handler and a test of its own that gets a 2xx (scripts/check-conformance.ts).
+# the document must have a handler and a test of its own that gets a 2xx and names its operationId
+# in its describe/test title (scripts/check-conformance.ts).
 PROOF_RECORD_DIR := .data/proof-calls
 unit: install
 	rm -rf $(PROOF_RECORD_DIR)

@@ -26,7 +26,7 @@ beforeAll(async () => {
   colleague = await addMember(t, owner, "employee", { employeeId: meera, name: "Meera Nair" });
 });
 
-describe("asset assignments", () => {
+describe("listAssetAssignments, createAssetAssignment: asset assignments", () => {
   it("assigns an available asset, makes the employee its holder, audits and notifies them (in-app and email)", async () => {
     const a = await createAsset(hr, laptops, { name: "Dell Latitude", serial_number: "DL-1", condition: "good" });
     const res = await hr.agent.post("/api/assets/assignments").send({ asset_id: a.id, employee_id: ravi, expected_return_on: "2099-06-30", notes: "With charger" }).expect(201);

@@ -15,7 +15,7 @@ beforeAll(async () => {
   emp = await addMember(t, owner, "employee");
 });
 
-describe("asset categories", () => {
+describe("listAssetCategories, createAssetCategory, getAssetCategory, updateAssetCategory, deleteAssetCategory: asset categories", () => {
   it("creates, reads, lists, renames and audits a category", async () => {
     const res = await hr.agent.post("/api/configuration/asset-categories").send({ name: "  Laptops ", description: "Company laptops" }).expect(201);
     expect(res.body.data).toMatchObject({ name: "Laptops", description: "Company laptops", asset_count: 0 });

@@ -31,7 +31,7 @@ async function upload(who: TenantSession): Promise<string> {
   return res.body.data.id;
 }
 
-describe("asset damage reports", () => {
+describe("listAssetDamageReports, createAssetDamageReport, resolveAssetDamageReport: asset damage reports", () => {
   it("runs the whole workflow: assign → major damage → return → under repair → repaired → available", async () => {
     const asset = await createAsset(hr, laptops, { name: "HP EliteBook", condition: "good" });
     const x = await assign(hr, asset.id, ravi, { assigned_on: "2026-01-05" });

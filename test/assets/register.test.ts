@@ -20,7 +20,7 @@ beforeAll(async () => {
 
 const today = () => new Date().toISOString().slice(0, 10);
 
-describe("asset register", () => {
+describe("listAssets, createAsset, getAsset, updateAsset, deleteAsset: asset register", () => {
   it("adds an asset with a generated tag and every field, and audits it", async () => {
     const res = await hr.agent
       .post("/api/assets")

@@ -32,7 +32,7 @@ async function held(employeeId = ravi, fields: Record<string, unknown> = {}) {
   return { asset: a, assignment: x };
 }
 
-describe("asset return requests", () => {
+describe("listAssetReturnRequests, createAssetReturnRequest, decideAssetReturnRequest: asset return requests", () => {
   it("lets the holder ask to return, notifies hr, and allows one pending request per assignment", async () => {
     const { asset, assignment } = await held();
     const res = await emp.agent.post("/api/assets/return-requests").send({ assignment_id: assignment.id, reason: "Got a new laptop" }).expect(201);

@@ -17,7 +17,7 @@ beforeAll(async () => {
   [w, other] = await Promise.all([leaveWorld(t), signupTenant(t)]);
 });
 
-describe("attendance settings", () => {
+describe("getAttendanceSettings, updateAttendanceSettings: attendance settings", () => {
   it("defaults to the company's weekly offs, and can be changed by hr", async () => {
     const s = await w.employee.agent.get("/api/configuration/attendance").expect(200);
     expect(s.body.data).toEqual({ weekly_offs: [0, 6], weekly_offs_source: "company", shift_start: "09:00", shift_end: "18:00", grace_minutes: 15, half_day_threshold_hours: "4.00", updated_at: null });
@@ -44,7 +44,7 @@ describe("attendance settings", () => {
   });
 });
 
-describe("check-in and check-out", () => {
+describe("checkIn, checkOut: check-in and check-out", () => {
   it("records today's punches with late/early flags from the settings", async () => {
     await w.hr.agent.post("/api/configuration/attendance").send({ shift_start: "00:00", shift_end: "23:59", grace_minutes: 0 }).expect(200);
     try {
@@ -76,7 +76,7 @@ describe("check-in and check-out", () => {
   });
 });
 
-describe("import and the month view", () => {
+describe("importAttendance, listAttendance: import and the month view", () => {
   it("hr imports (upsert); a month view is complete with derived days", async () => {
     const d = new Date(`${today()}T00:00:00Z`);
     d.setUTCMonth(d.getUTCMonth() - 1);
@@ -154,7 +154,7 @@ describe("import and the month view", () => {
   });
 });
 
-describe("regularization", () => {
+describe("listAttendanceRegularizations, createAttendanceRegularization, getAttendanceRegularization, updateAttendanceRegularization, cancelAttendanceRegularization: regularization", () => {
   it("request, edit, approval rewrites the day (audited), and the rules around it", async () => {
     const day = nextWeekday(addDays(today(), -14), 2); // a Tuesday in the last two weeks
     expectError(await w.employee.agent.post("/api/attendance-regularization").send({ date: addDays(today(), 2), check_in: nine(addDays(today(), 2)), reason: "future" }), 400);

@@ -34,7 +34,7 @@ function send(event: object, sign = secret) {
   return t.request().post("/api/billing/webhook").set("Content-Type", "application/json").set("Stripe-Signature", header).send(payload);
 }
 
-describe("billing webhook", () => {
+describe("receiveBillingWebhook: billing webhook", () => {
   it("maps subscriptions to modules", () => {
     expect(modulesFromSubscription({ status: "active", items: { data: [{ price: { lookup_key: "hrms_payroll" } }, { price: { lookup_key: "assets" } }] } })).toEqual(["payroll", "assets"]);
     expect(modulesFromSubscription({ status: "trialing", metadata: { modules: "helpdesk, recruitment ,bogus" } })).toEqual(["recruitment", "helpdesk"]);

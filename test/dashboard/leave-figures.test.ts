@@ -6,7 +6,7 @@ import { createType, leaveWorld, today } from "../support/leave-factories.ts";
 
 const t = useTestApp();
 
-describe("dashboard leave figures", () => {
+describe("getDashboardOverview: dashboard leave figures", () => {
   it("counts people on approved leave today, requests waiting for the caller, and holidays ahead", async () => {
     const w = await leaveWorld(t);
     const type = await createType(w.hr.agent, { name: "Sick leave", is_paid: true });

@@ -22,7 +22,7 @@ const upload = (s: TenantSession, employeeId: string, file: Buffer, opts: { file
 };
 const docCount = async (employeeId: string) => (await t.query(`SELECT count(*)::int AS n FROM employee_documents WHERE employee_id = $1`, [employeeId]))[0].n;
 
-describe("upload and download", () => {
+describe("listEmployeeDocuments, uploadEmployeeDocument, downloadEmployeeDocument: upload and download", () => {
   it("stores the file, lists its metadata, serves the bytes and logs the upload", async () => {
     const res = await upload(owner, emp.id, PDF).expect(201);
     const doc = res.body.data;

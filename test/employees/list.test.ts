@@ -25,7 +25,7 @@ beforeAll(async () => {
 const ids = (res: any) => res.body.data.map((e: any) => e.id);
 const list = async (qs: string) => o.agent.get(`/api/employees${qs}`).expect(200);
 
-describe("search", () => {
+describe("listEmployees: search", () => {
   it("matches a part of the name, case-insensitively, and the full name", async () => {
     expect(ids(await list("?search=SHARM"))).toEqual([people.priya.id, people.rahul.id]);
     expect(ids(await list("?search=priya%20sha"))).toEqual([people.priya.id]);
@@ -78,7 +78,7 @@ describe("search", () => {
   });
 });
 
-describe("filters, sorting, pagination", () => {
+describe("listEmployees: filters, sorting, pagination", () => {
   it("filters by department, status and manager, combined with search", async () => {
     expect(ids(await list("?department=Engineering"))).toEqual([people.anna.id, people.priya.id]);
     expect(ids(await list("?status=inactive"))).toEqual([people.zoe.id]);

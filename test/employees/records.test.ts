@@ -8,7 +8,7 @@ const t = useTestApp();
 
 const activity = async (o: TenantSession, id: string) => (await o.agent.get(`/api/employees/${id}/activity-log?limit=100`).expect(200)).body.data;
 
-describe("create", () => {
+describe("createEmployee, getEmployee: create", () => {
   it("creates with generated, sequential codes and persists every field", async () => {
     const o = await signupTenant(t);
     const a = await createEmployee(o, {
@@ -102,7 +102,7 @@ describe("create", () => {
   });
 });
 
-describe("update", () => {
+describe("updateEmployee, getEmployeeActivityLog: update", () => {
   it("changes only the given fields and logs from → to (masked)", async () => {
     const o = await signupTenant(t);
     const e = await createEmployee(o, { bank_account_number: "11112222333344", designation: "Engineer" });
@@ -169,7 +169,7 @@ describe("update", () => {
   });
 });
 
-describe("soft delete", () => {
+describe("deleteEmployee: soft delete", () => {
   it("hides the employee everywhere, keeps history and frees the email", async () => {
     const o = await signupTenant(t);
     const e = await createEmployee(o, { email: "leaver@example.com", last_name: "Leaverson" });

@@ -10,7 +10,7 @@ import { createEmployee } from "../support/employees.ts";
 const t = useTestApp();
 const today = () => todayIn("Asia/Kolkata");
 
-describe("resignation", () => {
+describe("submitResignation: resignation", () => {
   it("moves the employee on notice and opens the exit with its checklist, in one transaction", async () => {
     const o = await signupTenant(t);
     const boss = await createEmployee(o);

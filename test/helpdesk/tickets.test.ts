@@ -18,7 +18,7 @@ beforeAll(async () => {
   colleague = await addMember(t, owner, "employee", { name: "Chetan Colleague" });
 });
 
-describe("helpdesk tickets", () => {
+describe("listHelpdeskTickets, createHelpdeskTicket, getHelpdeskTicket, updateHelpdeskTicket, deleteHelpdeskTicket, listHelpdeskMessages, addHelpdeskMessage: helpdesk tickets", () => {
   it("numbers tickets per company, even when raised concurrently", async () => {
     const results = await Promise.all(Array.from({ length: 6 }, (_, i) => emp.agent.post("/api/helpdesk/tickets").send({ ...ticket, title: `Concurrent ${i}` })));
     for (const r of results) expect(r.status).toBe(201);

@@ -45,7 +45,7 @@ beforeAll(async () => {
   joiner = await insertEmployee(t, w.owner.tenantId, { first_name: "Jo", last_name: "Joiner", joining_date: addDays(w.periodStart, 175) });
 });
 
-describe("allocation", () => {
+describe("listLeaveAllocations, createLeaveAllocations, listLeaveLedger: allocation", () => {
   it("bulk by policy: every matching employee, prorated for joiners, idempotent", async () => {
     const res = await w.hr.agent.post("/api/leave-allocations").send({ policy_id: policy.id }).expect(201);
     expect(res.body.data.created_count).toBe(12); // manager, employee, veteran, joiner × 3 types
@@ -156,7 +156,7 @@ describe("allocation", () => {
   });
 });
 
-describe("balances and adjustments", () => {
+describe("listLeaveBalances, createLeaveAdjustment: balances and adjustments", () => {
   it("employees see their own balances, managers their reports', hr everyone's", async () => {
     const mine = await balances(w.employee.agent, "");
     expect(new Set(mine.data.map((b: any) => b.employee_id))).toEqual(new Set([w.employeeId]));

@@ -12,7 +12,7 @@ beforeAll(async () => {
   [w, other] = await Promise.all([leaveWorld(t), signupTenant(t)]);
 });
 
-describe("leave types", () => {
+describe("listLeaveTypes, createLeaveType, getLeaveType, updateLeaveType, deleteLeaveType: leave types", () => {
   it("creates with defaults, reads, updates, and refuses duplicates and inconsistent options", async () => {
     const res = await w.hr.agent.post("/api/leave-types").send({ name: "Sick leave", code: "sl", attachment_required_above_days: 2 }).expect(201);
     const sl = res.body.data;
@@ -50,7 +50,7 @@ describe("leave types", () => {
   });
 });
 
-describe("leave periods", () => {
+describe("listLeavePeriods, createLeavePeriod, getLeavePeriod, updateLeavePeriod, deleteLeavePeriod: leave periods", () => {
   it("refuses overlaps (409) and bad ranges (400); exactly one period is current", async () => {
     const cur = await w.hr.agent.get(`/api/leave-periods/${w.periodId}`).expect(200);
     expect(cur.body.data.is_current).toBe(true);
@@ -79,7 +79,7 @@ describe("leave periods", () => {
   });
 });
 
-describe("leave policies", () => {
+describe("listLeavePolicies, createLeavePolicy, getLeavePolicy, updateLeavePolicy, deleteLeavePolicy: leave policies", () => {
   it("validates assignment and references", async () => {
     const ty = await createType(w.hr.agent);
     expectError(await w.hr.agent.post("/api/leave-policies").send({ name: "Dept", assignment: "department", items: [{ leave_type_id: ty.id, annual_quota: "5" }] }), 400);
@@ -102,7 +102,7 @@ describe("leave policies", () => {
   });
 });
 
-describe("holidays", () => {
+describe("listHolidays, createHoliday, createHolidaysBulk, getHoliday, updateHoliday, deleteHoliday: holidays", () => {
   it("creates one or many, refuses duplicates, filters by year and branch", async () => {
     const branch = "11111111-1111-4111-8111-111111111111";
     const h = await w.hr.agent.post("/api/holidays").send({ date: "2031-01-26", name: "Republic Day" }).expect(201);

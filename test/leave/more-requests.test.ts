@@ -19,7 +19,7 @@ beforeAll(async () => {
   M = nextWeekday(addDays(today(), 14), 1);
 });
 
-describe("work from home", () => {
+describe("listWfhRequests, createWfhRequest, getWfhRequest, updateWfhRequest, cancelWfhRequest: work from home", () => {
   it("counts working days, refuses overlaps with WFH and leave, and follows the approval flow", async () => {
     const r = await w.employee.agent.post("/api/wfh-requests").send({ from_date: day(0, 3), to_date: day(1, 1), reason: "Renovation" }).expect(201);
     expect(r.body.data).toMatchObject({ days: "4.0", status: "pending", employee_id: w.employeeId, reason: "Renovation" });
@@ -61,7 +61,7 @@ describe("work from home", () => {
   });
 });
 
-describe("working on a holiday", () => {
+describe("listWorkingOnHolidayRequests, createWorkingOnHolidayRequest, getWorkingOnHolidayRequest, updateWorkingOnHolidayRequest, cancelWorkingOnHolidayRequest: working on a holiday", () => {
   it("credits compensatory leave on approval, which lapses when unused", async () => {
     const saturday = nextWeekday(addDays(today(), -7), 6);
     const monday = nextWeekday(addDays(today(), -7), 1) < today() ? nextWeekday(addDays(today(), -7), 1) : addDays(nextWeekday(addDays(today(), -7), 1), -7);
@@ -120,7 +120,7 @@ describe("working on a holiday", () => {
   });
 });
 
-describe("encashment", () => {
+describe("listLeaveEncashments, createLeaveEncashment, getLeaveEncashment, updateLeaveEncashment, cancelLeaveEncashment: encashment", () => {
   it("enforces the encashable maximum and the days that must remain", async () => {
     const en = await createType(w.hr.agent, { name: "Privilege leave", code: "PL", encashable: true, encashment_max_days: "5", encashment_min_balance: "3" });
     const plain = await createType(w.hr.agent, { name: "Not encashable", code: "NE" });

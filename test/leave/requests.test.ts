@@ -32,7 +32,7 @@ beforeAll(async () => {
   for (const [ty, n] of [[CL, "20"], [SL, "10"], [NL, "10"], [NEG, "1"]] as const) await grant(w.hr.agent, w.employeeId, ty.id, n);
 });
 
-describe("counting", () => {
+describe("createLeaveRequest, getLeaveRequest: counting", () => {
   it("excludes weekly offs and holidays; half days count 0.5", async () => {
     const r = await apply(w.employee.agent, { leave_type_id: SL.id, from_date: day(0, 0), to_date: day(0, 1) }).expect(201);
     expect(r.body.data).toMatchObject({ days: "2.0", status: "pending", employee_id: w.employeeId, employee_name: "Eli Employee", leave_type_name: "Sick leave", requested_by: w.employee.userId });
@@ -76,7 +76,7 @@ describe("counting", () => {
   });
 });
 
-describe("refusals", () => {
+describe("createLeaveRequest: refusals", () => {
   it("400: to_date before from_date, both half-day flags on one day, missing attachment", async () => {
     expectError(await apply(w.employee.agent, { leave_type_id: SL.id, from_date: day(6, 1), to_date: day(6, 0) }), 400, "validation_failed");
     expectError(await apply(w.employee.agent, { leave_type_id: SL.id, from_date: day(6, 1), to_date: day(6, 1), half_day_start: true, half_day_end: true }), 400);
@@ -161,7 +161,7 @@ describe("refusals", () => {
   });
 });
 
-describe("approval and cancellation", () => {
+describe("updateLeaveRequest, cancelLeaveRequest: approval and cancellation", () => {
   it("the manager approves a report's request: ledger debit, notification, audit; decided requests are final", async () => {
     const r = await apply(w.employee.agent, { leave_type_id: SL.id, from_date: day(18, 0), to_date: day(18, 1), reason: "Dentist" }).expect(201);
     const id = r.body.data.id;
@@ -218,7 +218,7 @@ describe("approval and cancellation", () => {
   });
 });
 
-describe("lists and tenancy", () => {
+describe("listLeaveRequests: lists and tenancy", () => {
   it("filters by status, employee and overlapping dates; employees see only their own", async () => {
     const mine = await w.employee.agent.get("/api/leave-requests?limit=100").expect(200);
     expect(mine.body.data.length).toBeGreaterThan(3);

@@ -5,7 +5,7 @@ import { createEmployee } from "../support/employees.ts";
 
 const t = useTestApp();
 
-describe("branches", () => {
+describe("listBranches, createBranch, getBranch, updateBranch, deleteBranch: branches", () => {
   it("create, read, list with employee counts, update with audit", async () => {
     const o = await signupTenant(t);
     const b = (await o.agent.post("/api/configuration/branches").send({ name: " Mumbai HQ ", code: "MUM", city: "Mumbai", state: "Maharashtra", country: "IN" }).expect(201)).body.data;
@@ -93,7 +93,7 @@ describe("branches", () => {
   });
 });
 
-describe("work locations", () => {
+describe("listWorkLocations, createWorkLocation: work locations", () => {
   it("create and list, filtered by branch, with geofence", async () => {
     const o = await signupTenant(t);
     const b = (await o.agent.post("/api/configuration/branches").send({ name: "Abu Dhabi" }).expect(201)).body.data;

@@ -7,7 +7,7 @@ import { createEmployee } from "../support/employees.ts";
 
 const t = useTestApp();
 
-describe("dashboard overview", () => {
+describe("getDashboardOverview: dashboard overview", () => {
   it("company scope: headcount, joiners, exits, attrition, celebrations", async () => {
     const o = await signupTenant(t);
     const today = todayIn("Asia/Kolkata");

@@ -10,7 +10,7 @@ beforeAll(async () => {
   await owner.agent.post("/api/configuration/company-settings").send({ modules: ["payroll"] }).expect(200);
 });
 
-describe("loan types", () => {
+describe("listLoanTypes, createLoanType, getLoanType, updateLoanType, deleteLoanType: loan types", () => {
   it("creates, reads, updates and deletes, with audit", async () => {
     const c = await owner.agent.post("/api/configuration/payroll/loan-types").send({ name: "Salary advance", max_amount: "50000.00", max_installments: 6, interest_rate: "8.3333" }).expect(201);
     expect(c.body.data).toMatchObject({ name: "Salary advance", max_amount: "50000.00", max_installments: 6, interest_rate: "8.3333", active: true });
@@ -36,7 +36,7 @@ describe("loan types", () => {
   });
 });
 
-describe("expense categories", () => {
+describe("listExpenseCategories, createExpenseCategory, getExpenseCategory, updateExpenseCategory, deleteExpenseCategory: expense categories", () => {
   it("lets every member read, only owner/admin/hr write, and isolates tenants", async () => {
     const c = await owner.agent.post("/api/configuration/payroll/expense-categories").send({ name: "Travel", max_claim_amount: "25000.00" }).expect(201);
     expect(c.body.data).toMatchObject({ name: "Travel", requires_receipt: true, active: true, max_claim_amount: "25000.00" });

@@ -11,7 +11,7 @@ beforeAll(async () => {
   w = await payrollWorld(t);
 });
 
-describe("salary components", () => {
+describe("listSalaryComponents, createSalaryComponent, getSalaryComponent, updateSalaryComponent, deleteSalaryComponent: salary components", () => {
   it("creates fixed and formula components, lists in slip order, audits", async () => {
     const c = await post({ name: "Conveyance", code: "conv", type: "earning", calculation: "fixed", amount: "1600.00", esi_applicable: false, position: 5 }).expect(201);
     expect(c.body.data).toMatchObject({ code: "CONV", amount: "1600.00", formula: null, pf_wage: false, esi_applicable: false, depends_on_payment_days: true, active: true });
@@ -81,7 +81,7 @@ describe("salary components", () => {
   });
 });
 
-describe("employee salary setup", () => {
+describe("getEmployeeSalarySetup, setEmployeeSalarySetup: employee salary setup", () => {
   it("keeps versions with history and shows full-month amounts", async () => {
     const id = await payrollEmployee(t, w, null);
     const empty = (await w.hr.agent.get(`/api/payroll/employee-setup/${id}`).expect(200)).body.data;

@@ -23,7 +23,7 @@ beforeAll(async () => {
   loanTypeId = (await w.hr.agent.post("/api/configuration/payroll/loan-types").send({ name: "Personal loan", max_amount: "100000.00", max_installments: 6, interest_rate: "12" }).expect(201)).body.data.id;
 });
 
-describe("loans and advances", () => {
+describe("listLoanAdvances, createLoanAdvance, getLoanAdvance, updateLoanAdvance, cancelLoanAdvance, deferLoanAdvance: loans and advances", () => {
   it("applies within the loan type's limits", async () => {
     const e1 = expectError(await emp.agent.post("/api/payroll/loan-advances").send({ loan_type_id: loanTypeId, amount: "100000.01", installments: 3 }), 400, "validation_failed");
     expect(e1.details[0].path).toBe("body.amount");
@@ -105,7 +105,7 @@ describe("loans and advances", () => {
   });
 });
 
-describe("expense claims", () => {
+describe("listExpenseClaims, createExpenseClaim, getExpenseClaim, updateExpenseClaim, cancelExpenseClaim: expense claims", () => {
   let travel: string;
   let meals: string;
   let receipt: string;

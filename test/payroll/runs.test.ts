@@ -44,7 +44,7 @@ beforeAll(async () => {
   await w.hr.agent.put(`/api/payroll/expense-claims/${claimId}`).send({ status: "approved" }).expect(200);
 });
 
-describe("draft run: the worked example (February 2027)", () => {
+describe("createPayrollRun, getPayrollRun, updatePayrollRun, getPayrollRunBreakdown, getPayrollRunEmployee: draft run: the worked example (February 2027)", () => {
   it("calculates every line to the paisa", async () => {
     const res = await w.hr.agent.post("/api/payroll/draft-runs").send({ period: "2027-02", notes: "Feb" }).expect(201);
     runId = res.body.data.id;
@@ -95,7 +95,7 @@ describe("draft run: the worked example (February 2027)", () => {
   });
 });
 
-describe("processing", () => {
+describe("processPayrollRun, listPayrollRuns, deletePayrollRun: processing", () => {
   it("is atomic: a failure part-way leaves the draft, loans, claims and encashments untouched", async () => {
     await t.query(`CREATE FUNCTION payroll_test_fail() RETURNS trigger LANGUAGE plpgsql AS $$ BEGIN RAISE EXCEPTION 'boom'; END $$`);
     await t.query(`CREATE TRIGGER payroll_test_fail BEFORE UPDATE OF status ON payroll_runs FOR EACH ROW WHEN (NEW.status = 'processed') EXECUTE FUNCTION payroll_test_fail()`);
@@ -164,7 +164,7 @@ describe("processing", () => {
   });
 });
 
-describe("my salary", () => {
+describe("listMySalary, getMySalarySlip, downloadMySalarySlip: my salary", () => {
   it("shows only the caller's own slips; a colleague's stays hidden", async () => {
     const mine = await aUser.agent.get("/api/payroll/my-salary").expect(200);
     expect(mine.body.data.map((s: any) => [s.period, s.employee_id])).toEqual([

@@ -10,7 +10,7 @@ beforeAll(async () => {
   await owner.agent.post("/api/configuration/company-settings").send({ modules: ["payroll"] }).expect(200);
 });
 
-describe("statutory settings", () => {
+describe("getPfSettings, getEsiSettings, updateEsiSettings, getProfessionalTaxSettings, updateProfessionalTaxSettings, getGratuitySettings, updateGratuitySettings: statutory settings", () => {
   it("serves the statutory defaults for PF, ESI, professional tax and gratuity", async () => {
     const pf = (await owner.agent.get("/api/configuration/payroll/pf-settings").expect(200)).body.data;
     expect(pf).toMatchObject({ employee_rate: "12.00", employer_rate: "12.00", eps_rate: "8.33", edli_rate: "0.50", admin_charge_minimum: "500.00", wage_ceiling: "15000.00", eps_age_limit: 58 });

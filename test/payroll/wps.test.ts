@@ -28,7 +28,7 @@ beforeAll(async () => {
   runId = (await w.hr.agent.post("/api/payroll/draft-runs").send({ period: "2027-01" }).expect(201)).body.data.id;
 });
 
-describe("WPS settings", () => {
+describe("getWpsSettings: WPS settings", () => {
   it("defaults to empty ids and AED; owner/admin change them; hr reads", async () => {
     expect((await w.hr.agent.get("/api/configuration/payroll/wps-settings").expect(200)).body.data).toMatchObject({ employer_id: null, bank_routing_code: null, currency: "AED" });
     expectError(await w.hr.agent.post("/api/configuration/payroll/wps-settings").send({ employer_id: "123456" }), 403, "forbidden");
@@ -36,7 +36,7 @@ describe("WPS settings", () => {
   });
 });
 
-describe("SIF export", () => {
+describe("updateWpsSettings, exportWpsSif: SIF export", () => {
   it("refuses drafts and missing settings", async () => {
     expectError(await w.hr.agent.get(`/api/payroll/wps/${runId}`), 409, "conflict");
     await w.hr.agent.post(`/api/payroll/draft-runs/${runId}/process`).expect(200);

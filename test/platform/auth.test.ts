@@ -59,7 +59,7 @@ describe("signup and passwords", () => {
   });
 });
 
-describe("sign-in, sessions, sign-out", () => {
+describe("signIn, getSession, signOut: sign-in, sessions, sign-out", () => {
   it("rotates the session id at sign-in and ends the session at sign-out", async () => {
     const o = await signupTenant(t);
     const a = t.request();
@@ -119,7 +119,7 @@ describe("failure limiter", () => {
   });
 });
 
-describe("password reset by mail", () => {
+describe("forgotPassword, resetPassword: password reset by mail", () => {
   it("mails a single-use token, sets the new password and ends every session", async () => {
     const o = await signupTenant(t);
     const other = t.request();
@@ -152,7 +152,7 @@ describe("password reset by mail", () => {
   });
 });
 
-describe("invitations, members and roles", () => {
+describe("inviteMember, acceptInvite, listMembers, updateMember, removeMember, refreshSession, switchTenant, getCompanySettings, listActivityLog: invitations, members and roles", () => {
   it("invite → mail → accept creates the user and membership; role change and removal take effect at once", async () => {
     const o = await signupTenant(t, { company: "Invite Co" });
     const email = uniqueEmail("invitee");

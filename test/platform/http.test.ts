@@ -6,7 +6,7 @@ import { addMember, expectError, signupTenant, useTestApp } from "../support/app
 const t = useTestApp();
 
 describe("guards from the document", () => {
-  it("a disabled module answers 403 module_disabled, then 200 once enabled", async () => {
+  it("updateCompanySettings: a disabled module answers 403 module_disabled, then 200 once enabled", async () => {
     const o = await signupTenant(t);
     expectError(await o.agent.get("/api/configuration/payroll/pf-settings"), 403, "module_disabled");
     const s = await o.agent.post("/api/configuration/company-settings").send({ modules: ["payroll"] }).expect(200);
@@ -21,7 +21,7 @@ describe("guards from the document", () => {
     expectError(await emp.agent.get("/api/configuration/payroll/pf-settings"), 403, "module_disabled");
   });
 
-  it("a role outside x-roles answers 403 forbidden", async () => {
+  it("updatePfSettings: a role outside x-roles answers 403 forbidden", async () => {
     const o = await signupTenant(t);
     await o.agent.post("/api/configuration/company-settings").send({ modules: ["payroll"] }).expect(200);
     const emp = await addMember(t, o, "employee");
@@ -140,7 +140,7 @@ describe("request hygiene", () => {
   });
 });
 
-describe("files", () => {
+describe("uploadFile, downloadFile: files", () => {
   it("stores an upload outside the database and lets the uploader download it", async () => {
     const o = await signupTenant(t);
     const pdf = Buffer.from("%PDF-1.4\n% test document\n");
@@ -170,7 +170,7 @@ describe("files", () => {
   });
 });
 
-describe("notifications", () => {
+describe("listNotifications, markAllNotificationsRead, markNotificationRead: notifications", () => {
   it("lists the caller's notifications with unread count and marks them read", async () => {
     const o = await signupTenant(t);
     const emp = await addMember(t, o, "employee");

@@ -3,7 +3,7 @@ import { expectError, signupTenant, useTestApp } from "../support/app.ts";
 
 const t = useTestApp();
 
-describe("smoke", () => {
+describe("getHealth, getServerTime: smoke", () => {
   it("health and server time are public", async () => {
     const h = await t.request().get("/api/health").expect(200);
     expect(h.body.data).toMatchObject({ status: "ok", database: "up" });

@@ -20,7 +20,7 @@ const requirements = "5+ years of backend development with TypeScript and Node.j
 const strongResume = "Senior backend engineer with 7 years of experience. TypeScript, Node.js (Express), PostgreSQL, Redis, Docker. Designed REST APIs for payments and mentored three junior developers.";
 const weakResume = "Accountant with 2 years of experience in Tally, GST filing and bank reconciliation.";
 
-describe("offline AI helpers", () => {
+describe("generateJobDescription, screenResume, generateInterviewQuestions, generateRecruitmentContent: offline AI helpers", () => {
   it("write a structured, deterministic job description from the requirements", async () => {
     const body = { title: "Senior Backend Engineer", department: "Engineering", requirements };
     const a = await c.manager.agent.post("/api/recruitment/ai/job-description").send(body).expect(200);

@@ -14,7 +14,7 @@ beforeAll(async () => {
   posting = await openPosting(c.hr.agent);
 });
 
-describe("candidates", () => {
+describe("listCandidates, createCandidate, getCandidate, updateCandidate, deleteCandidate: candidates", () => {
   it("adds applications to open postings, one per person and posting", async () => {
     const up = await c.hr.agent.post("/api/upload").attach("file", Buffer.from("%PDF-1.4 resume"), { filename: "cv.pdf", contentType: "application/pdf" }).expect(201);
     const cand = await addCandidate(c.hr.agent, posting.id, { email: "Arjun.Rao@Example.test", first_name: " Arjun ", last_name: "Rao", phone: "+91 98765 43210", source: "referral", experience_years: 5.5, expected_salary: "2000000.00", notice_period_days: 60, skills: ["TypeScript", "typescript", "Kubernetes"], resume_file_id: up.body.data.id });
@@ -148,7 +148,7 @@ describe("candidates", () => {
   });
 });
 
-describe("talent pool", () => {
+describe("listTalentPoolCandidates, createTalentPoolCandidate, getTalentPoolCandidate, updateTalentPoolCandidate, deleteTalentPoolCandidate: talent pool", () => {
   it("keeps people with skills and tags, searchable", async () => {
     const a = await c.hr.agent.post("/api/recruitment/talent-pool-candidates").send({ first_name: "Arjun", last_name: "Mehta", email: `arjun.${uniq()}@example.test`, current_title: "Data Engineer", experience_years: 4, location: "Bengaluru", skills: ["Python", "Spark", "SQL"], tags: ["Silver-Medalist"] }).expect(201);
     expect(a.body.data).toMatchObject({ skills: ["python", "spark", "sql"], tags: ["silver-medalist"], full_name: "Arjun Mehta", added_by_user_id: c.hr.userId, source: "direct", candidate_id: null });

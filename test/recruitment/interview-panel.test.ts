@@ -10,7 +10,7 @@ beforeAll(async () => {
   await owner.agent.post("/api/configuration/company-settings").send({ modules: ["recruitment"] }).expect(200);
 });
 
-describe("interview panel", () => {
+describe("getInterviewPanel, updateInterviewPanel: interview panel", () => {
   it("starts with the default rounds and accepts a new panel of members", async () => {
     const d = await owner.agent.get("/api/configuration/talent-acquisition/interview-panel").expect(200);
     expect(d.body.data.rounds.map((r: any) => r.name)).toEqual(["HR screening", "Technical", "Hiring manager"]);

@@ -32,7 +32,7 @@ async function screened() {
 }
 const past = (id: string) => t.query(`UPDATE interviews SET scheduled_at = now() - interval '2 hours' WHERE id = $1`, [id]);
 
-describe("interviews", () => {
+describe("listInterviews, createInterview, getInterview, updateInterview, deleteInterview: interviews", () => {
   it("schedules from a panel round, moves the candidate to interview and tells the interviewers", async () => {
     await c.hr.agent.post("/api/configuration/talent-acquisition/interview-panel").send({
       rounds: [
@@ -147,7 +147,7 @@ describe("interviews", () => {
   });
 });
 
-describe("interview management sessions", () => {
+describe("listInterviewSessions, createInterviewSession, getInterviewSession, updateInterviewSession, deleteInterviewSession, sendInterviewSession: interview management sessions", () => {
   it("sends the candidate the interview details by email", async () => {
     const cand = await screened();
     const i = await c.hr.agent.post("/api/recruitment/interviews").send({ candidate_id: cand.id, round_name: "Technical", scheduled_at: isoIn(3, 9), mode: "video", meeting_url: "https://meet.example.com/xyz-123", interviewer_user_ids: [c.manager.userId] }).expect(201);

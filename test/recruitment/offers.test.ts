@@ -46,7 +46,7 @@ async function nthMail(to: string, n: number): Promise<ReceivedMail> {
 const anon = () => t.request();
 const getPdf = (path: string) => anon().get(path).buffer(true).parse(binary);
 
-describe("offers", () => {
+describe("listJobOffers, createJobOffer, getJobOffer, updateJobOffer, deleteJobOffer, sendJobOffer: offers", () => {
   it("are drafted for candidates in interview, one live offer at a time, with date checks", async () => {
     const posting = await openPosting(c.hr.agent, { title: "Data Scientist", department: "Data" });
     const cand = await addCandidate(c.hr.agent, posting.id);
@@ -83,7 +83,7 @@ describe("offers", () => {
     expectError(await c.manager.agent.get("/api/recruitment/offers"), 403, "forbidden");
   });
 
-  it("go from send to accepted, appointment, joining documents and an employee record", async () => {
+  it("getPublicOffer, getPublicOfferPdf, acceptPublicOffer, sendAppointmentLetter, getPublicAppointment, getPublicAppointmentPdf, uploadAppointmentDocument, convertCandidateToEmployee: go from send to accepted, appointment, joining documents and an employee record", async () => {
     const { candidate, offer } = await draftOffer(c.hr.agent, { terms: "Joining bonus INR 1,00,000." }, { first_name: "Kavya", last_name: "Nair", phone: "+91 98450 12345" });
     expectError(await c.hr.agent.post(`/api/recruitment/offers/${offer.id}/send-appointment`), 409, "conflict");
     const sent = await c.hr.agent.post(`/api/recruitment/offers/${offer.id}/send`).expect(200);
@@ -199,7 +199,7 @@ describe("offers", () => {
     expect(ok.status).toBe(409); // the email is still taken; the override does not change it
   });
 
-  it("are declined with a reason; a sent offer can be re-sent (old link dead) or withdrawn (link gone, candidate told)", async () => {
+  it("declinePublicOffer: are declined with a reason; a sent offer can be re-sent (old link dead) or withdrawn (link gone, candidate told)", async () => {
     const { candidate, offer } = await draftOffer(c.hr.agent);
     await c.hr.agent.post(`/api/recruitment/offers/${offer.id}/send`).expect(200);
     const first = linkToken(await mail.waitFor(candidate.email), "offers");
@@ -304,7 +304,7 @@ describe("offers", () => {
   });
 });
 
-describe("document templates", () => {
+describe("previewDocumentTemplatePdf: document templates", () => {
   it("previews a template with merge fields as a PDF", async () => {
     const res = await c.hr.agent
       .post("/api/recruitment/document-templates/preview-pdf")

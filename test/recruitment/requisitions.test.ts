@@ -13,7 +13,7 @@ beforeAll(async () => {
 
 const base = { title: "Senior Backend Engineer", department: "Engineering", positions: 2, min_salary: "1800000.00", max_salary: "2600000.00", target_start_date: "2027-03-01" };
 
-describe("job requisitions", () => {
+describe("listJobRequisitions, createJobRequisition, getJobRequisition, updateJobRequisition, deleteJobRequisition: job requisitions", () => {
   it("creates numbered drafts, validates input and lists with filters", async () => {
     const a = await c.hr.agent.post("/api/recruitment/job-requisitions").send(base).expect(201);
     expect(a.body.data).toMatchObject({ status: "draft", title: "Senior Backend Engineer", positions: 2, min_salary: "1800000.00", requested_by_user_id: c.hr.userId, requested_by_name: "Hema HR", posting_count: 0, employment_type: "full_time" });
@@ -123,7 +123,7 @@ describe("job requisitions", () => {
   });
 });
 
-describe("job postings", () => {
+describe("listJobPostings, createJobPosting, getJobPosting, updateJobPosting, deleteJobPosting: job postings", () => {
   it("are raised only from approved requisitions, with the requisition's defaults", async () => {
     const req = await approvedRequisition(c.hr.agent, { title: "Data Engineer", department: "Data", positions: 3, min_salary: "1000000.00", max_salary: "1500000.00" });
     const p = await c.hr.agent.post("/api/recruitment/job-postings").send({ requisition_id: req.id, description: "Pipelines", skills: ["Python", " SQL ", "python"] }).expect(201);

@@ -3,8 +3,10 @@
 // generated/openapi.json (method + path, most specific path first - as the app mounts them), and
 //   - flags a violation when the status is not declared for that operation in the document, when
 //     a 4xx/5xx body is not the error envelope, or when a 500 is served at all;
-//   - counts calls per operation and status (written per test file to PROOF_RECORD_DIR, read by
-//     scripts/check-conformance.ts after the suite: every operation must have been called).
+//   - counts calls per operation and status, and per test (its full name: describe titles > test
+//     title) that made them (written per test file to PROOF_RECORD_DIR, read by
+//     scripts/check-conformance.ts after the suite: every operation must have been called, with a
+//     2xx, by a test that names it).
 // The response validator of express-openapi-validator only sees responses that pass through it;
 // errors raised before it (body parsing, the session gate, the origin check) are checked here.
 import { readFileSync } from "node:fs";
@@ -66,7 +68,12 @@ export interface Violation {
 export interface CallStats {
   calls: number;
   statuses: Record<string, number>;
+  /** full test name (vitest's currentTestName) -> status -> count; OUTSIDE_TEST for hook calls */
+  tests: Record<string, Record<string, number>>;
 }
+
+/** The test name recorded for a call made outside any test (beforeAll/afterAll hooks). */
+export const OUTSIDE_TEST = "(outside a test: beforeAll/afterAll)";
 
 const state = {
   /** operationId -> stats, for the current test file */
@@ -75,18 +82,28 @@ const state = {
   installed: false,
   /** 500s a test provokes on purpose (a failure injected into the database), still to be seen */
   expected500: 0,
+  /** full name of the running test (set around each test by test/support/setup.ts), null in hooks */
+  currentTest: null as string | null,
 };
 
-function record(req: Request, res: Response, body: unknown) {
+/** The test running from now on (its full name), or null between tests. */
+export function setCurrentTest(name: string | null): void {
+  state.currentTest = name;
+}
+
+function record(req: Request, res: Response, body: unknown, test: string) {
   const urlPath = req.path ?? new URL(req.originalUrl ?? req.url, "http://x").pathname;
   if (!urlPath.startsWith("/api/")) return;
   const status = res.statusCode;
   const op = matchOperation(req.method, urlPath);
   const v = (problem: string) => state.violations.push({ operationId: op?.operationId ?? null, method: req.method, path: urlPath, status, problem });
   if (op) {
-    const s = state.calls.get(op.operationId) ?? { calls: 0, statuses: {} };
+    const s = state.calls.get(op.operationId) ?? { calls: 0, statuses: {}, tests: {} };
     s.calls++;
     s.statuses[status] = (s.statuses[status] ?? 0) + 1;
+    const t = s.tests[test] ?? {};
+    t[status] = (t[status] ?? 0) + 1;
+    s.tests[test] = t;
     state.calls.set(op.operationId, s);
     if (!statusDocumented(op, status)) v(`status ${status} is not documented for ${op.operationId} (documented: ${op.statuses.join(", ")})`);
   }
@@ -125,10 +142,12 @@ export function installRecorder(): void {
   ex.application.handle = function (this: unknown, req: Request, res: Response, cb?: unknown) {
     if (!(req as any).__proofRecorded) {
       (req as any).__proofRecorded = true;
+      // the test that made the call, taken when the request arrives (it may close after the test)
+      const test = state.currentTest ?? OUTSIDE_TEST;
       // "close" always comes (after "finish", or when the client hung up before the last byte was flushed)
       res.once("close", () => {
         try {
-          record(req, res, (res as any).__proofBody);
+          record(req, res, (res as any).__proofBody, test);
         } catch (err) {
           state.violations.push({ operationId: null, method: req.method, path: req.originalUrl, status: res.statusCode, problem: `recorder failed: ${(err as Error).message}` });
         }

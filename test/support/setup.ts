@@ -1,13 +1,14 @@
 // Runs before every test file (vitest `setupFiles`): installs the response recorder
 // (test/support/recorder.ts). A test fails when one of its responses has an undocumented status,
 // a 4xx/5xx without the error envelope, or a 500; the calls of the file are written to
-// PROOF_RECORD_DIR (when set) for scripts/check-conformance.ts.
+// PROOF_RECORD_DIR (when set), each call with the name of the test that made it, for
+// scripts/check-conformance.ts.
 import { randomBytes } from "node:crypto";
 import { mkdirSync, writeFileSync } from "node:fs";
 import path from "node:path";
-import { afterAll, afterEach } from "vitest";
+import { afterAll, afterEach, beforeEach, expect } from "vitest";
 import { jobs } from "../../src/platform/jobs/queue.ts";
-import { formatViolations, installRecorder, takeCalls, takeViolations } from "./recorder.ts";
+import { formatViolations, installRecorder, setCurrentTest, takeCalls, takeViolations } from "./recorder.ts";
 
 installRecorder();
 
@@ -17,7 +18,15 @@ afterAll(async () => {
   await jobs.stop();
 });
 
+// Each call is recorded with the full name of the test that made it (describe titles > test title;
+// calls of its beforeEach/afterEach hooks count as its own). This file's afterEach runs after the
+// test file's own (hooks run as a stack), so the name is cleared only when the test is over.
+beforeEach(() => {
+  setCurrentTest(expect.getState().currentTestName ?? null);
+});
+
 afterEach(() => {
+  setCurrentTest(null);
   const v = takeViolations();
   if (v.length) throw new Error(`responses that break the contract:\n${formatViolations(v)}`);
 });
