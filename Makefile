@@ -93,7 +93,7 @@ unit: install
 	PROOF_RECORD_DIR=$(PROOF_RECORD_DIR) $(NODE_BIN)/vitest run --config test/vitest.config.ts
 	$(NODE_BIN)/tsx scripts/check-conformance.ts $(PROOF_RECORD_DIR)
 
-test: check-generated lint typecheck check-migrations check-dependencies unit
+test: check-generated lint typecheck check-migrations check-dependencies check-sql unit
 
 verify: test
 	$(NODE_BIN)/tsx scripts/verify.ts

@@ -1,5 +1,7 @@
-// Statutory payroll settings: defaults are the rules in force (see ../../../../shared DOMAIN.md
-// §3.1–3.2 for sources); a tenant's row stores only what it changed.
+// Statutory payroll settings: defaults are the Indian rules in force (EPF and EPS under the EPF &
+// MP Act 1952 and the EPFO's rates, ESI under the ESI Act 1948, professional tax by state, gratuity
+// under the Payment of Gratuity Act 1972 with its ₹20 lakh ceiling); a tenant's row stores only
+// what it changed.
 import { invalidField } from "../../platform/errors.ts";
 import { money } from "../../lib/money.ts";
 import { readSettingsDoc, writeSettingsDoc } from "../../platform/tenant-settings.ts";

@@ -1,6 +1,7 @@
-// UAE Wages Protection System: the Salary Information File (SIF) of a processed run, per
-// DOMAIN.md §3.6 - CSV without header, one EDR per employee, exactly one SCR as the last line,
-// named `<13-digit employer id><YYMMDDHHMMSS>.SIF`.
+// UAE Wages Protection System: the Salary Information File (SIF) of a processed run, in the layout
+// of the UAE Central Bank's WPS - CSV without header, one EDR (employee detail record) per
+// employee, exactly one SCR (salary control record) as the last line, named
+// `<13-digit employer id><YYMMDDHHMMSS>.SIF`.
 import { activeTenant } from "../../db/central.ts";
 import { db } from "../../db/tenancy.ts";
 import { AppError, conflict, notFound } from "../../platform/errors.ts";
