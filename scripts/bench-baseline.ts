@@ -62,5 +62,7 @@ const server = http.createServer(async (req, res) => {
   }
 });
 server.keepAliveTimeout = 65_000;
-server.listen(Number(process.env.PORT ?? 0), "127.0.0.1", () => console.log(`listening ${(server.address() as import("node:net").AddressInfo).port}`));
+server.listen(Number(process.env.PORT ?? 0), "127.0.0.1", () =>
+  console.log(`listening ${(server.address() as import("node:net").AddressInfo).port}`),
+);
 process.on("SIGTERM", () => server.close(() => pool.end().then(() => process.exit(0))));

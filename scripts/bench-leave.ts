@@ -72,7 +72,11 @@ async function admin(sql: string) {
 
 let cookie = "";
 async function api(method: string, url: string, body?: unknown): Promise<any> {
-  const res = await fetch(`${base}${url}`, { method, headers: { "content-type": "application/json", cookie, ...HTTPS }, body: body === undefined ? undefined : JSON.stringify(body) });
+  const res = await fetch(`${base}${url}`, {
+    method,
+    headers: { "content-type": "application/json", cookie, ...HTTPS },
+    body: body === undefined ? undefined : JSON.stringify(body),
+  });
   const text = await res.text();
   if (res.status >= 300) throw new Error(`${method} ${url}: ${res.status} ${text.slice(0, 300)}`);
   const setCookie = res.headers.get("set-cookie");
@@ -97,7 +101,12 @@ async function seed(db: pg.Client) {
   const today = todayIn("Asia/Kolkata");
   const periodStart = addDays(today, -180);
   const periodEnd = addDays(today, 185);
-  const signup = await api("POST", "/api/auth/signup", { name: "Bench Owner", email: `bench.${process.pid}@example.test`, password: "bench-password-1", company_name: "Bench Co" });
+  const signup = await api("POST", "/api/auth/signup", {
+    name: "Bench Owner",
+    email: `bench.${process.pid}@example.test`,
+    password: "bench-password-1",
+    company_name: "Bench Co",
+  });
   const tenantId: string = signup.data.active_tenant_id;
   const userId: string = signup.data.user.id;
 
@@ -112,12 +121,25 @@ async function seed(db: pg.Client) {
       [tenantId, periodStart, EMPLOYEES],
     ),
   );
-  await db.query(`UPDATE employees e SET reports_to = m.id FROM employees m WHERE e.tenant_id = $1 AND m.tenant_id = $1 AND m.employee_code = 'EMP-00001' AND e.employee_code <> 'EMP-00001'`, [tenantId]);
+  await db.query(
+    `UPDATE employees e SET reports_to = m.id FROM employees m WHERE e.tenant_id = $1 AND m.tenant_id = $1 AND m.employee_code = 'EMP-00001' AND e.employee_code <> 'EMP-00001'`,
+    [tenantId],
+  );
 
-  const period = (await api("POST", "/api/leave-periods", { name: "Bench period", start_date: periodStart, end_date: periodEnd, is_current: true })).data;
+  const period = (
+    await api("POST", "/api/leave-periods", { name: "Bench period", start_date: periodStart, end_date: periodEnd, is_current: true })
+  ).data;
   const sl = (await api("POST", "/api/leave-types", { name: "Sick leave", code: "SL" })).data;
   const cl = (await api("POST", "/api/leave-types", { name: "Casual leave", code: "CL", sandwich_rule: true })).data;
-  const el = (await api("POST", "/api/leave-types", { name: "Earned leave", code: "EL", carry_forward: true, carry_forward_max_days: "10", encashable: true })).data;
+  const el = (
+    await api("POST", "/api/leave-types", {
+      name: "Earned leave",
+      code: "EL",
+      carry_forward: true,
+      carry_forward_max_days: "10",
+      encashable: true,
+    })
+  ).data;
   const policy = (
     await api("POST", "/api/leave-policies", {
       name: "Default",
@@ -128,8 +150,12 @@ async function seed(db: pg.Client) {
       ],
     })
   ).data;
-  await api("POST", "/api/holidays/bulk", { holidays: [0, 40, 90, 130, 170, 220].map((d, i) => ({ date: addDays(periodStart, d), name: `Holiday ${i + 1}` })) });
-  const alloc = await timed("bulk allocation by policy through the API", () => api("POST", "/api/leave-allocations", { policy_id: policy.id }));
+  await api("POST", "/api/holidays/bulk", {
+    holidays: [0, 40, 90, 130, 170, 220].map((d, i) => ({ date: addDays(periodStart, d), name: `Holiday ${i + 1}` })),
+  });
+  const alloc = await timed("bulk allocation by policy through the API", () =>
+    api("POST", "/api/leave-allocations", { policy_id: policy.id }),
+  );
   log(`  ${alloc.data.created_count} allocations created`);
 
   await timed("seed a year of leave requests and ledger entries", async () => {
@@ -180,7 +206,8 @@ async function seed(db: pg.Client) {
     `SELECT (SELECT count(*) FROM leave_ledger_entries) AS ledger, (SELECT count(*) FROM leave_requests) AS requests, (SELECT count(*) FROM attendance_records) AS attendance`,
   );
   log(`  rows: ${JSON.stringify(counts.rows[0])}`);
-  const one = (await db.query(`SELECT id FROM employees WHERE tenant_id = $1 AND employee_code = 'EMP-00042'`, [tenantId])).rows[0].id as string;
+  const one = (await db.query(`SELECT id FROM employees WHERE tenant_id = $1 AND employee_code = 'EMP-00042'`, [tenantId])).rows[0]
+    .id as string;
   return { one, today };
 }
 
@@ -195,16 +222,30 @@ interface Figures {
 
 async function measure(name: string, url: string): Promise<Figures[]> {
   const out: Figures[] = [];
-  await autocannon({ url: `${base}${url}`, connections: Math.max(...CONNECTIONS), headers: { cookie, ...HTTPS }, duration: Math.min(2, DURATION) }); // warm-up
+  await autocannon({
+    url: `${base}${url}`,
+    connections: Math.max(...CONNECTIONS),
+    headers: { cookie, ...HTTPS },
+    duration: Math.min(2, DURATION),
+  }); // warm-up
   for (const connections of CONNECTIONS) {
     const r = await autocannon({ url: `${base}${url}`, connections, headers: { cookie, ...HTTPS }, duration: DURATION });
-    out.push({ name, connections, rps: r.requests.average, p50: r.latency.p50, p99: r.latency.p99, errors: r.errors + r.timeouts + r.non2xx });
+    out.push({
+      name,
+      connections,
+      rps: r.requests.average,
+      p50: r.latency.p50,
+      p99: r.latency.p99,
+      errors: r.errors + r.timeouts + r.non2xx,
+    });
   }
   return out;
 }
 
 async function main() {
-  log(`employees=${EMPLOYEES} attendance_days=${ATTENDANCE_DAYS} duration=${DURATION}s connections=${CONNECTIONS.join(",")} (load average ${(await import("node:os")).loadavg()[0].toFixed(1)})`);
+  log(
+    `employees=${EMPLOYEES} attendance_days=${ATTENDANCE_DAYS} duration=${DURATION}s connections=${CONNECTIONS.join(",")} (load average ${(await import("node:os")).loadavg()[0].toFixed(1)})`,
+  );
   await admin(`DROP DATABASE IF EXISTS "${DB_NAME}"`);
   await admin(`CREATE DATABASE "${DB_NAME}"`);
   const server = spawn(process.execPath, productionServerArgs(), {
@@ -235,7 +276,9 @@ async function main() {
     results.push(...(await measure("baseline: company settings", "/api/configuration/company-settings")));
     results.push(...(await measure("leave-balances, one employee", `/api/leave-balances?employee_id=${one}`)));
     results.push(...(await measure("leave-balances, page of 100", `/api/leave-balances?limit=100`)));
-    results.push(...(await measure("attendance month, one employee", `/api/attendance?employee_id=${one}&month=${prev.month}&year=${prev.year}`)));
+    results.push(
+      ...(await measure("attendance month, one employee", `/api/attendance?employee_id=${one}&month=${prev.month}&year=${prev.year}`)),
+    );
     console.log("");
     console.log(`| scenario | connections | req/s | p50 ms | p99 ms | errors | p99 < ${TARGET} ms |`);
     console.log("|---|---:|---:|---:|---:|---:|---|");

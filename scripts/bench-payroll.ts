@@ -62,7 +62,11 @@ async function admin(sql: string) {
 
 let cookie = "";
 async function api(method: string, url: string, body?: unknown): Promise<{ status: number; body: any }> {
-  const res = await fetch(`${base}${url}`, { method, headers: { "content-type": "application/json", cookie, ...HTTPS }, body: body === undefined ? undefined : JSON.stringify(body) });
+  const res = await fetch(`${base}${url}`, {
+    method,
+    headers: { "content-type": "application/json", cookie, ...HTTPS },
+    body: body === undefined ? undefined : JSON.stringify(body),
+  });
   const text = await res.text();
   if (res.status >= 300) throw new Error(`${method} ${url}: ${res.status} ${text.slice(0, 300)}`);
   const setCookie = res.headers.get("set-cookie");
@@ -71,7 +75,12 @@ async function api(method: string, url: string, body?: unknown): Promise<{ statu
 }
 
 async function seed(db: pg.Client): Promise<void> {
-  const signup = await api("POST", "/api/auth/signup", { name: "Bench Owner", email: `bench.payroll.${process.pid}@example.test`, password: "bench-password-1", company_name: "Bench Payroll Co" });
+  const signup = await api("POST", "/api/auth/signup", {
+    name: "Bench Owner",
+    email: `bench.payroll.${process.pid}@example.test`,
+    password: "bench-password-1",
+    company_name: "Bench Payroll Co",
+  });
   const tenantId: string = signup.body.data.active_tenant_id;
   await api("POST", "/api/configuration/company-settings", { modules: ["payroll"] });
   for (const c of [
@@ -96,8 +105,15 @@ async function seed(db: pg.Client): Promise<void> {
      SELECT $1, id, DATE '2024-04-01', 12000 + (substring(employee_code from 5)::int % 40) * 1000, true, true FROM employees WHERE tenant_id = $1`,
     [tenantId],
   );
-  const period = (await db.query(`INSERT INTO leave_periods (tenant_id, name, start_date, end_date) VALUES ($1, 'FY', '2027-01-01', '2027-12-31') RETURNING id`, [tenantId])).rows[0];
-  const lwp = (await db.query(`INSERT INTO leave_types (tenant_id, name, code, is_paid) VALUES ($1, 'LWP', 'LWP', false) RETURNING id`, [tenantId])).rows[0];
+  const period = (
+    await db.query(
+      `INSERT INTO leave_periods (tenant_id, name, start_date, end_date) VALUES ($1, 'FY', '2027-01-01', '2027-12-31') RETURNING id`,
+      [tenantId],
+    )
+  ).rows[0];
+  const lwp = (
+    await db.query(`INSERT INTO leave_types (tenant_id, name, code, is_paid) VALUES ($1, 'LWP', 'LWP', false) RETURNING id`, [tenantId])
+  ).rows[0];
   await db.query(
     `INSERT INTO leave_requests (tenant_id, employee_id, leave_type_id, period_id, from_date, to_date, days, status)
      SELECT $1, id, $2, $3, DATE '2027-03-09', DATE '2027-03-10', 2.0, 'approved' FROM employees WHERE tenant_id = $1 AND substring(employee_code from 5)::int % 7 = 0`,
@@ -139,7 +155,9 @@ async function step(name: string, send: () => Promise<{ status: number; body: an
 }
 
 async function main() {
-  log(`employees=${EMPLOYEES} database=${env.BENCH_DATABASE_URL ? "BENCH_DATABASE_URL" : "throw-away embedded PostgreSQL"} load average ${load()}`);
+  log(
+    `employees=${EMPLOYEES} database=${env.BENCH_DATABASE_URL ? "BENCH_DATABASE_URL" : "throw-away embedded PostgreSQL"} load average ${load()}`,
+  );
   await admin(`DROP DATABASE IF EXISTS "${DB_NAME}"`);
   await admin(`CREATE DATABASE "${DB_NAME}"`);
   const started = await startServerProcess(productionServerArgs(), {
@@ -170,15 +188,23 @@ async function main() {
     const id = created.run.id;
     steps.push(await step("recalculate (PUT {})", () => api("PUT", `/api/payroll/draft-runs/${id}`, {}), "draft"));
     steps.push(await step("process", () => api("POST", `/api/payroll/draft-runs/${id}/process`), "processed"));
-    const [check] = (await db.query(`SELECT count(*)::int AS n, count(slip_number)::int AS numbered, sum(net_pay)::text AS net FROM payroll_slips WHERE run_id = $1`, [id])).rows;
-    if (check.n !== EMPLOYEES || check.numbered !== EMPLOYEES) throw new Error(`expected ${EMPLOYEES} numbered slips, found ${check.n} (${check.numbered} numbered)`);
+    const [check] = (
+      await db.query(
+        `SELECT count(*)::int AS n, count(slip_number)::int AS numbered, sum(net_pay)::text AS net FROM payroll_slips WHERE run_id = $1`,
+        [id],
+      )
+    ).rows;
+    if (check.n !== EMPLOYEES || check.numbered !== EMPLOYEES)
+      throw new Error(`expected ${EMPLOYEES} numbered slips, found ${check.n} (${check.numbered} numbered)`);
     console.log("");
     console.log(`| step | answer | employees | seconds | slips/s | progress seen while polling | < ${TARGET_S} s |`);
     console.log("|---|---:|---:|---:|---:|---|---|");
     for (const s of steps) {
       const ok = s.seconds < TARGET_S;
       if (!ok) missed = true;
-      console.log(`| ${s.name} | ${s.answer} | ${s.slips} | ${s.seconds.toFixed(2)} | ${(s.slips / s.seconds).toFixed(0)} | ${s.progress.join(" ") || "-"} | ${ok ? "yes" : "NO"} |`);
+      console.log(
+        `| ${s.name} | ${s.answer} | ${s.slips} | ${s.seconds.toFixed(2)} | ${(s.slips / s.seconds).toFixed(0)} | ${s.progress.join(" ") || "-"} | ${ok ? "yes" : "NO"} |`,
+      );
     }
     console.log("");
     log(`total net pay ${check.net}; load average before the steps ${loadBefore}, after ${load()} (1, 5, 15 min)`);
@@ -186,7 +212,8 @@ async function main() {
     await db.end().catch(() => {});
     server.kill("SIGTERM");
     await new Promise((r) => server.once("exit", r));
-    if (env.BENCH_PAYROLL_KEEP !== "1" || !env.BENCH_DATABASE_URL) await admin(`DROP DATABASE IF EXISTS "${DB_NAME}" WITH (FORCE)`).catch(() => {});
+    if (env.BENCH_PAYROLL_KEEP !== "1" || !env.BENCH_DATABASE_URL)
+      await admin(`DROP DATABASE IF EXISTS "${DB_NAME}" WITH (FORCE)`).catch(() => {});
     else log(`kept database ${DB_NAME}`);
     await embedded?.stop();
     if (scratch) rmSync(scratch, { recursive: true, force: true });

@@ -22,13 +22,25 @@ export function listSql(tenantId: string, q: ListQuery): { page: Statement; coun
   const values: unknown[] = [tenantId];
   let where = "tenant_id = $1 AND deleted_at IS NULL";
   if (q.department) where += ` AND department = $${values.push(q.department)}`;
-  if (q.search) where += ` AND search_text LIKE $${values.push(`%${q.search.trim().toLowerCase().replace(/[\\%_]/g, (c) => `\\${c}`)}%`)}`;
+  if (q.search)
+    where += ` AND search_text LIKE $${values.push(
+      `%${q.search
+        .trim()
+        .toLowerCase()
+        .replace(/[\\%_]/g, (c) => `\\${c}`)}%`,
+    )}`;
   const paging = `ORDER BY last_name, first_name, id LIMIT ${q.limit} OFFSET ${(q.page - 1) * q.limit}`;
   const count = q.search
     ? { text: `SELECT count(*)::int AS total FROM employees WHERE ${where}`, values }
     : q.department
-      ? { text: "SELECT coalesce(sum(live_count), 0)::int AS total FROM employee_department_counts WHERE tenant_id = $1 AND department = $2", values: [tenantId, q.department] }
-      : { text: "SELECT coalesce(sum(live_count), 0)::int AS total FROM employee_department_counts WHERE tenant_id = $1", values: [tenantId] };
+      ? {
+          text: "SELECT coalesce(sum(live_count), 0)::int AS total FROM employee_department_counts WHERE tenant_id = $1 AND department = $2",
+          values: [tenantId, q.department],
+        }
+      : {
+          text: "SELECT coalesce(sum(live_count), 0)::int AS total FROM employee_department_counts WHERE tenant_id = $1",
+          values: [tenantId],
+        };
   if (q.search)
     return {
       page: {

@@ -44,10 +44,12 @@ const TARGET_RATIO = 0.4;
 
 // ───────────────────────────── data ─────────────────────────────
 
-const FIRST = `Aarav Aditi Ahmed Aisha Akira Alejandro Amal Amelia Ananya Anil Arjun Ava Ayesha Bilal Carlos Chen Chloe Daniel Deepa Diego Divya Elena Emma Fatima
+const FIRST =
+  `Aarav Aditi Ahmed Aisha Akira Alejandro Amal Amelia Ananya Anil Arjun Ava Ayesha Bilal Carlos Chen Chloe Daniel Deepa Diego Divya Elena Emma Fatima
   Gabriel Grace Hana Hassan Isabella Ishaan Jia Jose Kabir Karim Kavya Khalid Lakshmi Layla Leo Lina Lucas Maria Maya Mei Mohammed Nadia Neha Noah Noor Olivia
   Omar Pooja Priya Rahul Rania Ravi Riya Rohan Sakura Sana Sara Sofia Suresh Tariq Vikram Wei Yara Yusuf Zain Zara`.split(/\s+/);
-const LAST = `Abbas Acharya Agarwal Ahmed Al-Farsi Al-Mansoori Ali Anand Bakshi Banerjee Bhatt Bose Chandra Chatterjee Chopra Das Desai Dubey Fernandes Gandhi
+const LAST =
+  `Abbas Acharya Agarwal Ahmed Al-Farsi Al-Mansoori Ali Anand Bakshi Banerjee Bhatt Bose Chandra Chatterjee Chopra Das Desai Dubey Fernandes Gandhi
   Ghosh Gupta Haddad Hussain Iyer Jain Joshi Kapoor Khan Khanna Kulkarni Kumar Malhotra Mehta Menon Mishra Mukherjee Nair Naidu Narayan Pandey Patel Pillai Rao
   Reddy Saxena Sen Shah Sharma Shetty Silva Singh Sinha Srinivasan Subramanian Thakur Trivedi Varma Verma Yadav Zaidi Anderson Brown Clark Davis Evans Garcia
   Harris Johnson Jones Lee Lewis Lopez Martin Martinez Miller Moore Nguyen Robinson Rodriguez Smith Taylor Thomas Thompson Walker White Williams Wilson Young
@@ -71,7 +73,10 @@ const DEPARTMENTS: [string, number, string[]][] = [
  * matches to count) and four narrow terms (a full name, a code prefix, a phone fragment). Override
  * with BENCH_SEARCH=term,term,…
  */
-const SEARCH_TERMS = (env.BENCH_SEARCH ?? "sharma,priya sharma,khan,emp-0421,nair,98765,omar khan,mehta").split(",").map((t) => t.trim()).filter(Boolean);
+const SEARCH_TERMS = (env.BENCH_SEARCH ?? "sharma,priya sharma,khan,emp-0421,nair,98765,omar khan,mehta")
+  .split(",")
+  .map((t) => t.trim())
+  .filter(Boolean);
 
 /** Deterministic pseudo-random numbers (mulberry32), so every seed is the same. */
 function rng(seed: number) {
@@ -88,7 +93,9 @@ function progress(done: number, total: number, started: number) {
   const width = 30;
   const filled = Math.round((done / total) * width);
   const secs = ((Date.now() - started) / 1000).toFixed(1);
-  process.stderr.write(`\r  seeding [${"#".repeat(filled)}${".".repeat(width - filled)}] ${Math.floor((done / total) * 100)}% ${done}/${total} employees ${secs} s`);
+  process.stderr.write(
+    `\r  seeding [${"#".repeat(filled)}${".".repeat(width - filled)}] ${Math.floor((done / total) * 100)}% ${done}/${total} employees ${secs} s`,
+  );
   if (done === total) process.stderr.write("\n");
 }
 
@@ -100,14 +107,29 @@ async function seedEmployees(pool: pg.Pool, tenantId: string, count: number) {
   const started = Date.now();
   progress(0, count, started);
   for (let from = 0; from < count; from += BATCH) {
-    const cols: Record<string, (string | null)[]> = { code: [], first: [], last: [], email: [], phone: [], dept: [], title: [], joined: [], dob: [], status: [], search: [] };
+    const cols: Record<string, (string | null)[]> = {
+      code: [],
+      first: [],
+      last: [],
+      email: [],
+      phone: [],
+      dept: [],
+      title: [],
+      joined: [],
+      dob: [],
+      status: [],
+      search: [],
+    };
     for (let i = from; i < Math.min(count, from + BATCH); i++) {
       const first = pick(FIRST);
       const last = pick(LAST);
       const [dept, titles] = pick(deptWheel);
       const code = formatEmployeeCode(i + 1);
       const email = `${first}.${last}.${i + 1}@bench.example`.toLowerCase();
-      const phone = random() < 0.7 ? `+91 9${pad(Math.floor(random() * 10000), 4)} ${pad(Math.floor(random() * 100000), 5)}` : `+971 5${Math.floor(random() * 10)} ${pad(Math.floor(random() * 1000), 3)} ${pad(Math.floor(random() * 10000), 4)}`;
+      const phone =
+        random() < 0.7
+          ? `+91 9${pad(Math.floor(random() * 10000), 4)} ${pad(Math.floor(random() * 100000), 5)}`
+          : `+971 5${Math.floor(random() * 10)} ${pad(Math.floor(random() * 1000), 3)} ${pad(Math.floor(random() * 10000), 4)}`;
       const r = random();
       cols.code.push(code);
       cols.first.push(first);
@@ -117,24 +139,43 @@ async function seedEmployees(pool: pg.Pool, tenantId: string, count: number) {
       cols.dept.push(dept);
       cols.title.push(pick([...titles]));
       cols.joined.push(`${2010 + Math.floor(random() * 16)}-${pad(1 + Math.floor(random() * 12))}-${pad(1 + Math.floor(random() * 28))}`);
-      cols.dob.push(random() < 0.9 ? `${1960 + Math.floor(random() * 43)}-${pad(1 + Math.floor(random() * 12))}-${pad(1 + Math.floor(random() * 28))}` : null);
+      cols.dob.push(
+        random() < 0.9
+          ? `${1960 + Math.floor(random() * 43)}-${pad(1 + Math.floor(random() * 12))}-${pad(1 + Math.floor(random() * 28))}`
+          : null,
+      );
       cols.status.push(r < 0.92 ? "active" : r < 0.95 ? "inactive" : r < 0.97 ? "on_notice" : "exited");
       cols.search.push(searchText({ first_name: first, last_name: last, employee_code: code, email, phone }));
     }
     await pool.query(
       `INSERT INTO employees (tenant_id, employee_code, first_name, last_name, email, phone, department, designation, joining_date, date_of_birth, status, search_text)
        SELECT $1::uuid, * FROM unnest($2::text[], $3::text[], $4::text[], $5::text[], $6::text[], $7::text[], $8::text[], $9::date[], $10::date[], $11::text[], $12::text[])`,
-      [tenantId, cols.code, cols.first, cols.last, cols.email, cols.phone, cols.dept, cols.title, cols.joined, cols.dob, cols.status, cols.search],
+      [
+        tenantId,
+        cols.code,
+        cols.first,
+        cols.last,
+        cols.email,
+        cols.phone,
+        cols.dept,
+        cols.title,
+        cols.joined,
+        cols.dob,
+        cols.status,
+        cols.search,
+      ],
     );
     progress(Math.min(count, from + BATCH), count, started);
   }
-  await pool.query(`INSERT INTO employee_code_counters (tenant_id, last_value) VALUES ($1, $2) ON CONFLICT (tenant_id) DO UPDATE SET last_value = EXCLUDED.last_value`, [tenantId, count]);
+  await pool.query(
+    `INSERT INTO employee_code_counters (tenant_id, last_value) VALUES ($1, $2) ON CONFLICT (tenant_id) DO UPDATE SET last_value = EXCLUDED.last_value`,
+    [tenantId, count],
+  );
   process.stderr.write("  VACUUM ANALYZE employees …\n");
   await pool.query("VACUUM ANALYZE employees");
 }
 
 // ───────────────────────────── processes ─────────────────────────────
-
 
 const children: ChildProcess[] = [];
 /**
@@ -144,7 +185,12 @@ const children: ChildProcess[] = [];
 async function startChild(script: string, extraEnv: Record<string, string>): Promise<{ proc: ChildProcess; base: string }> {
   const args = script === "src/main.ts" ? productionServerArgs() : ["--import", "tsx", script];
   // on a port the child takes itself (PORT=0) and reports: no port to lose to another process
-  const { proc, base } = await startServerProcess(args, { cwd: ROOT, env: { ...process.env, ...extraEnv }, inheritStderr: true, healthPath: script.includes("baseline") ? "/api/server-time" : "/api/health" });
+  const { proc, base } = await startServerProcess(args, {
+    cwd: ROOT,
+    env: { ...process.env, ...extraEnv },
+    inheritStderr: true,
+    healthPath: script.includes("baseline") ? "/api/server-time" : "/api/health",
+  });
   children.push(proc);
   return { proc, base };
 }
@@ -157,7 +203,6 @@ async function stopChildren() {
     }),
   );
 }
-
 
 /** CPU time (user + system, ms) used so far by each of these processes (Linux /proc; absent elsewhere). */
 function cpuMs(pids: number[]): Map<number, number> {
@@ -181,7 +226,9 @@ function cpuDelta(before: Map<number, number>, after: Map<number, number>): numb
 
 /** PostgreSQL backends serving the bench database (their CPU is part of each request's cost). */
 async function backendPids(pool: pg.Pool): Promise<number[]> {
-  const { rows } = await pool.query<{ pid: number }>(`SELECT pid FROM pg_stat_activity WHERE datname = $1 AND pid <> pg_backend_pid()`, [DB_NAME]);
+  const { rows } = await pool.query<{ pid: number }>(`SELECT pid FROM pg_stat_activity WHERE datname = $1 AND pid <> pg_backend_pid()`, [
+    DB_NAME,
+  ]);
   return rows.map((r) => r.pid);
 }
 
@@ -253,16 +300,32 @@ interface Measured extends Result {
   pgMsPerReq: number;
 }
 
-async function measure(base: string, s: Scenario, headers: Record<string, string>, seconds: number, server: ChildProcess, pool: pg.Pool, rate?: number): Promise<Measured> {
+async function measure(
+  base: string,
+  s: Scenario,
+  headers: Record<string, string>,
+  seconds: number,
+  server: ChildProcess,
+  pool: pg.Pool,
+  rate?: number,
+): Promise<Measured> {
   const [node0, pg0] = [cpuMs([server.pid!]), cpuMs(await backendPids(pool))];
-  const r = await autocannon({ url: base, connections: CONNECTIONS, duration: seconds, headers, requests: rotating(s.paths), ...(rate ? { overallRate: rate } : {}) });
+  const r = await autocannon({
+    url: base,
+    connections: CONNECTIONS,
+    duration: seconds,
+    headers,
+    requests: rotating(s.paths),
+    ...(rate ? { overallRate: rate } : {}),
+  });
   const [node1, pg1] = [cpuMs([server.pid!]), cpuMs(await backendPids(pool))];
   const n = Math.max(1, r.requests.total);
   return { ...r, nodeMsPerReq: cpuDelta(node0, node1) / n, pgMsPerReq: cpuDelta(pg0, pg1) / n };
 }
 
 function check(r: Result, label: string) {
-  if (r.non2xx || r.errors || r.timeouts) process.stderr.write(`  warning: ${label}: ${r.non2xx} non-2xx, ${r.errors} errors, ${r.timeouts} timeouts\n`);
+  if (r.non2xx || r.errors || r.timeouts)
+    process.stderr.write(`  warning: ${label}: ${r.non2xx} non-2xx, ${r.errors} errors, ${r.timeouts} timeouts\n`);
 }
 
 async function explain(pool: pg.Pool, tenantId: string, id: string) {
@@ -293,7 +356,10 @@ async function main() {
     // A database seeded under other migrations (e.g. an edited branch) is rebuilt.
     fresh = await deployMigrations(url).then(
       () => false,
-      (err: Error) => (process.stderr.write(`Migrations do not apply to the existing ${DB_NAME} (${err.message}); reseeding.\n`), true),
+      (err: Error) => {
+        process.stderr.write(`Migrations do not apply to the existing ${DB_NAME} (${err.message}); reseeding.\n`);
+        return true;
+      },
     );
   }
   if (fresh) {
@@ -315,27 +381,58 @@ async function main() {
 
   // The session cookie is Secure in production: tell the server the sign-in came over HTTPS.
   const auth = fresh
-    ? await fetch(`${base}/api/auth/signup`, { method: "POST", headers: { "content-type": "application/json", "x-forwarded-proto": "https" }, body: JSON.stringify(OWNER) })
-    : await fetch(`${base}/api/auth/sign-in`, { method: "POST", headers: { "content-type": "application/json", "x-forwarded-proto": "https" }, body: JSON.stringify({ email: OWNER.email, password: OWNER.password }) });
+    ? await fetch(`${base}/api/auth/signup`, {
+        method: "POST",
+        headers: { "content-type": "application/json", "x-forwarded-proto": "https" },
+        body: JSON.stringify(OWNER),
+      })
+    : await fetch(`${base}/api/auth/sign-in`, {
+        method: "POST",
+        headers: { "content-type": "application/json", "x-forwarded-proto": "https" },
+        body: JSON.stringify({ email: OWNER.email, password: OWNER.password }),
+      });
   if (!auth.ok) throw new Error(`sign-in failed: ${auth.status} ${await auth.text()}`);
-  const cookie = auth.headers.getSetCookie().map((c) => c.split(";")[0]).join("; ");
+  const cookie = auth.headers
+    .getSetCookie()
+    .map((c) => c.split(";")[0])
+    .join("; ");
   const tenantId = ((await auth.json()) as { data: { active_tenant_id: string } }).data.active_tenant_id;
 
   const pool = new pg.Pool({ connectionString: url, max: 2 });
   if (fresh) await seedEmployees(pool, tenantId, EMPLOYEES);
   else process.stderr.write(`Reusing ${have} seeded employees in ${DB_NAME} (BENCH_RESEED=1 to reseed).\n`);
-  const ids = (await pool.query<{ id: string }>(`SELECT id FROM employees WHERE tenant_id = $1 AND deleted_at IS NULL ORDER BY md5(id::text) LIMIT 500`, [tenantId])).rows.map((r) => r.id);
+  const ids = (
+    await pool.query<{ id: string }>(
+      `SELECT id FROM employees WHERE tenant_id = $1 AND deleted_at IS NULL ORDER BY md5(id::text) LIMIT 500`,
+      [tenantId],
+    )
+  ).rows.map((r) => r.id);
   if (env.BENCH_EXPLAIN === "1") await explain(pool, tenantId, ids[0]);
 
-  const { proc: baseline, base: baselineBase } = await startChild("scripts/bench-baseline.ts", { DATABASE_URL: url, BENCH_TENANT_ID: tenantId });
+  const { proc: baseline, base: baselineBase } = await startChild("scripts/bench-baseline.ts", {
+    DATABASE_URL: url,
+    BENCH_TENANT_ID: tenantId,
+  });
 
   const only = (env.BENCH_ONLY ?? "time,health,search,department,id").split(",");
   const scenarios: Scenario[] = [
     // the floor every request pays: signed in, no database work of its own / one SELECT 1
     { key: "time", name: "GET /api/server-time (signed in)", paths: ["/api/server-time"], targetRatio: 0.15, rated: false },
     { key: "health", name: "GET /api/health (SELECT 1)", paths: ["/api/health"], targetRatio: 0.3, rated: false },
-    { key: "search", name: `GET /api/employees?search=<${SEARCH_TERMS.length} terms>&limit=20`, paths: SEARCH_TERMS.map((s) => `/api/employees?search=${encodeURIComponent(s)}&limit=20`), targetRatio: 0, rated: true },
-    { key: "department", name: "GET /api/employees?department=Engineering&page=50", paths: ["/api/employees?department=Engineering&page=50"], targetRatio: 0, rated: true },
+    {
+      key: "search",
+      name: `GET /api/employees?search=<${SEARCH_TERMS.length} terms>&limit=20`,
+      paths: SEARCH_TERMS.map((s) => `/api/employees?search=${encodeURIComponent(s)}&limit=20`),
+      targetRatio: 0,
+      rated: true,
+    },
+    {
+      key: "department",
+      name: "GET /api/employees?department=Engineering&page=50",
+      paths: ["/api/employees?department=Engineering&page=50"],
+      targetRatio: 0,
+      rated: true,
+    },
     { key: "id", name: "GET /api/employees/{id}", paths: ids.map((id) => `/api/employees/${id}`), targetRatio: TARGET_RATIO, rated: true },
   ].filter((s) => only.includes(s.key));
 
@@ -343,7 +440,8 @@ async function main() {
   for (const s of scenarios.filter((x) => x.key === "search" || x.key === "department")) {
     const a = (await (await fetch(base + s.paths[0], { headers: { cookie } })).json()) as any;
     const b = (await (await fetch(baselineBase + s.paths[0])).json()) as any;
-    if (a.pagination?.total !== b.pagination?.total || a.data?.[0]?.id !== b.data?.[0]?.id) throw new Error(`baseline disagrees on ${s.paths[0]}: ${a.pagination?.total} vs ${b.pagination?.total}`);
+    if (a.pagination?.total !== b.pagination?.total || a.data?.[0]?.id !== b.data?.[0]?.id)
+      throw new Error(`baseline disagrees on ${s.paths[0]}: ${a.pagination?.total} vs ${b.pagination?.total}`);
     process.stderr.write(`  ${s.paths[0]}: total ${a.pagination.total}, same first row on both servers\n`);
   }
 
@@ -370,13 +468,36 @@ async function main() {
   await stopChildren();
   await admin.stop();
 
-  const load = os.loadavg().map((l) => l.toFixed(2)).join(" ");
-  const header = ["query", "ours req/s", "p50 ms", "p99 ms", "baseline req/s", "p50 ms", "p99 ms", "ratio", "CPU ms/req ours", "baseline", "CPU ratio", `@${RATE}/s p50`, "p99 ms", "target"];
+  const load = os
+    .loadavg()
+    .map((l) => l.toFixed(2))
+    .join(" ");
+  const header = [
+    "query",
+    "ours req/s",
+    "p50 ms",
+    "p99 ms",
+    "baseline req/s",
+    "p50 ms",
+    "p99 ms",
+    "ratio",
+    "CPU ms/req ours",
+    "baseline",
+    "CPU ratio",
+    `@${RATE}/s p50`,
+    "p99 ms",
+    "target",
+  ];
   const rows = results.map((r) => {
     const ratio = r.ours.requests.average / r.base.requests.average;
     const ratioMet = ratio >= r.scenario.targetRatio;
     const meets = r.rated ? r.rated.latency.p99 < TARGET_P99_MS && r.rated.requests.average >= RATE * 0.95 && ratioMet : ratioMet;
-    const target = [r.scenario.targetRatio ? `ratio ≥ ${r.scenario.targetRatio}` : "", r.scenario.rated && RATE > 0 ? `p99 < ${TARGET_P99_MS} ms` : ""].filter(Boolean).join(", ");
+    const target = [
+      r.scenario.targetRatio ? `ratio ≥ ${r.scenario.targetRatio}` : "",
+      r.scenario.rated && RATE > 0 ? `p99 < ${TARGET_P99_MS} ms` : "",
+    ]
+      .filter(Boolean)
+      .join(", ");
     return [
       r.name,
       f0(r.ours.requests.average),
@@ -396,9 +517,15 @@ async function main() {
   });
   const widths = header.map((h, i) => Math.max(h.length, ...rows.map((r) => r[i].length)));
   const line = (cells: string[]) => `| ${cells.map((c, i) => (i === 0 ? c.padEnd(widths[i]) : c.padStart(widths[i]))).join(" | ")} |`;
-  console.log(`\nHRMS bench: ${EMPLOYEES} employees in one company, ${SECONDS} s per run, ${CONNECTIONS} connections, ${os.cpus().length} CPUs, load average ${load}`);
-  console.log(`targets: p99 < ${TARGET_P99_MS} ms at ${RATE} req/s for the employee reads; ours/baseline ≥ ${TARGET_RATIO} for the profile, ≥ 0.15 for server-time (baseline: the same JSON from node:http), ≥ 0.3 for health (baseline: node:http + pg SELECT 1)`);
-  console.log("CPU ms/req = server process + PostgreSQL backends (node+pg); CPU ratio = baseline CPU/req ÷ ours (throughput ratio on an otherwise idle machine)\n");
+  console.log(
+    `\nHRMS bench: ${EMPLOYEES} employees in one company, ${SECONDS} s per run, ${CONNECTIONS} connections, ${os.cpus().length} CPUs, load average ${load}`,
+  );
+  console.log(
+    `targets: p99 < ${TARGET_P99_MS} ms at ${RATE} req/s for the employee reads; ours/baseline ≥ ${TARGET_RATIO} for the profile, ≥ 0.15 for server-time (baseline: the same JSON from node:http), ≥ 0.3 for health (baseline: node:http + pg SELECT 1)`,
+  );
+  console.log(
+    "CPU ms/req = server process + PostgreSQL backends (node+pg); CPU ratio = baseline CPU/req ÷ ours (throughput ratio on an otherwise idle machine)\n",
+  );
   console.log(line(header));
   console.log(`|${widths.map((w) => "-".repeat(w + 2)).join("|")}|`);
   for (const r of rows) console.log(line(r));

@@ -63,11 +63,16 @@ const result = await build({
 // Every package the bundle imports must be a production dependency.
 const pkg = JSON.parse(readFileSync(path.join(root, "package.json"), "utf8"));
 const builtins = new Set(builtinModules);
-const packageOf = (spec) => spec.split("/").slice(0, spec.startsWith("@") ? 2 : 1).join("/");
+const packageOf = (spec) =>
+  spec
+    .split("/")
+    .slice(0, spec.startsWith("@") ? 2 : 1)
+    .join("/");
 const imported = new Set();
 for (const output of Object.values(result.metafile.outputs))
   for (const imp of output.imports)
-    if (imp.external && !imp.path.startsWith("node:") && !builtins.has(imp.path) && !builtins.has(packageOf(imp.path))) imported.add(packageOf(imp.path));
+    if (imp.external && !imp.path.startsWith("node:") && !builtins.has(imp.path) && !builtins.has(packageOf(imp.path)))
+      imported.add(packageOf(imp.path));
 const missing = [...imported].filter((name) => !pkg.dependencies?.[name]).sort();
 if (missing.length) {
   console.error(`build: the server imports packages that are not in "dependencies" of package.json: ${missing.join(", ")}`);
@@ -76,4 +81,6 @@ if (missing.length) {
 
 const main = result.metafile.outputs[path.relative(root, path.join(outdir, "main.js")).split(path.sep).join("/")];
 const kb = (n) => `${Math.round(n / 1024)} kB`;
-console.log(`build: ${path.relative(root, outdir) || "."}/main.js (${kb(main?.bytes ?? 0)}, ${Object.keys(result.metafile.inputs).length} modules, ${imported.size} packages external) + source map in ${Math.round(performance.now() - started)} ms`);
+console.log(
+  `build: ${path.relative(root, outdir) || "."}/main.js (${kb(main?.bytes ?? 0)}, ${Object.keys(result.metafile.inputs).length} modules, ${imported.size} packages external) + source map in ${Math.round(performance.now() - started)} ms`,
+);

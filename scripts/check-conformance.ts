@@ -44,7 +44,10 @@ export interface Row {
 }
 
 const isOk = (status: string) => status.startsWith("2");
-const okCount = (statuses: Record<string, number>) => Object.entries(statuses).filter(([st]) => isOk(st)).reduce((n, [, c]) => n + c, 0);
+const okCount = (statuses: Record<string, number>) =>
+  Object.entries(statuses)
+    .filter(([st]) => isOk(st))
+    .reduce((n, [, c]) => n + c, 0);
 
 /** Does the full test name contain the operationId as a word (not as part of a longer identifier)? */
 export function namesOperation(testName: string, operationId: string): boolean {
@@ -61,7 +64,15 @@ export function namesOperation(testName: string, operationId: string): boolean {
 
 /** Per operation: the calls, 2xx answers of its own tests, and of tests that name it. */
 export function tally(ops: Operation[], records: FileRecord[]): Row[] {
-  const rows: Row[] = ops.map((o) => ({ id: o.id, route: `${o.method} ${o.path}`, calls: 0, own2xx: 0, named2xx: 0, files: new Set(), statuses: new Set() }));
+  const rows: Row[] = ops.map((o) => ({
+    id: o.id,
+    route: `${o.method} ${o.path}`,
+    calls: 0,
+    own2xx: 0,
+    named2xx: 0,
+    files: new Set(),
+    statuses: new Set(),
+  }));
   const byId = new Map(rows.map((r) => [r.id, r]));
   for (const rec of records)
     for (const [id, s] of Object.entries(rec.calls)) {
@@ -85,9 +96,13 @@ export function failuresOf(rows: Row[], stubbed: Set<string>): string[] {
     if (stubbed.has(r.id)) failures.push(`${r.id} (${r.route}): handler is a 501 stub`);
     else if (!r.calls) failures.push(`${r.id} (${r.route}): never called by any test`);
     else if (!r.own2xx)
-      failures.push(`${r.id} (${r.route}): no test of its own gets a 2xx from it (only ${[...r.statuses].sort().join("/")} seen${[...r.statuses].some(isOk) ? ", 2xx only from the generic matrices" : ""})`);
+      failures.push(
+        `${r.id} (${r.route}): no test of its own gets a 2xx from it (only ${[...r.statuses].sort().join("/")} seen${[...r.statuses].some(isOk) ? ", 2xx only from the generic matrices" : ""})`,
+      );
     else if (!r.named2xx)
-      failures.push(`${r.id} (${r.route}): no test that gets a 2xx from it has "${r.id}" in its describe/test title; 2xx from: ${[...r.files].sort().join(", ")}`);
+      failures.push(
+        `${r.id} (${r.route}): no test that gets a 2xx from it has "${r.id}" in its describe/test title; 2xx from: ${[...r.files].sort().join(", ")}`,
+      );
   }
   return failures;
 }
@@ -95,13 +110,16 @@ export function failuresOf(rows: Row[], stubbed: Set<string>): string[] {
 function main(dir: string | undefined): void {
   const root = path.resolve(import.meta.dirname, "..");
   if (!dir || !existsSync(dir)) {
-    console.error(`check-conformance: no call records in ${dir ?? "(PROOF_RECORD_DIR unset)"}; run the suite with PROOF_RECORD_DIR set (make unit does)`);
+    console.error(
+      `check-conformance: no call records in ${dir ?? "(PROOF_RECORD_DIR unset)"}; run the suite with PROOF_RECORD_DIR set (make unit does)`,
+    );
     process.exit(2);
   }
   const doc = JSON.parse(readFileSync(path.join(root, "generated", "openapi.json"), "utf8"));
   const ops: Operation[] = [];
   for (const [p, item] of Object.entries<any>(doc.paths))
-    for (const m of ["get", "post", "put", "patch", "delete"]) if (item[m]?.operationId) ops.push({ id: item[m].operationId, method: m.toUpperCase(), path: p });
+    for (const m of ["get", "post", "put", "patch", "delete"])
+      if (item[m]?.operationId) ops.push({ id: item[m].operationId, method: m.toUpperCase(), path: p });
 
   const records: FileRecord[] = readdirSync(dir)
     .filter((f) => f.endsWith(".json"))
@@ -121,9 +139,13 @@ function main(dir: string | undefined): void {
   console.log(`\nconformance: ${ops.length} operations, ${records.length} test files recorded`);
   console.log(`${"operation".padEnd(w)}  calls  own 2xx  named 2xx  statuses seen`);
   for (const r of rows.sort((a, b) => a.id.localeCompare(b.id)))
-    console.log(`${r.id.padEnd(w)}  ${String(r.calls).padStart(5)}  ${String(r.own2xx).padStart(7)}  ${String(r.named2xx).padStart(9)}  ${[...r.statuses].sort().join(" ")}`);
+    console.log(
+      `${r.id.padEnd(w)}  ${String(r.calls).padStart(5)}  ${String(r.own2xx).padStart(7)}  ${String(r.named2xx).padStart(9)}  ${[...r.statuses].sort().join(" ")}`,
+    );
   if (failures.length) {
-    console.error(`\nconformance FAILED - ${failures.length} operation(s) without a handler, a test of their own, or a test that names them:\n  ${failures.join("\n  ")}`);
+    console.error(
+      `\nconformance FAILED - ${failures.length} operation(s) without a handler, a test of their own, or a test that names them:\n  ${failures.join("\n  ")}`,
+    );
     process.exit(1);
   }
   console.log(`\nconformance OK: every operation has a handler and a test, named after it, that calls it successfully`);

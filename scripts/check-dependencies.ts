@@ -73,14 +73,24 @@ export function check(sources: Map<string, string> = sourcesOfSrc()): Violation[
       if (!to.startsWith("src/")) continue; // generated/, node_modules
       const toArea = areaOf(target);
       if (to === "src/main.ts") violations.push({ file: from, imports: to, rule: "nothing imports src/main.ts" });
-      if (fromArea && toArea && fromArea !== toArea) (areaEdges.get(fromArea) ?? areaEdges.set(fromArea, new Set()).get(fromArea)!).add(toArea);
-      if (toArea && fromArea !== toArea && to !== `src/modules/${toArea}/index.ts`) violations.push({ file: from, imports: to, rule: `an area only through its public face src/modules/${toArea}/index.ts` });
-      if (from.startsWith("src/db/") && (to.startsWith("src/http/") || toArea)) violations.push({ file: from, imports: to, rule: "src/db imports neither src/http nor an area" });
-      if (SHARED_SERVICES.some((s) => from.startsWith(s)) && toArea) violations.push({ file: from, imports: to, rule: "shared services import no area" });
-      if (from.startsWith("src/modules/shared/") && toArea) violations.push({ file: from, imports: to, rule: "src/modules/shared imports no area" });
-      if (from.startsWith("src/platform/") && to.startsWith("src/http/")) violations.push({ file: from, imports: to, rule: "src/platform does not import src/http" });
+      if (fromArea && toArea && fromArea !== toArea)
+        (areaEdges.get(fromArea) ?? areaEdges.set(fromArea, new Set()).get(fromArea)!).add(toArea);
+      if (toArea && fromArea !== toArea && to !== `src/modules/${toArea}/index.ts`)
+        violations.push({ file: from, imports: to, rule: `an area only through its public face src/modules/${toArea}/index.ts` });
+      if (from.startsWith("src/db/") && (to.startsWith("src/http/") || toArea))
+        violations.push({ file: from, imports: to, rule: "src/db imports neither src/http nor an area" });
+      if (SHARED_SERVICES.some((s) => from.startsWith(s)) && toArea)
+        violations.push({ file: from, imports: to, rule: "shared services import no area" });
+      if (from.startsWith("src/modules/shared/") && toArea)
+        violations.push({ file: from, imports: to, rule: "src/modules/shared imports no area" });
+      if (from.startsWith("src/platform/") && to.startsWith("src/http/"))
+        violations.push({ file: from, imports: to, rule: "src/platform does not import src/http" });
       if (/^src\/modules\/[^/]+\/handlers\.ts$/.test(from) && to.startsWith("src/db/"))
-        violations.push({ file: from, imports: to, rule: "handlers translate HTTP to a use case and back: they import nothing from src/db" });
+        violations.push({
+          file: from,
+          imports: to,
+          rule: "handlers translate HTTP to a use case and back: they import nothing from src/db",
+        });
       if (to === "src/db/client.ts" && from.startsWith("src/modules/") && !(fromArea && SYSTEM_CLIENT_AREAS.has(fromArea)))
         violations.push({ file: from, imports: to, rule: "areas use src/db/central.ts, not the system client (src/db/client.ts)" });
     }
@@ -92,7 +102,12 @@ export function check(sources: Map<string, string> = sourcesOfSrc()): Violation[
     state.set(a, "open");
     stack.push(a);
     for (const b of areaEdges.get(a) ?? []) {
-      if (state.get(b) === "open") violations.push({ file: `src/modules/${a}`, imports: `src/modules/${b}`, rule: `no cycle between areas: ${[...stack.slice(stack.indexOf(b)), b].join(" -> ")}` });
+      if (state.get(b) === "open")
+        violations.push({
+          file: `src/modules/${a}`,
+          imports: `src/modules/${b}`,
+          rule: `no cycle between areas: ${[...stack.slice(stack.indexOf(b)), b].join(" -> ")}`,
+        });
       else if (!state.has(b)) visit(b);
     }
     stack.pop();
@@ -105,7 +120,9 @@ export function check(sources: Map<string, string> = sourcesOfSrc()): Violation[
 if (import.meta.url === `file://${process.argv[1]}`) {
   const violations = check();
   if (!violations.length) {
-    console.log("check-dependencies: every import of src/ follows the rules (areas through their index.ts, no cycle between areas, layers)");
+    console.log(
+      "check-dependencies: every import of src/ follows the rules (areas through their index.ts, no cycle between areas, layers)",
+    );
     process.exit(0);
   }
   for (const v of violations) console.error(`${v.file} imports ${v.imports}: ${v.rule}`);

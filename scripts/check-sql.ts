@@ -82,10 +82,22 @@ export interface Problem {
   message: string;
 }
 
-const FORBIDDEN_IN_AREAS = ["$queryRaw", "$executeRaw", "$queryRawUnsafe", "$executeRawUnsafe", "tenantRead", "tenantSqlRead", "tenantPreparedRead", "getPool", "getBaseClient"];
+const FORBIDDEN_IN_AREAS = [
+  "$queryRaw",
+  "$executeRaw",
+  "$queryRawUnsafe",
+  "$executeRawUnsafe",
+  "tenantRead",
+  "tenantSqlRead",
+  "tenantPreparedRead",
+  "getPool",
+  "getBaseClient",
+];
 const FORBIDDEN_PRISMA = new Set(["sql", "raw", "join", "empty"]);
 const SQL_KEYWORDS = new Set(
-  "where on using join left right inner full outer cross natural set values select group order limit offset returning as lateral and or not union except intersect having window for with".split(" "),
+  "where on using join left right inner full outer cross natural set values select group order limit offset returning as lateral and or not union except intersect having window for with".split(
+    " ",
+  ),
 );
 
 /** The text of a template with `${tenant}` as TENANT and every other interpolation as OTHER. */
@@ -116,7 +128,9 @@ export function checkStatement(text: string, tables: Map<string, Table>, area: s
   const T = esc(TENANT);
   for (const r of refs) {
     const key = r.alias ?? r.table.name;
-    const direct = r.alias ? new RegExp(`\\b${esc(r.alias)}\\.tenant_id\\s*=\\s*${T}|${T}(?:::uuid)?\\s*=\\s*${esc(r.alias)}\\.tenant_id\\b`) : new RegExp(`(?<![.\\w])tenant_id\\s*=\\s*${T}|${T}(?:::uuid)?\\s*=\\s*tenant_id\\b`);
+    const direct = r.alias
+      ? new RegExp(`\\b${esc(r.alias)}\\.tenant_id\\s*=\\s*${T}|${T}(?:::uuid)?\\s*=\\s*${esc(r.alias)}\\.tenant_id\\b`)
+      : new RegExp(`(?<![.\\w])tenant_id\\s*=\\s*${T}|${T}(?:::uuid)?\\s*=\\s*tenant_id\\b`);
     if (direct.test(sqlText) || (r.insert && sqlText.includes(TENANT))) filtered.add(key);
   }
   // joined on another filtered alias's tenant_id
@@ -124,14 +138,23 @@ export function checkStatement(text: string, tables: Map<string, Table>, area: s
     changed = false;
     for (const m of sqlText.matchAll(/\b([a-z_][a-z0-9_]*)\.tenant_id\s*=\s*([a-z_][a-z0-9_]*)\.tenant_id\b/gi)) {
       const [a, b] = [m[1], m[2]];
-      if (filtered.has(a) && !filtered.has(b)) (filtered.add(b), (changed = true));
-      if (filtered.has(b) && !filtered.has(a)) (filtered.add(a), (changed = true));
+      for (const [x, y] of [
+        [a, b],
+        [b, a],
+      ])
+        if (filtered.has(x) && !filtered.has(y)) {
+          filtered.add(y);
+          changed = true;
+        }
     }
   }
   for (const r of refs) {
     if (!r.table.tenantOwned) continue;
     const key = r.alias ?? r.table.name;
-    if (!filtered.has(key)) problems.push(`${r.table.name}${r.alias ? ` (${r.alias})` : ""} is not filtered by the tenant: add ${r.alias ? `${r.alias}.` : ""}tenant_id = \${tenant}`);
+    if (!filtered.has(key))
+      problems.push(
+        `${r.table.name}${r.alias ? ` (${r.alias})` : ""} is not filtered by the tenant: add ${r.alias ? `${r.alias}.` : ""}tenant_id = \${tenant}`,
+      );
     if (area) {
       const own = AREA_SCHEMA[area] ?? "platform";
       if (r.table.schema !== own && !SHARED_SCHEMAS.has(r.table.schema) && !SHARED_TABLES.has(r.table.name))
@@ -152,14 +175,17 @@ export function checkFile(file: string, source: string, tables: Map<string, Tabl
   const problems: Problem[] = [];
   const sf = ts.createSourceFile(file, source, ts.ScriptTarget.Latest, true);
   const area = areaOf(file);
-  const at = (node: ts.Node, message: string) => problems.push({ file, line: sf.getLineAndCharacterOfPosition(node.getStart(sf)).line + 1, message });
+  const at = (node: ts.Node, message: string) =>
+    problems.push({ file, line: sf.getLineAndCharacterOfPosition(node.getStart(sf)).line + 1, message });
   const visit = (node: ts.Node) => {
     if (area && ts.isPropertyAccessExpression(node)) {
       const name = node.name.text;
       if (FORBIDDEN_IN_AREAS.includes(name)) at(node, `${name}: areas write raw SQL with src/db/sql.ts, in their query files`);
-      if (ts.isIdentifier(node.expression) && node.expression.text === "Prisma" && FORBIDDEN_PRISMA.has(name)) at(node, `Prisma.${name}: areas write raw SQL with src/db/sql.ts, in their query files`);
+      if (ts.isIdentifier(node.expression) && node.expression.text === "Prisma" && FORBIDDEN_PRISMA.has(name))
+        at(node, `Prisma.${name}: areas write raw SQL with src/db/sql.ts, in their query files`);
     }
-    if (area && ts.isIdentifier(node) && FORBIDDEN_IN_AREAS.includes(node.text) && ts.isImportSpecifier(node.parent)) at(node, `${node.text}: not for areas (src/db/sql.ts)`);
+    if (area && ts.isIdentifier(node) && FORBIDDEN_IN_AREAS.includes(node.text) && ts.isImportSpecifier(node.parent))
+      at(node, `${node.text}: not for areas (src/db/sql.ts)`);
     if (ts.isTaggedTemplateExpression(node)) {
       const tag = node.tag.getText(sf);
       const isSql = tag === "sql";
@@ -173,7 +199,11 @@ export function checkFile(file: string, source: string, tables: Map<string, Tabl
         }
       }
     }
-    if (ts.isCallExpression(node) && ts.isIdentifier(node.expression) && (node.expression.text === "lockRows" || node.expression.text === "lockRow")) {
+    if (
+      ts.isCallExpression(node) &&
+      ts.isIdentifier(node.expression) &&
+      (node.expression.text === "lockRows" || node.expression.text === "lockRow")
+    ) {
       const t = node.arguments[1];
       if (!t || !ts.isStringLiteral(t)) at(node, `${node.expression.text}: name the table as a string literal`);
       else if (!tables.get(t.text)?.tenantOwned) at(node, `${node.expression.text}: ${t.text} is not a tenant-owned table`);
@@ -205,5 +235,7 @@ if (import.meta.url === `file://${process.argv[1]}`) {
     console.error(`check-sql: ${problems.length} problem(s)`);
     process.exit(1);
   }
-  console.log(`check-sql: ${statements} raw statements, each filters every tenant-owned table by the tenant; raw SQL of the areas only in their query files`);
+  console.log(
+    `check-sql: ${statements} raw statements, each filters every tenant-owned table by the tenant; raw SQL of the areas only in their query files`,
+  );
 }

@@ -61,7 +61,13 @@ function schemaOf(operationId: string): any {
   return resolve(op.requestBody?.content?.["application/json"]?.schema);
 }
 function resolve(s: any): any {
-  if (s?.$ref) return resolve(s.$ref.split("/").slice(1).reduce((o: any, k: string) => o[k], doc));
+  if (s?.$ref)
+    return resolve(
+      s.$ref
+        .split("/")
+        .slice(1)
+        .reduce((o: any, k: string) => o[k], doc),
+    );
   // allOf of a component and extra `required`: the component's properties
   if (Array.isArray(s?.allOf)) return s.allOf.map(resolve).find((x: any) => x?.properties) ?? s;
   return s;
@@ -117,7 +123,19 @@ async function startServer(url: string, reportFile: string): Promise<Server> {
   const port = await freePort();
   const proc = spawn(process.execPath, productionServerArgs(), {
     cwd: root,
-    env: { ...process.env, DATABASE_URL: url, PORT: String(port), NODE_ENV: "production", SESSION_SECRET, PUBLIC_URL: `http://127.0.0.1:${port}`, RUN_WORKER: "true", MIGRATE_ON_START: "false", LOG_LEVEL: "warn", TRUST_PROXY: "true", EVENT_LOOP_REPORT: reportFile },
+    env: {
+      ...process.env,
+      DATABASE_URL: url,
+      PORT: String(port),
+      NODE_ENV: "production",
+      SESSION_SECRET,
+      PUBLIC_URL: `http://127.0.0.1:${port}`,
+      RUN_WORKER: "true",
+      MIGRATE_ON_START: "false",
+      LOG_LEVEL: "warn",
+      TRUST_PROXY: "true",
+      EVENT_LOOP_REPORT: reportFile,
+    },
     stdio: ["ignore", "ignore", "pipe"],
   });
   let log = "";
@@ -126,7 +144,13 @@ async function startServer(url: string, reportFile: string): Promise<Server> {
   const until = Date.now() + 90_000;
   for (;;) {
     if (proc.exitCode !== null) throw new Error(`server exited (${proc.exitCode}): ${log}`);
-    if (await fetch(`${base}/api/health`).then((r) => r.status < 500, () => false)) break;
+    if (
+      await fetch(`${base}/api/health`).then(
+        (r) => r.status < 500,
+        () => false,
+      )
+    )
+      break;
     if (Date.now() > until) throw new Error(`server not healthy in time: ${log}`);
     await new Promise((r) => setTimeout(r, 300));
   }
@@ -165,7 +189,11 @@ class Client {
   constructor(readonly base: string) {}
   async call(r: Req): Promise<{ status: number; body: any; ms: number }> {
     const t0 = performance.now();
-    const res = await fetch(`${this.base}${r.path}`, { method: r.method, headers: { ...json, cookie: this.cookie }, body: r.body === undefined ? undefined : JSON.stringify(r.body) });
+    const res = await fetch(`${this.base}${r.path}`, {
+      method: r.method,
+      headers: { ...json, cookie: this.cookie },
+      body: r.body === undefined ? undefined : JSON.stringify(r.body),
+    });
     const type = res.headers.get("content-type") ?? "";
     const body = type.includes("json") ? await res.json() : await res.arrayBuffer();
     const set = res.headers.getSetCookie()[0];
@@ -179,7 +207,8 @@ class Client {
   }
 }
 
-const pathOf = (id: string, params: Record<string, string> = {}) => (operationTable as Record<string, { path: string }>)[id].path.replace(/\{(\w+)\}/g, (_, k: string) => params[k]);
+const pathOf = (id: string, params: Record<string, string> = {}) =>
+  (operationTable as Record<string, { path: string }>)[id].path.replace(/\{(\w+)\}/g, (_, k: string) => params[k]);
 
 // ───────────────────────── the run ─────────────────────────
 
@@ -189,7 +218,10 @@ export async function runEventLoop(opts: { employees?: number; limitMs?: number;
   const payrollSyncLimit = Number(process.env.PAYROLL_SYNC_LIMIT || 1000);
   const limitMs = opts.limitMs ?? Number(process.env.EVENT_LOOP_LIMIT_MS ?? 100);
   const log = opts.log ?? ((s: string) => console.log(s));
-  const fmtLoad = () => loadavg().map((x) => x.toFixed(2)).join(", ");
+  const fmtLoad = () =>
+    loadavg()
+      .map((x) => x.toFixed(2))
+      .join(", ");
   const loadBefore = fmtLoad();
   const problems: string[] = [];
   const rows: LoopRow[] = [];
@@ -205,12 +237,22 @@ export async function runEventLoop(opts: { employees?: number; limitMs?: number;
     await c.connect();
     const api = new Client(server.base);
     const email = `owner.${process.pid}@event-loop.test`;
-    await api.must({ method: "POST", path: pathOf("signup"), body: { name: "Loop Owner", email, password: PASSWORD, company_name: "Event Loop Ltd" } });
-    const [{ tenant_id: tenantId }] = (await c.query(`SELECT m.tenant_id FROM memberships m JOIN users u ON u.id = m.user_id WHERE u.email = $1`, [email])).rows;
-    await api.must({ method: "POST", path: pathOf("updateCompanySettings"), body: { modules: ["payroll", "recruitment", "helpdesk", "assets"] } });
+    await api.must({
+      method: "POST",
+      path: pathOf("signup"),
+      body: { name: "Loop Owner", email, password: PASSWORD, company_name: "Event Loop Ltd" },
+    });
+    const [{ tenant_id: tenantId }] = (
+      await c.query(`SELECT m.tenant_id FROM memberships m JOIN users u ON u.id = m.user_id WHERE u.email = $1`, [email])
+    ).rows;
+    await api.must({
+      method: "POST",
+      path: pathOf("updateCompanySettings"),
+      body: { modules: ["payroll", "recruitment", "helpdesk", "assets"] },
+    });
 
     // employees (by SQL, as the load test does) with salary setups and WPS details
-    let t0 = Date.now();
+    const t0 = Date.now();
     await c.query(
       `INSERT INTO employees (tenant_id, employee_code, first_name, last_name, email, phone, department, designation, joining_date, gender, state, date_of_birth, labour_card_number, bank_routing_code, bank_iban)
        SELECT $1, 'EL-' || lpad(g::text, 6, '0'), 'Loop', 'Person ' || g, 'loop' || g || '@example.test', '+91' || (9000000000 + g)::text, 'Engineering', 'Engineer',
@@ -225,22 +267,37 @@ export async function runEventLoop(opts: { employees?: number; limitMs?: number;
       [tenantId],
     );
     // the owner is the first employee (for "my salary" and its PDF); sign in again so the session knows
-    await c.query(`UPDATE memberships SET employee_id = (SELECT id FROM employees WHERE tenant_id = $1 AND employee_code = 'EL-000001') WHERE tenant_id = $1`, [tenantId]);
+    await c.query(
+      `UPDATE memberships SET employee_id = (SELECT id FROM employees WHERE tenant_id = $1 AND employee_code = 'EL-000001') WHERE tenant_id = $1`,
+      [tenantId],
+    );
     await api.must({ method: "POST", path: pathOf("signIn"), body: { email, password: PASSWORD } });
     await c.query("ANALYZE");
     log(`event-loop: ${employees} employees with salary setups in ${((Date.now() - t0) / 1000).toFixed(1)} s`);
 
     // salary components: a fixed basic and formula components of the longest formula allowed
     const formulaMax = bound("createSalaryComponent", "formula");
-    await api.must({ method: "POST", path: pathOf("createSalaryComponent"), body: { name: "Basic", code: "BASIC", type: "earning", calculation: "fixed", amount: "20000.00", pf_wage: true } });
+    await api.must({
+      method: "POST",
+      path: pathOf("createSalaryComponent"),
+      body: { name: "Basic", code: "BASIC", type: "earning", calculation: "fixed", amount: "20000.00", pf_wage: true },
+    });
     const longFormula = (k: number) => {
       const head = `round(BASIC * 0.${k}0, 2)`;
       const term = " + min(BASIC, CTC) * 0";
       return head + term.repeat(Math.floor((formulaMax - head.length) / term.length));
     };
     const FORMULAS = 8;
-    const formulaCalls: Req[] = Array.from({ length: FORMULAS }, (_, k) => ({ method: "POST", path: pathOf("createSalaryComponent"), body: { name: `Allowance ${k + 1}`, code: `ALW${k + 1}`, type: "earning", calculation: "formula", formula: longFormula(k + 1) } }));
-    await api.must({ method: "POST", path: pathOf("updateWpsSettings"), body: { employer_id: "1234567890123", bank_routing_code: "802420101", currency: "AED" } });
+    const formulaCalls: Req[] = Array.from({ length: FORMULAS }, (_, k) => ({
+      method: "POST",
+      path: pathOf("createSalaryComponent"),
+      body: { name: `Allowance ${k + 1}`, code: `ALW${k + 1}`, type: "earning", calculation: "formula", formula: longFormula(k + 1) },
+    }));
+    await api.must({
+      method: "POST",
+      path: pathOf("updateWpsSettings"),
+      body: { employer_id: "1234567890123", bank_routing_code: "802420101", currency: "AED" },
+    });
 
     const idle = await loopReport(server); // resets the histogram after the set-up
     await new Promise((r) => setTimeout(r, 1000));
@@ -248,7 +305,14 @@ export async function runEventLoop(opts: { employees?: number; limitMs?: number;
     log(`event-loop: idle for 1 s: max loop delay ${idleMaxMs} ms (start-up and set-up: ${idle.max_ms} ms)`);
 
     /** One row: `sequential` requests one after the other, then `concurrent` at once; the server's histogram around them. */
-    const phase = async (operation: string, label: string, make: (i: number) => Req, sequential: number, concurrent: number, settle?: () => Promise<void>) => {
+    const phase = async (
+      operation: string,
+      label: string,
+      make: (i: number) => Req,
+      sequential: number,
+      concurrent: number,
+      settle?: () => Promise<void>,
+    ) => {
       await loopReport(server!);
       const statuses = new Map<number, number>();
       let slowest = 0;
@@ -258,7 +322,8 @@ export async function runEventLoop(opts: { employees?: number; limitMs?: number;
         const x = await api.call(r);
         statuses.set(x.status, (statuses.get(x.status) ?? 0) + 1);
         slowest = Math.max(slowest, x.ms);
-        if (r.expect ? x.status !== r.expect : x.status >= 300) unexpected.push(`${x.status} ${x.body instanceof ArrayBuffer ? "" : JSON.stringify(x.body).slice(0, 200)}`);
+        if (r.expect ? x.status !== r.expect : x.status >= 300)
+          unexpected.push(`${x.status} ${x.body instanceof ArrayBuffer ? "" : JSON.stringify(x.body).slice(0, 200)}`);
         return x;
       };
       for (let i = 0; i < sequential; i++) {
@@ -268,7 +333,8 @@ export async function runEventLoop(opts: { employees?: number; limitMs?: number;
       await Promise.all(Array.from({ length: concurrent }, (_, i) => one(sequential + i)));
       const rep = await loopReport(server!);
       const fail = rep.max_ms > limitMs || unexpected.length > 0;
-      if (rep.max_ms > limitMs) problems.push(`${operation} (${label}): the event loop was blocked for ${rep.max_ms} ms (limit ${limitMs} ms)`);
+      if (rep.max_ms > limitMs)
+        problems.push(`${operation} (${label}): the event loop was blocked for ${rep.max_ms} ms (limit ${limitMs} ms)`);
       if (unexpected.length) problems.push(`${operation} (${label}): unexpected answers: ${unexpected.slice(0, 2).join(" | ")}`);
       const row: LoopRow = {
         operation,
@@ -282,7 +348,9 @@ export async function runEventLoop(opts: { employees?: number; limitMs?: number;
         result: fail ? "FAIL" : "pass",
       };
       rows.push(row);
-      log(`event-loop: ${operation} (${label}): ${row.requests} requests, ${row.statuses}, slowest ${row.slowestMs} ms, loop max ${row.maxLoopMs} ms`);
+      log(
+        `event-loop: ${operation} (${label}): ${row.requests} requests, ${row.statuses}, slowest ${row.slowestMs} ms, loop max ${row.maxLoopMs} ms`,
+      );
       return row;
     };
     const SEQ = 3;
@@ -293,36 +361,120 @@ export async function runEventLoop(opts: { employees?: number; limitMs?: number;
     const reqMax = bound("screenResume", "job_requirements");
     const skillsMax = bound("screenResume", "required_skills", "maxItems");
     const skillLen = bound("screenResume", "required_skills.items");
-    const skills = Array.from({ length: skillsMax }, (_, i) => fill(`${["typescript", "node.js", "postgresql", "kubernetes", "leadership"][i % 5]} skill ${i} `, skillLen).trim());
+    const skills = Array.from({ length: skillsMax }, (_, i) =>
+      fill(`${["typescript", "node.js", "postgresql", "kubernetes", "leadership"][i % 5]} skill ${i} `, skillLen).trim(),
+    );
     for (const [label, resume] of Object.entries(nasty(resumeMax)))
-      await phase("screenResume", `resume ${resumeMax} chars: ${label}`, () => ({ method: "POST", path: pathOf("screenResume"), body: { resume_text: resume, job_requirements: fill(REQUIREMENTS, reqMax), required_skills: skills } }), SEQ, CONC);
-    await phase("screenResume", `requirements ${reqMax} chars: digit + spaces`, () => ({ method: "POST", path: pathOf("screenResume"), body: { resume_text: fill(PROSE, resumeMax), job_requirements: nasty(reqMax)["digit + spaces"] } }), SEQ, CONC);
+      await phase(
+        "screenResume",
+        `resume ${resumeMax} chars: ${label}`,
+        () => ({
+          method: "POST",
+          path: pathOf("screenResume"),
+          body: { resume_text: resume, job_requirements: fill(REQUIREMENTS, reqMax), required_skills: skills },
+        }),
+        SEQ,
+        CONC,
+      );
+    await phase(
+      "screenResume",
+      `requirements ${reqMax} chars: digit + spaces`,
+      () => ({
+        method: "POST",
+        path: pathOf("screenResume"),
+        body: { resume_text: fill(PROSE, resumeMax), job_requirements: nasty(reqMax)["digit + spaces"] },
+      }),
+      SEQ,
+      CONC,
+    );
 
     const jdMax = bound("generateJobDescription", "requirements");
     for (const [label, text] of Object.entries(nasty(jdMax)))
-      await phase("generateJobDescription", `requirements ${jdMax} chars: ${label}`, () => ({ method: "POST", path: pathOf("generateJobDescription"), body: { title: fill("Senior Backend Engineer ", bound("generateJobDescription", "title")).trim(), department: fill("Engineering ", bound("generateJobDescription", "department")).trim(), requirements: text, location: "Bengaluru" } }), SEQ, CONC);
+      await phase(
+        "generateJobDescription",
+        `requirements ${jdMax} chars: ${label}`,
+        () => ({
+          method: "POST",
+          path: pathOf("generateJobDescription"),
+          body: {
+            title: fill("Senior Backend Engineer ", bound("generateJobDescription", "title")).trim(),
+            department: fill("Engineering ", bound("generateJobDescription", "department")).trim(),
+            requirements: text,
+            location: "Bengaluru",
+          },
+        }),
+        SEQ,
+        CONC,
+      );
 
     const iqMax = bound("generateInterviewQuestions", "requirements");
     for (const [label, text] of Object.entries(nasty(iqMax)).slice(0, 3))
-      await phase("generateInterviewQuestions", `requirements ${iqMax} chars: ${label}`, () => ({ method: "POST", path: pathOf("generateInterviewQuestions"), body: { requirements: text, skills: skills.slice(0, bound("generateInterviewQuestions", "skills", "maxItems")), count: 30, seniority: "senior" } }), SEQ, CONC);
+      await phase(
+        "generateInterviewQuestions",
+        `requirements ${iqMax} chars: ${label}`,
+        () => ({
+          method: "POST",
+          path: pathOf("generateInterviewQuestions"),
+          body: {
+            requirements: text,
+            skills: skills.slice(0, bound("generateInterviewQuestions", "skills", "maxItems")),
+            count: 30,
+            seniority: "senior",
+          },
+        }),
+        SEQ,
+        CONC,
+      );
 
     const contentMax = bound("generateRecruitmentContent", "details");
     for (const [label, text] of Object.entries(nasty(contentMax)).slice(0, 3))
-      await phase("generateRecruitmentContent", `details ${contentMax} chars: ${label}`, () => ({ method: "POST", path: pathOf("generateRecruitmentContent"), body: { type: "linkedin_post", job_title: fill("Engineer ", 200).trim(), candidate_name: fill("Priya Sharma ", 200).trim(), details: text, tone: "friendly" } }), SEQ, CONC);
+      await phase(
+        "generateRecruitmentContent",
+        `details ${contentMax} chars: ${label}`,
+        () => ({
+          method: "POST",
+          path: pathOf("generateRecruitmentContent"),
+          body: {
+            type: "linkedin_post",
+            job_title: fill("Engineer ", 200).trim(),
+            candidate_name: fill("Priya Sharma ", 200).trim(),
+            details: text,
+            tone: "friendly",
+          },
+        }),
+        SEQ,
+        CONC,
+      );
 
     // ── letter template preview (PDF) ──
     const templateMax = bound("previewDocumentTemplatePdf", "template");
     const valueMax = (k: string) => bound("previewDocumentTemplatePdf", `values.${k}`);
-    const bigValues = { job_title: fill("Principal Engineer ", valueMax("job_title") - 1) + "x", candidate_name: fill("Priya Sharma ", valueMax("candidate_name") - 1) + "x" };
+    const bigValues = {
+      job_title: `${fill("Principal Engineer ", valueMax("job_title") - 1)}x`,
+      candidate_name: `${fill("Priya Sharma ", valueMax("candidate_name") - 1)}x`,
+    };
     const templates: Record<string, string> = {
-      "prose, blank lines, bullets": fill("Dear {{candidate_name}},\n\nWe are pleased to offer you the role of {{job_title}} at {{company_name}}.\n- Joining: {{joining_date}}\n- Salary: {{currency}} {{salary}}\n\n", templateMax),
+      "prose, blank lines, bullets": fill(
+        "Dear {{candidate_name}},\n\nWe are pleased to offer you the role of {{job_title}} at {{company_name}}.\n- Joining: {{joining_date}}\n- Salary: {{currency}} {{salary}}\n\n",
+        templateMax,
+      ),
       "fields filled with the longest values": fill("{{job_title}}", templateMax),
       "one line, no breaks": fill("word ", templateMax),
       "{{ + spaces, no }}": `{{${" ".repeat(templateMax - 3)}x`,
-      "newline + spaces runs": fill("\n      \n", templateMax - 1) + "x",
+      "newline + spaces runs": `${fill("\n      \n", templateMax - 1)}x`,
     };
     for (const [label, template] of Object.entries(templates))
-      await phase("previewDocumentTemplatePdf", `template ${templateMax} chars: ${label}`, () => ({ method: "POST", path: pathOf("previewDocumentTemplatePdf"), body: { template, values: bigValues, title: fill("Offer letter ", 200).trim() } }), SEQ, CONC);
+      await phase(
+        "previewDocumentTemplatePdf",
+        `template ${templateMax} chars: ${label}`,
+        () => ({
+          method: "POST",
+          path: pathOf("previewDocumentTemplatePdf"),
+          body: { template, values: bigValues, title: fill("Offer letter ", 200).trim() },
+        }),
+        SEQ,
+        CONC,
+      );
 
     // ── payroll: formulas, draft run calculate / recalculate / process, payslip PDF, WPS ──
     await phase("createSalaryComponent", `${FORMULAS} formulas of ${formulaMax} chars`, (i) => formulaCalls[i], FORMULAS, 0);
@@ -332,7 +484,10 @@ export async function runEventLoop(opts: { employees?: number; limitMs?: number;
     const runDone = async () => {
       const until = Date.now() + 600_000; // a hang guard
       for (;;) {
-        const { rows } = await c.query(`SELECT status, failure_reason FROM payroll_runs WHERE tenant_id = $1 AND period_year = 2026 AND period_month = 10`, [tenantId]);
+        const { rows } = await c.query(
+          `SELECT status, failure_reason FROM payroll_runs WHERE tenant_id = $1 AND period_year = 2026 AND period_month = 10`,
+          [tenantId],
+        );
         if (rows[0] && !["calculating", "processing"].includes(rows[0].status)) {
           if (rows[0].failure_reason) problems.push(`payroll run failed in the job queue: ${rows[0].failure_reason}`);
           return;
@@ -342,26 +497,90 @@ export async function runEventLoop(opts: { employees?: number; limitMs?: number;
       }
     };
     const ok202 = (r: Req): Req => ({ ...r, expect: employees > payrollSyncLimit ? 202 : undefined });
-    await phase("createPayrollRun", `calculate ${employees} employees, ${FORMULAS} long formulas`, () => ok202({ method: "POST", path: pathOf("createPayrollRun"), body: { period: "2026-10", notes: fill("note ", bound("createPayrollRun", "notes")) } }), 1, 0, runDone);
-    const [{ id: runId }] = (await c.query(`SELECT id FROM payroll_runs WHERE tenant_id = $1 AND period_year = 2026 AND period_month = 10`, [tenantId])).rows;
-    await phase("updatePayrollRun", `recalculate ${employees} employees`, () => ok202({ method: "PUT", path: pathOf("updatePayrollRun", { id: runId }), body: { notes: "recalculated" } }), 2, 0, runDone);
-    await phase("processPayrollRun", `process ${employees} employees`, () => ok202({ method: "POST", path: pathOf("processPayrollRun", { id: runId }) }), 1, 0, runDone);
-    await phase("downloadMySalarySlip", "payslip PDF", () => ({ method: "GET", path: pathOf("downloadMySalarySlip", { draftId: runId }) }), SEQ, CONC);
-    await phase("exportWpsSif", `SIF of ${employees} employees`, () => ({ method: "GET", path: pathOf("exportWpsSif", { draftId: runId }) }), SEQ, CONC);
+    await phase(
+      "createPayrollRun",
+      `calculate ${employees} employees, ${FORMULAS} long formulas`,
+      () =>
+        ok202({
+          method: "POST",
+          path: pathOf("createPayrollRun"),
+          body: { period: "2026-10", notes: fill("note ", bound("createPayrollRun", "notes")) },
+        }),
+      1,
+      0,
+      runDone,
+    );
+    const [{ id: runId }] = (
+      await c.query(`SELECT id FROM payroll_runs WHERE tenant_id = $1 AND period_year = 2026 AND period_month = 10`, [tenantId])
+    ).rows;
+    await phase(
+      "updatePayrollRun",
+      `recalculate ${employees} employees`,
+      () => ok202({ method: "PUT", path: pathOf("updatePayrollRun", { id: runId }), body: { notes: "recalculated" } }),
+      2,
+      0,
+      runDone,
+    );
+    await phase(
+      "processPayrollRun",
+      `process ${employees} employees`,
+      () => ok202({ method: "POST", path: pathOf("processPayrollRun", { id: runId }) }),
+      1,
+      0,
+      runDone,
+    );
+    await phase(
+      "downloadMySalarySlip",
+      "payslip PDF",
+      () => ({ method: "GET", path: pathOf("downloadMySalarySlip", { draftId: runId }) }),
+      SEQ,
+      CONC,
+    );
+    await phase(
+      "exportWpsSif",
+      `SIF of ${employees} employees`,
+      () => ({ method: "GET", path: pathOf("exportWpsSif", { draftId: runId }) }),
+      SEQ,
+      CONC,
+    );
 
     // ── employees: search with the longest term, attendance import of the most records ──
     const searchMax = queryBound("listEmployees", "search");
-    for (const [label, term] of Object.entries({ "longest term": fill("Loop Person ", searchMax), "spaces run": `a${" ".repeat(searchMax - 2)}b`, "%_ and digits": fill("%_9", searchMax) }))
-      await phase("listEmployees", `search ${searchMax} chars: ${label}`, () => ({ method: "GET", path: `${pathOf("listEmployees")}?search=${encodeURIComponent(term)}&limit=100` }), SEQ, CONC);
+    for (const [label, term] of Object.entries({
+      "longest term": fill("Loop Person ", searchMax),
+      "spaces run": `a${" ".repeat(searchMax - 2)}b`,
+      "%_ and digits": fill("%_9", searchMax),
+    }))
+      await phase(
+        "listEmployees",
+        `search ${searchMax} chars: ${label}`,
+        () => ({ method: "GET", path: `${pathOf("listEmployees")}?search=${encodeURIComponent(term)}&limit=100` }),
+        SEQ,
+        CONC,
+      );
     const recordsMax = bound("importAttendance", "records", "maxItems");
     // notes as long as the 1 MB body limit allows with the most records (the document allows 1 000 characters each)
     const notesMax = Math.min(bound("importAttendance", "records.items.notes"), Math.floor((1_000_000 - recordsMax * 200) / recordsMax));
-    const ids = (await c.query(`SELECT id FROM employees WHERE tenant_id = $1 ORDER BY employee_code LIMIT $2`, [tenantId, recordsMax])).rows.map((r) => r.id as string);
+    const ids = (
+      await c.query(`SELECT id FROM employees WHERE tenant_id = $1 ORDER BY employee_code LIMIT $2`, [tenantId, recordsMax])
+    ).rows.map((r) => r.id as string);
     const day = (k: number) => `2026-09-${String(1 + k).padStart(2, "0")}`;
     await phase(
       "importAttendance",
       `${recordsMax} records, notes ${notesMax} chars`,
-      (k) => ({ method: "POST", path: pathOf("importAttendance"), body: { records: Array.from({ length: recordsMax }, (_, i) => ({ employee_id: ids[i % ids.length], date: day(k), check_in: `${day(k)}T03:35:00Z`, check_out: `${day(k)}T12:40:00Z`, notes: fill("biometric ", notesMax) })) } }),
+      (k) => ({
+        method: "POST",
+        path: pathOf("importAttendance"),
+        body: {
+          records: Array.from({ length: recordsMax }, (_, i) => ({
+            employee_id: ids[i % ids.length],
+            date: day(k),
+            check_in: `${day(k)}T03:35:00Z`,
+            check_out: `${day(k)}T12:40:00Z`,
+            notes: fill("biometric ", notesMax),
+          })),
+        },
+      }),
       2,
       0,
     );
@@ -375,8 +594,28 @@ export async function runEventLoop(opts: { employees?: number; limitMs?: number;
 }
 
 export function formatEventLoop(r: LoopResult): string {
-  const head = ["operation", "case (largest inputs the document allows)", "requests", "at once", "answers", "slowest ms", "loop max ms", "loop p99 ms", "result"];
-  const body = r.rows.map((x) => [x.operation, x.case, String(x.requests), String(x.concurrent), x.statuses, String(x.slowestMs), String(x.maxLoopMs), String(x.p99LoopMs), x.result]);
+  const head = [
+    "operation",
+    "case (largest inputs the document allows)",
+    "requests",
+    "at once",
+    "answers",
+    "slowest ms",
+    "loop max ms",
+    "loop p99 ms",
+    "result",
+  ];
+  const body = r.rows.map((x) => [
+    x.operation,
+    x.case,
+    String(x.requests),
+    String(x.concurrent),
+    x.statuses,
+    String(x.slowestMs),
+    String(x.maxLoopMs),
+    String(x.p99LoopMs),
+    x.result,
+  ]);
   return [
     `Event loop: longest block of the server's loop per operation (limit ${r.limitMs} ms), ${r.employees} employees; idle loop max ${r.idleMaxMs} ms; load average ${r.loadBefore} before, ${r.loadAfter} after (2 shared cores: server, PostgreSQL and this script)`,
     table(head, body),

@@ -50,16 +50,35 @@ http
       const a = await auth(req);
       if (!a) return send(res, 401, { error: "Authentication required", status: 401, code: "unauthenticated" });
       if (url.pathname === "/session") {
-        const tenants = await pool.query(`SELECT t.id, t.name, m.role FROM memberships m JOIN tenants t ON t.id = m.tenant_id WHERE m.user_id = $1 ORDER BY t.name`, [a.userId]);
-        return send(res, 200, { data: { user: { id: a.userId, email: a.email, name: a.name, created_at: a.created_at }, tenants: tenants.rows, active_tenant_id: a.tenantId, role: a.role, modules: a.modules }, message: "OK" });
+        const tenants = await pool.query(
+          `SELECT t.id, t.name, m.role FROM memberships m JOIN tenants t ON t.id = m.tenant_id WHERE m.user_id = $1 ORDER BY t.name`,
+          [a.userId],
+        );
+        return send(res, 200, {
+          data: {
+            user: { id: a.userId, email: a.email, name: a.name, created_at: a.created_at },
+            tenants: tenants.rows,
+            active_tenant_id: a.tenantId,
+            role: a.role,
+            modules: a.modules,
+          },
+          message: "OK",
+        });
       }
       if (url.pathname === "/employees") {
         const page = Math.max(1, Number(url.searchParams.get("page") ?? 1));
         const [rows, total] = await Promise.all([
-          pool.query(`SELECT id, employee_code, first_name, last_name, email, department, designation, status FROM employees WHERE tenant_id = $1 AND deleted_at IS NULL ORDER BY employee_code LIMIT 20 OFFSET $2`, [a.tenantId, (page - 1) * 20]),
+          pool.query(
+            `SELECT id, employee_code, first_name, last_name, email, department, designation, status FROM employees WHERE tenant_id = $1 AND deleted_at IS NULL ORDER BY employee_code LIMIT 20 OFFSET $2`,
+            [a.tenantId, (page - 1) * 20],
+          ),
           pool.query(`SELECT count(*)::int AS n FROM employees WHERE tenant_id = $1 AND deleted_at IS NULL`, [a.tenantId]),
         ]);
-        return send(res, 200, { data: rows.rows, message: "OK", pagination: { page, limit: 20, total: total.rows[0].n, total_pages: Math.ceil(total.rows[0].n / 20) } });
+        return send(res, 200, {
+          data: rows.rows,
+          message: "OK",
+          pagination: { page, limit: 20, total: total.rows[0].n, total_pages: Math.ceil(total.rows[0].n / 20) },
+        });
       }
       send(res, 404, { error: "Not found", status: 404, code: "not_found" });
     } catch (err) {

@@ -35,12 +35,7 @@ import { createRequire } from "node:module";
 import path from "node:path";
 import { pathToFileURL } from "node:url";
 import { PrismaPg } from "@prisma/adapter-pg";
-import {
-  ColumnTypeEnum,
-  type SqlQuery,
-  type SqlResultSet,
-  bindMigrationAwareSqlAdapterFactory,
-} from "@prisma/driver-adapter-utils";
+import { ColumnTypeEnum, type SqlQuery, type SqlResultSet, bindMigrationAwareSqlAdapterFactory } from "@prisma/driver-adapter-utils";
 import type { MigrationList, SchemaEngine, SchemaFilter } from "@prisma/schema-engine-wasm/schema_engine_bg";
 import pg from "pg";
 import { MIGRATIONS_DIR, deployMigrations, migrationStatus, readMigrations } from "../src/db/migrations.ts";
@@ -146,9 +141,7 @@ async function dropShadowDatabase(name: string): Promise<void> {
 
 async function dropAllShadowDatabases(): Promise<void> {
   for (const name of [...shadowDatabases.keys()]) {
-    await dropShadowDatabase(name).catch((e: Error) =>
-      console.error(`could not drop shadow database ${name}: ${e.message}`),
-    );
+    await dropShadowDatabase(name).catch((e: Error) => console.error(`could not drop shadow database ${name}: ${e.message}`));
   }
 }
 
@@ -208,8 +201,7 @@ const baseQuery = pg.Client.prototype.query as unknown as QueryFn;
   const last = args.length - 1;
   const cb = args[last];
   if (typeof cb === "function") {
-    args[last] = (err: unknown, res: unknown) =>
-      (cb as (e: unknown, r: unknown) => unknown)(err, err ? res : charAsText(res));
+    args[last] = (err: unknown, res: unknown) => (cb as (e: unknown, r: unknown) => unknown)(err, err ? res : charAsText(res));
     return baseQuery.apply(this, args);
   }
   const ret = baseQuery.apply(this, args) as { then?: unknown } | undefined;
@@ -295,7 +287,8 @@ class MigrateAdapterFactory extends PrismaPg {
     let disposed: Promise<void> | undefined;
     adapter.dispose = () => {
       this.adapters.delete(adapter);
-      return (disposed ??= dispose());
+      disposed ??= dispose();
+      return disposed;
     };
   }
 
@@ -431,9 +424,7 @@ async function cmdStatus(url: string): Promise<number> {
   const total = (await readMigrations(MIGRATIONS_DIR)).length;
   console.log(`${total} migration(s) in ${path.relative(process.cwd(), MIGRATIONS_DIR) || "."}`);
   for (const n of s.applied) {
-    const tags = [s.modified.includes(n) && "MODIFIED since applied", s.missing.includes(n) && "not in folder"]
-      .filter(Boolean)
-      .join(", ");
+    const tags = [s.modified.includes(n) && "MODIFIED since applied", s.missing.includes(n) && "not in folder"].filter(Boolean).join(", ");
     console.log(`  applied  ${n}${tags ? `  (${tags})` : ""}`);
   }
   for (const n of s.failed) console.log(`  FAILED   ${n}`);
@@ -474,7 +465,7 @@ function warningsHeader(warnings: string[], unexecutable: string[]): string {
   for (const w of warnings) lines.push(`  - ${w}`);
   for (const u of unexecutable) lines.push(`  - ${u}`);
   lines.push("", "*/");
-  return lines.join("\n") + "\n";
+  return `${lines.join("\n")}\n`;
 }
 
 async function cmdDev(url: string, params: PgParams, name: string | undefined, createOnly: boolean): Promise<number> {

@@ -43,23 +43,41 @@ function readMix(users: SeedUser[], employeeIds: Map<string, string[]>): () => T
   const routes: { weight: number; when: boolean; make: () => Target }[] = [
     { weight: 3, when: true, make: () => ({ path: "/api/auth/session", cookie: rnd(users).cookie! }) },
     { weight: 2, when: true, make: () => ({ path: "/api/configuration/company-settings", cookie: rnd(users).cookie! }) },
-    { weight: 2, when: true, make: () => ({ path: `/api/notifications?page=${1 + Math.floor(Math.random() * 2)}&limit=10`, cookie: rnd(users).cookie! }) },
+    {
+      weight: 2,
+      when: true,
+      make: () => ({ path: `/api/notifications?page=${1 + Math.floor(Math.random() * 2)}&limit=10`, cookie: rnd(users).cookie! }),
+    },
     { weight: 1, when: true, make: () => ({ path: "/api/configuration/members", cookie: rnd(staff).cookie! }) },
-    { weight: 2, when: has("listEmployees"), make: () => ({ path: `${pathOf("listEmployees")}?page=${1 + Math.floor(Math.random() * 100)}&limit=20`, cookie: rnd(staff).cookie! }) },
     {
       weight: 2,
       when: has("listEmployees"),
-      make: () => ({ path: `${pathOf("listEmployees")}?search=${encodeURIComponent(rnd(["Aarav", "Iyer", "EMP-0042", "emp1234", "+9190000", "Layla Haddad", "sneha"]))}&limit=20`, cookie: rnd(staff).cookie! }),
+      make: () => ({ path: `${pathOf("listEmployees")}?page=${1 + Math.floor(Math.random() * 100)}&limit=20`, cookie: rnd(staff).cookie! }),
+    },
+    {
+      weight: 2,
+      when: has("listEmployees"),
+      make: () => ({
+        path: `${pathOf("listEmployees")}?search=${encodeURIComponent(rnd(["Aarav", "Iyer", "EMP-0042", "emp1234", "+9190000", "Layla Haddad", "sneha"]))}&limit=20`,
+        cookie: rnd(staff).cookie!,
+      }),
     },
     {
       weight: 2,
       when: has("getEmployee"),
       make: () => {
         const u = rnd(staff);
-        return { path: pathOf("getEmployee").replace(/\{[^}]+\}/, rnd(employeeIds.get(u.tenantId) ?? ["00000000-0000-4000-8000-000000000000"])), cookie: u.cookie! };
+        return {
+          path: pathOf("getEmployee").replace(/\{[^}]+\}/, rnd(employeeIds.get(u.tenantId) ?? ["00000000-0000-4000-8000-000000000000"])),
+          cookie: u.cookie!,
+        };
       },
     },
-    { weight: 1, when: has("listLeaveRequests"), make: () => ({ path: `${pathOf("listLeaveRequests")}?limit=20`, cookie: rnd(managers).cookie! }) },
+    {
+      weight: 1,
+      when: has("listLeaveRequests"),
+      make: () => ({ path: `${pathOf("listLeaveRequests")}?limit=20`, cookie: rnd(managers).cookie! }),
+    },
   ];
   const bag = routes.filter((r) => r.when).flatMap((r) => Array(r.weight).fill(r.make) as (() => Target)[]);
   return () => rnd(bag)();
@@ -85,7 +103,17 @@ interface Tally {
 }
 
 function newTally(): Tally {
-  return { sent: 0, statuses: {}, retryAfter503: 0, okLatencies: [], refusedLatencies: [], errors: 0, timeouts: 0, sockets: 0, firstProblems: [] };
+  return {
+    sent: 0,
+    statuses: {},
+    retryAfter503: 0,
+    okLatencies: [],
+    refusedLatencies: [],
+    errors: 0,
+    timeouts: 0,
+    sockets: 0,
+    firstProblems: [],
+  };
 }
 
 /** One GET; resolves when answered (or failed), recording into `tally`. */
@@ -93,23 +121,27 @@ function fire(agent: http.Agent, base: URL, target: Target, tally: Tally): Promi
   tally.sent++;
   const t0 = performance.now();
   return new Promise((resolve) => {
-    const req = http.request({ agent, host: base.hostname, port: base.port, path: target.path, headers: { cookie: target.cookie } }, (res) => {
-      const chunks: Buffer[] = [];
-      res.on("data", (c) => chunks.length < 4 && chunks.push(c));
-      res.on("end", () => {
-        const ms = performance.now() - t0;
-        const s = res.statusCode ?? 0;
-        tally.statuses[s] = (tally.statuses[s] ?? 0) + 1;
-        if (s >= 200 && s < 300) tally.okLatencies.push(ms);
-        else if (s === 503) {
-          tally.refusedLatencies.push(ms);
-          if (/^[1-9]\d*$/.test(String(res.headers["retry-after"] ?? ""))) tally.retryAfter503++;
-          else if (tally.firstProblems.length < 3) tally.firstProblems.push(`503 without Retry-After on ${target.path}`);
-        }
-        if (s >= 500 && s !== 503 && tally.firstProblems.length < 3) tally.firstProblems.push(`${s} on ${target.path}: ${Buffer.concat(chunks).toString().slice(0, 200)}`);
-        resolve();
-      });
-    });
+    const req = http.request(
+      { agent, host: base.hostname, port: base.port, path: target.path, headers: { cookie: target.cookie } },
+      (res) => {
+        const chunks: Buffer[] = [];
+        res.on("data", (c) => chunks.length < 4 && chunks.push(c));
+        res.on("end", () => {
+          const ms = performance.now() - t0;
+          const s = res.statusCode ?? 0;
+          tally.statuses[s] = (tally.statuses[s] ?? 0) + 1;
+          if (s >= 200 && s < 300) tally.okLatencies.push(ms);
+          else if (s === 503) {
+            tally.refusedLatencies.push(ms);
+            if (/^[1-9]\d*$/.test(String(res.headers["retry-after"] ?? ""))) tally.retryAfter503++;
+            else if (tally.firstProblems.length < 3) tally.firstProblems.push(`503 without Retry-After on ${target.path}`);
+          }
+          if (s >= 500 && s !== 503 && tally.firstProblems.length < 3)
+            tally.firstProblems.push(`${s} on ${target.path}: ${Buffer.concat(chunks).toString().slice(0, 200)}`);
+          resolve();
+        });
+      },
+    );
     req.once("socket", (sock) => {
       if (!(sock as unknown as { __counted?: boolean }).__counted) {
         (sock as unknown as { __counted?: boolean }).__counted = true;
@@ -254,16 +286,34 @@ interface Prepared {
 }
 
 /** Starts the server with `env`, measures, stops it. */
-async function measure(db: Prepared, env: Record<string, string>, opts: { probeSeconds: number; seconds: number; factor: number; log: (s: string) => void }): Promise<OverloadRun> {
+async function measure(
+  db: Prepared,
+  env: Record<string, string>,
+  opts: { probeSeconds: number; seconds: number; factor: number; log: (s: string) => void },
+): Promise<OverloadRun> {
   const problems: string[] = [];
   const settings = effectiveSettings(env);
-  const serverEnv = { DATABASE_URL: db.url, NODE_ENV: "production", SESSION_SECRET, RUN_WORKER: "false", MIGRATE_ON_START: "false", LOG_LEVEL: "warn", TRUST_PROXY: "true", PUBLIC_URL: "http://127.0.0.1", ...settings };
+  const serverEnv = {
+    DATABASE_URL: db.url,
+    NODE_ENV: "production",
+    SESSION_SECRET,
+    RUN_WORKER: "false",
+    MIGRATE_ON_START: "false",
+    LOG_LEVEL: "warn",
+    TRUST_PROXY: "true",
+    PUBLIC_URL: "http://127.0.0.1",
+    ...settings,
+  };
   const api = await startProcess(productionServerArgs(), serverEnv, "/api/health");
   try {
     const base = new URL(api.base);
     if (!db.users[0].cookie) {
       for (const user of db.users) {
-        const r = await fetch(`${api.base}/api/auth/sign-in`, { method: "POST", headers: { "content-type": "application/json", "x-forwarded-proto": "https" }, body: JSON.stringify({ email: user.email, password: PASSWORD }) });
+        const r = await fetch(`${api.base}/api/auth/sign-in`, {
+          method: "POST",
+          headers: { "content-type": "application/json", "x-forwarded-proto": "https" },
+          body: JSON.stringify({ email: user.email, password: PASSWORD }),
+        });
         if (r.status !== 200) throw new Error(`sign-in of ${user.email}: ${r.status}`);
         user.cookie = r.headers.getSetCookie()[0].split(";")[0];
       }
@@ -276,10 +326,15 @@ async function measure(db: Prepared, env: Record<string, string>, opts: { probeS
     const probeOk = probe.okLatencies.sort((a, b) => a - b);
     const rps = probeOk.length / probe.seconds;
     const probeNon2xx = probe.sent - probeOk.length;
-    if (probeNon2xx) problems.push(`sustainable-rate probe: ${probeNon2xx} non-2xx (${JSON.stringify(probe.statuses)}) ${probe.firstProblems.join(" | ")}`);
+    if (probeNon2xx)
+      problems.push(
+        `sustainable-rate probe: ${probeNon2xx} non-2xx (${JSON.stringify(probe.statuses)}) ${probe.firstProblems.join(" | ")}`,
+      );
 
     const targetRps = Math.round(rps * opts.factor);
-    opts.log(`overload: sustainable ${Math.round(rps)} req/s (p99 ${round(percentile(probeOk, 99))} ms); now ${targetRps} req/s open-loop for ${opts.seconds} s`);
+    opts.log(
+      `overload: sustainable ${Math.round(rps)} req/s (p99 ${round(percentile(probeOk, 99))} ms); now ${targetRps} req/s open-loop for ${opts.seconds} s`,
+    );
     const loadBefore = loadavg().map(round);
     const health = healthProbe(base);
     const over = await openLoop(base, next, targetRps, opts.seconds, num("OVERLOAD_CONNECTIONS", 256));
@@ -288,15 +343,21 @@ async function measure(db: Prepared, env: Record<string, string>, opts: { probeS
     const ok = over.okLatencies.sort((a, b) => a - b);
     const refused = over.refusedLatencies.sort((a, b) => a - b);
     const n503 = over.statuses["503"] ?? 0;
-    const n500 = Object.entries(over.statuses).filter(([s]) => Number(s) >= 500 && s !== "503").reduce((n, [, c]) => n + c, 0);
+    const n500 = Object.entries(over.statuses)
+      .filter(([s]) => Number(s) >= 500 && s !== "503")
+      .reduce((n, [, c]) => n + c, 0);
     if (n500) problems.push(`${n500} responses 5xx other than 503 under overload: ${over.firstProblems.join(" | ")}`);
     if (over.retryAfter503 !== n503) problems.push(`${n503 - over.retryAfter503} of ${n503} 503s without Retry-After`);
-    if (over.timeouts || over.errors) problems.push(`${over.timeouts} requests unanswered in 30 s, ${over.errors} socket errors: ${over.firstProblems.join(" | ")}`);
+    if (over.timeouts || over.errors)
+      problems.push(`${over.timeouts} requests unanswered in 30 s, ${over.errors} socket errors: ${over.firstProblems.join(" | ")}`);
     const other = Object.entries(over.statuses).filter(([s]) => !(Number(s) >= 200 && Number(s) < 300) && s !== "503");
     if (other.length) problems.push(`unexpected statuses under overload: ${JSON.stringify(Object.fromEntries(other))}`);
-    const healthNon200 = Object.entries(h.statuses).filter(([s]) => s !== "200").reduce((n, [, c]) => n + c, 0);
+    const healthNon200 = Object.entries(h.statuses)
+      .filter(([s]) => s !== "200")
+      .reduce((n, [, c]) => n + c, 0);
     if (healthNon200) problems.push(`health answered ${JSON.stringify(h.statuses)} during the overload`);
-    if (percentile(h.latencies, 99) > 1000) problems.push(`health p99 ${round(percentile(h.latencies, 99))} ms during the overload (limit 1000 ms)`);
+    if (percentile(h.latencies, 99) > 1000)
+      problems.push(`health p99 ${round(percentile(h.latencies, 99))} ms during the overload (limit 1000 ms)`);
 
     await new Promise((r) => setTimeout(r, 3000));
     const rec = await closedLoop(base, next, 8, 5);
@@ -321,7 +382,13 @@ async function measure(db: Prepared, env: Record<string, string>, opts: { probeS
         errors: over.errors,
         connections: over.sockets,
       },
-      health: { checks: h.latencies.length, p50: round(percentile(h.latencies, 50)), p99: round(percentile(h.latencies, 99)), max: round(h.latencies.at(-1) ?? NaN), statuses: h.statuses },
+      health: {
+        checks: h.latencies.length,
+        p50: round(percentile(h.latencies, 50)),
+        p99: round(percentile(h.latencies, 99)),
+        max: round(h.latencies.at(-1) ?? NaN),
+        statuses: h.statuses,
+      },
       recovery: { requests: rec.sent, non2xx: recNon2xx },
       loadBefore,
       loadAfter,
@@ -343,7 +410,11 @@ async function withDatabase<T>(employees: number, tenants: number, log: (s: stri
     const employeeIds = new Map<string, string[]>();
     const c = new pg.Client({ connectionString: url });
     await c.connect();
-    for (const tid of new Set(users.map((x) => x.tenantId))) employeeIds.set(tid, (await c.query(`SELECT id FROM employees WHERE tenant_id = $1 ORDER BY random() LIMIT 500`, [tid])).rows.map((r) => r.id));
+    for (const tid of new Set(users.map((x) => x.tenantId)))
+      employeeIds.set(
+        tid,
+        (await c.query(`SELECT id FROM employees WHERE tenant_id = $1 ORDER BY random() LIMIT 500`, [tid])).rows.map((r) => r.id),
+      );
     await c.end();
     log(`overload: seeded ${tenants} tenants, ${users.length} users, ${employees} employees in ${((Date.now() - t0) / 1000).toFixed(1)} s`);
     return await fn({ url, users, employeeIds });
@@ -355,7 +426,12 @@ async function withDatabase<T>(employees: number, tenants: number, log: (s: stri
 export async function runOverload(opts: { env?: Record<string, string>; log?: (s: string) => void } = {}): Promise<OverloadRun> {
   const log = opts.log ?? ((s: string) => console.log(s));
   return withDatabase(num("OVERLOAD_EMPLOYEES", 20_000), num("OVERLOAD_TENANTS", 5), log, (db) =>
-    measure(db, opts.env ?? {}, { probeSeconds: num("OVERLOAD_PROBE_SECONDS", 10), seconds: num("OVERLOAD_SECONDS", 25), factor: num("OVERLOAD_FACTOR", 3), log }),
+    measure(db, opts.env ?? {}, {
+      probeSeconds: num("OVERLOAD_PROBE_SECONDS", 10),
+      seconds: num("OVERLOAD_SECONDS", 25),
+      factor: num("OVERLOAD_FACTOR", 3),
+      log,
+    }),
   );
 }
 
@@ -368,16 +444,37 @@ const fmtStatuses = (s: Record<string, number>) =>
 export function formatOverload(r: OverloadRun): string {
   const o = r.overload;
   const rows: [string, string][] = [
-    ["settings", Object.entries(r.settings).map(([k, v]) => `${k}=${v}`).join(" ")],
-    ["sustainable rate (32 clients, closed loop)", `${r.sustainable.rps} req/s, p50 ${r.sustainable.p50} ms, p99 ${r.sustainable.p99} ms, non-2xx ${r.sustainable.non2xx}`],
-    [`overload (open loop, ${o.seconds} s)`, `${o.targetRps} req/s offered (${(o.targetRps / r.sustainable.rps).toFixed(1)}×), ${o.sent} sent`],
+    [
+      "settings",
+      Object.entries(r.settings)
+        .map(([k, v]) => `${k}=${v}`)
+        .join(" "),
+    ],
+    [
+      "sustainable rate (32 clients, closed loop)",
+      `${r.sustainable.rps} req/s, p50 ${r.sustainable.p50} ms, p99 ${r.sustainable.p99} ms, non-2xx ${r.sustainable.non2xx}`,
+    ],
+    [
+      `overload (open loop, ${o.seconds} s)`,
+      `${o.targetRps} req/s offered (${(o.targetRps / r.sustainable.rps).toFixed(1)}×), ${o.sent} sent`,
+    ],
     ["statuses", fmtStatuses(o.statuses)],
-    ["500s", String(Object.entries(o.statuses).filter(([s]) => Number(s) >= 500 && s !== "503").reduce((n, [, c]) => n + c, 0))],
+    [
+      "500s",
+      String(
+        Object.entries(o.statuses)
+          .filter(([s]) => Number(s) >= 500 && s !== "503")
+          .reduce((n, [, c]) => n + c, 0),
+      ),
+    ],
     ["503 share / with Retry-After", `${(o.share503 * 100).toFixed(1)} % / ${(o.retryAfterShare * 100).toFixed(1)} %`],
     ["goodput (2xx)", `${o.goodputRps} req/s, p50 ${o.okP50} ms, p99 ${o.okP99} ms`],
     ["503 latency p99", `${o.refusedP99} ms`],
     ["unanswered (30 s) / socket errors / connections opened", `${o.timeouts} / ${o.errors} / ${o.connections}`],
-    ["health during overload", `${r.health.checks} checks, p50 ${r.health.p50} ms, p99 ${r.health.p99} ms, max ${r.health.max} ms, ${fmtStatuses(r.health.statuses)}`],
+    [
+      "health during overload",
+      `${r.health.checks} checks, p50 ${r.health.p50} ms, p99 ${r.health.p99} ms, max ${r.health.max} ms, ${fmtStatuses(r.health.statuses)}`,
+    ],
     ["recovery (8 clients, 5 s)", `${r.recovery.requests} requests, ${r.recovery.non2xx} non-2xx`],
     ["load average (1/5/15 min)", `before ${r.loadBefore.join(" ")}, after ${r.loadAfter.join(" ")}`],
   ];
@@ -390,7 +487,11 @@ async function sweep(spec: string) {
   const runs: OverloadRun[] = [];
   await withDatabase(num("OVERLOAD_EMPLOYEES", 20_000), num("OVERLOAD_TENANTS", 5), log, async (db) => {
     for (const v of values.split(",")) {
-      const r = await measure(db, { [name]: v }, { probeSeconds: num("OVERLOAD_PROBE_SECONDS", 10), seconds: num("OVERLOAD_SECONDS", 15), factor: num("OVERLOAD_FACTOR", 3), log });
+      const r = await measure(
+        db,
+        { [name]: v },
+        { probeSeconds: num("OVERLOAD_PROBE_SECONDS", 10), seconds: num("OVERLOAD_SECONDS", 15), factor: num("OVERLOAD_FACTOR", 3), log },
+      );
       runs.push(r);
       for (const p of r.problems) log(`  problem: ${p}`);
     }
@@ -405,7 +506,11 @@ async function sweep(spec: string) {
         String(r.overload.goodputRps),
         String(r.overload.okP99),
         (r.overload.share503 * 100).toFixed(1),
-        String(Object.entries(r.overload.statuses).filter(([s]) => Number(s) >= 500 && s !== "503").reduce((n, [, c]) => n + c, 0)),
+        String(
+          Object.entries(r.overload.statuses)
+            .filter(([s]) => Number(s) >= 500 && s !== "503")
+            .reduce((n, [, c]) => n + c, 0),
+        ),
         String(r.health.p99),
         r.loadAfter.join(" "),
       ]),

@@ -7,8 +7,50 @@ import { deployMigrations } from "../src/db/migrations.ts";
 export const DEMO_EMAIL = "demo.owner@hrms.local";
 export const DEMO_PASSWORD = "demo-password-2026";
 
-const FIRST = ["Aarav", "Priya", "Rohan", "Ananya", "Vikram", "Meera", "Arjun", "Kavya", "Siddharth", "Ishita", "Karthik", "Divya", "Farhan", "Neha", "Rahul", "Sneha", "Aditya", "Pooja", "Omar", "Fatima", "Yusuf", "Aisha", "Rajesh", "Lakshmi", "Manoj"];
-const LAST = ["Sharma", "Iyer", "Reddy", "Nair", "Patel", "Menon", "Gupta", "Rao", "Khan", "Das", "Singh", "Joshi", "Kulkarni", "Pillai", "Al Mansoori"];
+const FIRST = [
+  "Aarav",
+  "Priya",
+  "Rohan",
+  "Ananya",
+  "Vikram",
+  "Meera",
+  "Arjun",
+  "Kavya",
+  "Siddharth",
+  "Ishita",
+  "Karthik",
+  "Divya",
+  "Farhan",
+  "Neha",
+  "Rahul",
+  "Sneha",
+  "Aditya",
+  "Pooja",
+  "Omar",
+  "Fatima",
+  "Yusuf",
+  "Aisha",
+  "Rajesh",
+  "Lakshmi",
+  "Manoj",
+];
+const LAST = [
+  "Sharma",
+  "Iyer",
+  "Reddy",
+  "Nair",
+  "Patel",
+  "Menon",
+  "Gupta",
+  "Rao",
+  "Khan",
+  "Das",
+  "Singh",
+  "Joshi",
+  "Kulkarni",
+  "Pillai",
+  "Al Mansoori",
+];
 const DEPARTMENTS: [string, string[]][] = [
   ["Engineering", ["Software Engineer", "Senior Software Engineer", "Engineering Manager"]],
   ["Sales", ["Account Executive", "Sales Manager"]],
@@ -29,8 +71,17 @@ async function main() {
       return;
     }
     await db.query("BEGIN");
-    const user = (await db.query("INSERT INTO users (email, name, password_hash) VALUES ($1, 'Devika Owner', $2) RETURNING id", [DEMO_EMAIL, await hashPassword(DEMO_PASSWORD)])).rows[0];
-    const tenant = (await db.query("INSERT INTO tenants (name, legal_name, currency, timezone, address) VALUES ('Acme India', 'Acme India Private Limited', 'INR', 'Asia/Kolkata', '4th Floor, Prestige Tech Park, Bengaluru 560103') RETURNING id")).rows[0];
+    const user = (
+      await db.query("INSERT INTO users (email, name, password_hash) VALUES ($1, 'Devika Owner', $2) RETURNING id", [
+        DEMO_EMAIL,
+        await hashPassword(DEMO_PASSWORD),
+      ])
+    ).rows[0];
+    const tenant = (
+      await db.query(
+        "INSERT INTO tenants (name, legal_name, currency, timezone, address) VALUES ('Acme India', 'Acme India Private Limited', 'INR', 'Asia/Kolkata', '4th Floor, Prestige Tech Park, Bengaluru 560103') RETURNING id",
+      )
+    ).rows[0];
     await db.query("INSERT INTO memberships (tenant_id, user_id, role) VALUES ($1, $2, 'owner')", [tenant.id, user.id]);
     let n = 0;
     const managers: Record<string, string> = {};
@@ -46,13 +97,30 @@ async function main() {
           await db.query(
             `INSERT INTO employees (tenant_id, employee_code, first_name, last_name, email, phone, department, designation, joining_date, date_of_birth, gender, employment_type, status, reports_to, state, bank_name, bank_account_number, bank_ifsc)
              VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9, $10, $11, 'full_time', 'active', $12, 'Karnataka', 'HDFC Bank', $13, 'HDFC0001234') RETURNING id`,
-            [tenant.id, `EMP-${String(n).padStart(5, "0")}`, first, last, `${first}.${last}.${n}`.toLowerCase().replace(/\s+/g, "") + "@acme.example", `+91 98${String(45000000 + n * 7919).slice(0, 8)}`, dept, title, joined, dob, n % 2 ? "male" : "female", i === 0 ? null : managers[dept], `5010${String(10000000 + n * 104729).slice(0, 8)}`],
+            [
+              tenant.id,
+              `EMP-${String(n).padStart(5, "0")}`,
+              first,
+              last,
+              `${`${first}.${last}.${n}`.toLowerCase().replace(/\s+/g, "")}@acme.example`,
+              `+91 98${String(45000000 + n * 7919).slice(0, 8)}`,
+              dept,
+              title,
+              joined,
+              dob,
+              n % 2 ? "male" : "female",
+              i === 0 ? null : managers[dept],
+              `5010${String(10000000 + n * 104729).slice(0, 8)}`,
+            ],
           )
         ).rows[0];
         if (i === 0) managers[dept] = row.id;
       }
     }
-    await db.query("INSERT INTO audit_logs (tenant_id, actor_user_id, actor_email, action, entity_type, entity_id) VALUES ($1, $2, $3, 'tenant.created', 'tenant', $1)", [tenant.id, user.id, DEMO_EMAIL]);
+    await db.query(
+      "INSERT INTO audit_logs (tenant_id, actor_user_id, actor_email, action, entity_type, entity_id) VALUES ($1, $2, $3, 'tenant.created', 'tenant', $1)",
+      [tenant.id, user.id, DEMO_EMAIL],
+    );
     await db.query("COMMIT");
     console.log(`Seeded demo tenant "Acme India" with ${n} employees. Sign in with ${DEMO_EMAIL} / ${DEMO_PASSWORD}`);
   } catch (err) {

@@ -31,7 +31,12 @@ interface Way {
   env?: Record<string, string>;
 }
 const WAYS: Way[] = [
-  { name: `MALLOC_ARENA_MAX=2 node ${productionNodeFlags().join(" ")} dist/main.js (recommended)`, command: process.execPath, args: [...productionNodeFlags(), "dist/main.js"], env: PRODUCTION_ENV },
+  {
+    name: `MALLOC_ARENA_MAX=2 node ${productionNodeFlags().join(" ")} dist/main.js (recommended)`,
+    command: process.execPath,
+    args: [...productionNodeFlags(), "dist/main.js"],
+    env: PRODUCTION_ENV,
+  },
   { name: "node --enable-source-maps dist/main.js", command: process.execPath, args: ["--enable-source-maps", "dist/main.js"] },
   { name: "node dist/main.js (no source maps)", command: process.execPath, args: ["dist/main.js"] },
   { name: "npm start", command: "npm", args: ["start", "--silent"] },
@@ -120,8 +125,15 @@ async function once(way: Way, databaseUrl: string): Promise<Sample> {
   process.kill(-proc.pid!, "SIGTERM");
   await exited;
   // the server itself may outlive its parent briefly (npm, tsx): wait for the group to be gone
-  for (let i = 0; i < 100 && pids.some((p) => existsSync(`/proc/${p}`) && !readFileSync(`/proc/${p}/stat`, "utf8").includes(") Z ")); i++) await new Promise((r) => setTimeout(r, 50));
-  return { ms, rssKb: rss, hwmKb: hwm, treeKb: parts.reduce((a, p) => a + p.rss, 0), tree: parts.map((p) => `${p.name} ${Math.round(p.rss / 1024)}`).join(" + ") };
+  for (let i = 0; i < 100 && pids.some((p) => existsSync(`/proc/${p}`) && !readFileSync(`/proc/${p}/stat`, "utf8").includes(") Z ")); i++)
+    await new Promise((r) => setTimeout(r, 50));
+  return {
+    ms,
+    rssKb: rss,
+    hwmKb: hwm,
+    treeKb: parts.reduce((a, p) => a + p.rss, 0),
+    tree: parts.map((p) => `${p.name} ${Math.round(p.rss / 1024)}`).join(" + "),
+  };
 }
 
 const median = (xs: number[]) => [...xs].sort((a, b) => a - b)[Math.floor(xs.length / 2)];
@@ -143,7 +155,15 @@ async function main() {
     const rows = WAYS.map((w) => {
       const s = samples.get(w.name)!;
       const last = s[s.length - 1];
-      return [w.name, `${Math.round(median(s.map((x) => x.ms)))} ms`, `${Math.round(first.get(w.name)!)} ms`, mb(median(s.map((x) => x.rssKb))), mb(median(s.map((x) => x.hwmKb))), mb(median(s.map((x) => x.treeKb))), last.tree];
+      return [
+        w.name,
+        `${Math.round(median(s.map((x) => x.ms)))} ms`,
+        `${Math.round(first.get(w.name)!)} ms`,
+        mb(median(s.map((x) => x.rssKb))),
+        mb(median(s.map((x) => x.hwmKb))),
+        mb(median(s.map((x) => x.treeKb))),
+        last.tree,
+      ];
     });
     const head = ["way of starting", "to listening", "warm-up run", "server VmRSS", "server VmHWM", "tree RSS", "tree (MB)"];
     const widths = head.map((h, i) => Math.max(h.length, ...rows.map((r) => r[i].length)));

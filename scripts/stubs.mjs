@@ -7,7 +7,12 @@ import path from "node:path";
 
 const root = path.resolve(import.meta.dirname, "..");
 const registry = readFileSync(path.join(root, "generated", "registry.ts"), "utf8");
-const ops = [...registry.matchAll(/^  (\w+): \{ method: "(\w+)", path: "([^"]+)", area: "([^"]+)"/gm)].map((m) => ({ id: m[1], method: m[2], path: m[3], area: m[4] }));
+const ops = [...registry.matchAll(/^ {2}(\w+): \{ method: "(\w+)", path: "([^"]+)", area: "([^"]+)"/gm)].map((m) => ({
+  id: m[1],
+  method: m[2],
+  path: m[3],
+  area: m[4],
+}));
 const areas = [...new Set(ops.map((o) => o.area))];
 let written = 0;
 for (const area of areas) {
@@ -15,7 +20,10 @@ for (const area of areas) {
   mkdirSync(dir, { recursive: true });
   const handlersFile = path.join(dir, "handlers.ts");
   if (!existsSync(handlersFile))
-    writeFileSync(handlersFile, `import type { AreaHandlers } from "../../http/types.ts";\n\nexport const handlers = {} satisfies Partial<AreaHandlers<"${area}">>;\n`);
+    writeFileSync(
+      handlersFile,
+      `import type { AreaHandlers } from "../../http/types.ts";\n\nexport const handlers = {} satisfies Partial<AreaHandlers<"${area}">>;\n`,
+    );
   const implemented = readdirSync(dir)
     .filter((f) => f.endsWith(".ts") && f !== "stubs.ts")
     .map((f) => readFileSync(path.join(dir, f), "utf8"))

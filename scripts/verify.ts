@@ -50,13 +50,26 @@ await step("fuzz (long)", async () => {
   const seed = process.env.FUZZ_SEED ?? String(Math.floor(Math.random() * 2 ** 31));
   const runs = process.env.VERIFY_FUZZ_RUNS ?? "100";
   console.log(`FUZZ_SEED=${seed} FUZZ_RUNS=${runs}`);
-  const res = spawnSync(bin("vitest"), ["run", "--config", "test/vitest.config.ts", "test/proof/fuzz.test.ts"], { cwd: root, env: { ...process.env, FUZZ_SEED: seed, FUZZ_RUNS: runs }, encoding: "utf8", maxBuffer: 256 * 1024 * 1024 });
+  const res = spawnSync(bin("vitest"), ["run", "--config", "test/vitest.config.ts", "test/proof/fuzz.test.ts"], {
+    cwd: root,
+    env: { ...process.env, FUZZ_SEED: seed, FUZZ_RUNS: runs },
+    encoding: "utf8",
+    maxBuffer: 256 * 1024 * 1024,
+  });
   const out = `${res.stdout}\n${res.stderr}`;
-  process.stdout.write(out.split("\n").filter((l) => /\[fuzz\]|FAIL|reproduce|Counterexample|Test Files|Tests /.test(l)).join("\n") + "\n");
+  process.stdout.write(
+    `${out
+      .split("\n")
+      .filter((l) => /\[fuzz\]|FAIL|reproduce|Counterexample|Test Files|Tests /.test(l))
+      .join("\n")}\n`,
+  );
   const summary = /\[fuzz\] FUZZ_SEED=\d+: ([^\n]+)/.exec(out)?.[1] ?? "";
   return res.status === 0
     ? { result: "pass", details: `seed ${seed}: ${summary.replace(/; statuses.*/, "")}` }
-    : { result: "FAIL", details: `seed ${seed} (replay: FUZZ_SEED=${seed} FUZZ_RUNS=${runs} npx vitest run --config test/vitest.config.ts test/proof/fuzz.test.ts)` };
+    : {
+        result: "FAIL",
+        details: `seed ${seed} (replay: FUZZ_SEED=${seed} FUZZ_RUNS=${runs} npx vitest run --config test/vitest.config.ts test/proof/fuzz.test.ts)`,
+      };
 });
 
 await step("Spectral lint (spectral:oas)", async () => {
@@ -66,10 +79,18 @@ await step("Spectral lint (spectral:oas)", async () => {
   const toolDir = path.join(root, "tools", "spectral");
   const spectral = path.join(toolDir, "node_modules", ".bin", "spectral");
   if (!existsSync(spectral)) {
-    const install = spawnSync("npm", ["ci", "--ignore-scripts", "--no-audit", "--no-fund"], { cwd: toolDir, encoding: "utf8", env: { ...process.env, SCARF_ANALYTICS: "false" } });
-    if (install.status !== 0) return { result: "FAIL", details: `installing Spectral failed: ${(install.stderr || install.stdout).trim().split("\n").at(-1)}` };
+    const install = spawnSync("npm", ["ci", "--ignore-scripts", "--no-audit", "--no-fund"], {
+      cwd: toolDir,
+      encoding: "utf8",
+      env: { ...process.env, SCARF_ANALYTICS: "false" },
+    });
+    if (install.status !== 0)
+      return { result: "FAIL", details: `installing Spectral failed: ${(install.stderr || install.stdout).trim().split("\n").at(-1)}` };
   }
-  const res = spawnSync(spectral, ["lint", "generated/openapi.json", "--ruleset", "openapi/spectral.yaml", "--fail-severity", "warn"], { cwd: root, encoding: "utf8" });
+  const res = spawnSync(spectral, ["lint", "generated/openapi.json", "--ruleset", "openapi/spectral.yaml", "--fail-severity", "warn"], {
+    cwd: root,
+    encoding: "utf8",
+  });
   process.stdout.write(res.stdout + res.stderr);
   const problems = /(\d+) problems?/.exec(res.stdout)?.[1] ?? "0";
   return res.status === 0 ? { result: "pass", details: "no warnings or errors" } : { result: "FAIL", details: `${problems} problems` };
@@ -79,11 +100,23 @@ await step("/docs in Chromium", async () => {
   const ensure = spawnSync("bash", [path.join(root, "scripts", "ensure-chromium.sh")], { cwd: root, encoding: "utf8" });
   process.stdout.write(ensure.stdout + ensure.stderr);
   if (ensure.status !== 0) return { result: "FAIL", details: `no Chromium: ${(ensure.stderr || ensure.stdout).trim().split("\n").at(-1)}` };
-  const res = spawnSync(bin("vitest"), ["run", "--config", "test/vitest.config.ts", "test/platform/docs.test.ts"], { cwd: root, env: { ...process.env, REQUIRE_CHROMIUM: "1" }, encoding: "utf8" });
+  const res = spawnSync(bin("vitest"), ["run", "--config", "test/vitest.config.ts", "test/platform/docs.test.ts"], {
+    cwd: root,
+    env: { ...process.env, REQUIRE_CHROMIUM: "1" },
+    encoding: "utf8",
+  });
   const out = `${res.stdout}\n${res.stderr}`;
-  process.stdout.write(out.split("\n").filter((l) => /✓|×|FAIL|Skipped|Tests /.test(l)).join("\n") + "\n");
+  process.stdout.write(
+    `${out
+      .split("\n")
+      .filter((l) => /✓|×|FAIL|Skipped|Tests /.test(l))
+      .join("\n")}\n`,
+  );
+  // biome-ignore lint/suspicious/noControlCharactersInRegex: strips the terminal's colour codes (ESC [ … m)
   const skipped = /Tests .*skipped/.test(out.replace(/\x1b\[[0-9;]*m/g, ""));
-  return res.status === 0 && !skipped ? { result: "pass", details: "Swagger UI rendered every operation (headless Chromium, no network)" } : { result: "FAIL", details: skipped ? "the rendering check was skipped" : "see the output above" };
+  return res.status === 0 && !skipped
+    ? { result: "pass", details: "Swagger UI rendered every operation (headless Chromium, no network)" }
+    : { result: "FAIL", details: skipped ? "the rendering check was skipped" : "see the output above" };
 });
 
 await step("load (autocannon)", async () => {
@@ -92,17 +125,23 @@ await step("load (autocannon)", async () => {
   const total = report.rows.reduce((n, r) => n + r.requests, 0);
   const details = `${total} requests in ${report.seconds} s, max p99 ${Math.max(...report.rows.map((r) => r.p99))} ms, RSS ${report.rssStartMb} idle, ${report.rssBeforeMb}→${report.rssAfterMb} MB (VmHWM ${report.hwmMb})${report.baseline.length ? `, API/bare ${report.baseline.map((b) => `${((b.api / b.bare) * 100).toFixed(0)} %`).join(", ")}` : ""}`;
   if (report.problems.length) console.error(`load problems:\n  ${report.problems.join("\n  ")}`);
-  return report.problems.length ? { result: "FAIL", details: `${report.problems[0]}${report.problems.length > 1 ? ` (+${report.problems.length - 1})` : ""}` } : { result: "pass", details };
+  return report.problems.length
+    ? { result: "FAIL", details: `${report.problems[0]}${report.problems.length > 1 ? ` (+${report.problems.length - 1})` : ""}` }
+    : { result: "pass", details };
 });
 
 await step("overload (3× sustainable rate)", async () => {
   const r = await runOverload();
   console.log(formatOverload(r));
   const o = r.overload;
-  const n500 = Object.entries(o.statuses).filter(([s]) => Number(s) >= 500 && s !== "503").reduce((n, [, c]) => n + c, 0);
+  const n500 = Object.entries(o.statuses)
+    .filter(([s]) => Number(s) >= 500 && s !== "503")
+    .reduce((n, [, c]) => n + c, 0);
   const details = `${r.sustainable.rps} req/s sustainable, ${o.targetRps} offered: ${n500} × 500, ${(o.share503 * 100).toFixed(0)} % 503 (${(o.retryAfterShare * 100).toFixed(0)} % with Retry-After), goodput ${o.goodputRps} req/s, health p99 ${r.health.p99} ms, pool ${r.settings.DATABASE_POOL_SIZE}, load ${r.loadAfter[0]}`;
   if (r.problems.length) console.error(`overload problems:\n  ${r.problems.join("\n  ")}`);
-  return r.problems.length ? { result: "FAIL", details: `${r.problems[0]}${r.problems.length > 1 ? ` (+${r.problems.length - 1})` : ""}` } : { result: "pass", details };
+  return r.problems.length
+    ? { result: "FAIL", details: `${r.problems[0]}${r.problems.length > 1 ? ` (+${r.problems.length - 1})` : ""}` }
+    : { result: "pass", details };
 });
 
 await step("event loop (largest inputs)", async () => {
@@ -111,8 +150,15 @@ await step("event loop (largest inputs)", async () => {
   const worst = r.rows.reduce((a, b) => (b.maxLoopMs > a.maxLoopMs ? b : a), r.rows[0]);
   const details = `${r.rows.length} cases, ${r.rows.reduce((n, x) => n + x.requests, 0)} requests; longest block ${worst?.maxLoopMs} ms (${worst?.operation}), limit ${r.limitMs} ms; load ${r.loadAfter}`;
   if (r.problems.length) console.error(`event-loop problems:\n  ${r.problems.join("\n  ")}`);
-  return r.problems.length ? { result: "FAIL", details: `${r.problems[0]}${r.problems.length > 1 ? ` (+${r.problems.length - 1})` : ""}` } : { result: "pass", details };
+  return r.problems.length
+    ? { result: "FAIL", details: `${r.problems[0]}${r.problems.length > 1 ? ` (+${r.problems.length - 1})` : ""}` }
+    : { result: "pass", details };
 });
 
-console.log(`\n${table(["check", "result", "seconds", "details"], rows.map((r) => [r.check, r.result, String(r.seconds), r.details]))}`);
+console.log(
+  `\n${table(
+    ["check", "result", "seconds", "details"],
+    rows.map((r) => [r.check, r.result, String(r.seconds), r.details]),
+  )}`,
+);
 process.exit(rows.some((r) => r.result === "FAIL") ? 1 : 0);

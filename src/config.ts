@@ -110,7 +110,10 @@ export class ConfigError extends AggregateError {
   readonly problems: readonly string[];
   constructor(errors: Error[]) {
     const problems = errors.map((e) => e.message);
-    super(errors, `Invalid configuration (${problems.length === 1 ? "1 variable" : `${problems.length} variables`}):\n  ${problems.join("\n  ")}`);
+    super(
+      errors,
+      `Invalid configuration (${problems.length === 1 ? "1 variable" : `${problems.length} variables`}):\n  ${problems.join("\n  ")}`,
+    );
     this.problems = Object.freeze(problems);
   }
 }
@@ -156,7 +159,14 @@ function nonNegativeInt(r: Reading, name: string, dflt: number): number {
 
 /** Milliseconds for a timer: at most what Node's timers take. */
 function durationMs(r: Reading, name: string, dflt: number, min: 0 | 1 = 1): number {
-  return integer(r, name, dflt, min, MAX_DELAY_MS, `${min ? "a positive" : "a non-negative"} integer of milliseconds up to ${MAX_DELAY_MS}`);
+  return integer(
+    r,
+    name,
+    dflt,
+    min,
+    MAX_DELAY_MS,
+    `${min ? "a positive" : "a non-negative"} integer of milliseconds up to ${MAX_DELAY_MS}`,
+  );
 }
 
 function portNumber(r: Reading, name: string, dflt: number, min: 0 | 1): number {
@@ -200,7 +210,10 @@ function url(r: Reading, name: string, protocols: readonly string[]): string | u
 
 /** Comma-separated http(s) origins, each exactly as a browser sends it in `Origin`. */
 function origins(r: Reading, name: string): string[] {
-  const list = (value(r, name) ?? "").split(",").map((s) => s.trim()).filter(Boolean);
+  const list = (value(r, name) ?? "")
+    .split(",")
+    .map((s) => s.trim())
+    .filter(Boolean);
   const bad = list.filter((o) => {
     try {
       const u = new URL(o);
@@ -209,7 +222,11 @@ function origins(r: Reading, name: string): string[] {
       return true;
     }
   });
-  if (bad.length) reject(r, `${name} must be a comma-separated list of origins such as https://app.example.com (scheme, lower-case host and port only), got ${bad.map((b) => JSON.stringify(b)).join(", ")}`);
+  if (bad.length)
+    reject(
+      r,
+      `${name} must be a comma-separated list of origins such as https://app.example.com (scheme, lower-case host and port only), got ${bad.map((b) => JSON.stringify(b)).join(", ")}`,
+    );
   return list.filter((o) => !bad.includes(o));
 }
 

@@ -32,7 +32,9 @@ const server: Server = app.listen(config.port, () => {
   const port = (server.address() as AddressInfo).port;
   const base = `http://localhost:${port}`;
   logger.info({ port, database: config.databaseUrl ? "DATABASE_URL" : `embedded (${config.embeddedDataDir})` }, "listening");
-  console.log(`\nHRMS API listening on ${base}\n  API reference: ${base}/docs\n  OpenAPI document: ${base}/openapi.json\n  Health: ${base}/api/health\n`);
+  console.log(
+    `\nHRMS API listening on ${base}\n  API reference: ${base}/docs\n  OpenAPI document: ${base}/openapi.json\n  Health: ${base}/api/health\n`,
+  );
   void demoHint().then((hint) => hint && console.log(hint));
 });
 
@@ -44,9 +46,14 @@ const server: Server = app.listen(config.port, () => {
  */
 async function warmUp(): Promise<void> {
   const started = Date.now();
-  const results = await Promise.allSettled([getPool().query("SELECT 1"), getHealthPool().query("SELECT 1"), identityCache(databaseUrl())?.ready()]);
+  const results = await Promise.allSettled([
+    getPool().query("SELECT 1"),
+    getHealthPool().query("SELECT 1"),
+    identityCache(databaseUrl())?.ready(),
+  ]);
   const failed = results.filter((r): r is PromiseRejectedResult => r.status === "rejected");
-  if (failed.length) logger.warn({ err: String(failed[0].reason?.message ?? failed[0].reason) }, "database connections not ready at start-up");
+  if (failed.length)
+    logger.warn({ err: String(failed[0].reason?.message ?? failed[0].reason) }, "database connections not ready at start-up");
   else logger.info({ ms: Date.now() - started }, "database connections ready");
 }
 
@@ -54,10 +61,16 @@ async function warmUp(): Promise<void> {
 async function demoHint(): Promise<string | null> {
   const { systemDb } = await import("./db/client.ts");
   const demo = await systemDb.user.findUnique({ where: { email: "demo.owner@hrms.local" }, select: { id: true } }).catch(() => null);
-  return demo ? "  Demo sign-in (from `make seed`): demo.owner@hrms.local / demo-password-2026\n" : "  No demo data yet: `make seed` adds a demo company (or sign up through /docs).\n";
+  return demo
+    ? "  Demo sign-in (from `make seed`): demo.owner@hrms.local / demo-password-2026\n"
+    : "  No demo data yet: `make seed` adds a demo company (or sign up through /docs).\n";
 }
 server.on("error", (err: NodeJS.ErrnoException) => {
-  console.error(err.code === "EADDRINUSE" ? `Port ${config.port} is already in use: stop what holds it, or set PORT to another port (PORT=0 takes a free one).` : `Cannot serve: ${err.message}`);
+  console.error(
+    err.code === "EADDRINUSE"
+      ? `Port ${config.port} is already in use: stop what holds it, or set PORT to another port (PORT=0 takes a free one).`
+      : `Cannot serve: ${err.message}`,
+  );
   process.exit(1);
 });
 server.keepAliveTimeout = 65_000;

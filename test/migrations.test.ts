@@ -81,20 +81,14 @@ describe("deployMigrations", () => {
   });
 
   it("creates the schema: tables, composite keys, extensions", async () => {
-    const tables = await admin(
-      (c) => c.query<{ t: string }>(`SELECT tablename AS t FROM pg_tables WHERE schemaname = 'public'`),
-      db,
-    );
+    const tables = await admin((c) => c.query<{ t: string }>(`SELECT tablename AS t FROM pg_tables WHERE schemaname = 'public'`), db);
     expect(tables.rows.map((r) => r.t)).toEqual(
       expect.arrayContaining(["_prisma_migrations", "users", "tenants", "memberships", "employees", "session"]),
     );
     const ext = await admin((c) => c.query<{ e: string }>(`SELECT extname AS e FROM pg_extension`), db);
     expect(ext.rows.map((r) => r.e)).toEqual(expect.arrayContaining(["citext", "pg_trgm"]));
     const pk = await admin(
-      (c) =>
-        c.query<{ def: string }>(
-          `SELECT pg_get_constraintdef(oid) AS def FROM pg_constraint WHERE conname = 'employees_pkey'`,
-        ),
+      (c) => c.query<{ def: string }>(`SELECT pg_get_constraintdef(oid) AS def FROM pg_constraint WHERE conname = 'employees_pkey'`),
       db,
     );
     expect(pk.rows[0]?.def).toBe("PRIMARY KEY (tenant_id, id)");
@@ -115,10 +109,7 @@ describe("deployMigrations", () => {
   it("refuses when an applied migration's file no longer matches its checksum", async () => {
     const first = (await files)[0]!.name;
     const tamper = (checksum: string) =>
-      admin(
-        (c) => c.query(`UPDATE _prisma_migrations SET checksum = $1 WHERE migration_name = $2`, [checksum, first]),
-        db,
-      );
+      admin((c) => c.query(`UPDATE _prisma_migrations SET checksum = $1 WHERE migration_name = $2`, [checksum, first]), db);
     const original = createHash("sha256")
       .update(readFileSync(path.join(MIGRATIONS_DIR, first, "migration.sql")))
       .digest("hex");

@@ -46,7 +46,8 @@ function operationAccess() {
       if (Array.isArray(roles)) {
         if (roles.length === 0) report({ message: "`x-roles` must not be empty.", location: location.child("x-roles") });
         for (const r of roles)
-          if (!ROLES.includes(r)) report({ message: `Unknown role \`${r}\` (one of ${ROLES.join(", ")}).`, location: location.child("x-roles") });
+          if (!ROLES.includes(r))
+            report({ message: `Unknown role \`${r}\` (one of ${ROLES.join(", ")}).`, location: location.child("x-roles") });
       }
     },
   };
@@ -79,7 +80,10 @@ function errorEnvelope() {
         if (!/^[45]/.test(code)) return;
         const schema = response.content?.["application/json"]?.schema;
         if (!schema || schema.$ref !== ERROR_REF)
-          report({ message: `Error response ${code} must use the shared schema ${ERROR_REF} (application/json).`, location: location.key() });
+          report({
+            message: `Error response ${code} must use the shared schema ${ERROR_REF} (application/json).`,
+            location: location.key(),
+          });
       },
     },
   };
@@ -126,7 +130,10 @@ function retryAfter() {
         if (code !== "429" && code !== "503") return;
         const headers = response.headers ?? {};
         if (!Object.keys(headers).some((h) => h.toLowerCase() === "retry-after"))
-          report({ message: `Response ${code} must declare the \`Retry-After\` header (the server sends it with every ${code}).`, location: location.key() });
+          report({
+            message: `Response ${code} must declare the \`Retry-After\` header (the server sends it with every ${code}).`,
+            location: location.key(),
+          });
       },
     },
   };
@@ -173,13 +180,16 @@ function pathFileNames() {
   const seen = new Set();
   return {
     Root: {
-      enter(root, ctx) {
+      enter(_root, ctx) {
         pathsDir = path.join(path.dirname(ctx.location.source.absoluteRef), "paths");
       },
-      leave(root, ctx) {
+      leave(_root, ctx) {
         for (const name of readdirSync(pathsDir).sort())
           if (!seen.has(name))
-            ctx.report({ message: `openapi/paths/${name} is no path item of the document: reference it from openapi.yaml under the path it is named after, or delete it.`, location: ctx.location.child("paths") });
+            ctx.report({
+              message: `openapi/paths/${name} is no path item of the document: reference it from openapi.yaml under the path it is named after, or delete it.`,
+              location: ctx.location.child("paths"),
+            });
       },
     },
     Paths: {
@@ -241,17 +251,34 @@ function successWrapper() {
             );
           return;
         }
-        if (response.content) return report(`Success response ${code} has both \`x-data\` and \`content\`: the envelope is built from \`x-data\`.`, ctx.location.child("content"));
+        if (response.content)
+          return report(
+            `Success response ${code} has both \`x-data\` and \`content\`: the envelope is built from \`x-data\`.`,
+            ctx.location.child("content"),
+          );
         const data = response["x-data"];
         const paginated = response["x-paginated"];
         const fields = response["x-envelope-fields"] ?? {};
-        if (paginated !== undefined && paginated !== true) return report("`x-paginated` is `true` or absent.", ctx.location.child("x-paginated"));
-        if (typeof fields !== "object" || fields === null || Array.isArray(fields) || ("x-envelope-fields" in response && !Object.keys(fields).length))
+        if (paginated !== undefined && paginated !== true)
+          return report("`x-paginated` is `true` or absent.", ctx.location.child("x-paginated"));
+        if (
+          typeof fields !== "object" ||
+          fields === null ||
+          Array.isArray(fields) ||
+          ("x-envelope-fields" in response && !Object.keys(fields).length)
+        )
           return report("`x-envelope-fields` maps field names to their schemas.", ctx.location.child("x-envelope-fields"));
         const taken = Object.keys(fields).filter((f) => ["data", "message", "pagination"].includes(f));
-        if (taken.length) return report(`\`x-envelope-fields\` must not redefine ${taken.join(", ")}.`, ctx.location.child("x-envelope-fields"));
-        if (data === null && (paginated || Object.keys(fields).length)) return report("`x-data: null` (the Ack envelope) has neither pagination nor further fields.");
-        const component = (name) => ({ $ref: path.relative(path.dirname(file), path.join(path.dirname(root), "components", "schemas", `${name}.yaml`)).split(path.sep).join("/") });
+        if (taken.length)
+          return report(`\`x-envelope-fields\` must not redefine ${taken.join(", ")}.`, ctx.location.child("x-envelope-fields"));
+        if (data === null && (paginated || Object.keys(fields).length))
+          return report("`x-data: null` (the Ack envelope) has neither pagination nor further fields.");
+        const component = (name) => ({
+          $ref: path
+            .relative(path.dirname(file), path.join(path.dirname(root), "components", "schemas", `${name}.yaml`))
+            .split(path.sep)
+            .join("/"),
+        });
         for (const k of ENVELOPE_KEYS) delete response[k];
         const schema =
           data === null

@@ -51,13 +51,20 @@ type TenantModel = Uncapitalize<Prisma.ModelName>;
 export async function tenantsWith(model: TenantModel, where: Record<string, unknown>): Promise<{ tenant_id: string; id: string }[]> {
   const name = model.charAt(0).toUpperCase() + model.slice(1);
   if (!tenantScopedModels.has(name)) throw new Error(`tenantsWith: ${model} is not a tenant-owned model`);
-  const delegate = (systemDb as unknown as Record<string, { findMany(args: unknown): Promise<{ tenant_id: string; id: string }[]> }>)[model];
+  const delegate = (systemDb as unknown as Record<string, { findMany(args: unknown): Promise<{ tenant_id: string; id: string }[]> }>)[
+    model
+  ];
   return delegate.findMany({ where, distinct: ["tenant_id"], select: { tenant_id: true, id: true }, orderBy: [{ tenant_id: "asc" }] });
 }
 
 /** A page of every tenant's id and time zone, in id order after `after` (hourly jobs acting at each company's midnight). */
 export async function tenantPage(after: string | undefined, take = 500): Promise<{ id: string; timezone: string }[]> {
-  return systemDb.tenant.findMany({ select: { id: true, timezone: true }, orderBy: { id: "asc" }, take, ...(after ? { cursor: { id: after }, skip: 1 } : {}) });
+  return systemDb.tenant.findMany({
+    select: { id: true, timezone: true },
+    orderBy: { id: "asc" },
+    take,
+    ...(after ? { cursor: { id: after }, skip: 1 } : {}),
+  });
 }
 
 /**

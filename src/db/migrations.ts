@@ -130,10 +130,9 @@ async function connect(connectionString: string, createSchema: boolean): Promise
 }
 
 async function readRows(client: pg.Client): Promise<MigrationRow[] | null> {
-  const exists = await client.query<{ t: string | null }>(
-    `SELECT to_regclass(quote_ident(current_schema()) || '.' || $1)::text AS t`,
-    [MIGRATIONS_TABLE],
-  );
+  const exists = await client.query<{ t: string | null }>(`SELECT to_regclass(quote_ident(current_schema()) || '.' || $1)::text AS t`, [
+    MIGRATIONS_TABLE,
+  ]);
   if (!exists.rows[0]?.t) return null;
   const res = await client.query<MigrationRow>(
     `SELECT id, checksum, finished_at, migration_name, logs, rolled_back_at, started_at
@@ -225,10 +224,7 @@ export async function deployMigrations(
         );
         // No parameters: simple-query protocol, the whole multi-statement script in one round trip.
         await client.query(m.sql);
-        await client.query(
-          `UPDATE "${MIGRATIONS_TABLE}" SET finished_at = clock_timestamp(), applied_steps_count = 1 WHERE id = $1`,
-          [id],
-        );
+        await client.query(`UPDATE "${MIGRATIONS_TABLE}" SET finished_at = clock_timestamp(), applied_steps_count = 1 WHERE id = $1`, [id]);
         await client.query("COMMIT");
       } catch (err) {
         await client.query("ROLLBACK").catch(() => {});
@@ -250,10 +246,7 @@ export async function deployMigrations(
 }
 
 /** Compares the migrations folder with `_prisma_migrations` (read-only, takes no lock). */
-export async function migrationStatus(
-  connectionString: string,
-  migrationsDir: string = MIGRATIONS_DIR,
-): Promise<MigrationStatus> {
+export async function migrationStatus(connectionString: string, migrationsDir: string = MIGRATIONS_DIR): Promise<MigrationStatus> {
   const files = await readMigrations(migrationsDir);
   const client = await connect(connectionString, false);
   try {

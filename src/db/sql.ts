@@ -74,7 +74,8 @@ export async function read<T>(statement: Sql): Promise<T[]> {
  * column under a running server).
  */
 export async function readPrepared<T>(statement: Sql): Promise<T[]> {
-  return (await getPool().query({ name: statementName(statement.text), text: statement.text, values: bind(statement, "readPrepared") })).rows as T[];
+  return (await getPool().query({ name: statementName(statement.text), text: statement.text, values: bind(statement, "readPrepared") }))
+    .rows as T[];
 }
 
 const TABLE = /^[a-z][a-z0-9_]*$/;
@@ -106,7 +107,12 @@ export async function lockRow(tx: RawClient, table: string, id: string, opts: { 
  * exclusive, or shared (`shared: true`) so that many holders of the shared lock exclude one holder
  * of the exclusive one.
  */
-export async function advisoryLock(tx: RawClient, name: string, parts: readonly string[] = [], opts: { shared?: boolean } = {}): Promise<void> {
+export async function advisoryLock(
+  tx: RawClient,
+  name: string,
+  parts: readonly string[] = [],
+  opts: { shared?: boolean } = {},
+): Promise<void> {
   const key = [name, currentTenantId(), ...parts].join(":");
   if (opts.shared) await tx.$executeRaw`SELECT pg_advisory_xact_lock_shared(hashtextextended(${key}, 0))`;
   else await tx.$executeRaw`SELECT pg_advisory_xact_lock(hashtextextended(${key}, 0))`;

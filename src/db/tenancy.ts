@@ -52,7 +52,21 @@ export function statementName(text: string): string {
 }
 
 type Args = Record<string, any>;
-const WHERE_OPS = new Set(["findUnique", "findUniqueOrThrow", "findFirst", "findFirstOrThrow", "findMany", "count", "aggregate", "groupBy", "update", "updateMany", "updateManyAndReturn", "delete", "deleteMany"]);
+const WHERE_OPS = new Set([
+  "findUnique",
+  "findUniqueOrThrow",
+  "findFirst",
+  "findFirstOrThrow",
+  "findMany",
+  "count",
+  "aggregate",
+  "groupBy",
+  "update",
+  "updateMany",
+  "updateManyAndReturn",
+  "delete",
+  "deleteMany",
+]);
 const CREATE_OPS = new Set(["create"]);
 const CREATE_MANY_OPS = new Set(["createMany", "createManyAndReturn"]);
 
@@ -118,7 +132,10 @@ export const db = new Proxy({} as ScopedClient, {
  * for a lock at most as long; past either the request is a 503 `unavailable`. A bulk operation that
  * passes a longer `timeout` of its own gets that lock wait too (SET LOCAL lock_timeout).
  */
-export function tenantTx<T>(fn: (tx: ScopedTx) => PromiseLike<T>, opts?: { isolationLevel?: Prisma.TransactionIsolationLevel; timeout?: number }): Promise<T> {
+export function tenantTx<T>(
+  fn: (tx: ScopedTx) => PromiseLike<T>,
+  opts?: { isolationLevel?: Prisma.TransactionIsolationLevel; timeout?: number },
+): Promise<T> {
   const ctx = tenantStore.getStore();
   if (!ctx) throw new TenantScopeError("tenant transaction without an active tenant");
   const timeout = opts?.timeout;

@@ -97,7 +97,8 @@ export function admissionControl(opts: AdmissionOptions): RequestHandler & { sta
   }
 
   const refusal = (why: string) => unavailable(`Server busy (${why}), try again shortly`, retryAfter);
-  const refuse = (req: Request, res: Response, next: NextFunction, why: string) => (opts.respond ? opts.respond(refusal(why), req, res, next) : next(refusal(why)));
+  const refuse = (req: Request, res: Response, next: NextFunction, why: string) =>
+    opts.respond ? opts.respond(refusal(why), req, res, next) : next(refusal(why));
 
   const middleware = (req: Request, res: Response, next: NextFunction) => {
     if (bypassesAdmission(req.path)) return next();

@@ -68,7 +68,7 @@ function nulPaths(v: unknown, at: string, out: string[]): string[] {
   if (out.length >= 20) return out;
   if (typeof v === "string") {
     if (v.includes("\u0000")) out.push(at);
-  } else if (Array.isArray(v)) v.forEach((x, i) => nulPaths(x, `${at}.${i}`, out));
+  } else if (Array.isArray(v)) for (const [i, x] of v.entries()) nulPaths(x, `${at}.${i}`, out);
   else if (v && typeof v === "object") for (const [k, x] of Object.entries(v)) nulPaths(x, `${at}.${k}`, out);
   return out;
 }
@@ -92,7 +92,13 @@ function refuseMissingBody() {
 function refuseNulCharacters(req: Request, _res: Response, next: NextFunction) {
   const paths = nulPaths(req.query, "query", nulPaths(req.body, "body", []));
   if (!paths.length) return next();
-  next(new AppError("validation_failed", "Text must not contain NUL (U+0000) characters", paths.map((p) => ({ path: p, message: "must not contain NUL (U+0000) characters" }))));
+  next(
+    new AppError(
+      "validation_failed",
+      "Text must not contain NUL (U+0000) characters",
+      paths.map((p) => ({ path: p, message: "must not contain NUL (U+0000) characters" })),
+    ),
+  );
 }
 
 /** Static segments sort before parameters. */
@@ -170,8 +176,21 @@ function operationMatchers(ids: OperationId[]) {
     const op = doc.paths[meta.path]?.[meta.method.toLowerCase()];
     const bodyRequired = op?.requestBody?.required === true;
     // an operation that signs someone in declares the session cookie on its success response
-    const startsSession = Object.entries(op?.responses ?? {}).some(([status, r]) => status.startsWith("2") && Object.keys(r.headers ?? {}).some((h) => h.toLowerCase() === "set-cookie"));
-    return { id, method: meta.method.toUpperCase(), path: meta.path, area: meta.area, re, params, segments: meta.path.split("/").length, isPublic: meta.public, bodyRequired, startsSession };
+    const startsSession = Object.entries(op?.responses ?? {}).some(
+      ([status, r]) => status.startsWith("2") && Object.keys(r.headers ?? {}).some((h) => h.toLowerCase() === "set-cookie"),
+    );
+    return {
+      id,
+      method: meta.method.toUpperCase(),
+      path: meta.path,
+      area: meta.area,
+      re,
+      params,
+      segments: meta.path.split("/").length,
+      isPublic: meta.public,
+      bodyRequired,
+      startsSession,
+    };
   });
 }
 type Matcher = ReturnType<typeof operationMatchers>[number];
@@ -197,7 +216,7 @@ function resolveOperation(matchers: Matcher[]) {
       // (patches/express-openapi-validator+5.6.2.patch); a malformed escape is left to its 400
       try {
         const pathParams: Record<string, string> = {};
-        m.params.forEach((name, i) => (pathParams[name] = decodeURIComponent(match[i + 1])));
+        for (const [i, name] of m.params.entries()) pathParams[name] = decodeURIComponent(match[i + 1]);
         (req as OperationRequest).openapiRouteHint = { openApiRoute: m.path, pathParams };
       } catch {
         /* not decodable: dispatch answers 400 */
@@ -207,7 +226,11 @@ function resolveOperation(matchers: Matcher[]) {
     next();
   };
 }
-type OperationRequest = Request & { operation?: Matcher; operationMatch?: RegExpExecArray; openapiRouteHint?: { openApiRoute: string; pathParams: Record<string, string> } };
+type OperationRequest = Request & {
+  operation?: Matcher;
+  operationMatch?: RegExpExecArray;
+  openapiRouteHint?: { openApiRoute: string; pathParams: Record<string, string> };
+};
 const operationOf = (req: Request) => (req as OperationRequest).operation;
 
 /**
@@ -277,7 +300,10 @@ function securityHeaders(): express.RequestHandler {
   const set: [string, string | number | readonly string[]][] = [];
   const removed: string[] = [];
   let finished = false;
-  const recorder = { setHeader: (name: string, value: string | number | readonly string[]) => set.push([name, value]), removeHeader: (name: string) => removed.push(name) };
+  const recorder = {
+    setHeader: (name: string, value: string | number | readonly string[]) => set.push([name, value]),
+    removeHeader: (name: string) => removed.push(name),
+  };
   h({ headers: {} } as Request, recorder as unknown as Response, () => (finished = true));
   if (!finished) return h;
   return (_req, res, next) => {
@@ -297,7 +323,9 @@ function buildApp(cfg: Config, opts: AppOptions): express.Express {
   // Plain code-unit order: "~" (a parameter) sorts after every letter, so `/api/assets/assignments`
   // is mounted before `/api/assets/{assetId}`. (localeCompare puts punctuation before letters.)
   const byCodeUnit = (x: string, y: string) => (x < y ? -1 : x > y ? 1 : 0);
-  const ids = (Object.keys(operationTable) as OperationId[]).sort((a, b) => byCodeUnit(specificity(operationTable[a].path), specificity(operationTable[b].path)));
+  const ids = (Object.keys(operationTable) as OperationId[]).sort((a, b) =>
+    byCodeUnit(specificity(operationTable[a].path), specificity(operationTable[b].path)),
+  );
   const matchers = operationMatchers(ids);
   const app = express();
   app.disable("x-powered-by");
@@ -313,7 +341,13 @@ function buildApp(cfg: Config, opts: AppOptions): express.Express {
     const started = process.hrtime.bigint();
     res.on("finish", () => {
       const ms = Number(process.hrtime.bigint() - started) / 1e6;
-      logRequest({ request_id: requestId, method: req.method, path: redactPath(req.path), status: res.statusCode, ms: Math.round(ms * 10) / 10 });
+      logRequest({
+        request_id: requestId,
+        method: req.method,
+        path: redactPath(req.path),
+        status: res.statusCode,
+        ms: Math.round(ms * 10) / 10,
+      });
     });
     // the rest of the request (and what it starts) reads this app's configuration
     withConfig(cfg, () => requestContext.run({ requestId, ip: req.ip }, () => next()));
@@ -334,7 +368,11 @@ function buildApp(cfg: Config, opts: AppOptions): express.Express {
   app.get("/openapi.json", (_req, res) => {
     res.json(apiDocument());
   });
-  app.use("/docs", swaggerUi.serveFiles(undefined, { swaggerOptions: { url: "/openapi.json" } }), swaggerUi.setup(undefined, { swaggerOptions: { url: "/openapi.json" }, customSiteTitle: "HRMS API reference" }));
+  app.use(
+    "/docs",
+    swaggerUi.serveFiles(undefined, { swaggerOptions: { url: "/openapi.json" } }),
+    swaggerUi.setup(undefined, { swaggerOptions: { url: "/openapi.json" }, customSiteTitle: "HRMS API reference" }),
+  );
   app.get("/", (_req, res) => res.redirect("/docs"));
 
   app.use(

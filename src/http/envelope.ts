@@ -23,9 +23,14 @@ export const created = <T>(data: T, message = "Created") => ({ status: 201 as co
 export const accepted = <T>(data: T, message = "Accepted") => ({ status: 202 as const, body: { data, message } });
 export const ack = (message: string) => ({ status: 200 as const, body: { data: null, message } });
 
-const paginationOf = (page: Page, total: number) => ({ page: page.page, limit: page.limit, total, total_pages: Math.ceil(total / page.limit) });
+const paginationOf = (page: Page, total: number) => ({
+  page: page.page,
+  limit: page.limit,
+  total,
+  total_pages: Math.ceil(total / page.limit),
+});
 
-export function paginated<T, E extends object = {}>(data: T[], page: Page, total: number, message = "OK", extra?: E) {
+export function paginated<T, E extends object = Record<never, never>>(data: T[], page: Page, total: number, message = "OK", extra?: E) {
   return {
     status: 200 as const,
     body: {

@@ -2,13 +2,40 @@
 // `{ error, status, code, details? }`. No stack, SQL or internal message ever reaches a client.
 import type { ErrorRequestHandler, RequestHandler } from "express";
 import { logger } from "../log.ts";
-import { AppError, STATUS_OF, RETRY_AFTER_BUSY_S, RETRY_AFTER_DOWN_S, unavailable, type ErrorCode, type ErrorDetail } from "../platform/errors.ts";
+import {
+  AppError,
+  STATUS_OF,
+  RETRY_AFTER_BUSY_S,
+  RETRY_AFTER_DOWN_S,
+  unavailable,
+  type ErrorCode,
+  type ErrorDetail,
+} from "../platform/errors.ts";
 
-const DB_DOWN_CODES = new Set(["ECONNREFUSED", "ECONNRESET", "ETIMEDOUT", "EPIPE", "ENOTFOUND", "57P01", "57P02", "57P03", "08000", "08001", "08003", "08006", "53300", "P1001", "P1002", "P1017", "P2024"]);
+const DB_DOWN_CODES = new Set([
+  "ECONNREFUSED",
+  "ECONNRESET",
+  "ETIMEDOUT",
+  "EPIPE",
+  "ENOTFOUND",
+  "57P01",
+  "57P02",
+  "57P03",
+  "08000",
+  "08001",
+  "08003",
+  "08006",
+  "53300",
+  "P1001",
+  "P1002",
+  "P1017",
+  "P2024",
+]);
 /** Prisma driver-adapter error kinds (@prisma/adapter-pg) for a connection that is gone: a cut in
  * the middle of a transaction surfaces as `ConnectionClosed` (socket ECONNRESET), not as a pg error. */
 const DB_DOWN_KINDS = new Set(["DatabaseNotReachable", "ConnectionClosed", "SocketTimeout", "TooManyConnections"]);
-const DB_DOWN_TEXT = /Connection terminated|timeout exceeded when trying to connect|connect ECONNREFUSED|Client has encountered a connection error|the database system is (shutting down|starting up)|terminating connection due to administrator command|Can't reach database server|Connection (closed|refused)/i;
+const DB_DOWN_TEXT =
+  /Connection terminated|timeout exceeded when trying to connect|connect ECONNREFUSED|Client has encountered a connection error|the database system is (shutting down|starting up)|terminating connection due to administrator command|Can't reach database server|Connection (closed|refused)/i;
 
 /** True when the error (or any error it wraps) means the database cannot be reached. */
 export function isDatabaseUnavailable(err: unknown, depth = 0): boolean {
@@ -20,13 +47,18 @@ export function isDatabaseUnavailable(err: unknown, depth = 0): boolean {
   if (typeof e.cause?.originalCode === "string" && DB_DOWN_CODES.has(e.cause.originalCode)) return true;
   // Prisma wraps the adapter's error in a known request error (raw queries: P2010 "Raw query
   // failed ... Server has closed the connection") with the adapter's error under meta
-  return isDatabaseUnavailable(e.cause, depth + 1) || isDatabaseUnavailable(e.meta?.driverAdapterError, depth + 1) || (Array.isArray(e.errors) && e.errors.some((x: unknown) => isDatabaseUnavailable(x, depth + 1)));
+  return (
+    isDatabaseUnavailable(e.cause, depth + 1) ||
+    isDatabaseUnavailable(e.meta?.driverAdapterError, depth + 1) ||
+    (Array.isArray(e.errors) && e.errors.some((x: unknown) => isDatabaseUnavailable(x, depth + 1)))
+  );
 }
 
 /** SQLSTATEs of a statement that gave up waiting: `lock_timeout` (55P03), `statement_timeout` or a cancel (57014). */
 const DB_BUSY_STATES = new Set(["55P03", "57014"]);
 /** A connection or transaction that could not be had in time: pg's pool wait, Prisma's maxWait and transaction timeout. */
-const DB_BUSY_TEXT = /timeout exceeded when trying to connect|Unable to start a transaction in the given time|cannot be executed on an expired transaction|Timed out fetching a new connection/i;
+const DB_BUSY_TEXT =
+  /timeout exceeded when trying to connect|Unable to start a transaction in the given time|cannot be executed on an expired transaction|Timed out fetching a new connection/i;
 
 /**
  * True when the database is there but could not serve the request in time - the pool had no
@@ -44,7 +76,11 @@ export function isDatabaseBusy(err: unknown, depth = 0): boolean {
   if (typeof e.message === "string" && DB_BUSY_TEXT.test(e.message)) return true;
   const state = sqlState(e) ?? (typeof e.originalCode === "string" ? e.originalCode : undefined);
   if (state && DB_BUSY_STATES.has(state)) return true;
-  return isDatabaseBusy(e.cause, depth + 1) || isDatabaseBusy(e.meta?.driverAdapterError, depth + 1) || (Array.isArray(e.errors) && e.errors.some((x: unknown) => isDatabaseBusy(x, depth + 1)));
+  return (
+    isDatabaseBusy(e.cause, depth + 1) ||
+    isDatabaseBusy(e.meta?.driverAdapterError, depth + 1) ||
+    (Array.isArray(e.errors) && e.errors.some((x: unknown) => isDatabaseBusy(x, depth + 1)))
+  );
 }
 
 function validatorDetails(errors: unknown): ErrorDetail[] | undefined {
@@ -60,7 +96,10 @@ function validatorDetails(errors: unknown): ErrorDetail[] | undefined {
 
 /** The SQLSTATE of a PostgreSQL error, directly (pg) or wrapped by Prisma's driver adapter. */
 function sqlState(err: any): string | undefined {
-  const c = err?.meta?.driverAdapterError?.cause?.originalCode ?? err?.cause?.originalCode ?? (err?.name === "DatabaseError" || err?.severity ? err?.code : undefined);
+  const c =
+    err?.meta?.driverAdapterError?.cause?.originalCode ??
+    err?.cause?.originalCode ??
+    (err?.name === "DatabaseError" || err?.severity ? err?.code : undefined);
   return typeof c === "string" ? c : undefined;
 }
 
@@ -73,20 +112,29 @@ export function toAppError(err: any): AppError {
   if (isDatabaseBusy(err)) return unavailable("Service busy, try again shortly", RETRY_AFTER_BUSY_S);
   if (isDatabaseUnavailable(err)) return unavailable("Service temporarily unavailable, try again shortly", RETRY_AFTER_DOWN_S);
   // body-parser
-  if (err?.type === "entity.parse.failed") return new AppError("validation_failed", "Malformed JSON body", [{ path: "body", message: "is not valid JSON" }]);
+  if (err?.type === "entity.parse.failed")
+    return new AppError("validation_failed", "Malformed JSON body", [{ path: "body", message: "is not valid JSON" }]);
   if (err?.type === "entity.too.large" || err?.code === "LIMIT_FILE_SIZE" || err?.status === 413)
-    return new AppError("payload_too_large", err?.code === "LIMIT_FILE_SIZE" || /file/i.test(String(err?.message)) ? "File too large" : "Request body too large");
-  if (err?.type === "encoding.unsupported" || err?.type === "charset.unsupported") return new AppError("unsupported_media_type", "Unsupported body encoding");
-  if (typeof err?.code === "string" && err.code.startsWith("LIMIT_")) return new AppError("validation_failed", `Upload rejected: ${String(err.message)}`);
+    return new AppError(
+      "payload_too_large",
+      err?.code === "LIMIT_FILE_SIZE" || /file/i.test(String(err?.message)) ? "File too large" : "Request body too large",
+    );
+  if (err?.type === "encoding.unsupported" || err?.type === "charset.unsupported")
+    return new AppError("unsupported_media_type", "Unsupported body encoding");
+  if (typeof err?.code === "string" && err.code.startsWith("LIMIT_"))
+    return new AppError("validation_failed", `Upload rejected: ${String(err.message)}`);
   // Prisma known errors
   if (err?.code === "P2002") return new AppError("conflict", "A record with the same unique value already exists");
   if (err?.code === "P2025") return new AppError("not_found", "Not found");
-  if (err?.code === "P2003" || err?.code === "23503" || err?.cause?.originalCode === "23503") return new AppError("conflict", "The record is still referenced by other records");
+  if (err?.code === "P2003" || err?.code === "23503" || err?.cause?.originalCode === "23503")
+    return new AppError("conflict", "The record is still referenced by other records");
   if (err?.code === "P2034") return new AppError("conflict", "The record was changed concurrently, retry the request");
-  if (err?.code === "40001" || err?.code === "40P01" || err?.cause?.originalCode === "40001") return new AppError("conflict", "The record was changed concurrently, retry the request");
+  if (err?.code === "40001" || err?.code === "40P01" || err?.cause?.originalCode === "40001")
+    return new AppError("conflict", "The record was changed concurrently, retry the request");
   // PostgreSQL data exceptions (class 22): a value the database cannot hold - a date outside its
   // range, a number too large for its column, text it cannot encode. The input's fault, not ours.
-  if (sqlState(err)?.startsWith("22")) return new AppError("validation_failed", "A value is outside what can be stored (date, number or text out of range)");
+  if (sqlState(err)?.startsWith("22"))
+    return new AppError("validation_failed", "A value is outside what can be stored (date, number or text out of range)");
   // express-openapi-validator and other http errors
   const status = Number(err?.status ?? err?.statusCode);
   if (status >= 400 && status < 500 && STATUS_CODES[status]) {
@@ -115,10 +163,16 @@ export const errorMiddleware: ErrorRequestHandler = (err, req, res, _next) => {
     // An error status the operation does not document is a bug of ours, not something a client can
     // act on: log it and answer the 500 envelope. (Sending it anyway would, with response
     // validation on, make the validator hand the request to Express's HTML error page.)
-    logger.error({ status: appErr.status, code: appErr.code, error: appErr.message, method: req.method, path: req.path }, "error status not documented for this operation");
+    logger.error(
+      { status: appErr.status, code: appErr.code, error: appErr.message, method: req.method, path: req.path },
+      "error status not documented for this operation",
+    );
     appErr = new AppError("internal", "Internal server error");
   } else if (appErr.status >= 500 && appErr.code !== "unavailable" && appErr.code !== "not_implemented")
-    logger.error({ err: { message: err?.message, stack: err?.stack, code: err?.code }, method: req.method, path: req.path }, "request failed");
+    logger.error(
+      { err: { message: err?.message, stack: err?.stack, code: err?.code }, method: req.method, path: req.path },
+      "request failed",
+    );
   // a database that is down or too busy (the request log line has every 503, e.g. admission refusals)
   else if (appErr.code === "unavailable" && !(err instanceof AppError)) logger.warn({ err: err?.message }, "database unavailable or busy");
   if (res.headersSent) {

@@ -8,8 +8,20 @@ import { requestContext } from "../log.ts";
 import { forbidden, moduleDisabled, unauthenticated } from "../platform/errors.ts";
 import type { AuthContext, ModuleName, Role } from "./types.ts";
 
-function toAuth(userId: string, tenantId: string, r: { role: string; employee_id: string | null; modules: string[]; email: string; name: string }): AuthContext {
-  return { userId, tenantId, role: r.role as Role, employeeId: r.employee_id, modules: r.modules as ModuleName[], email: r.email, name: r.name };
+function toAuth(
+  userId: string,
+  tenantId: string,
+  r: { role: string; employee_id: string | null; modules: string[]; email: string; name: string },
+): AuthContext {
+  return {
+    userId,
+    tenantId,
+    role: r.role as Role,
+    employeeId: r.employee_id,
+    modules: r.modules as ModuleName[],
+    email: r.email,
+    name: r.name,
+  };
 }
 
 export async function loadAuth(userId: string, tenantId: string): Promise<AuthContext | null> {
@@ -30,7 +42,13 @@ export async function authorize(req: Request, meta: OperationMeta): Promise<Auth
   const info = requestContext.getStore();
   // read with the session row when it was loaded for this request (one round trip instead of two)
   const pre = info?.prefetchedAuth;
-  const auth = !tenantId ? null : pre && pre.sid === req.sessionID && pre.userId === userId && pre.tenantId === tenantId ? (pre.row ? toAuth(userId, tenantId, pre.row) : null) : await loadAuth(userId, tenantId);
+  const auth = !tenantId
+    ? null
+    : pre && pre.sid === req.sessionID && pre.userId === userId && pre.tenantId === tenantId
+      ? pre.row
+        ? toAuth(userId, tenantId, pre.row)
+        : null
+      : await loadAuth(userId, tenantId);
   if (info) info.userId = userId;
   if (!auth) {
     if (meta.tenantOptional) return null;

@@ -23,11 +23,12 @@ type Clean<T> = [T] extends [undefined] ? Record<string, never> : [T] extends [n
 
 export type PathParams<K extends OperationId> = Op<K> extends { parameters: { path?: infer P } } ? Clean<P> : Record<string, never>;
 export type QueryParams<K extends OperationId> = Op<K> extends { parameters: { query?: infer Q } } ? Clean<Q> : Record<string, never>;
-export type RequestBody<K extends OperationId> = Op<K> extends { requestBody?: { content: { "application/json": infer B } } }
-  ? B
-  : Op<K> extends { requestBody?: { content: { "multipart/form-data": infer B } } }
-    ? Omit<B, "file">
-    : undefined;
+export type RequestBody<K extends OperationId> =
+  Op<K> extends { requestBody?: { content: { "application/json": infer B } } }
+    ? B
+    : Op<K> extends { requestBody?: { content: { "multipart/form-data": infer B } } }
+      ? Omit<B, "file">
+      : undefined;
 
 export type SuccessStatus<K extends OperationId> = Extract<keyof Op<K>["responses"], 200 | 201 | 202>;
 type JsonOf<R> = R extends { content: { "application/json": infer B } } ? B : never;

@@ -47,7 +47,7 @@ export function startEventLoopReport(file: string, resolutionMs = 10): { report:
     };
     h.reset();
     const tmp = `${file}.${process.pid}.tmp`;
-    writeFileSync(tmp, JSON.stringify(r) + "\n");
+    writeFileSync(tmp, `${JSON.stringify(r)}\n`);
     renameSync(tmp, file); // readers never see half a report
     return r;
   };

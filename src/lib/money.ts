@@ -20,5 +20,8 @@ export function moneyStringOrNull(v: MoneyInput | null | undefined): string | nu
 
 /** A percentage with at least two and at most four places: "8.33", "12.00", "0.7500" → "0.75". */
 export function percentString(v: MoneyInput): string {
-  return money(v).toFixed(4).replace(/(\.\d\d\d?)0+$/, "$1").replace(/(\.\d\d)0$/, "$1");
+  return money(v)
+    .toFixed(4)
+    .replace(/(\.\d\d\d?)0+$/, "$1")
+    .replace(/(\.\d\d)0$/, "$1");
 }

@@ -23,7 +23,11 @@ export function yielder(budgetMs = DEFAULT_BUDGET_MS): () => Promise<void> | und
 }
 
 /** `items.map(fn)`, giving the loop a turn every `budgetMs` of work. */
-export async function mapYielding<T, R>(items: readonly T[], fn: (item: T, index: number) => R, budgetMs = DEFAULT_BUDGET_MS): Promise<R[]> {
+export async function mapYielding<T, R>(
+  items: readonly T[],
+  fn: (item: T, index: number) => R,
+  budgetMs = DEFAULT_BUDGET_MS,
+): Promise<R[]> {
   const out: R[] = new Array(items.length);
   const tick = yielder(budgetMs);
   for (let i = 0; i < items.length; i++) {
@@ -35,7 +39,11 @@ export async function mapYielding<T, R>(items: readonly T[], fn: (item: T, index
 }
 
 /** `JSON.stringify(items.map(fn))` of a long array, built item by item with turns of the loop in between. */
-export async function stringifyYielding<T>(items: readonly T[], fn: (item: T) => unknown = (x) => x, budgetMs = DEFAULT_BUDGET_MS): Promise<string> {
+export async function stringifyYielding<T>(
+  items: readonly T[],
+  fn: (item: T) => unknown = (x) => x,
+  budgetMs = DEFAULT_BUDGET_MS,
+): Promise<string> {
   const parts = await mapYielding(items, (r) => JSON.stringify(fn(r)), budgetMs);
   return `[${parts.join(",")}]`;
 }

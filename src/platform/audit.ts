@@ -15,7 +15,8 @@ export interface AuditEntry {
 type AuditClient = { auditLog: { create: (args: { data: Prisma.AuditLogUncheckedCreateInput }) => Promise<unknown> } };
 
 /** The changes as a JSON column value (SQL NULL when there are none). */
-const changesJson = (changes: AuditEntry["changes"]): Prisma.InputJsonValue | typeof Prisma.DbNull => (changes ? (changes as Prisma.InputJsonObject) : Prisma.DbNull);
+const changesJson = (changes: AuditEntry["changes"]): Prisma.InputJsonValue | typeof Prisma.DbNull =>
+  changes ? (changes as Prisma.InputJsonObject) : Prisma.DbNull;
 
 function actor() {
   const ctx = requestContext.getStore();
@@ -25,12 +26,21 @@ function actor() {
 /** Audit in the active tenant (the tenant-scoped client adds tenant_id). */
 export async function audit(entry: AuditEntry, client: AuditClient = db): Promise<void> {
   await client.auditLog.create({
-    data: { ...actor(), action: entry.action, entity_type: entry.entity_type ?? null, entity_id: entry.entity_id ?? null, changes: changesJson(entry.changes) },
+    data: {
+      ...actor(),
+      action: entry.action,
+      entity_type: entry.entity_type ?? null,
+      entity_id: entry.entity_id ?? null,
+      changes: changesJson(entry.changes),
+    },
   });
 }
 
 /** Audit in explicit tenants (sign-in events, before a tenant is active). */
-export async function auditTenants(tenantIds: string[], entry: AuditEntry & { actor_user_id?: string | null; actor_email?: string | null }): Promise<void> {
+export async function auditTenants(
+  tenantIds: string[],
+  entry: AuditEntry & { actor_user_id?: string | null; actor_email?: string | null },
+): Promise<void> {
   if (!tenantIds.length) return;
   const a = actor();
   await systemDb.auditLog.createMany({
@@ -62,7 +72,11 @@ function comparable(v: unknown): unknown {
 }
 
 /** `{ field: { from, to } }` for the fields of `after` whose values differ from `before` (sensitive ones masked). */
-export function diff(before: Record<string, unknown>, after: Record<string, unknown>, fields?: string[]): Record<string, { from: unknown; to: unknown }> {
+export function diff(
+  before: Record<string, unknown>,
+  after: Record<string, unknown>,
+  fields?: string[],
+): Record<string, { from: unknown; to: unknown }> {
   const out: Record<string, { from: unknown; to: unknown }> = {};
   for (const f of fields ?? Object.keys(after)) {
     if (f === "updated_at" || f === "created_at") continue;
@@ -74,7 +88,17 @@ export function diff(before: Record<string, unknown>, after: Record<string, unkn
 }
 
 /** An audit row as the API shows it (the AuditLogEntry schema). */
-export function auditEntryJson(a: { id: string; action: string; actor_user_id: string | null; actor_email: string | null; entity_type: string | null; entity_id: string | null; changes: unknown; ip: string | null; created_at: Date }) {
+export function auditEntryJson(a: {
+  id: string;
+  action: string;
+  actor_user_id: string | null;
+  actor_email: string | null;
+  entity_type: string | null;
+  entity_id: string | null;
+  changes: unknown;
+  ip: string | null;
+  created_at: Date;
+}) {
   return {
     id: a.id,
     action: a.action,

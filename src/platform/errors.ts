@@ -62,7 +62,8 @@ export class AppError extends Error {
 
 export const badRequest = (message: string, details?: ErrorDetail[]) => new AppError("validation_failed", message, details);
 /** A 400 naming one field: `invalidField("body.to_date", "must not be before from_date")`. */
-export const invalidField = (path: string, message: string) => new AppError("validation_failed", `${path.replace(/^(body|query|params)\./, "")} ${message}`, [{ path, message }]);
+export const invalidField = (path: string, message: string) =>
+  new AppError("validation_failed", `${path.replace(/^(body|query|params)\./, "")} ${message}`, [{ path, message }]);
 export const unauthenticated = (message = "Authentication required") => new AppError("unauthenticated", message);
 export const forbidden = (message = "Your role does not allow this action") => new AppError("forbidden", message);
 export const moduleDisabled = (module: string) => new AppError("module_disabled", `The ${module} module is not enabled for this company`);
@@ -70,7 +71,9 @@ export const notFound = (what = "Resource") => new AppError("not_found", `${what
 export const conflict = (message: string) => new AppError("conflict", message);
 export const invalidToken = (message = "The link is invalid or has expired") => new AppError("invalid_token", message);
 export const rateLimited = (retryAfterSeconds: number) =>
-  new AppError("rate_limited", "Too many attempts, try again later", undefined, { "Retry-After": String(Math.max(1, Math.ceil(retryAfterSeconds))) });
+  new AppError("rate_limited", "Too many attempts, try again later", undefined, {
+    "Retry-After": String(Math.max(1, Math.ceil(retryAfterSeconds))),
+  });
 /** Retry-After of a 503 while overloaded (admission queue full, no connection or lock in time). */
 export const RETRY_AFTER_BUSY_S = 2;
 /** Retry-After of a 503 while the database cannot be reached. */

@@ -11,9 +11,14 @@ export interface NotifyInput {
   link?: string;
 }
 
-type NotifyClient = { notification: { create: (args: any) => Promise<unknown> }; emailOutbox: { create: (args: any) => Promise<{ id: string }> } };
+type NotifyClient = {
+  notification: { create: (args: any) => Promise<unknown> };
+  emailOutbox: { create: (args: any) => Promise<{ id: string }> };
+};
 
 export async function notify(client: NotifyClient, n: NotifyInput): Promise<void> {
-  await client.notification.create({ data: { user_id: n.userId, kind: n.kind, title: n.title, body: n.body ?? null, link: n.link ?? null } });
+  await client.notification.create({
+    data: { user_id: n.userId, kind: n.kind, title: n.title, body: n.body ?? null, link: n.link ?? null },
+  });
   if (n.email) await queueEmail(client, { to: n.email, subject: n.title, text: n.body ?? n.title });
 }

@@ -4,7 +4,12 @@
 import { query, sql, tenant } from "../db/sql.ts";
 import type { ScopedTx } from "../db/tenancy.ts";
 
-export async function nextNumber(tx: Pick<ScopedTx, "$queryRaw" | "$executeRaw">, name: string, prefix: string, width = 5): Promise<string> {
+export async function nextNumber(
+  tx: Pick<ScopedTx, "$queryRaw" | "$executeRaw">,
+  name: string,
+  prefix: string,
+  width = 5,
+): Promise<string> {
   const rows = await query<{ last_value: number }>(
     sql`
     INSERT INTO number_sequences (tenant_id, name, last_value) VALUES (${tenant}::uuid, ${name}, 1)

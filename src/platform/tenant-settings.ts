@@ -10,7 +10,12 @@ export async function readSettingsDoc<T extends object>(kind: string, defaults: 
   return { ...defaults, ...((row?.settings as object) ?? {}), updated_at: row?.updated_at.toISOString() ?? null };
 }
 
-export async function writeSettingsDoc<T extends object>(kind: string, defaults: T, patch: Partial<T>, userId: string): Promise<T & { updated_at: string }> {
+export async function writeSettingsDoc<T extends object>(
+  kind: string,
+  defaults: T,
+  patch: Partial<T>,
+  userId: string,
+): Promise<T & { updated_at: string }> {
   return tenantTx(async (tx) => {
     const row = await tx.tenantSetting.findFirst({ where: { kind } });
     const before = { ...defaults, ...((row?.settings as object) ?? {}) } as Record<string, unknown>;
@@ -23,7 +28,8 @@ export async function writeSettingsDoc<T extends object>(kind: string, defaults:
       update: { settings: stored as Prisma.InputJsonObject, updated_by: userId },
     });
     const changes = diff(before, after, Object.keys(patch));
-    if (Object.keys(changes).length) await audit({ action: `settings.${kind}_updated`, entity_type: "tenant_setting", entity_id: saved.id, changes }, tx);
+    if (Object.keys(changes).length)
+      await audit({ action: `settings.${kind}_updated`, entity_type: "tenant_setting", entity_id: saved.id, changes }, tx);
     return { ...(after as T), updated_at: saved.updated_at.toISOString() };
   });
 }

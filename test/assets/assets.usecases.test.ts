@@ -18,7 +18,15 @@ let holder: AuthContext;
 let laptops: string;
 let ravi: string;
 
-const authOf = (s: TenantSession, role: AuthContext["role"], employeeId: string | null): AuthContext => ({ userId: s.userId, email: s.email, name: `${role} person`, tenantId: s.tenantId, role, employeeId, modules: ["assets"] });
+const authOf = (s: TenantSession, role: AuthContext["role"], employeeId: string | null): AuthContext => ({
+  userId: s.userId,
+  email: s.email,
+  name: `${role} person`,
+  tenantId: s.tenantId,
+  role,
+  employeeId,
+  modules: ["assets"],
+});
 const inCompany = <T>(fn: () => Promise<T>) => withTenant(owner.tenantId, fn);
 
 async function rejection(p: Promise<unknown>): Promise<{ status: number; message: string }> {
@@ -32,7 +40,10 @@ async function rejection(p: Promise<unknown>): Promise<{ status: number; message
 
 beforeAll(async () => {
   owner = await signupTenant(t);
-  await owner.agent.post("/api/configuration/company-settings").send({ modules: ["assets"], timezone: "UTC" }).expect(200);
+  await owner.agent
+    .post("/api/configuration/company-settings")
+    .send({ modules: ["assets"], timezone: "UTC" })
+    .expect(200);
   const hrMember = await addMember(t, owner, "hr", { name: "Hema HR" });
   hr = authOf(hrMember, "hr", null);
   laptops = await createCategory(hrMember, "Laptops");
@@ -41,10 +52,11 @@ beforeAll(async () => {
 });
 
 const newAsset = () => inCompany(() => registerAsset(hr, { name: "ThinkPad T14", category_id: laptops, condition: "good" }));
-const status = (id: string) => inCompany(async () => {
-  const a = await assetById(id);
-  return { status: a.status, condition: a.condition, holder: a.current_holder?.employee_id ?? null, open: a.open_damage_reports };
-});
+const status = (id: string) =>
+  inCompany(async () => {
+    const a = await assetById(id);
+    return { status: a.status, condition: a.condition, holder: a.current_holder?.employee_id ?? null, open: a.open_damage_reports };
+  });
 
 describe("createAssetAssignment: available → assigned", () => {
   it("hands an available asset to a current employee, one holder at a time", async () => {
@@ -64,7 +76,9 @@ describe("createAssetAssignment: available → assigned", () => {
     const refused = await rejection(inCompany(() => assignAsset(hr, { asset_id: a.id, employee_id: gone })));
     expect(refused.status).toBe(409);
     expect(refused.message).toBe("Old Timer is exited; assets go to current employees only");
-    expect((await rejection(inCompany(() => assignAsset(hr, { asset_id: a.id, employee_id: ravi, assigned_on: "2999-01-01" })))).status).toBe(400);
+    expect(
+      (await rejection(inCompany(() => assignAsset(hr, { asset_id: a.id, employee_id: ravi, assigned_on: "2999-01-01" })))).status,
+    ).toBe(400);
     expect((await status(a.id)).status).toBe("available");
   });
 });
@@ -82,7 +96,9 @@ describe("decideAssetReturnRequest: assigned → available or under repair", () 
     const twice = await rejection(inCompany(() => decideReturn(hr, r.id, { status: "rejected" })));
     expect(twice.status).toBe(409);
     expect(twice.message).toBe("The return request was already approved");
-    expect((await rejection(inCompany(() => requestReturn(holder, { assignment_id: x.id, reason: "once more" })))).message).toBe(`Asset ${a.asset_tag} was already returned on 2026-02-01`);
+    expect((await rejection(inCompany(() => requestReturn(holder, { assignment_id: x.id, reason: "once more" })))).message).toBe(
+      `Asset ${a.asset_tag} was already returned on 2026-02-01`,
+    );
   });
 
   it("a rejected return leaves the asset with its holder; a return found damaged opens a major damage report", async () => {
@@ -119,7 +135,9 @@ describe("createAssetDamageReport / resolveAssetDamageReport: damage states", ()
     const a = await newAsset();
     const other = await newAsset();
     const x = await inCompany(() => assignAsset(hr, { asset_id: a.id, employee_id: ravi, assigned_on: "2026-01-05" }));
-    expect((await rejection(inCompany(() => reportDamage(holder, { asset_id: other.id, severity: "minor", description: "not mine" })))).status).toBe(404);
+    expect(
+      (await rejection(inCompany(() => reportDamage(holder, { asset_id: other.id, severity: "minor", description: "not mine" })))).status,
+    ).toBe(404);
     const report = await inCompany(() => reportDamage(holder, { asset_id: a.id, severity: "major", description: "Dropped it" }));
     expect(report).toMatchObject({ employee_id: ravi, assignment_id: x.id });
     expect(await status(a.id)).toEqual({ status: "assigned", condition: "damaged", holder: ravi, open: 1 });
@@ -131,6 +149,8 @@ describe("createAssetDamageReport / resolveAssetDamageReport: damage states", ()
     expect(await status(a.id)).toEqual({ status: "under_repair", condition: "damaged", holder: null, open: 1 });
     await inCompany(() => resolveDamage(hr, report.id, { status: "written_off", resolution_notes: "Beyond repair" }));
     expect(await status(a.id)).toEqual({ status: "retired", condition: "damaged", holder: null, open: 0 });
-    expect((await rejection(inCompany(() => reportDamage(hr, { asset_id: a.id, severity: "minor", description: "more" })))).status).toBe(409);
+    expect((await rejection(inCompany(() => reportDamage(hr, { asset_id: a.id, severity: "minor", description: "more" })))).status).toBe(
+      409,
+    );
   });
 });

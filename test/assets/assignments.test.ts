@@ -17,7 +17,10 @@ const today = () => new Date().toISOString().slice(0, 10);
 
 beforeAll(async () => {
   owner = await signupTenant(t);
-  await owner.agent.post("/api/configuration/company-settings").send({ modules: ["assets"], timezone: "UTC" }).expect(200);
+  await owner.agent
+    .post("/api/configuration/company-settings")
+    .send({ modules: ["assets"], timezone: "UTC" })
+    .expect(200);
   hr = await addMember(t, owner, "hr", { name: "Hema HR" });
   laptops = await createCategory(hr, "Laptops");
   ravi = await insertEmployee(t, owner.tenantId, { first_name: "Ravi", last_name: "Kumar", employee_code: "EMP-00101" });
@@ -29,7 +32,10 @@ beforeAll(async () => {
 describe("listAssetAssignments, createAssetAssignment: asset assignments", () => {
   it("assigns an available asset, makes the employee its holder, audits and notifies them (in-app and email)", async () => {
     const a = await createAsset(hr, laptops, { name: "Dell Latitude", serial_number: "DL-1", condition: "good" });
-    const res = await hr.agent.post("/api/assets/assignments").send({ asset_id: a.id, employee_id: ravi, expected_return_on: "2099-06-30", notes: "With charger" }).expect(201);
+    const res = await hr.agent
+      .post("/api/assets/assignments")
+      .send({ asset_id: a.id, employee_id: ravi, expected_return_on: "2099-06-30", notes: "With charger" })
+      .expect(201);
     expect(res.body.data).toMatchObject({
       asset_id: a.id,
       asset_tag: a.asset_tag,
@@ -49,17 +55,24 @@ describe("listAssetAssignments, createAssetAssignment: asset assignments", () =>
       return_condition: null,
     });
     const asset = await hr.agent.get(`/api/assets/${a.id}`).expect(200);
-    expect(asset.body.data).toMatchObject({ status: "assigned", current_holder: { assignment_id: res.body.data.id, employee_id: ravi, employee_name: "Ravi Kumar" } });
+    expect(asset.body.data).toMatchObject({
+      status: "assigned",
+      current_holder: { assignment_id: res.body.data.id, employee_id: ravi, employee_name: "Ravi Kumar" },
+    });
     const [row] = await t.query("SELECT status FROM assets WHERE id = $1", [a.id]);
     expect(row.status).toBe("assigned");
-    const [as] = await t.query("SELECT employee_id, assigned_on::text, returned_on, assigned_by FROM asset_assignments WHERE id = $1", [res.body.data.id]);
+    const [as] = await t.query("SELECT employee_id, assigned_on::text, returned_on, assigned_by FROM asset_assignments WHERE id = $1", [
+      res.body.data.id,
+    ]);
     expect(as).toEqual({ employee_id: ravi, assigned_on: today(), returned_on: null, assigned_by: hr.userId });
 
     const notes = await emp.agent.get("/api/notifications").expect(200);
     expect(notes.body.data.find((n: any) => n.kind === "asset.assigned").title).toContain(a.asset_tag);
     const mails = await t.query("SELECT subject, text_body FROM email_outbox WHERE to_address = $1", [emp.email]);
     expect(mails.some((m: any) => m.subject.includes(a.asset_tag) && m.text_body.includes("2099-06-30"))).toBe(true);
-    expect((await colleague.agent.get("/api/notifications").expect(200)).body.data.some((n: any) => n.kind === "asset.assigned")).toBe(false);
+    expect((await colleague.agent.get("/api/notifications").expect(200)).body.data.some((n: any) => n.kind === "asset.assigned")).toBe(
+      false,
+    );
 
     const log = await owner.agent.get(`/api/configuration/activity-log?entity_id=${res.body.data.id}`).expect(200);
     expect(log.body.data[0]).toMatchObject({ action: "asset.assigned", actor_user_id: hr.userId });
@@ -85,7 +98,11 @@ describe("listAssetAssignments, createAssetAssignment: asset assignments", () =>
     const c = await createAsset(hr, laptops);
     await hr.agent.post("/api/assets/damage-reports").send({ asset_id: c.id, severity: "major", description: "Will not boot" }).expect(201);
     expectError(await hr.agent.post("/api/assets/assignments").send({ asset_id: c.id, employee_id: meera }), 409, "conflict");
-    expectError(await hr.agent.post("/api/assets/assignments").send({ asset_id: "00000000-0000-4000-8000-000000000000", employee_id: meera }), 404, "not_found");
+    expectError(
+      await hr.agent.post("/api/assets/assignments").send({ asset_id: "00000000-0000-4000-8000-000000000000", employee_id: meera }),
+      404,
+      "not_found",
+    );
   });
 
   it("only assigns to current employees of the company", async () => {
@@ -97,7 +114,11 @@ describe("listAssetAssignments, createAssetAssignment: asset assignments", () =>
     expectError(await hr.agent.post("/api/assets/assignments").send({ asset_id: a.id, employee_id: exited }), 409, "conflict");
     expectError(await hr.agent.post("/api/assets/assignments").send({ asset_id: a.id, employee_id: inactive }), 409, "conflict");
     expectError(await hr.agent.post("/api/assets/assignments").send({ asset_id: a.id, employee_id: deleted }), 400, "validation_failed");
-    expectError(await hr.agent.post("/api/assets/assignments").send({ asset_id: a.id, employee_id: "00000000-0000-4000-8000-000000000000" }), 400, "validation_failed");
+    expectError(
+      await hr.agent.post("/api/assets/assignments").send({ asset_id: a.id, employee_id: "00000000-0000-4000-8000-000000000000" }),
+      400,
+      "validation_failed",
+    );
     expect((await t.query("SELECT status FROM assets WHERE id = $1", [a.id]))[0].status).toBe("available");
     await assign(hr, a.id, onNotice);
   });
@@ -168,7 +189,8 @@ describe("listAssetAssignments, createAssetAssignment: asset assignments", () =>
     expect((await unlinked.agent.get("/api/assets/assignments").expect(200)).body.pagination.total).toBe(0);
     // Only owner, admin and hr assign.
     const free = await createAsset(hr, laptops);
-    for (const who of [emp, manager]) expectError(await who.agent.post("/api/assets/assignments").send({ asset_id: free.id, employee_id: ravi }), 403, "forbidden");
+    for (const who of [emp, manager])
+      expectError(await who.agent.post("/api/assets/assignments").send({ asset_id: free.id, employee_id: ravi }), 403, "forbidden");
   });
 
   it("needs the assets module and isolates tenants", async () => {
@@ -176,14 +198,21 @@ describe("listAssetAssignments, createAssetAssignment: asset assignments", () =>
     const other = await signupTenant(t);
     expectError(await other.agent.get("/api/assets/assignments"), 403, "module_disabled");
     expectError(await other.agent.post("/api/assets/assignments").send({ asset_id: a.id, employee_id: ravi }), 403, "module_disabled");
-    await other.agent.post("/api/configuration/company-settings").send({ modules: ["assets"] }).expect(200);
+    await other.agent
+      .post("/api/configuration/company-settings")
+      .send({ modules: ["assets"] })
+      .expect(200);
     const otherEmp = await insertEmployee(t, other.tenantId);
     // Our asset to their employee: the asset is unknown to them.
     expectError(await other.agent.post("/api/assets/assignments").send({ asset_id: a.id, employee_id: otherEmp }), 404, "not_found");
     // Their asset to our employee: the employee is unknown to them.
     const cat = await createCategory(other, "Laptops");
     const theirs = await createAsset(other, cat);
-    expectError(await other.agent.post("/api/assets/assignments").send({ asset_id: theirs.id, employee_id: ravi }), 400, "validation_failed");
+    expectError(
+      await other.agent.post("/api/assets/assignments").send({ asset_id: theirs.id, employee_id: ravi }),
+      400,
+      "validation_failed",
+    );
     expect((await other.agent.get(`/api/assets/assignments?employee_id=${ravi}`).expect(200)).body.data).toEqual([]);
     expect((await t.query("SELECT status FROM assets WHERE id = $1", [a.id]))[0].status).toBe("available");
   });

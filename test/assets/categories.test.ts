@@ -10,14 +10,20 @@ let emp: TenantSession;
 
 beforeAll(async () => {
   owner = await signupTenant(t);
-  await owner.agent.post("/api/configuration/company-settings").send({ modules: ["assets"] }).expect(200);
+  await owner.agent
+    .post("/api/configuration/company-settings")
+    .send({ modules: ["assets"] })
+    .expect(200);
   hr = await addMember(t, owner, "hr", { name: "Hema HR" });
   emp = await addMember(t, owner, "employee");
 });
 
 describe("listAssetCategories, createAssetCategory, getAssetCategory, updateAssetCategory, deleteAssetCategory: asset categories", () => {
   it("creates, reads, lists, renames and audits a category", async () => {
-    const res = await hr.agent.post("/api/configuration/asset-categories").send({ name: "  Laptops ", description: "Company laptops" }).expect(201);
+    const res = await hr.agent
+      .post("/api/configuration/asset-categories")
+      .send({ name: "  Laptops ", description: "Company laptops" })
+      .expect(201);
     expect(res.body.data).toMatchObject({ name: "Laptops", description: "Company laptops", asset_count: 0 });
     const id = res.body.data.id;
     expect((await emp.agent.get(`/api/configuration/asset-categories/${id}`).expect(200)).body.data.name).toBe("Laptops");
@@ -29,7 +35,10 @@ describe("listAssetCategories, createAssetCategory, getAssetCategory, updateAsse
     expect(page.body.data.map((c: any) => c.name)).toEqual(["Monitors"]);
     expect(page.body.pagination).toEqual({ page: 2, limit: 1, total: 2, total_pages: 2 });
 
-    const upd = await hr.agent.put(`/api/configuration/asset-categories/${id}`).send({ name: "Laptops & notebooks", description: null }).expect(200);
+    const upd = await hr.agent
+      .put(`/api/configuration/asset-categories/${id}`)
+      .send({ name: "Laptops & notebooks", description: null })
+      .expect(200);
     expect(upd.body.data).toMatchObject({ name: "Laptops & notebooks", description: null });
     const [row] = await t.query("SELECT name, description FROM asset_categories WHERE id = $1", [id]);
     expect(row).toEqual({ name: "Laptops & notebooks", description: null });
@@ -47,12 +56,22 @@ describe("listAssetCategories, createAssetCategory, getAssetCategory, updateAsse
     await hr.agent.put(`/api/configuration/asset-categories/${other.body.data.id}`).send({ name: "TABLETS" }).expect(200);
     // Another company may use the same name.
     const o2 = await signupTenant(t);
-    await o2.agent.post("/api/configuration/company-settings").send({ modules: ["assets"] }).expect(200);
+    await o2.agent
+      .post("/api/configuration/company-settings")
+      .send({ modules: ["assets"] })
+      .expect(200);
     await o2.agent.post("/api/configuration/asset-categories").send({ name: "Phones" }).expect(201);
   });
 
   it("validates input", async () => {
-    for (const body of [{}, { name: "" }, { name: "   " }, { name: "x".repeat(101) }, { name: "Ok", extra: 1 }, { name: "Ok", description: "d".repeat(1001) }])
+    for (const body of [
+      {},
+      { name: "" },
+      { name: "   " },
+      { name: "x".repeat(101) },
+      { name: "Ok", extra: 1 },
+      { name: "Ok", description: "d".repeat(1001) },
+    ])
       expectError(await hr.agent.post("/api/configuration/asset-categories").send(body), 400, "validation_failed");
     const id = await createCategory(hr);
     expectError(await hr.agent.put(`/api/configuration/asset-categories/${id}`).send({}), 400, "validation_failed");
@@ -102,7 +121,10 @@ describe("listAssetCategories, createAssetCategory, getAssetCategory, updateAsse
     expectError(await other.agent.get(`/api/configuration/asset-categories/${id}`), 403, "module_disabled");
     expectError(await other.agent.put(`/api/configuration/asset-categories/${id}`).send({ name: "X" }), 403, "module_disabled");
     expectError(await other.agent.delete(`/api/configuration/asset-categories/${id}`), 403, "module_disabled");
-    await other.agent.post("/api/configuration/company-settings").send({ modules: ["assets"] }).expect(200);
+    await other.agent
+      .post("/api/configuration/company-settings")
+      .send({ modules: ["assets"] })
+      .expect(200);
     expectError(await other.agent.get(`/api/configuration/asset-categories/${id}`), 404, "not_found");
     expectError(await other.agent.put(`/api/configuration/asset-categories/${id}`).send({ name: "Stolen" }), 404, "not_found");
     expectError(await other.agent.delete(`/api/configuration/asset-categories/${id}`), 404, "not_found");

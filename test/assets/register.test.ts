@@ -12,7 +12,10 @@ let phones: string;
 
 beforeAll(async () => {
   owner = await signupTenant(t);
-  await owner.agent.post("/api/configuration/company-settings").send({ modules: ["assets"], timezone: "UTC" }).expect(200);
+  await owner.agent
+    .post("/api/configuration/company-settings")
+    .send({ modules: ["assets"], timezone: "UTC" })
+    .expect(200);
   hr = await addMember(t, owner, "hr", { name: "Hema HR" });
   laptops = await createCategory(hr, "Laptops");
   phones = await createCategory(hr, "Phones");
@@ -24,7 +27,16 @@ describe("listAssets, createAsset, getAsset, updateAsset, deleteAsset: asset reg
   it("adds an asset with a generated tag and every field, and audits it", async () => {
     const res = await hr.agent
       .post("/api/assets")
-      .send({ name: "MacBook Pro 14", category_id: laptops, serial_number: "C02XK1ZZ", purchase_date: "2026-01-15", purchase_cost: "189900.50", warranty_expires_on: "2029-01-14", condition: "good", notes: "16 GB" })
+      .send({
+        name: "MacBook Pro 14",
+        category_id: laptops,
+        serial_number: "C02XK1ZZ",
+        purchase_date: "2026-01-15",
+        purchase_cost: "189900.50",
+        warranty_expires_on: "2029-01-14",
+        condition: "good",
+        notes: "16 GB",
+      })
       .expect(201);
     expect(res.body.data).toMatchObject({
       asset_tag: "AST-00001",
@@ -41,13 +53,28 @@ describe("listAssets, createAsset, getAsset, updateAsset, deleteAsset: asset reg
       current_holder: null,
       open_damage_reports: 0,
     });
-    const [row] = await t.query("SELECT asset_tag::text, purchase_cost::text, status, condition, created_by FROM assets WHERE id = $1", [res.body.data.id]);
-    expect(row).toEqual({ asset_tag: "AST-00001", purchase_cost: "189900.50", status: "available", condition: "good", created_by: hr.userId });
+    const [row] = await t.query("SELECT asset_tag::text, purchase_cost::text, status, condition, created_by FROM assets WHERE id = $1", [
+      res.body.data.id,
+    ]);
+    expect(row).toEqual({
+      asset_tag: "AST-00001",
+      purchase_cost: "189900.50",
+      status: "available",
+      condition: "good",
+      created_by: hr.userId,
+    });
     const log = await owner.agent.get(`/api/configuration/activity-log?entity_id=${res.body.data.id}`).expect(200);
     expect(log.body.data[0]).toMatchObject({ action: "asset.created", actor_user_id: hr.userId });
 
     const minimal = await createAsset(hr, phones, { name: "Pixel 9" });
-    expect(minimal).toMatchObject({ asset_tag: "AST-00002", condition: "new", status: "available", serial_number: null, purchase_cost: null, purchase_date: null });
+    expect(minimal).toMatchObject({
+      asset_tag: "AST-00002",
+      condition: "new",
+      status: "available",
+      serial_number: null,
+      purchase_cost: null,
+      purchase_date: null,
+    });
     expect((await hr.agent.get(`/api/assets/${minimal.id}`).expect(200)).body.data).toEqual(minimal);
   });
 
@@ -55,7 +82,9 @@ describe("listAssets, createAsset, getAsset, updateAsset, deleteAsset: asset reg
     const given = await createAsset(hr, laptops, { asset_tag: "LAP-BLR-7" });
     expect(given.asset_tag).toBe("LAP-BLR-7");
     expectError(await hr.agent.post("/api/assets").send({ name: "Dup", category_id: laptops, asset_tag: "lap-blr-7" }), 409, "conflict");
-    const [{ last_value }] = await t.query("SELECT last_value FROM number_sequences WHERE tenant_id = $1 AND name = 'asset_tag'", [owner.tenantId]);
+    const [{ last_value }] = await t.query("SELECT last_value FROM number_sequences WHERE tenant_id = $1 AND name = 'asset_tag'", [
+      owner.tenantId,
+    ]);
     const next = `AST-${String(last_value + 1).padStart(5, "0")}`;
     await createAsset(hr, laptops, { asset_tag: next });
     const generated = await createAsset(hr, laptops);
@@ -63,14 +92,20 @@ describe("listAssets, createAsset, getAsset, updateAsset, deleteAsset: asset reg
   });
 
   it("numbers concurrent creates without duplicates", async () => {
-    const results = await Promise.all(Array.from({ length: 5 }, (_, i) => hr.agent.post("/api/assets").send({ name: `Concurrent ${i}`, category_id: phones })));
+    const results = await Promise.all(
+      Array.from({ length: 5 }, (_, i) => hr.agent.post("/api/assets").send({ name: `Concurrent ${i}`, category_id: phones })),
+    );
     for (const r of results) expect(r.status).toBe(201);
     expect(new Set(results.map((r) => r.body.data.asset_tag)).size).toBe(5);
   });
 
   it("keeps serial numbers unique among live assets (any case); a deleted asset frees its serial but never its tag", async () => {
     const a = await createAsset(hr, laptops, { serial_number: "SN-UNIQUE-1" });
-    expectError(await hr.agent.post("/api/assets").send({ name: "Dup", category_id: laptops, serial_number: "sn-unique-1" }), 409, "conflict");
+    expectError(
+      await hr.agent.post("/api/assets").send({ name: "Dup", category_id: laptops, serial_number: "sn-unique-1" }),
+      409,
+      "conflict",
+    );
     const b = await createAsset(hr, laptops, { serial_number: "SN-UNIQUE-2" });
     expectError(await hr.agent.put(`/api/assets/${b.id}`).send({ serial_number: "SN-UNIQUE-1" }), 409, "conflict");
     expectError(await hr.agent.put(`/api/assets/${b.id}`).send({ asset_tag: a.asset_tag }), 409, "conflict");
@@ -120,7 +155,13 @@ describe("listAssets, createAsset, getAsset, updateAsset, deleteAsset: asset reg
 
     const all = await hr.agent.get(`/api/assets?category_id=${cat}`).expect(200);
     expect(all.body.data.map((a: any) => a.id)).toEqual([m1.id, m2.id, m3.id]);
-    expect(all.body.data[1].current_holder).toMatchObject({ employee_id: emp, employee_code: "EMP-77001", employee_name: "Asha Rao", assigned_on: today(), expected_return_on: "2099-12-31" });
+    expect(all.body.data[1].current_holder).toMatchObject({
+      employee_id: emp,
+      employee_code: "EMP-77001",
+      employee_name: "Asha Rao",
+      assigned_on: today(),
+      expected_return_on: "2099-12-31",
+    });
     expect(all.body.data[1].status).toBe("assigned");
 
     const ids = async (qs: string) => (await hr.agent.get(`/api/assets?${qs}`).expect(200)).body.data.map((a: any) => a.id);
@@ -140,16 +181,46 @@ describe("listAssets, createAsset, getAsset, updateAsset, deleteAsset: asset reg
 
   it("updates register data and audits from → to", async () => {
     const a = await createAsset(hr, laptops, { name: "ThinkPad", purchase_cost: "1000.00" });
-    const res = await hr.agent.put(`/api/assets/${a.id}`).send({ name: "ThinkPad X1", category_id: phones, purchase_cost: "1250.75", condition: "fair", notes: "Keyboard shiny", serial_number: "TP-1" }).expect(200);
-    expect(res.body.data).toMatchObject({ name: "ThinkPad X1", category_id: phones, category_name: "Phones", purchase_cost: "1250.75", condition: "fair", notes: "Keyboard shiny", serial_number: "TP-1", status: "available" });
+    const res = await hr.agent
+      .put(`/api/assets/${a.id}`)
+      .send({
+        name: "ThinkPad X1",
+        category_id: phones,
+        purchase_cost: "1250.75",
+        condition: "fair",
+        notes: "Keyboard shiny",
+        serial_number: "TP-1",
+      })
+      .expect(200);
+    expect(res.body.data).toMatchObject({
+      name: "ThinkPad X1",
+      category_id: phones,
+      category_name: "Phones",
+      purchase_cost: "1250.75",
+      condition: "fair",
+      notes: "Keyboard shiny",
+      serial_number: "TP-1",
+      status: "available",
+    });
     const [row] = await t.query("SELECT name, purchase_cost::text, condition, category_id FROM assets WHERE id = $1", [a.id]);
     expect(row).toEqual({ name: "ThinkPad X1", purchase_cost: "1250.75", condition: "fair", category_id: phones });
     const log = await owner.agent.get(`/api/configuration/activity-log?entity_id=${a.id}&action=asset.updated`).expect(200);
-    expect(log.body.data[0].changes).toMatchObject({ name: { from: "ThinkPad", to: "ThinkPad X1" }, purchase_cost: { from: "1000.00", to: "1250.75" }, condition: { from: "new", to: "fair" } });
+    expect(log.body.data[0].changes).toMatchObject({
+      name: { from: "ThinkPad", to: "ThinkPad X1" },
+      purchase_cost: { from: "1000.00", to: "1250.75" },
+      condition: { from: "new", to: "fair" },
+    });
     await hr.agent.put(`/api/assets/${a.id}`).send({ purchase_date: "2026-01-10", warranty_expires_on: "2027-01-09" }).expect(200);
     const dates = await owner.agent.get(`/api/configuration/activity-log?entity_id=${a.id}&action=asset.updated`).expect(200);
-    expect(dates.body.data[0].changes).toEqual({ purchase_date: { from: null, to: "2026-01-10" }, warranty_expires_on: { from: null, to: "2027-01-09" } });
-    expectError(await hr.agent.put(`/api/assets/${a.id}`).send({ category_id: "00000000-0000-4000-8000-000000000000" }), 400, "validation_failed");
+    expect(dates.body.data[0].changes).toEqual({
+      purchase_date: { from: null, to: "2026-01-10" },
+      warranty_expires_on: { from: null, to: "2027-01-09" },
+    });
+    expectError(
+      await hr.agent.put(`/api/assets/${a.id}`).send({ category_id: "00000000-0000-4000-8000-000000000000" }),
+      400,
+      "validation_failed",
+    );
     await hr.agent.put(`/api/assets/${a.id}`).send({ serial_number: null, purchase_cost: null }).expect(200);
     const [cleared] = await t.query("SELECT serial_number, purchase_cost FROM assets WHERE id = $1", [a.id]);
     expect(cleared).toEqual({ serial_number: null, purchase_cost: null });
@@ -162,7 +233,10 @@ describe("listAssets, createAsset, getAsset, updateAsset, deleteAsset: asset reg
     expectError(await hr.agent.put(`/api/assets/${a.id}`).send({ status: "lost" }), 409, "conflict");
     expectError(await hr.agent.put(`/api/assets/${a.id}`).send({ status: "retired" }), 409, "conflict");
     expectError(await hr.agent.delete(`/api/assets/${a.id}`), 409, "conflict");
-    expect((await t.query("SELECT status, deleted_at FROM assets WHERE id = $1", [a.id]))[0]).toEqual({ status: "assigned", deleted_at: null });
+    expect((await t.query("SELECT status, deleted_at FROM assets WHERE id = $1", [a.id]))[0]).toEqual({
+      status: "assigned",
+      deleted_at: null,
+    });
 
     const b = await createAsset(hr, laptops);
     const lost = await hr.agent.put(`/api/assets/${b.id}`).send({ status: "lost", notes: "Left in a cab" }).expect(200);
@@ -216,7 +290,10 @@ describe("listAssets, createAsset, getAsset, updateAsset, deleteAsset: asset reg
     expectError(await other.agent.get(`/api/assets/${a.id}`), 403, "module_disabled");
     expectError(await other.agent.put(`/api/assets/${a.id}`).send({ name: "X" }), 403, "module_disabled");
     expectError(await other.agent.delete(`/api/assets/${a.id}`), 403, "module_disabled");
-    await other.agent.post("/api/configuration/company-settings").send({ modules: ["assets"] }).expect(200);
+    await other.agent
+      .post("/api/configuration/company-settings")
+      .send({ modules: ["assets"] })
+      .expect(200);
     expectError(await other.agent.get(`/api/assets/${a.id}`), 404, "not_found");
     expectError(await other.agent.put(`/api/assets/${a.id}`).send({ name: "Stolen" }), 404, "not_found");
     expectError(await other.agent.delete(`/api/assets/${a.id}`), 404, "not_found");

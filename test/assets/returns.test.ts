@@ -17,7 +17,10 @@ const today = () => new Date().toISOString().slice(0, 10);
 
 beforeAll(async () => {
   owner = await signupTenant(t);
-  await owner.agent.post("/api/configuration/company-settings").send({ modules: ["assets"], timezone: "UTC" }).expect(200);
+  await owner.agent
+    .post("/api/configuration/company-settings")
+    .send({ modules: ["assets"], timezone: "UTC" })
+    .expect(200);
   hr = await addMember(t, owner, "hr", { name: "Hema HR" });
   laptops = await createCategory(hr, "Laptops");
   ravi = await insertEmployee(t, owner.tenantId, { first_name: "Ravi", last_name: "Kumar" });
@@ -35,7 +38,10 @@ async function held(employeeId = ravi, fields: Record<string, unknown> = {}) {
 describe("listAssetReturnRequests, createAssetReturnRequest, decideAssetReturnRequest: asset return requests", () => {
   it("lets the holder ask to return, notifies hr, and allows one pending request per assignment", async () => {
     const { asset, assignment } = await held();
-    const res = await emp.agent.post("/api/assets/return-requests").send({ assignment_id: assignment.id, reason: "Got a new laptop" }).expect(201);
+    const res = await emp.agent
+      .post("/api/assets/return-requests")
+      .send({ assignment_id: assignment.id, reason: "Got a new laptop" })
+      .expect(201);
     expect(res.body.data).toMatchObject({
       assignment_id: assignment.id,
       asset_id: asset.id,
@@ -52,8 +58,16 @@ describe("listAssetReturnRequests, createAssetReturnRequest, decideAssetReturnRe
     });
     const [row] = await t.query("SELECT status, requested_by FROM asset_return_requests WHERE id = $1", [res.body.data.id]);
     expect(row).toEqual({ status: "pending", requested_by: emp.userId });
-    expectError(await emp.agent.post("/api/assets/return-requests").send({ assignment_id: assignment.id, reason: "Again" }), 409, "conflict");
-    expectError(await hr.agent.post("/api/assets/return-requests").send({ assignment_id: assignment.id, reason: "Again" }), 409, "conflict");
+    expectError(
+      await emp.agent.post("/api/assets/return-requests").send({ assignment_id: assignment.id, reason: "Again" }),
+      409,
+      "conflict",
+    );
+    expectError(
+      await hr.agent.post("/api/assets/return-requests").send({ assignment_id: assignment.id, reason: "Again" }),
+      409,
+      "conflict",
+    );
     const n = await hr.agent.get("/api/notifications").expect(200);
     expect(n.body.data.some((x: any) => x.kind === "asset.return_requested" && x.title.includes(asset.asset_tag))).toBe(true);
     const log = await owner.agent.get(`/api/configuration/activity-log?entity_id=${res.body.data.id}`).expect(200);
@@ -62,45 +76,104 @@ describe("listAssetReturnRequests, createAssetReturnRequest, decideAssetReturnRe
 
   it("creates only one of two concurrent requests for the same assignment", async () => {
     const { assignment } = await held();
-    const results = await Promise.all([emp.agent, emp.agent, hr.agent].map((a, i) => a.post("/api/assets/return-requests").send({ assignment_id: assignment.id, reason: `Race ${i}` })));
+    const results = await Promise.all(
+      [emp.agent, emp.agent, hr.agent].map((a, i) =>
+        a.post("/api/assets/return-requests").send({ assignment_id: assignment.id, reason: `Race ${i}` }),
+      ),
+    );
     expect(results.map((r) => r.status).sort()).toEqual([201, 409, 409]);
     expect((await t.query("SELECT count(*)::int AS n FROM asset_return_requests WHERE assignment_id = $1", [assignment.id]))[0].n).toBe(1);
   });
 
   it("hides other people's assignments (404) and refuses returned ones (409)", async () => {
     const { assignment } = await held(meera);
-    expectError(await emp.agent.post("/api/assets/return-requests").send({ assignment_id: assignment.id, reason: "Not mine" }), 404, "not_found");
+    expectError(
+      await emp.agent.post("/api/assets/return-requests").send({ assignment_id: assignment.id, reason: "Not mine" }),
+      404,
+      "not_found",
+    );
     const manager = await addMember(t, owner, "manager", { employeeId: await insertEmployee(t, owner.tenantId) });
-    expectError(await manager.agent.post("/api/assets/return-requests").send({ assignment_id: assignment.id, reason: "Not mine" }), 404, "not_found");
+    expectError(
+      await manager.agent.post("/api/assets/return-requests").send({ assignment_id: assignment.id, reason: "Not mine" }),
+      404,
+      "not_found",
+    );
     const unlinked = await addMember(t, owner, "employee");
-    expectError(await unlinked.agent.post("/api/assets/return-requests").send({ assignment_id: assignment.id, reason: "Not mine" }), 404, "not_found");
-    expectError(await hr.agent.post("/api/assets/return-requests").send({ assignment_id: "00000000-0000-4000-8000-000000000000", reason: "Nope" }), 404, "not_found");
+    expectError(
+      await unlinked.agent.post("/api/assets/return-requests").send({ assignment_id: assignment.id, reason: "Not mine" }),
+      404,
+      "not_found",
+    );
+    expectError(
+      await hr.agent.post("/api/assets/return-requests").send({ assignment_id: "00000000-0000-4000-8000-000000000000", reason: "Nope" }),
+      404,
+      "not_found",
+    );
     // hr may file on the employee's behalf (e.g. at exit) and approve it.
-    const r = await hr.agent.post("/api/assets/return-requests").send({ assignment_id: assignment.id, reason: "Last working day" }).expect(201);
+    const r = await hr.agent
+      .post("/api/assets/return-requests")
+      .send({ assignment_id: assignment.id, reason: "Last working day" })
+      .expect(201);
     await hr.agent.put(`/api/assets/return-requests/${r.body.data.id}`).send({ status: "approved" }).expect(200);
-    expectError(await colleague.agent.post("/api/assets/return-requests").send({ assignment_id: assignment.id, reason: "Again" }), 409, "conflict");
+    expectError(
+      await colleague.agent.post("/api/assets/return-requests").send({ assignment_id: assignment.id, reason: "Again" }),
+      409,
+      "conflict",
+    );
     // The holder was told, in the app and by email.
-    expect((await colleague.agent.get("/api/notifications").expect(200)).body.data.some((n: any) => n.kind === "asset.return_approved")).toBe(true);
-    expect((await t.query("SELECT count(*)::int AS n FROM email_outbox WHERE to_address = $1 AND subject LIKE '%approved%'", [colleague.email]))[0].n).toBe(1);
-    for (const body of [{ assignment_id: assignment.id }, { assignment_id: assignment.id, reason: "  " }, { assignment_id: assignment.id, reason: "ok", extra: true }, { reason: "x".repeat(10) }])
+    expect(
+      (await colleague.agent.get("/api/notifications").expect(200)).body.data.some((n: any) => n.kind === "asset.return_approved"),
+    ).toBe(true);
+    expect(
+      (
+        await t.query("SELECT count(*)::int AS n FROM email_outbox WHERE to_address = $1 AND subject LIKE '%approved%'", [colleague.email])
+      )[0].n,
+    ).toBe(1);
+    for (const body of [
+      { assignment_id: assignment.id },
+      { assignment_id: assignment.id, reason: "  " },
+      { assignment_id: assignment.id, reason: "ok", extra: true },
+      { reason: "x".repeat(10) },
+    ])
       expectError(await hr.agent.post("/api/assets/return-requests").send(body), 400, "validation_failed");
   });
 
   it("approves: closes the assignment with date and condition, frees the asset, audits and notifies", async () => {
     const { asset, assignment } = await held();
-    const req = await emp.agent.post("/api/assets/return-requests").send({ assignment_id: assignment.id, reason: "Project over" }).expect(201);
+    const req = await emp.agent
+      .post("/api/assets/return-requests")
+      .send({ assignment_id: assignment.id, reason: "Project over" })
+      .expect(201);
     expectError(await emp.agent.put(`/api/assets/return-requests/${req.body.data.id}`).send({ status: "approved" }), 403, "forbidden");
-    const res = await hr.agent.put(`/api/assets/return-requests/${req.body.data.id}`).send({ status: "approved", returned_on: "2026-02-01", return_condition: "fair", decision_notes: "Charger missing" }).expect(200);
-    expect(res.body.data).toMatchObject({ status: "approved", decided_by_user_id: hr.userId, decided_by_name: "Hema HR", decision_notes: "Charger missing", returned_on: "2026-02-01", return_condition: "fair" });
+    const res = await hr.agent
+      .put(`/api/assets/return-requests/${req.body.data.id}`)
+      .send({ status: "approved", returned_on: "2026-02-01", return_condition: "fair", decision_notes: "Charger missing" })
+      .expect(200);
+    expect(res.body.data).toMatchObject({
+      status: "approved",
+      decided_by_user_id: hr.userId,
+      decided_by_name: "Hema HR",
+      decision_notes: "Charger missing",
+      returned_on: "2026-02-01",
+      return_condition: "fair",
+    });
     expect(res.body.data.decided_at).not.toBeNull();
     const a = (await hr.agent.get(`/api/assets/${asset.id}`).expect(200)).body.data;
     expect(a).toMatchObject({ status: "available", condition: "fair", current_holder: null });
-    const [x] = await t.query("SELECT returned_on::text, return_condition, return_notes, returned_by FROM asset_assignments WHERE id = $1", [assignment.id]);
+    const [x] = await t.query(
+      "SELECT returned_on::text, return_condition, return_notes, returned_by FROM asset_assignments WHERE id = $1",
+      [assignment.id],
+    );
     expect(x).toEqual({ returned_on: "2026-02-01", return_condition: "fair", return_notes: "Charger missing", returned_by: hr.userId });
     const list = await emp.agent.get(`/api/assets/assignments?asset_id=${asset.id}`).expect(200);
     expect(list.body.data[0]).toMatchObject({ active: false, returned_on: "2026-02-01", return_condition: "fair" });
-    expect((await emp.agent.get("/api/notifications").expect(200)).body.data.some((n: any) => n.kind === "asset.return_approved" && n.title.includes(asset.asset_tag))).toBe(true);
-    const actions = async (id: string) => (await owner.agent.get(`/api/configuration/activity-log?entity_id=${id}`).expect(200)).body.data.map((e: any) => e.action);
+    expect(
+      (await emp.agent.get("/api/notifications").expect(200)).body.data.some(
+        (n: any) => n.kind === "asset.return_approved" && n.title.includes(asset.asset_tag),
+      ),
+    ).toBe(true);
+    const actions = async (id: string) =>
+      (await owner.agent.get(`/api/configuration/activity-log?entity_id=${id}`).expect(200)).body.data.map((e: any) => e.action);
     expect(await actions(req.body.data.id)).toContain("asset.return_approved");
     expect(await actions(assignment.id)).toContain("asset.returned");
     expect(await actions(asset.id)).toContain("asset.status_changed");
@@ -111,10 +184,16 @@ describe("listAssetReturnRequests, createAssetReturnRequest, decideAssetReturnRe
 
   it("approves with today's date and the asset's condition by default", async () => {
     const { asset, assignment } = await held();
-    const req = await emp.agent.post("/api/assets/return-requests").send({ assignment_id: assignment.id, reason: "Leaving the team" }).expect(201);
+    const req = await emp.agent
+      .post("/api/assets/return-requests")
+      .send({ assignment_id: assignment.id, reason: "Leaving the team" })
+      .expect(201);
     const res = await hr.agent.put(`/api/assets/return-requests/${req.body.data.id}`).send({ status: "approved" }).expect(200);
     expect(res.body.data).toMatchObject({ returned_on: today(), return_condition: "good" });
-    expect((await t.query("SELECT status, condition FROM assets WHERE id = $1", [asset.id]))[0]).toEqual({ status: "available", condition: "good" });
+    expect((await t.query("SELECT status, condition FROM assets WHERE id = $1", [asset.id]))[0]).toEqual({
+      status: "available",
+      condition: "good",
+    });
   });
 
   it("checks the return date (not in the future, not before the hand-over, a real day)", async () => {
@@ -138,8 +217,16 @@ describe("listAssetReturnRequests, createAssetReturnRequest, decideAssetReturnRe
   it("rejects: the employee keeps the asset and may ask again", async () => {
     const { asset, assignment } = await held();
     const req = await emp.agent.post("/api/assets/return-requests").send({ assignment_id: assignment.id, reason: "Too heavy" }).expect(201);
-    const res = await hr.agent.put(`/api/assets/return-requests/${req.body.data.id}`).send({ status: "rejected", decision_notes: "Needed for the release" }).expect(200);
-    expect(res.body.data).toMatchObject({ status: "rejected", decision_notes: "Needed for the release", returned_on: null, return_condition: null });
+    const res = await hr.agent
+      .put(`/api/assets/return-requests/${req.body.data.id}`)
+      .send({ status: "rejected", decision_notes: "Needed for the release" })
+      .expect(200);
+    expect(res.body.data).toMatchObject({
+      status: "rejected",
+      decision_notes: "Needed for the release",
+      returned_on: null,
+      return_condition: null,
+    });
     expect((await t.query("SELECT status FROM assets WHERE id = $1", [asset.id]))[0].status).toBe("assigned");
     expect((await t.query("SELECT returned_on FROM asset_assignments WHERE id = $1", [assignment.id]))[0].returned_on).toBeNull();
     const n = await emp.agent.get("/api/notifications").expect(200);
@@ -149,12 +236,27 @@ describe("listAssetReturnRequests, createAssetReturnRequest, decideAssetReturnRe
 
   it("sends an asset returned damaged to repair, opening a damage report when none was filed", async () => {
     const { asset, assignment } = await held();
-    const req = await emp.agent.post("/api/assets/return-requests").send({ assignment_id: assignment.id, reason: "Screen issue" }).expect(201);
-    await hr.agent.put(`/api/assets/return-requests/${req.body.data.id}`).send({ status: "approved", return_condition: "damaged", decision_notes: "Hinge broken" }).expect(200);
-    expect((await t.query("SELECT status, condition FROM assets WHERE id = $1", [asset.id]))[0]).toEqual({ status: "under_repair", condition: "damaged" });
+    const req = await emp.agent
+      .post("/api/assets/return-requests")
+      .send({ assignment_id: assignment.id, reason: "Screen issue" })
+      .expect(201);
+    await hr.agent
+      .put(`/api/assets/return-requests/${req.body.data.id}`)
+      .send({ status: "approved", return_condition: "damaged", decision_notes: "Hinge broken" })
+      .expect(200);
+    expect((await t.query("SELECT status, condition FROM assets WHERE id = $1", [asset.id]))[0]).toEqual({
+      status: "under_repair",
+      condition: "damaged",
+    });
     const reports = await hr.agent.get(`/api/assets/damage-reports?asset_id=${asset.id}`).expect(200);
     expect(reports.body.data).toHaveLength(1);
-    expect(reports.body.data[0]).toMatchObject({ severity: "major", status: "open", assignment_id: assignment.id, employee_id: ravi, reported_by_user_id: hr.userId });
+    expect(reports.body.data[0]).toMatchObject({
+      severity: "major",
+      status: "open",
+      assignment_id: assignment.id,
+      employee_id: ravi,
+      reported_by_user_id: hr.userId,
+    });
     expect(reports.body.data[0].description).toContain("Hinge broken");
     // The employee sees the report about the asset they returned.
     expect((await emp.agent.get(`/api/assets/damage-reports?asset_id=${asset.id}`).expect(200)).body.data).toHaveLength(1);
@@ -164,8 +266,12 @@ describe("listAssetReturnRequests, createAssetReturnRequest, decideAssetReturnRe
     const mine = await held();
     const theirs = await held(meera);
     const r1 = await emp.agent.post("/api/assets/return-requests").send({ assignment_id: mine.assignment.id, reason: "Mine" }).expect(201);
-    const r2 = await colleague.agent.post("/api/assets/return-requests").send({ assignment_id: theirs.assignment.id, reason: "Theirs" }).expect(201);
-    const ids = async (who: TenantSession, qs = "") => (await who.agent.get(`/api/assets/return-requests?limit=100&${qs}`).expect(200)).body.data.map((x: any) => x.id);
+    const r2 = await colleague.agent
+      .post("/api/assets/return-requests")
+      .send({ assignment_id: theirs.assignment.id, reason: "Theirs" })
+      .expect(201);
+    const ids = async (who: TenantSession, qs = "") =>
+      (await who.agent.get(`/api/assets/return-requests?limit=100&${qs}`).expect(200)).body.data.map((x: any) => x.id);
     const forEmp = await ids(emp);
     expect(forEmp).toContain(r1.body.data.id);
     expect(forEmp).not.toContain(r2.body.data.id);
@@ -183,10 +289,25 @@ describe("listAssetReturnRequests, createAssetReturnRequest, decideAssetReturnRe
     const req = await emp.agent.post("/api/assets/return-requests").send({ assignment_id: assignment.id, reason: "Done" }).expect(201);
     const other = await signupTenant(t);
     expectError(await other.agent.get("/api/assets/return-requests"), 403, "module_disabled");
-    expectError(await other.agent.post("/api/assets/return-requests").send({ assignment_id: assignment.id, reason: "Mine now" }), 403, "module_disabled");
-    expectError(await other.agent.put(`/api/assets/return-requests/${req.body.data.id}`).send({ status: "approved" }), 403, "module_disabled");
-    await other.agent.post("/api/configuration/company-settings").send({ modules: ["assets"] }).expect(200);
-    expectError(await other.agent.post("/api/assets/return-requests").send({ assignment_id: assignment.id, reason: "Mine now" }), 404, "not_found");
+    expectError(
+      await other.agent.post("/api/assets/return-requests").send({ assignment_id: assignment.id, reason: "Mine now" }),
+      403,
+      "module_disabled",
+    );
+    expectError(
+      await other.agent.put(`/api/assets/return-requests/${req.body.data.id}`).send({ status: "approved" }),
+      403,
+      "module_disabled",
+    );
+    await other.agent
+      .post("/api/configuration/company-settings")
+      .send({ modules: ["assets"] })
+      .expect(200);
+    expectError(
+      await other.agent.post("/api/assets/return-requests").send({ assignment_id: assignment.id, reason: "Mine now" }),
+      404,
+      "not_found",
+    );
     expectError(await other.agent.put(`/api/assets/return-requests/${req.body.data.id}`).send({ status: "approved" }), 404, "not_found");
     expect((await other.agent.get("/api/assets/return-requests").expect(200)).body.data).toEqual([]);
     expect((await t.query("SELECT status FROM asset_return_requests WHERE id = $1", [req.body.data.id]))[0].status).toBe("pending");

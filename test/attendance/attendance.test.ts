@@ -20,25 +20,53 @@ beforeAll(async () => {
 describe("getAttendanceSettings, updateAttendanceSettings: attendance settings", () => {
   it("defaults to the company's weekly offs, and can be changed by hr", async () => {
     const s = await w.employee.agent.get("/api/configuration/attendance").expect(200);
-    expect(s.body.data).toEqual({ weekly_offs: [0, 6], weekly_offs_source: "company", shift_start: "09:00", shift_end: "18:00", grace_minutes: 15, half_day_threshold_hours: "4.00", updated_at: null });
-    await w.owner.agent.post("/api/configuration/company-settings").send({ weekly_offs: [5, 6] }).expect(200);
+    expect(s.body.data).toEqual({
+      weekly_offs: [0, 6],
+      weekly_offs_source: "company",
+      shift_start: "09:00",
+      shift_end: "18:00",
+      grace_minutes: 15,
+      half_day_threshold_hours: "4.00",
+      updated_at: null,
+    });
+    await w.owner.agent
+      .post("/api/configuration/company-settings")
+      .send({ weekly_offs: [5, 6] })
+      .expect(200);
     expect((await w.hr.agent.get("/api/configuration/attendance").expect(200)).body.data.weekly_offs).toEqual([5, 6]);
     expectError(await w.employee.agent.post("/api/configuration/attendance").send({ grace_minutes: 30 }), 403);
     expectError(await w.hr.agent.post("/api/configuration/attendance").send({ shift_start: "18:00", shift_end: "09:00" }), 400);
     expectError(await w.hr.agent.post("/api/configuration/attendance").send({ half_day_threshold_hours: "10" }), 400);
     expectError(await w.hr.agent.post("/api/configuration/attendance").send({ shift_start: "25:00" }), 400);
     expectError(await w.hr.agent.post("/api/configuration/attendance").send({}), 400);
-    const u = await w.hr.agent.post("/api/configuration/attendance").send({ weekly_offs: [0], grace_minutes: 10, half_day_threshold_hours: "4.5" }).expect(200);
-    expect(u.body.data).toMatchObject({ weekly_offs: [0], weekly_offs_source: "attendance", grace_minutes: 10, half_day_threshold_hours: "4.50" });
+    const u = await w.hr.agent
+      .post("/api/configuration/attendance")
+      .send({ weekly_offs: [0], grace_minutes: 10, half_day_threshold_hours: "4.5" })
+      .expect(200);
+    expect(u.body.data).toMatchObject({
+      weekly_offs: [0],
+      weekly_offs_source: "attendance",
+      grace_minutes: 10,
+      half_day_threshold_hours: "4.50",
+    });
     // weekly offs drive leave day counts: Monday to Saturday is 6 days with Sunday the only off day
     const lop = await createType(w.hr.agent, { name: "Unpaid", code: "UNP", is_paid: false });
     const mon = nextWeekday(addDays(today(), 20), 1);
-    const r = await w.employee.agent.post("/api/leave-requests").send({ leave_type_id: lop.id, from_date: mon, to_date: addDays(mon, 5) }).expect(201);
+    const r = await w.employee.agent
+      .post("/api/leave-requests")
+      .send({ leave_type_id: lop.id, from_date: mon, to_date: addDays(mon, 5) })
+      .expect(201);
     expect(r.body.data.days).toBe("6.0");
     await w.employee.agent.delete(`/api/leave-requests/${r.body.data.id}`).expect(200);
-    const back = await w.hr.agent.post("/api/configuration/attendance").send({ weekly_offs: null, grace_minutes: 15, half_day_threshold_hours: "4" }).expect(200);
+    const back = await w.hr.agent
+      .post("/api/configuration/attendance")
+      .send({ weekly_offs: null, grace_minutes: 15, half_day_threshold_hours: "4" })
+      .expect(200);
     expect(back.body.data).toMatchObject({ weekly_offs: [5, 6], weekly_offs_source: "company" });
-    await w.owner.agent.post("/api/configuration/company-settings").send({ weekly_offs: [0, 6] }).expect(200);
+    await w.owner.agent
+      .post("/api/configuration/company-settings")
+      .send({ weekly_offs: [0, 6] })
+      .expect(200);
     const log = await w.owner.agent.get("/api/configuration/activity-log?action=settings.attendance_updated").expect(200);
     expect(log.body.data[0].changes.weekly_offs).toEqual({ from: [0], to: [5, 6] });
   });
@@ -58,9 +86,14 @@ describe("checkIn, checkOut: check-in and check-out", () => {
       expectError(await w.owner.agent.post("/api/attendance/check-in"), 409); // no employee record
       expectError(await w.manager.agent.post("/api/attendance/check-out"), 409); // not checked in
       const view = await w.employee.agent.get(`/api/attendance?date=${today()}`).expect(200);
-      expect(view.body.data).toEqual([expect.objectContaining({ date: today(), status: "half_day", source: "self", record_id: co.body.data.id })]);
+      expect(view.body.data).toEqual([
+        expect.objectContaining({ date: today(), status: "half_day", source: "self", record_id: co.body.data.id }),
+      ]);
     } finally {
-      await w.hr.agent.post("/api/configuration/attendance").send({ shift_start: "09:00", shift_end: "18:00", grace_minutes: 15 }).expect(200);
+      await w.hr.agent
+        .post("/api/configuration/attendance")
+        .send({ shift_start: "09:00", shift_end: "18:00", grace_minutes: 15 })
+        .expect(200);
     }
   });
 
@@ -69,7 +102,9 @@ describe("checkIn, checkOut: check-in and check-out", () => {
     const { addMember } = await import("../support/app.ts");
     const member = await addMember(t, w.owner, "employee", { employeeId: emp });
     const lop = await createType(w.hr.agent, { name: "Unpaid2", code: "UNP2", is_paid: false });
-    const r = await w.hr.agent.post("/api/leave-requests").send({ employee_id: emp, leave_type_id: lop.id, from_date: today(), to_date: today() });
+    const r = await w.hr.agent
+      .post("/api/leave-requests")
+      .send({ employee_id: emp, leave_type_id: lop.id, from_date: today(), to_date: today() });
     if (r.status === 409) return; // today is a weekly off or holiday
     await w.owner.agent.put(`/api/leave-requests/${r.body.data.id}`).send({ status: "approved" }).expect(200);
     expect(expectError(await member.agent.post("/api/attendance/check-in"), 409).error).toMatch(/leave/);
@@ -92,17 +127,46 @@ describe("importAttendance, listAttendance: import and the month view", () => {
     // a holiday, a leave and a work-from-home day, all approved
     await w.hr.agent.post("/api/holidays").send({ date: wed1, name: "Founders' Day" }).expect(201);
     const lop = await createType(w.hr.agent, { name: "Unpaid3", code: "UNP3", is_paid: false });
-    const leave = await w.employee.agent.post("/api/leave-requests").send({ leave_type_id: lop.id, from_date: thu1, to_date: thu1 }).expect(201);
+    const leave = await w.employee.agent
+      .post("/api/leave-requests")
+      .send({ leave_type_id: lop.id, from_date: thu1, to_date: thu1 })
+      .expect(201);
     await w.manager.agent.put(`/api/leave-requests/${leave.body.data.id}`).send({ status: "approved" }).expect(200);
     const wfh = await w.employee.agent.post("/api/wfh-requests").send({ from_date: fri1, to_date: fri1 }).expect(201);
     await w.manager.agent.put(`/api/wfh-requests/${wfh.body.data.id}`).send({ status: "approved" }).expect(200);
 
-    expectError(await w.employee.agent.post("/api/attendance/import").send({ records: [{ employee_id: w.employeeId, date: mon1, status: "present" }] }), 403);
+    expectError(
+      await w.employee.agent
+        .post("/api/attendance/import")
+        .send({ records: [{ employee_id: w.employeeId, date: mon1, status: "present" }] }),
+      403,
+    );
     expectError(await w.hr.agent.post("/api/attendance/import").send({ records: [{ employee_id: w.employeeId, date: mon1 }] }), 400);
-    expectError(await w.hr.agent.post("/api/attendance/import").send({ records: [{ employee_id: w.employeeId, date: mon1, check_in: nine(tue1) }] }), 400);
-    expectError(await w.hr.agent.post("/api/attendance/import").send({ records: [{ employee_id: w.employeeId, date: mon1, check_in: nine(mon1), check_out: nine(mon1) }] }), 400);
-    expectError(await w.hr.agent.post("/api/attendance/import").send({ records: [{ employee_id: w.employeeId, date: mon1, status: "absent" }, { employee_id: w.employeeId, date: mon1, status: "present" }] }), 400);
-    expectError(await w.hr.agent.post("/api/attendance/import").send({ records: [{ employee_id: "00000000-0000-4000-8000-000000000000", date: mon1, status: "present" }] }), 404);
+    expectError(
+      await w.hr.agent.post("/api/attendance/import").send({ records: [{ employee_id: w.employeeId, date: mon1, check_in: nine(tue1) }] }),
+      400,
+    );
+    expectError(
+      await w.hr.agent
+        .post("/api/attendance/import")
+        .send({ records: [{ employee_id: w.employeeId, date: mon1, check_in: nine(mon1), check_out: nine(mon1) }] }),
+      400,
+    );
+    expectError(
+      await w.hr.agent.post("/api/attendance/import").send({
+        records: [
+          { employee_id: w.employeeId, date: mon1, status: "absent" },
+          { employee_id: w.employeeId, date: mon1, status: "present" },
+        ],
+      }),
+      400,
+    );
+    expectError(
+      await w.hr.agent
+        .post("/api/attendance/import")
+        .send({ records: [{ employee_id: "00000000-0000-4000-8000-000000000000", date: mon1, status: "present" }] }),
+      404,
+    );
     const imp = await w.hr.agent
       .post("/api/attendance/import")
       .send({
@@ -114,7 +178,10 @@ describe("importAttendance, listAttendance: import and the month view", () => {
       })
       .expect(200);
     expect(imp.body.data).toEqual({ created: 3, updated: 0 });
-    const again = await w.hr.agent.post("/api/attendance/import").send({ records: [{ employee_id: w.employeeId, date: mon1, check_in: nine(mon1), check_out: six(mon1), notes: "device 2" }] }).expect(200);
+    const again = await w.hr.agent
+      .post("/api/attendance/import")
+      .send({ records: [{ employee_id: w.employeeId, date: mon1, check_in: nine(mon1), check_out: six(mon1), notes: "device 2" }] })
+      .expect(200);
     expect(again.body.data).toEqual({ created: 0, updated: 1 });
 
     const view = await w.employee.agent.get(`/api/attendance?month=${month}&year=${year}`).expect(200);
@@ -157,40 +224,92 @@ describe("importAttendance, listAttendance: import and the month view", () => {
 describe("listAttendanceRegularizations, createAttendanceRegularization, getAttendanceRegularization, updateAttendanceRegularization, cancelAttendanceRegularization: regularization", () => {
   it("request, edit, approval rewrites the day (audited), and the rules around it", async () => {
     const day = nextWeekday(addDays(today(), -14), 2); // a Tuesday in the last two weeks
-    expectError(await w.employee.agent.post("/api/attendance-regularization").send({ date: addDays(today(), 2), check_in: nine(addDays(today(), 2)), reason: "future" }), 400);
-    expectError(await w.employee.agent.post("/api/attendance-regularization").send({ date: day, check_in: nine(addDays(day, 1)), reason: "wrong day" }), 400);
-    await w.hr.agent.post("/api/attendance/import").send({ records: [{ employee_id: w.employeeId, date: day, status: "absent" }] }).expect(200);
-    const r = await w.employee.agent.post("/api/attendance-regularization").send({ date: day, check_in: nine(day), reason: "Forgot to punch" }).expect(201);
+    expectError(
+      await w.employee.agent
+        .post("/api/attendance-regularization")
+        .send({ date: addDays(today(), 2), check_in: nine(addDays(today(), 2)), reason: "future" }),
+      400,
+    );
+    expectError(
+      await w.employee.agent
+        .post("/api/attendance-regularization")
+        .send({ date: day, check_in: nine(addDays(day, 1)), reason: "wrong day" }),
+      400,
+    );
+    await w.hr.agent
+      .post("/api/attendance/import")
+      .send({ records: [{ employee_id: w.employeeId, date: day, status: "absent" }] })
+      .expect(200);
+    const r = await w.employee.agent
+      .post("/api/attendance-regularization")
+      .send({ date: day, check_in: nine(day), reason: "Forgot to punch" })
+      .expect(201);
     expect(r.body.data).toMatchObject({ status: "pending", check_out: null, previous: null, employee_name: "Eli Employee" });
-    expectError(await w.employee.agent.post("/api/attendance-regularization").send({ date: day, check_in: nine(day), reason: "again" }), 409);
+    expectError(
+      await w.employee.agent.post("/api/attendance-regularization").send({ date: day, check_in: nine(day), reason: "again" }),
+      409,
+    );
     const id = r.body.data.id;
-    const ed = await w.employee.agent.put(`/api/attendance-regularization/${id}`).send({ check_out: six(day) }).expect(200);
+    const ed = await w.employee.agent
+      .put(`/api/attendance-regularization/${id}`)
+      .send({ check_out: six(day) })
+      .expect(200);
     expect(ed.body.data.check_out).toBe(six(day));
     expectError(await w.employee.agent.put(`/api/attendance-regularization/${id}`).send({ status: "approved", check_out: six(day) }), 400);
     expectError(await w.employee.agent.put(`/api/attendance-regularization/${id}`).send({ status: "approved" }), 403);
     expectError(await w.manager.agent.put(`/api/attendance-regularization/${id}`).send({ check_out: six(day) }), 409); // not the requester
     const a = await w.manager.agent.put(`/api/attendance-regularization/${id}`).send({ status: "approved", comment: "ok" }).expect(200);
     expect(a.body.data).toMatchObject({ status: "approved", previous: { check_in: null, check_out: null, status: "absent" } });
-    expect((await w.employee.agent.get(`/api/attendance-regularization/${id}`).expect(200)).body.data).toMatchObject({ id, date: day, status: "approved", check_in: nine(day) });
+    expect((await w.employee.agent.get(`/api/attendance-regularization/${id}`).expect(200)).body.data).toMatchObject({
+      id,
+      date: day,
+      status: "approved",
+      check_in: nine(day),
+    });
     const v = await w.employee.agent.get(`/api/attendance?date=${day}`).expect(200);
-    expect(v.body.data[0]).toMatchObject({ status: "present", source: "regularization", check_in: nine(day), check_out: six(day), worked_hours: "9.00" });
+    expect(v.body.data[0]).toMatchObject({
+      status: "present",
+      source: "regularization",
+      check_in: nine(day),
+      check_out: six(day),
+      worked_hours: "9.00",
+    });
     const log = await w.owner.agent.get("/api/configuration/activity-log?action=attendance.regularized").expect(200);
-    expect(log.body.data[0].changes).toMatchObject({ date: day, status: { from: "absent", to: "present" }, check_in: { from: null, to: nine(day) } });
-    expect((await w.employee.agent.get("/api/notifications").expect(200)).body.data.map((n: any) => n.kind)).toContain("regularization.approved");
+    expect(log.body.data[0].changes).toMatchObject({
+      date: day,
+      status: { from: "absent", to: "present" },
+      check_in: { from: null, to: nine(day) },
+    });
+    expect((await w.employee.agent.get("/api/notifications").expect(200)).body.data.map((n: any) => n.kind)).toContain(
+      "regularization.approved",
+    );
     expectError(await w.manager.agent.put(`/api/attendance-regularization/${id}`).send({ status: "rejected" }), 409);
     expectError(await w.employee.agent.delete(`/api/attendance-regularization/${id}`), 409);
     // a second request for the same day can be cancelled while pending
-    const r2 = await w.employee.agent.post("/api/attendance-regularization").send({ date: day, check_in: `${day}T03:00:00.000Z`, reason: "earlier, actually" }).expect(201);
+    const r2 = await w.employee.agent
+      .post("/api/attendance-regularization")
+      .send({ date: day, check_in: `${day}T03:00:00.000Z`, reason: "earlier, actually" })
+      .expect(201);
     const c = await w.employee.agent.delete(`/api/attendance-regularization/${r2.body.data.id}`).expect(200);
     expect(c.body.data.status).toBe("cancelled");
-    const list = await w.manager.agent.get(`/api/attendance-regularization?employee_id=${w.employeeId}&from_date=${day}&to_date=${day}`).expect(200);
+    const list = await w.manager.agent
+      .get(`/api/attendance-regularization?employee_id=${w.employeeId}&from_date=${day}&to_date=${day}`)
+      .expect(200);
     expect(list.body.data.map((x: any) => x.status).sort()).toEqual(["approved", "cancelled"]);
-    expectError(await w.employee.agent.post("/api/attendance-regularization").send({ employee_id: w.managerEmployeeId, date: day, check_in: nine(day), reason: "for my boss" }), 403);
+    expectError(
+      await w.employee.agent
+        .post("/api/attendance-regularization")
+        .send({ employee_id: w.managerEmployeeId, date: day, check_in: nine(day), reason: "for my boss" }),
+      403,
+    );
   });
 
   it("another company's regularization is a 404", async () => {
     const day = nextWeekday(addDays(today(), -14), 3);
-    const r = await w.employee.agent.post("/api/attendance-regularization").send({ date: day, check_in: nine(day), reason: "tenancy" }).expect(201);
+    const r = await w.employee.agent
+      .post("/api/attendance-regularization")
+      .send({ date: day, check_in: nine(day), reason: "tenancy" })
+      .expect(201);
     for (const res of [
       await other.agent.get(`/api/attendance-regularization/${r.body.data.id}`),
       await other.agent.put(`/api/attendance-regularization/${r.body.data.id}`).send({ status: "approved" }),

@@ -3,7 +3,13 @@ import { describe, expect, it } from "vitest";
 import { Decimal } from "../../src/lib/money.ts";
 import { derivedStatus, evaluatePunch, localClock, punchProblem } from "../../src/modules/attendance/rules.ts";
 
-const rules = { shift_start: "09:00", shift_end: "18:00", grace_minutes: 15, half_day_threshold_hours: new Decimal(4), timezone: "Asia/Kolkata" };
+const rules = {
+  shift_start: "09:00",
+  shift_end: "18:00",
+  grace_minutes: 15,
+  half_day_threshold_hours: new Decimal(4),
+  timezone: "Asia/Kolkata",
+};
 const at = (iso: string) => new Date(iso);
 
 describe("attendance rules", () => {
@@ -22,7 +28,11 @@ describe("attendance rules", () => {
     const half = evaluatePunch(at("2026-11-20T03:30:00Z"), at("2026-11-20T07:00:00Z"), rules); // 3.5 h
     expect(half.status).toBe("half_day");
     expect(half.worked_hours!.toFixed(2)).toBe("3.50");
-    expect(evaluatePunch(at("2026-11-20T03:30:00Z"), null, rules, true)).toMatchObject({ status: "wfh", worked_hours: null, early_exit: false });
+    expect(evaluatePunch(at("2026-11-20T03:30:00Z"), null, rules, true)).toMatchObject({
+      status: "wfh",
+      worked_hours: null,
+      early_exit: false,
+    });
   });
 
   it("validates punches against the day", () => {

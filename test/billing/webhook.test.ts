@@ -9,7 +9,10 @@ const t = useTestApp({ config: { billingWebhookSecret: secret } });
 const stripe = new Stripe("sk_test_unused");
 let seq = 0;
 
-function subscriptionEvent(tenantId: string, opts: { type?: string; status?: string; lookupKeys?: string[]; created?: number; id?: string; metaModules?: string } = {}) {
+function subscriptionEvent(
+  tenantId: string,
+  opts: { type?: string; status?: string; lookupKeys?: string[]; created?: number; id?: string; metaModules?: string } = {},
+) {
   return {
     id: opts.id ?? `evt_test_${Date.now()}_${seq++}`,
     object: "event",
@@ -36,8 +39,16 @@ function send(event: object, sign = secret) {
 
 describe("receiveBillingWebhook: billing webhook", () => {
   it("maps subscriptions to modules", () => {
-    expect(modulesFromSubscription({ status: "active", items: { data: [{ price: { lookup_key: "hrms_payroll" } }, { price: { lookup_key: "assets" } }] } })).toEqual(["payroll", "assets"]);
-    expect(modulesFromSubscription({ status: "trialing", metadata: { modules: "helpdesk, recruitment ,bogus" } })).toEqual(["recruitment", "helpdesk"]);
+    expect(
+      modulesFromSubscription({
+        status: "active",
+        items: { data: [{ price: { lookup_key: "hrms_payroll" } }, { price: { lookup_key: "assets" } }] },
+      }),
+    ).toEqual(["payroll", "assets"]);
+    expect(modulesFromSubscription({ status: "trialing", metadata: { modules: "helpdesk, recruitment ,bogus" } })).toEqual([
+      "recruitment",
+      "helpdesk",
+    ]);
     expect(modulesFromSubscription({ status: "canceled", items: { data: [{ price: { lookup_key: "payroll" } }] } })).toEqual([]);
     expect(modulesFromSubscription({ status: "active", items: { data: [{ price: { lookup_key: "payroll" } }] } }, true)).toEqual([]);
   });
@@ -64,7 +75,9 @@ describe("receiveBillingWebhook: billing webhook", () => {
     const late = await send(subscriptionEvent(o.tenantId, { lookupKeys: ["payroll", "helpdesk"], created: now - 60 })).expect(200);
     expect(late.body.data.handled).toBe(false);
     expect((await o.agent.get("/api/configuration/company-settings")).body.data.modules).toEqual(["payroll"]);
-    await send(subscriptionEvent(o.tenantId, { type: "customer.subscription.deleted", lookupKeys: ["payroll"], created: now + 1 })).expect(200);
+    await send(subscriptionEvent(o.tenantId, { type: "customer.subscription.deleted", lookupKeys: ["payroll"], created: now + 1 })).expect(
+      200,
+    );
     expect((await o.agent.get("/api/configuration/company-settings")).body.data.modules).toEqual([]);
     expectError(await o.agent.get("/api/configuration/payroll/pf-settings"), 403, "module_disabled");
   });
@@ -74,7 +87,9 @@ describe("receiveBillingWebhook: billing webhook", () => {
     expectError(await send(subscriptionEvent(o.tenantId, { lookupKeys: ["payroll"] }), "whsec_wrong"), 400, "invalid_signature");
     expectError(await t.request().post("/api/billing/webhook").send(subscriptionEvent(o.tenantId)), 400, "validation_failed");
     expect((await o.agent.get("/api/configuration/company-settings")).body.data.modules).toEqual([]);
-    const other = await send({ id: `evt_other_${seq++}`, object: "event", type: "invoice.paid", created: 1, data: { object: {} } }).expect(200);
+    const other = await send({ id: `evt_other_${seq++}`, object: "event", type: "invoice.paid", created: 1, data: { object: {} } }).expect(
+      200,
+    );
     expect(other.body.data).toMatchObject({ handled: false, duplicate: false, tenant_id: null });
   });
 });

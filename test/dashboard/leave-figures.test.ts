@@ -17,8 +17,14 @@ describe("getDashboardOverview: dashboard leave figures", () => {
        VALUES ($1, $2, $3, $4, $5, $6, 1, 'approved'), ($1, $2, $3, $4, $7, $7, 1, 'pending')`,
       [w.owner.tenantId, w.employeeId, type.id, w.periodId, addDays(day, -1), addDays(day, 1), addDays(day, 20)],
     );
-    await w.hr.agent.post("/api/holidays").send({ date: addDays(day, 5), name: "Founders' Day" }).expect(201);
-    await w.hr.agent.post("/api/holidays").send({ date: addDays(day, 45), name: "Too far ahead" }).expect(201);
+    await w.hr.agent
+      .post("/api/holidays")
+      .send({ date: addDays(day, 5), name: "Founders' Day" })
+      .expect(201);
+    await w.hr.agent
+      .post("/api/holidays")
+      .send({ date: addDays(day, 45), name: "Too far ahead" })
+      .expect(201);
 
     const hr = (await w.hr.agent.get("/api/dashboard/overview").expect(200)).body.data;
     expect(hr).toMatchObject({ on_leave_today: 1, pending_approvals: 1 });

@@ -10,11 +10,44 @@ const people: Record<string, any> = {};
 beforeAll(async () => {
   o = await signupTenant(t);
   const specs: [string, Record<string, unknown>][] = [
-    ["priya", { first_name: "Priya", last_name: "Sharma", email: "priya.sharma@acme.test", department: "Engineering", phone: "+91 98765 43210", joining_date: "2021-01-10" }],
+    [
+      "priya",
+      {
+        first_name: "Priya",
+        last_name: "Sharma",
+        email: "priya.sharma@acme.test",
+        department: "Engineering",
+        phone: "+91 98765 43210",
+        joining_date: "2021-01-10",
+      },
+    ],
     ["rahul", { first_name: "Rahul", last_name: "Sharma", email: "rahul@acme.test", department: "Sales", joining_date: "2022-03-01" }],
-    ["anna", { first_name: "Anna", last_name: "Andersson", email: "anna@acme.test", department: "Engineering", joining_date: "2020-06-15" }],
-    ["omar", { first_name: "Omar", last_name: "Haddad", email: "omar_h@acme.test", department: "Sales", phone: "+971 50 123 4567", joining_date: "2023-09-01" }],
-    ["zoe", { first_name: "Zoë", last_name: "Zimmer", email: "zoe@acme.test", department: "Finance", joining_date: "2019-02-01", status: "inactive" }],
+    [
+      "anna",
+      { first_name: "Anna", last_name: "Andersson", email: "anna@acme.test", department: "Engineering", joining_date: "2020-06-15" },
+    ],
+    [
+      "omar",
+      {
+        first_name: "Omar",
+        last_name: "Haddad",
+        email: "omar_h@acme.test",
+        department: "Sales",
+        phone: "+971 50 123 4567",
+        joining_date: "2023-09-01",
+      },
+    ],
+    [
+      "zoe",
+      {
+        first_name: "Zoë",
+        last_name: "Zimmer",
+        email: "zoe@acme.test",
+        department: "Finance",
+        joining_date: "2019-02-01",
+        status: "inactive",
+      },
+    ],
   ];
   for (const [key, spec] of specs) people[key] = await createEmployee(o, spec);
   // Another company's look-alike must never show up.
@@ -50,7 +83,8 @@ describe("listEmployees: search", () => {
   it("orders and pages the matches of a search by every sort, with the total of all matches", async () => {
     // "acme" is in every e-mail: all five match
     const all = [people.priya, people.rahul, people.anna, people.omar, people.zoe];
-    const by = (key: (e: any) => string, desc = false) => [...all].sort((a, b) => (key(a) < key(b) ? -1 : key(a) > key(b) ? 1 : 0) * (desc ? -1 : 1)).map((e) => e.id);
+    const by = (key: (e: any) => string, desc = false) =>
+      [...all].sort((a, b) => (key(a) < key(b) ? -1 : key(a) > key(b) ? 1 : 0) * (desc ? -1 : 1)).map((e) => e.id);
     const expected: Record<string, string[]> = {
       name: by((e) => `${e.last_name}\u0000${e.first_name}\u0000${e.id}`),
       "-name": by((e) => `${e.last_name}\u0000${e.first_name}\u0000${e.id}`, true),
@@ -92,8 +126,20 @@ describe("listEmployees: filters, sorting, pagination", () => {
   it("sorts by the documented keys, ties broken by id", async () => {
     expect(ids(await list("?sort=name"))).toEqual([people.anna.id, people.omar.id, people.priya.id, people.rahul.id, people.zoe.id]);
     expect(ids(await list("?sort=-name"))).toEqual([people.zoe.id, people.rahul.id, people.priya.id, people.omar.id, people.anna.id]);
-    expect(ids(await list("?sort=joining_date"))).toEqual([people.zoe.id, people.anna.id, people.priya.id, people.rahul.id, people.omar.id]);
-    expect(ids(await list("?sort=-employee_code"))).toEqual([people.zoe.id, people.omar.id, people.anna.id, people.rahul.id, people.priya.id]);
+    expect(ids(await list("?sort=joining_date"))).toEqual([
+      people.zoe.id,
+      people.anna.id,
+      people.priya.id,
+      people.rahul.id,
+      people.omar.id,
+    ]);
+    expect(ids(await list("?sort=-employee_code"))).toEqual([
+      people.zoe.id,
+      people.omar.id,
+      people.anna.id,
+      people.rahul.id,
+      people.priya.id,
+    ]);
     expect(ids(await list("?sort=created_at"))).toEqual([people.priya.id, people.rahul.id, people.anna.id, people.omar.id, people.zoe.id]);
     expectError(await o.agent.get("/api/employees?sort=salary"), 400, "validation_failed");
   });
@@ -126,7 +172,15 @@ describe("listEmployees: filters, sorting, pagination", () => {
   });
 
   it("rejects out-of-range paging and unknown parameters", async () => {
-    for (const qs of ["?page=0", "?limit=0", "?limit=101", "?status=retired", "?salary=1", `?search=${"x".repeat(101)}`, "?reports_to=nope"]) {
+    for (const qs of [
+      "?page=0",
+      "?limit=0",
+      "?limit=101",
+      "?status=retired",
+      "?salary=1",
+      `?search=${"x".repeat(101)}`,
+      "?reports_to=nope",
+    ]) {
       expectError(await o.agent.get(`/api/employees${qs}`), 400, "validation_failed");
     }
   });

@@ -6,7 +6,8 @@ import { createEmployee, employeeInput } from "../support/employees.ts";
 
 const t = useTestApp();
 
-const activity = async (o: TenantSession, id: string) => (await o.agent.get(`/api/employees/${id}/activity-log?limit=100`).expect(200)).body.data;
+const activity = async (o: TenantSession, id: string) =>
+  (await o.agent.get(`/api/employees/${id}/activity-log?limit=100`).expect(200)).body.data;
 
 describe("createEmployee, getEmployee: create", () => {
   it("creates with generated, sequential codes and persists every field", async () => {
@@ -24,15 +25,43 @@ describe("createEmployee, getEmployee: create", () => {
       bank_ifsc: "HDFC0001234",
       state: "Maharashtra",
     });
-    const b = await createEmployee(o, { bank_iban: "AE070331234567890123456", bank_routing_code: "802420101", labour_card_number: "00915012345663" });
+    const b = await createEmployee(o, {
+      bank_iban: "AE070331234567890123456",
+      bank_routing_code: "802420101",
+      labour_card_number: "00915012345663",
+    });
     expect(a.employee_code).toBe("EMP-00001");
     expect(b.employee_code).toBe("EMP-00002");
-    expect(a).toMatchObject({ view: "full", first_name: "Priya", email: "priya.sharma@example.com", status: "active", employment_type: "fixed_term", gender: "female", exit: null, user_id: null });
-    const [row] = await t.query(`SELECT first_name, email, bank_account_number, bank_ifsc, state, to_char(date_of_birth, 'YYYY-MM-DD') AS dob, search_text, tenant_id FROM employees WHERE id = $1`, [a.id]);
-    expect(row).toMatchObject({ first_name: "Priya", email: "priya.sharma@example.com", bank_account_number: "50100234567890", bank_ifsc: "HDFC0001234", state: "Maharashtra", dob: "1992-08-17", tenant_id: o.tenantId });
+    expect(a).toMatchObject({
+      view: "full",
+      first_name: "Priya",
+      email: "priya.sharma@example.com",
+      status: "active",
+      employment_type: "fixed_term",
+      gender: "female",
+      exit: null,
+      user_id: null,
+    });
+    const [row] = await t.query(
+      `SELECT first_name, email, bank_account_number, bank_ifsc, state, to_char(date_of_birth, 'YYYY-MM-DD') AS dob, search_text, tenant_id FROM employees WHERE id = $1`,
+      [a.id],
+    );
+    expect(row).toMatchObject({
+      first_name: "Priya",
+      email: "priya.sharma@example.com",
+      bank_account_number: "50100234567890",
+      bank_ifsc: "HDFC0001234",
+      state: "Maharashtra",
+      dob: "1992-08-17",
+      tenant_id: o.tenantId,
+    });
     expect(row.search_text).toContain("919876543210");
     const got = await o.agent.get(`/api/employees/${b.id}`).expect(200);
-    expect(got.body.data).toMatchObject({ bank_iban: "AE070331234567890123456", bank_routing_code: "802420101", labour_card_number: "00915012345663" });
+    expect(got.body.data).toMatchObject({
+      bank_iban: "AE070331234567890123456",
+      bank_routing_code: "802420101",
+      labour_card_number: "00915012345663",
+    });
   });
 
   it("names every missing required field in the 400 details", async () => {
@@ -62,7 +91,10 @@ describe("createEmployee, getEmployee: create", () => {
     for (const [override, path] of cases) {
       const res = await o.agent.post("/api/employees").send(employeeInput(override));
       const body = expectError(res, 400, "validation_failed");
-      expect(body.details.map((d: any) => d.path), JSON.stringify(override)).toContain(path);
+      expect(
+        body.details.map((d: any) => d.path),
+        JSON.stringify(override),
+      ).toContain(path);
     }
     expect((await t.query(`SELECT count(*)::int AS n FROM employees WHERE tenant_id = $1`, [o.tenantId]))[0].n).toBe(0);
   });
@@ -91,9 +123,19 @@ describe("createEmployee, getEmployee: create", () => {
 
   it("writes employee.created with every set field, bank details masked", async () => {
     const o = await signupTenant(t);
-    const e = await createEmployee(o, { bank_account_number: "50100234567890", bank_iban: "AE070331234567890123456", phone: "+971 50 123 4567" });
+    const e = await createEmployee(o, {
+      bank_account_number: "50100234567890",
+      bank_iban: "AE070331234567890123456",
+      phone: "+971 50 123 4567",
+    });
     const [entry] = await activity(o, e.id);
-    expect(entry).toMatchObject({ action: "employee.created", actor_user_id: o.userId, actor_email: o.email, entity_type: "employee", entity_id: e.id });
+    expect(entry).toMatchObject({
+      action: "employee.created",
+      actor_user_id: o.userId,
+      actor_email: o.email,
+      entity_type: "employee",
+      entity_id: e.id,
+    });
     expect(entry.changes.first_name).toEqual({ from: null, to: e.first_name });
     expect(entry.changes.phone).toEqual({ from: null, to: "+971 50 123 4567" });
     expect(entry.changes.bank_account_number).toEqual({ from: null, to: "********7890" });
@@ -106,9 +148,20 @@ describe("updateEmployee, getEmployeeActivityLog: update", () => {
   it("changes only the given fields and logs from → to (masked)", async () => {
     const o = await signupTenant(t);
     const e = await createEmployee(o, { bank_account_number: "11112222333344", designation: "Engineer" });
-    const res = await o.agent.put(`/api/employees/${e.id}`).send({ designation: "Staff Engineer", bank_account_number: "99998888777766", phone: null, joining_date: "2023-05-01" }).expect(200);
-    expect(res.body.data).toMatchObject({ designation: "Staff Engineer", bank_account_number: "99998888777766", first_name: e.first_name, joining_date: "2023-05-01" });
-    const [row] = await t.query(`SELECT designation, bank_account_number, to_char(joining_date,'YYYY-MM-DD') AS jd FROM employees WHERE id = $1`, [e.id]);
+    const res = await o.agent
+      .put(`/api/employees/${e.id}`)
+      .send({ designation: "Staff Engineer", bank_account_number: "99998888777766", phone: null, joining_date: "2023-05-01" })
+      .expect(200);
+    expect(res.body.data).toMatchObject({
+      designation: "Staff Engineer",
+      bank_account_number: "99998888777766",
+      first_name: e.first_name,
+      joining_date: "2023-05-01",
+    });
+    const [row] = await t.query(
+      `SELECT designation, bank_account_number, to_char(joining_date,'YYYY-MM-DD') AS jd FROM employees WHERE id = $1`,
+      [e.id],
+    );
     expect(row).toEqual({ designation: "Staff Engineer", bank_account_number: "99998888777766", jd: "2023-05-01" });
     const [entry] = await activity(o, e.id);
     expect(entry.action).toBe("employee.updated");
@@ -131,7 +184,10 @@ describe("updateEmployee, getEmployeeActivityLog: update", () => {
     expectError(await o.agent.put(`/api/employees/${a.id}`).send({ status: "on_notice" }), 400);
     await o.agent.put(`/api/employees/${a.id}`).send({ email: a.email }).expect(200); // own email is fine
     await o.agent.put(`/api/employees/${a.id}`).send({ status: "inactive" }).expect(200);
-    await o.agent.post(`/api/employees/${b.id}/resignation`).send({ resignation_date: "2024-01-02", last_working_day: "2024-02-01", reason: "x" }).expect(201);
+    await o.agent
+      .post(`/api/employees/${b.id}/resignation`)
+      .send({ resignation_date: "2024-01-02", last_working_day: "2024-02-01", reason: "x" })
+      .expect(201);
     expectError(await o.agent.put(`/api/employees/${b.id}`).send({ status: "active" }), 409, "conflict");
     expect((await t.query(`SELECT status FROM employees WHERE id = $1`, [b.id]))[0].status).toBe("on_notice");
   });
@@ -162,7 +218,10 @@ describe("updateEmployee, getEmployeeActivityLog: update", () => {
     const o = await signupTenant(t);
     const a = await createEmployee(o);
     const b = await createEmployee(o);
-    const [r1, r2] = await Promise.all([o.agent.put(`/api/employees/${a.id}`).send({ reports_to: b.id }), o.agent.put(`/api/employees/${b.id}`).send({ reports_to: a.id })]);
+    const [r1, r2] = await Promise.all([
+      o.agent.put(`/api/employees/${a.id}`).send({ reports_to: b.id }),
+      o.agent.put(`/api/employees/${b.id}`).send({ reports_to: a.id }),
+    ]);
     expect([r1.status, r2.status].sort()).toEqual([200, 400]);
     const rows = await t.query(`SELECT id, reports_to FROM employees WHERE id = ANY($1)`, [[a.id, b.id]]);
     expect(rows.filter((r) => r.reports_to !== null)).toHaveLength(1);
@@ -176,10 +235,16 @@ describe("deleteEmployee: soft delete", () => {
     await o.agent.delete(`/api/employees/${e.id}`).expect(200);
     const [row] = await t.query(`SELECT deleted_at FROM employees WHERE id = $1`, [e.id]);
     expect(row.deleted_at).not.toBeNull();
-    for (const path of ["", "/documents", "/activity-log"]) expectError(await o.agent.get(`/api/employees/${e.id}${path}`), 404, "not_found");
+    for (const path of ["", "/documents", "/activity-log"])
+      expectError(await o.agent.get(`/api/employees/${e.id}${path}`), 404, "not_found");
     expectError(await o.agent.put(`/api/employees/${e.id}`).send({ designation: "x" }), 404);
     expectError(await o.agent.delete(`/api/employees/${e.id}`), 404);
-    expectError(await o.agent.post(`/api/employees/${e.id}/resignation`).send({ resignation_date: "2024-01-02", last_working_day: "2024-02-01", reason: "x" }), 404);
+    expectError(
+      await o.agent
+        .post(`/api/employees/${e.id}/resignation`)
+        .send({ resignation_date: "2024-01-02", last_working_day: "2024-02-01", reason: "x" }),
+      404,
+    );
     const list = await o.agent.get(`/api/employees?search=leaverson`).expect(200);
     expect(list.body.pagination.total).toBe(0);
     expectError(await o.agent.post("/api/employees").send(employeeInput({ reports_to: e.id })), 400);
@@ -215,10 +280,24 @@ describe("tenant isolation", () => {
     expectError(await o.agent.put(`/api/employees/${id}`).send({ designation: "Hacker" }), 404, "not_found");
     expectError(await o.agent.delete(`/api/employees/${id}`), 404, "not_found");
     expectError(await o.agent.get(`/api/employees/${id}/documents`), 404, "not_found");
-    expectError(await o.agent.post(`/api/employees/${id}/documents`).field("document_type", "other").field("title", "x").attach("file", Buffer.from("hello"), { filename: "a.txt", contentType: "text/plain" }), 404, "not_found");
+    expectError(
+      await o.agent
+        .post(`/api/employees/${id}/documents`)
+        .field("document_type", "other")
+        .field("title", "x")
+        .attach("file", Buffer.from("hello"), { filename: "a.txt", contentType: "text/plain" }),
+      404,
+      "not_found",
+    );
     expectError(await o.agent.get(`/api/employees/${id}/documents/${doc.id}/download`), 404, "not_found");
     expectError(await o.agent.get(`/api/employees/${id}/activity-log`), 404, "not_found");
-    expectError(await o.agent.post(`/api/employees/${id}/resignation`).send({ resignation_date: "2024-01-02", last_working_day: "2024-02-01", reason: "x" }), 404, "not_found");
+    expectError(
+      await o.agent
+        .post(`/api/employees/${id}/resignation`)
+        .send({ resignation_date: "2024-01-02", last_working_day: "2024-02-01", reason: "x" }),
+      404,
+      "not_found",
+    );
     const [row] = await t.query(`SELECT designation, status, deleted_at FROM employees WHERE id = $1`, [id]);
     expect(row).toEqual({ designation: e.designation, status: "active", deleted_at: null });
     expect((await t.query(`SELECT count(*)::int AS n FROM employee_documents`))[0].n).toBe(0);

@@ -11,7 +11,15 @@ import { employeeInput } from "../support/employees.ts";
 
 const t = useTestApp();
 
-const ownerAuth = (o: TenantSession): AuthContext => ({ userId: o.userId, email: o.email, name: "Olivia Owner", tenantId: o.tenantId, role: "owner", employeeId: null, modules: [] });
+const ownerAuth = (o: TenantSession): AuthContext => ({
+  userId: o.userId,
+  email: o.email,
+  name: "Olivia Owner",
+  tenantId: o.tenantId,
+  role: "owner",
+  employeeId: null,
+  modules: [],
+});
 const input = (overrides: Record<string, unknown> = {}) => employeeInput(overrides) as Parameters<typeof addEmployee>[0];
 
 async function rejection(p: Promise<unknown>): Promise<{ status: number; message: string }> {
@@ -42,14 +50,24 @@ describe("createEmployee: generated employee codes", () => {
     const o = await signupTenant(t);
     await withTenant(o.tenantId, async () => {
       const first = await addEmployee(input({ employee_code: "IMP-1", email: "asha@example.test", first_name: "  Asha " }));
-      expect(first).toMatchObject({ view: "full", employee_code: "IMP-1", first_name: "Asha", email: "asha@example.test", status: "active", exit: null });
+      expect(first).toMatchObject({
+        view: "full",
+        employee_code: "IMP-1",
+        first_name: "Asha",
+        email: "asha@example.test",
+        status: "active",
+        exit: null,
+      });
       const taken = await rejection(addEmployee(input({ employee_code: "IMP-1" })));
       expect(taken.status).toBe(409);
       expect(taken.message).toBe("The employee code IMP-1 is already taken");
       const email = await rejection(addEmployee(input({ email: "ASHA@example.test" })));
       expect(email.status).toBe(409);
     });
-    const [entry] = await t.query(`SELECT action, changes FROM audit_logs WHERE tenant_id = $1 AND entity_type = 'employee' ORDER BY created_at`, [o.tenantId]);
+    const [entry] = await t.query(
+      `SELECT action, changes FROM audit_logs WHERE tenant_id = $1 AND entity_type = 'employee' ORDER BY created_at`,
+      [o.tenantId],
+    );
     expect(entry.action).toBe("employee.created");
     expect(entry.changes.employee_code).toEqual({ from: null, to: "IMP-1" });
   });
@@ -64,11 +82,19 @@ describe("submitResignation: the exit process", () => {
       const exit = await resign(auth, e.id, { resignation_date: "2024-05-02", last_working_day: "2024-06-01", reason: " Relocating " });
       expect(exit).toMatchObject({ employee_id: e.id, status: "in_progress", reason: "Relocating", submitted_by: o.userId });
       expect(exit.checklist.map((c) => c.item)).toEqual(["asset_return", "knowledge_transfer", "clearance", "final_settlement"]);
-      expect((await rejection(resign(auth, e.id, { resignation_date: "2024-05-03", last_working_day: "2024-06-02", reason: "again" }))).status).toBe(409);
+      expect(
+        (await rejection(resign(auth, e.id, { resignation_date: "2024-05-03", last_working_day: "2024-06-02", reason: "again" }))).status,
+      ).toBe(409);
       const byHand = await rejection(changeEmployee(e.id, { status: "active" }));
       expect(byHand.status).toBe(409);
       expect(byHand.message).toBe("The employee is on notice; their status follows the exit process and cannot be set by hand");
-      const before = await rejection(resign(auth, (await addEmployee(input({ joining_date: "2024-01-01" }))).id, { resignation_date: "2023-12-31", last_working_day: "2024-01-31", reason: "x" }));
+      const before = await rejection(
+        resign(auth, (await addEmployee(input({ joining_date: "2024-01-01" }))).id, {
+          resignation_date: "2023-12-31",
+          last_working_day: "2024-01-31",
+          reason: "x",
+        }),
+      );
       expect(before.status).toBe(400);
     });
   });
@@ -94,7 +120,9 @@ describe("submitResignation, then the employees.complete-exits job: exit complet
     const [exit] = await t.query(`SELECT status, completed_at FROM employee_exits WHERE employee_id = $1`, [id]);
     expect(exit.status).toBe("completed");
     expect(exit.completed_at).not.toBeNull();
-    const actions = (await t.query(`SELECT action, changes FROM audit_logs WHERE entity_id = $1 ORDER BY created_at`, [id])).map((r) => r.action);
+    const actions = (await t.query(`SELECT action, changes FROM audit_logs WHERE entity_id = $1 ORDER BY created_at`, [id])).map(
+      (r) => r.action,
+    );
     expect(actions).toEqual(["employee.created", "employee.resigned", "employee.exited"]);
   });
 });

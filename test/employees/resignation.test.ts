@@ -16,9 +16,20 @@ describe("submitResignation: resignation", () => {
     const boss = await createEmployee(o);
     const bossMember = await addMember(t, o, "manager", { employeeId: boss.id });
     const e = await createEmployee(o, { reports_to: boss.id, joining_date: "2022-01-01" });
-    const res = await o.agent.post(`/api/employees/${e.id}/resignation`).send({ resignation_date: "2024-05-02", last_working_day: "2024-06-01", reason: " Relocating " }).expect(201);
+    const res = await o.agent
+      .post(`/api/employees/${e.id}/resignation`)
+      .send({ resignation_date: "2024-05-02", last_working_day: "2024-06-01", reason: " Relocating " })
+      .expect(201);
     const exit = res.body.data;
-    expect(exit).toMatchObject({ employee_id: e.id, resignation_date: "2024-05-02", last_working_day: "2024-06-01", reason: "Relocating", status: "in_progress", submitted_by: o.userId, completed_at: null });
+    expect(exit).toMatchObject({
+      employee_id: e.id,
+      resignation_date: "2024-05-02",
+      last_working_day: "2024-06-01",
+      reason: "Relocating",
+      status: "in_progress",
+      submitted_by: o.userId,
+      completed_at: null,
+    });
     expect(exit.checklist.map((c: any) => [c.item, c.status])).toEqual([
       ["asset_return", "pending"],
       ["knowledge_transfer", "pending"],
@@ -47,15 +58,35 @@ describe("submitResignation: resignation", () => {
   it("validates the dates (400) and refuses a second resignation (409)", async () => {
     const o = await signupTenant(t);
     const e = await createEmployee(o, { joining_date: "2023-01-01" });
-    const bad = expectError(await o.agent.post(`/api/employees/${e.id}/resignation`).send({ resignation_date: "2024-05-02", last_working_day: "2024-05-01", reason: "x" }), 400, "validation_failed");
+    const bad = expectError(
+      await o.agent
+        .post(`/api/employees/${e.id}/resignation`)
+        .send({ resignation_date: "2024-05-02", last_working_day: "2024-05-01", reason: "x" }),
+      400,
+      "validation_failed",
+    );
     expect(bad.details[0].path).toBe("body.last_working_day");
-    const early = expectError(await o.agent.post(`/api/employees/${e.id}/resignation`).send({ resignation_date: "2022-12-31", last_working_day: "2023-01-31", reason: "x" }), 400);
+    const early = expectError(
+      await o.agent
+        .post(`/api/employees/${e.id}/resignation`)
+        .send({ resignation_date: "2022-12-31", last_working_day: "2023-01-31", reason: "x" }),
+      400,
+    );
     expect(early.details[0].path).toBe("body.resignation_date");
     const missing = expectError(await o.agent.post(`/api/employees/${e.id}/resignation`).send({ resignation_date: "2024-05-02" }), 400);
     expect(missing.details.map((d: any) => d.path).sort()).toEqual(["body.last_working_day", "body.reason"]);
     expect((await t.query(`SELECT status FROM employees WHERE id = $1`, [e.id]))[0].status).toBe("active");
-    await o.agent.post(`/api/employees/${e.id}/resignation`).send({ resignation_date: "2024-05-02", last_working_day: "2024-05-02", reason: "x" }).expect(201);
-    expectError(await o.agent.post(`/api/employees/${e.id}/resignation`).send({ resignation_date: "2024-05-03", last_working_day: "2024-06-02", reason: "again" }), 409, "conflict");
+    await o.agent
+      .post(`/api/employees/${e.id}/resignation`)
+      .send({ resignation_date: "2024-05-02", last_working_day: "2024-05-02", reason: "x" })
+      .expect(201);
+    expectError(
+      await o.agent
+        .post(`/api/employees/${e.id}/resignation`)
+        .send({ resignation_date: "2024-05-03", last_working_day: "2024-06-02", reason: "again" }),
+      409,
+      "conflict",
+    );
     expect((await t.query(`SELECT count(*)::int AS n FROM employee_exits WHERE employee_id = $1`, [e.id]))[0].n).toBe(1);
   });
 
@@ -63,7 +94,9 @@ describe("submitResignation: resignation", () => {
     const o = await signupTenant(t);
     const e = await createEmployee(o);
     const body = { resignation_date: "2024-05-02", last_working_day: "2024-06-01", reason: "x" };
-    const statuses = (await Promise.all([1, 2].map(() => o.agent.post(`/api/employees/${e.id}/resignation`).send(body)))).map((r) => r.status).sort();
+    const statuses = (await Promise.all([1, 2].map(() => o.agent.post(`/api/employees/${e.id}/resignation`).send(body))))
+      .map((r) => r.status)
+      .sort();
     expect(statuses).toEqual([201, 409]);
   });
 
@@ -71,7 +104,10 @@ describe("submitResignation: resignation", () => {
     const o = await signupTenant(t);
     const e = await createEmployee(o);
     const me = await addMember(t, o, "employee", { employeeId: e.id });
-    const res = await me.agent.post(`/api/employees/${e.id}/resignation`).send({ resignation_date: today(), last_working_day: addDays(today(), 30), reason: "New job" }).expect(201);
+    const res = await me.agent
+      .post(`/api/employees/${e.id}/resignation`)
+      .send({ resignation_date: today(), last_working_day: addDays(today(), 30), reason: "New job" })
+      .expect(201);
     expect(res.body.data.submitted_by).toBe(me.userId);
   });
 });
@@ -82,8 +118,14 @@ describe("exit job", () => {
     const leaving = await createEmployee(o);
     const staying = await createEmployee(o);
     const lwd = addDays(today(), 3);
-    await o.agent.post(`/api/employees/${leaving.id}/resignation`).send({ resignation_date: today(), last_working_day: lwd, reason: "x" }).expect(201);
-    await o.agent.post(`/api/employees/${staying.id}/resignation`).send({ resignation_date: today(), last_working_day: addDays(today(), 60), reason: "y" }).expect(201);
+    await o.agent
+      .post(`/api/employees/${leaving.id}/resignation`)
+      .send({ resignation_date: today(), last_working_day: lwd, reason: "x" })
+      .expect(201);
+    await o.agent
+      .post(`/api/employees/${staying.id}/resignation`)
+      .send({ resignation_date: today(), last_working_day: addDays(today(), 60), reason: "y" })
+      .expect(201);
 
     // On the last working day itself nothing happens (noon UTC is the same date in Asia/Kolkata).
     await completeDueExits(new Date(`${lwd}T12:00:00Z`));
@@ -97,14 +139,25 @@ describe("exit job", () => {
     expect(x.status).toBe("completed");
     expect(x.completed_at).not.toBeNull();
     const log = (await o.agent.get(`/api/employees/${leaving.id}/activity-log`).expect(200)).body.data;
-    expect(log[0]).toMatchObject({ action: "employee.exited", actor_user_id: null, changes: { status: { from: "on_notice", to: "exited" } } });
+    expect(log[0]).toMatchObject({
+      action: "employee.exited",
+      actor_user_id: null,
+      changes: { status: { from: "on_notice", to: "exited" } },
+    });
     const profile = (await o.agent.get(`/api/employees/${leaving.id}`).expect(200)).body.data;
     expect(profile).toMatchObject({ status: "exited", exit: { status: "completed" } });
 
     // Running again changes nothing; an exited employee cannot resign or be reactivated.
     await completeDueExits(dayAfter);
-    expect((await t.query(`SELECT count(*)::int AS n FROM audit_logs WHERE entity_id = $1 AND action = 'employee.exited'`, [leaving.id]))[0].n).toBe(1);
-    expectError(await o.agent.post(`/api/employees/${leaving.id}/resignation`).send({ resignation_date: today(), last_working_day: today(), reason: "x" }), 409);
+    expect(
+      (await t.query(`SELECT count(*)::int AS n FROM audit_logs WHERE entity_id = $1 AND action = 'employee.exited'`, [leaving.id]))[0].n,
+    ).toBe(1);
+    expectError(
+      await o.agent
+        .post(`/api/employees/${leaving.id}/resignation`)
+        .send({ resignation_date: today(), last_working_day: today(), reason: "x" }),
+      409,
+    );
     expectError(await o.agent.put(`/api/employees/${leaving.id}`).send({ status: "active" }), 409);
   });
 

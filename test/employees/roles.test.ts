@@ -12,8 +12,20 @@ let manager: TenantSession, employee: TenantSession, hr: TenantSession;
 beforeAll(async () => {
   owner = await signupTenant(t);
   boss = await createEmployee(owner, { first_name: "Maya", last_name: "Manager" });
-  report = await createEmployee(owner, { first_name: "Ravi", last_name: "Report", reports_to: boss.id, bank_account_number: "50100234567890", bank_iban: "AE070331234567890123456", date_of_birth: "1990-01-01" });
-  colleague = await createEmployee(owner, { first_name: "Cara", last_name: "Colleague", date_of_birth: "1991-02-02", bank_account_number: "12341234123412" });
+  report = await createEmployee(owner, {
+    first_name: "Ravi",
+    last_name: "Report",
+    reports_to: boss.id,
+    bank_account_number: "50100234567890",
+    bank_iban: "AE070331234567890123456",
+    date_of_birth: "1990-01-01",
+  });
+  colleague = await createEmployee(owner, {
+    first_name: "Cara",
+    last_name: "Colleague",
+    date_of_birth: "1991-02-02",
+    bank_account_number: "12341234123412",
+  });
   manager = await addMember(t, owner, "manager", { employeeId: boss.id });
   employee = await addMember(t, owner, "employee", { employeeId: report.id });
   hr = await addMember(t, owner, "hr");
@@ -22,7 +34,13 @@ beforeAll(async () => {
 describe("employee role", () => {
   it("reads their own complete record", async () => {
     const me = await employee.agent.get(`/api/employees/${report.id}`).expect(200);
-    expect(me.body.data).toMatchObject({ view: "full", id: report.id, bank_account_number: "50100234567890", date_of_birth: "1990-01-01", user_id: employee.userId });
+    expect(me.body.data).toMatchObject({
+      view: "full",
+      id: report.id,
+      bank_account_number: "50100234567890",
+      date_of_birth: "1990-01-01",
+      user_id: employee.userId,
+    });
   });
 
   it("reads only the directory entry of colleagues", async () => {
@@ -37,8 +55,20 @@ describe("employee role", () => {
   it("gets 404 for colleagues' documents, activity log and resignation", async () => {
     expectError(await employee.agent.get(`/api/employees/${colleague.id}/documents`), 404, "not_found");
     expectError(await employee.agent.get(`/api/employees/${colleague.id}/activity-log`), 404, "not_found");
-    expectError(await employee.agent.post(`/api/employees/${colleague.id}/resignation`).send({ resignation_date: "2024-01-02", last_working_day: "2024-02-01", reason: "x" }), 404);
-    expectError(await employee.agent.post(`/api/employees/${colleague.id}/documents`).field("document_type", "other").field("title", "x").attach("file", Buffer.from("hi"), { filename: "a.txt", contentType: "text/plain" }), 404);
+    expectError(
+      await employee.agent
+        .post(`/api/employees/${colleague.id}/resignation`)
+        .send({ resignation_date: "2024-01-02", last_working_day: "2024-02-01", reason: "x" }),
+      404,
+    );
+    expectError(
+      await employee.agent
+        .post(`/api/employees/${colleague.id}/documents`)
+        .field("document_type", "other")
+        .field("title", "x")
+        .attach("file", Buffer.from("hi"), { filename: "a.txt", contentType: "text/plain" }),
+      404,
+    );
     expect((await t.query(`SELECT status FROM employees WHERE id = $1`, [colleague.id]))[0].status).toBe("active");
     // Own activity log is visible.
     const own = await employee.agent.get(`/api/employees/${report.id}/activity-log`).expect(200);
@@ -49,7 +79,10 @@ describe("employee role", () => {
     expectError(await employee.agent.post("/api/employees").send(employeeInput()), 403, "forbidden");
     expectError(await employee.agent.put(`/api/employees/${report.id}`).send({ designation: "CEO" }), 403, "forbidden");
     expectError(await employee.agent.delete(`/api/employees/${colleague.id}`), 403, "forbidden");
-    expect((await t.query(`SELECT designation, deleted_at FROM employees WHERE id = $1`, [report.id]))[0]).toEqual({ designation: report.designation, deleted_at: null });
+    expect((await t.query(`SELECT designation, deleted_at FROM employees WHERE id = $1`, [report.id]))[0]).toEqual({
+      designation: report.designation,
+      deleted_at: null,
+    });
   });
 
   it("a member without a linked record sees the directory only", async () => {
@@ -62,7 +95,12 @@ describe("employee role", () => {
 describe("manager role", () => {
   it("reads direct reports' complete record with bank account and IBAN masked", async () => {
     const r = await manager.agent.get(`/api/employees/${report.id}`).expect(200);
-    expect(r.body.data).toMatchObject({ view: "full", bank_account_number: "********7890", bank_iban: "********3456", date_of_birth: "1990-01-01" });
+    expect(r.body.data).toMatchObject({
+      view: "full",
+      bank_account_number: "********7890",
+      bank_iban: "********3456",
+      date_of_birth: "1990-01-01",
+    });
     await manager.agent.get(`/api/employees/${report.id}/activity-log`).expect(200);
     await manager.agent.get(`/api/employees/${report.id}/documents`).expect(200);
     const own = await manager.agent.get(`/api/employees/${boss.id}`).expect(200);
@@ -75,7 +113,12 @@ describe("manager role", () => {
     expectError(await manager.agent.get(`/api/employees/${colleague.id}/activity-log`), 404);
     expectError(await manager.agent.post("/api/employees").send(employeeInput()), 403, "forbidden");
     // A manager resigns for themselves only, not for their reports.
-    expectError(await manager.agent.post(`/api/employees/${report.id}/resignation`).send({ resignation_date: "2024-01-02", last_working_day: "2024-02-01", reason: "x" }), 404);
+    expectError(
+      await manager.agent
+        .post(`/api/employees/${report.id}/resignation`)
+        .send({ resignation_date: "2024-01-02", last_working_day: "2024-02-01", reason: "x" }),
+      404,
+    );
     const reports = await manager.agent.get(`/api/employees?reports_to=${boss.id}`).expect(200);
     expect(reports.body.data.map((e: any) => e.id)).toEqual([report.id]);
   });
@@ -105,7 +148,10 @@ describe("linking a member through an invitation", () => {
     const [mail] = await t.query<{ text_body: string }>(`SELECT text_body FROM email_outbox WHERE to_address = $1`, [email]);
     const token = /Invitation token: (\S+)/.exec(mail.text_body)![1];
     const agent = t.request();
-    const accepted = await agent.post("/api/auth/accept-invite").send({ token, name: "Ines Invited", password: "a-good-password" }).expect(200);
+    const accepted = await agent
+      .post("/api/auth/accept-invite")
+      .send({ token, name: "Ines Invited", password: "a-good-password" })
+      .expect(200);
     expect(accepted.body.data).toMatchObject({ role: "employee", employee_id: e.id, active_tenant_id: owner.tenantId });
     const me = await agent.get(`/api/employees/${e.id}`).expect(200);
     expect(me.body.data).toMatchObject({ view: "full", id: e.id, user_id: accepted.body.data.user.id });

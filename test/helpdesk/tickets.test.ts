@@ -8,11 +8,19 @@ let hr: TenantSession;
 let emp: TenantSession;
 let colleague: TenantSession;
 
-const ticket = { title: "Payslip for October missing", category: "payroll", priority: "high", description: "I cannot find my October payslip." };
+const ticket = {
+  title: "Payslip for October missing",
+  category: "payroll",
+  priority: "high",
+  description: "I cannot find my October payslip.",
+};
 
 beforeAll(async () => {
   owner = await signupTenant(t);
-  await owner.agent.post("/api/configuration/company-settings").send({ modules: ["helpdesk"] }).expect(200);
+  await owner.agent
+    .post("/api/configuration/company-settings")
+    .send({ modules: ["helpdesk"] })
+    .expect(200);
   hr = await addMember(t, owner, "hr", { name: "Hema HR" });
   emp = await addMember(t, owner, "employee", { name: "Esha Employee" });
   colleague = await addMember(t, owner, "employee", { name: "Chetan Colleague" });
@@ -20,12 +28,19 @@ beforeAll(async () => {
 
 describe("listHelpdeskTickets, createHelpdeskTicket, getHelpdeskTicket, updateHelpdeskTicket, deleteHelpdeskTicket, listHelpdeskMessages, addHelpdeskMessage: helpdesk tickets", () => {
   it("numbers tickets per company, even when raised concurrently", async () => {
-    const results = await Promise.all(Array.from({ length: 6 }, (_, i) => emp.agent.post("/api/helpdesk/tickets").send({ ...ticket, title: `Concurrent ${i}` })));
+    const results = await Promise.all(
+      Array.from({ length: 6 }, (_, i) => emp.agent.post("/api/helpdesk/tickets").send({ ...ticket, title: `Concurrent ${i}` })),
+    );
     for (const r of results) expect(r.status).toBe(201);
     const numbers = results.map((r) => r.body.data.ticket_number).sort();
     expect(new Set(numbers).size).toBe(6);
     expect(numbers.every((n: string) => /^TKT-\d{5}$/.test(n))).toBe(true);
-    expect(results[0].body.data).toMatchObject({ status: "open", requester_user_id: emp.userId, requester_name: "Esha Employee", assignee_user_id: null });
+    expect(results[0].body.data).toMatchObject({
+      status: "open",
+      requester_user_id: emp.userId,
+      requester_name: "Esha Employee",
+      assignee_user_id: null,
+    });
   });
 
   it("shows agents every ticket and others only their own", async () => {
@@ -70,7 +85,11 @@ describe("listHelpdeskTickets, createHelpdeskTicket, getHelpdeskTicket, updateHe
     const { body } = await emp.agent.post("/api/helpdesk/tickets").send(ticket).expect(201);
     await hr.agent.put(`/api/helpdesk/tickets/${body.data.id}`).send({ status: "resolved" }).expect(200);
     expectError(await hr.agent.put(`/api/helpdesk/tickets/${body.data.id}`).send({ status: "in_progress" }), 409, "conflict");
-    expectError(await hr.agent.put(`/api/helpdesk/tickets/${body.data.id}`).send({ assignee_user_id: colleague.userId }), 400, "validation_failed");
+    expectError(
+      await hr.agent.put(`/api/helpdesk/tickets/${body.data.id}`).send({ assignee_user_id: colleague.userId }),
+      400,
+      "validation_failed",
+    );
   });
 
   it("keeps internal notes from the requester", async () => {
@@ -101,8 +120,17 @@ describe("listHelpdeskTickets, createHelpdeskTicket, getHelpdeskTicket, updateHe
     const { body } = await emp.agent.post("/api/helpdesk/tickets").send(ticket).expect(201);
     const other = await signupTenant(t);
     expectError(await other.agent.get("/api/helpdesk/tickets"), 403, "module_disabled");
-    await other.agent.post("/api/configuration/company-settings").send({ modules: ["helpdesk"] }).expect(200);
-    for (const req of [other.agent.get(`/api/helpdesk/tickets/${body.data.id}`), other.agent.put(`/api/helpdesk/tickets/${body.data.id}`).send({ priority: "low" }), other.agent.delete(`/api/helpdesk/tickets/${body.data.id}`), other.agent.get(`/api/helpdesk/tickets/${body.data.id}/messages`), other.agent.post(`/api/helpdesk/tickets/${body.data.id}/messages`).send({ body: "x" })])
+    await other.agent
+      .post("/api/configuration/company-settings")
+      .send({ modules: ["helpdesk"] })
+      .expect(200);
+    for (const req of [
+      other.agent.get(`/api/helpdesk/tickets/${body.data.id}`),
+      other.agent.put(`/api/helpdesk/tickets/${body.data.id}`).send({ priority: "low" }),
+      other.agent.delete(`/api/helpdesk/tickets/${body.data.id}`),
+      other.agent.get(`/api/helpdesk/tickets/${body.data.id}/messages`),
+      other.agent.post(`/api/helpdesk/tickets/${body.data.id}/messages`).send({ body: "x" }),
+    ])
       expectError(await req, 404, "not_found");
     expect((await other.agent.get("/api/helpdesk/tickets").expect(200)).body.data).toEqual([]);
     expect((await hr.agent.get(`/api/helpdesk/tickets/${body.data.id}`).expect(200)).body.data.priority).toBe("high");

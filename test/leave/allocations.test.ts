@@ -24,7 +24,13 @@ const balanceOf = async (employeeId: string, typeId: string, periodId?: string) 
 beforeAll(async () => {
   [w, other] = await Promise.all([leaveWorld(t), signupTenant(t)]);
   [el, cl, sl] = await Promise.all([
-    createType(w.hr.agent, { name: "Earned leave", code: "EL", carry_forward: true, carry_forward_max_days: "5", carry_forward_expiry_days: 30 }),
+    createType(w.hr.agent, {
+      name: "Earned leave",
+      code: "EL",
+      carry_forward: true,
+      carry_forward_max_days: "5",
+      carry_forward_expiry_days: 30,
+    }),
     createType(w.hr.agent, { name: "Casual leave", code: "CL" }),
     createType(w.hr.agent, { name: "Sick leave", code: "SL" }),
   ]);
@@ -52,7 +58,13 @@ describe("listLeaveAllocations, createLeaveAllocations, listLeaveLedger: allocat
     expect(res.body.data.skipped_count).toBe(0);
     const joinerSl = res.body.data.allocations.find((a: any) => a.employee_id === joiner && a.leave_type_id === sl.id);
     // 176 of 351 days of the period remain after joining: 12 × 176 / 351 = 6.02 → 6.0
-    expect(joinerSl).toMatchObject({ days: "6.0", credited: "6.0", accrual: "upfront", effective_from: addDays(w.periodStart, 175), policy_id: policy.id });
+    expect(joinerSl).toMatchObject({
+      days: "6.0",
+      credited: "6.0",
+      accrual: "upfront",
+      effective_from: addDays(w.periodStart, 175),
+      policy_id: policy.id,
+    });
     const again = await w.hr.agent.post("/api/leave-allocations").send({ policy_id: policy.id }).expect(201);
     expect(again.body.data).toMatchObject({ created_count: 0, skipped_count: 12 });
     expect(again.body.data.skipped[0].reason).toBe("already allocated for this period");
@@ -61,7 +73,14 @@ describe("listLeaveAllocations, createLeaveAllocations, listLeaveLedger: allocat
   });
 
   it("monthly accrual credits what is due; the job posts the rest and is safe to run twice", async () => {
-    const due = accrualSchedule({ mode: "monthly", accrualDay: "first_day", periodStart: w.periodStart, periodEnd: w.periodEnd, joiningDate: "2019-03-01", entitlement: "12" }).filter((a) => a.date <= today());
+    const due = accrualSchedule({
+      mode: "monthly",
+      accrualDay: "first_day",
+      periodStart: w.periodStart,
+      periodEnd: w.periodEnd,
+      joiningDate: "2019-03-01",
+      entitlement: "12",
+    }).filter((a) => a.date <= today());
     const b = await balanceOf(veteran, cl.id);
     expect(b.accrued).toBe(sumDays(due.map((a) => a.days)).toFixed(1));
     const first = await withTenant(w.owner.tenantId, () => runLeaveAccruals({ today: w.periodEnd }));
@@ -77,9 +96,15 @@ describe("listLeaveAllocations, createLeaveAllocations, listLeaveLedger: allocat
 
   it("individual allocation with explicit days, and its refusals", async () => {
     const extra = await createType(w.hr.agent, { name: "Special", code: "SPX" });
-    const r = await w.hr.agent.post("/api/leave-allocations").send({ employee_id: veteran, leave_type_id: extra.id, days: "2.5", notes: "one-off" }).expect(201);
+    const r = await w.hr.agent
+      .post("/api/leave-allocations")
+      .send({ employee_id: veteran, leave_type_id: extra.id, days: "2.5", notes: "one-off" })
+      .expect(201);
     expect(r.body.data.allocations[0]).toMatchObject({ days: "2.5", policy_id: null, notes: "one-off" });
-    expect((await w.hr.agent.post("/api/leave-allocations").send({ employee_id: veteran, leave_type_id: extra.id, days: "3" }).expect(201)).body.data.created_count).toBe(0);
+    expect(
+      (await w.hr.agent.post("/api/leave-allocations").send({ employee_id: veteran, leave_type_id: extra.id, days: "3" }).expect(201)).body
+        .data.created_count,
+    ).toBe(0);
     expectError(await w.hr.agent.post("/api/leave-allocations").send({ leave_type_id: extra.id }), 400);
     expectError(await w.hr.agent.post("/api/leave-allocations").send({}), 400);
     expectError(await w.hr.agent.post("/api/leave-allocations").send({ employee_id: veteran, days: "2" }), 400);
@@ -94,9 +119,17 @@ describe("listLeaveAllocations, createLeaveAllocations, listLeaveLedger: allocat
 
   it("carry-forward moves unused days (capped) to the next period; they lapse after the expiry", async () => {
     // veteran used 8 of 15 EL days: 7 unused, cap 5
-    await w.hr.agent.post("/api/leave-adjustments").send({ employee_id: veteran, leave_type_id: el.id, days: "-8", reason: "taken before go-live" }).expect(201);
+    await w.hr.agent
+      .post("/api/leave-adjustments")
+      .send({ employee_id: veteran, leave_type_id: el.id, days: "-8", reason: "taken before go-live" })
+      .expect(201);
     const nextStart = addDays(w.periodEnd, 1);
-    const next = (await w.hr.agent.post("/api/leave-periods").send({ name: "Next", start_date: nextStart, end_date: addDays(nextStart, 364) }).expect(201)).body.data;
+    const next = (
+      await w.hr.agent
+        .post("/api/leave-periods")
+        .send({ name: "Next", start_date: nextStart, end_date: addDays(nextStart, 364) })
+        .expect(201)
+    ).body.data;
     const r = await w.hr.agent.post("/api/leave-allocations").send({ employee_id: veteran, period_id: next.id }).expect(201);
     const elAlloc = r.body.data.allocations.find((a: any) => a.leave_type_id === el.id);
     expect(elAlloc).toMatchObject({ carried_forward: "5.0", carry_forward_expires_on: addDays(nextStart, 29), days: "15.0" });
@@ -104,7 +137,10 @@ describe("listLeaveAllocations, createLeaveAllocations, listLeaveLedger: allocat
     expect(await balanceOf(veteran, el.id, next.id)).toMatchObject({ allocated: "15.0", carried: "5.0", available: "20.0" });
     expect(await balanceOf(veteran, el.id, w.periodId)).toMatchObject({ carried: "-5.0", adjusted: "-8.0", available: "2.0" });
     // allocating again carries nothing twice
-    expect((await w.hr.agent.post("/api/leave-allocations").send({ employee_id: veteran, period_id: next.id }).expect(201)).body.data.created_count).toBe(0);
+    expect(
+      (await w.hr.agent.post("/api/leave-allocations").send({ employee_id: veteran, period_id: next.id }).expect(201)).body.data
+        .created_count,
+    ).toBe(0);
     expect((await balanceOf(veteran, el.id, next.id)).carried).toBe("5.0");
     // nothing lapses before the expiry date, everything unused after it (twice = once)
     expect(await withTenant(w.owner.tenantId, () => runLeaveExpiries({ today: addDays(nextStart, 29) }))).toBe(0);
@@ -125,9 +161,24 @@ describe("listLeaveAllocations, createLeaveAllocations, listLeaveLedger: allocat
     const sales = await insertEmployee(t, w.owner.tenantId, { department: "Sales", first_name: "Sam" });
     const lead = await insertEmployee(t, w.owner.tenantId, { department: "Sales", designation: "Team Lead", first_name: "Lee" });
     const item = (n: string) => [{ leave_type_id: ty.id, annual_quota: n }];
-    const dept = (await w.hr.agent.post("/api/leave-policies").send({ name: "Sales", assignment: "department", departments: ["sales"], items: item("4") }).expect(201)).body.data;
-    const desig = (await w.hr.agent.post("/api/leave-policies").send({ name: "Leads", assignment: "designation", designations: ["Team Lead"], items: item("6") }).expect(201)).body.data;
-    const indiv = (await w.hr.agent.post("/api/leave-policies").send({ name: "Veteran", assignment: "individual", employee_ids: [veteran], items: item("9") }).expect(201)).body.data;
+    const dept = (
+      await w.hr.agent
+        .post("/api/leave-policies")
+        .send({ name: "Sales", assignment: "department", departments: ["sales"], items: item("4") })
+        .expect(201)
+    ).body.data;
+    const desig = (
+      await w.hr.agent
+        .post("/api/leave-policies")
+        .send({ name: "Leads", assignment: "designation", designations: ["Team Lead"], items: item("6") })
+        .expect(201)
+    ).body.data;
+    const indiv = (
+      await w.hr.agent
+        .post("/api/leave-policies")
+        .send({ name: "Veteran", assignment: "individual", employee_ids: [veteran], items: item("9") })
+        .expect(201)
+    ).body.data;
     const byDept = await w.hr.agent.post("/api/leave-allocations").send({ policy_id: dept.id }).expect(201);
     expect(byDept.body.data.allocations.map((a: any) => [a.employee_id, a.days])).toEqual([[sales, "4.0"]]);
     const byDesig = await w.hr.agent.post("/api/leave-allocations").send({ policy_id: desig.id }).expect(201);
@@ -167,7 +218,12 @@ describe("listLeaveBalances, createLeaveAdjustment: balances and adjustments", (
     const all = await balances(w.hr.agent, "limit=2");
     // the company's total is every live employee (from the kept department counts): exactly what
     // counting them gives, and one fewer once an employee is deleted
-    const live = async () => (await t.query<{ n: number }>(`SELECT count(*)::int AS n FROM employees WHERE tenant_id = $1 AND deleted_at IS NULL`, [w.owner.tenantId]))[0].n;
+    const live = async () =>
+      (
+        await t.query<{ n: number }>(`SELECT count(*)::int AS n FROM employees WHERE tenant_id = $1 AND deleted_at IS NULL`, [
+          w.owner.tenantId,
+        ])
+      )[0].n;
     expect(all.pagination.total).toBe(await live());
     expect(all.pagination.total).toBeGreaterThanOrEqual(5);
     const spare = await insertEmployee(t, w.owner.tenantId, { first_name: "Spare" });
@@ -179,15 +235,38 @@ describe("listLeaveBalances, createLeaveAdjustment: balances and adjustments", (
   });
 
   it("adjustments need hr, a reason, and cannot take the ledger below the minimum", async () => {
-    expectError(await w.employee.agent.post("/api/leave-adjustments").send({ employee_id: w.employeeId, leave_type_id: sl.id, days: "5", reason: "please" }), 403);
+    expectError(
+      await w.employee.agent
+        .post("/api/leave-adjustments")
+        .send({ employee_id: w.employeeId, leave_type_id: sl.id, days: "5", reason: "please" }),
+      403,
+    );
     expectError(await w.hr.agent.post("/api/leave-adjustments").send({ employee_id: w.employeeId, leave_type_id: sl.id, days: "5" }), 400);
-    expectError(await w.hr.agent.post("/api/leave-adjustments").send({ employee_id: w.employeeId, leave_type_id: sl.id, days: "0", reason: "nothing" }), 400);
-    expectError(await w.hr.agent.post("/api/leave-adjustments").send({ employee_id: w.employeeId, leave_type_id: sl.id, days: "-12.5", reason: "too much" }), 409);
-    const r = await w.hr.agent.post("/api/leave-adjustments").send({ employee_id: w.employeeId, leave_type_id: sl.id, days: "1.5", reason: "long service" }).expect(201);
+    expectError(
+      await w.hr.agent
+        .post("/api/leave-adjustments")
+        .send({ employee_id: w.employeeId, leave_type_id: sl.id, days: "0", reason: "nothing" }),
+      400,
+    );
+    expectError(
+      await w.hr.agent
+        .post("/api/leave-adjustments")
+        .send({ employee_id: w.employeeId, leave_type_id: sl.id, days: "-12.5", reason: "too much" }),
+      409,
+    );
+    const r = await w.hr.agent
+      .post("/api/leave-adjustments")
+      .send({ employee_id: w.employeeId, leave_type_id: sl.id, days: "1.5", reason: "long service" })
+      .expect(201);
     expect(r.body.data).toMatchObject({ entry_type: "adjustment", days: "1.5", reason: "long service", created_by: w.hr.userId });
     expect((await balanceOf(w.employeeId, sl.id)).adjusted).toBe("1.5");
     const notes = await w.employee.agent.get("/api/notifications").expect(200);
     expect(notes.body.data.map((n: any) => n.kind)).toContain("leave.adjusted");
-    expectError(await other.agent.post("/api/leave-adjustments").send({ employee_id: w.employeeId, leave_type_id: sl.id, days: "1", reason: "cross" }), 404);
+    expectError(
+      await other.agent
+        .post("/api/leave-adjustments")
+        .send({ employee_id: w.employeeId, leave_type_id: sl.id, days: "1", reason: "cross" }),
+      404,
+    );
   });
 });

@@ -18,7 +18,15 @@ const t = useTestApp();
 let w: LeaveWorld;
 let hr: AuthContext, manager: AuthContext, employee: AuthContext;
 
-const as = (s: TenantSession, role: Role, employeeId: string | null): AuthContext => ({ userId: s.userId, email: s.email, name: role, tenantId: s.tenantId, role, employeeId, modules: [] });
+const as = (s: TenantSession, role: Role, employeeId: string | null): AuthContext => ({
+  userId: s.userId,
+  email: s.email,
+  name: role,
+  tenantId: s.tenantId,
+  role,
+  employeeId,
+  modules: [],
+});
 const inTenant = <T>(fn: () => Promise<T>) => withTenant(w.owner.tenantId, fn);
 
 async function balance(employeeId: string, typeId: string) {
@@ -26,7 +34,12 @@ async function balance(employeeId: string, typeId: string) {
   return JSON.parse(page.rowsJson)[0];
 }
 const ledgerOf = async (id: string) =>
-  (await t.query<{ entry_type: string; days: string }>("SELECT entry_type, days::text FROM leave_ledger_entries WHERE reference_id = $1 ORDER BY created_at", [id])).map((e) => `${e.entry_type} ${e.days}`);
+  (
+    await t.query<{ entry_type: string; days: string }>(
+      "SELECT entry_type, days::text FROM leave_ledger_entries WHERE reference_id = $1 ORDER BY created_at",
+      [id],
+    )
+  ).map((e) => `${e.entry_type} ${e.days}`);
 
 beforeAll(async () => {
   w = await leaveWorld(t);
@@ -37,7 +50,13 @@ beforeAll(async () => {
 
 describe("createLeaveEncashment: the limits", () => {
   it("at most encashment_max_days per period (pending and approved count), and encashment_min_balance must remain", async () => {
-    const ty = await createType(w.hr.agent, { name: "Privilege", code: "EL1", encashable: true, encashment_max_days: "4", encashment_min_balance: "2" });
+    const ty = await createType(w.hr.agent, {
+      name: "Privilege",
+      code: "EL1",
+      encashable: true,
+      encashment_max_days: "4",
+      encashment_min_balance: "2",
+    });
     await grant(w.hr.agent, w.employeeId, ty.id, "10");
     await expect(inTenant(() => requestEncashment(employee, { leave_type_id: ty.id, days: "4.5" }))).rejects.toMatchObject({
       status: 409,
@@ -51,7 +70,13 @@ describe("createLeaveEncashment: the limits", () => {
       message: "At most 4.0 days of Privilege can be encashed per period (3.0 already requested or encashed)",
     });
     // leave reserves days too: 10 - 3 encashment - 5 leave = 2 available, all of which must remain
-    await inTenant(() => submitLeaveRequest(employee, { leave_type_id: ty.id, from_date: nextWeekday(addDays(today(), 14), 1), to_date: addDays(nextWeekday(addDays(today(), 14), 1), 4) }));
+    await inTenant(() =>
+      submitLeaveRequest(employee, {
+        leave_type_id: ty.id,
+        from_date: nextWeekday(addDays(today(), 14), 1),
+        to_date: addDays(nextWeekday(addDays(today(), 14), 1), 4),
+      }),
+    );
     await expect(inTenant(() => requestEncashment(employee, { leave_type_id: ty.id, days: "1" }))).rejects.toMatchObject({
       status: 409,
       message: "2.0 days of Privilege are available and 2.0 must remain: at most 0.0 can be encashed",
@@ -62,7 +87,9 @@ describe("createLeaveEncashment: the limits", () => {
     const emp = await insertEmployee(t, w.owner.tenantId, { first_name: "Cash" });
     const ty = await createType(w.hr.agent, { name: "Race cash", code: "EL2", encashable: true, encashment_max_days: "5" });
     await grant(w.hr.agent, emp, ty.id, "20");
-    const results = await Promise.allSettled([1, 2, 3, 4].map(() => inTenant(() => requestEncashment(hr, { employee_id: emp, leave_type_id: ty.id, days: "2" }))));
+    const results = await Promise.allSettled(
+      [1, 2, 3, 4].map(() => inTenant(() => requestEncashment(hr, { employee_id: emp, leave_type_id: ty.id, days: "2" }))),
+    );
     expect(results.filter((r) => r.status === "fulfilled")).toHaveLength(2);
     expect(await balance(emp, ty.id)).toMatchObject({ pending: "4.0", available: "16.0" });
   });
@@ -74,8 +101,14 @@ describe("updateLeaveEncashment: hr approves, the balance is checked again", () 
     const ty = await createType(w.hr.agent, { name: "Payout", code: "EL3", encashable: true, encashment_min_balance: "1" });
     await grant(w.hr.agent, emp, ty.id, "5");
     const e = await inTenant(() => requestEncashment(hr, { employee_id: emp, leave_type_id: ty.id, days: "3" }));
-    await expect(inTenant(() => decideEncashment(manager, e.id, { status: "approved" }))).rejects.toMatchObject({ status: 403, message: "Only hr, admin or owner can decide this request" });
-    await w.hr.agent.post("/api/leave-adjustments").send({ employee_id: emp, leave_type_id: ty.id, days: "-2", reason: "correction" }).expect(201);
+    await expect(inTenant(() => decideEncashment(manager, e.id, { status: "approved" }))).rejects.toMatchObject({
+      status: 403,
+      message: "Only hr, admin or owner can decide this request",
+    });
+    await w.hr.agent
+      .post("/api/leave-adjustments")
+      .send({ employee_id: emp, leave_type_id: ty.id, days: "-2", reason: "correction" })
+      .expect(201);
     await expect(inTenant(() => decideEncashment(hr, e.id, { status: "approved" }))).rejects.toMatchObject({
       status: 409,
       message: "Only 3.0 days are available and 1.0 must remain: the encashment can no longer be approved",
@@ -85,7 +118,10 @@ describe("updateLeaveEncashment: hr approves, the balance is checked again", () 
     expect(a).toMatchObject({ status: "approved", decided_by: w.hr.userId });
     expect(await ledgerOf(e.id)).toEqual(["encashed -3.0"]);
     expect(await balance(emp, ty.id)).toMatchObject({ encashed: "3.0", pending: "0.0", available: "2.0" });
-    await expect(inTenant(() => decideEncashment(hr, e.id, { status: "rejected" }))).rejects.toMatchObject({ status: 409, message: "The encashment is already approved" });
+    await expect(inTenant(() => decideEncashment(hr, e.id, { status: "rejected" }))).rejects.toMatchObject({
+      status: 409,
+      message: "The encashment is already approved",
+    });
   });
 });
 
@@ -94,13 +130,19 @@ describe("cancelLeaveEncashment: the days come back until payroll has priced it"
     const emp = await insertEmployee(t, w.owner.tenantId, { first_name: "Priced" });
     const ty = await createType(w.hr.agent, { name: "Priced", code: "EL4", encashable: true });
     await grant(w.hr.agent, emp, ty.id, "6");
-    const [a, b] = [await inTenant(() => requestEncashment(hr, { employee_id: emp, leave_type_id: ty.id, days: "1" })), await inTenant(() => requestEncashment(hr, { employee_id: emp, leave_type_id: ty.id, days: "2" }))];
+    const [a, b] = [
+      await inTenant(() => requestEncashment(hr, { employee_id: emp, leave_type_id: ty.id, days: "1" })),
+      await inTenant(() => requestEncashment(hr, { employee_id: emp, leave_type_id: ty.id, days: "2" })),
+    ];
     for (const e of [a, b]) await inTenant(() => decideEncashment(hr, e.id, { status: "approved" }));
     expect(await balance(emp, ty.id)).toMatchObject({ encashed: "3.0", available: "3.0" });
     expect(await inTenant(() => withdrawEncashment(hr, a.id))).toMatchObject({ status: "cancelled", cancelled_by: w.hr.userId });
     expect(await ledgerOf(a.id)).toEqual(["encashed -1.0", "encashed 1.0"]);
     await t.query("UPDATE leave_encashments SET amount = 1234.50 WHERE id = $1", [b.id]);
-    await expect(inTenant(() => withdrawEncashment(hr, b.id))).rejects.toMatchObject({ status: 409, message: "Payroll has already priced this encashment; it cannot be cancelled" });
+    await expect(inTenant(() => withdrawEncashment(hr, b.id))).rejects.toMatchObject({
+      status: 409,
+      message: "Payroll has already priced this encashment; it cannot be cancelled",
+    });
     expect(await balance(emp, ty.id)).toMatchObject({ encashed: "2.0", available: "4.0" });
   });
 });
@@ -109,15 +151,31 @@ describe("cancelWorkingOnHolidayRequest: a used comp-off credit cannot be taken 
   it("approval credits the day (expiring after the validity); cancelling is refused while the day is reserved, allowed once free", async () => {
     const ty = await createType(w.hr.agent, { name: "Comp off", code: "CO1", is_compensatory: true, comp_off_validity_days: 30 });
     const saturday = nextWeekday(addDays(today(), -13), 6);
-    await expect(inTenant(() => submitHolidayWorkClaim(employee, { date: nextWeekday(addDays(today(), 2), 6), leave_type_id: ty.id, reason: "Future" }))).rejects.toMatchObject({ status: 400 });
-    await expect(inTenant(() => submitHolidayWorkClaim(employee, { date: nextWeekday(addDays(today(), -13), 3), leave_type_id: ty.id, reason: "Wednesday" }))).rejects.toMatchObject({ status: 409 });
+    await expect(
+      inTenant(() =>
+        submitHolidayWorkClaim(employee, { date: nextWeekday(addDays(today(), 2), 6), leave_type_id: ty.id, reason: "Future" }),
+      ),
+    ).rejects.toMatchObject({ status: 400 });
+    await expect(
+      inTenant(() =>
+        submitHolidayWorkClaim(employee, { date: nextWeekday(addDays(today(), -13), 3), leave_type_id: ty.id, reason: "Wednesday" }),
+      ),
+    ).rejects.toMatchObject({ status: 409 });
     const claim = await inTenant(() => submitHolidayWorkClaim(employee, { date: saturday, leave_type_id: ty.id, reason: "Release" }));
-    await expect(inTenant(() => submitHolidayWorkClaim(employee, { date: saturday, leave_type_id: ty.id, reason: "Again" }))).rejects.toMatchObject({ status: 409, message: `A pending claim for ${saturday} exists already` });
+    await expect(
+      inTenant(() => submitHolidayWorkClaim(employee, { date: saturday, leave_type_id: ty.id, reason: "Again" })),
+    ).rejects.toMatchObject({ status: 409, message: `A pending claim for ${saturday} exists already` });
     const approved = await inTenant(() => decideHolidayWorkClaim(manager, claim.id, { status: "approved" }));
     expect(approved).toMatchObject({ status: "approved", comp_off_days: "1.0", comp_off_expires_on: addDays(saturday, 29) });
     expect(await ledgerOf(claim.id)).toEqual(["comp_off 1.0"]);
     // the day is reserved by a leave request: the credit cannot be taken back
-    const leave = await inTenant(() => submitLeaveRequest(employee, { leave_type_id: ty.id, from_date: nextWeekday(addDays(today(), 3), 2), to_date: nextWeekday(addDays(today(), 3), 2) }));
+    const leave = await inTenant(() =>
+      submitLeaveRequest(employee, {
+        leave_type_id: ty.id,
+        from_date: nextWeekday(addDays(today(), 3), 2),
+        to_date: nextWeekday(addDays(today(), 3), 2),
+      }),
+    );
     await expect(inTenant(() => withdrawHolidayWorkClaim(employee, claim.id))).rejects.toMatchObject({ status: 403 }); // approved: hr only
     await expect(inTenant(() => withdrawHolidayWorkClaim(hr, claim.id))).rejects.toMatchObject({
       status: 409,

@@ -12,7 +12,8 @@ let w: LeaveWorld;
 let other: TenantSession;
 let M: string;
 const day = (week: number, dow: number) => addDays(M, week * 7 + dow);
-const balance = async (employeeId: string, typeId: string) => (await w.hr.agent.get(`/api/leave-balances?employee_id=${employeeId}&leave_type_id=${typeId}`).expect(200)).body.data[0];
+const balance = async (employeeId: string, typeId: string) =>
+  (await w.hr.agent.get(`/api/leave-balances?employee_id=${employeeId}&leave_type_id=${typeId}`).expect(200)).body.data[0];
 
 beforeAll(async () => {
   [w, other] = await Promise.all([leaveWorld(t), signupTenant(t)]);
@@ -21,7 +22,10 @@ beforeAll(async () => {
 
 describe("listWfhRequests, createWfhRequest, getWfhRequest, updateWfhRequest, cancelWfhRequest: work from home", () => {
   it("counts working days, refuses overlaps with WFH and leave, and follows the approval flow", async () => {
-    const r = await w.employee.agent.post("/api/wfh-requests").send({ from_date: day(0, 3), to_date: day(1, 1), reason: "Renovation" }).expect(201);
+    const r = await w.employee.agent
+      .post("/api/wfh-requests")
+      .send({ from_date: day(0, 3), to_date: day(1, 1), reason: "Renovation" })
+      .expect(201);
     expect(r.body.data).toMatchObject({ days: "4.0", status: "pending", employee_id: w.employeeId, reason: "Renovation" });
     expectError(await w.employee.agent.post("/api/wfh-requests").send({ from_date: day(1, 1), to_date: day(1, 2) }), 409);
     expectError(await w.employee.agent.post("/api/wfh-requests").send({ from_date: day(2, 1), to_date: day(2, 0) }), 400);
@@ -29,8 +33,14 @@ describe("listWfhRequests, createWfhRequest, getWfhRequest, updateWfhRequest, ca
     expectError(await w.employee.agent.post("/api/wfh-requests").send({ from_date: day(2, 5), to_date: day(2, 6) }), 409); // weekend only
     // leave on a WFH day and WFH on a leave day are refused
     const lop = await createType(w.hr.agent, { name: "Unpaid", code: "LOPW", is_paid: false });
-    expectError(await w.employee.agent.post("/api/leave-requests").send({ leave_type_id: lop.id, from_date: day(1, 0), to_date: day(1, 0) }), 409);
-    await w.employee.agent.post("/api/leave-requests").send({ leave_type_id: lop.id, from_date: day(3, 0), to_date: day(3, 0) }).expect(201);
+    expectError(
+      await w.employee.agent.post("/api/leave-requests").send({ leave_type_id: lop.id, from_date: day(1, 0), to_date: day(1, 0) }),
+      409,
+    );
+    await w.employee.agent
+      .post("/api/leave-requests")
+      .send({ leave_type_id: lop.id, from_date: day(3, 0), to_date: day(3, 0) })
+      .expect(201);
     expectError(await w.employee.agent.post("/api/wfh-requests").send({ from_date: day(3, 0), to_date: day(3, 1) }), 409);
 
     expectError(await w.employee.agent.put(`/api/wfh-requests/${r.body.data.id}`).send({ status: "approved" }), 403);
@@ -38,7 +48,12 @@ describe("listWfhRequests, createWfhRequest, getWfhRequest, updateWfhRequest, ca
     expect(a.body.data).toMatchObject({ status: "approved", decided_by: w.manager.userId, decision_comment: "ok" });
     // the requester and their manager read the decided request
     for (const reader of [w.employee, w.manager])
-      expect((await reader.agent.get(`/api/wfh-requests/${r.body.data.id}`).expect(200)).body.data).toMatchObject({ id: r.body.data.id, status: "approved", days: "4.0", decided_by: w.manager.userId });
+      expect((await reader.agent.get(`/api/wfh-requests/${r.body.data.id}`).expect(200)).body.data).toMatchObject({
+        id: r.body.data.id,
+        status: "approved",
+        days: "4.0",
+        decided_by: w.manager.userId,
+      });
     expectError(await w.manager.agent.put(`/api/wfh-requests/${r.body.data.id}`).send({ status: "rejected" }), 409);
     const kinds = (await w.employee.agent.get("/api/notifications").expect(200)).body.data.map((n: any) => n.kind);
     expect(kinds).toEqual(expect.arrayContaining(["wfh.submitted", "wfh.approved"]));
@@ -50,7 +65,10 @@ describe("listWfhRequests, createWfhRequest, getWfhRequest, updateWfhRequest, ca
   });
 
   it("tenancy: another company's WFH request is a 404", async () => {
-    const r = await w.employee.agent.post("/api/wfh-requests").send({ from_date: day(5, 0), to_date: day(5, 0) }).expect(201);
+    const r = await w.employee.agent
+      .post("/api/wfh-requests")
+      .send({ from_date: day(5, 0), to_date: day(5, 0) })
+      .expect(201);
     for (const res of [
       await other.agent.get(`/api/wfh-requests/${r.body.data.id}`),
       await other.agent.put(`/api/wfh-requests/${r.body.data.id}`).send({ status: "approved" }),
@@ -64,7 +82,10 @@ describe("listWfhRequests, createWfhRequest, getWfhRequest, updateWfhRequest, ca
 describe("listWorkingOnHolidayRequests, createWorkingOnHolidayRequest, getWorkingOnHolidayRequest, updateWorkingOnHolidayRequest, cancelWorkingOnHolidayRequest: working on a holiday", () => {
   it("credits compensatory leave on approval, which lapses when unused", async () => {
     const saturday = nextWeekday(addDays(today(), -7), 6);
-    const monday = nextWeekday(addDays(today(), -7), 1) < today() ? nextWeekday(addDays(today(), -7), 1) : addDays(nextWeekday(addDays(today(), -7), 1), -7);
+    const monday =
+      nextWeekday(addDays(today(), -7), 1) < today()
+        ? nextWeekday(addDays(today(), -7), 1)
+        : addDays(nextWeekday(addDays(today(), -7), 1), -7);
     expectError(await w.employee.agent.post("/api/working-on-holiday").send({ date: saturday, reason: "Release" }), 409); // no comp-off type yet
     const co = await createType(w.hr.agent, { name: "Compensatory off", code: "CO", is_compensatory: true, comp_off_validity_days: 30 });
     expectError(await w.employee.agent.post("/api/working-on-holiday").send({ date: addDays(today(), 7), reason: "Future" }), 400);
@@ -75,7 +96,12 @@ describe("listWorkingOnHolidayRequests, createWorkingOnHolidayRequest, getWorkin
     expectError(await w.employee.agent.put(`/api/working-on-holiday/${r.body.data.id}`).send({ status: "approved" }), 403);
     const a = await w.manager.agent.put(`/api/working-on-holiday/${r.body.data.id}`).send({ status: "approved" }).expect(200);
     expect(a.body.data).toMatchObject({ status: "approved", comp_off_days: "1.0", comp_off_expires_on: addDays(saturday, 29) });
-    expect((await w.employee.agent.get(`/api/working-on-holiday/${r.body.data.id}`).expect(200)).body.data).toMatchObject({ id: r.body.data.id, date: saturday, status: "approved", comp_off_days: "1.0" });
+    expect((await w.employee.agent.get(`/api/working-on-holiday/${r.body.data.id}`).expect(200)).body.data).toMatchObject({
+      id: r.body.data.id,
+      date: saturday,
+      status: "approved",
+      comp_off_days: "1.0",
+    });
     expect(await balance(w.employeeId, co.id)).toMatchObject({ comp_off: "1.0", available: "1.0" });
     const kinds = (await w.employee.agent.get("/api/notifications").expect(200)).body.data.map((n: any) => n.kind);
     expect(kinds).toContain("comp_off.approved");
@@ -92,11 +118,22 @@ describe("listWorkingOnHolidayRequests, createWorkingOnHolidayRequest, getWorkin
     const sunday = nextWeekday(addDays(today(), -7), 0);
     const co = (await w.hr.agent.get("/api/leave-types?active=true").expect(200)).body.data.find((x: any) => x.code === "CO");
     const emp = await insertEmployee(t, w.owner.tenantId, { first_name: "Sunny" });
-    const r = await w.hr.agent.post("/api/working-on-holiday").send({ employee_id: emp, date: sunday, half_day: true, reason: "On call" }).expect(201);
+    const r = await w.hr.agent
+      .post("/api/working-on-holiday")
+      .send({ employee_id: emp, date: sunday, half_day: true, reason: "On call" })
+      .expect(201);
     await w.owner.agent.put(`/api/working-on-holiday/${r.body.data.id}`).send({ status: "approved" }).expect(200);
     expect((await balance(emp, co.id)).comp_off).toBe("0.5");
-    expectError(await w.hr.agent.post("/api/leave-requests").send({ employee_id: emp, leave_type_id: co.id, from_date: day(0, 1), to_date: day(0, 1) }), 409); // 1 day > 0.5
-    const leave = await w.hr.agent.post("/api/leave-requests").send({ employee_id: emp, leave_type_id: co.id, from_date: day(0, 1), to_date: day(0, 1), half_day_start: true }).expect(201);
+    expectError(
+      await w.hr.agent
+        .post("/api/leave-requests")
+        .send({ employee_id: emp, leave_type_id: co.id, from_date: day(0, 1), to_date: day(0, 1) }),
+      409,
+    ); // 1 day > 0.5
+    const leave = await w.hr.agent
+      .post("/api/leave-requests")
+      .send({ employee_id: emp, leave_type_id: co.id, from_date: day(0, 1), to_date: day(0, 1), half_day_start: true })
+      .expect(201);
     expectError(await w.hr.agent.delete(`/api/working-on-holiday/${r.body.data.id}`), 409); // reserved by the pending leave
     await w.hr.agent.delete(`/api/leave-requests/${leave.body.data.id}`).expect(200);
     const c = await w.hr.agent.delete(`/api/working-on-holiday/${r.body.data.id}`).expect(200);
@@ -107,7 +144,10 @@ describe("listWorkingOnHolidayRequests, createWorkingOnHolidayRequest, getWorkin
   it("rejection credits nothing; tenancy", async () => {
     const saturday = addDays(nextWeekday(addDays(today(), -7), 6), -7);
     const r = await w.employee.agent.post("/api/working-on-holiday").send({ date: saturday, reason: "Migration" }).expect(201);
-    const rej = await w.hr.agent.put(`/api/working-on-holiday/${r.body.data.id}`).send({ status: "rejected", comment: "Not approved in advance" }).expect(200);
+    const rej = await w.hr.agent
+      .put(`/api/working-on-holiday/${r.body.data.id}`)
+      .send({ status: "rejected", comment: "Not approved in advance" })
+      .expect(200);
     expect(rej.body.data).toMatchObject({ status: "rejected", comp_off_days: null });
     for (const res of [
       await other.agent.get(`/api/working-on-holiday/${r.body.data.id}`),
@@ -122,21 +162,35 @@ describe("listWorkingOnHolidayRequests, createWorkingOnHolidayRequest, getWorkin
 
 describe("listLeaveEncashments, createLeaveEncashment, getLeaveEncashment, updateLeaveEncashment, cancelLeaveEncashment: encashment", () => {
   it("enforces the encashable maximum and the days that must remain", async () => {
-    const en = await createType(w.hr.agent, { name: "Privilege leave", code: "PL", encashable: true, encashment_max_days: "5", encashment_min_balance: "3" });
+    const en = await createType(w.hr.agent, {
+      name: "Privilege leave",
+      code: "PL",
+      encashable: true,
+      encashment_max_days: "5",
+      encashment_min_balance: "3",
+    });
     const plain = await createType(w.hr.agent, { name: "Not encashable", code: "NE" });
     await grant(w.hr.agent, w.employeeId, en.id, "10");
     await grant(w.hr.agent, w.employeeId, plain.id, "10");
     expectError(await w.employee.agent.post("/api/leave-encashments").send({ leave_type_id: plain.id, days: "1" }), 409);
-    expect(expectError(await w.employee.agent.post("/api/leave-encashments").send({ leave_type_id: en.id, days: "6" }), 409).error).toMatch(/At most 5\.0 days/);
+    expect(expectError(await w.employee.agent.post("/api/leave-encashments").send({ leave_type_id: en.id, days: "6" }), 409).error).toMatch(
+      /At most 5\.0 days/,
+    );
     expectError(await w.employee.agent.post("/api/leave-encashments").send({ leave_type_id: en.id, days: "0" }), 400);
-    const r = await w.employee.agent.post("/api/leave-encashments").send({ leave_type_id: en.id, days: "4.5", reason: "School fees" }).expect(201);
+    const r = await w.employee.agent
+      .post("/api/leave-encashments")
+      .send({ leave_type_id: en.id, days: "4.5", reason: "School fees" })
+      .expect(201);
     expect(r.body.data).toMatchObject({ days: "4.5", amount: null, status: "pending" });
     expect((await balance(w.employeeId, en.id)).pending).toBe("4.5");
     expectError(await w.employee.agent.post("/api/leave-encashments").send({ leave_type_id: en.id, days: "1" }), 409); // 4.5 + 1 > 5
     // days that must remain: 10 - 4.5 pending - 3 = 2.5 could be taken as leave; encashing 0.5 more is fine, but not leave + encashment beyond
     const other2 = await insertEmployee(t, w.owner.tenantId, { first_name: "Keep" });
     await grant(w.hr.agent, other2, en.id, "6");
-    expect(expectError(await w.hr.agent.post("/api/leave-encashments").send({ employee_id: other2, leave_type_id: en.id, days: "4" }), 409).error).toMatch(/3\.0 must remain/);
+    expect(
+      expectError(await w.hr.agent.post("/api/leave-encashments").send({ employee_id: other2, leave_type_id: en.id, days: "4" }), 409)
+        .error,
+    ).toMatch(/3\.0 must remain/);
     await w.hr.agent.post("/api/leave-encashments").send({ employee_id: other2, leave_type_id: en.id, days: "3" }).expect(201);
 
     // approval by hr only, debits the ledger; amount stays for payroll
@@ -144,7 +198,12 @@ describe("listLeaveEncashments, createLeaveEncashment, getLeaveEncashment, updat
     expectError(await w.employee.agent.put(`/api/leave-encashments/${r.body.data.id}`).send({ status: "approved" }), 403);
     const a = await w.hr.agent.put(`/api/leave-encashments/${r.body.data.id}`).send({ status: "approved" }).expect(200);
     expect(a.body.data).toMatchObject({ status: "approved", amount: null });
-    expect((await w.employee.agent.get(`/api/leave-encashments/${r.body.data.id}`).expect(200)).body.data).toMatchObject({ id: r.body.data.id, days: "4.5", status: "approved", reason: "School fees" });
+    expect((await w.employee.agent.get(`/api/leave-encashments/${r.body.data.id}`).expect(200)).body.data).toMatchObject({
+      id: r.body.data.id,
+      days: "4.5",
+      status: "approved",
+      reason: "School fees",
+    });
     expect(await balance(w.employeeId, en.id)).toMatchObject({ encashed: "4.5", pending: "0.0", available: "5.5" });
     expectError(await w.employee.agent.delete(`/api/leave-encashments/${r.body.data.id}`), 403);
     await w.hr.agent.delete(`/api/leave-encashments/${r.body.data.id}`).expect(200);
@@ -158,7 +217,10 @@ describe("listLeaveEncashments, createLeaveEncashment, getLeaveEncashment, updat
     const emp = await insertEmployee(t, w.owner.tenantId, { first_name: "Recheck" });
     await grant(w.hr.agent, emp, en.id, "4");
     const r = await w.hr.agent.post("/api/leave-encashments").send({ employee_id: emp, leave_type_id: en.id, days: "4" }).expect(201);
-    await w.hr.agent.post("/api/leave-adjustments").send({ employee_id: emp, leave_type_id: en.id, days: "-1", reason: "correction" }).expect(201);
+    await w.hr.agent
+      .post("/api/leave-adjustments")
+      .send({ employee_id: emp, leave_type_id: en.id, days: "-1", reason: "correction" })
+      .expect(201);
     expectError(await w.hr.agent.put(`/api/leave-encashments/${r.body.data.id}`).send({ status: "approved" }), 409);
     await w.hr.agent.put(`/api/leave-encashments/${r.body.data.id}`).send({ status: "rejected" }).expect(200);
     const list = await w.hr.agent.get(`/api/leave-encashments?employee_id=${emp}&status=rejected`).expect(200);

@@ -15,7 +15,8 @@ let M: string;
 const day = (week: number, dow: number) => addDays(M, week * 7 + dow); // dow 0 = Monday … 6 = Sunday
 
 const apply = (agent: TenantSession["agent"], body: Record<string, unknown>) => agent.post("/api/leave-requests").send(body);
-const balance = async (employeeId: string, typeId: string) => (await w.hr.agent.get(`/api/leave-balances?employee_id=${employeeId}&leave_type_id=${typeId}`).expect(200)).body.data[0];
+const balance = async (employeeId: string, typeId: string) =>
+  (await w.hr.agent.get(`/api/leave-balances?employee_id=${employeeId}&leave_type_id=${typeId}`).expect(200)).body.data[0];
 
 beforeAll(async () => {
   [w, other] = await Promise.all([leaveWorld(t), signupTenant(t)]);
@@ -28,15 +29,37 @@ beforeAll(async () => {
     createType(w.hr.agent, { name: "Advance leave", code: "NEG", allow_negative_balance: true, negative_balance_limit: "2" }),
     createType(w.hr.agent, { name: "Restricted", code: "FULL", applicable_genders: ["female"] }),
   ]);
-  await w.hr.agent.post("/api/holidays").send({ date: day(0, 2), name: "Mid-week holiday" }).expect(201);
-  for (const [ty, n] of [[CL, "20"], [SL, "10"], [NL, "10"], [NEG, "1"]] as const) await grant(w.hr.agent, w.employeeId, ty.id, n);
+  await w.hr.agent
+    .post("/api/holidays")
+    .send({ date: day(0, 2), name: "Mid-week holiday" })
+    .expect(201);
+  for (const [ty, n] of [
+    [CL, "20"],
+    [SL, "10"],
+    [NL, "10"],
+    [NEG, "1"],
+  ] as const)
+    await grant(w.hr.agent, w.employeeId, ty.id, n);
 });
 
 describe("createLeaveRequest, getLeaveRequest: counting", () => {
   it("excludes weekly offs and holidays; half days count 0.5", async () => {
     const r = await apply(w.employee.agent, { leave_type_id: SL.id, from_date: day(0, 0), to_date: day(0, 1) }).expect(201);
-    expect(r.body.data).toMatchObject({ days: "2.0", status: "pending", employee_id: w.employeeId, employee_name: "Eli Employee", leave_type_name: "Sick leave", requested_by: w.employee.userId });
-    const half = await apply(w.employee.agent, { leave_type_id: SL.id, from_date: day(0, 3), to_date: day(0, 4), half_day_start: true, half_day_end: true }).expect(201);
+    expect(r.body.data).toMatchObject({
+      days: "2.0",
+      status: "pending",
+      employee_id: w.employeeId,
+      employee_name: "Eli Employee",
+      leave_type_name: "Sick leave",
+      requested_by: w.employee.userId,
+    });
+    const half = await apply(w.employee.agent, {
+      leave_type_id: SL.id,
+      from_date: day(0, 3),
+      to_date: day(0, 4),
+      half_day_start: true,
+      half_day_end: true,
+    }).expect(201);
     expect(half.body.data.days).toBe("1.0");
     expect((await balance(w.employeeId, SL.id)).pending).toBe("3.0");
     // the holiday alone is no working day
@@ -78,22 +101,58 @@ describe("createLeaveRequest, getLeaveRequest: counting", () => {
 
 describe("createLeaveRequest: refusals", () => {
   it("400: to_date before from_date, both half-day flags on one day, missing attachment", async () => {
-    expectError(await apply(w.employee.agent, { leave_type_id: SL.id, from_date: day(6, 1), to_date: day(6, 0) }), 400, "validation_failed");
-    expectError(await apply(w.employee.agent, { leave_type_id: SL.id, from_date: day(6, 1), to_date: day(6, 1), half_day_start: true, half_day_end: true }), 400);
+    expectError(
+      await apply(w.employee.agent, { leave_type_id: SL.id, from_date: day(6, 1), to_date: day(6, 0) }),
+      400,
+      "validation_failed",
+    );
+    expectError(
+      await apply(w.employee.agent, {
+        leave_type_id: SL.id,
+        from_date: day(6, 1),
+        to_date: day(6, 1),
+        half_day_start: true,
+        half_day_end: true,
+      }),
+      400,
+    );
     const miss = expectError(await apply(w.employee.agent, { leave_type_id: SL.id, from_date: day(6, 0), to_date: day(6, 2) }), 400);
     expect(miss.details[0].path).toBe("body.attachment_file_id");
-    const up = await w.employee.agent.post("/api/upload").attach("file", Buffer.from("medical certificate"), { filename: "cert.txt", contentType: "text/plain" }).expect(201);
-    const ok = await apply(w.employee.agent, { leave_type_id: SL.id, from_date: day(6, 0), to_date: day(6, 2), attachment_file_id: up.body.data.id }).expect(201);
+    const up = await w.employee.agent
+      .post("/api/upload")
+      .attach("file", Buffer.from("medical certificate"), { filename: "cert.txt", contentType: "text/plain" })
+      .expect(201);
+    const ok = await apply(w.employee.agent, {
+      leave_type_id: SL.id,
+      from_date: day(6, 0),
+      to_date: day(6, 2),
+      attachment_file_id: up.body.data.id,
+    }).expect(201);
     expect(ok.body.data.attachment_file_id).toBe(up.body.data.id);
     await w.employee.agent.delete(`/api/leave-requests/${ok.body.data.id}`).expect(200);
     // someone else's upload cannot be attached by an employee
-    const hrFile = await w.hr.agent.post("/api/upload").attach("file", Buffer.from("x"), { filename: "x.txt", contentType: "text/plain" }).expect(201);
-    expectError(await apply(w.employee.agent, { leave_type_id: SL.id, from_date: day(6, 0), to_date: day(6, 2), attachment_file_id: hrFile.body.data.id }), 404);
+    const hrFile = await w.hr.agent
+      .post("/api/upload")
+      .attach("file", Buffer.from("x"), { filename: "x.txt", contentType: "text/plain" })
+      .expect(201);
+    expectError(
+      await apply(w.employee.agent, {
+        leave_type_id: SL.id,
+        from_date: day(6, 0),
+        to_date: day(6, 2),
+        attachment_file_id: hrFile.body.data.id,
+      }),
+      404,
+    );
   });
 
   it("409: overlap with a pending or approved request", async () => {
     const a = await apply(w.employee.agent, { leave_type_id: SL.id, from_date: day(8, 0), to_date: day(8, 1) }).expect(201);
-    const e = expectError(await apply(w.employee.agent, { leave_type_id: CL.id, from_date: day(8, 1), to_date: day(8, 3) }), 409, "conflict");
+    const e = expectError(
+      await apply(w.employee.agent, { leave_type_id: CL.id, from_date: day(8, 1), to_date: day(8, 3) }),
+      409,
+      "conflict",
+    );
     expect(e.error).toMatch(/overlap/);
     await w.manager.agent.put(`/api/leave-requests/${a.body.data.id}`).send({ status: "approved" }).expect(200);
     expectError(await apply(w.employee.agent, { leave_type_id: CL.id, from_date: day(8, 0), to_date: day(8, 0) }), 409);
@@ -104,8 +163,19 @@ describe("createLeaveRequest: refusals", () => {
   });
 
   it("409: insufficient balance, with pending requests reserved", async () => {
-    const up = await w.employee.agent.post("/api/upload").attach("file", Buffer.from("certificate"), { filename: "c.txt", contentType: "text/plain" }).expect(201);
-    const e = expectError(await apply(w.employee.agent, { leave_type_id: SL.id, from_date: day(10, 0), to_date: day(12, 0), attachment_file_id: up.body.data.id }), 409);
+    const up = await w.employee.agent
+      .post("/api/upload")
+      .attach("file", Buffer.from("certificate"), { filename: "c.txt", contentType: "text/plain" })
+      .expect(201);
+    const e = expectError(
+      await apply(w.employee.agent, {
+        leave_type_id: SL.id,
+        from_date: day(10, 0),
+        to_date: day(12, 0),
+        attachment_file_id: up.body.data.id,
+      }),
+      409,
+    );
     expect(e.error).toMatch(/Insufficient Sick leave balance: 10\.0 days available, 11\.0 requested/);
     const three = await createType(w.hr.agent, { name: "Three", code: "THREE" });
     await grant(w.hr.agent, w.employeeId, three.id, "3");
@@ -141,21 +211,41 @@ describe("createLeaveRequest: refusals", () => {
     const byHr = await apply(w.hr.agent, { employee_id: w.employeeId, leave_type_id: NL.id, from_date: soon, to_date: soon });
     if (byHr.status === 409) expect(byHr.body.error).toMatch(/no working day/);
     else expect(byHr.status).toBe(201);
-    expectError(await apply(w.employee.agent, { leave_type_id: NL.id, from_date: day(16, 0), to_date: day(16, 0), half_day_start: true }), 409); // no half days
+    expectError(
+      await apply(w.employee.agent, { leave_type_id: NL.id, from_date: day(16, 0), to_date: day(16, 0), half_day_start: true }),
+      409,
+    ); // no half days
     const far = addDays(w.periodEnd, 30);
-    expect(expectError(await apply(w.employee.agent, { leave_type_id: SL.id, from_date: far, to_date: far }), 409).error).toMatch(/No leave period/);
-    expect(expectError(await apply(w.employee.agent, { leave_type_id: SL.id, from_date: w.periodEnd, to_date: addDays(w.periodEnd, 3) }), 409).error).toMatch(/No leave period|span/);
+    expect(expectError(await apply(w.employee.agent, { leave_type_id: SL.id, from_date: far, to_date: far }), 409).error).toMatch(
+      /No leave period/,
+    );
+    expect(
+      expectError(await apply(w.employee.agent, { leave_type_id: SL.id, from_date: w.periodEnd, to_date: addDays(w.periodEnd, 3) }), 409)
+        .error,
+    ).toMatch(/No leave period|span/);
     expectError(await apply(w.employee.agent, { leave_type_id: FULL.id, from_date: day(16, 0), to_date: day(16, 0) }), 409); // does not apply to the employee
     const newcomer = await insertEmployee(t, w.owner.tenantId, { joining_date: day(17, 0) });
-    expect(expectError(await apply(w.hr.agent, { employee_id: newcomer, leave_type_id: LOP.id, from_date: day(16, 0), to_date: day(17, 0) }), 409).error).toMatch(/joins on/);
+    expect(
+      expectError(
+        await apply(w.hr.agent, { employee_id: newcomer, leave_type_id: LOP.id, from_date: day(16, 0), to_date: day(17, 0) }),
+        409,
+      ).error,
+    ).toMatch(/joins on/);
     await w.hr.agent.put(`/api/leave-types/${LOP.id}`).send({ active: false }).expect(200);
     expectError(await apply(w.employee.agent, { leave_type_id: LOP.id, from_date: day(16, 0), to_date: day(16, 0) }), 409);
     await w.hr.agent.put(`/api/leave-types/${LOP.id}`).send({ active: true }).expect(200);
   });
 
   it("403: employees and managers apply only for themselves", async () => {
-    expectError(await apply(w.employee.agent, { employee_id: w.managerEmployeeId, leave_type_id: SL.id, from_date: day(16, 0), to_date: day(16, 0) }), 403, "forbidden");
-    expectError(await apply(w.manager.agent, { employee_id: w.employeeId, leave_type_id: SL.id, from_date: day(16, 0), to_date: day(16, 0) }), 403);
+    expectError(
+      await apply(w.employee.agent, { employee_id: w.managerEmployeeId, leave_type_id: SL.id, from_date: day(16, 0), to_date: day(16, 0) }),
+      403,
+      "forbidden",
+    );
+    expectError(
+      await apply(w.manager.agent, { employee_id: w.employeeId, leave_type_id: SL.id, from_date: day(16, 0), to_date: day(16, 0) }),
+      403,
+    );
     // the owner has no employee record: employee_id is required
     expectError(await apply(w.owner.agent, { leave_type_id: SL.id, from_date: day(16, 0), to_date: day(16, 0) }), 400);
   });
@@ -163,7 +253,9 @@ describe("createLeaveRequest: refusals", () => {
 
 describe("updateLeaveRequest, cancelLeaveRequest: approval and cancellation", () => {
   it("the manager approves a report's request: ledger debit, notification, audit; decided requests are final", async () => {
-    const r = await apply(w.employee.agent, { leave_type_id: SL.id, from_date: day(18, 0), to_date: day(18, 1), reason: "Dentist" }).expect(201);
+    const r = await apply(w.employee.agent, { leave_type_id: SL.id, from_date: day(18, 0), to_date: day(18, 1), reason: "Dentist" }).expect(
+      201,
+    );
     const id = r.body.data.id;
     expectError(await w.employee.agent.put(`/api/leave-requests/${id}`).send({ status: "approved" }), 403);
     const a = await w.manager.agent.put(`/api/leave-requests/${id}`).send({ status: "approved", comment: "Get well" }).expect(200);
@@ -225,7 +317,9 @@ describe("listLeaveRequests: lists and tenancy", () => {
     expect(new Set(mine.body.data.map((r: any) => r.employee_id))).toEqual(new Set([w.employeeId]));
     const approved = await w.hr.agent.get("/api/leave-requests?status=approved&limit=100").expect(200);
     expect(approved.body.data.every((r: any) => r.status === "approved")).toBe(true);
-    const range = await w.hr.agent.get(`/api/leave-requests?from_date=${day(12, 2)}&to_date=${day(12, 3)}&employee_id=${w.employeeId}`).expect(200);
+    const range = await w.hr.agent
+      .get(`/api/leave-requests?from_date=${day(12, 2)}&to_date=${day(12, 3)}&employee_id=${w.employeeId}`)
+      .expect(200);
     expect(range.body.data.map((r: any) => [r.from_date, r.to_date]).sort()).toEqual([
       [day(12, 0), day(12, 2)],
       [day(12, 3), day(12, 4)],
@@ -245,7 +339,12 @@ describe("listLeaveRequests: lists and tenancy", () => {
     expectError(await other.agent.get(`/api/leave-requests/${r.body.data.id}`), 404, "not_found");
     expectError(await other.agent.put(`/api/leave-requests/${r.body.data.id}`).send({ status: "approved" }), 404);
     expectError(await other.agent.delete(`/api/leave-requests/${r.body.data.id}`), 404);
-    expectError(await other.agent.post("/api/leave-requests").send({ employee_id: w.employeeId, leave_type_id: LOP.id, from_date: day(20, 1), to_date: day(20, 1) }), 404);
+    expectError(
+      await other.agent
+        .post("/api/leave-requests")
+        .send({ employee_id: w.employeeId, leave_type_id: LOP.id, from_date: day(20, 1), to_date: day(20, 1) }),
+      404,
+    );
     expect((await other.agent.get("/api/leave-requests").expect(200)).body.data).toEqual([]);
   });
 });
@@ -255,11 +354,17 @@ describe("concurrency", () => {
     const emp = await insertEmployee(t, w.owner.tenantId, { first_name: "Para" });
     const ty = await createType(w.hr.agent, { name: "Race", code: "RACE" });
     await grant(w.hr.agent, emp, ty.id, "5");
-    const results = await Promise.all([0, 2, 4, 6].map((wk) => apply(w.hr.agent, { employee_id: emp, leave_type_id: ty.id, from_date: day(wk, 3), to_date: day(wk, 4) })));
+    const results = await Promise.all(
+      [0, 2, 4, 6].map((wk) => apply(w.hr.agent, { employee_id: emp, leave_type_id: ty.id, from_date: day(wk, 3), to_date: day(wk, 4) })),
+    );
     expect(results.map((r) => r.status).sort()).toEqual([201, 201, 409, 409]);
     expect(await balance(emp, ty.id)).toMatchObject({ pending: "4.0", available: "1.0" });
     // and parallel overlapping requests of different types: only one wins
-    const overlapping = await Promise.all([ty.id, LOP.id, LOP.id].map((id) => apply(w.hr.agent, { employee_id: emp, leave_type_id: id, from_date: day(9, 0), to_date: day(9, 0) })));
+    const overlapping = await Promise.all(
+      [ty.id, LOP.id, LOP.id].map((id) =>
+        apply(w.hr.agent, { employee_id: emp, leave_type_id: id, from_date: day(9, 0), to_date: day(9, 0) }),
+      ),
+    );
     expect(overlapping.map((r) => r.status).sort()).toEqual([201, 409, 409]);
   });
 
@@ -269,8 +374,13 @@ describe("concurrency", () => {
     await grant(w.hr.agent, emp, ty.id, "6");
     const a = await apply(w.hr.agent, { employee_id: emp, leave_type_id: ty.id, from_date: day(0, 3), to_date: day(1, 0) }).expect(201); // Thu Fri Mon = 3
     const b = await apply(w.hr.agent, { employee_id: emp, leave_type_id: ty.id, from_date: day(4, 0), to_date: day(4, 2) }).expect(201); // 3
-    await w.hr.agent.post("/api/leave-adjustments").send({ employee_id: emp, leave_type_id: ty.id, days: "-2", reason: "correction" }).expect(201);
-    const decisions = await Promise.all([a, b].map((r) => w.owner.agent.put(`/api/leave-requests/${r.body.data.id}`).send({ status: "approved" })));
+    await w.hr.agent
+      .post("/api/leave-adjustments")
+      .send({ employee_id: emp, leave_type_id: ty.id, days: "-2", reason: "correction" })
+      .expect(201);
+    const decisions = await Promise.all(
+      [a, b].map((r) => w.owner.agent.put(`/api/leave-requests/${r.body.data.id}`).send({ status: "approved" })),
+    );
     expect(decisions.map((d) => d.status).sort()).toEqual([200, 409]);
     expect(await balance(emp, ty.id)).toMatchObject({ taken: "3.0", available: "-2.0" }); // 6 - 2 - 3 taken - 3 still pending
     const ledger = await t.query<{ sum: string }>("SELECT sum(days)::text AS sum FROM leave_ledger_entries WHERE employee_id = $1", [emp]);

@@ -17,7 +17,15 @@ let hr: AuthContext, manager: AuthContext, employee: AuthContext, owner: AuthCon
 let M: string;
 const day = (week: number, dow: number) => addDays(M, week * 7 + dow); // dow 0 = Monday … 6 = Sunday
 
-const as = (s: TenantSession, role: Role, employeeId: string | null): AuthContext => ({ userId: s.userId, email: s.email, name: role, tenantId: s.tenantId, role, employeeId, modules: [] });
+const as = (s: TenantSession, role: Role, employeeId: string | null): AuthContext => ({
+  userId: s.userId,
+  email: s.email,
+  name: role,
+  tenantId: s.tenantId,
+  role,
+  employeeId,
+  modules: [],
+});
 const inTenant = <T>(fn: () => Promise<T>) => withTenant(w.owner.tenantId, fn);
 
 async function balance(employeeId: string, typeId: string) {
@@ -25,7 +33,12 @@ async function balance(employeeId: string, typeId: string) {
   return JSON.parse(page.rowsJson)[0];
 }
 const ledgerOf = async (requestId: string) =>
-  (await t.query<{ entry_type: string; days: string }>("SELECT entry_type, days::text FROM leave_ledger_entries WHERE reference_id = $1 ORDER BY created_at", [requestId])).map((e) => `${e.entry_type} ${e.days}`);
+  (
+    await t.query<{ entry_type: string; days: string }>(
+      "SELECT entry_type, days::text FROM leave_ledger_entries WHERE reference_id = $1 ORDER BY created_at",
+      [requestId],
+    )
+  ).map((e) => `${e.entry_type} ${e.days}`);
 
 beforeAll(async () => {
   w = await leaveWorld(t);
@@ -42,7 +55,9 @@ describe("createLeaveRequest: the balance check", () => {
     await grant(w.hr.agent, w.employeeId, ty.id, "3");
     const first = await inTenant(() => submitLeaveRequest(employee, { leave_type_id: ty.id, from_date: day(0, 0), to_date: day(0, 1) }));
     expect(first).toMatchObject({ status: "pending", days: "2.0", employee_id: w.employeeId, requested_by: w.employee.userId });
-    await expect(inTenant(() => submitLeaveRequest(employee, { leave_type_id: ty.id, from_date: day(1, 0), to_date: day(1, 1) }))).rejects.toMatchObject({
+    await expect(
+      inTenant(() => submitLeaveRequest(employee, { leave_type_id: ty.id, from_date: day(1, 0), to_date: day(1, 1) })),
+    ).rejects.toMatchObject({
       status: 409,
       message: "Insufficient Casual balance: 1.0 days available, 2.0 requested",
     });
@@ -50,7 +65,9 @@ describe("createLeaveRequest: the balance check", () => {
     expect(await ledgerOf(first.id)).toEqual([]);
     expect(await balance(w.employeeId, ty.id)).toMatchObject({ allocated: "3.0", pending: "2.0", available: "1.0" });
     // what is left can still be taken (half days count 0.5)
-    const half = await inTenant(() => submitLeaveRequest(employee, { leave_type_id: ty.id, from_date: day(1, 2), to_date: day(1, 2), half_day_start: true }));
+    const half = await inTenant(() =>
+      submitLeaveRequest(employee, { leave_type_id: ty.id, from_date: day(1, 2), to_date: day(1, 2), half_day_start: true }),
+    );
     expect(half.days).toBe("0.5");
   });
 
@@ -59,7 +76,11 @@ describe("createLeaveRequest: the balance check", () => {
     const ty = await createType(w.hr.agent, { name: "Race", code: "UC2" });
     await grant(w.hr.agent, emp, ty.id, "5");
     // four requests of 2 days each against 5 days: exactly two fit
-    const results = await Promise.allSettled([0, 2, 4, 6].map((wk) => inTenant(() => submitLeaveRequest(hr, { employee_id: emp, leave_type_id: ty.id, from_date: day(wk, 3), to_date: day(wk, 4) }))));
+    const results = await Promise.allSettled(
+      [0, 2, 4, 6].map((wk) =>
+        inTenant(() => submitLeaveRequest(hr, { employee_id: emp, leave_type_id: ty.id, from_date: day(wk, 3), to_date: day(wk, 4) })),
+      ),
+    );
     expect(results.filter((r) => r.status === "fulfilled")).toHaveLength(2);
     const refused = results.filter((r): r is PromiseRejectedResult => r.status === "rejected");
     expect(refused.map((r) => r.reason.status)).toEqual([409, 409]);
@@ -71,7 +92,9 @@ describe("createLeaveRequest: the balance check", () => {
     const ty = await createType(w.hr.agent, { name: "Advance", code: "UC3", allow_negative_balance: true, negative_balance_limit: "2" });
     await grant(w.hr.agent, emp, ty.id, "1");
     await inTenant(() => submitLeaveRequest(hr, { employee_id: emp, leave_type_id: ty.id, from_date: day(0, 0), to_date: day(0, 2) })); // 3 of 1 + 2
-    await expect(inTenant(() => submitLeaveRequest(hr, { employee_id: emp, leave_type_id: ty.id, from_date: day(1, 0), to_date: day(1, 0) }))).rejects.toMatchObject({
+    await expect(
+      inTenant(() => submitLeaveRequest(hr, { employee_id: emp, leave_type_id: ty.id, from_date: day(1, 0), to_date: day(1, 0) })),
+    ).rejects.toMatchObject({
       status: 409,
       message: "Insufficient Advance balance: -2.0 days available (may go down to -2.0), 1.0 requested",
     });
@@ -83,8 +106,12 @@ describe("updateLeaveRequest: one approval debits the ledger once", () => {
     const emp = await insertEmployee(t, w.owner.tenantId, { first_name: "Twice", reports_to: w.managerEmployeeId });
     const ty = await createType(w.hr.agent, { name: "Once", code: "UA1" });
     await grant(w.hr.agent, emp, ty.id, "10");
-    const r = await inTenant(() => submitLeaveRequest(hr, { employee_id: emp, leave_type_id: ty.id, from_date: day(0, 0), to_date: day(0, 2) }));
-    const results = await Promise.allSettled([manager, owner].map((who) => inTenant(() => decideLeaveRequest(who, r.id, { status: "approved" }))));
+    const r = await inTenant(() =>
+      submitLeaveRequest(hr, { employee_id: emp, leave_type_id: ty.id, from_date: day(0, 0), to_date: day(0, 2) }),
+    );
+    const results = await Promise.allSettled(
+      [manager, owner].map((who) => inTenant(() => decideLeaveRequest(who, r.id, { status: "approved" }))),
+    );
     expect(results.filter((x) => x.status === "fulfilled")).toHaveLength(1);
     const lost = results.find((x): x is PromiseRejectedResult => x.status === "rejected")!;
     expect(lost.reason).toMatchObject({ status: 409, message: "The request is already approved" });
@@ -98,7 +125,10 @@ describe("updateLeaveRequest: one approval debits the ledger once", () => {
     const r = await inTenant(() => submitLeaveRequest(employee, { leave_type_id: ty.id, from_date: day(3, 0), to_date: day(3, 1) }));
     await expect(inTenant(() => decideLeaveRequest(employee, r.id, { status: "approved" }))).rejects.toMatchObject({ status: 403 });
     // hr takes a day away meanwhile: the approval no longer fits
-    await w.hr.agent.post("/api/leave-adjustments").send({ employee_id: w.employeeId, leave_type_id: ty.id, days: "-1", reason: "correction" }).expect(201);
+    await w.hr.agent
+      .post("/api/leave-adjustments")
+      .send({ employee_id: w.employeeId, leave_type_id: ty.id, days: "-1", reason: "correction" })
+      .expect(201);
     await expect(inTenant(() => decideLeaveRequest(manager, r.id, { status: "approved" }))).rejects.toMatchObject({
       status: 409,
       message: "Insufficient Recheck balance to approve: 1.0 days left, 2.0 requested",
@@ -121,9 +151,15 @@ describe("cancelLeaveRequest: cancelling returns the days", () => {
     expect(c).toMatchObject({ status: "cancelled", cancelled_by: w.employee.userId });
     expect(await ledgerOf(r.id)).toEqual(["taken -4.0", "cancelled 4.0"]);
     expect(await balance(w.employeeId, ty.id)).toMatchObject({ taken: "0.0", available: "5.0" });
-    const [notice] = await t.query("SELECT kind, body FROM notifications WHERE user_id = $1 AND kind = 'leave.cancelled' ORDER BY created_at DESC LIMIT 1", [w.employee.userId]);
+    const [notice] = await t.query(
+      "SELECT kind, body FROM notifications WHERE user_id = $1 AND kind = 'leave.cancelled' ORDER BY created_at DESC LIMIT 1",
+      [w.employee.userId],
+    );
     expect(notice).toEqual({ kind: "leave.cancelled", body: "4.0 days returned to your balance." });
-    await expect(inTenant(() => withdrawLeaveRequest(hr, r.id))).rejects.toMatchObject({ status: 409, message: "A cancelled request cannot be cancelled" });
+    await expect(inTenant(() => withdrawLeaveRequest(hr, r.id))).rejects.toMatchObject({
+      status: 409,
+      message: "A cancelled request cannot be cancelled",
+    });
     expect(await ledgerOf(r.id)).toEqual(["taken -4.0", "cancelled 4.0"]);
   });
 
@@ -134,7 +170,10 @@ describe("cancelLeaveRequest: cancelling returns the days", () => {
     const monday = nextWeekday(addDays(today(), -10), 1);
     const r = await inTenant(() => submitLeaveRequest(hr, { employee_id: emp, leave_type_id: ty.id, from_date: monday, to_date: monday }));
     await inTenant(() => decideLeaveRequest(manager, r.id, { status: "approved" }));
-    await expect(inTenant(() => withdrawLeaveRequest(manager, r.id))).rejects.toMatchObject({ status: 409, message: "The request has already started; only hr, admin or owner can cancel it now" });
+    await expect(inTenant(() => withdrawLeaveRequest(manager, r.id))).rejects.toMatchObject({
+      status: 409,
+      message: "The request has already started; only hr, admin or owner can cancel it now",
+    });
     await inTenant(() => withdrawLeaveRequest(hr, r.id));
     expect(await balance(emp, ty.id)).toMatchObject({ taken: "0.0", available: "5.0" });
   });
@@ -145,8 +184,12 @@ describe("cancelLeaveRequest: the sandwich recount", () => {
     const emp = await insertEmployee(t, w.owner.tenantId, { first_name: "Sandwich", reports_to: w.managerEmployeeId });
     const ty = await createType(w.hr.agent, { name: "Sandwiched", code: "US1", sandwich_rule: true });
     await grant(w.hr.agent, emp, ty.id, "10");
-    const fri = await inTenant(() => submitLeaveRequest(hr, { employee_id: emp, leave_type_id: ty.id, from_date: day(8, 4), to_date: day(8, 4) }));
-    const mon = await inTenant(() => submitLeaveRequest(hr, { employee_id: emp, leave_type_id: ty.id, from_date: day(9, 0), to_date: day(9, 0) }));
+    const fri = await inTenant(() =>
+      submitLeaveRequest(hr, { employee_id: emp, leave_type_id: ty.id, from_date: day(8, 4), to_date: day(8, 4) }),
+    );
+    const mon = await inTenant(() =>
+      submitLeaveRequest(hr, { employee_id: emp, leave_type_id: ty.id, from_date: day(9, 0), to_date: day(9, 0) }),
+    );
     expect([fri.days, mon.days]).toEqual(["1.0", "3.0"]); // Monday carries Saturday and Sunday
     for (const r of [fri, mon]) await inTenant(() => decideLeaveRequest(manager, r.id, { status: "approved" }));
     expect(await balance(emp, ty.id)).toMatchObject({ taken: "4.0" });
@@ -164,8 +207,12 @@ describe("updateLeaveRequest: a rejection recounts the sandwich neighbour", () =
     const emp = await insertEmployee(t, w.owner.tenantId, { first_name: "Rejected", reports_to: w.managerEmployeeId });
     const ty = await createType(w.hr.agent, { name: "Sandwiched 2", code: "US2", sandwich_rule: true });
     await grant(w.hr.agent, emp, ty.id, "10");
-    const fri = await inTenant(() => submitLeaveRequest(hr, { employee_id: emp, leave_type_id: ty.id, from_date: day(10, 4), to_date: day(10, 4) }));
-    const mon = await inTenant(() => submitLeaveRequest(hr, { employee_id: emp, leave_type_id: ty.id, from_date: day(11, 0), to_date: day(11, 0) }));
+    const fri = await inTenant(() =>
+      submitLeaveRequest(hr, { employee_id: emp, leave_type_id: ty.id, from_date: day(10, 4), to_date: day(10, 4) }),
+    );
+    const mon = await inTenant(() =>
+      submitLeaveRequest(hr, { employee_id: emp, leave_type_id: ty.id, from_date: day(11, 0), to_date: day(11, 0) }),
+    );
     expect(await balance(emp, ty.id)).toMatchObject({ pending: "4.0" });
     await inTenant(() => decideLeaveRequest(manager, fri.id, { status: "rejected" }));
     expect((await inTenant(() => leaveRequestById(hr, mon.id))).days).toBe("1.0");

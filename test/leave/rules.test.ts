@@ -12,7 +12,8 @@ import { consecutiveHalves, countLeaveDays } from "../../src/modules/leave/workd
 // 2026-12-04 is a Friday; weekends are off, 2026-12-09 (Wednesday) is a holiday.
 const holidays = new Set(["2026-12-09"]);
 const isOff = (d: string) => [0, 6].includes(weekday(d)) || holidays.has(d);
-const count = (from: string, to: string, o: Partial<Parameters<typeof countLeaveDays>[0]> = {}) => countLeaveDays({ from, to, isOff, sandwich: false, ...o }).halves / 2;
+const count = (from: string, to: string, o: Partial<Parameters<typeof countLeaveDays>[0]> = {}) =>
+  countLeaveDays({ from, to, isOff, sandwich: false, ...o }).halves / 2;
 
 describe("working-day count", () => {
   it("excludes weekly offs and holidays", () => {
@@ -47,10 +48,16 @@ describe("working-day count", () => {
     expect(r.sandwiched).toEqual(["2026-12-05", "2026-12-06"]);
     // the other direction: Monday exists, Friday comes later
     const monday = new Set(["2026-12-07"]);
-    expect(countLeaveDays({ from: "2026-12-04", to: "2026-12-04", isOff, sandwich: true, coveredByEarlier: (d) => monday.has(d) }).halves / 2).toBe(3);
+    expect(
+      countLeaveDays({ from: "2026-12-04", to: "2026-12-04", isOff, sandwich: true, coveredByEarlier: (d) => monday.has(d) }).halves / 2,
+    ).toBe(3);
     // no neighbour, no bridge; no sandwich rule, no bridge
-    expect(countLeaveDays({ from: "2026-12-07", to: "2026-12-07", isOff, sandwich: true, coveredByEarlier: () => false }).halves / 2).toBe(1);
-    expect(countLeaveDays({ from: "2026-12-07", to: "2026-12-07", isOff, sandwich: false, coveredByEarlier: (d) => friday.has(d) }).halves / 2).toBe(1);
+    expect(countLeaveDays({ from: "2026-12-07", to: "2026-12-07", isOff, sandwich: true, coveredByEarlier: () => false }).halves / 2).toBe(
+      1,
+    );
+    expect(
+      countLeaveDays({ from: "2026-12-07", to: "2026-12-07", isOff, sandwich: false, coveredByEarlier: (d) => friday.has(d) }).halves / 2,
+    ).toBe(1);
   });
 
   it("consecutive chain joins requests separated only by off days", () => {
@@ -76,7 +83,14 @@ describe("proration and accrual", () => {
   });
 
   it("monthly accrual credits parts on the 1st that add up exactly, each a multiple of 0.5", () => {
-    const s = accrualSchedule({ mode: "monthly", accrualDay: "first_day", periodStart: "2026-04-01", periodEnd: "2027-03-31", joiningDate: "2020-05-10", entitlement: "15" });
+    const s = accrualSchedule({
+      mode: "monthly",
+      accrualDay: "first_day",
+      periodStart: "2026-04-01",
+      periodEnd: "2027-03-31",
+      joiningDate: "2020-05-10",
+      entitlement: "15",
+    });
     expect(s).toHaveLength(12);
     expect(s[0].date).toBe("2026-04-01");
     expect(s[11].date).toBe("2027-03-01");
@@ -87,27 +101,55 @@ describe("proration and accrual", () => {
   });
 
   it("a mid-period joiner accrues from the joining date, on the joining day of the month if asked", () => {
-    const first = accrualSchedule({ mode: "monthly", accrualDay: "first_day", periodStart: "2026-04-01", periodEnd: "2027-03-31", joiningDate: "2026-06-17", entitlement: "10" });
+    const first = accrualSchedule({
+      mode: "monthly",
+      accrualDay: "first_day",
+      periodStart: "2026-04-01",
+      periodEnd: "2027-03-31",
+      joiningDate: "2026-06-17",
+      entitlement: "10",
+    });
     expect(first.map((a) => a.date).slice(0, 3)).toEqual(["2026-06-17", "2026-07-01", "2026-08-01"]);
     expect(first).toHaveLength(10);
     expect(first[0].seq).toBe(2);
     expect(sumDays(first.map((a) => a.days)).toString()).toBe("10");
-    const joining = accrualSchedule({ mode: "monthly", accrualDay: "joining_date", periodStart: "2026-04-01", periodEnd: "2027-03-31", joiningDate: "2026-01-31", entitlement: "12" });
+    const joining = accrualSchedule({
+      mode: "monthly",
+      accrualDay: "joining_date",
+      periodStart: "2026-04-01",
+      periodEnd: "2027-03-31",
+      joiningDate: "2026-01-31",
+      entitlement: "12",
+    });
     expect(joining.map((a) => a.date).slice(0, 3)).toEqual(["2026-04-30", "2026-05-31", "2026-06-30"]);
     expect(joining[10].date).toBe("2027-02-28");
   });
 
   it("quarterly accrual has four parts; up-front is one credit", () => {
-    const q = accrualSchedule({ mode: "quarterly", accrualDay: "first_day", periodStart: "2026-04-01", periodEnd: "2027-03-31", joiningDate: "2019-01-01", entitlement: "10" });
+    const q = accrualSchedule({
+      mode: "quarterly",
+      accrualDay: "first_day",
+      periodStart: "2026-04-01",
+      periodEnd: "2027-03-31",
+      joiningDate: "2019-01-01",
+      entitlement: "10",
+    });
     expect(q.map((a) => [a.date, dayString(a.days)])).toEqual([
       ["2026-04-01", "2.5"],
       ["2026-07-01", "2.5"],
       ["2026-10-01", "2.5"],
       ["2027-01-01", "2.5"],
     ]);
-    expect(accrualSchedule({ mode: "upfront", accrualDay: "first_day", periodStart: "2026-04-01", periodEnd: "2027-03-31", joiningDate: "2026-05-02", entitlement: "6" })).toEqual([
-      { seq: 0, date: "2026-05-02", days: expect.anything() },
-    ]);
+    expect(
+      accrualSchedule({
+        mode: "upfront",
+        accrualDay: "first_day",
+        periodStart: "2026-04-01",
+        periodEnd: "2027-03-31",
+        joiningDate: "2026-05-02",
+        entitlement: "6",
+      }),
+    ).toEqual([{ seq: 0, date: "2026-05-02", days: expect.anything() }]);
   });
 
   it("calendar helpers clamp month ends", () => {
@@ -121,10 +163,28 @@ describe("lapse of expiring credits", () => {
   it("unused carried-forward days lapse; leave before expiry uses them first", () => {
     const credits = [{ key: "cf", days: "5", expiresOn: "2026-06-30" }];
     expect(computeLapses(credits, []).get("cf")!.toString()).toBe("5");
-    expect(computeLapses(credits, [{ date: "2026-05-04", days: "2" }, { date: "2026-07-10", days: "3" }]).get("cf")!.toString()).toBe("3");
-    expect(computeLapses(credits, [{ date: "2026-05-04", days: "7" }]).get("cf")!.toString()).toBe("0");
+    expect(
+      computeLapses(credits, [
+        { date: "2026-05-04", days: "2" },
+        { date: "2026-07-10", days: "3" },
+      ])
+        .get("cf")!
+        .toString(),
+    ).toBe("3");
+    expect(
+      computeLapses(credits, [{ date: "2026-05-04", days: "7" }])
+        .get("cf")!
+        .toString(),
+    ).toBe("0");
     // a cancelled leave (reversal) gives the days back
-    expect(computeLapses(credits, [{ date: "2026-05-04", days: "2" }, { date: "2026-05-04", days: "-2" }]).get("cf")!.toString()).toBe("5");
+    expect(
+      computeLapses(credits, [
+        { date: "2026-05-04", days: "2" },
+        { date: "2026-05-04", days: "-2" },
+      ])
+        .get("cf")!
+        .toString(),
+    ).toBe("5");
   });
 
   it("the soonest-expiring credit is used first", () => {
@@ -139,7 +199,11 @@ describe("lapse of expiring credits", () => {
 });
 
 describe("policy assignment", () => {
-  const p = (id: string, assignment: string, o: { departments?: string[]; designations?: string[]; employees?: string[]; created?: string } = {}) => ({
+  const p = (
+    id: string,
+    assignment: string,
+    o: { departments?: string[]; designations?: string[]; employees?: string[]; created?: string } = {},
+  ) => ({
     id,
     assignment,
     departments: o.departments ?? [],
@@ -147,7 +211,13 @@ describe("policy assignment", () => {
     employeeIds: new Set(o.employees ?? []),
     created_at: new Date(o.created ?? "2026-01-01"),
   });
-  const policies = [p("default", "default"), p("old-default", "default", { created: "2025-01-01" }), p("sales", "department", { departments: ["Sales"] }), p("lead", "designation", { designations: ["Team Lead"] }), p("vip", "individual", { employees: ["e1"] })];
+  const policies = [
+    p("default", "default"),
+    p("old-default", "default", { created: "2025-01-01" }),
+    p("sales", "department", { departments: ["Sales"] }),
+    p("lead", "designation", { designations: ["Team Lead"] }),
+    p("vip", "individual", { employees: ["e1"] }),
+  ];
   it("individual beats designation beats department beats default; the oldest wins a tie", () => {
     expect(applicablePolicy(policies, { id: "e1", department: "Sales", designation: "Team Lead" })?.id).toBe("vip");
     expect(applicablePolicy(policies, { id: "e2", department: "sales", designation: "team lead" })?.id).toBe("lead");
@@ -159,6 +229,8 @@ describe("policy assignment", () => {
     const t = { applicable_genders: ["Female"], applicable_employment_types: [] };
     expect(typeApplies(t, { gender: "female", employment_type: "full_time" })).toBe(true);
     expect(typeApplies(t, { gender: null, employment_type: "full_time" })).toBe(false);
-    expect(typeApplies({ applicable_genders: [], applicable_employment_types: ["contract"] }, { gender: "male", employment_type: "full_time" })).toBe(false);
+    expect(
+      typeApplies({ applicable_genders: [], applicable_employment_types: ["contract"] }, { gender: "male", employment_type: "full_time" }),
+    ).toBe(false);
   });
 });

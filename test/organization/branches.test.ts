@@ -8,7 +8,12 @@ const t = useTestApp();
 describe("listBranches, createBranch, getBranch, updateBranch, deleteBranch: branches", () => {
   it("create, read, list with employee counts, update with audit", async () => {
     const o = await signupTenant(t);
-    const b = (await o.agent.post("/api/configuration/branches").send({ name: " Mumbai HQ ", code: "MUM", city: "Mumbai", state: "Maharashtra", country: "IN" }).expect(201)).body.data;
+    const b = (
+      await o.agent
+        .post("/api/configuration/branches")
+        .send({ name: " Mumbai HQ ", code: "MUM", city: "Mumbai", state: "Maharashtra", country: "IN" })
+        .expect(201)
+    ).body.data;
     expect(b).toMatchObject({ name: "Mumbai HQ", code: "MUM", city: "Mumbai", country: "IN", employee_count: 0, address: null });
     await o.agent.post("/api/configuration/branches").send({ name: "Dubai" }).expect(201);
     await createEmployee(o, { branch_id: b.id });
@@ -16,7 +21,10 @@ describe("listBranches, createBranch, getBranch, updateBranch, deleteBranch: bra
     const got = (await o.agent.get(`/api/configuration/branches/${b.id}`).expect(200)).body.data;
     expect(got.employee_count).toBe(2);
     const list = (await o.agent.get("/api/configuration/branches").expect(200)).body;
-    expect(list.data.map((x: any) => [x.name, x.employee_count])).toEqual([["Dubai", 0], ["Mumbai HQ", 2]]);
+    expect(list.data.map((x: any) => [x.name, x.employee_count])).toEqual([
+      ["Dubai", 0],
+      ["Mumbai HQ", 2],
+    ]);
     expect(list.pagination.total).toBe(2);
 
     const up = (await o.agent.put(`/api/configuration/branches/${b.id}`).send({ address: "One BKC", city: null }).expect(200)).body.data;
@@ -53,7 +61,8 @@ describe("listBranches, createBranch, getBranch, updateBranch, deleteBranch: bra
     const o = await signupTenant(t);
     const b = (await o.agent.post("/api/configuration/branches").send({ name: "Delhi" }).expect(201)).body.data;
     const e = await createEmployee(o, { branch_id: b.id });
-    const w = (await o.agent.post("/api/configuration/work-locations").send({ name: "Delhi floor 2", branch_id: b.id }).expect(201)).body.data;
+    const w = (await o.agent.post("/api/configuration/work-locations").send({ name: "Delhi floor 2", branch_id: b.id }).expect(201)).body
+      .data;
     expectError(await o.agent.delete(`/api/configuration/branches/${b.id}`), 409, "conflict");
     await o.agent.put(`/api/employees/${e.id}`).send({ branch_id: null }).expect(200);
     await o.agent.delete(`/api/configuration/branches/${b.id}`).expect(200);
@@ -75,8 +84,22 @@ describe("listBranches, createBranch, getBranch, updateBranch, deleteBranch: bra
     expectError(await o.agent.get(`/api/configuration/branches/${theirs.id}`), 404, "not_found");
     expectError(await o.agent.put(`/api/configuration/branches/${theirs.id}`).send({ name: "Mine" }), 404, "not_found");
     expectError(await o.agent.delete(`/api/configuration/branches/${theirs.id}`), 404, "not_found");
-    expect((await t.query(`SELECT name, deleted_at FROM branches WHERE id = $1`, [theirs.id]))[0]).toEqual({ name: "Theirs", deleted_at: null });
-    const bad = expectError(await o.agent.post("/api/employees").send({ first_name: "A", last_name: "B", email: "ab@example.com", department: "D", designation: "E", joining_date: "2024-01-01", branch_id: theirs.id }), 400);
+    expect((await t.query(`SELECT name, deleted_at FROM branches WHERE id = $1`, [theirs.id]))[0]).toEqual({
+      name: "Theirs",
+      deleted_at: null,
+    });
+    const bad = expectError(
+      await o.agent.post("/api/employees").send({
+        first_name: "A",
+        last_name: "B",
+        email: "ab@example.com",
+        department: "D",
+        designation: "E",
+        joining_date: "2024-01-01",
+        branch_id: theirs.id,
+      }),
+      400,
+    );
     expect(bad.details[0].path).toBe("body.branch_id");
 
     const mine = (await o.agent.post("/api/configuration/branches").send({ name: "Mine" }).expect(201)).body.data;
@@ -97,11 +120,18 @@ describe("listWorkLocations, createWorkLocation: work locations", () => {
   it("create and list, filtered by branch, with geofence", async () => {
     const o = await signupTenant(t);
     const b = (await o.agent.post("/api/configuration/branches").send({ name: "Abu Dhabi" }).expect(201)).body.data;
-    const w1 = (await o.agent.post("/api/configuration/work-locations").send({ name: "Site B", branch_id: b.id, latitude: 24.4539, longitude: 54.3773, geofence_radius_m: 200 }).expect(201)).body.data;
+    const w1 = (
+      await o.agent
+        .post("/api/configuration/work-locations")
+        .send({ name: "Site B", branch_id: b.id, latitude: 24.4539, longitude: 54.3773, geofence_radius_m: 200 })
+        .expect(201)
+    ).body.data;
     expect(w1).toMatchObject({ name: "Site B", branch_id: b.id, latitude: 24.4539, longitude: 54.3773, geofence_radius_m: 200 });
     const w2 = (await o.agent.post("/api/configuration/work-locations").send({ name: "Remote", country: "AE" }).expect(201)).body.data;
     expect((await o.agent.get("/api/configuration/work-locations").expect(200)).body.data.map((w: any) => w.id)).toEqual([w2.id, w1.id]);
-    expect((await o.agent.get(`/api/configuration/work-locations?branch_id=${b.id}`).expect(200)).body.data.map((w: any) => w.id)).toEqual([w1.id]);
+    expect((await o.agent.get(`/api/configuration/work-locations?branch_id=${b.id}`).expect(200)).body.data.map((w: any) => w.id)).toEqual([
+      w1.id,
+    ]);
     const [row] = await t.query(`SELECT latitude::text, geofence_radius_m FROM work_locations WHERE id = $1`, [w1.id]);
     expect(row).toEqual({ latitude: "24.453900", geofence_radius_m: 200 });
     const log = (await o.agent.get(`/api/configuration/activity-log?entity_id=${w1.id}`).expect(200)).body.data;
@@ -117,13 +147,35 @@ describe("listWorkLocations, createWorkLocation: work locations", () => {
     const o = await signupTenant(t);
     await o.agent.post("/api/configuration/work-locations").send({ name: "Warehouse" }).expect(201);
     expectError(await o.agent.post("/api/configuration/work-locations").send({ name: "warehouse" }), 409, "conflict");
-    expect(expectError(await o.agent.post("/api/configuration/work-locations").send({ name: "A", latitude: 10 }), 400).details[0].path).toBe("body.longitude");
-    expect(expectError(await o.agent.post("/api/configuration/work-locations").send({ name: "A", geofence_radius_m: 100 }), 400).details[0].path).toBe("body.geofence_radius_m");
+    expect(
+      expectError(await o.agent.post("/api/configuration/work-locations").send({ name: "A", latitude: 10 }), 400).details[0].path,
+    ).toBe("body.longitude");
+    expect(
+      expectError(await o.agent.post("/api/configuration/work-locations").send({ name: "A", geofence_radius_m: 100 }), 400).details[0].path,
+    ).toBe("body.geofence_radius_m");
     expectError(await o.agent.post("/api/configuration/work-locations").send({ name: "A", latitude: 91, longitude: 0 }), 400);
-    expect(expectError(await o.agent.post("/api/configuration/work-locations").send({ name: "A", branch_id: "00000000-0000-4000-8000-000000000000" }), 400).details[0].path).toBe("body.branch_id");
+    expect(
+      expectError(
+        await o.agent.post("/api/configuration/work-locations").send({ name: "A", branch_id: "00000000-0000-4000-8000-000000000000" }),
+        400,
+      ).details[0].path,
+    ).toBe("body.branch_id");
     const other = await signupTenant(t);
     const theirs = (await other.agent.post("/api/configuration/work-locations").send({ name: "Theirs" }).expect(201)).body.data;
-    expect(expectError(await o.agent.post("/api/employees").send({ first_name: "A", last_name: "B", email: "ab@example.com", department: "D", designation: "E", joining_date: "2024-01-01", work_location_id: theirs.id }), 400).details[0].path).toBe("body.work_location_id");
+    expect(
+      expectError(
+        await o.agent.post("/api/employees").send({
+          first_name: "A",
+          last_name: "B",
+          email: "ab@example.com",
+          department: "D",
+          designation: "E",
+          joining_date: "2024-01-01",
+          work_location_id: theirs.id,
+        }),
+        400,
+      ).details[0].path,
+    ).toBe("body.work_location_id");
     expect((await t.query(`SELECT count(*)::int AS n FROM work_locations WHERE tenant_id = $1`, [o.tenantId]))[0].n).toBe(1);
   });
 });

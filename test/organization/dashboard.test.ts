@@ -20,9 +20,14 @@ describe("getDashboardOverview: dashboard overview", () => {
     await createEmployee(o, { department: "Sales", joining_date: monthStart });
     await createEmployee(o, { department: "Finance", joining_date: "2018-05-05", status: "inactive" });
     const gone = await createEmployee(o, { department: "Engineering", joining_date: "2020-01-15" });
-    await createEmployee(o, { department: "Ghosts", joining_date: "2020-01-15" }).then((g) => o.agent.delete(`/api/employees/${g.id}`).expect(200));
+    await createEmployee(o, { department: "Ghosts", joining_date: "2020-01-15" }).then((g) =>
+      o.agent.delete(`/api/employees/${g.id}`).expect(200),
+    );
     // One exit this month, already completed.
-    await o.agent.post(`/api/employees/${gone.id}/resignation`).send({ resignation_date: monthStart, last_working_day: monthStart, reason: "x" }).expect(201);
+    await o.agent
+      .post(`/api/employees/${gone.id}/resignation`)
+      .send({ resignation_date: monthStart, last_working_day: monthStart, reason: "x" })
+      .expect(201);
     await completeDueExits(new Date(`${addDays(monthStart, 1)}T12:00:00Z`));
 
     const d = (await o.agent.get("/api/dashboard/overview").expect(200)).body.data;
@@ -42,7 +47,13 @@ describe("getDashboardOverview: dashboard overview", () => {
     const start = 7 - (joinedThisMonth ? 1 : 0) + 1;
     expect(d.attrition_rate).toBe(((1 / ((start + 7) / 2)) * 100).toFixed(2));
     expect(d.birthdays).toEqual([{ employee_id: sales.id, full_name: sales.full_name, department: "Sales", date: inThree }]);
-    expect(d.work_anniversaries).toContainEqual({ employee_id: anniversary.id, full_name: anniversary.full_name, department: "Sales", date: inThree, years: Number(inThree.slice(0, 4)) - 2020 });
+    expect(d.work_anniversaries).toContainEqual({
+      employee_id: anniversary.id,
+      full_name: anniversary.full_name,
+      department: "Sales",
+      date: inThree,
+      years: Number(inThree.slice(0, 4)) - 2020,
+    });
     expect(d.work_anniversaries.every((a: any) => a.years >= 1 && a.date >= today)).toBe(true);
     expect(d).toMatchObject({ on_leave_today: 0, pending_approvals: 0, upcoming_holidays: [] });
     expect(veterans).toHaveLength(3);

@@ -13,13 +13,34 @@ beforeAll(async () => {
 
 describe("listSalaryComponents, createSalaryComponent, getSalaryComponent, updateSalaryComponent, deleteSalaryComponent: salary components", () => {
   it("creates fixed and formula components, lists in slip order, audits", async () => {
-    const c = await post({ name: "Conveyance", code: "conv", type: "earning", calculation: "fixed", amount: "1600.00", esi_applicable: false, position: 5 }).expect(201);
-    expect(c.body.data).toMatchObject({ code: "CONV", amount: "1600.00", formula: null, pf_wage: false, esi_applicable: false, depends_on_payment_days: true, active: true });
+    const c = await post({
+      name: "Conveyance",
+      code: "conv",
+      type: "earning",
+      calculation: "fixed",
+      amount: "1600.00",
+      esi_applicable: false,
+      position: 5,
+    }).expect(201);
+    expect(c.body.data).toMatchObject({
+      code: "CONV",
+      amount: "1600.00",
+      formula: null,
+      pf_wage: false,
+      esi_applicable: false,
+      depends_on_payment_days: true,
+      active: true,
+    });
     const list = await w.hr.agent.get("/api/payroll/salary-components").expect(200);
     expect(list.body.data.map((x: any) => x.code)).toEqual(["BASIC", "HRA", "SPECIAL", "CONV"]);
-    const u = await w.hr.agent.put(`/api/payroll/salary-components/${c.body.data.id}`).send({ amount: "1800.00", active: false }).expect(200);
+    const u = await w.hr.agent
+      .put(`/api/payroll/salary-components/${c.body.data.id}`)
+      .send({ amount: "1800.00", active: false })
+      .expect(200);
     expect(u.body.data).toMatchObject({ amount: "1800.00", active: false });
-    expect((await w.hr.agent.get("/api/payroll/salary-components?active=true").expect(200)).body.data.map((x: any) => x.code)).not.toContain("CONV");
+    expect(
+      (await w.hr.agent.get("/api/payroll/salary-components?active=true").expect(200)).body.data.map((x: any) => x.code),
+    ).not.toContain("CONV");
     const log = await w.owner.agent.get(`/api/configuration/activity-log?entity_id=${c.body.data.id}`).expect(200);
     expect(log.body.data.map((e: any) => e.action)).toEqual(["salary_component.updated", "salary_component.created"]);
     await w.hr.agent.delete(`/api/payroll/salary-components/${c.body.data.id}`).expect(200);
@@ -34,13 +55,25 @@ describe("listSalaryComponents, createSalaryComponent, getSalaryComponent, updat
       ["DA * 2", "its own component DA"],
       ["sqrt(BASIC)", "unknown function sqrt"],
     ]) {
-      const e = expectError(await post({ name: `Dearness ${formula}`, code: "DA", type: "earning", calculation: "formula", formula }), 400, "validation_failed");
+      const e = expectError(
+        await post({ name: `Dearness ${formula}`, code: "DA", type: "earning", calculation: "formula", formula }),
+        400,
+        "validation_failed",
+      );
       expect(e.details[0].path, formula).toBe("body.formula");
       expect(e.details[0].message, formula).toContain(text);
     }
-    expect(expectError(await post({ name: "No formula", code: "NF", type: "earning", calculation: "formula" }), 400).details[0].path).toBe("body.formula");
-    expect(expectError(await post({ name: "Both", code: "BOTH", type: "earning", calculation: "formula", formula: "1", amount: "1.00" }), 400).details[0].path).toBe("body.amount");
-    expect(expectError(await post({ name: "Reserved", code: "ctc", type: "earning", calculation: "fixed", amount: "1.00" }), 400).details[0].path).toBe("body.code");
+    expect(expectError(await post({ name: "No formula", code: "NF", type: "earning", calculation: "formula" }), 400).details[0].path).toBe(
+      "body.formula",
+    );
+    expect(
+      expectError(await post({ name: "Both", code: "BOTH", type: "earning", calculation: "formula", formula: "1", amount: "1.00" }), 400)
+        .details[0].path,
+    ).toBe("body.amount");
+    expect(
+      expectError(await post({ name: "Reserved", code: "ctc", type: "earning", calculation: "fixed", amount: "1.00" }), 400).details[0]
+        .path,
+    ).toBe("body.code");
     expectError(await post({ name: "Bad code", code: "1X", type: "earning", calculation: "fixed" }), 400, "validation_failed");
     expectError(await post({ name: "Basic", code: "BASIC2", type: "earning", calculation: "fixed" }), 409, "conflict");
     expectError(await post({ name: "Basic two", code: "basic", type: "earning", calculation: "fixed" }), 409, "conflict");
@@ -49,9 +82,17 @@ describe("listSalaryComponents, createSalaryComponent, getSalaryComponent, updat
   it("refuses cycles between formula components, also through an update", async () => {
     const x = await post({ name: "X", code: "X", type: "earning", calculation: "formula", formula: "BASIC * 0.1" }).expect(201);
     const y = await post({ name: "Y", code: "Y", type: "earning", calculation: "formula", formula: "X + 100" }).expect(201);
-    const e = expectError(await w.hr.agent.put(`/api/payroll/salary-components/${x.body.data.id}`).send({ formula: "Y * 2" }), 400, "validation_failed");
+    const e = expectError(
+      await w.hr.agent.put(`/api/payroll/salary-components/${x.body.data.id}`).send({ formula: "Y * 2" }),
+      400,
+      "validation_failed",
+    );
     expect(e.details[0]).toEqual({ path: "body.formula", message: "creates a cycle between formula components: X → Y → X" });
-    const e2 = expectError(await w.hr.agent.put(`/api/payroll/salary-components/${w.components.BASIC}`).send({ formula: "Y - 100" }), 400, "validation_failed");
+    const e2 = expectError(
+      await w.hr.agent.put(`/api/payroll/salary-components/${w.components.BASIC}`).send({ formula: "Y - 100" }),
+      400,
+      "validation_failed",
+    );
     expect(e2.details[0].message).toContain("cycle");
     // a code in use cannot change and the component cannot be deleted
     expectError(await w.hr.agent.put(`/api/payroll/salary-components/${x.body.data.id}`).send({ code: "XX" }), 409, "conflict");
@@ -61,7 +102,16 @@ describe("listSalaryComponents, createSalaryComponent, getSalaryComponent, updat
   });
 
   it("updates only the given fields: flags left out keep their values (no create defaults); {} is a 400", async () => {
-    const c = await post({ name: "Overtime", code: "OT", type: "earning", calculation: "fixed", amount: "500.00", pf_wage: true, esi_applicable: false, depends_on_payment_days: false }).expect(201);
+    const c = await post({
+      name: "Overtime",
+      code: "OT",
+      type: "earning",
+      calculation: "fixed",
+      amount: "500.00",
+      pf_wage: true,
+      esi_applicable: false,
+      depends_on_payment_days: false,
+    }).expect(201);
     const flags = { pf_wage: true, esi_applicable: false, depends_on_payment_days: false };
     expect(c.body.data).toMatchObject(flags);
     const u = await w.hr.agent.put(`/api/payroll/salary-components/${c.body.data.id}`).send({ name: "Overtime pay" }).expect(200);
@@ -70,14 +120,22 @@ describe("listSalaryComponents, createSalaryComponent, getSalaryComponent, updat
     const log = await w.owner.agent.get(`/api/configuration/activity-log?entity_id=${c.body.data.id}`).expect(200);
     expect(Object.keys(log.body.data[0].changes ?? {})).toEqual(["name"]);
     expectError(await w.hr.agent.put(`/api/payroll/salary-components/${c.body.data.id}`).send({}), 400, "validation_failed");
-    expectError(await w.hr.agent.put(`/api/payroll/salary-components/${c.body.data.id}`).send({ amount: "-1.00" }), 400, "validation_failed"); // non-negative, as on create
+    expectError(
+      await w.hr.agent.put(`/api/payroll/salary-components/${c.body.data.id}`).send({ amount: "-1.00" }),
+      400,
+      "validation_failed",
+    ); // non-negative, as on create
     await w.hr.agent.delete(`/api/payroll/salary-components/${c.body.data.id}`).expect(200);
   });
 
   it("is for owner/admin/hr only", async () => {
     const emp = await addMember(t, w.owner, "employee");
     expectError(await emp.agent.get("/api/payroll/salary-components"), 403, "forbidden");
-    expectError(await emp.agent.post("/api/payroll/salary-components").send({ name: "Z", code: "Z", type: "earning", calculation: "fixed" }), 403, "forbidden");
+    expectError(
+      await emp.agent.post("/api/payroll/salary-components").send({ name: "Z", code: "Z", type: "earning", calculation: "fixed" }),
+      403,
+      "forbidden",
+    );
   });
 });
 
@@ -87,20 +145,34 @@ describe("getEmployeeSalarySetup, setEmployeeSalarySetup: employee salary setup"
     const empty = (await w.hr.agent.get(`/api/payroll/employee-setup/${id}`).expect(200)).body.data;
     expect(empty).toMatchObject({ employee_id: id, current: null, history: [] });
     const comps = Object.values(w.components).map((component_id) => ({ component_id }));
-    await w.hr.agent.put(`/api/payroll/employee-setup/${id}`).send({ effective_from: "2025-04-01", monthly_ctc: "30000.00", components: comps }).expect(200);
-    const r = await w.hr.agent.put(`/api/payroll/employee-setup/${id}`).send({ effective_from: "2026-04-01", monthly_ctc: "50000.00", components: comps, esi_enabled: false, notes: "Raise" }).expect(200);
+    await w.hr.agent
+      .put(`/api/payroll/employee-setup/${id}`)
+      .send({ effective_from: "2025-04-01", monthly_ctc: "30000.00", components: comps })
+      .expect(200);
+    const r = await w.hr.agent
+      .put(`/api/payroll/employee-setup/${id}`)
+      .send({ effective_from: "2026-04-01", monthly_ctc: "50000.00", components: comps, esi_enabled: false, notes: "Raise" })
+      .expect(200);
     expect(r.body.data.history.map((h: any) => [h.effective_from, h.monthly_ctc])).toEqual([
       ["2026-04-01", "50000.00"],
       ["2025-04-01", "30000.00"],
     ]);
-    expect(r.body.data.current).toMatchObject({ effective_from: "2026-04-01", monthly_gross: "50000.00", esi_enabled: false, notes: "Raise" });
+    expect(r.body.data.current).toMatchObject({
+      effective_from: "2026-04-01",
+      monthly_gross: "50000.00",
+      esi_enabled: false,
+      notes: "Raise",
+    });
     expect(r.body.data.current.components.map((c: any) => [c.code, c.monthly_amount])).toEqual([
       ["BASIC", "25000.00"],
       ["HRA", "10000.00"],
       ["SPECIAL", "15000.00"],
     ]);
     // same date replaces that version
-    const same = await w.hr.agent.put(`/api/payroll/employee-setup/${id}`).send({ effective_from: "2026-04-01", monthly_ctc: "52000.00" }).expect(200);
+    const same = await w.hr.agent
+      .put(`/api/payroll/employee-setup/${id}`)
+      .send({ effective_from: "2026-04-01", monthly_ctc: "52000.00" })
+      .expect(200);
     expect(same.body.data.history).toHaveLength(2);
     expect(same.body.data.current).toMatchObject({ monthly_ctc: "52000.00", all_components: true, monthly_gross: "52000.00" });
     const log = await w.owner.agent.get(`/api/configuration/activity-log?entity_id=${id}`).expect(200);
@@ -110,11 +182,20 @@ describe("getEmployeeSalarySetup, setEmployeeSalarySetup: employee salary setup"
   it("validates components, amounts and CTC with 400s naming the field", async () => {
     const id = await payrollEmployee(t, w, null);
     const fixed = await post({ name: "Washing", code: "WASH", type: "earning", calculation: "fixed" }).expect(201);
-    const put = (body: Record<string, unknown>) => w.hr.agent.put(`/api/payroll/employee-setup/${id}`).send({ effective_from: "2026-01-01", ...body });
-    expect(expectError(await put({ monthly_ctc: "1000.00", components: [{ component_id: fixed.body.data.id }] }), 400).details[0].path).toBe("body.components.0.amount");
-    expect(expectError(await put({ monthly_ctc: "1000.00", components: [{ component_id: w.components.BASIC, amount: "5.00" }] }), 400).details[0].path).toBe("body.components.0.amount");
+    const put = (body: Record<string, unknown>) =>
+      w.hr.agent.put(`/api/payroll/employee-setup/${id}`).send({ effective_from: "2026-01-01", ...body });
+    expect(
+      expectError(await put({ monthly_ctc: "1000.00", components: [{ component_id: fixed.body.data.id }] }), 400).details[0].path,
+    ).toBe("body.components.0.amount");
+    expect(
+      expectError(await put({ monthly_ctc: "1000.00", components: [{ component_id: w.components.BASIC, amount: "5.00" }] }), 400).details[0]
+        .path,
+    ).toBe("body.components.0.amount");
     expect(expectError(await put({ components: [{ component_id: w.components.BASIC }] }), 400).details[0].path).toBe("body.monthly_ctc");
-    expect(expectError(await put({ monthly_ctc: "1.00", components: [{ component_id: "00000000-0000-4000-8000-000000000000" }] }), 400).details[0].path).toBe("body.components.0.component_id");
+    expect(
+      expectError(await put({ monthly_ctc: "1.00", components: [{ component_id: "00000000-0000-4000-8000-000000000000" }] }), 400)
+        .details[0].path,
+    ).toBe("body.components.0.component_id");
     expect(expectError(await put({ monthly_ctc: "1.00" }), 400).details[0].path).toBe("body.components"); // WASH has no default
     await put({ components: [{ component_id: fixed.body.data.id, amount: "750.00" }] }).expect(200);
     expectError(await w.hr.agent.delete(`/api/payroll/salary-components/${fixed.body.data.id}`), 409, "conflict");

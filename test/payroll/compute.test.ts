@@ -1,6 +1,15 @@
 // Pure payroll rules without HTTP: the formula language and a worked example checked to the paisa.
 import { describe, expect, it } from "vitest";
-import { buildStructure, computeSlip, esiContributionStart, lossOfPay, runTotals, type ComponentDef, type EmployeeInput, type StatutorySettings } from "../../src/modules/payroll/compute.ts";
+import {
+  buildStructure,
+  computeSlip,
+  esiContributionStart,
+  lossOfPay,
+  runTotals,
+  type ComponentDef,
+  type EmployeeInput,
+  type StatutorySettings,
+} from "../../src/modules/payroll/compute.ts";
 import { evaluate, findCycle, FormulaError, parseFormula, variablesOf } from "../../src/modules/payroll/formula.ts";
 import { buildSif, missingWpsDetails } from "../../src/modules/payroll/wps.ts";
 import { loanTerms } from "../../src/modules/payroll/loans.ts";
@@ -26,7 +35,20 @@ describe("formula language", () => {
   });
 
   it("rejects malformed formulas with a position", () => {
-    for (const bad of ["", "BASIC +", "(1 + 2", "1 + * 2", "eval(1)", "BASIC; 1", "1 2", "min()", "round(1, 2, 3)", "a.b", "process.exit()"]) expect(() => parseFormula(bad), bad).toThrow(FormulaError);
+    for (const bad of [
+      "",
+      "BASIC +",
+      "(1 + 2",
+      "1 + * 2",
+      "eval(1)",
+      "BASIC; 1",
+      "1 2",
+      "min()",
+      "round(1, 2, 3)",
+      "a.b",
+      "process.exit()",
+    ])
+      expect(() => parseFormula(bad), bad).toThrow(FormulaError);
     expect(() => parseFormula("BASIC + $")).toThrow(/position 9/);
   });
 
@@ -77,7 +99,21 @@ const employee = (o: Partial<EmployeeInput> & { ctc: string }): EmployeeInput =>
   joining_date: "2020-01-01",
   last_working_day: null,
   state: "Maharashtra",
-  setup: { monthly_ctc: o.ctc, all_components: false, pf_enabled: true, eps_enabled: true, esi_enabled: true, pt_enabled: true, pt_state: null, disabled: false, lines: new Map([["id-BASIC", null], ["id-HRA", null], ["id-SPECIAL", null]]) },
+  setup: {
+    monthly_ctc: o.ctc,
+    all_components: false,
+    pf_enabled: true,
+    eps_enabled: true,
+    esi_enabled: true,
+    pt_enabled: true,
+    pt_state: null,
+    disabled: false,
+    lines: new Map([
+      ["id-BASIC", null],
+      ["id-HRA", null],
+      ["id-SPECIAL", null],
+    ]),
+  },
   leave_lop_days: D(0),
   absent_days: D(0),
   esi_covered_earlier: false,
@@ -89,14 +125,19 @@ const employee = (o: Partial<EmployeeInput> & { ctc: string }): EmployeeInput =>
 
 describe("worked example (February 2027, 28 days)", () => {
   it("male, Maharashtra, CTC 40 000: LOP, PF at the ceiling, EPS cap, no ESI, February PT, loan, claim, encashment", () => {
-    const s = computeSlip(structure, settings, feb, employee({
-      ctc: "40000.00",
-      leave_lop_days: D(2),
-      absent_days: D(1),
-      loans: [{ loan_id: "l", loan_number: "LN-00001", installment_ids: ["i"], amount: "2000.00" }],
-      claims: [{ claim_id: "c", claim_number: "EXP-00001", category: "Travel", amount: "1250.00" }],
-      encashments: [{ encashment_id: "x", leave_type: "Earned", days: "2.0" }],
-    }));
+    const s = computeSlip(
+      structure,
+      settings,
+      feb,
+      employee({
+        ctc: "40000.00",
+        leave_lop_days: D(2),
+        absent_days: D(1),
+        loans: [{ loan_id: "l", loan_number: "LN-00001", installment_ids: ["i"], amount: "2000.00" }],
+        claims: [{ claim_id: "c", claim_number: "EXP-00001", category: "Travel", amount: "1250.00" }],
+        encashments: [{ encashment_id: "x", leave_type: "Earned", days: "2.0" }],
+      }),
+    );
     expect(s.payable_days.toFixed(1)).toBe("25.0");
     expect(s.lop_days.toFixed(1)).toBe("3.0");
     expect(s.details.earnings.map((l) => [l.code, l.full_amount, l.amount])).toEqual([
@@ -105,7 +146,16 @@ describe("worked example (February 2027, 28 days)", () => {
       ["SPECIAL", "12000.00", "10714.29"],
     ]);
     expect(s.gross.toFixed(2)).toBe("35714.29");
-    expect(s.details.pf).toMatchObject({ wages: "17857.14", base: "15000.00", employee: "1800.00", employer_total: "1800.00", employer_eps: "1250.00", employer_epf: "550.00", edli: "75.00", admin_charges: "75.00" });
+    expect(s.details.pf).toMatchObject({
+      wages: "17857.14",
+      base: "15000.00",
+      employee: "1800.00",
+      employer_total: "1800.00",
+      employer_eps: "1250.00",
+      employer_epf: "550.00",
+      edli: "75.00",
+      admin_charges: "75.00",
+    });
     expect(s.details.esi).toMatchObject({ covered: false, employee: "0.00", employer: "0.00" });
     expect(s.professional_tax.toFixed(2)).toBe("300.00");
     expect(s.details.encashments[0].amount).toBe("2857.14");
@@ -116,12 +166,25 @@ describe("worked example (February 2027, 28 days)", () => {
   it("female, CTC 18 000: PF under the ceiling, ESI covered, no PT; run total applies the ₹500 admin minimum", () => {
     const a = computeSlip(structure, settings, feb, employee({ ctc: "40000.00" }));
     const b = computeSlip(structure, settings, feb, employee({ ctc: "18000.00", gender: "female" }));
-    expect(b.details.pf).toMatchObject({ base: "9000.00", employee: "1080.00", employer_eps: "750.00", employer_epf: "330.00", edli: "45.00", admin_charges: "45.00" });
+    expect(b.details.pf).toMatchObject({
+      base: "9000.00",
+      employee: "1080.00",
+      employer_eps: "750.00",
+      employer_epf: "330.00",
+      edli: "45.00",
+      admin_charges: "45.00",
+    });
     expect(b.details.esi).toMatchObject({ covered: true, wages: "18000.00", employee: "135.00", employer: "585.00" });
     expect(b.professional_tax.toFixed(2)).toBe("0.00");
     expect(b.net_pay.toFixed(2)).toBe("16785.00");
     const t = runTotals([a, b], structure, settings.pf);
-    expect(t.pf).toMatchObject({ members: 2, admin_charges: "500.00", admin_charges_minimum_applied: true, employee: "2880.00", employer_eps: "2000.00" });
+    expect(t.pf).toMatchObject({
+      members: 2,
+      admin_charges: "500.00",
+      admin_charges_minimum_applied: true,
+      employee: "2880.00",
+      employer_eps: "2000.00",
+    });
     expect(t.esi).toMatchObject({ members: 1, employee: "135.00", employer: "585.00" });
     expect(t.components.map((c) => [c.code, c.amount])).toEqual([
       ["BASIC", "29000.00"],
@@ -144,8 +207,12 @@ describe("worked example (February 2027, 28 days)", () => {
     expect(low.professional_tax.toFixed(2)).toBe("0.00");
     const mid = computeSlip(structure, settings, oct, employee({ ctc: "9000.00" }));
     expect(mid.professional_tax.toFixed(2)).toBe("175.00");
-    expect(computeSlip(structure, settings, feb, employee({ ctc: "30000.00", state: "Karnataka" })).professional_tax.toFixed(2)).toBe("300.00");
-    expect(computeSlip(structure, settings, oct, employee({ ctc: "24000.00", state: "Karnataka" })).professional_tax.toFixed(2)).toBe("0.00");
+    expect(computeSlip(structure, settings, feb, employee({ ctc: "30000.00", state: "Karnataka" })).professional_tax.toFixed(2)).toBe(
+      "300.00",
+    );
+    expect(computeSlip(structure, settings, oct, employee({ ctc: "24000.00", state: "Karnataka" })).professional_tax.toFixed(2)).toBe(
+      "0.00",
+    );
     expect(computeSlip(structure, settings, oct, employee({ ctc: "30000.00", state: "Goa" })).professional_tax.toFixed(2)).toBe("0.00");
     expect(esiContributionStart(2027, 2)).toEqual({ year: 2026, month: 10 });
     expect(esiContributionStart(2027, 9)).toEqual({ year: 2027, month: 4 });
@@ -154,7 +221,12 @@ describe("worked example (February 2027, 28 days)", () => {
   it("EPS stops at 58 and for non-members; joiners and leavers are prorated; deductions components", () => {
     const old = computeSlip(structure, settings, feb, employee({ ctc: "40000.00", date_of_birth: "1968-12-01" }));
     expect(old.details.pf).toMatchObject({ eps_applicable: false, employer_eps: "0.00", employer_epf: "1800.00" });
-    const notMember = computeSlip(structure, settings, feb, employee({ ctc: "40000.00", setup: { ...employee({ ctc: "40000.00" }).setup, eps_enabled: false } }));
+    const notMember = computeSlip(
+      structure,
+      settings,
+      feb,
+      employee({ ctc: "40000.00", setup: { ...employee({ ctc: "40000.00" }).setup, eps_enabled: false } }),
+    );
     expect(notMember.details.pf.employer_eps).toBe("0.00");
     const joiner = computeSlip(structure, settings, feb, employee({ ctc: "28000.00", joining_date: "2027-02-15" }));
     expect(joiner.pay_start).toBe("2027-02-15");
@@ -166,7 +238,9 @@ describe("worked example (February 2027, 28 days)", () => {
     const withCanteen = employee({ ctc: "28000.00" });
     withCanteen.setup.lines.set("id-CANTEEN", null);
     const c = computeSlip(structure, settings, feb, withCanteen);
-    expect(c.details.deductions).toEqual([{ component_id: "id-CANTEEN", code: "CANTEEN", name: "CANTEEN", full_amount: "500.00", amount: "500.00" }]);
+    expect(c.details.deductions).toEqual([
+      { component_id: "id-CANTEEN", code: "CANTEEN", name: "CANTEEN", full_amount: "500.00", amount: "500.00" },
+    ]);
     expect(c.total_deductions.toFixed(2)).toBe("2480.00"); // canteen 500 + PF 1680 + February PT 300
   });
 
@@ -193,7 +267,10 @@ describe("worked example (February 2027, 28 days)", () => {
     const t = loanTerms("10000.00", 3, "0");
     expect(t.schedule.map((x) => x.toFixed(2))).toEqual(["3333.33", "3333.33", "3333.34"]);
     expect(loanTerms("12000.00", 12, "10").total.toFixed(2)).toBe("13200.00");
-    expect(missingWpsDetails({ labour_card_number: null, bank_routing_code: "12", bank_iban: "AE07 0331 2345 6789 0123 456" })).toEqual(["labour_card_number", "bank_routing_code"]);
+    expect(missingWpsDetails({ labour_card_number: null, bank_routing_code: "12", bank_iban: "AE07 0331 2345 6789 0123 456" })).toEqual([
+      "labour_card_number",
+      "bank_routing_code",
+    ]);
     const sif = buildSif({
       employer_id: "123456",
       bank_routing_code: "802420101",
@@ -203,10 +280,23 @@ describe("worked example (February 2027, 28 days)", () => {
       month: 1,
       created_local: "2027-01-31T14:30:05",
       employees: [
-        { employee_code: "E1", employee_name: "A", labour_card_number: "915012345663", bank_routing_code: "802420101", bank_iban: "AE16 0240 0435 2012 3456 701", pay_start: "2027-01-01", pay_end: "2027-01-31", net_pay: "6500.00", variable: "2500.00", lop_days: "1.5" },
+        {
+          employee_code: "E1",
+          employee_name: "A",
+          labour_card_number: "915012345663",
+          bank_routing_code: "802420101",
+          bank_iban: "AE16 0240 0435 2012 3456 701",
+          pay_start: "2027-01-01",
+          pay_end: "2027-01-31",
+          net_pay: "6500.00",
+          variable: "2500.00",
+          lop_days: "1.5",
+        },
       ],
     });
     expect(sif.fileName).toBe("0000000123456270131143005.SIF");
-    expect(sif.content).toBe("EDR,00915012345663,802420101,AE160240043520123456701,2027-01-01,2027-01-31,31,4000.00,2500.00,2\r\nSCR,0000000123456,802420101,2027-01-31,1430,012027,1,6500.00,AED,Nov  payroll\r\n");
+    expect(sif.content).toBe(
+      "EDR,00915012345663,802420101,AE160240043520123456701,2027-01-01,2027-01-31,31,4000.00,2500.00,2\r\nSCR,0000000123456,802420101,2027-01-31,1430,012027,1,6500.00,AED,Nov  payroll\r\n",
+    );
   });
 });

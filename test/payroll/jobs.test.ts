@@ -29,11 +29,19 @@ const getRun = async (id: string) => (await hr.get(`/api/payroll/draft-runs/${id
 /** Every employee's result in a run, without what differs between two calculations (ids, numbering, status). */
 async function slipsOf(runId: string) {
   const summaries = (await hr.get(`/api/payroll/draft-runs/${runId}/breakdown?limit=100`).expect(200)).body.data.employees;
-  const details = await Promise.all(ids.map(async (e) => (await hr.get(`/api/payroll/draft-runs/${runId}/employees/${e}`).expect(200)).body.data));
+  const details = await Promise.all(
+    ids.map(async (e) => (await hr.get(`/api/payroll/draft-runs/${runId}/employees/${e}`).expect(200)).body.data),
+  );
   const strip = ({ id: _i, run_id: _r, slip_number: _n, run_status: _s, ...rest }: Record<string, unknown>) => rest;
   return { summaries: summaries.map(strip), details: details.map(strip) };
 }
-const totalsOf = (run: any) => ({ employee_count: run.employee_count, total_gross: run.total_gross, total_deductions: run.total_deductions, total_net: run.total_net, totals: run.totals });
+const totalsOf = (run: any) => ({
+  employee_count: run.employee_count,
+  total_gross: run.total_gross,
+  total_deductions: run.total_deductions,
+  total_net: run.total_net,
+  totals: run.totals,
+});
 async function actions(runId: string): Promise<string[]> {
   const log = await w.owner.agent.get(`/api/configuration/activity-log?entity_id=${runId}&limit=100`).expect(200);
   return log.body.data.map((e: any) => e.action).reverse();
@@ -53,8 +61,12 @@ async function holdThirdBatch(): Promise<{ release: () => Promise<void> }> {
   const holder = new pg.Client({ connectionString: t.url });
   await holder.connect();
   await holder.query(`SELECT pg_advisory_lock(4242)`);
-  await t.query(`CREATE FUNCTION payroll_test_hold() RETURNS trigger LANGUAGE plpgsql AS $$ BEGIN PERFORM pg_advisory_lock_shared(4242); PERFORM pg_advisory_unlock_shared(4242); RETURN NEW; END $$`);
-  await t.query(`CREATE TRIGGER payroll_test_hold BEFORE INSERT ON payroll_slips FOR EACH ROW WHEN (NEW.employee_code = 'P-005') EXECUTE FUNCTION payroll_test_hold()`);
+  await t.query(
+    `CREATE FUNCTION payroll_test_hold() RETURNS trigger LANGUAGE plpgsql AS $$ BEGIN PERFORM pg_advisory_lock_shared(4242); PERFORM pg_advisory_unlock_shared(4242); RETURN NEW; END $$`,
+  );
+  await t.query(
+    `CREATE TRIGGER payroll_test_hold BEFORE INSERT ON payroll_slips FOR EACH ROW WHEN (NEW.employee_code = 'P-005') EXECUTE FUNCTION payroll_test_hold()`,
+  );
   return {
     async release() {
       await holder.query(`SELECT pg_advisory_unlock(4242)`);
@@ -70,18 +82,47 @@ beforeAll(async () => {
   syncApp = appWith(t, { payrollSyncLimit: 1000 });
   w = await payrollWorld(t);
   hr = w.hr.agent;
-  for (let i = 1; i <= 6; i++) ids.push(await payrollEmployee(t, w, `${20000 + i * 5000}.00`, { first_name: `Emp${i}`, last_name: "Queue", employee_code: `P-00${i}`, gender: i % 2 ? "male" : "female" }));
+  for (let i = 1; i <= 6; i++)
+    ids.push(
+      await payrollEmployee(t, w, `${20000 + i * 5000}.00`, {
+        first_name: `Emp${i}`,
+        last_name: "Queue",
+        employee_code: `P-00${i}`,
+        gender: i % 2 ? "male" : "female",
+      }),
+    );
   aUser = await memberFor(t, w, ids[0]);
   const tenant = w.owner.tenantId;
-  const [period] = await t.query(`INSERT INTO leave_periods (tenant_id, name, start_date, end_date) VALUES ($1, 'FY', '2027-01-01', '2027-12-31') RETURNING id`, [tenant]);
-  const [lwp] = await t.query(`INSERT INTO leave_types (tenant_id, name, code, is_paid) VALUES ($1, 'Leave without pay', 'LWP', false) RETURNING id`, [tenant]);
-  await t.query(`INSERT INTO leave_requests (tenant_id, employee_id, leave_type_id, period_id, from_date, to_date, days, status) VALUES ($1, $2, $3, $4, '2027-01-12', '2027-01-13', 2.0, 'approved')`, [tenant, ids[2], lwp.id, period.id]);
-  const type = await hr.post("/api/configuration/payroll/loan-types").send({ name: "Advance", max_amount: "50000.00", max_installments: 12 }).expect(201);
-  const loan = await aUser.agent.post("/api/payroll/loan-advances").send({ loan_type_id: type.body.data.id, amount: "6000.00", installments: 3, start_month: "2027-01" }).expect(201);
+  const [period] = await t.query(
+    `INSERT INTO leave_periods (tenant_id, name, start_date, end_date) VALUES ($1, 'FY', '2027-01-01', '2027-12-31') RETURNING id`,
+    [tenant],
+  );
+  const [lwp] = await t.query(
+    `INSERT INTO leave_types (tenant_id, name, code, is_paid) VALUES ($1, 'Leave without pay', 'LWP', false) RETURNING id`,
+    [tenant],
+  );
+  await t.query(
+    `INSERT INTO leave_requests (tenant_id, employee_id, leave_type_id, period_id, from_date, to_date, days, status) VALUES ($1, $2, $3, $4, '2027-01-12', '2027-01-13', 2.0, 'approved')`,
+    [tenant, ids[2], lwp.id, period.id],
+  );
+  const type = await hr
+    .post("/api/configuration/payroll/loan-types")
+    .send({ name: "Advance", max_amount: "50000.00", max_installments: 12 })
+    .expect(201);
+  const loan = await aUser.agent
+    .post("/api/payroll/loan-advances")
+    .send({ loan_type_id: type.body.data.id, amount: "6000.00", installments: 3, start_month: "2027-01" })
+    .expect(201);
   loanId = loan.body.data.id;
   await hr.put(`/api/payroll/loan-advances/${loanId}`).send({ status: "approved" }).expect(200);
-  const cat = await hr.post("/api/configuration/payroll/expense-categories").send({ name: "Travel", max_claim_amount: "5000.00", requires_receipt: false }).expect(201);
-  const claim = await aUser.agent.post("/api/payroll/expense-claims").send({ category_id: cat.body.data.id, amount: "700.00", expense_date: "2026-11-02", description: "Taxi" }).expect(201);
+  const cat = await hr
+    .post("/api/configuration/payroll/expense-categories")
+    .send({ name: "Travel", max_claim_amount: "5000.00", requires_receipt: false })
+    .expect(201);
+  const claim = await aUser.agent
+    .post("/api/payroll/expense-claims")
+    .send({ category_id: cat.body.data.id, amount: "700.00", expense_date: "2026-11-02", description: "Taxi" })
+    .expect(201);
   claimId = claim.body.data.id;
   await hr.put(`/api/payroll/expense-claims/${claimId}`).send({ status: "approved" }).expect(200);
 });
@@ -97,7 +138,14 @@ describe("a run above the limit is calculated in the background", () => {
   it("create: 202 with the run calculating, nothing calculated yet; the job makes it a draft identical to a calculation within the request", async () => {
     const res = await hr.post("/api/payroll/draft-runs").send({ period: "2027-01", notes: "Jan" }).expect(202);
     runId = res.body.data.id;
-    expect(res.body.data).toMatchObject({ status: "calculating", progress: { processed: 0, total: 6 }, failure_reason: null, employee_count: 0, totals: null, calculated_at: null });
+    expect(res.body.data).toMatchObject({
+      status: "calculating",
+      progress: { processed: 0, total: 6 },
+      failure_reason: null,
+      employee_count: 0,
+      totals: null,
+      calculated_at: null,
+    });
     expect(res.body.data.queued_at).toBeTruthy();
     const bd = (await hr.get(`/api/payroll/draft-runs/${runId}/breakdown`).expect(200)).body.data;
     expect(bd).toMatchObject({ employees: [], totals: { employee_count: 0, net_pay: "0.00", components: [] } });
@@ -134,7 +182,12 @@ describe("a run above the limit is calculated in the background", () => {
         const r = await getRun(runId);
         return r.progress.processed === 4 ? r : undefined;
       });
-      expect(during).toMatchObject({ status: "calculating", progress: { processed: 4, total: 6 }, employee_count: 6, calculated_at: before.calculated_at });
+      expect(during).toMatchObject({
+        status: "calculating",
+        progress: { processed: 4, total: 6 },
+        employee_count: 6,
+        calculated_at: before.calculated_at,
+      });
       // nothing of the running calculation is visible: the previous one is still complete
       expect((await hr.get(`/api/payroll/draft-runs/${runId}/breakdown?limit=100`).expect(200)).body.data.employees).toHaveLength(6);
       const [x, y, z] = await Promise.all([
@@ -155,7 +208,10 @@ describe("a run above the limit is calculated in the background", () => {
   });
 
   it("process: two concurrent calls are a 202 and a 409; the job processes it with the same slips, numbered, loan and claim paid; then 409s", async () => {
-    const [x, y] = await Promise.all([hr.post(`/api/payroll/draft-runs/${runId}/process`), w.owner.agent.post(`/api/payroll/draft-runs/${runId}/process`)]);
+    const [x, y] = await Promise.all([
+      hr.post(`/api/payroll/draft-runs/${runId}/process`),
+      w.owner.agent.post(`/api/payroll/draft-runs/${runId}/process`),
+    ]);
     expect([x.status, y.status].sort()).toEqual([202, 409]);
     const accepted = x.status === 202 ? x : y;
     expect(accepted.body.data).toMatchObject({ status: "processing", progress: { processed: 0, total: 6 }, processed_at: null });
@@ -173,14 +229,30 @@ describe("a run above the limit is calculated in the background", () => {
     expect([w.hr.userId, w.owner.userId]).toContain(run.processed_by);
     expect(totalsOf(run)).toEqual(inRequestTotals);
     expect(await slipsOf(runId)).toEqual(inRequest);
-    const numbers = (await hr.get(`/api/payroll/draft-runs/${runId}/breakdown?limit=100`).expect(200)).body.data.employees.map((s: any) => [s.employee_code, s.slip_number, s.run_status]);
+    const numbers = (await hr.get(`/api/payroll/draft-runs/${runId}/breakdown?limit=100`).expect(200)).body.data.employees.map((s: any) => [
+      s.employee_code,
+      s.slip_number,
+      s.run_status,
+    ]);
     expect(numbers).toEqual([1, 2, 3, 4, 5, 6].map((i) => [`P-00${i}`, `PS-202701-0000${i}`, "processed"]));
-    expect((await aUser.agent.get(`/api/payroll/loan-advances/${loanId}`).expect(200)).body.data).toMatchObject({ status: "active", repaid_amount: "2000.00" });
-    expect((await aUser.agent.get(`/api/payroll/expense-claims/${claimId}`).expect(200)).body.data).toMatchObject({ status: "paid", paid_run_id: runId });
-    expect((await aUser.agent.get(`/api/payroll/my-salary/${runId}`).expect(200)).body.data).toMatchObject({ slip_number: "PS-202701-00001", net_pay: inRequest.details[0].net_pay });
+    expect((await aUser.agent.get(`/api/payroll/loan-advances/${loanId}`).expect(200)).body.data).toMatchObject({
+      status: "active",
+      repaid_amount: "2000.00",
+    });
+    expect((await aUser.agent.get(`/api/payroll/expense-claims/${claimId}`).expect(200)).body.data).toMatchObject({
+      status: "paid",
+      paid_run_id: runId,
+    });
+    expect((await aUser.agent.get(`/api/payroll/my-salary/${runId}`).expect(200)).body.data).toMatchObject({
+      slip_number: "PS-202701-00001",
+      net_pay: inRequest.details[0].net_pay,
+    });
     const log = (await w.owner.agent.get(`/api/configuration/activity-log?entity_id=${runId}&limit=100`).expect(200)).body.data;
     const processed = log.find((e: any) => e.action === "payroll_run.processed");
-    expect(processed).toMatchObject({ actor_user_id: run.processed_by, changes: { status: { from: "processing", to: "processed" }, employees: 6, loan_installments_paid: 1, expense_claims_paid: 1 } });
+    expect(processed).toMatchObject({
+      actor_user_id: run.processed_by,
+      changes: { status: { from: "processing", to: "processed" }, employees: 6, loan_installments_paid: 1, expense_claims_paid: 1 },
+    });
     expect(log.map((e: any) => e.action)).toContain("payroll_run.process_queued");
 
     expect(expectError(await hr.post(`/api/payroll/draft-runs/${runId}/process`), 409, "conflict").error).toMatch(/already processed/);
@@ -196,7 +268,9 @@ describe("a failure in the middle of background processing", () => {
     const draft = (await syncApp.as(hr).post("/api/payroll/draft-runs").send({ period: "2027-02" }).expect(201)).body.data;
     expect(draft.employee_count).toBe(6);
     await t.query(`CREATE FUNCTION payroll_test_fail() RETURNS trigger LANGUAGE plpgsql AS $$ BEGIN RAISE EXCEPTION 'boom'; END $$`);
-    await t.query(`CREATE TRIGGER payroll_test_fail BEFORE INSERT ON payroll_slips FOR EACH ROW WHEN (NEW.employee_code = 'P-005') EXECUTE FUNCTION payroll_test_fail()`);
+    await t.query(
+      `CREATE TRIGGER payroll_test_fail BEFORE INSERT ON payroll_slips FOR EACH ROW WHEN (NEW.employee_code = 'P-005') EXECUTE FUNCTION payroll_test_fail()`,
+    );
     try {
       await hr.post(`/api/payroll/draft-runs/${draft.id}/process`).expect(202);
       await runJob();
@@ -205,12 +279,22 @@ describe("a failure in the middle of background processing", () => {
       await t.query(`DROP FUNCTION payroll_test_fail()`);
     }
     const failed = await getRun(draft.id);
-    expect(failed).toMatchObject({ status: "failed", progress: { processed: 0, total: 6 }, employee_count: 0, total_net: "0.00", totals: null, processed_at: null });
+    expect(failed).toMatchObject({
+      status: "failed",
+      progress: { processed: 0, total: 6 },
+      employee_count: 0,
+      total_net: "0.00",
+      totals: null,
+      processed_at: null,
+    });
     expect(failed.failure_reason).toMatch(/^Processing failed because of an internal error\. Nothing was saved/);
     expect(failed.failure_reason).not.toMatch(/boom|payroll_slips|trigger/);
     const [slips] = await t.query(`SELECT count(*)::int AS n FROM payroll_slips WHERE run_id = $1`, [draft.id]);
     expect(slips.n).toBe(0);
-    expect((await hr.get(`/api/payroll/draft-runs/${draft.id}/breakdown`).expect(200)).body.data).toMatchObject({ employees: [], totals: { employee_count: 0 } });
+    expect((await hr.get(`/api/payroll/draft-runs/${draft.id}/breakdown`).expect(200)).body.data).toMatchObject({
+      employees: [],
+      totals: { employee_count: 0 },
+    });
     const [inst] = await t.query(`SELECT count(*)::int AS n FROM loan_installments WHERE loan_id = $1 AND status = 'paid'`, [loanId]);
     expect(inst.n).toBe(1); // January's only
     expectError(await aUser.agent.get(`/api/payroll/my-salary/${draft.id}`), 404, "not_found");
@@ -223,12 +307,17 @@ describe("a failure in the middle of background processing", () => {
     await runJob();
     const done = await getRun(draft.id);
     expect(done).toMatchObject({ status: "processed", failure_reason: null, employee_count: 6, progress: { processed: 6, total: 6 } });
-    expect((await aUser.agent.get(`/api/payroll/loan-advances/${loanId}`).expect(200)).body.data).toMatchObject({ status: "active", repaid_amount: "4000.00" });
+    expect((await aUser.agent.get(`/api/payroll/loan-advances/${loanId}`).expect(200)).body.data).toMatchObject({
+      status: "active",
+      repaid_amount: "4000.00",
+    });
   });
 
   it("a failed background calculation: failed, no slips; PUT recalculates it to a draft, DELETE removes it", async () => {
     await t.query(`CREATE FUNCTION payroll_test_fail() RETURNS trigger LANGUAGE plpgsql AS $$ BEGIN RAISE EXCEPTION 'boom'; END $$`);
-    await t.query(`CREATE TRIGGER payroll_test_fail BEFORE INSERT ON payroll_slips FOR EACH ROW WHEN (NEW.employee_code = 'P-003') EXECUTE FUNCTION payroll_test_fail()`);
+    await t.query(
+      `CREATE TRIGGER payroll_test_fail BEFORE INSERT ON payroll_slips FOR EACH ROW WHEN (NEW.employee_code = 'P-003') EXECUTE FUNCTION payroll_test_fail()`,
+    );
     let runId: string;
     try {
       runId = (await hr.post("/api/payroll/draft-runs").send({ period: "2027-03" }).expect(202)).body.data.id;
@@ -255,8 +344,16 @@ describe("several workers", () => {
     await hr.post(`/api/payroll/draft-runs/${id}/process`).expect(202);
     await Promise.all([runJob(), runJob()]);
     expect(await getRun(id)).toMatchObject({ status: "processed", employee_count: 6 });
-    expect(await actions(id)).toEqual(["payroll_run.created", "payroll_run.calculated", "payroll_run.process_queued", "payroll_run.processed"]);
-    const [slips] = await t.query(`SELECT count(*)::int AS n, count(DISTINCT slip_number)::int AS numbers FROM payroll_slips WHERE run_id = $1`, [id]);
+    expect(await actions(id)).toEqual([
+      "payroll_run.created",
+      "payroll_run.calculated",
+      "payroll_run.process_queued",
+      "payroll_run.processed",
+    ]);
+    const [slips] = await t.query(
+      `SELECT count(*)::int AS n, count(DISTINCT slip_number)::int AS numbers FROM payroll_slips WHERE run_id = $1`,
+      [id],
+    );
     expect(slips).toEqual({ n: 6, numbers: 6 });
   });
 });
@@ -295,6 +392,8 @@ describe("the document", () => {
     const paths = doc.paths;
     expect(Object.keys(paths["/api/payroll/draft-runs"].post.responses)).toEqual(expect.arrayContaining(["201", "202", "409"]));
     expect(Object.keys(paths["/api/payroll/draft-runs/{id}"].put.responses)).toEqual(expect.arrayContaining(["200", "202", "409"]));
-    expect(Object.keys(paths["/api/payroll/draft-runs/{id}/process"].post.responses)).toEqual(expect.arrayContaining(["200", "202", "409"]));
+    expect(Object.keys(paths["/api/payroll/draft-runs/{id}/process"].post.responses)).toEqual(
+      expect.arrayContaining(["200", "202", "409"]),
+    );
   });
 });

@@ -20,35 +20,89 @@ beforeAll(async () => {
   empId = await payrollEmployee(t, w, "30000.00", { first_name: "Eli", last_name: "Employee", reports_to: mgrId });
   otherId = await payrollEmployee(t, w, "30000.00", { first_name: "Oli", last_name: "Other" });
   [mgr, emp, other] = await Promise.all([memberFor(t, w, mgrId, "manager"), memberFor(t, w, empId), memberFor(t, w, otherId)]);
-  loanTypeId = (await w.hr.agent.post("/api/configuration/payroll/loan-types").send({ name: "Personal loan", max_amount: "100000.00", max_installments: 6, interest_rate: "12" }).expect(201)).body.data.id;
+  loanTypeId = (
+    await w.hr.agent
+      .post("/api/configuration/payroll/loan-types")
+      .send({ name: "Personal loan", max_amount: "100000.00", max_installments: 6, interest_rate: "12" })
+      .expect(201)
+  ).body.data.id;
 });
 
 describe("listLoanAdvances, createLoanAdvance, getLoanAdvance, updateLoanAdvance, cancelLoanAdvance, deferLoanAdvance: loans and advances", () => {
   it("applies within the loan type's limits", async () => {
-    const e1 = expectError(await emp.agent.post("/api/payroll/loan-advances").send({ loan_type_id: loanTypeId, amount: "100000.01", installments: 3 }), 400, "validation_failed");
+    const e1 = expectError(
+      await emp.agent.post("/api/payroll/loan-advances").send({ loan_type_id: loanTypeId, amount: "100000.01", installments: 3 }),
+      400,
+      "validation_failed",
+    );
     expect(e1.details[0].path).toBe("body.amount");
-    const e2 = expectError(await emp.agent.post("/api/payroll/loan-advances").send({ loan_type_id: loanTypeId, amount: "1000.00", installments: 7 }), 400, "validation_failed");
+    const e2 = expectError(
+      await emp.agent.post("/api/payroll/loan-advances").send({ loan_type_id: loanTypeId, amount: "1000.00", installments: 7 }),
+      400,
+      "validation_failed",
+    );
     expect(e2.details[0].path).toBe("body.installments");
-    expectError(await emp.agent.post("/api/payroll/loan-advances").send({ loan_type_id: loanTypeId, amount: "1000.00", installments: 2, start_month: "2020-01" }), 400, "validation_failed");
-    expectError(await emp.agent.post("/api/payroll/loan-advances").send({ employee_id: otherId, loan_type_id: loanTypeId, amount: "1000.00", installments: 2 }), 403, "forbidden");
+    expectError(
+      await emp.agent
+        .post("/api/payroll/loan-advances")
+        .send({ loan_type_id: loanTypeId, amount: "1000.00", installments: 2, start_month: "2020-01" }),
+      400,
+      "validation_failed",
+    );
+    expectError(
+      await emp.agent
+        .post("/api/payroll/loan-advances")
+        .send({ employee_id: otherId, loan_type_id: loanTypeId, amount: "1000.00", installments: 2 }),
+      403,
+      "forbidden",
+    );
     // hr applying for an employee that does not exist (or is another company's): a documented 404, not a 500
     const foreign = await payrollEmployee(t, await payrollWorld(t), null);
     for (const employee_id of ["00000000-0000-4000-8000-000000000000", foreign])
-      expectError(await w.hr.agent.post("/api/payroll/loan-advances").send({ employee_id, loan_type_id: loanTypeId, amount: "1000.00", installments: 2 }), 404, "not_found");
-    const inactive = await w.hr.agent.post("/api/configuration/payroll/loan-types").send({ name: "Old", max_installments: 3, active: false }).expect(201);
-    expectError(await emp.agent.post("/api/payroll/loan-advances").send({ loan_type_id: inactive.body.data.id, amount: "1000.00", installments: 2 }), 409, "conflict");
+      expectError(
+        await w.hr.agent
+          .post("/api/payroll/loan-advances")
+          .send({ employee_id, loan_type_id: loanTypeId, amount: "1000.00", installments: 2 }),
+        404,
+        "not_found",
+      );
+    const inactive = await w.hr.agent
+      .post("/api/configuration/payroll/loan-types")
+      .send({ name: "Old", max_installments: 3, active: false })
+      .expect(201);
+    expectError(
+      await emp.agent.post("/api/payroll/loan-advances").send({ loan_type_id: inactive.body.data.id, amount: "1000.00", installments: 2 }),
+      409,
+      "conflict",
+    );
   });
 
   it("pending → approved with a schedule; defer moves the next installment and extends the schedule", async () => {
-    const c = await emp.agent.post("/api/payroll/loan-advances").send({ loan_type_id: loanTypeId, amount: "30000.00", installments: 6, start_month: "2027-01", reason: "Repairs" }).expect(201);
+    const c = await emp.agent
+      .post("/api/payroll/loan-advances")
+      .send({ loan_type_id: loanTypeId, amount: "30000.00", installments: 6, start_month: "2027-01", reason: "Repairs" })
+      .expect(201);
     const loan = c.body.data;
     // 12 % simple interest for 6 months: 30 000 + 1 800
-    expect(loan).toMatchObject({ loan_number: "LN-00001", status: "pending", total_repayable: "31800.00", installment_amount: "5300.00", start_month: "2027-01", schedule: [], outstanding_amount: "31800.00", interest_rate: "12.00" });
+    expect(loan).toMatchObject({
+      loan_number: "LN-00001",
+      status: "pending",
+      total_repayable: "31800.00",
+      installment_amount: "5300.00",
+      start_month: "2027-01",
+      schedule: [],
+      outstanding_amount: "31800.00",
+      interest_rate: "12.00",
+    });
     // the applicant may change a pending application, not decide it
     const ch = await emp.agent.put(`/api/payroll/loan-advances/${loan.id}`).send({ installments: 4 }).expect(200);
     expect(ch.body.data).toMatchObject({ installments: 4, total_repayable: "31200.00", installment_amount: "7800.00" });
     expectError(await emp.agent.put(`/api/payroll/loan-advances/${loan.id}`).send({ status: "approved" }), 403, "forbidden");
-    expectError(await w.hr.agent.put(`/api/payroll/loan-advances/${loan.id}`).send({ status: "approved", amount: "1.00" }), 400, "validation_failed");
+    expectError(
+      await w.hr.agent.put(`/api/payroll/loan-advances/${loan.id}`).send({ status: "approved", amount: "1.00" }),
+      400,
+      "validation_failed",
+    );
     expectError(await w.hr.agent.post(`/api/payroll/loan-advances/${loan.id}/defer`).send({}), 409, "conflict"); // pending: nothing to defer
     const ap = await w.hr.agent.put(`/api/payroll/loan-advances/${loan.id}`).send({ status: "approved", comment: "ok" }).expect(200);
     expect(ap.body.data).toMatchObject({ status: "approved", decision_comment: "ok" });
@@ -68,12 +122,22 @@ describe("listLoanAdvances, createLoanAdvance, getLoanAdvance, updateLoanAdvance
       [4, "2027-05", 0],
     ]);
     // a January run deducts nothing, February deducts installment 1
-    const jan = await w.hr.agent.post("/api/payroll/draft-runs").send({ period: "2027-01", employee_ids: [empId] }).expect(201);
-    expect((await w.hr.agent.get(`/api/payroll/draft-runs/${jan.body.data.id}/employees/${empId}`).expect(200)).body.data.loan_deduction).toBe("0.00");
+    const jan = await w.hr.agent
+      .post("/api/payroll/draft-runs")
+      .send({ period: "2027-01", employee_ids: [empId] })
+      .expect(201);
+    expect(
+      (await w.hr.agent.get(`/api/payroll/draft-runs/${jan.body.data.id}/employees/${empId}`).expect(200)).body.data.loan_deduction,
+    ).toBe("0.00");
     const notes = await emp.agent.get("/api/notifications").expect(200);
     expect(notes.body.data.map((n: any) => n.kind)).toEqual(expect.arrayContaining(["loan.approved", "loan.deferred"]));
     const log = await w.owner.agent.get(`/api/configuration/activity-log?entity_id=${loan.id}`).expect(200);
-    expect(log.body.data.map((e: any) => e.action)).toEqual(["loan_advance.deferred", "loan_advance.approved", "loan_advance.updated", "loan_advance.created"]);
+    expect(log.body.data.map((e: any) => e.action)).toEqual([
+      "loan_advance.deferred",
+      "loan_advance.approved",
+      "loan_advance.updated",
+      "loan_advance.created",
+    ]);
     // the approved loan can be cancelled by hr while nothing is repaid
     expectError(await emp.agent.delete(`/api/payroll/loan-advances/${loan.id}`), 403, "forbidden");
     const x = await w.hr.agent.delete(`/api/payroll/loan-advances/${loan.id}`).expect(200);
@@ -83,10 +147,16 @@ describe("listLoanAdvances, createLoanAdvance, getLoanAdvance, updateLoanAdvance
   });
 
   it("runs to closed through payroll; defer with nothing left is a 409; visibility is own-only", async () => {
-    const c = await w.hr.agent.post("/api/payroll/loan-advances").send({ employee_id: otherId, loan_type_id: loanTypeId, amount: "1000.00", installments: 1, start_month: "2027-06" }).expect(201);
+    const c = await w.hr.agent
+      .post("/api/payroll/loan-advances")
+      .send({ employee_id: otherId, loan_type_id: loanTypeId, amount: "1000.00", installments: 1, start_month: "2027-06" })
+      .expect(201);
     expectError(await other.agent.put(`/api/payroll/loan-advances/${c.body.data.id}`).send({ status: "approved" }), 403, "forbidden");
     await w.hr.agent.put(`/api/payroll/loan-advances/${c.body.data.id}`).send({ status: "approved" }).expect(200);
-    const run = await w.hr.agent.post("/api/payroll/draft-runs").send({ period: "2027-06", employee_ids: [otherId] }).expect(201);
+    const run = await w.hr.agent
+      .post("/api/payroll/draft-runs")
+      .send({ period: "2027-06", employee_ids: [otherId] })
+      .expect(201);
     await w.hr.agent.post(`/api/payroll/draft-runs/${run.body.data.id}/process`).expect(200);
     const l = (await other.agent.get(`/api/payroll/loan-advances/${c.body.data.id}`).expect(200)).body.data;
     expect(l).toMatchObject({ status: "closed", repaid_amount: "1010.00", outstanding_amount: "0.00" }); // 1 000 + 12 %/12
@@ -100,7 +170,10 @@ describe("listLoanAdvances, createLoanAdvance, getLoanAdvance, updateLoanAdvance
     expect((await emp.agent.get(`/api/payroll/loan-advances?employee_id=${otherId}`).expect(200)).body.data).toEqual([]);
     expect((await w.hr.agent.get("/api/payroll/loan-advances?status=closed").expect(200)).body.data).toHaveLength(1);
     // a withdrawn pending application
-    const p = await other.agent.post("/api/payroll/loan-advances").send({ loan_type_id: loanTypeId, amount: "500.00", installments: 1 }).expect(201);
+    const p = await other.agent
+      .post("/api/payroll/loan-advances")
+      .send({ loan_type_id: loanTypeId, amount: "500.00", installments: 1 })
+      .expect(201);
     expect((await other.agent.delete(`/api/payroll/loan-advances/${p.body.data.id}`).expect(200)).body.data.status).toBe("cancelled");
   });
 });
@@ -110,66 +183,148 @@ describe("listExpenseClaims, createExpenseClaim, getExpenseClaim, updateExpenseC
   let meals: string;
   let receipt: string;
   beforeAll(async () => {
-    travel = (await w.hr.agent.post("/api/configuration/payroll/expense-categories").send({ name: "Travel", max_claim_amount: "5000.00", requires_receipt: true }).expect(201)).body.data.id;
-    meals = (await w.hr.agent.post("/api/configuration/payroll/expense-categories").send({ name: "Meals", requires_receipt: false }).expect(201)).body.data.id;
-    receipt = (await emp.agent.post("/api/upload").attach("file", Buffer.from("Taxi receipt 1250.00"), { filename: "receipt.txt", contentType: "text/plain" }).expect(201)).body.data.id;
+    travel = (
+      await w.hr.agent
+        .post("/api/configuration/payroll/expense-categories")
+        .send({ name: "Travel", max_claim_amount: "5000.00", requires_receipt: true })
+        .expect(201)
+    ).body.data.id;
+    meals = (
+      await w.hr.agent.post("/api/configuration/payroll/expense-categories").send({ name: "Meals", requires_receipt: false }).expect(201)
+    ).body.data.id;
+    receipt = (
+      await emp.agent
+        .post("/api/upload")
+        .attach("file", Buffer.from("Taxi receipt 1250.00"), { filename: "receipt.txt", contentType: "text/plain" })
+        .expect(201)
+    ).body.data.id;
   });
 
   it("enforces the category's limit and receipt rule", async () => {
     const base = { category_id: travel, amount: "1250.00", expense_date: "2026-10-01", description: "Taxi" };
     expect(expectError(await emp.agent.post("/api/payroll/expense-claims").send(base), 400).details[0].path).toBe("body.receipt_file_id");
-    expect(expectError(await emp.agent.post("/api/payroll/expense-claims").send({ ...base, amount: "5000.01", receipt_file_id: receipt }), 400).details[0].path).toBe("body.amount");
-    expect(expectError(await emp.agent.post("/api/payroll/expense-claims").send({ ...base, receipt_file_id: "00000000-0000-4000-8000-000000000000" }), 400).details[0].path).toBe("body.receipt_file_id");
-    expect(expectError(await emp.agent.post("/api/payroll/expense-claims").send({ ...base, receipt_file_id: receipt, expense_date: "2099-01-01" }), 400).details[0].path).toBe("body.expense_date");
-    expectError(await emp.agent.post("/api/payroll/expense-claims").send({ ...base, amount: "12.5", receipt_file_id: receipt }), 400, "validation_failed");
+    expect(
+      expectError(await emp.agent.post("/api/payroll/expense-claims").send({ ...base, amount: "5000.01", receipt_file_id: receipt }), 400)
+        .details[0].path,
+    ).toBe("body.amount");
+    expect(
+      expectError(
+        await emp.agent.post("/api/payroll/expense-claims").send({ ...base, receipt_file_id: "00000000-0000-4000-8000-000000000000" }),
+        400,
+      ).details[0].path,
+    ).toBe("body.receipt_file_id");
+    expect(
+      expectError(
+        await emp.agent.post("/api/payroll/expense-claims").send({ ...base, receipt_file_id: receipt, expense_date: "2099-01-01" }),
+        400,
+      ).details[0].path,
+    ).toBe("body.expense_date");
+    expectError(
+      await emp.agent.post("/api/payroll/expense-claims").send({ ...base, amount: "12.5", receipt_file_id: receipt }),
+      400,
+      "validation_failed",
+    );
     // hr claiming for an employee that does not exist: a documented 404, not a 500
-    expectError(await w.hr.agent.post("/api/payroll/expense-claims").send({ ...base, employee_id: "00000000-0000-4000-8000-000000000000", receipt_file_id: receipt }), 404, "not_found");
-    const ok = await emp.agent.post("/api/payroll/expense-claims").send({ ...base, receipt_file_id: receipt }).expect(201);
-    expect(ok.body.data).toMatchObject({ claim_number: "EXP-00001", status: "pending", amount: "1250.00", category_name: "Travel", employee_id: empId, receipt_file_id: receipt });
-    await emp.agent.post("/api/payroll/expense-claims").send({ category_id: meals, amount: "99999.00", expense_date: "2026-10-02", description: "Team dinner" }).expect(201); // no limit, no receipt needed
+    expectError(
+      await w.hr.agent
+        .post("/api/payroll/expense-claims")
+        .send({ ...base, employee_id: "00000000-0000-4000-8000-000000000000", receipt_file_id: receipt }),
+      404,
+      "not_found",
+    );
+    const ok = await emp.agent
+      .post("/api/payroll/expense-claims")
+      .send({ ...base, receipt_file_id: receipt })
+      .expect(201);
+    expect(ok.body.data).toMatchObject({
+      claim_number: "EXP-00001",
+      status: "pending",
+      amount: "1250.00",
+      category_name: "Travel",
+      employee_id: empId,
+      receipt_file_id: receipt,
+    });
+    await emp.agent
+      .post("/api/payroll/expense-claims")
+      .send({ category_id: meals, amount: "99999.00", expense_date: "2026-10-02", description: "Team dinner" })
+      .expect(201); // no limit, no receipt needed
   });
 
   it("manager approves a report's claim, never their own; visibility by role; payroll pays it", async () => {
-    const c = await emp.agent.post("/api/payroll/expense-claims").send({ category_id: meals, amount: "640.50", expense_date: "2026-10-05", description: "Client lunch" }).expect(201);
-    const own = await mgr.agent.post("/api/payroll/expense-claims").send({ category_id: meals, amount: "100.00", expense_date: "2026-10-05", description: "Coffee" }).expect(201);
-    const theirs = await other.agent.post("/api/payroll/expense-claims").send({ category_id: meals, amount: "80.00", expense_date: "2026-10-05", description: "Snacks" }).expect(201);
+    const c = await emp.agent
+      .post("/api/payroll/expense-claims")
+      .send({ category_id: meals, amount: "640.50", expense_date: "2026-10-05", description: "Client lunch" })
+      .expect(201);
+    const own = await mgr.agent
+      .post("/api/payroll/expense-claims")
+      .send({ category_id: meals, amount: "100.00", expense_date: "2026-10-05", description: "Coffee" })
+      .expect(201);
+    const theirs = await other.agent
+      .post("/api/payroll/expense-claims")
+      .send({ category_id: meals, amount: "80.00", expense_date: "2026-10-05", description: "Snacks" })
+      .expect(201);
     expectError(await mgr.agent.put(`/api/payroll/expense-claims/${own.body.data.id}`).send({ status: "approved" }), 403, "forbidden");
     expectError(await emp.agent.put(`/api/payroll/expense-claims/${c.body.data.id}`).send({ status: "approved" }), 403, "forbidden");
     expectError(await mgr.agent.get(`/api/payroll/expense-claims/${theirs.body.data.id}`), 404, "not_found");
     expectError(await emp.agent.get(`/api/payroll/expense-claims/${theirs.body.data.id}`), 404, "not_found");
     const mgrList = (await mgr.agent.get("/api/payroll/expense-claims").expect(200)).body.data.map((x: any) => x.employee_id);
     expect(new Set(mgrList)).toEqual(new Set([mgrId, empId]));
-    expect(new Set((await emp.agent.get("/api/payroll/expense-claims").expect(200)).body.data.map((x: any) => x.employee_id))).toEqual(new Set([empId]));
+    expect(new Set((await emp.agent.get("/api/payroll/expense-claims").expect(200)).body.data.map((x: any) => x.employee_id))).toEqual(
+      new Set([empId]),
+    );
     expect((await w.hr.agent.get("/api/payroll/expense-claims").expect(200)).body.pagination.total).toBe(5);
     // the claimant edits while pending
     const ed = await emp.agent.put(`/api/payroll/expense-claims/${c.body.data.id}`).send({ amount: "650.50" }).expect(200);
     expect(ed.body.data.amount).toBe("650.50");
-    const ap = await mgr.agent.put(`/api/payroll/expense-claims/${c.body.data.id}`).send({ status: "approved", comment: "fine" }).expect(200);
+    const ap = await mgr.agent
+      .put(`/api/payroll/expense-claims/${c.body.data.id}`)
+      .send({ status: "approved", comment: "fine" })
+      .expect(200);
     expect(ap.body.data).toMatchObject({ status: "approved", decision_comment: "fine" });
     expectError(await emp.agent.put(`/api/payroll/expense-claims/${c.body.data.id}`).send({ amount: "1.00" }), 409, "conflict");
     expectError(await emp.agent.delete(`/api/payroll/expense-claims/${c.body.data.id}`), 403, "forbidden");
-    await w.hr.agent.put(`/api/payroll/expense-claims/${theirs.body.data.id}`).send({ status: "rejected", comment: "personal" }).expect(200);
+    await w.hr.agent
+      .put(`/api/payroll/expense-claims/${theirs.body.data.id}`)
+      .send({ status: "rejected", comment: "personal" })
+      .expect(200);
     expectError(await w.hr.agent.delete(`/api/payroll/expense-claims/${theirs.body.data.id}`), 409, "conflict");
     // payroll reimburses approved claims once
-    const run = await w.hr.agent.post("/api/payroll/draft-runs").send({ period: "2026-12", employee_ids: [empId] }).expect(201);
+    const run = await w.hr.agent
+      .post("/api/payroll/draft-runs")
+      .send({ period: "2026-12", employee_ids: [empId] })
+      .expect(201);
     const slip = (await w.hr.agent.get(`/api/payroll/draft-runs/${run.body.data.id}/employees/${empId}`).expect(200)).body.data;
     expect(slip.reimbursement_lines.map((x: any) => [x.claim_id, x.amount])).toEqual([[c.body.data.id, "650.50"]]);
     await w.hr.agent.post(`/api/payroll/draft-runs/${run.body.data.id}/process`).expect(200);
     const paid = (await emp.agent.get(`/api/payroll/expense-claims/${c.body.data.id}`).expect(200)).body.data;
     expect(paid).toMatchObject({ status: "paid", paid_run_id: run.body.data.id });
     expectError(await w.hr.agent.delete(`/api/payroll/expense-claims/${c.body.data.id}`), 409, "conflict");
-    const next = await w.hr.agent.post("/api/payroll/draft-runs").send({ period: "2027-07", employee_ids: [empId] }).expect(201);
-    expect((await w.hr.agent.get(`/api/payroll/draft-runs/${next.body.data.id}/employees/${empId}`).expect(200)).body.data.reimbursements).toBe("0.00");
+    const next = await w.hr.agent
+      .post("/api/payroll/draft-runs")
+      .send({ period: "2027-07", employee_ids: [empId] })
+      .expect(201);
+    expect(
+      (await w.hr.agent.get(`/api/payroll/draft-runs/${next.body.data.id}/employees/${empId}`).expect(200)).body.data.reimbursements,
+    ).toBe("0.00");
     expect((await emp.agent.get("/api/payroll/expense-claims?status=paid").expect(200)).body.data).toHaveLength(1);
     const log = await w.owner.agent.get(`/api/configuration/activity-log?entity_id=${c.body.data.id}`).expect(200);
     expect(log.body.data.map((e: any) => e.action)).toEqual(["expense_claim.approved", "expense_claim.updated", "expense_claim.created"]);
   });
 
   it("cancels pending claims (claimant) and approved unpaid ones (hr)", async () => {
-    const p = await emp.agent.post("/api/payroll/expense-claims").send({ category_id: meals, amount: "10.00", expense_date: "2026-10-06", description: "Tea" }).expect(201);
+    const p = await emp.agent
+      .post("/api/payroll/expense-claims")
+      .send({ category_id: meals, amount: "10.00", expense_date: "2026-10-06", description: "Tea" })
+      .expect(201);
     expect((await emp.agent.delete(`/api/payroll/expense-claims/${p.body.data.id}`).expect(200)).body.data.status).toBe("cancelled");
-    const q = await emp.agent.post("/api/payroll/expense-claims").send({ category_id: meals, amount: "20.00", expense_date: "2026-10-06", description: "Tea" }).expect(201);
+    const q = await emp.agent
+      .post("/api/payroll/expense-claims")
+      .send({ category_id: meals, amount: "20.00", expense_date: "2026-10-06", description: "Tea" })
+      .expect(201);
     await w.hr.agent.put(`/api/payroll/expense-claims/${q.body.data.id}`).send({ status: "approved" }).expect(200);
-    expect((await w.hr.agent.delete(`/api/payroll/expense-claims/${q.body.data.id}`).expect(200)).body.data).toMatchObject({ status: "cancelled", cancelled_by: w.hr.userId });
+    expect((await w.hr.agent.delete(`/api/payroll/expense-claims/${q.body.data.id}`).expect(200)).body.data).toMatchObject({
+      status: "cancelled",
+      cancelled_by: w.hr.userId,
+    });
   });
 });

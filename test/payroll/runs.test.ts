@@ -25,21 +25,51 @@ beforeAll(async () => {
   bUser = await memberFor(t, w, b);
   const tenant = w.owner.tenantId;
   // leave: a period covering 2027, an unpaid type (Feb 10-11, 2 days) and an encashable one (2 days approved, unpriced)
-  const [period] = await t.query(`INSERT INTO leave_periods (tenant_id, name, start_date, end_date) VALUES ($1, 'FY', '2027-01-01', '2027-12-31') RETURNING id`, [tenant]);
-  const [lwp] = await t.query(`INSERT INTO leave_types (tenant_id, name, code, is_paid) VALUES ($1, 'Leave without pay', 'LWP', false) RETURNING id`, [tenant]);
-  const [el] = await t.query(`INSERT INTO leave_types (tenant_id, name, code, encashable) VALUES ($1, 'Earned leave', 'EL', true) RETURNING id`, [tenant]);
-  await t.query(`INSERT INTO leave_requests (tenant_id, employee_id, leave_type_id, period_id, from_date, to_date, days, status) VALUES ($1, $2, $3, $4, '2027-02-10', '2027-02-11', 2.0, 'approved')`, [tenant, a, lwp.id, period.id]);
-  const [enc] = await t.query(`INSERT INTO leave_encashments (tenant_id, employee_id, leave_type_id, period_id, days, status) VALUES ($1, $2, $3, $4, 2.0, 'approved') RETURNING id`, [tenant, a, el.id, period.id]);
+  const [period] = await t.query(
+    `INSERT INTO leave_periods (tenant_id, name, start_date, end_date) VALUES ($1, 'FY', '2027-01-01', '2027-12-31') RETURNING id`,
+    [tenant],
+  );
+  const [lwp] = await t.query(
+    `INSERT INTO leave_types (tenant_id, name, code, is_paid) VALUES ($1, 'Leave without pay', 'LWP', false) RETURNING id`,
+    [tenant],
+  );
+  const [el] = await t.query(
+    `INSERT INTO leave_types (tenant_id, name, code, encashable) VALUES ($1, 'Earned leave', 'EL', true) RETURNING id`,
+    [tenant],
+  );
+  await t.query(
+    `INSERT INTO leave_requests (tenant_id, employee_id, leave_type_id, period_id, from_date, to_date, days, status) VALUES ($1, $2, $3, $4, '2027-02-10', '2027-02-11', 2.0, 'approved')`,
+    [tenant, a, lwp.id, period.id],
+  );
+  const [enc] = await t.query(
+    `INSERT INTO leave_encashments (tenant_id, employee_id, leave_type_id, period_id, days, status) VALUES ($1, $2, $3, $4, 2.0, 'approved') RETURNING id`,
+    [tenant, a, el.id, period.id],
+  );
   encashmentId = enc.id;
-  await t.query(`INSERT INTO attendance_records (tenant_id, employee_id, date, status) VALUES ($1, $2, '2027-02-03', 'absent'), ($1, $2, '2027-02-06', 'absent')`, [tenant, a]);
+  await t.query(
+    `INSERT INTO attendance_records (tenant_id, employee_id, date, status) VALUES ($1, $2, '2027-02-03', 'absent'), ($1, $2, '2027-02-06', 'absent')`,
+    [tenant, a],
+  );
   // loan: 6 000 in 3 installments from February
-  const type = await w.hr.agent.post("/api/configuration/payroll/loan-types").send({ name: "Advance", max_amount: "50000.00", max_installments: 12 }).expect(201);
-  const loan = await aUser.agent.post("/api/payroll/loan-advances").send({ loan_type_id: type.body.data.id, amount: "6000.00", installments: 3, start_month: "2027-02" }).expect(201);
+  const type = await w.hr.agent
+    .post("/api/configuration/payroll/loan-types")
+    .send({ name: "Advance", max_amount: "50000.00", max_installments: 12 })
+    .expect(201);
+  const loan = await aUser.agent
+    .post("/api/payroll/loan-advances")
+    .send({ loan_type_id: type.body.data.id, amount: "6000.00", installments: 3, start_month: "2027-02" })
+    .expect(201);
   loanId = loan.body.data.id;
   await w.hr.agent.put(`/api/payroll/loan-advances/${loanId}`).send({ status: "approved" }).expect(200);
   // claim: 1 250 approved
-  const cat = await w.hr.agent.post("/api/configuration/payroll/expense-categories").send({ name: "Travel", max_claim_amount: "5000.00", requires_receipt: false }).expect(201);
-  const claim = await aUser.agent.post("/api/payroll/expense-claims").send({ category_id: cat.body.data.id, amount: "1250.00", expense_date: "2026-11-02", description: "Taxi" }).expect(201);
+  const cat = await w.hr.agent
+    .post("/api/configuration/payroll/expense-categories")
+    .send({ name: "Travel", max_claim_amount: "5000.00", requires_receipt: false })
+    .expect(201);
+  const claim = await aUser.agent
+    .post("/api/payroll/expense-claims")
+    .send({ category_id: cat.body.data.id, amount: "1250.00", expense_date: "2026-11-02", description: "Taxi" })
+    .expect(201);
   claimId = claim.body.data.id;
   await w.hr.agent.put(`/api/payroll/expense-claims/${claimId}`).send({ status: "approved" }).expect(200);
 });
@@ -48,20 +78,54 @@ describe("createPayrollRun, getPayrollRun, updatePayrollRun, getPayrollRunBreakd
   it("calculates every line to the paisa", async () => {
     const res = await w.hr.agent.post("/api/payroll/draft-runs").send({ period: "2027-02", notes: "Feb" }).expect(201);
     runId = res.body.data.id;
-    expect(res.body.data).toMatchObject({ period: "2027-02", period_start: "2027-02-01", period_end: "2027-02-28", status: "draft", employee_count: 2, total_gross: "53714.29" });
+    expect(res.body.data).toMatchObject({
+      period: "2027-02",
+      period_start: "2027-02-01",
+      period_end: "2027-02-28",
+      status: "draft",
+      employee_count: 2,
+      total_gross: "53714.29",
+    });
     const slipA = (await w.hr.agent.get(`/api/payroll/draft-runs/${runId}/employees/${a}`).expect(200)).body.data;
-    expect(slipA).toMatchObject({ slip_number: null, run_status: "draft", days_in_period: 28, lop_days: "3.0", payable_days: "25.0", gross: "35714.29", pf_employee: "1800.00", esi_employee: "0.00", professional_tax: "300.00", loan_deduction: "2000.00", reimbursements: "1250.00", leave_encashment: "2857.14", total_deductions: "4100.00", net_pay: "35721.43" });
+    expect(slipA).toMatchObject({
+      slip_number: null,
+      run_status: "draft",
+      days_in_period: 28,
+      lop_days: "3.0",
+      payable_days: "25.0",
+      gross: "35714.29",
+      pf_employee: "1800.00",
+      esi_employee: "0.00",
+      professional_tax: "300.00",
+      loan_deduction: "2000.00",
+      reimbursements: "1250.00",
+      leave_encashment: "2857.14",
+      total_deductions: "4100.00",
+      net_pay: "35721.43",
+    });
     expect(slipA.lop).toEqual({ leave_days: "2.0", absent_days: "1.0" }); // the Saturday absence does not count
     expect(slipA.earnings.map((l: any) => l.amount)).toEqual(["17857.14", "7142.86", "10714.29"]);
     expect(slipA.pf).toMatchObject({ base: "15000.00", employer_eps: "1250.00", employer_epf: "550.00", edli: "75.00" });
     expect(slipA.encashments).toEqual([{ encashment_id: encashmentId, leave_type: "Earned leave", days: "2.0", amount: "2857.14" }]);
     const slipB = (await w.hr.agent.get(`/api/payroll/draft-runs/${runId}/employees/${b}`).expect(200)).body.data;
-    expect(slipB).toMatchObject({ gross: "18000.00", pf_employee: "1080.00", esi_employee: "135.00", professional_tax: "0.00", net_pay: "16785.00" });
+    expect(slipB).toMatchObject({
+      gross: "18000.00",
+      pf_employee: "1080.00",
+      esi_employee: "135.00",
+      professional_tax: "0.00",
+      net_pay: "16785.00",
+    });
     expect(slipB.esi).toMatchObject({ covered: true, employer: "585.00" });
     const bd = (await w.hr.agent.get(`/api/payroll/draft-runs/${runId}/breakdown?limit=1`).expect(200)).body;
     expect(bd.pagination).toEqual({ page: 1, limit: 1, total: 2, total_pages: 2 });
     expect(bd.data.employees.map((e: any) => e.employee_code)).toEqual(["P-001"]);
-    expect(bd.data.totals).toMatchObject({ employee_count: 2, net_pay: "52506.43", professional_tax: "300.00", pf: { admin_charges: "500.00", admin_charges_minimum_applied: true }, esi: { members: 1, employee: "135.00", employer: "585.00" } });
+    expect(bd.data.totals).toMatchObject({
+      employee_count: 2,
+      net_pay: "52506.43",
+      professional_tax: "300.00",
+      pf: { admin_charges: "500.00", admin_charges_minimum_applied: true },
+      esi: { members: 1, employee: "135.00", employer: "585.00" },
+    });
     expect(bd.data.totals.components.map((c: any) => [c.code, c.amount])).toEqual([
       ["BASIC", "26857.14"],
       ["HRA", "10742.86"],
@@ -73,7 +137,10 @@ describe("createPayrollRun, getPayrollRun, updatePayrollRun, getPayrollRunBreakd
 
   it("one run per month; PUT recalculates and limits employees; drafts are invisible to employees", async () => {
     expectError(await w.hr.agent.post("/api/payroll/draft-runs").send({ period: "2027-02" }), 409, "conflict");
-    const u = await w.hr.agent.put(`/api/payroll/draft-runs/${runId}`).send({ employee_ids: [b], notes: "only B" }).expect(200);
+    const u = await w.hr.agent
+      .put(`/api/payroll/draft-runs/${runId}`)
+      .send({ employee_ids: [b], notes: "only B" })
+      .expect(200);
     expect(u.body.data).toMatchObject({ employee_count: 1, employee_ids: [b], notes: "only B", total_net: "16785.00" });
     expectError(await w.hr.agent.get(`/api/payroll/draft-runs/${runId}/employees/${a}`), 404, "not_found");
     const back = await w.hr.agent.put(`/api/payroll/draft-runs/${runId}`).send({ employee_ids: [] }).expect(200);
@@ -81,12 +148,20 @@ describe("createPayrollRun, getPayrollRun, updatePayrollRun, getPayrollRunBreakd
     expectError(await aUser.agent.get(`/api/payroll/my-salary/${runId}`), 404, "not_found");
     expect((await aUser.agent.get("/api/payroll/my-salary").expect(200)).body.data).toEqual([]);
     expectError(await aUser.agent.get("/api/payroll/draft-runs"), 403, "forbidden");
-    expectError(await w.hr.agent.put(`/api/payroll/draft-runs/${runId}`).send({ employee_ids: ["00000000-0000-4000-8000-000000000000"] }), 400, "validation_failed");
+    expectError(
+      await w.hr.agent.put(`/api/payroll/draft-runs/${runId}`).send({ employee_ids: ["00000000-0000-4000-8000-000000000000"] }),
+      400,
+      "validation_failed",
+    );
   });
 
   it("PUT needs its body: an empty payload is a 400 (the parser would make it {}), {} just recalculates", async () => {
     const before = (await w.hr.agent.get(`/api/payroll/draft-runs/${runId}`).expect(200)).body.data;
-    const e = expectError(await w.hr.agent.put(`/api/payroll/draft-runs/${runId}`).set("Content-Type", "application/json").send(""), 400, "validation_failed");
+    const e = expectError(
+      await w.hr.agent.put(`/api/payroll/draft-runs/${runId}`).set("Content-Type", "application/json").send(""),
+      400,
+      "validation_failed",
+    );
     expect(e.details).toEqual([{ path: "body", message: "is required" }]);
     expect((await w.hr.agent.get(`/api/payroll/draft-runs/${runId}`).expect(200)).body.data.calculated_at).toBe(before.calculated_at);
     const again = await w.hr.agent.put(`/api/payroll/draft-runs/${runId}`).send({}).expect(200);
@@ -98,7 +173,9 @@ describe("createPayrollRun, getPayrollRun, updatePayrollRun, getPayrollRunBreakd
 describe("processPayrollRun, listPayrollRuns, deletePayrollRun: processing", () => {
   it("is atomic: a failure part-way leaves the draft, loans, claims and encashments untouched", async () => {
     await t.query(`CREATE FUNCTION payroll_test_fail() RETURNS trigger LANGUAGE plpgsql AS $$ BEGIN RAISE EXCEPTION 'boom'; END $$`);
-    await t.query(`CREATE TRIGGER payroll_test_fail BEFORE UPDATE OF status ON payroll_runs FOR EACH ROW WHEN (NEW.status = 'processed') EXECUTE FUNCTION payroll_test_fail()`);
+    await t.query(
+      `CREATE TRIGGER payroll_test_fail BEFORE UPDATE OF status ON payroll_runs FOR EACH ROW WHEN (NEW.status = 'processed') EXECUTE FUNCTION payroll_test_fail()`,
+    );
     try {
       expectServerError(); // the injected failure is the point of this test
       expectError(await w.hr.agent.post(`/api/payroll/draft-runs/${runId}/process`), 500, "internal");
@@ -130,7 +207,10 @@ describe("processPayrollRun, listPayrollRuns, deletePayrollRun: processing", () 
       ["2027-03", "pending", null],
       ["2027-04", "pending", null],
     ]);
-    expect((await aUser.agent.get(`/api/payroll/expense-claims/${claimId}`).expect(200)).body.data).toMatchObject({ status: "paid", paid_run_id: runId });
+    expect((await aUser.agent.get(`/api/payroll/expense-claims/${claimId}`).expect(200)).body.data).toMatchObject({
+      status: "paid",
+      paid_run_id: runId,
+    });
     const [enc] = await t.query(`SELECT amount::text FROM leave_encashments WHERE id = $1`, [encashmentId]);
     expect(enc.amount).toBe("2857.14");
     const log = await w.owner.agent.get(`/api/configuration/activity-log?entity_id=${runId}`).expect(200);
@@ -145,12 +225,21 @@ describe("processPayrollRun, listPayrollRuns, deletePayrollRun: processing", () 
 
   it("two concurrent process calls: exactly one succeeds, the other is a 409, nothing is paid twice", async () => {
     const r = await w.hr.agent.post("/api/payroll/draft-runs").send({ period: "2027-03" }).expect(201);
-    const [x, y] = await Promise.all([w.hr.agent.post(`/api/payroll/draft-runs/${r.body.data.id}/process`), w.owner.agent.post(`/api/payroll/draft-runs/${r.body.data.id}/process`)]);
+    const [x, y] = await Promise.all([
+      w.hr.agent.post(`/api/payroll/draft-runs/${r.body.data.id}/process`),
+      w.owner.agent.post(`/api/payroll/draft-runs/${r.body.data.id}/process`),
+    ]);
     expect([x.status, y.status].sort()).toEqual([200, 409]);
     const loan = (await aUser.agent.get(`/api/payroll/loan-advances/${loanId}`).expect(200)).body.data;
     expect(loan).toMatchObject({ status: "active", repaid_amount: "4000.00" });
     const slip = (await aUser.agent.get(`/api/payroll/my-salary/${r.body.data.id}`).expect(200)).body.data;
-    expect(slip).toMatchObject({ loan_deduction: "2000.00", reimbursements: "0.00", leave_encashment: "0.00", lop_days: "0.0", net_pay: "36000.00" }); // 40 000 − PF 1 800 − PT 200 − loan 2 000
+    expect(slip).toMatchObject({
+      loan_deduction: "2000.00",
+      reimbursements: "0.00",
+      leave_encashment: "0.00",
+      lop_days: "0.0",
+      net_pay: "36000.00",
+    }); // 40 000 − PF 1 800 − PT 200 − loan 2 000
   });
 
   it("a deleted draft disappears with its slips", async () => {
@@ -202,12 +291,21 @@ describe("module gate and tenancy", () => {
     const other = await signupTenant(t);
     expectError(await other.agent.get("/api/payroll/draft-runs"), 403, "module_disabled");
     expectError(await other.agent.get("/api/payroll/my-salary"), 403, "module_disabled");
-    expectError(await other.agent.post("/api/payroll/salary-components").send({ name: "X", code: "X", type: "earning", calculation: "fixed", amount: "1.00" }), 403, "module_disabled");
+    expectError(
+      await other.agent
+        .post("/api/payroll/salary-components")
+        .send({ name: "X", code: "X", type: "earning", calculation: "fixed", amount: "1.00" }),
+      403,
+      "module_disabled",
+    );
   });
 
   it("another company's ids are 404 on every id-taking operation", async () => {
     const other = await signupTenant(t);
-    await other.agent.post("/api/configuration/company-settings").send({ modules: ["payroll"] }).expect(200);
+    await other.agent
+      .post("/api/configuration/company-settings")
+      .send({ modules: ["payroll"] })
+      .expect(200);
     const o = other.agent;
     const comp = w.components.BASIC;
     const checks = [

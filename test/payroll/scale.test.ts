@@ -30,8 +30,13 @@ beforeAll(async () => {
      SELECT $1, id, DATE '2024-04-01', 12000 + (substring(employee_code from 3)::int % 40) * 1000, true, true FROM employees WHERE tenant_id = $1 AND employee_code LIKE 'S-%'`,
     [tenant],
   );
-  const [period] = await t.query(`INSERT INTO leave_periods (tenant_id, name, start_date, end_date) VALUES ($1, 'FY', '2027-01-01', '2027-12-31') RETURNING id`, [tenant]);
-  const [lwp] = await t.query(`INSERT INTO leave_types (tenant_id, name, code, is_paid) VALUES ($1, 'LWP', 'LWP', false) RETURNING id`, [tenant]);
+  const [period] = await t.query(
+    `INSERT INTO leave_periods (tenant_id, name, start_date, end_date) VALUES ($1, 'FY', '2027-01-01', '2027-12-31') RETURNING id`,
+    [tenant],
+  );
+  const [lwp] = await t.query(`INSERT INTO leave_types (tenant_id, name, code, is_paid) VALUES ($1, 'LWP', 'LWP', false) RETURNING id`, [
+    tenant,
+  ]);
   await t.query(
     `INSERT INTO leave_requests (tenant_id, employee_id, leave_type_id, period_id, from_date, to_date, days, status)
      SELECT $1, id, $2, $3, DATE '2027-03-09', DATE '2027-03-10', 2.0, 'approved' FROM employees WHERE tenant_id = $1 AND employee_code LIKE 'S-%' AND substring(employee_code from 3)::int % 7 = 0`,

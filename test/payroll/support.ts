@@ -11,7 +11,10 @@ export interface PayrollWorld {
 
 export async function payrollWorld(ctx: TestContext): Promise<PayrollWorld> {
   const owner = await signupTenant(ctx);
-  await owner.agent.post("/api/configuration/company-settings").send({ modules: ["payroll"] }).expect(200);
+  await owner.agent
+    .post("/api/configuration/company-settings")
+    .send({ modules: ["payroll"] })
+    .expect(200);
   const hr = await addMember(ctx, owner, "hr", { name: "Hana HR" });
   const components: Record<string, string> = {};
   for (const c of [
@@ -44,12 +47,21 @@ export async function payrollEmployee(ctx: TestContext, w: PayrollWorld, ctc: st
     date_of_birth: o.date_of_birth ?? "1990-05-05",
   });
   if (ctc) {
-    const res = await w.hr.agent.put(`/api/payroll/employee-setup/${id}`).send({ effective_from: "2024-04-01", monthly_ctc: ctc, components: Object.values(w.components).map((component_id) => ({ component_id })) });
+    const res = await w.hr.agent.put(`/api/payroll/employee-setup/${id}`).send({
+      effective_from: "2024-04-01",
+      monthly_ctc: ctc,
+      components: Object.values(w.components).map((component_id) => ({ component_id })),
+    });
     if (res.status !== 200) throw new Error(`setup: ${res.status} ${JSON.stringify(res.body)}`);
   }
   return id;
 }
 
-export async function memberFor(ctx: TestContext, w: PayrollWorld, employeeId: string, role: "employee" | "manager" = "employee"): Promise<TenantSession> {
+export async function memberFor(
+  ctx: TestContext,
+  w: PayrollWorld,
+  employeeId: string,
+  role: "employee" | "manager" = "employee",
+): Promise<TenantSession> {
   return addMember(ctx, w.owner, role, { employeeId });
 }

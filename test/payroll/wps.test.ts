@@ -15,24 +15,67 @@ beforeAll(async () => {
   await w.hr.agent.post("/api/configuration/payroll/pf-settings").send({ enabled: false }).expect(200);
   await w.hr.agent.post("/api/configuration/payroll/esi-settings").send({ enabled: false }).expect(200);
   await w.hr.agent.post("/api/configuration/payroll/professional-tax").send({ enabled: false }).expect(200);
-  await payrollEmployee(t, w, "12000.00", { employee_code: "U-001", state: null, labour_card_number: "12345678", bank_routing_code: "802420101", bank_iban: "AE07 0331 2345 6789 0123 456" });
-  const b = await payrollEmployee(t, w, "6500.00", { employee_code: "U-002", state: null, joining_date: "2027-01-10", labour_card_number: "915012345663", bank_routing_code: "302210101", bank_iban: "AE160240043520123456701" });
-  incomplete = await payrollEmployee(t, w, "5000.00", { employee_code: "U-003", first_name: "Nadia", last_name: "Noiban", state: null, labour_card_number: "55555", bank_routing_code: null, bank_iban: null });
-  const [period] = await t.query(`INSERT INTO leave_periods (tenant_id, name, start_date, end_date) VALUES ($1, 'FY', '2027-01-01', '2027-12-31') RETURNING id`, [w.owner.tenantId]);
-  const [lwp] = await t.query(`INSERT INTO leave_types (tenant_id, name, code, is_paid) VALUES ($1, 'Unpaid', 'UL', false) RETURNING id`, [w.owner.tenantId]);
-  await t.query(`INSERT INTO leave_requests (tenant_id, employee_id, leave_type_id, period_id, from_date, to_date, days, status) VALUES ($1, $2, $3, $4, '2027-01-20', '2027-01-20', 1.0, 'approved')`, [w.owner.tenantId, b, lwp.id, period.id]);
-  const cat = await w.hr.agent.post("/api/configuration/payroll/expense-categories").send({ name: "Fuel", requires_receipt: false }).expect(201);
+  await payrollEmployee(t, w, "12000.00", {
+    employee_code: "U-001",
+    state: null,
+    labour_card_number: "12345678",
+    bank_routing_code: "802420101",
+    bank_iban: "AE07 0331 2345 6789 0123 456",
+  });
+  const b = await payrollEmployee(t, w, "6500.00", {
+    employee_code: "U-002",
+    state: null,
+    joining_date: "2027-01-10",
+    labour_card_number: "915012345663",
+    bank_routing_code: "302210101",
+    bank_iban: "AE160240043520123456701",
+  });
+  incomplete = await payrollEmployee(t, w, "5000.00", {
+    employee_code: "U-003",
+    first_name: "Nadia",
+    last_name: "Noiban",
+    state: null,
+    labour_card_number: "55555",
+    bank_routing_code: null,
+    bank_iban: null,
+  });
+  const [period] = await t.query(
+    `INSERT INTO leave_periods (tenant_id, name, start_date, end_date) VALUES ($1, 'FY', '2027-01-01', '2027-12-31') RETURNING id`,
+    [w.owner.tenantId],
+  );
+  const [lwp] = await t.query(`INSERT INTO leave_types (tenant_id, name, code, is_paid) VALUES ($1, 'Unpaid', 'UL', false) RETURNING id`, [
+    w.owner.tenantId,
+  ]);
+  await t.query(
+    `INSERT INTO leave_requests (tenant_id, employee_id, leave_type_id, period_id, from_date, to_date, days, status) VALUES ($1, $2, $3, $4, '2027-01-20', '2027-01-20', 1.0, 'approved')`,
+    [w.owner.tenantId, b, lwp.id, period.id],
+  );
+  const cat = await w.hr.agent
+    .post("/api/configuration/payroll/expense-categories")
+    .send({ name: "Fuel", requires_receipt: false })
+    .expect(201);
   const [bUser] = [await (await import("../support/app.ts")).addMember(t, w.owner, "employee", { employeeId: b })];
-  const claim = await bUser.agent.post("/api/payroll/expense-claims").send({ category_id: cat.body.data.id, amount: "300.00", expense_date: "2026-11-01", description: "Fuel" }).expect(201);
+  const claim = await bUser.agent
+    .post("/api/payroll/expense-claims")
+    .send({ category_id: cat.body.data.id, amount: "300.00", expense_date: "2026-11-01", description: "Fuel" })
+    .expect(201);
   await w.hr.agent.put(`/api/payroll/expense-claims/${claim.body.data.id}`).send({ status: "approved" }).expect(200);
   runId = (await w.hr.agent.post("/api/payroll/draft-runs").send({ period: "2027-01" }).expect(201)).body.data.id;
 });
 
 describe("getWpsSettings: WPS settings", () => {
   it("defaults to empty ids and AED; owner/admin change them; hr reads", async () => {
-    expect((await w.hr.agent.get("/api/configuration/payroll/wps-settings").expect(200)).body.data).toMatchObject({ employer_id: null, bank_routing_code: null, currency: "AED" });
+    expect((await w.hr.agent.get("/api/configuration/payroll/wps-settings").expect(200)).body.data).toMatchObject({
+      employer_id: null,
+      bank_routing_code: null,
+      currency: "AED",
+    });
     expectError(await w.hr.agent.post("/api/configuration/payroll/wps-settings").send({ employer_id: "123456" }), 403, "forbidden");
-    expectError(await w.owner.agent.post("/api/configuration/payroll/wps-settings").send({ bank_routing_code: "12345" }), 400, "validation_failed");
+    expectError(
+      await w.owner.agent.post("/api/configuration/payroll/wps-settings").send({ bank_routing_code: "12345" }),
+      400,
+      "validation_failed",
+    );
   });
 });
 
@@ -41,7 +84,10 @@ describe("updateWpsSettings, exportWpsSif: SIF export", () => {
     expectError(await w.hr.agent.get(`/api/payroll/wps/${runId}`), 409, "conflict");
     await w.hr.agent.post(`/api/payroll/draft-runs/${runId}/process`).expect(200);
     expectError(await w.hr.agent.get(`/api/payroll/wps/${runId}`), 409, "conflict");
-    await w.owner.agent.post("/api/configuration/payroll/wps-settings").send({ employer_id: "123456", bank_routing_code: "802420101", employer_reference: "January payroll" }).expect(200);
+    await w.owner.agent
+      .post("/api/configuration/payroll/wps-settings")
+      .send({ employer_id: "123456", bank_routing_code: "802420101", employer_reference: "January payroll" })
+      .expect(200);
   });
 
   it("lists employees without WPS details in a 409", async () => {
@@ -61,7 +107,9 @@ describe("updateWpsSettings, exportWpsSif: SIF export", () => {
     expect(lines).toHaveLength(3);
     expect(lines[0]).toBe("EDR,00000012345678,802420101,AE070331234567890123456,2027-01-01,2027-01-31,31,12000.00,0.00,0");
     // joined on the 10th, one unpaid day: 22 days employed, 21 payable of 31 → 6 500 × 21 / 31, split into components
-    const slip = (await w.hr.agent.get(`/api/payroll/draft-runs/${runId}/breakdown`).expect(200)).body.data.employees.find((e: any) => e.employee_code === "U-002");
+    const slip = (await w.hr.agent.get(`/api/payroll/draft-runs/${runId}/breakdown`).expect(200)).body.data.employees.find(
+      (e: any) => e.employee_code === "U-002",
+    );
     expect(slip).toMatchObject({ payable_days: "21.0", lop_days: "1.0", gross: "4403.23", reimbursements: "300.00", net_pay: "4703.23" });
     expect(lines[1]).toBe("EDR,00915012345663,302210101,AE160240043520123456701,2027-01-10,2027-01-31,22,4403.23,300.00,1");
     const scr = lines[2].split(",");
@@ -76,8 +124,13 @@ describe("updateWpsSettings, exportWpsSif: SIF export", () => {
     const stamp = name![2];
     expect(`20${stamp.slice(0, 2)}-${stamp.slice(2, 4)}-${stamp.slice(4, 6)}`).toBe(scr[3]);
     expect(stamp.slice(6, 10)).toBe(scr[4]);
-    const dubai = new Intl.DateTimeFormat("en-CA", { timeZone: "Asia/Dubai", year: "numeric", month: "2-digit", day: "2-digit" }).format(before);
-    expect([dubai, new Intl.DateTimeFormat("en-CA", { timeZone: "Asia/Dubai", year: "numeric", month: "2-digit", day: "2-digit" }).format(new Date())]).toContain(scr[3]);
+    const dubai = new Intl.DateTimeFormat("en-CA", { timeZone: "Asia/Dubai", year: "numeric", month: "2-digit", day: "2-digit" }).format(
+      before,
+    );
+    expect([
+      dubai,
+      new Intl.DateTimeFormat("en-CA", { timeZone: "Asia/Dubai", year: "numeric", month: "2-digit", day: "2-digit" }).format(new Date()),
+    ]).toContain(scr[3]);
   });
 
   it("is for owner/admin/hr", async () => {

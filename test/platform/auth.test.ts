@@ -53,8 +53,16 @@ describe("signup and passwords", () => {
   it("refuses a second account for the same email (any case) and short passwords", async () => {
     const email = uniqueEmail("dup");
     await signupTenant(t, { email });
-    expectError(await t.request().post("/api/auth/signup").send({ name: "X", email: email.toUpperCase(), password: "long-enough-pw" }), 409, "conflict");
-    const bad = expectError(await t.request().post("/api/auth/signup").send({ name: "X", email: uniqueEmail(), password: "short" }), 400, "validation_failed");
+    expectError(
+      await t.request().post("/api/auth/signup").send({ name: "X", email: email.toUpperCase(), password: "long-enough-pw" }),
+      409,
+      "conflict",
+    );
+    const bad = expectError(
+      await t.request().post("/api/auth/signup").send({ name: "X", email: uniqueEmail(), password: "short" }),
+      400,
+      "validation_failed",
+    );
     expect(bad.details.map((d: any) => d.path)).toContain("body.password");
   });
 });
@@ -82,8 +90,19 @@ describe("signIn, getSession, signOut: sign-in, sessions, sign-out", () => {
 
   it("wrong credentials are a 401 without saying which part was wrong, and are audited", async () => {
     const o = await signupTenant(t);
-    const a = expectError(await t.request().post("/api/auth/sign-in").send({ email: o.email, password: "wrong-password" }), 401, "unauthenticated");
-    const b = expectError(await t.request().post("/api/auth/sign-in").send({ email: uniqueEmail("nobody"), password: "wrong-password" }), 401, "unauthenticated");
+    const a = expectError(
+      await t.request().post("/api/auth/sign-in").send({ email: o.email, password: "wrong-password" }),
+      401,
+      "unauthenticated",
+    );
+    const b = expectError(
+      await t
+        .request()
+        .post("/api/auth/sign-in")
+        .send({ email: uniqueEmail("nobody"), password: "wrong-password" }),
+      401,
+      "unauthenticated",
+    );
     expect(a.error).toBe(b.error);
     const log = await o.agent.get("/api/configuration/activity-log?action=auth.sign_in_failed").expect(200);
     expect(log.body.data).toHaveLength(1);
@@ -92,7 +111,14 @@ describe("signIn, getSession, signOut: sign-in, sessions, sign-out", () => {
 
   it("limits failed sign-ins per account (429 with Retry-After), even for the right password", async () => {
     const o = await signupTenant(t);
-    for (let i = 0; i < 5; i++) expectError(await t.request().post("/api/auth/sign-in").send({ email: o.email, password: `nope-${i}` }), 401);
+    for (let i = 0; i < 5; i++)
+      expectError(
+        await t
+          .request()
+          .post("/api/auth/sign-in")
+          .send({ email: o.email, password: `nope-${i}` }),
+        401,
+      );
     const res = await t.request().post("/api/auth/sign-in").send({ email: o.email, password: o.password });
     expectError(res, 429, "rate_limited");
     expect(Number(res.headers["retry-after"])).toBeGreaterThan(0);
@@ -126,7 +152,9 @@ describe("forgotPassword, resetPassword: password reset by mail", () => {
     await other.post("/api/auth/sign-in").send({ email: o.email, password: o.password }).expect(200);
     await t.request().post("/api/auth/forgot-password").send({ email: o.email }).expect(200);
     const token = tokenFrom(await mail.waitFor(o.email), "Reset token");
-    const [row] = await t.query("SELECT token_hash FROM password_reset_tokens pr JOIN users u ON u.id = pr.user_id WHERE u.id = $1", [o.userId]);
+    const [row] = await t.query("SELECT token_hash FROM password_reset_tokens pr JOIN users u ON u.id = pr.user_id WHERE u.id = $1", [
+      o.userId,
+    ]);
     expect(row.token_hash).not.toContain(token); // only the hash is stored
     await t.request().post("/api/auth/reset-password").send({ token, password: "brand-new-password" }).expect(200);
     expectError(await o.agent.get("/api/auth/session"), 401);
@@ -161,9 +189,16 @@ describe("inviteMember, acceptInvite, listMembers, updateMember, removeMember, r
     const token = tokenFrom(await mail.waitFor(email), "Invitation token");
     const invitee = t.request();
     expectError(await invitee.post("/api/auth/accept-invite").send({ token }), 400, "validation_failed");
-    const accepted = await invitee.post("/api/auth/accept-invite").send({ token, name: "Harini HR", password: "invitee-password" }).expect(200);
+    const accepted = await invitee
+      .post("/api/auth/accept-invite")
+      .send({ token, name: "Harini HR", password: "invitee-password" })
+      .expect(200);
     expect(accepted.body.data).toMatchObject({ active_tenant_id: o.tenantId, role: "hr" });
-    expectError(await t.request().post("/api/auth/accept-invite").send({ token, name: "Again", password: "invitee-password" }), 400, "invalid_token");
+    expectError(
+      await t.request().post("/api/auth/accept-invite").send({ token, name: "Again", password: "invitee-password" }),
+      400,
+      "invalid_token",
+    );
 
     const members = await o.agent.get("/api/configuration/members").expect(200);
     const m = members.body.data.members.find((x: any) => x.email === email);

@@ -64,7 +64,12 @@ async function startServer(): Promise<{ proc: ChildProcess; base: string; output
     // the port it took, from its own "listening" line
     const port = /"port":(\d+)[^\n]*"msg":"listening"/.exec(output)?.[1];
     const base = port ? `http://127.0.0.1:${port}` : "";
-    const ok = port && (await fetch(`${base}/api/health`).then((r) => r.status === 200, () => false));
+    const ok =
+      port &&
+      (await fetch(`${base}/api/health`).then(
+        (r) => r.status === 200,
+        () => false,
+      ));
     if (ok) return { proc, base, output: () => output };
     if (Date.now() > until) throw new Error(`the compiled server did not become healthy: ${output}`);
     await new Promise((r) => setTimeout(r, 100));
@@ -160,7 +165,11 @@ describe("the compiled build (npm run build, npm start)", () => {
   it("names the TypeScript source in a stack trace (source maps)", async () => {
     // a misconfigured production start: config.ts throws while the bundle loads
     const { env, args } = startCommand();
-    const r = spawnSync(process.execPath, args, { cwd: root, encoding: "utf8", env: { ...serverEnv({ DATABASE_POOL_SIZE: "lots" }), ...env } });
+    const r = spawnSync(process.execPath, args, {
+      cwd: root,
+      encoding: "utf8",
+      env: { ...serverEnv({ DATABASE_POOL_SIZE: "lots" }), ...env },
+    });
     expect(r.status).toBe(1);
     expect(r.stderr).toContain("DATABASE_POOL_SIZE must be a positive integer");
     const frames = r.stderr.split("\n").filter((l) => /^\s+at /.test(l));

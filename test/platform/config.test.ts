@@ -65,14 +65,37 @@ describe("loadConfig", () => {
   });
 
   it("takes an empty variable as unset", () => {
-    expect(loadConfig({ PORT: "", DATABASE_POOL_SIZE: "", NODE_ENV: "", LOG_LEVEL: "", RUN_WORKER: "", SMTP_URL: "", MAIL_FROM: "" }, "/srv/hrms")).toEqual(loadConfig({}, "/srv/hrms"));
+    expect(
+      loadConfig(
+        { PORT: "", DATABASE_POOL_SIZE: "", NODE_ENV: "", LOG_LEVEL: "", RUN_WORKER: "", SMTP_URL: "", MAIL_FROM: "" },
+        "/srv/hrms",
+      ),
+    ).toEqual(loadConfig({}, "/srv/hrms"));
   });
 
   it("defaults for tests and for production", () => {
-    expect(loadConfig({ NODE_ENV: "test" })).toMatchObject({ isTest: true, isProduction: false, logLevel: "silent", identityCacheTtlMs: 0, validateResponses: true });
-    expect(loadConfig({ VITEST: "true" })).toMatchObject({ nodeEnv: "development", isTest: true, logLevel: "silent", identityCacheTtlMs: 0 });
+    expect(loadConfig({ NODE_ENV: "test" })).toMatchObject({
+      isTest: true,
+      isProduction: false,
+      logLevel: "silent",
+      identityCacheTtlMs: 0,
+      validateResponses: true,
+    });
+    expect(loadConfig({ VITEST: "true" })).toMatchObject({
+      nodeEnv: "development",
+      isTest: true,
+      logLevel: "silent",
+      identityCacheTtlMs: 0,
+    });
     const production = loadConfig({ NODE_ENV: "production", SESSION_SECRET: "s".repeat(32), PUBLIC_URL: "https://hr.example.com/" });
-    expect(production).toMatchObject({ isProduction: true, isTest: false, validateResponses: false, logLevel: "info", identityCacheTtlMs: 60000, publicUrl: "https://hr.example.com" });
+    expect(production).toMatchObject({
+      isProduction: true,
+      isTest: false,
+      validateResponses: false,
+      logLevel: "info",
+      identityCacheTtlMs: 60000,
+      publicUrl: "https://hr.example.com",
+    });
   });
 
   it("reads every variable", () => {
@@ -155,28 +178,56 @@ describe("loadConfig", () => {
 
   it("refuses a bad integer, naming the variable and the value", () => {
     for (const bad of ["lots", "0", "-1", "1.5", "1e3", " 10", "0x10", "99999999999999999999"])
-      expect(problemsOf({ DATABASE_POOL_SIZE: bad })).toEqual([`DATABASE_POOL_SIZE must be a positive integer, got ${JSON.stringify(bad)}`]);
+      expect(problemsOf({ DATABASE_POOL_SIZE: bad })).toEqual([
+        `DATABASE_POOL_SIZE must be a positive integer, got ${JSON.stringify(bad)}`,
+      ]);
     expect(problemsOf({ MAX_QUEUED_REQUESTS: "-1" })).toEqual(['MAX_QUEUED_REQUESTS must be a non-negative integer, got "-1"']);
     expect(problemsOf({ PAYROLL_SYNC_LIMIT: "many" })).toEqual(['PAYROLL_SYNC_LIMIT must be a non-negative integer, got "many"']);
     expect(problemsOf({ PORT: "70000" })).toEqual(['PORT must be an integer from 0 to 65535, got "70000"']);
     expect(problemsOf({ EMBEDDED_PG_PORT: "0" })).toEqual(['EMBEDDED_PG_PORT must be an integer from 1 to 65535, got "0"']);
     // a timer longer than Node's timers take would fire at once
-    expect(problemsOf({ REQUEST_QUEUE_TIMEOUT_MS: "2147483648" })).toEqual(['REQUEST_QUEUE_TIMEOUT_MS must be a positive integer of milliseconds up to 2147483647, got "2147483648"']);
-    expect(problemsOf({ IDENTITY_CACHE_TTL_MS: "-5" })).toEqual(['IDENTITY_CACHE_TTL_MS must be a non-negative integer of milliseconds up to 2147483647, got "-5"']);
-    for (const name of ["DATABASE_POOL_TIMEOUT_MS", "DATABASE_TRANSACTION_TIMEOUT_MS", "MAX_CONCURRENT_REQUESTS", "REQUEST_QUEUE_TIMEOUT_MS", "AI_TIMEOUT_MS", "PAYROLL_BATCH_SIZE", "SIGNIN_MAX_FAILURES_PER_ACCOUNT", "SIGNIN_MAX_FAILURES_PER_IP", "FORGOT_PASSWORD_MAX_PER_IP"])
+    expect(problemsOf({ REQUEST_QUEUE_TIMEOUT_MS: "2147483648" })).toEqual([
+      'REQUEST_QUEUE_TIMEOUT_MS must be a positive integer of milliseconds up to 2147483647, got "2147483648"',
+    ]);
+    expect(problemsOf({ IDENTITY_CACHE_TTL_MS: "-5" })).toEqual([
+      'IDENTITY_CACHE_TTL_MS must be a non-negative integer of milliseconds up to 2147483647, got "-5"',
+    ]);
+    for (const name of [
+      "DATABASE_POOL_TIMEOUT_MS",
+      "DATABASE_TRANSACTION_TIMEOUT_MS",
+      "MAX_CONCURRENT_REQUESTS",
+      "REQUEST_QUEUE_TIMEOUT_MS",
+      "AI_TIMEOUT_MS",
+      "PAYROLL_BATCH_SIZE",
+      "SIGNIN_MAX_FAILURES_PER_ACCOUNT",
+      "SIGNIN_MAX_FAILURES_PER_IP",
+      "FORGOT_PASSWORD_MAX_PER_IP",
+    ])
       expect(problemsOf({ [name]: "0" })).toEqual([expect.stringMatching(new RegExp(`^${name} must be a positive integer`))]);
   });
 
   it("refuses a URL that does not parse or has another protocol, without repeating it (it may hold a password)", () => {
-    expect(problemsOf({ DATABASE_URL: "not a url with secret-pw" })).toEqual(["DATABASE_URL must be a postgres:// or postgresql:// URL (its value does not parse as a URL)"]);
-    expect(problemsOf({ DATABASE_URL: "mysql://app:secret-pw@db/hrms" })).toEqual(["DATABASE_URL must be a postgres:// or postgresql:// URL, got a mysql: URL"]);
+    expect(problemsOf({ DATABASE_URL: "not a url with secret-pw" })).toEqual([
+      "DATABASE_URL must be a postgres:// or postgresql:// URL (its value does not parse as a URL)",
+    ]);
+    expect(problemsOf({ DATABASE_URL: "mysql://app:secret-pw@db/hrms" })).toEqual([
+      "DATABASE_URL must be a postgres:// or postgresql:// URL, got a mysql: URL",
+    ]);
     expect(problemsOf({ DATABASE_URL: "postgresql://app:pw@db/hrms" })).toEqual([]);
-    expect(problemsOf({ SMTP_URL: "http://mailer:secret-pw@smtp.example" })).toEqual(["SMTP_URL must be a smtp:// or smtps:// URL, got a http: URL"]);
-    expect(problemsOf({ PUBLIC_URL: "hr.example.com" })).toEqual(["PUBLIC_URL must be a http:// or https:// URL (its value does not parse as a URL)"]);
+    expect(problemsOf({ SMTP_URL: "http://mailer:secret-pw@smtp.example" })).toEqual([
+      "SMTP_URL must be a smtp:// or smtps:// URL, got a http: URL",
+    ]);
+    expect(problemsOf({ PUBLIC_URL: "hr.example.com" })).toEqual([
+      "PUBLIC_URL must be a http:// or https:// URL (its value does not parse as a URL)",
+    ]);
     expect(problemsOf({ PUBLIC_URL: "ftp://hr.example.com" })).toEqual(["PUBLIC_URL must be a http:// or https:// URL, got a ftp: URL"]);
-    expect(problemsOf({ AI_BASE_URL: "localhost:8080/v1" })).toEqual(["AI_BASE_URL must be a http:// or https:// URL, got a localhost: URL"]);
+    expect(problemsOf({ AI_BASE_URL: "localhost:8080/v1" })).toEqual([
+      "AI_BASE_URL must be a http:// or https:// URL, got a localhost: URL",
+    ]);
     // origins exactly as browsers send them: no path, no upper case, http(s) only
-    expect(problemsOf({ ALLOWED_ORIGINS: "https://ok.example, https://app.example/, ftp://files.example, https://App.example, nonsense" })).toEqual([
+    expect(
+      problemsOf({ ALLOWED_ORIGINS: "https://ok.example, https://app.example/, ftp://files.example, https://App.example, nonsense" }),
+    ).toEqual([
       'ALLOWED_ORIGINS must be a comma-separated list of origins such as https://app.example.com (scheme, lower-case host and port only), got "https://app.example/", "ftp://files.example", "https://App.example", "nonsense"',
     ]);
   });
@@ -184,10 +235,22 @@ describe("loadConfig", () => {
   it("refuses a value outside an enumeration or boolean", () => {
     expect(problemsOf({ NODE_ENV: "staging" })).toEqual(['NODE_ENV must be one of development, production, test, got "staging"']);
     expect(problemsOf({ NODE_ENV: "Production" })).toEqual(['NODE_ENV must be one of development, production, test, got "Production"']);
-    expect(problemsOf({ LOG_LEVEL: "verbose" })).toEqual(['LOG_LEVEL must be one of fatal, error, warn, info, debug, trace, silent, got "verbose"']);
+    expect(problemsOf({ LOG_LEVEL: "verbose" })).toEqual([
+      'LOG_LEVEL must be one of fatal, error, warn, info, debug, trace, silent, got "verbose"',
+    ]);
     for (const name of ["MIGRATE_ON_START", "VALIDATE_RESPONSES", "RUN_WORKER", "TRUST_PROXY"])
       expect(problemsOf({ [name]: "maybe" })).toEqual([`${name} must be true or false (or 1/0, yes/no, on/off), got "maybe"`]);
-    for (const [v, b] of [["true", true], ["1", true], ["Yes", true], ["ON", true], ["false", false], ["0", false], ["no", false], ["Off", false]] as const) expect(loadConfig({ TRUST_PROXY: v }).trustProxy).toBe(b);
+    for (const [v, b] of [
+      ["true", true],
+      ["1", true],
+      ["Yes", true],
+      ["ON", true],
+      ["false", false],
+      ["0", false],
+      ["no", false],
+      ["Off", false],
+    ] as const)
+      expect(loadConfig({ TRUST_PROXY: v }).trustProxy).toBe(b);
   });
 
   it("requires a real session secret and the public URL in production", () => {
@@ -195,17 +258,40 @@ describe("loadConfig", () => {
       "SESSION_SECRET must be set to a random string of at least 32 characters in production",
       "PUBLIC_URL must be set in production (links in emails)",
     ]);
-    expect(problemsOf({ NODE_ENV: "production", SESSION_SECRET: "too-short", PUBLIC_URL: "https://hr.example.com" })).toEqual(["SESSION_SECRET must be set to a random string of at least 32 characters in production"]);
-    expect(problemsOf({ NODE_ENV: "production", SESSION_SECRET: "dev-only-insecure-session-secret-change-me", PUBLIC_URL: "https://hr.example.com" })).toHaveLength(1);
+    expect(problemsOf({ NODE_ENV: "production", SESSION_SECRET: "too-short", PUBLIC_URL: "https://hr.example.com" })).toEqual([
+      "SESSION_SECRET must be set to a random string of at least 32 characters in production",
+    ]);
+    expect(
+      problemsOf({
+        NODE_ENV: "production",
+        SESSION_SECRET: "dev-only-insecure-session-secret-change-me",
+        PUBLIC_URL: "https://hr.example.com",
+      }),
+    ).toHaveLength(1);
     expect(problemsOf({ NODE_ENV: "production", SESSION_SECRET: "s".repeat(32), PUBLIC_URL: "https://hr.example.com" })).toEqual([]);
   });
 
   it("reads exactly the variables README's \"Configuration (environment)\" lists (but NODE_HEAP_MB, npm start's)", () => {
     const read = new Set<string>();
-    loadConfig(new Proxy({}, { get: (_t, name) => (read.add(String(name)), undefined) }));
+    loadConfig(
+      new Proxy(
+        {},
+        {
+          get: (_t, name) => {
+            read.add(String(name));
+            return undefined;
+          },
+        },
+      ),
+    );
     const readme = readFileSync(path.join(root, "README.md"), "utf8");
     const section = readme.slice(readme.indexOf("## Configuration (environment)"), readme.indexOf("### Overload"));
-    const listed = new Set(section.split("\n").filter((l) => l.startsWith("| `")).flatMap((l) => [...l.split("|")[1].matchAll(/`([A-Z_]+)`/g)].map((m) => m[1])));
+    const listed = new Set(
+      section
+        .split("\n")
+        .filter((l) => l.startsWith("| `"))
+        .flatMap((l) => [...l.split("|")[1].matchAll(/`([A-Z_]+)`/g)].map((m) => m[1])),
+    );
     listed.delete("NODE_HEAP_MB");
     read.delete("VITEST"); // set by the test runner (the NODE_ENV row says so)
     expect(section).toContain("`VITEST=true`");
@@ -213,7 +299,14 @@ describe("loadConfig", () => {
   });
 
   it("names every bad variable in one error", () => {
-    const env = { PORT: "eighty", DATABASE_URL: "mysql://db/hrms", LOG_LEVEL: "loud", RUN_WORKER: "sometimes", PAYROLL_BATCH_SIZE: "0", DATABASE_POOL_SIZE: "10" };
+    const env = {
+      PORT: "eighty",
+      DATABASE_URL: "mysql://db/hrms",
+      LOG_LEVEL: "loud",
+      RUN_WORKER: "sometimes",
+      PAYROLL_BATCH_SIZE: "0",
+      DATABASE_POOL_SIZE: "10",
+    };
     let error: unknown;
     try {
       loadConfig(env);
@@ -222,7 +315,13 @@ describe("loadConfig", () => {
     }
     expect(error).toBeInstanceOf(ConfigError);
     const e = error as ConfigError;
-    expect(e.problems.map((p) => p.split(" ")[0]).sort()).toEqual(["DATABASE_URL", "LOG_LEVEL", "PAYROLL_BATCH_SIZE", "PORT", "RUN_WORKER"]);
+    expect(e.problems.map((p) => p.split(" ")[0]).sort()).toEqual([
+      "DATABASE_URL",
+      "LOG_LEVEL",
+      "PAYROLL_BATCH_SIZE",
+      "PORT",
+      "RUN_WORKER",
+    ]);
     expect(e.message.split("\n")).toEqual([`Invalid configuration (5 variables):`, ...e.problems.map((p) => `  ${p}`)]);
     expect(e.errors.map((x: Error) => x.message)).toEqual(e.problems);
   });
@@ -241,7 +340,11 @@ describe("a frozen configuration", () => {
       expect(() => (c.allowedOrigins as string[]).push("https://evil.example")).toThrow(TypeError);
       expect(() => Object.assign(c, { smtpUrl: "smtp://x" })).toThrow(TypeError);
     }
-    expect(derived).toMatchObject({ payrollSyncLimit: 0, allowedOrigins: ["https://b.example"], databasePoolSize: loaded.databasePoolSize });
+    expect(derived).toMatchObject({
+      payrollSyncLimit: 0,
+      allowedOrigins: ["https://b.example"],
+      databasePoolSize: loaded.databasePoolSize,
+    });
     expect(loaded.payrollSyncLimit).toBe(1000);
     expect(Object.isFrozen(origins)).toBe(false); // the caller's array is copied, not frozen
   });
@@ -268,9 +371,14 @@ describe("the app's configuration", () => {
   it("is the one it was created with, frozen, and its requests read it (not the process's)", async () => {
     expect(t.app.locals.config).toBe(t.config);
     expect(Object.isFrozen(t.config)).toBe(true);
-    expect(t.config).toMatchObject({ publicUrl: "https://hr.example.com", allowedOrigins: ["https://partner.example"], databasePoolSize: processConfig.databasePoolSize });
+    expect(t.config).toMatchObject({
+      publicUrl: "https://hr.example.com",
+      allowedOrigins: ["https://partner.example"],
+      databasePoolSize: processConfig.databasePoolSize,
+    });
     const o = await signupTenant(t);
-    const change = (origin: string) => o.agent.post("/api/configuration/company-settings").set("Origin", origin).send({ name: "Renamed Co" });
+    const change = (origin: string) =>
+      o.agent.post("/api/configuration/company-settings").set("Origin", origin).send({ name: "Renamed Co" });
     expect((await change("https://hr.example.com")).status).toBe(200);
     expect((await change("https://partner.example")).status).toBe(200);
     // the process's own PUBLIC_URL is not this app's
@@ -297,9 +405,26 @@ describe("no assignment to a configuration field", () => {
       .replace(/^\s*(?:\*|\/\*).*$/, "");
 
   it("the check finds assignments and nothing else", () => {
-    for (const line of ["config.smtpUrl = mail.url;", "config().payrollSyncLimit = 0", "t.config.aiModel ??= 'm'", "processConfig.port += 1", "config['smtpUrl'] = x", "cfg.trustProxy = true", "Object.assign(config, saved)", "delete config[k]"])
+    for (const line of [
+      "config.smtpUrl = mail.url;",
+      "config().payrollSyncLimit = 0",
+      "t.config.aiModel ??= 'm'",
+      "processConfig.port += 1",
+      "config['smtpUrl'] = x",
+      "cfg.trustProxy = true",
+      "Object.assign(config, saved)",
+      "delete config[k]",
+    ])
       expect(assigns(line), line).toBe(true);
-    for (const line of ["if (config.smtpUrl === x) {", "const size = config().payrollBatchSize;", "ctx.config = configWith({});", "app.locals.config = cfg;", "const c = configWith({ smtpUrl: 'x' })", "x => config.a >= 1", "config.a <= b"])
+    for (const line of [
+      "if (config.smtpUrl === x) {",
+      "const size = config().payrollBatchSize;",
+      "ctx.config = configWith({});",
+      "app.locals.config = cfg;",
+      "const c = configWith({ smtpUrl: 'x' })",
+      "x => config.a >= 1",
+      "config.a <= b",
+    ])
       expect(assigns(line), line).toBe(false);
     expect(assigns(code('const s = "config.a = 1"; config.b = 2;'))).toBe(true);
     expect(assigns(code("  // config.smtpUrl = x (a comment)"))).toBe(false);

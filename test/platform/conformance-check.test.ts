@@ -33,7 +33,9 @@ describe("check-conformance", () => {
   it("passes when a test that gets a 2xx names the operation", () => {
     expect(
       check([
-        rec("test/leave/requests.test.ts", { createLeaveRequest: call({ "createLeaveRequest: leave requests > creates one": { 201: 1 } }) }),
+        rec("test/leave/requests.test.ts", {
+          createLeaveRequest: call({ "createLeaveRequest: leave requests > creates one": { 201: 1 } }),
+        }),
         rec("test/employees/list.test.ts", { listEmployees: call({ "employees > listEmployees pages": { 200: 2 } }) }),
       ]),
     ).toEqual([]);
@@ -41,16 +43,29 @@ describe("check-conformance", () => {
 
   it("fails an operation whose 2xx come only from tests that do not name it, listing the files that get them", () => {
     const failures = check([
-      rec("test/leave/requests.test.ts", { createLeaveRequest: call({ "leave requests > creates one": { 201: 1 }, "createLeaveRequest > validates": { 400: 3 } }) }),
+      rec("test/leave/requests.test.ts", {
+        createLeaveRequest: call({ "leave requests > creates one": { 201: 1 }, "createLeaveRequest > validates": { 400: 3 } }),
+      }),
       rec("test/leave/allocations.test.ts", { createLeaveRequest: call({ "(outside a test: beforeAll/afterAll)": { 201: 4 } }) }),
       rec("test/employees/list.test.ts", { listEmployees: call({ "listEmployees > pages": { 200: 1 } }) }),
     ]);
-    expect(failures).toEqual([expect.stringMatching(/^createLeaveRequest \(POST \/api\/leave\/requests\): .*title.*test\/leave\/allocations\.test\.ts, test\/leave\/requests\.test\.ts$/)]);
+    expect(failures).toEqual([
+      expect.stringMatching(
+        /^createLeaveRequest \(POST \/api\/leave\/requests\): .*title.*test\/leave\/allocations\.test\.ts, test\/leave\/requests\.test\.ts$/,
+      ),
+    ]);
   });
 
   it("does not count a naming test of the generic matrices", () => {
     const failures = check([
-      rec("test/proof/contract.test.ts", { createLeaveRequest: call({ "contract > createLeaveRequest": { 201: 1 } }), listEmployees: call({ "contract > listEmployees": { 200: 1 } }) }, true),
+      rec(
+        "test/proof/contract.test.ts",
+        {
+          createLeaveRequest: call({ "contract > createLeaveRequest": { 201: 1 } }),
+          listEmployees: call({ "contract > listEmployees": { 200: 1 } }),
+        },
+        true,
+      ),
       rec("test/leave/requests.test.ts", { createLeaveRequest: call({ "leave requests > creates one": { 201: 1 } }) }),
       rec("test/employees/list.test.ts", { listEmployees: call({ "listEmployees > pages": { 200: 1 } }) }),
     ]);
@@ -58,11 +73,21 @@ describe("check-conformance", () => {
   });
 
   it("keeps the earlier rules: a stub, an operation never called, one with 2xx only from the matrices", () => {
-    expect(failuresOf(tally(ops, [rec("test/employees/list.test.ts", { listEmployees: call({ "listEmployees > pages": { 200: 1 } }) })]), new Set(["listEmployees"]))).toEqual([
-      expect.stringMatching(/^createLeaveRequest .*never called/),
-      expect.stringMatching(/^listEmployees .*501 stub/),
-    ]);
-    expect(check([rec("test/proof/contract.test.ts", { createLeaveRequest: call({ "createLeaveRequest": { 201: 1 } }), listEmployees: call({ x: { 200: 1 } }) }, true)])).toEqual([
+    expect(
+      failuresOf(
+        tally(ops, [rec("test/employees/list.test.ts", { listEmployees: call({ "listEmployees > pages": { 200: 1 } }) })]),
+        new Set(["listEmployees"]),
+      ),
+    ).toEqual([expect.stringMatching(/^createLeaveRequest .*never called/), expect.stringMatching(/^listEmployees .*501 stub/)]);
+    expect(
+      check([
+        rec(
+          "test/proof/contract.test.ts",
+          { createLeaveRequest: call({ createLeaveRequest: { 201: 1 } }), listEmployees: call({ x: { 200: 1 } }) },
+          true,
+        ),
+      ]),
+    ).toEqual([
       expect.stringMatching(/^createLeaveRequest .*2xx only from the generic matrices/),
       expect.stringMatching(/^listEmployees .*2xx only from the generic matrices/),
     ]);

@@ -5,7 +5,8 @@ import { describe, expect, it } from "vitest";
 import { check, importsOf, root } from "../../scripts/check-dependencies.ts";
 
 const at = (p: string) => path.join(root, p);
-const rules = (sources: Record<string, string>) => check(new Map(Object.entries(sources).map(([p, text]) => [at(p), text]))).map((v) => `${v.file} -> ${v.imports}: ${v.rule}`);
+const rules = (sources: Record<string, string>) =>
+  check(new Map(Object.entries(sources).map(([p, text]) => [at(p), text]))).map((v) => `${v.file} -> ${v.imports}: ${v.rule}`);
 
 describe("dependency rules", () => {
   it("hold for the sources", () => {
@@ -14,7 +15,11 @@ describe("dependency rules", () => {
 
   it("read static, re-exported, type-only, side-effect and dynamic imports", () => {
     const text = `import a from "./a.ts";\nimport type { B } from "../b.ts";\nexport { c } from "./c/index.ts";\nimport "./side.ts";\nconst d = await import("./d.ts");\nimport x from "pg";\nimport {\n  e,\n  f,\n} from "./ef.ts";`;
-    expect(importsOf(at("src/x/y.ts"), text).map((p) => path.relative(root, p))).toEqual(["src/x/a.ts", "src/b.ts", "src/x/c/index.ts", "src/x/ef.ts", "src/x/d.ts", "src/x/side.ts"].sort((a, b) => text.indexOf(path.basename(a)) - text.indexOf(path.basename(b))));
+    expect(importsOf(at("src/x/y.ts"), text).map((p) => path.relative(root, p))).toEqual(
+      ["src/x/a.ts", "src/b.ts", "src/x/c/index.ts", "src/x/ef.ts", "src/x/d.ts", "src/x/side.ts"].sort(
+        (a, b) => text.indexOf(path.basename(a)) - text.indexOf(path.basename(b)),
+      ),
+    );
   });
 
   it("refuse another area's internals, but not its index.ts", () => {
@@ -26,18 +31,31 @@ describe("dependency rules", () => {
   });
 
   it("refuse a cycle between areas", () => {
-    const found = rules({ "src/modules/leave/a.ts": `import { x } from "../attendance/index.ts";`, "src/modules/attendance/b.ts": `import { y } from "../leave/index.ts";` });
+    const found = rules({
+      "src/modules/leave/a.ts": `import { x } from "../attendance/index.ts";`,
+      "src/modules/attendance/b.ts": `import { y } from "../leave/index.ts";`,
+    });
     expect(found).toHaveLength(1);
     expect(found[0]).toMatch(/no cycle between areas: (attendance -> leave -> attendance|leave -> attendance -> leave)/);
   });
 
   it("keep the layers: db, shared services, shared policy, main.ts", () => {
-    expect(rules({ "src/db/a.ts": `import { x } from "../http/envelope.ts";` })).toEqual(["src/db/a.ts -> src/http/envelope.ts: src/db imports neither src/http nor an area"]);
-    expect(rules({ "src/platform/mail/a.ts": `import { x } from "../../modules/leave/index.ts";` })).toEqual(["src/platform/mail/a.ts -> src/modules/leave/index.ts: shared services import no area"]);
+    expect(rules({ "src/db/a.ts": `import { x } from "../http/envelope.ts";` })).toEqual([
+      "src/db/a.ts -> src/http/envelope.ts: src/db imports neither src/http nor an area",
+    ]);
+    expect(rules({ "src/platform/mail/a.ts": `import { x } from "../../modules/leave/index.ts";` })).toEqual([
+      "src/platform/mail/a.ts -> src/modules/leave/index.ts: shared services import no area",
+    ]);
     expect(rules({ "src/platform/jobs/a.ts": `import { x } from "../../modules/payroll/index.ts";` })).toHaveLength(1);
-    expect(rules({ "src/platform/storage/a.ts": `import { x } from "../../http/types.ts";` })).toEqual(["src/platform/storage/a.ts -> src/http/types.ts: src/platform does not import src/http"]);
-    expect(rules({ "src/modules/shared/a.ts": `import { x } from "../leave/index.ts";` })).toEqual(["src/modules/shared/a.ts -> src/modules/leave/index.ts: src/modules/shared imports no area"]);
-    expect(rules({ "src/modules/leave/a.ts": `import { x } from "../../main.ts";` })).toEqual(["src/modules/leave/a.ts -> src/main.ts: nothing imports src/main.ts"]);
+    expect(rules({ "src/platform/storage/a.ts": `import { x } from "../../http/types.ts";` })).toEqual([
+      "src/platform/storage/a.ts -> src/http/types.ts: src/platform does not import src/http",
+    ]);
+    expect(rules({ "src/modules/shared/a.ts": `import { x } from "../leave/index.ts";` })).toEqual([
+      "src/modules/shared/a.ts -> src/modules/leave/index.ts: src/modules/shared imports no area",
+    ]);
+    expect(rules({ "src/modules/leave/a.ts": `import { x } from "../../main.ts";` })).toEqual([
+      "src/modules/leave/a.ts -> src/main.ts: nothing imports src/main.ts",
+    ]);
   });
 });
 

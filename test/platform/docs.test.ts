@@ -44,7 +44,20 @@ describe("API reference", () => {
     try {
       const { stdout } = await promisify(execFile)(
         chromium!,
-        ["--headless", "--no-sandbox", "--disable-gpu", "--disable-quic", "--no-first-run", "--disable-background-networking", "--disable-component-update", "--disable-sync", `--user-data-dir=${profile}`, "--virtual-time-budget=15000", "--dump-dom", `${base}/docs/`],
+        [
+          "--headless",
+          "--no-sandbox",
+          "--disable-gpu",
+          "--disable-quic",
+          "--no-first-run",
+          "--disable-background-networking",
+          "--disable-component-update",
+          "--disable-sync",
+          `--user-data-dir=${profile}`,
+          "--virtual-time-budget=15000",
+          "--dump-dom",
+          `${base}/docs/`,
+        ],
         { timeout: 300_000, maxBuffer: 64 * 1024 * 1024 },
       );
       expect(stdout).toContain("opblock");

@@ -26,14 +26,19 @@ describe("embedded PostgreSQL ports", () => {
     const squatter = net.createServer((s) => s.end());
     await new Promise<void>((r) => squatter.listen(port, "127.0.0.1", () => r()));
     try {
-      await expect(startEmbeddedServer(path.join(scratch(), "data"), port, false)).rejects.toThrow(new RegExp(`Port ${port} is taken by another program.*EMBEDDED_PG_PORT`));
+      await expect(startEmbeddedServer(path.join(scratch(), "data"), port, false)).rejects.toThrow(
+        new RegExp(`Port ${port} is taken by another program.*EMBEDDED_PG_PORT`),
+      );
     } finally {
       await new Promise<void>((r) => squatter.close(() => r()));
     }
   });
 
   it("starts throw-away servers side by side, each on a port and in a folder of its own", async () => {
-    const [a, b] = await Promise.all([startThrowawayServer(path.join(scratch(), "data")), startThrowawayServer(path.join(scratch(), "data"))]);
+    const [a, b] = await Promise.all([
+      startThrowawayServer(path.join(scratch(), "data")),
+      startThrowawayServer(path.join(scratch(), "data")),
+    ]);
     try {
       expect(a.port).not.toBe(b.port);
       for (const s of [a, b]) {

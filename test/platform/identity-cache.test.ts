@@ -80,7 +80,14 @@ describe("reading the session cookie without express-session (signedSessionId)",
     expect(signedSessionId(`${cookie}; hrms.sid=s%3Aother.sig`, t.config.sessionSecret)).toBe(sid);
     const sig = value.slice(value.lastIndexOf(".") + 1);
     const flipped = `hrms.sid=${encodeURIComponent(`s:${sid}.${sig[0] === "A" ? "B" : "A"}${sig.slice(1)}`)}`;
-    for (const bad of [flipped, `hrms.sid=${encodeURIComponent(sid)}`, `hrms.sid=${encodeURIComponent(`s:${sid}`)}`, `hrms.sid=%E0%A4%A`, "hrms.sid=", "other=1"]) {
+    for (const bad of [
+      flipped,
+      `hrms.sid=${encodeURIComponent(sid)}`,
+      `hrms.sid=${encodeURIComponent(`s:${sid}`)}`,
+      `hrms.sid=%E0%A4%A`,
+      "hrms.sid=",
+      "other=1",
+    ]) {
       expect(signedSessionId(bad, t.config.sessionSecret)).toBeNull();
     }
     expect(signedSessionId(cookie, `${t.config.sessionSecret}-rotated`)).toBeNull();
@@ -111,7 +118,10 @@ describe("identity cache", () => {
   });
 
   it("a module switched off answers module_disabled at once", async () => {
-    await owner.agent.post("/api/configuration/company-settings").send({ modules: ["payroll"] }).expect(200);
+    await owner.agent
+      .post("/api/configuration/company-settings")
+      .send({ modules: ["payroll"] })
+      .expect(200);
     await owner.agent.get("/api/payroll/salary-components").expect(200);
     expect(await queriesOfSecondRead(owner.agent)).toBe(0);
     await owner.agent.post("/api/configuration/company-settings").send({ modules: [] }).expect(200);
@@ -146,7 +156,9 @@ describe("identity cache", () => {
     const member = await addMember(t, owner, "hr");
     expect(await queriesOfSecondRead(member.agent)).toBe(0);
     // kill the listener's backend: a change made meanwhile could not be heard
-    await t.query(`SELECT pg_terminate_backend(pid) FROM pg_stat_activity WHERE datname = current_database() AND application_name = 'hrms identity cache'`);
+    await t.query(
+      `SELECT pg_terminate_backend(pid) FROM pg_stat_activity WHERE datname = current_database() AND application_name = 'hrms identity cache'`,
+    );
     expect(await eventually(async () => !appCache().active)).toBe(true);
     await t.query(`UPDATE memberships SET role = 'employee' WHERE tenant_id = $1 AND user_id = $2`, [owner.tenantId, member.userId]);
     expectError(await member.agent.get("/api/configuration/members"), 403, "forbidden");
@@ -157,7 +169,17 @@ describe("identity cache", () => {
   it("a role change made through one server process takes effect in another", async () => {
     other = await startServerProcess(["--import", "tsx", "src/main.ts"], {
       cwd: root,
-      env: { ...process.env, NODE_ENV: "development", VITEST: "", SESSION_SECRET: t.config.sessionSecret, DATABASE_URL: t.url, MIGRATE_ON_START: "false", RUN_WORKER: "false", LOG_LEVEL: "warn", IDENTITY_CACHE_TTL_MS: "60000" },
+      env: {
+        ...process.env,
+        NODE_ENV: "development",
+        VITEST: "",
+        SESSION_SECRET: t.config.sessionSecret,
+        DATABASE_URL: t.url,
+        MIGRATE_ON_START: "false",
+        RUN_WORKER: "false",
+        LOG_LEVEL: "warn",
+        IDENTITY_CACHE_TTL_MS: "60000",
+      },
     });
     const member = await addMember(t, owner, "hr");
     const cookie = await signInCookie(member);

@@ -24,7 +24,11 @@ describe("logging", () => {
     const o = await signupTenant(t, { password: "super-secret-password-1" });
     const { lines, restore } = capture();
     try {
-      const res = await o.agent.post("/api/auth/sign-in").set("X-Request-Id", "req-test-123").send({ email: o.email, password: "super-secret-password-1" }).expect(200);
+      const res = await o.agent
+        .post("/api/auth/sign-in")
+        .set("X-Request-Id", "req-test-123")
+        .send({ email: o.email, password: "super-secret-password-1" })
+        .expect(200);
       await o.agent.get("/api/configuration/company-settings").expect(200);
       logger.info({ password: "leak-me", headers: { cookie: "hrms.sid=abc" }, token: "tok" }, "explicit");
       const all = lines.join("\n");
@@ -35,7 +39,11 @@ describe("logging", () => {
       expect(all).not.toContain("super-secret-password-1");
       expect(all).not.toContain("leak-me");
       expect(all).not.toContain("hrms.sid=");
-      expect(parsed.find((p) => p.msg === "explicit")).toMatchObject({ password: "[redacted]", token: "[redacted]", headers: { cookie: "[redacted]" } });
+      expect(parsed.find((p) => p.msg === "explicit")).toMatchObject({
+        password: "[redacted]",
+        token: "[redacted]",
+        headers: { cookie: "[redacted]" },
+      });
     } finally {
       restore();
     }
@@ -54,17 +62,37 @@ describe("logging", () => {
   it("maps unexpected errors to a bare 500 `internal` (no SQL or stack text) and database outages to 503", () => {
     const e = toAppError(Object.assign(new Error('relation "secret_table" does not exist'), { code: "42P01" }));
     expect(e).toMatchObject({ status: 500, code: "internal", message: "Internal server error" });
-    expect(toAppError(Object.assign(new Error("connect ECONNREFUSED 127.0.0.1:5432"), { code: "ECONNREFUSED" }))).toMatchObject({ status: 503, code: "unavailable" });
+    expect(toAppError(Object.assign(new Error("connect ECONNREFUSED 127.0.0.1:5432"), { code: "ECONNREFUSED" }))).toMatchObject({
+      status: 503,
+      code: "unavailable",
+    });
     expect(toAppError({ code: "P2002" })).toMatchObject({ status: 409, code: "conflict" });
     // @prisma/adapter-pg's error for a connection cut in the middle of a transaction (seen by the
     // database fault test): the socket's ECONNRESET arrives as a DriverAdapterError of kind ConnectionClosed
     for (const kind of ["ConnectionClosed", "SocketTimeout", "DatabaseNotReachable"])
-      expect(toAppError(Object.assign(new Error(kind), { name: "DriverAdapterError", cause: { kind } })), kind).toMatchObject({ status: 503, code: "unavailable" });
+      expect(toAppError(Object.assign(new Error(kind), { name: "DriverAdapterError", cause: { kind } })), kind).toMatchObject({
+        status: 503,
+        code: "unavailable",
+      });
     // ...and a raw query on a connection the cut already closed: Prisma's P2010 with the adapter's
     // error under meta (seen by the cut-at-every-moment sweep of the database fault test)
-    const raw = Object.assign(new Error("Invalid `prisma.$queryRaw()` invocation: Raw query failed. Code: `N/A`. Message: `Server has closed the connection.`"), { name: "PrismaClientKnownRequestError", code: "P2010", meta: { driverAdapterError: Object.assign(new Error("ConnectionClosed"), { name: "DriverAdapterError", cause: { kind: "ConnectionClosed" } }) } });
+    const raw = Object.assign(
+      new Error("Invalid `prisma.$queryRaw()` invocation: Raw query failed. Code: `N/A`. Message: `Server has closed the connection.`"),
+      {
+        name: "PrismaClientKnownRequestError",
+        code: "P2010",
+        meta: {
+          driverAdapterError: Object.assign(new Error("ConnectionClosed"), {
+            name: "DriverAdapterError",
+            cause: { kind: "ConnectionClosed" },
+          }),
+        },
+      },
+    );
     expect(toAppError(raw)).toMatchObject({ status: 503, code: "unavailable" });
     // a raw query the database refuses for a reason of its own stays what it is
-    expect(toAppError({ ...raw, meta: { driverAdapterError: { name: "DriverAdapterError", cause: { kind: "UniqueConstraintViolation" } } } })).toMatchObject({ status: 500 });
+    expect(
+      toAppError({ ...raw, meta: { driverAdapterError: { name: "DriverAdapterError", cause: { kind: "UniqueConstraintViolation" } } } }),
+    ).toMatchObject({ status: 500 });
   });
 });

@@ -42,7 +42,10 @@ describe("deliverQueuedMail", () => {
 
   it("keeps concurrent units of work apart", async () => {
     const kick = vi.spyOn(jobs, "kick").mockImplementation(() => {});
-    await Promise.all([deliverQueuedMail(async () => {}), deliverQueuedMail(async () => void (await queueEmail(outbox([]), { to: "a@example.com", subject: "s", text: "t" })))]);
+    await Promise.all([
+      deliverQueuedMail(async () => {}),
+      deliverQueuedMail(async () => void (await queueEmail(outbox([]), { to: "a@example.com", subject: "s", text: "t" }))),
+    ]);
     expect(kick).toHaveBeenCalledTimes(1);
   });
 });

@@ -71,7 +71,8 @@ function fixture(edit: (dir: string) => void = () => {}): string {
     mkdirSync(path.dirname(path.join(dir, name)), { recursive: true });
     writeFileSync(path.join(dir, name), text);
   }
-  for (const name of ["Ack", "Pagination"]) copyFileSync(path.join(root, "openapi/components/schemas", `${name}.yaml`), path.join(dir, "components/schemas", `${name}.yaml`));
+  for (const name of ["Ack", "Pagination"])
+    copyFileSync(path.join(root, "openapi/components/schemas", `${name}.yaml`), path.join(dir, "components/schemas", `${name}.yaml`));
   writeFileSync(
     path.join(dir, "redocly.yaml"),
     `plugins:\n  - ${JSON.stringify(path.join(root, "openapi/plugins/hrms.js"))}\npreprocessors:\n  hrms/success-wrapper: on\ndecorators:\n  hrms/path-file-names: on\n`,
@@ -125,8 +126,14 @@ describe("openapi plugin, when bundling", () => {
       required: ["data", "message"],
       properties: { data: { $ref: "#/components/schemas/Box" }, message: { type: "string" } },
     });
-    expect(doc.components.schemas.Box).toEqual({ type: "object", properties: { things: { type: "array", items: { $ref: "#/components/schemas/Thing" } } } });
-    expect(json("delete", "/api/things/{id}")["200"]).toEqual({ description: "Deleted.", content: { "application/json": { schema: { $ref: "#/components/schemas/Ack" } } } });
+    expect(doc.components.schemas.Box).toEqual({
+      type: "object",
+      properties: { things: { type: "array", items: { $ref: "#/components/schemas/Thing" } } },
+    });
+    expect(json("delete", "/api/things/{id}")["200"]).toEqual({
+      description: "Deleted.",
+      content: { "application/json": { schema: { $ref: "#/components/schemas/Ack" } } },
+    });
     expect(json("get", "/api/things/{id}")["200"].content).toEqual({ "application/pdf": { schema: { type: "string", format: "binary" } } });
     expect(JSON.stringify(doc)).not.toMatch(/x-data|x-paginated|x-envelope-fields/);
   });
@@ -137,13 +144,20 @@ describe("openapi plugin, when bundling", () => {
       writeFileSync(path.join(d, "paths/api_stray.yaml"), "{}\n");
       const root = readFileSync(path.join(d, "openapi.yaml"), "utf8")
         .replace("./paths/api_things_{id}.yaml", "./paths/thing.yaml")
-        .replace("components:", `  /api/inline:\n    get: { operationId: inline, responses: { "200": { description: OK. } } }\ncomponents:`);
+        .replace(
+          "components:",
+          `  /api/inline:\n    get: { operationId: inline, responses: { "200": { description: OK. } } }\ncomponents:`,
+        );
       writeFileSync(path.join(d, "openapi.yaml"), root);
     });
     const r = await bundle(dir);
     expect(r.code).not.toBe(0);
-    expect(r.output).toContain("The path item of /api/things/{id} must be the file openapi/paths/api_things_{id}.yaml, referenced from openapi.yaml (not openapi/paths/thing.yaml).");
-    expect(r.output).toContain("The path item of /api/inline must be the file openapi/paths/api_inline.yaml, referenced from openapi.yaml (not written inline).");
+    expect(r.output).toContain(
+      "The path item of /api/things/{id} must be the file openapi/paths/api_things_{id}.yaml, referenced from openapi.yaml (not openapi/paths/thing.yaml).",
+    );
+    expect(r.output).toContain(
+      "The path item of /api/inline must be the file openapi/paths/api_inline.yaml, referenced from openapi.yaml (not written inline).",
+    );
     expect(r.output).toContain("openapi/paths/api_stray.yaml is no path item of the document");
     expect(r.output).toContain("openapi/paths/thing.yaml is no path item of the document");
     expect(r.output).toContain("bundle not created");
@@ -157,8 +171,12 @@ describe("openapi plugin, when bundling", () => {
           "      x-data: { $ref: ../components/schemas/Box.yaml }\n",
           "      content:\n        application/json:\n          schema:\n            type: object\n            properties:\n              data: { $ref: ../components/schemas/Box.yaml }\n              message: { type: string }\n",
         )
-        .replace("      x-paginated: true\n", "      x-paginated: true\n    \"404\":\n      description: Not found.\n      x-data: null\n");
-      writeFileSync(file, text + `put:\n  operationId: putThing\n  responses:\n    "200":\n      description: Both.\n      x-data: null\n      x-paginated: true\n`);
+        .replace("      x-paginated: true\n", '      x-paginated: true\n    "404":\n      description: Not found.\n      x-data: null\n');
+      writeFileSync(
+        file,
+        text +
+          `put:\n  operationId: putThing\n  responses:\n    "200":\n      description: Both.\n      x-data: null\n      x-paginated: true\n`,
+      );
     });
     const r = await bundle(dir);
     expect(r.code).not.toBe(0);
@@ -177,13 +195,21 @@ describe("openapi plugin, lint rule hrms/success-envelope", () => {
     doc.paths["/api/things"].post.responses["201"].content["application/json"].schema = { $ref: "#/components/schemas/Thing" };
     doc.paths["/api/things"].get.responses["200"].content["application/json"].schema.properties.pagination = { type: "object" };
     writeFileSync(path.join(dir, "changed.json"), JSON.stringify(doc));
-    writeFileSync(path.join(dir, "lint.yaml"), `plugins:\n  - ${JSON.stringify(path.join(root, "openapi/plugins/hrms.js"))}\nrules:\n  hrms/success-envelope: error\n`);
+    writeFileSync(
+      path.join(dir, "lint.yaml"),
+      `plugins:\n  - ${JSON.stringify(path.join(root, "openapi/plugins/hrms.js"))}\nrules:\n  hrms/success-envelope: error\n`,
+    );
     const lint = async (file: string) => {
       const r = await redoclyRun(dir, ["lint", file, "--config", "lint.yaml", "--format", "json"]);
       const report = JSON.parse(r.output.slice(r.output.indexOf("{"), r.output.lastIndexOf("}") + 1));
-      return report.problems.filter((p: { ruleId: string }) => p.ruleId === "hrms/success-envelope").map((p: { location: { pointer: string }[] }) => p.location[0].pointer);
+      return report.problems
+        .filter((p: { ruleId: string }) => p.ruleId === "hrms/success-envelope")
+        .map((p: { location: { pointer: string }[] }) => p.location[0].pointer);
     };
     expect(await lint("bundle.json")).toEqual([]);
-    expect((await lint("changed.json")).sort()).toEqual(["#/paths/~1api~1things/get/responses/200", "#/paths/~1api~1things/post/responses/201"]);
+    expect((await lint("changed.json")).sort()).toEqual([
+      "#/paths/~1api~1things/get/responses/200",
+      "#/paths/~1api~1things/post/responses/201",
+    ]);
   });
 });

@@ -95,7 +95,11 @@ describe("admission control", () => {
 
   it("gives every 503 a Retry-After, also one raised without it", async () => {
     // the billing webhook answers 503 while no secret is configured (an AppError without headers)
-    const res = await t.request().post("/api/billing/webhook").set("Stripe-Signature", "t=1,v1=00").send({ id: "evt_1", type: "customer.subscription.updated" });
+    const res = await t
+      .request()
+      .post("/api/billing/webhook")
+      .set("Stripe-Signature", "t=1,v1=00")
+      .send({ id: "evt_1", type: "customer.subscription.updated" });
     expectUnavailable(res);
   });
 });
@@ -108,9 +112,16 @@ describe("employee creates under contention", () => {
     // the department's count row used to stay locked until the create that touched them
     // committed, so the others queued behind it, each holding a connection and a transaction).
     const blocked = await withLocker(["LOCK TABLE audit_logs IN SHARE MODE"], async (locker) => {
-      const creates = Array.from({ length: 8 }, () => o.agent.post("/api/employees").send(employeeInput()).then((r) => r));
+      const creates = Array.from({ length: 8 }, () =>
+        o.agent
+          .post("/api/employees")
+          .send(employeeInput())
+          .then((r) => r),
+      );
       await waitFor("8 creates waiting at the activity log", async () => {
-        const [r] = await t.query<{ n: number }>(`SELECT count(*)::int AS n FROM pg_locks WHERE relation = 'audit_logs'::regclass AND NOT granted AND database = (SELECT oid FROM pg_database WHERE datname = current_database())`);
+        const [r] = await t.query<{ n: number }>(
+          `SELECT count(*)::int AS n FROM pg_locks WHERE relation = 'audit_logs'::regclass AND NOT granted AND database = (SELECT oid FROM pg_database WHERE datname = current_database())`,
+        );
         return r.n === 8;
       });
       await locker.query("COMMIT");
@@ -163,13 +174,20 @@ describe("bounded database waits", () => {
     try {
       notStarted = await getBaseClient()
         .$transaction(async () => 1, { maxWait: 200 })
-        .then(() => null, (e: unknown) => e);
+        .then(
+          () => null,
+          (e: unknown) => e,
+        );
     } finally {
       for (const c of held) c.release();
     }
     expect(notStarted).toMatchObject({ code: "P2028" });
     expect(String(notStarted.message)).toMatch(/Unable to start a transaction/);
-    expect(toAppError(notStarted)).toMatchObject({ status: 503, code: "unavailable", headers: { "Retry-After": expect.stringMatching(/^[1-9]\d*$/) } });
+    expect(toAppError(notStarted)).toMatchObject({
+      status: 503,
+      code: "unavailable",
+      headers: { "Retry-After": expect.stringMatching(/^[1-9]\d*$/) },
+    });
 
     // open longer than the 2 s it may be
     const expired = await withTenant(o.tenantId, () =>
@@ -177,10 +195,17 @@ describe("bounded database waits", () => {
         await tx.$executeRawUnsafe("SELECT pg_sleep(2.5)");
         return tx.employee.count();
       }),
-    ).then(() => null, (e: unknown) => e as any);
+    ).then(
+      () => null,
+      (e: unknown) => e as any,
+    );
     expect(expired).toMatchObject({ code: "P2028" });
     expect(String(expired.message)).toMatch(/expired transaction/);
-    expect(toAppError(expired)).toMatchObject({ status: 503, code: "unavailable", headers: { "Retry-After": expect.stringMatching(/^[1-9]\d*$/) } });
+    expect(toAppError(expired)).toMatchObject({
+      status: 503,
+      code: "unavailable",
+      headers: { "Retry-After": expect.stringMatching(/^[1-9]\d*$/) },
+    });
 
     // and the pool is fine afterwards
     await o.agent.get("/api/configuration/company-settings").expect(200);

@@ -20,7 +20,13 @@ beforeAll(async () => {
 describe("shared access policy", () => {
   it("owner, admin and hr manage people data; managers and employees do not", () => {
     expect(HR_ROLES).toEqual(["owner", "admin", "hr"]);
-    expect(["owner", "admin", "hr", "manager", "employee"].map((role) => isHr({ role: role as never }))).toEqual([true, true, true, false, false]);
+    expect(["owner", "admin", "hr", "manager", "employee"].map((role) => isHr({ role: role as never }))).toEqual([
+      true,
+      true,
+      true,
+      false,
+      false,
+    ]);
   });
 
   it("the hr members are the active tenant's owner, admin and hr, without the one excepted", async () => {

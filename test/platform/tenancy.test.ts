@@ -1,7 +1,6 @@
 // The tenant-scoped client: derived model list, fail-closed without a tenant, scoping of reads,
 // writes and transactions, and isolation between two tenants through the API.
 import { describe, expect, it } from "vitest";
-import { Prisma } from "../../generated/prisma/client.ts";
 import { systemDb } from "../../src/db/client.ts";
 import { advisoryLock, execute, lockRow, lockRows, query, read, readPrepared, sql, tenant } from "../../src/db/sql.ts";
 import { db, scopeArgs, tenantScopedModels, tenantTx, TenantScopeError, withTenant } from "../../src/db/tenancy.ts";
@@ -11,7 +10,8 @@ const t = useTestApp();
 
 describe("tenant-scoped client", () => {
   it("derives the tenant-owned models from the schema", () => {
-    for (const m of ["Membership", "Invitation", "AuditLog", "Notification", "StoredFile", "Employee", "EmployeeDocument"]) expect(tenantScopedModels.has(m)).toBe(true);
+    for (const m of ["Membership", "Invitation", "AuditLog", "Notification", "StoredFile", "Employee", "EmployeeDocument"])
+      expect(tenantScopedModels.has(m)).toBe(true);
     for (const m of ["User", "Tenant", "Session", "EmailOutbox", "PasswordResetToken"]) expect(tenantScopedModels.has(m)).toBe(false);
   });
 
@@ -57,7 +57,10 @@ describe("tenant-scoped client", () => {
   it("another tenant's notification id is a 404 through the API", async () => {
     const a = await signupTenant(t);
     const b = await signupTenant(t);
-    const [n] = await t.query<{ id: string }>("INSERT INTO notifications (tenant_id, user_id, kind, title) VALUES ($1, $2, 'k', 'hello') RETURNING id", [a.tenantId, a.userId]);
+    const [n] = await t.query<{ id: string }>(
+      "INSERT INTO notifications (tenant_id, user_id, kind, title) VALUES ($1, $2, 'k', 'hello') RETURNING id",
+      [a.tenantId, a.userId],
+    );
     expectError(await b.agent.post(`/api/notifications/${n.id}/read`), 404, "not_found");
     const list = await b.agent.get("/api/notifications").expect(200);
     expect(list.body.data).toEqual([]);
@@ -71,7 +74,8 @@ describe("raw SQL through src/db/sql.ts cannot forget the tenant", () => {
     const a = await signupTenant(t);
     const b = await signupTenant(t);
     const count = sql`SELECT count(*)::int AS n FROM memberships WHERE tenant_id = ${tenant}::uuid`;
-    for (const run of [() => query(count), () => execute(count), () => read(count), () => readPrepared(count)]) await expect(run()).rejects.toThrow(TenantScopeError);
+    for (const run of [() => query(count), () => execute(count), () => read(count), () => readPrepared(count)])
+      await expect(run()).rejects.toThrow(TenantScopeError);
     // a statement naming a tenant id of its own instead of the placeholder is refused under any tenant
     const named = sql`SELECT count(*)::int AS n FROM memberships WHERE tenant_id = ${a.tenantId}::uuid`;
     for (const run of [() => query(named), () => execute(named), () => read(named), () => readPrepared(named)])
@@ -85,21 +89,29 @@ describe("raw SQL through src/db/sql.ts cannot forget the tenant", () => {
     }
     // fragments compose, and the placeholder may sit in a fragment
     const scoped = sql`tenant_id = ${tenant}::uuid`;
-    expect(await withTenant(a.tenantId, () => query<{ n: number }>(sql`SELECT count(*)::int AS n FROM memberships WHERE ${scoped}`))).toEqual([{ n: created }]);
+    expect(
+      await withTenant(a.tenantId, () => query<{ n: number }>(sql`SELECT count(*)::int AS n FROM memberships WHERE ${scoped}`)),
+    ).toEqual([{ n: created }]);
   });
 
   it("lockRows locks only the active tenant's rows, and advisoryLock keys are per tenant", async () => {
     const a = await signupTenant(t);
     const b = await signupTenant(t);
     const [memberA] = await withTenant(a.tenantId, () => db.membership.findMany({ take: 1 }));
-    expect(await withTenant(a.tenantId, () => tenantTx((tx) => lockRows(tx, "memberships", [memberA.id, memberA.id])))).toEqual([memberA.id]);
+    expect(await withTenant(a.tenantId, () => tenantTx((tx) => lockRows(tx, "memberships", [memberA.id, memberA.id])))).toEqual([
+      memberA.id,
+    ]);
     expect(await withTenant(b.tenantId, () => tenantTx((tx) => lockRow(tx, "memberships", memberA.id)))).toBe(false);
-    await expect(withTenant(a.tenantId, () => tenantTx((tx) => lockRows(tx, "memberships; DROP TABLE x", [memberA.id])))).rejects.toThrow(TenantScopeError);
+    await expect(withTenant(a.tenantId, () => tenantTx((tx) => lockRows(tx, "memberships; DROP TABLE x", [memberA.id])))).rejects.toThrow(
+      TenantScopeError,
+    );
     await expect(withTenant(a.tenantId, () => tenantTx((tx) => advisoryLock(tx, "test", ["x"])))).resolves.toBeUndefined();
   });
 
   it("an insert that does not name its tenant fails (tenant_id has no usable default)", async () => {
     const a = await signupTenant(t);
-    await expect(systemDb.notification.create({ data: { user_id: a.userId, kind: "test", title: "no tenant" } })).rejects.toThrow(/tenant_id/);
+    await expect(systemDb.notification.create({ data: { user_id: a.userId, kind: "test", title: "no tenant" } })).rejects.toThrow(
+      /tenant_id/,
+    );
   });
 });

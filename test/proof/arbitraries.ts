@@ -58,10 +58,17 @@ function stringArb(s: Schema): fc.Arbitrary<string> {
   if (fmt === "email") return emailArb().filter((e) => e.length >= min && e.length <= (s.maxLength ?? 254));
   if (fmt === "uuid") return fc.uuid();
   if (fmt === "date") return dateArb();
-  if (fmt === "date-time") return fc.date({ min: new Date("1970-01-01T00:00:00Z"), max: new Date("2199-12-31T23:59:59Z"), noInvalidDate: true }).map((d) => d.toISOString());
+  if (fmt === "date-time")
+    return fc
+      .date({ min: new Date("1970-01-01T00:00:00Z"), max: new Date("2199-12-31T23:59:59Z"), noInvalidDate: true })
+      .map((d) => d.toISOString());
   if (fmt === "binary") return fc.constant("");
-  if (fmt === "uri") return fc.webUrl({ withQueryParameters: true, withFragments: true }).filter((u) => u.length >= min && u.length <= max && (!s.pattern || new RegExp(s.pattern).test(u)));
-  if (s.pattern) return fc.stringMatching(new RegExp(boundedPattern(s.pattern, min, max))).filter((x) => cpLength(x) >= min && cpLength(x) <= max);
+  if (fmt === "uri")
+    return fc
+      .webUrl({ withQueryParameters: true, withFragments: true })
+      .filter((u) => u.length >= min && u.length <= max && (!s.pattern || new RegExp(s.pattern).test(u)));
+  if (s.pattern)
+    return fc.stringMatching(new RegExp(boundedPattern(s.pattern, min, max))).filter((x) => cpLength(x) >= min && cpLength(x) <= max);
   const fits = (x: string) => cpLength(x) >= min && cpLength(x) <= max;
   return fc
     .oneof(
@@ -77,15 +84,23 @@ function stringArb(s: Schema): fc.Arbitrary<string> {
 function emailArb(): fc.Arbitrary<string> {
   const label = fc.stringMatching(/^[a-z0-9](?:[a-z0-9-]{0,20}[a-z0-9])?$/);
   const local = fc.stringMatching(/^[a-z0-9_+-]{1,10}(?:\.[a-z0-9_+-]{1,10}){0,2}$/);
-  return fc.tuple(local, fc.array(label, { minLength: 1, maxLength: 2 }), fc.constantFrom("test", "example", "co")).map(([l, d, tld]) => `${l}@${d.join(".")}.${tld}`);
+  return fc
+    .tuple(local, fc.array(label, { minLength: 1, maxLength: 2 }), fc.constantFrom("test", "example", "co"))
+    .map(([l, d, tld]) => `${l}@${d.join(".")}.${tld}`);
 }
 
 const pad = (n: number, w: number) => String(n).padStart(w, "0");
 function dateArb(): fc.Arbitrary<string> {
   const days = (y: number, m: number) => new Date(Date.UTC(y, m, 0)).getUTCDate();
-  const ymd = (yr: fc.Arbitrary<number>) => fc.tuple(yr, fc.integer({ min: 1, max: 12 }), fc.integer({ min: 1, max: 31 })).map(([y, m, d]) => `${pad(y, 4)}-${pad(m, 2)}-${pad(Math.min(d, days(y, m)), 2)}`);
+  const ymd = (yr: fc.Arbitrary<number>) =>
+    fc
+      .tuple(yr, fc.integer({ min: 1, max: 12 }), fc.integer({ min: 1, max: 31 }))
+      .map(([y, m, d]) => `${pad(y, 4)}-${pad(m, 2)}-${pad(Math.min(d, days(y, m)), 2)}`);
   // mostly realistic years, sometimes the extremes the format allows
-  return fc.oneof({ weight: 5, arbitrary: ymd(fc.integer({ min: 1990, max: 2060 })) }, { weight: 1, arbitrary: ymd(fc.integer({ min: 0, max: 9999 })) });
+  return fc.oneof(
+    { weight: 5, arbitrary: ymd(fc.integer({ min: 1990, max: 2060 })) },
+    { weight: 1, arbitrary: ymd(fc.integer({ min: 0, max: 9999 })) },
+  );
 }
 
 function numberArb(s: Schema, integer: boolean): fc.Arbitrary<number> {
@@ -95,7 +110,11 @@ function numberArb(s: Schema, integer: boolean): fc.Arbitrary<number> {
     min = min === undefined ? Number.MIN_SAFE_INTEGER : Math.ceil(min);
     max = max === undefined ? Number.MAX_SAFE_INTEGER : Math.floor(max);
     const edges = [min, max, Math.min(Math.max(0, min), max), Math.min(min + 1, max)];
-    return fc.oneof(fc.constantFrom(...edges), fc.integer({ min: Math.max(min, -1000), max: Math.max(Math.min(max, 1000), Math.max(min, -1000)) }), fc.integer({ min, max }));
+    return fc.oneof(
+      fc.constantFrom(...edges),
+      fc.integer({ min: Math.max(min, -1000), max: Math.max(Math.min(max, 1000), Math.max(min, -1000)) }),
+      fc.integer({ min, max }),
+    );
   }
   if (s.multipleOf) {
     // n × multipleOf within the bounds (e.g. experience in half years)
@@ -140,9 +159,15 @@ function typed(s: Schema, t: string, depth: number): fc.Arbitrary<unknown> {
       const props: Record<string, Schema> = s.properties ?? {};
       const required: string[] = (s.required ?? []).filter((k: string) => k in props);
       if (depth > 4) return fc.constant(Object.fromEntries(required.map((k) => [k, null])));
-      const model = Object.fromEntries(Object.entries(props).filter(([, p]) => effective(p).format !== "binary").map(([k, p]) => [k, valid(p, depth + 1)]));
+      const model = Object.fromEntries(
+        Object.entries(props)
+          .filter(([, p]) => effective(p).format !== "binary")
+          .map(([k, p]) => [k, valid(p, depth + 1)]),
+      );
       const minProps = s.minProperties ?? 0;
-      return fc.record(model, { requiredKeys: required }).filter((o) => Object.keys(o).length >= minProps && Object.keys(o).length <= (s.maxProperties ?? Infinity));
+      return fc
+        .record(model, { requiredKeys: required })
+        .filter((o) => Object.keys(o).length >= minProps && Object.keys(o).length <= (s.maxProperties ?? Infinity));
     }
     default:
       return fc.string();
@@ -179,7 +204,8 @@ export function violations(schema: Schema | undefined): Invalid[] {
       out.push({ value: "ü".repeat(s.maxLength + 10_000), why: "huge string" });
     }
     if (s.minLength) out.push({ value: "z".repeat(s.minLength - 1), why: `shorter than minLength ${s.minLength}` });
-    if (s.pattern && !new RegExp(s.pattern).test("§ not matching §")) out.push({ value: "§ not matching §", why: `not matching ${s.pattern}` });
+    if (s.pattern && !new RegExp(s.pattern).test("§ not matching §"))
+      out.push({ value: "§ not matching §", why: `not matching ${s.pattern}` });
     const bad: Record<string, string[]> = {
       email: ["not-an-email", "a@", "@b.test", "a b@c.test"],
       uuid: ["not-a-uuid", "12345", "00000000-0000-0000-0000-00000000000g", "' OR 1=1 --"],
@@ -196,8 +222,10 @@ export function violations(schema: Schema | undefined): Invalid[] {
     if (!ts.includes("string")) out.push({ value: "twelve", why: "not a number" });
   }
   if (ts.includes("boolean") && !ts.includes("string")) out.push({ value: "maybe", why: "not a boolean" });
-  if (ts.includes("array") && s.maxItems !== undefined) out.push({ value: Array.from({ length: s.maxItems + 1 }, (_, i) => i), why: `more than maxItems ${s.maxItems}` });
-  if (ts.includes("array") && s.items) for (const v of violations(s.items).slice(0, 2)) out.push({ value: [v.value], why: `item ${v.why}` });
+  if (ts.includes("array") && s.maxItems !== undefined)
+    out.push({ value: Array.from({ length: s.maxItems + 1 }, (_, i) => i), why: `more than maxItems ${s.maxItems}` });
+  if (ts.includes("array") && s.items)
+    for (const v of violations(s.items).slice(0, 2)) out.push({ value: [v.value], why: `item ${v.why}` });
   if (ts.includes("array") && s.uniqueItems && s.items && (effective(s.items).enum?.length ?? 2) > 0) {
     const item = effective(s.items).enum?.[0];
     if (item !== undefined) out.push({ value: [item, item], why: "duplicate items" });
@@ -219,11 +247,23 @@ export function invalidObject(schema: Schema): fc.Arbitrary<Invalid> {
   for (const [k, p] of Object.entries(props)) {
     if (effective(p).format === "binary") continue;
     const vs = violations(p);
-    if (vs.length) mutations.push(fc.tuple(base, fc.constantFrom(...vs)).map(([o, v]) => ({ value: { ...o, [k]: v.value }, why: `${k}: ${v.why}` })));
+    if (vs.length)
+      mutations.push(fc.tuple(base, fc.constantFrom(...vs)).map(([o, v]) => ({ value: { ...o, [k]: v.value }, why: `${k}: ${v.why}` })));
   }
-  if (s.additionalProperties === false) mutations.push(fc.tuple(base, fc.constantFrom("unexpected_field", "__proto__x", "tenant_id", "id", "isAdmin")).map(([o, k]) => ({ value: { ...o, [k]: "x" }, why: `extra field ${k}` })));
+  if (s.additionalProperties === false)
+    mutations.push(
+      fc
+        .tuple(base, fc.constantFrom("unexpected_field", "__proto__x", "tenant_id", "id", "isAdmin"))
+        .map(([o, k]) => ({ value: { ...o, [k]: "x" }, why: `extra field ${k}` })),
+    );
   if ((s.minProperties ?? 0) > 0) mutations.push(fc.constant({ value: {}, why: "fewer properties than minProperties" }));
-  mutations.push(fc.constantFrom<Invalid>({ value: [1, 2], why: "root is an array" }, { value: "text", why: "root is a string" }, { value: 42, why: "root is a number" }));
+  mutations.push(
+    fc.constantFrom<Invalid>(
+      { value: [1, 2], why: "root is an array" },
+      { value: "text", why: "root is a string" },
+      { value: 42, why: "root is a number" },
+    ),
+  );
   return fc.oneof(...mutations);
 }
 

@@ -25,7 +25,8 @@ describe("every operation of the document", () => {
     const missing: string[] = [];
     for (const op of ops) {
       const meta = (operationTable as Record<string, { method: string; path: string }>)[op.operationId];
-      if (!meta || meta.method !== op.method || meta.path !== op.path) missing.push(`${op.operationId}: not in generated/registry.ts as ${op.method.toUpperCase()} ${op.path}`);
+      if (!meta || meta.method !== op.method || meta.path !== op.path)
+        missing.push(`${op.operationId}: not in generated/registry.ts as ${op.method.toUpperCase()} ${op.path}`);
       else if (typeof (handlers as Record<string, unknown>)[op.operationId] !== "function") missing.push(`${op.operationId}: no handler`);
     }
     expect(missing, `operations without a handler:\n${missing.join("\n")}`).toEqual([]);
@@ -47,7 +48,10 @@ describe("every operation of the document", () => {
 
 describe("undocumented responses are caught", () => {
   it("the response validator turns a status the operation does not declare into a 500 (flagged by the recorder)", async () => {
-    (handlers as any).getServerTime = async () => ({ status: 202, body: { data: { now: new Date().toISOString(), epoch_ms: Date.now() }, message: "OK" } });
+    (handlers as any).getServerTime = async () => ({
+      status: 202,
+      body: { data: { now: new Date().toISOString(), epoch_ms: Date.now() }, message: "OK" },
+    });
     const app = createApp({ validateResponses: true });
     const res = await supertest(app).get("/api/server-time");
     expect(res.status).toBe(500);
@@ -93,7 +97,9 @@ describe("undocumented responses are caught", () => {
   it("matches requests to operations exactly like the app mounts them (static segments before parameters)", () => {
     const ids = documentOperations().map((o) => o.operationId);
     expect(new Set(ids).size).toBe(ids.length);
-    expect(documentOperations().find((o) => o.method === "POST" && o.re.test("/api/notifications/read-all"))?.operationId).toBe("markAllNotificationsRead");
+    expect(documentOperations().find((o) => o.method === "POST" && o.re.test("/api/notifications/read-all"))?.operationId).toBe(
+      "markAllNotificationsRead",
+    );
   });
 
   it("a live request the document declares passes both checks", async () => {

@@ -7,8 +7,19 @@
 // (`employee_ids`) so that they stay small and do not pay other factories' claims or loans.
 import { sampleEmail } from "./openapi.ts";
 import {
-  api, bodyFor, collection, DAY, employeeOf, isoDay, once, rowOf, token,
-  type Factory, type FactoryContext, type RequestInput, type Scope,
+  api,
+  bodyFor,
+  collection,
+  DAY,
+  employeeOf,
+  isoDay,
+  once,
+  rowOf,
+  token,
+  type Factory,
+  type FactoryContext,
+  type RequestInput,
+  type Scope,
 } from "./factory-kit.ts";
 
 type Ctx = Omit<FactoryContext, "parents">;
@@ -16,14 +27,25 @@ type Ctx = Omit<FactoryContext, "parents">;
 /** A fixed earning with a default amount (its code is unique: it must not clash with codes other tests create). */
 function baseComponent(ctx: Ctx): Promise<{ id: string; code: string }> {
   return once(`payroll-component:${ctx.owner.tenantId}`, () =>
-    api(ctx.owner.agent, "post", "/api/payroll/salary-components", { name: `Proof base ${token("")}`, code: token("B"), type: "earning", calculation: "fixed", amount: "30000.00", position: 0 }),
+    api(ctx.owner.agent, "post", "/api/payroll/salary-components", {
+      name: `Proof base ${token("")}`,
+      code: token("B"),
+      type: "earning",
+      calculation: "fixed",
+      amount: "30000.00",
+      position: 0,
+    }),
   );
 }
 
 /** Gives the employee a salary setup in force since 2020 (the base component at 30 000). */
 async function giveSetup(ctx: Ctx, employeeId: string): Promise<void> {
   const base = await baseComponent(ctx);
-  await api(ctx.owner.agent, "put", `/api/payroll/employee-setup/${employeeId}`, { effective_from: "2020-01-01", monthly_ctc: "50000.00", components: [{ component_id: base.id, amount: "30000.00" }] });
+  await api(ctx.owner.agent, "put", `/api/payroll/employee-setup/${employeeId}`, {
+    effective_from: "2020-01-01",
+    monthly_ctc: "50000.00",
+    components: [{ component_id: base.id, amount: "30000.00" }],
+  });
 }
 
 /** A new employee of the tenant with WPS details (labour card, routing code, IBAN) and a salary setup. */
@@ -59,7 +81,9 @@ async function draftRun(ctx: Ctx, employeeIds: string[]): Promise<{ id: string }
     months.set(ctx.owner.tenantId, i + 1);
     if (i >= 70 * 12) throw new Error("payroll run factory: no month left between 2030 and 2099");
     const period = `${2030 + Math.floor(i / 12)}-${String((i % 12) + 1).padStart(2, "0")}`;
-    const res = await ctx.owner.agent.post("/api/payroll/draft-runs").send({ period, notes: `Proof ${token("")}`, employee_ids: employeeIds });
+    const res = await ctx.owner.agent
+      .post("/api/payroll/draft-runs")
+      .send({ period, notes: `Proof ${token("")}`, employee_ids: employeeIds });
     if (res.status === 409) continue; // the month was taken by a run created through the API by another test
     if (res.status !== 201) throw new Error(`payroll run factory: ${res.status} ${JSON.stringify(res.body)}`);
     return res.body.data;
@@ -76,36 +100,52 @@ async function processedRun(ctx: Ctx, employeeId: string): Promise<{ id: string 
 function runSnapshot(ctx: Ctx, runId: string): () => Promise<unknown> {
   return async () => ({
     run: await rowOf(ctx.t, "payroll_runs", runId)(),
-    slips: (await ctx.t.query(`SELECT to_jsonb(s) AS row FROM payroll_slips s WHERE run_id = $1 ORDER BY id`, [runId])).map((r: { row: unknown }) => r.row),
+    slips: (await ctx.t.query(`SELECT to_jsonb(s) AS row FROM payroll_slips s WHERE run_id = $1 ORDER BY id`, [runId])).map(
+      (r: { row: unknown }) => r.row,
+    ),
   });
 }
 
 /** WPS employer id and bank routing code, so that the SIF of a processed run can be produced. */
 function wpsSettings(ctx: Ctx) {
-  return once(`payroll-wps:${ctx.owner.tenantId}`, () => api(ctx.owner.agent, "post", "/api/configuration/payroll/wps-settings", { employer_id: "123456", bank_routing_code: "802420101" }));
+  return once(`payroll-wps:${ctx.owner.tenantId}`, () =>
+    api(ctx.owner.agent, "post", "/api/configuration/payroll/wps-settings", { employer_id: "123456", bank_routing_code: "802420101" }),
+  );
 }
 
-const loanType = (ctx: Ctx) => once(`payroll-loan-type:${ctx.owner.tenantId}`, () => api(ctx.owner.agent, "post", "/api/configuration/payroll/loan-types", { name: `Proof ${token("")}`, max_installments: 24 }));
+const loanType = (ctx: Ctx) =>
+  once(`payroll-loan-type:${ctx.owner.tenantId}`, () =>
+    api(ctx.owner.agent, "post", "/api/configuration/payroll/loan-types", { name: `Proof ${token("")}`, max_installments: 24 }),
+  );
 const expenseCategory = (ctx: Ctx) =>
-  once(`payroll-expense-category:${ctx.owner.tenantId}`, () => api(ctx.owner.agent, "post", "/api/configuration/payroll/expense-categories", { name: `Proof ${token("")}`, requires_receipt: false }));
+  once(`payroll-expense-category:${ctx.owner.tenantId}`, () =>
+    api(ctx.owner.agent, "post", "/api/configuration/payroll/expense-categories", { name: `Proof ${token("")}`, requires_receipt: false }),
+  );
 
 /** Applies or claims as the holder when signed in (employees apply for themselves), else as the owner for the holder's employee. */
 async function asHolder(ctx: Ctx, path: string, body: Record<string, unknown>): Promise<{ id: string }> {
   const employeeId = await employeeOf(ctx);
-  return ctx.holder.agent ? api(ctx.holder.agent, "post", path, body) : api(ctx.owner.agent, "post", path, { ...body, employee_id: employeeId });
+  return ctx.holder.agent
+    ? api(ctx.holder.agent, "post", path, body)
+    : api(ctx.owner.agent, "post", path, { ...body, employee_id: employeeId });
 }
 
 const managedByHr = (what: string): Scope => ({ tenant: `${what}: managed by owner/admin/hr only (no employee operation)` });
 
 export const factories: Record<string, Factory> = {
-  "/api/payroll/salary-components/{id}": collection(managedByHr("salary components"), "/api/payroll/salary-components", "salary_components", () => ({
-    name: `Proof ${token("")}`,
-    code: token("C"),
-    type: "earning",
-    calculation: "fixed",
-    amount: "100.00",
-    position: 50,
-  })),
+  "/api/payroll/salary-components/{id}": collection(
+    managedByHr("salary components"),
+    "/api/payroll/salary-components",
+    "salary_components",
+    () => ({
+      name: `Proof ${token("")}`,
+      code: token("C"),
+      type: "earning",
+      calculation: "fixed",
+      amount: "100.00",
+      position: 50,
+    }),
+  ),
 
   // an employee with a setup already (history to keep unchanged; the employee alone would do for GET)
   "/api/payroll/employee-setup/{employeeId}": {
@@ -139,7 +179,10 @@ export const factories: Record<string, Factory> = {
   "/api/payroll/draft-runs/{id}/employees/{employeeId}": {
     scope: managedByHr("payroll runs"),
     async create(ctx) {
-      const [slip] = await ctx.t.query<{ id: string; employee_id: string }>(`SELECT id, employee_id FROM payroll_slips WHERE run_id = $1 ORDER BY employee_code LIMIT 1`, [ctx.parents.id]);
+      const [slip] = await ctx.t.query<{ id: string; employee_id: string }>(
+        `SELECT id, employee_id FROM payroll_slips WHERE run_id = $1 ORDER BY employee_code LIMIT 1`,
+        [ctx.parents.id],
+      );
       if (!slip) throw new Error("payroll run employee factory: the run has no employee");
       return { id: slip.employee_id, snapshot: rowOf(ctx.t, "payroll_slips", slip.id) };
     },
@@ -169,12 +212,19 @@ export const factories: Record<string, Factory> = {
     scope: "own",
     async create(ctx) {
       const type = await loanType(ctx);
-      const loan = await asHolder(ctx, "/api/payroll/loan-advances", { loan_type_id: type.id, amount: "1200.00", installments: 3, reason: "Proof loan" });
+      const loan = await asHolder(ctx, "/api/payroll/loan-advances", {
+        loan_type_id: type.id,
+        amount: "1200.00",
+        installments: 3,
+        reason: "Proof loan",
+      });
       return {
         id: loan.id,
         snapshot: async () => ({
           loan: await rowOf(ctx.t, "loan_advances", loan.id)(),
-          schedule: (await ctx.t.query(`SELECT to_jsonb(i) AS row FROM loan_installments i WHERE loan_id = $1 ORDER BY seq`, [loan.id])).map((r: { row: unknown }) => r.row),
+          schedule: (
+            await ctx.t.query(`SELECT to_jsonb(i) AS row FROM loan_installments i WHERE loan_id = $1 ORDER BY seq`, [loan.id])
+          ).map((r: { row: unknown }) => r.row),
         }),
       };
     },
@@ -185,7 +235,12 @@ export const factories: Record<string, Factory> = {
     scope: "own",
     async create(ctx) {
       const category = await expenseCategory(ctx);
-      const claim = await asHolder(ctx, "/api/payroll/expense-claims", { category_id: category.id, amount: "250.00", expense_date: isoDay(Date.now() - 5 * DAY), description: "Proof claim" });
+      const claim = await asHolder(ctx, "/api/payroll/expense-claims", {
+        category_id: category.id,
+        amount: "250.00",
+        expense_date: isoDay(Date.now() - 5 * DAY),
+        description: "Proof claim",
+      });
       return { id: claim.id, snapshot: rowOf(ctx.t, "expense_claims", claim.id) };
     },
   },

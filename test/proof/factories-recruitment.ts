@@ -16,7 +16,19 @@
 //    final, so their update is a field change, and deleting them is a 409 by design;
 //  - offers are drafts: update/delete/send answer 2xx; send-appointment is a 409 (accepted offers
 //    only - proven with the public appointment link's factory, which sends it).
-import { api, DAY, employeeOf, isoDay, rowOf, token, type Factory, type FactoryContext, type Holder, type RequestInput, type Scope } from "./factory-kit.ts";
+import {
+  api,
+  DAY,
+  employeeOf,
+  isoDay,
+  rowOf,
+  token,
+  type Factory,
+  type FactoryContext,
+  type Holder,
+  type RequestInput,
+  type Scope,
+} from "./factory-kit.ts";
 
 type Ctx = Omit<FactoryContext, "parents">;
 
@@ -37,19 +49,30 @@ const candidateEmail = () => `proof.candidate.${token("").toLowerCase()}@example
 const inDays = (days: number) => new Date(Date.now() + days * DAY).toISOString();
 
 async function roleOf(ctx: Ctx, h: Holder): Promise<string | undefined> {
-  return (await ctx.t.query<{ role: string }>(`SELECT role FROM memberships WHERE tenant_id = $1 AND user_id = $2`, [h.tenantId, h.userId]))[0]?.role;
+  return (
+    await ctx.t.query<{ role: string }>(`SELECT role FROM memberships WHERE tenant_id = $1 AND user_id = $2`, [h.tenantId, h.userId])
+  )[0]?.role;
 }
 
 /** The department of the holder's employee record (managers see the postings and candidates of theirs). */
 async function departmentOf(ctx: Ctx): Promise<string> {
   const employeeId = await employeeOf(ctx);
-  return (await ctx.t.query<{ department: string | null }>(`SELECT department FROM employees WHERE id = $1`, [employeeId]))[0]?.department ?? "Engineering";
+  return (
+    (await ctx.t.query<{ department: string | null }>(`SELECT department FROM employees WHERE id = $1`, [employeeId]))[0]?.department ??
+    "Engineering"
+  );
 }
 
 /** An approved requisition (raised and approved by the owner) with a posting in `department`. */
 async function newPosting(ctx: Ctx, department: string) {
   const a = ctx.owner.agent;
-  const req = await api(a, "post", REQUISITIONS, { title: `Proof ${token("")}`, department, positions: 2, employment_type: "full_time", status: "pending_approval" });
+  const req = await api(a, "post", REQUISITIONS, {
+    title: `Proof ${token("")}`,
+    department,
+    positions: 2,
+    employment_type: "full_time",
+    status: "pending_approval",
+  });
   await api(a, "put", `${REQUISITIONS}/${req.id}`, { status: "approved", decision_notes: "Proof: budget confirmed" });
   return api(a, "post", POSTINGS, {
     requisition_id: req.id,
@@ -66,7 +89,8 @@ async function openPostingOf(ctx: Ctx): Promise<string> {
   const department = await departmentOf(ctx);
   const key = `${ctx.owner.tenantId}:${department}`;
   const known = await openPostings.get(key)?.catch(() => undefined);
-  if (known && (await ctx.t.query(`SELECT 1 FROM job_postings WHERE id = $1 AND status = 'open' AND deleted_at IS NULL`, [known])).length) return known;
+  if (known && (await ctx.t.query(`SELECT 1 FROM job_postings WHERE id = $1 AND status = 'open' AND deleted_at IS NULL`, [known])).length)
+    return known;
   const created = newPosting(ctx, department).then((p) => p.id as string);
   openPostings.set(key, created);
   return created;
@@ -104,7 +128,10 @@ async function draftOffer(ctx: Ctx) {
 
 /** The token of the newest link of `kind` mailed to `email` (the outbox keeps the mail; the database only its hash). */
 async function mailedToken(ctx: Ctx, email: string, kind: "offers" | "appointment"): Promise<string> {
-  const [mail] = await ctx.t.query<{ text_body: string }>(`SELECT text_body FROM email_outbox WHERE to_address = $1 AND text_body LIKE $2 ORDER BY created_at DESC LIMIT 1`, [email, `%/api/public/${kind}/%`]);
+  const [mail] = await ctx.t.query<{ text_body: string }>(
+    `SELECT text_body FROM email_outbox WHERE to_address = $1 AND text_body LIKE $2 ORDER BY created_at DESC LIMIT 1`,
+    [email, `%/api/public/${kind}/%`],
+  );
   const m = new RegExp(`/api/public/${kind}/([A-Za-z0-9_-]+)`).exec(mail?.text_body ?? "");
   if (!m) throw new Error(`no ${kind} link mailed to ${email}`);
   return m[1];
@@ -129,8 +156,15 @@ export const factories: Record<string, Factory> = {
     scope: recruiting(", requisitions also by managers, who reach only those they raised (404 otherwise)"),
     async create(ctx) {
       // raised by the holder where they may raise one: a manager reaches only their own
-      const agent = ctx.holder.agent && [...RECRUITERS, "manager"].includes((await roleOf(ctx, ctx.holder)) ?? "") ? ctx.holder.agent : ctx.owner.agent;
-      const r = await api(agent, "post", REQUISITIONS, { title: `Proof ${token("")}`, department: await departmentOf(ctx), positions: 2, employment_type: "full_time", justification: "Proof: growth" });
+      const agent =
+        ctx.holder.agent && [...RECRUITERS, "manager"].includes((await roleOf(ctx, ctx.holder)) ?? "") ? ctx.holder.agent : ctx.owner.agent;
+      const r = await api(agent, "post", REQUISITIONS, {
+        title: `Proof ${token("")}`,
+        department: await departmentOf(ctx),
+        positions: 2,
+        employment_type: "full_time",
+        justification: "Proof: growth",
+      });
       return { id: r.id, snapshot: rowOf(ctx.t, "job_requisitions", r.id) };
     },
   },
@@ -202,7 +236,15 @@ export const factories: Record<string, Factory> = {
   "/api/recruitment/talent-pool-candidates/{id}": {
     scope: recruiting(""),
     async create(ctx) {
-      const e = await api(ctx.owner.agent, "post", TALENT, { first_name: "Proof", last_name: `Talent ${token("")}`, email: candidateEmail(), current_title: "Data Engineer", experience_years: 4, skills: ["python", "sql"], tags: ["proof"] });
+      const e = await api(ctx.owner.agent, "post", TALENT, {
+        first_name: "Proof",
+        last_name: `Talent ${token("")}`,
+        email: candidateEmail(),
+        current_title: "Data Engineer",
+        experience_years: 4,
+        skills: ["python", "sql"],
+        tags: ["proof"],
+      });
       return { id: e.id, snapshot: rowOf(ctx.t, "talent_pool_candidates", e.id) };
     },
   },
@@ -226,7 +268,13 @@ export const factories: Record<string, Factory> = {
       const row = rowOf(ctx.t, "job_offers", offer.id);
       return {
         id: link,
-        snapshot: async () => ({ offer: await row(), documents: await ctx.t.query(`SELECT id, document_type, title, file_id FROM appointment_documents WHERE offer_id = $1 ORDER BY id`, [offer.id]) }),
+        snapshot: async () => ({
+          offer: await row(),
+          documents: await ctx.t.query(
+            `SELECT id, document_type, title, file_id FROM appointment_documents WHERE offer_id = $1 ORDER BY id`,
+            [offer.id],
+          ),
+        }),
       };
     },
   },

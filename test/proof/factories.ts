@@ -20,8 +20,26 @@ import { randomUUID } from "node:crypto";
 import type { Operation, RequestInput } from "./openapi.ts";
 import { sampleEmail } from "./openapi.ts";
 import {
-  allocate, api, bodyFor, collection, configuration, onFreeDay, DAY, isoDay, employeeOf, insertMember, leaveBasics, newAsset, nextUniq, rowOf, snapshotOf, token,
-  type Created, type Factory, type FactoryContext, type Scope,
+  allocate,
+  api,
+  bodyFor,
+  collection,
+  configuration,
+  onFreeDay,
+  DAY,
+  isoDay,
+  employeeOf,
+  insertMember,
+  leaveBasics,
+  newAsset,
+  nextUniq,
+  rowOf,
+  snapshotOf,
+  token,
+  type Created,
+  type Factory,
+  type FactoryContext,
+  type Scope,
 } from "./factory-kit.ts";
 import * as payroll from "./factories-payroll.ts";
 import * as recruitment from "./factories-recruitment.ts";
@@ -33,14 +51,21 @@ export const factories: Record<string, Factory> = {
     scope: { tenant: "members are managed by owner/admin; no employee operation takes a user id" },
     async create({ t, owner }) {
       const id = await insertMember(t, owner.tenantId, "employee");
-      return { id, snapshot: async () => (await t.query(`SELECT tenant_id, user_id, role, employee_id FROM memberships WHERE user_id = $1 ORDER BY tenant_id`, [id])) };
+      return {
+        id,
+        snapshot: async () =>
+          await t.query(`SELECT tenant_id, user_id, role, employee_id FROM memberships WHERE user_id = $1 ORDER BY tenant_id`, [id]),
+      };
     },
   },
 
   "/api/notifications/{notificationId}": {
     scope: "own",
     async create({ t, holder }) {
-      const [n] = await t.query<{ id: string }>(`INSERT INTO notifications (tenant_id, user_id, kind, title) VALUES ($1, $2, 'proof', 'Proof notification') RETURNING id`, [holder.tenantId, holder.userId]);
+      const [n] = await t.query<{ id: string }>(
+        `INSERT INTO notifications (tenant_id, user_id, kind, title) VALUES ($1, $2, 'proof', 'Proof notification') RETURNING id`,
+        [holder.tenantId, holder.userId],
+      );
       return { id: n.id, snapshot: rowOf(t, "notifications", n.id) };
     },
   },
@@ -49,15 +74,15 @@ export const factories: Record<string, Factory> = {
     scope: "own",
     async create({ t, holder }) {
       if (!holder.agent) throw new Error("file factory: the holder must be signed in");
-      const res = await holder.agent.post("/api/upload").attach("file", Buffer.from(`proof file ${randomUUID()}\n`), { filename: "proof.txt", contentType: "text/plain" }).field("purpose", "proof");
+      const res = await holder.agent
+        .post("/api/upload")
+        .attach("file", Buffer.from(`proof file ${randomUUID()}\n`), { filename: "proof.txt", contentType: "text/plain" })
+        .field("purpose", "proof");
       if (res.status !== 201) throw new Error(`file factory: upload answered ${res.status} ${JSON.stringify(res.body)}`);
       return { id: res.body.data.id, snapshot: rowOf(t, "files", res.body.data.id) };
     },
   },
 };
-
-
-
 
 /** Factories of the areas' resources (they take effect when the operations are in the document). */
 export const areaFactories: Record<string, Factory> = {
@@ -81,20 +106,43 @@ export const areaFactories: Record<string, Factory> = {
     },
   },
   "/api/configuration/branches/{branchId}": collection(configuration("branches"), "/api/configuration/branches", "branches"),
-  "/api/configuration/asset-categories/{id}": collection(configuration("asset categories"), "/api/configuration/asset-categories", "asset_categories"),
-  "/api/configuration/payroll/loan-types/{id}": collection(configuration("loan types"), "/api/configuration/payroll/loan-types", "loan_types"),
-  "/api/configuration/payroll/expense-categories/{id}": collection(configuration("expense categories"), "/api/configuration/payroll/expense-categories", "expense_categories"),
-  "/api/leave-types/{id}": collection(configuration("leave types"), "/api/leave-types", "leave_types", () => ({ name: `Proof ${token("")}`, code: token("T") })),
+  "/api/configuration/asset-categories/{id}": collection(
+    configuration("asset categories"),
+    "/api/configuration/asset-categories",
+    "asset_categories",
+  ),
+  "/api/configuration/payroll/loan-types/{id}": collection(
+    configuration("loan types"),
+    "/api/configuration/payroll/loan-types",
+    "loan_types",
+  ),
+  "/api/configuration/payroll/expense-categories/{id}": collection(
+    configuration("expense categories"),
+    "/api/configuration/payroll/expense-categories",
+    "expense_categories",
+  ),
+  "/api/leave-types/{id}": collection(configuration("leave types"), "/api/leave-types", "leave_types", () => ({
+    name: `Proof ${token("")}`,
+    code: token("T"),
+  })),
   "/api/leave-periods/{id}": collection(configuration("leave periods"), "/api/leave-periods", "leave_periods", () => {
     const year = 2100 + (nextUniq() % 800); // far from the current period: periods must not overlap
     return { name: `Proof ${token("")}`, start_date: `${year}-01-01`, end_date: `${year}-12-31` };
   }),
-  "/api/leave-policies/{id}": collection({ tenant: "leave policies: managed by owner/admin/hr" }, "/api/leave-policies", "leave_policies", async (ctx) => {
-    const { type } = await leaveBasics(ctx);
-    const policy = bodyFor("post", "/api/leave-policies", { assignment: "individual", employee_ids: [await employeeOf(ctx)] });
-    return { ...policy, items: [{ ...((policy.items as Record<string, unknown>[])?.[0] ?? {}), leave_type_id: type.id }] };
-  }),
-  "/api/holidays/{id}": collection(configuration("holidays"), "/api/holidays", "holidays", () => ({ date: isoDay(Date.UTC(2098, 0, 1) + (nextUniq() % 3000) * DAY), name: `Proof ${token("")}` })),
+  "/api/leave-policies/{id}": collection(
+    { tenant: "leave policies: managed by owner/admin/hr" },
+    "/api/leave-policies",
+    "leave_policies",
+    async (ctx) => {
+      const { type } = await leaveBasics(ctx);
+      const policy = bodyFor("post", "/api/leave-policies", { assignment: "individual", employee_ids: [await employeeOf(ctx)] });
+      return { ...policy, items: [{ ...((policy.items as Record<string, unknown>[])?.[0] ?? {}), leave_type_id: type.id }] };
+    },
+  ),
+  "/api/holidays/{id}": collection(configuration("holidays"), "/api/holidays", "holidays", () => ({
+    date: isoDay(Date.UTC(2098, 0, 1) + (nextUniq() % 3000) * DAY),
+    name: `Proof ${token("")}`,
+  })),
   "/api/assets/{assetId}": {
     scope: { tenant: "the asset register: managed by owner/admin/hr" },
     async create(ctx) {
@@ -105,7 +153,10 @@ export const areaFactories: Record<string, Factory> = {
   "/api/assets/return-requests/{id}": {
     scope: { tenant: "decided by owner/admin/hr only" },
     async create(ctx) {
-      const assignment = await api(ctx.owner.agent, "post", "/api/assets/assignments", { asset_id: (await newAsset(ctx)).id, employee_id: await employeeOf(ctx) });
+      const assignment = await api(ctx.owner.agent, "post", "/api/assets/assignments", {
+        asset_id: (await newAsset(ctx)).id,
+        employee_id: await employeeOf(ctx),
+      });
       const r = await api(ctx.owner.agent, "post", "/api/assets/return-requests", { assignment_id: assignment.id, reason: "Proof return" });
       return { id: r.id, snapshot: rowOf(ctx.t, "asset_return_requests", r.id) };
     },
@@ -113,7 +164,12 @@ export const areaFactories: Record<string, Factory> = {
   "/api/assets/damage-reports/{id}": {
     scope: { tenant: "resolved by owner/admin/hr only" },
     async create(ctx) {
-      const r = await api(ctx.owner.agent, "post", "/api/assets/damage-reports", bodyFor("post", "/api/assets/damage-reports", { asset_id: (await newAsset(ctx)).id, description: "Proof damage" }));
+      const r = await api(
+        ctx.owner.agent,
+        "post",
+        "/api/assets/damage-reports",
+        bodyFor("post", "/api/assets/damage-reports", { asset_id: (await newAsset(ctx)).id, description: "Proof damage" }),
+      );
       return { id: r.id, snapshot: rowOf(ctx.t, "asset_damage_reports", r.id) };
     },
   },
@@ -121,7 +177,12 @@ export const areaFactories: Record<string, Factory> = {
     scope: "own",
     async create(ctx) {
       const agent = ctx.holder.agent ?? ctx.owner.agent;
-      const r = await api(agent, "post", "/api/helpdesk/tickets", bodyFor("post", "/api/helpdesk/tickets", { description: "Proof ticket" }));
+      const r = await api(
+        agent,
+        "post",
+        "/api/helpdesk/tickets",
+        bodyFor("post", "/api/helpdesk/tickets", { description: "Proof ticket" }),
+      );
       return { id: r.id, snapshot: rowOf(ctx.t, "helpdesk_tickets", r.id) };
     },
   },
@@ -131,7 +192,15 @@ export const areaFactories: Record<string, Factory> = {
       const { type, period } = await leaveBasics(ctx);
       const employeeId = await employeeOf(ctx);
       await allocate(ctx, employeeId, type.id, period.id);
-      const r = await onFreeDay(employeeId, "future-workday", (day) => api(ctx.owner.agent, "post", "/api/leave-requests", { employee_id: employeeId, leave_type_id: type.id, from_date: day, to_date: day, reason: "Proof" }));
+      const r = await onFreeDay(employeeId, "future-workday", (day) =>
+        api(ctx.owner.agent, "post", "/api/leave-requests", {
+          employee_id: employeeId,
+          leave_type_id: type.id,
+          from_date: day,
+          to_date: day,
+          reason: "Proof",
+        }),
+      );
       return { id: r.id, snapshot: rowOf(ctx.t, "leave_requests", r.id) };
     },
   },
@@ -141,7 +210,12 @@ export const areaFactories: Record<string, Factory> = {
       const { encashable, period } = await leaveBasics(ctx);
       const employeeId = await employeeOf(ctx);
       await allocate(ctx, employeeId, encashable.id, period.id);
-      const r = await api(ctx.owner.agent, "post", "/api/leave-encashments", { employee_id: employeeId, leave_type_id: encashable.id, period_id: period.id, days: "1" });
+      const r = await api(ctx.owner.agent, "post", "/api/leave-encashments", {
+        employee_id: employeeId,
+        leave_type_id: encashable.id,
+        period_id: period.id,
+        days: "1",
+      });
       return { id: r.id, snapshot: rowOf(ctx.t, "leave_encashments", r.id) };
     },
   },
@@ -149,7 +223,9 @@ export const areaFactories: Record<string, Factory> = {
     scope: "own",
     async create(ctx) {
       const employeeId = await employeeOf(ctx);
-      const r = await onFreeDay(employeeId, "future-workday", (day) => api(ctx.owner.agent, "post", "/api/wfh-requests", { employee_id: employeeId, from_date: day, to_date: day, reason: "Proof" }));
+      const r = await onFreeDay(employeeId, "future-workday", (day) =>
+        api(ctx.owner.agent, "post", "/api/wfh-requests", { employee_id: employeeId, from_date: day, to_date: day, reason: "Proof" }),
+      );
       return { id: r.id, snapshot: rowOf(ctx.t, "wfh_requests", r.id) };
     },
   },
@@ -158,7 +234,14 @@ export const areaFactories: Record<string, Factory> = {
     async create(ctx) {
       const { compOff } = await leaveBasics(ctx);
       const employeeId = await employeeOf(ctx);
-      const r = await onFreeDay(employeeId, "past-off", (date) => api(ctx.owner.agent, "post", "/api/working-on-holiday", { employee_id: employeeId, date, reason: "Proof", leave_type_id: compOff.id }));
+      const r = await onFreeDay(employeeId, "past-off", (date) =>
+        api(ctx.owner.agent, "post", "/api/working-on-holiday", {
+          employee_id: employeeId,
+          date,
+          reason: "Proof",
+          leave_type_id: compOff.id,
+        }),
+      );
       return { id: r.id, snapshot: rowOf(ctx.t, "working_on_holiday_requests", r.id) };
     },
   },
@@ -167,7 +250,15 @@ export const areaFactories: Record<string, Factory> = {
     async create(ctx) {
       const employeeId = await employeeOf(ctx);
       // filed by the holder when signed in: only the requester may edit it
-      const r = await onFreeDay(employeeId, "past-workday", (date) => api(ctx.holder.agent ?? ctx.owner.agent, "post", "/api/attendance-regularization", { employee_id: employeeId, date, check_in: `${date}T04:00:00Z`, check_out: `${date}T12:00:00Z`, reason: "Proof" }));
+      const r = await onFreeDay(employeeId, "past-workday", (date) =>
+        api(ctx.holder.agent ?? ctx.owner.agent, "post", "/api/attendance-regularization", {
+          employee_id: employeeId,
+          date,
+          check_in: `${date}T04:00:00Z`,
+          check_out: `${date}T12:00:00Z`,
+          reason: "Proof",
+        }),
+      );
       return { id: r.id, snapshot: rowOf(ctx.t, "attendance_regularizations", r.id) };
     },
   },
@@ -184,7 +275,14 @@ export const operationScopes: Record<string, Scope> = {
  * Operations nobody may perform on their own record (approvals): in the role matrix the resource
  * belongs to a direct report of the caller instead of the caller.
  */
-export const decidedByOthers = new Set(["updateLeaveRequest", "updateWfhRequest", "updateWorkingOnHolidayRequest", "updateLeaveEncashment", ...payroll.decidedByOthers, ...recruitment.decidedByOthers]);
+export const decidedByOthers = new Set([
+  "updateLeaveRequest",
+  "updateWfhRequest",
+  "updateWorkingOnHolidayRequest",
+  "updateLeaveEncashment",
+  ...payroll.decidedByOthers,
+  ...recruitment.decidedByOthers,
+]);
 
 /** Adjustments of the generated valid request, by operationId. */
 export const requests: Record<string, (ids: Record<string, string>) => Partial<RequestInput>> = {
@@ -228,12 +326,18 @@ export function scopeOf(op: Operation): Scope | undefined {
 /** Operations that take path ids but have no factory for one of them (the matrices fail on these). */
 export function missingFactories(ops: Operation[]): string[] {
   const out: string[] = [];
-  for (const op of ops) for (const { param, prefix } of resourcePrefixes(op)) if (!factoryFor(prefix, param)) out.push(`${op.operationId} (${op.method.toUpperCase()} ${op.path}): no factory for "${prefix}" in test/proof/factories.ts`);
+  for (const op of ops)
+    for (const { param, prefix } of resourcePrefixes(op))
+      if (!factoryFor(prefix, param))
+        out.push(`${op.operationId} (${op.method.toUpperCase()} ${op.path}): no factory for "${prefix}" in test/proof/factories.ts`);
   return out;
 }
 
 /** Creates the resources of every path id of `op` (parents first); returns ids and what was created. */
-export async function createResources(op: Operation, ctx: Omit<FactoryContext, "parents">): Promise<{ ids: Record<string, string>; created: (Created & { prefix: string; factory: Factory })[] }> {
+export async function createResources(
+  op: Operation,
+  ctx: Omit<FactoryContext, "parents">,
+): Promise<{ ids: Record<string, string>; created: (Created & { prefix: string; factory: Factory })[] }> {
   const ids: Record<string, string> = {};
   const created: (Created & { prefix: string; factory: Factory })[] = [];
   for (const { param, prefix } of resourcePrefixes(op)) {

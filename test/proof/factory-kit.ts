@@ -39,7 +39,11 @@ export function rowOf(t: TestContext, table: string, id: string, idColumn = "id"
 
 /** A member of the owner's tenant, inserted directly (no sign-in): id of the user. */
 export async function insertMember(t: TestContext, tenantId: string, role: string): Promise<string> {
-  const [u] = await t.query<{ id: string }>(`INSERT INTO users (email, name, password_hash) VALUES ($1, $2, $3) RETURNING id`, [sampleEmail(role), `${role} factory`, MEMBER_PASSWORD_HASH]);
+  const [u] = await t.query<{ id: string }>(`INSERT INTO users (email, name, password_hash) VALUES ($1, $2, $3) RETURNING id`, [
+    sampleEmail(role),
+    `${role} factory`,
+    MEMBER_PASSWORD_HASH,
+  ]);
   await t.query(`INSERT INTO memberships (tenant_id, user_id, role) VALUES ($1, $2, $3)`, [tenantId, u.id, role]);
   return u.id;
 }
@@ -50,10 +54,16 @@ let uniq = 0;
 /** A counter for unique values (dates, years) of factories. */
 export const nextUniq = () => uniq++;
 /** A short unique token (codes with patterns such as ^[A-Za-z0-9_-]{1,20}$). */
-export const token = (prefix = "P") => `${prefix}${process.pid.toString(36)}${(uniq++).toString(36)}${Date.now().toString(36).slice(-3)}`.toUpperCase().slice(0, 20);
+export const token = (prefix = "P") =>
+  `${prefix}${process.pid.toString(36)}${(uniq++).toString(36)}${Date.now().toString(36).slice(-3)}`.toUpperCase().slice(0, 20);
 
 /** Calls an operation by method and path as `agent`; returns `data` of a 2xx, else throws with the answer. */
-export async function api(agent: TenantSession["agent"], method: "post" | "put" | "get" | "delete", path: string, body?: unknown): Promise<any> {
+export async function api(
+  agent: TenantSession["agent"],
+  method: "post" | "put" | "get" | "delete",
+  path: string,
+  body?: unknown,
+): Promise<any> {
   const req = agent[method](path);
   const res = body === undefined ? await req : await req.send(body as object);
   if (res.status >= 300) throw new Error(`${method.toUpperCase()} ${path} answered ${res.status} ${JSON.stringify(res.body)}`);
@@ -84,20 +94,46 @@ const employees = new Map<string, string>(); // tenant:user -> employee id
 const dayCursor = new Map<string, number>(); // employee -> next offset
 const memo = new Map<string, Promise<any>>();
 export const once = <T>(key: string, fn: () => Promise<T>): Promise<T> => {
-  if (!memo.has(key)) memo.set(key, fn().catch((e) => (memo.delete(key), Promise.reject(e))));
+  if (!memo.has(key))
+    memo.set(
+      key,
+      fn().catch((e) => {
+        memo.delete(key);
+        return Promise.reject(e);
+      }),
+    );
   return memo.get(key)!;
 };
 
 /** The live employee record linked to `holder` in the tenant (created and linked when missing). */
 export async function employeeOf(ctx: Omit<FactoryContext, "parents">, holder: Holder = ctx.holder, reportsTo?: string): Promise<string> {
   const key = `${holder.tenantId}:${holder.userId}`;
-  const known = employees.get(key) ?? (await ctx.t.query(`SELECT employee_id FROM memberships WHERE tenant_id = $1 AND user_id = $2`, [holder.tenantId, holder.userId]))[0]?.employee_id;
-  if (known && (await ctx.t.query(`SELECT 1 FROM employees WHERE id = $1 AND deleted_at IS NULL AND status IN ('active', 'inactive')`, [known])).length) {
+  const known =
+    employees.get(key) ??
+    (await ctx.t.query(`SELECT employee_id FROM memberships WHERE tenant_id = $1 AND user_id = $2`, [holder.tenantId, holder.userId]))[0]
+      ?.employee_id;
+  if (
+    known &&
+    (await ctx.t.query(`SELECT 1 FROM employees WHERE id = $1 AND deleted_at IS NULL AND status IN ('active', 'inactive')`, [known])).length
+  ) {
     employees.set(key, known);
     return known;
   }
-  const e = await api(ctx.owner.agent, "post", "/api/employees", bodyFor("post", "/api/employees", { email: sampleEmail("employee"), joining_date: isoDay(Date.now() - 400 * DAY), ...(reportsTo ? { reports_to: reportsTo } : {}) }));
-  await ctx.t.query(`UPDATE memberships SET employee_id = $3 WHERE tenant_id = $1 AND user_id = $2`, [holder.tenantId, holder.userId, e.id]);
+  const e = await api(
+    ctx.owner.agent,
+    "post",
+    "/api/employees",
+    bodyFor("post", "/api/employees", {
+      email: sampleEmail("employee"),
+      joining_date: isoDay(Date.now() - 400 * DAY),
+      ...(reportsTo ? { reports_to: reportsTo } : {}),
+    }),
+  );
+  await ctx.t.query(`UPDATE memberships SET employee_id = $3 WHERE tenant_id = $1 AND user_id = $2`, [
+    holder.tenantId,
+    holder.userId,
+    e.id,
+  ]);
   employees.set(key, e.id);
   return e.id;
 }
@@ -116,17 +152,41 @@ export function leaveBasics(ctx: Omit<FactoryContext, "parents">) {
   return once(`leave:${ctx.owner.tenantId}`, async () => {
     const a = ctx.owner.agent;
     const current = (await a.get("/api/leave-periods?limit=100")).body.data?.find((p: any) => p.is_current);
-    const period = current ?? (await api(a, "post", "/api/leave-periods", { name: `Proof ${token("")}`, start_date: isoDay(Date.now() - 60 * DAY), end_date: isoDay(Date.now() + 300 * DAY), is_current: true }));
+    const period =
+      current ??
+      (await api(a, "post", "/api/leave-periods", {
+        name: `Proof ${token("")}`,
+        start_date: isoDay(Date.now() - 60 * DAY),
+        end_date: isoDay(Date.now() + 300 * DAY),
+        is_current: true,
+      }));
     const type = await api(a, "post", "/api/leave-types", { name: `Proof ${token("")}`, code: token("L"), min_notice_days: 0 });
-    const encashable = await api(a, "post", "/api/leave-types", { name: `Proof ${token("")}`, code: token("E"), encashable: true, min_notice_days: 0 });
-    const compOff = await api(a, "post", "/api/leave-types", { name: `Proof ${token("")}`, code: token("C"), is_compensatory: true, comp_off_validity_days: 90 });
+    const encashable = await api(a, "post", "/api/leave-types", {
+      name: `Proof ${token("")}`,
+      code: token("E"),
+      encashable: true,
+      min_notice_days: 0,
+    });
+    const compOff = await api(a, "post", "/api/leave-types", {
+      name: `Proof ${token("")}`,
+      code: token("C"),
+      is_compensatory: true,
+      comp_off_validity_days: 90,
+    });
     return { period, type, encashable, compOff };
   });
 }
 
 /** Days of a leave type for the employee, in the harness's period (whichever period is current by then). */
 export function allocate(ctx: Omit<FactoryContext, "parents">, employeeId: string, leaveTypeId: string, periodId: string) {
-  return once(`alloc:${employeeId}:${leaveTypeId}`, () => api(ctx.owner.agent, "post", "/api/leave-allocations", { employee_id: employeeId, leave_type_id: leaveTypeId, period_id: periodId, days: "60" }));
+  return once(`alloc:${employeeId}:${leaveTypeId}`, () =>
+    api(ctx.owner.agent, "post", "/api/leave-allocations", {
+      employee_id: employeeId,
+      leave_type_id: leaveTypeId,
+      period_id: periodId,
+      days: "60",
+    }),
+  );
 }
 
 /** A date of the employee's that no earlier request used: future working days, or past weekly offs / working days. */
@@ -160,7 +220,12 @@ export async function onFreeDay<T>(employeeId: string, kind: Parameters<typeof d
 }
 
 /** Creates a resource through its collection's POST (as the owner) and snapshots it through its GET. */
-export function collection(scope: Scope, path: string, table: string, body: (ctx: FactoryContext) => Promise<Record<string, unknown>> | Record<string, unknown> = () => bodyFor("post", path)): Factory {
+export function collection(
+  scope: Scope,
+  path: string,
+  table: string,
+  body: (ctx: FactoryContext) => Promise<Record<string, unknown>> | Record<string, unknown> = () => bodyFor("post", path),
+): Factory {
   return {
     scope,
     async create(ctx) {
@@ -170,11 +235,16 @@ export function collection(scope: Scope, path: string, table: string, body: (ctx
   };
 }
 
-
 export const configuration = (what: string) => ({ tenant: `${what}: company configuration, readable by every member` });
 
 export async function newAsset(ctx: Omit<FactoryContext, "parents">) {
-  const category = await once(`asset-category:${ctx.owner.tenantId}`, () => api(ctx.owner.agent, "post", "/api/configuration/asset-categories", { name: `Proof ${token("")}` }));
-  return api(ctx.owner.agent, "post", "/api/assets", bodyFor("post", "/api/assets", { category_id: category.id, asset_tag: undefined, serial_number: undefined }));
+  const category = await once(`asset-category:${ctx.owner.tenantId}`, () =>
+    api(ctx.owner.agent, "post", "/api/configuration/asset-categories", { name: `Proof ${token("")}` }),
+  );
+  return api(
+    ctx.owner.agent,
+    "post",
+    "/api/assets",
+    bodyFor("post", "/api/assets", { category_id: category.id, asset_tag: undefined, serial_number: undefined }),
+  );
 }
-

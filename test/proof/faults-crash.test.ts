@@ -16,14 +16,21 @@ const t = useTestApp();
 const root = path.resolve(import.meta.dirname, "../..");
 let child: { proc: ChildProcess; base: string } | undefined;
 
-
 /** Starts the real server on this file's database (on a free port it takes itself) and waits until it is healthy. */
 async function startServer(): Promise<{ proc: ChildProcess; base: string }> {
   // node itself with tsx as a loader: one process, so SIGKILL hits the server (the tsx CLI would
   // run it in a child that outlives the kill)
   const { proc, base } = await startServerProcess(["--import", "tsx", "src/main.ts"], {
     cwd: root,
-    env: { ...process.env, DATABASE_URL: t.url, PUBLIC_URL: "http://127.0.0.1", RUN_WORKER: "false", MIGRATE_ON_START: "false", LOG_LEVEL: "silent", NODE_ENV: "test" },
+    env: {
+      ...process.env,
+      DATABASE_URL: t.url,
+      PUBLIC_URL: "http://127.0.0.1",
+      RUN_WORKER: "false",
+      MIGRATE_ON_START: "false",
+      LOG_LEVEL: "silent",
+      NODE_ENV: "test",
+    },
   });
   return { proc, base };
 }
@@ -45,7 +52,11 @@ async function waitFor(what: string, fn: () => Promise<boolean>, ms = 120_000) {
 }
 
 const post = (base: string, p: string, body: unknown, cookie?: string) =>
-  fetch(`${base}${p}`, { method: "POST", headers: { "content-type": "application/json", ...(cookie ? { cookie } : {}) }, body: JSON.stringify(body) });
+  fetch(`${base}${p}`, {
+    method: "POST",
+    headers: { "content-type": "application/json", ...(cookie ? { cookie } : {}) },
+    body: JSON.stringify(body),
+  });
 
 /** Every signup is complete (user, owner membership, tenant, audit entry) or absent. */
 async function signupState(email: string): Promise<"complete" | "absent" | string> {
@@ -77,10 +88,18 @@ describe("server killed during a multi-row write", () => {
     try {
       await locker.query("BEGIN");
       await locker.query("LOCK TABLE tenants IN SHARE ROW EXCLUSIVE MODE");
-      const pending = post(child!.base, "/api/auth/signup", { name: "Crash Test", email, password: "crash-password-1", company_name: company }).catch(() => null);
+      const pending = post(child!.base, "/api/auth/signup", {
+        name: "Crash Test",
+        email,
+        password: "crash-password-1",
+        company_name: company,
+      }).catch(() => null);
       // the user row is written; the transaction now waits for the tenants lock
       await waitFor("the signup transaction to block on tenants", async () => {
-        const rows = await t.query(`SELECT 1 FROM pg_stat_activity WHERE datname = $1 AND wait_event_type = 'Lock' AND query ILIKE '%INSERT INTO%tenants%'`, [t.dbName]);
+        const rows = await t.query(
+          `SELECT 1 FROM pg_stat_activity WHERE datname = $1 AND wait_event_type = 'Lock' AND query ILIKE '%INSERT INTO%tenants%'`,
+          [t.dbName],
+        );
         return rows.length > 0;
       });
       await kill(child!);
@@ -90,37 +109,83 @@ describe("server killed during a multi-row write", () => {
       await locker.end();
     }
     // the orphaned backend finds its client gone and rolls back
-    await waitFor("the killed server's transaction to end", async () => (await t.query(`SELECT 1 FROM pg_stat_activity WHERE datname = $1 AND pid <> pg_backend_pid() AND query ILIKE '%INSERT INTO%tenants%' AND state <> 'idle'`, [t.dbName])).length === 0);
+    await waitFor(
+      "the killed server's transaction to end",
+      async () =>
+        (
+          await t.query(
+            `SELECT 1 FROM pg_stat_activity WHERE datname = $1 AND pid <> pg_backend_pid() AND query ILIKE '%INSERT INTO%tenants%' AND state <> 'idle'`,
+            [t.dbName],
+          )
+        ).length === 0,
+    );
     expect(await signupState(email)).toBe("absent");
 
     child = await startServer();
-    const res = await post(child.base, "/api/auth/signup", { name: "Crash Test", email, password: "crash-password-1", company_name: company });
+    const res = await post(child.base, "/api/auth/signup", {
+      name: "Crash Test",
+      email,
+      password: "crash-password-1",
+      company_name: company,
+    });
     expect(res.status).toBe(201);
     expect(await signupState(email)).toBe("complete");
   });
 
   it("a burst of signups and invitations cut by SIGKILL at a random moment is all-or-nothing", async () => {
-    const signup = await post(child!.base, "/api/auth/signup", { name: "Burst Owner", email: uniqueEmail("crash.owner"), password: "crash-password-1", company_name: "Burst Co" });
+    const signup = await post(child!.base, "/api/auth/signup", {
+      name: "Burst Owner",
+      email: uniqueEmail("crash.owner"),
+      password: "crash-password-1",
+      company_name: "Burst Co",
+    });
     expect(signup.status).toBe(201);
     const cookie = signup.headers.getSetCookie()[0].split(";")[0];
     const emails = Array.from({ length: 24 }, () => uniqueEmail("crash.burst"));
     const invites = Array.from({ length: 24 }, () => uniqueEmail("crash.invitee"));
     const inflight = [
-      ...emails.map((email) => post(child!.base, "/api/auth/signup", { name: "Burst", email, password: "crash-password-1", company_name: "Burst" }).then((r) => r.status, () => 0)),
-      ...invites.map((email) => post(child!.base, "/api/configuration/members", { email, role: "employee" }, cookie).then((r) => r.status, () => 0)),
+      ...emails.map((email) =>
+        post(child!.base, "/api/auth/signup", { name: "Burst", email, password: "crash-password-1", company_name: "Burst" }).then(
+          (r) => r.status,
+          () => 0,
+        ),
+      ),
+      ...invites.map((email) =>
+        post(child!.base, "/api/configuration/members", { email, role: "employee" }, cookie).then(
+          (r) => r.status,
+          () => 0,
+        ),
+      ),
     ];
     // kill mid-burst: once the first writes have committed, after a further random moment
-    await waitFor("the first writes of the burst", async () => (await t.query(`SELECT 1 FROM users WHERE email LIKE 'crash.burst%' UNION ALL SELECT 1 FROM invitations WHERE email LIKE 'crash.invitee%'`)).length > 0);
+    await waitFor(
+      "the first writes of the burst",
+      async () =>
+        (
+          await t.query(
+            `SELECT 1 FROM users WHERE email LIKE 'crash.burst%' UNION ALL SELECT 1 FROM invitations WHERE email LIKE 'crash.invitee%'`,
+          )
+        ).length > 0,
+    );
     await new Promise((r) => setTimeout(r, Math.random() * 300));
     await kill(child!);
     const statuses = await Promise.all(inflight);
-    await waitFor("the killed server's transactions to end", async () => (await t.query(`SELECT 1 FROM pg_stat_activity WHERE datname = $1 AND pid <> pg_backend_pid() AND state IN ('active', 'idle in transaction')`, [t.dbName])).length === 0);
+    await waitFor(
+      "the killed server's transactions to end",
+      async () =>
+        (
+          await t.query(
+            `SELECT 1 FROM pg_stat_activity WHERE datname = $1 AND pid <> pg_backend_pid() AND state IN ('active', 'idle in transaction')`,
+            [t.dbName],
+          )
+        ).length === 0,
+    );
     child = await startServer();
 
     const states = await Promise.all(emails.map(signupState));
     expect(states.filter((s) => s !== "complete" && s !== "absent")).toEqual([]);
     // a 201 the client saw is always complete
-    emails.forEach((_, i) => statuses[i] === 201 && expect(states[i]).toBe("complete"));
+    for (const i of emails.keys()) if (statuses[i] === 201) expect(states[i]).toBe("complete");
     const inv = await t.query<{ email: string; invitation: number; mail: number; audit: number }>(
       `SELECT e AS email,
               (SELECT count(*)::int FROM invitations i WHERE i.email = e) AS invitation,
@@ -129,9 +194,13 @@ describe("server killed during a multi-row write", () => {
          FROM unnest($1::text[]) AS e`,
       [invites],
     );
-    expect(inv.filter((r) => !((r.invitation === 1 && r.mail === 1 && r.audit === 1) || (r.invitation === 0 && r.mail === 0 && r.audit === 0)))).toEqual([]);
+    expect(
+      inv.filter((r) => !((r.invitation === 1 && r.mail === 1 && r.audit === 1) || (r.invitation === 0 && r.mail === 0 && r.audit === 0))),
+    ).toEqual([]);
     const done = states.filter((s) => s === "complete").length + inv.filter((r) => r.invitation).length;
-    console.log(`[faults] kill -9 during ${emails.length} signups + ${invites.length} invitations: ${done} complete, ${emails.length + invites.length - done} absent, 0 half-written`);
+    console.log(
+      `[faults] kill -9 during ${emails.length} signups + ${invites.length} invitations: ${done} complete, ${emails.length + invites.length - done} absent, 0 half-written`,
+    );
     // and the restarted server works
     const again = await post(child.base, "/api/auth/sign-in", { email: "nobody@example.test", password: "whatever-password" });
     expect(again.status).toBe(401);

@@ -50,22 +50,50 @@ const actionsOf = (ctx: Pick<TestContext, "request">, owner: TenantSession): [st
   ["list activity", () => owner.agent.get("/api/configuration/activity-log?limit=5")],
   ["update settings", () => owner.agent.post("/api/configuration/company-settings").send({ name: `Outage Co ${Date.now()}` })],
   ["invite member", () => owner.agent.post("/api/configuration/members").send({ email: uniqueEmail("outage.invitee"), role: "employee" })],
-  ["signup", () => ctx.request().post("/api/auth/signup").send({ name: "Outage Signup", email: uniqueEmail("outage.signup"), password: "outage-password", company_name: "Outage signup" })],
+  [
+    "signup",
+    () =>
+      ctx
+        .request()
+        .post("/api/auth/signup")
+        .send({ name: "Outage Signup", email: uniqueEmail("outage.signup"), password: "outage-password", company_name: "Outage signup" }),
+  ],
   ["health", () => ctx.request().get("/api/health")],
 ];
 
 /** Nothing half-written: every committed signup, invitation and settings change has all of its rows. */
 async function expectNothingHalfWritten(q: TestContext["query"], owner: TenantSession): Promise<void> {
-  expect(await q(`SELECT t.id FROM tenants t WHERE NOT EXISTS (SELECT 1 FROM memberships m WHERE m.tenant_id = t.id AND m.role = 'owner')`), "tenant without owner").toEqual([]);
-  expect(await q(`SELECT u.email FROM users u WHERE NOT EXISTS (SELECT 1 FROM memberships m WHERE m.user_id = u.id)`), "user without membership").toEqual([]);
-  expect(await q(`SELECT t.id FROM tenants t WHERE NOT EXISTS (SELECT 1 FROM audit_logs a WHERE a.tenant_id = t.id AND a.action = 'tenant.created')`), "tenant without its audit entry").toEqual([]);
   expect(
-    await q(`SELECT i.email FROM invitations i WHERE NOT EXISTS (SELECT 1 FROM email_outbox o WHERE o.to_address = i.email) OR NOT EXISTS (SELECT 1 FROM audit_logs a WHERE a.entity_id = i.id AND a.action = 'member.invited')`),
+    await q(`SELECT t.id FROM tenants t WHERE NOT EXISTS (SELECT 1 FROM memberships m WHERE m.tenant_id = t.id AND m.role = 'owner')`),
+    "tenant without owner",
+  ).toEqual([]);
+  expect(
+    await q(`SELECT u.email FROM users u WHERE NOT EXISTS (SELECT 1 FROM memberships m WHERE m.user_id = u.id)`),
+    "user without membership",
+  ).toEqual([]);
+  expect(
+    await q(
+      `SELECT t.id FROM tenants t WHERE NOT EXISTS (SELECT 1 FROM audit_logs a WHERE a.tenant_id = t.id AND a.action = 'tenant.created')`,
+    ),
+    "tenant without its audit entry",
+  ).toEqual([]);
+  expect(
+    await q(
+      `SELECT i.email FROM invitations i WHERE NOT EXISTS (SELECT 1 FROM email_outbox o WHERE o.to_address = i.email) OR NOT EXISTS (SELECT 1 FROM audit_logs a WHERE a.entity_id = i.id AND a.action = 'member.invited')`,
+    ),
     "invitation without its mail or audit entry",
   ).toEqual([]);
-  expect(await q(`SELECT o.to_address FROM email_outbox o WHERE o.to_address LIKE 'outage.invitee%' AND NOT EXISTS (SELECT 1 FROM invitations i WHERE i.email = o.to_address)`), "mail without its invitation").toEqual([]);
+  expect(
+    await q(
+      `SELECT o.to_address FROM email_outbox o WHERE o.to_address LIKE 'outage.invitee%' AND NOT EXISTS (SELECT 1 FROM invitations i WHERE i.email = o.to_address)`,
+    ),
+    "mail without its invitation",
+  ).toEqual([]);
   const [{ name }] = await q(`SELECT name FROM tenants WHERE id = $1`, [owner.tenantId]);
-  const [last] = await q(`SELECT changes FROM audit_logs WHERE tenant_id = $1 AND action = 'settings.updated' ORDER BY created_at DESC, id DESC LIMIT 1`, [owner.tenantId]);
+  const [last] = await q(
+    `SELECT changes FROM audit_logs WHERE tenant_id = $1 AND action = 'settings.updated' ORDER BY created_at DESC, id DESC LIMIT 1`,
+    [owner.tenantId],
+  );
   expect(last.changes.name.to, "settings and their audit entry committed together").toBe(name);
 }
 
@@ -74,7 +102,11 @@ async function expectNothingHalfWritten(q: TestContext["query"], owner: TenantSe
  * (`comeBack`): only 503 envelopes while down, quickly; health 503 then 200 without a restart;
  * everything works afterwards (sessions survive); nothing half-written.
  */
-async function outageDrill(ctx: Pick<TestContext, "request" | "query">, owner: TenantSession, outage: { what: string; goDown: () => unknown; comeBack: () => unknown }): Promise<void> {
+async function outageDrill(
+  ctx: Pick<TestContext, "request" | "query">,
+  owner: TenantSession,
+  outage: { what: string; goDown: () => unknown; comeBack: () => unknown },
+): Promise<void> {
   const actions = actionsOf(ctx, owner);
   const samples: Sample[] = [];
   let phase: Sample["phase"] = "up";
@@ -115,7 +147,8 @@ async function outageDrill(ctx: Pick<TestContext, "request" | "query">, owner: T
   // the same process recovers by itself
   for (const guard = restoredAt + 120_000; ; ) {
     if ((await ctx.request().get("/api/health")).status === 200) break;
-    if (Date.now() > guard) throw new Error(`outage drill (${outage.what}): health did not answer 200 within 120 s of the database's return`);
+    if (Date.now() > guard)
+      throw new Error(`outage drill (${outage.what}): health did not answer 200 within 120 s of the database's return`);
     await new Promise((r) => setTimeout(r, 200));
   }
   phase = "recovered";
@@ -125,16 +158,24 @@ async function outageDrill(ctx: Pick<TestContext, "request" | "query">, owner: T
   running = false;
   await Promise.all(workers);
 
-  const bad = samples.filter((s) => s.status >= 500 && !(s.status === 503 && isEnvelope({ status: s.status, body: s.body }, 503, ["unavailable"])));
+  const bad = samples.filter(
+    (s) => s.status >= 500 && !(s.status === 503 && isEnvelope({ status: s.status, body: s.body }, 503, ["unavailable"])),
+  );
   expect(bad, "only 503 `unavailable` envelopes may be 5xx").toEqual([]);
   // sent after the cut had settled, answered before the database returned
   const settled = samples.filter((s) => s.phase === "down" && s.sentAt > cutAt + 200 && s.sentAt + s.ms < restoredAt);
   expect(settled.length).toBeGreaterThan(0);
-  expect(settled.filter((s) => s.status !== 503), "every request sent while the database is down answers 503").toEqual([]);
+  expect(
+    settled.filter((s) => s.status !== 503),
+    "every request sent while the database is down answers 503",
+  ).toEqual([]);
   expect(Math.max(...settled.map((s) => s.ms)), "503 comes quickly").toBeLessThan(5000);
   const after = samples.filter((s) => s.phase === "recovered" && s.sentAt > recoveredAt);
   expect(after.length).toBeGreaterThan(0);
-  expect(after.filter((s) => s.status >= 300).map((s) => `${s.action} ${s.status}`), "after recovery everything works again (sessions survive the outage)").toEqual([]);
+  expect(
+    after.filter((s) => s.status >= 300).map((s) => `${s.action} ${s.status}`),
+    "after recovery everything works again (sessions survive the outage)",
+  ).toEqual([]);
   expect(samples.filter((s) => s.phase === "up" && s.status < 300).length).toBeGreaterThan(0);
   console.log(
     `[faults] database ${outage.what}: ${samples.length} requests (${samples.filter((s) => s.phase === "up").length} before it went down, ${samples.filter((s) => s.phase === "down").length} while down - max ${Math.max(...settled.map((s) => s.ms))} ms to a 503, ${samples.filter((s) => s.phase !== "up" && s.phase !== "down").length} after the database returned; recovered in ${recoveredAt - restoredAt} ms)`,
@@ -184,18 +225,28 @@ describe("database connections cut mid-traffic", () => {
           proxy.cut(how);
           const res = await answer;
           proxy.restore();
-          const outcome = res.status === 503 && isEnvelope(res, 503, ["unavailable"]) ? "503" : res.status < 300 ? "2xx" : `${res.status} ${JSON.stringify(res.body)}`;
+          const outcome =
+            res.status === 503 && isEnvelope(res, 503, ["unavailable"])
+              ? "503"
+              : res.status < 300
+                ? "2xx"
+                : `${res.status} ${JSON.stringify(res.body)}`;
           seen[outcome] = (seen[outcome] ?? 0) + 1;
-          expect(outcome === "503" || outcome === "2xx", `${action} cut (${how}) after ${ms} ms (of ${took} ms uncut): ${outcome}`).toBe(true);
+          expect(outcome === "503" || outcome === "2xx", `${action} cut (${how}) after ${ms} ms (of ${took} ms uncut): ${outcome}`).toBe(
+            true,
+          );
         }
     }
-    console.log(`[faults] cut at every moment of a write: ${Object.entries(seen).map(([k, n]) => `${k}×${n}`).join(", ")}`);
+    console.log(
+      `[faults] cut at every moment of a write: ${Object.entries(seen)
+        .map(([k, n]) => `${k}×${n}`)
+        .join(", ")}`,
+    );
     expect(seen["2xx"], "some writes finished before their cut").toBeGreaterThan(0);
     expect(seen["503"], "some writes were cut").toBeGreaterThan(0);
     await expectNothingHalfWritten(t.query, owner);
   });
 });
-
 
 // The real thing: a PostgreSQL server of this test's own (embedded, in a temporary folder) is shut
 // down the way an operator or a failover does it (SIGINT: fast shutdown - open sessions get 57P01

@@ -18,7 +18,18 @@ import { addMember, signupTenant, useTestApp, type TenantSession } from "../supp
 import { markGeneric } from "../support/recorder.ts";
 import { invalidObject, valid, violations, type Invalid } from "./arbitraries.ts";
 import { createResources, factoryFor, resourcePrefixes } from "./factories.ts";
-import { documentedStatus, effective, MODULES, operations, sampleRequest, send, type Operation, type RequestInput, type Role, type Schema } from "./openapi.ts";
+import {
+  documentedStatus,
+  effective,
+  MODULES,
+  operations,
+  sampleRequest,
+  send,
+  type Operation,
+  type RequestInput,
+  type Role,
+  type Schema,
+} from "./openapi.ts";
 import { describeResponse, enableAllModules, ensureSession, integrations, isEnvelope, resetAuthLimits } from "./world.ts";
 
 markGeneric();
@@ -45,7 +56,13 @@ beforeAll(async () => {
   for (const op of ops) {
     if (!op.pathParams.length || !resourcePrefixes(op).every(({ prefix, param }) => factoryFor(prefix, param))) continue;
     const caller = await callerFor(op);
-    pools.set(op.operationId, await createResources(op, { t, owner, holder: caller ?? owner }).then((r) => r.ids, (e: Error) => new Error(`factory for ${op.operationId}: ${e.message}`)));
+    pools.set(
+      op.operationId,
+      await createResources(op, { t, owner, holder: caller ?? owner }).then(
+        (r) => r.ids,
+        (e: Error) => new Error(`factory for ${op.operationId}: ${e.message}`),
+      ),
+    );
   }
 });
 
@@ -69,7 +86,9 @@ async function callerFor(op: Operation): Promise<TenantSession | null> {
 function querySchema(p: { schema: Schema; allowEmptyValue?: boolean }): Schema {
   const e = effective(p.schema);
   const isString = e.type === "string" || (Array.isArray(e.type) && e.type.includes("string"));
-  return isString && !e.enum && !e.format ? { ...e, maxLength: Math.min(e.maxLength ?? 200, 200), minLength: Math.max(e.minLength ?? 0, p.allowEmptyValue ? 0 : 1) } : e;
+  return isString && !e.enum && !e.format
+    ? { ...e, maxLength: Math.min(e.maxLength ?? 200, 200), minLength: Math.max(e.minLength ?? 0, p.allowEmptyValue ? 0 : 1) }
+    : e;
 }
 
 function toQueryValue(v: unknown): unknown {
@@ -84,33 +103,92 @@ interface Fuzzed extends RequestInput {
 }
 
 function ghostIdsArb(op: Operation): fc.Arbitrary<Record<string, string>> {
-  return fc.tuple(...op.pathParams.map((p) => (effective(p.schema).format === "uuid" ? fc.uuid() : (valid(p.schema) as fc.Arbitrary<unknown>).map(String)))).map((vals) => Object.fromEntries(op.pathParams.map((p, i) => [p.name, vals[i]])));
+  return fc
+    .tuple(
+      ...op.pathParams.map((p) =>
+        effective(p.schema).format === "uuid" ? fc.uuid() : (valid(p.schema) as fc.Arbitrary<unknown>).map(String),
+      ),
+    )
+    .map((vals) => Object.fromEntries(op.pathParams.map((p, i) => [p.name, vals[i]])));
 }
 
 function validArb(op: Operation, pools: Record<string, string>[]): fc.Arbitrary<Fuzzed> {
-  const ids = op.pathParams.length ? (pools.length ? fc.oneof({ weight: 3, arbitrary: fc.constantFrom(...pools) }, { weight: 1, arbitrary: ghostIdsArb(op) }) : ghostIdsArb(op)) : fc.constant({});
-  const query = fc.record(Object.fromEntries(op.queryParams.map((p) => [p.name, valid(querySchema(p)).map(toQueryValue)])), { requiredKeys: op.queryParams.filter((p) => p.required).map((p) => p.name) });
+  const ids = op.pathParams.length
+    ? pools.length
+      ? fc.oneof({ weight: 3, arbitrary: fc.constantFrom(...pools) }, { weight: 1, arbitrary: ghostIdsArb(op) })
+      : ghostIdsArb(op)
+    : fc.constant({});
+  const query = fc.record(Object.fromEntries(op.queryParams.map((p) => [p.name, valid(querySchema(p)).map(toQueryValue)])), {
+    requiredKeys: op.queryParams.filter((p) => p.required).map((p) => p.name),
+  });
   let body: fc.Arbitrary<Partial<Fuzzed>> = fc.constant({});
   if (op.body?.contentType === "application/json") body = valid(op.body.schema).map((b) => ({ body: b }));
   if (op.body?.contentType === "multipart/form-data") body = multipartArb(op, true);
   // header values stay printable ASCII (an HTTP client refuses anything else before it is sent)
-  const headers = fc.record(Object.fromEntries(op.headerParams.map((p) => [p.name, fc.string({ unit: "grapheme-ascii", minLength: Math.max(1, effective(p.schema).minLength ?? 0), maxLength: Math.min(effective(p.schema).maxLength ?? 100, 100) })])), { requiredKeys: op.headerParams.filter((p) => p.required).map((p) => p.name) });
-  return fc.tuple(ids, query, body, headers).map(([pathParams, q, b, h]) => ({ kind: "valid" as const, pathParams, query: q as Record<string, unknown>, headers: h as Record<string, string>, ...b }));
+  const headers = fc.record(
+    Object.fromEntries(
+      op.headerParams.map((p) => [
+        p.name,
+        fc.string({
+          unit: "grapheme-ascii",
+          minLength: Math.max(1, effective(p.schema).minLength ?? 0),
+          maxLength: Math.min(effective(p.schema).maxLength ?? 100, 100),
+        }),
+      ]),
+    ),
+    { requiredKeys: op.headerParams.filter((p) => p.required).map((p) => p.name) },
+  );
+  return fc.tuple(ids, query, body, headers).map(([pathParams, q, b, h]) => ({
+    kind: "valid" as const,
+    pathParams,
+    query: q as Record<string, unknown>,
+    headers: h as Record<string, string>,
+    ...b,
+  }));
 }
 
-const FILE_TYPES = ["text/plain", "text/csv", "application/pdf", "image/png", "image/jpeg", "application/octet-stream", "application/x-msdownload", "text/html"];
+const FILE_TYPES = [
+  "text/plain",
+  "text/csv",
+  "application/pdf",
+  "image/png",
+  "image/jpeg",
+  "application/octet-stream",
+  "application/x-msdownload",
+  "text/html",
+];
 function multipartArb(op: Operation, validOnly: boolean): fc.Arbitrary<Partial<Fuzzed>> {
   const s = effective(op.body!.schema);
-  const fileFields = Object.entries<Schema>(s.properties ?? {}).filter(([, p]) => effective(p).format === "binary").map(([k]) => k);
-  const fieldSchema = { ...s, properties: Object.fromEntries(Object.entries<Schema>(s.properties ?? {}).filter(([k]) => !fileFields.includes(k))), required: (s.required ?? []).filter((k: string) => !fileFields.includes(k)) };
+  const fileFields = Object.entries<Schema>(s.properties ?? {})
+    .filter(([, p]) => effective(p).format === "binary")
+    .map(([k]) => k);
+  const fieldSchema = {
+    ...s,
+    properties: Object.fromEntries(Object.entries<Schema>(s.properties ?? {}).filter(([k]) => !fileFields.includes(k))),
+    required: (s.required ?? []).filter((k: string) => !fileFields.includes(k)),
+  };
   const fields = validOnly ? valid(fieldSchema) : invalidObject(fieldSchema).map((x) => x.value);
   const file = fc.record({
-    content: fc.oneof(fc.uint8Array({ minLength: 1, maxLength: 2048 }).map((u) => Buffer.from(u)), fc.constantFrom(Buffer.from("%PDF-1.4\n% fuzz\n"), Buffer.from([0x89, 0x50, 0x4e, 0x47, 1, 2, 3]), Buffer.from("a,b\n1,2\n"))),
-    filename: fc.oneof(fc.constantFrom("a.txt", "report.pdf", "../../etc/passwd", "ünïcødé 📄.csv", "x".repeat(300)), fc.string({ unit: "grapheme-ascii", minLength: 1, maxLength: 40 }).filter((n) => !/["\\]/.test(n) && n.trim() !== "." && n.trim() !== "..")), // form-data does not escape " or \ in filename=""; busboy drops "." and ".."
+    content: fc.oneof(
+      fc.uint8Array({ minLength: 1, maxLength: 2048 }).map((u) => Buffer.from(u)),
+      fc.constantFrom(Buffer.from("%PDF-1.4\n% fuzz\n"), Buffer.from([0x89, 0x50, 0x4e, 0x47, 1, 2, 3]), Buffer.from("a,b\n1,2\n")),
+    ),
+    filename: fc.oneof(
+      fc.constantFrom("a.txt", "report.pdf", "../../etc/passwd", "ünïcødé 📄.csv", "x".repeat(300)),
+      fc
+        .string({ unit: "grapheme-ascii", minLength: 1, maxLength: 40 })
+        .filter((n) => !/["\\]/.test(n) && n.trim() !== "." && n.trim() !== ".."),
+    ), // form-data does not escape " or \ in filename=""; busboy drops "." and ".."
     contentType: fc.constantFrom(...FILE_TYPES),
   });
   return fc.tuple(fields, file).map(([f, fl]) => ({
-    body: typeof f === "object" && f && !Array.isArray(f) ? (Object.fromEntries(Object.entries(f).map(([k, v]) => [k, typeof v === "string" ? v : JSON.stringify(v)])) as Record<string, unknown>) : {},
+    body:
+      typeof f === "object" && f && !Array.isArray(f)
+        ? (Object.fromEntries(Object.entries(f).map(([k, v]) => [k, typeof v === "string" ? v : JSON.stringify(v)])) as Record<
+            string,
+            unknown
+          >)
+        : {},
     files: Object.fromEntries(fileFields.map((k) => [k, fl])),
   }));
 }
@@ -122,35 +200,113 @@ function invalidArb(op: Operation, pools: Record<string, string>[]): fc.Arbitrar
   for (const p of op.pathParams) {
     // a huge path segment is refused by Node's HTTP parser (431, request line over 16 KB) before the API sees it
     const vs = violations(p.schema).filter((v) => (typeof v.value === "string" || typeof v.value === "number") && v.why !== "huge string");
-    if (vs.length) options.push(fc.tuple(base, fc.constantFrom(...vs)).map(([r, v]) => ({ ...r, kind: "invalid" as const, why: `path ${p.name}: ${v.why}`, pathParams: { ...r.pathParams, [p.name]: String(v.value) } })));
+    if (vs.length)
+      options.push(
+        fc.tuple(base, fc.constantFrom(...vs)).map(([r, v]) => ({
+          ...r,
+          kind: "invalid" as const,
+          why: `path ${p.name}: ${v.why}`,
+          pathParams: { ...r.pathParams, [p.name]: String(v.value) },
+        })),
+      );
   }
   // query parameters (values arrive as strings: a wrong JSON type is no violation for a string)
   for (const p of op.queryParams) {
     const isString = effective(p.schema).type === "string";
     const vs = violations(p.schema).filter((v) => !(isString && v.why === "wrong type") && v.why !== "huge string");
-    if (vs.length) options.push(fc.tuple(base, fc.constantFrom(...vs)).map(([r, v]) => ({ ...r, kind: "invalid" as const, why: `query ${p.name}: ${v.why}`, query: { ...r.query, [p.name]: toQueryValue(v.value) } })));
+    if (vs.length)
+      options.push(
+        fc.tuple(base, fc.constantFrom(...vs)).map(([r, v]) => ({
+          ...r,
+          kind: "invalid" as const,
+          why: `query ${p.name}: ${v.why}`,
+          query: { ...r.query, [p.name]: toQueryValue(v.value) },
+        })),
+      );
   }
-  for (const p of op.queryParams.filter((q) => q.required)) options.push(base.map((r) => ({ ...r, kind: "invalid" as const, why: `query ${p.name} missing`, query: Object.fromEntries(Object.entries(r.query ?? {}).filter(([k]) => k !== p.name)) })));
-  options.push(base.map((r) => ({ ...r, kind: "invalid" as const, why: "unknown query parameter", query: { ...r.query, not_a_parameter: "1" } })));
-  for (const p of op.headerParams.filter((h) => h.required)) options.push(base.map((r) => ({ ...r, kind: "invalid" as const, why: `header ${p.name} missing`, headers: Object.fromEntries(Object.entries(r.headers ?? {}).filter(([k]) => k !== p.name)) })));
+  for (const p of op.queryParams.filter((q) => q.required))
+    options.push(
+      base.map((r) => ({
+        ...r,
+        kind: "invalid" as const,
+        why: `query ${p.name} missing`,
+        query: Object.fromEntries(Object.entries(r.query ?? {}).filter(([k]) => k !== p.name)),
+      })),
+    );
+  options.push(
+    base.map((r) => ({ ...r, kind: "invalid" as const, why: "unknown query parameter", query: { ...r.query, not_a_parameter: "1" } })),
+  );
+  for (const p of op.headerParams.filter((h) => h.required))
+    options.push(
+      base.map((r) => ({
+        ...r,
+        kind: "invalid" as const,
+        why: `header ${p.name} missing`,
+        headers: Object.fromEntries(Object.entries(r.headers ?? {}).filter(([k]) => k !== p.name)),
+      })),
+    );
   // body
   if (op.body?.contentType === "application/json")
-    options.push(fc.tuple(base, invalidObject(op.body.schema)).map(([r, inv]: [Fuzzed, Invalid]) => ({ ...r, kind: "invalid" as const, why: `body ${inv.why}`, body: undefined, raw: { contentType: "application/json", payload: JSON.stringify(inv.value) } })));
+    options.push(
+      fc.tuple(base, invalidObject(op.body.schema)).map(([r, inv]: [Fuzzed, Invalid]) => ({
+        ...r,
+        kind: "invalid" as const,
+        why: `body ${inv.why}`,
+        body: undefined,
+        raw: { contentType: "application/json", payload: JSON.stringify(inv.value) },
+      })),
+    );
   if (op.body?.contentType === "multipart/form-data") {
     const s = effective(op.body.schema);
-    const fieldSchema = { ...s, properties: Object.fromEntries(Object.entries<Schema>(s.properties ?? {}).filter(([, p]) => effective(p).format !== "binary")), required: [] };
-    const fieldViolations = Object.entries<Schema>(fieldSchema.properties).flatMap(([k, p]) => violations(p).filter((v) => typeof v.value === "string").map((v) => ({ k, v })));
-    if (fieldViolations.length) options.push(fc.tuple(base, fc.constantFrom(...fieldViolations)).map(([r, { k, v }]) => ({ ...r, kind: "invalid" as const, why: `field ${k}: ${v.why}`, body: { ...(r.body as object), [k]: v.value } })));
-    if ((s.required ?? []).some((k: string) => effective(s.properties?.[k]).format === "binary")) options.push(base.map((r) => ({ ...r, kind: "invalid" as const, why: "file missing", files: {}, body: { ...(r.body as object), proof_probe: "x" } })));
+    const fieldSchema = {
+      ...s,
+      properties: Object.fromEntries(Object.entries<Schema>(s.properties ?? {}).filter(([, p]) => effective(p).format !== "binary")),
+      required: [],
+    };
+    const fieldViolations = Object.entries<Schema>(fieldSchema.properties).flatMap(([k, p]) =>
+      violations(p)
+        .filter((v) => typeof v.value === "string")
+        .map((v) => ({ k, v })),
+    );
+    if (fieldViolations.length)
+      options.push(
+        fc.tuple(base, fc.constantFrom(...fieldViolations)).map(([r, { k, v }]) => ({
+          ...r,
+          kind: "invalid" as const,
+          why: `field ${k}: ${v.why}`,
+          body: { ...(r.body as object), [k]: v.value },
+        })),
+      );
+    if ((s.required ?? []).some((k: string) => effective(s.properties?.[k]).format === "binary"))
+      options.push(
+        base.map((r) => ({
+          ...r,
+          kind: "invalid" as const,
+          why: "file missing",
+          files: {},
+          body: { ...(r.body as object), proof_probe: "x" },
+        })),
+      );
   }
-  if (op.body?.required && op.body.contentType === "application/json") options.push(base.map((r) => ({ ...r, kind: "invalid" as const, why: "body missing", body: undefined, raw: { contentType: "application/json", payload: "" } })));
+  if (op.body?.required && op.body.contentType === "application/json")
+    options.push(
+      base.map((r) => ({
+        ...r,
+        kind: "invalid" as const,
+        why: "body missing",
+        body: undefined,
+        raw: { contentType: "application/json", payload: "" },
+      })),
+    );
   return fc.oneof(...options);
 }
 
 async function fire(caller: TenantSession | null, op: Operation, r: Fuzzed) {
   const agent = caller ? caller.agent : t.request();
   if (r.raw) {
-    const rq = agent[op.method](op.path.replace(/\{([^}]+)\}/g, (_, n) => encodeURIComponent(r.pathParams![n]))).query((r.query ?? {}) as Record<string, string>);
+    const rq = agent[op.method](op.path.replace(/\{([^}]+)\}/g, (_, n) => encodeURIComponent(r.pathParams![n]))).query(
+      (r.query ?? {}) as Record<string, string>,
+    );
     for (const [k, v] of Object.entries(r.headers ?? {})) rq.set(k, v);
     return rq.set("Content-Type", r.raw.contentType).send(r.raw.payload as string);
   }
@@ -164,8 +320,10 @@ function checkResponse(op: Operation, r: Fuzzed, res: { status: number; body: an
   if (res.status >= 500) throw new Error(`5xx - ${what}`);
   if (!documentedStatus(op, res.status)) throw new Error(`undocumented status - ${what}`);
   if (res.status >= 400 && !isEnvelope(res)) throw new Error(`not the error envelope - ${what}`);
-  if (r.kind === "valid" && res.status === 400 && res.body?.error === "Validation failed") throw new Error(`valid input refused by schema validation - ${what}`);
-  if (r.kind === "invalid" && !(res.status === 400 && res.body?.code === "validation_failed")) throw new Error(`invalid input not refused with 400 validation_failed - ${what}`);
+  if (r.kind === "valid" && res.status === 400 && res.body?.error === "Validation failed")
+    throw new Error(`valid input refused by schema validation - ${what}`);
+  if (r.kind === "invalid" && !(res.status === 400 && res.body?.code === "validation_failed"))
+    throw new Error(`invalid input not refused with 400 validation_failed - ${what}`);
 }
 
 describe("fuzzing every operation", () => {
@@ -205,16 +363,36 @@ describe("fuzzing every operation", () => {
             { seed, numRuns: RUNS, endOnFailure: !process.env.FUZZ_SHRINK },
           );
         } catch (err) {
-          throw new Error(`fuzz ${op.operationId} (${kind}) failed - reproduce with FUZZ_SEED=${FUZZ_SEED} FUZZ_OP=${op.operationId}\n${(err as Error).message}${(err as Error).cause ? `\n${((err as Error).cause as Error).message}` : ""}`);
+          throw new Error(
+            `fuzz ${op.operationId} (${kind}) failed - reproduce with FUZZ_SEED=${FUZZ_SEED} FUZZ_OP=${op.operationId}\n${(err as Error).message}${(err as Error).cause ? `\n${((err as Error).cause as Error).message}` : ""}`,
+          );
         }
       }
       if (op.body?.contentType === "application/json") {
         const pathParams = poolIds[0] ?? Object.fromEntries(op.pathParams.map((p) => [p.name, "00000000-0000-4000-8000-000000000000"]));
         const headers = sampleRequest(op).headers;
         const edges: [Fuzzed, number, string][] = [
-          [{ kind: "invalid", why: "malformed JSON", pathParams, headers, raw: { contentType: "application/json", payload: '{"a": ' } }, 400, "validation_failed"],
-          [{ kind: "invalid", why: "body over 1 MB", pathParams, headers, raw: { contentType: "application/json", payload: JSON.stringify({ x: "x".repeat(1_100_000) }) } }, 413, "payload_too_large"],
-          [{ kind: "invalid", why: "text/plain body", pathParams, headers, raw: { contentType: "text/plain", payload: "a=b" } }, 415, "unsupported_media_type"],
+          [
+            { kind: "invalid", why: "malformed JSON", pathParams, headers, raw: { contentType: "application/json", payload: '{"a": ' } },
+            400,
+            "validation_failed",
+          ],
+          [
+            {
+              kind: "invalid",
+              why: "body over 1 MB",
+              pathParams,
+              headers,
+              raw: { contentType: "application/json", payload: JSON.stringify({ x: "x".repeat(1_100_000) }) },
+            },
+            413,
+            "payload_too_large",
+          ],
+          [
+            { kind: "invalid", why: "text/plain body", pathParams, headers, raw: { contentType: "text/plain", payload: "a=b" } },
+            415,
+            "unsupported_media_type",
+          ],
         ];
         for (const [r, status, code] of edges) {
           const res = await fire(caller, op, r);
@@ -225,7 +403,12 @@ describe("fuzzing every operation", () => {
     });
 
   it("summary", () => {
-    const statuses = [...stats.statuses.entries()].sort((a, b) => a[0] - b[0]).map(([s, n]) => `${s}×${n}`).join(" ");
-    console.log(`[fuzz] FUZZ_SEED=${FUZZ_SEED}: ${stats.valid} valid + ${stats.invalid} invalid + ${stats.edges} edge requests over ${ops.length} operations; statuses ${statuses}`);
+    const statuses = [...stats.statuses.entries()]
+      .sort((a, b) => a[0] - b[0])
+      .map(([s, n]) => `${s}×${n}`)
+      .join(" ");
+    console.log(
+      `[fuzz] FUZZ_SEED=${FUZZ_SEED}: ${stats.valid} valid + ${stats.invalid} invalid + ${stats.edges} edge requests over ${ops.length} operations; statuses ${statuses}`,
+    );
   });
 });

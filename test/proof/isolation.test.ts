@@ -37,7 +37,9 @@ beforeAll(async () => {
 
 afterAll(() => {
   const covered = idOps.filter(hasFactories).length;
-  console.log(`[isolation] ${covered}/${idOps.length} id-taking operations × ${ID_CASES} cases + ${readOps.length} read operations (${listCalls} calls, incl. filters by A's ids) = ${covered * ID_CASES + listCalls} checks`);
+  console.log(
+    `[isolation] ${covered}/${idOps.length} id-taking operations × ${ID_CASES} cases + ${readOps.length} read operations (${listCalls} calls, incl. filters by A's ids) = ${covered * ID_CASES + listCalls} checks`,
+  );
 });
 
 async function auditCount(tenantId: string): Promise<number> {
@@ -54,22 +56,35 @@ describe("tenant isolation matrix", () => {
   // the capability), so the caller's session must not matter - an unknown token is a 404 that
   // changes nothing, and A's token answers the same with tenant B's session as without one.
   for (const op of idOps.filter((o) => o.public)) {
-    it.skipIf(!hasFactories(op))(`${op.operationId}: public link - the token, not the session, picks the tenant; an unknown one is a 404`, async () => {
-      const { ids, created } = await createResources(op, { t, owner: A, holder: A });
-      const before = await Promise.all(created.map((c) => c.snapshot()));
-      const ghostIds = Object.fromEntries(op.pathParams.map((p) => [p.name, String(sample(p.schema))]));
-      const ghost = await send(B.agent, op, requestFor(op, ghostIds));
-      expect(isEnvelope(ghost, 404, ["not_found"]), `${op.operationId} with an unknown token: ${describeResponse(ghost)}`).toBe(true);
-      expect(await Promise.all(created.map((c) => c.snapshot())), `${op.operationId}: A's resource changed after a call with an unknown token`).toEqual(before);
-      const withB = await send(B.agent, op, requestFor(op, ids));
-      expect(withB.status !== 404 && withB.status < 500 && documentedStatus(op, withB.status), `${op.operationId} with A's token and B's session: ${describeResponse(withB)}`).toBe(true);
-      if (op.method === "get") {
-        const anonymous = await send(t.request(), op, requestFor(op, ids));
-        const seen = (r: typeof withB) => ({ status: r.status, type: r.type, body: r.type === "application/json" ? r.body : "(not JSON: a generated document)" });
-        expect(seen(anonymous), `${op.operationId}: the answer must not depend on the session`).toEqual(seen(withB));
-      }
-      await ensureSession(t, B);
-    });
+    it.skipIf(!hasFactories(op))(
+      `${op.operationId}: public link - the token, not the session, picks the tenant; an unknown one is a 404`,
+      async () => {
+        const { ids, created } = await createResources(op, { t, owner: A, holder: A });
+        const before = await Promise.all(created.map((c) => c.snapshot()));
+        const ghostIds = Object.fromEntries(op.pathParams.map((p) => [p.name, String(sample(p.schema))]));
+        const ghost = await send(B.agent, op, requestFor(op, ghostIds));
+        expect(isEnvelope(ghost, 404, ["not_found"]), `${op.operationId} with an unknown token: ${describeResponse(ghost)}`).toBe(true);
+        expect(
+          await Promise.all(created.map((c) => c.snapshot())),
+          `${op.operationId}: A's resource changed after a call with an unknown token`,
+        ).toEqual(before);
+        const withB = await send(B.agent, op, requestFor(op, ids));
+        expect(
+          withB.status !== 404 && withB.status < 500 && documentedStatus(op, withB.status),
+          `${op.operationId} with A's token and B's session: ${describeResponse(withB)}`,
+        ).toBe(true);
+        if (op.method === "get") {
+          const anonymous = await send(t.request(), op, requestFor(op, ids));
+          const seen = (r: typeof withB) => ({
+            status: r.status,
+            type: r.type,
+            body: r.type === "application/json" ? r.body : "(not JSON: a generated document)",
+          });
+          expect(seen(anonymous), `${op.operationId}: the answer must not depend on the session`).toEqual(seen(withB));
+        }
+        await ensureSession(t, B);
+      },
+    );
   }
 
   for (const op of idOps.filter((o) => !o.public)) {
@@ -80,17 +95,25 @@ describe("tenant isolation matrix", () => {
       const auditBefore = await auditCount(A.tenantId);
 
       const foreign = await send(B.agent, op, requestFor(op, ids));
-      expect(isEnvelope(foreign, 404, ["not_found"]), `${op.operationId} from tenant B with A's ids: ${describeResponse(foreign)}`).toBe(true);
+      expect(isEnvelope(foreign, 404, ["not_found"]), `${op.operationId} from tenant B with A's ids: ${describeResponse(foreign)}`).toBe(
+        true,
+      );
 
       const ghostIds = Object.fromEntries(op.pathParams.map((p) => [p.name, String(sample(p.schema))]));
       const ghost = await send(B.agent, op, requestFor(op, ghostIds));
-      expect({ status: ghost.status, code: ghost.body?.code, error: ghost.body?.error }, `${op.operationId}: A's id must look exactly like a missing one`).toEqual({ status: foreign.status, code: foreign.body.code, error: foreign.body.error });
+      expect(
+        { status: ghost.status, code: ghost.body?.code, error: ghost.body?.error },
+        `${op.operationId}: A's id must look exactly like a missing one`,
+      ).toEqual({ status: foreign.status, code: foreign.body.code, error: foreign.body.error });
 
       expect(await Promise.all(created.map((c) => c.snapshot())), `${op.operationId}: A's resource changed after B's call`).toEqual(before);
       expect(await auditCount(A.tenantId)).toBe(auditBefore);
 
       const own = await send(A.agent, op, requestFor(op, ids));
-      expect(own.status !== 404 && own.status < 500 && documentedStatus(op, own.status), `${op.operationId}: A's owner should reach A's resource: ${describeResponse(own)}`).toBe(true);
+      expect(
+        own.status !== 404 && own.status < 500 && documentedStatus(op, own.status),
+        `${op.operationId}: A's owner should reach A's resource: ${describeResponse(own)}`,
+      ).toBe(true);
       if (op.method !== "get") {
         await ensureSession(t, A);
         await ensureSession(t, B);
@@ -98,7 +121,11 @@ describe("tenant isolation matrix", () => {
     });
   }
 
-  const norm = (s: string) => s.toLowerCase().replace(/[^a-z]/g, "").replace(/id$/, "");
+  const norm = (s: string) =>
+    s
+      .toLowerCase()
+      .replace(/[^a-z]/g, "")
+      .replace(/id$/, "");
   for (const op of readOps)
     it(`${op.operationId}: tenant B never sees an id of tenant A, even filtered by it`, async () => {
       const secrets = [...aIds.map((x) => x.id), A.tenantId, A.userId];
@@ -116,7 +143,8 @@ describe("tenant isolation matrix", () => {
         listCalls++;
         expect(res.status, `${op.operationId} ${JSON.stringify(query)}: ${describeResponse(res)}`).toBeLessThan(500);
         const text = JSON.stringify(res.body);
-        for (const id of secrets) expect(text.includes(id), `${op.operationId} ${JSON.stringify(query)} shows tenant A's ${id}`).toBe(false);
+        for (const id of secrets)
+          expect(text.includes(id), `${op.operationId} ${JSON.stringify(query)} shows tenant A's ${id}`).toBe(false);
       }
     });
 });

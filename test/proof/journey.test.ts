@@ -69,7 +69,9 @@ describe("SDK generated from the published document", () => {
   it("drives signup → invite → accept → employee → leave request → approval through openapi-fetch", async () => {
     const owner = client();
     const ownerEmail = uniqueEmail("journey.owner");
-    const signup = await owner.POST("/api/auth/signup", { body: { name: "Journey Owner", email: ownerEmail, password: "journey-password-1", company_name: "Journey Pvt Ltd" } });
+    const signup = await owner.POST("/api/auth/signup", {
+      body: { name: "Journey Owner", email: ownerEmail, password: "journey-password-1", company_name: "Journey Pvt Ltd" },
+    });
     expect(signup.response.status).toBe(201);
     const tenantId = signup.data!.data.active_tenant_id!;
     const session = await owner.GET("/api/auth/session");
@@ -77,14 +79,19 @@ describe("SDK generated from the published document", () => {
 
     // invite an HR person; the invitation token travels by email (the outbox, as no SMTP is configured)
     const tokenMailedTo = async (email: string) => {
-      const [mail] = await t.query<{ text_body: string }>("SELECT text_body FROM email_outbox WHERE to_address = $1 ORDER BY created_at DESC LIMIT 1", [email]);
+      const [mail] = await t.query<{ text_body: string }>(
+        "SELECT text_body FROM email_outbox WHERE to_address = $1 ORDER BY created_at DESC LIMIT 1",
+        [email],
+      );
       return /Invitation token: ([A-Za-z0-9_-]+)/.exec(mail.text_body)![1];
     };
     const hrEmail = uniqueEmail("journey.hr");
     const invite = await owner.POST("/api/configuration/members", { body: { email: hrEmail, role: "hr" } });
     expect(invite.response.status).toBe(201);
     const hr = client();
-    const accepted = await hr.POST("/api/auth/accept-invite", { body: { token: await tokenMailedTo(hrEmail), name: "Harini HR", password: "journey-password-2" } });
+    const accepted = await hr.POST("/api/auth/accept-invite", {
+      body: { token: await tokenMailedTo(hrEmail), name: "Harini HR", password: "journey-password-2" },
+    });
     expect(accepted.response.status).toBe(200);
     expect(accepted.data?.data).toMatchObject({ active_tenant_id: tenantId, role: "hr" });
     const members = await owner.GET("/api/configuration/members");
@@ -94,13 +101,26 @@ describe("SDK generated from the published document", () => {
 
     // HR creates the employee record; the owner invites that person, linked to the record
     const priyaEmail = uniqueEmail("journey.priya");
-    const created = await hr.POST("/api/employees", { body: { first_name: "Priya", last_name: "Raman", email: priyaEmail, department: "Engineering", designation: "Engineer", joining_date: "2025-01-06" } });
+    const created = await hr.POST("/api/employees", {
+      body: {
+        first_name: "Priya",
+        last_name: "Raman",
+        email: priyaEmail,
+        department: "Engineering",
+        designation: "Engineer",
+        joining_date: "2025-01-06",
+      },
+    });
     expect(created.response.status, JSON.stringify(created.error)).toBe(201);
     const employeeId = created.data!.data.id;
-    const invitePriya = await owner.POST("/api/configuration/members", { body: { email: priyaEmail, role: "employee", employee_id: employeeId } });
+    const invitePriya = await owner.POST("/api/configuration/members", {
+      body: { email: priyaEmail, role: "employee", employee_id: employeeId },
+    });
     expect(invitePriya.response.status, JSON.stringify(invitePriya.error)).toBe(201);
     const priya = client();
-    const priyaIn = await priya.POST("/api/auth/accept-invite", { body: { token: await tokenMailedTo(priyaEmail), name: "Priya Raman", password: "journey-password-3" } });
+    const priyaIn = await priya.POST("/api/auth/accept-invite", {
+      body: { token: await tokenMailedTo(priyaEmail), name: "Priya Raman", password: "journey-password-3" },
+    });
     expect(priyaIn.data?.data).toMatchObject({ active_tenant_id: tenantId, role: "employee", employee_id: employeeId });
     const own = await priya.GET("/api/employees/{employeeId}", { params: { path: { employeeId } } });
     expect(own.data?.data).toMatchObject({ id: employeeId, email: priyaEmail });
@@ -111,21 +131,35 @@ describe("SDK generated from the published document", () => {
     expect(type.response.status, JSON.stringify(type.error)).toBe(201);
     const leaveTypeId = type.data!.data.id;
     const start = new Date(Date.UTC(today.getUTCFullYear(), today.getUTCMonth(), 1));
-    const period = await hr.POST("/api/leave-periods", { body: { name: "Journey period", start_date: isoDate(start), end_date: isoDate(new Date(start.getTime() + 364 * 86_400_000)), is_current: true } });
+    const period = await hr.POST("/api/leave-periods", {
+      body: {
+        name: "Journey period",
+        start_date: isoDate(start),
+        end_date: isoDate(new Date(start.getTime() + 364 * 86_400_000)),
+        is_current: true,
+      },
+    });
     expect(period.response.status, JSON.stringify(period.error)).toBe(201);
-    const allocation = await hr.POST("/api/leave-allocations", { body: { employee_id: employeeId, leave_type_id: leaveTypeId, days: "5" } });
+    const allocation = await hr.POST("/api/leave-allocations", {
+      body: { employee_id: employeeId, leave_type_id: leaveTypeId, days: "5" },
+    });
     expect(allocation.response.status, JSON.stringify(allocation.error)).toBe(201);
 
     // Priya asks for a day off (for herself: no employee_id), HR approves it
     const day = isoDate(nextWeekday(today, 7));
-    const request = await priya.POST("/api/leave-requests", { body: { leave_type_id: leaveTypeId, from_date: day, to_date: day, reason: "Family function" } });
+    const request = await priya.POST("/api/leave-requests", {
+      body: { leave_type_id: leaveTypeId, from_date: day, to_date: day, reason: "Family function" },
+    });
     expect(request.response.status, JSON.stringify(request.error)).toBe(201);
     expect(request.data?.data).toMatchObject({ employee_id: employeeId, status: "pending" });
     const requestId = request.data!.data.id;
     const selfApproval = await priya.PUT("/api/leave-requests/{id}", { params: { path: { id: requestId } }, body: { status: "approved" } });
     expect(selfApproval.response.status, "an employee cannot approve leave").toBe(403);
     expect(selfApproval.error).toMatchObject({ status: 403, code: "forbidden" });
-    const decided = await hr.PUT("/api/leave-requests/{id}", { params: { path: { id: requestId } }, body: { status: "approved", comment: "Enjoy" } });
+    const decided = await hr.PUT("/api/leave-requests/{id}", {
+      params: { path: { id: requestId } },
+      body: { status: "approved", comment: "Enjoy" },
+    });
     expect(decided.data?.data.status).toBe("approved");
 
     // what Priya sees afterwards

@@ -70,10 +70,20 @@ export function operations(): Operation[] {
       const params = new Map<string, Param>();
       for (const raw of [...(item.parameters ?? []), ...(op.parameters ?? [])]) {
         const prm = deref(raw);
-        params.set(`${prm.in}:${prm.name}`, { name: prm.name, in: prm.in, required: Boolean(prm.required || prm.in === "path"), allowEmptyValue: prm.allowEmptyValue === true, schema: deref(prm.schema ?? {}) });
+        params.set(`${prm.in}:${prm.name}`, {
+          name: prm.name,
+          in: prm.in,
+          required: Boolean(prm.required || prm.in === "path"),
+          allowEmptyValue: prm.allowEmptyValue === true,
+          schema: deref(prm.schema ?? {}),
+        });
       }
       const rb = op.requestBody ? deref(op.requestBody) : null;
-      const ct = rb?.content?.["application/json"] ? "application/json" : rb?.content?.["multipart/form-data"] ? "multipart/form-data" : null;
+      const ct = rb?.content?.["application/json"]
+        ? "application/json"
+        : rb?.content?.["multipart/form-data"]
+          ? "multipart/form-data"
+          : null;
       out.push({
         operationId: op.operationId,
         method,
@@ -133,7 +143,22 @@ export function types(schema: Schema): string[] {
   const s = effective(schema);
   if (Array.isArray(s.type)) return s.type;
   if (s.type) return [s.type];
-  if (s.enum) return [...new Set(s.enum.map((v: unknown) => (v === null ? "null" : Array.isArray(v) ? "array" : typeof v === "number" ? (Number.isInteger(v) ? "integer" : "number") : typeof v)))] as string[];
+  if (s.enum)
+    return [
+      ...new Set(
+        s.enum.map((v: unknown) =>
+          v === null
+            ? "null"
+            : Array.isArray(v)
+              ? "array"
+              : typeof v === "number"
+                ? Number.isInteger(v)
+                  ? "integer"
+                  : "number"
+                : typeof v,
+        ),
+      ),
+    ] as string[];
   if (s.properties) return ["object"];
   return [];
 }
@@ -156,7 +181,9 @@ function sampleString(s: Schema): string {
   else if (s.pattern) {
     const re = new RegExp(s.pattern);
     const fits = (x: string) => [...x].length >= (s.minLength ?? 0) && [...x].length <= (s.maxLength ?? Infinity);
-    v = ["Proof sample", ...fc.sample(fc.stringMatching(re), { seed: 42, numRuns: 200 })].find((x) => re.test(x) && fits(x)) ?? "Proof sample";
+    v =
+      ["Proof sample", ...fc.sample(fc.stringMatching(re), { seed: 42, numRuns: 200 })].find((x) => re.test(x) && fits(x)) ??
+      "Proof sample";
   } else v = "Proof sample";
   const min = s.minLength ?? 0;
   const max = s.maxLength ?? Infinity;
@@ -179,7 +206,8 @@ export function sample(schema: Schema | undefined, opts: { allProperties?: boole
   if (s.examples?.length && !opts.allProperties) return structuredClone(s.examples[0]);
   if (s.default !== undefined) return structuredClone(s.default);
   if (s.enum) return s.enum.find((v: unknown) => v !== null) ?? s.enum[0];
-  if (s.oneOf || s.anyOf) return sample((s.oneOf ?? s.anyOf).find((x: Schema) => !types(x).includes("null")) ?? (s.oneOf ?? s.anyOf)[0], opts);
+  if (s.oneOf || s.anyOf)
+    return sample((s.oneOf ?? s.anyOf).find((x: Schema) => !types(x).includes("null")) ?? (s.oneOf ?? s.anyOf)[0], opts);
   const t = types(s).find((x) => x !== "null") ?? "string";
   switch (t) {
     case "object": {
@@ -187,7 +215,7 @@ export function sample(schema: Schema | undefined, opts: { allProperties?: boole
       const props = s.properties ?? {};
       const keys = Object.keys(props);
       const want = new Set<string>(s.required ?? []);
-      if (opts.allProperties) keys.forEach((k) => want.add(k));
+      if (opts.allProperties) for (const k of keys) want.add(k);
       for (const k of keys) if (want.size < (s.minProperties ?? 0) && !want.has(k)) want.add(k);
       for (const k of want) out[k] = sample(props[k]);
       return out;
@@ -234,11 +262,14 @@ export async function send(agent: supertest.Agent, op: Operation, input: Request
   let req = agent[op.method](urlFor(op, input.pathParams));
   for (const [k, v] of Object.entries(input.headers ?? {})) req = req.set(k, v);
   const q: Record<string, string> = {};
-  for (const [k, v] of Object.entries(input.query ?? {})) if (v !== undefined) q[k] = Array.isArray(v) ? v.join(",") : typeof v === "object" && v !== null ? JSON.stringify(v) : String(v);
+  for (const [k, v] of Object.entries(input.query ?? {}))
+    if (v !== undefined) q[k] = Array.isArray(v) ? v.join(",") : typeof v === "object" && v !== null ? JSON.stringify(v) : String(v);
   if (Object.keys(q).length) req = req.query(q);
   if (op.body?.contentType === "multipart/form-data") {
-    for (const [k, f] of Object.entries(input.files ?? {})) req = req.attach(k, f.content, { filename: f.filename, contentType: f.contentType });
-    for (const [k, v] of Object.entries((input.body as Record<string, unknown>) ?? {})) if (v !== undefined) req = req.field(k, typeof v === "string" ? v : JSON.stringify(v));
+    for (const [k, f] of Object.entries(input.files ?? {}))
+      req = req.attach(k, f.content, { filename: f.filename, contentType: f.contentType });
+    for (const [k, v] of Object.entries((input.body as Record<string, unknown>) ?? {}))
+      if (v !== undefined) req = req.field(k, typeof v === "string" ? v : JSON.stringify(v));
     return await req;
   }
   if (input.body !== undefined) return await req.send(input.body as object);
@@ -259,7 +290,8 @@ export function sampleRequest(op: Operation, pathParams: Record<string, string> 
     input.files = {};
     for (const [k, ps] of Object.entries<Schema>(s.properties ?? {})) {
       const e = effective(ps);
-      if (e.format === "binary") input.files[k] = { content: Buffer.from("proof harness sample file\n"), filename: "sample.txt", contentType: "text/plain" };
+      if (e.format === "binary")
+        input.files[k] = { content: Buffer.from("proof harness sample file\n"), filename: "sample.txt", contentType: "text/plain" };
       else if ((s.required ?? []).includes(k)) body[k] = sample(e);
     }
     input.body = body;

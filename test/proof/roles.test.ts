@@ -21,7 +21,9 @@ const t = useTestApp({ config: integrations });
 const guarded = operations().filter((o) => !o.public);
 const publicOps = operations().filter((o) => o.public);
 const hasFactories = (op: Operation) => resourcePrefixes(op).every(({ prefix, param }) => factoryFor(prefix, param));
-const selfServiceOps = guarded.filter((o) => o.roles.includes("employee") && o.pathParams.length > 0 && hasFactories(o) && scopeOf(o) === "own");
+const selfServiceOps = guarded.filter(
+  (o) => o.roles.includes("employee") && o.pathParams.length > 0 && hasFactories(o) && scopeOf(o) === "own",
+);
 
 let owner: TenantSession;
 let bare: TenantSession;
@@ -60,36 +62,49 @@ describe("role matrix", () => {
       const res = await send(t.request(), op, requestFor(op, ghostIds(op)));
       checks++;
       expect(res.status !== 403 && res.status < 500, `${op.operationId} anonymous: ${describeResponse(res)}`).toBe(true);
-      if (res.status === 401) expect(res.body.error, `${op.operationId}: a 401 here must be about credentials, not the session`).not.toMatch(/Authentication required/);
+      if (res.status === 401)
+        expect(res.body.error, `${op.operationId}: a 401 here must be about credentials, not the session`).not.toMatch(
+          /Authentication required/,
+        );
     });
 
   for (const op of guarded)
-    it.skipIf(op.pathParams.length > 0 && !hasFactories(op))(`${op.operationId}: x-roles [${op.roles.join(", ")}]${op.module ? `, module ${op.module}` : ""}`, async () => {
-      const anon = await send(t.request(), op, requestFor(op, ghostIds(op)));
-      checks++;
-      expect(isEnvelope(anon, 401, ["unauthenticated"]), `${op.operationId} without a session: ${describeResponse(anon)}`).toBe(true);
-
-      if (op.module) {
-        const res = await send(bare.agent, op, requestFor(op, ghostIds(op)));
+    it.skipIf(op.pathParams.length > 0 && !hasFactories(op))(
+      `${op.operationId}: x-roles [${op.roles.join(", ")}]${op.module ? `, module ${op.module}` : ""}`,
+      async () => {
+        const anon = await send(t.request(), op, requestFor(op, ghostIds(op)));
         checks++;
-        expect(isEnvelope(res, 403, ["module_disabled"]), `${op.operationId} with module ${op.module} off: ${describeResponse(res)}`).toBe(true);
-        if (op.method !== "get") await ensureSession(t, bare);
-      }
+        expect(isEnvelope(anon, 401, ["unauthenticated"]), `${op.operationId} without a session: ${describeResponse(anon)}`).toBe(true);
 
-      for (const role of ROLES) {
-        const caller = as[role];
-        // approvals: nobody decides their own record - the resource belongs to a direct report of the caller
-        const allowed = op.roles.includes(role);
-        const holder = decidedByOthers.has(op.operationId) && allowed ? await reportOf({ t, owner, holder: caller }, caller) : caller;
-        // the role guard runs before the operation looks at its ids: a refused role needs no resource
-        const ids = allowed ? (await createResources(op, { t, owner, holder })).ids : ghostIds(op);
-        const res = await send(caller.agent, op, requestFor(op, ids));
-        checks++;
-        if (allowed) expect(res.status !== 401 && res.status !== 403, `${op.operationId} as ${role} (allowed): ${describeResponse(res)}`).toBe(true);
-        else expect(isEnvelope(res, 403, ["forbidden"]), `${op.operationId} as ${role} (not in x-roles): ${describeResponse(res)}`).toBe(true);
-        if (op.method !== "get") await ensureSession(t, caller); // only a state-changing call can end a session
-      }
-    });
+        if (op.module) {
+          const res = await send(bare.agent, op, requestFor(op, ghostIds(op)));
+          checks++;
+          expect(
+            isEnvelope(res, 403, ["module_disabled"]),
+            `${op.operationId} with module ${op.module} off: ${describeResponse(res)}`,
+          ).toBe(true);
+          if (op.method !== "get") await ensureSession(t, bare);
+        }
+
+        for (const role of ROLES) {
+          const caller = as[role];
+          // approvals: nobody decides their own record - the resource belongs to a direct report of the caller
+          const allowed = op.roles.includes(role);
+          const holder = decidedByOthers.has(op.operationId) && allowed ? await reportOf({ t, owner, holder: caller }, caller) : caller;
+          // the role guard runs before the operation looks at its ids: a refused role needs no resource
+          const ids = allowed ? (await createResources(op, { t, owner, holder })).ids : ghostIds(op);
+          const res = await send(caller.agent, op, requestFor(op, ids));
+          checks++;
+          if (allowed)
+            expect(res.status !== 401 && res.status !== 403, `${op.operationId} as ${role} (allowed): ${describeResponse(res)}`).toBe(true);
+          else
+            expect(isEnvelope(res, 403, ["forbidden"]), `${op.operationId} as ${role} (not in x-roles): ${describeResponse(res)}`).toBe(
+              true,
+            );
+          if (op.method !== "get") await ensureSession(t, caller); // only a state-changing call can end a session
+        }
+      },
+    );
 
   for (const op of selfServiceOps)
     it(`${op.operationId}: an employee cannot reach a colleague's record`, async () => {
@@ -97,7 +112,10 @@ describe("role matrix", () => {
       const before = await Promise.all(created.map((c) => c.snapshot()));
       const res = await send(as.employee.agent, op, requestFor(op, ids));
       checks++;
-      expect(isEnvelope(res, 404, ["not_found"]) || isEnvelope(res, 403, ["forbidden"]), `${op.operationId} on a colleague's record: ${describeResponse(res)}`).toBe(true);
+      expect(
+        isEnvelope(res, 404, ["not_found"]) || isEnvelope(res, 403, ["forbidden"]),
+        `${op.operationId} on a colleague's record: ${describeResponse(res)}`,
+      ).toBe(true);
       expect(await Promise.all(created.map((c) => c.snapshot()))).toEqual(before);
       if (op.method !== "get") await ensureSession(t, as.employee);
     });

@@ -26,13 +26,21 @@ export async function ensureSession(t: TestContext, s: TenantSession): Promise<v
   const agent: supertest.Agent = t.request();
   const signIn = await agent.post("/api/auth/sign-in").send({ email: s.email, password: s.password });
   if (signIn.status !== 200) throw new Error(`re-sign-in of ${s.email} failed: ${signIn.status}`);
-  if (signIn.body.data.active_tenant_id !== s.tenantId) await agent.post("/api/auth/switch-tenant").send({ tenantId: s.tenantId }).expect(200);
+  if (signIn.body.data.active_tenant_id !== s.tenantId)
+    await agent.post("/api/auth/switch-tenant").send({ tenantId: s.tenantId }).expect(200);
   s.agent = agent;
 }
 
 export function isEnvelope(res: { status: number; body: any }, status?: number, codes?: string[]): boolean {
   const b = res.body;
-  return Boolean(b && typeof b.error === "string" && b.status === res.status && typeof b.code === "string" && (status === undefined || res.status === status) && (!codes || codes.includes(b.code)));
+  return Boolean(
+    b &&
+      typeof b.error === "string" &&
+      b.status === res.status &&
+      typeof b.code === "string" &&
+      (status === undefined || res.status === status) &&
+      (!codes || codes.includes(b.code)),
+  );
 }
 
 export function describeResponse(res: { status: number; body: any }): string {
@@ -44,8 +52,12 @@ export function describeResponse(res: { status: number; body: any }): string {
  * the harness's own sign-ins out. Works whether the counters live in memory or in the database.
  */
 export async function resetAuthLimits(t: TestContext): Promise<void> {
-  const modules = [await import("../../src/platform/identity/limiter.ts"), await import("../../src/modules/auth/handlers.ts")] as Record<string, unknown>[];
-  for (const m of modules) for (const v of Object.values(m)) if (v && typeof (v as { reset?: unknown }).reset === "function") (v as { reset: () => void }).reset();
+  const modules = [await import("../../src/platform/identity/limiter.ts"), await import("../../src/modules/auth/handlers.ts")] as Record<
+    string,
+    unknown
+  >[];
+  for (const m of modules)
+    for (const v of Object.values(m)) if (v && typeof (v as { reset?: unknown }).reset === "function") (v as { reset: () => void }).reset();
   await t.query("DELETE FROM auth_throttle").catch(() => {});
 }
 

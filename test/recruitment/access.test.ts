@@ -10,7 +10,9 @@ import { addCandidate, advance, dateIn, draftOffer, isoIn, recruitingCompany, ty
 const t = useTestApp();
 const NIL = "00000000-0000-4000-8000-000000000000";
 
-const ops = (Object.keys(operationTable) as OperationId[]).filter((id) => operationTable[id].area === "recruitment" && !operationTable[id].public);
+const ops = (Object.keys(operationTable) as OperationId[]).filter(
+  (id) => operationTable[id].area === "recruitment" && !operationTable[id].public,
+);
 
 /** A body that passes the document's validation for each operation taking one. */
 const BODIES: Partial<Record<OperationId, object>> = {
@@ -58,7 +60,8 @@ describe("recruitment access", () => {
     expect(ops.length).toBeGreaterThanOrEqual(45);
     for (const id of ops) {
       const m = operationTable[id];
-      if (m.method === "post" || m.method === "put") expect(BODIES[id] !== undefined || ["sendJobOffer", "sendAppointmentLetter", "sendInterviewSession"].includes(id), id).toBe(true);
+      if (m.method === "post" || m.method === "put")
+        expect(BODIES[id] !== undefined || ["sendJobOffer", "sendAppointmentLetter", "sendInterviewSession"].includes(id), id).toBe(true);
     }
   });
 
@@ -76,7 +79,18 @@ describe("recruitment access", () => {
       expectError(await call(c.employee.agent, id), 403, "forbidden");
     }
     const notForManagers = ops.filter((id) => !(operationTable[id].roles as readonly string[]).includes("manager"));
-    expect(notForManagers).toEqual(expect.arrayContaining(["createJobPosting", "createCandidate", "listJobOffers", "sendJobOffer", "convertCandidateToEmployee", "listTalentPoolCandidates", "listInterviewSessions", "previewDocumentTemplatePdf"]));
+    expect(notForManagers).toEqual(
+      expect.arrayContaining([
+        "createJobPosting",
+        "createCandidate",
+        "listJobOffers",
+        "sendJobOffer",
+        "convertCandidateToEmployee",
+        "listTalentPoolCandidates",
+        "listInterviewSessions",
+        "previewDocumentTemplatePdf",
+      ]),
+    );
     for (const id of notForManagers) expectError(await call(c.manager.agent, id), 403, "forbidden");
   });
 
@@ -85,9 +99,24 @@ describe("recruitment access", () => {
     const { posting, candidate, offer } = await draftOffer(c.hr.agent);
     const screened = await addCandidate(c.hr.agent, posting.id);
     await advance(c.hr.agent, screened.id, "screening");
-    const interview = (await c.hr.agent.post("/api/recruitment/interviews").send({ candidate_id: screened.id, round_name: "Tech", scheduled_at: isoIn(2), mode: "phone", interviewer_user_ids: [c.hr.userId] }).expect(201)).body.data;
-    const session = (await c.hr.agent.post("/api/recruitment/interview-management-sessions").send({ candidate_id: screened.id, interview_id: interview.id }).expect(201)).body.data;
-    const talent = (await c.hr.agent.post("/api/recruitment/talent-pool-candidates").send({ first_name: "T", last_name: "P", email: "t.p@example.test" }).expect(201)).body.data;
+    const interview = (
+      await c.hr.agent
+        .post("/api/recruitment/interviews")
+        .send({ candidate_id: screened.id, round_name: "Tech", scheduled_at: isoIn(2), mode: "phone", interviewer_user_ids: [c.hr.userId] })
+        .expect(201)
+    ).body.data;
+    const session = (
+      await c.hr.agent
+        .post("/api/recruitment/interview-management-sessions")
+        .send({ candidate_id: screened.id, interview_id: interview.id })
+        .expect(201)
+    ).body.data;
+    const talent = (
+      await c.hr.agent
+        .post("/api/recruitment/talent-pool-candidates")
+        .send({ first_name: "T", last_name: "P", email: "t.p@example.test" })
+        .expect(201)
+    ).body.data;
     const ids: Record<string, string> = {
       "/api/recruitment/job-requisitions/{id}": posting.requisition_id,
       "/api/recruitment/job-postings/{id}": posting.id,
@@ -114,17 +143,73 @@ describe("recruitment access", () => {
     expect(o).toMatchObject({ status: "draft", terms: null });
     expect((await t.query(`SELECT deleted_at FROM candidates WHERE id = $1`, [candidate.id]))[0].deleted_at).toBeNull();
     // References in bodies to another company's records are invalid input.
-    expect(expectError(await b.hr.agent.post("/api/recruitment/job-postings").send({ requisition_id: posting.requisition_id, description: "x" }), 400).details[0].path).toBe("body.requisition_id");
-    expect(expectError(await b.hr.agent.post("/api/recruitment/candidates").send({ posting_id: posting.id, first_name: "A", last_name: "B", email: "x@y.test" }), 400).details[0].path).toBe("body.posting_id");
-    expect(expectError(await b.hr.agent.post("/api/recruitment/offers").send({ candidate_id: candidate.id, salary: "1.00", joining_date: dateIn(30), expires_on: dateIn(5) }), 400).details[0].path).toBe("body.candidate_id");
-    expect(expectError(await b.hr.agent.post("/api/recruitment/interviews").send({ candidate_id: screened.id, round_name: "X", scheduled_at: isoIn(2), mode: "phone", interviewer_user_ids: [b.hr.userId] }), 400).details[0].path).toBe("body.candidate_id");
-    expect(expectError(await b.hr.agent.post("/api/recruitment/interview-management-sessions").send({ candidate_id: screened.id, scheduled_at: isoIn(2), mode: "phone" }), 400).details[0].path).toBe("body.candidate_id");
-    expect(expectError(await b.hr.agent.post("/api/recruitment/talent-pool-candidates").send({ candidate_id: candidate.id }), 400).details[0].path).toBe("body.candidate_id");
-    expect(expectError(await b.hr.agent.post("/api/recruitment/document-templates/preview-pdf").send({ template: "x", offer_id: offer.id }), 400).details[0].path).toBe("body.offer_id");
-    expect(expectError(await b.hr.agent.post("/api/recruitment/ai/resume-screening").send({ candidate_id: candidate.id }), 400).details[0].path).toBe("body.candidate_id");
-    expect(expectError(await b.hr.agent.post("/api/recruitment/interviews").send({ candidate_id: NIL, round_name: "X", scheduled_at: isoIn(2), mode: "phone", interviewer_user_ids: [c.hr.userId] }), 400).details[0].path).toBe("body.candidate_id");
+    expect(
+      expectError(
+        await b.hr.agent.post("/api/recruitment/job-postings").send({ requisition_id: posting.requisition_id, description: "x" }),
+        400,
+      ).details[0].path,
+    ).toBe("body.requisition_id");
+    expect(
+      expectError(
+        await b.hr.agent
+          .post("/api/recruitment/candidates")
+          .send({ posting_id: posting.id, first_name: "A", last_name: "B", email: "x@y.test" }),
+        400,
+      ).details[0].path,
+    ).toBe("body.posting_id");
+    expect(
+      expectError(
+        await b.hr.agent
+          .post("/api/recruitment/offers")
+          .send({ candidate_id: candidate.id, salary: "1.00", joining_date: dateIn(30), expires_on: dateIn(5) }),
+        400,
+      ).details[0].path,
+    ).toBe("body.candidate_id");
+    expect(
+      expectError(
+        await b.hr.agent
+          .post("/api/recruitment/interviews")
+          .send({ candidate_id: screened.id, round_name: "X", scheduled_at: isoIn(2), mode: "phone", interviewer_user_ids: [b.hr.userId] }),
+        400,
+      ).details[0].path,
+    ).toBe("body.candidate_id");
+    expect(
+      expectError(
+        await b.hr.agent
+          .post("/api/recruitment/interview-management-sessions")
+          .send({ candidate_id: screened.id, scheduled_at: isoIn(2), mode: "phone" }),
+        400,
+      ).details[0].path,
+    ).toBe("body.candidate_id");
+    expect(
+      expectError(await b.hr.agent.post("/api/recruitment/talent-pool-candidates").send({ candidate_id: candidate.id }), 400).details[0]
+        .path,
+    ).toBe("body.candidate_id");
+    expect(
+      expectError(await b.hr.agent.post("/api/recruitment/document-templates/preview-pdf").send({ template: "x", offer_id: offer.id }), 400)
+        .details[0].path,
+    ).toBe("body.offer_id");
+    expect(
+      expectError(await b.hr.agent.post("/api/recruitment/ai/resume-screening").send({ candidate_id: candidate.id }), 400).details[0].path,
+    ).toBe("body.candidate_id");
+    expect(
+      expectError(
+        await b.hr.agent
+          .post("/api/recruitment/interviews")
+          .send({ candidate_id: NIL, round_name: "X", scheduled_at: isoIn(2), mode: "phone", interviewer_user_ids: [c.hr.userId] }),
+        400,
+      ).details[0].path,
+    ).toBe("body.candidate_id");
     // Lists never show another company's records.
-    for (const path of ["job-requisitions", "job-postings", "candidates", "interviews", "interview-management-sessions", "offers", "talent-pool-candidates"])
+    for (const path of [
+      "job-requisitions",
+      "job-postings",
+      "candidates",
+      "interviews",
+      "interview-management-sessions",
+      "offers",
+      "talent-pool-candidates",
+    ])
       expect((await b.owner.agent.get(`/api/recruitment/${path}`).expect(200)).body.data, path).toEqual([]);
   });
 });

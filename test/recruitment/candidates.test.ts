@@ -16,22 +16,94 @@ beforeAll(async () => {
 
 describe("listCandidates, createCandidate, getCandidate, updateCandidate, deleteCandidate: candidates", () => {
   it("adds applications to open postings, one per person and posting", async () => {
-    const up = await c.hr.agent.post("/api/upload").attach("file", Buffer.from("%PDF-1.4 resume"), { filename: "cv.pdf", contentType: "application/pdf" }).expect(201);
-    const cand = await addCandidate(c.hr.agent, posting.id, { email: "Arjun.Rao@Example.test", first_name: " Arjun ", last_name: "Rao", phone: "+91 98765 43210", source: "referral", experience_years: 5.5, expected_salary: "2000000.00", notice_period_days: 60, skills: ["TypeScript", "typescript", "Kubernetes"], resume_file_id: up.body.data.id });
-    expect(cand).toMatchObject({ stage: "applied", first_name: "Arjun", full_name: "Arjun Rao", email: "arjun.rao@example.test", posting_title: posting.title, department: "Engineering", experience_years: 5.5, expected_salary: "2000000.00", skills: ["typescript", "kubernetes"], source: "referral", employee_id: null, screening_score: null });
-    const dup = expectError(await c.hr.agent.post("/api/recruitment/candidates").send({ posting_id: posting.id, first_name: "A", last_name: "R", email: "ARJUN.RAO@example.test" }), 409, "conflict");
+    const up = await c.hr.agent
+      .post("/api/upload")
+      .attach("file", Buffer.from("%PDF-1.4 resume"), { filename: "cv.pdf", contentType: "application/pdf" })
+      .expect(201);
+    const cand = await addCandidate(c.hr.agent, posting.id, {
+      email: "Arjun.Rao@Example.test",
+      first_name: " Arjun ",
+      last_name: "Rao",
+      phone: "+91 98765 43210",
+      source: "referral",
+      experience_years: 5.5,
+      expected_salary: "2000000.00",
+      notice_period_days: 60,
+      skills: ["TypeScript", "typescript", "Kubernetes"],
+      resume_file_id: up.body.data.id,
+    });
+    expect(cand).toMatchObject({
+      stage: "applied",
+      first_name: "Arjun",
+      full_name: "Arjun Rao",
+      email: "arjun.rao@example.test",
+      posting_title: posting.title,
+      department: "Engineering",
+      experience_years: 5.5,
+      expected_salary: "2000000.00",
+      skills: ["typescript", "kubernetes"],
+      source: "referral",
+      employee_id: null,
+      screening_score: null,
+    });
+    const dup = expectError(
+      await c.hr.agent
+        .post("/api/recruitment/candidates")
+        .send({ posting_id: posting.id, first_name: "A", last_name: "R", email: "ARJUN.RAO@example.test" }),
+      409,
+      "conflict",
+    );
     expect(dup.error).toContain("already applied");
     const other = await openPosting(c.hr.agent);
     await addCandidate(c.hr.agent, other.id, { email: "arjun.rao@example.test" });
 
-    const missing = expectError(await c.hr.agent.post("/api/recruitment/candidates").send({ posting_id: posting.id }), 400, "validation_failed");
+    const missing = expectError(
+      await c.hr.agent.post("/api/recruitment/candidates").send({ posting_id: posting.id }),
+      400,
+      "validation_failed",
+    );
     expect(missing.details.map((d: any) => d.path)).toEqual(["body.first_name", "body.last_name", "body.email"]);
-    expectError(await c.hr.agent.post("/api/recruitment/candidates").send({ posting_id: posting.id, first_name: "A", last_name: "B", email: "not-an-email" }), 400, "validation_failed");
-    expectError(await c.hr.agent.post("/api/recruitment/candidates").send({ posting_id: posting.id, first_name: "A", last_name: "B", email: "a@b.test", experience_years: 2.3 }), 400, "validation_failed");
-    expect(expectError(await c.hr.agent.post("/api/recruitment/candidates").send({ posting_id: posting.id, first_name: "A", last_name: "B", email: "neg@b.test", expected_salary: "-10.00" }), 400).details[0].path).toBe("body.expected_salary");
-    const file = expectError(await c.hr.agent.post("/api/recruitment/candidates").send({ posting_id: posting.id, first_name: "A", last_name: "B", email: "ab@b.test", resume_file_id: "00000000-0000-4000-8000-000000000000" }), 400, "validation_failed");
+    expectError(
+      await c.hr.agent
+        .post("/api/recruitment/candidates")
+        .send({ posting_id: posting.id, first_name: "A", last_name: "B", email: "not-an-email" }),
+      400,
+      "validation_failed",
+    );
+    expectError(
+      await c.hr.agent
+        .post("/api/recruitment/candidates")
+        .send({ posting_id: posting.id, first_name: "A", last_name: "B", email: "a@b.test", experience_years: 2.3 }),
+      400,
+      "validation_failed",
+    );
+    expect(
+      expectError(
+        await c.hr.agent
+          .post("/api/recruitment/candidates")
+          .send({ posting_id: posting.id, first_name: "A", last_name: "B", email: "neg@b.test", expected_salary: "-10.00" }),
+        400,
+      ).details[0].path,
+    ).toBe("body.expected_salary");
+    const file = expectError(
+      await c.hr.agent.post("/api/recruitment/candidates").send({
+        posting_id: posting.id,
+        first_name: "A",
+        last_name: "B",
+        email: "ab@b.test",
+        resume_file_id: "00000000-0000-4000-8000-000000000000",
+      }),
+      400,
+      "validation_failed",
+    );
     expect(file.details[0].path).toBe("body.resume_file_id");
-    const nop = expectError(await c.hr.agent.post("/api/recruitment/candidates").send({ posting_id: "00000000-0000-4000-8000-000000000000", first_name: "A", last_name: "B", email: "ab@b.test" }), 400, "validation_failed");
+    const nop = expectError(
+      await c.hr.agent
+        .post("/api/recruitment/candidates")
+        .send({ posting_id: "00000000-0000-4000-8000-000000000000", first_name: "A", last_name: "B", email: "ab@b.test" }),
+      400,
+      "validation_failed",
+    );
     expect(nop.details[0].path).toBe("body.posting_id");
   });
 
@@ -44,25 +116,42 @@ describe("listCandidates, createCandidate, getCandidate, updateCandidate, delete
     const noOffer = expectError(await c.hr.agent.put(`/api/recruitment/candidates/${id}`).send({ stage: "hired" }), 409, "conflict");
     expect(noOffer.error).toContain("accepted offer");
     expectError(await c.hr.agent.put(`/api/recruitment/candidates/${id}`).send({ stage: "screening" }), 409, "conflict");
-    await t.query(`INSERT INTO job_offers (tenant_id, offer_number, candidate_id, job_title, department, salary, currency, joining_date, expires_on, status, created_by) VALUES ($1, 'OFR-T${uniq()}', $2, 'X', 'Y', 1, 'INR', '2027-01-01', '2026-12-01', 'accepted', $3)`, [c.owner.tenantId, id, c.hr.userId]);
+    await t.query(
+      `INSERT INTO job_offers (tenant_id, offer_number, candidate_id, job_title, department, salary, currency, joining_date, expires_on, status, created_by) VALUES ($1, 'OFR-T${uniq()}', $2, 'X', 'Y', 1, 'INR', '2027-01-01', '2026-12-01', 'accepted', $3)`,
+      [c.owner.tenantId, id, c.hr.userId],
+    );
     const hired = await c.hr.agent.put(`/api/recruitment/candidates/${id}`).send({ stage: "hired" }).expect(200);
     expect(hired.body.data.stage).toBe("hired");
     expectError(await c.hr.agent.put(`/api/recruitment/candidates/${id}`).send({ stage: "rejected" }), 409, "conflict");
     expectError(await c.hr.agent.delete(`/api/recruitment/candidates/${id}`), 409, "conflict");
     const log = await c.owner.agent.get(`/api/configuration/activity-log?entity_id=${id}`).expect(200);
-    expect(log.body.data.filter((e: any) => e.action === "recruitment.candidate_stage_changed").map((e: any) => e.changes.stage.to).reverse()).toEqual(["screening", "interview", "offer", "hired"]);
+    expect(
+      log.body.data
+        .filter((e: any) => e.action === "recruitment.candidate_stage_changed")
+        .map((e: any) => e.changes.stage.to)
+        .reverse(),
+    ).toEqual(["screening", "interview", "offer", "hired"]);
     // The requisition's requester (hr here raised it, so nobody else) - raise one by the manager to see the notice.
     const [row] = await t.query(`SELECT stage, stage_changed_at FROM candidates WHERE id = $1`, [id]);
     expect(row.stage).toBe("hired");
   });
 
   it("tells the requisition's requester about a hire", async () => {
-    const r = await c.manager.agent.post("/api/recruitment/job-requisitions").send({ title: "Frontend Engineer", department: "Engineering", status: "pending_approval" }).expect(201);
+    const r = await c.manager.agent
+      .post("/api/recruitment/job-requisitions")
+      .send({ title: "Frontend Engineer", department: "Engineering", status: "pending_approval" })
+      .expect(201);
     await c.hr.agent.put(`/api/recruitment/job-requisitions/${r.body.data.id}`).send({ status: "approved" }).expect(200);
-    const p = await c.hr.agent.post("/api/recruitment/job-postings").send({ requisition_id: r.body.data.id, description: "UI", status: "open" }).expect(201);
+    const p = await c.hr.agent
+      .post("/api/recruitment/job-postings")
+      .send({ requisition_id: r.body.data.id, description: "UI", status: "open" })
+      .expect(201);
     const cand = await addCandidate(c.hr.agent, p.body.data.id);
     await advance(c.hr.agent, cand.id, "offer");
-    await t.query(`INSERT INTO job_offers (tenant_id, offer_number, candidate_id, job_title, department, salary, currency, joining_date, expires_on, status, created_by) VALUES ($1, 'OFR-T${uniq()}', $2, 'X', 'Y', 1, 'INR', '2027-01-01', '2026-12-01', 'accepted', $3)`, [c.owner.tenantId, cand.id, c.hr.userId]);
+    await t.query(
+      `INSERT INTO job_offers (tenant_id, offer_number, candidate_id, job_title, department, salary, currency, joining_date, expires_on, status, created_by) VALUES ($1, 'OFR-T${uniq()}', $2, 'X', 'Y', 1, 'INR', '2027-01-01', '2026-12-01', 'accepted', $3)`,
+      [c.owner.tenantId, cand.id, c.hr.userId],
+    );
     await c.hr.agent.put(`/api/recruitment/candidates/${cand.id}`).send({ stage: "hired" }).expect(200);
     const notes = await c.manager.agent.get("/api/notifications").expect(200);
     expect(notes.body.data.some((n: any) => n.kind === "recruitment.candidate_hired" && n.title.includes(cand.last_name))).toBe(true);
@@ -71,11 +160,30 @@ describe("listCandidates, createCandidate, getCandidate, updateCandidate, delete
   it("rejecting cancels scheduled interviews and sessions and withdraws a draft offer", async () => {
     const { candidate, offer } = await draftOffer(c.hr.agent);
     await t.query(`UPDATE candidates SET stage = 'interview' WHERE id = $1`, [candidate.id]);
-    const i = await c.hr.agent.post("/api/recruitment/interviews").send({ candidate_id: candidate.id, round_name: "Tech", scheduled_at: isoIn(3), mode: "phone", interviewer_user_ids: [c.manager.userId] }).expect(201);
-    const s = await c.hr.agent.post("/api/recruitment/interview-management-sessions").send({ candidate_id: candidate.id, interview_id: i.body.data.id }).expect(201);
+    const i = await c.hr.agent
+      .post("/api/recruitment/interviews")
+      .send({
+        candidate_id: candidate.id,
+        round_name: "Tech",
+        scheduled_at: isoIn(3),
+        mode: "phone",
+        interviewer_user_ids: [c.manager.userId],
+      })
+      .expect(201);
+    const s = await c.hr.agent
+      .post("/api/recruitment/interview-management-sessions")
+      .send({ candidate_id: candidate.id, interview_id: i.body.data.id })
+      .expect(201);
     await t.query(`UPDATE candidates SET stage = 'offer' WHERE id = $1`, [candidate.id]);
-    expectError(await c.hr.agent.put(`/api/recruitment/candidates/${candidate.id}`).send({ rejection_reason: "x" }), 400, "validation_failed");
-    const rej = await c.hr.agent.put(`/api/recruitment/candidates/${candidate.id}`).send({ stage: "rejected", rejection_reason: "Culture fit" }).expect(200);
+    expectError(
+      await c.hr.agent.put(`/api/recruitment/candidates/${candidate.id}`).send({ rejection_reason: "x" }),
+      400,
+      "validation_failed",
+    );
+    const rej = await c.hr.agent
+      .put(`/api/recruitment/candidates/${candidate.id}`)
+      .send({ stage: "rejected", rejection_reason: "Culture fit" })
+      .expect(200);
     expect(rej.body.data).toMatchObject({ stage: "rejected", rejection_reason: "Culture fit" });
     const [iv] = await t.query(`SELECT status, cancel_reason FROM interviews WHERE id = $1`, [i.body.data.id]);
     expect(iv).toMatchObject({ status: "cancelled", cancel_reason: "candidate rejected" });
@@ -88,9 +196,14 @@ describe("listCandidates, createCandidate, getCandidate, updateCandidate, delete
 
   it("withdrawn is final; updates of details are audited from → to", async () => {
     const cand = await addCandidate(c.hr.agent, posting.id);
-    const u = await c.hr.agent.put(`/api/recruitment/candidates/${cand.id}`).send({ notes: "Strong referral", phone: "+91 90000 00000", skills: ["Go Lang", "Rust"] }).expect(200);
+    const u = await c.hr.agent
+      .put(`/api/recruitment/candidates/${cand.id}`)
+      .send({ notes: "Strong referral", phone: "+91 90000 00000", skills: ["Go Lang", "Rust"] })
+      .expect(200);
     expect(u.body.data).toMatchObject({ notes: "Strong referral", skills: ["go lang", "rust"] });
-    const log = await c.owner.agent.get(`/api/configuration/activity-log?entity_id=${cand.id}&action=recruitment.candidate_updated`).expect(200);
+    const log = await c.owner.agent
+      .get(`/api/configuration/activity-log?entity_id=${cand.id}&action=recruitment.candidate_updated`)
+      .expect(200);
     expect(log.body.data[0].changes.notes).toEqual({ from: null, to: "Strong referral" });
     await c.hr.agent.put(`/api/recruitment/candidates/${cand.id}`).send({ stage: "withdrawn" }).expect(200);
     expectError(await c.hr.agent.put(`/api/recruitment/candidates/${cand.id}`).send({ stage: "applied" }), 409, "conflict");
@@ -99,7 +212,13 @@ describe("listCandidates, createCandidate, getCandidate, updateCandidate, delete
 
   it("lists with filters, search and sorting", async () => {
     const p = await openPosting(c.hr.agent);
-    const a = await addCandidate(c.hr.agent, p.id, { first_name: "Zara", last_name: "Khan", email: `zara.${uniq()}@example.test`, skills: ["figma"], source: "linkedin" });
+    const a = await addCandidate(c.hr.agent, p.id, {
+      first_name: "Zara",
+      last_name: "Khan",
+      email: `zara.${uniq()}@example.test`,
+      skills: ["figma"],
+      source: "linkedin",
+    });
     const b = await addCandidate(c.hr.agent, p.id, { first_name: "Aman", last_name: "Verma", phone: "+91 99887 76655" });
     await t.query(`UPDATE candidates SET screening_score = 91 WHERE id = $1`, [b.id]);
     await t.query(`UPDATE candidates SET screening_score = 40 WHERE id = $1`, [a.id]);
@@ -107,11 +226,17 @@ describe("listCandidates, createCandidate, getCandidate, updateCandidate, delete
     expect(byScore.body.data.map((x: any) => x.id)).toEqual([b.id, a.id]);
     const byName = await c.hr.agent.get(`/api/recruitment/candidates?posting_id=${p.id}&sort=name`).expect(200);
     expect(byName.body.data.map((x: any) => x.last_name)).toEqual(["Khan", "Verma"]);
-    expect((await c.hr.agent.get(`/api/recruitment/candidates?search=zara%20khan`).expect(200)).body.data.map((x: any) => x.id)).toEqual([a.id]);
+    expect((await c.hr.agent.get(`/api/recruitment/candidates?search=zara%20khan`).expect(200)).body.data.map((x: any) => x.id)).toEqual([
+      a.id,
+    ]);
     expect((await c.hr.agent.get(`/api/recruitment/candidates?search=99887`).expect(200)).body.data.map((x: any) => x.id)).toEqual([b.id]);
     expect((await c.hr.agent.get(`/api/recruitment/candidates?skill=FIGMA`).expect(200)).body.data.map((x: any) => x.id)).toEqual([a.id]);
-    expect((await c.hr.agent.get(`/api/recruitment/candidates?source=linkedin`).expect(200)).body.data.map((x: any) => x.id)).toEqual([a.id]);
-    expect((await c.hr.agent.get(`/api/recruitment/candidates?posting_id=${p.id}&stage=applied&limit=1`).expect(200)).body.pagination).toMatchObject({ total: 2, total_pages: 2 });
+    expect((await c.hr.agent.get(`/api/recruitment/candidates?source=linkedin`).expect(200)).body.data.map((x: any) => x.id)).toEqual([
+      a.id,
+    ]);
+    expect(
+      (await c.hr.agent.get(`/api/recruitment/candidates?posting_id=${p.id}&stage=applied&limit=1`).expect(200)).body.pagination,
+    ).toMatchObject({ total: 2, total_pages: 2 });
     expectError(await c.hr.agent.get(`/api/recruitment/candidates?sort=age`), 400, "validation_failed");
   });
 
@@ -122,13 +247,28 @@ describe("listCandidates, createCandidate, getCandidate, updateCandidate, delete
     await c.manager.agent.get(`/api/recruitment/candidates/${engCand.id}`).expect(200);
     expectError(await c.manager.agent.get(`/api/recruitment/candidates/${finCand.id}`), 404, "not_found");
     await advance(c.hr.agent, finCand.id, "screening");
-    await c.hr.agent.post("/api/recruitment/interviews").send({ candidate_id: finCand.id, round_name: "Panel", scheduled_at: isoIn(2), mode: "phone", interviewer_user_ids: [c.manager.userId] }).expect(201);
+    await c.hr.agent
+      .post("/api/recruitment/interviews")
+      .send({
+        candidate_id: finCand.id,
+        round_name: "Panel",
+        scheduled_at: isoIn(2),
+        mode: "phone",
+        interviewer_user_ids: [c.manager.userId],
+      })
+      .expect(201);
     await c.manager.agent.get(`/api/recruitment/candidates/${finCand.id}`).expect(200);
     const list = await c.manager.agent.get("/api/recruitment/candidates?limit=100").expect(200);
     expect(list.body.data.map((x: any) => x.id)).toEqual(expect.arrayContaining([engCand.id, finCand.id]));
     expect(list.body.data.every((x: any) => x.department === "Engineering" || x.id === finCand.id)).toBe(true);
     expectError(await c.manager.agent.put(`/api/recruitment/candidates/${engCand.id}`).send({ stage: "screening" }), 403, "forbidden");
-    expectError(await c.manager.agent.post("/api/recruitment/candidates").send({ posting_id: posting.id, first_name: "A", last_name: "B", email: "m@b.test" }), 403, "forbidden");
+    expectError(
+      await c.manager.agent
+        .post("/api/recruitment/candidates")
+        .send({ posting_id: posting.id, first_name: "A", last_name: "B", email: "m@b.test" }),
+      403,
+      "forbidden",
+    );
     expectError(await c.manager.agent.delete(`/api/recruitment/candidates/${engCand.id}`), 403, "forbidden");
     expectError(await c.employee.agent.get("/api/recruitment/candidates"), 403, "forbidden");
   });
@@ -150,40 +290,120 @@ describe("listCandidates, createCandidate, getCandidate, updateCandidate, delete
 
 describe("listTalentPoolCandidates, createTalentPoolCandidate, getTalentPoolCandidate, updateTalentPoolCandidate, deleteTalentPoolCandidate: talent pool", () => {
   it("keeps people with skills and tags, searchable", async () => {
-    const a = await c.hr.agent.post("/api/recruitment/talent-pool-candidates").send({ first_name: "Arjun", last_name: "Mehta", email: `arjun.${uniq()}@example.test`, current_title: "Data Engineer", experience_years: 4, location: "Bengaluru", skills: ["Python", "Spark", "SQL"], tags: ["Silver-Medalist"] }).expect(201);
-    expect(a.body.data).toMatchObject({ skills: ["python", "spark", "sql"], tags: ["silver-medalist"], full_name: "Arjun Mehta", added_by_user_id: c.hr.userId, source: "direct", candidate_id: null });
-    const b = await c.hr.agent.post("/api/recruitment/talent-pool-candidates").send({ first_name: "Neha", last_name: "Iyer", email: `neha.${uniq()}@example.test`, experience_years: 8, skills: ["python", "django"], tags: ["bengaluru"], notes: "Great at mentoring" }).expect(201);
+    const a = await c.hr.agent
+      .post("/api/recruitment/talent-pool-candidates")
+      .send({
+        first_name: "Arjun",
+        last_name: "Mehta",
+        email: `arjun.${uniq()}@example.test`,
+        current_title: "Data Engineer",
+        experience_years: 4,
+        location: "Bengaluru",
+        skills: ["Python", "Spark", "SQL"],
+        tags: ["Silver-Medalist"],
+      })
+      .expect(201);
+    expect(a.body.data).toMatchObject({
+      skills: ["python", "spark", "sql"],
+      tags: ["silver-medalist"],
+      full_name: "Arjun Mehta",
+      added_by_user_id: c.hr.userId,
+      source: "direct",
+      candidate_id: null,
+    });
+    const b = await c.hr.agent
+      .post("/api/recruitment/talent-pool-candidates")
+      .send({
+        first_name: "Neha",
+        last_name: "Iyer",
+        email: `neha.${uniq()}@example.test`,
+        experience_years: 8,
+        skills: ["python", "django"],
+        tags: ["bengaluru"],
+        notes: "Great at mentoring",
+      })
+      .expect(201);
     const ids = (r: any) => r.body.data.map((x: any) => x.id);
     expect(ids(await c.hr.agent.get("/api/recruitment/talent-pool-candidates?skills=python,spark").expect(200))).toEqual([a.body.data.id]);
-    expect(ids(await c.hr.agent.get("/api/recruitment/talent-pool-candidates?skills=PYTHON").expect(200))).toEqual(expect.arrayContaining([a.body.data.id, b.body.data.id]));
+    expect(ids(await c.hr.agent.get("/api/recruitment/talent-pool-candidates?skills=PYTHON").expect(200))).toEqual(
+      expect.arrayContaining([a.body.data.id, b.body.data.id]),
+    );
     expect(ids(await c.hr.agent.get("/api/recruitment/talent-pool-candidates?tag=Silver-Medalist").expect(200))).toEqual([a.body.data.id]);
-    expect(ids(await c.hr.agent.get("/api/recruitment/talent-pool-candidates?min_experience_years=5&skills=python").expect(200))).toEqual([b.body.data.id]);
+    expect(ids(await c.hr.agent.get("/api/recruitment/talent-pool-candidates?min_experience_years=5&skills=python").expect(200))).toEqual([
+      b.body.data.id,
+    ]);
     expect(ids(await c.hr.agent.get("/api/recruitment/talent-pool-candidates?search=mentoring").expect(200))).toEqual([b.body.data.id]);
     expect(ids(await c.hr.agent.get("/api/recruitment/talent-pool-candidates?search=bengaluru").expect(200))).toEqual([a.body.data.id]);
     expect(ids(await c.hr.agent.get("/api/recruitment/talent-pool-candidates?search=arjun%20mehta").expect(200))).toEqual([a.body.data.id]);
 
-    expectError(await c.hr.agent.post("/api/recruitment/talent-pool-candidates").send({ first_name: "X", last_name: "Y", email: a.body.data.email.toUpperCase() }), 409, "conflict");
-    const miss = expectError(await c.hr.agent.post("/api/recruitment/talent-pool-candidates").send({ first_name: "X" }), 400, "validation_failed");
+    expectError(
+      await c.hr.agent
+        .post("/api/recruitment/talent-pool-candidates")
+        .send({ first_name: "X", last_name: "Y", email: a.body.data.email.toUpperCase() }),
+      409,
+      "conflict",
+    );
+    const miss = expectError(
+      await c.hr.agent.post("/api/recruitment/talent-pool-candidates").send({ first_name: "X" }),
+      400,
+      "validation_failed",
+    );
     expect(miss.details.map((d: any) => d.path)).toEqual(["body.last_name", "body.email"]);
-    const upd = await c.hr.agent.put(`/api/recruitment/talent-pool-candidates/${a.body.data.id}`).send({ tags: ["rehire", "REHIRE"], notes: "Call in Q3" }).expect(200);
+    const upd = await c.hr.agent
+      .put(`/api/recruitment/talent-pool-candidates/${a.body.data.id}`)
+      .send({ tags: ["rehire", "REHIRE"], notes: "Call in Q3" })
+      .expect(200);
     expect(upd.body.data).toMatchObject({ tags: ["rehire"], notes: "Call in Q3" });
-    expectError(await c.hr.agent.put(`/api/recruitment/talent-pool-candidates/${a.body.data.id}`).send({ email: b.body.data.email }), 409, "conflict");
+    expectError(
+      await c.hr.agent.put(`/api/recruitment/talent-pool-candidates/${a.body.data.id}`).send({ email: b.body.data.email }),
+      409,
+      "conflict",
+    );
     await c.hr.agent.get(`/api/recruitment/talent-pool-candidates/${a.body.data.id}`).expect(200);
     await c.hr.agent.delete(`/api/recruitment/talent-pool-candidates/${a.body.data.id}`).expect(200);
     expectError(await c.hr.agent.get(`/api/recruitment/talent-pool-candidates/${a.body.data.id}`), 404, "not_found");
-    await c.hr.agent.post("/api/recruitment/talent-pool-candidates").send({ first_name: "Arjun", last_name: "Mehta", email: a.body.data.email }).expect(201);
+    await c.hr.agent
+      .post("/api/recruitment/talent-pool-candidates")
+      .send({ first_name: "Arjun", last_name: "Mehta", email: a.body.data.email })
+      .expect(201);
     expectError(await c.manager.agent.get("/api/recruitment/talent-pool-candidates"), 403, "forbidden");
   });
 
   it("keeps a rejected candidate for later and brings them back to a new posting", async () => {
-    const cand = await addCandidate(c.hr.agent, posting.id, { skills: ["kotlin", "android"], current_title: "Mobile Dev", experience_years: 3 });
+    const cand = await addCandidate(c.hr.agent, posting.id, {
+      skills: ["kotlin", "android"],
+      current_title: "Mobile Dev",
+      experience_years: 3,
+    });
     await c.hr.agent.put(`/api/recruitment/candidates/${cand.id}`).send({ stage: "rejected" }).expect(200);
-    const pool = await c.hr.agent.post("/api/recruitment/talent-pool-candidates").send({ candidate_id: cand.id, tags: ["mobile"] }).expect(201);
-    expect(pool.body.data).toMatchObject({ candidate_id: cand.id, email: cand.email, skills: ["kotlin", "android"], current_title: "Mobile Dev", experience_years: 3, tags: ["mobile"] });
+    const pool = await c.hr.agent
+      .post("/api/recruitment/talent-pool-candidates")
+      .send({ candidate_id: cand.id, tags: ["mobile"] })
+      .expect(201);
+    expect(pool.body.data).toMatchObject({
+      candidate_id: cand.id,
+      email: cand.email,
+      skills: ["kotlin", "android"],
+      current_title: "Mobile Dev",
+      experience_years: 3,
+      tags: ["mobile"],
+    });
     const p2 = await openPosting(c.hr.agent);
-    const back = await c.hr.agent.post("/api/recruitment/candidates").send({ posting_id: p2.id, talent_pool_candidate_id: pool.body.data.id }).expect(201);
-    expect(back.body.data).toMatchObject({ first_name: "Priya", email: cand.email, source: "talent_pool", skills: ["kotlin", "android"], stage: "applied" });
-    expectError(await c.hr.agent.post("/api/recruitment/talent-pool-candidates").send({ candidate_id: "00000000-0000-4000-8000-000000000000" }), 400, "validation_failed");
+    const back = await c.hr.agent
+      .post("/api/recruitment/candidates")
+      .send({ posting_id: p2.id, talent_pool_candidate_id: pool.body.data.id })
+      .expect(201);
+    expect(back.body.data).toMatchObject({
+      first_name: "Priya",
+      email: cand.email,
+      source: "talent_pool",
+      skills: ["kotlin", "android"],
+      stage: "applied",
+    });
+    expectError(
+      await c.hr.agent.post("/api/recruitment/talent-pool-candidates").send({ candidate_id: "00000000-0000-4000-8000-000000000000" }),
+      400,
+      "validation_failed",
+    );
   });
 });
-

@@ -16,7 +16,10 @@ export interface Company {
 /** A company with the recruitment module, an hr member, a manager linked to an Engineering employee, and an employee. */
 export async function recruitingCompany(t: TestContext, opts: { company?: string } = {}): Promise<Company> {
   const owner = await signupTenant(t, { company: opts.company });
-  await owner.agent.post("/api/configuration/company-settings").send({ modules: ["recruitment"] }).expect(200);
+  await owner.agent
+    .post("/api/configuration/company-settings")
+    .send({ modules: ["recruitment"] })
+    .expect(200);
   const hr = await addMember(t, owner, "hr", { name: "Hema HR" });
   const mgrEmp = await createEmployee(owner, { department: "Engineering", designation: "Engineering Manager" });
   const manager = await addMember(t, owner, "manager", { name: "Manoj Manager", employeeId: mgrEmp.id });
@@ -35,7 +38,9 @@ let n = 0;
 export const uniq = () => `${process.pid}${Date.now()}${n++}`;
 
 export async function approvedRequisition(agent: TenantSession["agent"], overrides: Record<string, unknown> = {}) {
-  const r = await agent.post("/api/recruitment/job-requisitions").send({ title: "Backend Engineer", department: "Engineering", positions: 2, status: "pending_approval", ...overrides });
+  const r = await agent
+    .post("/api/recruitment/job-requisitions")
+    .send({ title: "Backend Engineer", department: "Engineering", positions: 2, status: "pending_approval", ...overrides });
   expect(r.status, JSON.stringify(r.body)).toBe(201);
   const a = await agent.put(`/api/recruitment/job-requisitions/${r.body.data.id}`).send({ status: "approved" });
   expect(a.status, JSON.stringify(a.body)).toBe(200);
@@ -82,11 +87,17 @@ export async function advance(agent: TenantSession["agent"], candidateId: string
 }
 
 /** A candidate in `interview` with a draft offer. */
-export async function draftOffer(agent: TenantSession["agent"], overrides: Record<string, unknown> = {}, candidateOverrides: Record<string, unknown> = {}) {
+export async function draftOffer(
+  agent: TenantSession["agent"],
+  overrides: Record<string, unknown> = {},
+  candidateOverrides: Record<string, unknown> = {},
+) {
   const posting = await openPosting(agent);
   const candidate = await addCandidate(agent, posting.id, candidateOverrides);
   await advance(agent, candidate.id, "interview");
-  const o = await agent.post("/api/recruitment/offers").send({ candidate_id: candidate.id, salary: "2400000.00", joining_date: dateIn(30), expires_on: dateIn(7), ...overrides });
+  const o = await agent
+    .post("/api/recruitment/offers")
+    .send({ candidate_id: candidate.id, salary: "2400000.00", joining_date: dateIn(30), expires_on: dateIn(7), ...overrides });
   expect(o.status, JSON.stringify(o.body)).toBe(201);
   return { posting, candidate, offer: o.body.data };
 }
@@ -103,8 +114,7 @@ export function pdfText(pdf: Buffer): string {
   const raw = pdf.toString("latin1");
   let out = "";
   const re = /stream\r?\n/g;
-  let m: RegExpExecArray | null;
-  while ((m = re.exec(raw))) {
+  for (let m = re.exec(raw); m; m = re.exec(raw)) {
     const start = m.index + m[0].length;
     const end = raw.indexOf("endstream", start);
     if (end < 0) break;
@@ -116,7 +126,7 @@ export function pdfText(pdf: Buffer): string {
       content = bytes.toString("latin1");
     }
     for (const tj of content.match(/\[(.*?)\]\s*TJ/g) ?? []) {
-      out += [...tj.matchAll(/<([0-9a-fA-F]+)>/g)].map((h) => Buffer.from(h[1], "hex").toString("latin1")).join("") + "\n";
+      out += `${[...tj.matchAll(/<([0-9a-fA-F]+)>/g)].map((h) => Buffer.from(h[1], "hex").toString("latin1")).join("")}\n`;
     }
   }
   return out;

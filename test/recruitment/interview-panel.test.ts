@@ -7,7 +7,10 @@ let owner: TenantSession;
 
 beforeAll(async () => {
   owner = await signupTenant(t);
-  await owner.agent.post("/api/configuration/company-settings").send({ modules: ["recruitment"] }).expect(200);
+  await owner.agent
+    .post("/api/configuration/company-settings")
+    .send({ modules: ["recruitment"] })
+    .expect(200);
 });
 
 describe("getInterviewPanel, updateInterviewPanel: interview panel", () => {
@@ -32,7 +35,9 @@ describe("getInterviewPanel, updateInterviewPanel: interview panel", () => {
   it("refuses duplicate sequences and interviewers who are not members", async () => {
     const outsider = await signupTenant(t);
     const bad = expectError(
-      await owner.agent.post("/api/configuration/talent-acquisition/interview-panel").send({ rounds: [{ name: "A", sequence: 1, duration_minutes: 30, mode: "phone", interviewer_user_ids: [outsider.userId] }] }),
+      await owner.agent
+        .post("/api/configuration/talent-acquisition/interview-panel")
+        .send({ rounds: [{ name: "A", sequence: 1, duration_minutes: 30, mode: "phone", interviewer_user_ids: [outsider.userId] }] }),
       400,
       "validation_failed",
     );

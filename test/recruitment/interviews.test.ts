@@ -34,19 +34,40 @@ const past = (id: string) => t.query(`UPDATE interviews SET scheduled_at = now()
 
 describe("listInterviews, createInterview, getInterview, updateInterview, deleteInterview: interviews", () => {
   it("schedules from a panel round, moves the candidate to interview and tells the interviewers", async () => {
-    await c.hr.agent.post("/api/configuration/talent-acquisition/interview-panel").send({
-      rounds: [
-        { name: "Culture", sequence: 1, duration_minutes: 30, mode: "phone", interviewer_user_ids: [c.hr.userId] },
-        { name: "System design", sequence: 2, duration_minutes: 90, mode: "video", interviewer_user_ids: [c.manager.userId, c.employee.userId] },
-      ],
-      rating_scale: 10,
-      feedback_deadline_hours: 24,
-    }).expect(200);
+    await c.hr.agent
+      .post("/api/configuration/talent-acquisition/interview-panel")
+      .send({
+        rounds: [
+          { name: "Culture", sequence: 1, duration_minutes: 30, mode: "phone", interviewer_user_ids: [c.hr.userId] },
+          {
+            name: "System design",
+            sequence: 2,
+            duration_minutes: 90,
+            mode: "video",
+            interviewer_user_ids: [c.manager.userId, c.employee.userId],
+          },
+        ],
+        rating_scale: 10,
+        feedback_deadline_hours: 24,
+      })
+      .expect(200);
     const cand = await screened();
     const at = isoIn(3);
-    const i = await c.hr.agent.post("/api/recruitment/interviews").send({ candidate_id: cand.id, round_sequence: 2, scheduled_at: at, meeting_url: "https://meet.example.com/abc" }).expect(201);
+    const i = await c.hr.agent
+      .post("/api/recruitment/interviews")
+      .send({ candidate_id: cand.id, round_sequence: 2, scheduled_at: at, meeting_url: "https://meet.example.com/abc" })
+      .expect(201);
     // The employee-role default interviewer is left out; the manager stays.
-    expect(i.body.data).toMatchObject({ round_name: "System design", round_sequence: 2, duration_minutes: 90, mode: "video", status: "scheduled", candidate_name: cand.full_name, posting_id: posting.id, interviewers: [{ user_id: c.manager.userId, name: "Manoj Manager" }] });
+    expect(i.body.data).toMatchObject({
+      round_name: "System design",
+      round_sequence: 2,
+      duration_minutes: 90,
+      mode: "video",
+      status: "scheduled",
+      candidate_name: cand.full_name,
+      posting_id: posting.id,
+      interviewers: [{ user_id: c.manager.userId, name: "Manoj Manager" }],
+    });
     expect(i.body.data.feedback_due_at).toBe(new Date(Date.parse(at) + (90 * 60 + 24 * 3600) * 1000).toISOString());
     expect((await c.hr.agent.get(`/api/recruitment/candidates/${cand.id}`).expect(200)).body.data.stage).toBe("interview");
     const notes = await c.manager.agent.get("/api/notifications").expect(200);
@@ -55,21 +76,53 @@ describe("listInterviews, createInterview, getInterview, updateInterview, delete
     expect(m.text).toContain("System design interview with");
     expect(m.text).toContain("https://meet.example.com/abc");
     // Back to the defaults for the other tests.
-    await c.hr.agent.post("/api/configuration/talent-acquisition/interview-panel").send({ rounds: [{ name: "Technical", sequence: 1, duration_minutes: 60, mode: "video", interviewer_user_ids: [] }], rating_scale: 5 }).expect(200);
+    await c.hr.agent
+      .post("/api/configuration/talent-acquisition/interview-panel")
+      .send({
+        rounds: [{ name: "Technical", sequence: 1, duration_minutes: 60, mode: "video", interviewer_user_ids: [] }],
+        rating_scale: 5,
+      })
+      .expect(200);
   });
 
   it("validates input: round, interviewers, time, meeting link, candidate stage", async () => {
     const cand = await screened();
-    const base = { candidate_id: cand.id, scheduled_at: isoIn(2), mode: "phone", round_name: "Tech", interviewer_user_ids: [c.manager.userId] };
-    expect(expectError(await c.hr.agent.post("/api/recruitment/interviews").send({ ...base, round_sequence: 9, round_name: undefined }), 400).details[0].path).toBe("body.round_sequence");
-    expect(expectError(await c.hr.agent.post("/api/recruitment/interviews").send({ ...base, round_name: undefined }), 400).details[0].path).toBe("body.round_name");
-    expect(expectError(await c.hr.agent.post("/api/recruitment/interviews").send({ ...base, interviewer_user_ids: [c.employee.userId] }), 400).details[0].path).toBe("body.interviewer_user_ids.0");
-    expect(expectError(await c.hr.agent.post("/api/recruitment/interviews").send({ ...base, interviewer_user_ids: undefined }), 400).details[0].path).toBe("body.interviewer_user_ids");
-    expect(expectError(await c.hr.agent.post("/api/recruitment/interviews").send({ ...base, scheduled_at: isoIn(-1) }), 400).details[0].path).toBe("body.scheduled_at");
-    expect(expectError(await c.hr.agent.post("/api/recruitment/interviews").send({ ...base, mode: "video" }), 400).details[0].path).toBe("body.meeting_url");
+    const base = {
+      candidate_id: cand.id,
+      scheduled_at: isoIn(2),
+      mode: "phone",
+      round_name: "Tech",
+      interviewer_user_ids: [c.manager.userId],
+    };
+    expect(
+      expectError(await c.hr.agent.post("/api/recruitment/interviews").send({ ...base, round_sequence: 9, round_name: undefined }), 400)
+        .details[0].path,
+    ).toBe("body.round_sequence");
+    expect(
+      expectError(await c.hr.agent.post("/api/recruitment/interviews").send({ ...base, round_name: undefined }), 400).details[0].path,
+    ).toBe("body.round_name");
+    expect(
+      expectError(await c.hr.agent.post("/api/recruitment/interviews").send({ ...base, interviewer_user_ids: [c.employee.userId] }), 400)
+        .details[0].path,
+    ).toBe("body.interviewer_user_ids.0");
+    expect(
+      expectError(await c.hr.agent.post("/api/recruitment/interviews").send({ ...base, interviewer_user_ids: undefined }), 400).details[0]
+        .path,
+    ).toBe("body.interviewer_user_ids");
+    expect(
+      expectError(await c.hr.agent.post("/api/recruitment/interviews").send({ ...base, scheduled_at: isoIn(-1) }), 400).details[0].path,
+    ).toBe("body.scheduled_at");
+    expect(expectError(await c.hr.agent.post("/api/recruitment/interviews").send({ ...base, mode: "video" }), 400).details[0].path).toBe(
+      "body.meeting_url",
+    );
     expectError(await c.hr.agent.post("/api/recruitment/interviews").send({ ...base, meeting_url: "ftp://x" }), 400, "validation_failed");
     expectError(await c.hr.agent.post("/api/recruitment/interviews").send({ ...base, duration_minutes: 5 }), 400, "validation_failed");
-    expect(expectError(await c.hr.agent.post("/api/recruitment/interviews").send({ ...base, candidate_id: "00000000-0000-4000-8000-000000000000" }), 400).details[0].path).toBe("body.candidate_id");
+    expect(
+      expectError(
+        await c.hr.agent.post("/api/recruitment/interviews").send({ ...base, candidate_id: "00000000-0000-4000-8000-000000000000" }),
+        400,
+      ).details[0].path,
+    ).toBe("body.candidate_id");
     const applied = await addCandidate(c.hr.agent, posting.id);
     expectError(await c.hr.agent.post("/api/recruitment/interviews").send({ ...base, candidate_id: applied.id }), 409, "conflict");
     expectError(await c.manager.agent.post("/api/recruitment/interviews").send(base), 403, "forbidden");
@@ -77,19 +130,55 @@ describe("listInterviews, createInterview, getInterview, updateInterview, delete
 
   it("completes with a rating on the panel's scale and feedback; completed is final", async () => {
     const cand = await screened();
-    const i = await c.hr.agent.post("/api/recruitment/interviews").send({ candidate_id: cand.id, round_name: "Tech", scheduled_at: isoIn(1), mode: "phone", interviewer_user_ids: [c.manager.userId] }).expect(201);
+    const i = await c.hr.agent
+      .post("/api/recruitment/interviews")
+      .send({ candidate_id: cand.id, round_name: "Tech", scheduled_at: isoIn(1), mode: "phone", interviewer_user_ids: [c.manager.userId] })
+      .expect(201);
     const id = i.body.data.id;
-    expectError(await c.manager.agent.put(`/api/recruitment/interviews/${id}`).send({ status: "completed", rating: 4, feedback: "Good" }), 409, "conflict");
+    expectError(
+      await c.manager.agent.put(`/api/recruitment/interviews/${id}`).send({ status: "completed", rating: 4, feedback: "Good" }),
+      409,
+      "conflict",
+    );
     await past(id);
-    expect(expectError(await c.manager.agent.put(`/api/recruitment/interviews/${id}`).send({ status: "completed", rating: 6, feedback: "Good" }), 400).details[0].path).toBe("body.rating");
-    expect(expectError(await c.manager.agent.put(`/api/recruitment/interviews/${id}`).send({ status: "completed", feedback: "Good" }), 400).details[0].path).toBe("body.rating");
-    expect(expectError(await c.manager.agent.put(`/api/recruitment/interviews/${id}`).send({ status: "completed", rating: 4 }), 400).details[0].path).toBe("body.feedback");
-    expect(expectError(await c.hr.agent.put(`/api/recruitment/interviews/${id}`).send({ rating: 4 }), 400).details[0].path).toBe("body.rating");
+    expect(
+      expectError(
+        await c.manager.agent.put(`/api/recruitment/interviews/${id}`).send({ status: "completed", rating: 6, feedback: "Good" }),
+        400,
+      ).details[0].path,
+    ).toBe("body.rating");
+    expect(
+      expectError(await c.manager.agent.put(`/api/recruitment/interviews/${id}`).send({ status: "completed", feedback: "Good" }), 400)
+        .details[0].path,
+    ).toBe("body.rating");
+    expect(
+      expectError(await c.manager.agent.put(`/api/recruitment/interviews/${id}`).send({ status: "completed", rating: 4 }), 400).details[0]
+        .path,
+    ).toBe("body.feedback");
+    expect(expectError(await c.hr.agent.put(`/api/recruitment/interviews/${id}`).send({ rating: 4 }), 400).details[0].path).toBe(
+      "body.rating",
+    );
     // An interviewer records the outcome only.
     expectError(await c.manager.agent.put(`/api/recruitment/interviews/${id}`).send({ status: "cancelled" }), 403, "forbidden");
-    expectError(await c.manager.agent.put(`/api/recruitment/interviews/${id}`).send({ status: "completed", rating: 4, feedback: "ok", duration_minutes: 30 }), 403, "forbidden");
-    const done = await c.manager.agent.put(`/api/recruitment/interviews/${id}`).send({ status: "completed", rating: 4, recommendation: "hire", feedback: "Strong on design." }).expect(200);
-    expect(done.body.data).toMatchObject({ status: "completed", rating: 4, rating_scale: 5, recommendation: "hire", feedback: "Strong on design.", feedback_by_user_id: c.manager.userId });
+    expectError(
+      await c.manager.agent
+        .put(`/api/recruitment/interviews/${id}`)
+        .send({ status: "completed", rating: 4, feedback: "ok", duration_minutes: 30 }),
+      403,
+      "forbidden",
+    );
+    const done = await c.manager.agent
+      .put(`/api/recruitment/interviews/${id}`)
+      .send({ status: "completed", rating: 4, recommendation: "hire", feedback: "Strong on design." })
+      .expect(200);
+    expect(done.body.data).toMatchObject({
+      status: "completed",
+      rating: 4,
+      rating_scale: 5,
+      recommendation: "hire",
+      feedback: "Strong on design.",
+      feedback_by_user_id: c.manager.userId,
+    });
     expect(done.body.data.completed_at).not.toBeNull();
     expectError(await c.hr.agent.put(`/api/recruitment/interviews/${id}`).send({ status: "cancelled" }), 409, "conflict");
     expectError(await c.hr.agent.put(`/api/recruitment/interviews/${id}`).send({ scheduled_at: isoIn(5) }), 409, "conflict");
@@ -105,20 +194,47 @@ describe("listInterviews, createInterview, getInterview, updateInterview, delete
 
   it("cancels and records no-shows; reschedules tell the interviewers", async () => {
     const cand = await screened();
-    const mk = async () => (await c.hr.agent.post("/api/recruitment/interviews").send({ candidate_id: cand.id, round_name: "HR", scheduled_at: isoIn(2), mode: "in_person", location: "Pune office", interviewer_user_ids: [c.manager.userId] }).expect(201)).body.data.id;
+    const mk = async () =>
+      (
+        await c.hr.agent
+          .post("/api/recruitment/interviews")
+          .send({
+            candidate_id: cand.id,
+            round_name: "HR",
+            scheduled_at: isoIn(2),
+            mode: "in_person",
+            location: "Pune office",
+            interviewer_user_ids: [c.manager.userId],
+          })
+          .expect(201)
+      ).body.data.id;
     const a = await mk();
-    const moved = await c.hr.agent.put(`/api/recruitment/interviews/${a}`).send({ scheduled_at: isoIn(4), interviewer_user_ids: [c.manager.userId, c.hr.userId] }).expect(200);
+    const moved = await c.hr.agent
+      .put(`/api/recruitment/interviews/${a}`)
+      .send({ scheduled_at: isoIn(4), interviewer_user_ids: [c.manager.userId, c.hr.userId] })
+      .expect(200);
     expect(moved.body.data.interviewers.map((x: any) => x.user_id)).toEqual([c.manager.userId, c.hr.userId]);
-    expect((await c.manager.agent.get("/api/notifications").expect(200)).body.data.some((n: any) => n.kind === "recruitment.interview_rescheduled")).toBe(true);
+    expect(
+      (await c.manager.agent.get("/api/notifications").expect(200)).body.data.some(
+        (n: any) => n.kind === "recruitment.interview_rescheduled",
+      ),
+    ).toBe(true);
     expectError(await c.hr.agent.put(`/api/recruitment/interviews/${a}`).send({ cancel_reason: "x" }), 400, "validation_failed");
-    const cancelled = await c.hr.agent.put(`/api/recruitment/interviews/${a}`).send({ status: "cancelled", cancel_reason: "Candidate asked" }).expect(200);
+    const cancelled = await c.hr.agent
+      .put(`/api/recruitment/interviews/${a}`)
+      .send({ status: "cancelled", cancel_reason: "Candidate asked" })
+      .expect(200);
     expect(cancelled.body.data).toMatchObject({ status: "cancelled", cancel_reason: "Candidate asked" });
     expectError(await c.hr.agent.put(`/api/recruitment/interviews/${a}`).send({ status: "scheduled" }), 409, "conflict");
     const b = await mk();
     expectError(await c.hr.agent.put(`/api/recruitment/interviews/${b}`).send({ status: "no_show" }), 409, "conflict");
     await past(b);
     await c.hr.agent.put(`/api/recruitment/interviews/${b}`).send({ status: "no_show" }).expect(200);
-    expectError(await c.hr.agent.put(`/api/recruitment/interviews/${b}`).send({ status: "completed", rating: 3, feedback: "x" }), 409, "conflict");
+    expectError(
+      await c.hr.agent.put(`/api/recruitment/interviews/${b}`).send({ status: "completed", rating: 3, feedback: "x" }),
+      409,
+      "conflict",
+    );
     const d = await mk();
     await c.hr.agent.delete(`/api/recruitment/interviews/${d}`).expect(200);
     expectError(await c.hr.agent.get(`/api/recruitment/interviews/${d}`), 404, "not_found");
@@ -126,23 +242,49 @@ describe("listInterviews, createInterview, getInterview, updateInterview, delete
 
   it("shows managers only the interviews they are on; lists filter by candidate, status, interviewer and time", async () => {
     const cand = await screened();
-    const mine = await c.hr.agent.post("/api/recruitment/interviews").send({ candidate_id: cand.id, round_name: "A", scheduled_at: isoIn(6), mode: "phone", interviewer_user_ids: [c.manager.userId] }).expect(201);
-    const other = await c.hr.agent.post("/api/recruitment/interviews").send({ candidate_id: cand.id, round_name: "B", scheduled_at: isoIn(7), mode: "phone", interviewer_user_ids: [c.hr.userId] }).expect(201);
+    const mine = await c.hr.agent
+      .post("/api/recruitment/interviews")
+      .send({ candidate_id: cand.id, round_name: "A", scheduled_at: isoIn(6), mode: "phone", interviewer_user_ids: [c.manager.userId] })
+      .expect(201);
+    const other = await c.hr.agent
+      .post("/api/recruitment/interviews")
+      .send({ candidate_id: cand.id, round_name: "B", scheduled_at: isoIn(7), mode: "phone", interviewer_user_ids: [c.hr.userId] })
+      .expect(201);
     const m = await c.manager.agent.get(`/api/recruitment/interviews?candidate_id=${cand.id}`).expect(200);
     expect(m.body.data.map((x: any) => x.id)).toEqual([mine.body.data.id]);
     const one = await c.manager.agent.get(`/api/recruitment/interviews/${mine.body.data.id}`).expect(200);
-    expect(one.body.data).toMatchObject({ id: mine.body.data.id, round_name: "A", mode: "phone", status: "scheduled", candidate_id: cand.id });
+    expect(one.body.data).toMatchObject({
+      id: mine.body.data.id,
+      round_name: "A",
+      mode: "phone",
+      status: "scheduled",
+      candidate_id: cand.id,
+    });
     expect(one.body.data.interviewers.map((x: any) => x.user_id)).toEqual([c.manager.userId]);
     expectError(await c.manager.agent.get(`/api/recruitment/interviews/${other.body.data.id}`), 404, "not_found");
-    expectError(await c.manager.agent.put(`/api/recruitment/interviews/${other.body.data.id}`).send({ status: "completed", rating: 3, feedback: "x" }), 404, "not_found");
+    expectError(
+      await c.manager.agent
+        .put(`/api/recruitment/interviews/${other.body.data.id}`)
+        .send({ status: "completed", rating: 3, feedback: "x" }),
+      404,
+      "not_found",
+    );
     expectError(await c.manager.agent.delete(`/api/recruitment/interviews/${mine.body.data.id}`), 403, "forbidden");
     const all = await c.hr.agent.get(`/api/recruitment/interviews?candidate_id=${cand.id}`).expect(200);
     expect(all.body.data.map((x: any) => x.round_name)).toEqual(["A", "B"]);
-    const byWho = await c.hr.agent.get(`/api/recruitment/interviews?candidate_id=${cand.id}&interviewer_user_id=${c.hr.userId}`).expect(200);
+    const byWho = await c.hr.agent
+      .get(`/api/recruitment/interviews?candidate_id=${cand.id}&interviewer_user_id=${c.hr.userId}`)
+      .expect(200);
     expect(byWho.body.data.map((x: any) => x.id)).toEqual([other.body.data.id]);
-    const window = await c.hr.agent.get(`/api/recruitment/interviews?candidate_id=${cand.id}&from=${encodeURIComponent(isoIn(6, 0))}&to=${encodeURIComponent(isoIn(7, 0))}`).expect(200);
+    const window = await c.hr.agent
+      .get(
+        `/api/recruitment/interviews?candidate_id=${cand.id}&from=${encodeURIComponent(isoIn(6, 0))}&to=${encodeURIComponent(isoIn(7, 0))}`,
+      )
+      .expect(200);
     expect(window.body.data.map((x: any) => x.id)).toEqual([mine.body.data.id]);
-    expect((await c.hr.agent.get(`/api/recruitment/interviews?candidate_id=${cand.id}&status=completed`).expect(200)).body.data).toEqual([]);
+    expect((await c.hr.agent.get(`/api/recruitment/interviews?candidate_id=${cand.id}&status=completed`).expect(200)).body.data).toEqual(
+      [],
+    );
     expectError(await c.employee.agent.get("/api/recruitment/interviews"), 403, "forbidden");
   });
 });
@@ -150,9 +292,32 @@ describe("listInterviews, createInterview, getInterview, updateInterview, delete
 describe("listInterviewSessions, createInterviewSession, getInterviewSession, updateInterviewSession, deleteInterviewSession, sendInterviewSession: interview management sessions", () => {
   it("sends the candidate the interview details by email", async () => {
     const cand = await screened();
-    const i = await c.hr.agent.post("/api/recruitment/interviews").send({ candidate_id: cand.id, round_name: "Technical", scheduled_at: isoIn(3, 9), mode: "video", meeting_url: "https://meet.example.com/xyz-123", interviewer_user_ids: [c.manager.userId] }).expect(201);
-    const s = await c.hr.agent.post("/api/recruitment/interview-management-sessions").send({ candidate_id: cand.id, interview_id: i.body.data.id, instructions: "Keep your ID ready." }).expect(201);
-    expect(s.body.data).toMatchObject({ status: "scheduled", sent_at: null, send_count: 0, mode: "video", meeting_url: "https://meet.example.com/xyz-123", duration_minutes: 60, scheduled_at: i.body.data.scheduled_at, candidate_email: cand.email, title: `Technical interview - ${posting.title}` });
+    const i = await c.hr.agent
+      .post("/api/recruitment/interviews")
+      .send({
+        candidate_id: cand.id,
+        round_name: "Technical",
+        scheduled_at: isoIn(3, 9),
+        mode: "video",
+        meeting_url: "https://meet.example.com/xyz-123",
+        interviewer_user_ids: [c.manager.userId],
+      })
+      .expect(201);
+    const s = await c.hr.agent
+      .post("/api/recruitment/interview-management-sessions")
+      .send({ candidate_id: cand.id, interview_id: i.body.data.id, instructions: "Keep your ID ready." })
+      .expect(201);
+    expect(s.body.data).toMatchObject({
+      status: "scheduled",
+      sent_at: null,
+      send_count: 0,
+      mode: "video",
+      meeting_url: "https://meet.example.com/xyz-123",
+      duration_minutes: 60,
+      scheduled_at: i.body.data.scheduled_at,
+      candidate_email: cand.email,
+      title: `Technical interview - ${posting.title}`,
+    });
     const sent = await c.hr.agent.post(`/api/recruitment/interview-management-sessions/${s.body.data.id}/send`).expect(200);
     expect(sent.body.data.send_count).toBe(1);
     expect(sent.body.data.sent_at).not.toBeNull();
@@ -165,7 +330,9 @@ describe("listInterviewSessions, createInterviewSession, getInterviewSession, up
     await c.hr.agent.post(`/api/recruitment/interview-management-sessions/${s.body.data.id}/send`).expect(200);
     const [row] = await t.query(`SELECT send_count FROM interview_sessions WHERE id = $1`, [s.body.data.id]);
     expect(row.send_count).toBe(2);
-    const log = await c.owner.agent.get(`/api/configuration/activity-log?entity_id=${s.body.data.id}&action=recruitment.session_sent`).expect(200);
+    const log = await c.owner.agent
+      .get(`/api/configuration/activity-log?entity_id=${s.body.data.id}&action=recruitment.session_sent`)
+      .expect(200);
     expect(log.body.data).toHaveLength(2);
     // A sent session is cancelled (the candidate is told), not deleted.
     expectError(await c.hr.agent.delete(`/api/recruitment/interview-management-sessions/${s.body.data.id}`), 409, "conflict");
@@ -173,34 +340,98 @@ describe("listInterviewSessions, createInterviewSession, getInterviewSession, up
     const outbox = await t.query(`SELECT subject FROM email_outbox WHERE to_address = $1 ORDER BY created_at`, [cand.email]);
     expect(outbox.map((r: any) => r.subject.split(":")[0])).toEqual(["Interview invitation", "Interview invitation", "Cancelled"]);
     expectError(await c.hr.agent.post(`/api/recruitment/interview-management-sessions/${s.body.data.id}/send`), 409, "conflict");
-    expectError(await c.hr.agent.put(`/api/recruitment/interview-management-sessions/${s.body.data.id}`).send({ status: "scheduled" }), 409, "conflict");
+    expectError(
+      await c.hr.agent.put(`/api/recruitment/interview-management-sessions/${s.body.data.id}`).send({ status: "scheduled" }),
+      409,
+      "conflict",
+    );
     await c.hr.agent.delete(`/api/recruitment/interview-management-sessions/${s.body.data.id}`).expect(200);
   });
 
   it("validates sessions and follows scheduled → completed | cancelled", async () => {
     const cand = await screened();
-    expect(expectError(await c.hr.agent.post("/api/recruitment/interview-management-sessions").send({ candidate_id: cand.id }), 400).details[0].path).toBe("body.scheduled_at");
-    expect(expectError(await c.hr.agent.post("/api/recruitment/interview-management-sessions").send({ candidate_id: cand.id, scheduled_at: isoIn(2) }), 400).details[0].path).toBe("body.meeting_url");
-    expect(expectError(await c.hr.agent.post("/api/recruitment/interview-management-sessions").send({ candidate_id: cand.id, scheduled_at: isoIn(2), mode: "in_person" }), 400).details[0].path).toBe("body.location");
+    expect(
+      expectError(await c.hr.agent.post("/api/recruitment/interview-management-sessions").send({ candidate_id: cand.id }), 400).details[0]
+        .path,
+    ).toBe("body.scheduled_at");
+    expect(
+      expectError(
+        await c.hr.agent.post("/api/recruitment/interview-management-sessions").send({ candidate_id: cand.id, scheduled_at: isoIn(2) }),
+        400,
+      ).details[0].path,
+    ).toBe("body.meeting_url");
+    expect(
+      expectError(
+        await c.hr.agent
+          .post("/api/recruitment/interview-management-sessions")
+          .send({ candidate_id: cand.id, scheduled_at: isoIn(2), mode: "in_person" }),
+        400,
+      ).details[0].path,
+    ).toBe("body.location");
     const other = await screened();
-    const iv = await c.hr.agent.post("/api/recruitment/interviews").send({ candidate_id: other.id, round_name: "X", scheduled_at: isoIn(2), mode: "phone", interviewer_user_ids: [c.hr.userId] }).expect(201);
-    expect(expectError(await c.hr.agent.post("/api/recruitment/interview-management-sessions").send({ candidate_id: cand.id, interview_id: iv.body.data.id }), 400).details[0].path).toBe("body.interview_id");
-    const s = await c.hr.agent.post("/api/recruitment/interview-management-sessions").send({ candidate_id: cand.id, title: "Onsite day", scheduled_at: isoIn(2), mode: "in_person", location: "Bengaluru HQ, 4th floor", duration_minutes: 240 }).expect(201);
-    const upd = await c.hr.agent.put(`/api/recruitment/interview-management-sessions/${s.body.data.id}`).send({ instructions: "Bring a laptop", scheduled_at: isoIn(3) }).expect(200);
+    const iv = await c.hr.agent
+      .post("/api/recruitment/interviews")
+      .send({ candidate_id: other.id, round_name: "X", scheduled_at: isoIn(2), mode: "phone", interviewer_user_ids: [c.hr.userId] })
+      .expect(201);
+    expect(
+      expectError(
+        await c.hr.agent
+          .post("/api/recruitment/interview-management-sessions")
+          .send({ candidate_id: cand.id, interview_id: iv.body.data.id }),
+        400,
+      ).details[0].path,
+    ).toBe("body.interview_id");
+    const s = await c.hr.agent
+      .post("/api/recruitment/interview-management-sessions")
+      .send({
+        candidate_id: cand.id,
+        title: "Onsite day",
+        scheduled_at: isoIn(2),
+        mode: "in_person",
+        location: "Bengaluru HQ, 4th floor",
+        duration_minutes: 240,
+      })
+      .expect(201);
+    const upd = await c.hr.agent
+      .put(`/api/recruitment/interview-management-sessions/${s.body.data.id}`)
+      .send({ instructions: "Bring a laptop", scheduled_at: isoIn(3) })
+      .expect(200);
     expect(upd.body.data.instructions).toBe("Bring a laptop");
-    expectError(await c.hr.agent.put(`/api/recruitment/interview-management-sessions/${s.body.data.id}`).send({ scheduled_at: isoIn(-1) }), 400, "validation_failed");
-    expectError(await c.hr.agent.put(`/api/recruitment/interview-management-sessions/${s.body.data.id}`).send({ mode: "video" }), 400, "validation_failed");
+    expectError(
+      await c.hr.agent.put(`/api/recruitment/interview-management-sessions/${s.body.data.id}`).send({ scheduled_at: isoIn(-1) }),
+      400,
+      "validation_failed",
+    );
+    expectError(
+      await c.hr.agent.put(`/api/recruitment/interview-management-sessions/${s.body.data.id}`).send({ mode: "video" }),
+      400,
+      "validation_failed",
+    );
     await t.query(`UPDATE interview_sessions SET scheduled_at = now() - interval '1 hour' WHERE id = $1`, [s.body.data.id]);
     expectError(await c.hr.agent.post(`/api/recruitment/interview-management-sessions/${s.body.data.id}/send`), 409, "conflict");
     await c.hr.agent.put(`/api/recruitment/interview-management-sessions/${s.body.data.id}`).send({ status: "completed" }).expect(200);
-    expectError(await c.hr.agent.put(`/api/recruitment/interview-management-sessions/${s.body.data.id}`).send({ status: "cancelled" }), 409, "conflict");
-    const list = await c.hr.agent.get(`/api/recruitment/interview-management-sessions?candidate_id=${cand.id}&status=completed`).expect(200);
+    expectError(
+      await c.hr.agent.put(`/api/recruitment/interview-management-sessions/${s.body.data.id}`).send({ status: "cancelled" }),
+      409,
+      "conflict",
+    );
+    const list = await c.hr.agent
+      .get(`/api/recruitment/interview-management-sessions?candidate_id=${cand.id}&status=completed`)
+      .expect(200);
     expect(list.body.data.map((x: any) => x.id)).toEqual([s.body.data.id]);
     await c.hr.agent.get(`/api/recruitment/interview-management-sessions/${s.body.data.id}`).expect(200);
-    expect((await c.hr.agent.get(`/api/recruitment/interview-management-sessions?interview_id=${iv.body.data.id}`).expect(200)).body.data).toEqual([]);
+    expect(
+      (await c.hr.agent.get(`/api/recruitment/interview-management-sessions?interview_id=${iv.body.data.id}`).expect(200)).body.data,
+    ).toEqual([]);
     // Sessions only for candidates still in the pipeline.
     await c.hr.agent.put(`/api/recruitment/candidates/${cand.id}`).send({ stage: "withdrawn" }).expect(200);
-    expectError(await c.hr.agent.post("/api/recruitment/interview-management-sessions").send({ candidate_id: cand.id, scheduled_at: isoIn(2), mode: "phone" }), 409, "conflict");
+    expectError(
+      await c.hr.agent
+        .post("/api/recruitment/interview-management-sessions")
+        .send({ candidate_id: cand.id, scheduled_at: isoIn(2), mode: "phone" }),
+      409,
+      "conflict",
+    );
     expectError(await c.manager.agent.get("/api/recruitment/interview-management-sessions"), 403, "forbidden");
     const admin = await addMember(t, c.owner, "admin");
     await admin.agent.get("/api/recruitment/interview-management-sessions").expect(200);

@@ -53,20 +53,44 @@ describe("listJobOffers, createJobOffer, getJobOffer, updateJobOffer, deleteJobO
     const body = { candidate_id: cand.id, salary: "1850000.00", joining_date: dateIn(40), expires_on: dateIn(10) };
     expectError(await c.hr.agent.post("/api/recruitment/offers").send(body), 409, "conflict");
     await advance(c.hr.agent, cand.id, "interview");
-    expect(expectError(await c.hr.agent.post("/api/recruitment/offers").send({ ...body, expires_on: dateIn(-1) }), 400).details[0].path).toBe("body.expires_on");
-    expect(expectError(await c.hr.agent.post("/api/recruitment/offers").send({ ...body, joining_date: dateIn(5) }), 400).details[0].path).toBe("body.joining_date");
+    expect(
+      expectError(await c.hr.agent.post("/api/recruitment/offers").send({ ...body, expires_on: dateIn(-1) }), 400).details[0].path,
+    ).toBe("body.expires_on");
+    expect(
+      expectError(await c.hr.agent.post("/api/recruitment/offers").send({ ...body, joining_date: dateIn(5) }), 400).details[0].path,
+    ).toBe("body.joining_date");
     expectError(await c.hr.agent.post("/api/recruitment/offers").send({ ...body, salary: "18,50,000" }), 400, "validation_failed");
-    expect(expectError(await c.hr.agent.post("/api/recruitment/offers").send({ ...body, salary: "0.00" }), 400).details[0].path).toBe("body.salary");
-    expect(expectError(await c.hr.agent.post("/api/recruitment/offers").send({ ...body, salary: "-5.00" }), 400).details[0].path).toBe("body.salary");
+    expect(expectError(await c.hr.agent.post("/api/recruitment/offers").send({ ...body, salary: "0.00" }), 400).details[0].path).toBe(
+      "body.salary",
+    );
+    expect(expectError(await c.hr.agent.post("/api/recruitment/offers").send({ ...body, salary: "-5.00" }), 400).details[0].path).toBe(
+      "body.salary",
+    );
     expectError(await c.hr.agent.post("/api/recruitment/offers").send({ candidate_id: cand.id }), 400, "validation_failed");
     const o = await c.hr.agent.post("/api/recruitment/offers").send(body).expect(201);
-    expect(o.body.data).toMatchObject({ status: "draft", job_title: "Data Scientist", department: "Data", salary: "1850000.00", currency: "INR", employment_type: "full_time", candidate_email: cand.email, sent_at: null, link_expires_at: null, documents: [] });
+    expect(o.body.data).toMatchObject({
+      status: "draft",
+      job_title: "Data Scientist",
+      department: "Data",
+      salary: "1850000.00",
+      currency: "INR",
+      employment_type: "full_time",
+      candidate_email: cand.email,
+      sent_at: null,
+      link_expires_at: null,
+      documents: [],
+    });
     expect(o.body.data.offer_number).toMatch(/^OFR-\d{5}$/);
     expect((await c.hr.agent.get(`/api/recruitment/candidates/${cand.id}`).expect(200)).body.data.stage).toBe("offer");
     expectError(await c.hr.agent.post("/api/recruitment/offers").send(body), 409, "conflict");
-    const upd = await c.hr.agent.put(`/api/recruitment/offers/${o.body.data.id}`).send({ salary: "1900000.00", terms: "Relocation support" }).expect(200);
+    const upd = await c.hr.agent
+      .put(`/api/recruitment/offers/${o.body.data.id}`)
+      .send({ salary: "1900000.00", terms: "Relocation support" })
+      .expect(200);
     expect(upd.body.data).toMatchObject({ salary: "1900000.00", terms: "Relocation support" });
-    const log = await c.owner.agent.get(`/api/configuration/activity-log?entity_id=${o.body.data.id}&action=recruitment.offer_updated`).expect(200);
+    const log = await c.owner.agent
+      .get(`/api/configuration/activity-log?entity_id=${o.body.data.id}&action=recruitment.offer_updated`)
+      .expect(200);
     expect(log.body.data[0].changes.salary).toEqual({ from: "1850000.00", to: "1900000.00" });
     expectError(await c.hr.agent.put(`/api/recruitment/offers/${o.body.data.id}`).send({ status: "sent" }), 409, "conflict");
     expectError(await c.hr.agent.put(`/api/recruitment/offers/${o.body.data.id}`).send({ status: "accepted" }), 409, "conflict");
@@ -84,7 +108,11 @@ describe("listJobOffers, createJobOffer, getJobOffer, updateJobOffer, deleteJobO
   });
 
   it("getPublicOffer, getPublicOfferPdf, acceptPublicOffer, sendAppointmentLetter, getPublicAppointment, getPublicAppointmentPdf, uploadAppointmentDocument, convertCandidateToEmployee: go from send to accepted, appointment, joining documents and an employee record", async () => {
-    const { candidate, offer } = await draftOffer(c.hr.agent, { terms: "Joining bonus INR 1,00,000." }, { first_name: "Kavya", last_name: "Nair", phone: "+91 98450 12345" });
+    const { candidate, offer } = await draftOffer(
+      c.hr.agent,
+      { terms: "Joining bonus INR 1,00,000." },
+      { first_name: "Kavya", last_name: "Nair", phone: "+91 98450 12345" },
+    );
     expectError(await c.hr.agent.post(`/api/recruitment/offers/${offer.id}/send-appointment`), 409, "conflict");
     const sent = await c.hr.agent.post(`/api/recruitment/offers/${offer.id}/send`).expect(200);
     expect(sent.body.data.status).toBe("sent");
@@ -102,7 +130,18 @@ describe("listJobOffers, createJobOffer, getJobOffer, updateJobOffer, deleteJobO
 
     // The link works without a session.
     const pub = await anon().get(`/api/public/offers/${token}`).expect(200);
-    expect(pub.body.data).toMatchObject({ offer_number: offer.offer_number, status: "sent", company_name: "Acme Analytics", candidate_name: "Kavya Nair", job_title: "Backend Engineer", salary: "2400000.00", currency: "INR", can_respond: true, terms: "Joining bonus INR 1,00,000.", pdf_url: `/api/public/offers/${token}/pdf` });
+    expect(pub.body.data).toMatchObject({
+      offer_number: offer.offer_number,
+      status: "sent",
+      company_name: "Acme Analytics",
+      candidate_name: "Kavya Nair",
+      job_title: "Backend Engineer",
+      salary: "2400000.00",
+      currency: "INR",
+      can_respond: true,
+      terms: "Joining bonus INR 1,00,000.",
+      pdf_url: `/api/public/offers/${token}/pdf`,
+    });
     const pdf = await getPdf(`/api/public/offers/${token}/pdf`).expect(200);
     expect(pdf.headers["content-type"]).toBe("application/pdf");
     expect(pdf.body.subarray(0, 5).toString()).toBe("%PDF-");
@@ -123,7 +162,10 @@ describe("listJobOffers, createJobOffer, getJobOffer, updateJobOffer, deleteJobO
     expect(acc.status).toBe("accepted");
     expect(acc.responded_at).not.toBeNull();
     const log = await c.owner.agent.get(`/api/configuration/activity-log?entity_id=${offer.id}`).expect(200);
-    expect(log.body.data.find((e: any) => e.action === "recruitment.offer_status_changed").changes).toMatchObject({ status: { from: "sent", to: "accepted" }, by: `candidate ${candidate.email}` });
+    expect(log.body.data.find((e: any) => e.action === "recruitment.offer_status_changed").changes).toMatchObject({
+      status: { from: "sent", to: "accepted" },
+      by: `candidate ${candidate.email}`,
+    });
 
     // Conversion needs the candidate hired first.
     expectError(await c.hr.agent.post(`/api/recruitment/candidates/${candidate.id}/convert-to-employee`), 409, "conflict");
@@ -137,7 +179,13 @@ describe("listJobOffers, createJobOffer, getJobOffer, updateJobOffer, deleteJobO
     const [arow] = await t.query(`SELECT appointment_token_hash FROM job_offers WHERE id = $1`, [offer.id]);
     expect(arow.appointment_token_hash).toBe(sha(atoken));
     const page = await anon().get(`/api/public/appointment/${atoken}`).expect(200);
-    expect(page.body.data).toMatchObject({ candidate_name: "Kavya Nair", company_name: "Acme Analytics", documents: [], requested_documents: ["id_proof", "address_proof", "education", "experience"], upload_url: `/api/public/appointment/${atoken}/upload` });
+    expect(page.body.data).toMatchObject({
+      candidate_name: "Kavya Nair",
+      company_name: "Acme Analytics",
+      documents: [],
+      requested_documents: ["id_proof", "address_proof", "education", "experience"],
+      upload_url: `/api/public/appointment/${atoken}/upload`,
+    });
     const apdf = await getPdf(`/api/public/appointment/${atoken}/pdf`).expect(200);
     expect(apdf.body.subarray(0, 5).toString()).toBe("%PDF-");
     expect(apdf.body.toString("latin1")).toContain("(Appointment letter - Kavya Nair)");
@@ -147,16 +195,57 @@ describe("listJobOffers, createJobOffer, getJobOffer, updateJobOffer, deleteJobO
     expectError(await anon().get(`/api/public/offers/${atoken}`), 404, "not_found");
 
     // Joining documents: type and size limits through the shared upload rules.
-    const up = await anon().post(`/api/public/appointment/${atoken}/upload`).field("document_type", "id_proof").field("title", "PAN card").attach("file", Buffer.from("%PDF-1.4 pan card"), { filename: "pan.pdf", contentType: "application/pdf" }).expect(201);
-    expect(up.body.data).toMatchObject({ document_type: "id_proof", title: "PAN card", original_name: "pan.pdf", mime_type: "application/pdf" });
-    expectError(await anon().post(`/api/public/appointment/${atoken}/upload`).field("document_type", "education").attach("file", Buffer.from("MZ\x90\x00"), { filename: "x.exe", contentType: "application/x-msdownload" }), 415, "unsupported_media_type");
-    expectError(await anon().post(`/api/public/appointment/${atoken}/upload`).field("document_type", "education").attach("file", Buffer.from("not a pdf"), { filename: "fake.pdf", contentType: "application/pdf" }), 415, "unsupported_media_type");
-    expectError(await anon().post(`/api/public/appointment/${atoken}/upload`).field("document_type", "diploma").attach("file", Buffer.from("%PDF-1.4"), { filename: "a.pdf", contentType: "application/pdf" }), 400, "validation_failed");
-    expectError(await anon().post(`/api/public/appointment/${atoken}/upload`).field("document_type", "education").attach("file", Buffer.alloc(10 * 1024 * 1024 + 10, 0x25), { filename: "big.pdf", contentType: "application/pdf" }), 413, "payload_too_large");
+    const up = await anon()
+      .post(`/api/public/appointment/${atoken}/upload`)
+      .field("document_type", "id_proof")
+      .field("title", "PAN card")
+      .attach("file", Buffer.from("%PDF-1.4 pan card"), { filename: "pan.pdf", contentType: "application/pdf" })
+      .expect(201);
+    expect(up.body.data).toMatchObject({
+      document_type: "id_proof",
+      title: "PAN card",
+      original_name: "pan.pdf",
+      mime_type: "application/pdf",
+    });
+    expectError(
+      await anon()
+        .post(`/api/public/appointment/${atoken}/upload`)
+        .field("document_type", "education")
+        .attach("file", Buffer.from("MZ\x90\x00"), { filename: "x.exe", contentType: "application/x-msdownload" }),
+      415,
+      "unsupported_media_type",
+    );
+    expectError(
+      await anon()
+        .post(`/api/public/appointment/${atoken}/upload`)
+        .field("document_type", "education")
+        .attach("file", Buffer.from("not a pdf"), { filename: "fake.pdf", contentType: "application/pdf" }),
+      415,
+      "unsupported_media_type",
+    );
+    expectError(
+      await anon()
+        .post(`/api/public/appointment/${atoken}/upload`)
+        .field("document_type", "diploma")
+        .attach("file", Buffer.from("%PDF-1.4"), { filename: "a.pdf", contentType: "application/pdf" }),
+      400,
+      "validation_failed",
+    );
+    expectError(
+      await anon()
+        .post(`/api/public/appointment/${atoken}/upload`)
+        .field("document_type", "education")
+        .attach("file", Buffer.alloc(10 * 1024 * 1024 + 10, 0x25), { filename: "big.pdf", contentType: "application/pdf" }),
+      413,
+      "payload_too_large",
+    );
     const after = await anon().get(`/api/public/appointment/${atoken}`).expect(200);
     expect(after.body.data.documents.map((d: any) => d.title)).toEqual(["PAN card"]);
     expect(after.body.data.requested_documents).toEqual(["address_proof", "education", "experience"]);
-    const [doc] = await t.query(`SELECT f.purpose, f.uploaded_by FROM appointment_documents d JOIN files f ON f.tenant_id = d.tenant_id AND f.id = d.file_id WHERE d.offer_id = $1`, [offer.id]);
+    const [doc] = await t.query(
+      `SELECT f.purpose, f.uploaded_by FROM appointment_documents d JOIN files f ON f.tenant_id = d.tenant_id AND f.id = d.file_id WHERE d.offer_id = $1`,
+      [offer.id],
+    );
     expect(doc).toMatchObject({ purpose: "appointment_document", uploaded_by: null });
     const hrView = await c.hr.agent.get(`/api/recruitment/offers/${offer.id}`).expect(200);
     expect(hrView.body.data.documents).toHaveLength(1);
@@ -164,9 +253,23 @@ describe("listJobOffers, createJobOffer, getJobOffer, updateJobOffer, deleteJobO
 
     // Hired → employee, in one go, with the documents.
     await c.hr.agent.put(`/api/recruitment/candidates/${candidate.id}`).send({ stage: "hired" }).expect(200);
-    const conv = await c.hr.agent.post(`/api/recruitment/candidates/${candidate.id}/convert-to-employee`).send({ reports_to: c.managerEmployeeId }).expect(201);
+    const conv = await c.hr.agent
+      .post(`/api/recruitment/candidates/${candidate.id}/convert-to-employee`)
+      .send({ reports_to: c.managerEmployeeId })
+      .expect(201);
     const emp = conv.body.data.employee;
-    expect(emp).toMatchObject({ first_name: "Kavya", last_name: "Nair", email: candidate.email, phone: "+91 98450 12345", designation: "Backend Engineer", department: "Engineering", joining_date: offer.joining_date, status: "active", reports_to: c.managerEmployeeId, employment_type: "full_time" });
+    expect(emp).toMatchObject({
+      first_name: "Kavya",
+      last_name: "Nair",
+      email: candidate.email,
+      phone: "+91 98450 12345",
+      designation: "Backend Engineer",
+      department: "Engineering",
+      joining_date: offer.joining_date,
+      status: "active",
+      reports_to: c.managerEmployeeId,
+      employment_type: "full_time",
+    });
     expect(emp.employee_code).toMatch(/^EMP-\d{5}$/);
     expect(conv.body.data.candidate).toMatchObject({ employee_id: emp.id, stage: "hired" });
     expect(conv.body.data.documents_copied).toBe(1);
@@ -175,27 +278,58 @@ describe("listJobOffers, createJobOffer, getJobOffer, updateJobOffer, deleteJobO
     const docs = await c.hr.agent.get(`/api/employees/${emp.id}/documents`).expect(200);
     expect(docs.body.data.map((d: any) => [d.document_type, d.title])).toEqual([["id_proof", "PAN card"]]);
     const empLog = await c.hr.agent.get(`/api/employees/${emp.id}/activity-log`).expect(200);
-    expect(empLog.body.data.map((e: any) => e.action)).toEqual(expect.arrayContaining(["employee.created", "employee.hired_from_candidate", "employee.document_uploaded"]));
+    expect(empLog.body.data.map((e: any) => e.action)).toEqual(
+      expect.arrayContaining(["employee.created", "employee.hired_from_candidate", "employee.document_uploaded"]),
+    );
     const [crow] = await t.query(`SELECT employee_id::text, converted_at FROM candidates WHERE id = $1`, [candidate.id]);
     expect(crow.employee_id).toBe(emp.id);
     expect(crow.converted_at).not.toBeNull();
     expectError(await c.hr.agent.post(`/api/recruitment/candidates/${candidate.id}/convert-to-employee`), 409, "conflict");
     expectError(await c.hr.agent.put(`/api/recruitment/candidates/${candidate.id}`).send({ notes: "x" }), 409, "conflict");
-    expectError(await anon().post(`/api/public/appointment/${atoken}/upload`).field("document_type", "education").attach("file", Buffer.from("%PDF-1.4"), { filename: "a.pdf", contentType: "application/pdf" }), 409, "conflict");
+    expectError(
+      await anon()
+        .post(`/api/public/appointment/${atoken}/upload`)
+        .field("document_type", "education")
+        .attach("file", Buffer.from("%PDF-1.4"), { filename: "a.pdf", contentType: "application/pdf" }),
+      409,
+      "conflict",
+    );
   });
 
   it("conversion is all or nothing: an email already used by an employee is a 409 and nothing is created", async () => {
     const { candidate, offer } = await draftOffer(c.hr.agent);
     await t.query(`UPDATE job_offers SET status = 'accepted' WHERE id = $1`, [offer.id]);
     await c.hr.agent.put(`/api/recruitment/candidates/${candidate.id}`).send({ stage: "hired" }).expect(200);
-    await c.hr.agent.post("/api/employees").send({ first_name: "Other", last_name: "Person", email: candidate.email, department: "X", designation: "Y", joining_date: "2024-01-01" }).expect(201);
+    await c.hr.agent
+      .post("/api/employees")
+      .send({
+        first_name: "Other",
+        last_name: "Person",
+        email: candidate.email,
+        department: "X",
+        designation: "Y",
+        joining_date: "2024-01-01",
+      })
+      .expect(201);
     const before = (await t.query(`SELECT count(*)::int AS n FROM employees WHERE tenant_id = $1`, [c.owner.tenantId]))[0].n;
     expectError(await c.hr.agent.post(`/api/recruitment/candidates/${candidate.id}/convert-to-employee`), 409, "conflict");
     expect((await t.query(`SELECT count(*)::int AS n FROM employees WHERE tenant_id = $1`, [c.owner.tenantId]))[0].n).toBe(before);
     expect((await t.query(`SELECT employee_id FROM candidates WHERE id = $1`, [candidate.id]))[0].employee_id).toBeNull();
-    expectError(await c.hr.agent.post(`/api/recruitment/candidates/${candidate.id}/convert-to-employee`).send({ joining_date: "2024-02-30" }), 400, "validation_failed");
-    expectError(await c.hr.agent.post(`/api/recruitment/candidates/${candidate.id}/convert-to-employee`).send({ reports_to: "00000000-0000-4000-8000-000000000000" }), 400, "validation_failed");
-    const ok = await c.hr.agent.post(`/api/recruitment/candidates/${candidate.id}/convert-to-employee`).send({ employee_code: "NEW-1", designation: "Staff Engineer" });
+    expectError(
+      await c.hr.agent.post(`/api/recruitment/candidates/${candidate.id}/convert-to-employee`).send({ joining_date: "2024-02-30" }),
+      400,
+      "validation_failed",
+    );
+    expectError(
+      await c.hr.agent
+        .post(`/api/recruitment/candidates/${candidate.id}/convert-to-employee`)
+        .send({ reports_to: "00000000-0000-4000-8000-000000000000" }),
+      400,
+      "validation_failed",
+    );
+    const ok = await c.hr.agent
+      .post(`/api/recruitment/candidates/${candidate.id}/convert-to-employee`)
+      .send({ employee_code: "NEW-1", designation: "Staff Engineer" });
     expect(ok.status).toBe(409); // the email is still taken; the override does not change it
   });
 
@@ -236,9 +370,13 @@ describe("listJobOffers, createJobOffer, getJobOffer, updateJobOffer, deleteJobO
     expect(e.error).toContain("expired");
     const [row] = await t.query(`SELECT status FROM job_offers WHERE id = $1`, [offer.id]);
     expect(row.status).toBe("expired");
-    const log = await c.owner.agent.get(`/api/configuration/activity-log?entity_id=${offer.id}&action=recruitment.offer_status_changed`).expect(200);
+    const log = await c.owner.agent
+      .get(`/api/configuration/activity-log?entity_id=${offer.id}&action=recruitment.offer_status_changed`)
+      .expect(200);
     expect(log.body.data[0].changes.status).toEqual({ from: "sent", to: "expired" });
-    expect((await c.hr.agent.get("/api/notifications").expect(200)).body.data.some((n: any) => n.kind === "recruitment.offer_expired")).toBe(true);
+    expect(
+      (await c.hr.agent.get("/api/notifications").expect(200)).body.data.some((n: any) => n.kind === "recruitment.offer_expired"),
+    ).toBe(true);
     expectError(await c.hr.agent.post(`/api/recruitment/offers/${offer.id}/send`), 409, "conflict");
 
     // The link's own expiry.
@@ -266,7 +404,14 @@ describe("listJobOffers, createJobOffer, getJobOffer, updateJobOffer, deleteJobO
     expectError(await anon().post(`/api/public/offers/${unknown}/decline`), 404, "not_found");
     expectError(await anon().get(`/api/public/appointment/${unknown}`), 404, "not_found");
     expectError(await anon().get(`/api/public/appointment/${unknown}/pdf`), 404, "not_found");
-    expectError(await anon().post(`/api/public/appointment/${unknown}/upload`).field("document_type", "other").attach("file", Buffer.from("hi"), { filename: "a.txt", contentType: "text/plain" }), 404, "not_found");
+    expectError(
+      await anon()
+        .post(`/api/public/appointment/${unknown}/upload`)
+        .field("document_type", "other")
+        .attach("file", Buffer.from("hi"), { filename: "a.txt", contentType: "text/plain" }),
+      404,
+      "not_found",
+    );
     expectError(await anon().get(`/api/public/offers/short`), 400, "validation_failed");
   });
 
@@ -282,7 +427,14 @@ describe("listJobOffers, createJobOffer, getJobOffer, updateJobOffer, deleteJobO
     await t.query(`UPDATE job_offers SET appointment_token_expires_at = now() - interval '1 second' WHERE id = $1`, [offer.id]);
     expectError(await anon().get(`/api/public/appointment/${token}`), 410, "invalid_token");
     expectError(await anon().get(`/api/public/appointment/${token}/pdf`), 410, "invalid_token");
-    expectError(await anon().post(`/api/public/appointment/${token}/upload`).field("document_type", "other").attach("file", Buffer.from("hi"), { filename: "a.txt", contentType: "text/plain" }), 410, "invalid_token");
+    expectError(
+      await anon()
+        .post(`/api/public/appointment/${token}/upload`)
+        .field("document_type", "other")
+        .attach("file", Buffer.from("hi"), { filename: "a.txt", contentType: "text/plain" }),
+      410,
+      "invalid_token",
+    );
   });
 
   it("public links honour the module gate and each company's own data", async () => {
@@ -308,7 +460,12 @@ describe("previewDocumentTemplatePdf: document templates", () => {
   it("previews a template with merge fields as a PDF", async () => {
     const res = await c.hr.agent
       .post("/api/recruitment/document-templates/preview-pdf")
-      .send({ title: "Offer letter", template: "Dear {{candidate_name}},\n\nWe offer you the role of {{ job_title }} at {{company_name}} for {{currency}} {{salary}} from {{joining_date}}.", values: { candidate_name: "Rohan Gupta", salary: "1500000.00", joining_date: "2027-01-04" } })
+      .send({
+        title: "Offer letter",
+        template:
+          "Dear {{candidate_name}},\n\nWe offer you the role of {{ job_title }} at {{company_name}} for {{currency}} {{salary}} from {{joining_date}}.",
+        values: { candidate_name: "Rohan Gupta", salary: "1500000.00", joining_date: "2027-01-04" },
+      })
       .buffer(true)
       .parse(binary)
       .expect(200);
@@ -322,16 +479,41 @@ describe("previewDocumentTemplatePdf: document templates", () => {
 
   it("fills fields from an offer and names unknown fields in a 400", async () => {
     const { offer, candidate } = await draftOffer(c.hr.agent);
-    const res = await c.hr.agent.post("/api/recruitment/document-templates/preview-pdf").send({ template: "{{candidate_first_name}}: {{job_title}}, {{salary}}, valid until {{offer_expiry_date}}", offer_id: offer.id }).buffer(true).parse(binary).expect(200);
-    expect(pdfText(res.body).replace(/\s+/g, " ")).toContain(`${candidate.first_name}: Backend Engineer, 24,00,000.00, valid until ${offer.expires_on}`);
-    const bad = expectError(await c.hr.agent.post("/api/recruitment/document-templates/preview-pdf").send({ template: "Hi {{candidate_name}} {{ssn}} {{Bank Account}} {{ssn}}" }), 400, "validation_failed");
+    const res = await c.hr.agent
+      .post("/api/recruitment/document-templates/preview-pdf")
+      .send({ template: "{{candidate_first_name}}: {{job_title}}, {{salary}}, valid until {{offer_expiry_date}}", offer_id: offer.id })
+      .buffer(true)
+      .parse(binary)
+      .expect(200);
+    expect(pdfText(res.body).replace(/\s+/g, " ")).toContain(
+      `${candidate.first_name}: Backend Engineer, 24,00,000.00, valid until ${offer.expires_on}`,
+    );
+    const bad = expectError(
+      await c.hr.agent
+        .post("/api/recruitment/document-templates/preview-pdf")
+        .send({ template: "Hi {{candidate_name}} {{ssn}} {{Bank Account}} {{ssn}}" }),
+      400,
+      "validation_failed",
+    );
     expect(bad.details).toEqual([
       { path: "body.template", message: "unknown merge field {{ssn}}" },
       { path: "body.template", message: "unknown merge field {{Bank Account}}" },
     ]);
     expect(bad.error).toContain("{{ssn}}");
-    expectError(await c.hr.agent.post("/api/recruitment/document-templates/preview-pdf").send({ template: "x", values: { favourite_colour: "blue" } }), 400, "validation_failed");
-    expectError(await c.hr.agent.post("/api/recruitment/document-templates/preview-pdf").send({ template: "x", offer_id: "00000000-0000-4000-8000-000000000000" }), 400, "validation_failed");
+    expectError(
+      await c.hr.agent
+        .post("/api/recruitment/document-templates/preview-pdf")
+        .send({ template: "x", values: { favourite_colour: "blue" } }),
+      400,
+      "validation_failed",
+    );
+    expectError(
+      await c.hr.agent
+        .post("/api/recruitment/document-templates/preview-pdf")
+        .send({ template: "x", offer_id: "00000000-0000-4000-8000-000000000000" }),
+      400,
+      "validation_failed",
+    );
     expectError(await c.hr.agent.post("/api/recruitment/document-templates/preview-pdf").send({}), 400, "validation_failed");
     expectError(await c.manager.agent.post("/api/recruitment/document-templates/preview-pdf").send({ template: "x" }), 403, "forbidden");
   });

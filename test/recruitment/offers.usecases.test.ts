@@ -29,17 +29,29 @@ async function rejection(p: Promise<unknown>): Promise<{ status: number; message
 
 /** The personal link's token from the last mail queued for `to`. */
 async function mailedToken(to: string, kind: "offers" | "appointment"): Promise<string> {
-  const [m] = await t.query<{ text_body: string }>(`SELECT text_body FROM email_outbox WHERE to_address = $1 ORDER BY created_at DESC LIMIT 1`, [to]);
+  const [m] = await t.query<{ text_body: string }>(
+    `SELECT text_body FROM email_outbox WHERE to_address = $1 ORDER BY created_at DESC LIMIT 1`,
+    [to],
+  );
   const token = new RegExp(`/api/public/${kind}/([A-Za-z0-9_-]+)`).exec(m.text_body)?.[1];
   if (!token) throw new Error(`no ${kind} link in the mail to ${to}`);
   return token;
 }
 
-const offerRow = async (id: string) => (await t.query(`SELECT status, responded_at, decline_reason FROM job_offers WHERE id = $1`, [id]))[0];
+const offerRow = async (id: string) =>
+  (await t.query(`SELECT status, responded_at, decline_reason FROM job_offers WHERE id = $1`, [id]))[0];
 
 beforeAll(async () => {
   c = await recruitingCompany(t);
-  hr = { userId: c.hr.userId, email: c.hr.email, name: "Hema HR", tenantId: c.owner.tenantId, role: "hr", employeeId: null, modules: ["recruitment"] };
+  hr = {
+    userId: c.hr.userId,
+    email: c.hr.email,
+    name: "Hema HR",
+    tenantId: c.owner.tenantId,
+    role: "hr",
+    employeeId: null,
+    modules: ["recruitment"],
+  };
 });
 
 describe("sendJobOffer / acceptPublicOffer / declinePublicOffer: offer state transitions", () => {
@@ -49,7 +61,9 @@ describe("sendJobOffer / acceptPublicOffer / declinePublicOffer: offer state tra
     expect((await rejection(inCompany(() => sendAppointment(offer.id)))).status).toBe(409);
     const sent = await inCompany(() => sendOffer(offer.id));
     expect(sent).toMatchObject({ status: "sent", link_expires_at: expect.any(String) });
-    expect((await rejection(inCompany(() => updateOffer(offer.id, { salary: "1.00" })))).message).toBe("The offer is sent; only a draft offer can be changed");
+    expect((await rejection(inCompany(() => updateOffer(offer.id, { salary: "1.00" })))).message).toBe(
+      "The offer is sent; only a draft offer can be changed",
+    );
     const token = await mailedToken(candidate.email, "offers");
     expect(await publicOffer(token)).toMatchObject({ status: "sent", can_respond: true });
     const accepted = await answerPublicOffer(token, "accepted");
@@ -58,16 +72,24 @@ describe("sendJobOffer / acceptPublicOffer / declinePublicOffer: offer state tra
     expect(twice.status).toBe(409);
     expect(twice.message).toBe("You already accepted this offer");
     expect((await offerRow(offer.id)).status).toBe("accepted");
-    expect((await rejection(inCompany(() => updateOffer(offer.id, { status: "withdrawn" })))).message).toBe("A offer cannot go from accepted to withdrawn (accepted is final)");
-    const [entry] = await t.query(`SELECT changes FROM audit_logs WHERE entity_id = $1 AND action = 'recruitment.offer_status_changed'`, [offer.id]);
+    expect((await rejection(inCompany(() => updateOffer(offer.id, { status: "withdrawn" })))).message).toBe(
+      "A offer cannot go from accepted to withdrawn (accepted is final)",
+    );
+    const [entry] = await t.query(`SELECT changes FROM audit_logs WHERE entity_id = $1 AND action = 'recruitment.offer_status_changed'`, [
+      offer.id,
+    ]);
     expect(entry.changes).toMatchObject({ status: { from: "sent", to: "accepted" }, by: `candidate ${candidate.email}` });
   });
 
   it("a candidate declines with a reason; the recruiters cannot move an offer to sent or accepted by hand", async () => {
     const { candidate, offer } = await draftOffer(c.hr.agent);
-    expect((await rejection(inCompany(() => updateOffer(offer.id, { status: "sent" })))).message).toBe("Send an offer with POST /api/recruitment/offers/{id}/send");
+    expect((await rejection(inCompany(() => updateOffer(offer.id, { status: "sent" })))).message).toBe(
+      "Send an offer with POST /api/recruitment/offers/{id}/send",
+    );
     expect((await rejection(inCompany(() => updateOffer(offer.id, { status: "accepted" })))).status).toBe(409);
-    expect((await rejection(inCompany(() => updateOffer(offer.id, { status: "expired" })))).message).toBe("A offer cannot go from draft to expired (from draft it can go to sent, withdrawn)");
+    expect((await rejection(inCompany(() => updateOffer(offer.id, { status: "expired" })))).message).toBe(
+      "A offer cannot go from draft to expired (from draft it can go to sent, withdrawn)",
+    );
     await inCompany(() => sendOffer(offer.id));
     await answerPublicOffer(await mailedToken(candidate.email, "offers"), "declined", "  Counter-offer  ");
     expect(await offerRow(offer.id)).toMatchObject({ status: "declined", decline_reason: "Counter-offer" });
@@ -99,21 +121,40 @@ describe("sendJobOffer / acceptPublicOffer / declinePublicOffer: offer state tra
 
 describe("convertCandidateToEmployee: candidate conversion", () => {
   it("only a hired candidate (with an accepted offer) becomes an employee, once, with the offer's terms and joining documents", async () => {
-    const { candidate, offer } = await draftOffer(c.hr.agent, { job_title: "Platform Engineer", department: "Platform" }, { first_name: "Kavya", last_name: "Nair" });
+    const { candidate, offer } = await draftOffer(
+      c.hr.agent,
+      { job_title: "Platform Engineer", department: "Platform" },
+      { first_name: "Kavya", last_name: "Nair" },
+    );
     await inCompany(() => sendOffer(offer.id));
     // hired needs an accepted offer
-    expect((await rejection(inCompany(() => changeCandidate(hr, candidate.id, { stage: "hired" })))).message).toBe("A candidate is hired only with an accepted offer");
+    expect((await rejection(inCompany(() => changeCandidate(hr, candidate.id, { stage: "hired" })))).message).toBe(
+      "A candidate is hired only with an accepted offer",
+    );
     await answerPublicOffer(await mailedToken(candidate.email, "offers"), "accepted");
     const notHired = await rejection(inCompany(() => convertToEmployee(hr, candidate.id, undefined)));
     expect(notHired).toMatchObject({ status: 409, message: "The candidate is offer; only a hired candidate becomes an employee" });
     await inCompany(() => sendAppointment(offer.id));
-    const doc = await addAppointmentDocument(await mailedToken(candidate.email, "appointment"), { fieldname: "file", originalname: "pan.pdf", mimetype: "application/pdf", size: 17, buffer: Buffer.from("%PDF-1.4 pan card") }, { document_type: "id_proof", title: "PAN card" });
+    const doc = await addAppointmentDocument(
+      await mailedToken(candidate.email, "appointment"),
+      { fieldname: "file", originalname: "pan.pdf", mimetype: "application/pdf", size: 17, buffer: Buffer.from("%PDF-1.4 pan card") },
+      { document_type: "id_proof", title: "PAN card" },
+    );
     expect(doc).toMatchObject({ document_type: "id_proof", title: "PAN card", original_name: "pan.pdf" });
     expect((await inCompany(() => changeCandidate(hr, candidate.id, { stage: "hired" }))).stage).toBe("hired");
 
     const result = await inCompany(() => convertToEmployee(hr, candidate.id, { employee_code: "KN-1" }));
     expect(result.documents_copied).toBe(1);
-    expect(result.employee).toMatchObject({ employee_code: "KN-1", first_name: "Kavya", last_name: "Nair", email: candidate.email, department: "Platform", designation: "Platform Engineer", joining_date: dateIn(30), status: "active" });
+    expect(result.employee).toMatchObject({
+      employee_code: "KN-1",
+      first_name: "Kavya",
+      last_name: "Nair",
+      email: candidate.email,
+      department: "Platform",
+      designation: "Platform Engineer",
+      joining_date: dateIn(30),
+      status: "active",
+    });
     expect(result.candidate).toMatchObject({ employee_id: result.employee.id, stage: "hired" });
     const docs = await t.query(`SELECT document_type, title FROM employee_documents WHERE employee_id = $1`, [result.employee.id]);
     expect(docs).toEqual([{ document_type: "id_proof", title: "PAN card" }]);
@@ -121,7 +162,13 @@ describe("convertCandidateToEmployee: candidate conversion", () => {
     expect(again).toMatchObject({ status: 409, message: "The candidate was already converted into an employee" });
     // the candidate's record is frozen; the joining link takes no more documents
     expect((await rejection(inCompany(() => changeCandidate(hr, candidate.id, { notes: "x" })))).status).toBe(409);
-    const late = await rejection(addAppointmentDocument(await mailedToken(candidate.email, "appointment"), { fieldname: "file", originalname: "more.pdf", mimetype: "application/pdf", size: 9, buffer: Buffer.from("%PDF-1.4 x") }, { document_type: "education" }));
+    const late = await rejection(
+      addAppointmentDocument(
+        await mailedToken(candidate.email, "appointment"),
+        { fieldname: "file", originalname: "more.pdf", mimetype: "application/pdf", size: 9, buffer: Buffer.from("%PDF-1.4 x") },
+        { document_type: "education" },
+      ),
+    );
     expect(late).toMatchObject({ status: 409, message: "You have already joined; hand further documents to HR" });
   });
 });

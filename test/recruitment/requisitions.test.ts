@@ -11,22 +11,55 @@ beforeAll(async () => {
   c = await recruitingCompany(t);
 });
 
-const base = { title: "Senior Backend Engineer", department: "Engineering", positions: 2, min_salary: "1800000.00", max_salary: "2600000.00", target_start_date: "2027-03-01" };
+const base = {
+  title: "Senior Backend Engineer",
+  department: "Engineering",
+  positions: 2,
+  min_salary: "1800000.00",
+  max_salary: "2600000.00",
+  target_start_date: "2027-03-01",
+};
 
 describe("listJobRequisitions, createJobRequisition, getJobRequisition, updateJobRequisition, deleteJobRequisition: job requisitions", () => {
   it("creates numbered drafts, validates input and lists with filters", async () => {
     const a = await c.hr.agent.post("/api/recruitment/job-requisitions").send(base).expect(201);
-    expect(a.body.data).toMatchObject({ status: "draft", title: "Senior Backend Engineer", positions: 2, min_salary: "1800000.00", requested_by_user_id: c.hr.userId, requested_by_name: "Hema HR", posting_count: 0, employment_type: "full_time" });
+    expect(a.body.data).toMatchObject({
+      status: "draft",
+      title: "Senior Backend Engineer",
+      positions: 2,
+      min_salary: "1800000.00",
+      requested_by_user_id: c.hr.userId,
+      requested_by_name: "Hema HR",
+      posting_count: 0,
+      employment_type: "full_time",
+    });
     expect(a.body.data.requisition_number).toMatch(/^REQ-\d{5}$/);
-    const b = await c.hr.agent.post("/api/recruitment/job-requisitions").send({ ...base, title: "QA Analyst", department: "Quality" }).expect(201);
+    const b = await c.hr.agent
+      .post("/api/recruitment/job-requisitions")
+      .send({ ...base, title: "QA Analyst", department: "Quality" })
+      .expect(201);
     expect(Number(b.body.data.requisition_number.slice(4))).toBe(Number(a.body.data.requisition_number.slice(4)) + 1);
 
-    const missing = expectError(await c.hr.agent.post("/api/recruitment/job-requisitions").send({ positions: 0 }), 400, "validation_failed");
+    const missing = expectError(
+      await c.hr.agent.post("/api/recruitment/job-requisitions").send({ positions: 0 }),
+      400,
+      "validation_failed",
+    );
     expect(missing.details.map((d: any) => d.path)).toEqual(expect.arrayContaining(["body.title", "body.department", "body.positions"]));
-    const range = expectError(await c.hr.agent.post("/api/recruitment/job-requisitions").send({ ...base, min_salary: "3000000.00" }), 400, "validation_failed");
+    const range = expectError(
+      await c.hr.agent.post("/api/recruitment/job-requisitions").send({ ...base, min_salary: "3000000.00" }),
+      400,
+      "validation_failed",
+    );
     expect(range.details[0].path).toBe("body.max_salary");
     expectError(await c.hr.agent.post("/api/recruitment/job-requisitions").send({ ...base, min_salary: "12" }), 400, "validation_failed");
-    expect(expectError(await c.hr.agent.post("/api/recruitment/job-requisitions").send({ ...base, min_salary: "-1.00" }), 400, "validation_failed").details[0].path).toBe("body.min_salary");
+    expect(
+      expectError(
+        await c.hr.agent.post("/api/recruitment/job-requisitions").send({ ...base, min_salary: "-1.00" }),
+        400,
+        "validation_failed",
+      ).details[0].path,
+    ).toBe("body.min_salary");
     expectError(await c.hr.agent.post("/api/recruitment/job-requisitions").send({ ...base, status: "approved" }), 400, "validation_failed");
     expectError(await c.hr.agent.post("/api/recruitment/job-requisitions").send({ ...base, colour: "red" }), 400, "validation_failed");
 
@@ -42,14 +75,24 @@ describe("listJobRequisitions, createJobRequisition, getJobRequisition, updateJo
   });
 
   it("follows draft → pending_approval → approved → closed, audited, with notifications", async () => {
-    const r = await c.manager.agent.post("/api/recruitment/job-requisitions").send({ title: "Platform Engineer", department: "Engineering" }).expect(201);
+    const r = await c.manager.agent
+      .post("/api/recruitment/job-requisitions")
+      .send({ title: "Platform Engineer", department: "Engineering" })
+      .expect(201);
     const id = r.body.data.id;
-    const edited = await c.manager.agent.put(`/api/recruitment/job-requisitions/${id}`).send({ positions: 3, justification: "Growth" }).expect(200);
+    const edited = await c.manager.agent
+      .put(`/api/recruitment/job-requisitions/${id}`)
+      .send({ positions: 3, justification: "Growth" })
+      .expect(200);
     expect(edited.body.data).toMatchObject({ positions: 3, justification: "Growth", status: "draft" });
     const submitted = await c.manager.agent.put(`/api/recruitment/job-requisitions/${id}`).send({ status: "pending_approval" }).expect(200);
     expect(submitted.body.data.submitted_at).not.toBeNull();
     const hrNotes = await c.hr.agent.get("/api/notifications").expect(200);
-    expect(hrNotes.body.data.some((n: any) => n.kind === "recruitment.requisition_submitted" && n.title.includes(r.body.data.requisition_number))).toBe(true);
+    expect(
+      hrNotes.body.data.some(
+        (n: any) => n.kind === "recruitment.requisition_submitted" && n.title.includes(r.body.data.requisition_number),
+      ),
+    ).toBe(true);
 
     // Managers neither approve nor edit while it awaits approval.
     expectError(await c.manager.agent.put(`/api/recruitment/job-requisitions/${id}`).send({ status: "approved" }), 403, "forbidden");
@@ -57,8 +100,16 @@ describe("listJobRequisitions, createJobRequisition, getJobRequisition, updateJo
     expectError(await c.hr.agent.put(`/api/recruitment/job-requisitions/${id}`).send({ status: "closed" }), 409, "conflict");
     expectError(await c.hr.agent.put(`/api/recruitment/job-requisitions/${id}`).send({ decision_notes: "x" }), 400, "validation_failed");
 
-    const approved = await c.hr.agent.put(`/api/recruitment/job-requisitions/${id}`).send({ status: "approved", decision_notes: "Budget confirmed" }).expect(200);
-    expect(approved.body.data).toMatchObject({ status: "approved", decided_by_user_id: c.hr.userId, decided_by_name: "Hema HR", decision_notes: "Budget confirmed" });
+    const approved = await c.hr.agent
+      .put(`/api/recruitment/job-requisitions/${id}`)
+      .send({ status: "approved", decision_notes: "Budget confirmed" })
+      .expect(200);
+    expect(approved.body.data).toMatchObject({
+      status: "approved",
+      decided_by_user_id: c.hr.userId,
+      decided_by_name: "Hema HR",
+      decision_notes: "Budget confirmed",
+    });
     expectError(await c.hr.agent.put(`/api/recruitment/job-requisitions/${id}`).send({ positions: 5 }), 409, "conflict");
     expectError(await c.hr.agent.put(`/api/recruitment/job-requisitions/${id}`).send({ status: "rejected" }), 409, "conflict");
     expectError(await c.hr.agent.put(`/api/recruitment/job-requisitions/${id}`).send({ status: "draft" }), 409, "conflict");
@@ -83,22 +134,39 @@ describe("listJobRequisitions, createJobRequisition, getJobRequisition, updateJo
   });
 
   it("rejects, withdraws to draft, abandons drafts; rejected requisitions only close", async () => {
-    const r = await c.hr.agent.post("/api/recruitment/job-requisitions").send({ ...base, status: "pending_approval" }).expect(201);
+    const r = await c.hr.agent
+      .post("/api/recruitment/job-requisitions")
+      .send({ ...base, status: "pending_approval" })
+      .expect(201);
     const back = await c.hr.agent.put(`/api/recruitment/job-requisitions/${r.body.data.id}`).send({ status: "draft" }).expect(200);
     expect(back.body.data).toMatchObject({ status: "draft", submitted_at: null });
     await c.hr.agent.put(`/api/recruitment/job-requisitions/${r.body.data.id}`).send({ status: "pending_approval" }).expect(200);
-    const rej = await c.owner.agent.put(`/api/recruitment/job-requisitions/${r.body.data.id}`).send({ status: "rejected", decision_notes: "No budget" }).expect(200);
+    const rej = await c.owner.agent
+      .put(`/api/recruitment/job-requisitions/${r.body.data.id}`)
+      .send({ status: "rejected", decision_notes: "No budget" })
+      .expect(200);
     expect(rej.body.data).toMatchObject({ status: "rejected", decision_notes: "No budget" });
     expectError(await c.hr.agent.put(`/api/recruitment/job-requisitions/${r.body.data.id}`).send({ status: "approved" }), 409, "conflict");
-    expectError(await c.hr.agent.put(`/api/recruitment/job-requisitions/${r.body.data.id}`).send({ status: "pending_approval" }), 409, "conflict");
+    expectError(
+      await c.hr.agent.put(`/api/recruitment/job-requisitions/${r.body.data.id}`).send({ status: "pending_approval" }),
+      409,
+      "conflict",
+    );
     await c.hr.agent.put(`/api/recruitment/job-requisitions/${r.body.data.id}`).send({ status: "closed" }).expect(200);
     const d = await c.hr.agent.post("/api/recruitment/job-requisitions").send(base).expect(201);
     await c.hr.agent.put(`/api/recruitment/job-requisitions/${d.body.data.id}`).send({ status: "closed" }).expect(200);
-    expectError(await c.hr.agent.post("/api/recruitment/job-postings").send({ requisition_id: d.body.data.id, description: "x" }), 409, "conflict");
+    expectError(
+      await c.hr.agent.post("/api/recruitment/job-postings").send({ requisition_id: d.body.data.id, description: "x" }),
+      409,
+      "conflict",
+    );
   });
 
   it("shows managers only the requisitions they raised; employees are kept out", async () => {
-    const mine = await c.manager.agent.post("/api/recruitment/job-requisitions").send({ title: "SRE", department: "Engineering" }).expect(201);
+    const mine = await c.manager.agent
+      .post("/api/recruitment/job-requisitions")
+      .send({ title: "SRE", department: "Engineering" })
+      .expect(201);
     const hrs = await c.hr.agent.post("/api/recruitment/job-requisitions").send(base).expect(201);
     const list = await c.manager.agent.get("/api/recruitment/job-requisitions?limit=100").expect(200);
     expect(list.body.data.every((r: any) => r.requested_by_user_id === c.manager.userId)).toBe(true);
@@ -108,7 +176,11 @@ describe("listJobRequisitions, createJobRequisition, getJobRequisition, updateJo
     const byHr = await c.hr.agent.get(`/api/recruitment/job-requisitions/${mine.body.data.id}`).expect(200);
     expect(byHr.body.data).toEqual(own.body.data);
     expectError(await c.manager.agent.get(`/api/recruitment/job-requisitions/${hrs.body.data.id}`), 404, "not_found");
-    expectError(await c.manager.agent.put(`/api/recruitment/job-requisitions/${hrs.body.data.id}`).send({ positions: 2 }), 404, "not_found");
+    expectError(
+      await c.manager.agent.put(`/api/recruitment/job-requisitions/${hrs.body.data.id}`).send({ positions: 2 }),
+      404,
+      "not_found",
+    );
     expectError(await c.manager.agent.delete(`/api/recruitment/job-requisitions/${hrs.body.data.id}`), 404, "not_found");
     expectError(await c.employee.agent.get("/api/recruitment/job-requisitions"), 403, "forbidden");
     expectError(await c.employee.agent.post("/api/recruitment/job-requisitions").send(base), 403, "forbidden");
@@ -125,24 +197,70 @@ describe("listJobRequisitions, createJobRequisition, getJobRequisition, updateJo
 
 describe("listJobPostings, createJobPosting, getJobPosting, updateJobPosting, deleteJobPosting: job postings", () => {
   it("are raised only from approved requisitions, with the requisition's defaults", async () => {
-    const req = await approvedRequisition(c.hr.agent, { title: "Data Engineer", department: "Data", positions: 3, min_salary: "1000000.00", max_salary: "1500000.00" });
-    const p = await c.hr.agent.post("/api/recruitment/job-postings").send({ requisition_id: req.id, description: "Pipelines", skills: ["Python", " SQL ", "python"] }).expect(201);
-    expect(p.body.data).toMatchObject({ title: "Data Engineer", department: "Data", openings: 3, min_salary: "1000000.00", status: "draft", published_at: null, requisition_number: req.requisition_number, skills: ["python", "sql"], candidate_count: 0 });
+    const req = await approvedRequisition(c.hr.agent, {
+      title: "Data Engineer",
+      department: "Data",
+      positions: 3,
+      min_salary: "1000000.00",
+      max_salary: "1500000.00",
+    });
+    const p = await c.hr.agent
+      .post("/api/recruitment/job-postings")
+      .send({ requisition_id: req.id, description: "Pipelines", skills: ["Python", " SQL ", "python"] })
+      .expect(201);
+    expect(p.body.data).toMatchObject({
+      title: "Data Engineer",
+      department: "Data",
+      openings: 3,
+      min_salary: "1000000.00",
+      status: "draft",
+      published_at: null,
+      requisition_number: req.requisition_number,
+      skills: ["python", "sql"],
+      candidate_count: 0,
+    });
     expect(p.body.data.posting_number).toMatch(/^JOB-\d{5}$/);
-    const pending = await c.hr.agent.post("/api/recruitment/job-requisitions").send({ ...base, status: "pending_approval" }).expect(201);
-    expectError(await c.hr.agent.post("/api/recruitment/job-postings").send({ requisition_id: pending.body.data.id, description: "x" }), 409, "conflict");
-    const bad = expectError(await c.hr.agent.post("/api/recruitment/job-postings").send({ requisition_id: "00000000-0000-4000-8000-000000000000", description: "x" }), 400, "validation_failed");
+    const pending = await c.hr.agent
+      .post("/api/recruitment/job-requisitions")
+      .send({ ...base, status: "pending_approval" })
+      .expect(201);
+    expectError(
+      await c.hr.agent.post("/api/recruitment/job-postings").send({ requisition_id: pending.body.data.id, description: "x" }),
+      409,
+      "conflict",
+    );
+    const bad = expectError(
+      await c.hr.agent
+        .post("/api/recruitment/job-postings")
+        .send({ requisition_id: "00000000-0000-4000-8000-000000000000", description: "x" }),
+      400,
+      "validation_failed",
+    );
     expect(bad.details[0].path).toBe("body.requisition_id");
     expectError(await c.hr.agent.post("/api/recruitment/job-postings").send({ requisition_id: req.id }), 400, "validation_failed");
-    expectError(await c.hr.agent.post("/api/recruitment/job-postings").send({ requisition_id: req.id, description: "x", min_salary: "9000000.00" }), 400, "validation_failed");
-    expectError(await c.manager.agent.post("/api/recruitment/job-postings").send({ requisition_id: req.id, description: "x" }), 403, "forbidden");
+    expectError(
+      await c.hr.agent.post("/api/recruitment/job-postings").send({ requisition_id: req.id, description: "x", min_salary: "9000000.00" }),
+      400,
+      "validation_failed",
+    );
+    expectError(
+      await c.manager.agent.post("/api/recruitment/job-postings").send({ requisition_id: req.id, description: "x" }),
+      403,
+      "forbidden",
+    );
   });
 
   it("follows draft → open → closed; a closed posting is final and takes no candidates", async () => {
     const req = await approvedRequisition(c.hr.agent);
     const p = await c.hr.agent.post("/api/recruitment/job-postings").send({ requisition_id: req.id, description: "x" }).expect(201);
     const id = p.body.data.id;
-    expectError(await c.hr.agent.post("/api/recruitment/candidates").send({ posting_id: id, first_name: "A", last_name: "B", email: "ab@example.test" }), 409, "conflict");
+    expectError(
+      await c.hr.agent
+        .post("/api/recruitment/candidates")
+        .send({ posting_id: id, first_name: "A", last_name: "B", email: "ab@example.test" }),
+      409,
+      "conflict",
+    );
     const open = await c.hr.agent.put(`/api/recruitment/job-postings/${id}`).send({ status: "open", closes_on: "2027-12-31" }).expect(200);
     expect(open.body.data).toMatchObject({ status: "open", closes_on: "2027-12-31" });
     expect(open.body.data.published_at).not.toBeNull();
@@ -151,7 +269,12 @@ describe("listJobPostings, createJobPosting, getJobPosting, updateJobPosting, de
     expectError(await c.hr.agent.put(`/api/recruitment/job-postings/${id}`).send({ status: "open" }), 409, "conflict");
     expectError(await c.hr.agent.put(`/api/recruitment/job-postings/${id}`).send({ title: "New title" }), 409, "conflict");
     const log = await c.owner.agent.get(`/api/configuration/activity-log?entity_id=${id}`).expect(200);
-    expect(log.body.data.filter((e: any) => e.action === "recruitment.posting_status_changed").map((e: any) => e.changes.status).reverse()).toEqual([
+    expect(
+      log.body.data
+        .filter((e: any) => e.action === "recruitment.posting_status_changed")
+        .map((e: any) => e.changes.status)
+        .reverse(),
+    ).toEqual([
       { from: "draft", to: "open" },
       { from: "open", to: "closed" },
     ]);
@@ -159,10 +282,15 @@ describe("listJobPostings, createJobPosting, getJobPosting, updateJobPosting, de
 
   it("closing the requisition closes its postings; a posting cannot open under a closed requisition", async () => {
     const req = await approvedRequisition(c.hr.agent);
-    const open = await c.hr.agent.post("/api/recruitment/job-postings").send({ requisition_id: req.id, description: "x", status: "open" }).expect(201);
+    const open = await c.hr.agent
+      .post("/api/recruitment/job-postings")
+      .send({ requisition_id: req.id, description: "x", status: "open" })
+      .expect(201);
     const draft = await c.hr.agent.post("/api/recruitment/job-postings").send({ requisition_id: req.id, description: "y" }).expect(201);
     await c.hr.agent.put(`/api/recruitment/job-requisitions/${req.id}`).send({ status: "closed" }).expect(200);
-    const rows = await t.query(`SELECT id::text, status FROM job_postings WHERE id = ANY($1::uuid[]) ORDER BY status`, [[open.body.data.id, draft.body.data.id]]);
+    const rows = await t.query(`SELECT id::text, status FROM job_postings WHERE id = ANY($1::uuid[]) ORDER BY status`, [
+      [open.body.data.id, draft.body.data.id],
+    ]);
     expect(rows.map((r: any) => r.status)).toEqual(["closed", "closed"]);
     const r2 = await approvedRequisition(c.hr.agent);
     const d2 = await c.hr.agent.post("/api/recruitment/job-postings").send({ requisition_id: r2.id, description: "z" }).expect(201);
@@ -194,11 +322,18 @@ describe("listJobPostings, createJobPosting, getJobPosting, updateJobPosting, de
     expectError(await c.hr.agent.delete(`/api/recruitment/job-requisitions/${p.requisition_id}`), 409, "conflict");
     const req = await approvedRequisition(c.hr.agent);
     const empty = await c.hr.agent.post("/api/recruitment/job-postings").send({ requisition_id: req.id, description: "x" }).expect(201);
-    const upd = await c.hr.agent.put(`/api/recruitment/job-postings/${empty.body.data.id}`).send({ title: "Renamed role", skills: ["Go Lang"], location: "Pune" }).expect(200);
+    const upd = await c.hr.agent
+      .put(`/api/recruitment/job-postings/${empty.body.data.id}`)
+      .send({ title: "Renamed role", skills: ["Go Lang"], location: "Pune" })
+      .expect(200);
     expect(upd.body.data).toMatchObject({ title: "Renamed role", skills: ["go lang"], location: "Pune" });
     await c.hr.agent.delete(`/api/recruitment/job-postings/${empty.body.data.id}`).expect(200);
     expectError(await c.hr.agent.get(`/api/recruitment/job-postings/${empty.body.data.id}`), 404, "not_found");
     const log = await c.owner.agent.get(`/api/configuration/activity-log?entity_id=${empty.body.data.id}`).expect(200);
-    expect(log.body.data.map((e: any) => e.action)).toEqual(["recruitment.posting_deleted", "recruitment.posting_updated", "recruitment.posting_created"]);
+    expect(log.body.data.map((e: any) => e.action)).toEqual([
+      "recruitment.posting_deleted",
+      "recruitment.posting_updated",
+      "recruitment.posting_created",
+    ]);
   });
 });

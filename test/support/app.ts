@@ -126,11 +126,16 @@ export interface TenantSession {
 }
 
 /** Signs up a new owner with a new company; the returned agent carries the session cookie. */
-export async function signupTenant(ctx: TestContext, opts: { company?: string; name?: string; email?: string; password?: string } = {}): Promise<TenantSession> {
+export async function signupTenant(
+  ctx: TestContext,
+  opts: { company?: string; name?: string; email?: string; password?: string } = {},
+): Promise<TenantSession> {
   const agent = ctx.request();
   const email = opts.email ?? uniqueEmail("owner");
   const password = opts.password ?? "correct-horse-battery";
-  const res = await agent.post("/api/auth/signup").send({ name: opts.name ?? "Olivia Owner", email, password, company_name: opts.company ?? `Company ${counter++}` });
+  const res = await agent
+    .post("/api/auth/signup")
+    .send({ name: opts.name ?? "Olivia Owner", email, password, company_name: opts.company ?? `Company ${counter++}` });
   if (res.status !== 201) throw new Error(`signup failed: ${res.status} ${JSON.stringify(res.body)}`);
   return { agent, userId: res.body.data.user.id, tenantId: res.body.data.active_tenant_id, email, password };
 }
@@ -139,15 +144,30 @@ export async function signupTenant(ctx: TestContext, opts: { company?: string; n
  * Adds a member with `role` to the owner's tenant directly (invitation flow is tested on its own)
  * and returns a signed-in agent for them.
  */
-export async function addMember(ctx: TestContext, owner: TenantSession, role: "admin" | "hr" | "manager" | "employee", opts: { employeeId?: string; name?: string } = {}): Promise<TenantSession> {
+export async function addMember(
+  ctx: TestContext,
+  owner: TenantSession,
+  role: "admin" | "hr" | "manager" | "employee",
+  opts: { employeeId?: string; name?: string } = {},
+): Promise<TenantSession> {
   const email = uniqueEmail(role);
   const password = MEMBER_PASSWORD;
-  const [user] = await ctx.query<{ id: string }>(`INSERT INTO users (email, name, password_hash) VALUES ($1, $2, $3) RETURNING id`, [email, opts.name ?? `${role} person`, MEMBER_PASSWORD_HASH]);
-  await ctx.query(`INSERT INTO memberships (tenant_id, user_id, role, employee_id) VALUES ($1, $2, $3, $4)`, [owner.tenantId, user.id, role, opts.employeeId ?? null]);
+  const [user] = await ctx.query<{ id: string }>(`INSERT INTO users (email, name, password_hash) VALUES ($1, $2, $3) RETURNING id`, [
+    email,
+    opts.name ?? `${role} person`,
+    MEMBER_PASSWORD_HASH,
+  ]);
+  await ctx.query(`INSERT INTO memberships (tenant_id, user_id, role, employee_id) VALUES ($1, $2, $3, $4)`, [
+    owner.tenantId,
+    user.id,
+    role,
+    opts.employeeId ?? null,
+  ]);
   const agent = ctx.request();
   const res = await agent.post("/api/auth/sign-in").send({ email, password });
   if (res.status !== 200) throw new Error(`sign-in failed: ${res.status} ${JSON.stringify(res.body)}`);
-  if (res.body.data.active_tenant_id !== owner.tenantId) await agent.post("/api/auth/switch-tenant").send({ tenantId: owner.tenantId }).expect(200);
+  if (res.body.data.active_tenant_id !== owner.tenantId)
+    await agent.post("/api/auth/switch-tenant").send({ tenantId: owner.tenantId }).expect(200);
   return { agent, userId: user.id, tenantId: owner.tenantId, email, password };
 }
 

@@ -22,11 +22,19 @@ export async function createAsset(actor: TenantSession, categoryId: string, fiel
   return res.body.data;
 }
 
-export async function assign(actor: TenantSession, assetId: string, employeeId: string, fields: Record<string, unknown> = {}): Promise<any> {
+export async function assign(
+  actor: TenantSession,
+  assetId: string,
+  employeeId: string,
+  fields: Record<string, unknown> = {},
+): Promise<any> {
   const res = await actor.agent.post("/api/assets/assignments").send({ asset_id: assetId, employee_id: employeeId, ...fields });
   expect(res.status, JSON.stringify(res.body)).toBe(201);
   return res.body.data;
 }
 
 /** A tiny valid PNG, for damage photos. */
-export const PNG = Buffer.from("89504e470d0a1a0a0000000d49484452000000010000000108060000001f15c4890000000d49444154789c6360000002000154a24f5d0000000049454e44ae426082", "hex");
+export const PNG = Buffer.from(
+  "89504e470d0a1a0a0000000d49484452000000010000000108060000001f15c4890000000d49444154789c6360000002000154a24f5d0000000049454e44ae426082",
+  "hex",
+);

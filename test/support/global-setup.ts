@@ -18,7 +18,6 @@ declare module "vitest" {
   }
 }
 
-
 function migrationsHash(): string {
   const h = createHash("sha256");
   for (const name of readdirSync(MIGRATIONS_DIR).sort()) {

@@ -50,7 +50,9 @@ export async function leaveWorld(ctx: TestContext): Promise<LeaveWorld> {
   const t = today();
   const periodStart = addDays(t, -150);
   const periodEnd = addDays(t, 200);
-  const p = await hr.agent.post("/api/leave-periods").send({ name: "Current", start_date: periodStart, end_date: periodEnd, is_current: true });
+  const p = await hr.agent
+    .post("/api/leave-periods")
+    .send({ name: "Current", start_date: periodStart, end_date: periodEnd, is_current: true });
   if (p.status !== 201) throw new Error(`period: ${p.status} ${JSON.stringify(p.body)}`);
   return { owner, hr, manager, employee, managerEmployeeId, employeeId, periodId: p.body.data.id, periodStart, periodEnd };
 }

@@ -37,7 +37,11 @@ export async function startMailSink(port = 0): Promise<MailSink> {
       stream.on("data", (c: Buffer) => chunks.push(c));
       stream.on("end", () => {
         if (refusing) return callback(Object.assign(new Error("mailbox unavailable"), { responseCode: 451 }));
-        messages.push({ from: session.envelope.mailFrom ? (session.envelope.mailFrom as { address: string }).address : "", to: session.envelope.rcptTo.map((r) => r.address), ...parsed(Buffer.concat(chunks).toString("utf8")) });
+        messages.push({
+          from: session.envelope.mailFrom ? (session.envelope.mailFrom as { address: string }).address : "",
+          to: session.envelope.rcptTo.map((r) => r.address),
+          ...parsed(Buffer.concat(chunks).toString("utf8")),
+        });
         callback();
       });
     },
@@ -84,7 +88,10 @@ const headerOf = (head: string, name: string) => new RegExp(`^${name}:[ \t]*(.*)
 /** Quoted-printable: "=" ends a folded line, "=XX" is a byte; decoded as percent-escapes so that
  * multi-byte UTF-8 sequences come out whole. `q` is the encoded-word variant ("_" is a space). */
 function decodeQp(s: string, q = false): string {
-  const escaped = s.replace(/%/g, "%25").replace(/=\r?\n/g, "").replace(/=([0-9A-F]{2})/gi, "%$1");
+  const escaped = s
+    .replace(/%/g, "%25")
+    .replace(/=\r?\n/g, "")
+    .replace(/=([0-9A-F]{2})/gi, "%$1");
   return decodeURIComponent(q ? escaped.replace(/_/g, " ") : escaped);
 }
 
@@ -92,7 +99,9 @@ function decodeQp(s: string, q = false): string {
 function decodeWords(s: string): string {
   return s
     .replace(/(\?=)\s+(=\?)/g, "$1$2")
-    .replace(/=\?[^?]+\?([QB])\?([^?]*)\?=/gi, (_, enc: string, text: string) => (enc.toUpperCase() === "B" ? Buffer.from(text, "base64").toString("utf8") : decodeQp(text, true)));
+    .replace(/=\?[^?]+\?([QB])\?([^?]*)\?=/gi, (_, enc: string, text: string) =>
+      enc.toUpperCase() === "B" ? Buffer.from(text, "base64").toString("utf8") : decodeQp(text, true),
+    );
 }
 
 /** Decodes a MIME entity: multipart entities part by part, text parts by their transfer encoding
@@ -106,7 +115,12 @@ function textOf(entity: string): string {
   if (type.startsWith("multipart/")) {
     const boundary = /boundary="?([^";]+)"?/i.exec(header("Content-Type"))?.[1];
     if (!boundary) return "";
-    return body.split(`--${boundary}`).slice(1, -1).map((part) => textOf(part.replace(/^\r?\n/, ""))).filter(Boolean).join("\n");
+    return body
+      .split(`--${boundary}`)
+      .slice(1, -1)
+      .map((part) => textOf(part.replace(/^\r?\n/, "")))
+      .filter(Boolean)
+      .join("\n");
   }
   if (!type.startsWith("text/")) return "";
   const encoding = header("Content-Transfer-Encoding").toLowerCase();

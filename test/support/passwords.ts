@@ -4,4 +4,5 @@
 // test/platform/auth.test.ts checks that verifyPassword accepts this pair, so it cannot drift from
 // the production format unnoticed.
 export const MEMBER_PASSWORD = "member-password-1";
-export const MEMBER_PASSWORD_HASH = "scrypt$a38491fa1ae5a7e13bdd3e486f48070b$0e7f95677b8f5e6c22bf17c9a075aa596d6d2718fe4618bde2868e7a11545d5174ccf2a523db101b668f2571e33858a615f41462cc8592075162735ef1863308";
+export const MEMBER_PASSWORD_HASH =
+  "scrypt$a38491fa1ae5a7e13bdd3e486f48070b$0e7f95677b8f5e6c22bf17c9a075aa596d6d2718fe4618bde2868e7a11545d5174ccf2a523db101b668f2571e33858a615f41462cc8592075162735ef1863308";

@@ -36,8 +36,9 @@ export async function startDbProxy(targetUrl: string): Promise<DbProxy> {
     url: u.toString(),
     cut: (how = "close") => {
       down = true;
-      for (const s of sockets) if (how === "reset") s.resetAndDestroy();
-      else s.destroy();
+      for (const s of sockets)
+        if (how === "reset") s.resetAndDestroy();
+        else s.destroy();
       sockets.clear();
     },
     restore: () => {

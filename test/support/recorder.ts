@@ -39,7 +39,11 @@ export function documentOperations(): DocOperation[] {
       ops.push({ operationId: op.operationId, method: m.toUpperCase(), path: p, statuses: Object.keys(op.responses ?? {}), re });
     }
   // code-unit order, so "~" (a parameter) sorts after every static segment (localeCompare would not)
-  const spec = (p: string) => p.split("/").map((s) => (s.startsWith("{") ? "~" : s)).join("/");
+  const spec = (p: string) =>
+    p
+      .split("/")
+      .map((s) => (s.startsWith("{") ? "~" : s))
+      .join("/");
   cached = ops.sort((a, b) => (spec(a.path) < spec(b.path) ? -1 : spec(a.path) > spec(b.path) ? 1 : 0));
   return cached;
 }
@@ -54,7 +58,9 @@ export function statusDocumented(op: DocOperation, status: number): boolean {
 }
 
 export function isErrorEnvelope(body: any, status: number): boolean {
-  return Boolean(body && typeof body === "object" && typeof body.error === "string" && body.status === status && typeof body.code === "string");
+  return Boolean(
+    body && typeof body === "object" && typeof body.error === "string" && body.status === status && typeof body.code === "string",
+  );
 }
 
 export interface Violation {
@@ -96,7 +102,8 @@ function record(req: Request, res: Response, body: unknown, test: string) {
   if (!urlPath.startsWith("/api/")) return;
   const status = res.statusCode;
   const op = matchOperation(req.method, urlPath);
-  const v = (problem: string) => state.violations.push({ operationId: op?.operationId ?? null, method: req.method, path: urlPath, status, problem });
+  const v = (problem: string) =>
+    state.violations.push({ operationId: op?.operationId ?? null, method: req.method, path: urlPath, status, problem });
   if (op) {
     const s = state.calls.get(op.operationId) ?? { calls: 0, statuses: {}, tests: {} };
     s.calls++;
@@ -105,7 +112,8 @@ function record(req: Request, res: Response, body: unknown, test: string) {
     t[status] = (t[status] ?? 0) + 1;
     s.tests[test] = t;
     state.calls.set(op.operationId, s);
-    if (!statusDocumented(op, status)) v(`status ${status} is not documented for ${op.operationId} (documented: ${op.statuses.join(", ")})`);
+    if (!statusDocumented(op, status))
+      v(`status ${status} is not documented for ${op.operationId} (documented: ${op.statuses.join(", ")})`);
   }
   if (status >= 400 && !isErrorEnvelope(body, status)) v(`a ${status} without the error envelope: ${JSON.stringify(body)?.slice(0, 200)}`);
   if (status === 500) {
@@ -119,7 +127,15 @@ function describeCause(err: unknown, depth = 0): string {
   if (!err || typeof err !== "object" || depth > 3) return "";
   const e = err as { name?: string; code?: unknown; kind?: unknown; message?: string; stack?: string; cause?: unknown; meta?: unknown };
   const codes = [e.code, e.kind].filter((x) => x !== undefined).join("/");
-  const at = depth === 0 ? (e.stack ?? "").split("\n").map((l) => l.trim()).filter((l) => l.startsWith("at ")).slice(0, 3).join(" < ") : "";
+  const at =
+    depth === 0
+      ? (e.stack ?? "")
+          .split("\n")
+          .map((l) => l.trim())
+          .filter((l) => l.startsWith("at "))
+          .slice(0, 3)
+          .join(" < ")
+      : "";
   return `\n    ${depth ? "caused by" : "thrown"}: ${e.name ?? "?"}${codes ? ` [${codes}]` : ""}: ${String(e.message ?? "").slice(0, 300)}${e.meta ? ` meta=${JSON.stringify(e.meta).slice(0, 300)}` : ""}${at ? `\n      ${at}` : ""}${describeCause(e.cause, depth + 1)}`;
 }
 
@@ -130,13 +146,19 @@ function describeCause(err: unknown, depth = 0): string {
 export function installRecorder(): void {
   if (state.installed) return;
   state.installed = true;
-  const ex = express as unknown as { application: { handle: (req: Request, res: Response, cb?: unknown) => unknown }; response: { json: (body: unknown) => unknown } };
+  const ex = express as unknown as {
+    application: { handle: (req: Request, res: Response, cb?: unknown) => unknown };
+    response: { json: (body: unknown) => unknown };
+  };
   const json = ex.response.json;
   if (!(json as any).__proofWrapped) {
-    ex.response.json = Object.assign(function (this: any, b: unknown) {
-      this.__proofBody = b;
-      return json.call(this, b);
-    }, { __proofWrapped: true });
+    ex.response.json = Object.assign(
+      function (this: any, b: unknown) {
+        this.__proofBody = b;
+        return json.call(this, b);
+      },
+      { __proofWrapped: true },
+    );
   }
   const handle = ex.application.handle;
   ex.application.handle = function (this: unknown, req: Request, res: Response, cb?: unknown) {
@@ -149,7 +171,13 @@ export function installRecorder(): void {
         try {
           record(req, res, (res as any).__proofBody, test);
         } catch (err) {
-          state.violations.push({ operationId: null, method: req.method, path: req.originalUrl, status: res.statusCode, problem: `recorder failed: ${(err as Error).message}` });
+          state.violations.push({
+            operationId: null,
+            method: req.method,
+            path: req.originalUrl,
+            status: res.statusCode,
+            problem: `recorder failed: ${(err as Error).message}`,
+          });
         }
       });
     }
@@ -169,7 +197,13 @@ export function expectServerError(count = 1): void {
 /** Violations seen since the last call (and forgets them). */
 export function takeViolations(): Violation[] {
   if (state.expected500 > 0) {
-    state.violations.push({ operationId: null, method: "-", path: "-", status: 500, problem: `${state.expected500} expected 500 response(s) (expectServerError) never came` });
+    state.violations.push({
+      operationId: null,
+      method: "-",
+      path: "-",
+      status: 500,
+      problem: `${state.expected500} expected 500 response(s) (expectServerError) never came`,
+    });
     state.expected500 = 0;
   }
   return state.violations.splice(0);

@@ -24,6 +24,9 @@ export default class LongestFirst extends BaseSequencer {
       const i = LONGEST_FIRST.indexOf(path.relative(this.ctx.config.root, f.moduleId).split(path.sep).join("/"));
       return i < 0 ? LONGEST_FIRST.length : i;
     };
-    return sorted.map((f, i) => ({ f, i })).sort((a, b) => rank(a.f) - rank(b.f) || a.i - b.i).map(({ f }) => f);
+    return sorted
+      .map((f, i) => ({ f, i }))
+      .sort((a, b) => rank(a.f) - rank(b.f) || a.i - b.i)
+      .map(({ f }) => f);
   }
 }

@@ -18,8 +18,15 @@ const LISTENING = /listening (?:on http:\/\/localhost:)?(\d+)/;
  * Spawns `node <args>` in `cwd` with `env` (PORT=0 added) and waits until the port it reports
  * answers `healthPath` with a status below 500. `timeoutMs` is a hang guard only.
  */
-export async function startServerProcess(args: string[], opts: { cwd: string; env: Record<string, string | undefined>; healthPath?: string; timeoutMs?: number; inheritStderr?: boolean }): Promise<ServerProcess> {
-  const proc = spawn(process.execPath, args, { cwd: opts.cwd, env: { ...opts.env, PORT: "0" }, stdio: ["ignore", "pipe", opts.inheritStderr ? "inherit" : "pipe"] });
+export async function startServerProcess(
+  args: string[],
+  opts: { cwd: string; env: Record<string, string | undefined>; healthPath?: string; timeoutMs?: number; inheritStderr?: boolean },
+): Promise<ServerProcess> {
+  const proc = spawn(process.execPath, args, {
+    cwd: opts.cwd,
+    env: { ...opts.env, PORT: "0" },
+    stdio: ["ignore", "pipe", opts.inheritStderr ? "inherit" : "pipe"],
+  });
   let stdout = "";
   let stderr = "";
   const keep = (d: Buffer) => (stdout = (stdout + d).slice(-4000));
@@ -27,11 +34,17 @@ export async function startServerProcess(args: string[], opts: { cwd: string; en
   proc.stderr?.on("data", (d) => (stderr = (stderr + d).slice(-4000)));
   const until = Date.now() + (opts.timeoutMs ?? 180_000);
   for (;;) {
-    if (proc.exitCode !== null || proc.signalCode) throw new Error(`${args.join(" ")} exited (${proc.exitCode ?? proc.signalCode}) before it was healthy: ${stderr}`);
+    if (proc.exitCode !== null || proc.signalCode)
+      throw new Error(`${args.join(" ")} exited (${proc.exitCode ?? proc.signalCode}) before it was healthy: ${stderr}`);
     const port = Number(LISTENING.exec(stdout)?.[1]);
     if (port) {
       const base = `http://127.0.0.1:${port}`;
-      if (await fetch(`${base}${opts.healthPath ?? "/api/health"}`).then((r) => r.status < 500, () => false)) {
+      if (
+        await fetch(`${base}${opts.healthPath ?? "/api/health"}`).then(
+          (r) => r.status < 500,
+          () => false,
+        )
+      ) {
         proc.stdout!.off("data", keep).resume(); // drained from now on, not kept
         return { proc, port, base, log: () => stderr };
       }

@@ -32,7 +32,7 @@ afterEach(() => {
 });
 
 // eslint-disable-next-line no-empty-pattern -- vitest passes the file suite second
-afterAll(({}, suite) => {
+afterAll((_context, suite) => {
   const file = (suite as any).file?.filepath ?? (suite as any).filepath ?? "unknown";
   const calls = takeCalls();
   const dir = process.env.PROOF_RECORD_DIR;
@@ -40,7 +40,10 @@ afterAll(({}, suite) => {
     mkdirSync(dir, { recursive: true });
     const root = path.resolve(import.meta.dirname, "../..");
     const name = `${path.basename(file).replace(/\W+/g, "_")}.${process.pid}.${randomBytes(3).toString("hex")}.json`;
-    writeFileSync(path.join(dir, name), JSON.stringify({ file: path.relative(root, file), generic: Boolean((globalThis as any).__proofGeneric), calls }, null, 1));
+    writeFileSync(
+      path.join(dir, name),
+      JSON.stringify({ file: path.relative(root, file), generic: Boolean((globalThis as any).__proofGeneric), calls }, null, 1),
+    );
     (globalThis as any).__proofGeneric = false;
   }
   const v = takeViolations();

@@ -9,7 +9,8 @@ export default class SkippedTests implements Reporter {
     const skipped: string[] = [];
     for (const m of testModules)
       for (const t of m.children.allTests())
-        if (t.result().state === "skipped") skipped.push(`  ${path.relative(process.cwd(), m.moduleId)} > ${t.fullName}${t.options.mode === "todo" ? " (todo)" : ""}`);
+        if (t.result().state === "skipped")
+          skipped.push(`  ${path.relative(process.cwd(), m.moduleId)} > ${t.fullName}${t.options.mode === "todo" ? " (todo)" : ""}`);
     if (!skipped.length) return;
     console.log(`\nSkipped tests (${skipped.length}) - checks that did not run:\n${skipped.join("\n")}\n`);
   }

@@ -31,7 +31,13 @@ export async function listAssignments(auth: AuthContext, query: PageQuery & { em
   if (query.asset_id) where.asset_id = query.asset_id;
   if (query.active !== undefined) where.returned_on = query.active ? null : { not: null };
   const [rows, total] = await Promise.all([
-    db.assetAssignment.findMany({ where, include: assignmentInclude, orderBy: [{ assigned_on: "desc" }, { created_at: "desc" }, { id: "desc" }], skip: page.skip, take: page.limit }),
+    db.assetAssignment.findMany({
+      where,
+      include: assignmentInclude,
+      orderBy: [{ assigned_on: "desc" }, { created_at: "desc" }, { id: "desc" }],
+      skip: page.skip,
+      take: page.limit,
+    }),
     db.assetAssignment.count({ where }),
   ]);
   return { rows: rows.map(assignmentJson), page, total };
@@ -51,12 +57,17 @@ export async function assignAsset(auth: AuthContext, body: AssignInput) {
   const today = await companyToday();
   const assigned_on = body.assigned_on ?? today;
   if (assigned_on > today) throw invalidField("body.assigned_on", "must not be in the future");
-  if (body.expected_return_on && body.expected_return_on < assigned_on) throw invalidField("body.expected_return_on", "must not be before assigned_on");
+  if (body.expected_return_on && body.expected_return_on < assigned_on)
+    throw invalidField("body.expected_return_on", "must not be before assigned_on");
 
   const row = await tenantTx(async (tx) => {
-    const employee = await tx.employee.findFirst({ where: { id: body.employee_id, deleted_at: null }, select: { id: true, first_name: true, last_name: true, status: true } });
+    const employee = await tx.employee.findFirst({
+      where: { id: body.employee_id, deleted_at: null },
+      select: { id: true, first_name: true, last_name: true, status: true },
+    });
     if (!employee) throw invalidField("body.employee_id", "is not an employee of the company");
-    if (NOT_ASSIGNABLE.has(employee.status)) throw conflict(`${employeeName(employee)} is ${employee.status}; assets go to current employees only`);
+    if (NOT_ASSIGNABLE.has(employee.status))
+      throw conflict(`${employeeName(employee)} is ${employee.status}; assets go to current employees only`);
 
     // The asset row stays locked until commit: a second assignment of the same asset waits here
     // and then finds it no longer available.
@@ -78,10 +89,30 @@ export async function assignAsset(auth: AuthContext, body: AssignInput) {
     });
     await tx.asset.update({ where: { id: asset.id }, data: { status: "assigned" } });
     await audit(
-      { action: "asset.assigned", entity_type: "asset_assignment", entity_id: a.id, changes: { asset_id: asset.id, asset_tag: asset.asset_tag, employee_id: employee.id, assigned_on, expected_return_on: body.expected_return_on ?? null, condition_at_assignment: a.condition_at_assignment } },
+      {
+        action: "asset.assigned",
+        entity_type: "asset_assignment",
+        entity_id: a.id,
+        changes: {
+          asset_id: asset.id,
+          asset_tag: asset.asset_tag,
+          employee_id: employee.id,
+          assigned_on,
+          expected_return_on: body.expected_return_on ?? null,
+          condition_at_assignment: a.condition_at_assignment,
+        },
+      },
       tx,
     );
-    await audit({ action: "asset.status_changed", entity_type: "asset", entity_id: asset.id, changes: { status: { from: asset.status, to: "assigned" }, employee_id: employee.id, assignment_id: a.id } }, tx);
+    await audit(
+      {
+        action: "asset.status_changed",
+        entity_type: "asset",
+        entity_id: asset.id,
+        changes: { status: { from: asset.status, to: "assigned" }, employee_id: employee.id, assignment_id: a.id },
+      },
+      tx,
+    );
     for (const u of await usersOfEmployee(tx, employee.id))
       await notify(tx, {
         userId: u.userId,

@@ -14,7 +14,13 @@ export async function listCategories(query: PageQuery & { search?: string }) {
   const where: Prisma.AssetCategoryWhereInput = { deleted_at: null };
   if (query.search) where.name = { contains: query.search, mode: "insensitive" };
   const [rows, total] = await Promise.all([
-    db.assetCategory.findMany({ where, include: categoryInclude, orderBy: [{ name: "asc" }, { id: "asc" }], skip: page.skip, take: page.limit }),
+    db.assetCategory.findMany({
+      where,
+      include: categoryInclude,
+      orderBy: [{ name: "asc" }, { id: "asc" }],
+      skip: page.skip,
+      take: page.limit,
+    }),
     db.assetCategory.count({ where }),
   ]);
   return { rows: rows.map(categoryJson), page, total };
@@ -27,7 +33,10 @@ export async function getCategory(id: string) {
 }
 
 async function ensureNameFree(tx: ScopedTx, name: string, exceptId?: string) {
-  const clash = await tx.assetCategory.findFirst({ where: { name: { equals: name, mode: "insensitive" }, deleted_at: null, ...(exceptId ? { NOT: { id: exceptId } } : {}) }, select: { id: true } });
+  const clash = await tx.assetCategory.findFirst({
+    where: { name: { equals: name, mode: "insensitive" }, deleted_at: null, ...(exceptId ? { NOT: { id: exceptId } } : {}) },
+    select: { id: true },
+  });
   if (clash) throw conflict(`An asset category named "${name}" already exists`);
 }
 
@@ -42,7 +51,10 @@ export async function createCategory(body: { name: string; description?: string 
   const c = await tenantTx(async (tx) => {
     await ensureNameFree(tx, name);
     const c = await tx.assetCategory.create({ data: { name, description: body.description ?? null }, include: categoryInclude });
-    await audit({ action: "asset.category_created", entity_type: "asset_category", entity_id: c.id, changes: { name, description: c.description } }, tx);
+    await audit(
+      { action: "asset.category_created", entity_type: "asset_category", entity_id: c.id, changes: { name, description: c.description } },
+      tx,
+    );
     return c;
   });
   return categoryJson(c);
@@ -60,7 +72,8 @@ export async function updateCategory(id: string, body: { name?: string; descript
     if (body.description !== undefined) data.description = body.description;
     const after = await tx.assetCategory.update({ where: { id }, data, include: categoryInclude });
     const changes = diff(before, after, ["name", "description"]);
-    if (Object.keys(changes).length) await audit({ action: "asset.category_updated", entity_type: "asset_category", entity_id: id, changes }, tx);
+    if (Object.keys(changes).length)
+      await audit({ action: "asset.category_updated", entity_type: "asset_category", entity_id: id, changes }, tx);
     return after;
   });
   return categoryJson(c);

@@ -10,59 +10,120 @@ import { conflict, invalidField, notFound } from "../../platform/errors.ts";
 import type { AuthContext } from "../../http/types.ts";
 import { notify } from "../../platform/notify.ts";
 import type { Prisma } from "../../../generated/prisma/client.ts";
-import { amount, assetManagers, lockAsset, userNames, type AssetCondition, type AssetStatus, type DamageSeverity, type DamageStatus } from "./common.ts";
+import {
+  amount,
+  assetManagers,
+  lockAsset,
+  userNames,
+  type AssetCondition,
+  type AssetStatus,
+  type DamageSeverity,
+  type DamageStatus,
+} from "./common.ts";
 import { ownEmployeeFilter } from "./assignments.ts";
 import { damageReportInclude, damageReportsJson } from "./views.ts";
 import { isHr } from "../shared/access.ts";
 
-export async function listDamageReports(auth: AuthContext, query: PageQuery & { status?: DamageStatus; severity?: DamageSeverity; asset_id?: string; employee_id?: string }) {
+export async function listDamageReports(
+  auth: AuthContext,
+  query: PageQuery & { status?: DamageStatus; severity?: DamageSeverity; asset_id?: string; employee_id?: string },
+) {
   const page = pageOf(query);
   const own = ownEmployeeFilter(auth);
   if (!own) return { rows: [], page, total: 0 };
   const where: Prisma.AssetDamageReportWhereInput = {
-    AND: [own.employee_id ? { assignment: { employee_id: own.employee_id } } : {}, query.employee_id ? { assignment: { employee_id: query.employee_id } } : {}],
+    AND: [
+      own.employee_id ? { assignment: { employee_id: own.employee_id } } : {},
+      query.employee_id ? { assignment: { employee_id: query.employee_id } } : {},
+    ],
   };
   if (query.status) where.status = query.status;
   if (query.severity) where.severity = query.severity;
   if (query.asset_id) where.asset_id = query.asset_id;
   const [rows, total] = await Promise.all([
-    db.assetDamageReport.findMany({ where, include: damageReportInclude, orderBy: [{ created_at: "desc" }, { id: "desc" }], skip: page.skip, take: page.limit }),
+    db.assetDamageReport.findMany({
+      where,
+      include: damageReportInclude,
+      orderBy: [{ created_at: "desc" }, { id: "desc" }],
+      skip: page.skip,
+      take: page.limit,
+    }),
     db.assetDamageReport.count({ where }),
   ]);
   return { rows: await damageReportsJson(rows), page, total };
 }
 
-export async function reportDamage(auth: AuthContext, body: { asset_id: string; severity: DamageSeverity; description: string; file_id?: string | null }) {
+export async function reportDamage(
+  auth: AuthContext,
+  body: { asset_id: string; severity: DamageSeverity; description: string; file_id?: string | null },
+) {
   const manager = isHr(auth);
   if (!manager && !auth.employeeId) throw notFound("Asset");
   if (body.file_id) {
-    const f = await db.storedFile.findFirst({ where: { id: body.file_id, ...(manager ? {} : { uploaded_by: auth.userId }) }, select: { id: true } });
+    const f = await db.storedFile.findFirst({
+      where: { id: body.file_id, ...(manager ? {} : { uploaded_by: auth.userId }) },
+      select: { id: true },
+    });
     if (!f) throw invalidField("body.file_id", manager ? "is not a file of the company" : "is not a file you uploaded");
   }
   const description = body.description.trim();
   const row = await tenantTx(async (tx) => {
     const asset = await lockAsset(tx, body.asset_id);
     if (!asset) throw notFound("Asset");
-    const holding = await tx.assetAssignment.findFirst({ where: { asset_id: asset.id, returned_on: null }, select: { id: true, employee_id: true } });
+    const holding = await tx.assetAssignment.findFirst({
+      where: { asset_id: asset.id, returned_on: null },
+      select: { id: true, employee_id: true },
+    });
     // Managers and employees report only on what they hold now; anything else looks unknown.
     if (!manager && holding?.employee_id !== auth.employeeId) throw notFound("Asset");
-    if (asset.status === "retired" || asset.status === "lost") throw conflict(`Asset ${asset.asset_tag} is ${asset.status}; it takes no damage reports`);
+    if (asset.status === "retired" || asset.status === "lost")
+      throw conflict(`Asset ${asset.asset_tag} is ${asset.status}; it takes no damage reports`);
 
     const r = await tx.assetDamageReport.create({
-      data: { asset_id: asset.id, assignment_id: holding?.id ?? null, severity: body.severity, description, file_id: body.file_id ?? null, reported_by: auth.userId, status: "open" },
+      data: {
+        asset_id: asset.id,
+        assignment_id: holding?.id ?? null,
+        severity: body.severity,
+        description,
+        file_id: body.file_id ?? null,
+        reported_by: auth.userId,
+        status: "open",
+      },
       include: damageReportInclude,
     });
     const status: AssetStatus = body.severity === "major" && asset.status === "available" ? "under_repair" : asset.status;
     const changes: Record<string, unknown> = {};
     if (asset.condition !== "damaged") changes.condition = { from: asset.condition, to: "damaged" };
     if (status !== asset.status) changes.status = { from: asset.status, to: status };
-    await audit({ action: "asset.damage_reported", entity_type: "asset_damage_report", entity_id: r.id, changes: { asset_id: asset.id, severity: body.severity, assignment_id: holding?.id ?? null, file_id: body.file_id ?? null } }, tx);
+    await audit(
+      {
+        action: "asset.damage_reported",
+        entity_type: "asset_damage_report",
+        entity_id: r.id,
+        changes: { asset_id: asset.id, severity: body.severity, assignment_id: holding?.id ?? null, file_id: body.file_id ?? null },
+      },
+      tx,
+    );
     if (Object.keys(changes).length) {
       await tx.asset.update({ where: { id: asset.id }, data: { condition: "damaged", status } });
-      await audit({ action: changes.status ? "asset.status_changed" : "asset.updated", entity_type: "asset", entity_id: asset.id, changes: { ...changes, damage_report_id: r.id } }, tx);
+      await audit(
+        {
+          action: changes.status ? "asset.status_changed" : "asset.updated",
+          entity_type: "asset",
+          entity_id: asset.id,
+          changes: { ...changes, damage_report_id: r.id },
+        },
+        tx,
+      );
     }
     for (const userId of await assetManagers(tx, auth.userId))
-      await notify(tx, { userId, kind: "asset.damage_reported", title: `${body.severity === "major" ? "Major" : "Minor"} damage reported on asset ${asset.asset_tag} (${asset.name})`, body: description.slice(0, 500), link: `/api/assets/damage-reports?asset_id=${asset.id}` });
+      await notify(tx, {
+        userId,
+        kind: "asset.damage_reported",
+        title: `${body.severity === "major" ? "Major" : "Minor"} damage reported on asset ${asset.asset_tag} (${asset.name})`,
+        body: description.slice(0, 500),
+        link: `/api/assets/damage-reports?asset_id=${asset.id}`,
+      });
     return r;
   });
   return (await damageReportsJson([row]))[0];
@@ -80,20 +141,41 @@ export async function resolveDamage(auth: AuthContext, id: string, body: Resolve
   const repair_cost = amount("body.repair_cost", body.repair_cost);
   const row = await tenantTx(async (tx) => {
     if (!(await lockRow(tx, "asset_damage_reports", id))) throw notFound("Damage report");
-    const report = await tx.assetDamageReport.findFirstOrThrow({ where: { id }, select: { status: true, asset_id: true, reported_by: true } });
+    const report = await tx.assetDamageReport.findFirstOrThrow({
+      where: { id },
+      select: { status: true, asset_id: true, reported_by: true },
+    });
     if (report.status !== "open") throw conflict(`The damage report was already resolved (${report.status.replace("_", " ")})`);
     // Deleted assets still get their reports closed; their status no longer matters to anyone.
     const asset = (await lockAsset(tx, report.asset_id, true))!;
-    const resolved = { status: body.status, resolution_notes: body.resolution_notes ?? null, resolved_by: auth.userId, resolved_at: new Date() };
+    const resolved = {
+      status: body.status,
+      resolution_notes: body.resolution_notes ?? null,
+      resolved_by: auth.userId,
+      resolved_at: new Date(),
+    };
     let next: { status: AssetStatus; condition: AssetCondition } = { status: asset.status, condition: asset.condition };
 
     if (body.status === "written_off") {
-      if (asset.status === "assigned") throw conflict(`Asset ${asset.asset_tag} is still assigned; approve its return before writing it off`);
+      if (asset.status === "assigned")
+        throw conflict(`Asset ${asset.asset_tag} is still assigned; approve its return before writing it off`);
       await tx.assetDamageReport.update({ where: { id }, data: { ...resolved, repair_cost: repair_cost ?? null } });
       const others = await tx.assetDamageReport.findMany({ where: { asset_id: asset.id, status: "open" }, select: { id: true } });
       if (others.length) {
-        await tx.assetDamageReport.updateMany({ where: { id: { in: others.map((o) => o.id) } }, data: { ...resolved, resolution_notes: `Written off with damage report ${id}` } });
-        for (const o of others) await audit({ action: "asset.damage_written_off", entity_type: "asset_damage_report", entity_id: o.id, changes: { status: { from: "open", to: "written_off" }, with_report_id: id } }, tx);
+        await tx.assetDamageReport.updateMany({
+          where: { id: { in: others.map((o) => o.id) } },
+          data: { ...resolved, resolution_notes: `Written off with damage report ${id}` },
+        });
+        for (const o of others)
+          await audit(
+            {
+              action: "asset.damage_written_off",
+              entity_type: "asset_damage_report",
+              entity_id: o.id,
+              changes: { status: { from: "open", to: "written_off" }, with_report_id: id },
+            },
+            tx,
+          );
       }
       next = { status: "retired", condition: "damaged" };
     } else {
@@ -101,13 +183,28 @@ export async function resolveDamage(auth: AuthContext, id: string, body: Resolve
       const stillOpen = await tx.assetDamageReport.count({ where: { asset_id: asset.id, status: "open" } });
       if (!stillOpen) next = { condition: body.condition ?? "good", status: asset.status === "under_repair" ? "available" : asset.status };
     }
-    await audit({ action: body.status === "repaired" ? "asset.damage_repaired" : "asset.damage_written_off", entity_type: "asset_damage_report", entity_id: id, changes: { status: { from: "open", to: body.status }, repair_cost: repair_cost ?? null, resolution_notes: body.resolution_notes ?? null } }, tx);
+    await audit(
+      {
+        action: body.status === "repaired" ? "asset.damage_repaired" : "asset.damage_written_off",
+        entity_type: "asset_damage_report",
+        entity_id: id,
+        changes: {
+          status: { from: "open", to: body.status },
+          repair_cost: repair_cost ?? null,
+          resolution_notes: body.resolution_notes ?? null,
+        },
+      },
+      tx,
+    );
     if (next.status !== asset.status || next.condition !== asset.condition) {
       await tx.asset.update({ where: { id: asset.id }, data: next });
       const changes: Record<string, unknown> = { damage_report_id: id };
       if (next.status !== asset.status) changes.status = { from: asset.status, to: next.status };
       if (next.condition !== asset.condition) changes.condition = { from: asset.condition, to: next.condition };
-      await audit({ action: changes.status ? "asset.status_changed" : "asset.updated", entity_type: "asset", entity_id: asset.id, changes }, tx);
+      await audit(
+        { action: changes.status ? "asset.status_changed" : "asset.updated", entity_type: "asset", entity_id: asset.id, changes },
+        tx,
+      );
     }
     if (report.reported_by !== auth.userId) {
       const reporter = (await userNames([report.reported_by])).get(report.reported_by);

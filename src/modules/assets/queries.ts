@@ -25,6 +25,9 @@ export async function lockAssetRow(tx: ScopedTx, id: string): Promise<LockedAsse
 
 /** Share-locks a live category for the rest of the transaction (it cannot be deleted meanwhile); false when there is none. */
 export async function shareLockCategory(tx: ScopedTx, id: string): Promise<boolean> {
-  const rows = await query<{ id: string }>(sql`SELECT id FROM asset_categories WHERE tenant_id = ${tenant}::uuid AND id = ${id}::uuid AND deleted_at IS NULL FOR SHARE`, tx);
+  const rows = await query<{ id: string }>(
+    sql`SELECT id FROM asset_categories WHERE tenant_id = ${tenant}::uuid AND id = ${id}::uuid AND deleted_at IS NULL FOR SHARE`,
+    tx,
+  );
   return rows.length > 0;
 }

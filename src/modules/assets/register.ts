@@ -26,7 +26,9 @@ export interface AssetInput {
   notes?: string | null;
 }
 
-export async function findAssets(query: PageQuery & { status?: AssetStatus; condition?: AssetCondition; category_id?: string; employee_id?: string; search?: string }) {
+export async function findAssets(
+  query: PageQuery & { status?: AssetStatus; condition?: AssetCondition; category_id?: string; employee_id?: string; search?: string },
+) {
   const page = pageOf(query);
   const where: Prisma.AssetWhereInput = { deleted_at: null };
   if (query.status) where.status = query.status;
@@ -55,21 +57,34 @@ export async function assetById(id: string) {
 const trimOrNull = (s: string | null | undefined) => (s === undefined ? undefined : s === null ? null : s.trim() || null);
 
 /** Field checks shared by create and update (`merged` = the asset as it would be after the change). */
-function checkDates(body: AssetInput, merged: { purchase_date: DateString | null; warranty_expires_on: DateString | null }, today: DateString) {
+function checkDates(
+  body: AssetInput,
+  merged: { purchase_date: DateString | null; warranty_expires_on: DateString | null },
+  today: DateString,
+) {
   checkCalendarDates({ "body.purchase_date": body.purchase_date, "body.warranty_expires_on": body.warranty_expires_on });
   if (body.purchase_date && body.purchase_date > today) throw invalidField("body.purchase_date", "must not be in the future");
   if (merged.purchase_date && merged.warranty_expires_on && merged.warranty_expires_on < merged.purchase_date)
-    throw invalidField(body.warranty_expires_on !== undefined ? "body.warranty_expires_on" : "body.purchase_date", "warranty_expires_on must not be before purchase_date");
+    throw invalidField(
+      body.warranty_expires_on !== undefined ? "body.warranty_expires_on" : "body.purchase_date",
+      "warranty_expires_on must not be before purchase_date",
+    );
 }
 
 async function ensureTagFree(tx: ScopedTx, tag: string, exceptId?: string) {
   // Deleted assets keep their tags: labels on the devices and the audit trail must stay unambiguous.
-  const clash = await tx.asset.findFirst({ where: { asset_tag: { equals: tag, mode: "insensitive" }, ...(exceptId ? { NOT: { id: exceptId } } : {}) }, select: { id: true } });
+  const clash = await tx.asset.findFirst({
+    where: { asset_tag: { equals: tag, mode: "insensitive" }, ...(exceptId ? { NOT: { id: exceptId } } : {}) },
+    select: { id: true },
+  });
   if (clash) throw conflict(`Asset tag ${tag} is already used by another asset`);
 }
 
 async function ensureSerialFree(tx: ScopedTx, serial: string, exceptId?: string) {
-  const clash = await tx.asset.findFirst({ where: { serial_number: { equals: serial, mode: "insensitive" }, deleted_at: null, ...(exceptId ? { NOT: { id: exceptId } } : {}) }, select: { asset_tag: true } });
+  const clash = await tx.asset.findFirst({
+    where: { serial_number: { equals: serial, mode: "insensitive" }, deleted_at: null, ...(exceptId ? { NOT: { id: exceptId } } : {}) },
+    select: { asset_tag: true },
+  });
   if (clash) throw conflict(`Serial number ${serial} is already registered (asset ${clash.asset_tag})`);
 }
 
@@ -109,13 +124,32 @@ export async function registerAsset(auth: AuthContext, body: AssetInput & { name
       },
       include: assetInclude,
     });
-    await audit({ action: "asset.created", entity_type: "asset", entity_id: a.id, changes: { asset_tag, name, category_id: a.category_id, serial_number, status: "available", condition: a.condition } }, tx);
+    await audit(
+      {
+        action: "asset.created",
+        entity_type: "asset",
+        entity_id: a.id,
+        changes: { asset_tag, name, category_id: a.category_id, serial_number, status: "available", condition: a.condition },
+      },
+      tx,
+    );
     return a;
   });
   return assetJson(created);
 }
 
-const EDITABLE = ["asset_tag", "name", "category_id", "serial_number", "purchase_date", "purchase_cost", "warranty_expires_on", "condition", "status", "notes"] as const;
+const EDITABLE = [
+  "asset_tag",
+  "name",
+  "category_id",
+  "serial_number",
+  "purchase_date",
+  "purchase_cost",
+  "warranty_expires_on",
+  "condition",
+  "status",
+  "notes",
+] as const;
 
 export async function editAsset(id: string, body: AssetInput) {
   const today = await companyToday();
@@ -124,17 +158,29 @@ export async function editAsset(id: string, body: AssetInput) {
     const locked = await lockAsset(tx, id);
     if (!locked) throw notFound("Asset");
     const before = await tx.asset.findFirstOrThrow({ where: { id } });
-    const dateOf = (v: string | null | undefined, current: Date | null) => (v === undefined ? (current ? current.toISOString().slice(0, 10) : null) : v);
-    checkDates(body, { purchase_date: dateOf(body.purchase_date, before.purchase_date), warranty_expires_on: dateOf(body.warranty_expires_on, before.warranty_expires_on) }, today);
+    const dateOf = (v: string | null | undefined, current: Date | null) =>
+      v === undefined ? (current ? current.toISOString().slice(0, 10) : null) : v;
+    checkDates(
+      body,
+      {
+        purchase_date: dateOf(body.purchase_date, before.purchase_date),
+        warranty_expires_on: dateOf(body.warranty_expires_on, before.warranty_expires_on),
+      },
+      today,
+    );
 
     const data: Prisma.AssetUncheckedUpdateInput = {};
     if (body.status !== undefined && body.status !== before.status) {
-      if (before.status === "assigned") throw conflict(`Asset ${before.asset_tag} is assigned; approve its return before marking it ${body.status}`);
+      if (before.status === "assigned")
+        throw conflict(`Asset ${before.asset_tag} is assigned; approve its return before marking it ${body.status}`);
       data.status = body.status;
     }
     if (body.condition !== undefined && body.condition !== before.condition) {
       const open = await tx.assetDamageReport.count({ where: { asset_id: id, status: "open" } });
-      if (open) throw conflict(`Asset ${before.asset_tag} has ${open} open damage report${open === 1 ? "" : "s"}; resolve them to change its condition`);
+      if (open)
+        throw conflict(
+          `Asset ${before.asset_tag} has ${open} open damage report${open === 1 ? "" : "s"}; resolve them to change its condition`,
+        );
       data.condition = body.condition;
     }
     if (body.asset_tag !== undefined) {
@@ -153,7 +199,8 @@ export async function editAsset(id: string, body: AssetInput) {
       data.serial_number = serial;
     }
     if (body.purchase_date !== undefined) data.purchase_date = body.purchase_date ? parseDate(body.purchase_date) : null;
-    if (body.warranty_expires_on !== undefined) data.warranty_expires_on = body.warranty_expires_on ? parseDate(body.warranty_expires_on) : null;
+    if (body.warranty_expires_on !== undefined)
+      data.warranty_expires_on = body.warranty_expires_on ? parseDate(body.warranty_expires_on) : null;
     if (purchase_cost !== undefined) data.purchase_cost = purchase_cost;
     if (body.notes !== undefined) data.notes = body.notes;
 
@@ -161,8 +208,16 @@ export async function editAsset(id: string, body: AssetInput) {
     const changes = diff(before, after, [...EDITABLE]);
     // Readable trail: calendar days as YYYY-MM-DD, money with two places.
     for (const f of ["purchase_date", "warranty_expires_on"] as const)
-      if (changes[f]) changes[f] = { from: (changes[f].from as string | null)?.slice(0, 10) ?? null, to: (changes[f].to as string | null)?.slice(0, 10) ?? null };
-    if (changes.purchase_cost) changes.purchase_cost = { from: moneyStringOrNull(changes.purchase_cost.from as string | null), to: moneyStringOrNull(changes.purchase_cost.to as string | null) };
+      if (changes[f])
+        changes[f] = {
+          from: (changes[f].from as string | null)?.slice(0, 10) ?? null,
+          to: (changes[f].to as string | null)?.slice(0, 10) ?? null,
+        };
+    if (changes.purchase_cost)
+      changes.purchase_cost = {
+        from: moneyStringOrNull(changes.purchase_cost.from as string | null),
+        to: moneyStringOrNull(changes.purchase_cost.to as string | null),
+      };
     if (Object.keys(changes).length)
       await audit({ action: changes.status ? "asset.status_changed" : "asset.updated", entity_type: "asset", entity_id: id, changes }, tx);
     return after;
@@ -176,6 +231,9 @@ export async function removeAsset(id: string) {
     if (!a) throw notFound("Asset");
     if (a.status === "assigned") throw conflict(`Asset ${a.asset_tag} is assigned; approve its return before deleting it`);
     await tx.asset.update({ where: { id }, data: { deleted_at: new Date() } });
-    await audit({ action: "asset.deleted", entity_type: "asset", entity_id: id, changes: { asset_tag: a.asset_tag, name: a.name, status: a.status } }, tx);
+    await audit(
+      { action: "asset.deleted", entity_type: "asset", entity_id: id, changes: { asset_tag: a.asset_tag, name: a.name, status: a.status } },
+      tx,
+    );
   });
 }

@@ -3,18 +3,36 @@
 import type { Prisma } from "../../../generated/prisma/client.ts";
 import { toDateString, toDateStringOrNull } from "../../lib/dates.ts";
 import { moneyStringOrNull } from "../../lib/money.ts";
-import { employeeName, userNames, type AssetCondition, type AssetStatus, type DamageSeverity, type DamageStatus, type ReturnRequestStatus } from "./common.ts";
+import {
+  employeeName,
+  userNames,
+  type AssetCondition,
+  type AssetStatus,
+  type DamageSeverity,
+  type DamageStatus,
+  type ReturnRequestStatus,
+} from "./common.ts";
 
 export const categoryInclude = { _count: { select: { assets: { where: { deleted_at: null } } } } } satisfies Prisma.AssetCategoryInclude;
 type CategoryRow = Prisma.AssetCategoryGetPayload<{ include: typeof categoryInclude }>;
 
 export function categoryJson(c: CategoryRow) {
-  return { id: c.id, name: c.name, description: c.description, asset_count: c._count.assets, created_at: c.created_at.toISOString(), updated_at: c.updated_at.toISOString() };
+  return {
+    id: c.id,
+    name: c.name,
+    description: c.description,
+    asset_count: c._count.assets,
+    created_at: c.created_at.toISOString(),
+    updated_at: c.updated_at.toISOString(),
+  };
 }
 
 export const assetInclude = {
   category: { select: { name: true } },
-  assignments: { where: { returned_on: null }, include: { employee: { select: { employee_code: true, first_name: true, last_name: true } } } },
+  assignments: {
+    where: { returned_on: null },
+    include: { employee: { select: { employee_code: true, first_name: true, last_name: true } } },
+  },
   _count: { select: { damage_reports: { where: { status: "open" } } } },
 } satisfies Prisma.AssetInclude;
 type AssetRow = Prisma.AssetGetPayload<{ include: typeof assetInclude }>;
@@ -82,7 +100,9 @@ export function assignmentJson(x: AssignmentRow) {
 }
 
 export const returnRequestInclude = {
-  assignment: { include: { asset: { select: { asset_tag: true, name: true } }, employee: { select: { first_name: true, last_name: true } } } },
+  assignment: {
+    include: { asset: { select: { asset_tag: true, name: true } }, employee: { select: { first_name: true, last_name: true } } },
+  },
 } satisfies Prisma.AssetReturnRequestInclude;
 type ReturnRequestRow = Prisma.AssetReturnRequestGetPayload<{ include: typeof returnRequestInclude }>;
 

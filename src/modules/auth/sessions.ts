@@ -6,7 +6,14 @@ import type { Request } from "express";
 import { auditTenants } from "../../platform/audit.ts";
 import { accountLimiter, ipLimiter } from "../../platform/identity/limiter.ts";
 import { DUMMY_HASH, verifyPassword } from "../../platform/identity/passwords.ts";
-import { buildSessionInfo, destroySession, membershipsOf, saveSession, type SessionInfoData, startSession } from "../../platform/identity/session.ts";
+import {
+  buildSessionInfo,
+  destroySession,
+  membershipsOf,
+  saveSession,
+  type SessionInfoData,
+  startSession,
+} from "../../platform/identity/session.ts";
 import { systemDb } from "../../db/client.ts";
 import { notFound, rateLimited, unauthenticated } from "../../platform/errors.ts";
 

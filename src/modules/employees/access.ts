@@ -28,7 +28,10 @@ export async function loadLiveEmployee(id: string): Promise<Employee> {
 }
 
 /** The live employee if the caller may see the complete record (self, manager, privileged), else 404. */
-export async function loadVisibleEmployee(auth: AuthContext, id: string): Promise<{ employee: Employee; access: Exclude<Access, "directory"> }> {
+export async function loadVisibleEmployee(
+  auth: AuthContext,
+  id: string,
+): Promise<{ employee: Employee; access: Exclude<Access, "directory"> }> {
   const employee = await loadLiveEmployee(id);
   const access = accessTo(auth, employee);
   if (access === "directory") throw notFound("Employee");

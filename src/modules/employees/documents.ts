@@ -11,12 +11,23 @@ import { loadSelfOrPrivileged, loadVisibleEmployee } from "./access.ts";
 import { documentJson, type DocumentType } from "./views.ts";
 
 /** Stores the upload and records it as the employee's document (their own record, or any for hr). */
-export async function addEmployeeDocument(auth: AuthContext, employeeId: string, file: UploadedFile | undefined, meta: { document_type: DocumentType; title: string }) {
+export async function addEmployeeDocument(
+  auth: AuthContext,
+  employeeId: string,
+  file: UploadedFile | undefined,
+  meta: { document_type: DocumentType; title: string },
+) {
   await loadSelfOrPrivileged(auth, employeeId);
   const doc = await tenantTx(async (tx) => {
     const stored = await storeUpload(file, { purpose: "employee_document", uploadedBy: auth.userId }, tx);
     const doc = await tx.employeeDocument.create({
-      data: { employee_id: employeeId, file_id: stored.id, document_type: meta.document_type, title: meta.title.trim(), uploaded_by: auth.userId },
+      data: {
+        employee_id: employeeId,
+        file_id: stored.id,
+        document_type: meta.document_type,
+        title: meta.title.trim(),
+        uploaded_by: auth.userId,
+      },
       include: { file: true },
     });
     await audit(
@@ -24,7 +35,18 @@ export async function addEmployeeDocument(auth: AuthContext, employeeId: string,
         action: "employee.document_uploaded",
         entity_type: "employee",
         entity_id: employeeId,
-        changes: { documents: { from: null, to: { id: doc.id, document_type: doc.document_type, title: doc.title, file_name: stored.original_name, size_bytes: stored.size_bytes } } },
+        changes: {
+          documents: {
+            from: null,
+            to: {
+              id: doc.id,
+              document_type: doc.document_type,
+              title: doc.title,
+              file_name: stored.original_name,
+              size_bytes: stored.size_bytes,
+            },
+          },
+        },
       },
       tx,
     );
@@ -39,7 +61,13 @@ export async function employeeDocuments(auth: AuthContext, employeeId: string, q
   const page = pageOf(query);
   const where = { employee_id: employeeId };
   const [rows, total] = await Promise.all([
-    db.employeeDocument.findMany({ where, include: { file: true }, orderBy: [{ created_at: "desc" }, { id: "desc" }], skip: page.skip, take: page.limit }),
+    db.employeeDocument.findMany({
+      where,
+      include: { file: true },
+      orderBy: [{ created_at: "desc" }, { id: "desc" }],
+      skip: page.skip,
+      take: page.limit,
+    }),
     db.employeeDocument.count({ where }),
   ]);
   return { rows: rows.map(documentJson), page, total };

@@ -18,18 +18,28 @@ export type ResignationInput = RequestBody<"submitResignation">;
 /** The employee's resignation (their own, or anyone's for hr): opens the exit process. */
 export async function resign(auth: AuthContext, employeeId: string, input: ResignationInput) {
   await loadSelfOrPrivileged(auth, employeeId);
-  if (input.last_working_day < input.resignation_date) throw invalidField("body.last_working_day", "must not be before the resignation date");
+  if (input.last_working_day < input.resignation_date)
+    throw invalidField("body.last_working_day", "must not be before the resignation date");
   const reason = input.reason.trim();
   const submittedBy = auth.userId;
   const exit = await tenantTx(async (tx) => {
     if (!(await lockRow(tx, "employees", employeeId, { live: true }))) throw notFound("Employee");
     const e = await tx.employee.findFirstOrThrow({ where: { id: employeeId } });
-    if (input.resignation_date < toDateString(e.joining_date)) throw invalidField("body.resignation_date", "must not be before the joining date");
+    if (input.resignation_date < toDateString(e.joining_date))
+      throw invalidField("body.resignation_date", "must not be before the joining date");
     const existing = await tx.employeeExit.findFirst({ where: { employee_id: employeeId }, select: { id: true } });
     if (existing || e.status === "on_notice" || e.status === "exited")
-      throw conflict(e.status === "exited" ? "The employee has already exited" : "A resignation has already been submitted for this employee");
+      throw conflict(
+        e.status === "exited" ? "The employee has already exited" : "A resignation has already been submitted for this employee",
+      );
     const exit = await tx.employeeExit.create({
-      data: { employee_id: employeeId, resignation_date: parseDate(input.resignation_date), last_working_day: parseDate(input.last_working_day), reason, submitted_by: submittedBy },
+      data: {
+        employee_id: employeeId,
+        resignation_date: parseDate(input.resignation_date),
+        last_working_day: parseDate(input.last_working_day),
+        reason,
+        submitted_by: submittedBy,
+      },
     });
     await tx.exitChecklistItem.createMany({
       data: CHECKLIST_ITEMS.map((item, position) => ({ exit_id: exit.id, item, title: CHECKLIST_TITLES[item], position })),
@@ -70,16 +80,30 @@ export const COMPLETE_EXITS_JOB = "employees.complete-exits";
 
 /** Completes the due exits of the active tenant: `today` is the tenant's date. Returns how many. */
 export async function completeDueExitsOfTenant(today: string): Promise<number> {
-  const due = await db.employeeExit.findMany({ where: { status: "in_progress", last_working_day: { lt: parseDate(today) } }, select: { id: true, employee_id: true } });
+  const due = await db.employeeExit.findMany({
+    where: { status: "in_progress", last_working_day: { lt: parseDate(today) } },
+    select: { id: true, employee_id: true },
+  });
   let done = 0;
   for (const x of due) {
     const completed = await tenantTx(async (tx) => {
       // Claim it: a concurrent run of the job (another process) finds nothing left to do.
-      const claimed = await tx.employeeExit.updateMany({ where: { id: x.id, status: "in_progress" }, data: { status: "completed", completed_at: new Date() } });
+      const claimed = await tx.employeeExit.updateMany({
+        where: { id: x.id, status: "in_progress" },
+        data: { status: "completed", completed_at: new Date() },
+      });
       if (claimed.count !== 1) return false;
       const e = await tx.employee.findFirstOrThrow({ where: { id: x.employee_id }, select: { status: true } });
       await tx.employee.update({ where: { id: x.employee_id }, data: { status: "exited" } });
-      await audit({ action: "employee.exited", entity_type: "employee", entity_id: x.employee_id, changes: { status: { from: e.status, to: "exited" } } }, tx);
+      await audit(
+        {
+          action: "employee.exited",
+          entity_type: "employee",
+          entity_id: x.employee_id,
+          changes: { status: { from: e.status, to: "exited" } },
+        },
+        tx,
+      );
       return true;
     });
     if (completed) done++;

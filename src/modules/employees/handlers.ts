@@ -40,7 +40,12 @@ export const handlers = {
   },
 
   async uploadEmployeeDocument({ params, body, files, auth }) {
-    const doc = await addEmployeeDocument(auth, params.employeeId, files.find((f) => f.fieldname === "file"), body);
+    const doc = await addEmployeeDocument(
+      auth,
+      params.employeeId,
+      files.find((f) => f.fieldname === "file"),
+      body,
+    );
     return created(doc, "Document uploaded");
   },
 

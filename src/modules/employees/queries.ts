@@ -23,7 +23,15 @@ type Client = ScopedTx | typeof db;
 
 // ───────────────────────────── the directory list ─────────────────────────────
 
-export type DirectorySort = "name" | "-name" | "employee_code" | "-employee_code" | "joining_date" | "-joining_date" | "created_at" | "-created_at";
+export type DirectorySort =
+  | "name"
+  | "-name"
+  | "employee_code"
+  | "-employee_code"
+  | "joining_date"
+  | "-joining_date"
+  | "created_at"
+  | "-created_at";
 
 const ORDER: Record<DirectorySort, Sql> = {
   name: sql`last_name, first_name, id`,
@@ -72,7 +80,10 @@ export interface DirectoryFilter {
 
 /** `%term%` for LIKE, with the term lower-cased (as search_text is) and its wildcards escaped. */
 export function containsPattern(term: string): string {
-  return `%${term.trim().toLowerCase().replace(/[\\%_]/g, (c) => `\\${c}`)}%`;
+  return `%${term
+    .trim()
+    .toLowerCase()
+    .replace(/[\\%_]/g, (c) => `\\${c}`)}%`;
 }
 
 /** The list's conditions after the tenant's: `deleted_at IS NULL AND …`. */
@@ -93,14 +104,20 @@ export async function directoryTotal(f: DirectoryFilter): Promise<number> {
   const [{ total }] = !counted
     ? await read<{ total: number }>(sql`SELECT count(*)::int AS total FROM employees WHERE tenant_id = ${tenant}::uuid AND ${liveAnd(f)}`)
     : f.department !== undefined
-      ? await read<{ total: number }>(sql`SELECT coalesce(sum(live_count), 0)::int AS total FROM employee_department_counts WHERE tenant_id = ${tenant}::uuid AND department = ${f.department}`)
-      : await read<{ total: number }>(sql`SELECT coalesce(sum(live_count), 0)::int AS total FROM employee_department_counts WHERE tenant_id = ${tenant}::uuid`);
+      ? await read<{ total: number }>(
+          sql`SELECT coalesce(sum(live_count), 0)::int AS total FROM employee_department_counts WHERE tenant_id = ${tenant}::uuid AND department = ${f.department}`,
+        )
+      : await read<{ total: number }>(
+          sql`SELECT coalesce(sum(live_count), 0)::int AS total FROM employee_department_counts WHERE tenant_id = ${tenant}::uuid`,
+        );
   return total;
 }
 
 /** A page of the list without a search: a walk of a name-ordered partial index. */
 export function directoryPage(f: DirectoryFilter, page: Page): Promise<DirectoryRow[]> {
-  return read<DirectoryRow>(sql`SELECT ${COLUMNS} FROM employees WHERE tenant_id = ${tenant}::uuid AND ${liveAnd(f)} ORDER BY ${ORDER[f.sort]} LIMIT ${page.limit} OFFSET ${page.skip}`);
+  return read<DirectoryRow>(
+    sql`SELECT ${COLUMNS} FROM employees WHERE tenant_id = ${tenant}::uuid AND ${liveAnd(f)} ORDER BY ${ORDER[f.sort]} LIMIT ${page.limit} OFFSET ${page.skip}`,
+  );
 }
 
 /**
@@ -167,7 +184,8 @@ export type EmployeeWithUser = Employee & { user_id: string | null };
  * hot path: one round trip instead of two Prisma queries, on the pool, as a prepared statement).
  */
 export async function employeeWithUser(id: string): Promise<EmployeeWithUser | undefined> {
-  const [row] = await readPrepared<EmployeeWithUser>(sql`SELECT ${EMPLOYEE_COLUMNS}, (SELECT m.user_id FROM memberships m WHERE m.tenant_id = e.tenant_id AND m.employee_id = e.id ORDER BY m.created_at LIMIT 1) AS user_id
+  const [row] =
+    await readPrepared<EmployeeWithUser>(sql`SELECT ${EMPLOYEE_COLUMNS}, (SELECT m.user_id FROM memberships m WHERE m.tenant_id = e.tenant_id AND m.employee_id = e.id ORDER BY m.created_at LIMIT 1) AS user_id
        FROM employees e WHERE e.tenant_id = ${tenant}::uuid AND e.id = ${id}::uuid AND e.deleted_at IS NULL`);
   return row;
 }

@@ -21,7 +21,13 @@ export type EmployeeUpdateInput = RequestBody<"updateEmployee">;
  * digits-only phone lets "9876543210" find "+91 98765 43210"). Kept in `employees.search_text`,
  * indexed with pg_trgm; the benchmark seeder uses this function too.
  */
-export function searchText(e: { first_name: string; last_name: string; employee_code: string; email: string; phone?: string | null }): string {
+export function searchText(e: {
+  first_name: string;
+  last_name: string;
+  employee_code: string;
+  email: string;
+  phone?: string | null;
+}): string {
   const digits = e.phone ? e.phone.replace(/\D/g, "") : "";
   return [e.first_name, e.last_name, e.employee_code, e.email, e.phone ?? "", digits !== e.phone ? digits : ""]
     .filter(Boolean)
@@ -57,8 +63,13 @@ function checkValues(v: Partial<EmployeeCreateInput>, current?: Employee) {
   const details: ErrorDetail[] = [];
   const dob = v.date_of_birth !== undefined ? v.date_of_birth : current ? dateOrNull(current.date_of_birth) : null;
   const joining = v.joining_date ?? (current ? dateOf(current.joining_date) : undefined);
-  if (dob && joining && dob >= joining) details.push({ path: v.date_of_birth !== undefined ? "body.date_of_birth" : "body.joining_date", message: "date of birth must be before the joining date" });
-  if (v.bank_iban && !ibanValid(v.bank_iban)) details.push({ path: "body.bank_iban", message: "is not a valid IBAN (check digits do not match)" });
+  if (dob && joining && dob >= joining)
+    details.push({
+      path: v.date_of_birth !== undefined ? "body.date_of_birth" : "body.joining_date",
+      message: "date of birth must be before the joining date",
+    });
+  if (v.bank_iban && !ibanValid(v.bank_iban))
+    details.push({ path: "body.bank_iban", message: "is not a valid IBAN (check digits do not match)" });
   if (details.length) throw badRequest(details.map((d) => `${d.path.replace(/^body\./, "")}: ${d.message}`).join("; "), details);
 }
 
@@ -68,17 +79,25 @@ async function checkReportsTo(tx: ScopedTx, employeeId: string | null, managerId
   const manager = await tx.employee.findFirst({ where: { id: managerId, deleted_at: null }, select: { id: true } });
   if (!manager) throw invalidField("body.reports_to", "is not an employee of this company");
   if (!employeeId) return;
-  if (await isAboveInChain(tx, managerId, employeeId)) throw invalidField("body.reports_to", "would create a reporting cycle: the chosen manager reports (directly or indirectly) to this employee");
+  if (await isAboveInChain(tx, managerId, employeeId))
+    throw invalidField(
+      "body.reports_to",
+      "would create a reporting cycle: the chosen manager reports (directly or indirectly) to this employee",
+    );
 }
 
 async function checkOrgRefs(tx: ScopedTx, v: { branch_id?: string | null; work_location_id?: string | null }) {
-  if (v.branch_id && !(await tx.branch.findFirst({ where: { id: v.branch_id, deleted_at: null }, select: { id: true } }))) throw invalidField("body.branch_id", "is not a branch of this company");
+  if (v.branch_id && !(await tx.branch.findFirst({ where: { id: v.branch_id, deleted_at: null }, select: { id: true } })))
+    throw invalidField("body.branch_id", "is not a branch of this company");
   if (v.work_location_id && !(await tx.workLocation.findFirst({ where: { id: v.work_location_id }, select: { id: true } })))
     throw invalidField("body.work_location_id", "is not a work location of this company");
 }
 
 async function checkEmailFree(tx: ScopedTx | typeof db, email: string, exceptId?: string) {
-  const other = await tx.employee.findFirst({ where: { email, deleted_at: null, ...(exceptId ? { NOT: { id: exceptId } } : {}) }, select: { id: true } });
+  const other = await tx.employee.findFirst({
+    where: { email, deleted_at: null, ...(exceptId ? { NOT: { id: exceptId } } : {}) },
+    select: { id: true },
+  });
   if (other) throw conflict(`Another employee already uses the email ${email}`);
 }
 
@@ -103,8 +122,28 @@ async function nextEmployeeCode(tx: ScopedTx | typeof db): Promise<string> {
 
 /** Audited fields, in API form (dates as YYYY-MM-DD). */
 const AUDITED = [
-  "employee_code", "first_name", "last_name", "email", "phone", "department", "designation", "joining_date", "date_of_birth", "gender", "employment_type", "status",
-  "reports_to", "branch_id", "work_location_id", "bank_name", "bank_account_number", "bank_ifsc", "bank_iban", "bank_routing_code", "labour_card_number", "state",
+  "employee_code",
+  "first_name",
+  "last_name",
+  "email",
+  "phone",
+  "department",
+  "designation",
+  "joining_date",
+  "date_of_birth",
+  "gender",
+  "employment_type",
+  "status",
+  "reports_to",
+  "branch_id",
+  "work_location_id",
+  "bank_name",
+  "bank_account_number",
+  "bank_ifsc",
+  "bank_iban",
+  "bank_routing_code",
+  "labour_card_number",
+  "state",
 ] as const;
 
 export function auditView(e: Employee): Record<string, unknown> {
@@ -172,7 +211,8 @@ export async function createEmployeeIn(tx: ScopedTx, rawInput: EmployeeCreateInp
   await checkEmailFree(tx, input.email);
   let code = input.employee_code;
   if (code) {
-    if (await tx.employee.findFirst({ where: { employee_code: code }, select: { id: true } })) throw conflict(`The employee code ${code} is already taken`);
+    if (await tx.employee.findFirst({ where: { employee_code: code }, select: { id: true } }))
+      throw conflict(`The employee code ${code} is already taken`);
   } else code = await nextEmployeeCode(tx);
   const created = await tx.employee.create({
     data: {
@@ -233,7 +273,10 @@ export async function removeEmployee(id: string): Promise<void> {
         action: "employee.deleted",
         entity_type: "employee",
         entity_id: id,
-        changes: { deleted_at: { from: null, to: deletedAt.toISOString() }, ...(members.count ? { linked_members: { from: members.count, to: 0 } } : {}) },
+        changes: {
+          deleted_at: { from: null, to: deletedAt.toISOString() },
+          ...(members.count ? { linked_members: { from: members.count, to: 0 } } : {}),
+        },
       },
       tx,
     );

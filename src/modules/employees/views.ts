@@ -88,7 +88,10 @@ export function exitJson(x: ExitWithChecklist): ExitJson {
 }
 
 /** The complete record; `masked` hides the bank account and IBAN (managers reading their reports). */
-export function employeeJson(e: Employee, opts: { access: Exclude<Access, "directory">; exit: ExitWithChecklist | null; userId: string | null }): S["Employee"] {
+export function employeeJson(
+  e: Employee,
+  opts: { access: Exclude<Access, "directory">; exit: ExitWithChecklist | null; userId: string | null },
+): S["Employee"] {
   const hide = (field: string, v: string | null) => (opts.access === "masked" ? (mask(field, v) as string | null) : v);
   return {
     ...directoryJson(e),

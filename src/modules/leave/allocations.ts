@@ -68,20 +68,49 @@ export interface Skip {
 
 /** Ledger postings of one allocation that are due by `today` (accruals) plus its carry-forward. */
 export function allocationPostings(
-  a: { id: string; employee_id: string; leave_type_id: string; period_id: string; days: Decimal.Value | { toString(): string }; accrual: string; accrual_day: string },
+  a: {
+    id: string;
+    employee_id: string;
+    leave_type_id: string;
+    period_id: string;
+    days: Decimal.Value | { toString(): string };
+    accrual: string;
+    accrual_day: string;
+  },
   period: { start_date: DateString; end_date: DateString },
   joiningDate: DateString,
   today: DateString,
   createdBy: string | null,
 ): NewEntry[] {
-  const schedule = accrualSchedule({ mode: a.accrual as AccrualMode, accrualDay: a.accrual_day as AccrualDay, periodStart: period.start_date, periodEnd: period.end_date, joiningDate, entitlement: a.days });
-  const base = { employee_id: a.employee_id, leave_type_id: a.leave_type_id, period_id: a.period_id, reference_type: "leave_allocation", reference_id: a.id, created_by: createdBy };
+  const schedule = accrualSchedule({
+    mode: a.accrual as AccrualMode,
+    accrualDay: a.accrual_day as AccrualDay,
+    periodStart: period.start_date,
+    periodEnd: period.end_date,
+    joiningDate,
+    entitlement: a.days,
+  });
+  const base = {
+    employee_id: a.employee_id,
+    leave_type_id: a.leave_type_id,
+    period_id: a.period_id,
+    reference_type: "leave_allocation",
+    reference_id: a.id,
+    created_by: createdBy,
+  };
   return schedule
     .filter((s) => a.accrual === "upfront" || s.date <= today)
     .map((s) =>
       a.accrual === "upfront"
         ? { ...base, entry_type: "allocation" as const, days: s.days, effective_date: s.date, dedupe_key: `allocation:${a.id}` }
-        : { ...base, entry_type: "accrual" as const, days: s.days, effective_date: s.date, dedupe_key: `accrual:${a.id}:${s.seq}`, reason: `${a.accrual} accrual` },
+        : {
+            ...base,
+            entry_type: "accrual" as const,
+            days: s.days,
+            effective_date: s.date,
+            dedupe_key: `accrual:${a.id}:${s.seq}`,
+            reason: `${a.accrual} accrual`,
+          },
     );
 }
 
@@ -147,16 +176,40 @@ async function allocate(tx: ScopedTx, period: PeriodRow, wants: Want[], createdB
   const made: MadeAllocation[] = [];
   await inChunks(rows, async (chunk) => made.push(...(await insertAllocations(tx, chunk))));
   const madeKeys = new Set(made.map((a) => `${a.employee_id}:${a.leave_type_id}`));
-  for (const r of rows) if (!madeKeys.has(`${r.employee_id}:${r.leave_type_id}`)) skipped.push({ employee_id: r.employee_id, leave_type_id: r.leave_type_id, reason: "already allocated for this period" });
+  for (const r of rows)
+    if (!madeKeys.has(`${r.employee_id}:${r.leave_type_id}`))
+      skipped.push({ employee_id: r.employee_id, leave_type_id: r.leave_type_id, reason: "already allocated for this period" });
   const joinings = new Map(wants.map((w) => [w.emp.id, toDateString(w.emp.joining_date)]));
   const entries: NewEntry[] = [];
   for (const a of made) {
     entries.push(...allocationPostings(a, { start_date: start, end_date: end }, joinings.get(a.employee_id)!, today, createdBy));
     const carried = days(a.carried_forward);
     if (prev && carried.gt(0)) {
-      const base = { employee_id: a.employee_id, leave_type_id: a.leave_type_id, entry_type: "carry_forward" as const, reference_type: "leave_allocation", reference_id: a.id, created_by: createdBy };
-      entries.push({ ...base, period_id: period.id, days: carried, effective_date: start, expires_on: a.carry_forward_expires_on, dedupe_key: `carry-in:${a.id}`, reason: `carried forward from ${prev.name}` });
-      entries.push({ ...base, period_id: prev.id, days: carried.negated(), effective_date: toDateString(prev.end_date), dedupe_key: `carry-out:${a.id}`, reason: `carried forward to ${period.name}` });
+      const base = {
+        employee_id: a.employee_id,
+        leave_type_id: a.leave_type_id,
+        entry_type: "carry_forward" as const,
+        reference_type: "leave_allocation",
+        reference_id: a.id,
+        created_by: createdBy,
+      };
+      entries.push({
+        ...base,
+        period_id: period.id,
+        days: carried,
+        effective_date: start,
+        expires_on: a.carry_forward_expires_on,
+        dedupe_key: `carry-in:${a.id}`,
+        reason: `carried forward from ${prev.name}`,
+      });
+      entries.push({
+        ...base,
+        period_id: prev.id,
+        days: carried.negated(),
+        effective_date: toDateString(prev.end_date),
+        dedupe_key: `carry-out:${a.id}`,
+        reason: `carried forward to ${period.name}`,
+      });
     }
   }
   await inChunks(entries, (chunk) => postEntries(tx, chunk));
@@ -165,20 +218,36 @@ async function allocate(tx: ScopedTx, period: PeriodRow, wants: Want[], createdB
 
 async function creditedByAllocation(ids: string[]): Promise<Map<string, Decimal>> {
   const rows = ids.length
-    ? await db.leaveLedgerEntry.groupBy({ by: ["reference_id"], where: { reference_id: { in: ids }, entry_type: { in: ["allocation", "accrual"] } }, _sum: { days: true } })
+    ? await db.leaveLedgerEntry.groupBy({
+        by: ["reference_id"],
+        where: { reference_id: { in: ids }, entry_type: { in: ["allocation", "accrual"] } },
+        _sum: { days: true },
+      })
     : [];
   return new Map(rows.map((r) => [r.reference_id as string, days(r._sum.days)]));
 }
 
-const allocationInclude = { employee: { select: { first_name: true, last_name: true, employee_code: true } }, leave_type: { select: { code: true } } } as const;
-
+const allocationInclude = {
+  employee: { select: { first_name: true, last_name: true, employee_code: true } },
+  leave_type: { select: { code: true } },
+} as const;
 
 export async function allocationPage(auth: AuthContext, query: QueryParams<"listLeaveAllocations">): Promise<Listing<AllocationJson>> {
   const page = pageOf(query);
   const [period, scope] = await Promise.all([namedOrCurrentPeriod(db, query.period_id), visibleEmployees(auth)]);
-  const where: Prisma.LeaveAllocationWhereInput = { period_id: period.id, ...employeeFilter(scope, query.employee_id), ...(query.leave_type_id ? { leave_type_id: query.leave_type_id } : {}) };
+  const where: Prisma.LeaveAllocationWhereInput = {
+    period_id: period.id,
+    ...employeeFilter(scope, query.employee_id),
+    ...(query.leave_type_id ? { leave_type_id: query.leave_type_id } : {}),
+  };
   const [rows, total] = await Promise.all([
-    db.leaveAllocation.findMany({ where, include: allocationInclude, orderBy: [{ employee: { employee_code: "asc" } }, { leave_type: { code: "asc" } }], skip: page.skip, take: page.limit }),
+    db.leaveAllocation.findMany({
+      where,
+      include: allocationInclude,
+      orderBy: [{ employee: { employee_code: "asc" } }, { leave_type: { code: "asc" } }],
+      skip: page.skip,
+      take: page.limit,
+    }),
     db.leaveAllocation.count({ where }),
   ]);
   const credited = await creditedByAllocation(rows.map((r) => r.id));
@@ -202,8 +271,10 @@ export async function allocateLeave(auth: AuthContext, body: RequestBody<"create
   if (body.leave_type_id && !body.employee_id) throw invalidField("body.leave_type_id", "needs employee_id");
   if (body.days !== undefined && !body.leave_type_id) throw invalidField("body.days", "needs leave_type_id");
   if (body.days !== undefined && body.policy_id) throw invalidField("body.days", "cannot be combined with policy_id");
-  if ((body.accrual || body.accrual_day) && body.days === undefined) throw invalidField("body.accrual", "and accrual_day are only for an explicit number of days");
-  if (!body.policy_id && !body.employee_id) throw badRequest("Give policy_id (bulk) or employee_id (individual)", [{ path: "body", message: "needs policy_id or employee_id" }]);
+  if ((body.accrual || body.accrual_day) && body.days === undefined)
+    throw invalidField("body.accrual", "and accrual_day are only for an explicit number of days");
+  if (!body.policy_id && !body.employee_id)
+    throw badRequest("Give policy_id (bulk) or employee_id (individual)", [{ path: "body", message: "needs policy_id or employee_id" }]);
   const period = await namedOrCurrentPeriod(db, body.period_id);
   const today = tenantToday(await loadAttendanceSettings());
   const types = new Map((await db.leaveType.findMany()).map((t) => [t.id, t]));
@@ -222,13 +293,25 @@ export async function allocateLeave(auth: AuthContext, body: RequestBody<"create
     for (const i of items) {
       const type = types.get(i.leave_type_id)!;
       if (!type.active) skipped.push({ employee_id: emp.id, leave_type_id: type.id, reason: "leave type is inactive" });
-      else if (!typeApplies(type, emp)) skipped.push({ employee_id: emp.id, leave_type_id: type.id, reason: "leave type does not apply to the employee" });
-      else wants.push({ emp, type, policyId: policy.id, quota: days(i.annual_quota), accrual: i.accrual as AccrualMode, accrualDay: i.accrual_day as AccrualDay });
+      else if (!typeApplies(type, emp))
+        skipped.push({ employee_id: emp.id, leave_type_id: type.id, reason: "leave type does not apply to the employee" });
+      else
+        wants.push({
+          emp,
+          type,
+          policyId: policy.id,
+          quota: days(i.annual_quota),
+          accrual: i.accrual as AccrualMode,
+          accrualDay: i.accrual_day as AccrualDay,
+        });
     }
     return items.length;
   };
   if (!body.employee_id) {
-    const emps = await db.employee.findMany({ where: { deleted_at: null, status: { not: "exited" }, joining_date: { lte: period.end_date } }, select: empSelect });
+    const emps = await db.employee.findMany({
+      where: { deleted_at: null, status: { not: "exited" }, joining_date: { lte: period.end_date } },
+      select: empSelect,
+    });
     for (const e of emps) if (applicablePolicy(policies, e)?.id === named!.id) addItems(e, named!);
   } else {
     await loadEmployee(body.employee_id);
@@ -240,12 +323,20 @@ export async function allocateLeave(auth: AuthContext, body: RequestBody<"create
       const type = types.get(body.leave_type_id!)!;
       if (!type.active) throw conflict("The leave type is inactive");
       if (!typeApplies(type, emp)) throw conflict("The leave type does not apply to this employee");
-      wants.push({ emp, type, policyId: null, days: days(body.days), accrual: body.accrual ?? "upfront", accrualDay: body.accrual_day ?? "first_day" });
+      wants.push({
+        emp,
+        type,
+        policyId: null,
+        days: days(body.days),
+        accrual: body.accrual ?? "upfront",
+        accrualDay: body.accrual_day ?? "first_day",
+      });
     } else {
       const policy = named ?? applicablePolicy(policies, emp);
       if (!policy) throw conflict("No active leave policy applies to this employee; name policy_id or give days");
       if (!addItems(emp, policy, body.leave_type_id)) throw conflict("The policy has no quota for this leave type; give days instead");
-      if (body.leave_type_id && !wants.length) throw conflict(skipped[0]?.reason ? `Cannot allocate: ${skipped[0].reason}` : "Cannot allocate this leave type");
+      if (body.leave_type_id && !wants.length)
+        throw conflict(skipped[0]?.reason ? `Cannot allocate: ${skipped[0].reason}` : "Cannot allocate this leave type");
     }
   }
   const result = await tenantTx(
@@ -257,7 +348,14 @@ export async function allocateLeave(auth: AuthContext, body: RequestBody<"create
           action: "leave_allocation.created",
           entity_type: body.employee_id ? "employee" : "leave_policy",
           entity_id: body.employee_id ?? body.policy_id ?? null,
-          changes: { period_id: period.id, policy_id: body.policy_id ?? null, leave_type_id: body.leave_type_id ?? null, days: body.days ?? null, created: r.made.length, skipped: r.skipped.length + skipped.length },
+          changes: {
+            period_id: period.id,
+            policy_id: body.policy_id ?? null,
+            leave_type_id: body.leave_type_id ?? null,
+            days: body.days ?? null,
+            created: r.made.length,
+            skipped: r.skipped.length + skipped.length,
+          },
         },
         tx,
       );
@@ -266,8 +364,17 @@ export async function allocateLeave(auth: AuthContext, body: RequestBody<"create
     { timeout: 300_000 },
   );
   const shown = result.made.slice(0, LIST_CAP);
-  const rows = await db.leaveAllocation.findMany({ where: { id: { in: shown.map((a) => a.id) } }, include: allocationInclude, orderBy: [{ employee: { employee_code: "asc" } }, { leave_type: { code: "asc" } }] });
+  const rows = await db.leaveAllocation.findMany({
+    where: { id: { in: shown.map((a) => a.id) } },
+    include: allocationInclude,
+    orderBy: [{ employee: { employee_code: "asc" } }, { leave_type: { code: "asc" } }],
+  });
   const credited = await creditedByAllocation(rows.map((r) => r.id));
   const allSkipped = [...skipped, ...result.skipped];
-  return { created_count: result.made.length, skipped_count: allSkipped.length, allocations: rows.map((r) => allocationJson(r, credited.get(r.id) ?? 0)), skipped: allSkipped.slice(0, LIST_CAP) };
+  return {
+    created_count: result.made.length,
+    skipped_count: allSkipped.length,
+    allocations: rows.map((r) => allocationJson(r, credited.get(r.id) ?? 0)),
+    skipped: allSkipped.slice(0, LIST_CAP),
+  };
 }

@@ -24,7 +24,10 @@ type LedgerJson = ReturnType<typeof ledgerJson>;
  * A page of employees in the caller's scope with their balances of the period (the current one
  * by default), as the JSON text of the rows PostgreSQL wrote (sent as it is: a hot path).
  */
-export async function balancePage(auth: AuthContext, query: QueryParams<"listLeaveBalances">): Promise<{ rowsJson: string; page: Page; total: number }> {
+export async function balancePage(
+  auth: AuthContext,
+  query: QueryParams<"listLeaveBalances">,
+): Promise<{ rowsJson: string; page: Page; total: number }> {
   const page = pageOf(query);
   const r = await balancesPage({
     scope: employeeScopeSql(auth),
@@ -49,7 +52,12 @@ export async function ledgerPage(auth: AuthContext, query: QueryParams<"listLeav
     ...(query.entry_type ? { entry_type: query.entry_type } : {}),
   };
   const [rows, total] = await Promise.all([
-    db.leaveLedgerEntry.findMany({ where, orderBy: [{ effective_date: "asc" }, { created_at: "asc" }, { id: "asc" }], skip: page.skip, take: page.limit }),
+    db.leaveLedgerEntry.findMany({
+      where,
+      orderBy: [{ effective_date: "asc" }, { created_at: "asc" }, { id: "asc" }],
+      skip: page.skip,
+      take: page.limit,
+    }),
     db.leaveLedgerEntry.count({ where }),
   ]);
   return { rows: rows.map(ledgerJson), page, total };
@@ -70,13 +78,33 @@ export async function adjustBalance(auth: AuthContext, body: RequestBody<"create
     const min = minimumBalance(type);
     if (amount.isNegative() && min) {
       const after = (await ledgerSum(tx, account)).plus(amount);
-      if (after.lt(min)) throw conflict(`The adjustment would take the balance to ${dayString(after)}, below the allowed ${dayString(min)}`);
+      if (after.lt(min))
+        throw conflict(`The adjustment would take the balance to ${dayString(after)}, below the allowed ${dayString(min)}`);
     }
     const row = await tx.leaveLedgerEntry.create({
-      data: { ...account, entry_type: "adjustment", days: amount.toString(), effective_date: parseDate(today), reason: body.reason, created_by: auth.userId },
+      data: {
+        ...account,
+        entry_type: "adjustment",
+        days: amount.toString(),
+        effective_date: parseDate(today),
+        reason: body.reason,
+        created_by: auth.userId,
+      },
     });
-    await audit({ action: "leave_balance.adjusted", entity_type: "employee", entity_id: body.employee_id, changes: { leave_type_id: type.id, period_id: period.id, days: dayString(amount), reason: body.reason } }, tx);
-    await notifyEmployee(tx, body.employee_id, { kind: "leave.adjusted", title: `Your ${type.name} balance was adjusted by ${dayString(amount)} days`, body: body.reason });
+    await audit(
+      {
+        action: "leave_balance.adjusted",
+        entity_type: "employee",
+        entity_id: body.employee_id,
+        changes: { leave_type_id: type.id, period_id: period.id, days: dayString(amount), reason: body.reason },
+      },
+      tx,
+    );
+    await notifyEmployee(tx, body.employee_id, {
+      kind: "leave.adjusted",
+      title: `Your ${type.name} balance was adjusted by ${dayString(amount)} days`,
+      body: body.reason,
+    });
     return row;
   });
   return ledgerJson(entry);

@@ -33,7 +33,10 @@ async function visibleEncashment(auth: AuthContext, id: string) {
 
 export async function encashmentPage(auth: AuthContext, query: QueryParams<"listLeaveEncashments">): Promise<Listing<EncashmentJson>> {
   const page = pageOf(query);
-  const where: Prisma.LeaveEncashmentWhereInput = { ...employeeFilter(await visibleEmployees(auth), query.employee_id), ...listFilters(query, "created") };
+  const where: Prisma.LeaveEncashmentWhereInput = {
+    ...employeeFilter(await visibleEmployees(auth), query.employee_id),
+    ...listFilters(query, "created"),
+  };
   const [rows, total] = await Promise.all([
     db.leaveEncashment.findMany({ where, include, orderBy: [{ created_at: "desc" }], skip: page.skip, take: page.limit }),
     db.leaveEncashment.count({ where }),
@@ -67,13 +70,25 @@ export async function requestEncashment(auth: AuthContext, body: RequestBody<"cr
         const used = await tx.leaveEncashment.aggregate({ where: { ...account, status: { in: ACTIVE } }, _sum: { days: true } });
         const total = days(used._sum.days).plus(n);
         if (total.gt(days(type.encashment_max_days)))
-          throw conflict(`At most ${dayString(type.encashment_max_days)} days of ${type.name} can be encashed per period (${dayString(days(used._sum.days))} already requested or encashed)`);
+          throw conflict(
+            `At most ${dayString(type.encashment_max_days)} days of ${type.name} can be encashed per period (${dayString(days(used._sum.days))} already requested or encashed)`,
+          );
       }
       const keep = days(type.encashment_min_balance);
-      const [ledger, pending, lapsing] = await Promise.all([ledgerSum(tx, account), pendingDays(tx, account), lapsingBefore(tx, account, addDays(now, 1))]);
+      const [ledger, pending, lapsing] = await Promise.all([
+        ledgerSum(tx, account),
+        pendingDays(tx, account),
+        lapsingBefore(tx, account, addDays(now, 1)),
+      ]);
       const available = ledger.minus(pending).minus(lapsing);
-      if (available.minus(n).lt(keep)) throw conflict(`${dayString(available)} days of ${type.name} are available and ${dayString(keep)} must remain: at most ${dayString(Decimal.max(0, available.minus(keep)))} can be encashed`);
-      return tx.leaveEncashment.create({ data: { ...account, days: n.toString(), reason: body.reason ?? null, requested_by: auth.userId }, include });
+      if (available.minus(n).lt(keep))
+        throw conflict(
+          `${dayString(available)} days of ${type.name} are available and ${dayString(keep)} must remain: at most ${dayString(Decimal.max(0, available.minus(keep)))} can be encashed`,
+        );
+      return tx.leaveEncashment.create({
+        data: { ...account, days: n.toString(), reason: body.reason ?? null, requested_by: auth.userId },
+        include,
+      });
     },
     changes: () => ({ employee_id: employeeId, leave_type: type.code, days: dayString(n) }),
     employeeNotice: () => ({ kind: "encashment.submitted", title: `Encashment of ${dayString(n)} days of ${type.name} requested` }),
@@ -87,7 +102,11 @@ export async function encashmentById(auth: AuthContext, id: string): Promise<Enc
 }
 
 /** Approve (hr only; the balance is checked again and the days leave the ledger) or reject. */
-export async function decideEncashment(auth: AuthContext, id: string, decision: RequestBody<"updateLeaveEncashment">): Promise<EncashmentJson> {
+export async function decideEncashment(
+  auth: AuthContext,
+  id: string,
+  decision: RequestBody<"updateLeaveEncashment">,
+): Promise<EncashmentJson> {
   const r = await visibleEncashment(auth, id);
   const employee = await loadEmployee(r.employee_id);
   const now = await today();
@@ -108,10 +127,28 @@ export async function decideEncashment(auth: AuthContext, id: string, decision: 
         const n = days(cur.days);
         const type = await tx.leaveType.findFirstOrThrow({ where: { id: cur.leave_type_id } });
         const keep = days(type.encashment_min_balance);
-        const [ledger, pending, lapsing] = await Promise.all([ledgerSum(tx, account), pendingDays(tx, account, { encashmentId: cur.id }), lapsingBefore(tx, account, addDays(now, 1))]);
+        const [ledger, pending, lapsing] = await Promise.all([
+          ledgerSum(tx, account),
+          pendingDays(tx, account, { encashmentId: cur.id }),
+          lapsingBefore(tx, account, addDays(now, 1)),
+        ]);
         const available = ledger.minus(pending).minus(lapsing);
-        if (available.minus(n).lt(keep)) throw conflict(`Only ${dayString(available)} days are available and ${dayString(keep)} must remain: the encashment can no longer be approved`);
-        await postEntries(tx, [{ ...account, entry_type: "encashed", days: n.negated(), effective_date: now, reference_type: "leave_encashment", reference_id: cur.id, dedupe_key: `encashed:${cur.id}`, created_by: auth.userId }]);
+        if (available.minus(n).lt(keep))
+          throw conflict(
+            `Only ${dayString(available)} days are available and ${dayString(keep)} must remain: the encashment can no longer be approved`,
+          );
+        await postEntries(tx, [
+          {
+            ...account,
+            entry_type: "encashed",
+            days: n.negated(),
+            effective_date: now,
+            reference_type: "leave_encashment",
+            reference_id: cur.id,
+            dedupe_key: `encashed:${cur.id}`,
+            created_by: auth.userId,
+          },
+        ]);
       },
       save: (tx, _cur, columns) => tx.leaveEncashment.update({ where: { id: r.id }, data: columns, include }),
       notice: (cur, status, comment) => ({

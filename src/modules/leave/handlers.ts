@@ -7,7 +7,13 @@ import type { AreaHandlers } from "../../http/types.ts";
 import { allocateLeave, allocationPage } from "./allocations.ts";
 import { adjustBalance, balancePage, ledgerPage } from "./balances.ts";
 import { decideEncashment, encashmentById, encashmentPage, requestEncashment, withdrawEncashment } from "./encashments.ts";
-import { decideHolidayWorkClaim, holidayWorkById, holidayWorkPage, submitHolidayWorkClaim, withdrawHolidayWorkClaim } from "./holiday-work.ts";
+import {
+  decideHolidayWorkClaim,
+  holidayWorkById,
+  holidayWorkPage,
+  submitHolidayWorkClaim,
+  withdrawHolidayWorkClaim,
+} from "./holiday-work.ts";
 import { addHoliday, addHolidays, changeHoliday, holidayById, holidayPage, removeHoliday } from "./holidays.ts";
 import { addLeaveType, changeLeaveType, leaveTypeById, leaveTypePage, removeLeaveType } from "./leave-types.ts";
 import { addPeriod, changePeriod, periodById, periodPage, removePeriod } from "./periods.ts";

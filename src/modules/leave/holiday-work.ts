@@ -10,7 +10,15 @@ import { conflict, invalidField, notFound } from "../../platform/errors.ts";
 import type { AuthContext, QueryParams, RequestBody } from "../../http/types.ts";
 import { addDays, type DateString, parseDate, toDateString } from "../../lib/dates.ts";
 import { cancel, decide, submit } from "../shared/approvals.ts";
-import { assertVisible, employeeFilter, fullName, loadEmployee, lockEmployees, targetEmployee, visibleEmployees } from "../shared/people.ts";
+import {
+  assertVisible,
+  employeeFilter,
+  fullName,
+  loadEmployee,
+  lockEmployees,
+  targetEmployee,
+  visibleEmployees,
+} from "../shared/people.ts";
 import { loadAttendanceSettings, tenantToday } from "../shared/work-settings.ts";
 import { Decimal, days, dayString } from "./days.ts";
 import { employeeName, holidayWorkJson, type Listing } from "./json.ts";
@@ -42,20 +50,36 @@ async function compOffType(id?: string) {
   return all[0];
 }
 
-export async function holidayWorkPage(auth: AuthContext, query: QueryParams<"listWorkingOnHolidayRequests">): Promise<Listing<HolidayWorkJson>> {
+export async function holidayWorkPage(
+  auth: AuthContext,
+  query: QueryParams<"listWorkingOnHolidayRequests">,
+): Promise<Listing<HolidayWorkJson>> {
   const page = pageOf(query);
-  const where: Prisma.HolidayWorkRequestWhereInput = { ...employeeFilter(await visibleEmployees(auth), query.employee_id), ...listFilters(query, "date") };
+  const where: Prisma.HolidayWorkRequestWhereInput = {
+    ...employeeFilter(await visibleEmployees(auth), query.employee_id),
+    ...listFilters(query, "date"),
+  };
   const [rows, total] = await Promise.all([
-    db.holidayWorkRequest.findMany({ where, include: employeeName, orderBy: [{ date: "desc" }, { created_at: "desc" }], skip: page.skip, take: page.limit }),
+    db.holidayWorkRequest.findMany({
+      where,
+      include: employeeName,
+      orderBy: [{ date: "desc" }, { created_at: "desc" }],
+      skip: page.skip,
+      take: page.limit,
+    }),
     db.holidayWorkRequest.count({ where }),
   ]);
   return { rows: rows.map(holidayWorkJson), page, total };
 }
 
 /** A claim for a past day that is a weekly off or holiday of the employee (one active claim per day). */
-export async function submitHolidayWorkClaim(auth: AuthContext, body: RequestBody<"createWorkingOnHolidayRequest">): Promise<HolidayWorkJson> {
+export async function submitHolidayWorkClaim(
+  auth: AuthContext,
+  body: RequestBody<"createWorkingOnHolidayRequest">,
+): Promise<HolidayWorkJson> {
   const employeeId = targetEmployee(auth, body.employee_id);
-  if (body.date > tenantToday(await loadAttendanceSettings())) throw invalidField("body.date", "must not be in the future: compensatory leave is claimed for a day already worked");
+  if (body.date > tenantToday(await loadAttendanceSettings()))
+    throw invalidField("body.date", "must not be in the future: compensatory leave is claimed for a day already worked");
   const emp = await loadEmployee(employeeId);
   const type = await compOffType(body.leave_type_id);
   await periodFor(db, body.date, body.date);
@@ -67,17 +91,30 @@ export async function submitHolidayWorkClaim(auth: AuthContext, body: RequestBod
       await lockEmployees(tx, [employeeId]);
       const cal = await employeeCalendar(tx, emp, body.date, body.date);
       if (!cal.isOff(body.date)) throw conflict(`${body.date} is a working day for this employee, not a weekly off or holiday`);
-      const dup = await tx.holidayWorkRequest.findFirst({ where: { employee_id: employeeId, date: parseDate(body.date), status: { in: ACTIVE } } });
+      const dup = await tx.holidayWorkRequest.findFirst({
+        where: { employee_id: employeeId, date: parseDate(body.date), status: { in: ACTIVE } },
+      });
       if (dup) throw conflict(`A ${dup.status} claim for ${body.date} exists already`);
       what = cal.holidayName(body.date) ?? "a weekly off";
       return tx.holidayWorkRequest.create({
-        data: { employee_id: employeeId, date: parseDate(body.date), half_day: Boolean(body.half_day), reason: body.reason, leave_type_id: type.id, requested_by: auth.userId },
+        data: {
+          employee_id: employeeId,
+          date: parseDate(body.date),
+          half_day: Boolean(body.half_day),
+          reason: body.reason,
+          leave_type_id: type.id,
+          requested_by: auth.userId,
+        },
         include: employeeName,
       });
     },
     changes: () => ({ employee_id: employeeId, date: body.date, half_day: Boolean(body.half_day) }),
     employeeNotice: () => ({ kind: "comp_off.submitted", title: `Claim for working on ${body.date} (${what}) submitted` }),
-    managerNotice: () => ({ kind: "comp_off.approval_needed", title: `${fullName(emp)} worked on ${body.date} (${what}) and claims compensatory leave`, body: body.reason }),
+    managerNotice: () => ({
+      kind: "comp_off.approval_needed",
+      title: `${fullName(emp)} worked on ${body.date} (${what}) and claims compensatory leave`,
+      body: body.reason,
+    }),
   });
   return holidayWorkJson(row);
 }
@@ -87,7 +124,11 @@ export async function holidayWorkById(auth: AuthContext, id: string): Promise<Ho
 }
 
 /** Approve (credits 1 or 0.5 compensatory days, expiring after the type's validity) or reject. */
-export async function decideHolidayWorkClaim(auth: AuthContext, id: string, decision: RequestBody<"updateWorkingOnHolidayRequest">): Promise<HolidayWorkJson> {
+export async function decideHolidayWorkClaim(
+  auth: AuthContext,
+  id: string,
+  decision: RequestBody<"updateWorkingOnHolidayRequest">,
+): Promise<HolidayWorkJson> {
   const r = await visibleHolidayWork(auth, id);
   const date = toDateString(r.date);
   let credit: { days: Decimal; expires: DateString | null } | null = null;
@@ -107,16 +148,33 @@ export async function decideHolidayWorkClaim(auth: AuthContext, id: string, deci
         const n = new Decimal(cur.half_day ? "0.5" : "1");
         const expires = type.comp_off_validity_days ? addDays(date, type.comp_off_validity_days - 1) : null;
         await postEntries(tx, [
-          { employee_id: cur.employee_id, leave_type_id: type.id, period_id: period.id, entry_type: "comp_off", days: n, effective_date: date, expires_on: expires, reference_type: "working_on_holiday", reference_id: cur.id, dedupe_key: `comp_off:${cur.id}`, reason: `worked on ${date}`, created_by: auth.userId },
+          {
+            employee_id: cur.employee_id,
+            leave_type_id: type.id,
+            period_id: period.id,
+            entry_type: "comp_off",
+            days: n,
+            effective_date: date,
+            expires_on: expires,
+            reference_type: "working_on_holiday",
+            reference_id: cur.id,
+            dedupe_key: `comp_off:${cur.id}`,
+            reason: `worked on ${date}`,
+            created_by: auth.userId,
+          },
         ]);
         credit = { days: n, expires };
       },
-      extra: () => (credit ? { comp_off_days: credit.days.toString(), comp_off_expires_on: credit.expires ? parseDate(credit.expires) : null } : {}),
+      extra: () =>
+        credit ? { comp_off_days: credit.days.toString(), comp_off_expires_on: credit.expires ? parseDate(credit.expires) : null } : {},
       save: (tx, _cur, columns) => tx.holidayWorkRequest.update({ where: { id: r.id }, data: columns, include: employeeName }),
       notice: (_cur, status, comment) => ({
         kind: `comp_off.${status}`,
         title: `Your claim for working on ${date} was ${status}`,
-        body: status === "approved" && credit ? `${dayString(credit.days)} day(s) of compensatory leave credited${credit.expires ? `, usable until ${credit.expires}` : ""}.` : (comment ?? undefined),
+        body:
+          status === "approved" && credit
+            ? `${dayString(credit.days)} day(s) of compensatory leave credited${credit.expires ? `, usable until ${credit.expires}` : ""}.`
+            : (comment ?? undefined),
       }),
     },
     decision,
@@ -141,7 +199,10 @@ export async function withdrawHolidayWorkClaim(auth: AuthContext, id: string): P
       const account = { employee_id: cur.employee_id, leave_type_id: credit.leave_type_id, period_id: credit.period_id };
       const available = (await ledgerSum(tx, account)).minus(await pendingDays(tx, account));
       const n = days(cur.comp_off_days);
-      if (available.lt(n)) throw conflict(`The compensatory leave has already been used or has lapsed (${dayString(available)} days available, ${dayString(n)} credited)`);
+      if (available.lt(n))
+        throw conflict(
+          `The compensatory leave has already been used or has lapsed (${dayString(available)} days available, ${dayString(n)} credited)`,
+        );
       await postEntries(tx, [
         {
           ...account,

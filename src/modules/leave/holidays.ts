@@ -68,12 +68,16 @@ export async function holidayPage(query: QueryParams<"listHolidays">): Promise<L
     from = `${year}-01-01`;
     to = `${year}-12-31`;
   }
-  if (from && to && to < from) throw badRequest("to_date must not be before from_date", [{ path: "query.to_date", message: "must not be before from_date" }]);
+  if (from && to && to < from)
+    throw badRequest("to_date must not be before from_date", [{ path: "query.to_date", message: "must not be before from_date" }]);
   const where: Prisma.HolidayWhereInput = {
     date: { ...(from ? { gte: parseDate(from) } : {}), ...(to ? { lte: parseDate(to) } : {}) },
     ...(query.branch_id ? { OR: [{ branch_id: null }, { branch_id: query.branch_id }] } : {}),
   };
-  const [rows, total] = await Promise.all([db.holiday.findMany({ where, orderBy: [{ date: "asc" }, { name: "asc" }], skip: page.skip, take: page.limit }), db.holiday.count({ where })]);
+  const [rows, total] = await Promise.all([
+    db.holiday.findMany({ where, orderBy: [{ date: "asc" }, { name: "asc" }], skip: page.skip, take: page.limit }),
+    db.holiday.count({ where }),
+  ]);
   return { rows: rows.map(holidayJson), page, total };
 }
 
@@ -94,7 +98,15 @@ export async function addHolidays(body: RequestBody<"createHolidaysBulk">): Prom
     await lockHolidays(tx);
     await assertNoDuplicateHolidays(tx, body.holidays);
     const made = await tx.holiday.createManyAndReturn({ data: body.holidays.map(newHolidayRow) });
-    await audit({ action: "holiday.bulk_created", entity_type: "holiday", entity_id: null, changes: { count: made.length, holidays: body.holidays.map((h) => `${h.date} ${h.name}`) } }, tx);
+    await audit(
+      {
+        action: "holiday.bulk_created",
+        entity_type: "holiday",
+        entity_id: null,
+        changes: { count: made.length, holidays: body.holidays.map((h) => `${h.date} ${h.name}`) },
+      },
+      tx,
+    );
     return made;
   });
   rows.sort((a, b) => a.date.getTime() - b.date.getTime() || a.name.localeCompare(b.name));
@@ -133,6 +145,9 @@ export async function removeHoliday(id: string): Promise<void> {
     const h = await tx.holiday.findFirst({ where: { id } });
     if (!h) throw notFound("Holiday");
     await tx.holiday.delete({ where: { id: h.id } });
-    await audit({ action: "holiday.deleted", entity_type: "holiday", entity_id: h.id, changes: { date: toDateString(h.date), name: h.name } }, tx);
+    await audit(
+      { action: "holiday.deleted", entity_type: "holiday", entity_id: h.id, changes: { date: toDateString(h.date), name: h.name } },
+      tx,
+    );
   });
 }

@@ -25,19 +25,29 @@ async function eachTenant(fn: (today: DateString) => Promise<number>, today?: Da
 export async function runLeaveAccruals(opts: { today?: DateString } = {}): Promise<number> {
   return eachTenant(async (today) => {
     const allocations = await db.leaveAllocation.findMany({
-      where: { accrual: { not: "upfront" }, employee: { deleted_at: null, status: { not: "exited" } }, period: { start_date: { lte: new Date(`${today}T00:00:00Z`) }, end_date: { gte: new Date(`${addDays(today, -400)}T00:00:00Z`) } } },
+      where: {
+        accrual: { not: "upfront" },
+        employee: { deleted_at: null, status: { not: "exited" } },
+        period: { start_date: { lte: new Date(`${today}T00:00:00Z`) }, end_date: { gte: new Date(`${addDays(today, -400)}T00:00:00Z`) } },
+      },
       include: { period: { select: { start_date: true, end_date: true } }, employee: { select: { joining_date: true } } },
     });
     let posted = 0;
     for (let i = 0; i < allocations.length; i += 2000) {
       const chunk = allocations.slice(i, i + 2000);
       const done = new Set(
-        (await db.leaveLedgerEntry.findMany({ where: { reference_id: { in: chunk.map((a) => a.id) }, entry_type: "accrual" }, select: { dedupe_key: true } })).map((e) => e.dedupe_key),
+        (
+          await db.leaveLedgerEntry.findMany({
+            where: { reference_id: { in: chunk.map((a) => a.id) }, entry_type: "accrual" },
+            select: { dedupe_key: true },
+          })
+        ).map((e) => e.dedupe_key),
       );
       const entries: NewEntry[] = [];
       for (const a of chunk) {
         const period = { start_date: toDateString(a.period.start_date), end_date: toDateString(a.period.end_date) };
-        for (const e of allocationPostings(a, period, toDateString(a.employee.joining_date), today, null)) if (!done.has(e.dedupe_key!)) entries.push(e);
+        for (const e of allocationPostings(a, period, toDateString(a.employee.joining_date), today, null))
+          if (!done.has(e.dedupe_key!)) entries.push(e);
       }
       posted += await postEntries(db, entries);
     }
@@ -65,7 +75,16 @@ export async function runLeaveExpiries(opts: { today?: DateString } = {}): Promi
         for (const c of due) {
           const lapse = lapses.get(c.key)!;
           if (lapse.gt(0))
-            entries.push({ ...a, entry_type: "expiry", days: lapse.negated(), effective_date: addDays(c.expiresOn, 1), reference_type: "leave_ledger_entry", reference_id: c.entryId, dedupe_key: `expiry:${c.entryId}`, reason: `unused days expired on ${c.expiresOn}` });
+            entries.push({
+              ...a,
+              entry_type: "expiry",
+              days: lapse.negated(),
+              effective_date: addDays(c.expiresOn, 1),
+              reference_type: "leave_ledger_entry",
+              reference_id: c.entryId,
+              dedupe_key: `expiry:${c.entryId}`,
+              reason: `unused days expired on ${c.expiresOn}`,
+            });
         }
         return postEntries(tx, entries);
       });

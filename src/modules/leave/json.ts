@@ -22,10 +22,31 @@ type Accrual = "upfront" | "monthly" | "quarterly";
 type AccrualDay = "first_day" | "joining_date";
 
 export function leaveTypeJson(t: {
-  id: string; name: string; code: string; description: string | null; is_paid: boolean; allow_half_day: boolean; max_consecutive_days: number | null; min_notice_days: number;
-  attachment_required_above_days: number | null; allow_negative_balance: boolean; negative_balance_limit: Dec; carry_forward: boolean; carry_forward_max_days: Dec | null;
-  carry_forward_expiry_days: number | null; encashable: boolean; encashment_max_days: Dec | null; encashment_min_balance: Dec | null; is_compensatory: boolean;
-  comp_off_validity_days: number | null; applicable_genders: string[]; applicable_employment_types: string[]; sandwich_rule: boolean; active: boolean; created_at: Date; updated_at: Date;
+  id: string;
+  name: string;
+  code: string;
+  description: string | null;
+  is_paid: boolean;
+  allow_half_day: boolean;
+  max_consecutive_days: number | null;
+  min_notice_days: number;
+  attachment_required_above_days: number | null;
+  allow_negative_balance: boolean;
+  negative_balance_limit: Dec;
+  carry_forward: boolean;
+  carry_forward_max_days: Dec | null;
+  carry_forward_expiry_days: number | null;
+  encashable: boolean;
+  encashment_max_days: Dec | null;
+  encashment_min_balance: Dec | null;
+  is_compensatory: boolean;
+  comp_off_validity_days: number | null;
+  applicable_genders: string[];
+  applicable_employment_types: string[];
+  sandwich_rule: boolean;
+  active: boolean;
+  created_at: Date;
+  updated_at: Date;
 }): S["LeaveType"] {
   return {
     id: t.id,
@@ -56,12 +77,36 @@ export function leaveTypeJson(t: {
   };
 }
 
-export function periodJson(p: { id: string; name: string; start_date: Date; end_date: Date; is_current: boolean; created_at: Date; updated_at: Date }): S["LeavePeriod"] {
-  return { id: p.id, name: p.name, start_date: toDateString(p.start_date), end_date: toDateString(p.end_date), is_current: p.is_current, created_at: iso(p.created_at), updated_at: iso(p.updated_at) };
+export function periodJson(p: {
+  id: string;
+  name: string;
+  start_date: Date;
+  end_date: Date;
+  is_current: boolean;
+  created_at: Date;
+  updated_at: Date;
+}): S["LeavePeriod"] {
+  return {
+    id: p.id,
+    name: p.name,
+    start_date: toDateString(p.start_date),
+    end_date: toDateString(p.end_date),
+    is_current: p.is_current,
+    created_at: iso(p.created_at),
+    updated_at: iso(p.updated_at),
+  };
 }
 
 export function policyJson(p: {
-  id: string; name: string; description: string | null; assignment: string; departments: string[]; designations: string[]; active: boolean; created_at: Date; updated_at: Date;
+  id: string;
+  name: string;
+  description: string | null;
+  assignment: string;
+  departments: string[];
+  designations: string[];
+  active: boolean;
+  created_at: Date;
+  updated_at: Date;
   items: { leave_type_id: string; annual_quota: Dec; accrual: string; accrual_day: string; leave_type: { code: string } }[];
   employees: { employee_id: string }[];
 }): S["LeavePolicy"] {
@@ -74,7 +119,13 @@ export function policyJson(p: {
     designations: p.designations,
     employee_ids: p.employees.map((e) => e.employee_id).sort(),
     items: p.items
-      .map((i) => ({ leave_type_id: i.leave_type_id, leave_type_code: i.leave_type.code, annual_quota: dayString(i.annual_quota), accrual: i.accrual as Accrual, accrual_day: i.accrual_day as AccrualDay }))
+      .map((i) => ({
+        leave_type_id: i.leave_type_id,
+        leave_type_code: i.leave_type.code,
+        annual_quota: dayString(i.annual_quota),
+        accrual: i.accrual as Accrual,
+        accrual_day: i.accrual_day as AccrualDay,
+      }))
       .sort((a, b) => a.leave_type_code.localeCompare(b.leave_type_code)),
     active: p.active,
     created_at: iso(p.created_at),
@@ -84,9 +135,21 @@ export function policyJson(p: {
 
 export function allocationJson(
   a: {
-    id: string; employee_id: string; leave_type_id: string; period_id: string; policy_id: string | null; days: Dec; accrual: string; accrual_day: string; effective_from: Date;
-    carried_forward: Dec; carry_forward_expires_on: Date | null; notes: string | null; created_at: Date;
-    employee: { first_name: string; last_name: string }; leave_type: { code: string };
+    id: string;
+    employee_id: string;
+    leave_type_id: string;
+    period_id: string;
+    policy_id: string | null;
+    days: Dec;
+    accrual: string;
+    accrual_day: string;
+    effective_from: Date;
+    carried_forward: Dec;
+    carry_forward_expires_on: Date | null;
+    notes: string | null;
+    created_at: Date;
+    employee: { first_name: string; last_name: string };
+    leave_type: { code: string };
   },
   credited: Dec,
 ): S["LeaveAllocation"] {
@@ -111,8 +174,19 @@ export function allocationJson(
 }
 
 export function ledgerJson(e: {
-  id: string; employee_id: string; leave_type_id: string; period_id: string; entry_type: string; days: Dec; effective_date: Date; expires_on: Date | null;
-  reference_type: string | null; reference_id: string | null; reason: string | null; created_by: string | null; created_at: Date;
+  id: string;
+  employee_id: string;
+  leave_type_id: string;
+  period_id: string;
+  entry_type: string;
+  days: Dec;
+  effective_date: Date;
+  expires_on: Date | null;
+  reference_type: string | null;
+  reference_id: string | null;
+  reason: string | null;
+  created_by: string | null;
+  created_at: Date;
 }): S["LeaveLedgerEntry"] {
   return {
     id: e.id,
@@ -132,8 +206,15 @@ export function ledgerJson(e: {
 }
 
 interface Decided {
-  status: string; requested_by: string | null; decided_by: string | null; decided_at: Date | null; decision_comment: string | null;
-  cancelled_by: string | null; cancelled_at: Date | null; created_at: Date; updated_at: Date;
+  status: string;
+  requested_by: string | null;
+  decided_by: string | null;
+  decided_at: Date | null;
+  decision_comment: string | null;
+  cancelled_by: string | null;
+  cancelled_at: Date | null;
+  created_at: Date;
+  updated_at: Date;
 }
 function workflow(r: Decided) {
   return {
@@ -152,10 +233,21 @@ function workflow(r: Decided) {
 type WithNames = { employee: { first_name: string; last_name: string } };
 
 export function leaveRequestJson(
-  r: Decided & WithNames & {
-    id: string; employee_id: string; leave_type_id: string; period_id: string; from_date: Date; to_date: Date; half_day_start: boolean; half_day_end: boolean; days: Dec;
-    reason: string | null; attachment_file_id: string | null; leave_type: { name: string };
-  },
+  r: Decided &
+    WithNames & {
+      id: string;
+      employee_id: string;
+      leave_type_id: string;
+      period_id: string;
+      from_date: Date;
+      to_date: Date;
+      half_day_start: boolean;
+      half_day_end: boolean;
+      days: Dec;
+      reason: string | null;
+      attachment_file_id: string | null;
+      leave_type: { name: string };
+    },
 ): S["LeaveRequest"] {
   return {
     id: r.id,
@@ -176,7 +268,17 @@ export function leaveRequestJson(
 }
 
 export function encashmentJson(
-  r: Decided & WithNames & { id: string; employee_id: string; leave_type_id: string; period_id: string; days: Dec; amount: Dec | null; reason: string | null; leave_type: { name: string } },
+  r: Decided &
+    WithNames & {
+      id: string;
+      employee_id: string;
+      leave_type_id: string;
+      period_id: string;
+      days: Dec;
+      amount: Dec | null;
+      reason: string | null;
+      leave_type: { name: string };
+    },
 ): S["LeaveEncashment"] {
   return {
     id: r.id,
@@ -192,7 +294,17 @@ export function encashmentJson(
   };
 }
 
-export function holidayJson(h: { id: string; date: Date; name: string; description: string | null; is_optional: boolean; branch_id: string | null; work_location_id: string | null; created_at: Date; updated_at: Date }): S["Holiday"] {
+export function holidayJson(h: {
+  id: string;
+  date: Date;
+  name: string;
+  description: string | null;
+  is_optional: boolean;
+  branch_id: string | null;
+  work_location_id: string | null;
+  created_at: Date;
+  updated_at: Date;
+}): S["Holiday"] {
   return {
     id: h.id,
     date: toDateString(h.date),
@@ -206,7 +318,9 @@ export function holidayJson(h: { id: string; date: Date; name: string; descripti
   };
 }
 
-export function wfhJson(r: Decided & WithNames & { id: string; employee_id: string; from_date: Date; to_date: Date; days: Dec; reason: string | null }): S["WfhRequest"] {
+export function wfhJson(
+  r: Decided & WithNames & { id: string; employee_id: string; from_date: Date; to_date: Date; days: Dec; reason: string | null },
+): S["WfhRequest"] {
   return {
     id: r.id,
     employee_id: r.employee_id,
@@ -220,7 +334,17 @@ export function wfhJson(r: Decided & WithNames & { id: string; employee_id: stri
 }
 
 export function holidayWorkJson(
-  r: Decided & WithNames & { id: string; employee_id: string; date: Date; half_day: boolean; reason: string | null; leave_type_id: string | null; comp_off_days: Dec | null; comp_off_expires_on: Date | null },
+  r: Decided &
+    WithNames & {
+      id: string;
+      employee_id: string;
+      date: Date;
+      half_day: boolean;
+      reason: string | null;
+      leave_type_id: string | null;
+      comp_off_days: Dec | null;
+      comp_off_expires_on: Date | null;
+    },
 ): S["WorkingOnHolidayRequest"] {
   return {
     id: r.id,

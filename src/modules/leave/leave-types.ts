@@ -30,9 +30,12 @@ type TypeFields = {
 /** Options that only make sense with their switch on (checked on the merged result of an update). */
 function checkTypeRules(t: TypeFields) {
   const set = (v: unknown) => v !== null && v !== undefined;
-  if (!t.allow_negative_balance && days(t.negative_balance_limit ?? 0).gt(0)) throw invalidField("body.negative_balance_limit", "needs allow_negative_balance");
-  if (!t.carry_forward && (set(t.carry_forward_max_days) || set(t.carry_forward_expiry_days))) throw invalidField("body.carry_forward_max_days", "and carry_forward_expiry_days need carry_forward");
-  if (!t.encashable && (set(t.encashment_max_days) || set(t.encashment_min_balance))) throw invalidField("body.encashment_max_days", "and encashment_min_balance need encashable");
+  if (!t.allow_negative_balance && days(t.negative_balance_limit ?? 0).gt(0))
+    throw invalidField("body.negative_balance_limit", "needs allow_negative_balance");
+  if (!t.carry_forward && (set(t.carry_forward_max_days) || set(t.carry_forward_expiry_days)))
+    throw invalidField("body.carry_forward_max_days", "and carry_forward_expiry_days need carry_forward");
+  if (!t.encashable && (set(t.encashment_max_days) || set(t.encashment_min_balance)))
+    throw invalidField("body.encashment_max_days", "and encashment_min_balance need encashable");
   if (!t.is_compensatory && set(t.comp_off_validity_days)) throw invalidField("body.comp_off_validity_days", "needs is_compensatory");
 }
 
@@ -51,7 +54,10 @@ async function typeInUse(id: string): Promise<boolean> {
 export async function leaveTypePage(query: QueryParams<"listLeaveTypes">): Promise<Listing<LeaveTypeJson>> {
   const page = pageOf(query);
   const where: Prisma.LeaveTypeWhereInput = query.active === undefined ? {} : { active: query.active };
-  const [rows, total] = await Promise.all([db.leaveType.findMany({ where, orderBy: [{ name: "asc" }, { id: "asc" }], skip: page.skip, take: page.limit }), db.leaveType.count({ where })]);
+  const [rows, total] = await Promise.all([
+    db.leaveType.findMany({ where, orderBy: [{ name: "asc" }, { id: "asc" }], skip: page.skip, take: page.limit }),
+    db.leaveType.count({ where }),
+  ]);
   return { rows: rows.map(leaveTypeJson), page, total };
 }
 
@@ -60,7 +66,10 @@ export async function addLeaveType(body: RequestBody<"createLeaveType">): Promis
   try {
     const t = await tenantTx(async (tx) => {
       const row = await tx.leaveType.create({ data: { ...body, code: body.code.toUpperCase() } });
-      await audit({ action: "leave_type.created", entity_type: "leave_type", entity_id: row.id, changes: { code: row.code, name: row.name } }, tx);
+      await audit(
+        { action: "leave_type.created", entity_type: "leave_type", entity_id: row.id, changes: { code: row.code, name: row.name } },
+        tx,
+      );
       return row;
     });
     return leaveTypeJson(t);
@@ -85,7 +94,8 @@ export async function changeLeaveType(id: string, body: RequestBody<"updateLeave
       const data = { ...body, ...(typeof body.code === "string" ? { code: body.code.toUpperCase() } : {}) };
       const after = await tx.leaveType.update({ where: { id }, data });
       const changes = diff(before, after, Object.keys(data));
-      if (Object.keys(changes).length) await audit({ action: "leave_type.updated", entity_type: "leave_type", entity_id: after.id, changes }, tx);
+      if (Object.keys(changes).length)
+        await audit({ action: "leave_type.updated", entity_type: "leave_type", entity_id: after.id, changes }, tx);
       return after;
     });
     return leaveTypeJson(t);
@@ -99,7 +109,8 @@ export async function changeLeaveType(id: string, body: RequestBody<"updateLeave
 export async function removeLeaveType(id: string): Promise<void> {
   const t = await db.leaveType.findFirst({ where: { id } });
   if (!t) throw notFound("Leave type");
-  if (await typeInUse(t.id)) throw conflict("The leave type is in use (policies, allocations, ledger or requests); retire it with active: false instead");
+  if (await typeInUse(t.id))
+    throw conflict("The leave type is in use (policies, allocations, ledger or requests); retire it with active: false instead");
   await tenantTx(async (tx) => {
     await tx.leaveType.delete({ where: { id: t.id } });
     await audit({ action: "leave_type.deleted", entity_type: "leave_type", entity_id: t.id, changes: { code: t.code, name: t.name } }, tx);

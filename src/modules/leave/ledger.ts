@@ -28,8 +28,14 @@ export async function ledgerSum(c: Client, a: Account): Promise<Decimal> {
 /** Days reserved by pending leave requests and pending encashments of the account. */
 export async function pendingDays(c: Client, a: Account, exclude: { requestId?: string; encashmentId?: string } = {}): Promise<Decimal> {
   const [r, e] = await Promise.all([
-    c.leaveRequest.aggregate({ where: { ...a, status: "pending", ...(exclude.requestId ? { NOT: { id: exclude.requestId } } : {}) }, _sum: { days: true } }),
-    c.leaveEncashment.aggregate({ where: { ...a, status: "pending", ...(exclude.encashmentId ? { NOT: { id: exclude.encashmentId } } : {}) }, _sum: { days: true } }),
+    c.leaveRequest.aggregate({
+      where: { ...a, status: "pending", ...(exclude.requestId ? { NOT: { id: exclude.requestId } } : {}) },
+      _sum: { days: true },
+    }),
+    c.leaveEncashment.aggregate({
+      where: { ...a, status: "pending", ...(exclude.encashmentId ? { NOT: { id: exclude.encashmentId } } : {}) },
+      _sum: { days: true },
+    }),
   ]);
   return days(r._sum.days).plus(days(e._sum.days));
 }
@@ -48,14 +54,18 @@ export async function expiringCredits(c: Client, a: Account): Promise<(ExpiringC
     const key = `${r.entry_type}:${r.reference_id}:${toDateString(r.expires_on)}`;
     const cur = byKey.get(key);
     if (cur) cur.days = days(cur.days).plus(days(r.days));
-    else if (days(r.days).gt(0)) byKey.set(key, { key, entryId: r.id, days: days(r.days), expiresOn: toDateString(r.expires_on), lapsed: lapsed.has(r.id) });
+    else if (days(r.days).gt(0))
+      byKey.set(key, { key, entryId: r.id, days: days(r.days), expiresOn: toDateString(r.expires_on), lapsed: lapsed.has(r.id) });
   }
   return [...byKey.values()].filter((cr) => days(cr.days).gt(0));
 }
 
 /** Leave and encashments consumed from an account, dated (ledger debits net of reversals). */
 export async function ledgerDebits(c: Client, a: Account): Promise<Debit[]> {
-  const rows = await c.leaveLedgerEntry.findMany({ where: { ...a, entry_type: { in: ["taken", "cancelled", "encashed"] } }, select: { days: true, effective_date: true } });
+  const rows = await c.leaveLedgerEntry.findMany({
+    where: { ...a, entry_type: { in: ["taken", "cancelled", "encashed"] } },
+    select: { days: true, effective_date: true },
+  });
   return rows.map((r) => ({ date: toDateString(r.effective_date), days: days(r.days).negated() }));
 }
 

@@ -8,7 +8,6 @@ import type { IsOff } from "./workdays.ts";
 
 type Client = ScopedTx | typeof db;
 
-
 export interface HolidayRow {
   date: DateString;
   name: string;
@@ -26,7 +25,9 @@ export async function holidaysBetween(c: Client, from: DateString, to: DateStrin
 }
 
 export function holidayApplies(h: HolidayRow, e: { branch_id: string | null; work_location_id: string | null }): boolean {
-  return (h.branch_id === null || h.branch_id === e.branch_id) && (h.work_location_id === null || h.work_location_id === e.work_location_id);
+  return (
+    (h.branch_id === null || h.branch_id === e.branch_id) && (h.work_location_id === null || h.work_location_id === e.work_location_id)
+  );
 }
 
 export interface OffCalendar {
@@ -35,7 +36,11 @@ export interface OffCalendar {
   weeklyOffs: number[];
 }
 
-export function offCalendar(weeklyOffs: number[], holidays: HolidayRow[], e: { branch_id: string | null; work_location_id: string | null }): OffCalendar {
+export function offCalendar(
+  weeklyOffs: number[],
+  holidays: HolidayRow[],
+  e: { branch_id: string | null; work_location_id: string | null },
+): OffCalendar {
   const names = new Map<DateString, string>();
   for (const h of holidays) if (holidayApplies(h, e) && !names.has(h.date)) names.set(h.date, h.name);
   const offs = new Set(weeklyOffs);
@@ -43,7 +48,12 @@ export function offCalendar(weeklyOffs: number[], holidays: HolidayRow[], e: { b
 }
 
 /** Off days of one employee around [from, to] (a margin of 40 days each side for sandwich bridges). */
-export async function employeeCalendar(c: Client, e: { branch_id: string | null; work_location_id: string | null }, from: DateString, to: DateString): Promise<OffCalendar> {
+export async function employeeCalendar(
+  c: Client,
+  e: { branch_id: string | null; work_location_id: string | null },
+  from: DateString,
+  to: DateString,
+): Promise<OffCalendar> {
   const [settings, holidays] = await Promise.all([loadAttendanceSettings(c), holidaysBetween(c, addDays(from, -40), addDays(to, 40))]);
   return offCalendar(settings.weekly_offs, holidays, e);
 }

@@ -24,7 +24,8 @@ export interface PeriodRow {
 export async function periodFor(c: Client, from: DateString, to: DateString): Promise<PeriodRow> {
   const p = await c.leavePeriod.findFirst({ where: { start_date: { lte: parseDate(from) }, end_date: { gte: parseDate(from) } } });
   if (!p) throw conflict(`No leave period contains ${from}; ask hr to create the leave period first`);
-  if (toDateString(p.end_date) < to) throw conflict(`The dates span two leave periods (${p.name} ends on ${toDateString(p.end_date)}); submit one request per period`);
+  if (toDateString(p.end_date) < to)
+    throw conflict(`The dates span two leave periods (${p.name} ends on ${toDateString(p.end_date)}); submit one request per period`);
   return p;
 }
 
@@ -55,7 +56,9 @@ function checkPeriodDates(start: string, end: string) {
 }
 
 async function assertNoOverlap(tx: ScopedTx, start: string, end: string, exceptId?: string) {
-  const other = await tx.leavePeriod.findFirst({ where: { start_date: { lte: parseDate(end) }, end_date: { gte: parseDate(start) }, ...(exceptId ? { NOT: { id: exceptId } } : {}) } });
+  const other = await tx.leavePeriod.findFirst({
+    where: { start_date: { lte: parseDate(end) }, end_date: { gte: parseDate(start) }, ...(exceptId ? { NOT: { id: exceptId } } : {}) },
+  });
   if (other) throw conflict(`The period overlaps ${other.name} (${toDateString(other.start_date)} to ${toDateString(other.end_date)})`);
 }
 
@@ -71,7 +74,10 @@ async function periodInUse(c: Client, id: string): Promise<boolean> {
 
 export async function periodPage(query: PageQuery): Promise<Listing<PeriodJson>> {
   const page = pageOf(query);
-  const [rows, total] = await Promise.all([db.leavePeriod.findMany({ orderBy: [{ start_date: "desc" }], skip: page.skip, take: page.limit }), db.leavePeriod.count()]);
+  const [rows, total] = await Promise.all([
+    db.leavePeriod.findMany({ orderBy: [{ start_date: "desc" }], skip: page.skip, take: page.limit }),
+    db.leavePeriod.count(),
+  ]);
   return { rows: rows.map(periodJson), page, total };
 }
 
@@ -83,8 +89,18 @@ export async function addPeriod(body: RequestBody<"createLeavePeriod">): Promise
     await assertNoOverlap(tx, body.start_date, body.end_date);
     const current = (await tx.leavePeriod.count()) === 0 || body.is_current === true;
     if (current) await tx.leavePeriod.updateMany({ where: { is_current: true }, data: { is_current: false } });
-    const row = await tx.leavePeriod.create({ data: { name: body.name, start_date: parseDate(body.start_date), end_date: parseDate(body.end_date), is_current: current } });
-    await audit({ action: "leave_period.created", entity_type: "leave_period", entity_id: row.id, changes: { name: row.name, start_date: body.start_date, end_date: body.end_date, is_current: current } }, tx);
+    const row = await tx.leavePeriod.create({
+      data: { name: body.name, start_date: parseDate(body.start_date), end_date: parseDate(body.end_date), is_current: current },
+    });
+    await audit(
+      {
+        action: "leave_period.created",
+        entity_type: "leave_period",
+        entity_id: row.id,
+        changes: { name: row.name, start_date: body.start_date, end_date: body.end_date, is_current: current },
+      },
+      tx,
+    );
     return row;
   });
   return periodJson(p);
@@ -106,15 +122,24 @@ export async function changePeriod(id: string, body: RequestBody<"updateLeavePer
     const datesChange = start !== toDateString(before.start_date) || end !== toDateString(before.end_date);
     if (datesChange) {
       checkPeriodDates(start, end);
-      if (await periodInUse(tx, before.id)) throw conflict("The dates of a period with allocations, ledger entries or requests cannot change");
+      if (await periodInUse(tx, before.id))
+        throw conflict("The dates of a period with allocations, ledger entries or requests cannot change");
       await assertNoOverlap(tx, start, end, before.id);
     }
-    if (body.is_current === false && before.is_current) throw conflict("Exactly one period is current: make another period current instead");
-    if (body.is_current === true && !before.is_current) await tx.leavePeriod.updateMany({ where: { is_current: true }, data: { is_current: false } });
-    const data = { ...(body.name !== undefined ? { name: body.name } : {}), start_date: parseDate(start), end_date: parseDate(end), ...(body.is_current !== undefined ? { is_current: body.is_current } : {}) };
+    if (body.is_current === false && before.is_current)
+      throw conflict("Exactly one period is current: make another period current instead");
+    if (body.is_current === true && !before.is_current)
+      await tx.leavePeriod.updateMany({ where: { is_current: true }, data: { is_current: false } });
+    const data = {
+      ...(body.name !== undefined ? { name: body.name } : {}),
+      start_date: parseDate(start),
+      end_date: parseDate(end),
+      ...(body.is_current !== undefined ? { is_current: body.is_current } : {}),
+    };
     const after = await tx.leavePeriod.update({ where: { id: before.id }, data });
     const changes = diff(before, after, Object.keys(data));
-    if (Object.keys(changes).length) await audit({ action: "leave_period.updated", entity_type: "leave_period", entity_id: after.id, changes }, tx);
+    if (Object.keys(changes).length)
+      await audit({ action: "leave_period.updated", entity_type: "leave_period", entity_id: after.id, changes }, tx);
     return after;
   });
   return periodJson(p);
@@ -127,7 +152,8 @@ export async function removePeriod(id: string): Promise<void> {
     const p = await tx.leavePeriod.findFirst({ where: { id } });
     if (!p) throw notFound("Leave period");
     if (await periodInUse(tx, p.id)) throw conflict("The period has allocations, ledger entries or requests and cannot be deleted");
-    if (p.is_current && (await tx.leavePeriod.count()) > 1) throw conflict("The current period cannot be deleted while other periods exist: make another period current first");
+    if (p.is_current && (await tx.leavePeriod.count()) > 1)
+      throw conflict("The current period cannot be deleted while other periods exist: make another period current first");
     await tx.leavePeriod.delete({ where: { id: p.id } });
     await audit({ action: "leave_period.deleted", entity_type: "leave_period", entity_id: p.id, changes: { name: p.name } }, tx);
   });

@@ -10,7 +10,10 @@ import { type Listing, policyJson } from "./json.ts";
 
 type PolicyJson = ReturnType<typeof policyJson>;
 
-const policyInclude = { items: { include: { leave_type: { select: { code: true } } } }, employees: { select: { employee_id: true } } } as const;
+const policyInclude = {
+  items: { include: { leave_type: { select: { code: true } } } },
+  employees: { select: { employee_id: true } },
+} as const;
 
 interface PolicyShape {
   assignment: string;
@@ -19,9 +22,12 @@ interface PolicyShape {
   employee_ids: string[];
 }
 function checkAssignment(p: PolicyShape) {
-  if (p.assignment === "department" && !p.departments.length) throw invalidField("body.departments", "must name at least one department for assignment department");
-  if (p.assignment === "designation" && !p.designations.length) throw invalidField("body.designations", "must name at least one designation for assignment designation");
-  if (p.assignment === "individual" && !p.employee_ids.length) throw invalidField("body.employee_ids", "must name at least one employee for assignment individual");
+  if (p.assignment === "department" && !p.departments.length)
+    throw invalidField("body.departments", "must name at least one department for assignment department");
+  if (p.assignment === "designation" && !p.designations.length)
+    throw invalidField("body.designations", "must name at least one designation for assignment designation");
+  if (p.assignment === "individual" && !p.employee_ids.length)
+    throw invalidField("body.employee_ids", "must name at least one employee for assignment individual");
 }
 
 async function checkPolicyRefs(items: { leave_type_id: string }[] | undefined, employeeIds: string[] | undefined) {
@@ -39,7 +45,13 @@ async function checkPolicyRefs(items: { leave_type_id: string }[] | undefined, e
 
 type PolicyItemInput = { leave_type_id: string; annual_quota: string; accrual?: string; accrual_day?: string };
 const itemRows = (policyId: string, items: PolicyItemInput[]) =>
-  items.map((i) => ({ policy_id: policyId, leave_type_id: i.leave_type_id, annual_quota: i.annual_quota, accrual: i.accrual ?? "upfront", accrual_day: i.accrual_day ?? "first_day" }));
+  items.map((i) => ({
+    policy_id: policyId,
+    leave_type_id: i.leave_type_id,
+    annual_quota: i.annual_quota,
+    accrual: i.accrual ?? "upfront",
+    accrual_day: i.accrual_day ?? "first_day",
+  }));
 
 export async function policyPage(query: PageQuery): Promise<Listing<PolicyJson>> {
   const page = pageOf(query);
@@ -51,14 +63,36 @@ export async function policyPage(query: PageQuery): Promise<Listing<PolicyJson>>
 }
 
 export async function addPolicy(body: RequestBody<"createLeavePolicy">): Promise<PolicyJson> {
-  const shape = { assignment: body.assignment ?? "default", departments: body.departments ?? [], designations: body.designations ?? [], employee_ids: body.employee_ids ?? [] };
+  const shape = {
+    assignment: body.assignment ?? "default",
+    departments: body.departments ?? [],
+    designations: body.designations ?? [],
+    employee_ids: body.employee_ids ?? [],
+  };
   checkAssignment(shape);
   await checkPolicyRefs(body.items, shape.employee_ids);
   const p = await tenantTx(async (tx) => {
-    const row = await tx.leavePolicy.create({ data: { name: body.name, description: body.description ?? null, assignment: shape.assignment, departments: shape.departments, designations: shape.designations } });
+    const row = await tx.leavePolicy.create({
+      data: {
+        name: body.name,
+        description: body.description ?? null,
+        assignment: shape.assignment,
+        departments: shape.departments,
+        designations: shape.designations,
+      },
+    });
     await tx.leavePolicyItem.createMany({ data: itemRows(row.id, body.items) });
-    if (shape.employee_ids.length) await tx.leavePolicyEmployee.createMany({ data: shape.employee_ids.map((employee_id) => ({ policy_id: row.id, employee_id })) });
-    await audit({ action: "leave_policy.created", entity_type: "leave_policy", entity_id: row.id, changes: { name: row.name, assignment: shape.assignment, items: body.items } }, tx);
+    if (shape.employee_ids.length)
+      await tx.leavePolicyEmployee.createMany({ data: shape.employee_ids.map((employee_id) => ({ policy_id: row.id, employee_id })) });
+    await audit(
+      {
+        action: "leave_policy.created",
+        entity_type: "leave_policy",
+        entity_id: row.id,
+        changes: { name: row.name, assignment: shape.assignment, items: body.items },
+      },
+      tx,
+    );
     return tx.leavePolicy.findFirstOrThrow({ where: { id: row.id }, include: policyInclude });
   });
   return policyJson(p);
@@ -84,7 +118,8 @@ export async function changePolicy(id: string, body: RequestBody<"updateLeavePol
   await checkPolicyRefs(body.items, body.employee_ids);
   const p = await tenantTx(async (tx) => {
     const data: Record<string, unknown> = {};
-    for (const k of ["name", "description", "assignment", "departments", "designations", "active"] as const) if (body[k] !== undefined) data[k] = body[k];
+    for (const k of ["name", "description", "assignment", "departments", "designations", "active"] as const)
+      if (body[k] !== undefined) data[k] = body[k];
     if (Object.keys(data).length) await tx.leavePolicy.update({ where: { id: before.id }, data });
     if (body.items) {
       await tx.leavePolicyItem.deleteMany({ where: { policy_id: before.id } });
@@ -92,7 +127,8 @@ export async function changePolicy(id: string, body: RequestBody<"updateLeavePol
     }
     if (body.employee_ids) {
       await tx.leavePolicyEmployee.deleteMany({ where: { policy_id: before.id } });
-      if (body.employee_ids.length) await tx.leavePolicyEmployee.createMany({ data: body.employee_ids.map((employee_id) => ({ policy_id: before.id, employee_id })) });
+      if (body.employee_ids.length)
+        await tx.leavePolicyEmployee.createMany({ data: body.employee_ids.map((employee_id) => ({ policy_id: before.id, employee_id })) });
     }
     const after = await tx.leavePolicy.findFirstOrThrow({ where: { id: before.id }, include: policyInclude });
     const changes: Record<string, unknown> = diff(before, after, Object.keys(data));
@@ -108,7 +144,8 @@ export async function changePolicy(id: string, body: RequestBody<"updateLeavePol
 export async function removePolicy(id: string): Promise<void> {
   const p = await db.leavePolicy.findFirst({ where: { id } });
   if (!p) throw notFound("Leave policy");
-  if (await db.leaveAllocation.count({ where: { policy_id: p.id } })) throw conflict("Allocations were made from this policy; deactivate it with active: false instead");
+  if (await db.leaveAllocation.count({ where: { policy_id: p.id } }))
+    throw conflict("Allocations were made from this policy; deactivate it with active: false instead");
   await tenantTx(async (tx) => {
     await tx.leavePolicyItem.deleteMany({ where: { policy_id: p.id } });
     await tx.leavePolicyEmployee.deleteMany({ where: { policy_id: p.id } });

@@ -19,7 +19,10 @@ export function listFilters(query: { status?: string; from_date?: string; to_dat
     if (query.to_date) w.from_date = { lte: parseDate(query.to_date) };
   } else if (query.from_date || query.to_date) {
     const field = dateField === "date" ? "date" : "created_at";
-    const upper = dateField === "date" ? { lte: parseDate(query.to_date ?? "9999-12-31") } : { lt: parseDate(addDays(query.to_date ?? "9999-12-30", 1)) };
+    const upper =
+      dateField === "date"
+        ? { lte: parseDate(query.to_date ?? "9999-12-31") }
+        : { lt: parseDate(addDays(query.to_date ?? "9999-12-30", 1)) };
     w[field] = { ...(query.from_date ? { gte: parseDate(query.from_date) } : {}), ...(query.to_date ? upper : {}) };
   }
   return w;

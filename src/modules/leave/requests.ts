@@ -13,7 +13,15 @@ import { addDays, type DateString, daysBetween, parseDate, toDateString } from "
 import { isHr } from "../shared/access.ts";
 import { cancel, decide, submit } from "../shared/approvals.ts";
 import { notifyEmployee } from "../shared/notices.ts";
-import { assertVisible, employeeFilter, fullName, loadEmployee, lockEmployees, targetEmployee, visibleEmployees } from "../shared/people.ts";
+import {
+  assertVisible,
+  employeeFilter,
+  fullName,
+  loadEmployee,
+  lockEmployees,
+  targetEmployee,
+  visibleEmployees,
+} from "../shared/people.ts";
 import { loadAttendanceSettings, tenantToday } from "../shared/work-settings.ts";
 import { overlaps } from "./calendar.ts";
 import { type Decimal, type DayValue, days, dayString, fromHalves } from "./days.ts";
@@ -45,16 +53,44 @@ interface ActiveRequest {
 
 async function activeAround(tx: ScopedTx, employeeId: string, from: DateString, to: DateString): Promise<ActiveRequest[]> {
   const rows = await tx.leaveRequest.findMany({
-    where: { employee_id: employeeId, status: { in: ACTIVE }, from_date: { lte: parseDate(addDays(to, MARGIN)) }, to_date: { gte: parseDate(addDays(from, -MARGIN)) } },
-    select: { id: true, leave_type_id: true, from_date: true, to_date: true, half_day_start: true, half_day_end: true, days: true, status: true, created_at: true },
+    where: {
+      employee_id: employeeId,
+      status: { in: ACTIVE },
+      from_date: { lte: parseDate(addDays(to, MARGIN)) },
+      to_date: { gte: parseDate(addDays(from, -MARGIN)) },
+    },
+    select: {
+      id: true,
+      leave_type_id: true,
+      from_date: true,
+      to_date: true,
+      half_day_start: true,
+      half_day_end: true,
+      days: true,
+      status: true,
+      created_at: true,
+    },
   });
   return rows.map((r) => ({ ...r, from: toDateString(r.from_date), to: toDateString(r.to_date), days: days(r.days) }));
 }
 
 const covers = (reqs: ActiveRequest[]) => (d: DateString) => reqs.some((r) => r.from <= d && d <= r.to);
 
-function count(r: { from: DateString; to: DateString; half_day_start: boolean; half_day_end: boolean }, sandwich: boolean, cal: OffCalendar, earlier: ActiveRequest[]) {
-  return countLeaveDays({ from: r.from, to: r.to, halfDayStart: r.half_day_start, halfDayEnd: r.half_day_end, isOff: cal.isOff, sandwich, coveredByEarlier: covers(earlier) });
+function count(
+  r: { from: DateString; to: DateString; half_day_start: boolean; half_day_end: boolean },
+  sandwich: boolean,
+  cal: OffCalendar,
+  earlier: ActiveRequest[],
+) {
+  return countLeaveDays({
+    from: r.from,
+    to: r.to,
+    halfDayStart: r.half_day_start,
+    halfDayEnd: r.half_day_end,
+    isOff: cal.isOff,
+    sandwich,
+    coveredByEarlier: covers(earlier),
+  });
 }
 
 /**
@@ -62,18 +98,32 @@ function count(r: { from: DateString; to: DateString; half_day_start: boolean; h
  * sandwich rule are counted again (they may have been charged a bridge to it). Approved ones get
  * the difference in the ledger.
  */
-async function recountNeighbours(tx: ScopedTx, removed: { id: string; employee_id: string; from_date: Date; to_date: Date; created_at: Date }, emp: { branch_id: string | null; work_location_id: string | null }, userId: string) {
+async function recountNeighbours(
+  tx: ScopedTx,
+  removed: { id: string; employee_id: string; from_date: Date; to_date: Date; created_at: Date },
+  emp: { branch_id: string | null; work_location_id: string | null },
+  userId: string,
+) {
   const from = toDateString(removed.from_date);
   const to = toDateString(removed.to_date);
   const around = await activeAround(tx, removed.employee_id, addDays(from, -MARGIN), addDays(to, MARGIN));
   const later = around.filter((r) => r.created_at > removed.created_at);
   if (!later.length) return;
-  const types = new Map((await tx.leaveType.findMany({ where: { id: { in: [...new Set(later.map((r) => r.leave_type_id))] } } })).map((t) => [t.id, t]));
+  const types = new Map(
+    (await tx.leaveType.findMany({ where: { id: { in: [...new Set(later.map((r) => r.leave_type_id))] } } })).map((t) => [t.id, t]),
+  );
   const cal = await employeeCalendar(tx, emp, addDays(from, -2 * MARGIN), addDays(to, 2 * MARGIN));
   for (const n of later) {
     const type = types.get(n.leave_type_id)!;
     if (!type.sandwich_rule) continue;
-    const fresh = fromHalves(count(n, true, cal, around.filter((r) => r.created_at < n.created_at)).halves);
+    const fresh = fromHalves(
+      count(
+        n,
+        true,
+        cal,
+        around.filter((r) => r.created_at < n.created_at),
+      ).halves,
+    );
     if (fresh.eq(n.days)) continue;
     const delta = fresh.minus(n.days);
     await tx.leaveRequest.update({ where: { id: n.id }, data: { days: fresh.toString() } });
@@ -92,8 +142,20 @@ async function recountNeighbours(tx: ScopedTx, removed: { id: string; employee_i
           created_by: userId,
         },
       ]);
-    await audit({ action: "leave_request.recounted", entity_type: "leave_request", entity_id: n.id, changes: { days: { from: dayString(n.days), to: dayString(fresh) }, because_of: removed.id } }, tx);
-    await notifyEmployee(tx, removed.employee_id, { kind: "leave.recounted", title: `Your leave from ${n.from} to ${n.to} now counts ${dayString(fresh)} days`, body: "A neighbouring request was withdrawn, so the weekly offs/holidays between them no longer count." });
+    await audit(
+      {
+        action: "leave_request.recounted",
+        entity_type: "leave_request",
+        entity_id: n.id,
+        changes: { days: { from: dayString(n.days), to: dayString(fresh) }, because_of: removed.id },
+      },
+      tx,
+    );
+    await notifyEmployee(tx, removed.employee_id, {
+      kind: "leave.recounted",
+      title: `Your leave from ${n.from} to ${n.to} now counts ${dayString(fresh)} days`,
+      body: "A neighbouring request was withdrawn, so the weekly offs/holidays between them no longer count.",
+    });
   }
 }
 
@@ -115,7 +177,13 @@ export async function leaveRequestPage(auth: AuthContext, query: QueryParams<"li
     ...(query.to_date ? { from_date: { lte: parseDate(query.to_date) } } : {}),
   };
   const [rows, total] = await Promise.all([
-    db.leaveRequest.findMany({ where, include, orderBy: [{ from_date: "desc" }, { created_at: "desc" }], skip: page.skip, take: page.limit }),
+    db.leaveRequest.findMany({
+      where,
+      include,
+      orderBy: [{ from_date: "desc" }, { created_at: "desc" }],
+      skip: page.skip,
+      take: page.limit,
+    }),
     db.leaveRequest.count({ where }),
   ]);
   return { rows: rows.map(leaveRequestJson), page, total };
@@ -131,9 +199,11 @@ export async function leaveRequestPage(auth: AuthContext, query: QueryParams<"li
 export async function submitLeaveRequest(auth: AuthContext, body: RequestBody<"createLeaveRequest">): Promise<LeaveRequestJson> {
   const employeeId = targetEmployee(auth, body.employee_id);
   if (body.to_date < body.from_date) throw invalidField("body.to_date", "must not be before from_date");
-  if (body.from_date === body.to_date && body.half_day_start && body.half_day_end) throw invalidField("body.half_day_end", "cannot be combined with half_day_start on a one-day request");
+  if (body.from_date === body.to_date && body.half_day_start && body.half_day_end)
+    throw invalidField("body.half_day_end", "cannot be combined with half_day_start on a one-day request");
   const emp = await loadEmployee(employeeId);
-  if (body.from_date < toDateString(emp.joining_date)) throw conflict(`The employee joins on ${toDateString(emp.joining_date)}; leave cannot start before that`);
+  if (body.from_date < toDateString(emp.joining_date))
+    throw conflict(`The employee joins on ${toDateString(emp.joining_date)}; leave cannot start before that`);
   if (emp.status === "exited") throw conflict("The employee has exited");
   const type = await db.leaveType.findFirst({ where: { id: body.leave_type_id } });
   if (!type) throw notFound("Leave type");
@@ -141,15 +211,25 @@ export async function submitLeaveRequest(auth: AuthContext, body: RequestBody<"c
   if (!typeApplies(type, emp)) throw conflict(`${type.name} does not apply to this employee`);
   if ((body.half_day_start || body.half_day_end) && !type.allow_half_day) throw conflict(`${type.name} cannot be taken in half days`);
   if (body.attachment_file_id) {
-    const f = await db.storedFile.findFirst({ where: { id: body.attachment_file_id, ...(isHr(auth) ? {} : { uploaded_by: auth.userId }) }, select: { id: true } });
+    const f = await db.storedFile.findFirst({
+      where: { id: body.attachment_file_id, ...(isHr(auth) ? {} : { uploaded_by: auth.userId }) },
+      select: { id: true },
+    });
     if (!f) throw notFound("File");
   }
   const period = await periodFor(db, body.from_date, body.to_date);
   const today = tenantToday(await loadAttendanceSettings());
   const selfService = !isHr(auth);
   if (selfService && type.min_notice_days > 0 && daysBetween(today, body.from_date) < type.min_notice_days)
-    throw conflict(`${type.name} needs ${type.min_notice_days} days' notice: apply by ${addDays(body.from_date, -type.min_notice_days)} for leave from ${body.from_date}`);
-  const req = { from: body.from_date, to: body.to_date, half_day_start: Boolean(body.half_day_start), half_day_end: Boolean(body.half_day_end) };
+    throw conflict(
+      `${type.name} needs ${type.min_notice_days} days' notice: apply by ${addDays(body.from_date, -type.min_notice_days)} for leave from ${body.from_date}`,
+    );
+  const req = {
+    from: body.from_date,
+    to: body.to_date,
+    half_day_start: Boolean(body.half_day_start),
+    half_day_end: Boolean(body.half_day_end),
+  };
   let sandwiched: DateString[] = [];
   const what = (n: DayValue) => `${dayString(n)} days of ${type.name} (${describeRange(req.from, req.to)})`;
 
@@ -161,28 +241,51 @@ export async function submitLeaveRequest(auth: AuthContext, body: RequestBody<"c
       const around = await activeAround(tx, employeeId, req.from, req.to);
       const clash = around.find((r) => overlaps(r.from, r.to, req.from, req.to));
       if (clash) throw conflict(`The dates overlap the ${clash.status} leave request from ${describeRange(clash.from, clash.to)}`);
-      const wfh = await tx.wfhRequest.findFirst({ where: { employee_id: employeeId, status: { in: ACTIVE }, from_date: { lte: parseDate(req.to) }, to_date: { gte: parseDate(req.from) } } });
-      if (wfh) throw conflict(`The dates overlap a ${wfh.status} work-from-home request from ${describeRange(toDateString(wfh.from_date), toDateString(wfh.to_date))}`);
+      const wfh = await tx.wfhRequest.findFirst({
+        where: {
+          employee_id: employeeId,
+          status: { in: ACTIVE },
+          from_date: { lte: parseDate(req.to) },
+          to_date: { gte: parseDate(req.from) },
+        },
+      });
+      if (wfh)
+        throw conflict(
+          `The dates overlap a ${wfh.status} work-from-home request from ${describeRange(toDateString(wfh.from_date), toDateString(wfh.to_date))}`,
+        );
       const cal = await employeeCalendar(tx, emp, req.from, req.to);
       const counted = count(req, type.sandwich_rule, cal, around);
       if (counted.halves === 0) throw conflict("The dates contain no working day (only weekly offs and holidays)");
       sandwiched = counted.sandwiched;
       const n = fromHalves(counted.halves);
       if (type.max_consecutive_days) {
-        const sameType = around.filter((r) => r.leave_type_id === type.id).map((r) => ({ from: r.from, to: r.to, halves: r.days.times(2).toNumber() }));
+        const sameType = around
+          .filter((r) => r.leave_type_id === type.id)
+          .map((r) => ({ from: r.from, to: r.to, halves: r.days.times(2).toNumber() }));
         const chain = consecutiveHalves({ from: req.from, to: req.to, halves: counted.halves }, sameType, cal.isOff);
         if (chain > type.max_consecutive_days * 2)
-          throw conflict(`${type.name} allows at most ${type.max_consecutive_days} consecutive days; this makes ${dayString(fromHalves(chain))} in a row`);
+          throw conflict(
+            `${type.name} allows at most ${type.max_consecutive_days} consecutive days; this makes ${dayString(fromHalves(chain))} in a row`,
+          );
       }
       if (type.attachment_required_above_days !== null && n.gt(type.attachment_required_above_days) && !body.attachment_file_id)
-        throw invalidField("body.attachment_file_id", `is required for more than ${type.attachment_required_above_days} days of ${type.name}`);
+        throw invalidField(
+          "body.attachment_file_id",
+          `is required for more than ${type.attachment_required_above_days} days of ${type.name}`,
+        );
       const min = minimumBalance(type);
       if (min) {
         const account = { employee_id: employeeId, leave_type_id: type.id, period_id: period.id };
-        const [ledger, pending, lapsing] = await Promise.all([ledgerSum(tx, account), pendingDays(tx, account), lapsingBefore(tx, account, req.from, [{ date: req.from, days: n }])]);
+        const [ledger, pending, lapsing] = await Promise.all([
+          ledgerSum(tx, account),
+          pendingDays(tx, account),
+          lapsingBefore(tx, account, req.from, [{ date: req.from, days: n }]),
+        ]);
         const available = ledger.minus(pending).minus(lapsing);
         if (available.minus(n).lt(min))
-          throw conflict(`Insufficient ${type.name} balance: ${dayString(available)} days available${min.isNegative() ? ` (may go down to ${dayString(min)})` : ""}, ${dayString(n)} requested`);
+          throw conflict(
+            `Insufficient ${type.name} balance: ${dayString(available)} days available${min.isNegative() ? ` (may go down to ${dayString(min)})` : ""}, ${dayString(n)} requested`,
+          );
       }
       return tx.leaveRequest.create({
         data: {
@@ -201,9 +304,24 @@ export async function submitLeaveRequest(auth: AuthContext, body: RequestBody<"c
         include,
       });
     },
-    changes: (r) => ({ employee_id: employeeId, leave_type: type.code, from_date: req.from, to_date: req.to, days: dayString(r.days), sandwiched }),
-    employeeNotice: (r) => ({ kind: "leave.submitted", title: `Leave request submitted: ${what(r.days)}`, body: "It is waiting for approval." }),
-    managerNotice: (r) => ({ kind: "leave.approval_needed", title: `${fullName(emp)} requests ${what(r.days)}`, body: body.reason ?? undefined }),
+    changes: (r) => ({
+      employee_id: employeeId,
+      leave_type: type.code,
+      from_date: req.from,
+      to_date: req.to,
+      days: dayString(r.days),
+      sandwiched,
+    }),
+    employeeNotice: (r) => ({
+      kind: "leave.submitted",
+      title: `Leave request submitted: ${what(r.days)}`,
+      body: "It is waiting for approval.",
+    }),
+    managerNotice: (r) => ({
+      kind: "leave.approval_needed",
+      title: `${fullName(emp)} requests ${what(r.days)}`,
+      body: body.reason ?? undefined,
+    }),
   });
   return leaveRequestJson(row);
 }
@@ -239,9 +357,23 @@ export async function decideLeaveRequest(auth: AuthContext, id: string, decision
         if (min) {
           const [ledger, lapsing] = await Promise.all([ledgerSum(tx, account), lapsingBefore(tx, account, from)]);
           const available = ledger.minus(lapsing);
-          if (available.minus(n).lt(min)) throw conflict(`Insufficient ${cur.type.name} balance to approve: ${dayString(available)} days left, ${dayString(n)} requested`);
+          if (available.minus(n).lt(min))
+            throw conflict(
+              `Insufficient ${cur.type.name} balance to approve: ${dayString(available)} days left, ${dayString(n)} requested`,
+            );
         }
-        await postEntries(tx, [{ ...account, entry_type: "taken", days: n.negated(), effective_date: from, reference_type: "leave_request", reference_id: cur.id, dedupe_key: `taken:${cur.id}`, created_by: auth.userId }]);
+        await postEntries(tx, [
+          {
+            ...account,
+            entry_type: "taken",
+            days: n.negated(),
+            effective_date: from,
+            reference_type: "leave_request",
+            reference_id: cur.id,
+            dedupe_key: `taken:${cur.id}`,
+            created_by: auth.userId,
+          },
+        ]);
       },
       save: (tx, cur, columns) => tx.leaveRequest.update({ where: { id: cur.id }, data: columns, include }),
       notice: (cur, status, comment) => ({
@@ -273,7 +405,10 @@ export async function withdrawLeaveRequest(auth: AuthContext, id: string): Promi
     allow: { employee: emp, started: (cur) => toDateString(cur.from_date) <= today, approvedBySelf: true },
     async apply(tx, cur) {
       if (cur.status !== "approved") return;
-      const net = await tx.leaveLedgerEntry.aggregate({ where: { reference_id: cur.id, entry_type: { in: ["taken", "cancelled"] } }, _sum: { days: true } });
+      const net = await tx.leaveLedgerEntry.aggregate({
+        where: { reference_id: cur.id, entry_type: { in: ["taken", "cancelled"] } },
+        _sum: { days: true },
+      });
       const back = days(net._sum.days).negated();
       if (back.gt(0))
         await postEntries(tx, [

@@ -9,7 +9,15 @@ import { conflict, invalidField, notFound } from "../../platform/errors.ts";
 import type { AuthContext, QueryParams, RequestBody } from "../../http/types.ts";
 import { type DateString, daysBetween, parseDate, toDateString } from "../../lib/dates.ts";
 import { cancel, decide, submit } from "../shared/approvals.ts";
-import { assertVisible, employeeFilter, fullName, loadEmployee, lockEmployees, targetEmployee, visibleEmployees } from "../shared/people.ts";
+import {
+  assertVisible,
+  employeeFilter,
+  fullName,
+  loadEmployee,
+  lockEmployees,
+  targetEmployee,
+  visibleEmployees,
+} from "../shared/people.ts";
 import { loadAttendanceSettings, tenantToday } from "../shared/work-settings.ts";
 import { fromHalves } from "./days.ts";
 import { employeeName, type Listing, wfhJson } from "./json.ts";
@@ -20,7 +28,12 @@ import { countLeaveDays } from "./workdays.ts";
 type WfhJson = components["schemas"]["WfhRequest"];
 
 const MAX_WFH_DAYS = 31;
-const overlapWhere = (employeeId: string, from: DateString, to: DateString) => ({ employee_id: employeeId, status: { in: ACTIVE }, from_date: { lte: parseDate(to) }, to_date: { gte: parseDate(from) } });
+const overlapWhere = (employeeId: string, from: DateString, to: DateString) => ({
+  employee_id: employeeId,
+  status: { in: ACTIVE },
+  from_date: { lte: parseDate(to) },
+  to_date: { gte: parseDate(from) },
+});
 
 async function visibleWfh(auth: AuthContext, id: string) {
   const r = await db.wfhRequest.findFirst({ where: { id }, include: employeeName });
@@ -33,9 +46,18 @@ const rangeOf = (r: { from_date: Date; to_date: Date }) => describeRange(toDateS
 
 export async function wfhRequestPage(auth: AuthContext, query: QueryParams<"listWfhRequests">): Promise<Listing<WfhJson>> {
   const page = pageOf(query);
-  const where: Prisma.WfhRequestWhereInput = { ...employeeFilter(await visibleEmployees(auth), query.employee_id), ...listFilters(query, "range") };
+  const where: Prisma.WfhRequestWhereInput = {
+    ...employeeFilter(await visibleEmployees(auth), query.employee_id),
+    ...listFilters(query, "range"),
+  };
   const [rows, total] = await Promise.all([
-    db.wfhRequest.findMany({ where, include: employeeName, orderBy: [{ from_date: "desc" }, { created_at: "desc" }], skip: page.skip, take: page.limit }),
+    db.wfhRequest.findMany({
+      where,
+      include: employeeName,
+      orderBy: [{ from_date: "desc" }, { created_at: "desc" }],
+      skip: page.skip,
+      take: page.limit,
+    }),
     db.wfhRequest.count({ where }),
   ]);
   return { rows: rows.map(wfhJson), page, total };
@@ -44,7 +66,8 @@ export async function wfhRequestPage(auth: AuthContext, query: QueryParams<"list
 export async function submitWfhRequest(auth: AuthContext, body: RequestBody<"createWfhRequest">): Promise<WfhJson> {
   const employeeId = targetEmployee(auth, body.employee_id);
   if (body.to_date < body.from_date) throw invalidField("body.to_date", "must not be before from_date");
-  if (daysBetween(body.from_date, body.to_date) + 1 > MAX_WFH_DAYS) throw invalidField("body.to_date", `makes the request longer than ${MAX_WFH_DAYS} days`);
+  if (daysBetween(body.from_date, body.to_date) + 1 > MAX_WFH_DAYS)
+    throw invalidField("body.to_date", `makes the request longer than ${MAX_WFH_DAYS} days`);
   const emp = await loadEmployee(employeeId);
   const range = describeRange(body.from_date, body.to_date);
   const row = await submit({
@@ -60,7 +83,14 @@ export async function submitWfhRequest(auth: AuthContext, body: RequestBody<"cre
       const n = countLeaveDays({ from: body.from_date, to: body.to_date, isOff: cal.isOff, sandwich: false }).halves;
       if (!n) throw conflict("The dates contain no working day (only weekly offs and holidays)");
       return tx.wfhRequest.create({
-        data: { employee_id: employeeId, from_date: parseDate(body.from_date), to_date: parseDate(body.to_date), days: fromHalves(n).toString(), reason: body.reason ?? null, requested_by: auth.userId },
+        data: {
+          employee_id: employeeId,
+          from_date: parseDate(body.from_date),
+          to_date: parseDate(body.to_date),
+          days: fromHalves(n).toString(),
+          reason: body.reason ?? null,
+          requested_by: auth.userId,
+        },
         include: employeeName,
       });
     },
@@ -87,7 +117,11 @@ export async function decideWfhRequest(auth: AuthContext, id: string, decision: 
         return tx.wfhRequest.findFirstOrThrow({ where: { id: r.id } });
       },
       save: (tx, _cur, columns) => tx.wfhRequest.update({ where: { id: r.id }, data: columns, include: employeeName }),
-      notice: (cur, status, comment) => ({ kind: `wfh.${status}`, title: `Your work-from-home request (${rangeOf(cur)}) was ${status}`, body: comment ?? undefined }),
+      notice: (cur, status, comment) => ({
+        kind: `wfh.${status}`,
+        title: `Your work-from-home request (${rangeOf(cur)}) was ${status}`,
+        body: comment ?? undefined,
+      }),
     },
     decision,
   );

@@ -132,7 +132,8 @@ async function loadRunInputs(tx: ScopedTx, run: RunRef): Promise<RunInputs> {
     return m;
   };
   const linesBySetup = new Map<string, Map<string, string | null>>();
-  for (const l of lines) (linesBySetup.get(l.setup_id) ?? linesBySetup.set(l.setup_id, new Map()).get(l.setup_id)!).set(l.component_id, l.amount);
+  for (const l of lines)
+    (linesBySetup.get(l.setup_id) ?? linesBySetup.set(l.setup_id, new Map()).get(l.setup_id)!).set(l.component_id, l.amount);
   const leaveBy = group(leave);
   const attBy = group(attendance);
   const covered = new Set(esiCovered.map((r) => r.employee_id));
@@ -148,9 +149,20 @@ async function loadRunInputs(tx: ScopedTx, run: RunRef): Promise<RunInputs> {
     l.amount = new Decimal(l.amount).plus(i.amount).toFixed(2);
   }
   const claimsBy = new Map<string, ClaimDue[]>();
-  for (const c of claims) (claimsBy.get(c.employee_id) ?? claimsBy.set(c.employee_id, []).get(c.employee_id)!).push({ claim_id: c.id, claim_number: c.claim_number, category: c.category, amount: c.amount });
+  for (const c of claims)
+    (claimsBy.get(c.employee_id) ?? claimsBy.set(c.employee_id, []).get(c.employee_id)!).push({
+      claim_id: c.id,
+      claim_number: c.claim_number,
+      category: c.category,
+      amount: c.amount,
+    });
   const encBy = new Map<string, EncashmentDue[]>();
-  for (const x of encashments) (encBy.get(x.employee_id) ?? encBy.set(x.employee_id, []).get(x.employee_id)!).push({ encashment_id: x.id, leave_type: x.leave_type, days: x.days });
+  for (const x of encashments)
+    (encBy.get(x.employee_id) ?? encBy.set(x.employee_id, []).get(x.employee_id)!).push({
+      encashment_id: x.id,
+      leave_type: x.leave_type,
+      days: x.days,
+    });
   const weeklyOffs = new Set(attendanceSettings.weekly_offs);
 
   const structure = buildStructure(components);
@@ -161,8 +173,23 @@ async function loadRunInputs(tx: ScopedTx, run: RunRef): Promise<RunInputs> {
     const lwd = ds(e.last_working_day);
     const from = joining > start ? joining : start;
     const to = lwd && lwd < end ? lwd : end;
-    const hols = new Set(holidays.filter((h) => (h.branch_id === null || h.branch_id === e.branch_id) && (h.work_location_id === null || h.work_location_id === e.work_location_id)).map((h) => h.date));
-    const spans: LeaveSpan[] = (leaveBy.get(e.id) ?? []).map((l) => ({ from: l.from, to: l.to, half_day_start: l.half_day_start, half_day_end: l.half_day_end, days: l.days, is_paid: l.is_paid }));
+    const hols = new Set(
+      holidays
+        .filter(
+          (h) =>
+            (h.branch_id === null || h.branch_id === e.branch_id) &&
+            (h.work_location_id === null || h.work_location_id === e.work_location_id),
+        )
+        .map((h) => h.date),
+    );
+    const spans: LeaveSpan[] = (leaveBy.get(e.id) ?? []).map((l) => ({
+      from: l.from,
+      to: l.to,
+      half_day_start: l.half_day_start,
+      half_day_end: l.half_day_end,
+      days: l.days,
+      is_paid: l.is_paid,
+    }));
     const lop = lossOfPay(from, to, spans, attBy.get(e.id) ?? [], (d) => weeklyOffs.has(weekday(d)) || hols.has(d));
     return computeSlip(
       structure,
@@ -229,7 +256,8 @@ const slipRow = (s: SlipResult, slipNumber: string | null) => ({
 });
 
 /** Slip numbers of a processed run: `PS-YYYYMM-00001`, in employee-code order. */
-export const slipNumberPrefix = (run: { period_year: number; period_month: number }) => `PS-${run.period_year}${String(run.period_month).padStart(2, "0")}-`;
+export const slipNumberPrefix = (run: { period_year: number; period_month: number }) =>
+  `PS-${run.period_year}${String(run.period_month).padStart(2, "0")}-`;
 
 export interface StoreOptions {
   /** Number the slips (`<prefix>00001`…) as they are written: processing. */
@@ -306,7 +334,12 @@ export async function lockPayroll(tx: ScopedTx): Promise<void> {
  * `slipPrefix`) inside the caller's transaction: installments paid (loans active/closed), claims
  * paid, encashments priced, the run processed, slip notifications - set-based.
  */
-export async function finalizeRun(tx: ScopedTx, run: { id: string; period_year: number; period_month: number }, calc: Calculation, userId: string | null): Promise<void> {
+export async function finalizeRun(
+  tx: ScopedTx,
+  run: { id: string; period_year: number; period_month: number },
+  calc: Calculation,
+  userId: string | null,
+): Promise<void> {
   const now = new Date();
   const installmentIds = calc.slips.flatMap((s) => s.details.loans.flatMap((l) => l.installment_ids));
   const loanIds = [...new Set(calc.slips.flatMap((s) => s.details.loans.map((l) => l.loan_id)))];
@@ -320,9 +353,17 @@ export async function finalizeRun(tx: ScopedTx, run: { id: string; period_year: 
   // encashments are priced by the run that pays them (one update per distinct amount)
   const byAmount = new Map<string, string[]>();
   for (const x of priced) (byAmount.get(x.amount) ?? byAmount.set(x.amount, []).get(x.amount)!).push(x.id);
-  for (const [amount, ids] of byAmount) await tx.leaveEncashment.updateMany({ where: { id: { in: ids } }, data: { amount, updated_at: now } });
-  await tx.payrollRun.update({ where: { id: run.id }, data: { status: "processed", processed_at: now, processed_by: userId, failure_reason: null } });
-  const label = new Date(Date.UTC(run.period_year, run.period_month - 1, 1)).toLocaleString("en-GB", { month: "long", year: "numeric", timeZone: "UTC" });
+  for (const [amount, ids] of byAmount)
+    await tx.leaveEncashment.updateMany({ where: { id: { in: ids } }, data: { amount, updated_at: now } });
+  await tx.payrollRun.update({
+    where: { id: run.id },
+    data: { status: "processed", processed_at: now, processed_by: userId, failure_reason: null },
+  });
+  const label = new Date(Date.UTC(run.period_year, run.period_month - 1, 1)).toLocaleString("en-GB", {
+    month: "long",
+    year: "numeric",
+    timeZone: "UTC",
+  });
   await notifySlipOwners(tx, run.id, `Your salary slip for ${label} is ready`, `/api/payroll/my-salary/${run.id}`);
 }
 

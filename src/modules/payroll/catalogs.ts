@@ -48,7 +48,9 @@ export function catalog<Row extends { id: string; name: string }, Json>(opts: {
   json: (row: Row) => Json;
 }) {
   async function assertNameFree(name: string, exceptId?: string) {
-    const clash = await opts.delegate().findFirst({ where: { name: { equals: name.trim(), mode: "insensitive" }, ...(exceptId ? { NOT: { id: exceptId } } : {}) } });
+    const clash = await opts
+      .delegate()
+      .findFirst({ where: { name: { equals: name.trim(), mode: "insensitive" }, ...(exceptId ? { NOT: { id: exceptId } } : {}) } });
     if (clash) throw conflict(`A ${opts.label} named "${name.trim()}" already exists`);
   }
   async function load(id: string): Promise<Row> {
@@ -76,9 +78,12 @@ export function catalog<Row extends { id: string; name: string }, Json>(opts: {
       const before = await load(id);
       if (typeof data.name === "string") await assertNameFree(data.name, id);
       return tenantTx(async (tx) => {
-        const row = await opts.txDelegate(tx).update({ where: { id }, data: typeof data.name === "string" ? { ...data, name: data.name.trim() } : data });
+        const row = await opts
+          .txDelegate(tx)
+          .update({ where: { id }, data: typeof data.name === "string" ? { ...data, name: data.name.trim() } : data });
         const changes = diff(before as Record<string, unknown>, row, Object.keys(data));
-        if (Object.keys(changes).length) await audit({ action: `${opts.entity}.updated`, entity_type: opts.entity, entity_id: id, changes }, tx);
+        if (Object.keys(changes).length)
+          await audit({ action: `${opts.entity}.updated`, entity_type: opts.entity, entity_id: id, changes }, tx);
         return opts.json(row);
       });
     },
@@ -93,7 +98,13 @@ export function catalog<Row extends { id: string; name: string }, Json>(opts: {
 }
 
 /** Loan types: name, limits (amount, installments) and interest rate. */
-export const loanTypes = catalog<LoanTypeRow, ReturnType<typeof loanTypeJson>>({ entity: "loan_type", label: "loan type", delegate: () => db.loanType, txDelegate: (tx) => tx.loanType, json: loanTypeJson });
+export const loanTypes = catalog<LoanTypeRow, ReturnType<typeof loanTypeJson>>({
+  entity: "loan_type",
+  label: "loan type",
+  delegate: () => db.loanType,
+  txDelegate: (tx) => tx.loanType,
+  json: loanTypeJson,
+});
 /** Expense categories: name, claim limit and whether a receipt is required. */
 export const expenseCategories = catalog<ExpenseCategoryRow, ReturnType<typeof expenseCategoryJson>>({
   entity: "expense_category",

@@ -18,7 +18,10 @@ import { employeeFilter, targetEmployee, visibleEmployees } from "../shared/peop
 import { loadAttendanceSettings, tenantToday } from "../shared/work-settings.ts";
 import { oneOf } from "./json.ts";
 
-const include = { employee: { select: { first_name: true, last_name: true, reports_to: true } }, category: { select: { name: true } } } as const satisfies Prisma.ExpenseClaimInclude;
+const include = {
+  employee: { select: { first_name: true, last_name: true, reports_to: true } },
+  category: { select: { name: true } },
+} as const satisfies Prisma.ExpenseClaimInclude;
 type ClaimRow = Prisma.ExpenseClaimGetPayload<{ include: typeof include }>;
 
 const CLAIM_STATUSES = ["pending", "approved", "rejected", "paid", "cancelled"] as const;
@@ -71,19 +74,29 @@ async function checkClaim(c: { category_id: string; amount: string; expense_date
   if (!cat) throw invalidField("body.category_id", "is not an expense category of the company");
   if (!cat.active) throw conflict(`${cat.name} is not taking claims (inactive category)`);
   if (new Decimal(c.amount).lte(0)) throw invalidField("body.amount", "must be greater than zero");
-  if (cat.max_claim_amount !== null && new Decimal(c.amount).gt(cat.max_claim_amount.toString())) throw invalidField("body.amount", `exceeds the limit of ${cat.name} (${moneyString(cat.max_claim_amount)} per claim)`);
-  if (cat.requires_receipt && !c.receipt_file_id) throw invalidField("body.receipt_file_id", `is required: ${cat.name} claims need a receipt`);
-  if (c.receipt_file_id && !(await db.storedFile.findFirst({ where: { id: c.receipt_file_id }, select: { id: true } }))) throw invalidField("body.receipt_file_id", "is not a file uploaded to the company");
+  if (cat.max_claim_amount !== null && new Decimal(c.amount).gt(cat.max_claim_amount.toString()))
+    throw invalidField("body.amount", `exceeds the limit of ${cat.name} (${moneyString(cat.max_claim_amount)} per claim)`);
+  if (cat.requires_receipt && !c.receipt_file_id)
+    throw invalidField("body.receipt_file_id", `is required: ${cat.name} claims need a receipt`);
+  if (c.receipt_file_id && !(await db.storedFile.findFirst({ where: { id: c.receipt_file_id }, select: { id: true } })))
+    throw invalidField("body.receipt_file_id", "is not a file uploaded to the company");
   if (c.expense_date > today) throw invalidField("body.expense_date", "must not be in the future");
   return cat;
 }
 
 /** A page of the claims the caller may see, newest first. */
-export async function claimsPage(auth: AuthContext, filter: QueryParams<"listExpenseClaims">, page: Page): Promise<{ rows: ClaimJson[]; total: number }> {
+export async function claimsPage(
+  auth: AuthContext,
+  filter: QueryParams<"listExpenseClaims">,
+  page: Page,
+): Promise<{ rows: ClaimJson[]; total: number }> {
   const where: Prisma.ExpenseClaimWhereInput = { ...employeeFilter(await visibleEmployees(auth), filter.employee_id) };
   if (filter.status) where.status = filter.status;
   if (filter.category_id) where.category_id = filter.category_id;
-  const [rows, total] = await Promise.all([db.expenseClaim.findMany({ where, include, orderBy: [{ created_at: "desc" }, { id: "desc" }], skip: page.skip, take: page.limit }), db.expenseClaim.count({ where })]);
+  const [rows, total] = await Promise.all([
+    db.expenseClaim.findMany({ where, include, orderBy: [{ created_at: "desc" }, { id: "desc" }], skip: page.skip, take: page.limit }),
+    db.expenseClaim.count({ where }),
+  ]);
   return { rows: rows.map(claimJson), total };
 }
 
@@ -93,11 +106,21 @@ export async function claimsPage(auth: AuthContext, filter: QueryParams<"listExp
  */
 export async function submitClaim(auth: AuthContext, body: RequestBody<"createExpenseClaim">): Promise<ClaimJson> {
   const employeeId = targetEmployee(auth, body.employee_id);
-  const employee = await db.employee.findFirst({ where: { id: employeeId, deleted_at: null }, select: { id: true, first_name: true, last_name: true, reports_to: true } });
+  const employee = await db.employee.findFirst({
+    where: { id: employeeId, deleted_at: null },
+    select: { id: true, first_name: true, last_name: true, reports_to: true },
+  });
   if (!employee) throw notFound("Employee");
   const today = tenantToday(await loadAttendanceSettings());
-  const cat = await checkClaim({ category_id: body.category_id, amount: body.amount, expense_date: body.expense_date, receipt_file_id: body.receipt_file_id ?? null }, today);
-  const notice = (c: ClaimRow) => ({ kind: "expense_claim.submitted", title: `${c.claim_number}: ${cat.name} claim of ${body.amount} from ${employee.first_name} ${employee.last_name}`, link: link(c.id) });
+  const cat = await checkClaim(
+    { category_id: body.category_id, amount: body.amount, expense_date: body.expense_date, receipt_file_id: body.receipt_file_id ?? null },
+    today,
+  );
+  const notice = (c: ClaimRow) => ({
+    kind: "expense_claim.submitted",
+    title: `${c.claim_number}: ${cat.name} claim of ${body.amount} from ${employee.first_name} ${employee.last_name}`,
+    link: link(c.id),
+  });
   const claim = await submit({
     entity: "expense_claim",
     // the manager who files a report's claim is not told about it
@@ -105,7 +128,16 @@ export async function submitClaim(auth: AuthContext, body: RequestBody<"createEx
     async create(tx) {
       const claim_number = await nextNumber(tx, "expense_claim", "EXP-");
       return tx.expenseClaim.create({
-        data: { claim_number, employee_id: employeeId, category_id: cat.id, amount: body.amount, expense_date: parseDate(body.expense_date), description: body.description, receipt_file_id: body.receipt_file_id ?? null, requested_by: auth.userId },
+        data: {
+          claim_number,
+          employee_id: employeeId,
+          category_id: cat.id,
+          amount: body.amount,
+          expense_date: parseDate(body.expense_date),
+          description: body.description,
+          receipt_file_id: body.receipt_file_id ?? null,
+          requested_by: auth.userId,
+        },
         include,
       });
     },
@@ -127,7 +159,11 @@ export async function claimById(auth: AuthContext, id: string): Promise<ClaimJso
 export async function reviseClaim(auth: AuthContext, id: string, body: RequestBody<"updateExpenseClaim">): Promise<ClaimJson> {
   const c = await visibleClaim(auth, id);
   const edits = (["category_id", "amount", "expense_date", "description", "receipt_file_id"] as const).filter((k) => body[k] !== undefined);
-  if (body.status && edits.length) throw badRequest("Decide (status) or change the claim, not both", edits.map((k) => ({ path: `body.${k}`, message: "must not be sent with status" })));
+  if (body.status && edits.length)
+    throw badRequest(
+      "Decide (status) or change the claim, not both",
+      edits.map((k) => ({ path: `body.${k}`, message: "must not be sent with status" })),
+    );
   if (!body.status && body.comment !== undefined) throw invalidField("body.comment", "goes with a decision (status)");
   const today = tenantToday(await loadAttendanceSettings());
   if (body.status) return decideClaim(auth, c, body.status, body.comment);
@@ -174,7 +210,12 @@ export async function reviseClaim(auth: AuthContext, id: string, body: RequestBo
 }
 
 /** Approves or rejects a pending claim: the claimant's manager or hr/admin/owner, never the claimant. */
-async function decideClaim(auth: AuthContext, c: ClaimRow, status: "approved" | "rejected", comment: string | undefined): Promise<ClaimJson> {
+async function decideClaim(
+  auth: AuthContext,
+  c: ClaimRow,
+  status: "approved" | "rejected",
+  comment: string | undefined,
+): Promise<ClaimJson> {
   const row = await decide(
     auth,
     {
@@ -186,7 +227,12 @@ async function decideClaim(auth: AuthContext, c: ClaimRow, status: "approved" | 
         await tx.expenseClaim.update({ where: { id: cur.id }, data: columns });
         return tx.expenseClaim.findFirstOrThrow({ where: { id: cur.id }, include });
       },
-      notice: (cur, decision, note) => ({ kind: `expense_claim.${decision}`, title: `Your expense claim ${cur.claim_number} was ${decision}`, body: note ?? undefined, link: link(cur.id) }),
+      notice: (cur, decision, note) => ({
+        kind: `expense_claim.${decision}`,
+        title: `Your expense claim ${cur.claim_number} was ${decision}`,
+        body: note ?? undefined,
+        link: link(cur.id),
+      }),
     },
     { status, comment },
   );
@@ -208,7 +254,10 @@ export async function cancelClaim(auth: AuthContext, id: string): Promise<ClaimJ
       await tx.expenseClaim.update({ where: { id: cur.id }, data: columns });
       return tx.expenseClaim.findFirstOrThrow({ where: { id: cur.id }, include });
     },
-    notice: (cur) => (cur.employee_id !== auth.employeeId ? { kind: "expense_claim.cancelled", title: `Your expense claim ${cur.claim_number} was cancelled`, link: link(cur.id) } : null),
+    notice: (cur) =>
+      cur.employee_id !== auth.employeeId
+        ? { kind: "expense_claim.cancelled", title: `Your expense claim ${cur.claim_number} was cancelled`, link: link(cur.id) }
+        : null,
   });
   return claimJson(row);
 }

@@ -14,7 +14,12 @@ const componentType = (t: string): "earning" | "deduction" => (t === "deduction"
 const componentCalculation = (c: string): "fixed" | "formula" => (c === "formula" ? "formula" : "fixed");
 
 /** A component row as the calculation reads it (compute.ts). */
-export const componentDef = (c: ComponentRow): ComponentDef => ({ ...c, type: componentType(c.type), calculation: componentCalculation(c.calculation), amount: c.amount?.toString() ?? null });
+export const componentDef = (c: ComponentRow): ComponentDef => ({
+  ...c,
+  type: componentType(c.type),
+  calculation: componentCalculation(c.calculation),
+  amount: c.amount?.toString() ?? null,
+});
 
 export const componentJson = (c: ComponentRow) => ({
   id: c.id,
@@ -45,7 +50,8 @@ function formulaDeps(formula: string, code: string, known: Set<string>): Set<str
   }
   if (vars.has(code)) throw invalidField("body.formula", `must not refer to its own component ${code}`);
   const unknown = [...vars].filter((v) => !known.has(v) && !BUILTIN_VARIABLES.has(v));
-  if (unknown.length) throw invalidField("body.formula", `refers to unknown component code${unknown.length > 1 ? "s" : ""} ${unknown.join(", ")}`);
+  if (unknown.length)
+    throw invalidField("body.formula", `refers to unknown component code${unknown.length > 1 ? "s" : ""} ${unknown.join(", ")}`);
   return vars;
 }
 
@@ -54,9 +60,13 @@ async function validate(next: { id?: string; code: string; calculation: string; 
   if (BUILTIN_VARIABLES.has(next.code)) throw invalidField("body.code", `${next.code} is reserved for the employee's monthly CTC`);
   if (next.calculation === "formula") {
     if (!next.formula?.trim()) throw invalidField("body.formula", "is required for a formula component");
-    if (next.amount !== null && next.amount !== undefined) throw invalidField("body.amount", "must be empty for a formula component (its amount is calculated)");
+    if (next.amount !== null && next.amount !== undefined)
+      throw invalidField("body.amount", "must be empty for a formula component (its amount is calculated)");
   } else if (next.formula) throw invalidField("body.formula", "must be empty for a fixed component");
-  const others = await db.salaryComponent.findMany({ where: next.id ? { NOT: { id: next.id } } : {}, select: { code: true, calculation: true, formula: true } });
+  const others = await db.salaryComponent.findMany({
+    where: next.id ? { NOT: { id: next.id } } : {},
+    select: { code: true, calculation: true, formula: true },
+  });
   const known = new Set(others.map((o) => o.code));
   if (known.has(next.code)) throw conflict(`A salary component with code ${next.code} already exists`);
   const graph = new Map<string, Set<string>>();
@@ -81,18 +91,28 @@ async function load(id: string): Promise<ComponentRow> {
 }
 
 async function assertNameFree(name: string, exceptId?: string) {
-  const clash = await db.salaryComponent.findFirst({ where: { name: { equals: name.trim(), mode: "insensitive" }, ...(exceptId ? { NOT: { id: exceptId } } : {}) } });
+  const clash = await db.salaryComponent.findFirst({
+    where: { name: { equals: name.trim(), mode: "insensitive" }, ...(exceptId ? { NOT: { id: exceptId } } : {}) },
+  });
   if (clash) throw conflict(`A salary component named "${name.trim()}" already exists`);
 }
 
 /** Components whose formulas use `code`. */
 async function usersOf(code: string, exceptId: string): Promise<string[]> {
-  const rows = await db.salaryComponent.findMany({ where: { calculation: "formula", NOT: { id: exceptId } }, select: { code: true, formula: true } });
+  const rows = await db.salaryComponent.findMany({
+    where: { calculation: "formula", NOT: { id: exceptId } },
+    select: { code: true, formula: true },
+  });
   return rows.filter((r) => r.formula && safeVars(r.formula).has(code)).map((r) => r.code);
 }
 
 /** The create body as the schema guarantees it: its `allOf` requires name, code, type and calculation, which the generated type leaves optional. */
-type NewComponent = RequestBody<"createSalaryComponent"> & { name: string; code: string; type: "earning" | "deduction"; calculation: "fixed" | "formula" };
+type NewComponent = RequestBody<"createSalaryComponent"> & {
+  name: string;
+  code: string;
+  type: "earning" | "deduction";
+  calculation: "fixed" | "formula";
+};
 
 /** The components, in slip order (position, code), optionally only active ones or one type. */
 export async function componentList(filter: QueryParams<"listSalaryComponents">) {
@@ -126,7 +146,15 @@ export async function addComponent(input: RequestBody<"createSalaryComponent">) 
         active: body.active ?? true,
       },
     });
-    await audit({ action: "salary_component.created", entity_type: "salary_component", entity_id: c.id, changes: { code, name: c.name, calculation: c.calculation, formula: c.formula } }, tx);
+    await audit(
+      {
+        action: "salary_component.created",
+        entity_type: "salary_component",
+        entity_id: c.id,
+        changes: { code, name: c.name, calculation: c.calculation, formula: c.formula },
+      },
+      tx,
+    );
     return c;
   });
   return componentJson(row);
@@ -155,12 +183,19 @@ export async function changeComponent(id: string, body: RequestBody<"updateSalar
     formula: body.formula !== undefined ? body.formula : switched ? null : before.formula,
   };
   await validate(next);
-  const data: Record<string, unknown> = { ...body, code, calculation, amount: calculation === "fixed" ? (next.amount ?? null) : null, formula: calculation === "formula" ? String(next.formula).trim() : null };
+  const data: Record<string, unknown> = {
+    ...body,
+    code,
+    calculation,
+    amount: calculation === "fixed" ? (next.amount ?? null) : null,
+    formula: calculation === "formula" ? String(next.formula).trim() : null,
+  };
   if (typeof body.name === "string") data.name = body.name.trim();
   const row = await tenantTx(async (tx) => {
     const c = await tx.salaryComponent.update({ where: { id: before.id }, data });
     const changes = diff(before as unknown as Record<string, unknown>, c as unknown as Record<string, unknown>, Object.keys(data));
-    if (Object.keys(changes).length) await audit({ action: "salary_component.updated", entity_type: "salary_component", entity_id: c.id, changes }, tx);
+    if (Object.keys(changes).length)
+      await audit({ action: "salary_component.updated", entity_type: "salary_component", entity_id: c.id, changes }, tx);
     return c;
   });
   return componentJson(row);
@@ -175,6 +210,9 @@ export async function removeComponent(id: string): Promise<void> {
   if (inSetups) throw conflict(`${inSetups} salary setup line(s) use ${c.code}; deactivate the component instead (active: false)`);
   await tenantTx(async (tx) => {
     await tx.salaryComponent.delete({ where: { id: c.id } });
-    await audit({ action: "salary_component.deleted", entity_type: "salary_component", entity_id: c.id, changes: { code: c.code, name: c.name } }, tx);
+    await audit(
+      { action: "salary_component.deleted", entity_type: "salary_component", entity_id: c.id, changes: { code: c.code, name: c.name } },
+      tx,
+    );
   });
 }

@@ -151,7 +151,18 @@ export interface SlipDetails {
   deductions: Line[];
   full_month_gross: string;
   lop: { leave_days: string; absent_days: string };
-  pf: { applicable: boolean; wages: string; base: string; employee: string; employer_total: string; employer_epf: string; employer_eps: string; edli: string; admin_charges: string; eps_applicable: boolean };
+  pf: {
+    applicable: boolean;
+    wages: string;
+    base: string;
+    employee: string;
+    employer_total: string;
+    employer_epf: string;
+    employer_eps: string;
+    edli: string;
+    admin_charges: string;
+    eps_applicable: boolean;
+  };
   esi: { applicable: boolean; covered: boolean; wages: string; employee: string; employer: string };
   professional_tax: { state: string | null; amount: string };
   loans: LoanDue[];
@@ -251,19 +262,44 @@ export function prepareSettings(settings: StatutorySettings): PreparedSettings {
       const hasGendered = st.slabs.some((s) => s.gender === g);
       return st.slabs
         .filter((s) => (hasGendered ? s.gender === g || s.gender === "any" : s.gender === "any" || s.gender === g))
-        .map((s) => ({ min: d(s.min_salary), max: s.max_salary === null ? null : d(s.max_salary), monthly: d(s.monthly_amount), february: d(s.february_amount) }));
+        .map((s) => ({
+          min: d(s.min_salary),
+          max: s.max_salary === null ? null : d(s.max_salary),
+          monthly: d(s.monthly_amount),
+          february: d(s.february_amount),
+        }));
     };
     pt.set(key, { male: forGender("male"), female: forGender("female") });
   }
   const { pf, esi } = settings;
   return {
-    pf: { ceiling: d(pf.wage_ceiling), employee: d(pf.employee_rate), employer: d(pf.employer_rate), eps: d(pf.eps_rate), edli: d(pf.edli_rate), admin: d(pf.admin_charge_rate) },
-    esi: { threshold: d(esi.wage_threshold), disabledThreshold: d(esi.disabled_wage_threshold), lowWage: d(esi.low_wage_daily_exemption), employee: d(esi.employee_rate), employer: d(esi.employer_rate) },
+    pf: {
+      ceiling: d(pf.wage_ceiling),
+      employee: d(pf.employee_rate),
+      employer: d(pf.employer_rate),
+      eps: d(pf.eps_rate),
+      edli: d(pf.edli_rate),
+      admin: d(pf.admin_charge_rate),
+    },
+    esi: {
+      threshold: d(esi.wage_threshold),
+      disabledThreshold: d(esi.disabled_wage_threshold),
+      lowWage: d(esi.low_wage_daily_exemption),
+      employee: d(esi.employee_rate),
+      employer: d(esi.employer_rate),
+    },
     pt,
   };
 }
 
-function ptAmount(enabled: boolean, prepared: PreparedSettings["pt"], state: string | null, gender: string | null, salary: Decimal, month: number): Decimal {
+function ptAmount(
+  enabled: boolean,
+  prepared: PreparedSettings["pt"],
+  state: string | null,
+  gender: string | null,
+  salary: Decimal,
+  month: number,
+): Decimal {
   if (!enabled || !state) return ZERO;
   const st = prepared.get(state.trim().toLowerCase());
   if (!st) return ZERO;
@@ -273,7 +309,13 @@ function ptAmount(enabled: boolean, prepared: PreparedSettings["pt"], state: str
 }
 
 /** One employee's slip; `prepared` (prepareSettings) is passed by callers computing many. */
-export function computeSlip(structure: Structure, settings: StatutorySettings, period: PeriodInput, e: EmployeeInput, prepared: PreparedSettings = prepareSettings(settings)): SlipResult {
+export function computeSlip(
+  structure: Structure,
+  settings: StatutorySettings,
+  period: PeriodInput,
+  e: EmployeeInput,
+  prepared: PreparedSettings = prepareSettings(settings),
+): SlipResult {
   const dim = daysInMonth(period.year, period.month);
   const payStart = e.joining_date > period.start ? e.joining_date : period.start;
   const payEnd = e.last_working_day && e.last_working_day < period.end ? e.last_working_day : period.end;
@@ -323,7 +365,16 @@ export function computeSlip(structure: Structure, settings: StatutorySettings, p
     const employerTotal = rupee(pct(base, prepared.pf.employer));
     const epsApplicable = e.setup.eps_enabled && !(e.date_of_birth && ageOn(e.date_of_birth, period.start) >= pfS.eps_age_limit);
     const eps = epsApplicable ? Decimal.min(rupee(pct(capped, prepared.pf.eps)), employerTotal) : ZERO;
-    pf = { base, employee, employerTotal, eps, epf: employerTotal.minus(eps), edli: rupee(pct(capped, prepared.pf.edli)), admin: r2(pct(base, prepared.pf.admin)), epsApplicable };
+    pf = {
+      base,
+      employee,
+      employerTotal,
+      eps,
+      epf: employerTotal.minus(eps),
+      edli: rupee(pct(capped, prepared.pf.edli)),
+      admin: r2(pct(base, prepared.pf.admin)),
+      epsApplicable,
+    };
   }
 
   // ESI
@@ -406,7 +457,16 @@ export interface RunTotals {
   leave_encashment: string;
   loan_deductions: string;
   employer_cost: string;
-  pf: { members: number; wages: string; employee: string; employer_epf: string; employer_eps: string; edli: string; admin_charges: string; admin_charges_minimum_applied: boolean };
+  pf: {
+    members: number;
+    wages: string;
+    employee: string;
+    employer_epf: string;
+    employer_eps: string;
+    edli: string;
+    admin_charges: string;
+    admin_charges_minimum_applied: boolean;
+  };
   esi: { members: number; wages: string; employee: string; employer: string };
   professional_tax: string;
   components: { code: string; name: string; type: "earning" | "deduction"; amount: string }[];
@@ -420,11 +480,32 @@ export function runTotals(slips: SlipResult[], structure: Structure, pfSettings:
 }
 
 /** The run's totals, slip by slip (calculation.ts adds each slip as it is computed, with turns of the event loop in between). */
-export function totalsOf(structure: Structure, pfSettings: StatutorySettings["pf"]): { add: (s: SlipResult) => void; result: () => RunTotals } {
+export function totalsOf(
+  structure: Structure,
+  pfSettings: StatutorySettings["pf"],
+): { add: (s: SlipResult) => void; result: () => RunTotals } {
   let count = 0;
   let pfMembers = 0;
   let esiMembers = 0;
-  const keys = ["gross", "total_deductions", "net_pay", "reimbursements", "leave_encashment", "loan_deduction", "employer_cost", "pf_wages", "pf_employee", "employer_epf", "employer_eps", "edli", "admin", "esi_wages", "esi_employee", "esi_employer", "professional_tax"] as const;
+  const keys = [
+    "gross",
+    "total_deductions",
+    "net_pay",
+    "reimbursements",
+    "leave_encashment",
+    "loan_deduction",
+    "employer_cost",
+    "pf_wages",
+    "pf_employee",
+    "employer_epf",
+    "employer_eps",
+    "edli",
+    "admin",
+    "esi_wages",
+    "esi_employee",
+    "esi_employer",
+    "professional_tax",
+  ] as const;
   const sums = Object.fromEntries(keys.map((k) => [k, ZERO])) as Record<(typeof keys)[number], Decimal>;
   const add = (k: (typeof keys)[number], v: Decimal.Value) => (sums[k] = sums[k].plus(v));
   const compTotals = new Map<string, Decimal>();
@@ -450,7 +531,8 @@ export function totalsOf(structure: Structure, pfSettings: StatutorySettings["pf
       add("esi_employee", s.esi_employee);
       add("esi_employer", s.details.esi.employer);
       add("professional_tax", s.professional_tax);
-      for (const l of [...s.details.earnings, ...s.details.deductions]) compTotals.set(l.code, (compTotals.get(l.code) ?? ZERO).plus(l.amount));
+      for (const l of [...s.details.earnings, ...s.details.deductions])
+        compTotals.set(l.code, (compTotals.get(l.code) ?? ZERO).plus(l.amount));
     },
     result() {
       const adminRaw = sums.admin;
@@ -478,7 +560,9 @@ export function totalsOf(structure: Structure, pfSettings: StatutorySettings["pf
         },
         esi: { members: esiMembers, wages: m2(sums.esi_wages), employee: m2(sums.esi_employee), employer: m2(sums.esi_employer) },
         professional_tax: m2(sums.professional_tax),
-        components: structure.components.filter((c) => compTotals.has(c.code)).map((c) => ({ code: c.code, name: c.name, type: c.type, amount: m2(compTotals.get(c.code)!) })),
+        components: structure.components
+          .filter((c) => compTotals.has(c.code))
+          .map((c) => ({ code: c.code, name: c.name, type: c.type, amount: m2(compTotals.get(c.code)!) })),
       };
     },
   };
@@ -497,7 +581,16 @@ export function emptyTotals(): RunTotals & { employees_without_setup: number } {
     leave_encashment: zero,
     loan_deductions: zero,
     employer_cost: zero,
-    pf: { members: 0, wages: zero, employee: zero, employer_epf: zero, employer_eps: zero, edli: zero, admin_charges: zero, admin_charges_minimum_applied: false },
+    pf: {
+      members: 0,
+      wages: zero,
+      employee: zero,
+      employer_epf: zero,
+      employer_eps: zero,
+      edli: zero,
+      admin_charges: zero,
+      admin_charges_minimum_applied: false,
+    },
     esi: { members: 0, wages: zero, employee: zero, employer: zero },
     professional_tax: zero,
     components: [],

@@ -89,7 +89,7 @@ export function parseFormula(src: string): Node {
   const where = () => (peek() ? `at position ${peek().pos + 1}` : "at the end");
   const expectOp = (v: string) => {
     const t = peek();
-    if (!t || t.t !== "op" || t.v !== v) throw new FormulaError(`expected "${v}" ${where()}`);
+    if (t?.t !== "op" || t.v !== v) throw new FormulaError(`expected "${v}" ${where()}`);
     p++;
   };
   let depth = 0;
@@ -133,7 +133,10 @@ export function parseFormula(src: string): Node {
       p++;
       if (peek()?.t === "op" && peek().v === "(") {
         const spec = FUNCTIONS[t.v];
-        if (!spec) throw new FormulaError(`uses unknown function ${t.v.toLowerCase()}() at position ${t.pos + 1} (allowed: min, max, round, floor, ceil, abs)`);
+        if (!spec)
+          throw new FormulaError(
+            `uses unknown function ${t.v.toLowerCase()}() at position ${t.pos + 1} (allowed: min, max, round, floor, ceil, abs)`,
+          );
         p++;
         const args = [expr()];
         while (peek()?.t === "op" && peek().v === ",") {
@@ -141,7 +144,10 @@ export function parseFormula(src: string): Node {
           args.push(expr());
         }
         expectOp(")");
-        if (args.length < spec.min || args.length > spec.max) throw new FormulaError(`${t.v.toLowerCase()}() takes ${spec.min === spec.max ? spec.min : `${spec.min} to ${spec.max}`} argument(s)`);
+        if (args.length < spec.min || args.length > spec.max)
+          throw new FormulaError(
+            `${t.v.toLowerCase()}() takes ${spec.min === spec.max ? spec.min : `${spec.min} to ${spec.max}`} argument(s)`,
+          );
         return { k: "call", fn: t.v, args };
       }
       return { k: "var", name: t.v };

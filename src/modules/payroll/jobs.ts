@@ -20,7 +20,16 @@ import { tenantsWith, usersByIds } from "../../db/central.ts";
 import { db, tenantTx, withTenant } from "../../db/tenancy.ts";
 import { AppError, conflict } from "../../platform/errors.ts";
 import { logger, requestContext } from "../../log.ts";
-import { BUSY_STATUSES, calculateAndStore, finalizeRun, isBusy, lockPayroll, processedChanges, RUN_TX, slipNumberPrefix } from "./calculation.ts";
+import {
+  BUSY_STATUSES,
+  calculateAndStore,
+  finalizeRun,
+  isBusy,
+  lockPayroll,
+  processedChanges,
+  RUN_TX,
+  slipNumberPrefix,
+} from "./calculation.ts";
 import { lockRunStatus, tryLockRunExecution } from "./queries/runs.ts";
 
 export const PAYROLL_RUNS_JOB = "payroll.runs";
@@ -54,7 +63,10 @@ export async function runQueuedPayrollRuns(): Promise<number> {
           if ((await executeQueuedRun(tenant_id, r.id)) !== "skipped") done++;
         } catch (err) {
           unrecorded++;
-          logger.error({ err: (err as Error).message, tenant_id, run_id: r.id }, "payroll run: the failure could not be recorded; the run stays queued");
+          logger.error(
+            { err: (err as Error).message, tenant_id, run_id: r.id },
+            "payroll run: the failure could not be recorded; the run stays queued",
+          );
         }
       }
     }
@@ -81,26 +93,47 @@ export async function executeQueuedRun(tenantId: string, runId: string): Promise
           const run = await tx.payrollRun.findFirst({ where: { id: runId } });
           if (!run || !isBusy(run.status)) return "skipped" as const; // finished by another worker meanwhile
           status = run.status;
-          const onProgress = (processed: number, total: number) => db.payrollRun.updateMany({ where: { id: runId }, data: { progress_processed: processed, progress_total: total } }).then(() => {});
+          const onProgress = (processed: number, total: number) =>
+            db.payrollRun
+              .updateMany({ where: { id: runId }, data: { progress_processed: processed, progress_total: total } })
+              .then(() => {});
           if (run.status === "calculating") {
             const calc = await calculateAndStore(tx, run, { onProgress });
             await tx.payrollRun.update({ where: { id: runId }, data: { status: "draft", failure_reason: null } });
             await audit(
-              { action: "payroll_run.calculated", entity_type: "payroll_run", entity_id: runId, changes: { status: { from: "calculating", to: "draft" }, employees: calc.totals.employee_count, net_pay: calc.totals.net_pay } },
+              {
+                action: "payroll_run.calculated",
+                entity_type: "payroll_run",
+                entity_id: runId,
+                changes: {
+                  status: { from: "calculating", to: "draft" },
+                  employees: calc.totals.employee_count,
+                  net_pay: calc.totals.net_pay,
+                },
+              },
               tx,
             );
           } else {
             const calc = await calculateAndStore(tx, run, { onProgress, slipPrefix: slipNumberPrefix(run) });
             if (!calc.slips.length) throw conflict("The run has no employees to pay (no eligible employee has a salary setup)");
             await finalizeRun(tx, run, calc, run.queued_by);
-            await audit({ action: "payroll_run.processed", entity_type: "payroll_run", entity_id: runId, changes: processedChanges("processing", calc) }, tx);
+            await audit(
+              {
+                action: "payroll_run.processed",
+                entity_type: "payroll_run",
+                entity_id: runId,
+                changes: processedChanges("processing", calc),
+              },
+              tx,
+            );
           }
           return "done" as const;
         }, RUN_TX),
       );
     } catch (err) {
       const reason = failureReason(err, status);
-      if (!(err instanceof AppError)) logger.error({ err: (err as Error).message, tenant_id: tenantId, run_id: runId, request_id: ctx.requestId }, "payroll run failed");
+      if (!(err instanceof AppError))
+        logger.error({ err: (err as Error).message, tenant_id: tenantId, run_id: runId, request_id: ctx.requestId }, "payroll run failed");
       await requestContext.run(ctx, () => markFailed(runId, status, reason));
       return "failed";
     }
@@ -121,8 +154,21 @@ async function markFailed(runId: string, from: string, reason: string): Promise<
     await tx.payrollSlip.deleteMany({ where: { run_id: runId } });
     await tx.payrollRun.update({
       where: { id: runId },
-      data: { status: "failed", failure_reason: reason, employee_count: 0, total_gross: 0, total_deductions: 0, total_net: 0, totals: Prisma.DbNull, calculated_at: null, progress_processed: 0 },
+      data: {
+        status: "failed",
+        failure_reason: reason,
+        employee_count: 0,
+        total_gross: 0,
+        total_deductions: 0,
+        total_net: 0,
+        totals: Prisma.DbNull,
+        calculated_at: null,
+        progress_processed: 0,
+      },
     });
-    await audit({ action: "payroll_run.failed", entity_type: "payroll_run", entity_id: runId, changes: { status: { from, to: "failed" }, reason } }, tx);
+    await audit(
+      { action: "payroll_run.failed", entity_type: "payroll_run", entity_id: runId, changes: { status: { from, to: "failed" }, reason } },
+      tx,
+    );
   });
 }

@@ -21,7 +21,11 @@ import { loadAttendanceSettings, tenantToday } from "../shared/work-settings.ts"
 import { oneOf } from "./json.ts";
 import { deferPendingInstallments } from "./queries/loans.ts";
 
-const include = { employee: { select: { first_name: true, last_name: true } }, loan_type: { select: { name: true } }, schedule: { orderBy: { seq: "asc" } } } as const satisfies Prisma.LoanAdvanceInclude;
+const include = {
+  employee: { select: { first_name: true, last_name: true } },
+  loan_type: { select: { name: true } },
+  schedule: { orderBy: { seq: "asc" } },
+} as const satisfies Prisma.LoanAdvanceInclude;
 type LoanRow = Prisma.LoanAdvanceGetPayload<{ include: typeof include }>;
 
 const LOAN_STATUSES = ["pending", "approved", "rejected", "active", "closed", "cancelled"] as const;
@@ -83,13 +87,18 @@ export function loanTerms(amount: Decimal.Value, installments: number, ratePerce
   const a = new Decimal(amount);
   const total = a.plus(a.times(ratePercent).div(100).times(installments).div(12)).toDecimalPlaces(2, Decimal.ROUND_HALF_UP);
   const each = total.div(installments).toDecimalPlaces(2, Decimal.ROUND_HALF_UP);
-  const schedule = Array.from({ length: installments }, (_, i) => (i < installments - 1 ? each : total.minus(each.times(installments - 1))));
+  const schedule = Array.from({ length: installments }, (_, i) =>
+    i < installments - 1 ? each : total.minus(each.times(installments - 1)),
+  );
   return { total, each, schedule };
 }
 
 /** Loans visible to the caller: hr/admin/owner all, everyone else their own. */
 async function visibleLoan(auth: AuthContext, id: string): Promise<LoanRow> {
-  const l = await db.loanAdvance.findFirst({ where: { id, ...(isHr(auth) ? {} : { employee_id: auth.employeeId ?? "00000000-0000-0000-0000-000000000000" }) }, include });
+  const l = await db.loanAdvance.findFirst({
+    where: { id, ...(isHr(auth) ? {} : { employee_id: auth.employeeId ?? "00000000-0000-0000-0000-000000000000" }) },
+    include,
+  });
   if (!l) throw notFound("Loan");
   return l;
 }
@@ -100,30 +109,48 @@ async function lockLoan(tx: ScopedTx, id: string): Promise<LoanRow> {
   return tx.loanAdvance.findFirstOrThrow({ where: { id }, include });
 }
 
-function checkLimits(type: { name: string; max_amount: Prisma.Decimal | null; max_installments: number }, amount: string, installments: number) {
+function checkLimits(
+  type: { name: string; max_amount: Prisma.Decimal | null; max_installments: number },
+  amount: string,
+  installments: number,
+) {
   if (new Decimal(amount).lte(0)) throw invalidField("body.amount", "must be greater than zero");
-  if (type.max_amount !== null && new Decimal(amount).gt(type.max_amount.toString())) throw invalidField("body.amount", `exceeds the limit of ${type.name} (${moneyString(type.max_amount)})`);
-  if (installments > type.max_installments) throw invalidField("body.installments", `exceeds the limit of ${type.name} (${type.max_installments} installments)`);
+  if (type.max_amount !== null && new Decimal(amount).gt(type.max_amount.toString()))
+    throw invalidField("body.amount", `exceeds the limit of ${type.name} (${moneyString(type.max_amount)})`);
+  if (installments > type.max_installments)
+    throw invalidField("body.installments", `exceeds the limit of ${type.name} (${type.max_installments} installments)`);
 }
 
 type LoanJson = ReturnType<typeof loanJson>;
 
 /** A page of loans, newest first: hr/admin/owner every one (or one employee's), everyone else their own. */
-export async function loansPage(auth: AuthContext, filter: QueryParams<"listLoanAdvances">, page: Page): Promise<{ rows: LoanJson[]; total: number }> {
+export async function loansPage(
+  auth: AuthContext,
+  filter: QueryParams<"listLoanAdvances">,
+  page: Page,
+): Promise<{ rows: LoanJson[]; total: number }> {
   const where: Prisma.LoanAdvanceWhereInput = {};
-  if (!isHr(auth)) where.employee_id = auth.employeeId && (!filter.employee_id || filter.employee_id === auth.employeeId) ? auth.employeeId : { in: [] };
+  if (!isHr(auth))
+    where.employee_id = auth.employeeId && (!filter.employee_id || filter.employee_id === auth.employeeId) ? auth.employeeId : { in: [] };
   else if (filter.employee_id) where.employee_id = filter.employee_id;
   if (filter.status) where.status = filter.status;
-  const [rows, total] = await Promise.all([db.loanAdvance.findMany({ where, include, orderBy: [{ created_at: "desc" }, { id: "desc" }], skip: page.skip, take: page.limit }), db.loanAdvance.count({ where })]);
+  const [rows, total] = await Promise.all([
+    db.loanAdvance.findMany({ where, include, orderBy: [{ created_at: "desc" }, { id: "desc" }], skip: page.skip, take: page.limit }),
+    db.loanAdvance.count({ where }),
+  ]);
   return { rows: rows.map(loanJson), total };
 }
 
 /** Applies for a loan (the caller's own, or a current employee's by hr) within the loan type's limits; hr/admin/owner are told. */
 export async function applyForLoan(auth: AuthContext, body: RequestBody<"createLoanAdvance">): Promise<LoanJson> {
   const employeeId = targetEmployee(auth, body.employee_id);
-  const employee = await db.employee.findFirst({ where: { id: employeeId, deleted_at: null }, select: { id: true, status: true, first_name: true, last_name: true } });
+  const employee = await db.employee.findFirst({
+    where: { id: employeeId, deleted_at: null },
+    select: { id: true, status: true, first_name: true, last_name: true },
+  });
   if (!employee) throw notFound("Employee");
-  if (employee.status === "exited" || employee.status === "inactive") throw conflict(`The employee is ${employee.status}; loans are only for current employees`);
+  if (employee.status === "exited" || employee.status === "inactive")
+    throw conflict(`The employee is ${employee.status}; loans are only for current employees`);
   const type = await db.loanType.findFirst({ where: { id: body.loan_type_id } });
   if (!type) throw invalidField("body.loan_type_id", "is not a loan type of the company");
   if (!type.active) throw conflict(`${type.name} is not taking applications (inactive loan type)`);
@@ -132,7 +159,11 @@ export async function applyForLoan(auth: AuthContext, body: RequestBody<"createL
   const start = body.start_month ?? addMonth(today.slice(0, 7), 1);
   if (start < today.slice(0, 7)) throw invalidField("body.start_month", "must not be in the past");
   const terms = loanTerms(body.amount, body.installments, type.interest_rate.toString());
-  const notice = (l: LoanRow) => ({ kind: "loan.submitted", title: `${l.loan_number}: ${type.name} of ${body.amount} requested by ${employee.first_name} ${employee.last_name}`, link: link(l.id) });
+  const notice = (l: LoanRow) => ({
+    kind: "loan.submitted",
+    title: `${l.loan_number}: ${type.name} of ${body.amount} requested by ${employee.first_name} ${employee.last_name}`,
+    link: link(l.id),
+  });
   const loan = await submit({
     entity: "loan_advance",
     // loans are decided by hr/admin/owner, not by the manager: no manager notice; hr is told (after)
@@ -156,7 +187,13 @@ export async function applyForLoan(auth: AuthContext, body: RequestBody<"createL
         include,
       });
     },
-    changes: (l) => ({ loan_number: l.loan_number, employee_id: employeeId, loan_type: type.name, amount: body.amount, installments: body.installments }),
+    changes: (l) => ({
+      loan_number: l.loan_number,
+      employee_id: employeeId,
+      loan_type: type.name,
+      amount: body.amount,
+      installments: body.installments,
+    }),
     async after(tx, l) {
       for (const userId of await hrMemberIds(tx, auth.userId)) await notify(tx, { userId, ...notice(l) });
     },
@@ -172,7 +209,11 @@ export async function loanById(auth: AuthContext, id: string): Promise<LoanJson>
 export async function reviseLoan(auth: AuthContext, id: string, body: RequestBody<"updateLoanAdvance">): Promise<LoanJson> {
   const l = await visibleLoan(auth, id);
   const edits = (["amount", "installments", "start_month", "reason"] as const).filter((k) => body[k] !== undefined);
-  if (body.status && edits.length) throw badRequest("Decide (status) or change the application, not both", edits.map((k) => ({ path: `body.${k}`, message: "must not be sent with status" })));
+  if (body.status && edits.length)
+    throw badRequest(
+      "Decide (status) or change the application, not both",
+      edits.map((k) => ({ path: `body.${k}`, message: "must not be sent with status" })),
+    );
   if (!body.status && body.comment !== undefined) throw invalidField("body.comment", "goes with a decision (status)");
   const today = tenantToday(await loadAttendanceSettings());
   if (body.status) return decideLoan(auth, l, body.status, body.comment, today);
@@ -186,7 +227,12 @@ export async function reviseLoan(auth: AuthContext, id: string, body: RequestBod
     checkLimits(type, amount, installments);
     if (body.start_month && body.start_month < today.slice(0, 7)) throw invalidField("body.start_month", "must not be in the past");
     const terms = loanTerms(amount, installments, cur.interest_rate.toString());
-    const data: Prisma.LoanAdvanceUpdateInput = { amount, installments, total_repayable: terms.total.toFixed(2), installment_amount: terms.each.toFixed(2) };
+    const data: Prisma.LoanAdvanceUpdateInput = {
+      amount,
+      installments,
+      total_repayable: terms.total.toFixed(2),
+      installment_amount: terms.each.toFixed(2),
+    };
     if (body.start_month) data.start_month = firstOf(body.start_month);
     if (body.reason !== undefined) data.reason = body.reason;
     await tx.loanAdvance.update({ where: { id: cur.id }, data });
@@ -205,10 +251,17 @@ export async function reviseLoan(auth: AuthContext, id: string, body: RequestBod
  * Approves or rejects a pending application: hr/admin/owner, never for their own loan. Approval
  * creates the installment schedule from the start month (this month if that has passed).
  */
-async function decideLoan(auth: AuthContext, l: LoanRow, status: "approved" | "rejected", comment: string | undefined, today: string): Promise<LoanJson> {
+async function decideLoan(
+  auth: AuthContext,
+  l: LoanRow,
+  status: "approved" | "rejected",
+  comment: string | undefined,
+  today: string,
+): Promise<LoanJson> {
   const scheduleStart = (cur: LoanRow) => {
     const start = month(cur.start_month);
-    return start < today.slice(0, 7) ? today.slice(0, 7) : start;
+    const thisMonth = today.slice(0, 7); // YYYY-MM strings: the later month
+    return start < thisMonth ? thisMonth : start;
   };
   const row = await decide(
     auth,
@@ -225,14 +278,26 @@ async function decideLoan(auth: AuthContext, l: LoanRow, status: "approved" | "r
         if (decision !== "approved") return;
         const start = scheduleStart(cur);
         const terms = loanTerms(cur.amount.toString(), cur.installments, cur.interest_rate.toString());
-        await tx.loanInstallment.createMany({ data: terms.schedule.map((amount, i) => ({ loan_id: cur.id, seq: i + 1, due_month: firstOf(addMonth(start, i)), amount: amount.toFixed(2) })) });
+        await tx.loanInstallment.createMany({
+          data: terms.schedule.map((amount, i) => ({
+            loan_id: cur.id,
+            seq: i + 1,
+            due_month: firstOf(addMonth(start, i)),
+            amount: amount.toFixed(2),
+          })),
+        });
       },
       extra: (cur, decision) => (decision === "approved" ? { start_month: firstOf(scheduleStart(cur)) } : {}),
       save: async (tx, cur, columns) => {
         await tx.loanAdvance.update({ where: { id: cur.id }, data: columns });
         return tx.loanAdvance.findFirstOrThrow({ where: { id: cur.id }, include });
       },
-      notice: (cur, decision, note) => ({ kind: `loan.${decision}`, title: `Your loan application ${cur.loan_number} was ${decision}`, body: note ?? undefined, link: link(cur.id) }),
+      notice: (cur, decision, note) => ({
+        kind: `loan.${decision}`,
+        title: `Your loan application ${cur.loan_number} was ${decision}`,
+        body: note ?? undefined,
+        link: link(cur.id),
+      }),
     },
     { status, comment },
   );
@@ -250,7 +315,8 @@ export async function cancelLoan(auth: AuthContext, id: string): Promise<LoanJso
         if (!isHr(auth) && cur.employee_id !== auth.employeeId && cur.requested_by !== auth.userId) throw forbidden();
       } else if (cur.status === "approved") {
         if (!isHr(auth)) throw forbidden("Only hr, admin or owner can cancel an approved loan");
-        if (cur.schedule.some((i) => i.status === "paid")) throw conflict("Installments were already deducted; the loan cannot be cancelled");
+        if (cur.schedule.some((i) => i.status === "paid"))
+          throw conflict("Installments were already deducted; the loan cannot be cancelled");
       } else throw conflict(`A ${cur.status} loan cannot be cancelled`);
     },
     async apply(tx, cur) {
@@ -260,7 +326,10 @@ export async function cancelLoan(auth: AuthContext, id: string): Promise<LoanJso
       await tx.loanAdvance.update({ where: { id: cur.id }, data: columns });
       return tx.loanAdvance.findFirstOrThrow({ where: { id: cur.id }, include });
     },
-    notice: (cur) => (cur.employee_id !== auth.employeeId ? { kind: "loan.cancelled", title: `Your loan ${cur.loan_number} was cancelled`, link: link(cur.id) } : null),
+    notice: (cur) =>
+      cur.employee_id !== auth.employeeId
+        ? { kind: "loan.cancelled", title: `Your loan ${cur.loan_number} was cancelled`, link: link(cur.id) }
+        : null,
   });
   return loanJson(row);
 }
@@ -278,8 +347,21 @@ export async function deferInstallment(auth: AuthContext, id: string, body: Requ
     await tx.loanAdvance.update({ where: { id: cur.id }, data: { updated_at: new Date() } });
     const from = month(next.due_month);
     const to = addMonth(from, 1);
-    await audit({ action: "loan_advance.deferred", entity_type: "loan_advance", entity_id: cur.id, changes: { installment: next.seq, due_month: { from, to }, reason: body?.reason ?? null } }, tx);
-    await notifyEmployee(tx, cur.employee_id, { kind: "loan.deferred", title: `Installment ${next.seq} of ${cur.loan_number} moved from ${from} to ${to}`, body: body?.reason, link: link(cur.id) });
+    await audit(
+      {
+        action: "loan_advance.deferred",
+        entity_type: "loan_advance",
+        entity_id: cur.id,
+        changes: { installment: next.seq, due_month: { from, to }, reason: body?.reason ?? null },
+      },
+      tx,
+    );
+    await notifyEmployee(tx, cur.employee_id, {
+      kind: "loan.deferred",
+      title: `Installment ${next.seq} of ${cur.loan_number} moved from ${from} to ${to}`,
+      body: body?.reason,
+      link: link(cur.id),
+    });
     return tx.loanAdvance.findFirstOrThrow({ where: { id: cur.id }, include });
   });
   return loanJson(row);

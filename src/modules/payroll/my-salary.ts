@@ -13,7 +13,13 @@ export async function mySlips(auth: AuthContext, page: Page): Promise<{ rows: Re
   if (!auth.employeeId) return { rows: [], total: 0 };
   const where: Prisma.PayrollSlipWhereInput = { employee_id: auth.employeeId, run: { status: "processed" } };
   const [rows, total] = await Promise.all([
-    db.payrollSlip.findMany({ where, include: { run: true }, orderBy: [{ run: { period_year: "desc" } }, { run: { period_month: "desc" } }], skip: page.skip, take: page.limit }),
+    db.payrollSlip.findMany({
+      where,
+      include: { run: true },
+      orderBy: [{ run: { period_year: "desc" } }, { run: { period_month: "desc" } }],
+      skip: page.skip,
+      take: page.limit,
+    }),
     db.payrollSlip.count({ where }),
   ]);
   return { rows: rows.map((s) => slipSummaryJson(s, s.run)), total };
@@ -22,7 +28,10 @@ export async function mySlips(auth: AuthContext, page: Page): Promise<{ rows: Re
 /** The caller's slip of a processed run. */
 export async function mySlip(auth: AuthContext, runId: string) {
   if (!auth.employeeId) throw notFound("Salary slip");
-  const s = await db.payrollSlip.findFirst({ where: { run_id: runId, employee_id: auth.employeeId, run: { status: "processed" } }, include: { run: true } });
+  const s = await db.payrollSlip.findFirst({
+    where: { run_id: runId, employee_id: auth.employeeId, run: { status: "processed" } },
+    include: { run: true },
+  });
   if (!s) throw notFound("Salary slip");
   return slipJson(s, s.run);
 }

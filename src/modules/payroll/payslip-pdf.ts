@@ -5,7 +5,11 @@ import type { slipJson } from "./json.ts";
 /** A one-page payslip. */
 export function payslipPdf(company: { name: string; currency: string }, slip: ReturnType<typeof slipJson>): Promise<Buffer> {
   return new Promise((resolve, reject) => {
-    const doc = new PDFDocument({ size: "A4", margin: 48, info: { Title: `Payslip ${slip.slip_number ?? ""} ${slip.period}`, Author: company.name } });
+    const doc = new PDFDocument({
+      size: "A4",
+      margin: 48,
+      info: { Title: `Payslip ${slip.slip_number ?? ""} ${slip.period}`, Author: company.name },
+    });
     const chunks: Buffer[] = [];
     doc.on("data", (c: Buffer) => chunks.push(c));
     doc.on("end", () => resolve(Buffer.concat(chunks)));
@@ -41,7 +45,10 @@ export function payslipPdf(company: { name: string; currency: string }, slip: Re
     for (const l of slip.loans) ded.push([`Loan ${l.loan_number}`, l.amount]);
     ded.push(["Total deductions", slip.total_deductions]);
     table("Deductions", ded);
-    const extra: [string, string][] = [...slip.reimbursement_lines.map((c): [string, string] => [`Reimbursement ${c.claim_number} (${c.category})`, c.amount]), ...slip.encashments.map((x): [string, string] => [`Leave encashment: ${x.days} days ${x.leave_type}`, x.amount])];
+    const extra: [string, string][] = [
+      ...slip.reimbursement_lines.map((c): [string, string] => [`Reimbursement ${c.claim_number} (${c.category})`, c.amount]),
+      ...slip.encashments.map((x): [string, string] => [`Leave encashment: ${x.days} days ${x.leave_type}`, x.amount]),
+    ];
     if (extra.length) table("Other payments", extra);
     doc.font("Helvetica-Bold").fontSize(12).text(`Net pay: ${slip.net_pay} ${company.currency}`, { align: "right" });
     doc.end();

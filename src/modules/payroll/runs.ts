@@ -15,7 +15,16 @@ import { conflict, invalidField, notFound } from "../../platform/errors.ts";
 import type { AuthContext, QueryParams, RequestBody } from "../../http/types.ts";
 import { jobs } from "../../platform/jobs/queue.ts";
 import { parseDate } from "../../lib/dates.ts";
-import { calculateAndStore, countRunEmployees, finalizeRun, isBusy, lockPayroll, processedChanges, RUN_TX, slipNumberPrefix } from "./calculation.ts";
+import {
+  calculateAndStore,
+  countRunEmployees,
+  finalizeRun,
+  isBusy,
+  lockPayroll,
+  processedChanges,
+  RUN_TX,
+  slipNumberPrefix,
+} from "./calculation.ts";
 import { emptyTotals, monthBounds } from "./compute.ts";
 import { PAYROLL_RUNS_JOB } from "./jobs.ts";
 import { parsePeriod, runJson, slipJson, slipSummaryJson } from "./json.ts";
@@ -49,7 +58,11 @@ async function lockRunCreation(tx: ScopedTx): Promise<void> {
 }
 
 const busyConflict = (status: string) =>
-  conflict(status === "processing" ? "The run is being processed; wait until it is processed or failed" : "The run is being calculated; wait until the calculation has finished");
+  conflict(
+    status === "processing"
+      ? "The run is being processed; wait until it is processed or failed"
+      : "The run is being calculated; wait until the calculation has finished",
+  );
 
 /** 409 for a processed run (with the operation's own words) or one a job is working on. */
 function assertChangeable(status: string, processedMessage: string) {
@@ -69,11 +82,20 @@ async function assertEmployees(ids: string[] | undefined) {
   }
 }
 
-const queued = (employees: number, auth: AuthContext) => ({ queued_at: new Date(), queued_by: auth.userId, progress_processed: 0, progress_total: employees, failure_reason: null });
+const queued = (employees: number, auth: AuthContext) => ({
+  queued_at: new Date(),
+  queued_by: auth.userId,
+  progress_processed: 0,
+  progress_total: employees,
+  failure_reason: null,
+});
 
 /** A page of runs, newest month first. */
 export async function runsPage(filter: QueryParams<"listPayrollRuns">, page: Page): Promise<{ rows: RunJson[]; total: number }> {
-  const where: Prisma.PayrollRunWhereInput = { ...(filter.status ? { status: filter.status } : {}), ...(filter.year ? { period_year: filter.year } : {}) };
+  const where: Prisma.PayrollRunWhereInput = {
+    ...(filter.status ? { status: filter.status } : {}),
+    ...(filter.year ? { period_year: filter.year } : {}),
+  };
   const [rows, total] = await Promise.all([
     db.payrollRun.findMany({ where, orderBy: [{ period_year: "desc" }, { period_month: "desc" }], skip: page.skip, take: page.limit }),
     db.payrollRun.count({ where }),
@@ -93,17 +115,42 @@ export async function openRun(auth: AuthContext, input: RequestBody<"createPayro
   const { run, employees } = await tenantTx(
     async (tx) => {
       await lockRunCreation(tx);
-      if (await tx.payrollRun.findFirst({ where: { period_year: year, period_month: month }, select: { id: true } })) throw conflict(`A payroll run for ${input.period} already exists`);
-      const data = { period_year: year, period_month: month, period_start: parseDate(start), period_end: parseDate(end), notes: input.notes ?? null, employee_ids: employeeIds, created_by: auth.userId };
+      if (await tx.payrollRun.findFirst({ where: { period_year: year, period_month: month }, select: { id: true } }))
+        throw conflict(`A payroll run for ${input.period} already exists`);
+      const data = {
+        period_year: year,
+        period_month: month,
+        period_start: parseDate(start),
+        period_end: parseDate(end),
+        notes: input.notes ?? null,
+        employee_ids: employeeIds,
+        created_by: auth.userId,
+      };
       if (background) {
         const r = await tx.payrollRun.create({ data: { ...data, status: "calculating", ...queued(n, auth) } });
-        await audit({ action: "payroll_run.created", entity_type: "payroll_run", entity_id: r.id, changes: { period: input.period, status: "calculating", employees: n } }, tx);
+        await audit(
+          {
+            action: "payroll_run.created",
+            entity_type: "payroll_run",
+            entity_id: r.id,
+            changes: { period: input.period, status: "calculating", employees: n },
+          },
+          tx,
+        );
         return { run: r, employees: n };
       }
       await lockPayroll(tx);
       const r = await tx.payrollRun.create({ data });
       const calc = await calculateAndStore(tx, r);
-      await audit({ action: "payroll_run.created", entity_type: "payroll_run", entity_id: r.id, changes: { period: input.period, employees: calc.totals.employee_count, net_pay: calc.totals.net_pay } }, tx);
+      await audit(
+        {
+          action: "payroll_run.created",
+          entity_type: "payroll_run",
+          entity_id: r.id,
+          changes: { period: input.period, employees: calc.totals.employee_count, net_pay: calc.totals.net_pay },
+        },
+        tx,
+      );
       return { run: await tx.payrollRun.findFirstOrThrow({ where: { id: r.id } }), employees: calc.totals.employee_count };
     },
     background ? undefined : RUN_TX,
@@ -132,20 +179,39 @@ export async function changeRun(auth: AuthContext, id: string, input: RequestBod
       const data: Prisma.PayrollRunUpdateInput = {};
       if (input.notes !== undefined) data.notes = input.notes;
       if (input.employee_ids !== undefined) data.employee_ids = input.employee_ids;
-      const changes = { ...(data.notes !== undefined ? { notes: { from: r.notes, to: input.notes } } : {}), ...(input.employee_ids ? { employee_ids: input.employee_ids.length } : {}) };
+      const changes = {
+        ...(data.notes !== undefined ? { notes: { from: r.notes, to: input.notes } } : {}),
+        ...(input.employee_ids ? { employee_ids: input.employee_ids.length } : {}),
+      };
       if (background) {
         const u = await tx.payrollRun.update({ where: { id: r.id }, data: { ...data, status: "calculating", ...queued(n, auth) } });
-        await audit({ action: "payroll_run.recalculation_queued", entity_type: "payroll_run", entity_id: r.id, changes: { ...changes, status: { from: status, to: "calculating" }, employees: n } }, tx);
+        await audit(
+          {
+            action: "payroll_run.recalculation_queued",
+            entity_type: "payroll_run",
+            entity_id: r.id,
+            changes: { ...changes, status: { from: status, to: "calculating" }, employees: n },
+          },
+          tx,
+        );
         return u;
       }
-      const updated = Object.keys(data).length || status === "failed" ? await tx.payrollRun.update({ where: { id: r.id }, data: { ...data, status: "draft", failure_reason: null } }) : r;
+      const updated =
+        Object.keys(data).length || status === "failed"
+          ? await tx.payrollRun.update({ where: { id: r.id }, data: { ...data, status: "draft", failure_reason: null } })
+          : r;
       const calc = await calculateAndStore(tx, updated);
       await audit(
         {
           action: "payroll_run.recalculated",
           entity_type: "payroll_run",
           entity_id: r.id,
-          changes: { ...changes, ...(status === "failed" ? { status: { from: "failed", to: "draft" } } : {}), employees: calc.totals.employee_count, net_pay: calc.totals.net_pay },
+          changes: {
+            ...changes,
+            ...(status === "failed" ? { status: { from: "failed", to: "draft" } } : {}),
+            employees: calc.totals.employee_count,
+            net_pay: calc.totals.net_pay,
+          },
         },
         tx,
       );
@@ -165,7 +231,15 @@ export async function discardRun(id: string): Promise<void> {
     assertChangeable(await lockRun(tx, r.id), "A processed payroll run cannot be deleted");
     await tx.payrollSlip.deleteMany({ where: { run_id: r.id } });
     await tx.payrollRun.delete({ where: { id: r.id } });
-    await audit({ action: "payroll_run.deleted", entity_type: "payroll_run", entity_id: r.id, changes: { period: `${r.period_year}-${String(r.period_month).padStart(2, "0")}` } }, tx);
+    await audit(
+      {
+        action: "payroll_run.deleted",
+        entity_type: "payroll_run",
+        entity_id: r.id,
+        changes: { period: `${r.period_year}-${String(r.period_month).padStart(2, "0")}` },
+      },
+      tx,
+    );
   });
 }
 
@@ -179,7 +253,15 @@ export async function processRun(auth: AuthContext, id: string): Promise<RunOutc
       const status = await lockRun(tx, r.id);
       assertChangeable(status, "The run is already processed");
       const u = await tx.payrollRun.update({ where: { id: r.id }, data: { status: "processing", ...queued(employees, auth) } });
-      await audit({ action: "payroll_run.process_queued", entity_type: "payroll_run", entity_id: r.id, changes: { status: { from: status, to: "processing" }, employees } }, tx);
+      await audit(
+        {
+          action: "payroll_run.process_queued",
+          entity_type: "payroll_run",
+          entity_id: r.id,
+          changes: { status: { from: status, to: "processing" }, employees },
+        },
+        tx,
+      );
       return u;
     });
     jobs.kick(PAYROLL_RUNS_JOB);
@@ -192,7 +274,10 @@ export async function processRun(auth: AuthContext, id: string): Promise<RunOutc
     const calc = await calculateAndStore(tx, r, { slipPrefix: slipNumberPrefix(r) });
     if (!calc.slips.length) throw conflict("The run has no employees to pay (no eligible employee has a salary setup)");
     await finalizeRun(tx, r, calc, auth.userId);
-    await audit({ action: "payroll_run.processed", entity_type: "payroll_run", entity_id: r.id, changes: processedChanges(status, calc) }, tx);
+    await audit(
+      { action: "payroll_run.processed", entity_type: "payroll_run", entity_id: r.id, changes: processedChanges(status, calc) },
+      tx,
+    );
     return tx.payrollRun.findFirstOrThrow({ where: { id: r.id } });
   }, RUN_TX);
   return { run: runJson(run), background: false, employees };
@@ -202,7 +287,8 @@ export async function processRun(auth: AuthContext, id: string): Promise<RunOutc
 export async function runBreakdown(id: string, search: string | undefined, page: Page) {
   const r = await loadRun(id);
   const where: Prisma.PayrollSlipWhereInput = { run_id: r.id };
-  if (search) where.OR = [{ employee_name: { contains: search, mode: "insensitive" } }, { employee_code: { contains: search, mode: "insensitive" } }];
+  if (search)
+    where.OR = [{ employee_name: { contains: search, mode: "insensitive" } }, { employee_code: { contains: search, mode: "insensitive" } }];
   const [rows, total] = await Promise.all([
     db.payrollSlip.findMany({ where, orderBy: [{ employee_code: "asc" }, { id: "asc" }], skip: page.skip, take: page.limit }),
     db.payrollSlip.count({ where }),

@@ -12,7 +12,10 @@ import { parseFormula, variablesOf } from "./formula.ts";
 
 /** The employee's salary setup: the version in force today and every version, newest first. */
 export async function salarySetupOf(employeeId: string) {
-  const e = await db.employee.findFirst({ where: { id: employeeId, deleted_at: null }, select: { id: true, employee_code: true, first_name: true, last_name: true } });
+  const e = await db.employee.findFirst({
+    where: { id: employeeId, deleted_at: null },
+    select: { id: true, employee_code: true, first_name: true, last_name: true },
+  });
   if (!e) throw notFound("Employee");
   const [versions, components, settings] = await Promise.all([
     db.employeeSalarySetup.findMany({ where: { employee_id: e.id }, include: { components: true }, orderBy: { effective_from: "desc" } }),
@@ -32,7 +35,15 @@ export async function salarySetupOf(employeeId: string) {
       const amount = full.get(c.code) ?? new Decimal(0);
       if (c.type === "earning") gross = gross.plus(amount);
       else deductions = deductions.plus(amount);
-      return { component_id: c.id, code: c.code, name: c.name, type: c.type, calculation: c.calculation, amount: moneyStringOrNull(lines.get(c.id) ?? null), monthly_amount: moneyString(amount) };
+      return {
+        component_id: c.id,
+        code: c.code,
+        name: c.name,
+        type: c.type,
+        calculation: c.calculation,
+        amount: moneyStringOrNull(lines.get(c.id) ?? null),
+        monthly_amount: moneyString(amount),
+      };
     });
     return {
       id: v.id,
@@ -79,18 +90,25 @@ export async function saveSalarySetup(auth: AuthContext, employeeId: string, bod
     if (!c) throw invalidField(`body.components.${i}.component_id`, "is not a salary component of the company");
     if (seen.has(c.id)) throw invalidField(`body.components.${i}.component_id`, `lists ${c.code} twice`);
     seen.add(c.id);
-    if (c.calculation === "formula" && l.amount != null) throw invalidField(`body.components.${i}.amount`, `must be empty: ${c.code} is calculated by its formula`);
-    if (c.calculation === "fixed" && l.amount == null && c.amount === null) throw invalidField(`body.components.${i}.amount`, `is required: ${c.code} has no default amount`);
+    if (c.calculation === "formula" && l.amount != null)
+      throw invalidField(`body.components.${i}.amount`, `must be empty: ${c.code} is calculated by its formula`);
+    if (c.calculation === "fixed" && l.amount == null && c.amount === null)
+      throw invalidField(`body.components.${i}.amount`, `is required: ${c.code} has no default amount`);
     return { component_id: c.id, amount: c.calculation === "fixed" ? (l.amount ?? null) : null };
   });
   const applied = allComponents ? components.filter((c) => c.active) : lines.map((l) => byId.get(l.component_id)!);
   if (allComponents) {
     const missing = applied.filter((c) => c.calculation === "fixed" && c.amount === null);
-    if (missing.length) throw invalidField("body.components", `are required: ${missing.map((c) => c.code).join(", ")} ha${missing.length > 1 ? "ve" : "s"} no default amount`);
+    if (missing.length)
+      throw invalidField(
+        "body.components",
+        `are required: ${missing.map((c) => c.code).join(", ")} ha${missing.length > 1 ? "ve" : "s"} no default amount`,
+      );
   }
   if (body.monthly_ctc == null) {
     const usesCtc = applied.filter((c) => c.calculation === "formula" && c.formula && variablesOf(parseFormula(c.formula)).has("CTC"));
-    if (usesCtc.length) throw invalidField("body.monthly_ctc", `is required: the formula of ${usesCtc.map((c) => c.code).join(", ")} uses CTC`);
+    if (usesCtc.length)
+      throw invalidField("body.monthly_ctc", `is required: the formula of ${usesCtc.map((c) => c.code).join(", ")} uses CTC`);
   }
   const effective = parseDate(body.effective_from);
   const data = {
@@ -112,7 +130,9 @@ export async function saveSalarySetup(auth: AuthContext, employeeId: string, bod
       await tx.employeeSalarySetup.update({ where: { id: existing.id }, data: { ...data, created_by: auth.userId } });
       setupId = existing.id;
     } else {
-      setupId = (await tx.employeeSalarySetup.create({ data: { ...data, employee_id: e.id, effective_from: effective, created_by: auth.userId } })).id;
+      setupId = (
+        await tx.employeeSalarySetup.create({ data: { ...data, employee_id: e.id, effective_from: effective, created_by: auth.userId } })
+      ).id;
     }
     if (lines.length) await tx.employeeSalaryComponent.createMany({ data: lines.map((l) => ({ ...l, setup_id: setupId })) });
     await audit(
@@ -120,7 +140,11 @@ export async function saveSalarySetup(auth: AuthContext, employeeId: string, bod
         action: existing ? "salary_setup.replaced" : "salary_setup.created",
         entity_type: "employee",
         entity_id: e.id,
-        changes: { effective_from: body.effective_from, monthly_ctc: data.monthly_ctc, components: allComponents ? "all" : applied.map((c) => c.code) },
+        changes: {
+          effective_from: body.effective_from,
+          monthly_ctc: data.monthly_ctc,
+          components: allComponents ? "all" : applied.map((c) => c.code),
+        },
       },
       tx,
     );

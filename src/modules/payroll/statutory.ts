@@ -28,7 +28,13 @@ export const ESI_DEFAULTS = {
   low_wage_daily_exemption: "176.00",
 };
 
-type Slab = { gender: "any" | "male" | "female"; min_salary: string; max_salary: string | null; monthly_amount: string; february_amount: string };
+type Slab = {
+  gender: "any" | "male" | "female";
+  min_salary: string;
+  max_salary: string | null;
+  monthly_amount: string;
+  february_amount: string;
+};
 type PtState = { state: string; slabs: Slab[] };
 
 /** Maharashtra (Schedule I entry 1, from 1 Apr 2023) and Karnataka (Act 33 of 2025, from 1 Apr 2025). */
@@ -75,9 +81,13 @@ function validateProfessionalTax(patch: Record<string, unknown>): void {
     if (seen.has(key)) throw invalidField(`body.states.${i}.state`, `duplicates state ${st.state}`);
     seen.add(key);
     for (const gender of ["any", "male", "female"]) {
-      const bands = st.slabs.map((s, j) => ({ ...s, j })).filter((s) => s.gender === gender).sort((a, b) => money(a.min_salary).cmp(money(b.min_salary)));
+      const bands = st.slabs
+        .map((s, j) => ({ ...s, j }))
+        .filter((s) => s.gender === gender)
+        .sort((a, b) => money(a.min_salary).cmp(money(b.min_salary)));
       bands.forEach((b, k) => {
-        if (b.max_salary !== null && money(b.max_salary).lt(money(b.min_salary))) throw invalidField(`body.states.${i}.slabs.${b.j}.max_salary`, "must not be below min_salary");
+        if (b.max_salary !== null && money(b.max_salary).lt(money(b.min_salary)))
+          throw invalidField(`body.states.${i}.slabs.${b.j}.max_salary`, "must not be below min_salary");
         const next = bands[k + 1];
         if (next && (b.max_salary === null || money(next.min_salary).lte(money(b.max_salary))))
           throw invalidField(`body.states.${i}.slabs.${next.j}.min_salary`, `overlaps another ${gender} slab of ${st.state}`);
@@ -96,7 +106,8 @@ export async function readSettings<K extends Kind>(kind: K): Promise<(typeof DEF
 }
 
 export async function updateSettings<K extends Kind>(kind: K, patch: Record<string, unknown>, userId: string) {
-  for (const [k, v] of Object.entries(patch)) if (RATE_FIELDS.has(k) && money(v as string).gt(100)) throw invalidField(`body.${k}`, "must be at most 100");
+  for (const [k, v] of Object.entries(patch))
+    if (RATE_FIELDS.has(k) && money(v as string).gt(100)) throw invalidField(`body.${k}`, "must be at most 100");
   VALIDATORS[kind]?.(patch);
   return writeSettingsDoc(kind, DEFAULTS[kind] as (typeof DEFAULTS)[K], patch as Partial<(typeof DEFAULTS)[K]>, userId);
 }

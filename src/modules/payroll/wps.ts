@@ -12,7 +12,12 @@ import { readSettingsDoc, writeSettingsDoc } from "../../platform/tenant-setting
 import { mapYielding, nextTurn } from "../../lib/yielding.ts";
 import { wpsSlips } from "./queries/runs.ts";
 
-export const WPS_DEFAULTS: { employer_id: string | null; bank_routing_code: string | null; employer_reference: string | null; currency: string } = {
+export const WPS_DEFAULTS: {
+  employer_id: string | null;
+  bank_routing_code: string | null;
+  employer_reference: string | null;
+  currency: string;
+} = {
   employer_id: null,
   bank_routing_code: null,
   employer_reference: null,
@@ -85,7 +90,18 @@ function edr(e: SifEmployee): { line: string; fixed: Decimal; variable: Decimal 
   const variable = Decimal.min(new Decimal(e.variable), net);
   const fixed = net.minus(variable);
   const leave = new Decimal(e.lop_days).toDecimalPlaces(0, Decimal.ROUND_HALF_UP).toFixed(0);
-  const line = ["EDR", digits(e.labour_card_number!).padStart(14, "0"), digits(e.bank_routing_code!), clean(e.bank_iban!), e.pay_start, e.pay_end, String(daysBetween(e.pay_start, e.pay_end) + 1), fixed.toFixed(2), variable.toFixed(2), leave].join(",");
+  const line = [
+    "EDR",
+    digits(e.labour_card_number!).padStart(14, "0"),
+    digits(e.bank_routing_code!),
+    clean(e.bank_iban!),
+    e.pay_start,
+    e.pay_end,
+    String(daysBetween(e.pay_start, e.pay_end) + 1),
+    fixed.toFixed(2),
+    variable.toFixed(2),
+    leave,
+  ].join(",");
   return { line, fixed, variable };
 }
 
@@ -95,15 +111,37 @@ function assembleSif(input: SifInput, lines: string[], total: Decimal): { fileNa
   const mm = String(input.month).padStart(2, "0");
   const employer = digits(input.employer_id).padStart(13, "0");
   const ref = (input.employer_reference ?? "").replace(/[,\r\n]/g, " ").slice(0, 35);
-  lines.push(["SCR", employer, input.bank_routing_code, date, time.slice(0, 5).replace(":", ""), `${mm}${input.year}`, String(input.employees.length), total.toFixed(2), input.currency, ref].join(","));
+  lines.push(
+    [
+      "SCR",
+      employer,
+      input.bank_routing_code,
+      date,
+      time.slice(0, 5).replace(":", ""),
+      `${mm}${input.year}`,
+      String(input.employees.length),
+      total.toFixed(2),
+      input.currency,
+      ref,
+    ].join(","),
+  );
   const stamp = `${date.slice(2).replace(/-/g, "")}${time.replace(/:/g, "").slice(0, 6)}`;
-  return { fileName: `${employer}${stamp}.SIF`, content: lines.join("\r\n") + "\r\n", edrCount: input.employees.length };
+  return { fileName: `${employer}${stamp}.SIF`, content: `${lines.join("\r\n")}\r\n`, edrCount: input.employees.length };
 }
 
 /** `YYYY-MM-DDTHH:MM:SS` of an instant in a time zone. */
 export function localTimestamp(timeZone: string, now = new Date()): string {
   const p = Object.fromEntries(
-    new Intl.DateTimeFormat("en-GB", { timeZone, year: "numeric", month: "2-digit", day: "2-digit", hour: "2-digit", minute: "2-digit", second: "2-digit", hourCycle: "h23" })
+    new Intl.DateTimeFormat("en-GB", {
+      timeZone,
+      year: "numeric",
+      month: "2-digit",
+      day: "2-digit",
+      hour: "2-digit",
+      minute: "2-digit",
+      second: "2-digit",
+      hourCycle: "h23",
+    })
       .formatToParts(now)
       .map((x) => [x.type, x.value]),
   );
@@ -129,7 +167,8 @@ export async function wpsFile(runId: string, excludeIncomplete: boolean): Promis
   if (!run) throw notFound("Payroll run");
   if (run.status !== "processed") throw conflict("The WPS file is produced for processed runs only; process the draft first");
   const settings = await readSettingsDoc("wps", WPS_DEFAULTS);
-  if (!settings.employer_id || !settings.bank_routing_code) throw conflict("Set the WPS employer id and bank routing code first (POST /api/configuration/payroll/wps-settings)");
+  if (!settings.employer_id || !settings.bank_routing_code)
+    throw conflict("Set the WPS employer id and bank routing code first (POST /api/configuration/payroll/wps-settings)");
   // One plain query for the slips with their employees' bank details, then the file built with
   // turns of the event loop in between - a run of thousands of employees is otherwise well over
   // 100 ms of one request's work in one go.
@@ -137,7 +176,8 @@ export async function wpsFile(runId: string, excludeIncomplete: boolean): Promis
   await nextTurn();
   const incomplete = (await mapYielding(employees, (e) => ({ e, missing: missingWpsDetails(e) }))).filter((x) => x.missing.length);
   if (incomplete.length && !excludeIncomplete)
-    throw new AppError("conflict",
+    throw new AppError(
+      "conflict",
       `${incomplete.length} employee(s) lack WPS details (labour card number, bank routing code, IBAN); complete them or pass exclude_incomplete=true`,
       incomplete.map((x) => ({ path: `employees.${x.e.employee_code}`, message: `${x.e.employee_name}: missing ${x.missing.join(", ")}` })),
     );

@@ -18,24 +18,57 @@ export async function draftJobDescription(body: RequestBody<"generateJobDescript
 }
 
 export async function scoreResume(auth: AuthContext, body: RequestBody<"screenResume">) {
-  const candidate = body.candidate_id ? await db.candidate.findFirst({ where: { id: body.candidate_id, ...(await candidateScope(auth)) }, include: { posting: true } }) : null;
+  const candidate = body.candidate_id
+    ? await db.candidate.findFirst({ where: { id: body.candidate_id, ...(await candidateScope(auth)) }, include: { posting: true } })
+    : null;
   if (body.candidate_id && !candidate) throw invalidField("body.candidate_id", "is not a candidate of this company you can see");
-  const posting = body.posting_id ? await db.jobPosting.findFirst({ where: { id: body.posting_id, ...(await postingScope(auth)) } }) : (candidate?.posting ?? null);
+  const posting = body.posting_id
+    ? await db.jobPosting.findFirst({ where: { id: body.posting_id, ...(await postingScope(auth)) } })
+    : (candidate?.posting ?? null);
   if (body.posting_id && !posting) throw invalidField("body.posting_id", "is not a job posting of this company you can see");
   const resume_text = body.resume_text ?? candidate?.resume_text;
-  if (!resume_text?.trim()) throw invalidField("body.resume_text", candidate ? "is required: the candidate has no stored resume text" : "is required without candidate_id");
+  if (!resume_text?.trim())
+    throw invalidField(
+      "body.resume_text",
+      candidate ? "is required: the candidate has no stored resume text" : "is required without candidate_id",
+    );
   const explicit = body.job_requirements !== undefined || body.required_skills !== undefined;
-  const job_requirements = explicit ? (body.job_requirements ?? "") : posting ? [posting.title, posting.requirements, posting.description].filter(Boolean).join("\n") : "";
+  const job_requirements = explicit
+    ? (body.job_requirements ?? "")
+    : posting
+      ? [posting.title, posting.requirements, posting.description].filter(Boolean).join("\n")
+      : "";
   const required_skills = explicit ? (body.required_skills ?? []) : (posting?.skills ?? []);
-  if (!job_requirements.trim() && !required_skills.length) throw invalidField("body.job_requirements", "is required (or required_skills, posting_id, or a candidate_id whose posting has requirements)");
+  if (!job_requirements.trim() && !required_skills.length)
+    throw invalidField(
+      "body.job_requirements",
+      "is required (or required_skills, posting_id, or a candidate_id whose posting has requirements)",
+    );
 
   const provider = aiProvider();
-  const result = await provider.screenResume({ resume_text, job_requirements, required_skills, min_experience_years: body.min_experience_years ?? null });
+  const result = await provider.screenResume({
+    resume_text,
+    job_requirements,
+    required_skills,
+    min_experience_years: body.min_experience_years ?? null,
+  });
   if (candidate) {
     await tenantTx(async (tx) => {
       if (!(await lockCandidate(tx, candidate.id))) return;
       await tx.candidate.update({ where: { id: candidate.id }, data: { screening_score: result.score, screened_at: new Date() } });
-      await audit({ action: "recruitment.candidate_screened", entity_type: "candidate", entity_id: candidate.id, changes: { screening_score: { from: candidate.screening_score, to: result.score }, recommendation: result.recommendation, provider: provider.info.name } }, tx);
+      await audit(
+        {
+          action: "recruitment.candidate_screened",
+          entity_type: "candidate",
+          entity_id: candidate.id,
+          changes: {
+            screening_score: { from: candidate.screening_score, to: result.score },
+            recommendation: result.recommendation,
+            provider: provider.info.name,
+          },
+        },
+        tx,
+      );
     });
   }
   return { ...result, candidate_id: candidate?.id ?? null, provider: provider.info };

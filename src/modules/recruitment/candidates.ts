@@ -8,7 +8,19 @@ import { pageOf, type PageQuery } from "../../http/envelope.ts";
 import { conflict, invalidField, notFound } from "../../platform/errors.ts";
 import type { AuthContext, RequestBody } from "../../http/types.ts";
 import { notify } from "../../platform/notify.ts";
-import { checkAmount, checkFile, fullName, givenFields, managerDepartment, moneyOut, normalizeTerms, numberOut, requireNames, trimOrNull, userNames } from "./common.ts";
+import {
+  checkAmount,
+  checkFile,
+  fullName,
+  givenFields,
+  managerDepartment,
+  moneyOut,
+  normalizeTerms,
+  numberOut,
+  requireNames,
+  trimOrNull,
+  userNames,
+} from "./common.ts";
 import { lockCandidate, lockPosting } from "./queries.ts";
 import { ACTIVE_STAGES, CANDIDATE_MOVES, checkMove, type CandidateStage, type CandidateSource } from "./states.ts";
 import { isHr } from "../shared/access.ts";
@@ -55,8 +67,13 @@ export function candidateJson(c: CandidateRow) {
 export async function candidateScope(auth: AuthContext): Promise<Prisma.CandidateWhereInput> {
   if (isHr(auth)) return { deleted_at: null };
   const dept = await managerDepartment(auth);
-  const interviewing: Prisma.CandidateWhereInput = { interviews: { some: { deleted_at: null, interviewer_user_ids: { has: auth.userId } } } };
-  return { deleted_at: null, OR: dept ? [{ posting: { department: { equals: dept, mode: "insensitive" } } }, interviewing] : [interviewing] };
+  const interviewing: Prisma.CandidateWhereInput = {
+    interviews: { some: { deleted_at: null, interviewer_user_ids: { has: auth.userId } } },
+  };
+  return {
+    deleted_at: null,
+    OR: dept ? [{ posting: { department: { equals: dept, mode: "insensitive" } } }, interviewing] : [interviewing],
+  };
 }
 
 export async function visibleCandidate(auth: AuthContext, id: string): Promise<CandidateRow> {
@@ -80,7 +97,10 @@ const ORDER: Record<Sort, Prisma.CandidateOrderByWithRelationInput[]> = {
   screening_score: [{ screening_score: { sort: "desc", nulls: "last" } }, { created_at: "desc" }, { id: "desc" }],
 };
 
-export async function findCandidates(auth: AuthContext, query: PageQuery & { posting_id?: string; stage?: CandidateStage; source?: string; skill?: string; search?: string; sort?: Sort }) {
+export async function findCandidates(
+  auth: AuthContext,
+  query: PageQuery & { posting_id?: string; stage?: CandidateStage; source?: string; skill?: string; search?: string; sort?: Sort },
+) {
   const page = pageOf(query);
   const and: Prisma.CandidateWhereInput[] = [await candidateScope(auth)];
   if (query.posting_id) and.push({ posting_id: query.posting_id });
@@ -95,7 +115,12 @@ export async function findCandidates(auth: AuthContext, query: PageQuery & { pos
         { email: { contains: s, mode: "insensitive" } },
         { phone: { contains: s } },
         words.length > 1
-          ? { AND: [{ first_name: { contains: words[0], mode: "insensitive" } }, { last_name: { contains: words.slice(1).join(" "), mode: "insensitive" } }] }
+          ? {
+              AND: [
+                { first_name: { contains: words[0], mode: "insensitive" } },
+                { last_name: { contains: words.slice(1).join(" "), mode: "insensitive" } },
+              ],
+            }
           : { OR: [{ first_name: { contains: s, mode: "insensitive" } }, { last_name: { contains: s, mode: "insensitive" } }] },
       ],
     });
@@ -112,7 +137,22 @@ export async function candidateById(auth: AuthContext, id: string) {
   return candidateJson(await visibleCandidate(auth, id));
 }
 
-const FIELDS = ["first_name", "last_name", "email", "phone", "source", "current_company", "current_title", "experience_years", "expected_salary", "notice_period_days", "skills", "resume_file_id", "resume_text", "notes"] as const;
+const FIELDS = [
+  "first_name",
+  "last_name",
+  "email",
+  "phone",
+  "source",
+  "current_company",
+  "current_title",
+  "experience_years",
+  "expected_salary",
+  "notice_period_days",
+  "skills",
+  "resume_file_id",
+  "resume_text",
+  "notes",
+] as const;
 
 type Fields = Partial<Pick<UpdateInput, (typeof FIELDS)[number]>>;
 const TEXT = ["phone", "current_company", "current_title", "resume_file_id", "resume_text", "notes"] as const;
@@ -129,7 +169,10 @@ function fieldData(body: Fields): Fields {
 }
 
 async function checkEmailFree(tx: ScopedTx, postingId: string, email: string, exceptId?: string) {
-  const other = await tx.candidate.findFirst({ where: { posting_id: postingId, email, deleted_at: null, ...(exceptId ? { NOT: { id: exceptId } } : {}) }, select: { id: true } });
+  const other = await tx.candidate.findFirst({
+    where: { posting_id: postingId, email, deleted_at: null, ...(exceptId ? { NOT: { id: exceptId } } : {}) },
+    select: { id: true },
+  });
   if (other) throw conflict(`${email} has already applied to this posting`);
 }
 
@@ -160,13 +203,23 @@ export async function addCandidate(auth: AuthContext, body: CreateInput) {
     const named = requireNames(data, "talent_pool_candidate_id");
     await checkFile(tx, named.resume_file_id, "body.resume_file_id");
     await checkEmailFree(tx, body.posting_id, named.email);
-    const created = await tx.candidate.create({ data: { ...named, posting_id: body.posting_id, stage: "applied", created_by: auth.userId }, include: candidateInclude });
+    const created = await tx.candidate.create({
+      data: { ...named, posting_id: body.posting_id, stage: "applied", created_by: auth.userId },
+      include: candidateInclude,
+    });
     await audit(
       {
         action: "recruitment.candidate_created",
         entity_type: "candidate",
         entity_id: created.id,
-        changes: { posting_id: body.posting_id, name: fullName(created), email: created.email, source: created.source, stage: "applied", ...(body.talent_pool_candidate_id ? { talent_pool_candidate_id: body.talent_pool_candidate_id } : {}) },
+        changes: {
+          posting_id: body.posting_id,
+          name: fullName(created),
+          email: created.email,
+          source: created.source,
+          stage: "applied",
+          ...(body.talent_pool_candidate_id ? { talent_pool_candidate_id: body.talent_pool_candidate_id } : {}),
+        },
       },
       tx,
     );
@@ -176,29 +229,75 @@ export async function addCandidate(auth: AuthContext, body: CreateInput) {
 }
 
 /** Moves a candidate (already locked by the caller) to `to`, audited; used by interviews and offers. */
-export async function moveCandidateStage(tx: ScopedTx, c: { id: string; stage: string }, to: CandidateStage, reason: string): Promise<void> {
+export async function moveCandidateStage(
+  tx: ScopedTx,
+  c: { id: string; stage: string },
+  to: CandidateStage,
+  reason: string,
+): Promise<void> {
   if (c.stage === to) return;
   checkMove("candidate", CANDIDATE_MOVES, c.stage as CandidateStage, to);
   await tx.candidate.update({ where: { id: c.id }, data: { stage: to, stage_changed_at: new Date() } });
-  await audit({ action: "recruitment.candidate_stage_changed", entity_type: "candidate", entity_id: c.id, changes: { stage: { from: c.stage, to }, reason } }, tx);
+  await audit(
+    {
+      action: "recruitment.candidate_stage_changed",
+      entity_type: "candidate",
+      entity_id: c.id,
+      changes: { stage: { from: c.stage, to }, reason },
+    },
+    tx,
+  );
 }
 
 /** Cancels the scheduled interviews and sessions and withdraws the unsent or unanswered offers of a candidate leaving the pipeline. */
 async function wrapUp(tx: ScopedTx, candidateId: string, reason: string) {
-  const interviews = await tx.interview.findMany({ where: { candidate_id: candidateId, deleted_at: null, status: "scheduled" }, select: { id: true } });
+  const interviews = await tx.interview.findMany({
+    where: { candidate_id: candidateId, deleted_at: null, status: "scheduled" },
+    select: { id: true },
+  });
   for (const i of interviews) {
     await tx.interview.update({ where: { id: i.id }, data: { status: "cancelled", cancel_reason: reason } });
-    await audit({ action: "recruitment.interview_status_changed", entity_type: "interview", entity_id: i.id, changes: { status: { from: "scheduled", to: "cancelled" }, reason } }, tx);
+    await audit(
+      {
+        action: "recruitment.interview_status_changed",
+        entity_type: "interview",
+        entity_id: i.id,
+        changes: { status: { from: "scheduled", to: "cancelled" }, reason },
+      },
+      tx,
+    );
   }
-  const sessions = await tx.interviewSession.findMany({ where: { candidate_id: candidateId, deleted_at: null, status: "scheduled" }, select: { id: true } });
+  const sessions = await tx.interviewSession.findMany({
+    where: { candidate_id: candidateId, deleted_at: null, status: "scheduled" },
+    select: { id: true },
+  });
   for (const s of sessions) {
     await tx.interviewSession.update({ where: { id: s.id }, data: { status: "cancelled" } });
-    await audit({ action: "recruitment.session_status_changed", entity_type: "interview_session", entity_id: s.id, changes: { status: { from: "scheduled", to: "cancelled" }, reason } }, tx);
+    await audit(
+      {
+        action: "recruitment.session_status_changed",
+        entity_type: "interview_session",
+        entity_id: s.id,
+        changes: { status: { from: "scheduled", to: "cancelled" }, reason },
+      },
+      tx,
+    );
   }
-  const offers = await tx.jobOffer.findMany({ where: { candidate_id: candidateId, deleted_at: null, status: { in: ["draft", "sent"] } }, select: { id: true, status: true } });
+  const offers = await tx.jobOffer.findMany({
+    where: { candidate_id: candidateId, deleted_at: null, status: { in: ["draft", "sent"] } },
+    select: { id: true, status: true },
+  });
   for (const o of offers) {
     await tx.jobOffer.update({ where: { id: o.id }, data: { status: "withdrawn" } });
-    await audit({ action: "recruitment.offer_status_changed", entity_type: "job_offer", entity_id: o.id, changes: { status: { from: o.status, to: "withdrawn" }, reason } }, tx);
+    await audit(
+      {
+        action: "recruitment.offer_status_changed",
+        entity_type: "job_offer",
+        entity_id: o.id,
+        changes: { status: { from: o.status, to: "withdrawn" }, reason },
+      },
+      tx,
+    );
   }
 }
 
@@ -218,7 +317,10 @@ export async function changeCandidate(auth: AuthContext, id: string, body: Updat
     const data: Prisma.CandidateUncheckedUpdateInput = { ...fields };
     const moving = to !== undefined && checkMove("candidate", CANDIDATE_MOVES, from, to);
     if (moving && to) {
-      if (to === "hired" && !(await tx.jobOffer.findFirst({ where: { candidate_id: id, deleted_at: null, status: "accepted" }, select: { id: true } })))
+      if (
+        to === "hired" &&
+        !(await tx.jobOffer.findFirst({ where: { candidate_id: id, deleted_at: null, status: "accepted" }, select: { id: true } }))
+      )
         throw conflict("A candidate is hired only with an accepted offer");
       data.stage = to;
       data.stage_changed_at = new Date();
@@ -226,11 +328,26 @@ export async function changeCandidate(auth: AuthContext, id: string, body: Updat
     }
     if (!Object.keys(data).length) return before;
     const after = await tx.candidate.update({ where: { id }, data, include: candidateInclude });
-    const changes = diff(candidateJson(before), candidateJson(after), [...Object.keys(fields), ...(moving ? ["stage", "rejection_reason"] : [])]);
-    if (Object.keys(changes).length) await audit({ action: moving ? "recruitment.candidate_stage_changed" : "recruitment.candidate_updated", entity_type: "candidate", entity_id: id, changes }, tx);
+    const changes = diff(candidateJson(before), candidateJson(after), [
+      ...Object.keys(fields),
+      ...(moving ? ["stage", "rejection_reason"] : []),
+    ]);
+    if (Object.keys(changes).length)
+      await audit(
+        {
+          action: moving ? "recruitment.candidate_stage_changed" : "recruitment.candidate_updated",
+          entity_type: "candidate",
+          entity_id: id,
+          changes,
+        },
+        tx,
+      );
     if (moving && (to === "rejected" || to === "withdrawn")) await wrapUp(tx, id, `candidate ${to}`);
     if (moving && to === "hired") {
-      const posting = await tx.jobPosting.findFirstOrThrow({ where: { id: after.posting_id }, include: { requisition: { select: { requested_by: true, requisition_number: true } } } });
+      const posting = await tx.jobPosting.findFirstOrThrow({
+        where: { id: after.posting_id },
+        include: { requisition: { select: { requested_by: true, requisition_number: true } } },
+      });
       const requester = posting.requisition.requested_by;
       if (requester !== auth.userId) {
         const who = (await userNames([requester])).get(requester);
@@ -255,11 +372,22 @@ export async function removeCandidate(auth: AuthContext, id: string) {
     const stage = await lockCandidate(tx, id);
     if (!stage) throw notFound("Candidate");
     if (stage === "hired") throw conflict("A hired candidate cannot be deleted");
-    const live = await tx.jobOffer.findFirst({ where: { candidate_id: id, deleted_at: null, status: { in: ["sent", "accepted"] } }, select: { offer_number: true, status: true } });
+    const live = await tx.jobOffer.findFirst({
+      where: { candidate_id: id, deleted_at: null, status: { in: ["sent", "accepted"] } },
+      select: { offer_number: true, status: true },
+    });
     if (live) throw conflict(`Offer ${live.offer_number} is ${live.status}; withdraw it first`);
     await wrapUp(tx, id, "candidate deleted");
     await tx.candidate.update({ where: { id }, data: { deleted_at: new Date() } });
-    await audit({ action: "recruitment.candidate_deleted", entity_type: "candidate", entity_id: id, changes: { name: fullName(c), email: c.email, stage } }, tx);
+    await audit(
+      {
+        action: "recruitment.candidate_deleted",
+        entity_type: "candidate",
+        entity_id: id,
+        changes: { name: fullName(c), email: c.email, stage },
+      },
+      tx,
+    );
   });
 }
 

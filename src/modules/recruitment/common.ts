@@ -54,7 +54,9 @@ type Named = { first_name?: string; last_name?: string; email?: string };
 
 /** 400 naming each of first_name, last_name, email that is missing (`alternative` says what else would do). */
 export function requireNames<T extends Named>(data: T, alternative: string): T & Required<Named> {
-  const missing: ErrorDetail[] = (["first_name", "last_name", "email"] as const).filter((f) => !data[f]).map((f) => ({ path: `body.${f}`, message: "is required" }));
+  const missing: ErrorDetail[] = (["first_name", "last_name", "email"] as const)
+    .filter((f) => !data[f])
+    .map((f) => ({ path: `body.${f}`, message: "is required" }));
   if (missing.length) throw badRequest(`${missing.map((d) => d.path.slice(5)).join(", ")} required (or give ${alternative})`, missing);
   return data as T & Required<Named>;
 }
@@ -80,7 +82,8 @@ export function trimOrNull(v: string | null | undefined): string | null | undefi
 export function checkAmount(path: string, v: unknown, opts: { positive?: boolean } = {}): void {
   if (v === null || v === undefined) return;
   const d = money(String(v));
-  if (d.isNegative() || (opts.positive && d.isZero())) throw invalidField(path, opts.positive ? "must be greater than zero" : "must not be negative");
+  if (d.isNegative() || (opts.positive && d.isZero()))
+    throw invalidField(path, opts.positive ? "must be greater than zero" : "must not be negative");
 }
 
 /** 400 unless min ≤ max (both given). */
@@ -95,7 +98,8 @@ export const numberOut = (v: { toString(): string } | null | undefined) => (v ==
 /** A file of the company (uploaded through POST /api/upload), or 400 naming the field. */
 export async function checkFile(tx: ScopedTx, fileId: string | null | undefined, path: string): Promise<void> {
   if (!fileId) return;
-  if (!(await tx.storedFile.findFirst({ where: { id: fileId }, select: { id: true } }))) throw invalidField(path, "is not a file of this company");
+  if (!(await tx.storedFile.findFirst({ where: { id: fileId }, select: { id: true } })))
+    throw invalidField(path, "is not a file of this company");
 }
 
 /** Name of a person from first/last. */
@@ -106,7 +110,16 @@ export function startOfDayIn(date: DateString, timeZone: string): Date {
   const guess = new Date(`${date}T00:00:00.000Z`);
   const offsetAt = (instant: Date) => {
     const parts = Object.fromEntries(
-      new Intl.DateTimeFormat("en-US", { timeZone, hourCycle: "h23", year: "numeric", month: "2-digit", day: "2-digit", hour: "2-digit", minute: "2-digit", second: "2-digit" })
+      new Intl.DateTimeFormat("en-US", {
+        timeZone,
+        hourCycle: "h23",
+        year: "numeric",
+        month: "2-digit",
+        day: "2-digit",
+        hour: "2-digit",
+        minute: "2-digit",
+        second: "2-digit",
+      })
         .formatToParts(instant)
         .filter((p) => p.type !== "literal")
         .map((p) => [p.type, Number(p.value)]),
@@ -120,7 +133,16 @@ export function startOfDayIn(date: DateString, timeZone: string): Date {
 
 /** "Tuesday, 10 February 2026, 15:00" in the time zone. */
 export function formatInstant(d: Date, timeZone: string): string {
-  return new Intl.DateTimeFormat("en-GB", { timeZone, weekday: "long", day: "numeric", month: "long", year: "numeric", hour: "2-digit", minute: "2-digit", hourCycle: "h23" }).format(d);
+  return new Intl.DateTimeFormat("en-GB", {
+    timeZone,
+    weekday: "long",
+    day: "numeric",
+    month: "long",
+    year: "numeric",
+    hour: "2-digit",
+    minute: "2-digit",
+    hourCycle: "h23",
+  }).format(d);
 }
 
 /** "24,00,000.00" (Indian grouping for INR) or "2,400,000.00", exactly from the decimal string. */
@@ -136,4 +158,10 @@ export function formatMoney(amount: string, currency: string): string {
   return `${neg ? "-" : ""}${grouped}.${frac}`;
 }
 
-export const EMPLOYMENT_LABELS: Record<string, string> = { full_time: "Full-time", part_time: "Part-time", contract: "Contract", fixed_term: "Fixed-term", intern: "Internship" };
+export const EMPLOYMENT_LABELS: Record<string, string> = {
+  full_time: "Full-time",
+  part_time: "Part-time",
+  contract: "Contract",
+  fixed_term: "Fixed-term",
+  intern: "Internship",
+};

@@ -23,7 +23,11 @@ export async function convertToEmployee(auth: AuthContext, id: string, body: Inp
     const c = await tx.candidate.findFirstOrThrow({ where: { id }, include: candidateInclude });
     if (c.employee_id) throw conflict("The candidate was already converted into an employee");
     if (stage !== "hired") throw conflict(`The candidate is ${stage}; only a hired candidate becomes an employee`);
-    const offer = await tx.jobOffer.findFirst({ where: { candidate_id: id, deleted_at: null, status: "accepted" }, orderBy: { responded_at: "desc" }, include: { documents: true } });
+    const offer = await tx.jobOffer.findFirst({
+      where: { candidate_id: id, deleted_at: null, status: "accepted" },
+      orderBy: { responded_at: "desc" },
+      include: { documents: true },
+    });
     const input: EmployeeCreateInput = {
       first_name: c.first_name,
       last_name: c.last_name,
@@ -44,15 +48,55 @@ export async function convertToEmployee(auth: AuthContext, id: string, body: Inp
     };
     const employee = await createEmployeeIn(tx, input);
     const convertedAt = new Date();
-    const after = await tx.candidate.update({ where: { id }, data: { employee_id: employee.id, converted_at: convertedAt }, include: candidateInclude });
+    const after = await tx.candidate.update({
+      where: { id },
+      data: { employee_id: employee.id, converted_at: convertedAt },
+      include: candidateInclude,
+    });
     let copied = 0;
     for (const d of offer?.documents ?? []) {
-      const doc = await tx.employeeDocument.create({ data: { employee_id: employee.id, file_id: d.file_id, document_type: d.document_type, title: d.title, uploaded_by: null } });
-      await audit({ action: "employee.document_uploaded", entity_type: "employee", entity_id: employee.id, changes: { documents: { from: null, to: { id: doc.id, document_type: doc.document_type, title: doc.title, source: `appointment ${offer!.offer_number}` } } } }, tx);
+      const doc = await tx.employeeDocument.create({
+        data: { employee_id: employee.id, file_id: d.file_id, document_type: d.document_type, title: d.title, uploaded_by: null },
+      });
+      await audit(
+        {
+          action: "employee.document_uploaded",
+          entity_type: "employee",
+          entity_id: employee.id,
+          changes: {
+            documents: {
+              from: null,
+              to: { id: doc.id, document_type: doc.document_type, title: doc.title, source: `appointment ${offer!.offer_number}` },
+            },
+          },
+        },
+        tx,
+      );
       copied++;
     }
-    await audit({ action: "recruitment.candidate_converted", entity_type: "candidate", entity_id: id, changes: { employee_id: { from: null, to: employee.id }, employee_code: employee.employee_code, offer_id: offer?.id ?? null, documents_copied: copied } }, tx);
-    await audit({ action: "employee.hired_from_candidate", entity_type: "employee", entity_id: employee.id, changes: { candidate_id: id, offer_number: offer?.offer_number ?? null } }, tx);
+    await audit(
+      {
+        action: "recruitment.candidate_converted",
+        entity_type: "candidate",
+        entity_id: id,
+        changes: {
+          employee_id: { from: null, to: employee.id },
+          employee_code: employee.employee_code,
+          offer_id: offer?.id ?? null,
+          documents_copied: copied,
+        },
+      },
+      tx,
+    );
+    await audit(
+      {
+        action: "employee.hired_from_candidate",
+        entity_type: "employee",
+        entity_id: employee.id,
+        changes: { candidate_id: id, offer_number: offer?.offer_number ?? null },
+      },
+      tx,
+    );
     return { candidate: after, employeeId: employee.id, copied };
   });
   return { candidate: candidateJson(candidate), employee: await fullEmployeeJson(employeeId), documents_copied: copied };

@@ -14,7 +14,14 @@ import { createOffer, deleteOffer, getOffer, listOffers, sendAppointment, sendOf
 import { configurePanel, readPanel } from "./panel.ts";
 import { sendPdf } from "./pdf.ts";
 import { createPosting, deletePosting, getPosting, listPostings, updatePosting } from "./postings.ts";
-import { addAppointmentDocument, answerPublicOffer, publicAppointment, publicAppointmentPdf, publicOffer, publicOfferPdf } from "./public.ts";
+import {
+  addAppointmentDocument,
+  answerPublicOffer,
+  publicAppointment,
+  publicAppointmentPdf,
+  publicOffer,
+  publicOfferPdf,
+} from "./public.ts";
 import { createRequisition, deleteRequisition, getRequisition, listRequisitions, updateRequisition } from "./requisitions.ts";
 import { createSession, deleteSession, getSession, listSessions, sendSession, updateSession } from "./sessions.ts";
 import { addTalent, getTalent, listTalentPool, removeTalent, updateTalent } from "./talent-pool.ts";
@@ -206,7 +213,11 @@ export const handlers = {
     return { sent: true as const };
   },
   async uploadAppointmentDocument({ params, body, files }) {
-    const doc = await addAppointmentDocument(params.token, files.find((f) => f.fieldname === "file"), body);
+    const doc = await addAppointmentDocument(
+      params.token,
+      files.find((f) => f.fieldname === "file"),
+      body,
+    );
     return created(doc, "Document uploaded");
   },
 } satisfies AreaHandlers<"recruitment">;

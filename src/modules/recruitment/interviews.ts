@@ -16,8 +16,12 @@ import { isHr } from "../shared/access.ts";
 
 type CreateInput = RequestBody<"createInterview">;
 type UpdateInput = RequestBody<"updateInterview">;
-type InterviewRow = Interview & { candidate: Pick<Candidate, "first_name" | "last_name" | "posting_id"> & { posting: Pick<JobPosting, "title"> } };
-const include = { candidate: { select: { first_name: true, last_name: true, posting_id: true, posting: { select: { title: true } } } } } as const;
+type InterviewRow = Interview & {
+  candidate: Pick<Candidate, "first_name" | "last_name" | "posting_id"> & { posting: Pick<JobPosting, "title"> };
+};
+const include = {
+  candidate: { select: { first_name: true, last_name: true, posting_id: true, posting: { select: { title: true } } } },
+} as const;
 
 export async function interviewsJson(rows: InterviewRow[]) {
   const panel = await readPanel();
@@ -42,7 +46,9 @@ export async function interviewsJson(rows: InterviewRow[]) {
     recommendation: i.recommendation as InterviewRecommendation | null,
     feedback: i.feedback,
     feedback_by_user_id: i.feedback_by,
-    feedback_due_at: new Date(i.scheduled_at.getTime() + (i.duration_minutes * 60 + panel.feedback_deadline_hours * 3600) * 1000).toISOString(),
+    feedback_due_at: new Date(
+      i.scheduled_at.getTime() + (i.duration_minutes * 60 + panel.feedback_deadline_hours * 3600) * 1000,
+    ).toISOString(),
     completed_at: i.completed_at?.toISOString() ?? null,
     cancel_reason: i.cancel_reason,
     created_by_user_id: i.created_by,
@@ -63,13 +69,18 @@ async function visibleInterview(auth: AuthContext, id: string): Promise<Intervie
   return i;
 }
 
-export async function findInterviews(auth: AuthContext, query: PageQuery & { candidate_id?: string; status?: InterviewStatus; interviewer_user_id?: string; from?: string; to?: string }) {
+export async function findInterviews(
+  auth: AuthContext,
+  query: PageQuery & { candidate_id?: string; status?: InterviewStatus; interviewer_user_id?: string; from?: string; to?: string },
+) {
   const page = pageOf(query);
   const where: Prisma.InterviewWhereInput = { AND: [scope(auth)] };
   if (query.candidate_id) where.candidate_id = query.candidate_id;
   if (query.status) where.status = query.status;
-  if (query.interviewer_user_id) (where.AND as Prisma.InterviewWhereInput[]).push({ interviewer_user_ids: { has: query.interviewer_user_id } });
-  if (query.from || query.to) where.scheduled_at = { ...(query.from ? { gte: new Date(query.from) } : {}), ...(query.to ? { lt: new Date(query.to) } : {}) };
+  if (query.interviewer_user_id)
+    (where.AND as Prisma.InterviewWhereInput[]).push({ interviewer_user_ids: { has: query.interviewer_user_id } });
+  if (query.from || query.to)
+    where.scheduled_at = { ...(query.from ? { gte: new Date(query.from) } : {}), ...(query.to ? { lt: new Date(query.to) } : {}) };
   const [rows, total] = await Promise.all([
     db.interview.findMany({ where, include, orderBy: [{ scheduled_at: "asc" }, { id: "asc" }], skip: page.skip, take: page.limit }),
     db.interview.count({ where }),
@@ -83,7 +94,14 @@ export async function interviewById(auth: AuthContext, id: string) {
 
 /** Interviewers must be owner, admin, hr or manager members (400 naming the entry). */
 async function checkInterviewers(tx: ScopedTx, ids: string[], path: string): Promise<void> {
-  const ok = new Set((await tx.membership.findMany({ where: { user_id: { in: ids }, role: { in: ["owner", "admin", "hr", "manager"] } }, select: { user_id: true } })).map((m) => m.user_id));
+  const ok = new Set(
+    (
+      await tx.membership.findMany({
+        where: { user_id: { in: ids }, role: { in: ["owner", "admin", "hr", "manager"] } },
+        select: { user_id: true },
+      })
+    ).map((m) => m.user_id),
+  );
   ids.forEach((u, i) => {
     if (!ok.has(u)) throw invalidField(`${path}.${i}`, "is not an owner, admin, hr or manager member of the company");
   });
@@ -95,12 +113,36 @@ function checkFuture(at: string, path: string): Date {
   return d;
 }
 
-function describe(i: { round_name: string; scheduled_at: Date; duration_minutes: number; mode: string; location: string | null; meeting_url: string | null }, candidate: string, tz: string) {
-  const where = i.mode === "video" ? `Video call: ${i.meeting_url ?? "link to follow"}` : i.mode === "phone" ? "Phone call" : `In person${i.location ? `: ${i.location}` : ""}`;
+function describe(
+  i: {
+    round_name: string;
+    scheduled_at: Date;
+    duration_minutes: number;
+    mode: string;
+    location: string | null;
+    meeting_url: string | null;
+  },
+  candidate: string,
+  tz: string,
+) {
+  const where =
+    i.mode === "video"
+      ? `Video call: ${i.meeting_url ?? "link to follow"}`
+      : i.mode === "phone"
+        ? "Phone call"
+        : `In person${i.location ? `: ${i.location}` : ""}`;
   return `${i.round_name} interview with ${candidate} on ${formatInstant(i.scheduled_at, tz)} (${tz}), ${i.duration_minutes} minutes. ${where}.`;
 }
 
-async function tellInterviewers(tx: ScopedTx, auth: AuthContext, userIds: string[], kind: string, title: string, body: string, link: string) {
+async function tellInterviewers(
+  tx: ScopedTx,
+  auth: AuthContext,
+  userIds: string[],
+  kind: string,
+  title: string,
+  body: string,
+  link: string,
+) {
   const people = await userNames(userIds);
   for (const u of userIds) if (u !== auth.userId) await notify(tx, { userId: u, email: people.get(u)?.email, kind, title, body, link });
 }
@@ -108,7 +150,11 @@ async function tellInterviewers(tx: ScopedTx, auth: AuthContext, userIds: string
 export async function scheduleInterview(auth: AuthContext, body: CreateInput) {
   const panel = await readPanel();
   const round = body.round_sequence !== undefined ? panel.rounds.find((r) => r.sequence === body.round_sequence) : undefined;
-  if (body.round_sequence !== undefined && !round) throw invalidField("body.round_sequence", `is not a round of the interview panel (rounds: ${panel.rounds.map((r) => r.sequence).join(", ") || "none"})`);
+  if (body.round_sequence !== undefined && !round)
+    throw invalidField(
+      "body.round_sequence",
+      `is not a round of the interview panel (rounds: ${panel.rounds.map((r) => r.sequence).join(", ") || "none"})`,
+    );
   const round_name = body.round_name?.trim() ?? round?.name;
   if (!round_name) throw invalidField("body.round_name", "is required without round_sequence");
   const scheduled_at = checkFuture(body.scheduled_at, "body.scheduled_at");
@@ -119,15 +165,24 @@ export async function scheduleInterview(auth: AuthContext, body: CreateInput) {
   const created = await tenantTx(async (tx) => {
     const candidate = await referencedCandidate(tx, body.candidate_id);
     const stage = await lockCandidate(tx, candidate.id);
-    if (stage !== "screening" && stage !== "interview") throw conflict(`The candidate is ${stage}; interviews are scheduled for candidates in screening or interview`);
+    if (stage !== "screening" && stage !== "interview")
+      throw conflict(`The candidate is ${stage}; interviews are scheduled for candidates in screening or interview`);
     let interviewers = body.interviewer_user_ids;
     if (interviewers) await checkInterviewers(tx, interviewers, "body.interviewer_user_ids");
     else if (round?.interviewer_user_ids.length) {
       // The panel's defaults, keeping those who may still interview (roles change).
-      const eligible = new Set((await tx.membership.findMany({ where: { user_id: { in: round.interviewer_user_ids }, role: { in: ["owner", "admin", "hr", "manager"] } }, select: { user_id: true } })).map((m) => m.user_id));
+      const eligible = new Set(
+        (
+          await tx.membership.findMany({
+            where: { user_id: { in: round.interviewer_user_ids }, role: { in: ["owner", "admin", "hr", "manager"] } },
+            select: { user_id: true },
+          })
+        ).map((m) => m.user_id),
+      );
       interviewers = round.interviewer_user_ids.filter((u) => eligible.has(u));
     }
-    if (!interviewers?.length) throw invalidField("body.interviewer_user_ids", round ? "is required: the panel round has no interviewers" : "is required");
+    if (!interviewers?.length)
+      throw invalidField("body.interviewer_user_ids", round ? "is required: the panel round has no interviewers" : "is required");
     const i = await tx.interview.create({
       data: {
         candidate_id: candidate.id,
@@ -144,9 +199,25 @@ export async function scheduleInterview(auth: AuthContext, body: CreateInput) {
       },
       include,
     });
-    await audit({ action: "recruitment.interview_scheduled", entity_type: "interview", entity_id: i.id, changes: { candidate_id: candidate.id, round_name, scheduled_at: scheduled_at.toISOString(), interviewer_user_ids: interviewers } }, tx);
+    await audit(
+      {
+        action: "recruitment.interview_scheduled",
+        entity_type: "interview",
+        entity_id: i.id,
+        changes: { candidate_id: candidate.id, round_name, scheduled_at: scheduled_at.toISOString(), interviewer_user_ids: interviewers },
+      },
+      tx,
+    );
     if (stage === "screening") await moveCandidateStage(tx, { id: candidate.id, stage }, "interview", "interview scheduled");
-    await tellInterviewers(tx, auth, interviewers, "recruitment.interview_scheduled", `Interview: ${fullName(candidate)} for ${candidate.posting.title}`, describe(i, fullName(candidate), company.timezone), `/api/recruitment/interviews/${i.id}`);
+    await tellInterviewers(
+      tx,
+      auth,
+      interviewers,
+      "recruitment.interview_scheduled",
+      `Interview: ${fullName(candidate)} for ${candidate.posting.title}`,
+      describe(i, fullName(candidate), company.timezone),
+      `/api/recruitment/interviews/${i.id}`,
+    );
     return i;
   });
   return oneJson(created);
@@ -160,12 +231,17 @@ export async function changeInterview(auth: AuthContext, id: string, body: Updat
     throw forbidden("Interviewers record the outcome only (status completed with rating and feedback); hr schedules and cancels");
   const to = body.status;
   const outcome = body.rating !== undefined || body.feedback !== undefined || body.recommendation !== undefined;
-  if (outcome && to !== "completed") throw invalidField(body.rating !== undefined ? "body.rating" : body.feedback !== undefined ? "body.feedback" : "body.recommendation", "goes with status completed");
+  if (outcome && to !== "completed")
+    throw invalidField(
+      body.rating !== undefined ? "body.rating" : body.feedback !== undefined ? "body.feedback" : "body.recommendation",
+      "goes with status completed",
+    );
   if (body.cancel_reason !== undefined && to !== "cancelled") throw invalidField("body.cancel_reason", "goes with status cancelled");
   const panel = await readPanel();
   if (to === "completed") {
     if (body.rating === undefined) throw invalidField("body.rating", "is required to complete the interview");
-    if (body.rating > panel.rating_scale) throw invalidField("body.rating", `must be between 1 and ${panel.rating_scale} (the interview panel's rating scale)`);
+    if (body.rating > panel.rating_scale)
+      throw invalidField("body.rating", `must be between 1 and ${panel.rating_scale} (the interview panel's rating scale)`);
     if (body.feedback === undefined) throw invalidField("body.feedback", "is required to complete the interview");
   }
   const company = await companyOf();
@@ -180,13 +256,15 @@ export async function changeInterview(auth: AuthContext, id: string, body: Updat
     if (body.mode !== undefined) data.mode = body.mode;
     if (body.location !== undefined) data.location = trimOrNull(body.location);
     if (body.meeting_url !== undefined) data.meeting_url = trimOrNull(body.meeting_url);
-    if ((data.mode ?? before.mode) === "video" && !(data.meeting_url !== undefined ? data.meeting_url : before.meeting_url)) throw invalidField("body.meeting_url", "is required for a video interview");
+    if ((data.mode ?? before.mode) === "video" && !(data.meeting_url !== undefined ? data.meeting_url : before.meeting_url))
+      throw invalidField("body.meeting_url", "is required for a video interview");
     if (body.interviewer_user_ids !== undefined) {
       await checkInterviewers(tx, body.interviewer_user_ids, "body.interviewer_user_ids");
       data.interviewer_user_ids = body.interviewer_user_ids;
     }
     const moving = to !== undefined && checkMove("interview", INTERVIEW_MOVES, from, to);
-    if (moving && (to === "completed" || to === "no_show") && before.scheduled_at.getTime() > Date.now()) throw conflict(`The interview has not started yet (scheduled for ${before.scheduled_at.toISOString()})`);
+    if (moving && (to === "completed" || to === "no_show") && before.scheduled_at.getTime() > Date.now())
+      throw conflict(`The interview has not started yet (scheduled for ${before.scheduled_at.toISOString()})`);
     if (moving && to) {
       data.status = to;
       if (to === "completed") {
@@ -202,16 +280,59 @@ export async function changeInterview(auth: AuthContext, id: string, body: Updat
     if (!Object.keys(data).length) return before;
     const after = await tx.interview.update({ where: { id }, data, include });
     const [vb, va] = await interviewsJson([before, after]);
-    const keys = [...Object.keys(data).filter((k) => k !== "rating_scale" && k !== "feedback_by" && k !== "completed_at"), ...(data.interviewer_user_ids ? ["interviewers"] : [])].filter((k) => k !== "interviewer_user_ids");
+    const keys = [
+      ...Object.keys(data).filter((k) => k !== "rating_scale" && k !== "feedback_by" && k !== "completed_at"),
+      ...(data.interviewer_user_ids ? ["interviewers"] : []),
+    ].filter((k) => k !== "interviewer_user_ids");
     const changes = diff(vb, va, keys);
-    if (Object.keys(changes).length) await audit({ action: moving ? "recruitment.interview_status_changed" : "recruitment.interview_updated", entity_type: "interview", entity_id: id, changes }, tx);
+    if (Object.keys(changes).length)
+      await audit(
+        {
+          action: moving ? "recruitment.interview_status_changed" : "recruitment.interview_updated",
+          entity_type: "interview",
+          entity_id: id,
+          changes,
+        },
+        tx,
+      );
     const candidate = fullName(after.candidate);
     const link = `/api/recruitment/interviews/${id}`;
     if (moving && to === "completed" && after.created_by !== auth.userId)
-      await notify(tx, { userId: after.created_by, kind: "recruitment.interview_feedback", title: `Feedback on ${candidate} (${after.round_name}): ${body.rating}/${panel.rating_scale}`, body: `${auth.name}${body.recommendation ? ` recommends ${body.recommendation.replace(/_/g, " ")}` : " gave feedback"}.`, link });
-    if (moving && to === "cancelled") await tellInterviewers(tx, auth, after.interviewer_user_ids, "recruitment.interview_cancelled", `Cancelled: ${after.round_name} interview with ${candidate}`, describe(before, candidate, company.timezone), link);
-    if (!moving && (data.scheduled_at || data.mode || data.location !== undefined || data.meeting_url !== undefined || data.interviewer_user_ids || data.duration_minutes))
-      await tellInterviewers(tx, auth, after.interviewer_user_ids, "recruitment.interview_rescheduled", `Updated: ${after.round_name} interview with ${candidate}`, describe(after, candidate, company.timezone), link);
+      await notify(tx, {
+        userId: after.created_by,
+        kind: "recruitment.interview_feedback",
+        title: `Feedback on ${candidate} (${after.round_name}): ${body.rating}/${panel.rating_scale}`,
+        body: `${auth.name}${body.recommendation ? ` recommends ${body.recommendation.replace(/_/g, " ")}` : " gave feedback"}.`,
+        link,
+      });
+    if (moving && to === "cancelled")
+      await tellInterviewers(
+        tx,
+        auth,
+        after.interviewer_user_ids,
+        "recruitment.interview_cancelled",
+        `Cancelled: ${after.round_name} interview with ${candidate}`,
+        describe(before, candidate, company.timezone),
+        link,
+      );
+    if (
+      !moving &&
+      (data.scheduled_at ||
+        data.mode ||
+        data.location !== undefined ||
+        data.meeting_url !== undefined ||
+        data.interviewer_user_ids ||
+        data.duration_minutes)
+    )
+      await tellInterviewers(
+        tx,
+        auth,
+        after.interviewer_user_ids,
+        "recruitment.interview_rescheduled",
+        `Updated: ${after.round_name} interview with ${candidate}`,
+        describe(after, candidate, company.timezone),
+        link,
+      );
     return after;
   });
   return oneJson(updated);
@@ -225,13 +346,40 @@ export async function removeInterview(auth: AuthContext, id: string) {
     if (!status) throw notFound("Interview");
     if (status === "completed") throw conflict("A completed interview keeps its feedback and cannot be deleted");
     await tx.interview.update({ where: { id }, data: { deleted_at: new Date() } });
-    const sessions = await tx.interviewSession.findMany({ where: { interview_id: id, deleted_at: null, status: "scheduled" }, select: { id: true } });
+    const sessions = await tx.interviewSession.findMany({
+      where: { interview_id: id, deleted_at: null, status: "scheduled" },
+      select: { id: true },
+    });
     for (const s of sessions) {
       await tx.interviewSession.update({ where: { id: s.id }, data: { status: "cancelled" } });
-      await audit({ action: "recruitment.session_status_changed", entity_type: "interview_session", entity_id: s.id, changes: { status: { from: "scheduled", to: "cancelled" }, reason: "interview deleted" } }, tx);
+      await audit(
+        {
+          action: "recruitment.session_status_changed",
+          entity_type: "interview_session",
+          entity_id: s.id,
+          changes: { status: { from: "scheduled", to: "cancelled" }, reason: "interview deleted" },
+        },
+        tx,
+      );
     }
-    await audit({ action: "recruitment.interview_deleted", entity_type: "interview", entity_id: id, changes: { candidate_id: i.candidate_id, round_name: i.round_name, status } }, tx);
+    await audit(
+      {
+        action: "recruitment.interview_deleted",
+        entity_type: "interview",
+        entity_id: id,
+        changes: { candidate_id: i.candidate_id, round_name: i.round_name, status },
+      },
+      tx,
+    );
     if (status === "scheduled")
-      await tellInterviewers(tx, auth, i.interviewer_user_ids, "recruitment.interview_cancelled", `Cancelled: ${i.round_name} interview with ${fullName(i.candidate)}`, describe(i, fullName(i.candidate), company.timezone), `/api/recruitment/interviews/${id}`);
+      await tellInterviewers(
+        tx,
+        auth,
+        i.interviewer_user_ids,
+        "recruitment.interview_cancelled",
+        `Cancelled: ${i.round_name} interview with ${fullName(i.candidate)}`,
+        describe(i, fullName(i.candidate), company.timezone),
+        `/api/recruitment/interviews/${id}`,
+      );
   });
 }

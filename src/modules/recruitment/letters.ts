@@ -8,7 +8,20 @@ import { toDateString } from "../../lib/dates.ts";
 import { companyOf, companyToday, EMPLOYMENT_LABELS, formatMoney, fullName, type Company } from "./common.ts";
 import { renderLetterPdf } from "./pdf.ts";
 
-export const MERGE_FIELDS = ["candidate_name", "candidate_first_name", "candidate_email", "job_title", "department", "employment_type", "salary", "currency", "joining_date", "offer_expiry_date", "company_name", "today"] as const;
+export const MERGE_FIELDS = [
+  "candidate_name",
+  "candidate_first_name",
+  "candidate_email",
+  "job_title",
+  "department",
+  "employment_type",
+  "salary",
+  "currency",
+  "joining_date",
+  "offer_expiry_date",
+  "company_name",
+  "today",
+] as const;
 export type MergeField = (typeof MERGE_FIELDS)[number];
 export type MergeValues = Partial<Record<MergeField, string>>;
 
@@ -77,7 +90,12 @@ Welcome to {{company_name}}.
 Sincerely,
 {{company_name}}`;
 
-export function offerValues(o: JobOffer, c: Pick<Candidate, "first_name" | "last_name" | "email">, company: Company, today: string): Record<MergeField, string> {
+export function offerValues(
+  o: JobOffer,
+  c: Pick<Candidate, "first_name" | "last_name" | "email">,
+  company: Company,
+  today: string,
+): Record<MergeField, string> {
   return {
     candidate_name: fullName(c),
     candidate_first_name: c.first_name,
@@ -95,12 +113,26 @@ export function offerValues(o: JobOffer, c: Pick<Candidate, "first_name" | "last
 }
 
 /** The offer or appointment letter of an offer as a PDF. */
-export async function offerLetterPdf(kind: "offer" | "appointment", o: JobOffer, c: Pick<Candidate, "first_name" | "last_name" | "email">, company: Company, today: string, terms: string | null) {
+export async function offerLetterPdf(
+  kind: "offer" | "appointment",
+  o: JobOffer,
+  c: Pick<Candidate, "first_name" | "last_name" | "email">,
+  company: Company,
+  today: string,
+  terms: string | null,
+) {
   const values = offerValues(o, c, company, today);
   let body = fillTemplate(kind === "offer" ? OFFER_TEMPLATE : APPOINTMENT_TEMPLATE, values);
   if (terms) body = body.replace(/\n\nSincerely,/, `\n\nFurther terms:\n${terms}\n\nSincerely,`);
   const title = kind === "offer" ? `Offer letter - ${values.candidate_name}` : `Appointment letter - ${values.candidate_name}`;
-  return renderLetterPdf({ company: company.name, title, subject: `${values.candidate_name}, ${o.job_title} (${o.offer_number})`, date: today, body, footer: `${o.offer_number} - ${company.name}` });
+  return renderLetterPdf({
+    company: company.name,
+    title,
+    subject: `${values.candidate_name}, ${o.job_title} (${o.offer_number})`,
+    date: today,
+    body,
+    footer: `${o.offer_number} - ${company.name}`,
+  });
 }
 
 export async function previewTemplatePdf(body: RequestBody<"previewDocumentTemplatePdf">): Promise<Buffer> {
@@ -114,11 +146,21 @@ export async function previewTemplatePdf(body: RequestBody<"previewDocumentTempl
   const today = await companyToday();
   let base: Record<MergeField, string> = { ...SAMPLE, company_name: company.name, today, currency: company.currency };
   if (body.offer_id) {
-    const o = await db.jobOffer.findFirst({ where: { id: body.offer_id, deleted_at: null }, include: { candidate: { select: { first_name: true, last_name: true, email: true } } } });
+    const o = await db.jobOffer.findFirst({
+      where: { id: body.offer_id, deleted_at: null },
+      include: { candidate: { select: { first_name: true, last_name: true, email: true } } },
+    });
     if (!o) throw invalidField("body.offer_id", "is not an offer of this company");
     base = offerValues(o, o.candidate, company, today);
   }
   const values = { ...base, ...(body.values ?? {}) } as Record<MergeField, string>;
   const title = body.title?.trim() || "Document preview";
-  return renderLetterPdf({ company: values.company_name, title, subject: values.candidate_name, date: values.today, body: fillTemplate(body.template, values), footer: "Preview" });
+  return renderLetterPdf({
+    company: values.company_name,
+    title,
+    subject: values.candidate_name,
+    date: values.today,
+    body: fillTemplate(body.template, values),
+    footer: "Preview",
+  });
 }

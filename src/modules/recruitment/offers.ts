@@ -16,7 +16,19 @@ import { logger } from "../../log.ts";
 import { queueEmail } from "../../platform/mail/outbox.ts";
 import { notify } from "../../platform/notify.ts";
 import { moveCandidateStage, referencedCandidate } from "./candidates.ts";
-import { checkAmount, companyOf, companyToday, EMPLOYMENT_LABELS, formatMoney, fullName, moneyOut, startOfDayIn, trimOrNull, userNames, type Company } from "./common.ts";
+import {
+  checkAmount,
+  companyOf,
+  companyToday,
+  EMPLOYMENT_LABELS,
+  formatMoney,
+  fullName,
+  moneyOut,
+  startOfDayIn,
+  trimOrNull,
+  userNames,
+  type Company,
+} from "./common.ts";
 import { lockCandidate, lockOffer } from "./queries.ts";
 import { checkMove, OFFER_MOVES, type OfferStatus, type DocumentType, type EmploymentType } from "./states.ts";
 import { hrMemberIds } from "../shared/access.ts";
@@ -29,7 +41,10 @@ export type OfferRow = JobOffer & {
 };
 export const offerInclude = {
   candidate: { select: { first_name: true, last_name: true, email: true, posting_id: true } },
-  documents: { include: { file: { select: { original_name: true, mime_type: true, size_bytes: true } } }, orderBy: [{ created_at: "asc" }, { id: "asc" }] },
+  documents: {
+    include: { file: { select: { original_name: true, mime_type: true, size_bytes: true } } },
+    orderBy: [{ created_at: "asc" }, { id: "asc" }],
+  },
 } satisfies Prisma.JobOfferInclude;
 
 /** How long an appointment link stays valid. */
@@ -84,15 +99,34 @@ export function offerJson(o: OfferRow) {
  * and hourly by the job `recruitment.expire-offers`.
  */
 export async function expireDueOffers(today: string): Promise<number> {
-  const due = await db.jobOffer.findMany({ where: { status: "sent", deleted_at: null, expires_on: { lt: parseDate(today) } }, select: { id: true } });
+  const due = await db.jobOffer.findMany({
+    where: { status: "sent", deleted_at: null, expires_on: { lt: parseDate(today) } },
+    select: { id: true },
+  });
   let n = 0;
   for (const { id } of due) {
     const done = await tenantTx(async (tx) => {
       const claimed = await tx.jobOffer.updateMany({ where: { id, status: "sent" }, data: { status: "expired" } });
       if (claimed.count !== 1) return false;
-      const o = await tx.jobOffer.findFirstOrThrow({ where: { id }, include: { candidate: { select: { first_name: true, last_name: true } } } });
-      await audit({ action: "recruitment.offer_status_changed", entity_type: "job_offer", entity_id: id, changes: { status: { from: "sent", to: "expired" }, reason: `not answered by ${toDateString(o.expires_on)}` } }, tx);
-      await notify(tx, { userId: o.created_by, kind: "recruitment.offer_expired", title: `Offer ${o.offer_number} to ${fullName(o.candidate)} expired unanswered`, link: `/api/recruitment/offers/${id}` });
+      const o = await tx.jobOffer.findFirstOrThrow({
+        where: { id },
+        include: { candidate: { select: { first_name: true, last_name: true } } },
+      });
+      await audit(
+        {
+          action: "recruitment.offer_status_changed",
+          entity_type: "job_offer",
+          entity_id: id,
+          changes: { status: { from: "sent", to: "expired" }, reason: `not answered by ${toDateString(o.expires_on)}` },
+        },
+        tx,
+      );
+      await notify(tx, {
+        userId: o.created_by,
+        kind: "recruitment.offer_expired",
+        title: `Offer ${o.offer_number} to ${fullName(o.candidate)} expired unanswered`,
+        link: `/api/recruitment/offers/${id}`,
+      });
       return true;
     });
     if (done) n++;
@@ -117,11 +151,25 @@ export async function listOffers(query: PageQuery & { status?: OfferStatus; cand
     where.OR = [
       { offer_number: { equals: s.toUpperCase() } },
       { job_title: { contains: s, mode: "insensitive" } },
-      { candidate: { OR: [{ first_name: { contains: s, mode: "insensitive" } }, { last_name: { contains: s, mode: "insensitive" } }, { email: { contains: s, mode: "insensitive" } }] } },
+      {
+        candidate: {
+          OR: [
+            { first_name: { contains: s, mode: "insensitive" } },
+            { last_name: { contains: s, mode: "insensitive" } },
+            { email: { contains: s, mode: "insensitive" } },
+          ],
+        },
+      },
     ];
   }
   const [rows, total] = await Promise.all([
-    db.jobOffer.findMany({ where, include: offerInclude, orderBy: [{ created_at: "desc" }, { id: "desc" }], skip: page.skip, take: page.limit }),
+    db.jobOffer.findMany({
+      where,
+      include: offerInclude,
+      orderBy: [{ created_at: "desc" }, { id: "desc" }],
+      skip: page.skip,
+      take: page.limit,
+    }),
     db.jobOffer.count({ where }),
   ]);
   return { rows: rows.map(offerJson), page, total };
@@ -145,8 +193,12 @@ export async function createOffer(auth: AuthContext, body: CreateInput) {
   const o = await tenantTx(async (tx) => {
     const candidate = await referencedCandidate(tx, body.candidate_id);
     const stage = await lockCandidate(tx, candidate.id);
-    if (stage !== "interview" && stage !== "offer") throw conflict(`The candidate is ${stage}; offers are made to candidates in interview or offer`);
-    const live = await tx.jobOffer.findFirst({ where: { candidate_id: candidate.id, deleted_at: null, status: { in: ["draft", "sent", "accepted"] } }, select: { offer_number: true, status: true } });
+    if (stage !== "interview" && stage !== "offer")
+      throw conflict(`The candidate is ${stage}; offers are made to candidates in interview or offer`);
+    const live = await tx.jobOffer.findFirst({
+      where: { candidate_id: candidate.id, deleted_at: null, status: { in: ["draft", "sent", "accepted"] } },
+      select: { offer_number: true, status: true },
+    });
     if (live) throw conflict(`The candidate already has offer ${live.offer_number} (${live.status}); withdraw it first`);
     const posting = await tx.jobPosting.findFirstOrThrow({ where: { id: candidate.posting_id } });
     const offer_number = await nextNumber(tx, "job_offer", "OFR-");
@@ -167,7 +219,23 @@ export async function createOffer(auth: AuthContext, body: CreateInput) {
       },
       include: offerInclude,
     });
-    await audit({ action: "recruitment.offer_created", entity_type: "job_offer", entity_id: created.id, changes: { offer_number, candidate_id: candidate.id, job_title: created.job_title, salary: body.salary, currency: company.currency, joining_date: body.joining_date, expires_on: body.expires_on } }, tx);
+    await audit(
+      {
+        action: "recruitment.offer_created",
+        entity_type: "job_offer",
+        entity_id: created.id,
+        changes: {
+          offer_number,
+          candidate_id: candidate.id,
+          job_title: created.job_title,
+          salary: body.salary,
+          currency: company.currency,
+          joining_date: body.joining_date,
+          expires_on: body.expires_on,
+        },
+      },
+      tx,
+    );
     if (stage === "interview") await moveCandidateStage(tx, { id: candidate.id, stage }, "offer", `offer ${offer_number} drafted`);
     return created;
   });
@@ -197,16 +265,32 @@ export async function updateOffer(id: string, body: UpdateInput) {
     if (body.expires_on !== undefined) data.expires_on = parseDate(body.expires_on);
     if (body.terms !== undefined) data.terms = trimOrNull(body.terms);
     if (body.joining_date !== undefined || body.expires_on !== undefined)
-      checkDates(body.expires_on ?? toDateString(before.expires_on), body.joining_date ?? toDateString(before.joining_date), today, { expires: body.expires_on !== undefined, joining: body.joining_date !== undefined });
+      checkDates(body.expires_on ?? toDateString(before.expires_on), body.joining_date ?? toDateString(before.joining_date), today, {
+        expires: body.expires_on !== undefined,
+        joining: body.joining_date !== undefined,
+      });
     const to = body.status;
     const moving = to !== undefined && checkMove("offer", OFFER_MOVES, from, to);
     if (moving && to !== "withdrawn" && to !== "expired")
-      throw conflict(to === "sent" ? "Send an offer with POST /api/recruitment/offers/{id}/send" : "An offer is accepted or declined by the candidate through the offer link");
+      throw conflict(
+        to === "sent"
+          ? "Send an offer with POST /api/recruitment/offers/{id}/send"
+          : "An offer is accepted or declined by the candidate through the offer link",
+      );
     if (moving) data.status = to;
     if (!Object.keys(data).length) return before;
     const after = await tx.jobOffer.update({ where: { id }, data, include: offerInclude });
     const changes = diff(offerJson(before), offerJson(after), [...fields, ...(moving ? ["status"] : [])]);
-    if (Object.keys(changes).length) await audit({ action: moving ? "recruitment.offer_status_changed" : "recruitment.offer_updated", entity_type: "job_offer", entity_id: id, changes }, tx);
+    if (Object.keys(changes).length)
+      await audit(
+        {
+          action: moving ? "recruitment.offer_status_changed" : "recruitment.offer_updated",
+          entity_type: "job_offer",
+          entity_id: id,
+          changes,
+        },
+        tx,
+      );
     if (moving && to === "withdrawn" && from === "sent")
       await queueEmail(tx, {
         to: after.candidate.email,
@@ -225,7 +309,10 @@ export async function deleteOffer(id: string) {
     if (!status) throw notFound("Offer");
     if (status === "sent" || status === "accepted") throw conflict(`The offer is ${status}; withdraw it first`);
     await tx.jobOffer.update({ where: { id }, data: { deleted_at: new Date() } });
-    await audit({ action: "recruitment.offer_deleted", entity_type: "job_offer", entity_id: id, changes: { offer_number: o.offer_number, status } }, tx);
+    await audit(
+      { action: "recruitment.offer_deleted", entity_type: "job_offer", entity_id: id, changes: { offer_number: o.offer_number, status } },
+      tx,
+    );
   });
 }
 
@@ -283,7 +370,8 @@ export async function sendOffer(id: string) {
     if (!from) throw notFound("Offer");
     if (from !== "draft" && from !== "sent") checkMove("offer", OFFER_MOVES, from, "sent");
     const before = await tx.jobOffer.findFirstOrThrow({ where: { id }, include: offerInclude });
-    if (toDateString(before.expires_on) < today) throw conflict(`The offer's last day (${toDateString(before.expires_on)}) has passed; change expires_on first`);
+    if (toDateString(before.expires_on) < today)
+      throw conflict(`The offer's last day (${toDateString(before.expires_on)}) has passed; change expires_on first`);
     const { token, hash } = newToken();
     const linkExpires = startOfDayIn(addDays(toDateString(before.expires_on), 1), company.timezone);
     const after = await tx.jobOffer.update({
@@ -292,7 +380,15 @@ export async function sendOffer(id: string) {
       include: offerInclude,
     });
     await queueEmail(tx, offerMail(after, company, token, linkExpires));
-    await audit({ action: from === "draft" ? "recruitment.offer_sent" : "recruitment.offer_resent", entity_type: "job_offer", entity_id: id, changes: { status: { from, to: "sent" }, to: after.candidate.email, link_expires_at: linkExpires.toISOString() } }, tx);
+    await audit(
+      {
+        action: from === "draft" ? "recruitment.offer_sent" : "recruitment.offer_resent",
+        entity_type: "job_offer",
+        entity_id: id,
+        changes: { status: { from, to: "sent" }, to: after.candidate.email, link_expires_at: linkExpires.toISOString() },
+      },
+      tx,
+    );
     return after;
   });
   return offerJson(sent);
@@ -308,9 +404,21 @@ export async function sendAppointment(id: string) {
     const { token, hash } = newToken();
     const linkExpires = new Date(Date.now() + APPOINTMENT_LINK_DAYS * 86_400_000);
     const before = await tx.jobOffer.findFirstOrThrow({ where: { id }, select: { appointment_sent_at: true } });
-    const after = await tx.jobOffer.update({ where: { id }, data: { appointment_sent_at: new Date(), appointment_token_hash: hash, appointment_token_expires_at: linkExpires }, include: offerInclude });
+    const after = await tx.jobOffer.update({
+      where: { id },
+      data: { appointment_sent_at: new Date(), appointment_token_hash: hash, appointment_token_expires_at: linkExpires },
+      include: offerInclude,
+    });
     await queueEmail(tx, appointmentMail(after, company, token, linkExpires));
-    await audit({ action: before.appointment_sent_at ? "recruitment.appointment_resent" : "recruitment.appointment_sent", entity_type: "job_offer", entity_id: id, changes: { to: after.candidate.email, link_expires_at: linkExpires.toISOString() } }, tx);
+    await audit(
+      {
+        action: before.appointment_sent_at ? "recruitment.appointment_resent" : "recruitment.appointment_sent",
+        entity_type: "job_offer",
+        entity_id: id,
+        changes: { to: after.candidate.email, link_expires_at: linkExpires.toISOString() },
+      },
+      tx,
+    );
     return after;
   });
   return offerJson(sent);
@@ -320,7 +428,8 @@ export async function sendAppointment(id: string) {
 export async function tellOfferTeam(tx: ScopedTx, o: OfferRow, kind: string, title: string, body: string) {
   const author = (await userNames([o.created_by])).get(o.created_by);
   await notify(tx, { userId: o.created_by, email: author?.email, kind, title, body, link: `/api/recruitment/offers/${o.id}` });
-  for (const userId of await hrMemberIds(tx, o.created_by)) await notify(tx, { userId, kind, title, body, link: `/api/recruitment/offers/${o.id}` });
+  for (const userId of await hrMemberIds(tx, o.created_by))
+    await notify(tx, { userId, kind, title, body, link: `/api/recruitment/offers/${o.id}` });
 }
 
 export const EXPIRE_OFFERS_JOB = "recruitment.expire-offers";

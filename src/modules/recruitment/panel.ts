@@ -5,7 +5,13 @@ import { invalidField } from "../../platform/errors.ts";
 import type { AuthContext, RequestBody } from "../../http/types.ts";
 import { readSettingsDoc, writeSettingsDoc } from "../../platform/tenant-settings.ts";
 
-export type Round = { name: string; sequence: number; duration_minutes: number; mode: "video" | "phone" | "in_person"; interviewer_user_ids: string[] };
+export type Round = {
+  name: string;
+  sequence: number;
+  duration_minutes: number;
+  mode: "video" | "phone" | "in_person";
+  interviewer_user_ids: string[];
+};
 export type Panel = { rounds: Round[]; rating_scale: 5 | 10; feedback_deadline_hours: number };
 
 export const INTERVIEW_PANEL_DEFAULTS: Panel = {
@@ -38,12 +44,12 @@ async function validateRounds(rounds: Round[] | undefined): Promise<Round[] | un
   });
   const ids = [...new Set(rounds.flatMap((r) => r.interviewer_user_ids))];
   if (ids.length) {
-    const members = new Set((await db.membership.findMany({ where: { user_id: { in: ids } }, select: { user_id: true } })).map((m) => m.user_id));
-    rounds.forEach((r, i) =>
-      r.interviewer_user_ids.forEach((u, j) => {
-        if (!members.has(u)) throw invalidField(`body.rounds.${i}.interviewer_user_ids.${j}`, "is not a member of the company");
-      }),
+    const members = new Set(
+      (await db.membership.findMany({ where: { user_id: { in: ids } }, select: { user_id: true } })).map((m) => m.user_id),
     );
+    for (const [i, r] of rounds.entries())
+      for (const [j, u] of r.interviewer_user_ids.entries())
+        if (!members.has(u)) throw invalidField(`body.rounds.${i}.interviewer_user_ids.${j}`, "is not a member of the company");
   }
   return [...rounds].sort((a, b) => a.sequence - b.sequence);
 }

@@ -64,7 +64,11 @@ export function renderLetterPdf(letter: Letter): Promise<Buffer> {
 
     doc.font("Helvetica-Bold").fontSize(16).text(printable(letter.company));
     doc.moveDown(0.2).font("Helvetica").fontSize(9).fillColor("#555555").text(printable(letter.date), { align: "right" });
-    doc.moveTo(64, doc.y + 6).lineTo(doc.page.width - 64, doc.y + 6).strokeColor("#999999").stroke();
+    doc
+      .moveTo(64, doc.y + 6)
+      .lineTo(doc.page.width - 64, doc.y + 6)
+      .strokeColor("#999999")
+      .stroke();
     doc.moveDown(1.5).fillColor("#000000").font("Helvetica-Bold").fontSize(14).text(printable(letter.title));
     doc.moveDown(0.8).font("Helvetica").fontSize(11);
     const paragraphs = letter.body.replace(/\r\n/g, "\n").split(/\n\s*\n/);

@@ -20,7 +20,11 @@ const include = { requisition: { select: { requisition_number: true } } } as con
 
 export async function postingsJson(rows: PostingRow[]) {
   const counts = rows.length
-    ? await db.candidate.groupBy({ by: ["posting_id"], where: { posting_id: { in: rows.map((r) => r.id) }, deleted_at: null }, _count: { _all: true } })
+    ? await db.candidate.groupBy({
+        by: ["posting_id"],
+        where: { posting_id: { in: rows.map((r) => r.id) }, deleted_at: null },
+        _count: { _all: true },
+      })
     : [];
   const countOf = new Map(counts.map((c) => [c.posting_id, c._count._all]));
   return rows.map((p) => ({
@@ -63,14 +67,22 @@ async function visiblePosting(auth: AuthContext, id: string): Promise<PostingRow
   return p;
 }
 
-export async function listPostings(auth: AuthContext, query: PageQuery & { status?: PostingStatus; department?: string; requisition_id?: string; skill?: string; search?: string }) {
+export async function listPostings(
+  auth: AuthContext,
+  query: PageQuery & { status?: PostingStatus; department?: string; requisition_id?: string; skill?: string; search?: string },
+) {
   const page = pageOf(query);
   const where: Prisma.JobPostingWhereInput = { AND: [await postingScope(auth)] };
   if (query.status) where.status = query.status;
   if (query.requisition_id) where.requisition_id = query.requisition_id;
-  if (query.department) (where.AND as Prisma.JobPostingWhereInput[]).push({ department: { equals: query.department.trim(), mode: "insensitive" } });
+  if (query.department)
+    (where.AND as Prisma.JobPostingWhereInput[]).push({ department: { equals: query.department.trim(), mode: "insensitive" } });
   if (query.skill) where.skills = { has: query.skill.trim().toLowerCase() };
-  if (query.search) where.OR = [{ title: { contains: query.search, mode: "insensitive" } }, { posting_number: { equals: query.search.trim().toUpperCase() } }];
+  if (query.search)
+    where.OR = [
+      { title: { contains: query.search, mode: "insensitive" } },
+      { posting_number: { equals: query.search.trim().toUpperCase() } },
+    ];
   const [rows, total] = await Promise.all([
     db.jobPosting.findMany({ where, include, orderBy: [{ created_at: "desc" }, { id: "desc" }], skip: page.skip, take: page.limit }),
     db.jobPosting.count({ where }),
@@ -82,7 +94,19 @@ export async function getPosting(auth: AuthContext, id: string) {
   return oneJson(await visiblePosting(auth, id));
 }
 
-const FIELDS = ["title", "department", "description", "requirements", "skills", "location", "employment_type", "openings", "min_salary", "max_salary", "closes_on"] as const;
+const FIELDS = [
+  "title",
+  "department",
+  "description",
+  "requirements",
+  "skills",
+  "location",
+  "employment_type",
+  "openings",
+  "min_salary",
+  "max_salary",
+  "closes_on",
+] as const;
 
 type Fields = Partial<Pick<UpdateInput, (typeof FIELDS)[number]>>;
 type Columns = Omit<Fields, "closes_on"> & { closes_on?: Date | null };
@@ -107,7 +131,8 @@ export async function createPosting(auth: AuthContext, body: CreateInput) {
     // Lock the requisition: it cannot be closed while a posting is being raised from it.
     const reqStatus = await lockRequisition(tx, body.requisition_id);
     if (!reqStatus) throw invalidField("body.requisition_id", "is not a job requisition of this company");
-    if (reqStatus !== "approved") throw conflict(`The requisition is ${reqStatus.replace("_", " ")}; postings are raised from approved requisitions only`);
+    if (reqStatus !== "approved")
+      throw conflict(`The requisition is ${reqStatus.replace("_", " ")}; postings are raised from approved requisitions only`);
     const req = await tx.jobRequisition.findFirstOrThrow({ where: { id: body.requisition_id } });
     const fields = fieldData(body);
     const data = {
@@ -124,10 +149,25 @@ export async function createPosting(auth: AuthContext, body: CreateInput) {
     checkSalaryRange(data.min_salary, data.max_salary);
     const posting_number = await nextNumber(tx, "job_posting", "JOB-");
     const created = await tx.jobPosting.create({
-      data: { ...data, requisition_id: req.id, posting_number, status, published_at: status === "open" ? new Date() : null, created_by: auth.userId },
+      data: {
+        ...data,
+        requisition_id: req.id,
+        posting_number,
+        status,
+        published_at: status === "open" ? new Date() : null,
+        created_by: auth.userId,
+      },
       include,
     });
-    await audit({ action: "recruitment.posting_created", entity_type: "job_posting", entity_id: created.id, changes: { posting_number, requisition_id: req.id, title: created.title, status } }, tx);
+    await audit(
+      {
+        action: "recruitment.posting_created",
+        entity_type: "job_posting",
+        entity_id: created.id,
+        changes: { posting_number, requisition_id: req.id, title: created.title, status },
+      },
+      tx,
+    );
     return created;
   });
   return oneJson(p);
@@ -143,12 +183,16 @@ export async function updatePosting(auth: AuthContext, id: string, body: UpdateI
     if (!from) throw notFound("Job posting");
     const before = await tx.jobPosting.findFirstOrThrow({ where: { id }, include });
     if (Object.keys(fields).length && from === "closed") throw conflict("The posting is closed; its details can no longer change");
-    checkSalaryRange(fields.min_salary !== undefined ? fields.min_salary : before.min_salary, fields.max_salary !== undefined ? fields.max_salary : before.max_salary);
+    checkSalaryRange(
+      fields.min_salary !== undefined ? fields.min_salary : before.min_salary,
+      fields.max_salary !== undefined ? fields.max_salary : before.max_salary,
+    );
     const data: Prisma.JobPostingUncheckedUpdateInput = { ...fields };
     const moving = body.status !== undefined && checkMove("posting", POSTING_MOVES, from, body.status);
     if (moving && body.status === "open") {
       const reqStatus = await lockRequisition(tx, before.requisition_id);
-      if (reqStatus !== "approved") throw conflict(`The requisition is ${String(reqStatus).replace("_", " ")}; only postings of approved requisitions can be opened`);
+      if (reqStatus !== "approved")
+        throw conflict(`The requisition is ${String(reqStatus).replace("_", " ")}; only postings of approved requisitions can be opened`);
       data.status = "open";
       data.published_at = new Date();
     }
@@ -160,7 +204,16 @@ export async function updatePosting(auth: AuthContext, id: string, body: UpdateI
     const after = await tx.jobPosting.update({ where: { id }, data, include });
     const [vb, va] = await postingsJson([before, after]);
     const changes = diff(vb, va, [...Object.keys(fields), ...(moving ? ["status"] : [])]);
-    if (Object.keys(changes).length) await audit({ action: moving ? "recruitment.posting_status_changed" : "recruitment.posting_updated", entity_type: "job_posting", entity_id: id, changes }, tx);
+    if (Object.keys(changes).length)
+      await audit(
+        {
+          action: moving ? "recruitment.posting_status_changed" : "recruitment.posting_updated",
+          entity_type: "job_posting",
+          entity_id: id,
+          changes,
+        },
+        tx,
+      );
     return after;
   });
   return oneJson(updated);
@@ -168,10 +221,21 @@ export async function updatePosting(auth: AuthContext, id: string, body: UpdateI
 
 /** Closes the draft and open postings of a requisition (inside the caller's transaction). */
 export async function closePostingsOf(tx: ScopedTx, requisitionId: string, reason: string): Promise<void> {
-  const open = await tx.jobPosting.findMany({ where: { requisition_id: requisitionId, deleted_at: null, status: { in: ["draft", "open"] } }, select: { id: true, status: true } });
+  const open = await tx.jobPosting.findMany({
+    where: { requisition_id: requisitionId, deleted_at: null, status: { in: ["draft", "open"] } },
+    select: { id: true, status: true },
+  });
   for (const p of open) {
     await tx.jobPosting.update({ where: { id: p.id }, data: { status: "closed", closed_at: new Date() } });
-    await audit({ action: "recruitment.posting_status_changed", entity_type: "job_posting", entity_id: p.id, changes: { status: { from: p.status, to: "closed" }, reason } }, tx);
+    await audit(
+      {
+        action: "recruitment.posting_status_changed",
+        entity_type: "job_posting",
+        entity_id: p.id,
+        changes: { status: { from: p.status, to: "closed" }, reason },
+      },
+      tx,
+    );
   }
 }
 
@@ -182,6 +246,14 @@ export async function deletePosting(auth: AuthContext, id: string) {
     const candidates = await tx.candidate.count({ where: { posting_id: id, deleted_at: null } });
     if (candidates) throw conflict(`${candidates} candidate(s) applied to this posting; close it instead`);
     await tx.jobPosting.update({ where: { id }, data: { deleted_at: new Date() } });
-    await audit({ action: "recruitment.posting_deleted", entity_type: "job_posting", entity_id: id, changes: { posting_number: p.posting_number, status: p.status } }, tx);
+    await audit(
+      {
+        action: "recruitment.posting_deleted",
+        entity_type: "job_posting",
+        entity_id: id,
+        changes: { posting_number: p.posting_number, status: p.status },
+      },
+      tx,
+    );
   });
 }

@@ -25,9 +25,16 @@ const gone = (message: string) => new AppError("invalid_token", message, undefin
 type Kind = "offer" | "appointment";
 
 /** Finds the tenant of a link token, checks its module, and runs `fn` in that tenant. */
-async function inTenantOf<T>(kind: Kind, token: string, fn: (ctx: { offerId: string; company: Company; today: string }) => Promise<T>): Promise<T> {
+async function inTenantOf<T>(
+  kind: Kind,
+  token: string,
+  fn: (ctx: { offerId: string; company: Company; today: string }) => Promise<T>,
+): Promise<T> {
   const hash = hashToken(token);
-  const [ref] = await tenantsWith("jobOffer", kind === "offer" ? { offer_token_hash: hash, deleted_at: null } : { appointment_token_hash: hash, deleted_at: null });
+  const [ref] = await tenantsWith(
+    "jobOffer",
+    kind === "offer" ? { offer_token_hash: hash, deleted_at: null } : { appointment_token_hash: hash, deleted_at: null },
+  );
   if (!ref) throw notFound(kind === "offer" ? "Offer" : "Appointment");
   return withTenant(ref.tenant_id, async () => {
     const tenant = await activeTenant({ modules: true });
@@ -54,7 +61,8 @@ function checkOfferLink(o: OfferRow) {
 
 function checkAppointmentLink(o: OfferRow) {
   if (o.status !== "accepted") throw gone("This appointment is no longer valid");
-  if (!o.appointment_token_expires_at || o.appointment_token_expires_at.getTime() <= Date.now()) throw gone("This appointment link has expired");
+  if (!o.appointment_token_expires_at || o.appointment_token_expires_at.getTime() <= Date.now())
+    throw gone("This appointment link has expired");
 }
 
 function publicOfferJson(o: OfferRow, company: Company, token: string) {
@@ -128,13 +136,27 @@ export async function answerPublicOffer(token: string, answer: "accepted" | "dec
         include: offerInclude,
       });
       const name = fullName(after.candidate);
-      await audit({ action: "recruitment.offer_status_changed", entity_type: "job_offer", entity_id: offerId, changes: { status: { from: "sent", to: answer }, by: `candidate ${after.candidate.email}`, ...(after.decline_reason ? { decline_reason: after.decline_reason } : {}) } }, tx);
+      await audit(
+        {
+          action: "recruitment.offer_status_changed",
+          entity_type: "job_offer",
+          entity_id: offerId,
+          changes: {
+            status: { from: "sent", to: answer },
+            by: `candidate ${after.candidate.email}`,
+            ...(after.decline_reason ? { decline_reason: after.decline_reason } : {}),
+          },
+        },
+        tx,
+      );
       await tellOfferTeam(
         tx,
         after,
         `recruitment.offer_${answer}`,
         `${name} ${answer} offer ${after.offer_number} (${after.job_title})`,
-        answer === "accepted" ? `Joining on ${toDateString(after.joining_date)}. Mark the candidate hired and send the appointment letter.` : `Reason: ${after.decline_reason ?? "not given"}.`,
+        answer === "accepted"
+          ? `Joining on ${toDateString(after.joining_date)}. Mark the candidate hired and send the appointment letter.`
+          : `Reason: ${after.decline_reason ?? "not given"}.`,
       );
       return after;
     });
@@ -155,7 +177,10 @@ export function publicAppointmentPdf(token: string): Promise<{ pdf: Buffer; file
   return inTenantOf("appointment", token, async ({ offerId, company, today }) => {
     const o = await loadOffer(db, offerId);
     checkAppointmentLink(o);
-    return { pdf: await offerLetterPdf("appointment", o, o.candidate, company, today, o.terms), filename: `appointment-letter-${o.offer_number}.pdf` };
+    return {
+      pdf: await offerLetterPdf("appointment", o, o.candidate, company, today, o.terms),
+      filename: `appointment-letter-${o.offer_number}.pdf`,
+    };
   });
 }
 
@@ -174,9 +199,28 @@ export function addAppointmentDocument(token: string, file: UploadedFile | undef
         data: { offer_id: offerId, file_id: stored.id, document_type: meta.document_type, title },
         include: { file: { select: { original_name: true, mime_type: true, size_bytes: true } } },
       });
-      await audit({ action: "recruitment.appointment_document_uploaded", entity_type: "job_offer", entity_id: offerId, changes: { document_type: meta.document_type, title, file_name: stored.original_name, size_bytes: stored.size_bytes, by: `candidate ${o.candidate.email}` } }, tx);
+      await audit(
+        {
+          action: "recruitment.appointment_document_uploaded",
+          entity_type: "job_offer",
+          entity_id: offerId,
+          changes: {
+            document_type: meta.document_type,
+            title,
+            file_name: stored.original_name,
+            size_bytes: stored.size_bytes,
+            by: `candidate ${o.candidate.email}`,
+          },
+        },
+        tx,
+      );
       for (const r of await recruiters(tx))
-        await notify(tx, { userId: r.userId, kind: "recruitment.appointment_document", title: `${fullName(o.candidate)} uploaded ${meta.document_type.replace(/_/g, " ")} (${o.offer_number})`, link: `/api/recruitment/offers/${offerId}` });
+        await notify(tx, {
+          userId: r.userId,
+          kind: "recruitment.appointment_document",
+          title: `${fullName(o.candidate)} uploaded ${meta.document_type.replace(/_/g, " ")} (${o.offer_number})`,
+          link: `/api/recruitment/offers/${offerId}`,
+        });
       return documentJson(doc);
     });
   });

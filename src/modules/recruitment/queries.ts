@@ -12,25 +12,43 @@ async function stateOf<T extends string>(tx: ScopedTx, statement: Sql): Promise<
 }
 
 export function lockRequisition(tx: ScopedTx, id: string): Promise<RequisitionStatus | null> {
-  return stateOf(tx, sql`SELECT status AS state FROM job_requisitions WHERE tenant_id = ${tenant}::uuid AND id = ${id}::uuid AND deleted_at IS NULL FOR UPDATE`);
+  return stateOf(
+    tx,
+    sql`SELECT status AS state FROM job_requisitions WHERE tenant_id = ${tenant}::uuid AND id = ${id}::uuid AND deleted_at IS NULL FOR UPDATE`,
+  );
 }
 
 export function lockPosting(tx: ScopedTx, id: string): Promise<PostingStatus | null> {
-  return stateOf(tx, sql`SELECT status AS state FROM job_postings WHERE tenant_id = ${tenant}::uuid AND id = ${id}::uuid AND deleted_at IS NULL FOR UPDATE`);
+  return stateOf(
+    tx,
+    sql`SELECT status AS state FROM job_postings WHERE tenant_id = ${tenant}::uuid AND id = ${id}::uuid AND deleted_at IS NULL FOR UPDATE`,
+  );
 }
 
 export function lockCandidate(tx: ScopedTx, id: string): Promise<CandidateStage | null> {
-  return stateOf(tx, sql`SELECT stage AS state FROM candidates WHERE tenant_id = ${tenant}::uuid AND id = ${id}::uuid AND deleted_at IS NULL FOR UPDATE`);
+  return stateOf(
+    tx,
+    sql`SELECT stage AS state FROM candidates WHERE tenant_id = ${tenant}::uuid AND id = ${id}::uuid AND deleted_at IS NULL FOR UPDATE`,
+  );
 }
 
 export function lockInterview(tx: ScopedTx, id: string): Promise<InterviewStatus | null> {
-  return stateOf(tx, sql`SELECT status AS state FROM interviews WHERE tenant_id = ${tenant}::uuid AND id = ${id}::uuid AND deleted_at IS NULL FOR UPDATE`);
+  return stateOf(
+    tx,
+    sql`SELECT status AS state FROM interviews WHERE tenant_id = ${tenant}::uuid AND id = ${id}::uuid AND deleted_at IS NULL FOR UPDATE`,
+  );
 }
 
 export function lockSession(tx: ScopedTx, id: string): Promise<SessionStatus | null> {
-  return stateOf(tx, sql`SELECT status AS state FROM interview_sessions WHERE tenant_id = ${tenant}::uuid AND id = ${id}::uuid AND deleted_at IS NULL FOR UPDATE`);
+  return stateOf(
+    tx,
+    sql`SELECT status AS state FROM interview_sessions WHERE tenant_id = ${tenant}::uuid AND id = ${id}::uuid AND deleted_at IS NULL FOR UPDATE`,
+  );
 }
 
 export function lockOffer(tx: ScopedTx, id: string): Promise<OfferStatus | null> {
-  return stateOf(tx, sql`SELECT status AS state FROM job_offers WHERE tenant_id = ${tenant}::uuid AND id = ${id}::uuid AND deleted_at IS NULL FOR UPDATE`);
+  return stateOf(
+    tx,
+    sql`SELECT status AS state FROM job_offers WHERE tenant_id = ${tenant}::uuid AND id = ${id}::uuid AND deleted_at IS NULL FOR UPDATE`,
+  );
 }

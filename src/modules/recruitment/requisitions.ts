@@ -21,7 +21,11 @@ type UpdateInput = RequestBody<"updateJobRequisition">;
 export async function requisitionsJson(rows: JobRequisition[]) {
   const names = await userNames(rows.flatMap((r) => [r.requested_by, r.decided_by]));
   const counts = rows.length
-    ? await db.jobPosting.groupBy({ by: ["requisition_id"], where: { requisition_id: { in: rows.map((r) => r.id) }, deleted_at: null }, _count: { _all: true } })
+    ? await db.jobPosting.groupBy({
+        by: ["requisition_id"],
+        where: { requisition_id: { in: rows.map((r) => r.id) }, deleted_at: null },
+        _count: { _all: true },
+      })
     : [];
   const countOf = new Map(counts.map((c) => [c.requisition_id, c._count._all]));
   return rows.map((r) => ({
@@ -66,12 +70,19 @@ async function visibleRequisition(auth: AuthContext, id: string): Promise<JobReq
   return r;
 }
 
-export async function listRequisitions(auth: AuthContext, query: PageQuery & { status?: RequisitionStatus; department?: string; search?: string }) {
+export async function listRequisitions(
+  auth: AuthContext,
+  query: PageQuery & { status?: RequisitionStatus; department?: string; search?: string },
+) {
   const page = pageOf(query);
   const where: Prisma.JobRequisitionWhereInput = { ...scope(auth) };
   if (query.status) where.status = query.status;
   if (query.department) where.department = { equals: query.department.trim(), mode: "insensitive" };
-  if (query.search) where.OR = [{ title: { contains: query.search, mode: "insensitive" } }, { requisition_number: { equals: query.search.trim().toUpperCase() } }];
+  if (query.search)
+    where.OR = [
+      { title: { contains: query.search, mode: "insensitive" } },
+      { requisition_number: { equals: query.search.trim().toUpperCase() } },
+    ];
   const [rows, total] = await Promise.all([
     db.jobRequisition.findMany({ where, orderBy: [{ created_at: "desc" }, { id: "desc" }], skip: page.skip, take: page.limit }),
     db.jobRequisition.count({ where }),
@@ -83,7 +94,19 @@ export async function getRequisition(auth: AuthContext, id: string) {
   return oneJson(await visibleRequisition(auth, id));
 }
 
-const FIELDS = ["title", "department", "designation", "positions", "employment_type", "location", "justification", "description", "min_salary", "max_salary", "target_start_date"] as const;
+const FIELDS = [
+  "title",
+  "department",
+  "designation",
+  "positions",
+  "employment_type",
+  "location",
+  "justification",
+  "description",
+  "min_salary",
+  "max_salary",
+  "target_start_date",
+] as const;
 
 type Fields = Partial<Pick<UpdateInput, (typeof FIELDS)[number]>>;
 type Columns = Omit<Fields, "target_start_date"> & { target_start_date?: Date | null };
@@ -102,7 +125,13 @@ function fieldData(body: Fields): Columns {
 
 async function tellRecruitersOfSubmission(tx: ScopedTx, auth: AuthContext, r: JobRequisition) {
   for (const p of await recruiters(tx, auth.userId))
-    await notify(tx, { userId: p.userId, kind: "recruitment.requisition_submitted", title: `Requisition ${r.requisition_number} (${r.title}, ${r.department}) awaits approval`, body: `Raised by ${auth.name} for ${r.positions} position(s).`, link: `/api/recruitment/job-requisitions/${r.id}` });
+    await notify(tx, {
+      userId: p.userId,
+      kind: "recruitment.requisition_submitted",
+      title: `Requisition ${r.requisition_number} (${r.title}, ${r.department}) awaits approval`,
+      body: `Raised by ${auth.name} for ${r.positions} position(s).`,
+      link: `/api/recruitment/job-requisitions/${r.id}`,
+    });
 }
 
 export async function createRequisition(auth: AuthContext, body: CreateInput) {
@@ -113,10 +142,27 @@ export async function createRequisition(auth: AuthContext, body: CreateInput) {
   const r = await tenantTx(async (tx) => {
     const requisition_number = await nextNumber(tx, "job_requisition", "REQ-");
     const created = await tx.jobRequisition.create({
-      data: { ...fieldData(body), title: body.title.trim(), department: body.department.trim(), requisition_number, status, requested_by: auth.userId, requested_by_employee_id: auth.employeeId, submitted_at: status === "pending_approval" ? new Date() : null },
+      data: {
+        ...fieldData(body),
+        title: body.title.trim(),
+        department: body.department.trim(),
+        requisition_number,
+        status,
+        requested_by: auth.userId,
+        requested_by_employee_id: auth.employeeId,
+        submitted_at: status === "pending_approval" ? new Date() : null,
+      },
     });
     const view = await oneJson(created);
-    await audit({ action: "recruitment.requisition_created", entity_type: "job_requisition", entity_id: created.id, changes: diff({}, view, ["requisition_number", "title", "department", "positions", "status", "min_salary", "max_salary"]) }, tx);
+    await audit(
+      {
+        action: "recruitment.requisition_created",
+        entity_type: "job_requisition",
+        entity_id: created.id,
+        changes: diff({}, view, ["requisition_number", "title", "department", "positions", "status", "min_salary", "max_salary"]),
+      },
+      tx,
+    );
     if (status === "pending_approval") await tellRecruitersOfSubmission(tx, auth, created);
     return created;
   });
@@ -129,17 +175,23 @@ export async function updateRequisition(auth: AuthContext, id: string, body: Upd
   checkAmount("body.max_salary", body.max_salary);
   const fields = fieldData(body);
   const to = body.status;
-  if (body.decision_notes !== undefined && to !== "approved" && to !== "rejected") throw invalidField("body.decision_notes", "goes with status approved or rejected");
-  if ((to === "approved" || to === "rejected") && !isHr(auth) && to !== current.status) throw forbidden("Only owner, admin or hr approve or reject requisitions");
+  if (body.decision_notes !== undefined && to !== "approved" && to !== "rejected")
+    throw invalidField("body.decision_notes", "goes with status approved or rejected");
+  if ((to === "approved" || to === "rejected") && !isHr(auth) && to !== current.status)
+    throw forbidden("Only owner, admin or hr approve or reject requisitions");
   const updated = await tenantTx(async (tx) => {
     const from = await lockRequisition(tx, id);
     if (!from) throw notFound("Job requisition");
     const before = await tx.jobRequisition.findFirstOrThrow({ where: { id } });
     if (Object.keys(fields).length) {
-      if (from !== "draft" && from !== "pending_approval") throw conflict(`The requisition is ${from.replace("_", " ")}; its details can no longer change`);
+      if (from !== "draft" && from !== "pending_approval")
+        throw conflict(`The requisition is ${from.replace("_", " ")}; its details can no longer change`);
       if (!isHr(auth) && from !== "draft") throw conflict("The requisition is awaiting approval; withdraw it to draft to change it");
     }
-    checkSalaryRange(fields.min_salary !== undefined ? fields.min_salary : before.min_salary, fields.max_salary !== undefined ? fields.max_salary : before.max_salary);
+    checkSalaryRange(
+      fields.min_salary !== undefined ? fields.min_salary : before.min_salary,
+      fields.max_salary !== undefined ? fields.max_salary : before.max_salary,
+    );
     const data: Prisma.JobRequisitionUncheckedUpdateInput = { ...fields };
     const moving = to !== undefined && checkMove("requisition", REQUISITION_MOVES, from, to);
     if (moving && to) {
@@ -158,7 +210,15 @@ export async function updateRequisition(auth: AuthContext, id: string, body: Upd
     const [vb, va] = await requisitionsJson([before, after]);
     const changes = diff(vb, va, [...Object.keys(fields), ...(moving ? ["status", "decision_notes"] : [])]);
     if (Object.keys(changes).length)
-      await audit({ action: moving ? "recruitment.requisition_status_changed" : "recruitment.requisition_updated", entity_type: "job_requisition", entity_id: id, changes }, tx);
+      await audit(
+        {
+          action: moving ? "recruitment.requisition_status_changed" : "recruitment.requisition_updated",
+          entity_type: "job_requisition",
+          entity_id: id,
+          changes,
+        },
+        tx,
+      );
     if (moving && to === "pending_approval") await tellRecruitersOfSubmission(tx, auth, after);
     if (moving && (to === "approved" || to === "rejected") && after.requested_by !== auth.userId) {
       const requester = (await userNames([after.requested_by])).get(after.requested_by);
@@ -186,6 +246,14 @@ export async function deleteRequisition(auth: AuthContext, id: string) {
     const postings = await tx.jobPosting.count({ where: { requisition_id: id, deleted_at: null } });
     if (postings) throw conflict(`${postings} job posting(s) were raised from this requisition; close it instead`);
     await tx.jobRequisition.update({ where: { id }, data: { deleted_at: new Date() } });
-    await audit({ action: "recruitment.requisition_deleted", entity_type: "job_requisition", entity_id: id, changes: { requisition_number: current.requisition_number, status } }, tx);
+    await audit(
+      {
+        action: "recruitment.requisition_deleted",
+        entity_type: "job_requisition",
+        entity_id: id,
+        changes: { requisition_number: current.requisition_number, status },
+      },
+      tx,
+    );
   });
 }

@@ -73,9 +73,11 @@ export async function createSession(auth: AuthContext, body: CreateInput) {
   const s = await tenantTx(async (tx) => {
     const candidate = await referencedCandidate(tx, body.candidate_id);
     const stage = await lockCandidate(tx, candidate.id);
-    if (!stage || !ACTIVE_STAGES.includes(stage)) throw conflict(`The candidate is ${stage}; sessions are for candidates still in the pipeline`);
+    if (!stage || !ACTIVE_STAGES.includes(stage))
+      throw conflict(`The candidate is ${stage}; sessions are for candidates still in the pipeline`);
     const interview = body.interview_id ? await tx.interview.findFirst({ where: { id: body.interview_id, deleted_at: null } }) : null;
-    if (body.interview_id && (!interview || interview.candidate_id !== candidate.id)) throw invalidField("body.interview_id", "is not an interview of this candidate");
+    if (body.interview_id && (!interview || interview.candidate_id !== candidate.id))
+      throw invalidField("body.interview_id", "is not an interview of this candidate");
     if (interview && interview.status !== "scheduled") throw conflict(`The interview is ${interview.status}`);
     const scheduledAt = body.scheduled_at ?? interview?.scheduled_at.toISOString();
     if (!scheduledAt) throw invalidField("body.scheduled_at", "is required without interview_id");
@@ -87,7 +89,9 @@ export async function createSession(auth: AuthContext, body: CreateInput) {
       data: {
         candidate_id: candidate.id,
         interview_id: interview?.id ?? null,
-        title: body.title?.trim() ?? (interview ? `${interview.round_name} interview - ${candidate.posting.title}` : `Interview - ${candidate.posting.title}`),
+        title:
+          body.title?.trim() ??
+          (interview ? `${interview.round_name} interview - ${candidate.posting.title}` : `Interview - ${candidate.posting.title}`),
         scheduled_at: new Date(scheduledAt),
         duration_minutes: body.duration_minutes ?? interview?.duration_minutes ?? 60,
         mode,
@@ -99,7 +103,20 @@ export async function createSession(auth: AuthContext, body: CreateInput) {
       },
       include,
     });
-    await audit({ action: "recruitment.session_created", entity_type: "interview_session", entity_id: created.id, changes: { candidate_id: candidate.id, interview_id: created.interview_id, title: created.title, scheduled_at: created.scheduled_at.toISOString() } }, tx);
+    await audit(
+      {
+        action: "recruitment.session_created",
+        entity_type: "interview_session",
+        entity_id: created.id,
+        changes: {
+          candidate_id: candidate.id,
+          interview_id: created.interview_id,
+          title: created.title,
+          scheduled_at: created.scheduled_at.toISOString(),
+        },
+      },
+      tx,
+    );
     return created;
   });
   return sessionJson(s);
@@ -143,7 +160,19 @@ export async function sendSession(id: string) {
     const sentAt = new Date();
     const after = await tx.interviewSession.update({ where: { id }, data: { sent_at: sentAt, send_count: { increment: 1 } }, include });
     await queueEmail(tx, invitation(after, company));
-    await audit({ action: "recruitment.session_sent", entity_type: "interview_session", entity_id: id, changes: { to: after.candidate.email, send_count: { from: current.send_count, to: after.send_count }, scheduled_at: after.scheduled_at.toISOString() } }, tx);
+    await audit(
+      {
+        action: "recruitment.session_sent",
+        entity_type: "interview_session",
+        entity_id: id,
+        changes: {
+          to: after.candidate.email,
+          send_count: { from: current.send_count, to: after.send_count },
+          scheduled_at: after.scheduled_at.toISOString(),
+        },
+      },
+      tx,
+    );
     return after;
   });
   return sessionJson(s);
@@ -169,13 +198,26 @@ export async function updateSession(id: string, body: UpdateInput) {
     if (body.location !== undefined) data.location = trimOrNull(body.location);
     if (body.meeting_url !== undefined) data.meeting_url = trimOrNull(body.meeting_url);
     if (body.instructions !== undefined) data.instructions = trimOrNull(body.instructions);
-    checkWhere((data.mode as string) ?? before.mode, data.meeting_url !== undefined ? (data.meeting_url as string | null) : before.meeting_url, data.location !== undefined ? (data.location as string | null) : before.location);
+    checkWhere(
+      (data.mode as string) ?? before.mode,
+      data.meeting_url !== undefined ? (data.meeting_url as string | null) : before.meeting_url,
+      data.location !== undefined ? (data.location as string | null) : before.location,
+    );
     const moving = body.status !== undefined && checkMove("session", SESSION_MOVES, from, body.status);
     if (moving) data.status = body.status;
     if (!Object.keys(data).length) return before;
     const after = await tx.interviewSession.update({ where: { id }, data, include });
     const changes = diff(sessionJson(before), sessionJson(after), Object.keys(data));
-    if (Object.keys(changes).length) await audit({ action: moving ? "recruitment.session_status_changed" : "recruitment.session_updated", entity_type: "interview_session", entity_id: id, changes }, tx);
+    if (Object.keys(changes).length)
+      await audit(
+        {
+          action: moving ? "recruitment.session_status_changed" : "recruitment.session_updated",
+          entity_type: "interview_session",
+          entity_id: id,
+          changes,
+        },
+        tx,
+      );
     if (moving && body.status === "cancelled" && before.sent_at)
       await queueEmail(tx, {
         to: after.candidate.email,
@@ -194,6 +236,14 @@ export async function deleteSession(id: string) {
     if (!status) throw notFound("Interview session");
     if (status === "scheduled" && s.sent_at) throw conflict("The candidate was sent this session; cancel it so they are told");
     await tx.interviewSession.update({ where: { id }, data: { deleted_at: new Date() } });
-    await audit({ action: "recruitment.session_deleted", entity_type: "interview_session", entity_id: id, changes: { candidate_id: s.candidate_id, title: s.title, status } }, tx);
+    await audit(
+      {
+        action: "recruitment.session_deleted",
+        entity_type: "interview_session",
+        entity_id: id,
+        changes: { candidate_id: s.candidate_id, title: s.title, status },
+      },
+      tx,
+    );
   });
 }

@@ -70,7 +70,9 @@ const label = (s: string) => s.replace(/_/g, " ");
 export function checkMove<T extends string>(what: string, table: Record<T, T[]>, from: T, to: T): boolean {
   if (from === to) return false;
   if (!table[from]?.includes(to)) {
-    const allowed = table[from]?.length ? ` (from ${label(from)} it can go to ${table[from].map(label).join(", ")})` : ` (${label(from)} is final)`;
+    const allowed = table[from]?.length
+      ? ` (from ${label(from)} it can go to ${table[from].map(label).join(", ")})`
+      : ` (${label(from)} is final)`;
     throw conflict(`A ${what} cannot go from ${label(from)} to ${label(to)}${allowed}`);
   }
   return true;

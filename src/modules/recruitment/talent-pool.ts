@@ -57,12 +57,22 @@ export async function listTalentPool(query: PageQuery & { search?: string; skill
       { location: { contains: s, mode: "insensitive" } },
       { notes: { contains: s, mode: "insensitive" } },
       words.length > 1
-        ? { AND: [{ first_name: { contains: words[0], mode: "insensitive" } }, { last_name: { contains: words.slice(1).join(" "), mode: "insensitive" } }] }
+        ? {
+            AND: [
+              { first_name: { contains: words[0], mode: "insensitive" } },
+              { last_name: { contains: words.slice(1).join(" "), mode: "insensitive" } },
+            ],
+          }
         : { OR: [{ first_name: { contains: s, mode: "insensitive" } }, { last_name: { contains: s, mode: "insensitive" } }] },
     ];
   }
   const [rows, total] = await Promise.all([
-    db.talentPoolCandidate.findMany({ where, orderBy: [{ last_name: "asc" }, { first_name: "asc" }, { id: "asc" }], skip: page.skip, take: page.limit }),
+    db.talentPoolCandidate.findMany({
+      where,
+      orderBy: [{ last_name: "asc" }, { first_name: "asc" }, { id: "asc" }],
+      skip: page.skip,
+      take: page.limit,
+    }),
     db.talentPoolCandidate.count({ where }),
   ]);
   return { rows: rows.map(talentJson), page, total };
@@ -72,7 +82,20 @@ export async function getTalent(id: string) {
   return talentJson(await findEntry(id));
 }
 
-const FIELDS = ["first_name", "last_name", "email", "phone", "current_title", "experience_years", "location", "skills", "tags", "notes", "source", "resume_file_id"] as const;
+const FIELDS = [
+  "first_name",
+  "last_name",
+  "email",
+  "phone",
+  "current_title",
+  "experience_years",
+  "location",
+  "skills",
+  "tags",
+  "notes",
+  "source",
+  "resume_file_id",
+] as const;
 
 type Fields = Partial<Pick<UpdateInput, (typeof FIELDS)[number]>>;
 const TEXT = ["phone", "current_title", "location", "notes", "resume_file_id"] as const;
@@ -90,7 +113,10 @@ function fieldData(body: Fields): Fields {
 }
 
 async function checkEmailFree(tx: ScopedTx, email: string, exceptId?: string) {
-  const other = await tx.talentPoolCandidate.findFirst({ where: { email, deleted_at: null, ...(exceptId ? { NOT: { id: exceptId } } : {}) }, select: { id: true } });
+  const other = await tx.talentPoolCandidate.findFirst({
+    where: { email, deleted_at: null, ...(exceptId ? { NOT: { id: exceptId } } : {}) },
+    select: { id: true },
+  });
   if (other) throw conflict(`${email} is already in the talent pool`);
 }
 
@@ -115,8 +141,24 @@ export async function addTalent(auth: AuthContext, body: CreateInput) {
     const named = requireNames(data, "candidate_id");
     await checkFile(tx, named.resume_file_id, "body.resume_file_id");
     await checkEmailFree(tx, named.email);
-    const created = await tx.talentPoolCandidate.create({ data: { ...named, candidate_id: body.candidate_id ?? null, added_by: auth.userId } });
-    await audit({ action: "recruitment.talent_added", entity_type: "talent_pool_candidate", entity_id: created.id, changes: { name: fullName(created), email: created.email, skills: created.skills, tags: created.tags, candidate_id: created.candidate_id } }, tx);
+    const created = await tx.talentPoolCandidate.create({
+      data: { ...named, candidate_id: body.candidate_id ?? null, added_by: auth.userId },
+    });
+    await audit(
+      {
+        action: "recruitment.talent_added",
+        entity_type: "talent_pool_candidate",
+        entity_id: created.id,
+        changes: {
+          name: fullName(created),
+          email: created.email,
+          skills: created.skills,
+          tags: created.tags,
+          candidate_id: created.candidate_id,
+        },
+      },
+      tx,
+    );
     return created;
   });
   return talentJson(t);
@@ -132,7 +174,8 @@ export async function updateTalent(id: string, body: UpdateInput) {
     await checkFile(tx, fields.resume_file_id, "body.resume_file_id");
     const after = await tx.talentPoolCandidate.update({ where: { id }, data: fields });
     const changes = diff(talentJson(before), talentJson(after), Object.keys(fields));
-    if (Object.keys(changes).length) await audit({ action: "recruitment.talent_updated", entity_type: "talent_pool_candidate", entity_id: id, changes }, tx);
+    if (Object.keys(changes).length)
+      await audit({ action: "recruitment.talent_updated", entity_type: "talent_pool_candidate", entity_id: id, changes }, tx);
     return after;
   });
   return talentJson(t);
@@ -142,6 +185,14 @@ export async function removeTalent(id: string) {
   const t = await findEntry(id);
   await tenantTx(async (tx) => {
     await tx.talentPoolCandidate.update({ where: { id }, data: { deleted_at: new Date() } });
-    await audit({ action: "recruitment.talent_removed", entity_type: "talent_pool_candidate", entity_id: id, changes: { name: fullName(t), email: t.email } }, tx);
+    await audit(
+      {
+        action: "recruitment.talent_removed",
+        entity_type: "talent_pool_candidate",
+        entity_id: id,
+        changes: { name: fullName(t), email: t.email },
+      },
+      tx,
+    );
   });
 }

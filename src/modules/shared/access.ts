@@ -14,7 +14,10 @@ export const isHr = (auth: Pick<AuthContext, "role">): boolean => HR.has(auth.ro
 
 /** The user ids of the active tenant's owner, admin and hr members, other than `except`. */
 export async function hrMemberIds(client: ScopedTx | typeof db = db, except?: string | null): Promise<string[]> {
-  const ms = await (client as ScopedTx).membership.findMany({ where: { role: { in: [...HR_ROLES] }, ...(except ? { NOT: { user_id: except } } : {}) }, select: { user_id: true } });
+  const ms = await (client as ScopedTx).membership.findMany({
+    where: { role: { in: [...HR_ROLES] }, ...(except ? { NOT: { user_id: except } } : {}) },
+    select: { user_id: true },
+  });
   return ms.map((m) => m.user_id);
 }
 

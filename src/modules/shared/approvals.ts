@@ -96,7 +96,11 @@ export interface DecideFlow<R extends RequestRow, Out> extends FlowBase<R, Out> 
 }
 
 /** Decide: who may, that it is still pending, effects, new state, audit, notice - in one transaction. */
-export function decide<R extends RequestRow, Out>(auth: AuthContext, flow: DecideFlow<R, Out>, decision: { status: Decision; comment?: string | null }): Promise<Out> {
+export function decide<R extends RequestRow, Out>(
+  auth: AuthContext,
+  flow: DecideFlow<R, Out>,
+  decision: { status: Decision; comment?: string | null },
+): Promise<Out> {
   if (!flow.allow) assertCanDecide(auth, flow.employee, { manager: flow.managerMayDecide ?? true });
   const { status } = decision;
   const comment = decision.comment ?? null;
@@ -107,7 +111,15 @@ export function decide<R extends RequestRow, Out>(auth: AuthContext, flow: Decid
     await flow.apply?.(tx, current, status);
     const columns: DecisionColumns = { status, decided_by: auth.userId, decided_at: new Date(), decision_comment: comment };
     const out = await flow.save(tx, current, { ...columns, ...flow.extra?.(current, status) });
-    await audit({ action: `${flow.entity}.${status}`, entity_type: flow.entity, entity_id: current.id, changes: { status: { from: "pending", to: status }, comment } }, tx);
+    await audit(
+      {
+        action: `${flow.entity}.${status}`,
+        entity_type: flow.entity,
+        entity_id: current.id,
+        changes: { status: { from: "pending", to: status }, comment },
+      },
+      tx,
+    );
     const notice = flow.notice(current, status, comment);
     if (notice) await notifyEmployee(tx, current.employee_id, notice);
     await flow.after?.(tx, current, status);
@@ -121,7 +133,9 @@ export interface CancelFlow<R extends RequestRow, Out> extends FlowBase<R, Out> 
    * manager or hr; approved by hr, and by the employee or manager only when `approvedBySelf` and
    * not yet `started`), or a rule of the area's own.
    */
-  allow: { employee: { id: string; reports_to: string | null }; started(current: R): boolean; approvedBySelf: boolean } | ((current: R) => void);
+  allow:
+    | { employee: { id: string; reports_to: string | null }; started(current: R): boolean; approvedBySelf: boolean }
+    | ((current: R) => void);
   /** Effects before the new state is written (an approved leave's days back to the balance). */
   apply?(tx: ScopedTx, current: R): Promise<void>;
   /** The notice to the employee (or null for none). */
@@ -135,11 +149,23 @@ export function cancel<R extends RequestRow, Out>(auth: AuthContext, flow: Cance
   return tenantTx(async (tx) => {
     const current = await flow.lock(tx);
     if (typeof flow.allow === "function") flow.allow(current);
-    else assertCanCancel(auth, flow.allow.employee, current.status, { started: flow.allow.started(current), approvedBySelf: flow.allow.approvedBySelf });
+    else
+      assertCanCancel(auth, flow.allow.employee, current.status, {
+        started: flow.allow.started(current),
+        approvedBySelf: flow.allow.approvedBySelf,
+      });
     await flow.apply?.(tx, current);
     const columns: CancelColumns = { status: "cancelled", cancelled_by: auth.userId, cancelled_at: new Date() };
     const out = await flow.save(tx, current, { ...columns });
-    await audit({ action: `${flow.entity}.cancelled`, entity_type: flow.entity, entity_id: current.id, changes: { status: { from: current.status, to: "cancelled" } } }, tx);
+    await audit(
+      {
+        action: `${flow.entity}.cancelled`,
+        entity_type: flow.entity,
+        entity_id: current.id,
+        changes: { status: { from: current.status, to: "cancelled" } },
+      },
+      tx,
+    );
     const notice = flow.notice(current);
     if (notice) await notifyEmployee(tx, current.employee_id, notice);
     await flow.after?.(tx, current);

@@ -19,7 +19,6 @@ export async function visibleEmployees(auth: AuthContext): Promise<Scope> {
   return [auth.employeeId, ...reports.map((r) => r.id)];
 }
 
-
 /** Prisma `employee_id` filter combining the caller's scope with an optional requested employee. */
 export function employeeFilter(scope: Scope, requested?: string): { employee_id?: string | { in: string[] } } {
   if (scope === null) return requested ? { employee_id: requested } : {};
@@ -78,21 +77,35 @@ export async function loadEmployee(id: string): Promise<EmployeeFacts> {
 
 export const fullName = (e: { first_name: string; last_name: string }) => `${e.first_name} ${e.last_name}`.trim();
 
-const isManagerOf = (auth: AuthContext, e: { reports_to: string | null }) => auth.role === "manager" && Boolean(auth.employeeId) && e.reports_to === auth.employeeId;
+const isManagerOf = (auth: AuthContext, e: { reports_to: string | null }) =>
+  auth.role === "manager" && Boolean(auth.employeeId) && e.reports_to === auth.employeeId;
 
 /** Approve/reject: the employee's manager (when allowed) or hr/admin/owner, never the employee. */
-export function assertCanDecide(auth: AuthContext, e: { id: string; reports_to: string | null }, opts: { manager: boolean } = { manager: true }): void {
+export function assertCanDecide(
+  auth: AuthContext,
+  e: { id: string; reports_to: string | null },
+  opts: { manager: boolean } = { manager: true },
+): void {
   if (auth.employeeId && e.id === auth.employeeId) throw forbidden("You cannot decide your own request");
   if (isHr(auth)) return;
   if (opts.manager && isManagerOf(auth, e)) return;
-  throw forbidden(opts.manager ? "Only the employee's manager or hr/admin/owner can decide this request" : "Only hr, admin or owner can decide this request");
+  throw forbidden(
+    opts.manager
+      ? "Only the employee's manager or hr/admin/owner can decide this request"
+      : "Only hr, admin or owner can decide this request",
+  );
 }
 
 /**
  * Cancel: pending by the employee, their manager or hr/admin/owner; approved by hr/admin/owner at
  * any time and by the employee or manager only before it starts (when `approvedBySelf` allows it).
  */
-export function assertCanCancel(auth: AuthContext, e: { id: string; reports_to: string | null }, status: string, opts: { started: boolean; approvedBySelf: boolean }): void {
+export function assertCanCancel(
+  auth: AuthContext,
+  e: { id: string; reports_to: string | null },
+  status: string,
+  opts: { started: boolean; approvedBySelf: boolean },
+): void {
   const own = Boolean(auth.employeeId) && e.id === auth.employeeId;
   const mine = own || isManagerOf(auth, e) || isHr(auth);
   if (status === "pending") {

@@ -26,7 +26,15 @@ export async function loadAttendanceSettings(client: Client = db): Promise<Effec
   const [company, s] = await Promise.all([
     companyWorkWeek(client),
     client.attendanceSettings.findFirst({
-      select: { use_company_weekly_offs: true, weekly_offs: true, shift_start: true, shift_end: true, grace_minutes: true, half_day_threshold_hours: true, updated_at: true },
+      select: {
+        use_company_weekly_offs: true,
+        weekly_offs: true,
+        shift_start: true,
+        shift_end: true,
+        grace_minutes: true,
+        half_day_threshold_hours: true,
+        updated_at: true,
+      },
     }),
   ]);
   const r = {

@@ -97,7 +97,8 @@ export class IdentityCache {
     this.client = client;
     const lost = (err?: Error) => {
       if (this.client !== client) return;
-      if (this.listening) logger.warn({ err: err?.message }, "identity cache: LISTEN connection lost; reading identities from the database until it is back");
+      if (this.listening)
+        logger.warn({ err: err?.message }, "identity cache: LISTEN connection lost; reading identities from the database until it is back");
       this.listening = false;
       this.client = undefined;
       this.invalidate();

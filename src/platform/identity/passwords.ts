@@ -8,7 +8,9 @@ const p = 1;
 const KEY_LENGTH = 64;
 
 function scrypt(password: string, salt: Buffer, opts: ScryptOptions): Promise<Buffer> {
-  return new Promise((resolve, reject) => scryptCb(password.normalize("NFC"), salt, KEY_LENGTH, opts, (err, key) => (err ? reject(err) : resolve(key))));
+  return new Promise((resolve, reject) =>
+    scryptCb(password.normalize("NFC"), salt, KEY_LENGTH, opts, (err, key) => (err ? reject(err) : resolve(key))),
+  );
 }
 
 export async function hashPassword(password: string): Promise<string> {

@@ -69,7 +69,11 @@ function identityStore() {
         .then(({ rows }) => {
           if (!rows.length) return fn(null, null);
           const r = rows[0];
-          const found: CachedIdentity = { sess: r.sess, expire: r.expire_ms, row: r.role ? { role: r.role, employee_id: r.employee_id, modules: r.modules, email: r.email, name: r.name } : null };
+          const found: CachedIdentity = {
+            sess: r.sess,
+            expire: r.expire_ms,
+            row: r.role ? { role: r.role, employee_id: r.employee_id, modules: r.modules, email: r.email, name: r.name } : null,
+          };
           if (this.resolved(sid, found, fn)) cache?.set(sid, found, token);
         }, fn);
     }
@@ -89,7 +93,13 @@ function identityStore() {
       return true;
     }
   }
-  return new IdentityStore({ pool: getPool(), tableName: "session", createTableIfMissing: false, disableTouch: true, pruneSessionInterval: config().isTest ? false : 900 });
+  return new IdentityStore({
+    pool: getPool(),
+    tableName: "session",
+    createTableIfMissing: false,
+    disableTouch: true,
+    pruneSessionInterval: config().isTest ? false : 900,
+  });
 }
 
 /** The session id of a `hrms.sid` cookie signed with `secret` (as express-session signs it), or null. */
@@ -180,7 +190,11 @@ export function destroySession(req: Request): Promise<void> {
 }
 
 /** Ends every session of a user, except `keepSid` when given. */
-export async function endUserSessions(userId: string, keepSid?: string, client: { $executeRaw: typeof systemDb.$executeRaw } = systemDb): Promise<number> {
+export async function endUserSessions(
+  userId: string,
+  keepSid?: string,
+  client: { $executeRaw: typeof systemDb.$executeRaw } = systemDb,
+): Promise<number> {
   return keepSid
     ? client.$executeRaw`DELETE FROM "session" WHERE sess->>'userId' = ${userId} AND sid <> ${keepSid}`
     : client.$executeRaw`DELETE FROM "session" WHERE sess->>'userId' = ${userId}`;

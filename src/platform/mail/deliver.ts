@@ -49,13 +49,25 @@ export async function deliverDueEmails(smtpUrl = config().smtpUrl, limit = 20): 
       }
       const row = rows[0];
       try {
-        await transporter(smtpUrl).sendMail({ from: config().mailFrom, to: row.to_address, subject: row.subject, text: row.text_body, html: row.html_body ?? undefined });
-        await client.query(`UPDATE email_outbox SET status = 'sent', sent_at = now(), attempts = attempts + 1, last_error = NULL WHERE id = $1`, [row.id]);
+        await transporter(smtpUrl).sendMail({
+          from: config().mailFrom,
+          to: row.to_address,
+          subject: row.subject,
+          text: row.text_body,
+          html: row.html_body ?? undefined,
+        });
+        await client.query(
+          `UPDATE email_outbox SET status = 'sent', sent_at = now(), attempts = attempts + 1, last_error = NULL WHERE id = $1`,
+          [row.id],
+        );
         sent++;
       } catch (err) {
         const attempts = row.attempts + 1;
         const backoff = Math.min(MAX_BACKOFF_S, 2 ** Math.min(attempts, 12));
-        await client.query(`UPDATE email_outbox SET attempts = $2, last_error = $3, next_attempt_at = now() + make_interval(secs => $4) WHERE id = $1`, [row.id, attempts, String((err as Error).message).slice(0, 500), backoff]);
+        await client.query(
+          `UPDATE email_outbox SET attempts = $2, last_error = $3, next_attempt_at = now() + make_interval(secs => $4) WHERE id = $1`,
+          [row.id, attempts, String((err as Error).message).slice(0, 500), backoff],
+        );
         logger.warn({ outbox_id: row.id, attempts, err: (err as Error).message }, "email delivery failed, will retry");
         await client.query("COMMIT");
         break; // the server is probably down: stop this round, retry later

@@ -29,7 +29,9 @@ export interface EmailMessage {
 type OutboxClient = { emailOutbox: { create: (args: any) => Promise<{ id: string }> } };
 
 export async function queueEmail(client: OutboxClient, msg: EmailMessage): Promise<string> {
-  const row = await client.emailOutbox.create({ data: { to_address: msg.to, subject: msg.subject, text_body: msg.text, html_body: msg.html ?? null } });
+  const row = await client.emailOutbox.create({
+    data: { to_address: msg.to, subject: msg.subject, text_body: msg.text, html_body: msg.html ?? null },
+  });
   const scope = unitOfWork.getStore();
   if (scope) scope.queued = true;
   return row.id;

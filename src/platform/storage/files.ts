@@ -38,7 +38,11 @@ export function checkUpload(file: UploadedFile | undefined): UploadedFile {
   if (!file) throw new AppError("validation_failed", "A file is required", [{ path: "body.file", message: "is required" }]);
   if (file.size > MAX_UPLOAD_BYTES) throw new AppError("payload_too_large", `File too large (max ${MAX_UPLOAD_BYTES / 1024 / 1024} MB)`);
   const type = file.mimetype.split(";")[0].trim().toLowerCase();
-  if (!(type in ACCEPTED)) throw new AppError("unsupported_media_type", `Files of type ${type} are not accepted (accepted: PDF, PNG, JPEG, WebP, text, CSV, Word, Excel)`);
+  if (!(type in ACCEPTED))
+    throw new AppError(
+      "unsupported_media_type",
+      `Files of type ${type} are not accepted (accepted: PDF, PNG, JPEG, WebP, text, CSV, Word, Excel)`,
+    );
   const magic = ACCEPTED[type];
   if (magic && !magic.some((m) => file.buffer.subarray(0, m.length).equals(m)))
     throw new AppError("unsupported_media_type", `The file content is not a valid ${type} file`);
@@ -66,20 +70,50 @@ export function writeContent(file: UploadedFile): string {
 type FileClient = { storedFile: { create: (args: any) => Promise<any> } };
 
 /** Validates, stores the bytes and creates the metadata row (with the given client, e.g. a transaction). */
-export async function storeUpload(file: UploadedFile | undefined, opts: { purpose?: string; uploadedBy?: string | null }, client: FileClient = db) {
+export async function storeUpload(
+  file: UploadedFile | undefined,
+  opts: { purpose?: string; uploadedBy?: string | null },
+  client: FileClient = db,
+) {
   const f = checkUpload(file);
   const sha256 = writeContent(f);
   return client.storedFile.create({
-    data: { original_name: f.originalname.slice(0, 255) || "file", mime_type: f.mimetype, size_bytes: f.size, sha256, purpose: opts.purpose ?? "general", uploaded_by: opts.uploadedBy ?? null },
+    data: {
+      original_name: f.originalname.slice(0, 255) || "file",
+      mime_type: f.mimetype,
+      size_bytes: f.size,
+      sha256,
+      purpose: opts.purpose ?? "general",
+      uploaded_by: opts.uploadedBy ?? null,
+    },
   });
 }
 
-export function fileJson(f: { id: string; original_name: string; mime_type: string; size_bytes: number; sha256: string; purpose: string; created_at: Date }) {
-  return { id: f.id, original_name: f.original_name, mime_type: f.mime_type, size_bytes: f.size_bytes, sha256: f.sha256, purpose: f.purpose, created_at: f.created_at.toISOString() };
+export function fileJson(f: {
+  id: string;
+  original_name: string;
+  mime_type: string;
+  size_bytes: number;
+  sha256: string;
+  purpose: string;
+  created_at: Date;
+}) {
+  return {
+    id: f.id,
+    original_name: f.original_name,
+    mime_type: f.mime_type,
+    size_bytes: f.size_bytes,
+    sha256: f.sha256,
+    purpose: f.purpose,
+    created_at: f.created_at.toISOString(),
+  };
 }
 
 /** Streams a stored file as a download. */
-export function sendStoredFile(res: Response, f: { sha256: string; mime_type: string; original_name: string; size_bytes: number }): Promise<void> {
+export function sendStoredFile(
+  res: Response,
+  f: { sha256: string; mime_type: string; original_name: string; size_bytes: number },
+): Promise<void> {
   const p = pathFor(f.sha256);
   if (!existsSync(p)) throw new AppError("not_found", "File content not found");
   res.status(200);

@@ -95,7 +95,10 @@ export function paidEmployees(client: Client, p: Eligibility): Promise<PaidEmplo
 }
 
 /** The component lines of these salary setups (amount null = the component's default). */
-export function setupLines(client: Client, setupIds: string[]): Promise<{ setup_id: string; component_id: string; amount: string | null }[]> {
+export function setupLines(
+  client: Client,
+  setupIds: string[],
+): Promise<{ setup_id: string; component_id: string; amount: string | null }[]> {
   return query(
     sql`SELECT setup_id, component_id, amount::text AS amount FROM employee_salary_components WHERE tenant_id = ${tenant}::uuid AND setup_id = ANY(${setupIds}::uuid[])`,
     client,
@@ -103,7 +106,13 @@ export function setupLines(client: Client, setupIds: string[]): Promise<{ setup_
 }
 
 /** Employees covered by ESI in a processed run of the contribution period before `start` (other than this run). */
-export function esiCoveredEarlier(client: Client, runId: string, periodFrom: DateString, start: DateString, employeeIds: string[]): Promise<{ employee_id: string }[]> {
+export function esiCoveredEarlier(
+  client: Client,
+  runId: string,
+  periodFrom: DateString,
+  start: DateString,
+  employeeIds: string[],
+): Promise<{ employee_id: string }[]> {
   return query(
     sql`SELECT DISTINCT s.employee_id FROM payroll_slips s JOIN payroll_runs r ON r.tenant_id = s.tenant_id AND r.id = s.run_id
          WHERE s.tenant_id = ${tenant}::uuid AND r.status = 'processed' AND r.id <> ${runId}::uuid
@@ -130,7 +139,11 @@ export function installmentsDue(
 }
 
 /** Approved, unpaid expense claims of these employees dated by the month's end. */
-export function claimsDue(client: Client, end: DateString, employeeIds: string[]): Promise<{ id: string; claim_number: string; employee_id: string; amount: string; category: string }[]> {
+export function claimsDue(
+  client: Client,
+  end: DateString,
+  employeeIds: string[],
+): Promise<{ id: string; claim_number: string; employee_id: string; amount: string; category: string }[]> {
   return query(
     sql`SELECT c.id, c.claim_number, c.employee_id, c.amount::text AS amount, k.name AS category
           FROM expense_claims c JOIN expense_categories k ON k.tenant_id = c.tenant_id AND k.id = c.category_id

@@ -11,7 +11,10 @@ type Client = Pick<ScopedTx, "$queryRaw" | "$executeRaw">;
  * whose slip inserts hold a key-share lock on the row (foreign key) until it commits.
  */
 export async function lockRunStatus(client: Client, runId: string): Promise<string | null> {
-  const [row] = await query<{ status: string }>(sql`SELECT status FROM payroll_runs WHERE tenant_id = ${tenant}::uuid AND id = ${runId}::uuid FOR NO KEY UPDATE`, client);
+  const [row] = await query<{ status: string }>(
+    sql`SELECT status FROM payroll_runs WHERE tenant_id = ${tenant}::uuid AND id = ${runId}::uuid FOR NO KEY UPDATE`,
+    client,
+  );
   return row?.status ?? null;
 }
 

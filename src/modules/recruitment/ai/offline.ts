@@ -2,9 +2,35 @@
 // (src/modules/recruitment/ai/text.ts). No network, no randomness: the same input always gives
 // the same output.
 import { EMPLOYMENT_LABELS } from "../common.ts";
-import type { AiProvider, Content, ContentInput, JobDescription, JobDescriptionInput, Questions, QuestionsInput, Screening, ScreeningInput } from "./provider.ts";
+import type {
+  AiProvider,
+  Content,
+  ContentInput,
+  JobDescription,
+  JobDescriptionInput,
+  Questions,
+  QuestionsInput,
+  Screening,
+  ScreeningInput,
+} from "./provider.ts";
 import { nextTurn, yielder } from "../../../lib/yielding.ts";
-import { canonicalSkill, capitalize, extractSkills, extractSkillsYielding, extractYears, isDuty, isNiceToHave, keywords, listText, mentions, sentences, skillKind, skillLabel, stableHash, type SkillKind } from "./text.ts";
+import {
+  canonicalSkill,
+  capitalize,
+  extractSkills,
+  extractSkillsYielding,
+  extractYears,
+  isDuty,
+  isNiceToHave,
+  keywords,
+  listText,
+  mentions,
+  sentences,
+  skillKind,
+  skillLabel,
+  stableHash,
+  type SkillKind,
+} from "./text.ts";
 
 const labels = (skills: string[]) => listText(skills.map(skillLabel));
 
@@ -25,8 +51,17 @@ const KIND_DUTIES: Partial<Record<SkillKind, (skills: string) => string>> = {
 };
 
 const DEPARTMENT_DUTIES: [RegExp, string[]][] = [
-  [/engineer|tech|develop|product|it\b|software/i, ["Take part in code reviews, planning and on-call in rotation", "Work with product and design to turn requirements into working software"]],
-  [/hr|human|people|talent/i, ["Partner with managers on hiring, onboarding and employee relations", "Keep people processes compliant and well documented"]],
+  [
+    /engineer|tech|develop|product|it\b|software/i,
+    [
+      "Take part in code reviews, planning and on-call in rotation",
+      "Work with product and design to turn requirements into working software",
+    ],
+  ],
+  [
+    /hr|human|people|talent/i,
+    ["Partner with managers on hiring, onboarding and employee relations", "Keep people processes compliant and well documented"],
+  ],
   [/financ|account/i, ["Keep books and reports accurate and on time", "Support audits, budgeting and month-end close"]],
   [/sales|business/i, ["Build and manage a healthy pipeline of opportunities", "Meet targets while keeping customers' trust"]],
   [/market/i, ["Plan and run campaigns and measure their results", "Keep the brand voice consistent across channels"]],
@@ -35,7 +70,12 @@ const DEPARTMENT_DUTIES: [RegExp, string[]][] = [
 ];
 
 function departmentDuties(department: string): string[] {
-  return DEPARTMENT_DUTIES.find(([re]) => re.test(department))?.[1] ?? ["Collaborate closely with your team and stakeholders", "Continuously improve how the team works"];
+  return (
+    DEPARTMENT_DUTIES.find(([re]) => re.test(department))?.[1] ?? [
+      "Collaborate closely with your team and stakeholders",
+      "Continuously improve how the team works",
+    ]
+  );
 }
 
 function jobDescription(input: JobDescriptionInput): JobDescription {
@@ -71,7 +111,8 @@ function jobDescription(input: JobDescriptionInput): JobDescription {
     (lead.length ? ` You will work hands-on with ${labels(lead)}` : " You will play a key part in the team's work") +
     (years !== null ? ` and bring at least ${years} years of experience.` : ".");
 
-  const section = (heading: string, items: string[]) => (items.length ? `## ${heading}\n\n${items.map((i) => `- ${i}`).join("\n")}\n\n` : "");
+  const section = (heading: string, items: string[]) =>
+    items.length ? `## ${heading}\n\n${items.map((i) => `- ${i}`).join("\n")}\n\n` : "";
   const description =
     `# ${title}\n\n**Department:** ${department}${input.location ? `  \n**Location:** ${input.location.trim()}` : ""}${input.employment_type ? `  \n**Employment:** ${EMPLOYMENT_LABELS[input.employment_type]}` : ""}\n\n` +
     `## About the role\n\n${summary}\n\n` +
@@ -79,7 +120,18 @@ function jobDescription(input: JobDescriptionInput): JobDescription {
     section("What you bring", requirements) +
     section("Nice to have", nice.map(capitalize)) +
     (skills.length ? `## Skills\n\n${skills.join(", ")}\n` : "");
-  return { title, department, summary, responsibilities, requirements, nice_to_have: nice.map(capitalize), skills, keywords: kw, experience_years: years, description: description.trim() + "\n" };
+  return {
+    title,
+    department,
+    summary,
+    responsibilities,
+    requirements,
+    nice_to_have: nice.map(capitalize),
+    skills,
+    keywords: kw,
+    experience_years: years,
+    description: `${description.trim()}\n`,
+  };
 }
 
 // ───────────────────────────── resume screening ─────────────────────────────
@@ -134,20 +186,44 @@ async function screenResume(input: ScreeningInput): Promise<Screening> {
     reasons.push(`The resume states no years of experience; the role asks for ${reqYears}+.`);
   } else {
     expPoints = Math.min(1, years / reqYears) * 20;
-    reasons.push(years >= reqYears ? `${years} years of experience meets the ${reqYears}+ asked for.` : `${years} years of experience is below the ${reqYears}+ asked for.`);
+    reasons.push(
+      years >= reqYears
+        ? `${years} years of experience meets the ${reqYears}+ asked for.`
+        : `${years} years of experience is below the ${reqYears}+ asked for.`,
+    );
   }
   const termShare = jobTerms.length ? termsFound.length / jobTerms.length : 1;
-  if (jobTerms.length) reasons.push(`Mentions ${termsFound.length} of ${jobTerms.length} other key terms of the job${termsFound.length ? ` (${termsFound.slice(0, 6).join(", ")})` : ""}.`);
-  if (preferred.length) reasons.push(preferredFound.length ? `Nice-to-have skills found: ${preferredFound.join(", ")}${preferredFound.length < preferred.length ? ` (not found: ${preferred.filter((p) => !preferredFound.includes(p)).join(", ")})` : ""}.` : `None of the nice-to-have skills (${preferred.join(", ")}).`);
+  if (jobTerms.length)
+    reasons.push(
+      `Mentions ${termsFound.length} of ${jobTerms.length} other key terms of the job${termsFound.length ? ` (${termsFound.slice(0, 6).join(", ")})` : ""}.`,
+    );
+  if (preferred.length)
+    reasons.push(
+      preferredFound.length
+        ? `Nice-to-have skills found: ${preferredFound.join(", ")}${preferredFound.length < preferred.length ? ` (not found: ${preferred.filter((p) => !preferredFound.includes(p)).join(", ")})` : ""}.`
+        : `None of the nice-to-have skills (${preferred.join(", ")}).`,
+    );
   if (additional.length) reasons.push(`Also brings: ${additional.slice(0, 8).join(", ")}.`);
 
   // Nice-to-have skills found make up for up to 5 points lost elsewhere.
   const bonus = preferred.length ? (preferredFound.length / preferred.length) * 5 : 0;
   const score = Math.max(0, Math.min(100, Math.round(skillShare * 70 + expPoints + termShare * 10 + bonus)));
   const recommendation = score >= 75 ? "strong_match" : score >= 55 ? "match" : score >= 35 ? "partial_match" : "weak_match";
-  const verdict = { strong_match: "Strong match", match: "Match", partial_match: "Partial match", weak_match: "Weak match" }[recommendation];
+  const verdict = { strong_match: "Strong match", match: "Match", partial_match: "Partial match", weak_match: "Weak match" }[
+    recommendation
+  ];
   const summary = `${verdict} (${score}/100): ${required.length ? `${matched.length}/${required.length} required skills` : "no listed skills"}${missing.length ? `, missing ${listText(missing.slice(0, 3))}` : ""}${years !== null ? `, ${years} years of experience` : ""}.`;
-  return { score, recommendation, matched_skills: [...matched, ...preferredFound], missing_skills: missing, additional_skills: additional, experience_years: years, required_experience_years: reqYears, reasons, summary };
+  return {
+    score,
+    recommendation,
+    matched_skills: [...matched, ...preferredFound],
+    missing_skills: missing,
+    additional_skills: additional,
+    experience_years: years,
+    required_experience_years: reqYears,
+    reasons,
+    summary,
+  };
 }
 
 // ───────────────────────────── interview questions ─────────────────────────────
@@ -156,66 +232,168 @@ type Q = Questions["questions"][number];
 
 const TECH: Record<string, [string, string][]> = {
   language: [
-    ["Which {skill} features do you rely on most for writing maintainable code, and which do you avoid? Why?", "Idiomatic use, awareness of pitfalls, reasons grounded in real code."],
-    ["Walk me through a bug in {skill} code that took you long to find. How did you find and fix it?", "Systematic debugging, root-cause thinking, what they changed to prevent it."],
+    [
+      "Which {skill} features do you rely on most for writing maintainable code, and which do you avoid? Why?",
+      "Idiomatic use, awareness of pitfalls, reasons grounded in real code.",
+    ],
+    [
+      "Walk me through a bug in {skill} code that took you long to find. How did you find and fix it?",
+      "Systematic debugging, root-cause thinking, what they changed to prevent it.",
+    ],
   ],
   backend: [
-    ["How would you design an API with {skill} that must stay fast under ten times today's load?", "Caching, pagination, idempotency, back-pressure, measuring before optimising."],
-    ["Describe how you structure error handling and logging in a {skill} service.", "Consistent error model, no leaked internals, correlation ids, actionable logs."],
+    [
+      "How would you design an API with {skill} that must stay fast under ten times today's load?",
+      "Caching, pagination, idempotency, back-pressure, measuring before optimising.",
+    ],
+    [
+      "Describe how you structure error handling and logging in a {skill} service.",
+      "Consistent error model, no leaked internals, correlation ids, actionable logs.",
+    ],
   ],
   frontend: [
-    ["How do you keep a large {skill} application fast and easy to change?", "Component boundaries, state management, measuring performance, accessibility."],
+    [
+      "How do you keep a large {skill} application fast and easy to change?",
+      "Component boundaries, state management, measuring performance, accessibility.",
+    ],
     ["Tell me how you would test a complex form built with {skill}.", "Unit vs. integration tests, user-centred testing, edge cases."],
   ],
   database: [
-    ["A query in {skill} became slow after the table grew. How do you investigate and fix it?", "Reading query plans, indexes, avoiding N+1, measuring the fix."],
-    ["How do you change a {skill} schema without downtime?", "Backwards-compatible migrations, expand/contract, backfills, locking awareness."],
+    [
+      "A query in {skill} became slow after the table grew. How do you investigate and fix it?",
+      "Reading query plans, indexes, avoiding N+1, measuring the fix.",
+    ],
+    [
+      "How do you change a {skill} schema without downtime?",
+      "Backwards-compatible migrations, expand/contract, backfills, locking awareness.",
+    ],
   ],
-  cloud: [["How would you design a fault-tolerant, cost-aware deployment on {skill}?", "Redundancy across zones, autoscaling, least privilege, cost controls."]],
+  cloud: [
+    [
+      "How would you design a fault-tolerant, cost-aware deployment on {skill}?",
+      "Redundancy across zones, autoscaling, least privilege, cost controls.",
+    ],
+  ],
   devops: [
-    ["Describe a delivery pipeline you built or improved with {skill}. What did it change?", "Automation, fast feedback, safe rollbacks, measurable improvement."],
-    ["A release with {skill} failed in production. Walk me through your response.", "Calm incident handling, rollback, communication, blameless follow-up."],
+    [
+      "Describe a delivery pipeline you built or improved with {skill}. What did it change?",
+      "Automation, fast feedback, safe rollbacks, measurable improvement.",
+    ],
+    [
+      "A release with {skill} failed in production. Walk me through your response.",
+      "Calm incident handling, rollback, communication, blameless follow-up.",
+    ],
   ],
-  data: [["Tell me about an analysis or model you built with {skill}. How did you validate the result?", "Sound method, validation against a baseline, communicating uncertainty."]],
+  data: [
+    [
+      "Tell me about an analysis or model you built with {skill}. How did you validate the result?",
+      "Sound method, validation against a baseline, communicating uncertainty.",
+    ],
+  ],
   mobile: [["How do you handle offline use and slow networks in a {skill} app?", "Caching, sync and conflict handling, user feedback."]],
   testing: [["How do you decide what to cover with {skill}, and what not?", "Risk-based coverage, test pyramid, flakiness control."]],
-  design: [["Show how you took a feature from research to final design in {skill}.", "User research, iteration, collaboration with engineers, measuring outcomes."]],
-  business: [
-    ["Describe your process for {skill} from start to finish. Which numbers tell you it is going well?", "Clear process, relevant metrics, ownership of results."],
-    ["Tell me about a difficult situation in {skill} and how you resolved it.", "Judgement, compliance where relevant, stakeholder handling."],
+  design: [
+    [
+      "Show how you took a feature from research to final design in {skill}.",
+      "User research, iteration, collaboration with engineers, measuring outcomes.",
+    ],
   ],
-  soft: [["Tell me about a situation that tested your {skill}. What did you do, and what was the outcome?", "A concrete situation, their own actions, a result and what they learned (STAR)."]],
+  business: [
+    [
+      "Describe your process for {skill} from start to finish. Which numbers tell you it is going well?",
+      "Clear process, relevant metrics, ownership of results.",
+    ],
+    [
+      "Tell me about a difficult situation in {skill} and how you resolved it.",
+      "Judgement, compliance where relevant, stakeholder handling.",
+    ],
+  ],
+  soft: [
+    [
+      "Tell me about a situation that tested your {skill}. What did you do, and what was the outcome?",
+      "A concrete situation, their own actions, a result and what they learned (STAR).",
+    ],
+  ],
 };
 const SOFT: Record<string, [string, string]> = {
-  communication: ["Tell me about a time you had to explain something complex to someone without your background. How did you make sure it landed?", "Adapting to the audience, checking understanding, clarity."],
-  leadership: ["Describe a time you led a group through a difficult change or deadline. What did you do to keep them together?", "Setting direction, listening, taking responsibility for the outcome."],
-  mentoring: ["Tell me about someone you mentored. How did you help them grow, and how did you know it worked?", "Patience, tailored guidance, measurable growth of the mentee."],
-  teamwork: ["Tell me about a team success you were part of. What was your part, and how did you help others do theirs?", "Collaboration, credit-sharing, reliability."],
-  "problem solving": ["Walk me through the hardest problem you solved recently. How did you break it down?", "Structured thinking, hypotheses, verifying the solution."],
-  "stakeholder management": ["Tell me about a stakeholder who disagreed with your plan. How did you bring them along?", "Understanding interests, transparent trade-offs, trust."],
-  negotiation: ["Describe a negotiation where you had to give something up. How did you decide what?", "Preparation, knowing priorities, win-win outcomes."],
-  "time management": ["Tell me about a week with more work than time. How did you decide what to drop?", "Prioritising by impact, communicating early, follow-through."],
+  communication: [
+    "Tell me about a time you had to explain something complex to someone without your background. How did you make sure it landed?",
+    "Adapting to the audience, checking understanding, clarity.",
+  ],
+  leadership: [
+    "Describe a time you led a group through a difficult change or deadline. What did you do to keep them together?",
+    "Setting direction, listening, taking responsibility for the outcome.",
+  ],
+  mentoring: [
+    "Tell me about someone you mentored. How did you help them grow, and how did you know it worked?",
+    "Patience, tailored guidance, measurable growth of the mentee.",
+  ],
+  teamwork: [
+    "Tell me about a team success you were part of. What was your part, and how did you help others do theirs?",
+    "Collaboration, credit-sharing, reliability.",
+  ],
+  "problem solving": [
+    "Walk me through the hardest problem you solved recently. How did you break it down?",
+    "Structured thinking, hypotheses, verifying the solution.",
+  ],
+  "stakeholder management": [
+    "Tell me about a stakeholder who disagreed with your plan. How did you bring them along?",
+    "Understanding interests, transparent trade-offs, trust.",
+  ],
+  negotiation: [
+    "Describe a negotiation where you had to give something up. How did you decide what?",
+    "Preparation, knowing priorities, win-win outcomes.",
+  ],
+  "time management": [
+    "Tell me about a week with more work than time. How did you decide what to drop?",
+    "Prioritising by impact, communicating early, follow-through.",
+  ],
 };
-const GENERIC_TECH: [string, string][] = [["Tell me about a project where you used {skill}. What trade-offs did you make?", "Depth of hands-on experience and clear reasoning about trade-offs."]];
+const GENERIC_TECH: [string, string][] = [
+  [
+    "Tell me about a project where you used {skill}. What trade-offs did you make?",
+    "Depth of hands-on experience and clear reasoning about trade-offs.",
+  ],
+];
 
 const BEHAVIORAL: [string, string][] = [
-  ["Tell me about a time you disagreed with a colleague on an important decision. What happened?", "Respectful disagreement, listening, commitment to the outcome."],
+  [
+    "Tell me about a time you disagreed with a colleague on an important decision. What happened?",
+    "Respectful disagreement, listening, commitment to the outcome.",
+  ],
   ["Describe the achievement in your last role you are proudest of.", "Ownership, measurable impact, their specific contribution."],
   ["Tell me about a mistake you made at work and what you changed afterwards.", "Honesty, accountability, learning."],
   ["How do you keep stakeholders informed when a deadline is at risk?", "Early, clear communication and options rather than surprises."],
   ["Describe a time you had to learn something new quickly to deliver.", "Learning strategy, resourcefulness, result."],
 ];
 const SITUATIONAL: [string, string][] = [
-  ["You join the team and find an important process undocumented and fragile. What do you do in your first month?", "Prioritising, learning before changing, incremental improvement."],
-  ["Two senior stakeholders ask for conflicting priorities this week. How do you handle it?", "Clarifying impact, transparent trade-offs, escalation when needed."],
-  ["You are given a task with unclear requirements and a tight deadline. How do you proceed?", "Asking the right questions, scoping, delivering iteratively."],
-  ["A teammate is repeatedly missing commitments that affect your work. What do you do?", "Direct, empathetic conversation; involving the manager appropriately."],
+  [
+    "You join the team and find an important process undocumented and fragile. What do you do in your first month?",
+    "Prioritising, learning before changing, incremental improvement.",
+  ],
+  [
+    "Two senior stakeholders ask for conflicting priorities this week. How do you handle it?",
+    "Clarifying impact, transparent trade-offs, escalation when needed.",
+  ],
+  [
+    "You are given a task with unclear requirements and a tight deadline. How do you proceed?",
+    "Asking the right questions, scoping, delivering iteratively.",
+  ],
+  [
+    "A teammate is repeatedly missing commitments that affect your work. What do you do?",
+    "Direct, empathetic conversation; involving the manager appropriately.",
+  ],
 ];
 const SENIOR: [string, string][] = [
   ["How have you raised the bar for a team - in quality, process or skills?", "Mentoring, setting standards, multiplying others' impact."],
-  ["Describe a technical or business decision you made that had long-term consequences. Would you decide the same today?", "Strategic thinking, reflection, accountability."],
+  [
+    "Describe a technical or business decision you made that had long-term consequences. Would you decide the same today?",
+    "Strategic thinking, reflection, accountability.",
+  ],
 ];
-const JUNIOR: [string, string][] = [["What have you built or studied recently that you are excited about?", "Curiosity, fundamentals, ability to explain their work."]];
+const JUNIOR: [string, string][] = [
+  ["What have you built or studied recently that you are excited about?", "Curiosity, fundamentals, ability to explain their work."],
+];
 
 function interviewQuestions(input: QuestionsInput): Questions {
   const count = input.count ?? 8;
@@ -227,7 +405,10 @@ function interviewQuestions(input: QuestionsInput): Questions {
   const seed = stableHash(`${input.job_title ?? ""}|${input.requirements}`);
 
   const technical: Q[] = [];
-  for (const [round, list] of [[0, hardSkills], [1, hardSkills]] as const)
+  for (const [round, list] of [
+    [0, hardSkills],
+    [1, hardSkills],
+  ] as const)
     for (const skill of list) {
       const bank = TECH[skillKind(skill) ?? ""] ?? GENERIC_TECH;
       const pick = bank[(stableHash(skill) + round) % bank.length];
@@ -239,13 +420,31 @@ function interviewQuestions(input: QuestionsInput): Questions {
       const [q, w] = SOFT[skill] ?? [TECH.soft[0][0].replace("{skill}", skill), TECH.soft[0][1]];
       return { question: q, category: "behavioral" as const, skill, what_to_look_for: w };
     }),
-    ...(seniority === "senior" ? SENIOR : seniority === "junior" ? JUNIOR : []).map(([q, w]) => ({ question: q, category: "role" as const, skill: null, what_to_look_for: w })),
+    ...(seniority === "senior" ? SENIOR : seniority === "junior" ? JUNIOR : []).map(([q, w]) => ({
+      question: q,
+      category: "role" as const,
+      skill: null,
+      what_to_look_for: w,
+    })),
     ...rotate(BEHAVIORAL, seed).map(([q, w]) => ({ question: q, category: "behavioral" as const, skill: null, what_to_look_for: w })),
   ];
-  const situational: Q[] = rotate(SITUATIONAL, seed).map(([q, w]) => ({ question: q, category: "situational" as const, skill: null, what_to_look_for: w }));
+  const situational: Q[] = rotate(SITUATIONAL, seed).map(([q, w]) => ({
+    question: q,
+    category: "situational" as const,
+    skill: null,
+    what_to_look_for: w,
+  }));
 
   let questions: Q[];
-  if (focus === "technical") questions = technical.length ? technical : GENERIC_TECH.map(([q, w]) => ({ question: q.replace("{skill}", input.job_title ?? "your main skill"), category: "technical" as const, skill: null, what_to_look_for: w }));
+  if (focus === "technical")
+    questions = technical.length
+      ? technical
+      : GENERIC_TECH.map(([q, w]) => ({
+          question: q.replace("{skill}", input.job_title ?? "your main skill"),
+          category: "technical" as const,
+          skill: null,
+          what_to_look_for: w,
+        }));
   else if (focus === "behavioral") questions = behavioral;
   else if (focus === "situational") questions = situational;
   else {
@@ -257,7 +456,11 @@ function interviewQuestions(input: QuestionsInput): Questions {
     questions = [...tech, ...rest];
   }
   const out = questions.slice(0, count);
-  return { job_title: input.job_title?.trim() ?? null, skills: [...new Set(out.map((q) => q.skill).filter((s): s is string => Boolean(s)))], questions: out };
+  return {
+    job_title: input.job_title?.trim() ?? null,
+    skills: [...new Set(out.map((q) => q.skill).filter((s): s is string => Boolean(s)))],
+    questions: out,
+  };
 }
 
 function rotate<T>(list: T[], seed: number): T[] {

@@ -49,7 +49,8 @@ async function chatJson(opts: OpenAiOptions, system: string, user: unknown): Pro
     });
   } catch (err) {
     const e = err as Error;
-    if (e.name === "TimeoutError" || e.name === "AbortError") throw unavailable(`no answer within ${Math.round(opts.timeoutMs / 100) / 10} s`);
+    if (e.name === "TimeoutError" || e.name === "AbortError")
+      throw unavailable(`no answer within ${Math.round(opts.timeoutMs / 100) / 10} s`);
     logger.warn({ err: e.message }, "AI provider unreachable");
     throw unavailable("the provider could not be reached");
   }
@@ -58,7 +59,7 @@ async function chatJson(opts: OpenAiOptions, system: string, user: unknown): Pro
     logger.warn({ status: res.status, detail }, "AI provider error");
     throw unavailable(`the provider answered HTTP ${res.status}`);
   }
-  let payload: any;
+  let payload: { choices?: { message?: { content?: unknown } }[] } | null;
   try {
     payload = await res.json();
   } catch {
@@ -125,7 +126,8 @@ export function openAiCompatibleProvider(opts: OpenAiOptions): AiProvider {
       const score = num(o, "score");
       if (score === null || score > 100) throw unavailable(`the provider's "score" is not between 0 and 100`);
       const rec = o.recommendation;
-      if (rec !== "strong_match" && rec !== "match" && rec !== "partial_match" && rec !== "weak_match") throw unavailable(`the provider's "recommendation" is not one of the documented values`);
+      if (rec !== "strong_match" && rec !== "match" && rec !== "partial_match" && rec !== "weak_match")
+        throw unavailable(`the provider's "recommendation" is not one of the documented values`);
       return {
         score: Math.round(score),
         recommendation: rec,
@@ -149,15 +151,25 @@ export function openAiCompatibleProvider(opts: OpenAiOptions): AiProvider {
       const questions = (o.questions as Record<string, unknown>[]).slice(0, input.count ?? 8).map((q) => {
         if (!q || typeof q !== "object") throw unavailable("a question is not an object");
         const category = q.category;
-        if (category !== "technical" && category !== "behavioral" && category !== "situational" && category !== "role") throw unavailable(`a question's "category" is not one of the documented values`);
-        return { question: str(q, "question"), category, skill: typeof q.skill === "string" && q.skill.trim() ? q.skill.trim().toLowerCase() : null, what_to_look_for: str(q, "what_to_look_for") } as Questions["questions"][number];
+        if (category !== "technical" && category !== "behavioral" && category !== "situational" && category !== "role")
+          throw unavailable(`a question's "category" is not one of the documented values`);
+        return {
+          question: str(q, "question"),
+          category,
+          skill: typeof q.skill === "string" && q.skill.trim() ? q.skill.trim().toLowerCase() : null,
+          what_to_look_for: str(q, "what_to_look_for"),
+        } as Questions["questions"][number];
       });
       return { job_title: input.job_title ?? null, skills: strs(o, "skills"), questions };
     },
 
     async content(input): Promise<Content> {
       const email = !["job_post", "linkedin_post"].includes(input.type);
-      const o = await chatJson(opts, `You write recruitment content of the requested type and tone. Return keys: ${email ? "subject (string), " : ""}content (plain text).`, input);
+      const o = await chatJson(
+        opts,
+        `You write recruitment content of the requested type and tone. Return keys: ${email ? "subject (string), " : ""}content (plain text).`,
+        input,
+      );
       return { type: input.type, subject: email ? str(o, "subject") : null, content: str(o, "content") };
     },
   };

@@ -3,7 +3,19 @@
 // text always gives the same result.
 import { yielder } from "../../../lib/yielding.ts";
 
-export type SkillKind = "language" | "frontend" | "backend" | "database" | "cloud" | "devops" | "data" | "mobile" | "testing" | "design" | "business" | "soft";
+export type SkillKind =
+  | "language"
+  | "frontend"
+  | "backend"
+  | "database"
+  | "cloud"
+  | "devops"
+  | "data"
+  | "mobile"
+  | "testing"
+  | "design"
+  | "business"
+  | "soft";
 
 /** Canonical skill → kind and aliases (lower-case; matched as whole words). */
 const SKILLS: Record<string, { kind: SkillKind; aliases?: string[] }> = {
@@ -133,21 +145,105 @@ const SKILLS: Record<string, { kind: SkillKind; aliases?: string[] }> = {
   "system design": { kind: "backend", aliases: ["systems design", "distributed systems", "architecture", "scalability"] },
 };
 
-const escape = (s: string) => s.replace(/[.*+?^${}()|[\]\\/]/g, "\\$&");
+const escapeRegExp = (s: string) => s.replace(/[.*+?^${}()|[\]\\/]/g, "\\$&");
 const MATCHERS: { skill: string; kind: SkillKind; re: RegExp }[] = Object.entries(SKILLS).flatMap(([skill, def]) =>
-  [skill, ...(def.aliases ?? [])].map((alias) => ({ skill, kind: def.kind, re: new RegExp(`(?<![a-z0-9+#.])${escape(alias)}(?![a-z0-9+#]|\\.[a-z0-9])`, "i") })),
+  [skill, ...(def.aliases ?? [])].map((alias) => ({
+    skill,
+    kind: def.kind,
+    re: new RegExp(`(?<![a-z0-9+#.])${escapeRegExp(alias)}(?![a-z0-9+#]|\\.[a-z0-9])`, "i"),
+  })),
 );
 
 /** How a skill is written in prose ("TypeScript", "REST APIs"); lower-case names stay as they are. */
 const LABELS: Record<string, string> = {
-  javascript: "JavaScript", typescript: "TypeScript", python: "Python", java: "Java", kotlin: "Kotlin", swift: "Swift", "c++": "C++", "c#": "C#", golang: "Go", rust: "Rust", ruby: "Ruby", php: "PHP", scala: "Scala", bash: "Bash",
-  html: "HTML", css: "CSS", react: "React", angular: "Angular", vue: "Vue", "next.js": "Next.js", "tailwind css": "Tailwind CSS", "node.js": "Node.js", express: "Express", nestjs: "NestJS", django: "Django", flask: "Flask",
-  fastapi: "FastAPI", spring: "Spring", ".net": ".NET", laravel: "Laravel", rails: "Rails", "rest api": "REST API", graphql: "GraphQL", grpc: "gRPC", kafka: "Kafka", rabbitmq: "RabbitMQ", postgresql: "PostgreSQL",
-  mysql: "MySQL", "sql server": "SQL Server", oracle: "Oracle", mongodb: "MongoDB", redis: "Redis", elasticsearch: "Elasticsearch", sql: "SQL", nosql: "NoSQL", aws: "AWS", azure: "Azure", gcp: "Google Cloud",
-  docker: "Docker", kubernetes: "Kubernetes", terraform: "Terraform", ansible: "Ansible", "ci/cd": "CI/CD", jenkins: "Jenkins", "github actions": "GitHub Actions", git: "Git", linux: "Linux", nlp: "NLP",
-  tensorflow: "TensorFlow", pytorch: "PyTorch", pandas: "pandas", numpy: "NumPy", spark: "Spark", hadoop: "Hadoop", airflow: "Airflow", dbt: "dbt", snowflake: "Snowflake", "power bi": "Power BI", tableau: "Tableau",
-  excel: "Excel", android: "Android", ios: "iOS", flutter: "Flutter", "react native": "React Native", selenium: "Selenium", cypress: "Cypress", jest: "Jest", figma: "Figma", "ui/ux design": "UI/UX design",
-  photoshop: "Photoshop", autocad: "AutoCAD", agile: "Agile", jira: "Jira", tally: "Tally", sap: "SAP", salesforce: "Salesforce", crm: "CRM", seo: "SEO",
+  javascript: "JavaScript",
+  typescript: "TypeScript",
+  python: "Python",
+  java: "Java",
+  kotlin: "Kotlin",
+  swift: "Swift",
+  "c++": "C++",
+  "c#": "C#",
+  golang: "Go",
+  rust: "Rust",
+  ruby: "Ruby",
+  php: "PHP",
+  scala: "Scala",
+  bash: "Bash",
+  html: "HTML",
+  css: "CSS",
+  react: "React",
+  angular: "Angular",
+  vue: "Vue",
+  "next.js": "Next.js",
+  "tailwind css": "Tailwind CSS",
+  "node.js": "Node.js",
+  express: "Express",
+  nestjs: "NestJS",
+  django: "Django",
+  flask: "Flask",
+  fastapi: "FastAPI",
+  spring: "Spring",
+  ".net": ".NET",
+  laravel: "Laravel",
+  rails: "Rails",
+  "rest api": "REST API",
+  graphql: "GraphQL",
+  grpc: "gRPC",
+  kafka: "Kafka",
+  rabbitmq: "RabbitMQ",
+  postgresql: "PostgreSQL",
+  mysql: "MySQL",
+  "sql server": "SQL Server",
+  oracle: "Oracle",
+  mongodb: "MongoDB",
+  redis: "Redis",
+  elasticsearch: "Elasticsearch",
+  sql: "SQL",
+  nosql: "NoSQL",
+  aws: "AWS",
+  azure: "Azure",
+  gcp: "Google Cloud",
+  docker: "Docker",
+  kubernetes: "Kubernetes",
+  terraform: "Terraform",
+  ansible: "Ansible",
+  "ci/cd": "CI/CD",
+  jenkins: "Jenkins",
+  "github actions": "GitHub Actions",
+  git: "Git",
+  linux: "Linux",
+  nlp: "NLP",
+  tensorflow: "TensorFlow",
+  pytorch: "PyTorch",
+  pandas: "pandas",
+  numpy: "NumPy",
+  spark: "Spark",
+  hadoop: "Hadoop",
+  airflow: "Airflow",
+  dbt: "dbt",
+  snowflake: "Snowflake",
+  "power bi": "Power BI",
+  tableau: "Tableau",
+  excel: "Excel",
+  android: "Android",
+  ios: "iOS",
+  flutter: "Flutter",
+  "react native": "React Native",
+  selenium: "Selenium",
+  cypress: "Cypress",
+  jest: "Jest",
+  figma: "Figma",
+  "ui/ux design": "UI/UX design",
+  photoshop: "Photoshop",
+  autocad: "AutoCAD",
+  agile: "Agile",
+  jira: "Jira",
+  tally: "Tally",
+  sap: "SAP",
+  salesforce: "Salesforce",
+  crm: "CRM",
+  seo: "SEO",
 };
 export const skillLabel = (skill: string) => LABELS[skill] ?? skill;
 
@@ -155,7 +251,9 @@ export function skillKind(skill: string): SkillKind | null {
   return SKILLS[skill]?.kind ?? null;
 }
 
-const ALIASES = new Map<string, string>(Object.entries(SKILLS).flatMap(([skill, def]) => [skill, ...(def.aliases ?? [])].map((a) => [a, skill] as [string, string])));
+const ALIASES = new Map<string, string>(
+  Object.entries(SKILLS).flatMap(([skill, def]) => [skill, ...(def.aliases ?? [])].map((a) => [a, skill] as [string, string])),
+);
 
 /** Canonical name of a skill given by a person ("Postgres" → "postgresql"); unknown skills stay as given, lower-case. */
 export function canonicalSkill(s: string): string {
@@ -187,7 +285,7 @@ export async function extractSkillsYielding(text: string): Promise<string[]> {
 export function mentions(text: string, skill: string): boolean {
   const matchers = MATCHERS.filter((m) => m.skill === skill);
   if (matchers.length) return matchers.some((m) => m.re.test(text));
-  return new RegExp(`(?<![a-z0-9])${escape(skill)}(?![a-z0-9])`, "i").test(text);
+  return new RegExp(`(?<![a-z0-9])${escapeRegExp(skill)}(?![a-z0-9])`, "i").test(text);
 }
 
 // "5 years", "5+ yrs", "3-5 years", "3 to 5 years": the first number counts. Each optional
@@ -250,7 +348,8 @@ export function sentences(text: string): string[] {
 const NICE = /\b(nice to have|good to have|is a plus|are a plus|a plus|bonus|preferred|desirable|advantage|advantageous|ideally)\b/i;
 export const isNiceToHave = (s: string) => NICE.test(s);
 
-const DUTY_VERBS = /^(own|lead|mentor|manage|build|design|develop|maintain|drive|coordinate|deliver|support|prepare|handle|conduct|review|collaborate|work with|partner|ensure|create|write|run|oversee|plan|implement|improve|analy[sz]e|report|train|recruit|process|negotiate|sell|monitor|resolve)\b/i;
+const DUTY_VERBS =
+  /^(own|lead|mentor|manage|build|design|develop|maintain|drive|coordinate|deliver|support|prepare|handle|conduct|review|collaborate|work with|partner|ensure|create|write|run|oversee|plan|implement|improve|analy[sz]e|report|train|recruit|process|negotiate|sell|monitor|resolve)\b/i;
 export const isDuty = (s: string) => DUTY_VERBS.test(s);
 
 export const capitalize = (s: string) => (s ? s[0].toUpperCase() + s.slice(1) : s);
