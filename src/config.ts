@@ -225,7 +225,8 @@ function origins(r: Reading, name: string): string[] {
   if (bad.length)
     reject(
       r,
-      `${name} must be a comma-separated list of origins such as https://app.example.com (scheme, lower-case host and port only), got ${bad.map((b) => JSON.stringify(b)).join(", ")}`,
+      `${name} must be a comma-separated list of origins such as https://app.example.com (scheme, ` +
+        `lower-case host and port only), got ${bad.map((b) => JSON.stringify(b)).join(", ")}`,
     );
   return list.filter((o) => !bad.includes(o));
 }

@@ -33,7 +33,8 @@ const server: Server = app.listen(config.port, () => {
   const base = `http://localhost:${port}`;
   logger.info({ port, database: config.databaseUrl ? "DATABASE_URL" : `embedded (${config.embeddedDataDir})` }, "listening");
   console.log(
-    `\nHRMS API listening on ${base}\n  API reference: ${base}/docs\n  OpenAPI document: ${base}/openapi.json\n  Health: ${base}/api/health\n`,
+    `\nHRMS API listening on ${base}\n  API reference: ${base}/docs\n  ` +
+      `OpenAPI document: ${base}/openapi.json\n  Health: ${base}/api/health\n`,
   );
   void demoHint().then((hint) => hint && console.log(hint));
 });

@@ -82,7 +82,8 @@ export async function startEmbeddedServer(
     if (await portTaken(port))
       throw Object.assign(
         new Error(
-          `Port ${port} is taken by another program, so the embedded PostgreSQL for ${dataDir} cannot start there: stop that program, or choose another port with EMBEDDED_PG_PORT`,
+          `Port ${port} is taken by another program, so the embedded PostgreSQL for ${dataDir} cannot start there: ` +
+            `stop that program, or choose another port with EMBEDDED_PG_PORT`,
         ),
         { portTaken: true },
       );

@@ -34,8 +34,19 @@ const DB_DOWN_CODES = new Set([
 /** Prisma driver-adapter error kinds (@prisma/adapter-pg) for a connection that is gone: a cut in
  * the middle of a transaction surfaces as `ConnectionClosed` (socket ECONNRESET), not as a pg error. */
 const DB_DOWN_KINDS = new Set(["DatabaseNotReachable", "ConnectionClosed", "SocketTimeout", "TooManyConnections"]);
-const DB_DOWN_TEXT =
-  /Connection terminated|timeout exceeded when trying to connect|connect ECONNREFUSED|Client has encountered a connection error|the database system is (shutting down|starting up)|terminating connection due to administrator command|Can't reach database server|Connection (closed|refused)/i;
+const DB_DOWN_TEXT = new RegExp(
+  [
+    "Connection terminated",
+    "timeout exceeded when trying to connect",
+    "connect ECONNREFUSED",
+    "Client has encountered a connection error",
+    "the database system is (shutting down|starting up)",
+    "terminating connection due to administrator command",
+    "Can't reach database server",
+    "Connection (closed|refused)",
+  ].join("|"),
+  "i",
+);
 
 /** True when the error (or any error it wraps) means the database cannot be reached. */
 export function isDatabaseUnavailable(err: unknown, depth = 0): boolean {
@@ -57,8 +68,15 @@ export function isDatabaseUnavailable(err: unknown, depth = 0): boolean {
 /** SQLSTATEs of a statement that gave up waiting: `lock_timeout` (55P03), `statement_timeout` or a cancel (57014). */
 const DB_BUSY_STATES = new Set(["55P03", "57014"]);
 /** A connection or transaction that could not be had in time: pg's pool wait, Prisma's maxWait and transaction timeout. */
-const DB_BUSY_TEXT =
-  /timeout exceeded when trying to connect|Unable to start a transaction in the given time|cannot be executed on an expired transaction|Timed out fetching a new connection/i;
+const DB_BUSY_TEXT = new RegExp(
+  [
+    "timeout exceeded when trying to connect",
+    "Unable to start a transaction in the given time",
+    "cannot be executed on an expired transaction",
+    "Timed out fetching a new connection",
+  ].join("|"),
+  "i",
+);
 
 /**
  * True when the database is there but could not serve the request in time - the pool had no

@@ -119,7 +119,10 @@ export async function assignAsset(auth: AuthContext, body: AssignInput) {
         email: u.email,
         kind: "asset.assigned",
         title: `Asset ${asset.asset_tag} (${asset.name}) was assigned to you`,
-        body: `${asset.name} (${asset.asset_tag}) was handed over to you on ${assigned_on}${body.expected_return_on ? `; expected back by ${body.expected_return_on}` : ""}. Please report any damage and ask for a return through the assets section.`,
+        body:
+          `${asset.name} (${asset.asset_tag}) was handed over to you ` +
+          `on ${assigned_on}${body.expected_return_on ? `; expected back by ${body.expected_return_on}` : ""}. ` +
+          `Please report any damage and ask for a return through the assets section.`,
         link: `/api/assets/assignments?asset_id=${asset.id}`,
       });
     return a;

@@ -182,7 +182,9 @@ export async function decideReturn(auth: AuthContext, id: string, body: Decision
       outcome = `Asset ${asset.asset_tag} (${asset.name}): your return was approved - returned on ${returned_on}.`;
     } else {
       const asset = await tx.asset.findFirstOrThrow({ where: { id: assignment.asset_id }, select: { asset_tag: true, name: true } });
-      outcome = `Asset ${asset.asset_tag} (${asset.name}): your return request was rejected${body.decision_notes ? ` - ${body.decision_notes}` : ""}. The asset stays with you.`;
+      outcome =
+        `Asset ${asset.asset_tag} (${asset.name}): your return request was ` +
+        `rejected${body.decision_notes ? ` - ${body.decision_notes}` : ""}. The asset stays with you.`;
     }
 
     const r = await tx.assetReturnRequest.update({ where: { id }, data: decided, include: returnRequestInclude });

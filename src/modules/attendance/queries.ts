@@ -45,16 +45,19 @@ export async function dayViewPage(
        WHERE e.tenant_id = ${tenant}::uuid AND e.deleted_at IS NULL AND ${employeeScopeSql(auth)} ${which}
        ORDER BY e.employee_code LIMIT ${page.limit} OFFSET ${page.skip}
     )
-    SELECT (SELECT count(*)::int FROM employees e WHERE e.tenant_id = ${tenant}::uuid AND e.deleted_at IS NULL AND ${employeeScopeSql(auth)} ${which}) AS total,
+    SELECT (SELECT count(*)::int FROM employees e WHERE e.tenant_id = ${tenant}::uuid
+      AND e.deleted_at IS NULL AND ${employeeScopeSql(auth)} ${which}) AS total,
            json_build_object(
-             'employees', (SELECT coalesce(json_agg(json_build_object('id', id, 'name', btrim(first_name || ' ' || last_name), 'joining_date', joining_date,
+             'employees', (SELECT coalesce(json_agg(json_build_object('id', id, 'name',
+               btrim(first_name || ' ' || last_name), 'joining_date', joining_date,
                              'branch_id', branch_id, 'work_location_id', work_location_id) ORDER BY employee_code), '[]') FROM emp),
              'records', (SELECT coalesce(json_agg(json_build_object('id', a.id, 'employee_id', a.employee_id, 'date', a.date,
                              'check_in', to_char(a.check_in AT TIME ZONE 'UTC', 'YYYY-MM-DD"T"HH24:MI:SS.MS"Z"'),
                              'check_out', to_char(a.check_out AT TIME ZONE 'UTC', 'YYYY-MM-DD"T"HH24:MI:SS.MS"Z"'),
                              'worked_hours', a.worked_hours::text, 'status', a.status, 'late', a.late, 'early_exit', a.early_exit,
                              'source', a.source)), '[]')
-                           FROM attendance_records a WHERE a.tenant_id = ${tenant}::uuid AND a.employee_id = ANY(ARRAY(SELECT id FROM emp)) AND a.date BETWEEN ${from}::date AND ${to}::date)
+                           FROM attendance_records a WHERE a.tenant_id = ${tenant}::uuid AND a.employee_id
+                             = ANY(ARRAY(SELECT id FROM emp)) AND a.date BETWEEN ${from}::date AND ${to}::date)
            )::text AS data`);
   const d = JSON.parse(r.data) as { employees: DayViewEmployee[]; records: DayViewRecord[] };
   return { total: r.total, employees: d.employees, records: d.records };

@@ -167,7 +167,10 @@ async function editRegularization(
   return regularizationJson(row);
 }
 
-/** Approve or reject (the employee's manager or hr, never the employee): an approval rewrites the day's record (audited), keeping what it was. */
+/**
+ * Approve or reject (the employee's manager or hr, never the employee): an approval rewrites the day's record (audited),
+ * keeping what it was.
+ */
 async function decideRegularization(
   auth: AuthContext,
   r: Row,

@@ -65,5 +65,6 @@ export async function celebrationsOn(who: Who, mmdd: string[], today: DateString
            to_char(e.joining_date, 'YYYY-MM-DD') AS joined
     FROM employees e
     WHERE e.tenant_id = ${tenant}::uuid AND e.deleted_at IS NULL AND ${whoSql(who)} AND e.status <> 'exited'
-      AND (to_char(e.date_of_birth, 'MM-DD') = ANY(${mmdd}) OR (to_char(e.joining_date, 'MM-DD') = ANY(${mmdd}) AND e.joining_date < ${today}::date))`);
+      AND (to_char(e.date_of_birth, 'MM-DD') = ANY(${mmdd}) OR (to_char(e.joining_date,
+        'MM-DD') = ANY(${mmdd}) AND e.joining_date < ${today}::date))`);
 }

@@ -105,7 +105,8 @@ export async function directoryTotal(f: DirectoryFilter): Promise<number> {
     ? await read<{ total: number }>(sql`SELECT count(*)::int AS total FROM employees WHERE tenant_id = ${tenant}::uuid AND ${liveAnd(f)}`)
     : f.department !== undefined
       ? await read<{ total: number }>(
-          sql`SELECT coalesce(sum(live_count), 0)::int AS total FROM employee_department_counts WHERE tenant_id = ${tenant}::uuid AND department = ${f.department}`,
+          sql`SELECT coalesce(sum(live_count), 0)::int AS total FROM employee_department_counts
+            WHERE tenant_id = ${tenant}::uuid AND department = ${f.department}`,
         )
       : await read<{ total: number }>(
           sql`SELECT coalesce(sum(live_count), 0)::int AS total FROM employee_department_counts WHERE tenant_id = ${tenant}::uuid`,
@@ -116,7 +117,8 @@ export async function directoryTotal(f: DirectoryFilter): Promise<number> {
 /** A page of the list without a search: a walk of a name-ordered partial index. */
 export function directoryPage(f: DirectoryFilter, page: Page): Promise<DirectoryRow[]> {
   return read<DirectoryRow>(
-    sql`SELECT ${COLUMNS} FROM employees WHERE tenant_id = ${tenant}::uuid AND ${liveAnd(f)} ORDER BY ${ORDER[f.sort]} LIMIT ${page.limit} OFFSET ${page.skip}`,
+    sql`SELECT ${COLUMNS} FROM employees WHERE tenant_id = ${tenant}::uuid
+      AND ${liveAnd(f)} ORDER BY ${ORDER[f.sort]} LIMIT ${page.limit} OFFSET ${page.skip}`,
   );
 }
 
@@ -184,8 +186,8 @@ export type EmployeeWithUser = Employee & { user_id: string | null };
  * hot path: one round trip instead of two Prisma queries, on the pool, as a prepared statement).
  */
 export async function employeeWithUser(id: string): Promise<EmployeeWithUser | undefined> {
-  const [row] =
-    await readPrepared<EmployeeWithUser>(sql`SELECT ${EMPLOYEE_COLUMNS}, (SELECT m.user_id FROM memberships m WHERE m.tenant_id = e.tenant_id AND m.employee_id = e.id ORDER BY m.created_at LIMIT 1) AS user_id
+  const [row] = await readPrepared<EmployeeWithUser>(sql`SELECT ${EMPLOYEE_COLUMNS}, (SELECT m.user_id FROM memberships m WHERE m.tenant_id
+      = e.tenant_id AND m.employee_id = e.id ORDER BY m.created_at LIMIT 1) AS user_id
        FROM employees e WHERE e.tenant_id = ${tenant}::uuid AND e.id = ${id}::uuid AND e.deleted_at IS NULL`);
   return row;
 }

@@ -71,7 +71,8 @@ export async function requestEncashment(auth: AuthContext, body: RequestBody<"cr
         const total = days(used._sum.days).plus(n);
         if (total.gt(days(type.encashment_max_days)))
           throw conflict(
-            `At most ${dayString(type.encashment_max_days)} days of ${type.name} can be encashed per period (${dayString(days(used._sum.days))} already requested or encashed)`,
+            `At most ${dayString(type.encashment_max_days)} days of ${type.name} can be encashed ` +
+              `per period (${dayString(days(used._sum.days))} already requested or encashed)`,
           );
       }
       const keep = days(type.encashment_min_balance);
@@ -83,7 +84,8 @@ export async function requestEncashment(auth: AuthContext, body: RequestBody<"cr
       const available = ledger.minus(pending).minus(lapsing);
       if (available.minus(n).lt(keep))
         throw conflict(
-          `${dayString(available)} days of ${type.name} are available and ${dayString(keep)} must remain: at most ${dayString(Decimal.max(0, available.minus(keep)))} can be encashed`,
+          `${dayString(available)} days of ${type.name} are available and ${dayString(keep)} must remain: ` +
+            `at most ${dayString(Decimal.max(0, available.minus(keep)))} can be encashed`,
         );
       return tx.leaveEncashment.create({
         data: { ...account, days: n.toString(), reason: body.reason ?? null, requested_by: auth.userId },

@@ -31,10 +31,14 @@ export interface LedgerRow {
 export function insertLedgerEntries(c: Client, rows: LedgerRow[]): Promise<number> {
   return execute(
     sql`
-    INSERT INTO leave_ledger_entries (tenant_id, employee_id, leave_type_id, period_id, entry_type, days, effective_date, expires_on, reference_type, reference_id, reason, dedupe_key, created_by)
-    SELECT ${tenant}::uuid, x.employee_id, x.leave_type_id, x.period_id, x.entry_type, x.days, x.effective_date, x.expires_on, x.reference_type, x.reference_id, x.reason, x.dedupe_key, x.created_by
-      FROM jsonb_to_recordset(${JSON.stringify(rows)}::jsonb) AS x(employee_id uuid, leave_type_id uuid, period_id uuid, entry_type text, days numeric, effective_date date, expires_on date,
-                                                             reference_type text, reference_id uuid, reason text, dedupe_key text, created_by uuid)
+    INSERT INTO leave_ledger_entries (tenant_id, employee_id, leave_type_id, period_id, entry_type,
+      days, effective_date, expires_on, reference_type, reference_id, reason, dedupe_key, created_by)
+    SELECT ${tenant}::uuid, x.employee_id, x.leave_type_id, x.period_id, x.entry_type, x.days,
+      x.effective_date, x.expires_on, x.reference_type, x.reference_id, x.reason, x.dedupe_key, x.created_by
+      FROM jsonb_to_recordset(${JSON.stringify(rows)}::jsonb) AS x(employee_id uuid, leave_type_id uuid,
+        period_id uuid, entry_type text, days numeric, effective_date date, expires_on date,
+                                                             reference_type text, reference_id uuid,
+                                                               reason text, dedupe_key text, created_by uuid)
     ON CONFLICT (tenant_id, dedupe_key) DO NOTHING`,
     c,
   );
@@ -71,12 +75,17 @@ export interface MadeAllocation {
 export function insertAllocations(tx: ScopedTx, rows: AllocationRow[]): Promise<MadeAllocation[]> {
   return query<MadeAllocation>(
     sql`
-    INSERT INTO leave_allocations (tenant_id, employee_id, leave_type_id, period_id, policy_id, days, accrual, accrual_day, effective_from, carried_forward, carry_forward_expires_on, notes, created_by)
-    SELECT ${tenant}::uuid, x.employee_id, x.leave_type_id, x.period_id, x.policy_id, x.days, x.accrual, x.accrual_day, x.effective_from, x.carried_forward, x.carry_forward_expires_on, x.notes, x.created_by
-      FROM jsonb_to_recordset(${JSON.stringify(rows)}::jsonb) AS x(employee_id uuid, leave_type_id uuid, period_id uuid, policy_id uuid, days numeric, accrual text, accrual_day text,
-                                                             effective_from date, carried_forward numeric, carry_forward_expires_on date, notes text, created_by uuid)
+    INSERT INTO leave_allocations (tenant_id, employee_id, leave_type_id, period_id, policy_id, days,
+      accrual, accrual_day, effective_from, carried_forward, carry_forward_expires_on, notes, created_by)
+    SELECT ${tenant}::uuid, x.employee_id, x.leave_type_id, x.period_id, x.policy_id, x.days, x.accrual,
+      x.accrual_day, x.effective_from, x.carried_forward, x.carry_forward_expires_on, x.notes, x.created_by
+      FROM jsonb_to_recordset(${JSON.stringify(rows)}::jsonb) AS x(employee_id uuid,
+        leave_type_id uuid, period_id uuid, policy_id uuid, days numeric, accrual text, accrual_day text,
+                                                             effective_from date, carried_forward numeric,
+                                                               carry_forward_expires_on date, notes text, created_by uuid)
     ON CONFLICT (tenant_id, employee_id, leave_type_id, period_id) DO NOTHING
-    RETURNING id::text, employee_id::text, leave_type_id::text, period_id::text, days::text, accrual, accrual_day, carried_forward::text, carry_forward_expires_on::text`,
+    RETURNING id::text, employee_id::text, leave_type_id::text, period_id::text,
+      days::text, accrual, accrual_day, carried_forward::text, carry_forward_expires_on::text`,
     tx,
   );
 }
@@ -122,10 +131,14 @@ export async function balancesPage(i: BalancesPageInput): Promise<{ period_id: s
              ${total} AS total,
              (SELECT coalesce(json_agg(json_build_object(
                  'employee_id', emp.id, 'employee_name', btrim(emp.first_name || ' ' || emp.last_name), 'employee_code', emp.employee_code,
-                 'leave_type_id', t.id, 'leave_type_code', t.code, 'leave_type_name', t.name, 'is_paid', t.is_paid, 'period_id', (SELECT id FROM per),
-                 'allocated', coalesce(a.allocated, 0.0)::text, 'carried', coalesce(a.carried, 0.0)::text, 'accrued', coalesce(a.accrued, 0.0)::text,
-                 'comp_off', coalesce(a.comp_off, 0.0)::text, 'adjusted', coalesce(a.adjusted, 0.0)::text, 'expired', coalesce(-a.expired, 0.0)::text,
-                 'taken', coalesce(-a.taken, 0.0)::text, 'pending', coalesce(a.pending, 0.0)::text, 'encashed', coalesce(-a.encashed, 0.0)::text,
+                 'leave_type_id', t.id, 'leave_type_code', t.code, 'leave_type_name',
+                   t.name, 'is_paid', t.is_paid, 'period_id', (SELECT id FROM per),
+                 'allocated', coalesce(a.allocated, 0.0)::text, 'carried',
+                   coalesce(a.carried, 0.0)::text, 'accrued', coalesce(a.accrued, 0.0)::text,
+                 'comp_off', coalesce(a.comp_off, 0.0)::text, 'adjusted',
+                   coalesce(a.adjusted, 0.0)::text, 'expired', coalesce(-a.expired, 0.0)::text,
+                 'taken', coalesce(-a.taken, 0.0)::text, 'pending', coalesce(a.pending,
+                   0.0)::text, 'encashed', coalesce(-a.encashed, 0.0)::text,
                  'available', (coalesce(a.ledger, 0.0) - coalesce(a.pending, 0.0))::text
                ) ORDER BY emp.employee_code, t.code), '[]')::text
           FROM emp
@@ -143,13 +156,16 @@ export async function balancesPage(i: BalancesPageInput): Promise<{ period_id: s
                    sum(u.days) FILTER (WHERE u.kind = 'pending') AS pending
               FROM (
                 SELECT l.leave_type_id, l.entry_type AS kind, l.days FROM leave_ledger_entries l
-                 WHERE l.tenant_id = ${tenant}::uuid AND l.employee_id = emp.id AND l.period_id = (SELECT id FROM per) ${byType(sql`AND l.leave_type_id = ${i.leaveTypeId}::uuid`)}
+                 WHERE l.tenant_id = ${tenant}::uuid AND l.employee_id = emp.id AND l.period_id =
+                   (SELECT id FROM per) ${byType(sql`AND l.leave_type_id = ${i.leaveTypeId}::uuid`)}
                 UNION ALL
                 SELECT q.leave_type_id, 'pending', q.days FROM leave_requests q
-                 WHERE q.tenant_id = ${tenant}::uuid AND q.employee_id = emp.id AND q.period_id = (SELECT id FROM per) AND q.status = 'pending' ${byType(sql`AND q.leave_type_id = ${i.leaveTypeId}::uuid`)}
+                 WHERE q.tenant_id = ${tenant}::uuid AND q.employee_id = emp.id AND q.period_id = (SELECT id FROM per)
+                   AND q.status = 'pending' ${byType(sql`AND q.leave_type_id = ${i.leaveTypeId}::uuid`)}
                 UNION ALL
                 SELECT x.leave_type_id, 'pending', x.days FROM leave_encashments x
-                 WHERE x.tenant_id = ${tenant}::uuid AND x.employee_id = emp.id AND x.period_id = (SELECT id FROM per) AND x.status = 'pending' ${byType(sql`AND x.leave_type_id = ${i.leaveTypeId}::uuid`)}
+                 WHERE x.tenant_id = ${tenant}::uuid AND x.employee_id = emp.id AND x.period_id = (SELECT id FROM per)
+                   AND x.status = 'pending' ${byType(sql`AND x.leave_type_id = ${i.leaveTypeId}::uuid`)}
               ) u
              GROUP BY u.leave_type_id
           ) a

@@ -222,7 +222,8 @@ export async function submitLeaveRequest(auth: AuthContext, body: RequestBody<"c
   const selfService = !isHr(auth);
   if (selfService && type.min_notice_days > 0 && daysBetween(today, body.from_date) < type.min_notice_days)
     throw conflict(
-      `${type.name} needs ${type.min_notice_days} days' notice: apply by ${addDays(body.from_date, -type.min_notice_days)} for leave from ${body.from_date}`,
+      `${type.name} needs ${type.min_notice_days} days' notice: ` +
+        `apply by ${addDays(body.from_date, -type.min_notice_days)} for leave from ${body.from_date}`,
     );
   const req = {
     from: body.from_date,
@@ -251,7 +252,8 @@ export async function submitLeaveRequest(auth: AuthContext, body: RequestBody<"c
       });
       if (wfh)
         throw conflict(
-          `The dates overlap a ${wfh.status} work-from-home request from ${describeRange(toDateString(wfh.from_date), toDateString(wfh.to_date))}`,
+          `The dates overlap a ${wfh.status} work-from-home request ` +
+            `from ${describeRange(toDateString(wfh.from_date), toDateString(wfh.to_date))}`,
         );
       const cal = await employeeCalendar(tx, emp, req.from, req.to);
       const counted = count(req, type.sandwich_rule, cal, around);
@@ -265,7 +267,8 @@ export async function submitLeaveRequest(auth: AuthContext, body: RequestBody<"c
         const chain = consecutiveHalves({ from: req.from, to: req.to, halves: counted.halves }, sameType, cal.isOff);
         if (chain > type.max_consecutive_days * 2)
           throw conflict(
-            `${type.name} allows at most ${type.max_consecutive_days} consecutive days; this makes ${dayString(fromHalves(chain))} in a row`,
+            `${type.name} allows at most ${type.max_consecutive_days} consecutive days; ` +
+              `this makes ${dayString(fromHalves(chain))} in a row`,
           );
       }
       if (type.attachment_required_above_days !== null && n.gt(type.attachment_required_above_days) && !body.attachment_file_id)
@@ -284,7 +287,8 @@ export async function submitLeaveRequest(auth: AuthContext, body: RequestBody<"c
         const available = ledger.minus(pending).minus(lapsing);
         if (available.minus(n).lt(min))
           throw conflict(
-            `Insufficient ${type.name} balance: ${dayString(available)} days available${min.isNegative() ? ` (may go down to ${dayString(min)})` : ""}, ${dayString(n)} requested`,
+            `Insufficient ${type.name} balance: ${dayString(available)} days available` +
+              `${min.isNegative() ? ` (may go down to ${dayString(min)})` : ""}, ${dayString(n)} requested`,
           );
       }
       return tx.leaveRequest.create({

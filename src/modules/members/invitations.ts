@@ -38,7 +38,9 @@ export async function sendInvitation(auth: AuthContext, input: RequestBody<"invi
     await queueEmail(tx, {
       to: email,
       subject: `${auth.name} invited you to ${company.name} on HRMS`,
-      text: `Hello,\n\n${auth.name} invited you to join ${company.name} as ${input.role}.\nAccept within 7 days:\n\n${link}\n\nInvitation token: ${token}\n`,
+      text:
+        `Hello,\n\n${auth.name} invited you to join ${company.name} as ${input.role}.\nAccept ` +
+        `within 7 days:\n\n${link}\n\nInvitation token: ${token}\n`,
     });
     await audit(
       {

@@ -106,7 +106,10 @@ async function usersOf(code: string, exceptId: string): Promise<string[]> {
   return rows.filter((r) => r.formula && safeVars(r.formula).has(code)).map((r) => r.code);
 }
 
-/** The create body as the schema guarantees it: its `allOf` requires name, code, type and calculation, which the generated type leaves optional. */
+/**
+ * The create body as the schema guarantees it: its `allOf` requires name, code, type and calculation, which the generated type
+ * leaves optional.
+ */
 type NewComponent = RequestBody<"createSalaryComponent"> & {
   name: string;
   code: string;

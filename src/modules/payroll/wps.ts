@@ -178,7 +178,8 @@ export async function wpsFile(runId: string, excludeIncomplete: boolean): Promis
   if (incomplete.length && !excludeIncomplete)
     throw new AppError(
       "conflict",
-      `${incomplete.length} employee(s) lack WPS details (labour card number, bank routing code, IBAN); complete them or pass exclude_incomplete=true`,
+      `${incomplete.length} employee(s) lack WPS details (labour card number, ` +
+        `bank routing code, IBAN); complete them or pass exclude_incomplete=true`,
       incomplete.map((x) => ({ path: `employees.${x.e.employee_code}`, message: `${x.e.employee_name}: missing ${x.missing.join(", ")}` })),
     );
   const bad = new Set(incomplete.map((x) => x.e));

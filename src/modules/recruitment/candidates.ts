@@ -356,7 +356,9 @@ export async function changeCandidate(auth: AuthContext, id: string, body: Updat
           email: who?.email,
           kind: "recruitment.candidate_hired",
           title: `${fullName(after)} was hired for ${posting.title}`,
-          body: `${fullName(after)} accepted the offer for ${posting.title} (${posting.posting_number}, requisition ${posting.requisition.requisition_number}).`,
+          body:
+            `${fullName(after)} accepted the offer for ${posting.title} (${posting.posting_number}, ` +
+            `requisition ${posting.requisition.requisition_number}).`,
           link: `/api/recruitment/candidates/${id}`,
         });
       }

@@ -131,7 +131,10 @@ function describe(
       : i.mode === "phone"
         ? "Phone call"
         : `In person${i.location ? `: ${i.location}` : ""}`;
-  return `${i.round_name} interview with ${candidate} on ${formatInstant(i.scheduled_at, tz)} (${tz}), ${i.duration_minutes} minutes. ${where}.`;
+  return (
+    `${i.round_name} interview ` +
+    `with ${candidate} on ${formatInstant(i.scheduled_at, tz)} (${tz}), ${i.duration_minutes} minutes. ${where}.`
+  );
 }
 
 async function tellInterviewers(

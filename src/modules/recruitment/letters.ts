@@ -76,14 +76,17 @@ We look forward to welcoming you to {{company_name}}.
 Sincerely,
 {{company_name}}`;
 
-export const APPOINTMENT_TEMPLATE = `Dear {{candidate_name}},
+export const APPOINTMENT_TEMPLATE =
+  `Dear {{candidate_name}},
 
-Further to your acceptance of our offer, we are pleased to appoint you as {{job_title}} in the {{department}} department of {{company_name}}, with effect from {{joining_date}}.
+Further to your acceptance of our offer, we are pleased to appoint you as {{job_title}} ` +
+  `in the {{department}} department of {{company_name}}, with effect from {{joining_date}}.
 
 - Employment: {{employment_type}}
 - Annual compensation (cost to company): {{currency}} {{salary}}
 
-Your appointment is subject to the verification of your documents. Please upload your identity proof, address proof, education and experience certificates through the link in the email we sent you before your joining date.
+Your appointment is subject to the verification of your documents. Please upload your identity proof, address proof, ` +
+  `education and experience certificates through the link in the email we sent you before your joining date.
 
 Welcome to {{company_name}}.
 
@@ -139,7 +142,8 @@ export async function previewTemplatePdf(body: RequestBody<"previewDocumentTempl
   const unknown = unknownFields(body.template);
   if (unknown.length)
     throw badRequest(
-      `Unknown merge field${unknown.length > 1 ? "s" : ""}: ${unknown.map((u) => `{{${u}}}`).join(", ")} (known: ${MERGE_FIELDS.join(", ")})`,
+      `Unknown merge ` +
+        `field${unknown.length > 1 ? "s" : ""}: ${unknown.map((u) => `{{${u}}}`).join(", ")} (known: ${MERGE_FIELDS.join(", ")})`,
       unknown.map((u) => ({ path: "body.template", message: `unknown merge field {{${u}}}` })),
     );
   const company = await companyOf();

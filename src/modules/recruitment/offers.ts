@@ -295,7 +295,10 @@ export async function updateOffer(id: string, body: UpdateInput) {
       await queueEmail(tx, {
         to: after.candidate.email,
         subject: `Offer withdrawn: ${after.job_title} - ${company.name}`,
-        text: `Dear ${after.candidate.first_name},\n\nWe regret to inform you that our offer ${after.offer_number} for the position of ${after.job_title} has been withdrawn. The offer link no longer works.\n\n${company.name} recruitment team`,
+        text:
+          `Dear ${after.candidate.first_name},\n\nWe regret to inform you that our offer ${after.offer_number} for the ` +
+          `position of ${after.job_title} has been withdrawn. The offer link no longer works.\n\n${company.name} recruitment ` +
+          `team`,
       });
     return after;
   });
@@ -325,7 +328,9 @@ function offerMail(o: OfferRow, company: Company, token: string, linkExpires: Da
   const text = [
     `Dear ${o.candidate.first_name},`,
     "",
-    `We are delighted to offer you the position of ${o.job_title} (${EMPLOYMENT_LABELS[o.employment_type] ?? o.employment_type}) in our ${o.department} team at ${company.name}.`,
+    `We are delighted to offer you the position ` +
+      `of ${o.job_title} (${EMPLOYMENT_LABELS[o.employment_type] ?? o.employment_type}) ` +
+      `in our ${o.department} team at ${company.name}.`,
     "",
     `Annual compensation: ${o.currency} ${formatMoney(o.salary.toString(), o.currency)}`,
     `Joining date: ${toDateString(o.joining_date)}`,
@@ -347,9 +352,11 @@ function appointmentMail(o: OfferRow, company: Company, token: string, linkExpir
   const text = [
     `Dear ${o.candidate.first_name},`,
     "",
-    `Thank you for accepting our offer. Your appointment letter as ${o.job_title} at ${company.name}, joining on ${toDateString(o.joining_date)}, is ready.`,
+    `Thank you for accepting our offer. Your appointment letter as ${o.job_title} at ${company.name}, ` +
+      `joining on ${toDateString(o.joining_date)}, is ready.`,
     "",
-    "Read and download your appointment letter, and upload your joining documents (identity proof, address proof, education and experience certificates) here:",
+    "Read and download your appointment letter, and upload your joining documents (identity proof, " +
+      "address proof, education and experience certificates) here:",
     `Appointment link: ${url}`,
     `Appointment letter (PDF): ${url}/pdf`,
     "",

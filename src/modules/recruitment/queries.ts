@@ -14,7 +14,8 @@ async function stateOf<T extends string>(tx: ScopedTx, statement: Sql): Promise<
 export function lockRequisition(tx: ScopedTx, id: string): Promise<RequisitionStatus | null> {
   return stateOf(
     tx,
-    sql`SELECT status AS state FROM job_requisitions WHERE tenant_id = ${tenant}::uuid AND id = ${id}::uuid AND deleted_at IS NULL FOR UPDATE`,
+    sql`SELECT status AS state FROM job_requisitions WHERE tenant_id
+      = ${tenant}::uuid AND id = ${id}::uuid AND deleted_at IS NULL FOR UPDATE`,
   );
 }
 
@@ -42,7 +43,8 @@ export function lockInterview(tx: ScopedTx, id: string): Promise<InterviewStatus
 export function lockSession(tx: ScopedTx, id: string): Promise<SessionStatus | null> {
   return stateOf(
     tx,
-    sql`SELECT status AS state FROM interview_sessions WHERE tenant_id = ${tenant}::uuid AND id = ${id}::uuid AND deleted_at IS NULL FOR UPDATE`,
+    sql`SELECT status AS state FROM interview_sessions WHERE tenant_id
+      = ${tenant}::uuid AND id = ${id}::uuid AND deleted_at IS NULL FOR UPDATE`,
   );
 }
 

@@ -227,7 +227,9 @@ export async function updateRequisition(auth: AuthContext, id: string, body: Upd
         email: requester?.email,
         kind: `recruitment.requisition_${to}`,
         title: `Requisition ${after.requisition_number} (${after.title}) was ${to}`,
-        body: `${auth.name} ${to} your requisition for ${after.positions} ${after.title} position(s)${after.decision_notes ? `: ${after.decision_notes}` : "."}`,
+        body:
+          `${auth.name} ${to} your requisition ` +
+          `for ${after.positions} ${after.title} position(s)${after.decision_notes ? `: ${after.decision_notes}` : "."}`,
         link: `/api/recruitment/job-requisitions/${id}`,
       });
     }

@@ -129,7 +129,9 @@ function whereLine(s: { mode: string; meeting_url: string | null; location: stri
 }
 
 function invitation(s: SessionRow, company: Company) {
-  const when = `${formatInstant(s.scheduled_at, company.timezone)} (${company.timezone}) - ${s.scheduled_at.toISOString().replace("T", " ").slice(0, 16)} UTC`;
+  const when =
+    `${formatInstant(s.scheduled_at, company.timezone)} (${company.timezone}) ` +
+    `- ${s.scheduled_at.toISOString().replace("T", " ").slice(0, 16)} UTC`;
   const lines = [
     `Dear ${s.candidate.first_name},`,
     "",
@@ -222,7 +224,10 @@ export async function updateSession(id: string, body: UpdateInput) {
       await queueEmail(tx, {
         to: after.candidate.email,
         subject: `Cancelled: ${after.title} - ${company.name}`,
-        text: `Dear ${after.candidate.first_name},\n\nThe interview "${after.title}" planned for ${formatInstant(before.scheduled_at, company.timezone)} (${company.timezone}) is cancelled. We will be in touch about next steps.\n\n${company.name} recruitment team`,
+        text:
+          `Dear ${after.candidate.first_name},\n\nThe interview "${after.title}" planned ` +
+          `for ${formatInstant(before.scheduled_at, company.timezone)} (${company.timezone}) ` +
+          `is cancelled. We will be in touch about next steps.\n\n${company.name} recruitment team`,
       });
     return after;
   });

@@ -19,7 +19,8 @@ export interface CompanyRow {
 /** The company row, locked for the rest of the transaction when `lock`. */
 export async function companyRow(tx: ScopedTx, opts: { lock?: boolean } = {}): Promise<CompanyRow> {
   const [row] = await query<CompanyRow>(
-    sql`SELECT t.id, t.name, t.legal_name, t.address, t.currency, t.timezone, t.weekly_offs, t.fiscal_year_start_month, t.modules, t.updated_at
+    sql`SELECT t.id, t.name, t.legal_name, t.address, t.currency, t.timezone,
+      t.weekly_offs, t.fiscal_year_start_month, t.modules, t.updated_at
           FROM tenants t WHERE t.id = ${tenant}::uuid ${opts.lock ? sql`FOR UPDATE` : empty}`,
     tx,
   );

@@ -29,8 +29,10 @@ export class FailureLimiter {
     await systemDb.$executeRaw`
       INSERT INTO auth_throttle (key, failures, window_start) VALUES (${this.prefix + key}, 1, now())
       ON CONFLICT (key) DO UPDATE SET
-        failures = CASE WHEN auth_throttle.window_start + make_interval(secs => ${windowSeconds}) <= now() THEN 1 ELSE auth_throttle.failures + 1 END,
-        window_start = CASE WHEN auth_throttle.window_start + make_interval(secs => ${windowSeconds}) <= now() THEN now() ELSE auth_throttle.window_start END`;
+        failures = CASE WHEN auth_throttle.window_start + make_interval(secs => ${windowSeconds})
+          <= now() THEN 1 ELSE auth_throttle.failures + 1 END,
+        window_start = CASE WHEN auth_throttle.window_start + make_interval(secs => ${windowSeconds})
+          <= now() THEN now() ELSE auth_throttle.window_start END`;
   }
 
   async clear(key: string): Promise<void> {

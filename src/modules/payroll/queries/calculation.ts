@@ -19,7 +19,8 @@ export interface Eligibility {
 
 /** The exits as a relation `x(employee_id, last_working_day)`, joined to the employees alias `e`. */
 function exitsJoin(p: Eligibility): Sql {
-  return sql`LEFT JOIN unnest(${p.exits.map((x) => x.employee_id)}::uuid[], ${p.exits.map((x) => x.last_working_day)}::date[]) AS x(employee_id, last_working_day) ON x.employee_id = e.id`;
+  return sql`LEFT JOIN unnest(${p.exits.map((x) => x.employee_id)}::uuid[], ${p.exits.map((x) => x.last_working_day)}::date[])
+    AS x(employee_id, last_working_day) ON x.employee_id = e.id`;
 }
 
 /** Employees paid in a month: live, joined by its end, not exited before its start, not inactive (with the tenant filter of `e`). */
@@ -36,7 +37,8 @@ export async function countPaidEmployees(client: Client, p: Eligibility): Promis
   const [row] = await query<{ n: number }>(
     sql`SELECT count(*)::int AS n FROM employees e ${exitsJoin(p)}
          WHERE e.tenant_id = ${tenant}::uuid AND ${eligible(p)}
-           AND EXISTS (SELECT 1 FROM employee_salary_setups s WHERE s.tenant_id = e.tenant_id AND s.employee_id = e.id AND s.effective_from <= ${p.end}::date)`,
+           AND EXISTS (SELECT 1 FROM employee_salary_setups s WHERE s.tenant_id =
+             e.tenant_id AND s.employee_id = e.id AND s.effective_from <= ${p.end}::date)`,
     client,
   );
   return row?.n ?? 0;
@@ -47,7 +49,8 @@ export async function countEmployeesWithoutSetup(client: Client, p: Eligibility)
   const [row] = await query<{ n: number }>(
     sql`SELECT count(*)::int AS n FROM employees e ${exitsJoin(p)}
          WHERE e.tenant_id = ${tenant}::uuid AND ${eligible(p)}
-           AND NOT EXISTS (SELECT 1 FROM employee_salary_setups s WHERE s.tenant_id = e.tenant_id AND s.employee_id = e.id AND s.effective_from <= ${p.end}::date)`,
+           AND NOT EXISTS (SELECT 1 FROM employee_salary_setups s WHERE s.tenant_id =
+             e.tenant_id AND s.employee_id = e.id AND s.effective_from <= ${p.end}::date)`,
     client,
   );
   return row?.n ?? 0;
@@ -81,12 +84,14 @@ export interface PaidEmployeeRow {
 /** The eligible employees with the salary setup in force by the month's end, in employee-code order. */
 export function paidEmployees(client: Client, p: Eligibility): Promise<PaidEmployeeRow[]> {
   return query<PaidEmployeeRow>(
-    sql`SELECT e.id, e.employee_code, e.first_name, e.last_name, e.department, e.designation, e.gender, e.date_of_birth, e.joining_date, e.state,
+    sql`SELECT e.id, e.employee_code, e.first_name, e.last_name, e.department,
+      e.designation, e.gender, e.date_of_birth, e.joining_date, e.state,
                e.branch_id, e.work_location_id, x.last_working_day, s.id AS setup_id, s.monthly_ctc::text AS monthly_ctc, s.all_components,
                s.pf_enabled, s.eps_enabled, s.esi_enabled, s.pt_enabled, s.pt_state, s.disabled
           FROM employees e
           ${exitsJoin(p)}
-          JOIN LATERAL (SELECT * FROM employee_salary_setups s WHERE s.tenant_id = e.tenant_id AND s.employee_id = e.id AND s.effective_from <= ${p.end}::date
+          JOIN LATERAL (SELECT * FROM employee_salary_setups s WHERE s.tenant_id =
+            e.tenant_id AND s.employee_id = e.id AND s.effective_from <= ${p.end}::date
                          ORDER BY s.effective_from DESC LIMIT 1) s ON TRUE
          WHERE e.tenant_id = ${tenant}::uuid AND ${eligible(p)}
          ORDER BY e.employee_code, e.id`,
@@ -100,7 +105,8 @@ export function setupLines(
   setupIds: string[],
 ): Promise<{ setup_id: string; component_id: string; amount: string | null }[]> {
   return query(
-    sql`SELECT setup_id, component_id, amount::text AS amount FROM employee_salary_components WHERE tenant_id = ${tenant}::uuid AND setup_id = ANY(${setupIds}::uuid[])`,
+    sql`SELECT setup_id, component_id, amount::text AS amount FROM employee_salary_components
+      WHERE tenant_id = ${tenant}::uuid AND setup_id = ANY(${setupIds}::uuid[])`,
     client,
   );
 }
@@ -131,7 +137,8 @@ export function installmentsDue(
   return query(
     sql`SELECT i.id, i.loan_id, l.loan_number, l.employee_id, i.amount::text AS amount
           FROM loan_installments i JOIN loan_advances l ON l.tenant_id = i.tenant_id AND l.id = i.loan_id
-         WHERE i.tenant_id = ${tenant}::uuid AND i.status = 'pending' AND i.due_month <= ${start}::date AND l.status IN ('approved', 'active')
+         WHERE i.tenant_id = ${tenant}::uuid AND i.status = 'pending' AND
+           i.due_month <= ${start}::date AND l.status IN ('approved', 'active')
            AND l.employee_id = ANY(${employeeIds}::uuid[])
          ORDER BY l.loan_number, i.seq`,
     client,
@@ -162,15 +169,22 @@ export function deleteSlips(client: Client, runId: string): Promise<number> {
 /** Writes a batch of slips given as a JSON array of rows (one INSERT … SELECT FROM jsonb_to_recordset); starts at once. */
 export function insertSlips(client: Client, runId: string, rowsJson: string): Promise<number> {
   return execute(
-    sql`INSERT INTO payroll_slips (tenant_id, run_id, employee_id, slip_number, employee_code, employee_name, department, designation, pay_start, pay_end, days_in_period,
-                                   payable_days, lop_days, gross, total_deductions, net_pay, pf_employee, esi_employee, professional_tax, loan_deduction,
+    sql`INSERT INTO payroll_slips (tenant_id, run_id, employee_id, slip_number, employee_code,
+      employee_name, department, designation, pay_start, pay_end, days_in_period,
+                                   payable_days, lop_days, gross, total_deductions, net_pay,
+                                     pf_employee, esi_employee, professional_tax, loan_deduction,
                                    reimbursements, leave_encashment, employer_cost, details)
-        SELECT ${tenant}::uuid, ${runId}::uuid, x.employee_id, x.slip_number, x.employee_code, x.employee_name, x.department, x.designation, x.pay_start, x.pay_end, x.days_in_period,
-               x.payable_days, x.lop_days, x.gross, x.total_deductions, x.net_pay, x.pf_employee, x.esi_employee, x.professional_tax, x.loan_deduction,
+        SELECT ${tenant}::uuid, ${runId}::uuid, x.employee_id, x.slip_number, x.employee_code,
+          x.employee_name, x.department, x.designation, x.pay_start, x.pay_end, x.days_in_period,
+               x.payable_days, x.lop_days, x.gross, x.total_deductions, x.net_pay,
+                 x.pf_employee, x.esi_employee, x.professional_tax, x.loan_deduction,
                x.reimbursements, x.leave_encashment, x.employer_cost, x.details
-          FROM jsonb_to_recordset(${rowsJson}::jsonb) AS x(employee_id uuid, slip_number text, employee_code text, employee_name text, department text, designation text,
-               pay_start date, pay_end date, days_in_period int, payable_days numeric, lop_days numeric, gross numeric, total_deductions numeric, net_pay numeric,
-               pf_employee numeric, esi_employee numeric, professional_tax numeric, loan_deduction numeric, reimbursements numeric, leave_encashment numeric,
+          FROM jsonb_to_recordset(${rowsJson}::jsonb) AS x(employee_id uuid, slip_number text,
+            employee_code text, employee_name text, department text, designation text,
+               pay_start date, pay_end date, days_in_period int, payable_days numeric,
+                 lop_days numeric, gross numeric, total_deductions numeric, net_pay numeric,
+               pf_employee numeric, esi_employee numeric, professional_tax numeric,
+                 loan_deduction numeric, reimbursements numeric, leave_encashment numeric,
                employer_cost numeric, details jsonb)`,
     client,
   );
@@ -179,7 +193,8 @@ export function insertSlips(client: Client, runId: string, rowsJson: string): Pr
 /** Installments deducted by a processed run. */
 export function markInstallmentsPaid(client: Client, runId: string, installmentIds: string[], now: Date): Promise<number> {
   return execute(
-    sql`UPDATE loan_installments SET status = 'paid', paid_run_id = ${runId}::uuid, paid_at = ${now} WHERE tenant_id = ${tenant}::uuid AND id = ANY(${installmentIds}::uuid[])`,
+    sql`UPDATE loan_installments SET status = 'paid', paid_run_id = ${runId}::uuid,
+      paid_at = ${now} WHERE tenant_id = ${tenant}::uuid AND id = ANY(${installmentIds}::uuid[])`,
     client,
   );
 }
@@ -191,7 +206,8 @@ export function settleLoans(client: Client, loanIds: string[], now: Date): Promi
            SET repaid_amount = p.paid, updated_at = ${now},
                status = CASE WHEN p.pending = 0 THEN 'closed' ELSE 'active' END,
                closed_at = CASE WHEN p.pending = 0 THEN ${now}::timestamptz ELSE NULL END
-          FROM (SELECT loan_id, COALESCE(sum(amount) FILTER (WHERE status = 'paid'), 0) AS paid, count(*) FILTER (WHERE status = 'pending') AS pending
+          FROM (SELECT loan_id, COALESCE(sum(amount) FILTER (WHERE status = 'paid'),
+            0) AS paid, count(*) FILTER (WHERE status = 'pending') AS pending
                   FROM loan_installments WHERE tenant_id = ${tenant}::uuid AND loan_id = ANY(${loanIds}::uuid[]) GROUP BY loan_id) p
          WHERE l.tenant_id = ${tenant}::uuid AND l.id = p.loan_id`,
     client,
@@ -201,7 +217,8 @@ export function settleLoans(client: Client, loanIds: string[], now: Date): Promi
 /** Claims reimbursed by a processed run. */
 export function markClaimsPaid(client: Client, runId: string, claimIds: string[], now: Date): Promise<number> {
   return execute(
-    sql`UPDATE expense_claims SET status = 'paid', paid_run_id = ${runId}::uuid, paid_at = ${now}, updated_at = ${now} WHERE tenant_id = ${tenant}::uuid AND id = ANY(${claimIds}::uuid[])`,
+    sql`UPDATE expense_claims SET status = 'paid', paid_run_id = ${runId}::uuid, paid_at = ${now},
+      updated_at = ${now} WHERE tenant_id = ${tenant}::uuid AND id = ANY(${claimIds}::uuid[])`,
     client,
   );
 }

@@ -24,7 +24,8 @@ export async function lockRunStatus(client: Client, runId: string): Promise<stri
  */
 export async function tryLockRunExecution(client: Client, runId: string): Promise<boolean> {
   const [row] = await query<{ mine: boolean }>(
-    sql`SELECT pg_try_advisory_xact_lock(hashtextextended(${`payroll-run:${runId}`}, 0)) AS mine FROM payroll_runs WHERE tenant_id = ${tenant}::uuid AND id = ${runId}::uuid`,
+    sql`SELECT pg_try_advisory_xact_lock(hashtextextended(${`payroll-run:${runId}`}, 0))
+      AS mine FROM payroll_runs WHERE tenant_id = ${tenant}::uuid AND id = ${runId}::uuid`,
     client,
   );
   return row?.mine ?? false;

@@ -107,14 +107,17 @@ function jobDescription(input: JobDescriptionInput): JobDescription {
   const lead = coreSkills.filter((s) => skillKind(s) !== "soft").slice(0, 3);
   const type = input.employment_type ? `${EMPLOYMENT_LABELS[input.employment_type] ?? input.employment_type} ` : "";
   const summary =
-    `${input.company_name} is looking for a ${type}${title} to join the ${department} team${input.location ? ` in ${input.location.trim()}` : ""}.` +
+    `${input.company_name} is looking for a ${type}${title} to join ` +
+    `the ${department} team${input.location ? ` in ${input.location.trim()}` : ""}.` +
     (lead.length ? ` You will work hands-on with ${labels(lead)}` : " You will play a key part in the team's work") +
     (years !== null ? ` and bring at least ${years} years of experience.` : ".");
 
   const section = (heading: string, items: string[]) =>
     items.length ? `## ${heading}\n\n${items.map((i) => `- ${i}`).join("\n")}\n\n` : "";
   const description =
-    `# ${title}\n\n**Department:** ${department}${input.location ? `  \n**Location:** ${input.location.trim()}` : ""}${input.employment_type ? `  \n**Employment:** ${EMPLOYMENT_LABELS[input.employment_type]}` : ""}\n\n` +
+    `# ${title}\n\n**Department:** ${department}` +
+    `${input.location ? `  \n**Location:** ${input.location.trim()}` : ""}` +
+    `${input.employment_type ? `  \n**Employment:** ${EMPLOYMENT_LABELS[input.employment_type]}` : ""}\n\n` +
     `## About the role\n\n${summary}\n\n` +
     section("What you will do", responsibilities) +
     section("What you bring", requirements) +
@@ -195,14 +198,18 @@ async function screenResume(input: ScreeningInput): Promise<Screening> {
   const termShare = jobTerms.length ? termsFound.length / jobTerms.length : 1;
   if (jobTerms.length)
     reasons.push(
-      `Mentions ${termsFound.length} of ${jobTerms.length} other key terms of the job${termsFound.length ? ` (${termsFound.slice(0, 6).join(", ")})` : ""}.`,
+      `Mentions ${termsFound.length} of ${jobTerms.length} other key terms of the ` +
+        `job${termsFound.length ? ` (${termsFound.slice(0, 6).join(", ")})` : ""}.`,
     );
-  if (preferred.length)
+  if (preferred.length) {
+    const notFound = preferred.filter((p) => !preferredFound.includes(p));
     reasons.push(
       preferredFound.length
-        ? `Nice-to-have skills found: ${preferredFound.join(", ")}${preferredFound.length < preferred.length ? ` (not found: ${preferred.filter((p) => !preferredFound.includes(p)).join(", ")})` : ""}.`
+        ? `Nice-to-have skills found: ${preferredFound.join(", ")}` +
+            `${preferredFound.length < preferred.length ? ` (not found: ${notFound.join(", ")})` : ""}.`
         : `None of the nice-to-have skills (${preferred.join(", ")}).`,
     );
+  }
   if (additional.length) reasons.push(`Also brings: ${additional.slice(0, 8).join(", ")}.`);
 
   // Nice-to-have skills found make up for up to 5 points lost elsewhere.
@@ -212,7 +219,10 @@ async function screenResume(input: ScreeningInput): Promise<Screening> {
   const verdict = { strong_match: "Strong match", match: "Match", partial_match: "Partial match", weak_match: "Weak match" }[
     recommendation
   ];
-  const summary = `${verdict} (${score}/100): ${required.length ? `${matched.length}/${required.length} required skills` : "no listed skills"}${missing.length ? `, missing ${listText(missing.slice(0, 3))}` : ""}${years !== null ? `, ${years} years of experience` : ""}.`;
+  const summary =
+    `${verdict} (${score}/100): ${required.length ? `${matched.length}/${required.length} required skills` : "no listed skills"}` +
+    `${missing.length ? `, missing ${listText(missing.slice(0, 3))}` : ""}` +
+    `${years !== null ? `, ${years} years of experience` : ""}.`;
   return {
     score,
     recommendation,
@@ -494,43 +504,74 @@ function content(input: ContentInput): Content {
       return {
         type: input.type,
         subject: null,
-        content: `${friendly ? "We're hiring!" : "Now hiring:"} ${job} at ${company}\n\n${company} is looking for a ${job} to join the team.${detailBlock}${skills.length ? `\n\nSkills we value: ${skills.join(", ")}.` : ""}\n\n${friendly ? "Sound like you? Apply today - we'd love to hear from you." : "Interested candidates are invited to apply with their resume."}`,
+        content:
+          `${friendly ? "We're hiring!" : "Now hiring:"} ${job} at ${company}\n\n` +
+          `${company} is looking for a ${job} to join the team.${detailBlock}` +
+          `${skills.length ? `\n\nSkills we value: ${skills.join(", ")}.` : ""}\n\n` +
+          (friendly
+            ? "Sound like you? Apply today - we'd love to hear from you."
+            : "Interested candidates are invited to apply with their resume."),
       };
     case "linkedin_post":
       return {
         type: input.type,
         subject: null,
-        content: `${friendly ? "🚀 " : ""}We're hiring a ${job} at ${company}!${detailBlock}\n\n${skills.length ? `Looking for: ${skills.join(" · ")}\n\n` : ""}Know someone great? Tag them or share this post.\n\n#hiring #${job.replace(/[^A-Za-z0-9]/g, "")} #careers`,
+        content:
+          `${friendly ? "🚀 " : ""}We're hiring ` +
+          `a ${job} at ${company}!${detailBlock}\n\n${skills.length ? `Looking for: ${skills.join(" · ")}\n\n` : ""}Know ` +
+          `someone great? Tag them or share this post.\n\n#hiring #${job.replace(/[^A-Za-z0-9]/g, "")} #careers`,
       };
     case "interview_invitation":
       return {
         type: input.type,
         subject: `Interview invitation: ${job} at ${company}`,
-        content: `${hello}\n\nThank you for applying for ${job} at ${company}. We were impressed by your profile and would like to invite you to an interview.${detailBlock}\n\nPlease reply with a few times that suit you, or let us know if you have any questions.\n\n${bye}`,
+        content:
+          `${hello}\n\nThank you for applying for ${job} at ${company}. We were impressed by your ` +
+          `profile and would like to invite you to an interview.${detailBlock}\n\nPlease reply ` +
+          `with a few times that suit you, or let us know if you have any questions.\n\n${bye}`,
       };
     case "rejection_email":
       return {
         type: input.type,
         subject: `Your application for ${job} at ${company}`,
-        content: `${hello}\n\nThank you for your interest in ${job} at ${company} and for the time you invested in the process. After careful consideration, we have decided to move forward with other candidates whose experience more closely matches the needs of this role.${detailBlock}\n\nWe would like to keep your details for future openings and encourage you to apply again.\n\n${bye}`,
+        content:
+          `${hello}\n\nThank you for your interest in ${job} at ${company} and for the time you invested in the process. ` +
+          `After careful consideration, we have decided to move forward with other candidates whose ` +
+          `experience more closely matches the needs of this role.${detailBlock}\n\nWe would like to keep ` +
+          `your details for future openings and encourage you to apply again.\n\n${bye}`,
       };
     case "offer_email":
       return {
         type: input.type,
         subject: `Offer of employment: ${job} at ${company}`,
-        content: `${hello}\n\n${friendly ? `Great news - we would love you to join ${company} as ${job}!` : `We are pleased to offer you the position of ${job} at ${company}.`}${detailBlock}\n\nYou will receive your offer letter with a link to accept it shortly. Please do not hesitate to contact us with any questions.\n\n${bye}`,
+        content:
+          `${hello}\n\n` +
+          (friendly
+            ? `Great news - we would love you to join ${company} as ${job}!`
+            : `We are pleased to offer you the position of ${job} at ${company}.`) +
+          `${detailBlock}\n\nYou ` +
+          `will receive your offer letter with a link to accept it shortly. Please do not hesitate to contact us with ` +
+          `any questions.\n\n${bye}`,
       };
     case "follow_up_email":
       return {
         type: input.type,
         subject: `Following up: ${job} at ${company}`,
-        content: `${hello}\n\nI wanted to follow up on your application for ${job} at ${company} and let you know where things stand.${detailBlock || "\n\nWe are still reviewing applications and expect to share an update soon."}\n\nThank you for your patience.\n\n${bye}`,
+        content:
+          `${hello}\n\nI wanted to follow up on your application for ${job} at ${company} and ` +
+          `let you know where things ` +
+          `stand.${detailBlock || "\n\nWe are still reviewing applications and expect to share an update soon."}\n\nThank ` +
+          `you for your patience.\n\n${bye}`,
       };
     case "referral_request":
       return {
         type: input.type,
         subject: `Know someone for ${job}?`,
-        content: `${friendly ? "Hi team," : "Dear colleagues,"}\n\nWe are hiring a ${job}.${detailBlock}${skills.length ? `\n\nWe are looking for: ${skills.join(", ")}.` : ""}\n\nIf you know someone who would be a great fit, please refer them to the recruitment team. Great people know great people!\n\n${bye}`,
+        content:
+          `${friendly ? "Hi team," : "Dear colleagues,"}\n\nWe are hiring ` +
+          `a ${job}.${detailBlock}${skills.length ? `\n\nWe are looking for: ${skills.join(", ")}.` : ""}\n\nIf ` +
+          `you know someone who would be a great fit, please refer them to the recruitment team. ` +
+          `Great people know great people!\n\n${bye}`,
       };
   }
 }

@@ -100,7 +100,9 @@ export function openAiCompatibleProvider(opts: OpenAiOptions): AiProvider {
     async jobDescription(input): Promise<JobDescription> {
       const o = await chatJson(
         opts,
-        "You write job descriptions for an HR team. Return keys: title, department, summary (2-3 sentences), responsibilities (list), requirements (list of must-haves), nice_to_have (list), skills (lower-case list), keywords (list), experience_years (number or null), description (complete Markdown).",
+        "You write job descriptions for an HR team. Return keys: title, department, summary (2-3 sentences), " +
+          "responsibilities (list), requirements (list of must-haves), nice_to_have (list), skills (lower-case list), " +
+          "keywords (list), experience_years (number or null), description (complete Markdown).",
         input,
       );
       return {
@@ -120,7 +122,10 @@ export function openAiCompatibleProvider(opts: OpenAiOptions): AiProvider {
     async screenResume(input): Promise<Screening> {
       const o = await chatJson(
         opts,
-        "You screen resumes against job requirements for an HR team, fairly and without regard to protected characteristics. Return keys: score (integer 0-100), recommendation (one of strong_match, match, partial_match, weak_match), matched_skills, missing_skills, additional_skills (lower-case lists), experience_years (number or null), required_experience_years (number or null), reasons (list of short findings), summary (one sentence).",
+        "You screen resumes against job requirements for an HR team, fairly and without regard to protected " +
+          "characteristics. Return keys: score (integer 0-100), recommendation (one of strong_match, match, partial_match, " +
+          "weak_match), matched_skills, missing_skills, additional_skills (lower-case lists), experience_years (number " +
+          "or null), required_experience_years (number or null), reasons (list of short findings), summary (one sentence).",
         input,
       );
       const score = num(o, "score");
@@ -144,7 +149,9 @@ export function openAiCompatibleProvider(opts: OpenAiOptions): AiProvider {
     async interviewQuestions(input): Promise<Questions> {
       const o = await chatJson(
         opts,
-        `You prepare structured interview questions. Return keys: skills (list), questions (list of objects with question, category (technical, behavioral, situational or role), skill (string or null), what_to_look_for). Give exactly ${input.count ?? 8} questions.`,
+        `You prepare structured interview questions. Return keys: skills (list), ` +
+          `questions (list of objects with question, category (technical, behavioral, ` +
+          `situational or role), skill (string or null), what_to_look_for). Give exactly ${input.count ?? 8} questions.`,
         input,
       );
       if (!Array.isArray(o.questions)) throw unavailable(`the provider's "questions" is not a list`);
@@ -167,7 +174,8 @@ export function openAiCompatibleProvider(opts: OpenAiOptions): AiProvider {
       const email = !["job_post", "linkedin_post"].includes(input.type);
       const o = await chatJson(
         opts,
-        `You write recruitment content of the requested type and tone. Return keys: ${email ? "subject (string), " : ""}content (plain text).`,
+        `You write recruitment content of the requested type and tone. ` +
+          `Return keys: ${email ? "subject (string), " : ""}content (plain text).`,
         input,
       );
       return { type: input.type, subject: email ? str(o, "subject") : null, content: str(o, "content") };

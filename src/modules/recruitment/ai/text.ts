@@ -304,9 +304,17 @@ export function extractYears(text: string, pick: "min" | "max"): number | null {
 }
 
 const STOP = new Set(
-  "a about above after again against all also am an and any are as at be because been before being below between both but by can could did do does doing down during each etc every few for from further had has have having he her here hers herself him himself his how i if in into is it its itself just least less like looking may me more most must my myself need needs no nor not now of off on once only or other our ours ourselves out over own per plus preferred required requirements responsibilities role same she should so some such than that the their theirs them themselves then there these they this those through to too under until up us using very via was we were what when where which while who whom why will with within work working would years year yrs you your yours yourself experience strong good excellent great knowledge skills skill ability able understanding team candidate candidates job company ideal including include includes etc minimum least nice bonus familiarity familiar hands-on proven solid deep".split(
-    " ",
-  ),
+  (
+    "a about above after again against all also am an and any are as at be because been before being below between both " +
+    "but by can could did do does doing down during each etc every few for from further had has have having he her here " +
+    "hers herself him himself his how i if in into is it its itself just least less like looking may me more most must " +
+    "my myself need needs no nor not now of off on once only or other our ours ourselves out over own per plus preferred " +
+    "required requirements responsibilities role same she should so some such than that the their theirs them themselves " +
+    "then there these they this those through to too under until up us using very via was we were what when where which " +
+    "while who whom why will with within work working would years year yrs you your yours yourself experience strong " +
+    "good excellent great knowledge skills skill ability able understanding team candidate candidates job company ideal " +
+    "including include includes etc minimum least nice bonus familiarity familiar hands-on proven solid deep"
+  ).split(" "),
 );
 
 /** The most frequent meaningful words (ties alphabetical), excluding stop words and skill names. */
@@ -348,8 +356,12 @@ export function sentences(text: string): string[] {
 const NICE = /\b(nice to have|good to have|is a plus|are a plus|a plus|bonus|preferred|desirable|advantage|advantageous|ideally)\b/i;
 export const isNiceToHave = (s: string) => NICE.test(s);
 
-const DUTY_VERBS =
-  /^(own|lead|mentor|manage|build|design|develop|maintain|drive|coordinate|deliver|support|prepare|handle|conduct|review|collaborate|work with|partner|ensure|create|write|run|oversee|plan|implement|improve|analy[sz]e|report|train|recruit|process|negotiate|sell|monitor|resolve)\b/i;
+const DUTY_VERBS = new RegExp(
+  "^(own|lead|mentor|manage|build|design|develop|maintain|drive|coordinate|deliver|support|prepare|handle|conduct|" +
+    "review|collaborate|work with|partner|ensure|create|write|run|oversee|plan|implement|improve|analy[sz]e|report|" +
+    "train|recruit|process|negotiate|sell|monitor|resolve)\\b",
+  "i",
+);
 export const isDuty = (s: string) => DUTY_VERBS.test(s);
 
 export const capitalize = (s: string) => (s ? s[0].toUpperCase() + s.slice(1) : s);
