@@ -172,7 +172,8 @@ describe("importAttendance, listAttendance: import and the month view", () => {
       .send({
         records: [
           { employee_id: w.employeeId, date: mon1, check_in: nine(mon1), check_out: six(mon1) },
-          { employee_id: w.employeeId, date: mon2, check_in: `${mon2}T04:00:00.000Z`, check_out: `${mon2}T07:00:00.000Z` }, // 09:30-12:30: late, half day
+          // 09:30-12:30: late, half day
+          { employee_id: w.employeeId, date: mon2, check_in: `${mon2}T04:00:00.000Z`, check_out: `${mon2}T07:00:00.000Z` },
           { employee_id: w.employeeId, date: fri1, check_in: nine(fri1), check_out: six(fri1) },
         ],
       })
@@ -221,101 +222,109 @@ describe("importAttendance, listAttendance: import and the month view", () => {
   });
 });
 
-describe("listAttendanceRegularizations, createAttendanceRegularization, getAttendanceRegularization, updateAttendanceRegularization, cancelAttendanceRegularization: regularization", () => {
-  it("request, edit, approval rewrites the day (audited), and the rules around it", async () => {
-    const day = nextWeekday(addDays(today(), -14), 2); // a Tuesday in the last two weeks
-    expectError(
-      await w.employee.agent
+describe(
+  "listAttendanceRegularizations, createAttendanceRegularization, getAttendanceRegularization, " +
+    "updateAttendanceRegularization, cancelAttendanceRegularization: regularization",
+  () => {
+    it("request, edit, approval rewrites the day (audited), and the rules around it", async () => {
+      const day = nextWeekday(addDays(today(), -14), 2); // a Tuesday in the last two weeks
+      expectError(
+        await w.employee.agent
+          .post("/api/attendance-regularization")
+          .send({ date: addDays(today(), 2), check_in: nine(addDays(today(), 2)), reason: "future" }),
+        400,
+      );
+      expectError(
+        await w.employee.agent
+          .post("/api/attendance-regularization")
+          .send({ date: day, check_in: nine(addDays(day, 1)), reason: "wrong day" }),
+        400,
+      );
+      await w.hr.agent
+        .post("/api/attendance/import")
+        .send({ records: [{ employee_id: w.employeeId, date: day, status: "absent" }] })
+        .expect(200);
+      const r = await w.employee.agent
         .post("/api/attendance-regularization")
-        .send({ date: addDays(today(), 2), check_in: nine(addDays(today(), 2)), reason: "future" }),
-      400,
-    );
-    expectError(
-      await w.employee.agent
+        .send({ date: day, check_in: nine(day), reason: "Forgot to punch" })
+        .expect(201);
+      expect(r.body.data).toMatchObject({ status: "pending", check_out: null, previous: null, employee_name: "Eli Employee" });
+      expectError(
+        await w.employee.agent.post("/api/attendance-regularization").send({ date: day, check_in: nine(day), reason: "again" }),
+        409,
+      );
+      const id = r.body.data.id;
+      const ed = await w.employee.agent
+        .put(`/api/attendance-regularization/${id}`)
+        .send({ check_out: six(day) })
+        .expect(200);
+      expect(ed.body.data.check_out).toBe(six(day));
+      expectError(
+        await w.employee.agent.put(`/api/attendance-regularization/${id}`).send({ status: "approved", check_out: six(day) }),
+        400,
+      );
+      expectError(await w.employee.agent.put(`/api/attendance-regularization/${id}`).send({ status: "approved" }), 403);
+      // not the requester
+      expectError(await w.manager.agent.put(`/api/attendance-regularization/${id}`).send({ check_out: six(day) }), 409);
+      const a = await w.manager.agent.put(`/api/attendance-regularization/${id}`).send({ status: "approved", comment: "ok" }).expect(200);
+      expect(a.body.data).toMatchObject({ status: "approved", previous: { check_in: null, check_out: null, status: "absent" } });
+      expect((await w.employee.agent.get(`/api/attendance-regularization/${id}`).expect(200)).body.data).toMatchObject({
+        id,
+        date: day,
+        status: "approved",
+        check_in: nine(day),
+      });
+      const v = await w.employee.agent.get(`/api/attendance?date=${day}`).expect(200);
+      expect(v.body.data[0]).toMatchObject({
+        status: "present",
+        source: "regularization",
+        check_in: nine(day),
+        check_out: six(day),
+        worked_hours: "9.00",
+      });
+      const log = await w.owner.agent.get("/api/configuration/activity-log?action=attendance.regularized").expect(200);
+      expect(log.body.data[0].changes).toMatchObject({
+        date: day,
+        status: { from: "absent", to: "present" },
+        check_in: { from: null, to: nine(day) },
+      });
+      expect((await w.employee.agent.get("/api/notifications").expect(200)).body.data.map((n: any) => n.kind)).toContain(
+        "regularization.approved",
+      );
+      expectError(await w.manager.agent.put(`/api/attendance-regularization/${id}`).send({ status: "rejected" }), 409);
+      expectError(await w.employee.agent.delete(`/api/attendance-regularization/${id}`), 409);
+      // a second request for the same day can be cancelled while pending
+      const r2 = await w.employee.agent
         .post("/api/attendance-regularization")
-        .send({ date: day, check_in: nine(addDays(day, 1)), reason: "wrong day" }),
-      400,
-    );
-    await w.hr.agent
-      .post("/api/attendance/import")
-      .send({ records: [{ employee_id: w.employeeId, date: day, status: "absent" }] })
-      .expect(200);
-    const r = await w.employee.agent
-      .post("/api/attendance-regularization")
-      .send({ date: day, check_in: nine(day), reason: "Forgot to punch" })
-      .expect(201);
-    expect(r.body.data).toMatchObject({ status: "pending", check_out: null, previous: null, employee_name: "Eli Employee" });
-    expectError(
-      await w.employee.agent.post("/api/attendance-regularization").send({ date: day, check_in: nine(day), reason: "again" }),
-      409,
-    );
-    const id = r.body.data.id;
-    const ed = await w.employee.agent
-      .put(`/api/attendance-regularization/${id}`)
-      .send({ check_out: six(day) })
-      .expect(200);
-    expect(ed.body.data.check_out).toBe(six(day));
-    expectError(await w.employee.agent.put(`/api/attendance-regularization/${id}`).send({ status: "approved", check_out: six(day) }), 400);
-    expectError(await w.employee.agent.put(`/api/attendance-regularization/${id}`).send({ status: "approved" }), 403);
-    expectError(await w.manager.agent.put(`/api/attendance-regularization/${id}`).send({ check_out: six(day) }), 409); // not the requester
-    const a = await w.manager.agent.put(`/api/attendance-regularization/${id}`).send({ status: "approved", comment: "ok" }).expect(200);
-    expect(a.body.data).toMatchObject({ status: "approved", previous: { check_in: null, check_out: null, status: "absent" } });
-    expect((await w.employee.agent.get(`/api/attendance-regularization/${id}`).expect(200)).body.data).toMatchObject({
-      id,
-      date: day,
-      status: "approved",
-      check_in: nine(day),
+        .send({ date: day, check_in: `${day}T03:00:00.000Z`, reason: "earlier, actually" })
+        .expect(201);
+      const c = await w.employee.agent.delete(`/api/attendance-regularization/${r2.body.data.id}`).expect(200);
+      expect(c.body.data.status).toBe("cancelled");
+      const list = await w.manager.agent
+        .get(`/api/attendance-regularization?employee_id=${w.employeeId}&from_date=${day}&to_date=${day}`)
+        .expect(200);
+      expect(list.body.data.map((x: any) => x.status).sort()).toEqual(["approved", "cancelled"]);
+      expectError(
+        await w.employee.agent
+          .post("/api/attendance-regularization")
+          .send({ employee_id: w.managerEmployeeId, date: day, check_in: nine(day), reason: "for my boss" }),
+        403,
+      );
     });
-    const v = await w.employee.agent.get(`/api/attendance?date=${day}`).expect(200);
-    expect(v.body.data[0]).toMatchObject({
-      status: "present",
-      source: "regularization",
-      check_in: nine(day),
-      check_out: six(day),
-      worked_hours: "9.00",
-    });
-    const log = await w.owner.agent.get("/api/configuration/activity-log?action=attendance.regularized").expect(200);
-    expect(log.body.data[0].changes).toMatchObject({
-      date: day,
-      status: { from: "absent", to: "present" },
-      check_in: { from: null, to: nine(day) },
-    });
-    expect((await w.employee.agent.get("/api/notifications").expect(200)).body.data.map((n: any) => n.kind)).toContain(
-      "regularization.approved",
-    );
-    expectError(await w.manager.agent.put(`/api/attendance-regularization/${id}`).send({ status: "rejected" }), 409);
-    expectError(await w.employee.agent.delete(`/api/attendance-regularization/${id}`), 409);
-    // a second request for the same day can be cancelled while pending
-    const r2 = await w.employee.agent
-      .post("/api/attendance-regularization")
-      .send({ date: day, check_in: `${day}T03:00:00.000Z`, reason: "earlier, actually" })
-      .expect(201);
-    const c = await w.employee.agent.delete(`/api/attendance-regularization/${r2.body.data.id}`).expect(200);
-    expect(c.body.data.status).toBe("cancelled");
-    const list = await w.manager.agent
-      .get(`/api/attendance-regularization?employee_id=${w.employeeId}&from_date=${day}&to_date=${day}`)
-      .expect(200);
-    expect(list.body.data.map((x: any) => x.status).sort()).toEqual(["approved", "cancelled"]);
-    expectError(
-      await w.employee.agent
-        .post("/api/attendance-regularization")
-        .send({ employee_id: w.managerEmployeeId, date: day, check_in: nine(day), reason: "for my boss" }),
-      403,
-    );
-  });
 
-  it("another company's regularization is a 404", async () => {
-    const day = nextWeekday(addDays(today(), -14), 3);
-    const r = await w.employee.agent
-      .post("/api/attendance-regularization")
-      .send({ date: day, check_in: nine(day), reason: "tenancy" })
-      .expect(201);
-    for (const res of [
-      await other.agent.get(`/api/attendance-regularization/${r.body.data.id}`),
-      await other.agent.put(`/api/attendance-regularization/${r.body.data.id}`).send({ status: "approved" }),
-      await other.agent.delete(`/api/attendance-regularization/${r.body.data.id}`),
-    ])
-      expectError(res, 404, "not_found");
-    expectError(await w.employee.agent.get("/api/attendance-regularization/00000000-0000-4000-8000-000000000000"), 404);
-  });
-});
+    it("another company's regularization is a 404", async () => {
+      const day = nextWeekday(addDays(today(), -14), 3);
+      const r = await w.employee.agent
+        .post("/api/attendance-regularization")
+        .send({ date: day, check_in: nine(day), reason: "tenancy" })
+        .expect(201);
+      for (const res of [
+        await other.agent.get(`/api/attendance-regularization/${r.body.data.id}`),
+        await other.agent.put(`/api/attendance-regularization/${r.body.data.id}`).send({ status: "approved" }),
+        await other.agent.delete(`/api/attendance-regularization/${r.body.data.id}`),
+      ])
+        expectError(res, 404, "not_found");
+      expectError(await w.employee.agent.get("/api/attendance-regularization/00000000-0000-4000-8000-000000000000"), 404);
+    });
+  },
+);

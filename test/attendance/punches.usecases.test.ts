@@ -37,7 +37,8 @@ describe("importAttendance: punches evaluated with the settings (shift 09:00-18:
     );
     expect(counts).toEqual({ created: 3, updated: 0 });
     const rows = await t.query(
-      `SELECT employee_id, status, late, early_exit, worked_hours::text AS worked_hours, source FROM attendance_records WHERE tenant_id = $1 AND date = $2`,
+      `SELECT employee_id, status, late, early_exit, worked_hours::text AS worked_hours, ` +
+        `source FROM attendance_records WHERE tenant_id = $1 AND date = $2`,
       [w.owner.tenantId, d],
     );
     const of = (id: string) => rows.find((r) => r.employee_id === id);
@@ -80,33 +81,36 @@ describe("importAttendance: punches evaluated with the settings (shift 09:00-18:
     ]);
   });
 
-  it("refuses a repeated employee and date, a record with neither punches nor status, punches off the day, and unknown employees", async () => {
-    const d = day();
-    const e = w.employeeId;
-    await expect(
-      as(() =>
-        importRecords({
-          records: [
-            { employee_id: e, date: d, status: "absent" },
-            { employee_id: e, date: d, status: "present" },
-          ],
-        }),
-      ),
-    ).rejects.toMatchObject({ status: 400, details: [{ path: "body.records.1" }] });
-    await expect(as(() => importRecords({ records: [{ employee_id: e, date: d }] }))).rejects.toMatchObject({
-      status: 400,
-      details: [{ path: "body.records.0" }],
-    });
-    await expect(
-      as(() => importRecords({ records: [{ employee_id: e, date: d, check_in: at(addDays(d, 1), "09:00") }] })),
-    ).rejects.toMatchObject({ status: 400, details: [{ path: "body.records.0.check_in" }] });
-    await expect(
-      as(() => importRecords({ records: [{ employee_id: e, date: d, check_in: at(d, "18:00"), check_out: at(d, "09:00") }] })),
-    ).rejects.toMatchObject({ status: 400, details: [{ path: "body.records.0.check_out" }] });
-    await expect(
-      as(() => importRecords({ records: [{ employee_id: "00000000-0000-4000-8000-000000000000", date: d, status: "absent" }] })),
-    ).rejects.toMatchObject({ status: 404 });
-  });
+  it(
+    "refuses a repeated employee and date, a record with neither punches nor status, " + "punches off the day, and unknown employees",
+    async () => {
+      const d = day();
+      const e = w.employeeId;
+      await expect(
+        as(() =>
+          importRecords({
+            records: [
+              { employee_id: e, date: d, status: "absent" },
+              { employee_id: e, date: d, status: "present" },
+            ],
+          }),
+        ),
+      ).rejects.toMatchObject({ status: 400, details: [{ path: "body.records.1" }] });
+      await expect(as(() => importRecords({ records: [{ employee_id: e, date: d }] }))).rejects.toMatchObject({
+        status: 400,
+        details: [{ path: "body.records.0" }],
+      });
+      await expect(
+        as(() => importRecords({ records: [{ employee_id: e, date: d, check_in: at(addDays(d, 1), "09:00") }] })),
+      ).rejects.toMatchObject({ status: 400, details: [{ path: "body.records.0.check_in" }] });
+      await expect(
+        as(() => importRecords({ records: [{ employee_id: e, date: d, check_in: at(d, "18:00"), check_out: at(d, "09:00") }] })),
+      ).rejects.toMatchObject({ status: 400, details: [{ path: "body.records.0.check_out" }] });
+      await expect(
+        as(() => importRecords({ records: [{ employee_id: "00000000-0000-4000-8000-000000000000", date: d, status: "absent" }] })),
+      ).rejects.toMatchObject({ status: 404 });
+    },
+  );
 });
 
 describe("checkIn / checkOut: the caller's own punches today", () => {
@@ -159,34 +163,37 @@ describe("checkIn / checkOut: the caller's own punches today", () => {
 });
 
 describe("updateAttendanceSettings: the shift and the half-day threshold", () => {
-  it("needs the shift to end after it starts and the threshold to fit in it; weekly offs fall back to the company's with null", async () => {
-    await expect(as(() => changeAttendanceSettings({ shift_start: "18:00", shift_end: "09:00" }))).rejects.toMatchObject({
-      status: 400,
-      details: [{ path: "body.shift_end" }],
-    });
-    await expect(
-      as(() => changeAttendanceSettings({ shift_start: "09:00", shift_end: "12:00", half_day_threshold_hours: "3.5" })),
-    ).rejects.toMatchObject({
-      status: 400,
-      details: [{ path: "body.half_day_threshold_hours" }],
-    });
-    expect(await as(() => changeAttendanceSettings({ weekly_offs: [6, 5] }))).toMatchObject({
-      weekly_offs: [5, 6],
-      weekly_offs_source: "attendance",
-    });
-    expect(await as(() => changeAttendanceSettings({ weekly_offs: null }))).toMatchObject({
-      weekly_offs: [0, 6],
-      weekly_offs_source: "company",
-      shift_start: "09:00",
-      half_day_threshold_hours: "4.00",
-    });
-    const audits = await t.query(
-      `SELECT changes FROM audit_logs WHERE tenant_id = $1 AND action = 'settings.attendance_updated' ORDER BY created_at`,
-      [w.owner.tenantId],
-    );
-    expect(audits.at(-1)!.changes).toEqual({
-      weekly_offs: { from: [5, 6], to: [0, 6] },
-      weekly_offs_source: { from: "attendance", to: "company" },
-    });
-  });
+  it(
+    "needs the shift to end after it starts and the threshold to " + "fit in it; weekly offs fall back to the company's with null",
+    async () => {
+      await expect(as(() => changeAttendanceSettings({ shift_start: "18:00", shift_end: "09:00" }))).rejects.toMatchObject({
+        status: 400,
+        details: [{ path: "body.shift_end" }],
+      });
+      await expect(
+        as(() => changeAttendanceSettings({ shift_start: "09:00", shift_end: "12:00", half_day_threshold_hours: "3.5" })),
+      ).rejects.toMatchObject({
+        status: 400,
+        details: [{ path: "body.half_day_threshold_hours" }],
+      });
+      expect(await as(() => changeAttendanceSettings({ weekly_offs: [6, 5] }))).toMatchObject({
+        weekly_offs: [5, 6],
+        weekly_offs_source: "attendance",
+      });
+      expect(await as(() => changeAttendanceSettings({ weekly_offs: null }))).toMatchObject({
+        weekly_offs: [0, 6],
+        weekly_offs_source: "company",
+        shift_start: "09:00",
+        half_day_threshold_hours: "4.00",
+      });
+      const audits = await t.query(
+        `SELECT changes FROM audit_logs WHERE tenant_id = $1 AND action = 'settings.attendance_updated' ORDER BY created_at`,
+        [w.owner.tenantId],
+      );
+      expect(audits.at(-1)!.changes).toEqual({
+        weekly_offs: { from: [5, 6], to: [0, 6] },
+        weekly_offs_source: { from: "attendance", to: "company" },
+      });
+    },
+  );
 });

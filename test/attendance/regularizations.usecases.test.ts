@@ -70,68 +70,73 @@ describe("createAttendanceRegularization: a correction of a past day", () => {
 });
 
 describe("updateAttendanceRegularization: edit while pending, or decide", () => {
-  it("the filer edits; a decision and an edit do not mix; the employee cannot decide their own; an approval rewrites the day and keeps what it was", async () => {
-    const d = addDays(today(), -11);
-    await as(() =>
-      importRecords({ records: [{ employee_id: w.employeeId, date: d, check_in: at(d, "11:00"), check_out: at(d, "13:00") }] }),
-    );
-    const r = await as(() => submitRegularization(employee, { date: d, check_in: at(d, "09:30"), reason: "Badge reader was down" }));
-    await expect(as(() => reviseRegularization(employee, r.id, { check_in: at(d, "09:05"), status: "approved" }))).rejects.toMatchObject({
-      status: 400,
-    });
-    await expect(as(() => reviseRegularization(employee, r.id, { comment: "ok" }))).rejects.toMatchObject({
-      status: 400,
-      details: [{ path: "body.status" }],
-    });
-    await expect(as(() => reviseRegularization(manager, r.id, { check_in: at(d, "09:05") }))).rejects.toMatchObject({
-      status: 409,
-      message: "Only the person who filed the request can edit it",
-    });
-    const edited = await as(() => reviseRegularization(employee, r.id, { check_in: at(d, "09:05"), check_out: at(d, "18:00") }));
-    expect(edited.outcome).toBe("updated");
-    await expect(as(() => reviseRegularization(employee, r.id, { status: "approved" }))).rejects.toMatchObject({
-      status: 403,
-      message: "You cannot decide your own request",
-    });
+  it(
+    "the filer edits; a decision and an edit do not mix; " +
+      "the employee cannot decide their own; an approval rewrites the day and keeps what it was",
+    async () => {
+      const d = addDays(today(), -11);
+      await as(() =>
+        importRecords({ records: [{ employee_id: w.employeeId, date: d, check_in: at(d, "11:00"), check_out: at(d, "13:00") }] }),
+      );
+      const r = await as(() => submitRegularization(employee, { date: d, check_in: at(d, "09:30"), reason: "Badge reader was down" }));
+      await expect(as(() => reviseRegularization(employee, r.id, { check_in: at(d, "09:05"), status: "approved" }))).rejects.toMatchObject({
+        status: 400,
+      });
+      await expect(as(() => reviseRegularization(employee, r.id, { comment: "ok" }))).rejects.toMatchObject({
+        status: 400,
+        details: [{ path: "body.status" }],
+      });
+      await expect(as(() => reviseRegularization(manager, r.id, { check_in: at(d, "09:05") }))).rejects.toMatchObject({
+        status: 409,
+        message: "Only the person who filed the request can edit it",
+      });
+      const edited = await as(() => reviseRegularization(employee, r.id, { check_in: at(d, "09:05"), check_out: at(d, "18:00") }));
+      expect(edited.outcome).toBe("updated");
+      await expect(as(() => reviseRegularization(employee, r.id, { status: "approved" }))).rejects.toMatchObject({
+        status: 403,
+        message: "You cannot decide your own request",
+      });
 
-    const approved = await as(() => reviseRegularization(manager, r.id, { status: "approved", comment: "Fine" }));
-    expect(approved.outcome).toBe("approved");
-    expect(approved.regularization).toMatchObject({
-      status: "approved",
-      decided_by: manager.userId,
-      decision_comment: "Fine",
-      previous: { status: "half_day" },
-    });
-    const [rec] = await t.query(
-      `SELECT status, late, source, worked_hours::text AS worked_hours FROM attendance_records WHERE tenant_id = $1 AND employee_id = $2 AND date = $3`,
-      [w.owner.tenantId, w.employeeId, d],
-    );
-    expect(rec).toEqual({ status: "present", late: false, source: "regularization", worked_hours: "8.91" });
-    const audits = await t.query(
-      `SELECT action FROM audit_logs WHERE tenant_id = $1 AND (entity_id = $2 OR action = 'attendance.regularized') ORDER BY created_at`,
-      [w.owner.tenantId, r.id],
-    );
-    expect(audits.map((a) => a.action)).toEqual([
-      "attendance_regularization.created",
-      "attendance_regularization.updated",
-      "attendance.regularized",
-      "attendance_regularization.approved",
-    ]);
+      const approved = await as(() => reviseRegularization(manager, r.id, { status: "approved", comment: "Fine" }));
+      expect(approved.outcome).toBe("approved");
+      expect(approved.regularization).toMatchObject({
+        status: "approved",
+        decided_by: manager.userId,
+        decision_comment: "Fine",
+        previous: { status: "half_day" },
+      });
+      const [rec] = await t.query(
+        `SELECT status, late, source, worked_hours::text AS worked_hours FROM ` +
+          `attendance_records WHERE tenant_id = $1 AND employee_id = $2 AND date = $3`,
+        [w.owner.tenantId, w.employeeId, d],
+      );
+      expect(rec).toEqual({ status: "present", late: false, source: "regularization", worked_hours: "8.91" });
+      const audits = await t.query(
+        `SELECT action FROM audit_logs WHERE tenant_id = $1 AND (entity_id = $2 OR action = 'attendance.regularized') ORDER BY created_at`,
+        [w.owner.tenantId, r.id],
+      );
+      expect(audits.map((a) => a.action)).toEqual([
+        "attendance_regularization.created",
+        "attendance_regularization.updated",
+        "attendance.regularized",
+        "attendance_regularization.approved",
+      ]);
 
-    // decided once: a second decision, an edit or a cancellation is refused
-    await expect(as(() => reviseRegularization(hr, r.id, { status: "rejected" }))).rejects.toMatchObject({
-      status: 409,
-      message: "The request is already approved",
-    });
-    await expect(as(() => reviseRegularization(employee, r.id, { reason: "more" }))).rejects.toMatchObject({
-      status: 409,
-      message: "The request is already approved",
-    });
-    await expect(as(() => withdrawRegularization(employee, r.id))).rejects.toMatchObject({
-      status: 409,
-      message: "A approved request cannot be cancelled",
-    });
-  });
+      // decided once: a second decision, an edit or a cancellation is refused
+      await expect(as(() => reviseRegularization(hr, r.id, { status: "rejected" }))).rejects.toMatchObject({
+        status: 409,
+        message: "The request is already approved",
+      });
+      await expect(as(() => reviseRegularization(employee, r.id, { reason: "more" }))).rejects.toMatchObject({
+        status: 409,
+        message: "The request is already approved",
+      });
+      await expect(as(() => withdrawRegularization(employee, r.id))).rejects.toMatchObject({
+        status: 409,
+        message: "A approved request cannot be cancelled",
+      });
+    },
+  );
 
   it("a rejection leaves the day as it was", async () => {
     const d = addDays(today(), -12);

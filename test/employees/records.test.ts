@@ -43,7 +43,8 @@ describe("createEmployee, getEmployee: create", () => {
       user_id: null,
     });
     const [row] = await t.query(
-      `SELECT first_name, email, bank_account_number, bank_ifsc, state, to_char(date_of_birth, 'YYYY-MM-DD') AS dob, search_text, tenant_id FROM employees WHERE id = $1`,
+      `SELECT first_name, email, bank_account_number, bank_ifsc, state, to_char(date_of_birth, ` +
+        `'YYYY-MM-DD') AS dob, search_text, tenant_id FROM employees WHERE id = $1`,
       [a.id],
     );
     expect(row).toMatchObject({

@@ -60,7 +60,8 @@ describe("updateHelpdeskTicket: the status machine", () => {
     const tk = await raise();
     await expect(as(() => changeTicket(requester, tk.id, { priority: "urgent" }))).rejects.toMatchObject({ status: 403 });
     await expect(as(() => changeTicket(requester, tk.id, { status: "resolved" }))).rejects.toMatchObject({ status: 403 });
-    await expect(as(() => changeTicket(requester, tk.id, { status: "open" }))).rejects.toMatchObject({ status: 403 }); // only a resolved one reopens
+    // only a resolved one reopens
+    await expect(as(() => changeTicket(requester, tk.id, { status: "open" }))).rejects.toMatchObject({ status: 403 });
     await expect(as(() => ticketById(other, tk.id))).rejects.toMatchObject({ status: 404 });
     await expect(as(() => changeTicket(other, tk.id, { status: "closed" }))).rejects.toMatchObject({ status: 404 });
   });

@@ -108,7 +108,8 @@ describe("listLeaveAllocations, createLeaveAllocations, listLeaveLedger: allocat
     expectError(await w.hr.agent.post("/api/leave-allocations").send({ leave_type_id: extra.id }), 400);
     expectError(await w.hr.agent.post("/api/leave-allocations").send({}), 400);
     expectError(await w.hr.agent.post("/api/leave-allocations").send({ employee_id: veteran, days: "2" }), 400);
-    expectError(await w.hr.agent.post("/api/leave-allocations").send({ employee_id: veteran, leave_type_id: extra.id }), 409); // no policy quota for it
+    // no policy quota for it
+    expectError(await w.hr.agent.post("/api/leave-allocations").send({ employee_id: veteran, leave_type_id: extra.id }), 409);
     const late = await insertEmployee(t, w.owner.tenantId, { joining_date: addDays(w.periodEnd, 1) });
     expectError(await w.hr.agent.post("/api/leave-allocations").send({ employee_id: late }), 409);
     expectError(await w.employee.agent.post("/api/leave-allocations").send({ policy_id: policy.id }), 403);

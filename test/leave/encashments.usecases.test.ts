@@ -148,42 +148,46 @@ describe("cancelLeaveEncashment: the days come back until payroll has priced it"
 });
 
 describe("cancelWorkingOnHolidayRequest: a used comp-off credit cannot be taken back", () => {
-  it("approval credits the day (expiring after the validity); cancelling is refused while the day is reserved, allowed once free", async () => {
-    const ty = await createType(w.hr.agent, { name: "Comp off", code: "CO1", is_compensatory: true, comp_off_validity_days: 30 });
-    const saturday = nextWeekday(addDays(today(), -13), 6);
-    await expect(
-      inTenant(() =>
-        submitHolidayWorkClaim(employee, { date: nextWeekday(addDays(today(), 2), 6), leave_type_id: ty.id, reason: "Future" }),
-      ),
-    ).rejects.toMatchObject({ status: 400 });
-    await expect(
-      inTenant(() =>
-        submitHolidayWorkClaim(employee, { date: nextWeekday(addDays(today(), -13), 3), leave_type_id: ty.id, reason: "Wednesday" }),
-      ),
-    ).rejects.toMatchObject({ status: 409 });
-    const claim = await inTenant(() => submitHolidayWorkClaim(employee, { date: saturday, leave_type_id: ty.id, reason: "Release" }));
-    await expect(
-      inTenant(() => submitHolidayWorkClaim(employee, { date: saturday, leave_type_id: ty.id, reason: "Again" })),
-    ).rejects.toMatchObject({ status: 409, message: `A pending claim for ${saturday} exists already` });
-    const approved = await inTenant(() => decideHolidayWorkClaim(manager, claim.id, { status: "approved" }));
-    expect(approved).toMatchObject({ status: "approved", comp_off_days: "1.0", comp_off_expires_on: addDays(saturday, 29) });
-    expect(await ledgerOf(claim.id)).toEqual(["comp_off 1.0"]);
-    // the day is reserved by a leave request: the credit cannot be taken back
-    const leave = await inTenant(() =>
-      submitLeaveRequest(employee, {
-        leave_type_id: ty.id,
-        from_date: nextWeekday(addDays(today(), 3), 2),
-        to_date: nextWeekday(addDays(today(), 3), 2),
-      }),
-    );
-    await expect(inTenant(() => withdrawHolidayWorkClaim(employee, claim.id))).rejects.toMatchObject({ status: 403 }); // approved: hr only
-    await expect(inTenant(() => withdrawHolidayWorkClaim(hr, claim.id))).rejects.toMatchObject({
-      status: 409,
-      message: "The compensatory leave has already been used or has lapsed (0.0 days available, 1.0 credited)",
-    });
-    await inTenant(() => withdrawLeaveRequest(employee, leave.id));
-    expect(await inTenant(() => withdrawHolidayWorkClaim(hr, claim.id))).toMatchObject({ status: "cancelled" });
-    expect(await ledgerOf(claim.id)).toEqual(["comp_off 1.0", "comp_off -1.0"]);
-    expect(await balance(w.employeeId, ty.id)).toMatchObject({ comp_off: "0.0", available: "0.0" });
-  });
+  it(
+    "approval credits the day (expiring after the validity); " + "cancelling is refused while the day is reserved, allowed once free",
+    async () => {
+      const ty = await createType(w.hr.agent, { name: "Comp off", code: "CO1", is_compensatory: true, comp_off_validity_days: 30 });
+      const saturday = nextWeekday(addDays(today(), -13), 6);
+      await expect(
+        inTenant(() =>
+          submitHolidayWorkClaim(employee, { date: nextWeekday(addDays(today(), 2), 6), leave_type_id: ty.id, reason: "Future" }),
+        ),
+      ).rejects.toMatchObject({ status: 400 });
+      await expect(
+        inTenant(() =>
+          submitHolidayWorkClaim(employee, { date: nextWeekday(addDays(today(), -13), 3), leave_type_id: ty.id, reason: "Wednesday" }),
+        ),
+      ).rejects.toMatchObject({ status: 409 });
+      const claim = await inTenant(() => submitHolidayWorkClaim(employee, { date: saturday, leave_type_id: ty.id, reason: "Release" }));
+      await expect(
+        inTenant(() => submitHolidayWorkClaim(employee, { date: saturday, leave_type_id: ty.id, reason: "Again" })),
+      ).rejects.toMatchObject({ status: 409, message: `A pending claim for ${saturday} exists already` });
+      const approved = await inTenant(() => decideHolidayWorkClaim(manager, claim.id, { status: "approved" }));
+      expect(approved).toMatchObject({ status: "approved", comp_off_days: "1.0", comp_off_expires_on: addDays(saturday, 29) });
+      expect(await ledgerOf(claim.id)).toEqual(["comp_off 1.0"]);
+      // the day is reserved by a leave request: the credit cannot be taken back
+      const leave = await inTenant(() =>
+        submitLeaveRequest(employee, {
+          leave_type_id: ty.id,
+          from_date: nextWeekday(addDays(today(), 3), 2),
+          to_date: nextWeekday(addDays(today(), 3), 2),
+        }),
+      );
+      // approved: hr only
+      await expect(inTenant(() => withdrawHolidayWorkClaim(employee, claim.id))).rejects.toMatchObject({ status: 403 });
+      await expect(inTenant(() => withdrawHolidayWorkClaim(hr, claim.id))).rejects.toMatchObject({
+        status: 409,
+        message: "The compensatory leave has already been used or has lapsed (0.0 days available, 1.0 credited)",
+      });
+      await inTenant(() => withdrawLeaveRequest(employee, leave.id));
+      expect(await inTenant(() => withdrawHolidayWorkClaim(hr, claim.id))).toMatchObject({ status: "cancelled" });
+      expect(await ledgerOf(claim.id)).toEqual(["comp_off 1.0", "comp_off -1.0"]);
+      expect(await balance(w.employeeId, ty.id)).toMatchObject({ comp_off: "0.0", available: "0.0" });
+    },
+  );
 });

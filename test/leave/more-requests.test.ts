@@ -79,159 +79,168 @@ describe("listWfhRequests, createWfhRequest, getWfhRequest, updateWfhRequest, ca
   });
 });
 
-describe("listWorkingOnHolidayRequests, createWorkingOnHolidayRequest, getWorkingOnHolidayRequest, updateWorkingOnHolidayRequest, cancelWorkingOnHolidayRequest: working on a holiday", () => {
-  it("credits compensatory leave on approval, which lapses when unused", async () => {
-    const saturday = nextWeekday(addDays(today(), -7), 6);
-    const monday =
-      nextWeekday(addDays(today(), -7), 1) < today()
-        ? nextWeekday(addDays(today(), -7), 1)
-        : addDays(nextWeekday(addDays(today(), -7), 1), -7);
-    expectError(await w.employee.agent.post("/api/working-on-holiday").send({ date: saturday, reason: "Release" }), 409); // no comp-off type yet
-    const co = await createType(w.hr.agent, { name: "Compensatory off", code: "CO", is_compensatory: true, comp_off_validity_days: 30 });
-    expectError(await w.employee.agent.post("/api/working-on-holiday").send({ date: addDays(today(), 7), reason: "Future" }), 400);
-    expectError(await w.employee.agent.post("/api/working-on-holiday").send({ date: monday, reason: "Not a holiday" }), 409);
-    const r = await w.employee.agent.post("/api/working-on-holiday").send({ date: saturday, reason: "Release" }).expect(201);
-    expect(r.body.data).toMatchObject({ status: "pending", leave_type_id: co.id, comp_off_days: null, half_day: false });
-    expectError(await w.employee.agent.post("/api/working-on-holiday").send({ date: saturday, reason: "Again" }), 409);
-    expectError(await w.employee.agent.put(`/api/working-on-holiday/${r.body.data.id}`).send({ status: "approved" }), 403);
-    const a = await w.manager.agent.put(`/api/working-on-holiday/${r.body.data.id}`).send({ status: "approved" }).expect(200);
-    expect(a.body.data).toMatchObject({ status: "approved", comp_off_days: "1.0", comp_off_expires_on: addDays(saturday, 29) });
-    expect((await w.employee.agent.get(`/api/working-on-holiday/${r.body.data.id}`).expect(200)).body.data).toMatchObject({
-      id: r.body.data.id,
-      date: saturday,
-      status: "approved",
-      comp_off_days: "1.0",
+describe(
+  "listWorkingOnHolidayRequests, createWorkingOnHolidayRequest, getWorkingOnHolidayRequest, " +
+    "updateWorkingOnHolidayRequest, cancelWorkingOnHolidayRequest: working on a holiday",
+  () => {
+    it("credits compensatory leave on approval, which lapses when unused", async () => {
+      const saturday = nextWeekday(addDays(today(), -7), 6);
+      const monday =
+        nextWeekday(addDays(today(), -7), 1) < today()
+          ? nextWeekday(addDays(today(), -7), 1)
+          : addDays(nextWeekday(addDays(today(), -7), 1), -7);
+      // no comp-off type yet
+      expectError(await w.employee.agent.post("/api/working-on-holiday").send({ date: saturday, reason: "Release" }), 409);
+      const co = await createType(w.hr.agent, { name: "Compensatory off", code: "CO", is_compensatory: true, comp_off_validity_days: 30 });
+      expectError(await w.employee.agent.post("/api/working-on-holiday").send({ date: addDays(today(), 7), reason: "Future" }), 400);
+      expectError(await w.employee.agent.post("/api/working-on-holiday").send({ date: monday, reason: "Not a holiday" }), 409);
+      const r = await w.employee.agent.post("/api/working-on-holiday").send({ date: saturday, reason: "Release" }).expect(201);
+      expect(r.body.data).toMatchObject({ status: "pending", leave_type_id: co.id, comp_off_days: null, half_day: false });
+      expectError(await w.employee.agent.post("/api/working-on-holiday").send({ date: saturday, reason: "Again" }), 409);
+      expectError(await w.employee.agent.put(`/api/working-on-holiday/${r.body.data.id}`).send({ status: "approved" }), 403);
+      const a = await w.manager.agent.put(`/api/working-on-holiday/${r.body.data.id}`).send({ status: "approved" }).expect(200);
+      expect(a.body.data).toMatchObject({ status: "approved", comp_off_days: "1.0", comp_off_expires_on: addDays(saturday, 29) });
+      expect((await w.employee.agent.get(`/api/working-on-holiday/${r.body.data.id}`).expect(200)).body.data).toMatchObject({
+        id: r.body.data.id,
+        date: saturday,
+        status: "approved",
+        comp_off_days: "1.0",
+      });
+      expect(await balance(w.employeeId, co.id)).toMatchObject({ comp_off: "1.0", available: "1.0" });
+      const kinds = (await w.employee.agent.get("/api/notifications").expect(200)).body.data.map((n: any) => n.kind);
+      expect(kinds).toContain("comp_off.approved");
+      // the employee cannot cancel an approved claim; hr can while the credit is unused
+      expectError(await w.employee.agent.delete(`/api/working-on-holiday/${r.body.data.id}`), 403);
+      // unused by the expiry date: it lapses (and only once)
+      expect(await withTenant(w.owner.tenantId, () => runLeaveExpiries({ today: addDays(saturday, 30) }))).toBe(1);
+      expect(await withTenant(w.owner.tenantId, () => runLeaveExpiries({ today: addDays(saturday, 40) }))).toBe(0);
+      expect(await balance(w.employeeId, co.id)).toMatchObject({ comp_off: "1.0", expired: "1.0", available: "0.0" });
+      expectError(await w.hr.agent.delete(`/api/working-on-holiday/${r.body.data.id}`), 409); // lapsed: nothing to take back
     });
-    expect(await balance(w.employeeId, co.id)).toMatchObject({ comp_off: "1.0", available: "1.0" });
-    const kinds = (await w.employee.agent.get("/api/notifications").expect(200)).body.data.map((n: any) => n.kind);
-    expect(kinds).toContain("comp_off.approved");
-    // the employee cannot cancel an approved claim; hr can while the credit is unused
-    expectError(await w.employee.agent.delete(`/api/working-on-holiday/${r.body.data.id}`), 403);
-    // unused by the expiry date: it lapses (and only once)
-    expect(await withTenant(w.owner.tenantId, () => runLeaveExpiries({ today: addDays(saturday, 30) }))).toBe(1);
-    expect(await withTenant(w.owner.tenantId, () => runLeaveExpiries({ today: addDays(saturday, 40) }))).toBe(0);
-    expect(await balance(w.employeeId, co.id)).toMatchObject({ comp_off: "1.0", expired: "1.0", available: "0.0" });
-    expectError(await w.hr.agent.delete(`/api/working-on-holiday/${r.body.data.id}`), 409); // lapsed: nothing to take back
-  });
 
-  it("half a day credits 0.5; the credit can be taken as leave; hr cancels an unused claim", async () => {
-    const sunday = nextWeekday(addDays(today(), -7), 0);
-    const co = (await w.hr.agent.get("/api/leave-types?active=true").expect(200)).body.data.find((x: any) => x.code === "CO");
-    const emp = await insertEmployee(t, w.owner.tenantId, { first_name: "Sunny" });
-    const r = await w.hr.agent
-      .post("/api/working-on-holiday")
-      .send({ employee_id: emp, date: sunday, half_day: true, reason: "On call" })
-      .expect(201);
-    await w.owner.agent.put(`/api/working-on-holiday/${r.body.data.id}`).send({ status: "approved" }).expect(200);
-    expect((await balance(emp, co.id)).comp_off).toBe("0.5");
-    expectError(
-      await w.hr.agent
+    it("half a day credits 0.5; the credit can be taken as leave; hr cancels an unused claim", async () => {
+      const sunday = nextWeekday(addDays(today(), -7), 0);
+      const co = (await w.hr.agent.get("/api/leave-types?active=true").expect(200)).body.data.find((x: any) => x.code === "CO");
+      const emp = await insertEmployee(t, w.owner.tenantId, { first_name: "Sunny" });
+      const r = await w.hr.agent
+        .post("/api/working-on-holiday")
+        .send({ employee_id: emp, date: sunday, half_day: true, reason: "On call" })
+        .expect(201);
+      await w.owner.agent.put(`/api/working-on-holiday/${r.body.data.id}`).send({ status: "approved" }).expect(200);
+      expect((await balance(emp, co.id)).comp_off).toBe("0.5");
+      expectError(
+        await w.hr.agent
+          .post("/api/leave-requests")
+          .send({ employee_id: emp, leave_type_id: co.id, from_date: day(0, 1), to_date: day(0, 1) }),
+        409,
+      ); // 1 day > 0.5
+      const leave = await w.hr.agent
         .post("/api/leave-requests")
-        .send({ employee_id: emp, leave_type_id: co.id, from_date: day(0, 1), to_date: day(0, 1) }),
-      409,
-    ); // 1 day > 0.5
-    const leave = await w.hr.agent
-      .post("/api/leave-requests")
-      .send({ employee_id: emp, leave_type_id: co.id, from_date: day(0, 1), to_date: day(0, 1), half_day_start: true })
-      .expect(201);
-    expectError(await w.hr.agent.delete(`/api/working-on-holiday/${r.body.data.id}`), 409); // reserved by the pending leave
-    await w.hr.agent.delete(`/api/leave-requests/${leave.body.data.id}`).expect(200);
-    const c = await w.hr.agent.delete(`/api/working-on-holiday/${r.body.data.id}`).expect(200);
-    expect(c.body.data.status).toBe("cancelled");
-    expect(await balance(emp, co.id)).toMatchObject({ comp_off: "0.0", available: "0.0" });
-  });
-
-  it("rejection credits nothing; tenancy", async () => {
-    const saturday = addDays(nextWeekday(addDays(today(), -7), 6), -7);
-    const r = await w.employee.agent.post("/api/working-on-holiday").send({ date: saturday, reason: "Migration" }).expect(201);
-    const rej = await w.hr.agent
-      .put(`/api/working-on-holiday/${r.body.data.id}`)
-      .send({ status: "rejected", comment: "Not approved in advance" })
-      .expect(200);
-    expect(rej.body.data).toMatchObject({ status: "rejected", comp_off_days: null });
-    for (const res of [
-      await other.agent.get(`/api/working-on-holiday/${r.body.data.id}`),
-      await other.agent.put(`/api/working-on-holiday/${r.body.data.id}`).send({ status: "approved" }),
-      await other.agent.delete(`/api/working-on-holiday/${r.body.data.id}`),
-    ])
-      expectError(res, 404, "not_found");
-    const mine = await w.employee.agent.get(`/api/working-on-holiday?status=rejected`).expect(200);
-    expect(mine.body.data.map((x: any) => x.id)).toEqual([r.body.data.id]);
-  });
-});
-
-describe("listLeaveEncashments, createLeaveEncashment, getLeaveEncashment, updateLeaveEncashment, cancelLeaveEncashment: encashment", () => {
-  it("enforces the encashable maximum and the days that must remain", async () => {
-    const en = await createType(w.hr.agent, {
-      name: "Privilege leave",
-      code: "PL",
-      encashable: true,
-      encashment_max_days: "5",
-      encashment_min_balance: "3",
+        .send({ employee_id: emp, leave_type_id: co.id, from_date: day(0, 1), to_date: day(0, 1), half_day_start: true })
+        .expect(201);
+      expectError(await w.hr.agent.delete(`/api/working-on-holiday/${r.body.data.id}`), 409); // reserved by the pending leave
+      await w.hr.agent.delete(`/api/leave-requests/${leave.body.data.id}`).expect(200);
+      const c = await w.hr.agent.delete(`/api/working-on-holiday/${r.body.data.id}`).expect(200);
+      expect(c.body.data.status).toBe("cancelled");
+      expect(await balance(emp, co.id)).toMatchObject({ comp_off: "0.0", available: "0.0" });
     });
-    const plain = await createType(w.hr.agent, { name: "Not encashable", code: "NE" });
-    await grant(w.hr.agent, w.employeeId, en.id, "10");
-    await grant(w.hr.agent, w.employeeId, plain.id, "10");
-    expectError(await w.employee.agent.post("/api/leave-encashments").send({ leave_type_id: plain.id, days: "1" }), 409);
-    expect(expectError(await w.employee.agent.post("/api/leave-encashments").send({ leave_type_id: en.id, days: "6" }), 409).error).toMatch(
-      /At most 5\.0 days/,
-    );
-    expectError(await w.employee.agent.post("/api/leave-encashments").send({ leave_type_id: en.id, days: "0" }), 400);
-    const r = await w.employee.agent
-      .post("/api/leave-encashments")
-      .send({ leave_type_id: en.id, days: "4.5", reason: "School fees" })
-      .expect(201);
-    expect(r.body.data).toMatchObject({ days: "4.5", amount: null, status: "pending" });
-    expect((await balance(w.employeeId, en.id)).pending).toBe("4.5");
-    expectError(await w.employee.agent.post("/api/leave-encashments").send({ leave_type_id: en.id, days: "1" }), 409); // 4.5 + 1 > 5
-    // days that must remain: 10 - 4.5 pending - 3 = 2.5 could be taken as leave; encashing 0.5 more is fine, but not leave + encashment beyond
-    const other2 = await insertEmployee(t, w.owner.tenantId, { first_name: "Keep" });
-    await grant(w.hr.agent, other2, en.id, "6");
-    expect(
-      expectError(await w.hr.agent.post("/api/leave-encashments").send({ employee_id: other2, leave_type_id: en.id, days: "4" }), 409)
-        .error,
-    ).toMatch(/3\.0 must remain/);
-    await w.hr.agent.post("/api/leave-encashments").send({ employee_id: other2, leave_type_id: en.id, days: "3" }).expect(201);
 
-    // approval by hr only, debits the ledger; amount stays for payroll
-    expectError(await w.manager.agent.put(`/api/leave-encashments/${r.body.data.id}`).send({ status: "approved" }), 403);
-    expectError(await w.employee.agent.put(`/api/leave-encashments/${r.body.data.id}`).send({ status: "approved" }), 403);
-    const a = await w.hr.agent.put(`/api/leave-encashments/${r.body.data.id}`).send({ status: "approved" }).expect(200);
-    expect(a.body.data).toMatchObject({ status: "approved", amount: null });
-    expect((await w.employee.agent.get(`/api/leave-encashments/${r.body.data.id}`).expect(200)).body.data).toMatchObject({
-      id: r.body.data.id,
-      days: "4.5",
-      status: "approved",
-      reason: "School fees",
+    it("rejection credits nothing; tenancy", async () => {
+      const saturday = addDays(nextWeekday(addDays(today(), -7), 6), -7);
+      const r = await w.employee.agent.post("/api/working-on-holiday").send({ date: saturday, reason: "Migration" }).expect(201);
+      const rej = await w.hr.agent
+        .put(`/api/working-on-holiday/${r.body.data.id}`)
+        .send({ status: "rejected", comment: "Not approved in advance" })
+        .expect(200);
+      expect(rej.body.data).toMatchObject({ status: "rejected", comp_off_days: null });
+      for (const res of [
+        await other.agent.get(`/api/working-on-holiday/${r.body.data.id}`),
+        await other.agent.put(`/api/working-on-holiday/${r.body.data.id}`).send({ status: "approved" }),
+        await other.agent.delete(`/api/working-on-holiday/${r.body.data.id}`),
+      ])
+        expectError(res, 404, "not_found");
+      const mine = await w.employee.agent.get(`/api/working-on-holiday?status=rejected`).expect(200);
+      expect(mine.body.data.map((x: any) => x.id)).toEqual([r.body.data.id]);
     });
-    expect(await balance(w.employeeId, en.id)).toMatchObject({ encashed: "4.5", pending: "0.0", available: "5.5" });
-    expectError(await w.employee.agent.delete(`/api/leave-encashments/${r.body.data.id}`), 403);
-    await w.hr.agent.delete(`/api/leave-encashments/${r.body.data.id}`).expect(200);
-    expect(await balance(w.employeeId, en.id)).toMatchObject({ encashed: "0.0", available: "10.0" });
-    const kinds = (await w.employee.agent.get("/api/notifications").expect(200)).body.data.map((n: any) => n.kind);
-    expect(kinds).toEqual(expect.arrayContaining(["encashment.submitted", "encashment.approved", "encashment.cancelled"]));
-  });
+  },
+);
 
-  it("approval re-checks the balance; lists and tenancy", async () => {
-    const en = await createType(w.hr.agent, { name: "Encash2", code: "EN2", encashable: true });
-    const emp = await insertEmployee(t, w.owner.tenantId, { first_name: "Recheck" });
-    await grant(w.hr.agent, emp, en.id, "4");
-    const r = await w.hr.agent.post("/api/leave-encashments").send({ employee_id: emp, leave_type_id: en.id, days: "4" }).expect(201);
-    await w.hr.agent
-      .post("/api/leave-adjustments")
-      .send({ employee_id: emp, leave_type_id: en.id, days: "-1", reason: "correction" })
-      .expect(201);
-    expectError(await w.hr.agent.put(`/api/leave-encashments/${r.body.data.id}`).send({ status: "approved" }), 409);
-    await w.hr.agent.put(`/api/leave-encashments/${r.body.data.id}`).send({ status: "rejected" }).expect(200);
-    const list = await w.hr.agent.get(`/api/leave-encashments?employee_id=${emp}&status=rejected`).expect(200);
-    expect(list.body.data.map((x: any) => x.id)).toEqual([r.body.data.id]);
-    expect((await w.employee.agent.get(`/api/leave-encashments?employee_id=${emp}`).expect(200)).body.data).toEqual([]);
-    expectError(await w.employee.agent.get(`/api/leave-encashments/${r.body.data.id}`), 404);
-    for (const res of [
-      await other.agent.get(`/api/leave-encashments/${r.body.data.id}`),
-      await other.agent.put(`/api/leave-encashments/${r.body.data.id}`).send({ status: "approved" }),
-      await other.agent.delete(`/api/leave-encashments/${r.body.data.id}`),
-    ])
-      expectError(res, 404, "not_found");
-  });
-});
+describe(
+  "listLeaveEncashments, createLeaveEncashment, getLeaveEncashment, " + "updateLeaveEncashment, cancelLeaveEncashment: encashment",
+  () => {
+    it("enforces the encashable maximum and the days that must remain", async () => {
+      const en = await createType(w.hr.agent, {
+        name: "Privilege leave",
+        code: "PL",
+        encashable: true,
+        encashment_max_days: "5",
+        encashment_min_balance: "3",
+      });
+      const plain = await createType(w.hr.agent, { name: "Not encashable", code: "NE" });
+      await grant(w.hr.agent, w.employeeId, en.id, "10");
+      await grant(w.hr.agent, w.employeeId, plain.id, "10");
+      expectError(await w.employee.agent.post("/api/leave-encashments").send({ leave_type_id: plain.id, days: "1" }), 409);
+      expect(
+        expectError(await w.employee.agent.post("/api/leave-encashments").send({ leave_type_id: en.id, days: "6" }), 409).error,
+      ).toMatch(/At most 5\.0 days/);
+      expectError(await w.employee.agent.post("/api/leave-encashments").send({ leave_type_id: en.id, days: "0" }), 400);
+      const r = await w.employee.agent
+        .post("/api/leave-encashments")
+        .send({ leave_type_id: en.id, days: "4.5", reason: "School fees" })
+        .expect(201);
+      expect(r.body.data).toMatchObject({ days: "4.5", amount: null, status: "pending" });
+      expect((await balance(w.employeeId, en.id)).pending).toBe("4.5");
+      expectError(await w.employee.agent.post("/api/leave-encashments").send({ leave_type_id: en.id, days: "1" }), 409); // 4.5 + 1 > 5
+      // days that must remain: 10 - 4.5 pending - 3 = 2.5 could be taken as leave; encashing 0.5 more is fine,
+      // but not leave + encashment beyond
+      const other2 = await insertEmployee(t, w.owner.tenantId, { first_name: "Keep" });
+      await grant(w.hr.agent, other2, en.id, "6");
+      expect(
+        expectError(await w.hr.agent.post("/api/leave-encashments").send({ employee_id: other2, leave_type_id: en.id, days: "4" }), 409)
+          .error,
+      ).toMatch(/3\.0 must remain/);
+      await w.hr.agent.post("/api/leave-encashments").send({ employee_id: other2, leave_type_id: en.id, days: "3" }).expect(201);
+
+      // approval by hr only, debits the ledger; amount stays for payroll
+      expectError(await w.manager.agent.put(`/api/leave-encashments/${r.body.data.id}`).send({ status: "approved" }), 403);
+      expectError(await w.employee.agent.put(`/api/leave-encashments/${r.body.data.id}`).send({ status: "approved" }), 403);
+      const a = await w.hr.agent.put(`/api/leave-encashments/${r.body.data.id}`).send({ status: "approved" }).expect(200);
+      expect(a.body.data).toMatchObject({ status: "approved", amount: null });
+      expect((await w.employee.agent.get(`/api/leave-encashments/${r.body.data.id}`).expect(200)).body.data).toMatchObject({
+        id: r.body.data.id,
+        days: "4.5",
+        status: "approved",
+        reason: "School fees",
+      });
+      expect(await balance(w.employeeId, en.id)).toMatchObject({ encashed: "4.5", pending: "0.0", available: "5.5" });
+      expectError(await w.employee.agent.delete(`/api/leave-encashments/${r.body.data.id}`), 403);
+      await w.hr.agent.delete(`/api/leave-encashments/${r.body.data.id}`).expect(200);
+      expect(await balance(w.employeeId, en.id)).toMatchObject({ encashed: "0.0", available: "10.0" });
+      const kinds = (await w.employee.agent.get("/api/notifications").expect(200)).body.data.map((n: any) => n.kind);
+      expect(kinds).toEqual(expect.arrayContaining(["encashment.submitted", "encashment.approved", "encashment.cancelled"]));
+    });
+
+    it("approval re-checks the balance; lists and tenancy", async () => {
+      const en = await createType(w.hr.agent, { name: "Encash2", code: "EN2", encashable: true });
+      const emp = await insertEmployee(t, w.owner.tenantId, { first_name: "Recheck" });
+      await grant(w.hr.agent, emp, en.id, "4");
+      const r = await w.hr.agent.post("/api/leave-encashments").send({ employee_id: emp, leave_type_id: en.id, days: "4" }).expect(201);
+      await w.hr.agent
+        .post("/api/leave-adjustments")
+        .send({ employee_id: emp, leave_type_id: en.id, days: "-1", reason: "correction" })
+        .expect(201);
+      expectError(await w.hr.agent.put(`/api/leave-encashments/${r.body.data.id}`).send({ status: "approved" }), 409);
+      await w.hr.agent.put(`/api/leave-encashments/${r.body.data.id}`).send({ status: "rejected" }).expect(200);
+      const list = await w.hr.agent.get(`/api/leave-encashments?employee_id=${emp}&status=rejected`).expect(200);
+      expect(list.body.data.map((x: any) => x.id)).toEqual([r.body.data.id]);
+      expect((await w.employee.agent.get(`/api/leave-encashments?employee_id=${emp}`).expect(200)).body.data).toEqual([]);
+      expectError(await w.employee.agent.get(`/api/leave-encashments/${r.body.data.id}`), 404);
+      for (const res of [
+        await other.agent.get(`/api/leave-encashments/${r.body.data.id}`),
+        await other.agent.put(`/api/leave-encashments/${r.body.data.id}`).send({ status: "approved" }),
+        await other.agent.delete(`/api/leave-encashments/${r.body.data.id}`),
+      ])
+        expectError(res, 404, "not_found");
+    });
+  },
+);

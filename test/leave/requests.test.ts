@@ -188,14 +188,16 @@ describe("createLeaveRequest: refusals", () => {
   });
 
   it("negative balance down to the type's limit; unpaid leave needs no balance", async () => {
-    await apply(w.employee.agent, { leave_type_id: NEG.id, from_date: day(12, 0), to_date: day(12, 2) }).expect(201); // 1 available, limit -2
+    // 1 available, limit -2
+    await apply(w.employee.agent, { leave_type_id: NEG.id, from_date: day(12, 0), to_date: day(12, 2) }).expect(201);
     expectError(await apply(w.employee.agent, { leave_type_id: NEG.id, from_date: day(12, 3), to_date: day(12, 3) }), 409);
     const lop = await apply(w.employee.agent, { leave_type_id: LOP.id, from_date: day(12, 3), to_date: day(12, 4) }).expect(201);
     expect(lop.body.data.days).toBe("2.0");
   });
 
   it("409: more consecutive days than allowed, also across adjacent requests", async () => {
-    expectError(await apply(w.employee.agent, { leave_type_id: CL.id, from_date: day(14, 0), to_date: day(15, 0) }), 409); // 8 with the weekend
+    // 8 with the weekend
+    expectError(await apply(w.employee.agent, { leave_type_id: CL.id, from_date: day(14, 0), to_date: day(15, 0) }), 409);
     await apply(w.employee.agent, { leave_type_id: CL.id, from_date: day(14, 0), to_date: day(14, 3) }).expect(201); // Mon-Thu = 4
     // Fri + Mon = 4 (the weekend is sandwiched); together with Mon-Thu that is 8 in a row
     const e = expectError(await apply(w.employee.agent, { leave_type_id: CL.id, from_date: day(14, 4), to_date: day(15, 0) }), 409);
@@ -223,7 +225,8 @@ describe("createLeaveRequest: refusals", () => {
       expectError(await apply(w.employee.agent, { leave_type_id: SL.id, from_date: w.periodEnd, to_date: addDays(w.periodEnd, 3) }), 409)
         .error,
     ).toMatch(/No leave period|span/);
-    expectError(await apply(w.employee.agent, { leave_type_id: FULL.id, from_date: day(16, 0), to_date: day(16, 0) }), 409); // does not apply to the employee
+    // does not apply to the employee
+    expectError(await apply(w.employee.agent, { leave_type_id: FULL.id, from_date: day(16, 0), to_date: day(16, 0) }), 409);
     const newcomer = await insertEmployee(t, w.owner.tenantId, { joining_date: day(17, 0) });
     expect(
       expectError(
@@ -372,8 +375,10 @@ describe("concurrency", () => {
     const emp = await insertEmployee(t, w.owner.tenantId, { first_name: "Appro" });
     const ty = await createType(w.hr.agent, { name: "Race2", code: "RACE2" });
     await grant(w.hr.agent, emp, ty.id, "6");
-    const a = await apply(w.hr.agent, { employee_id: emp, leave_type_id: ty.id, from_date: day(0, 3), to_date: day(1, 0) }).expect(201); // Thu Fri Mon = 3
-    const b = await apply(w.hr.agent, { employee_id: emp, leave_type_id: ty.id, from_date: day(4, 0), to_date: day(4, 2) }).expect(201); // 3
+    // Thu Fri Mon = 3
+    const a = await apply(w.hr.agent, { employee_id: emp, leave_type_id: ty.id, from_date: day(0, 3), to_date: day(1, 0) }).expect(201);
+    // 3
+    const b = await apply(w.hr.agent, { employee_id: emp, leave_type_id: ty.id, from_date: day(4, 0), to_date: day(4, 2) }).expect(201);
     await w.hr.agent
       .post("/api/leave-adjustments")
       .send({ employee_id: emp, leave_type_id: ty.id, days: "-2", reason: "correction" })

@@ -91,7 +91,8 @@ describe("createLeaveRequest: the balance check", () => {
     const emp = await insertEmployee(t, w.owner.tenantId, { first_name: "Advance" });
     const ty = await createType(w.hr.agent, { name: "Advance", code: "UC3", allow_negative_balance: true, negative_balance_limit: "2" });
     await grant(w.hr.agent, emp, ty.id, "1");
-    await inTenant(() => submitLeaveRequest(hr, { employee_id: emp, leave_type_id: ty.id, from_date: day(0, 0), to_date: day(0, 2) })); // 3 of 1 + 2
+    // 3 of 1 + 2
+    await inTenant(() => submitLeaveRequest(hr, { employee_id: emp, leave_type_id: ty.id, from_date: day(0, 0), to_date: day(0, 2) }));
     await expect(
       inTenant(() => submitLeaveRequest(hr, { employee_id: emp, leave_type_id: ty.id, from_date: day(1, 0), to_date: day(1, 0) })),
     ).rejects.toMatchObject({

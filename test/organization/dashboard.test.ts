@@ -43,7 +43,8 @@ describe("getDashboardOverview: dashboard overview", () => {
     ]);
     expect(d.joiners_this_month).toBe(joinedThisMonth);
     expect(d.exits_this_month).toBe(1);
-    // start of month: 7 employed (everyone but the joiner of the 1st ... who joined on the 1st, and the leaver counted until their last day)
+    // start of month: 7 employed (everyone but the joiner of the 1st ... who joined on the 1st, and the leaver counted
+    // until their last day)
     const start = 7 - (joinedThisMonth ? 1 : 0) + 1;
     expect(d.attrition_rate).toBe(((1 / ((start + 7) / 2)) * 100).toFixed(2));
     expect(d.birthdays).toEqual([{ employee_id: sales.id, full_name: sales.full_name, department: "Sales", date: inThree }]);

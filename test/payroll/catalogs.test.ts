@@ -64,62 +64,65 @@ describe("listLoanTypes, createLoanType, getLoanType, updateLoanType, deleteLoan
   });
 });
 
-describe("listExpenseCategories, createExpenseCategory, getExpenseCategory, updateExpenseCategory, deleteExpenseCategory: expense categories", () => {
-  it("lets every member read, only owner/admin/hr write, and isolates tenants", async () => {
-    const c = await owner.agent
-      .post("/api/configuration/payroll/expense-categories")
-      .send({ name: "Travel", max_claim_amount: "25000.00" })
-      .expect(201);
-    expect(c.body.data).toMatchObject({ name: "Travel", requires_receipt: true, active: true, max_claim_amount: "25000.00" });
-    const emp = await addMember(t, owner, "employee");
-    const list = await emp.agent.get("/api/configuration/payroll/expense-categories").expect(200);
-    expect(list.body.data.map((x: any) => x.name)).toContain("Travel");
-    expectError(await emp.agent.post("/api/configuration/payroll/expense-categories").send({ name: "Snacks" }), 403, "forbidden");
-    expectError(await emp.agent.delete(`/api/configuration/payroll/expense-categories/${c.body.data.id}`), 403, "forbidden");
-    const other = await signupTenant(t);
-    await other.agent
-      .post("/api/configuration/company-settings")
-      .send({ modules: ["payroll"] })
-      .expect(200);
-    expectError(await other.agent.get(`/api/configuration/payroll/expense-categories/${c.body.data.id}`), 404, "not_found");
-    expectError(
-      await other.agent.put(`/api/configuration/payroll/expense-categories/${c.body.data.id}`).send({ name: "Mine" }),
-      404,
-      "not_found",
-    );
-    expectError(await other.agent.delete(`/api/configuration/payroll/expense-categories/${c.body.data.id}`), 404, "not_found");
-    expect((await other.agent.get("/api/configuration/payroll/expense-categories").expect(200)).body.data).toEqual([]);
-    await other.agent.post("/api/configuration/payroll/expense-categories").send({ name: "Travel" }).expect(201); // names are per company
-    expect((await owner.agent.get(`/api/configuration/payroll/expense-categories/${c.body.data.id}`).expect(200)).body.data.name).toBe(
-      "Travel",
-    );
-  });
-
-  it("updates partially (audited) and deletes a category", async () => {
-    const c = (
-      await owner.agent
+describe(
+  "listExpenseCategories, createExpenseCategory, getExpenseCategory, " + "updateExpenseCategory, deleteExpenseCategory: expense categories",
+  () => {
+    it("lets every member read, only owner/admin/hr write, and isolates tenants", async () => {
+      const c = await owner.agent
         .post("/api/configuration/payroll/expense-categories")
-        .send({ name: "Meals", max_claim_amount: "1500.00" })
-        .expect(201)
-    ).body.data;
-    const u = await owner.agent
-      .put(`/api/configuration/payroll/expense-categories/${c.id}`)
-      .send({ max_claim_amount: "2000.50", requires_receipt: false })
-      .expect(200);
-    expect(u.body.data).toMatchObject({ id: c.id, name: "Meals", max_claim_amount: "2000.50", requires_receipt: false, active: true });
-    expect((await owner.agent.get(`/api/configuration/payroll/expense-categories/${c.id}`).expect(200)).body.data).toMatchObject({
-      max_claim_amount: "2000.50",
-      requires_receipt: false,
+        .send({ name: "Travel", max_claim_amount: "25000.00" })
+        .expect(201);
+      expect(c.body.data).toMatchObject({ name: "Travel", requires_receipt: true, active: true, max_claim_amount: "25000.00" });
+      const emp = await addMember(t, owner, "employee");
+      const list = await emp.agent.get("/api/configuration/payroll/expense-categories").expect(200);
+      expect(list.body.data.map((x: any) => x.name)).toContain("Travel");
+      expectError(await emp.agent.post("/api/configuration/payroll/expense-categories").send({ name: "Snacks" }), 403, "forbidden");
+      expectError(await emp.agent.delete(`/api/configuration/payroll/expense-categories/${c.body.data.id}`), 403, "forbidden");
+      const other = await signupTenant(t);
+      await other.agent
+        .post("/api/configuration/company-settings")
+        .send({ modules: ["payroll"] })
+        .expect(200);
+      expectError(await other.agent.get(`/api/configuration/payroll/expense-categories/${c.body.data.id}`), 404, "not_found");
+      expectError(
+        await other.agent.put(`/api/configuration/payroll/expense-categories/${c.body.data.id}`).send({ name: "Mine" }),
+        404,
+        "not_found",
+      );
+      expectError(await other.agent.delete(`/api/configuration/payroll/expense-categories/${c.body.data.id}`), 404, "not_found");
+      expect((await other.agent.get("/api/configuration/payroll/expense-categories").expect(200)).body.data).toEqual([]);
+      await other.agent.post("/api/configuration/payroll/expense-categories").send({ name: "Travel" }).expect(201); // names are per company
+      expect((await owner.agent.get(`/api/configuration/payroll/expense-categories/${c.body.data.id}`).expect(200)).body.data.name).toBe(
+        "Travel",
+      );
     });
-    expectError(
-      await owner.agent.put(`/api/configuration/payroll/expense-categories/${c.id}`).send({ max_claim_amount: "-1.00" }),
-      400,
-      "validation_failed",
-    );
-    await owner.agent.delete(`/api/configuration/payroll/expense-categories/${c.id}`).expect(200);
-    expectError(await owner.agent.get(`/api/configuration/payroll/expense-categories/${c.id}`), 404, "not_found");
-    expect(
-      (await owner.agent.get("/api/configuration/payroll/expense-categories").expect(200)).body.data.map((x: any) => x.id),
-    ).not.toContain(c.id);
-  });
-});
+
+    it("updates partially (audited) and deletes a category", async () => {
+      const c = (
+        await owner.agent
+          .post("/api/configuration/payroll/expense-categories")
+          .send({ name: "Meals", max_claim_amount: "1500.00" })
+          .expect(201)
+      ).body.data;
+      const u = await owner.agent
+        .put(`/api/configuration/payroll/expense-categories/${c.id}`)
+        .send({ max_claim_amount: "2000.50", requires_receipt: false })
+        .expect(200);
+      expect(u.body.data).toMatchObject({ id: c.id, name: "Meals", max_claim_amount: "2000.50", requires_receipt: false, active: true });
+      expect((await owner.agent.get(`/api/configuration/payroll/expense-categories/${c.id}`).expect(200)).body.data).toMatchObject({
+        max_claim_amount: "2000.50",
+        requires_receipt: false,
+      });
+      expectError(
+        await owner.agent.put(`/api/configuration/payroll/expense-categories/${c.id}`).send({ max_claim_amount: "-1.00" }),
+        400,
+        "validation_failed",
+      );
+      await owner.agent.delete(`/api/configuration/payroll/expense-categories/${c.id}`).expect(200);
+      expectError(await owner.agent.get(`/api/configuration/payroll/expense-categories/${c.id}`), 404, "not_found");
+      expect(
+        (await owner.agent.get("/api/configuration/payroll/expense-categories").expect(200)).body.data.map((x: any) => x.id),
+      ).not.toContain(c.id);
+    });
+  },
+);

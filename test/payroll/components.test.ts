@@ -11,133 +11,136 @@ beforeAll(async () => {
   w = await payrollWorld(t);
 });
 
-describe("listSalaryComponents, createSalaryComponent, getSalaryComponent, updateSalaryComponent, deleteSalaryComponent: salary components", () => {
-  it("creates fixed and formula components, lists in slip order, audits", async () => {
-    const c = await post({
-      name: "Conveyance",
-      code: "conv",
-      type: "earning",
-      calculation: "fixed",
-      amount: "1600.00",
-      esi_applicable: false,
-      position: 5,
-    }).expect(201);
-    expect(c.body.data).toMatchObject({
-      code: "CONV",
-      amount: "1600.00",
-      formula: null,
-      pf_wage: false,
-      esi_applicable: false,
-      depends_on_payment_days: true,
-      active: true,
+describe(
+  "listSalaryComponents, createSalaryComponent, getSalaryComponent, " + "updateSalaryComponent, deleteSalaryComponent: salary components",
+  () => {
+    it("creates fixed and formula components, lists in slip order, audits", async () => {
+      const c = await post({
+        name: "Conveyance",
+        code: "conv",
+        type: "earning",
+        calculation: "fixed",
+        amount: "1600.00",
+        esi_applicable: false,
+        position: 5,
+      }).expect(201);
+      expect(c.body.data).toMatchObject({
+        code: "CONV",
+        amount: "1600.00",
+        formula: null,
+        pf_wage: false,
+        esi_applicable: false,
+        depends_on_payment_days: true,
+        active: true,
+      });
+      const list = await w.hr.agent.get("/api/payroll/salary-components").expect(200);
+      expect(list.body.data.map((x: any) => x.code)).toEqual(["BASIC", "HRA", "SPECIAL", "CONV"]);
+      const u = await w.hr.agent
+        .put(`/api/payroll/salary-components/${c.body.data.id}`)
+        .send({ amount: "1800.00", active: false })
+        .expect(200);
+      expect(u.body.data).toMatchObject({ amount: "1800.00", active: false });
+      expect(
+        (await w.hr.agent.get("/api/payroll/salary-components?active=true").expect(200)).body.data.map((x: any) => x.code),
+      ).not.toContain("CONV");
+      const log = await w.owner.agent.get(`/api/configuration/activity-log?entity_id=${c.body.data.id}`).expect(200);
+      expect(log.body.data.map((e: any) => e.action)).toEqual(["salary_component.updated", "salary_component.created"]);
+      await w.hr.agent.delete(`/api/payroll/salary-components/${c.body.data.id}`).expect(200);
     });
-    const list = await w.hr.agent.get("/api/payroll/salary-components").expect(200);
-    expect(list.body.data.map((x: any) => x.code)).toEqual(["BASIC", "HRA", "SPECIAL", "CONV"]);
-    const u = await w.hr.agent
-      .put(`/api/payroll/salary-components/${c.body.data.id}`)
-      .send({ amount: "1800.00", active: false })
-      .expect(200);
-    expect(u.body.data).toMatchObject({ amount: "1800.00", active: false });
-    expect(
-      (await w.hr.agent.get("/api/payroll/salary-components?active=true").expect(200)).body.data.map((x: any) => x.code),
-    ).not.toContain("CONV");
-    const log = await w.owner.agent.get(`/api/configuration/activity-log?entity_id=${c.body.data.id}`).expect(200);
-    expect(log.body.data.map((e: any) => e.action)).toEqual(["salary_component.updated", "salary_component.created"]);
-    await w.hr.agent.delete(`/api/payroll/salary-components/${c.body.data.id}`).expect(200);
-  });
 
-  it("refuses invalid formulas with a 400 naming the field", async () => {
-    for (const [formula, text] of [
-      ["BASIC * (0.1", 'expected ")"'],
-      ["BASIC ** 2", "unexpected"],
-      ["import('fs')", "position"],
-      ["BONUS + 1", "unknown component code BONUS"],
-      ["DA * 2", "its own component DA"],
-      ["sqrt(BASIC)", "unknown function sqrt"],
-    ]) {
+    it("refuses invalid formulas with a 400 naming the field", async () => {
+      for (const [formula, text] of [
+        ["BASIC * (0.1", 'expected ")"'],
+        ["BASIC ** 2", "unexpected"],
+        ["import('fs')", "position"],
+        ["BONUS + 1", "unknown component code BONUS"],
+        ["DA * 2", "its own component DA"],
+        ["sqrt(BASIC)", "unknown function sqrt"],
+      ]) {
+        const e = expectError(
+          await post({ name: `Dearness ${formula}`, code: "DA", type: "earning", calculation: "formula", formula }),
+          400,
+          "validation_failed",
+        );
+        expect(e.details[0].path, formula).toBe("body.formula");
+        expect(e.details[0].message, formula).toContain(text);
+      }
+      expect(
+        expectError(await post({ name: "No formula", code: "NF", type: "earning", calculation: "formula" }), 400).details[0].path,
+      ).toBe("body.formula");
+      expect(
+        expectError(await post({ name: "Both", code: "BOTH", type: "earning", calculation: "formula", formula: "1", amount: "1.00" }), 400)
+          .details[0].path,
+      ).toBe("body.amount");
+      expect(
+        expectError(await post({ name: "Reserved", code: "ctc", type: "earning", calculation: "fixed", amount: "1.00" }), 400).details[0]
+          .path,
+      ).toBe("body.code");
+      expectError(await post({ name: "Bad code", code: "1X", type: "earning", calculation: "fixed" }), 400, "validation_failed");
+      expectError(await post({ name: "Basic", code: "BASIC2", type: "earning", calculation: "fixed" }), 409, "conflict");
+      expectError(await post({ name: "Basic two", code: "basic", type: "earning", calculation: "fixed" }), 409, "conflict");
+    });
+
+    it("refuses cycles between formula components, also through an update", async () => {
+      const x = await post({ name: "X", code: "X", type: "earning", calculation: "formula", formula: "BASIC * 0.1" }).expect(201);
+      const y = await post({ name: "Y", code: "Y", type: "earning", calculation: "formula", formula: "X + 100" }).expect(201);
       const e = expectError(
-        await post({ name: `Dearness ${formula}`, code: "DA", type: "earning", calculation: "formula", formula }),
+        await w.hr.agent.put(`/api/payroll/salary-components/${x.body.data.id}`).send({ formula: "Y * 2" }),
         400,
         "validation_failed",
       );
-      expect(e.details[0].path, formula).toBe("body.formula");
-      expect(e.details[0].message, formula).toContain(text);
-    }
-    expect(expectError(await post({ name: "No formula", code: "NF", type: "earning", calculation: "formula" }), 400).details[0].path).toBe(
-      "body.formula",
-    );
-    expect(
-      expectError(await post({ name: "Both", code: "BOTH", type: "earning", calculation: "formula", formula: "1", amount: "1.00" }), 400)
-        .details[0].path,
-    ).toBe("body.amount");
-    expect(
-      expectError(await post({ name: "Reserved", code: "ctc", type: "earning", calculation: "fixed", amount: "1.00" }), 400).details[0]
-        .path,
-    ).toBe("body.code");
-    expectError(await post({ name: "Bad code", code: "1X", type: "earning", calculation: "fixed" }), 400, "validation_failed");
-    expectError(await post({ name: "Basic", code: "BASIC2", type: "earning", calculation: "fixed" }), 409, "conflict");
-    expectError(await post({ name: "Basic two", code: "basic", type: "earning", calculation: "fixed" }), 409, "conflict");
-  });
+      expect(e.details[0]).toEqual({ path: "body.formula", message: "creates a cycle between formula components: X → Y → X" });
+      const e2 = expectError(
+        await w.hr.agent.put(`/api/payroll/salary-components/${w.components.BASIC}`).send({ formula: "Y - 100" }),
+        400,
+        "validation_failed",
+      );
+      expect(e2.details[0].message).toContain("cycle");
+      // a code in use cannot change and the component cannot be deleted
+      expectError(await w.hr.agent.put(`/api/payroll/salary-components/${x.body.data.id}`).send({ code: "XX" }), 409, "conflict");
+      expectError(await w.hr.agent.delete(`/api/payroll/salary-components/${x.body.data.id}`), 409, "conflict");
+      await w.hr.agent.delete(`/api/payroll/salary-components/${y.body.data.id}`).expect(200);
+      await w.hr.agent.delete(`/api/payroll/salary-components/${x.body.data.id}`).expect(200);
+    });
 
-  it("refuses cycles between formula components, also through an update", async () => {
-    const x = await post({ name: "X", code: "X", type: "earning", calculation: "formula", formula: "BASIC * 0.1" }).expect(201);
-    const y = await post({ name: "Y", code: "Y", type: "earning", calculation: "formula", formula: "X + 100" }).expect(201);
-    const e = expectError(
-      await w.hr.agent.put(`/api/payroll/salary-components/${x.body.data.id}`).send({ formula: "Y * 2" }),
-      400,
-      "validation_failed",
-    );
-    expect(e.details[0]).toEqual({ path: "body.formula", message: "creates a cycle between formula components: X → Y → X" });
-    const e2 = expectError(
-      await w.hr.agent.put(`/api/payroll/salary-components/${w.components.BASIC}`).send({ formula: "Y - 100" }),
-      400,
-      "validation_failed",
-    );
-    expect(e2.details[0].message).toContain("cycle");
-    // a code in use cannot change and the component cannot be deleted
-    expectError(await w.hr.agent.put(`/api/payroll/salary-components/${x.body.data.id}`).send({ code: "XX" }), 409, "conflict");
-    expectError(await w.hr.agent.delete(`/api/payroll/salary-components/${x.body.data.id}`), 409, "conflict");
-    await w.hr.agent.delete(`/api/payroll/salary-components/${y.body.data.id}`).expect(200);
-    await w.hr.agent.delete(`/api/payroll/salary-components/${x.body.data.id}`).expect(200);
-  });
+    it("updates only the given fields: flags left out keep their values (no create defaults); {} is a 400", async () => {
+      const c = await post({
+        name: "Overtime",
+        code: "OT",
+        type: "earning",
+        calculation: "fixed",
+        amount: "500.00",
+        pf_wage: true,
+        esi_applicable: false,
+        depends_on_payment_days: false,
+      }).expect(201);
+      const flags = { pf_wage: true, esi_applicable: false, depends_on_payment_days: false };
+      expect(c.body.data).toMatchObject(flags);
+      const u = await w.hr.agent.put(`/api/payroll/salary-components/${c.body.data.id}`).send({ name: "Overtime pay" }).expect(200);
+      expect(u.body.data).toMatchObject({ name: "Overtime pay", amount: "500.00", ...flags });
+      expect((await w.hr.agent.get(`/api/payroll/salary-components/${c.body.data.id}`).expect(200)).body.data).toMatchObject(flags);
+      const log = await w.owner.agent.get(`/api/configuration/activity-log?entity_id=${c.body.data.id}`).expect(200);
+      expect(Object.keys(log.body.data[0].changes ?? {})).toEqual(["name"]);
+      expectError(await w.hr.agent.put(`/api/payroll/salary-components/${c.body.data.id}`).send({}), 400, "validation_failed");
+      expectError(
+        await w.hr.agent.put(`/api/payroll/salary-components/${c.body.data.id}`).send({ amount: "-1.00" }),
+        400,
+        "validation_failed",
+      ); // non-negative, as on create
+      await w.hr.agent.delete(`/api/payroll/salary-components/${c.body.data.id}`).expect(200);
+    });
 
-  it("updates only the given fields: flags left out keep their values (no create defaults); {} is a 400", async () => {
-    const c = await post({
-      name: "Overtime",
-      code: "OT",
-      type: "earning",
-      calculation: "fixed",
-      amount: "500.00",
-      pf_wage: true,
-      esi_applicable: false,
-      depends_on_payment_days: false,
-    }).expect(201);
-    const flags = { pf_wage: true, esi_applicable: false, depends_on_payment_days: false };
-    expect(c.body.data).toMatchObject(flags);
-    const u = await w.hr.agent.put(`/api/payroll/salary-components/${c.body.data.id}`).send({ name: "Overtime pay" }).expect(200);
-    expect(u.body.data).toMatchObject({ name: "Overtime pay", amount: "500.00", ...flags });
-    expect((await w.hr.agent.get(`/api/payroll/salary-components/${c.body.data.id}`).expect(200)).body.data).toMatchObject(flags);
-    const log = await w.owner.agent.get(`/api/configuration/activity-log?entity_id=${c.body.data.id}`).expect(200);
-    expect(Object.keys(log.body.data[0].changes ?? {})).toEqual(["name"]);
-    expectError(await w.hr.agent.put(`/api/payroll/salary-components/${c.body.data.id}`).send({}), 400, "validation_failed");
-    expectError(
-      await w.hr.agent.put(`/api/payroll/salary-components/${c.body.data.id}`).send({ amount: "-1.00" }),
-      400,
-      "validation_failed",
-    ); // non-negative, as on create
-    await w.hr.agent.delete(`/api/payroll/salary-components/${c.body.data.id}`).expect(200);
-  });
-
-  it("is for owner/admin/hr only", async () => {
-    const emp = await addMember(t, w.owner, "employee");
-    expectError(await emp.agent.get("/api/payroll/salary-components"), 403, "forbidden");
-    expectError(
-      await emp.agent.post("/api/payroll/salary-components").send({ name: "Z", code: "Z", type: "earning", calculation: "fixed" }),
-      403,
-      "forbidden",
-    );
-  });
-});
+    it("is for owner/admin/hr only", async () => {
+      const emp = await addMember(t, w.owner, "employee");
+      expectError(await emp.agent.get("/api/payroll/salary-components"), 403, "forbidden");
+      expectError(
+        await emp.agent.post("/api/payroll/salary-components").send({ name: "Z", code: "Z", type: "earning", calculation: "fixed" }),
+        403,
+        "forbidden",
+      );
+    });
+  },
+);
 
 describe("getEmployeeSalarySetup, setEmployeeSalarySetup: employee salary setup", () => {
   it("keeps versions with history and shows full-month amounts", async () => {

@@ -247,7 +247,8 @@ describe("worked example (February 2027, 28 days)", () => {
   it("loss of pay from unpaid leave and absences", () => {
     const isOff = (d: string) => [0, 6].includes(new Date(`${d}T00:00:00Z`).getUTCDay());
     const leave = [
-      { from: "2027-01-28", to: "2027-02-02", half_day_start: false, half_day_end: true, days: "3.5", is_paid: false }, // crosses: Feb 1 (Mon) 1 + Feb 2 half
+      // crosses: Feb 1 (Mon) 1 + Feb 2 half
+      { from: "2027-01-28", to: "2027-02-02", half_day_start: false, half_day_end: true, days: "3.5", is_paid: false },
       { from: "2027-02-10", to: "2027-02-11", half_day_start: false, half_day_end: false, days: "2.0", is_paid: false },
       { from: "2027-02-17", to: "2027-02-17", half_day_start: false, half_day_end: false, days: "1.0", is_paid: true },
     ];
@@ -296,7 +297,8 @@ describe("worked example (February 2027, 28 days)", () => {
     });
     expect(sif.fileName).toBe("0000000123456270131143005.SIF");
     expect(sif.content).toBe(
-      "EDR,00915012345663,802420101,AE160240043520123456701,2027-01-01,2027-01-31,31,4000.00,2500.00,2\r\nSCR,0000000123456,802420101,2027-01-31,1430,012027,1,6500.00,AED,Nov  payroll\r\n",
+      "EDR,00915012345663,802420101,AE160240043520123456701,2027-01-01,2027-01-31,31,4000.00,2500.00,2\r\n" +
+        "SCR,0000000123456,802420101,2027-01-31,1430,012027,1,6500.00,AED,Nov  payroll\r\n",
     );
   });
 });

@@ -62,10 +62,12 @@ async function holdThirdBatch(): Promise<{ release: () => Promise<void> }> {
   await holder.connect();
   await holder.query(`SELECT pg_advisory_lock(4242)`);
   await t.query(
-    `CREATE FUNCTION payroll_test_hold() RETURNS trigger LANGUAGE plpgsql AS $$ BEGIN PERFORM pg_advisory_lock_shared(4242); PERFORM pg_advisory_unlock_shared(4242); RETURN NEW; END $$`,
+    `CREATE FUNCTION payroll_test_hold() RETURNS trigger LANGUAGE plpgsql AS $$ BEGIN PERFORM ` +
+      `pg_advisory_lock_shared(4242); PERFORM pg_advisory_unlock_shared(4242); RETURN NEW; END $$`,
   );
   await t.query(
-    `CREATE TRIGGER payroll_test_hold BEFORE INSERT ON payroll_slips FOR EACH ROW WHEN (NEW.employee_code = 'P-005') EXECUTE FUNCTION payroll_test_hold()`,
+    `CREATE TRIGGER payroll_test_hold BEFORE INSERT ON payroll_slips FOR EACH ` +
+      `ROW WHEN (NEW.employee_code = 'P-005') EXECUTE FUNCTION payroll_test_hold()`,
   );
   return {
     async release() {
@@ -102,7 +104,8 @@ beforeAll(async () => {
     [tenant],
   );
   await t.query(
-    `INSERT INTO leave_requests (tenant_id, employee_id, leave_type_id, period_id, from_date, to_date, days, status) VALUES ($1, $2, $3, $4, '2027-01-12', '2027-01-13', 2.0, 'approved')`,
+    `INSERT INTO leave_requests (tenant_id, employee_id, leave_type_id, period_id, from_date, ` +
+      `to_date, days, status) VALUES ($1, $2, $3, $4, '2027-01-12', '2027-01-13', 2.0, 'approved')`,
     [tenant, ids[2], lwp.id, period.id],
   );
   const type = await hr
@@ -135,188 +138,203 @@ describe("a run above the limit is calculated in the background", () => {
   let inRequest: Awaited<ReturnType<typeof slipsOf>>;
   let inRequestTotals: ReturnType<typeof totalsOf>;
 
-  it("create: 202 with the run calculating, nothing calculated yet; the job makes it a draft identical to a calculation within the request", async () => {
-    const res = await hr.post("/api/payroll/draft-runs").send({ period: "2027-01", notes: "Jan" }).expect(202);
-    runId = res.body.data.id;
-    expect(res.body.data).toMatchObject({
-      status: "calculating",
-      progress: { processed: 0, total: 6 },
-      failure_reason: null,
-      employee_count: 0,
-      totals: null,
-      calculated_at: null,
-    });
-    expect(res.body.data.queued_at).toBeTruthy();
-    const bd = (await hr.get(`/api/payroll/draft-runs/${runId}/breakdown`).expect(200)).body.data;
-    expect(bd).toMatchObject({ employees: [], totals: { employee_count: 0, net_pay: "0.00", components: [] } });
-    expectError(await hr.post("/api/payroll/draft-runs").send({ period: "2027-01" }), 409, "conflict");
-
-    await runJob();
-    const run = await getRun(runId);
-    expect(run).toMatchObject({ status: "draft", progress: { processed: 6, total: 6 }, failure_reason: null, employee_count: 6 });
-    expect(run.calculated_at).toBeTruthy();
-    const queued = await slipsOf(runId);
-    expect(queued.summaries).toHaveLength(6);
-
-    // the same run recalculated within the request (limit back up) gives the very same slips and totals
-    const again = await syncApp.as(hr).put(`/api/payroll/draft-runs/${runId}`).send({}).expect(200);
-    inRequest = await slipsOf(runId);
-    inRequestTotals = totalsOf(again.body.data);
-    expect(queued).toEqual(inRequest);
-    expect(totalsOf(run)).toEqual(inRequestTotals);
-    expect(inRequest.details[0]).toMatchObject({ loan_deduction: "2000.00", reimbursements: "700.00" });
-    expect(inRequest.details[2].lop_days).toBe("2.0");
-    expect(await actions(runId)).toEqual(["payroll_run.created", "payroll_run.calculated", "payroll_run.recalculated"]);
-  });
-
-  it("recalculate: 202, progress visible while the job runs, the previous slips readable until the new ones replace them; busy run is a 409 to every change", async () => {
-    const before = await getRun(runId);
-    const res = await hr.put(`/api/payroll/draft-runs/${runId}`).send({ notes: "Jan, again" }).expect(202);
-    expect(res.body.data).toMatchObject({ status: "calculating", notes: "Jan, again", progress: { processed: 0, total: 6 } });
-
-    const hold = await holdThirdBatch();
-    let job: Promise<void> | undefined;
-    try {
-      job = runJob();
-      const during = await until("two batches written", async () => {
-        const r = await getRun(runId);
-        return r.progress.processed === 4 ? r : undefined;
-      });
-      expect(during).toMatchObject({
+  it(
+    "create: 202 with the run calculating, nothing calculated yet; " +
+      "the job makes it a draft identical to a calculation within the request",
+    async () => {
+      const res = await hr.post("/api/payroll/draft-runs").send({ period: "2027-01", notes: "Jan" }).expect(202);
+      runId = res.body.data.id;
+      expect(res.body.data).toMatchObject({
         status: "calculating",
-        progress: { processed: 4, total: 6 },
-        employee_count: 6,
-        calculated_at: before.calculated_at,
+        progress: { processed: 0, total: 6 },
+        failure_reason: null,
+        employee_count: 0,
+        totals: null,
+        calculated_at: null,
       });
-      // nothing of the running calculation is visible: the previous one is still complete
-      expect((await hr.get(`/api/payroll/draft-runs/${runId}/breakdown?limit=100`).expect(200)).body.data.employees).toHaveLength(6);
-      const [x, y, z] = await Promise.all([
-        hr.put(`/api/payroll/draft-runs/${runId}`).send({}),
+      expect(res.body.data.queued_at).toBeTruthy();
+      const bd = (await hr.get(`/api/payroll/draft-runs/${runId}/breakdown`).expect(200)).body.data;
+      expect(bd).toMatchObject({ employees: [], totals: { employee_count: 0, net_pay: "0.00", components: [] } });
+      expectError(await hr.post("/api/payroll/draft-runs").send({ period: "2027-01" }), 409, "conflict");
+
+      await runJob();
+      const run = await getRun(runId);
+      expect(run).toMatchObject({ status: "draft", progress: { processed: 6, total: 6 }, failure_reason: null, employee_count: 6 });
+      expect(run.calculated_at).toBeTruthy();
+      const queued = await slipsOf(runId);
+      expect(queued.summaries).toHaveLength(6);
+
+      // the same run recalculated within the request (limit back up) gives the very same slips and totals
+      const again = await syncApp.as(hr).put(`/api/payroll/draft-runs/${runId}`).send({}).expect(200);
+      inRequest = await slipsOf(runId);
+      inRequestTotals = totalsOf(again.body.data);
+      expect(queued).toEqual(inRequest);
+      expect(totalsOf(run)).toEqual(inRequestTotals);
+      expect(inRequest.details[0]).toMatchObject({ loan_deduction: "2000.00", reimbursements: "700.00" });
+      expect(inRequest.details[2].lop_days).toBe("2.0");
+      expect(await actions(runId)).toEqual(["payroll_run.created", "payroll_run.calculated", "payroll_run.recalculated"]);
+    },
+  );
+
+  it(
+    "recalculate: 202, progress visible while the job runs, " +
+      "the previous slips readable until the new ones replace them; busy run is a 409 to every change",
+    async () => {
+      const before = await getRun(runId);
+      const res = await hr.put(`/api/payroll/draft-runs/${runId}`).send({ notes: "Jan, again" }).expect(202);
+      expect(res.body.data).toMatchObject({ status: "calculating", notes: "Jan, again", progress: { processed: 0, total: 6 } });
+
+      const hold = await holdThirdBatch();
+      let job: Promise<void> | undefined;
+      try {
+        job = runJob();
+        const during = await until("two batches written", async () => {
+          const r = await getRun(runId);
+          return r.progress.processed === 4 ? r : undefined;
+        });
+        expect(during).toMatchObject({
+          status: "calculating",
+          progress: { processed: 4, total: 6 },
+          employee_count: 6,
+          calculated_at: before.calculated_at,
+        });
+        // nothing of the running calculation is visible: the previous one is still complete
+        expect((await hr.get(`/api/payroll/draft-runs/${runId}/breakdown?limit=100`).expect(200)).body.data.employees).toHaveLength(6);
+        const [x, y, z] = await Promise.all([
+          hr.put(`/api/payroll/draft-runs/${runId}`).send({}),
+          hr.post(`/api/payroll/draft-runs/${runId}/process`),
+          hr.delete(`/api/payroll/draft-runs/${runId}`),
+        ]);
+        for (const r of [x, y, z]) expect(expectError(r, 409, "conflict").error).toMatch(/being calculated/);
+      } finally {
+        await hold.release();
+        await job;
+      }
+      const after = await getRun(runId);
+      expect(after).toMatchObject({ status: "draft", notes: "Jan, again", progress: { processed: 6, total: 6 } });
+      expect(after.calculated_at > before.calculated_at).toBe(true);
+      expect(await slipsOf(runId)).toEqual(inRequest);
+      expect((await actions(runId)).slice(-2)).toEqual(["payroll_run.recalculation_queued", "payroll_run.calculated"]);
+    },
+  );
+
+  it(
+    "process: two concurrent calls are a 202 and a 409; " +
+      "the job processes it with the same slips, numbered, loan and claim paid; then 409s",
+    async () => {
+      const [x, y] = await Promise.all([
         hr.post(`/api/payroll/draft-runs/${runId}/process`),
-        hr.delete(`/api/payroll/draft-runs/${runId}`),
+        w.owner.agent.post(`/api/payroll/draft-runs/${runId}/process`),
       ]);
-      for (const r of [x, y, z]) expect(expectError(r, 409, "conflict").error).toMatch(/being calculated/);
-    } finally {
-      await hold.release();
-      await job;
-    }
-    const after = await getRun(runId);
-    expect(after).toMatchObject({ status: "draft", notes: "Jan, again", progress: { processed: 6, total: 6 } });
-    expect(after.calculated_at > before.calculated_at).toBe(true);
-    expect(await slipsOf(runId)).toEqual(inRequest);
-    expect((await actions(runId)).slice(-2)).toEqual(["payroll_run.recalculation_queued", "payroll_run.calculated"]);
-  });
+      expect([x.status, y.status].sort()).toEqual([202, 409]);
+      const accepted = x.status === 202 ? x : y;
+      expect(accepted.body.data).toMatchObject({ status: "processing", progress: { processed: 0, total: 6 }, processed_at: null });
+      expect(expectError(await hr.post(`/api/payroll/draft-runs/${runId}/process`), 409, "conflict").error).toMatch(/being processed/);
+      expectError(await hr.put(`/api/payroll/draft-runs/${runId}`).send({}), 409, "conflict");
+      expectError(await hr.delete(`/api/payroll/draft-runs/${runId}`), 409, "conflict");
+      // nothing is paid before the job ran
+      expect((await aUser.agent.get(`/api/payroll/loan-advances/${loanId}`).expect(200)).body.data.status).toBe("approved");
+      expectError(await aUser.agent.get(`/api/payroll/my-salary/${runId}`), 404, "not_found");
 
-  it("process: two concurrent calls are a 202 and a 409; the job processes it with the same slips, numbered, loan and claim paid; then 409s", async () => {
-    const [x, y] = await Promise.all([
-      hr.post(`/api/payroll/draft-runs/${runId}/process`),
-      w.owner.agent.post(`/api/payroll/draft-runs/${runId}/process`),
-    ]);
-    expect([x.status, y.status].sort()).toEqual([202, 409]);
-    const accepted = x.status === 202 ? x : y;
-    expect(accepted.body.data).toMatchObject({ status: "processing", progress: { processed: 0, total: 6 }, processed_at: null });
-    expect(expectError(await hr.post(`/api/payroll/draft-runs/${runId}/process`), 409, "conflict").error).toMatch(/being processed/);
-    expectError(await hr.put(`/api/payroll/draft-runs/${runId}`).send({}), 409, "conflict");
-    expectError(await hr.delete(`/api/payroll/draft-runs/${runId}`), 409, "conflict");
-    // nothing is paid before the job ran
-    expect((await aUser.agent.get(`/api/payroll/loan-advances/${loanId}`).expect(200)).body.data.status).toBe("approved");
-    expectError(await aUser.agent.get(`/api/payroll/my-salary/${runId}`), 404, "not_found");
+      await runJob();
+      const run = await getRun(runId);
+      expect(run).toMatchObject({ status: "processed", progress: { processed: 6, total: 6 }, failure_reason: null });
+      expect(run.processed_at).toBeTruthy();
+      expect([w.hr.userId, w.owner.userId]).toContain(run.processed_by);
+      expect(totalsOf(run)).toEqual(inRequestTotals);
+      expect(await slipsOf(runId)).toEqual(inRequest);
+      const numbers = (await hr.get(`/api/payroll/draft-runs/${runId}/breakdown?limit=100`).expect(200)).body.data.employees.map(
+        (s: any) => [s.employee_code, s.slip_number, s.run_status],
+      );
+      expect(numbers).toEqual([1, 2, 3, 4, 5, 6].map((i) => [`P-00${i}`, `PS-202701-0000${i}`, "processed"]));
+      expect((await aUser.agent.get(`/api/payroll/loan-advances/${loanId}`).expect(200)).body.data).toMatchObject({
+        status: "active",
+        repaid_amount: "2000.00",
+      });
+      expect((await aUser.agent.get(`/api/payroll/expense-claims/${claimId}`).expect(200)).body.data).toMatchObject({
+        status: "paid",
+        paid_run_id: runId,
+      });
+      expect((await aUser.agent.get(`/api/payroll/my-salary/${runId}`).expect(200)).body.data).toMatchObject({
+        slip_number: "PS-202701-00001",
+        net_pay: inRequest.details[0].net_pay,
+      });
+      const log = (await w.owner.agent.get(`/api/configuration/activity-log?entity_id=${runId}&limit=100`).expect(200)).body.data;
+      const processed = log.find((e: any) => e.action === "payroll_run.processed");
+      expect(processed).toMatchObject({
+        actor_user_id: run.processed_by,
+        changes: { status: { from: "processing", to: "processed" }, employees: 6, loan_installments_paid: 1, expense_claims_paid: 1 },
+      });
+      expect(log.map((e: any) => e.action)).toContain("payroll_run.process_queued");
 
-    await runJob();
-    const run = await getRun(runId);
-    expect(run).toMatchObject({ status: "processed", progress: { processed: 6, total: 6 }, failure_reason: null });
-    expect(run.processed_at).toBeTruthy();
-    expect([w.hr.userId, w.owner.userId]).toContain(run.processed_by);
-    expect(totalsOf(run)).toEqual(inRequestTotals);
-    expect(await slipsOf(runId)).toEqual(inRequest);
-    const numbers = (await hr.get(`/api/payroll/draft-runs/${runId}/breakdown?limit=100`).expect(200)).body.data.employees.map((s: any) => [
-      s.employee_code,
-      s.slip_number,
-      s.run_status,
-    ]);
-    expect(numbers).toEqual([1, 2, 3, 4, 5, 6].map((i) => [`P-00${i}`, `PS-202701-0000${i}`, "processed"]));
-    expect((await aUser.agent.get(`/api/payroll/loan-advances/${loanId}`).expect(200)).body.data).toMatchObject({
-      status: "active",
-      repaid_amount: "2000.00",
-    });
-    expect((await aUser.agent.get(`/api/payroll/expense-claims/${claimId}`).expect(200)).body.data).toMatchObject({
-      status: "paid",
-      paid_run_id: runId,
-    });
-    expect((await aUser.agent.get(`/api/payroll/my-salary/${runId}`).expect(200)).body.data).toMatchObject({
-      slip_number: "PS-202701-00001",
-      net_pay: inRequest.details[0].net_pay,
-    });
-    const log = (await w.owner.agent.get(`/api/configuration/activity-log?entity_id=${runId}&limit=100`).expect(200)).body.data;
-    const processed = log.find((e: any) => e.action === "payroll_run.processed");
-    expect(processed).toMatchObject({
-      actor_user_id: run.processed_by,
-      changes: { status: { from: "processing", to: "processed" }, employees: 6, loan_installments_paid: 1, expense_claims_paid: 1 },
-    });
-    expect(log.map((e: any) => e.action)).toContain("payroll_run.process_queued");
-
-    expect(expectError(await hr.post(`/api/payroll/draft-runs/${runId}/process`), 409, "conflict").error).toMatch(/already processed/);
-    expectError(await hr.put(`/api/payroll/draft-runs/${runId}`).send({}), 409, "conflict");
-    expectError(await hr.delete(`/api/payroll/draft-runs/${runId}`), 409, "conflict");
-    await runJob(); // nothing left to do: a repeated sweep changes nothing
-    expect(await getRun(runId)).toEqual(run);
-  });
+      expect(expectError(await hr.post(`/api/payroll/draft-runs/${runId}/process`), 409, "conflict").error).toMatch(/already processed/);
+      expectError(await hr.put(`/api/payroll/draft-runs/${runId}`).send({}), 409, "conflict");
+      expectError(await hr.delete(`/api/payroll/draft-runs/${runId}`), 409, "conflict");
+      await runJob(); // nothing left to do: a repeated sweep changes nothing
+      expect(await getRun(runId)).toEqual(run);
+    },
+  );
 });
 
 describe("a failure in the middle of background processing", () => {
-  it("leaves nothing half-processed: the run is failed with a reason and no slips, nothing is paid; it can be processed again", async () => {
-    const draft = (await syncApp.as(hr).post("/api/payroll/draft-runs").send({ period: "2027-02" }).expect(201)).body.data;
-    expect(draft.employee_count).toBe(6);
-    await t.query(`CREATE FUNCTION payroll_test_fail() RETURNS trigger LANGUAGE plpgsql AS $$ BEGIN RAISE EXCEPTION 'boom'; END $$`);
-    await t.query(
-      `CREATE TRIGGER payroll_test_fail BEFORE INSERT ON payroll_slips FOR EACH ROW WHEN (NEW.employee_code = 'P-005') EXECUTE FUNCTION payroll_test_fail()`,
-    );
-    try {
+  it(
+    "leaves nothing half-processed: the run is failed with a " + "reason and no slips, nothing is paid; it can be processed again",
+    async () => {
+      const draft = (await syncApp.as(hr).post("/api/payroll/draft-runs").send({ period: "2027-02" }).expect(201)).body.data;
+      expect(draft.employee_count).toBe(6);
+      await t.query(`CREATE FUNCTION payroll_test_fail() RETURNS trigger LANGUAGE plpgsql AS $$ BEGIN RAISE EXCEPTION 'boom'; END $$`);
+      await t.query(
+        `CREATE TRIGGER payroll_test_fail BEFORE INSERT ON payroll_slips FOR EACH ` +
+          `ROW WHEN (NEW.employee_code = 'P-005') EXECUTE FUNCTION payroll_test_fail()`,
+      );
+      try {
+        await hr.post(`/api/payroll/draft-runs/${draft.id}/process`).expect(202);
+        await runJob();
+      } finally {
+        await t.query(`DROP TRIGGER payroll_test_fail ON payroll_slips`);
+        await t.query(`DROP FUNCTION payroll_test_fail()`);
+      }
+      const failed = await getRun(draft.id);
+      expect(failed).toMatchObject({
+        status: "failed",
+        progress: { processed: 0, total: 6 },
+        employee_count: 0,
+        total_net: "0.00",
+        totals: null,
+        processed_at: null,
+      });
+      expect(failed.failure_reason).toMatch(/^Processing failed because of an internal error\. Nothing was saved/);
+      expect(failed.failure_reason).not.toMatch(/boom|payroll_slips|trigger/);
+      const [slips] = await t.query(`SELECT count(*)::int AS n FROM payroll_slips WHERE run_id = $1`, [draft.id]);
+      expect(slips.n).toBe(0);
+      expect((await hr.get(`/api/payroll/draft-runs/${draft.id}/breakdown`).expect(200)).body.data).toMatchObject({
+        employees: [],
+        totals: { employee_count: 0 },
+      });
+      const [inst] = await t.query(`SELECT count(*)::int AS n FROM loan_installments WHERE loan_id = $1 AND status = 'paid'`, [loanId]);
+      expect(inst.n).toBe(1); // January's only
+      expectError(await aUser.agent.get(`/api/payroll/my-salary/${draft.id}`), 404, "not_found");
+      const [notes] = await t.query(`SELECT count(*)::int AS n FROM notifications WHERE link = $1`, [`/api/payroll/my-salary/${draft.id}`]);
+      expect(notes.n).toBe(0);
+      expect((await actions(draft.id)).slice(-2)).toEqual(["payroll_run.process_queued", "payroll_run.failed"]);
+
+      // the cause gone, it is processed again
       await hr.post(`/api/payroll/draft-runs/${draft.id}/process`).expect(202);
       await runJob();
-    } finally {
-      await t.query(`DROP TRIGGER payroll_test_fail ON payroll_slips`);
-      await t.query(`DROP FUNCTION payroll_test_fail()`);
-    }
-    const failed = await getRun(draft.id);
-    expect(failed).toMatchObject({
-      status: "failed",
-      progress: { processed: 0, total: 6 },
-      employee_count: 0,
-      total_net: "0.00",
-      totals: null,
-      processed_at: null,
-    });
-    expect(failed.failure_reason).toMatch(/^Processing failed because of an internal error\. Nothing was saved/);
-    expect(failed.failure_reason).not.toMatch(/boom|payroll_slips|trigger/);
-    const [slips] = await t.query(`SELECT count(*)::int AS n FROM payroll_slips WHERE run_id = $1`, [draft.id]);
-    expect(slips.n).toBe(0);
-    expect((await hr.get(`/api/payroll/draft-runs/${draft.id}/breakdown`).expect(200)).body.data).toMatchObject({
-      employees: [],
-      totals: { employee_count: 0 },
-    });
-    const [inst] = await t.query(`SELECT count(*)::int AS n FROM loan_installments WHERE loan_id = $1 AND status = 'paid'`, [loanId]);
-    expect(inst.n).toBe(1); // January's only
-    expectError(await aUser.agent.get(`/api/payroll/my-salary/${draft.id}`), 404, "not_found");
-    const [notes] = await t.query(`SELECT count(*)::int AS n FROM notifications WHERE link = $1`, [`/api/payroll/my-salary/${draft.id}`]);
-    expect(notes.n).toBe(0);
-    expect((await actions(draft.id)).slice(-2)).toEqual(["payroll_run.process_queued", "payroll_run.failed"]);
-
-    // the cause gone, it is processed again
-    await hr.post(`/api/payroll/draft-runs/${draft.id}/process`).expect(202);
-    await runJob();
-    const done = await getRun(draft.id);
-    expect(done).toMatchObject({ status: "processed", failure_reason: null, employee_count: 6, progress: { processed: 6, total: 6 } });
-    expect((await aUser.agent.get(`/api/payroll/loan-advances/${loanId}`).expect(200)).body.data).toMatchObject({
-      status: "active",
-      repaid_amount: "4000.00",
-    });
-  });
+      const done = await getRun(draft.id);
+      expect(done).toMatchObject({ status: "processed", failure_reason: null, employee_count: 6, progress: { processed: 6, total: 6 } });
+      expect((await aUser.agent.get(`/api/payroll/loan-advances/${loanId}`).expect(200)).body.data).toMatchObject({
+        status: "active",
+        repaid_amount: "4000.00",
+      });
+    },
+  );
 
   it("a failed background calculation: failed, no slips; PUT recalculates it to a draft, DELETE removes it", async () => {
     await t.query(`CREATE FUNCTION payroll_test_fail() RETURNS trigger LANGUAGE plpgsql AS $$ BEGIN RAISE EXCEPTION 'boom'; END $$`);
     await t.query(
-      `CREATE TRIGGER payroll_test_fail BEFORE INSERT ON payroll_slips FOR EACH ROW WHEN (NEW.employee_code = 'P-003') EXECUTE FUNCTION payroll_test_fail()`,
+      `CREATE TRIGGER payroll_test_fail BEFORE INSERT ON payroll_slips FOR EACH ` +
+        `ROW WHEN (NEW.employee_code = 'P-003') EXECUTE FUNCTION payroll_test_fail()`,
     );
     let runId: string;
     try {

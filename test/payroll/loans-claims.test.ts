@@ -28,155 +28,161 @@ beforeAll(async () => {
   ).body.data.id;
 });
 
-describe("listLoanAdvances, createLoanAdvance, getLoanAdvance, updateLoanAdvance, cancelLoanAdvance, deferLoanAdvance: loans and advances", () => {
-  it("applies within the loan type's limits", async () => {
-    const e1 = expectError(
-      await emp.agent.post("/api/payroll/loan-advances").send({ loan_type_id: loanTypeId, amount: "100000.01", installments: 3 }),
-      400,
-      "validation_failed",
-    );
-    expect(e1.details[0].path).toBe("body.amount");
-    const e2 = expectError(
-      await emp.agent.post("/api/payroll/loan-advances").send({ loan_type_id: loanTypeId, amount: "1000.00", installments: 7 }),
-      400,
-      "validation_failed",
-    );
-    expect(e2.details[0].path).toBe("body.installments");
-    expectError(
-      await emp.agent
-        .post("/api/payroll/loan-advances")
-        .send({ loan_type_id: loanTypeId, amount: "1000.00", installments: 2, start_month: "2020-01" }),
-      400,
-      "validation_failed",
-    );
-    expectError(
-      await emp.agent
-        .post("/api/payroll/loan-advances")
-        .send({ employee_id: otherId, loan_type_id: loanTypeId, amount: "1000.00", installments: 2 }),
-      403,
-      "forbidden",
-    );
-    // hr applying for an employee that does not exist (or is another company's): a documented 404, not a 500
-    const foreign = await payrollEmployee(t, await payrollWorld(t), null);
-    for (const employee_id of ["00000000-0000-4000-8000-000000000000", foreign])
-      expectError(
-        await w.hr.agent
-          .post("/api/payroll/loan-advances")
-          .send({ employee_id, loan_type_id: loanTypeId, amount: "1000.00", installments: 2 }),
-        404,
-        "not_found",
+describe(
+  "listLoanAdvances, createLoanAdvance, getLoanAdvance, updateLoanAdvance, " + "cancelLoanAdvance, deferLoanAdvance: loans and advances",
+  () => {
+    it("applies within the loan type's limits", async () => {
+      const e1 = expectError(
+        await emp.agent.post("/api/payroll/loan-advances").send({ loan_type_id: loanTypeId, amount: "100000.01", installments: 3 }),
+        400,
+        "validation_failed",
       );
-    const inactive = await w.hr.agent
-      .post("/api/configuration/payroll/loan-types")
-      .send({ name: "Old", max_installments: 3, active: false })
-      .expect(201);
-    expectError(
-      await emp.agent.post("/api/payroll/loan-advances").send({ loan_type_id: inactive.body.data.id, amount: "1000.00", installments: 2 }),
-      409,
-      "conflict",
-    );
-  });
-
-  it("pending → approved with a schedule; defer moves the next installment and extends the schedule", async () => {
-    const c = await emp.agent
-      .post("/api/payroll/loan-advances")
-      .send({ loan_type_id: loanTypeId, amount: "30000.00", installments: 6, start_month: "2027-01", reason: "Repairs" })
-      .expect(201);
-    const loan = c.body.data;
-    // 12 % simple interest for 6 months: 30 000 + 1 800
-    expect(loan).toMatchObject({
-      loan_number: "LN-00001",
-      status: "pending",
-      total_repayable: "31800.00",
-      installment_amount: "5300.00",
-      start_month: "2027-01",
-      schedule: [],
-      outstanding_amount: "31800.00",
-      interest_rate: "12.00",
+      expect(e1.details[0].path).toBe("body.amount");
+      const e2 = expectError(
+        await emp.agent.post("/api/payroll/loan-advances").send({ loan_type_id: loanTypeId, amount: "1000.00", installments: 7 }),
+        400,
+        "validation_failed",
+      );
+      expect(e2.details[0].path).toBe("body.installments");
+      expectError(
+        await emp.agent
+          .post("/api/payroll/loan-advances")
+          .send({ loan_type_id: loanTypeId, amount: "1000.00", installments: 2, start_month: "2020-01" }),
+        400,
+        "validation_failed",
+      );
+      expectError(
+        await emp.agent
+          .post("/api/payroll/loan-advances")
+          .send({ employee_id: otherId, loan_type_id: loanTypeId, amount: "1000.00", installments: 2 }),
+        403,
+        "forbidden",
+      );
+      // hr applying for an employee that does not exist (or is another company's): a documented 404, not a 500
+      const foreign = await payrollEmployee(t, await payrollWorld(t), null);
+      for (const employee_id of ["00000000-0000-4000-8000-000000000000", foreign])
+        expectError(
+          await w.hr.agent
+            .post("/api/payroll/loan-advances")
+            .send({ employee_id, loan_type_id: loanTypeId, amount: "1000.00", installments: 2 }),
+          404,
+          "not_found",
+        );
+      const inactive = await w.hr.agent
+        .post("/api/configuration/payroll/loan-types")
+        .send({ name: "Old", max_installments: 3, active: false })
+        .expect(201);
+      expectError(
+        await emp.agent
+          .post("/api/payroll/loan-advances")
+          .send({ loan_type_id: inactive.body.data.id, amount: "1000.00", installments: 2 }),
+        409,
+        "conflict",
+      );
     });
-    // the applicant may change a pending application, not decide it
-    const ch = await emp.agent.put(`/api/payroll/loan-advances/${loan.id}`).send({ installments: 4 }).expect(200);
-    expect(ch.body.data).toMatchObject({ installments: 4, total_repayable: "31200.00", installment_amount: "7800.00" });
-    expectError(await emp.agent.put(`/api/payroll/loan-advances/${loan.id}`).send({ status: "approved" }), 403, "forbidden");
-    expectError(
-      await w.hr.agent.put(`/api/payroll/loan-advances/${loan.id}`).send({ status: "approved", amount: "1.00" }),
-      400,
-      "validation_failed",
-    );
-    expectError(await w.hr.agent.post(`/api/payroll/loan-advances/${loan.id}/defer`).send({}), 409, "conflict"); // pending: nothing to defer
-    const ap = await w.hr.agent.put(`/api/payroll/loan-advances/${loan.id}`).send({ status: "approved", comment: "ok" }).expect(200);
-    expect(ap.body.data).toMatchObject({ status: "approved", decision_comment: "ok" });
-    expect(ap.body.data.schedule.map((i: any) => [i.seq, i.due_month, i.amount])).toEqual([
-      [1, "2027-01", "7800.00"],
-      [2, "2027-02", "7800.00"],
-      [3, "2027-03", "7800.00"],
-      [4, "2027-04", "7800.00"],
-    ]);
-    expectError(await w.hr.agent.put(`/api/payroll/loan-advances/${loan.id}`).send({ status: "rejected" }), 409, "conflict");
-    expectError(await emp.agent.post(`/api/payroll/loan-advances/${loan.id}/defer`).send({}), 403, "forbidden");
-    const d = await w.hr.agent.post(`/api/payroll/loan-advances/${loan.id}/defer`).send({ reason: "Festival month" }).expect(200);
-    expect(d.body.data.schedule.map((i: any) => [i.seq, i.due_month, i.deferrals])).toEqual([
-      [1, "2027-02", 1],
-      [2, "2027-03", 0],
-      [3, "2027-04", 0],
-      [4, "2027-05", 0],
-    ]);
-    // a January run deducts nothing, February deducts installment 1
-    const jan = await w.hr.agent
-      .post("/api/payroll/draft-runs")
-      .send({ period: "2027-01", employee_ids: [empId] })
-      .expect(201);
-    expect(
-      (await w.hr.agent.get(`/api/payroll/draft-runs/${jan.body.data.id}/employees/${empId}`).expect(200)).body.data.loan_deduction,
-    ).toBe("0.00");
-    const notes = await emp.agent.get("/api/notifications").expect(200);
-    expect(notes.body.data.map((n: any) => n.kind)).toEqual(expect.arrayContaining(["loan.approved", "loan.deferred"]));
-    const log = await w.owner.agent.get(`/api/configuration/activity-log?entity_id=${loan.id}`).expect(200);
-    expect(log.body.data.map((e: any) => e.action)).toEqual([
-      "loan_advance.deferred",
-      "loan_advance.approved",
-      "loan_advance.updated",
-      "loan_advance.created",
-    ]);
-    // the approved loan can be cancelled by hr while nothing is repaid
-    expectError(await emp.agent.delete(`/api/payroll/loan-advances/${loan.id}`), 403, "forbidden");
-    const x = await w.hr.agent.delete(`/api/payroll/loan-advances/${loan.id}`).expect(200);
-    expect(x.body.data).toMatchObject({ status: "cancelled", schedule: [], outstanding_amount: "0.00" });
-    expectError(await w.hr.agent.delete(`/api/payroll/loan-advances/${loan.id}`), 409, "conflict");
-    expectError(await w.hr.agent.post(`/api/payroll/loan-advances/${loan.id}/defer`).send({}), 409, "conflict");
-  });
 
-  it("runs to closed through payroll; defer with nothing left is a 409; visibility is own-only", async () => {
-    const c = await w.hr.agent
-      .post("/api/payroll/loan-advances")
-      .send({ employee_id: otherId, loan_type_id: loanTypeId, amount: "1000.00", installments: 1, start_month: "2027-06" })
-      .expect(201);
-    expectError(await other.agent.put(`/api/payroll/loan-advances/${c.body.data.id}`).send({ status: "approved" }), 403, "forbidden");
-    await w.hr.agent.put(`/api/payroll/loan-advances/${c.body.data.id}`).send({ status: "approved" }).expect(200);
-    const run = await w.hr.agent
-      .post("/api/payroll/draft-runs")
-      .send({ period: "2027-06", employee_ids: [otherId] })
-      .expect(201);
-    await w.hr.agent.post(`/api/payroll/draft-runs/${run.body.data.id}/process`).expect(200);
-    const l = (await other.agent.get(`/api/payroll/loan-advances/${c.body.data.id}`).expect(200)).body.data;
-    expect(l).toMatchObject({ status: "closed", repaid_amount: "1010.00", outstanding_amount: "0.00" }); // 1 000 + 12 %/12
-    expect(l.closed_at).toBeTruthy();
-    expectError(await w.hr.agent.post(`/api/payroll/loan-advances/${c.body.data.id}/defer`).send({}), 409, "conflict");
-    expectError(await w.hr.agent.delete(`/api/payroll/loan-advances/${c.body.data.id}`), 409, "conflict");
-    // employees and managers see only their own loans
-    expectError(await emp.agent.get(`/api/payroll/loan-advances/${c.body.data.id}`), 404, "not_found");
-    expectError(await mgr.agent.get(`/api/payroll/loan-advances/${c.body.data.id}`), 404, "not_found");
-    expect((await other.agent.get("/api/payroll/loan-advances").expect(200)).body.data.map((x: any) => x.employee_id)).toEqual([otherId]);
-    expect((await emp.agent.get(`/api/payroll/loan-advances?employee_id=${otherId}`).expect(200)).body.data).toEqual([]);
-    expect((await w.hr.agent.get("/api/payroll/loan-advances?status=closed").expect(200)).body.data).toHaveLength(1);
-    // a withdrawn pending application
-    const p = await other.agent
-      .post("/api/payroll/loan-advances")
-      .send({ loan_type_id: loanTypeId, amount: "500.00", installments: 1 })
-      .expect(201);
-    expect((await other.agent.delete(`/api/payroll/loan-advances/${p.body.data.id}`).expect(200)).body.data.status).toBe("cancelled");
-  });
-});
+    it("pending → approved with a schedule; defer moves the next installment and extends the schedule", async () => {
+      const c = await emp.agent
+        .post("/api/payroll/loan-advances")
+        .send({ loan_type_id: loanTypeId, amount: "30000.00", installments: 6, start_month: "2027-01", reason: "Repairs" })
+        .expect(201);
+      const loan = c.body.data;
+      // 12 % simple interest for 6 months: 30 000 + 1 800
+      expect(loan).toMatchObject({
+        loan_number: "LN-00001",
+        status: "pending",
+        total_repayable: "31800.00",
+        installment_amount: "5300.00",
+        start_month: "2027-01",
+        schedule: [],
+        outstanding_amount: "31800.00",
+        interest_rate: "12.00",
+      });
+      // the applicant may change a pending application, not decide it
+      const ch = await emp.agent.put(`/api/payroll/loan-advances/${loan.id}`).send({ installments: 4 }).expect(200);
+      expect(ch.body.data).toMatchObject({ installments: 4, total_repayable: "31200.00", installment_amount: "7800.00" });
+      expectError(await emp.agent.put(`/api/payroll/loan-advances/${loan.id}`).send({ status: "approved" }), 403, "forbidden");
+      expectError(
+        await w.hr.agent.put(`/api/payroll/loan-advances/${loan.id}`).send({ status: "approved", amount: "1.00" }),
+        400,
+        "validation_failed",
+      );
+      // pending: nothing to defer
+      expectError(await w.hr.agent.post(`/api/payroll/loan-advances/${loan.id}/defer`).send({}), 409, "conflict");
+      const ap = await w.hr.agent.put(`/api/payroll/loan-advances/${loan.id}`).send({ status: "approved", comment: "ok" }).expect(200);
+      expect(ap.body.data).toMatchObject({ status: "approved", decision_comment: "ok" });
+      expect(ap.body.data.schedule.map((i: any) => [i.seq, i.due_month, i.amount])).toEqual([
+        [1, "2027-01", "7800.00"],
+        [2, "2027-02", "7800.00"],
+        [3, "2027-03", "7800.00"],
+        [4, "2027-04", "7800.00"],
+      ]);
+      expectError(await w.hr.agent.put(`/api/payroll/loan-advances/${loan.id}`).send({ status: "rejected" }), 409, "conflict");
+      expectError(await emp.agent.post(`/api/payroll/loan-advances/${loan.id}/defer`).send({}), 403, "forbidden");
+      const d = await w.hr.agent.post(`/api/payroll/loan-advances/${loan.id}/defer`).send({ reason: "Festival month" }).expect(200);
+      expect(d.body.data.schedule.map((i: any) => [i.seq, i.due_month, i.deferrals])).toEqual([
+        [1, "2027-02", 1],
+        [2, "2027-03", 0],
+        [3, "2027-04", 0],
+        [4, "2027-05", 0],
+      ]);
+      // a January run deducts nothing, February deducts installment 1
+      const jan = await w.hr.agent
+        .post("/api/payroll/draft-runs")
+        .send({ period: "2027-01", employee_ids: [empId] })
+        .expect(201);
+      expect(
+        (await w.hr.agent.get(`/api/payroll/draft-runs/${jan.body.data.id}/employees/${empId}`).expect(200)).body.data.loan_deduction,
+      ).toBe("0.00");
+      const notes = await emp.agent.get("/api/notifications").expect(200);
+      expect(notes.body.data.map((n: any) => n.kind)).toEqual(expect.arrayContaining(["loan.approved", "loan.deferred"]));
+      const log = await w.owner.agent.get(`/api/configuration/activity-log?entity_id=${loan.id}`).expect(200);
+      expect(log.body.data.map((e: any) => e.action)).toEqual([
+        "loan_advance.deferred",
+        "loan_advance.approved",
+        "loan_advance.updated",
+        "loan_advance.created",
+      ]);
+      // the approved loan can be cancelled by hr while nothing is repaid
+      expectError(await emp.agent.delete(`/api/payroll/loan-advances/${loan.id}`), 403, "forbidden");
+      const x = await w.hr.agent.delete(`/api/payroll/loan-advances/${loan.id}`).expect(200);
+      expect(x.body.data).toMatchObject({ status: "cancelled", schedule: [], outstanding_amount: "0.00" });
+      expectError(await w.hr.agent.delete(`/api/payroll/loan-advances/${loan.id}`), 409, "conflict");
+      expectError(await w.hr.agent.post(`/api/payroll/loan-advances/${loan.id}/defer`).send({}), 409, "conflict");
+    });
+
+    it("runs to closed through payroll; defer with nothing left is a 409; visibility is own-only", async () => {
+      const c = await w.hr.agent
+        .post("/api/payroll/loan-advances")
+        .send({ employee_id: otherId, loan_type_id: loanTypeId, amount: "1000.00", installments: 1, start_month: "2027-06" })
+        .expect(201);
+      expectError(await other.agent.put(`/api/payroll/loan-advances/${c.body.data.id}`).send({ status: "approved" }), 403, "forbidden");
+      await w.hr.agent.put(`/api/payroll/loan-advances/${c.body.data.id}`).send({ status: "approved" }).expect(200);
+      const run = await w.hr.agent
+        .post("/api/payroll/draft-runs")
+        .send({ period: "2027-06", employee_ids: [otherId] })
+        .expect(201);
+      await w.hr.agent.post(`/api/payroll/draft-runs/${run.body.data.id}/process`).expect(200);
+      const l = (await other.agent.get(`/api/payroll/loan-advances/${c.body.data.id}`).expect(200)).body.data;
+      expect(l).toMatchObject({ status: "closed", repaid_amount: "1010.00", outstanding_amount: "0.00" }); // 1 000 + 12 %/12
+      expect(l.closed_at).toBeTruthy();
+      expectError(await w.hr.agent.post(`/api/payroll/loan-advances/${c.body.data.id}/defer`).send({}), 409, "conflict");
+      expectError(await w.hr.agent.delete(`/api/payroll/loan-advances/${c.body.data.id}`), 409, "conflict");
+      // employees and managers see only their own loans
+      expectError(await emp.agent.get(`/api/payroll/loan-advances/${c.body.data.id}`), 404, "not_found");
+      expectError(await mgr.agent.get(`/api/payroll/loan-advances/${c.body.data.id}`), 404, "not_found");
+      expect((await other.agent.get("/api/payroll/loan-advances").expect(200)).body.data.map((x: any) => x.employee_id)).toEqual([otherId]);
+      expect((await emp.agent.get(`/api/payroll/loan-advances?employee_id=${otherId}`).expect(200)).body.data).toEqual([]);
+      expect((await w.hr.agent.get("/api/payroll/loan-advances?status=closed").expect(200)).body.data).toHaveLength(1);
+      // a withdrawn pending application
+      const p = await other.agent
+        .post("/api/payroll/loan-advances")
+        .send({ loan_type_id: loanTypeId, amount: "500.00", installments: 1 })
+        .expect(201);
+      expect((await other.agent.delete(`/api/payroll/loan-advances/${p.body.data.id}`).expect(200)).body.data.status).toBe("cancelled");
+    });
+  },
+);
 
 describe("listExpenseClaims, createExpenseClaim, getExpenseClaim, updateExpenseClaim, cancelExpenseClaim: expense claims", () => {
   let travel: string;

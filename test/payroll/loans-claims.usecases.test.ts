@@ -118,7 +118,8 @@ describe("updateExpenseClaim: deciding a claim", () => {
       status: 403,
       message: "You cannot decide your own request",
     });
-    await expect(inTenant(() => reviseClaim(solo, c.id, { status: "approved" }))).rejects.toMatchObject({ status: 404 }); // not theirs to see
+    // not theirs to see
+    await expect(inTenant(() => reviseClaim(solo, c.id, { status: "approved" }))).rejects.toMatchObject({ status: 404 });
     await expect(inTenant(() => reviseClaim(mgr, c.id, { status: "approved", amount: "1.00" }))).rejects.toMatchObject({
       status: 400,
       message: "Decide (status) or change the claim, not both",
@@ -146,37 +147,40 @@ describe("updateExpenseClaim: deciding a claim", () => {
 });
 
 describe("cancelExpenseClaim: who may cancel in which state", () => {
-  it("a pending claim by the claimant (no notice to themself); an approved one by hr only (the claimant is told); nothing else", async () => {
-    const p = await claim(emp, "10.00");
-    expect(await inTenant(() => cancelClaim(emp, p.id))).toMatchObject({ status: "cancelled", cancelled_by: emp.userId });
-    expect(await noticesOf(emp, "expense_claim.cancelled")).toEqual([]);
-    expect(await actionsOf(p.id)).toEqual(["expense_claim.created", "expense_claim.cancelled"]);
+  it(
+    "a pending claim by the claimant (no notice to themself); an " + "approved one by hr only (the claimant is told); nothing else",
+    async () => {
+      const p = await claim(emp, "10.00");
+      expect(await inTenant(() => cancelClaim(emp, p.id))).toMatchObject({ status: "cancelled", cancelled_by: emp.userId });
+      expect(await noticesOf(emp, "expense_claim.cancelled")).toEqual([]);
+      expect(await actionsOf(p.id)).toEqual(["expense_claim.created", "expense_claim.cancelled"]);
 
-    const a = await claim(emp, "20.00");
-    await inTenant(() => reviseClaim(hr, a.id, { status: "approved" }));
-    await expect(inTenant(() => cancelClaim(emp, a.id))).rejects.toMatchObject({
-      status: 403,
-      message: "Only hr, admin or owner can cancel an approved claim",
-    });
-    await expect(inTenant(() => cancelClaim(mgr, a.id))).rejects.toMatchObject({ status: 403 });
-    expect(await inTenant(() => cancelClaim(hr, a.id))).toMatchObject({ status: "cancelled", cancelled_by: hr.userId });
-    expect(await noticesOf(emp, "expense_claim.cancelled")).toEqual([
-      { title: `Your expense claim ${a.claim_number} was cancelled`, body: null, link: `/api/payroll/expense-claims/${a.id}` },
-    ]);
-    const [entry] = await t.query(`SELECT changes FROM audit_logs WHERE entity_id = $1 AND action = 'expense_claim.cancelled'`, [a.id]);
-    expect(entry.changes).toEqual({ status: { from: "approved", to: "cancelled" } });
+      const a = await claim(emp, "20.00");
+      await inTenant(() => reviseClaim(hr, a.id, { status: "approved" }));
+      await expect(inTenant(() => cancelClaim(emp, a.id))).rejects.toMatchObject({
+        status: 403,
+        message: "Only hr, admin or owner can cancel an approved claim",
+      });
+      await expect(inTenant(() => cancelClaim(mgr, a.id))).rejects.toMatchObject({ status: 403 });
+      expect(await inTenant(() => cancelClaim(hr, a.id))).toMatchObject({ status: "cancelled", cancelled_by: hr.userId });
+      expect(await noticesOf(emp, "expense_claim.cancelled")).toEqual([
+        { title: `Your expense claim ${a.claim_number} was cancelled`, body: null, link: `/api/payroll/expense-claims/${a.id}` },
+      ]);
+      const [entry] = await t.query(`SELECT changes FROM audit_logs WHERE entity_id = $1 AND action = 'expense_claim.cancelled'`, [a.id]);
+      expect(entry.changes).toEqual({ status: { from: "approved", to: "cancelled" } });
 
-    const r = await claim(emp, "30.00");
-    await inTenant(() => reviseClaim(mgr, r.id, { status: "rejected", comment: "personal" }));
-    await expect(inTenant(() => cancelClaim(hr, r.id))).rejects.toMatchObject({
-      status: 409,
-      message: "A rejected claim cannot be cancelled",
-    });
-    await expect(inTenant(() => cancelClaim(hr, a.id))).rejects.toMatchObject({
-      status: 409,
-      message: "A cancelled claim cannot be cancelled",
-    });
-  });
+      const r = await claim(emp, "30.00");
+      await inTenant(() => reviseClaim(mgr, r.id, { status: "rejected", comment: "personal" }));
+      await expect(inTenant(() => cancelClaim(hr, r.id))).rejects.toMatchObject({
+        status: 409,
+        message: "A rejected claim cannot be cancelled",
+      });
+      await expect(inTenant(() => cancelClaim(hr, a.id))).rejects.toMatchObject({
+        status: 409,
+        message: "A cancelled claim cannot be cancelled",
+      });
+    },
+  );
 });
 
 describe("createLoanAdvance: who is told", () => {
@@ -208,7 +212,8 @@ describe("updateLoanAdvance: deciding a loan", () => {
       status: 403,
       message: "Only hr, admin or owner can decide a loan application",
     });
-    await expect(inTenant(() => reviseLoan(mgr, l.id, { status: "approved" }))).rejects.toMatchObject({ status: 404 }); // a manager does not see a report's loan
+    // a manager does not see a report's loan
+    await expect(inTenant(() => reviseLoan(mgr, l.id, { status: "approved" }))).rejects.toMatchObject({ status: 404 });
     const own = await loan(hrSelf);
     await expect(inTenant(() => reviseLoan(hrSelf, own.id, { status: "approved" }))).rejects.toMatchObject({
       status: 403,
@@ -250,40 +255,43 @@ describe("updateLoanAdvance: deciding a loan", () => {
 });
 
 describe("cancelLoanAdvance: who may cancel in which state", () => {
-  it("a pending application by its employee; an approved loan by hr only, while nothing was deducted (its schedule goes); nothing else", async () => {
-    const p = await loan(emp);
-    await expect(inTenant(() => cancelLoan(solo, p.id))).rejects.toMatchObject({ status: 404 });
-    expect(await inTenant(() => cancelLoan(emp, p.id))).toMatchObject({ status: "cancelled", cancelled_by: emp.userId });
-    expect(await noticesOf(emp, "loan.cancelled")).toEqual([]);
+  it(
+    "a pending application by its employee; an approved loan by hr only, " + "while nothing was deducted (its schedule goes); nothing else",
+    async () => {
+      const p = await loan(emp);
+      await expect(inTenant(() => cancelLoan(solo, p.id))).rejects.toMatchObject({ status: 404 });
+      expect(await inTenant(() => cancelLoan(emp, p.id))).toMatchObject({ status: "cancelled", cancelled_by: emp.userId });
+      expect(await noticesOf(emp, "loan.cancelled")).toEqual([]);
 
-    const a = await loan(emp);
-    await inTenant(() => reviseLoan(hr, a.id, { status: "approved" }));
-    await expect(inTenant(() => cancelLoan(emp, a.id))).rejects.toMatchObject({
-      status: 403,
-      message: "Only hr, admin or owner can cancel an approved loan",
-    });
-    const x = await inTenant(() => cancelLoan(hr, a.id));
-    expect(x).toMatchObject({ status: "cancelled", cancelled_by: hr.userId, schedule: [], outstanding_amount: "0.00" });
-    const [{ n }] = await t.query(`SELECT count(*)::int AS n FROM loan_installments WHERE loan_id = $1`, [a.id]);
-    expect(n).toBe(0);
-    expect(await noticesOf(emp, "loan.cancelled")).toEqual([
-      { title: `Your loan ${a.loan_number} was cancelled`, body: null, link: `/api/payroll/loan-advances/${a.id}` },
-    ]);
-    const [entry] = await t.query(`SELECT changes FROM audit_logs WHERE entity_id = $1 AND action = 'loan_advance.cancelled'`, [a.id]);
-    expect(entry.changes).toEqual({ status: { from: "approved", to: "cancelled" } });
-    await expect(inTenant(() => cancelLoan(hr, a.id))).rejects.toMatchObject({
-      status: 409,
-      message: "A cancelled loan cannot be cancelled",
-    });
+      const a = await loan(emp);
+      await inTenant(() => reviseLoan(hr, a.id, { status: "approved" }));
+      await expect(inTenant(() => cancelLoan(emp, a.id))).rejects.toMatchObject({
+        status: 403,
+        message: "Only hr, admin or owner can cancel an approved loan",
+      });
+      const x = await inTenant(() => cancelLoan(hr, a.id));
+      expect(x).toMatchObject({ status: "cancelled", cancelled_by: hr.userId, schedule: [], outstanding_amount: "0.00" });
+      const [{ n }] = await t.query(`SELECT count(*)::int AS n FROM loan_installments WHERE loan_id = $1`, [a.id]);
+      expect(n).toBe(0);
+      expect(await noticesOf(emp, "loan.cancelled")).toEqual([
+        { title: `Your loan ${a.loan_number} was cancelled`, body: null, link: `/api/payroll/loan-advances/${a.id}` },
+      ]);
+      const [entry] = await t.query(`SELECT changes FROM audit_logs WHERE entity_id = $1 AND action = 'loan_advance.cancelled'`, [a.id]);
+      expect(entry.changes).toEqual({ status: { from: "approved", to: "cancelled" } });
+      await expect(inTenant(() => cancelLoan(hr, a.id))).rejects.toMatchObject({
+        status: 409,
+        message: "A cancelled loan cannot be cancelled",
+      });
 
-    const d = await loan(emp);
-    await inTenant(() => reviseLoan(hr, d.id, { status: "approved" }));
-    await t.query(`UPDATE loan_installments SET status = 'paid' WHERE loan_id = $1 AND seq = 1`, [d.id]);
-    await expect(inTenant(() => cancelLoan(hr, d.id))).rejects.toMatchObject({
-      status: 409,
-      message: "Installments were already deducted; the loan cannot be cancelled",
-    });
-    const [{ m }] = await t.query(`SELECT count(*)::int AS m FROM loan_installments WHERE loan_id = $1`, [d.id]);
-    expect(m).toBe(2); // nothing removed
-  });
+      const d = await loan(emp);
+      await inTenant(() => reviseLoan(hr, d.id, { status: "approved" }));
+      await t.query(`UPDATE loan_installments SET status = 'paid' WHERE loan_id = $1 AND seq = 1`, [d.id]);
+      await expect(inTenant(() => cancelLoan(hr, d.id))).rejects.toMatchObject({
+        status: 409,
+        message: "Installments were already deducted; the loan cannot be cancelled",
+      });
+      const [{ m }] = await t.query(`SELECT count(*)::int AS m FROM loan_installments WHERE loan_id = $1`, [d.id]);
+      expect(m).toBe(2); // nothing removed
+    },
+  );
 });

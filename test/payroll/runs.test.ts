@@ -38,16 +38,19 @@ beforeAll(async () => {
     [tenant],
   );
   await t.query(
-    `INSERT INTO leave_requests (tenant_id, employee_id, leave_type_id, period_id, from_date, to_date, days, status) VALUES ($1, $2, $3, $4, '2027-02-10', '2027-02-11', 2.0, 'approved')`,
+    `INSERT INTO leave_requests (tenant_id, employee_id, leave_type_id, period_id, from_date, ` +
+      `to_date, days, status) VALUES ($1, $2, $3, $4, '2027-02-10', '2027-02-11', 2.0, 'approved')`,
     [tenant, a, lwp.id, period.id],
   );
   const [enc] = await t.query(
-    `INSERT INTO leave_encashments (tenant_id, employee_id, leave_type_id, period_id, days, status) VALUES ($1, $2, $3, $4, 2.0, 'approved') RETURNING id`,
+    `INSERT INTO leave_encashments (tenant_id, employee_id, leave_type_id, ` +
+      `period_id, days, status) VALUES ($1, $2, $3, $4, 2.0, 'approved') RETURNING id`,
     [tenant, a, el.id, period.id],
   );
   encashmentId = enc.id;
   await t.query(
-    `INSERT INTO attendance_records (tenant_id, employee_id, date, status) VALUES ($1, $2, '2027-02-03', 'absent'), ($1, $2, '2027-02-06', 'absent')`,
+    `INSERT INTO attendance_records (tenant_id, employee_id, date, status) ` +
+      `VALUES ($1, $2, '2027-02-03', 'absent'), ($1, $2, '2027-02-06', 'absent')`,
     [tenant, a],
   );
   // loan: 6 000 in 3 installments from February
@@ -74,107 +77,112 @@ beforeAll(async () => {
   await w.hr.agent.put(`/api/payroll/expense-claims/${claimId}`).send({ status: "approved" }).expect(200);
 });
 
-describe("createPayrollRun, getPayrollRun, updatePayrollRun, getPayrollRunBreakdown, getPayrollRunEmployee: draft run: the worked example (February 2027)", () => {
-  it("calculates every line to the paisa", async () => {
-    const res = await w.hr.agent.post("/api/payroll/draft-runs").send({ period: "2027-02", notes: "Feb" }).expect(201);
-    runId = res.body.data.id;
-    expect(res.body.data).toMatchObject({
-      period: "2027-02",
-      period_start: "2027-02-01",
-      period_end: "2027-02-28",
-      status: "draft",
-      employee_count: 2,
-      total_gross: "53714.29",
+describe(
+  "createPayrollRun, getPayrollRun, updatePayrollRun, getPayrollRunBreakdown, " +
+    "getPayrollRunEmployee: draft run: the worked example (February 2027)",
+  () => {
+    it("calculates every line to the paisa", async () => {
+      const res = await w.hr.agent.post("/api/payroll/draft-runs").send({ period: "2027-02", notes: "Feb" }).expect(201);
+      runId = res.body.data.id;
+      expect(res.body.data).toMatchObject({
+        period: "2027-02",
+        period_start: "2027-02-01",
+        period_end: "2027-02-28",
+        status: "draft",
+        employee_count: 2,
+        total_gross: "53714.29",
+      });
+      const slipA = (await w.hr.agent.get(`/api/payroll/draft-runs/${runId}/employees/${a}`).expect(200)).body.data;
+      expect(slipA).toMatchObject({
+        slip_number: null,
+        run_status: "draft",
+        days_in_period: 28,
+        lop_days: "3.0",
+        payable_days: "25.0",
+        gross: "35714.29",
+        pf_employee: "1800.00",
+        esi_employee: "0.00",
+        professional_tax: "300.00",
+        loan_deduction: "2000.00",
+        reimbursements: "1250.00",
+        leave_encashment: "2857.14",
+        total_deductions: "4100.00",
+        net_pay: "35721.43",
+      });
+      expect(slipA.lop).toEqual({ leave_days: "2.0", absent_days: "1.0" }); // the Saturday absence does not count
+      expect(slipA.earnings.map((l: any) => l.amount)).toEqual(["17857.14", "7142.86", "10714.29"]);
+      expect(slipA.pf).toMatchObject({ base: "15000.00", employer_eps: "1250.00", employer_epf: "550.00", edli: "75.00" });
+      expect(slipA.encashments).toEqual([{ encashment_id: encashmentId, leave_type: "Earned leave", days: "2.0", amount: "2857.14" }]);
+      const slipB = (await w.hr.agent.get(`/api/payroll/draft-runs/${runId}/employees/${b}`).expect(200)).body.data;
+      expect(slipB).toMatchObject({
+        gross: "18000.00",
+        pf_employee: "1080.00",
+        esi_employee: "135.00",
+        professional_tax: "0.00",
+        net_pay: "16785.00",
+      });
+      expect(slipB.esi).toMatchObject({ covered: true, employer: "585.00" });
+      const bd = (await w.hr.agent.get(`/api/payroll/draft-runs/${runId}/breakdown?limit=1`).expect(200)).body;
+      expect(bd.pagination).toEqual({ page: 1, limit: 1, total: 2, total_pages: 2 });
+      expect(bd.data.employees.map((e: any) => e.employee_code)).toEqual(["P-001"]);
+      expect(bd.data.totals).toMatchObject({
+        employee_count: 2,
+        net_pay: "52506.43",
+        professional_tax: "300.00",
+        pf: { admin_charges: "500.00", admin_charges_minimum_applied: true },
+        esi: { members: 1, employee: "135.00", employer: "585.00" },
+      });
+      expect(bd.data.totals.components.map((c: any) => [c.code, c.amount])).toEqual([
+        ["BASIC", "26857.14"],
+        ["HRA", "10742.86"],
+        ["SPECIAL", "16114.29"],
+      ]);
+      // nothing is paid by a draft
+      expect((await aUser.agent.get(`/api/payroll/loan-advances/${loanId}`).expect(200)).body.data.status).toBe("approved");
     });
-    const slipA = (await w.hr.agent.get(`/api/payroll/draft-runs/${runId}/employees/${a}`).expect(200)).body.data;
-    expect(slipA).toMatchObject({
-      slip_number: null,
-      run_status: "draft",
-      days_in_period: 28,
-      lop_days: "3.0",
-      payable_days: "25.0",
-      gross: "35714.29",
-      pf_employee: "1800.00",
-      esi_employee: "0.00",
-      professional_tax: "300.00",
-      loan_deduction: "2000.00",
-      reimbursements: "1250.00",
-      leave_encashment: "2857.14",
-      total_deductions: "4100.00",
-      net_pay: "35721.43",
-    });
-    expect(slipA.lop).toEqual({ leave_days: "2.0", absent_days: "1.0" }); // the Saturday absence does not count
-    expect(slipA.earnings.map((l: any) => l.amount)).toEqual(["17857.14", "7142.86", "10714.29"]);
-    expect(slipA.pf).toMatchObject({ base: "15000.00", employer_eps: "1250.00", employer_epf: "550.00", edli: "75.00" });
-    expect(slipA.encashments).toEqual([{ encashment_id: encashmentId, leave_type: "Earned leave", days: "2.0", amount: "2857.14" }]);
-    const slipB = (await w.hr.agent.get(`/api/payroll/draft-runs/${runId}/employees/${b}`).expect(200)).body.data;
-    expect(slipB).toMatchObject({
-      gross: "18000.00",
-      pf_employee: "1080.00",
-      esi_employee: "135.00",
-      professional_tax: "0.00",
-      net_pay: "16785.00",
-    });
-    expect(slipB.esi).toMatchObject({ covered: true, employer: "585.00" });
-    const bd = (await w.hr.agent.get(`/api/payroll/draft-runs/${runId}/breakdown?limit=1`).expect(200)).body;
-    expect(bd.pagination).toEqual({ page: 1, limit: 1, total: 2, total_pages: 2 });
-    expect(bd.data.employees.map((e: any) => e.employee_code)).toEqual(["P-001"]);
-    expect(bd.data.totals).toMatchObject({
-      employee_count: 2,
-      net_pay: "52506.43",
-      professional_tax: "300.00",
-      pf: { admin_charges: "500.00", admin_charges_minimum_applied: true },
-      esi: { members: 1, employee: "135.00", employer: "585.00" },
-    });
-    expect(bd.data.totals.components.map((c: any) => [c.code, c.amount])).toEqual([
-      ["BASIC", "26857.14"],
-      ["HRA", "10742.86"],
-      ["SPECIAL", "16114.29"],
-    ]);
-    // nothing is paid by a draft
-    expect((await aUser.agent.get(`/api/payroll/loan-advances/${loanId}`).expect(200)).body.data.status).toBe("approved");
-  });
 
-  it("one run per month; PUT recalculates and limits employees; drafts are invisible to employees", async () => {
-    expectError(await w.hr.agent.post("/api/payroll/draft-runs").send({ period: "2027-02" }), 409, "conflict");
-    const u = await w.hr.agent
-      .put(`/api/payroll/draft-runs/${runId}`)
-      .send({ employee_ids: [b], notes: "only B" })
-      .expect(200);
-    expect(u.body.data).toMatchObject({ employee_count: 1, employee_ids: [b], notes: "only B", total_net: "16785.00" });
-    expectError(await w.hr.agent.get(`/api/payroll/draft-runs/${runId}/employees/${a}`), 404, "not_found");
-    const back = await w.hr.agent.put(`/api/payroll/draft-runs/${runId}`).send({ employee_ids: [] }).expect(200);
-    expect(back.body.data.employee_count).toBe(2);
-    expectError(await aUser.agent.get(`/api/payroll/my-salary/${runId}`), 404, "not_found");
-    expect((await aUser.agent.get("/api/payroll/my-salary").expect(200)).body.data).toEqual([]);
-    expectError(await aUser.agent.get("/api/payroll/draft-runs"), 403, "forbidden");
-    expectError(
-      await w.hr.agent.put(`/api/payroll/draft-runs/${runId}`).send({ employee_ids: ["00000000-0000-4000-8000-000000000000"] }),
-      400,
-      "validation_failed",
-    );
-  });
+    it("one run per month; PUT recalculates and limits employees; drafts are invisible to employees", async () => {
+      expectError(await w.hr.agent.post("/api/payroll/draft-runs").send({ period: "2027-02" }), 409, "conflict");
+      const u = await w.hr.agent
+        .put(`/api/payroll/draft-runs/${runId}`)
+        .send({ employee_ids: [b], notes: "only B" })
+        .expect(200);
+      expect(u.body.data).toMatchObject({ employee_count: 1, employee_ids: [b], notes: "only B", total_net: "16785.00" });
+      expectError(await w.hr.agent.get(`/api/payroll/draft-runs/${runId}/employees/${a}`), 404, "not_found");
+      const back = await w.hr.agent.put(`/api/payroll/draft-runs/${runId}`).send({ employee_ids: [] }).expect(200);
+      expect(back.body.data.employee_count).toBe(2);
+      expectError(await aUser.agent.get(`/api/payroll/my-salary/${runId}`), 404, "not_found");
+      expect((await aUser.agent.get("/api/payroll/my-salary").expect(200)).body.data).toEqual([]);
+      expectError(await aUser.agent.get("/api/payroll/draft-runs"), 403, "forbidden");
+      expectError(
+        await w.hr.agent.put(`/api/payroll/draft-runs/${runId}`).send({ employee_ids: ["00000000-0000-4000-8000-000000000000"] }),
+        400,
+        "validation_failed",
+      );
+    });
 
-  it("PUT needs its body: an empty payload is a 400 (the parser would make it {}), {} just recalculates", async () => {
-    const before = (await w.hr.agent.get(`/api/payroll/draft-runs/${runId}`).expect(200)).body.data;
-    const e = expectError(
-      await w.hr.agent.put(`/api/payroll/draft-runs/${runId}`).set("Content-Type", "application/json").send(""),
-      400,
-      "validation_failed",
-    );
-    expect(e.details).toEqual([{ path: "body", message: "is required" }]);
-    expect((await w.hr.agent.get(`/api/payroll/draft-runs/${runId}`).expect(200)).body.data.calculated_at).toBe(before.calculated_at);
-    const again = await w.hr.agent.put(`/api/payroll/draft-runs/${runId}`).send({}).expect(200);
-    expect(again.body.data).toMatchObject({ employee_count: before.employee_count, total_net: before.total_net });
-    expect(again.body.data.calculated_at > before.calculated_at).toBe(true);
-  });
-});
+    it("PUT needs its body: an empty payload is a 400 (the parser would make it {}), {} just recalculates", async () => {
+      const before = (await w.hr.agent.get(`/api/payroll/draft-runs/${runId}`).expect(200)).body.data;
+      const e = expectError(
+        await w.hr.agent.put(`/api/payroll/draft-runs/${runId}`).set("Content-Type", "application/json").send(""),
+        400,
+        "validation_failed",
+      );
+      expect(e.details).toEqual([{ path: "body", message: "is required" }]);
+      expect((await w.hr.agent.get(`/api/payroll/draft-runs/${runId}`).expect(200)).body.data.calculated_at).toBe(before.calculated_at);
+      const again = await w.hr.agent.put(`/api/payroll/draft-runs/${runId}`).send({}).expect(200);
+      expect(again.body.data).toMatchObject({ employee_count: before.employee_count, total_net: before.total_net });
+      expect(again.body.data.calculated_at > before.calculated_at).toBe(true);
+    });
+  },
+);
 
 describe("processPayrollRun, listPayrollRuns, deletePayrollRun: processing", () => {
   it("is atomic: a failure part-way leaves the draft, loans, claims and encashments untouched", async () => {
     await t.query(`CREATE FUNCTION payroll_test_fail() RETURNS trigger LANGUAGE plpgsql AS $$ BEGIN RAISE EXCEPTION 'boom'; END $$`);
     await t.query(
-      `CREATE TRIGGER payroll_test_fail BEFORE UPDATE OF status ON payroll_runs FOR EACH ROW WHEN (NEW.status = 'processed') EXECUTE FUNCTION payroll_test_fail()`,
+      `CREATE TRIGGER payroll_test_fail BEFORE UPDATE OF status ON payroll_runs FOR ` +
+        `EACH ROW WHEN (NEW.status = 'processed') EXECUTE FUNCTION payroll_test_fail()`,
     );
     try {
       expectServerError(); // the injected failure is the point of this test

@@ -65,11 +65,13 @@ beforeAll(async () => {
     [tenant],
   );
   await t.query(
-    `INSERT INTO leave_requests (tenant_id, employee_id, leave_type_id, period_id, from_date, to_date, days, status) VALUES ($1, $2, $3, $4, '2027-02-26', '2027-03-02', 3.0, 'approved')`,
+    `INSERT INTO leave_requests (tenant_id, employee_id, leave_type_id, period_id, from_date, ` +
+      `to_date, days, status) VALUES ($1, $2, $3, $4, '2027-02-26', '2027-03-02', 3.0, 'approved')`,
     [tenant, ravi, lwp.id, period.id],
   );
   await t.query(
-    `INSERT INTO attendance_records (tenant_id, employee_id, date, status) VALUES ($1, $2, '2027-03-03', 'absent'), ($1, $2, '2027-03-06', 'absent')`,
+    `INSERT INTO attendance_records (tenant_id, employee_id, date, status) ` +
+      `VALUES ($1, $2, '2027-03-03', 'absent'), ($1, $2, '2027-03-06', 'absent')`,
     [tenant, ravi],
   );
   loanTypeId = (
@@ -221,44 +223,48 @@ describe("updatePayrollRun, deletePayrollRun, processPayrollRun, createPayrollRu
 });
 
 describe("createPayrollRun: the next month (March 2027)", () => {
-  it("ESI stays with an employee covered earlier in the contribution period, the next installment is due, the paid claim is not paid again", async () => {
-    // Kavya's CTC rises above the ESI threshold from March; Ravi (never covered) earns as much
-    await inTenant(() =>
-      saveSalarySetup(hr, kavya, {
-        effective_from: "2027-03-01",
-        monthly_ctc: "24000.00",
-        components: Object.values(w.components).map((component_id) => ({ component_id })),
-      }),
-    );
-    const r = await inTenant(() => openRun(hr, { period: "2027-03" }));
-    expect(r.run.employee_count).toBe(2);
-    const k = await inTenant(() => runSlip(r.run.id, kavya));
-    expect(k).toMatchObject({
-      payable_days: "31.0",
-      gross: "24000.00",
-      pf_employee: "1440.00",
-      esi_employee: "180.00",
-      professional_tax: "0.00",
-      loan_deduction: "1000.00",
-      reimbursements: "0.00",
-      total_deductions: "2620.00",
-      net_pay: "21380.00",
-    });
-    expect(k.esi).toEqual({ applicable: true, covered: true, wages: "24000.00", employee: "180.00", employer: "780.00" });
-    expect(k.pf).toMatchObject({ employer_eps: "1000.00", employer_epf: "440.00", edli: "60.00" });
-    // Ravi: 2 days of the leave fall in March, 1 absence on a working day (the Saturday one does not count)
-    const v = await inTenant(() => runSlip(r.run.id, ravi));
-    expect(v.lop).toEqual({ leave_days: "2.0", absent_days: "1.0" });
-    expect(v).toMatchObject({
-      lop_days: "3.0",
-      payable_days: "28.0",
-      gross: "21677.42",
-      pf_employee: "1301.00",
-      esi_employee: "0.00",
-      professional_tax: "0.00",
-      net_pay: "20376.42",
-    });
-    expect(v.earnings.map((l) => l.amount)).toEqual(["10838.71", "4335.48", "6503.23"]);
-    expect(v.esi).toMatchObject({ applicable: true, covered: false });
-  });
+  it(
+    "ESI stays with an employee covered earlier in the contribution period, " +
+      "the next installment is due, the paid claim is not paid again",
+    async () => {
+      // Kavya's CTC rises above the ESI threshold from March; Ravi (never covered) earns as much
+      await inTenant(() =>
+        saveSalarySetup(hr, kavya, {
+          effective_from: "2027-03-01",
+          monthly_ctc: "24000.00",
+          components: Object.values(w.components).map((component_id) => ({ component_id })),
+        }),
+      );
+      const r = await inTenant(() => openRun(hr, { period: "2027-03" }));
+      expect(r.run.employee_count).toBe(2);
+      const k = await inTenant(() => runSlip(r.run.id, kavya));
+      expect(k).toMatchObject({
+        payable_days: "31.0",
+        gross: "24000.00",
+        pf_employee: "1440.00",
+        esi_employee: "180.00",
+        professional_tax: "0.00",
+        loan_deduction: "1000.00",
+        reimbursements: "0.00",
+        total_deductions: "2620.00",
+        net_pay: "21380.00",
+      });
+      expect(k.esi).toEqual({ applicable: true, covered: true, wages: "24000.00", employee: "180.00", employer: "780.00" });
+      expect(k.pf).toMatchObject({ employer_eps: "1000.00", employer_epf: "440.00", edli: "60.00" });
+      // Ravi: 2 days of the leave fall in March, 1 absence on a working day (the Saturday one does not count)
+      const v = await inTenant(() => runSlip(r.run.id, ravi));
+      expect(v.lop).toEqual({ leave_days: "2.0", absent_days: "1.0" });
+      expect(v).toMatchObject({
+        lop_days: "3.0",
+        payable_days: "28.0",
+        gross: "21677.42",
+        pf_employee: "1301.00",
+        esi_employee: "0.00",
+        professional_tax: "0.00",
+        net_pay: "20376.42",
+      });
+      expect(v.earnings.map((l) => l.amount)).toEqual(["10838.71", "4335.48", "6503.23"]);
+      expect(v.esi).toMatchObject({ applicable: true, covered: false });
+    },
+  );
 });

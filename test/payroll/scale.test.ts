@@ -17,7 +17,8 @@ beforeAll(async () => {
   w = await payrollWorld(t);
   const tenant = w.owner.tenantId;
   await t.query(
-    `INSERT INTO employees (tenant_id, employee_code, first_name, last_name, email, department, designation, joining_date, gender, state, date_of_birth)
+    `INSERT INTO employees (tenant_id, employee_code, first_name, last_name, ` +
+      `email, department, designation, joining_date, gender, state, date_of_birth)
      SELECT $1, 'S-' || lpad(g::text, 6, '0'), 'Scale', 'Person ' || g, 'scale' || g || '@example.test', 'Ops', 'Associate',
             CASE WHEN g % 10 = 0 THEN DATE '2027-03-16' ELSE DATE '2021-01-04' END,
             CASE WHEN g % 2 = 0 THEN 'female' ELSE 'male' END, CASE WHEN g % 3 = 0 THEN 'Karnataka' ELSE 'Maharashtra' END,
@@ -27,7 +28,8 @@ beforeAll(async () => {
   );
   await t.query(
     `INSERT INTO employee_salary_setups (tenant_id, employee_id, effective_from, monthly_ctc, all_components, esi_enabled)
-     SELECT $1, id, DATE '2024-04-01', 12000 + (substring(employee_code from 3)::int % 40) * 1000, true, true FROM employees WHERE tenant_id = $1 AND employee_code LIKE 'S-%'`,
+     SELECT $1, id, DATE '2024-04-01', 12000 + (substring(employee_code from 3)::int % 40) ` +
+      `* 1000, true, true FROM employees WHERE tenant_id = $1 AND employee_code LIKE 'S-%'`,
     [tenant],
   );
   const [period] = await t.query(
@@ -39,12 +41,14 @@ beforeAll(async () => {
   ]);
   await t.query(
     `INSERT INTO leave_requests (tenant_id, employee_id, leave_type_id, period_id, from_date, to_date, days, status)
-     SELECT $1, id, $2, $3, DATE '2027-03-09', DATE '2027-03-10', 2.0, 'approved' FROM employees WHERE tenant_id = $1 AND employee_code LIKE 'S-%' AND substring(employee_code from 3)::int % 7 = 0`,
+     SELECT $1, id, $2, $3, DATE '2027-03-09', DATE '2027-03-10', 2.0, 'approved' FROM employees WHERE ` +
+      `tenant_id = $1 AND employee_code LIKE 'S-%' AND substring(employee_code from 3)::int % 7 = 0`,
     [tenant, lwp.id, period.id],
   );
   await t.query(
     `INSERT INTO attendance_records (tenant_id, employee_id, date, status)
-     SELECT $1, id, DATE '2027-03-03', 'absent' FROM employees WHERE tenant_id = $1 AND employee_code LIKE 'S-%' AND substring(employee_code from 3)::int % 5 = 0`,
+     SELECT $1, id, DATE '2027-03-03', 'absent' FROM employees WHERE tenant_id = $1 ` +
+      `AND employee_code LIKE 'S-%' AND substring(employee_code from 3)::int % 5 = 0`,
     [tenant],
   );
 });
@@ -60,7 +64,8 @@ describe(`a run of ${N} employees`, () => {
     if (process.env.PAYROLL_SCALE_EMPLOYEES) console.log(`payroll scale: ${N} employees - draft ${t1 - t0} ms, process ${t2 - t1} ms`);
     expect(processed.body.data.status).toBe("processed");
     const [sum] = await t.query(
-      `SELECT count(*)::int AS n, sum(gross)::text AS gross, sum(net_pay)::text AS net, count(slip_number)::int AS numbered, count(*) FILTER (WHERE lop_days > 0)::int AS with_lop
+      `SELECT count(*)::int AS n, sum(gross)::text AS gross, sum(net_pay)::text AS net, ` +
+        `count(slip_number)::int AS numbered, count(*) FILTER (WHERE lop_days > 0)::int AS with_lop
          FROM payroll_slips WHERE run_id = $1`,
       [run.body.data.id],
     );

@@ -13,102 +13,114 @@ beforeAll(async () => {
     .expect(200);
 });
 
-describe("getPfSettings, getEsiSettings, updateEsiSettings, getProfessionalTaxSettings, updateProfessionalTaxSettings, getGratuitySettings, updateGratuitySettings: statutory settings", () => {
-  it("serves the statutory defaults for PF, ESI, professional tax and gratuity", async () => {
-    const pf = (await owner.agent.get("/api/configuration/payroll/pf-settings").expect(200)).body.data;
-    expect(pf).toMatchObject({
-      employee_rate: "12.00",
-      employer_rate: "12.00",
-      eps_rate: "8.33",
-      edli_rate: "0.50",
-      admin_charge_minimum: "500.00",
-      wage_ceiling: "15000.00",
-      eps_age_limit: 58,
+describe(
+  "getPfSettings, getEsiSettings, updateEsiSettings, getProfessionalTaxSettings, " +
+    "updateProfessionalTaxSettings, getGratuitySettings, updateGratuitySettings: statutory settings",
+  () => {
+    it("serves the statutory defaults for PF, ESI, professional tax and gratuity", async () => {
+      const pf = (await owner.agent.get("/api/configuration/payroll/pf-settings").expect(200)).body.data;
+      expect(pf).toMatchObject({
+        employee_rate: "12.00",
+        employer_rate: "12.00",
+        eps_rate: "8.33",
+        edli_rate: "0.50",
+        admin_charge_minimum: "500.00",
+        wage_ceiling: "15000.00",
+        eps_age_limit: 58,
+      });
+      const esi = (await owner.agent.get("/api/configuration/payroll/esi-settings").expect(200)).body.data;
+      expect(esi).toMatchObject({
+        employee_rate: "0.75",
+        employer_rate: "3.25",
+        wage_threshold: "21000.00",
+        low_wage_daily_exemption: "176.00",
+      });
+      const pt = (await owner.agent.get("/api/configuration/payroll/professional-tax").expect(200)).body.data;
+      const mh = pt.states.find((s: any) => s.state === "Maharashtra");
+      expect(mh.slabs).toContainEqual({
+        gender: "male",
+        min_salary: "10000.01",
+        max_salary: null,
+        monthly_amount: "200.00",
+        february_amount: "300.00",
+      });
+      const ka = pt.states.find((s: any) => s.state === "Karnataka");
+      expect(ka.slabs).toContainEqual({
+        gender: "any",
+        min_salary: "25000.00",
+        max_salary: null,
+        monthly_amount: "200.00",
+        february_amount: "300.00",
+      });
+      const gr = (await owner.agent.get("/api/configuration/payroll/gratuity-settings").expect(200)).body.data;
+      expect(gr).toMatchObject({ days_per_year: 15, divisor: 26, min_years: 5, cap: "2000000.00", updated_at: null });
     });
-    const esi = (await owner.agent.get("/api/configuration/payroll/esi-settings").expect(200)).body.data;
-    expect(esi).toMatchObject({
-      employee_rate: "0.75",
-      employer_rate: "3.25",
-      wage_threshold: "21000.00",
-      low_wage_daily_exemption: "176.00",
-    });
-    const pt = (await owner.agent.get("/api/configuration/payroll/professional-tax").expect(200)).body.data;
-    const mh = pt.states.find((s: any) => s.state === "Maharashtra");
-    expect(mh.slabs).toContainEqual({
-      gender: "male",
-      min_salary: "10000.01",
-      max_salary: null,
-      monthly_amount: "200.00",
-      february_amount: "300.00",
-    });
-    const ka = pt.states.find((s: any) => s.state === "Karnataka");
-    expect(ka.slabs).toContainEqual({
-      gender: "any",
-      min_salary: "25000.00",
-      max_salary: null,
-      monthly_amount: "200.00",
-      february_amount: "300.00",
-    });
-    const gr = (await owner.agent.get("/api/configuration/payroll/gratuity-settings").expect(200)).body.data;
-    expect(gr).toMatchObject({ days_per_year: 15, divisor: 26, min_years: 5, cap: "2000000.00", updated_at: null });
-  });
 
-  it("updates partially, keeps the rest, and audits from → to", async () => {
-    const res = await owner.agent.post("/api/configuration/payroll/esi-settings").send({ wage_threshold: "25000.00" }).expect(200);
-    expect(res.body.data).toMatchObject({ wage_threshold: "25000.00", employee_rate: "0.75" });
-    expect(res.body.data.updated_at).not.toBeNull();
-    const log = await owner.agent.get("/api/configuration/activity-log?action=settings.esi_updated").expect(200);
-    expect(log.body.data[0].changes).toEqual({ wage_threshold: { from: "21000.00", to: "25000.00" } });
-    const gr = await owner.agent.post("/api/configuration/payroll/gratuity-settings").send({ min_years: 4 }).expect(200);
-    expect(gr.body.data).toMatchObject({ min_years: 4, divisor: 26 });
-  });
+    it("updates partially, keeps the rest, and audits from → to", async () => {
+      const res = await owner.agent.post("/api/configuration/payroll/esi-settings").send({ wage_threshold: "25000.00" }).expect(200);
+      expect(res.body.data).toMatchObject({ wage_threshold: "25000.00", employee_rate: "0.75" });
+      expect(res.body.data.updated_at).not.toBeNull();
+      const log = await owner.agent.get("/api/configuration/activity-log?action=settings.esi_updated").expect(200);
+      expect(log.body.data[0].changes).toEqual({ wage_threshold: { from: "21000.00", to: "25000.00" } });
+      const gr = await owner.agent.post("/api/configuration/payroll/gratuity-settings").send({ min_years: 4 }).expect(200);
+      expect(gr.body.data).toMatchObject({ min_years: 4, divisor: 26 });
+    });
 
-  it("replaces professional-tax states and refuses overlapping slabs or duplicate states", async () => {
-    const tn = {
-      state: "Tamil Nadu",
-      slabs: [
-        { gender: "any", min_salary: "0.00", max_salary: "21000.00", monthly_amount: "0.00", february_amount: "0.00" },
-        { gender: "any", min_salary: "21000.01", max_salary: null, monthly_amount: "208.00", february_amount: "208.00" },
-      ],
-    };
-    const ok = await owner.agent
-      .post("/api/configuration/payroll/professional-tax")
-      .send({ states: [tn] })
-      .expect(200);
-    expect(ok.body.data.states).toEqual([tn]);
-    const overlap = {
-      state: "Gujarat",
-      slabs: [
-        { gender: "any", min_salary: "0.00", max_salary: "12000.00", monthly_amount: "0.00", february_amount: "0.00" },
-        { gender: "any", min_salary: "11999.00", max_salary: null, monthly_amount: "200.00", february_amount: "200.00" },
-      ],
-    };
-    const bad = expectError(
-      await owner.agent.post("/api/configuration/payroll/professional-tax").send({ states: [overlap] }),
-      400,
-      "validation_failed",
-    );
-    expect(bad.details[0].path).toBe("body.states.0.slabs.1.min_salary");
-    expectError(await owner.agent.post("/api/configuration/payroll/professional-tax").send({ states: [tn, tn] }), 400, "validation_failed");
-    expect((await owner.agent.get("/api/configuration/payroll/professional-tax").expect(200)).body.data.states).toEqual([tn]);
-  });
+    it("replaces professional-tax states and refuses overlapping slabs or duplicate states", async () => {
+      const tn = {
+        state: "Tamil Nadu",
+        slabs: [
+          { gender: "any", min_salary: "0.00", max_salary: "21000.00", monthly_amount: "0.00", february_amount: "0.00" },
+          { gender: "any", min_salary: "21000.01", max_salary: null, monthly_amount: "208.00", february_amount: "208.00" },
+        ],
+      };
+      const ok = await owner.agent
+        .post("/api/configuration/payroll/professional-tax")
+        .send({ states: [tn] })
+        .expect(200);
+      expect(ok.body.data.states).toEqual([tn]);
+      const overlap = {
+        state: "Gujarat",
+        slabs: [
+          { gender: "any", min_salary: "0.00", max_salary: "12000.00", monthly_amount: "0.00", february_amount: "0.00" },
+          { gender: "any", min_salary: "11999.00", max_salary: null, monthly_amount: "200.00", february_amount: "200.00" },
+        ],
+      };
+      const bad = expectError(
+        await owner.agent.post("/api/configuration/payroll/professional-tax").send({ states: [overlap] }),
+        400,
+        "validation_failed",
+      );
+      expect(bad.details[0].path).toBe("body.states.0.slabs.1.min_salary");
+      expectError(
+        await owner.agent.post("/api/configuration/payroll/professional-tax").send({ states: [tn, tn] }),
+        400,
+        "validation_failed",
+      );
+      expect((await owner.agent.get("/api/configuration/payroll/professional-tax").expect(200)).body.data.states).toEqual([tn]);
+    });
 
-  it("refuses malformed money and out-of-range rates, and roles other than owner/admin/hr", async () => {
-    expectError(await owner.agent.post("/api/configuration/payroll/pf-settings").send({ wage_ceiling: "15000" }), 400, "validation_failed");
-    expectError(
-      await owner.agent.post("/api/configuration/payroll/pf-settings").send({ employee_rate: "100.01" }),
-      400,
-      "validation_failed",
-    );
-    expectError(await owner.agent.post("/api/configuration/payroll/pf-settings").send({}), 400, "validation_failed");
-    const mgr = await addMember(t, owner, "manager");
-    expectError(await mgr.agent.get("/api/configuration/payroll/gratuity-settings"), 403, "forbidden");
-    const other = await signupTenant(t);
-    await other.agent
-      .post("/api/configuration/company-settings")
-      .send({ modules: ["payroll"] })
-      .expect(200);
-    const esi = (await other.agent.get("/api/configuration/payroll/esi-settings").expect(200)).body.data;
-    expect(esi.wage_threshold).toBe("21000.00"); // the first tenant's change is its own
-  });
-});
+    it("refuses malformed money and out-of-range rates, and roles other than owner/admin/hr", async () => {
+      expectError(
+        await owner.agent.post("/api/configuration/payroll/pf-settings").send({ wage_ceiling: "15000" }),
+        400,
+        "validation_failed",
+      );
+      expectError(
+        await owner.agent.post("/api/configuration/payroll/pf-settings").send({ employee_rate: "100.01" }),
+        400,
+        "validation_failed",
+      );
+      expectError(await owner.agent.post("/api/configuration/payroll/pf-settings").send({}), 400, "validation_failed");
+      const mgr = await addMember(t, owner, "manager");
+      expectError(await mgr.agent.get("/api/configuration/payroll/gratuity-settings"), 403, "forbidden");
+      const other = await signupTenant(t);
+      await other.agent
+        .post("/api/configuration/company-settings")
+        .send({ modules: ["payroll"] })
+        .expect(200);
+      const esi = (await other.agent.get("/api/configuration/payroll/esi-settings").expect(200)).body.data;
+      expect(esi.wage_threshold).toBe("21000.00"); // the first tenant's change is its own
+    });
+  },
+);

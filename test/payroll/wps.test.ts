@@ -47,7 +47,8 @@ beforeAll(async () => {
     w.owner.tenantId,
   ]);
   await t.query(
-    `INSERT INTO leave_requests (tenant_id, employee_id, leave_type_id, period_id, from_date, to_date, days, status) VALUES ($1, $2, $3, $4, '2027-01-20', '2027-01-20', 1.0, 'approved')`,
+    `INSERT INTO leave_requests (tenant_id, employee_id, leave_type_id, period_id, from_date, ` +
+      `to_date, days, status) VALUES ($1, $2, $3, $4, '2027-01-20', '2027-01-20', 1.0, 'approved')`,
     [w.owner.tenantId, b, lwp.id, period.id],
   );
   const cat = await w.hr.agent

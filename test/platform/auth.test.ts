@@ -180,84 +180,88 @@ describe("forgotPassword, resetPassword: password reset by mail", () => {
   });
 });
 
-describe("inviteMember, acceptInvite, listMembers, updateMember, removeMember, refreshSession, switchTenant, getCompanySettings, listActivityLog: invitations, members and roles", () => {
-  it("invite → mail → accept creates the user and membership; role change and removal take effect at once", async () => {
-    const o = await signupTenant(t, { company: "Invite Co" });
-    const email = uniqueEmail("invitee");
-    const inv = await o.agent.post("/api/configuration/members").send({ email, role: "hr" }).expect(201);
-    expect(inv.body.data).toMatchObject({ email, role: "hr", status: "pending" });
-    const token = tokenFrom(await mail.waitFor(email), "Invitation token");
-    const invitee = t.request();
-    expectError(await invitee.post("/api/auth/accept-invite").send({ token }), 400, "validation_failed");
-    const accepted = await invitee
-      .post("/api/auth/accept-invite")
-      .send({ token, name: "Harini HR", password: "invitee-password" })
-      .expect(200);
-    expect(accepted.body.data).toMatchObject({ active_tenant_id: o.tenantId, role: "hr" });
-    expectError(
-      await t.request().post("/api/auth/accept-invite").send({ token, name: "Again", password: "invitee-password" }),
-      400,
-      "invalid_token",
-    );
+describe(
+  "inviteMember, acceptInvite, listMembers, updateMember, removeMember, refreshSession, " +
+    "switchTenant, getCompanySettings, listActivityLog: invitations, members and roles",
+  () => {
+    it("invite → mail → accept creates the user and membership; role change and removal take effect at once", async () => {
+      const o = await signupTenant(t, { company: "Invite Co" });
+      const email = uniqueEmail("invitee");
+      const inv = await o.agent.post("/api/configuration/members").send({ email, role: "hr" }).expect(201);
+      expect(inv.body.data).toMatchObject({ email, role: "hr", status: "pending" });
+      const token = tokenFrom(await mail.waitFor(email), "Invitation token");
+      const invitee = t.request();
+      expectError(await invitee.post("/api/auth/accept-invite").send({ token }), 400, "validation_failed");
+      const accepted = await invitee
+        .post("/api/auth/accept-invite")
+        .send({ token, name: "Harini HR", password: "invitee-password" })
+        .expect(200);
+      expect(accepted.body.data).toMatchObject({ active_tenant_id: o.tenantId, role: "hr" });
+      expectError(
+        await t.request().post("/api/auth/accept-invite").send({ token, name: "Again", password: "invitee-password" }),
+        400,
+        "invalid_token",
+      );
 
-    const members = await o.agent.get("/api/configuration/members").expect(200);
-    const m = members.body.data.members.find((x: any) => x.email === email);
-    expect(m.role).toBe("hr");
-    // hr may read members but not change company settings
-    await invitee.get("/api/configuration/members").expect(200);
-    expectError(await invitee.post("/api/configuration/company-settings").send({ name: "Nope" }), 403, "forbidden");
+      const members = await o.agent.get("/api/configuration/members").expect(200);
+      const m = members.body.data.members.find((x: any) => x.email === email);
+      expect(m.role).toBe("hr");
+      // hr may read members but not change company settings
+      await invitee.get("/api/configuration/members").expect(200);
+      expectError(await invitee.post("/api/configuration/company-settings").send({ name: "Nope" }), 403, "forbidden");
 
-    await o.agent.put(`/api/configuration/members/${m.user_id}`).send({ role: "employee" }).expect(200);
-    expectError(await invitee.get("/api/configuration/members"), 403, "forbidden");
-    const log = await o.agent.get("/api/configuration/activity-log?action=member.role_changed").expect(200);
-    expect(log.body.data[0].changes).toEqual({ role: { from: "hr", to: "employee" } });
+      await o.agent.put(`/api/configuration/members/${m.user_id}`).send({ role: "employee" }).expect(200);
+      expectError(await invitee.get("/api/configuration/members"), 403, "forbidden");
+      const log = await o.agent.get("/api/configuration/activity-log?action=member.role_changed").expect(200);
+      expect(log.body.data[0].changes).toEqual({ role: { from: "hr", to: "employee" } });
 
-    await o.agent.delete(`/api/configuration/members/${m.user_id}`).expect(200);
-    expectError(await invitee.get("/api/configuration/company-settings"), 401, "unauthenticated");
-    const s = await invitee.get("/api/auth/refresh-session").expect(200);
-    expect(s.body.data).toMatchObject({ tenants: [], active_tenant_id: null });
-  });
+      await o.agent.delete(`/api/configuration/members/${m.user_id}`).expect(200);
+      expectError(await invitee.get("/api/configuration/company-settings"), 401, "unauthenticated");
+      const s = await invitee.get("/api/auth/refresh-session").expect(200);
+      expect(s.body.data).toMatchObject({ tenants: [], active_tenant_id: null });
+    });
 
-  it("an existing user accepts with their password and then belongs to two tenants, seeing each one's data only", async () => {
-    const a = await signupTenant(t, { company: "Tenant A" });
-    const b = await signupTenant(t, { company: "Tenant B" });
-    await b.agent.post("/api/configuration/company-settings").send({ address: "B street" }).expect(200);
-    await b.agent.post("/api/configuration/members").send({ email: a.email, role: "admin" }).expect(201);
-    const token = tokenFrom(await mail.waitFor(a.email), "Invitation token");
-    expectError(await t.request().post("/api/auth/accept-invite").send({ token, password: "wrong-password" }), 401);
-    const both = t.request();
-    await both.post("/api/auth/accept-invite").send({ token, password: a.password }).expect(200);
-    const inB = await both.get("/api/configuration/company-settings").expect(200);
-    expect(inB.body.data).toMatchObject({ id: b.tenantId, address: "B street" });
-    const logB = await both.get("/api/configuration/activity-log").expect(200);
-    expect(logB.body.data.some((e: any) => e.entity_id === b.tenantId)).toBe(true);
-    expect(logB.body.data.some((e: any) => e.entity_id === a.tenantId)).toBe(false);
-    await both.post("/api/auth/switch-tenant").send({ tenantId: a.tenantId }).expect(200);
-    const inA = await both.get("/api/configuration/company-settings").expect(200);
-    expect(inA.body.data).toMatchObject({ id: a.tenantId, address: null });
-    const sess = await both.get("/api/auth/session").expect(200);
-    expect(sess.body.data.tenants.map((x: any) => x.id).sort()).toEqual([a.tenantId, b.tenantId].sort());
-  });
+    it("an existing user accepts with their password and then belongs to two tenants, seeing each one's data only", async () => {
+      const a = await signupTenant(t, { company: "Tenant A" });
+      const b = await signupTenant(t, { company: "Tenant B" });
+      await b.agent.post("/api/configuration/company-settings").send({ address: "B street" }).expect(200);
+      await b.agent.post("/api/configuration/members").send({ email: a.email, role: "admin" }).expect(201);
+      const token = tokenFrom(await mail.waitFor(a.email), "Invitation token");
+      expectError(await t.request().post("/api/auth/accept-invite").send({ token, password: "wrong-password" }), 401);
+      const both = t.request();
+      await both.post("/api/auth/accept-invite").send({ token, password: a.password }).expect(200);
+      const inB = await both.get("/api/configuration/company-settings").expect(200);
+      expect(inB.body.data).toMatchObject({ id: b.tenantId, address: "B street" });
+      const logB = await both.get("/api/configuration/activity-log").expect(200);
+      expect(logB.body.data.some((e: any) => e.entity_id === b.tenantId)).toBe(true);
+      expect(logB.body.data.some((e: any) => e.entity_id === a.tenantId)).toBe(false);
+      await both.post("/api/auth/switch-tenant").send({ tenantId: a.tenantId }).expect(200);
+      const inA = await both.get("/api/configuration/company-settings").expect(200);
+      expect(inA.body.data).toMatchObject({ id: a.tenantId, address: null });
+      const sess = await both.get("/api/auth/session").expect(200);
+      expect(sess.body.data.tenants.map((x: any) => x.id).sort()).toEqual([a.tenantId, b.tenantId].sort());
+    });
 
-  it("switching to a tenant the user does not belong to is a 404", async () => {
-    const a = await signupTenant(t);
-    const b = await signupTenant(t);
-    expectError(await a.agent.post("/api/auth/switch-tenant").send({ tenantId: b.tenantId }), 404, "not_found");
-    const s = await a.agent.get("/api/auth/session").expect(200);
-    expect(s.body.data.active_tenant_id).toBe(a.tenantId);
-  });
+    it("switching to a tenant the user does not belong to is a 404", async () => {
+      const a = await signupTenant(t);
+      const b = await signupTenant(t);
+      expectError(await a.agent.post("/api/auth/switch-tenant").send({ tenantId: b.tenantId }), 404, "not_found");
+      const s = await a.agent.get("/api/auth/session").expect(200);
+      expect(s.body.data.active_tenant_id).toBe(a.tenantId);
+    });
 
-  it("protects the owner role: admins cannot grant it, the last owner cannot leave", async () => {
-    const o = await signupTenant(t);
-    const admin = await addMember(t, o, "admin");
-    const emp = await addMember(t, o, "employee");
-    expectError(await admin.agent.put(`/api/configuration/members/${emp.userId}`).send({ role: "owner" }), 403, "forbidden");
-    expectError(await admin.agent.delete(`/api/configuration/members/${o.userId}`), 403, "forbidden");
-    expectError(await o.agent.put(`/api/configuration/members/${o.userId}`).send({ role: "admin" }), 409, "conflict");
-    expectError(await o.agent.delete(`/api/configuration/members/${o.userId}`), 409, "conflict");
-    expectError(await admin.agent.post("/api/configuration/members").send({ email: uniqueEmail(), role: "owner" }), 403, "forbidden");
-    expectError(await o.agent.post("/api/configuration/members").send({ email: emp.email, role: "hr" }), 409, "conflict");
-    // an employee cannot manage members at all
-    expectError(await emp.agent.get("/api/configuration/members"), 403, "forbidden");
-  });
-});
+    it("protects the owner role: admins cannot grant it, the last owner cannot leave", async () => {
+      const o = await signupTenant(t);
+      const admin = await addMember(t, o, "admin");
+      const emp = await addMember(t, o, "employee");
+      expectError(await admin.agent.put(`/api/configuration/members/${emp.userId}`).send({ role: "owner" }), 403, "forbidden");
+      expectError(await admin.agent.delete(`/api/configuration/members/${o.userId}`), 403, "forbidden");
+      expectError(await o.agent.put(`/api/configuration/members/${o.userId}`).send({ role: "admin" }), 409, "conflict");
+      expectError(await o.agent.delete(`/api/configuration/members/${o.userId}`), 409, "conflict");
+      expectError(await admin.agent.post("/api/configuration/members").send({ email: uniqueEmail(), role: "owner" }), 403, "forbidden");
+      expectError(await o.agent.post("/api/configuration/members").send({ email: emp.email, role: "hr" }), 409, "conflict");
+      // an employee cannot manage members at all
+      expectError(await emp.agent.get("/api/configuration/members"), 403, "forbidden");
+    });
+  },
+);

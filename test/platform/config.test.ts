@@ -228,7 +228,8 @@ describe("loadConfig", () => {
     expect(
       problemsOf({ ALLOWED_ORIGINS: "https://ok.example, https://app.example/, ftp://files.example, https://App.example, nonsense" }),
     ).toEqual([
-      'ALLOWED_ORIGINS must be a comma-separated list of origins such as https://app.example.com (scheme, lower-case host and port only), got "https://app.example/", "ftp://files.example", "https://App.example", "nonsense"',
+      "ALLOWED_ORIGINS must be a comma-separated list of origins such as https://app.example.com (scheme, " +
+        'lower-case host and port only), got "https://app.example/", "ftp://files.example", "https://App.example", "nonsense"',
     ]);
   });
 

@@ -14,7 +14,9 @@ describe("dependency rules", () => {
   });
 
   it("read static, re-exported, type-only, side-effect and dynamic imports", () => {
-    const text = `import a from "./a.ts";\nimport type { B } from "../b.ts";\nexport { c } from "./c/index.ts";\nimport "./side.ts";\nconst d = await import("./d.ts");\nimport x from "pg";\nimport {\n  e,\n  f,\n} from "./ef.ts";`;
+    const text =
+      `import a from "./a.ts";\nimport type { B } from "../b.ts";\nexport { c } from "./c/index.ts";\nimport ` +
+      `"./side.ts";\nconst d = await import("./d.ts");\nimport x from "pg";\nimport {\n  e,\n  f,\n} from "./ef.ts";`;
     expect(importsOf(at("src/x/y.ts"), text).map((p) => path.relative(root, p))).toEqual(
       ["src/x/a.ts", "src/b.ts", "src/x/c/index.ts", "src/x/ef.ts", "src/x/d.ts", "src/x/side.ts"].sort(
         (a, b) => text.indexOf(path.basename(a)) - text.indexOf(path.basename(b)),

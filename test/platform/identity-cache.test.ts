@@ -157,7 +157,8 @@ describe("identity cache", () => {
     expect(await queriesOfSecondRead(member.agent)).toBe(0);
     // kill the listener's backend: a change made meanwhile could not be heard
     await t.query(
-      `SELECT pg_terminate_backend(pid) FROM pg_stat_activity WHERE datname = current_database() AND application_name = 'hrms identity cache'`,
+      `SELECT pg_terminate_backend(pid) FROM pg_stat_activity WHERE datname ` +
+        `= current_database() AND application_name = 'hrms identity cache'`,
     );
     expect(await eventually(async () => !appCache().active)).toBe(true);
     await t.query(`UPDATE memberships SET role = 'employee' WHERE tenant_id = $1 AND user_id = $2`, [owner.tenantId, member.userId]);

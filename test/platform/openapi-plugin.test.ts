@@ -75,7 +75,8 @@ function fixture(edit: (dir: string) => void = () => {}): string {
     copyFileSync(path.join(root, "openapi/components/schemas", `${name}.yaml`), path.join(dir, "components/schemas", `${name}.yaml`));
   writeFileSync(
     path.join(dir, "redocly.yaml"),
-    `plugins:\n  - ${JSON.stringify(path.join(root, "openapi/plugins/hrms.js"))}\npreprocessors:\n  hrms/success-wrapper: on\ndecorators:\n  hrms/path-file-names: on\n`,
+    `plugins:\n  - ${JSON.stringify(path.join(root, "openapi/plugins/hrms.js"))}\npreprocessors:\n  ` +
+      `hrms/success-wrapper: on\ndecorators:\n  hrms/path-file-names: on\n`,
   );
   edit(dir);
   return dir;
@@ -153,7 +154,8 @@ describe("openapi plugin, when bundling", () => {
     const r = await bundle(dir);
     expect(r.code).not.toBe(0);
     expect(r.output).toContain(
-      "The path item of /api/things/{id} must be the file openapi/paths/api_things_{id}.yaml, referenced from openapi.yaml (not openapi/paths/thing.yaml).",
+      "The path item of /api/things/{id} must be the file openapi/paths/api_things_{id}.yaml, " +
+        "referenced from openapi.yaml (not openapi/paths/thing.yaml).",
     );
     expect(r.output).toContain(
       "The path item of /api/inline must be the file openapi/paths/api_inline.yaml, referenced from openapi.yaml (not written inline).",
@@ -169,13 +171,16 @@ describe("openapi plugin, when bundling", () => {
       const text = readFileSync(file, "utf8")
         .replace(
           "      x-data: { $ref: ../components/schemas/Box.yaml }\n",
-          "      content:\n        application/json:\n          schema:\n            type: object\n            properties:\n              data: { $ref: ../components/schemas/Box.yaml }\n              message: { type: string }\n",
+          "      content:\n        application/json:\n          schema:\n            type: " +
+            "object\n            properties:\n              data: { $ref: ../components/schemas/Box.yaml }\n              " +
+            "message: { type: string }\n",
         )
         .replace("      x-paginated: true\n", '      x-paginated: true\n    "404":\n      description: Not found.\n      x-data: null\n');
       writeFileSync(
         file,
         text +
-          `put:\n  operationId: putThing\n  responses:\n    "200":\n      description: Both.\n      x-data: null\n      x-paginated: true\n`,
+          `put:\n  operationId: putThing\n  responses:\n    "200":\n      description: ` +
+          `Both.\n      x-data: null\n      x-paginated: true\n`,
       );
     });
     const r = await bundle(dir);

@@ -120,7 +120,8 @@ describe("employee creates under contention", () => {
       );
       await waitFor("8 creates waiting at the activity log", async () => {
         const [r] = await t.query<{ n: number }>(
-          `SELECT count(*)::int AS n FROM pg_locks WHERE relation = 'audit_logs'::regclass AND NOT granted AND database = (SELECT oid FROM pg_database WHERE datname = current_database())`,
+          `SELECT count(*)::int AS n FROM pg_locks WHERE relation = 'audit_logs'::regclass AND NOT ` +
+            `granted AND database = (SELECT oid FROM pg_database WHERE datname = current_database())`,
         );
         return r.n === 8;
       });
@@ -154,17 +155,20 @@ describe("bounded database waits", () => {
     reopen({ max: 10 }); // as test/support/app.ts opened it (its afterAll closes it)
   });
 
-  it("a write that waits too long for another transaction's lock is a 503 with Retry-After, and succeeds once the lock is gone", async () => {
-    const o = await signupTenant(t);
-    await withLocker([], async (locker) => {
-      await locker.query("SELECT 1 FROM tenants WHERE id = $1 FOR UPDATE", [o.tenantId]);
-      expectUnavailable(await o.agent.post("/api/configuration/company-settings").send({ name: "Renamed while locked" }));
-    });
-    const [row] = await t.query(`SELECT name FROM tenants WHERE id = $1`, [o.tenantId]);
-    expect(row.name).not.toBe("Renamed while locked");
-    const ok = await o.agent.post("/api/configuration/company-settings").send({ name: "Renamed later" }).expect(200);
-    expect(ok.body.data.name).toBe("Renamed later");
-  });
+  it(
+    "a write that waits too long for another transaction's lock " + "is a 503 with Retry-After, and succeeds once the lock is gone",
+    async () => {
+      const o = await signupTenant(t);
+      await withLocker([], async (locker) => {
+        await locker.query("SELECT 1 FROM tenants WHERE id = $1 FOR UPDATE", [o.tenantId]);
+        expectUnavailable(await o.agent.post("/api/configuration/company-settings").send({ name: "Renamed while locked" }));
+      });
+      const [row] = await t.query(`SELECT name FROM tenants WHERE id = $1`, [o.tenantId]);
+      expect(row.name).not.toBe("Renamed while locked");
+      const ok = await o.agent.post("/api/configuration/company-settings").send({ name: "Renamed later" }).expect(200);
+      expect(ok.body.data.name).toBe("Renamed later");
+    },
+  );
 
   it("a transaction that cannot start in time, or outlives its timeout, is a 503 with Retry-After (Prisma P2028)", async () => {
     const o = await signupTenant(t);

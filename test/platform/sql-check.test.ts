@@ -24,7 +24,8 @@ describe("check-sql", () => {
     expect(
       check(
         "src/modules/leave/queries.ts",
-        "const a = sql`SELECT r.id FROM leave_requests r JOIN employees e ON e.tenant_id = r.tenant_id AND e.id = r.employee_id WHERE r.tenant_id = ${tenant}::uuid`;",
+        "const a = sql`SELECT r.id FROM leave_requests r JOIN employees e ON e.tenant_id " +
+          "= r.tenant_id AND e.id = r.employee_id WHERE r.tenant_id = ${tenant}::uuid`;",
       ),
     ).toEqual([]);
     expect(
@@ -85,7 +86,8 @@ describe("check-sql", () => {
     expect(
       check(
         "src/platform/jobs/sweep.ts",
-        "// cross-tenant: the sweep finds every tenant's queued work\nawait systemDb.$queryRaw`SELECT tenant_id FROM leave_requests WHERE status = 'queued'`;",
+        "// cross-tenant: the sweep finds every tenant's queued work\nawait " +
+          "systemDb.$queryRaw`SELECT tenant_id FROM leave_requests WHERE status = 'queued'`;",
       ),
     ).toEqual([]);
   });

@@ -33,17 +33,21 @@ describe("every operation of the document", () => {
     console.log(`[contract] ${ops.length} operations in generated/openapi.json, each with a handler`);
   });
 
-  it("declares the statuses the platform can always produce (400, 500, 503; 401/403 unless public; 404 with path ids; 413/415 with a body)", () => {
-    const gaps: string[] = [];
-    for (const op of operations()) {
-      const need = ["400", "500", "503"];
-      if (!op.public) need.push("401", "403");
-      if (op.pathParams.length) need.push("404");
-      if (op.body) need.push("413", "415");
-      for (const s of need) if (!op.responses[s]) gaps.push(`${op.operationId} lacks ${s}`);
-    }
-    expect(gaps).toEqual([]);
-  });
+  it(
+    "declares the statuses the platform can always produce (400, 500, " +
+      "503; 401/403 unless public; 404 with path ids; 413/415 with a body)",
+    () => {
+      const gaps: string[] = [];
+      for (const op of operations()) {
+        const need = ["400", "500", "503"];
+        if (!op.public) need.push("401", "403");
+        if (op.pathParams.length) need.push("404");
+        if (op.body) need.push("413", "415");
+        for (const s of need) if (!op.responses[s]) gaps.push(`${op.operationId} lacks ${s}`);
+      }
+      expect(gaps).toEqual([]);
+    },
+  );
 });
 
 describe("undocumented responses are caught", () => {
@@ -78,21 +82,24 @@ describe("undocumented responses are caught", () => {
     expect(takeViolations()).toHaveLength(1);
   });
 
-  it("the recorder flags statuses produced outside the validator that the operation does not declare, and non-envelope errors", async () => {
-    const rogue = express();
-    rogue.get("/api/health", (_req, res) => {
-      res.status(418).json({ error: "teapot", status: 418, code: "internal" });
-    });
-    rogue.get("/api/server-time", (_req, res) => {
-      res.status(400).json({ message: "not the envelope" });
-    });
-    await supertest(rogue).get("/api/health");
-    await supertest(rogue).get("/api/server-time");
-    const problems = takeViolations().map((x) => `${x.operationId}: ${x.problem}`);
-    expect(problems).toHaveLength(2);
-    expect(problems[0]).toMatch(/^getHealth: status 418 is not documented/);
-    expect(problems[1]).toMatch(/^getServerTime: a 400 without the error envelope/);
-  });
+  it(
+    "the recorder flags statuses produced outside the validator " + "that the operation does not declare, and non-envelope errors",
+    async () => {
+      const rogue = express();
+      rogue.get("/api/health", (_req, res) => {
+        res.status(418).json({ error: "teapot", status: 418, code: "internal" });
+      });
+      rogue.get("/api/server-time", (_req, res) => {
+        res.status(400).json({ message: "not the envelope" });
+      });
+      await supertest(rogue).get("/api/health");
+      await supertest(rogue).get("/api/server-time");
+      const problems = takeViolations().map((x) => `${x.operationId}: ${x.problem}`);
+      expect(problems).toHaveLength(2);
+      expect(problems[0]).toMatch(/^getHealth: status 418 is not documented/);
+      expect(problems[1]).toMatch(/^getServerTime: a 400 without the error envelope/);
+    },
+  );
 
   it("matches requests to operations exactly like the app mounts them (static segments before parameters)", () => {
     const ids = documentOperations().map((o) => o.operationId);

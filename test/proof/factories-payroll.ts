@@ -157,7 +157,8 @@ export const factories: Record<string, Factory> = {
         snapshot: async () => ({
           employee: await rowOf(ctx.t, "employees", id)(),
           versions: await ctx.t.query(
-            `SELECT to_jsonb(s) AS setup, (SELECT coalesce(jsonb_agg(to_jsonb(l) ORDER BY l.component_id), '[]') FROM employee_salary_components l WHERE l.setup_id = s.id) AS lines
+            `SELECT to_jsonb(s) AS setup, (SELECT coalesce(jsonb_agg(to_jsonb(l) ORDER BY l.component_id), ` +
+              `'[]') FROM employee_salary_components l WHERE l.setup_id = s.id) AS lines
                FROM employee_salary_setups s WHERE s.employee_id = $1 ORDER BY s.effective_from`,
             [id],
           ),

@@ -62,8 +62,10 @@ const post = (base: string, p: string, body: unknown, cookie?: string) =>
 async function signupState(email: string): Promise<"complete" | "absent" | string> {
   const [row] = await t.query(
     `SELECT (SELECT count(*)::int FROM users WHERE email = $1) AS users,
-            (SELECT count(*)::int FROM memberships m JOIN users u ON u.id = m.user_id WHERE u.email = $1 AND m.role = 'owner') AS memberships,
-            (SELECT count(*)::int FROM tenants tt JOIN memberships m ON m.tenant_id = tt.id JOIN users u ON u.id = m.user_id WHERE u.email = $1) AS tenants,
+            (SELECT count(*)::int FROM memberships m JOIN users u ON u.id = ` +
+      `m.user_id WHERE u.email = $1 AND m.role = 'owner') AS memberships,
+            (SELECT count(*)::int FROM tenants tt JOIN memberships m ON m.tenant_id ` +
+      `= tt.id JOIN users u ON u.id = m.user_id WHERE u.email = $1) AS tenants,
             (SELECT count(*)::int FROM audit_logs a WHERE a.actor_email = $1 AND a.action = 'tenant.created') AS audits`,
     [email],
   );
@@ -114,7 +116,8 @@ describe("server killed during a multi-row write", () => {
       async () =>
         (
           await t.query(
-            `SELECT 1 FROM pg_stat_activity WHERE datname = $1 AND pid <> pg_backend_pid() AND query ILIKE '%INSERT INTO%tenants%' AND state <> 'idle'`,
+            `SELECT 1 FROM pg_stat_activity WHERE datname = $1 AND pid <> pg_backend_pid() ` +
+              `AND query ILIKE '%INSERT INTO%tenants%' AND state <> 'idle'`,
             [t.dbName],
           )
         ).length === 0,
@@ -190,7 +193,8 @@ describe("server killed during a multi-row write", () => {
       `SELECT e AS email,
               (SELECT count(*)::int FROM invitations i WHERE i.email = e) AS invitation,
               (SELECT count(*)::int FROM email_outbox o WHERE o.to_address = e) AS mail,
-              (SELECT count(*)::int FROM audit_logs a JOIN invitations i ON a.entity_id = i.id WHERE i.email = e AND a.action = 'member.invited') AS audit
+              (SELECT count(*)::int FROM audit_logs a JOIN invitations i ON a.entity_id ` +
+        `= i.id WHERE i.email = e AND a.action = 'member.invited') AS audit
          FROM unnest($1::text[]) AS e`,
       [invites],
     );
@@ -199,7 +203,8 @@ describe("server killed during a multi-row write", () => {
     ).toEqual([]);
     const done = states.filter((s) => s === "complete").length + inv.filter((r) => r.invitation).length;
     console.log(
-      `[faults] kill -9 during ${emails.length} signups + ${invites.length} invitations: ${done} complete, ${emails.length + invites.length - done} absent, 0 half-written`,
+      `[faults] kill -9 during ${emails.length} signups ` +
+        `+ ${invites.length} invitations: ${done} complete, ${emails.length + invites.length - done} absent, 0 half-written`,
     );
     // and the restarted server works
     const again = await post(child.base, "/api/auth/sign-in", { email: "nobody@example.test", password: "whatever-password" });

@@ -79,13 +79,15 @@ async function expectNothingHalfWritten(q: TestContext["query"], owner: TenantSe
   ).toEqual([]);
   expect(
     await q(
-      `SELECT i.email FROM invitations i WHERE NOT EXISTS (SELECT 1 FROM email_outbox o WHERE o.to_address = i.email) OR NOT EXISTS (SELECT 1 FROM audit_logs a WHERE a.entity_id = i.id AND a.action = 'member.invited')`,
+      `SELECT i.email FROM invitations i WHERE NOT EXISTS (SELECT 1 FROM email_outbox o WHERE o.to_address = i.email) ` +
+        `OR NOT EXISTS (SELECT 1 FROM audit_logs a WHERE a.entity_id = i.id AND a.action = 'member.invited')`,
     ),
     "invitation without its mail or audit entry",
   ).toEqual([]);
   expect(
     await q(
-      `SELECT o.to_address FROM email_outbox o WHERE o.to_address LIKE 'outage.invitee%' AND NOT EXISTS (SELECT 1 FROM invitations i WHERE i.email = o.to_address)`,
+      `SELECT o.to_address FROM email_outbox o WHERE o.to_address LIKE 'outage.invitee%' ` +
+        `AND NOT EXISTS (SELECT 1 FROM invitations i WHERE i.email = o.to_address)`,
     ),
     "mail without its invitation",
   ).toEqual([]);
@@ -178,7 +180,11 @@ async function outageDrill(
   ).toEqual([]);
   expect(samples.filter((s) => s.phase === "up" && s.status < 300).length).toBeGreaterThan(0);
   console.log(
-    `[faults] database ${outage.what}: ${samples.length} requests (${samples.filter((s) => s.phase === "up").length} before it went down, ${samples.filter((s) => s.phase === "down").length} while down - max ${Math.max(...settled.map((s) => s.ms))} ms to a 503, ${samples.filter((s) => s.phase !== "up" && s.phase !== "down").length} after the database returned; recovered in ${recoveredAt - restoredAt} ms)`,
+    `[faults] database ${outage.what}: ${samples.length} requests (${samples.filter((s) => s.phase === "up").length} before ` +
+      `it went down, ${samples.filter((s) => s.phase === "down").length} while down - ` +
+      `max ${Math.max(...settled.map((s) => s.ms))} ms to a ` +
+      `503, ${samples.filter((s) => s.phase !== "up" && s.phase !== "down").length} after the database returned; ` +
+      `recovered in ${recoveredAt - restoredAt} ms)`,
   );
 
   await expectNothingHalfWritten(ctx.query, owner);

@@ -313,10 +313,21 @@ async function fire(caller: TenantSession | null, op: Operation, r: Fuzzed) {
   return send(agent, op, r);
 }
 
+function requestSummary(r: Fuzzed) {
+  const files =
+    r.files &&
+    Object.fromEntries(
+      Object.entries(r.files).map(([k, f]) => [k, { filename: f.filename, contentType: f.contentType, bytes: f.content.length }]),
+    );
+  return { pathParams: r.pathParams, query: r.query, body: r.body ?? r.raw?.payload?.toString().slice(0, 300), files };
+}
+
 function checkResponse(op: Operation, r: Fuzzed, res: { status: number; body: any }) {
   stats[r.kind]++;
   stats.statuses.set(res.status, (stats.statuses.get(res.status) ?? 0) + 1);
-  const what = `${op.operationId} ${r.kind}${r.why ? ` (${r.why})` : ""}: ${describeResponse(res)}\n  request: ${JSON.stringify({ pathParams: r.pathParams, query: r.query, body: r.body ?? r.raw?.payload?.toString().slice(0, 300), files: r.files && Object.fromEntries(Object.entries(r.files).map(([k, f]) => [k, { filename: f.filename, contentType: f.contentType, bytes: f.content.length }])) })?.slice(0, 600)}`;
+  const what =
+    `${op.operationId} ${r.kind}${r.why ? ` (${r.why})` : ""}: ${describeResponse(res)}\n  ` +
+    `request: ${JSON.stringify(requestSummary(r))?.slice(0, 600)}`;
   if (res.status >= 500) throw new Error(`5xx - ${what}`);
   if (!documentedStatus(op, res.status)) throw new Error(`undocumented status - ${what}`);
   if (res.status >= 400 && !isEnvelope(res)) throw new Error(`not the error envelope - ${what}`);
@@ -364,7 +375,9 @@ describe("fuzzing every operation", () => {
           );
         } catch (err) {
           throw new Error(
-            `fuzz ${op.operationId} (${kind}) failed - reproduce with FUZZ_SEED=${FUZZ_SEED} FUZZ_OP=${op.operationId}\n${(err as Error).message}${(err as Error).cause ? `\n${((err as Error).cause as Error).message}` : ""}`,
+            `fuzz ${op.operationId} (${kind}) failed - reproduce with ` +
+              `FUZZ_SEED=${FUZZ_SEED} FUZZ_OP=${op.operationId}\n${(err as Error).message}` +
+              `${(err as Error).cause ? `\n${((err as Error).cause as Error).message}` : ""}`,
           );
         }
       }
@@ -408,7 +421,8 @@ describe("fuzzing every operation", () => {
       .map(([s, n]) => `${s}×${n}`)
       .join(" ");
     console.log(
-      `[fuzz] FUZZ_SEED=${FUZZ_SEED}: ${stats.valid} valid + ${stats.invalid} invalid + ${stats.edges} edge requests over ${ops.length} operations; statuses ${statuses}`,
+      `[fuzz] FUZZ_SEED=${FUZZ_SEED}: ${stats.valid} valid + ${stats.invalid} invalid ` +
+        `+ ${stats.edges} edge requests over ${ops.length} operations; statuses ${statuses}`,
     );
   });
 });

@@ -38,7 +38,8 @@ beforeAll(async () => {
 afterAll(() => {
   const covered = idOps.filter(hasFactories).length;
   console.log(
-    `[isolation] ${covered}/${idOps.length} id-taking operations × ${ID_CASES} cases + ${readOps.length} read operations (${listCalls} calls, incl. filters by A's ids) = ${covered * ID_CASES + listCalls} checks`,
+    `[isolation] ${covered}/${idOps.length} id-taking operations × ${ID_CASES} cases + ${readOps.length} read ` +
+      `operations (${listCalls} calls, incl. filters by A's ids) = ${covered * ID_CASES + listCalls} checks`,
   );
 });
 

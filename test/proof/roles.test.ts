@@ -43,7 +43,9 @@ beforeAll(async () => {
 afterAll(() => {
   const modular = guarded.filter((o) => o.module).length;
   console.log(
-    `[roles] ${guarded.length} guarded operations × (${ROLES.length} roles + anonymous) + ${modular} module gates + ${selfServiceOps.length} self-service + ${publicOps.length} public = ${guarded.length * (ROLES.length + 1) + modular + selfServiceOps.length + publicOps.length} cases (${checks} checked)`,
+    `[roles] ${guarded.length} guarded operations × (${ROLES.length} roles + anonymous) ` +
+      `+ ${modular} module gates + ${selfServiceOps.length} self-service + ${publicOps.length} public ` +
+      `= ${guarded.length * (ROLES.length + 1) + modular + selfServiceOps.length + publicOps.length} cases (${checks} checked)`,
   );
 });
 

@@ -17,9 +17,11 @@ beforeAll(async () => {
 });
 
 const requirements =
-  "5+ years of backend development with TypeScript and Node.js.\nStrong PostgreSQL and REST APIs.\nExperience with Docker and Kubernetes is a plus.\nMentor junior engineers.";
+  "5+ years of backend development with TypeScript and Node.js.\nStrong PostgreSQL and " +
+  "REST APIs.\nExperience with Docker and Kubernetes is a plus.\nMentor junior engineers.";
 const strongResume =
-  "Senior backend engineer with 7 years of experience. TypeScript, Node.js (Express), PostgreSQL, Redis, Docker. Designed REST APIs for payments and mentored three junior developers.";
+  "Senior backend engineer with 7 years of experience. TypeScript, Node.js (Express), PostgreSQL, " +
+  "Redis, Docker. Designed REST APIs for payments and mentored three junior developers.";
 const weakResume = "Accountant with 2 years of experience in Tally, GST filing and bank reconciliation.";
 
 describe("generateJobDescription, screenResume, generateInterviewQuestions, generateRecruitmentContent: offline AI helpers", () => {

@@ -117,7 +117,9 @@ describe("listCandidates, createCandidate, getCandidate, updateCandidate, delete
     expect(noOffer.error).toContain("accepted offer");
     expectError(await c.hr.agent.put(`/api/recruitment/candidates/${id}`).send({ stage: "screening" }), 409, "conflict");
     await t.query(
-      `INSERT INTO job_offers (tenant_id, offer_number, candidate_id, job_title, department, salary, currency, joining_date, expires_on, status, created_by) VALUES ($1, 'OFR-T${uniq()}', $2, 'X', 'Y', 1, 'INR', '2027-01-01', '2026-12-01', 'accepted', $3)`,
+      `INSERT INTO job_offers (tenant_id, offer_number, candidate_id, job_title, department, ` +
+        `salary, currency, joining_date, expires_on, status, created_by) VALUES ($1, ` +
+        `'OFR-T${uniq()}', $2, 'X', 'Y', 1, 'INR', '2027-01-01', '2026-12-01', 'accepted', $3)`,
       [c.owner.tenantId, id, c.hr.userId],
     );
     const hired = await c.hr.agent.put(`/api/recruitment/candidates/${id}`).send({ stage: "hired" }).expect(200);
@@ -149,7 +151,9 @@ describe("listCandidates, createCandidate, getCandidate, updateCandidate, delete
     const cand = await addCandidate(c.hr.agent, p.body.data.id);
     await advance(c.hr.agent, cand.id, "offer");
     await t.query(
-      `INSERT INTO job_offers (tenant_id, offer_number, candidate_id, job_title, department, salary, currency, joining_date, expires_on, status, created_by) VALUES ($1, 'OFR-T${uniq()}', $2, 'X', 'Y', 1, 'INR', '2027-01-01', '2026-12-01', 'accepted', $3)`,
+      `INSERT INTO job_offers (tenant_id, offer_number, candidate_id, job_title, department, ` +
+        `salary, currency, joining_date, expires_on, status, created_by) VALUES ($1, ` +
+        `'OFR-T${uniq()}', $2, 'X', 'Y', 1, 'INR', '2027-01-01', '2026-12-01', 'accepted', $3)`,
       [c.owner.tenantId, cand.id, c.hr.userId],
     );
     await c.hr.agent.put(`/api/recruitment/candidates/${cand.id}`).send({ stage: "hired" }).expect(200);
@@ -288,122 +292,132 @@ describe("listCandidates, createCandidate, getCandidate, updateCandidate, delete
   });
 });
 
-describe("listTalentPoolCandidates, createTalentPoolCandidate, getTalentPoolCandidate, updateTalentPoolCandidate, deleteTalentPoolCandidate: talent pool", () => {
-  it("keeps people with skills and tags, searchable", async () => {
-    const a = await c.hr.agent
-      .post("/api/recruitment/talent-pool-candidates")
-      .send({
-        first_name: "Arjun",
-        last_name: "Mehta",
-        email: `arjun.${uniq()}@example.test`,
-        current_title: "Data Engineer",
-        experience_years: 4,
-        location: "Bengaluru",
-        skills: ["Python", "Spark", "SQL"],
-        tags: ["Silver-Medalist"],
-      })
-      .expect(201);
-    expect(a.body.data).toMatchObject({
-      skills: ["python", "spark", "sql"],
-      tags: ["silver-medalist"],
-      full_name: "Arjun Mehta",
-      added_by_user_id: c.hr.userId,
-      source: "direct",
-      candidate_id: null,
-    });
-    const b = await c.hr.agent
-      .post("/api/recruitment/talent-pool-candidates")
-      .send({
-        first_name: "Neha",
-        last_name: "Iyer",
-        email: `neha.${uniq()}@example.test`,
-        experience_years: 8,
-        skills: ["python", "django"],
-        tags: ["bengaluru"],
-        notes: "Great at mentoring",
-      })
-      .expect(201);
-    const ids = (r: any) => r.body.data.map((x: any) => x.id);
-    expect(ids(await c.hr.agent.get("/api/recruitment/talent-pool-candidates?skills=python,spark").expect(200))).toEqual([a.body.data.id]);
-    expect(ids(await c.hr.agent.get("/api/recruitment/talent-pool-candidates?skills=PYTHON").expect(200))).toEqual(
-      expect.arrayContaining([a.body.data.id, b.body.data.id]),
-    );
-    expect(ids(await c.hr.agent.get("/api/recruitment/talent-pool-candidates?tag=Silver-Medalist").expect(200))).toEqual([a.body.data.id]);
-    expect(ids(await c.hr.agent.get("/api/recruitment/talent-pool-candidates?min_experience_years=5&skills=python").expect(200))).toEqual([
-      b.body.data.id,
-    ]);
-    expect(ids(await c.hr.agent.get("/api/recruitment/talent-pool-candidates?search=mentoring").expect(200))).toEqual([b.body.data.id]);
-    expect(ids(await c.hr.agent.get("/api/recruitment/talent-pool-candidates?search=bengaluru").expect(200))).toEqual([a.body.data.id]);
-    expect(ids(await c.hr.agent.get("/api/recruitment/talent-pool-candidates?search=arjun%20mehta").expect(200))).toEqual([a.body.data.id]);
+describe(
+  "listTalentPoolCandidates, createTalentPoolCandidate, getTalentPoolCandidate, " +
+    "updateTalentPoolCandidate, deleteTalentPoolCandidate: talent pool",
+  () => {
+    it("keeps people with skills and tags, searchable", async () => {
+      const a = await c.hr.agent
+        .post("/api/recruitment/talent-pool-candidates")
+        .send({
+          first_name: "Arjun",
+          last_name: "Mehta",
+          email: `arjun.${uniq()}@example.test`,
+          current_title: "Data Engineer",
+          experience_years: 4,
+          location: "Bengaluru",
+          skills: ["Python", "Spark", "SQL"],
+          tags: ["Silver-Medalist"],
+        })
+        .expect(201);
+      expect(a.body.data).toMatchObject({
+        skills: ["python", "spark", "sql"],
+        tags: ["silver-medalist"],
+        full_name: "Arjun Mehta",
+        added_by_user_id: c.hr.userId,
+        source: "direct",
+        candidate_id: null,
+      });
+      const b = await c.hr.agent
+        .post("/api/recruitment/talent-pool-candidates")
+        .send({
+          first_name: "Neha",
+          last_name: "Iyer",
+          email: `neha.${uniq()}@example.test`,
+          experience_years: 8,
+          skills: ["python", "django"],
+          tags: ["bengaluru"],
+          notes: "Great at mentoring",
+        })
+        .expect(201);
+      const ids = (r: any) => r.body.data.map((x: any) => x.id);
+      expect(ids(await c.hr.agent.get("/api/recruitment/talent-pool-candidates?skills=python,spark").expect(200))).toEqual([
+        a.body.data.id,
+      ]);
+      expect(ids(await c.hr.agent.get("/api/recruitment/talent-pool-candidates?skills=PYTHON").expect(200))).toEqual(
+        expect.arrayContaining([a.body.data.id, b.body.data.id]),
+      );
+      expect(ids(await c.hr.agent.get("/api/recruitment/talent-pool-candidates?tag=Silver-Medalist").expect(200))).toEqual([
+        a.body.data.id,
+      ]);
+      expect(ids(await c.hr.agent.get("/api/recruitment/talent-pool-candidates?min_experience_years=5&skills=python").expect(200))).toEqual(
+        [b.body.data.id],
+      );
+      expect(ids(await c.hr.agent.get("/api/recruitment/talent-pool-candidates?search=mentoring").expect(200))).toEqual([b.body.data.id]);
+      expect(ids(await c.hr.agent.get("/api/recruitment/talent-pool-candidates?search=bengaluru").expect(200))).toEqual([a.body.data.id]);
+      expect(ids(await c.hr.agent.get("/api/recruitment/talent-pool-candidates?search=arjun%20mehta").expect(200))).toEqual([
+        a.body.data.id,
+      ]);
 
-    expectError(
+      expectError(
+        await c.hr.agent
+          .post("/api/recruitment/talent-pool-candidates")
+          .send({ first_name: "X", last_name: "Y", email: a.body.data.email.toUpperCase() }),
+        409,
+        "conflict",
+      );
+      const miss = expectError(
+        await c.hr.agent.post("/api/recruitment/talent-pool-candidates").send({ first_name: "X" }),
+        400,
+        "validation_failed",
+      );
+      expect(miss.details.map((d: any) => d.path)).toEqual(["body.last_name", "body.email"]);
+      const upd = await c.hr.agent
+        .put(`/api/recruitment/talent-pool-candidates/${a.body.data.id}`)
+        .send({ tags: ["rehire", "REHIRE"], notes: "Call in Q3" })
+        .expect(200);
+      expect(upd.body.data).toMatchObject({ tags: ["rehire"], notes: "Call in Q3" });
+      expectError(
+        await c.hr.agent.put(`/api/recruitment/talent-pool-candidates/${a.body.data.id}`).send({ email: b.body.data.email }),
+        409,
+        "conflict",
+      );
+      await c.hr.agent.get(`/api/recruitment/talent-pool-candidates/${a.body.data.id}`).expect(200);
+      await c.hr.agent.delete(`/api/recruitment/talent-pool-candidates/${a.body.data.id}`).expect(200);
+      expectError(await c.hr.agent.get(`/api/recruitment/talent-pool-candidates/${a.body.data.id}`), 404, "not_found");
       await c.hr.agent
         .post("/api/recruitment/talent-pool-candidates")
-        .send({ first_name: "X", last_name: "Y", email: a.body.data.email.toUpperCase() }),
-      409,
-      "conflict",
-    );
-    const miss = expectError(
-      await c.hr.agent.post("/api/recruitment/talent-pool-candidates").send({ first_name: "X" }),
-      400,
-      "validation_failed",
-    );
-    expect(miss.details.map((d: any) => d.path)).toEqual(["body.last_name", "body.email"]);
-    const upd = await c.hr.agent
-      .put(`/api/recruitment/talent-pool-candidates/${a.body.data.id}`)
-      .send({ tags: ["rehire", "REHIRE"], notes: "Call in Q3" })
-      .expect(200);
-    expect(upd.body.data).toMatchObject({ tags: ["rehire"], notes: "Call in Q3" });
-    expectError(
-      await c.hr.agent.put(`/api/recruitment/talent-pool-candidates/${a.body.data.id}`).send({ email: b.body.data.email }),
-      409,
-      "conflict",
-    );
-    await c.hr.agent.get(`/api/recruitment/talent-pool-candidates/${a.body.data.id}`).expect(200);
-    await c.hr.agent.delete(`/api/recruitment/talent-pool-candidates/${a.body.data.id}`).expect(200);
-    expectError(await c.hr.agent.get(`/api/recruitment/talent-pool-candidates/${a.body.data.id}`), 404, "not_found");
-    await c.hr.agent
-      .post("/api/recruitment/talent-pool-candidates")
-      .send({ first_name: "Arjun", last_name: "Mehta", email: a.body.data.email })
-      .expect(201);
-    expectError(await c.manager.agent.get("/api/recruitment/talent-pool-candidates"), 403, "forbidden");
-  });
+        .send({ first_name: "Arjun", last_name: "Mehta", email: a.body.data.email })
+        .expect(201);
+      expectError(await c.manager.agent.get("/api/recruitment/talent-pool-candidates"), 403, "forbidden");
+    });
 
-  it("keeps a rejected candidate for later and brings them back to a new posting", async () => {
-    const cand = await addCandidate(c.hr.agent, posting.id, {
-      skills: ["kotlin", "android"],
-      current_title: "Mobile Dev",
-      experience_years: 3,
+    it("keeps a rejected candidate for later and brings them back to a new posting", async () => {
+      const cand = await addCandidate(c.hr.agent, posting.id, {
+        skills: ["kotlin", "android"],
+        current_title: "Mobile Dev",
+        experience_years: 3,
+      });
+      await c.hr.agent.put(`/api/recruitment/candidates/${cand.id}`).send({ stage: "rejected" }).expect(200);
+      const pool = await c.hr.agent
+        .post("/api/recruitment/talent-pool-candidates")
+        .send({ candidate_id: cand.id, tags: ["mobile"] })
+        .expect(201);
+      expect(pool.body.data).toMatchObject({
+        candidate_id: cand.id,
+        email: cand.email,
+        skills: ["kotlin", "android"],
+        current_title: "Mobile Dev",
+        experience_years: 3,
+        tags: ["mobile"],
+      });
+      const p2 = await openPosting(c.hr.agent);
+      const back = await c.hr.agent
+        .post("/api/recruitment/candidates")
+        .send({ posting_id: p2.id, talent_pool_candidate_id: pool.body.data.id })
+        .expect(201);
+      expect(back.body.data).toMatchObject({
+        first_name: "Priya",
+        email: cand.email,
+        source: "talent_pool",
+        skills: ["kotlin", "android"],
+        stage: "applied",
+      });
+      expectError(
+        await c.hr.agent.post("/api/recruitment/talent-pool-candidates").send({ candidate_id: "00000000-0000-4000-8000-000000000000" }),
+        400,
+        "validation_failed",
+      );
     });
-    await c.hr.agent.put(`/api/recruitment/candidates/${cand.id}`).send({ stage: "rejected" }).expect(200);
-    const pool = await c.hr.agent
-      .post("/api/recruitment/talent-pool-candidates")
-      .send({ candidate_id: cand.id, tags: ["mobile"] })
-      .expect(201);
-    expect(pool.body.data).toMatchObject({
-      candidate_id: cand.id,
-      email: cand.email,
-      skills: ["kotlin", "android"],
-      current_title: "Mobile Dev",
-      experience_years: 3,
-      tags: ["mobile"],
-    });
-    const p2 = await openPosting(c.hr.agent);
-    const back = await c.hr.agent
-      .post("/api/recruitment/candidates")
-      .send({ posting_id: p2.id, talent_pool_candidate_id: pool.body.data.id })
-      .expect(201);
-    expect(back.body.data).toMatchObject({
-      first_name: "Priya",
-      email: cand.email,
-      source: "talent_pool",
-      skills: ["kotlin", "android"],
-      stage: "applied",
-    });
-    expectError(
-      await c.hr.agent.post("/api/recruitment/talent-pool-candidates").send({ candidate_id: "00000000-0000-4000-8000-000000000000" }),
-      400,
-      "validation_failed",
-    );
-  });
-});
+  },
+);

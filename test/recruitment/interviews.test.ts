@@ -289,151 +289,155 @@ describe("listInterviews, createInterview, getInterview, updateInterview, delete
   });
 });
 
-describe("listInterviewSessions, createInterviewSession, getInterviewSession, updateInterviewSession, deleteInterviewSession, sendInterviewSession: interview management sessions", () => {
-  it("sends the candidate the interview details by email", async () => {
-    const cand = await screened();
-    const i = await c.hr.agent
-      .post("/api/recruitment/interviews")
-      .send({
-        candidate_id: cand.id,
-        round_name: "Technical",
-        scheduled_at: isoIn(3, 9),
+describe(
+  "listInterviewSessions, createInterviewSession, getInterviewSession, updateInterviewSession, " +
+    "deleteInterviewSession, sendInterviewSession: interview management sessions",
+  () => {
+    it("sends the candidate the interview details by email", async () => {
+      const cand = await screened();
+      const i = await c.hr.agent
+        .post("/api/recruitment/interviews")
+        .send({
+          candidate_id: cand.id,
+          round_name: "Technical",
+          scheduled_at: isoIn(3, 9),
+          mode: "video",
+          meeting_url: "https://meet.example.com/xyz-123",
+          interviewer_user_ids: [c.manager.userId],
+        })
+        .expect(201);
+      const s = await c.hr.agent
+        .post("/api/recruitment/interview-management-sessions")
+        .send({ candidate_id: cand.id, interview_id: i.body.data.id, instructions: "Keep your ID ready." })
+        .expect(201);
+      expect(s.body.data).toMatchObject({
+        status: "scheduled",
+        sent_at: null,
+        send_count: 0,
         mode: "video",
         meeting_url: "https://meet.example.com/xyz-123",
-        interviewer_user_ids: [c.manager.userId],
-      })
-      .expect(201);
-    const s = await c.hr.agent
-      .post("/api/recruitment/interview-management-sessions")
-      .send({ candidate_id: cand.id, interview_id: i.body.data.id, instructions: "Keep your ID ready." })
-      .expect(201);
-    expect(s.body.data).toMatchObject({
-      status: "scheduled",
-      sent_at: null,
-      send_count: 0,
-      mode: "video",
-      meeting_url: "https://meet.example.com/xyz-123",
-      duration_minutes: 60,
-      scheduled_at: i.body.data.scheduled_at,
-      candidate_email: cand.email,
-      title: `Technical interview - ${posting.title}`,
+        duration_minutes: 60,
+        scheduled_at: i.body.data.scheduled_at,
+        candidate_email: cand.email,
+        title: `Technical interview - ${posting.title}`,
+      });
+      const sent = await c.hr.agent.post(`/api/recruitment/interview-management-sessions/${s.body.data.id}/send`).expect(200);
+      expect(sent.body.data.send_count).toBe(1);
+      expect(sent.body.data.sent_at).not.toBeNull();
+      const m = await mail.waitFor(cand.email);
+      const text = m.text;
+      expect(m.subject).toContain("Interview invitation: Technical interview");
+      expect(text).toContain("https://meet.example.com/xyz-123");
+      expect(text).toContain("Keep your ID ready.");
+      expect(text).toContain("Asia/Kolkata");
+      await c.hr.agent.post(`/api/recruitment/interview-management-sessions/${s.body.data.id}/send`).expect(200);
+      const [row] = await t.query(`SELECT send_count FROM interview_sessions WHERE id = $1`, [s.body.data.id]);
+      expect(row.send_count).toBe(2);
+      const log = await c.owner.agent
+        .get(`/api/configuration/activity-log?entity_id=${s.body.data.id}&action=recruitment.session_sent`)
+        .expect(200);
+      expect(log.body.data).toHaveLength(2);
+      // A sent session is cancelled (the candidate is told), not deleted.
+      expectError(await c.hr.agent.delete(`/api/recruitment/interview-management-sessions/${s.body.data.id}`), 409, "conflict");
+      await c.hr.agent.put(`/api/recruitment/interview-management-sessions/${s.body.data.id}`).send({ status: "cancelled" }).expect(200);
+      const outbox = await t.query(`SELECT subject FROM email_outbox WHERE to_address = $1 ORDER BY created_at`, [cand.email]);
+      expect(outbox.map((r: any) => r.subject.split(":")[0])).toEqual(["Interview invitation", "Interview invitation", "Cancelled"]);
+      expectError(await c.hr.agent.post(`/api/recruitment/interview-management-sessions/${s.body.data.id}/send`), 409, "conflict");
+      expectError(
+        await c.hr.agent.put(`/api/recruitment/interview-management-sessions/${s.body.data.id}`).send({ status: "scheduled" }),
+        409,
+        "conflict",
+      );
+      await c.hr.agent.delete(`/api/recruitment/interview-management-sessions/${s.body.data.id}`).expect(200);
     });
-    const sent = await c.hr.agent.post(`/api/recruitment/interview-management-sessions/${s.body.data.id}/send`).expect(200);
-    expect(sent.body.data.send_count).toBe(1);
-    expect(sent.body.data.sent_at).not.toBeNull();
-    const m = await mail.waitFor(cand.email);
-    const text = m.text;
-    expect(m.subject).toContain("Interview invitation: Technical interview");
-    expect(text).toContain("https://meet.example.com/xyz-123");
-    expect(text).toContain("Keep your ID ready.");
-    expect(text).toContain("Asia/Kolkata");
-    await c.hr.agent.post(`/api/recruitment/interview-management-sessions/${s.body.data.id}/send`).expect(200);
-    const [row] = await t.query(`SELECT send_count FROM interview_sessions WHERE id = $1`, [s.body.data.id]);
-    expect(row.send_count).toBe(2);
-    const log = await c.owner.agent
-      .get(`/api/configuration/activity-log?entity_id=${s.body.data.id}&action=recruitment.session_sent`)
-      .expect(200);
-    expect(log.body.data).toHaveLength(2);
-    // A sent session is cancelled (the candidate is told), not deleted.
-    expectError(await c.hr.agent.delete(`/api/recruitment/interview-management-sessions/${s.body.data.id}`), 409, "conflict");
-    await c.hr.agent.put(`/api/recruitment/interview-management-sessions/${s.body.data.id}`).send({ status: "cancelled" }).expect(200);
-    const outbox = await t.query(`SELECT subject FROM email_outbox WHERE to_address = $1 ORDER BY created_at`, [cand.email]);
-    expect(outbox.map((r: any) => r.subject.split(":")[0])).toEqual(["Interview invitation", "Interview invitation", "Cancelled"]);
-    expectError(await c.hr.agent.post(`/api/recruitment/interview-management-sessions/${s.body.data.id}/send`), 409, "conflict");
-    expectError(
-      await c.hr.agent.put(`/api/recruitment/interview-management-sessions/${s.body.data.id}`).send({ status: "scheduled" }),
-      409,
-      "conflict",
-    );
-    await c.hr.agent.delete(`/api/recruitment/interview-management-sessions/${s.body.data.id}`).expect(200);
-  });
 
-  it("validates sessions and follows scheduled → completed | cancelled", async () => {
-    const cand = await screened();
-    expect(
-      expectError(await c.hr.agent.post("/api/recruitment/interview-management-sessions").send({ candidate_id: cand.id }), 400).details[0]
-        .path,
-    ).toBe("body.scheduled_at");
-    expect(
-      expectError(
-        await c.hr.agent.post("/api/recruitment/interview-management-sessions").send({ candidate_id: cand.id, scheduled_at: isoIn(2) }),
-        400,
-      ).details[0].path,
-    ).toBe("body.meeting_url");
-    expect(
-      expectError(
-        await c.hr.agent
-          .post("/api/recruitment/interview-management-sessions")
-          .send({ candidate_id: cand.id, scheduled_at: isoIn(2), mode: "in_person" }),
-        400,
-      ).details[0].path,
-    ).toBe("body.location");
-    const other = await screened();
-    const iv = await c.hr.agent
-      .post("/api/recruitment/interviews")
-      .send({ candidate_id: other.id, round_name: "X", scheduled_at: isoIn(2), mode: "phone", interviewer_user_ids: [c.hr.userId] })
-      .expect(201);
-    expect(
-      expectError(
-        await c.hr.agent
-          .post("/api/recruitment/interview-management-sessions")
-          .send({ candidate_id: cand.id, interview_id: iv.body.data.id }),
-        400,
-      ).details[0].path,
-    ).toBe("body.interview_id");
-    const s = await c.hr.agent
-      .post("/api/recruitment/interview-management-sessions")
-      .send({
-        candidate_id: cand.id,
-        title: "Onsite day",
-        scheduled_at: isoIn(2),
-        mode: "in_person",
-        location: "Bengaluru HQ, 4th floor",
-        duration_minutes: 240,
-      })
-      .expect(201);
-    const upd = await c.hr.agent
-      .put(`/api/recruitment/interview-management-sessions/${s.body.data.id}`)
-      .send({ instructions: "Bring a laptop", scheduled_at: isoIn(3) })
-      .expect(200);
-    expect(upd.body.data.instructions).toBe("Bring a laptop");
-    expectError(
-      await c.hr.agent.put(`/api/recruitment/interview-management-sessions/${s.body.data.id}`).send({ scheduled_at: isoIn(-1) }),
-      400,
-      "validation_failed",
-    );
-    expectError(
-      await c.hr.agent.put(`/api/recruitment/interview-management-sessions/${s.body.data.id}`).send({ mode: "video" }),
-      400,
-      "validation_failed",
-    );
-    await t.query(`UPDATE interview_sessions SET scheduled_at = now() - interval '1 hour' WHERE id = $1`, [s.body.data.id]);
-    expectError(await c.hr.agent.post(`/api/recruitment/interview-management-sessions/${s.body.data.id}/send`), 409, "conflict");
-    await c.hr.agent.put(`/api/recruitment/interview-management-sessions/${s.body.data.id}`).send({ status: "completed" }).expect(200);
-    expectError(
-      await c.hr.agent.put(`/api/recruitment/interview-management-sessions/${s.body.data.id}`).send({ status: "cancelled" }),
-      409,
-      "conflict",
-    );
-    const list = await c.hr.agent
-      .get(`/api/recruitment/interview-management-sessions?candidate_id=${cand.id}&status=completed`)
-      .expect(200);
-    expect(list.body.data.map((x: any) => x.id)).toEqual([s.body.data.id]);
-    await c.hr.agent.get(`/api/recruitment/interview-management-sessions/${s.body.data.id}`).expect(200);
-    expect(
-      (await c.hr.agent.get(`/api/recruitment/interview-management-sessions?interview_id=${iv.body.data.id}`).expect(200)).body.data,
-    ).toEqual([]);
-    // Sessions only for candidates still in the pipeline.
-    await c.hr.agent.put(`/api/recruitment/candidates/${cand.id}`).send({ stage: "withdrawn" }).expect(200);
-    expectError(
-      await c.hr.agent
+    it("validates sessions and follows scheduled → completed | cancelled", async () => {
+      const cand = await screened();
+      expect(
+        expectError(await c.hr.agent.post("/api/recruitment/interview-management-sessions").send({ candidate_id: cand.id }), 400).details[0]
+          .path,
+      ).toBe("body.scheduled_at");
+      expect(
+        expectError(
+          await c.hr.agent.post("/api/recruitment/interview-management-sessions").send({ candidate_id: cand.id, scheduled_at: isoIn(2) }),
+          400,
+        ).details[0].path,
+      ).toBe("body.meeting_url");
+      expect(
+        expectError(
+          await c.hr.agent
+            .post("/api/recruitment/interview-management-sessions")
+            .send({ candidate_id: cand.id, scheduled_at: isoIn(2), mode: "in_person" }),
+          400,
+        ).details[0].path,
+      ).toBe("body.location");
+      const other = await screened();
+      const iv = await c.hr.agent
+        .post("/api/recruitment/interviews")
+        .send({ candidate_id: other.id, round_name: "X", scheduled_at: isoIn(2), mode: "phone", interviewer_user_ids: [c.hr.userId] })
+        .expect(201);
+      expect(
+        expectError(
+          await c.hr.agent
+            .post("/api/recruitment/interview-management-sessions")
+            .send({ candidate_id: cand.id, interview_id: iv.body.data.id }),
+          400,
+        ).details[0].path,
+      ).toBe("body.interview_id");
+      const s = await c.hr.agent
         .post("/api/recruitment/interview-management-sessions")
-        .send({ candidate_id: cand.id, scheduled_at: isoIn(2), mode: "phone" }),
-      409,
-      "conflict",
-    );
-    expectError(await c.manager.agent.get("/api/recruitment/interview-management-sessions"), 403, "forbidden");
-    const admin = await addMember(t, c.owner, "admin");
-    await admin.agent.get("/api/recruitment/interview-management-sessions").expect(200);
-  });
-});
+        .send({
+          candidate_id: cand.id,
+          title: "Onsite day",
+          scheduled_at: isoIn(2),
+          mode: "in_person",
+          location: "Bengaluru HQ, 4th floor",
+          duration_minutes: 240,
+        })
+        .expect(201);
+      const upd = await c.hr.agent
+        .put(`/api/recruitment/interview-management-sessions/${s.body.data.id}`)
+        .send({ instructions: "Bring a laptop", scheduled_at: isoIn(3) })
+        .expect(200);
+      expect(upd.body.data.instructions).toBe("Bring a laptop");
+      expectError(
+        await c.hr.agent.put(`/api/recruitment/interview-management-sessions/${s.body.data.id}`).send({ scheduled_at: isoIn(-1) }),
+        400,
+        "validation_failed",
+      );
+      expectError(
+        await c.hr.agent.put(`/api/recruitment/interview-management-sessions/${s.body.data.id}`).send({ mode: "video" }),
+        400,
+        "validation_failed",
+      );
+      await t.query(`UPDATE interview_sessions SET scheduled_at = now() - interval '1 hour' WHERE id = $1`, [s.body.data.id]);
+      expectError(await c.hr.agent.post(`/api/recruitment/interview-management-sessions/${s.body.data.id}/send`), 409, "conflict");
+      await c.hr.agent.put(`/api/recruitment/interview-management-sessions/${s.body.data.id}`).send({ status: "completed" }).expect(200);
+      expectError(
+        await c.hr.agent.put(`/api/recruitment/interview-management-sessions/${s.body.data.id}`).send({ status: "cancelled" }),
+        409,
+        "conflict",
+      );
+      const list = await c.hr.agent
+        .get(`/api/recruitment/interview-management-sessions?candidate_id=${cand.id}&status=completed`)
+        .expect(200);
+      expect(list.body.data.map((x: any) => x.id)).toEqual([s.body.data.id]);
+      await c.hr.agent.get(`/api/recruitment/interview-management-sessions/${s.body.data.id}`).expect(200);
+      expect(
+        (await c.hr.agent.get(`/api/recruitment/interview-management-sessions?interview_id=${iv.body.data.id}`).expect(200)).body.data,
+      ).toEqual([]);
+      // Sessions only for candidates still in the pipeline.
+      await c.hr.agent.put(`/api/recruitment/candidates/${cand.id}`).send({ stage: "withdrawn" }).expect(200);
+      expectError(
+        await c.hr.agent
+          .post("/api/recruitment/interview-management-sessions")
+          .send({ candidate_id: cand.id, scheduled_at: isoIn(2), mode: "phone" }),
+        409,
+        "conflict",
+      );
+      expectError(await c.manager.agent.get("/api/recruitment/interview-management-sessions"), 403, "forbidden");
+      const admin = await addMember(t, c.owner, "admin");
+      await admin.agent.get("/api/recruitment/interview-management-sessions").expect(200);
+    });
+  },
+);

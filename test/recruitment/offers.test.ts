@@ -107,194 +107,200 @@ describe("listJobOffers, createJobOffer, getJobOffer, updateJobOffer, deleteJobO
     expectError(await c.manager.agent.get("/api/recruitment/offers"), 403, "forbidden");
   });
 
-  it("getPublicOffer, getPublicOfferPdf, acceptPublicOffer, sendAppointmentLetter, getPublicAppointment, getPublicAppointmentPdf, uploadAppointmentDocument, convertCandidateToEmployee: go from send to accepted, appointment, joining documents and an employee record", async () => {
-    const { candidate, offer } = await draftOffer(
-      c.hr.agent,
-      { terms: "Joining bonus INR 1,00,000." },
-      { first_name: "Kavya", last_name: "Nair", phone: "+91 98450 12345" },
-    );
-    expectError(await c.hr.agent.post(`/api/recruitment/offers/${offer.id}/send-appointment`), 409, "conflict");
-    const sent = await c.hr.agent.post(`/api/recruitment/offers/${offer.id}/send`).expect(200);
-    expect(sent.body.data.status).toBe("sent");
-    expect(sent.body.data.link_expires_at).not.toBeNull();
-    expectError(await c.hr.agent.put(`/api/recruitment/offers/${offer.id}`).send({ salary: "1.00" }), 409, "conflict");
-    expectError(await c.hr.agent.delete(`/api/recruitment/offers/${offer.id}`), 409, "conflict");
+  it(
+    "getPublicOffer, getPublicOfferPdf, acceptPublicOffer, sendAppointmentLetter, " +
+      "getPublicAppointment, getPublicAppointmentPdf, uploadAppointmentDocument, " +
+      "convertCandidateToEmployee: go from send to accepted, appointment, joining documents and an employee record",
+    async () => {
+      const { candidate, offer } = await draftOffer(
+        c.hr.agent,
+        { terms: "Joining bonus INR 1,00,000." },
+        { first_name: "Kavya", last_name: "Nair", phone: "+91 98450 12345" },
+      );
+      expectError(await c.hr.agent.post(`/api/recruitment/offers/${offer.id}/send-appointment`), 409, "conflict");
+      const sent = await c.hr.agent.post(`/api/recruitment/offers/${offer.id}/send`).expect(200);
+      expect(sent.body.data.status).toBe("sent");
+      expect(sent.body.data.link_expires_at).not.toBeNull();
+      expectError(await c.hr.agent.put(`/api/recruitment/offers/${offer.id}`).send({ salary: "1.00" }), 409, "conflict");
+      expectError(await c.hr.agent.delete(`/api/recruitment/offers/${offer.id}`), 409, "conflict");
 
-    // The mail arrives on the loopback SMTP server with the personal link.
-    const m = await mail.waitFor(candidate.email);
-    expect(m.subject).toContain("Your offer from Acme Analytics");
-    const token = linkToken(m, "offers");
-    const [row] = await t.query(`SELECT offer_token_hash FROM job_offers WHERE id = $1`, [offer.id]);
-    expect(row.offer_token_hash).toBe(sha(token));
-    expect(JSON.stringify(await t.query(`SELECT * FROM job_offers WHERE id = $1`, [offer.id]))).not.toContain(token);
+      // The mail arrives on the loopback SMTP server with the personal link.
+      const m = await mail.waitFor(candidate.email);
+      expect(m.subject).toContain("Your offer from Acme Analytics");
+      const token = linkToken(m, "offers");
+      const [row] = await t.query(`SELECT offer_token_hash FROM job_offers WHERE id = $1`, [offer.id]);
+      expect(row.offer_token_hash).toBe(sha(token));
+      expect(JSON.stringify(await t.query(`SELECT * FROM job_offers WHERE id = $1`, [offer.id]))).not.toContain(token);
 
-    // The link works without a session.
-    const pub = await anon().get(`/api/public/offers/${token}`).expect(200);
-    expect(pub.body.data).toMatchObject({
-      offer_number: offer.offer_number,
-      status: "sent",
-      company_name: "Acme Analytics",
-      candidate_name: "Kavya Nair",
-      job_title: "Backend Engineer",
-      salary: "2400000.00",
-      currency: "INR",
-      can_respond: true,
-      terms: "Joining bonus INR 1,00,000.",
-      pdf_url: `/api/public/offers/${token}/pdf`,
-    });
-    const pdf = await getPdf(`/api/public/offers/${token}/pdf`).expect(200);
-    expect(pdf.headers["content-type"]).toBe("application/pdf");
-    expect(pdf.body.subarray(0, 5).toString()).toBe("%PDF-");
-    expect(pdf.body.toString("latin1")).toContain("(Offer letter - Kavya Nair)");
-    const text = pdfText(pdf.body).replace(/\s+/g, " ");
-    expect(text).toContain("Dear Kavya Nair,");
-    expect(text).toContain("Annual compensation (cost to company): INR 24,00,000.00");
-    expect(text).toContain("Joining bonus INR 1,00,000.");
+      // The link works without a session.
+      const pub = await anon().get(`/api/public/offers/${token}`).expect(200);
+      expect(pub.body.data).toMatchObject({
+        offer_number: offer.offer_number,
+        status: "sent",
+        company_name: "Acme Analytics",
+        candidate_name: "Kavya Nair",
+        job_title: "Backend Engineer",
+        salary: "2400000.00",
+        currency: "INR",
+        can_respond: true,
+        terms: "Joining bonus INR 1,00,000.",
+        pdf_url: `/api/public/offers/${token}/pdf`,
+      });
+      const pdf = await getPdf(`/api/public/offers/${token}/pdf`).expect(200);
+      expect(pdf.headers["content-type"]).toBe("application/pdf");
+      expect(pdf.body.subarray(0, 5).toString()).toBe("%PDF-");
+      expect(pdf.body.toString("latin1")).toContain("(Offer letter - Kavya Nair)");
+      const text = pdfText(pdf.body).replace(/\s+/g, " ");
+      expect(text).toContain("Dear Kavya Nair,");
+      expect(text).toContain("Annual compensation (cost to company): INR 24,00,000.00");
+      expect(text).toContain("Joining bonus INR 1,00,000.");
 
-    const accepted = await anon().post(`/api/public/offers/${token}/accept`).expect(200);
-    expect(accepted.body.data).toMatchObject({ status: "accepted", can_respond: false });
-    expectError(await anon().post(`/api/public/offers/${token}/accept`), 409, "conflict");
-    expectError(await anon().post(`/api/public/offers/${token}/decline`).send({ reason: "changed my mind" }), 409, "conflict");
-    await anon().get(`/api/public/offers/${token}`).expect(200);
-    const hrNotes = await c.hr.agent.get("/api/notifications").expect(200);
-    expect(hrNotes.body.data.some((n: any) => n.kind === "recruitment.offer_accepted" && n.title.includes("Kavya Nair"))).toBe(true);
-    const [acc] = await t.query(`SELECT status, responded_at FROM job_offers WHERE id = $1`, [offer.id]);
-    expect(acc.status).toBe("accepted");
-    expect(acc.responded_at).not.toBeNull();
-    const log = await c.owner.agent.get(`/api/configuration/activity-log?entity_id=${offer.id}`).expect(200);
-    expect(log.body.data.find((e: any) => e.action === "recruitment.offer_status_changed").changes).toMatchObject({
-      status: { from: "sent", to: "accepted" },
-      by: `candidate ${candidate.email}`,
-    });
+      const accepted = await anon().post(`/api/public/offers/${token}/accept`).expect(200);
+      expect(accepted.body.data).toMatchObject({ status: "accepted", can_respond: false });
+      expectError(await anon().post(`/api/public/offers/${token}/accept`), 409, "conflict");
+      expectError(await anon().post(`/api/public/offers/${token}/decline`).send({ reason: "changed my mind" }), 409, "conflict");
+      await anon().get(`/api/public/offers/${token}`).expect(200);
+      const hrNotes = await c.hr.agent.get("/api/notifications").expect(200);
+      expect(hrNotes.body.data.some((n: any) => n.kind === "recruitment.offer_accepted" && n.title.includes("Kavya Nair"))).toBe(true);
+      const [acc] = await t.query(`SELECT status, responded_at FROM job_offers WHERE id = $1`, [offer.id]);
+      expect(acc.status).toBe("accepted");
+      expect(acc.responded_at).not.toBeNull();
+      const log = await c.owner.agent.get(`/api/configuration/activity-log?entity_id=${offer.id}`).expect(200);
+      expect(log.body.data.find((e: any) => e.action === "recruitment.offer_status_changed").changes).toMatchObject({
+        status: { from: "sent", to: "accepted" },
+        by: `candidate ${candidate.email}`,
+      });
 
-    // Conversion needs the candidate hired first.
-    expectError(await c.hr.agent.post(`/api/recruitment/candidates/${candidate.id}/convert-to-employee`), 409, "conflict");
+      // Conversion needs the candidate hired first.
+      expectError(await c.hr.agent.post(`/api/recruitment/candidates/${candidate.id}/convert-to-employee`), 409, "conflict");
 
-    // Appointment letter.
-    const appt = await c.hr.agent.post(`/api/recruitment/offers/${offer.id}/send-appointment`).expect(200);
-    expect(appt.body.data.appointment_sent_at).not.toBeNull();
-    const am = await nthMail(candidate.email, 2);
-    expect(am.subject).toContain("Your appointment letter from Acme Analytics");
-    const atoken = linkToken(am, "appointment");
-    const [arow] = await t.query(`SELECT appointment_token_hash FROM job_offers WHERE id = $1`, [offer.id]);
-    expect(arow.appointment_token_hash).toBe(sha(atoken));
-    const page = await anon().get(`/api/public/appointment/${atoken}`).expect(200);
-    expect(page.body.data).toMatchObject({
-      candidate_name: "Kavya Nair",
-      company_name: "Acme Analytics",
-      documents: [],
-      requested_documents: ["id_proof", "address_proof", "education", "experience"],
-      upload_url: `/api/public/appointment/${atoken}/upload`,
-    });
-    const apdf = await getPdf(`/api/public/appointment/${atoken}/pdf`).expect(200);
-    expect(apdf.body.subarray(0, 5).toString()).toBe("%PDF-");
-    expect(apdf.body.toString("latin1")).toContain("(Appointment letter - Kavya Nair)");
-    expect(pdfText(apdf.body).replace(/\s+/g, " ")).toContain("we are pleased to appoint you as Backend Engineer");
-    // The offer token does not open the appointment and vice versa.
-    expectError(await anon().get(`/api/public/appointment/${token}`), 404, "not_found");
-    expectError(await anon().get(`/api/public/offers/${atoken}`), 404, "not_found");
+      // Appointment letter.
+      const appt = await c.hr.agent.post(`/api/recruitment/offers/${offer.id}/send-appointment`).expect(200);
+      expect(appt.body.data.appointment_sent_at).not.toBeNull();
+      const am = await nthMail(candidate.email, 2);
+      expect(am.subject).toContain("Your appointment letter from Acme Analytics");
+      const atoken = linkToken(am, "appointment");
+      const [arow] = await t.query(`SELECT appointment_token_hash FROM job_offers WHERE id = $1`, [offer.id]);
+      expect(arow.appointment_token_hash).toBe(sha(atoken));
+      const page = await anon().get(`/api/public/appointment/${atoken}`).expect(200);
+      expect(page.body.data).toMatchObject({
+        candidate_name: "Kavya Nair",
+        company_name: "Acme Analytics",
+        documents: [],
+        requested_documents: ["id_proof", "address_proof", "education", "experience"],
+        upload_url: `/api/public/appointment/${atoken}/upload`,
+      });
+      const apdf = await getPdf(`/api/public/appointment/${atoken}/pdf`).expect(200);
+      expect(apdf.body.subarray(0, 5).toString()).toBe("%PDF-");
+      expect(apdf.body.toString("latin1")).toContain("(Appointment letter - Kavya Nair)");
+      expect(pdfText(apdf.body).replace(/\s+/g, " ")).toContain("we are pleased to appoint you as Backend Engineer");
+      // The offer token does not open the appointment and vice versa.
+      expectError(await anon().get(`/api/public/appointment/${token}`), 404, "not_found");
+      expectError(await anon().get(`/api/public/offers/${atoken}`), 404, "not_found");
 
-    // Joining documents: type and size limits through the shared upload rules.
-    const up = await anon()
-      .post(`/api/public/appointment/${atoken}/upload`)
-      .field("document_type", "id_proof")
-      .field("title", "PAN card")
-      .attach("file", Buffer.from("%PDF-1.4 pan card"), { filename: "pan.pdf", contentType: "application/pdf" })
-      .expect(201);
-    expect(up.body.data).toMatchObject({
-      document_type: "id_proof",
-      title: "PAN card",
-      original_name: "pan.pdf",
-      mime_type: "application/pdf",
-    });
-    expectError(
-      await anon()
+      // Joining documents: type and size limits through the shared upload rules.
+      const up = await anon()
         .post(`/api/public/appointment/${atoken}/upload`)
-        .field("document_type", "education")
-        .attach("file", Buffer.from("MZ\x90\x00"), { filename: "x.exe", contentType: "application/x-msdownload" }),
-      415,
-      "unsupported_media_type",
-    );
-    expectError(
-      await anon()
-        .post(`/api/public/appointment/${atoken}/upload`)
-        .field("document_type", "education")
-        .attach("file", Buffer.from("not a pdf"), { filename: "fake.pdf", contentType: "application/pdf" }),
-      415,
-      "unsupported_media_type",
-    );
-    expectError(
-      await anon()
-        .post(`/api/public/appointment/${atoken}/upload`)
-        .field("document_type", "diploma")
-        .attach("file", Buffer.from("%PDF-1.4"), { filename: "a.pdf", contentType: "application/pdf" }),
-      400,
-      "validation_failed",
-    );
-    expectError(
-      await anon()
-        .post(`/api/public/appointment/${atoken}/upload`)
-        .field("document_type", "education")
-        .attach("file", Buffer.alloc(10 * 1024 * 1024 + 10, 0x25), { filename: "big.pdf", contentType: "application/pdf" }),
-      413,
-      "payload_too_large",
-    );
-    const after = await anon().get(`/api/public/appointment/${atoken}`).expect(200);
-    expect(after.body.data.documents.map((d: any) => d.title)).toEqual(["PAN card"]);
-    expect(after.body.data.requested_documents).toEqual(["address_proof", "education", "experience"]);
-    const [doc] = await t.query(
-      `SELECT f.purpose, f.uploaded_by FROM appointment_documents d JOIN files f ON f.tenant_id = d.tenant_id AND f.id = d.file_id WHERE d.offer_id = $1`,
-      [offer.id],
-    );
-    expect(doc).toMatchObject({ purpose: "appointment_document", uploaded_by: null });
-    const hrView = await c.hr.agent.get(`/api/recruitment/offers/${offer.id}`).expect(200);
-    expect(hrView.body.data.documents).toHaveLength(1);
-    await c.hr.agent.get(`/api/files/${hrView.body.data.documents[0].file_id}`).expect(200);
+        .field("document_type", "id_proof")
+        .field("title", "PAN card")
+        .attach("file", Buffer.from("%PDF-1.4 pan card"), { filename: "pan.pdf", contentType: "application/pdf" })
+        .expect(201);
+      expect(up.body.data).toMatchObject({
+        document_type: "id_proof",
+        title: "PAN card",
+        original_name: "pan.pdf",
+        mime_type: "application/pdf",
+      });
+      expectError(
+        await anon()
+          .post(`/api/public/appointment/${atoken}/upload`)
+          .field("document_type", "education")
+          .attach("file", Buffer.from("MZ\x90\x00"), { filename: "x.exe", contentType: "application/x-msdownload" }),
+        415,
+        "unsupported_media_type",
+      );
+      expectError(
+        await anon()
+          .post(`/api/public/appointment/${atoken}/upload`)
+          .field("document_type", "education")
+          .attach("file", Buffer.from("not a pdf"), { filename: "fake.pdf", contentType: "application/pdf" }),
+        415,
+        "unsupported_media_type",
+      );
+      expectError(
+        await anon()
+          .post(`/api/public/appointment/${atoken}/upload`)
+          .field("document_type", "diploma")
+          .attach("file", Buffer.from("%PDF-1.4"), { filename: "a.pdf", contentType: "application/pdf" }),
+        400,
+        "validation_failed",
+      );
+      expectError(
+        await anon()
+          .post(`/api/public/appointment/${atoken}/upload`)
+          .field("document_type", "education")
+          .attach("file", Buffer.alloc(10 * 1024 * 1024 + 10, 0x25), { filename: "big.pdf", contentType: "application/pdf" }),
+        413,
+        "payload_too_large",
+      );
+      const after = await anon().get(`/api/public/appointment/${atoken}`).expect(200);
+      expect(after.body.data.documents.map((d: any) => d.title)).toEqual(["PAN card"]);
+      expect(after.body.data.requested_documents).toEqual(["address_proof", "education", "experience"]);
+      const [doc] = await t.query(
+        `SELECT f.purpose, f.uploaded_by FROM appointment_documents d JOIN files ` +
+          `f ON f.tenant_id = d.tenant_id AND f.id = d.file_id WHERE d.offer_id = $1`,
+        [offer.id],
+      );
+      expect(doc).toMatchObject({ purpose: "appointment_document", uploaded_by: null });
+      const hrView = await c.hr.agent.get(`/api/recruitment/offers/${offer.id}`).expect(200);
+      expect(hrView.body.data.documents).toHaveLength(1);
+      await c.hr.agent.get(`/api/files/${hrView.body.data.documents[0].file_id}`).expect(200);
 
-    // Hired → employee, in one go, with the documents.
-    await c.hr.agent.put(`/api/recruitment/candidates/${candidate.id}`).send({ stage: "hired" }).expect(200);
-    const conv = await c.hr.agent
-      .post(`/api/recruitment/candidates/${candidate.id}/convert-to-employee`)
-      .send({ reports_to: c.managerEmployeeId })
-      .expect(201);
-    const emp = conv.body.data.employee;
-    expect(emp).toMatchObject({
-      first_name: "Kavya",
-      last_name: "Nair",
-      email: candidate.email,
-      phone: "+91 98450 12345",
-      designation: "Backend Engineer",
-      department: "Engineering",
-      joining_date: offer.joining_date,
-      status: "active",
-      reports_to: c.managerEmployeeId,
-      employment_type: "full_time",
-    });
-    expect(emp.employee_code).toMatch(/^EMP-\d{5}$/);
-    expect(conv.body.data.candidate).toMatchObject({ employee_id: emp.id, stage: "hired" });
-    expect(conv.body.data.documents_copied).toBe(1);
-    const profile = await c.hr.agent.get(`/api/employees/${emp.id}`).expect(200);
-    expect(profile.body.data).toMatchObject({ id: emp.id, full_name: "Kavya Nair", designation: "Backend Engineer" });
-    const docs = await c.hr.agent.get(`/api/employees/${emp.id}/documents`).expect(200);
-    expect(docs.body.data.map((d: any) => [d.document_type, d.title])).toEqual([["id_proof", "PAN card"]]);
-    const empLog = await c.hr.agent.get(`/api/employees/${emp.id}/activity-log`).expect(200);
-    expect(empLog.body.data.map((e: any) => e.action)).toEqual(
-      expect.arrayContaining(["employee.created", "employee.hired_from_candidate", "employee.document_uploaded"]),
-    );
-    const [crow] = await t.query(`SELECT employee_id::text, converted_at FROM candidates WHERE id = $1`, [candidate.id]);
-    expect(crow.employee_id).toBe(emp.id);
-    expect(crow.converted_at).not.toBeNull();
-    expectError(await c.hr.agent.post(`/api/recruitment/candidates/${candidate.id}/convert-to-employee`), 409, "conflict");
-    expectError(await c.hr.agent.put(`/api/recruitment/candidates/${candidate.id}`).send({ notes: "x" }), 409, "conflict");
-    expectError(
-      await anon()
-        .post(`/api/public/appointment/${atoken}/upload`)
-        .field("document_type", "education")
-        .attach("file", Buffer.from("%PDF-1.4"), { filename: "a.pdf", contentType: "application/pdf" }),
-      409,
-      "conflict",
-    );
-  });
+      // Hired → employee, in one go, with the documents.
+      await c.hr.agent.put(`/api/recruitment/candidates/${candidate.id}`).send({ stage: "hired" }).expect(200);
+      const conv = await c.hr.agent
+        .post(`/api/recruitment/candidates/${candidate.id}/convert-to-employee`)
+        .send({ reports_to: c.managerEmployeeId })
+        .expect(201);
+      const emp = conv.body.data.employee;
+      expect(emp).toMatchObject({
+        first_name: "Kavya",
+        last_name: "Nair",
+        email: candidate.email,
+        phone: "+91 98450 12345",
+        designation: "Backend Engineer",
+        department: "Engineering",
+        joining_date: offer.joining_date,
+        status: "active",
+        reports_to: c.managerEmployeeId,
+        employment_type: "full_time",
+      });
+      expect(emp.employee_code).toMatch(/^EMP-\d{5}$/);
+      expect(conv.body.data.candidate).toMatchObject({ employee_id: emp.id, stage: "hired" });
+      expect(conv.body.data.documents_copied).toBe(1);
+      const profile = await c.hr.agent.get(`/api/employees/${emp.id}`).expect(200);
+      expect(profile.body.data).toMatchObject({ id: emp.id, full_name: "Kavya Nair", designation: "Backend Engineer" });
+      const docs = await c.hr.agent.get(`/api/employees/${emp.id}/documents`).expect(200);
+      expect(docs.body.data.map((d: any) => [d.document_type, d.title])).toEqual([["id_proof", "PAN card"]]);
+      const empLog = await c.hr.agent.get(`/api/employees/${emp.id}/activity-log`).expect(200);
+      expect(empLog.body.data.map((e: any) => e.action)).toEqual(
+        expect.arrayContaining(["employee.created", "employee.hired_from_candidate", "employee.document_uploaded"]),
+      );
+      const [crow] = await t.query(`SELECT employee_id::text, converted_at FROM candidates WHERE id = $1`, [candidate.id]);
+      expect(crow.employee_id).toBe(emp.id);
+      expect(crow.converted_at).not.toBeNull();
+      expectError(await c.hr.agent.post(`/api/recruitment/candidates/${candidate.id}/convert-to-employee`), 409, "conflict");
+      expectError(await c.hr.agent.put(`/api/recruitment/candidates/${candidate.id}`).send({ notes: "x" }), 409, "conflict");
+      expectError(
+        await anon()
+          .post(`/api/public/appointment/${atoken}/upload`)
+          .field("document_type", "education")
+          .attach("file", Buffer.from("%PDF-1.4"), { filename: "a.pdf", contentType: "application/pdf" }),
+        409,
+        "conflict",
+      );
+    },
+  );
 
   it("conversion is all or nothing: an email already used by an employee is a 409 and nothing is created", async () => {
     const { candidate, offer } = await draftOffer(c.hr.agent);
@@ -333,33 +339,37 @@ describe("listJobOffers, createJobOffer, getJobOffer, updateJobOffer, deleteJobO
     expect(ok.status).toBe(409); // the email is still taken; the override does not change it
   });
 
-  it("declinePublicOffer: are declined with a reason; a sent offer can be re-sent (old link dead) or withdrawn (link gone, candidate told)", async () => {
-    const { candidate, offer } = await draftOffer(c.hr.agent);
-    await c.hr.agent.post(`/api/recruitment/offers/${offer.id}/send`).expect(200);
-    const first = linkToken(await mail.waitFor(candidate.email), "offers");
-    await c.hr.agent.post(`/api/recruitment/offers/${offer.id}/send`).expect(200);
-    const second = linkToken(await nthMail(candidate.email, 2), "offers");
-    expect(second).not.toBe(first);
-    expectError(await anon().get(`/api/public/offers/${first}`), 404, "not_found");
-    const d = await anon().post(`/api/public/offers/${second}/decline`).send({ reason: "Accepted another offer" }).expect(200);
-    expect(d.body.data.status).toBe("declined");
-    const hrView = await c.hr.agent.get(`/api/recruitment/offers/${offer.id}`).expect(200);
-    expect(hrView.body.data).toMatchObject({ status: "declined", decline_reason: "Accepted another offer" });
-    expectError(await c.hr.agent.post(`/api/recruitment/offers/${offer.id}/send`), 409, "conflict");
-    expectError(await c.hr.agent.put(`/api/recruitment/offers/${offer.id}`).send({ status: "withdrawn" }), 409, "conflict");
-    expectError(await c.hr.agent.put(`/api/recruitment/candidates/${candidate.id}`).send({ stage: "hired" }), 409, "conflict");
-    expectError(await anon().post(`/api/public/offers/${second}/decline`).send({ extra: 1 }), 400, "validation_failed");
+  it(
+    "declinePublicOffer: are declined with a reason; " +
+      "a sent offer can be re-sent (old link dead) or withdrawn (link gone, candidate told)",
+    async () => {
+      const { candidate, offer } = await draftOffer(c.hr.agent);
+      await c.hr.agent.post(`/api/recruitment/offers/${offer.id}/send`).expect(200);
+      const first = linkToken(await mail.waitFor(candidate.email), "offers");
+      await c.hr.agent.post(`/api/recruitment/offers/${offer.id}/send`).expect(200);
+      const second = linkToken(await nthMail(candidate.email, 2), "offers");
+      expect(second).not.toBe(first);
+      expectError(await anon().get(`/api/public/offers/${first}`), 404, "not_found");
+      const d = await anon().post(`/api/public/offers/${second}/decline`).send({ reason: "Accepted another offer" }).expect(200);
+      expect(d.body.data.status).toBe("declined");
+      const hrView = await c.hr.agent.get(`/api/recruitment/offers/${offer.id}`).expect(200);
+      expect(hrView.body.data).toMatchObject({ status: "declined", decline_reason: "Accepted another offer" });
+      expectError(await c.hr.agent.post(`/api/recruitment/offers/${offer.id}/send`), 409, "conflict");
+      expectError(await c.hr.agent.put(`/api/recruitment/offers/${offer.id}`).send({ status: "withdrawn" }), 409, "conflict");
+      expectError(await c.hr.agent.put(`/api/recruitment/candidates/${candidate.id}`).send({ stage: "hired" }), 409, "conflict");
+      expectError(await anon().post(`/api/public/offers/${second}/decline`).send({ extra: 1 }), 400, "validation_failed");
 
-    const w = await draftOffer(c.hr.agent);
-    await c.hr.agent.post(`/api/recruitment/offers/${w.offer.id}/send`).expect(200);
-    const wt = linkToken(await mail.waitFor(w.candidate.email), "offers");
-    await c.hr.agent.put(`/api/recruitment/offers/${w.offer.id}`).send({ status: "withdrawn" }).expect(200);
-    const gone = expectError(await anon().get(`/api/public/offers/${wt}`), 410, "invalid_token");
-    expect(gone.error).toContain("withdrawn");
-    expectError(await anon().post(`/api/public/offers/${wt}/accept`), 410, "invalid_token");
-    expectError(await anon().get(`/api/public/offers/${wt}/pdf`), 410, "invalid_token");
-    expect((await nthMail(w.candidate.email, 2)).subject).toContain("Offer withdrawn");
-  });
+      const w = await draftOffer(c.hr.agent);
+      await c.hr.agent.post(`/api/recruitment/offers/${w.offer.id}/send`).expect(200);
+      const wt = linkToken(await mail.waitFor(w.candidate.email), "offers");
+      await c.hr.agent.put(`/api/recruitment/offers/${w.offer.id}`).send({ status: "withdrawn" }).expect(200);
+      const gone = expectError(await anon().get(`/api/public/offers/${wt}`), 410, "invalid_token");
+      expect(gone.error).toContain("withdrawn");
+      expectError(await anon().post(`/api/public/offers/${wt}/accept`), 410, "invalid_token");
+      expectError(await anon().get(`/api/public/offers/${wt}/pdf`), 410, "invalid_token");
+      expect((await nthMail(w.candidate.email, 2)).subject).toContain("Offer withdrawn");
+    },
+  );
 
   it("expire: past expires_on → expired (410, audited, author told); expired links and unknown tokens", async () => {
     const { candidate, offer } = await draftOffer(c.hr.agent);
@@ -463,7 +473,8 @@ describe("previewDocumentTemplatePdf: document templates", () => {
       .send({
         title: "Offer letter",
         template:
-          "Dear {{candidate_name}},\n\nWe offer you the role of {{ job_title }} at {{company_name}} for {{currency}} {{salary}} from {{joining_date}}.",
+          "Dear {{candidate_name}},\n\nWe offer you the role of {{ job_title }} " +
+          "at {{company_name}} for {{currency}} {{salary}} from {{joining_date}}.",
         values: { candidate_name: "Rohan Gupta", salary: "1500000.00", joining_date: "2027-01-04" },
       })
       .buffer(true)

@@ -120,55 +120,58 @@ describe("sendJobOffer / acceptPublicOffer / declinePublicOffer: offer state tra
 });
 
 describe("convertCandidateToEmployee: candidate conversion", () => {
-  it("only a hired candidate (with an accepted offer) becomes an employee, once, with the offer's terms and joining documents", async () => {
-    const { candidate, offer } = await draftOffer(
-      c.hr.agent,
-      { job_title: "Platform Engineer", department: "Platform" },
-      { first_name: "Kavya", last_name: "Nair" },
-    );
-    await inCompany(() => sendOffer(offer.id));
-    // hired needs an accepted offer
-    expect((await rejection(inCompany(() => changeCandidate(hr, candidate.id, { stage: "hired" })))).message).toBe(
-      "A candidate is hired only with an accepted offer",
-    );
-    await answerPublicOffer(await mailedToken(candidate.email, "offers"), "accepted");
-    const notHired = await rejection(inCompany(() => convertToEmployee(hr, candidate.id, undefined)));
-    expect(notHired).toMatchObject({ status: 409, message: "The candidate is offer; only a hired candidate becomes an employee" });
-    await inCompany(() => sendAppointment(offer.id));
-    const doc = await addAppointmentDocument(
-      await mailedToken(candidate.email, "appointment"),
-      { fieldname: "file", originalname: "pan.pdf", mimetype: "application/pdf", size: 17, buffer: Buffer.from("%PDF-1.4 pan card") },
-      { document_type: "id_proof", title: "PAN card" },
-    );
-    expect(doc).toMatchObject({ document_type: "id_proof", title: "PAN card", original_name: "pan.pdf" });
-    expect((await inCompany(() => changeCandidate(hr, candidate.id, { stage: "hired" }))).stage).toBe("hired");
-
-    const result = await inCompany(() => convertToEmployee(hr, candidate.id, { employee_code: "KN-1" }));
-    expect(result.documents_copied).toBe(1);
-    expect(result.employee).toMatchObject({
-      employee_code: "KN-1",
-      first_name: "Kavya",
-      last_name: "Nair",
-      email: candidate.email,
-      department: "Platform",
-      designation: "Platform Engineer",
-      joining_date: dateIn(30),
-      status: "active",
-    });
-    expect(result.candidate).toMatchObject({ employee_id: result.employee.id, stage: "hired" });
-    const docs = await t.query(`SELECT document_type, title FROM employee_documents WHERE employee_id = $1`, [result.employee.id]);
-    expect(docs).toEqual([{ document_type: "id_proof", title: "PAN card" }]);
-    const again = await rejection(inCompany(() => convertToEmployee(hr, candidate.id, undefined)));
-    expect(again).toMatchObject({ status: 409, message: "The candidate was already converted into an employee" });
-    // the candidate's record is frozen; the joining link takes no more documents
-    expect((await rejection(inCompany(() => changeCandidate(hr, candidate.id, { notes: "x" })))).status).toBe(409);
-    const late = await rejection(
-      addAppointmentDocument(
+  it(
+    "only a hired candidate (with an accepted offer) becomes an " + "employee, once, with the offer's terms and joining documents",
+    async () => {
+      const { candidate, offer } = await draftOffer(
+        c.hr.agent,
+        { job_title: "Platform Engineer", department: "Platform" },
+        { first_name: "Kavya", last_name: "Nair" },
+      );
+      await inCompany(() => sendOffer(offer.id));
+      // hired needs an accepted offer
+      expect((await rejection(inCompany(() => changeCandidate(hr, candidate.id, { stage: "hired" })))).message).toBe(
+        "A candidate is hired only with an accepted offer",
+      );
+      await answerPublicOffer(await mailedToken(candidate.email, "offers"), "accepted");
+      const notHired = await rejection(inCompany(() => convertToEmployee(hr, candidate.id, undefined)));
+      expect(notHired).toMatchObject({ status: 409, message: "The candidate is offer; only a hired candidate becomes an employee" });
+      await inCompany(() => sendAppointment(offer.id));
+      const doc = await addAppointmentDocument(
         await mailedToken(candidate.email, "appointment"),
-        { fieldname: "file", originalname: "more.pdf", mimetype: "application/pdf", size: 9, buffer: Buffer.from("%PDF-1.4 x") },
-        { document_type: "education" },
-      ),
-    );
-    expect(late).toMatchObject({ status: 409, message: "You have already joined; hand further documents to HR" });
-  });
+        { fieldname: "file", originalname: "pan.pdf", mimetype: "application/pdf", size: 17, buffer: Buffer.from("%PDF-1.4 pan card") },
+        { document_type: "id_proof", title: "PAN card" },
+      );
+      expect(doc).toMatchObject({ document_type: "id_proof", title: "PAN card", original_name: "pan.pdf" });
+      expect((await inCompany(() => changeCandidate(hr, candidate.id, { stage: "hired" }))).stage).toBe("hired");
+
+      const result = await inCompany(() => convertToEmployee(hr, candidate.id, { employee_code: "KN-1" }));
+      expect(result.documents_copied).toBe(1);
+      expect(result.employee).toMatchObject({
+        employee_code: "KN-1",
+        first_name: "Kavya",
+        last_name: "Nair",
+        email: candidate.email,
+        department: "Platform",
+        designation: "Platform Engineer",
+        joining_date: dateIn(30),
+        status: "active",
+      });
+      expect(result.candidate).toMatchObject({ employee_id: result.employee.id, stage: "hired" });
+      const docs = await t.query(`SELECT document_type, title FROM employee_documents WHERE employee_id = $1`, [result.employee.id]);
+      expect(docs).toEqual([{ document_type: "id_proof", title: "PAN card" }]);
+      const again = await rejection(inCompany(() => convertToEmployee(hr, candidate.id, undefined)));
+      expect(again).toMatchObject({ status: 409, message: "The candidate was already converted into an employee" });
+      // the candidate's record is frozen; the joining link takes no more documents
+      expect((await rejection(inCompany(() => changeCandidate(hr, candidate.id, { notes: "x" })))).status).toBe(409);
+      const late = await rejection(
+        addAppointmentDocument(
+          await mailedToken(candidate.email, "appointment"),
+          { fieldname: "file", originalname: "more.pdf", mimetype: "application/pdf", size: 9, buffer: Buffer.from("%PDF-1.4 x") },
+          { document_type: "education" },
+        ),
+      );
+      expect(late).toMatchObject({ status: 409, message: "You have already joined; hand further documents to HR" });
+    },
+  );
 });

@@ -20,180 +20,196 @@ const base = {
   target_start_date: "2027-03-01",
 };
 
-describe("listJobRequisitions, createJobRequisition, getJobRequisition, updateJobRequisition, deleteJobRequisition: job requisitions", () => {
-  it("creates numbered drafts, validates input and lists with filters", async () => {
-    const a = await c.hr.agent.post("/api/recruitment/job-requisitions").send(base).expect(201);
-    expect(a.body.data).toMatchObject({
-      status: "draft",
-      title: "Senior Backend Engineer",
-      positions: 2,
-      min_salary: "1800000.00",
-      requested_by_user_id: c.hr.userId,
-      requested_by_name: "Hema HR",
-      posting_count: 0,
-      employment_type: "full_time",
-    });
-    expect(a.body.data.requisition_number).toMatch(/^REQ-\d{5}$/);
-    const b = await c.hr.agent
-      .post("/api/recruitment/job-requisitions")
-      .send({ ...base, title: "QA Analyst", department: "Quality" })
-      .expect(201);
-    expect(Number(b.body.data.requisition_number.slice(4))).toBe(Number(a.body.data.requisition_number.slice(4)) + 1);
+describe(
+  "listJobRequisitions, createJobRequisition, getJobRequisition, " + "updateJobRequisition, deleteJobRequisition: job requisitions",
+  () => {
+    it("creates numbered drafts, validates input and lists with filters", async () => {
+      const a = await c.hr.agent.post("/api/recruitment/job-requisitions").send(base).expect(201);
+      expect(a.body.data).toMatchObject({
+        status: "draft",
+        title: "Senior Backend Engineer",
+        positions: 2,
+        min_salary: "1800000.00",
+        requested_by_user_id: c.hr.userId,
+        requested_by_name: "Hema HR",
+        posting_count: 0,
+        employment_type: "full_time",
+      });
+      expect(a.body.data.requisition_number).toMatch(/^REQ-\d{5}$/);
+      const b = await c.hr.agent
+        .post("/api/recruitment/job-requisitions")
+        .send({ ...base, title: "QA Analyst", department: "Quality" })
+        .expect(201);
+      expect(Number(b.body.data.requisition_number.slice(4))).toBe(Number(a.body.data.requisition_number.slice(4)) + 1);
 
-    const missing = expectError(
-      await c.hr.agent.post("/api/recruitment/job-requisitions").send({ positions: 0 }),
-      400,
-      "validation_failed",
-    );
-    expect(missing.details.map((d: any) => d.path)).toEqual(expect.arrayContaining(["body.title", "body.department", "body.positions"]));
-    const range = expectError(
-      await c.hr.agent.post("/api/recruitment/job-requisitions").send({ ...base, min_salary: "3000000.00" }),
-      400,
-      "validation_failed",
-    );
-    expect(range.details[0].path).toBe("body.max_salary");
-    expectError(await c.hr.agent.post("/api/recruitment/job-requisitions").send({ ...base, min_salary: "12" }), 400, "validation_failed");
-    expect(
-      expectError(
-        await c.hr.agent.post("/api/recruitment/job-requisitions").send({ ...base, min_salary: "-1.00" }),
+      const missing = expectError(
+        await c.hr.agent.post("/api/recruitment/job-requisitions").send({ positions: 0 }),
         400,
         "validation_failed",
-      ).details[0].path,
-    ).toBe("body.min_salary");
-    expectError(await c.hr.agent.post("/api/recruitment/job-requisitions").send({ ...base, status: "approved" }), 400, "validation_failed");
-    expectError(await c.hr.agent.post("/api/recruitment/job-requisitions").send({ ...base, colour: "red" }), 400, "validation_failed");
+      );
+      expect(missing.details.map((d: any) => d.path)).toEqual(expect.arrayContaining(["body.title", "body.department", "body.positions"]));
+      const range = expectError(
+        await c.hr.agent.post("/api/recruitment/job-requisitions").send({ ...base, min_salary: "3000000.00" }),
+        400,
+        "validation_failed",
+      );
+      expect(range.details[0].path).toBe("body.max_salary");
+      expectError(await c.hr.agent.post("/api/recruitment/job-requisitions").send({ ...base, min_salary: "12" }), 400, "validation_failed");
+      expect(
+        expectError(
+          await c.hr.agent.post("/api/recruitment/job-requisitions").send({ ...base, min_salary: "-1.00" }),
+          400,
+          "validation_failed",
+        ).details[0].path,
+      ).toBe("body.min_salary");
+      expectError(
+        await c.hr.agent.post("/api/recruitment/job-requisitions").send({ ...base, status: "approved" }),
+        400,
+        "validation_failed",
+      );
+      expectError(await c.hr.agent.post("/api/recruitment/job-requisitions").send({ ...base, colour: "red" }), 400, "validation_failed");
 
-    const q = await c.hr.agent.get("/api/recruitment/job-requisitions?department=quality&status=draft").expect(200);
-    expect(q.body.data.map((r: any) => r.id)).toEqual([b.body.data.id]);
-    const s = await c.hr.agent.get(`/api/recruitment/job-requisitions?search=${a.body.data.requisition_number}`).expect(200);
-    expect(s.body.data.map((r: any) => r.id)).toEqual([a.body.data.id]);
-    const page = await c.hr.agent.get("/api/recruitment/job-requisitions?limit=1&page=2").expect(200);
-    expect(page.body.pagination).toMatchObject({ page: 2, limit: 1 });
-    expect(page.body.pagination.total).toBeGreaterThanOrEqual(2);
-    expectError(await c.hr.agent.get("/api/recruitment/job-requisitions?limit=101"), 400, "validation_failed");
-    expectError(await c.hr.agent.get("/api/recruitment/job-requisitions?status=open"), 400, "validation_failed");
-  });
-
-  it("follows draft → pending_approval → approved → closed, audited, with notifications", async () => {
-    const r = await c.manager.agent
-      .post("/api/recruitment/job-requisitions")
-      .send({ title: "Platform Engineer", department: "Engineering" })
-      .expect(201);
-    const id = r.body.data.id;
-    const edited = await c.manager.agent
-      .put(`/api/recruitment/job-requisitions/${id}`)
-      .send({ positions: 3, justification: "Growth" })
-      .expect(200);
-    expect(edited.body.data).toMatchObject({ positions: 3, justification: "Growth", status: "draft" });
-    const submitted = await c.manager.agent.put(`/api/recruitment/job-requisitions/${id}`).send({ status: "pending_approval" }).expect(200);
-    expect(submitted.body.data.submitted_at).not.toBeNull();
-    const hrNotes = await c.hr.agent.get("/api/notifications").expect(200);
-    expect(
-      hrNotes.body.data.some(
-        (n: any) => n.kind === "recruitment.requisition_submitted" && n.title.includes(r.body.data.requisition_number),
-      ),
-    ).toBe(true);
-
-    // Managers neither approve nor edit while it awaits approval.
-    expectError(await c.manager.agent.put(`/api/recruitment/job-requisitions/${id}`).send({ status: "approved" }), 403, "forbidden");
-    expectError(await c.manager.agent.put(`/api/recruitment/job-requisitions/${id}`).send({ positions: 4 }), 409, "conflict");
-    expectError(await c.hr.agent.put(`/api/recruitment/job-requisitions/${id}`).send({ status: "closed" }), 409, "conflict");
-    expectError(await c.hr.agent.put(`/api/recruitment/job-requisitions/${id}`).send({ decision_notes: "x" }), 400, "validation_failed");
-
-    const approved = await c.hr.agent
-      .put(`/api/recruitment/job-requisitions/${id}`)
-      .send({ status: "approved", decision_notes: "Budget confirmed" })
-      .expect(200);
-    expect(approved.body.data).toMatchObject({
-      status: "approved",
-      decided_by_user_id: c.hr.userId,
-      decided_by_name: "Hema HR",
-      decision_notes: "Budget confirmed",
+      const q = await c.hr.agent.get("/api/recruitment/job-requisitions?department=quality&status=draft").expect(200);
+      expect(q.body.data.map((r: any) => r.id)).toEqual([b.body.data.id]);
+      const s = await c.hr.agent.get(`/api/recruitment/job-requisitions?search=${a.body.data.requisition_number}`).expect(200);
+      expect(s.body.data.map((r: any) => r.id)).toEqual([a.body.data.id]);
+      const page = await c.hr.agent.get("/api/recruitment/job-requisitions?limit=1&page=2").expect(200);
+      expect(page.body.pagination).toMatchObject({ page: 2, limit: 1 });
+      expect(page.body.pagination.total).toBeGreaterThanOrEqual(2);
+      expectError(await c.hr.agent.get("/api/recruitment/job-requisitions?limit=101"), 400, "validation_failed");
+      expectError(await c.hr.agent.get("/api/recruitment/job-requisitions?status=open"), 400, "validation_failed");
     });
-    expectError(await c.hr.agent.put(`/api/recruitment/job-requisitions/${id}`).send({ positions: 5 }), 409, "conflict");
-    expectError(await c.hr.agent.put(`/api/recruitment/job-requisitions/${id}`).send({ status: "rejected" }), 409, "conflict");
-    expectError(await c.hr.agent.put(`/api/recruitment/job-requisitions/${id}`).send({ status: "draft" }), 409, "conflict");
-    const mgrNotes = await c.manager.agent.get("/api/notifications").expect(200);
-    expect(mgrNotes.body.data.some((n: any) => n.kind === "recruitment.requisition_approved")).toBe(true);
-    const mails = await t.query(`SELECT subject FROM email_outbox WHERE to_address = $1`, [c.manager.email]);
-    expect(mails.some((m: any) => m.subject.includes("was approved"))).toBe(true);
 
-    const closed = await c.manager.agent.put(`/api/recruitment/job-requisitions/${id}`).send({ status: "closed" }).expect(200);
-    expect(closed.body.data.closed_at).not.toBeNull();
-    expectError(await c.hr.agent.put(`/api/recruitment/job-requisitions/${id}`).send({ status: "approved" }), 409, "conflict");
+    it("follows draft → pending_approval → approved → closed, audited, with notifications", async () => {
+      const r = await c.manager.agent
+        .post("/api/recruitment/job-requisitions")
+        .send({ title: "Platform Engineer", department: "Engineering" })
+        .expect(201);
+      const id = r.body.data.id;
+      const edited = await c.manager.agent
+        .put(`/api/recruitment/job-requisitions/${id}`)
+        .send({ positions: 3, justification: "Growth" })
+        .expect(200);
+      expect(edited.body.data).toMatchObject({ positions: 3, justification: "Growth", status: "draft" });
+      const submitted = await c.manager.agent
+        .put(`/api/recruitment/job-requisitions/${id}`)
+        .send({ status: "pending_approval" })
+        .expect(200);
+      expect(submitted.body.data.submitted_at).not.toBeNull();
+      const hrNotes = await c.hr.agent.get("/api/notifications").expect(200);
+      expect(
+        hrNotes.body.data.some(
+          (n: any) => n.kind === "recruitment.requisition_submitted" && n.title.includes(r.body.data.requisition_number),
+        ),
+      ).toBe(true);
 
-    const log = await c.owner.agent.get(`/api/configuration/activity-log?entity_id=${id}`).expect(200);
-    const moves = log.body.data.filter((e: any) => e.action === "recruitment.requisition_status_changed").map((e: any) => e.changes.status);
-    expect(moves.reverse()).toEqual([
-      { from: "draft", to: "pending_approval" },
-      { from: "pending_approval", to: "approved" },
-      { from: "approved", to: "closed" },
-    ]);
-    const rows = await t.query(`SELECT status, decided_by::text, closed_at FROM job_requisitions WHERE id = $1`, [id]);
-    expect(rows[0]).toMatchObject({ status: "closed", decided_by: c.hr.userId });
-  });
+      // Managers neither approve nor edit while it awaits approval.
+      expectError(await c.manager.agent.put(`/api/recruitment/job-requisitions/${id}`).send({ status: "approved" }), 403, "forbidden");
+      expectError(await c.manager.agent.put(`/api/recruitment/job-requisitions/${id}`).send({ positions: 4 }), 409, "conflict");
+      expectError(await c.hr.agent.put(`/api/recruitment/job-requisitions/${id}`).send({ status: "closed" }), 409, "conflict");
+      expectError(await c.hr.agent.put(`/api/recruitment/job-requisitions/${id}`).send({ decision_notes: "x" }), 400, "validation_failed");
 
-  it("rejects, withdraws to draft, abandons drafts; rejected requisitions only close", async () => {
-    const r = await c.hr.agent
-      .post("/api/recruitment/job-requisitions")
-      .send({ ...base, status: "pending_approval" })
-      .expect(201);
-    const back = await c.hr.agent.put(`/api/recruitment/job-requisitions/${r.body.data.id}`).send({ status: "draft" }).expect(200);
-    expect(back.body.data).toMatchObject({ status: "draft", submitted_at: null });
-    await c.hr.agent.put(`/api/recruitment/job-requisitions/${r.body.data.id}`).send({ status: "pending_approval" }).expect(200);
-    const rej = await c.owner.agent
-      .put(`/api/recruitment/job-requisitions/${r.body.data.id}`)
-      .send({ status: "rejected", decision_notes: "No budget" })
-      .expect(200);
-    expect(rej.body.data).toMatchObject({ status: "rejected", decision_notes: "No budget" });
-    expectError(await c.hr.agent.put(`/api/recruitment/job-requisitions/${r.body.data.id}`).send({ status: "approved" }), 409, "conflict");
-    expectError(
-      await c.hr.agent.put(`/api/recruitment/job-requisitions/${r.body.data.id}`).send({ status: "pending_approval" }),
-      409,
-      "conflict",
-    );
-    await c.hr.agent.put(`/api/recruitment/job-requisitions/${r.body.data.id}`).send({ status: "closed" }).expect(200);
-    const d = await c.hr.agent.post("/api/recruitment/job-requisitions").send(base).expect(201);
-    await c.hr.agent.put(`/api/recruitment/job-requisitions/${d.body.data.id}`).send({ status: "closed" }).expect(200);
-    expectError(
-      await c.hr.agent.post("/api/recruitment/job-postings").send({ requisition_id: d.body.data.id, description: "x" }),
-      409,
-      "conflict",
-    );
-  });
+      const approved = await c.hr.agent
+        .put(`/api/recruitment/job-requisitions/${id}`)
+        .send({ status: "approved", decision_notes: "Budget confirmed" })
+        .expect(200);
+      expect(approved.body.data).toMatchObject({
+        status: "approved",
+        decided_by_user_id: c.hr.userId,
+        decided_by_name: "Hema HR",
+        decision_notes: "Budget confirmed",
+      });
+      expectError(await c.hr.agent.put(`/api/recruitment/job-requisitions/${id}`).send({ positions: 5 }), 409, "conflict");
+      expectError(await c.hr.agent.put(`/api/recruitment/job-requisitions/${id}`).send({ status: "rejected" }), 409, "conflict");
+      expectError(await c.hr.agent.put(`/api/recruitment/job-requisitions/${id}`).send({ status: "draft" }), 409, "conflict");
+      const mgrNotes = await c.manager.agent.get("/api/notifications").expect(200);
+      expect(mgrNotes.body.data.some((n: any) => n.kind === "recruitment.requisition_approved")).toBe(true);
+      const mails = await t.query(`SELECT subject FROM email_outbox WHERE to_address = $1`, [c.manager.email]);
+      expect(mails.some((m: any) => m.subject.includes("was approved"))).toBe(true);
 
-  it("shows managers only the requisitions they raised; employees are kept out", async () => {
-    const mine = await c.manager.agent
-      .post("/api/recruitment/job-requisitions")
-      .send({ title: "SRE", department: "Engineering" })
-      .expect(201);
-    const hrs = await c.hr.agent.post("/api/recruitment/job-requisitions").send(base).expect(201);
-    const list = await c.manager.agent.get("/api/recruitment/job-requisitions?limit=100").expect(200);
-    expect(list.body.data.every((r: any) => r.requested_by_user_id === c.manager.userId)).toBe(true);
-    expect(list.body.data.map((r: any) => r.id)).toContain(mine.body.data.id);
-    const own = await c.manager.agent.get(`/api/recruitment/job-requisitions/${mine.body.data.id}`).expect(200);
-    expect(own.body.data).toMatchObject({ id: mine.body.data.id, title: "SRE", status: "draft", requested_by_user_id: c.manager.userId });
-    const byHr = await c.hr.agent.get(`/api/recruitment/job-requisitions/${mine.body.data.id}`).expect(200);
-    expect(byHr.body.data).toEqual(own.body.data);
-    expectError(await c.manager.agent.get(`/api/recruitment/job-requisitions/${hrs.body.data.id}`), 404, "not_found");
-    expectError(
-      await c.manager.agent.put(`/api/recruitment/job-requisitions/${hrs.body.data.id}`).send({ positions: 2 }),
-      404,
-      "not_found",
-    );
-    expectError(await c.manager.agent.delete(`/api/recruitment/job-requisitions/${hrs.body.data.id}`), 404, "not_found");
-    expectError(await c.employee.agent.get("/api/recruitment/job-requisitions"), 403, "forbidden");
-    expectError(await c.employee.agent.post("/api/recruitment/job-requisitions").send(base), 403, "forbidden");
-    // A manager deletes only their own draft.
-    await c.manager.agent.put(`/api/recruitment/job-requisitions/${mine.body.data.id}`).send({ status: "pending_approval" }).expect(200);
-    expectError(await c.manager.agent.delete(`/api/recruitment/job-requisitions/${mine.body.data.id}`), 409, "conflict");
-    await c.manager.agent.put(`/api/recruitment/job-requisitions/${mine.body.data.id}`).send({ status: "draft" }).expect(200);
-    await c.manager.agent.delete(`/api/recruitment/job-requisitions/${mine.body.data.id}`).expect(200);
-    expectError(await c.manager.agent.get(`/api/recruitment/job-requisitions/${mine.body.data.id}`), 404, "not_found");
-    const [row] = await t.query(`SELECT deleted_at FROM job_requisitions WHERE id = $1`, [mine.body.data.id]);
-    expect(row.deleted_at).not.toBeNull();
-  });
-});
+      const closed = await c.manager.agent.put(`/api/recruitment/job-requisitions/${id}`).send({ status: "closed" }).expect(200);
+      expect(closed.body.data.closed_at).not.toBeNull();
+      expectError(await c.hr.agent.put(`/api/recruitment/job-requisitions/${id}`).send({ status: "approved" }), 409, "conflict");
+
+      const log = await c.owner.agent.get(`/api/configuration/activity-log?entity_id=${id}`).expect(200);
+      const moves = log.body.data
+        .filter((e: any) => e.action === "recruitment.requisition_status_changed")
+        .map((e: any) => e.changes.status);
+      expect(moves.reverse()).toEqual([
+        { from: "draft", to: "pending_approval" },
+        { from: "pending_approval", to: "approved" },
+        { from: "approved", to: "closed" },
+      ]);
+      const rows = await t.query(`SELECT status, decided_by::text, closed_at FROM job_requisitions WHERE id = $1`, [id]);
+      expect(rows[0]).toMatchObject({ status: "closed", decided_by: c.hr.userId });
+    });
+
+    it("rejects, withdraws to draft, abandons drafts; rejected requisitions only close", async () => {
+      const r = await c.hr.agent
+        .post("/api/recruitment/job-requisitions")
+        .send({ ...base, status: "pending_approval" })
+        .expect(201);
+      const back = await c.hr.agent.put(`/api/recruitment/job-requisitions/${r.body.data.id}`).send({ status: "draft" }).expect(200);
+      expect(back.body.data).toMatchObject({ status: "draft", submitted_at: null });
+      await c.hr.agent.put(`/api/recruitment/job-requisitions/${r.body.data.id}`).send({ status: "pending_approval" }).expect(200);
+      const rej = await c.owner.agent
+        .put(`/api/recruitment/job-requisitions/${r.body.data.id}`)
+        .send({ status: "rejected", decision_notes: "No budget" })
+        .expect(200);
+      expect(rej.body.data).toMatchObject({ status: "rejected", decision_notes: "No budget" });
+      expectError(
+        await c.hr.agent.put(`/api/recruitment/job-requisitions/${r.body.data.id}`).send({ status: "approved" }),
+        409,
+        "conflict",
+      );
+      expectError(
+        await c.hr.agent.put(`/api/recruitment/job-requisitions/${r.body.data.id}`).send({ status: "pending_approval" }),
+        409,
+        "conflict",
+      );
+      await c.hr.agent.put(`/api/recruitment/job-requisitions/${r.body.data.id}`).send({ status: "closed" }).expect(200);
+      const d = await c.hr.agent.post("/api/recruitment/job-requisitions").send(base).expect(201);
+      await c.hr.agent.put(`/api/recruitment/job-requisitions/${d.body.data.id}`).send({ status: "closed" }).expect(200);
+      expectError(
+        await c.hr.agent.post("/api/recruitment/job-postings").send({ requisition_id: d.body.data.id, description: "x" }),
+        409,
+        "conflict",
+      );
+    });
+
+    it("shows managers only the requisitions they raised; employees are kept out", async () => {
+      const mine = await c.manager.agent
+        .post("/api/recruitment/job-requisitions")
+        .send({ title: "SRE", department: "Engineering" })
+        .expect(201);
+      const hrs = await c.hr.agent.post("/api/recruitment/job-requisitions").send(base).expect(201);
+      const list = await c.manager.agent.get("/api/recruitment/job-requisitions?limit=100").expect(200);
+      expect(list.body.data.every((r: any) => r.requested_by_user_id === c.manager.userId)).toBe(true);
+      expect(list.body.data.map((r: any) => r.id)).toContain(mine.body.data.id);
+      const own = await c.manager.agent.get(`/api/recruitment/job-requisitions/${mine.body.data.id}`).expect(200);
+      expect(own.body.data).toMatchObject({ id: mine.body.data.id, title: "SRE", status: "draft", requested_by_user_id: c.manager.userId });
+      const byHr = await c.hr.agent.get(`/api/recruitment/job-requisitions/${mine.body.data.id}`).expect(200);
+      expect(byHr.body.data).toEqual(own.body.data);
+      expectError(await c.manager.agent.get(`/api/recruitment/job-requisitions/${hrs.body.data.id}`), 404, "not_found");
+      expectError(
+        await c.manager.agent.put(`/api/recruitment/job-requisitions/${hrs.body.data.id}`).send({ positions: 2 }),
+        404,
+        "not_found",
+      );
+      expectError(await c.manager.agent.delete(`/api/recruitment/job-requisitions/${hrs.body.data.id}`), 404, "not_found");
+      expectError(await c.employee.agent.get("/api/recruitment/job-requisitions"), 403, "forbidden");
+      expectError(await c.employee.agent.post("/api/recruitment/job-requisitions").send(base), 403, "forbidden");
+      // A manager deletes only their own draft.
+      await c.manager.agent.put(`/api/recruitment/job-requisitions/${mine.body.data.id}`).send({ status: "pending_approval" }).expect(200);
+      expectError(await c.manager.agent.delete(`/api/recruitment/job-requisitions/${mine.body.data.id}`), 409, "conflict");
+      await c.manager.agent.put(`/api/recruitment/job-requisitions/${mine.body.data.id}`).send({ status: "draft" }).expect(200);
+      await c.manager.agent.delete(`/api/recruitment/job-requisitions/${mine.body.data.id}`).expect(200);
+      expectError(await c.manager.agent.get(`/api/recruitment/job-requisitions/${mine.body.data.id}`), 404, "not_found");
+      const [row] = await t.query(`SELECT deleted_at FROM job_requisitions WHERE id = $1`, [mine.body.data.id]);
+      expect(row.deleted_at).not.toBeNull();
+    });
+  },
+);
 
 describe("listJobPostings, createJobPosting, getJobPosting, updateJobPosting, deleteJobPosting: job postings", () => {
   it("are raised only from approved requisitions, with the requisition's defaults", async () => {

@@ -136,7 +136,10 @@ function describeCause(err: unknown, depth = 0): string {
           .slice(0, 3)
           .join(" < ")
       : "";
-  return `\n    ${depth ? "caused by" : "thrown"}: ${e.name ?? "?"}${codes ? ` [${codes}]` : ""}: ${String(e.message ?? "").slice(0, 300)}${e.meta ? ` meta=${JSON.stringify(e.meta).slice(0, 300)}` : ""}${at ? `\n      ${at}` : ""}${describeCause(e.cause, depth + 1)}`;
+  return (
+    `\n    ${depth ? "caused by" : "thrown"}: ${e.name ?? "?"}${codes ? ` [${codes}]` : ""}: ${String(e.message ?? "").slice(0, 300)}` +
+    `${e.meta ? ` meta=${JSON.stringify(e.meta).slice(0, 300)}` : ""}${at ? `\n      ${at}` : ""}${describeCause(e.cause, depth + 1)}`
+  );
 }
 
 /**
