@@ -1,6 +1,7 @@
 // The baseline of `npm run bench`: server-time, health (SELECT 1) and the benchmark's three queries answered by a bare node:http
 // server over a pg pool - the same SQL as the API (scripts/bench-sql.ts), the same
-// `{ data, message, pagination }` JSON - but no framework, session, validation, tenancy layer or ORM. The tenant comes from BENCH_TENANT_ID. Started as a child process by
+// `{ data, message, pagination }` JSON - but no framework, session, validation, tenancy layer or ORM.
+// The tenant comes from BENCH_TENANT_ID. Started as a child process by
 // scripts/bench.ts: `tsx scripts/bench-baseline.ts` with PORT and DATABASE_URL.
 import http from "node:http";
 import pg from "pg";

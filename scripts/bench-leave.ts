@@ -122,7 +122,8 @@ async function seed(db: pg.Client) {
     ),
   );
   await db.query(
-    `UPDATE employees e SET reports_to = m.id FROM employees m WHERE e.tenant_id = $1 AND m.tenant_id = $1 AND m.employee_code = 'EMP-00001' AND e.employee_code <> 'EMP-00001'`,
+    `UPDATE employees e SET reports_to = m.id FROM employees m WHERE e.tenant_id = $1 AND ` +
+      `m.tenant_id = $1 AND m.employee_code = 'EMP-00001' AND e.employee_code <> 'EMP-00001'`,
     [tenantId],
   );
 
@@ -162,14 +163,16 @@ async function seed(db: pg.Client) {
     // five approved single days in the past per employee (ledger debits), one pending day ahead
     await db.query(
       `WITH ins AS (
-         INSERT INTO leave_requests (tenant_id, employee_id, leave_type_id, period_id, from_date, to_date, days, status, requested_by, decided_by, decided_at)
+         INSERT INTO leave_requests (tenant_id, employee_id, leave_type_id, period_id, ` +
+        `from_date, to_date, days, status, requested_by, decided_by, decided_at)
          SELECT e.tenant_id, e.id, $2, $3, x.d, x.d, 1, 'approved', $4, $4, now()
            FROM employees e CROSS JOIN generate_series(0, 4) k
            CROSS JOIN LATERAL (SELECT ($5::date + k * 35 + abs(hashtext(e.id::text)) % 30) AS d0) y
            CROSS JOIN LATERAL (SELECT (y.d0 + CASE extract(dow FROM y.d0) WHEN 6 THEN 2 WHEN 0 THEN 1 ELSE 0 END)::date AS d) x
           WHERE e.tenant_id = $1 AND x.d < $6::date AND x.d >= e.joining_date
          RETURNING id, tenant_id, employee_id, leave_type_id, period_id, from_date)
-       INSERT INTO leave_ledger_entries (tenant_id, employee_id, leave_type_id, period_id, entry_type, days, effective_date, reference_type, reference_id, dedupe_key)
+       INSERT INTO leave_ledger_entries (tenant_id, employee_id, leave_type_id, period_id, ` +
+        `entry_type, days, effective_date, reference_type, reference_id, dedupe_key)
        SELECT tenant_id, employee_id, leave_type_id, period_id, 'taken', -1, from_date, 'leave_request', id, 'taken:' || id FROM ins`,
       [tenantId, sl.id, period.id, userId, periodStart, today],
     );
@@ -203,7 +206,8 @@ async function seed(db: pg.Client) {
   // scans (the ledger's balance index) rely on
   await timed("vacuum analyze", () => db.query("VACUUM ANALYZE"));
   const counts = await db.query(
-    `SELECT (SELECT count(*) FROM leave_ledger_entries) AS ledger, (SELECT count(*) FROM leave_requests) AS requests, (SELECT count(*) FROM attendance_records) AS attendance`,
+    `SELECT (SELECT count(*) FROM leave_ledger_entries) AS ledger, (SELECT count(*) ` +
+      `FROM leave_requests) AS requests, (SELECT count(*) FROM attendance_records) AS attendance`,
   );
   log(`  rows: ${JSON.stringify(counts.rows[0])}`);
   const one = (await db.query(`SELECT id FROM employees WHERE tenant_id = $1 AND employee_code = 'EMP-00042'`, [tenantId])).rows[0]
@@ -244,7 +248,8 @@ async function measure(name: string, url: string): Promise<Figures[]> {
 
 async function main() {
   log(
-    `employees=${EMPLOYEES} attendance_days=${ATTENDANCE_DAYS} duration=${DURATION}s connections=${CONNECTIONS.join(",")} (load average ${(await import("node:os")).loadavg()[0].toFixed(1)})`,
+    `employees=${EMPLOYEES} attendance_days=${ATTENDANCE_DAYS} duration=${DURATION}s ` +
+      `connections=${CONNECTIONS.join(",")} (load average ${(await import("node:os")).loadavg()[0].toFixed(1)})`,
   );
   await admin(`DROP DATABASE IF EXISTS "${DB_NAME}"`);
   await admin(`CREATE DATABASE "${DB_NAME}"`);

@@ -91,7 +91,8 @@ async function seed(db: pg.Client): Promise<void> {
     await api("POST", "/api/payroll/salary-components", c);
   const t0 = Date.now();
   await db.query(
-    `INSERT INTO employees (tenant_id, employee_code, first_name, last_name, email, department, designation, joining_date, gender, state, date_of_birth)
+    `INSERT INTO employees (tenant_id, employee_code, first_name, last_name, ` +
+      `email, department, designation, joining_date, gender, state, date_of_birth)
      SELECT $1, 'EMP-' || lpad(g::text, 6, '0'), 'First' || g, 'Last' || g, 'emp' || g || '@bench.test',
             (ARRAY['Engineering','Sales','Support','Finance'])[1 + g % 4], 'Associate',
             CASE WHEN g % 10 = 0 THEN DATE '2027-03-16' ELSE DATE '2021-01-04' END,
@@ -102,7 +103,8 @@ async function seed(db: pg.Client): Promise<void> {
   );
   await db.query(
     `INSERT INTO employee_salary_setups (tenant_id, employee_id, effective_from, monthly_ctc, all_components, esi_enabled)
-     SELECT $1, id, DATE '2024-04-01', 12000 + (substring(employee_code from 5)::int % 40) * 1000, true, true FROM employees WHERE tenant_id = $1`,
+     SELECT $1, id, DATE '2024-04-01', 12000 + (substring(employee_code from 5)::int % 40) ` +
+      `* 1000, true, true FROM employees WHERE tenant_id = $1`,
     [tenantId],
   );
   const period = (
@@ -116,7 +118,8 @@ async function seed(db: pg.Client): Promise<void> {
   ).rows[0];
   await db.query(
     `INSERT INTO leave_requests (tenant_id, employee_id, leave_type_id, period_id, from_date, to_date, days, status)
-     SELECT $1, id, $2, $3, DATE '2027-03-09', DATE '2027-03-10', 2.0, 'approved' FROM employees WHERE tenant_id = $1 AND substring(employee_code from 5)::int % 7 = 0`,
+     SELECT $1, id, $2, $3, DATE '2027-03-09', DATE '2027-03-10', 2.0, ` +
+      `'approved' FROM employees WHERE tenant_id = $1 AND substring(employee_code from 5)::int % 7 = 0`,
     [tenantId, lwp.id, period.id],
   );
   await db.query(
@@ -156,7 +159,8 @@ async function step(name: string, send: () => Promise<{ status: number; body: an
 
 async function main() {
   log(
-    `employees=${EMPLOYEES} database=${env.BENCH_DATABASE_URL ? "BENCH_DATABASE_URL" : "throw-away embedded PostgreSQL"} load average ${load()}`,
+    `employees=${EMPLOYEES} database=${env.BENCH_DATABASE_URL ? "BENCH_DATABASE_URL" : "throw-away embedded PostgreSQL"} ` +
+      `load average ${load()}`,
   );
   await admin(`DROP DATABASE IF EXISTS "${DB_NAME}"`);
   await admin(`CREATE DATABASE "${DB_NAME}"`);
@@ -203,7 +207,8 @@ async function main() {
       const ok = s.seconds < TARGET_S;
       if (!ok) missed = true;
       console.log(
-        `| ${s.name} | ${s.answer} | ${s.slips} | ${s.seconds.toFixed(2)} | ${(s.slips / s.seconds).toFixed(0)} | ${s.progress.join(" ") || "-"} | ${ok ? "yes" : "NO"} |`,
+        `| ${s.name} | ${s.answer} | ${s.slips} | ${s.seconds.toFixed(2)} | ${(s.slips / s.seconds).toFixed(0)} | ` +
+          `${s.progress.join(" ") || "-"} | ${ok ? "yes" : "NO"} |`,
       );
     }
     console.log("");

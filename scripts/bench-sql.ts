@@ -34,7 +34,9 @@ export function listSql(tenantId: string, q: ListQuery): { page: Statement; coun
     ? { text: `SELECT count(*)::int AS total FROM employees WHERE ${where}`, values }
     : q.department
       ? {
-          text: "SELECT coalesce(sum(live_count), 0)::int AS total FROM employee_department_counts WHERE tenant_id = $1 AND department = $2",
+          text:
+            "SELECT coalesce(sum(live_count), 0)::int AS total FROM " +
+            "employee_department_counts WHERE tenant_id = $1 AND department = $2",
           values: [tenantId, q.department],
         }
       : {
@@ -58,7 +60,9 @@ export function listSql(tenantId: string, q: ListQuery): { page: Statement; coun
 
 export function byIdSql(tenantId: string, id: string): Statement {
   return {
-    text: `SELECT e.*, (SELECT m.user_id FROM memberships m WHERE m.tenant_id = e.tenant_id AND m.employee_id = e.id ORDER BY m.created_at LIMIT 1) AS user_id
+    text:
+      `SELECT e.*, (SELECT m.user_id FROM memberships m WHERE m.tenant_id = ` +
+      `e.tenant_id AND m.employee_id = e.id ORDER BY m.created_at LIMIT 1) AS user_id
              FROM employees e WHERE e.tenant_id = $1 AND e.id = $2 AND e.deleted_at IS NULL`,
     values: [tenantId, id],
   };

@@ -9,7 +9,8 @@
 //      logs at info) and the bare node:http + pg baseline (scripts/bench-baseline.ts), each a child
 //      process; the owner signs in through the API and its session cookie is used.
 //   4. For each query - GET /api/server-time (signed in; the baseline answers the same JSON with no
-//      database work), GET /api/health (the baseline runs the same SELECT 1 on its pool), GET /api/employees?search=<term>&limit=20 (8 terms in turn, see SEARCH_TERMS),
+//      database work), GET /api/health (the baseline runs the same SELECT 1 on its pool),
+//      GET /api/employees?search=<term>&limit=20 (8 terms in turn, see SEARCH_TERMS),
 //      GET /api/employees?department=Engineering&page=50, GET /api/employees/{id} (500 ids in turn) -
 //      autocannon for BENCH_SECONDS (default 20) at BENCH_CONNECTIONS (default 10) against ours and
 //      the baseline, then ours at a fixed BENCH_RATE (default 200 req/s; 0 skips it).
@@ -44,16 +45,24 @@ const TARGET_RATIO = 0.4;
 
 // ───────────────────────────── data ─────────────────────────────
 
-const FIRST =
-  `Aarav Aditi Ahmed Aisha Akira Alejandro Amal Amelia Ananya Anil Arjun Ava Ayesha Bilal Carlos Chen Chloe Daniel Deepa Diego Divya Elena Emma Fatima
-  Gabriel Grace Hana Hassan Isabella Ishaan Jia Jose Kabir Karim Kavya Khalid Lakshmi Layla Leo Lina Lucas Maria Maya Mei Mohammed Nadia Neha Noah Noor Olivia
-  Omar Pooja Priya Rahul Rania Ravi Riya Rohan Sakura Sana Sara Sofia Suresh Tariq Vikram Wei Yara Yusuf Zain Zara`.split(/\s+/);
-const LAST =
-  `Abbas Acharya Agarwal Ahmed Al-Farsi Al-Mansoori Ali Anand Bakshi Banerjee Bhatt Bose Chandra Chatterjee Chopra Das Desai Dubey Fernandes Gandhi
-  Ghosh Gupta Haddad Hussain Iyer Jain Joshi Kapoor Khan Khanna Kulkarni Kumar Malhotra Mehta Menon Mishra Mukherjee Nair Naidu Narayan Pandey Patel Pillai Rao
-  Reddy Saxena Sen Shah Sharma Shetty Silva Singh Sinha Srinivasan Subramanian Thakur Trivedi Varma Verma Yadav Zaidi Anderson Brown Clark Davis Evans Garcia
-  Harris Johnson Jones Lee Lewis Lopez Martin Martinez Miller Moore Nguyen Robinson Rodriguez Smith Taylor Thomas Thompson Walker White Williams Wilson Young
-  Costa Ferreira Kim Park Tanaka Suzuki Wang Zhang Rossi Bianchi Novak Kowalski`.split(/\s+/);
+const FIRST = (
+  `Aarav Aditi Ahmed Aisha Akira Alejandro Amal Amelia Ananya Anil Arjun Ava ` +
+  `Ayesha Bilal Carlos Chen Chloe Daniel Deepa Diego Divya Elena Emma Fatima
+  Gabriel Grace Hana Hassan Isabella Ishaan Jia Jose Kabir Karim Kavya Khalid ` +
+  `Lakshmi Layla Leo Lina Lucas Maria Maya Mei Mohammed Nadia Neha Noah Noor Olivia
+  Omar Pooja Priya Rahul Rania Ravi Riya Rohan Sakura Sana Sara Sofia Suresh Tariq Vikram Wei Yara Yusuf Zain Zara`
+).split(/\s+/);
+const LAST = (
+  `Abbas Acharya Agarwal Ahmed Al-Farsi Al-Mansoori Ali Anand Bakshi Banerjee ` +
+  `Bhatt Bose Chandra Chatterjee Chopra Das Desai Dubey Fernandes Gandhi
+  Ghosh Gupta Haddad Hussain Iyer Jain Joshi Kapoor Khan Khanna Kulkarni Kumar ` +
+  `Malhotra Mehta Menon Mishra Mukherjee Nair Naidu Narayan Pandey Patel Pillai Rao
+  Reddy Saxena Sen Shah Sharma Shetty Silva Singh Sinha Srinivasan Subramanian ` +
+  `Thakur Trivedi Varma Verma Yadav Zaidi Anderson Brown Clark Davis Evans Garcia
+  Harris Johnson Jones Lee Lewis Lopez Martin Martinez Miller Moore Nguyen Robinson ` +
+  `Rodriguez Smith Taylor Thomas Thompson Walker White Williams Wilson Young
+  Costa Ferreira Kim Park Tanaka Suzuki Wang Zhang Rossi Bianchi Novak Kowalski`
+).split(/\s+/);
 const DEPARTMENTS: [string, number, string[]][] = [
   ["Engineering", 25, ["Software Engineer", "Senior Engineer", "Staff Engineer", "Engineering Manager"]],
   ["Sales", 15, ["Account Executive", "Sales Manager", "Sales Associate"]],
@@ -94,7 +103,8 @@ function progress(done: number, total: number, started: number) {
   const filled = Math.round((done / total) * width);
   const secs = ((Date.now() - started) / 1000).toFixed(1);
   process.stderr.write(
-    `\r  seeding [${"#".repeat(filled)}${".".repeat(width - filled)}] ${Math.floor((done / total) * 100)}% ${done}/${total} employees ${secs} s`,
+    `\r  seeding ` +
+      `[${"#".repeat(filled)}${".".repeat(width - filled)}] ${Math.floor((done / total) * 100)}% ${done}/${total} employees ${secs} s`,
   );
   if (done === total) process.stderr.write("\n");
 }
@@ -148,8 +158,10 @@ async function seedEmployees(pool: pg.Pool, tenantId: string, count: number) {
       cols.search.push(searchText({ first_name: first, last_name: last, employee_code: code, email, phone }));
     }
     await pool.query(
-      `INSERT INTO employees (tenant_id, employee_code, first_name, last_name, email, phone, department, designation, joining_date, date_of_birth, status, search_text)
-       SELECT $1::uuid, * FROM unnest($2::text[], $3::text[], $4::text[], $5::text[], $6::text[], $7::text[], $8::text[], $9::date[], $10::date[], $11::text[], $12::text[])`,
+      `INSERT INTO employees (tenant_id, employee_code, first_name, last_name, email, ` +
+        `phone, department, designation, joining_date, date_of_birth, status, search_text)
+       SELECT $1::uuid, * FROM unnest($2::text[], $3::text[], $4::text[], $5::text[], ` +
+        `$6::text[], $7::text[], $8::text[], $9::date[], $10::date[], $11::text[], $12::text[])`,
       [
         tenantId,
         cols.code,
@@ -168,7 +180,8 @@ async function seedEmployees(pool: pg.Pool, tenantId: string, count: number) {
     progress(Math.min(count, from + BATCH), count, started);
   }
   await pool.query(
-    `INSERT INTO employee_code_counters (tenant_id, last_value) VALUES ($1, $2) ON CONFLICT (tenant_id) DO UPDATE SET last_value = EXCLUDED.last_value`,
+    `INSERT INTO employee_code_counters (tenant_id, last_value) VALUES ($1, ` +
+      `$2) ON CONFLICT (tenant_id) DO UPDATE SET last_value = EXCLUDED.last_value`,
     [tenantId, count],
   );
   process.stderr.write("  VACUUM ANALYZE employees …\n");
@@ -258,7 +271,8 @@ async function seededCount(admin: string, url: string): Promise<number> {
   await d.connect();
   try {
     const { rows } = await d.query(
-      `SELECT count(e.id)::int AS n FROM users u JOIN memberships m ON m.user_id = u.id LEFT JOIN employees e ON e.tenant_id = m.tenant_id WHERE u.email = $1`,
+      `SELECT count(e.id)::int AS n FROM users u JOIN memberships m ON m.user_id ` +
+        `= u.id LEFT JOIN employees e ON e.tenant_id = m.tenant_id WHERE u.email = $1`,
       [OWNER.email],
     );
     return rows.length && rows[0].n > 0 ? rows[0].n : -1;
@@ -518,13 +532,17 @@ async function main() {
   const widths = header.map((h, i) => Math.max(h.length, ...rows.map((r) => r[i].length)));
   const line = (cells: string[]) => `| ${cells.map((c, i) => (i === 0 ? c.padEnd(widths[i]) : c.padStart(widths[i]))).join(" | ")} |`;
   console.log(
-    `\nHRMS bench: ${EMPLOYEES} employees in one company, ${SECONDS} s per run, ${CONNECTIONS} connections, ${os.cpus().length} CPUs, load average ${load}`,
+    `\nHRMS bench: ${EMPLOYEES} employees in one company, ${SECONDS} s per ` +
+      `run, ${CONNECTIONS} connections, ${os.cpus().length} CPUs, load average ${load}`,
   );
   console.log(
-    `targets: p99 < ${TARGET_P99_MS} ms at ${RATE} req/s for the employee reads; ours/baseline ≥ ${TARGET_RATIO} for the profile, ≥ 0.15 for server-time (baseline: the same JSON from node:http), ≥ 0.3 for health (baseline: node:http + pg SELECT 1)`,
+    `targets: p99 < ${TARGET_P99_MS} ms at ${RATE} req/s for the employee reads; ` +
+      `ours/baseline ≥ ${TARGET_RATIO} for the profile, ≥ 0.15 for server-time (baseline: ` +
+      `the same JSON from node:http), ≥ 0.3 for health (baseline: node:http + pg SELECT 1)`,
   );
   console.log(
-    "CPU ms/req = server process + PostgreSQL backends (node+pg); CPU ratio = baseline CPU/req ÷ ours (throughput ratio on an otherwise idle machine)\n",
+    "CPU ms/req = server process + PostgreSQL backends (node+pg); " +
+      "CPU ratio = baseline CPU/req ÷ ours (throughput ratio on an otherwise idle machine)\n",
   );
   console.log(line(header));
   console.log(`|${widths.map((w) => "-".repeat(w + 2)).join("|")}|`);

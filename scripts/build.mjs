@@ -82,5 +82,7 @@ if (missing.length) {
 const main = result.metafile.outputs[path.relative(root, path.join(outdir, "main.js")).split(path.sep).join("/")];
 const kb = (n) => `${Math.round(n / 1024)} kB`;
 console.log(
-  `build: ${path.relative(root, outdir) || "."}/main.js (${kb(main?.bytes ?? 0)}, ${Object.keys(result.metafile.inputs).length} modules, ${imported.size} packages external) + source map in ${Math.round(performance.now() - started)} ms`,
+  `build: ${path.relative(root, outdir) || "."}/main.js ` +
+    `(${kb(main?.bytes ?? 0)}, ${Object.keys(result.metafile.inputs).length} modules, ${imported.size} packages external) ` +
+    `+ source map in ${Math.round(performance.now() - started)} ms`,
 );

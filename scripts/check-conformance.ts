@@ -97,11 +97,13 @@ export function failuresOf(rows: Row[], stubbed: Set<string>): string[] {
     else if (!r.calls) failures.push(`${r.id} (${r.route}): never called by any test`);
     else if (!r.own2xx)
       failures.push(
-        `${r.id} (${r.route}): no test of its own gets a 2xx from it (only ${[...r.statuses].sort().join("/")} seen${[...r.statuses].some(isOk) ? ", 2xx only from the generic matrices" : ""})`,
+        `${r.id} (${r.route}): no test of its own gets a 2xx from it ` +
+          `(only ${[...r.statuses].sort().join("/")} seen${[...r.statuses].some(isOk) ? ", 2xx only from the generic matrices" : ""})`,
       );
     else if (!r.named2xx)
       failures.push(
-        `${r.id} (${r.route}): no test that gets a 2xx from it has "${r.id}" in its describe/test title; 2xx from: ${[...r.files].sort().join(", ")}`,
+        `${r.id} (${r.route}): no test that gets a 2xx from it has "${r.id}" in ` +
+          `its describe/test title; 2xx from: ${[...r.files].sort().join(", ")}`,
       );
   }
   return failures;
@@ -111,7 +113,8 @@ function main(dir: string | undefined): void {
   const root = path.resolve(import.meta.dirname, "..");
   if (!dir || !existsSync(dir)) {
     console.error(
-      `check-conformance: no call records in ${dir ?? "(PROOF_RECORD_DIR unset)"}; run the suite with PROOF_RECORD_DIR set (make unit does)`,
+      `check-conformance: no call records in ${dir ?? "(PROOF_RECORD_DIR unset)"}; ` +
+        `run the suite with PROOF_RECORD_DIR set (make unit does)`,
     );
     process.exit(2);
   }
@@ -140,11 +143,13 @@ function main(dir: string | undefined): void {
   console.log(`${"operation".padEnd(w)}  calls  own 2xx  named 2xx  statuses seen`);
   for (const r of rows.sort((a, b) => a.id.localeCompare(b.id)))
     console.log(
-      `${r.id.padEnd(w)}  ${String(r.calls).padStart(5)}  ${String(r.own2xx).padStart(7)}  ${String(r.named2xx).padStart(9)}  ${[...r.statuses].sort().join(" ")}`,
+      `${r.id.padEnd(w)}  ${String(r.calls).padStart(5)}  ${String(r.own2xx).padStart(7)}  ` +
+        `${String(r.named2xx).padStart(9)}  ${[...r.statuses].sort().join(" ")}`,
     );
   if (failures.length) {
     console.error(
-      `\nconformance FAILED - ${failures.length} operation(s) without a handler, a test of their own, or a test that names them:\n  ${failures.join("\n  ")}`,
+      `\nconformance FAILED - ${failures.length} operation(s) without a handler, ` +
+        `a test of their own, or a test that names them:\n  ${failures.join("\n  ")}`,
     );
     process.exit(1);
   }

@@ -95,9 +95,10 @@ const FORBIDDEN_IN_AREAS = [
 ];
 const FORBIDDEN_PRISMA = new Set(["sql", "raw", "join", "empty"]);
 const SQL_KEYWORDS = new Set(
-  "where on using join left right inner full outer cross natural set values select group order limit offset returning as lateral and or not union except intersect having window for with".split(
-    " ",
-  ),
+  (
+    "where on using join left right inner full outer cross natural set values select group order " +
+    "limit offset returning as lateral and or not union except intersect having window for with"
+  ).split(" "),
 );
 
 /** The text of a template with `${tenant}` as TENANT and every other interpolation as OTHER. */
@@ -153,7 +154,8 @@ export function checkStatement(text: string, tables: Map<string, Table>, area: s
     const key = r.alias ?? r.table.name;
     if (!filtered.has(key))
       problems.push(
-        `${r.table.name}${r.alias ? ` (${r.alias})` : ""} is not filtered by the tenant: add ${r.alias ? `${r.alias}.` : ""}tenant_id = \${tenant}`,
+        `${r.table.name}${r.alias ? ` (${r.alias})` : ""} is not filtered by the tenant: ` +
+          `add ${r.alias ? `${r.alias}.` : ""}tenant_id = \${tenant}`,
       );
     if (area) {
       const own = AREA_SCHEMA[area] ?? "platform";
@@ -236,6 +238,7 @@ if (import.meta.url === `file://${process.argv[1]}`) {
     process.exit(1);
   }
   console.log(
-    `check-sql: ${statements} raw statements, each filters every tenant-owned table by the tenant; raw SQL of the areas only in their query files`,
+    `check-sql: ${statements} raw statements, each filters every tenant-owned ` +
+      `table by the tenant; raw SQL of the areas only in their query files`,
   );
 }

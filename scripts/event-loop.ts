@@ -90,11 +90,14 @@ function queryBound(operationId: string, name: string): number {
 const fill = (unit: string, n: number) => unit.repeat(Math.ceil(n / unit.length)).slice(0, n);
 
 const PROSE =
-  "Senior backend engineer with 7+ years of experience building REST APIs in TypeScript and Node.js; 3-5 years with PostgreSQL, Redis and Kafka. " +
+  "Senior backend engineer with 7+ years of experience building REST APIs " +
+  "in TypeScript and Node.js; 3-5 years with PostgreSQL, Redis and Kafka. " +
   "Led a team of 4 engineers, mentored juniors and ran code reviews. Docker, Kubernetes, AWS, Terraform, CI/CD with GitHub Actions. " +
-  "Improved p99 latency by 40 % through query plans and caching.\n- Designed event-driven microservices\n- Owned on-call and incident reviews. ";
+  "Improved p99 latency by 40 % through query plans and caching.\n- Designed " +
+  "event-driven microservices\n- Owned on-call and incident reviews. ";
 const REQUIREMENTS =
-  "5+ years of backend development with TypeScript and Node.js. Strong PostgreSQL and data modelling. Experience with Docker and Kubernetes is a plus. " +
+  "5+ years of backend development with TypeScript and Node.js. " +
+  "Strong PostgreSQL and data modelling. Experience with Docker and Kubernetes is a plus. " +
   "Mentor junior engineers.\nDesign and operate services.\n- Good communication and stakeholder management; ";
 
 /** Texts that defeat naive regular expressions: long runs of whitespace, dots and hyphens after a digit or a word. */
@@ -254,8 +257,10 @@ export async function runEventLoop(opts: { employees?: number; limitMs?: number;
     // employees (by SQL, as the load test does) with salary setups and WPS details
     const t0 = Date.now();
     await c.query(
-      `INSERT INTO employees (tenant_id, employee_code, first_name, last_name, email, phone, department, designation, joining_date, gender, state, date_of_birth, labour_card_number, bank_routing_code, bank_iban)
-       SELECT $1, 'EL-' || lpad(g::text, 6, '0'), 'Loop', 'Person ' || g, 'loop' || g || '@example.test', '+91' || (9000000000 + g)::text, 'Engineering', 'Engineer',
+      `INSERT INTO employees (tenant_id, employee_code, first_name, last_name, email, phone, department, ` +
+        `designation, joining_date, gender, state, date_of_birth, labour_card_number, bank_routing_code, bank_iban)
+       SELECT $1, 'EL-' || lpad(g::text, 6, '0'), 'Loop', 'Person ' || g, ` +
+        `'loop' || g || '@example.test', '+91' || (9000000000 + g)::text, 'Engineering', 'Engineer',
               DATE '2021-01-04', CASE WHEN g % 2 = 0 THEN 'female' ELSE 'male' END, 'Karnataka', DATE '1990-06-01',
               lpad(g::text, 8, '0'), '802420101', 'AE07033' || lpad(g::text, 16, '0')
          FROM generate_series(1, $2::int) g`,
@@ -263,12 +268,14 @@ export async function runEventLoop(opts: { employees?: number; limitMs?: number;
     );
     await c.query(
       `INSERT INTO employee_salary_setups (tenant_id, employee_id, effective_from, monthly_ctc, all_components)
-       SELECT tenant_id, id, DATE '2024-04-01', 30000 + (substring(employee_code from 4)::int % 40) * 1000, true FROM employees WHERE tenant_id = $1`,
+       SELECT tenant_id, id, DATE '2024-04-01', 30000 + (substring(employee_code from 4)::int % 40) ` +
+        `* 1000, true FROM employees WHERE tenant_id = $1`,
       [tenantId],
     );
     // the owner is the first employee (for "my salary" and its PDF); sign in again so the session knows
     await c.query(
-      `UPDATE memberships SET employee_id = (SELECT id FROM employees WHERE tenant_id = $1 AND employee_code = 'EL-000001') WHERE tenant_id = $1`,
+      `UPDATE memberships SET employee_id = (SELECT id FROM employees WHERE ` +
+        `tenant_id = $1 AND employee_code = 'EL-000001') WHERE tenant_id = $1`,
       [tenantId],
     );
     await api.must({ method: "POST", path: pathOf("signIn"), body: { email, password: PASSWORD } });
@@ -349,7 +356,8 @@ export async function runEventLoop(opts: { employees?: number; limitMs?: number;
       };
       rows.push(row);
       log(
-        `event-loop: ${operation} (${label}): ${row.requests} requests, ${row.statuses}, slowest ${row.slowestMs} ms, loop max ${row.maxLoopMs} ms`,
+        `event-loop: ${operation} (${label}): ${row.requests} requests, ${row.statuses}, ` +
+          `slowest ${row.slowestMs} ms, loop max ${row.maxLoopMs} ms`,
       );
       return row;
     };
@@ -455,7 +463,8 @@ export async function runEventLoop(opts: { employees?: number; limitMs?: number;
     };
     const templates: Record<string, string> = {
       "prose, blank lines, bullets": fill(
-        "Dear {{candidate_name}},\n\nWe are pleased to offer you the role of {{job_title}} at {{company_name}}.\n- Joining: {{joining_date}}\n- Salary: {{currency}} {{salary}}\n\n",
+        "Dear {{candidate_name}},\n\nWe are pleased to offer you the role of {{job_title}} at " +
+          "{{company_name}}.\n- Joining: {{joining_date}}\n- Salary: {{currency}} {{salary}}\n\n",
         templateMax,
       ),
       "fields filled with the longest values": fill("{{job_title}}", templateMax),
@@ -617,7 +626,9 @@ export function formatEventLoop(r: LoopResult): string {
     x.result,
   ]);
   return [
-    `Event loop: longest block of the server's loop per operation (limit ${r.limitMs} ms), ${r.employees} employees; idle loop max ${r.idleMaxMs} ms; load average ${r.loadBefore} before, ${r.loadAfter} after (2 shared cores: server, PostgreSQL and this script)`,
+    `Event loop: longest block of the server's loop per operation (limit ${r.limitMs} ms), ${r.employees} employees; ` +
+      `idle loop max ${r.idleMaxMs} ms; load average ${r.loadBefore} before, ${r.loadAfter} after (2 shared cores: ` +
+      `server, PostgreSQL and this script)`,
     table(head, body),
   ].join("\n");
 }

@@ -31,7 +31,8 @@ async function auth(req) {
   const sess = s.rows[0]?.sess;
   if (!sess?.userId || !sess.tenantId) return null;
   const m = await pool.query(
-    `SELECT m.role, m.employee_id, t.modules, t.name AS tenant_name, u.email, u.name, u.created_at FROM memberships m JOIN tenants t ON t.id = m.tenant_id JOIN users u ON u.id = m.user_id WHERE m.tenant_id = $1 AND m.user_id = $2`,
+    `SELECT m.role, m.employee_id, t.modules, t.name AS tenant_name, u.email, u.name, u.created_at FROM memberships ` +
+      `m JOIN tenants t ON t.id = m.tenant_id JOIN users u ON u.id = m.user_id WHERE m.tenant_id = $1 AND m.user_id = $2`,
     [sess.tenantId, sess.userId],
   );
   return m.rows[0] ? { ...m.rows[0], userId: sess.userId, tenantId: sess.tenantId } : null;
@@ -69,7 +70,8 @@ http
         const page = Math.max(1, Number(url.searchParams.get("page") ?? 1));
         const [rows, total] = await Promise.all([
           pool.query(
-            `SELECT id, employee_code, first_name, last_name, email, department, designation, status FROM employees WHERE tenant_id = $1 AND deleted_at IS NULL ORDER BY employee_code LIMIT 20 OFFSET $2`,
+            `SELECT id, employee_code, first_name, last_name, email, department, designation, ` +
+              `status FROM employees WHERE tenant_id = $1 AND deleted_at IS NULL ORDER BY employee_code LIMIT 20 OFFSET $2`,
             [a.tenantId, (page - 1) * 20],
           ),
           pool.query(`SELECT count(*)::int AS n FROM employees WHERE tenant_id = $1 AND deleted_at IS NULL`, [a.tenantId]),

@@ -58,6 +58,7 @@ export interface LoadReport {
 
 const has = (id: string) => id in operationTable;
 const pathOf = (id: string) => (operationTable as Record<string, { path: string }>)[id]?.path;
+const SEARCH_TERMS = ["Aarav", "Iyer", "EMP-0042", "emp1234", "+9190000", "Layla Haddad", "sneha"];
 
 /** VmRSS (or VmHWM, the highest RSS the process has had) in MB, from /proc. */
 function rssMb(pid: number, field: "VmRSS" | "VmHWM" = "VmRSS"): number {
@@ -151,22 +152,28 @@ export async function seed(url: string, tenants: number, employees: number): Pro
     for (const [ti, tenantId] of tenantIds.entries()) {
       const n = ti === 0 ? big : small;
       await c.query(
-        `INSERT INTO employees (tenant_id, employee_code, first_name, last_name, email, phone, department, designation, joining_date, status, state)
-         SELECT $1, 'EMP-' || lpad(g::text, 6, '0'), ($3::text[])[1 + g % 20], ($4::text[])[1 + (g / 20) % 20], 'emp' || g || '.t' || $5 || '@load.test',
-                '+91' || (9000000000 + g)::text, ($6::text[])[1 + g % 8], 'Associate ' || (1 + g % 5), date '2015-01-01' + (g % 3650), 'active', 'KA'
+        `INSERT INTO employees (tenant_id, employee_code, first_name, last_name, ` +
+          `email, phone, department, designation, joining_date, status, state)
+         SELECT $1, 'EMP-' || lpad(g::text, 6, '0'), ($3::text[])[1 + g % 20], ` +
+          `($4::text[])[1 + (g / 20) % 20], 'emp' || g || '.t' || $5 || '@load.test',
+                '+91' || (9000000000 + g)::text, ($6::text[])[1 + g % 8], ` +
+          `'Associate ' || (1 + g % 5), date '2015-01-01' + (g % 3650), 'active', 'KA'
            FROM generate_series(1, $2) g`,
         [tenantId, n, first, last, ti, depts],
       );
     }
     await c.query(
-      `UPDATE memberships m SET employee_id = e.id FROM (SELECT DISTINCT ON (tenant_id) tenant_id, id FROM employees ORDER BY tenant_id, employee_code) e WHERE e.tenant_id = m.tenant_id AND m.role = 'employee'`,
+      `UPDATE memberships m SET employee_id = e.id FROM (SELECT DISTINCT ON (tenant_id) tenant_id, ` +
+        `id FROM employees ORDER BY tenant_id, employee_code) e WHERE e.tenant_id = m.tenant_id AND m.role = 'employee'`,
     );
     await c.query(
-      `INSERT INTO notifications (tenant_id, user_id, kind, title) SELECT m.tenant_id, m.user_id, 'load', 'Notification ' || g FROM memberships m, generate_series(1, 30) g`,
+      `INSERT INTO notifications (tenant_id, user_id, kind, title) SELECT m.tenant_id, ` +
+        `m.user_id, 'load', 'Notification ' || g FROM memberships m, generate_series(1, 30) g`,
     );
     await c.query(
       `INSERT INTO audit_logs (tenant_id, action, entity_type, entity_id, changes, created_at)
-       SELECT t.id, (array['employee.updated','auth.sign_in','settings.updated','member.invited'])[1 + g % 4], 'employee', gen_random_uuid(), '{"x":{"from":1,"to":2}}', now() - (g || ' minutes')::interval
+       SELECT t.id, (array['employee.updated','auth.sign_in','settings.updated','member.invited'])[1 + g % 4], ` +
+        `'employee', gen_random_uuid(), '{"x":{"from":1,"to":2}}', now() - (g || ' minutes')::interval
          FROM tenants t, generate_series(1, $1) g`,
       [Math.ceil(50_000 / tenants)],
     );
@@ -274,10 +281,7 @@ const ROUTES: Route[] = [
     operations: ["listEmployees"],
     connections: 4,
     callers: (u) => ["owner", "admin", "hr"].includes(u.role),
-    requests: get(
-      () =>
-        `${pathOf("listEmployees")}?search=${encodeURIComponent(rnd(["Aarav", "Iyer", "EMP-0042", "emp1234", "+9190000", "Layla Haddad", "sneha"]))}&limit=20`,
-    ),
+    requests: get(() => `${pathOf("listEmployees")}?search=${encodeURIComponent(rnd(SEARCH_TERMS))}&limit=20`),
   },
   {
     name: "read employee",
@@ -602,11 +606,14 @@ export function formatLoad(r: LoadReport): string {
     String(r.rows.reduce((n, x) => n + x.errors, 0)),
   ]);
   const lines = [
-    `Load: ${r.seconds} s, ${r.tenants} tenants, ${r.users} users, ${r.employees} employees (2 shared CPU cores: server, PostgreSQL and load generator on one machine)`,
+    `Load: ${r.seconds} s, ${r.tenants} tenants, ${r.users} users, ${r.employees} employees ` +
+      `(2 shared CPU cores: server, PostgreSQL and load generator on one machine)`,
     table(head, body),
   ];
   lines.push(
-    `RSS before any load ${r.rssStartMb} MB; after the ${r.warmSeconds} s warm-up ${r.rssBeforeMb} MB → after the run ${r.rssAfterMb} MB (${(((r.rssAfterMb - r.rssBeforeMb) / r.rssBeforeMb) * 100).toFixed(1)} %, limit +20 %; peak during the run ${r.rssPeakMb} MB, VmHWM ${r.hwmMb} MB; bound ${RSS_LIMIT_MB} MB idle and after)`,
+    `RSS before any load ${r.rssStartMb} MB; after the ${r.warmSeconds} s warm-up ${r.rssBeforeMb} MB → after ` +
+      `the run ${r.rssAfterMb} MB (${(((r.rssAfterMb - r.rssBeforeMb) / r.rssBeforeMb) * 100).toFixed(1)} %, ` +
+      `limit +20 %; peak during the run ${r.rssPeakMb} MB, VmHWM ${r.hwmMb} MB; bound ${RSS_LIMIT_MB} MB idle and after)`,
   );
   if (r.baseline.length)
     lines.push(

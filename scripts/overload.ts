@@ -28,6 +28,7 @@ import { productionServerArgs } from "./production-server.ts";
 
 const has = (id: string) => id in operationTable;
 const pathOf = (id: string) => (operationTable as Record<string, { path: string }>)[id]?.path;
+const SEARCH_TERMS = ["Aarav", "Iyer", "EMP-0042", "emp1234", "+9190000", "Layla Haddad", "sneha"];
 const num = (name: string, dflt: number) => Number(process.env[name] ?? dflt);
 
 interface Target {
@@ -58,7 +59,7 @@ function readMix(users: SeedUser[], employeeIds: Map<string, string[]>): () => T
       weight: 2,
       when: has("listEmployees"),
       make: () => ({
-        path: `${pathOf("listEmployees")}?search=${encodeURIComponent(rnd(["Aarav", "Iyer", "EMP-0042", "emp1234", "+9190000", "Layla Haddad", "sneha"]))}&limit=20`,
+        path: `${pathOf("listEmployees")}?search=${encodeURIComponent(rnd(SEARCH_TERMS))}&limit=20`,
         cookie: rnd(staff).cookie!,
       }),
     },
@@ -333,7 +334,8 @@ async function measure(
 
     const targetRps = Math.round(rps * opts.factor);
     opts.log(
-      `overload: sustainable ${Math.round(rps)} req/s (p99 ${round(percentile(probeOk, 99))} ms); now ${targetRps} req/s open-loop for ${opts.seconds} s`,
+      `overload: sustainable ${Math.round(rps)} req/s (p99 ${round(percentile(probeOk, 99))} ms); ` +
+        `now ${targetRps} req/s open-loop for ${opts.seconds} s`,
     );
     const loadBefore = loadavg().map(round);
     const health = healthProbe(base);
@@ -473,7 +475,8 @@ export function formatOverload(r: OverloadRun): string {
     ["unanswered (30 s) / socket errors / connections opened", `${o.timeouts} / ${o.errors} / ${o.connections}`],
     [
       "health during overload",
-      `${r.health.checks} checks, p50 ${r.health.p50} ms, p99 ${r.health.p99} ms, max ${r.health.max} ms, ${fmtStatuses(r.health.statuses)}`,
+      `${r.health.checks} checks, p50 ${r.health.p50} ms, p99 ${r.health.p99} ms, ` +
+        `max ${r.health.max} ms, ${fmtStatuses(r.health.statuses)}`,
     ],
     ["recovery (8 clients, 5 s)", `${r.recovery.requests} requests, ${r.recovery.non2xx} non-2xx`],
     ["load average (1/5/15 min)", `before ${r.loadBefore.join(" ")}, after ${r.loadAfter.join(" ")}`],

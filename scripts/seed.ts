@@ -79,7 +79,9 @@ async function main() {
     ).rows[0];
     const tenant = (
       await db.query(
-        "INSERT INTO tenants (name, legal_name, currency, timezone, address) VALUES ('Acme India', 'Acme India Private Limited', 'INR', 'Asia/Kolkata', '4th Floor, Prestige Tech Park, Bengaluru 560103') RETURNING id",
+        "INSERT INTO tenants (name, legal_name, currency, timezone, address) VALUES ('Acme India', " +
+          "'Acme India Private Limited', 'INR', 'Asia/Kolkata', '4th Floor, Prestige Tech Park, Bengaluru 560103') " +
+          "RETURNING id",
       )
     ).rows[0];
     await db.query("INSERT INTO memberships (tenant_id, user_id, role) VALUES ($1, $2, 'owner')", [tenant.id, user.id]);
@@ -95,8 +97,11 @@ async function main() {
         const dob = `19${80 + (n % 18)}-${String(((n * 3) % 12) + 1).padStart(2, "0")}-${String(((n * 5) % 27) + 1).padStart(2, "0")}`;
         const row = (
           await db.query(
-            `INSERT INTO employees (tenant_id, employee_code, first_name, last_name, email, phone, department, designation, joining_date, date_of_birth, gender, employment_type, status, reports_to, state, bank_name, bank_account_number, bank_ifsc)
-             VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9, $10, $11, 'full_time', 'active', $12, 'Karnataka', 'HDFC Bank', $13, 'HDFC0001234') RETURNING id`,
+            `INSERT INTO employees (tenant_id, employee_code, first_name, last_name, email, ` +
+              `phone, department, designation, joining_date, date_of_birth, gender, employment_type, ` +
+              `status, reports_to, state, bank_name, bank_account_number, bank_ifsc)
+             VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9, $10, $11, 'full_time', ` +
+              `'active', $12, 'Karnataka', 'HDFC Bank', $13, 'HDFC0001234') RETURNING id`,
             [
               tenant.id,
               `EMP-${String(n).padStart(5, "0")}`,
@@ -118,7 +123,8 @@ async function main() {
       }
     }
     await db.query(
-      "INSERT INTO audit_logs (tenant_id, actor_user_id, actor_email, action, entity_type, entity_id) VALUES ($1, $2, $3, 'tenant.created', 'tenant', $1)",
+      "INSERT INTO audit_logs (tenant_id, actor_user_id, actor_email, action, " +
+        "entity_type, entity_id) VALUES ($1, $2, $3, 'tenant.created', 'tenant', $1)",
       [tenant.id, user.id, DEMO_EMAIL],
     );
     await db.query("COMMIT");

@@ -14,6 +14,7 @@ const ops = [...registry.matchAll(/^ {2}(\w+): \{ method: "(\w+)", path: "([^"]+
   area: m[4],
 }));
 const areas = [...new Set(ops.map((o) => o.area))];
+const stubMethod = (o) => `  // ${o.method.toUpperCase()} ${o.path}\n  async ${o.id}() {\n    throw notImplemented("${o.id}");\n  },`;
 let written = 0;
 for (const area of areas) {
   const dir = path.join(root, "src", "modules", area);
@@ -22,7 +23,8 @@ for (const area of areas) {
   if (!existsSync(handlersFile))
     writeFileSync(
       handlersFile,
-      `import type { AreaHandlers } from "../../http/types.ts";\n\nexport const handlers = {} satisfies Partial<AreaHandlers<"${area}">>;\n`,
+      `import type { AreaHandlers } from "../../http/types.ts";\n\nexport ` +
+        `const handlers = {} satisfies Partial<AreaHandlers<"${area}">>;\n`,
     );
   const implemented = readdirSync(dir)
     .filter((f) => f.endsWith(".ts") && f !== "stubs.ts")
@@ -43,7 +45,7 @@ import { notImplemented } from "../../platform/errors.ts";
 import type { AreaHandlers } from "../../http/types.ts";
 
 export const stubs = {
-${missing.map((o) => `  // ${o.method.toUpperCase()} ${o.path}\n  async ${o.id}() {\n    throw notImplemented("${o.id}");\n  },`).join("\n")}
+${missing.map(stubMethod).join("\n")}
 } satisfies Partial<AreaHandlers<"${area}">>;
 `,
   );

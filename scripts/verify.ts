@@ -68,7 +68,9 @@ await step("fuzz (long)", async () => {
     ? { result: "pass", details: `seed ${seed}: ${summary.replace(/; statuses.*/, "")}` }
     : {
         result: "FAIL",
-        details: `seed ${seed} (replay: FUZZ_SEED=${seed} FUZZ_RUNS=${runs} npx vitest run --config test/vitest.config.ts test/proof/fuzz.test.ts)`,
+        details:
+          `seed ${seed} (replay: FUZZ_SEED=${seed} FUZZ_RUNS=${runs} npx ` +
+          `vitest run --config test/vitest.config.ts test/proof/fuzz.test.ts)`,
       };
 });
 
@@ -119,11 +121,15 @@ await step("/docs in Chromium", async () => {
     : { result: "FAIL", details: skipped ? "the rendering check was skipped" : "see the output above" };
 });
 
+const apiShare = (b: { api: number; bare: number }) => `${((b.api / b.bare) * 100).toFixed(0)} %`;
 await step("load (autocannon)", async () => {
   const report = await runLoad();
   console.log(formatLoad(report));
   const total = report.rows.reduce((n, r) => n + r.requests, 0);
-  const details = `${total} requests in ${report.seconds} s, max p99 ${Math.max(...report.rows.map((r) => r.p99))} ms, RSS ${report.rssStartMb} idle, ${report.rssBeforeMb}→${report.rssAfterMb} MB (VmHWM ${report.hwmMb})${report.baseline.length ? `, API/bare ${report.baseline.map((b) => `${((b.api / b.bare) * 100).toFixed(0)} %`).join(", ")}` : ""}`;
+  const details =
+    `${total} requests in ${report.seconds} s, max p99 ${Math.max(...report.rows.map((r) => r.p99))} ms, ` +
+    `RSS ${report.rssStartMb} idle, ${report.rssBeforeMb}→${report.rssAfterMb} MB ` +
+    `(VmHWM ${report.hwmMb})${report.baseline.length ? `, API/bare ${report.baseline.map(apiShare).join(", ")}` : ""}`;
   if (report.problems.length) console.error(`load problems:\n  ${report.problems.join("\n  ")}`);
   return report.problems.length
     ? { result: "FAIL", details: `${report.problems[0]}${report.problems.length > 1 ? ` (+${report.problems.length - 1})` : ""}` }
@@ -137,7 +143,10 @@ await step("overload (3× sustainable rate)", async () => {
   const n500 = Object.entries(o.statuses)
     .filter(([s]) => Number(s) >= 500 && s !== "503")
     .reduce((n, [, c]) => n + c, 0);
-  const details = `${r.sustainable.rps} req/s sustainable, ${o.targetRps} offered: ${n500} × 500, ${(o.share503 * 100).toFixed(0)} % 503 (${(o.retryAfterShare * 100).toFixed(0)} % with Retry-After), goodput ${o.goodputRps} req/s, health p99 ${r.health.p99} ms, pool ${r.settings.DATABASE_POOL_SIZE}, load ${r.loadAfter[0]}`;
+  const details =
+    `${r.sustainable.rps} req/s sustainable, ${o.targetRps} offered: ${n500} × 500, ${(o.share503 * 100).toFixed(0)} % ` +
+    `503 (${(o.retryAfterShare * 100).toFixed(0)} % with Retry-After), goodput ${o.goodputRps} req/s, ` +
+    `health p99 ${r.health.p99} ms, pool ${r.settings.DATABASE_POOL_SIZE}, load ${r.loadAfter[0]}`;
   if (r.problems.length) console.error(`overload problems:\n  ${r.problems.join("\n  ")}`);
   return r.problems.length
     ? { result: "FAIL", details: `${r.problems[0]}${r.problems.length > 1 ? ` (+${r.problems.length - 1})` : ""}` }
@@ -148,7 +157,9 @@ await step("event loop (largest inputs)", async () => {
   const r = await runEventLoop();
   console.log(formatEventLoop(r));
   const worst = r.rows.reduce((a, b) => (b.maxLoopMs > a.maxLoopMs ? b : a), r.rows[0]);
-  const details = `${r.rows.length} cases, ${r.rows.reduce((n, x) => n + x.requests, 0)} requests; longest block ${worst?.maxLoopMs} ms (${worst?.operation}), limit ${r.limitMs} ms; load ${r.loadAfter}`;
+  const details =
+    `${r.rows.length} cases, ${r.rows.reduce((n, x) => n + x.requests, 0)} requests; ` +
+    `longest block ${worst?.maxLoopMs} ms (${worst?.operation}), limit ${r.limitMs} ms; load ${r.loadAfter}`;
   if (r.problems.length) console.error(`event-loop problems:\n  ${r.problems.join("\n  ")}`);
   return r.problems.length
     ? { result: "FAIL", details: `${r.problems[0]}${r.problems.length > 1 ? ` (+${r.problems.length - 1})` : ""}` }

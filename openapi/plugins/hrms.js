@@ -114,7 +114,9 @@ function successEnvelopeShape() {
           (!pagination || (props.pagination.$ref === PAGINATION_REF && required.includes("pagination")));
         if (!ok)
           report({
-            message: `Success response ${code} must be the envelope (${ACK_REF}, or { data, message: string } with required data and message, lists adding ${PAGINATION_REF} as pagination): declare its payload with \`x-data\` in the path file.`,
+            message:
+              `Success response ${code} must be the envelope (${ACK_REF}, or { data, message: string } with required data and ` +
+              `message, lists adding ${PAGINATION_REF} as pagination): declare its payload with \`x-data\` in the path file.`,
             location: location.key(),
           });
       },
@@ -187,7 +189,9 @@ function pathFileNames() {
         for (const name of readdirSync(pathsDir).sort())
           if (!seen.has(name))
             ctx.report({
-              message: `openapi/paths/${name} is no path item of the document: reference it from openapi.yaml under the path it is named after, or delete it.`,
+              message:
+                `openapi/paths/${name} is no path item of the document: ` +
+                `reference it from openapi.yaml under the path it is named after, or delete it.`,
               location: ctx.location.child("paths"),
             });
       },
@@ -200,7 +204,9 @@ function pathFileNames() {
           if (file && path.dirname(file) === pathsDir && path.basename(file) === expected) seen.add(expected);
           else
             ctx.report({
-              message: `The path item of ${urlPath} must be the file openapi/paths/${expected}, referenced from openapi.yaml (${file ? `not openapi/${path.relative(path.dirname(pathsDir), file)}` : "not written inline"}).`,
+              message:
+                `The path item of ${urlPath} must be the file openapi/paths/${expected}, referenced from openapi.yaml ` +
+                `(${file ? `not openapi/${path.relative(path.dirname(pathsDir), file)}` : "not written inline"}).`,
               location: ctx.location.child(urlPath),
             });
         }
@@ -246,7 +252,8 @@ function successWrapper() {
           if (keys.length) report(`\`${keys[0]}\` needs \`x-data\` (the payload schema) beside it.`, ctx.location.child(keys[0]));
           if (response.content?.["application/json"])
             report(
-              `Success response ${code}: declare the payload as \`x-data: <schema>\` (lists add \`x-paginated: true\`; no payload: \`x-data: null\`) instead of writing the JSON envelope; the bundle adds { data, message }.`,
+              `Success response ${code}: declare the payload as \`x-data: <schema>\` (lists add \`x-paginated: true\`; ` +
+                `no payload: \`x-data: null\`) instead of writing the JSON envelope; the bundle adds { data, message }.`,
               ctx.location.child(["content", "application/json"]),
             );
           return;
