@@ -75,3 +75,23 @@ describe("the shape of an area", () => {
     expect(rules({ "src/modules/payroll/runs.ts": `import { activeTenant } from "../../db/central.ts";` })).toEqual([]);
   });
 });
+
+describe("names that explain files", () => {
+  it("a handler does not call an imported function with its own name, and handlers live in handlers.ts", () => {
+    expect(
+      rules({
+        "src/modules/leave/handlers.ts": `import { createLeaveRequest } from "./requests.ts";\nexport const handlers = {\n  async createLeaveRequest({ body, auth }) {\n    return created(await createLeaveRequest(auth, body));\n  },\n};`,
+      }),
+    ).toEqual([
+      "src/modules/leave/handlers.ts -> createLeaveRequest: a handler calls a use case named for what it does, not after its operationId",
+    ]);
+    expect(
+      rules({
+        "src/modules/leave/handlers.ts": `import { submitLeaveRequest } from "./requests.ts";\nexport const handlers = {\n  async createLeaveRequest({ body, auth }) {\n    return created(await submitLeaveRequest(auth, body));\n  },\n};`,
+      }),
+    ).toEqual([]);
+    expect(
+      rules({ "src/modules/leave/requests.ts": `export const requestHandlers = {} satisfies Partial<AreaHandlers<"leave">>;` }),
+    ).toEqual(["src/modules/leave/requests.ts -> AreaHandlers: an area's handlers are defined in its handlers.ts only"]);
+  });
+});
