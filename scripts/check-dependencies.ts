@@ -11,7 +11,9 @@
 //      composition root).
 //   4. The shape of an area: its handlers.ts (HTTP in, one use-case call, HTTP out) imports
 //      nothing from src/db; only the platform's own entry points (modules/auth, modules/billing)
-//      import the system client src/db/client.ts - the other areas use src/db/central.ts.
+//      import the system client src/db/client.ts - the other areas use src/db/central.ts. Handlers
+//      are defined in handlers.ts only, and a handler calls a use case named for what it does,
+//      never an imported function with the handler's own (operationId) name.
 //   src/modules/shared/ holds policy every area may use; it is not an area and imports none.
 //
 // Prints every violation (file, import, rule) and exits 1 when there is one.
@@ -62,6 +64,34 @@ export function sourcesOfSrc(): Map<string, string> {
   return new Map(files(src).map((f) => [f, readFileSync(f, "utf8")]));
 }
 
+/** Names a handler's use case apart from the handler and keeps handlers in handlers.ts (rule 4). */
+export function shapeOfAreas(sources: Map<string, string>): Violation[] {
+  const found: Violation[] = [];
+  for (const [file, text] of sources) {
+    const from = rel(file);
+    if (!/^src\/modules\/[^/]+\//.test(from) || from.startsWith("src/modules/shared/")) continue;
+    const isHandlers = /^src\/modules\/[^/]+\/handlers\.ts$/.test(from);
+    if (!isHandlers && /\bAreaHandlers\b/.test(text))
+      found.push({ file: from, imports: "AreaHandlers", rule: "an area's handlers are defined in its handlers.ts only" });
+    if (!isHandlers) continue;
+    const imported = new Set<string>();
+    for (const m of text.matchAll(/import\s+(?:type\s+)?\{([^}]*)\}\s*from/g))
+      for (const part of m[1].split(",")) {
+        const name = part
+          .trim()
+          .replace(/^type\s+/, "")
+          .split(/\s+as\s+/)
+          .pop()
+          ?.trim();
+        if (name) imported.add(name);
+      }
+    for (const m of text.matchAll(/^\s+(?:async\s+)?([a-z][A-Za-z0-9]*)\s*\(\s*\{/gm))
+      if (imported.has(m[1]))
+        found.push({ file: from, imports: m[1], rule: "a handler calls a use case named for what it does, not after its operationId" });
+  }
+  return found;
+}
+
 export function check(sources: Map<string, string> = sourcesOfSrc()): Violation[] {
   const violations: Violation[] = [];
   const areaEdges = new Map<string, Set<string>>();
@@ -95,6 +125,7 @@ export function check(sources: Map<string, string> = sourcesOfSrc()): Violation[
         violations.push({ file: from, imports: to, rule: "areas use src/db/central.ts, not the system client (src/db/client.ts)" });
     }
   }
+  violations.push(...shapeOfAreas(sources));
   // cycles between areas: depth-first search over the area graph
   const state = new Map<string, "open" | "done">();
   const stack: string[] = [];

@@ -14,7 +14,7 @@ beforeAll(async () => {
 });
 
 describe(
-  "getPfSettings, getEsiSettings, updateEsiSettings, getProfessionalTaxSettings, " +
+  "getPfSettings, updatePfSettings, getEsiSettings, updateEsiSettings, getProfessionalTaxSettings, " +
     "updateProfessionalTaxSettings, getGratuitySettings, updateGratuitySettings: statutory settings",
   () => {
     it("serves the statutory defaults for PF, ESI, professional tax and gratuity", async () => {
@@ -98,6 +98,34 @@ describe(
         "validation_failed",
       );
       expect((await owner.agent.get("/api/configuration/payroll/professional-tax").expect(200)).body.data.states).toEqual([tn]);
+    });
+
+    it("updatePfSettings stores a change, keeps the other defaults and audits it", async () => {
+      const res = await owner.agent
+        .post("/api/configuration/payroll/pf-settings")
+        .send({ employee_rate: "10.00", restrict_to_ceiling: false })
+        .expect(200);
+      expect(res.body.data).toMatchObject({
+        employee_rate: "10.00",
+        restrict_to_ceiling: false,
+        employer_rate: "12.00",
+        wage_ceiling: "15000.00",
+      });
+      const read = (await owner.agent.get("/api/configuration/payroll/pf-settings").expect(200)).body.data;
+      expect(read).toMatchObject({ employee_rate: "10.00", restrict_to_ceiling: false, eps_rate: "8.33" });
+      const [entry] = await t.query<{ changes: Record<string, unknown> }>(
+        "SELECT changes FROM audit_logs WHERE tenant_id = $1 AND action = 'settings.pf_updated' ORDER BY created_at DESC LIMIT 1",
+        [owner.tenantId],
+      );
+      expect(entry.changes).toMatchObject({
+        employee_rate: { from: "12.00", to: "10.00" },
+        restrict_to_ceiling: { from: true, to: false },
+      });
+      // back to the defaults for the tests that follow
+      await owner.agent
+        .post("/api/configuration/payroll/pf-settings")
+        .send({ employee_rate: "12.00", restrict_to_ceiling: true })
+        .expect(200);
     });
 
     it("refuses malformed money and out-of-range rates, and roles other than owner/admin/hr", async () => {

@@ -15,8 +15,8 @@ describe("dependency rules", () => {
 
   it("read static, re-exported, type-only, side-effect and dynamic imports", () => {
     const text =
-      `import a from "./a.ts";\nimport type { B } from "../b.ts";\nexport { c } from "./c/index.ts";\nimport ` +
-      `"./side.ts";\nconst d = await import("./d.ts");\nimport x from "pg";\nimport {\n  e,\n  f,\n} from "./ef.ts";`;
+      `import a from "./a.ts";\nimport type { B } from "../b.ts";\nexport { c } from "./c/index.ts";\n` +
+      `import "./side.ts";\nconst d = await import("./d.ts");\nimport x from "pg";\nimport {\n  e,\n  f,\n} from "./ef.ts";`;
     expect(importsOf(at("src/x/y.ts"), text).map((p) => path.relative(root, p))).toEqual(
       ["src/x/a.ts", "src/b.ts", "src/x/c/index.ts", "src/x/ef.ts", "src/x/d.ts", "src/x/side.ts"].sort(
         (a, b) => text.indexOf(path.basename(a)) - text.indexOf(path.basename(b)),
@@ -75,5 +75,29 @@ describe("the shape of an area", () => {
     ]);
     expect(rules({ "src/modules/auth/sessions.ts": `import { systemDb } from "../../db/client.ts";` })).toEqual([]);
     expect(rules({ "src/modules/payroll/runs.ts": `import { activeTenant } from "../../db/central.ts";` })).toEqual([]);
+  });
+});
+
+describe("names that explain files", () => {
+  it("a handler does not call an imported function with its own name, and handlers live in handlers.ts", () => {
+    expect(
+      rules({
+        "src/modules/leave/handlers.ts":
+          `import { createLeaveRequest } from "./requests.ts";\nexport const handlers = {\n` +
+          `  async createLeaveRequest({ body, auth }) {\n    return created(await createLeaveRequest(auth, body));\n  },\n};`,
+      }),
+    ).toEqual([
+      "src/modules/leave/handlers.ts -> createLeaveRequest: a handler calls a use case named for what it does, not after its operationId",
+    ]);
+    expect(
+      rules({
+        "src/modules/leave/handlers.ts":
+          `import { submitLeaveRequest } from "./requests.ts";\nexport const handlers = {\n` +
+          `  async createLeaveRequest({ body, auth }) {\n    return created(await submitLeaveRequest(auth, body));\n  },\n};`,
+      }),
+    ).toEqual([]);
+    expect(
+      rules({ "src/modules/leave/requests.ts": `export const requestHandlers = {} satisfies Partial<AreaHandlers<"leave">>;` }),
+    ).toEqual(["src/modules/leave/requests.ts -> AreaHandlers: an area's handlers are defined in its handlers.ts only"]);
   });
 });

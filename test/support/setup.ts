@@ -32,7 +32,8 @@ afterEach(() => {
 });
 
 // eslint-disable-next-line no-empty-pattern -- vitest passes the file suite second
-afterAll((_context, suite) => {
+// biome-ignore lint/correctness/noEmptyPattern: vitest requires the fixture argument as a destructuring pattern
+afterAll(({}, suite) => {
   const file = (suite as any).file?.filepath ?? (suite as any).filepath ?? "unknown";
   const calls = takeCalls();
   const dir = process.env.PROOF_RECORD_DIR;
