@@ -475,7 +475,7 @@ export interface paths {
         put?: never;
         /**
          * Change the active tenant
-         * @description Only tenants the user belongs to; any other id is a 404 (no hint that it exists).
+         * @description Only tenants the user belongs to; any other id is a 404 (no hint that it exists). The session id is rotated, as at sign-in: the response sets a new session cookie and the previous one no longer signs in.
          */
         post: operations["switchTenant"];
         delete?: never;
@@ -8483,6 +8483,8 @@ export interface operations {
             /** @description Switched. */
             200: {
                 headers: {
+                    /** @description The new session cookie (the session id is rotated). */
+                    "Set-Cookie"?: string;
                     [name: string]: unknown;
                 };
                 content: {

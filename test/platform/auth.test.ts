@@ -242,6 +242,27 @@ describe(
       expect(sess.body.data.tenants.map((x: any) => x.id).sort()).toEqual([a.tenantId, b.tenantId].sort());
     });
 
+    it("switchTenant rotates the session id: the cookie from before the switch no longer signs in", async () => {
+      const a = await signupTenant(t);
+      const b = await signupTenant(t);
+      await t.query("INSERT INTO memberships (tenant_id, user_id, role) VALUES ($1, $2, 'admin')", [b.tenantId, a.userId]);
+      const signIn = await t.request().post("/api/auth/sign-in").send({ email: a.email, password: a.password }).expect(200);
+      const cookieOf = (res: { headers: Record<string, unknown> }) =>
+        ([] as string[])
+          .concat((res.headers["set-cookie"] as string[] | undefined) ?? [])
+          .find((c) => c.startsWith("hrms.sid="))
+          ?.split(";")[0];
+      const before = cookieOf(signIn);
+      expect(before).toBeTruthy();
+      const switched = await t.request().post("/api/auth/switch-tenant").set("Cookie", before!).send({ tenantId: b.tenantId }).expect(200);
+      const after = cookieOf(switched);
+      expect(after).toBeTruthy();
+      expect(after).not.toBe(before);
+      expectError(await t.request().get("/api/auth/session").set("Cookie", before!), 401, "unauthenticated");
+      const now = await t.request().get("/api/auth/session").set("Cookie", after!).expect(200);
+      expect(now.body.data.active_tenant_id).toBe(b.tenantId);
+    });
+
     it("switching to a tenant the user does not belong to is a 404", async () => {
       const a = await signupTenant(t);
       const b = await signupTenant(t);

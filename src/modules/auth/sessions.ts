@@ -99,8 +99,9 @@ export async function switchActiveTenant(req: Request, tenantId: string): Promis
   const userId = sessionUser(req);
   const m = await systemDb.membership.findUnique({ where: { tenant_id_user_id: { tenant_id: tenantId, user_id: userId } } });
   if (!m) throw notFound("Tenant");
-  req.session.tenantId = m.tenant_id;
-  await saveSession(req);
+  // a new session id, as at sign-in: a session id seen before the switch does not carry into the
+  // other company (session fixation)
+  await startSession(req, userId, m.tenant_id);
   await auditTenants([m.tenant_id], { action: "auth.switch_tenant", entity_type: "user", entity_id: userId, actor_user_id: userId });
   return buildSessionInfo(userId, m.tenant_id);
 }
