@@ -7,6 +7,7 @@ import { AsyncLocalStorage } from "node:async_hooks";
 import { createHash } from "node:crypto";
 import { Prisma, type PrismaClient } from "../../generated/prisma/client.ts";
 import { getBaseClient } from "./client.ts";
+import { literalPatterns } from "./like.ts";
 
 export interface TenantContext {
   tenantId: string;
@@ -94,8 +95,10 @@ const tenancyExtension = Prisma.defineExtension({
   query: {
     $allModels: {
       $allOperations({ model, operation, args, query }) {
-        if (!tenantScopedModels.has(model)) return query(args);
-        return query(scopeArgs(model, operation, args as Args, currentTenantId()) as typeof args);
+        // string filters match their text literally (LIKE wildcards escaped, src/db/like.ts)
+        const literal = literalPatterns(args);
+        if (!tenantScopedModels.has(model)) return query(literal);
+        return query(scopeArgs(model, operation, literal as Args, currentTenantId()) as typeof args);
       },
     },
   },

@@ -46,6 +46,23 @@ describe(
       });
     });
 
+    it("listHelpdeskTickets: a search matches its text literally (% and _ are not wildcards)", async () => {
+      const pct = await emp.agent
+        .post("/api/helpdesk/tickets")
+        .send({ ...ticket, title: "Laptop at 100% fan speed" })
+        .expect(201);
+      const under = await emp.agent
+        .post("/api/helpdesk/tickets")
+        .send({ ...ticket, title: "Printer queue_name wrong" })
+        .expect(201);
+      const ids = async (search: string) =>
+        (await hr.agent.get("/api/helpdesk/tickets").query({ search, limit: 100 }).expect(200)).body.data.map((x: { id: string }) => x.id);
+      expect(await ids("100%")).toEqual([pct.body.data.id]);
+      expect(await ids("%")).toEqual([pct.body.data.id]);
+      expect(await ids("queue_")).toEqual([under.body.data.id]);
+      expect(await ids("_")).toEqual([under.body.data.id]);
+    });
+
     it("shows agents every ticket and others only their own", async () => {
       const mine = await emp.agent.post("/api/helpdesk/tickets").send(ticket).expect(201);
       expectError(await colleague.agent.get(`/api/helpdesk/tickets/${mine.body.data.id}`), 404, "not_found");
