@@ -7024,6 +7024,7 @@ export interface components {
             bank_routing_code?: string | null;
             currency?: string;
             employer_id?: string | null;
+            /** @description Free text of the SCR record. No comma or line break, and it may not start with `=`, `+`, `-`, `@` or a tab (spreadsheet formula characters; a value stored before this rule is written without them). */
             employer_reference?: string | null;
         };
     };

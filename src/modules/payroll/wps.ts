@@ -105,12 +105,23 @@ function edr(e: SifEmployee): { line: string; fixed: Decimal; variable: Decimal 
   return { line, fixed, variable };
 }
 
+/**
+ * Text without the characters that make a spreadsheet read a cell as a formula when they start it
+ * (`=`, `+`, `-`, `@`, tab, carriage return): the document refuses them in new values; one stored
+ * before that rule is written without them (CSV injection).
+ */
+export function withoutFormulaStart(text: string): string {
+  let i = 0;
+  while (i < text.length && "=+-@\t\r".includes(text[i])) i++;
+  return text.slice(i);
+}
+
 /** The EDR lines, then the SCR (salary control record), and the file's name. */
 function assembleSif(input: SifInput, lines: string[], total: Decimal): { fileName: string; content: string; edrCount: number } {
   const [date, time] = input.created_local.split("T");
   const mm = String(input.month).padStart(2, "0");
   const employer = digits(input.employer_id).padStart(13, "0");
-  const ref = (input.employer_reference ?? "").replace(/[,\r\n]/g, " ").slice(0, 35);
+  const ref = withoutFormulaStart((input.employer_reference ?? "").replace(/[,\r\n]/g, " ")).slice(0, 35);
   lines.push(
     [
       "SCR",
