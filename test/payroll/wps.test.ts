@@ -134,7 +134,7 @@ describe("updateWpsSettings, exportWpsSif: SIF export", () => {
     ]).toContain(scr[3]);
   });
 
-  it("updateWpsSettings refuses a reference a spreadsheet would run as a formula; exportWpsSif writes an older one without it", async () => {
+  it("updateWpsSettings refuses a formula-like reference; exportWpsSif writes an older one without its formula start", async () => {
     for (const employer_reference of ['=HYPERLINK("http://x")', "+1+1", "-2", "@SUM(A1)", "\tx"])
       expectError(
         await w.owner.agent.post("/api/configuration/payroll/wps-settings").send({ employer_reference }),
@@ -144,7 +144,8 @@ describe("updateWpsSettings, exportWpsSif: SIF export", () => {
     await w.owner.agent.post("/api/configuration/payroll/wps-settings").send({ employer_reference: "Jan 2027 - run" }).expect(200);
     // a value stored before the rule
     await t.query(
-      "UPDATE tenant_settings SET settings = jsonb_set(settings, '{employer_reference}', to_jsonb($2::text)) WHERE tenant_id = $1 AND kind = 'wps'",
+      "UPDATE tenant_settings SET settings = jsonb_set(settings, '{employer_reference}', to_jsonb($2::text)) " +
+        "WHERE tenant_id = $1 AND kind = 'wps'",
       [w.owner.tenantId, "=cmd|' /C calc'!A0"],
     );
     const res = await w.hr.agent.get(`/api/payroll/wps/${runId}?exclude_incomplete=true`).expect(200);
