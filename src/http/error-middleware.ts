@@ -125,6 +125,16 @@ function sqlState(err: any): string | undefined {
 const STATUS_CODES: Record<number, ErrorCode> = {};
 for (const [code, status] of Object.entries(STATUS_OF) as [ErrorCode, number][]) STATUS_CODES[status] ??= code;
 
+/** multer's messages for an upload the operation does not take. */
+const UPLOAD_MISTAKES: Record<string, () => AppError> = {
+  "Too many files": () =>
+    new AppError("validation_failed", "Upload one file per request", [{ path: "body", message: "holds more than one file" }]),
+  "Unexpected field": () =>
+    new AppError("validation_failed", "The file is in a field this operation does not take", [
+      { path: "body", message: "has a file in an unexpected field" },
+    ]),
+};
+
 export function toAppError(err: any): AppError {
   if (err instanceof AppError) return err;
   if (isDatabaseBusy(err)) return unavailable("Service busy, try again shortly", RETRY_AFTER_BUSY_S);
@@ -132,6 +142,10 @@ export function toAppError(err: any): AppError {
   // body-parser
   if (err?.type === "entity.parse.failed")
     return new AppError("validation_failed", "Malformed JSON body", [{ path: "body", message: "is not valid JSON" }]);
+  // multer's errors, which the validator passes on as 413 (too many files) or 500 (a file in another
+  // field): the client's mistake, said plainly
+  const upload = UPLOAD_MISTAKES[String(err?.message)];
+  if (upload && (err?.status === 413 || err?.status === 500 || String(err?.code).startsWith("LIMIT_"))) return upload();
   if (err?.type === "entity.too.large" || err?.code === "LIMIT_FILE_SIZE" || err?.status === 413)
     return new AppError(
       "payload_too_large",

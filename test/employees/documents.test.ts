@@ -124,6 +124,20 @@ describe("listEmployeeDocuments, uploadEmployeeDocument, downloadEmployeeDocumen
   });
 });
 
+describe("uploadEmployeeDocument: uploads the operation does not take", () => {
+  it("answers two files, or a file in another field, with a 400 that says so (not 'File too large', not a 500)", async () => {
+    const two = await upload(owner, emp.id, PDF).attach("file", PDF, { filename: "b.pdf", contentType: "application/pdf" });
+    expect(expectError(two, 400, "validation_failed").error).toBe("Upload one file per request");
+    const elsewhere = await owner.agent
+      .post(`/api/employees/${emp.id}/documents`)
+      .field("document_type", "id_proof")
+      .field("title", "PAN card")
+      .attach("attachment", PDF, { filename: "a.pdf", contentType: "application/pdf" });
+    expect(elsewhere.status).toBe(400);
+    expect(elsewhere.body.code).toBe("validation_failed");
+  });
+});
+
 describe("access", () => {
   it("employees upload their own documents; managers and hr read them; colleagues get 404", async () => {
     const owner2 = await signupTenant(t);
