@@ -4710,7 +4710,7 @@ export interface components {
             updated_at: string;
         };
         /**
-         * @description A claim. Employees claim for themselves; hr, admin and owner may claim for any employee (`employee_id`). The category must be active; `amount` may not exceed its `max_claim_amount` and `receipt_file_id` is required when it `requires_receipt` (400 naming the field); the receipt must be a file of the company; the expense date may not be in the future.
+         * @description A claim. Employees claim for themselves; hr, admin and owner may claim for any employee (`employee_id`). The category must be active; `amount` may not exceed its `max_claim_amount` and `receipt_file_id` is required when it `requires_receipt` (400 naming the field); the receipt must be a file of the company uploaded by the person attaching it or by the claimant (another member's upload is a 400); the expense date may not be in the future.
          * @example {
          *       "category_id": "3f1c2b7e-8a4d-4f3e-9b2a-1c2d3e4f5a6b",
          *       "amount": "1250.00",

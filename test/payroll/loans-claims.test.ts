@@ -219,6 +219,15 @@ describe("listExpenseClaims, createExpenseClaim, getExpenseClaim, updateExpenseC
         400,
       ).details[0].path,
     ).toBe("body.receipt_file_id");
+    // another member's upload is not the claimant's receipt
+    const othersUpload = (
+      await other.agent
+        .post("/api/upload")
+        .attach("file", Buffer.from("Someone else's receipt"), { filename: "theirs.txt", contentType: "text/plain" })
+        .expect(201)
+    ).body.data.id;
+    const notMine = expectError(await emp.agent.post("/api/payroll/expense-claims").send({ ...base, receipt_file_id: othersUpload }), 400);
+    expect(notMine.details[0]).toEqual({ path: "body.receipt_file_id", message: "is not a file you or the claimant uploaded" });
     expect(
       expectError(
         await emp.agent.post("/api/payroll/expense-claims").send({ ...base, receipt_file_id: receipt, expense_date: "2099-01-01" }),

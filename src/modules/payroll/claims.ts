@@ -69,7 +69,21 @@ async function lockClaim(tx: ScopedTx, id: string): Promise<ClaimRow> {
 }
 
 /** Category active, amount within its limit, receipt present when required and a file of the company, date not in the future. */
-async function checkClaim(c: { category_id: string; amount: string; expense_date: string; receipt_file_id: string | null }, today: string) {
+/**
+ * The users whose uploads may be a claim's receipt: the person attaching it and the claimant (an
+ * upload of another member is not theirs to claim with).
+ */
+async function receiptUploaders(auth: AuthContext, employeeId: string): Promise<string[]> {
+  const claimant = await db.membership.findFirst({ where: { employee_id: employeeId }, select: { user_id: true } });
+  return [auth.userId, ...(claimant ? [claimant.user_id] : [])];
+}
+
+async function checkClaim(
+  c: { category_id: string; amount: string; expense_date: string; receipt_file_id: string | null },
+  today: string,
+  /** who may have uploaded the receipt; null when the receipt is not being set or changed */
+  uploaders: string[] | null,
+) {
   const cat = await db.expenseCategory.findFirst({ where: { id: c.category_id } });
   if (!cat) throw invalidField("body.category_id", "is not an expense category of the company");
   if (!cat.active) throw conflict(`${cat.name} is not taking claims (inactive category)`);
@@ -78,8 +92,12 @@ async function checkClaim(c: { category_id: string; amount: string; expense_date
     throw invalidField("body.amount", `exceeds the limit of ${cat.name} (${moneyString(cat.max_claim_amount)} per claim)`);
   if (cat.requires_receipt && !c.receipt_file_id)
     throw invalidField("body.receipt_file_id", `is required: ${cat.name} claims need a receipt`);
-  if (c.receipt_file_id && !(await db.storedFile.findFirst({ where: { id: c.receipt_file_id }, select: { id: true } })))
-    throw invalidField("body.receipt_file_id", "is not a file uploaded to the company");
+  if (c.receipt_file_id) {
+    const file = await db.storedFile.findFirst({ where: { id: c.receipt_file_id }, select: { uploaded_by: true } });
+    if (!file) throw invalidField("body.receipt_file_id", "is not a file uploaded to the company");
+    if (uploaders && !(file.uploaded_by && uploaders.includes(file.uploaded_by)))
+      throw invalidField("body.receipt_file_id", "is not a file you or the claimant uploaded");
+  }
   if (c.expense_date > today) throw invalidField("body.expense_date", "must not be in the future");
   return cat;
 }
@@ -115,6 +133,7 @@ export async function submitClaim(auth: AuthContext, body: RequestBody<"createEx
   const cat = await checkClaim(
     { category_id: body.category_id, amount: body.amount, expense_date: body.expense_date, receipt_file_id: body.receipt_file_id ?? null },
     today,
+    await receiptUploaders(auth, employeeId),
   );
   const notice = (c: ClaimRow) => ({
     kind: "expense_claim.submitted",
@@ -176,6 +195,7 @@ export async function reviseClaim(auth: AuthContext, id: string, body: RequestBo
       receipt_file_id: body.receipt_file_id !== undefined ? body.receipt_file_id : c.receipt_file_id,
     },
     today,
+    body.receipt_file_id !== undefined && body.receipt_file_id !== c.receipt_file_id ? await receiptUploaders(auth, c.employee_id) : null,
   );
   const row = await tenantTx(async (tx) => {
     const cur = await lockClaim(tx, c.id);
