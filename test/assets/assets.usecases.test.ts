@@ -2,6 +2,7 @@
 // return (assigned → available or under repair, with an automatic damage report) and damage
 // (condition damaged, major damage out of service, repaired or written off).
 import { beforeAll, describe, expect, it } from "vitest";
+import { authOf } from "../support/auth-context.ts";
 import { withTenant } from "../../src/db/tenancy.ts";
 import type { AuthContext } from "../../src/http/types.ts";
 import { assignAsset } from "../../src/modules/assets/assignments.ts";
@@ -18,15 +19,7 @@ let holder: AuthContext;
 let laptops: string;
 let ravi: string;
 
-const authOf = (s: TenantSession, role: AuthContext["role"], employeeId: string | null): AuthContext => ({
-  userId: s.userId,
-  email: s.email,
-  name: `${role} person`,
-  tenantId: s.tenantId,
-  role,
-  employeeId,
-  modules: ["assets"],
-});
+const authAs = (s: TenantSession, role: AuthContext["role"], employeeId: string | null): AuthContext => authOf(s, role, { employeeId });
 const inCompany = <T>(fn: () => Promise<T>) => withTenant(owner.tenantId, fn);
 
 async function rejection(p: Promise<unknown>): Promise<{ status: number; message: string }> {
@@ -45,10 +38,10 @@ beforeAll(async () => {
     .send({ modules: ["assets"], timezone: "UTC" })
     .expect(200);
   const hrMember = await addMember(t, owner, "hr", { name: "Hema HR" });
-  hr = authOf(hrMember, "hr", null);
+  hr = authAs(hrMember, "hr", null);
   laptops = await createCategory(hrMember, "Laptops");
   ravi = await insertEmployee(t, owner.tenantId, { first_name: "Ravi", last_name: "Kumar" });
-  holder = authOf(await addMember(t, owner, "employee", { employeeId: ravi, name: "Ravi Kumar" }), "employee", ravi);
+  holder = authAs(await addMember(t, owner, "employee", { employeeId: ravi, name: "Ravi Kumar" }), "employee", ravi);
 });
 
 const newAsset = () => inCompany(() => registerAsset(hr, { name: "ThinkPad T14", category_id: laptops, condition: "good" }));

@@ -2,6 +2,7 @@
 // exit job's completion. Data is set up through the API (test/support), the rules run inside
 // withTenant as an operation would.
 import { describe, expect, it } from "vitest";
+import { authOf } from "../support/auth-context.ts";
 import { withTenant } from "../../src/db/tenancy.ts";
 import type { AuthContext } from "../../src/http/types.ts";
 import { completeDueExitsOfTenant, resign } from "../../src/modules/employees/exits.ts";
@@ -11,15 +12,7 @@ import { employeeInput } from "../support/employees.ts";
 
 const t = useTestApp();
 
-const ownerAuth = (o: TenantSession): AuthContext => ({
-  userId: o.userId,
-  email: o.email,
-  name: "Olivia Owner",
-  tenantId: o.tenantId,
-  role: "owner",
-  employeeId: null,
-  modules: [],
-});
+const ownerAuth = (o: TenantSession): AuthContext => authOf(o, "owner", { name: "Olivia Owner" });
 const input = (overrides: Record<string, unknown> = {}) => employeeInput(overrides) as Parameters<typeof addEmployee>[0];
 
 async function rejection(p: Promise<unknown>): Promise<{ status: number; message: string }> {

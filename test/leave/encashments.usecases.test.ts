@@ -11,6 +11,7 @@ import { decideEncashment, requestEncashment, withdrawEncashment } from "../../s
 import { decideHolidayWorkClaim, submitHolidayWorkClaim, withdrawHolidayWorkClaim } from "../../src/modules/leave/holiday-work.ts";
 import { submitLeaveRequest, withdrawLeaveRequest } from "../../src/modules/leave/requests.ts";
 import type { TenantSession } from "../support/app.ts";
+import { authOf } from "../support/auth-context.ts";
 import { useTestApp } from "../support/app.ts";
 import { createType, grant, insertEmployee, type LeaveWorld, leaveWorld, nextWeekday, today } from "../support/leave-factories.ts";
 
@@ -18,15 +19,7 @@ const t = useTestApp();
 let w: LeaveWorld;
 let hr: AuthContext, manager: AuthContext, employee: AuthContext;
 
-const as = (s: TenantSession, role: Role, employeeId: string | null): AuthContext => ({
-  userId: s.userId,
-  email: s.email,
-  name: role,
-  tenantId: s.tenantId,
-  role,
-  employeeId,
-  modules: [],
-});
+const as = (s: TenantSession, role: Role, employeeId: string | null): AuthContext => authOf(s, role, { employeeId, name: role });
 const inTenant = <T>(fn: () => Promise<T>) => withTenant(w.owner.tenantId, fn);
 
 async function balance(employeeId: string, typeId: string) {

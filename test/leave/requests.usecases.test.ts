@@ -8,6 +8,7 @@ import { addDays } from "../../src/lib/dates.ts";
 import { balancePage } from "../../src/modules/leave/balances.ts";
 import { decideLeaveRequest, leaveRequestById, submitLeaveRequest, withdrawLeaveRequest } from "../../src/modules/leave/requests.ts";
 import type { TenantSession } from "../support/app.ts";
+import { authOf } from "../support/auth-context.ts";
 import { useTestApp } from "../support/app.ts";
 import { createType, grant, insertEmployee, type LeaveWorld, leaveWorld, nextWeekday, today } from "../support/leave-factories.ts";
 
@@ -17,15 +18,7 @@ let hr: AuthContext, manager: AuthContext, employee: AuthContext, owner: AuthCon
 let M: string;
 const day = (week: number, dow: number) => addDays(M, week * 7 + dow); // dow 0 = Monday … 6 = Sunday
 
-const as = (s: TenantSession, role: Role, employeeId: string | null): AuthContext => ({
-  userId: s.userId,
-  email: s.email,
-  name: role,
-  tenantId: s.tenantId,
-  role,
-  employeeId,
-  modules: [],
-});
+const as = (s: TenantSession, role: Role, employeeId: string | null): AuthContext => authOf(s, role, { employeeId, name: role });
 const inTenant = <T>(fn: () => Promise<T>) => withTenant(w.owner.tenantId, fn);
 
 async function balance(employeeId: string, typeId: string) {

@@ -3,6 +3,7 @@
 // who is told of a new request, who may decide and cancel in which state (and in which order the
 // checks answer), what a decision and a cancellation write, audit and tell.
 import { beforeAll, describe, expect, it } from "vitest";
+import { authOf } from "../support/auth-context.ts";
 import { withTenant } from "../../src/db/tenancy.ts";
 import type { AuthContext, Role } from "../../src/http/types.ts";
 import { cancelClaim, reviseClaim, submitClaim } from "../../src/modules/payroll/claims.ts";
@@ -21,15 +22,7 @@ let hrSelf: AuthContext; // an hr member who is an employee too
 let meals: string;
 let loanTypeId: string;
 
-const as = (s: TenantSession, role: Role, employeeId: string | null = null): AuthContext => ({
-  userId: s.userId,
-  email: s.email,
-  name: role,
-  tenantId: s.tenantId,
-  role,
-  employeeId,
-  modules: ["payroll"],
-});
+const as = (s: TenantSession, role: Role, employeeId: string | null = null): AuthContext => authOf(s, role, { employeeId, name: role });
 const inTenant = <T>(fn: () => Promise<T>) => withTenant(w.owner.tenantId, fn);
 const noticesOf = async (user: AuthContext, kind: string) =>
   await t.query(`SELECT title, body, link FROM notifications WHERE user_id = $1 AND kind = $2 ORDER BY created_at`, [user.userId, kind]);

@@ -5,6 +5,7 @@
 // contribution period, loss of pay from leave across the month's start and from absence, and
 // the state rules of a processed run. (test/payroll/runs.test.ts covers the same through the API.)
 import { beforeAll, describe, expect, it } from "vitest";
+import { authOf } from "../support/auth-context.ts";
 import { withTenant } from "../../src/db/tenancy.ts";
 import type { AuthContext, Role } from "../../src/http/types.ts";
 import { submitClaim, reviseClaim } from "../../src/modules/payroll/claims.ts";
@@ -23,15 +24,7 @@ let ravi: string; // male, Karnataka, CTC 24 000
 let kavyaAuth: AuthContext;
 let loanTypeId: string;
 
-const as = (s: TenantSession, role: Role, employeeId: string | null = null): AuthContext => ({
-  userId: s.userId,
-  email: s.email,
-  name: role,
-  tenantId: s.tenantId,
-  role,
-  employeeId,
-  modules: ["payroll"],
-});
+const as = (s: TenantSession, role: Role, employeeId: string | null = null): AuthContext => authOf(s, role, { employeeId, name: role });
 const inTenant = <T>(fn: () => Promise<T>) => withTenant(w.owner.tenantId, fn);
 const page = { page: 1, limit: 100, skip: 0 };
 

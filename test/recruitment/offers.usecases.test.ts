@@ -3,6 +3,7 @@
 // Records are walked to their starting point through the API (helpers.ts); the rules then run
 // inside withTenant as an operation would (the candidate's links without a tenant, as in public).
 import { beforeAll, describe, expect, it } from "vitest";
+import { authOf } from "../support/auth-context.ts";
 import { withTenant } from "../../src/db/tenancy.ts";
 import type { AuthContext } from "../../src/http/types.ts";
 import { changeCandidate } from "../../src/modules/recruitment/candidates.ts";
@@ -43,15 +44,7 @@ const offerRow = async (id: string) =>
 
 beforeAll(async () => {
   c = await recruitingCompany(t);
-  hr = {
-    userId: c.hr.userId,
-    email: c.hr.email,
-    name: "Hema HR",
-    tenantId: c.owner.tenantId,
-    role: "hr",
-    employeeId: null,
-    modules: ["recruitment"],
-  };
+  hr = authOf(c.hr, "hr", { name: "Hema HR" });
 });
 
 describe("sendJobOffer / acceptPublicOffer / declinePublicOffer: offer state transitions", () => {
