@@ -3,6 +3,7 @@
 // hr resolves a report as repaired (back in service once no report is open) or written off
 // (retired).
 import { audit } from "../../platform/audit.ts";
+import { uploadOf } from "../../platform/storage/files.ts";
 import { lockRow } from "../../db/sql.ts";
 import { db, tenantTx } from "../../db/tenancy.ts";
 import { pageOf, type PageQuery } from "../../http/envelope.ts";
@@ -60,10 +61,7 @@ export async function reportDamage(
   const manager = isHr(auth);
   if (!manager && !auth.employeeId) throw notFound("Asset");
   if (body.file_id) {
-    const f = await db.storedFile.findFirst({
-      where: { id: body.file_id, ...(manager ? {} : { uploaded_by: auth.userId }) },
-      select: { id: true },
-    });
+    const f = await uploadOf(body.file_id, manager ? undefined : [auth.userId]);
     if (!f) throw invalidField("body.file_id", manager ? "is not a file of the company" : "is not a file you uploaded");
   }
   const description = body.description.trim();

@@ -2,6 +2,7 @@
 // employee's manager or hr/admin/owner, reimbursed (`paid`) by the next processed payroll run.
 // Submit, decide and cancel are the shared approval flow (shared/approvals.ts).
 import type { Prisma } from "../../../generated/prisma/client.ts";
+import { uploadOf } from "../../platform/storage/files.ts";
 import { audit } from "../../platform/audit.ts";
 import { lockRow } from "../../db/sql.ts";
 import { db, tenantTx, type ScopedTx } from "../../db/tenancy.ts";
@@ -93,7 +94,7 @@ async function checkClaim(
   if (cat.requires_receipt && !c.receipt_file_id)
     throw invalidField("body.receipt_file_id", `is required: ${cat.name} claims need a receipt`);
   if (c.receipt_file_id) {
-    const file = await db.storedFile.findFirst({ where: { id: c.receipt_file_id }, select: { uploaded_by: true } });
+    const file = await uploadOf(c.receipt_file_id);
     if (!file) throw invalidField("body.receipt_file_id", "is not a file uploaded to the company");
     if (uploaders && !(file.uploaded_by && uploaders.includes(file.uploaded_by)))
       throw invalidField("body.receipt_file_id", "is not a file you or the claimant uploaded");

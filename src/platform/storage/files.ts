@@ -89,6 +89,14 @@ export async function storeUpload(
   });
 }
 
+/**
+ * The active tenant's stored file `id`, if it exists and - when `by` is given - one of those users
+ * uploaded it (an upload of another member is not the caller's to download or to attach).
+ */
+export function uploadOf(id: string, by?: readonly string[]) {
+  return db.storedFile.findFirst({ where: { id, ...(by ? { uploaded_by: { in: [...by] } } : {}) } });
+}
+
 export function fileJson(f: {
   id: string;
   original_name: string;
