@@ -1094,7 +1094,7 @@ export interface paths {
         };
         /**
          * Change history of an employee
-         * @description Every create, update, delete, resignation, exit and document upload of the record, newest first: who (`actor_user_id`, `actor_email`; null for scheduled jobs), when, and which fields changed from → to (`changes`, bank account and IBAN masked). Actions: `employee.created`, `employee.updated`, `employee.deleted`, `employee.resigned`, `employee.exited`, `employee.document_uploaded`. Visible to whoever may see the complete record.
+         * @description Every create, update, delete, resignation, exit and document upload of the record, newest first: who (`actor_user_id`, `actor_email`; null for scheduled jobs), when, and which fields changed from → to (`changes`, bank account and IBAN masked). Actions: `employee.created`, `employee.updated`, `employee.deleted`, `employee.resigned`, `employee.exited`, `employee.document_uploaded`, `employee.hired_from_candidate`, `leave_balance.adjusted`, and the salary setup's `salary_setup.created` / `salary_setup.replaced` (with `monthly_ctc`). Visible to whoever may see the complete record, with two limits: entries about a record that another operation guards are shown only to callers who may call that operation - salary setup entries only to the roles of `getEmployeeSalarySetup` (owner, admin, hr) while the payroll module is on; left out entries are not counted in `pagination.total` either. And the actor's `actor_email` and `ip` are shown to owner and admin only (null for everyone else; `actor_user_id` stays).
          */
         get: operations["getEmployeeActivityLog"];
         put?: never;
@@ -3709,6 +3709,7 @@ export interface components {
         AuditLogEntry: {
             /** @description e.g. auth.sign_in, auth.sign_in_failed, settings.updated, member.invited, member.role_changed, member.removed, employee.updated */
             action: string;
+            /** @description The actor's e-mail address; null for scheduled jobs, and in an employee's activity log for readers other than owner and admin. */
             actor_email: string | null;
             /** Format: uuid */
             actor_user_id: string | null;
@@ -3723,6 +3724,7 @@ export interface components {
             entity_type: string | null;
             /** Format: uuid */
             id: string;
+            /** @description The client address of the request; null for scheduled jobs, and in an employee's activity log for readers other than owner and admin. */
             ip: string | null;
         };
         /**

@@ -2,7 +2,7 @@
 // x-public (no session), x-roles (401 without a session, 403 `forbidden` for other roles),
 // x-module (403 `module_disabled` while the tenant has not enabled it).
 import type { Request } from "express";
-import type { OperationMeta } from "../../generated/registry.ts";
+import { type OperationId, type OperationMeta, operationTable } from "../../generated/registry.ts";
 import { getPool } from "../db/client.ts";
 import { requestContext } from "../log.ts";
 import { forbidden, moduleDisabled, unauthenticated } from "../platform/errors.ts";
@@ -58,4 +58,13 @@ export async function authorize(req: Request, meta: OperationMeta): Promise<Auth
   if (meta.module && !auth.modules.includes(meta.module)) throw moduleDisabled(meta.module);
   if (!meta.roles.includes(auth.role)) throw forbidden();
   return auth;
+}
+
+/**
+ * Whether the caller could call `operationId` (its x-roles and x-module), for a use case that shows
+ * data read through another operation - the same rule, never a copy of its role list.
+ */
+export function mayCall(auth: Pick<AuthContext, "role" | "modules">, operationId: OperationId): boolean {
+  const meta: OperationMeta = operationTable[operationId];
+  return meta.roles.includes(auth.role) && (!meta.module || auth.modules.includes(meta.module));
 }

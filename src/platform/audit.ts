@@ -88,26 +88,33 @@ export function diff(
 }
 
 /** An audit row as the API shows it (the AuditLogEntry schema). */
-export function auditEntryJson(a: {
-  id: string;
-  action: string;
-  actor_user_id: string | null;
-  actor_email: string | null;
-  entity_type: string | null;
-  entity_id: string | null;
-  changes: unknown;
-  ip: string | null;
-  created_at: Date;
-}) {
+/**
+ * An audit entry as the API shows it. `actorDetails: false` leaves out who-did-it beyond the user
+ * id - the actor's e-mail address and IP - for readers other than owner and admin.
+ */
+export function auditEntryJson(
+  a: {
+    id: string;
+    action: string;
+    actor_user_id: string | null;
+    actor_email: string | null;
+    entity_type: string | null;
+    entity_id: string | null;
+    changes: unknown;
+    ip: string | null;
+    created_at: Date;
+  },
+  opts: { actorDetails: boolean } = { actorDetails: true },
+) {
   return {
     id: a.id,
     action: a.action,
     actor_user_id: a.actor_user_id,
-    actor_email: a.actor_email,
+    actor_email: opts.actorDetails ? a.actor_email : null,
     entity_type: a.entity_type,
     entity_id: a.entity_id,
     changes: (a.changes ?? null) as Record<string, unknown> | null,
-    ip: a.ip,
+    ip: opts.actorDetails ? a.ip : null,
     created_at: a.created_at.toISOString(),
   };
 }

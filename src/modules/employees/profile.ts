@@ -1,11 +1,13 @@
 // Reading one employee: the profile (complete record, masked record or directory entry, by the
 // caller's row-level access - access.ts) and its activity log.
-import type { Employee } from "../../../generated/prisma/client.ts";
+import type { Employee, Prisma } from "../../../generated/prisma/client.ts";
+import type { OperationId } from "../../../generated/registry.ts";
 import { auditEntryJson } from "../../platform/audit.ts";
 import { db } from "../../db/tenancy.ts";
 import { type PageQuery, pageOf } from "../../http/envelope.ts";
 import { notFound } from "../../platform/errors.ts";
-import type { AuthContext } from "../../http/types.ts";
+import { mayCall } from "../../http/guards.ts";
+import type { AuthContext, Role } from "../../http/types.ts";
 import { accessTo, loadVisibleEmployee } from "./access.ts";
 import { employeeWithUser, type EmployeeWithUser } from "./queries.ts";
 import { directoryJson, employeeJson, type ExitWithChecklist } from "./views.ts";
@@ -37,14 +39,35 @@ export async function employeeProfile(auth: AuthContext, id: string) {
   return employeeJson(e, { access, exit: await exitOf(e), userId: e.user_id });
 }
 
-/** A page of the employee's activity log (newest first), for callers who may see the complete record. */
+/**
+ * Entries of an employee's log about a record that an operation of its own guards: shown only to
+ * callers who may call that operation (its roles and module). Salary setups carry the monthly CTC,
+ * which only payroll readers may see.
+ */
+const READ_ELSEWHERE: readonly { actionPrefix: string; readBy: OperationId }[] = [
+  { actionPrefix: "salary_setup.", readBy: "getEmployeeSalarySetup" },
+];
+
+/** Who may see the actor's e-mail address and IP of an entry. */
+const ACTOR_DETAIL_ROLES: readonly Role[] = ["owner", "admin"];
+
+/**
+ * A page of the employee's activity log (newest first), for callers who may see the complete
+ * record; entries about records the caller may not read are left out (and not counted).
+ */
 export async function employeeActivity(auth: AuthContext, id: string, query: PageQuery) {
   await loadVisibleEmployee(auth, id);
   const page = pageOf(query);
-  const where = { entity_type: "employee", entity_id: id };
+  const hidden = READ_ELSEWHERE.filter((r) => !mayCall(auth, r.readBy));
+  const where: Prisma.AuditLogWhereInput = {
+    entity_type: "employee",
+    entity_id: id,
+    ...(hidden.length ? { NOT: hidden.map((r) => ({ action: { startsWith: r.actionPrefix } })) } : {}),
+  };
   const [rows, total] = await Promise.all([
     db.auditLog.findMany({ where, orderBy: [{ created_at: "desc" }, { id: "desc" }], skip: page.skip, take: page.limit }),
     db.auditLog.count({ where }),
   ]);
-  return { rows: rows.map(auditEntryJson), page, total };
+  const actorDetails = ACTOR_DETAIL_ROLES.includes(auth.role);
+  return { rows: rows.map((r) => auditEntryJson(r, { actorDetails })), page, total };
 }

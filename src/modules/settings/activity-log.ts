@@ -23,5 +23,5 @@ export async function activityPage(
     db.auditLog.findMany({ where, orderBy: [{ created_at: "desc" }, { id: "desc" }], skip: page.skip, take: page.limit }),
     db.auditLog.count({ where }),
   ]);
-  return { rows: rows.map(auditEntryJson), total };
+  return { rows: rows.map((r) => auditEntryJson(r)), total }; // owner and admin only: actor details shown
 }
