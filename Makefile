@@ -61,11 +61,14 @@ migrate-status: install
 
 # The document's house rules (Redocly), then the code's format and lint (Biome, biome.json:
 # 140 columns, the recommended rules, no explicit any in the areas), and no line over 140 characters
-# (scripts/check-lines.ts: Biome cannot break long strings, templates and comments).
+# (scripts/check-lines.ts: Biome cannot break long strings, templates and comments), and no
+# regular expression of src/ or pattern of the document that can backtrack super-linearly
+# (scripts/check-regex.ts, the recheck ReDoS analyser).
 lint: install
 	NO_COLOR=1 $(NODE_BIN)/redocly lint --config openapi/redocly.yaml generated/openapi.json
 	$(NODE_BIN)/biome ci --error-on-warnings --colors=off
 	$(NODE_BIN)/tsx scripts/check-lines.ts
+	$(NODE_BIN)/tsx scripts/check-regex.ts
 
 typecheck: install
 	$(NODE_BIN)/tsc --noEmit -p tsconfig.json

@@ -171,7 +171,10 @@ function operationMatchers(ids: OperationId[]) {
   const doc = apiDocument() as { paths: Record<string, Record<string, DocOperation>> };
   return ids.map((id) => {
     const meta = operationTable[id];
+    // regex-dynamic: a matcher of one of the document's own paths ({param} -> ([^/]+), the rest escaped), linear
+    // regex-bounded: applied to the document's paths, not to input
     const re = new RegExp(`^${meta.path.replace(/[.*+?^$()|[\]\\]/g, "\\$&").replace(/\{[^}]+\}/g, "([^/]+)")}/?$`);
+    // regex-bounded: applied to the document's paths, not to input
     const params = [...meta.path.matchAll(/\{([^}]+)\}/g)].map((x) => x[1]);
     const op = doc.paths[meta.path]?.[meta.method.toLowerCase()];
     const bodyRequired = op?.requestBody?.required === true;

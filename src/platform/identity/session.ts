@@ -125,6 +125,7 @@ export function signedSessionId(cookieHeader: string | undefined, secret: string
   if (dot < 3) return null;
   const sid = value.slice(2, dot);
   const mac = Buffer.from(value.slice(dot + 1));
+  // regex-bounded: a SHA-256 digest in base64 is 44 characters
   const expected = Buffer.from(createHmac("sha256", secret).update(sid).digest("base64").replace(/=+$/, ""));
   return mac.length === expected.length && timingSafeEqual(mac, expected) ? sid : null;
 }

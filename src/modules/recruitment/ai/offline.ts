@@ -30,6 +30,7 @@ import {
   skillLabel,
   stableHash,
   type SkillKind,
+  escapeRegExp,
 } from "./text.ts";
 
 const labels = (skills: string[]) => listText(skills.map(skillLabel));
@@ -168,7 +169,7 @@ async function screenResume(input: ScreeningInput): Promise<Screening> {
   await nextTurn();
   const jobTerms = keywords(input.job_requirements, 15, [...required, ...preferred]);
   const resumeLower = resume.toLowerCase();
-  const termsFound = jobTerms.filter((t) => new RegExp(`(?<![a-z])${t}`, "i").test(resumeLower));
+  const termsFound = jobTerms.filter((t) => new RegExp(`(?<![a-z])${escapeRegExp(t)}`, "i").test(resumeLower));
 
   const reasons: string[] = [];
   let skillShare: number;

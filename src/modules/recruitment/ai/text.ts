@@ -145,7 +145,7 @@ const SKILLS: Record<string, { kind: SkillKind; aliases?: string[] }> = {
   "system design": { kind: "backend", aliases: ["systems design", "distributed systems", "architecture", "scalability"] },
 };
 
-const escapeRegExp = (s: string) => s.replace(/[.*+?^${}()|[\]\\/]/g, "\\$&");
+export const escapeRegExp = (s: string) => s.replace(/[.*+?^${}()|[\]\\/]/g, "\\$&");
 const MATCHERS: { skill: string; kind: SkillKind; re: RegExp }[] = Object.entries(SKILLS).flatMap(([skill, def]) =>
   [skill, ...(def.aliases ?? [])].map((alias) => ({
     skill,
