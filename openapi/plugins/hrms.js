@@ -172,6 +172,24 @@ function standardResponses() {
   };
 }
 
+/**
+ * Query values as real clients send them: every query parameter is `allowReserved: true`. The
+ * server decodes a query string the way HTML forms, URLSearchParams, Python requests and axios
+ * encode one (`+` or `%20` for a space, percent-encoded UTF-8) and accepts the characters that
+ * encodeURIComponent leaves as they are (`'`, `(`, `)`, `!`, `*`) and the other reserved ones
+ * unencoded - without this, the request validator refuses such a value with a 400. (Only `&`, `=`,
+ * `#`, `+` and `%` of a value must be percent-encoded, as in every client.)
+ */
+function queryEncoding() {
+  return {
+    Parameter: {
+      leave(param) {
+        if (param.in === "query" && param.allowReserved === undefined) param.allowReserved = true;
+      },
+    },
+  };
+}
+
 /** The file of a path item: its URL path without the leading "/", each "/" a "_", then ".yaml". */
 export function pathFileName(urlPath) {
   return `${urlPath.replace(/^\//, "").replaceAll("/", "_")}.yaml`;
@@ -318,7 +336,7 @@ export default function hrmsPlugin() {
       oas3: { "success-wrapper": successWrapper },
     },
     decorators: {
-      oas3: { "standard-responses": standardResponses, "path-file-names": pathFileNames },
+      oas3: { "standard-responses": standardResponses, "path-file-names": pathFileNames, "query-encoding": queryEncoding },
     },
   };
 }

@@ -1,7 +1,8 @@
 // Property-based fuzzing of every operation of generated/openapi.json (fast-check). Requests are
 // generated from each operation's parameter and body schemas (test/proof/arbitraries.ts):
 //   valid   - what the schemas accept (unicode, injection-like strings, boundary numbers, long
-//             strings where allowed, existing and unknown ids): never a 5xx, only documented
+//             strings where allowed, existing and unknown ids; the query string encoded as one of
+//             the common clients would, query-styles.ts): never a 5xx, only documented
 //             statuses, every 4xx the error envelope, and never refused by schema validation;
 //   invalid - exactly one violation (wrong type, missing required, out of range, too long, not in
 //             the enum, bad format, extra field, unknown query parameter, bad path id): a 400
@@ -17,6 +18,7 @@ import { beforeAll, describe, expect, it } from "vitest";
 import { addMember, signupTenant, useTestApp, type TenantSession } from "../support/app.ts";
 import { markGeneric } from "../support/recorder.ts";
 import { invalidObject, valid, violations, type Invalid } from "./arbitraries.ts";
+import { QUERY_STYLES } from "./query-styles.ts";
 import { createResources, factoryFor, resourcePrefixes } from "./factories.ts";
 import {
   documentedStatus,
@@ -138,11 +140,13 @@ function validArb(op: Operation, pools: Record<string, string>[]): fc.Arbitrary<
     ),
     { requiredKeys: op.headerParams.filter((p) => p.required).map((p) => p.name) },
   );
-  return fc.tuple(ids, query, body, headers).map(([pathParams, q, b, h]) => ({
+  // the query string encoded as one of the clients people use would (form `+`, percent, UTF-8, ...)
+  return fc.tuple(ids, query, body, headers, fc.constantFrom(...QUERY_STYLES)).map(([pathParams, q, b, h, queryStyle]) => ({
     kind: "valid" as const,
     pathParams,
     query: q as Record<string, unknown>,
     headers: h as Record<string, string>,
+    queryStyle,
     ...b,
   }));
 }
@@ -319,7 +323,13 @@ function requestSummary(r: Fuzzed) {
     Object.fromEntries(
       Object.entries(r.files).map(([k, f]) => [k, { filename: f.filename, contentType: f.contentType, bytes: f.content.length }]),
     );
-  return { pathParams: r.pathParams, query: r.query, body: r.body ?? r.raw?.payload?.toString().slice(0, 300), files };
+  return {
+    pathParams: r.pathParams,
+    query: r.query,
+    queryStyle: r.queryStyle,
+    body: r.body ?? r.raw?.payload?.toString().slice(0, 300),
+    files,
+  };
 }
 
 function checkResponse(op: Operation, r: Fuzzed, res: { status: number; body: any }) {

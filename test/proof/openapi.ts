@@ -7,6 +7,7 @@ import { readFileSync } from "node:fs";
 import path from "node:path";
 import fc from "fast-check";
 import type supertest from "supertest";
+import { encodeQuery, type QueryStyle } from "./query-styles.ts";
 
 export type Schema = Record<string, any>;
 export type Role = "owner" | "admin" | "hr" | "manager" | "employee";
@@ -248,6 +249,8 @@ export interface RequestInput {
   /** multipart: file parts by field name */
   files?: Record<string, { content: Buffer; filename: string; contentType: string }>;
   headers?: Record<string, string>;
+  /** How the query string is encoded (query-styles.ts); supertest's own encoding when unset. */
+  queryStyle?: QueryStyle;
 }
 
 export function urlFor(op: Operation, pathParams: Record<string, string> = {}): string {
@@ -259,12 +262,13 @@ export function urlFor(op: Operation, pathParams: Record<string, string> = {}): 
 
 /** Sends the request of `op` with `agent` (supertest agent or app request) and returns the response. */
 export async function send(agent: supertest.Agent, op: Operation, input: RequestInput = {}): Promise<supertest.Response> {
-  let req = agent[op.method](urlFor(op, input.pathParams));
-  for (const [k, v] of Object.entries(input.headers ?? {})) req = req.set(k, v);
   const q: Record<string, string> = {};
   for (const [k, v] of Object.entries(input.query ?? {}))
     if (v !== undefined) q[k] = Array.isArray(v) ? v.join(",") : typeof v === "object" && v !== null ? JSON.stringify(v) : String(v);
-  if (Object.keys(q).length) req = req.query(q);
+  const styled = input.queryStyle && Object.keys(q).length ? `?${encodeQuery(q, input.queryStyle)}` : "";
+  let req = agent[op.method](urlFor(op, input.pathParams) + styled);
+  for (const [k, v] of Object.entries(input.headers ?? {})) req = req.set(k, v);
+  if (!styled && Object.keys(q).length) req = req.query(q);
   if (op.body?.contentType === "multipart/form-data") {
     for (const [k, f] of Object.entries(input.files ?? {}))
       req = req.attach(k, f.content, { filename: f.filename, contentType: f.contentType });
