@@ -119,6 +119,19 @@ export function documentPatterns(doc: unknown): Found[] {
   return out;
 }
 
+/**
+ * The same verdict on a busy machine as on an idle one: a fixed seed, and the fuzzer bounded by
+ * steps only (recheck's time limits would turn a slow run into a different answer).
+ */
+const RECHECK_PARAMS = {
+  randomSeed: 1,
+  timeout: null,
+  attackTimeout: null,
+  incubationTimeout: null,
+  seedingTimeout: null,
+  recallTimeout: -1,
+} as const;
+
 export interface Verdict extends Found {
   status: "safe" | "vulnerable" | "unknown" | "opaque";
   detail: string;
@@ -126,7 +139,7 @@ export interface Verdict extends Found {
 
 export function judge(f: Found): Verdict {
   if (f.opaque) return { ...f, status: f.dynamic ? "safe" : "opaque", detail: f.dynamic ?? "built at run time" };
-  const r = checkSync(f.source, f.flags.replace(/[gy]/g, ""), { timeout: 30_000, randomSeed: 1 });
+  const r = checkSync(f.source, f.flags.replace(/[gy]/g, ""), RECHECK_PARAMS);
   if (r.status === "vulnerable") {
     const detail = `${r.complexity.type}${r.complexity.type === "polynomial" ? ` (degree ${r.complexity.degree})` : ""}, e.g. ${
       r.attack.pattern

@@ -145,16 +145,21 @@ export function formatInstant(d: Date, timeZone: string): string {
   }).format(d);
 }
 
+/** `digits` with a comma before every group of `size` counted from the right (one pass, no regular expression). */
+function groupFromRight(digits: string, size: number): string {
+  const groups: string[] = [];
+  for (let end = digits.length; end > 0; end -= size) groups.unshift(digits.slice(Math.max(0, end - size), end));
+  return groups.join(",");
+}
+
 /** "24,00,000.00" (Indian grouping for INR) or "2,400,000.00", exactly from the decimal string. */
 export function formatMoney(amount: string, currency: string): string {
   const [int, frac = "00"] = money(amount).toFixed(2).split(".");
   const neg = int.startsWith("-");
   const digits = neg ? int.slice(1) : int;
   let grouped: string;
-  if (currency === "INR" && digits.length > 3) {
-    const head = digits.slice(0, -3);
-    grouped = `${head.replace(/\B(?=(\d{2})+(?!\d))/g, ",")},${digits.slice(-3)}`;
-  } else grouped = digits.replace(/\B(?=(\d{3})+(?!\d))/g, ",");
+  if (currency === "INR" && digits.length > 3) grouped = `${groupFromRight(digits.slice(0, -3), 2)},${digits.slice(-3)}`;
+  else grouped = groupFromRight(digits, 3);
   return `${neg ? "-" : ""}${grouped}.${frac}`;
 }
 
