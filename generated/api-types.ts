@@ -4659,8 +4659,16 @@ export interface components {
             /** Format: date-time */
             updated_at: string;
         };
-        /** @description Create (name required) or partial update. */
-        ExpenseCategoryInput: {
+        /** @description A new expense category. */
+        ExpenseCategoryCreate: {
+            active?: boolean;
+            description?: string | null;
+            max_claim_amount?: components["schemas"]["MoneyAmount"] | null;
+            name: string;
+            requires_receipt?: boolean;
+        };
+        /** @description Partial update - only the given fields change (at least one). */
+        ExpenseCategoryUpdate: {
             active?: boolean;
             description?: string | null;
             max_claim_amount?: components["schemas"]["MoneyAmount"] | null;
@@ -6136,8 +6144,17 @@ export interface components {
             /** Format: date-time */
             updated_at: string;
         };
-        /** @description Create (name and max_installments required) or partial update. */
-        LoanTypeInput: {
+        /** @description A new loan type. */
+        LoanTypeCreate: {
+            active?: boolean;
+            description?: string | null;
+            interest_rate?: components["schemas"]["Percent"];
+            max_amount?: components["schemas"]["MoneyAmount"] | null;
+            max_installments: number;
+            name: string;
+        };
+        /** @description Partial update - only the given fields change (at least one). */
+        LoanTypeUpdate: {
             active?: boolean;
             description?: string | null;
             interest_rate?: components["schemas"]["Percent"];
@@ -6480,7 +6497,7 @@ export interface components {
             description: string | null;
             /** @description Counts as ESI gross wages (false for travelling / special-expense allowances). */
             esi_applicable: boolean;
-            /** @description Expression of a formula component (see SalaryComponentInput). */
+            /** @description Expression of a formula component (see SalaryComponentCreate). */
             formula: string | null;
             /** Format: uuid */
             id: string;
@@ -6494,7 +6511,7 @@ export interface components {
             updated_at: string;
         };
         /**
-         * @description Create (name, code, type, calculation required; updates take SalaryComponentUpdate). A `fixed` component takes `amount` (its default; an employee's setup may give another); a `formula` component takes `formula`, an expression over other components' codes and `CTC` (the employee's monthly CTC): numbers, `+ - * /`, parentheses and the functions `min(a, b, …)`, `max(a, b, …)`, `round(x)` / `round(x, places)`, `floor(x)`, `ceil(x)`, `abs(x)`; names are case-insensitive. Formulas are evaluated on full-month amounts, results rounded to paise and never below zero, `x / 0` is 0. A syntax error, an unknown code, a reference to itself or a cycle through other formulas is a 400 naming `formula`.
+         * @description A new salary component (updates take SalaryComponentUpdate). A `fixed` component takes `amount` (its default; an employee's setup may give another); a `formula` component takes `formula`, an expression over other components' codes and `CTC` (the employee's monthly CTC): numbers, `+ - * /`, parentheses and the functions `min(a, b, …)`, `max(a, b, …)`, `round(x)` / `round(x, places)`, `floor(x)`, `ceil(x)`, `abs(x)`; names are case-insensitive. Formulas are evaluated on full-month amounts, results rounded to paise and never below zero, `x / 0` is 0. A syntax error, an unknown code, a reference to itself or a cycle through other formulas is a 400 naming `formula`.
          * @example {
          *       "name": "House rent allowance",
          *       "code": "HRA",
@@ -6504,24 +6521,24 @@ export interface components {
          *       "esi_applicable": true
          *     }
          */
-        SalaryComponentInput: {
+        SalaryComponentCreate: {
             active?: boolean;
             amount?: components["schemas"]["MoneyAmount"] | null;
             /** @enum {string} */
-            calculation?: "fixed" | "formula";
+            calculation: "fixed" | "formula";
             /** @description Stored upper-case; `CTC` is reserved. */
-            code?: string;
+            code: string;
             /** @default true */
             depends_on_payment_days?: boolean;
             description?: string | null;
             /** @default true */
             esi_applicable?: boolean;
             formula?: string | null;
-            name?: string;
+            name: string;
             /** @default false */
             pf_wage?: boolean;
             position?: number;
-            type?: components["schemas"]["SalaryComponentType"];
+            type: components["schemas"]["SalaryComponentType"];
         };
         /**
          * @description `earning` adds to gross pay; `deduction` is subtracted from it (e.g. a canteen or insurance recovery).
@@ -6529,7 +6546,7 @@ export interface components {
          */
         SalaryComponentType: "earning" | "deduction";
         /**
-         * @description Partial update: only the given fields change; a flag left out keeps its value (no defaults apply here, unlike on create). Switching `calculation` clears the other kind's `amount` or `formula` unless it is given. The rules of SalaryComponentInput apply to the component as it is after the change (a formula is checked again, 400 naming `formula`).
+         * @description Partial update: only the given fields change; a flag left out keeps its value (no defaults apply here, unlike on create). Switching `calculation` clears the other kind's `amount` or `formula` unless it is given. The rules of SalaryComponentCreate apply to the component as it is after the change (a formula is checked again, 400 naming `formula`).
          * @example {
          *       "description": "Paid with every salary",
          *       "esi_applicable": false
@@ -9329,7 +9346,7 @@ export interface operations {
         };
         requestBody: {
             content: {
-                "application/json": components["schemas"]["ExpenseCategoryInput"] & unknown;
+                "application/json": components["schemas"]["ExpenseCategoryCreate"];
             };
         };
         responses: {
@@ -9397,7 +9414,7 @@ export interface operations {
         };
         requestBody: {
             content: {
-                "application/json": components["schemas"]["ExpenseCategoryInput"] & unknown;
+                "application/json": components["schemas"]["ExpenseCategoryUpdate"];
             };
         };
         responses: {
@@ -9555,7 +9572,7 @@ export interface operations {
         };
         requestBody: {
             content: {
-                "application/json": components["schemas"]["LoanTypeInput"] & unknown;
+                "application/json": components["schemas"]["LoanTypeCreate"];
             };
         };
         responses: {
@@ -9623,7 +9640,7 @@ export interface operations {
         };
         requestBody: {
             content: {
-                "application/json": components["schemas"]["LoanTypeInput"] & unknown;
+                "application/json": components["schemas"]["LoanTypeUpdate"];
             };
         };
         responses: {
@@ -13004,7 +13021,7 @@ export interface operations {
         };
         requestBody: {
             content: {
-                "application/json": components["schemas"]["SalaryComponentInput"] & unknown;
+                "application/json": components["schemas"]["SalaryComponentCreate"];
             };
         };
         responses: {

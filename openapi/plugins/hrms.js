@@ -72,6 +72,69 @@ function xModuleKnown() {
   };
 }
 
+/**
+ * No `allOf` member that only adds constraints (`required`, `minProperties`, ...) to another
+ * schema: many SDK generators drop such a member, so a field the server requires comes out
+ * optional in the client (a create call without `name` compiles). Give the schema its own
+ * `required` instead (a `...Create` schema beside the `...Update` one).
+ */
+const SHAPE_KEYS = ["$ref", "type", "properties", "items", "allOf", "oneOf", "anyOf", "enum", "const"];
+function noConstraintOnlyAllOf() {
+  return {
+    Schema(schema, { report, location }) {
+      if (!Array.isArray(schema.allOf)) return;
+      schema.allOf.forEach((member, i) => {
+        if (member && typeof member === "object" && !SHAPE_KEYS.some((k) => k in member))
+          report({
+            message: `allOf member ${i} only adds constraints (${Object.keys(member).join(", ")}): give the schema its own instead.`,
+            location: location.child(["allOf", i]),
+          });
+      });
+    },
+  };
+}
+
+/**
+ * Redocly's no-required-schema-properties-undefined, extended to conditional rules: a name in
+ * `required` must be one of the schema's properties (with those of its allOf/anyOf members) - and
+ * the `required` of an `if`, `then`, `else` or `not` part, or a `dependentRequired` entry, names
+ * properties of the schema that holds it (the built-in rule looks for them in the part itself).
+ */
+function requiredPropertiesDefined() {
+  const conditional = new WeakSet();
+  const parts = (schema) => ["if", "then", "else"].flatMap((k) => (schema[k] ? [schema[k], schema[k].not].filter(Boolean) : []));
+  return {
+    Schema: {
+      enter(schema, { location, report, resolve }) {
+        if (conditional.has(schema)) return;
+        const seen = new Set();
+        const props = (s) => {
+          if (!s || typeof s !== "object" || seen.has(s)) return {};
+          seen.add(s);
+          if (typeof s.$ref === "string") return props(resolve(s).node);
+          return Object.assign({}, s.properties, ...(s.allOf ?? []).map(props), ...(s.anyOf ?? []).map(props));
+        };
+        const known = props(schema);
+        const check = (names, at) =>
+          (names ?? []).forEach((name, i) => {
+            if (known[name] === undefined) report({ message: `Required property '${name}' is undefined.`, location: at.child([i]) });
+          });
+        check(schema.required, location.child(["required"]));
+        for (const part of parts(schema)) conditional.add(part);
+        for (const k of ["if", "then", "else"]) {
+          if (!schema[k]) continue;
+          check(schema[k].required, location.child([k, "required"]));
+          check(schema[k].not?.required, location.child([k, "not", "required"]));
+        }
+        for (const [key, names] of Object.entries(schema.dependentRequired ?? {})) {
+          check([key], location.child(["dependentRequired"]));
+          check(names, location.child(["dependentRequired", key]));
+        }
+      },
+    },
+  };
+}
+
 function errorEnvelope() {
   return {
     Response: {
@@ -330,6 +393,8 @@ export default function hrmsPlugin() {
         "success-envelope": successEnvelopeShape,
         "x-module-known": xModuleKnown,
         "retry-after": retryAfter,
+        "no-constraint-only-allof": noConstraintOnlyAllOf,
+        "required-properties-defined": requiredPropertiesDefined,
       },
     },
     preprocessors: {

@@ -103,13 +103,17 @@ export function isDatabaseBusy(err: unknown, depth = 0): boolean {
 
 function validatorDetails(errors: unknown): ErrorDetail[] | undefined {
   if (!Array.isArray(errors)) return undefined;
-  return errors.map((e: any) => ({
-    path: String(e.path ?? "")
-      .replace(/^[./]/, "")
-      .replace(/\//g, ".")
-      .replace(/^body$/, "body"),
-    message: String(e.message ?? "is invalid"),
-  }));
+  // An `if`/`then` rule's own error ('must match "then" schema') only repeats the fields the
+  // `then` part names, each in an error of its own.
+  return errors
+    .filter((e: any) => e?.errorCode !== "if.openapi.validation")
+    .map((e: any) => ({
+      path: String(e.path ?? "")
+        .replace(/^[./]/, "")
+        .replace(/\//g, ".")
+        .replace(/^body$/, "body"),
+      message: String(e.message ?? "is invalid"),
+    }));
 }
 
 /** The SQLSTATE of a PostgreSQL error, directly (pg) or wrapped by Prisma's driver adapter. */
