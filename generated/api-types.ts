@@ -5681,7 +5681,11 @@ export interface components {
             reason: string | null;
             /** Format: uuid */
             reference_id: string | null;
-            reference_type: string | null;
+            /**
+             * @description The record the entry comes from (`reference_id`): an allocation, a leave request (taken or given back), an encashment, a comp-off credit for working on a holiday, or the ledger entry an expiry or carry-forward continues; null for manual adjustments and scheduled accruals.
+             * @enum {string|null}
+             */
+            reference_type: "leave_allocation" | "leave_request" | "leave_encashment" | "working_on_holiday" | "leave_ledger_entry" | null;
         };
         /** @description A leave period (fiscal year). Periods never overlap and exactly one is current (the first one created becomes current; making another current un-marks the previous one). Balances, allocations and requests belong to one period; a request must lie inside one period. */
         LeavePeriod: {
@@ -5913,9 +5917,9 @@ export interface components {
             allow_half_day: boolean;
             allow_negative_balance: boolean;
             /** @description Only employees with one of these employment types may use the type; empty = everyone. */
-            applicable_employment_types: string[];
-            /** @description Only employees with one of these genders (case-insensitive) may use the type; empty = everyone. */
-            applicable_genders: string[];
+            applicable_employment_types: components["schemas"]["EmploymentType"][];
+            /** @description Only employees with one of these genders may use the type; empty = everyone. */
+            applicable_genders: components["schemas"]["Gender"][];
             /** @description A request of more than this many days must carry `attachment_file_id` (e.g. a medical certificate). Null = never. */
             attachment_required_above_days: number | null;
             /** @description Unused days move to the next period when that period is allocated. */
@@ -5969,8 +5973,10 @@ export interface components {
             allow_half_day?: boolean;
             /** @description Default false. */
             allow_negative_balance?: boolean;
-            applicable_employment_types?: string[];
-            applicable_genders?: string[];
+            /** @description Only employees with one of these employment types may use the type; empty = everyone. */
+            applicable_employment_types?: components["schemas"]["EmploymentType"][];
+            /** @description Only employees with one of these genders may use the type; empty = everyone. */
+            applicable_genders?: components["schemas"]["Gender"][];
             attachment_required_above_days?: number | null;
             /** @description Default false. */
             carry_forward?: boolean;
@@ -6008,8 +6014,10 @@ export interface components {
             allow_half_day?: boolean;
             /** @description Default false. */
             allow_negative_balance?: boolean;
-            applicable_employment_types?: string[];
-            applicable_genders?: string[];
+            /** @description Only employees with one of these employment types may use the type; empty = everyone. */
+            applicable_employment_types?: components["schemas"]["EmploymentType"][];
+            /** @description Only employees with one of these genders may use the type; empty = everyone. */
+            applicable_genders?: components["schemas"]["Gender"][];
             attachment_required_above_days?: number | null;
             /** @description Default false. */
             carry_forward?: boolean;
@@ -6214,12 +6222,17 @@ export interface components {
             created_at: string;
             /** Format: uuid */
             id: string;
-            kind: string;
+            kind: components["schemas"]["NotificationKind"];
             link: string | null;
             /** Format: date-time */
             read_at: string | null;
             title: string;
         };
+        /**
+         * @description What the notification is about, `<subject>.<event>`: an approval waiting for the reader (`*.approval_needed`, `*.submitted`), a decision on the reader's own request (`*.approved`, `*.rejected`, `*.cancelled`), a change to something of theirs, or a recruitment event. New kinds may be added in later versions: clients should show an unknown kind by its `title`.
+         * @enum {string}
+         */
+        NotificationKind: "asset.assigned" | "asset.damage_reported" | "asset.damage_repaired" | "asset.damage_written_off" | "asset.return_requested" | "asset.return_approved" | "asset.return_rejected" | "comp_off.approval_needed" | "comp_off.submitted" | "comp_off.approved" | "comp_off.rejected" | "comp_off.cancelled" | "employee.resigned" | "encashment.submitted" | "encashment.approved" | "encashment.rejected" | "encashment.cancelled" | "expense_claim.submitted" | "expense_claim.approved" | "expense_claim.rejected" | "expense_claim.cancelled" | "helpdesk.message" | "helpdesk.ticket_assigned" | "helpdesk.ticket_created" | "helpdesk.ticket_updated" | "leave.adjusted" | "leave.approval_needed" | "leave.submitted" | "leave.approved" | "leave.rejected" | "leave.cancelled" | "leave.recounted" | "loan.submitted" | "loan.approved" | "loan.rejected" | "loan.cancelled" | "loan.deferred" | "payroll.slip_ready" | "recruitment.appointment_document" | "recruitment.candidate_hired" | "recruitment.interview_scheduled" | "recruitment.interview_rescheduled" | "recruitment.interview_cancelled" | "recruitment.interview_feedback" | "recruitment.offer_accepted" | "recruitment.offer_declined" | "recruitment.offer_expired" | "recruitment.requisition_submitted" | "recruitment.requisition_approved" | "recruitment.requisition_rejected" | "regularization.approval_needed" | "regularization.submitted" | "regularization.approved" | "regularization.rejected" | "regularization.cancelled" | "wfh.approval_needed" | "wfh.submitted" | "wfh.approved" | "wfh.rejected" | "wfh.cancelled";
         Pagination: {
             limit: number;
             page: number;

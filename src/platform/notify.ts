@@ -1,11 +1,15 @@
 // In-app notification + email (through the outbox) for a person, written with the caller's
 // transaction client so both exist only if the change commits.
+import type { components } from "../../generated/api-types.ts";
 import { queueEmail } from "./mail/outbox.ts";
+
+/** The kinds the document lists (NotificationKind): the compiler refuses a kind it does not know. */
+export type NotificationKind = components["schemas"]["NotificationKind"];
 
 export interface NotifyInput {
   userId: string;
   email?: string | null;
-  kind: string;
+  kind: NotificationKind;
   title: string;
   body?: string;
   link?: string;

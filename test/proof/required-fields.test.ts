@@ -17,7 +17,9 @@ const body = (operationId: string): Schema => {
 };
 const paths = (res: { body: { details?: { path: string }[] } }) => (res.body.details ?? []).map((d) => d.path);
 
-describe("createLoanType, createExpenseCategory, createSalaryComponent, createCandidate, createTalentPoolCandidate, createLeaveAllocations: required fields as schema rules", () => {
+const TITLE =
+  "createLoanType, createExpenseCategory, createSalaryComponent, createCandidate, createTalentPoolCandidate, createLeaveAllocations";
+describe(`${TITLE}: required fields as schema rules`, () => {
   it("each create body is one schema with its own required fields", () => {
     expect(body("createLoanType")).toMatchObject({ required: ["name", "max_installments"] });
     expect(body("createExpenseCategory")).toMatchObject({ required: ["name"] });

@@ -94,7 +94,7 @@ export function allocationPostings(
     employee_id: a.employee_id,
     leave_type_id: a.leave_type_id,
     period_id: a.period_id,
-    reference_type: "leave_allocation",
+    reference_type: "leave_allocation" as const,
     reference_id: a.id,
     created_by: createdBy,
   };
@@ -189,7 +189,7 @@ async function allocate(tx: ScopedTx, period: PeriodRow, wants: Want[], createdB
         employee_id: a.employee_id,
         leave_type_id: a.leave_type_id,
         entry_type: "carry_forward" as const,
-        reference_type: "leave_allocation",
+        reference_type: "leave_allocation" as const,
         reference_id: a.id,
         created_by: createdBy,
       };

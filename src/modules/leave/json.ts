@@ -68,8 +68,9 @@ export function leaveTypeJson(t: {
     encashment_min_balance: dayStringOrNull(t.encashment_min_balance),
     is_compensatory: t.is_compensatory,
     comp_off_validity_days: t.comp_off_validity_days,
-    applicable_genders: t.applicable_genders,
-    applicable_employment_types: t.applicable_employment_types,
+    // written only from the enums (and the closed-sets migration normalised older rows)
+    applicable_genders: t.applicable_genders as S["Gender"][],
+    applicable_employment_types: t.applicable_employment_types as S["EmploymentType"][],
     sandwich_rule: t.sandwich_rule,
     active: t.active,
     created_at: iso(t.created_at),
@@ -197,7 +198,7 @@ export function ledgerJson(e: {
     days: dayString(e.days),
     effective_date: toDateString(e.effective_date),
     expires_on: toDateStringOrNull(e.expires_on),
-    reference_type: e.reference_type,
+    reference_type: e.reference_type as S["LeaveLedgerEntry"]["reference_type"], // written only through NewEntry (typed)
     reference_id: e.reference_id,
     reason: e.reason,
     created_by: e.created_by,

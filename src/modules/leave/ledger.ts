@@ -6,6 +6,7 @@
 // that employee plus a shared lock on the tenant's leave data, which bulk allocation takes
 // exclusively. Checks and writes therefore happen one at a time per employee, so parallel
 // requests/approvals can never overdraw.
+import type { components } from "../../../generated/api-types.ts";
 import type { db, ScopedTx } from "../../db/tenancy.ts";
 import { type DateString, toDateString } from "../../lib/dates.ts";
 import { Decimal, days } from "./days.ts";
@@ -105,7 +106,7 @@ export interface NewEntry {
   days: Decimal;
   effective_date: DateString;
   expires_on?: DateString | null;
-  reference_type?: string | null;
+  reference_type?: components["schemas"]["LeaveLedgerEntry"]["reference_type"];
   reference_id?: string | null;
   reason?: string | null;
   dedupe_key?: string | null;

@@ -4,6 +4,7 @@ import { db } from "../../db/tenancy.ts";
 import type { Page } from "../../http/envelope.ts";
 import { notFound } from "../../platform/errors.ts";
 import type { AuthContext } from "../../http/types.ts";
+import type { NotificationKind } from "../../platform/notify.ts";
 
 function notificationJson(n: {
   id: string;
@@ -16,7 +17,7 @@ function notificationJson(n: {
 }) {
   return {
     id: n.id,
-    kind: n.kind,
+    kind: n.kind as NotificationKind, // written only through notify() (typed) and the payroll slip notice
     title: n.title,
     body: n.body,
     link: n.link,

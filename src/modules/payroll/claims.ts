@@ -13,6 +13,7 @@ import { parseDate, toDateString } from "../../lib/dates.ts";
 import { Decimal, moneyString } from "../../lib/money.ts";
 import { nextNumber } from "../../platform/sequences.ts";
 import { notify } from "../../platform/notify.ts";
+import type { Notice } from "../shared/notices.ts";
 import { hrMemberIds, isHr } from "../shared/access.ts";
 import { cancel, decide, submit } from "../shared/approvals.ts";
 import { employeeFilter, targetEmployee, visibleEmployees } from "../shared/people.ts";
@@ -136,7 +137,7 @@ export async function submitClaim(auth: AuthContext, body: RequestBody<"createEx
     today,
     await receiptUploaders(auth, employeeId),
   );
-  const notice = (c: ClaimRow) => ({
+  const notice = (c: ClaimRow): Notice => ({
     kind: "expense_claim.submitted",
     title: `${c.claim_number}: ${cat.name} claim of ${body.amount} from ${employee.first_name} ${employee.last_name}`,
     link: link(c.id),

@@ -15,7 +15,7 @@ import { nextNumber } from "../../platform/sequences.ts";
 import { notify } from "../../platform/notify.ts";
 import { hrMemberIds, isHr } from "../shared/access.ts";
 import { cancel, decide, submit } from "../shared/approvals.ts";
-import { notifyEmployee } from "../shared/notices.ts";
+import { type Notice, notifyEmployee } from "../shared/notices.ts";
 import { targetEmployee } from "../shared/people.ts";
 import { loadAttendanceSettings, tenantToday } from "../shared/work-settings.ts";
 import { oneOf } from "./json.ts";
@@ -159,7 +159,7 @@ export async function applyForLoan(auth: AuthContext, body: RequestBody<"createL
   const start = body.start_month ?? addMonth(today.slice(0, 7), 1);
   if (start < today.slice(0, 7)) throw invalidField("body.start_month", "must not be in the past");
   const terms = loanTerms(body.amount, body.installments, type.interest_rate.toString());
-  const notice = (l: LoanRow) => ({
+  const notice = (l: LoanRow): Notice => ({
     kind: "loan.submitted",
     title: `${l.loan_number}: ${type.name} of ${body.amount} requested by ${employee.first_name} ${employee.last_name}`,
     link: link(l.id),

@@ -6,7 +6,7 @@ import { db, tenantTx, type ScopedTx } from "../../db/tenancy.ts";
 import { pageOf, type PageQuery } from "../../http/envelope.ts";
 import { conflict, forbidden, invalidField, notFound } from "../../platform/errors.ts";
 import type { AuthContext, RequestBody } from "../../http/types.ts";
-import { notify } from "../../platform/notify.ts";
+import { type NotificationKind, notify } from "../../platform/notify.ts";
 import { moveCandidateStage, referencedCandidate } from "./candidates.ts";
 import { companyOf, formatInstant, fullName, trimOrNull, userNames } from "./common.ts";
 import { lockCandidate, lockInterview } from "./queries.ts";
@@ -141,7 +141,7 @@ async function tellInterviewers(
   tx: ScopedTx,
   auth: AuthContext,
   userIds: string[],
-  kind: string,
+  kind: NotificationKind,
   title: string,
   body: string,
   link: string,

@@ -14,7 +14,7 @@ import { addDays, parseDate, toDateString, todayIn } from "../../lib/dates.ts";
 import { nextNumber } from "../../platform/sequences.ts";
 import { logger } from "../../log.ts";
 import { queueEmail } from "../../platform/mail/outbox.ts";
-import { notify } from "../../platform/notify.ts";
+import { type NotificationKind, notify } from "../../platform/notify.ts";
 import { moveCandidateStage, referencedCandidate } from "./candidates.ts";
 import {
   checkAmount,
@@ -432,7 +432,7 @@ export async function sendAppointment(id: string) {
 }
 
 /** Tells the offer's author (in-app and email) and the other recruiters (in-app) about the candidate's answer. */
-export async function tellOfferTeam(tx: ScopedTx, o: OfferRow, kind: string, title: string, body: string) {
+export async function tellOfferTeam(tx: ScopedTx, o: OfferRow, kind: NotificationKind, title: string, body: string) {
   const author = (await userNames([o.created_by])).get(o.created_by);
   await notify(tx, { userId: o.created_by, email: author?.email, kind, title, body, link: `/api/recruitment/offers/${o.id}` });
   for (const userId of await hrMemberIds(tx, o.created_by))

@@ -3,10 +3,10 @@
 // written in the caller's transaction.
 import type { ScopedTx } from "../../db/tenancy.ts";
 import { queueEmail } from "../../platform/mail/outbox.ts";
-import { notify } from "../../platform/notify.ts";
+import { type NotificationKind, notify } from "../../platform/notify.ts";
 
 export interface Notice {
-  kind: string;
+  kind: NotificationKind;
   title: string;
   body?: string;
   link?: string;
