@@ -1809,6 +1809,7 @@ export interface paths {
          * @description Creates the month's run and calculates every eligible employee (set-based: 10 000 employees take a few seconds). One run per month: 409 when the month has one. Audited.
          *     Up to `PAYROLL_SYNC_LIMIT` employees (a server setting, default 1 000) the calculation happens within the request: 201 with the run as `draft`. A larger run is created as `calculating` and calculated by a background job: 202 with the run, whose `progress` grows while the job runs (poll `GET /api/payroll/draft-runs/{id}`); it becomes `draft` when done, or `failed` with a `failure_reason` (nothing saved).
          *     Per employee: components (full month, then prorated by payable days ÷ calendar days), loss of pay (approved unpaid leave + absent/half-day attendance without leave), PF (12 % of PF wages capped at the ceiling; employer EPS 8.33 % ≤ ₹1,250, not from age 58, EPF the rest; EDLI; admin charges with the ₹500 establishment minimum on the run), ESI (0.75 % / 3.25 % while the full-month ESI wages are within the threshold, or the employee was covered earlier in the contribution period), professional tax by state slab (February amount in February), loan installments due, approved expense claims, approved leave encashments (days × full-month gross ÷ calendar days). Rates come from the payroll configuration endpoints.
+         *     Every figure is range-checked: an employee whose component result or slip figure would be more than the largest amount (999999999999.99, e.g. a salary setup stored before the formula checks) is a 400 naming the employee and the figure (the run is not created; leave them out with `employee_ids` or correct the setup or formula), and so is a run total above 9999999999999.99. A background calculation fails with that message as its `failure_reason`.
          */
         post: operations["createPayrollRun"];
         delete?: never;
@@ -1833,7 +1834,7 @@ export interface paths {
         get: operations["getPayrollRun"];
         /**
          * Update and recalculate a draft
-         * @description Changes the notes and/or the employees of a draft and recalculates it from the current data (salary setups, leave, attendance, loans, claims, encashments, statutory settings). `{}` just recalculates (also a `failed` run, which becomes `draft` again). A processed run cannot be changed (409), nor one being calculated or processed in the background (409). Audited.
+         * @description Changes the notes and/or the employees of a draft and recalculates it from the current data (salary setups, leave, attendance, loans, claims, encashments, statutory settings). `{}` just recalculates (also a `failed` run, which becomes `draft` again). A processed run cannot be changed (409), nor one being calculated or processed in the background (409). An employee whose figures cannot be calculated (beyond the largest amount, as on create) is a 400 naming the employee, and the draft stays as it was. Audited.
          *     Up to `PAYROLL_SYNC_LIMIT` employees the recalculation happens within the request (200); a larger run is queued: 202 with the run as `calculating` (the changes to notes and employees are saved at once; the slips and totals of the previous calculation stay until the new ones replace them), then `draft`, or `failed` with a `failure_reason`.
          */
         put: operations["updatePayrollRun"];
@@ -1907,7 +1908,7 @@ export interface paths {
         put?: never;
         /**
          * Process (finalize) a draft
-         * @description In one transaction, holding a lock on the run: recalculates the draft from the current data (so nothing approved or cancelled since the last calculation is missed or paid twice), numbers the salary slips (`PS-YYYYMM-00001`), marks the loan installments deducted as paid (loans become `active`, or `closed` after the last installment), the expense claims reimbursed as `paid` and the leave encashments paid as priced (their `amount` is recorded), marks the run `processed`, notifies the employees with an account, and writes the audit entry. Either all of it happens or none. A run already processed - also by a concurrent call - is a 409, and so is a run without employees to pay, and a run being calculated or processed in the background. A `failed` run can be processed again.
+         * @description In one transaction, holding a lock on the run: recalculates the draft from the current data (so nothing approved or cancelled since the last calculation is missed or paid twice), numbers the salary slips (`PS-YYYYMM-00001`), marks the loan installments deducted as paid (loans become `active`, or `closed` after the last installment), the expense claims reimbursed as `paid` and the leave encashments paid as priced (their `amount` is recorded), marks the run `processed`, notifies the employees with an account, and writes the audit entry. Either all of it happens or none. A run already processed - also by a concurrent call - is a 409, and so is a run without employees to pay, and a run being calculated or processed in the background. A `failed` run can be processed again. An employee whose figures cannot be calculated (beyond the largest amount, as on create) is a 400 naming the employee; nothing is processed.
          *     Up to `PAYROLL_SYNC_LIMIT` employees (a server setting, default 1 000) this happens within the request: 200 with the run `processed`. A larger run is queued: 202 with the run as `processing` (a second call is then a 409); a background job does the same work in one transaction, `progress` growing meanwhile (poll `GET /api/payroll/draft-runs/{id}`), and the run becomes `processed` - or `failed` with a `failure_reason`, in which case nothing was paid or numbered and the run has no slips (its draft calculation is removed too).
          */
         post: operations["processPayrollRun"];
@@ -1929,12 +1930,12 @@ export interface paths {
         };
         /**
          * Salary setup of an employee
-         * @description The version in force today and the full history (newest first), each with its components and their full-month amounts as calculated now. `current` is null (and `history` empty) for an employee without a setup.
+         * @description The version in force today and the full history (newest first), each with its components and their full-month amounts as calculated now. `current` is null (and `history` empty) for an employee without a setup. A version whose amounts cannot be calculated (a figure beyond the largest amount, 999999999999.99) still reads back: its amounts show 0.00 and `calculation_error` says why.
          */
         get: operations["getEmployeeSalarySetup"];
         /**
          * Set the salary setup of an employee
-         * @description Adds a version effective from `effective_from` (or replaces the version of that date); the older versions stay as history. Unknown component ids, a fixed component without an amount or default, or a formula using `CTC` without `monthly_ctc` are a 400 naming the field. Audited. Runs already processed keep their slips; drafts change when recalculated.
+         * @description Adds a version effective from `effective_from` (or replaces the version of that date); the older versions stay as history. Unknown component ids, a fixed component without an amount or default, or a formula using `CTC` without `monthly_ctc` are a 400 naming the field. `monthly_ctc` and each `amount` may be at most the largest amount, 999999999999.99 (what a salary figure's column holds; 400 naming the field). The version is calculated before anything is saved: when a component's full-month result, the monthly gross or the monthly deductions would be more than the largest amount, it is a 400 naming the component and nothing is saved. Audited. Runs already processed keep their slips; drafts change when recalculated.
          */
         put: operations["setEmployeeSalarySetup"];
         post?: never;
@@ -2155,7 +2156,7 @@ export interface paths {
         put?: never;
         /**
          * Create a salary component
-         * @description Code and name are unique within the company (409). A fixed component may carry a default `amount`; a formula component needs `formula` (400 naming `formula` for a syntax error, an unknown code, a self-reference or a cycle). Audited.
+         * @description Code and name are unique within the company (409). A fixed component may carry a default `amount`; a formula component needs `formula` (400 naming `formula` for a syntax error, an unknown code, a self-reference, a cycle, or a formula that can exceed the largest amount - 999999999999.99 - see SalaryComponentInput). Audited.
          */
         post: operations["createSalaryComponent"];
         delete?: never;
@@ -2180,7 +2181,7 @@ export interface paths {
         get: operations["getSalaryComponent"];
         /**
          * Update a salary component
-         * @description Partial update, audited with from → to values; formulas are checked again (400 naming `formula`, also when the change would close a cycle). A code used in other components' formulas cannot change (409). Changes reach draft runs when they are recalculated; processed runs keep their slips.
+         * @description Partial update, audited with from → to values; formulas are checked again (400 naming `formula`, also when the change would close a cycle, or when this formula - or one that uses this component - could exceed the largest amount, 999999999999.99: see SalaryComponentInput). A code used in other components' formulas cannot change (409). Changes reach draft runs when they are recalculated; processed runs keep their slips. Salary setups are not checked again here: a setup the change makes incalculable shows `calculation_error`, and a run including its employee is a 400 naming them.
          */
         put: operations["updateSalaryComponent"];
         post?: never;
@@ -6492,7 +6493,7 @@ export interface components {
             updated_at: string;
         };
         /**
-         * @description Create (name, code, type, calculation required; updates take SalaryComponentUpdate). A `fixed` component takes `amount` (its default; an employee's setup may give another); a `formula` component takes `formula`, an expression over other components' codes and `CTC` (the employee's monthly CTC): numbers, `+ - * /`, parentheses and the functions `min(a, b, …)`, `max(a, b, …)`, `round(x)` / `round(x, places)`, `floor(x)`, `ceil(x)`, `abs(x)`; names are case-insensitive. Formulas are evaluated on full-month amounts, results rounded to paise and never below zero, `x / 0` is 0. A syntax error, an unknown code, a reference to itself or a cycle through other formulas is a 400 naming `formula`.
+         * @description Create (name, code, type, calculation required; updates take SalaryComponentUpdate). A `fixed` component takes `amount` (its default; an employee's setup may give another); a `formula` component takes `formula`, an expression over other components' codes and `CTC` (the employee's monthly CTC): numbers, `+ - * /`, parentheses and the functions `min(a, b, …)`, `max(a, b, …)`, `round(x)` / `round(x, places)`, `floor(x)`, `ceil(x)`, `abs(x)`; names are case-insensitive. Formulas are evaluated on full-month amounts, results rounded to paise and never below zero, `x / 0` is 0. A syntax error, an unknown code, a reference to itself or a cycle through other formulas is a 400 naming `formula`. A formula may not amplify the amounts it uses: with `CTC` and every fixed amount at the largest amount (999999999999.99, what a salary figure can hold) and the other formulas worked out from them (each counting as at most that amount), its result may be at most the largest amount once for each distinct amount it uses - a share or a sum of amounts is fine; a product of amounts, a large factor or a division by a small number is a 400 naming `formula` (also when the change makes a formula that uses this component exceed its bound). A default `amount` above the largest amount is a 400 naming `amount`.
          * @example {
          *       "name": "House rent allowance",
          *       "code": "HRA",
@@ -6565,6 +6566,8 @@ export interface components {
         SalarySetupVersion: {
             /** @description Every active component applies (fixed ones at their default amount). */
             all_components: boolean;
+            /** @description Null when the amounts were calculated. Otherwise why they cannot be: a component's result or a sum would be more than the largest amount (999999999999.99) - a version stored before this check, or one a later change of a component's formula or default made incalculable. The amounts then show 0.00, and a payroll run including the employee is a 400 naming them until the setup or the formula is corrected. */
+            calculation_error: string | null;
             components: components["schemas"]["SalarySetupLine"][];
             /** Format: date-time */
             created_at: string;
