@@ -230,7 +230,7 @@ export interface paths {
         get: operations["getAttendanceRegularization"];
         /**
          * Decide or edit a regularization request
-         * @description Approval rewrites the day's attendance record with the requested times (status and flags recomputed) and audits the change from → to; the employee is notified.
+         * @description Approval rewrites the day's attendance record with the requested times (status and flags recomputed) and audits the change from → to; the employee is notified. A decision is the employee's manager's or hr/admin/owner's, never the employee's own (403) - except the company's owner on their own request (audited with `self_decision: true`).
          */
         put: operations["updateAttendanceRegularization"];
         post?: never;
@@ -295,7 +295,7 @@ export interface paths {
         put?: never;
         /**
          * Import attendance records (upsert)
-         * @description Bulk upsert, e.g. from a biometric device export; one audit entry per import.
+         * @description Bulk upsert, e.g. from a biometric device export; one audit entry per import. Attendance counts for pay (loss of pay), so a record of one's own employee record is a 403 naming it ("You cannot import your own attendance (records.3)") and nothing is imported - except for the company's owner, whose import is audited with `self_decision: true`.
          */
         post: operations["importAttendance"];
         delete?: never;
@@ -1386,7 +1386,7 @@ export interface paths {
         put?: never;
         /**
          * Adjust a leave balance manually
-         * @description Writes an `adjustment` entry with its reason to the ledger (audited, and the employee is notified).
+         * @description Writes an `adjustment` entry with its reason to the ledger (audited, and the employee is notified). Not on one's own employee record (403 "You cannot adjust your own leave balance"), except by the company's owner, whose adjustment is audited with `self_decision: true`.
          */
         post: operations["createLeaveAdjustment"];
         delete?: never;
@@ -1410,7 +1410,7 @@ export interface paths {
         put?: never;
         /**
          * Allocate leave, in bulk by policy or individually
-         * @description See the request body for the three forms. Idempotent: what is already allocated is skipped, so the call can be repeated safely. Monthly/quarterly accruals already due are credited at once; the rest follow from the daily accrual job.
+         * @description See the request body for the three forms. Idempotent: what is already allocated is skipped, so the call can be repeated safely. Monthly/quarterly accruals already due are credited at once; the rest follow from the daily accrual job. An individual allocation (`employee_id`) to one's own employee record is a 403 ("You cannot allocate leave to yourself"), except for the company's owner (audited with `self_decision: true`); a bulk allocation by policy covers everyone the policy applies to, the caller included.
          */
         post: operations["createLeaveAllocations"];
         delete?: never;
@@ -1479,13 +1479,13 @@ export interface paths {
         get: operations["getLeaveEncashment"];
         /**
          * Approve or reject an encashment
-         * @description By hr/admin/owner (not for their own request). Approval re-checks the limits under the per- employee lock and debits the ledger (`encashed`); the amount stays null for payroll to price.
+         * @description By hr/admin/owner, not for their own request (403) - except the company's owner (audited with `self_decision: true`). Approval re-checks the limits under the per- employee lock and debits the ledger (`encashed`); the amount stays null for payroll to price.
          */
         put: operations["updateLeaveEncashment"];
         post?: never;
         /**
          * Cancel an encashment request
-         * @description Pending: by the employee or hr/admin/owner. Approved: by hr/admin/owner while payroll has not priced it (`amount` null); the days return to the balance. Otherwise 409.
+         * @description Pending: by the employee or hr/admin/owner. Approved: by hr/admin/owner while payroll has not priced it (`amount` null); the days return to the balance. Otherwise 409. hr/admin cannot cancel their own approved encashment (403); the company's owner may (audited with `self_decision: true`).
          */
         delete: operations["cancelLeaveEncashment"];
         options?: never;
@@ -1661,13 +1661,13 @@ export interface paths {
         get: operations["getLeaveRequest"];
         /**
          * Approve or reject a leave request
-         * @description By the employee's manager (direct reports only) or hr/admin/owner; never by the employee themselves (403). Approval re-checks the balance under the per-employee lock (409 if it no longer covers the days) and writes a `taken` ledger entry; rejection releases the reservation and recounts a sandwich neighbour. The employee is notified; the change is audited.
+         * @description By the employee's manager (direct reports only) or hr/admin/owner; never by the employee themselves (403) - except the company's owner on their own request (there is no one above them; audited with `self_decision: true`). Approval re-checks the balance under the per-employee lock (409 if it no longer covers the days) and writes a `taken` ledger entry; rejection releases the reservation and recounts a sandwich neighbour. The employee is notified; the change is audited.
          */
         put: operations["updateLeaveRequest"];
         post?: never;
         /**
          * Cancel a leave request
-         * @description Sets `cancelled` (the record stays). Pending requests: by the employee, their manager or hr/admin/owner. Approved requests: by the employee or their manager only before the leave starts, by hr/admin/owner at any time; the taken days return to the balance through a `cancelled` ledger entry. Rejected or cancelled requests are a 409. The employee is notified; the change is audited.
+         * @description Sets `cancelled` (the record stays). Pending requests: by the employee, their manager or hr/admin/owner. Approved requests: by the employee or their manager only before the leave starts, by hr/admin/owner at any time - but hr/admin on their own approved leave only as its employee (before it starts; afterwards a 403: the days it gives back are a decision on their own record, which only the company's owner may take, audited with `self_decision: true`); the taken days return to the balance through a `cancelled` ledger entry. Rejected or cancelled requests are a 409. The employee is notified; the change is audited.
          */
         delete: operations["cancelLeaveRequest"];
         options?: never;
@@ -1935,7 +1935,7 @@ export interface paths {
         get: operations["getEmployeeSalarySetup"];
         /**
          * Set the salary setup of an employee
-         * @description Adds a version effective from `effective_from` (or replaces the version of that date); the older versions stay as history. Unknown component ids, a fixed component without an amount or default, or a formula using `CTC` without `monthly_ctc` are a 400 naming the field. `monthly_ctc` and each `amount` may be at most the largest amount, 999999999999.99 (what a salary figure's column holds; 400 naming the field). The version is calculated before anything is saved: when a component's full-month result, the monthly gross or the monthly deductions would be more than the largest amount, it is a 400 naming the component and nothing is saved. Audited. Runs already processed keep their slips; drafts change when recalculated.
+         * @description Adds a version effective from `effective_from` (or replaces the version of that date); the older versions stay as history. Unknown component ids, a fixed component without an amount or default, or a formula using `CTC` without `monthly_ctc` are a 400 naming the field. `monthly_ctc` and each `amount` may be at most the largest amount, 999999999999.99 (what a salary figure's column holds; 400 naming the field). The version is calculated before anything is saved: when a component's full-month result, the monthly gross or the monthly deductions would be more than the largest amount, it is a 400 naming the component and nothing is saved. Audited. Runs already processed keep their slips; drafts change when recalculated. Not on one's own employee record (403 "You cannot set your own salary"), except by the company's owner, whose change is audited with `self_decision: true`.
          */
         put: operations["setEmployeeSalarySetup"];
         post?: never;
@@ -1985,13 +1985,13 @@ export interface paths {
         get: operations["getExpenseClaim"];
         /**
          * Decide on or change an expense claim
-         * @description See ExpenseClaimUpdate. The claimant is notified of a decision. Audited.
+         * @description See ExpenseClaimUpdate. The claimant is notified of a decision. Audited. A decision on one's own claim is a 403, except by the company's owner (audited with `self_decision: true`).
          */
         put: operations["updateExpenseClaim"];
         post?: never;
         /**
          * Cancel an expense claim
-         * @description A pending claim (claimant, their manager, hr/admin/owner) or an approved one not yet paid (hr/admin/owner) becomes `cancelled`; the record stays. Paid, rejected or cancelled claims are a 409. Audited.
+         * @description A pending claim (claimant, their manager, hr/admin/owner) or an approved one not yet paid (hr/admin/owner) becomes `cancelled`; the record stays. Paid, rejected or cancelled claims are a 409. hr/admin cannot cancel their own approved claim (403); the company's owner may (audited with `self_decision: true`). Audited.
          */
         delete: operations["cancelExpenseClaim"];
         options?: never;
@@ -2039,13 +2039,13 @@ export interface paths {
         get: operations["getLoanAdvance"];
         /**
          * Decide on or change a loan application
-         * @description See LoanAdvanceUpdate. The applicant is notified of a decision. Audited.
+         * @description See LoanAdvanceUpdate. The applicant is notified of a decision. Audited. A decision on one's own loan is a 403, except by the company's owner (audited with `self_decision: true`).
          */
         put: operations["updateLoanAdvance"];
         post?: never;
         /**
          * Cancel a loan
-         * @description A pending application (by the applicant or hr/admin/owner), or an approved loan with nothing repaid (hr/admin/owner), becomes `cancelled`; the record stays. Active, closed, rejected or cancelled loans are a 409. Audited.
+         * @description A pending application (by the applicant or hr/admin/owner), or an approved loan with nothing repaid (hr/admin/owner), becomes `cancelled`; the record stays. Active, closed, rejected or cancelled loans are a 409. hr/admin cannot cancel their own approved loan (403: it would waive its repayment); the company's owner may (audited with `self_decision: true`). Audited.
          */
         delete: operations["cancelLoanAdvance"];
         options?: never;
@@ -2066,7 +2066,7 @@ export interface paths {
         put?: never;
         /**
          * Defer the next installment
-         * @description Moves the next unpaid installment to the following month, and every later unpaid installment one month on with it, so the schedule grows by one month and the installment amounts stay the same. Only for approved or active loans with an unpaid installment (409 otherwise: nothing to defer). hr, admin and owner. Audited; the employee is notified.
+         * @description Moves the next unpaid installment to the following month, and every later unpaid installment one month on with it, so the schedule grows by one month and the installment amounts stay the same. Only for approved or active loans with an unpaid installment (409 otherwise: nothing to defer). hr, admin and owner, not on their own loan (403), except the company's owner (audited with `self_decision: true`). Audited; the employee is notified.
          */
         post: operations["deferLoanAdvance"];
         delete?: never;
@@ -3027,13 +3027,13 @@ export interface paths {
         get: operations["getWfhRequest"];
         /**
          * Approve or reject a work-from-home request
-         * @description By the employee's manager or hr/admin/owner, never by the employee (403). Notified and audited.
+         * @description By the employee's manager or hr/admin/owner, never by the employee (403) - except the company's owner on their own request (audited with `self_decision: true`). Notified and audited.
          */
         put: operations["updateWfhRequest"];
         post?: never;
         /**
          * Cancel a work-from-home request
-         * @description Pending: by the employee, their manager or hr/admin/owner; approved: the same before it starts, hr/admin/owner at any time. Otherwise 409.
+         * @description Pending: by the employee, their manager or hr/admin/owner; approved: the same before it starts, hr/admin/owner at any time - hr/admin on their own request only before it starts (403 after; the company's owner may, audited with `self_decision: true`). Otherwise 409.
          */
         delete: operations["cancelWfhRequest"];
         options?: never;
@@ -3081,13 +3081,13 @@ export interface paths {
         get: operations["getWorkingOnHolidayRequest"];
         /**
          * Approve or reject a working-on-holiday request
-         * @description Not in the product specification's route list; added because approval needs it. By the employee's manager or hr/admin/owner, never the employee (403). Approval credits compensatory leave (`comp_off` ledger entry of 1 day, 0.5 for a half day) in the leave period containing the worked date, usable until the type's validity runs out (409 when no period contains the date).
+         * @description Not in the product specification's route list; added because approval needs it. By the employee's manager or hr/admin/owner, never the employee (403) - except the company's owner on their own claim (audited with `self_decision: true`). Approval credits compensatory leave (`comp_off` ledger entry of 1 day, 0.5 for a half day) in the leave period containing the worked date, usable until the type's validity runs out (409 when no period contains the date).
          */
         put: operations["updateWorkingOnHolidayRequest"];
         post?: never;
         /**
          * Cancel a working-on-holiday request
-         * @description Pending: by the employee, their manager or hr/admin/owner. Approved: by hr/admin/owner only, and only while the credited days are still available (the credit is reversed); otherwise 409.
+         * @description Pending: by the employee, their manager or hr/admin/owner. Approved: by hr/admin/owner only, and only while the credited days are still available (the credit is reversed); otherwise 409. hr/admin cannot cancel their own approved claim (403); the company's owner may (audited with `self_decision: true`).
          */
         delete: operations["cancelWorkingOnHolidayRequest"];
         options?: never;
@@ -4737,7 +4737,7 @@ export interface components {
          * @enum {string}
          */
         ExpenseClaimStatus: "pending" | "approved" | "rejected" | "paid" | "cancelled";
-        /** @description Either a decision (`status` approved | rejected, optional `comment`; the claimant's manager or hr/admin/owner, never the claimant; only while pending, 409 otherwise) or a change of a pending claim by the claimant or hr (`category_id`, `amount`, `expense_date`, `description`, `receipt_file_id`, checked against the category again). Both at once is a 400. */
+        /** @description Either a decision (`status` approved | rejected, optional `comment`; the claimant's manager or hr/admin/owner, never the claimant - except the company's owner on their own claim; only while pending, 409 otherwise) or a change of a pending claim by the claimant or hr (`category_id`, `amount`, `expense_date`, `description`, `receipt_file_id`, checked against the category again). Both at once is a 400. */
         ExpenseClaimUpdate: {
             amount?: components["schemas"]["MoneyAmount"];
             /** Format: uuid */
@@ -6088,7 +6088,7 @@ export interface components {
             reason?: string | null;
             start_month?: string;
         };
-        /** @description Either a decision (`status` approved | rejected, optional `comment`; hr, admin or owner, not on their own loan; only while pending, 409 otherwise) - approval creates the installment schedule from `start_month` (or from the current month when that month has passed) - or a change of a pending application by the applicant or hr (`amount`, `installments`, `start_month`, `reason`, checked against the loan type again). Both at once is a 400. */
+        /** @description Either a decision (`status` approved | rejected, optional `comment`; hr, admin or owner, not on their own loan - except the company's owner; only while pending, 409 otherwise) - approval creates the installment schedule from `start_month` (or from the current month when that month has passed) - or a change of a pending application by the applicant or hr (`amount`, `installments`, `start_month`, `reason`, checked against the loan type again). Both at once is a 400. */
         LoanAdvanceUpdate: {
             amount?: components["schemas"]["MoneyAmount"];
             comment?: string;
@@ -7082,6 +7082,22 @@ export interface components {
                 "application/json": components["schemas"]["Error"];
             };
         };
+        /** @description The caller's role may not do this (`forbidden`), the operation's module is not enabled for the tenant (`module_disabled`), or - `forbidden` too - it is a decision about money or balances on the caller's own employee record: nobody takes those on their own record except the company's owner (there is no one above them), whose decision is audited with `self_decision: true`. */
+        ForbiddenOwnRecord: {
+            headers: {
+                [name: string]: unknown;
+            };
+            content: {
+                /**
+                 * @example {
+                 *       "error": "You cannot set your own salary: only the company's owner may decide on their own record",
+                 *       "status": 403,
+                 *       "code": "forbidden"
+                 *     }
+                 */
+                "application/json": components["schemas"]["Error"];
+            };
+        };
         /** @description Unexpected server error (no internals are disclosed; the `X-Request-Id` header identifies it in the logs). */
         Internal: {
             headers: {
@@ -8031,7 +8047,7 @@ export interface operations {
             };
             400: components["responses"]["ValidationFailed"];
             401: components["responses"]["Unauthenticated"];
-            403: components["responses"]["Forbidden"];
+            403: components["responses"]["ForbiddenOwnRecord"];
             404: components["responses"]["NotFound"];
             409: components["responses"]["Conflict"];
             413: components["responses"]["PayloadTooLarge"];
@@ -8176,7 +8192,7 @@ export interface operations {
             };
             400: components["responses"]["ValidationFailed"];
             401: components["responses"]["Unauthenticated"];
-            403: components["responses"]["Forbidden"];
+            403: components["responses"]["ForbiddenOwnRecord"];
             404: components["responses"]["NotFound"];
             413: components["responses"]["PayloadTooLarge"];
             415: components["responses"]["UnsupportedMediaType"];
@@ -10976,7 +10992,7 @@ export interface operations {
             };
             400: components["responses"]["ValidationFailed"];
             401: components["responses"]["Unauthenticated"];
-            403: components["responses"]["Forbidden"];
+            403: components["responses"]["ForbiddenOwnRecord"];
             404: components["responses"]["NotFound"];
             409: components["responses"]["Conflict"];
             413: components["responses"]["PayloadTooLarge"];
@@ -11052,7 +11068,7 @@ export interface operations {
             };
             400: components["responses"]["ValidationFailed"];
             401: components["responses"]["Unauthenticated"];
-            403: components["responses"]["Forbidden"];
+            403: components["responses"]["ForbiddenOwnRecord"];
             404: components["responses"]["NotFound"];
             409: components["responses"]["Conflict"];
             413: components["responses"]["PayloadTooLarge"];
@@ -11239,7 +11255,7 @@ export interface operations {
             };
             400: components["responses"]["ValidationFailed"];
             401: components["responses"]["Unauthenticated"];
-            403: components["responses"]["Forbidden"];
+            403: components["responses"]["ForbiddenOwnRecord"];
             404: components["responses"]["NotFound"];
             409: components["responses"]["Conflict"];
             413: components["responses"]["PayloadTooLarge"];
@@ -11273,7 +11289,7 @@ export interface operations {
             };
             400: components["responses"]["ValidationFailed"];
             401: components["responses"]["Unauthenticated"];
-            403: components["responses"]["Forbidden"];
+            403: components["responses"]["ForbiddenOwnRecord"];
             404: components["responses"]["NotFound"];
             409: components["responses"]["Conflict"];
             500: components["responses"]["Internal"];
@@ -11793,7 +11809,7 @@ export interface operations {
             };
             400: components["responses"]["ValidationFailed"];
             401: components["responses"]["Unauthenticated"];
-            403: components["responses"]["Forbidden"];
+            403: components["responses"]["ForbiddenOwnRecord"];
             404: components["responses"]["NotFound"];
             409: components["responses"]["Conflict"];
             413: components["responses"]["PayloadTooLarge"];
@@ -11827,7 +11843,7 @@ export interface operations {
             };
             400: components["responses"]["ValidationFailed"];
             401: components["responses"]["Unauthenticated"];
-            403: components["responses"]["Forbidden"];
+            403: components["responses"]["ForbiddenOwnRecord"];
             404: components["responses"]["NotFound"];
             409: components["responses"]["Conflict"];
             500: components["responses"]["Internal"];
@@ -12472,7 +12488,7 @@ export interface operations {
             };
             400: components["responses"]["ValidationFailed"];
             401: components["responses"]["Unauthenticated"];
-            403: components["responses"]["Forbidden"];
+            403: components["responses"]["ForbiddenOwnRecord"];
             404: components["responses"]["NotFound"];
             413: components["responses"]["PayloadTooLarge"];
             415: components["responses"]["UnsupportedMediaType"];
@@ -12614,7 +12630,7 @@ export interface operations {
             };
             400: components["responses"]["ValidationFailed"];
             401: components["responses"]["Unauthenticated"];
-            403: components["responses"]["Forbidden"];
+            403: components["responses"]["ForbiddenOwnRecord"];
             404: components["responses"]["NotFound"];
             409: components["responses"]["Conflict"];
             413: components["responses"]["PayloadTooLarge"];
@@ -12648,7 +12664,7 @@ export interface operations {
             };
             400: components["responses"]["ValidationFailed"];
             401: components["responses"]["Unauthenticated"];
-            403: components["responses"]["Forbidden"];
+            403: components["responses"]["ForbiddenOwnRecord"];
             404: components["responses"]["NotFound"];
             409: components["responses"]["Conflict"];
             500: components["responses"]["Internal"];
@@ -12788,7 +12804,7 @@ export interface operations {
             };
             400: components["responses"]["ValidationFailed"];
             401: components["responses"]["Unauthenticated"];
-            403: components["responses"]["Forbidden"];
+            403: components["responses"]["ForbiddenOwnRecord"];
             404: components["responses"]["NotFound"];
             409: components["responses"]["Conflict"];
             413: components["responses"]["PayloadTooLarge"];
@@ -12822,7 +12838,7 @@ export interface operations {
             };
             400: components["responses"]["ValidationFailed"];
             401: components["responses"]["Unauthenticated"];
-            403: components["responses"]["Forbidden"];
+            403: components["responses"]["ForbiddenOwnRecord"];
             404: components["responses"]["NotFound"];
             409: components["responses"]["Conflict"];
             500: components["responses"]["Internal"];
@@ -12860,7 +12876,7 @@ export interface operations {
             };
             400: components["responses"]["ValidationFailed"];
             401: components["responses"]["Unauthenticated"];
-            403: components["responses"]["Forbidden"];
+            403: components["responses"]["ForbiddenOwnRecord"];
             404: components["responses"]["NotFound"];
             409: components["responses"]["Conflict"];
             413: components["responses"]["PayloadTooLarge"];
@@ -15133,7 +15149,7 @@ export interface operations {
             };
             400: components["responses"]["ValidationFailed"];
             401: components["responses"]["Unauthenticated"];
-            403: components["responses"]["Forbidden"];
+            403: components["responses"]["ForbiddenOwnRecord"];
             404: components["responses"]["NotFound"];
             409: components["responses"]["Conflict"];
             413: components["responses"]["PayloadTooLarge"];
@@ -15167,7 +15183,7 @@ export interface operations {
             };
             400: components["responses"]["ValidationFailed"];
             401: components["responses"]["Unauthenticated"];
-            403: components["responses"]["Forbidden"];
+            403: components["responses"]["ForbiddenOwnRecord"];
             404: components["responses"]["NotFound"];
             409: components["responses"]["Conflict"];
             500: components["responses"]["Internal"];
@@ -15312,7 +15328,7 @@ export interface operations {
             };
             400: components["responses"]["ValidationFailed"];
             401: components["responses"]["Unauthenticated"];
-            403: components["responses"]["Forbidden"];
+            403: components["responses"]["ForbiddenOwnRecord"];
             404: components["responses"]["NotFound"];
             409: components["responses"]["Conflict"];
             413: components["responses"]["PayloadTooLarge"];
@@ -15346,7 +15362,7 @@ export interface operations {
             };
             400: components["responses"]["ValidationFailed"];
             401: components["responses"]["Unauthenticated"];
-            403: components["responses"]["Forbidden"];
+            403: components["responses"]["ForbiddenOwnRecord"];
             404: components["responses"]["NotFound"];
             409: components["responses"]["Conflict"];
             500: components["responses"]["Internal"];

@@ -5,6 +5,7 @@ import { badRequest, invalidField, notFound } from "../../platform/errors.ts";
 import type { AuthContext, RequestBody } from "../../http/types.ts";
 import { parseDate, toDateString } from "../../lib/dates.ts";
 import { Decimal, moneyString, moneyStringOrNull } from "../../lib/money.ts";
+import { assertNotOwnRecord, OWN_RECORD, selfDecision } from "../shared/access.ts";
 import { loadAttendanceSettings, tenantToday } from "../shared/work-settings.ts";
 import { componentDef } from "./components.ts";
 import {
@@ -118,6 +119,7 @@ function monthlyFigures(
 export async function saveSalarySetup(auth: AuthContext, employeeId: string, body: RequestBody<"setEmployeeSalarySetup">) {
   const e = await db.employee.findFirst({ where: { id: employeeId, deleted_at: null }, select: { id: true } });
   if (!e) throw notFound("Employee");
+  const self = assertNotOwnRecord(auth, e.id, `You cannot set your own salary: ${OWN_RECORD}`);
   const components = (await db.salaryComponent.findMany()).map(componentDef);
   const byId = new Map(components.map((c) => [c.id, c]));
   const allComponents = body.components === undefined;
@@ -201,6 +203,7 @@ export async function saveSalarySetup(auth: AuthContext, employeeId: string, bod
           effective_from: body.effective_from,
           monthly_ctc: data.monthly_ctc,
           components: allComponents ? "all" : applied.map((c) => c.code),
+          ...selfDecision(self),
         },
       },
       tx,
