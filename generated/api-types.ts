@@ -230,7 +230,7 @@ export interface paths {
         get: operations["getAttendanceRegularization"];
         /**
          * Decide or edit a regularization request
-         * @description Approval rewrites the day's attendance record with the requested times (status and flags recomputed) and audits the change from → to; the employee is notified.
+         * @description Approval rewrites the day's attendance record with the requested times (status and flags recomputed) and audits the change from → to; the employee is notified. A decision is the employee's manager's or hr/admin/owner's, never the employee's own (403) - except the company's owner on their own request (audited with `self_decision: true`).
          */
         put: operations["updateAttendanceRegularization"];
         post?: never;
@@ -295,7 +295,7 @@ export interface paths {
         put?: never;
         /**
          * Import attendance records (upsert)
-         * @description Bulk upsert, e.g. from a biometric device export; one audit entry per import.
+         * @description Bulk upsert, e.g. from a biometric device export; one audit entry per import. Attendance counts for pay (loss of pay), so a record of one's own employee record is a 403 naming it ("You cannot import your own attendance (records.3)") and nothing is imported - except for the company's owner, whose import is audited with `self_decision: true`.
          */
         post: operations["importAttendance"];
         delete?: never;
@@ -1386,7 +1386,7 @@ export interface paths {
         put?: never;
         /**
          * Adjust a leave balance manually
-         * @description Writes an `adjustment` entry with its reason to the ledger (audited, and the employee is notified).
+         * @description Writes an `adjustment` entry with its reason to the ledger (audited, and the employee is notified). Not on one's own employee record (403 "You cannot adjust your own leave balance"), except by the company's owner, whose adjustment is audited with `self_decision: true`.
          */
         post: operations["createLeaveAdjustment"];
         delete?: never;
@@ -1410,7 +1410,7 @@ export interface paths {
         put?: never;
         /**
          * Allocate leave, in bulk by policy or individually
-         * @description See the request body for the three forms. Idempotent: what is already allocated is skipped, so the call can be repeated safely. Monthly/quarterly accruals already due are credited at once; the rest follow from the daily accrual job.
+         * @description See the request body for the three forms. Idempotent: what is already allocated is skipped, so the call can be repeated safely. Monthly/quarterly accruals already due are credited at once; the rest follow from the daily accrual job. An individual allocation (`employee_id`) to one's own employee record is a 403 ("You cannot allocate leave to yourself"), except for the company's owner (audited with `self_decision: true`); a bulk allocation by policy covers everyone the policy applies to, the caller included.
          */
         post: operations["createLeaveAllocations"];
         delete?: never;
@@ -1479,13 +1479,13 @@ export interface paths {
         get: operations["getLeaveEncashment"];
         /**
          * Approve or reject an encashment
-         * @description By hr/admin/owner (not for their own request). Approval re-checks the limits under the per- employee lock and debits the ledger (`encashed`); the amount stays null for payroll to price.
+         * @description By hr/admin/owner, not for their own request (403) - except the company's owner (audited with `self_decision: true`). Approval re-checks the limits under the per- employee lock and debits the ledger (`encashed`); the amount stays null for payroll to price.
          */
         put: operations["updateLeaveEncashment"];
         post?: never;
         /**
          * Cancel an encashment request
-         * @description Pending: by the employee or hr/admin/owner. Approved: by hr/admin/owner while payroll has not priced it (`amount` null); the days return to the balance. Otherwise 409.
+         * @description Pending: by the employee or hr/admin/owner. Approved: by hr/admin/owner while payroll has not priced it (`amount` null); the days return to the balance. Otherwise 409. hr/admin cannot cancel their own approved encashment (403); the company's owner may (audited with `self_decision: true`).
          */
         delete: operations["cancelLeaveEncashment"];
         options?: never;
@@ -1661,13 +1661,13 @@ export interface paths {
         get: operations["getLeaveRequest"];
         /**
          * Approve or reject a leave request
-         * @description By the employee's manager (direct reports only) or hr/admin/owner; never by the employee themselves (403). Approval re-checks the balance under the per-employee lock (409 if it no longer covers the days) and writes a `taken` ledger entry; rejection releases the reservation and recounts a sandwich neighbour. The employee is notified; the change is audited.
+         * @description By the employee's manager (direct reports only) or hr/admin/owner; never by the employee themselves (403) - except the company's owner on their own request (there is no one above them; audited with `self_decision: true`). Approval re-checks the balance under the per-employee lock (409 if it no longer covers the days) and writes a `taken` ledger entry; rejection releases the reservation and recounts a sandwich neighbour. The employee is notified; the change is audited.
          */
         put: operations["updateLeaveRequest"];
         post?: never;
         /**
          * Cancel a leave request
-         * @description Sets `cancelled` (the record stays). Pending requests: by the employee, their manager or hr/admin/owner. Approved requests: by the employee or their manager only before the leave starts, by hr/admin/owner at any time; the taken days return to the balance through a `cancelled` ledger entry. Rejected or cancelled requests are a 409. The employee is notified; the change is audited.
+         * @description Sets `cancelled` (the record stays). Pending requests: by the employee, their manager or hr/admin/owner. Approved requests: by the employee or their manager only before the leave starts, by hr/admin/owner at any time - but hr/admin on their own approved leave only as its employee (before it starts; afterwards a 403: the days it gives back are a decision on their own record, which only the company's owner may take, audited with `self_decision: true`); the taken days return to the balance through a `cancelled` ledger entry. Rejected or cancelled requests are a 409. The employee is notified; the change is audited.
          */
         delete: operations["cancelLeaveRequest"];
         options?: never;
@@ -1809,6 +1809,7 @@ export interface paths {
          * @description Creates the month's run and calculates every eligible employee (set-based: 10 000 employees take a few seconds). One run per month: 409 when the month has one. Audited.
          *     Up to `PAYROLL_SYNC_LIMIT` employees (a server setting, default 1 000) the calculation happens within the request: 201 with the run as `draft`. A larger run is created as `calculating` and calculated by a background job: 202 with the run, whose `progress` grows while the job runs (poll `GET /api/payroll/draft-runs/{id}`); it becomes `draft` when done, or `failed` with a `failure_reason` (nothing saved).
          *     Per employee: components (full month, then prorated by payable days ÷ calendar days), loss of pay (approved unpaid leave + absent/half-day attendance without leave), PF (12 % of PF wages capped at the ceiling; employer EPS 8.33 % ≤ ₹1,250, not from age 58, EPF the rest; EDLI; admin charges with the ₹500 establishment minimum on the run), ESI (0.75 % / 3.25 % while the full-month ESI wages are within the threshold, or the employee was covered earlier in the contribution period), professional tax by state slab (February amount in February), loan installments due, approved expense claims, approved leave encashments (days × full-month gross ÷ calendar days). Rates come from the payroll configuration endpoints.
+         *     Every figure is range-checked: an employee whose component result or slip figure would be more than the largest amount (999999999999.99, e.g. a salary setup stored before the formula checks) is a 400 naming the employee and the figure (the run is not created; leave them out with `employee_ids` or correct the setup or formula), and so is a run total above 9999999999999.99. A background calculation fails with that message as its `failure_reason`.
          */
         post: operations["createPayrollRun"];
         delete?: never;
@@ -1833,7 +1834,7 @@ export interface paths {
         get: operations["getPayrollRun"];
         /**
          * Update and recalculate a draft
-         * @description Changes the notes and/or the employees of a draft and recalculates it from the current data (salary setups, leave, attendance, loans, claims, encashments, statutory settings). `{}` just recalculates (also a `failed` run, which becomes `draft` again). A processed run cannot be changed (409), nor one being calculated or processed in the background (409). Audited.
+         * @description Changes the notes and/or the employees of a draft and recalculates it from the current data (salary setups, leave, attendance, loans, claims, encashments, statutory settings). `{}` just recalculates (also a `failed` run, which becomes `draft` again). A processed run cannot be changed (409), nor one being calculated or processed in the background (409). An employee whose figures cannot be calculated (beyond the largest amount, as on create) is a 400 naming the employee, and the draft stays as it was. Audited.
          *     Up to `PAYROLL_SYNC_LIMIT` employees the recalculation happens within the request (200); a larger run is queued: 202 with the run as `calculating` (the changes to notes and employees are saved at once; the slips and totals of the previous calculation stay until the new ones replace them), then `draft`, or `failed` with a `failure_reason`.
          */
         put: operations["updatePayrollRun"];
@@ -1907,7 +1908,7 @@ export interface paths {
         put?: never;
         /**
          * Process (finalize) a draft
-         * @description In one transaction, holding a lock on the run: recalculates the draft from the current data (so nothing approved or cancelled since the last calculation is missed or paid twice), numbers the salary slips (`PS-YYYYMM-00001`), marks the loan installments deducted as paid (loans become `active`, or `closed` after the last installment), the expense claims reimbursed as `paid` and the leave encashments paid as priced (their `amount` is recorded), marks the run `processed`, notifies the employees with an account, and writes the audit entry. Either all of it happens or none. A run already processed - also by a concurrent call - is a 409, and so is a run without employees to pay, and a run being calculated or processed in the background. A `failed` run can be processed again.
+         * @description In one transaction, holding a lock on the run: recalculates the draft from the current data (so nothing approved or cancelled since the last calculation is missed or paid twice), numbers the salary slips (`PS-YYYYMM-00001`), marks the loan installments deducted as paid (loans become `active`, or `closed` after the last installment), the expense claims reimbursed as `paid` and the leave encashments paid as priced (their `amount` is recorded), marks the run `processed`, notifies the employees with an account, and writes the audit entry. Either all of it happens or none. A run already processed - also by a concurrent call - is a 409, and so is a run without employees to pay, and a run being calculated or processed in the background. A `failed` run can be processed again. An employee whose figures cannot be calculated (beyond the largest amount, as on create) is a 400 naming the employee; nothing is processed.
          *     Up to `PAYROLL_SYNC_LIMIT` employees (a server setting, default 1 000) this happens within the request: 200 with the run `processed`. A larger run is queued: 202 with the run as `processing` (a second call is then a 409); a background job does the same work in one transaction, `progress` growing meanwhile (poll `GET /api/payroll/draft-runs/{id}`), and the run becomes `processed` - or `failed` with a `failure_reason`, in which case nothing was paid or numbered and the run has no slips (its draft calculation is removed too).
          */
         post: operations["processPayrollRun"];
@@ -1929,12 +1930,12 @@ export interface paths {
         };
         /**
          * Salary setup of an employee
-         * @description The version in force today and the full history (newest first), each with its components and their full-month amounts as calculated now. `current` is null (and `history` empty) for an employee without a setup.
+         * @description The version in force today and the full history (newest first), each with its components and their full-month amounts as calculated now. `current` is null (and `history` empty) for an employee without a setup. A version whose amounts cannot be calculated (a figure beyond the largest amount, 999999999999.99) still reads back: its amounts show 0.00 and `calculation_error` says why.
          */
         get: operations["getEmployeeSalarySetup"];
         /**
          * Set the salary setup of an employee
-         * @description Adds a version effective from `effective_from` (or replaces the version of that date); the older versions stay as history. Unknown component ids, a fixed component without an amount or default, or a formula using `CTC` without `monthly_ctc` are a 400 naming the field. Audited. Runs already processed keep their slips; drafts change when recalculated.
+         * @description Adds a version effective from `effective_from` (or replaces the version of that date); the older versions stay as history. Unknown component ids, a fixed component without an amount or default, or a formula using `CTC` without `monthly_ctc` are a 400 naming the field. `monthly_ctc` and each `amount` may be at most the largest amount, 999999999999.99 (what a salary figure's column holds; 400 naming the field). The version is calculated before anything is saved: when a component's full-month result, the monthly gross or the monthly deductions would be more than the largest amount, it is a 400 naming the component and nothing is saved. Audited. Runs already processed keep their slips; drafts change when recalculated. Not on one's own employee record (403 "You cannot set your own salary"), except by the company's owner, whose change is audited with `self_decision: true`.
          */
         put: operations["setEmployeeSalarySetup"];
         post?: never;
@@ -1984,13 +1985,13 @@ export interface paths {
         get: operations["getExpenseClaim"];
         /**
          * Decide on or change an expense claim
-         * @description See ExpenseClaimUpdate. The claimant is notified of a decision. Audited.
+         * @description See ExpenseClaimUpdate. The claimant is notified of a decision. Audited. A decision on one's own claim is a 403, except by the company's owner (audited with `self_decision: true`).
          */
         put: operations["updateExpenseClaim"];
         post?: never;
         /**
          * Cancel an expense claim
-         * @description A pending claim (claimant, their manager, hr/admin/owner) or an approved one not yet paid (hr/admin/owner) becomes `cancelled`; the record stays. Paid, rejected or cancelled claims are a 409. Audited.
+         * @description A pending claim (claimant, their manager, hr/admin/owner) or an approved one not yet paid (hr/admin/owner) becomes `cancelled`; the record stays. Paid, rejected or cancelled claims are a 409. hr/admin cannot cancel their own approved claim (403); the company's owner may (audited with `self_decision: true`). Audited.
          */
         delete: operations["cancelExpenseClaim"];
         options?: never;
@@ -2038,13 +2039,13 @@ export interface paths {
         get: operations["getLoanAdvance"];
         /**
          * Decide on or change a loan application
-         * @description See LoanAdvanceUpdate. The applicant is notified of a decision. Audited.
+         * @description See LoanAdvanceUpdate. The applicant is notified of a decision. Audited. A decision on one's own loan is a 403, except by the company's owner (audited with `self_decision: true`).
          */
         put: operations["updateLoanAdvance"];
         post?: never;
         /**
          * Cancel a loan
-         * @description A pending application (by the applicant or hr/admin/owner), or an approved loan with nothing repaid (hr/admin/owner), becomes `cancelled`; the record stays. Active, closed, rejected or cancelled loans are a 409. Audited.
+         * @description A pending application (by the applicant or hr/admin/owner), or an approved loan with nothing repaid (hr/admin/owner), becomes `cancelled`; the record stays. Active, closed, rejected or cancelled loans are a 409. hr/admin cannot cancel their own approved loan (403: it would waive its repayment); the company's owner may (audited with `self_decision: true`). Audited.
          */
         delete: operations["cancelLoanAdvance"];
         options?: never;
@@ -2065,7 +2066,7 @@ export interface paths {
         put?: never;
         /**
          * Defer the next installment
-         * @description Moves the next unpaid installment to the following month, and every later unpaid installment one month on with it, so the schedule grows by one month and the installment amounts stay the same. Only for approved or active loans with an unpaid installment (409 otherwise: nothing to defer). hr, admin and owner. Audited; the employee is notified.
+         * @description Moves the next unpaid installment to the following month, and every later unpaid installment one month on with it, so the schedule grows by one month and the installment amounts stay the same. Only for approved or active loans with an unpaid installment (409 otherwise: nothing to defer). hr, admin and owner, not on their own loan (403), except the company's owner (audited with `self_decision: true`). Audited; the employee is notified.
          */
         post: operations["deferLoanAdvance"];
         delete?: never;
@@ -2155,7 +2156,7 @@ export interface paths {
         put?: never;
         /**
          * Create a salary component
-         * @description Code and name are unique within the company (409). A fixed component may carry a default `amount`; a formula component needs `formula` (400 naming `formula` for a syntax error, an unknown code, a self-reference or a cycle). Audited.
+         * @description Code and name are unique within the company (409). A fixed component may carry a default `amount`; a formula component needs `formula` (400 naming `formula` for a syntax error, an unknown code, a self-reference, a cycle, or a formula that can exceed the largest amount - 999999999999.99 - see SalaryComponentInput). Audited.
          */
         post: operations["createSalaryComponent"];
         delete?: never;
@@ -2180,7 +2181,7 @@ export interface paths {
         get: operations["getSalaryComponent"];
         /**
          * Update a salary component
-         * @description Partial update, audited with from → to values; formulas are checked again (400 naming `formula`, also when the change would close a cycle). A code used in other components' formulas cannot change (409). Changes reach draft runs when they are recalculated; processed runs keep their slips.
+         * @description Partial update, audited with from → to values; formulas are checked again (400 naming `formula`, also when the change would close a cycle, or when this formula - or one that uses this component - could exceed the largest amount, 999999999999.99: see SalaryComponentInput). A code used in other components' formulas cannot change (409). Changes reach draft runs when they are recalculated; processed runs keep their slips. Salary setups are not checked again here: a setup the change makes incalculable shows `calculation_error`, and a run including its employee is a 400 naming them.
          */
         put: operations["updateSalaryComponent"];
         post?: never;
@@ -3026,13 +3027,13 @@ export interface paths {
         get: operations["getWfhRequest"];
         /**
          * Approve or reject a work-from-home request
-         * @description By the employee's manager or hr/admin/owner, never by the employee (403). Notified and audited.
+         * @description By the employee's manager or hr/admin/owner, never by the employee (403) - except the company's owner on their own request (audited with `self_decision: true`). Notified and audited.
          */
         put: operations["updateWfhRequest"];
         post?: never;
         /**
          * Cancel a work-from-home request
-         * @description Pending: by the employee, their manager or hr/admin/owner; approved: the same before it starts, hr/admin/owner at any time. Otherwise 409.
+         * @description Pending: by the employee, their manager or hr/admin/owner; approved: the same before it starts, hr/admin/owner at any time - hr/admin on their own request only before it starts (403 after; the company's owner may, audited with `self_decision: true`). Otherwise 409.
          */
         delete: operations["cancelWfhRequest"];
         options?: never;
@@ -3080,13 +3081,13 @@ export interface paths {
         get: operations["getWorkingOnHolidayRequest"];
         /**
          * Approve or reject a working-on-holiday request
-         * @description Not in the product specification's route list; added because approval needs it. By the employee's manager or hr/admin/owner, never the employee (403). Approval credits compensatory leave (`comp_off` ledger entry of 1 day, 0.5 for a half day) in the leave period containing the worked date, usable until the type's validity runs out (409 when no period contains the date).
+         * @description Not in the product specification's route list; added because approval needs it. By the employee's manager or hr/admin/owner, never the employee (403) - except the company's owner on their own claim (audited with `self_decision: true`). Approval credits compensatory leave (`comp_off` ledger entry of 1 day, 0.5 for a half day) in the leave period containing the worked date, usable until the type's validity runs out (409 when no period contains the date).
          */
         put: operations["updateWorkingOnHolidayRequest"];
         post?: never;
         /**
          * Cancel a working-on-holiday request
-         * @description Pending: by the employee, their manager or hr/admin/owner. Approved: by hr/admin/owner only, and only while the credited days are still available (the credit is reversed); otherwise 409.
+         * @description Pending: by the employee, their manager or hr/admin/owner. Approved: by hr/admin/owner only, and only while the credited days are still available (the credit is reversed); otherwise 409. hr/admin cannot cancel their own approved claim (403); the company's owner may (audited with `self_decision: true`).
          */
         delete: operations["cancelWorkingOnHolidayRequest"];
         options?: never;
@@ -4746,7 +4747,7 @@ export interface components {
          * @enum {string}
          */
         ExpenseClaimStatus: "pending" | "approved" | "rejected" | "paid" | "cancelled";
-        /** @description Either a decision (`status` approved | rejected, optional `comment`; the claimant's manager or hr/admin/owner, never the claimant; only while pending, 409 otherwise) or a change of a pending claim by the claimant or hr (`category_id`, `amount`, `expense_date`, `description`, `receipt_file_id`, checked against the category again). Both at once is a 400. */
+        /** @description Either a decision (`status` approved | rejected, optional `comment`; the claimant's manager or hr/admin/owner, never the claimant - except the company's owner on their own claim; only while pending, 409 otherwise) or a change of a pending claim by the claimant or hr (`category_id`, `amount`, `expense_date`, `description`, `receipt_file_id`, checked against the category again). Both at once is a 400. */
         ExpenseClaimUpdate: {
             amount?: components["schemas"]["MoneyAmount"];
             /** Format: uuid */
@@ -6105,7 +6106,7 @@ export interface components {
             reason?: string | null;
             start_month?: string;
         };
-        /** @description Either a decision (`status` approved | rejected, optional `comment`; hr, admin or owner, not on their own loan; only while pending, 409 otherwise) - approval creates the installment schedule from `start_month` (or from the current month when that month has passed) - or a change of a pending application by the applicant or hr (`amount`, `installments`, `start_month`, `reason`, checked against the loan type again). Both at once is a 400. */
+        /** @description Either a decision (`status` approved | rejected, optional `comment`; hr, admin or owner, not on their own loan - except the company's owner; only while pending, 409 otherwise) - approval creates the installment schedule from `start_month` (or from the current month when that month has passed) - or a change of a pending application by the applicant or hr (`amount`, `installments`, `start_month`, `reason`, checked against the loan type again). Both at once is a 400. */
         LoanAdvanceUpdate: {
             amount?: components["schemas"]["MoneyAmount"];
             comment?: string;
@@ -6524,7 +6525,7 @@ export interface components {
             updated_at: string;
         };
         /**
-         * @description A new salary component (updates take SalaryComponentUpdate). A `fixed` component takes `amount` (its default; an employee's setup may give another); a `formula` component takes `formula`, an expression over other components' codes and `CTC` (the employee's monthly CTC): numbers, `+ - * /`, parentheses and the functions `min(a, b, …)`, `max(a, b, …)`, `round(x)` / `round(x, places)`, `floor(x)`, `ceil(x)`, `abs(x)`; names are case-insensitive. Formulas are evaluated on full-month amounts, results rounded to paise and never below zero, `x / 0` is 0. A syntax error, an unknown code, a reference to itself or a cycle through other formulas is a 400 naming `formula`.
+         * @description A new salary component (updates take SalaryComponentUpdate). A `fixed` component takes `amount` (its default; an employee's setup may give another); a `formula` component takes `formula`, an expression over other components' codes and `CTC` (the employee's monthly CTC): numbers, `+ - * /`, parentheses and the functions `min(a, b, …)`, `max(a, b, …)`, `round(x)` / `round(x, places)`, `floor(x)`, `ceil(x)`, `abs(x)`; names are case-insensitive. Formulas are evaluated on full-month amounts, results rounded to paise and never below zero, `x / 0` is 0. A syntax error, an unknown code, a reference to itself or a cycle through other formulas is a 400 naming `formula`. A formula may not amplify the amounts it uses: with `CTC` and every fixed amount at the largest amount (999999999999.99, what a salary figure can hold) and the other formulas worked out from them (each counting as at most that amount), its result may be at most the largest amount once for each distinct amount it uses - a share or a sum of amounts is fine; a product of amounts, a large factor or a division by a small number is a 400 naming `formula` (also when the change makes a formula that uses this component exceed its bound). A default `amount` above the largest amount is a 400 naming `amount`.
          * @example {
          *       "name": "House rent allowance",
          *       "code": "HRA",
@@ -6597,6 +6598,8 @@ export interface components {
         SalarySetupVersion: {
             /** @description Every active component applies (fixed ones at their default amount). */
             all_components: boolean;
+            /** @description Null when the amounts were calculated. Otherwise why they cannot be: a component's result or a sum would be more than the largest amount (999999999999.99) - a version stored before this check, or one a later change of a component's formula or default made incalculable. The amounts then show 0.00, and a payroll run including the employee is a 400 naming them until the setup or the formula is corrected. */
+            calculation_error: string | null;
             components: components["schemas"]["SalarySetupLine"][];
             /** Format: date-time */
             created_at: string;
@@ -7104,6 +7107,22 @@ export interface components {
                 /**
                  * @example {
                  *       "error": "Your role does not allow this action",
+                 *       "status": 403,
+                 *       "code": "forbidden"
+                 *     }
+                 */
+                "application/json": components["schemas"]["Error"];
+            };
+        };
+        /** @description The caller's role may not do this (`forbidden`), the operation's module is not enabled for the tenant (`module_disabled`), or - `forbidden` too - it is a decision about money or balances on the caller's own employee record: nobody takes those on their own record except the company's owner (there is no one above them), whose decision is audited with `self_decision: true`. */
+        ForbiddenOwnRecord: {
+            headers: {
+                [name: string]: unknown;
+            };
+            content: {
+                /**
+                 * @example {
+                 *       "error": "You cannot set your own salary: only the company's owner may decide on their own record",
                  *       "status": 403,
                  *       "code": "forbidden"
                  *     }
@@ -8060,7 +8079,7 @@ export interface operations {
             };
             400: components["responses"]["ValidationFailed"];
             401: components["responses"]["Unauthenticated"];
-            403: components["responses"]["Forbidden"];
+            403: components["responses"]["ForbiddenOwnRecord"];
             404: components["responses"]["NotFound"];
             409: components["responses"]["Conflict"];
             413: components["responses"]["PayloadTooLarge"];
@@ -8205,7 +8224,7 @@ export interface operations {
             };
             400: components["responses"]["ValidationFailed"];
             401: components["responses"]["Unauthenticated"];
-            403: components["responses"]["Forbidden"];
+            403: components["responses"]["ForbiddenOwnRecord"];
             404: components["responses"]["NotFound"];
             413: components["responses"]["PayloadTooLarge"];
             415: components["responses"]["UnsupportedMediaType"];
@@ -11005,7 +11024,7 @@ export interface operations {
             };
             400: components["responses"]["ValidationFailed"];
             401: components["responses"]["Unauthenticated"];
-            403: components["responses"]["Forbidden"];
+            403: components["responses"]["ForbiddenOwnRecord"];
             404: components["responses"]["NotFound"];
             409: components["responses"]["Conflict"];
             413: components["responses"]["PayloadTooLarge"];
@@ -11081,7 +11100,7 @@ export interface operations {
             };
             400: components["responses"]["ValidationFailed"];
             401: components["responses"]["Unauthenticated"];
-            403: components["responses"]["Forbidden"];
+            403: components["responses"]["ForbiddenOwnRecord"];
             404: components["responses"]["NotFound"];
             409: components["responses"]["Conflict"];
             413: components["responses"]["PayloadTooLarge"];
@@ -11268,7 +11287,7 @@ export interface operations {
             };
             400: components["responses"]["ValidationFailed"];
             401: components["responses"]["Unauthenticated"];
-            403: components["responses"]["Forbidden"];
+            403: components["responses"]["ForbiddenOwnRecord"];
             404: components["responses"]["NotFound"];
             409: components["responses"]["Conflict"];
             413: components["responses"]["PayloadTooLarge"];
@@ -11302,7 +11321,7 @@ export interface operations {
             };
             400: components["responses"]["ValidationFailed"];
             401: components["responses"]["Unauthenticated"];
-            403: components["responses"]["Forbidden"];
+            403: components["responses"]["ForbiddenOwnRecord"];
             404: components["responses"]["NotFound"];
             409: components["responses"]["Conflict"];
             500: components["responses"]["Internal"];
@@ -11822,7 +11841,7 @@ export interface operations {
             };
             400: components["responses"]["ValidationFailed"];
             401: components["responses"]["Unauthenticated"];
-            403: components["responses"]["Forbidden"];
+            403: components["responses"]["ForbiddenOwnRecord"];
             404: components["responses"]["NotFound"];
             409: components["responses"]["Conflict"];
             413: components["responses"]["PayloadTooLarge"];
@@ -11856,7 +11875,7 @@ export interface operations {
             };
             400: components["responses"]["ValidationFailed"];
             401: components["responses"]["Unauthenticated"];
-            403: components["responses"]["Forbidden"];
+            403: components["responses"]["ForbiddenOwnRecord"];
             404: components["responses"]["NotFound"];
             409: components["responses"]["Conflict"];
             500: components["responses"]["Internal"];
@@ -12501,7 +12520,7 @@ export interface operations {
             };
             400: components["responses"]["ValidationFailed"];
             401: components["responses"]["Unauthenticated"];
-            403: components["responses"]["Forbidden"];
+            403: components["responses"]["ForbiddenOwnRecord"];
             404: components["responses"]["NotFound"];
             413: components["responses"]["PayloadTooLarge"];
             415: components["responses"]["UnsupportedMediaType"];
@@ -12643,7 +12662,7 @@ export interface operations {
             };
             400: components["responses"]["ValidationFailed"];
             401: components["responses"]["Unauthenticated"];
-            403: components["responses"]["Forbidden"];
+            403: components["responses"]["ForbiddenOwnRecord"];
             404: components["responses"]["NotFound"];
             409: components["responses"]["Conflict"];
             413: components["responses"]["PayloadTooLarge"];
@@ -12677,7 +12696,7 @@ export interface operations {
             };
             400: components["responses"]["ValidationFailed"];
             401: components["responses"]["Unauthenticated"];
-            403: components["responses"]["Forbidden"];
+            403: components["responses"]["ForbiddenOwnRecord"];
             404: components["responses"]["NotFound"];
             409: components["responses"]["Conflict"];
             500: components["responses"]["Internal"];
@@ -12817,7 +12836,7 @@ export interface operations {
             };
             400: components["responses"]["ValidationFailed"];
             401: components["responses"]["Unauthenticated"];
-            403: components["responses"]["Forbidden"];
+            403: components["responses"]["ForbiddenOwnRecord"];
             404: components["responses"]["NotFound"];
             409: components["responses"]["Conflict"];
             413: components["responses"]["PayloadTooLarge"];
@@ -12851,7 +12870,7 @@ export interface operations {
             };
             400: components["responses"]["ValidationFailed"];
             401: components["responses"]["Unauthenticated"];
-            403: components["responses"]["Forbidden"];
+            403: components["responses"]["ForbiddenOwnRecord"];
             404: components["responses"]["NotFound"];
             409: components["responses"]["Conflict"];
             500: components["responses"]["Internal"];
@@ -12889,7 +12908,7 @@ export interface operations {
             };
             400: components["responses"]["ValidationFailed"];
             401: components["responses"]["Unauthenticated"];
-            403: components["responses"]["Forbidden"];
+            403: components["responses"]["ForbiddenOwnRecord"];
             404: components["responses"]["NotFound"];
             409: components["responses"]["Conflict"];
             413: components["responses"]["PayloadTooLarge"];
@@ -15162,7 +15181,7 @@ export interface operations {
             };
             400: components["responses"]["ValidationFailed"];
             401: components["responses"]["Unauthenticated"];
-            403: components["responses"]["Forbidden"];
+            403: components["responses"]["ForbiddenOwnRecord"];
             404: components["responses"]["NotFound"];
             409: components["responses"]["Conflict"];
             413: components["responses"]["PayloadTooLarge"];
@@ -15196,7 +15215,7 @@ export interface operations {
             };
             400: components["responses"]["ValidationFailed"];
             401: components["responses"]["Unauthenticated"];
-            403: components["responses"]["Forbidden"];
+            403: components["responses"]["ForbiddenOwnRecord"];
             404: components["responses"]["NotFound"];
             409: components["responses"]["Conflict"];
             500: components["responses"]["Internal"];
@@ -15341,7 +15360,7 @@ export interface operations {
             };
             400: components["responses"]["ValidationFailed"];
             401: components["responses"]["Unauthenticated"];
-            403: components["responses"]["Forbidden"];
+            403: components["responses"]["ForbiddenOwnRecord"];
             404: components["responses"]["NotFound"];
             409: components["responses"]["Conflict"];
             413: components["responses"]["PayloadTooLarge"];
@@ -15375,7 +15394,7 @@ export interface operations {
             };
             400: components["responses"]["ValidationFailed"];
             401: components["responses"]["Unauthenticated"];
-            403: components["responses"]["Forbidden"];
+            403: components["responses"]["ForbiddenOwnRecord"];
             404: components["responses"]["NotFound"];
             409: components["responses"]["Conflict"];
             500: components["responses"]["Internal"];

@@ -27,7 +27,7 @@ describe("importAttendance: punches evaluated with the settings (shift 09:00-18:
     const c = await insertEmployee(t, w.owner.tenantId, { first_name: "Grace" });
     const d = day();
     const counts = await as(() =>
-      importRecords({
+      importRecords(authOf(w.owner, "owner"), {
         records: [
           { employee_id: a, date: d, check_in: at(d, "09:20"), check_out: at(d, "13:00") },
           { employee_id: b, date: d, check_in: at(d, "09:10"), check_out: at(d, "18:30") },
@@ -55,7 +55,11 @@ describe("importAttendance: punches evaluated with the settings (shift 09:00-18:
       `INSERT INTO wfh_requests (tenant_id, employee_id, from_date, to_date, days, status) VALUES ($1, $2, $3, $3, 1, 'approved')`,
       [w.owner.tenantId, e, d],
     );
-    await as(() => importRecords({ records: [{ employee_id: e, date: d, check_in: at(d, "09:00"), check_out: at(d, "18:00") }] }));
+    await as(() =>
+      importRecords(authOf(w.owner, "owner"), {
+        records: [{ employee_id: e, date: d, check_in: at(d, "09:00"), check_out: at(d, "18:00") }],
+      }),
+    );
     const [wfh] = await t.query(`SELECT status FROM attendance_records WHERE tenant_id = $1 AND employee_id = $2 AND date = $3`, [
       w.owner.tenantId,
       e,
@@ -63,7 +67,7 @@ describe("importAttendance: punches evaluated with the settings (shift 09:00-18:
     ]);
     expect(wfh.status).toBe("wfh");
     const again = await as(() =>
-      importRecords({
+      importRecords(authOf(w.owner, "owner"), {
         records: [
           { employee_id: e, date: d, check_in: at(d, "09:00"), check_out: at(d, "18:00"), status: "present" },
           { employee_id: e, date: addDays(d, -1), status: "absent" },
@@ -88,7 +92,7 @@ describe("importAttendance: punches evaluated with the settings (shift 09:00-18:
       const e = w.employeeId;
       await expect(
         as(() =>
-          importRecords({
+          importRecords(authOf(w.owner, "owner"), {
             records: [
               { employee_id: e, date: d, status: "absent" },
               { employee_id: e, date: d, status: "present" },
@@ -96,18 +100,26 @@ describe("importAttendance: punches evaluated with the settings (shift 09:00-18:
           }),
         ),
       ).rejects.toMatchObject({ status: 400, details: [{ path: "body.records.1" }] });
-      await expect(as(() => importRecords({ records: [{ employee_id: e, date: d }] }))).rejects.toMatchObject({
+      await expect(as(() => importRecords(authOf(w.owner, "owner"), { records: [{ employee_id: e, date: d }] }))).rejects.toMatchObject({
         status: 400,
         details: [{ path: "body.records.0" }],
       });
       await expect(
-        as(() => importRecords({ records: [{ employee_id: e, date: d, check_in: at(addDays(d, 1), "09:00") }] })),
+        as(() => importRecords(authOf(w.owner, "owner"), { records: [{ employee_id: e, date: d, check_in: at(addDays(d, 1), "09:00") }] })),
       ).rejects.toMatchObject({ status: 400, details: [{ path: "body.records.0.check_in" }] });
       await expect(
-        as(() => importRecords({ records: [{ employee_id: e, date: d, check_in: at(d, "18:00"), check_out: at(d, "09:00") }] })),
+        as(() =>
+          importRecords(authOf(w.owner, "owner"), {
+            records: [{ employee_id: e, date: d, check_in: at(d, "18:00"), check_out: at(d, "09:00") }],
+          }),
+        ),
       ).rejects.toMatchObject({ status: 400, details: [{ path: "body.records.0.check_out" }] });
       await expect(
-        as(() => importRecords({ records: [{ employee_id: "00000000-0000-4000-8000-000000000000", date: d, status: "absent" }] })),
+        as(() =>
+          importRecords(authOf(w.owner, "owner"), {
+            records: [{ employee_id: "00000000-0000-4000-8000-000000000000", date: d, status: "absent" }],
+          }),
+        ),
       ).rejects.toMatchObject({ status: 404 });
     },
   );

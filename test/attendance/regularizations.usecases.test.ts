@@ -76,7 +76,9 @@ describe("updateAttendanceRegularization: edit while pending, or decide", () => 
     async () => {
       const d = addDays(today(), -11);
       await as(() =>
-        importRecords({ records: [{ employee_id: w.employeeId, date: d, check_in: at(d, "11:00"), check_out: at(d, "13:00") }] }),
+        importRecords(authOf(w.owner, "owner"), {
+          records: [{ employee_id: w.employeeId, date: d, check_in: at(d, "11:00"), check_out: at(d, "13:00") }],
+        }),
       );
       const r = await as(() => submitRegularization(employee, { date: d, check_in: at(d, "09:30"), reason: "Badge reader was down" }));
       await expect(as(() => reviseRegularization(employee, r.id, { check_in: at(d, "09:05"), status: "approved" }))).rejects.toMatchObject({
@@ -94,7 +96,7 @@ describe("updateAttendanceRegularization: edit while pending, or decide", () => 
       expect(edited.outcome).toBe("updated");
       await expect(as(() => reviseRegularization(employee, r.id, { status: "approved" }))).rejects.toMatchObject({
         status: 403,
-        message: "You cannot decide your own request",
+        message: "You cannot decide your own request: only the company's owner may decide on their own record",
       });
 
       const approved = await as(() => reviseRegularization(manager, r.id, { status: "approved", comment: "Fine" }));

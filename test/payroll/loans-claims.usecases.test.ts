@@ -109,7 +109,7 @@ describe("updateExpenseClaim: deciding a claim", () => {
     const c = await claim(emp);
     await expect(inTenant(() => reviseClaim(emp, c.id, { status: "approved" }))).rejects.toMatchObject({
       status: 403,
-      message: "You cannot decide your own request",
+      message: "You cannot decide your own request: only the company's owner may decide on their own record",
     });
     // not theirs to see
     await expect(inTenant(() => reviseClaim(solo, c.id, { status: "approved" }))).rejects.toMatchObject({ status: 404 });
@@ -210,7 +210,7 @@ describe("updateLoanAdvance: deciding a loan", () => {
     const own = await loan(hrSelf);
     await expect(inTenant(() => reviseLoan(hrSelf, own.id, { status: "approved" }))).rejects.toMatchObject({
       status: 403,
-      message: "You cannot decide your own loan application",
+      message: "You cannot decide your own loan application: only the company's owner may decide on their own record",
     });
     expect(await inTenant(() => reviseLoan(hr, own.id, { status: "rejected", comment: "not now" }))).toMatchObject({
       status: "rejected",

@@ -2,7 +2,7 @@
 // members of the active tenant only, and users' names by id.
 import { beforeAll, describe, expect, it } from "vitest";
 import { withTenant } from "../../src/db/tenancy.ts";
-import { HR_ROLES, hrMemberIds, isHr, userNames } from "../../src/modules/shared/access.ts";
+import { assertNotOwnRecord, HR_ROLES, hrMemberIds, isHr, selfDecision, userNames } from "../../src/modules/shared/access.ts";
 import { addMember, signupTenant, useTestApp, type TenantSession } from "../support/app.ts";
 
 const t = useTestApp();
@@ -43,5 +43,21 @@ describe("shared access policy", () => {
     expect([...names.keys()].sort()).toEqual([m.hr.userId, m.manager.userId].sort());
     expect(names.get(m.hr.userId)).toEqual({ name: "The hr", email: m.hr.email });
     expect(await userNames([])).toEqual(new Map());
+  });
+
+  it("decisions about money or balances on one's own record: only the owner (marked as a self-decision), nobody else", () => {
+    const own = "0b6d2f1e-3c4a-4e5b-8f6a-7d8c9e0f1a2b";
+    const other = "1c7e3a2f-4d5b-4f6c-9a7b-8e9d0f1a2b3c";
+    for (const role of ["admin", "hr", "manager", "employee"] as const) {
+      expect(() => assertNotOwnRecord({ role, employeeId: own }, own, "No")).toThrow(
+        expect.objectContaining({ status: 403, message: "No" }),
+      );
+      expect(assertNotOwnRecord({ role, employeeId: own }, other, "No")).toBe(false);
+      expect(assertNotOwnRecord({ role, employeeId: null }, own, "No")).toBe(false);
+    }
+    expect(assertNotOwnRecord({ role: "owner", employeeId: own }, own, "No")).toBe(true);
+    expect(assertNotOwnRecord({ role: "owner", employeeId: own }, other, "No")).toBe(false);
+    expect(selfDecision(true)).toEqual({ self_decision: true });
+    expect(selfDecision(false)).toEqual({});
   });
 });

@@ -249,7 +249,9 @@ export const factories: Record<string, Factory> = {
 
 export const operationScopes: Record<string, Scope> = {};
 
-export const decidedByOthers: string[] = [];
+// deferring an installment is a decision about money on the loan's employee record: never one's own
+// (only the company's owner may), so the loan belongs to a direct report of the caller
+export const decidedByOthers: string[] = ["deferLoanAdvance"];
 
 export const requests: Record<string, (ids: Record<string, string>) => Partial<RequestInput>> = {
   // the first property would be a decision (`status`), which only hr/admin/owner make and never on

@@ -30,8 +30,8 @@ export const handlers = {
     return ok(await punchOut(auth, body?.notes), "Checked out");
   },
 
-  async importAttendance({ body }) {
-    const counts = await importRecords(body);
+  async importAttendance({ body, auth }) {
+    const counts = await importRecords(auth, body);
     return ok(counts, `${counts.created} records created, ${counts.updated} updated`);
   },
 

@@ -6,6 +6,7 @@ import { conflict, invalidField, notFound } from "../../platform/errors.ts";
 import type { AuthContext, RequestBody } from "../../http/types.ts";
 import { type DateString, parseDate } from "../../lib/dates.ts";
 import { approvedLeaveOn, approvedWfhOn } from "../leave/index.ts";
+import { assertNotOwnRecord, OWN_RECORD, selfDecision } from "../shared/access.ts";
 import { lockEmployees } from "../shared/people.ts";
 import { type EffectiveAttendanceSettings, loadAttendanceSettings, tenantToday } from "../shared/work-settings.ts";
 import { hours, type RecordRow, recordJson, type S } from "./json.ts";
@@ -121,10 +122,13 @@ export type AttendanceImport = RequestBody<"importAttendance">;
  * hr imports records (upsert per employee and date): punches are evaluated like self-service ones
  * (a given status overrides the computed one); a record without punches needs a status.
  */
-export async function importRecords(input: AttendanceImport): Promise<{ created: number; updated: number }> {
+export async function importRecords(auth: AuthContext, input: AttendanceImport): Promise<{ created: number; updated: number }> {
   const settings = await loadAttendanceSettings();
   const seen = new Set<string>();
+  let self = false;
   input.records.forEach((r, i) => {
+    // attendance counts for pay (loss of pay): not on one's own record, except the company's owner
+    if (assertNotOwnRecord(auth, r.employee_id, `You cannot import your own attendance (records.${i}): ${OWN_RECORD}`)) self = true;
     const key = `${r.employee_id}:${r.date}`;
     if (seen.has(key)) throw invalidField(`body.records.${i}`, "repeats an employee and date of the import");
     seen.add(key);
@@ -177,7 +181,7 @@ export async function importRecords(input: AttendanceImport): Promise<{ created:
           action: "attendance.imported",
           entity_type: "attendance_record",
           entity_id: null,
-          changes: { ...counts, employees: ids.length, from: dates[0], to: dates.at(-1) },
+          changes: { ...counts, employees: ids.length, from: dates[0], to: dates.at(-1), ...selfDecision(self) },
         },
         tx,
       );

@@ -9,6 +9,7 @@ import { pageOf } from "../../http/envelope.ts";
 import { badRequest, conflict, invalidField, notFound } from "../../platform/errors.ts";
 import type { AuthContext, QueryParams, RequestBody } from "../../http/types.ts";
 import { addDays, type DateString, toDateString } from "../../lib/dates.ts";
+import { assertNotOwnRecord, OWN_RECORD, selfDecision } from "../shared/access.ts";
 import { employeeFilter, loadEmployee, lockTenantLeave, visibleEmployees } from "../shared/people.ts";
 import { loadAttendanceSettings, tenantToday } from "../shared/work-settings.ts";
 import { type AccrualDay, type AccrualMode, accrualSchedule, effectiveFrom, prorate } from "./accrual.ts";
@@ -288,6 +289,7 @@ export async function allocateLeave(auth: AuthContext, body: RequestBody<"create
   }
   const wants: Want[] = [];
   const skipped: Skip[] = [];
+  let self = false;
   const addItems = (emp: Emp, policy: (typeof policies)[number], onlyType?: string) => {
     const items = policy.items.filter((i) => !onlyType || i.leave_type_id === onlyType);
     for (const i of items) {
@@ -315,6 +317,8 @@ export async function allocateLeave(auth: AuthContext, body: RequestBody<"create
     for (const e of emps) if (applicablePolicy(policies, e)?.id === named!.id) addItems(e, named!);
   } else {
     await loadEmployee(body.employee_id);
+    // a bulk allocation applies a policy to everyone it covers; an individual one is a decision on that record
+    self = assertNotOwnRecord(auth, body.employee_id, `You cannot allocate leave to yourself: ${OWN_RECORD}`);
     const emp = (await db.employee.findFirst({ where: { id: body.employee_id }, select: { ...empSelect, status: true } }))!;
     if (emp.status === "exited") throw conflict("The employee has exited");
     if (toDateString(emp.joining_date) > toDateString(period.end_date)) throw conflict("The employee joins after the end of the period");
@@ -355,6 +359,7 @@ export async function allocateLeave(auth: AuthContext, body: RequestBody<"create
             days: body.days ?? null,
             created: r.made.length,
             skipped: r.skipped.length + skipped.length,
+            ...selfDecision(self),
           },
         },
         tx,

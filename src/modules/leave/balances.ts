@@ -7,7 +7,7 @@ import { type Page, pageOf } from "../../http/envelope.ts";
 import { conflict, invalidField, notFound } from "../../platform/errors.ts";
 import type { AuthContext, QueryParams, RequestBody } from "../../http/types.ts";
 import { parseDate } from "../../lib/dates.ts";
-import { isHr } from "../shared/access.ts";
+import { assertNotOwnRecord, isHr, OWN_RECORD, selfDecision } from "../shared/access.ts";
 import { notifyEmployee } from "../shared/notices.ts";
 import { employeeFilter, loadEmployee, lockEmployees, visibleEmployees } from "../shared/people.ts";
 import { employeeScopeSql } from "../shared/queries.ts";
@@ -68,6 +68,7 @@ export async function adjustBalance(auth: AuthContext, body: RequestBody<"create
   const amount = days(body.days);
   if (amount.isZero()) throw invalidField("body.days", "must not be zero");
   await loadEmployee(body.employee_id);
+  const self = assertNotOwnRecord(auth, body.employee_id, `You cannot adjust your own leave balance: ${OWN_RECORD}`);
   const type = await db.leaveType.findFirst({ where: { id: body.leave_type_id } });
   if (!type) throw notFound("Leave type");
   const period = await namedOrCurrentPeriod(db, body.period_id);
@@ -96,7 +97,7 @@ export async function adjustBalance(auth: AuthContext, body: RequestBody<"create
         action: "leave_balance.adjusted",
         entity_type: "employee",
         entity_id: body.employee_id,
-        changes: { leave_type_id: type.id, period_id: period.id, days: dayString(amount), reason: body.reason },
+        changes: { leave_type_id: type.id, period_id: period.id, days: dayString(amount), reason: body.reason, ...selfDecision(self) },
       },
       tx,
     );

@@ -15,10 +15,14 @@ import { absencesBetween } from "../attendance/index.ts";
 import { lastWorkingDays } from "../employees/index.ts";
 import { approvedLeaveBetween, encashmentsToPay, mandatoryHolidaysBetween } from "../leave/index.ts";
 import { loadAttendanceSettings } from "../shared/work-settings.ts";
+import { badRequest } from "../../platform/errors.ts";
 import {
+  AmountOutOfRange,
+  assertFits,
   buildStructure,
   computeSlip,
   esiContributionStart,
+  LARGEST_TOTAL,
   lossOfPay,
   monthBounds,
   prepareSettings,
@@ -191,43 +195,73 @@ async function loadRunInputs(tx: ScopedTx, run: RunRef): Promise<RunInputs> {
       is_paid: l.is_paid,
     }));
     const lop = lossOfPay(from, to, spans, attBy.get(e.id) ?? [], (d) => weeklyOffs.has(weekday(d)) || hols.has(d));
-    return computeSlip(
-      structure,
-      settings,
-      period,
-      {
-        id: e.id,
-        employee_code: e.employee_code,
-        name: `${e.first_name} ${e.last_name}`.trim(),
-        department: e.department,
-        designation: e.designation,
-        gender: e.gender,
-        date_of_birth: ds(e.date_of_birth),
-        joining_date: joining,
-        last_working_day: lwd,
-        state: e.state,
-        setup: {
-          monthly_ctc: e.monthly_ctc,
-          all_components: e.all_components,
-          pf_enabled: e.pf_enabled,
-          eps_enabled: e.eps_enabled,
-          esi_enabled: e.esi_enabled,
-          pt_enabled: e.pt_enabled,
-          pt_state: e.pt_state,
-          disabled: e.disabled,
-          lines: linesBySetup.get(e.setup_id) ?? new Map(),
+    return slipOrRefusal(e, () =>
+      computeSlip(
+        structure,
+        settings,
+        period,
+        {
+          id: e.id,
+          employee_code: e.employee_code,
+          name: `${e.first_name} ${e.last_name}`.trim(),
+          department: e.department,
+          designation: e.designation,
+          gender: e.gender,
+          date_of_birth: ds(e.date_of_birth),
+          joining_date: joining,
+          last_working_day: lwd,
+          state: e.state,
+          setup: {
+            monthly_ctc: e.monthly_ctc,
+            all_components: e.all_components,
+            pf_enabled: e.pf_enabled,
+            eps_enabled: e.eps_enabled,
+            esi_enabled: e.esi_enabled,
+            pt_enabled: e.pt_enabled,
+            pt_state: e.pt_state,
+            disabled: e.disabled,
+            lines: linesBySetup.get(e.setup_id) ?? new Map(),
+          },
+          leave_lop_days: lop.leave,
+          absent_days: lop.absent,
+          esi_covered_earlier: covered.has(e.id),
+          loans: loansBy.get(e.id) ?? [],
+          claims: claimsBy.get(e.id) ?? [],
+          encashments: encBy.get(e.id) ?? [],
         },
-        leave_lop_days: lop.leave,
-        absent_days: lop.absent,
-        esi_covered_earlier: covered.has(e.id),
-        loans: loansBy.get(e.id) ?? [],
-        claims: claimsBy.get(e.id) ?? [],
-        encashments: encBy.get(e.id) ?? [],
-      },
-      prepared,
+        prepared,
+      ),
     );
   };
   return { employees, employees_without_setup: withoutSetup, structure, settings, slipOf };
+}
+
+/** The employee's slip, or a 400 naming the employee and the figure that does not fit (AmountOutOfRange). */
+function slipOrRefusal(e: Pick<PaidEmployeeRow, "employee_code" | "first_name" | "last_name">, compute: () => SlipResult): SlipResult {
+  try {
+    return compute();
+  } catch (err) {
+    if (!(err instanceof AmountOutOfRange)) throw err;
+    throw badRequest(
+      `The salary of ${e.employee_code} (${`${e.first_name} ${e.last_name}`.trim()}) cannot be calculated: ${err.message}. ` +
+        "Correct the employee's salary setup or the component's formula, or leave the employee out of the run (employee_ids)",
+    );
+  }
+}
+
+/** A 400 when a total of the run would be more than a run can show (LARGEST_TOTAL). */
+function assertTotalsFit(t: RunTotals): void {
+  try {
+    assertFits(
+      (["gross", "total_deductions", "net_pay", "reimbursements", "leave_encashment", "loan_deductions", "employer_cost"] as const).map(
+        (k) => [`the run's ${k.replace(/_/g, " ")}`, new Decimal(t[k])],
+      ),
+      LARGEST_TOTAL,
+    );
+  } catch (err) {
+    if (!(err instanceof AmountOutOfRange)) throw err;
+    throw badRequest(`The run cannot be calculated: ${err.message}. Split it into runs of fewer employees (employee_ids)`);
+  }
 }
 
 const slipRow = (s: SlipResult, slipNumber: string | null) => ({
@@ -308,6 +342,7 @@ export async function calculateAndStore(tx: ScopedTx, run: RunRef, opts: StoreOp
   if (writing) await writing;
   if (total) await opts.onProgress?.(total, total);
   const runTotalsResult = totals.result();
+  assertTotalsFit(runTotalsResult);
   await tx.payrollRun.update({
     where: { id: run.id },
     data: {

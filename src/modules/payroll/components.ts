@@ -3,9 +3,9 @@ import { audit, diff } from "../../platform/audit.ts";
 import { db, tenantTx } from "../../db/tenancy.ts";
 import { conflict, invalidField, notFound } from "../../platform/errors.ts";
 import type { QueryParams, RequestBody } from "../../http/types.ts";
-import { moneyStringOrNull } from "../../lib/money.ts";
-import type { ComponentDef } from "./compute.ts";
-import { BUILTIN_VARIABLES, findCycle, FormulaError, parseFormula, variablesOf } from "./formula.ts";
+import { Decimal, moneyStringOrNull } from "../../lib/money.ts";
+import { type ComponentDef, describeAmount, fits, LARGEST_AMOUNT } from "./compute.ts";
+import { BUILTIN_VARIABLES, evaluate, evaluationOrder, findCycle, FormulaError, type Node, parseFormula, variablesOf } from "./formula.ts";
 
 type ComponentRow = Awaited<ReturnType<typeof db.salaryComponent.findFirstOrThrow>>;
 
@@ -74,6 +74,63 @@ async function validate(next: { id?: string; code: string; calculation: string; 
   graph.set(next.code, next.calculation === "formula" ? formulaDeps(next.formula!, next.code, known) : new Set());
   const cycle = findCycle(graph);
   if (cycle) throw invalidField("body.formula", `creates a cycle between formula components: ${cycle.join(" → ")}`);
+  if (next.amount !== null && next.amount !== undefined && !fits(new Decimal(String(next.amount))))
+    throw invalidField("body.amount", `must be at most the largest amount ${LARGEST_AMOUNT.toFixed(2)}`);
+  const formulas = new Map<string, string>();
+  for (const o of others) if (o.calculation === "formula" && o.formula) formulas.set(o.code, o.formula);
+  if (next.calculation === "formula") formulas.set(next.code, next.formula!);
+  else formulas.delete(next.code);
+  assertFormulasBounded(graph, formulas, next.code);
+}
+
+/**
+ * The formula of `code`, and every formula that uses it, must not amplify the amounts it uses:
+ * with CTC and every fixed amount at LARGEST_AMOUNT and each formula worked out in dependency
+ * order (a result counting as at most LARGEST_AMOUNT where another formula uses it - a figure
+ * beyond it cannot be stored), a formula's result may be at most LARGEST_AMOUNT for each distinct
+ * amount it uses (a sum of amounts may reach their total; a product of amounts, a large factor or
+ * a division by a small number may not). 400 naming `formula` otherwise.
+ */
+function assertFormulasBounded(graph: Map<string, Set<string>>, formulas: Map<string, string>, code: string): void {
+  const affected = new Set([code]);
+  for (let grew = true; grew; ) {
+    grew = false;
+    for (const [c, deps] of graph)
+      if (!affected.has(c) && [...deps].some((d) => affected.has(d))) {
+        affected.add(c);
+        grew = true;
+      }
+  }
+  const values = new Map<string, Decimal>();
+  const lookup = (name: string) => (name === "CTC" ? LARGEST_AMOUNT : Decimal.min(values.get(name) ?? LARGEST_AMOUNT, LARGEST_AMOUNT));
+  for (const c of evaluationOrder(graph)) {
+    const formula = formulas.get(c);
+    if (formula === undefined) {
+      values.set(c, LARGEST_AMOUNT);
+      continue;
+    }
+    let node: Node;
+    try {
+      node = parseFormula(formula);
+    } catch {
+      values.set(c, LARGEST_AMOUNT); // an unparsable formula stored earlier: the run reports it
+      continue;
+    }
+    const v = evaluate(node, lookup);
+    const used = variablesOf(node).size;
+    const bound = LARGEST_AMOUNT.times(Math.max(1, used));
+    if (affected.has(c) && !(v.isFinite() && v.lte(bound))) {
+      const at = `with CTC and every amount it uses at the largest amount ${LARGEST_AMOUNT.toFixed(2)} it gives ${describeAmount(v)}`;
+      const limit = `more than ${used > 1 ? `${used} × that amount (one for each amount it uses)` : "that amount"}`;
+      throw invalidField(
+        "body.formula",
+        c === code
+          ? `can exceed the largest amount: ${at}, ${limit}`
+          : `makes the formula of ${c} exceed the largest amount: ${at}, ${limit}`,
+      );
+    }
+    values.set(c, v.isFinite() ? Decimal.max(0, v) : LARGEST_AMOUNT);
+  }
 }
 
 function safeVars(formula: string): Set<string> {

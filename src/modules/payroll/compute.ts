@@ -172,6 +172,39 @@ export interface SlipDetails {
 }
 
 const ZERO = new Decimal(0);
+
+/**
+ * The largest amount a salary figure may be: what a figure's column holds (NUMERIC(14,2)) - a
+ * setup's CTC and amounts, a component's full-month result, a slip's figures.
+ */
+export const LARGEST_AMOUNT = new Decimal("999999999999.99");
+/** The largest total of a run: what the document's Money (13 digits) can show (the columns, NUMERIC(16,2), hold more). */
+export const LARGEST_TOTAL = new Decimal("9999999999999.99");
+
+/** How a figure too large for its column is shown in a message: exact up to 20 digits, else in powers of ten. */
+export const describeAmount = (v: Decimal): string =>
+  !v.isFinite() ? "not a finite number" : v.abs().lt("1e20") ? v.toFixed(2) : v.toSignificantDigits(6).toExponential();
+
+/** A figure of a calculation that would not fit: `what` names it (`component HRA`, `gross`). */
+export class AmountOutOfRange extends Error {
+  constructor(
+    readonly what: string,
+    readonly value: Decimal,
+    readonly largest: Decimal = LARGEST_AMOUNT,
+  ) {
+    super(`${what} would be ${describeAmount(value)}, more than the largest amount ${largest.toFixed(2)}`);
+    this.name = "AmountOutOfRange";
+  }
+}
+
+/** Whether the figure is a finite number within ±`largest`. */
+export const fits = (v: Decimal, largest: Decimal = LARGEST_AMOUNT): boolean => v.isFinite() && v.abs().lte(largest);
+
+/** Throws AmountOutOfRange for the first figure that does not fit. */
+export function assertFits(figures: [string, Decimal][], largest: Decimal = LARGEST_AMOUNT): void {
+  for (const [what, v] of figures) if (!fits(v, largest)) throw new AmountOutOfRange(what, v, largest);
+}
+
 const r2 = (d: Decimal) => d.toDecimalPlaces(2, Decimal.ROUND_HALF_UP);
 const rupee = (d: Decimal) => d.toDecimalPlaces(0, Decimal.ROUND_HALF_UP);
 const rupeeUp = (d: Decimal) => d.toDecimalPlaces(0, Decimal.ROUND_UP);
@@ -223,7 +256,10 @@ export function buildStructure(components: ComponentDef[]): Structure {
   return { components: active, byCode: new Map(active.map((c) => [c.code, c])), parsed, deps };
 }
 
-/** Full monthly amounts of the components that apply to an employee (code → amount). */
+/**
+ * Full monthly amounts of the components that apply to an employee (code → amount). A result
+ * beyond LARGEST_AMOUNT (or not a number) is an AmountOutOfRange naming the component.
+ */
 export function fullAmounts(structure: Structure, setup: SetupInput): Map<string, Decimal> {
   const applies = structure.components.filter((c) => setup.all_components || setup.lines.has(c.id));
   const codes = new Set(applies.map((c) => c.code));
@@ -236,7 +272,9 @@ export function fullAmounts(structure: Structure, setup: SetupInput): Map<string
     let v: Decimal;
     if (c.calculation === "formula") v = evaluate(structure.parsed.get(code)!, lookup);
     else v = new Decimal(setup.lines.get(c.id) ?? c.amount ?? 0);
-    values.set(code, Decimal.max(ZERO, r2(v)));
+    const amount = v.isNaN() ? v : Decimal.max(ZERO, r2(v));
+    if (!fits(amount)) throw new AmountOutOfRange(`component ${code}`, amount);
+    values.set(code, amount);
   }
   return values;
 }
@@ -399,6 +437,18 @@ export function computeSlip(
   const totalDeductions = componentDeductions.plus(pf.employee).plus(esiEmployee).plus(pt).plus(loanDeduction);
   const net = gross.minus(totalDeductions).plus(reimbursements).plus(encashmentTotal);
   const employerContributions = pf.epf.plus(pf.eps).plus(pf.edli).plus(pf.admin).plus(esiEmployer);
+  const employerCost = gross.plus(employerContributions).plus(encashmentTotal).plus(reimbursements);
+  // the slip's figures each go into a NUMERIC(14,2) column (the components were checked above)
+  assertFits([
+    ["gross", gross],
+    ["full-month gross", fullGross],
+    ["total deductions", totalDeductions],
+    ["net pay", net],
+    ["reimbursements", reimbursements],
+    ["leave encashment", encashmentTotal],
+    ["loan deduction", loanDeduction],
+    ["employer cost", employerCost],
+  ]);
 
   return {
     employee_id: e.id,
@@ -420,7 +470,7 @@ export function computeSlip(
     loan_deduction: loanDeduction,
     reimbursements,
     leave_encashment: encashmentTotal,
-    employer_cost: gross.plus(employerContributions).plus(encashmentTotal).plus(reimbursements),
+    employer_cost: employerCost,
     details: {
       earnings,
       deductions,

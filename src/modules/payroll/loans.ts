@@ -13,7 +13,7 @@ import { parseDate, toDateString } from "../../lib/dates.ts";
 import { Decimal, moneyString, percentString } from "../../lib/money.ts";
 import { nextNumber } from "../../platform/sequences.ts";
 import { notify } from "../../platform/notify.ts";
-import { hrMemberIds, isHr } from "../shared/access.ts";
+import { assertNotOwnRecord, hrMemberIds, isHr, OWN_RECORD, selfDecision } from "../shared/access.ts";
 import { cancel, decide, submit } from "../shared/approvals.ts";
 import { type Notice, notifyEmployee } from "../shared/notices.ts";
 import { targetEmployee } from "../shared/people.ts";
@@ -270,10 +270,11 @@ async function decideLoan(
       employee: { id: l.employee_id, reports_to: null }, // who may decide is the loan rule below (`allow`), not the shared one
       lock: (tx) => lockLoan(tx, l.id),
       notPending: (s) => `The loan is ${s}; only a pending application can be decided`,
-      allow: (cur) => {
+      allow: () => {
         if (!isHr(auth)) throw forbidden("Only hr, admin or owner can decide a loan application");
-        if (auth.employeeId && cur.employee_id === auth.employeeId) throw forbidden("You cannot decide your own loan application");
       },
+      // then the shared rule: never on one's own loan, except the company's owner (assertNotOwnRecord)
+      ownMessage: `You cannot decide your own loan application: ${OWN_RECORD}`,
       async apply(tx, cur, decision) {
         if (decision !== "approved") return;
         const start = scheduleStart(cur);
@@ -337,6 +338,7 @@ export async function cancelLoan(auth: AuthContext, id: string): Promise<LoanJso
 /** Moves the next pending installment (and every later one) a month on, for an approved or active loan. */
 export async function deferInstallment(auth: AuthContext, id: string, body: RequestBody<"deferLoanAdvance">): Promise<LoanJson> {
   const l = await visibleLoan(auth, id);
+  const self = assertNotOwnRecord(auth, l.employee_id, `You cannot defer an installment of your own loan: ${OWN_RECORD}`);
   const row = await tenantTx(async (tx) => {
     const cur = await lockLoan(tx, l.id);
     if (cur.status !== "approved" && cur.status !== "active") throw conflict(`A ${cur.status} loan has no installment to defer`);
@@ -352,7 +354,7 @@ export async function deferInstallment(auth: AuthContext, id: string, body: Requ
         action: "loan_advance.deferred",
         entity_type: "loan_advance",
         entity_id: cur.id,
-        changes: { installment: next.seq, due_month: { from, to }, reason: body?.reason ?? null },
+        changes: { installment: next.seq, due_month: { from, to }, reason: body?.reason ?? null, ...selfDecision(self) },
       },
       tx,
     );

@@ -1,13 +1,24 @@
 // Employee salary setup: versions (effective dates) of CTC, components and statutory flags.
 import { audit } from "../../platform/audit.ts";
 import { db, tenantTx } from "../../db/tenancy.ts";
-import { invalidField, notFound } from "../../platform/errors.ts";
+import { badRequest, invalidField, notFound } from "../../platform/errors.ts";
 import type { AuthContext, RequestBody } from "../../http/types.ts";
 import { parseDate, toDateString } from "../../lib/dates.ts";
 import { Decimal, moneyString, moneyStringOrNull } from "../../lib/money.ts";
+import { assertNotOwnRecord, OWN_RECORD, selfDecision } from "../shared/access.ts";
 import { loadAttendanceSettings, tenantToday } from "../shared/work-settings.ts";
 import { componentDef } from "./components.ts";
-import { buildStructure, fullAmounts } from "./compute.ts";
+import {
+  AmountOutOfRange,
+  assertFits,
+  buildStructure,
+  type ComponentDef,
+  fits,
+  fullAmounts,
+  LARGEST_AMOUNT,
+  type SetupInput,
+  type Structure,
+} from "./compute.ts";
 import { parseFormula, variablesOf } from "./formula.ts";
 
 /** The employee's salary setup: the version in force today and every version, newest first. */
@@ -27,24 +38,21 @@ export async function salarySetupOf(employeeId: string) {
   const today = tenantToday(settings);
   const history = versions.map((v) => {
     const lines = new Map(v.components.map((l) => [l.component_id, l.amount?.toString() ?? null]));
-    const full = fullAmounts(structure, { ...v, monthly_ctc: v.monthly_ctc?.toString() ?? null, lines });
     const applied = v.all_components ? structure.components : defs.filter((c) => lines.has(c.id));
-    let gross = new Decimal(0);
-    let deductions = new Decimal(0);
-    const rows = applied.map((c) => {
-      const amount = full.get(c.code) ?? new Decimal(0);
-      if (c.type === "earning") gross = gross.plus(amount);
-      else deductions = deductions.plus(amount);
-      return {
-        component_id: c.id,
-        code: c.code,
-        name: c.name,
-        type: c.type,
-        calculation: c.calculation,
-        amount: moneyStringOrNull(lines.get(c.id) ?? null),
-        monthly_amount: moneyString(amount),
-      };
-    });
+    // a version stored before the range checks (or made incalculable by a later formula change)
+    // still reads back: its amounts show 0.00 and `calculation_error` says why
+    const calc = monthlyFigures(structure, applied, { ...v, monthly_ctc: v.monthly_ctc?.toString() ?? null, lines });
+    const zero = new Decimal(0);
+    const rows = applied.map((c) => ({
+      component_id: c.id,
+      code: c.code,
+      name: c.name,
+      type: c.type,
+      calculation: c.calculation,
+      amount: moneyStringOrNull(lines.get(c.id) ?? null),
+      monthly_amount: moneyString(("error" in calc ? null : calc.full.get(c.code)) ?? zero),
+    }));
+    const { gross, deductions } = "error" in calc ? { gross: zero, deductions: zero } : calc;
     return {
       id: v.id,
       effective_from: toDateString(v.effective_from),
@@ -60,6 +68,7 @@ export async function salarySetupOf(employeeId: string) {
       components: rows,
       monthly_gross: moneyString(gross),
       monthly_deductions: moneyString(deductions),
+      calculation_error: "error" in calc ? `The amounts cannot be calculated: ${calc.error}` : null,
       created_by: v.created_by,
       created_at: v.created_at.toISOString(),
       updated_at: v.updated_at.toISOString(),
@@ -75,12 +84,42 @@ export async function salarySetupOf(employeeId: string) {
 }
 
 /**
+ * A version's full-month amounts and their sums, or - when a figure would be beyond the largest
+ * amount (LARGEST_AMOUNT) - why they cannot be calculated.
+ */
+function monthlyFigures(
+  structure: Structure,
+  applied: ComponentDef[],
+  setup: SetupInput,
+): { full: Map<string, Decimal>; gross: Decimal; deductions: Decimal } | { error: string } {
+  try {
+    const full = fullAmounts(structure, setup);
+    let gross = new Decimal(0);
+    let deductions = new Decimal(0);
+    for (const c of applied) {
+      const amount = full.get(c.code) ?? new Decimal(0);
+      if (c.type === "earning") gross = gross.plus(amount);
+      else deductions = deductions.plus(amount);
+    }
+    assertFits([
+      ["the monthly gross", gross],
+      ["the monthly deductions", deductions],
+    ]);
+    return { full, gross, deductions };
+  } catch (err) {
+    if (err instanceof AmountOutOfRange) return { error: err.message };
+    throw err;
+  }
+}
+
+/**
  * Saves the version of the employee's salary setup effective from a date (replacing the version of
  * that date): the components listed (or all active ones), each line checked against its component.
  */
 export async function saveSalarySetup(auth: AuthContext, employeeId: string, body: RequestBody<"setEmployeeSalarySetup">) {
   const e = await db.employee.findFirst({ where: { id: employeeId, deleted_at: null }, select: { id: true } });
   if (!e) throw notFound("Employee");
+  const self = assertNotOwnRecord(auth, e.id, `You cannot set your own salary: ${OWN_RECORD}`);
   const components = (await db.salaryComponent.findMany()).map(componentDef);
   const byId = new Map(components.map((c) => [c.id, c]));
   const allComponents = body.components === undefined;
@@ -110,6 +149,26 @@ export async function saveSalarySetup(auth: AuthContext, employeeId: string, bod
     if (usesCtc.length)
       throw invalidField("body.monthly_ctc", `is required: the formula of ${usesCtc.map((c) => c.code).join(", ")} uses CTC`);
   }
+  if (body.monthly_ctc != null && !fits(new Decimal(body.monthly_ctc)))
+    throw invalidField("body.monthly_ctc", `must be at most the largest amount ${LARGEST_AMOUNT.toFixed(2)}`);
+  lines.forEach((l, i) => {
+    if (l.amount != null && !fits(new Decimal(l.amount)))
+      throw invalidField(`body.components.${i}.amount`, `must be at most the largest amount ${LARGEST_AMOUNT.toFixed(2)}`);
+  });
+  // calculated before anything is saved: a version whose figures cannot be stored or shown is refused
+  const lineAmounts = new Map(lines.map((l) => [l.component_id, l.amount]));
+  const calc = monthlyFigures(buildStructure(components), applied, {
+    monthly_ctc: body.monthly_ctc ?? null,
+    all_components: allComponents,
+    pf_enabled: true,
+    eps_enabled: true,
+    esi_enabled: true,
+    pt_enabled: true,
+    pt_state: null,
+    disabled: false,
+    lines: lineAmounts,
+  });
+  if ("error" in calc) throw badRequest(`The salary setup cannot be saved: ${calc.error}`, [{ path: "body", message: calc.error }]);
   const effective = parseDate(body.effective_from);
   const data = {
     monthly_ctc: body.monthly_ctc ?? null,
@@ -144,6 +203,7 @@ export async function saveSalarySetup(auth: AuthContext, employeeId: string, bod
           effective_from: body.effective_from,
           monthly_ctc: data.monthly_ctc,
           components: allComponents ? "all" : applied.map((c) => c.code),
+          ...selfDecision(self),
         },
       },
       tx,

@@ -4,6 +4,7 @@
 import { usersByIds } from "../../db/central.ts";
 import { db, type ScopedTx } from "../../db/tenancy.ts";
 import type { AuthContext, Role } from "../../http/types.ts";
+import { forbidden } from "../../platform/errors.ts";
 
 /** The roles that manage every employee's records: owner, admin and hr. */
 export const HR_ROLES: readonly Role[] = ["owner", "admin", "hr"];
@@ -11,6 +12,31 @@ const HR = new Set<Role>(HR_ROLES);
 
 /** Whether the caller is an owner, admin or hr member. */
 export const isHr = (auth: Pick<AuthContext, "role">): boolean => HR.has(auth.role);
+
+/**
+ * The one rule for decisions about money or balances on an employee record - a salary setup, a
+ * leave adjustment or individual allocation, approving a request (leave, work from home, comp-off,
+ * encashment, attendance correction, expense claim, loan) or cancelling one once approved,
+ * deferring a loan installment, importing attendance: nobody takes them on their own record,
+ * except the company's owner (there is no one above them). Anyone else gets a 403 with `message`
+ * (OWN_RECORD explains the rule). Returns true for the owner's decision on their own record: the
+ * caller's audit entry then says so (selfDecision).
+ */
+export function assertNotOwnRecord(auth: Pick<AuthContext, "role" | "employeeId">, employeeId: string, message: string): boolean {
+  if (!isOwnRecord(auth, employeeId)) return false;
+  if (auth.role === "owner") return true;
+  throw forbidden(message);
+}
+
+/** Whether the record is the caller's own (their linked employee record). */
+export const isOwnRecord = (auth: Pick<AuthContext, "employeeId">, employeeId: string): boolean =>
+  Boolean(auth.employeeId) && auth.employeeId === employeeId;
+
+/** The end of the 403 message of assertNotOwnRecord. */
+export const OWN_RECORD = "only the company's owner may decide on their own record";
+
+/** The audit entry's marker of an owner's decision on their own record (nothing otherwise). */
+export const selfDecision = (self: boolean): { self_decision?: true } => (self ? { self_decision: true } : {});
 
 /** The user ids of the active tenant's owner, admin and hr members, other than `except`. */
 export async function hrMemberIds(client: ScopedTx | typeof db = db, except?: string | null): Promise<string[]> {

@@ -10,7 +10,8 @@ import { tenantTx, type ScopedTx } from "../../db/tenancy.ts";
 import { conflict } from "../../platform/errors.ts";
 import type { AuthContext } from "../../http/types.ts";
 import { type Notice, notifyEmployee, notifyManager } from "./notices.ts";
-import { assertCanCancel, assertCanDecide } from "./people.ts";
+import { assertNotOwnRecord, isOwnRecord, OWN_RECORD, selfDecision } from "./access.ts";
+import { assertCanCancel, assertCanDecide, OWN_REQUEST } from "./people.ts";
 
 export type Decision = "approved" | "rejected";
 
@@ -78,6 +79,8 @@ export interface DecideFlow<R extends RequestRow, Out> extends FlowBase<R, Out> 
   /** The employee the request is for: never they, their manager (unless `managerMayDecide` is false) or hr/admin/owner. */
   employee: { id: string; reports_to: string | null };
   managerMayDecide?: boolean;
+  /** The 403 for a decision on one's own request (default OWN_REQUEST; the company's owner may: assertNotOwnRecord). */
+  ownMessage?: string;
   /**
    * Who may decide, by a rule of the area's own, checked on the locked request after the pending
    * check - in place of the shared rule (assertCanDecide on `employee` before the transaction).
@@ -108,6 +111,8 @@ export function decide<R extends RequestRow, Out>(
     const current = await flow.lock(tx);
     if (current.status !== "pending") throw conflict(flow.notPending?.(current.status) ?? `The request is already ${current.status}`);
     flow.allow?.(current);
+    // the one rule for every flow, also those with a rule of their own (`allow`)
+    const self = assertNotOwnRecord(auth, current.employee_id, flow.ownMessage ?? OWN_REQUEST);
     await flow.apply?.(tx, current, status);
     const columns: DecisionColumns = { status, decided_by: auth.userId, decided_at: new Date(), decision_comment: comment };
     const out = await flow.save(tx, current, { ...columns, ...flow.extra?.(current, status) });
@@ -116,7 +121,7 @@ export function decide<R extends RequestRow, Out>(
         action: `${flow.entity}.${status}`,
         entity_type: flow.entity,
         entity_id: current.id,
-        changes: { status: { from: "pending", to: status }, comment },
+        changes: { status: { from: "pending", to: status }, comment, ...selfDecision(self) },
       },
       tx,
     );
@@ -148,12 +153,22 @@ export interface CancelFlow<R extends RequestRow, Out> extends FlowBase<R, Out> 
 export function cancel<R extends RequestRow, Out>(auth: AuthContext, flow: CancelFlow<R, Out>): Promise<Out> {
   return tenantTx(async (tx) => {
     const current = await flow.lock(tx);
-    if (typeof flow.allow === "function") flow.allow(current);
-    else
-      assertCanCancel(auth, flow.allow.employee, current.status, {
-        started: flow.allow.started(current),
-        approvedBySelf: flow.allow.approvedBySelf,
-      });
+    let self = false;
+    if (typeof flow.allow === "function") {
+      flow.allow(current);
+      // cancelling an approved request gives back pay or balance: not on one's own record (the owner may)
+      if (current.status !== "pending")
+        self = assertNotOwnRecord(auth, current.employee_id, `You cannot cancel your own ${current.status} request: ${OWN_RECORD}`);
+    } else {
+      const rule = { started: flow.allow.started(current), approvedBySelf: flow.allow.approvedBySelf };
+      assertCanCancel(auth, flow.allow.employee, current.status, rule);
+      // the owner cancelling their own approved request where its employee could not
+      self =
+        current.status === "approved" &&
+        !(rule.approvedBySelf && !rule.started) &&
+        auth.role === "owner" &&
+        isOwnRecord(auth, current.employee_id);
+    }
     await flow.apply?.(tx, current);
     const columns: CancelColumns = { status: "cancelled", cancelled_by: auth.userId, cancelled_at: new Date() };
     const out = await flow.save(tx, current, { ...columns });
@@ -162,7 +177,7 @@ export function cancel<R extends RequestRow, Out>(auth: AuthContext, flow: Cance
         action: `${flow.entity}.cancelled`,
         entity_type: flow.entity,
         entity_id: current.id,
-        changes: { status: { from: current.status, to: "cancelled" } },
+        changes: { status: { from: current.status, to: "cancelled" }, ...selfDecision(self) },
       },
       tx,
     );

@@ -6,7 +6,7 @@ import { advisoryLock } from "../../db/sql.ts";
 import { db, type ScopedTx } from "../../db/tenancy.ts";
 import { conflict, forbidden, invalidField, notFound } from "../../platform/errors.ts";
 import type { AuthContext } from "../../http/types.ts";
-import { isHr } from "./access.ts";
+import { assertNotOwnRecord, isHr, isOwnRecord, OWN_RECORD } from "./access.ts";
 
 /** `null` = every employee of the tenant; otherwise the ids the caller may see. */
 export type Scope = string[] | null;
@@ -80,13 +80,19 @@ export const fullName = (e: { first_name: string; last_name: string }) => `${e.f
 const isManagerOf = (auth: AuthContext, e: { reports_to: string | null }) =>
   auth.role === "manager" && Boolean(auth.employeeId) && e.reports_to === auth.employeeId;
 
-/** Approve/reject: the employee's manager (when allowed) or hr/admin/owner, never the employee. */
+/** The 403 of a decision on one's own request (assertNotOwnRecord). */
+export const OWN_REQUEST = `You cannot decide your own request: ${OWN_RECORD}`;
+
+/**
+ * Approve/reject: the employee's manager (when allowed) or hr/admin/owner, never the employee -
+ * except the company's owner on their own request (assertNotOwnRecord).
+ */
 export function assertCanDecide(
   auth: AuthContext,
   e: { id: string; reports_to: string | null },
   opts: { manager: boolean } = { manager: true },
 ): void {
-  if (auth.employeeId && e.id === auth.employeeId) throw forbidden("You cannot decide your own request");
+  assertNotOwnRecord(auth, e.id, OWN_REQUEST);
   if (isHr(auth)) return;
   if (opts.manager && isManagerOf(auth, e)) return;
   throw forbidden(
@@ -99,6 +105,8 @@ export function assertCanDecide(
 /**
  * Cancel: pending by the employee, their manager or hr/admin/owner; approved by hr/admin/owner at
  * any time and by the employee or manager only before it starts (when `approvedBySelf` allows it).
+ * hr/admin cancelling their own approved request have only the employee's say (the balance or pay
+ * it gives back is a decision on their own record: assertNotOwnRecord); the owner may.
  */
 export function assertCanCancel(
   auth: AuthContext,
@@ -106,13 +114,19 @@ export function assertCanCancel(
   status: string,
   opts: { started: boolean; approvedBySelf: boolean },
 ): void {
-  const own = Boolean(auth.employeeId) && e.id === auth.employeeId;
+  const own = isOwnRecord(auth, e.id);
   const mine = own || isManagerOf(auth, e) || isHr(auth);
   if (status === "pending") {
     if (!mine) throw forbidden();
     return;
   }
   if (status === "approved") {
+    if (isHr(auth) && own && !(opts.approvedBySelf && !opts.started))
+      assertNotOwnRecord(
+        auth,
+        e.id,
+        `You cannot cancel your own approved request${opts.approvedBySelf ? " once it has started" : ""}: ${OWN_RECORD}`,
+      );
     if (isHr(auth)) return;
     if (!mine) throw forbidden();
     if (!opts.approvedBySelf) throw forbidden("Only hr, admin or owner can cancel an approved request");
