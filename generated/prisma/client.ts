@@ -337,6 +337,13 @@ export type StoredFile = Prisma.StoredFileModel
  */
 export type BillingEvent = Prisma.BillingEventModel
 /**
+ * Model BillingCustomer
+ * The billing provider's customer of each company, one each way (a central lookup): written by
+ * the first live subscription event that names the company (metadata.tenant_id); afterwards only
+ * that customer's events change the company, and the customer changes no other company.
+ */
+export type BillingCustomer = Prisma.BillingCustomerModel
+/**
  * Model AuthThrottle
  * Failed-attempt counters for sign-in (per account and per IP) and reset requests, shared by
  * every server instance. A counter covers a fixed window starting at its first failure.
