@@ -273,7 +273,11 @@ export type PasswordResetToken = Prisma.PasswordResetTokenModel
 /**
  * Model EmailOutbox
  * Outgoing email. Written in the same transaction as the change that causes it and
- * delivered by the job worker (src/mail). Central: password-reset mail has no tenant.
+ * delivered by the job worker (src/platform/mail). Central: password-reset mail has no tenant.
+ * `secrets` are the live tokens the body carries (reset and invitation tokens, public links):
+ * once the mail is sent they are replaced by "[redacted]" in both bodies and the list is emptied,
+ * so the stored copy keeps recipient, subject, the rest of the text, timestamps and the SMTP
+ * Message-ID (`message_id`), but nothing that still opens an account or a link.
  */
 export type EmailOutbox = Prisma.EmailOutboxModel
 /**

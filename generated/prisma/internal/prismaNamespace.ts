@@ -6022,6 +6022,8 @@ export const EmailOutboxScalarFieldEnum = {
   subject: 'subject',
   text_body: 'text_body',
   html_body: 'html_body',
+  secrets: 'secrets',
+  message_id: 'message_id',
   status: 'status',
   attempts: 'attempts',
   last_error: 'last_error',
