@@ -495,7 +495,7 @@ export interface paths {
         put?: never;
         /**
          * Billing provider webhook (Stripe)
-         * @description Receives subscription events from the payment provider (Stripe-compatible). The `Stripe-Signature` header must carry a valid HMAC-SHA256 signature of the raw body with the `BILLING_WEBHOOK_SECRET`, and its timestamp (`t=`) must lie within the last 5 minutes and at most 60 seconds in the future (clock skew); otherwise 400 `invalid_signature` (the provider retries those).
+         * @description Receives subscription events from the payment provider (Stripe-compatible). The `Stripe-Signature` header must carry a valid HMAC-SHA256 signature of the raw body with the `BILLING_WEBHOOK_SECRET`, and its timestamp (`t=`) must lie within the last 5 minutes and at most 60 seconds in the future (clock skew); otherwise 400 `invalid_signature` (the provider retries those). The body may have at most 1 MiB (`x-body-limit`) nested at most 400 levels deep (400 `validation_failed`); it is checked before it is parsed.
          *
          *     Handled: `customer.subscription.created|updated|deleted`. The subscription's `metadata.tenant_id` names the company, and the company must belong to the subscription's `customer`: the first event of a live subscription (`active`, `trialing` or `past_due`) that names a company binds the company to its customer, unless that customer is bound to another company already; from then on only that customer's events change the company (to move a company to another customer, an operator deletes its row in `billing_customers`). The enabled modules become the union of the items' price `lookup_key`s (`payroll`, `recruitment`, `helpdesk`, `assets`, optionally prefixed `hrms_`) and of `metadata.modules` (comma separated) while the subscription is live, and none otherwise or once deleted.
          *
@@ -7133,7 +7133,7 @@ export interface components {
                 "application/json": components["schemas"]["Error"];
             };
         };
-        /** @description The body or file exceeds the size limit. */
+        /** @description The request body is larger than the operation's `x-body-limit` (bytes; JSON bodies, 64 KiB unless the operation declares more), or the uploaded file exceeds the upload limit. */
         PayloadTooLarge: {
             headers: {
                 [name: string]: unknown;
@@ -7141,7 +7141,7 @@ export interface components {
             content: {
                 /**
                  * @example {
-                 *       "error": "File too large",
+                 *       "error": "Request body too large (this operation takes at most 65536 bytes)",
                  *       "status": 413,
                  *       "code": "payload_too_large"
                  *     }
