@@ -495,7 +495,11 @@ export interface paths {
         put?: never;
         /**
          * Billing provider webhook (Stripe)
-         * @description Receives subscription events from the payment provider (Stripe-compatible). The `Stripe-Signature` header must carry a valid HMAC-SHA256 signature of the raw body with the `BILLING_WEBHOOK_SECRET` and a timestamp within 5 minutes (400 `invalid_signature` otherwise). Handled: `customer.subscription.created|updated|deleted` — the subscription's `metadata.tenant_id` names the company; its enabled modules become the union of the items' price `lookup_key`s (`payroll`, `recruitment`, `helpdesk`, `assets`, optionally prefixed `hrms_`) and of `metadata.modules` (comma separated) while the subscription is `active`, `trialing` or `past_due`, and none otherwise or once deleted. Other event types are acknowledged and ignored. Each event id is processed once (redeliveries answer 200 with `duplicate: true`), and an event older than the last one applied to the company is ignored. 503 while no secret is configured.
+         * @description Receives subscription events from the payment provider (Stripe-compatible). The `Stripe-Signature` header must carry a valid HMAC-SHA256 signature of the raw body with the `BILLING_WEBHOOK_SECRET`, and its timestamp (`t=`) must lie within the last 5 minutes and at most 60 seconds in the future (clock skew); otherwise 400 `invalid_signature` (the provider retries those). The body may have at most 1 MiB (`x-body-limit`) nested at most 400 levels deep (400 `validation_failed`); it is checked before it is parsed.
+         *
+         *     Handled: `customer.subscription.created|updated|deleted`. The subscription's `metadata.tenant_id` names the company, and the company must belong to the subscription's `customer`: the first event of a live subscription (`active`, `trialing` or `past_due`) that names a company binds the company to its customer, unless that customer is bound to another company already; from then on only that customer's events change the company (to move a company to another customer, an operator deletes its row in `billing_customers`). The enabled modules become the union of the items' price `lookup_key`s (`payroll`, `recruitment`, `helpdesk`, `assets`, optionally prefixed `hrms_`) and of `metadata.modules` (comma separated) while the subscription is live, and none otherwise or once deleted.
+         *
+         *     Every signed event is acknowledged with 200 - the provider expects a 2xx for events a receiver chooses to ignore and would otherwise retry them for days - and `reason` says why one changed nothing: `duplicate` (the event id was processed before; each id is processed once), `unhandled_type` (not a subscription event), `unknown_company` (no valid `metadata.tenant_id` or no such company), `customer_mismatch` (the company is bound to another customer, or the event names none), `customer_in_use` (the customer is bound to another company), `unbound` (the company has no customer yet and the subscription is not live, so it cannot bind it), `stale` (older than the last event applied to the company). Ignored customer events are logged as warnings. 503 while no secret is configured.
          */
         post: operations["receiveBillingWebhook"];
         delete?: never;
@@ -672,7 +676,9 @@ export interface paths {
         put?: never;
         /**
          * Update company settings (and enabled modules)
-         * @description Partial update. `modules` replaces the set of enabled optional modules. Each change is written to the activity log with its from → to values.
+         * @description Partial update. `modules` replaces the set of enabled optional modules (the set enabled now, in any order, is no change). Each change is written to the activity log with its from → to values.
+         *
+         *     Where the installation sells modules by subscription (setting `MODULES_FROM_BILLING=true`), only the billing webhook (`receiveBillingWebhook`) switches them: a request whose `modules` differ from the set enabled now answers 403 `forbidden` and changes nothing (none of its other fields either); repeating the current set, or leaving `modules` out, changes the rest as usual. Without the setting (self-hosted installations) owner/admin switch modules here.
          */
         post: operations["updateCompanySettings"];
         delete?: never;
@@ -7178,7 +7184,7 @@ export interface components {
                 "application/json": components["schemas"]["Error"];
             };
         };
-        /** @description The body or file exceeds the size limit. */
+        /** @description The request body is larger than the operation's `x-body-limit` (bytes; JSON bodies, 64 KiB unless the operation declares more), or the uploaded file exceeds the upload limit. */
         PayloadTooLarge: {
             headers: {
                 [name: string]: unknown;
@@ -7186,7 +7192,7 @@ export interface components {
             content: {
                 /**
                  * @example {
-                 *       "error": "File too large",
+                 *       "error": "Request body too large (this operation takes at most 65536 bytes)",
                  *       "status": 413,
                  *       "code": "payload_too_large"
                  *     }
@@ -8589,6 +8595,11 @@ export interface operations {
                             /** @description Whether the event changed a company. */
                             handled: boolean;
                             modules: components["schemas"]["Module"][] | null;
+                            /**
+                             * @description Why the event changed nothing (see the operation); null when it was applied.
+                             * @enum {string|null}
+                             */
+                            reason: "duplicate" | "unhandled_type" | "unknown_company" | "customer_mismatch" | "customer_in_use" | "unbound" | "stale" | null;
                             /** Format: uuid */
                             tenant_id: string | null;
                         };

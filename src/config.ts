@@ -65,6 +65,12 @@ export interface Config {
   readonly embeddedDataDir: string;
   readonly embeddedPort: number;
   readonly billingWebhookSecret: string | undefined;
+  /**
+   * `MODULES_FROM_BILLING`: only the billing webhook (the subscription) switches a company's
+   * modules; company settings refuse a change of them (403). Off: owner/admin switch them
+   * (self-hosted installations).
+   */
+  readonly modulesFromBilling: boolean;
   readonly aiBaseUrl: string | undefined;
   readonly aiApiKey: string | undefined;
   /** Model asked for by the OpenAI-compatible provider. */
@@ -285,6 +291,7 @@ export function loadConfig(env: Env, root: string = projectRoot): Config {
     embeddedDataDir: path.resolve(root, text(r, "EMBEDDED_PG_DIR", ".data/postgres")),
     embeddedPort: portNumber(r, "EMBEDDED_PG_PORT", 54329, 1),
     billingWebhookSecret: text(r, "BILLING_WEBHOOK_SECRET"),
+    modulesFromBilling: bool(r, "MODULES_FROM_BILLING", false),
     aiBaseUrl: url(r, "AI_BASE_URL", ["http:", "https:"]),
     aiApiKey: text(r, "AI_API_KEY"),
     aiModel: text(r, "AI_MODEL", "gpt-4o-mini"),

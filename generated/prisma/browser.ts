@@ -273,7 +273,11 @@ export type PasswordResetToken = Prisma.PasswordResetTokenModel
 /**
  * Model EmailOutbox
  * Outgoing email. Written in the same transaction as the change that causes it and
- * delivered by the job worker (src/mail). Central: password-reset mail has no tenant.
+ * delivered by the job worker (src/platform/mail). Central: password-reset mail has no tenant.
+ * `secrets` are the live tokens the body carries (reset and invitation tokens, public links):
+ * once the mail is sent they are replaced by "[redacted]" in both bodies and the list is emptied,
+ * so the stored copy keeps recipient, subject, the rest of the text, timestamps and the SMTP
+ * Message-ID (`message_id`), but nothing that still opens an account or a link.
  */
 export type EmailOutbox = Prisma.EmailOutboxModel
 /**
@@ -312,6 +316,13 @@ export type StoredFile = Prisma.StoredFileModel
  * Billing provider events already processed (idempotency: a redelivered event is a no-op).
  */
 export type BillingEvent = Prisma.BillingEventModel
+/**
+ * Model BillingCustomer
+ * The billing provider's customer of each company, one each way (a central lookup): written by
+ * the first live subscription event that names the company (metadata.tenant_id); afterwards only
+ * that customer's events change the company, and the customer changes no other company.
+ */
+export type BillingCustomer = Prisma.BillingCustomerModel
 /**
  * Model AuthThrottle
  * Failed-attempt counters for sign-in (per account and per IP) and reset requests, shared by

@@ -12,6 +12,9 @@
 //           hrms/x-module-known      x-module is one of the optional modules
 //           hrms/retry-after         every 429 and 503 response declares the `Retry-After` header
 //                                    (the server sends it on each: overload, database down, limits)
+//           hrms/body-limit          `x-body-limit` (bytes, the most a JSON request body may have;
+//                                    src/http/body.ts enforces it) is a positive integer, and only on
+//                                    operations with an application/json request body
 // Preprocessor: hrms/success-wrapper writes the success envelope around the payload a 2xx
 //           response declares (`x-data`, `x-paginated`, `x-envelope-fields`; see successWrapper),
 //           and refuses a 2xx JSON response written out in a path file.
@@ -21,7 +24,9 @@
 //           oversized bodies and other media types before the operation runs), 403 on public
 //           state-changing operations too (the origin check refuses foreign origins), 500 and
 //           503 (overload or database down, with Retry-After: components/responses/Unavailable)
-//           - each a $ref to components/responses.
+//           - each a $ref to components/responses. Operations with an application/json request
+//           body that declare no `x-body-limit` get the default, DEFAULT_BODY_LIMIT (64 KiB), so
+//           the bundle states every operation's limit.
 //           hrms/path-file-names adds nothing, it checks: each path item is a file of its own,
 //           directly in openapi/paths/, named from its URL path by pathFileName()
 //           (/api/leave-requests/{id} -> api_leave-requests_{id}.yaml, the convention of
@@ -32,6 +37,8 @@ import path from "node:path";
 const ROLES = ["owner", "admin", "hr", "manager", "employee"];
 const MODULES = ["payroll", "recruitment", "helpdesk", "assets"];
 const ERROR_REF = "#/components/schemas/Error";
+/** The body limit (bytes) of an operation with a JSON body that declares none (src/http/body.ts has the same). */
+export const DEFAULT_BODY_LIMIT = 65536;
 
 function operationAccess() {
   return {
@@ -204,6 +211,22 @@ function retryAfter() {
   };
 }
 
+function bodyLimit() {
+  return {
+    Operation(op, { report, location }) {
+      if (!("x-body-limit" in op)) return;
+      const v = op["x-body-limit"];
+      if (!Number.isInteger(v) || v < 1)
+        report({ message: "`x-body-limit` is a positive integer (bytes).", location: location.child("x-body-limit") });
+      if (!op.requestBody?.content?.["application/json"])
+        report({
+          message: "`x-body-limit` is for operations with an application/json request body.",
+          location: location.child("x-body-limit"),
+        });
+    },
+  };
+}
+
 function standardResponses() {
   const ref = (name) => ({ $ref: `#/components/responses/${name}` });
   return {
@@ -227,6 +250,7 @@ function standardResponses() {
             add("413", "PayloadTooLarge");
             add("415", "UnsupportedMediaType");
           }
+          if (op.requestBody?.content?.["application/json"] && !("x-body-limit" in op)) op["x-body-limit"] = DEFAULT_BODY_LIMIT;
           add("500", "Internal");
           add("503", "Unavailable");
         }
@@ -395,6 +419,7 @@ export default function hrmsPlugin() {
         "retry-after": retryAfter,
         "no-constraint-only-allof": noConstraintOnlyAllOf,
         "required-properties-defined": requiredPropertiesDefined,
+        "body-limit": bodyLimit,
       },
     },
     preprocessors: {

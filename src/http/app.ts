@@ -1,9 +1,11 @@
 // The Express application. Request path: request id + log → admission control (a bound on API
 // requests in progress, a bounded deadlined queue, 503 beyond; health and /docs bypass it) →
-// security headers → origin check →
-// body parsing → session → OpenAPI validation (requests always, responses in development and
-// tests) → guards from the operation's x-public / x-roles / x-module → the operation's handler
-// (mounted from the generated registry; nothing is routed by hand) → envelope → error middleware.
+// security headers → origin check → the request's operation → session (401 for an operation that
+// needs one, before its body is read) → JSON body (only for operations that take one, up to the
+// operation's x-body-limit, nesting bounded before parsing: src/http/body.ts) → OpenAPI validation
+// (requests always, responses in development and tests) → guards from the operation's x-public /
+// x-roles / x-module → the operation's handler (mounted from the generated registry; nothing is
+// routed by hand) → envelope → error middleware.
 import { randomUUID } from "node:crypto";
 import { readFileSync } from "node:fs";
 import path from "node:path";
@@ -25,6 +27,7 @@ import { admissionControl, type AdmissionOptions } from "./admission.ts";
 import { errorMiddleware, notFoundFallback } from "./error-middleware.ts";
 import { AppError } from "../platform/errors.ts";
 import { authorize } from "./guards.ts";
+import { jsonBodies, nulPaths } from "./body.ts";
 import type { AuthContext, HandlerContext, UploadedFile } from "./types.ts";
 
 export const openapiPath = path.join(config().root, "generated", "openapi.json");
@@ -61,16 +64,6 @@ function originCheck(req: Request, _res: Response, next: NextFunction) {
   const sameHost = host && (origin === `http://${host}` || origin === `https://${host}`);
   if (origin === own || sameHost || allowedOrigins.includes(origin)) return next();
   next(new AppError("forbidden", "Cross-origin request refused"));
-}
-
-/** Paths of the strings in `v` that contain U+0000 (PostgreSQL text cannot hold it). */
-function nulPaths(v: unknown, at: string, out: string[]): string[] {
-  if (out.length >= 20) return out;
-  if (typeof v === "string") {
-    if (v.includes("\u0000")) out.push(at);
-  } else if (Array.isArray(v)) for (const [i, x] of v.entries()) nulPaths(x, `${at}.${i}`, out);
-  else if (v && typeof v === "object") for (const [k, x] of Object.entries(v)) nulPaths(x, `${at}.${k}`, out);
-  return out;
 }
 
 /**
@@ -164,7 +157,11 @@ function dispatch(ids: OperationId[]) {
   };
 }
 
-type DocOperation = { requestBody?: { required?: boolean }; responses?: Record<string, { headers?: Record<string, unknown> }> };
+type DocOperation = {
+  requestBody?: { required?: boolean; content?: Record<string, unknown> };
+  responses?: Record<string, { headers?: Record<string, unknown> }>;
+  "x-body-limit"?: number;
+};
 
 /** Method + path of each operation as a matcher, most specific first. */
 function operationMatchers(ids: OperationId[]) {
@@ -178,6 +175,11 @@ function operationMatchers(ids: OperationId[]) {
     const params = [...meta.path.matchAll(/\{([^}]+)\}/g)].map((x) => x[1]);
     const op = doc.paths[meta.path]?.[meta.method.toLowerCase()];
     const bodyRequired = op?.requestBody?.required === true;
+    // JSON bodies are read up to the operation's limit (the bundle gives every such operation one)
+    const jsonBody = op?.requestBody?.content?.["application/json"] !== undefined;
+    const bodyLimit = op?.["x-body-limit"];
+    if (jsonBody && !(Number.isInteger(bodyLimit) && (bodyLimit as number) > 0))
+      throw new Error(`${id}: the bundled document gives its JSON body no x-body-limit (openapi/plugins/hrms.js)`);
     // an operation that signs someone in declares the session cookie on its success response
     const startsSession = Object.entries(op?.responses ?? {}).some(
       ([status, r]) => status.startsWith("2") && Object.keys(r.headers ?? {}).some((h) => h.toLowerCase() === "set-cookie"),
@@ -192,6 +194,8 @@ function operationMatchers(ids: OperationId[]) {
       segments: meta.path.split("/").length,
       isPublic: meta.public,
       bodyRequired,
+      // the billing webhook's signature is computed over the exact bytes received
+      body: jsonBody ? { limit: bodyLimit as number, keepRaw: meta.area === "billing" } : null,
       startsSession,
     };
   });
@@ -378,20 +382,12 @@ function buildApp(cfg: Config, opts: AppOptions): express.Express {
   );
   app.get("/", (_req, res) => res.redirect("/docs"));
 
-  app.use(
-    express.json({
-      limit: "1mb",
-      // Webhook signatures are computed over the exact bytes received.
-      verify: (req, _res, buf) => {
-        if ((req as Request).originalUrl?.startsWith("/api/billing/")) (req as unknown as { rawBody?: Buffer }).rawBody = buf;
-      },
-    }),
-  );
   app.use(resolveOperation(matchers));
   app.use(sessionWhereNeeded());
-  // A non-public operation without a session is a 401 before its input is looked at.
+  // A non-public operation without a session is a 401 before its input is looked at (or read).
   app.use(requireSessionFor());
   app.use(refuseMissingBody());
+  app.use(jsonBodies((req) => operationOf(req)?.body ?? null));
   app.use(openApiValidator(opts.validateResponses ?? cfg.validateResponses));
 
   app.use(refuseNulCharacters);

@@ -150,6 +150,9 @@ export function toAppError(err: any): AppError {
   // field): the client's mistake, said plainly
   const upload = UPLOAD_MISTAKES[String(err?.message)];
   if (upload && (err?.status === 413 || err?.status === 500 || String(err?.code).startsWith("LIMIT_"))) return upload();
+  // the JSON body parser (src/http/body.ts) with the operation's x-body-limit
+  if (err?.type === "entity.too.large" && Number.isInteger(err?.limit))
+    return new AppError("payload_too_large", `Request body too large (this operation takes at most ${err.limit} bytes)`);
   if (err?.type === "entity.too.large" || err?.code === "LIMIT_FILE_SIZE" || err?.status === 413)
     return new AppError(
       "payload_too_large",

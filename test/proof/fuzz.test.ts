@@ -7,8 +7,8 @@
 //   invalid - exactly one violation (wrong type, missing required, out of range, too long, not in
 //             the enum, bad format, extra field, unknown query parameter, bad path id): a 400
 //             `validation_failed` envelope, never a 2xx or 5xx;
-//   edges   - per operation with a body: malformed JSON (400), over 1 MB (413), another media
-//             type (415).
+//   edges   - per operation with a body: malformed JSON (400), one byte over the operation's
+//             `x-body-limit` (413), another media type (415).
 // Seeded and reproducible: FUZZ_SEED (default fixed; printed on failure), FUZZ_RUNS per kind and
 // operation (default 4; `make verify` runs many more with a random seed), FUZZ_OP=<operationId>
 // to run one operation.
@@ -21,6 +21,7 @@ import { invalidObject, valid, violations, type Invalid } from "./arbitraries.ts
 import { QUERY_STYLES } from "./query-styles.ts";
 import { createResources, factoryFor, resourcePrefixes } from "./factories.ts";
 import {
+  document,
   documentedStatus,
   effective,
   MODULES,
@@ -394,6 +395,7 @@ describe("fuzzing every operation", () => {
       if (op.body?.contentType === "application/json") {
         const pathParams = poolIds[0] ?? Object.fromEntries(op.pathParams.map((p) => [p.name, "00000000-0000-4000-8000-000000000000"]));
         const headers = sampleRequest(op).headers;
+        const limit: number = document().paths[op.path][op.method]["x-body-limit"];
         const edges: [Fuzzed, number, string][] = [
           [
             { kind: "invalid", why: "malformed JSON", pathParams, headers, raw: { contentType: "application/json", payload: '{"a": ' } },
@@ -403,10 +405,10 @@ describe("fuzzing every operation", () => {
           [
             {
               kind: "invalid",
-              why: "body over 1 MB",
+              why: `body over its x-body-limit (${limit} bytes)`,
               pathParams,
               headers,
-              raw: { contentType: "application/json", payload: JSON.stringify({ x: "x".repeat(1_100_000) }) },
+              raw: { contentType: "application/json", payload: JSON.stringify({ x: "x".repeat(limit) }) },
             },
             413,
             "payload_too_large",

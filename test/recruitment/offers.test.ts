@@ -425,6 +425,26 @@ describe("listJobOffers, createJobOffer, getJobOffer, updateJobOffer, deleteJobO
     expectError(await anon().get(`/api/public/offers/short`), 400, "validation_failed");
   });
 
+  it("sendJobOffer, sendAppointmentLetter: a delivered offer or appointment mail keeps no live link in email_outbox", async () => {
+    const { candidate, offer } = await draftOffer(c.hr.agent);
+    await c.hr.agent.post(`/api/recruitment/offers/${offer.id}/send`).expect(200);
+    const token = linkToken(await mail.waitFor(candidate.email), "offers");
+    await t.query(`UPDATE job_offers SET status = 'accepted' WHERE id = $1`, [offer.id]);
+    await c.hr.agent.post(`/api/recruitment/offers/${offer.id}/send-appointment`).expect(200);
+    const appointment = linkToken(await nthMail(candidate.email, 2), "appointment");
+    const until = Date.now() + 120_000;
+    let rows: { status: string; text_body: string }[] = [];
+    do {
+      await new Promise((r) => setTimeout(r, 100));
+      rows = await t.query("SELECT status, text_body FROM email_outbox WHERE to_address = $1 ORDER BY created_at", [candidate.email]);
+    } while (rows.some((r) => r.status !== "sent") && Date.now() < until);
+    expect(rows.map((r) => r.status)).toEqual(["sent", "sent"]);
+    expect(rows[0].text_body).toContain("/api/public/offers/[redacted]/pdf");
+    expect(rows[1].text_body).toContain("/api/public/appointment/[redacted]");
+    for (const secret of [token, appointment]) expect(JSON.stringify(rows)).not.toContain(secret);
+    await anon().get(`/api/public/appointment/${appointment}`).expect(200);
+  });
+
   it("appointment links expire after 30 days and only serve accepted offers", async () => {
     const { candidate, offer } = await draftOffer(c.hr.agent);
     await t.query(`UPDATE job_offers SET status = 'accepted' WHERE id = $1`, [offer.id]);

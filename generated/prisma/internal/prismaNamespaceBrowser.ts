@@ -103,6 +103,7 @@ export const ModelName = {
   Notification: 'Notification',
   StoredFile: 'StoredFile',
   BillingEvent: 'BillingEvent',
+  BillingCustomer: 'BillingCustomer',
   AuthThrottle: 'AuthThrottle',
   TenantSetting: 'TenantSetting',
   JobRequisition: 'JobRequisition',
@@ -973,6 +974,8 @@ export const EmailOutboxScalarFieldEnum = {
   subject: 'subject',
   text_body: 'text_body',
   html_body: 'html_body',
+  secrets: 'secrets',
+  message_id: 'message_id',
   status: 'status',
   attempts: 'attempts',
   last_error: 'last_error',
@@ -1079,6 +1082,15 @@ export const BillingEventScalarFieldEnum = {
 } as const
 
 export type BillingEventScalarFieldEnum = (typeof BillingEventScalarFieldEnum)[keyof typeof BillingEventScalarFieldEnum]
+
+
+export const BillingCustomerScalarFieldEnum = {
+  customer_id: 'customer_id',
+  tenant_id: 'tenant_id',
+  created_at: 'created_at'
+} as const
+
+export type BillingCustomerScalarFieldEnum = (typeof BillingCustomerScalarFieldEnum)[keyof typeof BillingCustomerScalarFieldEnum]
 
 
 export const AuthThrottleScalarFieldEnum = {

@@ -15,7 +15,11 @@ import type * as Prisma from "../internal/prismaNamespace.ts"
 /**
  * Model EmailOutbox
  * Outgoing email. Written in the same transaction as the change that causes it and
- * delivered by the job worker (src/mail). Central: password-reset mail has no tenant.
+ * delivered by the job worker (src/platform/mail). Central: password-reset mail has no tenant.
+ * `secrets` are the live tokens the body carries (reset and invitation tokens, public links):
+ * once the mail is sent they are replaced by "[redacted]" in both bodies and the list is emptied,
+ * so the stored copy keeps recipient, subject, the rest of the text, timestamps and the SMTP
+ * Message-ID (`message_id`), but nothing that still opens an account or a link.
  */
 export type EmailOutboxModel = runtime.Types.Result.DefaultSelection<Prisma.$EmailOutboxPayload>
 
@@ -41,6 +45,7 @@ export type EmailOutboxMinAggregateOutputType = {
   subject: string | null
   text_body: string | null
   html_body: string | null
+  message_id: string | null
   status: string | null
   attempts: number | null
   last_error: string | null
@@ -55,6 +60,7 @@ export type EmailOutboxMaxAggregateOutputType = {
   subject: string | null
   text_body: string | null
   html_body: string | null
+  message_id: string | null
   status: string | null
   attempts: number | null
   last_error: string | null
@@ -69,6 +75,8 @@ export type EmailOutboxCountAggregateOutputType = {
   subject: number
   text_body: number
   html_body: number
+  secrets: number
+  message_id: number
   status: number
   attempts: number
   last_error: number
@@ -93,6 +101,7 @@ export type EmailOutboxMinAggregateInputType = {
   subject?: true
   text_body?: true
   html_body?: true
+  message_id?: true
   status?: true
   attempts?: true
   last_error?: true
@@ -107,6 +116,7 @@ export type EmailOutboxMaxAggregateInputType = {
   subject?: true
   text_body?: true
   html_body?: true
+  message_id?: true
   status?: true
   attempts?: true
   last_error?: true
@@ -121,6 +131,8 @@ export type EmailOutboxCountAggregateInputType = {
   subject?: true
   text_body?: true
   html_body?: true
+  secrets?: true
+  message_id?: true
   status?: true
   attempts?: true
   last_error?: true
@@ -222,6 +234,8 @@ export type EmailOutboxGroupByOutputType = {
   subject: string
   text_body: string
   html_body: string | null
+  secrets: string[]
+  message_id: string | null
   status: string
   attempts: number
   last_error: string | null
@@ -259,6 +273,8 @@ export type EmailOutboxWhereInput = {
   subject?: Prisma.StringFilter<"EmailOutbox"> | string
   text_body?: Prisma.StringFilter<"EmailOutbox"> | string
   html_body?: Prisma.StringNullableFilter<"EmailOutbox"> | string | null
+  secrets?: Prisma.StringNullableListFilter<"EmailOutbox">
+  message_id?: Prisma.StringNullableFilter<"EmailOutbox"> | string | null
   status?: Prisma.StringFilter<"EmailOutbox"> | string
   attempts?: Prisma.IntFilter<"EmailOutbox"> | number
   last_error?: Prisma.StringNullableFilter<"EmailOutbox"> | string | null
@@ -273,6 +289,8 @@ export type EmailOutboxOrderByWithRelationInput = {
   subject?: Prisma.SortOrder
   text_body?: Prisma.SortOrder
   html_body?: Prisma.SortOrderInput | Prisma.SortOrder
+  secrets?: Prisma.SortOrder
+  message_id?: Prisma.SortOrderInput | Prisma.SortOrder
   status?: Prisma.SortOrder
   attempts?: Prisma.SortOrder
   last_error?: Prisma.SortOrderInput | Prisma.SortOrder
@@ -290,6 +308,8 @@ export type EmailOutboxWhereUniqueInput = Prisma.AtLeast<{
   subject?: Prisma.StringFilter<"EmailOutbox"> | string
   text_body?: Prisma.StringFilter<"EmailOutbox"> | string
   html_body?: Prisma.StringNullableFilter<"EmailOutbox"> | string | null
+  secrets?: Prisma.StringNullableListFilter<"EmailOutbox">
+  message_id?: Prisma.StringNullableFilter<"EmailOutbox"> | string | null
   status?: Prisma.StringFilter<"EmailOutbox"> | string
   attempts?: Prisma.IntFilter<"EmailOutbox"> | number
   last_error?: Prisma.StringNullableFilter<"EmailOutbox"> | string | null
@@ -304,6 +324,8 @@ export type EmailOutboxOrderByWithAggregationInput = {
   subject?: Prisma.SortOrder
   text_body?: Prisma.SortOrder
   html_body?: Prisma.SortOrderInput | Prisma.SortOrder
+  secrets?: Prisma.SortOrder
+  message_id?: Prisma.SortOrderInput | Prisma.SortOrder
   status?: Prisma.SortOrder
   attempts?: Prisma.SortOrder
   last_error?: Prisma.SortOrderInput | Prisma.SortOrder
@@ -326,6 +348,8 @@ export type EmailOutboxScalarWhereWithAggregatesInput = {
   subject?: Prisma.StringWithAggregatesFilter<"EmailOutbox"> | string
   text_body?: Prisma.StringWithAggregatesFilter<"EmailOutbox"> | string
   html_body?: Prisma.StringNullableWithAggregatesFilter<"EmailOutbox"> | string | null
+  secrets?: Prisma.StringNullableListFilter<"EmailOutbox">
+  message_id?: Prisma.StringNullableWithAggregatesFilter<"EmailOutbox"> | string | null
   status?: Prisma.StringWithAggregatesFilter<"EmailOutbox"> | string
   attempts?: Prisma.IntWithAggregatesFilter<"EmailOutbox"> | number
   last_error?: Prisma.StringNullableWithAggregatesFilter<"EmailOutbox"> | string | null
@@ -340,6 +364,8 @@ export type EmailOutboxCreateInput = {
   subject: string
   text_body: string
   html_body?: string | null
+  secrets?: Prisma.EmailOutboxCreatesecretsInput | string[]
+  message_id?: string | null
   status?: string
   attempts?: number
   last_error?: string | null
@@ -354,6 +380,8 @@ export type EmailOutboxUncheckedCreateInput = {
   subject: string
   text_body: string
   html_body?: string | null
+  secrets?: Prisma.EmailOutboxCreatesecretsInput | string[]
+  message_id?: string | null
   status?: string
   attempts?: number
   last_error?: string | null
@@ -368,6 +396,8 @@ export type EmailOutboxUpdateInput = {
   subject?: Prisma.StringFieldUpdateOperationsInput | string
   text_body?: Prisma.StringFieldUpdateOperationsInput | string
   html_body?: Prisma.NullableStringFieldUpdateOperationsInput | string | null
+  secrets?: Prisma.EmailOutboxUpdatesecretsInput | string[]
+  message_id?: Prisma.NullableStringFieldUpdateOperationsInput | string | null
   status?: Prisma.StringFieldUpdateOperationsInput | string
   attempts?: Prisma.IntFieldUpdateOperationsInput | number
   last_error?: Prisma.NullableStringFieldUpdateOperationsInput | string | null
@@ -382,6 +412,8 @@ export type EmailOutboxUncheckedUpdateInput = {
   subject?: Prisma.StringFieldUpdateOperationsInput | string
   text_body?: Prisma.StringFieldUpdateOperationsInput | string
   html_body?: Prisma.NullableStringFieldUpdateOperationsInput | string | null
+  secrets?: Prisma.EmailOutboxUpdatesecretsInput | string[]
+  message_id?: Prisma.NullableStringFieldUpdateOperationsInput | string | null
   status?: Prisma.StringFieldUpdateOperationsInput | string
   attempts?: Prisma.IntFieldUpdateOperationsInput | number
   last_error?: Prisma.NullableStringFieldUpdateOperationsInput | string | null
@@ -396,6 +428,8 @@ export type EmailOutboxCreateManyInput = {
   subject: string
   text_body: string
   html_body?: string | null
+  secrets?: Prisma.EmailOutboxCreatesecretsInput | string[]
+  message_id?: string | null
   status?: string
   attempts?: number
   last_error?: string | null
@@ -410,6 +444,8 @@ export type EmailOutboxUpdateManyMutationInput = {
   subject?: Prisma.StringFieldUpdateOperationsInput | string
   text_body?: Prisma.StringFieldUpdateOperationsInput | string
   html_body?: Prisma.NullableStringFieldUpdateOperationsInput | string | null
+  secrets?: Prisma.EmailOutboxUpdatesecretsInput | string[]
+  message_id?: Prisma.NullableStringFieldUpdateOperationsInput | string | null
   status?: Prisma.StringFieldUpdateOperationsInput | string
   attempts?: Prisma.IntFieldUpdateOperationsInput | number
   last_error?: Prisma.NullableStringFieldUpdateOperationsInput | string | null
@@ -424,6 +460,8 @@ export type EmailOutboxUncheckedUpdateManyInput = {
   subject?: Prisma.StringFieldUpdateOperationsInput | string
   text_body?: Prisma.StringFieldUpdateOperationsInput | string
   html_body?: Prisma.NullableStringFieldUpdateOperationsInput | string | null
+  secrets?: Prisma.EmailOutboxUpdatesecretsInput | string[]
+  message_id?: Prisma.NullableStringFieldUpdateOperationsInput | string | null
   status?: Prisma.StringFieldUpdateOperationsInput | string
   attempts?: Prisma.IntFieldUpdateOperationsInput | number
   last_error?: Prisma.NullableStringFieldUpdateOperationsInput | string | null
@@ -438,6 +476,8 @@ export type EmailOutboxCountOrderByAggregateInput = {
   subject?: Prisma.SortOrder
   text_body?: Prisma.SortOrder
   html_body?: Prisma.SortOrder
+  secrets?: Prisma.SortOrder
+  message_id?: Prisma.SortOrder
   status?: Prisma.SortOrder
   attempts?: Prisma.SortOrder
   last_error?: Prisma.SortOrder
@@ -456,6 +496,7 @@ export type EmailOutboxMaxOrderByAggregateInput = {
   subject?: Prisma.SortOrder
   text_body?: Prisma.SortOrder
   html_body?: Prisma.SortOrder
+  message_id?: Prisma.SortOrder
   status?: Prisma.SortOrder
   attempts?: Prisma.SortOrder
   last_error?: Prisma.SortOrder
@@ -470,6 +511,7 @@ export type EmailOutboxMinOrderByAggregateInput = {
   subject?: Prisma.SortOrder
   text_body?: Prisma.SortOrder
   html_body?: Prisma.SortOrder
+  message_id?: Prisma.SortOrder
   status?: Prisma.SortOrder
   attempts?: Prisma.SortOrder
   last_error?: Prisma.SortOrder
@@ -482,6 +524,15 @@ export type EmailOutboxSumOrderByAggregateInput = {
   attempts?: Prisma.SortOrder
 }
 
+export type EmailOutboxCreatesecretsInput = {
+  set: string[]
+}
+
+export type EmailOutboxUpdatesecretsInput = {
+  set?: string[]
+  push?: string | string[]
+}
+
 
 
 export type EmailOutboxSelect<ExtArgs extends runtime.Types.Extensions.InternalArgs = runtime.Types.Extensions.DefaultArgs> = runtime.Types.Extensions.GetSelect<{
@@ -490,6 +541,8 @@ export type EmailOutboxSelect<ExtArgs extends runtime.Types.Extensions.InternalA
   subject?: boolean
   text_body?: boolean
   html_body?: boolean
+  secrets?: boolean
+  message_id?: boolean
   status?: boolean
   attempts?: boolean
   last_error?: boolean
@@ -504,6 +557,8 @@ export type EmailOutboxSelectCreateManyAndReturn<ExtArgs extends runtime.Types.E
   subject?: boolean
   text_body?: boolean
   html_body?: boolean
+  secrets?: boolean
+  message_id?: boolean
   status?: boolean
   attempts?: boolean
   last_error?: boolean
@@ -518,6 +573,8 @@ export type EmailOutboxSelectUpdateManyAndReturn<ExtArgs extends runtime.Types.E
   subject?: boolean
   text_body?: boolean
   html_body?: boolean
+  secrets?: boolean
+  message_id?: boolean
   status?: boolean
   attempts?: boolean
   last_error?: boolean
@@ -532,6 +589,8 @@ export type EmailOutboxSelectScalar = {
   subject?: boolean
   text_body?: boolean
   html_body?: boolean
+  secrets?: boolean
+  message_id?: boolean
   status?: boolean
   attempts?: boolean
   last_error?: boolean
@@ -540,7 +599,7 @@ export type EmailOutboxSelectScalar = {
   created_at?: boolean
 }
 
-export type EmailOutboxOmit<ExtArgs extends runtime.Types.Extensions.InternalArgs = runtime.Types.Extensions.DefaultArgs> = runtime.Types.Extensions.GetOmit<"id" | "to_address" | "subject" | "text_body" | "html_body" | "status" | "attempts" | "last_error" | "next_attempt_at" | "sent_at" | "created_at", ExtArgs["result"]["emailOutbox"]>
+export type EmailOutboxOmit<ExtArgs extends runtime.Types.Extensions.InternalArgs = runtime.Types.Extensions.DefaultArgs> = runtime.Types.Extensions.GetOmit<"id" | "to_address" | "subject" | "text_body" | "html_body" | "secrets" | "message_id" | "status" | "attempts" | "last_error" | "next_attempt_at" | "sent_at" | "created_at", ExtArgs["result"]["emailOutbox"]>
 
 export type $EmailOutboxPayload<ExtArgs extends runtime.Types.Extensions.InternalArgs = runtime.Types.Extensions.DefaultArgs> = {
   name: "EmailOutbox"
@@ -551,6 +610,8 @@ export type $EmailOutboxPayload<ExtArgs extends runtime.Types.Extensions.Interna
     subject: string
     text_body: string
     html_body: string | null
+    secrets: string[]
+    message_id: string | null
     status: string
     attempts: number
     last_error: string | null
@@ -985,6 +1046,8 @@ export interface EmailOutboxFieldRefs {
   readonly subject: Prisma.FieldRef<"EmailOutbox", 'String'>
   readonly text_body: Prisma.FieldRef<"EmailOutbox", 'String'>
   readonly html_body: Prisma.FieldRef<"EmailOutbox", 'String'>
+  readonly secrets: Prisma.FieldRef<"EmailOutbox", 'String[]'>
+  readonly message_id: Prisma.FieldRef<"EmailOutbox", 'String'>
   readonly status: Prisma.FieldRef<"EmailOutbox", 'String'>
   readonly attempts: Prisma.FieldRef<"EmailOutbox", 'Int'>
   readonly last_error: Prisma.FieldRef<"EmailOutbox", 'String'>

@@ -293,6 +293,7 @@ export type TenantWhereInput = {
   created_at?: Prisma.DateTimeFilter<"Tenant"> | Date | string
   updated_at?: Prisma.DateTimeFilter<"Tenant"> | Date | string
   memberships?: Prisma.MembershipListRelationFilter
+  billing_customer?: Prisma.XOR<Prisma.BillingCustomerNullableScalarRelationFilter, Prisma.BillingCustomerWhereInput> | null
 }
 
 export type TenantOrderByWithRelationInput = {
@@ -312,6 +313,7 @@ export type TenantOrderByWithRelationInput = {
   created_at?: Prisma.SortOrder
   updated_at?: Prisma.SortOrder
   memberships?: Prisma.MembershipOrderByRelationAggregateInput
+  billing_customer?: Prisma.BillingCustomerOrderByWithRelationInput
 }
 
 export type TenantWhereUniqueInput = Prisma.AtLeast<{
@@ -334,6 +336,7 @@ export type TenantWhereUniqueInput = Prisma.AtLeast<{
   created_at?: Prisma.DateTimeFilter<"Tenant"> | Date | string
   updated_at?: Prisma.DateTimeFilter<"Tenant"> | Date | string
   memberships?: Prisma.MembershipListRelationFilter
+  billing_customer?: Prisma.XOR<Prisma.BillingCustomerNullableScalarRelationFilter, Prisma.BillingCustomerWhereInput> | null
 }, "id">
 
 export type TenantOrderByWithAggregationInput = {
@@ -397,6 +400,7 @@ export type TenantCreateInput = {
   created_at?: Date | string
   updated_at?: Date | string
   memberships?: Prisma.MembershipCreateNestedManyWithoutTenantInput
+  billing_customer?: Prisma.BillingCustomerCreateNestedOneWithoutTenantInput
 }
 
 export type TenantUncheckedCreateInput = {
@@ -416,6 +420,7 @@ export type TenantUncheckedCreateInput = {
   created_at?: Date | string
   updated_at?: Date | string
   memberships?: Prisma.MembershipUncheckedCreateNestedManyWithoutTenantInput
+  billing_customer?: Prisma.BillingCustomerUncheckedCreateNestedOneWithoutTenantInput
 }
 
 export type TenantUpdateInput = {
@@ -435,6 +440,7 @@ export type TenantUpdateInput = {
   created_at?: Prisma.DateTimeFieldUpdateOperationsInput | Date | string
   updated_at?: Prisma.DateTimeFieldUpdateOperationsInput | Date | string
   memberships?: Prisma.MembershipUpdateManyWithoutTenantNestedInput
+  billing_customer?: Prisma.BillingCustomerUpdateOneWithoutTenantNestedInput
 }
 
 export type TenantUncheckedUpdateInput = {
@@ -454,6 +460,7 @@ export type TenantUncheckedUpdateInput = {
   created_at?: Prisma.DateTimeFieldUpdateOperationsInput | Date | string
   updated_at?: Prisma.DateTimeFieldUpdateOperationsInput | Date | string
   memberships?: Prisma.MembershipUncheckedUpdateManyWithoutTenantNestedInput
+  billing_customer?: Prisma.BillingCustomerUncheckedUpdateOneWithoutTenantNestedInput
 }
 
 export type TenantCreateManyInput = {
@@ -607,6 +614,20 @@ export type TenantUpdateOneRequiredWithoutMembershipsNestedInput = {
   update?: Prisma.XOR<Prisma.XOR<Prisma.TenantUpdateToOneWithWhereWithoutMembershipsInput, Prisma.TenantUpdateWithoutMembershipsInput>, Prisma.TenantUncheckedUpdateWithoutMembershipsInput>
 }
 
+export type TenantCreateNestedOneWithoutBilling_customerInput = {
+  create?: Prisma.XOR<Prisma.TenantCreateWithoutBilling_customerInput, Prisma.TenantUncheckedCreateWithoutBilling_customerInput>
+  connectOrCreate?: Prisma.TenantCreateOrConnectWithoutBilling_customerInput
+  connect?: Prisma.TenantWhereUniqueInput
+}
+
+export type TenantUpdateOneRequiredWithoutBilling_customerNestedInput = {
+  create?: Prisma.XOR<Prisma.TenantCreateWithoutBilling_customerInput, Prisma.TenantUncheckedCreateWithoutBilling_customerInput>
+  connectOrCreate?: Prisma.TenantCreateOrConnectWithoutBilling_customerInput
+  upsert?: Prisma.TenantUpsertWithoutBilling_customerInput
+  connect?: Prisma.TenantWhereUniqueInput
+  update?: Prisma.XOR<Prisma.XOR<Prisma.TenantUpdateToOneWithWhereWithoutBilling_customerInput, Prisma.TenantUpdateWithoutBilling_customerInput>, Prisma.TenantUncheckedUpdateWithoutBilling_customerInput>
+}
+
 export type TenantCreateWithoutMembershipsInput = {
   id?: string
   name: string
@@ -623,6 +644,7 @@ export type TenantCreateWithoutMembershipsInput = {
   billing_event_at?: Date | string | null
   created_at?: Date | string
   updated_at?: Date | string
+  billing_customer?: Prisma.BillingCustomerCreateNestedOneWithoutTenantInput
 }
 
 export type TenantUncheckedCreateWithoutMembershipsInput = {
@@ -641,6 +663,7 @@ export type TenantUncheckedCreateWithoutMembershipsInput = {
   billing_event_at?: Date | string | null
   created_at?: Date | string
   updated_at?: Date | string
+  billing_customer?: Prisma.BillingCustomerUncheckedCreateNestedOneWithoutTenantInput
 }
 
 export type TenantCreateOrConnectWithoutMembershipsInput = {
@@ -675,6 +698,7 @@ export type TenantUpdateWithoutMembershipsInput = {
   billing_event_at?: Prisma.NullableDateTimeFieldUpdateOperationsInput | Date | string | null
   created_at?: Prisma.DateTimeFieldUpdateOperationsInput | Date | string
   updated_at?: Prisma.DateTimeFieldUpdateOperationsInput | Date | string
+  billing_customer?: Prisma.BillingCustomerUpdateOneWithoutTenantNestedInput
 }
 
 export type TenantUncheckedUpdateWithoutMembershipsInput = {
@@ -693,6 +717,99 @@ export type TenantUncheckedUpdateWithoutMembershipsInput = {
   billing_event_at?: Prisma.NullableDateTimeFieldUpdateOperationsInput | Date | string | null
   created_at?: Prisma.DateTimeFieldUpdateOperationsInput | Date | string
   updated_at?: Prisma.DateTimeFieldUpdateOperationsInput | Date | string
+  billing_customer?: Prisma.BillingCustomerUncheckedUpdateOneWithoutTenantNestedInput
+}
+
+export type TenantCreateWithoutBilling_customerInput = {
+  id?: string
+  name: string
+  currency?: string
+  timezone?: string
+  weekly_offs?: Prisma.TenantCreateweekly_offsInput | number[]
+  fiscal_year_start_month?: number
+  modules?: Prisma.TenantCreatemodulesInput | string[]
+  legal_name?: string | null
+  address?: string | null
+  billing_customer_id?: string | null
+  billing_subscription_id?: string | null
+  subscription_status?: string | null
+  billing_event_at?: Date | string | null
+  created_at?: Date | string
+  updated_at?: Date | string
+  memberships?: Prisma.MembershipCreateNestedManyWithoutTenantInput
+}
+
+export type TenantUncheckedCreateWithoutBilling_customerInput = {
+  id?: string
+  name: string
+  currency?: string
+  timezone?: string
+  weekly_offs?: Prisma.TenantCreateweekly_offsInput | number[]
+  fiscal_year_start_month?: number
+  modules?: Prisma.TenantCreatemodulesInput | string[]
+  legal_name?: string | null
+  address?: string | null
+  billing_customer_id?: string | null
+  billing_subscription_id?: string | null
+  subscription_status?: string | null
+  billing_event_at?: Date | string | null
+  created_at?: Date | string
+  updated_at?: Date | string
+  memberships?: Prisma.MembershipUncheckedCreateNestedManyWithoutTenantInput
+}
+
+export type TenantCreateOrConnectWithoutBilling_customerInput = {
+  where: Prisma.TenantWhereUniqueInput
+  create: Prisma.XOR<Prisma.TenantCreateWithoutBilling_customerInput, Prisma.TenantUncheckedCreateWithoutBilling_customerInput>
+}
+
+export type TenantUpsertWithoutBilling_customerInput = {
+  update: Prisma.XOR<Prisma.TenantUpdateWithoutBilling_customerInput, Prisma.TenantUncheckedUpdateWithoutBilling_customerInput>
+  create: Prisma.XOR<Prisma.TenantCreateWithoutBilling_customerInput, Prisma.TenantUncheckedCreateWithoutBilling_customerInput>
+  where?: Prisma.TenantWhereInput
+}
+
+export type TenantUpdateToOneWithWhereWithoutBilling_customerInput = {
+  where?: Prisma.TenantWhereInput
+  data: Prisma.XOR<Prisma.TenantUpdateWithoutBilling_customerInput, Prisma.TenantUncheckedUpdateWithoutBilling_customerInput>
+}
+
+export type TenantUpdateWithoutBilling_customerInput = {
+  id?: Prisma.StringFieldUpdateOperationsInput | string
+  name?: Prisma.StringFieldUpdateOperationsInput | string
+  currency?: Prisma.StringFieldUpdateOperationsInput | string
+  timezone?: Prisma.StringFieldUpdateOperationsInput | string
+  weekly_offs?: Prisma.TenantUpdateweekly_offsInput | number[]
+  fiscal_year_start_month?: Prisma.IntFieldUpdateOperationsInput | number
+  modules?: Prisma.TenantUpdatemodulesInput | string[]
+  legal_name?: Prisma.NullableStringFieldUpdateOperationsInput | string | null
+  address?: Prisma.NullableStringFieldUpdateOperationsInput | string | null
+  billing_customer_id?: Prisma.NullableStringFieldUpdateOperationsInput | string | null
+  billing_subscription_id?: Prisma.NullableStringFieldUpdateOperationsInput | string | null
+  subscription_status?: Prisma.NullableStringFieldUpdateOperationsInput | string | null
+  billing_event_at?: Prisma.NullableDateTimeFieldUpdateOperationsInput | Date | string | null
+  created_at?: Prisma.DateTimeFieldUpdateOperationsInput | Date | string
+  updated_at?: Prisma.DateTimeFieldUpdateOperationsInput | Date | string
+  memberships?: Prisma.MembershipUpdateManyWithoutTenantNestedInput
+}
+
+export type TenantUncheckedUpdateWithoutBilling_customerInput = {
+  id?: Prisma.StringFieldUpdateOperationsInput | string
+  name?: Prisma.StringFieldUpdateOperationsInput | string
+  currency?: Prisma.StringFieldUpdateOperationsInput | string
+  timezone?: Prisma.StringFieldUpdateOperationsInput | string
+  weekly_offs?: Prisma.TenantUpdateweekly_offsInput | number[]
+  fiscal_year_start_month?: Prisma.IntFieldUpdateOperationsInput | number
+  modules?: Prisma.TenantUpdatemodulesInput | string[]
+  legal_name?: Prisma.NullableStringFieldUpdateOperationsInput | string | null
+  address?: Prisma.NullableStringFieldUpdateOperationsInput | string | null
+  billing_customer_id?: Prisma.NullableStringFieldUpdateOperationsInput | string | null
+  billing_subscription_id?: Prisma.NullableStringFieldUpdateOperationsInput | string | null
+  subscription_status?: Prisma.NullableStringFieldUpdateOperationsInput | string | null
+  billing_event_at?: Prisma.NullableDateTimeFieldUpdateOperationsInput | Date | string | null
+  created_at?: Prisma.DateTimeFieldUpdateOperationsInput | Date | string
+  updated_at?: Prisma.DateTimeFieldUpdateOperationsInput | Date | string
+  memberships?: Prisma.MembershipUncheckedUpdateManyWithoutTenantNestedInput
 }
 
 
@@ -743,6 +860,7 @@ export type TenantSelect<ExtArgs extends runtime.Types.Extensions.InternalArgs =
   created_at?: boolean
   updated_at?: boolean
   memberships?: boolean | Prisma.Tenant$membershipsArgs<ExtArgs>
+  billing_customer?: boolean | Prisma.Tenant$billing_customerArgs<ExtArgs>
   _count?: boolean | Prisma.TenantCountOutputTypeDefaultArgs<ExtArgs>
 }, ExtArgs["result"]["tenant"]>
 
@@ -803,6 +921,7 @@ export type TenantSelectScalar = {
 export type TenantOmit<ExtArgs extends runtime.Types.Extensions.InternalArgs = runtime.Types.Extensions.DefaultArgs> = runtime.Types.Extensions.GetOmit<"id" | "name" | "currency" | "timezone" | "weekly_offs" | "fiscal_year_start_month" | "modules" | "legal_name" | "address" | "billing_customer_id" | "billing_subscription_id" | "subscription_status" | "billing_event_at" | "created_at" | "updated_at", ExtArgs["result"]["tenant"]>
 export type TenantInclude<ExtArgs extends runtime.Types.Extensions.InternalArgs = runtime.Types.Extensions.DefaultArgs> = {
   memberships?: boolean | Prisma.Tenant$membershipsArgs<ExtArgs>
+  billing_customer?: boolean | Prisma.Tenant$billing_customerArgs<ExtArgs>
   _count?: boolean | Prisma.TenantCountOutputTypeDefaultArgs<ExtArgs>
 }
 export type TenantIncludeCreateManyAndReturn<ExtArgs extends runtime.Types.Extensions.InternalArgs = runtime.Types.Extensions.DefaultArgs> = {}
@@ -812,6 +931,7 @@ export type $TenantPayload<ExtArgs extends runtime.Types.Extensions.InternalArgs
   name: "Tenant"
   objects: {
     memberships: Prisma.$MembershipPayload<ExtArgs>[]
+    billing_customer: Prisma.$BillingCustomerPayload<ExtArgs> | null
   }
   scalars: runtime.Types.Extensions.GetPayloadResult<{
     id: string
@@ -1228,6 +1348,7 @@ readonly fields: TenantFieldRefs;
 export interface Prisma__TenantClient<T, Null = never, ExtArgs extends runtime.Types.Extensions.InternalArgs = runtime.Types.Extensions.DefaultArgs, GlobalOmitOptions = {}> extends Prisma.PrismaPromise<T> {
   readonly [Symbol.toStringTag]: "PrismaPromise"
   memberships<T extends Prisma.Tenant$membershipsArgs<ExtArgs> = {}>(args?: Prisma.Subset<T, Prisma.Tenant$membershipsArgs<ExtArgs>>): Prisma.PrismaPromise<runtime.Types.Result.GetResult<Prisma.$MembershipPayload<ExtArgs>, T, "findMany", GlobalOmitOptions> | Null>
+  billing_customer<T extends Prisma.Tenant$billing_customerArgs<ExtArgs> = {}>(args?: Prisma.Subset<T, Prisma.Tenant$billing_customerArgs<ExtArgs>>): Prisma.Prisma__BillingCustomerClient<runtime.Types.Result.GetResult<Prisma.$BillingCustomerPayload<ExtArgs>, T, "findUniqueOrThrow", GlobalOmitOptions> | null, null, ExtArgs, GlobalOmitOptions>
   /**
    * Attaches callbacks for the resolution and/or rejection of the Promise.
    * @param onfulfilled The callback to execute when the Promise is resolved.
@@ -1686,6 +1807,25 @@ export type Tenant$membershipsArgs<ExtArgs extends runtime.Types.Extensions.Inte
   take?: number
   skip?: number
   distinct?: Prisma.MembershipScalarFieldEnum | Prisma.MembershipScalarFieldEnum[]
+}
+
+/**
+ * Tenant.billing_customer
+ */
+export type Tenant$billing_customerArgs<ExtArgs extends runtime.Types.Extensions.InternalArgs = runtime.Types.Extensions.DefaultArgs> = {
+  /**
+   * Select specific fields to fetch from the BillingCustomer
+   */
+  select?: Prisma.BillingCustomerSelect<ExtArgs> | null
+  /**
+   * Omit specific fields from the BillingCustomer
+   */
+  omit?: Prisma.BillingCustomerOmit<ExtArgs> | null
+  /**
+   * Choose, which related nodes to fetch as well
+   */
+  include?: Prisma.BillingCustomerInclude<ExtArgs> | null
+  where?: Prisma.BillingCustomerWhereInput
 }
 
 /**

@@ -59,6 +59,7 @@ export async function requestPasswordReset(email: string, ip: string): Promise<v
         `Hello ${user.name},\n\nSomeone (hopefully you) asked to reset your password. ` +
         `Open this link within one hour to choose a new one:\n\n${link}\n\nReset token: ${token}\n\nIf ` +
         `you did not ask for this, ignore this email; your password stays unchanged.\n`,
+      secrets: [token],
     });
   });
 }

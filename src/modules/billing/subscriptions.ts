@@ -18,9 +18,14 @@ function moduleOf(name: string | null | undefined): ModuleName | null {
   return (MODULES as readonly string[]).includes(n) ? (n as ModuleName) : null;
 }
 
-/** Modules a subscription grants; none unless it is active, trialing or past due. */
+/** A subscription that grants its modules: active, trialing or past due. */
+export function subscriptionIsLive(sub: Pick<SubscriptionLike, "status">): boolean {
+  return ACTIVE.has(sub.status ?? "");
+}
+
+/** Modules a subscription grants; none unless it is live (active, trialing or past due) and not deleted. */
 export function modulesFromSubscription(sub: SubscriptionLike, deleted = false): ModuleName[] {
-  if (deleted || !ACTIVE.has(sub.status ?? "")) return [];
+  if (deleted || !subscriptionIsLive(sub)) return [];
   const out = new Set<ModuleName>();
   for (const item of sub.items?.data ?? []) {
     const m = moduleOf(item.price?.lookup_key);

@@ -41,6 +41,7 @@ export async function sendInvitation(auth: AuthContext, input: RequestBody<"invi
       text:
         `Hello,\n\n${auth.name} invited you to join ${company.name} as ${input.role}.\nAccept ` +
         `within 7 days:\n\n${link}\n\nInvitation token: ${token}\n`,
+      secrets: [token],
     });
     await audit(
       {

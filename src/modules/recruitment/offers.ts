@@ -344,7 +344,7 @@ function offerMail(o: OfferRow, company: Company, token: string, linkExpires: Da
     "",
     `${company.name} recruitment team`,
   ];
-  return { to: o.candidate.email, subject: `Your offer from ${company.name}: ${o.job_title}`, text: text.join("\n") };
+  return { to: o.candidate.email, subject: `Your offer from ${company.name}: ${o.job_title}`, text: text.join("\n"), secrets: [token] };
 }
 
 function appointmentMail(o: OfferRow, company: Company, token: string, linkExpires: Date) {
@@ -364,7 +364,7 @@ function appointmentMail(o: OfferRow, company: Company, token: string, linkExpir
     "",
     `${company.name} recruitment team`,
   ];
-  return { to: o.candidate.email, subject: `Your appointment letter from ${company.name}`, text: text.join("\n") };
+  return { to: o.candidate.email, subject: `Your appointment letter from ${company.name}`, text: text.join("\n"), secrets: [token] };
 }
 
 export async function sendOffer(id: string) {

@@ -3,7 +3,8 @@
 import { audit, diff } from "../../platform/audit.ts";
 import { activeTenant, updateActiveTenant } from "../../db/central.ts";
 import { currentTenantId, tenantTx } from "../../db/tenancy.ts";
-import { invalidField } from "../../platform/errors.ts";
+import { config } from "../../config.ts";
+import { forbidden, invalidField } from "../../platform/errors.ts";
 import type { ModuleName, RequestBody } from "../../http/types.ts";
 import type { Prisma } from "../../../generated/prisma/client.ts";
 import { type CompanyRow, companyRow } from "./queries.ts";
@@ -49,7 +50,18 @@ export async function companySettings() {
   return companyJson(await activeTenant(COMPANY_COLUMNS));
 }
 
-/** Changes the given settings (a known IANA time zone; weekly offs and modules sorted); audits what changed. */
+function sameSet(a: readonly string[], b: readonly string[]): boolean {
+  const x = new Set(a);
+  const y = new Set(b);
+  return x.size === y.size && [...x].every((v) => y.has(v));
+}
+
+/**
+ * Changes the given settings (a known IANA time zone; weekly offs and modules sorted); audits what
+ * changed. `modules` naming the set already enabled (in any order) is no change. Under
+ * MODULES_FROM_BILLING only the subscription changes modules: a different set is a 403 and nothing
+ * of the request is saved.
+ */
 export async function changeCompanySettings(input: RequestBody<"updateCompanySettings">) {
   if (input.timezone !== undefined && !isValidTimeZone(input.timezone))
     throw invalidField("body.timezone", "is not a known IANA time zone");
@@ -63,7 +75,14 @@ export async function changeCompanySettings(input: RequestBody<"updateCompanySet
     if (input.timezone !== undefined) data.timezone = input.timezone;
     if (input.fiscal_year_start_month !== undefined) data.fiscal_year_start_month = input.fiscal_year_start_month;
     if (input.weekly_offs) data.weekly_offs = [...input.weekly_offs].sort();
-    if (input.modules) data.modules = [...input.modules].sort();
+    if (input.modules && !sameSet(input.modules, before.modules)) {
+      if (config().modulesFromBilling)
+        throw forbidden(
+          "Modules are switched by the company's subscription (MODULES_FROM_BILLING): change the plan with the billing " +
+            "provider, or send the modules enabled now",
+        );
+      data.modules = [...input.modules].sort();
+    }
     await updateActiveTenant(data, tx);
     const after = await companyRow(tx);
     const changes = diff({ ...before }, { ...after }, Object.keys(data));

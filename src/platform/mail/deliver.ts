@@ -1,6 +1,7 @@
 // Delivery of outbox rows through nodemailer (SMTP when SMTP_URL is set). Each row is locked
 // while it is sent, so several workers never send one twice; failures are retried with backoff
-// and never dropped.
+// and never dropped. A sent row keeps no live token: its `secrets` are replaced by "[redacted]"
+// in both bodies (the rest stays for the record, with the SMTP Message-ID).
 import nodemailer, { type Transporter } from "nodemailer";
 import { config } from "../../config.ts";
 import { getPool } from "../../db/client.ts";
@@ -30,6 +31,13 @@ function transporter(smtpUrl: string): Transporter {
 
 const MAX_BACKOFF_S = 30 * 60;
 
+/** `text` with every occurrence of each secret (longest first) replaced by "[redacted]". */
+export function redacted(text: string, secrets: readonly string[]): string {
+  let out = text;
+  for (const s of [...secrets].sort((a, b) => b.length - a.length)) if (s) out = out.split(s).join("[redacted]");
+  return out;
+}
+
 /** Delivers due pending rows (at most `limit`); returns how many were sent. */
 export async function deliverDueEmails(smtpUrl = config().smtpUrl, limit = 20): Promise<number> {
   if (!smtpUrl) return 0;
@@ -39,7 +47,7 @@ export async function deliverDueEmails(smtpUrl = config().smtpUrl, limit = 20): 
     try {
       await client.query("BEGIN");
       const { rows } = await client.query(
-        `SELECT id, to_address, subject, text_body, html_body, attempts FROM email_outbox
+        `SELECT id, to_address, subject, text_body, html_body, secrets, attempts FROM email_outbox
           WHERE status = 'pending' AND next_attempt_at <= now()
           ORDER BY created_at FOR UPDATE SKIP LOCKED LIMIT 1`,
       );
@@ -49,16 +57,24 @@ export async function deliverDueEmails(smtpUrl = config().smtpUrl, limit = 20): 
       }
       const row = rows[0];
       try {
-        await transporter(smtpUrl).sendMail({
+        const info = await transporter(smtpUrl).sendMail({
           from: config().mailFrom,
           to: row.to_address,
           subject: row.subject,
           text: row.text_body,
           html: row.html_body ?? undefined,
         });
+        const secrets: string[] = row.secrets ?? [];
         await client.query(
-          `UPDATE email_outbox SET status = 'sent', sent_at = now(), attempts = attempts + 1, last_error = NULL WHERE id = $1`,
-          [row.id],
+          `UPDATE email_outbox SET status = 'sent', sent_at = now(), attempts = attempts + 1, last_error = NULL,
+                  text_body = $2, html_body = $3, secrets = '{}', message_id = $4
+            WHERE id = $1`,
+          [
+            row.id,
+            redacted(row.text_body, secrets),
+            row.html_body === null ? null : redacted(row.html_body, secrets),
+            info?.messageId ?? null,
+          ],
         );
         sent++;
       } catch (err) {

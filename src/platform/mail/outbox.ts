@@ -24,13 +24,25 @@ export interface EmailMessage {
   subject: string;
   text: string;
   html?: string;
+  /**
+   * The live tokens the mail carries (a reset or invitation token, a public link's token): the
+   * outbox keeps them readable until the mail is sent, then replaces them by "[redacted]"
+   * (deliver.ts), in the form given and URL-encoded.
+   */
+  secrets?: readonly string[];
 }
 
 type OutboxClient = { emailOutbox: { create: (args: any) => Promise<{ id: string }> } };
 
 export async function queueEmail(client: OutboxClient, msg: EmailMessage): Promise<string> {
   const row = await client.emailOutbox.create({
-    data: { to_address: msg.to, subject: msg.subject, text_body: msg.text, html_body: msg.html ?? null },
+    data: {
+      to_address: msg.to,
+      subject: msg.subject,
+      text_body: msg.text,
+      html_body: msg.html ?? null,
+      secrets: [...new Set((msg.secrets ?? []).flatMap((s) => [s, encodeURIComponent(s)]))].filter(Boolean),
+    },
   });
   const scope = unitOfWork.getStore();
   if (scope) scope.queued = true;

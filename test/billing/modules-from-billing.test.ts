@@ -1,0 +1,77 @@
+// MODULES_FROM_BILLING=true: the billing webhook alone switches modules; company settings refuse a
+// change of the enabled modules (403) and take everything else, including the current set repeated.
+import Stripe from "stripe";
+import { describe, expect, it } from "vitest";
+import { appWith, expectError, signupTenant, useTestApp } from "../support/app.ts";
+
+const secret = "whsec_modules_from_billing";
+const t = useTestApp({ config: { billingWebhookSecret: secret, modulesFromBilling: true } });
+const stripe = new Stripe("sk_test_unused");
+
+function subscribe(tenantId: string, modules: string[]) {
+  const payload = JSON.stringify({
+    id: `evt_mfb_${tenantId}_${modules.join("_")}`,
+    object: "event",
+    type: "customer.subscription.updated",
+    created: Math.floor(Date.now() / 1000),
+    data: {
+      object: {
+        id: "sub_mfb",
+        object: "subscription",
+        customer: `cus_${tenantId.slice(0, 8)}`,
+        status: "active",
+        metadata: { tenant_id: tenantId },
+        items: { data: modules.map((m) => ({ price: { lookup_key: m, metadata: {} } })) },
+      },
+    },
+  });
+  return t
+    .request()
+    .post("/api/billing/webhook")
+    .set("Content-Type", "application/json")
+    .set("Stripe-Signature", stripe.webhooks.generateTestHeaderString({ payload, secret }))
+    .send(payload);
+}
+
+describe("updateCompanySettings, receiveBillingWebhook: modules from billing (MODULES_FROM_BILLING=true)", () => {
+  it("refuses a change of modules with 403 and saves nothing of that request", async () => {
+    const o = await signupTenant(t, { company: "Billed Co" });
+    const res = expectError(
+      await o.agent.post("/api/configuration/company-settings").send({ name: "Renamed Co", modules: ["payroll"] }),
+      403,
+      "forbidden",
+    );
+    expect(res.error).toMatch(/subscription/i);
+    const s = await o.agent.get("/api/configuration/company-settings").expect(200);
+    expect(s.body.data).toMatchObject({ name: "Billed Co", modules: [] });
+    expectError(await o.agent.get("/api/configuration/payroll/pf-settings"), 403, "module_disabled");
+    const log = await o.agent.get("/api/configuration/activity-log?action=settings.modules_changed").expect(200);
+    expect(log.body.data).toHaveLength(0);
+  });
+
+  it("takes other settings, and the current set of modules repeated in any order", async () => {
+    const o = await signupTenant(t);
+    await o.agent.post("/api/configuration/company-settings").send({ name: "Still Fine", modules: [] }).expect(200);
+    await subscribe(o.tenantId, ["payroll", "assets"]).expect(200);
+    const same = await o.agent.post("/api/configuration/company-settings").send({ weekly_offs: [5, 6], modules: ["payroll", "assets"] });
+    expect(same.status).toBe(200);
+    expect(same.body.data).toMatchObject({ name: "Still Fine", weekly_offs: [5, 6], modules: ["payroll", "assets"] });
+    // switching one off is a change too
+    expectError(await o.agent.post("/api/configuration/company-settings").send({ modules: ["payroll"] }), 403, "forbidden");
+    expect((await o.agent.get("/api/configuration/company-settings")).body.data.modules).toEqual(["payroll", "assets"]);
+    // the subscription changes them
+    expect((await subscribe(o.tenantId, ["helpdesk"]).expect(200)).body.data.modules).toEqual(["helpdesk"]);
+    expect((await o.agent.get("/api/configuration/company-settings")).body.data.modules).toEqual(["helpdesk"]);
+  });
+
+  it("leaves owner/admin switching on where the setting is off (self-hosted)", async () => {
+    const selfHosted = appWith(t, { modulesFromBilling: false });
+    const o = await signupTenant(t);
+    const res = await selfHosted
+      .as(o.agent)
+      .post("/api/configuration/company-settings")
+      .send({ modules: ["payroll"] })
+      .expect(200);
+    expect(res.body.data.modules).toEqual(["payroll"]);
+  });
+});

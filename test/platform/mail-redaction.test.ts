@@ -1,0 +1,77 @@
+// A delivered e-mail keeps no live token in email_outbox: once sent, the reset and invitation
+// tokens (and the links that carry them) in its stored body are replaced by "[redacted]"; recipient,
+// subject, the rest of the text, timestamps and the SMTP Message-ID stay for the record. The message
+// itself (captured by a real SMTP sink) carried the token, and the token still works.
+import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { deliverDueEmails } from "../../src/platform/mail/deliver.ts";
+import { signupTenant, uniqueEmail, useTestApp } from "../support/app.ts";
+import { startMailSink, tokenFrom, type MailSink } from "../support/mail.ts";
+
+const t = useTestApp();
+let sink: MailSink;
+
+beforeAll(async () => {
+  sink = await startMailSink();
+});
+afterAll(async () => {
+  await sink.close();
+});
+
+interface OutboxRow {
+  to_address: string;
+  subject: string;
+  text_body: string;
+  html_body: string | null;
+  status: string;
+  sent_at: Date | null;
+  created_at: Date;
+  message_id: string | null;
+}
+
+/** Delivers every due mail to the sink (the job worker's step, run here directly). */
+async function deliverAll(): Promise<void> {
+  while ((await deliverDueEmails(sink.url)) > 0) {
+    /* next batch */
+  }
+}
+
+const outboxOf = async (to: string) =>
+  (await t.query<OutboxRow>("SELECT * FROM email_outbox WHERE to_address = $1 ORDER BY created_at", [to.toLowerCase()]))[0];
+
+describe("forgotPassword, resetPassword, inviteMember, acceptInvite: delivered e-mails keep no live token", () => {
+  it("redacts the reset token and link of a delivered reset mail; the token mailed still works", async () => {
+    const o = await signupTenant(t);
+    await t.request().post("/api/auth/forgot-password").send({ email: o.email }).expect(200);
+    const pending = await outboxOf(o.email);
+    expect(pending.status).toBe("pending");
+    expect(pending.text_body).toMatch(/Reset token: \S+/); // readable until it is delivered (development without SMTP)
+    await deliverAll();
+    const mailed = await sink.waitFor(o.email);
+    const token = tokenFrom(mailed, "Reset token");
+    expect(mailed.text).toContain(`reset-password?token=${token}`);
+    const row = await outboxOf(o.email);
+    expect(row).toMatchObject({ status: "sent", subject: "Reset your HRMS password", html_body: null });
+    expect(row.sent_at).toBeInstanceOf(Date);
+    expect(row.message_id).toMatch(/^<.+@.+>$/);
+    expect(row.text_body).not.toContain(token);
+    expect(row.text_body).toContain("Reset token: [redacted]");
+    expect(row.text_body).toContain("reset-password?token=[redacted]");
+    expect(row.text_body).toContain("Someone (hopefully you) asked to reset your password");
+    expect(JSON.stringify(await t.query("SELECT * FROM email_outbox WHERE to_address = $1", [o.email.toLowerCase()]))).not.toContain(token);
+    await t.request().post("/api/auth/reset-password").send({ token, password: "brand-new-password" }).expect(200);
+  });
+
+  it("redacts the invitation token of a delivered invitation; the invitee accepts with the mailed one", async () => {
+    const o = await signupTenant(t, { company: "Redact Co" });
+    const email = uniqueEmail("invitee");
+    await o.agent.post("/api/configuration/members").send({ email, role: "hr" }).expect(201);
+    await deliverAll();
+    const token = tokenFrom(await sink.waitFor(email), "Invitation token");
+    const row = await outboxOf(email);
+    expect(row.status).toBe("sent");
+    expect(row.text_body).not.toContain(token);
+    expect(row.text_body).toContain("Invitation token: [redacted]");
+    expect(row.text_body).toContain("invited you to join Redact Co as hr");
+    await t.request().post("/api/auth/accept-invite").send({ token, name: "Ira Invitee", password: "invitee-password" }).expect(200);
+  });
+});
