@@ -246,12 +246,12 @@ describe("listNotifications, markAllNotificationsRead, markNotificationRead: not
     const o = await signupTenant(t);
     const emp = await addMember(t, o, "employee");
     for (const title of ["one", "two", "three"])
-      await t.query("INSERT INTO notifications (tenant_id, user_id, kind, title) VALUES ($1, $2, 'test', $3)", [
+      await t.query("INSERT INTO notifications (tenant_id, user_id, kind, title) VALUES ($1, $2, 'leave.submitted', $3)", [
         o.tenantId,
         emp.userId,
         title,
       ]);
-    await t.query("INSERT INTO notifications (tenant_id, user_id, kind, title) VALUES ($1, $2, 'test', 'for the owner')", [
+    await t.query("INSERT INTO notifications (tenant_id, user_id, kind, title) VALUES ($1, $2, 'leave.submitted', 'for the owner')", [
       o.tenantId,
       o.userId,
     ]);

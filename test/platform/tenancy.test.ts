@@ -58,7 +58,7 @@ describe("tenant-scoped client", () => {
     const a = await signupTenant(t);
     const b = await signupTenant(t);
     const [n] = await t.query<{ id: string }>(
-      "INSERT INTO notifications (tenant_id, user_id, kind, title) VALUES ($1, $2, 'k', 'hello') RETURNING id",
+      "INSERT INTO notifications (tenant_id, user_id, kind, title) VALUES ($1, $2, 'leave.submitted', 'hello') RETURNING id",
       [a.tenantId, a.userId],
     );
     expectError(await b.agent.post(`/api/notifications/${n.id}/read`), 404, "not_found");

@@ -63,7 +63,7 @@ export const factories: Record<string, Factory> = {
     scope: "own",
     async create({ t, holder }) {
       const [n] = await t.query<{ id: string }>(
-        `INSERT INTO notifications (tenant_id, user_id, kind, title) VALUES ($1, $2, 'proof', 'Proof notification') RETURNING id`,
+        `INSERT INTO notifications (tenant_id, user_id, kind, title) VALUES ($1, $2, 'leave.submitted', 'Proof notification') RETURNING id`,
         [holder.tenantId, holder.userId],
       );
       return { id: n.id, snapshot: rowOf(t, "notifications", n.id) };
