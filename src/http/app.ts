@@ -10,7 +10,6 @@ import path from "node:path";
 import express, { type NextFunction, type Request, type Response } from "express";
 import * as OpenApiValidator from "express-openapi-validator";
 import helmet from "helmet";
-import multer from "multer";
 import swaggerUi from "swagger-ui-express";
 import { handlers } from "../../generated/handlers.ts";
 import { operationTable, type OperationId } from "../../generated/registry.ts";
@@ -20,11 +19,12 @@ import { config, type Config, withConfig } from "../config.ts";
 import { withTenant } from "../db/tenancy.ts";
 import { deliverQueuedMail } from "../platform/mail/outbox.ts";
 import { logRequest, requestContext } from "../log.ts";
-import { MAX_UPLOAD_BYTES } from "../platform/storage/files.ts";
+import { MAX_UPLOAD_BYTES, uploadStorage } from "../platform/storage/files.ts";
 import { admissionControl, type AdmissionOptions } from "./admission.ts";
 import { errorMiddleware, notFoundFallback } from "./error-middleware.ts";
 import { AppError } from "../platform/errors.ts";
 import { authorize } from "./guards.ts";
+import { uploadGate } from "./uploads.ts";
 import type { AuthContext, HandlerContext, UploadedFile } from "./types.ts";
 
 export const openapiPath = path.join(config().root, "generated", "openapi.json");
@@ -109,6 +109,11 @@ function specificity(p: string): string {
     .join("/");
 }
 
+const AUTHORIZED = Symbol("caller authorized before the body was read");
+type AuthorizedRequest = Request & { [AUTHORIZED]?: AuthContext | null };
+/** The caller, when a gate before the body (uploads) has already resolved it. */
+const authorizedBefore = (req: Request) => (req as AuthorizedRequest)[AUTHORIZED];
+
 /** The Express handler of one operation: identity and guards, the handler, the envelope. */
 function operationHandler(id: OperationId) {
   const meta = operationTable[id];
@@ -116,7 +121,7 @@ function operationHandler(id: OperationId) {
   const changesState = STATE_CHANGING.has(meta.method.toUpperCase());
   return async (req: Request, res: Response, next: NextFunction) => {
     try {
-      const auth = meta.public ? null : await authorize(req, meta);
+      const auth = meta.public ? null : (authorizedBefore(req) ?? (await authorize(req, meta)));
       const ctx = {
         operationId: id,
         params: req.params,
@@ -164,7 +169,10 @@ function dispatch(ids: OperationId[]) {
   };
 }
 
-type DocOperation = { requestBody?: { required?: boolean }; responses?: Record<string, { headers?: Record<string, unknown> }> };
+type DocOperation = {
+  requestBody?: { required?: boolean; content?: Record<string, unknown> };
+  responses?: Record<string, { headers?: Record<string, unknown> }>;
+};
 
 /** Method + path of each operation as a matcher, most specific first. */
 function operationMatchers(ids: OperationId[]) {
@@ -175,6 +183,7 @@ function operationMatchers(ids: OperationId[]) {
     const params = [...meta.path.matchAll(/\{([^}]+)\}/g)].map((x) => x[1]);
     const op = doc.paths[meta.path]?.[meta.method.toLowerCase()];
     const bodyRequired = op?.requestBody?.required === true;
+    const multipart = Boolean(op?.requestBody?.content?.["multipart/form-data"]);
     // an operation that signs someone in declares the session cookie on its success response
     const startsSession = Object.entries(op?.responses ?? {}).some(
       ([status, r]) => status.startsWith("2") && Object.keys(r.headers ?? {}).some((h) => h.toLowerCase() === "set-cookie"),
@@ -189,6 +198,7 @@ function operationMatchers(ids: OperationId[]) {
       segments: meta.path.split("/").length,
       isPublic: meta.public,
       bodyRequired,
+      multipart,
       startsSession,
     };
   });
@@ -279,7 +289,8 @@ function openApiValidator(validateResponses: boolean): express.RequestHandler[] 
       ajvFormats: { mode: "full" },
       ignorePaths: /^\/(docs|openapi\.json)(\/|$)/,
       ignoreUndocumented: false,
-      fileUploader: { storage: multer.memoryStorage(), limits: { fileSize: MAX_UPLOAD_BYTES, files: 1, fields: 20, fieldSize: 64 * 1024 } },
+      // files are streamed to disk (src/platform/storage/files.ts), never held in memory
+      fileUploader: { storage: uploadStorage(), limits: { fileSize: MAX_UPLOAD_BYTES, files: 1, fields: 20, fieldSize: 64 * 1024 } },
     });
     validators.set(validateResponses, v);
   }
@@ -389,6 +400,20 @@ function buildApp(cfg: Config, opts: AppOptions): express.Express {
   // A non-public operation without a session is a 401 before its input is looked at.
   app.use(requireSessionFor());
   app.use(refuseMissingBody());
+  // uploads: caller, concurrency, rates and quota before the body is read (src/http/uploads.ts)
+  app.use(
+    uploadGate({
+      upload: (req) => {
+        const op = operationOf(req);
+        return op?.multipart ? { isPublic: op.isPublic } : undefined;
+      },
+      authorize: async (req) => {
+        const auth = await authorize(req, operationTable[operationOf(req)!.id]);
+        (req as AuthorizedRequest)[AUTHORIZED] = auth;
+        return auth;
+      },
+    }),
+  );
   app.use(openApiValidator(opts.validateResponses ?? cfg.validateResponses));
 
   app.use(refuseNulCharacters);

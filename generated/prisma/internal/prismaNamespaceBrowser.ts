@@ -104,6 +104,7 @@ export const ModelName = {
   StoredFile: 'StoredFile',
   BillingEvent: 'BillingEvent',
   AuthThrottle: 'AuthThrottle',
+  UsageCounter: 'UsageCounter',
   TenantSetting: 'TenantSetting',
   JobRequisition: 'JobRequisition',
   JobPosting: 'JobPosting',
@@ -1088,6 +1089,15 @@ export const AuthThrottleScalarFieldEnum = {
 } as const
 
 export type AuthThrottleScalarFieldEnum = (typeof AuthThrottleScalarFieldEnum)[keyof typeof AuthThrottleScalarFieldEnum]
+
+
+export const UsageCounterScalarFieldEnum = {
+  key: 'key',
+  uses: 'uses',
+  window_ends: 'window_ends'
+} as const
+
+export type UsageCounterScalarFieldEnum = (typeof UsageCounterScalarFieldEnum)[keyof typeof UsageCounterScalarFieldEnum]
 
 
 export const TenantSettingScalarFieldEnum = {
