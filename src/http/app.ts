@@ -1,9 +1,11 @@
 // The Express application. Request path: request id + log → admission control (a bound on API
 // requests in progress, a bounded deadlined queue, 503 beyond; health and /docs bypass it) →
-// security headers → origin check →
-// body parsing → session → OpenAPI validation (requests always, responses in development and
-// tests) → guards from the operation's x-public / x-roles / x-module → the operation's handler
-// (mounted from the generated registry; nothing is routed by hand) → envelope → error middleware.
+// security headers → origin check → body parsing → session → the upload gate (multipart
+// operations: caller, uploads in progress, hourly budgets, storage quota - before the body is
+// read; src/http/uploads.ts) → OpenAPI validation (requests always, responses in development and
+// tests; multipart files streamed to disk) → guards from the operation's x-public / x-roles /
+// x-module → the operation's handler (mounted from the generated registry; nothing is routed by
+// hand) → envelope → error middleware.
 import { randomUUID } from "node:crypto";
 import { readFileSync } from "node:fs";
 import path from "node:path";
