@@ -1129,7 +1129,7 @@ export interface paths {
         put?: never;
         /**
          * Upload a document for an employee
-         * @description `multipart/form-data` with a `file` part (max 10 MB; PDF, PNG, JPEG, WebP, plain text, CSV, DOC/DOCX, XLS/XLSX - the content must match the declared type), `document_type` and `title`. 413 over the limit, 415 for other types. hr, admin and owner upload for anyone; employees and managers for their own record only (404 otherwise). Written to the activity log (`employee.document_uploaded`).
+         * @description `multipart/form-data` with a `file` part (max 10 MB; PDF, PNG, JPEG, WebP, plain text, CSV, DOC/DOCX, XLS/XLSX - the content must match the declared type), `document_type` and `title`. 413 over the limit, 415 for other types. hr, admin and owner upload for anyone; employees and managers for their own record only (404 otherwise). Written to the activity log (`employee.document_uploaded`). Limits (settings of the server, README "Configuration"): the file is streamed to disk, never held in memory. Before the body is read the server checks, in this order, the caller (401/403); the uploads in progress - at most `UPLOADS_MAX_CONCURRENT_PER_USER` (default 2) of one user at once (429 `rate_limited`, `Retry-After: 2`) and `UPLOADS_MAX_CONCURRENT` (8) in one server process (503 `unavailable`, `Retry-After: 2`); the hourly budgets, `UPLOADS_PER_USER_PER_HOUR` (100) per user and `UPLOADS_PER_TENANT_PER_HOUR` (1 000) per company (429 `rate_limited`, `Retry-After`: the seconds left of the hour's window; every upload that passes the checks before it counts); and that the company's storage quota `TENANT_STORAGE_QUOTA_MB` (5 120) has room left (413 `quota_exceeded`; checked again, exactly, with the file's size once it is in).
          */
         post: operations["uploadEmployeeDocument"];
         delete?: never;
@@ -2286,7 +2286,7 @@ export interface paths {
         put?: never;
         /**
          * Upload a joining document (no sign-in)
-         * @description `multipart/form-data` with a `file` part (max 10 MB; PDF, PNG, JPEG, WebP, plain text, CSV, DOC/DOCX, XLS/XLSX - the content must match the declared type; 413 / 415 otherwise), `document_type` and an optional `title`. At most 20 documents per appointment (409), and none once the candidate has been converted into an employee (409). hr is notified; audited.
+         * @description `multipart/form-data` with a `file` part (max 10 MB; PDF, PNG, JPEG, WebP, plain text, CSV, DOC/DOCX, XLS/XLSX - the content must match the declared type; 413 / 415 otherwise), `document_type` and an optional `title`. At most 20 documents per appointment (409), and none once the candidate has been converted into an employee (409). hr is notified; audited. Limits (settings of the server, README "Configuration"): the file is streamed to disk, never held in memory. Before the body is read the server checks, in this order, the uploads in progress - at most `UPLOADS_MAX_CONCURRENT_PER_USER` (default 2) from one client IP at once (429 `rate_limited`, `Retry-After: 2`) and `UPLOADS_MAX_CONCURRENT` (8) in one server process (503 `unavailable`, `Retry-After: 2`) - and the hourly budget of the client IP, `UPLOADS_PER_USER_PER_HOUR` (100; 429 `rate_limited`, `Retry-After`: the seconds left of the hour's window). These uploads do not count against the company's hourly budget (someone holding a joining link must not use up the HR team's uploads), but against its storage quota `TENANT_STORAGE_QUOTA_MB` (5 120; 413 `quota_exceeded` once the file is in).
          */
         post: operations["uploadAppointmentDocument"];
         delete?: never;
@@ -2398,7 +2398,7 @@ export interface paths {
         put?: never;
         /**
          * Generate recruitment content
-         * @description Job posts, social posts and candidate emails (invitation, rejection, offer, follow-up, referral request) from the facts given; emails come with a subject.
+         * @description Job posts, social posts and candidate emails (invitation, rejection, offer, follow-up, referral request) from the facts given; emails come with a subject. Budget: every call that reaches the AI provider counts against the caller's `AI_CALLS_PER_USER_PER_HOUR` (default 60, whichever company they act for) and the company's `AI_CALLS_PER_TENANT_PER_HOUR` (300), shared by every AI helper and every server process; past either, 429 `rate_limited` with `Retry-After` (the seconds left of the hour's window) and nothing is counted. A request refused for its input (400) costs nothing. Prompt size: every text input is bounded by the schema (400 beyond), so what the provider is sent is bounded too - job title, candidate and company names and details: at most 5 600 characters.
          */
         post: operations["generateRecruitmentContent"];
         delete?: never;
@@ -2418,7 +2418,7 @@ export interface paths {
         put?: never;
         /**
          * Generate interview questions
-         * @description Questions for the skills found in the requirements (and those given), with what a good answer shows, mixed with behavioural and situational questions unless `focus` narrows them.
+         * @description Questions for the skills found in the requirements (and those given), with what a good answer shows, mixed with behavioural and situational questions unless `focus` narrows them. Budget: every call that reaches the AI provider counts against the caller's `AI_CALLS_PER_USER_PER_HOUR` (default 60, whichever company they act for) and the company's `AI_CALLS_PER_TENANT_PER_HOUR` (300), shared by every AI helper and every server process; past either, 429 `rate_limited` with `Retry-After` (the seconds left of the hour's window) and nothing is counted. A request refused for its input (400) costs nothing. Prompt size: every text input is bounded by the schema (400 beyond), so what the provider is sent is bounded too - job title, requirements and 30 skills of 50 characters: at most 11 700 characters.
          */
         post: operations["generateInterviewQuestions"];
         delete?: never;
@@ -2438,7 +2438,7 @@ export interface paths {
         put?: never;
         /**
          * Generate a job description
-         * @description From the title, department and free-text requirements: a summary, responsibilities, must-have and nice-to-have requirements, recognised skills and keywords, and the complete description in Markdown. Offline (default) the result is deterministic; with `AI_BASE_URL` the OpenAI-compatible provider writes it.
+         * @description From the title, department and free-text requirements: a summary, responsibilities, must-have and nice-to-have requirements, recognised skills and keywords, and the complete description in Markdown. Offline (default) the result is deterministic; with `AI_BASE_URL` the OpenAI-compatible provider writes it. Budget: every call that reaches the AI provider counts against the caller's `AI_CALLS_PER_USER_PER_HOUR` (default 60, whichever company they act for) and the company's `AI_CALLS_PER_TENANT_PER_HOUR` (300), shared by every AI helper and every server process; past either, 429 `rate_limited` with `Retry-After` (the seconds left of the hour's window) and nothing is counted. A request refused for its input (400) costs nothing. Prompt size: every text input is bounded by the schema (400 beyond), so what the provider is sent is bounded too - title, department, requirements, location and company name: at most 10 700 characters.
          */
         post: operations["generateJobDescription"];
         delete?: never;
@@ -2458,7 +2458,7 @@ export interface paths {
         put?: never;
         /**
          * Screen a resume against job requirements
-         * @description A score from 0 to 100 with the matched and missing skills and the reasons (see AiResumeScreening for the offline scoring). `candidate_id` and `posting_id` must be the company's (400); managers may screen only candidates they can see. With `candidate_id` the score is saved on the candidate and audited.
+         * @description A score from 0 to 100 with the matched and missing skills and the reasons (see AiResumeScreening for the offline scoring). `candidate_id` and `posting_id` must be the company's (400); managers may screen only candidates they can see. With `candidate_id` the score is saved on the candidate and audited. Budget: every call that reaches the AI provider counts against the caller's `AI_CALLS_PER_USER_PER_HOUR` (default 60, whichever company they act for) and the company's `AI_CALLS_PER_TENANT_PER_HOUR` (300), shared by every AI helper and every server process; past either, 429 `rate_limited` with `Retry-After` (the seconds left of the hour's window) and nothing is counted. A request refused for its input (400) costs nothing. Prompt size: every text input is bounded by the schema (400 beyond), so what the provider is sent is bounded too - the resume (100 000 characters, given or the candidate's stored one), the requirements (10 000 given, or a posting's title, requirements and description, 30 200) and 50 skills of 50 characters: at most 132 700 characters.
          */
         post: operations["screenResume"];
         delete?: never;
@@ -2984,7 +2984,7 @@ export interface paths {
         put?: never;
         /**
          * Upload a file
-         * @description `multipart/form-data` with one `file` part (max 10 MB; PDF, PNG, JPEG, WebP, plain text, CSV, DOC/DOCX, XLS/XLSX). The bytes are stored outside the database, content-addressed; the response is the metadata row. 413 over the limit, 415 for other types.
+         * @description `multipart/form-data` with one `file` part (max 10 MB; PDF, PNG, JPEG, WebP, plain text, CSV, DOC/DOCX, XLS/XLSX). The bytes are stored outside the database, content-addressed; the response is the metadata row. 413 over the limit, 415 for other types. Limits (settings of the server, README "Configuration"): the file is streamed to disk, never held in memory. Before the body is read the server checks, in this order, the caller (401/403); the uploads in progress - at most `UPLOADS_MAX_CONCURRENT_PER_USER` (default 2) of one user at once (429 `rate_limited`, `Retry-After: 2`) and `UPLOADS_MAX_CONCURRENT` (8) in one server process (503 `unavailable`, `Retry-After: 2`); the hourly budgets, `UPLOADS_PER_USER_PER_HOUR` (100) per user and `UPLOADS_PER_TENANT_PER_HOUR` (1 000) per company (429 `rate_limited`, `Retry-After`: the seconds left of the hour's window; every upload that passes the checks before it counts); and that the company's storage quota `TENANT_STORAGE_QUOTA_MB` (5 120) has room left (413 `quota_exceeded`; checked again, exactly, with the file's size once it is in). An upload is meant to be attached to a record (an expense claim's receipt, a leave request's attachment, a damage report, a candidate's or talent-pool resume): one that no record refers to is deleted, row and bytes, once it is older than `ORPHAN_FILE_GRACE_HOURS` (24).
          */
         post: operations["uploadFile"];
         delete?: never;
@@ -4617,7 +4617,7 @@ export interface components {
          */
         Error: {
             /** @enum {string} */
-            code: "validation_failed" | "invalid_token" | "invalid_signature" | "unauthenticated" | "forbidden" | "module_disabled" | "not_found" | "method_not_allowed" | "conflict" | "payload_too_large" | "unsupported_media_type" | "rate_limited" | "internal" | "not_implemented" | "unavailable";
+            code: "validation_failed" | "invalid_token" | "invalid_signature" | "unauthenticated" | "forbidden" | "module_disabled" | "not_found" | "method_not_allowed" | "conflict" | "payload_too_large" | "quota_exceeded" | "unsupported_media_type" | "rate_limited" | "internal" | "not_implemented" | "unavailable";
             details?: {
                 message: string;
                 /** @description Where the problem is, e.g. `body.email` or `query.limit`. */
@@ -7263,6 +7263,40 @@ export interface components {
                  *       "error": "Unsupported media type",
                  *       "status": 415,
                  *       "code": "unsupported_media_type"
+                 *     }
+                 */
+                "application/json": components["schemas"]["Error"];
+            };
+        };
+        /** @description The upload does not fit. `payload_too_large`: the file is over 10 MB (or the request holds more than the form allows). `quota_exceeded`: the company's files would take more than its storage quota (`TENANT_STORAGE_QUOTA_MB`, default 5 120 MB; every stored file counts with its size) - checked before the body is read when no room is left at all, and exactly once the file is in. Space comes back when uploads nothing refers to are removed (after `ORPHAN_FILE_GRACE_HOURS`, default 24) or when the quota is raised. */
+        UploadTooLarge: {
+            headers: {
+                [name: string]: unknown;
+            };
+            content: {
+                /**
+                 * @example {
+                 *       "error": "Storage quota exceeded: the company's files may take 5120 MB and 420.5 KB are left; this file needs 2.1 MB. Files no longer needed free their space once nothing refers to them.",
+                 *       "status": 413,
+                 *       "code": "quota_exceeded"
+                 *     }
+                 */
+                "application/json": components["schemas"]["Error"];
+            };
+        };
+        /** @description A usage limit is reached and nothing was done (nor counted): the caller's or the company's budget of this kind of call for the hour, or - uploads - the caller's uploads already in progress at once. The message names the limit. Retry after the number of seconds in the `Retry-After` header (what is left of the hour's window; 2 for uploads in progress). The limits are settings of the server (`UPLOADS_PER_USER_PER_HOUR`, `UPLOADS_PER_TENANT_PER_HOUR`, `UPLOADS_MAX_CONCURRENT_PER_USER`, `AI_CALLS_PER_USER_PER_HOUR`, `AI_CALLS_PER_TENANT_PER_HOUR`); every server process shares the hourly counts. */
+        UsageLimitReached: {
+            headers: {
+                /** @description Seconds to wait before retrying (until the limit's window ends). */
+                "Retry-After"?: number;
+                [name: string]: unknown;
+            };
+            content: {
+                /**
+                 * @example {
+                 *       "error": "Upload limit reached (100 uploads per user per hour); retry in 1740 s",
+                 *       "status": 429,
+                 *       "code": "rate_limited"
                  *     }
                  */
                 "application/json": components["schemas"]["Error"];
@@ -10383,8 +10417,9 @@ export interface operations {
             401: components["responses"]["Unauthenticated"];
             403: components["responses"]["Forbidden"];
             404: components["responses"]["NotFound"];
-            413: components["responses"]["PayloadTooLarge"];
+            413: components["responses"]["UploadTooLarge"];
             415: components["responses"]["UnsupportedMediaType"];
+            429: components["responses"]["UsageLimitReached"];
             500: components["responses"]["Internal"];
             503: components["responses"]["Unavailable"];
         };
@@ -13328,8 +13363,9 @@ export interface operations {
             404: components["responses"]["NotFound"];
             409: components["responses"]["Conflict"];
             410: components["responses"]["LinkExpired"];
-            413: components["responses"]["PayloadTooLarge"];
+            413: components["responses"]["UploadTooLarge"];
             415: components["responses"]["UnsupportedMediaType"];
+            429: components["responses"]["UsageLimitReached"];
             500: components["responses"]["Internal"];
             503: components["responses"]["Unavailable"];
         };
@@ -13504,6 +13540,7 @@ export interface operations {
             403: components["responses"]["Forbidden"];
             413: components["responses"]["PayloadTooLarge"];
             415: components["responses"]["UnsupportedMediaType"];
+            429: components["responses"]["UsageLimitReached"];
             500: components["responses"]["Internal"];
             503: components["responses"]["AiUnavailable"];
         };
@@ -13538,6 +13575,7 @@ export interface operations {
             403: components["responses"]["Forbidden"];
             413: components["responses"]["PayloadTooLarge"];
             415: components["responses"]["UnsupportedMediaType"];
+            429: components["responses"]["UsageLimitReached"];
             500: components["responses"]["Internal"];
             503: components["responses"]["AiUnavailable"];
         };
@@ -13572,6 +13610,7 @@ export interface operations {
             403: components["responses"]["Forbidden"];
             413: components["responses"]["PayloadTooLarge"];
             415: components["responses"]["UnsupportedMediaType"];
+            429: components["responses"]["UsageLimitReached"];
             500: components["responses"]["Internal"];
             503: components["responses"]["AiUnavailable"];
         };
@@ -13606,6 +13645,7 @@ export interface operations {
             403: components["responses"]["Forbidden"];
             413: components["responses"]["PayloadTooLarge"];
             415: components["responses"]["UnsupportedMediaType"];
+            429: components["responses"]["UsageLimitReached"];
             500: components["responses"]["Internal"];
             503: components["responses"]["AiUnavailable"];
         };
@@ -15048,8 +15088,9 @@ export interface operations {
             400: components["responses"]["ValidationFailed"];
             401: components["responses"]["Unauthenticated"];
             403: components["responses"]["Forbidden"];
-            413: components["responses"]["PayloadTooLarge"];
+            413: components["responses"]["UploadTooLarge"];
             415: components["responses"]["UnsupportedMediaType"];
+            429: components["responses"]["UsageLimitReached"];
             500: components["responses"]["Internal"];
             503: components["responses"]["Unavailable"];
         };

@@ -5,5 +5,6 @@ import { jobs as employees } from "../src/modules/employees/schedule.ts";
 import { jobs as leave } from "../src/modules/leave/schedule.ts";
 import { jobs as payroll } from "../src/modules/payroll/schedule.ts";
 import { jobs as recruitment } from "../src/modules/recruitment/schedule.ts";
+import { jobs as utilities } from "../src/modules/utilities/schedule.ts";
 
-export const areaJobs: readonly JobDefinition[] = [...employees, ...leave, ...payroll, ...recruitment];
+export const areaJobs: readonly JobDefinition[] = [...employees, ...leave, ...payroll, ...recruitment, ...utilities];

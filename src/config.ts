@@ -105,6 +105,24 @@ export interface Config {
   readonly signinMaxFailuresPerAccount: number;
   readonly signinMaxFailuresPerIp: number;
   readonly forgotPasswordMaxPerIp: number;
+  /**
+   * Uploads (src/http/uploads.ts, src/platform/storage/): multipart requests this process reads at
+   * once (`UPLOADS_MAX_CONCURRENT`; beyond, a 503 `unavailable` with Retry-After before the body is
+   * read) and per user, or per client IP for the public joining-document upload
+   * (`UPLOADS_MAX_CONCURRENT_PER_USER`; beyond, a 429).
+   */
+  readonly uploadsMaxConcurrent: number;
+  readonly uploadsMaxConcurrentPerUser: number;
+  /** Uploads per user (or client IP, public upload) and per company within an hour (429 with Retry-After beyond). */
+  readonly uploadsPerUserPerHour: number;
+  readonly uploadsPerTenantPerHour: number;
+  /** Bytes of files a company may hold (`TENANT_STORAGE_QUOTA_MB`, in MiB); an upload past it is a 413 `quota_exceeded`. */
+  readonly tenantStorageQuotaBytes: number;
+  /** Uploads nothing refers to are deleted (row and bytes) once older than this (`ORPHAN_FILE_GRACE_HOURS`). */
+  readonly orphanFileGraceHours: number;
+  /** Calls of the AI helpers per user and per company within an hour (429 with Retry-After beyond). */
+  readonly aiCallsPerUserPerHour: number;
+  readonly aiCallsPerTenantPerHour: number;
 }
 
 /** The variables as the environment gives them. */
@@ -130,6 +148,7 @@ interface Reading {
   problems: Error[];
 }
 
+const MIB = 1024 * 1024;
 /** The largest delay Node's timers take (longer ones fire at once). */
 const MAX_DELAY_MS = 2_147_483_647;
 const TRUE_WORDS = ["true", "1", "yes", "on"];
@@ -308,6 +327,14 @@ export function loadConfig(env: Env, root: string = projectRoot): Config {
     signinMaxFailuresPerAccount: positiveInt(r, "SIGNIN_MAX_FAILURES_PER_ACCOUNT", 5),
     signinMaxFailuresPerIp: positiveInt(r, "SIGNIN_MAX_FAILURES_PER_IP", 30),
     forgotPasswordMaxPerIp: positiveInt(r, "FORGOT_PASSWORD_MAX_PER_IP", 20),
+    uploadsMaxConcurrent: positiveInt(r, "UPLOADS_MAX_CONCURRENT", 8),
+    uploadsMaxConcurrentPerUser: positiveInt(r, "UPLOADS_MAX_CONCURRENT_PER_USER", 2),
+    uploadsPerUserPerHour: positiveInt(r, "UPLOADS_PER_USER_PER_HOUR", 100),
+    uploadsPerTenantPerHour: positiveInt(r, "UPLOADS_PER_TENANT_PER_HOUR", 1000),
+    tenantStorageQuotaBytes: integer(r, "TENANT_STORAGE_QUOTA_MB", 5120, 1, 1 << 30, "a positive integer of MiB up to 1073741824") * MIB,
+    orphanFileGraceHours: integer(r, "ORPHAN_FILE_GRACE_HOURS", 24, 1, 24 * 365, "a positive integer of hours up to 8760"),
+    aiCallsPerUserPerHour: positiveInt(r, "AI_CALLS_PER_USER_PER_HOUR", 60),
+    aiCallsPerTenantPerHour: positiveInt(r, "AI_CALLS_PER_TENANT_PER_HOUR", 300),
   };
   if (r.problems.length) throw new ConfigError(r.problems);
   return deepFreeze(config);

@@ -330,6 +330,13 @@ export type BillingCustomer = Prisma.BillingCustomerModel
  */
 export type AuthThrottle = Prisma.AuthThrottleModel
 /**
+ * Model UsageCounter
+ * Usage counters of the fixed-window usage limits (src/platform/limits.ts: uploads and AI helpers
+ * per user and per company), shared by every server instance. A counter's window starts at its
+ * first use and ends at `window_ends`; the next use after that starts a new one.
+ */
+export type UsageCounter = Prisma.UsageCounterModel
+/**
  * Model TenantSetting
  * Per-tenant settings documents, one row per kind (`pf`, `esi`, `pt`, `gratuity`,
  * `interview_panel`, ...). A row holds only what the tenant changed; the defaults live with the

@@ -2,17 +2,18 @@
 // requests in progress, a bounded deadlined queue, 503 beyond; health and /docs bypass it) →
 // security headers → origin check → the request's operation → session (401 for an operation that
 // needs one, before its body is read) → JSON body (only for operations that take one, up to the
-// operation's x-body-limit, nesting bounded before parsing: src/http/body.ts) → OpenAPI validation
-// (requests always, responses in development and tests) → guards from the operation's x-public /
-// x-roles / x-module → the operation's handler (mounted from the generated registry; nothing is
-// routed by hand) → envelope → error middleware.
+// operation's x-body-limit, nesting bounded before parsing: src/http/body.ts) → the upload gate
+// (multipart operations: caller, uploads in progress, hourly budgets, storage quota - before the
+// body is read; src/http/uploads.ts) → OpenAPI validation (requests always, responses in
+// development and tests; multipart files streamed to disk) → guards from the operation's
+// x-public / x-roles / x-module → the operation's handler (mounted from the generated registry;
+// nothing is routed by hand) → envelope → error middleware.
 import { randomUUID } from "node:crypto";
 import { readFileSync } from "node:fs";
 import path from "node:path";
 import express, { type NextFunction, type Request, type Response } from "express";
 import * as OpenApiValidator from "express-openapi-validator";
 import helmet from "helmet";
-import multer from "multer";
 import swaggerUi from "swagger-ui-express";
 import { handlers } from "../../generated/handlers.ts";
 import { operationTable, type OperationId } from "../../generated/registry.ts";
@@ -22,12 +23,13 @@ import { config, type Config, withConfig } from "../config.ts";
 import { withTenant } from "../db/tenancy.ts";
 import { deliverQueuedMail } from "../platform/mail/outbox.ts";
 import { logRequest, requestContext } from "../log.ts";
-import { MAX_UPLOAD_BYTES } from "../platform/storage/files.ts";
+import { MAX_UPLOAD_BYTES, uploadStorage } from "../platform/storage/files.ts";
 import { admissionControl, type AdmissionOptions } from "./admission.ts";
 import { errorMiddleware, notFoundFallback } from "./error-middleware.ts";
 import { AppError } from "../platform/errors.ts";
 import { authorize } from "./guards.ts";
 import { jsonBodies, nulPaths } from "./body.ts";
+import { uploadGate } from "./uploads.ts";
 import type { AuthContext, HandlerContext, UploadedFile } from "./types.ts";
 
 export const openapiPath = path.join(config().root, "generated", "openapi.json");
@@ -102,6 +104,11 @@ function specificity(p: string): string {
     .join("/");
 }
 
+const AUTHORIZED = Symbol("caller authorized before the body was read");
+type AuthorizedRequest = Request & { [AUTHORIZED]?: AuthContext | null };
+/** The caller, when a gate before the body (uploads) has already resolved it. */
+const authorizedBefore = (req: Request) => (req as AuthorizedRequest)[AUTHORIZED];
+
 /** The Express handler of one operation: identity and guards, the handler, the envelope. */
 function operationHandler(id: OperationId) {
   const meta = operationTable[id];
@@ -109,7 +116,7 @@ function operationHandler(id: OperationId) {
   const changesState = STATE_CHANGING.has(meta.method.toUpperCase());
   return async (req: Request, res: Response, next: NextFunction) => {
     try {
-      const auth = meta.public ? null : await authorize(req, meta);
+      const auth = meta.public ? null : (authorizedBefore(req) ?? (await authorize(req, meta)));
       const ctx = {
         operationId: id,
         params: req.params,
@@ -180,6 +187,7 @@ function operationMatchers(ids: OperationId[]) {
     const bodyLimit = op?.["x-body-limit"];
     if (jsonBody && !(Number.isInteger(bodyLimit) && (bodyLimit as number) > 0))
       throw new Error(`${id}: the bundled document gives its JSON body no x-body-limit (openapi/plugins/hrms.js)`);
+    const multipart = Boolean(op?.requestBody?.content?.["multipart/form-data"]);
     // an operation that signs someone in declares the session cookie on its success response
     const startsSession = Object.entries(op?.responses ?? {}).some(
       ([status, r]) => status.startsWith("2") && Object.keys(r.headers ?? {}).some((h) => h.toLowerCase() === "set-cookie"),
@@ -196,6 +204,7 @@ function operationMatchers(ids: OperationId[]) {
       bodyRequired,
       // the billing webhook's signature is computed over the exact bytes received
       body: jsonBody ? { limit: bodyLimit as number, keepRaw: meta.area === "billing" } : null,
+      multipart,
       startsSession,
     };
   });
@@ -286,7 +295,8 @@ function openApiValidator(validateResponses: boolean): express.RequestHandler[] 
       ajvFormats: { mode: "full" },
       ignorePaths: /^\/(docs|openapi\.json)(\/|$)/,
       ignoreUndocumented: false,
-      fileUploader: { storage: multer.memoryStorage(), limits: { fileSize: MAX_UPLOAD_BYTES, files: 1, fields: 20, fieldSize: 64 * 1024 } },
+      // files are streamed to disk (src/platform/storage/files.ts), never held in memory
+      fileUploader: { storage: uploadStorage(), limits: { fileSize: MAX_UPLOAD_BYTES, files: 1, fields: 20, fieldSize: 64 * 1024 } },
     });
     validators.set(validateResponses, v);
   }
@@ -388,6 +398,20 @@ function buildApp(cfg: Config, opts: AppOptions): express.Express {
   app.use(requireSessionFor());
   app.use(refuseMissingBody());
   app.use(jsonBodies((req) => operationOf(req)?.body ?? null));
+  // uploads: caller, concurrency, rates and quota before the body is read (src/http/uploads.ts)
+  app.use(
+    uploadGate({
+      upload: (req) => {
+        const op = operationOf(req);
+        return op?.multipart ? { isPublic: op.isPublic } : undefined;
+      },
+      authorize: async (req) => {
+        const auth = await authorize(req, operationTable[operationOf(req)!.id]);
+        (req as AuthorizedRequest)[AUTHORIZED] = auth;
+        return auth;
+      },
+    }),
+  );
   app.use(openApiValidator(opts.validateResponses ?? cfg.validateResponses));
 
   app.use(refuseNulCharacters);

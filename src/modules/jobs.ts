@@ -1,10 +1,11 @@
 // Every background job of the service, registered once at start-up (server and tests): the
-// platform's own (mail delivery, sign-in throttle pruning) and those each area declares in its
-// `schedule.ts`, which `make generate` discovers (generated/jobs.ts) - no list to keep by hand.
+// platform's own (mail delivery, pruning of sign-in throttle and usage counters) and those each
+// area declares in its `schedule.ts`, which `make generate` discovers (generated/jobs.ts) - no list to keep by hand.
 // The registry lives beside the areas, not in src/platform/jobs: the job queue is a shared service and
 // imports no area.
 import { areaJobs } from "../../generated/jobs.ts";
 import { pruneThrottle } from "../platform/identity/limiter.ts";
+import { pruneUsageCounters } from "../platform/limits.ts";
 import { type JobDefinition, registerJob } from "../platform/jobs/queue.ts";
 import { deliverDueEmails } from "../platform/mail/deliver.ts";
 import { deliverQueuedMail } from "../platform/mail/outbox.ts";
@@ -14,6 +15,7 @@ const platformJobs: JobDefinition[] = [
   // mail queued while no worker ran, or whose delivery failed, is retried until it is sent.
   { name: "mail.deliver", cron: "* * * * *", run: () => deliverDueEmails() },
   { name: "auth.prune-throttle", cron: "17 * * * *", run: () => pruneThrottle() },
+  { name: "limits.prune-counters", cron: "19 * * * *", run: () => pruneUsageCounters() },
 ];
 
 /** Every job, platform's first; names are unique. */

@@ -11,6 +11,7 @@ export type ErrorCode =
   | "method_not_allowed"
   | "conflict"
   | "payload_too_large"
+  | "quota_exceeded"
   | "unsupported_media_type"
   | "rate_limited"
   | "internal"
@@ -34,6 +35,8 @@ export const STATUS_OF: Readonly<Record<ErrorCode, number>> = Object.freeze({
   method_not_allowed: 405,
   conflict: 409,
   payload_too_large: 413,
+  /** a company's storage quota (TENANT_STORAGE_QUOTA_MB) has no room for the upload */
+  quota_exceeded: 413,
   unsupported_media_type: 415,
   rate_limited: 429,
   internal: 500,

@@ -62,6 +62,14 @@ describe("loadConfig", () => {
       signinMaxFailuresPerAccount: 5,
       signinMaxFailuresPerIp: 30,
       forgotPasswordMaxPerIp: 20,
+      uploadsMaxConcurrent: 8,
+      uploadsMaxConcurrentPerUser: 2,
+      uploadsPerUserPerHour: 100,
+      uploadsPerTenantPerHour: 1000,
+      tenantStorageQuotaBytes: 5120 * 1024 * 1024,
+      orphanFileGraceHours: 24,
+      aiCallsPerUserPerHour: 60,
+      aiCallsPerTenantPerHour: 300,
     } satisfies Config);
   });
 
@@ -136,6 +144,14 @@ describe("loadConfig", () => {
       SIGNIN_MAX_FAILURES_PER_ACCOUNT: "3",
       SIGNIN_MAX_FAILURES_PER_IP: "50",
       FORGOT_PASSWORD_MAX_PER_IP: "7",
+      UPLOADS_MAX_CONCURRENT: "3",
+      UPLOADS_MAX_CONCURRENT_PER_USER: "1",
+      UPLOADS_PER_USER_PER_HOUR: "10",
+      UPLOADS_PER_TENANT_PER_HOUR: "40",
+      TENANT_STORAGE_QUOTA_MB: "200",
+      ORPHAN_FILE_GRACE_HOURS: "48",
+      AI_CALLS_PER_USER_PER_HOUR: "5",
+      AI_CALLS_PER_TENANT_PER_HOUR: "12",
     };
     expect(loadConfig(env, "/srv/hrms")).toEqual({
       nodeEnv: "production",
@@ -176,6 +192,14 @@ describe("loadConfig", () => {
       signinMaxFailuresPerAccount: 3,
       signinMaxFailuresPerIp: 50,
       forgotPasswordMaxPerIp: 7,
+      uploadsMaxConcurrent: 3,
+      uploadsMaxConcurrentPerUser: 1,
+      uploadsPerUserPerHour: 10,
+      uploadsPerTenantPerHour: 40,
+      tenantStorageQuotaBytes: 200 * 1024 * 1024,
+      orphanFileGraceHours: 48,
+      aiCallsPerUserPerHour: 5,
+      aiCallsPerTenantPerHour: 12,
     } satisfies Config);
   });
 
@@ -205,6 +229,14 @@ describe("loadConfig", () => {
       "SIGNIN_MAX_FAILURES_PER_ACCOUNT",
       "SIGNIN_MAX_FAILURES_PER_IP",
       "FORGOT_PASSWORD_MAX_PER_IP",
+      "UPLOADS_MAX_CONCURRENT",
+      "UPLOADS_MAX_CONCURRENT_PER_USER",
+      "UPLOADS_PER_USER_PER_HOUR",
+      "UPLOADS_PER_TENANT_PER_HOUR",
+      "TENANT_STORAGE_QUOTA_MB",
+      "ORPHAN_FILE_GRACE_HOURS",
+      "AI_CALLS_PER_USER_PER_HOUR",
+      "AI_CALLS_PER_TENANT_PER_HOUR",
     ])
       expect(problemsOf({ [name]: "0" })).toEqual([expect.stringMatching(new RegExp(`^${name} must be a positive integer`))]);
   });

@@ -12,11 +12,13 @@ describe("job registry", () => {
     expect(Object.fromEntries(byName)).toEqual({
       "mail.deliver": "* * * * *",
       "auth.prune-throttle": "17 * * * *",
+      "limits.prune-counters": "19 * * * *",
       "employees.complete-exits": "5 * * * *",
       "leave.accrue": "15 0 * * *",
       "leave.expire": "30 0 * * *",
       "payroll.runs": "* * * * *",
       "recruitment.expire-offers": "10 * * * *",
+      "utilities.remove-orphan-files": "40 * * * *",
     });
   });
 

@@ -49,7 +49,9 @@ export function describeResponse(res: { status: number; body: any }): string {
 
 /**
  * Forgets failed-attempt counts (sign-in, reset requests) so fuzzing a public operation cannot lock
- * the harness's own sign-ins out. Works whether the counters live in memory or in the database.
+ * the harness's own sign-ins out, and the hourly usage counts (uploads, AI helpers) so a long fuzz
+ * run of one operation is not refused for the calls of the ones before it. Works whether the
+ * counters live in memory or in the database.
  */
 export async function resetAuthLimits(t: TestContext): Promise<void> {
   const modules = [await import("../../src/platform/identity/limiter.ts"), await import("../../src/modules/auth/handlers.ts")] as Record<
@@ -59,6 +61,7 @@ export async function resetAuthLimits(t: TestContext): Promise<void> {
   for (const m of modules)
     for (const v of Object.values(m)) if (v && typeof (v as { reset?: unknown }).reset === "function") (v as { reset: () => void }).reset();
   await t.query("DELETE FROM auth_throttle").catch(() => {});
+  await t.query("DELETE FROM usage_counters").catch(() => {});
 }
 
 /** Integrations an operation needs configured to be exercised (unset, they answer 503 by design): settings of the app. */

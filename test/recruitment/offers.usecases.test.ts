@@ -11,6 +11,7 @@ import { convertToEmployee } from "../../src/modules/recruitment/conversion.ts";
 import { expireDueOffers, sendAppointment, sendOffer, updateOffer } from "../../src/modules/recruitment/offers.ts";
 import { addAppointmentDocument, answerPublicOffer, publicOffer } from "../../src/modules/recruitment/public.ts";
 import { useTestApp } from "../support/app.ts";
+import { uploadedFile } from "../support/uploads.ts";
 import { type Company, dateIn, draftOffer, recruitingCompany } from "./helpers.ts";
 
 const t = useTestApp();
@@ -132,7 +133,7 @@ describe("convertCandidateToEmployee: candidate conversion", () => {
       await inCompany(() => sendAppointment(offer.id));
       const doc = await addAppointmentDocument(
         await mailedToken(candidate.email, "appointment"),
-        { fieldname: "file", originalname: "pan.pdf", mimetype: "application/pdf", size: 17, buffer: Buffer.from("%PDF-1.4 pan card") },
+        uploadedFile(Buffer.from("%PDF-1.4 pan card"), "pan.pdf", "application/pdf"),
         { document_type: "id_proof", title: "PAN card" },
       );
       expect(doc).toMatchObject({ document_type: "id_proof", title: "PAN card", original_name: "pan.pdf" });
@@ -160,7 +161,7 @@ describe("convertCandidateToEmployee: candidate conversion", () => {
       const late = await rejection(
         addAppointmentDocument(
           await mailedToken(candidate.email, "appointment"),
-          { fieldname: "file", originalname: "more.pdf", mimetype: "application/pdf", size: 9, buffer: Buffer.from("%PDF-1.4 x") },
+          uploadedFile(Buffer.from("%PDF-1.4 x"), "more.pdf", "application/pdf"),
           { document_type: "education" },
         ),
       );

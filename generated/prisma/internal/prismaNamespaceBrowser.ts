@@ -105,6 +105,7 @@ export const ModelName = {
   BillingEvent: 'BillingEvent',
   BillingCustomer: 'BillingCustomer',
   AuthThrottle: 'AuthThrottle',
+  UsageCounter: 'UsageCounter',
   TenantSetting: 'TenantSetting',
   JobRequisition: 'JobRequisition',
   JobPosting: 'JobPosting',
@@ -1100,6 +1101,15 @@ export const AuthThrottleScalarFieldEnum = {
 } as const
 
 export type AuthThrottleScalarFieldEnum = (typeof AuthThrottleScalarFieldEnum)[keyof typeof AuthThrottleScalarFieldEnum]
+
+
+export const UsageCounterScalarFieldEnum = {
+  key: 'key',
+  uses: 'uses',
+  window_ends: 'window_ends'
+} as const
+
+export type UsageCounterScalarFieldEnum = (typeof UsageCounterScalarFieldEnum)[keyof typeof UsageCounterScalarFieldEnum]
 
 
 export const TenantSettingScalarFieldEnum = {

@@ -36,3 +36,9 @@ export async function exitFigures(
   ]);
   return { leaving, employed_at_start };
 }
+
+/** Which of the uploads `ids` an employee document refers to (the unattached-file cleanup keeps those). */
+export async function employeeFilesInUse(ids: readonly string[]): Promise<string[]> {
+  const rows = await db.employeeDocument.findMany({ where: { file_id: { in: [...ids] } }, select: { file_id: true } });
+  return rows.map((r) => r.file_id);
+}

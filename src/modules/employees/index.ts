@@ -1,5 +1,5 @@
-// The employees area's public face: what other areas (recruitment) and the job registry may use.
+// The employees area's public face: what other areas (recruitment, utilities) and the job registry may use.
 export { COMPLETE_EXITS_JOB, completeDueExits } from "./exits.ts";
-export { exitFigures, lastWorkingDays } from "./facts.ts";
+export { employeeFilesInUse, exitFigures, lastWorkingDays } from "./facts.ts";
 export { fullEmployeeJson } from "./profile.ts";
 export { createEmployeeIn, type EmployeeCreateInput } from "./records.ts";

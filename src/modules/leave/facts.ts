@@ -190,3 +190,9 @@ export async function companyHolidays(
   });
   return rows.map((h) => ({ date: toDateString(h.date), name: h.name, branch_id: h.branch_id, work_location_id: h.work_location_id }));
 }
+
+/** Which of the uploads `ids` a leave request has as its attachment (the unattached-file cleanup keeps those). */
+export async function leaveFilesInUse(ids: readonly string[]): Promise<string[]> {
+  const rows = await db.leaveRequest.findMany({ where: { attachment_file_id: { in: [...ids] } }, select: { attachment_file_id: true } });
+  return rows.flatMap((r) => (r.attachment_file_id ? [r.attachment_file_id] : []));
+}

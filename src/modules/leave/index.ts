@@ -13,6 +13,7 @@ export {
   companyHolidays,
   type EncashmentToPay,
   employeesOnLeave,
+  leaveFilesInUse,
   encashmentsToPay,
   type MandatoryHoliday,
   mandatoryHolidaysBetween,

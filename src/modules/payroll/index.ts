@@ -1,2 +1,3 @@
-// The payroll area's public face: what the job registry may use.
+// The payroll area's public face: what other areas (utilities) and the job registry may use.
 export { PAYROLL_RUNS_JOB, runQueuedPayrollRuns } from "./jobs.ts";
+export { payrollFilesInUse } from "./facts.ts";

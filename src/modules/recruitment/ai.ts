@@ -1,7 +1,9 @@
 // The AI helpers' use cases: resolve what the request refers to (candidate, posting, the
-// company's name), ask the configured provider (ai/provider.ts), and keep a screening score on
-// the candidate it was made for.
+// company's name), spend one call of the caller's and the company's hourly budgets, ask the
+// configured provider (ai/provider.ts), and keep a screening score on the candidate it was made for.
+import { config } from "../../config.ts";
 import { audit } from "../../platform/audit.ts";
+import { HOUR_MS, useOrRefuse } from "../../platform/limits.ts";
 import { db, tenantTx } from "../../db/tenancy.ts";
 import { invalidField } from "../../platform/errors.ts";
 import type { AuthContext, RequestBody } from "../../http/types.ts";
@@ -11,9 +13,27 @@ import { companyOf } from "./common.ts";
 import { lockCandidate } from "./queries.ts";
 import { postingScope } from "./postings.ts";
 
-export async function draftJobDescription(body: RequestBody<"generateJobDescription">) {
+/**
+ * One call of the AI helpers, counted against the caller's budget (AI_CALLS_PER_USER_PER_HOUR, the
+ * same whichever company they act for) and the company's (AI_CALLS_PER_TENANT_PER_HOUR); past
+ * either, a 429 `rate_limited` with Retry-After and nothing counted. Spent just before the
+ * provider is asked: a request refused for its input costs nothing.
+ */
+async function spendAiCall(auth: AuthContext): Promise<void> {
+  const { aiCallsPerUserPerHour, aiCallsPerTenantPerHour } = config();
+  await useOrRefuse(
+    [
+      { key: `ai:user:${auth.userId}`, max: aiCallsPerUserPerHour, windowMs: HOUR_MS, label: "calls per user per hour" },
+      { key: `ai:tenant:${auth.tenantId}`, max: aiCallsPerTenantPerHour, windowMs: HOUR_MS, label: "calls per company per hour" },
+    ],
+    "AI helper",
+  );
+}
+
+export async function draftJobDescription(auth: AuthContext, body: RequestBody<"generateJobDescription">) {
   const provider = aiProvider();
   const company_name = body.company_name?.trim() || (await companyOf()).name;
+  await spendAiCall(auth);
   return { ...(await provider.jobDescription({ ...body, company_name })), provider: provider.info };
 }
 
@@ -46,6 +66,7 @@ export async function scoreResume(auth: AuthContext, body: RequestBody<"screenRe
     );
 
   const provider = aiProvider();
+  await spendAiCall(auth);
   const result = await provider.screenResume({
     resume_text,
     job_requirements,
@@ -74,13 +95,15 @@ export async function scoreResume(auth: AuthContext, body: RequestBody<"screenRe
   return { ...result, candidate_id: candidate?.id ?? null, provider: provider.info };
 }
 
-export async function draftInterviewQuestions(body: RequestBody<"generateInterviewQuestions">) {
+export async function draftInterviewQuestions(auth: AuthContext, body: RequestBody<"generateInterviewQuestions">) {
   const provider = aiProvider();
+  await spendAiCall(auth);
   return { ...(await provider.interviewQuestions(body)), provider: provider.info };
 }
 
-export async function draftContent(body: RequestBody<"generateRecruitmentContent">) {
+export async function draftContent(auth: AuthContext, body: RequestBody<"generateRecruitmentContent">) {
   const provider = aiProvider();
   const company_name = body.company_name?.trim() || (await companyOf()).name;
+  await spendAiCall(auth);
   return { ...(await provider.content({ ...body, company_name })), provider: provider.info };
 }

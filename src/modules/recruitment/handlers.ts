@@ -177,17 +177,17 @@ export const handlers = {
     return { sent: true as const };
   },
 
-  async generateJobDescription({ body }) {
-    return ok(await draftJobDescription(body), "Job description generated");
+  async generateJobDescription({ body, auth }) {
+    return ok(await draftJobDescription(auth, body), "Job description generated");
   },
   async screenResume({ body, auth }) {
     return ok(await scoreResume(auth, body), "Resume screened");
   },
-  async generateInterviewQuestions({ body }) {
-    return ok(await draftInterviewQuestions(body), "Interview questions generated");
+  async generateInterviewQuestions({ body, auth }) {
+    return ok(await draftInterviewQuestions(auth, body), "Interview questions generated");
   },
-  async generateRecruitmentContent({ body }) {
-    return ok(await draftContent(body), "Content generated");
+  async generateRecruitmentContent({ body, auth }) {
+    return ok(await draftContent(auth, body), "Content generated");
   },
 
   async getPublicOffer({ params }) {

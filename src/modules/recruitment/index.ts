@@ -1,2 +1,3 @@
-// The recruitment area's public face: what the job registry may use.
+// The recruitment area's public face: what other areas (utilities) and the job registry may use.
 export { EXPIRE_OFFERS_JOB, expireOffersEverywhere } from "./offers.ts";
+export { recruitmentFilesInUse } from "./facts.ts";

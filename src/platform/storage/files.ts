@@ -1,20 +1,33 @@
 // File storage: bytes on local disk under UPLOAD_DIR, content-addressed by SHA-256
 // (<dir>/<aa>/<bb>/<sha256>), metadata in the `files` table of the tenant.
+//
+// An upload never sits in memory: multer's disk storage (`uploadStorage`) streams the multipart
+// file into a temporary file under <dir>/.tmp (same file system, so moving it into place is a
+// rename); `storeUpload` checks it (size, type, leading bytes), hashes it as a stream, counts it
+// against the company's storage quota and renames it to its content address. Whatever is left in
+// .tmp when the request ends (a refused or failed upload) is removed by src/http/uploads.ts; files
+// nothing refers to are removed after a grace period by the cleanup job (src/modules/utilities).
 import { createHash } from "node:crypto";
-import { existsSync, mkdirSync, renameSync, writeFileSync, createReadStream } from "node:fs";
+import { createReadStream, existsSync } from "node:fs";
+import { mkdir, open, readdir, rename, stat, unlink } from "node:fs/promises";
 import path from "node:path";
-import type { Response } from "express";
+import { pipeline } from "node:stream/promises";
+import type { Request, Response } from "express";
+import multer from "multer";
 import { config } from "../../config.ts";
-import { db } from "../../db/tenancy.ts";
+import { systemDb } from "../../db/client.ts";
+import { advisoryLock } from "../../db/sql.ts";
+import { db, type ScopedTx, tenantTx } from "../../db/tenancy.ts";
 import { AppError } from "../errors.ts";
 
-/** A file of a multipart upload, as the body parser hands it over. */
+/** A file of a multipart upload as the body parser hands it over: already on disk, at `path`. */
 export interface UploadedFile {
   fieldname: string;
   originalname: string;
   mimetype: string;
   size: number;
-  buffer: Buffer;
+  /** the temporary file under <UPLOAD_DIR>/.tmp holding the bytes */
+  path: string;
 }
 
 export const MAX_UPLOAD_BYTES = 10 * 1024 * 1024;
@@ -34,7 +47,19 @@ const ACCEPTED: Record<string, Buffer[] | null> = {
 };
 export const ACCEPTED_TYPES = Object.keys(ACCEPTED);
 
-export function checkUpload(file: UploadedFile | undefined): UploadedFile {
+/** The first `n` bytes of a file. */
+async function leadingBytes(file: string, n: number): Promise<Buffer> {
+  const h = await open(file, "r");
+  try {
+    const buf = Buffer.alloc(n);
+    const { bytesRead } = await h.read(buf, 0, n, 0);
+    return buf.subarray(0, bytesRead);
+  } finally {
+    await h.close();
+  }
+}
+
+export async function checkUpload(file: UploadedFile | undefined): Promise<UploadedFile> {
   if (!file) throw new AppError("validation_failed", "A file is required", [{ path: "body.file", message: "is required" }]);
   if (file.size > MAX_UPLOAD_BYTES) throw new AppError("payload_too_large", `File too large (max ${MAX_UPLOAD_BYTES / 1024 / 1024} MB)`);
   const type = file.mimetype.split(";")[0].trim().toLowerCase();
@@ -44,49 +69,213 @@ export function checkUpload(file: UploadedFile | undefined): UploadedFile {
       `Files of type ${type} are not accepted (accepted: PDF, PNG, JPEG, WebP, text, CSV, Word, Excel)`,
     );
   const magic = ACCEPTED[type];
-  if (magic && !magic.some((m) => file.buffer.subarray(0, m.length).equals(m)))
-    throw new AppError("unsupported_media_type", `The file content is not a valid ${type} file`);
+  if (magic) {
+    const head = await leadingBytes(file.path, Math.max(...magic.map((m) => m.length)));
+    if (!magic.some((m) => head.subarray(0, m.length).equals(m)))
+      throw new AppError("unsupported_media_type", `The file content is not a valid ${type} file`);
+  }
   if (file.size === 0) throw new AppError("validation_failed", "The file is empty", [{ path: "body.file", message: "is empty" }]);
   return { ...file, mimetype: type };
 }
 
-function pathFor(sha256: string): string {
+/** The folder multipart files are streamed into while a request is read (a sibling of the content folders). */
+export function uploadTempDir(): string {
+  return path.join(config().uploadDir, ".tmp");
+}
+
+const TEMP_DIR = Symbol("upload temp dir");
+type WithTempDir = Request & { [TEMP_DIR]?: string };
+
+/**
+ * Remembers where this request's files go (the configuration in force now, the app's: multer's
+ * storage callbacks run in the request stream's events, outside the app's configuration context).
+ */
+export function setUploadTempDir(req: Request): void {
+  (req as WithTempDir)[TEMP_DIR] = uploadTempDir();
+}
+
+/**
+ * The storage engine of multipart uploads: multer's disk storage, each file streamed into a
+ * randomly named file in the request's temp folder (never buffered in memory); multer removes it
+ * itself when it refuses the request (too large, too many files).
+ */
+export function uploadStorage(): multer.StorageEngine {
+  return multer.diskStorage({
+    destination: (req, _file, cb) => {
+      const dir = (req as WithTempDir)[TEMP_DIR] ?? uploadTempDir();
+      mkdir(dir, { recursive: true }).then(
+        () => cb(null, dir),
+        (err) => cb(err as Error, dir),
+      );
+    },
+  });
+}
+
+/** SHA-256 of a file, read as a stream. */
+async function sha256Of(file: string): Promise<string> {
+  const hash = createHash("sha256");
+  await pipeline(createReadStream(file), hash);
+  return hash.digest("hex");
+}
+
+/** Where the bytes of `sha256` live. */
+export function contentPath(sha256: string): string {
   return path.join(config().uploadDir, sha256.slice(0, 2), sha256.slice(2, 4), sha256);
 }
 
-/** Writes the bytes (once per content) and returns sha256; call before the metadata row is created. */
-export function writeContent(file: UploadedFile): string {
-  const sha256 = createHash("sha256").update(file.buffer).digest("hex");
-  const target = pathFor(sha256);
-  if (!existsSync(target)) {
-    mkdirSync(path.dirname(target), { recursive: true });
-    const tmp = `${target}.${process.pid}.${Date.now()}.tmp`;
-    writeFileSync(tmp, file.buffer);
-    renameSync(tmp, target);
-  }
-  return sha256;
+/** Bytes of files the active tenant holds (every row counts, even when another row has the same content). */
+export async function storedBytes(client: Pick<ScopedTx, "storedFile"> = db): Promise<number> {
+  const sum = await client.storedFile.aggregate({ _sum: { size_bytes: true } });
+  return sum._sum.size_bytes ?? 0;
 }
 
-type FileClient = { storedFile: { create: (args: any) => Promise<any> } };
+/** A size for people: "740 bytes", "12.5 KB", "5120 MB". */
+function sizeText(bytes: number): string {
+  if (bytes < 1024) return `${bytes} bytes`;
+  if (bytes < 1024 * 1024) return `${Math.round((bytes / 1024) * 10) / 10} KB`;
+  return `${Math.round((bytes / 1024 / 1024) * 10) / 10} MB`;
+}
 
-/** Validates, stores the bytes and creates the metadata row (with the given client, e.g. a transaction). */
-export async function storeUpload(
-  file: UploadedFile | undefined,
-  opts: { purpose?: string; uploadedBy?: string | null },
-  client: FileClient = db,
-) {
-  const f = checkUpload(file);
-  const sha256 = writeContent(f);
-  return client.storedFile.create({
-    data: {
-      original_name: f.originalname.slice(0, 255) || "file",
-      mime_type: f.mimetype,
-      size_bytes: f.size,
-      sha256,
-      purpose: opts.purpose ?? "general",
-      uploaded_by: opts.uploadedBy ?? null,
+function quotaExceeded(quota: number, used: number, size: number | null): AppError {
+  const room = Math.max(0, quota - used);
+  return new AppError(
+    "quota_exceeded",
+    `Storage quota exceeded: the company's files may take ${sizeText(quota)} and ${sizeText(room)} are left` +
+      (size === null ? "" : `; this file needs ${sizeText(size)}`) +
+      ". Files no longer needed free their space once nothing refers to them.",
+  );
+}
+
+/** A 413 `quota_exceeded` when the active tenant has no room left at all (checked before an upload's body is read). */
+export async function assertStorageRoomLeft(): Promise<void> {
+  const quota = config().tenantStorageQuotaBytes;
+  const used = await storedBytes();
+  if (used >= quota) throw quotaExceeded(quota, used, null);
+}
+
+/**
+ * Holds the content lock of `sha256` until the transaction ends: a file is moved into place and
+ * its row committed, or its bytes deleted once no row holds them, never both at once.
+ */
+export async function lockContent(tx: Pick<ScopedTx, "$executeRaw">, sha256: string): Promise<void> {
+  await tx.$executeRaw`SELECT pg_advisory_xact_lock(hashtextextended(${`file-content:${sha256}`}, 0))`;
+}
+
+/** `work` on a temporary file, which is removed when its request ends: a client that went away meanwhile gets a 400 no one reads. */
+async function whileThere<T>(work: Promise<T>): Promise<T> {
+  try {
+    return await work;
+  } catch (err) {
+    if ((err as NodeJS.ErrnoException).code === "ENOENT") throw new AppError("validation_failed", "The upload was interrupted");
+    throw err;
+  }
+}
+
+/**
+ * Validates the upload, counts it against the company's storage quota (TENANT_STORAGE_QUOTA_MB:
+ * 413 `quota_exceeded` past it, exact under concurrent uploads - they queue on a per-company lock),
+ * moves the bytes to their content address and creates the metadata row, in the caller's
+ * transaction `tx` (or one of its own).
+ */
+export async function storeUpload(file: UploadedFile | undefined, opts: { purpose?: string; uploadedBy?: string | null }, tx?: ScopedTx) {
+  const f = await checkUpload(file);
+  const sha256 = await whileThere(sha256Of(f.path));
+  const store = async (t: ScopedTx) => {
+    await advisoryLock(t, "storage-quota");
+    const quota = config().tenantStorageQuotaBytes;
+    const used = await storedBytes(t);
+    if (used + f.size > quota) throw quotaExceeded(quota, used, f.size);
+    await lockContent(t, sha256);
+    const target = contentPath(sha256);
+    await mkdir(path.dirname(target), { recursive: true });
+    // (again) in place: an atomic rename over any earlier copy of the same content, with a fresh mtime
+    await whileThere(rename(f.path, target));
+    return t.storedFile.create({
+      data: {
+        original_name: f.originalname.slice(0, 255) || "file",
+        mime_type: f.mimetype,
+        size_bytes: f.size,
+        sha256,
+        purpose: opts.purpose ?? "general",
+        uploaded_by: opts.uploadedBy ?? null,
+      },
+    });
+  };
+  return tx ? store(tx) : tenantTx(store);
+}
+
+// ─── removing files nothing refers to (the cleanup job of src/modules/utilities) ───
+
+/** A page of the active tenant's files created before `before`, oldest first, after the cursor `after`. */
+export async function filesCreatedBefore(before: Date, after: { created_at: Date; id: string } | null, take: number) {
+  return db.storedFile.findMany({
+    where: {
+      created_at: { lt: before },
+      ...(after ? { OR: [{ created_at: { gt: after.created_at } }, { created_at: after.created_at, id: { gt: after.id } }] } : {}),
     },
+    orderBy: [{ created_at: "asc" }, { id: "asc" }],
+    select: { id: true, created_at: true, sha256: true },
+    take,
   });
+}
+
+/**
+ * Deletes the active tenant's file row `id` if it is still older than `before`; false when it is
+ * gone or still referenced by a foreign key (a document attached meanwhile).
+ */
+export async function deleteFileRow(id: string, before: Date): Promise<boolean> {
+  try {
+    return (await db.storedFile.deleteMany({ where: { id, created_at: { lt: before } } })).count > 0;
+  } catch (err) {
+    const code = (err as { code?: string }).code;
+    if (code === "P2003" || code === "23503") return false;
+    throw err;
+  }
+}
+
+/**
+ * Deletes the bytes of `sha256` when no file row of any company holds them any more (uploads of
+ * the same content share them), under the content lock: an upload of the same content moving its
+ * bytes into place waits, and finds them gone, or is seen.
+ */
+export async function removeContentIfUnused(sha256: string): Promise<boolean> {
+  return systemDb.$transaction(async (tx) => {
+    await lockContent(tx, sha256);
+    // cross-tenant: the bytes of a content are shared by the files of every company that uploaded it
+    const [row] = await tx.$queryRaw<{ n: number }[]>`SELECT count(*)::int AS n FROM files WHERE sha256 = ${sha256}`;
+    if (row.n > 0) return false;
+    try {
+      await unlink(contentPath(sha256));
+      return true;
+    } catch (err) {
+      if ((err as NodeJS.ErrnoException).code === "ENOENT") return false;
+      throw err;
+    }
+  });
+}
+
+/** Deletes temporary upload files last written before `before` (left by a process that stopped mid-upload). */
+export async function removeStaleTemporaryFiles(before: Date): Promise<number> {
+  const dir = uploadTempDir();
+  let names: string[];
+  try {
+    names = await readdir(dir);
+  } catch {
+    return 0;
+  }
+  let removed = 0;
+  for (const name of names) {
+    const file = path.join(dir, name);
+    try {
+      if ((await stat(file)).mtime < before) {
+        await unlink(file);
+        removed++;
+      }
+    } catch {
+      /* gone meanwhile */
+    }
+  }
+  return removed;
 }
 
 /**
@@ -122,7 +311,7 @@ export function sendStoredFile(
   res: Response,
   f: { sha256: string; mime_type: string; original_name: string; size_bytes: number },
 ): Promise<void> {
-  const p = pathFor(f.sha256);
+  const p = contentPath(f.sha256);
   if (!existsSync(p)) throw new AppError("not_found", "File content not found");
   res.status(200);
   res.setHeader("Content-Type", f.mime_type);

@@ -1,0 +1,110 @@
+// The gate of every upload (an operation whose request body is multipart/form-data), before its
+// body is read - so a refused upload costs neither memory nor disk nor the time to receive it:
+//   1. who is calling (401/403 as for any operation; kept for the handler);
+//   2. this process reads at most UPLOADS_MAX_CONCURRENT uploads at once (beyond, a 503
+//      `unavailable` with Retry-After: the server is busy, not the caller at fault), and at most
+//      UPLOADS_MAX_CONCURRENT_PER_USER of one user - or one client IP for the public joining-document
+//      upload (beyond, a 429 `rate_limited` with Retry-After);
+//   3. one upload counted against the hourly budgets of the user (or client IP) and of the company
+//      (UPLOADS_PER_USER_PER_HOUR, UPLOADS_PER_TENANT_PER_HOUR; shared by every server process,
+//      src/platform/limits.ts; a 429 with the seconds left of the window). A public upload does not
+//      count against its company's budget: someone holding a joining link must not be able to use
+//      up the HR team's uploads (it is bounded per IP, per link and by the storage quota instead);
+//   4. a company without any room left in its storage quota gets its 413 `quota_exceeded` at once
+//      (src/platform/storage/files.ts checks the exact size once the file is in).
+// When the request ends, however it ends, its slots are released and any temporary file of its
+// upload still in <UPLOAD_DIR>/.tmp is deleted (a stored upload has been moved out of it).
+import { unlink } from "node:fs/promises";
+import type { NextFunction, Request, Response } from "express";
+import { config } from "../config.ts";
+import { withTenant } from "../db/tenancy.ts";
+import { AppError, unavailable } from "../platform/errors.ts";
+import { HOUR_MS, type UsageLimit, useOrRefuse } from "../platform/limits.ts";
+import { assertStorageRoomLeft, setUploadTempDir, type UploadedFile } from "../platform/storage/files.ts";
+import type { AuthContext } from "./types.ts";
+
+/** Uploads this process is reading or storing: in all, and per user (`user:<id>`) or client IP (`ip:<addr>`). */
+const inProgress = { total: 0, by: new Map<string, number>() };
+
+/** How many uploads this process has in progress (tests). */
+export function uploadsInProgress(): number {
+  return inProgress.total;
+}
+
+/** Seconds a client waits before retrying an upload refused for the uploads already in progress. */
+export const UPLOAD_BUSY_RETRY_S = 2;
+
+function take(who: string): () => void {
+  inProgress.total++;
+  inProgress.by.set(who, (inProgress.by.get(who) ?? 0) + 1);
+  let released = false;
+  return () => {
+    if (released) return;
+    released = true;
+    inProgress.total--;
+    const n = (inProgress.by.get(who) ?? 1) - 1;
+    if (n > 0) inProgress.by.set(who, n);
+    else inProgress.by.delete(who);
+  };
+}
+
+function removeTemporaryFiles(req: Request): void {
+  const files = (req as Request & { files?: UploadedFile[] }).files;
+  if (!Array.isArray(files)) return;
+  for (const f of files) if (f?.path) unlink(f.path).catch(() => {});
+}
+
+export interface UploadGateOptions {
+  /** Is the request's operation an upload, and is it public? (undefined: not an operation) */
+  upload: (req: Request) => { isPublic: boolean } | undefined;
+  /** Resolves the caller of a non-public operation (401/403) and keeps it for the handler. */
+  authorize: (req: Request) => Promise<AuthContext | null>;
+}
+
+export function uploadGate(opts: UploadGateOptions) {
+  return async (req: Request, res: Response, next: NextFunction) => {
+    const op = opts.upload(req);
+    if (!op) return next();
+    try {
+      const cfg = config();
+      const auth = op.isPublic ? null : await opts.authorize(req);
+      const who = auth ? `user:${auth.userId}` : `ip:${req.ip ?? "unknown"}`;
+      if (inProgress.total >= cfg.uploadsMaxConcurrent)
+        throw unavailable("Too many uploads in progress on the server, try again shortly", UPLOAD_BUSY_RETRY_S);
+      if ((inProgress.by.get(who) ?? 0) >= cfg.uploadsMaxConcurrentPerUser)
+        throw new AppError(
+          "rate_limited",
+          `Too many uploads at once (at most ${cfg.uploadsMaxConcurrentPerUser} ${auth ? "per user" : "per client IP"}); ` +
+            "wait for one to finish",
+          undefined,
+          { "Retry-After": String(UPLOAD_BUSY_RETRY_S) },
+        );
+      const release = take(who);
+      res.once("close", () => {
+        release();
+        removeTemporaryFiles(req);
+      });
+      const limits: UsageLimit[] = [
+        {
+          key: `upload:${who}`,
+          max: cfg.uploadsPerUserPerHour,
+          windowMs: HOUR_MS,
+          label: auth ? "uploads per user per hour" : "uploads per client IP per hour",
+        },
+      ];
+      if (auth)
+        limits.push({
+          key: `upload:tenant:${auth.tenantId}`,
+          max: cfg.uploadsPerTenantPerHour,
+          windowMs: HOUR_MS,
+          label: "uploads per company per hour",
+        });
+      await useOrRefuse(limits, "Upload");
+      if (auth) await withTenant(auth.tenantId, () => assertStorageRoomLeft());
+      setUploadTempDir(req);
+      next();
+    } catch (err) {
+      next(err);
+    }
+  };
+}

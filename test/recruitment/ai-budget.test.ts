@@ -1,0 +1,113 @@
+// The AI helpers' budgets (issue 14, item 13): every call that reaches the provider counts against
+// the caller's AI_CALLS_PER_USER_PER_HOUR and the company's AI_CALLS_PER_TENANT_PER_HOUR, shared by
+// the four helpers; past either, 429 `rate_limited` with Retry-After and nothing counted. A request
+// refused for its input costs nothing; another company has its own budget. And every text input of
+// every AI operation is bounded in the document, so what a provider is sent is bounded.
+import { readFileSync } from "node:fs";
+import path from "node:path";
+import { beforeAll, describe, expect, it } from "vitest";
+import { addMember, expectError, useTestApp } from "../support/app.ts";
+import { type Company, recruitingCompany } from "./helpers.ts";
+
+const t = useTestApp({ config: { aiCallsPerUserPerHour: 2, aiCallsPerTenantPerHour: 3 } });
+let c: Company;
+let other: Company;
+
+beforeAll(async () => {
+  c = await recruitingCompany(t, { company: "Budgeted" });
+  other = await recruitingCompany(t, { company: "Other Co" });
+});
+
+const jobDescription = { title: "Backend Engineer", department: "Engineering", requirements: "TypeScript and PostgreSQL" };
+const content = { type: "rejection_email", job_title: "Backend Engineer", candidate_name: "Priya" };
+const questions = { requirements: "TypeScript, PostgreSQL", count: 3 };
+const screening = { resume_text: "TypeScript developer, 4 years", job_requirements: "TypeScript" };
+
+function expectRateLimited(res: { status: number; body: any; headers: Record<string, string> }, message: RegExp) {
+  const body = expectError(res, 429, "rate_limited");
+  expect(body.error).toMatch(message);
+  const retryAfter = Number(res.headers["retry-after"]);
+  expect(Number.isInteger(retryAfter)).toBe(true);
+  expect(retryAfter).toBeGreaterThan(0);
+  expect(retryAfter).toBeLessThanOrEqual(3600);
+  expect(body.error).toContain(`retry in ${retryAfter} s`);
+}
+
+describe("generateJobDescription, screenResume, generateInterviewQuestions, generateRecruitmentContent: AI budgets", () => {
+  it("answer the user's third call in the hour with 429 and Retry-After; a refused input costs nothing", async () => {
+    // a call refused for its input (an unknown candidate) does not reach the provider and is not counted
+    expectError(
+      await c.hr.agent.post("/api/recruitment/ai/resume-screening").send({ candidate_id: "00000000-0000-4000-8000-000000000000" }),
+      400,
+    );
+    await c.hr.agent.post("/api/recruitment/ai/job-description").send(jobDescription).expect(200);
+    await c.hr.agent.post("/api/recruitment/ai/resume-screening").send(screening).expect(200);
+    // every helper shares the budget
+    for (const [p, body] of [
+      ["/api/recruitment/ai/job-description", jobDescription],
+      ["/api/recruitment/ai/resume-screening", screening],
+      ["/api/recruitment/ai/interview-questions", questions],
+      ["/api/recruitment/ai/content", content],
+    ] as const)
+      expectRateLimited(await c.hr.agent.post(p).send(body), /^AI helper limit reached \(2 calls per user per hour\); retry in \d+ s$/);
+  });
+
+  it("hold the company's budget across its users; another company keeps its own", async () => {
+    // hr spent 2 of the company's 3 above; the manager gets the last one, the owner none
+    await c.manager.agent.post("/api/recruitment/ai/interview-questions").send(questions).expect(200);
+    expectRateLimited(
+      await c.owner.agent.post("/api/recruitment/ai/content").send(content),
+      /^AI helper limit reached \(3 calls per company per hour\)/,
+    );
+    const admin = await addMember(t, c.owner, "admin");
+    expectRateLimited(await admin.agent.post("/api/recruitment/ai/job-description").send(jobDescription), /3 calls per company per hour/);
+    // another company has its own budget
+    await other.hr.agent.post("/api/recruitment/ai/content").send(content).expect(200);
+    await other.owner.agent.post("/api/recruitment/ai/job-description").send(jobDescription).expect(200);
+    const counters = await t.query<{ key: string; uses: number }>(
+      "SELECT key, uses FROM usage_counters WHERE key LIKE 'ai:%' ORDER BY key",
+    );
+    const byKey = Object.fromEntries(counters.map((r) => [r.key, r.uses]));
+    // the refused calls counted nothing (neither the owner nor the admin has a counter)
+    expect(byKey[`ai:tenant:${c.owner.tenantId}`]).toBe(3);
+    expect(byKey[`ai:user:${c.owner.userId}`]).toBeUndefined();
+    expect(byKey[`ai:user:${admin.userId}`]).toBeUndefined();
+    expect(byKey[`ai:tenant:${other.owner.tenantId}`]).toBe(2);
+  });
+});
+
+describe("AI operations: every text input is bounded in the document", () => {
+  it("has maxLength on every string and maxItems on every array of each AI request body", () => {
+    const doc = JSON.parse(readFileSync(path.resolve(import.meta.dirname, "../../generated/openapi.json"), "utf8"));
+    const resolve = (s: any): any =>
+      s?.$ref
+        ? resolve(
+            s.$ref
+              .split("/")
+              .slice(1)
+              .reduce((o: any, k: string) => o[k], doc),
+          )
+        : s;
+    const unbounded: string[] = [];
+    const walk = (s: any, at: string) => {
+      s = resolve(s);
+      if (!s) return;
+      const types = [s.type].flat();
+      if (types.includes("string") && s.maxLength === undefined && !s.enum && !s.format) unbounded.push(at);
+      if (types.includes("array")) {
+        if (s.maxItems === undefined) unbounded.push(at);
+        walk(s.items, `${at}[]`);
+      }
+      for (const [k, v] of Object.entries(s.properties ?? {})) walk(v, `${at}.${k}`);
+    };
+    const ops = Object.entries(doc.paths).filter(([p]) => p.startsWith("/api/recruitment/ai/"));
+    expect(ops).toHaveLength(4);
+    for (const [p, item] of ops as [string, any][]) {
+      const op = item.post;
+      walk(op.requestBody.content["application/json"].schema, `${op.operationId}.body`);
+      expect(op.responses["429"], `${p} documents its 429`).toBeDefined();
+      expect(op.description, `${p} names its budget settings`).toContain("AI_CALLS_PER_USER_PER_HOUR");
+    }
+    expect(unbounded).toEqual([]);
+  });
+});
