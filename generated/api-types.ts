@@ -6207,7 +6207,7 @@ export interface components {
             total: number;
             total_pages: number;
         };
-        /** @description At least 8 characters. Stored as `scrypt$<hex-salt>$<hex-hash>` (N=16384, r=8, p=1, 64-byte key). */
+        /** @description At least 8 characters, and hard to guess: a password is refused with a 400 `validation_failed` whose `details` name the password field (`body.password`) when it is a common or breached password (the list of about 49 000 shipped in `@zxcvbn-ts/language-common`, checked offline) or a close variant of one (capitals, l33t such as `P@ssw0rd`, a year or digits added), a simple pattern (repeats such as `aaaaaaaa`, sequences such as `12345678`, keyboard rows, dates), built on the account's name or e-mail, or when it contains the local part of the account's e-mail (the part before `@`, when it has 3 or more characters). The measure is zxcvbn's: at least score 2 (more than a million guesses), computed on the first 32 characters. Applies wherever a password is set: signup, accepting an invitation as a new user, and a password reset. Stored as `scrypt$<hex-salt>$<hex-hash>` (N=16384, r=8, p=1, 64-byte key). */
         Password: string;
         PayrollBreakdown: {
             /** @description A page of the run's employees (by employee code), see `pagination`. */

@@ -5,7 +5,7 @@
 import type { Request } from "express";
 import { auditTenants } from "../../platform/audit.ts";
 import { accountLimiter, ipLimiter, resetRequestLimiter } from "../../platform/identity/limiter.ts";
-import { hashPassword, verifyPassword } from "../../platform/identity/passwords.ts";
+import { assertStrongPassword, hashPassword, verifyPassword } from "../../platform/identity/passwords.ts";
 import { buildSessionInfo, endUserSessions, membershipsOf, type SessionInfoData, startSession } from "../../platform/identity/session.ts";
 import { hashToken, newToken } from "../../platform/identity/tokens.ts";
 import { config } from "../../config.ts";
@@ -15,10 +15,12 @@ import type { RequestBody } from "../../http/types.ts";
 import { queueEmail } from "../../platform/mail/outbox.ts";
 
 const RESET_TTL_MS = 3600 * 1000;
+const INVALID_RESET = "The reset link is invalid, already used or expired; request a new one";
 
 /** Creates the account and its company (the user its owner) and signs in. */
 export async function registerCompany(req: Request, input: RequestBody<"signup">): Promise<SessionInfoData> {
   const email = input.email.toLowerCase();
+  assertStrongPassword(input.password, { email, name: input.name });
   if (await systemDb.user.findUnique({ where: { email } })) throw conflict("An account with this email already exists; sign in instead");
   const passwordHash = await hashPassword(input.password);
   const { user, tenant } = await systemDb.$transaction(async (tx) => {
@@ -66,6 +68,9 @@ export async function requestPasswordReset(email: string, ip: string): Promise<v
 /** Sets a new password with a valid reset token (used once; every other open token of the user too); ends the user's sessions. */
 export async function resetPasswordWithToken(token: string, password: string): Promise<void> {
   const hash = hashToken(token);
+  const found = await systemDb.passwordResetToken.findUnique({ where: { token_hash: hash }, include: { user: true } });
+  if (!found || found.used_at || found.expires_at <= new Date()) throw invalidToken(INVALID_RESET);
+  assertStrongPassword(password, found.user);
   const passwordHash = await hashPassword(password);
   const userId = await systemDb.$transaction(async (tx) => {
     // Consume the token atomically: only one request can ever use it.
@@ -73,7 +78,7 @@ export async function resetPasswordWithToken(token: string, password: string): P
       where: { token_hash: hash, used_at: null, expires_at: { gt: new Date() } },
       data: { used_at: new Date() },
     });
-    if (used.count !== 1) throw invalidToken("The reset link is invalid, already used or expired; request a new one");
+    if (used.count !== 1) throw invalidToken(INVALID_RESET);
     const row = await tx.passwordResetToken.findUniqueOrThrow({ where: { token_hash: hash } });
     await tx.user.update({ where: { id: row.user_id }, data: { password_hash: passwordHash } });
     await tx.passwordResetToken.updateMany({ where: { user_id: row.user_id, used_at: null }, data: { used_at: new Date() } });
@@ -112,6 +117,7 @@ export async function joinByInvitation(req: Request, input: RequestBody<"acceptI
     if (!input.name) details.push({ path: "body.name", message: "is required for a new account" });
     if (!input.password) details.push({ path: "body.password", message: "is required for a new account" });
     if (details.length) throw badRequest("Name and password are required to create the account", details);
+    assertStrongPassword(input.password!, { email, name: input.name });
   }
   const passwordHash = user ? null : await hashPassword(input.password!);
   const userId = await systemDb.$transaction(async (tx) => {
