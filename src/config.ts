@@ -99,6 +99,12 @@ export interface Config {
   readonly signinMaxFailuresPerAccount: number;
   readonly signinMaxFailuresPerIp: number;
   readonly forgotPasswordMaxPerIp: number;
+  /**
+   * Signups per client IP within 15 minutes, every attempt counted (`SIGNUP_MAX_PER_IP`; read
+   * when a signup arrives, so an app's configuration applies). The tests' default is 1000: their
+   * fixtures sign up many companies from one address.
+   */
+  readonly signupMaxPerIp: number;
 }
 
 /** The variables as the environment gives them. */
@@ -301,6 +307,7 @@ export function loadConfig(env: Env, root: string = projectRoot): Config {
     signinMaxFailuresPerAccount: positiveInt(r, "SIGNIN_MAX_FAILURES_PER_ACCOUNT", 5),
     signinMaxFailuresPerIp: positiveInt(r, "SIGNIN_MAX_FAILURES_PER_IP", 30),
     forgotPasswordMaxPerIp: positiveInt(r, "FORGOT_PASSWORD_MAX_PER_IP", 20),
+    signupMaxPerIp: positiveInt(r, "SIGNUP_MAX_PER_IP", isTest ? 1000 : 10),
   };
   if (r.problems.length) throw new ConfigError(r.problems);
   return deepFreeze(config);

@@ -61,6 +61,7 @@ describe("loadConfig", () => {
       signinMaxFailuresPerAccount: 5,
       signinMaxFailuresPerIp: 30,
       forgotPasswordMaxPerIp: 20,
+      signupMaxPerIp: 10,
     } satisfies Config);
   });
 
@@ -79,6 +80,7 @@ describe("loadConfig", () => {
       isProduction: false,
       logLevel: "silent",
       identityCacheTtlMs: 0,
+      signupMaxPerIp: 1000,
       validateResponses: true,
     });
     expect(loadConfig({ VITEST: "true" })).toMatchObject({
@@ -94,6 +96,7 @@ describe("loadConfig", () => {
       validateResponses: false,
       logLevel: "info",
       identityCacheTtlMs: 60000,
+      signupMaxPerIp: 10,
       publicUrl: "https://hr.example.com",
     });
   });
@@ -134,6 +137,7 @@ describe("loadConfig", () => {
       SIGNIN_MAX_FAILURES_PER_ACCOUNT: "3",
       SIGNIN_MAX_FAILURES_PER_IP: "50",
       FORGOT_PASSWORD_MAX_PER_IP: "7",
+      SIGNUP_MAX_PER_IP: "4",
     };
     expect(loadConfig(env, "/srv/hrms")).toEqual({
       nodeEnv: "production",
@@ -173,6 +177,7 @@ describe("loadConfig", () => {
       signinMaxFailuresPerAccount: 3,
       signinMaxFailuresPerIp: 50,
       forgotPasswordMaxPerIp: 7,
+      signupMaxPerIp: 4,
     } satisfies Config);
   });
 

@@ -8,7 +8,7 @@ import { registerAllJobs } from "../../src/modules/jobs.ts";
 import { passwordWeakness } from "../../src/platform/identity/passwords.ts";
 import { jobs } from "../../src/platform/jobs/queue.ts";
 import { expectError, signupTenant, uniqueEmail, useTestApp } from "../support/app.ts";
-import { startMailSink, tokenFrom, type MailSink } from "../support/mail.ts";
+import { startMailSink, tokenMailed, type MailSink } from "../support/mail.ts";
 
 const t = useTestApp();
 let mail: MailSink;
@@ -55,7 +55,7 @@ describe("inviteMember, acceptInvite: a new member's password follows the same r
     const o = await signupTenant(t);
     const email = uniqueEmail("invited");
     await o.agent.post("/api/configuration/members").send({ email, role: "employee" }).expect(201);
-    const token = tokenFrom(await mail.waitFor(email), "Invitation token");
+    const token = await tokenMailed(mail, email, "Invitation token");
     for (const password of WEAK)
       expectWeak(await t.request().post("/api/auth/accept-invite").send({ token, name: "New Member", password }));
     expect(await t.query("SELECT 1 FROM users WHERE email = $1", [email])).toHaveLength(0);
@@ -68,7 +68,7 @@ describe("forgotPassword, resetPassword: the new password follows the same rule"
   it("refuses 12345678, password and aaaaaaaa without using the token, and accepts a strong one", async () => {
     const o = await signupTenant(t);
     await t.request().post("/api/auth/forgot-password").send({ email: o.email }).expect(200);
-    const token = tokenFrom(await mail.waitFor(o.email), "Reset token");
+    const token = await tokenMailed(mail, o.email, "Reset token");
     for (const password of WEAK) expectWeak(await t.request().post("/api/auth/reset-password").send({ token, password }));
     await t.request().post("/api/auth/sign-in").send({ email: o.email, password: o.password }).expect(200);
     await t.request().post("/api/auth/reset-password").send({ token, password: STRONG }).expect(200);

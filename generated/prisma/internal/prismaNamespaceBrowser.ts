@@ -103,6 +103,8 @@ export const ModelName = {
   Notification: 'Notification',
   StoredFile: 'StoredFile',
   BillingEvent: 'BillingEvent',
+  SignupRequest: 'SignupRequest',
+  PasswordResetRequest: 'PasswordResetRequest',
   AuthThrottle: 'AuthThrottle',
   TenantSetting: 'TenantSetting',
   JobRequisition: 'JobRequisition',
@@ -1079,6 +1081,30 @@ export const BillingEventScalarFieldEnum = {
 } as const
 
 export type BillingEventScalarFieldEnum = (typeof BillingEventScalarFieldEnum)[keyof typeof BillingEventScalarFieldEnum]
+
+
+export const SignupRequestScalarFieldEnum = {
+  id: 'id',
+  email: 'email',
+  name: 'name',
+  company_name: 'company_name',
+  password_hash: 'password_hash',
+  token_hash: 'token_hash',
+  mailed_at: 'mailed_at',
+  expires_at: 'expires_at',
+  created_at: 'created_at'
+} as const
+
+export type SignupRequestScalarFieldEnum = (typeof SignupRequestScalarFieldEnum)[keyof typeof SignupRequestScalarFieldEnum]
+
+
+export const PasswordResetRequestScalarFieldEnum = {
+  id: 'id',
+  email: 'email',
+  created_at: 'created_at'
+} as const
+
+export type PasswordResetRequestScalarFieldEnum = (typeof PasswordResetRequestScalarFieldEnum)[keyof typeof PasswordResetRequestScalarFieldEnum]
 
 
 export const AuthThrottleScalarFieldEnum = {
