@@ -12,6 +12,9 @@ describe("job registry", () => {
     expect(Object.fromEntries(byName)).toEqual({
       "mail.deliver": "* * * * *",
       "auth.prune-throttle": "17 * * * *",
+      "auth.signup-requests": "* * * * *",
+      "auth.password-reset-requests": "* * * * *",
+      "auth.prune-signup-requests": "23 * * * *",
       "employees.complete-exits": "5 * * * *",
       "leave.accrue": "15 0 * * *",
       "leave.expire": "30 0 * * *",
