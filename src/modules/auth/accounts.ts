@@ -70,7 +70,7 @@ export async function resetPasswordWithToken(token: string, password: string): P
   const hash = hashToken(token);
   const found = await systemDb.passwordResetToken.findUnique({ where: { token_hash: hash }, include: { user: true } });
   if (!found || found.used_at || found.expires_at <= new Date()) throw invalidToken(INVALID_RESET);
-  assertStrongPassword(password, found.user);
+  await assertStrongPassword(password, found.user);
   const passwordHash = await hashPassword(password);
   const userId = await systemDb.$transaction(async (tx) => {
     // Consume the token atomically: only one request can ever use it.
@@ -117,7 +117,7 @@ export async function joinByInvitation(req: Request, input: RequestBody<"acceptI
     if (!input.name) details.push({ path: "body.name", message: "is required for a new account" });
     if (!input.password) details.push({ path: "body.password", message: "is required for a new account" });
     if (details.length) throw badRequest("Name and password are required to create the account", details);
-    assertStrongPassword(input.password!, { email, name: input.name });
+    await assertStrongPassword(input.password!, { email, name: input.name });
   }
   const passwordHash = user ? null : await hashPassword(input.password!);
   const userId = await systemDb.$transaction(async (tx) => {

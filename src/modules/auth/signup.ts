@@ -27,7 +27,7 @@ export async function requestSignup(input: RequestBody<"signup">, ip: string): P
   const wait = await signupLimiter.attempt(ip);
   if (wait > 0) throw rateLimited(wait);
   const email = input.email.toLowerCase();
-  assertStrongPassword(input.password, { email, name: input.name });
+  await assertStrongPassword(input.password, { email, name: input.name });
   const passwordHash = await hashPassword(input.password);
   await systemDb.signupRequest.create({
     data: {

@@ -7,6 +7,7 @@
 import { randomBytes, scrypt as scryptCb, timingSafeEqual, type ScryptOptions } from "node:crypto";
 import { ZxcvbnFactory } from "@zxcvbn-ts/core";
 import { adjacencyGraphs, dictionary } from "@zxcvbn-ts/language-common";
+import { nextTurn } from "../../lib/yielding.ts";
 import { invalidField } from "../errors.ts";
 
 const N = 16384;
@@ -58,6 +59,8 @@ const strength = new ZxcvbnFactory({
   maxLength: SCORED_LENGTH,
   l33tMaxSubstitutions: 16,
 });
+// compiled by the first check: done here, at start, rather than in the first request that sets a password
+strength.check("P@$$w0rd-1990-qwerty-12345");
 
 const WHY: Record<string, string> = {
   topTen: "is one of the most common passwords",
@@ -92,15 +95,25 @@ export function passwordWeakness(password: string, account: { email?: string | n
   return WHY[result.feedback.warning ?? ""] ?? "is too easy to guess";
 }
 
+// Checks run one at a time, each in a turn of the event loop of its own: a check costs a few ms
+// (up to ~30 ms of CPU for the longest l33t-laden passwords on a busy machine), and requests that
+// arrive together would otherwise run theirs back to back and hold the loop for all of them.
+let scoring: Promise<unknown> = Promise.resolve();
+function inTurn<T>(fn: () => T): Promise<T> {
+  const run = scoring.then(nextTurn).then(fn);
+  scoring = run.catch(() => undefined);
+  return run;
+}
+
 /**
  * Refuses (400 `validation_failed`, detail at `path`) a password that is too easy to guess; see
  * passwordWeakness.
  */
-export function assertStrongPassword(
+export async function assertStrongPassword(
   password: string,
   account: { email?: string | null; name?: string | null } = {},
   path = "body.password",
-): void {
-  const why = passwordWeakness(password, account);
+): Promise<void> {
+  const why = await inTurn(() => passwordWeakness(password, account));
   if (why) throw invalidField(path, `${why}; choose a longer or less predictable password (a few unrelated words work well)`);
 }
