@@ -335,7 +335,7 @@ export interface paths {
         put?: never;
         /**
          * Request a password reset email
-         * @description Always answers 200, whether or not the email has an account (no account enumeration). When it has one, a single-use token valid for one hour is mailed (stored hashed).
+         * @description Always answers 200 with the same body and headers, whether or not the email has an account (no account enumeration), and takes the same time either way: the request only records it; looking the address up, creating the token and queueing the mail happen after the response, in a background job (usually within a second; at the latest at the job's sweep every minute). When the address has an account, a single-use token valid for one hour is mailed (stored hashed). Requests per client IP within 15 minutes are limited (`FORGOT_PASSWORD_MAX_PER_IP`, default 20; every request counted): beyond, 429 `rate_limited` with `Retry-After`.
          */
         post: operations["forgotPassword"];
         delete?: never;
@@ -454,10 +454,34 @@ export interface paths {
         get?: never;
         put?: never;
         /**
-         * Create an account and a company
-         * @description Creates the user and a new tenant (named `company_name`, or after the user) where the user is `owner`, and signs them in. No optional module is enabled. An email that already has an account is a 409.
+         * Start creating an account and a company (confirmed by e-mail)
+         * @description Starts a signup and answers 202 with the same body whether or not the e-mail already has an account, so that signup cannot be used to find out which addresses have accounts. The address is then mailed (after the response, by a background job): an address without an account gets a single-use confirmation token, valid for 24 hours (stored hashed), and `POST /api/auth/signup/confirm` with it creates the user and a new tenant (named `company_name`, or after the user) where the user is `owner`, and signs them in; an address that already has an account gets a notice instead ("someone tried to sign up with your address: sign in, or reset your password") and nothing is created. No session is started here and no cookie is set.
+         *
+         *     Decision (issue 14): signup used to create the account, sign in at once and answer 409 for an address with an account. Any answer that signs in for a new address cannot be given for an existing one (the attacker would not get a working session, and the next request would tell), so the sign-in moved to the confirmation, which only the owner of the mailbox can make: the request body is unchanged, and `confirmSignup` answers exactly what signup used to (201, the session and its cookie). This also proves the address belongs to the person signing up.
+         *
+         *     Limits: signups per client IP within 15 minutes, every attempt counted (`SIGNUP_MAX_PER_IP`, default 10): beyond, 429 `rate_limited` with `Retry-After`. At most 3 signup e-mails per address within 15 minutes; further signups for it are answered alike but mail nothing. The password must pass the password rule (see the `Password` schema; 400 on `body.password`). The request does the same work for every address (the password is hashed and the signup stored either way); looking the address up and mailing happen in the background.
          */
         post: operations["signup"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/auth/signup/confirm": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Confirm a signup with the e-mailed token; creates the account and the company
+         * @description Completes a signup started with `POST /api/auth/signup`: the token mailed to the address (single-use, valid for 24 hours) creates the user and a new tenant (named `company_name`, or after the user) where the user is `owner`, with the name and password given at signup, and signs them in (a new session id). No optional module is enabled. The address's other pending signups end with it. An unknown, used or expired token is a 400 `invalid_token`; when the address has got an account since the signup (an invitation accepted meanwhile), a 409 `conflict` (sign in instead) - only the owner of the mailbox holds the token, so saying so reveals nothing to anyone else.
+         */
+        post: operations["confirmSignup"];
         delete?: never;
         options?: never;
         head?: never;
@@ -6246,7 +6270,7 @@ export interface components {
             total: number;
             total_pages: number;
         };
-        /** @description At least 8 characters. Stored as `scrypt$<hex-salt>$<hex-hash>` (N=16384, r=8, p=1, 64-byte key). */
+        /** @description At least 8 characters, and hard to guess: a password is refused with a 400 `validation_failed` whose `details` name the password field (`body.password`) when it is a common or breached password (the list of about 49 000 shipped in `@zxcvbn-ts/language-common`, checked offline) or a close variant of one (capitals, l33t such as `P@ssw0rd`, a year or digits added), a simple pattern (repeats such as `aaaaaaaa`, sequences such as `12345678`, keyboard rows, dates), built on the account's name or e-mail, or when it contains the local part of the account's e-mail (the part before `@`, when it has 3 or more characters). The measure is zxcvbn's: at least score 2 (more than a million guesses), computed on the first 32 characters. Applies wherever a password is set: signup, accepting an invitation as a new user, and a password reset. Stored as `scrypt$<hex-salt>$<hex-hash>` (N=16384, r=8, p=1, 64-byte key). */
         Password: string;
         PayrollBreakdown: {
             /** @description A page of the run's employees (by employee code), see `pagination`. */
@@ -8529,6 +8553,44 @@ export interface operations {
                     email: components["schemas"]["Email"];
                     name: string;
                     password: components["schemas"]["Password"];
+                };
+            };
+        };
+        responses: {
+            /** @description Accepted; the same for every address. A message is on its way to the address (the confirmation token, or a notice when it already has an account). */
+            202: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Ack"];
+                };
+            };
+            400: components["responses"]["ValidationFailed"];
+            403: components["responses"]["Forbidden"];
+            413: components["responses"]["PayloadTooLarge"];
+            415: components["responses"]["UnsupportedMediaType"];
+            429: components["responses"]["RateLimited"];
+            500: components["responses"]["Internal"];
+            503: components["responses"]["Unavailable"];
+        };
+    };
+    confirmSignup: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                /**
+                 * @example {
+                 *       "token": "3q2-7wEXAMPLEtokenFromTheEmail_xY9kLmN0pQrStUv"
+                 *     }
+                 */
+                "application/json": {
+                    token: string;
                 };
             };
         };

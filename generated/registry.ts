@@ -23,6 +23,7 @@ export const operationTable = {
   cancelWorkingOnHolidayRequest: { method: "delete", path: "/api/working-on-holiday/{id}", area: "leave", public: false, roles: ["owner","admin","hr","manager","employee"], module: null, tenantOptional: false, multipart: false },
   checkIn: { method: "post", path: "/api/attendance/check-in", area: "attendance", public: false, roles: ["owner","admin","hr","manager","employee"], module: null, tenantOptional: false, multipart: false },
   checkOut: { method: "post", path: "/api/attendance/check-out", area: "attendance", public: false, roles: ["owner","admin","hr","manager","employee"], module: null, tenantOptional: false, multipart: false },
+  confirmSignup: { method: "post", path: "/api/auth/signup/confirm", area: "auth", public: true, roles: [], module: null, tenantOptional: false, multipart: false },
   convertCandidateToEmployee: { method: "post", path: "/api/recruitment/candidates/{id}/convert-to-employee", area: "recruitment", public: false, roles: ["owner","admin","hr"], module: "recruitment", tenantOptional: false, multipart: false },
   createAsset: { method: "post", path: "/api/assets", area: "assets", public: false, roles: ["owner","admin","hr"], module: "assets", tenantOptional: false, multipart: false },
   createAssetAssignment: { method: "post", path: "/api/assets/assignments", area: "assets", public: false, roles: ["owner","admin","hr"], module: "assets", tenantOptional: false, multipart: false },
@@ -248,7 +249,7 @@ export type Area = (typeof areas)[number];
 export interface AreaOperations {
   "assets": "createAsset" | "createAssetAssignment" | "createAssetCategory" | "createAssetDamageReport" | "createAssetReturnRequest" | "decideAssetReturnRequest" | "deleteAsset" | "deleteAssetCategory" | "getAsset" | "getAssetCategory" | "listAssetAssignments" | "listAssetCategories" | "listAssetDamageReports" | "listAssetReturnRequests" | "listAssets" | "resolveAssetDamageReport" | "updateAsset" | "updateAssetCategory";
   "attendance": "cancelAttendanceRegularization" | "checkIn" | "checkOut" | "createAttendanceRegularization" | "getAttendanceRegularization" | "getAttendanceSettings" | "importAttendance" | "listAttendance" | "listAttendanceRegularizations" | "updateAttendanceRegularization" | "updateAttendanceSettings";
-  "auth": "acceptInvite" | "forgotPassword" | "getSession" | "refreshSession" | "resetPassword" | "signIn" | "signOut" | "signup" | "switchTenant";
+  "auth": "acceptInvite" | "confirmSignup" | "forgotPassword" | "getSession" | "refreshSession" | "resetPassword" | "signIn" | "signOut" | "signup" | "switchTenant";
   "billing": "receiveBillingWebhook";
   "dashboard": "getDashboardOverview";
   "employees": "createEmployee" | "deleteEmployee" | "downloadEmployeeDocument" | "getEmployee" | "getEmployeeActivityLog" | "listEmployeeDocuments" | "listEmployees" | "submitResignation" | "updateEmployee" | "uploadEmployeeDocument";

@@ -24,6 +24,7 @@ import path from "node:path";
 import pg from "pg";
 import { startServerProcess } from "../test/support/server-process.ts";
 import { productionServerArgs } from "./production-server.ts";
+import { signupToken } from "../test/support/signup.ts";
 
 const env = process.env;
 const EMPLOYEES = Number(env.BENCH_PAYROLL_EMPLOYEES ?? 10_000);
@@ -75,12 +76,11 @@ async function api(method: string, url: string, body?: unknown): Promise<{ statu
 }
 
 async function seed(db: pg.Client): Promise<void> {
-  const signup = await api("POST", "/api/auth/signup", {
-    name: "Bench Owner",
-    email: `bench.payroll.${process.pid}@example.test`,
-    password: "bench-password-1",
-    company_name: "Bench Payroll Co",
-  });
+  const email = `bench.payroll.${process.pid}@example.test`;
+  await api("POST", "/api/auth/signup", { name: "Bench Owner", email, password: "bench-password-1", company_name: "Bench Payroll Co" });
+  // signup is confirmed by a mailed token; the bench sets one itself (as the test fixtures do)
+  const token = await signupToken(async (sql, params) => (await db.query(sql, params)).rows, email);
+  const signup = await api("POST", "/api/auth/signup/confirm", { token });
   const tenantId: string = signup.body.data.active_tenant_id;
   await api("POST", "/api/configuration/company-settings", { modules: ["payroll"] });
   for (const c of [

@@ -123,6 +123,11 @@ export interface Config {
   /** Calls of the AI helpers per user and per company within an hour (429 with Retry-After beyond). */
   readonly aiCallsPerUserPerHour: number;
   readonly aiCallsPerTenantPerHour: number;
+   * Signups per client IP within 15 minutes, every attempt counted (`SIGNUP_MAX_PER_IP`; read
+   * when a signup arrives, so an app's configuration applies). The tests' default is 1000: their
+   * fixtures sign up many companies from one address.
+   */
+  readonly signupMaxPerIp: number;
 }
 
 /** The variables as the environment gives them. */
@@ -335,6 +340,7 @@ export function loadConfig(env: Env, root: string = projectRoot): Config {
     orphanFileGraceHours: integer(r, "ORPHAN_FILE_GRACE_HOURS", 24, 1, 24 * 365, "a positive integer of hours up to 8760"),
     aiCallsPerUserPerHour: positiveInt(r, "AI_CALLS_PER_USER_PER_HOUR", 60),
     aiCallsPerTenantPerHour: positiveInt(r, "AI_CALLS_PER_TENANT_PER_HOUR", 300),
+    signupMaxPerIp: positiveInt(r, "SIGNUP_MAX_PER_IP", isTest ? 1000 : 10),
   };
   if (r.problems.length) throw new ConfigError(r.problems);
   return deepFreeze(config);

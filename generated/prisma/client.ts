@@ -348,6 +348,22 @@ export type BillingEvent = Prisma.BillingEventModel
  */
 export type BillingCustomer = Prisma.BillingCustomerModel
 /**
+ * Model SignupRequest
+ * A signup waiting for its address to be confirmed (POST /api/auth/signup answers the same 202
+ * whether or not the address has an account). The job auth.signup-requests mails each new row:
+ * the confirmation link (token stored hashed) when the address has no account, otherwise a
+ * notice to its owner, and then deletes the row. POST /api/auth/signup/confirm with the token
+ * creates the user, the company and the owner membership and deletes the address's rows.
+ */
+export type SignupRequest = Prisma.SignupRequestModel
+/**
+ * Model PasswordResetRequest
+ * A password-reset request, written by POST /api/auth/forgot-password for every address alike;
+ * the job auth.password-reset-requests looks the address up, mails the token when it has an
+ * account, and deletes the row - so the request does the same work either way.
+ */
+export type PasswordResetRequest = Prisma.PasswordResetRequestModel
+/**
  * Model AuthThrottle
  * Failed-attempt counters for sign-in (per account and per IP) and reset requests, shared by
  * every server instance. A counter covers a fixed window starting at its first failure.

@@ -9,6 +9,7 @@ import path from "node:path";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { PRODUCTION_ENV, productionNodeFlags } from "../../scripts/production-server.ts";
 import { uniqueEmail, useTestApp } from "../support/app.ts";
+import { signupToken } from "../support/signup.ts";
 
 const t = useTestApp();
 const root = path.resolve(import.meta.dirname, "../..");
@@ -143,15 +144,24 @@ describe("the compiled build (npm run build, npm start)", () => {
     expect(Object.keys(served.paths)).toEqual(Object.keys(committed.paths));
   });
 
-  it("signs up a company and its session works", async () => {
+  it("signs up a company, confirms it and its session works", async () => {
     const email = uniqueEmail("build.owner");
-    const signup = await fetch(`${server!.base}/api/auth/signup`, {
-      method: "POST",
-      headers: { "content-type": "application/json", "x-forwarded-proto": "https" },
-      body: JSON.stringify({ name: "Build Owner", email, password: "build-password-2026", company_name: "Compiled Co" }),
+    const post = (url: string, body: object) =>
+      fetch(`${server!.base}${url}`, {
+        method: "POST",
+        headers: { "content-type": "application/json", "x-forwarded-proto": "https" },
+        body: JSON.stringify(body),
+      });
+    const signup = await post("/api/auth/signup", {
+      name: "Build Owner",
+      email,
+      password: "build-password-2026",
+      company_name: "Compiled Co",
     });
-    expect(signup.status).toBe(201);
-    const [setCookie] = signup.headers.getSetCookie();
+    expect(signup.status).toBe(202);
+    const confirmed = await post("/api/auth/signup/confirm", { token: await signupToken(t.query, email) });
+    expect(confirmed.status).toBe(201);
+    const [setCookie] = confirmed.headers.getSetCookie();
     expect(setCookie).toMatch(/; Secure/i);
     const cookie = setCookie.split(";")[0];
     const session = await fetch(`${server!.base}/api/auth/session`, { headers: { cookie, "x-forwarded-proto": "https" } });

@@ -70,6 +70,7 @@ describe("loadConfig", () => {
       orphanFileGraceHours: 24,
       aiCallsPerUserPerHour: 60,
       aiCallsPerTenantPerHour: 300,
+      signupMaxPerIp: 10,
     } satisfies Config);
   });
 
@@ -88,6 +89,7 @@ describe("loadConfig", () => {
       isProduction: false,
       logLevel: "silent",
       identityCacheTtlMs: 0,
+      signupMaxPerIp: 1000,
       validateResponses: true,
     });
     expect(loadConfig({ VITEST: "true" })).toMatchObject({
@@ -103,6 +105,7 @@ describe("loadConfig", () => {
       validateResponses: false,
       logLevel: "info",
       identityCacheTtlMs: 60000,
+      signupMaxPerIp: 10,
       publicUrl: "https://hr.example.com",
     });
   });
@@ -152,6 +155,7 @@ describe("loadConfig", () => {
       ORPHAN_FILE_GRACE_HOURS: "48",
       AI_CALLS_PER_USER_PER_HOUR: "5",
       AI_CALLS_PER_TENANT_PER_HOUR: "12",
+      SIGNUP_MAX_PER_IP: "4",
     };
     expect(loadConfig(env, "/srv/hrms")).toEqual({
       nodeEnv: "production",
@@ -200,6 +204,7 @@ describe("loadConfig", () => {
       orphanFileGraceHours: 48,
       aiCallsPerUserPerHour: 5,
       aiCallsPerTenantPerHour: 12,
+      signupMaxPerIp: 4,
     } satisfies Config);
   });
 

@@ -1,16 +1,20 @@
 // Fault: the server process is killed (SIGKILL, no shutdown) in the middle of a multi-row write.
 // The real server (`tsx src/main.ts`) runs as a child process against this file's database.
-//   - deterministic: signup (user + tenant + membership + audit in one transaction) is held
-//     inside its transaction by a table lock the test takes, the process is killed right there;
-//     after a restart none of the rows exist and the same signup succeeds completely;
-//   - random: a burst of concurrent signups and invitations is cut by SIGKILL at a random moment;
-//     after a restart every write is all-or-nothing.
+//   - deterministic: a signup's confirmation (user + tenant + membership + audit in one
+//     transaction, the pending signup consumed) is held inside its transaction by a table lock the
+//     test takes, the process is killed right there; after a restart none of the rows exist and
+//     the same confirmation succeeds completely;
+//   - random: a burst of concurrent signup confirmations and invitations is cut by SIGKILL at a
+//     random moment; after a restart every write is all-or-nothing.
+// (Signup itself stores one row and answers 202; the confirmation token is set by the test,
+// test/support/signup.ts.)
 import type { ChildProcess } from "node:child_process";
 import path from "node:path";
 import pg from "pg";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { uniqueEmail, useTestApp } from "../support/app.ts";
 import { startServerProcess } from "../support/server-process.ts";
+import { signupToken } from "../support/signup.ts";
 
 const t = useTestApp();
 const root = path.resolve(import.meta.dirname, "../..");
@@ -58,6 +62,13 @@ const post = (base: string, p: string, body: unknown, cookie?: string) =>
     body: JSON.stringify(body),
   });
 
+/** Starts a signup (202) and returns the token that confirms it. */
+async function startSignup(base: string, body: { name: string; email: string; password: string; company_name: string }): Promise<string> {
+  const res = await post(base, "/api/auth/signup", body);
+  if (res.status !== 202) throw new Error(`signup answered ${res.status}`);
+  return signupToken(t.query, body.email);
+}
+
 /** Every signup is complete (user, owner membership, tenant, audit entry) or absent. */
 async function signupState(email: string): Promise<"complete" | "absent" | string> {
   const [row] = await t.query(
@@ -82,20 +93,16 @@ afterAll(async () => {
 });
 
 describe("server killed during a multi-row write", () => {
-  it("a signup killed inside its transaction leaves nothing, and succeeds after the restart", async () => {
+  it("a signup confirmation killed inside its transaction leaves nothing, and succeeds after the restart", async () => {
     const email = uniqueEmail("crash.signup");
     const company = `Crash ${Date.now()}`;
+    const token = await startSignup(child!.base, { name: "Crash Test", email, password: "crash-password-1", company_name: company });
     const locker = new pg.Client({ connectionString: t.url });
     await locker.connect();
     try {
       await locker.query("BEGIN");
       await locker.query("LOCK TABLE tenants IN SHARE ROW EXCLUSIVE MODE");
-      const pending = post(child!.base, "/api/auth/signup", {
-        name: "Crash Test",
-        email,
-        password: "crash-password-1",
-        company_name: company,
-      }).catch(() => null);
+      const pending = post(child!.base, "/api/auth/signup/confirm", { token }).catch(() => null);
       // the user row is written; the transaction now waits for the tenants lock
       await waitFor("the signup transaction to block on tenants", async () => {
         const rows = await t.query(
@@ -125,30 +132,30 @@ describe("server killed during a multi-row write", () => {
     expect(await signupState(email)).toBe("absent");
 
     child = await startServer();
-    const res = await post(child.base, "/api/auth/signup", {
-      name: "Crash Test",
-      email,
-      password: "crash-password-1",
-      company_name: company,
-    });
+    const res = await post(child.base, "/api/auth/signup/confirm", { token });
     expect(res.status).toBe(201);
     expect(await signupState(email)).toBe("complete");
   });
 
-  it("a burst of signups and invitations cut by SIGKILL at a random moment is all-or-nothing", async () => {
-    const signup = await post(child!.base, "/api/auth/signup", {
+  it("a burst of signup confirmations and invitations cut by SIGKILL at a random moment is all-or-nothing", async () => {
+    const ownerEmail = uniqueEmail("crash.owner");
+    const ownerToken = await startSignup(child!.base, {
       name: "Burst Owner",
-      email: uniqueEmail("crash.owner"),
+      email: ownerEmail,
       password: "crash-password-1",
       company_name: "Burst Co",
     });
+    const signup = await post(child!.base, "/api/auth/signup/confirm", { token: ownerToken });
     expect(signup.status).toBe(201);
     const cookie = signup.headers.getSetCookie()[0].split(";")[0];
     const emails = Array.from({ length: 24 }, () => uniqueEmail("crash.burst"));
     const invites = Array.from({ length: 24 }, () => uniqueEmail("crash.invitee"));
+    const tokens: string[] = [];
+    for (const email of emails)
+      tokens.push(await startSignup(child!.base, { name: "Burst", email, password: "crash-password-1", company_name: "Burst" }));
     const inflight = [
-      ...emails.map((email) =>
-        post(child!.base, "/api/auth/signup", { name: "Burst", email, password: "crash-password-1", company_name: "Burst" }).then(
+      ...tokens.map((token) =>
+        post(child!.base, "/api/auth/signup/confirm", { token }).then(
           (r) => r.status,
           () => 0,
         ),
@@ -203,7 +210,7 @@ describe("server killed during a multi-row write", () => {
     ).toEqual([]);
     const done = states.filter((s) => s === "complete").length + inv.filter((r) => r.invitation).length;
     console.log(
-      `[faults] kill -9 during ${emails.length} signups ` +
+      `[faults] kill -9 during ${emails.length} signup confirmations ` +
         `+ ${invites.length} invitations: ${done} complete, ${emails.length + invites.length - done} absent, 0 half-written`,
     );
     // and the restarted server works

@@ -2,10 +2,10 @@
 // /openapi.json (openapi-typescript, exactly as client teams would), the client is openapi-fetch
 // over real HTTP with a cookie jar, and it drives a user journey with typed calls only (so
 // `make typecheck` proves the generated types describe every request and answer it uses):
-// signup → invite HR → accept → employee record → invite the employee, linked to the record →
-// accept → leave setup → the employee requests leave → HR approves → the employee sees the
-// approval and the balance. Every response is validated against the document by the server and
-// the recorder as well.
+// signup → confirmation by e-mail → invite HR → accept → employee record → invite the employee,
+// linked to the record → accept → leave setup → the employee requests leave → HR approves → the
+// employee sees the approval and the balance. Every response is validated against the document by
+// the server and the recorder as well.
 import type { Server } from "node:http";
 import type { AddressInfo } from "node:net";
 import { readFileSync } from "node:fs";
@@ -14,9 +14,12 @@ import createClient, { type Client, type Middleware } from "openapi-fetch";
 import openapiTS, { astToString } from "openapi-typescript";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import type { paths } from "../../generated/api-types.ts";
+import { registerAllJobs } from "../../src/modules/jobs.ts";
+import { jobs } from "../../src/platform/jobs/queue.ts";
 import { uniqueEmail, useTestApp } from "../support/app.ts";
 
 const t = useTestApp();
+registerAllJobs();
 let server: Server;
 let baseUrl: string;
 
@@ -66,31 +69,38 @@ describe("SDK generated from the published document", () => {
     expect(fresh).toBe(types);
   });
 
-  it("drives signup → invite → accept → employee → leave request → approval through openapi-fetch", async () => {
+  it("drives signup → confirmSignup → invite → accept → employee → leave request → approval through openapi-fetch", async () => {
     const owner = client();
     const ownerEmail = uniqueEmail("journey.owner");
     const signup = await owner.POST("/api/auth/signup", {
       body: { name: "Journey Owner", email: ownerEmail, password: "journey-password-1", company_name: "Journey Pvt Ltd" },
     });
-    expect(signup.response.status).toBe(201);
-    const tenantId = signup.data!.data.active_tenant_id!;
-    const session = await owner.GET("/api/auth/session");
-    expect(session.data?.data).toMatchObject({ active_tenant_id: tenantId, role: "owner" });
-
-    // invite an HR person; the invitation token travels by email (the outbox, as no SMTP is configured)
-    const tokenMailedTo = async (email: string) => {
+    expect(signup.response.status).toBe(202);
+    // tokens travel by email (the outbox, as no SMTP is configured); the signup's is mailed by
+    // the job auth.signup-requests, run here in the test's process (no worker)
+    const tokenMailedTo = async (email: string, label: string) => {
       const [mail] = await t.query<{ text_body: string }>(
         "SELECT text_body FROM email_outbox WHERE to_address = $1 ORDER BY created_at DESC LIMIT 1",
         [email],
       );
-      return /Invitation token: ([A-Za-z0-9_-]+)/.exec(mail.text_body)![1];
+      return new RegExp(`${label}: ([A-Za-z0-9_-]+)`).exec(mail.text_body)![1];
     };
+    await jobs.runNow("auth.signup-requests");
+    const confirmed = await owner.POST("/api/auth/signup/confirm", {
+      body: { token: await tokenMailedTo(ownerEmail, "Confirmation token") },
+    });
+    expect(confirmed.response.status).toBe(201);
+    const tenantId = confirmed.data!.data.active_tenant_id!;
+    const session = await owner.GET("/api/auth/session");
+    expect(session.data?.data).toMatchObject({ active_tenant_id: tenantId, role: "owner" });
+
+    // invite an HR person
     const hrEmail = uniqueEmail("journey.hr");
     const invite = await owner.POST("/api/configuration/members", { body: { email: hrEmail, role: "hr" } });
     expect(invite.response.status).toBe(201);
     const hr = client();
     const accepted = await hr.POST("/api/auth/accept-invite", {
-      body: { token: await tokenMailedTo(hrEmail), name: "Harini HR", password: "journey-password-2" },
+      body: { token: await tokenMailedTo(hrEmail, "Invitation token"), name: "Harini HR", password: "journey-password-2" },
     });
     expect(accepted.response.status).toBe(200);
     expect(accepted.data?.data).toMatchObject({ active_tenant_id: tenantId, role: "hr" });
@@ -119,7 +129,7 @@ describe("SDK generated from the published document", () => {
     expect(invitePriya.response.status, JSON.stringify(invitePriya.error)).toBe(201);
     const priya = client();
     const priyaIn = await priya.POST("/api/auth/accept-invite", {
-      body: { token: await tokenMailedTo(priyaEmail), name: "Priya Raman", password: "journey-password-3" },
+      body: { token: await tokenMailedTo(priyaEmail, "Invitation token"), name: "Priya Raman", password: "journey-password-3" },
     });
     expect(priyaIn.data?.data).toMatchObject({ active_tenant_id: tenantId, role: "employee", employee_id: employeeId });
     const own = await priya.GET("/api/employees/{employeeId}", { params: { path: { employeeId } } });

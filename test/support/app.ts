@@ -9,6 +9,7 @@ import { type Config, configWith } from "../../src/config.ts";
 import { closeDb, initDb } from "../../src/db/client.ts";
 import { createApp } from "../../src/http/app.ts";
 import { MEMBER_PASSWORD, MEMBER_PASSWORD_HASH } from "./passwords.ts";
+import { signupToken } from "./signup.ts";
 
 export interface TestContext {
   app: ReturnType<typeof createApp>;
@@ -125,7 +126,10 @@ export interface TenantSession {
   password: string;
 }
 
-/** Signs up a new owner with a new company; the returned agent carries the session cookie. */
+/**
+ * Signs up a new owner with a new company - signup, then the confirmation with a token the test
+ * sets (signupToken) - and returns an agent carrying the session cookie.
+ */
 export async function signupTenant(
   ctx: TestContext,
   opts: { company?: string; name?: string; email?: string; password?: string } = {},
@@ -136,8 +140,11 @@ export async function signupTenant(
   const res = await agent
     .post("/api/auth/signup")
     .send({ name: opts.name ?? "Olivia Owner", email, password, company_name: opts.company ?? `Company ${counter++}` });
-  if (res.status !== 201) throw new Error(`signup failed: ${res.status} ${JSON.stringify(res.body)}`);
-  return { agent, userId: res.body.data.user.id, tenantId: res.body.data.active_tenant_id, email, password };
+  if (res.status !== 202) throw new Error(`signup failed: ${res.status} ${JSON.stringify(res.body)}`);
+  const token = await signupToken(ctx.query, email);
+  const confirmed = await agent.post("/api/auth/signup/confirm").send({ token });
+  if (confirmed.status !== 201) throw new Error(`signup confirmation failed: ${confirmed.status} ${JSON.stringify(confirmed.body)}`);
+  return { agent, userId: confirmed.body.data.user.id, tenantId: confirmed.body.data.active_tenant_id, email, password };
 }
 
 /**

@@ -16,8 +16,8 @@ export interface ReceivedMail {
 export interface MailSink {
   url: string;
   messages: ReceivedMail[];
-  /** Waits until a message for `to` arrives and returns it. */
-  waitFor: (to: string, timeoutMs?: number) => Promise<ReceivedMail>;
+  /** Waits until a message for `to` (whose text matches `text`, when given) arrives and returns it. */
+  waitFor: (to: string, timeoutMs?: number, text?: RegExp) => Promise<ReceivedMail>;
   /** Refuses every message until `accept()` (delivery failures). */
   refuse: () => void;
   accept: () => void;
@@ -51,10 +51,10 @@ export async function startMailSink(port = 0): Promise<MailSink> {
   return {
     url: `smtp://127.0.0.1:${bound}?tls=off`,
     messages,
-    async waitFor(to, timeoutMs = 120_000) {
+    async waitFor(to, timeoutMs = 120_000, text) {
       const until = Date.now() + timeoutMs;
       for (;;) {
-        const m = messages.find((x) => x.to.includes(to.toLowerCase()));
+        const m = messages.find((x) => x.to.includes(to.toLowerCase()) && (!text || text.test(x.text)));
         if (m) return m;
         if (Date.now() > until) throw new Error(`no mail for ${to} within ${timeoutMs} ms`);
         await new Promise((r) => setTimeout(r, 100));
@@ -68,6 +68,11 @@ export async function startMailSink(port = 0): Promise<MailSink> {
     },
     close: () => new Promise<void>((resolve) => server.close(() => resolve())),
   };
+}
+
+/** The first mail for `to` carrying a "<label>: <token>" line, and that token. */
+export async function tokenMailed(sink: MailSink, to: string, label: string): Promise<string> {
+  return tokenFrom(await sink.waitFor(to, undefined, new RegExp(`${label}: `)), label);
 }
 
 /** The token from a mail body ("...token: <token>" line). */

@@ -104,6 +104,8 @@ export const ModelName = {
   StoredFile: 'StoredFile',
   BillingEvent: 'BillingEvent',
   BillingCustomer: 'BillingCustomer',
+  SignupRequest: 'SignupRequest',
+  PasswordResetRequest: 'PasswordResetRequest',
   AuthThrottle: 'AuthThrottle',
   UsageCounter: 'UsageCounter',
   TenantSetting: 'TenantSetting',
@@ -1092,6 +1094,30 @@ export const BillingCustomerScalarFieldEnum = {
 } as const
 
 export type BillingCustomerScalarFieldEnum = (typeof BillingCustomerScalarFieldEnum)[keyof typeof BillingCustomerScalarFieldEnum]
+
+
+export const SignupRequestScalarFieldEnum = {
+  id: 'id',
+  email: 'email',
+  name: 'name',
+  company_name: 'company_name',
+  password_hash: 'password_hash',
+  token_hash: 'token_hash',
+  mailed_at: 'mailed_at',
+  expires_at: 'expires_at',
+  created_at: 'created_at'
+} as const
+
+export type SignupRequestScalarFieldEnum = (typeof SignupRequestScalarFieldEnum)[keyof typeof SignupRequestScalarFieldEnum]
+
+
+export const PasswordResetRequestScalarFieldEnum = {
+  id: 'id',
+  email: 'email',
+  created_at: 'created_at'
+} as const
+
+export type PasswordResetRequestScalarFieldEnum = (typeof PasswordResetRequestScalarFieldEnum)[keyof typeof PasswordResetRequestScalarFieldEnum]
 
 
 export const AuthThrottleScalarFieldEnum = {

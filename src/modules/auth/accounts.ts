@@ -1,55 +1,56 @@
-// Accounts: sign-up (a user, their company and their owner membership in one transaction), the
-// password reset by e-mailed single-use token (rate-limited requests; a reset ends every session
-// of the user), and joining a company by invitation (a new account, or an existing one proven by
-// its password unless already signed in as it). `req` carries the session (express-session).
+// Accounts: the password reset by e-mailed single-use token (rate-limited requests, handled after
+// the response by the job auth.password-reset-requests so that every address takes the same time;
+// a reset ends every session of the user), and joining a company by invitation (a new account, or
+// an existing one proven by its password unless already signed in as it). Signup: signup.ts.
+// `req` carries the session (express-session).
 import type { Request } from "express";
 import { auditTenants } from "../../platform/audit.ts";
 import { accountLimiter, ipLimiter, resetRequestLimiter } from "../../platform/identity/limiter.ts";
-import { hashPassword, verifyPassword } from "../../platform/identity/passwords.ts";
+import { assertStrongPassword, hashPassword, verifyPassword } from "../../platform/identity/passwords.ts";
 import { buildSessionInfo, endUserSessions, membershipsOf, type SessionInfoData, startSession } from "../../platform/identity/session.ts";
 import { hashToken, newToken } from "../../platform/identity/tokens.ts";
 import { config } from "../../config.ts";
 import { systemDb } from "../../db/client.ts";
 import { badRequest, conflict, invalidToken, rateLimited, unauthenticated } from "../../platform/errors.ts";
+import { jobs } from "../../platform/jobs/queue.ts";
 import type { RequestBody } from "../../http/types.ts";
 import { queueEmail } from "../../platform/mail/outbox.ts";
 
+export const PASSWORD_RESET_REQUESTS_JOB = "auth.password-reset-requests";
 const RESET_TTL_MS = 3600 * 1000;
+const INVALID_RESET = "The reset link is invalid, already used or expired; request a new one";
 
-/** Creates the account and its company (the user its owner) and signs in. */
-export async function registerCompany(req: Request, input: RequestBody<"signup">): Promise<SessionInfoData> {
-  const email = input.email.toLowerCase();
-  if (await systemDb.user.findUnique({ where: { email } })) throw conflict("An account with this email already exists; sign in instead");
-  const passwordHash = await hashPassword(input.password);
-  const { user, tenant } = await systemDb.$transaction(async (tx) => {
-    const user = await tx.user.create({ data: { email, name: input.name.trim(), password_hash: passwordHash } });
-    const tenant = await tx.tenant.create({ data: { name: (input.company_name ?? `${input.name.trim()}'s company`).trim() } });
-    await tx.membership.create({ data: { tenant_id: tenant.id, user_id: user.id, role: "owner" } });
-    await tx.auditLog.create({
-      data: {
-        tenant_id: tenant.id,
-        actor_user_id: user.id,
-        actor_email: email,
-        action: "tenant.created",
-        entity_type: "tenant",
-        entity_id: tenant.id,
-      },
-    });
-    return { user, tenant };
-  });
-  await startSession(req, user.id, tenant.id);
-  return buildSessionInfo(user.id, tenant.id);
+/**
+ * Records a reset request for the address - the same work whether or not it has an account, and
+ * nothing that says which (the caller always answers 200); the job mails the token.
+ */
+export async function requestPasswordReset(email: string, ip: string): Promise<void> {
+  const wait = await resetRequestLimiter.attempt(ip);
+  if (wait > 0) throw rateLimited(wait);
+  await systemDb.passwordResetRequest.create({ data: { email: email.toLowerCase() } });
+  jobs.kick(PASSWORD_RESET_REQUESTS_JOB);
 }
 
-/** Mails a reset link (valid one hour) when an account has this address; says nothing either way. */
-export async function requestPasswordReset(email: string, ip: string): Promise<void> {
-  const wait = await resetRequestLimiter.retryAfter(ip);
-  if (wait > 0) throw rateLimited(wait);
-  await resetRequestLimiter.fail(ip);
-  const user = await systemDb.user.findUnique({ where: { email: email.toLowerCase() } });
-  if (!user) return;
-  const { token, hash } = newToken();
-  await systemDb.$transaction(async (tx) => {
+/** The job: handles every recorded reset request (at most `limit` per run; the sweep does the rest). */
+export async function mailPasswordResets(limit = 200): Promise<number> {
+  let mailed = 0;
+  for (let i = 0; i < limit; i++) {
+    const next = await systemDb.passwordResetRequest.findFirst({ orderBy: { created_at: "asc" }, select: { id: true } });
+    if (!next) break;
+    if (await mailPasswordReset(next.id)) mailed++;
+  }
+  return mailed;
+}
+
+/** One request, claimed by deleting it: a reset link (valid one hour) when an account has the address. */
+async function mailPasswordReset(id: string): Promise<boolean> {
+  return systemDb.$transaction(async (tx) => {
+    const request = await tx.passwordResetRequest.findUnique({ where: { id } });
+    const claimed = await tx.passwordResetRequest.deleteMany({ where: { id } });
+    if (!request || claimed.count !== 1) return false;
+    const user = await tx.user.findUnique({ where: { email: request.email } });
+    if (!user) return false;
+    const { token, hash } = newToken();
     await tx.passwordResetToken.create({ data: { user_id: user.id, token_hash: hash, expires_at: new Date(Date.now() + RESET_TTL_MS) } });
     const link = `${config().publicUrl}/reset-password?token=${encodeURIComponent(token)}`;
     await queueEmail(tx, {
@@ -61,12 +62,16 @@ export async function requestPasswordReset(email: string, ip: string): Promise<v
         `you did not ask for this, ignore this email; your password stays unchanged.\n`,
       secrets: [token],
     });
+    return true;
   });
 }
 
 /** Sets a new password with a valid reset token (used once; every other open token of the user too); ends the user's sessions. */
 export async function resetPasswordWithToken(token: string, password: string): Promise<void> {
   const hash = hashToken(token);
+  const found = await systemDb.passwordResetToken.findUnique({ where: { token_hash: hash }, include: { user: true } });
+  if (!found || found.used_at || found.expires_at <= new Date()) throw invalidToken(INVALID_RESET);
+  await assertStrongPassword(password, found.user);
   const passwordHash = await hashPassword(password);
   const userId = await systemDb.$transaction(async (tx) => {
     // Consume the token atomically: only one request can ever use it.
@@ -74,7 +79,7 @@ export async function resetPasswordWithToken(token: string, password: string): P
       where: { token_hash: hash, used_at: null, expires_at: { gt: new Date() } },
       data: { used_at: new Date() },
     });
-    if (used.count !== 1) throw invalidToken("The reset link is invalid, already used or expired; request a new one");
+    if (used.count !== 1) throw invalidToken(INVALID_RESET);
     const row = await tx.passwordResetToken.findUniqueOrThrow({ where: { token_hash: hash } });
     await tx.user.update({ where: { id: row.user_id }, data: { password_hash: passwordHash } });
     await tx.passwordResetToken.updateMany({ where: { user_id: row.user_id, used_at: null }, data: { used_at: new Date() } });
@@ -113,6 +118,7 @@ export async function joinByInvitation(req: Request, input: RequestBody<"acceptI
     if (!input.name) details.push({ path: "body.name", message: "is required for a new account" });
     if (!input.password) details.push({ path: "body.password", message: "is required for a new account" });
     if (details.length) throw badRequest("Name and password are required to create the account", details);
+    await assertStrongPassword(input.password!, { email, name: input.name });
   }
   const passwordHash = user ? null : await hashPassword(input.password!);
   const userId = await systemDb.$transaction(async (tx) => {

@@ -1,10 +1,11 @@
-// Identity: sign-in/out, signup, sessions, tenant switching, password reset, invitations. Each
-// handler translates HTTP to one use case (sessions.ts, accounts.ts) and back; the request is
+// Identity: sign-in/out, signup (confirmed by e-mail), sessions, tenant switching, password reset, invitations. Each
+// handler translates HTTP to one use case (sessions.ts, signup.ts, accounts.ts) and back; the request is
 // passed where the use case starts, saves or ends its session.
 import { SESSION_COOKIE } from "../../platform/identity/session.ts";
-import { ack, created, ok } from "../../http/envelope.ts";
+import { accepted, ack, created, ok } from "../../http/envelope.ts";
 import type { AreaHandlers } from "../../http/types.ts";
-import { joinByInvitation, registerCompany, requestPasswordReset, resetPasswordWithToken } from "./accounts.ts";
+import { joinByInvitation, requestPasswordReset, resetPasswordWithToken } from "./accounts.ts";
+import { completeSignup, requestSignup } from "./signup.ts";
 import { currentSession, endSession, refreshedSession, signInWithPassword, switchActiveTenant } from "./sessions.ts";
 
 export const handlers = {
@@ -30,8 +31,13 @@ export const handlers = {
     return ok(await switchActiveTenant(req, body.tenantId), "Switched tenant");
   },
 
-  async signup({ body, req }) {
-    return created(await registerCompany(req, body), "Account created");
+  async signup({ body, ip }) {
+    await requestSignup(body, ip);
+    return accepted(null, "Check your e-mail: a message to finish signing up is on its way to this address");
+  },
+
+  async confirmSignup({ body, req }) {
+    return created(await completeSignup(req, body.token), "Account created");
   },
 
   async forgotPassword({ body, ip }) {

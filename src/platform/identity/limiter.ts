@@ -1,17 +1,22 @@
-// Failed-attempt limiting (sign-in per account and per IP, reset requests per IP), kept in
-// PostgreSQL so every server instance shares the counts and they survive restarts. A counter
-// covers a fixed window that starts at its first failure; once `max` failures are in the
-// window the key is refused (429 with Retry-After) until the window ends. A success clears the
-// account's counter.
+// Attempt limiting (failed sign-ins per account and per IP; reset requests and signups per IP,
+// where every attempt counts; signup e-mails per address), kept in PostgreSQL so every server
+// instance shares the counts and they survive restarts. A counter covers a fixed window that
+// starts at its first count; once `max` are in the window the key is refused (429 with
+// Retry-After) until the window ends. A successful sign-in clears the account's counter.
 import { config } from "../../config.ts";
 import { systemDb } from "../../db/client.ts";
 
 export class FailureLimiter {
+  /** `max`: a number, or read at each use (a setting of the configuration in force). */
   constructor(
     readonly prefix: string,
-    readonly max: number,
+    private readonly maxOf: number | (() => number),
     readonly windowMs: number,
   ) {}
+
+  get max(): number {
+    return typeof this.maxOf === "number" ? this.maxOf : this.maxOf();
+  }
 
   /** Seconds until the key may try again, or 0 when it is not blocked. */
   async retryAfter(key: string): Promise<number> {
@@ -22,6 +27,24 @@ export class FailureLimiter {
     const ends = row.window_start.getTime() + this.windowMs;
     if (ends <= Date.now() || row.failures < this.max) return 0;
     return Math.max(1, Math.ceil((ends - Date.now()) / 1000));
+  }
+
+  /**
+   * Counts an attempt (in one statement, so concurrent attempts cannot all slip under the limit)
+   * and returns the seconds until the key may try again when it is over the limit, else 0.
+   */
+  async attempt(key: string): Promise<number> {
+    const windowSeconds = this.windowMs / 1000;
+    const [row] = await systemDb.$queryRaw<{ failures: number; window_start: Date }[]>`
+      INSERT INTO auth_throttle (key, failures, window_start) VALUES (${this.prefix + key}, 1, now())
+      ON CONFLICT (key) DO UPDATE SET
+        failures = CASE WHEN auth_throttle.window_start + make_interval(secs => ${windowSeconds})
+          <= now() THEN 1 ELSE auth_throttle.failures + 1 END,
+        window_start = CASE WHEN auth_throttle.window_start + make_interval(secs => ${windowSeconds})
+          <= now() THEN now() ELSE auth_throttle.window_start END
+      RETURNING failures, window_start`;
+    if (row.failures <= this.max) return 0;
+    return Math.max(1, Math.ceil((row.window_start.getTime() + this.windowMs - Date.now()) / 1000));
   }
 
   async fail(key: string): Promise<void> {
@@ -45,6 +68,11 @@ export const accountLimiter = new FailureLimiter("account:", config().signinMaxF
 export const ipLimiter = new FailureLimiter("ip:", config().signinMaxFailuresPerIp, WINDOW_MS);
 /** Reset requests per IP (the answer is always 200, so this only bounds mail volume). */
 export const resetRequestLimiter = new FailureLimiter("reset-ip:", config().forgotPasswordMaxPerIp, WINDOW_MS);
+/** Signups per IP, every attempt (the setting of the configuration in force). */
+export const signupLimiter = new FailureLimiter("signup-ip:", () => config().signupMaxPerIp, WINDOW_MS);
+/** Signup e-mails (confirmation or notice) per address: bounds what signups can send to one mailbox. */
+export const SIGNUP_MAILS_PER_ADDRESS = 3;
+export const signupMailLimiter = new FailureLimiter("signup-mail:", SIGNUP_MAILS_PER_ADDRESS, WINDOW_MS);
 
 /** Removes expired counters (run by the scheduled job). */
 export async function pruneThrottle(): Promise<number> {

@@ -1,6 +1,14 @@
-// Password hashing exactly as specified: scrypt N=16384, r=8, p=1, 64-byte key, random 16-byte
-// salt, stored as `scrypt$<hex-salt>$<hex-hash>`, compared in constant time.
+// Passwords. Hashing exactly as specified: scrypt N=16384, r=8, p=1, 64-byte key, random 16-byte
+// salt, stored as `scrypt$<hex-salt>$<hex-hash>`, compared in constant time. And the rule every
+// new password must pass wherever one is set (signup, accepting an invitation, a reset): not
+// guessable - scored by zxcvbn-ts against the list of ~49 000 common and breached passwords and the
+// diceware words shipped in @zxcvbn-ts/language-common (no network), with its repeat, sequence,
+// keyboard-pattern, date and l33t matchers - and not containing the e-mail's local part.
 import { randomBytes, scrypt as scryptCb, timingSafeEqual, type ScryptOptions } from "node:crypto";
+import { ZxcvbnFactory } from "@zxcvbn-ts/core";
+import { adjacencyGraphs, dictionary } from "@zxcvbn-ts/language-common";
+import { nextTurn } from "../../lib/yielding.ts";
+import { invalidField } from "../errors.ts";
 
 const N = 16384;
 const r = 8;
@@ -30,3 +38,82 @@ export async function verifyPassword(password: string, stored: string): Promise<
 
 /** A valid hash of a random password, verified against when the account does not exist (same timing). */
 export const DUMMY_HASH = await hashPassword(randomBytes(16).toString("hex"));
+
+/**
+ * The lowest zxcvbn score accepted: 2 = more than 10^6 guesses (0 and 1 are common passwords, their
+ * close variants and simple patterns).
+ */
+export const MIN_PASSWORD_SCORE = 2;
+/**
+ * zxcvbn scores the first this many characters only: its matching grows faster than linearly with
+ * the length (a 200-character run of l33t characters took a second), and whatever follows 32
+ * characters that are hard to guess cannot make them easier to guess.
+ */
+export const SCORED_LENGTH = 32;
+
+// Built once at start (~75 ms: the dictionaries are ranked); `l33tMaxSubstitutions` bounds the
+// l33t variants tried per match (the default, 100, cost up to ~100 ms on long runs of l33t characters).
+const strength = new ZxcvbnFactory({
+  dictionary,
+  graphs: adjacencyGraphs,
+  maxLength: SCORED_LENGTH,
+  l33tMaxSubstitutions: 16,
+});
+// compiled by the first check: done here, at start, rather than in the first request that sets a password
+strength.check("P@$$w0rd-1990-qwerty-12345");
+
+const WHY: Record<string, string> = {
+  topTen: "is one of the most common passwords",
+  topHundred: "is one of the most common passwords",
+  common: "is a commonly used password",
+  similarToCommon: "is too similar to a commonly used password",
+  pwned: "appears in data breaches",
+  straightRow: "is a row of keys on the keyboard",
+  keyPattern: "is a short keyboard pattern",
+  simpleRepeat: "repeats characters (like aaaaaaaa)",
+  extendedRepeat: "repeats a short pattern (like abcabcabc)",
+  sequences: "is a sequence (like 12345678 or abcdefgh)",
+  recentYears: "is built on a recent year",
+  dates: "is built on a date",
+  wordByItself: "is a single common word",
+  namesByThemselves: "is a name",
+  commonNames: "is a common name",
+  userInputs: "is built on your name or e-mail address",
+};
+
+/** Why `password` is too easy to guess, or null when it is acceptable. `email`/`name`: the account's. */
+export function passwordWeakness(password: string, account: { email?: string | null; name?: string | null } = {}): string | null {
+  const pw = password.normalize("NFC");
+  const email = (account.email ?? "").toLowerCase();
+  const local = email.slice(0, Math.max(0, email.indexOf("@")));
+  const lower = pw.toLowerCase();
+  for (const part of new Set([local, local.split("+")[0]]))
+    if (part.length >= 3 && lower.includes(part)) return "contains the name part of your e-mail address";
+  const inputs = [email, local, ...(account.name ?? "").toLowerCase().split(/\s+/)].filter((w) => w.length >= 3);
+  const result = strength.check(pw, inputs);
+  if (result.score >= MIN_PASSWORD_SCORE) return null;
+  return WHY[result.feedback.warning ?? ""] ?? "is too easy to guess";
+}
+
+// Checks run one at a time, each in a turn of the event loop of its own: a check costs a few ms
+// (up to ~30 ms of CPU for the longest l33t-laden passwords on a busy machine), and requests that
+// arrive together would otherwise run theirs back to back and hold the loop for all of them.
+let scoring: Promise<unknown> = Promise.resolve();
+function inTurn<T>(fn: () => T): Promise<T> {
+  const run = scoring.then(nextTurn).then(fn);
+  scoring = run.catch(() => undefined);
+  return run;
+}
+
+/**
+ * Refuses (400 `validation_failed`, detail at `path`) a password that is too easy to guess; see
+ * passwordWeakness.
+ */
+export async function assertStrongPassword(
+  password: string,
+  account: { email?: string | null; name?: string | null } = {},
+  path = "body.password",
+): Promise<void> {
+  const why = await inTurn(() => passwordWeakness(password, account));
+  if (why) throw invalidField(path, `${why}; choose a longer or less predictable password (a few unrelated words work well)`);
+}

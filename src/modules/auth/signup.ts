@@ -1,0 +1,133 @@
+// Signup, confirmed by e-mail. The request (POST /api/auth/signup) answers the same for every
+// address and does the same work for every address: count the attempt against the IP's limit,
+// check the password rule, hash the password and store the signup. The job auth.signup-requests
+// then looks the address up: without an account it mails a single-use confirmation token; with
+// one it mails the owner a notice and forgets the signup. Confirming the token
+// (POST /api/auth/signup/confirm) creates the user, their company and their owner membership in
+// one transaction and signs in. `req` carries the session (express-session).
+import type { Request } from "express";
+import { config } from "../../config.ts";
+import { systemDb } from "../../db/client.ts";
+import type { RequestBody } from "../../http/types.ts";
+import { conflict, invalidToken, rateLimited } from "../../platform/errors.ts";
+import { signupLimiter, signupMailLimiter } from "../../platform/identity/limiter.ts";
+import { assertStrongPassword, hashPassword } from "../../platform/identity/passwords.ts";
+import { buildSessionInfo, type SessionInfoData, startSession } from "../../platform/identity/session.ts";
+import { hashToken, newToken } from "../../platform/identity/tokens.ts";
+import { jobs } from "../../platform/jobs/queue.ts";
+import { queueEmail } from "../../platform/mail/outbox.ts";
+
+export const SIGNUP_REQUESTS_JOB = "auth.signup-requests";
+/** How long a confirmation token is valid (and an unconfirmed signup kept). */
+const SIGNUP_TTL_MS = 24 * 3600 * 1000;
+const INVALID_SIGNUP = "The confirmation link is invalid, already used or expired; sign up again";
+
+/** Records a signup (202 either way); the job mails the address. */
+export async function requestSignup(input: RequestBody<"signup">, ip: string): Promise<void> {
+  const wait = await signupLimiter.attempt(ip);
+  if (wait > 0) throw rateLimited(wait);
+  const email = input.email.toLowerCase();
+  await assertStrongPassword(input.password, { email, name: input.name });
+  const passwordHash = await hashPassword(input.password);
+  await systemDb.signupRequest.create({
+    data: {
+      email,
+      name: input.name.trim(),
+      company_name: input.company_name?.trim() || null,
+      password_hash: passwordHash,
+      expires_at: new Date(Date.now() + SIGNUP_TTL_MS),
+    },
+  });
+  jobs.kick(SIGNUP_REQUESTS_JOB);
+}
+
+/** The job: mails every signup not mailed yet (at most `limit` per run; the sweep does the rest). */
+export async function mailSignupRequests(limit = 200): Promise<number> {
+  let mailed = 0;
+  for (let i = 0; i < limit; i++) {
+    const next = await systemDb.signupRequest.findFirst({
+      where: { mailed_at: null },
+      orderBy: { created_at: "asc" },
+      select: { id: true },
+    });
+    if (!next) break;
+    if (await mailSignupRequest(next.id)) mailed++;
+  }
+  return mailed;
+}
+
+/** One signup: claimed (another worker skips it), then the confirmation or the owner's notice. */
+async function mailSignupRequest(id: string): Promise<boolean> {
+  return systemDb.$transaction(async (tx) => {
+    const claimed = await tx.signupRequest.updateMany({ where: { id, mailed_at: null }, data: { mailed_at: new Date() } });
+    if (claimed.count !== 1) return false;
+    const row = await tx.signupRequest.findUniqueOrThrow({ where: { id } });
+    const owner = await tx.user.findUnique({ where: { email: row.email } });
+    const withinMailLimit = (await signupMailLimiter.attempt(row.email)) === 0;
+    if (owner || !withinMailLimit) await tx.signupRequest.delete({ where: { id } });
+    if (!withinMailLimit) return false;
+    const base = config().publicUrl;
+    if (owner) {
+      await queueEmail(tx, {
+        to: owner.email,
+        subject: "Someone tried to sign up with your HRMS address",
+        text:
+          `Hello ${owner.name},\n\nSomeone (perhaps you) tried to create a new HRMS account with this e-mail address, ` +
+          `which already has one. Nothing was created and nothing changed in your account.\n\n` +
+          `To use your account, sign in: ${base}/sign-in\nIf you forgot your password, reset it: ${base}/forgot-password\n\n` +
+          `If this was not you, you can ignore this email.\n`,
+      });
+      return true;
+    }
+    const { token, hash } = newToken();
+    await tx.signupRequest.update({ where: { id }, data: { token_hash: hash } });
+    // The name and company given at signup are not repeated here: anyone can sign up with any
+    // address, and the mail should carry nothing a stranger wrote.
+    await queueEmail(tx, {
+      to: row.email,
+      subject: "Confirm your HRMS account",
+      text:
+        `Hello,\n\nTo finish creating your HRMS account and your company, open this link within 24 hours:\n\n` +
+        `${base}/signup/confirm?token=${encodeURIComponent(token)}\n\nConfirmation token: ${token}\n\n` +
+        `If you did not sign up, ignore this email; no account is created.\n`,
+    });
+    return true;
+  });
+}
+
+/** Creates the account and its company (the user its owner) from a confirmed signup, and signs in. */
+export async function completeSignup(req: Request, token: string): Promise<SessionInfoData> {
+  const hash = hashToken(token);
+  const done = await systemDb.$transaction(async (tx) => {
+    const row = await tx.signupRequest.findUnique({ where: { token_hash: hash } });
+    if (!row || row.expires_at <= new Date()) throw invalidToken(INVALID_SIGNUP);
+    // claim it: of two requests with the same token, one creates the account, the other finds nothing
+    const claimed = await tx.signupRequest.deleteMany({ where: { id: row.id } });
+    if (claimed.count !== 1) throw invalidToken(INVALID_SIGNUP);
+    await tx.signupRequest.deleteMany({ where: { email: row.email } });
+    if (await tx.user.findUnique({ where: { email: row.email } })) return null;
+    const user = await tx.user.create({ data: { email: row.email, name: row.name, password_hash: row.password_hash } });
+    const tenant = await tx.tenant.create({ data: { name: row.company_name ?? `${row.name}'s company` } });
+    await tx.membership.create({ data: { tenant_id: tenant.id, user_id: user.id, role: "owner" } });
+    await tx.auditLog.create({
+      data: {
+        tenant_id: tenant.id,
+        actor_user_id: user.id,
+        actor_email: user.email,
+        action: "tenant.created",
+        entity_type: "tenant",
+        entity_id: tenant.id,
+      },
+    });
+    return { userId: user.id, tenantId: tenant.id };
+  });
+  if (!done) throw conflict("This address already has an account; sign in instead");
+  await startSession(req, done.userId, done.tenantId);
+  return buildSessionInfo(done.userId, done.tenantId);
+}
+
+/** Removes signups whose token expired (hourly job): their password hashes are kept no longer. */
+export async function pruneSignupRequests(): Promise<number> {
+  const { count } = await systemDb.signupRequest.deleteMany({ where: { expires_at: { lt: new Date() } } });
+  return count;
+}
