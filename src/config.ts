@@ -123,6 +123,7 @@ export interface Config {
   /** Calls of the AI helpers per user and per company within an hour (429 with Retry-After beyond). */
   readonly aiCallsPerUserPerHour: number;
   readonly aiCallsPerTenantPerHour: number;
+  /**
    * Signups per client IP within 15 minutes, every attempt counted (`SIGNUP_MAX_PER_IP`; read
    * when a signup arrives, so an app's configuration applies). The tests' default is 1000: their
    * fixtures sign up many companies from one address.
