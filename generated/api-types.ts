@@ -7355,7 +7355,7 @@ export interface components {
         Limit: number;
         /** @description The secret token of a link mailed to a candidate. Unknown tokens are a 404; expired or withdrawn links a 410. */
         LinkToken: string;
-        /** @description Page number, from 1. Out of range is a 400, never clamped. */
+        /** @description Page number, from 1 to 10 000 (with `limit`, at most a million rows into a list; narrow the list with its filters to go further). Out of range is a 400 naming `query.page`, never clamped. */
         Page: number;
         /** @description Only requests in this state. */
         StatusFilter: components["schemas"]["RequestStatus"];
@@ -7377,7 +7377,7 @@ export interface operations {
                 employee_id?: string;
                 /** @description Page size, 1-100 (default 20). Out of range is a 400, never clamped. */
                 limit?: components["parameters"]["Limit"];
-                /** @description Page number, from 1. Out of range is a 400, never clamped. */
+                /** @description Page number, from 1 to 10 000 (with `limit`, at most a million rows into a list; narrow the list with its filters to go further). Out of range is a 400 naming `query.page`, never clamped. */
                 page?: components["parameters"]["Page"];
                 /** @description Case-insensitive match on asset tag, name or serial number. */
                 search?: string;
@@ -7602,7 +7602,7 @@ export interface operations {
                 employee_id?: string;
                 /** @description Page size, 1-100 (default 20). Out of range is a 400, never clamped. */
                 limit?: components["parameters"]["Limit"];
-                /** @description Page number, from 1. Out of range is a 400, never clamped. */
+                /** @description Page number, from 1 to 10 000 (with `limit`, at most a million rows into a list; narrow the list with its filters to go further). Out of range is a 400 naming `query.page`, never clamped. */
                 page?: components["parameters"]["Page"];
             };
             header?: never;
@@ -7693,7 +7693,7 @@ export interface operations {
                 employee_id?: string;
                 /** @description Page size, 1-100 (default 20). Out of range is a 400, never clamped. */
                 limit?: components["parameters"]["Limit"];
-                /** @description Page number, from 1. Out of range is a 400, never clamped. */
+                /** @description Page number, from 1 to 10 000 (with `limit`, at most a million rows into a list; narrow the list with its filters to go further). Out of range is a 400 naming `query.page`, never clamped. */
                 page?: components["parameters"]["Page"];
                 severity?: components["schemas"]["AssetDamageSeverity"];
                 status?: components["schemas"]["AssetDamageReportStatus"];
@@ -7838,7 +7838,7 @@ export interface operations {
                 employee_id?: string;
                 /** @description Page size, 1-100 (default 20). Out of range is a 400, never clamped. */
                 limit?: components["parameters"]["Limit"];
-                /** @description Page number, from 1. Out of range is a 400, never clamped. */
+                /** @description Page number, from 1 to 10 000 (with `limit`, at most a million rows into a list; narrow the list with its filters to go further). Out of range is a 400 naming `query.page`, never clamped. */
                 page?: components["parameters"]["Page"];
                 status?: components["schemas"]["AssetReturnRequestStatus"];
             };
@@ -7974,7 +7974,7 @@ export interface operations {
                 /** @description Page size, 1-100 (default 20). Out of range is a 400, never clamped. */
                 limit?: components["parameters"]["Limit"];
                 month?: number;
-                /** @description Page number, from 1. Out of range is a 400, never clamped. */
+                /** @description Page number, from 1 to 10 000 (with `limit`, at most a million rows into a list; narrow the list with its filters to go further). Out of range is a 400 naming `query.page`, never clamped. */
                 page?: components["parameters"]["Page"];
                 year?: number;
             };
@@ -8014,7 +8014,7 @@ export interface operations {
                 from_date?: components["parameters"]["FromDateFilter"];
                 /** @description Page size, 1-100 (default 20). Out of range is a 400, never clamped. */
                 limit?: components["parameters"]["Limit"];
-                /** @description Page number, from 1. Out of range is a 400, never clamped. */
+                /** @description Page number, from 1 to 10 000 (with `limit`, at most a million rows into a list; narrow the list with its filters to go further). Out of range is a 400 naming `query.page`, never clamped. */
                 page?: components["parameters"]["Page"];
                 /** @description Only requests in this state. */
                 status?: components["parameters"]["StatusFilter"];
@@ -8723,7 +8723,7 @@ export interface operations {
                 from?: string;
                 /** @description Page size, 1-100 (default 20). Out of range is a 400, never clamped. */
                 limit?: components["parameters"]["Limit"];
-                /** @description Page number, from 1. Out of range is a 400, never clamped. */
+                /** @description Page number, from 1 to 10 000 (with `limit`, at most a million rows into a list; narrow the list with its filters to go further). Out of range is a 400 naming `query.page`, never clamped. */
                 page?: components["parameters"]["Page"];
                 /** @description Inclusive end date (UTC). */
                 to?: string;
@@ -8759,7 +8759,7 @@ export interface operations {
             query?: {
                 /** @description Page size, 1-100 (default 20). Out of range is a 400, never clamped. */
                 limit?: components["parameters"]["Limit"];
-                /** @description Page number, from 1. Out of range is a 400, never clamped. */
+                /** @description Page number, from 1 to 10 000 (with `limit`, at most a million rows into a list; narrow the list with its filters to go further). Out of range is a 400 naming `query.page`, never clamped. */
                 page?: components["parameters"]["Page"];
                 /** @description Case-insensitive match on the name. */
                 search?: string;
@@ -9002,7 +9002,7 @@ export interface operations {
             query?: {
                 /** @description Page size, 1-100 (default 20). Out of range is a 400, never clamped. */
                 limit?: components["parameters"]["Limit"];
-                /** @description Page number, from 1. Out of range is a 400, never clamped. */
+                /** @description Page number, from 1 to 10 000 (with `limit`, at most a million rows into a list; narrow the list with its filters to go further). Out of range is a 400 naming `query.page`, never clamped. */
                 page?: components["parameters"]["Page"];
             };
             header?: never;
@@ -10089,7 +10089,7 @@ export interface operations {
                 branch_id?: string;
                 /** @description Page size, 1-100 (default 20). Out of range is a 400, never clamped. */
                 limit?: components["parameters"]["Limit"];
-                /** @description Page number, from 1. Out of range is a 400, never clamped. */
+                /** @description Page number, from 1 to 10 000 (with `limit`, at most a million rows into a list; narrow the list with its filters to go further). Out of range is a 400 naming `query.page`, never clamped. */
                 page?: components["parameters"]["Page"];
             };
             header?: never;
@@ -10191,7 +10191,7 @@ export interface operations {
                 department?: string;
                 /** @description Page size, 1-100 (default 20). Out of range is a 400, never clamped. */
                 limit?: components["parameters"]["Limit"];
-                /** @description Page number, from 1. Out of range is a 400, never clamped. */
+                /** @description Page number, from 1 to 10 000 (with `limit`, at most a million rows into a list; narrow the list with its filters to go further). Out of range is a 400 naming `query.page`, never clamped. */
                 page?: components["parameters"]["Page"];
                 /** @description Only the direct reports of this employee. */
                 reports_to?: string;
@@ -10371,7 +10371,7 @@ export interface operations {
             query?: {
                 /** @description Page size, 1-100 (default 20). Out of range is a 400, never clamped. */
                 limit?: components["parameters"]["Limit"];
-                /** @description Page number, from 1. Out of range is a 400, never clamped. */
+                /** @description Page number, from 1 to 10 000 (with `limit`, at most a million rows into a list; narrow the list with its filters to go further). Out of range is a 400 naming `query.page`, never clamped. */
                 page?: components["parameters"]["Page"];
             };
             header?: never;
@@ -10409,7 +10409,7 @@ export interface operations {
             query?: {
                 /** @description Page size, 1-100 (default 20). Out of range is a 400, never clamped. */
                 limit?: components["parameters"]["Limit"];
-                /** @description Page number, from 1. Out of range is a 400, never clamped. */
+                /** @description Page number, from 1 to 10 000 (with `limit`, at most a million rows into a list; narrow the list with its filters to go further). Out of range is a 400 naming `query.page`, never clamped. */
                 page?: components["parameters"]["Page"];
             };
             header?: never;
@@ -10622,7 +10622,7 @@ export interface operations {
                 category?: components["schemas"]["HelpdeskCategory"];
                 /** @description Page size, 1-100 (default 20). Out of range is a 400, never clamped. */
                 limit?: components["parameters"]["Limit"];
-                /** @description Page number, from 1. Out of range is a 400, never clamped. */
+                /** @description Page number, from 1 to 10 000 (with `limit`, at most a million rows into a list; narrow the list with its filters to go further). Out of range is a 400 naming `query.page`, never clamped. */
                 page?: components["parameters"]["Page"];
                 priority?: components["schemas"]["HelpdeskPriority"];
                 /** @description Case-insensitive match on title or ticket number. */
@@ -10809,7 +10809,7 @@ export interface operations {
             query?: {
                 /** @description Page size, 1-100 (default 50). */
                 limit?: number;
-                /** @description Page number, from 1. Out of range is a 400, never clamped. */
+                /** @description Page number, from 1 to 10 000 (with `limit`, at most a million rows into a list; narrow the list with its filters to go further). Out of range is a 400 naming `query.page`, never clamped. */
                 page?: components["parameters"]["Page"];
             };
             header?: never;
@@ -10891,7 +10891,7 @@ export interface operations {
                 from_date?: string;
                 /** @description Page size, 1-100 (default 20). Out of range is a 400, never clamped. */
                 limit?: components["parameters"]["Limit"];
-                /** @description Page number, from 1. Out of range is a 400, never clamped. */
+                /** @description Page number, from 1 to 10 000 (with `limit`, at most a million rows into a list; narrow the list with its filters to go further). Out of range is a 400 naming `query.page`, never clamped. */
                 page?: components["parameters"]["Page"];
                 to_date?: string;
                 year?: number;
@@ -11149,7 +11149,7 @@ export interface operations {
                 leave_type_id?: string;
                 /** @description Page size, 1-100 (default 20). Out of range is a 400, never clamped. */
                 limit?: components["parameters"]["Limit"];
-                /** @description Page number, from 1. Out of range is a 400, never clamped. */
+                /** @description Page number, from 1 to 10 000 (with `limit`, at most a million rows into a list; narrow the list with its filters to go further). Out of range is a 400 naming `query.page`, never clamped. */
                 page?: components["parameters"]["Page"];
                 /** @description Default the current period (404 when there is none). */
                 period_id?: string;
@@ -11225,7 +11225,7 @@ export interface operations {
                 leave_type_id?: string;
                 /** @description Page size, 1-100 (default 20). Out of range is a 400, never clamped. */
                 limit?: components["parameters"]["Limit"];
-                /** @description Page number, from 1. Out of range is a 400, never clamped. */
+                /** @description Page number, from 1 to 10 000 (with `limit`, at most a million rows into a list; narrow the list with its filters to go further). Out of range is a 400 naming `query.page`, never clamped. */
                 page?: components["parameters"]["Page"];
                 /** @description Default the current period (404 when there is none). */
                 period_id?: string;
@@ -11266,7 +11266,7 @@ export interface operations {
                 from_date?: components["parameters"]["FromDateFilter"];
                 /** @description Page size, 1-100 (default 20). Out of range is a 400, never clamped. */
                 limit?: components["parameters"]["Limit"];
-                /** @description Page number, from 1. Out of range is a 400, never clamped. */
+                /** @description Page number, from 1 to 10 000 (with `limit`, at most a million rows into a list; narrow the list with its filters to go further). Out of range is a 400 naming `query.page`, never clamped. */
                 page?: components["parameters"]["Page"];
                 /** @description Only requests in this state. */
                 status?: components["parameters"]["StatusFilter"];
@@ -11445,7 +11445,7 @@ export interface operations {
                 leave_type_id?: string;
                 /** @description Page size, 1-100 (default 20). Out of range is a 400, never clamped. */
                 limit?: components["parameters"]["Limit"];
-                /** @description Page number, from 1. Out of range is a 400, never clamped. */
+                /** @description Page number, from 1 to 10 000 (with `limit`, at most a million rows into a list; narrow the list with its filters to go further). Out of range is a 400 naming `query.page`, never clamped. */
                 page?: components["parameters"]["Page"];
                 /** @description Default the current period (404 when there is none). */
                 period_id?: string;
@@ -11482,7 +11482,7 @@ export interface operations {
             query?: {
                 /** @description Page size, 1-100 (default 20). Out of range is a 400, never clamped. */
                 limit?: components["parameters"]["Limit"];
-                /** @description Page number, from 1. Out of range is a 400, never clamped. */
+                /** @description Page number, from 1 to 10 000 (with `limit`, at most a million rows into a list; narrow the list with its filters to go further). Out of range is a 400 naming `query.page`, never clamped. */
                 page?: components["parameters"]["Page"];
             };
             header?: never;
@@ -11649,7 +11649,7 @@ export interface operations {
             query?: {
                 /** @description Page size, 1-100 (default 20). Out of range is a 400, never clamped. */
                 limit?: components["parameters"]["Limit"];
-                /** @description Page number, from 1. Out of range is a 400, never clamped. */
+                /** @description Page number, from 1 to 10 000 (with `limit`, at most a million rows into a list; narrow the list with its filters to go further). Out of range is a 400 naming `query.page`, never clamped. */
                 page?: components["parameters"]["Page"];
             };
             header?: never;
@@ -11820,7 +11820,7 @@ export interface operations {
                 leave_type_id?: string;
                 /** @description Page size, 1-100 (default 20). Out of range is a 400, never clamped. */
                 limit?: components["parameters"]["Limit"];
-                /** @description Page number, from 1. Out of range is a 400, never clamped. */
+                /** @description Page number, from 1 to 10 000 (with `limit`, at most a million rows into a list; narrow the list with its filters to go further). Out of range is a 400 naming `query.page`, never clamped. */
                 page?: components["parameters"]["Page"];
                 /** @description Only requests in this state. */
                 status?: components["parameters"]["StatusFilter"];
@@ -11997,7 +11997,7 @@ export interface operations {
                 active?: boolean;
                 /** @description Page size, 1-100 (default 20). Out of range is a 400, never clamped. */
                 limit?: components["parameters"]["Limit"];
-                /** @description Page number, from 1. Out of range is a 400, never clamped. */
+                /** @description Page number, from 1 to 10 000 (with `limit`, at most a million rows into a list; narrow the list with its filters to go further). Out of range is a 400 naming `query.page`, never clamped. */
                 page?: components["parameters"]["Page"];
             };
             header?: never;
@@ -12164,7 +12164,7 @@ export interface operations {
             query?: {
                 /** @description Page size, 1-100 (default 20). Out of range is a 400, never clamped. */
                 limit?: components["parameters"]["Limit"];
-                /** @description Page number, from 1. Out of range is a 400, never clamped. */
+                /** @description Page number, from 1 to 10 000 (with `limit`, at most a million rows into a list; narrow the list with its filters to go further). Out of range is a 400 naming `query.page`, never clamped. */
                 page?: components["parameters"]["Page"];
                 /** @description Only unread ones when true. */
                 unread?: boolean;
@@ -12262,7 +12262,7 @@ export interface operations {
             query?: {
                 /** @description Page size, 1-100 (default 20). Out of range is a 400, never clamped. */
                 limit?: components["parameters"]["Limit"];
-                /** @description Page number, from 1. Out of range is a 400, never clamped. */
+                /** @description Page number, from 1 to 10 000 (with `limit`, at most a million rows into a list; narrow the list with its filters to go further). Out of range is a 400 naming `query.page`, never clamped. */
                 page?: components["parameters"]["Page"];
                 status?: components["schemas"]["PayrollRunStatus"];
                 year?: number;
@@ -12455,7 +12455,7 @@ export interface operations {
             query?: {
                 /** @description Page size, 1-100 (default 20). Out of range is a 400, never clamped. */
                 limit?: components["parameters"]["Limit"];
-                /** @description Page number, from 1. Out of range is a 400, never clamped. */
+                /** @description Page number, from 1 to 10 000 (with `limit`, at most a million rows into a list; narrow the list with its filters to go further). Out of range is a 400 naming `query.page`, never clamped. */
                 page?: components["parameters"]["Page"];
                 /** @description Case-insensitive match on employee name or code. */
                 search?: string;
@@ -12644,7 +12644,7 @@ export interface operations {
                 employee_id?: components["parameters"]["EmployeeIdFilter"];
                 /** @description Page size, 1-100 (default 20). Out of range is a 400, never clamped. */
                 limit?: components["parameters"]["Limit"];
-                /** @description Page number, from 1. Out of range is a 400, never clamped. */
+                /** @description Page number, from 1 to 10 000 (with `limit`, at most a million rows into a list; narrow the list with its filters to go further). Out of range is a 400 naming `query.page`, never clamped. */
                 page?: components["parameters"]["Page"];
                 status?: components["schemas"]["ExpenseClaimStatus"];
             };
@@ -12818,7 +12818,7 @@ export interface operations {
                 employee_id?: components["parameters"]["EmployeeIdFilter"];
                 /** @description Page size, 1-100 (default 20). Out of range is a 400, never clamped. */
                 limit?: components["parameters"]["Limit"];
-                /** @description Page number, from 1. Out of range is a 400, never clamped. */
+                /** @description Page number, from 1 to 10 000 (with `limit`, at most a million rows into a list; narrow the list with its filters to go further). Out of range is a 400 naming `query.page`, never clamped. */
                 page?: components["parameters"]["Page"];
                 status?: components["schemas"]["LoanStatus"];
             };
@@ -13030,7 +13030,7 @@ export interface operations {
             query?: {
                 /** @description Page size, 1-100 (default 20). Out of range is a 400, never clamped. */
                 limit?: components["parameters"]["Limit"];
-                /** @description Page number, from 1. Out of range is a 400, never clamped. */
+                /** @description Page number, from 1 to 10 000 (with `limit`, at most a million rows into a list; narrow the list with its filters to go further). Out of range is a 400 naming `query.page`, never clamped. */
                 page?: components["parameters"]["Page"];
             };
             header?: never;
@@ -13717,7 +13717,7 @@ export interface operations {
             query?: {
                 /** @description Page size, 1-100 (default 20). Out of range is a 400, never clamped. */
                 limit?: components["parameters"]["Limit"];
-                /** @description Page number, from 1. Out of range is a 400, never clamped. */
+                /** @description Page number, from 1 to 10 000 (with `limit`, at most a million rows into a list; narrow the list with its filters to go further). Out of range is a 400 naming `query.page`, never clamped. */
                 page?: components["parameters"]["Page"];
                 posting_id?: string;
                 /** @description Case-insensitive match on name, email or phone. */
@@ -13964,7 +13964,7 @@ export interface operations {
                 interview_id?: string;
                 /** @description Page size, 1-100 (default 20). Out of range is a 400, never clamped. */
                 limit?: components["parameters"]["Limit"];
-                /** @description Page number, from 1. Out of range is a 400, never clamped. */
+                /** @description Page number, from 1 to 10 000 (with `limit`, at most a million rows into a list; narrow the list with its filters to go further). Out of range is a 400 naming `query.page`, never clamped. */
                 page?: components["parameters"]["Page"];
                 status?: components["schemas"]["InterviewSessionStatus"];
             };
@@ -14168,7 +14168,7 @@ export interface operations {
                 interviewer_user_id?: string;
                 /** @description Page size, 1-100 (default 20). Out of range is a 400, never clamped. */
                 limit?: components["parameters"]["Limit"];
-                /** @description Page number, from 1. Out of range is a 400, never clamped. */
+                /** @description Page number, from 1 to 10 000 (with `limit`, at most a million rows into a list; narrow the list with its filters to go further). Out of range is a 400 naming `query.page`, never clamped. */
                 page?: components["parameters"]["Page"];
                 status?: components["schemas"]["InterviewStatus"];
                 /** @description Scheduled before this instant. */
@@ -14340,7 +14340,7 @@ export interface operations {
                 department?: string;
                 /** @description Page size, 1-100 (default 20). Out of range is a 400, never clamped. */
                 limit?: components["parameters"]["Limit"];
-                /** @description Page number, from 1. Out of range is a 400, never clamped. */
+                /** @description Page number, from 1 to 10 000 (with `limit`, at most a million rows into a list; narrow the list with its filters to go further). Out of range is a 400 naming `query.page`, never clamped. */
                 page?: components["parameters"]["Page"];
                 requisition_id?: string;
                 /** @description Case-insensitive match on title or posting number. */
@@ -14515,7 +14515,7 @@ export interface operations {
                 department?: string;
                 /** @description Page size, 1-100 (default 20). Out of range is a 400, never clamped. */
                 limit?: components["parameters"]["Limit"];
-                /** @description Page number, from 1. Out of range is a 400, never clamped. */
+                /** @description Page number, from 1 to 10 000 (with `limit`, at most a million rows into a list; narrow the list with its filters to go further). Out of range is a 400 naming `query.page`, never clamped. */
                 page?: components["parameters"]["Page"];
                 /** @description Case-insensitive match on title or requisition number. */
                 search?: string;
@@ -14685,7 +14685,7 @@ export interface operations {
                 candidate_id?: string;
                 /** @description Page size, 1-100 (default 20). Out of range is a 400, never clamped. */
                 limit?: components["parameters"]["Limit"];
-                /** @description Page number, from 1. Out of range is a 400, never clamped. */
+                /** @description Page number, from 1 to 10 000 (with `limit`, at most a million rows into a list; narrow the list with its filters to go further). Out of range is a 400 naming `query.page`, never clamped. */
                 page?: components["parameters"]["Page"];
                 /** @description Case-insensitive match on offer number, job title or the candidate's name or email. */
                 search?: string;
@@ -14920,7 +14920,7 @@ export interface operations {
                 /** @description Page size, 1-100 (default 20). Out of range is a 400, never clamped. */
                 limit?: components["parameters"]["Limit"];
                 min_experience_years?: number;
-                /** @description Page number, from 1. Out of range is a 400, never clamped. */
+                /** @description Page number, from 1 to 10 000 (with `limit`, at most a million rows into a list; narrow the list with its filters to go further). Out of range is a 400 naming `query.page`, never clamped. */
                 page?: components["parameters"]["Page"];
                 /** @description Case-insensitive match on name, email, current title, location or notes. */
                 search?: string;
@@ -15166,7 +15166,7 @@ export interface operations {
                 from_date?: components["parameters"]["FromDateFilter"];
                 /** @description Page size, 1-100 (default 20). Out of range is a 400, never clamped. */
                 limit?: components["parameters"]["Limit"];
-                /** @description Page number, from 1. Out of range is a 400, never clamped. */
+                /** @description Page number, from 1 to 10 000 (with `limit`, at most a million rows into a list; narrow the list with its filters to go further). Out of range is a 400 naming `query.page`, never clamped. */
                 page?: components["parameters"]["Page"];
                 /** @description Only requests in this state. */
                 status?: components["parameters"]["StatusFilter"];
@@ -15345,7 +15345,7 @@ export interface operations {
                 from_date?: components["parameters"]["FromDateFilter"];
                 /** @description Page size, 1-100 (default 20). Out of range is a 400, never clamped. */
                 limit?: components["parameters"]["Limit"];
-                /** @description Page number, from 1. Out of range is a 400, never clamped. */
+                /** @description Page number, from 1 to 10 000 (with `limit`, at most a million rows into a list; narrow the list with its filters to go further). Out of range is a 400 naming `query.page`, never clamped. */
                 page?: components["parameters"]["Page"];
                 /** @description Only requests in this state. */
                 status?: components["parameters"]["StatusFilter"];
