@@ -2130,7 +2130,7 @@ export interface paths {
             query?: never;
             header?: never;
             path: {
-                /** @description The payroll run. */
+                /** @description The slip: the payroll run's id (`run_id` of the list items) or the slip's own `id` - both name the same slip of the signed-in member. */
                 draftId: string;
             };
             cookie?: never;
@@ -2153,7 +2153,7 @@ export interface paths {
             query?: never;
             header?: never;
             path: {
-                /** @description The payroll run. */
+                /** @description The slip: the payroll run's id (`run_id` of the list items) or the slip's own `id` - both name the same slip of the signed-in member. */
                 draftId: string;
             };
             cookie?: never;
@@ -13064,7 +13064,7 @@ export interface operations {
             query?: never;
             header?: never;
             path: {
-                /** @description The payroll run. */
+                /** @description The slip: the payroll run's id (`run_id` of the list items) or the slip's own `id` - both name the same slip of the signed-in member. */
                 draftId: string;
             };
             cookie?: never;
@@ -13096,7 +13096,7 @@ export interface operations {
             query?: never;
             header?: never;
             path: {
-                /** @description The payroll run. */
+                /** @description The slip: the payroll run's id (`run_id` of the list items) or the slip's own `id` - both name the same slip of the signed-in member. */
                 draftId: string;
             };
             cookie?: never;

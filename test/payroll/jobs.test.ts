@@ -259,6 +259,14 @@ describe("a run above the limit is calculated in the background", () => {
         slip_number: "PS-202701-00001",
         net_pay: inRequest.details[0].net_pay,
       });
+      // getMySalarySlip, downloadMySalarySlip: the list item's own `id` names the same slip as its `run_id`
+      const [item] = (await aUser.agent.get("/api/payroll/my-salary").expect(200)).body.data;
+      expect(item).toMatchObject({ run_id: runId, slip_number: "PS-202701-00001" });
+      expect((await aUser.agent.get(`/api/payroll/my-salary/${item.id}`).expect(200)).body.data).toMatchObject({
+        id: item.id,
+        slip_number: "PS-202701-00001",
+      });
+      await aUser.agent.get(`/api/payroll/my-salary/${item.id}/pdf`).expect(200).expect("Content-Type", /pdf/);
       const log = (await w.owner.agent.get(`/api/configuration/activity-log?entity_id=${runId}&limit=100`).expect(200)).body.data;
       const processed = log.find((e: any) => e.action === "payroll_run.processed");
       expect(processed).toMatchObject({

@@ -25,11 +25,15 @@ export async function mySlips(auth: AuthContext, page: Page): Promise<{ rows: Re
   return { rows: rows.map((s) => slipSummaryJson(s, s.run)), total };
 }
 
-/** The caller's slip of a processed run. */
-export async function mySlip(auth: AuthContext, runId: string) {
+/** The caller's slip of a processed run, named by the run's id or the slip's own (both are in the list items). */
+export async function mySlip(auth: AuthContext, runOrSlipId: string) {
   if (!auth.employeeId) throw notFound("Salary slip");
   const s = await db.payrollSlip.findFirst({
-    where: { run_id: runId, employee_id: auth.employeeId, run: { status: "processed" } },
+    where: {
+      OR: [{ run_id: runOrSlipId }, { id: runOrSlipId }],
+      employee_id: auth.employeeId,
+      run: { status: "processed" },
+    },
     include: { run: true },
   });
   if (!s) throw notFound("Salary slip");
@@ -37,8 +41,8 @@ export async function mySlip(auth: AuthContext, runId: string) {
 }
 
 /** The caller's slip of a processed run as a PDF, with its file name. */
-export async function mySlipPdf(auth: AuthContext, runId: string): Promise<{ fileName: string; pdf: Buffer }> {
-  const slip = await mySlip(auth, runId);
+export async function mySlipPdf(auth: AuthContext, runOrSlipId: string): Promise<{ fileName: string; pdf: Buffer }> {
+  const slip = await mySlip(auth, runOrSlipId);
   const tenant = await activeTenant({ name: true, legal_name: true, currency: true });
   const pdf = await payslipPdf({ name: tenant.legal_name ?? tenant.name, currency: tenant.currency }, slip);
   return { fileName: `payslip-${slip.slip_number ?? slip.period}.pdf`, pdf };
