@@ -7242,6 +7242,28 @@ export interface components {
                 "application/json": components["schemas"]["Error"];
             };
         };
+        /** @description The stored bytes with the content type they were uploaded as - one of the types an upload accepts (PDF, PNG, JPEG, WebP, plain text, CSV, Word, Excel) - as an attachment (`Content-Disposition: attachment; filename*=UTF-8''<original name>`), with `X-Content-Type-Options: nosniff`. */
+        StoredFile: {
+            headers: {
+                /** @description `attachment` with the original file name (RFC 5987 encoded). */
+                "Content-Disposition"?: string;
+                /** @description The size in bytes. */
+                "Content-Length"?: number;
+                [name: string]: unknown;
+            };
+            content: {
+                "application/msword": string;
+                "application/pdf": string;
+                "application/vnd.ms-excel": string;
+                "application/vnd.openxmlformats-officedocument.spreadsheetml.sheet": string;
+                "application/vnd.openxmlformats-officedocument.wordprocessingml.document": string;
+                "image/jpeg": string;
+                "image/png": string;
+                "image/webp": string;
+                "text/csv": string;
+                "text/plain": string;
+            };
+        };
         /** @description No valid session. */
         Unauthenticated: {
             headers: {
@@ -10499,15 +10521,7 @@ export interface operations {
         };
         requestBody?: never;
         responses: {
-            /** @description The file. */
-            200: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/octet-stream": string;
-                };
-            };
+            200: components["responses"]["StoredFile"];
             400: components["responses"]["ValidationFailed"];
             401: components["responses"]["Unauthenticated"];
             403: components["responses"]["Forbidden"];
@@ -10566,15 +10580,7 @@ export interface operations {
         };
         requestBody?: never;
         responses: {
-            /** @description The bytes, with the stored content type. */
-            200: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/octet-stream": string;
-                };
-            };
+            200: components["responses"]["StoredFile"];
             400: components["responses"]["ValidationFailed"];
             401: components["responses"]["Unauthenticated"];
             403: components["responses"]["Forbidden"];

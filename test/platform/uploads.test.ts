@@ -271,3 +271,19 @@ describe("uploadFile: uploads in progress (429 per user, 503 per process, with R
     expect((await t.query("SELECT count(*)::int AS n FROM files WHERE tenant_id = $1", [o.tenantId]))[0].n).toBe(4);
   });
 });
+
+describe("downloadFile, downloadEmployeeDocument: the media types they serve are the ones an upload accepts", () => {
+  it("declares every accepted type on the 200 (a validating proxy or a generated SDK sees what is served)", async () => {
+    const { ACCEPTED_TYPES } = await import("../../src/platform/storage/files.ts");
+    const doc = JSON.parse(readFileSync(path.resolve(import.meta.dirname, "../../generated/openapi.json"), "utf8"));
+    const stored = doc.components.responses.StoredFile;
+    expect(Object.keys(stored.content).sort()).toEqual([...ACCEPTED_TYPES].sort());
+    for (const [p, id] of [
+      ["/api/files/{fileId}", "downloadFile"],
+      ["/api/employees/{employeeId}/documents/{documentId}/download", "downloadEmployeeDocument"],
+    ]) {
+      expect(doc.paths[p].get.operationId).toBe(id);
+      expect(doc.paths[p].get.responses["200"]).toEqual({ $ref: "#/components/responses/StoredFile" });
+    }
+  });
+});

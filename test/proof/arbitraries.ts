@@ -165,13 +165,43 @@ function typed(s: Schema, t: string, depth: number): fc.Arbitrary<unknown> {
           .map(([k, p]) => [k, valid(p, depth + 1)]),
       );
       const minProps = s.minProperties ?? 0;
-      return fc
-        .record(model, { requiredKeys: required })
-        .filter((o) => Object.keys(o).length >= minProps && Object.keys(o).length <= (s.maxProperties ?? Infinity));
+      // conditional requirements (if/then/else, dependentRequired): the keys they ask for are
+      // taken from a record with every property
+      const conditional = s.if || s.dependentRequired;
+      const arb = conditional
+        ? fc
+            .tuple(fc.record(model, { requiredKeys: required }), fc.record(model))
+            .map(([o, all]) => withConditionalKeys(s, o as Record<string, unknown>, all as Record<string, unknown>))
+        : fc.record(model, { requiredKeys: required });
+      return arb.filter((o) => Object.keys(o).length >= minProps && Object.keys(o).length <= (s.maxProperties ?? Infinity));
     }
     default:
       return fc.string();
   }
+}
+
+/** Whether an object meets the `required` / `not: { required }` condition of an `if`. */
+function meets(cond: Schema, o: Record<string, unknown>): boolean {
+  const has = (ks: string[] | undefined) => (ks ?? []).every((k) => k in o);
+  return has(cond.required) && (!cond.not || !has(cond.not.required));
+}
+
+/** `o` with the keys its schema's if/then/else and dependentRequired ask for, taken from `all`. */
+function withConditionalKeys(s: Schema, o: Record<string, unknown>, all: Record<string, unknown>): Record<string, unknown> {
+  const out = { ...o };
+  for (let changed = true, round = 0; changed && round < 8; round++) {
+    changed = false;
+    const need = (ks: string[] | undefined) => {
+      for (const k of ks ?? [])
+        if (!(k in out) && k in all) {
+          out[k] = all[k];
+          changed = true;
+        }
+    };
+    if (s.if) need(meets(s.if, out) ? s.then?.required : s.else?.required);
+    for (const [k, deps] of Object.entries<string[]>(s.dependentRequired ?? {})) if (k in out) need(deps);
+  }
+  return out;
 }
 
 // ───────────────────────────── invalid values ─────────────────────────────

@@ -2,7 +2,9 @@
 // response any Express app of the test process serves, matches it to its operation of
 // generated/openapi.json (method + path, most specific path first - as the app mounts them), and
 //   - flags a violation when the status is not declared for that operation in the document, when
-//     a 4xx/5xx body is not the error envelope, or when a 500 is served at all;
+//     the response's media type (Content-Type) is not one the document declares for that status
+//     (JSON or not: downloads, PDFs, exports), when a 4xx/5xx body is not the error envelope, or
+//     when a 500 is served at all;
 //   - counts calls per operation and status, and per test (its full name: describe titles > test
 //     title) that made them (written per test file to PROOF_RECORD_DIR, read by
 //     scripts/check-conformance.ts after the suite: every operation must have been called, with a
@@ -20,6 +22,8 @@ export interface DocOperation {
   method: string;
   path: string;
   statuses: string[];
+  /** status -> media types its response declares ([] = no body) */
+  media: Record<string, string[]>;
   re: RegExp;
 }
 
@@ -30,13 +34,25 @@ let cached: DocOperation[] | undefined;
 export function documentOperations(): DocOperation[] {
   if (cached) return cached;
   const doc = JSON.parse(readFileSync(docPath, "utf8"));
+  const resolve = (r: any): any =>
+    typeof r?.$ref === "string"
+      ? resolve(
+          r.$ref
+            .slice(2)
+            .split("/")
+            .reduce((o: any, k: string) => o?.[k], doc),
+        )
+      : r;
   const ops: DocOperation[] = [];
   for (const [p, item] of Object.entries<any>(doc.paths ?? {}))
     for (const m of METHODS) {
       const op = item[m];
       if (!op?.operationId) continue;
       const re = new RegExp(`^${p.replace(/[.*+?^$()|[\]\\]/g, "\\$&").replace(/\{[^}]+\}/g, "[^/]+")}/?$`);
-      ops.push({ operationId: op.operationId, method: m.toUpperCase(), path: p, statuses: Object.keys(op.responses ?? {}), re });
+      const media = Object.fromEntries(
+        Object.entries<any>(op.responses ?? {}).map(([status, r]) => [status, Object.keys(resolve(r)?.content ?? {})]),
+      );
+      ops.push({ operationId: op.operationId, method: m.toUpperCase(), path: p, statuses: Object.keys(op.responses ?? {}), media, re });
     }
   // code-unit order, so "~" (a parameter) sorts after every static segment (localeCompare would not)
   const spec = (p: string) =>
@@ -55,6 +71,14 @@ export function matchOperation(method: string, urlPath: string): DocOperation | 
 /** Is `status` declared for the operation (exactly, as `4XX`, or as `default`)? */
 export function statusDocumented(op: DocOperation, status: number): boolean {
   return op.statuses.includes(String(status)) || op.statuses.includes(`${String(status)[0]}XX`) || op.statuses.includes("default");
+}
+
+// Is the served Content-Type one the document declares for this status (exactly, or as a wildcard)?
+export function mediaTypeDocumented(op: DocOperation, status: number, contentType: string | undefined): boolean {
+  const declared = op.media[String(status)] ?? op.media[`${String(status)[0]}XX`] ?? op.media.default ?? [];
+  if (!contentType) return true; // no body (204, HEAD, a stream cut short)
+  const served = contentType.split(";")[0].trim().toLowerCase();
+  return declared.some((d) => d === served || d === "*/*" || (d.endsWith("/*") && served.startsWith(d.slice(0, -1))));
 }
 
 export function isErrorEnvelope(body: any, status: number): boolean {
@@ -114,6 +138,15 @@ function record(req: Request, res: Response, body: unknown, test: string) {
     state.calls.set(op.operationId, s);
     if (!statusDocumented(op, status))
       v(`status ${status} is not documented for ${op.operationId} (documented: ${op.statuses.join(", ")})`);
+    else {
+      const type = res.getHeader("Content-Type");
+      if (!mediaTypeDocumented(op, status, type === undefined ? undefined : String(type)))
+        v(
+          `Content-Type ${String(type)} is not documented for ${op.operationId} ${status} (documented: ${
+            (op.media[String(status)] ?? []).join(", ") || "no body"
+          })`,
+        );
+    }
   }
   if (status >= 400 && !isErrorEnvelope(body, status)) v(`a ${status} without the error envelope: ${JSON.stringify(body)?.slice(0, 200)}`);
   if (status === 500) {
