@@ -3906,7 +3906,8 @@ export interface components {
             phone?: string | null;
             /** Format: uuid */
             reports_to?: string | null;
-            state?: string | null;
+            /** @description Indian state for professional tax, by name or code; stored as the name. */
+            state?: components["schemas"]["IndianState"] | null;
             /** Format: uuid */
             work_location_id?: string | null;
         };
@@ -4250,7 +4251,7 @@ export interface components {
              * @description The manager's employee id.
              */
             reports_to: string | null;
-            /** @description Indian state whose professional-tax slabs apply, e.g. `Maharashtra`. */
+            /** @description Indian state whose professional-tax slabs apply, by name (`Maharashtra`): written through IndianState (a name or code, stored as the name). A value stored before states were validated that is no state's name or code is returned as it was. */
             state: string | null;
             status: components["schemas"]["EmployeeStatus"];
             /** Format: date-time */
@@ -4326,8 +4327,8 @@ export interface components {
              * @description The manager: a live employee of the same company. Pointing at oneself, at an unknown or deleted employee, or at someone who (directly or indirectly) reports to this employee is a **400** naming `body.reports_to` (a reporting cycle is invalid input, not a state conflict).
              */
             reports_to?: string | null;
-            /** @description Indian state for professional tax, e.g. `Maharashtra`. */
-            state?: string | null;
+            /** @description Indian state for professional tax, by name or code (`Maharashtra` or `MH`); stored as the name. */
+            state?: components["schemas"]["IndianState"] | null;
             /**
              * @description `on_notice` and `exited` are reached only through resignation and the exit job.
              * @default active
@@ -4556,7 +4557,8 @@ export interface components {
             pf_enabled?: boolean;
             /** @default true */
             pt_enabled?: boolean;
-            pt_state?: string | null;
+            /** @description State for professional tax when it differs from the employee's, by name or code; stored as the name. */
+            pt_state?: components["schemas"]["IndianState"] | null;
         };
         /**
          * @description `active` and `inactive` are set by hr/admin/owner (create or update); `on_notice` only by a resignation; `exited` only by the daily exit job once the last working day has passed.
@@ -4610,8 +4612,8 @@ export interface components {
              * @description The manager: a live employee of the same company. Pointing at oneself, at an unknown or deleted employee, or at someone who (directly or indirectly) reports to this employee is a **400** naming `body.reports_to` (a reporting cycle is invalid input, not a state conflict).
              */
             reports_to?: string | null;
-            /** @description Indian state for professional tax, e.g. `Maharashtra`. */
-            state?: string | null;
+            /** @description Indian state for professional tax, by name or code (`Maharashtra` or `MH`); stored as the name. */
+            state?: components["schemas"]["IndianState"] | null;
             /** @enum {string} */
             status?: "active" | "inactive";
             /**
@@ -4945,6 +4947,11 @@ export interface components {
          * @example 8.50
          */
         Hours: string;
+        /**
+         * @description An Indian state or union territory, for professional tax: its name (`Maharashtra`) or its ISO 3166-2:IN code (`MH`; `TS` for Telangana, `OD` for Odisha, `UK` for Uttarakhand, `DH` for Dadra and Nagar Haveli and Daman and Diu). Stored and returned as the name. Anything else - a misspelling, another country's region - is a 400: a state the professional-tax slabs cannot recognise would silently deduct nothing. States without professional tax (Delhi, for one) are accepted and deduct none.
+         * @enum {string}
+         */
+        IndianState: "Andaman and Nicobar Islands" | "Andhra Pradesh" | "Arunachal Pradesh" | "Assam" | "Bihar" | "Chandigarh" | "Chhattisgarh" | "Dadra and Nagar Haveli and Daman and Diu" | "Delhi" | "Goa" | "Gujarat" | "Haryana" | "Himachal Pradesh" | "Jammu and Kashmir" | "Jharkhand" | "Karnataka" | "Kerala" | "Ladakh" | "Lakshadweep" | "Madhya Pradesh" | "Maharashtra" | "Manipur" | "Meghalaya" | "Mizoram" | "Nagaland" | "Odisha" | "Puducherry" | "Punjab" | "Rajasthan" | "Sikkim" | "Tamil Nadu" | "Telangana" | "Tripura" | "Uttar Pradesh" | "Uttarakhand" | "West Bengal" | "AN" | "AP" | "AR" | "AS" | "BR" | "CH" | "CG" | "DH" | "DL" | "GA" | "GJ" | "HR" | "HP" | "JK" | "JH" | "KA" | "KL" | "LA" | "LD" | "MP" | "MH" | "MN" | "ML" | "MZ" | "NL" | "OD" | "PY" | "PB" | "RJ" | "SK" | "TN" | "TS" | "TR" | "UP" | "UK" | "WB";
         Interview: {
             cancel_reason: string | null;
             /** Format: uuid */
@@ -6450,8 +6457,8 @@ export interface components {
                 min_salary: components["schemas"]["MoneyAmount"];
                 monthly_amount: components["schemas"]["MoneyAmount"];
             }[];
-            /** @description State name as in employee records, e.g. Maharashtra. */
-            state: string;
+            /** @description The state the slabs apply in, by name or code (stored and returned as the name). */
+            state: components["schemas"]["IndianState"];
         };
         /** @description What the candidate sees through the appointment link. */
         PublicAppointment: {

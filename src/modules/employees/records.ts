@@ -1,5 +1,6 @@
 // Employee records: validation, generated codes, create / update / soft delete. Every change is
 // written to the activity log (audit_logs, entity_type 'employee') in the same transaction.
+import { storedState } from "../../lib/indian-states.ts";
 import type { Employee, Prisma } from "../../../generated/prisma/client.ts";
 import { audit, diff } from "../../platform/audit.ts";
 import { lockRow } from "../../db/sql.ts";
@@ -54,6 +55,7 @@ const TRIMMED = ["first_name", "last_name", "department", "designation", "bank_n
 function normalize<T extends Partial<EmployeeCreateInput>>(input: T): T {
   const out: Record<string, unknown> = { ...input };
   for (const k of TRIMMED) if (typeof out[k] === "string") out[k] = (out[k] as string).trim();
+  out.state = storedState(out.state as string | null | undefined); // a code (MH) is stored as the name
   if (typeof out.email === "string") out.email = (out.email as string).trim().toLowerCase();
   if (typeof out.phone === "string") out.phone = (out.phone as string).trim();
   return out as T;

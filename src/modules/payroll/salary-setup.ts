@@ -1,4 +1,5 @@
 // Employee salary setup: versions (effective dates) of CTC, components and statutory flags.
+import { storedState } from "../../lib/indian-states.ts";
 import { audit } from "../../platform/audit.ts";
 import { db, tenantTx } from "../../db/tenancy.ts";
 import { badRequest, invalidField, notFound } from "../../platform/errors.ts";
@@ -177,7 +178,7 @@ export async function saveSalarySetup(auth: AuthContext, employeeId: string, bod
     eps_enabled: body.eps_enabled ?? true,
     esi_enabled: body.esi_enabled ?? true,
     pt_enabled: body.pt_enabled ?? true,
-    pt_state: body.pt_state ?? null,
+    pt_state: storedState(body.pt_state ?? null), // a code (MH) is stored as the name
     disabled: body.disabled ?? false,
     notes: body.notes ?? null,
   };

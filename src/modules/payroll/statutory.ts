@@ -2,6 +2,8 @@
 // MP Act 1952 and the EPFO's rates, ESI under the ESI Act 1948, professional tax by state, gratuity
 // under the Payment of Gratuity Act 1972 with its ₹20 lakh ceiling); a tenant's row stores only
 // what it changed.
+import type { components } from "../../../generated/api-types.ts";
+import { storedState } from "../../lib/indian-states.ts";
 import { invalidField } from "../../platform/errors.ts";
 import { money } from "../../lib/money.ts";
 import { readSettingsDoc, writeSettingsDoc } from "../../platform/tenant-settings.ts";
@@ -35,7 +37,8 @@ type Slab = {
   monthly_amount: string;
   february_amount: string;
 };
-type PtState = { state: string; slabs: Slab[] };
+/** The state by name or code on input, stored as the name (IndianState of the document). */
+type PtState = { state: components["schemas"]["IndianState"]; slabs: Slab[] };
 
 /** Maharashtra (Schedule I entry 1, from 1 Apr 2023) and Karnataka (Act 33 of 2025, from 1 Apr 2025). */
 export const PT_DEFAULTS: { enabled: boolean; states: PtState[] } = {
@@ -77,6 +80,7 @@ function validateProfessionalTax(patch: Record<string, unknown>): void {
   if (!states) return;
   const seen = new Set<string>();
   states.forEach((st, i) => {
+    st.state = storedState(st.state); // a code (MH) is stored as the name, and duplicates its name
     const key = st.state.trim().toLowerCase();
     if (seen.has(key)) throw invalidField(`body.states.${i}.state`, `duplicates state ${st.state}`);
     seen.add(key);
