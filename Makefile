@@ -101,7 +101,11 @@ unit: install
 	PROOF_RECORD_DIR=$(PROOF_RECORD_DIR) $(NODE_BIN)/vitest run --config test/vitest.config.ts
 	$(NODE_BIN)/tsx scripts/check-conformance.ts $(PROOF_RECORD_DIR)
 
-test: check-generated lint typecheck check-migrations check-dependencies check-sql unit
+# The static checks run two at a time (each is a single process, mostly on one core), then the
+# suite gets both cores.
+test: check-generated
+	$(MAKE) --no-print-directory -j2 --output-sync=target lint typecheck check-migrations check-dependencies check-sql
+	$(MAKE) --no-print-directory unit
 
 verify: test
 	$(NODE_BIN)/tsx scripts/verify.ts
