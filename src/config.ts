@@ -10,6 +10,7 @@
 // anywhere else, the process's own (`processConfig`, from its environment). Nothing assigns to a
 // configuration: other settings (tests) are another frozen configuration (`configWith`) passed to
 // the app or worker.
+import { isIP } from "node:net";
 import { AsyncLocalStorage } from "node:async_hooks";
 import path from "node:path";
 import { projectRoot } from "./root.ts";
@@ -89,7 +90,13 @@ export interface Config {
   readonly payrollBatchSize: number;
   /** Run the background job worker (mail delivery, scheduled jobs) in this process. */
   readonly runWorker: boolean;
-  readonly trustProxy: boolean;
+  /**
+   * Which proxies' `X-Forwarded-For` hops to believe (`TRUST_PROXY`), as Express's `trust proxy`:
+   * false (none: the client IP is the socket's), a number of hops (`true` = 1, the one proxy in
+   * front), or the proxies' addresses, CIDRs and the presets loopback / linklocal / uniquelocal.
+   * Never every hop: the left part of the header is whatever the client sent.
+   */
+  readonly trustProxy: TrustProxy;
   /**
    * How long a resolved identity (session + membership) may be served from memory at most
    * (`IDENTITY_CACHE_TTL_MS`, src/platform/identity/identity-cache.ts); entries are dropped at once on any change,
@@ -202,6 +209,38 @@ function durationMs(r: Reading, name: string, dflt: number, min: 0 | 1 = 1): num
 
 function portNumber(r: Reading, name: string, dflt: number, min: 0 | 1): number {
   return integer(r, name, dflt, min, 65535, `an integer from ${min} to 65535`);
+}
+
+export type TrustProxy = false | number | readonly string[];
+
+const PROXY_PRESETS = ["loopback", "linklocal", "uniquelocal"];
+/** An address or CIDR of a proxy (IPv4 or IPv6, prefix within the family's length). */
+function isProxyAddress(s: string): boolean {
+  if (PROXY_PRESETS.includes(s)) return true;
+  const [addr, prefix, extra] = s.split("/");
+  const family = isIP(addr);
+  if (!family || extra !== undefined) return false;
+  if (prefix === undefined) return true;
+  return /^[0-9]{1,3}$/.test(prefix) && Number(prefix) <= (family === 4 ? 32 : 128);
+}
+
+/** TRUST_PROXY: false / true (one hop) / a hop count / a comma-separated list of proxy addresses, CIDRs and presets. */
+function trustProxy(r: Reading, name: string): TrustProxy {
+  const v = value(r, name)?.trim();
+  if (v === undefined || FALSE_WORDS.includes(v.toLowerCase())) return false;
+  if (TRUE_WORDS.includes(v.toLowerCase())) return 1;
+  if (/^[0-9]{1,2}$/.test(v)) return Number(v);
+  const list = v
+    .split(",")
+    .map((x) => x.trim())
+    .filter(Boolean);
+  if (list.length && list.every(isProxyAddress)) return list;
+  reject(
+    r,
+    `${name} must be false, true (one proxy), a number of proxy hops, or the proxies' addresses/CIDRs ` +
+      `(comma-separated; loopback, linklocal, uniquelocal), got ${JSON.stringify(v)}`,
+  );
+  return false;
 }
 
 function bool(r: Reading, name: string, dflt: boolean): boolean {
@@ -327,7 +366,7 @@ export function loadConfig(env: Env, root: string = projectRoot): Config {
     payrollSyncLimit: nonNegativeInt(r, "PAYROLL_SYNC_LIMIT", 1000),
     payrollBatchSize: positiveInt(r, "PAYROLL_BATCH_SIZE", 1000),
     runWorker: bool(r, "RUN_WORKER", true),
-    trustProxy: bool(r, "TRUST_PROXY", false),
+    trustProxy: trustProxy(r, "TRUST_PROXY"),
     identityCacheTtlMs: durationMs(r, "IDENTITY_CACHE_TTL_MS", isTest ? 0 : 60_000, 0),
     eventLoopReport: text(r, "EVENT_LOOP_REPORT"),
     signinMaxFailuresPerAccount: positiveInt(r, "SIGNIN_MAX_FAILURES_PER_ACCOUNT", 5),

@@ -348,7 +348,8 @@ function buildApp(cfg: Config, opts: AppOptions): express.Express {
   app.disable("x-powered-by");
   app.set("etag", false);
   app.set("query parser", "simple");
-  if (cfg.trustProxy) app.set("trust proxy", true);
+  // only the configured proxies' hops of X-Forwarded-For (never all of them: its left part is the client's to write)
+  if (cfg.trustProxy !== false) app.set("trust proxy", cfg.trustProxy);
   app.locals.config = cfg;
 
   app.use((req, res, next) => {

@@ -190,7 +190,7 @@ describe("loadConfig", () => {
       payrollSyncLimit: 0,
       payrollBatchSize: 250,
       runWorker: false,
-      trustProxy: true,
+      trustProxy: 1,
       identityCacheTtlMs: 0,
       eventLoopReport: "/tmp/loop.json",
       signinMaxFailuresPerAccount: 3,
@@ -279,19 +279,30 @@ describe("loadConfig", () => {
     expect(problemsOf({ LOG_LEVEL: "verbose" })).toEqual([
       'LOG_LEVEL must be one of fatal, error, warn, info, debug, trace, silent, got "verbose"',
     ]);
-    for (const name of ["MIGRATE_ON_START", "VALIDATE_RESPONSES", "RUN_WORKER", "TRUST_PROXY"])
+    for (const name of ["MIGRATE_ON_START", "VALIDATE_RESPONSES", "RUN_WORKER"])
       expect(problemsOf({ [name]: "maybe" })).toEqual([`${name} must be true or false (or 1/0, yes/no, on/off), got "maybe"`]);
+  });
+
+  it("TRUST_PROXY: none, a number of proxy hops (true = the one proxy in front) or the proxies' addresses - never every hop", () => {
     for (const [v, b] of [
-      ["true", true],
-      ["1", true],
-      ["Yes", true],
-      ["ON", true],
+      ["true", 1],
+      ["1", 1],
+      ["Yes", 1],
+      ["ON", 1],
+      ["2", 2],
       ["false", false],
       ["0", false],
       ["no", false],
       ["Off", false],
+      ["10.0.0.5", ["10.0.0.5"]],
+      [" loopback, 10.0.0.0/8 ,fd00::/8", ["loopback", "10.0.0.0/8", "fd00::/8"]],
     ] as const)
-      expect(loadConfig({ TRUST_PROXY: v }).trustProxy).toBe(b);
+      expect(loadConfig({ TRUST_PROXY: v }).trustProxy, v).toEqual(b);
+    for (const bad of ["maybe", "10.0.0.0/33", "10.0.0.300", "all", ",", "::1/129", "100"])
+      expect(problemsOf({ TRUST_PROXY: bad }), bad).toEqual([
+        "TRUST_PROXY must be false, true (one proxy), a number of proxy hops, or the proxies' addresses/CIDRs " +
+          `(comma-separated; loopback, linklocal, uniquelocal), got ${JSON.stringify(bad.trim())}`,
+      ]);
   });
 
   it("requires a real session secret and the public URL in production", () => {
