@@ -1098,7 +1098,7 @@ export interface paths {
         get: operations["getEmployee"];
         /**
          * Update an employee
-         * @description Partial update (see `EmployeeUpdate`). Each changed field is written to the activity log (`employee.updated`) as from → to, bank account and IBAN masked, in the same transaction. Duplicate email or code is a 409; a reporting cycle is a 400 on `body.reports_to`.
+         * @description Partial update (see `EmployeeUpdate`). Each changed field is written to the activity log (`employee.updated`) as from → to, bank account and IBAN masked, in the same transaction. Duplicate email or code is a 409; a reporting cycle is a 400 on `body.reports_to`. The fields that decide pay - bank account, IFSC, IBAN, routing code, labour card, joining date, employment type, status, state, date of birth and gender - are a decision about money: on one's own record (the employee record linked to the caller) only the company's owner may change them (403 for admin and hr; other fields, and unchanged values, are fine), and the owner's change is audited with `self_decision: true`.
          */
         put: operations["updateEmployee"];
         post?: never;
@@ -10356,7 +10356,7 @@ export interface operations {
             };
             400: components["responses"]["ValidationFailed"];
             401: components["responses"]["Unauthenticated"];
-            403: components["responses"]["Forbidden"];
+            403: components["responses"]["ForbiddenOwnRecord"];
             404: components["responses"]["NotFound"];
             409: components["responses"]["Conflict"];
             413: components["responses"]["PayloadTooLarge"];

@@ -78,7 +78,7 @@ describe("submitResignation: the exit process", () => {
       expect(
         (await rejection(resign(auth, e.id, { resignation_date: "2024-05-03", last_working_day: "2024-06-02", reason: "again" }))).status,
       ).toBe(409);
-      const byHand = await rejection(changeEmployee(e.id, { status: "active" }));
+      const byHand = await rejection(changeEmployee(auth, e.id, { status: "active" }));
       expect(byHand.status).toBe(409);
       expect(byHand.message).toBe("The employee is on notice; their status follows the exit process and cannot be set by hand");
       const before = await rejection(

@@ -195,3 +195,30 @@ describe("importAttendance: not one's own attendance", () => {
     expect(entry.changes).toMatchObject({ created: 1, self_decision: true });
   });
 });
+
+describe("updateEmployee: the fields that decide pay, not on one's own record", () => {
+  it("hr changing their own bank account or joining date is a 403; other fields of it, or another employee's, a 200; the owner their own, audited", async () => {
+    const e = expectError(
+      await hrSelf.agent.put(`/api/employees/${hrSelfId}`).send({ bank_account_number: "99998888777766" }),
+      403,
+      "forbidden",
+    );
+    expect(e.error).toMatch(/^Changing bank_account_number of your own record/);
+    expect(e.error).toMatch(OWN);
+    expectError(await hrSelf.agent.put(`/api/employees/${hrSelfId}`).send({ joining_date: "2010-01-04" }), 403, "forbidden");
+    const [row] = await t.query(`SELECT bank_account_number FROM employees WHERE id = $1`, [hrSelfId]);
+    expect(row.bank_account_number).not.toBe("99998888777766");
+    // not about pay, or unchanged: allowed
+    await hrSelf.agent.put(`/api/employees/${hrSelfId}`).send({ designation: "HR Partner" }).expect(200);
+    const current = (await hrSelf.agent.get(`/api/employees/${hrSelfId}`).expect(200)).body.data;
+    await hrSelf.agent.put(`/api/employees/${hrSelfId}`).send({ joining_date: current.joining_date }).expect(200);
+    // another employee's: allowed, no self-decision
+    await hrSelf.agent.put(`/api/employees/${w.employeeId}`).send({ bank_account_number: "11112222333344" }).expect(200);
+    const [other] = await audits("employee.updated", w.employeeId);
+    expect(other.changes.self_decision).toBeUndefined();
+    // the owner on their own: allowed and marked
+    await w.owner.agent.put(`/api/employees/${ownerId}`).send({ bank_account_number: "55556666777788" }).expect(200);
+    const mine = await audits("employee.updated", ownerId);
+    expect(mine[mine.length - 1].changes).toMatchObject({ bank_account_number: { to: "********7788" }, self_decision: true });
+  });
+});

@@ -25,8 +25,8 @@ export const handlers = {
     return ok(await employeeProfile(auth, params.employeeId));
   },
 
-  async updateEmployee({ params, body }) {
-    return ok(await changeEmployee(params.employeeId, body), "Employee updated");
+  async updateEmployee({ params, body, auth }) {
+    return ok(await changeEmployee(auth, params.employeeId, body), "Employee updated");
   },
 
   async deleteEmployee({ params }) {

@@ -6,7 +6,8 @@ import { audit, diff } from "../../platform/audit.ts";
 import { lockRow } from "../../db/sql.ts";
 import { db, tenantTx, type ScopedTx } from "../../db/tenancy.ts";
 import { badRequest, conflict, invalidField, notFound, type ErrorDetail } from "../../platform/errors.ts";
-import type { RequestBody } from "../../http/types.ts";
+import type { AuthContext, RequestBody } from "../../http/types.ts";
+import { assertNotOwnRecord, OWN_RECORD, selfDecision } from "../shared/access.ts";
 import { parseDate, toDateString } from "../../lib/dates.ts";
 import { fullEmployeeJson } from "./profile.ts";
 import { drawCodeNumber, isAboveInChain, lockReportingLines } from "./queries.ts";
@@ -235,12 +236,41 @@ async function lockEmployee(tx: ScopedTx, id: string): Promise<Employee> {
   return tx.employee.findFirstOrThrow({ where: { id } });
 }
 
+/**
+ * Fields of the record that decide pay: where the salary goes (bank account, IBAN, WPS labour
+ * card), proration and gratuity (joining date, employment type, status), statutory deductions
+ * (state for professional tax, date of birth for EPS, gender for the slabs). Changing them on
+ * one's own record is a decision about one's own money: only the company's owner may.
+ */
+const PAY_FIELDS = [
+  "bank_name",
+  "bank_account_number",
+  "bank_ifsc",
+  "bank_iban",
+  "bank_routing_code",
+  "labour_card_number",
+  "joining_date",
+  "employment_type",
+  "status",
+  "state",
+  "date_of_birth",
+  "gender",
+] as const;
+
+/** The pay fields `input` changes on the record as it was. */
+function payFieldsChanged(input: Partial<EmployeeUpdateInput>, before: Employee): string[] {
+  const now = auditView(before);
+  return PAY_FIELDS.filter((f) => f in input && String((input as Record<string, unknown>)[f] ?? null) !== String(now[f] ?? null));
+}
+
 /** Changes an employee's record and returns it as it is now. */
-export async function changeEmployee(id: string, rawInput: EmployeeUpdateInput) {
+export async function changeEmployee(auth: Pick<AuthContext, "role" | "employeeId">, id: string, rawInput: EmployeeUpdateInput) {
   const input = normalize(rawInput);
   await tenantTx(async (tx) => {
     if (input.reports_to) await lockReportingLines(tx);
     const before = await lockEmployee(tx, id);
+    const payChanges = payFieldsChanged(input, before);
+    const self = payChanges.length > 0 && assertNotOwnRecord(auth, id, `Changing ${payChanges.join(", ")} of your own record: ${OWN_RECORD}`);
     checkValues(input, before);
     if (input.status !== undefined && input.status !== before.status && (before.status === "on_notice" || before.status === "exited"))
       throw conflict(`The employee is ${before.status.replace("_", " ")}; their status follows the exit process and cannot be set by hand`);
@@ -251,7 +281,8 @@ export async function changeEmployee(id: string, rawInput: EmployeeUpdateInput) 
     const merged = { ...before, ...input };
     const after = await tx.employee.update({ where: { id }, data: { ...data, search_text: searchText(merged) } });
     const changes = diff(auditView(before), auditView(after), Object.keys(data));
-    if (Object.keys(changes).length) await audit({ action: "employee.updated", entity_type: "employee", entity_id: id, changes }, tx);
+    if (Object.keys(changes).length)
+      await audit({ action: "employee.updated", entity_type: "employee", entity_id: id, changes: { ...changes, ...selfDecision(self) } }, tx);
   });
   return fullEmployeeJson(id);
 }
