@@ -270,7 +270,8 @@ export async function changeEmployee(auth: Pick<AuthContext, "role" | "employeeI
     if (input.reports_to) await lockReportingLines(tx);
     const before = await lockEmployee(tx, id);
     const payChanges = payFieldsChanged(input, before);
-    const self = payChanges.length > 0 && assertNotOwnRecord(auth, id, `Changing ${payChanges.join(", ")} of your own record: ${OWN_RECORD}`);
+    const self =
+      payChanges.length > 0 && assertNotOwnRecord(auth, id, `Changing ${payChanges.join(", ")} of your own record: ${OWN_RECORD}`);
     checkValues(input, before);
     if (input.status !== undefined && input.status !== before.status && (before.status === "on_notice" || before.status === "exited"))
       throw conflict(`The employee is ${before.status.replace("_", " ")}; their status follows the exit process and cannot be set by hand`);
@@ -282,7 +283,10 @@ export async function changeEmployee(auth: Pick<AuthContext, "role" | "employeeI
     const after = await tx.employee.update({ where: { id }, data: { ...data, search_text: searchText(merged) } });
     const changes = diff(auditView(before), auditView(after), Object.keys(data));
     if (Object.keys(changes).length)
-      await audit({ action: "employee.updated", entity_type: "employee", entity_id: id, changes: { ...changes, ...selfDecision(self) } }, tx);
+      await audit(
+        { action: "employee.updated", entity_type: "employee", entity_id: id, changes: { ...changes, ...selfDecision(self) } },
+        tx,
+      );
   });
   return fullEmployeeJson(id);
 }
