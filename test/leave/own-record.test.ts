@@ -197,7 +197,7 @@ describe("importAttendance: not one's own attendance", () => {
 });
 
 describe("updateEmployee: the fields that decide pay, not on one's own record", () => {
-  it("hr changing their own bank account or joining date: 403; other fields, another employee's: 200; the owner's own: audited", async () => {
+  it("hr on their own bank account or joining date: 403; other fields, another employee: 200; the owner: audited", async () => {
     const e = expectError(
       await hrSelf.agent.put(`/api/employees/${hrSelfId}`).send({ bank_account_number: "99998888777766" }),
       403,
