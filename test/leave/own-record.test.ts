@@ -208,8 +208,10 @@ describe("updateEmployee: the fields that decide pay, not on one's own record", 
     expectError(await hrSelf.agent.put(`/api/employees/${hrSelfId}`).send({ joining_date: "2010-01-04" }), 403, "forbidden");
     const [row] = await t.query(`SELECT bank_account_number FROM employees WHERE id = $1`, [hrSelfId]);
     expect(row.bank_account_number).not.toBe("99998888777766");
-    // not about pay, or unchanged: allowed
+    // not about pay, or unchanged: allowed (also when the record has pay fields set)
+    await t.query(`UPDATE employees SET state = 'Karnataka', gender = 'female' WHERE id = $1`, [hrSelfId]);
     await hrSelf.agent.put(`/api/employees/${hrSelfId}`).send({ designation: "HR Partner" }).expect(200);
+    await hrSelf.agent.put(`/api/employees/${hrSelfId}`).send({ state: "KA", gender: "female" }).expect(200);
     const current = (await hrSelf.agent.get(`/api/employees/${hrSelfId}`).expect(200)).body.data;
     await hrSelf.agent.put(`/api/employees/${hrSelfId}`).send({ joining_date: current.joining_date }).expect(200);
     // another employee's: allowed, no self-decision

@@ -56,7 +56,7 @@ const TRIMMED = ["first_name", "last_name", "department", "designation", "bank_n
 function normalize<T extends Partial<EmployeeCreateInput>>(input: T): T {
   const out: Record<string, unknown> = { ...input };
   for (const k of TRIMMED) if (typeof out[k] === "string") out[k] = (out[k] as string).trim();
-  out.state = storedState(out.state as string | null | undefined); // a code (MH) is stored as the name
+  if ("state" in out) out.state = storedState(out.state as string | null | undefined); // a code (MH) is stored as the name
   if (typeof out.email === "string") out.email = (out.email as string).trim().toLowerCase();
   if (typeof out.phone === "string") out.phone = (out.phone as string).trim();
   return out as T;
@@ -260,7 +260,8 @@ const PAY_FIELDS = [
 /** The pay fields `input` changes on the record as it was. */
 function payFieldsChanged(input: Partial<EmployeeUpdateInput>, before: Employee): string[] {
   const now = auditView(before);
-  return PAY_FIELDS.filter((f) => f in input && String((input as Record<string, unknown>)[f] ?? null) !== String(now[f] ?? null));
+  const given = input as Record<string, unknown>;
+  return PAY_FIELDS.filter((f) => given[f] !== undefined && String(given[f] ?? null) !== String(now[f] ?? null));
 }
 
 /** Changes an employee's record and returns it as it is now. */
