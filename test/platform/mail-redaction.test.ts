@@ -3,7 +3,10 @@
 // subject, the rest of the text, timestamps and the SMTP Message-ID stay for the record. The message
 // itself (captured by a real SMTP sink) carried the token, and the token still works.
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { readdirSync, readFileSync } from "node:fs";
+import path from "node:path";
 import { PASSWORD_RESET_REQUESTS_JOB } from "../../src/modules/auth/accounts.ts";
+import { SIGNUP_REQUESTS_JOB } from "../../src/modules/auth/signup.ts";
 import { registerAllJobs } from "../../src/modules/jobs.ts";
 import { jobs } from "../../src/platform/jobs/queue.ts";
 import { deliverDueEmails } from "../../src/platform/mail/deliver.ts";
@@ -78,5 +81,33 @@ describe("forgotPassword, resetPassword, inviteMember, acceptInvite: delivered e
     expect(row.text_body).toContain("Invitation token: [redacted]");
     expect(row.text_body).toContain("invited you to join Redact Co as hr");
     await t.request().post("/api/auth/accept-invite").send({ token, name: "Ira Invitee", password: "invitee-password" }).expect(200);
+  });
+
+  it("redacts the token of a delivered signup confirmation; the mailed token still confirms", async () => {
+    const email = uniqueEmail("signup");
+    await t.request().post("/api/auth/signup").send({ name: "Sita Signup", email, password: "granite-otter-lantern-94" }).expect(202);
+    await jobs.runNow(SIGNUP_REQUESTS_JOB);
+    await deliverAll();
+    const token = tokenFrom(await sink.waitFor(email), "Confirmation token");
+    const row = await outboxOf(email);
+    expect(row.status).toBe("sent");
+    expect(row.text_body).not.toContain(token);
+    expect(row.text_body).toContain("Confirmation token: [redacted]");
+    await t.request().post("/api/auth/signup/confirm").send({ token }).expect(201);
+  });
+
+  it("every source file that mints a token for a mail declares it as the mail's secret", () => {
+    // the class of the missed redaction: a new mail with a token must pass `secrets`
+    const root = path.resolve(import.meta.dirname, "../../src");
+    const files = (readdirSync(root, { recursive: true }) as string[]).filter((f) => f.endsWith(".ts"));
+    const minting = files.filter((f) => {
+      const text = readFileSync(path.join(root, f), "utf8");
+      return text.includes("newToken()") && text.includes("queueEmail");
+    });
+    expect(minting.length).toBeGreaterThanOrEqual(4);
+    for (const f of minting) {
+      const text = readFileSync(path.join(root, f), "utf8");
+      expect(text.split("newToken()").length - 1, f).toBeLessThanOrEqual(text.split("secrets: [token]").length - 1);
+    }
   });
 });

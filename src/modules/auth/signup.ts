@@ -90,6 +90,7 @@ async function mailSignupRequest(id: string): Promise<boolean> {
         `Hello,\n\nTo finish creating your HRMS account and your company, open this link within 24 hours:\n\n` +
         `${base}/signup/confirm?token=${encodeURIComponent(token)}\n\nConfirmation token: ${token}\n\n` +
         `If you did not sign up, ignore this email; no account is created.\n`,
+      secrets: [token],
     });
     return true;
   });
