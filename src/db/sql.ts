@@ -113,7 +113,14 @@ export async function advisoryLock(
   parts: readonly string[] = [],
   opts: { shared?: boolean } = {},
 ): Promise<void> {
-  const key = [name, currentTenantId(), ...parts].join(":");
+  await globalAdvisoryLock(tx, [name, currentTenantId(), ...parts].join(":"), opts);
+}
+
+/**
+ * A transaction-scoped advisory lock on a key that no tenant owns (e.g. the bytes of a stored
+ * content, shared by the files of every company that uploaded it); tenant data locks with advisoryLock.
+ */
+export async function globalAdvisoryLock(tx: RawClient, key: string, opts: { shared?: boolean } = {}): Promise<void> {
   if (opts.shared) await tx.$executeRaw`SELECT pg_advisory_xact_lock_shared(hashtextextended(${key}, 0))`;
   else await tx.$executeRaw`SELECT pg_advisory_xact_lock(hashtextextended(${key}, 0))`;
 }

@@ -34,6 +34,17 @@ export class FailureLimiter {
    * and returns the seconds until the key may try again when it is over the limit, else 0.
    */
   async attempt(key: string): Promise<number> {
+    const row = await this.count(key);
+    if (row.failures <= this.max) return 0;
+    return Math.max(1, Math.ceil((row.window_start.getTime() + this.windowMs - Date.now()) / 1000));
+  }
+
+  async fail(key: string): Promise<void> {
+    await this.count(key);
+  }
+
+  /** One more in the key's window (a new window when the last one has ended); the counter as it is now. */
+  private async count(key: string): Promise<{ failures: number; window_start: Date }> {
     const windowSeconds = this.windowMs / 1000;
     const [row] = await systemDb.$queryRaw<{ failures: number; window_start: Date }[]>`
       INSERT INTO auth_throttle (key, failures, window_start) VALUES (${this.prefix + key}, 1, now())
@@ -43,19 +54,7 @@ export class FailureLimiter {
         window_start = CASE WHEN auth_throttle.window_start + make_interval(secs => ${windowSeconds})
           <= now() THEN now() ELSE auth_throttle.window_start END
       RETURNING failures, window_start`;
-    if (row.failures <= this.max) return 0;
-    return Math.max(1, Math.ceil((row.window_start.getTime() + this.windowMs - Date.now()) / 1000));
-  }
-
-  async fail(key: string): Promise<void> {
-    const windowSeconds = this.windowMs / 1000;
-    await systemDb.$executeRaw`
-      INSERT INTO auth_throttle (key, failures, window_start) VALUES (${this.prefix + key}, 1, now())
-      ON CONFLICT (key) DO UPDATE SET
-        failures = CASE WHEN auth_throttle.window_start + make_interval(secs => ${windowSeconds})
-          <= now() THEN 1 ELSE auth_throttle.failures + 1 END,
-        window_start = CASE WHEN auth_throttle.window_start + make_interval(secs => ${windowSeconds})
-          <= now() THEN now() ELSE auth_throttle.window_start END`;
+    return row;
   }
 
   async clear(key: string): Promise<void> {

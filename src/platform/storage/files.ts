@@ -16,7 +16,7 @@ import type { Request, Response } from "express";
 import multer from "multer";
 import { config } from "../../config.ts";
 import { systemDb } from "../../db/client.ts";
-import { advisoryLock } from "../../db/sql.ts";
+import { advisoryLock, globalAdvisoryLock } from "../../db/sql.ts";
 import { db, type ScopedTx, tenantTx } from "../../db/tenancy.ts";
 import { AppError } from "../errors.ts";
 
@@ -157,8 +157,8 @@ export async function assertStorageRoomLeft(): Promise<void> {
  * Holds the content lock of `sha256` until the transaction ends: a file is moved into place and
  * its row committed, or its bytes deleted once no row holds them, never both at once.
  */
-export async function lockContent(tx: Pick<ScopedTx, "$executeRaw">, sha256: string): Promise<void> {
-  await tx.$executeRaw`SELECT pg_advisory_xact_lock(hashtextextended(${`file-content:${sha256}`}, 0))`;
+export async function lockContent(tx: Pick<ScopedTx, "$queryRaw" | "$executeRaw">, sha256: string): Promise<void> {
+  await globalAdvisoryLock(tx, `file-content:${sha256}`);
 }
 
 /** `work` on a temporary file, which is removed when its request ends: a client that went away meanwhile gets a 400 no one reads. */
