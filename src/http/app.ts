@@ -330,6 +330,29 @@ function securityHeaders(): express.RequestHandler {
   };
 }
 
+/**
+ * Middlewares run one after the other as one: each gets the next as its `next`; an error (passed,
+ * thrown, or a rejected promise) goes to Express's error handling, and the end of the list to the
+ * middleware after this one - as Express's router would do with each of them mounted at `/`.
+ */
+export function series(handlers: express.RequestHandler[]): express.RequestHandler {
+  return (req, res, done) => {
+    let i = 0;
+    const next = (err?: unknown) => {
+      if (err !== undefined && err !== null) return done(err);
+      const handler = handlers[i++];
+      if (!handler) return done();
+      try {
+        const r = handler(req, res, next) as unknown;
+        if (r instanceof Promise) r.catch((e: unknown) => done(e ?? new Error("Rejected promise")));
+      } catch (e) {
+        done(e);
+      }
+    };
+    next();
+  };
+}
+
 export function createApp(opts: AppOptions = {}): express.Express {
   const cfg = opts.config ?? config();
   return withConfig(cfg, () => buildApp(cfg, opts));
@@ -352,7 +375,7 @@ function buildApp(cfg: Config, opts: AppOptions): express.Express {
   if (cfg.trustProxy !== false) app.set("trust proxy", cfg.trustProxy);
   app.locals.config = cfg;
 
-  app.use((req, res, next) => {
+  const requestIdAndLog: express.RequestHandler = (req, res, next) => {
     const incoming = req.get("x-request-id");
     const requestId = incoming && /^[\w.-]{1,100}$/.test(incoming) ? incoming : randomUUID();
     res.setHeader("X-Request-Id", requestId);
@@ -369,7 +392,7 @@ function buildApp(cfg: Config, opts: AppOptions): express.Express {
     });
     // the rest of the request (and what it starts) reads this app's configuration
     withConfig(cfg, () => requestContext.run({ requestId, ip: req.ip }, () => next()));
-  });
+  };
   const admission = admissionControl({
     maxConcurrent: opts.admission?.maxConcurrent ?? cfg.maxConcurrentRequests,
     maxQueued: opts.admission?.maxQueued ?? cfg.maxQueuedRequests,
@@ -379,9 +402,7 @@ function buildApp(cfg: Config, opts: AppOptions): express.Express {
   });
   app.locals.admission = admission;
   app.locals.validateResponses = opts.validateResponses ?? cfg.validateResponses;
-  app.use(admission);
-  app.use(securityHeaders());
-  app.use(originCheck);
+  app.use(series([requestIdAndLog, admission, securityHeaders(), originCheck]));
 
   app.get("/openapi.json", (_req, res) => {
     res.json(apiDocument());
@@ -393,31 +414,33 @@ function buildApp(cfg: Config, opts: AppOptions): express.Express {
   );
   app.get("/", (_req, res) => res.redirect("/docs"));
 
-  app.use(resolveOperation(matchers));
-  app.use(sessionWhereNeeded());
-  // A non-public operation without a session is a 401 before its input is looked at (or read).
-  app.use(requireSessionFor());
-  app.use(refuseMissingBody());
-  app.use(jsonBodies((req) => operationOf(req)?.body ?? null));
-  // uploads: caller, concurrency, rates and quota before the body is read (src/http/uploads.ts)
+  // The request path of every operation, as one middleware (series): Express's router would test
+  // each of these fifteen as a layer of its own on every request.
   app.use(
-    uploadGate({
-      upload: (req) => {
-        const op = operationOf(req);
-        return op?.multipart ? { isPublic: op.isPublic } : undefined;
-      },
-      authorize: async (req) => {
-        const auth = await authorize(req, operationTable[operationOf(req)!.id]);
-        (req as AuthorizedRequest)[AUTHORIZED] = auth;
-        return auth;
-      },
-    }),
+    series([
+      resolveOperation(matchers),
+      sessionWhereNeeded(),
+      // A non-public operation without a session is a 401 before its input is looked at (or read).
+      requireSessionFor(),
+      refuseMissingBody(),
+      jsonBodies((req) => operationOf(req)?.body ?? null),
+      // uploads: caller, concurrency, rates and quota before the body is read (src/http/uploads.ts)
+      uploadGate({
+        upload: (req) => {
+          const op = operationOf(req);
+          return op?.multipart ? { isPublic: op.isPublic } : undefined;
+        },
+        authorize: async (req) => {
+          const auth = await authorize(req, operationTable[operationOf(req)!.id]);
+          (req as AuthorizedRequest)[AUTHORIZED] = auth;
+          return auth;
+        },
+      }),
+      ...openApiValidator(opts.validateResponses ?? cfg.validateResponses),
+      refuseNulCharacters,
+      dispatch(ids),
+    ]),
   );
-  app.use(openApiValidator(opts.validateResponses ?? cfg.validateResponses));
-
-  app.use(refuseNulCharacters);
-
-  app.use(dispatch(ids));
 
   app.use(notFoundFallback);
   app.use(errorMiddleware);

@@ -139,12 +139,30 @@ export function signedSessionId(cookieHeader: string | undefined, secret: string
  *   per-request machinery (a Session object and cookie, a hash of the session to detect changes,
  *   hooks on the response to save it) - nothing of it is used by a request that never saves.
  */
+const VERIFIED_MAX = 10_000;
+const VERIFIED_HEADER_MAX = 512;
+
 export function sessionMiddlewares(): { full: RequestHandler; lean: RequestHandler } {
   const store = identityStore();
   const full = sessionMiddleware(store);
   const secret = config().sessionSecret;
+  // Cookie headers already verified, and their session ids: a signed-in client sends the same
+  // header with every request, and its HMAC need not be computed again (only short headers with a
+  // valid signature are kept, at most VERIFIED_MAX, all dropped when full).
+  const verified = new Map<string, string>();
+  const sessionIdOf = (header: string | undefined): string | null => {
+    if (!header) return null;
+    const known = verified.get(header);
+    if (known) return known;
+    const sid = signedSessionId(header, secret);
+    if (sid && header.length <= VERIFIED_HEADER_MAX) {
+      if (verified.size >= VERIFIED_MAX) verified.clear();
+      verified.set(header, sid);
+    }
+    return sid;
+  };
   const lean: RequestHandler = (req, _res, next) => {
-    const sid = signedSessionId(req.headers.cookie, secret);
+    const sid = sessionIdOf(req.headers.cookie);
     if (!sid) return next();
     store.get(sid, (err, sess) => {
       if (err) return next(err);
