@@ -82,6 +82,11 @@ export interface Config {
   readonly validateResponses: boolean;
   readonly logLevel: LogLevel;
   /**
+   * Log lines are gathered up to this many bytes and written to stdout off the event loop (and at
+   * least once a second, and at exit); 0 writes each line at once, synchronously.
+   */
+  readonly logBufferBytes: number;
+  /**
    * Payroll runs of up to this many employees are calculated and processed within the request
    * (201/200); larger ones go to the job queue (202, progress on the run). 0 queues every run.
    */
@@ -363,6 +368,7 @@ export function loadConfig(env: Env, root: string = projectRoot): Config {
     migrateOnStart: bool(r, "MIGRATE_ON_START", true),
     validateResponses: bool(r, "VALIDATE_RESPONSES", !isProduction),
     logLevel: oneOf(r, "LOG_LEVEL", LOG_LEVELS, isTest ? "silent" : "info"),
+    logBufferBytes: integer(r, "LOG_BUFFER_BYTES", 4096, 0, 16000, "a number of bytes from 0 to 16000"),
     payrollSyncLimit: nonNegativeInt(r, "PAYROLL_SYNC_LIMIT", 1000),
     payrollBatchSize: positiveInt(r, "PAYROLL_BATCH_SIZE", 1000),
     runWorker: bool(r, "RUN_WORKER", true),

@@ -48,11 +48,32 @@ const options: LoggerOptions = {
 
 let current: Logger = pino(options);
 
+/**
+ * Where the access-log lines go: stdout, buffered (LOG_BUFFER_BYTES). A synchronous write for the
+ * line of every request cost an eighth of the CPU of a small request; they are written in blocks
+ * off the event loop instead, at least once a second, and what is left at exit is written then
+ * (pino flushes an asynchronous destination on exit). Every other line (start-up, warnings,
+ * errors) is written at once, as it is logged.
+ */
+function accessLogDestination() {
+  const bytes = config().logBufferBytes;
+  if (bytes === 0) return pino.destination({ dest: 1, sync: true });
+  const dest = pino.destination({ dest: 1, sync: false, minLength: bytes });
+  setInterval(() => {
+    try {
+      dest.flush();
+    } catch {
+      /* closed */
+    }
+  }, 1000).unref();
+  return dest;
+}
+
 // The per-request line (request id, method, path, status, ms) holds nothing to redact (public
 // links' tokens are cut from the path by the caller): written by a logger without the redaction
-// and mixin passes every other line goes through, to the same destination.
+// and mixin passes every other line goes through.
 const { redact: _redact, mixin: _mixin, ...plainOptions } = options;
-let requests: Logger = pino(plainOptions);
+let requests: Logger = pino(plainOptions, accessLogDestination());
 
 /** Writes the access-log line of a request. */
 export function logRequest(fields: { request_id: string; method: string; path: string; status: number; ms: number }): void {

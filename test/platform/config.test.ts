@@ -53,6 +53,7 @@ describe("loadConfig", () => {
       migrateOnStart: true,
       validateResponses: true,
       logLevel: "info",
+      logBufferBytes: 4096,
       payrollSyncLimit: 1000,
       payrollBatchSize: 1000,
       runWorker: true,
@@ -156,6 +157,7 @@ describe("loadConfig", () => {
       AI_CALLS_PER_USER_PER_HOUR: "5",
       AI_CALLS_PER_TENANT_PER_HOUR: "12",
       SIGNUP_MAX_PER_IP: "4",
+      LOG_BUFFER_BYTES: "0",
     };
     expect(loadConfig(env, "/srv/hrms")).toEqual({
       nodeEnv: "production",
@@ -187,6 +189,7 @@ describe("loadConfig", () => {
       migrateOnStart: false,
       validateResponses: true,
       logLevel: "warn",
+      logBufferBytes: 0,
       payrollSyncLimit: 0,
       payrollBatchSize: 250,
       runWorker: false,

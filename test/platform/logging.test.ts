@@ -96,3 +96,42 @@ describe("logging", () => {
     ).toMatchObject({ status: 500 });
   });
 });
+
+// The access-log lines are written to stdout in blocks (LOG_BUFFER_BYTES): none may be lost at exit,
+// and a quiet server's lines still arrive within about a second. In a process of its own (stdout).
+describe("access-log lines on stdout", () => {
+  const script = (exitHow: string, count = 300) => `
+    const { logRequest } = await import(${JSON.stringify(new URL("../../src/log.ts", import.meta.url).pathname)});
+    for (let i = 0; i < ${count}; i++) logRequest({ request_id: "r" + i, method: "GET", path: "/api/x", status: 200, ms: 1 });
+    ${exitHow}`;
+  const run = async (code: string, env: Record<string, string>, onLine?: (line: string, kill: () => void) => void) => {
+    const { spawn } = await import("node:child_process");
+    const child = spawn(process.execPath, ["--import", "tsx", "--input-type=module", "-e", code], {
+      env: { ...process.env, NODE_ENV: "development", LOG_LEVEL: "info", ...env },
+      stdio: ["ignore", "pipe", "inherit"],
+    });
+    let out = "";
+    child.stdout.on("data", (d) => {
+      out += String(d);
+      onLine?.(out, () => child.kill("SIGKILL"));
+    });
+    await new Promise((resolve) => child.on("close", resolve));
+    return out.split("\n").filter((l) => l.includes('"msg":"request"'));
+  };
+
+  it("writes every line by exit, buffered or not", async () => {
+    for (const bytes of ["4096", "0"]) {
+      const lines = await run(script("process.exit(0);"), { LOG_BUFFER_BYTES: bytes });
+      expect(lines.length, `LOG_BUFFER_BYTES=${bytes}`).toBe(300);
+      expect(JSON.parse(lines[299])).toMatchObject({ request_id: "r299", status: 200 });
+    }
+  });
+
+  it("writes the lines of a quiet process without waiting for the buffer to fill", async () => {
+    // 100 short lines fill less than a buffer of 16 000 bytes: only the timer writes them, while the process lives
+    const lines = await run(script("setInterval(() => {}, 1000);", 100), { LOG_BUFFER_BYTES: "16000" }, (out, kill) => {
+      if (out.includes('"request_id":"r99"')) kill();
+    });
+    expect(lines.length).toBe(100);
+  });
+});
