@@ -165,6 +165,7 @@ function dispatch(ids: OperationId[]) {
 }
 
 type DocOperation = {
+  parameters?: unknown[];
   requestBody?: { required?: boolean; content?: Record<string, unknown> };
   responses?: Record<string, { headers?: Record<string, unknown> }>;
   "x-body-limit"?: number;
@@ -172,7 +173,7 @@ type DocOperation = {
 
 /** Method + path of each operation as a matcher, most specific first. */
 function operationMatchers(ids: OperationId[]) {
-  const doc = apiDocument() as { paths: Record<string, Record<string, DocOperation>> };
+  const doc = apiDocument() as { paths: Record<string, Record<string, DocOperation> & { parameters?: unknown[] }> };
   return ids.map((id) => {
     const meta = operationTable[id];
     // regex-dynamic: a matcher of one of the document's own paths ({param} -> ([^/]+), the rest escaped), linear
@@ -188,6 +189,8 @@ function operationMatchers(ids: OperationId[]) {
     if (jsonBody && !(Number.isInteger(bodyLimit) && (bodyLimit as number) > 0))
       throw new Error(`${id}: the bundled document gives its JSON body no x-body-limit (openapi/plugins/hrms.js)`);
     const multipart = Boolean(op?.requestBody?.content?.["multipart/form-data"]);
+    // nothing for the request validator to look at when called without a query string
+    const noInput = !op?.requestBody && !(op?.parameters?.length || doc.paths[meta.path]?.parameters?.length);
     // an operation that signs someone in declares the session cookie on its success response
     const startsSession = Object.entries(op?.responses ?? {}).some(
       ([status, r]) => status.startsWith("2") && Object.keys(r.headers ?? {}).some((h) => h.toLowerCase() === "set-cookie"),
@@ -205,6 +208,7 @@ function operationMatchers(ids: OperationId[]) {
       // the billing webhook's signature is computed over the exact bytes received
       body: jsonBody ? { limit: bodyLimit as number, keepRaw: meta.area === "billing" } : null,
       multipart,
+      noInput,
       startsSession,
     };
   });
@@ -301,6 +305,31 @@ function openApiValidator(validateResponses: boolean): express.RequestHandler[] 
     validators.set(validateResponses, v);
   }
   return v;
+}
+
+/** The validator's middlewares that do nothing for an operation without a multipart body. */
+const ONLY_FOR_UPLOADS = ["pathParamsMiddleware", "securityMiddleware", "multipartMiddleware"];
+
+/**
+ * The validator's middlewares each request needs: all of them for an upload or a request no
+ * operation matched (the validator answers its 404/405); for other operations not the three that
+ * would do nothing (path parameters are the dispatcher's, security is the guards', no multipart
+ * body); none at all for an operation without any input (no parameters, no body) called without
+ * a query string, unless responses are validated.
+ */
+function validation(validateResponses: boolean): express.RequestHandler {
+  const all = openApiValidator(validateResponses);
+  const names = all.map((m) => m.name);
+  for (const name of [...ONLY_FOR_UPLOADS, "metadataMiddleware", "requestMiddleware"])
+    if (!names.includes(name)) throw new Error(`express-openapi-validator has no ${name} (src/http/app.ts expects it)`);
+  const full = series(all);
+  const lean = series(all.filter((m) => !ONLY_FOR_UPLOADS.includes(m.name)));
+  return (req, res, next) => {
+    const op = operationOf(req);
+    if (!op || op.multipart) return full(req, res, next);
+    if (op.noInput && !validateResponses && !req.url.includes("?")) return next();
+    return lean(req, res, next);
+  };
 }
 
 /**
@@ -436,7 +465,7 @@ function buildApp(cfg: Config, opts: AppOptions): express.Express {
           return auth;
         },
       }),
-      ...openApiValidator(opts.validateResponses ?? cfg.validateResponses),
+      validation(opts.validateResponses ?? cfg.validateResponses),
       refuseNulCharacters,
       dispatch(ids),
     ]),

@@ -1,0 +1,91 @@
+// The request path (src/http/app.ts). series(): its middlewares run as one Express middleware;
+// each way a middleware can fail reaches Express's error handling, the list's end reaches the next
+// middleware, and a later middleware never runs after an earlier one failed. Validation as
+// production runs it (responses not validated): the validator's middlewares are chosen per
+// operation, and none run for an operation without input called without a query string.
+import express from "express";
+import request from "supertest";
+import { describe, expect, it } from "vitest";
+import { createApp, series } from "../../src/http/app.ts";
+import { expectError, signupTenant, useTestApp } from "../support/app.ts";
+
+const t = useTestApp();
+
+function appWith(handlers: express.RequestHandler[]) {
+  const seen: string[] = [];
+  const app = express();
+  const traced = handlers.map((h, i): express.RequestHandler => {
+    return (req, res, next) => {
+      seen.push(`m${i}`);
+      return h(req, res, next);
+    };
+  });
+  app.use(series(traced));
+  app.use((_req, res) => {
+    seen.push("after");
+    res.status(200).json({ seen });
+  });
+  app.use((err: Error, _req: express.Request, res: express.Response, _next: express.NextFunction) => {
+    res.status(418).json({ error: err.message, seen });
+  });
+  return { app, seen };
+}
+
+describe("series of middlewares", () => {
+  it("runs them in order, then the middleware after the series", async () => {
+    const pass: express.RequestHandler = (_req, _res, next) => next();
+    const r = await request(appWith([pass, pass, pass]).app).get("/x");
+    expect(r.status).toBe(200);
+    expect(r.body.seen).toEqual(["m0", "m1", "m2", "after"]);
+  });
+
+  it("next(err), a thrown error and a rejected promise each reach the error handler, and stop the series", async () => {
+    const pass: express.RequestHandler = (_req, _res, next) => next();
+    const failures: [string, express.RequestHandler][] = [
+      ["passed", (_req, _res, next) => next(new Error("passed"))],
+      [
+        "thrown",
+        () => {
+          throw new Error("thrown");
+        },
+      ],
+      ["rejected", async () => Promise.reject(new Error("rejected"))],
+      ["later", (_req, _res, next) => setImmediate(() => next(new Error("later")))],
+    ];
+    for (const [name, fail] of failures) {
+      const r = await request(appWith([pass, fail, pass]).app).get("/x");
+      expect(r.status, name).toBe(418);
+      expect(r.body, name).toEqual({ error: name, seen: ["m0", "m1"] });
+    }
+  });
+
+  it("a middleware that answers ends the request there", async () => {
+    const answer: express.RequestHandler = (_req, res) => void res.status(201).json({ answered: true });
+    const r = await request(appWith([answer, (_req, _res, next) => next()]).app).get("/x");
+    expect(r.status).toBe(201);
+  });
+});
+
+describe("request validation without response validation (production)", () => {
+  it("getServerTime, getPfSettings, getEmployee: inputs are still validated on every kind of operation", async () => {
+    const app = createApp({ config: t.config, validateResponses: false });
+    // an operation without input: no query string passes untouched, any query parameter is refused
+    const time = await request(app).get("/api/server-time").expect(200);
+    expect(time.body.data.epoch_ms).toEqual(expect.any(Number));
+    expectError(await request(app).get("/api/server-time?verbose=1"), 400, "validation_failed");
+    const o = await signupTenant(t);
+    const agent = request.agent(app);
+    (agent as unknown as { jar: unknown }).jar = (o.agent as unknown as { jar: unknown }).jar;
+    await agent
+      .post("/api/configuration/company-settings")
+      .send({ modules: ["payroll"] })
+      .expect(200);
+    await agent.get("/api/configuration/payroll/pf-settings").expect(200);
+    expectError(await agent.get("/api/configuration/payroll/pf-settings?x=1"), 400, "validation_failed");
+    // an operation with a path parameter
+    expectError(await agent.get("/api/employees/not-a-uuid"), 400, "validation_failed");
+    // no operation: the validator's own 404 and 405
+    expectError(await agent.get("/api/no-such-thing"), 404, "not_found");
+    expect((await agent.put("/api/server-time")).status).toBe(405);
+  });
+});
