@@ -3,6 +3,7 @@
 // candidate and the company, so a PDF can be recognised without rendering it.
 import type { Response } from "express";
 import PDFDocument from "pdfkit";
+import { printable } from "../../lib/pdf-text.ts";
 import { yielder } from "../../lib/yielding.ts";
 
 export interface Letter {
@@ -14,16 +15,6 @@ export interface Letter {
   /** Paragraphs separated by blank lines; a line starting with "- " is a bullet. */
   body: string;
   footer?: string;
-}
-
-/** The standard fonts encode WinAnsi only: keep Latin-1 and a few typographic characters. */
-function printable(s: string): string {
-  return s
-    .replace(/[\u2018\u2019]/g, "'")
-    .replace(/[\u201C\u201D]/g, '"')
-    .replace(/\u2026/g, "...")
-    .replace(/\u20B9/g, "INR ")
-    .replace(/[^\n\t\x20-\x7E\u00A0-\u00FF\u2013\u2014\u2022\u20AC]/g, "?");
 }
 
 /** Longest piece of a line laid out in one pdfkit call (a few ms of work). */
