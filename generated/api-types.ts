@@ -6258,6 +6258,11 @@ export interface components {
             offer_expiry_date?: string;
             /** @example 2400000.00 */
             salary?: string;
+            /**
+             * @description The salary in words (Indian system for INR, e.g. `Rupees Twenty-Four Lakh Only`).
+             * @example Rupees Twenty-Four Lakh Only
+             */
+            salary_in_words?: string;
             today?: string;
         };
         /**

@@ -15,12 +15,14 @@ export interface Company {
   name: string;
   timezone: string;
   currency: string;
+  /** The postal address the letters print under the name. */
+  address: string | null;
 }
 
 /** The active tenant as recruitment shows it (legal name first). */
 export async function companyOf(): Promise<Company> {
-  const t = await activeTenant({ id: true, name: true, legal_name: true, timezone: true, currency: true });
-  return { id: t.id, name: t.legal_name || t.name, timezone: t.timezone, currency: t.currency };
+  const t = await activeTenant({ id: true, name: true, legal_name: true, timezone: true, currency: true, address: true });
+  return { id: t.id, name: t.legal_name || t.name, timezone: t.timezone, currency: t.currency, address: t.address };
 }
 
 export async function companyToday(): Promise<DateString> {
