@@ -2160,7 +2160,7 @@ export interface paths {
         };
         /**
          * My salary slip as PDF
-         * @description The same slip as GET /api/payroll/my-salary/{draftId}, as a PDF attachment `payslip-<slip number>.pdf`.
+         * @description The same slip as GET /api/payroll/my-salary/{draftId}, as a PDF attachment `payslip-<slip number>.pdf` (A4): the company's legal name and address; the employee's particulars with PAN, UAN, ESI number and bank account (masked to its last four characters) as the employee record holds them at the download; loss of pay in days and amount; earnings and deductions side by side with their totals; other payments; net pay in figures and in words; the employer's contributions. Amounts in the grouping of the company's currency (`1,23,456.00` for INR, `123,456.00` otherwise).
          */
         get: operations["downloadMySalarySlip"];
         put?: never;

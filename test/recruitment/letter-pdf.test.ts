@@ -126,3 +126,26 @@ describe("getPublicOfferPdf: a letter longer than a page", () => {
     expect(find(r, "Authorised signatory").page).toBe(forCompany.page);
   });
 });
+
+describe("previewDocumentTemplatePdf: salary_in_words", () => {
+  const preview = async (body: Record<string, unknown>) =>
+    renderPdf(
+      (await c.hr.agent.post("/api/recruitment/document-templates/preview-pdf").send(body).buffer(true).parse(binary).expect(200)).body,
+      "/tmp/payslip-preview.png",
+    );
+
+  it("fills the words of a given salary, of an offer's salary, or the sample's", async () => {
+    const template = "Salary: {{currency}} {{salary}} ({{salary_in_words}})";
+    expect((await preview({ template, values: { salary: "1500000.00" } })).text).toContain(
+      "Salary: INR 1500000.00 (Rupees Fifteen Lakh Only)",
+    );
+    const { offer } = await draftOffer(c.hr.agent, { salary: "1234567.50" });
+    expect((await preview({ template, offer_id: offer.id })).text).toContain(
+      "Salary: INR 12,34,567.50 (Rupees Twelve Lakh Thirty-Four Thousand Five Hundred Sixty-Seven and Paise Fifty Only)",
+    );
+    expect((await preview({ template })).text).toContain("Salary: INR 24,00,000.00 (Rupees Twenty-Four Lakh Only)");
+    expect((await preview({ template, values: { salary: "a lot", salary_in_words: "Plenty" } })).text).toContain(
+      "Salary: INR a lot (Plenty)",
+    );
+  });
+});

@@ -19,7 +19,7 @@ export interface RenderedPdf {
   pages: number;
   /** The pieces of text in reading order (pdfkit writes one piece per text call). */
   items: PdfText[];
-  /** All the text, pieces joined by spaces. */
+  /** All the text, pieces joined by spaces (without one after a line that ends in a hyphen: a word broken there). */
   text: string;
   png: { width: number; height: number; inkPixels: number; bytes: number };
 }
@@ -62,7 +62,7 @@ export async function renderPdf(pdf: Buffer, pngPath: string): Promise<RenderedP
   return {
     pages: items.reduce((n, i) => Math.max(n, i.page), 0),
     items,
-    text: items.map((i) => i.str).join(" "),
+    text: items.map((i) => i.str).reduce((all, s) => (all === "" ? s : all.endsWith("-") ? all + s : `${all} ${s}`), ""),
     png: { width: canvas.width, height: canvas.height, inkPixels: ink, bytes: png.length },
   };
 }
