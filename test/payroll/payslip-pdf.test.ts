@@ -201,7 +201,8 @@ describe("downloadMySalarySlip: the PDF of a processed run", () => {
     me = await memberFor(t, w, emp);
     // two days absent: 2 days of loss of pay out of April's 30
     await t.query(
-      `INSERT INTO attendance_records (tenant_id, employee_id, date, status) VALUES ($1, $2, '2027-04-05', 'absent'), ($1, $2, '2027-04-06', 'absent')`,
+      `INSERT INTO attendance_records (tenant_id, employee_id, date, status) ` +
+        `VALUES ($1, $2, '2027-04-05', 'absent'), ($1, $2, '2027-04-06', 'absent')`,
       [w.owner.tenantId, emp],
     );
     const run = await w.hr.agent.post("/api/payroll/draft-runs").send({ period: "2027-04" }).expect(201);
