@@ -180,6 +180,36 @@ describe("payslipPdf: another currency", () => {
   });
 });
 
+describe("payslipPdf: the longest slip", () => {
+  it("flows onto further pages with every line, and the words of the largest net pay fit in their box", async () => {
+    const loans = Array.from({ length: 60 }, (_, i) => ({
+      loan_id: `l${i}`,
+      loan_number: `LN-${String(i + 1).padStart(4, "0")}`,
+      installment_ids: [],
+      amount: "1.00",
+    }));
+    const slip = { ...handSlip(), loans, net_pay: "999999999999.99" };
+    const r = await renderPdf(await payslipPdf({ name: "Acme", address: null, currency: "INR" }, slip, employee), "/tmp/payslip-long.png");
+    expect(r.pages).toBe(3);
+    for (const l of loans) expect(find(r, `Loan ${l.loan_number}`)).toBeDefined();
+    // each further page names the slip, and the table that goes on repeats its heading
+    for (const page of [2, 3]) {
+      const first = r.items.filter((i) => i.page === page).sort((p, q) => p.y - q.y)[0];
+      expect(first.str).toBe("Acme - Payslip for April 2027 - Priya Sharma (EMP-00042) - continued");
+    }
+    const again = r.items.find((i) => i.page === 2 && i.str === "Deductions");
+    expect(again && sameLine(r, again)).toEqual(["Earnings", "Amount (INR)", "Deductions", "Amount (INR)"]);
+    expect(sameLine(r, find(r, "Net pay"))).toEqual(["Net pay", "INR 9,99,99,99,99,999.99"]);
+    expect(r.text).toContain(
+      "In words: Rupees Ninety-Nine Thousand Nine Hundred Ninety-Nine Crore Ninety-Nine Lakh Ninety-Nine Thousand " +
+        "Nine Hundred Ninety-Nine and Paise Ninety-Nine Only",
+    );
+    const words = find(r, /^In words: /);
+    expect(find(r, /and Paise Ninety-Nine Only$/).y).toBeGreaterThan(words.y); // on a second line, in the box
+    expect(find(r, "Total employer contributions").page).toBe(3);
+  });
+});
+
 describe("downloadMySalarySlip: the PDF of a processed run", () => {
   const t = useTestApp();
   let w: PayrollWorld;

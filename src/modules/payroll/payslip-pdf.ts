@@ -105,9 +105,19 @@ export function payslipPdf(company: PayslipCompany, slip: Slip, employee: Paysli
     doc.on("end", () => resolve(Buffer.concat(chunks)));
     doc.on("error", reject);
     const bottom = () => doc.page.height - MARGIN;
-    /** Starts a new page when `h` more points would not fit. */
-    const room = (h: number) => {
-      if (doc.y + h > bottom()) doc.addPage();
+    /** Starts a new page, headed by a line naming the slip, when `h` more points would not fit; whether it did. */
+    const room = (h: number): boolean => {
+      if (doc.y + h <= bottom()) return false;
+      doc.addPage();
+      doc.font("Helvetica").fontSize(8).fillColor("#777777");
+      doc.text(
+        printable(`${company.name} - Payslip for ${monthName(slip.period)} - ${slip.employee_name} (${slip.employee_code}) - continued`),
+        {
+          width: WIDTH,
+        },
+      );
+      doc.y += 6;
+      return true;
     };
     const rule = (y: number, color = "#999999") =>
       doc
@@ -196,6 +206,7 @@ export function payslipPdf(company: PayslipCompany, slip: Slip, employee: Paysli
       doc.y += 6;
 
       // ── earnings and deductions side by side ──
+      const heading = `Amount (${cur})`;
       /** A table row of two halves, each a label and an amount; `band` fills it grey (headings, totals). */
       const pairRow = async (left: Row | null, right: Row | null, opts: { bold?: boolean; band?: boolean } = {}) => {
         doc
@@ -204,7 +215,12 @@ export function payslipPdf(company: PayslipCompany, slip: Slip, employee: Paysli
           .fillColor("#000000");
         const labelWidth = HALF - AMOUNT_WIDTH - 2 * PAD;
         const h = Math.max(left ? heightOf(left[0], labelWidth) : 0, right ? heightOf(right[0], labelWidth) : 0, 10) + 2 * PAD;
-        room(h);
+        // a table that goes on on the next page repeats its heading there
+        if (room(h) && !opts.band) await pairRow(["Earnings", heading], ["Deductions", heading], { bold: true, band: true });
+        doc
+          .font(opts.bold ? "Helvetica-Bold" : "Helvetica")
+          .fontSize(SIZE)
+          .fillColor("#000000");
         const y = doc.y;
         if (opts.band) {
           doc.rect(MARGIN, y, HALF, h).fill("#EEEEEE");
@@ -228,7 +244,6 @@ export function payslipPdf(company: PayslipCompany, slip: Slip, employee: Paysli
         doc.y = y + h;
         await tick();
       };
-      const heading = `Amount (${cur})`;
       await pairRow(["Earnings", heading], ["Deductions", heading], { bold: true, band: true });
       const earned: Row[] = slip.earnings.map((l) => [l.name, fmt(l.amount)]);
       const deducted: Row[] = deductionRows(slip).map(([k, v]) => [k, fmt(v)]);
@@ -241,7 +256,8 @@ export function payslipPdf(company: PayslipCompany, slip: Slip, employee: Paysli
         const one = async (k: string, v: string, band: boolean) => {
           doc.font(band ? "Helvetica-Bold" : "Helvetica").fontSize(SIZE);
           const h = Math.max(heightOf(k, WIDTH - AMOUNT_WIDTH - 3 * PAD), 10) + 2 * PAD;
-          room(h);
+          if (room(h) && !band) await one(title, heading, true);
+          doc.font(band ? "Helvetica-Bold" : "Helvetica").fontSize(SIZE);
           const y = doc.y;
           if (band) doc.rect(MARGIN, y, WIDTH, h).fill("#EEEEEE");
           doc.fillColor("#000000");
@@ -266,15 +282,18 @@ export function payslipPdf(company: PayslipCompany, slip: Slip, employee: Paysli
 
       // ── net pay ──
       doc.y += 10;
-      room(52);
+      const words = `In words: ${amountInWords(slip.net_pay, cur)}`;
+      doc.font("Helvetica").fontSize(SIZE);
+      const box = 28 + heightOf(words, WIDTH - 16) + 10; // the largest amounts' words take two lines
+      room(box + 4);
       const y = doc.y;
-      doc.rect(MARGIN, y, WIDTH, 48).lineWidth(1).strokeColor("#000000").stroke();
+      doc.rect(MARGIN, y, WIDTH, box).lineWidth(1).strokeColor("#000000").stroke();
       doc.font("Helvetica-Bold").fontSize(12).fillColor("#000000");
       textAt("Net pay", MARGIN + 8, y + 8, 200);
       textAt(`${cur} ${fmt(slip.net_pay)}`, MARGIN + WIDTH - 208, y + 8, 200, "right");
       doc.font("Helvetica").fontSize(SIZE);
-      textAt(`In words: ${amountInWords(slip.net_pay, cur)}`, MARGIN + 8, y + 28, WIDTH - 16);
-      doc.y = Math.max(doc.y, y + 48);
+      textAt(words, MARGIN + 8, y + 28, WIDTH - 16);
+      doc.y = y + box;
       const formula = other.length
         ? "Net pay = gross earnings - total deductions + other payments."
         : "Net pay = gross earnings - total deductions.";
