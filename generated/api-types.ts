@@ -2160,7 +2160,7 @@ export interface paths {
         };
         /**
          * My salary slip as PDF
-         * @description The same slip as GET /api/payroll/my-salary/{draftId}, as a PDF attachment `payslip-<slip number>.pdf`.
+         * @description The same slip as GET /api/payroll/my-salary/{draftId}, as a PDF attachment `payslip-<slip number>.pdf` (A4): the company's legal name and address; the employee's particulars with PAN, UAN, ESI number and bank account (masked to its last four characters) as the employee record holds them at the download; loss of pay in days and amount; earnings and deductions side by side with their totals; other payments; net pay in figures and in words; the employer's contributions. Amounts in the grouping of the company's currency (`1,23,456.00` for INR, `123,456.00` otherwise).
          */
         get: operations["downloadMySalarySlip"];
         put?: never;
@@ -4176,7 +4176,7 @@ export interface components {
         /** Format: email */
         Email: string;
         /**
-         * @description The complete employee record (`view: full`). hr, admin and owner see it for every employee; an employee for their own record (the one linked to their membership); a manager for their own record and their direct reports - with `bank_account_number` and `bank_iban` of reports masked to the last four characters (`********1234`).
+         * @description The complete employee record (`view: full`). hr, admin and owner see it for every employee; an employee for their own record (the one linked to their membership); a manager for their own record and their direct reports - with `bank_account_number`, `bank_iban` and `pan_number` of reports masked to the last four characters (`********1234`).
          * @example {
          *       "view": "full",
          *       "id": "0b9f6f3e-5d0a-4c59-9a43-6f1f2d7c1a10",
@@ -4202,6 +4202,9 @@ export interface components {
          *       "bank_iban": null,
          *       "bank_routing_code": null,
          *       "labour_card_number": null,
+         *       "pan_number": "ABCPS1234K",
+         *       "uan": "100123456789",
+         *       "esi_number": null,
          *       "state": "Maharashtra",
          *       "user_id": null,
          *       "exit": null,
@@ -4232,6 +4235,8 @@ export interface components {
             /** @description Human code, unique per tenant, e.g. `EMP-00042`. */
             employee_code: string;
             employment_type: components["schemas"]["EmploymentType"];
+            /** @description ESIC insurance (IP) number. */
+            esi_number: string | null;
             /** @description The exit process opened by the employee's resignation, or null. */
             exit: components["schemas"]["EmployeeExit"] | null;
             first_name: string;
@@ -4245,6 +4250,8 @@ export interface components {
             /** @description MOHRE person id from the labour card (UAE WPS employee id). */
             labour_card_number: string | null;
             last_name: string;
+            /** @description Indian PAN (income-tax permanent account number). Masked for managers. */
+            pan_number: string | null;
             phone: string | null;
             /**
              * Format: uuid
@@ -4254,6 +4261,8 @@ export interface components {
             /** @description Indian state whose professional-tax slabs apply, by name (`Maharashtra`): written through IndianState (a name or code, stored as the name). A value stored before states were validated that is no state's name or code is returned as it was. */
             state: string | null;
             status: components["schemas"]["EmployeeStatus"];
+            /** @description Universal Account Number of the EPFO (provident fund). */
+            uan: string | null;
             /** Format: date-time */
             updated_at: string;
             /**
@@ -4312,6 +4321,8 @@ export interface components {
             /** @description Optional own code (e.g. when importing); unique per company, also against deleted employees (409). */
             employee_code?: string;
             employment_type?: components["schemas"]["EmploymentType"];
+            /** @description ESIC insurance (IP) number (10 digits). */
+            esi_number?: string | null;
             /** @description Leading and trailing spaces are removed. */
             first_name: string;
             gender?: components["schemas"]["Gender"] | null;
@@ -4320,6 +4331,8 @@ export interface components {
             /** @description UAE MOHRE person id from the labour card (WPS employee id). */
             labour_card_number?: string | null;
             last_name: string;
+            /** @description Indian PAN (income-tax permanent account number), e.g. `ABCPS1234K`. Masked in the activity log. */
+            pan_number?: string | null;
             /** @description Digits with optional leading `+`, spaces, dashes and parentheses. */
             phone?: string | null;
             /**
@@ -4335,6 +4348,8 @@ export interface components {
              * @enum {string}
              */
             status?: "active" | "inactive";
+            /** @description Universal Account Number of the EPFO (12 digits). */
+            uan?: string | null;
             /**
              * Format: uuid
              * @description A work location of the company (400 otherwise).
@@ -4597,6 +4612,8 @@ export interface components {
             /** @description Unique among the live (not deleted) employees of the company (409). */
             email?: components["schemas"]["Email"];
             employment_type?: components["schemas"]["EmploymentType"];
+            /** @description ESIC insurance (IP) number (10 digits). */
+            esi_number?: string | null;
             /** @description Leading and trailing spaces are removed. */
             first_name?: string;
             gender?: components["schemas"]["Gender"] | null;
@@ -4605,6 +4622,8 @@ export interface components {
             /** @description UAE MOHRE person id from the labour card (WPS employee id). */
             labour_card_number?: string | null;
             last_name?: string;
+            /** @description Indian PAN (income-tax permanent account number), e.g. `ABCPS1234K`. Masked in the activity log. */
+            pan_number?: string | null;
             /** @description Digits with optional leading `+`, spaces, dashes and parentheses. */
             phone?: string | null;
             /**
@@ -4616,6 +4635,8 @@ export interface components {
             state?: components["schemas"]["IndianState"] | null;
             /** @enum {string} */
             status?: "active" | "inactive";
+            /** @description Universal Account Number of the EPFO (12 digits). */
+            uan?: string | null;
             /**
              * Format: uuid
              * @description A work location of the company (400 otherwise).
@@ -6237,6 +6258,11 @@ export interface components {
             offer_expiry_date?: string;
             /** @example 2400000.00 */
             salary?: string;
+            /**
+             * @description The salary in words (Indian system for INR, e.g. `Rupees Twenty-Four Lakh Only`).
+             * @example Rupees Twenty-Four Lakh Only
+             */
+            salary_in_words?: string;
             today?: string;
         };
         /**

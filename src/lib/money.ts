@@ -25,3 +25,26 @@ export function percentString(v: MoneyInput): string {
     .replace(/(\.\d\d\d?)0+$/, "$1")
     .replace(/(\.\d\d)0$/, "$1");
 }
+
+/** The locale whose digit grouping a currency's amounts are shown in (Indian lakh/crore grouping for INR). */
+const CURRENCY_LOCALE: Record<string, string> = { INR: "en-IN", AED: "en-AE", SAR: "en-SA", USD: "en-US", GBP: "en-GB", EUR: "en-IE" };
+export const localeOfCurrency = (currency: string): string => CURRENCY_LOCALE[currency] ?? "en-US";
+
+const groupers = new Map<string, Intl.NumberFormat>();
+
+/**
+ * An amount for people to read, in the grouping of the currency's locale: "1,23,456.00" for INR,
+ * "123,456.00" for AED. Exact: the integer part is grouped as a BigInt, the two places are the
+ * decimal's own (no binary floating point on the way).
+ */
+export function formatMoney(amount: MoneyInput, currency: string): string {
+  const [int, frac] = money(amount).toFixed(2).split(".");
+  const negative = int.startsWith("-");
+  const locale = localeOfCurrency(currency);
+  let grouper = groupers.get(locale);
+  if (!grouper) {
+    grouper = new Intl.NumberFormat(locale, { useGrouping: true, maximumFractionDigits: 0 });
+    groupers.set(locale, grouper);
+  }
+  return `${negative ? "-" : ""}${grouper.format(BigInt(negative ? int.slice(1) : int))}.${frac}`;
+}

@@ -57,7 +57,7 @@ export async function auditTenants(
   });
 }
 
-const MASKED = new Set(["bank_account_number", "bank_iban", "password_hash"]);
+const MASKED = new Set(["bank_account_number", "bank_iban", "pan_number", "password_hash"]);
 export function mask(field: string, value: unknown): unknown {
   if (!MASKED.has(field) || value === null || value === undefined) return value;
   const s = String(value);

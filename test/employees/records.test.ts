@@ -29,6 +29,9 @@ describe("createEmployee, getEmployee: create", () => {
       bank_iban: "AE070331234567890123456",
       bank_routing_code: "802420101",
       labour_card_number: "00915012345663",
+      pan_number: "ABCPS1234K",
+      uan: "100123456789",
+      esi_number: "3100123456",
     });
     expect(a.employee_code).toBe("EMP-00001");
     expect(b.employee_code).toBe("EMP-00002");
@@ -62,7 +65,11 @@ describe("createEmployee, getEmployee: create", () => {
       bank_iban: "AE070331234567890123456",
       bank_routing_code: "802420101",
       labour_card_number: "00915012345663",
+      pan_number: "ABCPS1234K",
+      uan: "100123456789",
+      esi_number: "3100123456",
     });
+    expect(a).toMatchObject({ pan_number: null, uan: null, esi_number: null });
   });
 
   it("names every missing required field in the 400 details", async () => {
@@ -84,6 +91,10 @@ describe("createEmployee, getEmployee: create", () => {
       [{ bank_ifsc: "hdfc1234" }, "body.bank_ifsc"],
       [{ bank_iban: "AE070331234567890123457" }, "body.bank_iban"],
       [{ bank_routing_code: "12345" }, "body.bank_routing_code"],
+      [{ pan_number: "abcps1234k" }, "body.pan_number"],
+      [{ pan_number: "ABCP12345K" }, "body.pan_number"],
+      [{ uan: "10012345678" }, "body.uan"],
+      [{ esi_number: "31001234AB" }, "body.esi_number"],
       [{ date_of_birth: "2024-01-01", joining_date: "2023-01-01" }, "body.date_of_birth"],
       [{ first_name: "   " }, "body.first_name"],
       [{ salary: 100 }, "body.salary"],
@@ -127,6 +138,7 @@ describe("createEmployee, getEmployee: create", () => {
     const e = await createEmployee(o, {
       bank_account_number: "50100234567890",
       bank_iban: "AE070331234567890123456",
+      pan_number: "ABCPS1234K",
       phone: "+971 50 123 4567",
     });
     const [entry] = await activity(o, e.id);
@@ -141,6 +153,7 @@ describe("createEmployee, getEmployee: create", () => {
     expect(entry.changes.phone).toEqual({ from: null, to: "+971 50 123 4567" });
     expect(entry.changes.bank_account_number).toEqual({ from: null, to: "********7890" });
     expect(entry.changes.bank_iban).toEqual({ from: null, to: "********3456" });
+    expect(entry.changes.pan_number).toEqual({ from: null, to: "******234K" });
     expect(entry.changes.date_of_birth).toBeUndefined();
   });
 });

@@ -18,6 +18,8 @@ beforeAll(async () => {
     reports_to: boss.id,
     bank_account_number: "50100234567890",
     bank_iban: "AE070331234567890123456",
+    pan_number: "ABCPS1234K",
+    uan: "100123456789",
     date_of_birth: "1990-01-01",
   });
   colleague = await createEmployee(owner, {
@@ -93,12 +95,14 @@ describe("employee role", () => {
 });
 
 describe("manager role", () => {
-  it("reads direct reports' complete record with bank account and IBAN masked", async () => {
+  it("reads direct reports' complete record with bank account, IBAN and PAN masked", async () => {
     const r = await manager.agent.get(`/api/employees/${report.id}`).expect(200);
     expect(r.body.data).toMatchObject({
       view: "full",
       bank_account_number: "********7890",
       bank_iban: "********3456",
+      pan_number: "******234K",
+      uan: "100123456789",
       date_of_birth: "1990-01-01",
     });
     await manager.agent.get(`/api/employees/${report.id}/activity-log`).expect(200);

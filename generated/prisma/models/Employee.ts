@@ -48,6 +48,9 @@ export type EmployeeMinAggregateOutputType = {
   bank_iban: string | null
   bank_routing_code: string | null
   labour_card_number: string | null
+  pan_number: string | null
+  uan: string | null
+  esi_number: string | null
   state: string | null
   search_text: string | null
   created_at: Date | null
@@ -79,6 +82,9 @@ export type EmployeeMaxAggregateOutputType = {
   bank_iban: string | null
   bank_routing_code: string | null
   labour_card_number: string | null
+  pan_number: string | null
+  uan: string | null
+  esi_number: string | null
   state: string | null
   search_text: string | null
   created_at: Date | null
@@ -110,6 +116,9 @@ export type EmployeeCountAggregateOutputType = {
   bank_iban: number
   bank_routing_code: number
   labour_card_number: number
+  pan_number: number
+  uan: number
+  esi_number: number
   state: number
   search_text: number
   created_at: number
@@ -143,6 +152,9 @@ export type EmployeeMinAggregateInputType = {
   bank_iban?: true
   bank_routing_code?: true
   labour_card_number?: true
+  pan_number?: true
+  uan?: true
+  esi_number?: true
   state?: true
   search_text?: true
   created_at?: true
@@ -174,6 +186,9 @@ export type EmployeeMaxAggregateInputType = {
   bank_iban?: true
   bank_routing_code?: true
   labour_card_number?: true
+  pan_number?: true
+  uan?: true
+  esi_number?: true
   state?: true
   search_text?: true
   created_at?: true
@@ -205,6 +220,9 @@ export type EmployeeCountAggregateInputType = {
   bank_iban?: true
   bank_routing_code?: true
   labour_card_number?: true
+  pan_number?: true
+  uan?: true
+  esi_number?: true
   state?: true
   search_text?: true
   created_at?: true
@@ -309,6 +327,9 @@ export type EmployeeGroupByOutputType = {
   bank_iban: string | null
   bank_routing_code: string | null
   labour_card_number: string | null
+  pan_number: string | null
+  uan: string | null
+  esi_number: string | null
   state: string | null
   search_text: string
   created_at: Date
@@ -361,6 +382,9 @@ export type EmployeeWhereInput = {
   bank_iban?: Prisma.StringNullableFilter<"Employee"> | string | null
   bank_routing_code?: Prisma.StringNullableFilter<"Employee"> | string | null
   labour_card_number?: Prisma.StringNullableFilter<"Employee"> | string | null
+  pan_number?: Prisma.StringNullableFilter<"Employee"> | string | null
+  uan?: Prisma.StringNullableFilter<"Employee"> | string | null
+  esi_number?: Prisma.StringNullableFilter<"Employee"> | string | null
   state?: Prisma.StringNullableFilter<"Employee"> | string | null
   search_text?: Prisma.StringFilter<"Employee"> | string
   created_at?: Prisma.DateTimeFilter<"Employee"> | Date | string
@@ -415,6 +439,9 @@ export type EmployeeOrderByWithRelationInput = {
   bank_iban?: Prisma.SortOrderInput | Prisma.SortOrder
   bank_routing_code?: Prisma.SortOrderInput | Prisma.SortOrder
   labour_card_number?: Prisma.SortOrderInput | Prisma.SortOrder
+  pan_number?: Prisma.SortOrderInput | Prisma.SortOrder
+  uan?: Prisma.SortOrderInput | Prisma.SortOrder
+  esi_number?: Prisma.SortOrderInput | Prisma.SortOrder
   state?: Prisma.SortOrderInput | Prisma.SortOrder
   search_text?: Prisma.SortOrder
   created_at?: Prisma.SortOrder
@@ -475,6 +502,9 @@ export type EmployeeWhereUniqueInput = Prisma.AtLeast<{
   bank_iban?: Prisma.StringNullableFilter<"Employee"> | string | null
   bank_routing_code?: Prisma.StringNullableFilter<"Employee"> | string | null
   labour_card_number?: Prisma.StringNullableFilter<"Employee"> | string | null
+  pan_number?: Prisma.StringNullableFilter<"Employee"> | string | null
+  uan?: Prisma.StringNullableFilter<"Employee"> | string | null
+  esi_number?: Prisma.StringNullableFilter<"Employee"> | string | null
   state?: Prisma.StringNullableFilter<"Employee"> | string | null
   search_text?: Prisma.StringFilter<"Employee"> | string
   created_at?: Prisma.DateTimeFilter<"Employee"> | Date | string
@@ -529,6 +559,9 @@ export type EmployeeOrderByWithAggregationInput = {
   bank_iban?: Prisma.SortOrderInput | Prisma.SortOrder
   bank_routing_code?: Prisma.SortOrderInput | Prisma.SortOrder
   labour_card_number?: Prisma.SortOrderInput | Prisma.SortOrder
+  pan_number?: Prisma.SortOrderInput | Prisma.SortOrder
+  uan?: Prisma.SortOrderInput | Prisma.SortOrder
+  esi_number?: Prisma.SortOrderInput | Prisma.SortOrder
   state?: Prisma.SortOrderInput | Prisma.SortOrder
   search_text?: Prisma.SortOrder
   created_at?: Prisma.SortOrder
@@ -566,6 +599,9 @@ export type EmployeeScalarWhereWithAggregatesInput = {
   bank_iban?: Prisma.StringNullableWithAggregatesFilter<"Employee"> | string | null
   bank_routing_code?: Prisma.StringNullableWithAggregatesFilter<"Employee"> | string | null
   labour_card_number?: Prisma.StringNullableWithAggregatesFilter<"Employee"> | string | null
+  pan_number?: Prisma.StringNullableWithAggregatesFilter<"Employee"> | string | null
+  uan?: Prisma.StringNullableWithAggregatesFilter<"Employee"> | string | null
+  esi_number?: Prisma.StringNullableWithAggregatesFilter<"Employee"> | string | null
   state?: Prisma.StringNullableWithAggregatesFilter<"Employee"> | string | null
   search_text?: Prisma.StringWithAggregatesFilter<"Employee"> | string
   created_at?: Prisma.DateTimeWithAggregatesFilter<"Employee"> | Date | string
@@ -593,6 +629,9 @@ export type EmployeeCreateInput = {
   bank_iban?: string | null
   bank_routing_code?: string | null
   labour_card_number?: string | null
+  pan_number?: string | null
+  uan?: string | null
+  esi_number?: string | null
   state?: string | null
   search_text?: string
   created_at?: Date | string
@@ -647,6 +686,9 @@ export type EmployeeUncheckedCreateInput = {
   bank_iban?: string | null
   bank_routing_code?: string | null
   labour_card_number?: string | null
+  pan_number?: string | null
+  uan?: string | null
+  esi_number?: string | null
   state?: string | null
   search_text?: string
   created_at?: Date | string
@@ -694,6 +736,9 @@ export type EmployeeUpdateInput = {
   bank_iban?: Prisma.NullableStringFieldUpdateOperationsInput | string | null
   bank_routing_code?: Prisma.NullableStringFieldUpdateOperationsInput | string | null
   labour_card_number?: Prisma.NullableStringFieldUpdateOperationsInput | string | null
+  pan_number?: Prisma.NullableStringFieldUpdateOperationsInput | string | null
+  uan?: Prisma.NullableStringFieldUpdateOperationsInput | string | null
+  esi_number?: Prisma.NullableStringFieldUpdateOperationsInput | string | null
   state?: Prisma.NullableStringFieldUpdateOperationsInput | string | null
   search_text?: Prisma.StringFieldUpdateOperationsInput | string
   created_at?: Prisma.DateTimeFieldUpdateOperationsInput | Date | string
@@ -748,6 +793,9 @@ export type EmployeeUncheckedUpdateInput = {
   bank_iban?: Prisma.NullableStringFieldUpdateOperationsInput | string | null
   bank_routing_code?: Prisma.NullableStringFieldUpdateOperationsInput | string | null
   labour_card_number?: Prisma.NullableStringFieldUpdateOperationsInput | string | null
+  pan_number?: Prisma.NullableStringFieldUpdateOperationsInput | string | null
+  uan?: Prisma.NullableStringFieldUpdateOperationsInput | string | null
+  esi_number?: Prisma.NullableStringFieldUpdateOperationsInput | string | null
   state?: Prisma.NullableStringFieldUpdateOperationsInput | string | null
   search_text?: Prisma.StringFieldUpdateOperationsInput | string
   created_at?: Prisma.DateTimeFieldUpdateOperationsInput | Date | string
@@ -799,6 +847,9 @@ export type EmployeeCreateManyInput = {
   bank_iban?: string | null
   bank_routing_code?: string | null
   labour_card_number?: string | null
+  pan_number?: string | null
+  uan?: string | null
+  esi_number?: string | null
   state?: string | null
   search_text?: string
   created_at?: Date | string
@@ -826,6 +877,9 @@ export type EmployeeUpdateManyMutationInput = {
   bank_iban?: Prisma.NullableStringFieldUpdateOperationsInput | string | null
   bank_routing_code?: Prisma.NullableStringFieldUpdateOperationsInput | string | null
   labour_card_number?: Prisma.NullableStringFieldUpdateOperationsInput | string | null
+  pan_number?: Prisma.NullableStringFieldUpdateOperationsInput | string | null
+  uan?: Prisma.NullableStringFieldUpdateOperationsInput | string | null
+  esi_number?: Prisma.NullableStringFieldUpdateOperationsInput | string | null
   state?: Prisma.NullableStringFieldUpdateOperationsInput | string | null
   search_text?: Prisma.StringFieldUpdateOperationsInput | string
   created_at?: Prisma.DateTimeFieldUpdateOperationsInput | Date | string
@@ -857,6 +911,9 @@ export type EmployeeUncheckedUpdateManyInput = {
   bank_iban?: Prisma.NullableStringFieldUpdateOperationsInput | string | null
   bank_routing_code?: Prisma.NullableStringFieldUpdateOperationsInput | string | null
   labour_card_number?: Prisma.NullableStringFieldUpdateOperationsInput | string | null
+  pan_number?: Prisma.NullableStringFieldUpdateOperationsInput | string | null
+  uan?: Prisma.NullableStringFieldUpdateOperationsInput | string | null
+  esi_number?: Prisma.NullableStringFieldUpdateOperationsInput | string | null
   state?: Prisma.NullableStringFieldUpdateOperationsInput | string | null
   search_text?: Prisma.StringFieldUpdateOperationsInput | string
   created_at?: Prisma.DateTimeFieldUpdateOperationsInput | Date | string
@@ -923,6 +980,9 @@ export type EmployeeCountOrderByAggregateInput = {
   bank_iban?: Prisma.SortOrder
   bank_routing_code?: Prisma.SortOrder
   labour_card_number?: Prisma.SortOrder
+  pan_number?: Prisma.SortOrder
+  uan?: Prisma.SortOrder
+  esi_number?: Prisma.SortOrder
   state?: Prisma.SortOrder
   search_text?: Prisma.SortOrder
   created_at?: Prisma.SortOrder
@@ -954,6 +1014,9 @@ export type EmployeeMaxOrderByAggregateInput = {
   bank_iban?: Prisma.SortOrder
   bank_routing_code?: Prisma.SortOrder
   labour_card_number?: Prisma.SortOrder
+  pan_number?: Prisma.SortOrder
+  uan?: Prisma.SortOrder
+  esi_number?: Prisma.SortOrder
   state?: Prisma.SortOrder
   search_text?: Prisma.SortOrder
   created_at?: Prisma.SortOrder
@@ -985,6 +1048,9 @@ export type EmployeeMinOrderByAggregateInput = {
   bank_iban?: Prisma.SortOrder
   bank_routing_code?: Prisma.SortOrder
   labour_card_number?: Prisma.SortOrder
+  pan_number?: Prisma.SortOrder
+  uan?: Prisma.SortOrder
+  esi_number?: Prisma.SortOrder
   state?: Prisma.SortOrder
   search_text?: Prisma.SortOrder
   created_at?: Prisma.SortOrder
@@ -1426,6 +1492,9 @@ export type EmployeeCreateWithoutAsset_assignmentsInput = {
   bank_iban?: string | null
   bank_routing_code?: string | null
   labour_card_number?: string | null
+  pan_number?: string | null
+  uan?: string | null
+  esi_number?: string | null
   state?: string | null
   search_text?: string
   created_at?: Date | string
@@ -1479,6 +1548,9 @@ export type EmployeeUncheckedCreateWithoutAsset_assignmentsInput = {
   bank_iban?: string | null
   bank_routing_code?: string | null
   labour_card_number?: string | null
+  pan_number?: string | null
+  uan?: string | null
+  esi_number?: string | null
   state?: string | null
   search_text?: string
   created_at?: Date | string
@@ -1541,6 +1613,9 @@ export type EmployeeUpdateWithoutAsset_assignmentsInput = {
   bank_iban?: Prisma.NullableStringFieldUpdateOperationsInput | string | null
   bank_routing_code?: Prisma.NullableStringFieldUpdateOperationsInput | string | null
   labour_card_number?: Prisma.NullableStringFieldUpdateOperationsInput | string | null
+  pan_number?: Prisma.NullableStringFieldUpdateOperationsInput | string | null
+  uan?: Prisma.NullableStringFieldUpdateOperationsInput | string | null
+  esi_number?: Prisma.NullableStringFieldUpdateOperationsInput | string | null
   state?: Prisma.NullableStringFieldUpdateOperationsInput | string | null
   search_text?: Prisma.StringFieldUpdateOperationsInput | string
   created_at?: Prisma.DateTimeFieldUpdateOperationsInput | Date | string
@@ -1594,6 +1669,9 @@ export type EmployeeUncheckedUpdateWithoutAsset_assignmentsInput = {
   bank_iban?: Prisma.NullableStringFieldUpdateOperationsInput | string | null
   bank_routing_code?: Prisma.NullableStringFieldUpdateOperationsInput | string | null
   labour_card_number?: Prisma.NullableStringFieldUpdateOperationsInput | string | null
+  pan_number?: Prisma.NullableStringFieldUpdateOperationsInput | string | null
+  uan?: Prisma.NullableStringFieldUpdateOperationsInput | string | null
+  esi_number?: Prisma.NullableStringFieldUpdateOperationsInput | string | null
   state?: Prisma.NullableStringFieldUpdateOperationsInput | string | null
   search_text?: Prisma.StringFieldUpdateOperationsInput | string
   created_at?: Prisma.DateTimeFieldUpdateOperationsInput | Date | string
@@ -1640,6 +1718,9 @@ export type EmployeeCreateWithoutAttendance_recordsInput = {
   bank_iban?: string | null
   bank_routing_code?: string | null
   labour_card_number?: string | null
+  pan_number?: string | null
+  uan?: string | null
+  esi_number?: string | null
   state?: string | null
   search_text?: string
   created_at?: Date | string
@@ -1693,6 +1774,9 @@ export type EmployeeUncheckedCreateWithoutAttendance_recordsInput = {
   bank_iban?: string | null
   bank_routing_code?: string | null
   labour_card_number?: string | null
+  pan_number?: string | null
+  uan?: string | null
+  esi_number?: string | null
   state?: string | null
   search_text?: string
   created_at?: Date | string
@@ -1755,6 +1839,9 @@ export type EmployeeUpdateWithoutAttendance_recordsInput = {
   bank_iban?: Prisma.NullableStringFieldUpdateOperationsInput | string | null
   bank_routing_code?: Prisma.NullableStringFieldUpdateOperationsInput | string | null
   labour_card_number?: Prisma.NullableStringFieldUpdateOperationsInput | string | null
+  pan_number?: Prisma.NullableStringFieldUpdateOperationsInput | string | null
+  uan?: Prisma.NullableStringFieldUpdateOperationsInput | string | null
+  esi_number?: Prisma.NullableStringFieldUpdateOperationsInput | string | null
   state?: Prisma.NullableStringFieldUpdateOperationsInput | string | null
   search_text?: Prisma.StringFieldUpdateOperationsInput | string
   created_at?: Prisma.DateTimeFieldUpdateOperationsInput | Date | string
@@ -1808,6 +1895,9 @@ export type EmployeeUncheckedUpdateWithoutAttendance_recordsInput = {
   bank_iban?: Prisma.NullableStringFieldUpdateOperationsInput | string | null
   bank_routing_code?: Prisma.NullableStringFieldUpdateOperationsInput | string | null
   labour_card_number?: Prisma.NullableStringFieldUpdateOperationsInput | string | null
+  pan_number?: Prisma.NullableStringFieldUpdateOperationsInput | string | null
+  uan?: Prisma.NullableStringFieldUpdateOperationsInput | string | null
+  esi_number?: Prisma.NullableStringFieldUpdateOperationsInput | string | null
   state?: Prisma.NullableStringFieldUpdateOperationsInput | string | null
   search_text?: Prisma.StringFieldUpdateOperationsInput | string
   created_at?: Prisma.DateTimeFieldUpdateOperationsInput | Date | string
@@ -1854,6 +1944,9 @@ export type EmployeeCreateWithoutAttendance_regularizationsInput = {
   bank_iban?: string | null
   bank_routing_code?: string | null
   labour_card_number?: string | null
+  pan_number?: string | null
+  uan?: string | null
+  esi_number?: string | null
   state?: string | null
   search_text?: string
   created_at?: Date | string
@@ -1907,6 +2000,9 @@ export type EmployeeUncheckedCreateWithoutAttendance_regularizationsInput = {
   bank_iban?: string | null
   bank_routing_code?: string | null
   labour_card_number?: string | null
+  pan_number?: string | null
+  uan?: string | null
+  esi_number?: string | null
   state?: string | null
   search_text?: string
   created_at?: Date | string
@@ -1969,6 +2065,9 @@ export type EmployeeUpdateWithoutAttendance_regularizationsInput = {
   bank_iban?: Prisma.NullableStringFieldUpdateOperationsInput | string | null
   bank_routing_code?: Prisma.NullableStringFieldUpdateOperationsInput | string | null
   labour_card_number?: Prisma.NullableStringFieldUpdateOperationsInput | string | null
+  pan_number?: Prisma.NullableStringFieldUpdateOperationsInput | string | null
+  uan?: Prisma.NullableStringFieldUpdateOperationsInput | string | null
+  esi_number?: Prisma.NullableStringFieldUpdateOperationsInput | string | null
   state?: Prisma.NullableStringFieldUpdateOperationsInput | string | null
   search_text?: Prisma.StringFieldUpdateOperationsInput | string
   created_at?: Prisma.DateTimeFieldUpdateOperationsInput | Date | string
@@ -2022,6 +2121,9 @@ export type EmployeeUncheckedUpdateWithoutAttendance_regularizationsInput = {
   bank_iban?: Prisma.NullableStringFieldUpdateOperationsInput | string | null
   bank_routing_code?: Prisma.NullableStringFieldUpdateOperationsInput | string | null
   labour_card_number?: Prisma.NullableStringFieldUpdateOperationsInput | string | null
+  pan_number?: Prisma.NullableStringFieldUpdateOperationsInput | string | null
+  uan?: Prisma.NullableStringFieldUpdateOperationsInput | string | null
+  esi_number?: Prisma.NullableStringFieldUpdateOperationsInput | string | null
   state?: Prisma.NullableStringFieldUpdateOperationsInput | string | null
   search_text?: Prisma.StringFieldUpdateOperationsInput | string
   created_at?: Prisma.DateTimeFieldUpdateOperationsInput | Date | string
@@ -2068,6 +2170,9 @@ export type EmployeeCreateWithoutReportsInput = {
   bank_iban?: string | null
   bank_routing_code?: string | null
   labour_card_number?: string | null
+  pan_number?: string | null
+  uan?: string | null
+  esi_number?: string | null
   state?: string | null
   search_text?: string
   created_at?: Date | string
@@ -2121,6 +2226,9 @@ export type EmployeeUncheckedCreateWithoutReportsInput = {
   bank_iban?: string | null
   bank_routing_code?: string | null
   labour_card_number?: string | null
+  pan_number?: string | null
+  uan?: string | null
+  esi_number?: string | null
   state?: string | null
   search_text?: string
   created_at?: Date | string
@@ -2172,6 +2280,9 @@ export type EmployeeCreateWithoutManagerInput = {
   bank_iban?: string | null
   bank_routing_code?: string | null
   labour_card_number?: string | null
+  pan_number?: string | null
+  uan?: string | null
+  esi_number?: string | null
   state?: string | null
   search_text?: string
   created_at?: Date | string
@@ -2223,6 +2334,9 @@ export type EmployeeUncheckedCreateWithoutManagerInput = {
   bank_iban?: string | null
   bank_routing_code?: string | null
   labour_card_number?: string | null
+  pan_number?: string | null
+  uan?: string | null
+  esi_number?: string | null
   state?: string | null
   search_text?: string
   created_at?: Date | string
@@ -2291,6 +2405,9 @@ export type EmployeeUpdateWithoutReportsInput = {
   bank_iban?: Prisma.NullableStringFieldUpdateOperationsInput | string | null
   bank_routing_code?: Prisma.NullableStringFieldUpdateOperationsInput | string | null
   labour_card_number?: Prisma.NullableStringFieldUpdateOperationsInput | string | null
+  pan_number?: Prisma.NullableStringFieldUpdateOperationsInput | string | null
+  uan?: Prisma.NullableStringFieldUpdateOperationsInput | string | null
+  esi_number?: Prisma.NullableStringFieldUpdateOperationsInput | string | null
   state?: Prisma.NullableStringFieldUpdateOperationsInput | string | null
   search_text?: Prisma.StringFieldUpdateOperationsInput | string
   created_at?: Prisma.DateTimeFieldUpdateOperationsInput | Date | string
@@ -2344,6 +2461,9 @@ export type EmployeeUncheckedUpdateWithoutReportsInput = {
   bank_iban?: Prisma.NullableStringFieldUpdateOperationsInput | string | null
   bank_routing_code?: Prisma.NullableStringFieldUpdateOperationsInput | string | null
   labour_card_number?: Prisma.NullableStringFieldUpdateOperationsInput | string | null
+  pan_number?: Prisma.NullableStringFieldUpdateOperationsInput | string | null
+  uan?: Prisma.NullableStringFieldUpdateOperationsInput | string | null
+  esi_number?: Prisma.NullableStringFieldUpdateOperationsInput | string | null
   state?: Prisma.NullableStringFieldUpdateOperationsInput | string | null
   search_text?: Prisma.StringFieldUpdateOperationsInput | string
   created_at?: Prisma.DateTimeFieldUpdateOperationsInput | Date | string
@@ -2413,6 +2533,9 @@ export type EmployeeScalarWhereInput = {
   bank_iban?: Prisma.StringNullableFilter<"Employee"> | string | null
   bank_routing_code?: Prisma.StringNullableFilter<"Employee"> | string | null
   labour_card_number?: Prisma.StringNullableFilter<"Employee"> | string | null
+  pan_number?: Prisma.StringNullableFilter<"Employee"> | string | null
+  uan?: Prisma.StringNullableFilter<"Employee"> | string | null
+  esi_number?: Prisma.StringNullableFilter<"Employee"> | string | null
   state?: Prisma.StringNullableFilter<"Employee"> | string | null
   search_text?: Prisma.StringFilter<"Employee"> | string
   created_at?: Prisma.DateTimeFilter<"Employee"> | Date | string
@@ -2440,6 +2563,9 @@ export type EmployeeCreateWithoutDocumentsInput = {
   bank_iban?: string | null
   bank_routing_code?: string | null
   labour_card_number?: string | null
+  pan_number?: string | null
+  uan?: string | null
+  esi_number?: string | null
   state?: string | null
   search_text?: string
   created_at?: Date | string
@@ -2493,6 +2619,9 @@ export type EmployeeUncheckedCreateWithoutDocumentsInput = {
   bank_iban?: string | null
   bank_routing_code?: string | null
   labour_card_number?: string | null
+  pan_number?: string | null
+  uan?: string | null
+  esi_number?: string | null
   state?: string | null
   search_text?: string
   created_at?: Date | string
@@ -2555,6 +2684,9 @@ export type EmployeeUpdateWithoutDocumentsInput = {
   bank_iban?: Prisma.NullableStringFieldUpdateOperationsInput | string | null
   bank_routing_code?: Prisma.NullableStringFieldUpdateOperationsInput | string | null
   labour_card_number?: Prisma.NullableStringFieldUpdateOperationsInput | string | null
+  pan_number?: Prisma.NullableStringFieldUpdateOperationsInput | string | null
+  uan?: Prisma.NullableStringFieldUpdateOperationsInput | string | null
+  esi_number?: Prisma.NullableStringFieldUpdateOperationsInput | string | null
   state?: Prisma.NullableStringFieldUpdateOperationsInput | string | null
   search_text?: Prisma.StringFieldUpdateOperationsInput | string
   created_at?: Prisma.DateTimeFieldUpdateOperationsInput | Date | string
@@ -2608,6 +2740,9 @@ export type EmployeeUncheckedUpdateWithoutDocumentsInput = {
   bank_iban?: Prisma.NullableStringFieldUpdateOperationsInput | string | null
   bank_routing_code?: Prisma.NullableStringFieldUpdateOperationsInput | string | null
   labour_card_number?: Prisma.NullableStringFieldUpdateOperationsInput | string | null
+  pan_number?: Prisma.NullableStringFieldUpdateOperationsInput | string | null
+  uan?: Prisma.NullableStringFieldUpdateOperationsInput | string | null
+  esi_number?: Prisma.NullableStringFieldUpdateOperationsInput | string | null
   state?: Prisma.NullableStringFieldUpdateOperationsInput | string | null
   search_text?: Prisma.StringFieldUpdateOperationsInput | string
   created_at?: Prisma.DateTimeFieldUpdateOperationsInput | Date | string
@@ -2654,6 +2789,9 @@ export type EmployeeCreateWithoutExitInput = {
   bank_iban?: string | null
   bank_routing_code?: string | null
   labour_card_number?: string | null
+  pan_number?: string | null
+  uan?: string | null
+  esi_number?: string | null
   state?: string | null
   search_text?: string
   created_at?: Date | string
@@ -2707,6 +2845,9 @@ export type EmployeeUncheckedCreateWithoutExitInput = {
   bank_iban?: string | null
   bank_routing_code?: string | null
   labour_card_number?: string | null
+  pan_number?: string | null
+  uan?: string | null
+  esi_number?: string | null
   state?: string | null
   search_text?: string
   created_at?: Date | string
@@ -2769,6 +2910,9 @@ export type EmployeeUpdateWithoutExitInput = {
   bank_iban?: Prisma.NullableStringFieldUpdateOperationsInput | string | null
   bank_routing_code?: Prisma.NullableStringFieldUpdateOperationsInput | string | null
   labour_card_number?: Prisma.NullableStringFieldUpdateOperationsInput | string | null
+  pan_number?: Prisma.NullableStringFieldUpdateOperationsInput | string | null
+  uan?: Prisma.NullableStringFieldUpdateOperationsInput | string | null
+  esi_number?: Prisma.NullableStringFieldUpdateOperationsInput | string | null
   state?: Prisma.NullableStringFieldUpdateOperationsInput | string | null
   search_text?: Prisma.StringFieldUpdateOperationsInput | string
   created_at?: Prisma.DateTimeFieldUpdateOperationsInput | Date | string
@@ -2822,6 +2966,9 @@ export type EmployeeUncheckedUpdateWithoutExitInput = {
   bank_iban?: Prisma.NullableStringFieldUpdateOperationsInput | string | null
   bank_routing_code?: Prisma.NullableStringFieldUpdateOperationsInput | string | null
   labour_card_number?: Prisma.NullableStringFieldUpdateOperationsInput | string | null
+  pan_number?: Prisma.NullableStringFieldUpdateOperationsInput | string | null
+  uan?: Prisma.NullableStringFieldUpdateOperationsInput | string | null
+  esi_number?: Prisma.NullableStringFieldUpdateOperationsInput | string | null
   state?: Prisma.NullableStringFieldUpdateOperationsInput | string | null
   search_text?: Prisma.StringFieldUpdateOperationsInput | string
   created_at?: Prisma.DateTimeFieldUpdateOperationsInput | Date | string
@@ -2868,6 +3015,9 @@ export type EmployeeCreateWithoutBranchInput = {
   bank_iban?: string | null
   bank_routing_code?: string | null
   labour_card_number?: string | null
+  pan_number?: string | null
+  uan?: string | null
+  esi_number?: string | null
   state?: string | null
   search_text?: string
   created_at?: Date | string
@@ -2919,6 +3069,9 @@ export type EmployeeUncheckedCreateWithoutBranchInput = {
   bank_iban?: string | null
   bank_routing_code?: string | null
   labour_card_number?: string | null
+  pan_number?: string | null
+  uan?: string | null
+  esi_number?: string | null
   state?: string | null
   search_text?: string
   created_at?: Date | string
@@ -2992,6 +3145,9 @@ export type EmployeeCreateWithoutWork_locationInput = {
   bank_iban?: string | null
   bank_routing_code?: string | null
   labour_card_number?: string | null
+  pan_number?: string | null
+  uan?: string | null
+  esi_number?: string | null
   state?: string | null
   search_text?: string
   created_at?: Date | string
@@ -3043,6 +3199,9 @@ export type EmployeeUncheckedCreateWithoutWork_locationInput = {
   bank_iban?: string | null
   bank_routing_code?: string | null
   labour_card_number?: string | null
+  pan_number?: string | null
+  uan?: string | null
+  esi_number?: string | null
   state?: string | null
   search_text?: string
   created_at?: Date | string
@@ -3116,6 +3275,9 @@ export type EmployeeCreateWithoutLeave_policy_employeesInput = {
   bank_iban?: string | null
   bank_routing_code?: string | null
   labour_card_number?: string | null
+  pan_number?: string | null
+  uan?: string | null
+  esi_number?: string | null
   state?: string | null
   search_text?: string
   created_at?: Date | string
@@ -3169,6 +3331,9 @@ export type EmployeeUncheckedCreateWithoutLeave_policy_employeesInput = {
   bank_iban?: string | null
   bank_routing_code?: string | null
   labour_card_number?: string | null
+  pan_number?: string | null
+  uan?: string | null
+  esi_number?: string | null
   state?: string | null
   search_text?: string
   created_at?: Date | string
@@ -3231,6 +3396,9 @@ export type EmployeeUpdateWithoutLeave_policy_employeesInput = {
   bank_iban?: Prisma.NullableStringFieldUpdateOperationsInput | string | null
   bank_routing_code?: Prisma.NullableStringFieldUpdateOperationsInput | string | null
   labour_card_number?: Prisma.NullableStringFieldUpdateOperationsInput | string | null
+  pan_number?: Prisma.NullableStringFieldUpdateOperationsInput | string | null
+  uan?: Prisma.NullableStringFieldUpdateOperationsInput | string | null
+  esi_number?: Prisma.NullableStringFieldUpdateOperationsInput | string | null
   state?: Prisma.NullableStringFieldUpdateOperationsInput | string | null
   search_text?: Prisma.StringFieldUpdateOperationsInput | string
   created_at?: Prisma.DateTimeFieldUpdateOperationsInput | Date | string
@@ -3284,6 +3452,9 @@ export type EmployeeUncheckedUpdateWithoutLeave_policy_employeesInput = {
   bank_iban?: Prisma.NullableStringFieldUpdateOperationsInput | string | null
   bank_routing_code?: Prisma.NullableStringFieldUpdateOperationsInput | string | null
   labour_card_number?: Prisma.NullableStringFieldUpdateOperationsInput | string | null
+  pan_number?: Prisma.NullableStringFieldUpdateOperationsInput | string | null
+  uan?: Prisma.NullableStringFieldUpdateOperationsInput | string | null
+  esi_number?: Prisma.NullableStringFieldUpdateOperationsInput | string | null
   state?: Prisma.NullableStringFieldUpdateOperationsInput | string | null
   search_text?: Prisma.StringFieldUpdateOperationsInput | string
   created_at?: Prisma.DateTimeFieldUpdateOperationsInput | Date | string
@@ -3330,6 +3501,9 @@ export type EmployeeCreateWithoutLeave_allocationsInput = {
   bank_iban?: string | null
   bank_routing_code?: string | null
   labour_card_number?: string | null
+  pan_number?: string | null
+  uan?: string | null
+  esi_number?: string | null
   state?: string | null
   search_text?: string
   created_at?: Date | string
@@ -3383,6 +3557,9 @@ export type EmployeeUncheckedCreateWithoutLeave_allocationsInput = {
   bank_iban?: string | null
   bank_routing_code?: string | null
   labour_card_number?: string | null
+  pan_number?: string | null
+  uan?: string | null
+  esi_number?: string | null
   state?: string | null
   search_text?: string
   created_at?: Date | string
@@ -3445,6 +3622,9 @@ export type EmployeeUpdateWithoutLeave_allocationsInput = {
   bank_iban?: Prisma.NullableStringFieldUpdateOperationsInput | string | null
   bank_routing_code?: Prisma.NullableStringFieldUpdateOperationsInput | string | null
   labour_card_number?: Prisma.NullableStringFieldUpdateOperationsInput | string | null
+  pan_number?: Prisma.NullableStringFieldUpdateOperationsInput | string | null
+  uan?: Prisma.NullableStringFieldUpdateOperationsInput | string | null
+  esi_number?: Prisma.NullableStringFieldUpdateOperationsInput | string | null
   state?: Prisma.NullableStringFieldUpdateOperationsInput | string | null
   search_text?: Prisma.StringFieldUpdateOperationsInput | string
   created_at?: Prisma.DateTimeFieldUpdateOperationsInput | Date | string
@@ -3498,6 +3678,9 @@ export type EmployeeUncheckedUpdateWithoutLeave_allocationsInput = {
   bank_iban?: Prisma.NullableStringFieldUpdateOperationsInput | string | null
   bank_routing_code?: Prisma.NullableStringFieldUpdateOperationsInput | string | null
   labour_card_number?: Prisma.NullableStringFieldUpdateOperationsInput | string | null
+  pan_number?: Prisma.NullableStringFieldUpdateOperationsInput | string | null
+  uan?: Prisma.NullableStringFieldUpdateOperationsInput | string | null
+  esi_number?: Prisma.NullableStringFieldUpdateOperationsInput | string | null
   state?: Prisma.NullableStringFieldUpdateOperationsInput | string | null
   search_text?: Prisma.StringFieldUpdateOperationsInput | string
   created_at?: Prisma.DateTimeFieldUpdateOperationsInput | Date | string
@@ -3544,6 +3727,9 @@ export type EmployeeCreateWithoutLeave_ledger_entriesInput = {
   bank_iban?: string | null
   bank_routing_code?: string | null
   labour_card_number?: string | null
+  pan_number?: string | null
+  uan?: string | null
+  esi_number?: string | null
   state?: string | null
   search_text?: string
   created_at?: Date | string
@@ -3597,6 +3783,9 @@ export type EmployeeUncheckedCreateWithoutLeave_ledger_entriesInput = {
   bank_iban?: string | null
   bank_routing_code?: string | null
   labour_card_number?: string | null
+  pan_number?: string | null
+  uan?: string | null
+  esi_number?: string | null
   state?: string | null
   search_text?: string
   created_at?: Date | string
@@ -3659,6 +3848,9 @@ export type EmployeeUpdateWithoutLeave_ledger_entriesInput = {
   bank_iban?: Prisma.NullableStringFieldUpdateOperationsInput | string | null
   bank_routing_code?: Prisma.NullableStringFieldUpdateOperationsInput | string | null
   labour_card_number?: Prisma.NullableStringFieldUpdateOperationsInput | string | null
+  pan_number?: Prisma.NullableStringFieldUpdateOperationsInput | string | null
+  uan?: Prisma.NullableStringFieldUpdateOperationsInput | string | null
+  esi_number?: Prisma.NullableStringFieldUpdateOperationsInput | string | null
   state?: Prisma.NullableStringFieldUpdateOperationsInput | string | null
   search_text?: Prisma.StringFieldUpdateOperationsInput | string
   created_at?: Prisma.DateTimeFieldUpdateOperationsInput | Date | string
@@ -3712,6 +3904,9 @@ export type EmployeeUncheckedUpdateWithoutLeave_ledger_entriesInput = {
   bank_iban?: Prisma.NullableStringFieldUpdateOperationsInput | string | null
   bank_routing_code?: Prisma.NullableStringFieldUpdateOperationsInput | string | null
   labour_card_number?: Prisma.NullableStringFieldUpdateOperationsInput | string | null
+  pan_number?: Prisma.NullableStringFieldUpdateOperationsInput | string | null
+  uan?: Prisma.NullableStringFieldUpdateOperationsInput | string | null
+  esi_number?: Prisma.NullableStringFieldUpdateOperationsInput | string | null
   state?: Prisma.NullableStringFieldUpdateOperationsInput | string | null
   search_text?: Prisma.StringFieldUpdateOperationsInput | string
   created_at?: Prisma.DateTimeFieldUpdateOperationsInput | Date | string
@@ -3758,6 +3953,9 @@ export type EmployeeCreateWithoutLeave_requestsInput = {
   bank_iban?: string | null
   bank_routing_code?: string | null
   labour_card_number?: string | null
+  pan_number?: string | null
+  uan?: string | null
+  esi_number?: string | null
   state?: string | null
   search_text?: string
   created_at?: Date | string
@@ -3811,6 +4009,9 @@ export type EmployeeUncheckedCreateWithoutLeave_requestsInput = {
   bank_iban?: string | null
   bank_routing_code?: string | null
   labour_card_number?: string | null
+  pan_number?: string | null
+  uan?: string | null
+  esi_number?: string | null
   state?: string | null
   search_text?: string
   created_at?: Date | string
@@ -3873,6 +4074,9 @@ export type EmployeeUpdateWithoutLeave_requestsInput = {
   bank_iban?: Prisma.NullableStringFieldUpdateOperationsInput | string | null
   bank_routing_code?: Prisma.NullableStringFieldUpdateOperationsInput | string | null
   labour_card_number?: Prisma.NullableStringFieldUpdateOperationsInput | string | null
+  pan_number?: Prisma.NullableStringFieldUpdateOperationsInput | string | null
+  uan?: Prisma.NullableStringFieldUpdateOperationsInput | string | null
+  esi_number?: Prisma.NullableStringFieldUpdateOperationsInput | string | null
   state?: Prisma.NullableStringFieldUpdateOperationsInput | string | null
   search_text?: Prisma.StringFieldUpdateOperationsInput | string
   created_at?: Prisma.DateTimeFieldUpdateOperationsInput | Date | string
@@ -3926,6 +4130,9 @@ export type EmployeeUncheckedUpdateWithoutLeave_requestsInput = {
   bank_iban?: Prisma.NullableStringFieldUpdateOperationsInput | string | null
   bank_routing_code?: Prisma.NullableStringFieldUpdateOperationsInput | string | null
   labour_card_number?: Prisma.NullableStringFieldUpdateOperationsInput | string | null
+  pan_number?: Prisma.NullableStringFieldUpdateOperationsInput | string | null
+  uan?: Prisma.NullableStringFieldUpdateOperationsInput | string | null
+  esi_number?: Prisma.NullableStringFieldUpdateOperationsInput | string | null
   state?: Prisma.NullableStringFieldUpdateOperationsInput | string | null
   search_text?: Prisma.StringFieldUpdateOperationsInput | string
   created_at?: Prisma.DateTimeFieldUpdateOperationsInput | Date | string
@@ -3972,6 +4179,9 @@ export type EmployeeCreateWithoutLeave_encashmentsInput = {
   bank_iban?: string | null
   bank_routing_code?: string | null
   labour_card_number?: string | null
+  pan_number?: string | null
+  uan?: string | null
+  esi_number?: string | null
   state?: string | null
   search_text?: string
   created_at?: Date | string
@@ -4025,6 +4235,9 @@ export type EmployeeUncheckedCreateWithoutLeave_encashmentsInput = {
   bank_iban?: string | null
   bank_routing_code?: string | null
   labour_card_number?: string | null
+  pan_number?: string | null
+  uan?: string | null
+  esi_number?: string | null
   state?: string | null
   search_text?: string
   created_at?: Date | string
@@ -4087,6 +4300,9 @@ export type EmployeeUpdateWithoutLeave_encashmentsInput = {
   bank_iban?: Prisma.NullableStringFieldUpdateOperationsInput | string | null
   bank_routing_code?: Prisma.NullableStringFieldUpdateOperationsInput | string | null
   labour_card_number?: Prisma.NullableStringFieldUpdateOperationsInput | string | null
+  pan_number?: Prisma.NullableStringFieldUpdateOperationsInput | string | null
+  uan?: Prisma.NullableStringFieldUpdateOperationsInput | string | null
+  esi_number?: Prisma.NullableStringFieldUpdateOperationsInput | string | null
   state?: Prisma.NullableStringFieldUpdateOperationsInput | string | null
   search_text?: Prisma.StringFieldUpdateOperationsInput | string
   created_at?: Prisma.DateTimeFieldUpdateOperationsInput | Date | string
@@ -4140,6 +4356,9 @@ export type EmployeeUncheckedUpdateWithoutLeave_encashmentsInput = {
   bank_iban?: Prisma.NullableStringFieldUpdateOperationsInput | string | null
   bank_routing_code?: Prisma.NullableStringFieldUpdateOperationsInput | string | null
   labour_card_number?: Prisma.NullableStringFieldUpdateOperationsInput | string | null
+  pan_number?: Prisma.NullableStringFieldUpdateOperationsInput | string | null
+  uan?: Prisma.NullableStringFieldUpdateOperationsInput | string | null
+  esi_number?: Prisma.NullableStringFieldUpdateOperationsInput | string | null
   state?: Prisma.NullableStringFieldUpdateOperationsInput | string | null
   search_text?: Prisma.StringFieldUpdateOperationsInput | string
   created_at?: Prisma.DateTimeFieldUpdateOperationsInput | Date | string
@@ -4186,6 +4405,9 @@ export type EmployeeCreateWithoutWfh_requestsInput = {
   bank_iban?: string | null
   bank_routing_code?: string | null
   labour_card_number?: string | null
+  pan_number?: string | null
+  uan?: string | null
+  esi_number?: string | null
   state?: string | null
   search_text?: string
   created_at?: Date | string
@@ -4239,6 +4461,9 @@ export type EmployeeUncheckedCreateWithoutWfh_requestsInput = {
   bank_iban?: string | null
   bank_routing_code?: string | null
   labour_card_number?: string | null
+  pan_number?: string | null
+  uan?: string | null
+  esi_number?: string | null
   state?: string | null
   search_text?: string
   created_at?: Date | string
@@ -4301,6 +4526,9 @@ export type EmployeeUpdateWithoutWfh_requestsInput = {
   bank_iban?: Prisma.NullableStringFieldUpdateOperationsInput | string | null
   bank_routing_code?: Prisma.NullableStringFieldUpdateOperationsInput | string | null
   labour_card_number?: Prisma.NullableStringFieldUpdateOperationsInput | string | null
+  pan_number?: Prisma.NullableStringFieldUpdateOperationsInput | string | null
+  uan?: Prisma.NullableStringFieldUpdateOperationsInput | string | null
+  esi_number?: Prisma.NullableStringFieldUpdateOperationsInput | string | null
   state?: Prisma.NullableStringFieldUpdateOperationsInput | string | null
   search_text?: Prisma.StringFieldUpdateOperationsInput | string
   created_at?: Prisma.DateTimeFieldUpdateOperationsInput | Date | string
@@ -4354,6 +4582,9 @@ export type EmployeeUncheckedUpdateWithoutWfh_requestsInput = {
   bank_iban?: Prisma.NullableStringFieldUpdateOperationsInput | string | null
   bank_routing_code?: Prisma.NullableStringFieldUpdateOperationsInput | string | null
   labour_card_number?: Prisma.NullableStringFieldUpdateOperationsInput | string | null
+  pan_number?: Prisma.NullableStringFieldUpdateOperationsInput | string | null
+  uan?: Prisma.NullableStringFieldUpdateOperationsInput | string | null
+  esi_number?: Prisma.NullableStringFieldUpdateOperationsInput | string | null
   state?: Prisma.NullableStringFieldUpdateOperationsInput | string | null
   search_text?: Prisma.StringFieldUpdateOperationsInput | string
   created_at?: Prisma.DateTimeFieldUpdateOperationsInput | Date | string
@@ -4400,6 +4631,9 @@ export type EmployeeCreateWithoutHoliday_work_requestsInput = {
   bank_iban?: string | null
   bank_routing_code?: string | null
   labour_card_number?: string | null
+  pan_number?: string | null
+  uan?: string | null
+  esi_number?: string | null
   state?: string | null
   search_text?: string
   created_at?: Date | string
@@ -4453,6 +4687,9 @@ export type EmployeeUncheckedCreateWithoutHoliday_work_requestsInput = {
   bank_iban?: string | null
   bank_routing_code?: string | null
   labour_card_number?: string | null
+  pan_number?: string | null
+  uan?: string | null
+  esi_number?: string | null
   state?: string | null
   search_text?: string
   created_at?: Date | string
@@ -4515,6 +4752,9 @@ export type EmployeeUpdateWithoutHoliday_work_requestsInput = {
   bank_iban?: Prisma.NullableStringFieldUpdateOperationsInput | string | null
   bank_routing_code?: Prisma.NullableStringFieldUpdateOperationsInput | string | null
   labour_card_number?: Prisma.NullableStringFieldUpdateOperationsInput | string | null
+  pan_number?: Prisma.NullableStringFieldUpdateOperationsInput | string | null
+  uan?: Prisma.NullableStringFieldUpdateOperationsInput | string | null
+  esi_number?: Prisma.NullableStringFieldUpdateOperationsInput | string | null
   state?: Prisma.NullableStringFieldUpdateOperationsInput | string | null
   search_text?: Prisma.StringFieldUpdateOperationsInput | string
   created_at?: Prisma.DateTimeFieldUpdateOperationsInput | Date | string
@@ -4568,6 +4808,9 @@ export type EmployeeUncheckedUpdateWithoutHoliday_work_requestsInput = {
   bank_iban?: Prisma.NullableStringFieldUpdateOperationsInput | string | null
   bank_routing_code?: Prisma.NullableStringFieldUpdateOperationsInput | string | null
   labour_card_number?: Prisma.NullableStringFieldUpdateOperationsInput | string | null
+  pan_number?: Prisma.NullableStringFieldUpdateOperationsInput | string | null
+  uan?: Prisma.NullableStringFieldUpdateOperationsInput | string | null
+  esi_number?: Prisma.NullableStringFieldUpdateOperationsInput | string | null
   state?: Prisma.NullableStringFieldUpdateOperationsInput | string | null
   search_text?: Prisma.StringFieldUpdateOperationsInput | string
   created_at?: Prisma.DateTimeFieldUpdateOperationsInput | Date | string
@@ -4614,6 +4857,9 @@ export type EmployeeCreateWithoutSalary_setupsInput = {
   bank_iban?: string | null
   bank_routing_code?: string | null
   labour_card_number?: string | null
+  pan_number?: string | null
+  uan?: string | null
+  esi_number?: string | null
   state?: string | null
   search_text?: string
   created_at?: Date | string
@@ -4667,6 +4913,9 @@ export type EmployeeUncheckedCreateWithoutSalary_setupsInput = {
   bank_iban?: string | null
   bank_routing_code?: string | null
   labour_card_number?: string | null
+  pan_number?: string | null
+  uan?: string | null
+  esi_number?: string | null
   state?: string | null
   search_text?: string
   created_at?: Date | string
@@ -4729,6 +4978,9 @@ export type EmployeeUpdateWithoutSalary_setupsInput = {
   bank_iban?: Prisma.NullableStringFieldUpdateOperationsInput | string | null
   bank_routing_code?: Prisma.NullableStringFieldUpdateOperationsInput | string | null
   labour_card_number?: Prisma.NullableStringFieldUpdateOperationsInput | string | null
+  pan_number?: Prisma.NullableStringFieldUpdateOperationsInput | string | null
+  uan?: Prisma.NullableStringFieldUpdateOperationsInput | string | null
+  esi_number?: Prisma.NullableStringFieldUpdateOperationsInput | string | null
   state?: Prisma.NullableStringFieldUpdateOperationsInput | string | null
   search_text?: Prisma.StringFieldUpdateOperationsInput | string
   created_at?: Prisma.DateTimeFieldUpdateOperationsInput | Date | string
@@ -4782,6 +5034,9 @@ export type EmployeeUncheckedUpdateWithoutSalary_setupsInput = {
   bank_iban?: Prisma.NullableStringFieldUpdateOperationsInput | string | null
   bank_routing_code?: Prisma.NullableStringFieldUpdateOperationsInput | string | null
   labour_card_number?: Prisma.NullableStringFieldUpdateOperationsInput | string | null
+  pan_number?: Prisma.NullableStringFieldUpdateOperationsInput | string | null
+  uan?: Prisma.NullableStringFieldUpdateOperationsInput | string | null
+  esi_number?: Prisma.NullableStringFieldUpdateOperationsInput | string | null
   state?: Prisma.NullableStringFieldUpdateOperationsInput | string | null
   search_text?: Prisma.StringFieldUpdateOperationsInput | string
   created_at?: Prisma.DateTimeFieldUpdateOperationsInput | Date | string
@@ -4828,6 +5083,9 @@ export type EmployeeCreateWithoutPayroll_slipsInput = {
   bank_iban?: string | null
   bank_routing_code?: string | null
   labour_card_number?: string | null
+  pan_number?: string | null
+  uan?: string | null
+  esi_number?: string | null
   state?: string | null
   search_text?: string
   created_at?: Date | string
@@ -4881,6 +5139,9 @@ export type EmployeeUncheckedCreateWithoutPayroll_slipsInput = {
   bank_iban?: string | null
   bank_routing_code?: string | null
   labour_card_number?: string | null
+  pan_number?: string | null
+  uan?: string | null
+  esi_number?: string | null
   state?: string | null
   search_text?: string
   created_at?: Date | string
@@ -4943,6 +5204,9 @@ export type EmployeeUpdateWithoutPayroll_slipsInput = {
   bank_iban?: Prisma.NullableStringFieldUpdateOperationsInput | string | null
   bank_routing_code?: Prisma.NullableStringFieldUpdateOperationsInput | string | null
   labour_card_number?: Prisma.NullableStringFieldUpdateOperationsInput | string | null
+  pan_number?: Prisma.NullableStringFieldUpdateOperationsInput | string | null
+  uan?: Prisma.NullableStringFieldUpdateOperationsInput | string | null
+  esi_number?: Prisma.NullableStringFieldUpdateOperationsInput | string | null
   state?: Prisma.NullableStringFieldUpdateOperationsInput | string | null
   search_text?: Prisma.StringFieldUpdateOperationsInput | string
   created_at?: Prisma.DateTimeFieldUpdateOperationsInput | Date | string
@@ -4996,6 +5260,9 @@ export type EmployeeUncheckedUpdateWithoutPayroll_slipsInput = {
   bank_iban?: Prisma.NullableStringFieldUpdateOperationsInput | string | null
   bank_routing_code?: Prisma.NullableStringFieldUpdateOperationsInput | string | null
   labour_card_number?: Prisma.NullableStringFieldUpdateOperationsInput | string | null
+  pan_number?: Prisma.NullableStringFieldUpdateOperationsInput | string | null
+  uan?: Prisma.NullableStringFieldUpdateOperationsInput | string | null
+  esi_number?: Prisma.NullableStringFieldUpdateOperationsInput | string | null
   state?: Prisma.NullableStringFieldUpdateOperationsInput | string | null
   search_text?: Prisma.StringFieldUpdateOperationsInput | string
   created_at?: Prisma.DateTimeFieldUpdateOperationsInput | Date | string
@@ -5042,6 +5309,9 @@ export type EmployeeCreateWithoutLoan_advancesInput = {
   bank_iban?: string | null
   bank_routing_code?: string | null
   labour_card_number?: string | null
+  pan_number?: string | null
+  uan?: string | null
+  esi_number?: string | null
   state?: string | null
   search_text?: string
   created_at?: Date | string
@@ -5095,6 +5365,9 @@ export type EmployeeUncheckedCreateWithoutLoan_advancesInput = {
   bank_iban?: string | null
   bank_routing_code?: string | null
   labour_card_number?: string | null
+  pan_number?: string | null
+  uan?: string | null
+  esi_number?: string | null
   state?: string | null
   search_text?: string
   created_at?: Date | string
@@ -5157,6 +5430,9 @@ export type EmployeeUpdateWithoutLoan_advancesInput = {
   bank_iban?: Prisma.NullableStringFieldUpdateOperationsInput | string | null
   bank_routing_code?: Prisma.NullableStringFieldUpdateOperationsInput | string | null
   labour_card_number?: Prisma.NullableStringFieldUpdateOperationsInput | string | null
+  pan_number?: Prisma.NullableStringFieldUpdateOperationsInput | string | null
+  uan?: Prisma.NullableStringFieldUpdateOperationsInput | string | null
+  esi_number?: Prisma.NullableStringFieldUpdateOperationsInput | string | null
   state?: Prisma.NullableStringFieldUpdateOperationsInput | string | null
   search_text?: Prisma.StringFieldUpdateOperationsInput | string
   created_at?: Prisma.DateTimeFieldUpdateOperationsInput | Date | string
@@ -5210,6 +5486,9 @@ export type EmployeeUncheckedUpdateWithoutLoan_advancesInput = {
   bank_iban?: Prisma.NullableStringFieldUpdateOperationsInput | string | null
   bank_routing_code?: Prisma.NullableStringFieldUpdateOperationsInput | string | null
   labour_card_number?: Prisma.NullableStringFieldUpdateOperationsInput | string | null
+  pan_number?: Prisma.NullableStringFieldUpdateOperationsInput | string | null
+  uan?: Prisma.NullableStringFieldUpdateOperationsInput | string | null
+  esi_number?: Prisma.NullableStringFieldUpdateOperationsInput | string | null
   state?: Prisma.NullableStringFieldUpdateOperationsInput | string | null
   search_text?: Prisma.StringFieldUpdateOperationsInput | string
   created_at?: Prisma.DateTimeFieldUpdateOperationsInput | Date | string
@@ -5256,6 +5535,9 @@ export type EmployeeCreateWithoutExpense_claimsInput = {
   bank_iban?: string | null
   bank_routing_code?: string | null
   labour_card_number?: string | null
+  pan_number?: string | null
+  uan?: string | null
+  esi_number?: string | null
   state?: string | null
   search_text?: string
   created_at?: Date | string
@@ -5309,6 +5591,9 @@ export type EmployeeUncheckedCreateWithoutExpense_claimsInput = {
   bank_iban?: string | null
   bank_routing_code?: string | null
   labour_card_number?: string | null
+  pan_number?: string | null
+  uan?: string | null
+  esi_number?: string | null
   state?: string | null
   search_text?: string
   created_at?: Date | string
@@ -5371,6 +5656,9 @@ export type EmployeeUpdateWithoutExpense_claimsInput = {
   bank_iban?: Prisma.NullableStringFieldUpdateOperationsInput | string | null
   bank_routing_code?: Prisma.NullableStringFieldUpdateOperationsInput | string | null
   labour_card_number?: Prisma.NullableStringFieldUpdateOperationsInput | string | null
+  pan_number?: Prisma.NullableStringFieldUpdateOperationsInput | string | null
+  uan?: Prisma.NullableStringFieldUpdateOperationsInput | string | null
+  esi_number?: Prisma.NullableStringFieldUpdateOperationsInput | string | null
   state?: Prisma.NullableStringFieldUpdateOperationsInput | string | null
   search_text?: Prisma.StringFieldUpdateOperationsInput | string
   created_at?: Prisma.DateTimeFieldUpdateOperationsInput | Date | string
@@ -5424,6 +5712,9 @@ export type EmployeeUncheckedUpdateWithoutExpense_claimsInput = {
   bank_iban?: Prisma.NullableStringFieldUpdateOperationsInput | string | null
   bank_routing_code?: Prisma.NullableStringFieldUpdateOperationsInput | string | null
   labour_card_number?: Prisma.NullableStringFieldUpdateOperationsInput | string | null
+  pan_number?: Prisma.NullableStringFieldUpdateOperationsInput | string | null
+  uan?: Prisma.NullableStringFieldUpdateOperationsInput | string | null
+  esi_number?: Prisma.NullableStringFieldUpdateOperationsInput | string | null
   state?: Prisma.NullableStringFieldUpdateOperationsInput | string | null
   search_text?: Prisma.StringFieldUpdateOperationsInput | string
   created_at?: Prisma.DateTimeFieldUpdateOperationsInput | Date | string
@@ -5470,6 +5761,9 @@ export type EmployeeCreateWithoutMembershipsInput = {
   bank_iban?: string | null
   bank_routing_code?: string | null
   labour_card_number?: string | null
+  pan_number?: string | null
+  uan?: string | null
+  esi_number?: string | null
   state?: string | null
   search_text?: string
   created_at?: Date | string
@@ -5523,6 +5817,9 @@ export type EmployeeUncheckedCreateWithoutMembershipsInput = {
   bank_iban?: string | null
   bank_routing_code?: string | null
   labour_card_number?: string | null
+  pan_number?: string | null
+  uan?: string | null
+  esi_number?: string | null
   state?: string | null
   search_text?: string
   created_at?: Date | string
@@ -5585,6 +5882,9 @@ export type EmployeeUpdateWithoutMembershipsInput = {
   bank_iban?: Prisma.NullableStringFieldUpdateOperationsInput | string | null
   bank_routing_code?: Prisma.NullableStringFieldUpdateOperationsInput | string | null
   labour_card_number?: Prisma.NullableStringFieldUpdateOperationsInput | string | null
+  pan_number?: Prisma.NullableStringFieldUpdateOperationsInput | string | null
+  uan?: Prisma.NullableStringFieldUpdateOperationsInput | string | null
+  esi_number?: Prisma.NullableStringFieldUpdateOperationsInput | string | null
   state?: Prisma.NullableStringFieldUpdateOperationsInput | string | null
   search_text?: Prisma.StringFieldUpdateOperationsInput | string
   created_at?: Prisma.DateTimeFieldUpdateOperationsInput | Date | string
@@ -5638,6 +5938,9 @@ export type EmployeeUncheckedUpdateWithoutMembershipsInput = {
   bank_iban?: Prisma.NullableStringFieldUpdateOperationsInput | string | null
   bank_routing_code?: Prisma.NullableStringFieldUpdateOperationsInput | string | null
   labour_card_number?: Prisma.NullableStringFieldUpdateOperationsInput | string | null
+  pan_number?: Prisma.NullableStringFieldUpdateOperationsInput | string | null
+  uan?: Prisma.NullableStringFieldUpdateOperationsInput | string | null
+  esi_number?: Prisma.NullableStringFieldUpdateOperationsInput | string | null
   state?: Prisma.NullableStringFieldUpdateOperationsInput | string | null
   search_text?: Prisma.StringFieldUpdateOperationsInput | string
   created_at?: Prisma.DateTimeFieldUpdateOperationsInput | Date | string
@@ -5684,6 +5987,9 @@ export type EmployeeCreateWithoutInvitationsInput = {
   bank_iban?: string | null
   bank_routing_code?: string | null
   labour_card_number?: string | null
+  pan_number?: string | null
+  uan?: string | null
+  esi_number?: string | null
   state?: string | null
   search_text?: string
   created_at?: Date | string
@@ -5737,6 +6043,9 @@ export type EmployeeUncheckedCreateWithoutInvitationsInput = {
   bank_iban?: string | null
   bank_routing_code?: string | null
   labour_card_number?: string | null
+  pan_number?: string | null
+  uan?: string | null
+  esi_number?: string | null
   state?: string | null
   search_text?: string
   created_at?: Date | string
@@ -5799,6 +6108,9 @@ export type EmployeeUpdateWithoutInvitationsInput = {
   bank_iban?: Prisma.NullableStringFieldUpdateOperationsInput | string | null
   bank_routing_code?: Prisma.NullableStringFieldUpdateOperationsInput | string | null
   labour_card_number?: Prisma.NullableStringFieldUpdateOperationsInput | string | null
+  pan_number?: Prisma.NullableStringFieldUpdateOperationsInput | string | null
+  uan?: Prisma.NullableStringFieldUpdateOperationsInput | string | null
+  esi_number?: Prisma.NullableStringFieldUpdateOperationsInput | string | null
   state?: Prisma.NullableStringFieldUpdateOperationsInput | string | null
   search_text?: Prisma.StringFieldUpdateOperationsInput | string
   created_at?: Prisma.DateTimeFieldUpdateOperationsInput | Date | string
@@ -5852,6 +6164,9 @@ export type EmployeeUncheckedUpdateWithoutInvitationsInput = {
   bank_iban?: Prisma.NullableStringFieldUpdateOperationsInput | string | null
   bank_routing_code?: Prisma.NullableStringFieldUpdateOperationsInput | string | null
   labour_card_number?: Prisma.NullableStringFieldUpdateOperationsInput | string | null
+  pan_number?: Prisma.NullableStringFieldUpdateOperationsInput | string | null
+  uan?: Prisma.NullableStringFieldUpdateOperationsInput | string | null
+  esi_number?: Prisma.NullableStringFieldUpdateOperationsInput | string | null
   state?: Prisma.NullableStringFieldUpdateOperationsInput | string | null
   search_text?: Prisma.StringFieldUpdateOperationsInput | string
   created_at?: Prisma.DateTimeFieldUpdateOperationsInput | Date | string
@@ -5898,6 +6213,9 @@ export type EmployeeCreateWithoutRecruitment_candidatesInput = {
   bank_iban?: string | null
   bank_routing_code?: string | null
   labour_card_number?: string | null
+  pan_number?: string | null
+  uan?: string | null
+  esi_number?: string | null
   state?: string | null
   search_text?: string
   created_at?: Date | string
@@ -5951,6 +6269,9 @@ export type EmployeeUncheckedCreateWithoutRecruitment_candidatesInput = {
   bank_iban?: string | null
   bank_routing_code?: string | null
   labour_card_number?: string | null
+  pan_number?: string | null
+  uan?: string | null
+  esi_number?: string | null
   state?: string | null
   search_text?: string
   created_at?: Date | string
@@ -6013,6 +6334,9 @@ export type EmployeeUpdateWithoutRecruitment_candidatesInput = {
   bank_iban?: Prisma.NullableStringFieldUpdateOperationsInput | string | null
   bank_routing_code?: Prisma.NullableStringFieldUpdateOperationsInput | string | null
   labour_card_number?: Prisma.NullableStringFieldUpdateOperationsInput | string | null
+  pan_number?: Prisma.NullableStringFieldUpdateOperationsInput | string | null
+  uan?: Prisma.NullableStringFieldUpdateOperationsInput | string | null
+  esi_number?: Prisma.NullableStringFieldUpdateOperationsInput | string | null
   state?: Prisma.NullableStringFieldUpdateOperationsInput | string | null
   search_text?: Prisma.StringFieldUpdateOperationsInput | string
   created_at?: Prisma.DateTimeFieldUpdateOperationsInput | Date | string
@@ -6066,6 +6390,9 @@ export type EmployeeUncheckedUpdateWithoutRecruitment_candidatesInput = {
   bank_iban?: Prisma.NullableStringFieldUpdateOperationsInput | string | null
   bank_routing_code?: Prisma.NullableStringFieldUpdateOperationsInput | string | null
   labour_card_number?: Prisma.NullableStringFieldUpdateOperationsInput | string | null
+  pan_number?: Prisma.NullableStringFieldUpdateOperationsInput | string | null
+  uan?: Prisma.NullableStringFieldUpdateOperationsInput | string | null
+  esi_number?: Prisma.NullableStringFieldUpdateOperationsInput | string | null
   state?: Prisma.NullableStringFieldUpdateOperationsInput | string | null
   search_text?: Prisma.StringFieldUpdateOperationsInput | string
   created_at?: Prisma.DateTimeFieldUpdateOperationsInput | Date | string
@@ -6114,6 +6441,9 @@ export type EmployeeCreateManyManagerInput = {
   bank_iban?: string | null
   bank_routing_code?: string | null
   labour_card_number?: string | null
+  pan_number?: string | null
+  uan?: string | null
+  esi_number?: string | null
   state?: string | null
   search_text?: string
   created_at?: Date | string
@@ -6141,6 +6471,9 @@ export type EmployeeUpdateWithoutManagerInput = {
   bank_iban?: Prisma.NullableStringFieldUpdateOperationsInput | string | null
   bank_routing_code?: Prisma.NullableStringFieldUpdateOperationsInput | string | null
   labour_card_number?: Prisma.NullableStringFieldUpdateOperationsInput | string | null
+  pan_number?: Prisma.NullableStringFieldUpdateOperationsInput | string | null
+  uan?: Prisma.NullableStringFieldUpdateOperationsInput | string | null
+  esi_number?: Prisma.NullableStringFieldUpdateOperationsInput | string | null
   state?: Prisma.NullableStringFieldUpdateOperationsInput | string | null
   search_text?: Prisma.StringFieldUpdateOperationsInput | string
   created_at?: Prisma.DateTimeFieldUpdateOperationsInput | Date | string
@@ -6192,6 +6525,9 @@ export type EmployeeUncheckedUpdateWithoutManagerInput = {
   bank_iban?: Prisma.NullableStringFieldUpdateOperationsInput | string | null
   bank_routing_code?: Prisma.NullableStringFieldUpdateOperationsInput | string | null
   labour_card_number?: Prisma.NullableStringFieldUpdateOperationsInput | string | null
+  pan_number?: Prisma.NullableStringFieldUpdateOperationsInput | string | null
+  uan?: Prisma.NullableStringFieldUpdateOperationsInput | string | null
+  esi_number?: Prisma.NullableStringFieldUpdateOperationsInput | string | null
   state?: Prisma.NullableStringFieldUpdateOperationsInput | string | null
   search_text?: Prisma.StringFieldUpdateOperationsInput | string
   created_at?: Prisma.DateTimeFieldUpdateOperationsInput | Date | string
@@ -6241,6 +6577,9 @@ export type EmployeeUncheckedUpdateManyWithoutManagerInput = {
   bank_iban?: Prisma.NullableStringFieldUpdateOperationsInput | string | null
   bank_routing_code?: Prisma.NullableStringFieldUpdateOperationsInput | string | null
   labour_card_number?: Prisma.NullableStringFieldUpdateOperationsInput | string | null
+  pan_number?: Prisma.NullableStringFieldUpdateOperationsInput | string | null
+  uan?: Prisma.NullableStringFieldUpdateOperationsInput | string | null
+  esi_number?: Prisma.NullableStringFieldUpdateOperationsInput | string | null
   state?: Prisma.NullableStringFieldUpdateOperationsInput | string | null
   search_text?: Prisma.StringFieldUpdateOperationsInput | string
   created_at?: Prisma.DateTimeFieldUpdateOperationsInput | Date | string
@@ -6270,6 +6609,9 @@ export type EmployeeCreateManyBranchInput = {
   bank_iban?: string | null
   bank_routing_code?: string | null
   labour_card_number?: string | null
+  pan_number?: string | null
+  uan?: string | null
+  esi_number?: string | null
   state?: string | null
   search_text?: string
   created_at?: Date | string
@@ -6297,6 +6639,9 @@ export type EmployeeUpdateWithoutBranchInput = {
   bank_iban?: Prisma.NullableStringFieldUpdateOperationsInput | string | null
   bank_routing_code?: Prisma.NullableStringFieldUpdateOperationsInput | string | null
   labour_card_number?: Prisma.NullableStringFieldUpdateOperationsInput | string | null
+  pan_number?: Prisma.NullableStringFieldUpdateOperationsInput | string | null
+  uan?: Prisma.NullableStringFieldUpdateOperationsInput | string | null
+  esi_number?: Prisma.NullableStringFieldUpdateOperationsInput | string | null
   state?: Prisma.NullableStringFieldUpdateOperationsInput | string | null
   search_text?: Prisma.StringFieldUpdateOperationsInput | string
   created_at?: Prisma.DateTimeFieldUpdateOperationsInput | Date | string
@@ -6348,6 +6693,9 @@ export type EmployeeUncheckedUpdateWithoutBranchInput = {
   bank_iban?: Prisma.NullableStringFieldUpdateOperationsInput | string | null
   bank_routing_code?: Prisma.NullableStringFieldUpdateOperationsInput | string | null
   labour_card_number?: Prisma.NullableStringFieldUpdateOperationsInput | string | null
+  pan_number?: Prisma.NullableStringFieldUpdateOperationsInput | string | null
+  uan?: Prisma.NullableStringFieldUpdateOperationsInput | string | null
+  esi_number?: Prisma.NullableStringFieldUpdateOperationsInput | string | null
   state?: Prisma.NullableStringFieldUpdateOperationsInput | string | null
   search_text?: Prisma.StringFieldUpdateOperationsInput | string
   created_at?: Prisma.DateTimeFieldUpdateOperationsInput | Date | string
@@ -6397,6 +6745,9 @@ export type EmployeeUncheckedUpdateManyWithoutBranchInput = {
   bank_iban?: Prisma.NullableStringFieldUpdateOperationsInput | string | null
   bank_routing_code?: Prisma.NullableStringFieldUpdateOperationsInput | string | null
   labour_card_number?: Prisma.NullableStringFieldUpdateOperationsInput | string | null
+  pan_number?: Prisma.NullableStringFieldUpdateOperationsInput | string | null
+  uan?: Prisma.NullableStringFieldUpdateOperationsInput | string | null
+  esi_number?: Prisma.NullableStringFieldUpdateOperationsInput | string | null
   state?: Prisma.NullableStringFieldUpdateOperationsInput | string | null
   search_text?: Prisma.StringFieldUpdateOperationsInput | string
   created_at?: Prisma.DateTimeFieldUpdateOperationsInput | Date | string
@@ -6426,6 +6777,9 @@ export type EmployeeCreateManyWork_locationInput = {
   bank_iban?: string | null
   bank_routing_code?: string | null
   labour_card_number?: string | null
+  pan_number?: string | null
+  uan?: string | null
+  esi_number?: string | null
   state?: string | null
   search_text?: string
   created_at?: Date | string
@@ -6453,6 +6807,9 @@ export type EmployeeUpdateWithoutWork_locationInput = {
   bank_iban?: Prisma.NullableStringFieldUpdateOperationsInput | string | null
   bank_routing_code?: Prisma.NullableStringFieldUpdateOperationsInput | string | null
   labour_card_number?: Prisma.NullableStringFieldUpdateOperationsInput | string | null
+  pan_number?: Prisma.NullableStringFieldUpdateOperationsInput | string | null
+  uan?: Prisma.NullableStringFieldUpdateOperationsInput | string | null
+  esi_number?: Prisma.NullableStringFieldUpdateOperationsInput | string | null
   state?: Prisma.NullableStringFieldUpdateOperationsInput | string | null
   search_text?: Prisma.StringFieldUpdateOperationsInput | string
   created_at?: Prisma.DateTimeFieldUpdateOperationsInput | Date | string
@@ -6504,6 +6861,9 @@ export type EmployeeUncheckedUpdateWithoutWork_locationInput = {
   bank_iban?: Prisma.NullableStringFieldUpdateOperationsInput | string | null
   bank_routing_code?: Prisma.NullableStringFieldUpdateOperationsInput | string | null
   labour_card_number?: Prisma.NullableStringFieldUpdateOperationsInput | string | null
+  pan_number?: Prisma.NullableStringFieldUpdateOperationsInput | string | null
+  uan?: Prisma.NullableStringFieldUpdateOperationsInput | string | null
+  esi_number?: Prisma.NullableStringFieldUpdateOperationsInput | string | null
   state?: Prisma.NullableStringFieldUpdateOperationsInput | string | null
   search_text?: Prisma.StringFieldUpdateOperationsInput | string
   created_at?: Prisma.DateTimeFieldUpdateOperationsInput | Date | string
@@ -6553,6 +6913,9 @@ export type EmployeeUncheckedUpdateManyWithoutWork_locationInput = {
   bank_iban?: Prisma.NullableStringFieldUpdateOperationsInput | string | null
   bank_routing_code?: Prisma.NullableStringFieldUpdateOperationsInput | string | null
   labour_card_number?: Prisma.NullableStringFieldUpdateOperationsInput | string | null
+  pan_number?: Prisma.NullableStringFieldUpdateOperationsInput | string | null
+  uan?: Prisma.NullableStringFieldUpdateOperationsInput | string | null
+  esi_number?: Prisma.NullableStringFieldUpdateOperationsInput | string | null
   state?: Prisma.NullableStringFieldUpdateOperationsInput | string | null
   search_text?: Prisma.StringFieldUpdateOperationsInput | string
   created_at?: Prisma.DateTimeFieldUpdateOperationsInput | Date | string
@@ -6777,6 +7140,9 @@ export type EmployeeSelect<ExtArgs extends runtime.Types.Extensions.InternalArgs
   bank_iban?: boolean
   bank_routing_code?: boolean
   labour_card_number?: boolean
+  pan_number?: boolean
+  uan?: boolean
+  esi_number?: boolean
   state?: boolean
   search_text?: boolean
   created_at?: boolean
@@ -6832,6 +7198,9 @@ export type EmployeeSelectCreateManyAndReturn<ExtArgs extends runtime.Types.Exte
   bank_iban?: boolean
   bank_routing_code?: boolean
   labour_card_number?: boolean
+  pan_number?: boolean
+  uan?: boolean
+  esi_number?: boolean
   state?: boolean
   search_text?: boolean
   created_at?: boolean
@@ -6866,6 +7235,9 @@ export type EmployeeSelectUpdateManyAndReturn<ExtArgs extends runtime.Types.Exte
   bank_iban?: boolean
   bank_routing_code?: boolean
   labour_card_number?: boolean
+  pan_number?: boolean
+  uan?: boolean
+  esi_number?: boolean
   state?: boolean
   search_text?: boolean
   created_at?: boolean
@@ -6900,6 +7272,9 @@ export type EmployeeSelectScalar = {
   bank_iban?: boolean
   bank_routing_code?: boolean
   labour_card_number?: boolean
+  pan_number?: boolean
+  uan?: boolean
+  esi_number?: boolean
   state?: boolean
   search_text?: boolean
   created_at?: boolean
@@ -6907,7 +7282,7 @@ export type EmployeeSelectScalar = {
   deleted_at?: boolean
 }
 
-export type EmployeeOmit<ExtArgs extends runtime.Types.Extensions.InternalArgs = runtime.Types.Extensions.DefaultArgs> = runtime.Types.Extensions.GetOmit<"tenant_id" | "id" | "employee_code" | "first_name" | "last_name" | "email" | "phone" | "department" | "designation" | "joining_date" | "date_of_birth" | "gender" | "employment_type" | "status" | "reports_to" | "branch_id" | "work_location_id" | "bank_name" | "bank_account_number" | "bank_ifsc" | "bank_iban" | "bank_routing_code" | "labour_card_number" | "state" | "search_text" | "created_at" | "updated_at" | "deleted_at", ExtArgs["result"]["employee"]>
+export type EmployeeOmit<ExtArgs extends runtime.Types.Extensions.InternalArgs = runtime.Types.Extensions.DefaultArgs> = runtime.Types.Extensions.GetOmit<"tenant_id" | "id" | "employee_code" | "first_name" | "last_name" | "email" | "phone" | "department" | "designation" | "joining_date" | "date_of_birth" | "gender" | "employment_type" | "status" | "reports_to" | "branch_id" | "work_location_id" | "bank_name" | "bank_account_number" | "bank_ifsc" | "bank_iban" | "bank_routing_code" | "labour_card_number" | "pan_number" | "uan" | "esi_number" | "state" | "search_text" | "created_at" | "updated_at" | "deleted_at", ExtArgs["result"]["employee"]>
 export type EmployeeInclude<ExtArgs extends runtime.Types.Extensions.InternalArgs = runtime.Types.Extensions.DefaultArgs> = {
   manager?: boolean | Prisma.Employee$managerArgs<ExtArgs>
   reports?: boolean | Prisma.Employee$reportsArgs<ExtArgs>
@@ -6996,6 +7371,12 @@ export type $EmployeePayload<ExtArgs extends runtime.Types.Extensions.InternalAr
     bank_iban: string | null
     bank_routing_code: string | null
     labour_card_number: string | null
+    /**
+     * Indian statutory ids printed on the payslip: PAN (income tax), UAN (EPFO), ESI IP number (ESIC).
+     */
+    pan_number: string | null
+    uan: string | null
+    esi_number: string | null
     state: string | null
     /**
      * Lower-cased "first last code email phone phone-digits", written with every create/update.
@@ -7473,6 +7854,9 @@ export interface EmployeeFieldRefs {
   readonly bank_iban: Prisma.FieldRef<"Employee", 'String'>
   readonly bank_routing_code: Prisma.FieldRef<"Employee", 'String'>
   readonly labour_card_number: Prisma.FieldRef<"Employee", 'String'>
+  readonly pan_number: Prisma.FieldRef<"Employee", 'String'>
+  readonly uan: Prisma.FieldRef<"Employee", 'String'>
+  readonly esi_number: Prisma.FieldRef<"Employee", 'String'>
   readonly state: Prisma.FieldRef<"Employee", 'String'>
   readonly search_text: Prisma.FieldRef<"Employee", 'String'>
   readonly created_at: Prisma.FieldRef<"Employee", 'DateTime'>

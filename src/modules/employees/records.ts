@@ -146,6 +146,9 @@ const AUDITED = [
   "bank_iban",
   "bank_routing_code",
   "labour_card_number",
+  "pan_number",
+  "uan",
+  "esi_number",
   "state",
 ] as const;
 

@@ -4,6 +4,7 @@ import { activeTenant } from "../../db/central.ts";
 import { db } from "../../db/tenancy.ts";
 import type { Page } from "../../http/envelope.ts";
 import { notFound } from "../../platform/errors.ts";
+import { toDateString } from "../../lib/dates.ts";
 import type { AuthContext } from "../../http/types.ts";
 import { slipJson, slipSummaryJson } from "./json.ts";
 import { payslipPdf } from "./payslip-pdf.ts";
@@ -40,10 +41,29 @@ export async function mySlip(auth: AuthContext, runOrSlipId: string) {
   return slipJson(s, s.run);
 }
 
-/** The caller's slip of a processed run as a PDF, with its file name. */
+/**
+ * The caller's slip of a processed run as a PDF, with its file name. The statutory ids and the
+ * bank account are the employee record's at the time of the download (the slip keeps the pay).
+ */
 export async function mySlipPdf(auth: AuthContext, runOrSlipId: string): Promise<{ fileName: string; pdf: Buffer }> {
   const slip = await mySlip(auth, runOrSlipId);
-  const tenant = await activeTenant({ name: true, legal_name: true, currency: true });
-  const pdf = await payslipPdf({ name: tenant.legal_name ?? tenant.name, currency: tenant.currency }, slip);
+  const [tenant, e] = await Promise.all([
+    activeTenant({ name: true, legal_name: true, address: true, currency: true }),
+    db.employee.findFirst({
+      where: { id: slip.employee_id },
+      select: {
+        joining_date: true,
+        pan_number: true,
+        uan: true,
+        esi_number: true,
+        bank_name: true,
+        bank_account_number: true,
+        bank_iban: true,
+        bank_ifsc: true,
+      },
+    }),
+  ]);
+  const company = { name: tenant.legal_name ?? tenant.name, address: tenant.address, currency: tenant.currency };
+  const pdf = await payslipPdf(company, slip, e && { ...e, joining_date: toDateString(e.joining_date) });
   return { fileName: `payslip-${slip.slip_number ?? slip.period}.pdf`, pdf };
 }

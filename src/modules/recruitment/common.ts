@@ -5,7 +5,7 @@ import { db, type ScopedTx } from "../../db/tenancy.ts";
 import { badRequest, type ErrorDetail, invalidField } from "../../platform/errors.ts";
 import type { AuthContext } from "../../http/types.ts";
 import { todayIn, type DateString } from "../../lib/dates.ts";
-import { money, moneyStringOrNull } from "../../lib/money.ts";
+import { formatMoney, money, moneyStringOrNull } from "../../lib/money.ts";
 import { hrMemberIds, userNames } from "../shared/access.ts";
 
 /** owner, admin and hr run recruitment; managers raise requisitions and interview. */
@@ -15,12 +15,14 @@ export interface Company {
   name: string;
   timezone: string;
   currency: string;
+  /** The postal address the letters print under the name. */
+  address: string | null;
 }
 
 /** The active tenant as recruitment shows it (legal name first). */
 export async function companyOf(): Promise<Company> {
-  const t = await activeTenant({ id: true, name: true, legal_name: true, timezone: true, currency: true });
-  return { id: t.id, name: t.legal_name || t.name, timezone: t.timezone, currency: t.currency };
+  const t = await activeTenant({ id: true, name: true, legal_name: true, timezone: true, currency: true, address: true });
+  return { id: t.id, name: t.legal_name || t.name, timezone: t.timezone, currency: t.currency, address: t.address };
 }
 
 export async function companyToday(): Promise<DateString> {
@@ -145,23 +147,8 @@ export function formatInstant(d: Date, timeZone: string): string {
   }).format(d);
 }
 
-/** `digits` with a comma before every group of `size` counted from the right (one pass, no regular expression). */
-function groupFromRight(digits: string, size: number): string {
-  const groups: string[] = [];
-  for (let end = digits.length; end > 0; end -= size) groups.unshift(digits.slice(Math.max(0, end - size), end));
-  return groups.join(",");
-}
-
-/** "24,00,000.00" (Indian grouping for INR) or "2,400,000.00", exactly from the decimal string. */
-export function formatMoney(amount: string, currency: string): string {
-  const [int, frac = "00"] = money(amount).toFixed(2).split(".");
-  const neg = int.startsWith("-");
-  const digits = neg ? int.slice(1) : int;
-  let grouped: string;
-  if (currency === "INR" && digits.length > 3) grouped = `${groupFromRight(digits.slice(0, -3), 2)},${digits.slice(-3)}`;
-  else grouped = groupFromRight(digits, 3);
-  return `${neg ? "-" : ""}${grouped}.${frac}`;
-}
+/** "24,00,000.00" (Indian grouping for INR) or "2,400,000.00": the shared formatter of src/lib/money.ts. */
+export { formatMoney };
 
 export const EMPLOYMENT_LABELS: Record<string, string> = {
   full_time: "Full-time",

@@ -7,6 +7,7 @@ import type { RequestBody } from "../../http/types.ts";
 import { toDateString } from "../../lib/dates.ts";
 import { companyOf, companyToday, EMPLOYMENT_LABELS, formatMoney, fullName, type Company } from "./common.ts";
 import { renderLetterPdf } from "./pdf.ts";
+import { amountInWords } from "../../lib/amount-words.ts";
 
 export const MERGE_FIELDS = [
   "candidate_name",
@@ -16,6 +17,7 @@ export const MERGE_FIELDS = [
   "department",
   "employment_type",
   "salary",
+  "salary_in_words",
   "currency",
   "joining_date",
   "offer_expiry_date",
@@ -33,6 +35,7 @@ const SAMPLE: Record<MergeField, string> = {
   department: "Engineering",
   employment_type: "Full-time",
   salary: "24,00,000.00",
+  salary_in_words: "Rupees Twenty-Four Lakh Only",
   currency: "INR",
   joining_date: "2026-03-02",
   offer_expiry_date: "2026-02-13",
@@ -66,15 +69,14 @@ export const OFFER_TEMPLATE = `Dear {{candidate_name}},
 We are delighted to offer you the position of {{job_title}} in our {{department}} team at {{company_name}}.
 
 - Employment: {{employment_type}}
-- Annual compensation (cost to company): {{currency}} {{salary}}
+- Annual compensation (cost to company): {{currency}} {{salary}} ({{salary_in_words}})
 - Joining date: {{joining_date}}
 
 This offer is valid until {{offer_expiry_date}}. Please accept or decline it through the link in the email we sent you.
 
 We look forward to welcoming you to {{company_name}}.
 
-Sincerely,
-{{company_name}}`;
+Yours sincerely,`;
 
 export const APPOINTMENT_TEMPLATE =
   `Dear {{candidate_name}},
@@ -83,15 +85,14 @@ Further to your acceptance of our offer, we are pleased to appoint you as {{job_
   `in the {{department}} department of {{company_name}}, with effect from {{joining_date}}.
 
 - Employment: {{employment_type}}
-- Annual compensation (cost to company): {{currency}} {{salary}}
+- Annual compensation (cost to company): {{currency}} {{salary}} ({{salary_in_words}})
 
 Your appointment is subject to the verification of your documents. Please upload your identity proof, address proof, ` +
   `education and experience certificates through the link in the email we sent you before your joining date.
 
 Welcome to {{company_name}}.
 
-Sincerely,
-{{company_name}}`;
+Yours sincerely,`;
 
 export function offerValues(
   o: JobOffer,
@@ -107,6 +108,7 @@ export function offerValues(
     department: o.department,
     employment_type: EMPLOYMENT_LABELS[o.employment_type] ?? o.employment_type,
     salary: formatMoney(o.salary.toString(), o.currency),
+    salary_in_words: amountInWords(o.salary.toString(), o.currency),
     currency: o.currency,
     joining_date: toDateString(o.joining_date),
     offer_expiry_date: toDateString(o.expires_on),
@@ -126,15 +128,20 @@ export async function offerLetterPdf(
 ) {
   const values = offerValues(o, c, company, today);
   let body = fillTemplate(kind === "offer" ? OFFER_TEMPLATE : APPOINTMENT_TEMPLATE, values);
-  if (terms) body = body.replace(/\n\nSincerely,/, `\n\nFurther terms:\n${terms}\n\nSincerely,`);
+  if (terms) body = body.replace(/\n\nYours sincerely,/, `\n\nFurther terms:\n${terms}\n\nYours sincerely,`);
   const title = kind === "offer" ? `Offer letter - ${values.candidate_name}` : `Appointment letter - ${values.candidate_name}`;
   return renderLetterPdf({
     company: company.name,
+    address: company.address,
     title,
     subject: `${values.candidate_name}, ${o.job_title} (${o.offer_number})`,
     date: today,
+    reference: o.offer_number,
+    recipient: [values.candidate_name, c.email],
     body,
-    footer: `${o.offer_number} - ${company.name}`,
+    signatory: company.name,
+    acceptance: kind === "offer" ? values.candidate_name : undefined,
+    footer: `${o.offer_number} - ${company.name} - ${kind === "offer" ? "Offer letter" : "Appointment letter"}`,
   });
 }
 
@@ -149,6 +156,8 @@ export async function previewTemplatePdf(body: RequestBody<"previewDocumentTempl
   const company = await companyOf();
   const today = await companyToday();
   let base: Record<MergeField, string> = { ...SAMPLE, company_name: company.name, today, currency: company.currency };
+  if (company.currency !== SAMPLE.currency)
+    base = { ...base, salary: formatMoney("2400000", company.currency), salary_in_words: amountInWords("2400000", company.currency) };
   if (body.offer_id) {
     const o = await db.jobOffer.findFirst({
       where: { id: body.offer_id, deleted_at: null },
@@ -158,9 +167,14 @@ export async function previewTemplatePdf(body: RequestBody<"previewDocumentTempl
     base = offerValues(o, o.candidate, company, today);
   }
   const values = { ...base, ...(body.values ?? {}) } as Record<MergeField, string>;
+  // a salary given without its words: the words of that salary (when it is a number), not the sample's
+  const given = body.values?.salary?.replace(/,/g, "").trim();
+  if (given !== undefined && body.values?.salary_in_words === undefined)
+    values.salary_in_words = /^\d{1,15}(\.\d{1,2})?$/.test(given) ? amountInWords(given, values.currency) : "";
   const title = body.title?.trim() || "Document preview";
   return renderLetterPdf({
     company: values.company_name,
+    address: company.address,
     title,
     subject: values.candidate_name,
     date: values.today,

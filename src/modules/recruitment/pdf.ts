@@ -3,28 +3,42 @@
 // candidate and the company, so a PDF can be recognised without rendering it.
 import type { Response } from "express";
 import PDFDocument from "pdfkit";
+import { printable } from "../../lib/pdf-text.ts";
 import { yielder } from "../../lib/yielding.ts";
 
 export interface Letter {
   company: string;
+  /** The company's postal address, printed under its name (lines as given). */
+  address?: string | null;
   title: string;
   /** Subject metadata, e.g. the candidate's name. */
   subject: string;
+  /** YYYY-MM-DD; printed as "1 March 2027" (anything else as given). */
   date: string;
+  /** The letter's reference (an offer number), printed beside the date. */
+  reference?: string;
+  /** The addressee's lines (name, e-mail), printed above the title. */
+  recipient?: string[];
   /** Paragraphs separated by blank lines; a line starting with "- " is a bullet. */
   body: string;
+  /** A signature block for the company ("For <company>", room to sign, "Authorised signatory"). */
+  signatory?: string;
+  /** A block for the candidate to sign the acceptance (offer letters), naming them. */
+  acceptance?: string;
+  /** Printed at the bottom of every page with "Page n of m". */
   footer?: string;
 }
 
-/** The standard fonts encode WinAnsi only: keep Latin-1 and a few typographic characters. */
-function printable(s: string): string {
-  return s
-    .replace(/[\u2018\u2019]/g, "'")
-    .replace(/[\u201C\u201D]/g, '"')
-    .replace(/\u2026/g, "...")
-    .replace(/\u20B9/g, "INR ")
-    .replace(/[^\n\t\x20-\x7E\u00A0-\u00FF\u2013\u2014\u2022\u20AC]/g, "?");
+/** "2027-03-01" → "1 March 2027"; anything that is not such a date is returned as it was. */
+export function longDate(s: string): string {
+  if (!/^\d{4}-\d{2}-\d{2}$/.test(s)) return s;
+  const d = new Date(`${s}T00:00:00Z`);
+  if (Number.isNaN(d.getTime()) || d.toISOString().slice(0, 10) !== s) return s;
+  return d.toLocaleDateString("en-GB", { day: "numeric", month: "long", year: "numeric", timeZone: "UTC" });
 }
+
+/** Page margin (points). */
+const MARGIN = 64;
 
 /** Longest piece of a line laid out in one pdfkit call (a few ms of work). */
 const PIECE = 500;
@@ -54,22 +68,36 @@ export function renderLetterPdf(letter: Letter): Promise<Buffer> {
   return new Promise((resolve, reject) => {
     const doc = new PDFDocument({
       size: "A4",
-      margins: { top: 64, bottom: 64, left: 64, right: 64 },
+      margins: { top: MARGIN, bottom: MARGIN, left: MARGIN, right: MARGIN },
+      bufferPages: true,
       info: { Title: printable(letter.title), Subject: printable(letter.subject), Author: printable(letter.company), Creator: "HRMS" },
     });
     const chunks: Buffer[] = [];
     doc.on("data", (c: Buffer) => chunks.push(c));
     doc.on("end", () => resolve(Buffer.concat(chunks)));
     doc.on("error", reject);
+    const width = doc.page.width - 2 * MARGIN;
 
-    doc.font("Helvetica-Bold").fontSize(16).text(printable(letter.company));
-    doc.moveDown(0.2).font("Helvetica").fontSize(9).fillColor("#555555").text(printable(letter.date), { align: "right" });
+    // letterhead: the company's name and address, a rule, then reference and date on one line
+    doc.font("Helvetica-Bold").fontSize(16).text(printable(letter.company), MARGIN, MARGIN, { width });
+    if (letter.address) doc.moveDown(0.1).font("Helvetica").fontSize(9).fillColor("#444444").text(printable(letter.address), { width });
     doc
-      .moveTo(64, doc.y + 6)
-      .lineTo(doc.page.width - 64, doc.y + 6)
+      .moveTo(MARGIN, doc.y + 6)
+      .lineTo(doc.page.width - MARGIN, doc.y + 6)
+      .lineWidth(0.75)
       .strokeColor("#999999")
       .stroke();
-    doc.moveDown(1.5).fillColor("#000000").font("Helvetica-Bold").fontSize(14).text(printable(letter.title));
+    doc.y += 16;
+    const top = doc.y;
+    doc.font("Helvetica").fontSize(10).fillColor("#000000");
+    if (letter.reference) doc.text(printable(`Ref: ${letter.reference}`), MARGIN, top, { width: width / 2 });
+    doc.text(printable(`Date: ${longDate(letter.date)}`), MARGIN + width / 2, top, { width: width / 2, align: "right" });
+    doc.x = MARGIN;
+    if (letter.recipient?.length) {
+      doc.moveDown(1.2).text("To", MARGIN, doc.y, { width });
+      for (const [i, l] of letter.recipient.entries()) doc.font(i === 0 ? "Helvetica-Bold" : "Helvetica").text(printable(l), { width });
+    }
+    doc.moveDown(1.2).font("Helvetica-Bold").fontSize(14).text(printable(letter.title), MARGIN, doc.y, { width });
     doc.moveDown(0.8).font("Helvetica").fontSize(11);
     const paragraphs = letter.body.replace(/\r\n/g, "\n").split(/\n\s*\n/);
     const tick = yielder();
@@ -77,17 +105,71 @@ export function renderLetterPdf(letter: Letter): Promise<Buffer> {
       for (const p of paragraphs) {
         for (const line of p.split("\n")) {
           const bullet = /^\s*[-*] /.test(line);
-          const text = bullet ? `\u2022 ${printable(line.replace(/^\s*[-*] /, ""))}` : printable(line);
-          const options = bullet ? { indent: 12, lineGap: 2 } : { lineGap: 2, align: "left" as const };
-          const parts = pieces(text);
+          const parts = pieces(printable(bullet ? line.replace(/^\s*[-*] /, "") : line));
+          // a bullet hangs: the mark at 10 points in, every line of its text at 22
+          const x = bullet ? MARGIN + 22 : MARGIN;
+          if (bullet) {
+            if (doc.y + doc.currentLineHeight(true) > doc.page.height - MARGIN) doc.addPage();
+            doc.text("\u2022", MARGIN + 10, doc.y, { lineBreak: false });
+          }
+          const y = doc.y;
           for (const [i, part] of parts.entries()) {
-            doc.text(part, { ...options, continued: i < parts.length - 1 });
+            const options = { width: width - (x - MARGIN), lineGap: 2, align: "left" as const, continued: i < parts.length - 1 };
+            if (i === 0) doc.text(part, x, y, options);
+            else doc.text(part, options);
             await tick();
           }
+          doc.x = MARGIN;
         }
         doc.moveDown(0.8);
       }
-      if (letter.footer) doc.moveDown(1).fontSize(8).fillColor("#777777").text(printable(letter.footer));
+      const bottom = () => doc.page.height - MARGIN;
+      if (letter.signatory) {
+        if (doc.y + 70 > bottom()) doc.addPage();
+        doc
+          .moveDown(0.5)
+          .font("Helvetica-Bold")
+          .fontSize(11)
+          .text(printable(`For ${letter.signatory}`), MARGIN, doc.y, { width });
+        doc.moveDown(2.5);
+        doc
+          .moveTo(MARGIN, doc.y)
+          .lineTo(MARGIN + 180, doc.y)
+          .lineWidth(0.5)
+          .strokeColor("#000000")
+          .stroke();
+        doc.moveDown(0.3).font("Helvetica").fontSize(10).text("Authorised signatory", MARGIN, doc.y, { width });
+      }
+      if (letter.acceptance) {
+        if (doc.y + 110 > bottom()) doc.addPage();
+        doc.moveDown(2).font("Helvetica-Bold").fontSize(11).text("Acceptance", MARGIN, doc.y, { width });
+        doc.moveDown(0.4).font("Helvetica").fontSize(10);
+        doc.text(printable(`I, ${letter.acceptance}, accept this offer on the terms set out above.`), MARGIN, doc.y, { width });
+        doc.moveDown(2.2);
+        const y = doc.y;
+        doc
+          .moveTo(MARGIN, y)
+          .lineTo(MARGIN + 180, y)
+          .moveTo(MARGIN + width - 140, y)
+          .lineTo(MARGIN + width, y);
+        doc.lineWidth(0.5).strokeColor("#000000").stroke();
+        doc.text("Signature", MARGIN, y + 4, { width: 180 });
+        doc.text("Date", MARGIN + width - 140, y + 4, { width: 140 });
+      }
+      await tick();
+      // footer on every page: the letter's line and "Page n of m", below the bottom margin
+      const range = doc.bufferedPageRange();
+      for (let i = range.start; i < range.start + range.count; i++) {
+        doc.switchToPage(i);
+        const margin = doc.page.margins.bottom;
+        doc.page.margins.bottom = 0;
+        const y = doc.page.height - margin + 16;
+        doc.font("Helvetica").fontSize(8).fillColor("#777777");
+        if (letter.footer) doc.text(printable(letter.footer), MARGIN, y, { width: width - 80, lineBreak: false });
+        doc.text(`Page ${i - range.start + 1} of ${range.count}`, MARGIN + width - 80, y, { width: 80, align: "right", lineBreak: false });
+        doc.page.margins.bottom = margin;
+        await tick();
+      }
       doc.end();
     })().catch(reject);
   });
