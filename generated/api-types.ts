@@ -1838,7 +1838,7 @@ export interface paths {
          * Create and calculate a draft run for a month
          * @description Creates the month's run and calculates every eligible employee (set-based: 10 000 employees take a few seconds). One run per month: 409 when the month has one. Audited.
          *     Up to `PAYROLL_SYNC_LIMIT` employees (a server setting, default 1 000) the calculation happens within the request: 201 with the run as `draft`. A larger run is created as `calculating` and calculated by a background job: 202 with the run, whose `progress` grows while the job runs (poll `GET /api/payroll/draft-runs/{id}`); it becomes `draft` when done, or `failed` with a `failure_reason` (nothing saved).
-         *     Per employee: components (full month, then prorated by payable days ÷ calendar days), loss of pay (approved unpaid leave + absent/half-day attendance without leave), PF (12 % of PF wages capped at the ceiling; employer EPS 8.33 % ≤ ₹1,250, not from age 58, EPF the rest; EDLI; admin charges with the ₹500 establishment minimum on the run), ESI (0.75 % / 3.25 % while the full-month ESI wages are within the threshold, or the employee was covered earlier in the contribution period), professional tax by state slab (February amount in February), loan installments due, approved expense claims, approved leave encashments (days × full-month gross ÷ calendar days). Rates come from the payroll configuration endpoints.
+         *     Per employee: components (full month, then prorated by payable days ÷ calendar days), loss of pay (approved unpaid leave + absent/half-day attendance without leave), PF (12 % of PF wages capped at the ceiling; employer EPS 8.33 % ≤ ₹1,250, EPF the rest - all to EPF from age 58, for a setup with `eps_enabled` false, and for a new member from 1 September 2014 whose PF wages at joining were above the ceiling unless `existing_eps_member`; EDLI; admin charges with the ₹500 establishment minimum on the run), ESI (0.75 % / 3.25 % of the month's ESI wages when the full-month ESI wages at the start of the contribution period - April or October, or the date of joining within it - were within the threshold, per the salary setups in force on that date; covered to the period's end even after a raise, and whether earlier months were run does not matter), professional tax by state slab (February amount in February), loan installments due, approved expense claims, approved leave encashments (days × full-month gross ÷ calendar days). Rates come from the payroll configuration endpoints.
          *     Every figure is range-checked: an employee whose component result or slip figure would be more than the largest amount (999999999999.99, e.g. a salary setup stored before the formula checks) is a 400 naming the employee and the figure (the run is not created; leave them out with `employee_ids` or correct the setup or formula), and so is a run total above 9999999999999.99. A background calculation fails with that message as its `failure_reason`.
          */
         post: operations["createPayrollRun"];
@@ -4547,10 +4547,15 @@ export interface components {
             disabled?: boolean;
             /** Format: date */
             effective_from: string;
-            /** @default true */
+            /**
+             * @description false excludes the employee from the pension scheme (EPS) outright. EPS eligibility is also derived in every run: no EPS from the month the employee turns 58 (`eps_age_limit`), and none for a new EPF member from 1 September 2014 whose PF wages at joining were above the wage ceiling (₹15,000) - the whole 12 % employer share then goes to EPF. "Joining" is the date the person first became an EPF member: the employee's date of joining, unless `existing_eps_member` says the person is already an EPS member from earlier employment. The PF wages at joining are the full-month `pf_wage` earnings of the salary setup in force on the date of joining (or of the first version when it begins within the month of joining; when the first version begins later, the wage at joining is unknown and only `eps_enabled` and the age decide - set `eps_enabled` false for such a member, or add a version effective from the date of joining).
+             * @default true
+             */
             eps_enabled?: boolean;
             /** @default true */
             esi_enabled?: boolean;
+            /** @description The person is already a member of the pension scheme from earlier employment (an existing UAN with EPS membership, e.g. an EPF member before 1 September 2014, or one who joined at a wage within the ceiling): EPS then applies whatever the date of joining and the wage at joining (still not from 58, nor when `eps_enabled` is false). Omitted: as in the version in force before `effective_from` (false for the first version). */
+            existing_eps_member?: boolean;
             monthly_ctc?: components["schemas"]["MoneyAmount"] | null;
             notes?: string | null;
             /** @default true */
@@ -4654,7 +4659,7 @@ export interface components {
             /** @description The HTTP status code. */
             status: number;
         };
-        /** @description India ESI configuration (ESI Act 1948). Defaults: employee 0.75 % and employer 3.25 % of gross wages (from 1 July 2019) for employees whose gross is at most ₹21,000 a month (₹25,000 for persons with disability); employees with an average daily wage up to ₹176 pay no employee share. Coverage is fixed for the contribution period (Apr–Sep, Oct–Mar) once it starts. */
+        /** @description India ESI configuration (ESI Act 1948). Defaults: employee 0.75 % and employer 3.25 % of gross wages (from 1 July 2019) for employees whose gross is at most ₹21,000 a month (₹25,000 for persons with disability); employees with an average daily wage up to ₹176 pay no employee share. Coverage is fixed for the contribution period (Apr–Sep, Oct–Mar) by the wages at its start (per the salary setup in force on its first day, or on the date of joining within it). */
         EsiSettings: {
             disabled_wage_threshold: components["schemas"]["Money"];
             employee_rate: components["schemas"]["Percent"];
@@ -6646,9 +6651,11 @@ export interface components {
             disabled: boolean;
             /** Format: date */
             effective_from: string;
-            /** @description false for members not eligible for the pension scheme (joined after 1 Sep 2014 above the wage ceiling): the whole employer share goes to EPF. */
+            /** @description false excludes the employee from the pension scheme outright. Eligibility is also derived in every run (see EmployeeSalarySetupInput): none from 58, none for a new member from 1 September 2014 whose PF wages at joining (the setup in force on the date of joining) were above the ceiling unless `existing_eps_member`; the whole employer share then goes to EPF. */
             eps_enabled: boolean;
             esi_enabled: boolean;
+            /** @description Already an EPS member from earlier employment (existing UAN with EPS membership): EPS applies whatever the joining date and wage. */
+            existing_eps_member: boolean;
             /** Format: uuid */
             id: string;
             monthly_ctc: components["schemas"]["Money"] | null;
@@ -6682,6 +6689,8 @@ export interface components {
                 covered: boolean;
                 employee: components["schemas"]["Money"];
                 employer: components["schemas"]["Money"];
+                /** @description Full-month ESI wages at the start of the contribution period (April-September, October-March) - per the salary setup in force on its first day, or on the date of joining for an employee who joined during it. They decide `covered` for the whole period: at most the threshold = covered to the period's end on the month's full ESI wages, even after a raise above it. Slips calculated before this field existed do not have it. */
+                period_start_wages?: components["schemas"]["Money"];
                 wages: components["schemas"]["Money"];
             };
             full_month_gross: components["schemas"]["Money"];
@@ -6709,6 +6718,11 @@ export interface components {
                 employer_eps: components["schemas"]["Money"];
                 employer_total: components["schemas"]["Money"];
                 eps_applicable: boolean;
+                /**
+                 * @description Why EPS is nil (null when it applies or PF does not): `not_member` - the salary setup excludes the employee (`eps_enabled` false); `age_limit` - 58 or older on the month's first day; `joined_above_wage_ceiling` - joined EPF from 1 September 2014 with PF wages above the ceiling at joining and not an existing EPS member. Slips calculated before this field existed do not have it.
+                 * @enum {string|null}
+                 */
+                eps_exclusion?: "not_member" | "age_limit" | "joined_above_wage_ceiling" | null;
                 wages: components["schemas"]["Money"];
             };
             professional_tax_detail: {
