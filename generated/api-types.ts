@@ -5592,7 +5592,7 @@ export interface components {
             skipped_count: number;
         };
         /**
-         * @description Balance of one employee for one leave type in a period, computed from the ledger (never a stored counter). `available` = allocated + carried + accrued + comp_off + adjusted − expired − taken − encashed − pending; `pending` (days of pending leave requests and pending encashments) is reserved. Unpaid types show what was taken; their balance is never checked.
+         * @description Balance of one employee for one leave type in a period as of today, computed from the ledger (never a stored counter). `available` = allocated + carried + accrued + comp_off + adjusted − expired − taken − encashed − pending; `pending` (days of pending leave requests and pending encashments) is reserved. Expiring days (carried forward, compensatory offs) count as `expired` from the day after their expiry date, whether or not the nightly expiry job has posted the lapse to the ledger yet: the job posts exactly what is shown, so the figures do not change when it runs. A credit pays for leave dated on or before its expiry date (soonest-expiring first); what is not used, taken or reserved by then lapses. The same availability is what a leave request (as of its first day), its approval, an encashment (as of today) and an adjustment are checked against. Unpaid types show what was taken; their balance is never checked.
          * @example {
          *       "employee_id": "0b6d2f1e-3c4a-4e5b-8f6a-7d8c9e0f1a2b",
          *       "employee_name": "Asha Rao",
@@ -5611,7 +5611,9 @@ export interface components {
          *       "taken": "2.0",
          *       "pending": "1.0",
          *       "encashed": "0.0",
-         *       "available": "7.5"
+         *       "available": "7.5",
+         *       "minimum": "0.0",
+         *       "below_minimum_reason": null
          *     }
          */
         LeaveBalance: {
@@ -5619,8 +5621,10 @@ export interface components {
             /** @description Net manual adjustments (may be negative). */
             adjusted: components["schemas"]["DayCount"];
             allocated: components["schemas"]["DayCount"];
-            /** @description Negative only for types that allow a negative balance. */
+            /** @description Never below `minimum` unless `below_minimum_reason` says why. */
             available: components["schemas"]["DayCount"];
+            /** @description Null unless `available` is below `minimum`, which requests, approvals, encashments and adjustments never cause: then why - pending requests reserving more than remains (they cannot all be approved), expiring days lapsing after being counted on, or days used before an allocation was reduced or the type's negative-balance limit lowered. */
+            below_minimum_reason: string | null;
             /** @description Carried forward from the previous period; negative in a period whose unused days were carried to the next one. */
             carried: components["schemas"]["DayCount"];
             comp_off: components["schemas"]["DayCount"];
@@ -5629,12 +5633,15 @@ export interface components {
             employee_id: string;
             employee_name: string;
             encashed: components["schemas"]["DayCount"];
+            /** @description Expiring days not used by their expiry date (posted by the expiry job or not yet). */
             expired: components["schemas"]["DayCount"];
             is_paid: boolean;
             leave_type_code: string;
             /** Format: uuid */
             leave_type_id: string;
             leave_type_name: string;
+            /** @description The lowest balance the type allows: 0.0, or minus the negative-balance limit for a type that allows a negative balance; null for an unpaid type (never checked). */
+            minimum: components["schemas"]["DayCount"] | null;
             pending: components["schemas"]["DayCount"];
             /** Format: uuid */
             period_id: string;
