@@ -58,7 +58,7 @@ beforeAll(async () => {
 });
 
 describe("listLeaveBalances, createLeaveRequest, createLeaveEncashment: one availability with an expired carry-forward", () => {
-  it("before the expiry job runs, the balance already shows the 5 carried days expired: 10 available, as requests and encashments say", async () => {
+  it("before the expiry job runs the balance shows the 5 carried days expired: 10 available, as requests and encashments say", async () => {
     const emp = await carriedEmployee("Ezra");
     expect(await balance(emp)).toMatchObject({
       allocated: "10.0",
