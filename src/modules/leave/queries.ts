@@ -111,8 +111,8 @@ export interface BalancesPageInput {
  * planner estimates) the ledger sums per type and bucket and the pending reservations. PostgreSQL
  * writes the rows as JSON in their final form: sums of DECIMAL(6,1) print with one decimal place
  * ("12.0"), the DayCount form. `period_id` is null when there is no such period. `needs_check` is
- * true when a row has an expiring credit past its expiry date by `asOf` (its lapse may not be
- * posted yet) or is below its type's minimum: the caller then completes those rows (balances.ts).
+ * true when a row has an expiring credit past its expiry date by `asOf` whose lapse the expiry job
+ * has not posted, or is below its type's minimum: the caller then completes the rows (balances.ts).
  */
 export async function balancesPage(
   i: BalancesPageInput,
@@ -149,17 +149,21 @@ export async function balancesPage(
                    sum(u.days) FILTER (WHERE u.kind = 'encashed') AS encashed,
                    sum(u.days) FILTER (WHERE u.kind <> 'pending') AS ledger,
                    sum(u.days) FILTER (WHERE u.kind = 'pending') AS pending,
-                   coalesce(bool_or(u.expires_on < ${i.asOf}::date), false) AS expiry_due
+                   coalesce(bool_or(u.due), false) AS expiry_due
               FROM (
-                SELECT l.leave_type_id, l.entry_type AS kind, l.days, l.expires_on FROM leave_ledger_entries l
+                -- due: an expiring credit past its date whose lapse the job has not posted (dedupe key expiry:<id>)
+                SELECT l.leave_type_id, l.entry_type AS kind, l.days,
+                       l.expires_on < ${i.asOf}::date AND NOT EXISTS (SELECT 1 FROM leave_ledger_entries x
+                         WHERE x.tenant_id = ${tenant}::uuid AND x.dedupe_key = 'expiry:' || l.id::text) AS due
+                  FROM leave_ledger_entries l
                  WHERE l.tenant_id = ${tenant}::uuid AND l.employee_id = emp.id AND l.period_id =
                    (SELECT id FROM per) ${byType(sql`AND l.leave_type_id = ${i.leaveTypeId}::uuid`)}
                 UNION ALL
-                SELECT q.leave_type_id, 'pending', q.days, NULL FROM leave_requests q
+                SELECT q.leave_type_id, 'pending', q.days, NULL::boolean FROM leave_requests q
                  WHERE q.tenant_id = ${tenant}::uuid AND q.employee_id = emp.id AND q.period_id = (SELECT id FROM per)
                    AND q.status = 'pending' ${byType(sql`AND q.leave_type_id = ${i.leaveTypeId}::uuid`)}
                 UNION ALL
-                SELECT x.leave_type_id, 'pending', x.days, NULL FROM leave_encashments x
+                SELECT x.leave_type_id, 'pending', x.days, NULL::boolean FROM leave_encashments x
                  WHERE x.tenant_id = ${tenant}::uuid AND x.employee_id = emp.id AND x.period_id = (SELECT id FROM per)
                    AND x.status = 'pending' ${byType(sql`AND x.leave_type_id = ${i.leaveTypeId}::uuid`)}
               ) u
