@@ -26,13 +26,13 @@ const encash = (employee_id: string, days: string) =>
   w.hr.agent.post("/api/leave-encashments").send({ employee_id, leave_type_id: el.id, days });
 
 /** An employee with 10 unused days in the previous period and 10 allocated in the current one: 5 carried, expired 120 days ago. */
-async function carriedEmployee(first_name: string): Promise<string> {
+async function carriedEmployee(first_name: string, current = "10"): Promise<string> {
   const id = await insertEmployee(t, w.owner.tenantId, { first_name, joining_date: "2020-01-06" });
   await w.hr.agent
     .post("/api/leave-allocations")
     .send({ employee_id: id, leave_type_id: el.id, days: "10", period_id: previousId })
     .expect(201);
-  const r = await w.hr.agent.post("/api/leave-allocations").send({ employee_id: id, leave_type_id: el.id, days: "10" }).expect(201);
+  const r = await w.hr.agent.post("/api/leave-allocations").send({ employee_id: id, leave_type_id: el.id, days: current }).expect(201);
   expect(r.body.data.allocations[0]).toMatchObject({ carried_forward: "5.0", carry_forward_expires_on: expiresOn });
   return id;
 }
@@ -130,6 +130,19 @@ describe("listLeaveBalances, createLeaveRequest, createLeaveEncashment: one avai
     expect(await expire()).toBe(1);
     expect(await expire()).toBe(0);
     expect(await balance(emp)).toMatchObject({ taken: "2.0", expired: "3.0", available: "10.0" });
+  });
+});
+
+describe("updateLeaveRequest: approving leave dated before the expiry", () => {
+  it("counts it against the carried days it uses (1 day allocated + 5 carried, 3 taken before the expiry: 2 lapse)", async () => {
+    const emp = await carriedEmployee("Uma", "1");
+    const mon = nextWeekday(addDays(expiresOn, -10), 1);
+    const r = await requestDays(emp, mon, addDays(mon, 2)).expect(201); // Mon-Wed: 3 days
+    expect(await balance(emp)).toMatchObject({ allocated: "1.0", carried: "5.0", expired: "2.0", pending: "3.0", available: "1.0" });
+    await w.hr.agent.put(`/api/leave-requests/${r.body.data.id}`).send({ status: "approved" }).expect(200);
+    expect(await balance(emp)).toMatchObject({ taken: "3.0", expired: "2.0", pending: "0.0", available: "1.0" });
+    expect(await expire()).toBe(1);
+    expect(await balance(emp)).toMatchObject({ taken: "3.0", expired: "2.0", available: "1.0", below_minimum_reason: null });
   });
 });
 

@@ -86,13 +86,7 @@ export interface OpenLapse {
  * accounts with such a credit are in the result. The expiry job posts exactly these lapses, so the
  * figures are the same before and after it runs.
  */
-export async function openLapses(
-  c: Client,
-  accounts: Account[],
-  asOf: DateString,
-  today: DateString,
-  exclude: Exclude = {},
-): Promise<Map<string, OpenLapse[]>> {
+export async function openLapses(c: Client, accounts: Account[], asOf: DateString, today: DateString): Promise<Map<string, OpenLapse[]>> {
   const out = new Map<string, OpenLapse[]>();
   if (!accounts.length) return out;
   const wanted = new Set(accounts.map(accountKey));
@@ -126,11 +120,11 @@ export async function openLapses(
       orderBy: [{ created_at: "asc" }, { id: "asc" }],
     }),
     c.leaveRequest.findMany({
-      where: { ...where, status: "pending", ...(exclude.requestId ? { NOT: { id: exclude.requestId } } : {}) },
+      where: { ...where, status: "pending" },
       select: { employee_id: true, leave_type_id: true, period_id: true, from_date: true, days: true },
     }),
     c.leaveEncashment.findMany({
-      where: { ...where, status: "pending", ...(exclude.encashmentId ? { NOT: { id: exclude.encashmentId } } : {}) },
+      where: { ...where, status: "pending" },
       select: { employee_id: true, leave_type_id: true, period_id: true, days: true },
     }),
   ]);
@@ -177,7 +171,7 @@ export async function openLapses(
 export interface Availability {
   /** Sum of the ledger's entries. */
   ledger: Decimal;
-  /** Reserved by pending leave requests and encashments (less the one excluded). */
+  /** Reserved by pending leave requests and encashments (less the one being decided, `exclude`). */
   pending: Decimal;
   /** Expired by the date and not yet posted by the expiry job (openLapses). */
   lapsed: Decimal;
@@ -204,11 +198,9 @@ export async function availability(
   today: DateString,
   exclude: Exclude = {},
 ): Promise<Availability> {
-  const [ledger, pending, open] = await Promise.all([
-    ledgerSum(c, a),
-    pendingDays(c, a, exclude),
-    openLapses(c, [a], asOf, today, exclude),
-  ]);
+  // the request or encashment being decided is not reserved, but it is consumption either way
+  // (pending, or posted on the same date by its approval): it stays in the lapse computation
+  const [ledger, pending, open] = await Promise.all([ledgerSum(c, a), pendingDays(c, a, exclude), openLapses(c, [a], asOf, today)]);
   const lapsed = lapsedDays(open.get(accountKey(a)));
   return { ledger, pending, lapsed, available: availableOf(ledger, pending, lapsed) };
 }
