@@ -1838,7 +1838,7 @@ export interface paths {
          * Create and calculate a draft run for a month
          * @description Creates the month's run and calculates every eligible employee (set-based: 10 000 employees take a few seconds). One run per month: 409 when the month has one. Audited.
          *     Up to `PAYROLL_SYNC_LIMIT` employees (a server setting, default 1 000) the calculation happens within the request: 201 with the run as `draft`. A larger run is created as `calculating` and calculated by a background job: 202 with the run, whose `progress` grows while the job runs (poll `GET /api/payroll/draft-runs/{id}`); it becomes `draft` when done, or `failed` with a `failure_reason` (nothing saved).
-         *     Per employee: components (full month, then prorated by payable days ÷ calendar days), loss of pay (approved unpaid leave + absent/half-day attendance without leave), PF (12 % of PF wages capped at the ceiling; employer EPS 8.33 % ≤ ₹1,250, not from age 58, EPF the rest; EDLI; admin charges with the ₹500 establishment minimum on the run), ESI (0.75 % / 3.25 % while the full-month ESI wages are within the threshold, or the employee was covered earlier in the contribution period), professional tax by state slab (February amount in February), loan installments due, approved expense claims, approved leave encashments (days × full-month gross ÷ calendar days). Rates come from the payroll configuration endpoints.
+         *     Per employee: components (full month, then prorated by payable days ÷ calendar days), loss of pay (approved unpaid leave + absent/half-day attendance without leave), PF (12 % of PF wages capped at the ceiling; employer EPS 8.33 % ≤ ₹1,250, EPF the rest - all to EPF from age 58, for a setup with `eps_enabled` false, and for a new member from 1 September 2014 whose PF wages at joining were above the ceiling unless `existing_eps_member`; EDLI; admin charges with the ₹500 establishment minimum on the run), ESI (0.75 % / 3.25 % of the month's ESI wages when the full-month ESI wages at the start of the contribution period - April or October, or the date of joining within it - were within the threshold, per the salary setups in force on that date; covered to the period's end even after a raise, and whether earlier months were run does not matter), professional tax by state slab (February amount in February), loan installments due, approved expense claims, approved leave encashments (days × full-month gross ÷ calendar days). Rates come from the payroll configuration endpoints.
          *     Every figure is range-checked: an employee whose component result or slip figure would be more than the largest amount (999999999999.99, e.g. a salary setup stored before the formula checks) is a 400 naming the employee and the figure (the run is not created; leave them out with `employee_ids` or correct the setup or formula), and so is a run total above 9999999999999.99. A background calculation fails with that message as its `failure_reason`.
          */
         post: operations["createPayrollRun"];
@@ -4562,10 +4562,15 @@ export interface components {
             disabled?: boolean;
             /** Format: date */
             effective_from: string;
-            /** @default true */
+            /**
+             * @description false excludes the employee from the pension scheme (EPS) outright. EPS eligibility is also derived in every run: no EPS from the month the employee turns 58 (`eps_age_limit`), and none for a new EPF member from 1 September 2014 whose PF wages at joining were above the wage ceiling (₹15,000) - the whole 12 % employer share then goes to EPF. "Joining" is the date the person first became an EPF member: the employee's date of joining, unless `existing_eps_member` says the person is already an EPS member from earlier employment. The PF wages at joining are the full-month `pf_wage` earnings of the salary setup in force on the date of joining (or of the first version when it begins within the month of joining; when the first version begins later, the wage at joining is unknown and only `eps_enabled` and the age decide - set `eps_enabled` false for such a member, or add a version effective from the date of joining).
+             * @default true
+             */
             eps_enabled?: boolean;
             /** @default true */
             esi_enabled?: boolean;
+            /** @description The person is already a member of the pension scheme from earlier employment (an existing UAN with EPS membership, e.g. an EPF member before 1 September 2014, or one who joined at a wage within the ceiling): EPS then applies whatever the date of joining and the wage at joining (still not from 58, nor when `eps_enabled` is false). Omitted: as in the version in force before `effective_from` (false for the first version). */
+            existing_eps_member?: boolean;
             monthly_ctc?: components["schemas"]["MoneyAmount"] | null;
             notes?: string | null;
             /** @default true */
@@ -4675,7 +4680,7 @@ export interface components {
             /** @description The HTTP status code. */
             status: number;
         };
-        /** @description India ESI configuration (ESI Act 1948). Defaults: employee 0.75 % and employer 3.25 % of gross wages (from 1 July 2019) for employees whose gross is at most ₹21,000 a month (₹25,000 for persons with disability); employees with an average daily wage up to ₹176 pay no employee share. Coverage is fixed for the contribution period (Apr–Sep, Oct–Mar) once it starts. */
+        /** @description India ESI configuration (ESI Act 1948). Defaults: employee 0.75 % and employer 3.25 % of gross wages (from 1 July 2019) for employees whose gross is at most ₹21,000 a month (₹25,000 for persons with disability); employees with an average daily wage up to ₹176 pay no employee share. Coverage is fixed for the contribution period (Apr–Sep, Oct–Mar) by the wages at its start (per the salary setup in force on its first day, or on the date of joining within it). */
         EsiSettings: {
             disabled_wage_threshold: components["schemas"]["Money"];
             employee_rate: components["schemas"]["Percent"];
@@ -5608,7 +5613,7 @@ export interface components {
             skipped_count: number;
         };
         /**
-         * @description Balance of one employee for one leave type in a period, computed from the ledger (never a stored counter). `available` = allocated + carried + accrued + comp_off + adjusted − expired − taken − encashed − pending; `pending` (days of pending leave requests and pending encashments) is reserved. Unpaid types show what was taken; their balance is never checked.
+         * @description Balance of one employee for one leave type in a period as of today, computed from the ledger (never a stored counter). `available` = allocated + carried + accrued + comp_off + adjusted − expired − taken − encashed − pending; `pending` (days of pending leave requests and pending encashments) is reserved. Expiring days (carried forward, compensatory offs) count as `expired` from the day after their expiry date, whether or not the nightly expiry job has posted the lapse to the ledger yet: the job posts exactly what is shown, so the figures do not change when it runs. A credit pays for leave dated on or before its expiry date (soonest-expiring first); what is not used, taken or reserved by then lapses. The same availability is what a leave request (as of its first day), its approval, an encashment (as of today) and an adjustment are checked against. Unpaid types show what was taken; their balance is never checked.
          * @example {
          *       "employee_id": "0b6d2f1e-3c4a-4e5b-8f6a-7d8c9e0f1a2b",
          *       "employee_name": "Asha Rao",
@@ -5627,7 +5632,9 @@ export interface components {
          *       "taken": "2.0",
          *       "pending": "1.0",
          *       "encashed": "0.0",
-         *       "available": "7.5"
+         *       "available": "7.5",
+         *       "minimum": "0.0",
+         *       "below_minimum_reason": null
          *     }
          */
         LeaveBalance: {
@@ -5635,8 +5642,10 @@ export interface components {
             /** @description Net manual adjustments (may be negative). */
             adjusted: components["schemas"]["DayCount"];
             allocated: components["schemas"]["DayCount"];
-            /** @description Negative only for types that allow a negative balance. */
+            /** @description Never below `minimum` unless `below_minimum_reason` says why. */
             available: components["schemas"]["DayCount"];
+            /** @description Null unless `available` is below `minimum`, which requests, approvals, encashments and adjustments never cause: then why - pending requests reserving more than remains (they cannot all be approved), expiring days lapsing after being counted on, or days used before an allocation was reduced or the type's negative-balance limit lowered. */
+            below_minimum_reason: string | null;
             /** @description Carried forward from the previous period; negative in a period whose unused days were carried to the next one. */
             carried: components["schemas"]["DayCount"];
             comp_off: components["schemas"]["DayCount"];
@@ -5645,12 +5654,15 @@ export interface components {
             employee_id: string;
             employee_name: string;
             encashed: components["schemas"]["DayCount"];
+            /** @description Expiring days not used by their expiry date (posted by the expiry job or not yet). */
             expired: components["schemas"]["DayCount"];
             is_paid: boolean;
             leave_type_code: string;
             /** Format: uuid */
             leave_type_id: string;
             leave_type_name: string;
+            /** @description The lowest balance the type allows: 0.0, or minus the negative-balance limit for a type that allows a negative balance; null for an unpaid type (never checked). */
+            minimum: components["schemas"]["DayCount"] | null;
             pending: components["schemas"]["DayCount"];
             /** Format: uuid */
             period_id: string;
@@ -6672,9 +6684,11 @@ export interface components {
             disabled: boolean;
             /** Format: date */
             effective_from: string;
-            /** @description false for members not eligible for the pension scheme (joined after 1 Sep 2014 above the wage ceiling): the whole employer share goes to EPF. */
+            /** @description false excludes the employee from the pension scheme outright. Eligibility is also derived in every run (see EmployeeSalarySetupInput): none from 58, none for a new member from 1 September 2014 whose PF wages at joining (the setup in force on the date of joining) were above the ceiling unless `existing_eps_member`; the whole employer share then goes to EPF. */
             eps_enabled: boolean;
             esi_enabled: boolean;
+            /** @description Already an EPS member from earlier employment (existing UAN with EPS membership): EPS applies whatever the joining date and wage. */
+            existing_eps_member: boolean;
             /** Format: uuid */
             id: string;
             monthly_ctc: components["schemas"]["Money"] | null;
@@ -6708,6 +6722,8 @@ export interface components {
                 covered: boolean;
                 employee: components["schemas"]["Money"];
                 employer: components["schemas"]["Money"];
+                /** @description Full-month ESI wages at the start of the contribution period (April-September, October-March) - per the salary setup in force on its first day, or on the date of joining for an employee who joined during it. They decide `covered` for the whole period: at most the threshold = covered to the period's end on the month's full ESI wages, even after a raise above it. Slips calculated before this field existed do not have it. */
+                period_start_wages?: components["schemas"]["Money"];
                 wages: components["schemas"]["Money"];
             };
             full_month_gross: components["schemas"]["Money"];
@@ -6735,6 +6751,11 @@ export interface components {
                 employer_eps: components["schemas"]["Money"];
                 employer_total: components["schemas"]["Money"];
                 eps_applicable: boolean;
+                /**
+                 * @description Why EPS is nil (null when it applies or PF does not): `not_member` - the salary setup excludes the employee (`eps_enabled` false); `age_limit` - 58 or older on the month's first day; `joined_above_wage_ceiling` - joined EPF from 1 September 2014 with PF wages above the ceiling at joining and not an existing EPS member. Slips calculated before this field existed do not have it.
+                 * @enum {string|null}
+                 */
+                eps_exclusion?: "not_member" | "age_limit" | "joined_above_wage_ceiling" | null;
                 wages: components["schemas"]["Money"];
             };
             professional_tax_detail: {

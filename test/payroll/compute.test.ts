@@ -4,6 +4,7 @@ import {
   buildStructure,
   computeSlip,
   esiContributionStart,
+  esiPeriodAnchor,
   lossOfPay,
   runTotals,
   type ComponentDef,
@@ -116,7 +117,6 @@ const employee = (o: Partial<EmployeeInput> & { ctc: string }): EmployeeInput =>
   },
   leave_lop_days: D(0),
   absent_days: D(0),
-  esi_covered_earlier: false,
   loans: [],
   claims: [],
   encashments: [],
@@ -200,7 +200,12 @@ describe("worked example (February 2027, 28 days)", () => {
     expect(s.professional_tax.toFixed(2)).toBe("200.00");
     const over = computeSlip(structure, settings, oct, employee({ ctc: "22000.00" }));
     expect(over.details.esi.covered).toBe(false);
-    const stays = computeSlip(structure, settings, oct, employee({ ctc: "22000.00", esi_covered_earlier: true }));
+    const stays = computeSlip(
+      structure,
+      settings,
+      oct,
+      employee({ ctc: "22000.00", setup_at_esi_period_start: employee({ ctc: "20000.00" }).setup }),
+    );
     expect(stays.details.esi).toMatchObject({ covered: true, employee: "165.00", employer: "715.00" });
     const low = computeSlip(structure, settings, oct, employee({ ctc: "5000.00" }));
     expect(low.details.esi).toMatchObject({ covered: true, employee: "0.00", employer: "163.00" });
@@ -300,5 +305,86 @@ describe("worked example (February 2027, 28 days)", () => {
       "EDR,00915012345663,802420101,AE160240043520123456701,2027-01-01,2027-01-31,31,4000.00,2500.00,2\r\n" +
         "SCR,0000000123456,802420101,2027-01-31,1430,012027,1,6500.00,AED,Nov  payroll\r\n",
     );
+  });
+});
+
+describe("EPS eligibility derived (joining from 1 Sep 2014 above the ceiling, existing members, age 58)", () => {
+  // February 2027, CTC 40 000: PF wages (BASIC) 20 000, base 15 000, employee 1 800, employer 1 800
+  const setupOf = (ctc: string, o: Partial<EmployeeInput["setup"]> = {}) => ({ ...employee({ ctc }).setup, ...o });
+  const slip = (o: Partial<EmployeeInput>) => computeSlip(structure, settings, feb, employee({ ctc: "40000.00", ...o }));
+
+  it("joined 2015 on PF wages of 16 000: 3.67 % + 8.33 % all to EPF; joined 2013 on the same: the normal split", () => {
+    const y2015 = slip({ joining_date: "2015-06-01", setup_at_joining: setupOf("32000.00") }); // BASIC 16 000 at joining
+    expect(y2015.details.pf).toMatchObject({
+      base: "15000.00",
+      employee: "1800.00",
+      employer_total: "1800.00",
+      employer_eps: "0.00",
+      employer_epf: "1800.00",
+      eps_applicable: false,
+      eps_exclusion: "joined_above_wage_ceiling",
+    });
+    const y2013 = slip({ joining_date: "2013-06-01", setup_at_joining: setupOf("32000.00") });
+    expect(y2013.details.pf).toMatchObject({
+      employer_total: "1800.00",
+      employer_eps: "1250.00",
+      employer_epf: "550.00",
+      eps_applicable: true,
+      eps_exclusion: null,
+    });
+    // the day the rule starts counts as new membership; PF wages of exactly the ceiling are not above it
+    expect(slip({ joining_date: "2014-09-01", setup_at_joining: setupOf("32000.00") }).details.pf.employer_eps).toBe("0.00");
+    expect(slip({ joining_date: "2014-08-31", setup_at_joining: setupOf("32000.00") }).details.pf.employer_eps).toBe("1250.00");
+    expect(slip({ joining_date: "2015-06-01", setup_at_joining: setupOf("30000.00") }).details.pf.employer_eps).toBe("1250.00");
+  });
+
+  it("an existing EPS member from earlier employment keeps EPS; age 58 and eps_enabled false still stop it", () => {
+    const existing = slip({
+      joining_date: "2015-06-01",
+      setup: setupOf("40000.00", { existing_eps_member: true }),
+      setup_at_joining: setupOf("32000.00"),
+    });
+    expect(existing.details.pf).toMatchObject({ employer_eps: "1250.00", employer_epf: "550.00", eps_exclusion: null });
+    // 58 on 1 December 2026: no EPS in February 2027 even for a 2013 joiner
+    const at58 = slip({ joining_date: "2013-06-01", date_of_birth: "1968-12-01", setup_at_joining: setupOf("20000.00") });
+    expect(at58.details.pf).toMatchObject({ employer_eps: "0.00", employer_epf: "1800.00", eps_exclusion: "age_limit" });
+    // 57 until 2 March 2027: EPS still applies in February
+    const at57 = slip({ joining_date: "2013-06-01", date_of_birth: "1969-03-02", setup_at_joining: setupOf("20000.00") });
+    expect(at57.details.pf).toMatchObject({ employer_eps: "1250.00", eps_exclusion: null });
+    const off = slip({ setup: setupOf("40000.00", { eps_enabled: false }), setup_at_joining: setupOf("20000.00") });
+    expect(off.details.pf).toMatchObject({ employer_eps: "0.00", employer_epf: "1800.00", eps_exclusion: "not_member" });
+  });
+});
+
+describe("ESI coverage follows the contribution period (wage at its start decides)", () => {
+  const setupOf = (ctc: string) => employee({ ctc }).setup;
+  const month = (m: number) => {
+    const mm = String(m).padStart(2, "0");
+    const end = new Date(Date.UTC(2027, m, 0)).getUTCDate();
+    return { year: 2027, month: m, start: `2027-${mm}-01`, end: `2027-${mm}-${end}` };
+  };
+  it("20 000 on 1 April, 25 000 from June: covered through September on full wages, not from October", () => {
+    // all three components are ESI wages: gross = CTC
+    const april = setupOf("20000.00");
+    const june = computeSlip(structure, settings, month(6), employee({ ctc: "25000.00", setup_at_esi_period_start: april }));
+    expect(june.details.esi).toMatchObject({ covered: true, wages: "25000.00", period_start_wages: "20000.00" });
+    expect(june.details.esi).toMatchObject({ employee: "188.00", employer: "813.00" }); // 187.50 → 188, 812.50 → 813
+    const sept = computeSlip(structure, settings, month(9), employee({ ctc: "25000.00", setup_at_esi_period_start: april }));
+    expect(sept.details.esi).toMatchObject({ covered: true, employee: "188.00", employer: "813.00" });
+    // October: the new period starts on 25 000
+    const oct = computeSlip(structure, settings, month(10), employee({ ctc: "25000.00", setup_at_esi_period_start: setupOf("25000.00") }));
+    expect(oct.details.esi).toMatchObject({ covered: false, employee: "0.00", employer: "0.00", period_start_wages: "25000.00" });
+  });
+
+  it("a raise within the period does not cover someone above the threshold at its start; a cut does not end coverage", () => {
+    const start = setupOf("22000.00");
+    const cut = computeSlip(structure, settings, month(7), employee({ ctc: "20000.00", setup_at_esi_period_start: start }));
+    expect(cut.details.esi).toMatchObject({ covered: false, employee: "0.00" });
+    const dis = { ...setupOf("24000.00"), disabled: true };
+    const disabled = computeSlip(structure, settings, month(7), employee({ ctc: "30000.00", setup_at_esi_period_start: dis }));
+    expect(disabled.details.esi).toMatchObject({ covered: true, employee: "225.00", employer: "975.00" });
+    expect(esiPeriodAnchor(2027, 7, "2020-01-01")).toBe("2027-04-01");
+    expect(esiPeriodAnchor(2027, 7, "2027-05-20")).toBe("2027-05-20");
+    expect(esiPeriodAnchor(2027, 2, "2020-01-01")).toBe("2026-10-01");
   });
 });

@@ -132,7 +132,14 @@ describe("createPayrollRun: one employee's slip, worked out by hand (February 20
       admin_charges: "25.00",
     });
     // ESI: full-month wages 20 000 ≤ 21 000, so covered; 0.75 % / 3.25 % of the month's 10 000
-    expect(slip.esi).toEqual({ applicable: true, covered: true, wages: "10000.00", employee: "75.00", employer: "325.00" });
+    expect(slip.esi).toEqual({
+      applicable: true,
+      covered: true,
+      wages: "10000.00",
+      employee: "75.00",
+      employer: "325.00",
+      period_start_wages: "20000.00", // at joining (15 February, within the October-March period)
+    });
     // Karnataka: nothing below 25 000
     expect(slip.professional_tax_detail).toEqual({ state: "Karnataka", amount: "0.00" });
     expect(slip.loans).toEqual([{ loan_id: loanId, loan_number: "LN-00001", installment_ids: [expect.any(String)], amount: "1000.00" }]);
@@ -242,7 +249,15 @@ describe("createPayrollRun: the next month (March 2027)", () => {
         total_deductions: "2620.00",
         net_pay: "21380.00",
       });
-      expect(k.esi).toEqual({ applicable: true, covered: true, wages: "24000.00", employee: "180.00", employer: "780.00" });
+      // covered since joining on 20 000 (the setup in force then), so on the full 24 000 to 31 March
+      expect(k.esi).toEqual({
+        applicable: true,
+        covered: true,
+        wages: "24000.00",
+        employee: "180.00",
+        employer: "780.00",
+        period_start_wages: "20000.00",
+      });
       expect(k.pf).toMatchObject({ employer_eps: "1000.00", employer_epf: "440.00", edli: "60.00" });
       // Ravi: 2 days of the leave fall in March, 1 absence on a working day (the Saturday one does not count)
       const v = await inTenant(() => runSlip(r.run.id, ravi));

@@ -775,6 +775,7 @@ export const EmployeeSalarySetupScalarFieldEnum = {
   pt_enabled: 'pt_enabled',
   pt_state: 'pt_state',
   disabled: 'disabled',
+  existing_eps_member: 'existing_eps_member',
   notes: 'notes',
   created_by: 'created_by',
   created_at: 'created_at',

@@ -48,6 +48,7 @@ export type EmployeeSalarySetupMinAggregateOutputType = {
   pt_enabled: boolean | null
   pt_state: string | null
   disabled: boolean | null
+  existing_eps_member: boolean | null
   notes: string | null
   created_by: string | null
   created_at: Date | null
@@ -67,6 +68,7 @@ export type EmployeeSalarySetupMaxAggregateOutputType = {
   pt_enabled: boolean | null
   pt_state: string | null
   disabled: boolean | null
+  existing_eps_member: boolean | null
   notes: string | null
   created_by: string | null
   created_at: Date | null
@@ -86,6 +88,7 @@ export type EmployeeSalarySetupCountAggregateOutputType = {
   pt_enabled: number
   pt_state: number
   disabled: number
+  existing_eps_member: number
   notes: number
   created_by: number
   created_at: number
@@ -115,6 +118,7 @@ export type EmployeeSalarySetupMinAggregateInputType = {
   pt_enabled?: true
   pt_state?: true
   disabled?: true
+  existing_eps_member?: true
   notes?: true
   created_by?: true
   created_at?: true
@@ -134,6 +138,7 @@ export type EmployeeSalarySetupMaxAggregateInputType = {
   pt_enabled?: true
   pt_state?: true
   disabled?: true
+  existing_eps_member?: true
   notes?: true
   created_by?: true
   created_at?: true
@@ -153,6 +158,7 @@ export type EmployeeSalarySetupCountAggregateInputType = {
   pt_enabled?: true
   pt_state?: true
   disabled?: true
+  existing_eps_member?: true
   notes?: true
   created_by?: true
   created_at?: true
@@ -259,6 +265,7 @@ export type EmployeeSalarySetupGroupByOutputType = {
   pt_enabled: boolean
   pt_state: string | null
   disabled: boolean
+  existing_eps_member: boolean
   notes: string | null
   created_by: string | null
   created_at: Date
@@ -301,6 +308,7 @@ export type EmployeeSalarySetupWhereInput = {
   pt_enabled?: Prisma.BoolFilter<"EmployeeSalarySetup"> | boolean
   pt_state?: Prisma.StringNullableFilter<"EmployeeSalarySetup"> | string | null
   disabled?: Prisma.BoolFilter<"EmployeeSalarySetup"> | boolean
+  existing_eps_member?: Prisma.BoolFilter<"EmployeeSalarySetup"> | boolean
   notes?: Prisma.StringNullableFilter<"EmployeeSalarySetup"> | string | null
   created_by?: Prisma.UuidNullableFilter<"EmployeeSalarySetup"> | string | null
   created_at?: Prisma.DateTimeFilter<"EmployeeSalarySetup"> | Date | string
@@ -322,6 +330,7 @@ export type EmployeeSalarySetupOrderByWithRelationInput = {
   pt_enabled?: Prisma.SortOrder
   pt_state?: Prisma.SortOrderInput | Prisma.SortOrder
   disabled?: Prisma.SortOrder
+  existing_eps_member?: Prisma.SortOrder
   notes?: Prisma.SortOrderInput | Prisma.SortOrder
   created_by?: Prisma.SortOrderInput | Prisma.SortOrder
   created_at?: Prisma.SortOrder
@@ -348,6 +357,7 @@ export type EmployeeSalarySetupWhereUniqueInput = Prisma.AtLeast<{
   pt_enabled?: Prisma.BoolFilter<"EmployeeSalarySetup"> | boolean
   pt_state?: Prisma.StringNullableFilter<"EmployeeSalarySetup"> | string | null
   disabled?: Prisma.BoolFilter<"EmployeeSalarySetup"> | boolean
+  existing_eps_member?: Prisma.BoolFilter<"EmployeeSalarySetup"> | boolean
   notes?: Prisma.StringNullableFilter<"EmployeeSalarySetup"> | string | null
   created_by?: Prisma.UuidNullableFilter<"EmployeeSalarySetup"> | string | null
   created_at?: Prisma.DateTimeFilter<"EmployeeSalarySetup"> | Date | string
@@ -369,6 +379,7 @@ export type EmployeeSalarySetupOrderByWithAggregationInput = {
   pt_enabled?: Prisma.SortOrder
   pt_state?: Prisma.SortOrderInput | Prisma.SortOrder
   disabled?: Prisma.SortOrder
+  existing_eps_member?: Prisma.SortOrder
   notes?: Prisma.SortOrderInput | Prisma.SortOrder
   created_by?: Prisma.SortOrderInput | Prisma.SortOrder
   created_at?: Prisma.SortOrder
@@ -396,6 +407,7 @@ export type EmployeeSalarySetupScalarWhereWithAggregatesInput = {
   pt_enabled?: Prisma.BoolWithAggregatesFilter<"EmployeeSalarySetup"> | boolean
   pt_state?: Prisma.StringNullableWithAggregatesFilter<"EmployeeSalarySetup"> | string | null
   disabled?: Prisma.BoolWithAggregatesFilter<"EmployeeSalarySetup"> | boolean
+  existing_eps_member?: Prisma.BoolWithAggregatesFilter<"EmployeeSalarySetup"> | boolean
   notes?: Prisma.StringNullableWithAggregatesFilter<"EmployeeSalarySetup"> | string | null
   created_by?: Prisma.UuidNullableWithAggregatesFilter<"EmployeeSalarySetup"> | string | null
   created_at?: Prisma.DateTimeWithAggregatesFilter<"EmployeeSalarySetup"> | Date | string
@@ -413,6 +425,7 @@ export type EmployeeSalarySetupCreateInput = {
   pt_enabled?: boolean
   pt_state?: string | null
   disabled?: boolean
+  existing_eps_member?: boolean
   notes?: string | null
   created_by?: string | null
   created_at?: Date | string
@@ -434,6 +447,7 @@ export type EmployeeSalarySetupUncheckedCreateInput = {
   pt_enabled?: boolean
   pt_state?: string | null
   disabled?: boolean
+  existing_eps_member?: boolean
   notes?: string | null
   created_by?: string | null
   created_at?: Date | string
@@ -452,6 +466,7 @@ export type EmployeeSalarySetupUpdateInput = {
   pt_enabled?: Prisma.BoolFieldUpdateOperationsInput | boolean
   pt_state?: Prisma.NullableStringFieldUpdateOperationsInput | string | null
   disabled?: Prisma.BoolFieldUpdateOperationsInput | boolean
+  existing_eps_member?: Prisma.BoolFieldUpdateOperationsInput | boolean
   notes?: Prisma.NullableStringFieldUpdateOperationsInput | string | null
   created_by?: Prisma.NullableStringFieldUpdateOperationsInput | string | null
   created_at?: Prisma.DateTimeFieldUpdateOperationsInput | Date | string
@@ -473,6 +488,7 @@ export type EmployeeSalarySetupUncheckedUpdateInput = {
   pt_enabled?: Prisma.BoolFieldUpdateOperationsInput | boolean
   pt_state?: Prisma.NullableStringFieldUpdateOperationsInput | string | null
   disabled?: Prisma.BoolFieldUpdateOperationsInput | boolean
+  existing_eps_member?: Prisma.BoolFieldUpdateOperationsInput | boolean
   notes?: Prisma.NullableStringFieldUpdateOperationsInput | string | null
   created_by?: Prisma.NullableStringFieldUpdateOperationsInput | string | null
   created_at?: Prisma.DateTimeFieldUpdateOperationsInput | Date | string
@@ -493,6 +509,7 @@ export type EmployeeSalarySetupCreateManyInput = {
   pt_enabled?: boolean
   pt_state?: string | null
   disabled?: boolean
+  existing_eps_member?: boolean
   notes?: string | null
   created_by?: string | null
   created_at?: Date | string
@@ -510,6 +527,7 @@ export type EmployeeSalarySetupUpdateManyMutationInput = {
   pt_enabled?: Prisma.BoolFieldUpdateOperationsInput | boolean
   pt_state?: Prisma.NullableStringFieldUpdateOperationsInput | string | null
   disabled?: Prisma.BoolFieldUpdateOperationsInput | boolean
+  existing_eps_member?: Prisma.BoolFieldUpdateOperationsInput | boolean
   notes?: Prisma.NullableStringFieldUpdateOperationsInput | string | null
   created_by?: Prisma.NullableStringFieldUpdateOperationsInput | string | null
   created_at?: Prisma.DateTimeFieldUpdateOperationsInput | Date | string
@@ -529,6 +547,7 @@ export type EmployeeSalarySetupUncheckedUpdateManyInput = {
   pt_enabled?: Prisma.BoolFieldUpdateOperationsInput | boolean
   pt_state?: Prisma.NullableStringFieldUpdateOperationsInput | string | null
   disabled?: Prisma.BoolFieldUpdateOperationsInput | boolean
+  existing_eps_member?: Prisma.BoolFieldUpdateOperationsInput | boolean
   notes?: Prisma.NullableStringFieldUpdateOperationsInput | string | null
   created_by?: Prisma.NullableStringFieldUpdateOperationsInput | string | null
   created_at?: Prisma.DateTimeFieldUpdateOperationsInput | Date | string
@@ -569,6 +588,7 @@ export type EmployeeSalarySetupCountOrderByAggregateInput = {
   pt_enabled?: Prisma.SortOrder
   pt_state?: Prisma.SortOrder
   disabled?: Prisma.SortOrder
+  existing_eps_member?: Prisma.SortOrder
   notes?: Prisma.SortOrder
   created_by?: Prisma.SortOrder
   created_at?: Prisma.SortOrder
@@ -592,6 +612,7 @@ export type EmployeeSalarySetupMaxOrderByAggregateInput = {
   pt_enabled?: Prisma.SortOrder
   pt_state?: Prisma.SortOrder
   disabled?: Prisma.SortOrder
+  existing_eps_member?: Prisma.SortOrder
   notes?: Prisma.SortOrder
   created_by?: Prisma.SortOrder
   created_at?: Prisma.SortOrder
@@ -611,6 +632,7 @@ export type EmployeeSalarySetupMinOrderByAggregateInput = {
   pt_enabled?: Prisma.SortOrder
   pt_state?: Prisma.SortOrder
   disabled?: Prisma.SortOrder
+  existing_eps_member?: Prisma.SortOrder
   notes?: Prisma.SortOrder
   created_by?: Prisma.SortOrder
   created_at?: Prisma.SortOrder
@@ -693,6 +715,7 @@ export type EmployeeSalarySetupCreateWithoutEmployeeInput = {
   pt_enabled?: boolean
   pt_state?: string | null
   disabled?: boolean
+  existing_eps_member?: boolean
   notes?: string | null
   created_by?: string | null
   created_at?: Date | string
@@ -711,6 +734,7 @@ export type EmployeeSalarySetupUncheckedCreateWithoutEmployeeInput = {
   pt_enabled?: boolean
   pt_state?: string | null
   disabled?: boolean
+  existing_eps_member?: boolean
   notes?: string | null
   created_by?: string | null
   created_at?: Date | string
@@ -760,6 +784,7 @@ export type EmployeeSalarySetupScalarWhereInput = {
   pt_enabled?: Prisma.BoolFilter<"EmployeeSalarySetup"> | boolean
   pt_state?: Prisma.StringNullableFilter<"EmployeeSalarySetup"> | string | null
   disabled?: Prisma.BoolFilter<"EmployeeSalarySetup"> | boolean
+  existing_eps_member?: Prisma.BoolFilter<"EmployeeSalarySetup"> | boolean
   notes?: Prisma.StringNullableFilter<"EmployeeSalarySetup"> | string | null
   created_by?: Prisma.UuidNullableFilter<"EmployeeSalarySetup"> | string | null
   created_at?: Prisma.DateTimeFilter<"EmployeeSalarySetup"> | Date | string
@@ -777,6 +802,7 @@ export type EmployeeSalarySetupCreateWithoutComponentsInput = {
   pt_enabled?: boolean
   pt_state?: string | null
   disabled?: boolean
+  existing_eps_member?: boolean
   notes?: string | null
   created_by?: string | null
   created_at?: Date | string
@@ -797,6 +823,7 @@ export type EmployeeSalarySetupUncheckedCreateWithoutComponentsInput = {
   pt_enabled?: boolean
   pt_state?: string | null
   disabled?: boolean
+  existing_eps_member?: boolean
   notes?: string | null
   created_by?: string | null
   created_at?: Date | string
@@ -830,6 +857,7 @@ export type EmployeeSalarySetupUpdateWithoutComponentsInput = {
   pt_enabled?: Prisma.BoolFieldUpdateOperationsInput | boolean
   pt_state?: Prisma.NullableStringFieldUpdateOperationsInput | string | null
   disabled?: Prisma.BoolFieldUpdateOperationsInput | boolean
+  existing_eps_member?: Prisma.BoolFieldUpdateOperationsInput | boolean
   notes?: Prisma.NullableStringFieldUpdateOperationsInput | string | null
   created_by?: Prisma.NullableStringFieldUpdateOperationsInput | string | null
   created_at?: Prisma.DateTimeFieldUpdateOperationsInput | Date | string
@@ -850,6 +878,7 @@ export type EmployeeSalarySetupUncheckedUpdateWithoutComponentsInput = {
   pt_enabled?: Prisma.BoolFieldUpdateOperationsInput | boolean
   pt_state?: Prisma.NullableStringFieldUpdateOperationsInput | string | null
   disabled?: Prisma.BoolFieldUpdateOperationsInput | boolean
+  existing_eps_member?: Prisma.BoolFieldUpdateOperationsInput | boolean
   notes?: Prisma.NullableStringFieldUpdateOperationsInput | string | null
   created_by?: Prisma.NullableStringFieldUpdateOperationsInput | string | null
   created_at?: Prisma.DateTimeFieldUpdateOperationsInput | Date | string
@@ -867,6 +896,7 @@ export type EmployeeSalarySetupCreateManyEmployeeInput = {
   pt_enabled?: boolean
   pt_state?: string | null
   disabled?: boolean
+  existing_eps_member?: boolean
   notes?: string | null
   created_by?: string | null
   created_at?: Date | string
@@ -884,6 +914,7 @@ export type EmployeeSalarySetupUpdateWithoutEmployeeInput = {
   pt_enabled?: Prisma.BoolFieldUpdateOperationsInput | boolean
   pt_state?: Prisma.NullableStringFieldUpdateOperationsInput | string | null
   disabled?: Prisma.BoolFieldUpdateOperationsInput | boolean
+  existing_eps_member?: Prisma.BoolFieldUpdateOperationsInput | boolean
   notes?: Prisma.NullableStringFieldUpdateOperationsInput | string | null
   created_by?: Prisma.NullableStringFieldUpdateOperationsInput | string | null
   created_at?: Prisma.DateTimeFieldUpdateOperationsInput | Date | string
@@ -902,6 +933,7 @@ export type EmployeeSalarySetupUncheckedUpdateWithoutEmployeeInput = {
   pt_enabled?: Prisma.BoolFieldUpdateOperationsInput | boolean
   pt_state?: Prisma.NullableStringFieldUpdateOperationsInput | string | null
   disabled?: Prisma.BoolFieldUpdateOperationsInput | boolean
+  existing_eps_member?: Prisma.BoolFieldUpdateOperationsInput | boolean
   notes?: Prisma.NullableStringFieldUpdateOperationsInput | string | null
   created_by?: Prisma.NullableStringFieldUpdateOperationsInput | string | null
   created_at?: Prisma.DateTimeFieldUpdateOperationsInput | Date | string
@@ -920,6 +952,7 @@ export type EmployeeSalarySetupUncheckedUpdateManyWithoutEmployeeInput = {
   pt_enabled?: Prisma.BoolFieldUpdateOperationsInput | boolean
   pt_state?: Prisma.NullableStringFieldUpdateOperationsInput | string | null
   disabled?: Prisma.BoolFieldUpdateOperationsInput | boolean
+  existing_eps_member?: Prisma.BoolFieldUpdateOperationsInput | boolean
   notes?: Prisma.NullableStringFieldUpdateOperationsInput | string | null
   created_by?: Prisma.NullableStringFieldUpdateOperationsInput | string | null
   created_at?: Prisma.DateTimeFieldUpdateOperationsInput | Date | string
@@ -970,6 +1003,7 @@ export type EmployeeSalarySetupSelect<ExtArgs extends runtime.Types.Extensions.I
   pt_enabled?: boolean
   pt_state?: boolean
   disabled?: boolean
+  existing_eps_member?: boolean
   notes?: boolean
   created_by?: boolean
   created_at?: boolean
@@ -992,6 +1026,7 @@ export type EmployeeSalarySetupSelectCreateManyAndReturn<ExtArgs extends runtime
   pt_enabled?: boolean
   pt_state?: boolean
   disabled?: boolean
+  existing_eps_member?: boolean
   notes?: boolean
   created_by?: boolean
   created_at?: boolean
@@ -1012,6 +1047,7 @@ export type EmployeeSalarySetupSelectUpdateManyAndReturn<ExtArgs extends runtime
   pt_enabled?: boolean
   pt_state?: boolean
   disabled?: boolean
+  existing_eps_member?: boolean
   notes?: boolean
   created_by?: boolean
   created_at?: boolean
@@ -1032,13 +1068,14 @@ export type EmployeeSalarySetupSelectScalar = {
   pt_enabled?: boolean
   pt_state?: boolean
   disabled?: boolean
+  existing_eps_member?: boolean
   notes?: boolean
   created_by?: boolean
   created_at?: boolean
   updated_at?: boolean
 }
 
-export type EmployeeSalarySetupOmit<ExtArgs extends runtime.Types.Extensions.InternalArgs = runtime.Types.Extensions.DefaultArgs> = runtime.Types.Extensions.GetOmit<"tenant_id" | "id" | "employee_id" | "effective_from" | "monthly_ctc" | "all_components" | "pf_enabled" | "eps_enabled" | "esi_enabled" | "pt_enabled" | "pt_state" | "disabled" | "notes" | "created_by" | "created_at" | "updated_at", ExtArgs["result"]["employeeSalarySetup"]>
+export type EmployeeSalarySetupOmit<ExtArgs extends runtime.Types.Extensions.InternalArgs = runtime.Types.Extensions.DefaultArgs> = runtime.Types.Extensions.GetOmit<"tenant_id" | "id" | "employee_id" | "effective_from" | "monthly_ctc" | "all_components" | "pf_enabled" | "eps_enabled" | "esi_enabled" | "pt_enabled" | "pt_state" | "disabled" | "existing_eps_member" | "notes" | "created_by" | "created_at" | "updated_at", ExtArgs["result"]["employeeSalarySetup"]>
 export type EmployeeSalarySetupInclude<ExtArgs extends runtime.Types.Extensions.InternalArgs = runtime.Types.Extensions.DefaultArgs> = {
   employee?: boolean | Prisma.EmployeeDefaultArgs<ExtArgs>
   components?: boolean | Prisma.EmployeeSalarySetup$componentsArgs<ExtArgs>
@@ -1070,6 +1107,11 @@ export type $EmployeeSalarySetupPayload<ExtArgs extends runtime.Types.Extensions
     pt_enabled: boolean
     pt_state: string | null
     disabled: boolean
+    /**
+     * Already a member of the pension scheme (EPS) from earlier employment - an existing UAN with
+     * EPS membership: EPS applies whatever the joining date and the wage at joining.
+     */
+    existing_eps_member: boolean
     notes: string | null
     created_by: string | null
     created_at: Date
@@ -1511,6 +1553,7 @@ export interface EmployeeSalarySetupFieldRefs {
   readonly pt_enabled: Prisma.FieldRef<"EmployeeSalarySetup", 'Boolean'>
   readonly pt_state: Prisma.FieldRef<"EmployeeSalarySetup", 'String'>
   readonly disabled: Prisma.FieldRef<"EmployeeSalarySetup", 'Boolean'>
+  readonly existing_eps_member: Prisma.FieldRef<"EmployeeSalarySetup", 'Boolean'>
   readonly notes: Prisma.FieldRef<"EmployeeSalarySetup", 'String'>
   readonly created_by: Prisma.FieldRef<"EmployeeSalarySetup", 'String'>
   readonly created_at: Prisma.FieldRef<"EmployeeSalarySetup", 'DateTime'>

@@ -15,7 +15,7 @@ import { loadAttendanceSettings, tenantToday } from "../shared/work-settings.ts"
 import { type AccrualDay, type AccrualMode, accrualSchedule, effectiveFrom, prorate } from "./accrual.ts";
 import { Decimal, days } from "./days.ts";
 import { allocationJson, type Listing } from "./json.ts";
-import { type NewEntry, postEntries } from "./ledger.ts";
+import { accountKey, lapsedDays, type NewEntry, openLapses, postEntries } from "./ledger.ts";
 import { namedOrCurrentPeriod, type PeriodRow } from "./periods.ts";
 import { applicablePolicy, loadActivePolicies, typeApplies } from "./policy-match.ts";
 import { type AllocationRow, insertAllocations, type MadeAllocation } from "./queries.ts";
@@ -119,8 +119,17 @@ async function previousPeriod(tx: ScopedTx, p: PeriodRow): Promise<PeriodRow | n
   return tx.leavePeriod.findFirst({ where: { end_date: { lt: p.start_date } }, orderBy: { end_date: "desc" } });
 }
 
-/** Unused balance (ledger − pending) of the previous period per employee:type, for carry-forward. */
-async function unusedBalances(tx: ScopedTx, prev: PeriodRow, employeeIds: string[], typeIds: string[]): Promise<Map<string, Decimal>> {
+/**
+ * Unused balance of the previous period per employee:type, for carry-forward: its availability
+ * (ledger − pending − expired; ledger.ts) as of the day after the period ends.
+ */
+async function unusedBalances(
+  tx: ScopedTx,
+  prev: PeriodRow,
+  employeeIds: string[],
+  typeIds: string[],
+  today: DateString,
+): Promise<Map<string, Decimal>> {
   const out = new Map<string, Decimal>();
   if (!employeeIds.length || !typeIds.length) return out;
   const where = { period_id: prev.id, employee_id: { in: employeeIds }, leave_type_id: { in: typeIds } };
@@ -134,6 +143,13 @@ async function unusedBalances(tx: ScopedTx, prev: PeriodRow, employeeIds: string
     const k = `${r.employee_id}:${r.leave_type_id}`;
     out.set(k, (out.get(k) ?? new Decimal(0)).minus(days(r._sum.days)));
   }
+  const accounts = ledger.map((r) => ({ employee_id: r.employee_id, leave_type_id: r.leave_type_id, period_id: prev.id }));
+  const lapses = await openLapses(tx, accounts, addDays(toDateString(prev.end_date), 1), today);
+  for (const a of accounts) {
+    const lapsed = lapsedDays(lapses.get(accountKey(a)));
+    const k = `${a.employee_id}:${a.leave_type_id}`;
+    if (lapsed.gt(0)) out.set(k, (out.get(k) ?? new Decimal(0)).minus(lapsed));
+  }
   return out;
 }
 
@@ -144,7 +160,9 @@ async function allocate(tx: ScopedTx, period: PeriodRow, wants: Want[], createdB
   const rows: AllocationRow[] = [];
   const prev = await previousPeriod(tx, period);
   const carryTypes = [...new Set(wants.filter((w) => w.type.carry_forward).map((w) => w.type.id))];
-  const unused = prev ? await unusedBalances(tx, prev, [...new Set(wants.map((w) => w.emp.id))], carryTypes) : new Map<string, Decimal>();
+  const unused = prev
+    ? await unusedBalances(tx, prev, [...new Set(wants.map((w) => w.emp.id))], carryTypes, today)
+    : new Map<string, Decimal>();
   for (const w of wants) {
     const joining = toDateString(w.emp.joining_date);
     if (joining > end) {

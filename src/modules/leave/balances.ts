@@ -1,12 +1,13 @@
 // Balances: the balances page (every type's buckets per employee, from the ledger and pending
 // reservations), the ledger itself, and hr's manual adjustments.
+import type { components } from "../../../generated/api-types.ts";
 import type { Prisma } from "../../../generated/prisma/client.ts";
 import { audit } from "../../platform/audit.ts";
 import { db, tenantTx } from "../../db/tenancy.ts";
 import { type Page, pageOf } from "../../http/envelope.ts";
 import { conflict, invalidField, notFound } from "../../platform/errors.ts";
 import type { AuthContext, QueryParams, RequestBody } from "../../http/types.ts";
-import { parseDate } from "../../lib/dates.ts";
+import { type DateString, parseDate } from "../../lib/dates.ts";
 import { assertNotOwnRecord, isHr, OWN_RECORD, selfDecision } from "../shared/access.ts";
 import { notifyEmployee } from "../shared/notices.ts";
 import { employeeFilter, loadEmployee, lockEmployees, visibleEmployees } from "../shared/people.ts";
@@ -14,7 +15,7 @@ import { employeeScopeSql } from "../shared/queries.ts";
 import { loadAttendanceSettings, tenantToday } from "../shared/work-settings.ts";
 import { days, dayString } from "./days.ts";
 import { ledgerJson, type Listing } from "./json.ts";
-import { ledgerSum, minimumBalance } from "./ledger.ts";
+import { accountKey, availability, availableOf, belowMinimumReason, lapsedDays, minimumBalance, openLapses } from "./ledger.ts";
 import { namedOrCurrentPeriod } from "./periods.ts";
 import { balancesPage } from "./queries.ts";
 
@@ -22,13 +23,18 @@ type LedgerJson = ReturnType<typeof ledgerJson>;
 
 /**
  * A page of employees in the caller's scope with their balances of the period (the current one
- * by default), as the JSON text of the rows PostgreSQL wrote (sent as it is: a hot path).
+ * by default) as of today, as the JSON text of the rows PostgreSQL wrote (sent as it is: a hot
+ * path). Rows with an expiring credit past its expiry date, or below their type's minimum, are
+ * completed here with the one availability rule of ledger.ts: `expired` and `available` include
+ * lapses the expiry job has not posted yet, and `below_minimum_reason` says why a balance is below
+ * the minimum - so the page agrees with what requests and encashments are checked against.
  */
 export async function balancePage(
   auth: AuthContext,
   query: QueryParams<"listLeaveBalances">,
 ): Promise<{ rowsJson: string; page: Page; total: number }> {
   const page = pageOf(query);
+  const today = tenantToday(await loadAttendanceSettings());
   const r = await balancesPage({
     scope: employeeScopeSql(auth),
     employeeId: query.employee_id,
@@ -37,9 +43,28 @@ export async function balancePage(
     wholeCompany: isHr(auth) && !query.employee_id,
     limit: page.limit,
     skip: page.skip,
+    asOf: today,
   });
   if (!r.period_id) throw notFound(query.period_id ? "Leave period" : "Current leave period");
-  return { rowsJson: r.rows, page, total: r.total };
+  return { rowsJson: r.needs_check ? await completeRows(r.rows, today) : r.rows, page, total: r.total };
+}
+
+type BalanceRow = components["schemas"]["LeaveBalance"];
+
+/** Applies the lapses not yet posted (as of `today`) and the reasons for balances below the minimum. */
+async function completeRows(rowsJson: string, today: DateString): Promise<string> {
+  const rows = JSON.parse(rowsJson) as BalanceRow[];
+  const lapses = await openLapses(db, rows, today, today);
+  for (const row of rows) {
+    const lapsed = lapsedDays(lapses.get(accountKey(row)));
+    const pending = days(row.pending);
+    const ledger = days(row.available).plus(pending);
+    const available = availableOf(ledger, pending, lapsed);
+    row.expired = dayString(days(row.expired).plus(lapsed));
+    row.available = dayString(available);
+    row.below_minimum_reason = belowMinimumReason({ ledger, pending, lapsed, available }, row.minimum === null ? null : days(row.minimum));
+  }
+  return JSON.stringify(rows);
 }
 
 export async function ledgerPage(auth: AuthContext, query: QueryParams<"listLeaveLedger">): Promise<Listing<LedgerJson>> {
@@ -78,7 +103,10 @@ export async function adjustBalance(auth: AuthContext, body: RequestBody<"create
     const account = { employee_id: body.employee_id, leave_type_id: type.id, period_id: period.id };
     const min = minimumBalance(type);
     if (amount.isNegative() && min) {
-      const after = (await ledgerSum(tx, account)).plus(amount);
+      // the ledger net of what has expired by today; pending reservations may be overridden by hr
+      // (the balance then says they cannot all be approved: belowMinimumReason)
+      const av = await availability(tx, account, today, today);
+      const after = av.ledger.minus(av.lapsed).plus(amount);
       if (after.lt(min))
         throw conflict(`The adjustment would take the balance to ${dayString(after)}, below the allowed ${dayString(min)}`);
     }

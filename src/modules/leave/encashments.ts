@@ -9,13 +9,12 @@ import { db } from "../../db/tenancy.ts";
 import { pageOf } from "../../http/envelope.ts";
 import { conflict, invalidField, notFound } from "../../platform/errors.ts";
 import type { AuthContext, QueryParams, RequestBody } from "../../http/types.ts";
-import { addDays } from "../../lib/dates.ts";
 import { cancel, decide, submit } from "../shared/approvals.ts";
 import { assertVisible, employeeFilter, loadEmployee, lockEmployees, targetEmployee, visibleEmployees } from "../shared/people.ts";
 import { loadAttendanceSettings, tenantToday } from "../shared/work-settings.ts";
 import { Decimal, days, dayString } from "./days.ts";
 import { employeeName, encashmentJson, type Listing } from "./json.ts";
-import { lapsingBefore, ledgerSum, pendingDays, postEntries } from "./ledger.ts";
+import { availability, postEntries } from "./ledger.ts";
 import { currentPeriod } from "./periods.ts";
 import { ACTIVE, listFilters } from "./request-filters.ts";
 
@@ -47,7 +46,7 @@ export async function encashmentPage(auth: AuthContext, query: QueryParams<"list
 /**
  * A request to encash days of the period (the current one by default): within the type's
  * per-period maximum (counting pending and approved encashments) and leaving at least the type's
- * minimum balance, net of pending reservations and of days lapsing by tomorrow.
+ * minimum balance: the availability of the balances page (net of pending reservations and of days expired by today).
  */
 export async function requestEncashment(auth: AuthContext, body: RequestBody<"createLeaveEncashment">): Promise<EncashmentJson> {
   const employeeId = targetEmployee(auth, body.employee_id);
@@ -76,12 +75,7 @@ export async function requestEncashment(auth: AuthContext, body: RequestBody<"cr
           );
       }
       const keep = days(type.encashment_min_balance);
-      const [ledger, pending, lapsing] = await Promise.all([
-        ledgerSum(tx, account),
-        pendingDays(tx, account),
-        lapsingBefore(tx, account, addDays(now, 1)),
-      ]);
-      const available = ledger.minus(pending).minus(lapsing);
+      const { available } = await availability(tx, account, now, now);
       if (available.minus(n).lt(keep))
         throw conflict(
           `${dayString(available)} days of ${type.name} are available and ${dayString(keep)} must remain: ` +
@@ -129,12 +123,7 @@ export async function decideEncashment(
         const n = days(cur.days);
         const type = await tx.leaveType.findFirstOrThrow({ where: { id: cur.leave_type_id } });
         const keep = days(type.encashment_min_balance);
-        const [ledger, pending, lapsing] = await Promise.all([
-          ledgerSum(tx, account),
-          pendingDays(tx, account, { encashmentId: cur.id }),
-          lapsingBefore(tx, account, addDays(now, 1)),
-        ]);
-        const available = ledger.minus(pending).minus(lapsing);
+        const { available } = await availability(tx, account, now, now, { encashmentId: cur.id });
         if (available.minus(n).lt(keep))
           throw conflict(
             `Only ${dayString(available)} days are available and ${dayString(keep)} must remain: the encashment can no longer be approved`,

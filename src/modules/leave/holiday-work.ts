@@ -22,7 +22,7 @@ import {
 import { loadAttendanceSettings, tenantToday } from "../shared/work-settings.ts";
 import { Decimal, days, dayString } from "./days.ts";
 import { employeeName, holidayWorkJson, type Listing } from "./json.ts";
-import { ledgerSum, pendingDays, postEntries } from "./ledger.ts";
+import { availability, postEntries } from "./ledger.ts";
 import { employeeCalendar } from "./off-days.ts";
 import { periodFor } from "./periods.ts";
 import { ACTIVE, listFilters } from "./request-filters.ts";
@@ -197,7 +197,8 @@ export async function withdrawHolidayWorkClaim(auth: AuthContext, id: string): P
       if (cur.status !== "approved" || !cur.comp_off_days) return;
       const credit = await tx.leaveLedgerEntry.findFirstOrThrow({ where: { dedupe_key: `comp_off:${cur.id}` } });
       const account = { employee_id: cur.employee_id, leave_type_id: credit.leave_type_id, period_id: credit.period_id };
-      const available = (await ledgerSum(tx, account)).minus(await pendingDays(tx, account));
+      const today = tenantToday(await loadAttendanceSettings(tx));
+      const { available } = await availability(tx, account, today, today);
       const n = days(cur.comp_off_days);
       if (available.lt(n))
         throw conflict(

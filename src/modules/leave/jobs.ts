@@ -8,8 +8,7 @@ import { addDays, type DateString, toDateString } from "../../lib/dates.ts";
 import { logger } from "../../log.ts";
 import { loadAttendanceSettings, tenantToday } from "../shared/work-settings.ts";
 import { allocationPostings } from "./allocations.ts";
-import { computeLapses } from "./lapse.ts";
-import { expiringCredits, ledgerDebits, type NewEntry, postEntries } from "./ledger.ts";
+import { accountKey, type NewEntry, openLapses, postEntries } from "./ledger.ts";
 import { lockEmployees } from "../shared/people.ts";
 
 /** Runs `fn` for every tenant (a page of tenants at a time), on the tenant's own date unless `today` is given. */
@@ -55,7 +54,12 @@ export async function runLeaveAccruals(opts: { today?: DateString } = {}): Promi
   }, opts.today);
 }
 
-/** Posts the lapse of expiring credits whose expiry date is before `today`. Returns the number posted. */
+/**
+ * Posts the lapse of expiring credits whose expiry date is before `today`: exactly what every
+ * reader already counts as expired (openLapses), so balances do not change when it runs. A credit
+ * that a pending leave request dated on or before its expiry may still use waits for the decision.
+ * Returns the number posted.
+ */
 export async function runLeaveExpiries(opts: { today?: DateString } = {}): Promise<number> {
   return eachTenant(async (today) => {
     const accounts = await db.leaveLedgerEntry.findMany({
@@ -67,25 +71,19 @@ export async function runLeaveExpiries(opts: { today?: DateString } = {}): Promi
     for (const a of accounts) {
       posted += await tenantTx(async (tx) => {
         await lockEmployees(tx, [a.employee_id]);
-        const credits = await expiringCredits(tx, a);
-        const due = credits.filter((c) => !c.lapsed && c.expiresOn < today);
-        if (!due.length) return 0;
-        const lapses = computeLapses(credits, await ledgerDebits(tx, a));
-        const entries: NewEntry[] = [];
-        for (const c of due) {
-          const lapse = lapses.get(c.key)!;
-          if (lapse.gt(0))
-            entries.push({
-              ...a,
-              entry_type: "expiry",
-              days: lapse.negated(),
-              effective_date: addDays(c.expiresOn, 1),
-              reference_type: "leave_ledger_entry",
-              reference_id: c.entryId,
-              dedupe_key: `expiry:${c.entryId}`,
-              reason: `unused days expired on ${c.expiresOn}`,
-            });
-        }
+        const open = (await openLapses(tx, [a], today, today)).get(accountKey(a)) ?? [];
+        const entries: NewEntry[] = open
+          .filter((l) => l.days.gt(0) && !l.undecided)
+          .map((l) => ({
+            ...a,
+            entry_type: "expiry",
+            days: l.days.negated(),
+            effective_date: addDays(l.expiresOn, 1),
+            reference_type: "leave_ledger_entry",
+            reference_id: l.entryId,
+            dedupe_key: `expiry:${l.entryId}`,
+            reason: `unused days expired on ${l.expiresOn}`,
+          }));
         return postEntries(tx, entries);
       });
     }

@@ -9,7 +9,7 @@
 import type { components } from "../../../generated/api-types.ts";
 import type { db, ScopedTx } from "../../db/tenancy.ts";
 import { type DateString, toDateString } from "../../lib/dates.ts";
-import { Decimal, days } from "./days.ts";
+import { Decimal, type DayValue, days, dayString } from "./days.ts";
 import { computeLapses, type Debit, type ExpiringCredit } from "./lapse.ts";
 import { insertLedgerEntries } from "./queries.ts";
 
@@ -27,7 +27,7 @@ export async function ledgerSum(c: Client, a: Account): Promise<Decimal> {
 }
 
 /** Days reserved by pending leave requests and pending encashments of the account. */
-export async function pendingDays(c: Client, a: Account, exclude: { requestId?: string; encashmentId?: string } = {}): Promise<Decimal> {
+export async function pendingDays(c: Client, a: Account, exclude: Exclude = {}): Promise<Decimal> {
   const [r, e] = await Promise.all([
     c.leaveRequest.aggregate({
       where: { ...a, status: "pending", ...(exclude.requestId ? { NOT: { id: exclude.requestId } } : {}) },
@@ -41,13 +41,18 @@ export async function pendingDays(c: Client, a: Account, exclude: { requestId?: 
   return days(r._sum.days).plus(days(e._sum.days));
 }
 
-/** Expiring credits of an account (net of reversals) and whether each already lapsed. */
-export async function expiringCredits(c: Client, a: Account): Promise<(ExpiringCredit & { entryId: string; lapsed: boolean })[]> {
-  const rows = await c.leaveLedgerEntry.findMany({
-    where: { ...a, OR: [{ expires_on: { not: null } }, { entry_type: "expiry" }] },
-    select: { id: true, entry_type: true, days: true, expires_on: true, reference_id: true },
-    orderBy: { created_at: "asc" },
-  });
+/** A pending request or encashment left out of the reservations (the one being decided). */
+export interface Exclude {
+  requestId?: string;
+  encashmentId?: string;
+}
+
+export const accountKey = (a: Account) => `${a.employee_id}:${a.leave_type_id}:${a.period_id}`;
+
+type CreditRow = { id: string; entry_type: string; days: DayValue; expires_on: Date | null; reference_id: string | null };
+
+/** Expiring credits among an account's entries (net of reversals), and whether the expiry job has posted each one's lapse. */
+function creditsOf(rows: CreditRow[]): (ExpiringCredit & { entryId: string; lapsed: boolean })[] {
   const lapsed = new Set(rows.filter((r) => r.entry_type === "expiry").map((r) => r.reference_id));
   const byKey = new Map<string, ExpiringCredit & { entryId: string; lapsed: boolean }>();
   for (const r of rows) {
@@ -61,29 +66,143 @@ export async function expiringCredits(c: Client, a: Account): Promise<(ExpiringC
   return [...byKey.values()].filter((cr) => days(cr.days).gt(0));
 }
 
-/** Leave and encashments consumed from an account, dated (ledger debits net of reversals). */
-export async function ledgerDebits(c: Client, a: Account): Promise<Debit[]> {
-  const rows = await c.leaveLedgerEntry.findMany({
-    where: { ...a, entry_type: { in: ["taken", "cancelled", "encashed"] } },
-    select: { days: true, effective_date: true },
-  });
-  return rows.map((r) => ({ date: toDateString(r.effective_date), days: days(r.days).negated() }));
+/** The lapse of one expiring credit past its expiry date whose lapse the expiry job has not posted yet. */
+export interface OpenLapse {
+  entryId: string;
+  expiresOn: DateString;
+  /** Days of the credit not used by its expiry date. */
+  days: Decimal;
+  /** A pending leave request dated on or before the expiry may still use the credit: the job waits for its decision. */
+  undecided: boolean;
 }
 
 /**
- * Days of expiring credits not yet lapsed that will have lapsed before `date` — they cannot pay
- * for leave on that date. Pending requests count as consumption (they are reserved).
+ * THE rule of expiry, for any number of accounts in a fixed number of queries: per account, the
+ * lapses of expiring credits (carried-forward days, compensatory offs) whose expiry date is before
+ * `asOf` and which the expiry job has not posted yet. A credit pays for leave dated on or before its
+ * expiry date (the soonest-expiring first; computeLapses); consumption is the ledger's debits
+ * (taken, cancelled, encashed, each on its date) plus what is reserved: pending leave requests on
+ * their first day, pending encashments on `today` (the date their approval would post them). Only
+ * accounts with such a credit are in the result. The expiry job posts exactly these lapses, so the
+ * figures are the same before and after it runs.
  */
-export async function lapsingBefore(c: Client, a: Account, date: DateString, extra: Debit[] = []): Promise<Decimal> {
-  const credits = await expiringCredits(c, a);
-  const open = credits.filter((cr) => !cr.lapsed && cr.expiresOn < date);
-  if (!open.length) return new Decimal(0);
-  const pending = await c.leaveRequest.findMany({ where: { ...a, status: "pending" }, select: { from_date: true, days: true } });
-  const debits = [...(await ledgerDebits(c, a)), ...pending.map((p) => ({ date: toDateString(p.from_date), days: p.days })), ...extra];
-  const lapses = computeLapses(credits, debits);
-  let total = new Decimal(0);
-  for (const cr of open) total = total.plus(lapses.get(cr.key) ?? 0);
-  return total;
+export async function openLapses(c: Client, accounts: Account[], asOf: DateString, today: DateString): Promise<Map<string, OpenLapse[]>> {
+  const out = new Map<string, OpenLapse[]>();
+  if (!accounts.length) return out;
+  const wanted = new Set(accounts.map(accountKey));
+  const scope = (list: Account[]) => ({
+    employee_id: { in: [...new Set(list.map((a) => a.employee_id))] },
+    leave_type_id: { in: [...new Set(list.map((a) => a.leave_type_id))] },
+    period_id: { in: [...new Set(list.map((a) => a.period_id))] },
+  });
+  const due = await c.leaveLedgerEntry.findMany({
+    where: { ...scope(accounts), expires_on: { lt: new Date(`${asOf}T00:00:00Z`) } },
+    select: { employee_id: true, leave_type_id: true, period_id: true },
+    distinct: ["employee_id", "leave_type_id", "period_id"],
+  });
+  const candidates = due.filter((r) => wanted.has(accountKey(r)));
+  if (!candidates.length) return out;
+  const where = scope(candidates);
+  const [rows, requests, encashments] = await Promise.all([
+    c.leaveLedgerEntry.findMany({
+      where: { ...where, OR: [{ expires_on: { not: null } }, { entry_type: { in: ["expiry", "taken", "cancelled", "encashed"] } }] },
+      select: {
+        id: true,
+        employee_id: true,
+        leave_type_id: true,
+        period_id: true,
+        entry_type: true,
+        days: true,
+        effective_date: true,
+        expires_on: true,
+        reference_id: true,
+      },
+      orderBy: [{ created_at: "asc" }, { id: "asc" }],
+    }),
+    c.leaveRequest.findMany({
+      where: { ...where, status: "pending" },
+      select: { employee_id: true, leave_type_id: true, period_id: true, from_date: true, days: true },
+    }),
+    c.leaveEncashment.findMany({
+      where: { ...where, status: "pending" },
+      select: { employee_id: true, leave_type_id: true, period_id: true, days: true },
+    }),
+  ]);
+  const group = <T extends Account>(list: T[]) => {
+    const m = new Map<string, T[]>();
+    for (const r of list) {
+      const k = accountKey(r);
+      if (wanted.has(k)) (m.get(k) ?? m.set(k, []).get(k)!).push(r);
+    }
+    return m;
+  };
+  const rowsBy = group(rows);
+  const requestsBy = group(requests);
+  const encashmentsBy = group(encashments);
+  for (const [key, list] of rowsBy) {
+    const credits = creditsOf(list);
+    const open = credits.filter((cr) => !cr.lapsed && cr.expiresOn < asOf);
+    if (!open.length) continue;
+    const pending: Debit[] = [
+      ...(requestsBy.get(key) ?? []).map((p) => ({ date: toDateString(p.from_date), days: p.days })),
+      ...(encashmentsBy.get(key) ?? []).map((p) => ({ date: today, days: p.days })),
+    ];
+    const debits: Debit[] = [
+      ...list
+        .filter((r) => r.entry_type === "taken" || r.entry_type === "cancelled" || r.entry_type === "encashed")
+        .map((r) => ({ date: toDateString(r.effective_date), days: days(r.days).negated() })),
+      ...pending,
+    ];
+    const lapses = computeLapses(credits, debits);
+    out.set(
+      key,
+      open.map((cr) => ({
+        entryId: cr.entryId,
+        expiresOn: cr.expiresOn,
+        days: lapses.get(cr.key) ?? new Decimal(0),
+        undecided: pending.some((p) => p.date <= cr.expiresOn),
+      })),
+    );
+  }
+  return out;
+}
+
+/** What an account holds on a date (availability). */
+export interface Availability {
+  /** Sum of the ledger's entries. */
+  ledger: Decimal;
+  /** Reserved by pending leave requests and encashments (less the one being decided, `exclude`). */
+  pending: Decimal;
+  /** Expired by the date and not yet posted by the expiry job (openLapses). */
+  lapsed: Decimal;
+  /** ledger − pending − lapsed. */
+  available: Decimal;
+}
+
+export const availableOf = (ledger: Decimal, pending: Decimal, lapsed: Decimal): Decimal => ledger.minus(pending).minus(lapsed);
+
+/** Sum of the open lapses of an account (openLapses). */
+export const lapsedDays = (open: OpenLapse[] | undefined): Decimal => (open ?? []).reduce((s, l) => s.plus(l.days), new Decimal(0));
+
+/**
+ * THE availability of an account as of a date, used by every reader that checks or shows a balance
+ * (leave requests and their approval as of the leave's first day, encashments and their approval,
+ * adjustments and the withdrawal of compensatory leave as of today; the balances page and the
+ * carry-forward apply the same openLapses to many accounts at once): expiry counts from the day
+ * after the expiry date whether or not the nightly job has posted it.
+ */
+export async function availability(
+  c: Client,
+  a: Account,
+  asOf: DateString,
+  today: DateString,
+  exclude: Exclude = {},
+): Promise<Availability> {
+  // the request or encashment being decided is not reserved, but it is consumption either way
+  // (pending, or posted on the same date by its approval): it stays in the lapse computation
+  const [ledger, pending, open] = await Promise.all([ledgerSum(c, a), pendingDays(c, a, exclude), openLapses(c, [a], asOf, today)]);
+  const lapsed = lapsedDays(open.get(accountKey(a)));
+  return { ledger, pending, lapsed, available: availableOf(ledger, pending, lapsed) };
 }
 
 export interface LeaveTypeRules {
@@ -96,6 +215,28 @@ export interface LeaveTypeRules {
 export function minimumBalance(t: LeaveTypeRules): Decimal | null {
   if (!t.is_paid) return null;
   return t.allow_negative_balance ? days(t.negative_balance_limit).negated() : new Decimal(0);
+}
+
+/**
+ * Why an account's available days are below the lowest balance its type allows (null when they
+ * are not, and for unpaid types, whose balance is never checked). Requests, approvals, encashments
+ * and adjustments never take a balance there; it happens when something outside them moved it.
+ */
+export function belowMinimumReason(av: Availability, min: Decimal | null): string | null {
+  if (min === null || !av.available.lt(min)) return null;
+  const floor = min.isNegative() ? `the allowed ${dayString(min)}` : "zero";
+  const short = dayString(min.minus(av.available));
+  if (!av.ledger.minus(av.lapsed).lt(min))
+    return (
+      `Pending requests and encashments reserve ${dayString(av.pending)} days, ${short} more than the balance allows ` +
+      `(below ${floor}): they cannot all be approved`
+    );
+  if (!av.ledger.lt(min))
+    return `${dayString(av.lapsed)} expiring days lapsed after being counted on; the balance is ${short} below ${floor}`;
+  return (
+    `More days were taken, encashed or adjusted than the ledger now holds - e.g. an allocation was reduced or the type's ` +
+    `negative-balance limit was lowered after they were used: the balance is ${short} below ${floor}`
+  );
 }
 
 export interface NewEntry {

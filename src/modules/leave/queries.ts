@@ -101,6 +101,8 @@ export interface BalancesPageInput {
   wholeCompany: boolean;
   limit: number;
   skip: number;
+  /** The date the balances are as of (the tenant's today): an expiring credit past its date is flagged. */
+  asOf: DateString;
 }
 
 /**
@@ -108,9 +110,13 @@ export interface BalancesPageInput {
  * employee (LATERAL, so each lookup uses the (tenant_id, employee_id, ...) indexes whatever the
  * planner estimates) the ledger sums per type and bucket and the pending reservations. PostgreSQL
  * writes the rows as JSON in their final form: sums of DECIMAL(6,1) print with one decimal place
- * ("12.0"), the DayCount form. `period_id` is null when there is no such period.
+ * ("12.0"), the DayCount form. `period_id` is null when there is no such period. `needs_check` is
+ * true when a row has an expiring credit past its expiry date by `asOf` whose lapse the expiry job
+ * has not posted, or is below its type's minimum: the caller then completes the rows (balances.ts).
  */
-export async function balancesPage(i: BalancesPageInput): Promise<{ period_id: string | null; total: number; rows: string }> {
+export async function balancesPage(
+  i: BalancesPageInput,
+): Promise<{ period_id: string | null; total: number; rows: string; needs_check: boolean }> {
   const empFilter = sql`e.deleted_at IS NULL AND ${i.scope}
       ${i.employeeId ? sql`AND e.id = ${i.employeeId}::uuid` : empty}`;
   // the total is the kept count (employee_department_counts, maintained by a trigger) when the
@@ -120,27 +126,16 @@ export async function balancesPage(i: BalancesPageInput): Promise<{ period_id: s
     : sql`(SELECT count(*)::int FROM employees e WHERE e.tenant_id = ${tenant}::uuid AND ${empFilter})`;
   const periodSql = i.periodId ? sql`id = ${i.periodId}::uuid` : sql`is_current`;
   const byType = (f: Sql) => (i.leaveTypeId ? f : empty);
-  const [r] = await readPrepared<{ period_id: string | null; total: number; rows: string }>(sql`
+  const [r] = await readPrepared<{ period_id: string | null; total: number; rows: string; needs_check: boolean }>(sql`
       WITH per AS (
         SELECT id FROM leave_periods WHERE tenant_id = ${tenant}::uuid AND ${periodSql} LIMIT 1
       ), emp AS (
         SELECT e.id, e.first_name, e.last_name, e.employee_code FROM employees e WHERE e.tenant_id = ${tenant}::uuid AND ${empFilter}
          ORDER BY e.employee_code LIMIT ${i.limit} OFFSET ${i.skip}
-      )
-      SELECT (SELECT id::text FROM per) AS period_id,
-             ${total} AS total,
-             (SELECT coalesce(json_agg(json_build_object(
-                 'employee_id', emp.id, 'employee_name', btrim(emp.first_name || ' ' || emp.last_name), 'employee_code', emp.employee_code,
-                 'leave_type_id', t.id, 'leave_type_code', t.code, 'leave_type_name',
-                   t.name, 'is_paid', t.is_paid, 'period_id', (SELECT id FROM per),
-                 'allocated', coalesce(a.allocated, 0.0)::text, 'carried',
-                   coalesce(a.carried, 0.0)::text, 'accrued', coalesce(a.accrued, 0.0)::text,
-                 'comp_off', coalesce(a.comp_off, 0.0)::text, 'adjusted',
-                   coalesce(a.adjusted, 0.0)::text, 'expired', coalesce(-a.expired, 0.0)::text,
-                 'taken', coalesce(-a.taken, 0.0)::text, 'pending', coalesce(a.pending,
-                   0.0)::text, 'encashed', coalesce(-a.encashed, 0.0)::text,
-                 'available', (coalesce(a.ledger, 0.0) - coalesce(a.pending, 0.0))::text
-               ) ORDER BY emp.employee_code, t.code), '[]')::text
+      ), bal AS (
+        SELECT emp.id AS employee_id, emp.first_name, emp.last_name, emp.employee_code, t.id AS type_id, t.code, t.name, t.is_paid, a.*,
+               coalesce(a.ledger, 0.0) - coalesce(a.pending, 0.0) AS available,
+               CASE WHEN NOT t.is_paid THEN NULL WHEN t.allow_negative_balance THEN -t.negative_balance_limit ELSE 0.0 END AS minimum
           FROM emp
           CROSS JOIN LATERAL (
             SELECT u.leave_type_id,
@@ -153,22 +148,43 @@ export async function balancesPage(i: BalancesPageInput): Promise<{ period_id: s
                    sum(u.days) FILTER (WHERE u.kind IN ('taken', 'cancelled')) AS taken,
                    sum(u.days) FILTER (WHERE u.kind = 'encashed') AS encashed,
                    sum(u.days) FILTER (WHERE u.kind <> 'pending') AS ledger,
-                   sum(u.days) FILTER (WHERE u.kind = 'pending') AS pending
+                   sum(u.days) FILTER (WHERE u.kind = 'pending') AS pending,
+                   coalesce(bool_or(u.due), false) AS expiry_due
               FROM (
-                SELECT l.leave_type_id, l.entry_type AS kind, l.days FROM leave_ledger_entries l
+                -- due: an expiring credit past its date whose lapse the job has not posted (dedupe key expiry:<id>)
+                SELECT l.leave_type_id, l.entry_type AS kind, l.days,
+                       l.expires_on < ${i.asOf}::date AND NOT EXISTS (SELECT 1 FROM leave_ledger_entries x
+                         WHERE x.tenant_id = ${tenant}::uuid AND x.dedupe_key = 'expiry:' || l.id::text) AS due
+                  FROM leave_ledger_entries l
                  WHERE l.tenant_id = ${tenant}::uuid AND l.employee_id = emp.id AND l.period_id =
                    (SELECT id FROM per) ${byType(sql`AND l.leave_type_id = ${i.leaveTypeId}::uuid`)}
                 UNION ALL
-                SELECT q.leave_type_id, 'pending', q.days FROM leave_requests q
+                SELECT q.leave_type_id, 'pending', q.days, NULL::boolean FROM leave_requests q
                  WHERE q.tenant_id = ${tenant}::uuid AND q.employee_id = emp.id AND q.period_id = (SELECT id FROM per)
                    AND q.status = 'pending' ${byType(sql`AND q.leave_type_id = ${i.leaveTypeId}::uuid`)}
                 UNION ALL
-                SELECT x.leave_type_id, 'pending', x.days FROM leave_encashments x
+                SELECT x.leave_type_id, 'pending', x.days, NULL::boolean FROM leave_encashments x
                  WHERE x.tenant_id = ${tenant}::uuid AND x.employee_id = emp.id AND x.period_id = (SELECT id FROM per)
                    AND x.status = 'pending' ${byType(sql`AND x.leave_type_id = ${i.leaveTypeId}::uuid`)}
               ) u
              GROUP BY u.leave_type_id
           ) a
-          JOIN leave_types t ON t.tenant_id = ${tenant}::uuid AND t.id = a.leave_type_id) AS rows`);
+          JOIN leave_types t ON t.tenant_id = ${tenant}::uuid AND t.id = a.leave_type_id
+      )
+      SELECT (SELECT id::text FROM per) AS period_id,
+             ${total} AS total,
+             (SELECT coalesce(json_agg(json_build_object(
+                 'employee_id', b.employee_id, 'employee_name', btrim(b.first_name || ' ' || b.last_name), 'employee_code', b.employee_code,
+                 'leave_type_id', b.type_id, 'leave_type_code', b.code, 'leave_type_name',
+                   b.name, 'is_paid', b.is_paid, 'period_id', (SELECT id FROM per),
+                 'allocated', coalesce(b.allocated, 0.0)::text, 'carried',
+                   coalesce(b.carried, 0.0)::text, 'accrued', coalesce(b.accrued, 0.0)::text,
+                 'comp_off', coalesce(b.comp_off, 0.0)::text, 'adjusted',
+                   coalesce(b.adjusted, 0.0)::text, 'expired', coalesce(-b.expired, 0.0)::text,
+                 'taken', coalesce(-b.taken, 0.0)::text, 'pending', coalesce(b.pending,
+                   0.0)::text, 'encashed', coalesce(-b.encashed, 0.0)::text,
+                 'available', b.available::text, 'minimum', b.minimum::text, 'below_minimum_reason', NULL
+               ) ORDER BY b.employee_code, b.code), '[]')::text FROM bal b) AS rows,
+             coalesce((SELECT bool_or(b.expiry_due OR b.available < b.minimum) FROM bal b), false) AS needs_check`);
   return r;
 }

@@ -26,7 +26,7 @@ import { loadAttendanceSettings, tenantToday } from "../shared/work-settings.ts"
 import { overlaps } from "./calendar.ts";
 import { type Decimal, type DayValue, days, dayString, fromHalves } from "./days.ts";
 import { employeeName, leaveRequestJson, type Listing } from "./json.ts";
-import { lapsingBefore, ledgerSum, minimumBalance, pendingDays, postEntries } from "./ledger.ts";
+import { availability, minimumBalance, postEntries } from "./ledger.ts";
 import { employeeCalendar, type OffCalendar } from "./off-days.ts";
 import { periodFor } from "./periods.ts";
 import { typeApplies } from "./policy-match.ts";
@@ -279,12 +279,8 @@ export async function submitLeaveRequest(auth: AuthContext, body: RequestBody<"c
       const min = minimumBalance(type);
       if (min) {
         const account = { employee_id: employeeId, leave_type_id: type.id, period_id: period.id };
-        const [ledger, pending, lapsing] = await Promise.all([
-          ledgerSum(tx, account),
-          pendingDays(tx, account),
-          lapsingBefore(tx, account, req.from, [{ date: req.from, days: n }]),
-        ]);
-        const available = ledger.minus(pending).minus(lapsing);
+        // as of the leave's first day: days expiring before it cannot pay for it
+        const { available } = await availability(tx, account, req.from, today);
         if (available.minus(n).lt(min))
           throw conflict(
             `Insufficient ${type.name} balance: ${dayString(available)} days available` +
@@ -359,8 +355,10 @@ export async function decideLeaveRequest(auth: AuthContext, id: string, decision
         const min = minimumBalance(cur.type);
         const account = { employee_id: cur.employee_id, leave_type_id: cur.leave_type_id, period_id: cur.period_id };
         if (min) {
-          const [ledger, lapsing] = await Promise.all([ledgerSum(tx, account), lapsingBefore(tx, account, from)]);
-          const available = ledger.minus(lapsing);
+          // the availability of submission (as of the leave's first day), except that other pending
+          // requests do not hold this one back: what the ledger holds net of what has expired by then
+          const av = await availability(tx, account, from, tenantToday(await loadAttendanceSettings(tx)), { requestId: cur.id });
+          const available = av.ledger.minus(av.lapsed);
           if (available.minus(n).lt(min))
             throw conflict(
               `Insufficient ${cur.type.name} balance to approve: ${dayString(available)} days left, ${dayString(n)} requested`,

@@ -8,7 +8,7 @@
 import { config } from "../../config.ts";
 import { advisoryLock } from "../../db/sql.ts";
 import { db, type ScopedTx } from "../../db/tenancy.ts";
-import { toDateString, weekday } from "../../lib/dates.ts";
+import { type DateString, toDateString, weekday } from "../../lib/dates.ts";
 import { Decimal } from "../../lib/money.ts";
 import { mapYielding, stringifyYielding } from "../../lib/yielding.ts";
 import { absencesBetween } from "../attendance/index.ts";
@@ -21,7 +21,7 @@ import {
   assertFits,
   buildStructure,
   computeSlip,
-  esiContributionStart,
+  esiPeriodAnchor,
   LARGEST_TOTAL,
   lossOfPay,
   monthBounds,
@@ -42,7 +42,6 @@ import {
   countPaidEmployees,
   deleteSlips,
   type Eligibility,
-  esiCoveredEarlier,
   insertSlips,
   installmentsDue,
   markClaimsPaid,
@@ -52,6 +51,8 @@ import {
   type PaidEmployeeRow,
   settleLoans,
   setupLines,
+  type SetupRow,
+  setupsInForceOn,
 } from "./queries/calculation.ts";
 import { readSettings } from "./statutory.ts";
 import { componentDef } from "./components.ts";
@@ -77,6 +78,7 @@ export const BUSY_STATUSES = ["calculating", "processing"] as const;
 export const isBusy = (status: string) => (BUSY_STATUSES as readonly string[]).includes(status);
 
 const ds = (d: Date | null) => (d ? toDateString(d) : null);
+const endOfMonth = (d: DateString) => monthBounds(Number(d.slice(0, 4)), Number(d.slice(5, 7))).end;
 
 export async function loadStatutory(): Promise<StatutorySettings> {
   const [pf, esi, pt] = await Promise.all([readSettings("pf"), readSettings("esi"), readSettings("pt")]);
@@ -117,15 +119,23 @@ async function loadRunInputs(tx: ScopedTx, run: RunRef): Promise<RunInputs> {
   const employees = await paidEmployees(tx, who);
   const withoutSetup = await countEmployeesWithoutSetup(tx, who);
   const empIds = employees.map((e) => e.id);
-  const setupIds = employees.map((e) => e.setup_id);
-  const esiStart = esiContributionStart(run.period_year, run.period_month);
-  const esiFrom = monthBounds(esiStart.year, esiStart.month).start;
+  // the setups at joining (EPS eligibility) and at the start of the ESI contribution period (coverage)
+  const atJoining = await setupsInForceOn(
+    tx,
+    employees.map((e) => ({ employee_id: e.id, date: toDateString(e.joining_date) })),
+  );
+  const atEsiStart = await setupsInForceOn(
+    tx,
+    employees.map((e) => ({ employee_id: e.id, date: esiPeriodAnchor(run.period_year, run.period_month, toDateString(e.joining_date)) })),
+  );
+  const setupIds = [
+    ...new Set([...employees.map((e) => e.setup_id), ...atJoining.map((s) => s.setup_id), ...atEsiStart.map((s) => s.setup_id)]),
+  ];
 
   const lines = await setupLines(tx, setupIds);
   const leave = await approvedLeaveBetween(tx, empIds, start, end);
   const attendance = await absencesBetween(tx, empIds, start, end);
   const holidays = await mandatoryHolidaysBetween(tx, start, end);
-  const esiCovered = await esiCoveredEarlier(tx, run.id, esiFrom, start, empIds);
   const installments = await installmentsDue(tx, start, empIds);
   const claims = await claimsDue(tx, end, empIds);
   const encashments = await encashmentsToPay(tx, empIds);
@@ -140,7 +150,26 @@ async function loadRunInputs(tx: ScopedTx, run: RunRef): Promise<RunInputs> {
     (linesBySetup.get(l.setup_id) ?? linesBySetup.set(l.setup_id, new Map()).get(l.setup_id)!).set(l.component_id, l.amount);
   const leaveBy = group(leave);
   const attBy = group(attendance);
-  const covered = new Set(esiCovered.map((r) => r.employee_id));
+  const setupInput = (r: Omit<SetupRow, "employee_id" | "effective_from">) => ({
+    monthly_ctc: r.monthly_ctc,
+    all_components: r.all_components,
+    pf_enabled: r.pf_enabled,
+    eps_enabled: r.eps_enabled,
+    esi_enabled: r.esi_enabled,
+    pt_enabled: r.pt_enabled,
+    pt_state: r.pt_state,
+    disabled: r.disabled,
+    existing_eps_member: r.existing_eps_member,
+    lines: linesBySetup.get(r.setup_id) ?? new Map(),
+  });
+  // the wage at joining is known when a setup was in force on the date of joining or began within
+  // the month of joining; a first setup from a later month (data entered long after joining) says
+  // nothing about it, and then only `eps_enabled` and the age decide EPS
+  const joinedMonthEnd = new Map(employees.map((e) => [e.id, endOfMonth(toDateString(e.joining_date))]));
+  const joiningSetup = new Map(
+    atJoining.filter((r) => r.effective_from <= joinedMonthEnd.get(r.employee_id)!).map((r) => [r.employee_id, setupInput(r)]),
+  );
+  const esiStartSetup = new Map(atEsiStart.map((r) => [r.employee_id, setupInput(r)]));
   const loansBy = new Map<string, LoanDue[]>();
   for (const i of installments) {
     const list = loansBy.get(i.employee_id) ?? loansBy.set(i.employee_id, []).get(i.employee_id)!;
@@ -211,20 +240,11 @@ async function loadRunInputs(tx: ScopedTx, run: RunRef): Promise<RunInputs> {
           joining_date: joining,
           last_working_day: lwd,
           state: e.state,
-          setup: {
-            monthly_ctc: e.monthly_ctc,
-            all_components: e.all_components,
-            pf_enabled: e.pf_enabled,
-            eps_enabled: e.eps_enabled,
-            esi_enabled: e.esi_enabled,
-            pt_enabled: e.pt_enabled,
-            pt_state: e.pt_state,
-            disabled: e.disabled,
-            lines: linesBySetup.get(e.setup_id) ?? new Map(),
-          },
+          setup: setupInput(e),
           leave_lop_days: lop.leave,
           absent_days: lop.absent,
-          esi_covered_earlier: covered.has(e.id),
+          setup_at_joining: joiningSetup.get(e.id) ?? null,
+          setup_at_esi_period_start: esiStartSetup.get(e.id) ?? null,
           loans: loansBy.get(e.id) ?? [],
           claims: claimsBy.get(e.id) ?? [],
           encashments: encBy.get(e.id) ?? [],

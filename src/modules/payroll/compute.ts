@@ -13,15 +13,22 @@
 // - PF (when enabled for the company and the employee): PF wages = prorated earnings flagged
 //   `pf_wage` (basic + DA). Employee share = 12 % of min(PF wages, ceiling) (of PF wages when
 //   `restrict_to_ceiling` is false), rounded to the rupee. Employer: EPS 8.33 % of min(PF wages,
-//   ceiling) rounded to the rupee (≤ ₹1,250), nil when the employee is not an EPS member or is
-//   58 or older on the first day of the month; EPF = employer share − EPS. EDLI 0.5 % of the
-//   capped wages (rupee); admin charges 0.5 % of the PF base (paise; the establishment minimum
-//   of ₹500 is applied to the run total).
-// - ESI: covered when the full-month ESI wages (earnings flagged `esi_applicable`) are at most
-//   the threshold (₹21,000; ₹25,000 for persons with disability), or when the employee was
-//   covered earlier in the same contribution period (Apr-Sep, Oct-Mar). Contributions on the
-//   month's ESI wages: employee 0.75 %, employer 3.25 %, each rounded up to the next rupee;
-//   no employee share when the average daily wage is at most ₹176.
+//   ceiling) rounded to the rupee (≤ ₹1,250); EPF = employer share − EPS. EPS is nil (the whole
+//   employer share goes to EPF) when the employee is not eligible for the pension scheme
+//   (epsExclusion): set so in the salary setup (`eps_enabled` false); 58 or older on the first
+//   day of the month; or a new member from 1 Sep 2014 (joined on or after it, not an existing EPS
+//   member from earlier employment) whose full-month PF wages at joining - per the salary setup in
+//   force on the date of joining - were above the wage ceiling. EDLI 0.5 % of the capped wages
+//   (rupee); admin charges 0.5 % of the PF base (paise; the establishment minimum of ₹500 is
+//   applied to the run total).
+// - ESI: coverage is decided per contribution period (Apr-Sep, Oct-Mar) by the full-month ESI
+//   wages (earnings flagged `esi_applicable`) at the period's start - per the salary setup in
+//   force on its first day, or on the date of joining for an employee who joined during it: at
+//   most the threshold (₹21,000; ₹25,000 for persons with disability) = covered for the whole
+//   period, on full wages even after a raise above the threshold. It never depends on which
+//   earlier months were run. Contributions on the month's ESI wages: employee 0.75 %, employer
+//   3.25 %, each rounded up to the next rupee; no employee share when the average daily wage is
+//   at most ₹176.
 // - Professional tax: the slab of the employee's state (setup override, else the employee's
 //   state) and gender (slabs of the gender, else "any"; an employee without male/female gender
 //   uses the male slabs) for the month's gross; February uses the February amount.
@@ -57,6 +64,8 @@ export interface SetupInput {
   pt_enabled: boolean;
   pt_state: string | null;
   disabled: boolean;
+  /** Already a member of the pension scheme from earlier employment (EPS applies whatever the joining date and wage). */
+  existing_eps_member?: boolean;
   /** component id → the employee's amount (null = the component's default). */
   lines: Map<string, string | null>;
 }
@@ -108,7 +117,18 @@ export interface EmployeeInput {
   leave_lop_days: Decimal;
   /** Absent / half-day attendance days within the employment range, not covered by leave. */
   absent_days: Decimal;
-  esi_covered_earlier: boolean;
+  /**
+   * The salary setup in force on the date of joining (the earliest one when none was): decides
+   * EPS eligibility of a member who joined from 1 Sep 2014. Null = unknown: only `eps_enabled`
+   * and the age limit decide (a run always passes it: every employee it pays has a setup).
+   */
+  setup_at_joining?: SetupInput | null;
+  /**
+   * The salary setup in force at the start of the month's ESI contribution period (or on the date
+   * of joining when the employee joined during the period; the earliest one when none was):
+   * decides ESI coverage for the whole period. Null = the setup of the month.
+   */
+  setup_at_esi_period_start?: SetupInput | null;
   loans: LoanDue[];
   claims: ClaimDue[];
   encashments: EncashmentDue[];
@@ -162,8 +182,17 @@ export interface SlipDetails {
     edli: string;
     admin_charges: string;
     eps_applicable: boolean;
+    eps_exclusion: EpsExclusion | null;
   };
-  esi: { applicable: boolean; covered: boolean; wages: string; employee: string; employer: string };
+  esi: {
+    applicable: boolean;
+    covered: boolean;
+    wages: string;
+    employee: string;
+    employer: string;
+    /** Full-month ESI wages at the start of the contribution period (what decided `covered`). */
+    period_start_wages: string;
+  };
   professional_tax: { state: string | null; amount: string };
   loans: LoanDue[];
   reimbursements: ClaimDue[];
@@ -232,6 +261,53 @@ export function ageOn(dateOfBirth: DateString, on: DateString): number {
   const [by, bm, bd] = dateOfBirth.split("-").map(Number);
   const [y, m, d] = on.split("-").map(Number);
   return y - by - (m < bm || (m === bm && d < bd) ? 1 : 0);
+}
+
+/** The date from which a new EPF member above the wage ceiling at joining cannot join EPS (EPF & MP amendment of 2014). */
+export const EPS_NEW_MEMBER_RULE_FROM: DateString = "2014-09-01";
+
+/** The first day the ESI contribution period containing the month covers for the employee: its start, or the joining date. */
+export function esiPeriodAnchor(year: number, month: number, joining: DateString): DateString {
+  const s = esiContributionStart(year, month);
+  const start = monthBounds(s.year, s.month).start;
+  return joining > start ? joining : start;
+}
+
+/** Why EPS is nil for an employee (null = EPS applies). */
+export type EpsExclusion = "not_member" | "age_limit" | "joined_above_wage_ceiling";
+
+/** Full-month PF and ESI wages of a salary setup (the flagged earnings, before proration). */
+export function setupWages(structure: Structure, setup: SetupInput): { pf: Decimal; esi: Decimal } {
+  const full = fullAmounts(structure, setup);
+  let pf = ZERO;
+  let esi = ZERO;
+  for (const c of structure.components) {
+    const f = full.get(c.code);
+    if (f === undefined || c.type !== "earning") continue;
+    if (c.pf_wage) pf = pf.plus(f);
+    if (c.esi_applicable) esi = esi.plus(f);
+  }
+  return { pf, esi };
+}
+
+/**
+ * Whether the employee is excluded from EPS in the month (DOMAIN §3.1): not a member per the salary
+ * setup; 58 or older on the month's first day; or a new member from 1 Sep 2014 - joined on or after
+ * it and not an existing EPS member from earlier employment - whose PF wages at joining were above
+ * the wage ceiling.
+ */
+export function epsExclusion(
+  e: Pick<EmployeeInput, "setup" | "date_of_birth" | "joining_date">,
+  pfWagesAtJoining: Decimal | null,
+  ceiling: Decimal,
+  ageLimit: number,
+  monthStart: DateString,
+): EpsExclusion | null {
+  if (!e.setup.eps_enabled) return "not_member";
+  if (e.date_of_birth && ageOn(e.date_of_birth, monthStart) >= ageLimit) return "age_limit";
+  if (e.joining_date >= EPS_NEW_MEMBER_RULE_FROM && !e.setup.existing_eps_member && pfWagesAtJoining?.gt(ceiling))
+    return "joined_above_wage_ceiling";
+  return null;
 }
 
 /** Parsed formulas of the active components, shared by every employee of a run. */
@@ -396,12 +472,15 @@ export function computeSlip(
   const pfS = settings.pf;
   const pfApplicable = pfS.enabled && e.setup.pf_enabled && pfWages.gt(0);
   let pf = { base: ZERO, employee: ZERO, employerTotal: ZERO, eps: ZERO, epf: ZERO, edli: ZERO, admin: ZERO, epsApplicable: false };
+  let epsExcluded: EpsExclusion | null = null;
   if (pfApplicable) {
     const capped = Decimal.min(pfWages, prepared.pf.ceiling);
     const base = pfS.restrict_to_ceiling ? capped : pfWages;
     const employee = rupee(pct(base, prepared.pf.employee));
     const employerTotal = rupee(pct(base, prepared.pf.employer));
-    const epsApplicable = e.setup.eps_enabled && !(e.date_of_birth && ageOn(e.date_of_birth, period.start) >= pfS.eps_age_limit);
+    const atJoining = e.setup_at_joining ? setupWages(structure, e.setup_at_joining).pf : null;
+    epsExcluded = epsExclusion(e, atJoining, prepared.pf.ceiling, pfS.eps_age_limit, period.start);
+    const epsApplicable = epsExcluded === null;
     const eps = epsApplicable ? Decimal.min(rupee(pct(capped, prepared.pf.eps)), employerTotal) : ZERO;
     pf = {
       base,
@@ -417,9 +496,11 @@ export function computeSlip(
 
   // ESI
   const esiS = settings.esi;
-  const threshold = e.setup.disabled ? prepared.esi.disabledThreshold : prepared.esi.threshold;
+  const periodSetup = e.setup_at_esi_period_start ?? e.setup;
+  const periodStartWages = e.setup_at_esi_period_start ? setupWages(structure, periodSetup).esi : esiWagesFull;
+  const threshold = periodSetup.disabled ? prepared.esi.disabledThreshold : prepared.esi.threshold;
   const esiApplicable = esiS.enabled && e.setup.esi_enabled && esiWages.gt(0);
-  const covered = esiApplicable && (esiWagesFull.lte(threshold) || e.esi_covered_earlier);
+  const covered = esiApplicable && periodStartWages.lte(threshold);
   const lowWage = esiWagesFull.div(dim).lte(prepared.esi.lowWage);
   const esiEmployee = covered && !lowWage ? rupeeUp(pct(esiWages, prepared.esi.employee)) : ZERO;
   const esiEmployer = covered ? rupeeUp(pct(esiWages, prepared.esi.employer)) : ZERO;
@@ -487,8 +568,16 @@ export function computeSlip(
         edli: m2(pf.edli),
         admin_charges: m2(pf.admin),
         eps_applicable: pf.epsApplicable,
+        eps_exclusion: pfApplicable ? epsExcluded : null,
       },
-      esi: { applicable: esiApplicable, covered, wages: m2(esiWages), employee: m2(esiEmployee), employer: m2(esiEmployer) },
+      esi: {
+        applicable: esiApplicable,
+        covered,
+        wages: m2(esiWages),
+        employee: m2(esiEmployee),
+        employer: m2(esiEmployer),
+        period_start_wages: m2(periodStartWages),
+      },
       professional_tax: { state: ptState, amount: m2(pt) },
       loans: e.loans,
       reimbursements: e.claims,

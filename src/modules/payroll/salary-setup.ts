@@ -61,6 +61,7 @@ export async function salarySetupOf(employeeId: string) {
       all_components: v.all_components,
       pf_enabled: v.pf_enabled,
       eps_enabled: v.eps_enabled,
+      existing_eps_member: v.existing_eps_member,
       esi_enabled: v.esi_enabled,
       pt_enabled: v.pt_enabled,
       pt_state: v.pt_state,
@@ -184,14 +185,29 @@ export async function saveSalarySetup(auth: AuthContext, employeeId: string, bod
   };
   await tenantTx(async (tx) => {
     const existing = await tx.employeeSalarySetup.findFirst({ where: { employee_id: e.id, effective_from: effective } });
+    // a fact about the person, not this version: when not given, as in the version in force before
+    const before =
+      body.existing_eps_member === undefined
+        ? await tx.employeeSalarySetup.findFirst({
+            where: { employee_id: e.id, effective_from: { lt: effective } },
+            orderBy: { effective_from: "desc" },
+            select: { existing_eps_member: true },
+          })
+        : null;
+    const existingEpsMember = body.existing_eps_member ?? before?.existing_eps_member ?? false;
     let setupId: string;
     if (existing) {
       await tx.employeeSalaryComponent.deleteMany({ where: { setup_id: existing.id } });
-      await tx.employeeSalarySetup.update({ where: { id: existing.id }, data: { ...data, created_by: auth.userId } });
+      await tx.employeeSalarySetup.update({
+        where: { id: existing.id },
+        data: { ...data, existing_eps_member: existingEpsMember, created_by: auth.userId },
+      });
       setupId = existing.id;
     } else {
       setupId = (
-        await tx.employeeSalarySetup.create({ data: { ...data, employee_id: e.id, effective_from: effective, created_by: auth.userId } })
+        await tx.employeeSalarySetup.create({
+          data: { ...data, existing_eps_member: existingEpsMember, employee_id: e.id, effective_from: effective, created_by: auth.userId },
+        })
       ).id;
     }
     if (lines.length) await tx.employeeSalaryComponent.createMany({ data: lines.map((l) => ({ ...l, setup_id: setupId })) });
@@ -203,6 +219,8 @@ export async function saveSalarySetup(auth: AuthContext, employeeId: string, bod
         changes: {
           effective_from: body.effective_from,
           monthly_ctc: data.monthly_ctc,
+          eps_enabled: data.eps_enabled,
+          existing_eps_member: existingEpsMember,
           components: allComponents ? "all" : applied.map((c) => c.code),
           ...selfDecision(self),
         },

@@ -1,5 +1,6 @@
 // The raw SQL of a run's calculation: who is paid in a month (with the salary setup in force),
-// the payroll inputs of those employees (setup lines, ESI coverage, loan installments, claims),
+// the payroll inputs of those employees (setup lines, the setups at joining and at the ESI period's
+// start, loan installments, claims),
 // the slips written batch by batch, and what processing pays. Other areas' data (exits, leave,
 // attendance, holidays, encashments) is read through their public faces by calculation.ts.
 import { execute, query, sql, tenant, type Sql } from "../../../db/sql.ts";
@@ -79,6 +80,7 @@ export interface PaidEmployeeRow {
   pt_enabled: boolean;
   pt_state: string | null;
   disabled: boolean;
+  existing_eps_member: boolean;
 }
 
 /** The eligible employees with the salary setup in force by the month's end, in employee-code order. */
@@ -87,7 +89,7 @@ export function paidEmployees(client: Client, p: Eligibility): Promise<PaidEmplo
     sql`SELECT e.id, e.employee_code, e.first_name, e.last_name, e.department,
       e.designation, e.gender, e.date_of_birth, e.joining_date, e.state,
                e.branch_id, e.work_location_id, x.last_working_day, s.id AS setup_id, s.monthly_ctc::text AS monthly_ctc, s.all_components,
-               s.pf_enabled, s.eps_enabled, s.esi_enabled, s.pt_enabled, s.pt_state, s.disabled
+               s.pf_enabled, s.eps_enabled, s.esi_enabled, s.pt_enabled, s.pt_state, s.disabled, s.existing_eps_member
           FROM employees e
           ${exitsJoin(p)}
           JOIN LATERAL (SELECT * FROM employee_salary_setups s WHERE s.tenant_id =
@@ -111,19 +113,38 @@ export function setupLines(
   );
 }
 
-/** Employees covered by ESI in a processed run of the contribution period before `start` (other than this run). */
-export function esiCoveredEarlier(
-  client: Client,
-  runId: string,
-  periodFrom: DateString,
-  start: DateString,
-  employeeIds: string[],
-): Promise<{ employee_id: string }[]> {
-  return query(
-    sql`SELECT DISTINCT s.employee_id FROM payroll_slips s JOIN payroll_runs r ON r.tenant_id = s.tenant_id AND r.id = s.run_id
-         WHERE s.tenant_id = ${tenant}::uuid AND r.status = 'processed' AND r.id <> ${runId}::uuid
-           AND r.period_start >= ${periodFrom}::date AND r.period_start < ${start}::date
-           AND (s.details -> 'esi' ->> 'covered')::boolean AND s.employee_id = ANY(${employeeIds}::uuid[])`,
+export interface SetupRow {
+  employee_id: string;
+  setup_id: string;
+  effective_from: DateString;
+  monthly_ctc: string | null;
+  all_components: boolean;
+  pf_enabled: boolean;
+  eps_enabled: boolean;
+  esi_enabled: boolean;
+  pt_enabled: boolean;
+  pt_state: string | null;
+  disabled: boolean;
+  existing_eps_member: boolean;
+}
+
+/**
+ * Per employee, the salary setup in force on the given date (the latest effective on or before
+ * it), or - when none was yet - the employee's earliest one: the setup at joining (EPS) and at the
+ * start of an ESI contribution period. Employees without any setup are left out.
+ */
+export function setupsInForceOn(client: Client, on: { employee_id: string; date: DateString }[]): Promise<SetupRow[]> {
+  if (!on.length) return Promise.resolve([]);
+  return query<SetupRow>(
+    sql`SELECT d.employee_id::text AS employee_id, s.id::text AS setup_id, s.effective_from::text AS effective_from,
+               s.monthly_ctc::text AS monthly_ctc, s.all_components,
+               s.pf_enabled, s.eps_enabled, s.esi_enabled, s.pt_enabled, s.pt_state, s.disabled, s.existing_eps_member
+          FROM unnest(${on.map((x) => x.employee_id)}::uuid[], ${on.map((x) => x.date)}::date[]) AS d(employee_id, on_date)
+          JOIN LATERAL (SELECT * FROM employee_salary_setups s WHERE s.tenant_id = ${tenant}::uuid AND s.employee_id = d.employee_id
+                         ORDER BY (s.effective_from <= d.on_date) DESC,
+                                  CASE WHEN s.effective_from <= d.on_date THEN s.effective_from END DESC NULLS LAST,
+                                  s.effective_from ASC
+                         LIMIT 1) s ON TRUE`,
     client,
   );
 }

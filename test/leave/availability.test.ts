@@ -1,0 +1,175 @@
+// One availability everywhere: with a carry-forward that expires (cap 5, expiry 31 days) the
+// balances page, leave requests, encashments and the expiry job agree at every moment - the expiry
+// counts from the day after its date whether or not the nightly job has posted it, the job posts
+// exactly what is shown (and nothing twice), and a balance below its minimum says why.
+import { beforeAll, describe, expect, it } from "vitest";
+import { withTenant } from "../../src/db/tenancy.ts";
+import { addDays } from "../../src/lib/dates.ts";
+import { runLeaveExpiries } from "../../src/modules/leave/jobs.ts";
+import { useTestApp } from "../support/app.ts";
+import { createType, insertEmployee, type LeaveWorld, leaveWorld, nextWeekday, today } from "../support/leave-factories.ts";
+
+const t = useTestApp();
+let w: LeaveWorld;
+let el: any;
+let previousId: string;
+let expiresOn: string;
+
+const balance = async (employeeId: string) =>
+  (await w.hr.agent.get(`/api/leave-balances?employee_id=${employeeId}&leave_type_id=${el.id}`).expect(200)).body.data[0];
+const expire = () => withTenant(w.owner.tenantId, () => runLeaveExpiries({ today: today() }));
+/** Monday in 4 weeks: 11 working days run to the Monday two weeks later. */
+const monday = () => nextWeekday(addDays(today(), 28), 1);
+const requestDays = (employee_id: string, from_date: string, to_date: string) =>
+  w.hr.agent.post("/api/leave-requests").send({ employee_id, leave_type_id: el.id, from_date, to_date });
+const encash = (employee_id: string, days: string) =>
+  w.hr.agent.post("/api/leave-encashments").send({ employee_id, leave_type_id: el.id, days });
+
+/** An employee with 10 unused days in the previous period and 10 allocated in the current one: 5 carried, expired 120 days ago. */
+async function carriedEmployee(first_name: string, current = "10"): Promise<string> {
+  const id = await insertEmployee(t, w.owner.tenantId, { first_name, joining_date: "2020-01-06" });
+  await w.hr.agent
+    .post("/api/leave-allocations")
+    .send({ employee_id: id, leave_type_id: el.id, days: "10", period_id: previousId })
+    .expect(201);
+  const r = await w.hr.agent.post("/api/leave-allocations").send({ employee_id: id, leave_type_id: el.id, days: current }).expect(201);
+  expect(r.body.data.allocations[0]).toMatchObject({ carried_forward: "5.0", carry_forward_expires_on: expiresOn });
+  return id;
+}
+
+beforeAll(async () => {
+  w = await leaveWorld(t);
+  el = await createType(w.hr.agent, {
+    name: "Earned leave",
+    code: "EL",
+    carry_forward: true,
+    carry_forward_max_days: "5",
+    carry_forward_expiry_days: 31,
+    encashable: true,
+  });
+  const prevEnd = addDays(w.periodStart, -1);
+  previousId = (
+    await w.hr.agent
+      .post("/api/leave-periods")
+      .send({ name: "Previous", start_date: addDays(prevEnd, -364), end_date: prevEnd })
+      .expect(201)
+  ).body.data.id;
+  expiresOn = addDays(w.periodStart, 30); // 31 days from the period's start: 120 days before today
+});
+
+describe("listLeaveBalances, createLeaveRequest, createLeaveEncashment: one availability with an expired carry-forward", () => {
+  it("before the expiry job runs the balance shows the 5 carried days expired: 10 available, as requests and encashments say", async () => {
+    const emp = await carriedEmployee("Ezra");
+    expect(await balance(emp)).toMatchObject({
+      allocated: "10.0",
+      carried: "5.0",
+      expired: "5.0",
+      pending: "0.0",
+      available: "10.0",
+      minimum: "0.0",
+      below_minimum_reason: null,
+    });
+    const from = monday();
+    const eleven = await requestDays(emp, from, addDays(from, 14));
+    expect(eleven.status).toBe(409);
+    expect(eleven.body.error).toBe("Insufficient Earned leave balance: 10.0 days available, 11.0 requested");
+    const tooMuch = await encash(emp, "10.5");
+    expect(tooMuch.status).toBe(409);
+    expect(tooMuch.body.error).toMatch(/^10\.0 days of Earned leave are available/);
+
+    // the job posts exactly the lapse already shown, once; nothing changes for the reader
+    expect(await expire()).toBe(1);
+    expect(await expire()).toBe(0);
+    expect(await balance(emp)).toMatchObject({ carried: "5.0", expired: "5.0", available: "10.0", below_minimum_reason: null });
+    const ledger = await w.hr.agent.get(`/api/leave-ledger?employee_id=${emp}&leave_type_id=${el.id}`).expect(200);
+    expect(ledger.body.data.map((e: any) => [e.entry_type, e.days, e.effective_date])).toContainEqual([
+      "expiry",
+      "-5.0",
+      addDays(expiresOn, 1),
+    ]);
+    const again = await requestDays(emp, from, addDays(from, 14));
+    expect(again.body.error).toBe("Insufficient Earned leave balance: 10.0 days available, 11.0 requested");
+    // 10 fit (Mon-Fri twice), after the job as before it
+    await requestDays(emp, from, addDays(from, 11)).expect(201);
+    expect(await balance(emp)).toMatchObject({ pending: "10.0", available: "0.0" });
+    expect((await encash(emp, "0.5")).status).toBe(409);
+  });
+
+  it("encashment sees the same 10 days; approving it debits them and the balance follows", async () => {
+    const emp = await carriedEmployee("Enya");
+    const x = await encash(emp, "4").expect(201);
+    expect(await balance(emp)).toMatchObject({ expired: "5.0", pending: "4.0", available: "6.0" });
+    await w.hr.agent.put(`/api/leave-encashments/${x.body.data.id}`).send({ status: "approved" }).expect(200);
+    expect(await balance(emp)).toMatchObject({ expired: "5.0", encashed: "4.0", pending: "0.0", available: "6.0" });
+    expect(await expire()).toBe(1);
+    expect(await balance(emp)).toMatchObject({ expired: "5.0", encashed: "4.0", available: "6.0" });
+  });
+
+  it("leave dated before the expiry uses the carried days first; the job waits while such a request is pending", async () => {
+    const emp = await carriedEmployee("Omar");
+    // Monday and Tuesday of the week the carried days were still valid
+    const mon = nextWeekday(addDays(expiresOn, -10), 1);
+    const r = await requestDays(emp, mon, addDays(mon, 1)).expect(201);
+    // 2 of the 5 carried days are reserved before their expiry: 3 lapsed; 15 - 2 pending - 3 = 10
+    expect(await balance(emp)).toMatchObject({ expired: "3.0", pending: "2.0", available: "10.0" });
+    expect(await expire()).toBe(0); // the request may still be rejected: nothing is posted yet
+    expect(await balance(emp)).toMatchObject({ expired: "3.0", available: "10.0" });
+    await w.hr.agent.put(`/api/leave-requests/${r.body.data.id}`).send({ status: "rejected" }).expect(200);
+    // rejected: the 2 days were not used by the expiry after all, all 5 lapse
+    expect(await balance(emp)).toMatchObject({ expired: "5.0", pending: "0.0", available: "10.0" });
+    expect(await expire()).toBe(1);
+    expect(await balance(emp)).toMatchObject({ expired: "5.0", available: "10.0" });
+  });
+
+  it("an approved request dated before the expiry: 3 lapse, posted by the job as shown before it", async () => {
+    const emp = await carriedEmployee("Ines");
+    const mon = nextWeekday(addDays(expiresOn, -10), 1);
+    const r = await requestDays(emp, mon, addDays(mon, 1)).expect(201);
+    await w.hr.agent.put(`/api/leave-requests/${r.body.data.id}`).send({ status: "approved" }).expect(200);
+    expect(await balance(emp)).toMatchObject({ taken: "2.0", expired: "3.0", pending: "0.0", available: "10.0" });
+    expect(await expire()).toBe(1);
+    expect(await expire()).toBe(0);
+    expect(await balance(emp)).toMatchObject({ taken: "2.0", expired: "3.0", available: "10.0" });
+  });
+});
+
+describe("updateLeaveRequest: approving leave dated before the expiry", () => {
+  it("counts it against the carried days it uses (1 day allocated + 5 carried, 3 taken before the expiry: 2 lapse)", async () => {
+    const emp = await carriedEmployee("Uma", "1");
+    const mon = nextWeekday(addDays(expiresOn, -10), 1);
+    const r = await requestDays(emp, mon, addDays(mon, 2)).expect(201); // Mon-Wed: 3 days
+    expect(await balance(emp)).toMatchObject({ allocated: "1.0", carried: "5.0", expired: "2.0", pending: "3.0", available: "1.0" });
+    await w.hr.agent.put(`/api/leave-requests/${r.body.data.id}`).send({ status: "approved" }).expect(200);
+    expect(await balance(emp)).toMatchObject({ taken: "3.0", expired: "2.0", pending: "0.0", available: "1.0" });
+    expect(await expire()).toBe(1);
+    expect(await balance(emp)).toMatchObject({ taken: "3.0", expired: "2.0", available: "1.0", below_minimum_reason: null });
+  });
+});
+
+describe("listLeaveBalances, createLeaveAdjustment: a balance below its minimum says why", () => {
+  it("hr takes back days that pending requests reserve: available -2.0 with the reason", async () => {
+    const ty = await createType(w.hr.agent, { name: "Casual leave", code: "CLX" });
+    const emp = await insertEmployee(t, w.owner.tenantId, { first_name: "Pia" });
+    await w.hr.agent.post("/api/leave-allocations").send({ employee_id: emp, leave_type_id: ty.id, days: "6" }).expect(201);
+    const from = monday();
+    // Mon-Wed twice: 6 days pending
+    for (const start of [from, addDays(from, 7)])
+      await w.hr.agent
+        .post("/api/leave-requests")
+        .send({ employee_id: emp, leave_type_id: ty.id, from_date: start, to_date: addDays(start, 2) })
+        .expect(201);
+    await w.hr.agent
+      .post("/api/leave-adjustments")
+      .send({ employee_id: emp, leave_type_id: ty.id, days: "-2", reason: "correction" })
+      .expect(201);
+    const b = (await w.hr.agent.get(`/api/leave-balances?employee_id=${emp}&leave_type_id=${ty.id}`).expect(200)).body.data[0];
+    expect(b).toMatchObject({ pending: "6.0", available: "-2.0", minimum: "0.0" });
+    expect(b.below_minimum_reason).toBe(
+      "Pending requests and encashments reserve 6.0 days, 2.0 more than the balance allows (below zero): they cannot all be approved",
+    );
+    // a type allowing 3 days negative shows its minimum and no reason at -2
+    await w.hr.agent.put(`/api/leave-types/${ty.id}`).send({ allow_negative_balance: true, negative_balance_limit: "3" }).expect(200);
+    const neg = (await w.hr.agent.get(`/api/leave-balances?employee_id=${emp}&leave_type_id=${ty.id}`).expect(200)).body.data[0];
+    expect(neg).toMatchObject({ available: "-2.0", minimum: "-3.0", below_minimum_reason: null });
+  });
+});
