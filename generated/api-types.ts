@@ -4798,7 +4798,7 @@ export interface components {
          * @enum {string}
          */
         Gender: "male" | "female" | "other";
-        /** @description Gratuity (Payment of Gratuity Act 1972): last drawn basic + DA × `days_per_year` / `divisor` × completed years, where a final part-year over `round_up_after_months` months counts as a full year; payable after `min_years` of continuous service (`fixed_term_min_years` for fixed-term employees under the 2025 Labour Codes; no minimum on death or disablement); capped at `cap` (₹20 lakh from 29 Mar 2018). */
+        /** @description Gratuity (Payment of Gratuity Act 1972): last drawn basic + DA × `days_per_year` / `divisor` × completed years, where a final part-year over `round_up_after_months` months counts as a full year; payable after `min_years` of continuous service (`fixed_term_min_years` for fixed-term employees under the 2025 Labour Codes; no minimum on death or disablement); capped at `cap` (₹20 lakh from 29 Mar 2018). The wage ("basic + DA") is the full-month amount of the earning components flagged `pf_wage` in the employee's salary setup. Service runs from the joining date to the last working day, both included; a part-year counts when it is more than `round_up_after_months` months (6 months and 1 day with the default); eligibility counts completed years only (4 years 11 months is not 5). The amount is rounded to the rupee, then capped. Worked example: joined 2018-01-01, last day 2026-07-31 (8 years 7 months, counted as 9), basic + DA ₹6,000: 6000 × 15 / 26 × 9 = ₹31,154. It is paid by the full and final settlement (`/api/payroll/final-settlements`). */
         GratuitySettings: {
             cap: components["schemas"]["Money"];
             days_per_year: number;
@@ -4806,6 +4806,8 @@ export interface components {
             enabled: boolean;
             fixed_term_min_years: number;
             min_years: number;
+            /** @description Off by default. On: every slip of a payroll run shows the employer's gratuity provision for the month - the month's basic + DA (prorated PF-wage earnings) × `days_per_year` ÷ `divisor` ÷ 12, to the paisa - in `gratuity_provision`, included in `employer_contributions` and the employer cost. It is an accrual of the employer's liability: it does not change gross, deductions or net pay. Off: slips are exactly as without it. */
+            monthly_provision: boolean;
             round_up_after_months: number;
             /**
              * Format: date-time
@@ -4821,6 +4823,8 @@ export interface components {
             enabled?: boolean;
             fixed_term_min_years?: number;
             min_years?: number;
+            /** @description Show the employer's monthly gratuity provision on the slips of the next runs. */
+            monthly_provision?: boolean;
             round_up_after_months?: number;
         };
         /** @enum {string} */
