@@ -1186,6 +1186,54 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/api/employees/{employeeId}/exit/checklist/{itemId}": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /** @description Employee id. A deleted employee, another company's employee, or one outside the caller's row scope for the operation is a 404. */
+                employeeId: components["parameters"]["EmployeeId"];
+                /** @description Id of an item of the employee's exit checklist (`checklist[].id` of EmployeeExit). */
+                itemId: string;
+            };
+            cookie?: never;
+        };
+        get?: never;
+        /**
+         * Tick (or untick) an item of an exit checklist
+         * @description Marks one item of the employee's exit checklist `done` (recording who and when) or back to `pending`, with optional notes. Who may change which item (the item's `owner`): `asset_return` and `clearance` - hr, admin or owner; `knowledge_transfer` - the employee's direct manager (`reports_to`), or hr, admin or owner; `final_settlement` - hr, admin or owner while the employee has no final settlement (settled outside this system); once a final settlement exists (`reference` holds its number) only processing that settlement ticks it, and a change by hand is a 409. A manager acting on an item they do not own is a 403; on an employee who is not their direct report a 404. No one changes an item of their own exit except the company's owner (403). The checklist of a completed exit is closed (409), and an employee without an exit is a 404 for the item. Every change is audited (`exit_checklist.item_updated`, with the item, status from → to and notes) in the employee's activity log. The exit completes (the employee becomes `exited`) only when every item is done, or when hr completes it with a reason (`completeExit`).
+         */
+        put: operations["updateExitChecklistItem"];
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/employees/{employeeId}/exit/complete": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /** @description Employee id. A deleted employee, another company's employee, or one outside the caller's row scope for the operation is a 404. */
+                employeeId: components["parameters"]["EmployeeId"];
+            };
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Complete an exit now (hr), overriding pending checklist items with a reason
+         * @description Completes the employee's exit at once: the exit becomes `completed` and the employee `exited`, audited as `employee.exited` (with `override_reason` and the items still pending when there were any). Allowed only after the last working day (in the company's time zone), as for the exit job - before it, a 409. When every checklist item is done no reason is needed; with items still pending `override_reason` is required (409 naming the pending items without it) and is stored on the exit. An employee without an exit, or whose exit is already completed, is a 409. The hourly exit job completes an exit only when its whole checklist is done; an exit with pending items waits (the employee stays `on_notice`) until the items are ticked or hr completes it here.
+         */
+        post: operations["completeExit"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/api/employees/{employeeId}/resignation": {
         parameters: {
             query?: never;
@@ -4433,7 +4481,7 @@ export interface components {
             uploaded_by: string | null;
         };
         /**
-         * @description The exit process opened by a resignation. `in_progress` while the employee is on notice; `completed` when the daily exit job has marked the employee `exited` (the day after `last_working_day`, in the company's time zone). The checklist always holds the four steps asset_return, knowledge_transfer, clearance and final_settlement, in that order.
+         * @description The exit process opened by a resignation. `in_progress` while the employee is on notice; `completed` when the employee has become `exited`: by the hourly exit job once `last_working_day` has passed (in the company's time zone) and every checklist item is done, or by hr through `completeExit` (with `override_reason` when items were pending). The checklist always holds the four steps asset_return, knowledge_transfer, clearance and final_settlement, in that order; each names the role that may tick it (`owner`, see `updateExitChecklistItem`).
          * @example {
          *       "id": "3f7a1c2e-8b9d-4e6f-a1b2-c3d4e5f6a7b8",
          *       "employee_id": "0b9f6f3e-5d0a-4c59-9a43-6f1f2d7c1a10",
@@ -4443,42 +4491,52 @@ export interface components {
          *       "status": "in_progress",
          *       "submitted_by": "9a8b7c6d-5e4f-4a3b-8c2d-1e0f9a8b7c6d",
          *       "completed_at": null,
+         *       "completed_by": null,
+         *       "override_reason": null,
          *       "checklist": [
          *         {
          *           "id": "11111111-2222-4333-8444-555555555555",
          *           "item": "asset_return",
          *           "title": "Return company assets",
+         *           "owner": "hr",
          *           "status": "pending",
          *           "completed_at": null,
          *           "completed_by": null,
-         *           "notes": null
+         *           "notes": null,
+         *           "reference": null
          *         },
          *         {
          *           "id": "11111111-2222-4333-8444-555555555556",
          *           "item": "knowledge_transfer",
          *           "title": "Hand over work and knowledge",
+         *           "owner": "manager",
          *           "status": "pending",
          *           "completed_at": null,
          *           "completed_by": null,
-         *           "notes": null
+         *           "notes": null,
+         *           "reference": null
          *         },
          *         {
          *           "id": "11111111-2222-4333-8444-555555555557",
          *           "item": "clearance",
          *           "title": "Department and IT clearance",
+         *           "owner": "hr",
          *           "status": "pending",
          *           "completed_at": null,
          *           "completed_by": null,
-         *           "notes": null
+         *           "notes": null,
+         *           "reference": null
          *         },
          *         {
          *           "id": "11111111-2222-4333-8444-555555555558",
          *           "item": "final_settlement",
          *           "title": "Full and final settlement",
+         *           "owner": "hr",
          *           "status": "pending",
          *           "completed_at": null,
          *           "completed_by": null,
-         *           "notes": null
+         *           "notes": null,
+         *           "reference": null
          *         }
          *       ],
          *       "created_at": "2024-05-02T10:15:00.000Z"
@@ -4495,12 +4553,24 @@ export interface components {
                 /** @enum {string} */
                 item: "asset_return" | "knowledge_transfer" | "clearance" | "final_settlement";
                 notes: string | null;
+                /**
+                 * @description Who may tick it: `hr` - owner, admin or hr; `manager` - the employee's direct manager or hr; `payroll` - processing the employee's final settlement (final_settlement once a settlement exists; hr before that).
+                 * @enum {string}
+                 */
+                owner: "hr" | "manager" | "payroll";
+                /** @description The record that completes the item: the final settlement's number (`FS-00001`) for final_settlement once one exists. */
+                reference: string | null;
                 /** @enum {string} */
                 status: "pending" | "done";
                 title: string;
             }[];
             /** Format: date-time */
             completed_at: string | null;
+            /**
+             * Format: uuid
+             * @description User who completed the exit by hand (null when the exit job did).
+             */
+            completed_by: string | null;
             /** Format: date-time */
             created_at: string;
             /** Format: uuid */
@@ -4509,6 +4579,8 @@ export interface components {
             id: string;
             /** Format: date */
             last_working_day: string;
+            /** @description Why hr completed the exit while checklist items were still pending (null when none were). */
+            override_reason: string | null;
             reason: string;
             /** Format: date */
             resignation_date: string;
@@ -4676,6 +4748,27 @@ export interface components {
             enabled?: boolean;
             low_wage_daily_exemption?: components["schemas"]["MoneyAmount"];
             wage_threshold?: components["schemas"]["MoneyAmount"];
+        };
+        /**
+         * @description `status` `done` ticks the item (completed_at and completed_by are recorded), `pending` unticks it (they are cleared). `notes` replaces the item's notes when given (null clears them).
+         * @example {
+         *       "status": "done",
+         *       "notes": "Laptop and access card returned"
+         *     }
+         */
+        ExitChecklistItemUpdate: {
+            notes?: string | null;
+            /** @enum {string} */
+            status: "done" | "pending";
+        };
+        /**
+         * @description `override_reason` is required when checklist items are still pending (why the exit completes without them); it is ignored when none are.
+         * @example {
+         *       "override_reason": "Assets written off; the employee cannot be reached"
+         *     }
+         */
+        ExitCompletion: {
+            override_reason?: string;
         };
         ExpenseCategory: {
             /** @description Inactive categories take no new claims. */
@@ -10537,6 +10630,86 @@ export interface operations {
             401: components["responses"]["Unauthenticated"];
             403: components["responses"]["Forbidden"];
             404: components["responses"]["NotFound"];
+            500: components["responses"]["Internal"];
+            503: components["responses"]["Unavailable"];
+        };
+    };
+    updateExitChecklistItem: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /** @description Employee id. A deleted employee, another company's employee, or one outside the caller's row scope for the operation is a 404. */
+                employeeId: components["parameters"]["EmployeeId"];
+                /** @description Id of an item of the employee's exit checklist (`checklist[].id` of EmployeeExit). */
+                itemId: string;
+            };
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["ExitChecklistItemUpdate"];
+            };
+        };
+        responses: {
+            /** @description The exit record with its updated checklist. */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        data: components["schemas"]["EmployeeExit"];
+                        message: string;
+                    };
+                };
+            };
+            400: components["responses"]["ValidationFailed"];
+            401: components["responses"]["Unauthenticated"];
+            403: components["responses"]["Forbidden"];
+            404: components["responses"]["NotFound"];
+            409: components["responses"]["Conflict"];
+            413: components["responses"]["PayloadTooLarge"];
+            415: components["responses"]["UnsupportedMediaType"];
+            500: components["responses"]["Internal"];
+            503: components["responses"]["Unavailable"];
+        };
+    };
+    completeExit: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /** @description Employee id. A deleted employee, another company's employee, or one outside the caller's row scope for the operation is a 404. */
+                employeeId: components["parameters"]["EmployeeId"];
+            };
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["ExitCompletion"];
+            };
+        };
+        responses: {
+            /** @description The completed exit. */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        data: components["schemas"]["EmployeeExit"];
+                        message: string;
+                    };
+                };
+            };
+            400: components["responses"]["ValidationFailed"];
+            401: components["responses"]["Unauthenticated"];
+            403: components["responses"]["Forbidden"];
+            404: components["responses"]["NotFound"];
+            409: components["responses"]["Conflict"];
+            413: components["responses"]["PayloadTooLarge"];
+            415: components["responses"]["UnsupportedMediaType"];
             500: components["responses"]["Internal"];
             503: components["responses"]["Unavailable"];
         };

@@ -389,6 +389,7 @@ export type EmployeeWhereInput = {
   payroll_slips?: Prisma.PayrollSlipListRelationFilter
   loan_advances?: Prisma.LoanAdvanceListRelationFilter
   expense_claims?: Prisma.ExpenseClaimListRelationFilter
+  final_settlements?: Prisma.FinalSettlementListRelationFilter
 }
 
 export type EmployeeOrderByWithRelationInput = {
@@ -443,6 +444,7 @@ export type EmployeeOrderByWithRelationInput = {
   payroll_slips?: Prisma.PayrollSlipOrderByRelationAggregateInput
   loan_advances?: Prisma.LoanAdvanceOrderByRelationAggregateInput
   expense_claims?: Prisma.ExpenseClaimOrderByRelationAggregateInput
+  final_settlements?: Prisma.FinalSettlementOrderByRelationAggregateInput
 }
 
 export type EmployeeWhereUniqueInput = Prisma.AtLeast<{
@@ -503,6 +505,7 @@ export type EmployeeWhereUniqueInput = Prisma.AtLeast<{
   payroll_slips?: Prisma.PayrollSlipListRelationFilter
   loan_advances?: Prisma.LoanAdvanceListRelationFilter
   expense_claims?: Prisma.ExpenseClaimListRelationFilter
+  final_settlements?: Prisma.FinalSettlementListRelationFilter
 }, "tenant_id_id" | "id" | "tenant_id_employee_code" | "tenant_id_email">
 
 export type EmployeeOrderByWithAggregationInput = {
@@ -621,6 +624,7 @@ export type EmployeeCreateInput = {
   payroll_slips?: Prisma.PayrollSlipCreateNestedManyWithoutEmployeeInput
   loan_advances?: Prisma.LoanAdvanceCreateNestedManyWithoutEmployeeInput
   expense_claims?: Prisma.ExpenseClaimCreateNestedManyWithoutEmployeeInput
+  final_settlements?: Prisma.FinalSettlementCreateNestedManyWithoutEmployeeInput
 }
 
 export type EmployeeUncheckedCreateInput = {
@@ -672,6 +676,7 @@ export type EmployeeUncheckedCreateInput = {
   payroll_slips?: Prisma.PayrollSlipUncheckedCreateNestedManyWithoutEmployeeInput
   loan_advances?: Prisma.LoanAdvanceUncheckedCreateNestedManyWithoutEmployeeInput
   expense_claims?: Prisma.ExpenseClaimUncheckedCreateNestedManyWithoutEmployeeInput
+  final_settlements?: Prisma.FinalSettlementUncheckedCreateNestedManyWithoutEmployeeInput
 }
 
 export type EmployeeUpdateInput = {
@@ -722,6 +727,7 @@ export type EmployeeUpdateInput = {
   payroll_slips?: Prisma.PayrollSlipUpdateManyWithoutEmployeeNestedInput
   loan_advances?: Prisma.LoanAdvanceUpdateManyWithoutEmployeeNestedInput
   expense_claims?: Prisma.ExpenseClaimUpdateManyWithoutEmployeeNestedInput
+  final_settlements?: Prisma.FinalSettlementUpdateManyWithoutEmployeeNestedInput
 }
 
 export type EmployeeUncheckedUpdateInput = {
@@ -773,6 +779,7 @@ export type EmployeeUncheckedUpdateInput = {
   payroll_slips?: Prisma.PayrollSlipUncheckedUpdateManyWithoutEmployeeNestedInput
   loan_advances?: Prisma.LoanAdvanceUncheckedUpdateManyWithoutEmployeeNestedInput
   expense_claims?: Prisma.ExpenseClaimUncheckedUpdateManyWithoutEmployeeNestedInput
+  final_settlements?: Prisma.FinalSettlementUncheckedUpdateManyWithoutEmployeeNestedInput
 }
 
 export type EmployeeCreateManyInput = {
@@ -1358,6 +1365,20 @@ export type EmployeeUpdateOneRequiredWithoutExpense_claimsNestedInput = {
   update?: Prisma.XOR<Prisma.XOR<Prisma.EmployeeUpdateToOneWithWhereWithoutExpense_claimsInput, Prisma.EmployeeUpdateWithoutExpense_claimsInput>, Prisma.EmployeeUncheckedUpdateWithoutExpense_claimsInput>
 }
 
+export type EmployeeCreateNestedOneWithoutFinal_settlementsInput = {
+  create?: Prisma.XOR<Prisma.EmployeeCreateWithoutFinal_settlementsInput, Prisma.EmployeeUncheckedCreateWithoutFinal_settlementsInput>
+  connectOrCreate?: Prisma.EmployeeCreateOrConnectWithoutFinal_settlementsInput
+  connect?: Prisma.EmployeeWhereUniqueInput
+}
+
+export type EmployeeUpdateOneRequiredWithoutFinal_settlementsNestedInput = {
+  create?: Prisma.XOR<Prisma.EmployeeCreateWithoutFinal_settlementsInput, Prisma.EmployeeUncheckedCreateWithoutFinal_settlementsInput>
+  connectOrCreate?: Prisma.EmployeeCreateOrConnectWithoutFinal_settlementsInput
+  upsert?: Prisma.EmployeeUpsertWithoutFinal_settlementsInput
+  connect?: Prisma.EmployeeWhereUniqueInput
+  update?: Prisma.XOR<Prisma.XOR<Prisma.EmployeeUpdateToOneWithWhereWithoutFinal_settlementsInput, Prisma.EmployeeUpdateWithoutFinal_settlementsInput>, Prisma.EmployeeUncheckedUpdateWithoutFinal_settlementsInput>
+}
+
 export type EmployeeCreateNestedOneWithoutMembershipsInput = {
   create?: Prisma.XOR<Prisma.EmployeeCreateWithoutMembershipsInput, Prisma.EmployeeUncheckedCreateWithoutMembershipsInput>
   connectOrCreate?: Prisma.EmployeeCreateOrConnectWithoutMembershipsInput
@@ -1453,6 +1474,7 @@ export type EmployeeCreateWithoutAsset_assignmentsInput = {
   payroll_slips?: Prisma.PayrollSlipCreateNestedManyWithoutEmployeeInput
   loan_advances?: Prisma.LoanAdvanceCreateNestedManyWithoutEmployeeInput
   expense_claims?: Prisma.ExpenseClaimCreateNestedManyWithoutEmployeeInput
+  final_settlements?: Prisma.FinalSettlementCreateNestedManyWithoutEmployeeInput
 }
 
 export type EmployeeUncheckedCreateWithoutAsset_assignmentsInput = {
@@ -1503,6 +1525,7 @@ export type EmployeeUncheckedCreateWithoutAsset_assignmentsInput = {
   payroll_slips?: Prisma.PayrollSlipUncheckedCreateNestedManyWithoutEmployeeInput
   loan_advances?: Prisma.LoanAdvanceUncheckedCreateNestedManyWithoutEmployeeInput
   expense_claims?: Prisma.ExpenseClaimUncheckedCreateNestedManyWithoutEmployeeInput
+  final_settlements?: Prisma.FinalSettlementUncheckedCreateNestedManyWithoutEmployeeInput
 }
 
 export type EmployeeCreateOrConnectWithoutAsset_assignmentsInput = {
@@ -1568,6 +1591,7 @@ export type EmployeeUpdateWithoutAsset_assignmentsInput = {
   payroll_slips?: Prisma.PayrollSlipUpdateManyWithoutEmployeeNestedInput
   loan_advances?: Prisma.LoanAdvanceUpdateManyWithoutEmployeeNestedInput
   expense_claims?: Prisma.ExpenseClaimUpdateManyWithoutEmployeeNestedInput
+  final_settlements?: Prisma.FinalSettlementUpdateManyWithoutEmployeeNestedInput
 }
 
 export type EmployeeUncheckedUpdateWithoutAsset_assignmentsInput = {
@@ -1618,6 +1642,7 @@ export type EmployeeUncheckedUpdateWithoutAsset_assignmentsInput = {
   payroll_slips?: Prisma.PayrollSlipUncheckedUpdateManyWithoutEmployeeNestedInput
   loan_advances?: Prisma.LoanAdvanceUncheckedUpdateManyWithoutEmployeeNestedInput
   expense_claims?: Prisma.ExpenseClaimUncheckedUpdateManyWithoutEmployeeNestedInput
+  final_settlements?: Prisma.FinalSettlementUncheckedUpdateManyWithoutEmployeeNestedInput
 }
 
 export type EmployeeCreateWithoutAttendance_recordsInput = {
@@ -1667,6 +1692,7 @@ export type EmployeeCreateWithoutAttendance_recordsInput = {
   payroll_slips?: Prisma.PayrollSlipCreateNestedManyWithoutEmployeeInput
   loan_advances?: Prisma.LoanAdvanceCreateNestedManyWithoutEmployeeInput
   expense_claims?: Prisma.ExpenseClaimCreateNestedManyWithoutEmployeeInput
+  final_settlements?: Prisma.FinalSettlementCreateNestedManyWithoutEmployeeInput
 }
 
 export type EmployeeUncheckedCreateWithoutAttendance_recordsInput = {
@@ -1717,6 +1743,7 @@ export type EmployeeUncheckedCreateWithoutAttendance_recordsInput = {
   payroll_slips?: Prisma.PayrollSlipUncheckedCreateNestedManyWithoutEmployeeInput
   loan_advances?: Prisma.LoanAdvanceUncheckedCreateNestedManyWithoutEmployeeInput
   expense_claims?: Prisma.ExpenseClaimUncheckedCreateNestedManyWithoutEmployeeInput
+  final_settlements?: Prisma.FinalSettlementUncheckedCreateNestedManyWithoutEmployeeInput
 }
 
 export type EmployeeCreateOrConnectWithoutAttendance_recordsInput = {
@@ -1782,6 +1809,7 @@ export type EmployeeUpdateWithoutAttendance_recordsInput = {
   payroll_slips?: Prisma.PayrollSlipUpdateManyWithoutEmployeeNestedInput
   loan_advances?: Prisma.LoanAdvanceUpdateManyWithoutEmployeeNestedInput
   expense_claims?: Prisma.ExpenseClaimUpdateManyWithoutEmployeeNestedInput
+  final_settlements?: Prisma.FinalSettlementUpdateManyWithoutEmployeeNestedInput
 }
 
 export type EmployeeUncheckedUpdateWithoutAttendance_recordsInput = {
@@ -1832,6 +1860,7 @@ export type EmployeeUncheckedUpdateWithoutAttendance_recordsInput = {
   payroll_slips?: Prisma.PayrollSlipUncheckedUpdateManyWithoutEmployeeNestedInput
   loan_advances?: Prisma.LoanAdvanceUncheckedUpdateManyWithoutEmployeeNestedInput
   expense_claims?: Prisma.ExpenseClaimUncheckedUpdateManyWithoutEmployeeNestedInput
+  final_settlements?: Prisma.FinalSettlementUncheckedUpdateManyWithoutEmployeeNestedInput
 }
 
 export type EmployeeCreateWithoutAttendance_regularizationsInput = {
@@ -1881,6 +1910,7 @@ export type EmployeeCreateWithoutAttendance_regularizationsInput = {
   payroll_slips?: Prisma.PayrollSlipCreateNestedManyWithoutEmployeeInput
   loan_advances?: Prisma.LoanAdvanceCreateNestedManyWithoutEmployeeInput
   expense_claims?: Prisma.ExpenseClaimCreateNestedManyWithoutEmployeeInput
+  final_settlements?: Prisma.FinalSettlementCreateNestedManyWithoutEmployeeInput
 }
 
 export type EmployeeUncheckedCreateWithoutAttendance_regularizationsInput = {
@@ -1931,6 +1961,7 @@ export type EmployeeUncheckedCreateWithoutAttendance_regularizationsInput = {
   payroll_slips?: Prisma.PayrollSlipUncheckedCreateNestedManyWithoutEmployeeInput
   loan_advances?: Prisma.LoanAdvanceUncheckedCreateNestedManyWithoutEmployeeInput
   expense_claims?: Prisma.ExpenseClaimUncheckedCreateNestedManyWithoutEmployeeInput
+  final_settlements?: Prisma.FinalSettlementUncheckedCreateNestedManyWithoutEmployeeInput
 }
 
 export type EmployeeCreateOrConnectWithoutAttendance_regularizationsInput = {
@@ -1996,6 +2027,7 @@ export type EmployeeUpdateWithoutAttendance_regularizationsInput = {
   payroll_slips?: Prisma.PayrollSlipUpdateManyWithoutEmployeeNestedInput
   loan_advances?: Prisma.LoanAdvanceUpdateManyWithoutEmployeeNestedInput
   expense_claims?: Prisma.ExpenseClaimUpdateManyWithoutEmployeeNestedInput
+  final_settlements?: Prisma.FinalSettlementUpdateManyWithoutEmployeeNestedInput
 }
 
 export type EmployeeUncheckedUpdateWithoutAttendance_regularizationsInput = {
@@ -2046,6 +2078,7 @@ export type EmployeeUncheckedUpdateWithoutAttendance_regularizationsInput = {
   payroll_slips?: Prisma.PayrollSlipUncheckedUpdateManyWithoutEmployeeNestedInput
   loan_advances?: Prisma.LoanAdvanceUncheckedUpdateManyWithoutEmployeeNestedInput
   expense_claims?: Prisma.ExpenseClaimUncheckedUpdateManyWithoutEmployeeNestedInput
+  final_settlements?: Prisma.FinalSettlementUncheckedUpdateManyWithoutEmployeeNestedInput
 }
 
 export type EmployeeCreateWithoutReportsInput = {
@@ -2095,6 +2128,7 @@ export type EmployeeCreateWithoutReportsInput = {
   payroll_slips?: Prisma.PayrollSlipCreateNestedManyWithoutEmployeeInput
   loan_advances?: Prisma.LoanAdvanceCreateNestedManyWithoutEmployeeInput
   expense_claims?: Prisma.ExpenseClaimCreateNestedManyWithoutEmployeeInput
+  final_settlements?: Prisma.FinalSettlementCreateNestedManyWithoutEmployeeInput
 }
 
 export type EmployeeUncheckedCreateWithoutReportsInput = {
@@ -2145,6 +2179,7 @@ export type EmployeeUncheckedCreateWithoutReportsInput = {
   payroll_slips?: Prisma.PayrollSlipUncheckedCreateNestedManyWithoutEmployeeInput
   loan_advances?: Prisma.LoanAdvanceUncheckedCreateNestedManyWithoutEmployeeInput
   expense_claims?: Prisma.ExpenseClaimUncheckedCreateNestedManyWithoutEmployeeInput
+  final_settlements?: Prisma.FinalSettlementUncheckedCreateNestedManyWithoutEmployeeInput
 }
 
 export type EmployeeCreateOrConnectWithoutReportsInput = {
@@ -2199,6 +2234,7 @@ export type EmployeeCreateWithoutManagerInput = {
   payroll_slips?: Prisma.PayrollSlipCreateNestedManyWithoutEmployeeInput
   loan_advances?: Prisma.LoanAdvanceCreateNestedManyWithoutEmployeeInput
   expense_claims?: Prisma.ExpenseClaimCreateNestedManyWithoutEmployeeInput
+  final_settlements?: Prisma.FinalSettlementCreateNestedManyWithoutEmployeeInput
 }
 
 export type EmployeeUncheckedCreateWithoutManagerInput = {
@@ -2248,6 +2284,7 @@ export type EmployeeUncheckedCreateWithoutManagerInput = {
   payroll_slips?: Prisma.PayrollSlipUncheckedCreateNestedManyWithoutEmployeeInput
   loan_advances?: Prisma.LoanAdvanceUncheckedCreateNestedManyWithoutEmployeeInput
   expense_claims?: Prisma.ExpenseClaimUncheckedCreateNestedManyWithoutEmployeeInput
+  final_settlements?: Prisma.FinalSettlementUncheckedCreateNestedManyWithoutEmployeeInput
 }
 
 export type EmployeeCreateOrConnectWithoutManagerInput = {
@@ -2318,6 +2355,7 @@ export type EmployeeUpdateWithoutReportsInput = {
   payroll_slips?: Prisma.PayrollSlipUpdateManyWithoutEmployeeNestedInput
   loan_advances?: Prisma.LoanAdvanceUpdateManyWithoutEmployeeNestedInput
   expense_claims?: Prisma.ExpenseClaimUpdateManyWithoutEmployeeNestedInput
+  final_settlements?: Prisma.FinalSettlementUpdateManyWithoutEmployeeNestedInput
 }
 
 export type EmployeeUncheckedUpdateWithoutReportsInput = {
@@ -2368,6 +2406,7 @@ export type EmployeeUncheckedUpdateWithoutReportsInput = {
   payroll_slips?: Prisma.PayrollSlipUncheckedUpdateManyWithoutEmployeeNestedInput
   loan_advances?: Prisma.LoanAdvanceUncheckedUpdateManyWithoutEmployeeNestedInput
   expense_claims?: Prisma.ExpenseClaimUncheckedUpdateManyWithoutEmployeeNestedInput
+  final_settlements?: Prisma.FinalSettlementUncheckedUpdateManyWithoutEmployeeNestedInput
 }
 
 export type EmployeeUpsertWithWhereUniqueWithoutManagerInput = {
@@ -2467,6 +2506,7 @@ export type EmployeeCreateWithoutDocumentsInput = {
   payroll_slips?: Prisma.PayrollSlipCreateNestedManyWithoutEmployeeInput
   loan_advances?: Prisma.LoanAdvanceCreateNestedManyWithoutEmployeeInput
   expense_claims?: Prisma.ExpenseClaimCreateNestedManyWithoutEmployeeInput
+  final_settlements?: Prisma.FinalSettlementCreateNestedManyWithoutEmployeeInput
 }
 
 export type EmployeeUncheckedCreateWithoutDocumentsInput = {
@@ -2517,6 +2557,7 @@ export type EmployeeUncheckedCreateWithoutDocumentsInput = {
   payroll_slips?: Prisma.PayrollSlipUncheckedCreateNestedManyWithoutEmployeeInput
   loan_advances?: Prisma.LoanAdvanceUncheckedCreateNestedManyWithoutEmployeeInput
   expense_claims?: Prisma.ExpenseClaimUncheckedCreateNestedManyWithoutEmployeeInput
+  final_settlements?: Prisma.FinalSettlementUncheckedCreateNestedManyWithoutEmployeeInput
 }
 
 export type EmployeeCreateOrConnectWithoutDocumentsInput = {
@@ -2582,6 +2623,7 @@ export type EmployeeUpdateWithoutDocumentsInput = {
   payroll_slips?: Prisma.PayrollSlipUpdateManyWithoutEmployeeNestedInput
   loan_advances?: Prisma.LoanAdvanceUpdateManyWithoutEmployeeNestedInput
   expense_claims?: Prisma.ExpenseClaimUpdateManyWithoutEmployeeNestedInput
+  final_settlements?: Prisma.FinalSettlementUpdateManyWithoutEmployeeNestedInput
 }
 
 export type EmployeeUncheckedUpdateWithoutDocumentsInput = {
@@ -2632,6 +2674,7 @@ export type EmployeeUncheckedUpdateWithoutDocumentsInput = {
   payroll_slips?: Prisma.PayrollSlipUncheckedUpdateManyWithoutEmployeeNestedInput
   loan_advances?: Prisma.LoanAdvanceUncheckedUpdateManyWithoutEmployeeNestedInput
   expense_claims?: Prisma.ExpenseClaimUncheckedUpdateManyWithoutEmployeeNestedInput
+  final_settlements?: Prisma.FinalSettlementUncheckedUpdateManyWithoutEmployeeNestedInput
 }
 
 export type EmployeeCreateWithoutExitInput = {
@@ -2681,6 +2724,7 @@ export type EmployeeCreateWithoutExitInput = {
   payroll_slips?: Prisma.PayrollSlipCreateNestedManyWithoutEmployeeInput
   loan_advances?: Prisma.LoanAdvanceCreateNestedManyWithoutEmployeeInput
   expense_claims?: Prisma.ExpenseClaimCreateNestedManyWithoutEmployeeInput
+  final_settlements?: Prisma.FinalSettlementCreateNestedManyWithoutEmployeeInput
 }
 
 export type EmployeeUncheckedCreateWithoutExitInput = {
@@ -2731,6 +2775,7 @@ export type EmployeeUncheckedCreateWithoutExitInput = {
   payroll_slips?: Prisma.PayrollSlipUncheckedCreateNestedManyWithoutEmployeeInput
   loan_advances?: Prisma.LoanAdvanceUncheckedCreateNestedManyWithoutEmployeeInput
   expense_claims?: Prisma.ExpenseClaimUncheckedCreateNestedManyWithoutEmployeeInput
+  final_settlements?: Prisma.FinalSettlementUncheckedCreateNestedManyWithoutEmployeeInput
 }
 
 export type EmployeeCreateOrConnectWithoutExitInput = {
@@ -2796,6 +2841,7 @@ export type EmployeeUpdateWithoutExitInput = {
   payroll_slips?: Prisma.PayrollSlipUpdateManyWithoutEmployeeNestedInput
   loan_advances?: Prisma.LoanAdvanceUpdateManyWithoutEmployeeNestedInput
   expense_claims?: Prisma.ExpenseClaimUpdateManyWithoutEmployeeNestedInput
+  final_settlements?: Prisma.FinalSettlementUpdateManyWithoutEmployeeNestedInput
 }
 
 export type EmployeeUncheckedUpdateWithoutExitInput = {
@@ -2846,6 +2892,7 @@ export type EmployeeUncheckedUpdateWithoutExitInput = {
   payroll_slips?: Prisma.PayrollSlipUncheckedUpdateManyWithoutEmployeeNestedInput
   loan_advances?: Prisma.LoanAdvanceUncheckedUpdateManyWithoutEmployeeNestedInput
   expense_claims?: Prisma.ExpenseClaimUncheckedUpdateManyWithoutEmployeeNestedInput
+  final_settlements?: Prisma.FinalSettlementUncheckedUpdateManyWithoutEmployeeNestedInput
 }
 
 export type EmployeeCreateWithoutBranchInput = {
@@ -2895,6 +2942,7 @@ export type EmployeeCreateWithoutBranchInput = {
   payroll_slips?: Prisma.PayrollSlipCreateNestedManyWithoutEmployeeInput
   loan_advances?: Prisma.LoanAdvanceCreateNestedManyWithoutEmployeeInput
   expense_claims?: Prisma.ExpenseClaimCreateNestedManyWithoutEmployeeInput
+  final_settlements?: Prisma.FinalSettlementCreateNestedManyWithoutEmployeeInput
 }
 
 export type EmployeeUncheckedCreateWithoutBranchInput = {
@@ -2944,6 +2992,7 @@ export type EmployeeUncheckedCreateWithoutBranchInput = {
   payroll_slips?: Prisma.PayrollSlipUncheckedCreateNestedManyWithoutEmployeeInput
   loan_advances?: Prisma.LoanAdvanceUncheckedCreateNestedManyWithoutEmployeeInput
   expense_claims?: Prisma.ExpenseClaimUncheckedCreateNestedManyWithoutEmployeeInput
+  final_settlements?: Prisma.FinalSettlementUncheckedCreateNestedManyWithoutEmployeeInput
 }
 
 export type EmployeeCreateOrConnectWithoutBranchInput = {
@@ -3019,6 +3068,7 @@ export type EmployeeCreateWithoutWork_locationInput = {
   payroll_slips?: Prisma.PayrollSlipCreateNestedManyWithoutEmployeeInput
   loan_advances?: Prisma.LoanAdvanceCreateNestedManyWithoutEmployeeInput
   expense_claims?: Prisma.ExpenseClaimCreateNestedManyWithoutEmployeeInput
+  final_settlements?: Prisma.FinalSettlementCreateNestedManyWithoutEmployeeInput
 }
 
 export type EmployeeUncheckedCreateWithoutWork_locationInput = {
@@ -3068,6 +3118,7 @@ export type EmployeeUncheckedCreateWithoutWork_locationInput = {
   payroll_slips?: Prisma.PayrollSlipUncheckedCreateNestedManyWithoutEmployeeInput
   loan_advances?: Prisma.LoanAdvanceUncheckedCreateNestedManyWithoutEmployeeInput
   expense_claims?: Prisma.ExpenseClaimUncheckedCreateNestedManyWithoutEmployeeInput
+  final_settlements?: Prisma.FinalSettlementUncheckedCreateNestedManyWithoutEmployeeInput
 }
 
 export type EmployeeCreateOrConnectWithoutWork_locationInput = {
@@ -3143,6 +3194,7 @@ export type EmployeeCreateWithoutLeave_policy_employeesInput = {
   payroll_slips?: Prisma.PayrollSlipCreateNestedManyWithoutEmployeeInput
   loan_advances?: Prisma.LoanAdvanceCreateNestedManyWithoutEmployeeInput
   expense_claims?: Prisma.ExpenseClaimCreateNestedManyWithoutEmployeeInput
+  final_settlements?: Prisma.FinalSettlementCreateNestedManyWithoutEmployeeInput
 }
 
 export type EmployeeUncheckedCreateWithoutLeave_policy_employeesInput = {
@@ -3193,6 +3245,7 @@ export type EmployeeUncheckedCreateWithoutLeave_policy_employeesInput = {
   payroll_slips?: Prisma.PayrollSlipUncheckedCreateNestedManyWithoutEmployeeInput
   loan_advances?: Prisma.LoanAdvanceUncheckedCreateNestedManyWithoutEmployeeInput
   expense_claims?: Prisma.ExpenseClaimUncheckedCreateNestedManyWithoutEmployeeInput
+  final_settlements?: Prisma.FinalSettlementUncheckedCreateNestedManyWithoutEmployeeInput
 }
 
 export type EmployeeCreateOrConnectWithoutLeave_policy_employeesInput = {
@@ -3258,6 +3311,7 @@ export type EmployeeUpdateWithoutLeave_policy_employeesInput = {
   payroll_slips?: Prisma.PayrollSlipUpdateManyWithoutEmployeeNestedInput
   loan_advances?: Prisma.LoanAdvanceUpdateManyWithoutEmployeeNestedInput
   expense_claims?: Prisma.ExpenseClaimUpdateManyWithoutEmployeeNestedInput
+  final_settlements?: Prisma.FinalSettlementUpdateManyWithoutEmployeeNestedInput
 }
 
 export type EmployeeUncheckedUpdateWithoutLeave_policy_employeesInput = {
@@ -3308,6 +3362,7 @@ export type EmployeeUncheckedUpdateWithoutLeave_policy_employeesInput = {
   payroll_slips?: Prisma.PayrollSlipUncheckedUpdateManyWithoutEmployeeNestedInput
   loan_advances?: Prisma.LoanAdvanceUncheckedUpdateManyWithoutEmployeeNestedInput
   expense_claims?: Prisma.ExpenseClaimUncheckedUpdateManyWithoutEmployeeNestedInput
+  final_settlements?: Prisma.FinalSettlementUncheckedUpdateManyWithoutEmployeeNestedInput
 }
 
 export type EmployeeCreateWithoutLeave_allocationsInput = {
@@ -3357,6 +3412,7 @@ export type EmployeeCreateWithoutLeave_allocationsInput = {
   payroll_slips?: Prisma.PayrollSlipCreateNestedManyWithoutEmployeeInput
   loan_advances?: Prisma.LoanAdvanceCreateNestedManyWithoutEmployeeInput
   expense_claims?: Prisma.ExpenseClaimCreateNestedManyWithoutEmployeeInput
+  final_settlements?: Prisma.FinalSettlementCreateNestedManyWithoutEmployeeInput
 }
 
 export type EmployeeUncheckedCreateWithoutLeave_allocationsInput = {
@@ -3407,6 +3463,7 @@ export type EmployeeUncheckedCreateWithoutLeave_allocationsInput = {
   payroll_slips?: Prisma.PayrollSlipUncheckedCreateNestedManyWithoutEmployeeInput
   loan_advances?: Prisma.LoanAdvanceUncheckedCreateNestedManyWithoutEmployeeInput
   expense_claims?: Prisma.ExpenseClaimUncheckedCreateNestedManyWithoutEmployeeInput
+  final_settlements?: Prisma.FinalSettlementUncheckedCreateNestedManyWithoutEmployeeInput
 }
 
 export type EmployeeCreateOrConnectWithoutLeave_allocationsInput = {
@@ -3472,6 +3529,7 @@ export type EmployeeUpdateWithoutLeave_allocationsInput = {
   payroll_slips?: Prisma.PayrollSlipUpdateManyWithoutEmployeeNestedInput
   loan_advances?: Prisma.LoanAdvanceUpdateManyWithoutEmployeeNestedInput
   expense_claims?: Prisma.ExpenseClaimUpdateManyWithoutEmployeeNestedInput
+  final_settlements?: Prisma.FinalSettlementUpdateManyWithoutEmployeeNestedInput
 }
 
 export type EmployeeUncheckedUpdateWithoutLeave_allocationsInput = {
@@ -3522,6 +3580,7 @@ export type EmployeeUncheckedUpdateWithoutLeave_allocationsInput = {
   payroll_slips?: Prisma.PayrollSlipUncheckedUpdateManyWithoutEmployeeNestedInput
   loan_advances?: Prisma.LoanAdvanceUncheckedUpdateManyWithoutEmployeeNestedInput
   expense_claims?: Prisma.ExpenseClaimUncheckedUpdateManyWithoutEmployeeNestedInput
+  final_settlements?: Prisma.FinalSettlementUncheckedUpdateManyWithoutEmployeeNestedInput
 }
 
 export type EmployeeCreateWithoutLeave_ledger_entriesInput = {
@@ -3571,6 +3630,7 @@ export type EmployeeCreateWithoutLeave_ledger_entriesInput = {
   payroll_slips?: Prisma.PayrollSlipCreateNestedManyWithoutEmployeeInput
   loan_advances?: Prisma.LoanAdvanceCreateNestedManyWithoutEmployeeInput
   expense_claims?: Prisma.ExpenseClaimCreateNestedManyWithoutEmployeeInput
+  final_settlements?: Prisma.FinalSettlementCreateNestedManyWithoutEmployeeInput
 }
 
 export type EmployeeUncheckedCreateWithoutLeave_ledger_entriesInput = {
@@ -3621,6 +3681,7 @@ export type EmployeeUncheckedCreateWithoutLeave_ledger_entriesInput = {
   payroll_slips?: Prisma.PayrollSlipUncheckedCreateNestedManyWithoutEmployeeInput
   loan_advances?: Prisma.LoanAdvanceUncheckedCreateNestedManyWithoutEmployeeInput
   expense_claims?: Prisma.ExpenseClaimUncheckedCreateNestedManyWithoutEmployeeInput
+  final_settlements?: Prisma.FinalSettlementUncheckedCreateNestedManyWithoutEmployeeInput
 }
 
 export type EmployeeCreateOrConnectWithoutLeave_ledger_entriesInput = {
@@ -3686,6 +3747,7 @@ export type EmployeeUpdateWithoutLeave_ledger_entriesInput = {
   payroll_slips?: Prisma.PayrollSlipUpdateManyWithoutEmployeeNestedInput
   loan_advances?: Prisma.LoanAdvanceUpdateManyWithoutEmployeeNestedInput
   expense_claims?: Prisma.ExpenseClaimUpdateManyWithoutEmployeeNestedInput
+  final_settlements?: Prisma.FinalSettlementUpdateManyWithoutEmployeeNestedInput
 }
 
 export type EmployeeUncheckedUpdateWithoutLeave_ledger_entriesInput = {
@@ -3736,6 +3798,7 @@ export type EmployeeUncheckedUpdateWithoutLeave_ledger_entriesInput = {
   payroll_slips?: Prisma.PayrollSlipUncheckedUpdateManyWithoutEmployeeNestedInput
   loan_advances?: Prisma.LoanAdvanceUncheckedUpdateManyWithoutEmployeeNestedInput
   expense_claims?: Prisma.ExpenseClaimUncheckedUpdateManyWithoutEmployeeNestedInput
+  final_settlements?: Prisma.FinalSettlementUncheckedUpdateManyWithoutEmployeeNestedInput
 }
 
 export type EmployeeCreateWithoutLeave_requestsInput = {
@@ -3785,6 +3848,7 @@ export type EmployeeCreateWithoutLeave_requestsInput = {
   payroll_slips?: Prisma.PayrollSlipCreateNestedManyWithoutEmployeeInput
   loan_advances?: Prisma.LoanAdvanceCreateNestedManyWithoutEmployeeInput
   expense_claims?: Prisma.ExpenseClaimCreateNestedManyWithoutEmployeeInput
+  final_settlements?: Prisma.FinalSettlementCreateNestedManyWithoutEmployeeInput
 }
 
 export type EmployeeUncheckedCreateWithoutLeave_requestsInput = {
@@ -3835,6 +3899,7 @@ export type EmployeeUncheckedCreateWithoutLeave_requestsInput = {
   payroll_slips?: Prisma.PayrollSlipUncheckedCreateNestedManyWithoutEmployeeInput
   loan_advances?: Prisma.LoanAdvanceUncheckedCreateNestedManyWithoutEmployeeInput
   expense_claims?: Prisma.ExpenseClaimUncheckedCreateNestedManyWithoutEmployeeInput
+  final_settlements?: Prisma.FinalSettlementUncheckedCreateNestedManyWithoutEmployeeInput
 }
 
 export type EmployeeCreateOrConnectWithoutLeave_requestsInput = {
@@ -3900,6 +3965,7 @@ export type EmployeeUpdateWithoutLeave_requestsInput = {
   payroll_slips?: Prisma.PayrollSlipUpdateManyWithoutEmployeeNestedInput
   loan_advances?: Prisma.LoanAdvanceUpdateManyWithoutEmployeeNestedInput
   expense_claims?: Prisma.ExpenseClaimUpdateManyWithoutEmployeeNestedInput
+  final_settlements?: Prisma.FinalSettlementUpdateManyWithoutEmployeeNestedInput
 }
 
 export type EmployeeUncheckedUpdateWithoutLeave_requestsInput = {
@@ -3950,6 +4016,7 @@ export type EmployeeUncheckedUpdateWithoutLeave_requestsInput = {
   payroll_slips?: Prisma.PayrollSlipUncheckedUpdateManyWithoutEmployeeNestedInput
   loan_advances?: Prisma.LoanAdvanceUncheckedUpdateManyWithoutEmployeeNestedInput
   expense_claims?: Prisma.ExpenseClaimUncheckedUpdateManyWithoutEmployeeNestedInput
+  final_settlements?: Prisma.FinalSettlementUncheckedUpdateManyWithoutEmployeeNestedInput
 }
 
 export type EmployeeCreateWithoutLeave_encashmentsInput = {
@@ -3999,6 +4066,7 @@ export type EmployeeCreateWithoutLeave_encashmentsInput = {
   payroll_slips?: Prisma.PayrollSlipCreateNestedManyWithoutEmployeeInput
   loan_advances?: Prisma.LoanAdvanceCreateNestedManyWithoutEmployeeInput
   expense_claims?: Prisma.ExpenseClaimCreateNestedManyWithoutEmployeeInput
+  final_settlements?: Prisma.FinalSettlementCreateNestedManyWithoutEmployeeInput
 }
 
 export type EmployeeUncheckedCreateWithoutLeave_encashmentsInput = {
@@ -4049,6 +4117,7 @@ export type EmployeeUncheckedCreateWithoutLeave_encashmentsInput = {
   payroll_slips?: Prisma.PayrollSlipUncheckedCreateNestedManyWithoutEmployeeInput
   loan_advances?: Prisma.LoanAdvanceUncheckedCreateNestedManyWithoutEmployeeInput
   expense_claims?: Prisma.ExpenseClaimUncheckedCreateNestedManyWithoutEmployeeInput
+  final_settlements?: Prisma.FinalSettlementUncheckedCreateNestedManyWithoutEmployeeInput
 }
 
 export type EmployeeCreateOrConnectWithoutLeave_encashmentsInput = {
@@ -4114,6 +4183,7 @@ export type EmployeeUpdateWithoutLeave_encashmentsInput = {
   payroll_slips?: Prisma.PayrollSlipUpdateManyWithoutEmployeeNestedInput
   loan_advances?: Prisma.LoanAdvanceUpdateManyWithoutEmployeeNestedInput
   expense_claims?: Prisma.ExpenseClaimUpdateManyWithoutEmployeeNestedInput
+  final_settlements?: Prisma.FinalSettlementUpdateManyWithoutEmployeeNestedInput
 }
 
 export type EmployeeUncheckedUpdateWithoutLeave_encashmentsInput = {
@@ -4164,6 +4234,7 @@ export type EmployeeUncheckedUpdateWithoutLeave_encashmentsInput = {
   payroll_slips?: Prisma.PayrollSlipUncheckedUpdateManyWithoutEmployeeNestedInput
   loan_advances?: Prisma.LoanAdvanceUncheckedUpdateManyWithoutEmployeeNestedInput
   expense_claims?: Prisma.ExpenseClaimUncheckedUpdateManyWithoutEmployeeNestedInput
+  final_settlements?: Prisma.FinalSettlementUncheckedUpdateManyWithoutEmployeeNestedInput
 }
 
 export type EmployeeCreateWithoutWfh_requestsInput = {
@@ -4213,6 +4284,7 @@ export type EmployeeCreateWithoutWfh_requestsInput = {
   payroll_slips?: Prisma.PayrollSlipCreateNestedManyWithoutEmployeeInput
   loan_advances?: Prisma.LoanAdvanceCreateNestedManyWithoutEmployeeInput
   expense_claims?: Prisma.ExpenseClaimCreateNestedManyWithoutEmployeeInput
+  final_settlements?: Prisma.FinalSettlementCreateNestedManyWithoutEmployeeInput
 }
 
 export type EmployeeUncheckedCreateWithoutWfh_requestsInput = {
@@ -4263,6 +4335,7 @@ export type EmployeeUncheckedCreateWithoutWfh_requestsInput = {
   payroll_slips?: Prisma.PayrollSlipUncheckedCreateNestedManyWithoutEmployeeInput
   loan_advances?: Prisma.LoanAdvanceUncheckedCreateNestedManyWithoutEmployeeInput
   expense_claims?: Prisma.ExpenseClaimUncheckedCreateNestedManyWithoutEmployeeInput
+  final_settlements?: Prisma.FinalSettlementUncheckedCreateNestedManyWithoutEmployeeInput
 }
 
 export type EmployeeCreateOrConnectWithoutWfh_requestsInput = {
@@ -4328,6 +4401,7 @@ export type EmployeeUpdateWithoutWfh_requestsInput = {
   payroll_slips?: Prisma.PayrollSlipUpdateManyWithoutEmployeeNestedInput
   loan_advances?: Prisma.LoanAdvanceUpdateManyWithoutEmployeeNestedInput
   expense_claims?: Prisma.ExpenseClaimUpdateManyWithoutEmployeeNestedInput
+  final_settlements?: Prisma.FinalSettlementUpdateManyWithoutEmployeeNestedInput
 }
 
 export type EmployeeUncheckedUpdateWithoutWfh_requestsInput = {
@@ -4378,6 +4452,7 @@ export type EmployeeUncheckedUpdateWithoutWfh_requestsInput = {
   payroll_slips?: Prisma.PayrollSlipUncheckedUpdateManyWithoutEmployeeNestedInput
   loan_advances?: Prisma.LoanAdvanceUncheckedUpdateManyWithoutEmployeeNestedInput
   expense_claims?: Prisma.ExpenseClaimUncheckedUpdateManyWithoutEmployeeNestedInput
+  final_settlements?: Prisma.FinalSettlementUncheckedUpdateManyWithoutEmployeeNestedInput
 }
 
 export type EmployeeCreateWithoutHoliday_work_requestsInput = {
@@ -4427,6 +4502,7 @@ export type EmployeeCreateWithoutHoliday_work_requestsInput = {
   payroll_slips?: Prisma.PayrollSlipCreateNestedManyWithoutEmployeeInput
   loan_advances?: Prisma.LoanAdvanceCreateNestedManyWithoutEmployeeInput
   expense_claims?: Prisma.ExpenseClaimCreateNestedManyWithoutEmployeeInput
+  final_settlements?: Prisma.FinalSettlementCreateNestedManyWithoutEmployeeInput
 }
 
 export type EmployeeUncheckedCreateWithoutHoliday_work_requestsInput = {
@@ -4477,6 +4553,7 @@ export type EmployeeUncheckedCreateWithoutHoliday_work_requestsInput = {
   payroll_slips?: Prisma.PayrollSlipUncheckedCreateNestedManyWithoutEmployeeInput
   loan_advances?: Prisma.LoanAdvanceUncheckedCreateNestedManyWithoutEmployeeInput
   expense_claims?: Prisma.ExpenseClaimUncheckedCreateNestedManyWithoutEmployeeInput
+  final_settlements?: Prisma.FinalSettlementUncheckedCreateNestedManyWithoutEmployeeInput
 }
 
 export type EmployeeCreateOrConnectWithoutHoliday_work_requestsInput = {
@@ -4542,6 +4619,7 @@ export type EmployeeUpdateWithoutHoliday_work_requestsInput = {
   payroll_slips?: Prisma.PayrollSlipUpdateManyWithoutEmployeeNestedInput
   loan_advances?: Prisma.LoanAdvanceUpdateManyWithoutEmployeeNestedInput
   expense_claims?: Prisma.ExpenseClaimUpdateManyWithoutEmployeeNestedInput
+  final_settlements?: Prisma.FinalSettlementUpdateManyWithoutEmployeeNestedInput
 }
 
 export type EmployeeUncheckedUpdateWithoutHoliday_work_requestsInput = {
@@ -4592,6 +4670,7 @@ export type EmployeeUncheckedUpdateWithoutHoliday_work_requestsInput = {
   payroll_slips?: Prisma.PayrollSlipUncheckedUpdateManyWithoutEmployeeNestedInput
   loan_advances?: Prisma.LoanAdvanceUncheckedUpdateManyWithoutEmployeeNestedInput
   expense_claims?: Prisma.ExpenseClaimUncheckedUpdateManyWithoutEmployeeNestedInput
+  final_settlements?: Prisma.FinalSettlementUncheckedUpdateManyWithoutEmployeeNestedInput
 }
 
 export type EmployeeCreateWithoutSalary_setupsInput = {
@@ -4641,6 +4720,7 @@ export type EmployeeCreateWithoutSalary_setupsInput = {
   payroll_slips?: Prisma.PayrollSlipCreateNestedManyWithoutEmployeeInput
   loan_advances?: Prisma.LoanAdvanceCreateNestedManyWithoutEmployeeInput
   expense_claims?: Prisma.ExpenseClaimCreateNestedManyWithoutEmployeeInput
+  final_settlements?: Prisma.FinalSettlementCreateNestedManyWithoutEmployeeInput
 }
 
 export type EmployeeUncheckedCreateWithoutSalary_setupsInput = {
@@ -4691,6 +4771,7 @@ export type EmployeeUncheckedCreateWithoutSalary_setupsInput = {
   payroll_slips?: Prisma.PayrollSlipUncheckedCreateNestedManyWithoutEmployeeInput
   loan_advances?: Prisma.LoanAdvanceUncheckedCreateNestedManyWithoutEmployeeInput
   expense_claims?: Prisma.ExpenseClaimUncheckedCreateNestedManyWithoutEmployeeInput
+  final_settlements?: Prisma.FinalSettlementUncheckedCreateNestedManyWithoutEmployeeInput
 }
 
 export type EmployeeCreateOrConnectWithoutSalary_setupsInput = {
@@ -4756,6 +4837,7 @@ export type EmployeeUpdateWithoutSalary_setupsInput = {
   payroll_slips?: Prisma.PayrollSlipUpdateManyWithoutEmployeeNestedInput
   loan_advances?: Prisma.LoanAdvanceUpdateManyWithoutEmployeeNestedInput
   expense_claims?: Prisma.ExpenseClaimUpdateManyWithoutEmployeeNestedInput
+  final_settlements?: Prisma.FinalSettlementUpdateManyWithoutEmployeeNestedInput
 }
 
 export type EmployeeUncheckedUpdateWithoutSalary_setupsInput = {
@@ -4806,6 +4888,7 @@ export type EmployeeUncheckedUpdateWithoutSalary_setupsInput = {
   payroll_slips?: Prisma.PayrollSlipUncheckedUpdateManyWithoutEmployeeNestedInput
   loan_advances?: Prisma.LoanAdvanceUncheckedUpdateManyWithoutEmployeeNestedInput
   expense_claims?: Prisma.ExpenseClaimUncheckedUpdateManyWithoutEmployeeNestedInput
+  final_settlements?: Prisma.FinalSettlementUncheckedUpdateManyWithoutEmployeeNestedInput
 }
 
 export type EmployeeCreateWithoutPayroll_slipsInput = {
@@ -4855,6 +4938,7 @@ export type EmployeeCreateWithoutPayroll_slipsInput = {
   salary_setups?: Prisma.EmployeeSalarySetupCreateNestedManyWithoutEmployeeInput
   loan_advances?: Prisma.LoanAdvanceCreateNestedManyWithoutEmployeeInput
   expense_claims?: Prisma.ExpenseClaimCreateNestedManyWithoutEmployeeInput
+  final_settlements?: Prisma.FinalSettlementCreateNestedManyWithoutEmployeeInput
 }
 
 export type EmployeeUncheckedCreateWithoutPayroll_slipsInput = {
@@ -4905,6 +4989,7 @@ export type EmployeeUncheckedCreateWithoutPayroll_slipsInput = {
   salary_setups?: Prisma.EmployeeSalarySetupUncheckedCreateNestedManyWithoutEmployeeInput
   loan_advances?: Prisma.LoanAdvanceUncheckedCreateNestedManyWithoutEmployeeInput
   expense_claims?: Prisma.ExpenseClaimUncheckedCreateNestedManyWithoutEmployeeInput
+  final_settlements?: Prisma.FinalSettlementUncheckedCreateNestedManyWithoutEmployeeInput
 }
 
 export type EmployeeCreateOrConnectWithoutPayroll_slipsInput = {
@@ -4970,6 +5055,7 @@ export type EmployeeUpdateWithoutPayroll_slipsInput = {
   salary_setups?: Prisma.EmployeeSalarySetupUpdateManyWithoutEmployeeNestedInput
   loan_advances?: Prisma.LoanAdvanceUpdateManyWithoutEmployeeNestedInput
   expense_claims?: Prisma.ExpenseClaimUpdateManyWithoutEmployeeNestedInput
+  final_settlements?: Prisma.FinalSettlementUpdateManyWithoutEmployeeNestedInput
 }
 
 export type EmployeeUncheckedUpdateWithoutPayroll_slipsInput = {
@@ -5020,6 +5106,7 @@ export type EmployeeUncheckedUpdateWithoutPayroll_slipsInput = {
   salary_setups?: Prisma.EmployeeSalarySetupUncheckedUpdateManyWithoutEmployeeNestedInput
   loan_advances?: Prisma.LoanAdvanceUncheckedUpdateManyWithoutEmployeeNestedInput
   expense_claims?: Prisma.ExpenseClaimUncheckedUpdateManyWithoutEmployeeNestedInput
+  final_settlements?: Prisma.FinalSettlementUncheckedUpdateManyWithoutEmployeeNestedInput
 }
 
 export type EmployeeCreateWithoutLoan_advancesInput = {
@@ -5069,6 +5156,7 @@ export type EmployeeCreateWithoutLoan_advancesInput = {
   salary_setups?: Prisma.EmployeeSalarySetupCreateNestedManyWithoutEmployeeInput
   payroll_slips?: Prisma.PayrollSlipCreateNestedManyWithoutEmployeeInput
   expense_claims?: Prisma.ExpenseClaimCreateNestedManyWithoutEmployeeInput
+  final_settlements?: Prisma.FinalSettlementCreateNestedManyWithoutEmployeeInput
 }
 
 export type EmployeeUncheckedCreateWithoutLoan_advancesInput = {
@@ -5119,6 +5207,7 @@ export type EmployeeUncheckedCreateWithoutLoan_advancesInput = {
   salary_setups?: Prisma.EmployeeSalarySetupUncheckedCreateNestedManyWithoutEmployeeInput
   payroll_slips?: Prisma.PayrollSlipUncheckedCreateNestedManyWithoutEmployeeInput
   expense_claims?: Prisma.ExpenseClaimUncheckedCreateNestedManyWithoutEmployeeInput
+  final_settlements?: Prisma.FinalSettlementUncheckedCreateNestedManyWithoutEmployeeInput
 }
 
 export type EmployeeCreateOrConnectWithoutLoan_advancesInput = {
@@ -5184,6 +5273,7 @@ export type EmployeeUpdateWithoutLoan_advancesInput = {
   salary_setups?: Prisma.EmployeeSalarySetupUpdateManyWithoutEmployeeNestedInput
   payroll_slips?: Prisma.PayrollSlipUpdateManyWithoutEmployeeNestedInput
   expense_claims?: Prisma.ExpenseClaimUpdateManyWithoutEmployeeNestedInput
+  final_settlements?: Prisma.FinalSettlementUpdateManyWithoutEmployeeNestedInput
 }
 
 export type EmployeeUncheckedUpdateWithoutLoan_advancesInput = {
@@ -5234,6 +5324,7 @@ export type EmployeeUncheckedUpdateWithoutLoan_advancesInput = {
   salary_setups?: Prisma.EmployeeSalarySetupUncheckedUpdateManyWithoutEmployeeNestedInput
   payroll_slips?: Prisma.PayrollSlipUncheckedUpdateManyWithoutEmployeeNestedInput
   expense_claims?: Prisma.ExpenseClaimUncheckedUpdateManyWithoutEmployeeNestedInput
+  final_settlements?: Prisma.FinalSettlementUncheckedUpdateManyWithoutEmployeeNestedInput
 }
 
 export type EmployeeCreateWithoutExpense_claimsInput = {
@@ -5283,6 +5374,7 @@ export type EmployeeCreateWithoutExpense_claimsInput = {
   salary_setups?: Prisma.EmployeeSalarySetupCreateNestedManyWithoutEmployeeInput
   payroll_slips?: Prisma.PayrollSlipCreateNestedManyWithoutEmployeeInput
   loan_advances?: Prisma.LoanAdvanceCreateNestedManyWithoutEmployeeInput
+  final_settlements?: Prisma.FinalSettlementCreateNestedManyWithoutEmployeeInput
 }
 
 export type EmployeeUncheckedCreateWithoutExpense_claimsInput = {
@@ -5333,6 +5425,7 @@ export type EmployeeUncheckedCreateWithoutExpense_claimsInput = {
   salary_setups?: Prisma.EmployeeSalarySetupUncheckedCreateNestedManyWithoutEmployeeInput
   payroll_slips?: Prisma.PayrollSlipUncheckedCreateNestedManyWithoutEmployeeInput
   loan_advances?: Prisma.LoanAdvanceUncheckedCreateNestedManyWithoutEmployeeInput
+  final_settlements?: Prisma.FinalSettlementUncheckedCreateNestedManyWithoutEmployeeInput
 }
 
 export type EmployeeCreateOrConnectWithoutExpense_claimsInput = {
@@ -5398,6 +5491,7 @@ export type EmployeeUpdateWithoutExpense_claimsInput = {
   salary_setups?: Prisma.EmployeeSalarySetupUpdateManyWithoutEmployeeNestedInput
   payroll_slips?: Prisma.PayrollSlipUpdateManyWithoutEmployeeNestedInput
   loan_advances?: Prisma.LoanAdvanceUpdateManyWithoutEmployeeNestedInput
+  final_settlements?: Prisma.FinalSettlementUpdateManyWithoutEmployeeNestedInput
 }
 
 export type EmployeeUncheckedUpdateWithoutExpense_claimsInput = {
@@ -5448,6 +5542,225 @@ export type EmployeeUncheckedUpdateWithoutExpense_claimsInput = {
   salary_setups?: Prisma.EmployeeSalarySetupUncheckedUpdateManyWithoutEmployeeNestedInput
   payroll_slips?: Prisma.PayrollSlipUncheckedUpdateManyWithoutEmployeeNestedInput
   loan_advances?: Prisma.LoanAdvanceUncheckedUpdateManyWithoutEmployeeNestedInput
+  final_settlements?: Prisma.FinalSettlementUncheckedUpdateManyWithoutEmployeeNestedInput
+}
+
+export type EmployeeCreateWithoutFinal_settlementsInput = {
+  id?: string
+  employee_code: string
+  first_name: string
+  last_name: string
+  email: string
+  phone?: string | null
+  department: string
+  designation: string
+  joining_date: Date | string
+  date_of_birth?: Date | string | null
+  gender?: string | null
+  employment_type?: string
+  status?: string
+  bank_name?: string | null
+  bank_account_number?: string | null
+  bank_ifsc?: string | null
+  bank_iban?: string | null
+  bank_routing_code?: string | null
+  labour_card_number?: string | null
+  state?: string | null
+  search_text?: string
+  created_at?: Date | string
+  updated_at?: Date | string
+  deleted_at?: Date | string | null
+  manager?: Prisma.EmployeeCreateNestedOneWithoutReportsInput
+  reports?: Prisma.EmployeeCreateNestedManyWithoutManagerInput
+  branch?: Prisma.BranchCreateNestedOneWithoutEmployeesInput
+  work_location?: Prisma.WorkLocationCreateNestedOneWithoutEmployeesInput
+  memberships?: Prisma.MembershipCreateNestedManyWithoutEmployeeInput
+  invitations?: Prisma.InvitationCreateNestedManyWithoutEmployeeInput
+  documents?: Prisma.EmployeeDocumentCreateNestedManyWithoutEmployeeInput
+  exit?: Prisma.EmployeeExitCreateNestedOneWithoutEmployeeInput
+  asset_assignments?: Prisma.AssetAssignmentCreateNestedManyWithoutEmployeeInput
+  leave_policy_employees?: Prisma.LeavePolicyEmployeeCreateNestedManyWithoutEmployeeInput
+  leave_allocations?: Prisma.LeaveAllocationCreateNestedManyWithoutEmployeeInput
+  leave_ledger_entries?: Prisma.LeaveLedgerEntryCreateNestedManyWithoutEmployeeInput
+  leave_requests?: Prisma.LeaveRequestCreateNestedManyWithoutEmployeeInput
+  leave_encashments?: Prisma.LeaveEncashmentCreateNestedManyWithoutEmployeeInput
+  wfh_requests?: Prisma.WfhRequestCreateNestedManyWithoutEmployeeInput
+  holiday_work_requests?: Prisma.HolidayWorkRequestCreateNestedManyWithoutEmployeeInput
+  attendance_records?: Prisma.AttendanceRecordCreateNestedManyWithoutEmployeeInput
+  attendance_regularizations?: Prisma.AttendanceRegularizationCreateNestedManyWithoutEmployeeInput
+  recruitment_candidates?: Prisma.CandidateCreateNestedManyWithoutEmployeeInput
+  salary_setups?: Prisma.EmployeeSalarySetupCreateNestedManyWithoutEmployeeInput
+  payroll_slips?: Prisma.PayrollSlipCreateNestedManyWithoutEmployeeInput
+  loan_advances?: Prisma.LoanAdvanceCreateNestedManyWithoutEmployeeInput
+  expense_claims?: Prisma.ExpenseClaimCreateNestedManyWithoutEmployeeInput
+}
+
+export type EmployeeUncheckedCreateWithoutFinal_settlementsInput = {
+  tenant_id?: string
+  id?: string
+  employee_code: string
+  first_name: string
+  last_name: string
+  email: string
+  phone?: string | null
+  department: string
+  designation: string
+  joining_date: Date | string
+  date_of_birth?: Date | string | null
+  gender?: string | null
+  employment_type?: string
+  status?: string
+  reports_to?: string | null
+  branch_id?: string | null
+  work_location_id?: string | null
+  bank_name?: string | null
+  bank_account_number?: string | null
+  bank_ifsc?: string | null
+  bank_iban?: string | null
+  bank_routing_code?: string | null
+  labour_card_number?: string | null
+  state?: string | null
+  search_text?: string
+  created_at?: Date | string
+  updated_at?: Date | string
+  deleted_at?: Date | string | null
+  reports?: Prisma.EmployeeUncheckedCreateNestedManyWithoutManagerInput
+  memberships?: Prisma.MembershipUncheckedCreateNestedManyWithoutEmployeeInput
+  invitations?: Prisma.InvitationUncheckedCreateNestedManyWithoutEmployeeInput
+  documents?: Prisma.EmployeeDocumentUncheckedCreateNestedManyWithoutEmployeeInput
+  exit?: Prisma.EmployeeExitUncheckedCreateNestedOneWithoutEmployeeInput
+  asset_assignments?: Prisma.AssetAssignmentUncheckedCreateNestedManyWithoutEmployeeInput
+  leave_policy_employees?: Prisma.LeavePolicyEmployeeUncheckedCreateNestedManyWithoutEmployeeInput
+  leave_allocations?: Prisma.LeaveAllocationUncheckedCreateNestedManyWithoutEmployeeInput
+  leave_ledger_entries?: Prisma.LeaveLedgerEntryUncheckedCreateNestedManyWithoutEmployeeInput
+  leave_requests?: Prisma.LeaveRequestUncheckedCreateNestedManyWithoutEmployeeInput
+  leave_encashments?: Prisma.LeaveEncashmentUncheckedCreateNestedManyWithoutEmployeeInput
+  wfh_requests?: Prisma.WfhRequestUncheckedCreateNestedManyWithoutEmployeeInput
+  holiday_work_requests?: Prisma.HolidayWorkRequestUncheckedCreateNestedManyWithoutEmployeeInput
+  attendance_records?: Prisma.AttendanceRecordUncheckedCreateNestedManyWithoutEmployeeInput
+  attendance_regularizations?: Prisma.AttendanceRegularizationUncheckedCreateNestedManyWithoutEmployeeInput
+  recruitment_candidates?: Prisma.CandidateUncheckedCreateNestedManyWithoutEmployeeInput
+  salary_setups?: Prisma.EmployeeSalarySetupUncheckedCreateNestedManyWithoutEmployeeInput
+  payroll_slips?: Prisma.PayrollSlipUncheckedCreateNestedManyWithoutEmployeeInput
+  loan_advances?: Prisma.LoanAdvanceUncheckedCreateNestedManyWithoutEmployeeInput
+  expense_claims?: Prisma.ExpenseClaimUncheckedCreateNestedManyWithoutEmployeeInput
+}
+
+export type EmployeeCreateOrConnectWithoutFinal_settlementsInput = {
+  where: Prisma.EmployeeWhereUniqueInput
+  create: Prisma.XOR<Prisma.EmployeeCreateWithoutFinal_settlementsInput, Prisma.EmployeeUncheckedCreateWithoutFinal_settlementsInput>
+}
+
+export type EmployeeUpsertWithoutFinal_settlementsInput = {
+  update: Prisma.XOR<Prisma.EmployeeUpdateWithoutFinal_settlementsInput, Prisma.EmployeeUncheckedUpdateWithoutFinal_settlementsInput>
+  create: Prisma.XOR<Prisma.EmployeeCreateWithoutFinal_settlementsInput, Prisma.EmployeeUncheckedCreateWithoutFinal_settlementsInput>
+  where?: Prisma.EmployeeWhereInput
+}
+
+export type EmployeeUpdateToOneWithWhereWithoutFinal_settlementsInput = {
+  where?: Prisma.EmployeeWhereInput
+  data: Prisma.XOR<Prisma.EmployeeUpdateWithoutFinal_settlementsInput, Prisma.EmployeeUncheckedUpdateWithoutFinal_settlementsInput>
+}
+
+export type EmployeeUpdateWithoutFinal_settlementsInput = {
+  id?: Prisma.StringFieldUpdateOperationsInput | string
+  employee_code?: Prisma.StringFieldUpdateOperationsInput | string
+  first_name?: Prisma.StringFieldUpdateOperationsInput | string
+  last_name?: Prisma.StringFieldUpdateOperationsInput | string
+  email?: Prisma.StringFieldUpdateOperationsInput | string
+  phone?: Prisma.NullableStringFieldUpdateOperationsInput | string | null
+  department?: Prisma.StringFieldUpdateOperationsInput | string
+  designation?: Prisma.StringFieldUpdateOperationsInput | string
+  joining_date?: Prisma.DateTimeFieldUpdateOperationsInput | Date | string
+  date_of_birth?: Prisma.NullableDateTimeFieldUpdateOperationsInput | Date | string | null
+  gender?: Prisma.NullableStringFieldUpdateOperationsInput | string | null
+  employment_type?: Prisma.StringFieldUpdateOperationsInput | string
+  status?: Prisma.StringFieldUpdateOperationsInput | string
+  bank_name?: Prisma.NullableStringFieldUpdateOperationsInput | string | null
+  bank_account_number?: Prisma.NullableStringFieldUpdateOperationsInput | string | null
+  bank_ifsc?: Prisma.NullableStringFieldUpdateOperationsInput | string | null
+  bank_iban?: Prisma.NullableStringFieldUpdateOperationsInput | string | null
+  bank_routing_code?: Prisma.NullableStringFieldUpdateOperationsInput | string | null
+  labour_card_number?: Prisma.NullableStringFieldUpdateOperationsInput | string | null
+  state?: Prisma.NullableStringFieldUpdateOperationsInput | string | null
+  search_text?: Prisma.StringFieldUpdateOperationsInput | string
+  created_at?: Prisma.DateTimeFieldUpdateOperationsInput | Date | string
+  updated_at?: Prisma.DateTimeFieldUpdateOperationsInput | Date | string
+  deleted_at?: Prisma.NullableDateTimeFieldUpdateOperationsInput | Date | string | null
+  manager?: Prisma.EmployeeUpdateOneWithoutReportsNestedInput
+  reports?: Prisma.EmployeeUpdateManyWithoutManagerNestedInput
+  branch?: Prisma.BranchUpdateOneWithoutEmployeesNestedInput
+  work_location?: Prisma.WorkLocationUpdateOneWithoutEmployeesNestedInput
+  memberships?: Prisma.MembershipUpdateManyWithoutEmployeeNestedInput
+  invitations?: Prisma.InvitationUpdateManyWithoutEmployeeNestedInput
+  documents?: Prisma.EmployeeDocumentUpdateManyWithoutEmployeeNestedInput
+  exit?: Prisma.EmployeeExitUpdateOneWithoutEmployeeNestedInput
+  asset_assignments?: Prisma.AssetAssignmentUpdateManyWithoutEmployeeNestedInput
+  leave_policy_employees?: Prisma.LeavePolicyEmployeeUpdateManyWithoutEmployeeNestedInput
+  leave_allocations?: Prisma.LeaveAllocationUpdateManyWithoutEmployeeNestedInput
+  leave_ledger_entries?: Prisma.LeaveLedgerEntryUpdateManyWithoutEmployeeNestedInput
+  leave_requests?: Prisma.LeaveRequestUpdateManyWithoutEmployeeNestedInput
+  leave_encashments?: Prisma.LeaveEncashmentUpdateManyWithoutEmployeeNestedInput
+  wfh_requests?: Prisma.WfhRequestUpdateManyWithoutEmployeeNestedInput
+  holiday_work_requests?: Prisma.HolidayWorkRequestUpdateManyWithoutEmployeeNestedInput
+  attendance_records?: Prisma.AttendanceRecordUpdateManyWithoutEmployeeNestedInput
+  attendance_regularizations?: Prisma.AttendanceRegularizationUpdateManyWithoutEmployeeNestedInput
+  recruitment_candidates?: Prisma.CandidateUpdateManyWithoutEmployeeNestedInput
+  salary_setups?: Prisma.EmployeeSalarySetupUpdateManyWithoutEmployeeNestedInput
+  payroll_slips?: Prisma.PayrollSlipUpdateManyWithoutEmployeeNestedInput
+  loan_advances?: Prisma.LoanAdvanceUpdateManyWithoutEmployeeNestedInput
+  expense_claims?: Prisma.ExpenseClaimUpdateManyWithoutEmployeeNestedInput
+}
+
+export type EmployeeUncheckedUpdateWithoutFinal_settlementsInput = {
+  tenant_id?: Prisma.StringFieldUpdateOperationsInput | string
+  id?: Prisma.StringFieldUpdateOperationsInput | string
+  employee_code?: Prisma.StringFieldUpdateOperationsInput | string
+  first_name?: Prisma.StringFieldUpdateOperationsInput | string
+  last_name?: Prisma.StringFieldUpdateOperationsInput | string
+  email?: Prisma.StringFieldUpdateOperationsInput | string
+  phone?: Prisma.NullableStringFieldUpdateOperationsInput | string | null
+  department?: Prisma.StringFieldUpdateOperationsInput | string
+  designation?: Prisma.StringFieldUpdateOperationsInput | string
+  joining_date?: Prisma.DateTimeFieldUpdateOperationsInput | Date | string
+  date_of_birth?: Prisma.NullableDateTimeFieldUpdateOperationsInput | Date | string | null
+  gender?: Prisma.NullableStringFieldUpdateOperationsInput | string | null
+  employment_type?: Prisma.StringFieldUpdateOperationsInput | string
+  status?: Prisma.StringFieldUpdateOperationsInput | string
+  reports_to?: Prisma.NullableStringFieldUpdateOperationsInput | string | null
+  branch_id?: Prisma.NullableStringFieldUpdateOperationsInput | string | null
+  work_location_id?: Prisma.NullableStringFieldUpdateOperationsInput | string | null
+  bank_name?: Prisma.NullableStringFieldUpdateOperationsInput | string | null
+  bank_account_number?: Prisma.NullableStringFieldUpdateOperationsInput | string | null
+  bank_ifsc?: Prisma.NullableStringFieldUpdateOperationsInput | string | null
+  bank_iban?: Prisma.NullableStringFieldUpdateOperationsInput | string | null
+  bank_routing_code?: Prisma.NullableStringFieldUpdateOperationsInput | string | null
+  labour_card_number?: Prisma.NullableStringFieldUpdateOperationsInput | string | null
+  state?: Prisma.NullableStringFieldUpdateOperationsInput | string | null
+  search_text?: Prisma.StringFieldUpdateOperationsInput | string
+  created_at?: Prisma.DateTimeFieldUpdateOperationsInput | Date | string
+  updated_at?: Prisma.DateTimeFieldUpdateOperationsInput | Date | string
+  deleted_at?: Prisma.NullableDateTimeFieldUpdateOperationsInput | Date | string | null
+  reports?: Prisma.EmployeeUncheckedUpdateManyWithoutManagerNestedInput
+  memberships?: Prisma.MembershipUncheckedUpdateManyWithoutEmployeeNestedInput
+  invitations?: Prisma.InvitationUncheckedUpdateManyWithoutEmployeeNestedInput
+  documents?: Prisma.EmployeeDocumentUncheckedUpdateManyWithoutEmployeeNestedInput
+  exit?: Prisma.EmployeeExitUncheckedUpdateOneWithoutEmployeeNestedInput
+  asset_assignments?: Prisma.AssetAssignmentUncheckedUpdateManyWithoutEmployeeNestedInput
+  leave_policy_employees?: Prisma.LeavePolicyEmployeeUncheckedUpdateManyWithoutEmployeeNestedInput
+  leave_allocations?: Prisma.LeaveAllocationUncheckedUpdateManyWithoutEmployeeNestedInput
+  leave_ledger_entries?: Prisma.LeaveLedgerEntryUncheckedUpdateManyWithoutEmployeeNestedInput
+  leave_requests?: Prisma.LeaveRequestUncheckedUpdateManyWithoutEmployeeNestedInput
+  leave_encashments?: Prisma.LeaveEncashmentUncheckedUpdateManyWithoutEmployeeNestedInput
+  wfh_requests?: Prisma.WfhRequestUncheckedUpdateManyWithoutEmployeeNestedInput
+  holiday_work_requests?: Prisma.HolidayWorkRequestUncheckedUpdateManyWithoutEmployeeNestedInput
+  attendance_records?: Prisma.AttendanceRecordUncheckedUpdateManyWithoutEmployeeNestedInput
+  attendance_regularizations?: Prisma.AttendanceRegularizationUncheckedUpdateManyWithoutEmployeeNestedInput
+  recruitment_candidates?: Prisma.CandidateUncheckedUpdateManyWithoutEmployeeNestedInput
+  salary_setups?: Prisma.EmployeeSalarySetupUncheckedUpdateManyWithoutEmployeeNestedInput
+  payroll_slips?: Prisma.PayrollSlipUncheckedUpdateManyWithoutEmployeeNestedInput
+  loan_advances?: Prisma.LoanAdvanceUncheckedUpdateManyWithoutEmployeeNestedInput
+  expense_claims?: Prisma.ExpenseClaimUncheckedUpdateManyWithoutEmployeeNestedInput
 }
 
 export type EmployeeCreateWithoutMembershipsInput = {
@@ -5497,6 +5810,7 @@ export type EmployeeCreateWithoutMembershipsInput = {
   payroll_slips?: Prisma.PayrollSlipCreateNestedManyWithoutEmployeeInput
   loan_advances?: Prisma.LoanAdvanceCreateNestedManyWithoutEmployeeInput
   expense_claims?: Prisma.ExpenseClaimCreateNestedManyWithoutEmployeeInput
+  final_settlements?: Prisma.FinalSettlementCreateNestedManyWithoutEmployeeInput
 }
 
 export type EmployeeUncheckedCreateWithoutMembershipsInput = {
@@ -5547,6 +5861,7 @@ export type EmployeeUncheckedCreateWithoutMembershipsInput = {
   payroll_slips?: Prisma.PayrollSlipUncheckedCreateNestedManyWithoutEmployeeInput
   loan_advances?: Prisma.LoanAdvanceUncheckedCreateNestedManyWithoutEmployeeInput
   expense_claims?: Prisma.ExpenseClaimUncheckedCreateNestedManyWithoutEmployeeInput
+  final_settlements?: Prisma.FinalSettlementUncheckedCreateNestedManyWithoutEmployeeInput
 }
 
 export type EmployeeCreateOrConnectWithoutMembershipsInput = {
@@ -5612,6 +5927,7 @@ export type EmployeeUpdateWithoutMembershipsInput = {
   payroll_slips?: Prisma.PayrollSlipUpdateManyWithoutEmployeeNestedInput
   loan_advances?: Prisma.LoanAdvanceUpdateManyWithoutEmployeeNestedInput
   expense_claims?: Prisma.ExpenseClaimUpdateManyWithoutEmployeeNestedInput
+  final_settlements?: Prisma.FinalSettlementUpdateManyWithoutEmployeeNestedInput
 }
 
 export type EmployeeUncheckedUpdateWithoutMembershipsInput = {
@@ -5662,6 +5978,7 @@ export type EmployeeUncheckedUpdateWithoutMembershipsInput = {
   payroll_slips?: Prisma.PayrollSlipUncheckedUpdateManyWithoutEmployeeNestedInput
   loan_advances?: Prisma.LoanAdvanceUncheckedUpdateManyWithoutEmployeeNestedInput
   expense_claims?: Prisma.ExpenseClaimUncheckedUpdateManyWithoutEmployeeNestedInput
+  final_settlements?: Prisma.FinalSettlementUncheckedUpdateManyWithoutEmployeeNestedInput
 }
 
 export type EmployeeCreateWithoutInvitationsInput = {
@@ -5711,6 +6028,7 @@ export type EmployeeCreateWithoutInvitationsInput = {
   payroll_slips?: Prisma.PayrollSlipCreateNestedManyWithoutEmployeeInput
   loan_advances?: Prisma.LoanAdvanceCreateNestedManyWithoutEmployeeInput
   expense_claims?: Prisma.ExpenseClaimCreateNestedManyWithoutEmployeeInput
+  final_settlements?: Prisma.FinalSettlementCreateNestedManyWithoutEmployeeInput
 }
 
 export type EmployeeUncheckedCreateWithoutInvitationsInput = {
@@ -5761,6 +6079,7 @@ export type EmployeeUncheckedCreateWithoutInvitationsInput = {
   payroll_slips?: Prisma.PayrollSlipUncheckedCreateNestedManyWithoutEmployeeInput
   loan_advances?: Prisma.LoanAdvanceUncheckedCreateNestedManyWithoutEmployeeInput
   expense_claims?: Prisma.ExpenseClaimUncheckedCreateNestedManyWithoutEmployeeInput
+  final_settlements?: Prisma.FinalSettlementUncheckedCreateNestedManyWithoutEmployeeInput
 }
 
 export type EmployeeCreateOrConnectWithoutInvitationsInput = {
@@ -5826,6 +6145,7 @@ export type EmployeeUpdateWithoutInvitationsInput = {
   payroll_slips?: Prisma.PayrollSlipUpdateManyWithoutEmployeeNestedInput
   loan_advances?: Prisma.LoanAdvanceUpdateManyWithoutEmployeeNestedInput
   expense_claims?: Prisma.ExpenseClaimUpdateManyWithoutEmployeeNestedInput
+  final_settlements?: Prisma.FinalSettlementUpdateManyWithoutEmployeeNestedInput
 }
 
 export type EmployeeUncheckedUpdateWithoutInvitationsInput = {
@@ -5876,6 +6196,7 @@ export type EmployeeUncheckedUpdateWithoutInvitationsInput = {
   payroll_slips?: Prisma.PayrollSlipUncheckedUpdateManyWithoutEmployeeNestedInput
   loan_advances?: Prisma.LoanAdvanceUncheckedUpdateManyWithoutEmployeeNestedInput
   expense_claims?: Prisma.ExpenseClaimUncheckedUpdateManyWithoutEmployeeNestedInput
+  final_settlements?: Prisma.FinalSettlementUncheckedUpdateManyWithoutEmployeeNestedInput
 }
 
 export type EmployeeCreateWithoutRecruitment_candidatesInput = {
@@ -5925,6 +6246,7 @@ export type EmployeeCreateWithoutRecruitment_candidatesInput = {
   payroll_slips?: Prisma.PayrollSlipCreateNestedManyWithoutEmployeeInput
   loan_advances?: Prisma.LoanAdvanceCreateNestedManyWithoutEmployeeInput
   expense_claims?: Prisma.ExpenseClaimCreateNestedManyWithoutEmployeeInput
+  final_settlements?: Prisma.FinalSettlementCreateNestedManyWithoutEmployeeInput
 }
 
 export type EmployeeUncheckedCreateWithoutRecruitment_candidatesInput = {
@@ -5975,6 +6297,7 @@ export type EmployeeUncheckedCreateWithoutRecruitment_candidatesInput = {
   payroll_slips?: Prisma.PayrollSlipUncheckedCreateNestedManyWithoutEmployeeInput
   loan_advances?: Prisma.LoanAdvanceUncheckedCreateNestedManyWithoutEmployeeInput
   expense_claims?: Prisma.ExpenseClaimUncheckedCreateNestedManyWithoutEmployeeInput
+  final_settlements?: Prisma.FinalSettlementUncheckedCreateNestedManyWithoutEmployeeInput
 }
 
 export type EmployeeCreateOrConnectWithoutRecruitment_candidatesInput = {
@@ -6040,6 +6363,7 @@ export type EmployeeUpdateWithoutRecruitment_candidatesInput = {
   payroll_slips?: Prisma.PayrollSlipUpdateManyWithoutEmployeeNestedInput
   loan_advances?: Prisma.LoanAdvanceUpdateManyWithoutEmployeeNestedInput
   expense_claims?: Prisma.ExpenseClaimUpdateManyWithoutEmployeeNestedInput
+  final_settlements?: Prisma.FinalSettlementUpdateManyWithoutEmployeeNestedInput
 }
 
 export type EmployeeUncheckedUpdateWithoutRecruitment_candidatesInput = {
@@ -6090,6 +6414,7 @@ export type EmployeeUncheckedUpdateWithoutRecruitment_candidatesInput = {
   payroll_slips?: Prisma.PayrollSlipUncheckedUpdateManyWithoutEmployeeNestedInput
   loan_advances?: Prisma.LoanAdvanceUncheckedUpdateManyWithoutEmployeeNestedInput
   expense_claims?: Prisma.ExpenseClaimUncheckedUpdateManyWithoutEmployeeNestedInput
+  final_settlements?: Prisma.FinalSettlementUncheckedUpdateManyWithoutEmployeeNestedInput
 }
 
 export type EmployeeCreateManyManagerInput = {
@@ -6168,6 +6493,7 @@ export type EmployeeUpdateWithoutManagerInput = {
   payroll_slips?: Prisma.PayrollSlipUpdateManyWithoutEmployeeNestedInput
   loan_advances?: Prisma.LoanAdvanceUpdateManyWithoutEmployeeNestedInput
   expense_claims?: Prisma.ExpenseClaimUpdateManyWithoutEmployeeNestedInput
+  final_settlements?: Prisma.FinalSettlementUpdateManyWithoutEmployeeNestedInput
 }
 
 export type EmployeeUncheckedUpdateWithoutManagerInput = {
@@ -6217,6 +6543,7 @@ export type EmployeeUncheckedUpdateWithoutManagerInput = {
   payroll_slips?: Prisma.PayrollSlipUncheckedUpdateManyWithoutEmployeeNestedInput
   loan_advances?: Prisma.LoanAdvanceUncheckedUpdateManyWithoutEmployeeNestedInput
   expense_claims?: Prisma.ExpenseClaimUncheckedUpdateManyWithoutEmployeeNestedInput
+  final_settlements?: Prisma.FinalSettlementUncheckedUpdateManyWithoutEmployeeNestedInput
 }
 
 export type EmployeeUncheckedUpdateManyWithoutManagerInput = {
@@ -6324,6 +6651,7 @@ export type EmployeeUpdateWithoutBranchInput = {
   payroll_slips?: Prisma.PayrollSlipUpdateManyWithoutEmployeeNestedInput
   loan_advances?: Prisma.LoanAdvanceUpdateManyWithoutEmployeeNestedInput
   expense_claims?: Prisma.ExpenseClaimUpdateManyWithoutEmployeeNestedInput
+  final_settlements?: Prisma.FinalSettlementUpdateManyWithoutEmployeeNestedInput
 }
 
 export type EmployeeUncheckedUpdateWithoutBranchInput = {
@@ -6373,6 +6701,7 @@ export type EmployeeUncheckedUpdateWithoutBranchInput = {
   payroll_slips?: Prisma.PayrollSlipUncheckedUpdateManyWithoutEmployeeNestedInput
   loan_advances?: Prisma.LoanAdvanceUncheckedUpdateManyWithoutEmployeeNestedInput
   expense_claims?: Prisma.ExpenseClaimUncheckedUpdateManyWithoutEmployeeNestedInput
+  final_settlements?: Prisma.FinalSettlementUncheckedUpdateManyWithoutEmployeeNestedInput
 }
 
 export type EmployeeUncheckedUpdateManyWithoutBranchInput = {
@@ -6480,6 +6809,7 @@ export type EmployeeUpdateWithoutWork_locationInput = {
   payroll_slips?: Prisma.PayrollSlipUpdateManyWithoutEmployeeNestedInput
   loan_advances?: Prisma.LoanAdvanceUpdateManyWithoutEmployeeNestedInput
   expense_claims?: Prisma.ExpenseClaimUpdateManyWithoutEmployeeNestedInput
+  final_settlements?: Prisma.FinalSettlementUpdateManyWithoutEmployeeNestedInput
 }
 
 export type EmployeeUncheckedUpdateWithoutWork_locationInput = {
@@ -6529,6 +6859,7 @@ export type EmployeeUncheckedUpdateWithoutWork_locationInput = {
   payroll_slips?: Prisma.PayrollSlipUncheckedUpdateManyWithoutEmployeeNestedInput
   loan_advances?: Prisma.LoanAdvanceUncheckedUpdateManyWithoutEmployeeNestedInput
   expense_claims?: Prisma.ExpenseClaimUncheckedUpdateManyWithoutEmployeeNestedInput
+  final_settlements?: Prisma.FinalSettlementUncheckedUpdateManyWithoutEmployeeNestedInput
 }
 
 export type EmployeeUncheckedUpdateManyWithoutWork_locationInput = {
@@ -6585,6 +6916,7 @@ export type EmployeeCountOutputType = {
   payroll_slips: number
   loan_advances: number
   expense_claims: number
+  final_settlements: number
 }
 
 export type EmployeeCountOutputTypeSelect<ExtArgs extends runtime.Types.Extensions.InternalArgs = runtime.Types.Extensions.DefaultArgs> = {
@@ -6607,6 +6939,7 @@ export type EmployeeCountOutputTypeSelect<ExtArgs extends runtime.Types.Extensio
   payroll_slips?: boolean | EmployeeCountOutputTypeCountPayroll_slipsArgs
   loan_advances?: boolean | EmployeeCountOutputTypeCountLoan_advancesArgs
   expense_claims?: boolean | EmployeeCountOutputTypeCountExpense_claimsArgs
+  final_settlements?: boolean | EmployeeCountOutputTypeCountFinal_settlementsArgs
 }
 
 /**
@@ -6752,6 +7085,13 @@ export type EmployeeCountOutputTypeCountExpense_claimsArgs<ExtArgs extends runti
   where?: Prisma.ExpenseClaimWhereInput
 }
 
+/**
+ * EmployeeCountOutputType without action
+ */
+export type EmployeeCountOutputTypeCountFinal_settlementsArgs<ExtArgs extends runtime.Types.Extensions.InternalArgs = runtime.Types.Extensions.DefaultArgs> = {
+  where?: Prisma.FinalSettlementWhereInput
+}
+
 
 export type EmployeeSelect<ExtArgs extends runtime.Types.Extensions.InternalArgs = runtime.Types.Extensions.DefaultArgs> = runtime.Types.Extensions.GetSelect<{
   tenant_id?: boolean
@@ -6805,6 +7145,7 @@ export type EmployeeSelect<ExtArgs extends runtime.Types.Extensions.InternalArgs
   payroll_slips?: boolean | Prisma.Employee$payroll_slipsArgs<ExtArgs>
   loan_advances?: boolean | Prisma.Employee$loan_advancesArgs<ExtArgs>
   expense_claims?: boolean | Prisma.Employee$expense_claimsArgs<ExtArgs>
+  final_settlements?: boolean | Prisma.Employee$final_settlementsArgs<ExtArgs>
   _count?: boolean | Prisma.EmployeeCountOutputTypeDefaultArgs<ExtArgs>
 }, ExtArgs["result"]["employee"]>
 
@@ -6932,6 +7273,7 @@ export type EmployeeInclude<ExtArgs extends runtime.Types.Extensions.InternalArg
   payroll_slips?: boolean | Prisma.Employee$payroll_slipsArgs<ExtArgs>
   loan_advances?: boolean | Prisma.Employee$loan_advancesArgs<ExtArgs>
   expense_claims?: boolean | Prisma.Employee$expense_claimsArgs<ExtArgs>
+  final_settlements?: boolean | Prisma.Employee$final_settlementsArgs<ExtArgs>
   _count?: boolean | Prisma.EmployeeCountOutputTypeDefaultArgs<ExtArgs>
 }
 export type EmployeeIncludeCreateManyAndReturn<ExtArgs extends runtime.Types.Extensions.InternalArgs = runtime.Types.Extensions.DefaultArgs> = {
@@ -6971,6 +7313,7 @@ export type $EmployeePayload<ExtArgs extends runtime.Types.Extensions.InternalAr
     payroll_slips: Prisma.$PayrollSlipPayload<ExtArgs>[]
     loan_advances: Prisma.$LoanAdvancePayload<ExtArgs>[]
     expense_claims: Prisma.$ExpenseClaimPayload<ExtArgs>[]
+    final_settlements: Prisma.$FinalSettlementPayload<ExtArgs>[]
   }
   scalars: runtime.Types.Extensions.GetPayloadResult<{
     tenant_id: string
@@ -7421,6 +7764,7 @@ export interface Prisma__EmployeeClient<T, Null = never, ExtArgs extends runtime
   payroll_slips<T extends Prisma.Employee$payroll_slipsArgs<ExtArgs> = {}>(args?: Prisma.Subset<T, Prisma.Employee$payroll_slipsArgs<ExtArgs>>): Prisma.PrismaPromise<runtime.Types.Result.GetResult<Prisma.$PayrollSlipPayload<ExtArgs>, T, "findMany", GlobalOmitOptions> | Null>
   loan_advances<T extends Prisma.Employee$loan_advancesArgs<ExtArgs> = {}>(args?: Prisma.Subset<T, Prisma.Employee$loan_advancesArgs<ExtArgs>>): Prisma.PrismaPromise<runtime.Types.Result.GetResult<Prisma.$LoanAdvancePayload<ExtArgs>, T, "findMany", GlobalOmitOptions> | Null>
   expense_claims<T extends Prisma.Employee$expense_claimsArgs<ExtArgs> = {}>(args?: Prisma.Subset<T, Prisma.Employee$expense_claimsArgs<ExtArgs>>): Prisma.PrismaPromise<runtime.Types.Result.GetResult<Prisma.$ExpenseClaimPayload<ExtArgs>, T, "findMany", GlobalOmitOptions> | Null>
+  final_settlements<T extends Prisma.Employee$final_settlementsArgs<ExtArgs> = {}>(args?: Prisma.Subset<T, Prisma.Employee$final_settlementsArgs<ExtArgs>>): Prisma.PrismaPromise<runtime.Types.Result.GetResult<Prisma.$FinalSettlementPayload<ExtArgs>, T, "findMany", GlobalOmitOptions> | Null>
   /**
    * Attaches callbacks for the resolution and/or rejection of the Promise.
    * @param onfulfilled The callback to execute when the Promise is resolved.
@@ -8408,6 +8752,30 @@ export type Employee$expense_claimsArgs<ExtArgs extends runtime.Types.Extensions
   take?: number
   skip?: number
   distinct?: Prisma.ExpenseClaimScalarFieldEnum | Prisma.ExpenseClaimScalarFieldEnum[]
+}
+
+/**
+ * Employee.final_settlements
+ */
+export type Employee$final_settlementsArgs<ExtArgs extends runtime.Types.Extensions.InternalArgs = runtime.Types.Extensions.DefaultArgs> = {
+  /**
+   * Select specific fields to fetch from the FinalSettlement
+   */
+  select?: Prisma.FinalSettlementSelect<ExtArgs> | null
+  /**
+   * Omit specific fields from the FinalSettlement
+   */
+  omit?: Prisma.FinalSettlementOmit<ExtArgs> | null
+  /**
+   * Choose, which related nodes to fetch as well
+   */
+  include?: Prisma.FinalSettlementInclude<ExtArgs> | null
+  where?: Prisma.FinalSettlementWhereInput
+  orderBy?: Prisma.FinalSettlementOrderByWithRelationInput | Prisma.FinalSettlementOrderByWithRelationInput[]
+  cursor?: Prisma.FinalSettlementWhereUniqueInput
+  take?: number
+  skip?: number
+  distinct?: Prisma.FinalSettlementScalarFieldEnum | Prisma.FinalSettlementScalarFieldEnum[]
 }
 
 /**
