@@ -9,7 +9,7 @@ import { audit } from "../../platform/audit.ts";
 import { conflict } from "../../platform/errors.ts";
 import { addDays, type DateString, parseDate } from "../../lib/dates.ts";
 import { lockEmployees } from "../shared/people.ts";
-import { Decimal, days, dayString } from "./days.ts";
+import { type Decimal, days, dayString } from "./days.ts";
 import { lapsingBefore, ledgerSum, pendingDays, postEntries } from "./ledger.ts";
 
 export interface ExitLeaveBalance {
@@ -108,7 +108,13 @@ export async function encashOnExit(
         action: "leave_encashment.settled",
         entity_type: "leave_encashment",
         entity_id: row.id,
-        changes: { employee_id: employeeId, leave_type_id: line.leave_type_id, days: line.days, amount: line.amount, settlement: opts.reference },
+        changes: {
+          employee_id: employeeId,
+          leave_type_id: line.leave_type_id,
+          days: line.days,
+          amount: line.amount,
+          settlement: opts.reference,
+        },
       },
       tx,
     );

@@ -79,7 +79,12 @@ export const isBusy = (status: string) => (BUSY_STATUSES as readonly string[]).i
 const ds = (d: Date | null) => (d ? toDateString(d) : null);
 
 export async function loadStatutory(): Promise<StatutorySettings> {
-  const [pf, esi, pt, gratuity] = await Promise.all([readSettings("pf"), readSettings("esi"), readSettings("pt"), readSettings("gratuity")]);
+  const [pf, esi, pt, gratuity] = await Promise.all([
+    readSettings("pf"),
+    readSettings("esi"),
+    readSettings("pt"),
+    readSettings("gratuity"),
+  ]);
   return { pf, esi, pt, gratuity };
 }
 
@@ -252,7 +257,11 @@ export async function employeeMonthSalary(
   year: number,
   month: number,
 ): Promise<{ slip: SlipResult; structure: ReturnType<typeof buildStructure> } | null> {
-  const inputs = await loadRunInputs(tx, { id: NO_RUN, period_year: year, period_month: month, employee_ids: [employeeId] }, { salaryOnly: true });
+  const inputs = await loadRunInputs(
+    tx,
+    { id: NO_RUN, period_year: year, period_month: month, employee_ids: [employeeId] },
+    { salaryOnly: true },
+  );
   const row = inputs.employees.find((e) => e.id === employeeId);
   return row ? { slip: inputs.slipOf(row), structure: inputs.structure } : null;
 }

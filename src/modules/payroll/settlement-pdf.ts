@@ -61,7 +61,10 @@ export function settlementPdf(company: { name: string; currency: string }, s: Se
       ["Total paid", s.total_payable],
     ]);
     table("Recovered", [
-      [`Notice shortfall (${s.notice.shortfall_days} of ${s.notice.required_days} days${s.notice.recovered ? "" : ", waived"})`, s.notice_recovery],
+      [
+        `Notice shortfall (${s.notice.shortfall_days} of ${s.notice.required_days} days${s.notice.recovered ? "" : ", waived"})`,
+        s.notice_recovery,
+      ],
       ...s.loans.map((l): [string, string] => [`Loan ${l.loan_number} (${l.installment_ids.length} installments)`, l.amount]),
       ["Total recovered", s.total_recovery],
     ]);

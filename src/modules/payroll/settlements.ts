@@ -35,7 +35,14 @@ interface Options {
   recover_notice_shortfall: boolean;
 }
 
-const employeeSelect = { id: true, employee_code: true, first_name: true, last_name: true, joining_date: true, employment_type: true } as const;
+const employeeSelect = {
+  id: true,
+  employee_code: true,
+  first_name: true,
+  last_name: true,
+  joining_date: true,
+  employment_type: true,
+} as const;
 type EmployeeRow = Prisma.EmployeeGetPayload<{ select: typeof employeeSelect }>;
 type Row = FinalSettlement & { employee: Pick<EmployeeRow, "employee_code" | "first_name" | "last_name" | "joining_date"> };
 const include = { employee: { select: { employee_code: true, first_name: true, last_name: true, joining_date: true } } } as const;
@@ -89,8 +96,7 @@ async function compute(tx: ScopedTx, e: EmployeeRow, exit: ExitFacts, o: Options
   const lwd = exit.last_working_day;
   const [year, month] = lwd.split("-").map(Number);
   const salary = await employeeMonthSalary(tx, e.id, year, month);
-  if (!salary)
-    throw conflict(`${e.employee_code} has no salary setup in force in ${lwd.slice(0, 7)}: the settlement cannot be computed`);
+  if (!salary) throw conflict(`${e.employee_code} has no salary setup in force in ${lwd.slice(0, 7)}: the settlement cannot be computed`);
   const basicDa = salary.slip.details.earnings
     .filter((l) => salary.structure.byCode.get(l.code)?.pf_wage)
     .reduce((s, l) => s.plus(l.full_amount), new Decimal(0));
@@ -290,8 +296,20 @@ export async function recalculateSettlement(
   return settlementJson(row);
 }
 
+/** A value as JSON with object keys sorted (the stored details come back from JSONB in its own key order). */
+function canonical(v: unknown): string {
+  if (Array.isArray(v)) return `[${v.map(canonical).join(",")}]`;
+  if (v && typeof v === "object")
+    return `{${Object.keys(v)
+      .sort()
+      .map((k) => `${JSON.stringify(k)}:${canonical((v as Record<string, unknown>)[k])}`)
+      .join(",")}}`;
+  return JSON.stringify(v) ?? "null";
+}
+
 /** The figures that must not have changed between the reviewed draft and processing. */
-const reviewed = (d: Details) => JSON.stringify({ ...d, leave_encashment_lines: d.leave_encashment_lines.map((l) => ({ ...l, encashment_id: null })) });
+const reviewed = (d: Details) =>
+  canonical({ ...d, leave_encashment_lines: d.leave_encashment_lines.map((l) => ({ ...l, encashment_id: null })) });
 
 /**
  * Pays and locks a draft, once: under the company's payroll lock and the settlement's row lock,

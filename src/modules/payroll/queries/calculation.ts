@@ -32,7 +32,7 @@ function eligible(p: Eligibility): Sql {
     AND e.status IN ('active', 'on_notice', 'exited')
     AND (x.last_working_day IS NULL OR x.last_working_day >= ${p.start}::date)
     AND (e.status <> 'exited' OR x.last_working_day IS NOT NULL)
-    AND NOT EXISTS (SELECT 1 FROM final_settlements f WHERE f.tenant_id = e.tenant_id AND f.employee_id = e.id
+    AND NOT EXISTS (SELECT 1 FROM final_settlements f WHERE f.tenant_id = ${tenant}::uuid AND f.employee_id = e.id
       AND f.status = 'processed' AND f.last_working_day BETWEEN ${p.start}::date AND ${p.end}::date
       AND (f.details -> 'salary' ->> 'included')::boolean)
     AND (cardinality(${p.employee_ids}::uuid[]) = 0 OR e.id = ANY(${p.employee_ids}::uuid[]))`;
