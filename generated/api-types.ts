@@ -5046,7 +5046,7 @@ export interface components {
                 computed: components["schemas"]["Money"];
                 counted_years: number;
                 eligible: boolean;
-                /** @description Why no gratuity is payable */
+                /** @description Why no gratuity is payable, when none is. */
                 reason: string | null;
                 service: {
                     days: number;
@@ -5116,7 +5116,7 @@ export interface components {
                 /** @description Month of the last working day, `YYYY-MM`. */
                 month: string;
                 net: components["schemas"]["Money"];
-                /** @description Why the salary is not included */
+                /** @description Why the salary is not included, when it is not. */
                 note: string | null;
                 /** Format: date */
                 pay_end: string;

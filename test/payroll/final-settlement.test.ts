@@ -64,7 +64,8 @@ async function claim(employeeId: string, amount: string): Promise<string> {
   return c.id;
 }
 
-describe("createFinalSettlement, getFinalSettlement, listFinalSettlements, updateFinalSettlement, processFinalSettlement, downloadFinalSettlement", () => {
+const OPS = "createFinalSettlement, getFinalSettlement, listFinalSettlements, updateFinalSettlement, processFinalSettlement";
+describe(`${OPS}, downloadFinalSettlement: full and final settlement`, () => {
   it("computes every line to the paisa, processes once (concurrent calls: one wins) and pays and closes what it settles", async () => {
     const id = await leaver({ loan: true, claim: "1234.56", leave: "12.5" });
     const res = await w.hr.agent
@@ -280,7 +281,7 @@ describe("createFinalSettlement, getFinalSettlement, listFinalSettlements, updat
   });
 });
 
-describe("createPayrollRun, getPayrollRunEmployee: monthly gratuity provision", () => {
+describe("createPayrollRun, getPayrollSlip, updateGratuitySettings, getGratuitySettings: monthly gratuity provision", () => {
   it("off by default (slips unchanged); on, each slip shows basic + DA × 15/26 ÷ 12 as an employer contribution", async () => {
     const id = await payrollEmployee(t, w, "50000.00");
     const slipOf = async (period: string) => {

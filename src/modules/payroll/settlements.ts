@@ -112,7 +112,10 @@ async function compute(tx: ScopedTx, e: EmployeeRow, exit: ExitFacts, o: Options
   const loans: Details["loans"] = [];
   for (const i of installments) {
     let l = loans.find((x) => x.loan_id === i.loan_id);
-    if (!l) loans.push((l = { loan_id: i.loan_id, loan_number: i.loan.loan_number, installment_ids: [], amount: "0.00" }));
+    if (!l) {
+      l = { loan_id: i.loan_id, loan_number: i.loan.loan_number, installment_ids: [], amount: "0.00" };
+      loans.push(l);
+    }
     l.installment_ids.push(i.id);
     l.amount = new Decimal(l.amount).plus(i.amount.toString()).toFixed(2);
   }
