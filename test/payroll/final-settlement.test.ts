@@ -281,7 +281,7 @@ describe(`${OPS}, downloadFinalSettlement: full and final settlement`, () => {
   });
 });
 
-describe("createPayrollRun, getPayrollSlip, updateGratuitySettings, getGratuitySettings: monthly gratuity provision", () => {
+describe("createPayrollRun, getPayrollRunEmployee, updateGratuitySettings, getGratuitySettings: monthly gratuity provision", () => {
   it("off by default (slips unchanged); on, each slip shows basic + DA × 15/26 ÷ 12 as an employer contribution", async () => {
     const id = await payrollEmployee(t, w, "50000.00");
     const slipOf = async (period: string) => {
