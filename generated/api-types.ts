@@ -4998,8 +4998,10 @@ export interface components {
          *     - `leave_encashment`: the whole remaining balance, on the last working day, of every active
          *       encashable leave type in the leave period containing it (ledger − pending requests − credits
          *       lapsing by then; the per-period maximum and minimum balance do not apply at exit), × daily
-         *       wage. Processing records an approved, priced encashment per type and debits the days from
-         *       the balance.
+         *       wage (`source: balance`); processing records an approved, priced encashment per type and
+         *       debits the days from the balance. Approved encashment requests that no payroll run has paid
+         *       yet are paid here too (`source: request`, at the same daily wage; their days already left the
+         *       balance), and processing prices them so that no run pays them again.
          *
          *     - `gratuity`: Payment of Gratuity Act 1972 with the company's gratuity settings (see
          *       GratuitySettings): wage × 15 / 26 × counted years, rounded to the rupee, capped (₹20 lakh).
@@ -5068,7 +5070,7 @@ export interface components {
                 days: components["schemas"]["DayCount"];
                 /**
                  * Format: uuid
-                 * @description The leave encashment recorded when the settlement was processed.
+                 * @description The leave encashment - the request (`request`), or the one recorded when the settlement was processed (`balance`).
                  */
                 encashment_id: string | null;
                 leave_type: string;
@@ -5076,6 +5078,11 @@ export interface components {
                 leave_type_id: string;
                 /** Format: uuid */
                 period_id: string;
+                /**
+                 * @description `balance`: the days left; `request`: an approved encashment request not yet paid.
+                 * @enum {string}
+                 */
+                source: "balance" | "request";
             }[];
             loan_recovery: components["schemas"]["Money"];
             loans: {

@@ -33,9 +33,15 @@ beforeAll(async () => {
 });
 
 /** An employee (CTC 50 000: BASIC 25 000, the PF wage) who joined 2018-01-01 and resigned 2026-06-01, last day 2026-07-15. */
-async function leaver(extra: { loan?: boolean; claim?: string; leave?: string } = {}) {
+async function leaver(extra: { loan?: boolean; claim?: string; leave?: string; encash?: string } = {}) {
   const id = await payrollEmployee(t, w, "50000.00", { joining_date: "2018-01-01" });
   if (extra.leave) await grant(w.hr.agent, id, earnedId, extra.leave);
+  if (extra.encash) {
+    const x = (
+      await w.hr.agent.post("/api/leave-encashments").send({ employee_id: id, leave_type_id: earnedId, days: extra.encash }).expect(201)
+    ).body.data;
+    await w.hr.agent.put(`/api/leave-encashments/${x.id}`).send({ status: "approved" }).expect(200);
+  }
   if (extra.loan) {
     const loan = (
       await w.hr.agent
@@ -67,7 +73,8 @@ async function claim(employeeId: string, amount: string): Promise<string> {
 const OPS = "createFinalSettlement, getFinalSettlement, listFinalSettlements, updateFinalSettlement, processFinalSettlement";
 describe(`${OPS}, downloadFinalSettlement: full and final settlement`, () => {
   it("computes every line to the paisa, processes once (concurrent calls: one wins) and pays and closes what it settles", async () => {
-    const id = await leaver({ loan: true, claim: "1234.56", leave: "12.5" });
+    // 12.5 days granted, 2.5 of them encashed by an approved request no payroll run has paid
+    const id = await leaver({ loan: true, claim: "1234.56", leave: "12.5", encash: "2.5" });
     const res = await w.hr.agent
       .post("/api/payroll/final-settlements")
       .send({ employee_id: id, notice_period_days: 60, recover_notice_shortfall: true })
@@ -101,8 +108,10 @@ describe(`${OPS}, downloadFinalSettlement: full and final settlement`, () => {
         net: "22541.54",
       },
       // 12.5 × 25 000 / 26 = 12 019.2307…
+      // 2.5 × 25 000 / 26 = 2 403.846… and 10 × 25 000 / 26 = 9 615.384…
       leave_encashment_lines: [
-        { leave_type_id: earnedId, leave_type: "Earned leave", days: "12.5", amount: "12019.23", encashment_id: null },
+        { leave_type_id: earnedId, leave_type: "Earned leave", days: "2.5", amount: "2403.85", source: "request" },
+        { leave_type_id: earnedId, leave_type: "Earned leave", days: "10.0", amount: "9615.38", source: "balance", encashment_id: null },
       ],
       // 8 years 6 months 15 days → 9 years: 25 000 × 15 / 26 × 9 = 129 807.69… → 129 808
       gratuity_detail: {
@@ -172,9 +181,12 @@ describe(`${OPS}, downloadFinalSettlement: full and final settlement`, () => {
     expect(loan.schedule.map((i: any) => i.status)).toEqual(["paid", "paid", "paid", "paid"]);
     const paidClaim = (await w.hr.agent.get(`/api/payroll/expense-claims/${s.claims[0].claim_id}`).expect(200)).body.data;
     expect(paidClaim.status).toBe("paid");
-    const encashmentId = done.leave_encashment_lines[0].encashment_id;
-    const enc = (await w.hr.agent.get(`/api/leave-encashments/${encashmentId}`).expect(200)).body.data;
-    expect(enc).toMatchObject({ employee_id: id, status: "approved", days: "12.5", amount: "12019.23" });
+    const [requested, remaining] = done.leave_encashment_lines;
+    expect(requested.encashment_id).toBe(s.leave_encashment_lines[0].encashment_id);
+    const req = (await w.hr.agent.get(`/api/leave-encashments/${requested.encashment_id}`).expect(200)).body.data;
+    expect(req).toMatchObject({ employee_id: id, status: "approved", days: "2.5", amount: "2403.85" });
+    const enc = (await w.hr.agent.get(`/api/leave-encashments/${remaining.encashment_id}`).expect(200)).body.data;
+    expect(enc).toMatchObject({ employee_id: id, status: "approved", days: "10.0", amount: "9615.38" });
     const balances = (await w.hr.agent.get(`/api/leave-balances?employee_id=${id}`).expect(200)).body.data;
     expect(balances.find((b: any) => b.leave_type_id === earnedId)).toMatchObject({ encashed: "12.5" });
     // the checklist item is ticked by processing

@@ -3,7 +3,8 @@
 // - daily wage = monthly basic + DA ÷ 26; a day-based figure is days × wage ÷ 26, rounded once to
 //   the paisa (half up);
 // - salary of the last month as a payroll run computes it (compute.ts), unless a processed run paid it;
-// - leave encashment of the remaining encashable balance; gratuity (gratuity.ts); notice shortfall
+// - leave encashment of the remaining encashable balance (and of approved encashment requests that no
+//   payroll run has paid yet, at the same daily wage); gratuity (gratuity.ts); notice shortfall
 //   (calendar days from the resignation date to the last working day, both included) recovered
 //   when switched on; every pending installment of open loans recovered; approved unpaid claims paid.
 import { daysBetween, type DateString } from "../../lib/dates.ts";
@@ -19,6 +20,9 @@ export interface LeaveBalanceInput {
   leave_type: string;
   period_id: string;
   days: string;
+  /** `balance`: the days left, encashed by processing; `request`: an approved encashment request not yet paid (its id). */
+  source: "balance" | "request";
+  encashment_id: string | null;
 }
 
 export interface SettlementInput {
@@ -61,7 +65,7 @@ export interface SalaryPart {
 export interface SettlementFigures {
   daily_wage: string;
   salary: SalaryPart;
-  leave_encashment_lines: (LeaveBalanceInput & { amount: string; encashment_id: string | null })[];
+  leave_encashment_lines: (LeaveBalanceInput & { amount: string })[];
   gratuity_detail: GratuityResult;
   notice: { required_days: number; served_days: number; shortfall_days: number; recovered: boolean; amount: string };
   loans: LoanDue[];
@@ -107,7 +111,7 @@ export function settlementFigures(input: SettlementInput): SettlementFigures {
     net: included ? m2(s.net_pay) : zero,
   };
 
-  const leave = input.leave.map((l) => ({ ...l, amount: m2(daysPay(l.days)), encashment_id: null }));
+  const leave = input.leave.map((l) => ({ ...l, amount: m2(daysPay(l.days)) }));
   const gratuity = computeGratuity({
     wage,
     joining_date: input.joining_date,

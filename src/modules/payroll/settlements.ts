@@ -16,7 +16,7 @@ import { audit } from "../../platform/audit.ts";
 import { conflict, notFound } from "../../platform/errors.ts";
 import { nextNumber } from "../../platform/sequences.ts";
 import { attachSettlementToChecklist, completeSettlementItem, type ExitFacts, exitOfEmployee } from "../employees/index.ts";
-import { encashOnExit, exitLeaveBalances } from "../leave/index.ts";
+import { encashmentsToPay, encashOnExit, exitLeaveBalances } from "../leave/index.ts";
 import { assertNotOwnRecord, OWN_RECORD, selfDecision } from "../shared/access.ts";
 import { loadAttendanceSettings, tenantToday } from "../shared/work-settings.ts";
 import { AmountOutOfRange, assertFits } from "./compute.ts";
@@ -134,7 +134,17 @@ async function compute(tx: ScopedTx, e: EmployeeRow, exit: ExitFacts, o: Options
     recover_notice_shortfall: o.recover_notice_shortfall,
     wage: basicDa,
     salary: { slip: salary.slip, paid_by_run: paid ? (paid.slip_number ?? paid.run_id) : null },
-    leave: await exitLeaveBalances(tx, e.id, lwd),
+    leave: [
+      ...(await encashmentsToPay(tx, [e.id])).map((x) => ({
+        leave_type_id: x.leave_type_id,
+        leave_type: x.leave_type,
+        period_id: x.period_id,
+        days: x.days,
+        source: "request" as const,
+        encashment_id: x.id,
+      })),
+      ...(await exitLeaveBalances(tx, e.id, lwd)).map((b) => ({ ...b, source: "balance" as const, encashment_id: null })),
+    ],
     loans,
     claims: claims.map((c) => ({ claim_id: c.id, claim_number: c.claim_number, category: c.category.name, amount: c.amount.toFixed(2) })),
     gratuity: await readSettings("gratuity"),
@@ -312,7 +322,10 @@ function canonical(v: unknown): string {
 
 /** The figures that must not have changed between the reviewed draft and processing. */
 const reviewed = (d: Details) =>
-  canonical({ ...d, leave_encashment_lines: d.leave_encashment_lines.map((l) => ({ ...l, encashment_id: null })) });
+  canonical({
+    ...d,
+    leave_encashment_lines: d.leave_encashment_lines.map((l) => ({ ...l, encashment_id: l.source === "balance" ? null : l.encashment_id })),
+  });
 
 /**
  * Pays and locks a draft, once: under the company's payroll lock and the settlement's row lock,
@@ -351,15 +364,30 @@ export async function processSettlement(auth: AuthContext, id: string): Promise<
         where: { id: { in: claimIds }, status: "approved", paid_run_id: null },
         data: { status: "paid", paid_settlement_id: id, paid_at: at },
       });
-    const encashmentIds = await encashOnExit(tx, e.id, now.leave_encashment_lines, {
+    // approved requests no run has paid: priced here (payroll runs pay only unpriced ones)
+    const requests = now.leave_encashment_lines.filter((l) => l.source === "request");
+    for (const l of requests) {
+      const priced = l.encashment_id
+        ? await tx.leaveEncashment.updateMany({
+            where: { id: l.encashment_id, status: "approved", amount: null },
+            data: { amount: l.amount, updated_at: at },
+          })
+        : { count: 0 };
+      if (priced.count !== 1) throw conflict(`An encashment of ${l.leave_type} changed meanwhile: recalculate the settlement`);
+    }
+    const balances = now.leave_encashment_lines.filter((l) => l.source === "balance");
+    const encashmentIds = await encashOnExit(tx, e.id, balances, {
       userId: auth.userId,
       date: exit.last_working_day,
       lastWorkingDay: exit.last_working_day,
       reference: r.settlement_number,
     });
+    const created = new Map(balances.map((l, i) => [l, encashmentIds[i] ?? null]));
     const details: Details = {
       ...now,
-      leave_encashment_lines: now.leave_encashment_lines.map((l, i) => ({ ...l, encashment_id: encashmentIds[i] ?? null })),
+      leave_encashment_lines: now.leave_encashment_lines.map((l) =>
+        l.source === "balance" ? { ...l, encashment_id: created.get(l) ?? null } : l,
+      ),
     };
     await completeSettlementItem(tx, exit.id, e.id, auth.userId);
     const saved = await tx.finalSettlement.update({
@@ -377,7 +405,7 @@ export async function processSettlement(auth: AuthContext, id: string): Promise<
           net_payable: now.net_payable,
           loan_installments_recovered: installmentIds.length,
           expense_claims_paid: claimIds.length,
-          leave_encashments: encashmentIds.length,
+          leave_encashments: encashmentIds.length + requests.length,
           ...selfDecision(self),
         },
       },
