@@ -1186,6 +1186,54 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/api/employees/{employeeId}/exit/checklist/{itemId}": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /** @description Employee id. A deleted employee, another company's employee, or one outside the caller's row scope for the operation is a 404. */
+                employeeId: components["parameters"]["EmployeeId"];
+                /** @description Id of an item of the employee's exit checklist (`checklist[].id` of EmployeeExit). */
+                itemId: string;
+            };
+            cookie?: never;
+        };
+        get?: never;
+        /**
+         * Tick (or untick) an item of an exit checklist
+         * @description Marks one item of the employee's exit checklist `done` (recording who and when) or back to `pending`, with optional notes. Who may change which item (the item's `owner`): `asset_return` and `clearance` - hr, admin or owner; `knowledge_transfer` - the employee's direct manager (`reports_to`), or hr, admin or owner; `final_settlement` - hr, admin or owner while the employee has no final settlement (settled outside this system); once a final settlement exists (`reference` holds its number) only processing that settlement ticks it, and a change by hand is a 409. A manager acting on an item they do not own is a 403; on an employee who is not their direct report a 404. No one changes an item of their own exit except the company's owner (403). The checklist of a completed exit is closed (409), and an employee without an exit is a 404 for the item. Every change is audited (`exit_checklist.item_updated`, with the item, status from → to and notes) in the employee's activity log. The exit completes (the employee becomes `exited`) only when every item is done, or when hr completes it with a reason (`completeExit`).
+         */
+        put: operations["updateExitChecklistItem"];
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/employees/{employeeId}/exit/complete": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /** @description Employee id. A deleted employee, another company's employee, or one outside the caller's row scope for the operation is a 404. */
+                employeeId: components["parameters"]["EmployeeId"];
+            };
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Complete an exit now (hr), overriding pending checklist items with a reason
+         * @description Completes the employee's exit at once: the exit becomes `completed` and the employee `exited`, audited as `employee.exited` (with `override_reason` and the items still pending when there were any). Allowed only after the last working day (in the company's time zone), as for the exit job - before it, a 409. When every checklist item is done no reason is needed; with items still pending `override_reason` is required (409 naming the pending items without it) and is stored on the exit. An employee without an exit, or whose exit is already completed, is a 409. The hourly exit job completes an exit only when its whole checklist is done; an exit with pending items waits (the employee stays `on_notice`) until the items are ticked or hr completes it here.
+         */
+        post: operations["completeExit"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/api/employees/{employeeId}/resignation": {
         parameters: {
             query?: never;
@@ -2024,6 +2072,100 @@ export interface paths {
          * @description A pending claim (claimant, their manager, hr/admin/owner) or an approved one not yet paid (hr/admin/owner) becomes `cancelled`; the record stays. Paid, rejected or cancelled claims are a 409. hr/admin cannot cancel their own approved claim (403); the company's owner may (audited with `self_decision: true`). Audited.
          */
         delete: operations["cancelExpenseClaim"];
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/payroll/final-settlements": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * List full and final settlements
+         * @description Every settlement of the company, newest first; filter by employee and status.
+         */
+        get: operations["listFinalSettlements"];
+        put?: never;
+        /**
+         * Create (compute) the full and final settlement of an exit
+         * @description Computes the settlement of the employee's exit as a `draft` (see FinalSettlement for every figure) and numbers it `FS-00001`. It can be created once the employee has resigned (the exit exists, in progress or completed): the last working day is known, so a draft made before it is the estimate HR reviews; it is processed only after the last working day. One settlement per exit: a second is a 409. Also a 409: an employee who has not resigned, one without a salary setup in force in the month of the last working day, and an exit whose checklist item `final_settlement` was ticked by hand (untick it to settle here). From now on that checklist item is ticked only by processing this settlement. An `employee_id` that is not a live employee of the company is a 404. Nobody but the company's owner settles their own exit (403). Audited (`final_settlement.created`).
+         */
+        post: operations["createFinalSettlement"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/payroll/final-settlements/{id}": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                id: components["parameters"]["IdPath"];
+            };
+            cookie?: never;
+        };
+        /**
+         * One full and final settlement
+         * @description The settlement with every line, as last computed (a draft) or as paid (processed).
+         */
+        get: operations["getFinalSettlement"];
+        /**
+         * Change the options of a draft settlement and compute it again
+         * @description Applies the options given and computes the draft again from the current data (salary setup, leave balances, loans, claims, gratuity settings). A processed settlement is a 409. Nobody but the company's owner changes their own settlement (403). Audited (`final_settlement.recalculated`, with the options and net payable from → to).
+         */
+        put: operations["updateFinalSettlement"];
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/payroll/final-settlements/{id}/pdf": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                id: components["parameters"]["IdPath"];
+            };
+            cookie?: never;
+        };
+        /**
+         * A full and final settlement as PDF
+         * @description The settlement statement as a PDF attachment `final-settlement-<number>.pdf` (a draft is marked DRAFT on the page).
+         */
+        get: operations["downloadFinalSettlement"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/payroll/final-settlements/{id}/process": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                id: components["parameters"]["IdPath"];
+            };
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Process (pay and lock) a draft settlement
+         * @description In one transaction, holding the company's payroll lock (the one payroll runs take, so a run and a settlement never pay the same installment or claim) and a lock on the settlement: computes the settlement again and requires exactly the figures of the draft (otherwise a 409 asking to recalculate and review it: something changed since it was computed), marks the recovered loan installments paid (the loans become `closed`), the reimbursed expense claims `paid`, records the leave encashments (approved and priced) and debits the days from the leave balance, ticks the exit checklist's `final_settlement`, marks the settlement `processed`, and writes the audit entry (`final_settlement.processed`). Either all of it happens or none. Allowed only after the last working day (in the company's time zone), otherwise a 409. A processed settlement - also by a concurrent call - is a 409: exactly one of concurrent calls succeeds. Nobody but the company's owner processes their own settlement (403).
+         */
+        post: operations["processFinalSettlement"];
+        delete?: never;
         options?: never;
         head?: never;
         patch?: never;
@@ -4448,7 +4590,7 @@ export interface components {
             uploaded_by: string | null;
         };
         /**
-         * @description The exit process opened by a resignation. `in_progress` while the employee is on notice; `completed` when the daily exit job has marked the employee `exited` (the day after `last_working_day`, in the company's time zone). The checklist always holds the four steps asset_return, knowledge_transfer, clearance and final_settlement, in that order.
+         * @description The exit process opened by a resignation. `in_progress` while the employee is on notice; `completed` when the employee has become `exited`: by the hourly exit job once `last_working_day` has passed (in the company's time zone) and every checklist item is done, or by hr through `completeExit` (with `override_reason` when items were pending). The checklist always holds the four steps asset_return, knowledge_transfer, clearance and final_settlement, in that order; each names the role that may tick it (`owner`, see `updateExitChecklistItem`).
          * @example {
          *       "id": "3f7a1c2e-8b9d-4e6f-a1b2-c3d4e5f6a7b8",
          *       "employee_id": "0b9f6f3e-5d0a-4c59-9a43-6f1f2d7c1a10",
@@ -4458,42 +4600,52 @@ export interface components {
          *       "status": "in_progress",
          *       "submitted_by": "9a8b7c6d-5e4f-4a3b-8c2d-1e0f9a8b7c6d",
          *       "completed_at": null,
+         *       "completed_by": null,
+         *       "override_reason": null,
          *       "checklist": [
          *         {
          *           "id": "11111111-2222-4333-8444-555555555555",
          *           "item": "asset_return",
          *           "title": "Return company assets",
+         *           "owner": "hr",
          *           "status": "pending",
          *           "completed_at": null,
          *           "completed_by": null,
-         *           "notes": null
+         *           "notes": null,
+         *           "reference": null
          *         },
          *         {
          *           "id": "11111111-2222-4333-8444-555555555556",
          *           "item": "knowledge_transfer",
          *           "title": "Hand over work and knowledge",
+         *           "owner": "manager",
          *           "status": "pending",
          *           "completed_at": null,
          *           "completed_by": null,
-         *           "notes": null
+         *           "notes": null,
+         *           "reference": null
          *         },
          *         {
          *           "id": "11111111-2222-4333-8444-555555555557",
          *           "item": "clearance",
          *           "title": "Department and IT clearance",
+         *           "owner": "hr",
          *           "status": "pending",
          *           "completed_at": null,
          *           "completed_by": null,
-         *           "notes": null
+         *           "notes": null,
+         *           "reference": null
          *         },
          *         {
          *           "id": "11111111-2222-4333-8444-555555555558",
          *           "item": "final_settlement",
          *           "title": "Full and final settlement",
+         *           "owner": "hr",
          *           "status": "pending",
          *           "completed_at": null,
          *           "completed_by": null,
-         *           "notes": null
+         *           "notes": null,
+         *           "reference": null
          *         }
          *       ],
          *       "created_at": "2024-05-02T10:15:00.000Z"
@@ -4510,12 +4662,24 @@ export interface components {
                 /** @enum {string} */
                 item: "asset_return" | "knowledge_transfer" | "clearance" | "final_settlement";
                 notes: string | null;
+                /**
+                 * @description Who may tick it: `hr` - owner, admin or hr; `manager` - the employee's direct manager or hr; `payroll` - processing the employee's final settlement (final_settlement once a settlement exists; hr before that).
+                 * @enum {string}
+                 */
+                owner: "hr" | "manager" | "payroll";
+                /** @description The record that completes the item: the final settlement's number (`FS-00001`) for final_settlement once one exists. */
+                reference: string | null;
                 /** @enum {string} */
                 status: "pending" | "done";
                 title: string;
             }[];
             /** Format: date-time */
             completed_at: string | null;
+            /**
+             * Format: uuid
+             * @description User who completed the exit by hand (null when the exit job did).
+             */
+            completed_by: string | null;
             /** Format: date-time */
             created_at: string;
             /** Format: uuid */
@@ -4524,6 +4688,8 @@ export interface components {
             id: string;
             /** Format: date */
             last_working_day: string;
+            /** @description Why hr completed the exit while checklist items were still pending (null when none were). */
+            override_reason: string | null;
             reason: string;
             /** Format: date */
             resignation_date: string;
@@ -4703,6 +4869,27 @@ export interface components {
             low_wage_daily_exemption?: components["schemas"]["MoneyAmount"];
             wage_threshold?: components["schemas"]["MoneyAmount"];
         };
+        /**
+         * @description `status` `done` ticks the item (completed_at and completed_by are recorded), `pending` unticks it (they are cleared). `notes` replaces the item's notes when given (null clears them).
+         * @example {
+         *       "status": "done",
+         *       "notes": "Laptop and access card returned"
+         *     }
+         */
+        ExitChecklistItemUpdate: {
+            notes?: string | null;
+            /** @enum {string} */
+            status: "done" | "pending";
+        };
+        /**
+         * @description `override_reason` is required when checklist items are still pending (why the exit completes without them); it is ignored when none are.
+         * @example {
+         *       "override_reason": "Assets written off; the employee cannot be reached"
+         *     }
+         */
+        ExitCompletion: {
+            override_reason?: string;
+        };
         ExpenseCategory: {
             /** @description Inactive categories take no new claims. */
             active: boolean;
@@ -4820,11 +5007,219 @@ export interface components {
             status?: "approved" | "rejected";
         };
         /**
+         * @description The full and final settlement of an employee's exit, exact to the paisa. What it pays and recovers, and how each figure is found:
+         *     - `daily_wage` = the monthly wage ÷ 26, where the wage is basic + DA: the full-month amounts of
+         *       the earning components flagged `pf_wage` in the employee's salary setup (the gratuity wage).
+         *       Every day-based figure below is days × wage ÷ 26, rounded once to the paisa (half up);
+         *       `daily_wage` itself is shown rounded.
+         *
+         *     - `salary`: pay of the month of the last working day, from its first day (or the joining
+         *       date) up to the last working day, calculated exactly as a payroll run would (components
+         *       prorated by payable days ÷ calendar days of the month, loss of pay from unpaid leave and
+         *       absences, PF, ESI, professional tax), without loans, claims and encashments (settled below).
+         *       Not included (`included: false`, zero) when a processed payroll run already paid the
+         *       employee for that month; once this settlement is processed with the salary included, payroll
+         *       runs of that month leave the employee out. Earlier months are paid by payroll runs.
+         *
+         *     - `leave_encashment`: the whole remaining balance, on the last working day, of every active
+         *       encashable leave type in the leave period containing it (ledger − pending requests − credits
+         *       lapsing by then; the per-period maximum and minimum balance do not apply at exit), × daily
+         *       wage (`source: balance`); processing records an approved, priced encashment per type and
+         *       debits the days from the balance. Approved encashment requests that no payroll run has paid
+         *       yet are paid here too (`source: request`, at the same daily wage; their days already left the
+         *       balance), and processing prices them so that no run pays them again.
+         *
+         *     - `gratuity`: Payment of Gratuity Act 1972 with the company's gratuity settings (see
+         *       GratuitySettings): wage × 15 / 26 × counted years, rounded to the rupee, capped (₹20 lakh).
+         *
+         *     - `notice`: served days = calendar days from the resignation date to the last working day, both
+         *       included; shortfall = notice_period_days − served (not below 0); recovered only when
+         *       `recover_notice_shortfall` is on: shortfall × wage ÷ 26.
+         *
+         *     - `loans`: every pending installment of the employee's approved or active loans (whatever its
+         *       month) is recovered; processing marks them paid and the loans `closed`.
+         *
+         *     - `claims`: every approved, not yet paid expense claim is reimbursed; processing marks them
+         *       `paid`.
+         *
+         *     `net_payable` = salary.net + leave_encashment + gratuity + reimbursements − notice_recovery − loan_recovery; a negative figure is owed by the employee.
+         */
+        FinalSettlement: {
+            claims: {
+                amount: components["schemas"]["Money"];
+                category: string;
+                /** Format: uuid */
+                claim_id: string;
+                claim_number: string;
+            }[];
+            /** Format: date-time */
+            computed_at: string;
+            /** Format: date-time */
+            created_at: string;
+            /** Format: uuid */
+            created_by: string | null;
+            /** @description Monthly basic + DA ÷ 26, rounded to the paisa (figures use the exact quotient). */
+            daily_wage: components["schemas"]["Money"];
+            employee_code: string;
+            /** Format: uuid */
+            employee_id: string;
+            employee_name: string;
+            /** Format: uuid */
+            exit_id: string;
+            gratuity: components["schemas"]["Money"];
+            gratuity_detail: {
+                amount: components["schemas"]["Money"];
+                capped: boolean;
+                /** @description Before the cap. */
+                computed: components["schemas"]["Money"];
+                counted_years: number;
+                eligible: boolean;
+                /** @description Why no gratuity is payable, when none is. */
+                reason: string | null;
+                service: {
+                    days: number;
+                    months: number;
+                    years: number;
+                };
+                /** @description Monthly basic + DA. */
+                wage: components["schemas"]["Money"];
+            };
+            /** Format: uuid */
+            id: string;
+            /** Format: date */
+            joining_date: string;
+            /** Format: date */
+            last_working_day: string;
+            leave_encashment: components["schemas"]["Money"];
+            leave_encashment_lines: {
+                amount: components["schemas"]["Money"];
+                days: components["schemas"]["DayCount"];
+                /**
+                 * Format: uuid
+                 * @description The leave encashment - the request (`request`), or the one recorded when the settlement was processed (`balance`).
+                 */
+                encashment_id: string | null;
+                leave_type: string;
+                /** Format: uuid */
+                leave_type_id: string;
+                /** Format: uuid */
+                period_id: string;
+                /**
+                 * @description `balance`: the days left; `request`: an approved encashment request not yet paid.
+                 * @enum {string}
+                 */
+                source: "balance" | "request";
+            }[];
+            loan_recovery: components["schemas"]["Money"];
+            loans: {
+                amount: components["schemas"]["Money"];
+                installment_ids: string[];
+                /** Format: uuid */
+                loan_id: string;
+                loan_number: string;
+            }[];
+            /** @description total_payable − total_recovery (negative when the employee owes). */
+            net_payable: components["schemas"]["Money"];
+            notice: {
+                amount: components["schemas"]["Money"];
+                recovered: boolean;
+                required_days: number;
+                served_days: number;
+                shortfall_days: number;
+            };
+            notice_period_days: number;
+            notice_recovery: components["schemas"]["Money"];
+            /** Format: date-time */
+            processed_at: string | null;
+            /** Format: uuid */
+            processed_by: string | null;
+            recover_notice_shortfall: boolean;
+            reimbursements: components["schemas"]["Money"];
+            /** Format: date */
+            resignation_date: string;
+            salary: {
+                days_in_period: number;
+                /** @description Deduction components. */
+                deductions: components["schemas"]["SalarySlipLine"][];
+                earnings: components["schemas"]["SalarySlipLine"][];
+                esi_employee: components["schemas"]["Money"];
+                gross: components["schemas"]["Money"];
+                included: boolean;
+                lop_days: string;
+                /** @description Month of the last working day, `YYYY-MM`. */
+                month: string;
+                net: components["schemas"]["Money"];
+                /** @description Why the salary is not included, when it is not. */
+                note: string | null;
+                /** Format: date */
+                pay_end: string;
+                /** Format: date */
+                pay_start: string;
+                payable_days: string;
+                pf_employee: components["schemas"]["Money"];
+                professional_tax: components["schemas"]["Money"];
+                /** @description Deduction components + PF + ESI + professional tax. */
+                total_deductions: components["schemas"]["Money"];
+            };
+            salary_net: components["schemas"]["Money"];
+            separation: components["schemas"]["Separation"];
+            /** @description `FS-00001`, per company. */
+            settlement_number: string;
+            status: components["schemas"]["FinalSettlementStatus"];
+            /** @description salary_net + leave_encashment + gratuity + reimbursements. */
+            total_payable: components["schemas"]["Money"];
+            /** @description notice_recovery + loan_recovery. */
+            total_recovery: components["schemas"]["Money"];
+            /** Format: date-time */
+            updated_at: string;
+        };
+        /**
+         * @description The employee whose exit is settled, and the settlement's options (each may be changed by PUT while the settlement is a draft).
+         * @example {
+         *       "employee_id": "0b9f6f3e-5d0a-4c59-9a43-6f1f2d7c1a10",
+         *       "separation": "resignation",
+         *       "notice_period_days": 60,
+         *       "recover_notice_shortfall": true
+         *     }
+         */
+        FinalSettlementCreate: {
+            /** Format: uuid */
+            employee_id: string;
+            /**
+             * @description The notice (calendar days) the employee owed; 0 = no notice required.
+             * @default 0
+             */
+            notice_period_days?: number;
+            /**
+             * @description Recover the notice not served (shortfall days × the daily wage). Off by default.
+             * @default false
+             */
+            recover_notice_shortfall?: boolean;
+            /** @default resignation */
+            separation?: components["schemas"]["Separation"];
+        };
+        /**
+         * @description `draft`: computed and reviewable; recalculated by PUT (and checked again when processed). `processed`: paid and locked - a second process, or a recalculation, is a 409.
+         * @enum {string}
+         */
+        FinalSettlementStatus: "draft" | "processed";
+        /**
+         * @description Options to change (fields not given keep their value); the settlement is computed again from the current data either way (an empty body only recomputes).
+         * @example {
+         *       "recover_notice_shortfall": false
+         *     }
+         */
+        FinalSettlementUpdate: {
+            notice_period_days?: number;
+            recover_notice_shortfall?: boolean;
+            separation?: components["schemas"]["Separation"];
+        };
+        /**
          * @description Gender as recorded for statutory purposes (e.g. Maharashtra professional-tax slabs differ for women).
          * @enum {string}
          */
         Gender: "male" | "female" | "other";
-        /** @description Gratuity (Payment of Gratuity Act 1972): last drawn basic + DA × `days_per_year` / `divisor` × completed years, where a final part-year over `round_up_after_months` months counts as a full year; payable after `min_years` of continuous service (`fixed_term_min_years` for fixed-term employees under the 2025 Labour Codes; no minimum on death or disablement); capped at `cap` (₹20 lakh from 29 Mar 2018). */
+        /** @description Gratuity (Payment of Gratuity Act 1972): last drawn basic + DA × `days_per_year` / `divisor` × completed years, where a final part-year over `round_up_after_months` months counts as a full year; payable after `min_years` of continuous service (`fixed_term_min_years` for fixed-term employees under the 2025 Labour Codes; no minimum on death or disablement); capped at `cap` (₹20 lakh from 29 Mar 2018). The wage ("basic + DA") is the full-month amount of the earning components flagged `pf_wage` in the employee's salary setup. Service runs from the joining date to the last working day, both included; a part-year counts when it is more than `round_up_after_months` months (6 months and 1 day with the default); eligibility counts completed years only (4 years 11 months is not 5). The amount is rounded to the rupee, then capped. Worked example: joined 2018-01-01, last day 2026-07-31 (8 years 7 months, counted as 9), basic + DA ₹6,000: 6000 × 15 / 26 × 9 = ₹31,154. It is paid by the full and final settlement (`/api/payroll/final-settlements`). */
         GratuitySettings: {
             cap: components["schemas"]["Money"];
             days_per_year: number;
@@ -4832,6 +5227,8 @@ export interface components {
             enabled: boolean;
             fixed_term_min_years: number;
             min_years: number;
+            /** @description Off by default. On: every slip of a payroll run shows the employer's gratuity provision for the month - the month's basic + DA (prorated PF-wage earnings) × `days_per_year` ÷ `divisor` ÷ 12, to the paisa - in `gratuity_provision`, included in `employer_contributions` and the employer cost. It is an accrual of the employer's liability: it does not change gross, deductions or net pay. Off: slips are exactly as without it. */
+            monthly_provision: boolean;
             round_up_after_months: number;
             /**
              * Format: date-time
@@ -4847,6 +5244,8 @@ export interface components {
             enabled?: boolean;
             fixed_term_min_years?: number;
             min_years?: number;
+            /** @description Show the employer's monthly gratuity provision on the slips of the next runs. */
+            monthly_provision?: boolean;
             round_up_after_months?: number;
         };
         /** @enum {string} */
@@ -6709,6 +7108,7 @@ export interface components {
             /** @description Deduction components (statutory deductions and loans are listed separately). */
             deductions: components["schemas"]["SalarySlipLine"][];
             earnings: components["schemas"]["SalarySlipLine"][];
+            /** @description Employer PF (EPF, EPS, EDLI, admin charges), ESI and, when on, the gratuity provision. */
             employer_contributions: components["schemas"]["Money"];
             encashments: {
                 amount: components["schemas"]["Money"];
@@ -6727,6 +7127,8 @@ export interface components {
                 wages: components["schemas"]["Money"];
             };
             full_month_gross: components["schemas"]["Money"];
+            /** @description The employer's gratuity provision of the month (included in `employer_contributions`): the month's basic + DA (PF-wage earnings) × 15/26 ÷ 12, to the paisa. Present only when the company's gratuity settings have `monthly_provision` on when the run is calculated. */
+            gratuity_provision?: components["schemas"]["Money"];
             loans: {
                 amount: components["schemas"]["Money"];
                 installment_ids: string[];
@@ -6820,6 +7222,11 @@ export interface components {
             slip_number: string | null;
             total_deductions: components["schemas"]["Money"];
         };
+        /**
+         * @description Why the employment ended. Gratuity needs `min_years` of completed service (`fixed_term_min_years` for fixed-term employees) except on `death` or `disablement`, where no minimum applies.
+         * @enum {string}
+         */
+        Separation: "resignation" | "retirement" | "termination" | "death" | "disablement";
         /** @description The signed-in user, their tenants and the active tenant of the session. */
         SessionInfo: {
             /** Format: uuid */
@@ -10584,6 +10991,86 @@ export interface operations {
             503: components["responses"]["Unavailable"];
         };
     };
+    updateExitChecklistItem: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /** @description Employee id. A deleted employee, another company's employee, or one outside the caller's row scope for the operation is a 404. */
+                employeeId: components["parameters"]["EmployeeId"];
+                /** @description Id of an item of the employee's exit checklist (`checklist[].id` of EmployeeExit). */
+                itemId: string;
+            };
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["ExitChecklistItemUpdate"];
+            };
+        };
+        responses: {
+            /** @description The exit record with its updated checklist. */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        data: components["schemas"]["EmployeeExit"];
+                        message: string;
+                    };
+                };
+            };
+            400: components["responses"]["ValidationFailed"];
+            401: components["responses"]["Unauthenticated"];
+            403: components["responses"]["Forbidden"];
+            404: components["responses"]["NotFound"];
+            409: components["responses"]["Conflict"];
+            413: components["responses"]["PayloadTooLarge"];
+            415: components["responses"]["UnsupportedMediaType"];
+            500: components["responses"]["Internal"];
+            503: components["responses"]["Unavailable"];
+        };
+    };
+    completeExit: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /** @description Employee id. A deleted employee, another company's employee, or one outside the caller's row scope for the operation is a 404. */
+                employeeId: components["parameters"]["EmployeeId"];
+            };
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["ExitCompletion"];
+            };
+        };
+        responses: {
+            /** @description The completed exit. */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        data: components["schemas"]["EmployeeExit"];
+                        message: string;
+                    };
+                };
+            };
+            400: components["responses"]["ValidationFailed"];
+            401: components["responses"]["Unauthenticated"];
+            403: components["responses"]["Forbidden"];
+            404: components["responses"]["NotFound"];
+            409: components["responses"]["Conflict"];
+            413: components["responses"]["PayloadTooLarge"];
+            415: components["responses"]["UnsupportedMediaType"];
+            500: components["responses"]["Internal"];
+            503: components["responses"]["Unavailable"];
+        };
+    };
     submitResignation: {
         parameters: {
             query?: never;
@@ -12865,6 +13352,209 @@ export interface operations {
             400: components["responses"]["ValidationFailed"];
             401: components["responses"]["Unauthenticated"];
             403: components["responses"]["ForbiddenOwnRecord"];
+            404: components["responses"]["NotFound"];
+            409: components["responses"]["Conflict"];
+            500: components["responses"]["Internal"];
+            503: components["responses"]["Unavailable"];
+        };
+    };
+    listFinalSettlements: {
+        parameters: {
+            query?: {
+                /** @description Only this employee. Employees only ever see their own records and managers their own and their direct reports'; an employee outside the caller's view simply yields no rows. */
+                employee_id?: components["parameters"]["EmployeeIdFilter"];
+                /** @description Page size, 1-100 (default 20). Out of range is a 400, never clamped. */
+                limit?: components["parameters"]["Limit"];
+                /** @description Page number, from 1 to 10 000 (with `limit`, at most a million rows into a list; narrow the list with its filters to go further). Out of range is a 400 naming `query.page`, never clamped. */
+                page?: components["parameters"]["Page"];
+                /** @description Only settlements in this state. */
+                status?: components["schemas"]["FinalSettlementStatus"];
+            };
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description A page of settlements. */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        data: components["schemas"]["FinalSettlement"][];
+                        message: string;
+                        pagination: components["schemas"]["Pagination"];
+                    };
+                };
+            };
+            400: components["responses"]["ValidationFailed"];
+            401: components["responses"]["Unauthenticated"];
+            403: components["responses"]["Forbidden"];
+            500: components["responses"]["Internal"];
+            503: components["responses"]["Unavailable"];
+        };
+    };
+    createFinalSettlement: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["FinalSettlementCreate"];
+            };
+        };
+        responses: {
+            /** @description The draft settlement. */
+            201: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        data: components["schemas"]["FinalSettlement"];
+                        message: string;
+                    };
+                };
+            };
+            400: components["responses"]["ValidationFailed"];
+            401: components["responses"]["Unauthenticated"];
+            403: components["responses"]["Forbidden"];
+            404: components["responses"]["NotFound"];
+            409: components["responses"]["Conflict"];
+            413: components["responses"]["PayloadTooLarge"];
+            415: components["responses"]["UnsupportedMediaType"];
+            500: components["responses"]["Internal"];
+            503: components["responses"]["Unavailable"];
+        };
+    };
+    getFinalSettlement: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                id: components["parameters"]["IdPath"];
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description The settlement. */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        data: components["schemas"]["FinalSettlement"];
+                        message: string;
+                    };
+                };
+            };
+            400: components["responses"]["ValidationFailed"];
+            401: components["responses"]["Unauthenticated"];
+            403: components["responses"]["Forbidden"];
+            404: components["responses"]["NotFound"];
+            500: components["responses"]["Internal"];
+            503: components["responses"]["Unavailable"];
+        };
+    };
+    updateFinalSettlement: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                id: components["parameters"]["IdPath"];
+            };
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["FinalSettlementUpdate"];
+            };
+        };
+        responses: {
+            /** @description The recomputed draft. */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        data: components["schemas"]["FinalSettlement"];
+                        message: string;
+                    };
+                };
+            };
+            400: components["responses"]["ValidationFailed"];
+            401: components["responses"]["Unauthenticated"];
+            403: components["responses"]["Forbidden"];
+            404: components["responses"]["NotFound"];
+            409: components["responses"]["Conflict"];
+            413: components["responses"]["PayloadTooLarge"];
+            415: components["responses"]["UnsupportedMediaType"];
+            500: components["responses"]["Internal"];
+            503: components["responses"]["Unavailable"];
+        };
+    };
+    downloadFinalSettlement: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                id: components["parameters"]["IdPath"];
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description The PDF. */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/pdf": string;
+                };
+            };
+            400: components["responses"]["ValidationFailed"];
+            401: components["responses"]["Unauthenticated"];
+            403: components["responses"]["Forbidden"];
+            404: components["responses"]["NotFound"];
+            500: components["responses"]["Internal"];
+            503: components["responses"]["Unavailable"];
+        };
+    };
+    processFinalSettlement: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                id: components["parameters"]["IdPath"];
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description The processed settlement. */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        data: components["schemas"]["FinalSettlement"];
+                        message: string;
+                    };
+                };
+            };
+            400: components["responses"]["ValidationFailed"];
+            401: components["responses"]["Unauthenticated"];
+            403: components["responses"]["Forbidden"];
             404: components["responses"]["NotFound"];
             409: components["responses"]["Conflict"];
             500: components["responses"]["Internal"];

@@ -102,6 +102,7 @@ export type EmployeeExit = Prisma.EmployeeExitModel
 /**
  * Model ExitChecklistItem
  * One step of an exit checklist: asset_return, knowledge_transfer, clearance, final_settlement.
+ * `final_settlement` is done by processing the employee's final settlement (payroll) once one exists.
  */
 export type ExitChecklistItem = Prisma.ExitChecklistItemModel
 /**
@@ -255,6 +256,13 @@ export type LoanInstallment = Prisma.LoanInstallmentModel
  * pending/approved → cancelled (DELETE).
  */
 export type ExpenseClaim = Prisma.ExpenseClaimModel
+/**
+ * Model FinalSettlement
+ * The full and final settlement of an employee's exit (one per exit): `draft` (computed,
+ * recomputable) → `processed` (locked: loans recovered, claims paid, leave encashed). The figures
+ * are the ones of the last computation; `details` holds every line (SettlementDetails).
+ */
+export type FinalSettlement = Prisma.FinalSettlementModel
 /**
  * Model User
  * 

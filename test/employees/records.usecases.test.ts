@@ -104,6 +104,12 @@ describe("submitResignation, then the employees.complete-exits job: exit complet
     });
     const status = async () => (await t.query(`SELECT status FROM employees WHERE id = $1`, [id]))[0].status;
     await withTenant(o.tenantId, async () => {
+      // with checklist items pending the exit waits
+      expect(await completeDueExitsOfTenant("2024-06-02")).toBe(0);
+      expect(await status()).toBe("on_notice");
+    });
+    await t.query(`UPDATE exit_checklist_items SET status = 'done' WHERE tenant_id = $1`, [o.tenantId]);
+    await withTenant(o.tenantId, async () => {
       expect(await completeDueExitsOfTenant("2024-06-01")).toBe(0); // the last working day itself
       expect(await status()).toBe("on_notice");
       expect(await completeDueExitsOfTenant("2024-06-02")).toBe(1);

@@ -127,6 +127,8 @@ describe("exit job", () => {
       .send({ resignation_date: today(), last_working_day: addDays(today(), 60), reason: "y" })
       .expect(201);
 
+    // The job completes an exit once its checklist is done (test/employees/exit-checklist.test.ts).
+    await t.query(`UPDATE exit_checklist_items SET status = 'done' WHERE tenant_id = $1`, [o.tenantId]);
     // On the last working day itself nothing happens (noon UTC is the same date in Asia/Kolkata).
     await completeDueExits(new Date(`${lwd}T12:00:00Z`));
     expect((await t.query(`SELECT status FROM employees WHERE id = $1`, [leaving.id]))[0].status).toBe("on_notice");

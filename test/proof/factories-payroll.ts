@@ -245,6 +245,22 @@ export const factories: Record<string, Factory> = {
       return { id: claim.id, snapshot: rowOf(ctx.t, "expense_claims", claim.id) };
     },
   },
+
+  // a draft settlement of an employee who resigned with a last working day that has passed (so
+  // that processing it succeeds)
+  "/api/payroll/final-settlements/{id}": {
+    scope: managedByHr("final settlements"),
+    async create(ctx) {
+      const employeeId = await payrollEmployee(ctx);
+      await api(ctx.owner.agent, "post", `/api/employees/${employeeId}/resignation`, {
+        resignation_date: isoDay(Date.now() - 10 * DAY),
+        last_working_day: isoDay(Date.now() - 2 * DAY),
+        reason: "Proof",
+      });
+      const s = await api(ctx.owner.agent, "post", "/api/payroll/final-settlements", { employee_id: employeeId });
+      return { id: s.id, snapshot: rowOf(ctx.t, "final_settlements", s.id) };
+    },
+  },
 };
 
 export const operationScopes: Record<string, Scope> = {};

@@ -105,6 +105,28 @@ export const areaFactories: Record<string, Factory> = {
       return { id: res.body.data.id, snapshot: rowOf(ctx.t, "employee_documents", res.body.data.id) };
     },
   },
+  // the knowledge-transfer item (the one a direct manager may tick) of the employee's exit,
+  // opened here by a resignation when there is none
+  "/api/employees/{employeeId}/exit/checklist/{itemId}": {
+    scope: "own",
+    async create(ctx) {
+      const employeeId = ctx.parents.employeeId;
+      const exitOf = () =>
+        ctx.t.query<{ id: string }>(
+          `SELECT c.id FROM exit_checklist_items c JOIN employee_exits x
+        ON x.tenant_id = c.tenant_id AND x.id = c.exit_id WHERE x.employee_id = $1 AND c.item = 'knowledge_transfer'`,
+          [employeeId],
+        );
+      if (!(await exitOf()).length)
+        await api(ctx.owner.agent, "post", `/api/employees/${employeeId}/resignation`, {
+          resignation_date: isoDay(Date.now()),
+          last_working_day: isoDay(Date.now() + 30 * DAY),
+          reason: "Proof",
+        });
+      const [item] = await exitOf();
+      return { id: item.id, snapshot: rowOf(ctx.t, "exit_checklist_items", item.id) };
+    },
+  },
   "/api/configuration/branches/{branchId}": collection(configuration("branches"), "/api/configuration/branches", "branches"),
   "/api/configuration/asset-categories/{id}": collection(
     configuration("asset categories"),
@@ -280,6 +302,8 @@ export const decidedByOthers = new Set([
   "updateWfhRequest",
   "updateWorkingOnHolidayRequest",
   "updateLeaveEncashment",
+  // a direct manager ticks their report's knowledge transfer; nobody ticks their own exit's items
+  "updateExitChecklistItem",
   ...payroll.decidedByOthers,
   ...recruitment.decidedByOthers,
 ]);

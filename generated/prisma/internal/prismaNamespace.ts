@@ -438,6 +438,7 @@ export const ModelName = {
   LoanAdvance: 'LoanAdvance',
   LoanInstallment: 'LoanInstallment',
   ExpenseClaim: 'ExpenseClaim',
+  FinalSettlement: 'FinalSettlement',
   User: 'User',
   Tenant: 'Tenant',
   PasswordResetToken: 'PasswordResetToken',
@@ -478,7 +479,7 @@ export type TypeMap<ExtArgs extends runtime.Types.Extensions.InternalArgs = runt
     omit: GlobalOmitOptions
   }
   meta: {
-    modelProps: "assetCategory" | "asset" | "assetAssignment" | "assetReturnRequest" | "assetDamageReport" | "attendanceSettings" | "attendanceRecord" | "attendanceRegularization" | "employee" | "employeeDepartmentCount" | "employeeCodeCounter" | "employeeDocument" | "employeeExit" | "exitChecklistItem" | "branch" | "workLocation" | "numberSequence" | "helpdeskTicket" | "helpdeskMessage" | "leaveType" | "leavePeriod" | "leavePolicy" | "leavePolicyItem" | "leavePolicyEmployee" | "leaveAllocation" | "leaveLedgerEntry" | "leaveRequest" | "leaveEncashment" | "holiday" | "wfhRequest" | "holidayWorkRequest" | "loanType" | "expenseCategory" | "salaryComponent" | "employeeSalarySetup" | "employeeSalaryComponent" | "payrollRun" | "payrollSlip" | "loanAdvance" | "loanInstallment" | "expenseClaim" | "user" | "tenant" | "passwordResetToken" | "emailOutbox" | "session" | "membership" | "invitation" | "auditLog" | "notification" | "storedFile" | "billingEvent" | "billingCustomer" | "signupRequest" | "passwordResetRequest" | "authThrottle" | "usageCounter" | "tenantSetting" | "jobRequisition" | "jobPosting" | "candidate" | "interview" | "interviewSession" | "jobOffer" | "appointmentDocument" | "talentPoolCandidate"
+    modelProps: "assetCategory" | "asset" | "assetAssignment" | "assetReturnRequest" | "assetDamageReport" | "attendanceSettings" | "attendanceRecord" | "attendanceRegularization" | "employee" | "employeeDepartmentCount" | "employeeCodeCounter" | "employeeDocument" | "employeeExit" | "exitChecklistItem" | "branch" | "workLocation" | "numberSequence" | "helpdeskTicket" | "helpdeskMessage" | "leaveType" | "leavePeriod" | "leavePolicy" | "leavePolicyItem" | "leavePolicyEmployee" | "leaveAllocation" | "leaveLedgerEntry" | "leaveRequest" | "leaveEncashment" | "holiday" | "wfhRequest" | "holidayWorkRequest" | "loanType" | "expenseCategory" | "salaryComponent" | "employeeSalarySetup" | "employeeSalaryComponent" | "payrollRun" | "payrollSlip" | "loanAdvance" | "loanInstallment" | "expenseClaim" | "finalSettlement" | "user" | "tenant" | "passwordResetToken" | "emailOutbox" | "session" | "membership" | "invitation" | "auditLog" | "notification" | "storedFile" | "billingEvent" | "billingCustomer" | "signupRequest" | "passwordResetRequest" | "authThrottle" | "usageCounter" | "tenantSetting" | "jobRequisition" | "jobPosting" | "candidate" | "interview" | "interviewSession" | "jobOffer" | "appointmentDocument" | "talentPoolCandidate"
     txIsolationLevel: TransactionIsolationLevel
   }
   model: {
@@ -3516,6 +3517,80 @@ export type TypeMap<ExtArgs extends runtime.Types.Extensions.InternalArgs = runt
         }
       }
     }
+    FinalSettlement: {
+      payload: Prisma.$FinalSettlementPayload<ExtArgs>
+      fields: Prisma.FinalSettlementFieldRefs
+      operations: {
+        findUnique: {
+          args: Prisma.FinalSettlementFindUniqueArgs<ExtArgs>
+          result: runtime.Types.Utils.PayloadToResult<Prisma.$FinalSettlementPayload> | null
+        }
+        findUniqueOrThrow: {
+          args: Prisma.FinalSettlementFindUniqueOrThrowArgs<ExtArgs>
+          result: runtime.Types.Utils.PayloadToResult<Prisma.$FinalSettlementPayload>
+        }
+        findFirst: {
+          args: Prisma.FinalSettlementFindFirstArgs<ExtArgs>
+          result: runtime.Types.Utils.PayloadToResult<Prisma.$FinalSettlementPayload> | null
+        }
+        findFirstOrThrow: {
+          args: Prisma.FinalSettlementFindFirstOrThrowArgs<ExtArgs>
+          result: runtime.Types.Utils.PayloadToResult<Prisma.$FinalSettlementPayload>
+        }
+        findMany: {
+          args: Prisma.FinalSettlementFindManyArgs<ExtArgs>
+          result: runtime.Types.Utils.PayloadToResult<Prisma.$FinalSettlementPayload>[]
+        }
+        create: {
+          args: Prisma.FinalSettlementCreateArgs<ExtArgs>
+          result: runtime.Types.Utils.PayloadToResult<Prisma.$FinalSettlementPayload>
+        }
+        createMany: {
+          args: Prisma.FinalSettlementCreateManyArgs<ExtArgs>
+          result: BatchPayload
+        }
+        createManyAndReturn: {
+          args: Prisma.FinalSettlementCreateManyAndReturnArgs<ExtArgs>
+          result: runtime.Types.Utils.PayloadToResult<Prisma.$FinalSettlementPayload>[]
+        }
+        delete: {
+          args: Prisma.FinalSettlementDeleteArgs<ExtArgs>
+          result: runtime.Types.Utils.PayloadToResult<Prisma.$FinalSettlementPayload>
+        }
+        update: {
+          args: Prisma.FinalSettlementUpdateArgs<ExtArgs>
+          result: runtime.Types.Utils.PayloadToResult<Prisma.$FinalSettlementPayload>
+        }
+        deleteMany: {
+          args: Prisma.FinalSettlementDeleteManyArgs<ExtArgs>
+          result: BatchPayload
+        }
+        updateMany: {
+          args: Prisma.FinalSettlementUpdateManyArgs<ExtArgs>
+          result: BatchPayload
+        }
+        updateManyAndReturn: {
+          args: Prisma.FinalSettlementUpdateManyAndReturnArgs<ExtArgs>
+          result: runtime.Types.Utils.PayloadToResult<Prisma.$FinalSettlementPayload>[]
+        }
+        upsert: {
+          args: Prisma.FinalSettlementUpsertArgs<ExtArgs>
+          result: runtime.Types.Utils.PayloadToResult<Prisma.$FinalSettlementPayload>
+        }
+        aggregate: {
+          args: Prisma.FinalSettlementAggregateArgs<ExtArgs>
+          result: runtime.Types.Utils.Optional<Prisma.AggregateFinalSettlement>
+        }
+        groupBy: {
+          args: Prisma.FinalSettlementGroupByArgs<ExtArgs>
+          result: runtime.Types.Utils.Optional<Prisma.FinalSettlementGroupByOutputType>[]
+        }
+        count: {
+          args: Prisma.FinalSettlementCountArgs<ExtArgs>
+          result: runtime.Types.Utils.Optional<Prisma.FinalSettlementCountAggregateOutputType> | number
+        }
+      }
+    }
     User: {
       payload: Prisma.$UserPayload<ExtArgs>
       fields: Prisma.UserFieldRefs
@@ -5636,6 +5711,8 @@ export const EmployeeExitScalarFieldEnum = {
   status: 'status',
   submitted_by: 'submitted_by',
   completed_at: 'completed_at',
+  completed_by: 'completed_by',
+  override_reason: 'override_reason',
   created_at: 'created_at',
   updated_at: 'updated_at'
 } as const
@@ -5653,7 +5730,8 @@ export const ExitChecklistItemScalarFieldEnum = {
   status: 'status',
   completed_at: 'completed_at',
   completed_by: 'completed_by',
-  notes: 'notes'
+  notes: 'notes',
+  reference: 'reference'
 } as const
 
 export type ExitChecklistItemScalarFieldEnum = (typeof ExitChecklistItemScalarFieldEnum)[keyof typeof ExitChecklistItemScalarFieldEnum]
@@ -6168,7 +6246,8 @@ export const LoanInstallmentScalarFieldEnum = {
   status: 'status',
   deferrals: 'deferrals',
   paid_run_id: 'paid_run_id',
-  paid_at: 'paid_at'
+  paid_at: 'paid_at',
+  paid_settlement_id: 'paid_settlement_id'
 } as const
 
 export type LoanInstallmentScalarFieldEnum = (typeof LoanInstallmentScalarFieldEnum)[keyof typeof LoanInstallmentScalarFieldEnum]
@@ -6193,11 +6272,42 @@ export const ExpenseClaimScalarFieldEnum = {
   cancelled_at: 'cancelled_at',
   paid_run_id: 'paid_run_id',
   paid_at: 'paid_at',
+  paid_settlement_id: 'paid_settlement_id',
   created_at: 'created_at',
   updated_at: 'updated_at'
 } as const
 
 export type ExpenseClaimScalarFieldEnum = (typeof ExpenseClaimScalarFieldEnum)[keyof typeof ExpenseClaimScalarFieldEnum]
+
+
+export const FinalSettlementScalarFieldEnum = {
+  tenant_id: 'tenant_id',
+  id: 'id',
+  settlement_number: 'settlement_number',
+  employee_id: 'employee_id',
+  exit_id: 'exit_id',
+  status: 'status',
+  separation: 'separation',
+  last_working_day: 'last_working_day',
+  notice_period_days: 'notice_period_days',
+  recover_notice_shortfall: 'recover_notice_shortfall',
+  salary_net: 'salary_net',
+  leave_encashment: 'leave_encashment',
+  gratuity: 'gratuity',
+  reimbursements: 'reimbursements',
+  notice_recovery: 'notice_recovery',
+  loan_recovery: 'loan_recovery',
+  net_payable: 'net_payable',
+  details: 'details',
+  computed_at: 'computed_at',
+  created_by: 'created_by',
+  processed_by: 'processed_by',
+  processed_at: 'processed_at',
+  created_at: 'created_at',
+  updated_at: 'updated_at'
+} as const
+
+export type FinalSettlementScalarFieldEnum = (typeof FinalSettlementScalarFieldEnum)[keyof typeof FinalSettlementScalarFieldEnum]
 
 
 export const UserScalarFieldEnum = {
@@ -6990,6 +7100,7 @@ export type GlobalOmitConfig = {
   loanAdvance?: Prisma.LoanAdvanceOmit
   loanInstallment?: Prisma.LoanInstallmentOmit
   expenseClaim?: Prisma.ExpenseClaimOmit
+  finalSettlement?: Prisma.FinalSettlementOmit
   user?: Prisma.UserOmit
   tenant?: Prisma.TenantOmit
   passwordResetToken?: Prisma.PasswordResetTokenOmit

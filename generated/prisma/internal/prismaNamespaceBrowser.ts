@@ -92,6 +92,7 @@ export const ModelName = {
   LoanAdvance: 'LoanAdvance',
   LoanInstallment: 'LoanInstallment',
   ExpenseClaim: 'ExpenseClaim',
+  FinalSettlement: 'FinalSettlement',
   User: 'User',
   Tenant: 'Tenant',
   PasswordResetToken: 'PasswordResetToken',
@@ -366,6 +367,8 @@ export const EmployeeExitScalarFieldEnum = {
   status: 'status',
   submitted_by: 'submitted_by',
   completed_at: 'completed_at',
+  completed_by: 'completed_by',
+  override_reason: 'override_reason',
   created_at: 'created_at',
   updated_at: 'updated_at'
 } as const
@@ -383,7 +386,8 @@ export const ExitChecklistItemScalarFieldEnum = {
   status: 'status',
   completed_at: 'completed_at',
   completed_by: 'completed_by',
-  notes: 'notes'
+  notes: 'notes',
+  reference: 'reference'
 } as const
 
 export type ExitChecklistItemScalarFieldEnum = (typeof ExitChecklistItemScalarFieldEnum)[keyof typeof ExitChecklistItemScalarFieldEnum]
@@ -898,7 +902,8 @@ export const LoanInstallmentScalarFieldEnum = {
   status: 'status',
   deferrals: 'deferrals',
   paid_run_id: 'paid_run_id',
-  paid_at: 'paid_at'
+  paid_at: 'paid_at',
+  paid_settlement_id: 'paid_settlement_id'
 } as const
 
 export type LoanInstallmentScalarFieldEnum = (typeof LoanInstallmentScalarFieldEnum)[keyof typeof LoanInstallmentScalarFieldEnum]
@@ -923,11 +928,42 @@ export const ExpenseClaimScalarFieldEnum = {
   cancelled_at: 'cancelled_at',
   paid_run_id: 'paid_run_id',
   paid_at: 'paid_at',
+  paid_settlement_id: 'paid_settlement_id',
   created_at: 'created_at',
   updated_at: 'updated_at'
 } as const
 
 export type ExpenseClaimScalarFieldEnum = (typeof ExpenseClaimScalarFieldEnum)[keyof typeof ExpenseClaimScalarFieldEnum]
+
+
+export const FinalSettlementScalarFieldEnum = {
+  tenant_id: 'tenant_id',
+  id: 'id',
+  settlement_number: 'settlement_number',
+  employee_id: 'employee_id',
+  exit_id: 'exit_id',
+  status: 'status',
+  separation: 'separation',
+  last_working_day: 'last_working_day',
+  notice_period_days: 'notice_period_days',
+  recover_notice_shortfall: 'recover_notice_shortfall',
+  salary_net: 'salary_net',
+  leave_encashment: 'leave_encashment',
+  gratuity: 'gratuity',
+  reimbursements: 'reimbursements',
+  notice_recovery: 'notice_recovery',
+  loan_recovery: 'loan_recovery',
+  net_payable: 'net_payable',
+  details: 'details',
+  computed_at: 'computed_at',
+  created_by: 'created_by',
+  processed_by: 'processed_by',
+  processed_at: 'processed_at',
+  created_at: 'created_at',
+  updated_at: 'updated_at'
+} as const
+
+export type FinalSettlementScalarFieldEnum = (typeof FinalSettlementScalarFieldEnum)[keyof typeof FinalSettlementScalarFieldEnum]
 
 
 export const UserScalarFieldEnum = {

@@ -413,6 +413,7 @@ export type EmployeeWhereInput = {
   payroll_slips?: Prisma.PayrollSlipListRelationFilter
   loan_advances?: Prisma.LoanAdvanceListRelationFilter
   expense_claims?: Prisma.ExpenseClaimListRelationFilter
+  final_settlements?: Prisma.FinalSettlementListRelationFilter
 }
 
 export type EmployeeOrderByWithRelationInput = {
@@ -470,6 +471,7 @@ export type EmployeeOrderByWithRelationInput = {
   payroll_slips?: Prisma.PayrollSlipOrderByRelationAggregateInput
   loan_advances?: Prisma.LoanAdvanceOrderByRelationAggregateInput
   expense_claims?: Prisma.ExpenseClaimOrderByRelationAggregateInput
+  final_settlements?: Prisma.FinalSettlementOrderByRelationAggregateInput
 }
 
 export type EmployeeWhereUniqueInput = Prisma.AtLeast<{
@@ -533,6 +535,7 @@ export type EmployeeWhereUniqueInput = Prisma.AtLeast<{
   payroll_slips?: Prisma.PayrollSlipListRelationFilter
   loan_advances?: Prisma.LoanAdvanceListRelationFilter
   expense_claims?: Prisma.ExpenseClaimListRelationFilter
+  final_settlements?: Prisma.FinalSettlementListRelationFilter
 }, "tenant_id_id" | "id" | "tenant_id_employee_code" | "tenant_id_email">
 
 export type EmployeeOrderByWithAggregationInput = {
@@ -660,6 +663,7 @@ export type EmployeeCreateInput = {
   payroll_slips?: Prisma.PayrollSlipCreateNestedManyWithoutEmployeeInput
   loan_advances?: Prisma.LoanAdvanceCreateNestedManyWithoutEmployeeInput
   expense_claims?: Prisma.ExpenseClaimCreateNestedManyWithoutEmployeeInput
+  final_settlements?: Prisma.FinalSettlementCreateNestedManyWithoutEmployeeInput
 }
 
 export type EmployeeUncheckedCreateInput = {
@@ -714,6 +718,7 @@ export type EmployeeUncheckedCreateInput = {
   payroll_slips?: Prisma.PayrollSlipUncheckedCreateNestedManyWithoutEmployeeInput
   loan_advances?: Prisma.LoanAdvanceUncheckedCreateNestedManyWithoutEmployeeInput
   expense_claims?: Prisma.ExpenseClaimUncheckedCreateNestedManyWithoutEmployeeInput
+  final_settlements?: Prisma.FinalSettlementUncheckedCreateNestedManyWithoutEmployeeInput
 }
 
 export type EmployeeUpdateInput = {
@@ -767,6 +772,7 @@ export type EmployeeUpdateInput = {
   payroll_slips?: Prisma.PayrollSlipUpdateManyWithoutEmployeeNestedInput
   loan_advances?: Prisma.LoanAdvanceUpdateManyWithoutEmployeeNestedInput
   expense_claims?: Prisma.ExpenseClaimUpdateManyWithoutEmployeeNestedInput
+  final_settlements?: Prisma.FinalSettlementUpdateManyWithoutEmployeeNestedInput
 }
 
 export type EmployeeUncheckedUpdateInput = {
@@ -821,6 +827,7 @@ export type EmployeeUncheckedUpdateInput = {
   payroll_slips?: Prisma.PayrollSlipUncheckedUpdateManyWithoutEmployeeNestedInput
   loan_advances?: Prisma.LoanAdvanceUncheckedUpdateManyWithoutEmployeeNestedInput
   expense_claims?: Prisma.ExpenseClaimUncheckedUpdateManyWithoutEmployeeNestedInput
+  final_settlements?: Prisma.FinalSettlementUncheckedUpdateManyWithoutEmployeeNestedInput
 }
 
 export type EmployeeCreateManyInput = {
@@ -1424,6 +1431,20 @@ export type EmployeeUpdateOneRequiredWithoutExpense_claimsNestedInput = {
   update?: Prisma.XOR<Prisma.XOR<Prisma.EmployeeUpdateToOneWithWhereWithoutExpense_claimsInput, Prisma.EmployeeUpdateWithoutExpense_claimsInput>, Prisma.EmployeeUncheckedUpdateWithoutExpense_claimsInput>
 }
 
+export type EmployeeCreateNestedOneWithoutFinal_settlementsInput = {
+  create?: Prisma.XOR<Prisma.EmployeeCreateWithoutFinal_settlementsInput, Prisma.EmployeeUncheckedCreateWithoutFinal_settlementsInput>
+  connectOrCreate?: Prisma.EmployeeCreateOrConnectWithoutFinal_settlementsInput
+  connect?: Prisma.EmployeeWhereUniqueInput
+}
+
+export type EmployeeUpdateOneRequiredWithoutFinal_settlementsNestedInput = {
+  create?: Prisma.XOR<Prisma.EmployeeCreateWithoutFinal_settlementsInput, Prisma.EmployeeUncheckedCreateWithoutFinal_settlementsInput>
+  connectOrCreate?: Prisma.EmployeeCreateOrConnectWithoutFinal_settlementsInput
+  upsert?: Prisma.EmployeeUpsertWithoutFinal_settlementsInput
+  connect?: Prisma.EmployeeWhereUniqueInput
+  update?: Prisma.XOR<Prisma.XOR<Prisma.EmployeeUpdateToOneWithWhereWithoutFinal_settlementsInput, Prisma.EmployeeUpdateWithoutFinal_settlementsInput>, Prisma.EmployeeUncheckedUpdateWithoutFinal_settlementsInput>
+}
+
 export type EmployeeCreateNestedOneWithoutMembershipsInput = {
   create?: Prisma.XOR<Prisma.EmployeeCreateWithoutMembershipsInput, Prisma.EmployeeUncheckedCreateWithoutMembershipsInput>
   connectOrCreate?: Prisma.EmployeeCreateOrConnectWithoutMembershipsInput
@@ -1522,6 +1543,7 @@ export type EmployeeCreateWithoutAsset_assignmentsInput = {
   payroll_slips?: Prisma.PayrollSlipCreateNestedManyWithoutEmployeeInput
   loan_advances?: Prisma.LoanAdvanceCreateNestedManyWithoutEmployeeInput
   expense_claims?: Prisma.ExpenseClaimCreateNestedManyWithoutEmployeeInput
+  final_settlements?: Prisma.FinalSettlementCreateNestedManyWithoutEmployeeInput
 }
 
 export type EmployeeUncheckedCreateWithoutAsset_assignmentsInput = {
@@ -1575,6 +1597,7 @@ export type EmployeeUncheckedCreateWithoutAsset_assignmentsInput = {
   payroll_slips?: Prisma.PayrollSlipUncheckedCreateNestedManyWithoutEmployeeInput
   loan_advances?: Prisma.LoanAdvanceUncheckedCreateNestedManyWithoutEmployeeInput
   expense_claims?: Prisma.ExpenseClaimUncheckedCreateNestedManyWithoutEmployeeInput
+  final_settlements?: Prisma.FinalSettlementUncheckedCreateNestedManyWithoutEmployeeInput
 }
 
 export type EmployeeCreateOrConnectWithoutAsset_assignmentsInput = {
@@ -1643,6 +1666,7 @@ export type EmployeeUpdateWithoutAsset_assignmentsInput = {
   payroll_slips?: Prisma.PayrollSlipUpdateManyWithoutEmployeeNestedInput
   loan_advances?: Prisma.LoanAdvanceUpdateManyWithoutEmployeeNestedInput
   expense_claims?: Prisma.ExpenseClaimUpdateManyWithoutEmployeeNestedInput
+  final_settlements?: Prisma.FinalSettlementUpdateManyWithoutEmployeeNestedInput
 }
 
 export type EmployeeUncheckedUpdateWithoutAsset_assignmentsInput = {
@@ -1696,6 +1720,7 @@ export type EmployeeUncheckedUpdateWithoutAsset_assignmentsInput = {
   payroll_slips?: Prisma.PayrollSlipUncheckedUpdateManyWithoutEmployeeNestedInput
   loan_advances?: Prisma.LoanAdvanceUncheckedUpdateManyWithoutEmployeeNestedInput
   expense_claims?: Prisma.ExpenseClaimUncheckedUpdateManyWithoutEmployeeNestedInput
+  final_settlements?: Prisma.FinalSettlementUncheckedUpdateManyWithoutEmployeeNestedInput
 }
 
 export type EmployeeCreateWithoutAttendance_recordsInput = {
@@ -1748,6 +1773,7 @@ export type EmployeeCreateWithoutAttendance_recordsInput = {
   payroll_slips?: Prisma.PayrollSlipCreateNestedManyWithoutEmployeeInput
   loan_advances?: Prisma.LoanAdvanceCreateNestedManyWithoutEmployeeInput
   expense_claims?: Prisma.ExpenseClaimCreateNestedManyWithoutEmployeeInput
+  final_settlements?: Prisma.FinalSettlementCreateNestedManyWithoutEmployeeInput
 }
 
 export type EmployeeUncheckedCreateWithoutAttendance_recordsInput = {
@@ -1801,6 +1827,7 @@ export type EmployeeUncheckedCreateWithoutAttendance_recordsInput = {
   payroll_slips?: Prisma.PayrollSlipUncheckedCreateNestedManyWithoutEmployeeInput
   loan_advances?: Prisma.LoanAdvanceUncheckedCreateNestedManyWithoutEmployeeInput
   expense_claims?: Prisma.ExpenseClaimUncheckedCreateNestedManyWithoutEmployeeInput
+  final_settlements?: Prisma.FinalSettlementUncheckedCreateNestedManyWithoutEmployeeInput
 }
 
 export type EmployeeCreateOrConnectWithoutAttendance_recordsInput = {
@@ -1869,6 +1896,7 @@ export type EmployeeUpdateWithoutAttendance_recordsInput = {
   payroll_slips?: Prisma.PayrollSlipUpdateManyWithoutEmployeeNestedInput
   loan_advances?: Prisma.LoanAdvanceUpdateManyWithoutEmployeeNestedInput
   expense_claims?: Prisma.ExpenseClaimUpdateManyWithoutEmployeeNestedInput
+  final_settlements?: Prisma.FinalSettlementUpdateManyWithoutEmployeeNestedInput
 }
 
 export type EmployeeUncheckedUpdateWithoutAttendance_recordsInput = {
@@ -1922,6 +1950,7 @@ export type EmployeeUncheckedUpdateWithoutAttendance_recordsInput = {
   payroll_slips?: Prisma.PayrollSlipUncheckedUpdateManyWithoutEmployeeNestedInput
   loan_advances?: Prisma.LoanAdvanceUncheckedUpdateManyWithoutEmployeeNestedInput
   expense_claims?: Prisma.ExpenseClaimUncheckedUpdateManyWithoutEmployeeNestedInput
+  final_settlements?: Prisma.FinalSettlementUncheckedUpdateManyWithoutEmployeeNestedInput
 }
 
 export type EmployeeCreateWithoutAttendance_regularizationsInput = {
@@ -1974,6 +2003,7 @@ export type EmployeeCreateWithoutAttendance_regularizationsInput = {
   payroll_slips?: Prisma.PayrollSlipCreateNestedManyWithoutEmployeeInput
   loan_advances?: Prisma.LoanAdvanceCreateNestedManyWithoutEmployeeInput
   expense_claims?: Prisma.ExpenseClaimCreateNestedManyWithoutEmployeeInput
+  final_settlements?: Prisma.FinalSettlementCreateNestedManyWithoutEmployeeInput
 }
 
 export type EmployeeUncheckedCreateWithoutAttendance_regularizationsInput = {
@@ -2027,6 +2057,7 @@ export type EmployeeUncheckedCreateWithoutAttendance_regularizationsInput = {
   payroll_slips?: Prisma.PayrollSlipUncheckedCreateNestedManyWithoutEmployeeInput
   loan_advances?: Prisma.LoanAdvanceUncheckedCreateNestedManyWithoutEmployeeInput
   expense_claims?: Prisma.ExpenseClaimUncheckedCreateNestedManyWithoutEmployeeInput
+  final_settlements?: Prisma.FinalSettlementUncheckedCreateNestedManyWithoutEmployeeInput
 }
 
 export type EmployeeCreateOrConnectWithoutAttendance_regularizationsInput = {
@@ -2095,6 +2126,7 @@ export type EmployeeUpdateWithoutAttendance_regularizationsInput = {
   payroll_slips?: Prisma.PayrollSlipUpdateManyWithoutEmployeeNestedInput
   loan_advances?: Prisma.LoanAdvanceUpdateManyWithoutEmployeeNestedInput
   expense_claims?: Prisma.ExpenseClaimUpdateManyWithoutEmployeeNestedInput
+  final_settlements?: Prisma.FinalSettlementUpdateManyWithoutEmployeeNestedInput
 }
 
 export type EmployeeUncheckedUpdateWithoutAttendance_regularizationsInput = {
@@ -2148,6 +2180,7 @@ export type EmployeeUncheckedUpdateWithoutAttendance_regularizationsInput = {
   payroll_slips?: Prisma.PayrollSlipUncheckedUpdateManyWithoutEmployeeNestedInput
   loan_advances?: Prisma.LoanAdvanceUncheckedUpdateManyWithoutEmployeeNestedInput
   expense_claims?: Prisma.ExpenseClaimUncheckedUpdateManyWithoutEmployeeNestedInput
+  final_settlements?: Prisma.FinalSettlementUncheckedUpdateManyWithoutEmployeeNestedInput
 }
 
 export type EmployeeCreateWithoutReportsInput = {
@@ -2200,6 +2233,7 @@ export type EmployeeCreateWithoutReportsInput = {
   payroll_slips?: Prisma.PayrollSlipCreateNestedManyWithoutEmployeeInput
   loan_advances?: Prisma.LoanAdvanceCreateNestedManyWithoutEmployeeInput
   expense_claims?: Prisma.ExpenseClaimCreateNestedManyWithoutEmployeeInput
+  final_settlements?: Prisma.FinalSettlementCreateNestedManyWithoutEmployeeInput
 }
 
 export type EmployeeUncheckedCreateWithoutReportsInput = {
@@ -2253,6 +2287,7 @@ export type EmployeeUncheckedCreateWithoutReportsInput = {
   payroll_slips?: Prisma.PayrollSlipUncheckedCreateNestedManyWithoutEmployeeInput
   loan_advances?: Prisma.LoanAdvanceUncheckedCreateNestedManyWithoutEmployeeInput
   expense_claims?: Prisma.ExpenseClaimUncheckedCreateNestedManyWithoutEmployeeInput
+  final_settlements?: Prisma.FinalSettlementUncheckedCreateNestedManyWithoutEmployeeInput
 }
 
 export type EmployeeCreateOrConnectWithoutReportsInput = {
@@ -2310,6 +2345,7 @@ export type EmployeeCreateWithoutManagerInput = {
   payroll_slips?: Prisma.PayrollSlipCreateNestedManyWithoutEmployeeInput
   loan_advances?: Prisma.LoanAdvanceCreateNestedManyWithoutEmployeeInput
   expense_claims?: Prisma.ExpenseClaimCreateNestedManyWithoutEmployeeInput
+  final_settlements?: Prisma.FinalSettlementCreateNestedManyWithoutEmployeeInput
 }
 
 export type EmployeeUncheckedCreateWithoutManagerInput = {
@@ -2362,6 +2398,7 @@ export type EmployeeUncheckedCreateWithoutManagerInput = {
   payroll_slips?: Prisma.PayrollSlipUncheckedCreateNestedManyWithoutEmployeeInput
   loan_advances?: Prisma.LoanAdvanceUncheckedCreateNestedManyWithoutEmployeeInput
   expense_claims?: Prisma.ExpenseClaimUncheckedCreateNestedManyWithoutEmployeeInput
+  final_settlements?: Prisma.FinalSettlementUncheckedCreateNestedManyWithoutEmployeeInput
 }
 
 export type EmployeeCreateOrConnectWithoutManagerInput = {
@@ -2435,6 +2472,7 @@ export type EmployeeUpdateWithoutReportsInput = {
   payroll_slips?: Prisma.PayrollSlipUpdateManyWithoutEmployeeNestedInput
   loan_advances?: Prisma.LoanAdvanceUpdateManyWithoutEmployeeNestedInput
   expense_claims?: Prisma.ExpenseClaimUpdateManyWithoutEmployeeNestedInput
+  final_settlements?: Prisma.FinalSettlementUpdateManyWithoutEmployeeNestedInput
 }
 
 export type EmployeeUncheckedUpdateWithoutReportsInput = {
@@ -2488,6 +2526,7 @@ export type EmployeeUncheckedUpdateWithoutReportsInput = {
   payroll_slips?: Prisma.PayrollSlipUncheckedUpdateManyWithoutEmployeeNestedInput
   loan_advances?: Prisma.LoanAdvanceUncheckedUpdateManyWithoutEmployeeNestedInput
   expense_claims?: Prisma.ExpenseClaimUncheckedUpdateManyWithoutEmployeeNestedInput
+  final_settlements?: Prisma.FinalSettlementUncheckedUpdateManyWithoutEmployeeNestedInput
 }
 
 export type EmployeeUpsertWithWhereUniqueWithoutManagerInput = {
@@ -2593,6 +2632,7 @@ export type EmployeeCreateWithoutDocumentsInput = {
   payroll_slips?: Prisma.PayrollSlipCreateNestedManyWithoutEmployeeInput
   loan_advances?: Prisma.LoanAdvanceCreateNestedManyWithoutEmployeeInput
   expense_claims?: Prisma.ExpenseClaimCreateNestedManyWithoutEmployeeInput
+  final_settlements?: Prisma.FinalSettlementCreateNestedManyWithoutEmployeeInput
 }
 
 export type EmployeeUncheckedCreateWithoutDocumentsInput = {
@@ -2646,6 +2686,7 @@ export type EmployeeUncheckedCreateWithoutDocumentsInput = {
   payroll_slips?: Prisma.PayrollSlipUncheckedCreateNestedManyWithoutEmployeeInput
   loan_advances?: Prisma.LoanAdvanceUncheckedCreateNestedManyWithoutEmployeeInput
   expense_claims?: Prisma.ExpenseClaimUncheckedCreateNestedManyWithoutEmployeeInput
+  final_settlements?: Prisma.FinalSettlementUncheckedCreateNestedManyWithoutEmployeeInput
 }
 
 export type EmployeeCreateOrConnectWithoutDocumentsInput = {
@@ -2714,6 +2755,7 @@ export type EmployeeUpdateWithoutDocumentsInput = {
   payroll_slips?: Prisma.PayrollSlipUpdateManyWithoutEmployeeNestedInput
   loan_advances?: Prisma.LoanAdvanceUpdateManyWithoutEmployeeNestedInput
   expense_claims?: Prisma.ExpenseClaimUpdateManyWithoutEmployeeNestedInput
+  final_settlements?: Prisma.FinalSettlementUpdateManyWithoutEmployeeNestedInput
 }
 
 export type EmployeeUncheckedUpdateWithoutDocumentsInput = {
@@ -2767,6 +2809,7 @@ export type EmployeeUncheckedUpdateWithoutDocumentsInput = {
   payroll_slips?: Prisma.PayrollSlipUncheckedUpdateManyWithoutEmployeeNestedInput
   loan_advances?: Prisma.LoanAdvanceUncheckedUpdateManyWithoutEmployeeNestedInput
   expense_claims?: Prisma.ExpenseClaimUncheckedUpdateManyWithoutEmployeeNestedInput
+  final_settlements?: Prisma.FinalSettlementUncheckedUpdateManyWithoutEmployeeNestedInput
 }
 
 export type EmployeeCreateWithoutExitInput = {
@@ -2819,6 +2862,7 @@ export type EmployeeCreateWithoutExitInput = {
   payroll_slips?: Prisma.PayrollSlipCreateNestedManyWithoutEmployeeInput
   loan_advances?: Prisma.LoanAdvanceCreateNestedManyWithoutEmployeeInput
   expense_claims?: Prisma.ExpenseClaimCreateNestedManyWithoutEmployeeInput
+  final_settlements?: Prisma.FinalSettlementCreateNestedManyWithoutEmployeeInput
 }
 
 export type EmployeeUncheckedCreateWithoutExitInput = {
@@ -2872,6 +2916,7 @@ export type EmployeeUncheckedCreateWithoutExitInput = {
   payroll_slips?: Prisma.PayrollSlipUncheckedCreateNestedManyWithoutEmployeeInput
   loan_advances?: Prisma.LoanAdvanceUncheckedCreateNestedManyWithoutEmployeeInput
   expense_claims?: Prisma.ExpenseClaimUncheckedCreateNestedManyWithoutEmployeeInput
+  final_settlements?: Prisma.FinalSettlementUncheckedCreateNestedManyWithoutEmployeeInput
 }
 
 export type EmployeeCreateOrConnectWithoutExitInput = {
@@ -2940,6 +2985,7 @@ export type EmployeeUpdateWithoutExitInput = {
   payroll_slips?: Prisma.PayrollSlipUpdateManyWithoutEmployeeNestedInput
   loan_advances?: Prisma.LoanAdvanceUpdateManyWithoutEmployeeNestedInput
   expense_claims?: Prisma.ExpenseClaimUpdateManyWithoutEmployeeNestedInput
+  final_settlements?: Prisma.FinalSettlementUpdateManyWithoutEmployeeNestedInput
 }
 
 export type EmployeeUncheckedUpdateWithoutExitInput = {
@@ -2993,6 +3039,7 @@ export type EmployeeUncheckedUpdateWithoutExitInput = {
   payroll_slips?: Prisma.PayrollSlipUncheckedUpdateManyWithoutEmployeeNestedInput
   loan_advances?: Prisma.LoanAdvanceUncheckedUpdateManyWithoutEmployeeNestedInput
   expense_claims?: Prisma.ExpenseClaimUncheckedUpdateManyWithoutEmployeeNestedInput
+  final_settlements?: Prisma.FinalSettlementUncheckedUpdateManyWithoutEmployeeNestedInput
 }
 
 export type EmployeeCreateWithoutBranchInput = {
@@ -3045,6 +3092,7 @@ export type EmployeeCreateWithoutBranchInput = {
   payroll_slips?: Prisma.PayrollSlipCreateNestedManyWithoutEmployeeInput
   loan_advances?: Prisma.LoanAdvanceCreateNestedManyWithoutEmployeeInput
   expense_claims?: Prisma.ExpenseClaimCreateNestedManyWithoutEmployeeInput
+  final_settlements?: Prisma.FinalSettlementCreateNestedManyWithoutEmployeeInput
 }
 
 export type EmployeeUncheckedCreateWithoutBranchInput = {
@@ -3097,6 +3145,7 @@ export type EmployeeUncheckedCreateWithoutBranchInput = {
   payroll_slips?: Prisma.PayrollSlipUncheckedCreateNestedManyWithoutEmployeeInput
   loan_advances?: Prisma.LoanAdvanceUncheckedCreateNestedManyWithoutEmployeeInput
   expense_claims?: Prisma.ExpenseClaimUncheckedCreateNestedManyWithoutEmployeeInput
+  final_settlements?: Prisma.FinalSettlementUncheckedCreateNestedManyWithoutEmployeeInput
 }
 
 export type EmployeeCreateOrConnectWithoutBranchInput = {
@@ -3175,6 +3224,7 @@ export type EmployeeCreateWithoutWork_locationInput = {
   payroll_slips?: Prisma.PayrollSlipCreateNestedManyWithoutEmployeeInput
   loan_advances?: Prisma.LoanAdvanceCreateNestedManyWithoutEmployeeInput
   expense_claims?: Prisma.ExpenseClaimCreateNestedManyWithoutEmployeeInput
+  final_settlements?: Prisma.FinalSettlementCreateNestedManyWithoutEmployeeInput
 }
 
 export type EmployeeUncheckedCreateWithoutWork_locationInput = {
@@ -3227,6 +3277,7 @@ export type EmployeeUncheckedCreateWithoutWork_locationInput = {
   payroll_slips?: Prisma.PayrollSlipUncheckedCreateNestedManyWithoutEmployeeInput
   loan_advances?: Prisma.LoanAdvanceUncheckedCreateNestedManyWithoutEmployeeInput
   expense_claims?: Prisma.ExpenseClaimUncheckedCreateNestedManyWithoutEmployeeInput
+  final_settlements?: Prisma.FinalSettlementUncheckedCreateNestedManyWithoutEmployeeInput
 }
 
 export type EmployeeCreateOrConnectWithoutWork_locationInput = {
@@ -3305,6 +3356,7 @@ export type EmployeeCreateWithoutLeave_policy_employeesInput = {
   payroll_slips?: Prisma.PayrollSlipCreateNestedManyWithoutEmployeeInput
   loan_advances?: Prisma.LoanAdvanceCreateNestedManyWithoutEmployeeInput
   expense_claims?: Prisma.ExpenseClaimCreateNestedManyWithoutEmployeeInput
+  final_settlements?: Prisma.FinalSettlementCreateNestedManyWithoutEmployeeInput
 }
 
 export type EmployeeUncheckedCreateWithoutLeave_policy_employeesInput = {
@@ -3358,6 +3410,7 @@ export type EmployeeUncheckedCreateWithoutLeave_policy_employeesInput = {
   payroll_slips?: Prisma.PayrollSlipUncheckedCreateNestedManyWithoutEmployeeInput
   loan_advances?: Prisma.LoanAdvanceUncheckedCreateNestedManyWithoutEmployeeInput
   expense_claims?: Prisma.ExpenseClaimUncheckedCreateNestedManyWithoutEmployeeInput
+  final_settlements?: Prisma.FinalSettlementUncheckedCreateNestedManyWithoutEmployeeInput
 }
 
 export type EmployeeCreateOrConnectWithoutLeave_policy_employeesInput = {
@@ -3426,6 +3479,7 @@ export type EmployeeUpdateWithoutLeave_policy_employeesInput = {
   payroll_slips?: Prisma.PayrollSlipUpdateManyWithoutEmployeeNestedInput
   loan_advances?: Prisma.LoanAdvanceUpdateManyWithoutEmployeeNestedInput
   expense_claims?: Prisma.ExpenseClaimUpdateManyWithoutEmployeeNestedInput
+  final_settlements?: Prisma.FinalSettlementUpdateManyWithoutEmployeeNestedInput
 }
 
 export type EmployeeUncheckedUpdateWithoutLeave_policy_employeesInput = {
@@ -3479,6 +3533,7 @@ export type EmployeeUncheckedUpdateWithoutLeave_policy_employeesInput = {
   payroll_slips?: Prisma.PayrollSlipUncheckedUpdateManyWithoutEmployeeNestedInput
   loan_advances?: Prisma.LoanAdvanceUncheckedUpdateManyWithoutEmployeeNestedInput
   expense_claims?: Prisma.ExpenseClaimUncheckedUpdateManyWithoutEmployeeNestedInput
+  final_settlements?: Prisma.FinalSettlementUncheckedUpdateManyWithoutEmployeeNestedInput
 }
 
 export type EmployeeCreateWithoutLeave_allocationsInput = {
@@ -3531,6 +3586,7 @@ export type EmployeeCreateWithoutLeave_allocationsInput = {
   payroll_slips?: Prisma.PayrollSlipCreateNestedManyWithoutEmployeeInput
   loan_advances?: Prisma.LoanAdvanceCreateNestedManyWithoutEmployeeInput
   expense_claims?: Prisma.ExpenseClaimCreateNestedManyWithoutEmployeeInput
+  final_settlements?: Prisma.FinalSettlementCreateNestedManyWithoutEmployeeInput
 }
 
 export type EmployeeUncheckedCreateWithoutLeave_allocationsInput = {
@@ -3584,6 +3640,7 @@ export type EmployeeUncheckedCreateWithoutLeave_allocationsInput = {
   payroll_slips?: Prisma.PayrollSlipUncheckedCreateNestedManyWithoutEmployeeInput
   loan_advances?: Prisma.LoanAdvanceUncheckedCreateNestedManyWithoutEmployeeInput
   expense_claims?: Prisma.ExpenseClaimUncheckedCreateNestedManyWithoutEmployeeInput
+  final_settlements?: Prisma.FinalSettlementUncheckedCreateNestedManyWithoutEmployeeInput
 }
 
 export type EmployeeCreateOrConnectWithoutLeave_allocationsInput = {
@@ -3652,6 +3709,7 @@ export type EmployeeUpdateWithoutLeave_allocationsInput = {
   payroll_slips?: Prisma.PayrollSlipUpdateManyWithoutEmployeeNestedInput
   loan_advances?: Prisma.LoanAdvanceUpdateManyWithoutEmployeeNestedInput
   expense_claims?: Prisma.ExpenseClaimUpdateManyWithoutEmployeeNestedInput
+  final_settlements?: Prisma.FinalSettlementUpdateManyWithoutEmployeeNestedInput
 }
 
 export type EmployeeUncheckedUpdateWithoutLeave_allocationsInput = {
@@ -3705,6 +3763,7 @@ export type EmployeeUncheckedUpdateWithoutLeave_allocationsInput = {
   payroll_slips?: Prisma.PayrollSlipUncheckedUpdateManyWithoutEmployeeNestedInput
   loan_advances?: Prisma.LoanAdvanceUncheckedUpdateManyWithoutEmployeeNestedInput
   expense_claims?: Prisma.ExpenseClaimUncheckedUpdateManyWithoutEmployeeNestedInput
+  final_settlements?: Prisma.FinalSettlementUncheckedUpdateManyWithoutEmployeeNestedInput
 }
 
 export type EmployeeCreateWithoutLeave_ledger_entriesInput = {
@@ -3757,6 +3816,7 @@ export type EmployeeCreateWithoutLeave_ledger_entriesInput = {
   payroll_slips?: Prisma.PayrollSlipCreateNestedManyWithoutEmployeeInput
   loan_advances?: Prisma.LoanAdvanceCreateNestedManyWithoutEmployeeInput
   expense_claims?: Prisma.ExpenseClaimCreateNestedManyWithoutEmployeeInput
+  final_settlements?: Prisma.FinalSettlementCreateNestedManyWithoutEmployeeInput
 }
 
 export type EmployeeUncheckedCreateWithoutLeave_ledger_entriesInput = {
@@ -3810,6 +3870,7 @@ export type EmployeeUncheckedCreateWithoutLeave_ledger_entriesInput = {
   payroll_slips?: Prisma.PayrollSlipUncheckedCreateNestedManyWithoutEmployeeInput
   loan_advances?: Prisma.LoanAdvanceUncheckedCreateNestedManyWithoutEmployeeInput
   expense_claims?: Prisma.ExpenseClaimUncheckedCreateNestedManyWithoutEmployeeInput
+  final_settlements?: Prisma.FinalSettlementUncheckedCreateNestedManyWithoutEmployeeInput
 }
 
 export type EmployeeCreateOrConnectWithoutLeave_ledger_entriesInput = {
@@ -3878,6 +3939,7 @@ export type EmployeeUpdateWithoutLeave_ledger_entriesInput = {
   payroll_slips?: Prisma.PayrollSlipUpdateManyWithoutEmployeeNestedInput
   loan_advances?: Prisma.LoanAdvanceUpdateManyWithoutEmployeeNestedInput
   expense_claims?: Prisma.ExpenseClaimUpdateManyWithoutEmployeeNestedInput
+  final_settlements?: Prisma.FinalSettlementUpdateManyWithoutEmployeeNestedInput
 }
 
 export type EmployeeUncheckedUpdateWithoutLeave_ledger_entriesInput = {
@@ -3931,6 +3993,7 @@ export type EmployeeUncheckedUpdateWithoutLeave_ledger_entriesInput = {
   payroll_slips?: Prisma.PayrollSlipUncheckedUpdateManyWithoutEmployeeNestedInput
   loan_advances?: Prisma.LoanAdvanceUncheckedUpdateManyWithoutEmployeeNestedInput
   expense_claims?: Prisma.ExpenseClaimUncheckedUpdateManyWithoutEmployeeNestedInput
+  final_settlements?: Prisma.FinalSettlementUncheckedUpdateManyWithoutEmployeeNestedInput
 }
 
 export type EmployeeCreateWithoutLeave_requestsInput = {
@@ -3983,6 +4046,7 @@ export type EmployeeCreateWithoutLeave_requestsInput = {
   payroll_slips?: Prisma.PayrollSlipCreateNestedManyWithoutEmployeeInput
   loan_advances?: Prisma.LoanAdvanceCreateNestedManyWithoutEmployeeInput
   expense_claims?: Prisma.ExpenseClaimCreateNestedManyWithoutEmployeeInput
+  final_settlements?: Prisma.FinalSettlementCreateNestedManyWithoutEmployeeInput
 }
 
 export type EmployeeUncheckedCreateWithoutLeave_requestsInput = {
@@ -4036,6 +4100,7 @@ export type EmployeeUncheckedCreateWithoutLeave_requestsInput = {
   payroll_slips?: Prisma.PayrollSlipUncheckedCreateNestedManyWithoutEmployeeInput
   loan_advances?: Prisma.LoanAdvanceUncheckedCreateNestedManyWithoutEmployeeInput
   expense_claims?: Prisma.ExpenseClaimUncheckedCreateNestedManyWithoutEmployeeInput
+  final_settlements?: Prisma.FinalSettlementUncheckedCreateNestedManyWithoutEmployeeInput
 }
 
 export type EmployeeCreateOrConnectWithoutLeave_requestsInput = {
@@ -4104,6 +4169,7 @@ export type EmployeeUpdateWithoutLeave_requestsInput = {
   payroll_slips?: Prisma.PayrollSlipUpdateManyWithoutEmployeeNestedInput
   loan_advances?: Prisma.LoanAdvanceUpdateManyWithoutEmployeeNestedInput
   expense_claims?: Prisma.ExpenseClaimUpdateManyWithoutEmployeeNestedInput
+  final_settlements?: Prisma.FinalSettlementUpdateManyWithoutEmployeeNestedInput
 }
 
 export type EmployeeUncheckedUpdateWithoutLeave_requestsInput = {
@@ -4157,6 +4223,7 @@ export type EmployeeUncheckedUpdateWithoutLeave_requestsInput = {
   payroll_slips?: Prisma.PayrollSlipUncheckedUpdateManyWithoutEmployeeNestedInput
   loan_advances?: Prisma.LoanAdvanceUncheckedUpdateManyWithoutEmployeeNestedInput
   expense_claims?: Prisma.ExpenseClaimUncheckedUpdateManyWithoutEmployeeNestedInput
+  final_settlements?: Prisma.FinalSettlementUncheckedUpdateManyWithoutEmployeeNestedInput
 }
 
 export type EmployeeCreateWithoutLeave_encashmentsInput = {
@@ -4209,6 +4276,7 @@ export type EmployeeCreateWithoutLeave_encashmentsInput = {
   payroll_slips?: Prisma.PayrollSlipCreateNestedManyWithoutEmployeeInput
   loan_advances?: Prisma.LoanAdvanceCreateNestedManyWithoutEmployeeInput
   expense_claims?: Prisma.ExpenseClaimCreateNestedManyWithoutEmployeeInput
+  final_settlements?: Prisma.FinalSettlementCreateNestedManyWithoutEmployeeInput
 }
 
 export type EmployeeUncheckedCreateWithoutLeave_encashmentsInput = {
@@ -4262,6 +4330,7 @@ export type EmployeeUncheckedCreateWithoutLeave_encashmentsInput = {
   payroll_slips?: Prisma.PayrollSlipUncheckedCreateNestedManyWithoutEmployeeInput
   loan_advances?: Prisma.LoanAdvanceUncheckedCreateNestedManyWithoutEmployeeInput
   expense_claims?: Prisma.ExpenseClaimUncheckedCreateNestedManyWithoutEmployeeInput
+  final_settlements?: Prisma.FinalSettlementUncheckedCreateNestedManyWithoutEmployeeInput
 }
 
 export type EmployeeCreateOrConnectWithoutLeave_encashmentsInput = {
@@ -4330,6 +4399,7 @@ export type EmployeeUpdateWithoutLeave_encashmentsInput = {
   payroll_slips?: Prisma.PayrollSlipUpdateManyWithoutEmployeeNestedInput
   loan_advances?: Prisma.LoanAdvanceUpdateManyWithoutEmployeeNestedInput
   expense_claims?: Prisma.ExpenseClaimUpdateManyWithoutEmployeeNestedInput
+  final_settlements?: Prisma.FinalSettlementUpdateManyWithoutEmployeeNestedInput
 }
 
 export type EmployeeUncheckedUpdateWithoutLeave_encashmentsInput = {
@@ -4383,6 +4453,7 @@ export type EmployeeUncheckedUpdateWithoutLeave_encashmentsInput = {
   payroll_slips?: Prisma.PayrollSlipUncheckedUpdateManyWithoutEmployeeNestedInput
   loan_advances?: Prisma.LoanAdvanceUncheckedUpdateManyWithoutEmployeeNestedInput
   expense_claims?: Prisma.ExpenseClaimUncheckedUpdateManyWithoutEmployeeNestedInput
+  final_settlements?: Prisma.FinalSettlementUncheckedUpdateManyWithoutEmployeeNestedInput
 }
 
 export type EmployeeCreateWithoutWfh_requestsInput = {
@@ -4435,6 +4506,7 @@ export type EmployeeCreateWithoutWfh_requestsInput = {
   payroll_slips?: Prisma.PayrollSlipCreateNestedManyWithoutEmployeeInput
   loan_advances?: Prisma.LoanAdvanceCreateNestedManyWithoutEmployeeInput
   expense_claims?: Prisma.ExpenseClaimCreateNestedManyWithoutEmployeeInput
+  final_settlements?: Prisma.FinalSettlementCreateNestedManyWithoutEmployeeInput
 }
 
 export type EmployeeUncheckedCreateWithoutWfh_requestsInput = {
@@ -4488,6 +4560,7 @@ export type EmployeeUncheckedCreateWithoutWfh_requestsInput = {
   payroll_slips?: Prisma.PayrollSlipUncheckedCreateNestedManyWithoutEmployeeInput
   loan_advances?: Prisma.LoanAdvanceUncheckedCreateNestedManyWithoutEmployeeInput
   expense_claims?: Prisma.ExpenseClaimUncheckedCreateNestedManyWithoutEmployeeInput
+  final_settlements?: Prisma.FinalSettlementUncheckedCreateNestedManyWithoutEmployeeInput
 }
 
 export type EmployeeCreateOrConnectWithoutWfh_requestsInput = {
@@ -4556,6 +4629,7 @@ export type EmployeeUpdateWithoutWfh_requestsInput = {
   payroll_slips?: Prisma.PayrollSlipUpdateManyWithoutEmployeeNestedInput
   loan_advances?: Prisma.LoanAdvanceUpdateManyWithoutEmployeeNestedInput
   expense_claims?: Prisma.ExpenseClaimUpdateManyWithoutEmployeeNestedInput
+  final_settlements?: Prisma.FinalSettlementUpdateManyWithoutEmployeeNestedInput
 }
 
 export type EmployeeUncheckedUpdateWithoutWfh_requestsInput = {
@@ -4609,6 +4683,7 @@ export type EmployeeUncheckedUpdateWithoutWfh_requestsInput = {
   payroll_slips?: Prisma.PayrollSlipUncheckedUpdateManyWithoutEmployeeNestedInput
   loan_advances?: Prisma.LoanAdvanceUncheckedUpdateManyWithoutEmployeeNestedInput
   expense_claims?: Prisma.ExpenseClaimUncheckedUpdateManyWithoutEmployeeNestedInput
+  final_settlements?: Prisma.FinalSettlementUncheckedUpdateManyWithoutEmployeeNestedInput
 }
 
 export type EmployeeCreateWithoutHoliday_work_requestsInput = {
@@ -4661,6 +4736,7 @@ export type EmployeeCreateWithoutHoliday_work_requestsInput = {
   payroll_slips?: Prisma.PayrollSlipCreateNestedManyWithoutEmployeeInput
   loan_advances?: Prisma.LoanAdvanceCreateNestedManyWithoutEmployeeInput
   expense_claims?: Prisma.ExpenseClaimCreateNestedManyWithoutEmployeeInput
+  final_settlements?: Prisma.FinalSettlementCreateNestedManyWithoutEmployeeInput
 }
 
 export type EmployeeUncheckedCreateWithoutHoliday_work_requestsInput = {
@@ -4714,6 +4790,7 @@ export type EmployeeUncheckedCreateWithoutHoliday_work_requestsInput = {
   payroll_slips?: Prisma.PayrollSlipUncheckedCreateNestedManyWithoutEmployeeInput
   loan_advances?: Prisma.LoanAdvanceUncheckedCreateNestedManyWithoutEmployeeInput
   expense_claims?: Prisma.ExpenseClaimUncheckedCreateNestedManyWithoutEmployeeInput
+  final_settlements?: Prisma.FinalSettlementUncheckedCreateNestedManyWithoutEmployeeInput
 }
 
 export type EmployeeCreateOrConnectWithoutHoliday_work_requestsInput = {
@@ -4782,6 +4859,7 @@ export type EmployeeUpdateWithoutHoliday_work_requestsInput = {
   payroll_slips?: Prisma.PayrollSlipUpdateManyWithoutEmployeeNestedInput
   loan_advances?: Prisma.LoanAdvanceUpdateManyWithoutEmployeeNestedInput
   expense_claims?: Prisma.ExpenseClaimUpdateManyWithoutEmployeeNestedInput
+  final_settlements?: Prisma.FinalSettlementUpdateManyWithoutEmployeeNestedInput
 }
 
 export type EmployeeUncheckedUpdateWithoutHoliday_work_requestsInput = {
@@ -4835,6 +4913,7 @@ export type EmployeeUncheckedUpdateWithoutHoliday_work_requestsInput = {
   payroll_slips?: Prisma.PayrollSlipUncheckedUpdateManyWithoutEmployeeNestedInput
   loan_advances?: Prisma.LoanAdvanceUncheckedUpdateManyWithoutEmployeeNestedInput
   expense_claims?: Prisma.ExpenseClaimUncheckedUpdateManyWithoutEmployeeNestedInput
+  final_settlements?: Prisma.FinalSettlementUncheckedUpdateManyWithoutEmployeeNestedInput
 }
 
 export type EmployeeCreateWithoutSalary_setupsInput = {
@@ -4887,6 +4966,7 @@ export type EmployeeCreateWithoutSalary_setupsInput = {
   payroll_slips?: Prisma.PayrollSlipCreateNestedManyWithoutEmployeeInput
   loan_advances?: Prisma.LoanAdvanceCreateNestedManyWithoutEmployeeInput
   expense_claims?: Prisma.ExpenseClaimCreateNestedManyWithoutEmployeeInput
+  final_settlements?: Prisma.FinalSettlementCreateNestedManyWithoutEmployeeInput
 }
 
 export type EmployeeUncheckedCreateWithoutSalary_setupsInput = {
@@ -4940,6 +5020,7 @@ export type EmployeeUncheckedCreateWithoutSalary_setupsInput = {
   payroll_slips?: Prisma.PayrollSlipUncheckedCreateNestedManyWithoutEmployeeInput
   loan_advances?: Prisma.LoanAdvanceUncheckedCreateNestedManyWithoutEmployeeInput
   expense_claims?: Prisma.ExpenseClaimUncheckedCreateNestedManyWithoutEmployeeInput
+  final_settlements?: Prisma.FinalSettlementUncheckedCreateNestedManyWithoutEmployeeInput
 }
 
 export type EmployeeCreateOrConnectWithoutSalary_setupsInput = {
@@ -5008,6 +5089,7 @@ export type EmployeeUpdateWithoutSalary_setupsInput = {
   payroll_slips?: Prisma.PayrollSlipUpdateManyWithoutEmployeeNestedInput
   loan_advances?: Prisma.LoanAdvanceUpdateManyWithoutEmployeeNestedInput
   expense_claims?: Prisma.ExpenseClaimUpdateManyWithoutEmployeeNestedInput
+  final_settlements?: Prisma.FinalSettlementUpdateManyWithoutEmployeeNestedInput
 }
 
 export type EmployeeUncheckedUpdateWithoutSalary_setupsInput = {
@@ -5061,6 +5143,7 @@ export type EmployeeUncheckedUpdateWithoutSalary_setupsInput = {
   payroll_slips?: Prisma.PayrollSlipUncheckedUpdateManyWithoutEmployeeNestedInput
   loan_advances?: Prisma.LoanAdvanceUncheckedUpdateManyWithoutEmployeeNestedInput
   expense_claims?: Prisma.ExpenseClaimUncheckedUpdateManyWithoutEmployeeNestedInput
+  final_settlements?: Prisma.FinalSettlementUncheckedUpdateManyWithoutEmployeeNestedInput
 }
 
 export type EmployeeCreateWithoutPayroll_slipsInput = {
@@ -5113,6 +5196,7 @@ export type EmployeeCreateWithoutPayroll_slipsInput = {
   salary_setups?: Prisma.EmployeeSalarySetupCreateNestedManyWithoutEmployeeInput
   loan_advances?: Prisma.LoanAdvanceCreateNestedManyWithoutEmployeeInput
   expense_claims?: Prisma.ExpenseClaimCreateNestedManyWithoutEmployeeInput
+  final_settlements?: Prisma.FinalSettlementCreateNestedManyWithoutEmployeeInput
 }
 
 export type EmployeeUncheckedCreateWithoutPayroll_slipsInput = {
@@ -5166,6 +5250,7 @@ export type EmployeeUncheckedCreateWithoutPayroll_slipsInput = {
   salary_setups?: Prisma.EmployeeSalarySetupUncheckedCreateNestedManyWithoutEmployeeInput
   loan_advances?: Prisma.LoanAdvanceUncheckedCreateNestedManyWithoutEmployeeInput
   expense_claims?: Prisma.ExpenseClaimUncheckedCreateNestedManyWithoutEmployeeInput
+  final_settlements?: Prisma.FinalSettlementUncheckedCreateNestedManyWithoutEmployeeInput
 }
 
 export type EmployeeCreateOrConnectWithoutPayroll_slipsInput = {
@@ -5234,6 +5319,7 @@ export type EmployeeUpdateWithoutPayroll_slipsInput = {
   salary_setups?: Prisma.EmployeeSalarySetupUpdateManyWithoutEmployeeNestedInput
   loan_advances?: Prisma.LoanAdvanceUpdateManyWithoutEmployeeNestedInput
   expense_claims?: Prisma.ExpenseClaimUpdateManyWithoutEmployeeNestedInput
+  final_settlements?: Prisma.FinalSettlementUpdateManyWithoutEmployeeNestedInput
 }
 
 export type EmployeeUncheckedUpdateWithoutPayroll_slipsInput = {
@@ -5287,6 +5373,7 @@ export type EmployeeUncheckedUpdateWithoutPayroll_slipsInput = {
   salary_setups?: Prisma.EmployeeSalarySetupUncheckedUpdateManyWithoutEmployeeNestedInput
   loan_advances?: Prisma.LoanAdvanceUncheckedUpdateManyWithoutEmployeeNestedInput
   expense_claims?: Prisma.ExpenseClaimUncheckedUpdateManyWithoutEmployeeNestedInput
+  final_settlements?: Prisma.FinalSettlementUncheckedUpdateManyWithoutEmployeeNestedInput
 }
 
 export type EmployeeCreateWithoutLoan_advancesInput = {
@@ -5339,6 +5426,7 @@ export type EmployeeCreateWithoutLoan_advancesInput = {
   salary_setups?: Prisma.EmployeeSalarySetupCreateNestedManyWithoutEmployeeInput
   payroll_slips?: Prisma.PayrollSlipCreateNestedManyWithoutEmployeeInput
   expense_claims?: Prisma.ExpenseClaimCreateNestedManyWithoutEmployeeInput
+  final_settlements?: Prisma.FinalSettlementCreateNestedManyWithoutEmployeeInput
 }
 
 export type EmployeeUncheckedCreateWithoutLoan_advancesInput = {
@@ -5392,6 +5480,7 @@ export type EmployeeUncheckedCreateWithoutLoan_advancesInput = {
   salary_setups?: Prisma.EmployeeSalarySetupUncheckedCreateNestedManyWithoutEmployeeInput
   payroll_slips?: Prisma.PayrollSlipUncheckedCreateNestedManyWithoutEmployeeInput
   expense_claims?: Prisma.ExpenseClaimUncheckedCreateNestedManyWithoutEmployeeInput
+  final_settlements?: Prisma.FinalSettlementUncheckedCreateNestedManyWithoutEmployeeInput
 }
 
 export type EmployeeCreateOrConnectWithoutLoan_advancesInput = {
@@ -5460,6 +5549,7 @@ export type EmployeeUpdateWithoutLoan_advancesInput = {
   salary_setups?: Prisma.EmployeeSalarySetupUpdateManyWithoutEmployeeNestedInput
   payroll_slips?: Prisma.PayrollSlipUpdateManyWithoutEmployeeNestedInput
   expense_claims?: Prisma.ExpenseClaimUpdateManyWithoutEmployeeNestedInput
+  final_settlements?: Prisma.FinalSettlementUpdateManyWithoutEmployeeNestedInput
 }
 
 export type EmployeeUncheckedUpdateWithoutLoan_advancesInput = {
@@ -5513,6 +5603,7 @@ export type EmployeeUncheckedUpdateWithoutLoan_advancesInput = {
   salary_setups?: Prisma.EmployeeSalarySetupUncheckedUpdateManyWithoutEmployeeNestedInput
   payroll_slips?: Prisma.PayrollSlipUncheckedUpdateManyWithoutEmployeeNestedInput
   expense_claims?: Prisma.ExpenseClaimUncheckedUpdateManyWithoutEmployeeNestedInput
+  final_settlements?: Prisma.FinalSettlementUncheckedUpdateManyWithoutEmployeeNestedInput
 }
 
 export type EmployeeCreateWithoutExpense_claimsInput = {
@@ -5565,6 +5656,7 @@ export type EmployeeCreateWithoutExpense_claimsInput = {
   salary_setups?: Prisma.EmployeeSalarySetupCreateNestedManyWithoutEmployeeInput
   payroll_slips?: Prisma.PayrollSlipCreateNestedManyWithoutEmployeeInput
   loan_advances?: Prisma.LoanAdvanceCreateNestedManyWithoutEmployeeInput
+  final_settlements?: Prisma.FinalSettlementCreateNestedManyWithoutEmployeeInput
 }
 
 export type EmployeeUncheckedCreateWithoutExpense_claimsInput = {
@@ -5618,6 +5710,7 @@ export type EmployeeUncheckedCreateWithoutExpense_claimsInput = {
   salary_setups?: Prisma.EmployeeSalarySetupUncheckedCreateNestedManyWithoutEmployeeInput
   payroll_slips?: Prisma.PayrollSlipUncheckedCreateNestedManyWithoutEmployeeInput
   loan_advances?: Prisma.LoanAdvanceUncheckedCreateNestedManyWithoutEmployeeInput
+  final_settlements?: Prisma.FinalSettlementUncheckedCreateNestedManyWithoutEmployeeInput
 }
 
 export type EmployeeCreateOrConnectWithoutExpense_claimsInput = {
@@ -5686,6 +5779,7 @@ export type EmployeeUpdateWithoutExpense_claimsInput = {
   salary_setups?: Prisma.EmployeeSalarySetupUpdateManyWithoutEmployeeNestedInput
   payroll_slips?: Prisma.PayrollSlipUpdateManyWithoutEmployeeNestedInput
   loan_advances?: Prisma.LoanAdvanceUpdateManyWithoutEmployeeNestedInput
+  final_settlements?: Prisma.FinalSettlementUpdateManyWithoutEmployeeNestedInput
 }
 
 export type EmployeeUncheckedUpdateWithoutExpense_claimsInput = {
@@ -5739,6 +5833,237 @@ export type EmployeeUncheckedUpdateWithoutExpense_claimsInput = {
   salary_setups?: Prisma.EmployeeSalarySetupUncheckedUpdateManyWithoutEmployeeNestedInput
   payroll_slips?: Prisma.PayrollSlipUncheckedUpdateManyWithoutEmployeeNestedInput
   loan_advances?: Prisma.LoanAdvanceUncheckedUpdateManyWithoutEmployeeNestedInput
+  final_settlements?: Prisma.FinalSettlementUncheckedUpdateManyWithoutEmployeeNestedInput
+}
+
+export type EmployeeCreateWithoutFinal_settlementsInput = {
+  id?: string
+  employee_code: string
+  first_name: string
+  last_name: string
+  email: string
+  phone?: string | null
+  department: string
+  designation: string
+  joining_date: Date | string
+  date_of_birth?: Date | string | null
+  gender?: string | null
+  employment_type?: string
+  status?: string
+  bank_name?: string | null
+  bank_account_number?: string | null
+  bank_ifsc?: string | null
+  bank_iban?: string | null
+  bank_routing_code?: string | null
+  labour_card_number?: string | null
+  pan_number?: string | null
+  uan?: string | null
+  esi_number?: string | null
+  state?: string | null
+  search_text?: string
+  created_at?: Date | string
+  updated_at?: Date | string
+  deleted_at?: Date | string | null
+  manager?: Prisma.EmployeeCreateNestedOneWithoutReportsInput
+  reports?: Prisma.EmployeeCreateNestedManyWithoutManagerInput
+  branch?: Prisma.BranchCreateNestedOneWithoutEmployeesInput
+  work_location?: Prisma.WorkLocationCreateNestedOneWithoutEmployeesInput
+  memberships?: Prisma.MembershipCreateNestedManyWithoutEmployeeInput
+  invitations?: Prisma.InvitationCreateNestedManyWithoutEmployeeInput
+  documents?: Prisma.EmployeeDocumentCreateNestedManyWithoutEmployeeInput
+  exit?: Prisma.EmployeeExitCreateNestedOneWithoutEmployeeInput
+  asset_assignments?: Prisma.AssetAssignmentCreateNestedManyWithoutEmployeeInput
+  leave_policy_employees?: Prisma.LeavePolicyEmployeeCreateNestedManyWithoutEmployeeInput
+  leave_allocations?: Prisma.LeaveAllocationCreateNestedManyWithoutEmployeeInput
+  leave_ledger_entries?: Prisma.LeaveLedgerEntryCreateNestedManyWithoutEmployeeInput
+  leave_requests?: Prisma.LeaveRequestCreateNestedManyWithoutEmployeeInput
+  leave_encashments?: Prisma.LeaveEncashmentCreateNestedManyWithoutEmployeeInput
+  wfh_requests?: Prisma.WfhRequestCreateNestedManyWithoutEmployeeInput
+  holiday_work_requests?: Prisma.HolidayWorkRequestCreateNestedManyWithoutEmployeeInput
+  attendance_records?: Prisma.AttendanceRecordCreateNestedManyWithoutEmployeeInput
+  attendance_regularizations?: Prisma.AttendanceRegularizationCreateNestedManyWithoutEmployeeInput
+  recruitment_candidates?: Prisma.CandidateCreateNestedManyWithoutEmployeeInput
+  salary_setups?: Prisma.EmployeeSalarySetupCreateNestedManyWithoutEmployeeInput
+  payroll_slips?: Prisma.PayrollSlipCreateNestedManyWithoutEmployeeInput
+  loan_advances?: Prisma.LoanAdvanceCreateNestedManyWithoutEmployeeInput
+  expense_claims?: Prisma.ExpenseClaimCreateNestedManyWithoutEmployeeInput
+}
+
+export type EmployeeUncheckedCreateWithoutFinal_settlementsInput = {
+  tenant_id?: string
+  id?: string
+  employee_code: string
+  first_name: string
+  last_name: string
+  email: string
+  phone?: string | null
+  department: string
+  designation: string
+  joining_date: Date | string
+  date_of_birth?: Date | string | null
+  gender?: string | null
+  employment_type?: string
+  status?: string
+  reports_to?: string | null
+  branch_id?: string | null
+  work_location_id?: string | null
+  bank_name?: string | null
+  bank_account_number?: string | null
+  bank_ifsc?: string | null
+  bank_iban?: string | null
+  bank_routing_code?: string | null
+  labour_card_number?: string | null
+  pan_number?: string | null
+  uan?: string | null
+  esi_number?: string | null
+  state?: string | null
+  search_text?: string
+  created_at?: Date | string
+  updated_at?: Date | string
+  deleted_at?: Date | string | null
+  reports?: Prisma.EmployeeUncheckedCreateNestedManyWithoutManagerInput
+  memberships?: Prisma.MembershipUncheckedCreateNestedManyWithoutEmployeeInput
+  invitations?: Prisma.InvitationUncheckedCreateNestedManyWithoutEmployeeInput
+  documents?: Prisma.EmployeeDocumentUncheckedCreateNestedManyWithoutEmployeeInput
+  exit?: Prisma.EmployeeExitUncheckedCreateNestedOneWithoutEmployeeInput
+  asset_assignments?: Prisma.AssetAssignmentUncheckedCreateNestedManyWithoutEmployeeInput
+  leave_policy_employees?: Prisma.LeavePolicyEmployeeUncheckedCreateNestedManyWithoutEmployeeInput
+  leave_allocations?: Prisma.LeaveAllocationUncheckedCreateNestedManyWithoutEmployeeInput
+  leave_ledger_entries?: Prisma.LeaveLedgerEntryUncheckedCreateNestedManyWithoutEmployeeInput
+  leave_requests?: Prisma.LeaveRequestUncheckedCreateNestedManyWithoutEmployeeInput
+  leave_encashments?: Prisma.LeaveEncashmentUncheckedCreateNestedManyWithoutEmployeeInput
+  wfh_requests?: Prisma.WfhRequestUncheckedCreateNestedManyWithoutEmployeeInput
+  holiday_work_requests?: Prisma.HolidayWorkRequestUncheckedCreateNestedManyWithoutEmployeeInput
+  attendance_records?: Prisma.AttendanceRecordUncheckedCreateNestedManyWithoutEmployeeInput
+  attendance_regularizations?: Prisma.AttendanceRegularizationUncheckedCreateNestedManyWithoutEmployeeInput
+  recruitment_candidates?: Prisma.CandidateUncheckedCreateNestedManyWithoutEmployeeInput
+  salary_setups?: Prisma.EmployeeSalarySetupUncheckedCreateNestedManyWithoutEmployeeInput
+  payroll_slips?: Prisma.PayrollSlipUncheckedCreateNestedManyWithoutEmployeeInput
+  loan_advances?: Prisma.LoanAdvanceUncheckedCreateNestedManyWithoutEmployeeInput
+  expense_claims?: Prisma.ExpenseClaimUncheckedCreateNestedManyWithoutEmployeeInput
+}
+
+export type EmployeeCreateOrConnectWithoutFinal_settlementsInput = {
+  where: Prisma.EmployeeWhereUniqueInput
+  create: Prisma.XOR<Prisma.EmployeeCreateWithoutFinal_settlementsInput, Prisma.EmployeeUncheckedCreateWithoutFinal_settlementsInput>
+}
+
+export type EmployeeUpsertWithoutFinal_settlementsInput = {
+  update: Prisma.XOR<Prisma.EmployeeUpdateWithoutFinal_settlementsInput, Prisma.EmployeeUncheckedUpdateWithoutFinal_settlementsInput>
+  create: Prisma.XOR<Prisma.EmployeeCreateWithoutFinal_settlementsInput, Prisma.EmployeeUncheckedCreateWithoutFinal_settlementsInput>
+  where?: Prisma.EmployeeWhereInput
+}
+
+export type EmployeeUpdateToOneWithWhereWithoutFinal_settlementsInput = {
+  where?: Prisma.EmployeeWhereInput
+  data: Prisma.XOR<Prisma.EmployeeUpdateWithoutFinal_settlementsInput, Prisma.EmployeeUncheckedUpdateWithoutFinal_settlementsInput>
+}
+
+export type EmployeeUpdateWithoutFinal_settlementsInput = {
+  id?: Prisma.StringFieldUpdateOperationsInput | string
+  employee_code?: Prisma.StringFieldUpdateOperationsInput | string
+  first_name?: Prisma.StringFieldUpdateOperationsInput | string
+  last_name?: Prisma.StringFieldUpdateOperationsInput | string
+  email?: Prisma.StringFieldUpdateOperationsInput | string
+  phone?: Prisma.NullableStringFieldUpdateOperationsInput | string | null
+  department?: Prisma.StringFieldUpdateOperationsInput | string
+  designation?: Prisma.StringFieldUpdateOperationsInput | string
+  joining_date?: Prisma.DateTimeFieldUpdateOperationsInput | Date | string
+  date_of_birth?: Prisma.NullableDateTimeFieldUpdateOperationsInput | Date | string | null
+  gender?: Prisma.NullableStringFieldUpdateOperationsInput | string | null
+  employment_type?: Prisma.StringFieldUpdateOperationsInput | string
+  status?: Prisma.StringFieldUpdateOperationsInput | string
+  bank_name?: Prisma.NullableStringFieldUpdateOperationsInput | string | null
+  bank_account_number?: Prisma.NullableStringFieldUpdateOperationsInput | string | null
+  bank_ifsc?: Prisma.NullableStringFieldUpdateOperationsInput | string | null
+  bank_iban?: Prisma.NullableStringFieldUpdateOperationsInput | string | null
+  bank_routing_code?: Prisma.NullableStringFieldUpdateOperationsInput | string | null
+  labour_card_number?: Prisma.NullableStringFieldUpdateOperationsInput | string | null
+  pan_number?: Prisma.NullableStringFieldUpdateOperationsInput | string | null
+  uan?: Prisma.NullableStringFieldUpdateOperationsInput | string | null
+  esi_number?: Prisma.NullableStringFieldUpdateOperationsInput | string | null
+  state?: Prisma.NullableStringFieldUpdateOperationsInput | string | null
+  search_text?: Prisma.StringFieldUpdateOperationsInput | string
+  created_at?: Prisma.DateTimeFieldUpdateOperationsInput | Date | string
+  updated_at?: Prisma.DateTimeFieldUpdateOperationsInput | Date | string
+  deleted_at?: Prisma.NullableDateTimeFieldUpdateOperationsInput | Date | string | null
+  manager?: Prisma.EmployeeUpdateOneWithoutReportsNestedInput
+  reports?: Prisma.EmployeeUpdateManyWithoutManagerNestedInput
+  branch?: Prisma.BranchUpdateOneWithoutEmployeesNestedInput
+  work_location?: Prisma.WorkLocationUpdateOneWithoutEmployeesNestedInput
+  memberships?: Prisma.MembershipUpdateManyWithoutEmployeeNestedInput
+  invitations?: Prisma.InvitationUpdateManyWithoutEmployeeNestedInput
+  documents?: Prisma.EmployeeDocumentUpdateManyWithoutEmployeeNestedInput
+  exit?: Prisma.EmployeeExitUpdateOneWithoutEmployeeNestedInput
+  asset_assignments?: Prisma.AssetAssignmentUpdateManyWithoutEmployeeNestedInput
+  leave_policy_employees?: Prisma.LeavePolicyEmployeeUpdateManyWithoutEmployeeNestedInput
+  leave_allocations?: Prisma.LeaveAllocationUpdateManyWithoutEmployeeNestedInput
+  leave_ledger_entries?: Prisma.LeaveLedgerEntryUpdateManyWithoutEmployeeNestedInput
+  leave_requests?: Prisma.LeaveRequestUpdateManyWithoutEmployeeNestedInput
+  leave_encashments?: Prisma.LeaveEncashmentUpdateManyWithoutEmployeeNestedInput
+  wfh_requests?: Prisma.WfhRequestUpdateManyWithoutEmployeeNestedInput
+  holiday_work_requests?: Prisma.HolidayWorkRequestUpdateManyWithoutEmployeeNestedInput
+  attendance_records?: Prisma.AttendanceRecordUpdateManyWithoutEmployeeNestedInput
+  attendance_regularizations?: Prisma.AttendanceRegularizationUpdateManyWithoutEmployeeNestedInput
+  recruitment_candidates?: Prisma.CandidateUpdateManyWithoutEmployeeNestedInput
+  salary_setups?: Prisma.EmployeeSalarySetupUpdateManyWithoutEmployeeNestedInput
+  payroll_slips?: Prisma.PayrollSlipUpdateManyWithoutEmployeeNestedInput
+  loan_advances?: Prisma.LoanAdvanceUpdateManyWithoutEmployeeNestedInput
+  expense_claims?: Prisma.ExpenseClaimUpdateManyWithoutEmployeeNestedInput
+}
+
+export type EmployeeUncheckedUpdateWithoutFinal_settlementsInput = {
+  tenant_id?: Prisma.StringFieldUpdateOperationsInput | string
+  id?: Prisma.StringFieldUpdateOperationsInput | string
+  employee_code?: Prisma.StringFieldUpdateOperationsInput | string
+  first_name?: Prisma.StringFieldUpdateOperationsInput | string
+  last_name?: Prisma.StringFieldUpdateOperationsInput | string
+  email?: Prisma.StringFieldUpdateOperationsInput | string
+  phone?: Prisma.NullableStringFieldUpdateOperationsInput | string | null
+  department?: Prisma.StringFieldUpdateOperationsInput | string
+  designation?: Prisma.StringFieldUpdateOperationsInput | string
+  joining_date?: Prisma.DateTimeFieldUpdateOperationsInput | Date | string
+  date_of_birth?: Prisma.NullableDateTimeFieldUpdateOperationsInput | Date | string | null
+  gender?: Prisma.NullableStringFieldUpdateOperationsInput | string | null
+  employment_type?: Prisma.StringFieldUpdateOperationsInput | string
+  status?: Prisma.StringFieldUpdateOperationsInput | string
+  reports_to?: Prisma.NullableStringFieldUpdateOperationsInput | string | null
+  branch_id?: Prisma.NullableStringFieldUpdateOperationsInput | string | null
+  work_location_id?: Prisma.NullableStringFieldUpdateOperationsInput | string | null
+  bank_name?: Prisma.NullableStringFieldUpdateOperationsInput | string | null
+  bank_account_number?: Prisma.NullableStringFieldUpdateOperationsInput | string | null
+  bank_ifsc?: Prisma.NullableStringFieldUpdateOperationsInput | string | null
+  bank_iban?: Prisma.NullableStringFieldUpdateOperationsInput | string | null
+  bank_routing_code?: Prisma.NullableStringFieldUpdateOperationsInput | string | null
+  labour_card_number?: Prisma.NullableStringFieldUpdateOperationsInput | string | null
+  pan_number?: Prisma.NullableStringFieldUpdateOperationsInput | string | null
+  uan?: Prisma.NullableStringFieldUpdateOperationsInput | string | null
+  esi_number?: Prisma.NullableStringFieldUpdateOperationsInput | string | null
+  state?: Prisma.NullableStringFieldUpdateOperationsInput | string | null
+  search_text?: Prisma.StringFieldUpdateOperationsInput | string
+  created_at?: Prisma.DateTimeFieldUpdateOperationsInput | Date | string
+  updated_at?: Prisma.DateTimeFieldUpdateOperationsInput | Date | string
+  deleted_at?: Prisma.NullableDateTimeFieldUpdateOperationsInput | Date | string | null
+  reports?: Prisma.EmployeeUncheckedUpdateManyWithoutManagerNestedInput
+  memberships?: Prisma.MembershipUncheckedUpdateManyWithoutEmployeeNestedInput
+  invitations?: Prisma.InvitationUncheckedUpdateManyWithoutEmployeeNestedInput
+  documents?: Prisma.EmployeeDocumentUncheckedUpdateManyWithoutEmployeeNestedInput
+  exit?: Prisma.EmployeeExitUncheckedUpdateOneWithoutEmployeeNestedInput
+  asset_assignments?: Prisma.AssetAssignmentUncheckedUpdateManyWithoutEmployeeNestedInput
+  leave_policy_employees?: Prisma.LeavePolicyEmployeeUncheckedUpdateManyWithoutEmployeeNestedInput
+  leave_allocations?: Prisma.LeaveAllocationUncheckedUpdateManyWithoutEmployeeNestedInput
+  leave_ledger_entries?: Prisma.LeaveLedgerEntryUncheckedUpdateManyWithoutEmployeeNestedInput
+  leave_requests?: Prisma.LeaveRequestUncheckedUpdateManyWithoutEmployeeNestedInput
+  leave_encashments?: Prisma.LeaveEncashmentUncheckedUpdateManyWithoutEmployeeNestedInput
+  wfh_requests?: Prisma.WfhRequestUncheckedUpdateManyWithoutEmployeeNestedInput
+  holiday_work_requests?: Prisma.HolidayWorkRequestUncheckedUpdateManyWithoutEmployeeNestedInput
+  attendance_records?: Prisma.AttendanceRecordUncheckedUpdateManyWithoutEmployeeNestedInput
+  attendance_regularizations?: Prisma.AttendanceRegularizationUncheckedUpdateManyWithoutEmployeeNestedInput
+  recruitment_candidates?: Prisma.CandidateUncheckedUpdateManyWithoutEmployeeNestedInput
+  salary_setups?: Prisma.EmployeeSalarySetupUncheckedUpdateManyWithoutEmployeeNestedInput
+  payroll_slips?: Prisma.PayrollSlipUncheckedUpdateManyWithoutEmployeeNestedInput
+  loan_advances?: Prisma.LoanAdvanceUncheckedUpdateManyWithoutEmployeeNestedInput
+  expense_claims?: Prisma.ExpenseClaimUncheckedUpdateManyWithoutEmployeeNestedInput
 }
 
 export type EmployeeCreateWithoutMembershipsInput = {
@@ -5791,6 +6116,7 @@ export type EmployeeCreateWithoutMembershipsInput = {
   payroll_slips?: Prisma.PayrollSlipCreateNestedManyWithoutEmployeeInput
   loan_advances?: Prisma.LoanAdvanceCreateNestedManyWithoutEmployeeInput
   expense_claims?: Prisma.ExpenseClaimCreateNestedManyWithoutEmployeeInput
+  final_settlements?: Prisma.FinalSettlementCreateNestedManyWithoutEmployeeInput
 }
 
 export type EmployeeUncheckedCreateWithoutMembershipsInput = {
@@ -5844,6 +6170,7 @@ export type EmployeeUncheckedCreateWithoutMembershipsInput = {
   payroll_slips?: Prisma.PayrollSlipUncheckedCreateNestedManyWithoutEmployeeInput
   loan_advances?: Prisma.LoanAdvanceUncheckedCreateNestedManyWithoutEmployeeInput
   expense_claims?: Prisma.ExpenseClaimUncheckedCreateNestedManyWithoutEmployeeInput
+  final_settlements?: Prisma.FinalSettlementUncheckedCreateNestedManyWithoutEmployeeInput
 }
 
 export type EmployeeCreateOrConnectWithoutMembershipsInput = {
@@ -5912,6 +6239,7 @@ export type EmployeeUpdateWithoutMembershipsInput = {
   payroll_slips?: Prisma.PayrollSlipUpdateManyWithoutEmployeeNestedInput
   loan_advances?: Prisma.LoanAdvanceUpdateManyWithoutEmployeeNestedInput
   expense_claims?: Prisma.ExpenseClaimUpdateManyWithoutEmployeeNestedInput
+  final_settlements?: Prisma.FinalSettlementUpdateManyWithoutEmployeeNestedInput
 }
 
 export type EmployeeUncheckedUpdateWithoutMembershipsInput = {
@@ -5965,6 +6293,7 @@ export type EmployeeUncheckedUpdateWithoutMembershipsInput = {
   payroll_slips?: Prisma.PayrollSlipUncheckedUpdateManyWithoutEmployeeNestedInput
   loan_advances?: Prisma.LoanAdvanceUncheckedUpdateManyWithoutEmployeeNestedInput
   expense_claims?: Prisma.ExpenseClaimUncheckedUpdateManyWithoutEmployeeNestedInput
+  final_settlements?: Prisma.FinalSettlementUncheckedUpdateManyWithoutEmployeeNestedInput
 }
 
 export type EmployeeCreateWithoutInvitationsInput = {
@@ -6017,6 +6346,7 @@ export type EmployeeCreateWithoutInvitationsInput = {
   payroll_slips?: Prisma.PayrollSlipCreateNestedManyWithoutEmployeeInput
   loan_advances?: Prisma.LoanAdvanceCreateNestedManyWithoutEmployeeInput
   expense_claims?: Prisma.ExpenseClaimCreateNestedManyWithoutEmployeeInput
+  final_settlements?: Prisma.FinalSettlementCreateNestedManyWithoutEmployeeInput
 }
 
 export type EmployeeUncheckedCreateWithoutInvitationsInput = {
@@ -6070,6 +6400,7 @@ export type EmployeeUncheckedCreateWithoutInvitationsInput = {
   payroll_slips?: Prisma.PayrollSlipUncheckedCreateNestedManyWithoutEmployeeInput
   loan_advances?: Prisma.LoanAdvanceUncheckedCreateNestedManyWithoutEmployeeInput
   expense_claims?: Prisma.ExpenseClaimUncheckedCreateNestedManyWithoutEmployeeInput
+  final_settlements?: Prisma.FinalSettlementUncheckedCreateNestedManyWithoutEmployeeInput
 }
 
 export type EmployeeCreateOrConnectWithoutInvitationsInput = {
@@ -6138,6 +6469,7 @@ export type EmployeeUpdateWithoutInvitationsInput = {
   payroll_slips?: Prisma.PayrollSlipUpdateManyWithoutEmployeeNestedInput
   loan_advances?: Prisma.LoanAdvanceUpdateManyWithoutEmployeeNestedInput
   expense_claims?: Prisma.ExpenseClaimUpdateManyWithoutEmployeeNestedInput
+  final_settlements?: Prisma.FinalSettlementUpdateManyWithoutEmployeeNestedInput
 }
 
 export type EmployeeUncheckedUpdateWithoutInvitationsInput = {
@@ -6191,6 +6523,7 @@ export type EmployeeUncheckedUpdateWithoutInvitationsInput = {
   payroll_slips?: Prisma.PayrollSlipUncheckedUpdateManyWithoutEmployeeNestedInput
   loan_advances?: Prisma.LoanAdvanceUncheckedUpdateManyWithoutEmployeeNestedInput
   expense_claims?: Prisma.ExpenseClaimUncheckedUpdateManyWithoutEmployeeNestedInput
+  final_settlements?: Prisma.FinalSettlementUncheckedUpdateManyWithoutEmployeeNestedInput
 }
 
 export type EmployeeCreateWithoutRecruitment_candidatesInput = {
@@ -6243,6 +6576,7 @@ export type EmployeeCreateWithoutRecruitment_candidatesInput = {
   payroll_slips?: Prisma.PayrollSlipCreateNestedManyWithoutEmployeeInput
   loan_advances?: Prisma.LoanAdvanceCreateNestedManyWithoutEmployeeInput
   expense_claims?: Prisma.ExpenseClaimCreateNestedManyWithoutEmployeeInput
+  final_settlements?: Prisma.FinalSettlementCreateNestedManyWithoutEmployeeInput
 }
 
 export type EmployeeUncheckedCreateWithoutRecruitment_candidatesInput = {
@@ -6296,6 +6630,7 @@ export type EmployeeUncheckedCreateWithoutRecruitment_candidatesInput = {
   payroll_slips?: Prisma.PayrollSlipUncheckedCreateNestedManyWithoutEmployeeInput
   loan_advances?: Prisma.LoanAdvanceUncheckedCreateNestedManyWithoutEmployeeInput
   expense_claims?: Prisma.ExpenseClaimUncheckedCreateNestedManyWithoutEmployeeInput
+  final_settlements?: Prisma.FinalSettlementUncheckedCreateNestedManyWithoutEmployeeInput
 }
 
 export type EmployeeCreateOrConnectWithoutRecruitment_candidatesInput = {
@@ -6364,6 +6699,7 @@ export type EmployeeUpdateWithoutRecruitment_candidatesInput = {
   payroll_slips?: Prisma.PayrollSlipUpdateManyWithoutEmployeeNestedInput
   loan_advances?: Prisma.LoanAdvanceUpdateManyWithoutEmployeeNestedInput
   expense_claims?: Prisma.ExpenseClaimUpdateManyWithoutEmployeeNestedInput
+  final_settlements?: Prisma.FinalSettlementUpdateManyWithoutEmployeeNestedInput
 }
 
 export type EmployeeUncheckedUpdateWithoutRecruitment_candidatesInput = {
@@ -6417,6 +6753,7 @@ export type EmployeeUncheckedUpdateWithoutRecruitment_candidatesInput = {
   payroll_slips?: Prisma.PayrollSlipUncheckedUpdateManyWithoutEmployeeNestedInput
   loan_advances?: Prisma.LoanAdvanceUncheckedUpdateManyWithoutEmployeeNestedInput
   expense_claims?: Prisma.ExpenseClaimUncheckedUpdateManyWithoutEmployeeNestedInput
+  final_settlements?: Prisma.FinalSettlementUncheckedUpdateManyWithoutEmployeeNestedInput
 }
 
 export type EmployeeCreateManyManagerInput = {
@@ -6501,6 +6838,7 @@ export type EmployeeUpdateWithoutManagerInput = {
   payroll_slips?: Prisma.PayrollSlipUpdateManyWithoutEmployeeNestedInput
   loan_advances?: Prisma.LoanAdvanceUpdateManyWithoutEmployeeNestedInput
   expense_claims?: Prisma.ExpenseClaimUpdateManyWithoutEmployeeNestedInput
+  final_settlements?: Prisma.FinalSettlementUpdateManyWithoutEmployeeNestedInput
 }
 
 export type EmployeeUncheckedUpdateWithoutManagerInput = {
@@ -6553,6 +6891,7 @@ export type EmployeeUncheckedUpdateWithoutManagerInput = {
   payroll_slips?: Prisma.PayrollSlipUncheckedUpdateManyWithoutEmployeeNestedInput
   loan_advances?: Prisma.LoanAdvanceUncheckedUpdateManyWithoutEmployeeNestedInput
   expense_claims?: Prisma.ExpenseClaimUncheckedUpdateManyWithoutEmployeeNestedInput
+  final_settlements?: Prisma.FinalSettlementUncheckedUpdateManyWithoutEmployeeNestedInput
 }
 
 export type EmployeeUncheckedUpdateManyWithoutManagerInput = {
@@ -6669,6 +7008,7 @@ export type EmployeeUpdateWithoutBranchInput = {
   payroll_slips?: Prisma.PayrollSlipUpdateManyWithoutEmployeeNestedInput
   loan_advances?: Prisma.LoanAdvanceUpdateManyWithoutEmployeeNestedInput
   expense_claims?: Prisma.ExpenseClaimUpdateManyWithoutEmployeeNestedInput
+  final_settlements?: Prisma.FinalSettlementUpdateManyWithoutEmployeeNestedInput
 }
 
 export type EmployeeUncheckedUpdateWithoutBranchInput = {
@@ -6721,6 +7061,7 @@ export type EmployeeUncheckedUpdateWithoutBranchInput = {
   payroll_slips?: Prisma.PayrollSlipUncheckedUpdateManyWithoutEmployeeNestedInput
   loan_advances?: Prisma.LoanAdvanceUncheckedUpdateManyWithoutEmployeeNestedInput
   expense_claims?: Prisma.ExpenseClaimUncheckedUpdateManyWithoutEmployeeNestedInput
+  final_settlements?: Prisma.FinalSettlementUncheckedUpdateManyWithoutEmployeeNestedInput
 }
 
 export type EmployeeUncheckedUpdateManyWithoutBranchInput = {
@@ -6837,6 +7178,7 @@ export type EmployeeUpdateWithoutWork_locationInput = {
   payroll_slips?: Prisma.PayrollSlipUpdateManyWithoutEmployeeNestedInput
   loan_advances?: Prisma.LoanAdvanceUpdateManyWithoutEmployeeNestedInput
   expense_claims?: Prisma.ExpenseClaimUpdateManyWithoutEmployeeNestedInput
+  final_settlements?: Prisma.FinalSettlementUpdateManyWithoutEmployeeNestedInput
 }
 
 export type EmployeeUncheckedUpdateWithoutWork_locationInput = {
@@ -6889,6 +7231,7 @@ export type EmployeeUncheckedUpdateWithoutWork_locationInput = {
   payroll_slips?: Prisma.PayrollSlipUncheckedUpdateManyWithoutEmployeeNestedInput
   loan_advances?: Prisma.LoanAdvanceUncheckedUpdateManyWithoutEmployeeNestedInput
   expense_claims?: Prisma.ExpenseClaimUncheckedUpdateManyWithoutEmployeeNestedInput
+  final_settlements?: Prisma.FinalSettlementUncheckedUpdateManyWithoutEmployeeNestedInput
 }
 
 export type EmployeeUncheckedUpdateManyWithoutWork_locationInput = {
@@ -6948,6 +7291,7 @@ export type EmployeeCountOutputType = {
   payroll_slips: number
   loan_advances: number
   expense_claims: number
+  final_settlements: number
 }
 
 export type EmployeeCountOutputTypeSelect<ExtArgs extends runtime.Types.Extensions.InternalArgs = runtime.Types.Extensions.DefaultArgs> = {
@@ -6970,6 +7314,7 @@ export type EmployeeCountOutputTypeSelect<ExtArgs extends runtime.Types.Extensio
   payroll_slips?: boolean | EmployeeCountOutputTypeCountPayroll_slipsArgs
   loan_advances?: boolean | EmployeeCountOutputTypeCountLoan_advancesArgs
   expense_claims?: boolean | EmployeeCountOutputTypeCountExpense_claimsArgs
+  final_settlements?: boolean | EmployeeCountOutputTypeCountFinal_settlementsArgs
 }
 
 /**
@@ -7115,6 +7460,13 @@ export type EmployeeCountOutputTypeCountExpense_claimsArgs<ExtArgs extends runti
   where?: Prisma.ExpenseClaimWhereInput
 }
 
+/**
+ * EmployeeCountOutputType without action
+ */
+export type EmployeeCountOutputTypeCountFinal_settlementsArgs<ExtArgs extends runtime.Types.Extensions.InternalArgs = runtime.Types.Extensions.DefaultArgs> = {
+  where?: Prisma.FinalSettlementWhereInput
+}
+
 
 export type EmployeeSelect<ExtArgs extends runtime.Types.Extensions.InternalArgs = runtime.Types.Extensions.DefaultArgs> = runtime.Types.Extensions.GetSelect<{
   tenant_id?: boolean
@@ -7171,6 +7523,7 @@ export type EmployeeSelect<ExtArgs extends runtime.Types.Extensions.InternalArgs
   payroll_slips?: boolean | Prisma.Employee$payroll_slipsArgs<ExtArgs>
   loan_advances?: boolean | Prisma.Employee$loan_advancesArgs<ExtArgs>
   expense_claims?: boolean | Prisma.Employee$expense_claimsArgs<ExtArgs>
+  final_settlements?: boolean | Prisma.Employee$final_settlementsArgs<ExtArgs>
   _count?: boolean | Prisma.EmployeeCountOutputTypeDefaultArgs<ExtArgs>
 }, ExtArgs["result"]["employee"]>
 
@@ -7307,6 +7660,7 @@ export type EmployeeInclude<ExtArgs extends runtime.Types.Extensions.InternalArg
   payroll_slips?: boolean | Prisma.Employee$payroll_slipsArgs<ExtArgs>
   loan_advances?: boolean | Prisma.Employee$loan_advancesArgs<ExtArgs>
   expense_claims?: boolean | Prisma.Employee$expense_claimsArgs<ExtArgs>
+  final_settlements?: boolean | Prisma.Employee$final_settlementsArgs<ExtArgs>
   _count?: boolean | Prisma.EmployeeCountOutputTypeDefaultArgs<ExtArgs>
 }
 export type EmployeeIncludeCreateManyAndReturn<ExtArgs extends runtime.Types.Extensions.InternalArgs = runtime.Types.Extensions.DefaultArgs> = {
@@ -7346,6 +7700,7 @@ export type $EmployeePayload<ExtArgs extends runtime.Types.Extensions.InternalAr
     payroll_slips: Prisma.$PayrollSlipPayload<ExtArgs>[]
     loan_advances: Prisma.$LoanAdvancePayload<ExtArgs>[]
     expense_claims: Prisma.$ExpenseClaimPayload<ExtArgs>[]
+    final_settlements: Prisma.$FinalSettlementPayload<ExtArgs>[]
   }
   scalars: runtime.Types.Extensions.GetPayloadResult<{
     tenant_id: string
@@ -7802,6 +8157,7 @@ export interface Prisma__EmployeeClient<T, Null = never, ExtArgs extends runtime
   payroll_slips<T extends Prisma.Employee$payroll_slipsArgs<ExtArgs> = {}>(args?: Prisma.Subset<T, Prisma.Employee$payroll_slipsArgs<ExtArgs>>): Prisma.PrismaPromise<runtime.Types.Result.GetResult<Prisma.$PayrollSlipPayload<ExtArgs>, T, "findMany", GlobalOmitOptions> | Null>
   loan_advances<T extends Prisma.Employee$loan_advancesArgs<ExtArgs> = {}>(args?: Prisma.Subset<T, Prisma.Employee$loan_advancesArgs<ExtArgs>>): Prisma.PrismaPromise<runtime.Types.Result.GetResult<Prisma.$LoanAdvancePayload<ExtArgs>, T, "findMany", GlobalOmitOptions> | Null>
   expense_claims<T extends Prisma.Employee$expense_claimsArgs<ExtArgs> = {}>(args?: Prisma.Subset<T, Prisma.Employee$expense_claimsArgs<ExtArgs>>): Prisma.PrismaPromise<runtime.Types.Result.GetResult<Prisma.$ExpenseClaimPayload<ExtArgs>, T, "findMany", GlobalOmitOptions> | Null>
+  final_settlements<T extends Prisma.Employee$final_settlementsArgs<ExtArgs> = {}>(args?: Prisma.Subset<T, Prisma.Employee$final_settlementsArgs<ExtArgs>>): Prisma.PrismaPromise<runtime.Types.Result.GetResult<Prisma.$FinalSettlementPayload<ExtArgs>, T, "findMany", GlobalOmitOptions> | Null>
   /**
    * Attaches callbacks for the resolution and/or rejection of the Promise.
    * @param onfulfilled The callback to execute when the Promise is resolved.
@@ -8792,6 +9148,30 @@ export type Employee$expense_claimsArgs<ExtArgs extends runtime.Types.Extensions
   take?: number
   skip?: number
   distinct?: Prisma.ExpenseClaimScalarFieldEnum | Prisma.ExpenseClaimScalarFieldEnum[]
+}
+
+/**
+ * Employee.final_settlements
+ */
+export type Employee$final_settlementsArgs<ExtArgs extends runtime.Types.Extensions.InternalArgs = runtime.Types.Extensions.DefaultArgs> = {
+  /**
+   * Select specific fields to fetch from the FinalSettlement
+   */
+  select?: Prisma.FinalSettlementSelect<ExtArgs> | null
+  /**
+   * Omit specific fields from the FinalSettlement
+   */
+  omit?: Prisma.FinalSettlementOmit<ExtArgs> | null
+  /**
+   * Choose, which related nodes to fetch as well
+   */
+  include?: Prisma.FinalSettlementInclude<ExtArgs> | null
+  where?: Prisma.FinalSettlementWhereInput
+  orderBy?: Prisma.FinalSettlementOrderByWithRelationInput | Prisma.FinalSettlementOrderByWithRelationInput[]
+  cursor?: Prisma.FinalSettlementWhereUniqueInput
+  take?: number
+  skip?: number
+  distinct?: Prisma.FinalSettlementScalarFieldEnum | Prisma.FinalSettlementScalarFieldEnum[]
 }
 
 /**

@@ -35,6 +35,8 @@ export type EmployeeExitMinAggregateOutputType = {
   status: string | null
   submitted_by: string | null
   completed_at: Date | null
+  completed_by: string | null
+  override_reason: string | null
   created_at: Date | null
   updated_at: Date | null
 }
@@ -49,6 +51,8 @@ export type EmployeeExitMaxAggregateOutputType = {
   status: string | null
   submitted_by: string | null
   completed_at: Date | null
+  completed_by: string | null
+  override_reason: string | null
   created_at: Date | null
   updated_at: Date | null
 }
@@ -63,6 +67,8 @@ export type EmployeeExitCountAggregateOutputType = {
   status: number
   submitted_by: number
   completed_at: number
+  completed_by: number
+  override_reason: number
   created_at: number
   updated_at: number
   _all: number
@@ -79,6 +85,8 @@ export type EmployeeExitMinAggregateInputType = {
   status?: true
   submitted_by?: true
   completed_at?: true
+  completed_by?: true
+  override_reason?: true
   created_at?: true
   updated_at?: true
 }
@@ -93,6 +101,8 @@ export type EmployeeExitMaxAggregateInputType = {
   status?: true
   submitted_by?: true
   completed_at?: true
+  completed_by?: true
+  override_reason?: true
   created_at?: true
   updated_at?: true
 }
@@ -107,6 +117,8 @@ export type EmployeeExitCountAggregateInputType = {
   status?: true
   submitted_by?: true
   completed_at?: true
+  completed_by?: true
+  override_reason?: true
   created_at?: true
   updated_at?: true
   _all?: true
@@ -194,6 +206,8 @@ export type EmployeeExitGroupByOutputType = {
   status: string
   submitted_by: string | null
   completed_at: Date | null
+  completed_by: string | null
+  override_reason: string | null
   created_at: Date
   updated_at: Date
   _count: EmployeeExitCountAggregateOutputType | null
@@ -229,10 +243,13 @@ export type EmployeeExitWhereInput = {
   status?: Prisma.StringFilter<"EmployeeExit"> | string
   submitted_by?: Prisma.UuidNullableFilter<"EmployeeExit"> | string | null
   completed_at?: Prisma.DateTimeNullableFilter<"EmployeeExit"> | Date | string | null
+  completed_by?: Prisma.UuidNullableFilter<"EmployeeExit"> | string | null
+  override_reason?: Prisma.StringNullableFilter<"EmployeeExit"> | string | null
   created_at?: Prisma.DateTimeFilter<"EmployeeExit"> | Date | string
   updated_at?: Prisma.DateTimeFilter<"EmployeeExit"> | Date | string
   employee?: Prisma.XOR<Prisma.EmployeeScalarRelationFilter, Prisma.EmployeeWhereInput>
   checklist?: Prisma.ExitChecklistItemListRelationFilter
+  final_settlements?: Prisma.FinalSettlementListRelationFilter
 }
 
 export type EmployeeExitOrderByWithRelationInput = {
@@ -245,10 +262,13 @@ export type EmployeeExitOrderByWithRelationInput = {
   status?: Prisma.SortOrder
   submitted_by?: Prisma.SortOrderInput | Prisma.SortOrder
   completed_at?: Prisma.SortOrderInput | Prisma.SortOrder
+  completed_by?: Prisma.SortOrderInput | Prisma.SortOrder
+  override_reason?: Prisma.SortOrderInput | Prisma.SortOrder
   created_at?: Prisma.SortOrder
   updated_at?: Prisma.SortOrder
   employee?: Prisma.EmployeeOrderByWithRelationInput
   checklist?: Prisma.ExitChecklistItemOrderByRelationAggregateInput
+  final_settlements?: Prisma.FinalSettlementOrderByRelationAggregateInput
 }
 
 export type EmployeeExitWhereUniqueInput = Prisma.AtLeast<{
@@ -266,10 +286,13 @@ export type EmployeeExitWhereUniqueInput = Prisma.AtLeast<{
   status?: Prisma.StringFilter<"EmployeeExit"> | string
   submitted_by?: Prisma.UuidNullableFilter<"EmployeeExit"> | string | null
   completed_at?: Prisma.DateTimeNullableFilter<"EmployeeExit"> | Date | string | null
+  completed_by?: Prisma.UuidNullableFilter<"EmployeeExit"> | string | null
+  override_reason?: Prisma.StringNullableFilter<"EmployeeExit"> | string | null
   created_at?: Prisma.DateTimeFilter<"EmployeeExit"> | Date | string
   updated_at?: Prisma.DateTimeFilter<"EmployeeExit"> | Date | string
   employee?: Prisma.XOR<Prisma.EmployeeScalarRelationFilter, Prisma.EmployeeWhereInput>
   checklist?: Prisma.ExitChecklistItemListRelationFilter
+  final_settlements?: Prisma.FinalSettlementListRelationFilter
 }, "tenant_id_id" | "id" | "tenant_id_employee_id">
 
 export type EmployeeExitOrderByWithAggregationInput = {
@@ -282,6 +305,8 @@ export type EmployeeExitOrderByWithAggregationInput = {
   status?: Prisma.SortOrder
   submitted_by?: Prisma.SortOrderInput | Prisma.SortOrder
   completed_at?: Prisma.SortOrderInput | Prisma.SortOrder
+  completed_by?: Prisma.SortOrderInput | Prisma.SortOrder
+  override_reason?: Prisma.SortOrderInput | Prisma.SortOrder
   created_at?: Prisma.SortOrder
   updated_at?: Prisma.SortOrder
   _count?: Prisma.EmployeeExitCountOrderByAggregateInput
@@ -302,6 +327,8 @@ export type EmployeeExitScalarWhereWithAggregatesInput = {
   status?: Prisma.StringWithAggregatesFilter<"EmployeeExit"> | string
   submitted_by?: Prisma.UuidNullableWithAggregatesFilter<"EmployeeExit"> | string | null
   completed_at?: Prisma.DateTimeNullableWithAggregatesFilter<"EmployeeExit"> | Date | string | null
+  completed_by?: Prisma.UuidNullableWithAggregatesFilter<"EmployeeExit"> | string | null
+  override_reason?: Prisma.StringNullableWithAggregatesFilter<"EmployeeExit"> | string | null
   created_at?: Prisma.DateTimeWithAggregatesFilter<"EmployeeExit"> | Date | string
   updated_at?: Prisma.DateTimeWithAggregatesFilter<"EmployeeExit"> | Date | string
 }
@@ -314,10 +341,13 @@ export type EmployeeExitCreateInput = {
   status?: string
   submitted_by?: string | null
   completed_at?: Date | string | null
+  completed_by?: string | null
+  override_reason?: string | null
   created_at?: Date | string
   updated_at?: Date | string
   employee: Prisma.EmployeeCreateNestedOneWithoutExitInput
   checklist?: Prisma.ExitChecklistItemCreateNestedManyWithoutExitInput
+  final_settlements?: Prisma.FinalSettlementCreateNestedManyWithoutExitInput
 }
 
 export type EmployeeExitUncheckedCreateInput = {
@@ -330,9 +360,12 @@ export type EmployeeExitUncheckedCreateInput = {
   status?: string
   submitted_by?: string | null
   completed_at?: Date | string | null
+  completed_by?: string | null
+  override_reason?: string | null
   created_at?: Date | string
   updated_at?: Date | string
   checklist?: Prisma.ExitChecklistItemUncheckedCreateNestedManyWithoutExitInput
+  final_settlements?: Prisma.FinalSettlementUncheckedCreateNestedManyWithoutExitInput
 }
 
 export type EmployeeExitUpdateInput = {
@@ -343,10 +376,13 @@ export type EmployeeExitUpdateInput = {
   status?: Prisma.StringFieldUpdateOperationsInput | string
   submitted_by?: Prisma.NullableStringFieldUpdateOperationsInput | string | null
   completed_at?: Prisma.NullableDateTimeFieldUpdateOperationsInput | Date | string | null
+  completed_by?: Prisma.NullableStringFieldUpdateOperationsInput | string | null
+  override_reason?: Prisma.NullableStringFieldUpdateOperationsInput | string | null
   created_at?: Prisma.DateTimeFieldUpdateOperationsInput | Date | string
   updated_at?: Prisma.DateTimeFieldUpdateOperationsInput | Date | string
   employee?: Prisma.EmployeeUpdateOneRequiredWithoutExitNestedInput
   checklist?: Prisma.ExitChecklistItemUpdateManyWithoutExitNestedInput
+  final_settlements?: Prisma.FinalSettlementUpdateManyWithoutExitNestedInput
 }
 
 export type EmployeeExitUncheckedUpdateInput = {
@@ -359,9 +395,12 @@ export type EmployeeExitUncheckedUpdateInput = {
   status?: Prisma.StringFieldUpdateOperationsInput | string
   submitted_by?: Prisma.NullableStringFieldUpdateOperationsInput | string | null
   completed_at?: Prisma.NullableDateTimeFieldUpdateOperationsInput | Date | string | null
+  completed_by?: Prisma.NullableStringFieldUpdateOperationsInput | string | null
+  override_reason?: Prisma.NullableStringFieldUpdateOperationsInput | string | null
   created_at?: Prisma.DateTimeFieldUpdateOperationsInput | Date | string
   updated_at?: Prisma.DateTimeFieldUpdateOperationsInput | Date | string
   checklist?: Prisma.ExitChecklistItemUncheckedUpdateManyWithoutExitNestedInput
+  final_settlements?: Prisma.FinalSettlementUncheckedUpdateManyWithoutExitNestedInput
 }
 
 export type EmployeeExitCreateManyInput = {
@@ -374,6 +413,8 @@ export type EmployeeExitCreateManyInput = {
   status?: string
   submitted_by?: string | null
   completed_at?: Date | string | null
+  completed_by?: string | null
+  override_reason?: string | null
   created_at?: Date | string
   updated_at?: Date | string
 }
@@ -386,6 +427,8 @@ export type EmployeeExitUpdateManyMutationInput = {
   status?: Prisma.StringFieldUpdateOperationsInput | string
   submitted_by?: Prisma.NullableStringFieldUpdateOperationsInput | string | null
   completed_at?: Prisma.NullableDateTimeFieldUpdateOperationsInput | Date | string | null
+  completed_by?: Prisma.NullableStringFieldUpdateOperationsInput | string | null
+  override_reason?: Prisma.NullableStringFieldUpdateOperationsInput | string | null
   created_at?: Prisma.DateTimeFieldUpdateOperationsInput | Date | string
   updated_at?: Prisma.DateTimeFieldUpdateOperationsInput | Date | string
 }
@@ -400,6 +443,8 @@ export type EmployeeExitUncheckedUpdateManyInput = {
   status?: Prisma.StringFieldUpdateOperationsInput | string
   submitted_by?: Prisma.NullableStringFieldUpdateOperationsInput | string | null
   completed_at?: Prisma.NullableDateTimeFieldUpdateOperationsInput | Date | string | null
+  completed_by?: Prisma.NullableStringFieldUpdateOperationsInput | string | null
+  override_reason?: Prisma.NullableStringFieldUpdateOperationsInput | string | null
   created_at?: Prisma.DateTimeFieldUpdateOperationsInput | Date | string
   updated_at?: Prisma.DateTimeFieldUpdateOperationsInput | Date | string
 }
@@ -429,6 +474,8 @@ export type EmployeeExitCountOrderByAggregateInput = {
   status?: Prisma.SortOrder
   submitted_by?: Prisma.SortOrder
   completed_at?: Prisma.SortOrder
+  completed_by?: Prisma.SortOrder
+  override_reason?: Prisma.SortOrder
   created_at?: Prisma.SortOrder
   updated_at?: Prisma.SortOrder
 }
@@ -443,6 +490,8 @@ export type EmployeeExitMaxOrderByAggregateInput = {
   status?: Prisma.SortOrder
   submitted_by?: Prisma.SortOrder
   completed_at?: Prisma.SortOrder
+  completed_by?: Prisma.SortOrder
+  override_reason?: Prisma.SortOrder
   created_at?: Prisma.SortOrder
   updated_at?: Prisma.SortOrder
 }
@@ -457,6 +506,8 @@ export type EmployeeExitMinOrderByAggregateInput = {
   status?: Prisma.SortOrder
   submitted_by?: Prisma.SortOrder
   completed_at?: Prisma.SortOrder
+  completed_by?: Prisma.SortOrder
+  override_reason?: Prisma.SortOrder
   created_at?: Prisma.SortOrder
   updated_at?: Prisma.SortOrder
 }
@@ -512,6 +563,20 @@ export type EmployeeExitUpdateOneRequiredWithoutChecklistNestedInput = {
   update?: Prisma.XOR<Prisma.XOR<Prisma.EmployeeExitUpdateToOneWithWhereWithoutChecklistInput, Prisma.EmployeeExitUpdateWithoutChecklistInput>, Prisma.EmployeeExitUncheckedUpdateWithoutChecklistInput>
 }
 
+export type EmployeeExitCreateNestedOneWithoutFinal_settlementsInput = {
+  create?: Prisma.XOR<Prisma.EmployeeExitCreateWithoutFinal_settlementsInput, Prisma.EmployeeExitUncheckedCreateWithoutFinal_settlementsInput>
+  connectOrCreate?: Prisma.EmployeeExitCreateOrConnectWithoutFinal_settlementsInput
+  connect?: Prisma.EmployeeExitWhereUniqueInput
+}
+
+export type EmployeeExitUpdateOneRequiredWithoutFinal_settlementsNestedInput = {
+  create?: Prisma.XOR<Prisma.EmployeeExitCreateWithoutFinal_settlementsInput, Prisma.EmployeeExitUncheckedCreateWithoutFinal_settlementsInput>
+  connectOrCreate?: Prisma.EmployeeExitCreateOrConnectWithoutFinal_settlementsInput
+  upsert?: Prisma.EmployeeExitUpsertWithoutFinal_settlementsInput
+  connect?: Prisma.EmployeeExitWhereUniqueInput
+  update?: Prisma.XOR<Prisma.XOR<Prisma.EmployeeExitUpdateToOneWithWhereWithoutFinal_settlementsInput, Prisma.EmployeeExitUpdateWithoutFinal_settlementsInput>, Prisma.EmployeeExitUncheckedUpdateWithoutFinal_settlementsInput>
+}
+
 export type EmployeeExitCreateWithoutEmployeeInput = {
   id?: string
   resignation_date: Date | string
@@ -520,9 +585,12 @@ export type EmployeeExitCreateWithoutEmployeeInput = {
   status?: string
   submitted_by?: string | null
   completed_at?: Date | string | null
+  completed_by?: string | null
+  override_reason?: string | null
   created_at?: Date | string
   updated_at?: Date | string
   checklist?: Prisma.ExitChecklistItemCreateNestedManyWithoutExitInput
+  final_settlements?: Prisma.FinalSettlementCreateNestedManyWithoutExitInput
 }
 
 export type EmployeeExitUncheckedCreateWithoutEmployeeInput = {
@@ -533,9 +601,12 @@ export type EmployeeExitUncheckedCreateWithoutEmployeeInput = {
   status?: string
   submitted_by?: string | null
   completed_at?: Date | string | null
+  completed_by?: string | null
+  override_reason?: string | null
   created_at?: Date | string
   updated_at?: Date | string
   checklist?: Prisma.ExitChecklistItemUncheckedCreateNestedManyWithoutExitInput
+  final_settlements?: Prisma.FinalSettlementUncheckedCreateNestedManyWithoutExitInput
 }
 
 export type EmployeeExitCreateOrConnectWithoutEmployeeInput = {
@@ -562,9 +633,12 @@ export type EmployeeExitUpdateWithoutEmployeeInput = {
   status?: Prisma.StringFieldUpdateOperationsInput | string
   submitted_by?: Prisma.NullableStringFieldUpdateOperationsInput | string | null
   completed_at?: Prisma.NullableDateTimeFieldUpdateOperationsInput | Date | string | null
+  completed_by?: Prisma.NullableStringFieldUpdateOperationsInput | string | null
+  override_reason?: Prisma.NullableStringFieldUpdateOperationsInput | string | null
   created_at?: Prisma.DateTimeFieldUpdateOperationsInput | Date | string
   updated_at?: Prisma.DateTimeFieldUpdateOperationsInput | Date | string
   checklist?: Prisma.ExitChecklistItemUpdateManyWithoutExitNestedInput
+  final_settlements?: Prisma.FinalSettlementUpdateManyWithoutExitNestedInput
 }
 
 export type EmployeeExitUncheckedUpdateWithoutEmployeeInput = {
@@ -575,9 +649,12 @@ export type EmployeeExitUncheckedUpdateWithoutEmployeeInput = {
   status?: Prisma.StringFieldUpdateOperationsInput | string
   submitted_by?: Prisma.NullableStringFieldUpdateOperationsInput | string | null
   completed_at?: Prisma.NullableDateTimeFieldUpdateOperationsInput | Date | string | null
+  completed_by?: Prisma.NullableStringFieldUpdateOperationsInput | string | null
+  override_reason?: Prisma.NullableStringFieldUpdateOperationsInput | string | null
   created_at?: Prisma.DateTimeFieldUpdateOperationsInput | Date | string
   updated_at?: Prisma.DateTimeFieldUpdateOperationsInput | Date | string
   checklist?: Prisma.ExitChecklistItemUncheckedUpdateManyWithoutExitNestedInput
+  final_settlements?: Prisma.FinalSettlementUncheckedUpdateManyWithoutExitNestedInput
 }
 
 export type EmployeeExitCreateWithoutChecklistInput = {
@@ -588,9 +665,12 @@ export type EmployeeExitCreateWithoutChecklistInput = {
   status?: string
   submitted_by?: string | null
   completed_at?: Date | string | null
+  completed_by?: string | null
+  override_reason?: string | null
   created_at?: Date | string
   updated_at?: Date | string
   employee: Prisma.EmployeeCreateNestedOneWithoutExitInput
+  final_settlements?: Prisma.FinalSettlementCreateNestedManyWithoutExitInput
 }
 
 export type EmployeeExitUncheckedCreateWithoutChecklistInput = {
@@ -603,8 +683,11 @@ export type EmployeeExitUncheckedCreateWithoutChecklistInput = {
   status?: string
   submitted_by?: string | null
   completed_at?: Date | string | null
+  completed_by?: string | null
+  override_reason?: string | null
   created_at?: Date | string
   updated_at?: Date | string
+  final_settlements?: Prisma.FinalSettlementUncheckedCreateNestedManyWithoutExitInput
 }
 
 export type EmployeeExitCreateOrConnectWithoutChecklistInput = {
@@ -631,9 +714,12 @@ export type EmployeeExitUpdateWithoutChecklistInput = {
   status?: Prisma.StringFieldUpdateOperationsInput | string
   submitted_by?: Prisma.NullableStringFieldUpdateOperationsInput | string | null
   completed_at?: Prisma.NullableDateTimeFieldUpdateOperationsInput | Date | string | null
+  completed_by?: Prisma.NullableStringFieldUpdateOperationsInput | string | null
+  override_reason?: Prisma.NullableStringFieldUpdateOperationsInput | string | null
   created_at?: Prisma.DateTimeFieldUpdateOperationsInput | Date | string
   updated_at?: Prisma.DateTimeFieldUpdateOperationsInput | Date | string
   employee?: Prisma.EmployeeUpdateOneRequiredWithoutExitNestedInput
+  final_settlements?: Prisma.FinalSettlementUpdateManyWithoutExitNestedInput
 }
 
 export type EmployeeExitUncheckedUpdateWithoutChecklistInput = {
@@ -646,8 +732,93 @@ export type EmployeeExitUncheckedUpdateWithoutChecklistInput = {
   status?: Prisma.StringFieldUpdateOperationsInput | string
   submitted_by?: Prisma.NullableStringFieldUpdateOperationsInput | string | null
   completed_at?: Prisma.NullableDateTimeFieldUpdateOperationsInput | Date | string | null
+  completed_by?: Prisma.NullableStringFieldUpdateOperationsInput | string | null
+  override_reason?: Prisma.NullableStringFieldUpdateOperationsInput | string | null
   created_at?: Prisma.DateTimeFieldUpdateOperationsInput | Date | string
   updated_at?: Prisma.DateTimeFieldUpdateOperationsInput | Date | string
+  final_settlements?: Prisma.FinalSettlementUncheckedUpdateManyWithoutExitNestedInput
+}
+
+export type EmployeeExitCreateWithoutFinal_settlementsInput = {
+  id?: string
+  resignation_date: Date | string
+  last_working_day: Date | string
+  reason: string
+  status?: string
+  submitted_by?: string | null
+  completed_at?: Date | string | null
+  completed_by?: string | null
+  override_reason?: string | null
+  created_at?: Date | string
+  updated_at?: Date | string
+  employee: Prisma.EmployeeCreateNestedOneWithoutExitInput
+  checklist?: Prisma.ExitChecklistItemCreateNestedManyWithoutExitInput
+}
+
+export type EmployeeExitUncheckedCreateWithoutFinal_settlementsInput = {
+  tenant_id?: string
+  id?: string
+  employee_id: string
+  resignation_date: Date | string
+  last_working_day: Date | string
+  reason: string
+  status?: string
+  submitted_by?: string | null
+  completed_at?: Date | string | null
+  completed_by?: string | null
+  override_reason?: string | null
+  created_at?: Date | string
+  updated_at?: Date | string
+  checklist?: Prisma.ExitChecklistItemUncheckedCreateNestedManyWithoutExitInput
+}
+
+export type EmployeeExitCreateOrConnectWithoutFinal_settlementsInput = {
+  where: Prisma.EmployeeExitWhereUniqueInput
+  create: Prisma.XOR<Prisma.EmployeeExitCreateWithoutFinal_settlementsInput, Prisma.EmployeeExitUncheckedCreateWithoutFinal_settlementsInput>
+}
+
+export type EmployeeExitUpsertWithoutFinal_settlementsInput = {
+  update: Prisma.XOR<Prisma.EmployeeExitUpdateWithoutFinal_settlementsInput, Prisma.EmployeeExitUncheckedUpdateWithoutFinal_settlementsInput>
+  create: Prisma.XOR<Prisma.EmployeeExitCreateWithoutFinal_settlementsInput, Prisma.EmployeeExitUncheckedCreateWithoutFinal_settlementsInput>
+  where?: Prisma.EmployeeExitWhereInput
+}
+
+export type EmployeeExitUpdateToOneWithWhereWithoutFinal_settlementsInput = {
+  where?: Prisma.EmployeeExitWhereInput
+  data: Prisma.XOR<Prisma.EmployeeExitUpdateWithoutFinal_settlementsInput, Prisma.EmployeeExitUncheckedUpdateWithoutFinal_settlementsInput>
+}
+
+export type EmployeeExitUpdateWithoutFinal_settlementsInput = {
+  id?: Prisma.StringFieldUpdateOperationsInput | string
+  resignation_date?: Prisma.DateTimeFieldUpdateOperationsInput | Date | string
+  last_working_day?: Prisma.DateTimeFieldUpdateOperationsInput | Date | string
+  reason?: Prisma.StringFieldUpdateOperationsInput | string
+  status?: Prisma.StringFieldUpdateOperationsInput | string
+  submitted_by?: Prisma.NullableStringFieldUpdateOperationsInput | string | null
+  completed_at?: Prisma.NullableDateTimeFieldUpdateOperationsInput | Date | string | null
+  completed_by?: Prisma.NullableStringFieldUpdateOperationsInput | string | null
+  override_reason?: Prisma.NullableStringFieldUpdateOperationsInput | string | null
+  created_at?: Prisma.DateTimeFieldUpdateOperationsInput | Date | string
+  updated_at?: Prisma.DateTimeFieldUpdateOperationsInput | Date | string
+  employee?: Prisma.EmployeeUpdateOneRequiredWithoutExitNestedInput
+  checklist?: Prisma.ExitChecklistItemUpdateManyWithoutExitNestedInput
+}
+
+export type EmployeeExitUncheckedUpdateWithoutFinal_settlementsInput = {
+  tenant_id?: Prisma.StringFieldUpdateOperationsInput | string
+  id?: Prisma.StringFieldUpdateOperationsInput | string
+  employee_id?: Prisma.StringFieldUpdateOperationsInput | string
+  resignation_date?: Prisma.DateTimeFieldUpdateOperationsInput | Date | string
+  last_working_day?: Prisma.DateTimeFieldUpdateOperationsInput | Date | string
+  reason?: Prisma.StringFieldUpdateOperationsInput | string
+  status?: Prisma.StringFieldUpdateOperationsInput | string
+  submitted_by?: Prisma.NullableStringFieldUpdateOperationsInput | string | null
+  completed_at?: Prisma.NullableDateTimeFieldUpdateOperationsInput | Date | string | null
+  completed_by?: Prisma.NullableStringFieldUpdateOperationsInput | string | null
+  override_reason?: Prisma.NullableStringFieldUpdateOperationsInput | string | null
+  created_at?: Prisma.DateTimeFieldUpdateOperationsInput | Date | string
+  updated_at?: Prisma.DateTimeFieldUpdateOperationsInput | Date | string
+  checklist?: Prisma.ExitChecklistItemUncheckedUpdateManyWithoutExitNestedInput
 }
 
 
@@ -657,10 +828,12 @@ export type EmployeeExitUncheckedUpdateWithoutChecklistInput = {
 
 export type EmployeeExitCountOutputType = {
   checklist: number
+  final_settlements: number
 }
 
 export type EmployeeExitCountOutputTypeSelect<ExtArgs extends runtime.Types.Extensions.InternalArgs = runtime.Types.Extensions.DefaultArgs> = {
   checklist?: boolean | EmployeeExitCountOutputTypeCountChecklistArgs
+  final_settlements?: boolean | EmployeeExitCountOutputTypeCountFinal_settlementsArgs
 }
 
 /**
@@ -680,6 +853,13 @@ export type EmployeeExitCountOutputTypeCountChecklistArgs<ExtArgs extends runtim
   where?: Prisma.ExitChecklistItemWhereInput
 }
 
+/**
+ * EmployeeExitCountOutputType without action
+ */
+export type EmployeeExitCountOutputTypeCountFinal_settlementsArgs<ExtArgs extends runtime.Types.Extensions.InternalArgs = runtime.Types.Extensions.DefaultArgs> = {
+  where?: Prisma.FinalSettlementWhereInput
+}
+
 
 export type EmployeeExitSelect<ExtArgs extends runtime.Types.Extensions.InternalArgs = runtime.Types.Extensions.DefaultArgs> = runtime.Types.Extensions.GetSelect<{
   tenant_id?: boolean
@@ -691,10 +871,13 @@ export type EmployeeExitSelect<ExtArgs extends runtime.Types.Extensions.Internal
   status?: boolean
   submitted_by?: boolean
   completed_at?: boolean
+  completed_by?: boolean
+  override_reason?: boolean
   created_at?: boolean
   updated_at?: boolean
   employee?: boolean | Prisma.EmployeeDefaultArgs<ExtArgs>
   checklist?: boolean | Prisma.EmployeeExit$checklistArgs<ExtArgs>
+  final_settlements?: boolean | Prisma.EmployeeExit$final_settlementsArgs<ExtArgs>
   _count?: boolean | Prisma.EmployeeExitCountOutputTypeDefaultArgs<ExtArgs>
 }, ExtArgs["result"]["employeeExit"]>
 
@@ -708,6 +891,8 @@ export type EmployeeExitSelectCreateManyAndReturn<ExtArgs extends runtime.Types.
   status?: boolean
   submitted_by?: boolean
   completed_at?: boolean
+  completed_by?: boolean
+  override_reason?: boolean
   created_at?: boolean
   updated_at?: boolean
   employee?: boolean | Prisma.EmployeeDefaultArgs<ExtArgs>
@@ -723,6 +908,8 @@ export type EmployeeExitSelectUpdateManyAndReturn<ExtArgs extends runtime.Types.
   status?: boolean
   submitted_by?: boolean
   completed_at?: boolean
+  completed_by?: boolean
+  override_reason?: boolean
   created_at?: boolean
   updated_at?: boolean
   employee?: boolean | Prisma.EmployeeDefaultArgs<ExtArgs>
@@ -738,14 +925,17 @@ export type EmployeeExitSelectScalar = {
   status?: boolean
   submitted_by?: boolean
   completed_at?: boolean
+  completed_by?: boolean
+  override_reason?: boolean
   created_at?: boolean
   updated_at?: boolean
 }
 
-export type EmployeeExitOmit<ExtArgs extends runtime.Types.Extensions.InternalArgs = runtime.Types.Extensions.DefaultArgs> = runtime.Types.Extensions.GetOmit<"tenant_id" | "id" | "employee_id" | "resignation_date" | "last_working_day" | "reason" | "status" | "submitted_by" | "completed_at" | "created_at" | "updated_at", ExtArgs["result"]["employeeExit"]>
+export type EmployeeExitOmit<ExtArgs extends runtime.Types.Extensions.InternalArgs = runtime.Types.Extensions.DefaultArgs> = runtime.Types.Extensions.GetOmit<"tenant_id" | "id" | "employee_id" | "resignation_date" | "last_working_day" | "reason" | "status" | "submitted_by" | "completed_at" | "completed_by" | "override_reason" | "created_at" | "updated_at", ExtArgs["result"]["employeeExit"]>
 export type EmployeeExitInclude<ExtArgs extends runtime.Types.Extensions.InternalArgs = runtime.Types.Extensions.DefaultArgs> = {
   employee?: boolean | Prisma.EmployeeDefaultArgs<ExtArgs>
   checklist?: boolean | Prisma.EmployeeExit$checklistArgs<ExtArgs>
+  final_settlements?: boolean | Prisma.EmployeeExit$final_settlementsArgs<ExtArgs>
   _count?: boolean | Prisma.EmployeeExitCountOutputTypeDefaultArgs<ExtArgs>
 }
 export type EmployeeExitIncludeCreateManyAndReturn<ExtArgs extends runtime.Types.Extensions.InternalArgs = runtime.Types.Extensions.DefaultArgs> = {
@@ -760,6 +950,7 @@ export type $EmployeeExitPayload<ExtArgs extends runtime.Types.Extensions.Intern
   objects: {
     employee: Prisma.$EmployeePayload<ExtArgs>
     checklist: Prisma.$ExitChecklistItemPayload<ExtArgs>[]
+    final_settlements: Prisma.$FinalSettlementPayload<ExtArgs>[]
   }
   scalars: runtime.Types.Extensions.GetPayloadResult<{
     tenant_id: string
@@ -771,6 +962,14 @@ export type $EmployeeExitPayload<ExtArgs extends runtime.Types.Extensions.Intern
     status: string
     submitted_by: string | null
     completed_at: Date | null
+    /**
+     * Who completed the exit by hand (null when the exit job did).
+     */
+    completed_by: string | null
+    /**
+     * Why hr completed the exit with checklist items still pending (null when none were).
+     */
+    override_reason: string | null
     created_at: Date
     updated_at: Date
   }, ExtArgs["result"]["employeeExit"]>
@@ -1169,6 +1368,7 @@ export interface Prisma__EmployeeExitClient<T, Null = never, ExtArgs extends run
   readonly [Symbol.toStringTag]: "PrismaPromise"
   employee<T extends Prisma.EmployeeDefaultArgs<ExtArgs> = {}>(args?: Prisma.Subset<T, Prisma.EmployeeDefaultArgs<ExtArgs>>): Prisma.Prisma__EmployeeClient<runtime.Types.Result.GetResult<Prisma.$EmployeePayload<ExtArgs>, T, "findUniqueOrThrow", GlobalOmitOptions> | Null, Null, ExtArgs, GlobalOmitOptions>
   checklist<T extends Prisma.EmployeeExit$checklistArgs<ExtArgs> = {}>(args?: Prisma.Subset<T, Prisma.EmployeeExit$checklistArgs<ExtArgs>>): Prisma.PrismaPromise<runtime.Types.Result.GetResult<Prisma.$ExitChecklistItemPayload<ExtArgs>, T, "findMany", GlobalOmitOptions> | Null>
+  final_settlements<T extends Prisma.EmployeeExit$final_settlementsArgs<ExtArgs> = {}>(args?: Prisma.Subset<T, Prisma.EmployeeExit$final_settlementsArgs<ExtArgs>>): Prisma.PrismaPromise<runtime.Types.Result.GetResult<Prisma.$FinalSettlementPayload<ExtArgs>, T, "findMany", GlobalOmitOptions> | Null>
   /**
    * Attaches callbacks for the resolution and/or rejection of the Promise.
    * @param onfulfilled The callback to execute when the Promise is resolved.
@@ -1207,6 +1407,8 @@ export interface EmployeeExitFieldRefs {
   readonly status: Prisma.FieldRef<"EmployeeExit", 'String'>
   readonly submitted_by: Prisma.FieldRef<"EmployeeExit", 'String'>
   readonly completed_at: Prisma.FieldRef<"EmployeeExit", 'DateTime'>
+  readonly completed_by: Prisma.FieldRef<"EmployeeExit", 'String'>
+  readonly override_reason: Prisma.FieldRef<"EmployeeExit", 'String'>
   readonly created_at: Prisma.FieldRef<"EmployeeExit", 'DateTime'>
   readonly updated_at: Prisma.FieldRef<"EmployeeExit", 'DateTime'>
 }
@@ -1631,6 +1833,30 @@ export type EmployeeExit$checklistArgs<ExtArgs extends runtime.Types.Extensions.
   take?: number
   skip?: number
   distinct?: Prisma.ExitChecklistItemScalarFieldEnum | Prisma.ExitChecklistItemScalarFieldEnum[]
+}
+
+/**
+ * EmployeeExit.final_settlements
+ */
+export type EmployeeExit$final_settlementsArgs<ExtArgs extends runtime.Types.Extensions.InternalArgs = runtime.Types.Extensions.DefaultArgs> = {
+  /**
+   * Select specific fields to fetch from the FinalSettlement
+   */
+  select?: Prisma.FinalSettlementSelect<ExtArgs> | null
+  /**
+   * Omit specific fields from the FinalSettlement
+   */
+  omit?: Prisma.FinalSettlementOmit<ExtArgs> | null
+  /**
+   * Choose, which related nodes to fetch as well
+   */
+  include?: Prisma.FinalSettlementInclude<ExtArgs> | null
+  where?: Prisma.FinalSettlementWhereInput
+  orderBy?: Prisma.FinalSettlementOrderByWithRelationInput | Prisma.FinalSettlementOrderByWithRelationInput[]
+  cursor?: Prisma.FinalSettlementWhereUniqueInput
+  take?: number
+  skip?: number
+  distinct?: Prisma.FinalSettlementScalarFieldEnum | Prisma.FinalSettlementScalarFieldEnum[]
 }
 
 /**

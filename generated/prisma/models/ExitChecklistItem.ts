@@ -15,6 +15,7 @@ import type * as Prisma from "../internal/prismaNamespace.ts"
 /**
  * Model ExitChecklistItem
  * One step of an exit checklist: asset_return, knowledge_transfer, clearance, final_settlement.
+ * `final_settlement` is done by processing the employee's final settlement (payroll) once one exists.
  */
 export type ExitChecklistItemModel = runtime.Types.Result.DefaultSelection<Prisma.$ExitChecklistItemPayload>
 
@@ -45,6 +46,7 @@ export type ExitChecklistItemMinAggregateOutputType = {
   completed_at: Date | null
   completed_by: string | null
   notes: string | null
+  reference: string | null
 }
 
 export type ExitChecklistItemMaxAggregateOutputType = {
@@ -58,6 +60,7 @@ export type ExitChecklistItemMaxAggregateOutputType = {
   completed_at: Date | null
   completed_by: string | null
   notes: string | null
+  reference: string | null
 }
 
 export type ExitChecklistItemCountAggregateOutputType = {
@@ -71,6 +74,7 @@ export type ExitChecklistItemCountAggregateOutputType = {
   completed_at: number
   completed_by: number
   notes: number
+  reference: number
   _all: number
 }
 
@@ -94,6 +98,7 @@ export type ExitChecklistItemMinAggregateInputType = {
   completed_at?: true
   completed_by?: true
   notes?: true
+  reference?: true
 }
 
 export type ExitChecklistItemMaxAggregateInputType = {
@@ -107,6 +112,7 @@ export type ExitChecklistItemMaxAggregateInputType = {
   completed_at?: true
   completed_by?: true
   notes?: true
+  reference?: true
 }
 
 export type ExitChecklistItemCountAggregateInputType = {
@@ -120,6 +126,7 @@ export type ExitChecklistItemCountAggregateInputType = {
   completed_at?: true
   completed_by?: true
   notes?: true
+  reference?: true
   _all?: true
 }
 
@@ -220,6 +227,7 @@ export type ExitChecklistItemGroupByOutputType = {
   completed_at: Date | null
   completed_by: string | null
   notes: string | null
+  reference: string | null
   _count: ExitChecklistItemCountAggregateOutputType | null
   _avg: ExitChecklistItemAvgAggregateOutputType | null
   _sum: ExitChecklistItemSumAggregateOutputType | null
@@ -256,6 +264,7 @@ export type ExitChecklistItemWhereInput = {
   completed_at?: Prisma.DateTimeNullableFilter<"ExitChecklistItem"> | Date | string | null
   completed_by?: Prisma.UuidNullableFilter<"ExitChecklistItem"> | string | null
   notes?: Prisma.StringNullableFilter<"ExitChecklistItem"> | string | null
+  reference?: Prisma.StringNullableFilter<"ExitChecklistItem"> | string | null
   exit?: Prisma.XOR<Prisma.EmployeeExitScalarRelationFilter, Prisma.EmployeeExitWhereInput>
 }
 
@@ -270,6 +279,7 @@ export type ExitChecklistItemOrderByWithRelationInput = {
   completed_at?: Prisma.SortOrderInput | Prisma.SortOrder
   completed_by?: Prisma.SortOrderInput | Prisma.SortOrder
   notes?: Prisma.SortOrderInput | Prisma.SortOrder
+  reference?: Prisma.SortOrderInput | Prisma.SortOrder
   exit?: Prisma.EmployeeExitOrderByWithRelationInput
 }
 
@@ -289,6 +299,7 @@ export type ExitChecklistItemWhereUniqueInput = Prisma.AtLeast<{
   completed_at?: Prisma.DateTimeNullableFilter<"ExitChecklistItem"> | Date | string | null
   completed_by?: Prisma.UuidNullableFilter<"ExitChecklistItem"> | string | null
   notes?: Prisma.StringNullableFilter<"ExitChecklistItem"> | string | null
+  reference?: Prisma.StringNullableFilter<"ExitChecklistItem"> | string | null
   exit?: Prisma.XOR<Prisma.EmployeeExitScalarRelationFilter, Prisma.EmployeeExitWhereInput>
 }, "tenant_id_id" | "id" | "tenant_id_exit_id_item">
 
@@ -303,6 +314,7 @@ export type ExitChecklistItemOrderByWithAggregationInput = {
   completed_at?: Prisma.SortOrderInput | Prisma.SortOrder
   completed_by?: Prisma.SortOrderInput | Prisma.SortOrder
   notes?: Prisma.SortOrderInput | Prisma.SortOrder
+  reference?: Prisma.SortOrderInput | Prisma.SortOrder
   _count?: Prisma.ExitChecklistItemCountOrderByAggregateInput
   _avg?: Prisma.ExitChecklistItemAvgOrderByAggregateInput
   _max?: Prisma.ExitChecklistItemMaxOrderByAggregateInput
@@ -324,6 +336,7 @@ export type ExitChecklistItemScalarWhereWithAggregatesInput = {
   completed_at?: Prisma.DateTimeNullableWithAggregatesFilter<"ExitChecklistItem"> | Date | string | null
   completed_by?: Prisma.UuidNullableWithAggregatesFilter<"ExitChecklistItem"> | string | null
   notes?: Prisma.StringNullableWithAggregatesFilter<"ExitChecklistItem"> | string | null
+  reference?: Prisma.StringNullableWithAggregatesFilter<"ExitChecklistItem"> | string | null
 }
 
 export type ExitChecklistItemCreateInput = {
@@ -335,6 +348,7 @@ export type ExitChecklistItemCreateInput = {
   completed_at?: Date | string | null
   completed_by?: string | null
   notes?: string | null
+  reference?: string | null
   exit: Prisma.EmployeeExitCreateNestedOneWithoutChecklistInput
 }
 
@@ -349,6 +363,7 @@ export type ExitChecklistItemUncheckedCreateInput = {
   completed_at?: Date | string | null
   completed_by?: string | null
   notes?: string | null
+  reference?: string | null
 }
 
 export type ExitChecklistItemUpdateInput = {
@@ -360,6 +375,7 @@ export type ExitChecklistItemUpdateInput = {
   completed_at?: Prisma.NullableDateTimeFieldUpdateOperationsInput | Date | string | null
   completed_by?: Prisma.NullableStringFieldUpdateOperationsInput | string | null
   notes?: Prisma.NullableStringFieldUpdateOperationsInput | string | null
+  reference?: Prisma.NullableStringFieldUpdateOperationsInput | string | null
   exit?: Prisma.EmployeeExitUpdateOneRequiredWithoutChecklistNestedInput
 }
 
@@ -374,6 +390,7 @@ export type ExitChecklistItemUncheckedUpdateInput = {
   completed_at?: Prisma.NullableDateTimeFieldUpdateOperationsInput | Date | string | null
   completed_by?: Prisma.NullableStringFieldUpdateOperationsInput | string | null
   notes?: Prisma.NullableStringFieldUpdateOperationsInput | string | null
+  reference?: Prisma.NullableStringFieldUpdateOperationsInput | string | null
 }
 
 export type ExitChecklistItemCreateManyInput = {
@@ -387,6 +404,7 @@ export type ExitChecklistItemCreateManyInput = {
   completed_at?: Date | string | null
   completed_by?: string | null
   notes?: string | null
+  reference?: string | null
 }
 
 export type ExitChecklistItemUpdateManyMutationInput = {
@@ -398,6 +416,7 @@ export type ExitChecklistItemUpdateManyMutationInput = {
   completed_at?: Prisma.NullableDateTimeFieldUpdateOperationsInput | Date | string | null
   completed_by?: Prisma.NullableStringFieldUpdateOperationsInput | string | null
   notes?: Prisma.NullableStringFieldUpdateOperationsInput | string | null
+  reference?: Prisma.NullableStringFieldUpdateOperationsInput | string | null
 }
 
 export type ExitChecklistItemUncheckedUpdateManyInput = {
@@ -411,6 +430,7 @@ export type ExitChecklistItemUncheckedUpdateManyInput = {
   completed_at?: Prisma.NullableDateTimeFieldUpdateOperationsInput | Date | string | null
   completed_by?: Prisma.NullableStringFieldUpdateOperationsInput | string | null
   notes?: Prisma.NullableStringFieldUpdateOperationsInput | string | null
+  reference?: Prisma.NullableStringFieldUpdateOperationsInput | string | null
 }
 
 export type ExitChecklistItemListRelationFilter = {
@@ -445,6 +465,7 @@ export type ExitChecklistItemCountOrderByAggregateInput = {
   completed_at?: Prisma.SortOrder
   completed_by?: Prisma.SortOrder
   notes?: Prisma.SortOrder
+  reference?: Prisma.SortOrder
 }
 
 export type ExitChecklistItemAvgOrderByAggregateInput = {
@@ -462,6 +483,7 @@ export type ExitChecklistItemMaxOrderByAggregateInput = {
   completed_at?: Prisma.SortOrder
   completed_by?: Prisma.SortOrder
   notes?: Prisma.SortOrder
+  reference?: Prisma.SortOrder
 }
 
 export type ExitChecklistItemMinOrderByAggregateInput = {
@@ -475,6 +497,7 @@ export type ExitChecklistItemMinOrderByAggregateInput = {
   completed_at?: Prisma.SortOrder
   completed_by?: Prisma.SortOrder
   notes?: Prisma.SortOrder
+  reference?: Prisma.SortOrder
 }
 
 export type ExitChecklistItemSumOrderByAggregateInput = {
@@ -532,6 +555,7 @@ export type ExitChecklistItemCreateWithoutExitInput = {
   completed_at?: Date | string | null
   completed_by?: string | null
   notes?: string | null
+  reference?: string | null
 }
 
 export type ExitChecklistItemUncheckedCreateWithoutExitInput = {
@@ -543,6 +567,7 @@ export type ExitChecklistItemUncheckedCreateWithoutExitInput = {
   completed_at?: Date | string | null
   completed_by?: string | null
   notes?: string | null
+  reference?: string | null
 }
 
 export type ExitChecklistItemCreateOrConnectWithoutExitInput = {
@@ -585,6 +610,7 @@ export type ExitChecklistItemScalarWhereInput = {
   completed_at?: Prisma.DateTimeNullableFilter<"ExitChecklistItem"> | Date | string | null
   completed_by?: Prisma.UuidNullableFilter<"ExitChecklistItem"> | string | null
   notes?: Prisma.StringNullableFilter<"ExitChecklistItem"> | string | null
+  reference?: Prisma.StringNullableFilter<"ExitChecklistItem"> | string | null
 }
 
 export type ExitChecklistItemCreateManyExitInput = {
@@ -596,6 +622,7 @@ export type ExitChecklistItemCreateManyExitInput = {
   completed_at?: Date | string | null
   completed_by?: string | null
   notes?: string | null
+  reference?: string | null
 }
 
 export type ExitChecklistItemUpdateWithoutExitInput = {
@@ -607,6 +634,7 @@ export type ExitChecklistItemUpdateWithoutExitInput = {
   completed_at?: Prisma.NullableDateTimeFieldUpdateOperationsInput | Date | string | null
   completed_by?: Prisma.NullableStringFieldUpdateOperationsInput | string | null
   notes?: Prisma.NullableStringFieldUpdateOperationsInput | string | null
+  reference?: Prisma.NullableStringFieldUpdateOperationsInput | string | null
 }
 
 export type ExitChecklistItemUncheckedUpdateWithoutExitInput = {
@@ -618,6 +646,7 @@ export type ExitChecklistItemUncheckedUpdateWithoutExitInput = {
   completed_at?: Prisma.NullableDateTimeFieldUpdateOperationsInput | Date | string | null
   completed_by?: Prisma.NullableStringFieldUpdateOperationsInput | string | null
   notes?: Prisma.NullableStringFieldUpdateOperationsInput | string | null
+  reference?: Prisma.NullableStringFieldUpdateOperationsInput | string | null
 }
 
 export type ExitChecklistItemUncheckedUpdateManyWithoutExitInput = {
@@ -629,6 +658,7 @@ export type ExitChecklistItemUncheckedUpdateManyWithoutExitInput = {
   completed_at?: Prisma.NullableDateTimeFieldUpdateOperationsInput | Date | string | null
   completed_by?: Prisma.NullableStringFieldUpdateOperationsInput | string | null
   notes?: Prisma.NullableStringFieldUpdateOperationsInput | string | null
+  reference?: Prisma.NullableStringFieldUpdateOperationsInput | string | null
 }
 
 
@@ -644,6 +674,7 @@ export type ExitChecklistItemSelect<ExtArgs extends runtime.Types.Extensions.Int
   completed_at?: boolean
   completed_by?: boolean
   notes?: boolean
+  reference?: boolean
   exit?: boolean | Prisma.EmployeeExitDefaultArgs<ExtArgs>
 }, ExtArgs["result"]["exitChecklistItem"]>
 
@@ -658,6 +689,7 @@ export type ExitChecklistItemSelectCreateManyAndReturn<ExtArgs extends runtime.T
   completed_at?: boolean
   completed_by?: boolean
   notes?: boolean
+  reference?: boolean
   exit?: boolean | Prisma.EmployeeExitDefaultArgs<ExtArgs>
 }, ExtArgs["result"]["exitChecklistItem"]>
 
@@ -672,6 +704,7 @@ export type ExitChecklistItemSelectUpdateManyAndReturn<ExtArgs extends runtime.T
   completed_at?: boolean
   completed_by?: boolean
   notes?: boolean
+  reference?: boolean
   exit?: boolean | Prisma.EmployeeExitDefaultArgs<ExtArgs>
 }, ExtArgs["result"]["exitChecklistItem"]>
 
@@ -686,9 +719,10 @@ export type ExitChecklistItemSelectScalar = {
   completed_at?: boolean
   completed_by?: boolean
   notes?: boolean
+  reference?: boolean
 }
 
-export type ExitChecklistItemOmit<ExtArgs extends runtime.Types.Extensions.InternalArgs = runtime.Types.Extensions.DefaultArgs> = runtime.Types.Extensions.GetOmit<"tenant_id" | "id" | "exit_id" | "item" | "title" | "position" | "status" | "completed_at" | "completed_by" | "notes", ExtArgs["result"]["exitChecklistItem"]>
+export type ExitChecklistItemOmit<ExtArgs extends runtime.Types.Extensions.InternalArgs = runtime.Types.Extensions.DefaultArgs> = runtime.Types.Extensions.GetOmit<"tenant_id" | "id" | "exit_id" | "item" | "title" | "position" | "status" | "completed_at" | "completed_by" | "notes" | "reference", ExtArgs["result"]["exitChecklistItem"]>
 export type ExitChecklistItemInclude<ExtArgs extends runtime.Types.Extensions.InternalArgs = runtime.Types.Extensions.DefaultArgs> = {
   exit?: boolean | Prisma.EmployeeExitDefaultArgs<ExtArgs>
 }
@@ -715,6 +749,11 @@ export type $ExitChecklistItemPayload<ExtArgs extends runtime.Types.Extensions.I
     completed_at: Date | null
     completed_by: string | null
     notes: string | null
+    /**
+     * The record that completes this item (the final settlement's number, `FS-00001`): while set, the
+     * item is done only by that record (processing the settlement), not by hand.
+     */
+    reference: string | null
   }, ExtArgs["result"]["exitChecklistItem"]>
   composites: {}
 }
@@ -1149,6 +1188,7 @@ export interface ExitChecklistItemFieldRefs {
   readonly completed_at: Prisma.FieldRef<"ExitChecklistItem", 'DateTime'>
   readonly completed_by: Prisma.FieldRef<"ExitChecklistItem", 'String'>
   readonly notes: Prisma.FieldRef<"ExitChecklistItem", 'String'>
+  readonly reference: Prisma.FieldRef<"ExitChecklistItem", 'String'>
 }
     
 

@@ -54,6 +54,7 @@ export type ExpenseClaimMinAggregateOutputType = {
   cancelled_at: Date | null
   paid_run_id: string | null
   paid_at: Date | null
+  paid_settlement_id: string | null
   created_at: Date | null
   updated_at: Date | null
 }
@@ -77,6 +78,7 @@ export type ExpenseClaimMaxAggregateOutputType = {
   cancelled_at: Date | null
   paid_run_id: string | null
   paid_at: Date | null
+  paid_settlement_id: string | null
   created_at: Date | null
   updated_at: Date | null
 }
@@ -100,6 +102,7 @@ export type ExpenseClaimCountAggregateOutputType = {
   cancelled_at: number
   paid_run_id: number
   paid_at: number
+  paid_settlement_id: number
   created_at: number
   updated_at: number
   _all: number
@@ -133,6 +136,7 @@ export type ExpenseClaimMinAggregateInputType = {
   cancelled_at?: true
   paid_run_id?: true
   paid_at?: true
+  paid_settlement_id?: true
   created_at?: true
   updated_at?: true
 }
@@ -156,6 +160,7 @@ export type ExpenseClaimMaxAggregateInputType = {
   cancelled_at?: true
   paid_run_id?: true
   paid_at?: true
+  paid_settlement_id?: true
   created_at?: true
   updated_at?: true
 }
@@ -179,6 +184,7 @@ export type ExpenseClaimCountAggregateInputType = {
   cancelled_at?: true
   paid_run_id?: true
   paid_at?: true
+  paid_settlement_id?: true
   created_at?: true
   updated_at?: true
   _all?: true
@@ -289,6 +295,7 @@ export type ExpenseClaimGroupByOutputType = {
   cancelled_at: Date | null
   paid_run_id: string | null
   paid_at: Date | null
+  paid_settlement_id: string | null
   created_at: Date
   updated_at: Date
   _count: ExpenseClaimCountAggregateOutputType | null
@@ -335,11 +342,13 @@ export type ExpenseClaimWhereInput = {
   cancelled_at?: Prisma.DateTimeNullableFilter<"ExpenseClaim"> | Date | string | null
   paid_run_id?: Prisma.UuidNullableFilter<"ExpenseClaim"> | string | null
   paid_at?: Prisma.DateTimeNullableFilter<"ExpenseClaim"> | Date | string | null
+  paid_settlement_id?: Prisma.UuidNullableFilter<"ExpenseClaim"> | string | null
   created_at?: Prisma.DateTimeFilter<"ExpenseClaim"> | Date | string
   updated_at?: Prisma.DateTimeFilter<"ExpenseClaim"> | Date | string
   employee?: Prisma.XOR<Prisma.EmployeeScalarRelationFilter, Prisma.EmployeeWhereInput>
   category?: Prisma.XOR<Prisma.ExpenseCategoryScalarRelationFilter, Prisma.ExpenseCategoryWhereInput>
   paid_run?: Prisma.XOR<Prisma.PayrollRunNullableScalarRelationFilter, Prisma.PayrollRunWhereInput> | null
+  paid_settlement?: Prisma.XOR<Prisma.FinalSettlementNullableScalarRelationFilter, Prisma.FinalSettlementWhereInput> | null
 }
 
 export type ExpenseClaimOrderByWithRelationInput = {
@@ -361,11 +370,13 @@ export type ExpenseClaimOrderByWithRelationInput = {
   cancelled_at?: Prisma.SortOrderInput | Prisma.SortOrder
   paid_run_id?: Prisma.SortOrderInput | Prisma.SortOrder
   paid_at?: Prisma.SortOrderInput | Prisma.SortOrder
+  paid_settlement_id?: Prisma.SortOrderInput | Prisma.SortOrder
   created_at?: Prisma.SortOrder
   updated_at?: Prisma.SortOrder
   employee?: Prisma.EmployeeOrderByWithRelationInput
   category?: Prisma.ExpenseCategoryOrderByWithRelationInput
   paid_run?: Prisma.PayrollRunOrderByWithRelationInput
+  paid_settlement?: Prisma.FinalSettlementOrderByWithRelationInput
 }
 
 export type ExpenseClaimWhereUniqueInput = Prisma.AtLeast<{
@@ -392,11 +403,13 @@ export type ExpenseClaimWhereUniqueInput = Prisma.AtLeast<{
   cancelled_at?: Prisma.DateTimeNullableFilter<"ExpenseClaim"> | Date | string | null
   paid_run_id?: Prisma.UuidNullableFilter<"ExpenseClaim"> | string | null
   paid_at?: Prisma.DateTimeNullableFilter<"ExpenseClaim"> | Date | string | null
+  paid_settlement_id?: Prisma.UuidNullableFilter<"ExpenseClaim"> | string | null
   created_at?: Prisma.DateTimeFilter<"ExpenseClaim"> | Date | string
   updated_at?: Prisma.DateTimeFilter<"ExpenseClaim"> | Date | string
   employee?: Prisma.XOR<Prisma.EmployeeScalarRelationFilter, Prisma.EmployeeWhereInput>
   category?: Prisma.XOR<Prisma.ExpenseCategoryScalarRelationFilter, Prisma.ExpenseCategoryWhereInput>
   paid_run?: Prisma.XOR<Prisma.PayrollRunNullableScalarRelationFilter, Prisma.PayrollRunWhereInput> | null
+  paid_settlement?: Prisma.XOR<Prisma.FinalSettlementNullableScalarRelationFilter, Prisma.FinalSettlementWhereInput> | null
 }, "tenant_id_id" | "id" | "tenant_id_claim_number">
 
 export type ExpenseClaimOrderByWithAggregationInput = {
@@ -418,6 +431,7 @@ export type ExpenseClaimOrderByWithAggregationInput = {
   cancelled_at?: Prisma.SortOrderInput | Prisma.SortOrder
   paid_run_id?: Prisma.SortOrderInput | Prisma.SortOrder
   paid_at?: Prisma.SortOrderInput | Prisma.SortOrder
+  paid_settlement_id?: Prisma.SortOrderInput | Prisma.SortOrder
   created_at?: Prisma.SortOrder
   updated_at?: Prisma.SortOrder
   _count?: Prisma.ExpenseClaimCountOrderByAggregateInput
@@ -449,6 +463,7 @@ export type ExpenseClaimScalarWhereWithAggregatesInput = {
   cancelled_at?: Prisma.DateTimeNullableWithAggregatesFilter<"ExpenseClaim"> | Date | string | null
   paid_run_id?: Prisma.UuidNullableWithAggregatesFilter<"ExpenseClaim"> | string | null
   paid_at?: Prisma.DateTimeNullableWithAggregatesFilter<"ExpenseClaim"> | Date | string | null
+  paid_settlement_id?: Prisma.UuidNullableWithAggregatesFilter<"ExpenseClaim"> | string | null
   created_at?: Prisma.DateTimeWithAggregatesFilter<"ExpenseClaim"> | Date | string
   updated_at?: Prisma.DateTimeWithAggregatesFilter<"ExpenseClaim"> | Date | string
 }
@@ -473,6 +488,7 @@ export type ExpenseClaimCreateInput = {
   employee: Prisma.EmployeeCreateNestedOneWithoutExpense_claimsInput
   category: Prisma.ExpenseCategoryCreateNestedOneWithoutClaimsInput
   paid_run?: Prisma.PayrollRunCreateNestedOneWithoutClaimsInput
+  paid_settlement?: Prisma.FinalSettlementCreateNestedOneWithoutClaimsInput
 }
 
 export type ExpenseClaimUncheckedCreateInput = {
@@ -494,6 +510,7 @@ export type ExpenseClaimUncheckedCreateInput = {
   cancelled_at?: Date | string | null
   paid_run_id?: string | null
   paid_at?: Date | string | null
+  paid_settlement_id?: string | null
   created_at?: Date | string
   updated_at?: Date | string
 }
@@ -518,6 +535,7 @@ export type ExpenseClaimUpdateInput = {
   employee?: Prisma.EmployeeUpdateOneRequiredWithoutExpense_claimsNestedInput
   category?: Prisma.ExpenseCategoryUpdateOneRequiredWithoutClaimsNestedInput
   paid_run?: Prisma.PayrollRunUpdateOneWithoutClaimsNestedInput
+  paid_settlement?: Prisma.FinalSettlementUpdateOneWithoutClaimsNestedInput
 }
 
 export type ExpenseClaimUncheckedUpdateInput = {
@@ -539,6 +557,7 @@ export type ExpenseClaimUncheckedUpdateInput = {
   cancelled_at?: Prisma.NullableDateTimeFieldUpdateOperationsInput | Date | string | null
   paid_run_id?: Prisma.NullableStringFieldUpdateOperationsInput | string | null
   paid_at?: Prisma.NullableDateTimeFieldUpdateOperationsInput | Date | string | null
+  paid_settlement_id?: Prisma.NullableStringFieldUpdateOperationsInput | string | null
   created_at?: Prisma.DateTimeFieldUpdateOperationsInput | Date | string
   updated_at?: Prisma.DateTimeFieldUpdateOperationsInput | Date | string
 }
@@ -562,6 +581,7 @@ export type ExpenseClaimCreateManyInput = {
   cancelled_at?: Date | string | null
   paid_run_id?: string | null
   paid_at?: Date | string | null
+  paid_settlement_id?: string | null
   created_at?: Date | string
   updated_at?: Date | string
 }
@@ -604,6 +624,7 @@ export type ExpenseClaimUncheckedUpdateManyInput = {
   cancelled_at?: Prisma.NullableDateTimeFieldUpdateOperationsInput | Date | string | null
   paid_run_id?: Prisma.NullableStringFieldUpdateOperationsInput | string | null
   paid_at?: Prisma.NullableDateTimeFieldUpdateOperationsInput | Date | string | null
+  paid_settlement_id?: Prisma.NullableStringFieldUpdateOperationsInput | string | null
   created_at?: Prisma.DateTimeFieldUpdateOperationsInput | Date | string
   updated_at?: Prisma.DateTimeFieldUpdateOperationsInput | Date | string
 }
@@ -647,6 +668,7 @@ export type ExpenseClaimCountOrderByAggregateInput = {
   cancelled_at?: Prisma.SortOrder
   paid_run_id?: Prisma.SortOrder
   paid_at?: Prisma.SortOrder
+  paid_settlement_id?: Prisma.SortOrder
   created_at?: Prisma.SortOrder
   updated_at?: Prisma.SortOrder
 }
@@ -674,6 +696,7 @@ export type ExpenseClaimMaxOrderByAggregateInput = {
   cancelled_at?: Prisma.SortOrder
   paid_run_id?: Prisma.SortOrder
   paid_at?: Prisma.SortOrder
+  paid_settlement_id?: Prisma.SortOrder
   created_at?: Prisma.SortOrder
   updated_at?: Prisma.SortOrder
 }
@@ -697,6 +720,7 @@ export type ExpenseClaimMinOrderByAggregateInput = {
   cancelled_at?: Prisma.SortOrder
   paid_run_id?: Prisma.SortOrder
   paid_at?: Prisma.SortOrder
+  paid_settlement_id?: Prisma.SortOrder
   created_at?: Prisma.SortOrder
   updated_at?: Prisma.SortOrder
 }
@@ -831,6 +855,48 @@ export type ExpenseClaimUncheckedUpdateManyWithoutPaid_runNestedInput = {
   deleteMany?: Prisma.ExpenseClaimScalarWhereInput | Prisma.ExpenseClaimScalarWhereInput[]
 }
 
+export type ExpenseClaimCreateNestedManyWithoutPaid_settlementInput = {
+  create?: Prisma.XOR<Prisma.ExpenseClaimCreateWithoutPaid_settlementInput, Prisma.ExpenseClaimUncheckedCreateWithoutPaid_settlementInput> | Prisma.ExpenseClaimCreateWithoutPaid_settlementInput[] | Prisma.ExpenseClaimUncheckedCreateWithoutPaid_settlementInput[]
+  connectOrCreate?: Prisma.ExpenseClaimCreateOrConnectWithoutPaid_settlementInput | Prisma.ExpenseClaimCreateOrConnectWithoutPaid_settlementInput[]
+  createMany?: Prisma.ExpenseClaimCreateManyPaid_settlementInputEnvelope
+  connect?: Prisma.ExpenseClaimWhereUniqueInput | Prisma.ExpenseClaimWhereUniqueInput[]
+}
+
+export type ExpenseClaimUncheckedCreateNestedManyWithoutPaid_settlementInput = {
+  create?: Prisma.XOR<Prisma.ExpenseClaimCreateWithoutPaid_settlementInput, Prisma.ExpenseClaimUncheckedCreateWithoutPaid_settlementInput> | Prisma.ExpenseClaimCreateWithoutPaid_settlementInput[] | Prisma.ExpenseClaimUncheckedCreateWithoutPaid_settlementInput[]
+  connectOrCreate?: Prisma.ExpenseClaimCreateOrConnectWithoutPaid_settlementInput | Prisma.ExpenseClaimCreateOrConnectWithoutPaid_settlementInput[]
+  createMany?: Prisma.ExpenseClaimCreateManyPaid_settlementInputEnvelope
+  connect?: Prisma.ExpenseClaimWhereUniqueInput | Prisma.ExpenseClaimWhereUniqueInput[]
+}
+
+export type ExpenseClaimUpdateManyWithoutPaid_settlementNestedInput = {
+  create?: Prisma.XOR<Prisma.ExpenseClaimCreateWithoutPaid_settlementInput, Prisma.ExpenseClaimUncheckedCreateWithoutPaid_settlementInput> | Prisma.ExpenseClaimCreateWithoutPaid_settlementInput[] | Prisma.ExpenseClaimUncheckedCreateWithoutPaid_settlementInput[]
+  connectOrCreate?: Prisma.ExpenseClaimCreateOrConnectWithoutPaid_settlementInput | Prisma.ExpenseClaimCreateOrConnectWithoutPaid_settlementInput[]
+  upsert?: Prisma.ExpenseClaimUpsertWithWhereUniqueWithoutPaid_settlementInput | Prisma.ExpenseClaimUpsertWithWhereUniqueWithoutPaid_settlementInput[]
+  createMany?: Prisma.ExpenseClaimCreateManyPaid_settlementInputEnvelope
+  set?: Prisma.ExpenseClaimWhereUniqueInput | Prisma.ExpenseClaimWhereUniqueInput[]
+  disconnect?: Prisma.ExpenseClaimWhereUniqueInput | Prisma.ExpenseClaimWhereUniqueInput[]
+  delete?: Prisma.ExpenseClaimWhereUniqueInput | Prisma.ExpenseClaimWhereUniqueInput[]
+  connect?: Prisma.ExpenseClaimWhereUniqueInput | Prisma.ExpenseClaimWhereUniqueInput[]
+  update?: Prisma.ExpenseClaimUpdateWithWhereUniqueWithoutPaid_settlementInput | Prisma.ExpenseClaimUpdateWithWhereUniqueWithoutPaid_settlementInput[]
+  updateMany?: Prisma.ExpenseClaimUpdateManyWithWhereWithoutPaid_settlementInput | Prisma.ExpenseClaimUpdateManyWithWhereWithoutPaid_settlementInput[]
+  deleteMany?: Prisma.ExpenseClaimScalarWhereInput | Prisma.ExpenseClaimScalarWhereInput[]
+}
+
+export type ExpenseClaimUncheckedUpdateManyWithoutPaid_settlementNestedInput = {
+  create?: Prisma.XOR<Prisma.ExpenseClaimCreateWithoutPaid_settlementInput, Prisma.ExpenseClaimUncheckedCreateWithoutPaid_settlementInput> | Prisma.ExpenseClaimCreateWithoutPaid_settlementInput[] | Prisma.ExpenseClaimUncheckedCreateWithoutPaid_settlementInput[]
+  connectOrCreate?: Prisma.ExpenseClaimCreateOrConnectWithoutPaid_settlementInput | Prisma.ExpenseClaimCreateOrConnectWithoutPaid_settlementInput[]
+  upsert?: Prisma.ExpenseClaimUpsertWithWhereUniqueWithoutPaid_settlementInput | Prisma.ExpenseClaimUpsertWithWhereUniqueWithoutPaid_settlementInput[]
+  createMany?: Prisma.ExpenseClaimCreateManyPaid_settlementInputEnvelope
+  set?: Prisma.ExpenseClaimWhereUniqueInput | Prisma.ExpenseClaimWhereUniqueInput[]
+  disconnect?: Prisma.ExpenseClaimWhereUniqueInput | Prisma.ExpenseClaimWhereUniqueInput[]
+  delete?: Prisma.ExpenseClaimWhereUniqueInput | Prisma.ExpenseClaimWhereUniqueInput[]
+  connect?: Prisma.ExpenseClaimWhereUniqueInput | Prisma.ExpenseClaimWhereUniqueInput[]
+  update?: Prisma.ExpenseClaimUpdateWithWhereUniqueWithoutPaid_settlementInput | Prisma.ExpenseClaimUpdateWithWhereUniqueWithoutPaid_settlementInput[]
+  updateMany?: Prisma.ExpenseClaimUpdateManyWithWhereWithoutPaid_settlementInput | Prisma.ExpenseClaimUpdateManyWithWhereWithoutPaid_settlementInput[]
+  deleteMany?: Prisma.ExpenseClaimScalarWhereInput | Prisma.ExpenseClaimScalarWhereInput[]
+}
+
 export type ExpenseClaimCreateWithoutEmployeeInput = {
   id?: string
   claim_number: string
@@ -850,6 +916,7 @@ export type ExpenseClaimCreateWithoutEmployeeInput = {
   updated_at?: Date | string
   category: Prisma.ExpenseCategoryCreateNestedOneWithoutClaimsInput
   paid_run?: Prisma.PayrollRunCreateNestedOneWithoutClaimsInput
+  paid_settlement?: Prisma.FinalSettlementCreateNestedOneWithoutClaimsInput
 }
 
 export type ExpenseClaimUncheckedCreateWithoutEmployeeInput = {
@@ -869,6 +936,7 @@ export type ExpenseClaimUncheckedCreateWithoutEmployeeInput = {
   cancelled_at?: Date | string | null
   paid_run_id?: string | null
   paid_at?: Date | string | null
+  paid_settlement_id?: string | null
   created_at?: Date | string
   updated_at?: Date | string
 }
@@ -921,6 +989,7 @@ export type ExpenseClaimScalarWhereInput = {
   cancelled_at?: Prisma.DateTimeNullableFilter<"ExpenseClaim"> | Date | string | null
   paid_run_id?: Prisma.UuidNullableFilter<"ExpenseClaim"> | string | null
   paid_at?: Prisma.DateTimeNullableFilter<"ExpenseClaim"> | Date | string | null
+  paid_settlement_id?: Prisma.UuidNullableFilter<"ExpenseClaim"> | string | null
   created_at?: Prisma.DateTimeFilter<"ExpenseClaim"> | Date | string
   updated_at?: Prisma.DateTimeFilter<"ExpenseClaim"> | Date | string
 }
@@ -944,6 +1013,7 @@ export type ExpenseClaimCreateWithoutCategoryInput = {
   updated_at?: Date | string
   employee: Prisma.EmployeeCreateNestedOneWithoutExpense_claimsInput
   paid_run?: Prisma.PayrollRunCreateNestedOneWithoutClaimsInput
+  paid_settlement?: Prisma.FinalSettlementCreateNestedOneWithoutClaimsInput
 }
 
 export type ExpenseClaimUncheckedCreateWithoutCategoryInput = {
@@ -963,6 +1033,7 @@ export type ExpenseClaimUncheckedCreateWithoutCategoryInput = {
   cancelled_at?: Date | string | null
   paid_run_id?: string | null
   paid_at?: Date | string | null
+  paid_settlement_id?: string | null
   created_at?: Date | string
   updated_at?: Date | string
 }
@@ -1012,6 +1083,7 @@ export type ExpenseClaimCreateWithoutPaid_runInput = {
   updated_at?: Date | string
   employee: Prisma.EmployeeCreateNestedOneWithoutExpense_claimsInput
   category: Prisma.ExpenseCategoryCreateNestedOneWithoutClaimsInput
+  paid_settlement?: Prisma.FinalSettlementCreateNestedOneWithoutClaimsInput
 }
 
 export type ExpenseClaimUncheckedCreateWithoutPaid_runInput = {
@@ -1031,6 +1103,7 @@ export type ExpenseClaimUncheckedCreateWithoutPaid_runInput = {
   cancelled_by?: string | null
   cancelled_at?: Date | string | null
   paid_at?: Date | string | null
+  paid_settlement_id?: string | null
   created_at?: Date | string
   updated_at?: Date | string
 }
@@ -1061,6 +1134,76 @@ export type ExpenseClaimUpdateManyWithWhereWithoutPaid_runInput = {
   data: Prisma.XOR<Prisma.ExpenseClaimUpdateManyMutationInput, Prisma.ExpenseClaimUncheckedUpdateManyWithoutPaid_runInput>
 }
 
+export type ExpenseClaimCreateWithoutPaid_settlementInput = {
+  id?: string
+  claim_number: string
+  amount: runtime.Decimal | runtime.DecimalJsLike | number | string
+  expense_date: Date | string
+  description: string
+  receipt_file_id?: string | null
+  status?: string
+  requested_by?: string | null
+  decided_by?: string | null
+  decided_at?: Date | string | null
+  decision_comment?: string | null
+  cancelled_by?: string | null
+  cancelled_at?: Date | string | null
+  paid_at?: Date | string | null
+  created_at?: Date | string
+  updated_at?: Date | string
+  employee: Prisma.EmployeeCreateNestedOneWithoutExpense_claimsInput
+  category: Prisma.ExpenseCategoryCreateNestedOneWithoutClaimsInput
+  paid_run?: Prisma.PayrollRunCreateNestedOneWithoutClaimsInput
+}
+
+export type ExpenseClaimUncheckedCreateWithoutPaid_settlementInput = {
+  id?: string
+  claim_number: string
+  employee_id: string
+  category_id: string
+  amount: runtime.Decimal | runtime.DecimalJsLike | number | string
+  expense_date: Date | string
+  description: string
+  receipt_file_id?: string | null
+  status?: string
+  requested_by?: string | null
+  decided_by?: string | null
+  decided_at?: Date | string | null
+  decision_comment?: string | null
+  cancelled_by?: string | null
+  cancelled_at?: Date | string | null
+  paid_run_id?: string | null
+  paid_at?: Date | string | null
+  created_at?: Date | string
+  updated_at?: Date | string
+}
+
+export type ExpenseClaimCreateOrConnectWithoutPaid_settlementInput = {
+  where: Prisma.ExpenseClaimWhereUniqueInput
+  create: Prisma.XOR<Prisma.ExpenseClaimCreateWithoutPaid_settlementInput, Prisma.ExpenseClaimUncheckedCreateWithoutPaid_settlementInput>
+}
+
+export type ExpenseClaimCreateManyPaid_settlementInputEnvelope = {
+  data: Prisma.ExpenseClaimCreateManyPaid_settlementInput | Prisma.ExpenseClaimCreateManyPaid_settlementInput[]
+  skipDuplicates?: boolean
+}
+
+export type ExpenseClaimUpsertWithWhereUniqueWithoutPaid_settlementInput = {
+  where: Prisma.ExpenseClaimWhereUniqueInput
+  update: Prisma.XOR<Prisma.ExpenseClaimUpdateWithoutPaid_settlementInput, Prisma.ExpenseClaimUncheckedUpdateWithoutPaid_settlementInput>
+  create: Prisma.XOR<Prisma.ExpenseClaimCreateWithoutPaid_settlementInput, Prisma.ExpenseClaimUncheckedCreateWithoutPaid_settlementInput>
+}
+
+export type ExpenseClaimUpdateWithWhereUniqueWithoutPaid_settlementInput = {
+  where: Prisma.ExpenseClaimWhereUniqueInput
+  data: Prisma.XOR<Prisma.ExpenseClaimUpdateWithoutPaid_settlementInput, Prisma.ExpenseClaimUncheckedUpdateWithoutPaid_settlementInput>
+}
+
+export type ExpenseClaimUpdateManyWithWhereWithoutPaid_settlementInput = {
+  where: Prisma.ExpenseClaimScalarWhereInput
+  data: Prisma.XOR<Prisma.ExpenseClaimUpdateManyMutationInput, Prisma.ExpenseClaimUncheckedUpdateManyWithoutPaid_settlementInput>
+}
+
 export type ExpenseClaimCreateManyEmployeeInput = {
   id?: string
   claim_number: string
@@ -1078,6 +1221,7 @@ export type ExpenseClaimCreateManyEmployeeInput = {
   cancelled_at?: Date | string | null
   paid_run_id?: string | null
   paid_at?: Date | string | null
+  paid_settlement_id?: string | null
   created_at?: Date | string
   updated_at?: Date | string
 }
@@ -1101,6 +1245,7 @@ export type ExpenseClaimUpdateWithoutEmployeeInput = {
   updated_at?: Prisma.DateTimeFieldUpdateOperationsInput | Date | string
   category?: Prisma.ExpenseCategoryUpdateOneRequiredWithoutClaimsNestedInput
   paid_run?: Prisma.PayrollRunUpdateOneWithoutClaimsNestedInput
+  paid_settlement?: Prisma.FinalSettlementUpdateOneWithoutClaimsNestedInput
 }
 
 export type ExpenseClaimUncheckedUpdateWithoutEmployeeInput = {
@@ -1120,6 +1265,7 @@ export type ExpenseClaimUncheckedUpdateWithoutEmployeeInput = {
   cancelled_at?: Prisma.NullableDateTimeFieldUpdateOperationsInput | Date | string | null
   paid_run_id?: Prisma.NullableStringFieldUpdateOperationsInput | string | null
   paid_at?: Prisma.NullableDateTimeFieldUpdateOperationsInput | Date | string | null
+  paid_settlement_id?: Prisma.NullableStringFieldUpdateOperationsInput | string | null
   created_at?: Prisma.DateTimeFieldUpdateOperationsInput | Date | string
   updated_at?: Prisma.DateTimeFieldUpdateOperationsInput | Date | string
 }
@@ -1141,6 +1287,7 @@ export type ExpenseClaimUncheckedUpdateManyWithoutEmployeeInput = {
   cancelled_at?: Prisma.NullableDateTimeFieldUpdateOperationsInput | Date | string | null
   paid_run_id?: Prisma.NullableStringFieldUpdateOperationsInput | string | null
   paid_at?: Prisma.NullableDateTimeFieldUpdateOperationsInput | Date | string | null
+  paid_settlement_id?: Prisma.NullableStringFieldUpdateOperationsInput | string | null
   created_at?: Prisma.DateTimeFieldUpdateOperationsInput | Date | string
   updated_at?: Prisma.DateTimeFieldUpdateOperationsInput | Date | string
 }
@@ -1162,6 +1309,7 @@ export type ExpenseClaimCreateManyCategoryInput = {
   cancelled_at?: Date | string | null
   paid_run_id?: string | null
   paid_at?: Date | string | null
+  paid_settlement_id?: string | null
   created_at?: Date | string
   updated_at?: Date | string
 }
@@ -1185,6 +1333,7 @@ export type ExpenseClaimUpdateWithoutCategoryInput = {
   updated_at?: Prisma.DateTimeFieldUpdateOperationsInput | Date | string
   employee?: Prisma.EmployeeUpdateOneRequiredWithoutExpense_claimsNestedInput
   paid_run?: Prisma.PayrollRunUpdateOneWithoutClaimsNestedInput
+  paid_settlement?: Prisma.FinalSettlementUpdateOneWithoutClaimsNestedInput
 }
 
 export type ExpenseClaimUncheckedUpdateWithoutCategoryInput = {
@@ -1204,6 +1353,7 @@ export type ExpenseClaimUncheckedUpdateWithoutCategoryInput = {
   cancelled_at?: Prisma.NullableDateTimeFieldUpdateOperationsInput | Date | string | null
   paid_run_id?: Prisma.NullableStringFieldUpdateOperationsInput | string | null
   paid_at?: Prisma.NullableDateTimeFieldUpdateOperationsInput | Date | string | null
+  paid_settlement_id?: Prisma.NullableStringFieldUpdateOperationsInput | string | null
   created_at?: Prisma.DateTimeFieldUpdateOperationsInput | Date | string
   updated_at?: Prisma.DateTimeFieldUpdateOperationsInput | Date | string
 }
@@ -1225,6 +1375,7 @@ export type ExpenseClaimUncheckedUpdateManyWithoutCategoryInput = {
   cancelled_at?: Prisma.NullableDateTimeFieldUpdateOperationsInput | Date | string | null
   paid_run_id?: Prisma.NullableStringFieldUpdateOperationsInput | string | null
   paid_at?: Prisma.NullableDateTimeFieldUpdateOperationsInput | Date | string | null
+  paid_settlement_id?: Prisma.NullableStringFieldUpdateOperationsInput | string | null
   created_at?: Prisma.DateTimeFieldUpdateOperationsInput | Date | string
   updated_at?: Prisma.DateTimeFieldUpdateOperationsInput | Date | string
 }
@@ -1246,6 +1397,7 @@ export type ExpenseClaimCreateManyPaid_runInput = {
   cancelled_by?: string | null
   cancelled_at?: Date | string | null
   paid_at?: Date | string | null
+  paid_settlement_id?: string | null
   created_at?: Date | string
   updated_at?: Date | string
 }
@@ -1269,6 +1421,7 @@ export type ExpenseClaimUpdateWithoutPaid_runInput = {
   updated_at?: Prisma.DateTimeFieldUpdateOperationsInput | Date | string
   employee?: Prisma.EmployeeUpdateOneRequiredWithoutExpense_claimsNestedInput
   category?: Prisma.ExpenseCategoryUpdateOneRequiredWithoutClaimsNestedInput
+  paid_settlement?: Prisma.FinalSettlementUpdateOneWithoutClaimsNestedInput
 }
 
 export type ExpenseClaimUncheckedUpdateWithoutPaid_runInput = {
@@ -1288,6 +1441,7 @@ export type ExpenseClaimUncheckedUpdateWithoutPaid_runInput = {
   cancelled_by?: Prisma.NullableStringFieldUpdateOperationsInput | string | null
   cancelled_at?: Prisma.NullableDateTimeFieldUpdateOperationsInput | Date | string | null
   paid_at?: Prisma.NullableDateTimeFieldUpdateOperationsInput | Date | string | null
+  paid_settlement_id?: Prisma.NullableStringFieldUpdateOperationsInput | string | null
   created_at?: Prisma.DateTimeFieldUpdateOperationsInput | Date | string
   updated_at?: Prisma.DateTimeFieldUpdateOperationsInput | Date | string
 }
@@ -1308,6 +1462,95 @@ export type ExpenseClaimUncheckedUpdateManyWithoutPaid_runInput = {
   decision_comment?: Prisma.NullableStringFieldUpdateOperationsInput | string | null
   cancelled_by?: Prisma.NullableStringFieldUpdateOperationsInput | string | null
   cancelled_at?: Prisma.NullableDateTimeFieldUpdateOperationsInput | Date | string | null
+  paid_at?: Prisma.NullableDateTimeFieldUpdateOperationsInput | Date | string | null
+  paid_settlement_id?: Prisma.NullableStringFieldUpdateOperationsInput | string | null
+  created_at?: Prisma.DateTimeFieldUpdateOperationsInput | Date | string
+  updated_at?: Prisma.DateTimeFieldUpdateOperationsInput | Date | string
+}
+
+export type ExpenseClaimCreateManyPaid_settlementInput = {
+  id?: string
+  claim_number: string
+  employee_id: string
+  category_id: string
+  amount: runtime.Decimal | runtime.DecimalJsLike | number | string
+  expense_date: Date | string
+  description: string
+  receipt_file_id?: string | null
+  status?: string
+  requested_by?: string | null
+  decided_by?: string | null
+  decided_at?: Date | string | null
+  decision_comment?: string | null
+  cancelled_by?: string | null
+  cancelled_at?: Date | string | null
+  paid_run_id?: string | null
+  paid_at?: Date | string | null
+  created_at?: Date | string
+  updated_at?: Date | string
+}
+
+export type ExpenseClaimUpdateWithoutPaid_settlementInput = {
+  id?: Prisma.StringFieldUpdateOperationsInput | string
+  claim_number?: Prisma.StringFieldUpdateOperationsInput | string
+  amount?: Prisma.DecimalFieldUpdateOperationsInput | runtime.Decimal | runtime.DecimalJsLike | number | string
+  expense_date?: Prisma.DateTimeFieldUpdateOperationsInput | Date | string
+  description?: Prisma.StringFieldUpdateOperationsInput | string
+  receipt_file_id?: Prisma.NullableStringFieldUpdateOperationsInput | string | null
+  status?: Prisma.StringFieldUpdateOperationsInput | string
+  requested_by?: Prisma.NullableStringFieldUpdateOperationsInput | string | null
+  decided_by?: Prisma.NullableStringFieldUpdateOperationsInput | string | null
+  decided_at?: Prisma.NullableDateTimeFieldUpdateOperationsInput | Date | string | null
+  decision_comment?: Prisma.NullableStringFieldUpdateOperationsInput | string | null
+  cancelled_by?: Prisma.NullableStringFieldUpdateOperationsInput | string | null
+  cancelled_at?: Prisma.NullableDateTimeFieldUpdateOperationsInput | Date | string | null
+  paid_at?: Prisma.NullableDateTimeFieldUpdateOperationsInput | Date | string | null
+  created_at?: Prisma.DateTimeFieldUpdateOperationsInput | Date | string
+  updated_at?: Prisma.DateTimeFieldUpdateOperationsInput | Date | string
+  employee?: Prisma.EmployeeUpdateOneRequiredWithoutExpense_claimsNestedInput
+  category?: Prisma.ExpenseCategoryUpdateOneRequiredWithoutClaimsNestedInput
+  paid_run?: Prisma.PayrollRunUpdateOneWithoutClaimsNestedInput
+}
+
+export type ExpenseClaimUncheckedUpdateWithoutPaid_settlementInput = {
+  id?: Prisma.StringFieldUpdateOperationsInput | string
+  claim_number?: Prisma.StringFieldUpdateOperationsInput | string
+  employee_id?: Prisma.StringFieldUpdateOperationsInput | string
+  category_id?: Prisma.StringFieldUpdateOperationsInput | string
+  amount?: Prisma.DecimalFieldUpdateOperationsInput | runtime.Decimal | runtime.DecimalJsLike | number | string
+  expense_date?: Prisma.DateTimeFieldUpdateOperationsInput | Date | string
+  description?: Prisma.StringFieldUpdateOperationsInput | string
+  receipt_file_id?: Prisma.NullableStringFieldUpdateOperationsInput | string | null
+  status?: Prisma.StringFieldUpdateOperationsInput | string
+  requested_by?: Prisma.NullableStringFieldUpdateOperationsInput | string | null
+  decided_by?: Prisma.NullableStringFieldUpdateOperationsInput | string | null
+  decided_at?: Prisma.NullableDateTimeFieldUpdateOperationsInput | Date | string | null
+  decision_comment?: Prisma.NullableStringFieldUpdateOperationsInput | string | null
+  cancelled_by?: Prisma.NullableStringFieldUpdateOperationsInput | string | null
+  cancelled_at?: Prisma.NullableDateTimeFieldUpdateOperationsInput | Date | string | null
+  paid_run_id?: Prisma.NullableStringFieldUpdateOperationsInput | string | null
+  paid_at?: Prisma.NullableDateTimeFieldUpdateOperationsInput | Date | string | null
+  created_at?: Prisma.DateTimeFieldUpdateOperationsInput | Date | string
+  updated_at?: Prisma.DateTimeFieldUpdateOperationsInput | Date | string
+}
+
+export type ExpenseClaimUncheckedUpdateManyWithoutPaid_settlementInput = {
+  id?: Prisma.StringFieldUpdateOperationsInput | string
+  claim_number?: Prisma.StringFieldUpdateOperationsInput | string
+  employee_id?: Prisma.StringFieldUpdateOperationsInput | string
+  category_id?: Prisma.StringFieldUpdateOperationsInput | string
+  amount?: Prisma.DecimalFieldUpdateOperationsInput | runtime.Decimal | runtime.DecimalJsLike | number | string
+  expense_date?: Prisma.DateTimeFieldUpdateOperationsInput | Date | string
+  description?: Prisma.StringFieldUpdateOperationsInput | string
+  receipt_file_id?: Prisma.NullableStringFieldUpdateOperationsInput | string | null
+  status?: Prisma.StringFieldUpdateOperationsInput | string
+  requested_by?: Prisma.NullableStringFieldUpdateOperationsInput | string | null
+  decided_by?: Prisma.NullableStringFieldUpdateOperationsInput | string | null
+  decided_at?: Prisma.NullableDateTimeFieldUpdateOperationsInput | Date | string | null
+  decision_comment?: Prisma.NullableStringFieldUpdateOperationsInput | string | null
+  cancelled_by?: Prisma.NullableStringFieldUpdateOperationsInput | string | null
+  cancelled_at?: Prisma.NullableDateTimeFieldUpdateOperationsInput | Date | string | null
+  paid_run_id?: Prisma.NullableStringFieldUpdateOperationsInput | string | null
   paid_at?: Prisma.NullableDateTimeFieldUpdateOperationsInput | Date | string | null
   created_at?: Prisma.DateTimeFieldUpdateOperationsInput | Date | string
   updated_at?: Prisma.DateTimeFieldUpdateOperationsInput | Date | string
@@ -1334,11 +1577,13 @@ export type ExpenseClaimSelect<ExtArgs extends runtime.Types.Extensions.Internal
   cancelled_at?: boolean
   paid_run_id?: boolean
   paid_at?: boolean
+  paid_settlement_id?: boolean
   created_at?: boolean
   updated_at?: boolean
   employee?: boolean | Prisma.EmployeeDefaultArgs<ExtArgs>
   category?: boolean | Prisma.ExpenseCategoryDefaultArgs<ExtArgs>
   paid_run?: boolean | Prisma.ExpenseClaim$paid_runArgs<ExtArgs>
+  paid_settlement?: boolean | Prisma.ExpenseClaim$paid_settlementArgs<ExtArgs>
 }, ExtArgs["result"]["expenseClaim"]>
 
 export type ExpenseClaimSelectCreateManyAndReturn<ExtArgs extends runtime.Types.Extensions.InternalArgs = runtime.Types.Extensions.DefaultArgs> = runtime.Types.Extensions.GetSelect<{
@@ -1360,11 +1605,13 @@ export type ExpenseClaimSelectCreateManyAndReturn<ExtArgs extends runtime.Types.
   cancelled_at?: boolean
   paid_run_id?: boolean
   paid_at?: boolean
+  paid_settlement_id?: boolean
   created_at?: boolean
   updated_at?: boolean
   employee?: boolean | Prisma.EmployeeDefaultArgs<ExtArgs>
   category?: boolean | Prisma.ExpenseCategoryDefaultArgs<ExtArgs>
   paid_run?: boolean | Prisma.ExpenseClaim$paid_runArgs<ExtArgs>
+  paid_settlement?: boolean | Prisma.ExpenseClaim$paid_settlementArgs<ExtArgs>
 }, ExtArgs["result"]["expenseClaim"]>
 
 export type ExpenseClaimSelectUpdateManyAndReturn<ExtArgs extends runtime.Types.Extensions.InternalArgs = runtime.Types.Extensions.DefaultArgs> = runtime.Types.Extensions.GetSelect<{
@@ -1386,11 +1633,13 @@ export type ExpenseClaimSelectUpdateManyAndReturn<ExtArgs extends runtime.Types.
   cancelled_at?: boolean
   paid_run_id?: boolean
   paid_at?: boolean
+  paid_settlement_id?: boolean
   created_at?: boolean
   updated_at?: boolean
   employee?: boolean | Prisma.EmployeeDefaultArgs<ExtArgs>
   category?: boolean | Prisma.ExpenseCategoryDefaultArgs<ExtArgs>
   paid_run?: boolean | Prisma.ExpenseClaim$paid_runArgs<ExtArgs>
+  paid_settlement?: boolean | Prisma.ExpenseClaim$paid_settlementArgs<ExtArgs>
 }, ExtArgs["result"]["expenseClaim"]>
 
 export type ExpenseClaimSelectScalar = {
@@ -1412,25 +1661,29 @@ export type ExpenseClaimSelectScalar = {
   cancelled_at?: boolean
   paid_run_id?: boolean
   paid_at?: boolean
+  paid_settlement_id?: boolean
   created_at?: boolean
   updated_at?: boolean
 }
 
-export type ExpenseClaimOmit<ExtArgs extends runtime.Types.Extensions.InternalArgs = runtime.Types.Extensions.DefaultArgs> = runtime.Types.Extensions.GetOmit<"tenant_id" | "id" | "claim_number" | "employee_id" | "category_id" | "amount" | "expense_date" | "description" | "receipt_file_id" | "status" | "requested_by" | "decided_by" | "decided_at" | "decision_comment" | "cancelled_by" | "cancelled_at" | "paid_run_id" | "paid_at" | "created_at" | "updated_at", ExtArgs["result"]["expenseClaim"]>
+export type ExpenseClaimOmit<ExtArgs extends runtime.Types.Extensions.InternalArgs = runtime.Types.Extensions.DefaultArgs> = runtime.Types.Extensions.GetOmit<"tenant_id" | "id" | "claim_number" | "employee_id" | "category_id" | "amount" | "expense_date" | "description" | "receipt_file_id" | "status" | "requested_by" | "decided_by" | "decided_at" | "decision_comment" | "cancelled_by" | "cancelled_at" | "paid_run_id" | "paid_at" | "paid_settlement_id" | "created_at" | "updated_at", ExtArgs["result"]["expenseClaim"]>
 export type ExpenseClaimInclude<ExtArgs extends runtime.Types.Extensions.InternalArgs = runtime.Types.Extensions.DefaultArgs> = {
   employee?: boolean | Prisma.EmployeeDefaultArgs<ExtArgs>
   category?: boolean | Prisma.ExpenseCategoryDefaultArgs<ExtArgs>
   paid_run?: boolean | Prisma.ExpenseClaim$paid_runArgs<ExtArgs>
+  paid_settlement?: boolean | Prisma.ExpenseClaim$paid_settlementArgs<ExtArgs>
 }
 export type ExpenseClaimIncludeCreateManyAndReturn<ExtArgs extends runtime.Types.Extensions.InternalArgs = runtime.Types.Extensions.DefaultArgs> = {
   employee?: boolean | Prisma.EmployeeDefaultArgs<ExtArgs>
   category?: boolean | Prisma.ExpenseCategoryDefaultArgs<ExtArgs>
   paid_run?: boolean | Prisma.ExpenseClaim$paid_runArgs<ExtArgs>
+  paid_settlement?: boolean | Prisma.ExpenseClaim$paid_settlementArgs<ExtArgs>
 }
 export type ExpenseClaimIncludeUpdateManyAndReturn<ExtArgs extends runtime.Types.Extensions.InternalArgs = runtime.Types.Extensions.DefaultArgs> = {
   employee?: boolean | Prisma.EmployeeDefaultArgs<ExtArgs>
   category?: boolean | Prisma.ExpenseCategoryDefaultArgs<ExtArgs>
   paid_run?: boolean | Prisma.ExpenseClaim$paid_runArgs<ExtArgs>
+  paid_settlement?: boolean | Prisma.ExpenseClaim$paid_settlementArgs<ExtArgs>
 }
 
 export type $ExpenseClaimPayload<ExtArgs extends runtime.Types.Extensions.InternalArgs = runtime.Types.Extensions.DefaultArgs> = {
@@ -1439,6 +1692,7 @@ export type $ExpenseClaimPayload<ExtArgs extends runtime.Types.Extensions.Intern
     employee: Prisma.$EmployeePayload<ExtArgs>
     category: Prisma.$ExpenseCategoryPayload<ExtArgs>
     paid_run: Prisma.$PayrollRunPayload<ExtArgs> | null
+    paid_settlement: Prisma.$FinalSettlementPayload<ExtArgs> | null
   }
   scalars: runtime.Types.Extensions.GetPayloadResult<{
     tenant_id: string
@@ -1459,6 +1713,10 @@ export type $ExpenseClaimPayload<ExtArgs extends runtime.Types.Extensions.Intern
     cancelled_at: Date | null
     paid_run_id: string | null
     paid_at: Date | null
+    /**
+     * The final settlement that reimbursed this claim (paid_run_id is then null).
+     */
+    paid_settlement_id: string | null
     created_at: Date
     updated_at: Date
   }, ExtArgs["result"]["expenseClaim"]>
@@ -1858,6 +2116,7 @@ export interface Prisma__ExpenseClaimClient<T, Null = never, ExtArgs extends run
   employee<T extends Prisma.EmployeeDefaultArgs<ExtArgs> = {}>(args?: Prisma.Subset<T, Prisma.EmployeeDefaultArgs<ExtArgs>>): Prisma.Prisma__EmployeeClient<runtime.Types.Result.GetResult<Prisma.$EmployeePayload<ExtArgs>, T, "findUniqueOrThrow", GlobalOmitOptions> | Null, Null, ExtArgs, GlobalOmitOptions>
   category<T extends Prisma.ExpenseCategoryDefaultArgs<ExtArgs> = {}>(args?: Prisma.Subset<T, Prisma.ExpenseCategoryDefaultArgs<ExtArgs>>): Prisma.Prisma__ExpenseCategoryClient<runtime.Types.Result.GetResult<Prisma.$ExpenseCategoryPayload<ExtArgs>, T, "findUniqueOrThrow", GlobalOmitOptions> | Null, Null, ExtArgs, GlobalOmitOptions>
   paid_run<T extends Prisma.ExpenseClaim$paid_runArgs<ExtArgs> = {}>(args?: Prisma.Subset<T, Prisma.ExpenseClaim$paid_runArgs<ExtArgs>>): Prisma.Prisma__PayrollRunClient<runtime.Types.Result.GetResult<Prisma.$PayrollRunPayload<ExtArgs>, T, "findUniqueOrThrow", GlobalOmitOptions> | null, null, ExtArgs, GlobalOmitOptions>
+  paid_settlement<T extends Prisma.ExpenseClaim$paid_settlementArgs<ExtArgs> = {}>(args?: Prisma.Subset<T, Prisma.ExpenseClaim$paid_settlementArgs<ExtArgs>>): Prisma.Prisma__FinalSettlementClient<runtime.Types.Result.GetResult<Prisma.$FinalSettlementPayload<ExtArgs>, T, "findUniqueOrThrow", GlobalOmitOptions> | null, null, ExtArgs, GlobalOmitOptions>
   /**
    * Attaches callbacks for the resolution and/or rejection of the Promise.
    * @param onfulfilled The callback to execute when the Promise is resolved.
@@ -1905,6 +2164,7 @@ export interface ExpenseClaimFieldRefs {
   readonly cancelled_at: Prisma.FieldRef<"ExpenseClaim", 'DateTime'>
   readonly paid_run_id: Prisma.FieldRef<"ExpenseClaim", 'String'>
   readonly paid_at: Prisma.FieldRef<"ExpenseClaim", 'DateTime'>
+  readonly paid_settlement_id: Prisma.FieldRef<"ExpenseClaim", 'String'>
   readonly created_at: Prisma.FieldRef<"ExpenseClaim", 'DateTime'>
   readonly updated_at: Prisma.FieldRef<"ExpenseClaim", 'DateTime'>
 }
@@ -2324,6 +2584,25 @@ export type ExpenseClaim$paid_runArgs<ExtArgs extends runtime.Types.Extensions.I
    */
   include?: Prisma.PayrollRunInclude<ExtArgs> | null
   where?: Prisma.PayrollRunWhereInput
+}
+
+/**
+ * ExpenseClaim.paid_settlement
+ */
+export type ExpenseClaim$paid_settlementArgs<ExtArgs extends runtime.Types.Extensions.InternalArgs = runtime.Types.Extensions.DefaultArgs> = {
+  /**
+   * Select specific fields to fetch from the FinalSettlement
+   */
+  select?: Prisma.FinalSettlementSelect<ExtArgs> | null
+  /**
+   * Omit specific fields from the FinalSettlement
+   */
+  omit?: Prisma.FinalSettlementOmit<ExtArgs> | null
+  /**
+   * Choose, which related nodes to fetch as well
+   */
+  include?: Prisma.FinalSettlementInclude<ExtArgs> | null
+  where?: Prisma.FinalSettlementWhereInput
 }
 
 /**

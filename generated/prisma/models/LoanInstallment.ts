@@ -50,6 +50,7 @@ export type LoanInstallmentMinAggregateOutputType = {
   deferrals: number | null
   paid_run_id: string | null
   paid_at: Date | null
+  paid_settlement_id: string | null
 }
 
 export type LoanInstallmentMaxAggregateOutputType = {
@@ -63,6 +64,7 @@ export type LoanInstallmentMaxAggregateOutputType = {
   deferrals: number | null
   paid_run_id: string | null
   paid_at: Date | null
+  paid_settlement_id: string | null
 }
 
 export type LoanInstallmentCountAggregateOutputType = {
@@ -76,6 +78,7 @@ export type LoanInstallmentCountAggregateOutputType = {
   deferrals: number
   paid_run_id: number
   paid_at: number
+  paid_settlement_id: number
   _all: number
 }
 
@@ -103,6 +106,7 @@ export type LoanInstallmentMinAggregateInputType = {
   deferrals?: true
   paid_run_id?: true
   paid_at?: true
+  paid_settlement_id?: true
 }
 
 export type LoanInstallmentMaxAggregateInputType = {
@@ -116,6 +120,7 @@ export type LoanInstallmentMaxAggregateInputType = {
   deferrals?: true
   paid_run_id?: true
   paid_at?: true
+  paid_settlement_id?: true
 }
 
 export type LoanInstallmentCountAggregateInputType = {
@@ -129,6 +134,7 @@ export type LoanInstallmentCountAggregateInputType = {
   deferrals?: true
   paid_run_id?: true
   paid_at?: true
+  paid_settlement_id?: true
   _all?: true
 }
 
@@ -229,6 +235,7 @@ export type LoanInstallmentGroupByOutputType = {
   deferrals: number
   paid_run_id: string | null
   paid_at: Date | null
+  paid_settlement_id: string | null
   _count: LoanInstallmentCountAggregateOutputType | null
   _avg: LoanInstallmentAvgAggregateOutputType | null
   _sum: LoanInstallmentSumAggregateOutputType | null
@@ -265,8 +272,10 @@ export type LoanInstallmentWhereInput = {
   deferrals?: Prisma.IntFilter<"LoanInstallment"> | number
   paid_run_id?: Prisma.UuidNullableFilter<"LoanInstallment"> | string | null
   paid_at?: Prisma.DateTimeNullableFilter<"LoanInstallment"> | Date | string | null
+  paid_settlement_id?: Prisma.UuidNullableFilter<"LoanInstallment"> | string | null
   loan?: Prisma.XOR<Prisma.LoanAdvanceScalarRelationFilter, Prisma.LoanAdvanceWhereInput>
   paid_run?: Prisma.XOR<Prisma.PayrollRunNullableScalarRelationFilter, Prisma.PayrollRunWhereInput> | null
+  paid_settlement?: Prisma.XOR<Prisma.FinalSettlementNullableScalarRelationFilter, Prisma.FinalSettlementWhereInput> | null
 }
 
 export type LoanInstallmentOrderByWithRelationInput = {
@@ -280,8 +289,10 @@ export type LoanInstallmentOrderByWithRelationInput = {
   deferrals?: Prisma.SortOrder
   paid_run_id?: Prisma.SortOrderInput | Prisma.SortOrder
   paid_at?: Prisma.SortOrderInput | Prisma.SortOrder
+  paid_settlement_id?: Prisma.SortOrderInput | Prisma.SortOrder
   loan?: Prisma.LoanAdvanceOrderByWithRelationInput
   paid_run?: Prisma.PayrollRunOrderByWithRelationInput
+  paid_settlement?: Prisma.FinalSettlementOrderByWithRelationInput
 }
 
 export type LoanInstallmentWhereUniqueInput = Prisma.AtLeast<{
@@ -300,8 +311,10 @@ export type LoanInstallmentWhereUniqueInput = Prisma.AtLeast<{
   deferrals?: Prisma.IntFilter<"LoanInstallment"> | number
   paid_run_id?: Prisma.UuidNullableFilter<"LoanInstallment"> | string | null
   paid_at?: Prisma.DateTimeNullableFilter<"LoanInstallment"> | Date | string | null
+  paid_settlement_id?: Prisma.UuidNullableFilter<"LoanInstallment"> | string | null
   loan?: Prisma.XOR<Prisma.LoanAdvanceScalarRelationFilter, Prisma.LoanAdvanceWhereInput>
   paid_run?: Prisma.XOR<Prisma.PayrollRunNullableScalarRelationFilter, Prisma.PayrollRunWhereInput> | null
+  paid_settlement?: Prisma.XOR<Prisma.FinalSettlementNullableScalarRelationFilter, Prisma.FinalSettlementWhereInput> | null
 }, "tenant_id_id" | "id" | "tenant_id_loan_id_seq">
 
 export type LoanInstallmentOrderByWithAggregationInput = {
@@ -315,6 +328,7 @@ export type LoanInstallmentOrderByWithAggregationInput = {
   deferrals?: Prisma.SortOrder
   paid_run_id?: Prisma.SortOrderInput | Prisma.SortOrder
   paid_at?: Prisma.SortOrderInput | Prisma.SortOrder
+  paid_settlement_id?: Prisma.SortOrderInput | Prisma.SortOrder
   _count?: Prisma.LoanInstallmentCountOrderByAggregateInput
   _avg?: Prisma.LoanInstallmentAvgOrderByAggregateInput
   _max?: Prisma.LoanInstallmentMaxOrderByAggregateInput
@@ -336,6 +350,7 @@ export type LoanInstallmentScalarWhereWithAggregatesInput = {
   deferrals?: Prisma.IntWithAggregatesFilter<"LoanInstallment"> | number
   paid_run_id?: Prisma.UuidNullableWithAggregatesFilter<"LoanInstallment"> | string | null
   paid_at?: Prisma.DateTimeNullableWithAggregatesFilter<"LoanInstallment"> | Date | string | null
+  paid_settlement_id?: Prisma.UuidNullableWithAggregatesFilter<"LoanInstallment"> | string | null
 }
 
 export type LoanInstallmentCreateInput = {
@@ -348,6 +363,7 @@ export type LoanInstallmentCreateInput = {
   paid_at?: Date | string | null
   loan: Prisma.LoanAdvanceCreateNestedOneWithoutScheduleInput
   paid_run?: Prisma.PayrollRunCreateNestedOneWithoutInstallmentsInput
+  paid_settlement?: Prisma.FinalSettlementCreateNestedOneWithoutInstallmentsInput
 }
 
 export type LoanInstallmentUncheckedCreateInput = {
@@ -361,6 +377,7 @@ export type LoanInstallmentUncheckedCreateInput = {
   deferrals?: number
   paid_run_id?: string | null
   paid_at?: Date | string | null
+  paid_settlement_id?: string | null
 }
 
 export type LoanInstallmentUpdateInput = {
@@ -373,6 +390,7 @@ export type LoanInstallmentUpdateInput = {
   paid_at?: Prisma.NullableDateTimeFieldUpdateOperationsInput | Date | string | null
   loan?: Prisma.LoanAdvanceUpdateOneRequiredWithoutScheduleNestedInput
   paid_run?: Prisma.PayrollRunUpdateOneWithoutInstallmentsNestedInput
+  paid_settlement?: Prisma.FinalSettlementUpdateOneWithoutInstallmentsNestedInput
 }
 
 export type LoanInstallmentUncheckedUpdateInput = {
@@ -386,6 +404,7 @@ export type LoanInstallmentUncheckedUpdateInput = {
   deferrals?: Prisma.IntFieldUpdateOperationsInput | number
   paid_run_id?: Prisma.NullableStringFieldUpdateOperationsInput | string | null
   paid_at?: Prisma.NullableDateTimeFieldUpdateOperationsInput | Date | string | null
+  paid_settlement_id?: Prisma.NullableStringFieldUpdateOperationsInput | string | null
 }
 
 export type LoanInstallmentCreateManyInput = {
@@ -399,6 +418,7 @@ export type LoanInstallmentCreateManyInput = {
   deferrals?: number
   paid_run_id?: string | null
   paid_at?: Date | string | null
+  paid_settlement_id?: string | null
 }
 
 export type LoanInstallmentUpdateManyMutationInput = {
@@ -422,6 +442,7 @@ export type LoanInstallmentUncheckedUpdateManyInput = {
   deferrals?: Prisma.IntFieldUpdateOperationsInput | number
   paid_run_id?: Prisma.NullableStringFieldUpdateOperationsInput | string | null
   paid_at?: Prisma.NullableDateTimeFieldUpdateOperationsInput | Date | string | null
+  paid_settlement_id?: Prisma.NullableStringFieldUpdateOperationsInput | string | null
 }
 
 export type LoanInstallmentListRelationFilter = {
@@ -456,6 +477,7 @@ export type LoanInstallmentCountOrderByAggregateInput = {
   deferrals?: Prisma.SortOrder
   paid_run_id?: Prisma.SortOrder
   paid_at?: Prisma.SortOrder
+  paid_settlement_id?: Prisma.SortOrder
 }
 
 export type LoanInstallmentAvgOrderByAggregateInput = {
@@ -475,6 +497,7 @@ export type LoanInstallmentMaxOrderByAggregateInput = {
   deferrals?: Prisma.SortOrder
   paid_run_id?: Prisma.SortOrder
   paid_at?: Prisma.SortOrder
+  paid_settlement_id?: Prisma.SortOrder
 }
 
 export type LoanInstallmentMinOrderByAggregateInput = {
@@ -488,6 +511,7 @@ export type LoanInstallmentMinOrderByAggregateInput = {
   deferrals?: Prisma.SortOrder
   paid_run_id?: Prisma.SortOrder
   paid_at?: Prisma.SortOrder
+  paid_settlement_id?: Prisma.SortOrder
 }
 
 export type LoanInstallmentSumOrderByAggregateInput = {
@@ -580,6 +604,48 @@ export type LoanInstallmentUncheckedUpdateManyWithoutLoanNestedInput = {
   deleteMany?: Prisma.LoanInstallmentScalarWhereInput | Prisma.LoanInstallmentScalarWhereInput[]
 }
 
+export type LoanInstallmentCreateNestedManyWithoutPaid_settlementInput = {
+  create?: Prisma.XOR<Prisma.LoanInstallmentCreateWithoutPaid_settlementInput, Prisma.LoanInstallmentUncheckedCreateWithoutPaid_settlementInput> | Prisma.LoanInstallmentCreateWithoutPaid_settlementInput[] | Prisma.LoanInstallmentUncheckedCreateWithoutPaid_settlementInput[]
+  connectOrCreate?: Prisma.LoanInstallmentCreateOrConnectWithoutPaid_settlementInput | Prisma.LoanInstallmentCreateOrConnectWithoutPaid_settlementInput[]
+  createMany?: Prisma.LoanInstallmentCreateManyPaid_settlementInputEnvelope
+  connect?: Prisma.LoanInstallmentWhereUniqueInput | Prisma.LoanInstallmentWhereUniqueInput[]
+}
+
+export type LoanInstallmentUncheckedCreateNestedManyWithoutPaid_settlementInput = {
+  create?: Prisma.XOR<Prisma.LoanInstallmentCreateWithoutPaid_settlementInput, Prisma.LoanInstallmentUncheckedCreateWithoutPaid_settlementInput> | Prisma.LoanInstallmentCreateWithoutPaid_settlementInput[] | Prisma.LoanInstallmentUncheckedCreateWithoutPaid_settlementInput[]
+  connectOrCreate?: Prisma.LoanInstallmentCreateOrConnectWithoutPaid_settlementInput | Prisma.LoanInstallmentCreateOrConnectWithoutPaid_settlementInput[]
+  createMany?: Prisma.LoanInstallmentCreateManyPaid_settlementInputEnvelope
+  connect?: Prisma.LoanInstallmentWhereUniqueInput | Prisma.LoanInstallmentWhereUniqueInput[]
+}
+
+export type LoanInstallmentUpdateManyWithoutPaid_settlementNestedInput = {
+  create?: Prisma.XOR<Prisma.LoanInstallmentCreateWithoutPaid_settlementInput, Prisma.LoanInstallmentUncheckedCreateWithoutPaid_settlementInput> | Prisma.LoanInstallmentCreateWithoutPaid_settlementInput[] | Prisma.LoanInstallmentUncheckedCreateWithoutPaid_settlementInput[]
+  connectOrCreate?: Prisma.LoanInstallmentCreateOrConnectWithoutPaid_settlementInput | Prisma.LoanInstallmentCreateOrConnectWithoutPaid_settlementInput[]
+  upsert?: Prisma.LoanInstallmentUpsertWithWhereUniqueWithoutPaid_settlementInput | Prisma.LoanInstallmentUpsertWithWhereUniqueWithoutPaid_settlementInput[]
+  createMany?: Prisma.LoanInstallmentCreateManyPaid_settlementInputEnvelope
+  set?: Prisma.LoanInstallmentWhereUniqueInput | Prisma.LoanInstallmentWhereUniqueInput[]
+  disconnect?: Prisma.LoanInstallmentWhereUniqueInput | Prisma.LoanInstallmentWhereUniqueInput[]
+  delete?: Prisma.LoanInstallmentWhereUniqueInput | Prisma.LoanInstallmentWhereUniqueInput[]
+  connect?: Prisma.LoanInstallmentWhereUniqueInput | Prisma.LoanInstallmentWhereUniqueInput[]
+  update?: Prisma.LoanInstallmentUpdateWithWhereUniqueWithoutPaid_settlementInput | Prisma.LoanInstallmentUpdateWithWhereUniqueWithoutPaid_settlementInput[]
+  updateMany?: Prisma.LoanInstallmentUpdateManyWithWhereWithoutPaid_settlementInput | Prisma.LoanInstallmentUpdateManyWithWhereWithoutPaid_settlementInput[]
+  deleteMany?: Prisma.LoanInstallmentScalarWhereInput | Prisma.LoanInstallmentScalarWhereInput[]
+}
+
+export type LoanInstallmentUncheckedUpdateManyWithoutPaid_settlementNestedInput = {
+  create?: Prisma.XOR<Prisma.LoanInstallmentCreateWithoutPaid_settlementInput, Prisma.LoanInstallmentUncheckedCreateWithoutPaid_settlementInput> | Prisma.LoanInstallmentCreateWithoutPaid_settlementInput[] | Prisma.LoanInstallmentUncheckedCreateWithoutPaid_settlementInput[]
+  connectOrCreate?: Prisma.LoanInstallmentCreateOrConnectWithoutPaid_settlementInput | Prisma.LoanInstallmentCreateOrConnectWithoutPaid_settlementInput[]
+  upsert?: Prisma.LoanInstallmentUpsertWithWhereUniqueWithoutPaid_settlementInput | Prisma.LoanInstallmentUpsertWithWhereUniqueWithoutPaid_settlementInput[]
+  createMany?: Prisma.LoanInstallmentCreateManyPaid_settlementInputEnvelope
+  set?: Prisma.LoanInstallmentWhereUniqueInput | Prisma.LoanInstallmentWhereUniqueInput[]
+  disconnect?: Prisma.LoanInstallmentWhereUniqueInput | Prisma.LoanInstallmentWhereUniqueInput[]
+  delete?: Prisma.LoanInstallmentWhereUniqueInput | Prisma.LoanInstallmentWhereUniqueInput[]
+  connect?: Prisma.LoanInstallmentWhereUniqueInput | Prisma.LoanInstallmentWhereUniqueInput[]
+  update?: Prisma.LoanInstallmentUpdateWithWhereUniqueWithoutPaid_settlementInput | Prisma.LoanInstallmentUpdateWithWhereUniqueWithoutPaid_settlementInput[]
+  updateMany?: Prisma.LoanInstallmentUpdateManyWithWhereWithoutPaid_settlementInput | Prisma.LoanInstallmentUpdateManyWithWhereWithoutPaid_settlementInput[]
+  deleteMany?: Prisma.LoanInstallmentScalarWhereInput | Prisma.LoanInstallmentScalarWhereInput[]
+}
+
 export type LoanInstallmentCreateWithoutPaid_runInput = {
   id?: string
   seq: number
@@ -589,6 +655,7 @@ export type LoanInstallmentCreateWithoutPaid_runInput = {
   deferrals?: number
   paid_at?: Date | string | null
   loan: Prisma.LoanAdvanceCreateNestedOneWithoutScheduleInput
+  paid_settlement?: Prisma.FinalSettlementCreateNestedOneWithoutInstallmentsInput
 }
 
 export type LoanInstallmentUncheckedCreateWithoutPaid_runInput = {
@@ -600,6 +667,7 @@ export type LoanInstallmentUncheckedCreateWithoutPaid_runInput = {
   status?: string
   deferrals?: number
   paid_at?: Date | string | null
+  paid_settlement_id?: string | null
 }
 
 export type LoanInstallmentCreateOrConnectWithoutPaid_runInput = {
@@ -642,6 +710,7 @@ export type LoanInstallmentScalarWhereInput = {
   deferrals?: Prisma.IntFilter<"LoanInstallment"> | number
   paid_run_id?: Prisma.UuidNullableFilter<"LoanInstallment"> | string | null
   paid_at?: Prisma.DateTimeNullableFilter<"LoanInstallment"> | Date | string | null
+  paid_settlement_id?: Prisma.UuidNullableFilter<"LoanInstallment"> | string | null
 }
 
 export type LoanInstallmentCreateWithoutLoanInput = {
@@ -653,6 +722,7 @@ export type LoanInstallmentCreateWithoutLoanInput = {
   deferrals?: number
   paid_at?: Date | string | null
   paid_run?: Prisma.PayrollRunCreateNestedOneWithoutInstallmentsInput
+  paid_settlement?: Prisma.FinalSettlementCreateNestedOneWithoutInstallmentsInput
 }
 
 export type LoanInstallmentUncheckedCreateWithoutLoanInput = {
@@ -664,6 +734,7 @@ export type LoanInstallmentUncheckedCreateWithoutLoanInput = {
   deferrals?: number
   paid_run_id?: string | null
   paid_at?: Date | string | null
+  paid_settlement_id?: string | null
 }
 
 export type LoanInstallmentCreateOrConnectWithoutLoanInput = {
@@ -692,6 +763,56 @@ export type LoanInstallmentUpdateManyWithWhereWithoutLoanInput = {
   data: Prisma.XOR<Prisma.LoanInstallmentUpdateManyMutationInput, Prisma.LoanInstallmentUncheckedUpdateManyWithoutLoanInput>
 }
 
+export type LoanInstallmentCreateWithoutPaid_settlementInput = {
+  id?: string
+  seq: number
+  due_month: Date | string
+  amount: runtime.Decimal | runtime.DecimalJsLike | number | string
+  status?: string
+  deferrals?: number
+  paid_at?: Date | string | null
+  loan: Prisma.LoanAdvanceCreateNestedOneWithoutScheduleInput
+  paid_run?: Prisma.PayrollRunCreateNestedOneWithoutInstallmentsInput
+}
+
+export type LoanInstallmentUncheckedCreateWithoutPaid_settlementInput = {
+  id?: string
+  loan_id: string
+  seq: number
+  due_month: Date | string
+  amount: runtime.Decimal | runtime.DecimalJsLike | number | string
+  status?: string
+  deferrals?: number
+  paid_run_id?: string | null
+  paid_at?: Date | string | null
+}
+
+export type LoanInstallmentCreateOrConnectWithoutPaid_settlementInput = {
+  where: Prisma.LoanInstallmentWhereUniqueInput
+  create: Prisma.XOR<Prisma.LoanInstallmentCreateWithoutPaid_settlementInput, Prisma.LoanInstallmentUncheckedCreateWithoutPaid_settlementInput>
+}
+
+export type LoanInstallmentCreateManyPaid_settlementInputEnvelope = {
+  data: Prisma.LoanInstallmentCreateManyPaid_settlementInput | Prisma.LoanInstallmentCreateManyPaid_settlementInput[]
+  skipDuplicates?: boolean
+}
+
+export type LoanInstallmentUpsertWithWhereUniqueWithoutPaid_settlementInput = {
+  where: Prisma.LoanInstallmentWhereUniqueInput
+  update: Prisma.XOR<Prisma.LoanInstallmentUpdateWithoutPaid_settlementInput, Prisma.LoanInstallmentUncheckedUpdateWithoutPaid_settlementInput>
+  create: Prisma.XOR<Prisma.LoanInstallmentCreateWithoutPaid_settlementInput, Prisma.LoanInstallmentUncheckedCreateWithoutPaid_settlementInput>
+}
+
+export type LoanInstallmentUpdateWithWhereUniqueWithoutPaid_settlementInput = {
+  where: Prisma.LoanInstallmentWhereUniqueInput
+  data: Prisma.XOR<Prisma.LoanInstallmentUpdateWithoutPaid_settlementInput, Prisma.LoanInstallmentUncheckedUpdateWithoutPaid_settlementInput>
+}
+
+export type LoanInstallmentUpdateManyWithWhereWithoutPaid_settlementInput = {
+  where: Prisma.LoanInstallmentScalarWhereInput
+  data: Prisma.XOR<Prisma.LoanInstallmentUpdateManyMutationInput, Prisma.LoanInstallmentUncheckedUpdateManyWithoutPaid_settlementInput>
+}
+
 export type LoanInstallmentCreateManyPaid_runInput = {
   id?: string
   loan_id: string
@@ -701,6 +822,7 @@ export type LoanInstallmentCreateManyPaid_runInput = {
   status?: string
   deferrals?: number
   paid_at?: Date | string | null
+  paid_settlement_id?: string | null
 }
 
 export type LoanInstallmentUpdateWithoutPaid_runInput = {
@@ -712,6 +834,7 @@ export type LoanInstallmentUpdateWithoutPaid_runInput = {
   deferrals?: Prisma.IntFieldUpdateOperationsInput | number
   paid_at?: Prisma.NullableDateTimeFieldUpdateOperationsInput | Date | string | null
   loan?: Prisma.LoanAdvanceUpdateOneRequiredWithoutScheduleNestedInput
+  paid_settlement?: Prisma.FinalSettlementUpdateOneWithoutInstallmentsNestedInput
 }
 
 export type LoanInstallmentUncheckedUpdateWithoutPaid_runInput = {
@@ -723,6 +846,7 @@ export type LoanInstallmentUncheckedUpdateWithoutPaid_runInput = {
   status?: Prisma.StringFieldUpdateOperationsInput | string
   deferrals?: Prisma.IntFieldUpdateOperationsInput | number
   paid_at?: Prisma.NullableDateTimeFieldUpdateOperationsInput | Date | string | null
+  paid_settlement_id?: Prisma.NullableStringFieldUpdateOperationsInput | string | null
 }
 
 export type LoanInstallmentUncheckedUpdateManyWithoutPaid_runInput = {
@@ -734,6 +858,7 @@ export type LoanInstallmentUncheckedUpdateManyWithoutPaid_runInput = {
   status?: Prisma.StringFieldUpdateOperationsInput | string
   deferrals?: Prisma.IntFieldUpdateOperationsInput | number
   paid_at?: Prisma.NullableDateTimeFieldUpdateOperationsInput | Date | string | null
+  paid_settlement_id?: Prisma.NullableStringFieldUpdateOperationsInput | string | null
 }
 
 export type LoanInstallmentCreateManyLoanInput = {
@@ -745,6 +870,7 @@ export type LoanInstallmentCreateManyLoanInput = {
   deferrals?: number
   paid_run_id?: string | null
   paid_at?: Date | string | null
+  paid_settlement_id?: string | null
 }
 
 export type LoanInstallmentUpdateWithoutLoanInput = {
@@ -756,6 +882,7 @@ export type LoanInstallmentUpdateWithoutLoanInput = {
   deferrals?: Prisma.IntFieldUpdateOperationsInput | number
   paid_at?: Prisma.NullableDateTimeFieldUpdateOperationsInput | Date | string | null
   paid_run?: Prisma.PayrollRunUpdateOneWithoutInstallmentsNestedInput
+  paid_settlement?: Prisma.FinalSettlementUpdateOneWithoutInstallmentsNestedInput
 }
 
 export type LoanInstallmentUncheckedUpdateWithoutLoanInput = {
@@ -767,10 +894,60 @@ export type LoanInstallmentUncheckedUpdateWithoutLoanInput = {
   deferrals?: Prisma.IntFieldUpdateOperationsInput | number
   paid_run_id?: Prisma.NullableStringFieldUpdateOperationsInput | string | null
   paid_at?: Prisma.NullableDateTimeFieldUpdateOperationsInput | Date | string | null
+  paid_settlement_id?: Prisma.NullableStringFieldUpdateOperationsInput | string | null
 }
 
 export type LoanInstallmentUncheckedUpdateManyWithoutLoanInput = {
   id?: Prisma.StringFieldUpdateOperationsInput | string
+  seq?: Prisma.IntFieldUpdateOperationsInput | number
+  due_month?: Prisma.DateTimeFieldUpdateOperationsInput | Date | string
+  amount?: Prisma.DecimalFieldUpdateOperationsInput | runtime.Decimal | runtime.DecimalJsLike | number | string
+  status?: Prisma.StringFieldUpdateOperationsInput | string
+  deferrals?: Prisma.IntFieldUpdateOperationsInput | number
+  paid_run_id?: Prisma.NullableStringFieldUpdateOperationsInput | string | null
+  paid_at?: Prisma.NullableDateTimeFieldUpdateOperationsInput | Date | string | null
+  paid_settlement_id?: Prisma.NullableStringFieldUpdateOperationsInput | string | null
+}
+
+export type LoanInstallmentCreateManyPaid_settlementInput = {
+  id?: string
+  loan_id: string
+  seq: number
+  due_month: Date | string
+  amount: runtime.Decimal | runtime.DecimalJsLike | number | string
+  status?: string
+  deferrals?: number
+  paid_run_id?: string | null
+  paid_at?: Date | string | null
+}
+
+export type LoanInstallmentUpdateWithoutPaid_settlementInput = {
+  id?: Prisma.StringFieldUpdateOperationsInput | string
+  seq?: Prisma.IntFieldUpdateOperationsInput | number
+  due_month?: Prisma.DateTimeFieldUpdateOperationsInput | Date | string
+  amount?: Prisma.DecimalFieldUpdateOperationsInput | runtime.Decimal | runtime.DecimalJsLike | number | string
+  status?: Prisma.StringFieldUpdateOperationsInput | string
+  deferrals?: Prisma.IntFieldUpdateOperationsInput | number
+  paid_at?: Prisma.NullableDateTimeFieldUpdateOperationsInput | Date | string | null
+  loan?: Prisma.LoanAdvanceUpdateOneRequiredWithoutScheduleNestedInput
+  paid_run?: Prisma.PayrollRunUpdateOneWithoutInstallmentsNestedInput
+}
+
+export type LoanInstallmentUncheckedUpdateWithoutPaid_settlementInput = {
+  id?: Prisma.StringFieldUpdateOperationsInput | string
+  loan_id?: Prisma.StringFieldUpdateOperationsInput | string
+  seq?: Prisma.IntFieldUpdateOperationsInput | number
+  due_month?: Prisma.DateTimeFieldUpdateOperationsInput | Date | string
+  amount?: Prisma.DecimalFieldUpdateOperationsInput | runtime.Decimal | runtime.DecimalJsLike | number | string
+  status?: Prisma.StringFieldUpdateOperationsInput | string
+  deferrals?: Prisma.IntFieldUpdateOperationsInput | number
+  paid_run_id?: Prisma.NullableStringFieldUpdateOperationsInput | string | null
+  paid_at?: Prisma.NullableDateTimeFieldUpdateOperationsInput | Date | string | null
+}
+
+export type LoanInstallmentUncheckedUpdateManyWithoutPaid_settlementInput = {
+  id?: Prisma.StringFieldUpdateOperationsInput | string
+  loan_id?: Prisma.StringFieldUpdateOperationsInput | string
   seq?: Prisma.IntFieldUpdateOperationsInput | number
   due_month?: Prisma.DateTimeFieldUpdateOperationsInput | Date | string
   amount?: Prisma.DecimalFieldUpdateOperationsInput | runtime.Decimal | runtime.DecimalJsLike | number | string
@@ -793,8 +970,10 @@ export type LoanInstallmentSelect<ExtArgs extends runtime.Types.Extensions.Inter
   deferrals?: boolean
   paid_run_id?: boolean
   paid_at?: boolean
+  paid_settlement_id?: boolean
   loan?: boolean | Prisma.LoanAdvanceDefaultArgs<ExtArgs>
   paid_run?: boolean | Prisma.LoanInstallment$paid_runArgs<ExtArgs>
+  paid_settlement?: boolean | Prisma.LoanInstallment$paid_settlementArgs<ExtArgs>
 }, ExtArgs["result"]["loanInstallment"]>
 
 export type LoanInstallmentSelectCreateManyAndReturn<ExtArgs extends runtime.Types.Extensions.InternalArgs = runtime.Types.Extensions.DefaultArgs> = runtime.Types.Extensions.GetSelect<{
@@ -808,8 +987,10 @@ export type LoanInstallmentSelectCreateManyAndReturn<ExtArgs extends runtime.Typ
   deferrals?: boolean
   paid_run_id?: boolean
   paid_at?: boolean
+  paid_settlement_id?: boolean
   loan?: boolean | Prisma.LoanAdvanceDefaultArgs<ExtArgs>
   paid_run?: boolean | Prisma.LoanInstallment$paid_runArgs<ExtArgs>
+  paid_settlement?: boolean | Prisma.LoanInstallment$paid_settlementArgs<ExtArgs>
 }, ExtArgs["result"]["loanInstallment"]>
 
 export type LoanInstallmentSelectUpdateManyAndReturn<ExtArgs extends runtime.Types.Extensions.InternalArgs = runtime.Types.Extensions.DefaultArgs> = runtime.Types.Extensions.GetSelect<{
@@ -823,8 +1004,10 @@ export type LoanInstallmentSelectUpdateManyAndReturn<ExtArgs extends runtime.Typ
   deferrals?: boolean
   paid_run_id?: boolean
   paid_at?: boolean
+  paid_settlement_id?: boolean
   loan?: boolean | Prisma.LoanAdvanceDefaultArgs<ExtArgs>
   paid_run?: boolean | Prisma.LoanInstallment$paid_runArgs<ExtArgs>
+  paid_settlement?: boolean | Prisma.LoanInstallment$paid_settlementArgs<ExtArgs>
 }, ExtArgs["result"]["loanInstallment"]>
 
 export type LoanInstallmentSelectScalar = {
@@ -838,20 +1021,24 @@ export type LoanInstallmentSelectScalar = {
   deferrals?: boolean
   paid_run_id?: boolean
   paid_at?: boolean
+  paid_settlement_id?: boolean
 }
 
-export type LoanInstallmentOmit<ExtArgs extends runtime.Types.Extensions.InternalArgs = runtime.Types.Extensions.DefaultArgs> = runtime.Types.Extensions.GetOmit<"tenant_id" | "id" | "loan_id" | "seq" | "due_month" | "amount" | "status" | "deferrals" | "paid_run_id" | "paid_at", ExtArgs["result"]["loanInstallment"]>
+export type LoanInstallmentOmit<ExtArgs extends runtime.Types.Extensions.InternalArgs = runtime.Types.Extensions.DefaultArgs> = runtime.Types.Extensions.GetOmit<"tenant_id" | "id" | "loan_id" | "seq" | "due_month" | "amount" | "status" | "deferrals" | "paid_run_id" | "paid_at" | "paid_settlement_id", ExtArgs["result"]["loanInstallment"]>
 export type LoanInstallmentInclude<ExtArgs extends runtime.Types.Extensions.InternalArgs = runtime.Types.Extensions.DefaultArgs> = {
   loan?: boolean | Prisma.LoanAdvanceDefaultArgs<ExtArgs>
   paid_run?: boolean | Prisma.LoanInstallment$paid_runArgs<ExtArgs>
+  paid_settlement?: boolean | Prisma.LoanInstallment$paid_settlementArgs<ExtArgs>
 }
 export type LoanInstallmentIncludeCreateManyAndReturn<ExtArgs extends runtime.Types.Extensions.InternalArgs = runtime.Types.Extensions.DefaultArgs> = {
   loan?: boolean | Prisma.LoanAdvanceDefaultArgs<ExtArgs>
   paid_run?: boolean | Prisma.LoanInstallment$paid_runArgs<ExtArgs>
+  paid_settlement?: boolean | Prisma.LoanInstallment$paid_settlementArgs<ExtArgs>
 }
 export type LoanInstallmentIncludeUpdateManyAndReturn<ExtArgs extends runtime.Types.Extensions.InternalArgs = runtime.Types.Extensions.DefaultArgs> = {
   loan?: boolean | Prisma.LoanAdvanceDefaultArgs<ExtArgs>
   paid_run?: boolean | Prisma.LoanInstallment$paid_runArgs<ExtArgs>
+  paid_settlement?: boolean | Prisma.LoanInstallment$paid_settlementArgs<ExtArgs>
 }
 
 export type $LoanInstallmentPayload<ExtArgs extends runtime.Types.Extensions.InternalArgs = runtime.Types.Extensions.DefaultArgs> = {
@@ -859,6 +1046,7 @@ export type $LoanInstallmentPayload<ExtArgs extends runtime.Types.Extensions.Int
   objects: {
     loan: Prisma.$LoanAdvancePayload<ExtArgs>
     paid_run: Prisma.$PayrollRunPayload<ExtArgs> | null
+    paid_settlement: Prisma.$FinalSettlementPayload<ExtArgs> | null
   }
   scalars: runtime.Types.Extensions.GetPayloadResult<{
     tenant_id: string
@@ -871,6 +1059,10 @@ export type $LoanInstallmentPayload<ExtArgs extends runtime.Types.Extensions.Int
     deferrals: number
     paid_run_id: string | null
     paid_at: Date | null
+    /**
+     * The final settlement that recovered this installment (paid_run_id is then null).
+     */
+    paid_settlement_id: string | null
   }, ExtArgs["result"]["loanInstallment"]>
   composites: {}
 }
@@ -1267,6 +1459,7 @@ export interface Prisma__LoanInstallmentClient<T, Null = never, ExtArgs extends 
   readonly [Symbol.toStringTag]: "PrismaPromise"
   loan<T extends Prisma.LoanAdvanceDefaultArgs<ExtArgs> = {}>(args?: Prisma.Subset<T, Prisma.LoanAdvanceDefaultArgs<ExtArgs>>): Prisma.Prisma__LoanAdvanceClient<runtime.Types.Result.GetResult<Prisma.$LoanAdvancePayload<ExtArgs>, T, "findUniqueOrThrow", GlobalOmitOptions> | Null, Null, ExtArgs, GlobalOmitOptions>
   paid_run<T extends Prisma.LoanInstallment$paid_runArgs<ExtArgs> = {}>(args?: Prisma.Subset<T, Prisma.LoanInstallment$paid_runArgs<ExtArgs>>): Prisma.Prisma__PayrollRunClient<runtime.Types.Result.GetResult<Prisma.$PayrollRunPayload<ExtArgs>, T, "findUniqueOrThrow", GlobalOmitOptions> | null, null, ExtArgs, GlobalOmitOptions>
+  paid_settlement<T extends Prisma.LoanInstallment$paid_settlementArgs<ExtArgs> = {}>(args?: Prisma.Subset<T, Prisma.LoanInstallment$paid_settlementArgs<ExtArgs>>): Prisma.Prisma__FinalSettlementClient<runtime.Types.Result.GetResult<Prisma.$FinalSettlementPayload<ExtArgs>, T, "findUniqueOrThrow", GlobalOmitOptions> | null, null, ExtArgs, GlobalOmitOptions>
   /**
    * Attaches callbacks for the resolution and/or rejection of the Promise.
    * @param onfulfilled The callback to execute when the Promise is resolved.
@@ -1306,6 +1499,7 @@ export interface LoanInstallmentFieldRefs {
   readonly deferrals: Prisma.FieldRef<"LoanInstallment", 'Int'>
   readonly paid_run_id: Prisma.FieldRef<"LoanInstallment", 'String'>
   readonly paid_at: Prisma.FieldRef<"LoanInstallment", 'DateTime'>
+  readonly paid_settlement_id: Prisma.FieldRef<"LoanInstallment", 'String'>
 }
     
 
@@ -1723,6 +1917,25 @@ export type LoanInstallment$paid_runArgs<ExtArgs extends runtime.Types.Extension
    */
   include?: Prisma.PayrollRunInclude<ExtArgs> | null
   where?: Prisma.PayrollRunWhereInput
+}
+
+/**
+ * LoanInstallment.paid_settlement
+ */
+export type LoanInstallment$paid_settlementArgs<ExtArgs extends runtime.Types.Extensions.InternalArgs = runtime.Types.Extensions.DefaultArgs> = {
+  /**
+   * Select specific fields to fetch from the FinalSettlement
+   */
+  select?: Prisma.FinalSettlementSelect<ExtArgs> | null
+  /**
+   * Omit specific fields from the FinalSettlement
+   */
+  omit?: Prisma.FinalSettlementOmit<ExtArgs> | null
+  /**
+   * Choose, which related nodes to fetch as well
+   */
+  include?: Prisma.FinalSettlementInclude<ExtArgs> | null
+  where?: Prisma.FinalSettlementWhereInput
 }
 
 /**

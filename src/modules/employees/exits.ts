@@ -1,17 +1,22 @@
 // Resignation and exit: a resignation moves the employee to `on_notice` and opens the exit record
-// with its checklist; the scheduled job `employees.complete-exits` marks them `exited` once their
-// last working day has passed in the company's time zone.
+// with its checklist; the checklist's items are ticked by their owners (updateExitChecklistItem;
+// final_settlement by processing the final settlement once one exists); the scheduled job
+// `employees.complete-exits` marks them `exited` once their last working day has passed in the
+// company's time zone and every item is done, and hr may complete an exit with pending items
+// with a reason (completeExit).
 import { audit } from "../../platform/audit.ts";
 import { tenantPage } from "../../db/central.ts";
 import { lockRow } from "../../db/sql.ts";
-import { db, tenantTx, withTenant } from "../../db/tenancy.ts";
-import { conflict, invalidField, notFound } from "../../platform/errors.ts";
+import { db, type ScopedTx, tenantTx, withTenant } from "../../db/tenancy.ts";
+import { conflict, forbidden, invalidField, notFound } from "../../platform/errors.ts";
 import type { AuthContext, RequestBody } from "../../http/types.ts";
-import { parseDate, toDateString, todayIn } from "../../lib/dates.ts";
+import { type DateString, parseDate, toDateString, todayIn } from "../../lib/dates.ts";
 import { logger } from "../../log.ts";
 import { notify } from "../../platform/notify.ts";
-import { loadSelfOrPrivileged } from "./access.ts";
-import { CHECKLIST_ITEMS, CHECKLIST_TITLES, exitJson } from "./views.ts";
+import { assertNotOwnRecord, isHr, OWN_RECORD, selfDecision } from "../shared/access.ts";
+import { loadAttendanceSettings, tenantToday } from "../shared/work-settings.ts";
+import { loadLiveEmployee, loadSelfOrPrivileged } from "./access.ts";
+import { CHECKLIST_ITEMS, CHECKLIST_TITLES, checklistOwner, exitJson } from "./views.ts";
 
 export type ResignationInput = RequestBody<"submitResignation">;
 
@@ -76,6 +81,163 @@ export async function resign(auth: AuthContext, employeeId: string, input: Resig
   return exitJson(exit);
 }
 
+export type ChecklistItemInput = RequestBody<"updateExitChecklistItem">;
+
+/** The employee's exit with its checklist locked (the exit row), or null. */
+async function lockedExit(tx: ScopedTx, employeeId: string) {
+  const x = await tx.employeeExit.findFirst({ where: { employee_id: employeeId }, select: { id: true } });
+  if (!x || !(await lockRow(tx, "employee_exits", x.id))) return null;
+  return tx.employeeExit.findFirstOrThrow({ where: { id: x.id }, include: { checklist: true } });
+}
+
+/**
+ * Ticks or unticks one item of an exit checklist. hr/admin/owner: any item but a final_settlement
+ * that a final settlement owns (`reference`); the direct manager: knowledge_transfer of their
+ * reports. Nobody changes their own exit's items but the owner. Audited in the employee's log.
+ */
+export async function updateChecklistItem(auth: AuthContext, employeeId: string, itemId: string, input: ChecklistItemInput) {
+  const e = await loadLiveEmployee(employeeId);
+  const hr = isHr(auth);
+  const manager = !hr && auth.role === "manager" && Boolean(auth.employeeId) && e.reports_to === auth.employeeId;
+  if (!hr && !manager) throw notFound("Employee");
+  const self = assertNotOwnRecord(auth, employeeId, `You cannot tick your own exit checklist: ${OWN_RECORD}`);
+  const exit = await tenantTx(async (tx) => {
+    const x = await lockedExit(tx, employeeId);
+    const item = x?.checklist.find((c) => c.id === itemId);
+    if (!x || !item) throw notFound("Checklist item");
+    const owner = checklistOwner(item);
+    if (owner === "payroll") throw conflict(`${item.title} is completed by processing the final settlement ${item.reference}, not by hand`);
+    if (owner === "hr" && !hr) throw forbidden(`Only hr, admin or the owner may change "${item.title}"`);
+    if (x.status === "completed") throw conflict("The exit is completed; its checklist is closed");
+    const notes = input.notes === undefined ? item.notes : input.notes === null ? null : input.notes.trim() || null;
+    if (item.status === input.status && notes === item.notes) return x; // nothing changes: no entry
+    const done = input.status === "done";
+    const keep = item.status === input.status;
+    await tx.exitChecklistItem.update({
+      where: { id: item.id },
+      data: {
+        status: input.status,
+        notes,
+        completed_at: done ? (keep ? item.completed_at : new Date()) : null,
+        completed_by: done ? (keep ? item.completed_by : auth.userId) : null,
+      },
+    });
+    await audit(
+      {
+        action: "exit_checklist.item_updated",
+        entity_type: "employee",
+        entity_id: employeeId,
+        changes: {
+          item: item.item,
+          status: { from: item.status, to: input.status },
+          ...(notes !== item.notes ? { notes: { from: item.notes, to: notes } } : {}),
+          ...selfDecision(self),
+        },
+      },
+      tx,
+    );
+    return tx.employeeExit.findFirstOrThrow({ where: { id: x.id }, include: { checklist: true } });
+  });
+  return exitJson(exit);
+}
+
+/**
+ * hr completes an exit now (after the last working day): without a reason only when every item is
+ * done; with pending items the reason is required and recorded. The employee becomes `exited`.
+ */
+export async function completeExitNow(auth: AuthContext, employeeId: string, input: RequestBody<"completeExit">) {
+  await loadLiveEmployee(employeeId);
+  const today = tenantToday(await loadAttendanceSettings());
+  const exit = await tenantTx(async (tx) => {
+    const x = await lockedExit(tx, employeeId);
+    if (!x) throw conflict("The employee has not resigned: there is no exit to complete");
+    if (x.status === "completed") throw conflict("The exit is already completed");
+    const lwd = toDateString(x.last_working_day);
+    if (lwd >= today) throw conflict(`The exit can be completed after the last working day (${lwd})`);
+    const pending = [...x.checklist].sort((a, b) => a.position - b.position).filter((c) => c.status !== "done");
+    const reason = pending.length ? input.override_reason?.trim() || null : null;
+    if (pending.length && !reason)
+      throw conflict(
+        `Checklist items are still pending (${pending.map((c) => c.item).join(", ")}): ` +
+          "tick them, or give override_reason to complete the exit without them",
+      );
+    await tx.employeeExit.update({
+      where: { id: x.id },
+      data: { status: "completed", completed_at: new Date(), completed_by: auth.userId, override_reason: reason },
+    });
+    const e = await tx.employee.findFirstOrThrow({ where: { id: employeeId }, select: { status: true } });
+    await tx.employee.update({ where: { id: employeeId }, data: { status: "exited" } });
+    await audit(
+      {
+        action: "employee.exited",
+        entity_type: "employee",
+        entity_id: employeeId,
+        changes: {
+          status: { from: e.status, to: "exited" },
+          ...(reason ? { override_reason: reason, pending_items: pending.map((c) => c.item) } : {}),
+        },
+      },
+      tx,
+    );
+    return tx.employeeExit.findFirstOrThrow({ where: { id: x.id }, include: { checklist: true } });
+  });
+  return exitJson(exit);
+}
+
+// ───────────── for payroll's final settlement (through index.ts) ─────────────
+
+export interface ExitFacts {
+  id: string;
+  employee_id: string;
+  resignation_date: DateString;
+  last_working_day: DateString;
+  status: string;
+}
+
+/** The employee's exit (null when they have not resigned). */
+export async function exitOfEmployee(client: Pick<ScopedTx, "employeeExit">, employeeId: string): Promise<ExitFacts | null> {
+  const x = await client.employeeExit.findFirst({ where: { employee_id: employeeId } });
+  if (!x) return null;
+  return {
+    id: x.id,
+    employee_id: x.employee_id,
+    resignation_date: toDateString(x.resignation_date),
+    last_working_day: toDateString(x.last_working_day),
+    status: x.status,
+  };
+}
+
+/**
+ * A final settlement now owns the exit's final_settlement item (`reference` = its number): 409
+ * when the item was already ticked by hand (untick it first, or settle outside the system).
+ */
+export async function attachSettlementToChecklist(tx: ScopedTx, exitId: string, reference: string): Promise<void> {
+  const item = await tx.exitChecklistItem.findFirst({ where: { exit_id: exitId, item: "final_settlement" } });
+  if (!item) return;
+  if (item.status === "done" && !item.reference)
+    throw conflict("The exit checklist's final settlement is already marked done by hand; untick it to settle here");
+  await tx.exitChecklistItem.update({ where: { id: item.id }, data: { reference } });
+}
+
+/** Processing the settlement ticks the exit's final_settlement item (audited in the employee's log). */
+export async function completeSettlementItem(tx: ScopedTx, exitId: string, employeeId: string, userId: string | null): Promise<void> {
+  const item = await tx.exitChecklistItem.findFirst({ where: { exit_id: exitId, item: "final_settlement" } });
+  if (!item || item.status === "done") return;
+  await tx.exitChecklistItem.update({
+    where: { id: item.id },
+    data: { status: "done", completed_at: new Date(), completed_by: userId, notes: item.notes ?? `Settled by ${item.reference}` },
+  });
+  await audit(
+    {
+      action: "exit_checklist.item_updated",
+      entity_type: "employee",
+      entity_id: employeeId,
+      changes: { item: item.item, status: { from: item.status, to: "done" }, reference: item.reference },
+    },
+    tx,
+  );
+}
+
 export const COMPLETE_EXITS_JOB = "employees.complete-exits";
 
 /** Completes the due exits of the active tenant: `today` is the tenant's date. Returns how many. */
@@ -87,6 +249,10 @@ export async function completeDueExitsOfTenant(today: string): Promise<number> {
   let done = 0;
   for (const x of due) {
     const completed = await tenantTx(async (tx) => {
+      // Only with the whole checklist done (an exit with pending items waits for them, or for hr's
+      // completeExit); the exit row is locked, so an item unticked meanwhile is seen.
+      if (!(await lockRow(tx, "employee_exits", x.id))) return false;
+      if (await tx.exitChecklistItem.count({ where: { exit_id: x.id, status: { not: "done" } } })) return false;
       // Claim it: a concurrent run of the job (another process) finds nothing left to do.
       const claimed = await tx.employeeExit.updateMany({
         where: { id: x.id, status: "in_progress" },

@@ -7,7 +7,7 @@ import type { AreaHandlers } from "../../http/types.ts";
 import { sendStoredFile } from "../../platform/storage/files.ts";
 import { employeeDirectory } from "./directory.ts";
 import { addEmployeeDocument, employeeDocumentFile, employeeDocuments } from "./documents.ts";
-import { resign } from "./exits.ts";
+import { completeExitNow, resign, updateChecklistItem } from "./exits.ts";
 import { employeeActivity, employeeProfile } from "./profile.ts";
 import { addEmployee, changeEmployee, removeEmployee } from "./records.ts";
 
@@ -61,5 +61,13 @@ export const handlers = {
 
   async submitResignation({ params, body, auth }) {
     return created(await resign(auth, params.employeeId, body), "Resignation submitted; exit process started");
+  },
+
+  async updateExitChecklistItem({ params, body, auth }) {
+    return ok(await updateChecklistItem(auth, params.employeeId, params.itemId, body), "Checklist item updated");
+  },
+
+  async completeExit({ params, body, auth }) {
+    return ok(await completeExitNow(auth, params.employeeId, body), "Exit completed");
   },
 } satisfies AreaHandlers<"employees">;

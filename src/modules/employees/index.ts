@@ -1,5 +1,12 @@
 // The employees area's public face: what other areas (recruitment, utilities) and the job registry may use.
-export { COMPLETE_EXITS_JOB, completeDueExits } from "./exits.ts";
+export {
+  attachSettlementToChecklist,
+  COMPLETE_EXITS_JOB,
+  completeDueExits,
+  completeSettlementItem,
+  type ExitFacts,
+  exitOfEmployee,
+} from "./exits.ts";
 export { employeeFilesInUse, exitFigures, lastWorkingDays } from "./facts.ts";
 export { fullEmployeeJson } from "./profile.ts";
 export { createEmployeeIn, type EmployeeCreateInput } from "./records.ts";

@@ -60,6 +60,17 @@ export const CHECKLIST_TITLES: Record<ChecklistItem, string> = {
   final_settlement: "Full and final settlement",
 };
 
+/** Who may tick each item (updateExitChecklistItem); final_settlement is payroll's once a settlement exists. */
+export const CHECKLIST_OWNERS: Record<ChecklistItem, "hr" | "manager"> = {
+  asset_return: "hr",
+  knowledge_transfer: "manager",
+  clearance: "hr",
+  final_settlement: "hr",
+};
+
+export const checklistOwner = (c: Pick<ExitChecklistItem, "item" | "reference">): "hr" | "manager" | "payroll" =>
+  c.reference ? "payroll" : (CHECKLIST_OWNERS[c.item as ChecklistItem] ?? "hr");
+
 type ExitJson = S["EmployeeExit"];
 
 export function exitJson(x: ExitWithChecklist): ExitJson {
@@ -72,16 +83,20 @@ export function exitJson(x: ExitWithChecklist): ExitJson {
     status: x.status as ExitJson["status"],
     submitted_by: x.submitted_by,
     completed_at: x.completed_at?.toISOString() ?? null,
+    completed_by: x.completed_by,
+    override_reason: x.override_reason,
     checklist: [...x.checklist]
       .sort((a, b) => a.position - b.position)
       .map((c) => ({
         id: c.id,
         item: c.item as ChecklistItem,
         title: c.title,
+        owner: checklistOwner(c),
         status: c.status as ExitJson["checklist"][number]["status"],
         completed_at: c.completed_at?.toISOString() ?? null,
         completed_by: c.completed_by,
         notes: c.notes,
+        reference: c.reference,
       })),
     created_at: x.created_at.toISOString(),
   };

@@ -75,6 +75,8 @@ export interface EncashmentToPay {
   /** Days encashed, one decimal ("2.0"). */
   days: string;
   leave_type: string;
+  leave_type_id: string;
+  period_id: string;
 }
 
 /** Approved encashments of these employees not yet priced by a payroll run, oldest first. */
@@ -82,10 +84,17 @@ export async function encashmentsToPay(client: Client, employeeIds: readonly str
   if (!employeeIds.length) return [];
   const rows = await client.leaveEncashment.findMany({
     where: { status: "approved", amount: null, employee_id: { in: [...employeeIds] } },
-    select: { id: true, employee_id: true, days: true, leave_type: { select: { name: true } } },
+    select: { id: true, employee_id: true, days: true, leave_type_id: true, period_id: true, leave_type: { select: { name: true } } },
     orderBy: { created_at: "asc" },
   });
-  return rows.map((x) => ({ id: x.id, employee_id: x.employee_id, days: x.days.toFixed(1), leave_type: x.leave_type.name }));
+  return rows.map((x) => ({
+    id: x.id,
+    employee_id: x.employee_id,
+    days: x.days.toFixed(1),
+    leave_type: x.leave_type.name,
+    leave_type_id: x.leave_type_id,
+    period_id: x.period_id,
+  }));
 }
 
 type Reader = Pick<ScopedTx, "leaveRequest" | "wfhRequest">;

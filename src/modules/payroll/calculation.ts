@@ -81,8 +81,13 @@ const ds = (d: Date | null) => (d ? toDateString(d) : null);
 const endOfMonth = (d: DateString) => monthBounds(Number(d.slice(0, 4)), Number(d.slice(5, 7))).end;
 
 export async function loadStatutory(): Promise<StatutorySettings> {
-  const [pf, esi, pt] = await Promise.all([readSettings("pf"), readSettings("esi"), readSettings("pt")]);
-  return { pf, esi, pt };
+  const [pf, esi, pt, gratuity] = await Promise.all([
+    readSettings("pf"),
+    readSettings("esi"),
+    readSettings("pt"),
+    readSettings("gratuity"),
+  ]);
+  return { pf, esi, pt, gratuity };
 }
 
 export async function loadComponents(client: Pick<ScopedTx, "salaryComponent"> = db): Promise<ComponentDef[]> {
@@ -110,7 +115,8 @@ interface RunInputs {
   slipOf: (e: PaidEmployeeRow) => SlipResult;
 }
 
-async function loadRunInputs(tx: ScopedTx, run: RunRef): Promise<RunInputs> {
+/** `salaryOnly`: the month's salary without loan installments, claims and encashments (the final settlement's own). */
+async function loadRunInputs(tx: ScopedTx, run: RunRef, opts: { salaryOnly?: boolean } = {}): Promise<RunInputs> {
   const who = await eligibility(tx, run);
   const { start, end } = who;
   const settings = await loadStatutory();
@@ -136,9 +142,9 @@ async function loadRunInputs(tx: ScopedTx, run: RunRef): Promise<RunInputs> {
   const leave = await approvedLeaveBetween(tx, empIds, start, end);
   const attendance = await absencesBetween(tx, empIds, start, end);
   const holidays = await mandatoryHolidaysBetween(tx, start, end);
-  const installments = await installmentsDue(tx, start, empIds);
-  const claims = await claimsDue(tx, end, empIds);
-  const encashments = await encashmentsToPay(tx, empIds);
+  const installments = opts.salaryOnly ? [] : await installmentsDue(tx, start, empIds);
+  const claims = opts.salaryOnly ? [] : await claimsDue(tx, end, empIds);
+  const encashments = opts.salaryOnly ? [] : await encashmentsToPay(tx, empIds);
 
   const group = <T extends { employee_id: string }>(rows: T[]) => {
     const m = new Map<string, T[]>();
@@ -254,6 +260,30 @@ async function loadRunInputs(tx: ScopedTx, run: RunRef): Promise<RunInputs> {
     );
   };
   return { employees, employees_without_setup: withoutSetup, structure, settings, slipOf };
+}
+
+/** No run: the id given for the ESI look-back of a calculation outside a run (no run has it). */
+const NO_RUN = "00000000-0000-0000-0000-000000000000";
+
+/**
+ * One employee's salary of a month as a run would calculate it (loss of pay, PF, ESI, PT), without
+ * loan installments, claims and encashments: the final settlement's last month. Null when the
+ * employee is not paid that month (no salary setup in force by its end). Also the employee's
+ * components (for the PF-wage flag: basic + DA).
+ */
+export async function employeeMonthSalary(
+  tx: ScopedTx,
+  employeeId: string,
+  year: number,
+  month: number,
+): Promise<{ slip: SlipResult; structure: ReturnType<typeof buildStructure> } | null> {
+  const inputs = await loadRunInputs(
+    tx,
+    { id: NO_RUN, period_year: year, period_month: month, employee_ids: [employeeId] },
+    { salaryOnly: true },
+  );
+  const row = inputs.employees.find((e) => e.id === employeeId);
+  return row ? { slip: inputs.slipOf(row), structure: inputs.structure } : null;
 }
 
 /** The employee's slip, or a 400 naming the employee and the figure that does not fit (AmountOutOfRange). */

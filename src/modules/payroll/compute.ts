@@ -35,10 +35,13 @@
 // - Loan installments due up to this month, approved expense claims and approved leave
 //   encashments (days × full-month gross ÷ calendar days, the same daily rate LOP uses) are
 //   added; encashment and reimbursements are paid on top of gross and are not PF/ESI/PT wages.
+// - Gratuity provision (only when the gratuity settings' `monthly_provision` is on): the month's
+//   PF-wage earnings (basic + DA) × 15/26 ÷ 12, to the paisa, an employer contribution (gratuity.ts).
 import { addDays, daysBetween, type DateString } from "../../lib/dates.ts";
 import { Decimal } from "../../lib/money.ts";
 import { evaluate, evaluationOrder, parseFormula, variablesOf, type Node } from "./formula.ts";
-import type { ESI_DEFAULTS, PF_DEFAULTS, PT_DEFAULTS } from "./statutory.ts";
+import { gratuityProvision } from "./gratuity.ts";
+import type { ESI_DEFAULTS, GRATUITY_DEFAULTS, PF_DEFAULTS, PT_DEFAULTS } from "./statutory.ts";
 
 export interface ComponentDef {
   id: string;
@@ -81,6 +84,8 @@ export interface StatutorySettings {
   pf: typeof PF_DEFAULTS;
   esi: typeof ESI_DEFAULTS;
   pt: typeof PT_DEFAULTS;
+  /** Read for the optional monthly gratuity provision (absent: no provision). */
+  gratuity?: typeof GRATUITY_DEFAULTS;
 }
 
 export interface LoanDue {
@@ -198,6 +203,8 @@ export interface SlipDetails {
   reimbursements: ClaimDue[];
   encashments: (EncashmentDue & { amount: string })[];
   employer_contributions: string;
+  /** The employer's gratuity provision of the month: present only when the company's monthly provision is on. */
+  gratuity_provision?: string;
 }
 
 const ZERO = new Decimal(0);
@@ -517,7 +524,13 @@ export function computeSlip(
 
   const totalDeductions = componentDeductions.plus(pf.employee).plus(esiEmployee).plus(pt).plus(loanDeduction);
   const net = gross.minus(totalDeductions).plus(reimbursements).plus(encashmentTotal);
-  const employerContributions = pf.epf.plus(pf.eps).plus(pf.edli).plus(pf.admin).plus(esiEmployer);
+  const provision = settings.gratuity?.monthly_provision ? gratuityProvision(pfWages, settings.gratuity) : null;
+  const employerContributions = pf.epf
+    .plus(pf.eps)
+    .plus(pf.edli)
+    .plus(pf.admin)
+    .plus(esiEmployer)
+    .plus(provision ?? ZERO);
   const employerCost = gross.plus(employerContributions).plus(encashmentTotal).plus(reimbursements);
   // the slip's figures each go into a NUMERIC(14,2) column (the components were checked above)
   assertFits([
@@ -583,6 +596,7 @@ export function computeSlip(
       reimbursements: e.claims,
       encashments,
       employer_contributions: m2(employerContributions),
+      ...(provision ? { gratuity_provision: m2(provision) } : {}),
     },
   };
 }

@@ -1,6 +1,7 @@
 // Payroll area (module `payroll`): every operation's handler - HTTP in, one use case, HTTP out.
 // The rules live in the use-case modules: components.ts, salary-setup.ts, statutory.ts,
-// catalogs.ts, runs.ts (with calculation.ts and jobs.ts), my-salary.ts, wps.ts, loans.ts, claims.ts.
+// catalogs.ts, runs.ts (with calculation.ts and jobs.ts), my-salary.ts, wps.ts, loans.ts, claims.ts,
+// settlements.ts (full and final settlements).
 import { accepted, ack, created, ok, pageOf, paginated } from "../../http/envelope.ts";
 import type { AreaHandlers } from "../../http/types.ts";
 import { expenseCategories, loanTypes } from "./catalogs.ts";
@@ -10,6 +11,14 @@ import { applyForLoan, cancelLoan, deferInstallment, loanById, loansPage, revise
 import { mySlip, mySlipPdf, mySlips } from "./my-salary.ts";
 import { changeRun, discardRun, openRun, processRun, runBreakdown, runById, runSlip, runsPage } from "./runs.ts";
 import { salarySetupOf, saveSalarySetup } from "./salary-setup.ts";
+import {
+  createSettlement,
+  processSettlement,
+  recalculateSettlement,
+  settlementById,
+  settlementPage,
+  settlementPdfOf,
+} from "./settlements.ts";
 import { readSettings, updateSettings } from "./statutory.ts";
 import { changeWpsSettings, wpsFile, wpsSettings } from "./wps.ts";
 
@@ -213,5 +222,32 @@ export const handlers = {
   },
   async cancelExpenseClaim({ params, auth }) {
     return ok(await cancelClaim(auth, params.id), "Expense claim cancelled");
+  },
+
+  // full and final settlements
+  async listFinalSettlements({ query }) {
+    const { rows, page, total } = await settlementPage(query);
+    return paginated(rows, page, total);
+  },
+  async createFinalSettlement({ body, auth }) {
+    return created(await createSettlement(auth, body), "Final settlement computed");
+  },
+  async getFinalSettlement({ params }) {
+    return ok(await settlementById(params.id));
+  },
+  async updateFinalSettlement({ params, body, auth }) {
+    return ok(await recalculateSettlement(auth, params.id, body), "Final settlement recomputed");
+  },
+  async processFinalSettlement({ params, auth }) {
+    return ok(await processSettlement(auth, params.id), "Final settlement processed");
+  },
+  async downloadFinalSettlement({ params, res }) {
+    const { fileName, pdf } = await settlementPdfOf(params.id);
+    res.status(200);
+    res.setHeader("Content-Type", "application/pdf");
+    res.setHeader("Content-Length", String(pdf.length));
+    res.setHeader("Content-Disposition", `attachment; filename="${fileName}"`);
+    res.end(pdf);
+    return { sent: true as const };
   },
 } satisfies AreaHandlers<"payroll">;

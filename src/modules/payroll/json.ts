@@ -92,5 +92,6 @@ export function slipJson(s: SlipRow, run: Pick<RunRow, "period_year" | "period_m
     reimbursement_lines: d.reimbursements,
     encashments: d.encashments,
     employer_contributions: d.employer_contributions,
+    ...(d.gratuity_provision === undefined ? {} : { gratuity_provision: d.gratuity_provision }),
   };
 }

@@ -72,6 +72,7 @@ export const GRATUITY_DEFAULTS = {
   fixed_term_min_years: 1,
   round_up_after_months: 6,
   cap: "2000000.00",
+  monthly_provision: false,
 };
 
 /** Each state once; within a state and gender, bands ordered and not overlapping. */

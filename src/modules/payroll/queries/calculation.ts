@@ -24,12 +24,18 @@ function exitsJoin(p: Eligibility): Sql {
     AS x(employee_id, last_working_day) ON x.employee_id = e.id`;
 }
 
-/** Employees paid in a month: live, joined by its end, not exited before its start, not inactive (with the tenant filter of `e`). */
+/**
+ * Employees paid in a month: live, joined by its end, not exited before its start, not inactive,
+ * and not paid for the month by their processed final settlement (with the tenant filter of `e`).
+ */
 function eligible(p: Eligibility): Sql {
   return sql`e.deleted_at IS NULL AND e.joining_date <= ${p.end}::date
     AND e.status IN ('active', 'on_notice', 'exited')
     AND (x.last_working_day IS NULL OR x.last_working_day >= ${p.start}::date)
     AND (e.status <> 'exited' OR x.last_working_day IS NOT NULL)
+    AND NOT EXISTS (SELECT 1 FROM final_settlements f WHERE f.tenant_id = ${tenant}::uuid AND f.employee_id = e.id
+      AND f.status = 'processed' AND f.last_working_day BETWEEN ${p.start}::date AND ${p.end}::date
+      AND (f.details -> 'salary' ->> 'included')::boolean)
     AND (cardinality(${p.employee_ids}::uuid[]) = 0 OR e.id = ANY(${p.employee_ids}::uuid[]))`;
 }
 

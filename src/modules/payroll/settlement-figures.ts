@@ -1,0 +1,156 @@
+// The figures of a full and final settlement - pure, exact decimals, no I/O (settlements.ts loads
+// the inputs). The rules are the FinalSettlement schema's description:
+// - daily wage = monthly basic + DA ÷ 26; a day-based figure is days × wage ÷ 26, rounded once to
+//   the paisa (half up);
+// - salary of the last month as a payroll run computes it (compute.ts), unless a processed run paid it;
+// - leave encashment of the remaining encashable balance (and of approved encashment requests that no
+//   payroll run has paid yet, at the same daily wage); gratuity (gratuity.ts); notice shortfall
+//   (calendar days from the resignation date to the last working day, both included) recovered
+//   when switched on; every pending installment of open loans recovered; approved unpaid claims paid.
+import { daysBetween, type DateString } from "../../lib/dates.ts";
+import { Decimal } from "../../lib/money.ts";
+import type { ClaimDue, Line, LoanDue, SlipResult } from "./compute.ts";
+import { computeGratuity, type GratuityResult, type GratuitySettings, type Separation } from "./gratuity.ts";
+
+/** Days of a month's wage: the daily wage is the monthly basic + DA ÷ 26. */
+export const SETTLEMENT_DAY_DIVISOR = 26;
+
+export interface LeaveBalanceInput {
+  leave_type_id: string;
+  leave_type: string;
+  period_id: string;
+  days: string;
+  /** `balance`: the days left, encashed by processing; `request`: an approved encashment request not yet paid (its id). */
+  source: "balance" | "request";
+  encashment_id: string | null;
+}
+
+export interface SettlementInput {
+  joining_date: DateString;
+  resignation_date: DateString;
+  last_working_day: DateString;
+  separation: Separation;
+  fixed_term: boolean;
+  notice_period_days: number;
+  recover_notice_shortfall: boolean;
+  /** Monthly basic + DA (full month). */
+  wage: Decimal.Value;
+  /** The last month's salary as a run computes it, and whether a processed run already paid it. */
+  salary: { slip: SlipResult; paid_by_run: string | null };
+  leave: LeaveBalanceInput[];
+  loans: LoanDue[];
+  claims: ClaimDue[];
+  gratuity: GratuitySettings;
+}
+
+export interface SalaryPart {
+  included: boolean;
+  note: string | null;
+  month: string;
+  pay_start: DateString;
+  pay_end: DateString;
+  days_in_period: number;
+  payable_days: string;
+  lop_days: string;
+  earnings: Line[];
+  deductions: Line[];
+  gross: string;
+  pf_employee: string;
+  esi_employee: string;
+  professional_tax: string;
+  total_deductions: string;
+  net: string;
+}
+
+export interface SettlementFigures {
+  daily_wage: string;
+  salary: SalaryPart;
+  leave_encashment_lines: (LeaveBalanceInput & { amount: string })[];
+  gratuity_detail: GratuityResult;
+  notice: { required_days: number; served_days: number; shortfall_days: number; recovered: boolean; amount: string };
+  loans: LoanDue[];
+  claims: ClaimDue[];
+  salary_net: string;
+  leave_encashment: string;
+  gratuity: string;
+  reimbursements: string;
+  notice_recovery: string;
+  loan_recovery: string;
+  total_payable: string;
+  total_recovery: string;
+  net_payable: string;
+}
+
+const r2 = (d: Decimal) => d.toDecimalPlaces(2, Decimal.ROUND_HALF_UP);
+const m2 = (d: Decimal) => d.toFixed(2);
+const sum = (values: Decimal.Value[]) => values.reduce<Decimal>((s, v) => s.plus(v), new Decimal(0));
+
+export function settlementFigures(input: SettlementInput): SettlementFigures {
+  const wage = new Decimal(input.wage);
+  const daysPay = (n: Decimal.Value) => r2(new Decimal(n).times(wage).div(SETTLEMENT_DAY_DIVISOR));
+
+  const s = input.salary.slip;
+  const included = input.salary.paid_by_run === null;
+  const zero = "0.00";
+  const salary: SalaryPart = {
+    included,
+    note: included ? null : `Paid by the processed payroll run ${input.salary.paid_by_run}`,
+    month: s.pay_end.slice(0, 7),
+    pay_start: s.pay_start,
+    pay_end: s.pay_end,
+    days_in_period: s.days_in_period,
+    payable_days: s.payable_days.toFixed(1),
+    lop_days: s.lop_days.toFixed(1),
+    earnings: included ? s.details.earnings : [],
+    deductions: included ? s.details.deductions : [],
+    gross: included ? m2(s.gross) : zero,
+    pf_employee: included ? m2(s.pf_employee) : zero,
+    esi_employee: included ? m2(s.esi_employee) : zero,
+    professional_tax: included ? m2(s.professional_tax) : zero,
+    total_deductions: included ? m2(s.total_deductions) : zero,
+    net: included ? m2(s.net_pay) : zero,
+  };
+
+  const leave = input.leave.map((l) => ({ ...l, amount: m2(daysPay(l.days)) }));
+  const gratuity = computeGratuity({
+    wage,
+    joining_date: input.joining_date,
+    last_working_day: input.last_working_day,
+    separation: input.separation,
+    fixed_term: input.fixed_term,
+    settings: input.gratuity,
+  });
+  const served = daysBetween(input.resignation_date, input.last_working_day) + 1;
+  const shortfall = Math.max(0, input.notice_period_days - served);
+  const noticeAmount = input.recover_notice_shortfall ? daysPay(shortfall) : new Decimal(0);
+
+  const encashment = sum(leave.map((l) => l.amount));
+  const reimbursements = sum(input.claims.map((c) => c.amount));
+  const loanRecovery = sum(input.loans.map((l) => l.amount));
+  const totalPayable = sum([salary.net, encashment, gratuity.amount, reimbursements]);
+  const totalRecovery = noticeAmount.plus(loanRecovery);
+  return {
+    daily_wage: m2(r2(wage.div(SETTLEMENT_DAY_DIVISOR))),
+    salary,
+    leave_encashment_lines: leave,
+    gratuity_detail: gratuity,
+    notice: {
+      required_days: input.notice_period_days,
+      served_days: served,
+      shortfall_days: shortfall,
+      recovered: input.recover_notice_shortfall,
+      amount: m2(noticeAmount),
+    },
+    loans: input.loans,
+    claims: input.claims,
+    salary_net: salary.net,
+    leave_encashment: m2(encashment),
+    gratuity: gratuity.amount,
+    reimbursements: m2(reimbursements),
+    notice_recovery: m2(noticeAmount),
+    loan_recovery: m2(loanRecovery),
+    total_payable: m2(totalPayable),
+    total_recovery: m2(totalRecovery),
+    net_payable: m2(totalPayable.minus(totalRecovery)),
+  };
+}

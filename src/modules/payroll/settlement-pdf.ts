@@ -1,0 +1,74 @@
+// The full and final settlement statement as a PDF, in the payslip's plain style (payslip-pdf.ts):
+// the employee and the dates, then what is paid and what is recovered, line by line, and the net.
+import PDFDocument from "pdfkit";
+import type { settlementJson } from "./settlements.ts";
+
+type Settlement = ReturnType<typeof settlementJson>;
+
+export function settlementPdf(company: { name: string; currency: string }, s: Settlement): Promise<Buffer> {
+  return new Promise((resolve, reject) => {
+    const doc = new PDFDocument({
+      size: "A4",
+      margin: 48,
+      info: { Title: `Full and final settlement ${s.settlement_number}`, Author: company.name },
+    });
+    const chunks: Buffer[] = [];
+    doc.on("data", (c: Buffer) => chunks.push(c));
+    doc.on("end", () => resolve(Buffer.concat(chunks)));
+    doc.on("error", reject);
+    doc.fontSize(16).text(company.name, { align: "center" });
+    doc.fontSize(12).text("Full and final settlement", { align: "center" });
+    if (s.status === "draft") doc.fontSize(10).text("DRAFT - not processed", { align: "center" });
+    doc.moveDown().fontSize(10);
+    const g = s.gratuity_detail;
+    const info: [string, string][] = [
+      ["Settlement number", s.settlement_number],
+      ["Employee", `${s.employee_name} (${s.employee_code})`],
+      ["Joining date / resignation date / last working day", `${s.joining_date} / ${s.resignation_date} / ${s.last_working_day}`],
+      ["Service", `${g.service.years} years ${g.service.months} months ${g.service.days} days`],
+      ["Separation", s.separation],
+      ["Daily wage (basic + DA / 26)", `${s.daily_wage} ${company.currency}`],
+    ];
+    if (s.processed_at) info.push(["Processed at", s.processed_at]);
+    for (const [k, v] of info) doc.text(`${k}: ${v}`);
+    doc.moveDown();
+    const table = (title: string, rows: [string, string][]) => {
+      doc.font("Helvetica-Bold").text(title, 48).font("Helvetica");
+      for (const [k, v] of rows) {
+        const top = doc.y;
+        doc.text(k, 48, top, { width: 330 });
+        doc.text(`${v} ${company.currency}`, 380, top, { width: 160, align: "right" });
+      }
+      doc.moveDown(0.5);
+    };
+    const salary: [string, string][] = s.salary.included
+      ? [
+          ...s.salary.earnings.map((l): [string, string] => [l.name, l.amount]),
+          ["Gross", s.salary.gross],
+          ...s.salary.deductions.map((l): [string, string] => [`Less ${l.name}`, l.amount]),
+          ["Less provident fund (employee)", s.salary.pf_employee],
+          ["Less ESI (employee)", s.salary.esi_employee],
+          ["Less professional tax", s.salary.professional_tax],
+          ["Net salary", s.salary.net],
+        ]
+      : [[s.salary.note ?? "Not included", "0.00"]];
+    table(`Salary ${s.salary.pay_start} to ${s.salary.pay_end} (${s.salary.payable_days} of ${s.salary.days_in_period} days)`, salary);
+    table("Paid", [
+      ["Net salary", s.salary_net],
+      ...s.leave_encashment_lines.map((l): [string, string] => [`Leave encashment: ${l.days} days ${l.leave_type}`, l.amount]),
+      [g.eligible ? `Gratuity (${g.counted_years} years${g.capped ? ", capped" : ""})` : `Gratuity: ${g.reason ?? "none"}`, s.gratuity],
+      ...s.claims.map((c): [string, string] => [`Reimbursement ${c.claim_number} (${c.category})`, c.amount]),
+      ["Total paid", s.total_payable],
+    ]);
+    table("Recovered", [
+      [
+        `Notice shortfall (${s.notice.shortfall_days} of ${s.notice.required_days} days${s.notice.recovered ? "" : ", waived"})`,
+        s.notice_recovery,
+      ],
+      ...s.loans.map((l): [string, string] => [`Loan ${l.loan_number} (${l.installment_ids.length} installments)`, l.amount]),
+      ["Total recovered", s.total_recovery],
+    ]);
+    doc.font("Helvetica-Bold").fontSize(12).text(`Net payable: ${s.net_payable} ${company.currency}`, 48, doc.y, { align: "right" });
+    doc.end();
+  });
+}

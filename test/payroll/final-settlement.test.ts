@@ -1,0 +1,321 @@
+// Full and final settlement end to end: create → review → recalculate → process (once) → 409,
+// with exact paisa figures for an exit with salary, leave encashment, gratuity, notice shortfall,
+// a loan and a claim; and the monthly gratuity provision on the payroll run.
+import { beforeAll, describe, expect, it } from "vitest";
+import { expectError, useTestApp } from "../support/app.ts";
+import { createType, grant } from "../support/leave-factories.ts";
+import { type PayrollWorld, payrollEmployee, payrollWorld } from "./support.ts";
+
+const t = useTestApp();
+let w: PayrollWorld;
+let loanTypeId: string;
+let mealsId: string;
+let earnedId: string;
+
+beforeAll(async () => {
+  w = await payrollWorld(t);
+  // a leave period containing the exits' last working days (and today, 2026-11)
+  const period = await w.hr.agent.post("/api/leave-periods").send({ name: "2026", start_date: "2026-01-01", end_date: "2026-12-31" });
+  if (period.status !== 201) throw new Error(JSON.stringify(period.body));
+  const periods = (await w.hr.agent.get("/api/leave-periods?limit=100").expect(200)).body.data;
+  if (!periods.some((p: any) => p.is_current))
+    await w.hr.agent.put(`/api/leave-periods/${period.body.data.id}`).send({ is_current: true }).expect(200);
+  earnedId = (await createType(w.hr.agent, { name: "Earned leave", encashable: true })).id;
+  loanTypeId = (
+    await w.hr.agent
+      .post("/api/configuration/payroll/loan-types")
+      .send({ name: "Salary advance", max_amount: "100000.00", max_installments: 12, interest_rate: "0" })
+      .expect(201)
+  ).body.data.id;
+  mealsId = (
+    await w.hr.agent.post("/api/configuration/payroll/expense-categories").send({ name: "Meals", requires_receipt: false }).expect(201)
+  ).body.data.id;
+});
+
+/** An employee (CTC 50 000: BASIC 25 000, the PF wage) who joined 2018-01-01 and resigned 2026-06-01, last day 2026-07-15. */
+async function leaver(extra: { loan?: boolean; claim?: string; leave?: string; encash?: string } = {}) {
+  const id = await payrollEmployee(t, w, "50000.00", { joining_date: "2018-01-01" });
+  if (extra.leave) await grant(w.hr.agent, id, earnedId, extra.leave);
+  if (extra.encash) {
+    const x = (
+      await w.hr.agent.post("/api/leave-encashments").send({ employee_id: id, leave_type_id: earnedId, days: extra.encash }).expect(201)
+    ).body.data;
+    await w.hr.agent.put(`/api/leave-encashments/${x.id}`).send({ status: "approved" }).expect(200);
+  }
+  if (extra.loan) {
+    const loan = (
+      await w.hr.agent
+        .post("/api/payroll/loan-advances")
+        .send({ employee_id: id, loan_type_id: loanTypeId, amount: "10000.00", installments: 4, start_month: "2026-12" })
+        .expect(201)
+    ).body.data;
+    await w.hr.agent.put(`/api/payroll/loan-advances/${loan.id}`).send({ status: "approved" }).expect(200);
+  }
+  if (extra.claim) await claim(id, extra.claim);
+  await w.hr.agent
+    .post(`/api/employees/${id}/resignation`)
+    .send({ resignation_date: "2026-06-01", last_working_day: "2026-07-15", reason: "Moving on" })
+    .expect(201);
+  return id;
+}
+
+async function claim(employeeId: string, amount: string): Promise<string> {
+  const c = (
+    await w.hr.agent
+      .post("/api/payroll/expense-claims")
+      .send({ employee_id: employeeId, category_id: mealsId, amount, expense_date: "2026-07-10", description: "Client lunch" })
+      .expect(201)
+  ).body.data;
+  await w.hr.agent.put(`/api/payroll/expense-claims/${c.id}`).send({ status: "approved" }).expect(200);
+  return c.id;
+}
+
+const OPS = "createFinalSettlement, getFinalSettlement, listFinalSettlements, updateFinalSettlement, processFinalSettlement";
+describe(`${OPS}, downloadFinalSettlement: full and final settlement`, () => {
+  it("computes every line to the paisa, processes once (concurrent calls: one wins) and pays and closes what it settles", async () => {
+    // 12.5 days granted, 2.5 of them encashed by an approved request no payroll run has paid
+    const id = await leaver({ loan: true, claim: "1234.56", leave: "12.5", encash: "2.5" });
+    const res = await w.hr.agent
+      .post("/api/payroll/final-settlements")
+      .send({ employee_id: id, notice_period_days: 60, recover_notice_shortfall: true })
+      .expect(201);
+    const s = res.body.data;
+    expect(s).toMatchObject({
+      settlement_number: "FS-00001",
+      employee_id: id,
+      status: "draft",
+      separation: "resignation",
+      joining_date: "2018-01-01",
+      resignation_date: "2026-06-01",
+      last_working_day: "2026-07-15",
+      // 25 000 / 26
+      daily_wage: "961.54",
+      salary: {
+        included: true,
+        note: null,
+        month: "2026-07",
+        pay_start: "2026-07-01",
+        pay_end: "2026-07-15",
+        days_in_period: 31,
+        payable_days: "15.0",
+        lop_days: "0.0",
+        // 12 096.77 + 4 838.71 + 7 258.06 (× 15/31)
+        gross: "24193.54",
+        pf_employee: "1452.00",
+        esi_employee: "0.00",
+        professional_tax: "200.00",
+        total_deductions: "1652.00",
+        net: "22541.54",
+      },
+      // 12.5 × 25 000 / 26 = 12 019.2307…
+      // 2.5 × 25 000 / 26 = 2 403.846… and 10 × 25 000 / 26 = 9 615.384…
+      leave_encashment_lines: [
+        { leave_type_id: earnedId, leave_type: "Earned leave", days: "2.5", amount: "2403.85", source: "request" },
+        { leave_type_id: earnedId, leave_type: "Earned leave", days: "10.0", amount: "9615.38", source: "balance", encashment_id: null },
+      ],
+      // 8 years 6 months 15 days → 9 years: 25 000 × 15 / 26 × 9 = 129 807.69… → 129 808
+      gratuity_detail: {
+        eligible: true,
+        reason: null,
+        wage: "25000.00",
+        service: { years: 8, months: 6, days: 15 },
+        counted_years: 9,
+        computed: "129808.00",
+        amount: "129808.00",
+        capped: false,
+      },
+      // served 2026-06-01..2026-07-15 = 45 days of 60: 15 × 25 000 / 26 = 14 423.0769…
+      notice: { required_days: 60, served_days: 45, shortfall_days: 15, recovered: true, amount: "14423.08" },
+      loans: [{ amount: "10000.00" }],
+      claims: [{ category: "Meals", amount: "1234.56" }],
+      salary_net: "22541.54",
+      leave_encashment: "12019.23",
+      gratuity: "129808.00",
+      reimbursements: "1234.56",
+      notice_recovery: "14423.08",
+      loan_recovery: "10000.00",
+      total_payable: "165603.33",
+      total_recovery: "24423.08",
+      net_payable: "141180.25",
+      created_by: w.hr.userId,
+      processed_at: null,
+    });
+    expect(s.salary.earnings.map((l: any) => [l.code, l.amount])).toEqual([
+      ["BASIC", "12096.77"],
+      ["HRA", "4838.71"],
+      ["SPECIAL", "7258.06"],
+    ]);
+    expect(s.loans[0].installment_ids).toHaveLength(4);
+    expect((await w.hr.agent.get(`/api/payroll/final-settlements/${s.id}`).expect(200)).body.data).toEqual(s);
+    const list = (await w.hr.agent.get(`/api/payroll/final-settlements?employee_id=${id}&status=draft`).expect(200)).body;
+    expect(list.data.map((x: any) => x.id)).toEqual([s.id]);
+
+    // one settlement per exit; the exit checklist's final settlement now belongs to it
+    expectError(await w.hr.agent.post("/api/payroll/final-settlements").send({ employee_id: id }), 409, "conflict");
+    const exit = (await w.hr.agent.get(`/api/employees/${id}`).expect(200)).body.data.exit;
+    const item = exit.checklist.find((c: any) => c.item === "final_settlement");
+    expect(item).toMatchObject({ owner: "payroll", reference: "FS-00001", status: "pending" });
+    expectError(await w.hr.agent.put(`/api/employees/${id}/exit/checklist/${item.id}`).send({ status: "done" }), 409, "conflict");
+
+    // review: waive the notice recovery, then recover it again
+    const waived = (await w.hr.agent.put(`/api/payroll/final-settlements/${s.id}`).send({ recover_notice_shortfall: false }).expect(200))
+      .body.data;
+    expect(waived).toMatchObject({ notice_recovery: "0.00", total_recovery: "10000.00", net_payable: "155603.33" });
+    const back = (await w.hr.agent.put(`/api/payroll/final-settlements/${s.id}`).send({ recover_notice_shortfall: true }).expect(200)).body
+      .data;
+    expect(back.net_payable).toBe("141180.25");
+
+    // process: two at once, exactly one wins
+    const statuses = (await Promise.all([1, 2].map(() => w.hr.agent.post(`/api/payroll/final-settlements/${s.id}/process`).send()))).map(
+      (r) => r.status,
+    );
+    expect(statuses.sort()).toEqual([200, 409]);
+    const done = (await w.hr.agent.get(`/api/payroll/final-settlements/${s.id}`).expect(200)).body.data;
+    expect(done).toMatchObject({ status: "processed", processed_by: w.hr.userId, net_payable: "141180.25" });
+    expectError(await w.hr.agent.post(`/api/payroll/final-settlements/${s.id}/process`).send(), 409, "conflict");
+    expectError(await w.hr.agent.put(`/api/payroll/final-settlements/${s.id}`).send({}), 409, "conflict");
+
+    // the loan is recovered and closed, the claim paid, the leave encashed and debited
+    const loan = (await w.hr.agent.get(`/api/payroll/loan-advances/${s.loans[0].loan_id}`).expect(200)).body.data;
+    expect(loan).toMatchObject({ status: "closed", repaid_amount: "10000.00", outstanding_amount: "0.00" });
+    expect(loan.schedule.map((i: any) => i.status)).toEqual(["paid", "paid", "paid", "paid"]);
+    const paidClaim = (await w.hr.agent.get(`/api/payroll/expense-claims/${s.claims[0].claim_id}`).expect(200)).body.data;
+    expect(paidClaim.status).toBe("paid");
+    const [requested, remaining] = done.leave_encashment_lines;
+    expect(requested.encashment_id).toBe(s.leave_encashment_lines[0].encashment_id);
+    const req = (await w.hr.agent.get(`/api/leave-encashments/${requested.encashment_id}`).expect(200)).body.data;
+    expect(req).toMatchObject({ employee_id: id, status: "approved", days: "2.5", amount: "2403.85" });
+    const enc = (await w.hr.agent.get(`/api/leave-encashments/${remaining.encashment_id}`).expect(200)).body.data;
+    expect(enc).toMatchObject({ employee_id: id, status: "approved", days: "10.0", amount: "9615.38" });
+    const balances = (await w.hr.agent.get(`/api/leave-balances?employee_id=${id}`).expect(200)).body.data;
+    expect(balances.find((b: any) => b.leave_type_id === earnedId)).toMatchObject({ encashed: "12.5" });
+    // the checklist item is ticked by processing
+    const after = (await w.hr.agent.get(`/api/employees/${id}`).expect(200)).body.data.exit;
+    expect(after.checklist.find((c: any) => c.item === "final_settlement")).toMatchObject({ status: "done", completed_by: w.hr.userId });
+
+    // July's payroll run leaves the employee out: the settlement paid the month
+    const run = (
+      await w.hr.agent
+        .post("/api/payroll/draft-runs")
+        .send({ period: "2026-07", employee_ids: [id] })
+        .expect(201)
+    ).body.data;
+    expect(run.totals.employee_count).toBe(0);
+
+    // audited
+    const actions = (await t.query(`SELECT action FROM audit_logs WHERE entity_id = $1 ORDER BY created_at, action`, [s.id])).map(
+      (r) => r.action,
+    );
+    expect(actions).toEqual([
+      "final_settlement.created",
+      "final_settlement.recalculated",
+      "final_settlement.recalculated",
+      "final_settlement.processed",
+    ]);
+
+    // the statement as a PDF
+    const pdf = await w.hr.agent
+      .get(`/api/payroll/final-settlements/${s.id}/pdf`)
+      .buffer(true)
+      .parse((r, cb) => {
+        const chunks: Buffer[] = [];
+        r.on("data", (c: Buffer) => chunks.push(c));
+        r.on("end", () => cb(null, Buffer.concat(chunks)));
+      })
+      .expect(200);
+    expect(pdf.headers["content-type"]).toBe("application/pdf");
+    expect(pdf.headers["content-disposition"]).toBe('attachment; filename="final-settlement-FS-00001.pdf"');
+    expect((pdf.body as Buffer).subarray(0, 5).toString()).toBe("%PDF-");
+  });
+
+  it("refuses what cannot be settled, and a draft whose figures changed since it was computed", async () => {
+    const stay = await payrollEmployee(t, w, "50000.00");
+    expectError(await w.hr.agent.post("/api/payroll/final-settlements").send({ employee_id: stay }), 409, "conflict");
+    expectError(
+      await w.hr.agent.post("/api/payroll/final-settlements").send({ employee_id: "6f1c8a1e-0000-4000-8000-000000000000" }),
+      404,
+      "not_found",
+    );
+    expectError(
+      await w.hr.agent.post("/api/payroll/final-settlements").send({ employee_id: stay, notice_period_days: 400 }),
+      400,
+      "validation_failed",
+    );
+    // no notice owed, no loan: only salary, leave and gratuity
+    const id = await leaver();
+    const s = (await w.hr.agent.post("/api/payroll/final-settlements").send({ employee_id: id }).expect(201)).body.data;
+    expect(s).toMatchObject({
+      notice: { required_days: 0, served_days: 45, shortfall_days: 0, recovered: false, amount: "0.00" },
+      loans: [],
+      claims: [],
+      leave_encashment_lines: [],
+      net_payable: "152349.54", // 22 541.54 + 129 808.00
+    });
+    // a claim approved after the review changes the figures: processing asks for a recalculation
+    await claim(id, "100.00");
+    const changed = expectError(await w.hr.agent.post(`/api/payroll/final-settlements/${s.id}/process`).send(), 409, "conflict");
+    expect(changed.error).toContain("recalculate it (PUT) and review it before processing");
+    expect((await w.hr.agent.get(`/api/payroll/final-settlements/${s.id}`).expect(200)).body.data.status).toBe("draft");
+    const again = (await w.hr.agent.put(`/api/payroll/final-settlements/${s.id}`).send({}).expect(200)).body.data;
+    expect(again).toMatchObject({ reimbursements: "100.00", net_payable: "152449.54" });
+    await w.hr.agent.post(`/api/payroll/final-settlements/${s.id}/process`).send().expect(200);
+  });
+
+  it("a draft before the last working day is an estimate: it is processed only after that day", async () => {
+    const id = await payrollEmployee(t, w, "50000.00", { joining_date: "2020-01-01" });
+    const lwd = new Date(Date.now() + 20 * 86_400_000).toISOString().slice(0, 10);
+    await w.hr.agent
+      .post(`/api/employees/${id}/resignation`)
+      .send({ resignation_date: "2026-06-01", last_working_day: lwd, reason: "x" })
+      .expect(201);
+    const s = (await w.hr.agent.post("/api/payroll/final-settlements").send({ employee_id: id }).expect(201)).body.data;
+    expect(s.status).toBe("draft");
+    const early = expectError(await w.hr.agent.post(`/api/payroll/final-settlements/${s.id}/process`).send(), 409, "conflict");
+    expect(early.error).toBe(`The settlement can be processed after the last working day (${lwd})`);
+  });
+
+  it("gratuity: fewer than five completed years pay none, death waives the minimum", async () => {
+    const id = await payrollEmployee(t, w, "50000.00", { joining_date: "2022-02-01" });
+    await w.hr.agent
+      .post(`/api/employees/${id}/resignation`)
+      .send({ resignation_date: "2026-06-01", last_working_day: "2026-06-30", reason: "x" })
+      .expect(201);
+    const s = (await w.hr.agent.post("/api/payroll/final-settlements").send({ employee_id: id }).expect(201)).body.data;
+    expect(s.gratuity_detail).toMatchObject({
+      eligible: false,
+      service: { years: 4, months: 5, days: 0 },
+      amount: "0.00",
+      reason: "4 years of completed service; gratuity needs 5 years",
+    });
+    const death = (await w.hr.agent.put(`/api/payroll/final-settlements/${s.id}`).send({ separation: "death" }).expect(200)).body.data;
+    // 4 years (5 months dropped): 25 000 × 15 / 26 × 4 = 57 692.307… → 57 692
+    expect(death).toMatchObject({ separation: "death", gratuity: "57692.00", gratuity_detail: { eligible: true, counted_years: 4 } });
+  });
+});
+
+describe("createPayrollRun, getPayrollRunEmployee, updateGratuitySettings, getGratuitySettings: monthly gratuity provision", () => {
+  it("off by default (slips unchanged); on, each slip shows basic + DA × 15/26 ÷ 12 as an employer contribution", async () => {
+    const id = await payrollEmployee(t, w, "50000.00");
+    const slipOf = async (period: string) => {
+      const run = (
+        await w.hr.agent
+          .post("/api/payroll/draft-runs")
+          .send({ period, employee_ids: [id] })
+          .expect(201)
+      ).body.data;
+      return (await w.hr.agent.get(`/api/payroll/draft-runs/${run.id}/employees/${id}`).expect(200)).body.data;
+    };
+    const off = await slipOf("2027-03");
+    expect(off.gratuity_provision).toBeUndefined();
+    const settings = (await w.hr.agent.get("/api/configuration/payroll/gratuity-settings").expect(200)).body.data;
+    expect(settings.monthly_provision).toBe(false);
+    await w.hr.agent.post("/api/configuration/payroll/gratuity-settings").send({ monthly_provision: true }).expect(200);
+    const on = await slipOf("2027-04");
+    // 25 000 × 15 / 26 / 12 = 1 201.923…
+    expect(on.gratuity_provision).toBe("1201.92");
+    expect(on.employer_contributions).toBe((Number(off.employer_contributions) + 1201.92).toFixed(2));
+    expect(on.employer_cost).toBe((Number(off.employer_cost) + 1201.92).toFixed(2));
+    expect([on.gross, on.total_deductions, on.net_pay]).toEqual([off.gross, off.total_deductions, off.net_pay]);
+    await w.hr.agent.post("/api/configuration/payroll/gratuity-settings").send({ monthly_provision: false }).expect(200);
+  });
+});
