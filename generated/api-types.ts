@@ -7231,11 +7231,12 @@ export interface components {
                 "application/json": components["schemas"]["Error"];
             };
         };
-        /** @description Too many attempts; retry after the number of seconds in the `Retry-After` header. */
+        /** @description Too many attempts; retry after the number of seconds in the `Retry-After` header. `RateLimit-Policy` names the limit that refused and `RateLimit` its state. */
         RateLimited: {
             headers: {
-                /** @description Seconds to wait before retrying. */
-                "Retry-After"?: number;
+                RateLimit: components["headers"]["RateLimit"];
+                "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
+                "Retry-After": components["headers"]["RetryAfter"];
                 [name: string]: unknown;
             };
             content: {
@@ -7337,11 +7338,12 @@ export interface components {
                 "application/json": components["schemas"]["Error"];
             };
         };
-        /** @description A usage limit is reached and nothing was done (nor counted): the caller's or the company's budget of this kind of call for the hour, or - uploads - the caller's uploads already in progress at once. The message names the limit. Retry after the number of seconds in the `Retry-After` header (what is left of the hour's window; 2 for uploads in progress). The limits are settings of the server (`UPLOADS_PER_USER_PER_HOUR`, `UPLOADS_PER_TENANT_PER_HOUR`, `UPLOADS_MAX_CONCURRENT_PER_USER`, `AI_CALLS_PER_USER_PER_HOUR`, `AI_CALLS_PER_TENANT_PER_HOUR`); every server process shares the hourly counts. */
+        /** @description A usage limit is reached and nothing was done (nor counted): the caller's or the company's budget of this kind of call for the hour, or - uploads - the caller's uploads already in progress at once. The message names the limit. Retry after the number of seconds in the `Retry-After` header (what is left of the hour's window; 2 for uploads in progress); `RateLimit-Policy` names the limit that refused and `RateLimit` its state. The limits are settings of the server (`UPLOADS_PER_USER_PER_HOUR`, `UPLOADS_PER_TENANT_PER_HOUR`, `UPLOADS_MAX_CONCURRENT_PER_USER`, `AI_CALLS_PER_USER_PER_HOUR`, `AI_CALLS_PER_TENANT_PER_HOUR`); every server process shares the hourly counts. */
         UsageLimitReached: {
             headers: {
-                /** @description Seconds to wait before retrying (until the limit's window ends). */
-                "Retry-After"?: number;
+                RateLimit: components["headers"]["RateLimit"];
+                "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
+                "Retry-After": components["headers"]["RetryAfter"];
                 [name: string]: unknown;
             };
             content: {
@@ -7392,7 +7394,23 @@ export interface components {
         ToDateFilter: string;
     };
     requestBodies: never;
-    headers: never;
+    headers: {
+        /**
+         * @description The state of the limit that refused the request (IETF draft-ietf-httpapi-ratelimit-headers-08, as express-rate-limit sends it with `standardHeaders: "draft-8"`): the policy's name, `r` the uses remaining (0: this request was refused) and `t` the seconds until the window ends (as `Retry-After`).
+         * @example "account";r=0;t=840
+         */
+        RateLimit: string;
+        /**
+         * @description The limit that refused the request (IETF draft-ietf-httpapi-ratelimit-headers-08): its name, `q` the uses allowed per window (or at once) and `w` the window in seconds (absent for a limit of uploads at once). Names: `account` and `ip` (failed sign-ins per account and per client IP, 15 minutes), `reset-ip` (password reset requests per IP), `signup-ip` (signups per IP), `upload-user`, `upload-ip`, `upload-tenant` (uploads per hour), `uploads-in-progress` (uploads at once per user or IP), `ai-user` and `ai-tenant` (AI helper calls per hour).
+         * @example "account";q=5;w=900
+         */
+        RateLimitPolicy: string;
+        /**
+         * @description Seconds to wait before retrying (until the refusing limit's window ends; equals `t` of `RateLimit`).
+         * @example 840
+         */
+        RetryAfter: number;
+    };
     pathItems: never;
 }
 export type $defs = Record<string, never>;

@@ -11,7 +11,9 @@
 //                                    (components/schemas/Pagination, required) if any
 //           hrms/x-module-known      x-module is one of the optional modules
 //           hrms/retry-after         every 429 and 503 response declares the `Retry-After` header
-//                                    (the server sends it on each: overload, database down, limits)
+//                                    (the server sends it on each: overload, database down, limits),
+//                                    every 429 also `RateLimit` and `RateLimit-Policy` (src/platform/
+//                                    errors.ts, rateLimitHeaders)
 //           hrms/body-limit          `x-body-limit` (bytes, the most a JSON request body may have;
 //                                    src/http/body.ts enforces it) is a positive integer, and only on
 //                                    operations with an application/json request body
@@ -200,12 +202,14 @@ function retryAfter() {
       leave(response, { report, location, key }) {
         const code = String(key);
         if (code !== "429" && code !== "503") return;
-        const headers = response.headers ?? {};
-        if (!Object.keys(headers).some((h) => h.toLowerCase() === "retry-after"))
-          report({
-            message: `Response ${code} must declare the \`Retry-After\` header (the server sends it with every ${code}).`,
-            location: location.key(),
-          });
+        const headers = Object.keys(response.headers ?? {}).map((h) => h.toLowerCase());
+        const wanted = code === "429" ? ["Retry-After", "RateLimit", "RateLimit-Policy"] : ["Retry-After"];
+        for (const name of wanted)
+          if (!headers.includes(name.toLowerCase()))
+            report({
+              message: `Response ${code} must declare the \`${name}\` header (the server sends it with every ${code}).`,
+              location: location.key(),
+            });
       },
     },
   };

@@ -4,7 +4,8 @@
 //   - flags a violation when the status is not declared for that operation in the document, when
 //     the response's media type (Content-Type) is not one the document declares for that status
 //     (JSON or not: downloads, PDFs, exports), when a 4xx/5xx body is not the error envelope, or
-//     when a 500 is served at all;
+//     when a 500 is served at all, or when a header the document declares `required: true` on the
+//     response (the RateLimit headers and Retry-After of a 429) is not sent;
 //   - counts calls per operation and status, and per test (its full name: describe titles > test
 //     title) that made them (written per test file to PROOF_RECORD_DIR, read by
 //     scripts/check-conformance.ts after the suite: every operation must have been called, with a
@@ -24,6 +25,8 @@ export interface DocOperation {
   statuses: string[];
   /** status -> media types its response declares ([] = no body) */
   media: Record<string, string[]>;
+  /** status -> the headers its response declares `required: true` (lower case) */
+  headers: Record<string, string[]>;
   re: RegExp;
 }
 
@@ -52,7 +55,23 @@ export function documentOperations(): DocOperation[] {
       const media = Object.fromEntries(
         Object.entries<any>(op.responses ?? {}).map(([status, r]) => [status, Object.keys(resolve(r)?.content ?? {})]),
       );
-      ops.push({ operationId: op.operationId, method: m.toUpperCase(), path: p, statuses: Object.keys(op.responses ?? {}), media, re });
+      const headers = Object.fromEntries(
+        Object.entries<any>(op.responses ?? {}).map(([status, r]) => [
+          status,
+          Object.entries<any>(resolve(r)?.headers ?? {})
+            .filter(([, h]) => resolve(h)?.required === true)
+            .map(([name]) => name.toLowerCase()),
+        ]),
+      );
+      ops.push({
+        operationId: op.operationId,
+        method: m.toUpperCase(),
+        path: p,
+        statuses: Object.keys(op.responses ?? {}),
+        media,
+        headers,
+        re,
+      });
     }
   // code-unit order, so "~" (a parameter) sorts after every static segment (localeCompare would not)
   const spec = (p: string) =>
@@ -139,6 +158,8 @@ function record(req: Request, res: Response, body: unknown, test: string) {
     if (!statusDocumented(op, status))
       v(`status ${status} is not documented for ${op.operationId} (documented: ${op.statuses.join(", ")})`);
     else {
+      const missing = (op.headers[String(status)] ?? []).filter((h) => res.getHeader(h) === undefined);
+      if (missing.length) v(`${op.operationId} ${status} without the header(s) the document declares required: ${missing.join(", ")}`);
       const type = res.getHeader("Content-Type");
       if (!mediaTypeDocumented(op, status, type === undefined ? undefined : String(type)))
         v(
