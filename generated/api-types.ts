@@ -3188,7 +3188,10 @@ export interface components {
          *     }
          */
         AiInterviewQuestionsRequest: {
-            /** @default 8 */
+            /**
+             * Format: int32
+             * @default 8
+             */
             count?: number;
             /**
              * @default mixed
@@ -3266,6 +3269,7 @@ export interface components {
             /** @enum {string} */
             recommendation: "strong_match" | "match" | "partial_match" | "weak_match";
             required_experience_years: number | null;
+            /** Format: int32 */
             score: number;
             summary: string;
         };
@@ -3300,6 +3304,7 @@ export interface components {
             id: string;
             mime_type: string;
             original_name: string;
+            /** Format: int64 */
             size_bytes: number;
             title: string;
         };
@@ -3335,6 +3340,7 @@ export interface components {
             /** @example MacBook Pro 14 */
             name: string;
             notes: string | null;
+            /** Format: int64 */
             open_damage_reports: number;
             purchase_cost: components["schemas"]["Money"] | null;
             /** Format: date */
@@ -3383,7 +3389,10 @@ export interface components {
             updated_at: string;
         };
         AssetCategory: {
-            /** @description Assets of the register (not deleted) in this category. */
+            /**
+             * Format: int64
+             * @description Assets of the register (not deleted) in this category.
+             */
             asset_count: number;
             /** Format: date-time */
             created_at: string;
@@ -3699,7 +3708,10 @@ export interface components {
          *     }
          */
         AttendanceSettings: {
-            /** @description Minutes after shift start (before shift end) tolerated before a punch is late (an early exit). */
+            /**
+             * Format: int32
+             * @description Minutes after shift start (before shift end) tolerated before a punch is late (an early exit).
+             */
             grace_minutes: number;
             /** @description A day with a check-in and check-out but fewer worked hours than this is a `half_day`. */
             half_day_threshold_hours: components["schemas"]["Hours"];
@@ -3726,6 +3738,7 @@ export interface components {
          *     }
          */
         AttendanceSettingsUpdate: {
+            /** Format: int32 */
             grace_minutes?: number;
             half_day_threshold_hours?: components["schemas"]["Hours"];
             shift_end?: components["schemas"]["TimeOfDay"];
@@ -3782,7 +3795,10 @@ export interface components {
             country: string | null;
             /** Format: date-time */
             created_at: string;
-            /** @description Live employees assigned to the branch. */
+            /**
+             * Format: int64
+             * @description Live employees assigned to the branch.
+             */
             employee_count: number;
             /** Format: uuid */
             id: string;
@@ -3853,6 +3869,7 @@ export interface components {
             id: string;
             last_name: string;
             notes: string | null;
+            /** Format: int64 */
             notice_period_days: number | null;
             phone: string | null;
             /** Format: uuid */
@@ -3868,7 +3885,10 @@ export interface components {
             resume_text: string | null;
             /** Format: date-time */
             screened_at: string | null;
-            /** @description Last `POST /api/recruitment/ai/resume-screening` score for this candidate. */
+            /**
+             * Format: int32
+             * @description Last `POST /api/recruitment/ai/resume-screening` score for this candidate.
+             */
             screening_score: number | null;
             /** @description Lower-case. */
             skills: string[];
@@ -3881,7 +3901,10 @@ export interface components {
         };
         CandidateConversion: {
             candidate: components["schemas"]["Candidate"];
-            /** @description Joining documents the candidate uploaded that were added to the employee's documents. */
+            /**
+             * Format: int64
+             * @description Joining documents the candidate uploaded that were added to the employee's documents.
+             */
             documents_copied: number;
             employee: components["schemas"]["Employee"];
         };
@@ -3937,6 +3960,7 @@ export interface components {
             first_name?: string;
             last_name?: string;
             notes?: string | null;
+            /** Format: int32 */
             notice_period_days?: number | null;
             phone?: string | null;
             /** Format: uuid */
@@ -3974,6 +3998,7 @@ export interface components {
             first_name?: string;
             last_name?: string;
             notes?: string | null;
+            /** Format: int32 */
             notice_period_days?: number | null;
             phone?: string | null;
             rejection_reason?: string | null;
@@ -3988,6 +4013,7 @@ export interface components {
             address: string | null;
             /** @description ISO 4217 code, e.g. INR or AED. */
             currency: string;
+            /** Format: int32 */
             fiscal_year_start_month: number;
             /**
              * Format: uuid
@@ -4008,6 +4034,7 @@ export interface components {
         CompanySettingsUpdate: {
             address?: string | null;
             currency?: string;
+            /** Format: int32 */
             fiscal_year_start_month?: number;
             legal_name?: string | null;
             modules?: components["schemas"]["Module"][];
@@ -4089,28 +4116,48 @@ export interface components {
                 employee_id: string;
                 full_name: string;
             }[];
-            /** @description Employees whose last working day falls in the current month (exited or still on notice). */
+            /**
+             * Format: int64
+             * @description Employees whose last working day falls in the current month (exited or still on notice).
+             */
             exits_this_month: number;
             headcount: {
                 /** @description Employees not exited per department, largest first. */
                 by_department: {
+                    /** Format: int64 */
                     count: number;
                     department: string;
                 }[];
                 by_status: {
+                    /** Format: int64 */
                     active: number;
+                    /** Format: int64 */
                     exited: number;
+                    /** Format: int64 */
                     inactive: number;
+                    /** Format: int64 */
                     on_notice: number;
                 };
-                /** @description Employees not exited (active, inactive, on notice). */
+                /**
+                 * Format: int64
+                 * @description Employees not exited (active, inactive, on notice).
+                 */
                 total: number;
             };
-            /** @description Employees whose joining date falls in the current month. */
+            /**
+             * Format: int64
+             * @description Employees whose joining date falls in the current month.
+             */
             joiners_this_month: number;
-            /** @description Employees of the scope on approved leave today. */
+            /**
+             * Format: int64
+             * @description Employees of the scope on approved leave today.
+             */
             on_leave_today: number;
-            /** @description Requests waiting for the caller's decision: pending leave, work-from-home, working-on-holiday, regularization and encashment requests of everyone (owner, admin, hr) or of their direct reports (manager); 0 for employees. */
+            /**
+             * Format: int64
+             * @description Requests waiting for the caller's decision: pending leave, work-from-home, working-on-holiday, regularization and encashment requests of everyone (owner, admin, hr) or of their direct reports (manager); 0 for employees.
+             */
             pending_approvals: number;
             /** @enum {string} */
             scope: "company" | "team" | "department" | "self";
@@ -4131,6 +4178,7 @@ export interface components {
                 /** Format: uuid */
                 employee_id: string;
                 full_name: string;
+                /** Format: int64 */
                 years: number;
             }[];
         };
@@ -4651,7 +4699,10 @@ export interface components {
             }[];
             /** @description Human-readable description. */
             error: string;
-            /** @description The HTTP status code. */
+            /**
+             * Format: int32
+             * @description The HTTP status code.
+             */
             status: number;
         };
         /** @description India ESI configuration (ESI Act 1948). Defaults: employee 0.75 % and employer 3.25 % of gross wages (from 1 July 2019) for employees whose gross is at most ₹21,000 a month (₹25,000 for persons with disability); employees with an average daily wage up to ₹176 pay no employee share. Coverage is fixed for the contribution period (Apr–Sep, Oct–Mar) once it starts. */
@@ -4801,11 +4852,16 @@ export interface components {
         /** @description Gratuity (Payment of Gratuity Act 1972): last drawn basic + DA × `days_per_year` / `divisor` × completed years, where a final part-year over `round_up_after_months` months counts as a full year; payable after `min_years` of continuous service (`fixed_term_min_years` for fixed-term employees under the 2025 Labour Codes; no minimum on death or disablement); capped at `cap` (₹20 lakh from 29 Mar 2018). */
         GratuitySettings: {
             cap: components["schemas"]["Money"];
+            /** Format: int32 */
             days_per_year: number;
+            /** Format: int32 */
             divisor: number;
             enabled: boolean;
+            /** Format: int32 */
             fixed_term_min_years: number;
+            /** Format: int32 */
             min_years: number;
+            /** Format: int32 */
             round_up_after_months: number;
             /**
              * Format: date-time
@@ -4816,11 +4872,16 @@ export interface components {
         /** @description Partial update; fields not given keep their value. */
         GratuitySettingsUpdate: {
             cap?: components["schemas"]["MoneyAmount"];
+            /** Format: int32 */
             days_per_year?: number;
+            /** Format: int32 */
             divisor?: number;
             enabled?: boolean;
+            /** Format: int32 */
             fixed_term_min_years?: number;
+            /** Format: int32 */
             min_years?: number;
+            /** Format: int32 */
             round_up_after_months?: number;
         };
         /** @enum {string} */
@@ -4858,7 +4919,10 @@ export interface components {
             description: string;
             /** Format: uuid */
             id: string;
-            /** @description Messages the caller can see. */
+            /**
+             * Format: int64
+             * @description Messages the caller can see.
+             */
             message_count: number;
             priority: components["schemas"]["HelpdeskPriority"];
             /** Format: uuid */
@@ -4963,6 +5027,7 @@ export interface components {
             created_at: string;
             /** Format: uuid */
             created_by_user_id: string;
+            /** Format: int64 */
             duration_minutes: number;
             feedback: string | null;
             /** Format: uuid */
@@ -4981,8 +5046,10 @@ export interface components {
             /** Format: uuid */
             posting_id: string;
             posting_title: string;
+            /** Format: int64 */
             rating: number | null;
             /**
+             * Format: int64
              * @description The panel's scale when the rating was given.
              * @enum {integer|null}
              */
@@ -4990,7 +5057,10 @@ export interface components {
             recommendation: components["schemas"]["InterviewRecommendation"] | null;
             /** @example Technical */
             round_name: string;
-            /** @description The interview panel round it follows, if any. */
+            /**
+             * Format: int64
+             * @description The interview panel round it follows, if any.
+             */
             round_sequence: number | null;
             /** Format: date-time */
             scheduled_at: string;
@@ -5010,6 +5080,7 @@ export interface components {
         InterviewCreate: {
             /** Format: uuid */
             candidate_id: string;
+            /** Format: int32 */
             duration_minutes?: number;
             interviewer_user_ids?: string[];
             location?: string | null;
@@ -5017,6 +5088,7 @@ export interface components {
             meeting_url?: string | null;
             mode?: components["schemas"]["InterviewMode"];
             round_name?: string;
+            /** Format: int32 */
             round_sequence?: number;
             /** Format: date-time */
             scheduled_at: string;
@@ -5030,8 +5102,12 @@ export interface components {
         InterviewMode: "video" | "phone" | "in_person";
         /** @description The company's interview process: the rounds every candidate goes through, in order, with their default interviewers (members of the company), and how feedback is given. Defaults: HR screening (30 min, phone), Technical (60 min, video), Hiring manager (45 min, in person); ratings out of 5; feedback due within 48 hours. */
         InterviewPanel: {
+            /** Format: int32 */
             feedback_deadline_hours: number;
-            /** @enum {integer} */
+            /**
+             * Format: int64
+             * @enum {integer}
+             */
             rating_scale: 5 | 10;
             rounds: components["schemas"]["InterviewRound"][];
             /**
@@ -5042,21 +5118,29 @@ export interface components {
         };
         /** @description Partial update; `rounds` replaces the whole list. */
         InterviewPanelUpdate: {
+            /** Format: int32 */
             feedback_deadline_hours?: number;
-            /** @enum {integer} */
+            /**
+             * Format: int32
+             * @enum {integer}
+             */
             rating_scale?: 5 | 10;
             rounds?: components["schemas"]["InterviewRound"][];
         };
         /** @enum {string} */
         InterviewRecommendation: "strong_hire" | "hire" | "no_hire" | "strong_no_hire";
         InterviewRound: {
+            /** Format: int32 */
             duration_minutes: number;
             /** @description Members of the company who interview in this round by default. */
             interviewer_user_ids: string[];
             /** @enum {string} */
             mode: "video" | "phone" | "in_person";
             name: string;
-            /** @description Order of the round; unique. */
+            /**
+             * Format: int32
+             * @description Order of the round; unique.
+             */
             sequence: number;
         };
         /** @description The candidate-facing side of an interview: when and where (or the meeting link) and what to prepare. `send` mails it to the candidate. */
@@ -5070,6 +5154,7 @@ export interface components {
             created_at: string;
             /** Format: uuid */
             created_by_user_id: string;
+            /** Format: int64 */
             duration_minutes: number;
             /** Format: uuid */
             id: string;
@@ -5081,6 +5166,7 @@ export interface components {
             mode: components["schemas"]["InterviewMode"];
             /** Format: date-time */
             scheduled_at: string;
+            /** Format: int64 */
             send_count: number;
             /**
              * Format: date-time
@@ -5103,6 +5189,7 @@ export interface components {
         InterviewSessionCreate: {
             /** Format: uuid */
             candidate_id: string;
+            /** Format: int32 */
             duration_minutes?: number;
             instructions?: string | null;
             /** Format: uuid */
@@ -5122,6 +5209,7 @@ export interface components {
         InterviewSessionStatus: "scheduled" | "completed" | "cancelled";
         /** @description Changes a `scheduled` session (409 otherwise); `status` completes or cancels it. */
         InterviewSessionUpdate: {
+            /** Format: int32 */
             duration_minutes?: number;
             instructions?: string | null;
             location?: string | null;
@@ -5149,6 +5237,7 @@ export interface components {
          */
         InterviewUpdate: {
             cancel_reason?: string | null;
+            /** Format: int32 */
             duration_minutes?: number;
             feedback?: string;
             interviewer_user_ids?: string[];
@@ -5156,6 +5245,7 @@ export interface components {
             /** Format: uri */
             meeting_url?: string | null;
             mode?: components["schemas"]["InterviewMode"];
+            /** Format: int32 */
             rating?: number;
             recommendation?: components["schemas"]["InterviewRecommendation"];
             /** Format: date-time */
@@ -5270,6 +5360,7 @@ export interface components {
             terms?: string | null;
         };
         JobPosting: {
+            /** Format: int64 */
             candidate_count: number;
             /** Format: date-time */
             closed_at: string | null;
@@ -5290,6 +5381,7 @@ export interface components {
             location: string | null;
             max_salary: components["schemas"]["Money"] | null;
             min_salary: components["schemas"]["Money"] | null;
+            /** Format: int64 */
             openings: number;
             /** @example JOB-00012 */
             posting_number: string;
@@ -5330,6 +5422,7 @@ export interface components {
             location?: string | null;
             max_salary?: components["schemas"]["MoneyAmount"] | null;
             min_salary?: components["schemas"]["MoneyAmount"] | null;
+            /** Format: int32 */
             openings?: number;
             requirements?: string;
             /** Format: uuid */
@@ -5357,6 +5450,7 @@ export interface components {
             location?: string | null;
             max_salary?: components["schemas"]["MoneyAmount"] | null;
             min_salary?: components["schemas"]["MoneyAmount"] | null;
+            /** Format: int32 */
             openings?: number;
             requirements?: string;
             skills?: string[];
@@ -5387,9 +5481,15 @@ export interface components {
             location: string | null;
             max_salary: components["schemas"]["Money"] | null;
             min_salary: components["schemas"]["Money"] | null;
-            /** @description Number of people to hire. */
+            /**
+             * Format: int64
+             * @description Number of people to hire.
+             */
             positions: number;
-            /** @description Live job postings raised from this requisition. */
+            /**
+             * Format: int64
+             * @description Live job postings raised from this requisition.
+             */
             posting_count: number;
             requested_by_name: string;
             /** Format: uuid */
@@ -5429,7 +5529,10 @@ export interface components {
             location?: string | null;
             max_salary?: components["schemas"]["MoneyAmount"] | null;
             min_salary?: components["schemas"]["MoneyAmount"] | null;
-            /** @default 1 */
+            /**
+             * Format: int32
+             * @default 1
+             */
             positions?: number;
             /**
              * @default draft
@@ -5462,6 +5565,7 @@ export interface components {
             location?: string | null;
             max_salary?: components["schemas"]["MoneyAmount"] | null;
             min_salary?: components["schemas"]["MoneyAmount"] | null;
+            /** Format: int32 */
             positions?: number;
             status?: components["schemas"]["JobRequisitionStatus"];
             /** Format: date */
@@ -5575,6 +5679,7 @@ export interface components {
         LeaveAllocationResult: {
             /** @description The allocations created (the first 500; list them all with GET /api/leave-allocations). */
             allocations: components["schemas"]["LeaveAllocation"][];
+            /** Format: int64 */
             created_count: number;
             /** @description Employees and types not allocated, with the reason (the first 500). */
             skipped: {
@@ -5584,6 +5689,7 @@ export interface components {
                 leave_type_id: string | null;
                 reason: string;
             }[];
+            /** Format: int64 */
             skipped_count: number;
         };
         /**
@@ -5958,17 +6064,26 @@ export interface components {
             applicable_employment_types: components["schemas"]["EmploymentType"][];
             /** @description Only employees with one of these genders may use the type; empty = everyone. */
             applicable_genders: components["schemas"]["Gender"][];
-            /** @description A request of more than this many days must carry `attachment_file_id` (e.g. a medical certificate). Null = never. */
+            /**
+             * Format: int64
+             * @description A request of more than this many days must carry `attachment_file_id` (e.g. a medical certificate). Null = never.
+             */
             attachment_required_above_days: number | null;
             /** @description Unused days move to the next period when that period is allocated. */
             carry_forward: boolean;
-            /** @description Carried-forward days lapse this many days after the new period starts, as far as they are not used by then (null = they never lapse). */
+            /**
+             * Format: int64
+             * @description Carried-forward days lapse this many days after the new period starts, as far as they are not used by then (null = they never lapse).
+             */
             carry_forward_expiry_days: number | null;
             /** @description Cap on the days carried forward (null = no cap). */
             carry_forward_max_days: components["schemas"]["DayCount"] | null;
             /** @description Short code, unique in the company (case-insensitive), e.g. CL, SL, EL. */
             code: string;
-            /** @description For a compensatory type, days (from the worked date) during which a credit can be used before it lapses. Null = no expiry. */
+            /**
+             * Format: int64
+             * @description For a compensatory type, days (from the worked date) during which a credit can be used before it lapses. Null = no expiry.
+             */
             comp_off_validity_days: number | null;
             /** Format: date-time */
             created_at: string;
@@ -5984,9 +6099,15 @@ export interface components {
             is_compensatory: boolean;
             /** @description false = unpaid leave (loss of pay). Unpaid leave needs no allocation and its balance is never checked. */
             is_paid: boolean;
-            /** @description Longest allowed leave of this type in a row, counting this request together with adjacent pending/approved requests of the same type (separated only by weekly offs or holidays). Null = no limit. */
+            /**
+             * Format: int64
+             * @description Longest allowed leave of this type in a row, counting this request together with adjacent pending/approved requests of the same type (separated only by weekly offs or holidays). Null = no limit.
+             */
             max_consecutive_days: number | null;
-            /** @description Days between today and `from_date` an employee must give when applying for themselves (hr/admin/owner recording leave for someone else are exempt). */
+            /**
+             * Format: int64
+             * @description Days between today and `from_date` an employee must give when applying for themselves (hr/admin/owner recording leave for someone else are exempt).
+             */
             min_notice_days: number;
             name: string;
             /** @description With `allow_negative_balance`, how far below zero the available balance may go. */
@@ -6015,12 +6136,15 @@ export interface components {
             applicable_employment_types?: components["schemas"]["EmploymentType"][];
             /** @description Only employees with one of these genders may use the type; empty = everyone. */
             applicable_genders?: components["schemas"]["Gender"][];
+            /** Format: int32 */
             attachment_required_above_days?: number | null;
             /** @description Default false. */
             carry_forward?: boolean;
+            /** Format: int32 */
             carry_forward_expiry_days?: number | null;
             carry_forward_max_days?: components["schemas"]["DayQuantity"] | null;
             code: string;
+            /** Format: int32 */
             comp_off_validity_days?: number | null;
             description?: string | null;
             /** @description Default false. */
@@ -6031,8 +6155,12 @@ export interface components {
             is_compensatory?: boolean;
             /** @description Default true. */
             is_paid?: boolean;
+            /** Format: int32 */
             max_consecutive_days?: number | null;
-            /** @description Default 0. */
+            /**
+             * Format: int32
+             * @description Default 0.
+             */
             min_notice_days?: number;
             name: string;
             negative_balance_limit?: components["schemas"]["DayQuantity"];
@@ -6056,12 +6184,15 @@ export interface components {
             applicable_employment_types?: components["schemas"]["EmploymentType"][];
             /** @description Only employees with one of these genders may use the type; empty = everyone. */
             applicable_genders?: components["schemas"]["Gender"][];
+            /** Format: int32 */
             attachment_required_above_days?: number | null;
             /** @description Default false. */
             carry_forward?: boolean;
+            /** Format: int32 */
             carry_forward_expiry_days?: number | null;
             carry_forward_max_days?: components["schemas"]["DayQuantity"] | null;
             code?: string;
+            /** Format: int32 */
             comp_off_validity_days?: number | null;
             description?: string | null;
             /** @description Default false. */
@@ -6072,8 +6203,12 @@ export interface components {
             is_compensatory?: boolean;
             /** @description Default true. */
             is_paid?: boolean;
+            /** Format: int32 */
             max_consecutive_days?: number | null;
-            /** @description Default 0. */
+            /**
+             * Format: int32
+             * @description Default 0.
+             */
             min_notice_days?: number;
             name?: string;
             negative_balance_limit?: components["schemas"]["DayQuantity"];
@@ -6102,6 +6237,7 @@ export interface components {
             id: string;
             /** @description Installment rounded to paise; the last one absorbs the rounding. */
             installment_amount: components["schemas"]["Money"];
+            /** Format: int64 */
             installments: number;
             /** @description Yearly rate of the loan type at application, simple interest: amount × rate × installments ÷ 12. */
             interest_rate: components["schemas"]["Percent"];
@@ -6137,6 +6273,7 @@ export interface components {
             amount: components["schemas"]["MoneyAmount"];
             /** Format: uuid */
             employee_id?: string;
+            /** Format: int32 */
             installments: number;
             /** Format: uuid */
             loan_type_id: string;
@@ -6147,6 +6284,7 @@ export interface components {
         LoanAdvanceUpdate: {
             amount?: components["schemas"]["MoneyAmount"];
             comment?: string;
+            /** Format: int32 */
             installments?: number;
             reason?: string | null;
             start_month?: string;
@@ -6155,7 +6293,10 @@ export interface components {
         };
         LoanInstallment: {
             amount: components["schemas"]["Money"];
-            /** @description How many times this installment was moved by a deferral. */
+            /**
+             * Format: int64
+             * @description How many times this installment was moved by a deferral.
+             */
             deferrals: number;
             /** @description Month the installment is deducted in, `YYYY-MM`. */
             due_month: string;
@@ -6165,6 +6306,7 @@ export interface components {
             paid_at: string | null;
             /** Format: uuid */
             paid_run_id: string | null;
+            /** Format: int64 */
             seq: number;
             /** @enum {string} */
             status: "pending" | "paid";
@@ -6185,6 +6327,7 @@ export interface components {
             interest_rate: components["schemas"]["Percent"];
             /** @description Largest amount that may be borrowed (null = no limit). */
             max_amount: components["schemas"]["Money"] | null;
+            /** Format: int32 */
             max_installments: number;
             name: string;
             /** Format: date-time */
@@ -6196,6 +6339,7 @@ export interface components {
             description?: string | null;
             interest_rate?: components["schemas"]["Percent"];
             max_amount?: components["schemas"]["MoneyAmount"] | null;
+            /** Format: int32 */
             max_installments: number;
             name: string;
         };
@@ -6205,6 +6349,7 @@ export interface components {
             description?: string | null;
             interest_rate?: components["schemas"]["Percent"];
             max_amount?: components["schemas"]["MoneyAmount"] | null;
+            /** Format: int32 */
             max_installments?: number;
             name?: string;
         };
@@ -6272,9 +6417,13 @@ export interface components {
          */
         NotificationKind: "asset.assigned" | "asset.damage_reported" | "asset.damage_repaired" | "asset.damage_written_off" | "asset.return_requested" | "asset.return_approved" | "asset.return_rejected" | "comp_off.approval_needed" | "comp_off.submitted" | "comp_off.approved" | "comp_off.rejected" | "comp_off.cancelled" | "employee.resigned" | "encashment.submitted" | "encashment.approved" | "encashment.rejected" | "encashment.cancelled" | "expense_claim.submitted" | "expense_claim.approved" | "expense_claim.rejected" | "expense_claim.cancelled" | "helpdesk.message" | "helpdesk.ticket_assigned" | "helpdesk.ticket_created" | "helpdesk.ticket_updated" | "leave.adjusted" | "leave.approval_needed" | "leave.submitted" | "leave.approved" | "leave.rejected" | "leave.cancelled" | "leave.recounted" | "loan.submitted" | "loan.approved" | "loan.rejected" | "loan.cancelled" | "loan.deferred" | "payroll.slip_ready" | "recruitment.appointment_document" | "recruitment.candidate_hired" | "recruitment.interview_scheduled" | "recruitment.interview_rescheduled" | "recruitment.interview_cancelled" | "recruitment.interview_feedback" | "recruitment.offer_accepted" | "recruitment.offer_declined" | "recruitment.offer_expired" | "recruitment.requisition_submitted" | "recruitment.requisition_approved" | "recruitment.requisition_rejected" | "regularization.approval_needed" | "regularization.submitted" | "regularization.approved" | "regularization.rejected" | "regularization.cancelled" | "wfh.approval_needed" | "wfh.submitted" | "wfh.approved" | "wfh.rejected" | "wfh.cancelled";
         Pagination: {
+            /** Format: int32 */
             limit: number;
+            /** Format: int64 */
             page: number;
+            /** Format: int64 */
             total: number;
+            /** Format: int64 */
             total_pages: number;
         };
         /** @description At least 8 characters, and hard to guess: a password is refused with a 400 `validation_failed` whose `details` name the password field (`body.password`) when it is a common or breached password (the list of about 49 000 shipped in `@zxcvbn-ts/language-common`, checked offline) or a close variant of one (capitals, l33t such as `P@ssw0rd`, a year or digits added), a simple pattern (repeats such as `aaaaaaaa`, sequences such as `12345678`, keyboard rows, dates), built on the account's name or e-mail, or when it contains the local part of the account's e-mail (the part before `@`, when it has 3 or more characters). The measure is zxcvbn's: at least score 2 (more than a million guesses), computed on the first 32 characters. Applies wherever a password is set: signup, accepting an invitation as a new user, and a password reset. Stored as `scrypt$<hex-salt>$<hex-hash>` (N=16384, r=8, p=1, 64-byte key). */
@@ -6292,6 +6441,7 @@ export interface components {
             created_at: string;
             /** Format: uuid */
             created_by: string | null;
+            /** Format: int64 */
             employee_count: number;
             /** @description The employees the run is limited to; empty = every eligible employee. */
             employee_ids: string[];
@@ -6318,7 +6468,9 @@ export interface components {
              *     }
              */
             progress: {
+                /** Format: int64 */
                 processed: number;
+                /** Format: int64 */
                 total: number;
             };
             /**
@@ -6365,14 +6517,19 @@ export interface components {
                 name: string;
                 type: components["schemas"]["SalaryComponentType"];
             }[];
+            /** Format: int64 */
             employee_count: number;
-            /** @description Eligible employees left out because they have no salary setup in force. */
+            /**
+             * Format: int64
+             * @description Eligible employees left out because they have no salary setup in force.
+             */
             employees_without_setup: number;
             /** @description Gross + employer contributions + encashments + reimbursements. */
             employer_cost: components["schemas"]["Money"];
             esi: {
                 employee: components["schemas"]["Money"];
                 employer: components["schemas"]["Money"];
+                /** Format: int64 */
                 members: number;
                 wages: components["schemas"]["Money"];
             };
@@ -6388,6 +6545,7 @@ export interface components {
                 employee: components["schemas"]["Money"];
                 employer_epf: components["schemas"]["Money"];
                 employer_eps: components["schemas"]["Money"];
+                /** Format: int64 */
                 members: number;
                 wages: components["schemas"]["Money"];
             };
@@ -6408,6 +6566,7 @@ export interface components {
             employee_rate: components["schemas"]["Percent"];
             employer_rate: components["schemas"]["Percent"];
             enabled: boolean;
+            /** Format: int32 */
             eps_age_limit: number;
             eps_rate: components["schemas"]["Percent"];
             /** @description Compute contributions on wages capped at `wage_ceiling` (false: on full PF wages, the joint higher-wage option). */
@@ -6427,6 +6586,7 @@ export interface components {
             employee_rate?: components["schemas"]["Percent"];
             employer_rate?: components["schemas"]["Percent"];
             enabled?: boolean;
+            /** Format: int32 */
             eps_age_limit?: number;
             eps_rate?: components["schemas"]["Percent"];
             restrict_to_ceiling?: boolean;
@@ -6555,7 +6715,10 @@ export interface components {
             name: string;
             /** @description Counts as PF wages (basic + DA + retaining allowance). */
             pf_wage: boolean;
-            /** @description Order on the salary slip. */
+            /**
+             * Format: int64
+             * @description Order on the salary slip.
+             */
             position: number;
             type: components["schemas"]["SalaryComponentType"];
             /** Format: date-time */
@@ -6588,6 +6751,7 @@ export interface components {
             name: string;
             /** @default false */
             pf_wage?: boolean;
+            /** Format: int32 */
             position?: number;
             type: components["schemas"]["SalaryComponentType"];
         };
@@ -6616,6 +6780,7 @@ export interface components {
             formula?: string | null;
             name?: string;
             pf_wage?: boolean;
+            /** Format: int32 */
             position?: number;
             type?: components["schemas"]["SalaryComponentType"];
         };
@@ -6734,7 +6899,10 @@ export interface components {
             name: string;
         };
         SalarySlipSummary: {
-            /** @description Calendar days of the month (the proration divisor). */
+            /**
+             * Format: int64
+             * @description Calendar days of the month (the proration divisor).
+             */
             days_in_period: number;
             department: string;
             designation: string;
@@ -6802,6 +6970,7 @@ export interface components {
             original_name: string;
             purpose: string;
             sha256: string;
+            /** Format: int64 */
             size_bytes: number;
         };
         /** @description A person kept for future roles, with skills and tags to find them again. */
@@ -7034,7 +7203,10 @@ export interface components {
             country: string | null;
             /** Format: date-time */
             created_at: string;
-            /** @description Radius of the check-in geofence in metres. */
+            /**
+             * Format: int64
+             * @description Radius of the check-in geofence in metres.
+             */
             geofence_radius_m: number | null;
             /** Format: uuid */
             id: string;
@@ -7066,7 +7238,10 @@ export interface components {
             city?: string | null;
             /** @description ISO 3166-1 alpha-2 code. */
             country?: string | null;
-            /** @description Radius of the check-in geofence in metres. */
+            /**
+             * Format: int32
+             * @description Radius of the check-in geofence in metres.
+             */
             geofence_radius_m?: number | null;
             latitude?: number | null;
             longitude?: number | null;
@@ -8326,7 +8501,9 @@ export interface operations {
                 content: {
                     "application/json": {
                         data: {
+                            /** Format: int64 */
                             created: number;
+                            /** Format: int64 */
                             updated: number;
                         };
                         message: string;
@@ -8717,6 +8894,10 @@ export interface operations {
         requestBody: {
             content: {
                 "application/json": {
+                    /**
+                     * Format: int64
+                     * @description Unix time (seconds) of the event.
+                     */
                     created?: number;
                     data?: Record<string, never>;
                     id: string;
@@ -10635,6 +10816,7 @@ export interface operations {
                             database: "up";
                             /** @enum {string} */
                             status: "ok";
+                            /** Format: int64 */
                             uptime_seconds: number;
                         };
                         message: string;
@@ -12216,6 +12398,7 @@ export interface operations {
                         data: components["schemas"]["Notification"][];
                         message: string;
                         pagination: components["schemas"]["Pagination"];
+                        /** Format: int64 */
                         unread_count: number;
                     };
                 };
@@ -12275,6 +12458,7 @@ export interface operations {
                 content: {
                     "application/json": {
                         data: {
+                            /** Format: int64 */
                             updated: number;
                         };
                         message: string;
@@ -15135,6 +15319,7 @@ export interface operations {
                 content: {
                     "application/json": {
                         data: {
+                            /** Format: int64 */
                             epoch_ms: number;
                             /** Format: date-time */
                             now: string;

@@ -29,6 +29,8 @@
 //           - each a $ref to components/responses. Operations with an application/json request
 //           body that declare no `x-body-limit` get the default, DEFAULT_BODY_LIMIT (64 KiB), so
 //           the bundle states every operation's limit.
+//           hrms/format-limits writes out the size a format implies (maxLength of uuid, date,
+//           date-time, email strings; int32/int64 of integers), see formatLimits.
 //           hrms/path-file-names adds nothing, it checks: each path item is a file of its own,
 //           directly in openapi/paths/, named from its URL path by pathFileName()
 //           (/api/leave-requests/{id} -> api_leave-requests_{id}.yaml, the convention of
@@ -281,6 +283,33 @@ function queryEncoding() {
   };
 }
 
+/**
+ * What a schema's format already says about its size, written out for the tools that only read
+ * the keywords (Spectral's OWASP rules, SDK generators, the mock servers): a string of format
+ * uuid is 36 characters, date 10 (YYYY-MM-DD), date-time at most 35 (RFC 3339 with nanoseconds and
+ * an offset; the server writes 24), email 254 (RFC 5321) - each a `maxLength` where the schema
+ * declares none. An integer without a format gets `int32` when its bounds fit 32 bits, else
+ * `int64` (counts and amounts of JSON numbers; JavaScript keeps them exact up to 2^53).
+ */
+const FORMAT_MAX_LENGTH = { uuid: 36, date: 10, "date-time": 35, email: 254 };
+const INT32 = 2 ** 31;
+function formatLimits() {
+  const hasType = (schema, t) => schema.type === t || (Array.isArray(schema.type) && schema.type.includes(t));
+  return {
+    Schema: {
+      leave(schema) {
+        if (hasType(schema, "string") && schema.maxLength === undefined && FORMAT_MAX_LENGTH[schema.format] !== undefined)
+          schema.maxLength = FORMAT_MAX_LENGTH[schema.format];
+        if (hasType(schema, "integer") && schema.format === undefined) {
+          const hi = schema.maximum ?? schema.exclusiveMaximum;
+          const lo = schema.minimum ?? schema.exclusiveMinimum;
+          schema.format = hi !== undefined && hi < INT32 && (lo === undefined || lo >= -INT32) ? "int32" : "int64";
+        }
+      },
+    },
+  };
+}
+
 /** The file of a path item: its URL path without the leading "/", each "/" a "_", then ".yaml". */
 export function pathFileName(urlPath) {
   return `${urlPath.replace(/^\//, "").replaceAll("/", "_")}.yaml`;
@@ -430,7 +459,12 @@ export default function hrmsPlugin() {
       oas3: { "success-wrapper": successWrapper },
     },
     decorators: {
-      oas3: { "standard-responses": standardResponses, "path-file-names": pathFileNames, "query-encoding": queryEncoding },
+      oas3: {
+        "standard-responses": standardResponses,
+        "path-file-names": pathFileNames,
+        "query-encoding": queryEncoding,
+        "format-limits": formatLimits,
+      },
     },
   };
 }
