@@ -3132,12 +3132,17 @@ export interface components {
         /** @description Success envelope without a payload. */
         Ack: {
             data: null;
+            /** @example OK */
             message: string;
         };
         AiContent: {
+            /** @example Dear Priya, thank you for your interest in the Senior Backend Engineer role. */
             content: string;
             provider: components["schemas"]["AiProvider"];
-            /** @description Email subject (emails only). */
+            /**
+             * @description Email subject (emails only).
+             * @example Your application for Senior Backend Engineer
+             */
             subject: string | null;
             type: components["schemas"]["AiContentType"];
         };
@@ -3149,11 +3154,19 @@ export interface components {
          *     }
          */
         AiContentRequest: {
+            /** @example Priya Sharma */
             candidate_name?: string;
-            /** @description Default: the company's name. */
+            /**
+             * @description Default: the company's name.
+             * @example Acme Technologies Pvt Ltd
+             */
             company_name?: string;
-            /** @description Facts to include (dates, place, skills, perks…). */
+            /**
+             * @description Facts to include (dates, place, skills, perks…).
+             * @example Mention the two interview rounds and thank the candidate for their time.
+             */
             details?: string;
+            /** @example Senior Backend Engineer */
             job_title?: string;
             /**
              * @default formal
@@ -3167,13 +3180,21 @@ export interface components {
         AiInterviewQuestion: {
             /** @enum {string} */
             category: "technical" | "behavioral" | "situational" | "role";
+            /** @example How would you design an idempotent payment webhook handler? */
             question: string;
-            /** @description The skill the question probes, if any. */
+            /**
+             * @description The skill the question probes, if any.
+             * @example API design
+             */
             skill: string | null;
-            /** @description Guidance for the interviewer. */
+            /**
+             * @description Guidance for the interviewer.
+             * @example Idempotency keys, retries, signature checks and a clear audit trail.
+             */
             what_to_look_for: string;
         };
         AiInterviewQuestions: {
+            /** @example Senior Backend Engineer */
             job_title: string | null;
             provider: components["schemas"]["AiProvider"];
             questions: components["schemas"]["AiInterviewQuestion"][];
@@ -3198,7 +3219,9 @@ export interface components {
              * @enum {string}
              */
             focus?: "mixed" | "technical" | "behavioral" | "situational";
+            /** @example Senior Backend Engineer */
             job_title?: string;
+            /** @example 5+ years of TypeScript and PostgreSQL */
             requirements: string;
             /**
              * @default mid
@@ -3209,8 +3232,12 @@ export interface components {
             skills?: string[];
         };
         AiJobDescription: {
+            /** @example Engineering */
             department: string;
-            /** @description The complete job description (Markdown). */
+            /**
+             * @description The complete job description (Markdown).
+             * @example Build and run the services behind our HR platform.
+             */
             description: string;
             /** @description Minimum years of experience asked for, when stated. */
             experience_years: number | null;
@@ -3224,7 +3251,9 @@ export interface components {
             responsibilities: string[];
             /** @description Skills recognised in the requirements (lower-case, canonical names). */
             skills: string[];
+            /** @example A senior engineer to build the payroll and leave services. */
             summary: string;
+            /** @example Senior Backend Engineer */
             title: string;
         };
         /**
@@ -3235,17 +3264,27 @@ export interface components {
          *     }
          */
         AiJobDescriptionRequest: {
-            /** @description Default: the company's name. */
+            /**
+             * @description Default: the company's name.
+             * @example Acme Technologies Pvt Ltd
+             */
             company_name?: string;
+            /** @example Engineering */
             department: string;
             employment_type?: components["schemas"]["EmploymentType"];
+            /** @example Bengaluru */
             location?: string;
-            /** @description Free text: skills, experience, duties - one per line or in sentences. */
+            /**
+             * @description Free text: skills, experience, duties - one per line or in sentences.
+             * @example 5+ years of TypeScript and PostgreSQL
+             */
             requirements: string;
+            /** @example Senior Backend Engineer */
             title: string;
         };
         /** @description Which provider produced the output: `offline` (the built-in deterministic helpers: keyword extraction and skill matching; the same input always gives the same output) or `openai_compatible` (the chat-completions API at `AI_BASE_URL`). */
         AiProvider: {
+            /** @example gpt-4o-mini */
             model: string | null;
             /** @enum {string} */
             name: "offline" | "openai_compatible";
@@ -3257,6 +3296,7 @@ export interface components {
             /**
              * Format: uuid
              * @description The candidate the score was saved on.
+             * @example 8073b340-8a60-45ba-9728-0031d299a244
              */
             candidate_id: string | null;
             /** @description Years of experience found in the resume. */
@@ -3271,6 +3311,7 @@ export interface components {
             required_experience_years: number | null;
             /** Format: int32 */
             score: number;
+            /** @example Strong TypeScript and PostgreSQL experience; no payroll domain experience. */
             summary: string;
         };
         /**
@@ -3281,31 +3322,49 @@ export interface components {
          *     }
          */
         AiResumeScreeningRequest: {
-            /** Format: uuid */
+            /**
+             * Format: uuid
+             * @example 8073b340-8a60-45ba-9728-0031d299a244
+             */
             candidate_id?: string;
+            /** @example 5+ years of TypeScript and PostgreSQL */
             job_requirements?: string;
             min_experience_years?: number;
-            /** Format: uuid */
+            /**
+             * Format: uuid
+             * @example e2fcccfd-5975-4382-bde1-80868a162ad2
+             */
             posting_id?: string;
             required_skills?: string[];
+            /** @example Software engineer, 6 years: TypeScript, Node.js, PostgreSQL, payroll systems. */
             resume_text?: string;
         };
         /** @description A joining document the candidate uploaded through the appointment link. */
         AppointmentDocument: {
-            /** Format: date-time */
+            /**
+             * Format: date-time
+             * @example 2026-11-20T09:15:00.000Z
+             */
             created_at: string;
             document_type: components["schemas"]["DocumentType"];
             /**
              * Format: uuid
              * @description hr, admin and owner download it with `GET /api/files/{fileId}`.
+             * @example 96b9af34-b16d-4cf0-bf89-09651541e35e
              */
             file_id: string;
-            /** Format: uuid */
+            /**
+             * Format: uuid
+             * @example 91d29840-09f3-4a0d-998f-b69e3543557e
+             */
             id: string;
+            /** @example application/pdf */
             mime_type: string;
+            /** @example offer-letter.pdf */
             original_name: string;
             /** Format: int64 */
             size_bytes: number;
+            /** @example Signed offer letter */
             title: string;
         };
         /**
@@ -3316,7 +3375,10 @@ export interface components {
          *     }
          */
         ApprovalDecision: {
-            /** @description Shown to the employee in the notification. */
+            /**
+             * @description Shown to the employee in the notification.
+             * @example Approved, enjoy your time off.
+             */
             comment?: string;
             /** @enum {string} */
             status: "approved" | "rejected";
@@ -3327,65 +3389,121 @@ export interface components {
              * @example AST-00042
              */
             asset_tag: string;
-            /** Format: uuid */
+            /**
+             * Format: uuid
+             * @example 94cf0cb9-d82a-40c8-b40b-cbc240e0ef21
+             */
             category_id: string;
+            /** @example Laptops */
             category_name: string;
             condition: components["schemas"]["AssetCondition"];
-            /** Format: date-time */
+            /**
+             * Format: date-time
+             * @example 2026-11-20T09:15:00.000Z
+             */
             created_at: string;
             /** @description Who holds the asset now; null unless `status` is `assigned`. */
             current_holder: components["schemas"]["AssetHolder"] | null;
-            /** Format: uuid */
+            /**
+             * Format: uuid
+             * @example a67c622f-81cf-40db-b91f-4063160984fb
+             */
             id: string;
             /** @example MacBook Pro 14 */
             name: string;
+            /** @example Bought with a three-year warranty */
             notes: string | null;
             /** Format: int64 */
             open_damage_reports: number;
             purchase_cost: components["schemas"]["Money"] | null;
-            /** Format: date */
+            /**
+             * Format: date
+             * @example 2024-04-01
+             */
             purchase_date: string | null;
-            /** @description Unique (case-insensitive) among the company's assets when given. */
+            /**
+             * @description Unique (case-insensitive) among the company's assets when given.
+             * @example C02XK1ZQJGH5
+             */
             serial_number: string | null;
             status: components["schemas"]["AssetStatus"];
-            /** Format: date-time */
+            /**
+             * Format: date-time
+             * @example 2026-11-25T10:30:00.000Z
+             */
             updated_at: string;
-            /** Format: date */
+            /**
+             * Format: date
+             * @example 2026-12-31
+             */
             warranty_expires_on: string | null;
         };
         AssetAssignment: {
             /** @description True until the return is approved. */
             active: boolean;
-            /** Format: uuid */
+            /**
+             * Format: uuid
+             * @example a67c622f-81cf-40db-b91f-4063160984fb
+             */
             asset_id: string;
+            /** @example MacBook Pro 14 (M3) */
             asset_name: string;
             /** @example AST-00042 */
             asset_tag: string;
-            /** Format: uuid */
+            /**
+             * Format: uuid
+             * @example c7556a0f-8e57-4784-a1df-d1829d20ebef
+             */
             assigned_by_user_id: string | null;
-            /** Format: date */
+            /**
+             * Format: date
+             * @example 2026-11-25
+             */
             assigned_on: string;
+            /** @example Laptops */
             category_name: string;
             condition_at_assignment: components["schemas"]["AssetCondition"];
-            /** Format: date-time */
+            /**
+             * Format: date-time
+             * @example 2026-11-20T09:15:00.000Z
+             */
             created_at: string;
             /** @example EMP-00042 */
             employee_code: string;
-            /** Format: uuid */
+            /**
+             * Format: uuid
+             * @example 8dcd9acb-a378-46b9-b9bd-d57ed7932c00
+             */
             employee_id: string;
+            /** @example Priya Sharma */
             employee_name: string;
-            /** Format: date */
+            /**
+             * Format: date
+             * @example 2026-12-31
+             */
             expected_return_on: string | null;
-            /** Format: uuid */
+            /**
+             * Format: uuid
+             * @example 78c50120-9715-4081-8d70-3c83d362e635
+             */
             id: string;
+            /** @example Handed over with charger and sleeve */
             notes: string | null;
             /** @description Condition recorded when the return was approved. */
             return_condition: components["schemas"]["AssetCondition"] | null;
+            /** @example Returned in good condition with charger. */
             return_notes: string | null;
-            /** Format: date */
+            /**
+             * Format: date
+             * @example 2026-12-31
+             */
             returned_on: string | null;
+            /** @example C02XK1ZQJGH5 */
             serial_number: string | null;
-            /** Format: date-time */
+            /**
+             * Format: date-time
+             * @example 2026-11-25T10:30:00.000Z
+             */
             updated_at: string;
         };
         AssetCategory: {
@@ -3394,17 +3512,27 @@ export interface components {
              * @description Assets of the register (not deleted) in this category.
              */
             asset_count: number;
-            /** Format: date-time */
+            /**
+             * Format: date-time
+             * @example 2026-11-20T09:15:00.000Z
+             */
             created_at: string;
+            /** @example Company laptops issued to employees */
             description: string | null;
-            /** Format: uuid */
+            /**
+             * Format: uuid
+             * @example 76c2675a-6158-4212-9abf-3ae5eac72961
+             */
             id: string;
             /**
              * @description Unique (case-insensitive) among the company's categories.
              * @example Laptops
              */
             name: string;
-            /** Format: date-time */
+            /**
+             * Format: date-time
+             * @example 2026-11-25T10:30:00.000Z
+             */
             updated_at: string;
         };
         /**
@@ -3413,43 +3541,73 @@ export interface components {
          */
         AssetCondition: "new" | "good" | "fair" | "poor" | "damaged";
         AssetDamageReport: {
-            /** Format: uuid */
+            /**
+             * Format: uuid
+             * @example a67c622f-81cf-40db-b91f-4063160984fb
+             */
             asset_id: string;
+            /** @example MacBook Pro 14 (M3) */
             asset_name: string;
+            /** @example LAP-2026-017 */
             asset_tag: string;
             /**
              * Format: uuid
              * @description The assignment active when the damage was reported (null when nobody held the asset).
+             * @example 17342c62-a17d-40c4-8c45-a8f5a060c051
              */
             assignment_id: string | null;
-            /** Format: date-time */
+            /**
+             * Format: date-time
+             * @example 2026-11-20T09:15:00.000Z
+             */
             created_at: string;
+            /** @example Screen cracked after a fall from the desk */
             description: string;
             /**
              * Format: uuid
              * @description The employee holding the asset when the damage was reported.
+             * @example 8dcd9acb-a378-46b9-b9bd-d57ed7932c00
              */
             employee_id: string | null;
+            /** @example Priya Sharma */
             employee_name: string | null;
             /**
              * Format: uuid
              * @description Photo or document (GET /api/files/{fileId}).
+             * @example 96b9af34-b16d-4cf0-bf89-09651541e35e
              */
             file_id: string | null;
-            /** Format: uuid */
+            /**
+             * Format: uuid
+             * @example 8a6d4b3e-98c8-4137-abf3-b8f5d37b82f2
+             */
             id: string;
             repair_cost: components["schemas"]["Money"] | null;
+            /** @example Priya Sharma */
             reported_by_name: string;
-            /** Format: uuid */
+            /**
+             * Format: uuid
+             * @example 48b589ea-c198-4e3b-bd88-94147f4d44ef
+             */
             reported_by_user_id: string;
+            /** @example Screen replaced by the service centre under warranty */
             resolution_notes: string | null;
-            /** Format: date-time */
+            /**
+             * Format: date-time
+             * @example 2026-11-25T10:30:00.000Z
+             */
             resolved_at: string | null;
-            /** Format: uuid */
+            /**
+             * Format: uuid
+             * @example 9f79d5f7-f5f7-4598-a4bd-90653a44ed50
+             */
             resolved_by_user_id: string | null;
             severity: components["schemas"]["AssetDamageSeverity"];
             status: components["schemas"]["AssetDamageReportStatus"];
-            /** Format: date-time */
+            /**
+             * Format: date-time
+             * @example 2026-11-25T10:30:00.000Z
+             */
             updated_at: string;
         };
         /**
@@ -3464,54 +3622,100 @@ export interface components {
         AssetDamageSeverity: "minor" | "major";
         /** @description The employee holding the asset now (its active assignment). */
         AssetHolder: {
-            /** Format: date */
+            /**
+             * Format: date
+             * @example 2026-11-25
+             */
             assigned_on: string;
-            /** Format: uuid */
+            /**
+             * Format: uuid
+             * @example 17342c62-a17d-40c4-8c45-a8f5a060c051
+             */
             assignment_id: string;
             /** @example EMP-00042 */
             employee_code: string;
-            /** Format: uuid */
+            /**
+             * Format: uuid
+             * @example 8dcd9acb-a378-46b9-b9bd-d57ed7932c00
+             */
             employee_id: string;
+            /** @example Priya Sharma */
             employee_name: string;
-            /** Format: date */
+            /**
+             * Format: date
+             * @example 2026-12-31
+             */
             expected_return_on: string | null;
         };
         AssetReturnRequest: {
-            /** Format: uuid */
+            /**
+             * Format: uuid
+             * @example a67c622f-81cf-40db-b91f-4063160984fb
+             */
             asset_id: string;
+            /** @example MacBook Pro 14 (M3) */
             asset_name: string;
+            /** @example LAP-2026-017 */
             asset_tag: string;
-            /** Format: uuid */
+            /**
+             * Format: uuid
+             * @example 17342c62-a17d-40c4-8c45-a8f5a060c051
+             */
             assignment_id: string;
-            /** Format: date-time */
+            /**
+             * Format: date-time
+             * @example 2026-11-20T09:15:00.000Z
+             */
             created_at: string;
-            /** Format: date-time */
+            /**
+             * Format: date-time
+             * @example 2026-11-25T10:30:00.000Z
+             */
             decided_at: string | null;
+            /** @example Anita Desai */
             decided_by_name: string | null;
-            /** Format: uuid */
+            /**
+             * Format: uuid
+             * @example 552503e3-261c-45c5-aebf-6da7119180a3
+             */
             decided_by_user_id: string | null;
+            /** @example Approved within the budget of the quarter. */
             decision_notes: string | null;
             /**
              * Format: uuid
              * @description The employee holding the asset.
+             * @example 8dcd9acb-a378-46b9-b9bd-d57ed7932c00
              */
             employee_id: string;
+            /** @example Priya Sharma */
             employee_name: string;
-            /** Format: uuid */
+            /**
+             * Format: uuid
+             * @example 494e951f-0c28-4941-bdb3-3c1a9eb30345
+             */
             id: string;
+            /** @example Family function in Jaipur */
             reason: string;
+            /** @example Priya Sharma */
             requested_by_name: string;
-            /** Format: uuid */
+            /**
+             * Format: uuid
+             * @example 77fe79cd-8e55-4fac-a14c-b88ef767c058
+             */
             requested_by_user_id: string;
             /** @description Set when approved. */
             return_condition: components["schemas"]["AssetCondition"] | null;
             /**
              * Format: date
              * @description Set when approved.
+             * @example 2026-12-31
              */
             returned_on: string | null;
             status: components["schemas"]["AssetReturnRequestStatus"];
-            /** Format: date-time */
+            /**
+             * Format: date-time
+             * @example 2026-11-25T10:30:00.000Z
+             */
             updated_at: string;
         };
         /**
@@ -3533,22 +3737,43 @@ export interface components {
          *     employee's joining date are left out.
          */
         AttendanceDay: {
-            /** Format: date-time */
+            /**
+             * Format: date-time
+             * @example 2026-11-25T03:45:00.000Z
+             */
             check_in: string | null;
-            /** Format: date-time */
+            /**
+             * Format: date-time
+             * @example 2026-11-27T17:30:00.000Z
+             */
             check_out: string | null;
-            /** Format: date */
+            /**
+             * Format: date
+             * @example 2026-11-25
+             */
             date: string;
             early_exit: boolean;
-            /** Format: uuid */
+            /**
+             * Format: uuid
+             * @example 8dcd9acb-a378-46b9-b9bd-d57ed7932c00
+             */
             employee_id: string;
+            /** @example Priya Sharma */
             employee_name: string;
+            /** @example Diwali */
             holiday_name: string | null;
             late: boolean;
-            /** Format: uuid */
+            /**
+             * Format: uuid
+             * @example 9bf6683f-4ef2-4b8e-a223-b35e1174c42a
+             */
             leave_request_id: string | null;
+            /** @example CL */
             leave_type_code: string | null;
-            /** Format: uuid */
+            /**
+             * Format: uuid
+             * @example 5fb801f5-7ec4-4a91-a61e-62f379541056
+             */
             record_id: string | null;
             /** @enum {string} */
             source: "self" | "import" | "regularization" | "derived";
@@ -3557,7 +3782,10 @@ export interface components {
              * @enum {string}
              */
             status: "present" | "absent" | "half_day" | "on_leave" | "holiday" | "weekly_off" | "wfh" | "not_marked";
-            /** Format: uuid */
+            /**
+             * Format: uuid
+             * @example 468d8d89-d906-42c3-b8d3-d97f98079e6f
+             */
             wfh_request_id: string | null;
             worked_hours: components["schemas"]["Hours"] | null;
         };
@@ -3581,79 +3809,160 @@ export interface components {
          */
         AttendanceImportInput: {
             records: {
-                /** Format: date-time */
+                /**
+                 * Format: date-time
+                 * @example 2026-11-25T03:45:00.000Z
+                 */
                 check_in?: string;
-                /** Format: date-time */
+                /**
+                 * Format: date-time
+                 * @example 2026-11-27T17:30:00.000Z
+                 */
                 check_out?: string;
-                /** Format: date */
+                /**
+                 * Format: date
+                 * @example 2026-11-25
+                 */
                 date: string;
-                /** Format: uuid */
+                /**
+                 * Format: uuid
+                 * @example 8dcd9acb-a378-46b9-b9bd-d57ed7932c00
+                 */
                 employee_id: string;
+                /** @example Agreed with the team lead */
                 notes?: string;
                 status?: components["schemas"]["AttendanceStatus"];
             }[];
         };
         /** @description The stored attendance of one employee on one date. `late`: check-in after shift start plus grace minutes; `early_exit`: check-out before shift end minus grace minutes (local time of the company's time zone, from the attendance settings at the time of the punch). */
         AttendanceRecord: {
-            /** Format: date-time */
+            /**
+             * Format: date-time
+             * @example 2026-11-25T03:45:00.000Z
+             */
             check_in: string | null;
-            /** Format: date-time */
+            /**
+             * Format: date-time
+             * @example 2026-11-27T17:30:00.000Z
+             */
             check_out: string | null;
-            /** Format: date-time */
+            /**
+             * Format: date-time
+             * @example 2026-11-20T09:15:00.000Z
+             */
             created_at: string;
-            /** Format: date */
+            /**
+             * Format: date
+             * @example 2026-11-25
+             */
             date: string;
             early_exit: boolean;
-            /** Format: uuid */
+            /**
+             * Format: uuid
+             * @example 8dcd9acb-a378-46b9-b9bd-d57ed7932c00
+             */
             employee_id: string;
-            /** Format: uuid */
+            /**
+             * Format: uuid
+             * @example e5794b20-f35c-4c41-bb14-75344a2ba962
+             */
             id: string;
             late: boolean;
+            /** @example Working from the Koramangala office today */
             notes: string | null;
             /** @enum {string} */
             source: "self" | "import" | "regularization";
             status: components["schemas"]["AttendanceStatus"];
-            /** Format: date-time */
+            /**
+             * Format: date-time
+             * @example 2026-11-25T10:30:00.000Z
+             */
             updated_at: string;
             worked_hours: components["schemas"]["Hours"] | null;
         };
         /** @description A request to correct the check-in/out of a past day. Approval rewrites that day's attendance record (source `regularization`) and keeps the record as it was in `previous`. */
         AttendanceRegularization: {
-            /** Format: date-time */
+            /**
+             * Format: date-time
+             * @example 2026-11-25T10:30:00.000Z
+             */
             cancelled_at: string | null;
-            /** Format: uuid */
+            /**
+             * Format: uuid
+             * @example 1cdc23bc-f8e1-403c-8eb8-d9a08ee451e7
+             */
             cancelled_by: string | null;
-            /** Format: date-time */
+            /**
+             * Format: date-time
+             * @example 2026-11-25T03:45:00.000Z
+             */
             check_in: string;
-            /** Format: date-time */
+            /**
+             * Format: date-time
+             * @example 2026-11-27T17:30:00.000Z
+             */
             check_out: string | null;
-            /** Format: date-time */
+            /**
+             * Format: date-time
+             * @example 2026-11-20T09:15:00.000Z
+             */
             created_at: string;
-            /** Format: date */
+            /**
+             * Format: date
+             * @example 2026-11-25
+             */
             date: string;
-            /** Format: date-time */
+            /**
+             * Format: date-time
+             * @example 2026-11-25T10:30:00.000Z
+             */
             decided_at: string | null;
-            /** Format: uuid */
+            /**
+             * Format: uuid
+             * @example 2eca5620-bb13-4297-80a1-9d8c6577a938
+             */
             decided_by: string | null;
+            /** @example Approved, enjoy your time off. */
             decision_comment: string | null;
-            /** Format: uuid */
+            /**
+             * Format: uuid
+             * @example 8dcd9acb-a378-46b9-b9bd-d57ed7932c00
+             */
             employee_id: string;
+            /** @example Priya Sharma */
             employee_name: string;
-            /** Format: uuid */
+            /**
+             * Format: uuid
+             * @example 89b1a90a-bae1-4843-87bf-a31a9b722953
+             */
             id: string;
             /** @description The day's record before the approved correction (null while not approved, or when there was none). */
             previous: {
-                /** Format: date-time */
+                /**
+                 * Format: date-time
+                 * @example 2026-11-25T03:45:00.000Z
+                 */
                 check_in: string | null;
-                /** Format: date-time */
+                /**
+                 * Format: date-time
+                 * @example 2026-11-27T17:30:00.000Z
+                 */
                 check_out: string | null;
+                /** @example active */
                 status: string;
             } | null;
+            /** @example Forgot to check out after the client call */
             reason: string;
-            /** Format: uuid */
+            /**
+             * Format: uuid
+             * @example 3ac47ae5-5c76-47ed-b4d7-0eb2c00d94df
+             */
             requested_by: string | null;
             status: components["schemas"]["RequestStatus"];
-            /** Format: date-time */
+            /**
+             * Format: date-time
+             * @example 2026-11-25T10:30:00.000Z
+             */
             updated_at: string;
         };
         /**
@@ -3666,14 +3975,27 @@ export interface components {
          *     }
          */
         AttendanceRegularizationInput: {
-            /** Format: date-time */
+            /**
+             * Format: date-time
+             * @example 2026-11-25T03:45:00.000Z
+             */
             check_in: string;
-            /** Format: date-time */
+            /**
+             * Format: date-time
+             * @example 2026-11-27T17:30:00.000Z
+             */
             check_out?: string;
-            /** Format: date */
+            /**
+             * Format: date
+             * @example 2026-11-25
+             */
             date: string;
-            /** Format: uuid */
+            /**
+             * Format: uuid
+             * @example 8dcd9acb-a378-46b9-b9bd-d57ed7932c00
+             */
             employee_id?: string;
+            /** @example Forgot to check out after the client call */
             reason: string;
         };
         /**
@@ -3683,11 +4005,19 @@ export interface components {
          *     }
          */
         AttendanceRegularizationUpdate: {
-            /** Format: date-time */
+            /**
+             * Format: date-time
+             * @example 2026-11-25T03:45:00.000Z
+             */
             check_in?: string;
-            /** Format: date-time */
+            /**
+             * Format: date-time
+             * @example 2026-11-27T17:30:00.000Z
+             */
             check_out?: string | null;
+            /** @example Matches the access-card log, approved */
             comment?: string;
+            /** @example Forgot to check out after the client call */
             reason?: string;
             /** @enum {string} */
             status?: "approved" | "rejected";
@@ -3720,6 +4050,7 @@ export interface components {
             /**
              * Format: date-time
              * @description Null while the defaults apply.
+             * @example 2026-11-25T10:30:00.000Z
              */
             updated_at: string | null;
             /** @description Weekly off days in effect (0 = Sunday … 6 = Saturday), used by attendance and by leave day counts. */
@@ -3751,24 +4082,46 @@ export interface components {
          */
         AttendanceStatus: "present" | "absent" | "half_day" | "on_leave" | "holiday" | "weekly_off" | "wfh";
         AuditLogEntry: {
-            /** @description e.g. auth.sign_in, auth.sign_in_failed, settings.updated, member.invited, member.role_changed, member.removed, employee.updated */
+            /**
+             * @description e.g. auth.sign_in, auth.sign_in_failed, settings.updated, member.invited, member.role_changed, member.removed, employee.updated
+             * @example leave_request.approved
+             */
             action: string;
-            /** @description The actor's e-mail address; null for scheduled jobs, and in an employee's activity log for readers other than owner and admin. */
+            /**
+             * @description The actor's e-mail address; null for scheduled jobs, and in an employee's activity log for readers other than owner and admin.
+             * @example anita.desai@example.com
+             */
             actor_email: string | null;
-            /** Format: uuid */
+            /**
+             * Format: uuid
+             * @example f36a692e-9243-4c50-bf81-260ffb5a8dca
+             */
             actor_user_id: string | null;
             /** @description For updates, `{ field: { from, to } }`; otherwise free-form context. */
             changes: {
                 [key: string]: unknown;
             } | null;
-            /** Format: date-time */
+            /**
+             * Format: date-time
+             * @example 2026-11-20T09:15:00.000Z
+             */
             created_at: string;
-            /** Format: uuid */
+            /**
+             * Format: uuid
+             * @example f62e58dc-c9fd-4f54-b3e5-2e0f4517bb7d
+             */
             entity_id: string | null;
+            /** @example leave_request */
             entity_type: string | null;
-            /** Format: uuid */
+            /**
+             * Format: uuid
+             * @example 1ed89e08-ba54-4c77-9cd5-90a07d3a1048
+             */
             id: string;
-            /** @description The client address of the request; null for scheduled jobs, and in an employee's activity log for readers other than owner and admin. */
+            /**
+             * @description The client address of the request; null for scheduled jobs, and in an employee's activity log for readers other than owner and admin.
+             * @example 203.0.113.7
+             */
             ip: string | null;
         };
         /**
@@ -3787,26 +4140,48 @@ export interface components {
          *     }
          */
         Branch: {
+            /** @example 12 MG Road, Bengaluru 560001 */
             address: string | null;
+            /** @example Bengaluru */
             city: string | null;
-            /** @description Optional short code, unique (case-insensitive) among the company's branches. */
+            /**
+             * @description Optional short code, unique (case-insensitive) among the company's branches.
+             * @example BLR-HO
+             */
             code: string | null;
-            /** @description ISO 3166-1 alpha-2 code. */
+            /**
+             * @description ISO 3166-1 alpha-2 code.
+             * @example IN
+             */
             country: string | null;
-            /** Format: date-time */
+            /**
+             * Format: date-time
+             * @example 2026-11-20T09:15:00.000Z
+             */
             created_at: string;
             /**
              * Format: int64
              * @description Live employees assigned to the branch.
              */
             employee_count: number;
-            /** Format: uuid */
+            /**
+             * Format: uuid
+             * @example 1ce24ac9-b237-4f7b-a478-7aed2d7e5fb8
+             */
             id: string;
-            /** @description Unique (case-insensitive) among the company's branches. */
+            /**
+             * @description Unique (case-insensitive) among the company's branches.
+             * @example Bengaluru Head Office
+             */
             name: string;
+            /** @example +91 98450 12345 */
             phone: string | null;
+            /** @example Karnataka */
             state: string | null;
-            /** Format: date-time */
+            /**
+             * Format: date-time
+             * @example 2026-11-25T10:30:00.000Z
+             */
             updated_at: string;
         };
         /**
@@ -3820,13 +4195,22 @@ export interface components {
          *     }
          */
         BranchCreate: {
+            /** @example 12 MG Road, Bengaluru 560001 */
             address?: string | null;
+            /** @example Bengaluru */
             city?: string | null;
+            /** @example BLR-HO */
             code?: string | null;
-            /** @description ISO 3166-1 alpha-2 code. */
+            /**
+             * @description ISO 3166-1 alpha-2 code.
+             * @example IN
+             */
             country?: string | null;
+            /** @example Bengaluru Head Office */
             name: string;
+            /** @example +91 98450 12345 */
             phone?: string | null;
+            /** @example Karnataka */
             state?: string | null;
         };
         /**
@@ -3836,54 +4220,98 @@ export interface components {
          *     }
          */
         BranchUpdate: {
+            /** @example 12 MG Road, Bengaluru 560001 */
             address?: string | null;
+            /** @example Bengaluru */
             city?: string | null;
+            /** @example BLR-HO */
             code?: string | null;
-            /** @description ISO 3166-1 alpha-2 code. */
+            /**
+             * @description ISO 3166-1 alpha-2 code.
+             * @example IN
+             */
             country?: string | null;
+            /** @example Bengaluru Head Office */
             name?: string;
+            /** @example +91 98450 12345 */
             phone?: string | null;
+            /** @example Karnataka */
             state?: string | null;
         };
         Candidate: {
-            /** Format: date-time */
+            /**
+             * Format: date-time
+             * @example 2026-11-25T10:30:00.000Z
+             */
             converted_at: string | null;
-            /** Format: date-time */
+            /**
+             * Format: date-time
+             * @example 2026-11-20T09:15:00.000Z
+             */
             created_at: string;
+            /** @example Globex Software Pvt Ltd */
             current_company: string | null;
+            /** @example Software Engineer */
             current_title: string | null;
-            /** @description The posting's department. */
+            /**
+             * @description The posting's department.
+             * @example Engineering
+             */
             department: string;
-            /** Format: email */
+            /**
+             * Format: email
+             * @example priya.sharma@example.com
+             */
             email: string;
             /**
              * Format: uuid
              * @description The employee record created by convert-to-employee.
+             * @example 8dcd9acb-a378-46b9-b9bd-d57ed7932c00
              */
             employee_id: string | null;
             expected_salary: components["schemas"]["Money"] | null;
             experience_years: number | null;
+            /** @example Priya */
             first_name: string;
+            /** @example Priya Sharma */
             full_name: string;
-            /** Format: uuid */
+            /**
+             * Format: uuid
+             * @example 8073b340-8a60-45ba-9728-0031d299a244
+             */
             id: string;
+            /** @example Sharma */
             last_name: string;
+            /** @example Referred by Rahul Verma; strong on system design */
             notes: string | null;
             /** Format: int64 */
             notice_period_days: number | null;
+            /** @example +91 98450 12345 */
             phone: string | null;
-            /** Format: uuid */
+            /**
+             * Format: uuid
+             * @example e2fcccfd-5975-4382-bde1-80868a162ad2
+             */
             posting_id: string;
+            /** @example Senior Backend Engineer */
             posting_title: string;
+            /** @example Looking for more PostgreSQL experience */
             rejection_reason: string | null;
             /**
              * Format: uuid
              * @description A file uploaded through `POST /api/upload`.
+             * @example ace45220-5bd7-4859-b492-18281be32882
              */
             resume_file_id: string | null;
-            /** @description Plain text of the resume (used by resume screening). */
+            /**
+             * @description Plain text of the resume (used by resume screening).
+             * @example Software engineer, 6 years: TypeScript, Node.js, PostgreSQL, payroll systems.
+             */
             resume_text: string | null;
-            /** Format: date-time */
+            /**
+             * Format: date-time
+             * @example 2026-11-25T10:30:00.000Z
+             */
             screened_at: string | null;
             /**
              * Format: int32
@@ -3894,9 +4322,15 @@ export interface components {
             skills: string[];
             source: components["schemas"]["CandidateSource"];
             stage: components["schemas"]["CandidateStage"];
-            /** Format: date-time */
+            /**
+             * Format: date-time
+             * @example 2026-11-25T10:30:00.000Z
+             */
             stage_changed_at: string;
-            /** Format: date-time */
+            /**
+             * Format: date-time
+             * @example 2026-11-25T10:30:00.000Z
+             */
             updated_at: string;
         };
         CandidateConversion: {
@@ -3915,23 +4349,42 @@ export interface components {
          *     }
          */
         CandidateConversionRequest: {
-            /** Format: uuid */
+            /**
+             * Format: uuid
+             * @example 1ce24ac9-b237-4f7b-a478-7aed2d7e5fb8
+             */
             branch_id?: string | null;
-            /** Format: date */
+            /**
+             * Format: date
+             * @example 2001-06-14
+             */
             date_of_birth?: string | null;
+            /** @example Engineering */
             department?: string;
+            /** @example Senior Software Engineer */
             designation?: string;
+            /** @example EMP-0042 */
             employee_code?: string;
             employment_type?: components["schemas"]["EmploymentType"];
             gender?: components["schemas"]["Gender"] | null;
-            /** Format: date */
+            /**
+             * Format: date
+             * @example 2024-04-01
+             */
             joining_date?: string;
+            /** @example +91 98450 12345 */
             phone?: string | null;
-            /** Format: uuid */
+            /**
+             * Format: uuid
+             * @example 44ac3c27-86d8-477e-8e33-d39ba22bbe10
+             */
             reports_to?: string | null;
             /** @description Indian state for professional tax, by name or code; stored as the name. */
             state?: components["schemas"]["IndianState"] | null;
-            /** Format: uuid */
+            /**
+             * Format: uuid
+             * @example e0c68562-1c58-46b8-a149-ad386dc017e8
+             */
             work_location_id?: string | null;
         };
         /**
@@ -3952,28 +4405,42 @@ export interface components {
          *     }
          */
         CandidateCreate: {
+            /** @example Globex Software Pvt Ltd */
             current_company?: string | null;
+            /** @example Software Engineer */
             current_title?: string | null;
             email?: components["schemas"]["Email"];
             expected_salary?: components["schemas"]["MoneyAmount"] | null;
             experience_years?: number | null;
+            /** @example Priya */
             first_name?: string;
+            /** @example Sharma */
             last_name?: string;
+            /** @example Referred by Rahul Verma; strong on system design */
             notes?: string | null;
             /** Format: int32 */
             notice_period_days?: number | null;
+            /** @example +91 98450 12345 */
             phone?: string | null;
-            /** Format: uuid */
+            /**
+             * Format: uuid
+             * @example e2fcccfd-5975-4382-bde1-80868a162ad2
+             */
             posting_id: string;
             /**
              * Format: uuid
              * @description A file of the company uploaded through `POST /api/upload` (400 otherwise).
+             * @example ace45220-5bd7-4859-b492-18281be32882
              */
             resume_file_id?: string | null;
+            /** @example Software engineer, 6 years: TypeScript, Node.js, PostgreSQL, payroll systems. */
             resume_text?: string | null;
             skills?: string[];
             source?: components["schemas"]["CandidateSource"];
-            /** Format: uuid */
+            /**
+             * Format: uuid
+             * @example cf70aa29-af31-4852-8306-655c25132209
+             */
             talent_pool_candidate_id?: string;
         };
         /** @enum {string} */
@@ -3990,55 +4457,84 @@ export interface components {
          *     }
          */
         CandidateUpdate: {
+            /** @example Globex Software Pvt Ltd */
             current_company?: string | null;
+            /** @example Software Engineer */
             current_title?: string | null;
             email?: components["schemas"]["Email"];
             expected_salary?: components["schemas"]["MoneyAmount"] | null;
             experience_years?: number | null;
+            /** @example Priya */
             first_name?: string;
+            /** @example Sharma */
             last_name?: string;
+            /** @example Referred by Rahul Verma; strong on system design */
             notes?: string | null;
             /** Format: int32 */
             notice_period_days?: number | null;
+            /** @example +91 98450 12345 */
             phone?: string | null;
+            /** @example Looking for more PostgreSQL experience */
             rejection_reason?: string | null;
-            /** Format: uuid */
+            /**
+             * Format: uuid
+             * @example ace45220-5bd7-4859-b492-18281be32882
+             */
             resume_file_id?: string | null;
+            /** @example Software engineer, 6 years: TypeScript, Node.js, PostgreSQL, payroll systems. */
             resume_text?: string | null;
             skills?: string[];
             source?: components["schemas"]["CandidateSource"];
             stage?: components["schemas"]["CandidateStage"];
         };
         CompanySettings: {
+            /** @example 12 MG Road, Bengaluru 560001 */
             address: string | null;
-            /** @description ISO 4217 code, e.g. INR or AED. */
+            /**
+             * @description ISO 4217 code, e.g. INR or AED.
+             * @example INR
+             */
             currency: string;
             /** Format: int32 */
             fiscal_year_start_month: number;
             /**
              * Format: uuid
              * @description The tenant id.
+             * @example e097ee2a-69ad-4cfc-9693-ae2b563ce210
              */
             id: string;
+            /** @example Acme Technologies Pvt Ltd */
             legal_name: string | null;
             modules: components["schemas"]["Module"][];
+            /** @example Acme Technologies Pvt Ltd */
             name: string;
-            /** @description IANA time zone, e.g. Asia/Kolkata. */
+            /**
+             * @description IANA time zone, e.g. Asia/Kolkata.
+             * @example Asia/Kolkata
+             */
             timezone: string;
-            /** Format: date-time */
+            /**
+             * Format: date-time
+             * @example 2026-11-25T10:30:00.000Z
+             */
             updated_at: string;
             /** @description Weekly off days, 0 = Sunday … 6 = Saturday. */
             weekly_offs: number[];
         };
         /** @description Partial update; only the given fields change. Only owner/admin may call it. */
         CompanySettingsUpdate: {
+            /** @example 12 MG Road, Bengaluru 560001 */
             address?: string | null;
+            /** @example INR */
             currency?: string;
             /** Format: int32 */
             fiscal_year_start_month?: number;
+            /** @example Acme Technologies Pvt Ltd */
             legal_name?: string | null;
             modules?: components["schemas"]["Module"][];
+            /** @example Acme Technologies Pvt Ltd */
             name?: string;
+            /** @example Asia/Kolkata */
             timezone?: string;
             weekly_offs?: number[];
         };
@@ -4100,20 +4596,30 @@ export interface components {
             /**
              * Format: date
              * @description Today in the company's time zone.
+             * @example 2026-11-25
              */
             as_of: string;
-            /** @description Monthly attrition in percent, two decimals: exits this month ÷ average of the headcount at the start of the month and today × 100 (`"0.00"` when there is no headcount). */
+            /**
+             * @description Monthly attrition in percent, two decimals: exits this month ÷ average of the headcount at the start of the month and today × 100 (`"0.00"` when there is no headcount).
+             * @example 4.50
+             */
             attrition_rate: string;
             /** @description Birthdays in the next 30 days (today included), soonest first, at most 50. The birth year is not disclosed. */
             birthdays: {
                 /**
                  * Format: date
                  * @description The coming birthday.
+                 * @example 2026-11-25
                  */
                 date: string;
+                /** @example Engineering */
                 department: string;
-                /** Format: uuid */
+                /**
+                 * Format: uuid
+                 * @example 8dcd9acb-a378-46b9-b9bd-d57ed7932c00
+                 */
                 employee_id: string;
+                /** @example Priya Sharma */
                 full_name: string;
             }[];
             /**
@@ -4126,6 +4632,7 @@ export interface components {
                 by_department: {
                     /** Format: int64 */
                     count: number;
+                    /** @example Engineering */
                     department: string;
                 }[];
                 by_status: {
@@ -4163,8 +4670,12 @@ export interface components {
             scope: "company" | "team" | "department" | "self";
             /** @description Holidays of the next 30 days. */
             upcoming_holidays: {
-                /** Format: date */
+                /**
+                 * Format: date
+                 * @example 2026-11-25
+                 */
                 date: string;
+                /** @example Priya Sharma */
                 name: string;
             }[];
             /** @description Work anniversaries (1 year or more) in the next 30 days (today included), soonest first, at most 50. */
@@ -4172,11 +4683,17 @@ export interface components {
                 /**
                  * Format: date
                  * @description The coming anniversary.
+                 * @example 2026-11-25
                  */
                 date: string;
+                /** @example Engineering */
                 department: string;
-                /** Format: uuid */
+                /**
+                 * Format: uuid
+                 * @example 8dcd9acb-a378-46b9-b9bd-d57ed7932c00
+                 */
                 employee_id: string;
+                /** @example Priya Sharma */
                 full_name: string;
                 /** Format: int64 */
                 years: number;
@@ -4209,10 +4726,15 @@ export interface components {
             /**
              * Format: uuid
              * @description An offer of the company whose details fill the fields not given in `values`.
+             * @example 326b4731-233c-4eb3-8d0a-ab4fb8eb14c3
              */
             offer_id?: string;
+            /** @example Dear {{candidate_name}}, we are pleased to offer you the role of {{job_title}}. */
             template: string;
-            /** @description Heading of the page (default `Document preview`). */
+            /**
+             * @description Heading of the page (default `Document preview`).
+             * @example Offer letter
+             */
             title?: string;
             values?: components["schemas"]["MergeFieldValues"];
         };
@@ -4221,7 +4743,10 @@ export interface components {
          * @enum {string}
          */
         DocumentType: "id_proof" | "address_proof" | "passport" | "visa" | "labour_card" | "education" | "experience" | "offer_letter" | "contract" | "payslip" | "tax" | "medical" | "other";
-        /** Format: email */
+        /**
+         * Format: email
+         * @example priya.sharma@example.com
+         */
         Email: string;
         /**
          * @description The complete employee record (`view: full`). hr, admin and owner see it for every employee; an employee for their own record (the one linked to their membership); a manager for their own record and their direct reports - with `bank_account_number` and `bank_iban` of reports masked to the last four characters (`********1234`).
@@ -4237,7 +4762,7 @@ export interface components {
          *       "department": "Engineering",
          *       "designation": "Senior Engineer",
          *       "joining_date": "2023-04-03",
-         *       "date_of_birth": "1992-08-17",
+         *       "date_of_birth": "2001-08-17",
          *       "gender": "female",
          *       "employment_type": "full_time",
          *       "status": "active",
@@ -4258,55 +4783,108 @@ export interface components {
          *     }
          */
         Employee: {
-            /** @description Masked for managers. */
+            /**
+             * @description Masked for managers.
+             * @example 50100123456789
+             */
             bank_account_number: string | null;
-            /** @description IBAN (UAE WPS salary account). Masked for managers. */
+            /**
+             * @description IBAN (UAE WPS salary account). Masked for managers.
+             * @example AE070331234567890123456
+             */
             bank_iban: string | null;
-            /** @description Indian Financial System Code of the branch (India). */
+            /**
+             * @description Indian Financial System Code of the branch (India).
+             * @example HDFC0001234
+             */
             bank_ifsc: string | null;
+            /** @example HDFC Bank */
             bank_name: string | null;
-            /** @description 9-digit routing code of the employee's bank or exchange (UAE WPS agent id). */
+            /**
+             * @description 9-digit routing code of the employee's bank or exchange (UAE WPS agent id).
+             * @example 302620122
+             */
             bank_routing_code: string | null;
-            /** Format: uuid */
+            /**
+             * Format: uuid
+             * @example 1ce24ac9-b237-4f7b-a478-7aed2d7e5fb8
+             */
             branch_id: string | null;
-            /** Format: date-time */
+            /**
+             * Format: date-time
+             * @example 2026-11-20T09:15:00.000Z
+             */
             created_at: string;
-            /** Format: date */
+            /**
+             * Format: date
+             * @example 2001-06-14
+             */
             date_of_birth: string | null;
+            /** @example Engineering */
             department: string;
+            /** @example Senior Software Engineer */
             designation: string;
-            /** Format: email */
+            /**
+             * Format: email
+             * @example priya.sharma@example.com
+             */
             email: string;
-            /** @description Human code, unique per tenant, e.g. `EMP-00042`. */
+            /**
+             * @description Human code, unique per tenant, e.g. `EMP-00042`.
+             * @example EMP-0042
+             */
             employee_code: string;
             employment_type: components["schemas"]["EmploymentType"];
             /** @description The exit process opened by the employee's resignation, or null. */
             exit: components["schemas"]["EmployeeExit"] | null;
+            /** @example Priya */
             first_name: string;
-            /** @description `first_name last_name`. */
+            /**
+             * @description `first_name last_name`.
+             * @example Priya Sharma
+             */
             full_name: string;
             gender: components["schemas"]["Gender"] | null;
-            /** Format: uuid */
+            /**
+             * Format: uuid
+             * @example 8dcd9acb-a378-46b9-b9bd-d57ed7932c00
+             */
             id: string;
-            /** Format: date */
+            /**
+             * Format: date
+             * @example 2024-04-01
+             */
             joining_date: string;
-            /** @description MOHRE person id from the labour card (UAE WPS employee id). */
+            /**
+             * @description MOHRE person id from the labour card (UAE WPS employee id).
+             * @example 12345678
+             */
             labour_card_number: string | null;
+            /** @example Sharma */
             last_name: string;
+            /** @example +91 98450 12345 */
             phone: string | null;
             /**
              * Format: uuid
              * @description The manager's employee id.
+             * @example 44ac3c27-86d8-477e-8e33-d39ba22bbe10
              */
             reports_to: string | null;
-            /** @description Indian state whose professional-tax slabs apply, by name (`Maharashtra`): written through IndianState (a name or code, stored as the name). A value stored before states were validated that is no state's name or code is returned as it was. */
+            /**
+             * @description Indian state whose professional-tax slabs apply, by name (`Maharashtra`): written through IndianState (a name or code, stored as the name). A value stored before states were validated that is no state's name or code is returned as it was.
+             * @example Karnataka
+             */
             state: string | null;
             status: components["schemas"]["EmployeeStatus"];
-            /** Format: date-time */
+            /**
+             * Format: date-time
+             * @example 2026-11-25T10:30:00.000Z
+             */
             updated_at: string;
             /**
              * Format: uuid
              * @description The member (user account) linked to this employee, if any.
+             * @example aa38603d-f70f-4956-bc22-04ff5c8d78c4
              */
             user_id: string | null;
             /**
@@ -4314,7 +4892,10 @@ export interface components {
              * @enum {string}
              */
             view: "full";
-            /** Format: uuid */
+            /**
+             * Format: uuid
+             * @example e0c68562-1c58-46b8-a149-ad386dc017e8
+             */
             work_location_id: string | null;
         };
         /**
@@ -4334,45 +4915,79 @@ export interface components {
          *     }
          */
         EmployeeCreate: {
-            /** @description Stored as given; masked in the activity log. */
+            /**
+             * @description Stored as given; masked in the activity log.
+             * @example 50100123456789
+             */
             bank_account_number?: string | null;
-            /** @description IBAN without spaces, e.g. `AE070331234567890123456`; the check digits are verified (400). Masked in the activity log. */
+            /**
+             * @description IBAN without spaces, e.g. `AE070331234567890123456`; the check digits are verified (400). Masked in the activity log.
+             * @example AE070331234567890123456
+             */
             bank_iban?: string | null;
-            /** @description Indian IFSC, e.g. `HDFC0001234`. */
+            /**
+             * @description Indian IFSC, e.g. `HDFC0001234`.
+             * @example HDFC0001234
+             */
             bank_ifsc?: string | null;
+            /** @example HDFC Bank */
             bank_name?: string | null;
-            /** @description UAE WPS agent id: the 9-digit routing code of the employee's bank or exchange. */
+            /**
+             * @description UAE WPS agent id: the 9-digit routing code of the employee's bank or exchange.
+             * @example 302620122
+             */
             bank_routing_code?: string | null;
             /**
              * Format: uuid
              * @description A branch of the company (400 otherwise).
+             * @example 1ce24ac9-b237-4f7b-a478-7aed2d7e5fb8
              */
             branch_id?: string | null;
             /**
              * Format: date
              * @description Must be before the joining date.
+             * @example 2001-06-14
              */
             date_of_birth?: string | null;
+            /** @example Engineering */
             department: string;
+            /** @example Senior Software Engineer */
             designation: string;
             /** @description Unique among the live (not deleted) employees of the company (409). */
             email: components["schemas"]["Email"];
-            /** @description Optional own code (e.g. when importing); unique per company, also against deleted employees (409). */
+            /**
+             * @description Optional own code (e.g. when importing); unique per company, also against deleted employees (409).
+             * @example EMP-0042
+             */
             employee_code?: string;
             employment_type?: components["schemas"]["EmploymentType"];
-            /** @description Leading and trailing spaces are removed. */
+            /**
+             * @description Leading and trailing spaces are removed.
+             * @example Priya
+             */
             first_name: string;
             gender?: components["schemas"]["Gender"] | null;
-            /** Format: date */
+            /**
+             * Format: date
+             * @example 2024-04-01
+             */
             joining_date: string;
-            /** @description UAE MOHRE person id from the labour card (WPS employee id). */
+            /**
+             * @description UAE MOHRE person id from the labour card (WPS employee id).
+             * @example 12345678
+             */
             labour_card_number?: string | null;
+            /** @example Sharma */
             last_name: string;
-            /** @description Digits with optional leading `+`, spaces, dashes and parentheses. */
+            /**
+             * @description Digits with optional leading `+`, spaces, dashes and parentheses.
+             * @example +91 98450 12345
+             */
             phone?: string | null;
             /**
              * Format: uuid
              * @description The manager: a live employee of the same company. Pointing at oneself, at an unknown or deleted employee, or at someone who (directly or indirectly) reports to this employee is a **400** naming `body.reports_to` (a reporting cycle is invalid input, not a state conflict).
+             * @example 44ac3c27-86d8-477e-8e33-d39ba22bbe10
              */
             reports_to?: string | null;
             /** @description Indian state for professional tax, by name or code (`Maharashtra` or `MH`); stored as the name. */
@@ -4386,6 +5001,7 @@ export interface components {
             /**
              * Format: uuid
              * @description A work location of the company (400 otherwise).
+             * @example e0c68562-1c58-46b8-a149-ad386dc017e8
              */
             work_location_id?: string | null;
         };
@@ -4410,26 +5026,50 @@ export interface components {
          *     }
          */
         EmployeeDirectoryEntry: {
-            /** Format: uuid */
+            /**
+             * Format: uuid
+             * @example 1ce24ac9-b237-4f7b-a478-7aed2d7e5fb8
+             */
             branch_id: string | null;
+            /** @example Engineering */
             department: string;
+            /** @example Senior Software Engineer */
             designation: string;
-            /** Format: email */
+            /**
+             * Format: email
+             * @example priya.sharma@example.com
+             */
             email: string;
-            /** @description Human code, unique per tenant, e.g. `EMP-00042`. */
+            /**
+             * @description Human code, unique per tenant, e.g. `EMP-00042`.
+             * @example EMP-0042
+             */
             employee_code: string;
+            /** @example Priya */
             first_name: string;
-            /** @description `first_name last_name`. */
+            /**
+             * @description `first_name last_name`.
+             * @example Priya Sharma
+             */
             full_name: string;
-            /** Format: uuid */
+            /**
+             * Format: uuid
+             * @example 90c5ad24-d40f-44d8-8e51-537c9a0d2159
+             */
             id: string;
-            /** Format: date */
+            /**
+             * Format: date
+             * @example 2024-04-01
+             */
             joining_date: string;
+            /** @example Sharma */
             last_name: string;
+            /** @example +91 98450 12345 */
             phone: string | null;
             /**
              * Format: uuid
              * @description The manager's employee id.
+             * @example 44ac3c27-86d8-477e-8e33-d39ba22bbe10
              */
             reports_to: string | null;
             status: components["schemas"]["EmployeeStatus"];
@@ -4438,7 +5078,10 @@ export interface components {
              * @enum {string}
              */
             view: "directory";
-            /** Format: uuid */
+            /**
+             * Format: uuid
+             * @example e0c68562-1c58-46b8-a149-ad386dc017e8
+             */
             work_location_id: string | null;
         };
         /**
@@ -4463,20 +5106,34 @@ export interface components {
          *     }
          */
         EmployeeDocument: {
-            /** Format: date-time */
+            /**
+             * Format: date-time
+             * @example 2026-11-20T09:15:00.000Z
+             */
             created_at: string;
             document_type: components["schemas"]["DocumentType"];
-            /** @description Path of the download operation, e.g. `/api/employees/{employeeId}/documents/{documentId}/download`. */
+            /**
+             * @description Path of the download operation, e.g. `/api/employees/{employeeId}/documents/{documentId}/download`.
+             * @example /api/files/3b241101-e2bb-4255-8caf-4136c566a962
+             */
             download_path: string;
-            /** Format: uuid */
+            /**
+             * Format: uuid
+             * @example 8dcd9acb-a378-46b9-b9bd-d57ed7932c00
+             */
             employee_id: string;
             file: components["schemas"]["StoredFile"];
-            /** Format: uuid */
+            /**
+             * Format: uuid
+             * @example c9fd95e8-2824-4e74-af5b-e3b1aa93c718
+             */
             id: string;
+            /** @example PAN card */
             title: string;
             /**
              * Format: uuid
              * @description User who uploaded it.
+             * @example f7c9ef83-dd9e-4277-8677-7a69188eeffb
              */
             uploaded_by: string | null;
         };
@@ -4534,46 +5191,82 @@ export interface components {
          */
         EmployeeExit: {
             checklist: {
-                /** Format: date-time */
+                /**
+                 * Format: date-time
+                 * @example 2026-11-25T10:30:00.000Z
+                 */
                 completed_at: string | null;
-                /** Format: uuid */
+                /**
+                 * Format: uuid
+                 * @example f9f13d13-ced4-4a52-8825-cb80dc5dc4b3
+                 */
                 completed_by: string | null;
-                /** Format: uuid */
+                /**
+                 * Format: uuid
+                 * @example 2c2ed5f7-3105-48d2-ae58-2748d85f5fdc
+                 */
                 id: string;
                 /** @enum {string} */
                 item: "asset_return" | "knowledge_transfer" | "clearance" | "final_settlement";
+                /** @example Agreed with the team lead */
                 notes: string | null;
                 /** @enum {string} */
                 status: "pending" | "done";
+                /** @example Senior Backend Engineer */
                 title: string;
             }[];
-            /** Format: date-time */
+            /**
+             * Format: date-time
+             * @example 2026-11-25T10:30:00.000Z
+             */
             completed_at: string | null;
-            /** Format: date-time */
+            /**
+             * Format: date-time
+             * @example 2026-11-20T09:15:00.000Z
+             */
             created_at: string;
-            /** Format: uuid */
+            /**
+             * Format: uuid
+             * @example 8dcd9acb-a378-46b9-b9bd-d57ed7932c00
+             */
             employee_id: string;
-            /** Format: uuid */
+            /**
+             * Format: uuid
+             * @example 2c2ed5f7-3105-48d2-ae58-2748d85f5fdc
+             */
             id: string;
-            /** Format: date */
+            /**
+             * Format: date
+             * @example 2026-12-31
+             */
             last_working_day: string;
+            /** @example Moving to Pune to be closer to family */
             reason: string;
-            /** Format: date */
+            /**
+             * Format: date
+             * @example 2026-11-25
+             */
             resignation_date: string;
             /** @enum {string} */
             status: "in_progress" | "completed";
             /**
              * Format: uuid
              * @description User who submitted the resignation.
+             * @example 6bb38bb1-8b0d-4b33-8607-d3c5c94509af
              */
             submitted_by: string | null;
         };
         EmployeeSalarySetup: {
             /** @description The version in force today (null when none is). */
             current: components["schemas"]["SalarySetupVersion"] | null;
+            /** @example EMP-0042 */
             employee_code: string;
-            /** Format: uuid */
+            /**
+             * Format: uuid
+             * @example 8dcd9acb-a378-46b9-b9bd-d57ed7932c00
+             */
             employee_id: string;
+            /** @example Priya Sharma */
             employee_name: string;
             /** @description Every version, newest effective date first (including future ones). */
             history: components["schemas"]["SalarySetupVersion"][];
@@ -4588,18 +5281,25 @@ export interface components {
         EmployeeSalarySetupInput: {
             components?: {
                 amount?: components["schemas"]["MoneyAmount"] | null;
-                /** Format: uuid */
+                /**
+                 * Format: uuid
+                 * @example 93c7ee6b-a034-44f8-a320-433804ec51c9
+                 */
                 component_id: string;
             }[];
             /** @default false */
             disabled?: boolean;
-            /** Format: date */
+            /**
+             * Format: date
+             * @example 2024-04-01
+             */
             effective_from: string;
             /** @default true */
             eps_enabled?: boolean;
             /** @default true */
             esi_enabled?: boolean;
             monthly_ctc?: components["schemas"]["MoneyAmount"] | null;
+            /** @example Annual revision, April 2026 */
             notes?: string | null;
             /** @default true */
             pf_enabled?: boolean;
@@ -4621,43 +5321,74 @@ export interface components {
          *     }
          */
         EmployeeUpdate: {
-            /** @description Stored as given; masked in the activity log. */
+            /**
+             * @description Stored as given; masked in the activity log.
+             * @example 50100123456789
+             */
             bank_account_number?: string | null;
-            /** @description IBAN without spaces, e.g. `AE070331234567890123456`; the check digits are verified (400). Masked in the activity log. */
+            /**
+             * @description IBAN without spaces, e.g. `AE070331234567890123456`; the check digits are verified (400). Masked in the activity log.
+             * @example AE070331234567890123456
+             */
             bank_iban?: string | null;
-            /** @description Indian IFSC, e.g. `HDFC0001234`. */
+            /**
+             * @description Indian IFSC, e.g. `HDFC0001234`.
+             * @example HDFC0001234
+             */
             bank_ifsc?: string | null;
+            /** @example HDFC Bank */
             bank_name?: string | null;
-            /** @description UAE WPS agent id: the 9-digit routing code of the employee's bank or exchange. */
+            /**
+             * @description UAE WPS agent id: the 9-digit routing code of the employee's bank or exchange.
+             * @example 302620122
+             */
             bank_routing_code?: string | null;
             /**
              * Format: uuid
              * @description A branch of the company (400 otherwise).
+             * @example 1ce24ac9-b237-4f7b-a478-7aed2d7e5fb8
              */
             branch_id?: string | null;
             /**
              * Format: date
              * @description Must be before the joining date.
+             * @example 2001-06-14
              */
             date_of_birth?: string | null;
+            /** @example Engineering */
             department?: string;
+            /** @example Senior Software Engineer */
             designation?: string;
             /** @description Unique among the live (not deleted) employees of the company (409). */
             email?: components["schemas"]["Email"];
             employment_type?: components["schemas"]["EmploymentType"];
-            /** @description Leading and trailing spaces are removed. */
+            /**
+             * @description Leading and trailing spaces are removed.
+             * @example Priya
+             */
             first_name?: string;
             gender?: components["schemas"]["Gender"] | null;
-            /** Format: date */
+            /**
+             * Format: date
+             * @example 2024-04-01
+             */
             joining_date?: string;
-            /** @description UAE MOHRE person id from the labour card (WPS employee id). */
+            /**
+             * @description UAE MOHRE person id from the labour card (WPS employee id).
+             * @example 12345678
+             */
             labour_card_number?: string | null;
+            /** @example Sharma */
             last_name?: string;
-            /** @description Digits with optional leading `+`, spaces, dashes and parentheses. */
+            /**
+             * @description Digits with optional leading `+`, spaces, dashes and parentheses.
+             * @example +91 98450 12345
+             */
             phone?: string | null;
             /**
              * Format: uuid
              * @description The manager: a live employee of the same company. Pointing at oneself, at an unknown or deleted employee, or at someone who (directly or indirectly) reports to this employee is a **400** naming `body.reports_to` (a reporting cycle is invalid input, not a state conflict).
+             * @example 44ac3c27-86d8-477e-8e33-d39ba22bbe10
              */
             reports_to?: string | null;
             /** @description Indian state for professional tax, by name or code (`Maharashtra` or `MH`); stored as the name. */
@@ -4667,6 +5398,7 @@ export interface components {
             /**
              * Format: uuid
              * @description A work location of the company (400 otherwise).
+             * @example e0c68562-1c58-46b8-a149-ad386dc017e8
              */
             work_location_id?: string | null;
         };
@@ -4693,11 +5425,18 @@ export interface components {
             /** @enum {string} */
             code: "validation_failed" | "invalid_token" | "invalid_signature" | "unauthenticated" | "forbidden" | "module_disabled" | "not_found" | "method_not_allowed" | "conflict" | "payload_too_large" | "quota_exceeded" | "unsupported_media_type" | "rate_limited" | "internal" | "not_implemented" | "unavailable";
             details?: {
+                /** @example OK */
                 message: string;
-                /** @description Where the problem is, e.g. `body.email` or `query.limit`. */
+                /**
+                 * @description Where the problem is, e.g. `body.email` or `query.limit`.
+                 * @example body.from_date
+                 */
                 path: string;
             }[];
-            /** @description Human-readable description. */
+            /**
+             * @description Human-readable description.
+             * @example Validation failed
+             */
             error: string;
             /**
              * Format: int32
@@ -4715,6 +5454,7 @@ export interface components {
             /**
              * Format: date-time
              * @description Null while the defaults are in use.
+             * @example 2026-11-25T10:30:00.000Z
              */
             updated_at: string | null;
             wage_threshold: components["schemas"]["Money"];
@@ -4731,76 +5471,136 @@ export interface components {
         ExpenseCategory: {
             /** @description Inactive categories take no new claims. */
             active: boolean;
-            /** Format: date-time */
+            /**
+             * Format: date-time
+             * @example 2026-11-20T09:15:00.000Z
+             */
             created_at: string;
+            /** @example Flights, trains, cabs and hotel stays on company work */
             description: string | null;
-            /** Format: uuid */
+            /**
+             * Format: uuid
+             * @example 4df9d6ee-5290-4252-8514-dec16f476aad
+             */
             id: string;
             /** @description Largest amount of one claim (null = no limit). */
             max_claim_amount: components["schemas"]["Money"] | null;
+            /** @example Travel */
             name: string;
             requires_receipt: boolean;
-            /** Format: date-time */
+            /**
+             * Format: date-time
+             * @example 2026-11-25T10:30:00.000Z
+             */
             updated_at: string;
         };
         /** @description A new expense category. */
         ExpenseCategoryCreate: {
             active?: boolean;
+            /** @example Flights, trains, cabs and hotel stays on company work */
             description?: string | null;
             max_claim_amount?: components["schemas"]["MoneyAmount"] | null;
+            /** @example Travel */
             name: string;
             requires_receipt?: boolean;
         };
         /** @description Partial update - only the given fields change (at least one). */
         ExpenseCategoryUpdate: {
             active?: boolean;
+            /** @example Flights, trains, cabs and hotel stays on company work */
             description?: string | null;
             max_claim_amount?: components["schemas"]["MoneyAmount"] | null;
+            /** @example Travel */
             name?: string;
             requires_receipt?: boolean;
         };
         ExpenseClaim: {
             amount: components["schemas"]["Money"];
-            /** Format: date-time */
+            /**
+             * Format: date-time
+             * @example 2026-11-25T10:30:00.000Z
+             */
             cancelled_at: string | null;
-            /** Format: uuid */
+            /**
+             * Format: uuid
+             * @example 1cdc23bc-f8e1-403c-8eb8-d9a08ee451e7
+             */
             cancelled_by: string | null;
-            /** Format: uuid */
+            /**
+             * Format: uuid
+             * @example 94cf0cb9-d82a-40c8-b40b-cbc240e0ef21
+             */
             category_id: string;
+            /** @example Laptops */
             category_name: string;
-            /** @description `EXP-00001`, per company. */
+            /**
+             * @description `EXP-00001`, per company.
+             * @example EXP-2026-0131
+             */
             claim_number: string;
-            /** Format: date-time */
+            /**
+             * Format: date-time
+             * @example 2026-11-20T09:15:00.000Z
+             */
             created_at: string;
-            /** Format: date-time */
+            /**
+             * Format: date-time
+             * @example 2026-11-25T10:30:00.000Z
+             */
             decided_at: string | null;
-            /** Format: uuid */
+            /**
+             * Format: uuid
+             * @example 2eca5620-bb13-4297-80a1-9d8c6577a938
+             */
             decided_by: string | null;
+            /** @example Approved, enjoy your time off. */
             decision_comment: string | null;
+            /** @example Agreed with the team lead in the weekly review */
             description: string;
-            /** Format: uuid */
+            /**
+             * Format: uuid
+             * @example 8dcd9acb-a378-46b9-b9bd-d57ed7932c00
+             */
             employee_id: string;
+            /** @example Priya Sharma */
             employee_name: string;
-            /** Format: date */
+            /**
+             * Format: date
+             * @example 2026-11-25
+             */
             expense_date: string;
-            /** Format: uuid */
+            /**
+             * Format: uuid
+             * @example 0a558800-1817-4f86-86fb-fc1e440b9af6
+             */
             id: string;
-            /** Format: date-time */
+            /**
+             * Format: date-time
+             * @example 2026-11-25T10:30:00.000Z
+             */
             paid_at: string | null;
             /**
              * Format: uuid
              * @description The payroll run that reimbursed it.
+             * @example 0c353cad-3639-4781-a29c-9beb9f46a887
              */
             paid_run_id: string | null;
             /**
              * Format: uuid
              * @description A file uploaded through POST /api/upload.
+             * @example 14af2c0c-f2fd-46da-90df-a05f25e7cddb
              */
             receipt_file_id: string | null;
-            /** Format: uuid */
+            /**
+             * Format: uuid
+             * @example 3ac47ae5-5c76-47ed-b4d7-0eb2c00d94df
+             */
             requested_by: string | null;
             status: components["schemas"]["ExpenseClaimStatus"];
-            /** Format: date-time */
+            /**
+             * Format: date-time
+             * @example 2026-11-25T10:30:00.000Z
+             */
             updated_at: string;
         };
         /**
@@ -4815,14 +5615,27 @@ export interface components {
          */
         ExpenseClaimInput: {
             amount: components["schemas"]["MoneyAmount"];
-            /** Format: uuid */
+            /**
+             * Format: uuid
+             * @example 94cf0cb9-d82a-40c8-b40b-cbc240e0ef21
+             */
             category_id: string;
+            /** @example Agreed with the team lead in the weekly review */
             description: string;
-            /** Format: uuid */
+            /**
+             * Format: uuid
+             * @example 8dcd9acb-a378-46b9-b9bd-d57ed7932c00
+             */
             employee_id?: string;
-            /** Format: date */
+            /**
+             * Format: date
+             * @example 2026-11-25
+             */
             expense_date: string;
-            /** Format: uuid */
+            /**
+             * Format: uuid
+             * @example 14af2c0c-f2fd-46da-90df-a05f25e7cddb
+             */
             receipt_file_id?: string | null;
         };
         /**
@@ -4833,13 +5646,24 @@ export interface components {
         /** @description Either a decision (`status` approved | rejected, optional `comment`; the claimant's manager or hr/admin/owner, never the claimant - except the company's owner on their own claim; only while pending, 409 otherwise) or a change of a pending claim by the claimant or hr (`category_id`, `amount`, `expense_date`, `description`, `receipt_file_id`, checked against the category again). Both at once is a 400. */
         ExpenseClaimUpdate: {
             amount?: components["schemas"]["MoneyAmount"];
-            /** Format: uuid */
+            /**
+             * Format: uuid
+             * @example 94cf0cb9-d82a-40c8-b40b-cbc240e0ef21
+             */
             category_id?: string;
+            /** @example Approved, enjoy your time off. */
             comment?: string;
+            /** @example Agreed with the team lead in the weekly review */
             description?: string;
-            /** Format: date */
+            /**
+             * Format: date
+             * @example 2026-11-25
+             */
             expense_date?: string;
-            /** Format: uuid */
+            /**
+             * Format: uuid
+             * @example 14af2c0c-f2fd-46da-90df-a05f25e7cddb
+             */
             receipt_file_id?: string | null;
             /** @enum {string} */
             status?: "approved" | "rejected";
@@ -4866,6 +5690,7 @@ export interface components {
             /**
              * Format: date-time
              * @description Null while the defaults are in use.
+             * @example 2026-11-25T10:30:00.000Z
              */
             updated_at: string | null;
         };
@@ -4887,17 +5712,31 @@ export interface components {
         /** @enum {string} */
         HelpdeskCategory: "hr" | "payroll" | "leave" | "it" | "facilities" | "finance" | "other";
         HelpdeskMessage: {
+            /** @example Rahul Verma */
             author_name: string;
-            /** Format: uuid */
+            /**
+             * Format: uuid
+             * @example 65c7e271-1521-410b-81da-099d3307ddaf
+             */
             author_user_id: string;
+            /** @example Restarted the laptop and the issue persists. */
             body: string;
-            /** Format: date-time */
+            /**
+             * Format: date-time
+             * @example 2026-11-20T09:15:00.000Z
+             */
             created_at: string;
-            /** Format: uuid */
+            /**
+             * Format: uuid
+             * @example 836c8ee1-729f-4b79-a794-56e1e865ecff
+             */
             id: string;
             /** @description Internal notes are visible to agents (owner/admin/hr) only. */
             internal: boolean;
-            /** Format: uuid */
+            /**
+             * Format: uuid
+             * @example b8b3f0f5-73c7-429f-aadc-08401fb0273d
+             */
             ticket_id: string;
         };
         /** @enum {string} */
@@ -4908,16 +5747,30 @@ export interface components {
          */
         HelpdeskStatus: "open" | "in_progress" | "resolved" | "closed";
         HelpdeskTicket: {
+            /** @example Rahul Verma */
             assignee_name: string | null;
-            /** Format: uuid */
+            /**
+             * Format: uuid
+             * @example f43db8a9-7b57-44da-8272-6128dad314f5
+             */
             assignee_user_id: string | null;
             category: components["schemas"]["HelpdeskCategory"];
-            /** Format: date-time */
+            /**
+             * Format: date-time
+             * @example 2026-11-25T10:30:00.000Z
+             */
             closed_at: string | null;
-            /** Format: date-time */
+            /**
+             * Format: date-time
+             * @example 2026-11-20T09:15:00.000Z
+             */
             created_at: string;
+            /** @example Since this morning the laptop cannot join the office network; other devices can. */
             description: string;
-            /** Format: uuid */
+            /**
+             * Format: uuid
+             * @example 7500d872-49ff-4fb5-9f81-af90918abe4b
+             */
             id: string;
             /**
              * Format: int64
@@ -4925,36 +5778,70 @@ export interface components {
              */
             message_count: number;
             priority: components["schemas"]["HelpdeskPriority"];
-            /** Format: uuid */
+            /**
+             * Format: uuid
+             * @example aa4ee1d9-46ec-4e4c-82cc-fa169158f209
+             */
             requester_employee_id: string | null;
+            /** @example Priya Sharma */
             requester_name: string;
-            /** Format: uuid */
+            /**
+             * Format: uuid
+             * @example 6b8abae8-f9d5-410d-bd2b-5e36cd464a8d
+             */
             requester_user_id: string;
-            /** Format: date-time */
+            /**
+             * Format: date-time
+             * @example 2026-11-25T10:30:00.000Z
+             */
             resolved_at: string | null;
             status: components["schemas"]["HelpdeskStatus"];
             /** @example TKT-00042 */
             ticket_number: string;
+            /** @example Laptop does not connect to the office Wi-Fi */
             title: string;
-            /** Format: date-time */
+            /**
+             * Format: date-time
+             * @example 2026-11-25T10:30:00.000Z
+             */
             updated_at: string;
         };
         /** @description A company holiday. Holidays with `branch_id` / `work_location_id` apply only to employees of that branch / work location. Non-optional holidays are days off: they are excluded from leave day counts and shown as `holiday` in attendance. Optional (restricted) holidays are not days off by themselves; an employee takes them like leave. */
         Holiday: {
-            /** Format: uuid */
+            /**
+             * Format: uuid
+             * @example 1ce24ac9-b237-4f7b-a478-7aed2d7e5fb8
+             */
             branch_id: string | null;
-            /** Format: date-time */
+            /**
+             * Format: date-time
+             * @example 2026-11-20T09:15:00.000Z
+             */
             created_at: string;
-            /** Format: date */
+            /**
+             * Format: date
+             * @example 2026-11-25
+             */
             date: string;
+            /** @example Festival of lights */
             description: string | null;
-            /** Format: uuid */
+            /**
+             * Format: uuid
+             * @example 3128e66e-67fe-4e74-8d08-f6ecdf450ae2
+             */
             id: string;
             is_optional: boolean;
+            /** @example Diwali */
             name: string;
-            /** Format: date-time */
+            /**
+             * Format: date-time
+             * @example 2026-11-25T10:30:00.000Z
+             */
             updated_at: string;
-            /** Format: uuid */
+            /**
+             * Format: uuid
+             * @example e0c68562-1c58-46b8-a149-ad386dc017e8
+             */
             work_location_id: string | null;
         };
         /**
@@ -4968,17 +5855,24 @@ export interface components {
             /**
              * Format: uuid
              * @description Only for this branch (null = every branch).
+             * @example 1ce24ac9-b237-4f7b-a478-7aed2d7e5fb8
              */
             branch_id?: string | null;
-            /** Format: date */
+            /**
+             * Format: date
+             * @example 2026-11-25
+             */
             date: string;
+            /** @example Festival of lights */
             description?: string | null;
             /** @description Optional (restricted) holiday; default false. */
             is_optional?: boolean;
+            /** @example Diwali */
             name: string;
             /**
              * Format: uuid
              * @description Only for this work location (null = every location).
+             * @example e0c68562-1c58-46b8-a149-ad386dc017e8
              */
             work_location_id?: string | null;
         };
@@ -4992,17 +5886,24 @@ export interface components {
             /**
              * Format: uuid
              * @description Only for this branch (null = every branch).
+             * @example 1ce24ac9-b237-4f7b-a478-7aed2d7e5fb8
              */
             branch_id?: string | null;
-            /** Format: date */
+            /**
+             * Format: date
+             * @example 2026-11-25
+             */
             date?: string;
+            /** @example Festival of lights */
             description?: string | null;
             /** @description Optional (restricted) holiday; default false. */
             is_optional?: boolean;
+            /** @example Diwali */
             name?: string;
             /**
              * Format: uuid
              * @description Only for this work location (null = every location).
+             * @example e0c68562-1c58-46b8-a149-ad386dc017e8
              */
             work_location_id?: string | null;
         };
@@ -5017,34 +5918,62 @@ export interface components {
          */
         IndianState: "Andaman and Nicobar Islands" | "Andhra Pradesh" | "Arunachal Pradesh" | "Assam" | "Bihar" | "Chandigarh" | "Chhattisgarh" | "Dadra and Nagar Haveli and Daman and Diu" | "Delhi" | "Goa" | "Gujarat" | "Haryana" | "Himachal Pradesh" | "Jammu and Kashmir" | "Jharkhand" | "Karnataka" | "Kerala" | "Ladakh" | "Lakshadweep" | "Madhya Pradesh" | "Maharashtra" | "Manipur" | "Meghalaya" | "Mizoram" | "Nagaland" | "Odisha" | "Puducherry" | "Punjab" | "Rajasthan" | "Sikkim" | "Tamil Nadu" | "Telangana" | "Tripura" | "Uttar Pradesh" | "Uttarakhand" | "West Bengal" | "AN" | "AP" | "AR" | "AS" | "BR" | "CH" | "CG" | "DH" | "DL" | "GA" | "GJ" | "HR" | "HP" | "JK" | "JH" | "KA" | "KL" | "LA" | "LD" | "MP" | "MH" | "MN" | "ML" | "MZ" | "NL" | "OD" | "PY" | "PB" | "RJ" | "SK" | "TN" | "TS" | "TR" | "UP" | "UK" | "WB";
         Interview: {
+            /** @example Plans changed */
             cancel_reason: string | null;
-            /** Format: uuid */
+            /**
+             * Format: uuid
+             * @example 8073b340-8a60-45ba-9728-0031d299a244
+             */
             candidate_id: string;
+            /** @example Priya Sharma */
             candidate_name: string;
-            /** Format: date-time */
+            /**
+             * Format: date-time
+             * @example 2026-11-25T10:30:00.000Z
+             */
             completed_at: string | null;
-            /** Format: date-time */
+            /**
+             * Format: date-time
+             * @example 2026-11-20T09:15:00.000Z
+             */
             created_at: string;
-            /** Format: uuid */
+            /**
+             * Format: uuid
+             * @example 07b79b1a-691d-47d1-a8b9-38895fdedfd9
+             */
             created_by_user_id: string;
             /** Format: int64 */
             duration_minutes: number;
+            /** @example Clear reasoning about transactions; would like deeper knowledge of indexing. */
             feedback: string | null;
-            /** Format: uuid */
+            /**
+             * Format: uuid
+             * @example d9a567f4-52eb-442d-947e-b041677511f2
+             */
             feedback_by_user_id: string | null;
             /**
              * Format: date-time
              * @description End of the interview plus the panel's `feedback_deadline_hours`.
+             * @example 2026-11-27T17:30:00.000Z
              */
             feedback_due_at: string;
-            /** Format: uuid */
+            /**
+             * Format: uuid
+             * @example 77885173-2931-4f04-bd5e-234eb0885977
+             */
             id: string;
             interviewers: components["schemas"]["Interviewer"][];
+            /** @example Bengaluru */
             location: string | null;
+            /** @example https://meet.example.com/acme-tech-interview */
             meeting_url: string | null;
             mode: components["schemas"]["InterviewMode"];
-            /** Format: uuid */
+            /**
+             * Format: uuid
+             * @example e2fcccfd-5975-4382-bde1-80868a162ad2
+             */
             posting_id: string;
+            /** @example Senior Backend Engineer */
             posting_title: string;
             /** Format: int64 */
             rating: number | null;
@@ -5062,10 +5991,16 @@ export interface components {
              * @description The interview panel round it follows, if any.
              */
             round_sequence: number | null;
-            /** Format: date-time */
+            /**
+             * Format: date-time
+             * @example 2026-11-27T17:30:00.000Z
+             */
             scheduled_at: string;
             status: components["schemas"]["InterviewStatus"];
-            /** Format: date-time */
+            /**
+             * Format: date-time
+             * @example 2026-11-25T10:30:00.000Z
+             */
             updated_at: string;
         };
         /**
@@ -5078,24 +6013,39 @@ export interface components {
          *     }
          */
         InterviewCreate: {
-            /** Format: uuid */
+            /**
+             * Format: uuid
+             * @example 8073b340-8a60-45ba-9728-0031d299a244
+             */
             candidate_id: string;
             /** Format: int32 */
             duration_minutes?: number;
             interviewer_user_ids?: string[];
+            /** @example Bengaluru */
             location?: string | null;
-            /** Format: uri */
+            /**
+             * Format: uri
+             * @example https://meet.example.com/acme-tech-interview
+             */
             meeting_url?: string | null;
             mode?: components["schemas"]["InterviewMode"];
+            /** @example Technical interview */
             round_name?: string;
             /** Format: int32 */
             round_sequence?: number;
-            /** Format: date-time */
+            /**
+             * Format: date-time
+             * @example 2026-11-27T17:30:00.000Z
+             */
             scheduled_at: string;
         };
         Interviewer: {
+            /** @example Rahul Verma */
             name: string;
-            /** Format: uuid */
+            /**
+             * Format: uuid
+             * @example aa38603d-f70f-4956-bc22-04ff5c8d78c4
+             */
             user_id: string;
         };
         /** @enum {string} */
@@ -5113,6 +6063,7 @@ export interface components {
             /**
              * Format: date-time
              * @description Null while the defaults are in use.
+             * @example 2026-11-25T10:30:00.000Z
              */
             updated_at: string | null;
         };
@@ -5136,6 +6087,7 @@ export interface components {
             interviewer_user_ids: string[];
             /** @enum {string} */
             mode: "video" | "phone" | "in_person";
+            /** @example Technical interview */
             name: string;
             /**
              * Format: int32
@@ -5145,37 +6097,67 @@ export interface components {
         };
         /** @description The candidate-facing side of an interview: when and where (or the meeting link) and what to prepare. `send` mails it to the candidate. */
         InterviewSession: {
-            /** Format: email */
+            /**
+             * Format: email
+             * @example priya.sharma@example.com
+             */
             candidate_email: string;
-            /** Format: uuid */
+            /**
+             * Format: uuid
+             * @example 8073b340-8a60-45ba-9728-0031d299a244
+             */
             candidate_id: string;
+            /** @example Priya Sharma */
             candidate_name: string;
-            /** Format: date-time */
+            /**
+             * Format: date-time
+             * @example 2026-11-20T09:15:00.000Z
+             */
             created_at: string;
-            /** Format: uuid */
+            /**
+             * Format: uuid
+             * @example 07b79b1a-691d-47d1-a8b9-38895fdedfd9
+             */
             created_by_user_id: string;
             /** Format: int64 */
             duration_minutes: number;
-            /** Format: uuid */
+            /**
+             * Format: uuid
+             * @example 5e437065-4e18-44d5-9327-6ea105ca8bf1
+             */
             id: string;
+            /** @example Bring a government photo ID and arrive 15 minutes early. */
             instructions: string | null;
-            /** Format: uuid */
+            /**
+             * Format: uuid
+             * @example 77885173-2931-4f04-bd5e-234eb0885977
+             */
             interview_id: string | null;
+            /** @example Bengaluru */
             location: string | null;
+            /** @example https://meet.example.com/acme-tech-interview */
             meeting_url: string | null;
             mode: components["schemas"]["InterviewMode"];
-            /** Format: date-time */
+            /**
+             * Format: date-time
+             * @example 2026-11-27T17:30:00.000Z
+             */
             scheduled_at: string;
             /** Format: int64 */
             send_count: number;
             /**
              * Format: date-time
              * @description When it was last mailed to the candidate.
+             * @example 2026-11-25T10:30:00.000Z
              */
             sent_at: string | null;
             status: components["schemas"]["InterviewSessionStatus"];
+            /** @example Campus hiring drive - day 1 */
             title: string;
-            /** Format: date-time */
+            /**
+             * Format: date-time
+             * @example 2026-11-25T10:30:00.000Z
+             */
             updated_at: string;
         };
         /**
@@ -5187,19 +6169,34 @@ export interface components {
          *     }
          */
         InterviewSessionCreate: {
-            /** Format: uuid */
+            /**
+             * Format: uuid
+             * @example 8073b340-8a60-45ba-9728-0031d299a244
+             */
             candidate_id: string;
             /** Format: int32 */
             duration_minutes?: number;
+            /** @example Bring a government photo ID and arrive 15 minutes early. */
             instructions?: string | null;
-            /** Format: uuid */
+            /**
+             * Format: uuid
+             * @example 77885173-2931-4f04-bd5e-234eb0885977
+             */
             interview_id?: string;
+            /** @example Bengaluru */
             location?: string | null;
-            /** Format: uri */
+            /**
+             * Format: uri
+             * @example https://meet.example.com/acme-tech-interview
+             */
             meeting_url?: string | null;
             mode?: components["schemas"]["InterviewMode"];
-            /** Format: date-time */
+            /**
+             * Format: date-time
+             * @example 2026-11-27T17:30:00.000Z
+             */
             scheduled_at?: string;
+            /** @example Campus hiring drive - day 1 */
             title?: string;
         };
         /**
@@ -5211,14 +6208,23 @@ export interface components {
         InterviewSessionUpdate: {
             /** Format: int32 */
             duration_minutes?: number;
+            /** @example Bring a government photo ID and arrive 15 minutes early. */
             instructions?: string | null;
+            /** @example Bengaluru */
             location?: string | null;
-            /** Format: uri */
+            /**
+             * Format: uri
+             * @example https://meet.example.com/acme-tech-interview
+             */
             meeting_url?: string | null;
             mode?: components["schemas"]["InterviewMode"];
-            /** Format: date-time */
+            /**
+             * Format: date-time
+             * @example 2026-11-27T17:30:00.000Z
+             */
             scheduled_at?: string;
             status?: components["schemas"]["InterviewSessionStatus"];
+            /** @example Campus hiring drive - day 1 */
             title?: string;
         };
         /**
@@ -5236,86 +6242,158 @@ export interface components {
          *     }
          */
         InterviewUpdate: {
+            /** @example Plans changed */
             cancel_reason?: string | null;
             /** Format: int32 */
             duration_minutes?: number;
+            /** @example Clear reasoning about transactions; would like deeper knowledge of indexing. */
             feedback?: string;
             interviewer_user_ids?: string[];
+            /** @example Bengaluru */
             location?: string | null;
-            /** Format: uri */
+            /**
+             * Format: uri
+             * @example https://meet.example.com/acme-tech-interview
+             */
             meeting_url?: string | null;
             mode?: components["schemas"]["InterviewMode"];
             /** Format: int32 */
             rating?: number;
             recommendation?: components["schemas"]["InterviewRecommendation"];
-            /** Format: date-time */
+            /**
+             * Format: date-time
+             * @example 2026-11-27T17:30:00.000Z
+             */
             scheduled_at?: string;
             status?: components["schemas"]["InterviewStatus"];
         };
         Invitation: {
-            /** Format: date-time */
+            /**
+             * Format: date-time
+             * @example 2026-11-20T09:15:00.000Z
+             */
             created_at: string;
-            /** Format: email */
+            /**
+             * Format: email
+             * @example priya.sharma@example.com
+             */
             email: string;
-            /** Format: uuid */
+            /**
+             * Format: uuid
+             * @example 8dcd9acb-a378-46b9-b9bd-d57ed7932c00
+             */
             employee_id: string | null;
-            /** Format: date-time */
+            /**
+             * Format: date-time
+             * @example 2026-11-27T17:30:00.000Z
+             */
             expires_at: string;
-            /** Format: uuid */
+            /**
+             * Format: uuid
+             * @example 7c027fe1-f967-4107-85aa-66952cd96848
+             */
             id: string;
             role: components["schemas"]["Role"];
             /** @enum {string} */
             status: "pending" | "accepted" | "expired" | "revoked";
         };
         JobOffer: {
-            /** Format: date-time */
+            /**
+             * Format: date-time
+             * @example 2026-11-27T17:30:00.000Z
+             */
             appointment_link_expires_at: string | null;
-            /** Format: date-time */
+            /**
+             * Format: date-time
+             * @example 2026-11-25T10:30:00.000Z
+             */
             appointment_sent_at: string | null;
-            /** Format: email */
+            /**
+             * Format: email
+             * @example priya.sharma@example.com
+             */
             candidate_email: string;
-            /** Format: uuid */
+            /**
+             * Format: uuid
+             * @example 8073b340-8a60-45ba-9728-0031d299a244
+             */
             candidate_id: string;
+            /** @example Priya Sharma */
             candidate_name: string;
-            /** Format: date-time */
+            /**
+             * Format: date-time
+             * @example 2026-11-20T09:15:00.000Z
+             */
             created_at: string;
-            /** Format: uuid */
+            /**
+             * Format: uuid
+             * @example 07b79b1a-691d-47d1-a8b9-38895fdedfd9
+             */
             created_by_user_id: string;
-            /** @description The company's currency when the offer was made. */
+            /**
+             * @description The company's currency when the offer was made.
+             * @example INR
+             */
             currency: string;
+            /** @example Accepted another offer */
             decline_reason: string | null;
+            /** @example Engineering */
             department: string;
             documents: components["schemas"]["AppointmentDocument"][];
             employment_type: components["schemas"]["EmploymentType"];
             /**
              * Format: date
              * @description Last day the candidate can accept.
+             * @example 2026-12-31
              */
             expires_on: string;
-            /** Format: uuid */
+            /**
+             * Format: uuid
+             * @example 20694aae-97da-4433-93c1-cd548319c900
+             */
             id: string;
+            /** @example Senior Backend Engineer */
             job_title: string;
-            /** Format: date */
+            /**
+             * Format: date
+             * @example 2024-04-01
+             */
             joining_date: string;
             /**
              * Format: date-time
              * @description End of validity of the offer link last mailed.
+             * @example 2026-11-27T17:30:00.000Z
              */
             link_expires_at: string | null;
             /** @example OFR-00003 */
             offer_number: string;
-            /** Format: uuid */
+            /**
+             * Format: uuid
+             * @example e2fcccfd-5975-4382-bde1-80868a162ad2
+             */
             posting_id: string;
-            /** Format: date-time */
+            /**
+             * Format: date-time
+             * @example 2026-11-25T10:30:00.000Z
+             */
             responded_at: string | null;
             /** @description Annual cost to company. */
             salary: components["schemas"]["Money"];
-            /** Format: date-time */
+            /**
+             * Format: date-time
+             * @example 2026-11-25T10:30:00.000Z
+             */
             sent_at: string | null;
             status: components["schemas"]["JobOfferStatus"];
-            /** @description Further terms printed on the offer letter. */
+            /**
+             * @description Further terms printed on the offer letter.
+             * @example Joining bonus repayable if you leave within 12 months.
+             */
             terms: string | null;
-            /** Format: date-time */
+            /**
+             * Format: date-time
+             * @example 2026-11-25T10:30:00.000Z
+             */
             updated_at: string;
         };
         /**
@@ -5329,16 +6407,28 @@ export interface components {
          *     }
          */
         JobOfferCreate: {
-            /** Format: uuid */
+            /**
+             * Format: uuid
+             * @example 8073b340-8a60-45ba-9728-0031d299a244
+             */
             candidate_id: string;
+            /** @example Engineering */
             department?: string;
             employment_type?: components["schemas"]["EmploymentType"];
-            /** Format: date */
+            /**
+             * Format: date
+             * @example 2026-12-31
+             */
             expires_on: string;
+            /** @example Senior Backend Engineer */
             job_title?: string;
-            /** Format: date */
+            /**
+             * Format: date
+             * @example 2024-04-01
+             */
             joining_date: string;
             salary: components["schemas"]["MoneyAmount"];
+            /** @example Joining bonus repayable if you leave within 12 months. */
             terms?: string | null;
         };
         /**
@@ -5348,36 +6438,61 @@ export interface components {
         JobOfferStatus: "draft" | "sent" | "accepted" | "declined" | "expired" | "withdrawn";
         /** @description Field changes only while `draft` (409 afterwards). `status: withdrawn` withdraws a draft or sent offer (the candidate is told by email when it had been sent); `status: expired` expires a sent offer early. Sending, accepting and declining have their own operations (409 here). */
         JobOfferUpdate: {
+            /** @example Engineering */
             department?: string;
             employment_type?: components["schemas"]["EmploymentType"];
-            /** Format: date */
+            /**
+             * Format: date
+             * @example 2026-12-31
+             */
             expires_on?: string;
+            /** @example Senior Backend Engineer */
             job_title?: string;
-            /** Format: date */
+            /**
+             * Format: date
+             * @example 2024-04-01
+             */
             joining_date?: string;
             salary?: components["schemas"]["MoneyAmount"];
             status?: components["schemas"]["JobOfferStatus"];
+            /** @example Joining bonus repayable if you leave within 12 months. */
             terms?: string | null;
         };
         JobPosting: {
             /** Format: int64 */
             candidate_count: number;
-            /** Format: date-time */
+            /**
+             * Format: date-time
+             * @example 2026-11-25T10:30:00.000Z
+             */
             closed_at: string | null;
             /**
              * Format: date
              * @description Last day to apply.
+             * @example 2026-12-31
              */
             closes_on: string | null;
-            /** Format: date-time */
+            /**
+             * Format: date-time
+             * @example 2026-11-20T09:15:00.000Z
+             */
             created_at: string;
-            /** Format: uuid */
+            /**
+             * Format: uuid
+             * @example 07b79b1a-691d-47d1-a8b9-38895fdedfd9
+             */
             created_by_user_id: string;
+            /** @example Engineering */
             department: string;
+            /** @example Build and run the services behind our HR platform, in TypeScript and PostgreSQL. */
             description: string;
             employment_type: components["schemas"]["EmploymentType"];
-            /** Format: uuid */
+            /**
+             * Format: uuid
+             * @example 39ab7f79-4ddd-474b-8109-c086383099bf
+             */
             id: string;
+            /** @example Bengaluru */
             location: string | null;
             max_salary: components["schemas"]["Money"] | null;
             min_salary: components["schemas"]["Money"] | null;
@@ -5385,18 +6500,32 @@ export interface components {
             openings: number;
             /** @example JOB-00012 */
             posting_number: string;
-            /** Format: date-time */
+            /**
+             * Format: date-time
+             * @example 2026-11-25T10:30:00.000Z
+             */
             published_at: string | null;
-            /** @description Free text; the AI helpers screen resumes against it. */
+            /**
+             * @description Free text; the AI helpers screen resumes against it.
+             * @example 5+ years of TypeScript and PostgreSQL
+             */
             requirements: string;
-            /** Format: uuid */
+            /**
+             * Format: uuid
+             * @example 20fdbd8d-e82b-4471-b44b-ca4151c5e7bf
+             */
             requisition_id: string;
+            /** @example REQ-2026-0007 */
             requisition_number: string;
             /** @description Key skills, lower-case. */
             skills: string[];
             status: components["schemas"]["JobPostingStatus"];
+            /** @example Senior Backend Engineer */
             title: string;
-            /** Format: date-time */
+            /**
+             * Format: date-time
+             * @example 2026-11-25T10:30:00.000Z
+             */
             updated_at: string;
         };
         /**
@@ -5414,18 +6543,28 @@ export interface components {
          *     }
          */
         JobPostingCreate: {
-            /** Format: date */
+            /**
+             * Format: date
+             * @example 2026-12-31
+             */
             closes_on?: string | null;
+            /** @example Engineering */
             department?: string;
+            /** @example Build and run the services behind our HR platform, in TypeScript and PostgreSQL. */
             description: string;
             employment_type?: components["schemas"]["EmploymentType"];
+            /** @example Bengaluru */
             location?: string | null;
             max_salary?: components["schemas"]["MoneyAmount"] | null;
             min_salary?: components["schemas"]["MoneyAmount"] | null;
             /** Format: int32 */
             openings?: number;
+            /** @example 5+ years of TypeScript and PostgreSQL */
             requirements?: string;
-            /** Format: uuid */
+            /**
+             * Format: uuid
+             * @example 20fdbd8d-e82b-4471-b44b-ca4151c5e7bf
+             */
             requisition_id: string;
             skills?: string[];
             /**
@@ -5433,6 +6572,7 @@ export interface components {
              * @enum {string}
              */
             status?: "draft" | "open";
+            /** @example Senior Backend Engineer */
             title?: string;
         };
         /**
@@ -5442,42 +6582,73 @@ export interface components {
         JobPostingStatus: "draft" | "open" | "closed";
         /** @description Changes to a `draft` or `open` posting (a closed one is a 409); `status` moves it (see JobPostingStatus). */
         JobPostingUpdate: {
-            /** Format: date */
+            /**
+             * Format: date
+             * @example 2026-12-31
+             */
             closes_on?: string | null;
+            /** @example Engineering */
             department?: string;
+            /** @example Build and run the services behind our HR platform, in TypeScript and PostgreSQL. */
             description?: string;
             employment_type?: components["schemas"]["EmploymentType"];
+            /** @example Bengaluru */
             location?: string | null;
             max_salary?: components["schemas"]["MoneyAmount"] | null;
             min_salary?: components["schemas"]["MoneyAmount"] | null;
             /** Format: int32 */
             openings?: number;
+            /** @example 5+ years of TypeScript and PostgreSQL */
             requirements?: string;
             skills?: string[];
             status?: components["schemas"]["JobPostingStatus"];
+            /** @example Senior Backend Engineer */
             title?: string;
         };
         /** @description A request to hire for a role, raised by a manager or hr and approved by owner, admin or hr. */
         JobRequisition: {
-            /** Format: date-time */
+            /**
+             * Format: date-time
+             * @example 2026-11-25T10:30:00.000Z
+             */
             closed_at: string | null;
-            /** Format: date-time */
+            /**
+             * Format: date-time
+             * @example 2026-11-20T09:15:00.000Z
+             */
             created_at: string;
-            /** Format: date-time */
+            /**
+             * Format: date-time
+             * @example 2026-11-25T10:30:00.000Z
+             */
             decided_at: string | null;
+            /** @example Anita Desai */
             decided_by_name: string | null;
-            /** Format: uuid */
+            /**
+             * Format: uuid
+             * @example 552503e3-261c-45c5-aebf-6da7119180a3
+             */
             decided_by_user_id: string | null;
+            /** @example Approved within the budget of the quarter. */
             decision_notes: string | null;
             /** @example Engineering */
             department: string;
+            /** @example A second backend engineer for the payroll team. */
             description: string | null;
+            /** @example Senior Software Engineer */
             designation: string | null;
             employment_type: components["schemas"]["EmploymentType"];
-            /** Format: uuid */
+            /**
+             * Format: uuid
+             * @example c04ac55d-a7bd-44b1-81e5-c481d0d626d2
+             */
             id: string;
-            /** @description Why the role is needed (new role, replacement …). */
+            /**
+             * @description Why the role is needed (new role, replacement …).
+             * @example The payroll team handles twice as many employees as a year ago.
+             */
             justification: string | null;
+            /** @example Bengaluru */
             location: string | null;
             max_salary: components["schemas"]["Money"] | null;
             min_salary: components["schemas"]["Money"] | null;
@@ -5491,19 +6662,32 @@ export interface components {
              * @description Live job postings raised from this requisition.
              */
             posting_count: number;
+            /** @example Priya Sharma */
             requested_by_name: string;
-            /** Format: uuid */
+            /**
+             * Format: uuid
+             * @example 77fe79cd-8e55-4fac-a14c-b88ef767c058
+             */
             requested_by_user_id: string;
             /** @example REQ-00007 */
             requisition_number: string;
             status: components["schemas"]["JobRequisitionStatus"];
-            /** Format: date-time */
+            /**
+             * Format: date-time
+             * @example 2026-11-20T09:15:00.000Z
+             */
             submitted_at: string | null;
-            /** Format: date */
+            /**
+             * Format: date
+             * @example 2026-12-31
+             */
             target_start_date: string | null;
             /** @example Senior Backend Engineer */
             title: string;
-            /** Format: date-time */
+            /**
+             * Format: date-time
+             * @example 2026-11-25T10:30:00.000Z
+             */
             updated_at: string;
         };
         /**
@@ -5521,11 +6705,16 @@ export interface components {
          *     }
          */
         JobRequisitionCreate: {
+            /** @example Engineering */
             department: string;
+            /** @example A second backend engineer for the payroll team. */
             description?: string | null;
+            /** @example Senior Software Engineer */
             designation?: string | null;
             employment_type?: components["schemas"]["EmploymentType"];
+            /** @example The payroll team handles twice as many employees as a year ago. */
             justification?: string | null;
+            /** @example Bengaluru */
             location?: string | null;
             max_salary?: components["schemas"]["MoneyAmount"] | null;
             min_salary?: components["schemas"]["MoneyAmount"] | null;
@@ -5539,8 +6728,12 @@ export interface components {
              * @enum {string}
              */
             status?: "draft" | "pending_approval";
-            /** Format: date */
+            /**
+             * Format: date
+             * @example 2026-12-31
+             */
             target_start_date?: string | null;
+            /** @example Senior Backend Engineer */
             title: string;
         };
         /**
@@ -5556,20 +6749,30 @@ export interface components {
          *     }
          */
         JobRequisitionUpdate: {
+            /** @example Approved within the budget of the quarter. */
             decision_notes?: string | null;
+            /** @example Engineering */
             department?: string;
+            /** @example A second backend engineer for the payroll team. */
             description?: string | null;
+            /** @example Senior Software Engineer */
             designation?: string | null;
             employment_type?: components["schemas"]["EmploymentType"];
+            /** @example The payroll team handles twice as many employees as a year ago. */
             justification?: string | null;
+            /** @example Bengaluru */
             location?: string | null;
             max_salary?: components["schemas"]["MoneyAmount"] | null;
             min_salary?: components["schemas"]["MoneyAmount"] | null;
             /** Format: int32 */
             positions?: number;
             status?: components["schemas"]["JobRequisitionStatus"];
-            /** Format: date */
+            /**
+             * Format: date
+             * @example 2026-12-31
+             */
             target_start_date?: string | null;
+            /** @example Senior Backend Engineer */
             title?: string;
         };
         /**
@@ -5582,17 +6785,28 @@ export interface components {
          *     }
          */
         LeaveAdjustmentInput: {
-            /** @description Signed, non-zero, in steps of 0.5 ("-1.5"). */
+            /**
+             * @description Signed, non-zero, in steps of 0.5 ("-1.5").
+             * @example 1.5
+             */
             days: string;
-            /** Format: uuid */
+            /**
+             * Format: uuid
+             * @example 8dcd9acb-a378-46b9-b9bd-d57ed7932c00
+             */
             employee_id: string;
-            /** Format: uuid */
+            /**
+             * Format: uuid
+             * @example d8c25bc1-66e2-4410-aa01-0ba9dfd63e16
+             */
             leave_type_id: string;
             /**
              * Format: uuid
              * @description Default the current period.
+             * @example 194f4ad0-ae7d-4633-a424-d6e36d6c8c4b
              */
             period_id?: string;
+            /** @example Correction of the opening balance */
             reason: string;
         };
         /** @description An employee's entitlement to a leave type for a period. There is at most one per employee, type and period. `days` is the entitlement after proration; it reaches the balance through ledger entries: at once for `upfront`, in parts over the period for `monthly`/`quarterly` (`credited` = what has been credited so far). */
@@ -5605,29 +6819,52 @@ export interface components {
             /**
              * Format: date
              * @description Last day on which the carried-forward days can be used (null = no expiry).
+             * @example 2026-12-31
              */
             carry_forward_expires_on: string | null;
-            /** Format: date-time */
+            /**
+             * Format: date-time
+             * @example 2026-11-20T09:15:00.000Z
+             */
             created_at: string;
             credited: components["schemas"]["DayCount"];
             days: components["schemas"]["DayCount"];
             /**
              * Format: date
              * @description The later of the period start and the joining date.
+             * @example 2024-04-01
              */
             effective_from: string;
-            /** Format: uuid */
+            /**
+             * Format: uuid
+             * @example 8dcd9acb-a378-46b9-b9bd-d57ed7932c00
+             */
             employee_id: string;
+            /** @example Priya Sharma */
             employee_name: string;
-            /** Format: uuid */
+            /**
+             * Format: uuid
+             * @example af020562-c29c-4225-a345-0484d0479128
+             */
             id: string;
+            /** @example CL */
             leave_type_code: string;
-            /** Format: uuid */
+            /**
+             * Format: uuid
+             * @example d8c25bc1-66e2-4410-aa01-0ba9dfd63e16
+             */
             leave_type_id: string;
+            /** @example Opening balance for FY 2026-27 */
             notes: string | null;
-            /** Format: uuid */
+            /**
+             * Format: uuid
+             * @example 194f4ad0-ae7d-4633-a424-d6e36d6c8c4b
+             */
             period_id: string;
-            /** Format: uuid */
+            /**
+             * Format: uuid
+             * @example 92e989ae-3476-4ea1-9c8d-04549bbee001
+             */
             policy_id: string | null;
         };
         /**
@@ -5663,17 +6900,28 @@ export interface components {
             accrual_day?: "first_day" | "joining_date";
             /** @description Needs `leave_type_id`. */
             days?: components["schemas"]["DayQuantity"];
-            /** Format: uuid */
+            /**
+             * Format: uuid
+             * @example 8dcd9acb-a378-46b9-b9bd-d57ed7932c00
+             */
             employee_id?: string;
             /**
              * Format: uuid
              * @description Needs `employee_id`.
+             * @example d8c25bc1-66e2-4410-aa01-0ba9dfd63e16
              */
             leave_type_id?: string;
+            /** @example Opening balance for FY 2026-27 */
             notes?: string;
-            /** Format: uuid */
+            /**
+             * Format: uuid
+             * @example 194f4ad0-ae7d-4633-a424-d6e36d6c8c4b
+             */
             period_id?: string;
-            /** Format: uuid */
+            /**
+             * Format: uuid
+             * @example 92e989ae-3476-4ea1-9c8d-04549bbee001
+             */
             policy_id?: string;
         };
         LeaveAllocationResult: {
@@ -5683,10 +6931,17 @@ export interface components {
             created_count: number;
             /** @description Employees and types not allocated, with the reason (the first 500). */
             skipped: {
-                /** Format: uuid */
+                /**
+                 * Format: uuid
+                 * @example 8dcd9acb-a378-46b9-b9bd-d57ed7932c00
+                 */
                 employee_id: string;
-                /** Format: uuid */
+                /**
+                 * Format: uuid
+                 * @example d8c25bc1-66e2-4410-aa01-0ba9dfd63e16
+                 */
                 leave_type_id: string | null;
+                /** @example Family function in Jaipur */
                 reason: string;
             }[];
             /** Format: int64 */
@@ -5725,52 +6980,105 @@ export interface components {
             /** @description Carried forward from the previous period; negative in a period whose unused days were carried to the next one. */
             carried: components["schemas"]["DayCount"];
             comp_off: components["schemas"]["DayCount"];
+            /** @example EMP-0042 */
             employee_code: string;
-            /** Format: uuid */
+            /**
+             * Format: uuid
+             * @example 8dcd9acb-a378-46b9-b9bd-d57ed7932c00
+             */
             employee_id: string;
+            /** @example Priya Sharma */
             employee_name: string;
             encashed: components["schemas"]["DayCount"];
             expired: components["schemas"]["DayCount"];
             is_paid: boolean;
+            /** @example CL */
             leave_type_code: string;
-            /** Format: uuid */
+            /**
+             * Format: uuid
+             * @example d8c25bc1-66e2-4410-aa01-0ba9dfd63e16
+             */
             leave_type_id: string;
+            /** @example Casual Leave */
             leave_type_name: string;
             pending: components["schemas"]["DayCount"];
-            /** Format: uuid */
+            /**
+             * Format: uuid
+             * @example 194f4ad0-ae7d-4633-a424-d6e36d6c8c4b
+             */
             period_id: string;
             taken: components["schemas"]["DayCount"];
         };
         LeaveEncashment: {
-            /** @description Money for the encashed days, in the company currency. Null until payroll prices it (payroll reads approved encashments with a null amount). */
+            /**
+             * @description Money for the encashed days, in the company currency. Null until payroll prices it (payroll reads approved encashments with a null amount).
+             * @example 45000.00
+             */
             amount: string | null;
-            /** Format: date-time */
+            /**
+             * Format: date-time
+             * @example 2026-11-25T10:30:00.000Z
+             */
             cancelled_at: string | null;
-            /** Format: uuid */
+            /**
+             * Format: uuid
+             * @example 1cdc23bc-f8e1-403c-8eb8-d9a08ee451e7
+             */
             cancelled_by: string | null;
-            /** Format: date-time */
+            /**
+             * Format: date-time
+             * @example 2026-11-20T09:15:00.000Z
+             */
             created_at: string;
             days: components["schemas"]["DayCount"];
-            /** Format: date-time */
+            /**
+             * Format: date-time
+             * @example 2026-11-25T10:30:00.000Z
+             */
             decided_at: string | null;
-            /** Format: uuid */
+            /**
+             * Format: uuid
+             * @example 2eca5620-bb13-4297-80a1-9d8c6577a938
+             */
             decided_by: string | null;
+            /** @example Approved, enjoy your time off. */
             decision_comment: string | null;
-            /** Format: uuid */
+            /**
+             * Format: uuid
+             * @example 8dcd9acb-a378-46b9-b9bd-d57ed7932c00
+             */
             employee_id: string;
+            /** @example Priya Sharma */
             employee_name: string;
-            /** Format: uuid */
+            /**
+             * Format: uuid
+             * @example 35afbd9e-8dce-463b-8249-8ed33ddfa9e7
+             */
             id: string;
-            /** Format: uuid */
+            /**
+             * Format: uuid
+             * @example d8c25bc1-66e2-4410-aa01-0ba9dfd63e16
+             */
             leave_type_id: string;
+            /** @example Casual Leave */
             leave_type_name: string;
-            /** Format: uuid */
+            /**
+             * Format: uuid
+             * @example 194f4ad0-ae7d-4633-a424-d6e36d6c8c4b
+             */
             period_id: string;
+            /** @example Encashing unused earned leave at year end */
             reason: string | null;
-            /** Format: uuid */
+            /**
+             * Format: uuid
+             * @example 3ac47ae5-5c76-47ed-b4d7-0eb2c00d94df
+             */
             requested_by: string | null;
             status: components["schemas"]["RequestStatus"];
-            /** Format: date-time */
+            /**
+             * Format: date-time
+             * @example 2026-11-25T10:30:00.000Z
+             */
             updated_at: string;
         };
         /**
@@ -5783,28 +7091,48 @@ export interface components {
         LeaveEncashmentInput: {
             /** @description More than 0. */
             days: components["schemas"]["DayQuantity"];
-            /** Format: uuid */
+            /**
+             * Format: uuid
+             * @example 8dcd9acb-a378-46b9-b9bd-d57ed7932c00
+             */
             employee_id?: string;
-            /** Format: uuid */
+            /**
+             * Format: uuid
+             * @example d8c25bc1-66e2-4410-aa01-0ba9dfd63e16
+             */
             leave_type_id: string;
             /**
              * Format: uuid
              * @description Default the current period.
+             * @example 194f4ad0-ae7d-4633-a424-d6e36d6c8c4b
              */
             period_id?: string;
+            /** @example Encashing unused earned leave at year end */
             reason?: string;
         };
         /** @description One entry of the append-only leave ledger (credits positive, debits negative). Entries are never changed or deleted: a cancellation or correction is a new entry. */
         LeaveLedgerEntry: {
-            /** Format: date-time */
+            /**
+             * Format: date-time
+             * @example 2026-11-20T09:15:00.000Z
+             */
             created_at: string;
-            /** Format: uuid */
+            /**
+             * Format: uuid
+             * @example d703a0f6-30a4-4936-86d9-cd4519262c0d
+             */
             created_by: string | null;
             /** @description Signed. */
             days: components["schemas"]["DayCount"];
-            /** Format: date */
+            /**
+             * Format: date
+             * @example 2024-04-01
+             */
             effective_date: string;
-            /** Format: uuid */
+            /**
+             * Format: uuid
+             * @example 8dcd9acb-a378-46b9-b9bd-d57ed7932c00
+             */
             employee_id: string;
             /**
              * @description `allocation` up-front credit; `accrual` monthly/quarterly credit; `carry_forward` credit from the previous period (and the matching debit there); `expiry` lapse of carried-forward or compensatory days; `taken` approved leave (also a recount delta); `cancelled` reversal of taken leave; `encashed` days converted to money (positive when an encashment is cancelled); `comp_off` compensatory credit (negative when its request is cancelled); `adjustment` manual correction with a reason.
@@ -5814,16 +7142,30 @@ export interface components {
             /**
              * Format: date
              * @description For expiring credits, the last day they can be used.
+             * @example 2026-12-31
              */
             expires_on: string | null;
-            /** Format: uuid */
+            /**
+             * Format: uuid
+             * @example 7ccfd2ab-ff1f-4d89-a61c-d4dece7f00da
+             */
             id: string;
-            /** Format: uuid */
+            /**
+             * Format: uuid
+             * @example d8c25bc1-66e2-4410-aa01-0ba9dfd63e16
+             */
             leave_type_id: string;
-            /** Format: uuid */
+            /**
+             * Format: uuid
+             * @example 194f4ad0-ae7d-4633-a424-d6e36d6c8c4b
+             */
             period_id: string;
+            /** @example Correction of the opening balance */
             reason: string | null;
-            /** Format: uuid */
+            /**
+             * Format: uuid
+             * @example 00737589-9b69-4a36-9679-6bf0c02b4322
+             */
             reference_id: string | null;
             /**
              * @description The record the entry comes from (`reference_id`): an allocation, a leave request (taken or given back), an encashment, a comp-off credit for working on a holiday, or the ledger entry an expiry or carry-forward continues; null for manual adjustments and scheduled accruals.
@@ -5833,17 +7175,33 @@ export interface components {
         };
         /** @description A leave period (fiscal year). Periods never overlap and exactly one is current (the first one created becomes current; making another current un-marks the previous one). Balances, allocations and requests belong to one period; a request must lie inside one period. */
         LeavePeriod: {
-            /** Format: date-time */
+            /**
+             * Format: date-time
+             * @example 2026-11-20T09:15:00.000Z
+             */
             created_at: string;
-            /** Format: date */
+            /**
+             * Format: date
+             * @example 2026-12-31
+             */
             end_date: string;
-            /** Format: uuid */
+            /**
+             * Format: uuid
+             * @example e8b13e6a-4f95-402c-ab2c-9e7477cf20d9
+             */
             id: string;
             is_current: boolean;
+            /** @example FY 2026-27 */
             name: string;
-            /** Format: date */
+            /**
+             * Format: date
+             * @example 2026-11-25
+             */
             start_date: string;
-            /** Format: date-time */
+            /**
+             * Format: date-time
+             * @example 2026-11-25T10:30:00.000Z
+             */
             updated_at: string;
         };
         /**
@@ -5856,12 +7214,19 @@ export interface components {
          *     }
          */
         LeavePeriodInput: {
-            /** Format: date */
+            /**
+             * Format: date
+             * @example 2026-12-31
+             */
             end_date: string;
             /** @description Default false (true for the company's first period). */
             is_current?: boolean;
+            /** @example FY 2026-27 */
             name: string;
-            /** Format: date */
+            /**
+             * Format: date
+             * @example 2026-11-25
+             */
             start_date: string;
         };
         /**
@@ -5871,11 +7236,18 @@ export interface components {
          *     }
          */
         LeavePeriodUpdate: {
-            /** Format: date */
+            /**
+             * Format: date
+             * @example 2026-12-31
+             */
             end_date?: string;
             is_current?: boolean;
+            /** @example FY 2026-27 */
             name?: string;
-            /** Format: date */
+            /**
+             * Format: date
+             * @example 2026-11-25
+             */
             start_date?: string;
         };
         /** @description Quotas per leave type, assigned to employees. Which policy applies to an employee: an individual assignment first, then one by designation, then by department, then the default policy; among several of the same kind the oldest wins. Inactive policies apply to nobody. */
@@ -5883,13 +7255,20 @@ export interface components {
             active: boolean;
             /** @enum {string} */
             assignment: "default" | "department" | "designation" | "individual";
-            /** Format: date-time */
+            /**
+             * Format: date-time
+             * @example 2026-11-20T09:15:00.000Z
+             */
             created_at: string;
             departments: string[];
+            /** @example Casual, sick and earned leave for full-time employees */
             description: string | null;
             designations: string[];
             employee_ids: string[];
-            /** Format: uuid */
+            /**
+             * Format: uuid
+             * @example aad3bb36-842d-4da4-97a8-606b45710617
+             */
             id: string;
             items: {
                 /** @enum {string} */
@@ -5897,12 +7276,20 @@ export interface components {
                 /** @enum {string} */
                 accrual_day: "first_day" | "joining_date";
                 annual_quota: components["schemas"]["DayCount"];
+                /** @example CL */
                 leave_type_code: string;
-                /** Format: uuid */
+                /**
+                 * Format: uuid
+                 * @example d8c25bc1-66e2-4410-aa01-0ba9dfd63e16
+                 */
                 leave_type_id: string;
             }[];
+            /** @example Standard leave policy */
             name: string;
-            /** Format: date-time */
+            /**
+             * Format: date-time
+             * @example 2026-11-25T10:30:00.000Z
+             */
             updated_at: string;
         };
         /**
@@ -5926,12 +7313,14 @@ export interface components {
              */
             assignment?: "default" | "department" | "designation" | "individual";
             departments?: string[];
+            /** @example Casual, sick and earned leave for full-time employees */
             description?: string | null;
             designations?: string[];
             /** @description Unknown employees are a 404. */
             employee_ids?: string[];
             /** @description One entry per leave type (a type twice is a 400; an unknown type a 404). */
             items: components["schemas"]["LeavePolicyItem"][];
+            /** @example Standard leave policy */
             name: string;
         };
         /** @description Quota of one leave type in a policy. `accrual`: `upfront` credits the (prorated) quota when it is allocated; `monthly` / `quarterly` credit it in equal parts at the start of each month / quarter of the period — on its first day (`accrual_day: first_day`, or on the joining date for the interval in which the employee joins) or on the employee's joining day of the month (`joining_date`). Parts are rounded so that the running total is always a multiple of 0.5 and the parts add up exactly to the entitlement. */
@@ -5947,7 +7336,10 @@ export interface components {
              */
             accrual_day?: "first_day" | "joining_date";
             annual_quota: components["schemas"]["DayQuantity"];
-            /** Format: uuid */
+            /**
+             * Format: uuid
+             * @example d8c25bc1-66e2-4410-aa01-0ba9dfd63e16
+             */
             leave_type_id: string;
         };
         /**
@@ -5964,54 +7356,100 @@ export interface components {
              */
             assignment?: "default" | "department" | "designation" | "individual";
             departments?: string[];
+            /** @example Casual, sick and earned leave for full-time employees */
             description?: string | null;
             designations?: string[];
             /** @description Unknown employees are a 404. */
             employee_ids?: string[];
             /** @description One entry per leave type (a type twice is a 400; an unknown type a 404). */
             items?: components["schemas"]["LeavePolicyItem"][];
+            /** @example Standard leave policy */
             name?: string;
         };
         LeaveRequest: {
-            /** Format: uuid */
+            /**
+             * Format: uuid
+             * @example 875f3892-736c-4f11-8a0e-9d7a2f664991
+             */
             attachment_file_id: string | null;
-            /** Format: date-time */
+            /**
+             * Format: date-time
+             * @example 2026-11-25T10:30:00.000Z
+             */
             cancelled_at: string | null;
-            /** Format: uuid */
+            /**
+             * Format: uuid
+             * @example 1cdc23bc-f8e1-403c-8eb8-d9a08ee451e7
+             */
             cancelled_by: string | null;
-            /** Format: date-time */
+            /**
+             * Format: date-time
+             * @example 2026-11-20T09:15:00.000Z
+             */
             created_at: string;
             /** @description Leave days charged: working days of the range (weekly offs and holidays of the employee excluded), half days as 0.5, plus sandwiched days when the type applies the sandwich rule. */
             days: components["schemas"]["DayCount"];
-            /** Format: date-time */
+            /**
+             * Format: date-time
+             * @example 2026-11-25T10:30:00.000Z
+             */
             decided_at: string | null;
-            /** Format: uuid */
+            /**
+             * Format: uuid
+             * @example 2eca5620-bb13-4297-80a1-9d8c6577a938
+             */
             decided_by: string | null;
+            /** @example Approved, enjoy your time off. */
             decision_comment: string | null;
-            /** Format: uuid */
+            /**
+             * Format: uuid
+             * @example 8dcd9acb-a378-46b9-b9bd-d57ed7932c00
+             */
             employee_id: string;
+            /** @example Priya Sharma */
             employee_name: string;
-            /** Format: date */
+            /**
+             * Format: date
+             * @example 2026-11-25
+             */
             from_date: string;
             half_day_end: boolean;
             half_day_start: boolean;
-            /** Format: uuid */
+            /**
+             * Format: uuid
+             * @example e718fa54-68ef-46f8-a701-f28351abcb3b
+             */
             id: string;
-            /** Format: uuid */
+            /**
+             * Format: uuid
+             * @example d8c25bc1-66e2-4410-aa01-0ba9dfd63e16
+             */
             leave_type_id: string;
+            /** @example Casual Leave */
             leave_type_name: string;
-            /** Format: uuid */
+            /**
+             * Format: uuid
+             * @example 194f4ad0-ae7d-4633-a424-d6e36d6c8c4b
+             */
             period_id: string;
+            /** @example Family function in Jaipur */
             reason: string | null;
             /**
              * Format: uuid
              * @description User who submitted it.
+             * @example 3ac47ae5-5c76-47ed-b4d7-0eb2c00d94df
              */
             requested_by: string | null;
             status: components["schemas"]["RequestStatus"];
-            /** Format: date */
+            /**
+             * Format: date
+             * @example 2026-12-31
+             */
             to_date: string;
-            /** Format: date-time */
+            /**
+             * Format: date-time
+             * @example 2026-11-25T10:30:00.000Z
+             */
             updated_at: string;
         };
         /**
@@ -6037,20 +7475,34 @@ export interface components {
             /**
              * Format: uuid
              * @description A file uploaded with POST /api/upload (by the caller, or any file of the company for hr/admin).
+             * @example 875f3892-736c-4f11-8a0e-9d7a2f664991
              */
             attachment_file_id?: string;
-            /** Format: uuid */
+            /**
+             * Format: uuid
+             * @example 8dcd9acb-a378-46b9-b9bd-d57ed7932c00
+             */
             employee_id?: string;
-            /** Format: date */
+            /**
+             * Format: date
+             * @example 2026-11-25
+             */
             from_date: string;
             /** @description The last day is a half day. */
             half_day_end?: boolean;
             /** @description The first day is a half day (for a one-day request: the request is half a day). */
             half_day_start?: boolean;
-            /** Format: uuid */
+            /**
+             * Format: uuid
+             * @example d8c25bc1-66e2-4410-aa01-0ba9dfd63e16
+             */
             leave_type_id: string;
+            /** @example Family function in Jaipur */
             reason?: string;
-            /** Format: date */
+            /**
+             * Format: date
+             * @example 2026-12-31
+             */
             to_date: string;
         };
         /** @description A kind of leave and its rules. Every rule below is applied when a leave request is submitted (and re-checked on approval where it concerns the balance). */
@@ -6078,22 +7530,32 @@ export interface components {
             carry_forward_expiry_days: number | null;
             /** @description Cap on the days carried forward (null = no cap). */
             carry_forward_max_days: components["schemas"]["DayCount"] | null;
-            /** @description Short code, unique in the company (case-insensitive), e.g. CL, SL, EL. */
+            /**
+             * @description Short code, unique in the company (case-insensitive), e.g. CL, SL, EL.
+             * @example CL
+             */
             code: string;
             /**
              * Format: int64
              * @description For a compensatory type, days (from the worked date) during which a credit can be used before it lapses. Null = no expiry.
              */
             comp_off_validity_days: number | null;
-            /** Format: date-time */
+            /**
+             * Format: date-time
+             * @example 2026-11-20T09:15:00.000Z
+             */
             created_at: string;
+            /** @example Short personal leave, planned or at short notice */
             description: string | null;
             encashable: boolean;
             /** @description Most days that may be encashed per period (pending and approved encashments together). Null = no cap. */
             encashment_max_days: components["schemas"]["DayCount"] | null;
             /** @description Days that must remain available after an encashment. Null = zero. */
             encashment_min_balance: components["schemas"]["DayCount"] | null;
-            /** Format: uuid */
+            /**
+             * Format: uuid
+             * @example d8c25bc1-66e2-4410-aa01-0ba9dfd63e16
+             */
             id: string;
             /** @description Compensatory-off type, credited by approved working-on-holiday requests. */
             is_compensatory: boolean;
@@ -6109,12 +7571,16 @@ export interface components {
              * @description Days between today and `from_date` an employee must give when applying for themselves (hr/admin/owner recording leave for someone else are exempt).
              */
             min_notice_days: number;
+            /** @example Casual Leave */
             name: string;
             /** @description With `allow_negative_balance`, how far below zero the available balance may go. */
             negative_balance_limit: components["schemas"]["DayCount"];
             /** @description Weekly offs and holidays lying between two leave days count as leave: inside one request (Friday to Monday = 4 days) and across two adjacent requests of the employee (Friday, then Monday: the later-submitted request is charged the weekend). When one of two such requests is rejected or cancelled, the other is recounted. */
             sandwich_rule: boolean;
-            /** Format: date-time */
+            /**
+             * Format: date-time
+             * @example 2026-11-25T10:30:00.000Z
+             */
             updated_at: string;
         };
         /**
@@ -6143,9 +7609,11 @@ export interface components {
             /** Format: int32 */
             carry_forward_expiry_days?: number | null;
             carry_forward_max_days?: components["schemas"]["DayQuantity"] | null;
+            /** @example CL */
             code: string;
             /** Format: int32 */
             comp_off_validity_days?: number | null;
+            /** @example Short personal leave, planned or at short notice */
             description?: string | null;
             /** @description Default false. */
             encashable?: boolean;
@@ -6162,6 +7630,7 @@ export interface components {
              * @description Default 0.
              */
             min_notice_days?: number;
+            /** @example Casual Leave */
             name: string;
             negative_balance_limit?: components["schemas"]["DayQuantity"];
             /** @description Default false. */
@@ -6191,9 +7660,11 @@ export interface components {
             /** Format: int32 */
             carry_forward_expiry_days?: number | null;
             carry_forward_max_days?: components["schemas"]["DayQuantity"] | null;
+            /** @example CL */
             code?: string;
             /** Format: int32 */
             comp_off_validity_days?: number | null;
+            /** @example Short personal leave, planned or at short notice */
             description?: string | null;
             /** @description Default false. */
             encashable?: boolean;
@@ -6210,6 +7681,7 @@ export interface components {
              * @description Default 0.
              */
             min_notice_days?: number;
+            /** @example Casual Leave */
             name?: string;
             negative_balance_limit?: components["schemas"]["DayQuantity"];
             /** @description Default false. */
@@ -6217,23 +7689,49 @@ export interface components {
         };
         LoanAdvance: {
             amount: components["schemas"]["Money"];
-            /** Format: date-time */
+            /**
+             * Format: date-time
+             * @example 2026-11-25T10:30:00.000Z
+             */
             cancelled_at: string | null;
-            /** Format: uuid */
+            /**
+             * Format: uuid
+             * @example 1cdc23bc-f8e1-403c-8eb8-d9a08ee451e7
+             */
             cancelled_by: string | null;
-            /** Format: date-time */
+            /**
+             * Format: date-time
+             * @example 2026-11-25T10:30:00.000Z
+             */
             closed_at: string | null;
-            /** Format: date-time */
+            /**
+             * Format: date-time
+             * @example 2026-11-20T09:15:00.000Z
+             */
             created_at: string;
-            /** Format: date-time */
+            /**
+             * Format: date-time
+             * @example 2026-11-25T10:30:00.000Z
+             */
             decided_at: string | null;
-            /** Format: uuid */
+            /**
+             * Format: uuid
+             * @example 2eca5620-bb13-4297-80a1-9d8c6577a938
+             */
             decided_by: string | null;
+            /** @example Approved, enjoy your time off. */
             decision_comment: string | null;
-            /** Format: uuid */
+            /**
+             * Format: uuid
+             * @example 8dcd9acb-a378-46b9-b9bd-d57ed7932c00
+             */
             employee_id: string;
+            /** @example Priya Sharma */
             employee_name: string;
-            /** Format: uuid */
+            /**
+             * Format: uuid
+             * @example 7879f109-8d8e-45ab-b3be-b6adb5ab5f5e
+             */
             id: string;
             /** @description Installment rounded to paise; the last one absorbs the rounding. */
             installment_amount: components["schemas"]["Money"];
@@ -6241,23 +7739,40 @@ export interface components {
             installments: number;
             /** @description Yearly rate of the loan type at application, simple interest: amount × rate × installments ÷ 12. */
             interest_rate: components["schemas"]["Percent"];
-            /** @description `LN-00001`, per company. */
+            /**
+             * @description `LN-00001`, per company.
+             * @example LOAN-2026-0009
+             */
             loan_number: string;
-            /** Format: uuid */
+            /**
+             * Format: uuid
+             * @example c3c3d85b-6c46-4944-b12c-cf5abfd51b02
+             */
             loan_type_id: string;
+            /** @example Salary advance */
             loan_type_name: string;
             outstanding_amount: components["schemas"]["Money"];
+            /** @example Medical expenses of a parent */
             reason: string | null;
             repaid_amount: components["schemas"]["Money"];
-            /** Format: uuid */
+            /**
+             * Format: uuid
+             * @example 3ac47ae5-5c76-47ed-b4d7-0eb2c00d94df
+             */
             requested_by: string | null;
             /** @description Installments (created at approval; empty while pending), in order. */
             schedule: components["schemas"]["LoanInstallment"][];
-            /** @description Month of the first installment, `YYYY-MM`. */
+            /**
+             * @description Month of the first installment, `YYYY-MM`.
+             * @example 2026-12
+             */
             start_month: string;
             status: components["schemas"]["LoanStatus"];
             total_repayable: components["schemas"]["Money"];
-            /** Format: date-time */
+            /**
+             * Format: date-time
+             * @example 2026-11-25T10:30:00.000Z
+             */
             updated_at: string;
         };
         /**
@@ -6271,22 +7786,33 @@ export interface components {
          */
         LoanAdvanceInput: {
             amount: components["schemas"]["MoneyAmount"];
-            /** Format: uuid */
+            /**
+             * Format: uuid
+             * @example 8dcd9acb-a378-46b9-b9bd-d57ed7932c00
+             */
             employee_id?: string;
             /** Format: int32 */
             installments: number;
-            /** Format: uuid */
+            /**
+             * Format: uuid
+             * @example c3c3d85b-6c46-4944-b12c-cf5abfd51b02
+             */
             loan_type_id: string;
+            /** @example Medical expenses of a parent */
             reason?: string | null;
+            /** @example 2026-12 */
             start_month?: string;
         };
         /** @description Either a decision (`status` approved | rejected, optional `comment`; hr, admin or owner, not on their own loan - except the company's owner; only while pending, 409 otherwise) - approval creates the installment schedule from `start_month` (or from the current month when that month has passed) - or a change of a pending application by the applicant or hr (`amount`, `installments`, `start_month`, `reason`, checked against the loan type again). Both at once is a 400. */
         LoanAdvanceUpdate: {
             amount?: components["schemas"]["MoneyAmount"];
+            /** @example Approved, enjoy your time off. */
             comment?: string;
             /** Format: int32 */
             installments?: number;
+            /** @example Medical expenses of a parent */
             reason?: string | null;
+            /** @example 2026-12 */
             start_month?: string;
             /** @enum {string} */
             status?: "approved" | "rejected";
@@ -6298,13 +7824,25 @@ export interface components {
              * @description How many times this installment was moved by a deferral.
              */
             deferrals: number;
-            /** @description Month the installment is deducted in, `YYYY-MM`. */
+            /**
+             * @description Month the installment is deducted in, `YYYY-MM`.
+             * @example 2026-12
+             */
             due_month: string;
-            /** Format: uuid */
+            /**
+             * Format: uuid
+             * @example 68caab0e-ab43-4c27-b18b-d048ca275d4f
+             */
             id: string;
-            /** Format: date-time */
+            /**
+             * Format: date-time
+             * @example 2026-11-25T10:30:00.000Z
+             */
             paid_at: string | null;
-            /** Format: uuid */
+            /**
+             * Format: uuid
+             * @example 0c353cad-3639-4781-a29c-9beb9f46a887
+             */
             paid_run_id: string | null;
             /** Format: int64 */
             seq: number;
@@ -6319,69 +7857,105 @@ export interface components {
         LoanType: {
             /** @description Inactive types stay on existing loans but take no new applications. */
             active: boolean;
-            /** Format: date-time */
+            /**
+             * Format: date-time
+             * @example 2026-11-20T09:15:00.000Z
+             */
             created_at: string;
+            /** @example An advance on salary, recovered in monthly installments */
             description: string | null;
-            /** Format: uuid */
+            /**
+             * Format: uuid
+             * @example c3c3d85b-6c46-4944-b12c-cf5abfd51b02
+             */
             id: string;
             interest_rate: components["schemas"]["Percent"];
             /** @description Largest amount that may be borrowed (null = no limit). */
             max_amount: components["schemas"]["Money"] | null;
             /** Format: int32 */
             max_installments: number;
+            /** @example Salary advance */
             name: string;
-            /** Format: date-time */
+            /**
+             * Format: date-time
+             * @example 2026-11-25T10:30:00.000Z
+             */
             updated_at: string;
         };
         /** @description A new loan type. */
         LoanTypeCreate: {
             active?: boolean;
+            /** @example An advance on salary, recovered in monthly installments */
             description?: string | null;
             interest_rate?: components["schemas"]["Percent"];
             max_amount?: components["schemas"]["MoneyAmount"] | null;
             /** Format: int32 */
             max_installments: number;
+            /** @example Salary advance */
             name: string;
         };
         /** @description Partial update - only the given fields change (at least one). */
         LoanTypeUpdate: {
             active?: boolean;
+            /** @example An advance on salary, recovered in monthly installments */
             description?: string | null;
             interest_rate?: components["schemas"]["Percent"];
             max_amount?: components["schemas"]["MoneyAmount"] | null;
             /** Format: int32 */
             max_installments?: number;
+            /** @example Salary advance */
             name?: string;
         };
         Member: {
-            /** Format: email */
+            /**
+             * Format: email
+             * @example priya.sharma@example.com
+             */
             email: string;
-            /** Format: uuid */
+            /**
+             * Format: uuid
+             * @example 8dcd9acb-a378-46b9-b9bd-d57ed7932c00
+             */
             employee_id: string | null;
-            /** Format: date-time */
+            /**
+             * Format: date-time
+             * @example 2026-11-25T10:30:00.000Z
+             */
             joined_at: string;
+            /** @example Priya Sharma */
             name: string;
             role: components["schemas"]["Role"];
-            /** Format: uuid */
+            /**
+             * Format: uuid
+             * @example aa38603d-f70f-4956-bc22-04ff5c8d78c4
+             */
             user_id: string;
         };
         /** @description Values of the merge fields a document template may use as `{{name}}`. Fields not given take the values of `offer_id` when one is named, else sample values (`company_name`: the company's name, `today`: today's date). */
         MergeFieldValues: {
+            /** @example priya.sharma@example.com */
             candidate_email?: string;
+            /** @example Priya */
             candidate_first_name?: string;
             /** @example Priya Sharma */
             candidate_name?: string;
+            /** @example Acme Technologies Pvt Ltd */
             company_name?: string;
+            /** @example INR */
             currency?: string;
+            /** @example Engineering */
             department?: string;
+            /** @example Full-time */
             employment_type?: string;
             /** @example Senior Backend Engineer */
             job_title?: string;
             /** @example 2026-03-02 */
             joining_date?: string;
+            /** @example 2026-12-05 */
             offer_expiry_date?: string;
             /** @example 2400000.00 */
             salary?: string;
+            /** @example 2026-11-25 */
             today?: string;
         };
         /**
@@ -6400,15 +7974,27 @@ export interface components {
          */
         MoneyAmount: string;
         Notification: {
+            /** @example Your casual leave from 2026-11-25 to 2026-11-27 was approved. */
             body: string | null;
-            /** Format: date-time */
+            /**
+             * Format: date-time
+             * @example 2026-11-20T09:15:00.000Z
+             */
             created_at: string;
-            /** Format: uuid */
+            /**
+             * Format: uuid
+             * @example 06aff211-7c02-4e08-b167-1609e652039f
+             */
             id: string;
             kind: components["schemas"]["NotificationKind"];
+            /** @example /leave/requests/3b241101-e2bb-4255-8caf-4136c566a962 */
             link: string | null;
-            /** Format: date-time */
+            /**
+             * Format: date-time
+             * @example 2026-11-25T10:30:00.000Z
+             */
             read_at: string | null;
+            /** @example Leave request approved */
             title: string;
         };
         /**
@@ -6426,7 +8012,10 @@ export interface components {
             /** Format: int64 */
             total_pages: number;
         };
-        /** @description At least 8 characters, and hard to guess: a password is refused with a 400 `validation_failed` whose `details` name the password field (`body.password`) when it is a common or breached password (the list of about 49 000 shipped in `@zxcvbn-ts/language-common`, checked offline) or a close variant of one (capitals, l33t such as `P@ssw0rd`, a year or digits added), a simple pattern (repeats such as `aaaaaaaa`, sequences such as `12345678`, keyboard rows, dates), built on the account's name or e-mail, or when it contains the local part of the account's e-mail (the part before `@`, when it has 3 or more characters). The measure is zxcvbn's: at least score 2 (more than a million guesses), computed on the first 32 characters. Applies wherever a password is set: signup, accepting an invitation as a new user, and a password reset. Stored as `scrypt$<hex-salt>$<hex-hash>` (N=16384, r=8, p=1, 64-byte key). */
+        /**
+         * @description At least 8 characters, and hard to guess: a password is refused with a 400 `validation_failed` whose `details` name the password field (`body.password`) when it is a common or breached password (the list of about 49 000 shipped in `@zxcvbn-ts/language-common`, checked offline) or a close variant of one (capitals, l33t such as `P@ssw0rd`, a year or digits added), a simple pattern (repeats such as `aaaaaaaa`, sequences such as `12345678`, keyboard rows, dates), built on the account's name or e-mail, or when it contains the local part of the account's e-mail (the part before `@`, when it has 3 or more characters). The measure is zxcvbn's: at least score 2 (more than a million guesses), computed on the first 32 characters. Applies wherever a password is set: signup, accepting an invitation as a new user, and a password reset. Stored as `scrypt$<hex-salt>$<hex-hash>` (N=16384, r=8, p=1, 64-byte key).
+         * @example granite-otter-lantern-94
+         */
         Password: string;
         PayrollBreakdown: {
             /** @description A page of the run's employees (by employee code), see `pagination`. */
@@ -6435,30 +8024,61 @@ export interface components {
             totals: components["schemas"]["PayrollTotals"];
         };
         PayrollRun: {
-            /** Format: date-time */
+            /**
+             * Format: date-time
+             * @example 2026-11-25T10:30:00.000Z
+             */
             calculated_at: string | null;
-            /** Format: date-time */
+            /**
+             * Format: date-time
+             * @example 2026-11-20T09:15:00.000Z
+             */
             created_at: string;
-            /** Format: uuid */
+            /**
+             * Format: uuid
+             * @example d703a0f6-30a4-4936-86d9-cd4519262c0d
+             */
             created_by: string | null;
             /** Format: int64 */
             employee_count: number;
             /** @description The employees the run is limited to; empty = every eligible employee. */
             employee_ids: string[];
-            /** @description Why the last background calculation or processing failed (status `failed`); null otherwise. */
+            /**
+             * @description Why the last background calculation or processing failed (status `failed`); null otherwise.
+             * @example The bank account of one employee is missing
+             */
             failure_reason: string | null;
-            /** Format: uuid */
+            /**
+             * Format: uuid
+             * @example 4b7d52dc-dcb1-41c6-a7c2-a7ebada6db9c
+             */
             id: string;
+            /** @example November payroll, includes the Diwali bonus */
             notes: string | null;
-            /** @description The month, `YYYY-MM`. */
+            /**
+             * @description The month, `YYYY-MM`.
+             * @example 2026-11
+             */
             period: string;
-            /** Format: date */
+            /**
+             * Format: date
+             * @example 2026-12-31
+             */
             period_end: string;
-            /** Format: date */
+            /**
+             * Format: date
+             * @example 2026-11-25
+             */
             period_start: string;
-            /** Format: date-time */
+            /**
+             * Format: date-time
+             * @example 2026-11-25T10:30:00.000Z
+             */
             processed_at: string | null;
-            /** Format: uuid */
+            /**
+             * Format: uuid
+             * @example 1737065f-112b-41dc-8c15-1a0586d88abc
+             */
             processed_by: string | null;
             /**
              * @description How far the run's calculation or processing got: `processed` of its `total` employees. While `calculating` / `processing` it grows batch by batch (the work becomes visible only when all of it is committed, at the end); afterwards both are the run's employee count (`processed` is 0 for a `failed` run: nothing was saved).
@@ -6476,6 +8096,7 @@ export interface components {
             /**
              * Format: date-time
              * @description When the last background calculation or processing was requested; null for runs only ever calculated within a request.
+             * @example 2026-11-20T09:15:00.000Z
              */
             queued_at: string | null;
             status: components["schemas"]["PayrollRunStatus"];
@@ -6483,7 +8104,10 @@ export interface components {
             total_gross: components["schemas"]["Money"];
             total_net: components["schemas"]["Money"];
             totals: components["schemas"]["PayrollTotals"] | null;
-            /** Format: date-time */
+            /**
+             * Format: date-time
+             * @example 2026-11-25T10:30:00.000Z
+             */
             updated_at: string;
         };
         /**
@@ -6495,8 +8119,12 @@ export interface components {
          */
         PayrollRunCreate: {
             employee_ids?: string[];
+            /** @example November payroll, includes the Diwali bonus */
             notes?: string | null;
-            /** @description `YYYY-MM` */
+            /**
+             * @description `YYYY-MM`
+             * @example 2026-11
+             */
             period: string;
         };
         /**
@@ -6507,13 +8135,16 @@ export interface components {
         /** @description Changes notes and/or the employees of a draft and recalculates it from the current data (an empty body `{}` just recalculates). `employee_ids: []` = every eligible employee. */
         PayrollRunUpdate: {
             employee_ids?: string[];
+            /** @example November payroll, includes the Diwali bonus */
             notes?: string | null;
         };
         /** @description Totals of the run's last calculation. */
         PayrollTotals: {
             components: {
                 amount: components["schemas"]["Money"];
+                /** @example CL */
                 code: string;
+                /** @example Priya Sharma */
                 name: string;
                 type: components["schemas"]["SalaryComponentType"];
             }[];
@@ -6574,6 +8205,7 @@ export interface components {
             /**
              * Format: date-time
              * @description Null while the defaults are in use.
+             * @example 2026-11-25T10:30:00.000Z
              */
             updated_at: string | null;
             wage_ceiling: components["schemas"]["Money"];
@@ -6599,6 +8231,7 @@ export interface components {
             /**
              * Format: date-time
              * @description Null while the defaults are in use.
+             * @example 2026-11-25T10:30:00.000Z
              */
             updated_at: string | null;
         };
@@ -6622,49 +8255,86 @@ export interface components {
         };
         /** @description What the candidate sees through the appointment link. */
         PublicAppointment: {
+            /** @example Priya Sharma */
             candidate_name: string;
+            /** @example Acme Technologies Pvt Ltd */
             company_name: string;
+            /** @example INR */
             currency: string;
+            /** @example Engineering */
             department: string;
             /** @description Documents uploaded so far. */
             documents: components["schemas"]["AppointmentDocument"][];
             employment_type: components["schemas"]["EmploymentType"];
+            /** @example Senior Backend Engineer */
             job_title: string;
-            /** Format: date */
+            /**
+             * Format: date
+             * @example 2024-04-01
+             */
             joining_date: string;
-            /** Format: date-time */
+            /**
+             * Format: date-time
+             * @example 2026-11-27T17:30:00.000Z
+             */
             link_expires_at: string;
+            /** @example OFF-2026-0042 */
             offer_number: string;
+            /** @example /api/public/offer/Qm9vdHN0cmFwLXByb29mLXRva2VuLW5vdC1pc3N1ZWQ/pdf */
             pdf_url: string;
             /** @description Kinds of joining documents still expected (of id_proof, address_proof, education, experience). */
             requested_documents: components["schemas"]["DocumentType"][];
             salary: components["schemas"]["Money"];
+            /** @example Joining bonus repayable if you leave within 12 months. */
             terms: string | null;
+            /** @example /api/public/appointment/Qm9vdHN0cmFwLXByb29mLXRva2VuLW5vdC1pc3N1ZWQ/upload */
             upload_url: string;
         };
         /** @description What the candidate sees through the offer link. */
         PublicJobOffer: {
             /** @description True while the offer is `sent` and not expired. */
             can_respond: boolean;
+            /** @example Priya Sharma */
             candidate_name: string;
+            /** @example Acme Technologies Pvt Ltd */
             company_name: string;
+            /** @example INR */
             currency: string;
+            /** @example Engineering */
             department: string;
             employment_type: components["schemas"]["EmploymentType"];
-            /** Format: date */
+            /**
+             * Format: date
+             * @example 2026-12-31
+             */
             expires_on: string;
+            /** @example Senior Backend Engineer */
             job_title: string;
-            /** Format: date */
+            /**
+             * Format: date
+             * @example 2024-04-01
+             */
             joining_date: string;
+            /** @example OFF-2026-0042 */
             offer_number: string;
-            /** @description Path of the offer letter PDF (same token). */
+            /**
+             * @description Path of the offer letter PDF (same token).
+             * @example /api/public/offer/Qm9vdHN0cmFwLXByb29mLXRva2VuLW5vdC1pc3N1ZWQ/pdf
+             */
             pdf_url: string;
-            /** Format: date-time */
+            /**
+             * Format: date-time
+             * @example 2026-11-25T10:30:00.000Z
+             */
             responded_at: string | null;
             salary: components["schemas"]["Money"];
-            /** Format: date-time */
+            /**
+             * Format: date-time
+             * @example 2026-11-25T10:30:00.000Z
+             */
             sent_at: string | null;
             status: components["schemas"]["JobOfferStatus"];
+            /** @example Joining bonus repayable if you leave within 12 months. */
             terms: string | null;
         };
         /**
@@ -6681,10 +8351,17 @@ export interface components {
          *     }
          */
         ResignationRequest: {
-            /** Format: date */
+            /**
+             * Format: date
+             * @example 2026-12-31
+             */
             last_working_day: string;
+            /** @example Moving to Pune to be closer to family */
             reason: string;
-            /** Format: date */
+            /**
+             * Format: date
+             * @example 2026-11-25
+             */
             resignation_date: string;
         };
         /**
@@ -6699,19 +8376,33 @@ export interface components {
             amount: components["schemas"]["Money"] | null;
             /** @enum {string} */
             calculation: "fixed" | "formula";
-            /** @description Upper-case code used in formulas (`BASIC`, `HRA`), unique within the company. */
+            /**
+             * @description Upper-case code used in formulas (`BASIC`, `HRA`), unique within the company.
+             * @example HRA
+             */
             code: string;
-            /** Format: date-time */
+            /**
+             * Format: date-time
+             * @example 2026-11-20T09:15:00.000Z
+             */
             created_at: string;
             /** @description Prorated by payable days ÷ calendar days of the month (loss of pay, joining and leaving mid-month). */
             depends_on_payment_days: boolean;
+            /** @example 40% of basic pay, tax-exempt within the limits of section 10(13A) */
             description: string | null;
             /** @description Counts as ESI gross wages (false for travelling / special-expense allowances). */
             esi_applicable: boolean;
-            /** @description Expression of a formula component (see SalaryComponentCreate). */
+            /**
+             * @description Expression of a formula component (see SalaryComponentCreate).
+             * @example BASIC * 0.40
+             */
             formula: string | null;
-            /** Format: uuid */
+            /**
+             * Format: uuid
+             * @example 0ca7120d-4cfb-47b3-acf7-8a1dcb85b8a9
+             */
             id: string;
+            /** @example House Rent Allowance */
             name: string;
             /** @description Counts as PF wages (basic + DA + retaining allowance). */
             pf_wage: boolean;
@@ -6721,7 +8412,10 @@ export interface components {
              */
             position: number;
             type: components["schemas"]["SalaryComponentType"];
-            /** Format: date-time */
+            /**
+             * Format: date-time
+             * @example 2026-11-25T10:30:00.000Z
+             */
             updated_at: string;
         };
         /**
@@ -6740,14 +8434,20 @@ export interface components {
             amount?: components["schemas"]["MoneyAmount"] | null;
             /** @enum {string} */
             calculation: "fixed" | "formula";
-            /** @description Stored upper-case; `CTC` is reserved. */
+            /**
+             * @description Stored upper-case; `CTC` is reserved.
+             * @example HRA
+             */
             code: string;
             /** @default true */
             depends_on_payment_days?: boolean;
+            /** @example 40% of basic pay, tax-exempt within the limits of section 10(13A) */
             description?: string | null;
             /** @default true */
             esi_applicable?: boolean;
+            /** @example BASIC * 0.40 */
             formula?: string | null;
+            /** @example House Rent Allowance */
             name: string;
             /** @default false */
             pf_wage?: boolean;
@@ -6772,12 +8472,18 @@ export interface components {
             amount?: components["schemas"]["MoneyAmount"] | null;
             /** @enum {string} */
             calculation?: "fixed" | "formula";
-            /** @description Stored upper-case; `CTC` is reserved. */
+            /**
+             * @description Stored upper-case; `CTC` is reserved.
+             * @example HRA
+             */
             code?: string;
             depends_on_payment_days?: boolean;
+            /** @example 40% of basic pay, tax-exempt within the limits of section 10(13A) */
             description?: string | null;
             esi_applicable?: boolean;
+            /** @example BASIC * 0.40 */
             formula?: string | null;
+            /** @example House Rent Allowance */
             name?: string;
             pf_wage?: boolean;
             /** Format: int32 */
@@ -6789,44 +8495,71 @@ export interface components {
             amount: components["schemas"]["Money"] | null;
             /** @enum {string} */
             calculation: "fixed" | "formula";
+            /** @example HRA */
             code: string;
-            /** Format: uuid */
+            /**
+             * Format: uuid
+             * @example 93c7ee6b-a034-44f8-a320-433804ec51c9
+             */
             component_id: string;
             /** @description Full-month amount as it would be calculated now (before proration). */
             monthly_amount: components["schemas"]["Money"];
+            /** @example House Rent Allowance */
             name: string;
             type: components["schemas"]["SalaryComponentType"];
         };
         SalarySetupVersion: {
             /** @description Every active component applies (fixed ones at their default amount). */
             all_components: boolean;
-            /** @description Null when the amounts were calculated. Otherwise why they cannot be: a component's result or a sum would be more than the largest amount (999999999999.99) - a version stored before this check, or one a later change of a component's formula or default made incalculable. The amounts then show 0.00, and a payroll run including the employee is a 400 naming them until the setup or the formula is corrected. */
+            /**
+             * @description Null when the amounts were calculated. Otherwise why they cannot be: a component's result or a sum would be more than the largest amount (999999999999.99) - a version stored before this check, or one a later change of a component's formula or default made incalculable. The amounts then show 0.00, and a payroll run including the employee is a 400 naming them until the setup or the formula is corrected.
+             * @example No salary setup for the period
+             */
             calculation_error: string | null;
             components: components["schemas"]["SalarySetupLine"][];
-            /** Format: date-time */
+            /**
+             * Format: date-time
+             * @example 2026-11-20T09:15:00.000Z
+             */
             created_at: string;
-            /** Format: uuid */
+            /**
+             * Format: uuid
+             * @example d703a0f6-30a4-4936-86d9-cd4519262c0d
+             */
             created_by: string | null;
             /** @description Person with disability (ESI threshold ₹25,000). */
             disabled: boolean;
-            /** Format: date */
+            /**
+             * Format: date
+             * @example 2024-04-01
+             */
             effective_from: string;
             /** @description false for members not eligible for the pension scheme (joined after 1 Sep 2014 above the wage ceiling): the whole employer share goes to EPF. */
             eps_enabled: boolean;
             esi_enabled: boolean;
-            /** Format: uuid */
+            /**
+             * Format: uuid
+             * @example afae5f3f-54fc-4ec4-b48e-23f3bf495ff9
+             */
             id: string;
             monthly_ctc: components["schemas"]["Money"] | null;
             /** @description Sum of the full-month deduction components (statutory deductions come on top). */
             monthly_deductions: components["schemas"]["Money"];
             /** @description Sum of the full-month earnings. */
             monthly_gross: components["schemas"]["Money"];
+            /** @example Annual revision, April 2026 */
             notes: string | null;
             pf_enabled: boolean;
             pt_enabled: boolean;
-            /** @description State for professional tax when it differs from the employee's state. */
+            /**
+             * @description State for professional tax when it differs from the employee's state.
+             * @example Karnataka
+             */
             pt_state: string | null;
-            /** Format: date-time */
+            /**
+             * Format: date-time
+             * @example 2026-11-25T10:30:00.000Z
+             */
             updated_at: string;
         };
         /** @description One employee's payroll result in a run (the salary slip once processed), with every line. */
@@ -6838,8 +8571,12 @@ export interface components {
             encashments: {
                 amount: components["schemas"]["Money"];
                 days: components["schemas"]["DayCount"];
-                /** Format: uuid */
+                /**
+                 * Format: uuid
+                 * @example 58f48033-e4c8-4bf0-83d8-145d13d85aa7
+                 */
                 encashment_id: string;
+                /** @example Casual Leave */
                 leave_type: string;
             }[];
             esi: {
@@ -6853,8 +8590,12 @@ export interface components {
             loans: {
                 amount: components["schemas"]["Money"];
                 installment_ids: string[];
-                /** Format: uuid */
+                /**
+                 * Format: uuid
+                 * @example 83d785d1-beb1-4c85-adde-c4f3e96e9ad6
+                 */
                 loan_id: string;
+                /** @example LOAN-2026-0009 */
                 loan_number: string;
             }[];
             lop: {
@@ -6878,24 +8619,35 @@ export interface components {
             };
             professional_tax_detail: {
                 amount: components["schemas"]["Money"];
+                /** @example Karnataka */
                 state: string | null;
             };
             reimbursement_lines: {
                 amount: components["schemas"]["Money"];
+                /** @example IT */
                 category: string;
-                /** Format: uuid */
+                /**
+                 * Format: uuid
+                 * @example 0e6014a3-92e5-4055-a582-783fd90901f4
+                 */
                 claim_id: string;
+                /** @example EXP-2026-0131 */
                 claim_number: string;
             }[];
         };
         SalarySlipLine: {
             /** @description Amount of this month (prorated when the component depends on payment days). */
             amount: components["schemas"]["Money"];
+            /** @example HRA */
             code: string;
-            /** Format: uuid */
+            /**
+             * Format: uuid
+             * @example 93c7ee6b-a034-44f8-a320-433804ec51c9
+             */
             component_id: string;
             /** @description Full-month amount. */
             full_amount: components["schemas"]["Money"];
+            /** @example House Rent Allowance */
             name: string;
         };
         SalarySlipSummary: {
@@ -6904,16 +8656,26 @@ export interface components {
              * @description Calendar days of the month (the proration divisor).
              */
             days_in_period: number;
+            /** @example Engineering */
             department: string;
+            /** @example Senior Software Engineer */
             designation: string;
+            /** @example EMP-0042 */
             employee_code: string;
-            /** Format: uuid */
+            /**
+             * Format: uuid
+             * @example 8dcd9acb-a378-46b9-b9bd-d57ed7932c00
+             */
             employee_id: string;
+            /** @example Priya Sharma */
             employee_name: string;
             employer_cost: components["schemas"]["Money"];
             esi_employee: components["schemas"]["Money"];
             gross: components["schemas"]["Money"];
-            /** Format: uuid */
+            /**
+             * Format: uuid
+             * @example 6472e5ea-5ca9-47d0-8f0b-3662e2b8f547
+             */
             id: string;
             leave_encashment: components["schemas"]["Money"];
             loan_deduction: components["schemas"]["Money"];
@@ -6922,88 +8684,141 @@ export interface components {
             /**
              * Format: date
              * @description Last day paid (last working day when earlier than the month end).
+             * @example 2026-12-31
              */
             pay_end: string;
             /**
              * Format: date
              * @description First day paid (joining date when later than the 1st).
+             * @example 2026-11-25
              */
             pay_start: string;
             payable_days: components["schemas"]["DayCount"];
+            /** @example 2026-11 */
             period: string;
             pf_employee: components["schemas"]["Money"];
             professional_tax: components["schemas"]["Money"];
             reimbursements: components["schemas"]["Money"];
-            /** Format: uuid */
+            /**
+             * Format: uuid
+             * @example a6e7537d-5a95-43c0-b0d9-67fb7f99cb09
+             */
             run_id: string;
             run_status: components["schemas"]["PayrollRunStatus"];
-            /** @description `PS-YYYYMM-00001`, given when the run is processed. */
+            /**
+             * @description `PS-YYYYMM-00001`, given when the run is processed.
+             * @example SLIP-2026-11-0042
+             */
             slip_number: string | null;
             total_deductions: components["schemas"]["Money"];
         };
         /** @description The signed-in user, their tenants and the active tenant of the session. */
         SessionInfo: {
-            /** Format: uuid */
+            /**
+             * Format: uuid
+             * @example 9250a2d3-0666-4b12-9218-2c1302d9afd6
+             */
             active_tenant_id: string | null;
             /**
              * Format: uuid
              * @description Employee record linked to the user in the active tenant.
+             * @example 8dcd9acb-a378-46b9-b9bd-d57ed7932c00
              */
             employee_id: string | null;
             modules: components["schemas"]["Module"][];
             /** @description The user's role in the active tenant (null without an active tenant). */
             role: components["schemas"]["Role"] | null;
             tenants: {
-                /** Format: uuid */
+                /**
+                 * Format: uuid
+                 * @example 9d58c054-eea9-4aae-bc26-36943e259682
+                 */
                 id: string;
+                /** @example Priya Sharma */
                 name: string;
                 role: components["schemas"]["Role"];
             }[];
             user: components["schemas"]["User"];
         };
         StoredFile: {
-            /** Format: date-time */
+            /**
+             * Format: date-time
+             * @example 2026-11-20T09:15:00.000Z
+             */
             created_at: string;
-            /** Format: uuid */
+            /**
+             * Format: uuid
+             * @example 4f35245c-9406-41f3-9c13-e11fc71e8933
+             */
             id: string;
+            /** @example application/pdf */
             mime_type: string;
+            /** @example offer-letter.pdf */
             original_name: string;
+            /** @example avatar */
             purpose: string;
+            /** @example 9f86d081884c7d659a2feaa0c55ad015a3bf4f1b2b0b822cd15d6c15b0f00a08 */
             sha256: string;
             /** Format: int64 */
             size_bytes: number;
         };
         /** @description A person kept for future roles, with skills and tags to find them again. */
         TalentPoolCandidate: {
-            /** Format: uuid */
+            /**
+             * Format: uuid
+             * @example 772bbc8c-815e-4be3-9c25-b1268943b2c9
+             */
             added_by_user_id: string;
             /**
              * Format: uuid
              * @description The application they came from, if any.
+             * @example 8073b340-8a60-45ba-9728-0031d299a244
              */
             candidate_id: string | null;
-            /** Format: date-time */
+            /**
+             * Format: date-time
+             * @example 2026-11-20T09:15:00.000Z
+             */
             created_at: string;
+            /** @example Software Engineer */
             current_title: string | null;
-            /** Format: email */
+            /**
+             * Format: email
+             * @example priya.sharma@example.com
+             */
             email: string;
             experience_years: number | null;
+            /** @example Priya */
             first_name: string;
+            /** @example Priya Sharma */
             full_name: string;
-            /** Format: uuid */
+            /**
+             * Format: uuid
+             * @example cf70aa29-af31-4852-8306-655c25132209
+             */
             id: string;
+            /** @example Sharma */
             last_name: string;
+            /** @example Bengaluru */
             location: string | null;
+            /** @example Strong on system design; keep in mind for the next backend opening */
             notes: string | null;
+            /** @example +91 98450 12345 */
             phone: string | null;
-            /** Format: uuid */
+            /**
+             * Format: uuid
+             * @example ace45220-5bd7-4859-b492-18281be32882
+             */
             resume_file_id: string | null;
             /** @description Lower-case. */
             skills: string[];
             source: components["schemas"]["CandidateSource"];
             /** @description Lower-case. */
             tags: string[];
-            /** Format: date-time */
+            /**
+             * Format: date-time
+             * @example 2026-11-25T10:30:00.000Z
+             */
             updated_at: string;
         };
         /**
@@ -7026,17 +8841,29 @@ export interface components {
          *     }
          */
         TalentPoolCandidateCreate: {
-            /** Format: uuid */
+            /**
+             * Format: uuid
+             * @example 8073b340-8a60-45ba-9728-0031d299a244
+             */
             candidate_id?: string;
+            /** @example Software Engineer */
             current_title?: string | null;
             email?: components["schemas"]["Email"];
             experience_years?: number | null;
+            /** @example Priya */
             first_name?: string;
+            /** @example Sharma */
             last_name?: string;
+            /** @example Bengaluru */
             location?: string | null;
+            /** @example Strong on system design; keep in mind for the next backend opening */
             notes?: string | null;
+            /** @example +91 98450 12345 */
             phone?: string | null;
-            /** Format: uuid */
+            /**
+             * Format: uuid
+             * @example ace45220-5bd7-4859-b492-18281be32882
+             */
             resume_file_id?: string | null;
             skills?: string[];
             source?: components["schemas"]["CandidateSource"];
@@ -7044,15 +8871,24 @@ export interface components {
         };
         /** @description `skills` and `tags` replace the whole lists. */
         TalentPoolCandidateUpdate: {
+            /** @example Software Engineer */
             current_title?: string | null;
             email?: components["schemas"]["Email"];
             experience_years?: number | null;
+            /** @example Priya */
             first_name?: string;
+            /** @example Sharma */
             last_name?: string;
+            /** @example Bengaluru */
             location?: string | null;
+            /** @example Strong on system design; keep in mind for the next backend opening */
             notes?: string | null;
+            /** @example +91 98450 12345 */
             phone?: string | null;
-            /** Format: uuid */
+            /**
+             * Format: uuid
+             * @example ace45220-5bd7-4859-b492-18281be32882
+             */
             resume_file_id?: string | null;
             skills?: string[];
             source?: components["schemas"]["CandidateSource"];
@@ -7064,43 +8900,89 @@ export interface components {
          */
         TimeOfDay: string;
         User: {
-            /** Format: date-time */
+            /**
+             * Format: date-time
+             * @example 2026-11-20T09:15:00.000Z
+             */
             created_at: string;
-            /** Format: email */
+            /**
+             * Format: email
+             * @example priya.sharma@example.com
+             */
             email: string;
-            /** Format: uuid */
+            /**
+             * Format: uuid
+             * @example aa38603d-f70f-4956-bc22-04ff5c8d78c4
+             */
             id: string;
+            /** @example Priya Sharma */
             name: string;
         };
         /** @description Work-from-home request. Approved days show as `wfh` in attendance. */
         WfhRequest: {
-            /** Format: date-time */
+            /**
+             * Format: date-time
+             * @example 2026-11-25T10:30:00.000Z
+             */
             cancelled_at: string | null;
-            /** Format: uuid */
+            /**
+             * Format: uuid
+             * @example 1cdc23bc-f8e1-403c-8eb8-d9a08ee451e7
+             */
             cancelled_by: string | null;
-            /** Format: date-time */
+            /**
+             * Format: date-time
+             * @example 2026-11-20T09:15:00.000Z
+             */
             created_at: string;
             /** @description Working days in the range (weekly offs and holidays excluded). */
             days: components["schemas"]["DayCount"];
-            /** Format: date-time */
+            /**
+             * Format: date-time
+             * @example 2026-11-25T10:30:00.000Z
+             */
             decided_at: string | null;
-            /** Format: uuid */
+            /**
+             * Format: uuid
+             * @example 2eca5620-bb13-4297-80a1-9d8c6577a938
+             */
             decided_by: string | null;
+            /** @example Approved, enjoy your time off. */
             decision_comment: string | null;
-            /** Format: uuid */
+            /**
+             * Format: uuid
+             * @example 8dcd9acb-a378-46b9-b9bd-d57ed7932c00
+             */
             employee_id: string;
+            /** @example Priya Sharma */
             employee_name: string;
-            /** Format: date */
+            /**
+             * Format: date
+             * @example 2026-11-25
+             */
             from_date: string;
-            /** Format: uuid */
+            /**
+             * Format: uuid
+             * @example fe552a6a-c158-4e2b-81e9-091d40d63139
+             */
             id: string;
+            /** @example Family function in Jaipur */
             reason: string | null;
-            /** Format: uuid */
+            /**
+             * Format: uuid
+             * @example 3ac47ae5-5c76-47ed-b4d7-0eb2c00d94df
+             */
             requested_by: string | null;
             status: components["schemas"]["RequestStatus"];
-            /** Format: date */
+            /**
+             * Format: date
+             * @example 2026-12-31
+             */
             to_date: string;
-            /** Format: date-time */
+            /**
+             * Format: date-time
+             * @example 2026-11-25T10:30:00.000Z
+             */
             updated_at: string;
         };
         /**
@@ -7112,12 +8994,22 @@ export interface components {
          *     }
          */
         WfhRequestInput: {
-            /** Format: uuid */
+            /**
+             * Format: uuid
+             * @example 8dcd9acb-a378-46b9-b9bd-d57ed7932c00
+             */
             employee_id?: string;
-            /** Format: date */
+            /**
+             * Format: date
+             * @example 2026-11-25
+             */
             from_date: string;
+            /** @example Plumber visiting at home in the morning */
             reason?: string;
-            /** Format: date */
+            /**
+             * Format: date
+             * @example 2026-12-31
+             */
             to_date: string;
         };
         /**
@@ -7128,54 +9020,99 @@ export interface components {
          *     }
          */
         WorkingOnHolidayInput: {
-            /** Format: date */
+            /**
+             * Format: date
+             * @example 2026-11-25
+             */
             date: string;
-            /** Format: uuid */
+            /**
+             * Format: uuid
+             * @example 8dcd9acb-a378-46b9-b9bd-d57ed7932c00
+             */
             employee_id?: string;
             /** @description Worked half a day (credits 0.5). Default false. */
             half_day?: boolean;
-            /** Format: uuid */
+            /**
+             * Format: uuid
+             * @example d8c25bc1-66e2-4410-aa01-0ba9dfd63e16
+             */
             leave_type_id?: string;
+            /** @example Quarter-end release on the holiday */
             reason: string;
         };
         /** @description A claim for having worked on a holiday or weekly off. Approval credits compensatory leave (`comp_off_days` of `leave_type_id`, usable until `comp_off_expires_on`). */
         WorkingOnHolidayRequest: {
-            /** Format: date-time */
+            /**
+             * Format: date-time
+             * @example 2026-11-25T10:30:00.000Z
+             */
             cancelled_at: string | null;
-            /** Format: uuid */
+            /**
+             * Format: uuid
+             * @example 1cdc23bc-f8e1-403c-8eb8-d9a08ee451e7
+             */
             cancelled_by: string | null;
             /** @description Credited days (1.0, or 0.5 for a half day); null until approved. */
             comp_off_days: components["schemas"]["DayCount"] | null;
             /**
              * Format: date
              * @description Last day the credit can be used (null = no expiry).
+             * @example 2026-12-31
              */
             comp_off_expires_on: string | null;
-            /** Format: date-time */
+            /**
+             * Format: date-time
+             * @example 2026-11-20T09:15:00.000Z
+             */
             created_at: string;
-            /** Format: date */
+            /**
+             * Format: date
+             * @example 2026-11-25
+             */
             date: string;
-            /** Format: date-time */
+            /**
+             * Format: date-time
+             * @example 2026-11-25T10:30:00.000Z
+             */
             decided_at: string | null;
-            /** Format: uuid */
+            /**
+             * Format: uuid
+             * @example 2eca5620-bb13-4297-80a1-9d8c6577a938
+             */
             decided_by: string | null;
+            /** @example Approved, enjoy your time off. */
             decision_comment: string | null;
-            /** Format: uuid */
+            /**
+             * Format: uuid
+             * @example 8dcd9acb-a378-46b9-b9bd-d57ed7932c00
+             */
             employee_id: string;
+            /** @example Priya Sharma */
             employee_name: string;
             half_day: boolean;
-            /** Format: uuid */
+            /**
+             * Format: uuid
+             * @example 96a3734b-fab6-4313-bb95-5fc82700be01
+             */
             id: string;
             /**
              * Format: uuid
              * @description The compensatory leave type credited.
+             * @example d8c25bc1-66e2-4410-aa01-0ba9dfd63e16
              */
             leave_type_id: string | null;
+            /** @example Quarter-end release on the holiday */
             reason: string | null;
-            /** Format: uuid */
+            /**
+             * Format: uuid
+             * @example 3ac47ae5-5c76-47ed-b4d7-0eb2c00d94df
+             */
             requested_by: string | null;
             status: components["schemas"]["RequestStatus"];
-            /** Format: date-time */
+            /**
+             * Format: date-time
+             * @example 2026-11-25T10:30:00.000Z
+             */
             updated_at: string;
         };
         /**
@@ -7195,26 +9132,45 @@ export interface components {
          *     }
          */
         WorkLocation: {
+            /** @example 12 MG Road, Bengaluru 560001 */
             address: string | null;
-            /** Format: uuid */
+            /**
+             * Format: uuid
+             * @example 1ce24ac9-b237-4f7b-a478-7aed2d7e5fb8
+             */
             branch_id: string | null;
+            /** @example Bengaluru */
             city: string | null;
-            /** @description ISO 3166-1 alpha-2 code. */
+            /**
+             * @description ISO 3166-1 alpha-2 code.
+             * @example IN
+             */
             country: string | null;
-            /** Format: date-time */
+            /**
+             * Format: date-time
+             * @example 2026-11-20T09:15:00.000Z
+             */
             created_at: string;
             /**
              * Format: int64
              * @description Radius of the check-in geofence in metres.
              */
             geofence_radius_m: number | null;
-            /** Format: uuid */
+            /**
+             * Format: uuid
+             * @example e0c68562-1c58-46b8-a149-ad386dc017e8
+             */
             id: string;
             latitude: number | null;
             longitude: number | null;
+            /** @example Koramangala office */
             name: string;
+            /** @example Karnataka */
             state: string | null;
-            /** Format: date-time */
+            /**
+             * Format: date-time
+             * @example 2026-11-25T10:30:00.000Z
+             */
             updated_at: string;
         };
         /**
@@ -7229,14 +9185,20 @@ export interface components {
          *     }
          */
         WorkLocationCreate: {
+            /** @example 12 MG Road, Bengaluru 560001 */
             address?: string | null;
             /**
              * Format: uuid
              * @description A branch of the company (400 otherwise).
+             * @example 1ce24ac9-b237-4f7b-a478-7aed2d7e5fb8
              */
             branch_id?: string | null;
+            /** @example Bengaluru */
             city?: string | null;
-            /** @description ISO 3166-1 alpha-2 code. */
+            /**
+             * @description ISO 3166-1 alpha-2 code.
+             * @example IN
+             */
             country?: string | null;
             /**
              * Format: int32
@@ -7245,20 +9207,37 @@ export interface components {
             geofence_radius_m?: number | null;
             latitude?: number | null;
             longitude?: number | null;
+            /** @example Koramangala office */
             name: string;
+            /** @example Karnataka */
             state?: string | null;
         };
         /** @description UAE Wages Protection System identifiers of the company, used in the SIF file's SCR record and file name. */
         WpsSettings: {
-            /** @description 9-digit routing code of the employer's bank (agent). */
+            /**
+             * @description 9-digit routing code of the employer's bank (agent).
+             * @example 302620122
+             */
             bank_routing_code: string | null;
-            /** @description Payment currency (AED). */
+            /**
+             * @description Payment currency (AED).
+             * @example INR
+             */
             currency: string;
-            /** @description MOHRE establishment (employer unique) id; written zero-padded to 13 digits. */
+            /**
+             * @description MOHRE establishment (employer unique) id; written zero-padded to 13 digits.
+             * @example 1234567890123
+             */
             employer_id: string | null;
-            /** @description Optional free text of the SCR record. */
+            /**
+             * @description Optional free text of the SCR record.
+             * @example ACME-WPS-01
+             */
             employer_reference: string | null;
-            /** Format: date-time */
+            /**
+             * Format: date-time
+             * @example 2026-11-25T10:30:00.000Z
+             */
             updated_at: string | null;
         };
         /**
@@ -7268,10 +9247,16 @@ export interface components {
          *     }
          */
         WpsSettingsUpdate: {
+            /** @example 302620122 */
             bank_routing_code?: string | null;
+            /** @example INR */
             currency?: string;
+            /** @example 1234567890123 */
             employer_id?: string | null;
-            /** @description Free text of the SCR record. No comma or line break, and it may not start with `=`, `+`, `-`, `@` or a tab (spreadsheet formula characters; a value stored before this rule is written without them). */
+            /**
+             * @description Free text of the SCR record. No comma or line break, and it may not start with `=`, `+`, `-`, `@` or a tab (spreadsheet formula characters; a value stored before this rule is written without them).
+             * @example ACME-WPS-01
+             */
             employer_reference?: string | null;
         };
     };
@@ -7619,6 +9604,7 @@ export interface operations {
                 content: {
                     "application/json": {
                         data: components["schemas"]["Asset"][];
+                        /** @example OK */
                         message: string;
                         pagination: components["schemas"]["Pagination"];
                     };
@@ -7652,22 +9638,37 @@ export interface operations {
                  *     }
                  */
                 "application/json": {
-                    /** @description Letters, digits, `.`, `_`, `/`, `-`; up to 50 characters. */
+                    /**
+                     * @description Letters, digits, `.`, `_`, `/`, `-`; up to 50 characters.
+                     * @example LAP-2026-017
+                     */
                     asset_tag?: string;
-                    /** Format: uuid */
+                    /**
+                     * Format: uuid
+                     * @example 94cf0cb9-d82a-40c8-b40b-cbc240e0ef21
+                     */
                     category_id: string;
                     /**
                      * @default new
                      * @enum {string}
                      */
                     condition?: "new" | "good" | "fair" | "poor";
+                    /** @example MacBook Pro 14 (M3) */
                     name: string;
+                    /** @example Bought with a three-year warranty */
                     notes?: string | null;
                     purchase_cost?: components["schemas"]["Money"] | null;
-                    /** Format: date */
+                    /**
+                     * Format: date
+                     * @example 2024-04-01
+                     */
                     purchase_date?: string | null;
+                    /** @example C02XK1ZQJGH5 */
                     serial_number?: string | null;
-                    /** Format: date */
+                    /**
+                     * Format: date
+                     * @example 2026-12-31
+                     */
                     warranty_expires_on?: string | null;
                 };
             };
@@ -7681,6 +9682,7 @@ export interface operations {
                 content: {
                     "application/json": {
                         data: components["schemas"]["Asset"];
+                        /** @example Created */
                         message: string;
                     };
                 };
@@ -7714,6 +9716,7 @@ export interface operations {
                 content: {
                     "application/json": {
                         data: components["schemas"]["Asset"];
+                        /** @example OK */
                         message: string;
                     };
                 };
@@ -7744,20 +9747,33 @@ export interface operations {
                  *     }
                  */
                 "application/json": {
+                    /** @example LAP-2026-017 */
                     asset_tag?: string;
-                    /** Format: uuid */
+                    /**
+                     * Format: uuid
+                     * @example 94cf0cb9-d82a-40c8-b40b-cbc240e0ef21
+                     */
                     category_id?: string;
                     /** @enum {string} */
                     condition?: "new" | "good" | "fair" | "poor";
+                    /** @example MacBook Pro 14 (M3) */
                     name?: string;
+                    /** @example Bought with a three-year warranty */
                     notes?: string | null;
                     purchase_cost?: components["schemas"]["Money"] | null;
-                    /** Format: date */
+                    /**
+                     * Format: date
+                     * @example 2024-04-01
+                     */
                     purchase_date?: string | null;
+                    /** @example C02XK1ZQJGH5 */
                     serial_number?: string | null;
                     /** @enum {string} */
                     status?: "retired" | "lost";
-                    /** Format: date */
+                    /**
+                     * Format: date
+                     * @example 2026-12-31
+                     */
                     warranty_expires_on?: string | null;
                 };
             };
@@ -7771,6 +9787,7 @@ export interface operations {
                 content: {
                     "application/json": {
                         data: components["schemas"]["Asset"];
+                        /** @example OK */
                         message: string;
                     };
                 };
@@ -7841,6 +9858,7 @@ export interface operations {
                 content: {
                     "application/json": {
                         data: components["schemas"]["AssetAssignment"][];
+                        /** @example OK */
                         message: string;
                         pagination: components["schemas"]["Pagination"];
                     };
@@ -7871,15 +9889,28 @@ export interface operations {
                  *     }
                  */
                 "application/json": {
-                    /** Format: uuid */
+                    /**
+                     * Format: uuid
+                     * @example a67c622f-81cf-40db-b91f-4063160984fb
+                     */
                     asset_id: string;
-                    /** Format: date */
+                    /**
+                     * Format: date
+                     * @example 2026-11-25
+                     */
                     assigned_on?: string;
                     condition_at_assignment?: components["schemas"]["AssetCondition"];
-                    /** Format: uuid */
+                    /**
+                     * Format: uuid
+                     * @example 8dcd9acb-a378-46b9-b9bd-d57ed7932c00
+                     */
                     employee_id: string;
-                    /** Format: date */
+                    /**
+                     * Format: date
+                     * @example 2026-12-31
+                     */
                     expected_return_on?: string | null;
+                    /** @example Handed over with charger and sleeve */
                     notes?: string | null;
                 };
             };
@@ -7893,6 +9924,7 @@ export interface operations {
                 content: {
                     "application/json": {
                         data: components["schemas"]["AssetAssignment"];
+                        /** @example Created */
                         message: string;
                     };
                 };
@@ -7934,6 +9966,7 @@ export interface operations {
                 content: {
                     "application/json": {
                         data: components["schemas"]["AssetDamageReport"][];
+                        /** @example OK */
                         message: string;
                         pagination: components["schemas"]["Pagination"];
                     };
@@ -7963,10 +9996,17 @@ export interface operations {
                  *     }
                  */
                 "application/json": {
-                    /** Format: uuid */
+                    /**
+                     * Format: uuid
+                     * @example a67c622f-81cf-40db-b91f-4063160984fb
+                     */
                     asset_id: string;
+                    /** @example Screen cracked after a fall from the desk */
                     description: string;
-                    /** Format: uuid */
+                    /**
+                     * Format: uuid
+                     * @example 96b9af34-b16d-4cf0-bf89-09651541e35e
+                     */
                     file_id?: string | null;
                     severity: components["schemas"]["AssetDamageSeverity"];
                 };
@@ -7981,6 +10021,7 @@ export interface operations {
                 content: {
                     "application/json": {
                         data: components["schemas"]["AssetDamageReport"];
+                        /** @example Created */
                         message: string;
                     };
                 };
@@ -8022,6 +10063,7 @@ export interface operations {
                      */
                     condition?: "new" | "good" | "fair" | "poor";
                     repair_cost?: components["schemas"]["Money"] | null;
+                    /** @example Screen replaced by the service centre under warranty */
                     resolution_notes?: string | null;
                     /** @enum {string} */
                     status: "repaired" | "written_off";
@@ -8037,6 +10079,7 @@ export interface operations {
                 content: {
                     "application/json": {
                         data: components["schemas"]["AssetDamageReport"];
+                        /** @example OK */
                         message: string;
                     };
                 };
@@ -8078,6 +10121,7 @@ export interface operations {
                 content: {
                     "application/json": {
                         data: components["schemas"]["AssetReturnRequest"][];
+                        /** @example OK */
                         message: string;
                         pagination: components["schemas"]["Pagination"];
                     };
@@ -8106,8 +10150,12 @@ export interface operations {
                  *     }
                  */
                 "application/json": {
-                    /** Format: uuid */
+                    /**
+                     * Format: uuid
+                     * @example 17342c62-a17d-40c4-8c45-a8f5a060c051
+                     */
                     assignment_id: string;
+                    /** @example Upgrading to a new laptop */
                     reason: string;
                 };
             };
@@ -8121,6 +10169,7 @@ export interface operations {
                 content: {
                     "application/json": {
                         data: components["schemas"]["AssetReturnRequest"];
+                        /** @example Created */
                         message: string;
                     };
                 };
@@ -8155,9 +10204,13 @@ export interface operations {
                  *     }
                  */
                 "application/json": {
+                    /** @example Approved; hand it to IT on Friday */
                     decision_notes?: string | null;
                     return_condition?: components["schemas"]["AssetCondition"];
-                    /** Format: date */
+                    /**
+                     * Format: date
+                     * @example 2026-12-31
+                     */
                     returned_on?: string;
                     /** @enum {string} */
                     status: "approved" | "rejected";
@@ -8173,6 +10226,7 @@ export interface operations {
                 content: {
                     "application/json": {
                         data: components["schemas"]["AssetReturnRequest"];
+                        /** @example OK */
                         message: string;
                     };
                 };
@@ -8214,6 +10268,7 @@ export interface operations {
                 content: {
                     "application/json": {
                         data: components["schemas"]["AttendanceDay"][];
+                        /** @example OK */
                         message: string;
                         pagination: components["schemas"]["Pagination"];
                     };
@@ -8257,6 +10312,7 @@ export interface operations {
                 content: {
                     "application/json": {
                         data: components["schemas"]["AttendanceRegularization"][];
+                        /** @example OK */
                         message: string;
                         pagination: components["schemas"]["Pagination"];
                     };
@@ -8290,6 +10346,7 @@ export interface operations {
                 content: {
                     "application/json": {
                         data: components["schemas"]["AttendanceRegularization"];
+                        /** @example Created */
                         message: string;
                     };
                 };
@@ -8324,6 +10381,7 @@ export interface operations {
                 content: {
                     "application/json": {
                         data: components["schemas"]["AttendanceRegularization"];
+                        /** @example OK */
                         message: string;
                     };
                 };
@@ -8359,6 +10417,7 @@ export interface operations {
                 content: {
                     "application/json": {
                         data: components["schemas"]["AttendanceRegularization"];
+                        /** @example OK */
                         message: string;
                     };
                 };
@@ -8393,6 +10452,7 @@ export interface operations {
                 content: {
                     "application/json": {
                         data: components["schemas"]["AttendanceRegularization"];
+                        /** @example OK */
                         message: string;
                     };
                 };
@@ -8416,6 +10476,7 @@ export interface operations {
         requestBody?: {
             content: {
                 "application/json": {
+                    /** @example Working from the Koramangala office today */
                     notes?: string;
                 };
             };
@@ -8429,6 +10490,7 @@ export interface operations {
                 content: {
                     "application/json": {
                         data: components["schemas"]["AttendanceRecord"];
+                        /** @example OK */
                         message: string;
                     };
                 };
@@ -8453,6 +10515,7 @@ export interface operations {
         requestBody?: {
             content: {
                 "application/json": {
+                    /** @example Working from the Koramangala office today */
                     notes?: string;
                 };
             };
@@ -8466,6 +10529,7 @@ export interface operations {
                 content: {
                     "application/json": {
                         data: components["schemas"]["AttendanceRecord"];
+                        /** @example OK */
                         message: string;
                     };
                 };
@@ -8506,6 +10570,7 @@ export interface operations {
                             /** Format: int64 */
                             updated: number;
                         };
+                        /** @example OK */
                         message: string;
                     };
                 };
@@ -8530,8 +10595,10 @@ export interface operations {
         requestBody: {
             content: {
                 "application/json": {
+                    /** @example Priya Sharma */
                     name?: string;
                     password?: components["schemas"]["Password"];
+                    /** @example Qm9vdHN0cmFwLXByb29mLXRva2VuLW5vdC1pc3N1ZWQ */
                     token: string;
                 };
             };
@@ -8547,6 +10614,7 @@ export interface operations {
                 content: {
                     "application/json": {
                         data: components["schemas"]["SessionInfo"];
+                        /** @example OK */
                         message: string;
                     };
                 };
@@ -8612,6 +10680,7 @@ export interface operations {
                 content: {
                     "application/json": {
                         data: components["schemas"]["SessionInfo"];
+                        /** @example OK */
                         message: string;
                     };
                 };
@@ -8634,6 +10703,7 @@ export interface operations {
             content: {
                 "application/json": {
                     password: components["schemas"]["Password"];
+                    /** @example Qm9vdHN0cmFwLXByb29mLXRva2VuLW5vdC1pc3N1ZWQ */
                     token: string;
                 };
             };
@@ -8673,6 +10743,7 @@ export interface operations {
                 content: {
                     "application/json": {
                         data: components["schemas"]["SessionInfo"];
+                        /** @example OK */
                         message: string;
                     };
                 };
@@ -8701,6 +10772,7 @@ export interface operations {
                  */
                 "application/json": {
                     email: components["schemas"]["Email"];
+                    /** @example granite-otter-lantern-94 */
                     password: string;
                 };
             };
@@ -8716,6 +10788,7 @@ export interface operations {
                 content: {
                     "application/json": {
                         data: components["schemas"]["SessionInfo"];
+                        /** @example OK */
                         message: string;
                     };
                 };
@@ -8773,8 +10846,10 @@ export interface operations {
                  *     }
                  */
                 "application/json": {
+                    /** @example Acme Technologies Pvt Ltd */
                     company_name?: string;
                     email: components["schemas"]["Email"];
+                    /** @example Priya Sharma */
                     name: string;
                     password: components["schemas"]["Password"];
                 };
@@ -8814,6 +10889,7 @@ export interface operations {
                  *     }
                  */
                 "application/json": {
+                    /** @example Qm9vdHN0cmFwLXByb29mLXRva2VuLW5vdC1pc3N1ZWQ */
                     token: string;
                 };
             };
@@ -8829,6 +10905,7 @@ export interface operations {
                 content: {
                     "application/json": {
                         data: components["schemas"]["SessionInfo"];
+                        /** @example Created */
                         message: string;
                     };
                 };
@@ -8852,7 +10929,10 @@ export interface operations {
         requestBody: {
             content: {
                 "application/json": {
-                    /** Format: uuid */
+                    /**
+                     * Format: uuid
+                     * @example e542565e-7a7d-4911-b3be-621a7e1be9b0
+                     */
                     tenantId: string;
                 };
             };
@@ -8868,6 +10948,7 @@ export interface operations {
                 content: {
                     "application/json": {
                         data: components["schemas"]["SessionInfo"];
+                        /** @example OK */
                         message: string;
                     };
                 };
@@ -8900,7 +10981,9 @@ export interface operations {
                      */
                     created?: number;
                     data?: Record<string, never>;
+                    /** @example evt_1QxYz2AbCdEfGh */
                     id: string;
+                    /** @example customer.subscription.updated */
                     type: string;
                 };
             };
@@ -8915,6 +10998,7 @@ export interface operations {
                     "application/json": {
                         data: {
                             duplicate: boolean;
+                            /** @example evt_1QxYz2AbCdEfGh */
                             event_id: string;
                             /** @description Whether the event changed a company. */
                             handled: boolean;
@@ -8924,9 +11008,13 @@ export interface operations {
                              * @enum {string|null}
                              */
                             reason: "duplicate" | "unhandled_type" | "unknown_company" | "customer_mismatch" | "customer_in_use" | "unbound" | "stale" | null;
-                            /** Format: uuid */
+                            /**
+                             * Format: uuid
+                             * @example 2fab3c46-fb89-4b4b-8072-1cc4070b1553
+                             */
                             tenant_id: string | null;
                         };
+                        /** @example OK */
                         message: string;
                     };
                 };
@@ -8970,6 +11058,7 @@ export interface operations {
                 content: {
                     "application/json": {
                         data: components["schemas"]["AuditLogEntry"][];
+                        /** @example OK */
                         message: string;
                         pagination: components["schemas"]["Pagination"];
                     };
@@ -9006,6 +11095,7 @@ export interface operations {
                 content: {
                     "application/json": {
                         data: components["schemas"]["AssetCategory"][];
+                        /** @example OK */
                         message: string;
                         pagination: components["schemas"]["Pagination"];
                     };
@@ -9034,7 +11124,9 @@ export interface operations {
                  *     }
                  */
                 "application/json": {
+                    /** @example Company laptops issued to employees */
                     description?: string | null;
+                    /** @example Laptops */
                     name: string;
                 };
             };
@@ -9048,6 +11140,7 @@ export interface operations {
                 content: {
                     "application/json": {
                         data: components["schemas"]["AssetCategory"];
+                        /** @example Created */
                         message: string;
                     };
                 };
@@ -9081,6 +11174,7 @@ export interface operations {
                 content: {
                     "application/json": {
                         data: components["schemas"]["AssetCategory"];
+                        /** @example OK */
                         message: string;
                     };
                 };
@@ -9105,7 +11199,9 @@ export interface operations {
         requestBody: {
             content: {
                 "application/json": {
+                    /** @example Company laptops issued to employees */
                     description?: string | null;
+                    /** @example Laptops */
                     name?: string;
                 };
             };
@@ -9119,6 +11215,7 @@ export interface operations {
                 content: {
                     "application/json": {
                         data: components["schemas"]["AssetCategory"];
+                        /** @example OK */
                         message: string;
                     };
                 };
@@ -9180,6 +11277,7 @@ export interface operations {
                 content: {
                     "application/json": {
                         data: components["schemas"]["AttendanceSettings"];
+                        /** @example OK */
                         message: string;
                     };
                 };
@@ -9212,6 +11310,7 @@ export interface operations {
                 content: {
                     "application/json": {
                         data: components["schemas"]["AttendanceSettings"];
+                        /** @example OK */
                         message: string;
                     };
                 };
@@ -9247,6 +11346,7 @@ export interface operations {
                 content: {
                     "application/json": {
                         data: components["schemas"]["Branch"][];
+                        /** @example OK */
                         message: string;
                         pagination: components["schemas"]["Pagination"];
                     };
@@ -9280,6 +11380,7 @@ export interface operations {
                 content: {
                     "application/json": {
                         data: components["schemas"]["Branch"];
+                        /** @example Created */
                         message: string;
                     };
                 };
@@ -9314,6 +11415,7 @@ export interface operations {
                 content: {
                     "application/json": {
                         data: components["schemas"]["Branch"];
+                        /** @example OK */
                         message: string;
                     };
                 };
@@ -9350,6 +11452,7 @@ export interface operations {
                 content: {
                     "application/json": {
                         data: components["schemas"]["Branch"];
+                        /** @example OK */
                         message: string;
                     };
                 };
@@ -9412,6 +11515,7 @@ export interface operations {
                 content: {
                     "application/json": {
                         data: components["schemas"]["CompanySettings"];
+                        /** @example OK */
                         message: string;
                     };
                 };
@@ -9455,6 +11559,7 @@ export interface operations {
                 content: {
                     "application/json": {
                         data: components["schemas"]["CompanySettings"];
+                        /** @example OK */
                         message: string;
                     };
                 };
@@ -9488,6 +11593,7 @@ export interface operations {
                             invitations: components["schemas"]["Invitation"][];
                             members: components["schemas"]["Member"][];
                         };
+                        /** @example OK */
                         message: string;
                     };
                 };
@@ -9510,7 +11616,10 @@ export interface operations {
             content: {
                 "application/json": {
                     email: components["schemas"]["Email"];
-                    /** Format: uuid */
+                    /**
+                     * Format: uuid
+                     * @example 8dcd9acb-a378-46b9-b9bd-d57ed7932c00
+                     */
                     employee_id?: string;
                     role: components["schemas"]["Role"];
                 };
@@ -9525,6 +11634,7 @@ export interface operations {
                 content: {
                     "application/json": {
                         data: components["schemas"]["Invitation"];
+                        /** @example Created */
                         message: string;
                     };
                 };
@@ -9552,7 +11662,10 @@ export interface operations {
         requestBody: {
             content: {
                 "application/json": {
-                    /** Format: uuid */
+                    /**
+                     * Format: uuid
+                     * @example 8dcd9acb-a378-46b9-b9bd-d57ed7932c00
+                     */
                     employee_id?: string | null;
                     role?: components["schemas"]["Role"];
                 };
@@ -9567,6 +11680,7 @@ export interface operations {
                 content: {
                     "application/json": {
                         data: components["schemas"]["Member"];
+                        /** @example OK */
                         message: string;
                     };
                 };
@@ -9628,6 +11742,7 @@ export interface operations {
                 content: {
                     "application/json": {
                         data: components["schemas"]["EsiSettings"];
+                        /** @example OK */
                         message: string;
                     };
                 };
@@ -9660,6 +11775,7 @@ export interface operations {
                 content: {
                     "application/json": {
                         data: components["schemas"]["EsiSettings"];
+                        /** @example OK */
                         message: string;
                     };
                 };
@@ -9693,6 +11809,7 @@ export interface operations {
                 content: {
                     "application/json": {
                         data: components["schemas"]["ExpenseCategory"][];
+                        /** @example OK */
                         message: string;
                     };
                 };
@@ -9725,6 +11842,7 @@ export interface operations {
                 content: {
                     "application/json": {
                         data: components["schemas"]["ExpenseCategory"];
+                        /** @example Created */
                         message: string;
                     };
                 };
@@ -9758,6 +11876,7 @@ export interface operations {
                 content: {
                     "application/json": {
                         data: components["schemas"]["ExpenseCategory"];
+                        /** @example OK */
                         message: string;
                     };
                 };
@@ -9793,6 +11912,7 @@ export interface operations {
                 content: {
                     "application/json": {
                         data: components["schemas"]["ExpenseCategory"];
+                        /** @example OK */
                         message: string;
                     };
                 };
@@ -9854,6 +11974,7 @@ export interface operations {
                 content: {
                     "application/json": {
                         data: components["schemas"]["GratuitySettings"];
+                        /** @example OK */
                         message: string;
                     };
                 };
@@ -9886,6 +12007,7 @@ export interface operations {
                 content: {
                     "application/json": {
                         data: components["schemas"]["GratuitySettings"];
+                        /** @example OK */
                         message: string;
                     };
                 };
@@ -9919,6 +12041,7 @@ export interface operations {
                 content: {
                     "application/json": {
                         data: components["schemas"]["LoanType"][];
+                        /** @example OK */
                         message: string;
                     };
                 };
@@ -9951,6 +12074,7 @@ export interface operations {
                 content: {
                     "application/json": {
                         data: components["schemas"]["LoanType"];
+                        /** @example Created */
                         message: string;
                     };
                 };
@@ -9984,6 +12108,7 @@ export interface operations {
                 content: {
                     "application/json": {
                         data: components["schemas"]["LoanType"];
+                        /** @example OK */
                         message: string;
                     };
                 };
@@ -10019,6 +12144,7 @@ export interface operations {
                 content: {
                     "application/json": {
                         data: components["schemas"]["LoanType"];
+                        /** @example OK */
                         message: string;
                     };
                 };
@@ -10080,6 +12206,7 @@ export interface operations {
                 content: {
                     "application/json": {
                         data: components["schemas"]["PfSettings"];
+                        /** @example OK */
                         message: string;
                     };
                 };
@@ -10112,6 +12239,7 @@ export interface operations {
                 content: {
                     "application/json": {
                         data: components["schemas"]["PfSettings"];
+                        /** @example OK */
                         message: string;
                     };
                 };
@@ -10142,6 +12270,7 @@ export interface operations {
                 content: {
                     "application/json": {
                         data: components["schemas"]["ProfessionalTaxSettings"];
+                        /** @example OK */
                         message: string;
                     };
                 };
@@ -10174,6 +12303,7 @@ export interface operations {
                 content: {
                     "application/json": {
                         data: components["schemas"]["ProfessionalTaxSettings"];
+                        /** @example OK */
                         message: string;
                     };
                 };
@@ -10204,6 +12334,7 @@ export interface operations {
                 content: {
                     "application/json": {
                         data: components["schemas"]["WpsSettings"];
+                        /** @example OK */
                         message: string;
                     };
                 };
@@ -10236,6 +12367,7 @@ export interface operations {
                 content: {
                     "application/json": {
                         data: components["schemas"]["WpsSettings"];
+                        /** @example OK */
                         message: string;
                     };
                 };
@@ -10266,6 +12398,7 @@ export interface operations {
                 content: {
                     "application/json": {
                         data: components["schemas"]["InterviewPanel"];
+                        /** @example OK */
                         message: string;
                     };
                 };
@@ -10298,6 +12431,7 @@ export interface operations {
                 content: {
                     "application/json": {
                         data: components["schemas"]["InterviewPanel"];
+                        /** @example OK */
                         message: string;
                     };
                 };
@@ -10334,6 +12468,7 @@ export interface operations {
                 content: {
                     "application/json": {
                         data: components["schemas"]["WorkLocation"][];
+                        /** @example OK */
                         message: string;
                         pagination: components["schemas"]["Pagination"];
                     };
@@ -10367,6 +12502,7 @@ export interface operations {
                 content: {
                     "application/json": {
                         data: components["schemas"]["WorkLocation"];
+                        /** @example Created */
                         message: string;
                     };
                 };
@@ -10398,6 +12534,7 @@ export interface operations {
                 content: {
                     "application/json": {
                         data: components["schemas"]["DashboardOverview"];
+                        /** @example OK */
                         message: string;
                     };
                 };
@@ -10446,6 +12583,7 @@ export interface operations {
                 content: {
                     "application/json": {
                         data: components["schemas"]["EmployeeDirectoryEntry"][];
+                        /** @example OK */
                         message: string;
                         pagination: components["schemas"]["Pagination"];
                     };
@@ -10479,6 +12617,7 @@ export interface operations {
                 content: {
                     "application/json": {
                         data: components["schemas"]["Employee"];
+                        /** @example Created */
                         message: string;
                     };
                 };
@@ -10513,6 +12652,7 @@ export interface operations {
                 content: {
                     "application/json": {
                         data: components["schemas"]["Employee"] | components["schemas"]["EmployeeDirectoryEntry"];
+                        /** @example OK */
                         message: string;
                     };
                 };
@@ -10549,6 +12689,7 @@ export interface operations {
                 content: {
                     "application/json": {
                         data: components["schemas"]["Employee"];
+                        /** @example OK */
                         message: string;
                     };
                 };
@@ -10619,6 +12760,7 @@ export interface operations {
                 content: {
                     "application/json": {
                         data: components["schemas"]["AuditLogEntry"][];
+                        /** @example OK */
                         message: string;
                         pagination: components["schemas"]["Pagination"];
                     };
@@ -10657,6 +12799,7 @@ export interface operations {
                 content: {
                     "application/json": {
                         data: components["schemas"]["EmployeeDocument"][];
+                        /** @example OK */
                         message: string;
                         pagination: components["schemas"]["Pagination"];
                     };
@@ -10686,6 +12829,7 @@ export interface operations {
                     document_type: components["schemas"]["DocumentType"];
                     /** Format: binary */
                     file: string;
+                    /** @example PAN card */
                     title: string;
                 };
             };
@@ -10699,6 +12843,7 @@ export interface operations {
                 content: {
                     "application/json": {
                         data: components["schemas"]["EmployeeDocument"];
+                        /** @example Created */
                         message: string;
                     };
                 };
@@ -10760,6 +12905,7 @@ export interface operations {
                 content: {
                     "application/json": {
                         data: components["schemas"]["EmployeeExit"];
+                        /** @example Created */
                         message: string;
                     };
                 };
@@ -10819,6 +12965,7 @@ export interface operations {
                             /** Format: int64 */
                             uptime_seconds: number;
                         };
+                        /** @example OK */
                         message: string;
                     };
                 };
@@ -10856,6 +13003,7 @@ export interface operations {
                 content: {
                     "application/json": {
                         data: components["schemas"]["HelpdeskTicket"][];
+                        /** @example OK */
                         message: string;
                         pagination: components["schemas"]["Pagination"];
                     };
@@ -10887,8 +13035,10 @@ export interface operations {
                  */
                 "application/json": {
                     category: components["schemas"]["HelpdeskCategory"];
+                    /** @example Since this morning the laptop cannot join the office network; other devices can. */
                     description: string;
                     priority: components["schemas"]["HelpdeskPriority"];
+                    /** @example Laptop does not connect to the office Wi-Fi */
                     title: string;
                 };
             };
@@ -10902,6 +13052,7 @@ export interface operations {
                 content: {
                     "application/json": {
                         data: components["schemas"]["HelpdeskTicket"];
+                        /** @example Created */
                         message: string;
                     };
                 };
@@ -10934,6 +13085,7 @@ export interface operations {
                 content: {
                     "application/json": {
                         data: components["schemas"]["HelpdeskTicket"];
+                        /** @example OK */
                         message: string;
                     };
                 };
@@ -10958,7 +13110,10 @@ export interface operations {
         requestBody: {
             content: {
                 "application/json": {
-                    /** Format: uuid */
+                    /**
+                     * Format: uuid
+                     * @example f43db8a9-7b57-44da-8272-6128dad314f5
+                     */
                     assignee_user_id?: string | null;
                     priority?: components["schemas"]["HelpdeskPriority"];
                     status?: components["schemas"]["HelpdeskStatus"];
@@ -10974,6 +13129,7 @@ export interface operations {
                 content: {
                     "application/json": {
                         data: components["schemas"]["HelpdeskTicket"];
+                        /** @example OK */
                         message: string;
                     };
                 };
@@ -11041,6 +13197,7 @@ export interface operations {
                 content: {
                     "application/json": {
                         data: components["schemas"]["HelpdeskMessage"][];
+                        /** @example OK */
                         message: string;
                         pagination: components["schemas"]["Pagination"];
                     };
@@ -11066,6 +13223,7 @@ export interface operations {
         requestBody: {
             content: {
                 "application/json": {
+                    /** @example Restarted the laptop and the issue persists. */
                     body: string;
                     /** @default false */
                     internal?: boolean;
@@ -11081,6 +13239,7 @@ export interface operations {
                 content: {
                     "application/json": {
                         data: components["schemas"]["HelpdeskMessage"];
+                        /** @example Created */
                         message: string;
                     };
                 };
@@ -11123,6 +13282,7 @@ export interface operations {
                 content: {
                     "application/json": {
                         data: components["schemas"]["Holiday"][];
+                        /** @example OK */
                         message: string;
                         pagination: components["schemas"]["Pagination"];
                     };
@@ -11156,6 +13316,7 @@ export interface operations {
                 content: {
                     "application/json": {
                         data: components["schemas"]["Holiday"];
+                        /** @example Created */
                         message: string;
                     };
                 };
@@ -11189,6 +13350,7 @@ export interface operations {
                 content: {
                     "application/json": {
                         data: components["schemas"]["Holiday"];
+                        /** @example OK */
                         message: string;
                     };
                 };
@@ -11224,6 +13386,7 @@ export interface operations {
                 content: {
                     "application/json": {
                         data: components["schemas"]["Holiday"];
+                        /** @example OK */
                         message: string;
                     };
                 };
@@ -11304,6 +13467,7 @@ export interface operations {
                 content: {
                     "application/json": {
                         data: components["schemas"]["Holiday"][];
+                        /** @example Created */
                         message: string;
                     };
                 };
@@ -11339,6 +13503,7 @@ export interface operations {
                 content: {
                     "application/json": {
                         data: components["schemas"]["LeaveLedgerEntry"];
+                        /** @example Created */
                         message: string;
                     };
                 };
@@ -11381,6 +13546,7 @@ export interface operations {
                 content: {
                     "application/json": {
                         data: components["schemas"]["LeaveAllocation"][];
+                        /** @example OK */
                         message: string;
                         pagination: components["schemas"]["Pagination"];
                     };
@@ -11415,6 +13581,7 @@ export interface operations {
                 content: {
                     "application/json": {
                         data: components["schemas"]["LeaveAllocationResult"];
+                        /** @example Created */
                         message: string;
                     };
                 };
@@ -11457,6 +13624,7 @@ export interface operations {
                 content: {
                     "application/json": {
                         data: components["schemas"]["LeaveBalance"][];
+                        /** @example OK */
                         message: string;
                         pagination: components["schemas"]["Pagination"];
                     };
@@ -11500,6 +13668,7 @@ export interface operations {
                 content: {
                     "application/json": {
                         data: components["schemas"]["LeaveEncashment"][];
+                        /** @example OK */
                         message: string;
                         pagination: components["schemas"]["Pagination"];
                     };
@@ -11533,6 +13702,7 @@ export interface operations {
                 content: {
                     "application/json": {
                         data: components["schemas"]["LeaveEncashment"];
+                        /** @example Created */
                         message: string;
                     };
                 };
@@ -11567,6 +13737,7 @@ export interface operations {
                 content: {
                     "application/json": {
                         data: components["schemas"]["LeaveEncashment"];
+                        /** @example OK */
                         message: string;
                     };
                 };
@@ -11602,6 +13773,7 @@ export interface operations {
                 content: {
                     "application/json": {
                         data: components["schemas"]["LeaveEncashment"];
+                        /** @example OK */
                         message: string;
                     };
                 };
@@ -11636,6 +13808,7 @@ export interface operations {
                 content: {
                     "application/json": {
                         data: components["schemas"]["LeaveEncashment"];
+                        /** @example OK */
                         message: string;
                     };
                 };
@@ -11677,6 +13850,7 @@ export interface operations {
                 content: {
                     "application/json": {
                         data: components["schemas"]["LeaveLedgerEntry"][];
+                        /** @example OK */
                         message: string;
                         pagination: components["schemas"]["Pagination"];
                     };
@@ -11712,6 +13886,7 @@ export interface operations {
                 content: {
                     "application/json": {
                         data: components["schemas"]["LeavePeriod"][];
+                        /** @example OK */
                         message: string;
                         pagination: components["schemas"]["Pagination"];
                     };
@@ -11745,6 +13920,7 @@ export interface operations {
                 content: {
                     "application/json": {
                         data: components["schemas"]["LeavePeriod"];
+                        /** @example Created */
                         message: string;
                     };
                 };
@@ -11778,6 +13954,7 @@ export interface operations {
                 content: {
                     "application/json": {
                         data: components["schemas"]["LeavePeriod"];
+                        /** @example OK */
                         message: string;
                     };
                 };
@@ -11813,6 +13990,7 @@ export interface operations {
                 content: {
                     "application/json": {
                         data: components["schemas"]["LeavePeriod"];
+                        /** @example OK */
                         message: string;
                     };
                 };
@@ -11879,6 +14057,7 @@ export interface operations {
                 content: {
                     "application/json": {
                         data: components["schemas"]["LeavePolicy"][];
+                        /** @example OK */
                         message: string;
                         pagination: components["schemas"]["Pagination"];
                     };
@@ -11912,6 +14091,7 @@ export interface operations {
                 content: {
                     "application/json": {
                         data: components["schemas"]["LeavePolicy"];
+                        /** @example Created */
                         message: string;
                     };
                 };
@@ -11945,6 +14125,7 @@ export interface operations {
                 content: {
                     "application/json": {
                         data: components["schemas"]["LeavePolicy"];
+                        /** @example OK */
                         message: string;
                     };
                 };
@@ -11980,6 +14161,7 @@ export interface operations {
                 content: {
                     "application/json": {
                         data: components["schemas"]["LeavePolicy"];
+                        /** @example OK */
                         message: string;
                     };
                 };
@@ -12054,6 +14236,7 @@ export interface operations {
                 content: {
                     "application/json": {
                         data: components["schemas"]["LeaveRequest"][];
+                        /** @example OK */
                         message: string;
                         pagination: components["schemas"]["Pagination"];
                     };
@@ -12087,6 +14270,7 @@ export interface operations {
                 content: {
                     "application/json": {
                         data: components["schemas"]["LeaveRequest"];
+                        /** @example Created */
                         message: string;
                     };
                 };
@@ -12121,6 +14305,7 @@ export interface operations {
                 content: {
                     "application/json": {
                         data: components["schemas"]["LeaveRequest"];
+                        /** @example OK */
                         message: string;
                     };
                 };
@@ -12156,6 +14341,7 @@ export interface operations {
                 content: {
                     "application/json": {
                         data: components["schemas"]["LeaveRequest"];
+                        /** @example OK */
                         message: string;
                     };
                 };
@@ -12190,6 +14376,7 @@ export interface operations {
                 content: {
                     "application/json": {
                         data: components["schemas"]["LeaveRequest"];
+                        /** @example OK */
                         message: string;
                     };
                 };
@@ -12227,6 +14414,7 @@ export interface operations {
                 content: {
                     "application/json": {
                         data: components["schemas"]["LeaveType"][];
+                        /** @example OK */
                         message: string;
                         pagination: components["schemas"]["Pagination"];
                     };
@@ -12260,6 +14448,7 @@ export interface operations {
                 content: {
                     "application/json": {
                         data: components["schemas"]["LeaveType"];
+                        /** @example Created */
                         message: string;
                     };
                 };
@@ -12293,6 +14482,7 @@ export interface operations {
                 content: {
                     "application/json": {
                         data: components["schemas"]["LeaveType"];
+                        /** @example OK */
                         message: string;
                     };
                 };
@@ -12328,6 +14518,7 @@ export interface operations {
                 content: {
                     "application/json": {
                         data: components["schemas"]["LeaveType"];
+                        /** @example OK */
                         message: string;
                     };
                 };
@@ -12396,6 +14587,7 @@ export interface operations {
                 content: {
                     "application/json": {
                         data: components["schemas"]["Notification"][];
+                        /** @example OK */
                         message: string;
                         pagination: components["schemas"]["Pagination"];
                         /** Format: int64 */
@@ -12429,6 +14621,7 @@ export interface operations {
                 content: {
                     "application/json": {
                         data: components["schemas"]["Notification"];
+                        /** @example OK */
                         message: string;
                     };
                 };
@@ -12461,6 +14654,7 @@ export interface operations {
                             /** Format: int64 */
                             updated: number;
                         };
+                        /** @example OK */
                         message: string;
                     };
                 };
@@ -12496,6 +14690,7 @@ export interface operations {
                 content: {
                     "application/json": {
                         data: components["schemas"]["PayrollRun"][];
+                        /** @example OK */
                         message: string;
                         pagination: components["schemas"]["Pagination"];
                     };
@@ -12529,6 +14724,7 @@ export interface operations {
                 content: {
                     "application/json": {
                         data: components["schemas"]["PayrollRun"];
+                        /** @example Created */
                         message: string;
                     };
                 };
@@ -12541,6 +14737,7 @@ export interface operations {
                 content: {
                     "application/json": {
                         data: components["schemas"]["PayrollRun"];
+                        /** @example Accepted */
                         message: string;
                     };
                 };
@@ -12574,6 +14771,7 @@ export interface operations {
                 content: {
                     "application/json": {
                         data: components["schemas"]["PayrollRun"];
+                        /** @example OK */
                         message: string;
                     };
                 };
@@ -12609,6 +14807,7 @@ export interface operations {
                 content: {
                     "application/json": {
                         data: components["schemas"]["PayrollRun"];
+                        /** @example OK */
                         message: string;
                     };
                 };
@@ -12621,6 +14820,7 @@ export interface operations {
                 content: {
                     "application/json": {
                         data: components["schemas"]["PayrollRun"];
+                        /** @example Accepted */
                         message: string;
                     };
                 };
@@ -12691,6 +14891,7 @@ export interface operations {
                 content: {
                     "application/json": {
                         data: components["schemas"]["PayrollBreakdown"];
+                        /** @example OK */
                         message: string;
                         pagination: components["schemas"]["Pagination"];
                     };
@@ -12725,6 +14926,7 @@ export interface operations {
                 content: {
                     "application/json": {
                         data: components["schemas"]["SalarySlip"];
+                        /** @example OK */
                         message: string;
                     };
                 };
@@ -12756,6 +14958,7 @@ export interface operations {
                 content: {
                     "application/json": {
                         data: components["schemas"]["PayrollRun"];
+                        /** @example OK */
                         message: string;
                     };
                 };
@@ -12768,6 +14971,7 @@ export interface operations {
                 content: {
                     "application/json": {
                         data: components["schemas"]["PayrollRun"];
+                        /** @example Accepted */
                         message: string;
                     };
                 };
@@ -12801,6 +15005,7 @@ export interface operations {
                 content: {
                     "application/json": {
                         data: components["schemas"]["EmployeeSalarySetup"];
+                        /** @example OK */
                         message: string;
                     };
                 };
@@ -12837,6 +15042,7 @@ export interface operations {
                 content: {
                     "application/json": {
                         data: components["schemas"]["EmployeeSalarySetup"];
+                        /** @example OK */
                         message: string;
                     };
                 };
@@ -12877,6 +15083,7 @@ export interface operations {
                 content: {
                     "application/json": {
                         data: components["schemas"]["ExpenseClaim"][];
+                        /** @example OK */
                         message: string;
                         pagination: components["schemas"]["Pagination"];
                     };
@@ -12910,6 +15117,7 @@ export interface operations {
                 content: {
                     "application/json": {
                         data: components["schemas"]["ExpenseClaim"];
+                        /** @example Created */
                         message: string;
                     };
                 };
@@ -12944,6 +15152,7 @@ export interface operations {
                 content: {
                     "application/json": {
                         data: components["schemas"]["ExpenseClaim"];
+                        /** @example OK */
                         message: string;
                     };
                 };
@@ -12979,6 +15188,7 @@ export interface operations {
                 content: {
                     "application/json": {
                         data: components["schemas"]["ExpenseClaim"];
+                        /** @example OK */
                         message: string;
                     };
                 };
@@ -13013,6 +15223,7 @@ export interface operations {
                 content: {
                     "application/json": {
                         data: components["schemas"]["ExpenseClaim"];
+                        /** @example OK */
                         message: string;
                     };
                 };
@@ -13051,6 +15262,7 @@ export interface operations {
                 content: {
                     "application/json": {
                         data: components["schemas"]["LoanAdvance"][];
+                        /** @example OK */
                         message: string;
                         pagination: components["schemas"]["Pagination"];
                     };
@@ -13084,6 +15296,7 @@ export interface operations {
                 content: {
                     "application/json": {
                         data: components["schemas"]["LoanAdvance"];
+                        /** @example Created */
                         message: string;
                     };
                 };
@@ -13118,6 +15331,7 @@ export interface operations {
                 content: {
                     "application/json": {
                         data: components["schemas"]["LoanAdvance"];
+                        /** @example OK */
                         message: string;
                     };
                 };
@@ -13153,6 +15367,7 @@ export interface operations {
                 content: {
                     "application/json": {
                         data: components["schemas"]["LoanAdvance"];
+                        /** @example OK */
                         message: string;
                     };
                 };
@@ -13187,6 +15402,7 @@ export interface operations {
                 content: {
                     "application/json": {
                         data: components["schemas"]["LoanAdvance"];
+                        /** @example OK */
                         message: string;
                     };
                 };
@@ -13212,6 +15428,7 @@ export interface operations {
         requestBody?: {
             content: {
                 "application/json": {
+                    /** @example Wedding in the family this month */
                     reason?: string;
                 };
             };
@@ -13225,6 +15442,7 @@ export interface operations {
                 content: {
                     "application/json": {
                         data: components["schemas"]["LoanAdvance"];
+                        /** @example OK */
                         message: string;
                     };
                 };
@@ -13262,6 +15480,7 @@ export interface operations {
                 content: {
                     "application/json": {
                         data: components["schemas"]["SalarySlipSummary"][];
+                        /** @example OK */
                         message: string;
                         pagination: components["schemas"]["Pagination"];
                     };
@@ -13294,6 +15513,7 @@ export interface operations {
                 content: {
                     "application/json": {
                         data: components["schemas"]["SalarySlip"];
+                        /** @example OK */
                         message: string;
                     };
                 };
@@ -13356,6 +15576,7 @@ export interface operations {
                 content: {
                     "application/json": {
                         data: components["schemas"]["SalaryComponent"][];
+                        /** @example OK */
                         message: string;
                     };
                 };
@@ -13388,6 +15609,7 @@ export interface operations {
                 content: {
                     "application/json": {
                         data: components["schemas"]["SalaryComponent"];
+                        /** @example Created */
                         message: string;
                     };
                 };
@@ -13421,6 +15643,7 @@ export interface operations {
                 content: {
                     "application/json": {
                         data: components["schemas"]["SalaryComponent"];
+                        /** @example OK */
                         message: string;
                     };
                 };
@@ -13456,6 +15679,7 @@ export interface operations {
                 content: {
                     "application/json": {
                         data: components["schemas"]["SalaryComponent"];
+                        /** @example OK */
                         message: string;
                     };
                 };
@@ -13561,6 +15785,7 @@ export interface operations {
                 content: {
                     "application/json": {
                         data: components["schemas"]["PublicAppointment"];
+                        /** @example OK */
                         message: string;
                     };
                 };
@@ -13618,6 +15843,7 @@ export interface operations {
                     document_type: components["schemas"]["DocumentType"];
                     /** Format: binary */
                     file: string;
+                    /** @example Signed offer letter */
                     title?: string;
                 };
             };
@@ -13631,6 +15857,7 @@ export interface operations {
                 content: {
                     "application/json": {
                         data: components["schemas"]["AppointmentDocument"];
+                        /** @example Created */
                         message: string;
                     };
                 };
@@ -13667,6 +15894,7 @@ export interface operations {
                 content: {
                     "application/json": {
                         data: components["schemas"]["PublicJobOffer"];
+                        /** @example OK */
                         message: string;
                     };
                 };
@@ -13699,6 +15927,7 @@ export interface operations {
                 content: {
                     "application/json": {
                         data: components["schemas"]["PublicJobOffer"];
+                        /** @example OK */
                         message: string;
                     };
                 };
@@ -13730,6 +15959,7 @@ export interface operations {
                  *     }
                  */
                 "application/json": {
+                    /** @example Accepted another offer closer to home */
                     reason?: string;
                 };
             };
@@ -13743,6 +15973,7 @@ export interface operations {
                 content: {
                     "application/json": {
                         data: components["schemas"]["PublicJobOffer"];
+                        /** @example OK */
                         message: string;
                     };
                 };
@@ -13808,6 +16039,7 @@ export interface operations {
                 content: {
                     "application/json": {
                         data: components["schemas"]["AiContent"];
+                        /** @example OK */
                         message: string;
                     };
                 };
@@ -13843,6 +16075,7 @@ export interface operations {
                 content: {
                     "application/json": {
                         data: components["schemas"]["AiInterviewQuestions"];
+                        /** @example OK */
                         message: string;
                     };
                 };
@@ -13878,6 +16111,7 @@ export interface operations {
                 content: {
                     "application/json": {
                         data: components["schemas"]["AiJobDescription"];
+                        /** @example OK */
                         message: string;
                     };
                 };
@@ -13913,6 +16147,7 @@ export interface operations {
                 content: {
                     "application/json": {
                         data: components["schemas"]["AiResumeScreening"];
+                        /** @example OK */
                         message: string;
                     };
                 };
@@ -13958,6 +16193,7 @@ export interface operations {
                 content: {
                     "application/json": {
                         data: components["schemas"]["Candidate"][];
+                        /** @example OK */
                         message: string;
                         pagination: components["schemas"]["Pagination"];
                     };
@@ -13991,6 +16227,7 @@ export interface operations {
                 content: {
                     "application/json": {
                         data: components["schemas"]["Candidate"];
+                        /** @example Created */
                         message: string;
                     };
                 };
@@ -14024,6 +16261,7 @@ export interface operations {
                 content: {
                     "application/json": {
                         data: components["schemas"]["Candidate"];
+                        /** @example OK */
                         message: string;
                     };
                 };
@@ -14059,6 +16297,7 @@ export interface operations {
                 content: {
                     "application/json": {
                         data: components["schemas"]["Candidate"];
+                        /** @example OK */
                         message: string;
                     };
                 };
@@ -14126,6 +16365,7 @@ export interface operations {
                 content: {
                     "application/json": {
                         data: components["schemas"]["CandidateConversion"];
+                        /** @example Created */
                         message: string;
                     };
                 };
@@ -14197,6 +16437,7 @@ export interface operations {
                 content: {
                     "application/json": {
                         data: components["schemas"]["InterviewSession"][];
+                        /** @example OK */
                         message: string;
                         pagination: components["schemas"]["Pagination"];
                     };
@@ -14230,6 +16471,7 @@ export interface operations {
                 content: {
                     "application/json": {
                         data: components["schemas"]["InterviewSession"];
+                        /** @example Created */
                         message: string;
                     };
                 };
@@ -14263,6 +16505,7 @@ export interface operations {
                 content: {
                     "application/json": {
                         data: components["schemas"]["InterviewSession"];
+                        /** @example OK */
                         message: string;
                     };
                 };
@@ -14298,6 +16541,7 @@ export interface operations {
                 content: {
                     "application/json": {
                         data: components["schemas"]["InterviewSession"];
+                        /** @example OK */
                         message: string;
                     };
                 };
@@ -14361,6 +16605,7 @@ export interface operations {
                 content: {
                     "application/json": {
                         data: components["schemas"]["InterviewSession"];
+                        /** @example OK */
                         message: string;
                     };
                 };
@@ -14403,6 +16648,7 @@ export interface operations {
                 content: {
                     "application/json": {
                         data: components["schemas"]["Interview"][];
+                        /** @example OK */
                         message: string;
                         pagination: components["schemas"]["Pagination"];
                     };
@@ -14436,6 +16682,7 @@ export interface operations {
                 content: {
                     "application/json": {
                         data: components["schemas"]["Interview"];
+                        /** @example Created */
                         message: string;
                     };
                 };
@@ -14469,6 +16716,7 @@ export interface operations {
                 content: {
                     "application/json": {
                         data: components["schemas"]["Interview"];
+                        /** @example OK */
                         message: string;
                     };
                 };
@@ -14504,6 +16752,7 @@ export interface operations {
                 content: {
                     "application/json": {
                         data: components["schemas"]["Interview"];
+                        /** @example OK */
                         message: string;
                     };
                 };
@@ -14578,6 +16827,7 @@ export interface operations {
                 content: {
                     "application/json": {
                         data: components["schemas"]["JobPosting"][];
+                        /** @example OK */
                         message: string;
                         pagination: components["schemas"]["Pagination"];
                     };
@@ -14611,6 +16861,7 @@ export interface operations {
                 content: {
                     "application/json": {
                         data: components["schemas"]["JobPosting"];
+                        /** @example Created */
                         message: string;
                     };
                 };
@@ -14644,6 +16895,7 @@ export interface operations {
                 content: {
                     "application/json": {
                         data: components["schemas"]["JobPosting"];
+                        /** @example OK */
                         message: string;
                     };
                 };
@@ -14679,6 +16931,7 @@ export interface operations {
                 content: {
                     "application/json": {
                         data: components["schemas"]["JobPosting"];
+                        /** @example OK */
                         message: string;
                     };
                 };
@@ -14750,6 +17003,7 @@ export interface operations {
                 content: {
                     "application/json": {
                         data: components["schemas"]["JobRequisition"][];
+                        /** @example OK */
                         message: string;
                         pagination: components["schemas"]["Pagination"];
                     };
@@ -14783,6 +17037,7 @@ export interface operations {
                 content: {
                     "application/json": {
                         data: components["schemas"]["JobRequisition"];
+                        /** @example Created */
                         message: string;
                     };
                 };
@@ -14815,6 +17070,7 @@ export interface operations {
                 content: {
                     "application/json": {
                         data: components["schemas"]["JobRequisition"];
+                        /** @example OK */
                         message: string;
                     };
                 };
@@ -14850,6 +17106,7 @@ export interface operations {
                 content: {
                     "application/json": {
                         data: components["schemas"]["JobRequisition"];
+                        /** @example OK */
                         message: string;
                     };
                 };
@@ -14920,6 +17177,7 @@ export interface operations {
                 content: {
                     "application/json": {
                         data: components["schemas"]["JobOffer"][];
+                        /** @example OK */
                         message: string;
                         pagination: components["schemas"]["Pagination"];
                     };
@@ -14953,6 +17211,7 @@ export interface operations {
                 content: {
                     "application/json": {
                         data: components["schemas"]["JobOffer"];
+                        /** @example Created */
                         message: string;
                     };
                 };
@@ -14986,6 +17245,7 @@ export interface operations {
                 content: {
                     "application/json": {
                         data: components["schemas"]["JobOffer"];
+                        /** @example OK */
                         message: string;
                     };
                 };
@@ -15021,6 +17281,7 @@ export interface operations {
                 content: {
                     "application/json": {
                         data: components["schemas"]["JobOffer"];
+                        /** @example OK */
                         message: string;
                     };
                 };
@@ -15084,6 +17345,7 @@ export interface operations {
                 content: {
                     "application/json": {
                         data: components["schemas"]["JobOffer"];
+                        /** @example OK */
                         message: string;
                     };
                 };
@@ -15116,6 +17378,7 @@ export interface operations {
                 content: {
                     "application/json": {
                         data: components["schemas"]["JobOffer"];
+                        /** @example OK */
                         message: string;
                     };
                 };
@@ -15158,6 +17421,7 @@ export interface operations {
                 content: {
                     "application/json": {
                         data: components["schemas"]["TalentPoolCandidate"][];
+                        /** @example OK */
                         message: string;
                         pagination: components["schemas"]["Pagination"];
                     };
@@ -15191,6 +17455,7 @@ export interface operations {
                 content: {
                     "application/json": {
                         data: components["schemas"]["TalentPoolCandidate"];
+                        /** @example Created */
                         message: string;
                     };
                 };
@@ -15224,6 +17489,7 @@ export interface operations {
                 content: {
                     "application/json": {
                         data: components["schemas"]["TalentPoolCandidate"];
+                        /** @example OK */
                         message: string;
                     };
                 };
@@ -15259,6 +17525,7 @@ export interface operations {
                 content: {
                     "application/json": {
                         data: components["schemas"]["TalentPoolCandidate"];
+                        /** @example OK */
                         message: string;
                     };
                 };
@@ -15321,9 +17588,13 @@ export interface operations {
                         data: {
                             /** Format: int64 */
                             epoch_ms: number;
-                            /** Format: date-time */
+                            /**
+                             * Format: date-time
+                             * @example 2026-11-25T10:30:00.000Z
+                             */
                             now: string;
                         };
+                        /** @example OK */
                         message: string;
                     };
                 };
@@ -15345,7 +17616,10 @@ export interface operations {
                 "multipart/form-data": {
                     /** Format: binary */
                     file: string;
-                    /** @description Free label, e.g. `avatar`. */
+                    /**
+                     * @description Free label, e.g. `avatar`.
+                     * @example avatar
+                     */
                     purpose?: string;
                 };
             };
@@ -15359,6 +17633,7 @@ export interface operations {
                 content: {
                     "application/json": {
                         data: components["schemas"]["StoredFile"];
+                        /** @example Created */
                         message: string;
                     };
                 };
@@ -15403,6 +17678,7 @@ export interface operations {
                 content: {
                     "application/json": {
                         data: components["schemas"]["WfhRequest"][];
+                        /** @example OK */
                         message: string;
                         pagination: components["schemas"]["Pagination"];
                     };
@@ -15436,6 +17712,7 @@ export interface operations {
                 content: {
                     "application/json": {
                         data: components["schemas"]["WfhRequest"];
+                        /** @example Created */
                         message: string;
                     };
                 };
@@ -15470,6 +17747,7 @@ export interface operations {
                 content: {
                     "application/json": {
                         data: components["schemas"]["WfhRequest"];
+                        /** @example OK */
                         message: string;
                     };
                 };
@@ -15505,6 +17783,7 @@ export interface operations {
                 content: {
                     "application/json": {
                         data: components["schemas"]["WfhRequest"];
+                        /** @example OK */
                         message: string;
                     };
                 };
@@ -15539,6 +17818,7 @@ export interface operations {
                 content: {
                     "application/json": {
                         data: components["schemas"]["WfhRequest"];
+                        /** @example OK */
                         message: string;
                     };
                 };
@@ -15582,6 +17862,7 @@ export interface operations {
                 content: {
                     "application/json": {
                         data: components["schemas"]["WorkingOnHolidayRequest"][];
+                        /** @example OK */
                         message: string;
                         pagination: components["schemas"]["Pagination"];
                     };
@@ -15615,6 +17896,7 @@ export interface operations {
                 content: {
                     "application/json": {
                         data: components["schemas"]["WorkingOnHolidayRequest"];
+                        /** @example Created */
                         message: string;
                     };
                 };
@@ -15649,6 +17931,7 @@ export interface operations {
                 content: {
                     "application/json": {
                         data: components["schemas"]["WorkingOnHolidayRequest"];
+                        /** @example OK */
                         message: string;
                     };
                 };
@@ -15684,6 +17967,7 @@ export interface operations {
                 content: {
                     "application/json": {
                         data: components["schemas"]["WorkingOnHolidayRequest"];
+                        /** @example OK */
                         message: string;
                     };
                 };
@@ -15718,6 +18002,7 @@ export interface operations {
                 content: {
                     "application/json": {
                         data: components["schemas"]["WorkingOnHolidayRequest"];
+                        /** @example OK */
                         message: string;
                     };
                 };

@@ -31,12 +31,14 @@
 //           the bundle states every operation's limit.
 //           hrms/format-limits writes out the size a format implies (maxLength of uuid, date,
 //           date-time, email strings; int32/int64 of integers), see formatLimits.
+//           hrms/examples gives every string without an example a realistic one (examples.js).
 //           hrms/path-file-names adds nothing, it checks: each path item is a file of its own,
 //           directly in openapi/paths/, named from its URL path by pathFileName()
 //           (/api/leave-requests/{id} -> api_leave-requests_{id}.yaml, the convention of
 //           Redocly's openapi-starter), and every file there is a path item of the document.
 import { readdirSync } from "node:fs";
 import path from "node:path";
+import { familyOf, stringExample } from "./examples.js";
 
 const ROLES = ["owner", "admin", "hr", "manager", "employee"];
 const MODULES = ["payroll", "recruitment", "helpdesk", "assets"];
@@ -184,7 +186,7 @@ function successEnvelopeShape() {
           required[0] === "data" &&
           required[1] === "message" &&
           props.message?.type === "string" &&
-          Object.keys(props.message).length === 1 &&
+          Object.keys(props.message).every((k) => k === "type" || k === "example") &&
           (!pagination || (props.pagination.$ref === PAGINATION_REF && required.includes("pagination")));
         if (!ok)
           report({
@@ -310,6 +312,39 @@ function formatLimits() {
   };
 }
 
+/**
+ * A realistic `example` on every string schema that has none (nor enum, const or examples): by the
+ * component it belongs to and its property's (or parameter's) name, else its format - see
+ * examples.js. The reference (/docs) and mock servers render these instead of `string`.
+ */
+function examples() {
+  const isString = (s) =>
+    s && typeof s === "object" && !s.$ref && (s.type === "string" || (Array.isArray(s.type) && s.type.includes("string")));
+  const give = (s, family, name) => {
+    if (!isString(s) || s.example !== undefined || s.examples !== undefined || s.enum !== undefined || s.const !== undefined) return;
+    const example = stringExample(s, family, name);
+    if (example !== undefined) s.example = example;
+  };
+  return {
+    Schema: {
+      leave(schema, ctx) {
+        const family = familyOf(ctx.location.source.absoluteRef);
+        for (const [name, prop] of Object.entries(schema.properties ?? {})) {
+          give(prop, family, name);
+          give(prop?.items, family, name);
+          for (const member of [...(prop?.oneOf ?? []), ...(prop?.anyOf ?? [])]) give(member, family, name);
+        }
+        if (ctx.location.pointer === "#/" && family) give(schema, family, family.toLowerCase());
+      },
+    },
+    Parameter: {
+      leave(param) {
+        give(param.schema, null, param.name);
+      },
+    },
+  };
+}
+
 /** The file of a path item: its URL path without the leading "/", each "/" a "_", then ".yaml". */
 export function pathFileName(urlPath) {
   return `${urlPath.replace(/^\//, "").replaceAll("/", "_")}.yaml`;
@@ -366,6 +401,8 @@ function pathFileNames() {
 // no envelope and stay as written. The root document has no responses of its own (every path
 // item is a file of openapi/paths/; a linted bundle has no x-data left), so it is not checked.
 const ENVELOPE_KEYS = ["x-data", "x-paginated", "x-envelope-fields"];
+/** The envelope's `message` as src/http/envelope.ts writes it by default, the example of each status. */
+const SUCCESS_MESSAGE = { 200: "OK", 201: "Created", 202: "Accepted" };
 
 function successWrapper() {
   let root;
@@ -431,7 +468,12 @@ function successWrapper() {
             : {
                 type: "object",
                 required: ["data", "message", ...(paginated ? ["pagination"] : []), ...Object.keys(fields)],
-                properties: { data, message: { type: "string" }, ...(paginated ? { pagination: component("Pagination") } : {}), ...fields },
+                properties: {
+                  data,
+                  message: { type: "string", example: SUCCESS_MESSAGE[code] ?? "OK" },
+                  ...(paginated ? { pagination: component("Pagination") } : {}),
+                  ...fields,
+                },
               };
         response.content = { "application/json": { schema } };
       },
@@ -464,6 +506,7 @@ export default function hrmsPlugin() {
         "path-file-names": pathFileNames,
         "query-encoding": queryEncoding,
         "format-limits": formatLimits,
+        examples,
       },
     },
   };
