@@ -10,7 +10,7 @@
 // The strings get their examples in the bundle (openapi/plugins/examples.js, hrms/examples).
 import { readFileSync } from "node:fs";
 import path from "node:path";
-import Ajv2020 from "ajv/dist/2020.js";
+import { Ajv2020 } from "ajv/dist/2020.js";
 import addFormats from "ajv-formats";
 import { describe, expect, it } from "vitest";
 
@@ -20,7 +20,8 @@ const DOC_ID = "https://hrms.example.com/openapi.json";
 const METHODS = ["get", "post", "put", "patch", "delete"];
 
 const ajv = new Ajv2020({ strict: false, allErrors: true, validateFormats: true });
-addFormats(ajv);
+// ajv-formats is CommonJS: its default import is the module, whose `default` is the plugin
+addFormats.default(ajv);
 ajv.addFormat("int32", { type: "number", validate: (n: number) => Number.isInteger(n) && Math.abs(n) <= 2 ** 31 });
 ajv.addFormat("int64", { type: "number", validate: (n: number) => Number.isInteger(n) });
 ajv.addFormat("binary", true);
@@ -39,7 +40,7 @@ const deref = (x: Json): Json => (typeof x?.$ref === "string" ? deref(at(x.$ref)
 function problems(parts: (string | number)[], value: unknown): string[] {
   const validate = ajv.getSchema(`${DOC_ID}#/${pointer(parts)}`) ?? ajv.compile({ $ref: `${DOC_ID}#/${pointer(parts)}` });
   if (validate(value)) return [];
-  return (validate.errors ?? []).map((e) => `${e.instancePath || "(root)"} ${e.message}`);
+  return (validate.errors ?? []).map((e: { instancePath: string; message?: string }) => `${e.instancePath || "(root)"} ${e.message}`);
 }
 
 const SCHEMA_KEYS = ["type", "$ref", "properties", "items", "enum", "const", "allOf", "oneOf", "anyOf", "format", "pattern"];
