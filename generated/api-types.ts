@@ -9265,7 +9265,7 @@ export interface components {
         AiUnavailable: {
             headers: {
                 /** @description Seconds to wait before retrying. */
-                "Retry-After"?: number;
+                "Retry-After": number;
                 [name: string]: unknown;
             };
             content: {
@@ -9452,7 +9452,7 @@ export interface components {
         Unavailable: {
             headers: {
                 /** @description Seconds to wait before retrying (2 while overloaded, 5 while the database is unreachable). */
-                "Retry-After"?: number;
+                "Retry-After": number;
                 [name: string]: unknown;
             };
             content: {

@@ -390,7 +390,8 @@ function pathFileNames() {
 
 // The success envelope, built from the payload a path file declares on its 2xx response:
 //   x-data: <schema>              { data: <schema>, message: string }
-//   x-paginated: true             ... and pagination (components/schemas/Pagination)
+//   x-paginated: true             ... and pagination (components/schemas/Pagination); data has
+//                                 maxItems PAGE_MAX (the largest `limit`)
 //   x-envelope-fields: {name: s}  ... and further required top-level fields, after pagination
 //   x-data: null                  components/schemas/Ack ({ data: null, message })
 // A preprocessor, not a decorator: Redocly resolves the document's references again after the
@@ -403,6 +404,8 @@ function pathFileNames() {
 const ENVELOPE_KEYS = ["x-data", "x-paginated", "x-envelope-fields"];
 /** The envelope's `message` as src/http/envelope.ts writes it by default, the example of each status. */
 const SUCCESS_MESSAGE = { 200: "OK", 201: "Created", 202: "Accepted" };
+/** The largest page (Pagination.limit, the `limit` parameters): the `maxItems` of a page's `data`. */
+const PAGE_MAX = 100;
 
 function successWrapper() {
   let root;
@@ -462,6 +465,8 @@ function successWrapper() {
             .join("/"),
         });
         for (const k of ENVELOPE_KEYS) delete response[k];
+        // a page holds at most `limit` items, and `limit` is at most PAGE_MAX (components/schemas/Pagination)
+        if (paginated && data?.type === "array" && data.maxItems === undefined) data.maxItems = PAGE_MAX;
         const schema =
           data === null
             ? component("Ack")

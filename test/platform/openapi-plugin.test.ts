@@ -110,7 +110,7 @@ describe("openapi plugin, when bundling", () => {
             type: "object",
             required: ["data", "message", "pagination", "unread_count"],
             properties: {
-              data: { type: "array", items: { $ref: "#/components/schemas/Thing" } },
+              data: { type: "array", items: { $ref: "#/components/schemas/Thing" }, maxItems: 100 },
               message: { type: "string", example: "OK" },
               pagination: { $ref: "#/components/schemas/Pagination" },
               unread_count: { type: "integer", minimum: 0 },
