@@ -3274,12 +3274,17 @@ export interface components {
         /** @description Success envelope without a payload. */
         Ack: {
             data: null;
+            /** @example OK */
             message: string;
         };
         AiContent: {
+            /** @example Dear Priya, thank you for your interest in the Senior Backend Engineer role. */
             content: string;
             provider: components["schemas"]["AiProvider"];
-            /** @description Email subject (emails only). */
+            /**
+             * @description Email subject (emails only).
+             * @example Your application for Senior Backend Engineer
+             */
             subject: string | null;
             type: components["schemas"]["AiContentType"];
         };
@@ -3291,11 +3296,19 @@ export interface components {
          *     }
          */
         AiContentRequest: {
+            /** @example Priya Sharma */
             candidate_name?: string;
-            /** @description Default: the company's name. */
+            /**
+             * @description Default: the company's name.
+             * @example Acme Technologies Pvt Ltd
+             */
             company_name?: string;
-            /** @description Facts to include (dates, place, skills, perks…). */
+            /**
+             * @description Facts to include (dates, place, skills, perks…).
+             * @example Mention the two interview rounds and thank the candidate for their time.
+             */
             details?: string;
+            /** @example Senior Backend Engineer */
             job_title?: string;
             /**
              * @default formal
@@ -3309,13 +3322,21 @@ export interface components {
         AiInterviewQuestion: {
             /** @enum {string} */
             category: "technical" | "behavioral" | "situational" | "role";
+            /** @example How would you design an idempotent payment webhook handler? */
             question: string;
-            /** @description The skill the question probes, if any. */
+            /**
+             * @description The skill the question probes, if any.
+             * @example API design
+             */
             skill: string | null;
-            /** @description Guidance for the interviewer. */
+            /**
+             * @description Guidance for the interviewer.
+             * @example Idempotency keys, retries, signature checks and a clear audit trail.
+             */
             what_to_look_for: string;
         };
         AiInterviewQuestions: {
+            /** @example Senior Backend Engineer */
             job_title: string | null;
             provider: components["schemas"]["AiProvider"];
             questions: components["schemas"]["AiInterviewQuestion"][];
@@ -3330,14 +3351,19 @@ export interface components {
          *     }
          */
         AiInterviewQuestionsRequest: {
-            /** @default 8 */
+            /**
+             * Format: int32
+             * @default 8
+             */
             count?: number;
             /**
              * @default mixed
              * @enum {string}
              */
             focus?: "mixed" | "technical" | "behavioral" | "situational";
+            /** @example Senior Backend Engineer */
             job_title?: string;
+            /** @example 5+ years of TypeScript and PostgreSQL */
             requirements: string;
             /**
              * @default mid
@@ -3348,8 +3374,12 @@ export interface components {
             skills?: string[];
         };
         AiJobDescription: {
+            /** @example Engineering */
             department: string;
-            /** @description The complete job description (Markdown). */
+            /**
+             * @description The complete job description (Markdown).
+             * @example Build and run the services behind our HR platform.
+             */
             description: string;
             /** @description Minimum years of experience asked for, when stated. */
             experience_years: number | null;
@@ -3363,7 +3393,9 @@ export interface components {
             responsibilities: string[];
             /** @description Skills recognised in the requirements (lower-case, canonical names). */
             skills: string[];
+            /** @example A senior engineer to build the payroll and leave services. */
             summary: string;
+            /** @example Senior Backend Engineer */
             title: string;
         };
         /**
@@ -3374,17 +3406,27 @@ export interface components {
          *     }
          */
         AiJobDescriptionRequest: {
-            /** @description Default: the company's name. */
+            /**
+             * @description Default: the company's name.
+             * @example Acme Technologies Pvt Ltd
+             */
             company_name?: string;
+            /** @example Engineering */
             department: string;
             employment_type?: components["schemas"]["EmploymentType"];
+            /** @example Bengaluru */
             location?: string;
-            /** @description Free text: skills, experience, duties - one per line or in sentences. */
+            /**
+             * @description Free text: skills, experience, duties - one per line or in sentences.
+             * @example 5+ years of TypeScript and PostgreSQL
+             */
             requirements: string;
+            /** @example Senior Backend Engineer */
             title: string;
         };
         /** @description Which provider produced the output: `offline` (the built-in deterministic helpers: keyword extraction and skill matching; the same input always gives the same output) or `openai_compatible` (the chat-completions API at `AI_BASE_URL`). */
         AiProvider: {
+            /** @example gpt-4o-mini */
             model: string | null;
             /** @enum {string} */
             name: "offline" | "openai_compatible";
@@ -3396,6 +3438,7 @@ export interface components {
             /**
              * Format: uuid
              * @description The candidate the score was saved on.
+             * @example 8073b340-8a60-45ba-9728-0031d299a244
              */
             candidate_id: string | null;
             /** @description Years of experience found in the resume. */
@@ -3408,7 +3451,9 @@ export interface components {
             /** @enum {string} */
             recommendation: "strong_match" | "match" | "partial_match" | "weak_match";
             required_experience_years: number | null;
+            /** Format: int32 */
             score: number;
+            /** @example Strong TypeScript and PostgreSQL experience; no payroll domain experience. */
             summary: string;
         };
         /**
@@ -3419,30 +3464,49 @@ export interface components {
          *     }
          */
         AiResumeScreeningRequest: {
-            /** Format: uuid */
+            /**
+             * Format: uuid
+             * @example 8073b340-8a60-45ba-9728-0031d299a244
+             */
             candidate_id?: string;
+            /** @example 5+ years of TypeScript and PostgreSQL */
             job_requirements?: string;
             min_experience_years?: number;
-            /** Format: uuid */
+            /**
+             * Format: uuid
+             * @example e2fcccfd-5975-4382-bde1-80868a162ad2
+             */
             posting_id?: string;
             required_skills?: string[];
+            /** @example Software engineer, 6 years: TypeScript, Node.js, PostgreSQL, payroll systems. */
             resume_text?: string;
         };
         /** @description A joining document the candidate uploaded through the appointment link. */
         AppointmentDocument: {
-            /** Format: date-time */
+            /**
+             * Format: date-time
+             * @example 2026-11-20T09:15:00.000Z
+             */
             created_at: string;
             document_type: components["schemas"]["DocumentType"];
             /**
              * Format: uuid
              * @description hr, admin and owner download it with `GET /api/files/{fileId}`.
+             * @example 96b9af34-b16d-4cf0-bf89-09651541e35e
              */
             file_id: string;
-            /** Format: uuid */
+            /**
+             * Format: uuid
+             * @example 91d29840-09f3-4a0d-998f-b69e3543557e
+             */
             id: string;
+            /** @example application/pdf */
             mime_type: string;
+            /** @example offer-letter.pdf */
             original_name: string;
+            /** Format: int64 */
             size_bytes: number;
+            /** @example Signed offer letter */
             title: string;
         };
         /**
@@ -3453,7 +3517,10 @@ export interface components {
          *     }
          */
         ApprovalDecision: {
-            /** @description Shown to the employee in the notification. */
+            /**
+             * @description Shown to the employee in the notification.
+             * @example Approved, enjoy your time off.
+             */
             comment?: string;
             /** @enum {string} */
             status: "approved" | "rejected";
@@ -3464,80 +3531,150 @@ export interface components {
              * @example AST-00042
              */
             asset_tag: string;
-            /** Format: uuid */
+            /**
+             * Format: uuid
+             * @example 94cf0cb9-d82a-40c8-b40b-cbc240e0ef21
+             */
             category_id: string;
+            /** @example Laptops */
             category_name: string;
             condition: components["schemas"]["AssetCondition"];
-            /** Format: date-time */
+            /**
+             * Format: date-time
+             * @example 2026-11-20T09:15:00.000Z
+             */
             created_at: string;
             /** @description Who holds the asset now; null unless `status` is `assigned`. */
             current_holder: components["schemas"]["AssetHolder"] | null;
-            /** Format: uuid */
+            /**
+             * Format: uuid
+             * @example a67c622f-81cf-40db-b91f-4063160984fb
+             */
             id: string;
             /** @example MacBook Pro 14 */
             name: string;
+            /** @example Bought with a three-year warranty */
             notes: string | null;
+            /** Format: int64 */
             open_damage_reports: number;
             purchase_cost: components["schemas"]["Money"] | null;
-            /** Format: date */
+            /**
+             * Format: date
+             * @example 2024-04-01
+             */
             purchase_date: string | null;
-            /** @description Unique (case-insensitive) among the company's assets when given. */
+            /**
+             * @description Unique (case-insensitive) among the company's assets when given.
+             * @example C02XK1ZQJGH5
+             */
             serial_number: string | null;
             status: components["schemas"]["AssetStatus"];
-            /** Format: date-time */
+            /**
+             * Format: date-time
+             * @example 2026-11-25T10:30:00.000Z
+             */
             updated_at: string;
-            /** Format: date */
+            /**
+             * Format: date
+             * @example 2026-12-31
+             */
             warranty_expires_on: string | null;
         };
         AssetAssignment: {
             /** @description True until the return is approved. */
             active: boolean;
-            /** Format: uuid */
+            /**
+             * Format: uuid
+             * @example a67c622f-81cf-40db-b91f-4063160984fb
+             */
             asset_id: string;
+            /** @example MacBook Pro 14 (M3) */
             asset_name: string;
             /** @example AST-00042 */
             asset_tag: string;
-            /** Format: uuid */
+            /**
+             * Format: uuid
+             * @example c7556a0f-8e57-4784-a1df-d1829d20ebef
+             */
             assigned_by_user_id: string | null;
-            /** Format: date */
+            /**
+             * Format: date
+             * @example 2026-11-25
+             */
             assigned_on: string;
+            /** @example Laptops */
             category_name: string;
             condition_at_assignment: components["schemas"]["AssetCondition"];
-            /** Format: date-time */
+            /**
+             * Format: date-time
+             * @example 2026-11-20T09:15:00.000Z
+             */
             created_at: string;
             /** @example EMP-00042 */
             employee_code: string;
-            /** Format: uuid */
+            /**
+             * Format: uuid
+             * @example 8dcd9acb-a378-46b9-b9bd-d57ed7932c00
+             */
             employee_id: string;
+            /** @example Priya Sharma */
             employee_name: string;
-            /** Format: date */
+            /**
+             * Format: date
+             * @example 2026-12-31
+             */
             expected_return_on: string | null;
-            /** Format: uuid */
+            /**
+             * Format: uuid
+             * @example 78c50120-9715-4081-8d70-3c83d362e635
+             */
             id: string;
+            /** @example Handed over with charger and sleeve */
             notes: string | null;
             /** @description Condition recorded when the return was approved. */
             return_condition: components["schemas"]["AssetCondition"] | null;
+            /** @example Returned in good condition with charger. */
             return_notes: string | null;
-            /** Format: date */
+            /**
+             * Format: date
+             * @example 2026-12-31
+             */
             returned_on: string | null;
+            /** @example C02XK1ZQJGH5 */
             serial_number: string | null;
-            /** Format: date-time */
+            /**
+             * Format: date-time
+             * @example 2026-11-25T10:30:00.000Z
+             */
             updated_at: string;
         };
         AssetCategory: {
-            /** @description Assets of the register (not deleted) in this category. */
+            /**
+             * Format: int64
+             * @description Assets of the register (not deleted) in this category.
+             */
             asset_count: number;
-            /** Format: date-time */
+            /**
+             * Format: date-time
+             * @example 2026-11-20T09:15:00.000Z
+             */
             created_at: string;
+            /** @example Company laptops issued to employees */
             description: string | null;
-            /** Format: uuid */
+            /**
+             * Format: uuid
+             * @example 76c2675a-6158-4212-9abf-3ae5eac72961
+             */
             id: string;
             /**
              * @description Unique (case-insensitive) among the company's categories.
              * @example Laptops
              */
             name: string;
-            /** Format: date-time */
+            /**
+             * Format: date-time
+             * @example 2026-11-25T10:30:00.000Z
+             */
             updated_at: string;
         };
         /**
@@ -3546,43 +3683,73 @@ export interface components {
          */
         AssetCondition: "new" | "good" | "fair" | "poor" | "damaged";
         AssetDamageReport: {
-            /** Format: uuid */
+            /**
+             * Format: uuid
+             * @example a67c622f-81cf-40db-b91f-4063160984fb
+             */
             asset_id: string;
+            /** @example MacBook Pro 14 (M3) */
             asset_name: string;
+            /** @example LAP-2026-017 */
             asset_tag: string;
             /**
              * Format: uuid
              * @description The assignment active when the damage was reported (null when nobody held the asset).
+             * @example 17342c62-a17d-40c4-8c45-a8f5a060c051
              */
             assignment_id: string | null;
-            /** Format: date-time */
+            /**
+             * Format: date-time
+             * @example 2026-11-20T09:15:00.000Z
+             */
             created_at: string;
+            /** @example Screen cracked after a fall from the desk */
             description: string;
             /**
              * Format: uuid
              * @description The employee holding the asset when the damage was reported.
+             * @example 8dcd9acb-a378-46b9-b9bd-d57ed7932c00
              */
             employee_id: string | null;
+            /** @example Priya Sharma */
             employee_name: string | null;
             /**
              * Format: uuid
              * @description Photo or document (GET /api/files/{fileId}).
+             * @example 96b9af34-b16d-4cf0-bf89-09651541e35e
              */
             file_id: string | null;
-            /** Format: uuid */
+            /**
+             * Format: uuid
+             * @example 8a6d4b3e-98c8-4137-abf3-b8f5d37b82f2
+             */
             id: string;
             repair_cost: components["schemas"]["Money"] | null;
+            /** @example Priya Sharma */
             reported_by_name: string;
-            /** Format: uuid */
+            /**
+             * Format: uuid
+             * @example 48b589ea-c198-4e3b-bd88-94147f4d44ef
+             */
             reported_by_user_id: string;
+            /** @example Screen replaced by the service centre under warranty */
             resolution_notes: string | null;
-            /** Format: date-time */
+            /**
+             * Format: date-time
+             * @example 2026-11-25T10:30:00.000Z
+             */
             resolved_at: string | null;
-            /** Format: uuid */
+            /**
+             * Format: uuid
+             * @example 9f79d5f7-f5f7-4598-a4bd-90653a44ed50
+             */
             resolved_by_user_id: string | null;
             severity: components["schemas"]["AssetDamageSeverity"];
             status: components["schemas"]["AssetDamageReportStatus"];
-            /** Format: date-time */
+            /**
+             * Format: date-time
+             * @example 2026-11-25T10:30:00.000Z
+             */
             updated_at: string;
         };
         /**
@@ -3597,54 +3764,100 @@ export interface components {
         AssetDamageSeverity: "minor" | "major";
         /** @description The employee holding the asset now (its active assignment). */
         AssetHolder: {
-            /** Format: date */
+            /**
+             * Format: date
+             * @example 2026-11-25
+             */
             assigned_on: string;
-            /** Format: uuid */
+            /**
+             * Format: uuid
+             * @example 17342c62-a17d-40c4-8c45-a8f5a060c051
+             */
             assignment_id: string;
             /** @example EMP-00042 */
             employee_code: string;
-            /** Format: uuid */
+            /**
+             * Format: uuid
+             * @example 8dcd9acb-a378-46b9-b9bd-d57ed7932c00
+             */
             employee_id: string;
+            /** @example Priya Sharma */
             employee_name: string;
-            /** Format: date */
+            /**
+             * Format: date
+             * @example 2026-12-31
+             */
             expected_return_on: string | null;
         };
         AssetReturnRequest: {
-            /** Format: uuid */
+            /**
+             * Format: uuid
+             * @example a67c622f-81cf-40db-b91f-4063160984fb
+             */
             asset_id: string;
+            /** @example MacBook Pro 14 (M3) */
             asset_name: string;
+            /** @example LAP-2026-017 */
             asset_tag: string;
-            /** Format: uuid */
+            /**
+             * Format: uuid
+             * @example 17342c62-a17d-40c4-8c45-a8f5a060c051
+             */
             assignment_id: string;
-            /** Format: date-time */
+            /**
+             * Format: date-time
+             * @example 2026-11-20T09:15:00.000Z
+             */
             created_at: string;
-            /** Format: date-time */
+            /**
+             * Format: date-time
+             * @example 2026-11-25T10:30:00.000Z
+             */
             decided_at: string | null;
+            /** @example Anita Desai */
             decided_by_name: string | null;
-            /** Format: uuid */
+            /**
+             * Format: uuid
+             * @example 552503e3-261c-45c5-aebf-6da7119180a3
+             */
             decided_by_user_id: string | null;
+            /** @example Approved within the budget of the quarter. */
             decision_notes: string | null;
             /**
              * Format: uuid
              * @description The employee holding the asset.
+             * @example 8dcd9acb-a378-46b9-b9bd-d57ed7932c00
              */
             employee_id: string;
+            /** @example Priya Sharma */
             employee_name: string;
-            /** Format: uuid */
+            /**
+             * Format: uuid
+             * @example 494e951f-0c28-4941-bdb3-3c1a9eb30345
+             */
             id: string;
+            /** @example Family function in Jaipur */
             reason: string;
+            /** @example Priya Sharma */
             requested_by_name: string;
-            /** Format: uuid */
+            /**
+             * Format: uuid
+             * @example 77fe79cd-8e55-4fac-a14c-b88ef767c058
+             */
             requested_by_user_id: string;
             /** @description Set when approved. */
             return_condition: components["schemas"]["AssetCondition"] | null;
             /**
              * Format: date
              * @description Set when approved.
+             * @example 2026-12-31
              */
             returned_on: string | null;
             status: components["schemas"]["AssetReturnRequestStatus"];
-            /** Format: date-time */
+            /**
+             * Format: date-time
+             * @example 2026-11-25T10:30:00.000Z
+             */
             updated_at: string;
         };
         /**
@@ -3666,22 +3879,43 @@ export interface components {
          *     employee's joining date are left out.
          */
         AttendanceDay: {
-            /** Format: date-time */
+            /**
+             * Format: date-time
+             * @example 2026-11-25T03:45:00.000Z
+             */
             check_in: string | null;
-            /** Format: date-time */
+            /**
+             * Format: date-time
+             * @example 2026-11-27T17:30:00.000Z
+             */
             check_out: string | null;
-            /** Format: date */
+            /**
+             * Format: date
+             * @example 2026-11-25
+             */
             date: string;
             early_exit: boolean;
-            /** Format: uuid */
+            /**
+             * Format: uuid
+             * @example 8dcd9acb-a378-46b9-b9bd-d57ed7932c00
+             */
             employee_id: string;
+            /** @example Priya Sharma */
             employee_name: string;
+            /** @example Diwali */
             holiday_name: string | null;
             late: boolean;
-            /** Format: uuid */
+            /**
+             * Format: uuid
+             * @example 9bf6683f-4ef2-4b8e-a223-b35e1174c42a
+             */
             leave_request_id: string | null;
+            /** @example CL */
             leave_type_code: string | null;
-            /** Format: uuid */
+            /**
+             * Format: uuid
+             * @example 5fb801f5-7ec4-4a91-a61e-62f379541056
+             */
             record_id: string | null;
             /** @enum {string} */
             source: "self" | "import" | "regularization" | "derived";
@@ -3690,7 +3924,10 @@ export interface components {
              * @enum {string}
              */
             status: "present" | "absent" | "half_day" | "on_leave" | "holiday" | "weekly_off" | "wfh" | "not_marked";
-            /** Format: uuid */
+            /**
+             * Format: uuid
+             * @example 468d8d89-d906-42c3-b8d3-d97f98079e6f
+             */
             wfh_request_id: string | null;
             worked_hours: components["schemas"]["Hours"] | null;
         };
@@ -3714,79 +3951,160 @@ export interface components {
          */
         AttendanceImportInput: {
             records: {
-                /** Format: date-time */
+                /**
+                 * Format: date-time
+                 * @example 2026-11-25T03:45:00.000Z
+                 */
                 check_in?: string;
-                /** Format: date-time */
+                /**
+                 * Format: date-time
+                 * @example 2026-11-27T17:30:00.000Z
+                 */
                 check_out?: string;
-                /** Format: date */
+                /**
+                 * Format: date
+                 * @example 2026-11-25
+                 */
                 date: string;
-                /** Format: uuid */
+                /**
+                 * Format: uuid
+                 * @example 8dcd9acb-a378-46b9-b9bd-d57ed7932c00
+                 */
                 employee_id: string;
+                /** @example Agreed with the team lead */
                 notes?: string;
                 status?: components["schemas"]["AttendanceStatus"];
             }[];
         };
         /** @description The stored attendance of one employee on one date. `late`: check-in after shift start plus grace minutes; `early_exit`: check-out before shift end minus grace minutes (local time of the company's time zone, from the attendance settings at the time of the punch). */
         AttendanceRecord: {
-            /** Format: date-time */
+            /**
+             * Format: date-time
+             * @example 2026-11-25T03:45:00.000Z
+             */
             check_in: string | null;
-            /** Format: date-time */
+            /**
+             * Format: date-time
+             * @example 2026-11-27T17:30:00.000Z
+             */
             check_out: string | null;
-            /** Format: date-time */
+            /**
+             * Format: date-time
+             * @example 2026-11-20T09:15:00.000Z
+             */
             created_at: string;
-            /** Format: date */
+            /**
+             * Format: date
+             * @example 2026-11-25
+             */
             date: string;
             early_exit: boolean;
-            /** Format: uuid */
+            /**
+             * Format: uuid
+             * @example 8dcd9acb-a378-46b9-b9bd-d57ed7932c00
+             */
             employee_id: string;
-            /** Format: uuid */
+            /**
+             * Format: uuid
+             * @example e5794b20-f35c-4c41-bb14-75344a2ba962
+             */
             id: string;
             late: boolean;
+            /** @example Working from the Koramangala office today */
             notes: string | null;
             /** @enum {string} */
             source: "self" | "import" | "regularization";
             status: components["schemas"]["AttendanceStatus"];
-            /** Format: date-time */
+            /**
+             * Format: date-time
+             * @example 2026-11-25T10:30:00.000Z
+             */
             updated_at: string;
             worked_hours: components["schemas"]["Hours"] | null;
         };
         /** @description A request to correct the check-in/out of a past day. Approval rewrites that day's attendance record (source `regularization`) and keeps the record as it was in `previous`. */
         AttendanceRegularization: {
-            /** Format: date-time */
+            /**
+             * Format: date-time
+             * @example 2026-11-25T10:30:00.000Z
+             */
             cancelled_at: string | null;
-            /** Format: uuid */
+            /**
+             * Format: uuid
+             * @example 1cdc23bc-f8e1-403c-8eb8-d9a08ee451e7
+             */
             cancelled_by: string | null;
-            /** Format: date-time */
+            /**
+             * Format: date-time
+             * @example 2026-11-25T03:45:00.000Z
+             */
             check_in: string;
-            /** Format: date-time */
+            /**
+             * Format: date-time
+             * @example 2026-11-27T17:30:00.000Z
+             */
             check_out: string | null;
-            /** Format: date-time */
+            /**
+             * Format: date-time
+             * @example 2026-11-20T09:15:00.000Z
+             */
             created_at: string;
-            /** Format: date */
+            /**
+             * Format: date
+             * @example 2026-11-25
+             */
             date: string;
-            /** Format: date-time */
+            /**
+             * Format: date-time
+             * @example 2026-11-25T10:30:00.000Z
+             */
             decided_at: string | null;
-            /** Format: uuid */
+            /**
+             * Format: uuid
+             * @example 2eca5620-bb13-4297-80a1-9d8c6577a938
+             */
             decided_by: string | null;
+            /** @example Approved, enjoy your time off. */
             decision_comment: string | null;
-            /** Format: uuid */
+            /**
+             * Format: uuid
+             * @example 8dcd9acb-a378-46b9-b9bd-d57ed7932c00
+             */
             employee_id: string;
+            /** @example Priya Sharma */
             employee_name: string;
-            /** Format: uuid */
+            /**
+             * Format: uuid
+             * @example 89b1a90a-bae1-4843-87bf-a31a9b722953
+             */
             id: string;
             /** @description The day's record before the approved correction (null while not approved, or when there was none). */
             previous: {
-                /** Format: date-time */
+                /**
+                 * Format: date-time
+                 * @example 2026-11-25T03:45:00.000Z
+                 */
                 check_in: string | null;
-                /** Format: date-time */
+                /**
+                 * Format: date-time
+                 * @example 2026-11-27T17:30:00.000Z
+                 */
                 check_out: string | null;
+                /** @example active */
                 status: string;
             } | null;
+            /** @example Forgot to check out after the client call */
             reason: string;
-            /** Format: uuid */
+            /**
+             * Format: uuid
+             * @example 3ac47ae5-5c76-47ed-b4d7-0eb2c00d94df
+             */
             requested_by: string | null;
             status: components["schemas"]["RequestStatus"];
-            /** Format: date-time */
+            /**
+             * Format: date-time
+             * @example 2026-11-25T10:30:00.000Z
+             */
             updated_at: string;
         };
         /**
@@ -3799,14 +4117,27 @@ export interface components {
          *     }
          */
         AttendanceRegularizationInput: {
-            /** Format: date-time */
+            /**
+             * Format: date-time
+             * @example 2026-11-25T03:45:00.000Z
+             */
             check_in: string;
-            /** Format: date-time */
+            /**
+             * Format: date-time
+             * @example 2026-11-27T17:30:00.000Z
+             */
             check_out?: string;
-            /** Format: date */
+            /**
+             * Format: date
+             * @example 2026-11-25
+             */
             date: string;
-            /** Format: uuid */
+            /**
+             * Format: uuid
+             * @example 8dcd9acb-a378-46b9-b9bd-d57ed7932c00
+             */
             employee_id?: string;
+            /** @example Forgot to check out after the client call */
             reason: string;
         };
         /**
@@ -3816,11 +4147,19 @@ export interface components {
          *     }
          */
         AttendanceRegularizationUpdate: {
-            /** Format: date-time */
+            /**
+             * Format: date-time
+             * @example 2026-11-25T03:45:00.000Z
+             */
             check_in?: string;
-            /** Format: date-time */
+            /**
+             * Format: date-time
+             * @example 2026-11-27T17:30:00.000Z
+             */
             check_out?: string | null;
+            /** @example Matches the access-card log, approved */
             comment?: string;
+            /** @example Forgot to check out after the client call */
             reason?: string;
             /** @enum {string} */
             status?: "approved" | "rejected";
@@ -3841,7 +4180,10 @@ export interface components {
          *     }
          */
         AttendanceSettings: {
-            /** @description Minutes after shift start (before shift end) tolerated before a punch is late (an early exit). */
+            /**
+             * Format: int32
+             * @description Minutes after shift start (before shift end) tolerated before a punch is late (an early exit).
+             */
             grace_minutes: number;
             /** @description A day with a check-in and check-out but fewer worked hours than this is a `half_day`. */
             half_day_threshold_hours: components["schemas"]["Hours"];
@@ -3850,6 +4192,7 @@ export interface components {
             /**
              * Format: date-time
              * @description Null while the defaults apply.
+             * @example 2026-11-25T10:30:00.000Z
              */
             updated_at: string | null;
             /** @description Weekly off days in effect (0 = Sunday … 6 = Saturday), used by attendance and by leave day counts. */
@@ -3868,6 +4211,7 @@ export interface components {
          *     }
          */
         AttendanceSettingsUpdate: {
+            /** Format: int32 */
             grace_minutes?: number;
             half_day_threshold_hours?: components["schemas"]["Hours"];
             shift_end?: components["schemas"]["TimeOfDay"];
@@ -3880,24 +4224,46 @@ export interface components {
          */
         AttendanceStatus: "present" | "absent" | "half_day" | "on_leave" | "holiday" | "weekly_off" | "wfh";
         AuditLogEntry: {
-            /** @description e.g. auth.sign_in, auth.sign_in_failed, settings.updated, member.invited, member.role_changed, member.removed, employee.updated */
+            /**
+             * @description e.g. auth.sign_in, auth.sign_in_failed, settings.updated, member.invited, member.role_changed, member.removed, employee.updated
+             * @example leave_request.approved
+             */
             action: string;
-            /** @description The actor's e-mail address; null for scheduled jobs, and in an employee's activity log for readers other than owner and admin. */
+            /**
+             * @description The actor's e-mail address; null for scheduled jobs, and in an employee's activity log for readers other than owner and admin.
+             * @example anita.desai@example.com
+             */
             actor_email: string | null;
-            /** Format: uuid */
+            /**
+             * Format: uuid
+             * @example f36a692e-9243-4c50-bf81-260ffb5a8dca
+             */
             actor_user_id: string | null;
             /** @description For updates, `{ field: { from, to } }`; otherwise free-form context. */
             changes: {
                 [key: string]: unknown;
             } | null;
-            /** Format: date-time */
+            /**
+             * Format: date-time
+             * @example 2026-11-20T09:15:00.000Z
+             */
             created_at: string;
-            /** Format: uuid */
+            /**
+             * Format: uuid
+             * @example f62e58dc-c9fd-4f54-b3e5-2e0f4517bb7d
+             */
             entity_id: string | null;
+            /** @example leave_request */
             entity_type: string | null;
-            /** Format: uuid */
+            /**
+             * Format: uuid
+             * @example 1ed89e08-ba54-4c77-9cd5-90a07d3a1048
+             */
             id: string;
-            /** @description The client address of the request; null for scheduled jobs, and in an employee's activity log for readers other than owner and admin. */
+            /**
+             * @description The client address of the request; null for scheduled jobs, and in an employee's activity log for readers other than owner and admin.
+             * @example 203.0.113.7
+             */
             ip: string | null;
         };
         /**
@@ -3916,23 +4282,48 @@ export interface components {
          *     }
          */
         Branch: {
+            /** @example 12 MG Road, Bengaluru 560001 */
             address: string | null;
+            /** @example Bengaluru */
             city: string | null;
-            /** @description Optional short code, unique (case-insensitive) among the company's branches. */
+            /**
+             * @description Optional short code, unique (case-insensitive) among the company's branches.
+             * @example BLR-HO
+             */
             code: string | null;
-            /** @description ISO 3166-1 alpha-2 code. */
+            /**
+             * @description ISO 3166-1 alpha-2 code.
+             * @example IN
+             */
             country: string | null;
-            /** Format: date-time */
+            /**
+             * Format: date-time
+             * @example 2026-11-20T09:15:00.000Z
+             */
             created_at: string;
-            /** @description Live employees assigned to the branch. */
+            /**
+             * Format: int64
+             * @description Live employees assigned to the branch.
+             */
             employee_count: number;
-            /** Format: uuid */
+            /**
+             * Format: uuid
+             * @example 1ce24ac9-b237-4f7b-a478-7aed2d7e5fb8
+             */
             id: string;
-            /** @description Unique (case-insensitive) among the company's branches. */
+            /**
+             * @description Unique (case-insensitive) among the company's branches.
+             * @example Bengaluru Head Office
+             */
             name: string;
+            /** @example +91 98450 12345 */
             phone: string | null;
+            /** @example Karnataka */
             state: string | null;
-            /** Format: date-time */
+            /**
+             * Format: date-time
+             * @example 2026-11-25T10:30:00.000Z
+             */
             updated_at: string;
         };
         /**
@@ -3946,13 +4337,22 @@ export interface components {
          *     }
          */
         BranchCreate: {
+            /** @example 12 MG Road, Bengaluru 560001 */
             address?: string | null;
+            /** @example Bengaluru */
             city?: string | null;
+            /** @example BLR-HO */
             code?: string | null;
-            /** @description ISO 3166-1 alpha-2 code. */
+            /**
+             * @description ISO 3166-1 alpha-2 code.
+             * @example IN
+             */
             country?: string | null;
+            /** @example Bengaluru Head Office */
             name: string;
+            /** @example +91 98450 12345 */
             phone?: string | null;
+            /** @example Karnataka */
             state?: string | null;
         };
         /**
@@ -3962,68 +4362,125 @@ export interface components {
          *     }
          */
         BranchUpdate: {
+            /** @example 12 MG Road, Bengaluru 560001 */
             address?: string | null;
+            /** @example Bengaluru */
             city?: string | null;
+            /** @example BLR-HO */
             code?: string | null;
-            /** @description ISO 3166-1 alpha-2 code. */
+            /**
+             * @description ISO 3166-1 alpha-2 code.
+             * @example IN
+             */
             country?: string | null;
+            /** @example Bengaluru Head Office */
             name?: string;
+            /** @example +91 98450 12345 */
             phone?: string | null;
+            /** @example Karnataka */
             state?: string | null;
         };
         Candidate: {
-            /** Format: date-time */
+            /**
+             * Format: date-time
+             * @example 2026-11-25T10:30:00.000Z
+             */
             converted_at: string | null;
-            /** Format: date-time */
+            /**
+             * Format: date-time
+             * @example 2026-11-20T09:15:00.000Z
+             */
             created_at: string;
+            /** @example Globex Software Pvt Ltd */
             current_company: string | null;
+            /** @example Software Engineer */
             current_title: string | null;
-            /** @description The posting's department. */
+            /**
+             * @description The posting's department.
+             * @example Engineering
+             */
             department: string;
-            /** Format: email */
+            /**
+             * Format: email
+             * @example priya.sharma@example.com
+             */
             email: string;
             /**
              * Format: uuid
              * @description The employee record created by convert-to-employee.
+             * @example 8dcd9acb-a378-46b9-b9bd-d57ed7932c00
              */
             employee_id: string | null;
             expected_salary: components["schemas"]["Money"] | null;
             experience_years: number | null;
+            /** @example Priya */
             first_name: string;
+            /** @example Priya Sharma */
             full_name: string;
-            /** Format: uuid */
+            /**
+             * Format: uuid
+             * @example 8073b340-8a60-45ba-9728-0031d299a244
+             */
             id: string;
+            /** @example Sharma */
             last_name: string;
+            /** @example Referred by Rahul Verma; strong on system design */
             notes: string | null;
+            /** Format: int64 */
             notice_period_days: number | null;
+            /** @example +91 98450 12345 */
             phone: string | null;
-            /** Format: uuid */
+            /**
+             * Format: uuid
+             * @example e2fcccfd-5975-4382-bde1-80868a162ad2
+             */
             posting_id: string;
+            /** @example Senior Backend Engineer */
             posting_title: string;
+            /** @example Looking for more PostgreSQL experience */
             rejection_reason: string | null;
             /**
              * Format: uuid
              * @description A file uploaded through `POST /api/upload`.
+             * @example ace45220-5bd7-4859-b492-18281be32882
              */
             resume_file_id: string | null;
-            /** @description Plain text of the resume (used by resume screening). */
+            /**
+             * @description Plain text of the resume (used by resume screening).
+             * @example Software engineer, 6 years: TypeScript, Node.js, PostgreSQL, payroll systems.
+             */
             resume_text: string | null;
-            /** Format: date-time */
+            /**
+             * Format: date-time
+             * @example 2026-11-25T10:30:00.000Z
+             */
             screened_at: string | null;
-            /** @description Last `POST /api/recruitment/ai/resume-screening` score for this candidate. */
+            /**
+             * Format: int32
+             * @description Last `POST /api/recruitment/ai/resume-screening` score for this candidate.
+             */
             screening_score: number | null;
             /** @description Lower-case. */
             skills: string[];
             source: components["schemas"]["CandidateSource"];
             stage: components["schemas"]["CandidateStage"];
-            /** Format: date-time */
+            /**
+             * Format: date-time
+             * @example 2026-11-25T10:30:00.000Z
+             */
             stage_changed_at: string;
-            /** Format: date-time */
+            /**
+             * Format: date-time
+             * @example 2026-11-25T10:30:00.000Z
+             */
             updated_at: string;
         };
         CandidateConversion: {
             candidate: components["schemas"]["Candidate"];
-            /** @description Joining documents the candidate uploaded that were added to the employee's documents. */
+            /**
+             * Format: int64
+             * @description Joining documents the candidate uploaded that were added to the employee's documents.
+             */
             documents_copied: number;
             employee: components["schemas"]["Employee"];
         };
@@ -4034,23 +4491,42 @@ export interface components {
          *     }
          */
         CandidateConversionRequest: {
-            /** Format: uuid */
+            /**
+             * Format: uuid
+             * @example 1ce24ac9-b237-4f7b-a478-7aed2d7e5fb8
+             */
             branch_id?: string | null;
-            /** Format: date */
+            /**
+             * Format: date
+             * @example 2001-06-14
+             */
             date_of_birth?: string | null;
+            /** @example Engineering */
             department?: string;
+            /** @example Senior Software Engineer */
             designation?: string;
+            /** @example EMP-0042 */
             employee_code?: string;
             employment_type?: components["schemas"]["EmploymentType"];
             gender?: components["schemas"]["Gender"] | null;
-            /** Format: date */
+            /**
+             * Format: date
+             * @example 2024-04-01
+             */
             joining_date?: string;
+            /** @example +91 98450 12345 */
             phone?: string | null;
-            /** Format: uuid */
+            /**
+             * Format: uuid
+             * @example 44ac3c27-86d8-477e-8e33-d39ba22bbe10
+             */
             reports_to?: string | null;
             /** @description Indian state for professional tax, by name or code; stored as the name. */
             state?: components["schemas"]["IndianState"] | null;
-            /** Format: uuid */
+            /**
+             * Format: uuid
+             * @example e0c68562-1c58-46b8-a149-ad386dc017e8
+             */
             work_location_id?: string | null;
         };
         /**
@@ -4071,27 +4547,42 @@ export interface components {
          *     }
          */
         CandidateCreate: {
+            /** @example Globex Software Pvt Ltd */
             current_company?: string | null;
+            /** @example Software Engineer */
             current_title?: string | null;
             email?: components["schemas"]["Email"];
             expected_salary?: components["schemas"]["MoneyAmount"] | null;
             experience_years?: number | null;
+            /** @example Priya */
             first_name?: string;
+            /** @example Sharma */
             last_name?: string;
+            /** @example Referred by Rahul Verma; strong on system design */
             notes?: string | null;
+            /** Format: int32 */
             notice_period_days?: number | null;
+            /** @example +91 98450 12345 */
             phone?: string | null;
-            /** Format: uuid */
+            /**
+             * Format: uuid
+             * @example e2fcccfd-5975-4382-bde1-80868a162ad2
+             */
             posting_id: string;
             /**
              * Format: uuid
              * @description A file of the company uploaded through `POST /api/upload` (400 otherwise).
+             * @example ace45220-5bd7-4859-b492-18281be32882
              */
             resume_file_id?: string | null;
+            /** @example Software engineer, 6 years: TypeScript, Node.js, PostgreSQL, payroll systems. */
             resume_text?: string | null;
             skills?: string[];
             source?: components["schemas"]["CandidateSource"];
-            /** Format: uuid */
+            /**
+             * Format: uuid
+             * @example cf70aa29-af31-4852-8306-655c25132209
+             */
             talent_pool_candidate_id?: string;
         };
         /** @enum {string} */
@@ -4108,52 +4599,84 @@ export interface components {
          *     }
          */
         CandidateUpdate: {
+            /** @example Globex Software Pvt Ltd */
             current_company?: string | null;
+            /** @example Software Engineer */
             current_title?: string | null;
             email?: components["schemas"]["Email"];
             expected_salary?: components["schemas"]["MoneyAmount"] | null;
             experience_years?: number | null;
+            /** @example Priya */
             first_name?: string;
+            /** @example Sharma */
             last_name?: string;
+            /** @example Referred by Rahul Verma; strong on system design */
             notes?: string | null;
+            /** Format: int32 */
             notice_period_days?: number | null;
+            /** @example +91 98450 12345 */
             phone?: string | null;
+            /** @example Looking for more PostgreSQL experience */
             rejection_reason?: string | null;
-            /** Format: uuid */
+            /**
+             * Format: uuid
+             * @example ace45220-5bd7-4859-b492-18281be32882
+             */
             resume_file_id?: string | null;
+            /** @example Software engineer, 6 years: TypeScript, Node.js, PostgreSQL, payroll systems. */
             resume_text?: string | null;
             skills?: string[];
             source?: components["schemas"]["CandidateSource"];
             stage?: components["schemas"]["CandidateStage"];
         };
         CompanySettings: {
+            /** @example 12 MG Road, Bengaluru 560001 */
             address: string | null;
-            /** @description ISO 4217 code, e.g. INR or AED. */
+            /**
+             * @description ISO 4217 code, e.g. INR or AED.
+             * @example INR
+             */
             currency: string;
+            /** Format: int32 */
             fiscal_year_start_month: number;
             /**
              * Format: uuid
              * @description The tenant id.
+             * @example e097ee2a-69ad-4cfc-9693-ae2b563ce210
              */
             id: string;
+            /** @example Acme Technologies Pvt Ltd */
             legal_name: string | null;
             modules: components["schemas"]["Module"][];
+            /** @example Acme Technologies Pvt Ltd */
             name: string;
-            /** @description IANA time zone, e.g. Asia/Kolkata. */
+            /**
+             * @description IANA time zone, e.g. Asia/Kolkata.
+             * @example Asia/Kolkata
+             */
             timezone: string;
-            /** Format: date-time */
+            /**
+             * Format: date-time
+             * @example 2026-11-25T10:30:00.000Z
+             */
             updated_at: string;
             /** @description Weekly off days, 0 = Sunday … 6 = Saturday. */
             weekly_offs: number[];
         };
         /** @description Partial update; only the given fields change. Only owner/admin may call it. */
         CompanySettingsUpdate: {
+            /** @example 12 MG Road, Bengaluru 560001 */
             address?: string | null;
+            /** @example INR */
             currency?: string;
+            /** Format: int32 */
             fiscal_year_start_month?: number;
+            /** @example Acme Technologies Pvt Ltd */
             legal_name?: string | null;
             modules?: components["schemas"]["Module"][];
+            /** @example Acme Technologies Pvt Ltd */
             name?: string;
+            /** @example Asia/Kolkata */
             timezone?: string;
             weekly_offs?: number[];
         };
@@ -4215,51 +4738,86 @@ export interface components {
             /**
              * Format: date
              * @description Today in the company's time zone.
+             * @example 2026-11-25
              */
             as_of: string;
-            /** @description Monthly attrition in percent, two decimals: exits this month ÷ average of the headcount at the start of the month and today × 100 (`"0.00"` when there is no headcount). */
+            /**
+             * @description Monthly attrition in percent, two decimals: exits this month ÷ average of the headcount at the start of the month and today × 100 (`"0.00"` when there is no headcount).
+             * @example 4.50
+             */
             attrition_rate: string;
             /** @description Birthdays in the next 30 days (today included), soonest first, at most 50. The birth year is not disclosed. */
             birthdays: {
                 /**
                  * Format: date
                  * @description The coming birthday.
+                 * @example 2026-11-25
                  */
                 date: string;
+                /** @example Engineering */
                 department: string;
-                /** Format: uuid */
+                /**
+                 * Format: uuid
+                 * @example 8dcd9acb-a378-46b9-b9bd-d57ed7932c00
+                 */
                 employee_id: string;
+                /** @example Priya Sharma */
                 full_name: string;
             }[];
-            /** @description Employees whose last working day falls in the current month (exited or still on notice). */
+            /**
+             * Format: int64
+             * @description Employees whose last working day falls in the current month (exited or still on notice).
+             */
             exits_this_month: number;
             headcount: {
                 /** @description Employees not exited per department, largest first. */
                 by_department: {
+                    /** Format: int64 */
                     count: number;
+                    /** @example Engineering */
                     department: string;
                 }[];
                 by_status: {
+                    /** Format: int64 */
                     active: number;
+                    /** Format: int64 */
                     exited: number;
+                    /** Format: int64 */
                     inactive: number;
+                    /** Format: int64 */
                     on_notice: number;
                 };
-                /** @description Employees not exited (active, inactive, on notice). */
+                /**
+                 * Format: int64
+                 * @description Employees not exited (active, inactive, on notice).
+                 */
                 total: number;
             };
-            /** @description Employees whose joining date falls in the current month. */
+            /**
+             * Format: int64
+             * @description Employees whose joining date falls in the current month.
+             */
             joiners_this_month: number;
-            /** @description Employees of the scope on approved leave today. */
+            /**
+             * Format: int64
+             * @description Employees of the scope on approved leave today.
+             */
             on_leave_today: number;
-            /** @description Requests waiting for the caller's decision: pending leave, work-from-home, working-on-holiday, regularization and encashment requests of everyone (owner, admin, hr) or of their direct reports (manager); 0 for employees. */
+            /**
+             * Format: int64
+             * @description Requests waiting for the caller's decision: pending leave, work-from-home, working-on-holiday, regularization and encashment requests of everyone (owner, admin, hr) or of their direct reports (manager); 0 for employees.
+             */
             pending_approvals: number;
             /** @enum {string} */
             scope: "company" | "team" | "department" | "self";
             /** @description Holidays of the next 30 days. */
             upcoming_holidays: {
-                /** Format: date */
+                /**
+                 * Format: date
+                 * @example 2026-11-25
+                 */
                 date: string;
+                /** @example Priya Sharma */
                 name: string;
             }[];
             /** @description Work anniversaries (1 year or more) in the next 30 days (today included), soonest first, at most 50. */
@@ -4267,12 +4825,19 @@ export interface components {
                 /**
                  * Format: date
                  * @description The coming anniversary.
+                 * @example 2026-11-25
                  */
                 date: string;
+                /** @example Engineering */
                 department: string;
-                /** Format: uuid */
+                /**
+                 * Format: uuid
+                 * @example 8dcd9acb-a378-46b9-b9bd-d57ed7932c00
+                 */
                 employee_id: string;
+                /** @example Priya Sharma */
                 full_name: string;
+                /** Format: int64 */
                 years: number;
             }[];
         };
@@ -4303,10 +4868,15 @@ export interface components {
             /**
              * Format: uuid
              * @description An offer of the company whose details fill the fields not given in `values`.
+             * @example 326b4731-233c-4eb3-8d0a-ab4fb8eb14c3
              */
             offer_id?: string;
+            /** @example Dear {{candidate_name}}, we are pleased to offer you the role of {{job_title}}. */
             template: string;
-            /** @description Heading of the page (default `Document preview`). */
+            /**
+             * @description Heading of the page (default `Document preview`).
+             * @example Offer letter
+             */
             title?: string;
             values?: components["schemas"]["MergeFieldValues"];
         };
@@ -4315,7 +4885,10 @@ export interface components {
          * @enum {string}
          */
         DocumentType: "id_proof" | "address_proof" | "passport" | "visa" | "labour_card" | "education" | "experience" | "offer_letter" | "contract" | "payslip" | "tax" | "medical" | "other";
-        /** Format: email */
+        /**
+         * Format: email
+         * @example priya.sharma@example.com
+         */
         Email: string;
         /**
          * @description The complete employee record (`view: full`). hr, admin and owner see it for every employee; an employee for their own record (the one linked to their membership); a manager for their own record and their direct reports - with `bank_account_number`, `bank_iban` and `pan_number` of reports masked to the last four characters (`********1234`).
@@ -4331,7 +4904,7 @@ export interface components {
          *       "department": "Engineering",
          *       "designation": "Senior Engineer",
          *       "joining_date": "2023-04-03",
-         *       "date_of_birth": "1992-08-17",
+         *       "date_of_birth": "2001-08-17",
          *       "gender": "female",
          *       "employment_type": "full_time",
          *       "status": "active",
@@ -4355,61 +4928,114 @@ export interface components {
          *     }
          */
         Employee: {
-            /** @description Masked for managers. */
+            /**
+             * @description Masked for managers.
+             * @example 50100123456789
+             */
             bank_account_number: string | null;
-            /** @description IBAN (UAE WPS salary account). Masked for managers. */
+            /**
+             * @description IBAN (UAE WPS salary account). Masked for managers.
+             * @example AE070331234567890123456
+             */
             bank_iban: string | null;
-            /** @description Indian Financial System Code of the branch (India). */
+            /**
+             * @description Indian Financial System Code of the branch (India).
+             * @example HDFC0001234
+             */
             bank_ifsc: string | null;
+            /** @example HDFC Bank */
             bank_name: string | null;
-            /** @description 9-digit routing code of the employee's bank or exchange (UAE WPS agent id). */
+            /**
+             * @description 9-digit routing code of the employee's bank or exchange (UAE WPS agent id).
+             * @example 302620122
+             */
             bank_routing_code: string | null;
-            /** Format: uuid */
+            /**
+             * Format: uuid
+             * @example 1ce24ac9-b237-4f7b-a478-7aed2d7e5fb8
+             */
             branch_id: string | null;
-            /** Format: date-time */
+            /**
+             * Format: date-time
+             * @example 2026-11-20T09:15:00.000Z
+             */
             created_at: string;
-            /** Format: date */
+            /**
+             * Format: date
+             * @example 2001-06-14
+             */
             date_of_birth: string | null;
+            /** @example Engineering */
             department: string;
+            /** @example Senior Software Engineer */
             designation: string;
-            /** Format: email */
+            /**
+             * Format: email
+             * @example priya.sharma@example.com
+             */
             email: string;
-            /** @description Human code, unique per tenant, e.g. `EMP-00042`. */
+            /**
+             * @description Human code, unique per tenant, e.g. `EMP-00042`.
+             * @example EMP-0042
+             */
             employee_code: string;
             employment_type: components["schemas"]["EmploymentType"];
             /** @description ESIC insurance (IP) number. */
             esi_number: string | null;
             /** @description The exit process opened by the employee's resignation, or null. */
             exit: components["schemas"]["EmployeeExit"] | null;
+            /** @example Priya */
             first_name: string;
-            /** @description `first_name last_name`. */
+            /**
+             * @description `first_name last_name`.
+             * @example Priya Sharma
+             */
             full_name: string;
             gender: components["schemas"]["Gender"] | null;
-            /** Format: uuid */
+            /**
+             * Format: uuid
+             * @example 8dcd9acb-a378-46b9-b9bd-d57ed7932c00
+             */
             id: string;
-            /** Format: date */
+            /**
+             * Format: date
+             * @example 2024-04-01
+             */
             joining_date: string;
-            /** @description MOHRE person id from the labour card (UAE WPS employee id). */
+            /**
+             * @description MOHRE person id from the labour card (UAE WPS employee id).
+             * @example 12345678
+             */
             labour_card_number: string | null;
+            /** @example Sharma */
             last_name: string;
             /** @description Indian PAN (income-tax permanent account number). Masked for managers. */
             pan_number: string | null;
+            /** @example +91 98450 12345 */
             phone: string | null;
             /**
              * Format: uuid
              * @description The manager's employee id.
+             * @example 44ac3c27-86d8-477e-8e33-d39ba22bbe10
              */
             reports_to: string | null;
-            /** @description Indian state whose professional-tax slabs apply, by name (`Maharashtra`): written through IndianState (a name or code, stored as the name). A value stored before states were validated that is no state's name or code is returned as it was. */
+            /**
+             * @description Indian state whose professional-tax slabs apply, by name (`Maharashtra`): written through IndianState (a name or code, stored as the name). A value stored before states were validated that is no state's name or code is returned as it was.
+             * @example Karnataka
+             */
             state: string | null;
             status: components["schemas"]["EmployeeStatus"];
             /** @description Universal Account Number of the EPFO (provident fund). */
             uan: string | null;
-            /** Format: date-time */
+            /**
+             * Format: date-time
+             * @example 2026-11-25T10:30:00.000Z
+             */
             updated_at: string;
             /**
              * Format: uuid
              * @description The member (user account) linked to this employee, if any.
+             * @example aa38603d-f70f-4956-bc22-04ff5c8d78c4
              */
             user_id: string | null;
             /**
@@ -4417,7 +5043,10 @@ export interface components {
              * @enum {string}
              */
             view: "full";
-            /** Format: uuid */
+            /**
+             * Format: uuid
+             * @example e0c68562-1c58-46b8-a149-ad386dc017e8
+             */
             work_location_id: string | null;
         };
         /**
@@ -4437,49 +5066,83 @@ export interface components {
          *     }
          */
         EmployeeCreate: {
-            /** @description Stored as given; masked in the activity log. */
+            /**
+             * @description Stored as given; masked in the activity log.
+             * @example 50100123456789
+             */
             bank_account_number?: string | null;
-            /** @description IBAN without spaces, e.g. `AE070331234567890123456`; the check digits are verified (400). Masked in the activity log. */
+            /**
+             * @description IBAN without spaces, e.g. `AE070331234567890123456`; the check digits are verified (400). Masked in the activity log.
+             * @example AE070331234567890123456
+             */
             bank_iban?: string | null;
-            /** @description Indian IFSC, e.g. `HDFC0001234`. */
+            /**
+             * @description Indian IFSC, e.g. `HDFC0001234`.
+             * @example HDFC0001234
+             */
             bank_ifsc?: string | null;
+            /** @example HDFC Bank */
             bank_name?: string | null;
-            /** @description UAE WPS agent id: the 9-digit routing code of the employee's bank or exchange. */
+            /**
+             * @description UAE WPS agent id: the 9-digit routing code of the employee's bank or exchange.
+             * @example 302620122
+             */
             bank_routing_code?: string | null;
             /**
              * Format: uuid
              * @description A branch of the company (400 otherwise).
+             * @example 1ce24ac9-b237-4f7b-a478-7aed2d7e5fb8
              */
             branch_id?: string | null;
             /**
              * Format: date
              * @description Must be before the joining date.
+             * @example 2001-06-14
              */
             date_of_birth?: string | null;
+            /** @example Engineering */
             department: string;
+            /** @example Senior Software Engineer */
             designation: string;
             /** @description Unique among the live (not deleted) employees of the company (409). */
             email: components["schemas"]["Email"];
-            /** @description Optional own code (e.g. when importing); unique per company, also against deleted employees (409). */
+            /**
+             * @description Optional own code (e.g. when importing); unique per company, also against deleted employees (409).
+             * @example EMP-0042
+             */
             employee_code?: string;
             employment_type?: components["schemas"]["EmploymentType"];
             /** @description ESIC insurance (IP) number (10 digits). */
             esi_number?: string | null;
-            /** @description Leading and trailing spaces are removed. */
+            /**
+             * @description Leading and trailing spaces are removed.
+             * @example Priya
+             */
             first_name: string;
             gender?: components["schemas"]["Gender"] | null;
-            /** Format: date */
+            /**
+             * Format: date
+             * @example 2024-04-01
+             */
             joining_date: string;
-            /** @description UAE MOHRE person id from the labour card (WPS employee id). */
+            /**
+             * @description UAE MOHRE person id from the labour card (WPS employee id).
+             * @example 12345678
+             */
             labour_card_number?: string | null;
+            /** @example Sharma */
             last_name: string;
             /** @description Indian PAN (income-tax permanent account number), e.g. `ABCPS1234K`. Masked in the activity log. */
             pan_number?: string | null;
-            /** @description Digits with optional leading `+`, spaces, dashes and parentheses. */
+            /**
+             * @description Digits with optional leading `+`, spaces, dashes and parentheses.
+             * @example +91 98450 12345
+             */
             phone?: string | null;
             /**
              * Format: uuid
              * @description The manager: a live employee of the same company. Pointing at oneself, at an unknown or deleted employee, or at someone who (directly or indirectly) reports to this employee is a **400** naming `body.reports_to` (a reporting cycle is invalid input, not a state conflict).
+             * @example 44ac3c27-86d8-477e-8e33-d39ba22bbe10
              */
             reports_to?: string | null;
             /** @description Indian state for professional tax, by name or code (`Maharashtra` or `MH`); stored as the name. */
@@ -4495,6 +5158,7 @@ export interface components {
             /**
              * Format: uuid
              * @description A work location of the company (400 otherwise).
+             * @example e0c68562-1c58-46b8-a149-ad386dc017e8
              */
             work_location_id?: string | null;
         };
@@ -4519,26 +5183,50 @@ export interface components {
          *     }
          */
         EmployeeDirectoryEntry: {
-            /** Format: uuid */
+            /**
+             * Format: uuid
+             * @example 1ce24ac9-b237-4f7b-a478-7aed2d7e5fb8
+             */
             branch_id: string | null;
+            /** @example Engineering */
             department: string;
+            /** @example Senior Software Engineer */
             designation: string;
-            /** Format: email */
+            /**
+             * Format: email
+             * @example priya.sharma@example.com
+             */
             email: string;
-            /** @description Human code, unique per tenant, e.g. `EMP-00042`. */
+            /**
+             * @description Human code, unique per tenant, e.g. `EMP-00042`.
+             * @example EMP-0042
+             */
             employee_code: string;
+            /** @example Priya */
             first_name: string;
-            /** @description `first_name last_name`. */
+            /**
+             * @description `first_name last_name`.
+             * @example Priya Sharma
+             */
             full_name: string;
-            /** Format: uuid */
+            /**
+             * Format: uuid
+             * @example 90c5ad24-d40f-44d8-8e51-537c9a0d2159
+             */
             id: string;
-            /** Format: date */
+            /**
+             * Format: date
+             * @example 2024-04-01
+             */
             joining_date: string;
+            /** @example Sharma */
             last_name: string;
+            /** @example +91 98450 12345 */
             phone: string | null;
             /**
              * Format: uuid
              * @description The manager's employee id.
+             * @example 44ac3c27-86d8-477e-8e33-d39ba22bbe10
              */
             reports_to: string | null;
             status: components["schemas"]["EmployeeStatus"];
@@ -4547,7 +5235,10 @@ export interface components {
              * @enum {string}
              */
             view: "directory";
-            /** Format: uuid */
+            /**
+             * Format: uuid
+             * @example e0c68562-1c58-46b8-a149-ad386dc017e8
+             */
             work_location_id: string | null;
         };
         /**
@@ -4572,20 +5263,34 @@ export interface components {
          *     }
          */
         EmployeeDocument: {
-            /** Format: date-time */
+            /**
+             * Format: date-time
+             * @example 2026-11-20T09:15:00.000Z
+             */
             created_at: string;
             document_type: components["schemas"]["DocumentType"];
-            /** @description Path of the download operation, e.g. `/api/employees/{employeeId}/documents/{documentId}/download`. */
+            /**
+             * @description Path of the download operation, e.g. `/api/employees/{employeeId}/documents/{documentId}/download`.
+             * @example /api/files/3b241101-e2bb-4255-8caf-4136c566a962
+             */
             download_path: string;
-            /** Format: uuid */
+            /**
+             * Format: uuid
+             * @example 8dcd9acb-a378-46b9-b9bd-d57ed7932c00
+             */
             employee_id: string;
             file: components["schemas"]["StoredFile"];
-            /** Format: uuid */
+            /**
+             * Format: uuid
+             * @example c9fd95e8-2824-4e74-af5b-e3b1aa93c718
+             */
             id: string;
+            /** @example PAN card */
             title: string;
             /**
              * Format: uuid
              * @description User who uploaded it.
+             * @example f7c9ef83-dd9e-4277-8677-7a69188eeffb
              */
             uploaded_by: string | null;
         };
@@ -4653,14 +5358,24 @@ export interface components {
          */
         EmployeeExit: {
             checklist: {
-                /** Format: date-time */
+                /**
+                 * Format: date-time
+                 * @example 2026-11-25T10:30:00.000Z
+                 */
                 completed_at: string | null;
-                /** Format: uuid */
+                /**
+                 * Format: uuid
+                 * @example f9f13d13-ced4-4a52-8825-cb80dc5dc4b3
+                 */
                 completed_by: string | null;
-                /** Format: uuid */
+                /**
+                 * Format: uuid
+                 * @example 2c2ed5f7-3105-48d2-ae58-2748d85f5fdc
+                 */
                 id: string;
                 /** @enum {string} */
                 item: "asset_return" | "knowledge_transfer" | "clearance" | "final_settlement";
+                /** @example Agreed with the team lead */
                 notes: string | null;
                 /**
                  * @description Who may tick it: `hr` - owner, admin or hr; `manager` - the employee's direct manager or hr; `payroll` - processing the employee's final settlement (final_settlement once a settlement exists; hr before that).
@@ -4671,42 +5386,69 @@ export interface components {
                 reference: string | null;
                 /** @enum {string} */
                 status: "pending" | "done";
+                /** @example Senior Backend Engineer */
                 title: string;
             }[];
-            /** Format: date-time */
+            /**
+             * Format: date-time
+             * @example 2026-11-25T10:30:00.000Z
+             */
             completed_at: string | null;
             /**
              * Format: uuid
              * @description User who completed the exit by hand (null when the exit job did).
+             * @example f9f13d13-ced4-4a52-8825-cb80dc5dc4b3
              */
             completed_by: string | null;
-            /** Format: date-time */
+            /**
+             * Format: date-time
+             * @example 2026-11-20T09:15:00.000Z
+             */
             created_at: string;
-            /** Format: uuid */
+            /**
+             * Format: uuid
+             * @example 8dcd9acb-a378-46b9-b9bd-d57ed7932c00
+             */
             employee_id: string;
-            /** Format: uuid */
+            /**
+             * Format: uuid
+             * @example 2c2ed5f7-3105-48d2-ae58-2748d85f5fdc
+             */
             id: string;
-            /** Format: date */
+            /**
+             * Format: date
+             * @example 2026-12-31
+             */
             last_working_day: string;
             /** @description Why hr completed the exit while checklist items were still pending (null when none were). */
             override_reason: string | null;
+            /** @example Moving to Pune to be closer to family */
             reason: string;
-            /** Format: date */
+            /**
+             * Format: date
+             * @example 2026-11-25
+             */
             resignation_date: string;
             /** @enum {string} */
             status: "in_progress" | "completed";
             /**
              * Format: uuid
              * @description User who submitted the resignation.
+             * @example 6bb38bb1-8b0d-4b33-8607-d3c5c94509af
              */
             submitted_by: string | null;
         };
         EmployeeSalarySetup: {
             /** @description The version in force today (null when none is). */
             current: components["schemas"]["SalarySetupVersion"] | null;
+            /** @example EMP-0042 */
             employee_code: string;
-            /** Format: uuid */
+            /**
+             * Format: uuid
+             * @example 8dcd9acb-a378-46b9-b9bd-d57ed7932c00
+             */
             employee_id: string;
+            /** @example Priya Sharma */
             employee_name: string;
             /** @description Every version, newest effective date first (including future ones). */
             history: components["schemas"]["SalarySetupVersion"][];
@@ -4721,12 +5463,18 @@ export interface components {
         EmployeeSalarySetupInput: {
             components?: {
                 amount?: components["schemas"]["MoneyAmount"] | null;
-                /** Format: uuid */
+                /**
+                 * Format: uuid
+                 * @example 93c7ee6b-a034-44f8-a320-433804ec51c9
+                 */
                 component_id: string;
             }[];
             /** @default false */
             disabled?: boolean;
-            /** Format: date */
+            /**
+             * Format: date
+             * @example 2024-04-01
+             */
             effective_from: string;
             /**
              * @description false excludes the employee from the pension scheme (EPS) outright. EPS eligibility is also derived in every run: no EPS from the month the employee turns 58 (`eps_age_limit`), and none for a new EPF member from 1 September 2014 whose PF wages at joining were above the wage ceiling (₹15,000) - the whole 12 % employer share then goes to EPF. "Joining" is the date the person first became an EPF member: the employee's date of joining, unless `existing_eps_member` says the person is already an EPS member from earlier employment. The PF wages at joining are the full-month `pf_wage` earnings of the salary setup in force on the date of joining (or of the first version when it begins within the month of joining; when the first version begins later, the wage at joining is unknown and only `eps_enabled` and the age decide - set `eps_enabled` false for such a member, or add a version effective from the date of joining).
@@ -4738,6 +5486,7 @@ export interface components {
             /** @description The person is already a member of the pension scheme from earlier employment (an existing UAN with EPS membership, e.g. an EPF member before 1 September 2014, or one who joined at a wage within the ceiling): EPS then applies whatever the date of joining and the wage at joining (still not from 58, nor when `eps_enabled` is false). Omitted: as in the version in force before `effective_from` (false for the first version). */
             existing_eps_member?: boolean;
             monthly_ctc?: components["schemas"]["MoneyAmount"] | null;
+            /** @example Annual revision, April 2026 */
             notes?: string | null;
             /** @default true */
             pf_enabled?: boolean;
@@ -4759,47 +5508,78 @@ export interface components {
          *     }
          */
         EmployeeUpdate: {
-            /** @description Stored as given; masked in the activity log. */
+            /**
+             * @description Stored as given; masked in the activity log.
+             * @example 50100123456789
+             */
             bank_account_number?: string | null;
-            /** @description IBAN without spaces, e.g. `AE070331234567890123456`; the check digits are verified (400). Masked in the activity log. */
+            /**
+             * @description IBAN without spaces, e.g. `AE070331234567890123456`; the check digits are verified (400). Masked in the activity log.
+             * @example AE070331234567890123456
+             */
             bank_iban?: string | null;
-            /** @description Indian IFSC, e.g. `HDFC0001234`. */
+            /**
+             * @description Indian IFSC, e.g. `HDFC0001234`.
+             * @example HDFC0001234
+             */
             bank_ifsc?: string | null;
+            /** @example HDFC Bank */
             bank_name?: string | null;
-            /** @description UAE WPS agent id: the 9-digit routing code of the employee's bank or exchange. */
+            /**
+             * @description UAE WPS agent id: the 9-digit routing code of the employee's bank or exchange.
+             * @example 302620122
+             */
             bank_routing_code?: string | null;
             /**
              * Format: uuid
              * @description A branch of the company (400 otherwise).
+             * @example 1ce24ac9-b237-4f7b-a478-7aed2d7e5fb8
              */
             branch_id?: string | null;
             /**
              * Format: date
              * @description Must be before the joining date.
+             * @example 2001-06-14
              */
             date_of_birth?: string | null;
+            /** @example Engineering */
             department?: string;
+            /** @example Senior Software Engineer */
             designation?: string;
             /** @description Unique among the live (not deleted) employees of the company (409). */
             email?: components["schemas"]["Email"];
             employment_type?: components["schemas"]["EmploymentType"];
             /** @description ESIC insurance (IP) number (10 digits). */
             esi_number?: string | null;
-            /** @description Leading and trailing spaces are removed. */
+            /**
+             * @description Leading and trailing spaces are removed.
+             * @example Priya
+             */
             first_name?: string;
             gender?: components["schemas"]["Gender"] | null;
-            /** Format: date */
+            /**
+             * Format: date
+             * @example 2024-04-01
+             */
             joining_date?: string;
-            /** @description UAE MOHRE person id from the labour card (WPS employee id). */
+            /**
+             * @description UAE MOHRE person id from the labour card (WPS employee id).
+             * @example 12345678
+             */
             labour_card_number?: string | null;
+            /** @example Sharma */
             last_name?: string;
             /** @description Indian PAN (income-tax permanent account number), e.g. `ABCPS1234K`. Masked in the activity log. */
             pan_number?: string | null;
-            /** @description Digits with optional leading `+`, spaces, dashes and parentheses. */
+            /**
+             * @description Digits with optional leading `+`, spaces, dashes and parentheses.
+             * @example +91 98450 12345
+             */
             phone?: string | null;
             /**
              * Format: uuid
              * @description The manager: a live employee of the same company. Pointing at oneself, at an unknown or deleted employee, or at someone who (directly or indirectly) reports to this employee is a **400** naming `body.reports_to` (a reporting cycle is invalid input, not a state conflict).
+             * @example 44ac3c27-86d8-477e-8e33-d39ba22bbe10
              */
             reports_to?: string | null;
             /** @description Indian state for professional tax, by name or code (`Maharashtra` or `MH`); stored as the name. */
@@ -4811,6 +5591,7 @@ export interface components {
             /**
              * Format: uuid
              * @description A work location of the company (400 otherwise).
+             * @example e0c68562-1c58-46b8-a149-ad386dc017e8
              */
             work_location_id?: string | null;
         };
@@ -4837,13 +5618,23 @@ export interface components {
             /** @enum {string} */
             code: "validation_failed" | "invalid_token" | "invalid_signature" | "unauthenticated" | "forbidden" | "module_disabled" | "not_found" | "method_not_allowed" | "conflict" | "payload_too_large" | "quota_exceeded" | "unsupported_media_type" | "rate_limited" | "internal" | "not_implemented" | "unavailable";
             details?: {
+                /** @example OK */
                 message: string;
-                /** @description Where the problem is, e.g. `body.email` or `query.limit`. */
+                /**
+                 * @description Where the problem is, e.g. `body.email` or `query.limit`.
+                 * @example body.from_date
+                 */
                 path: string;
             }[];
-            /** @description Human-readable description. */
+            /**
+             * @description Human-readable description.
+             * @example Validation failed
+             */
             error: string;
-            /** @description The HTTP status code. */
+            /**
+             * Format: int32
+             * @description The HTTP status code.
+             */
             status: number;
         };
         /** @description India ESI configuration (ESI Act 1948). Defaults: employee 0.75 % and employer 3.25 % of gross wages (from 1 July 2019) for employees whose gross is at most ₹21,000 a month (₹25,000 for persons with disability); employees with an average daily wage up to ₹176 pay no employee share. Coverage is fixed for the contribution period (Apr–Sep, Oct–Mar) by the wages at its start (per the salary setup in force on its first day, or on the date of joining within it). */
@@ -4856,6 +5647,7 @@ export interface components {
             /**
              * Format: date-time
              * @description Null while the defaults are in use.
+             * @example 2026-11-25T10:30:00.000Z
              */
             updated_at: string | null;
             wage_threshold: components["schemas"]["Money"];
@@ -4877,6 +5669,7 @@ export interface components {
          *     }
          */
         ExitChecklistItemUpdate: {
+            /** @example Agreed with the team lead */
             notes?: string | null;
             /** @enum {string} */
             status: "done" | "pending";
@@ -4893,76 +5686,136 @@ export interface components {
         ExpenseCategory: {
             /** @description Inactive categories take no new claims. */
             active: boolean;
-            /** Format: date-time */
+            /**
+             * Format: date-time
+             * @example 2026-11-20T09:15:00.000Z
+             */
             created_at: string;
+            /** @example Flights, trains, cabs and hotel stays on company work */
             description: string | null;
-            /** Format: uuid */
+            /**
+             * Format: uuid
+             * @example 4df9d6ee-5290-4252-8514-dec16f476aad
+             */
             id: string;
             /** @description Largest amount of one claim (null = no limit). */
             max_claim_amount: components["schemas"]["Money"] | null;
+            /** @example Travel */
             name: string;
             requires_receipt: boolean;
-            /** Format: date-time */
+            /**
+             * Format: date-time
+             * @example 2026-11-25T10:30:00.000Z
+             */
             updated_at: string;
         };
         /** @description A new expense category. */
         ExpenseCategoryCreate: {
             active?: boolean;
+            /** @example Flights, trains, cabs and hotel stays on company work */
             description?: string | null;
             max_claim_amount?: components["schemas"]["MoneyAmount"] | null;
+            /** @example Travel */
             name: string;
             requires_receipt?: boolean;
         };
         /** @description Partial update - only the given fields change (at least one). */
         ExpenseCategoryUpdate: {
             active?: boolean;
+            /** @example Flights, trains, cabs and hotel stays on company work */
             description?: string | null;
             max_claim_amount?: components["schemas"]["MoneyAmount"] | null;
+            /** @example Travel */
             name?: string;
             requires_receipt?: boolean;
         };
         ExpenseClaim: {
             amount: components["schemas"]["Money"];
-            /** Format: date-time */
+            /**
+             * Format: date-time
+             * @example 2026-11-25T10:30:00.000Z
+             */
             cancelled_at: string | null;
-            /** Format: uuid */
+            /**
+             * Format: uuid
+             * @example 1cdc23bc-f8e1-403c-8eb8-d9a08ee451e7
+             */
             cancelled_by: string | null;
-            /** Format: uuid */
+            /**
+             * Format: uuid
+             * @example 94cf0cb9-d82a-40c8-b40b-cbc240e0ef21
+             */
             category_id: string;
+            /** @example Laptops */
             category_name: string;
-            /** @description `EXP-00001`, per company. */
+            /**
+             * @description `EXP-00001`, per company.
+             * @example EXP-2026-0131
+             */
             claim_number: string;
-            /** Format: date-time */
+            /**
+             * Format: date-time
+             * @example 2026-11-20T09:15:00.000Z
+             */
             created_at: string;
-            /** Format: date-time */
+            /**
+             * Format: date-time
+             * @example 2026-11-25T10:30:00.000Z
+             */
             decided_at: string | null;
-            /** Format: uuid */
+            /**
+             * Format: uuid
+             * @example 2eca5620-bb13-4297-80a1-9d8c6577a938
+             */
             decided_by: string | null;
+            /** @example Approved, enjoy your time off. */
             decision_comment: string | null;
+            /** @example Agreed with the team lead in the weekly review */
             description: string;
-            /** Format: uuid */
+            /**
+             * Format: uuid
+             * @example 8dcd9acb-a378-46b9-b9bd-d57ed7932c00
+             */
             employee_id: string;
+            /** @example Priya Sharma */
             employee_name: string;
-            /** Format: date */
+            /**
+             * Format: date
+             * @example 2026-11-25
+             */
             expense_date: string;
-            /** Format: uuid */
+            /**
+             * Format: uuid
+             * @example 0a558800-1817-4f86-86fb-fc1e440b9af6
+             */
             id: string;
-            /** Format: date-time */
+            /**
+             * Format: date-time
+             * @example 2026-11-25T10:30:00.000Z
+             */
             paid_at: string | null;
             /**
              * Format: uuid
              * @description The payroll run that reimbursed it.
+             * @example 0c353cad-3639-4781-a29c-9beb9f46a887
              */
             paid_run_id: string | null;
             /**
              * Format: uuid
              * @description A file uploaded through POST /api/upload.
+             * @example 14af2c0c-f2fd-46da-90df-a05f25e7cddb
              */
             receipt_file_id: string | null;
-            /** Format: uuid */
+            /**
+             * Format: uuid
+             * @example 3ac47ae5-5c76-47ed-b4d7-0eb2c00d94df
+             */
             requested_by: string | null;
             status: components["schemas"]["ExpenseClaimStatus"];
-            /** Format: date-time */
+            /**
+             * Format: date-time
+             * @example 2026-11-25T10:30:00.000Z
+             */
             updated_at: string;
         };
         /**
@@ -4977,14 +5830,27 @@ export interface components {
          */
         ExpenseClaimInput: {
             amount: components["schemas"]["MoneyAmount"];
-            /** Format: uuid */
+            /**
+             * Format: uuid
+             * @example 94cf0cb9-d82a-40c8-b40b-cbc240e0ef21
+             */
             category_id: string;
+            /** @example Agreed with the team lead in the weekly review */
             description: string;
-            /** Format: uuid */
+            /**
+             * Format: uuid
+             * @example 8dcd9acb-a378-46b9-b9bd-d57ed7932c00
+             */
             employee_id?: string;
-            /** Format: date */
+            /**
+             * Format: date
+             * @example 2026-11-25
+             */
             expense_date: string;
-            /** Format: uuid */
+            /**
+             * Format: uuid
+             * @example 14af2c0c-f2fd-46da-90df-a05f25e7cddb
+             */
             receipt_file_id?: string | null;
         };
         /**
@@ -4995,13 +5861,24 @@ export interface components {
         /** @description Either a decision (`status` approved | rejected, optional `comment`; the claimant's manager or hr/admin/owner, never the claimant - except the company's owner on their own claim; only while pending, 409 otherwise) or a change of a pending claim by the claimant or hr (`category_id`, `amount`, `expense_date`, `description`, `receipt_file_id`, checked against the category again). Both at once is a 400. */
         ExpenseClaimUpdate: {
             amount?: components["schemas"]["MoneyAmount"];
-            /** Format: uuid */
+            /**
+             * Format: uuid
+             * @example 94cf0cb9-d82a-40c8-b40b-cbc240e0ef21
+             */
             category_id?: string;
+            /** @example Approved, enjoy your time off. */
             comment?: string;
+            /** @example Agreed with the team lead in the weekly review */
             description?: string;
-            /** Format: date */
+            /**
+             * Format: date
+             * @example 2026-11-25
+             */
             expense_date?: string;
-            /** Format: uuid */
+            /**
+             * Format: uuid
+             * @example 14af2c0c-f2fd-46da-90df-a05f25e7cddb
+             */
             receipt_file_id?: string | null;
             /** @enum {string} */
             status?: "approved" | "rejected";
@@ -5047,24 +5924,46 @@ export interface components {
         FinalSettlement: {
             claims: {
                 amount: components["schemas"]["Money"];
+                /** @example IT */
                 category: string;
-                /** Format: uuid */
+                /**
+                 * Format: uuid
+                 * @example 0e6014a3-92e5-4055-a582-783fd90901f4
+                 */
                 claim_id: string;
+                /** @example EXP-2026-0131 */
                 claim_number: string;
             }[];
-            /** Format: date-time */
+            /**
+             * Format: date-time
+             * @example 2026-11-25T10:30:00.000Z
+             */
             computed_at: string;
-            /** Format: date-time */
+            /**
+             * Format: date-time
+             * @example 2026-11-20T09:15:00.000Z
+             */
             created_at: string;
-            /** Format: uuid */
+            /**
+             * Format: uuid
+             * @example d703a0f6-30a4-4936-86d9-cd4519262c0d
+             */
             created_by: string | null;
             /** @description Monthly basic + DA ÷ 26, rounded to the paisa (figures use the exact quotient). */
             daily_wage: components["schemas"]["Money"];
+            /** @example EMP-0042 */
             employee_code: string;
-            /** Format: uuid */
+            /**
+             * Format: uuid
+             * @example 8dcd9acb-a378-46b9-b9bd-d57ed7932c00
+             */
             employee_id: string;
+            /** @example Priya Sharma */
             employee_name: string;
-            /** Format: uuid */
+            /**
+             * Format: uuid
+             * @example 53c484f8-8c8c-4c2a-936c-1b20018f27b1
+             */
             exit_id: string;
             gratuity: components["schemas"]["Money"];
             gratuity_detail: {
@@ -5072,23 +5971,39 @@ export interface components {
                 capped: boolean;
                 /** @description Before the cap. */
                 computed: components["schemas"]["Money"];
+                /** Format: int64 */
                 counted_years: number;
                 eligible: boolean;
-                /** @description Why no gratuity is payable, when none is. */
+                /**
+                 * @description Why no gratuity is payable, when none is.
+                 * @example Family function in Jaipur
+                 */
                 reason: string | null;
                 service: {
+                    /** Format: int32 */
                     days: number;
+                    /** Format: int32 */
                     months: number;
+                    /** Format: int64 */
                     years: number;
                 };
                 /** @description Monthly basic + DA. */
                 wage: components["schemas"]["Money"];
             };
-            /** Format: uuid */
+            /**
+             * Format: uuid
+             * @example 87c77c65-4063-4430-8724-1b3cccd46aa3
+             */
             id: string;
-            /** Format: date */
+            /**
+             * Format: date
+             * @example 2024-04-01
+             */
             joining_date: string;
-            /** Format: date */
+            /**
+             * Format: date
+             * @example 2026-12-31
+             */
             last_working_day: string;
             leave_encashment: components["schemas"]["Money"];
             leave_encashment_lines: {
@@ -5097,12 +6012,20 @@ export interface components {
                 /**
                  * Format: uuid
                  * @description The leave encashment - the request (`request`), or the one recorded when the settlement was processed (`balance`).
+                 * @example 58f48033-e4c8-4bf0-83d8-145d13d85aa7
                  */
                 encashment_id: string | null;
+                /** @example Casual Leave */
                 leave_type: string;
-                /** Format: uuid */
+                /**
+                 * Format: uuid
+                 * @example d8c25bc1-66e2-4410-aa01-0ba9dfd63e16
+                 */
                 leave_type_id: string;
-                /** Format: uuid */
+                /**
+                 * Format: uuid
+                 * @example 194f4ad0-ae7d-4633-a424-d6e36d6c8c4b
+                 */
                 period_id: string;
                 /**
                  * @description `balance`: the days left; `request`: an approved encashment request not yet paid.
@@ -5114,8 +6037,12 @@ export interface components {
             loans: {
                 amount: components["schemas"]["Money"];
                 installment_ids: string[];
-                /** Format: uuid */
+                /**
+                 * Format: uuid
+                 * @example 83d785d1-beb1-4c85-adde-c4f3e96e9ad6
+                 */
                 loan_id: string;
+                /** @example LOAN-2026-0009 */
                 loan_number: string;
             }[];
             /** @description total_payable − total_recovery (negative when the employee owes). */
@@ -5123,21 +6050,35 @@ export interface components {
             notice: {
                 amount: components["schemas"]["Money"];
                 recovered: boolean;
+                /** Format: int64 */
                 required_days: number;
+                /** Format: int64 */
                 served_days: number;
+                /** Format: int64 */
                 shortfall_days: number;
             };
+            /** Format: int64 */
             notice_period_days: number;
             notice_recovery: components["schemas"]["Money"];
-            /** Format: date-time */
+            /**
+             * Format: date-time
+             * @example 2026-11-25T10:30:00.000Z
+             */
             processed_at: string | null;
-            /** Format: uuid */
+            /**
+             * Format: uuid
+             * @example 1737065f-112b-41dc-8c15-1a0586d88abc
+             */
             processed_by: string | null;
             recover_notice_shortfall: boolean;
             reimbursements: components["schemas"]["Money"];
-            /** Format: date */
+            /**
+             * Format: date
+             * @example 2026-11-25
+             */
             resignation_date: string;
             salary: {
+                /** Format: int32 */
                 days_in_period: number;
                 /** @description Deduction components. */
                 deductions: components["schemas"]["SalarySlipLine"][];
@@ -5151,9 +6092,15 @@ export interface components {
                 net: components["schemas"]["Money"];
                 /** @description Why the salary is not included, when it is not. */
                 note: string | null;
-                /** Format: date */
+                /**
+                 * Format: date
+                 * @example 2026-12-31
+                 */
                 pay_end: string;
-                /** Format: date */
+                /**
+                 * Format: date
+                 * @example 2026-11-25
+                 */
                 pay_start: string;
                 payable_days: string;
                 pf_employee: components["schemas"]["Money"];
@@ -5170,7 +6117,10 @@ export interface components {
             total_payable: components["schemas"]["Money"];
             /** @description notice_recovery + loan_recovery. */
             total_recovery: components["schemas"]["Money"];
-            /** Format: date-time */
+            /**
+             * Format: date-time
+             * @example 2026-11-25T10:30:00.000Z
+             */
             updated_at: string;
         };
         /**
@@ -5183,9 +6133,13 @@ export interface components {
          *     }
          */
         FinalSettlementCreate: {
-            /** Format: uuid */
+            /**
+             * Format: uuid
+             * @example 8dcd9acb-a378-46b9-b9bd-d57ed7932c00
+             */
             employee_id: string;
             /**
+             * Format: int32
              * @description The notice (calendar days) the employee owed; 0 = no notice required.
              * @default 0
              */
@@ -5210,6 +6164,7 @@ export interface components {
          *     }
          */
         FinalSettlementUpdate: {
+            /** Format: int32 */
             notice_period_days?: number;
             recover_notice_shortfall?: boolean;
             separation?: components["schemas"]["Separation"];
@@ -5222,46 +6177,71 @@ export interface components {
         /** @description Gratuity (Payment of Gratuity Act 1972): last drawn basic + DA × `days_per_year` / `divisor` × completed years, where a final part-year over `round_up_after_months` months counts as a full year; payable after `min_years` of continuous service (`fixed_term_min_years` for fixed-term employees under the 2025 Labour Codes; no minimum on death or disablement); capped at `cap` (₹20 lakh from 29 Mar 2018). The wage ("basic + DA") is the full-month amount of the earning components flagged `pf_wage` in the employee's salary setup. Service runs from the joining date to the last working day, both included; a part-year counts when it is more than `round_up_after_months` months (6 months and 1 day with the default); eligibility counts completed years only (4 years 11 months is not 5). The amount is rounded to the rupee, then capped. Worked example: joined 2018-01-01, last day 2026-07-31 (8 years 7 months, counted as 9), basic + DA ₹6,000: 6000 × 15 / 26 × 9 = ₹31,154. It is paid by the full and final settlement (`/api/payroll/final-settlements`). */
         GratuitySettings: {
             cap: components["schemas"]["Money"];
+            /** Format: int32 */
             days_per_year: number;
+            /** Format: int32 */
             divisor: number;
             enabled: boolean;
+            /** Format: int32 */
             fixed_term_min_years: number;
+            /** Format: int32 */
             min_years: number;
             /** @description Off by default. On: every slip of a payroll run shows the employer's gratuity provision for the month - the month's basic + DA (prorated PF-wage earnings) × `days_per_year` ÷ `divisor` ÷ 12, to the paisa - in `gratuity_provision`, included in `employer_contributions` and the employer cost. It is an accrual of the employer's liability: it does not change gross, deductions or net pay. Off: slips are exactly as without it. */
             monthly_provision: boolean;
+            /** Format: int32 */
             round_up_after_months: number;
             /**
              * Format: date-time
              * @description Null while the defaults are in use.
+             * @example 2026-11-25T10:30:00.000Z
              */
             updated_at: string | null;
         };
         /** @description Partial update; fields not given keep their value. */
         GratuitySettingsUpdate: {
             cap?: components["schemas"]["MoneyAmount"];
+            /** Format: int32 */
             days_per_year?: number;
+            /** Format: int32 */
             divisor?: number;
             enabled?: boolean;
+            /** Format: int32 */
             fixed_term_min_years?: number;
+            /** Format: int32 */
             min_years?: number;
             /** @description Show the employer's monthly gratuity provision on the slips of the next runs. */
             monthly_provision?: boolean;
+            /** Format: int32 */
             round_up_after_months?: number;
         };
         /** @enum {string} */
         HelpdeskCategory: "hr" | "payroll" | "leave" | "it" | "facilities" | "finance" | "other";
         HelpdeskMessage: {
+            /** @example Rahul Verma */
             author_name: string;
-            /** Format: uuid */
+            /**
+             * Format: uuid
+             * @example 65c7e271-1521-410b-81da-099d3307ddaf
+             */
             author_user_id: string;
+            /** @example Restarted the laptop and the issue persists. */
             body: string;
-            /** Format: date-time */
+            /**
+             * Format: date-time
+             * @example 2026-11-20T09:15:00.000Z
+             */
             created_at: string;
-            /** Format: uuid */
+            /**
+             * Format: uuid
+             * @example 836c8ee1-729f-4b79-a794-56e1e865ecff
+             */
             id: string;
             /** @description Internal notes are visible to agents (owner/admin/hr) only. */
             internal: boolean;
-            /** Format: uuid */
+            /**
+             * Format: uuid
+             * @example b8b3f0f5-73c7-429f-aadc-08401fb0273d
+             */
             ticket_id: string;
         };
         /** @enum {string} */
@@ -5272,50 +6252,101 @@ export interface components {
          */
         HelpdeskStatus: "open" | "in_progress" | "resolved" | "closed";
         HelpdeskTicket: {
+            /** @example Rahul Verma */
             assignee_name: string | null;
-            /** Format: uuid */
+            /**
+             * Format: uuid
+             * @example f43db8a9-7b57-44da-8272-6128dad314f5
+             */
             assignee_user_id: string | null;
             category: components["schemas"]["HelpdeskCategory"];
-            /** Format: date-time */
+            /**
+             * Format: date-time
+             * @example 2026-11-25T10:30:00.000Z
+             */
             closed_at: string | null;
-            /** Format: date-time */
+            /**
+             * Format: date-time
+             * @example 2026-11-20T09:15:00.000Z
+             */
             created_at: string;
+            /** @example Since this morning the laptop cannot join the office network; other devices can. */
             description: string;
-            /** Format: uuid */
+            /**
+             * Format: uuid
+             * @example 7500d872-49ff-4fb5-9f81-af90918abe4b
+             */
             id: string;
-            /** @description Messages the caller can see. */
+            /**
+             * Format: int64
+             * @description Messages the caller can see.
+             */
             message_count: number;
             priority: components["schemas"]["HelpdeskPriority"];
-            /** Format: uuid */
+            /**
+             * Format: uuid
+             * @example aa4ee1d9-46ec-4e4c-82cc-fa169158f209
+             */
             requester_employee_id: string | null;
+            /** @example Priya Sharma */
             requester_name: string;
-            /** Format: uuid */
+            /**
+             * Format: uuid
+             * @example 6b8abae8-f9d5-410d-bd2b-5e36cd464a8d
+             */
             requester_user_id: string;
-            /** Format: date-time */
+            /**
+             * Format: date-time
+             * @example 2026-11-25T10:30:00.000Z
+             */
             resolved_at: string | null;
             status: components["schemas"]["HelpdeskStatus"];
             /** @example TKT-00042 */
             ticket_number: string;
+            /** @example Laptop does not connect to the office Wi-Fi */
             title: string;
-            /** Format: date-time */
+            /**
+             * Format: date-time
+             * @example 2026-11-25T10:30:00.000Z
+             */
             updated_at: string;
         };
         /** @description A company holiday. Holidays with `branch_id` / `work_location_id` apply only to employees of that branch / work location. Non-optional holidays are days off: they are excluded from leave day counts and shown as `holiday` in attendance. Optional (restricted) holidays are not days off by themselves; an employee takes them like leave. */
         Holiday: {
-            /** Format: uuid */
+            /**
+             * Format: uuid
+             * @example 1ce24ac9-b237-4f7b-a478-7aed2d7e5fb8
+             */
             branch_id: string | null;
-            /** Format: date-time */
+            /**
+             * Format: date-time
+             * @example 2026-11-20T09:15:00.000Z
+             */
             created_at: string;
-            /** Format: date */
+            /**
+             * Format: date
+             * @example 2026-11-25
+             */
             date: string;
+            /** @example Festival of lights */
             description: string | null;
-            /** Format: uuid */
+            /**
+             * Format: uuid
+             * @example 3128e66e-67fe-4e74-8d08-f6ecdf450ae2
+             */
             id: string;
             is_optional: boolean;
+            /** @example Diwali */
             name: string;
-            /** Format: date-time */
+            /**
+             * Format: date-time
+             * @example 2026-11-25T10:30:00.000Z
+             */
             updated_at: string;
-            /** Format: uuid */
+            /**
+             * Format: uuid
+             * @example e0c68562-1c58-46b8-a149-ad386dc017e8
+             */
             work_location_id: string | null;
         };
         /**
@@ -5329,17 +6360,24 @@ export interface components {
             /**
              * Format: uuid
              * @description Only for this branch (null = every branch).
+             * @example 1ce24ac9-b237-4f7b-a478-7aed2d7e5fb8
              */
             branch_id?: string | null;
-            /** Format: date */
+            /**
+             * Format: date
+             * @example 2026-11-25
+             */
             date: string;
+            /** @example Festival of lights */
             description?: string | null;
             /** @description Optional (restricted) holiday; default false. */
             is_optional?: boolean;
+            /** @example Diwali */
             name: string;
             /**
              * Format: uuid
              * @description Only for this work location (null = every location).
+             * @example e0c68562-1c58-46b8-a149-ad386dc017e8
              */
             work_location_id?: string | null;
         };
@@ -5353,17 +6391,24 @@ export interface components {
             /**
              * Format: uuid
              * @description Only for this branch (null = every branch).
+             * @example 1ce24ac9-b237-4f7b-a478-7aed2d7e5fb8
              */
             branch_id?: string | null;
-            /** Format: date */
+            /**
+             * Format: date
+             * @example 2026-11-25
+             */
             date?: string;
+            /** @example Festival of lights */
             description?: string | null;
             /** @description Optional (restricted) holiday; default false. */
             is_optional?: boolean;
+            /** @example Diwali */
             name?: string;
             /**
              * Format: uuid
              * @description Only for this work location (null = every location).
+             * @example e0c68562-1c58-46b8-a149-ad386dc017e8
              */
             work_location_id?: string | null;
         };
@@ -5378,36 +6423,67 @@ export interface components {
          */
         IndianState: "Andaman and Nicobar Islands" | "Andhra Pradesh" | "Arunachal Pradesh" | "Assam" | "Bihar" | "Chandigarh" | "Chhattisgarh" | "Dadra and Nagar Haveli and Daman and Diu" | "Delhi" | "Goa" | "Gujarat" | "Haryana" | "Himachal Pradesh" | "Jammu and Kashmir" | "Jharkhand" | "Karnataka" | "Kerala" | "Ladakh" | "Lakshadweep" | "Madhya Pradesh" | "Maharashtra" | "Manipur" | "Meghalaya" | "Mizoram" | "Nagaland" | "Odisha" | "Puducherry" | "Punjab" | "Rajasthan" | "Sikkim" | "Tamil Nadu" | "Telangana" | "Tripura" | "Uttar Pradesh" | "Uttarakhand" | "West Bengal" | "AN" | "AP" | "AR" | "AS" | "BR" | "CH" | "CG" | "DH" | "DL" | "GA" | "GJ" | "HR" | "HP" | "JK" | "JH" | "KA" | "KL" | "LA" | "LD" | "MP" | "MH" | "MN" | "ML" | "MZ" | "NL" | "OD" | "PY" | "PB" | "RJ" | "SK" | "TN" | "TS" | "TR" | "UP" | "UK" | "WB";
         Interview: {
+            /** @example Plans changed */
             cancel_reason: string | null;
-            /** Format: uuid */
+            /**
+             * Format: uuid
+             * @example 8073b340-8a60-45ba-9728-0031d299a244
+             */
             candidate_id: string;
+            /** @example Priya Sharma */
             candidate_name: string;
-            /** Format: date-time */
+            /**
+             * Format: date-time
+             * @example 2026-11-25T10:30:00.000Z
+             */
             completed_at: string | null;
-            /** Format: date-time */
+            /**
+             * Format: date-time
+             * @example 2026-11-20T09:15:00.000Z
+             */
             created_at: string;
-            /** Format: uuid */
+            /**
+             * Format: uuid
+             * @example 07b79b1a-691d-47d1-a8b9-38895fdedfd9
+             */
             created_by_user_id: string;
+            /** Format: int64 */
             duration_minutes: number;
+            /** @example Clear reasoning about transactions; would like deeper knowledge of indexing. */
             feedback: string | null;
-            /** Format: uuid */
+            /**
+             * Format: uuid
+             * @example d9a567f4-52eb-442d-947e-b041677511f2
+             */
             feedback_by_user_id: string | null;
             /**
              * Format: date-time
              * @description End of the interview plus the panel's `feedback_deadline_hours`.
+             * @example 2026-11-27T17:30:00.000Z
              */
             feedback_due_at: string;
-            /** Format: uuid */
+            /**
+             * Format: uuid
+             * @example 77885173-2931-4f04-bd5e-234eb0885977
+             */
             id: string;
             interviewers: components["schemas"]["Interviewer"][];
+            /** @example Bengaluru */
             location: string | null;
+            /** @example https://meet.example.com/acme-tech-interview */
             meeting_url: string | null;
             mode: components["schemas"]["InterviewMode"];
-            /** Format: uuid */
+            /**
+             * Format: uuid
+             * @example e2fcccfd-5975-4382-bde1-80868a162ad2
+             */
             posting_id: string;
+            /** @example Senior Backend Engineer */
             posting_title: string;
+            /** Format: int64 */
             rating: number | null;
             /**
+             * Format: int64
              * @description The panel's scale when the rating was given.
              * @enum {integer|null}
              */
@@ -5415,12 +6491,21 @@ export interface components {
             recommendation: components["schemas"]["InterviewRecommendation"] | null;
             /** @example Technical */
             round_name: string;
-            /** @description The interview panel round it follows, if any. */
+            /**
+             * Format: int64
+             * @description The interview panel round it follows, if any.
+             */
             round_sequence: number | null;
-            /** Format: date-time */
+            /**
+             * Format: date-time
+             * @example 2026-11-27T17:30:00.000Z
+             */
             scheduled_at: string;
             status: components["schemas"]["InterviewStatus"];
-            /** Format: date-time */
+            /**
+             * Format: date-time
+             * @example 2026-11-25T10:30:00.000Z
+             */
             updated_at: string;
         };
         /**
@@ -5433,88 +6518,151 @@ export interface components {
          *     }
          */
         InterviewCreate: {
-            /** Format: uuid */
+            /**
+             * Format: uuid
+             * @example 8073b340-8a60-45ba-9728-0031d299a244
+             */
             candidate_id: string;
+            /** Format: int32 */
             duration_minutes?: number;
             interviewer_user_ids?: string[];
+            /** @example Bengaluru */
             location?: string | null;
-            /** Format: uri */
+            /**
+             * Format: uri
+             * @example https://meet.example.com/acme-tech-interview
+             */
             meeting_url?: string | null;
             mode?: components["schemas"]["InterviewMode"];
+            /** @example Technical interview */
             round_name?: string;
+            /** Format: int32 */
             round_sequence?: number;
-            /** Format: date-time */
+            /**
+             * Format: date-time
+             * @example 2026-11-27T17:30:00.000Z
+             */
             scheduled_at: string;
         };
         Interviewer: {
+            /** @example Rahul Verma */
             name: string;
-            /** Format: uuid */
+            /**
+             * Format: uuid
+             * @example aa38603d-f70f-4956-bc22-04ff5c8d78c4
+             */
             user_id: string;
         };
         /** @enum {string} */
         InterviewMode: "video" | "phone" | "in_person";
         /** @description The company's interview process: the rounds every candidate goes through, in order, with their default interviewers (members of the company), and how feedback is given. Defaults: HR screening (30 min, phone), Technical (60 min, video), Hiring manager (45 min, in person); ratings out of 5; feedback due within 48 hours. */
         InterviewPanel: {
+            /** Format: int32 */
             feedback_deadline_hours: number;
-            /** @enum {integer} */
+            /**
+             * Format: int64
+             * @enum {integer}
+             */
             rating_scale: 5 | 10;
             rounds: components["schemas"]["InterviewRound"][];
             /**
              * Format: date-time
              * @description Null while the defaults are in use.
+             * @example 2026-11-25T10:30:00.000Z
              */
             updated_at: string | null;
         };
         /** @description Partial update; `rounds` replaces the whole list. */
         InterviewPanelUpdate: {
+            /** Format: int32 */
             feedback_deadline_hours?: number;
-            /** @enum {integer} */
+            /**
+             * Format: int32
+             * @enum {integer}
+             */
             rating_scale?: 5 | 10;
             rounds?: components["schemas"]["InterviewRound"][];
         };
         /** @enum {string} */
         InterviewRecommendation: "strong_hire" | "hire" | "no_hire" | "strong_no_hire";
         InterviewRound: {
+            /** Format: int32 */
             duration_minutes: number;
             /** @description Members of the company who interview in this round by default. */
             interviewer_user_ids: string[];
             /** @enum {string} */
             mode: "video" | "phone" | "in_person";
+            /** @example Technical interview */
             name: string;
-            /** @description Order of the round; unique. */
+            /**
+             * Format: int32
+             * @description Order of the round; unique.
+             */
             sequence: number;
         };
         /** @description The candidate-facing side of an interview: when and where (or the meeting link) and what to prepare. `send` mails it to the candidate. */
         InterviewSession: {
-            /** Format: email */
+            /**
+             * Format: email
+             * @example priya.sharma@example.com
+             */
             candidate_email: string;
-            /** Format: uuid */
+            /**
+             * Format: uuid
+             * @example 8073b340-8a60-45ba-9728-0031d299a244
+             */
             candidate_id: string;
+            /** @example Priya Sharma */
             candidate_name: string;
-            /** Format: date-time */
+            /**
+             * Format: date-time
+             * @example 2026-11-20T09:15:00.000Z
+             */
             created_at: string;
-            /** Format: uuid */
+            /**
+             * Format: uuid
+             * @example 07b79b1a-691d-47d1-a8b9-38895fdedfd9
+             */
             created_by_user_id: string;
+            /** Format: int64 */
             duration_minutes: number;
-            /** Format: uuid */
+            /**
+             * Format: uuid
+             * @example 5e437065-4e18-44d5-9327-6ea105ca8bf1
+             */
             id: string;
+            /** @example Bring a government photo ID and arrive 15 minutes early. */
             instructions: string | null;
-            /** Format: uuid */
+            /**
+             * Format: uuid
+             * @example 77885173-2931-4f04-bd5e-234eb0885977
+             */
             interview_id: string | null;
+            /** @example Bengaluru */
             location: string | null;
+            /** @example https://meet.example.com/acme-tech-interview */
             meeting_url: string | null;
             mode: components["schemas"]["InterviewMode"];
-            /** Format: date-time */
+            /**
+             * Format: date-time
+             * @example 2026-11-27T17:30:00.000Z
+             */
             scheduled_at: string;
+            /** Format: int64 */
             send_count: number;
             /**
              * Format: date-time
              * @description When it was last mailed to the candidate.
+             * @example 2026-11-25T10:30:00.000Z
              */
             sent_at: string | null;
             status: components["schemas"]["InterviewSessionStatus"];
+            /** @example Campus hiring drive - day 1 */
             title: string;
-            /** Format: date-time */
+            /**
+             * Format: date-time
+             * @example 2026-11-25T10:30:00.000Z
+             */
             updated_at: string;
         };
         /**
@@ -5526,18 +6674,34 @@ export interface components {
          *     }
          */
         InterviewSessionCreate: {
-            /** Format: uuid */
+            /**
+             * Format: uuid
+             * @example 8073b340-8a60-45ba-9728-0031d299a244
+             */
             candidate_id: string;
+            /** Format: int32 */
             duration_minutes?: number;
+            /** @example Bring a government photo ID and arrive 15 minutes early. */
             instructions?: string | null;
-            /** Format: uuid */
+            /**
+             * Format: uuid
+             * @example 77885173-2931-4f04-bd5e-234eb0885977
+             */
             interview_id?: string;
+            /** @example Bengaluru */
             location?: string | null;
-            /** Format: uri */
+            /**
+             * Format: uri
+             * @example https://meet.example.com/acme-tech-interview
+             */
             meeting_url?: string | null;
             mode?: components["schemas"]["InterviewMode"];
-            /** Format: date-time */
+            /**
+             * Format: date-time
+             * @example 2026-11-27T17:30:00.000Z
+             */
             scheduled_at?: string;
+            /** @example Campus hiring drive - day 1 */
             title?: string;
         };
         /**
@@ -5547,15 +6711,25 @@ export interface components {
         InterviewSessionStatus: "scheduled" | "completed" | "cancelled";
         /** @description Changes a `scheduled` session (409 otherwise); `status` completes or cancels it. */
         InterviewSessionUpdate: {
+            /** Format: int32 */
             duration_minutes?: number;
+            /** @example Bring a government photo ID and arrive 15 minutes early. */
             instructions?: string | null;
+            /** @example Bengaluru */
             location?: string | null;
-            /** Format: uri */
+            /**
+             * Format: uri
+             * @example https://meet.example.com/acme-tech-interview
+             */
             meeting_url?: string | null;
             mode?: components["schemas"]["InterviewMode"];
-            /** Format: date-time */
+            /**
+             * Format: date-time
+             * @example 2026-11-27T17:30:00.000Z
+             */
             scheduled_at?: string;
             status?: components["schemas"]["InterviewSessionStatus"];
+            /** @example Campus hiring drive - day 1 */
             title?: string;
         };
         /**
@@ -5573,84 +6747,158 @@ export interface components {
          *     }
          */
         InterviewUpdate: {
+            /** @example Plans changed */
             cancel_reason?: string | null;
+            /** Format: int32 */
             duration_minutes?: number;
+            /** @example Clear reasoning about transactions; would like deeper knowledge of indexing. */
             feedback?: string;
             interviewer_user_ids?: string[];
+            /** @example Bengaluru */
             location?: string | null;
-            /** Format: uri */
+            /**
+             * Format: uri
+             * @example https://meet.example.com/acme-tech-interview
+             */
             meeting_url?: string | null;
             mode?: components["schemas"]["InterviewMode"];
+            /** Format: int32 */
             rating?: number;
             recommendation?: components["schemas"]["InterviewRecommendation"];
-            /** Format: date-time */
+            /**
+             * Format: date-time
+             * @example 2026-11-27T17:30:00.000Z
+             */
             scheduled_at?: string;
             status?: components["schemas"]["InterviewStatus"];
         };
         Invitation: {
-            /** Format: date-time */
+            /**
+             * Format: date-time
+             * @example 2026-11-20T09:15:00.000Z
+             */
             created_at: string;
-            /** Format: email */
+            /**
+             * Format: email
+             * @example priya.sharma@example.com
+             */
             email: string;
-            /** Format: uuid */
+            /**
+             * Format: uuid
+             * @example 8dcd9acb-a378-46b9-b9bd-d57ed7932c00
+             */
             employee_id: string | null;
-            /** Format: date-time */
+            /**
+             * Format: date-time
+             * @example 2026-11-27T17:30:00.000Z
+             */
             expires_at: string;
-            /** Format: uuid */
+            /**
+             * Format: uuid
+             * @example 7c027fe1-f967-4107-85aa-66952cd96848
+             */
             id: string;
             role: components["schemas"]["Role"];
             /** @enum {string} */
             status: "pending" | "accepted" | "expired" | "revoked";
         };
         JobOffer: {
-            /** Format: date-time */
+            /**
+             * Format: date-time
+             * @example 2026-11-27T17:30:00.000Z
+             */
             appointment_link_expires_at: string | null;
-            /** Format: date-time */
+            /**
+             * Format: date-time
+             * @example 2026-11-25T10:30:00.000Z
+             */
             appointment_sent_at: string | null;
-            /** Format: email */
+            /**
+             * Format: email
+             * @example priya.sharma@example.com
+             */
             candidate_email: string;
-            /** Format: uuid */
+            /**
+             * Format: uuid
+             * @example 8073b340-8a60-45ba-9728-0031d299a244
+             */
             candidate_id: string;
+            /** @example Priya Sharma */
             candidate_name: string;
-            /** Format: date-time */
+            /**
+             * Format: date-time
+             * @example 2026-11-20T09:15:00.000Z
+             */
             created_at: string;
-            /** Format: uuid */
+            /**
+             * Format: uuid
+             * @example 07b79b1a-691d-47d1-a8b9-38895fdedfd9
+             */
             created_by_user_id: string;
-            /** @description The company's currency when the offer was made. */
+            /**
+             * @description The company's currency when the offer was made.
+             * @example INR
+             */
             currency: string;
+            /** @example Accepted another offer */
             decline_reason: string | null;
+            /** @example Engineering */
             department: string;
             documents: components["schemas"]["AppointmentDocument"][];
             employment_type: components["schemas"]["EmploymentType"];
             /**
              * Format: date
              * @description Last day the candidate can accept.
+             * @example 2026-12-31
              */
             expires_on: string;
-            /** Format: uuid */
+            /**
+             * Format: uuid
+             * @example 20694aae-97da-4433-93c1-cd548319c900
+             */
             id: string;
+            /** @example Senior Backend Engineer */
             job_title: string;
-            /** Format: date */
+            /**
+             * Format: date
+             * @example 2024-04-01
+             */
             joining_date: string;
             /**
              * Format: date-time
              * @description End of validity of the offer link last mailed.
+             * @example 2026-11-27T17:30:00.000Z
              */
             link_expires_at: string | null;
             /** @example OFR-00003 */
             offer_number: string;
-            /** Format: uuid */
+            /**
+             * Format: uuid
+             * @example e2fcccfd-5975-4382-bde1-80868a162ad2
+             */
             posting_id: string;
-            /** Format: date-time */
+            /**
+             * Format: date-time
+             * @example 2026-11-25T10:30:00.000Z
+             */
             responded_at: string | null;
             /** @description Annual cost to company. */
             salary: components["schemas"]["Money"];
-            /** Format: date-time */
+            /**
+             * Format: date-time
+             * @example 2026-11-25T10:30:00.000Z
+             */
             sent_at: string | null;
             status: components["schemas"]["JobOfferStatus"];
-            /** @description Further terms printed on the offer letter. */
+            /**
+             * @description Further terms printed on the offer letter.
+             * @example Joining bonus repayable if you leave within 12 months.
+             */
             terms: string | null;
-            /** Format: date-time */
+            /**
+             * Format: date-time
+             * @example 2026-11-25T10:30:00.000Z
+             */
             updated_at: string;
         };
         /**
@@ -5664,16 +6912,28 @@ export interface components {
          *     }
          */
         JobOfferCreate: {
-            /** Format: uuid */
+            /**
+             * Format: uuid
+             * @example 8073b340-8a60-45ba-9728-0031d299a244
+             */
             candidate_id: string;
+            /** @example Engineering */
             department?: string;
             employment_type?: components["schemas"]["EmploymentType"];
-            /** Format: date */
+            /**
+             * Format: date
+             * @example 2026-12-31
+             */
             expires_on: string;
+            /** @example Senior Backend Engineer */
             job_title?: string;
-            /** Format: date */
+            /**
+             * Format: date
+             * @example 2024-04-01
+             */
             joining_date: string;
             salary: components["schemas"]["MoneyAmount"];
+            /** @example Joining bonus repayable if you leave within 12 months. */
             terms?: string | null;
         };
         /**
@@ -5683,53 +6943,94 @@ export interface components {
         JobOfferStatus: "draft" | "sent" | "accepted" | "declined" | "expired" | "withdrawn";
         /** @description Field changes only while `draft` (409 afterwards). `status: withdrawn` withdraws a draft or sent offer (the candidate is told by email when it had been sent); `status: expired` expires a sent offer early. Sending, accepting and declining have their own operations (409 here). */
         JobOfferUpdate: {
+            /** @example Engineering */
             department?: string;
             employment_type?: components["schemas"]["EmploymentType"];
-            /** Format: date */
+            /**
+             * Format: date
+             * @example 2026-12-31
+             */
             expires_on?: string;
+            /** @example Senior Backend Engineer */
             job_title?: string;
-            /** Format: date */
+            /**
+             * Format: date
+             * @example 2024-04-01
+             */
             joining_date?: string;
             salary?: components["schemas"]["MoneyAmount"];
             status?: components["schemas"]["JobOfferStatus"];
+            /** @example Joining bonus repayable if you leave within 12 months. */
             terms?: string | null;
         };
         JobPosting: {
+            /** Format: int64 */
             candidate_count: number;
-            /** Format: date-time */
+            /**
+             * Format: date-time
+             * @example 2026-11-25T10:30:00.000Z
+             */
             closed_at: string | null;
             /**
              * Format: date
              * @description Last day to apply.
+             * @example 2026-12-31
              */
             closes_on: string | null;
-            /** Format: date-time */
+            /**
+             * Format: date-time
+             * @example 2026-11-20T09:15:00.000Z
+             */
             created_at: string;
-            /** Format: uuid */
+            /**
+             * Format: uuid
+             * @example 07b79b1a-691d-47d1-a8b9-38895fdedfd9
+             */
             created_by_user_id: string;
+            /** @example Engineering */
             department: string;
+            /** @example Build and run the services behind our HR platform, in TypeScript and PostgreSQL. */
             description: string;
             employment_type: components["schemas"]["EmploymentType"];
-            /** Format: uuid */
+            /**
+             * Format: uuid
+             * @example 39ab7f79-4ddd-474b-8109-c086383099bf
+             */
             id: string;
+            /** @example Bengaluru */
             location: string | null;
             max_salary: components["schemas"]["Money"] | null;
             min_salary: components["schemas"]["Money"] | null;
+            /** Format: int64 */
             openings: number;
             /** @example JOB-00012 */
             posting_number: string;
-            /** Format: date-time */
+            /**
+             * Format: date-time
+             * @example 2026-11-25T10:30:00.000Z
+             */
             published_at: string | null;
-            /** @description Free text; the AI helpers screen resumes against it. */
+            /**
+             * @description Free text; the AI helpers screen resumes against it.
+             * @example 5+ years of TypeScript and PostgreSQL
+             */
             requirements: string;
-            /** Format: uuid */
+            /**
+             * Format: uuid
+             * @example 20fdbd8d-e82b-4471-b44b-ca4151c5e7bf
+             */
             requisition_id: string;
+            /** @example REQ-2026-0007 */
             requisition_number: string;
             /** @description Key skills, lower-case. */
             skills: string[];
             status: components["schemas"]["JobPostingStatus"];
+            /** @example Senior Backend Engineer */
             title: string;
-            /** Format: date-time */
+            /**
+             * Format: date-time
+             * @example 2026-11-25T10:30:00.000Z
+             */
             updated_at: string;
         };
         /**
@@ -5747,17 +7048,28 @@ export interface components {
          *     }
          */
         JobPostingCreate: {
-            /** Format: date */
+            /**
+             * Format: date
+             * @example 2026-12-31
+             */
             closes_on?: string | null;
+            /** @example Engineering */
             department?: string;
+            /** @example Build and run the services behind our HR platform, in TypeScript and PostgreSQL. */
             description: string;
             employment_type?: components["schemas"]["EmploymentType"];
+            /** @example Bengaluru */
             location?: string | null;
             max_salary?: components["schemas"]["MoneyAmount"] | null;
             min_salary?: components["schemas"]["MoneyAmount"] | null;
+            /** Format: int32 */
             openings?: number;
+            /** @example 5+ years of TypeScript and PostgreSQL */
             requirements?: string;
-            /** Format: uuid */
+            /**
+             * Format: uuid
+             * @example 20fdbd8d-e82b-4471-b44b-ca4151c5e7bf
+             */
             requisition_id: string;
             skills?: string[];
             /**
@@ -5765,6 +7077,7 @@ export interface components {
              * @enum {string}
              */
             status?: "draft" | "open";
+            /** @example Senior Backend Engineer */
             title?: string;
         };
         /**
@@ -5774,61 +7087,112 @@ export interface components {
         JobPostingStatus: "draft" | "open" | "closed";
         /** @description Changes to a `draft` or `open` posting (a closed one is a 409); `status` moves it (see JobPostingStatus). */
         JobPostingUpdate: {
-            /** Format: date */
+            /**
+             * Format: date
+             * @example 2026-12-31
+             */
             closes_on?: string | null;
+            /** @example Engineering */
             department?: string;
+            /** @example Build and run the services behind our HR platform, in TypeScript and PostgreSQL. */
             description?: string;
             employment_type?: components["schemas"]["EmploymentType"];
+            /** @example Bengaluru */
             location?: string | null;
             max_salary?: components["schemas"]["MoneyAmount"] | null;
             min_salary?: components["schemas"]["MoneyAmount"] | null;
+            /** Format: int32 */
             openings?: number;
+            /** @example 5+ years of TypeScript and PostgreSQL */
             requirements?: string;
             skills?: string[];
             status?: components["schemas"]["JobPostingStatus"];
+            /** @example Senior Backend Engineer */
             title?: string;
         };
         /** @description A request to hire for a role, raised by a manager or hr and approved by owner, admin or hr. */
         JobRequisition: {
-            /** Format: date-time */
+            /**
+             * Format: date-time
+             * @example 2026-11-25T10:30:00.000Z
+             */
             closed_at: string | null;
-            /** Format: date-time */
+            /**
+             * Format: date-time
+             * @example 2026-11-20T09:15:00.000Z
+             */
             created_at: string;
-            /** Format: date-time */
+            /**
+             * Format: date-time
+             * @example 2026-11-25T10:30:00.000Z
+             */
             decided_at: string | null;
+            /** @example Anita Desai */
             decided_by_name: string | null;
-            /** Format: uuid */
+            /**
+             * Format: uuid
+             * @example 552503e3-261c-45c5-aebf-6da7119180a3
+             */
             decided_by_user_id: string | null;
+            /** @example Approved within the budget of the quarter. */
             decision_notes: string | null;
             /** @example Engineering */
             department: string;
+            /** @example A second backend engineer for the payroll team. */
             description: string | null;
+            /** @example Senior Software Engineer */
             designation: string | null;
             employment_type: components["schemas"]["EmploymentType"];
-            /** Format: uuid */
+            /**
+             * Format: uuid
+             * @example c04ac55d-a7bd-44b1-81e5-c481d0d626d2
+             */
             id: string;
-            /** @description Why the role is needed (new role, replacement …). */
+            /**
+             * @description Why the role is needed (new role, replacement …).
+             * @example The payroll team handles twice as many employees as a year ago.
+             */
             justification: string | null;
+            /** @example Bengaluru */
             location: string | null;
             max_salary: components["schemas"]["Money"] | null;
             min_salary: components["schemas"]["Money"] | null;
-            /** @description Number of people to hire. */
+            /**
+             * Format: int64
+             * @description Number of people to hire.
+             */
             positions: number;
-            /** @description Live job postings raised from this requisition. */
+            /**
+             * Format: int64
+             * @description Live job postings raised from this requisition.
+             */
             posting_count: number;
+            /** @example Priya Sharma */
             requested_by_name: string;
-            /** Format: uuid */
+            /**
+             * Format: uuid
+             * @example 77fe79cd-8e55-4fac-a14c-b88ef767c058
+             */
             requested_by_user_id: string;
             /** @example REQ-00007 */
             requisition_number: string;
             status: components["schemas"]["JobRequisitionStatus"];
-            /** Format: date-time */
+            /**
+             * Format: date-time
+             * @example 2026-11-20T09:15:00.000Z
+             */
             submitted_at: string | null;
-            /** Format: date */
+            /**
+             * Format: date
+             * @example 2026-12-31
+             */
             target_start_date: string | null;
             /** @example Senior Backend Engineer */
             title: string;
-            /** Format: date-time */
+            /**
+             * Format: date-time
+             * @example 2026-11-25T10:30:00.000Z
+             */
             updated_at: string;
         };
         /**
@@ -5846,23 +7210,35 @@ export interface components {
          *     }
          */
         JobRequisitionCreate: {
+            /** @example Engineering */
             department: string;
+            /** @example A second backend engineer for the payroll team. */
             description?: string | null;
+            /** @example Senior Software Engineer */
             designation?: string | null;
             employment_type?: components["schemas"]["EmploymentType"];
+            /** @example The payroll team handles twice as many employees as a year ago. */
             justification?: string | null;
+            /** @example Bengaluru */
             location?: string | null;
             max_salary?: components["schemas"]["MoneyAmount"] | null;
             min_salary?: components["schemas"]["MoneyAmount"] | null;
-            /** @default 1 */
+            /**
+             * Format: int32
+             * @default 1
+             */
             positions?: number;
             /**
              * @default draft
              * @enum {string}
              */
             status?: "draft" | "pending_approval";
-            /** Format: date */
+            /**
+             * Format: date
+             * @example 2026-12-31
+             */
             target_start_date?: string | null;
+            /** @example Senior Backend Engineer */
             title: string;
         };
         /**
@@ -5878,19 +7254,30 @@ export interface components {
          *     }
          */
         JobRequisitionUpdate: {
+            /** @example Approved within the budget of the quarter. */
             decision_notes?: string | null;
+            /** @example Engineering */
             department?: string;
+            /** @example A second backend engineer for the payroll team. */
             description?: string | null;
+            /** @example Senior Software Engineer */
             designation?: string | null;
             employment_type?: components["schemas"]["EmploymentType"];
+            /** @example The payroll team handles twice as many employees as a year ago. */
             justification?: string | null;
+            /** @example Bengaluru */
             location?: string | null;
             max_salary?: components["schemas"]["MoneyAmount"] | null;
             min_salary?: components["schemas"]["MoneyAmount"] | null;
+            /** Format: int32 */
             positions?: number;
             status?: components["schemas"]["JobRequisitionStatus"];
-            /** Format: date */
+            /**
+             * Format: date
+             * @example 2026-12-31
+             */
             target_start_date?: string | null;
+            /** @example Senior Backend Engineer */
             title?: string;
         };
         /**
@@ -5903,17 +7290,28 @@ export interface components {
          *     }
          */
         LeaveAdjustmentInput: {
-            /** @description Signed, non-zero, in steps of 0.5 ("-1.5"). */
+            /**
+             * @description Signed, non-zero, in steps of 0.5 ("-1.5").
+             * @example 1.5
+             */
             days: string;
-            /** Format: uuid */
+            /**
+             * Format: uuid
+             * @example 8dcd9acb-a378-46b9-b9bd-d57ed7932c00
+             */
             employee_id: string;
-            /** Format: uuid */
+            /**
+             * Format: uuid
+             * @example d8c25bc1-66e2-4410-aa01-0ba9dfd63e16
+             */
             leave_type_id: string;
             /**
              * Format: uuid
              * @description Default the current period.
+             * @example 194f4ad0-ae7d-4633-a424-d6e36d6c8c4b
              */
             period_id?: string;
+            /** @example Correction of the opening balance */
             reason: string;
         };
         /** @description An employee's entitlement to a leave type for a period. There is at most one per employee, type and period. `days` is the entitlement after proration; it reaches the balance through ledger entries: at once for `upfront`, in parts over the period for `monthly`/`quarterly` (`credited` = what has been credited so far). */
@@ -5926,29 +7324,52 @@ export interface components {
             /**
              * Format: date
              * @description Last day on which the carried-forward days can be used (null = no expiry).
+             * @example 2026-12-31
              */
             carry_forward_expires_on: string | null;
-            /** Format: date-time */
+            /**
+             * Format: date-time
+             * @example 2026-11-20T09:15:00.000Z
+             */
             created_at: string;
             credited: components["schemas"]["DayCount"];
             days: components["schemas"]["DayCount"];
             /**
              * Format: date
              * @description The later of the period start and the joining date.
+             * @example 2024-04-01
              */
             effective_from: string;
-            /** Format: uuid */
+            /**
+             * Format: uuid
+             * @example 8dcd9acb-a378-46b9-b9bd-d57ed7932c00
+             */
             employee_id: string;
+            /** @example Priya Sharma */
             employee_name: string;
-            /** Format: uuid */
+            /**
+             * Format: uuid
+             * @example af020562-c29c-4225-a345-0484d0479128
+             */
             id: string;
+            /** @example CL */
             leave_type_code: string;
-            /** Format: uuid */
+            /**
+             * Format: uuid
+             * @example d8c25bc1-66e2-4410-aa01-0ba9dfd63e16
+             */
             leave_type_id: string;
+            /** @example Opening balance for FY 2026-27 */
             notes: string | null;
-            /** Format: uuid */
+            /**
+             * Format: uuid
+             * @example 194f4ad0-ae7d-4633-a424-d6e36d6c8c4b
+             */
             period_id: string;
-            /** Format: uuid */
+            /**
+             * Format: uuid
+             * @example 92e989ae-3476-4ea1-9c8d-04549bbee001
+             */
             policy_id: string | null;
         };
         /**
@@ -5984,31 +7405,51 @@ export interface components {
             accrual_day?: "first_day" | "joining_date";
             /** @description Needs `leave_type_id`. */
             days?: components["schemas"]["DayQuantity"];
-            /** Format: uuid */
+            /**
+             * Format: uuid
+             * @example 8dcd9acb-a378-46b9-b9bd-d57ed7932c00
+             */
             employee_id?: string;
             /**
              * Format: uuid
              * @description Needs `employee_id`.
+             * @example d8c25bc1-66e2-4410-aa01-0ba9dfd63e16
              */
             leave_type_id?: string;
+            /** @example Opening balance for FY 2026-27 */
             notes?: string;
-            /** Format: uuid */
+            /**
+             * Format: uuid
+             * @example 194f4ad0-ae7d-4633-a424-d6e36d6c8c4b
+             */
             period_id?: string;
-            /** Format: uuid */
+            /**
+             * Format: uuid
+             * @example 92e989ae-3476-4ea1-9c8d-04549bbee001
+             */
             policy_id?: string;
         };
         LeaveAllocationResult: {
             /** @description The allocations created (the first 500; list them all with GET /api/leave-allocations). */
             allocations: components["schemas"]["LeaveAllocation"][];
+            /** Format: int64 */
             created_count: number;
             /** @description Employees and types not allocated, with the reason (the first 500). */
             skipped: {
-                /** Format: uuid */
+                /**
+                 * Format: uuid
+                 * @example 8dcd9acb-a378-46b9-b9bd-d57ed7932c00
+                 */
                 employee_id: string;
-                /** Format: uuid */
+                /**
+                 * Format: uuid
+                 * @example d8c25bc1-66e2-4410-aa01-0ba9dfd63e16
+                 */
                 leave_type_id: string | null;
+                /** @example Family function in Jaipur */
                 reason: string;
             }[];
+            /** Format: int64 */
             skipped_count: number;
         };
         /**
@@ -6048,55 +7489,108 @@ export interface components {
             /** @description Carried forward from the previous period; negative in a period whose unused days were carried to the next one. */
             carried: components["schemas"]["DayCount"];
             comp_off: components["schemas"]["DayCount"];
+            /** @example EMP-0042 */
             employee_code: string;
-            /** Format: uuid */
+            /**
+             * Format: uuid
+             * @example 8dcd9acb-a378-46b9-b9bd-d57ed7932c00
+             */
             employee_id: string;
+            /** @example Priya Sharma */
             employee_name: string;
             encashed: components["schemas"]["DayCount"];
             /** @description Expiring days not used by their expiry date (posted by the expiry job or not yet). */
             expired: components["schemas"]["DayCount"];
             is_paid: boolean;
+            /** @example CL */
             leave_type_code: string;
-            /** Format: uuid */
+            /**
+             * Format: uuid
+             * @example d8c25bc1-66e2-4410-aa01-0ba9dfd63e16
+             */
             leave_type_id: string;
+            /** @example Casual Leave */
             leave_type_name: string;
             /** @description The lowest balance the type allows: 0.0, or minus the negative-balance limit for a type that allows a negative balance; null for an unpaid type (never checked). */
             minimum: components["schemas"]["DayCount"] | null;
             pending: components["schemas"]["DayCount"];
-            /** Format: uuid */
+            /**
+             * Format: uuid
+             * @example 194f4ad0-ae7d-4633-a424-d6e36d6c8c4b
+             */
             period_id: string;
             taken: components["schemas"]["DayCount"];
         };
         LeaveEncashment: {
-            /** @description Money for the encashed days, in the company currency. Null until payroll prices it (payroll reads approved encashments with a null amount). */
+            /**
+             * @description Money for the encashed days, in the company currency. Null until payroll prices it (payroll reads approved encashments with a null amount).
+             * @example 45000.00
+             */
             amount: string | null;
-            /** Format: date-time */
+            /**
+             * Format: date-time
+             * @example 2026-11-25T10:30:00.000Z
+             */
             cancelled_at: string | null;
-            /** Format: uuid */
+            /**
+             * Format: uuid
+             * @example 1cdc23bc-f8e1-403c-8eb8-d9a08ee451e7
+             */
             cancelled_by: string | null;
-            /** Format: date-time */
+            /**
+             * Format: date-time
+             * @example 2026-11-20T09:15:00.000Z
+             */
             created_at: string;
             days: components["schemas"]["DayCount"];
-            /** Format: date-time */
+            /**
+             * Format: date-time
+             * @example 2026-11-25T10:30:00.000Z
+             */
             decided_at: string | null;
-            /** Format: uuid */
+            /**
+             * Format: uuid
+             * @example 2eca5620-bb13-4297-80a1-9d8c6577a938
+             */
             decided_by: string | null;
+            /** @example Approved, enjoy your time off. */
             decision_comment: string | null;
-            /** Format: uuid */
+            /**
+             * Format: uuid
+             * @example 8dcd9acb-a378-46b9-b9bd-d57ed7932c00
+             */
             employee_id: string;
+            /** @example Priya Sharma */
             employee_name: string;
-            /** Format: uuid */
+            /**
+             * Format: uuid
+             * @example 35afbd9e-8dce-463b-8249-8ed33ddfa9e7
+             */
             id: string;
-            /** Format: uuid */
+            /**
+             * Format: uuid
+             * @example d8c25bc1-66e2-4410-aa01-0ba9dfd63e16
+             */
             leave_type_id: string;
+            /** @example Casual Leave */
             leave_type_name: string;
-            /** Format: uuid */
+            /**
+             * Format: uuid
+             * @example 194f4ad0-ae7d-4633-a424-d6e36d6c8c4b
+             */
             period_id: string;
+            /** @example Encashing unused earned leave at year end */
             reason: string | null;
-            /** Format: uuid */
+            /**
+             * Format: uuid
+             * @example 3ac47ae5-5c76-47ed-b4d7-0eb2c00d94df
+             */
             requested_by: string | null;
             status: components["schemas"]["RequestStatus"];
-            /** Format: date-time */
+            /**
+             * Format: date-time
+             * @example 2026-11-25T10:30:00.000Z
+             */
             updated_at: string;
         };
         /**
@@ -6109,28 +7603,48 @@ export interface components {
         LeaveEncashmentInput: {
             /** @description More than 0. */
             days: components["schemas"]["DayQuantity"];
-            /** Format: uuid */
+            /**
+             * Format: uuid
+             * @example 8dcd9acb-a378-46b9-b9bd-d57ed7932c00
+             */
             employee_id?: string;
-            /** Format: uuid */
+            /**
+             * Format: uuid
+             * @example d8c25bc1-66e2-4410-aa01-0ba9dfd63e16
+             */
             leave_type_id: string;
             /**
              * Format: uuid
              * @description Default the current period.
+             * @example 194f4ad0-ae7d-4633-a424-d6e36d6c8c4b
              */
             period_id?: string;
+            /** @example Encashing unused earned leave at year end */
             reason?: string;
         };
         /** @description One entry of the append-only leave ledger (credits positive, debits negative). Entries are never changed or deleted: a cancellation or correction is a new entry. */
         LeaveLedgerEntry: {
-            /** Format: date-time */
+            /**
+             * Format: date-time
+             * @example 2026-11-20T09:15:00.000Z
+             */
             created_at: string;
-            /** Format: uuid */
+            /**
+             * Format: uuid
+             * @example d703a0f6-30a4-4936-86d9-cd4519262c0d
+             */
             created_by: string | null;
             /** @description Signed. */
             days: components["schemas"]["DayCount"];
-            /** Format: date */
+            /**
+             * Format: date
+             * @example 2024-04-01
+             */
             effective_date: string;
-            /** Format: uuid */
+            /**
+             * Format: uuid
+             * @example 8dcd9acb-a378-46b9-b9bd-d57ed7932c00
+             */
             employee_id: string;
             /**
              * @description `allocation` up-front credit; `accrual` monthly/quarterly credit; `carry_forward` credit from the previous period (and the matching debit there); `expiry` lapse of carried-forward or compensatory days; `taken` approved leave (also a recount delta); `cancelled` reversal of taken leave; `encashed` days converted to money (positive when an encashment is cancelled); `comp_off` compensatory credit (negative when its request is cancelled); `adjustment` manual correction with a reason.
@@ -6140,16 +7654,30 @@ export interface components {
             /**
              * Format: date
              * @description For expiring credits, the last day they can be used.
+             * @example 2026-12-31
              */
             expires_on: string | null;
-            /** Format: uuid */
+            /**
+             * Format: uuid
+             * @example 7ccfd2ab-ff1f-4d89-a61c-d4dece7f00da
+             */
             id: string;
-            /** Format: uuid */
+            /**
+             * Format: uuid
+             * @example d8c25bc1-66e2-4410-aa01-0ba9dfd63e16
+             */
             leave_type_id: string;
-            /** Format: uuid */
+            /**
+             * Format: uuid
+             * @example 194f4ad0-ae7d-4633-a424-d6e36d6c8c4b
+             */
             period_id: string;
+            /** @example Correction of the opening balance */
             reason: string | null;
-            /** Format: uuid */
+            /**
+             * Format: uuid
+             * @example 00737589-9b69-4a36-9679-6bf0c02b4322
+             */
             reference_id: string | null;
             /**
              * @description The record the entry comes from (`reference_id`): an allocation, a leave request (taken or given back), an encashment, a comp-off credit for working on a holiday, or the ledger entry an expiry or carry-forward continues; null for manual adjustments and scheduled accruals.
@@ -6159,17 +7687,33 @@ export interface components {
         };
         /** @description A leave period (fiscal year). Periods never overlap and exactly one is current (the first one created becomes current; making another current un-marks the previous one). Balances, allocations and requests belong to one period; a request must lie inside one period. */
         LeavePeriod: {
-            /** Format: date-time */
+            /**
+             * Format: date-time
+             * @example 2026-11-20T09:15:00.000Z
+             */
             created_at: string;
-            /** Format: date */
+            /**
+             * Format: date
+             * @example 2026-12-31
+             */
             end_date: string;
-            /** Format: uuid */
+            /**
+             * Format: uuid
+             * @example e8b13e6a-4f95-402c-ab2c-9e7477cf20d9
+             */
             id: string;
             is_current: boolean;
+            /** @example FY 2026-27 */
             name: string;
-            /** Format: date */
+            /**
+             * Format: date
+             * @example 2026-11-25
+             */
             start_date: string;
-            /** Format: date-time */
+            /**
+             * Format: date-time
+             * @example 2026-11-25T10:30:00.000Z
+             */
             updated_at: string;
         };
         /**
@@ -6182,12 +7726,19 @@ export interface components {
          *     }
          */
         LeavePeriodInput: {
-            /** Format: date */
+            /**
+             * Format: date
+             * @example 2026-12-31
+             */
             end_date: string;
             /** @description Default false (true for the company's first period). */
             is_current?: boolean;
+            /** @example FY 2026-27 */
             name: string;
-            /** Format: date */
+            /**
+             * Format: date
+             * @example 2026-11-25
+             */
             start_date: string;
         };
         /**
@@ -6197,11 +7748,18 @@ export interface components {
          *     }
          */
         LeavePeriodUpdate: {
-            /** Format: date */
+            /**
+             * Format: date
+             * @example 2026-12-31
+             */
             end_date?: string;
             is_current?: boolean;
+            /** @example FY 2026-27 */
             name?: string;
-            /** Format: date */
+            /**
+             * Format: date
+             * @example 2026-11-25
+             */
             start_date?: string;
         };
         /** @description Quotas per leave type, assigned to employees. Which policy applies to an employee: an individual assignment first, then one by designation, then by department, then the default policy; among several of the same kind the oldest wins. Inactive policies apply to nobody. */
@@ -6209,13 +7767,20 @@ export interface components {
             active: boolean;
             /** @enum {string} */
             assignment: "default" | "department" | "designation" | "individual";
-            /** Format: date-time */
+            /**
+             * Format: date-time
+             * @example 2026-11-20T09:15:00.000Z
+             */
             created_at: string;
             departments: string[];
+            /** @example Casual, sick and earned leave for full-time employees */
             description: string | null;
             designations: string[];
             employee_ids: string[];
-            /** Format: uuid */
+            /**
+             * Format: uuid
+             * @example aad3bb36-842d-4da4-97a8-606b45710617
+             */
             id: string;
             items: {
                 /** @enum {string} */
@@ -6223,12 +7788,20 @@ export interface components {
                 /** @enum {string} */
                 accrual_day: "first_day" | "joining_date";
                 annual_quota: components["schemas"]["DayCount"];
+                /** @example CL */
                 leave_type_code: string;
-                /** Format: uuid */
+                /**
+                 * Format: uuid
+                 * @example d8c25bc1-66e2-4410-aa01-0ba9dfd63e16
+                 */
                 leave_type_id: string;
             }[];
+            /** @example Standard leave policy */
             name: string;
-            /** Format: date-time */
+            /**
+             * Format: date-time
+             * @example 2026-11-25T10:30:00.000Z
+             */
             updated_at: string;
         };
         /**
@@ -6252,12 +7825,14 @@ export interface components {
              */
             assignment?: "default" | "department" | "designation" | "individual";
             departments?: string[];
+            /** @example Casual, sick and earned leave for full-time employees */
             description?: string | null;
             designations?: string[];
             /** @description Unknown employees are a 404. */
             employee_ids?: string[];
             /** @description One entry per leave type (a type twice is a 400; an unknown type a 404). */
             items: components["schemas"]["LeavePolicyItem"][];
+            /** @example Standard leave policy */
             name: string;
         };
         /** @description Quota of one leave type in a policy. `accrual`: `upfront` credits the (prorated) quota when it is allocated; `monthly` / `quarterly` credit it in equal parts at the start of each month / quarter of the period — on its first day (`accrual_day: first_day`, or on the joining date for the interval in which the employee joins) or on the employee's joining day of the month (`joining_date`). Parts are rounded so that the running total is always a multiple of 0.5 and the parts add up exactly to the entitlement. */
@@ -6273,7 +7848,10 @@ export interface components {
              */
             accrual_day?: "first_day" | "joining_date";
             annual_quota: components["schemas"]["DayQuantity"];
-            /** Format: uuid */
+            /**
+             * Format: uuid
+             * @example d8c25bc1-66e2-4410-aa01-0ba9dfd63e16
+             */
             leave_type_id: string;
         };
         /**
@@ -6290,54 +7868,100 @@ export interface components {
              */
             assignment?: "default" | "department" | "designation" | "individual";
             departments?: string[];
+            /** @example Casual, sick and earned leave for full-time employees */
             description?: string | null;
             designations?: string[];
             /** @description Unknown employees are a 404. */
             employee_ids?: string[];
             /** @description One entry per leave type (a type twice is a 400; an unknown type a 404). */
             items?: components["schemas"]["LeavePolicyItem"][];
+            /** @example Standard leave policy */
             name?: string;
         };
         LeaveRequest: {
-            /** Format: uuid */
+            /**
+             * Format: uuid
+             * @example 875f3892-736c-4f11-8a0e-9d7a2f664991
+             */
             attachment_file_id: string | null;
-            /** Format: date-time */
+            /**
+             * Format: date-time
+             * @example 2026-11-25T10:30:00.000Z
+             */
             cancelled_at: string | null;
-            /** Format: uuid */
+            /**
+             * Format: uuid
+             * @example 1cdc23bc-f8e1-403c-8eb8-d9a08ee451e7
+             */
             cancelled_by: string | null;
-            /** Format: date-time */
+            /**
+             * Format: date-time
+             * @example 2026-11-20T09:15:00.000Z
+             */
             created_at: string;
             /** @description Leave days charged: working days of the range (weekly offs and holidays of the employee excluded), half days as 0.5, plus sandwiched days when the type applies the sandwich rule. */
             days: components["schemas"]["DayCount"];
-            /** Format: date-time */
+            /**
+             * Format: date-time
+             * @example 2026-11-25T10:30:00.000Z
+             */
             decided_at: string | null;
-            /** Format: uuid */
+            /**
+             * Format: uuid
+             * @example 2eca5620-bb13-4297-80a1-9d8c6577a938
+             */
             decided_by: string | null;
+            /** @example Approved, enjoy your time off. */
             decision_comment: string | null;
-            /** Format: uuid */
+            /**
+             * Format: uuid
+             * @example 8dcd9acb-a378-46b9-b9bd-d57ed7932c00
+             */
             employee_id: string;
+            /** @example Priya Sharma */
             employee_name: string;
-            /** Format: date */
+            /**
+             * Format: date
+             * @example 2026-11-25
+             */
             from_date: string;
             half_day_end: boolean;
             half_day_start: boolean;
-            /** Format: uuid */
+            /**
+             * Format: uuid
+             * @example e718fa54-68ef-46f8-a701-f28351abcb3b
+             */
             id: string;
-            /** Format: uuid */
+            /**
+             * Format: uuid
+             * @example d8c25bc1-66e2-4410-aa01-0ba9dfd63e16
+             */
             leave_type_id: string;
+            /** @example Casual Leave */
             leave_type_name: string;
-            /** Format: uuid */
+            /**
+             * Format: uuid
+             * @example 194f4ad0-ae7d-4633-a424-d6e36d6c8c4b
+             */
             period_id: string;
+            /** @example Family function in Jaipur */
             reason: string | null;
             /**
              * Format: uuid
              * @description User who submitted it.
+             * @example 3ac47ae5-5c76-47ed-b4d7-0eb2c00d94df
              */
             requested_by: string | null;
             status: components["schemas"]["RequestStatus"];
-            /** Format: date */
+            /**
+             * Format: date
+             * @example 2026-12-31
+             */
             to_date: string;
-            /** Format: date-time */
+            /**
+             * Format: date-time
+             * @example 2026-11-25T10:30:00.000Z
+             */
             updated_at: string;
         };
         /**
@@ -6363,20 +7987,34 @@ export interface components {
             /**
              * Format: uuid
              * @description A file uploaded with POST /api/upload (by the caller, or any file of the company for hr/admin).
+             * @example 875f3892-736c-4f11-8a0e-9d7a2f664991
              */
             attachment_file_id?: string;
-            /** Format: uuid */
+            /**
+             * Format: uuid
+             * @example 8dcd9acb-a378-46b9-b9bd-d57ed7932c00
+             */
             employee_id?: string;
-            /** Format: date */
+            /**
+             * Format: date
+             * @example 2026-11-25
+             */
             from_date: string;
             /** @description The last day is a half day. */
             half_day_end?: boolean;
             /** @description The first day is a half day (for a one-day request: the request is half a day). */
             half_day_start?: boolean;
-            /** Format: uuid */
+            /**
+             * Format: uuid
+             * @example d8c25bc1-66e2-4410-aa01-0ba9dfd63e16
+             */
             leave_type_id: string;
+            /** @example Family function in Jaipur */
             reason?: string;
-            /** Format: date */
+            /**
+             * Format: date
+             * @example 2026-12-31
+             */
             to_date: string;
         };
         /** @description A kind of leave and its rules. Every rule below is applied when a leave request is submitted (and re-checked on approval where it concerns the balance). */
@@ -6390,42 +8028,71 @@ export interface components {
             applicable_employment_types: components["schemas"]["EmploymentType"][];
             /** @description Only employees with one of these genders may use the type; empty = everyone. */
             applicable_genders: components["schemas"]["Gender"][];
-            /** @description A request of more than this many days must carry `attachment_file_id` (e.g. a medical certificate). Null = never. */
+            /**
+             * Format: int64
+             * @description A request of more than this many days must carry `attachment_file_id` (e.g. a medical certificate). Null = never.
+             */
             attachment_required_above_days: number | null;
             /** @description Unused days move to the next period when that period is allocated. */
             carry_forward: boolean;
-            /** @description Carried-forward days lapse this many days after the new period starts, as far as they are not used by then (null = they never lapse). */
+            /**
+             * Format: int64
+             * @description Carried-forward days lapse this many days after the new period starts, as far as they are not used by then (null = they never lapse).
+             */
             carry_forward_expiry_days: number | null;
             /** @description Cap on the days carried forward (null = no cap). */
             carry_forward_max_days: components["schemas"]["DayCount"] | null;
-            /** @description Short code, unique in the company (case-insensitive), e.g. CL, SL, EL. */
+            /**
+             * @description Short code, unique in the company (case-insensitive), e.g. CL, SL, EL.
+             * @example CL
+             */
             code: string;
-            /** @description For a compensatory type, days (from the worked date) during which a credit can be used before it lapses. Null = no expiry. */
+            /**
+             * Format: int64
+             * @description For a compensatory type, days (from the worked date) during which a credit can be used before it lapses. Null = no expiry.
+             */
             comp_off_validity_days: number | null;
-            /** Format: date-time */
+            /**
+             * Format: date-time
+             * @example 2026-11-20T09:15:00.000Z
+             */
             created_at: string;
+            /** @example Short personal leave, planned or at short notice */
             description: string | null;
             encashable: boolean;
             /** @description Most days that may be encashed per period (pending and approved encashments together). Null = no cap. */
             encashment_max_days: components["schemas"]["DayCount"] | null;
             /** @description Days that must remain available after an encashment. Null = zero. */
             encashment_min_balance: components["schemas"]["DayCount"] | null;
-            /** Format: uuid */
+            /**
+             * Format: uuid
+             * @example d8c25bc1-66e2-4410-aa01-0ba9dfd63e16
+             */
             id: string;
             /** @description Compensatory-off type, credited by approved working-on-holiday requests. */
             is_compensatory: boolean;
             /** @description false = unpaid leave (loss of pay). Unpaid leave needs no allocation and its balance is never checked. */
             is_paid: boolean;
-            /** @description Longest allowed leave of this type in a row, counting this request together with adjacent pending/approved requests of the same type (separated only by weekly offs or holidays). Null = no limit. */
+            /**
+             * Format: int64
+             * @description Longest allowed leave of this type in a row, counting this request together with adjacent pending/approved requests of the same type (separated only by weekly offs or holidays). Null = no limit.
+             */
             max_consecutive_days: number | null;
-            /** @description Days between today and `from_date` an employee must give when applying for themselves (hr/admin/owner recording leave for someone else are exempt). */
+            /**
+             * Format: int64
+             * @description Days between today and `from_date` an employee must give when applying for themselves (hr/admin/owner recording leave for someone else are exempt).
+             */
             min_notice_days: number;
+            /** @example Casual Leave */
             name: string;
             /** @description With `allow_negative_balance`, how far below zero the available balance may go. */
             negative_balance_limit: components["schemas"]["DayCount"];
             /** @description Weekly offs and holidays lying between two leave days count as leave: inside one request (Friday to Monday = 4 days) and across two adjacent requests of the employee (Friday, then Monday: the later-submitted request is charged the weekend). When one of two such requests is rejected or cancelled, the other is recounted. */
             sandwich_rule: boolean;
-            /** Format: date-time */
+            /**
+             * Format: date-time
+             * @example 2026-11-25T10:30:00.000Z
+             */
             updated_at: string;
         };
         /**
@@ -6447,13 +8114,18 @@ export interface components {
             applicable_employment_types?: components["schemas"]["EmploymentType"][];
             /** @description Only employees with one of these genders may use the type; empty = everyone. */
             applicable_genders?: components["schemas"]["Gender"][];
+            /** Format: int32 */
             attachment_required_above_days?: number | null;
             /** @description Default false. */
             carry_forward?: boolean;
+            /** Format: int32 */
             carry_forward_expiry_days?: number | null;
             carry_forward_max_days?: components["schemas"]["DayQuantity"] | null;
+            /** @example CL */
             code: string;
+            /** Format: int32 */
             comp_off_validity_days?: number | null;
+            /** @example Short personal leave, planned or at short notice */
             description?: string | null;
             /** @description Default false. */
             encashable?: boolean;
@@ -6463,9 +8135,14 @@ export interface components {
             is_compensatory?: boolean;
             /** @description Default true. */
             is_paid?: boolean;
+            /** Format: int32 */
             max_consecutive_days?: number | null;
-            /** @description Default 0. */
+            /**
+             * Format: int32
+             * @description Default 0.
+             */
             min_notice_days?: number;
+            /** @example Casual Leave */
             name: string;
             negative_balance_limit?: components["schemas"]["DayQuantity"];
             /** @description Default false. */
@@ -6488,13 +8165,18 @@ export interface components {
             applicable_employment_types?: components["schemas"]["EmploymentType"][];
             /** @description Only employees with one of these genders may use the type; empty = everyone. */
             applicable_genders?: components["schemas"]["Gender"][];
+            /** Format: int32 */
             attachment_required_above_days?: number | null;
             /** @description Default false. */
             carry_forward?: boolean;
+            /** Format: int32 */
             carry_forward_expiry_days?: number | null;
             carry_forward_max_days?: components["schemas"]["DayQuantity"] | null;
+            /** @example CL */
             code?: string;
+            /** Format: int32 */
             comp_off_validity_days?: number | null;
+            /** @example Short personal leave, planned or at short notice */
             description?: string | null;
             /** @description Default false. */
             encashable?: boolean;
@@ -6504,9 +8186,14 @@ export interface components {
             is_compensatory?: boolean;
             /** @description Default true. */
             is_paid?: boolean;
+            /** Format: int32 */
             max_consecutive_days?: number | null;
-            /** @description Default 0. */
+            /**
+             * Format: int32
+             * @description Default 0.
+             */
             min_notice_days?: number;
+            /** @example Casual Leave */
             name?: string;
             negative_balance_limit?: components["schemas"]["DayQuantity"];
             /** @description Default false. */
@@ -6514,46 +8201,90 @@ export interface components {
         };
         LoanAdvance: {
             amount: components["schemas"]["Money"];
-            /** Format: date-time */
+            /**
+             * Format: date-time
+             * @example 2026-11-25T10:30:00.000Z
+             */
             cancelled_at: string | null;
-            /** Format: uuid */
+            /**
+             * Format: uuid
+             * @example 1cdc23bc-f8e1-403c-8eb8-d9a08ee451e7
+             */
             cancelled_by: string | null;
-            /** Format: date-time */
+            /**
+             * Format: date-time
+             * @example 2026-11-25T10:30:00.000Z
+             */
             closed_at: string | null;
-            /** Format: date-time */
+            /**
+             * Format: date-time
+             * @example 2026-11-20T09:15:00.000Z
+             */
             created_at: string;
-            /** Format: date-time */
+            /**
+             * Format: date-time
+             * @example 2026-11-25T10:30:00.000Z
+             */
             decided_at: string | null;
-            /** Format: uuid */
+            /**
+             * Format: uuid
+             * @example 2eca5620-bb13-4297-80a1-9d8c6577a938
+             */
             decided_by: string | null;
+            /** @example Approved, enjoy your time off. */
             decision_comment: string | null;
-            /** Format: uuid */
+            /**
+             * Format: uuid
+             * @example 8dcd9acb-a378-46b9-b9bd-d57ed7932c00
+             */
             employee_id: string;
+            /** @example Priya Sharma */
             employee_name: string;
-            /** Format: uuid */
+            /**
+             * Format: uuid
+             * @example 7879f109-8d8e-45ab-b3be-b6adb5ab5f5e
+             */
             id: string;
             /** @description Installment rounded to paise; the last one absorbs the rounding. */
             installment_amount: components["schemas"]["Money"];
+            /** Format: int64 */
             installments: number;
             /** @description Yearly rate of the loan type at application, simple interest: amount × rate × installments ÷ 12. */
             interest_rate: components["schemas"]["Percent"];
-            /** @description `LN-00001`, per company. */
+            /**
+             * @description `LN-00001`, per company.
+             * @example LOAN-2026-0009
+             */
             loan_number: string;
-            /** Format: uuid */
+            /**
+             * Format: uuid
+             * @example c3c3d85b-6c46-4944-b12c-cf5abfd51b02
+             */
             loan_type_id: string;
+            /** @example Salary advance */
             loan_type_name: string;
             outstanding_amount: components["schemas"]["Money"];
+            /** @example Medical expenses of a parent */
             reason: string | null;
             repaid_amount: components["schemas"]["Money"];
-            /** Format: uuid */
+            /**
+             * Format: uuid
+             * @example 3ac47ae5-5c76-47ed-b4d7-0eb2c00d94df
+             */
             requested_by: string | null;
             /** @description Installments (created at approval; empty while pending), in order. */
             schedule: components["schemas"]["LoanInstallment"][];
-            /** @description Month of the first installment, `YYYY-MM`. */
+            /**
+             * @description Month of the first installment, `YYYY-MM`.
+             * @example 2026-12
+             */
             start_month: string;
             status: components["schemas"]["LoanStatus"];
             total_repayable: components["schemas"]["Money"];
-            /** Format: date-time */
+            /**
+             * Format: date-time
+             * @example 2026-11-25T10:30:00.000Z
+             */
             updated_at: string;
         };
         /**
@@ -6567,36 +8298,65 @@ export interface components {
          */
         LoanAdvanceInput: {
             amount: components["schemas"]["MoneyAmount"];
-            /** Format: uuid */
+            /**
+             * Format: uuid
+             * @example 8dcd9acb-a378-46b9-b9bd-d57ed7932c00
+             */
             employee_id?: string;
+            /** Format: int32 */
             installments: number;
-            /** Format: uuid */
+            /**
+             * Format: uuid
+             * @example c3c3d85b-6c46-4944-b12c-cf5abfd51b02
+             */
             loan_type_id: string;
+            /** @example Medical expenses of a parent */
             reason?: string | null;
+            /** @example 2026-12 */
             start_month?: string;
         };
         /** @description Either a decision (`status` approved | rejected, optional `comment`; hr, admin or owner, not on their own loan - except the company's owner; only while pending, 409 otherwise) - approval creates the installment schedule from `start_month` (or from the current month when that month has passed) - or a change of a pending application by the applicant or hr (`amount`, `installments`, `start_month`, `reason`, checked against the loan type again). Both at once is a 400. */
         LoanAdvanceUpdate: {
             amount?: components["schemas"]["MoneyAmount"];
+            /** @example Approved, enjoy your time off. */
             comment?: string;
+            /** Format: int32 */
             installments?: number;
+            /** @example Medical expenses of a parent */
             reason?: string | null;
+            /** @example 2026-12 */
             start_month?: string;
             /** @enum {string} */
             status?: "approved" | "rejected";
         };
         LoanInstallment: {
             amount: components["schemas"]["Money"];
-            /** @description How many times this installment was moved by a deferral. */
+            /**
+             * Format: int64
+             * @description How many times this installment was moved by a deferral.
+             */
             deferrals: number;
-            /** @description Month the installment is deducted in, `YYYY-MM`. */
+            /**
+             * @description Month the installment is deducted in, `YYYY-MM`.
+             * @example 2026-12
+             */
             due_month: string;
-            /** Format: uuid */
+            /**
+             * Format: uuid
+             * @example 68caab0e-ab43-4c27-b18b-d048ca275d4f
+             */
             id: string;
-            /** Format: date-time */
+            /**
+             * Format: date-time
+             * @example 2026-11-25T10:30:00.000Z
+             */
             paid_at: string | null;
-            /** Format: uuid */
+            /**
+             * Format: uuid
+             * @example 0c353cad-3639-4781-a29c-9beb9f46a887
+             */
             paid_run_id: string | null;
+            /** Format: int64 */
             seq: number;
             /** @enum {string} */
             status: "pending" | "paid";
@@ -6609,63 +8369,101 @@ export interface components {
         LoanType: {
             /** @description Inactive types stay on existing loans but take no new applications. */
             active: boolean;
-            /** Format: date-time */
+            /**
+             * Format: date-time
+             * @example 2026-11-20T09:15:00.000Z
+             */
             created_at: string;
+            /** @example An advance on salary, recovered in monthly installments */
             description: string | null;
-            /** Format: uuid */
+            /**
+             * Format: uuid
+             * @example c3c3d85b-6c46-4944-b12c-cf5abfd51b02
+             */
             id: string;
             interest_rate: components["schemas"]["Percent"];
             /** @description Largest amount that may be borrowed (null = no limit). */
             max_amount: components["schemas"]["Money"] | null;
+            /** Format: int32 */
             max_installments: number;
+            /** @example Salary advance */
             name: string;
-            /** Format: date-time */
+            /**
+             * Format: date-time
+             * @example 2026-11-25T10:30:00.000Z
+             */
             updated_at: string;
         };
         /** @description A new loan type. */
         LoanTypeCreate: {
             active?: boolean;
+            /** @example An advance on salary, recovered in monthly installments */
             description?: string | null;
             interest_rate?: components["schemas"]["Percent"];
             max_amount?: components["schemas"]["MoneyAmount"] | null;
+            /** Format: int32 */
             max_installments: number;
+            /** @example Salary advance */
             name: string;
         };
         /** @description Partial update - only the given fields change (at least one). */
         LoanTypeUpdate: {
             active?: boolean;
+            /** @example An advance on salary, recovered in monthly installments */
             description?: string | null;
             interest_rate?: components["schemas"]["Percent"];
             max_amount?: components["schemas"]["MoneyAmount"] | null;
+            /** Format: int32 */
             max_installments?: number;
+            /** @example Salary advance */
             name?: string;
         };
         Member: {
-            /** Format: email */
+            /**
+             * Format: email
+             * @example priya.sharma@example.com
+             */
             email: string;
-            /** Format: uuid */
+            /**
+             * Format: uuid
+             * @example 8dcd9acb-a378-46b9-b9bd-d57ed7932c00
+             */
             employee_id: string | null;
-            /** Format: date-time */
+            /**
+             * Format: date-time
+             * @example 2026-11-25T10:30:00.000Z
+             */
             joined_at: string;
+            /** @example Priya Sharma */
             name: string;
             role: components["schemas"]["Role"];
-            /** Format: uuid */
+            /**
+             * Format: uuid
+             * @example aa38603d-f70f-4956-bc22-04ff5c8d78c4
+             */
             user_id: string;
         };
         /** @description Values of the merge fields a document template may use as `{{name}}`. Fields not given take the values of `offer_id` when one is named, else sample values (`company_name`: the company's name, `today`: today's date). */
         MergeFieldValues: {
+            /** @example priya.sharma@example.com */
             candidate_email?: string;
+            /** @example Priya */
             candidate_first_name?: string;
             /** @example Priya Sharma */
             candidate_name?: string;
+            /** @example Acme Technologies Pvt Ltd */
             company_name?: string;
+            /** @example INR */
             currency?: string;
+            /** @example Engineering */
             department?: string;
+            /** @example Full-time */
             employment_type?: string;
             /** @example Senior Backend Engineer */
             job_title?: string;
             /** @example 2026-03-02 */
             joining_date?: string;
+            /** @example 2026-12-05 */
             offer_expiry_date?: string;
             /** @example 2400000.00 */
             salary?: string;
@@ -6674,6 +8472,7 @@ export interface components {
              * @example Rupees Twenty-Four Lakh Only
              */
             salary_in_words?: string;
+            /** @example 2026-11-25 */
             today?: string;
         };
         /**
@@ -6692,15 +8491,27 @@ export interface components {
          */
         MoneyAmount: string;
         Notification: {
+            /** @example Your casual leave from 2026-11-25 to 2026-11-27 was approved. */
             body: string | null;
-            /** Format: date-time */
+            /**
+             * Format: date-time
+             * @example 2026-11-20T09:15:00.000Z
+             */
             created_at: string;
-            /** Format: uuid */
+            /**
+             * Format: uuid
+             * @example 06aff211-7c02-4e08-b167-1609e652039f
+             */
             id: string;
             kind: components["schemas"]["NotificationKind"];
+            /** @example /leave/requests/3b241101-e2bb-4255-8caf-4136c566a962 */
             link: string | null;
-            /** Format: date-time */
+            /**
+             * Format: date-time
+             * @example 2026-11-25T10:30:00.000Z
+             */
             read_at: string | null;
+            /** @example Leave request approved */
             title: string;
         };
         /**
@@ -6709,12 +8520,19 @@ export interface components {
          */
         NotificationKind: "asset.assigned" | "asset.damage_reported" | "asset.damage_repaired" | "asset.damage_written_off" | "asset.return_requested" | "asset.return_approved" | "asset.return_rejected" | "comp_off.approval_needed" | "comp_off.submitted" | "comp_off.approved" | "comp_off.rejected" | "comp_off.cancelled" | "employee.resigned" | "encashment.submitted" | "encashment.approved" | "encashment.rejected" | "encashment.cancelled" | "expense_claim.submitted" | "expense_claim.approved" | "expense_claim.rejected" | "expense_claim.cancelled" | "helpdesk.message" | "helpdesk.ticket_assigned" | "helpdesk.ticket_created" | "helpdesk.ticket_updated" | "leave.adjusted" | "leave.approval_needed" | "leave.submitted" | "leave.approved" | "leave.rejected" | "leave.cancelled" | "leave.recounted" | "loan.submitted" | "loan.approved" | "loan.rejected" | "loan.cancelled" | "loan.deferred" | "payroll.slip_ready" | "recruitment.appointment_document" | "recruitment.candidate_hired" | "recruitment.interview_scheduled" | "recruitment.interview_rescheduled" | "recruitment.interview_cancelled" | "recruitment.interview_feedback" | "recruitment.offer_accepted" | "recruitment.offer_declined" | "recruitment.offer_expired" | "recruitment.requisition_submitted" | "recruitment.requisition_approved" | "recruitment.requisition_rejected" | "regularization.approval_needed" | "regularization.submitted" | "regularization.approved" | "regularization.rejected" | "regularization.cancelled" | "wfh.approval_needed" | "wfh.submitted" | "wfh.approved" | "wfh.rejected" | "wfh.cancelled";
         Pagination: {
+            /** Format: int32 */
             limit: number;
+            /** Format: int64 */
             page: number;
+            /** Format: int64 */
             total: number;
+            /** Format: int64 */
             total_pages: number;
         };
-        /** @description At least 8 characters, and hard to guess: a password is refused with a 400 `validation_failed` whose `details` name the password field (`body.password`) when it is a common or breached password (the list of about 49 000 shipped in `@zxcvbn-ts/language-common`, checked offline) or a close variant of one (capitals, l33t such as `P@ssw0rd`, a year or digits added), a simple pattern (repeats such as `aaaaaaaa`, sequences such as `12345678`, keyboard rows, dates), built on the account's name or e-mail, or when it contains the local part of the account's e-mail (the part before `@`, when it has 3 or more characters). The measure is zxcvbn's: at least score 2 (more than a million guesses), computed on the first 32 characters. Applies wherever a password is set: signup, accepting an invitation as a new user, and a password reset. Stored as `scrypt$<hex-salt>$<hex-hash>` (N=16384, r=8, p=1, 64-byte key). */
+        /**
+         * @description At least 8 characters, and hard to guess: a password is refused with a 400 `validation_failed` whose `details` name the password field (`body.password`) when it is a common or breached password (the list of about 49 000 shipped in `@zxcvbn-ts/language-common`, checked offline) or a close variant of one (capitals, l33t such as `P@ssw0rd`, a year or digits added), a simple pattern (repeats such as `aaaaaaaa`, sequences such as `12345678`, keyboard rows, dates), built on the account's name or e-mail, or when it contains the local part of the account's e-mail (the part before `@`, when it has 3 or more characters). The measure is zxcvbn's: at least score 2 (more than a million guesses), computed on the first 32 characters. Applies wherever a password is set: signup, accepting an invitation as a new user, and a password reset. Stored as `scrypt$<hex-salt>$<hex-hash>` (N=16384, r=8, p=1, 64-byte key).
+         * @example granite-otter-lantern-94
+         */
         Password: string;
         PayrollBreakdown: {
             /** @description A page of the run's employees (by employee code), see `pagination`. */
@@ -6723,29 +8541,61 @@ export interface components {
             totals: components["schemas"]["PayrollTotals"];
         };
         PayrollRun: {
-            /** Format: date-time */
+            /**
+             * Format: date-time
+             * @example 2026-11-25T10:30:00.000Z
+             */
             calculated_at: string | null;
-            /** Format: date-time */
+            /**
+             * Format: date-time
+             * @example 2026-11-20T09:15:00.000Z
+             */
             created_at: string;
-            /** Format: uuid */
+            /**
+             * Format: uuid
+             * @example d703a0f6-30a4-4936-86d9-cd4519262c0d
+             */
             created_by: string | null;
+            /** Format: int64 */
             employee_count: number;
             /** @description The employees the run is limited to; empty = every eligible employee. */
             employee_ids: string[];
-            /** @description Why the last background calculation or processing failed (status `failed`); null otherwise. */
+            /**
+             * @description Why the last background calculation or processing failed (status `failed`); null otherwise.
+             * @example The bank account of one employee is missing
+             */
             failure_reason: string | null;
-            /** Format: uuid */
+            /**
+             * Format: uuid
+             * @example 4b7d52dc-dcb1-41c6-a7c2-a7ebada6db9c
+             */
             id: string;
+            /** @example November payroll, includes the Diwali bonus */
             notes: string | null;
-            /** @description The month, `YYYY-MM`. */
+            /**
+             * @description The month, `YYYY-MM`.
+             * @example 2026-11
+             */
             period: string;
-            /** Format: date */
+            /**
+             * Format: date
+             * @example 2026-12-31
+             */
             period_end: string;
-            /** Format: date */
+            /**
+             * Format: date
+             * @example 2026-11-25
+             */
             period_start: string;
-            /** Format: date-time */
+            /**
+             * Format: date-time
+             * @example 2026-11-25T10:30:00.000Z
+             */
             processed_at: string | null;
-            /** Format: uuid */
+            /**
+             * Format: uuid
+             * @example 1737065f-112b-41dc-8c15-1a0586d88abc
+             */
             processed_by: string | null;
             /**
              * @description How far the run's calculation or processing got: `processed` of its `total` employees. While `calculating` / `processing` it grows batch by batch (the work becomes visible only when all of it is committed, at the end); afterwards both are the run's employee count (`processed` is 0 for a `failed` run: nothing was saved).
@@ -6755,12 +8605,15 @@ export interface components {
              *     }
              */
             progress: {
+                /** Format: int64 */
                 processed: number;
+                /** Format: int64 */
                 total: number;
             };
             /**
              * Format: date-time
              * @description When the last background calculation or processing was requested; null for runs only ever calculated within a request.
+             * @example 2026-11-20T09:15:00.000Z
              */
             queued_at: string | null;
             status: components["schemas"]["PayrollRunStatus"];
@@ -6768,7 +8621,10 @@ export interface components {
             total_gross: components["schemas"]["Money"];
             total_net: components["schemas"]["Money"];
             totals: components["schemas"]["PayrollTotals"] | null;
-            /** Format: date-time */
+            /**
+             * Format: date-time
+             * @example 2026-11-25T10:30:00.000Z
+             */
             updated_at: string;
         };
         /**
@@ -6780,8 +8636,12 @@ export interface components {
          */
         PayrollRunCreate: {
             employee_ids?: string[];
+            /** @example November payroll, includes the Diwali bonus */
             notes?: string | null;
-            /** @description `YYYY-MM` */
+            /**
+             * @description `YYYY-MM`
+             * @example 2026-11
+             */
             period: string;
         };
         /**
@@ -6792,24 +8652,32 @@ export interface components {
         /** @description Changes notes and/or the employees of a draft and recalculates it from the current data (an empty body `{}` just recalculates). `employee_ids: []` = every eligible employee. */
         PayrollRunUpdate: {
             employee_ids?: string[];
+            /** @example November payroll, includes the Diwali bonus */
             notes?: string | null;
         };
         /** @description Totals of the run's last calculation. */
         PayrollTotals: {
             components: {
                 amount: components["schemas"]["Money"];
+                /** @example CL */
                 code: string;
+                /** @example Priya Sharma */
                 name: string;
                 type: components["schemas"]["SalaryComponentType"];
             }[];
+            /** Format: int64 */
             employee_count: number;
-            /** @description Eligible employees left out because they have no salary setup in force. */
+            /**
+             * Format: int64
+             * @description Eligible employees left out because they have no salary setup in force.
+             */
             employees_without_setup: number;
             /** @description Gross + employer contributions + encashments + reimbursements. */
             employer_cost: components["schemas"]["Money"];
             esi: {
                 employee: components["schemas"]["Money"];
                 employer: components["schemas"]["Money"];
+                /** Format: int64 */
                 members: number;
                 wages: components["schemas"]["Money"];
             };
@@ -6825,6 +8693,7 @@ export interface components {
                 employee: components["schemas"]["Money"];
                 employer_epf: components["schemas"]["Money"];
                 employer_eps: components["schemas"]["Money"];
+                /** Format: int64 */
                 members: number;
                 wages: components["schemas"]["Money"];
             };
@@ -6845,6 +8714,7 @@ export interface components {
             employee_rate: components["schemas"]["Percent"];
             employer_rate: components["schemas"]["Percent"];
             enabled: boolean;
+            /** Format: int32 */
             eps_age_limit: number;
             eps_rate: components["schemas"]["Percent"];
             /** @description Compute contributions on wages capped at `wage_ceiling` (false: on full PF wages, the joint higher-wage option). */
@@ -6852,6 +8722,7 @@ export interface components {
             /**
              * Format: date-time
              * @description Null while the defaults are in use.
+             * @example 2026-11-25T10:30:00.000Z
              */
             updated_at: string | null;
             wage_ceiling: components["schemas"]["Money"];
@@ -6864,6 +8735,7 @@ export interface components {
             employee_rate?: components["schemas"]["Percent"];
             employer_rate?: components["schemas"]["Percent"];
             enabled?: boolean;
+            /** Format: int32 */
             eps_age_limit?: number;
             eps_rate?: components["schemas"]["Percent"];
             restrict_to_ceiling?: boolean;
@@ -6876,6 +8748,7 @@ export interface components {
             /**
              * Format: date-time
              * @description Null while the defaults are in use.
+             * @example 2026-11-25T10:30:00.000Z
              */
             updated_at: string | null;
         };
@@ -6899,49 +8772,86 @@ export interface components {
         };
         /** @description What the candidate sees through the appointment link. */
         PublicAppointment: {
+            /** @example Priya Sharma */
             candidate_name: string;
+            /** @example Acme Technologies Pvt Ltd */
             company_name: string;
+            /** @example INR */
             currency: string;
+            /** @example Engineering */
             department: string;
             /** @description Documents uploaded so far. */
             documents: components["schemas"]["AppointmentDocument"][];
             employment_type: components["schemas"]["EmploymentType"];
+            /** @example Senior Backend Engineer */
             job_title: string;
-            /** Format: date */
+            /**
+             * Format: date
+             * @example 2024-04-01
+             */
             joining_date: string;
-            /** Format: date-time */
+            /**
+             * Format: date-time
+             * @example 2026-11-27T17:30:00.000Z
+             */
             link_expires_at: string;
+            /** @example OFF-2026-0042 */
             offer_number: string;
+            /** @example /api/public/offer/Qm9vdHN0cmFwLXByb29mLXRva2VuLW5vdC1pc3N1ZWQ/pdf */
             pdf_url: string;
             /** @description Kinds of joining documents still expected (of id_proof, address_proof, education, experience). */
             requested_documents: components["schemas"]["DocumentType"][];
             salary: components["schemas"]["Money"];
+            /** @example Joining bonus repayable if you leave within 12 months. */
             terms: string | null;
+            /** @example /api/public/appointment/Qm9vdHN0cmFwLXByb29mLXRva2VuLW5vdC1pc3N1ZWQ/upload */
             upload_url: string;
         };
         /** @description What the candidate sees through the offer link. */
         PublicJobOffer: {
             /** @description True while the offer is `sent` and not expired. */
             can_respond: boolean;
+            /** @example Priya Sharma */
             candidate_name: string;
+            /** @example Acme Technologies Pvt Ltd */
             company_name: string;
+            /** @example INR */
             currency: string;
+            /** @example Engineering */
             department: string;
             employment_type: components["schemas"]["EmploymentType"];
-            /** Format: date */
+            /**
+             * Format: date
+             * @example 2026-12-31
+             */
             expires_on: string;
+            /** @example Senior Backend Engineer */
             job_title: string;
-            /** Format: date */
+            /**
+             * Format: date
+             * @example 2024-04-01
+             */
             joining_date: string;
+            /** @example OFF-2026-0042 */
             offer_number: string;
-            /** @description Path of the offer letter PDF (same token). */
+            /**
+             * @description Path of the offer letter PDF (same token).
+             * @example /api/public/offer/Qm9vdHN0cmFwLXByb29mLXRva2VuLW5vdC1pc3N1ZWQ/pdf
+             */
             pdf_url: string;
-            /** Format: date-time */
+            /**
+             * Format: date-time
+             * @example 2026-11-25T10:30:00.000Z
+             */
             responded_at: string | null;
             salary: components["schemas"]["Money"];
-            /** Format: date-time */
+            /**
+             * Format: date-time
+             * @example 2026-11-25T10:30:00.000Z
+             */
             sent_at: string | null;
             status: components["schemas"]["JobOfferStatus"];
+            /** @example Joining bonus repayable if you leave within 12 months. */
             terms: string | null;
         };
         /**
@@ -6958,10 +8868,17 @@ export interface components {
          *     }
          */
         ResignationRequest: {
-            /** Format: date */
+            /**
+             * Format: date
+             * @example 2026-12-31
+             */
             last_working_day: string;
+            /** @example Moving to Pune to be closer to family */
             reason: string;
-            /** Format: date */
+            /**
+             * Format: date
+             * @example 2026-11-25
+             */
             resignation_date: string;
         };
         /**
@@ -6976,26 +8893,46 @@ export interface components {
             amount: components["schemas"]["Money"] | null;
             /** @enum {string} */
             calculation: "fixed" | "formula";
-            /** @description Upper-case code used in formulas (`BASIC`, `HRA`), unique within the company. */
+            /**
+             * @description Upper-case code used in formulas (`BASIC`, `HRA`), unique within the company.
+             * @example HRA
+             */
             code: string;
-            /** Format: date-time */
+            /**
+             * Format: date-time
+             * @example 2026-11-20T09:15:00.000Z
+             */
             created_at: string;
             /** @description Prorated by payable days ÷ calendar days of the month (loss of pay, joining and leaving mid-month). */
             depends_on_payment_days: boolean;
+            /** @example 40% of basic pay, tax-exempt within the limits of section 10(13A) */
             description: string | null;
             /** @description Counts as ESI gross wages (false for travelling / special-expense allowances). */
             esi_applicable: boolean;
-            /** @description Expression of a formula component (see SalaryComponentCreate). */
+            /**
+             * @description Expression of a formula component (see SalaryComponentCreate).
+             * @example BASIC * 0.40
+             */
             formula: string | null;
-            /** Format: uuid */
+            /**
+             * Format: uuid
+             * @example 0ca7120d-4cfb-47b3-acf7-8a1dcb85b8a9
+             */
             id: string;
+            /** @example House Rent Allowance */
             name: string;
             /** @description Counts as PF wages (basic + DA + retaining allowance). */
             pf_wage: boolean;
-            /** @description Order on the salary slip. */
+            /**
+             * Format: int64
+             * @description Order on the salary slip.
+             */
             position: number;
             type: components["schemas"]["SalaryComponentType"];
-            /** Format: date-time */
+            /**
+             * Format: date-time
+             * @example 2026-11-25T10:30:00.000Z
+             */
             updated_at: string;
         };
         /**
@@ -7014,17 +8951,24 @@ export interface components {
             amount?: components["schemas"]["MoneyAmount"] | null;
             /** @enum {string} */
             calculation: "fixed" | "formula";
-            /** @description Stored upper-case; `CTC` is reserved. */
+            /**
+             * @description Stored upper-case; `CTC` is reserved.
+             * @example HRA
+             */
             code: string;
             /** @default true */
             depends_on_payment_days?: boolean;
+            /** @example 40% of basic pay, tax-exempt within the limits of section 10(13A) */
             description?: string | null;
             /** @default true */
             esi_applicable?: boolean;
+            /** @example BASIC * 0.40 */
             formula?: string | null;
+            /** @example House Rent Allowance */
             name: string;
             /** @default false */
             pf_wage?: boolean;
+            /** Format: int32 */
             position?: number;
             type: components["schemas"]["SalaryComponentType"];
         };
@@ -7045,14 +8989,21 @@ export interface components {
             amount?: components["schemas"]["MoneyAmount"] | null;
             /** @enum {string} */
             calculation?: "fixed" | "formula";
-            /** @description Stored upper-case; `CTC` is reserved. */
+            /**
+             * @description Stored upper-case; `CTC` is reserved.
+             * @example HRA
+             */
             code?: string;
             depends_on_payment_days?: boolean;
+            /** @example 40% of basic pay, tax-exempt within the limits of section 10(13A) */
             description?: string | null;
             esi_applicable?: boolean;
+            /** @example BASIC * 0.40 */
             formula?: string | null;
+            /** @example House Rent Allowance */
             name?: string;
             pf_wage?: boolean;
+            /** Format: int32 */
             position?: number;
             type?: components["schemas"]["SalaryComponentType"];
         };
@@ -7061,46 +9012,73 @@ export interface components {
             amount: components["schemas"]["Money"] | null;
             /** @enum {string} */
             calculation: "fixed" | "formula";
+            /** @example HRA */
             code: string;
-            /** Format: uuid */
+            /**
+             * Format: uuid
+             * @example 93c7ee6b-a034-44f8-a320-433804ec51c9
+             */
             component_id: string;
             /** @description Full-month amount as it would be calculated now (before proration). */
             monthly_amount: components["schemas"]["Money"];
+            /** @example House Rent Allowance */
             name: string;
             type: components["schemas"]["SalaryComponentType"];
         };
         SalarySetupVersion: {
             /** @description Every active component applies (fixed ones at their default amount). */
             all_components: boolean;
-            /** @description Null when the amounts were calculated. Otherwise why they cannot be: a component's result or a sum would be more than the largest amount (999999999999.99) - a version stored before this check, or one a later change of a component's formula or default made incalculable. The amounts then show 0.00, and a payroll run including the employee is a 400 naming them until the setup or the formula is corrected. */
+            /**
+             * @description Null when the amounts were calculated. Otherwise why they cannot be: a component's result or a sum would be more than the largest amount (999999999999.99) - a version stored before this check, or one a later change of a component's formula or default made incalculable. The amounts then show 0.00, and a payroll run including the employee is a 400 naming them until the setup or the formula is corrected.
+             * @example No salary setup for the period
+             */
             calculation_error: string | null;
             components: components["schemas"]["SalarySetupLine"][];
-            /** Format: date-time */
+            /**
+             * Format: date-time
+             * @example 2026-11-20T09:15:00.000Z
+             */
             created_at: string;
-            /** Format: uuid */
+            /**
+             * Format: uuid
+             * @example d703a0f6-30a4-4936-86d9-cd4519262c0d
+             */
             created_by: string | null;
             /** @description Person with disability (ESI threshold ₹25,000). */
             disabled: boolean;
-            /** Format: date */
+            /**
+             * Format: date
+             * @example 2024-04-01
+             */
             effective_from: string;
             /** @description false excludes the employee from the pension scheme outright. Eligibility is also derived in every run (see EmployeeSalarySetupInput): none from 58, none for a new member from 1 September 2014 whose PF wages at joining (the setup in force on the date of joining) were above the ceiling unless `existing_eps_member`; the whole employer share then goes to EPF. */
             eps_enabled: boolean;
             esi_enabled: boolean;
             /** @description Already an EPS member from earlier employment (existing UAN with EPS membership): EPS applies whatever the joining date and wage. */
             existing_eps_member: boolean;
-            /** Format: uuid */
+            /**
+             * Format: uuid
+             * @example afae5f3f-54fc-4ec4-b48e-23f3bf495ff9
+             */
             id: string;
             monthly_ctc: components["schemas"]["Money"] | null;
             /** @description Sum of the full-month deduction components (statutory deductions come on top). */
             monthly_deductions: components["schemas"]["Money"];
             /** @description Sum of the full-month earnings. */
             monthly_gross: components["schemas"]["Money"];
+            /** @example Annual revision, April 2026 */
             notes: string | null;
             pf_enabled: boolean;
             pt_enabled: boolean;
-            /** @description State for professional tax when it differs from the employee's state. */
+            /**
+             * @description State for professional tax when it differs from the employee's state.
+             * @example Karnataka
+             */
             pt_state: string | null;
-            /** Format: date-time */
+            /**
+             * Format: date-time
+             * @example 2026-11-25T10:30:00.000Z
+             */
             updated_at: string;
         };
         /** @description One employee's payroll result in a run (the salary slip once processed), with every line. */
@@ -7113,8 +9091,12 @@ export interface components {
             encashments: {
                 amount: components["schemas"]["Money"];
                 days: components["schemas"]["DayCount"];
-                /** Format: uuid */
+                /**
+                 * Format: uuid
+                 * @example 58f48033-e4c8-4bf0-83d8-145d13d85aa7
+                 */
                 encashment_id: string;
+                /** @example Casual Leave */
                 leave_type: string;
             }[];
             esi: {
@@ -7132,8 +9114,12 @@ export interface components {
             loans: {
                 amount: components["schemas"]["Money"];
                 installment_ids: string[];
-                /** Format: uuid */
+                /**
+                 * Format: uuid
+                 * @example 83d785d1-beb1-4c85-adde-c4f3e96e9ad6
+                 */
                 loan_id: string;
+                /** @example LOAN-2026-0009 */
                 loan_number: string;
             }[];
             lop: {
@@ -7162,39 +9148,63 @@ export interface components {
             };
             professional_tax_detail: {
                 amount: components["schemas"]["Money"];
+                /** @example Karnataka */
                 state: string | null;
             };
             reimbursement_lines: {
                 amount: components["schemas"]["Money"];
+                /** @example IT */
                 category: string;
-                /** Format: uuid */
+                /**
+                 * Format: uuid
+                 * @example 0e6014a3-92e5-4055-a582-783fd90901f4
+                 */
                 claim_id: string;
+                /** @example EXP-2026-0131 */
                 claim_number: string;
             }[];
         };
         SalarySlipLine: {
             /** @description Amount of this month (prorated when the component depends on payment days). */
             amount: components["schemas"]["Money"];
+            /** @example HRA */
             code: string;
-            /** Format: uuid */
+            /**
+             * Format: uuid
+             * @example 93c7ee6b-a034-44f8-a320-433804ec51c9
+             */
             component_id: string;
             /** @description Full-month amount. */
             full_amount: components["schemas"]["Money"];
+            /** @example House Rent Allowance */
             name: string;
         };
         SalarySlipSummary: {
-            /** @description Calendar days of the month (the proration divisor). */
+            /**
+             * Format: int64
+             * @description Calendar days of the month (the proration divisor).
+             */
             days_in_period: number;
+            /** @example Engineering */
             department: string;
+            /** @example Senior Software Engineer */
             designation: string;
+            /** @example EMP-0042 */
             employee_code: string;
-            /** Format: uuid */
+            /**
+             * Format: uuid
+             * @example 8dcd9acb-a378-46b9-b9bd-d57ed7932c00
+             */
             employee_id: string;
+            /** @example Priya Sharma */
             employee_name: string;
             employer_cost: components["schemas"]["Money"];
             esi_employee: components["schemas"]["Money"];
             gross: components["schemas"]["Money"];
-            /** Format: uuid */
+            /**
+             * Format: uuid
+             * @example 6472e5ea-5ca9-47d0-8f0b-3662e2b8f547
+             */
             id: string;
             leave_encashment: components["schemas"]["Money"];
             loan_deduction: components["schemas"]["Money"];
@@ -7203,22 +9213,31 @@ export interface components {
             /**
              * Format: date
              * @description Last day paid (last working day when earlier than the month end).
+             * @example 2026-12-31
              */
             pay_end: string;
             /**
              * Format: date
              * @description First day paid (joining date when later than the 1st).
+             * @example 2026-11-25
              */
             pay_start: string;
             payable_days: components["schemas"]["DayCount"];
+            /** @example 2026-11 */
             period: string;
             pf_employee: components["schemas"]["Money"];
             professional_tax: components["schemas"]["Money"];
             reimbursements: components["schemas"]["Money"];
-            /** Format: uuid */
+            /**
+             * Format: uuid
+             * @example a6e7537d-5a95-43c0-b0d9-67fb7f99cb09
+             */
             run_id: string;
             run_status: components["schemas"]["PayrollRunStatus"];
-            /** @description `PS-YYYYMM-00001`, given when the run is processed. */
+            /**
+             * @description `PS-YYYYMM-00001`, given when the run is processed.
+             * @example SLIP-2026-11-0042
+             */
             slip_number: string | null;
             total_deductions: components["schemas"]["Money"];
         };
@@ -7229,66 +9248,111 @@ export interface components {
         Separation: "resignation" | "retirement" | "termination" | "death" | "disablement";
         /** @description The signed-in user, their tenants and the active tenant of the session. */
         SessionInfo: {
-            /** Format: uuid */
+            /**
+             * Format: uuid
+             * @example 9250a2d3-0666-4b12-9218-2c1302d9afd6
+             */
             active_tenant_id: string | null;
             /**
              * Format: uuid
              * @description Employee record linked to the user in the active tenant.
+             * @example 8dcd9acb-a378-46b9-b9bd-d57ed7932c00
              */
             employee_id: string | null;
             modules: components["schemas"]["Module"][];
             /** @description The user's role in the active tenant (null without an active tenant). */
             role: components["schemas"]["Role"] | null;
             tenants: {
-                /** Format: uuid */
+                /**
+                 * Format: uuid
+                 * @example 9d58c054-eea9-4aae-bc26-36943e259682
+                 */
                 id: string;
+                /** @example Priya Sharma */
                 name: string;
                 role: components["schemas"]["Role"];
             }[];
             user: components["schemas"]["User"];
         };
         StoredFile: {
-            /** Format: date-time */
+            /**
+             * Format: date-time
+             * @example 2026-11-20T09:15:00.000Z
+             */
             created_at: string;
-            /** Format: uuid */
+            /**
+             * Format: uuid
+             * @example 4f35245c-9406-41f3-9c13-e11fc71e8933
+             */
             id: string;
+            /** @example application/pdf */
             mime_type: string;
+            /** @example offer-letter.pdf */
             original_name: string;
+            /** @example avatar */
             purpose: string;
+            /** @example 9f86d081884c7d659a2feaa0c55ad015a3bf4f1b2b0b822cd15d6c15b0f00a08 */
             sha256: string;
+            /** Format: int64 */
             size_bytes: number;
         };
         /** @description A person kept for future roles, with skills and tags to find them again. */
         TalentPoolCandidate: {
-            /** Format: uuid */
+            /**
+             * Format: uuid
+             * @example 772bbc8c-815e-4be3-9c25-b1268943b2c9
+             */
             added_by_user_id: string;
             /**
              * Format: uuid
              * @description The application they came from, if any.
+             * @example 8073b340-8a60-45ba-9728-0031d299a244
              */
             candidate_id: string | null;
-            /** Format: date-time */
+            /**
+             * Format: date-time
+             * @example 2026-11-20T09:15:00.000Z
+             */
             created_at: string;
+            /** @example Software Engineer */
             current_title: string | null;
-            /** Format: email */
+            /**
+             * Format: email
+             * @example priya.sharma@example.com
+             */
             email: string;
             experience_years: number | null;
+            /** @example Priya */
             first_name: string;
+            /** @example Priya Sharma */
             full_name: string;
-            /** Format: uuid */
+            /**
+             * Format: uuid
+             * @example cf70aa29-af31-4852-8306-655c25132209
+             */
             id: string;
+            /** @example Sharma */
             last_name: string;
+            /** @example Bengaluru */
             location: string | null;
+            /** @example Strong on system design; keep in mind for the next backend opening */
             notes: string | null;
+            /** @example +91 98450 12345 */
             phone: string | null;
-            /** Format: uuid */
+            /**
+             * Format: uuid
+             * @example ace45220-5bd7-4859-b492-18281be32882
+             */
             resume_file_id: string | null;
             /** @description Lower-case. */
             skills: string[];
             source: components["schemas"]["CandidateSource"];
             /** @description Lower-case. */
             tags: string[];
-            /** Format: date-time */
+            /**
+             * Format: date-time
+             * @example 2026-11-25T10:30:00.000Z
+             */
             updated_at: string;
         };
         /**
@@ -7311,17 +9375,29 @@ export interface components {
          *     }
          */
         TalentPoolCandidateCreate: {
-            /** Format: uuid */
+            /**
+             * Format: uuid
+             * @example 8073b340-8a60-45ba-9728-0031d299a244
+             */
             candidate_id?: string;
+            /** @example Software Engineer */
             current_title?: string | null;
             email?: components["schemas"]["Email"];
             experience_years?: number | null;
+            /** @example Priya */
             first_name?: string;
+            /** @example Sharma */
             last_name?: string;
+            /** @example Bengaluru */
             location?: string | null;
+            /** @example Strong on system design; keep in mind for the next backend opening */
             notes?: string | null;
+            /** @example +91 98450 12345 */
             phone?: string | null;
-            /** Format: uuid */
+            /**
+             * Format: uuid
+             * @example ace45220-5bd7-4859-b492-18281be32882
+             */
             resume_file_id?: string | null;
             skills?: string[];
             source?: components["schemas"]["CandidateSource"];
@@ -7329,15 +9405,24 @@ export interface components {
         };
         /** @description `skills` and `tags` replace the whole lists. */
         TalentPoolCandidateUpdate: {
+            /** @example Software Engineer */
             current_title?: string | null;
             email?: components["schemas"]["Email"];
             experience_years?: number | null;
+            /** @example Priya */
             first_name?: string;
+            /** @example Sharma */
             last_name?: string;
+            /** @example Bengaluru */
             location?: string | null;
+            /** @example Strong on system design; keep in mind for the next backend opening */
             notes?: string | null;
+            /** @example +91 98450 12345 */
             phone?: string | null;
-            /** Format: uuid */
+            /**
+             * Format: uuid
+             * @example ace45220-5bd7-4859-b492-18281be32882
+             */
             resume_file_id?: string | null;
             skills?: string[];
             source?: components["schemas"]["CandidateSource"];
@@ -7349,43 +9434,89 @@ export interface components {
          */
         TimeOfDay: string;
         User: {
-            /** Format: date-time */
+            /**
+             * Format: date-time
+             * @example 2026-11-20T09:15:00.000Z
+             */
             created_at: string;
-            /** Format: email */
+            /**
+             * Format: email
+             * @example priya.sharma@example.com
+             */
             email: string;
-            /** Format: uuid */
+            /**
+             * Format: uuid
+             * @example aa38603d-f70f-4956-bc22-04ff5c8d78c4
+             */
             id: string;
+            /** @example Priya Sharma */
             name: string;
         };
         /** @description Work-from-home request. Approved days show as `wfh` in attendance. */
         WfhRequest: {
-            /** Format: date-time */
+            /**
+             * Format: date-time
+             * @example 2026-11-25T10:30:00.000Z
+             */
             cancelled_at: string | null;
-            /** Format: uuid */
+            /**
+             * Format: uuid
+             * @example 1cdc23bc-f8e1-403c-8eb8-d9a08ee451e7
+             */
             cancelled_by: string | null;
-            /** Format: date-time */
+            /**
+             * Format: date-time
+             * @example 2026-11-20T09:15:00.000Z
+             */
             created_at: string;
             /** @description Working days in the range (weekly offs and holidays excluded). */
             days: components["schemas"]["DayCount"];
-            /** Format: date-time */
+            /**
+             * Format: date-time
+             * @example 2026-11-25T10:30:00.000Z
+             */
             decided_at: string | null;
-            /** Format: uuid */
+            /**
+             * Format: uuid
+             * @example 2eca5620-bb13-4297-80a1-9d8c6577a938
+             */
             decided_by: string | null;
+            /** @example Approved, enjoy your time off. */
             decision_comment: string | null;
-            /** Format: uuid */
+            /**
+             * Format: uuid
+             * @example 8dcd9acb-a378-46b9-b9bd-d57ed7932c00
+             */
             employee_id: string;
+            /** @example Priya Sharma */
             employee_name: string;
-            /** Format: date */
+            /**
+             * Format: date
+             * @example 2026-11-25
+             */
             from_date: string;
-            /** Format: uuid */
+            /**
+             * Format: uuid
+             * @example fe552a6a-c158-4e2b-81e9-091d40d63139
+             */
             id: string;
+            /** @example Family function in Jaipur */
             reason: string | null;
-            /** Format: uuid */
+            /**
+             * Format: uuid
+             * @example 3ac47ae5-5c76-47ed-b4d7-0eb2c00d94df
+             */
             requested_by: string | null;
             status: components["schemas"]["RequestStatus"];
-            /** Format: date */
+            /**
+             * Format: date
+             * @example 2026-12-31
+             */
             to_date: string;
-            /** Format: date-time */
+            /**
+             * Format: date-time
+             * @example 2026-11-25T10:30:00.000Z
+             */
             updated_at: string;
         };
         /**
@@ -7397,12 +9528,22 @@ export interface components {
          *     }
          */
         WfhRequestInput: {
-            /** Format: uuid */
+            /**
+             * Format: uuid
+             * @example 8dcd9acb-a378-46b9-b9bd-d57ed7932c00
+             */
             employee_id?: string;
-            /** Format: date */
+            /**
+             * Format: date
+             * @example 2026-11-25
+             */
             from_date: string;
+            /** @example Plumber visiting at home in the morning */
             reason?: string;
-            /** Format: date */
+            /**
+             * Format: date
+             * @example 2026-12-31
+             */
             to_date: string;
         };
         /**
@@ -7413,54 +9554,99 @@ export interface components {
          *     }
          */
         WorkingOnHolidayInput: {
-            /** Format: date */
+            /**
+             * Format: date
+             * @example 2026-11-25
+             */
             date: string;
-            /** Format: uuid */
+            /**
+             * Format: uuid
+             * @example 8dcd9acb-a378-46b9-b9bd-d57ed7932c00
+             */
             employee_id?: string;
             /** @description Worked half a day (credits 0.5). Default false. */
             half_day?: boolean;
-            /** Format: uuid */
+            /**
+             * Format: uuid
+             * @example d8c25bc1-66e2-4410-aa01-0ba9dfd63e16
+             */
             leave_type_id?: string;
+            /** @example Quarter-end release on the holiday */
             reason: string;
         };
         /** @description A claim for having worked on a holiday or weekly off. Approval credits compensatory leave (`comp_off_days` of `leave_type_id`, usable until `comp_off_expires_on`). */
         WorkingOnHolidayRequest: {
-            /** Format: date-time */
+            /**
+             * Format: date-time
+             * @example 2026-11-25T10:30:00.000Z
+             */
             cancelled_at: string | null;
-            /** Format: uuid */
+            /**
+             * Format: uuid
+             * @example 1cdc23bc-f8e1-403c-8eb8-d9a08ee451e7
+             */
             cancelled_by: string | null;
             /** @description Credited days (1.0, or 0.5 for a half day); null until approved. */
             comp_off_days: components["schemas"]["DayCount"] | null;
             /**
              * Format: date
              * @description Last day the credit can be used (null = no expiry).
+             * @example 2026-12-31
              */
             comp_off_expires_on: string | null;
-            /** Format: date-time */
+            /**
+             * Format: date-time
+             * @example 2026-11-20T09:15:00.000Z
+             */
             created_at: string;
-            /** Format: date */
+            /**
+             * Format: date
+             * @example 2026-11-25
+             */
             date: string;
-            /** Format: date-time */
+            /**
+             * Format: date-time
+             * @example 2026-11-25T10:30:00.000Z
+             */
             decided_at: string | null;
-            /** Format: uuid */
+            /**
+             * Format: uuid
+             * @example 2eca5620-bb13-4297-80a1-9d8c6577a938
+             */
             decided_by: string | null;
+            /** @example Approved, enjoy your time off. */
             decision_comment: string | null;
-            /** Format: uuid */
+            /**
+             * Format: uuid
+             * @example 8dcd9acb-a378-46b9-b9bd-d57ed7932c00
+             */
             employee_id: string;
+            /** @example Priya Sharma */
             employee_name: string;
             half_day: boolean;
-            /** Format: uuid */
+            /**
+             * Format: uuid
+             * @example 96a3734b-fab6-4313-bb95-5fc82700be01
+             */
             id: string;
             /**
              * Format: uuid
              * @description The compensatory leave type credited.
+             * @example d8c25bc1-66e2-4410-aa01-0ba9dfd63e16
              */
             leave_type_id: string | null;
+            /** @example Quarter-end release on the holiday */
             reason: string | null;
-            /** Format: uuid */
+            /**
+             * Format: uuid
+             * @example 3ac47ae5-5c76-47ed-b4d7-0eb2c00d94df
+             */
             requested_by: string | null;
             status: components["schemas"]["RequestStatus"];
-            /** Format: date-time */
+            /**
+             * Format: date-time
+             * @example 2026-11-25T10:30:00.000Z
+             */
             updated_at: string;
         };
         /**
@@ -7480,23 +9666,45 @@ export interface components {
          *     }
          */
         WorkLocation: {
+            /** @example 12 MG Road, Bengaluru 560001 */
             address: string | null;
-            /** Format: uuid */
+            /**
+             * Format: uuid
+             * @example 1ce24ac9-b237-4f7b-a478-7aed2d7e5fb8
+             */
             branch_id: string | null;
+            /** @example Bengaluru */
             city: string | null;
-            /** @description ISO 3166-1 alpha-2 code. */
+            /**
+             * @description ISO 3166-1 alpha-2 code.
+             * @example IN
+             */
             country: string | null;
-            /** Format: date-time */
+            /**
+             * Format: date-time
+             * @example 2026-11-20T09:15:00.000Z
+             */
             created_at: string;
-            /** @description Radius of the check-in geofence in metres. */
+            /**
+             * Format: int64
+             * @description Radius of the check-in geofence in metres.
+             */
             geofence_radius_m: number | null;
-            /** Format: uuid */
+            /**
+             * Format: uuid
+             * @example e0c68562-1c58-46b8-a149-ad386dc017e8
+             */
             id: string;
             latitude: number | null;
             longitude: number | null;
+            /** @example Koramangala office */
             name: string;
+            /** @example Karnataka */
             state: string | null;
-            /** Format: date-time */
+            /**
+             * Format: date-time
+             * @example 2026-11-25T10:30:00.000Z
+             */
             updated_at: string;
         };
         /**
@@ -7511,33 +9719,59 @@ export interface components {
          *     }
          */
         WorkLocationCreate: {
+            /** @example 12 MG Road, Bengaluru 560001 */
             address?: string | null;
             /**
              * Format: uuid
              * @description A branch of the company (400 otherwise).
+             * @example 1ce24ac9-b237-4f7b-a478-7aed2d7e5fb8
              */
             branch_id?: string | null;
+            /** @example Bengaluru */
             city?: string | null;
-            /** @description ISO 3166-1 alpha-2 code. */
+            /**
+             * @description ISO 3166-1 alpha-2 code.
+             * @example IN
+             */
             country?: string | null;
-            /** @description Radius of the check-in geofence in metres. */
+            /**
+             * Format: int32
+             * @description Radius of the check-in geofence in metres.
+             */
             geofence_radius_m?: number | null;
             latitude?: number | null;
             longitude?: number | null;
+            /** @example Koramangala office */
             name: string;
+            /** @example Karnataka */
             state?: string | null;
         };
         /** @description UAE Wages Protection System identifiers of the company, used in the SIF file's SCR record and file name. */
         WpsSettings: {
-            /** @description 9-digit routing code of the employer's bank (agent). */
+            /**
+             * @description 9-digit routing code of the employer's bank (agent).
+             * @example 302620122
+             */
             bank_routing_code: string | null;
-            /** @description Payment currency (AED). */
+            /**
+             * @description Payment currency (AED).
+             * @example INR
+             */
             currency: string;
-            /** @description MOHRE establishment (employer unique) id; written zero-padded to 13 digits. */
+            /**
+             * @description MOHRE establishment (employer unique) id; written zero-padded to 13 digits.
+             * @example 1234567890123
+             */
             employer_id: string | null;
-            /** @description Optional free text of the SCR record. */
+            /**
+             * @description Optional free text of the SCR record.
+             * @example ACME-WPS-01
+             */
             employer_reference: string | null;
-            /** Format: date-time */
+            /**
+             * Format: date-time
+             * @example 2026-11-25T10:30:00.000Z
+             */
             updated_at: string | null;
         };
         /**
@@ -7547,10 +9781,16 @@ export interface components {
          *     }
          */
         WpsSettingsUpdate: {
+            /** @example 302620122 */
             bank_routing_code?: string | null;
+            /** @example INR */
             currency?: string;
+            /** @example 1234567890123 */
             employer_id?: string | null;
-            /** @description Free text of the SCR record. No comma or line break, and it may not start with `=`, `+`, `-`, `@` or a tab (spreadsheet formula characters; a value stored before this rule is written without them). */
+            /**
+             * @description Free text of the SCR record. No comma or line break, and it may not start with `=`, `+`, `-`, `@` or a tab (spreadsheet formula characters; a value stored before this rule is written without them).
+             * @example ACME-WPS-01
+             */
             employer_reference?: string | null;
         };
     };
@@ -7559,7 +9799,7 @@ export interface components {
         AiUnavailable: {
             headers: {
                 /** @description Seconds to wait before retrying. */
-                "Retry-After"?: number;
+                "Retry-After": number;
                 [name: string]: unknown;
             };
             content: {
@@ -7685,11 +9925,12 @@ export interface components {
                 "application/json": components["schemas"]["Error"];
             };
         };
-        /** @description Too many attempts; retry after the number of seconds in the `Retry-After` header. */
+        /** @description Too many attempts; retry after the number of seconds in the `Retry-After` header. `RateLimit-Policy` names the limit that refused and `RateLimit` its state. */
         RateLimited: {
             headers: {
-                /** @description Seconds to wait before retrying. */
-                "Retry-After"?: number;
+                RateLimit: components["headers"]["RateLimit"];
+                "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
+                "Retry-After": components["headers"]["RetryAfter"];
                 [name: string]: unknown;
             };
             content: {
@@ -7745,7 +9986,7 @@ export interface components {
         Unavailable: {
             headers: {
                 /** @description Seconds to wait before retrying (2 while overloaded, 5 while the database is unreachable). */
-                "Retry-After"?: number;
+                "Retry-After": number;
                 [name: string]: unknown;
             };
             content: {
@@ -7791,11 +10032,12 @@ export interface components {
                 "application/json": components["schemas"]["Error"];
             };
         };
-        /** @description A usage limit is reached and nothing was done (nor counted): the caller's or the company's budget of this kind of call for the hour, or - uploads - the caller's uploads already in progress at once. The message names the limit. Retry after the number of seconds in the `Retry-After` header (what is left of the hour's window; 2 for uploads in progress). The limits are settings of the server (`UPLOADS_PER_USER_PER_HOUR`, `UPLOADS_PER_TENANT_PER_HOUR`, `UPLOADS_MAX_CONCURRENT_PER_USER`, `AI_CALLS_PER_USER_PER_HOUR`, `AI_CALLS_PER_TENANT_PER_HOUR`); every server process shares the hourly counts. */
+        /** @description A usage limit is reached and nothing was done (nor counted): the caller's or the company's budget of this kind of call for the hour, or - uploads - the caller's uploads already in progress at once. The message names the limit. Retry after the number of seconds in the `Retry-After` header (what is left of the hour's window; 2 for uploads in progress); `RateLimit-Policy` names the limit that refused and `RateLimit` its state. The limits are settings of the server (`UPLOADS_PER_USER_PER_HOUR`, `UPLOADS_PER_TENANT_PER_HOUR`, `UPLOADS_MAX_CONCURRENT_PER_USER`, `AI_CALLS_PER_USER_PER_HOUR`, `AI_CALLS_PER_TENANT_PER_HOUR`); every server process shares the hourly counts. */
         UsageLimitReached: {
             headers: {
-                /** @description Seconds to wait before retrying (until the limit's window ends). */
-                "Retry-After"?: number;
+                RateLimit: components["headers"]["RateLimit"];
+                "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
+                "Retry-After": components["headers"]["RetryAfter"];
                 [name: string]: unknown;
             };
             content: {
@@ -7846,7 +10088,23 @@ export interface components {
         ToDateFilter: string;
     };
     requestBodies: never;
-    headers: never;
+    headers: {
+        /**
+         * @description The state of the limit that refused the request (IETF draft-ietf-httpapi-ratelimit-headers-08, as express-rate-limit sends it with `standardHeaders: "draft-8"`): the policy's name, `r` the uses remaining (0: this request was refused) and `t` the seconds until the window ends (as `Retry-After`).
+         * @example "account";r=0;t=840
+         */
+        RateLimit: string;
+        /**
+         * @description The limit that refused the request (IETF draft-ietf-httpapi-ratelimit-headers-08): its name, `q` the uses allowed per window (or at once) and `w` the window in seconds (absent for a limit of uploads at once). Names: `account` and `ip` (failed sign-ins per account and per client IP, 15 minutes), `reset-ip` (password reset requests per IP), `signup-ip` (signups per IP), `upload-user`, `upload-ip`, `upload-tenant` (uploads per hour), `uploads-in-progress` (uploads at once per user or IP), `ai-user` and `ai-tenant` (AI helper calls per hour).
+         * @example "account";q=5;w=900
+         */
+        RateLimitPolicy: string;
+        /**
+         * @description Seconds to wait before retrying (until the refusing limit's window ends; equals `t` of `RateLimit`).
+         * @example 840
+         */
+        RetryAfter: number;
+    };
     pathItems: never;
 }
 export type $defs = Record<string, never>;
@@ -7880,6 +10138,7 @@ export interface operations {
                 content: {
                     "application/json": {
                         data: components["schemas"]["Asset"][];
+                        /** @example OK */
                         message: string;
                         pagination: components["schemas"]["Pagination"];
                     };
@@ -7913,22 +10172,37 @@ export interface operations {
                  *     }
                  */
                 "application/json": {
-                    /** @description Letters, digits, `.`, `_`, `/`, `-`; up to 50 characters. */
+                    /**
+                     * @description Letters, digits, `.`, `_`, `/`, `-`; up to 50 characters.
+                     * @example LAP-2026-017
+                     */
                     asset_tag?: string;
-                    /** Format: uuid */
+                    /**
+                     * Format: uuid
+                     * @example 94cf0cb9-d82a-40c8-b40b-cbc240e0ef21
+                     */
                     category_id: string;
                     /**
                      * @default new
                      * @enum {string}
                      */
                     condition?: "new" | "good" | "fair" | "poor";
+                    /** @example MacBook Pro 14 (M3) */
                     name: string;
+                    /** @example Bought with a three-year warranty */
                     notes?: string | null;
                     purchase_cost?: components["schemas"]["Money"] | null;
-                    /** Format: date */
+                    /**
+                     * Format: date
+                     * @example 2024-04-01
+                     */
                     purchase_date?: string | null;
+                    /** @example C02XK1ZQJGH5 */
                     serial_number?: string | null;
-                    /** Format: date */
+                    /**
+                     * Format: date
+                     * @example 2026-12-31
+                     */
                     warranty_expires_on?: string | null;
                 };
             };
@@ -7942,6 +10216,7 @@ export interface operations {
                 content: {
                     "application/json": {
                         data: components["schemas"]["Asset"];
+                        /** @example Created */
                         message: string;
                     };
                 };
@@ -7975,6 +10250,7 @@ export interface operations {
                 content: {
                     "application/json": {
                         data: components["schemas"]["Asset"];
+                        /** @example OK */
                         message: string;
                     };
                 };
@@ -8005,20 +10281,33 @@ export interface operations {
                  *     }
                  */
                 "application/json": {
+                    /** @example LAP-2026-017 */
                     asset_tag?: string;
-                    /** Format: uuid */
+                    /**
+                     * Format: uuid
+                     * @example 94cf0cb9-d82a-40c8-b40b-cbc240e0ef21
+                     */
                     category_id?: string;
                     /** @enum {string} */
                     condition?: "new" | "good" | "fair" | "poor";
+                    /** @example MacBook Pro 14 (M3) */
                     name?: string;
+                    /** @example Bought with a three-year warranty */
                     notes?: string | null;
                     purchase_cost?: components["schemas"]["Money"] | null;
-                    /** Format: date */
+                    /**
+                     * Format: date
+                     * @example 2024-04-01
+                     */
                     purchase_date?: string | null;
+                    /** @example C02XK1ZQJGH5 */
                     serial_number?: string | null;
                     /** @enum {string} */
                     status?: "retired" | "lost";
-                    /** Format: date */
+                    /**
+                     * Format: date
+                     * @example 2026-12-31
+                     */
                     warranty_expires_on?: string | null;
                 };
             };
@@ -8032,6 +10321,7 @@ export interface operations {
                 content: {
                     "application/json": {
                         data: components["schemas"]["Asset"];
+                        /** @example OK */
                         message: string;
                     };
                 };
@@ -8102,6 +10392,7 @@ export interface operations {
                 content: {
                     "application/json": {
                         data: components["schemas"]["AssetAssignment"][];
+                        /** @example OK */
                         message: string;
                         pagination: components["schemas"]["Pagination"];
                     };
@@ -8132,15 +10423,28 @@ export interface operations {
                  *     }
                  */
                 "application/json": {
-                    /** Format: uuid */
+                    /**
+                     * Format: uuid
+                     * @example a67c622f-81cf-40db-b91f-4063160984fb
+                     */
                     asset_id: string;
-                    /** Format: date */
+                    /**
+                     * Format: date
+                     * @example 2026-11-25
+                     */
                     assigned_on?: string;
                     condition_at_assignment?: components["schemas"]["AssetCondition"];
-                    /** Format: uuid */
+                    /**
+                     * Format: uuid
+                     * @example 8dcd9acb-a378-46b9-b9bd-d57ed7932c00
+                     */
                     employee_id: string;
-                    /** Format: date */
+                    /**
+                     * Format: date
+                     * @example 2026-12-31
+                     */
                     expected_return_on?: string | null;
+                    /** @example Handed over with charger and sleeve */
                     notes?: string | null;
                 };
             };
@@ -8154,6 +10458,7 @@ export interface operations {
                 content: {
                     "application/json": {
                         data: components["schemas"]["AssetAssignment"];
+                        /** @example Created */
                         message: string;
                     };
                 };
@@ -8195,6 +10500,7 @@ export interface operations {
                 content: {
                     "application/json": {
                         data: components["schemas"]["AssetDamageReport"][];
+                        /** @example OK */
                         message: string;
                         pagination: components["schemas"]["Pagination"];
                     };
@@ -8224,10 +10530,17 @@ export interface operations {
                  *     }
                  */
                 "application/json": {
-                    /** Format: uuid */
+                    /**
+                     * Format: uuid
+                     * @example a67c622f-81cf-40db-b91f-4063160984fb
+                     */
                     asset_id: string;
+                    /** @example Screen cracked after a fall from the desk */
                     description: string;
-                    /** Format: uuid */
+                    /**
+                     * Format: uuid
+                     * @example 96b9af34-b16d-4cf0-bf89-09651541e35e
+                     */
                     file_id?: string | null;
                     severity: components["schemas"]["AssetDamageSeverity"];
                 };
@@ -8242,6 +10555,7 @@ export interface operations {
                 content: {
                     "application/json": {
                         data: components["schemas"]["AssetDamageReport"];
+                        /** @example Created */
                         message: string;
                     };
                 };
@@ -8283,6 +10597,7 @@ export interface operations {
                      */
                     condition?: "new" | "good" | "fair" | "poor";
                     repair_cost?: components["schemas"]["Money"] | null;
+                    /** @example Screen replaced by the service centre under warranty */
                     resolution_notes?: string | null;
                     /** @enum {string} */
                     status: "repaired" | "written_off";
@@ -8298,6 +10613,7 @@ export interface operations {
                 content: {
                     "application/json": {
                         data: components["schemas"]["AssetDamageReport"];
+                        /** @example OK */
                         message: string;
                     };
                 };
@@ -8339,6 +10655,7 @@ export interface operations {
                 content: {
                     "application/json": {
                         data: components["schemas"]["AssetReturnRequest"][];
+                        /** @example OK */
                         message: string;
                         pagination: components["schemas"]["Pagination"];
                     };
@@ -8367,8 +10684,12 @@ export interface operations {
                  *     }
                  */
                 "application/json": {
-                    /** Format: uuid */
+                    /**
+                     * Format: uuid
+                     * @example 17342c62-a17d-40c4-8c45-a8f5a060c051
+                     */
                     assignment_id: string;
+                    /** @example Upgrading to a new laptop */
                     reason: string;
                 };
             };
@@ -8382,6 +10703,7 @@ export interface operations {
                 content: {
                     "application/json": {
                         data: components["schemas"]["AssetReturnRequest"];
+                        /** @example Created */
                         message: string;
                     };
                 };
@@ -8416,9 +10738,13 @@ export interface operations {
                  *     }
                  */
                 "application/json": {
+                    /** @example Approved; hand it to IT on Friday */
                     decision_notes?: string | null;
                     return_condition?: components["schemas"]["AssetCondition"];
-                    /** Format: date */
+                    /**
+                     * Format: date
+                     * @example 2026-12-31
+                     */
                     returned_on?: string;
                     /** @enum {string} */
                     status: "approved" | "rejected";
@@ -8434,6 +10760,7 @@ export interface operations {
                 content: {
                     "application/json": {
                         data: components["schemas"]["AssetReturnRequest"];
+                        /** @example OK */
                         message: string;
                     };
                 };
@@ -8475,6 +10802,7 @@ export interface operations {
                 content: {
                     "application/json": {
                         data: components["schemas"]["AttendanceDay"][];
+                        /** @example OK */
                         message: string;
                         pagination: components["schemas"]["Pagination"];
                     };
@@ -8518,6 +10846,7 @@ export interface operations {
                 content: {
                     "application/json": {
                         data: components["schemas"]["AttendanceRegularization"][];
+                        /** @example OK */
                         message: string;
                         pagination: components["schemas"]["Pagination"];
                     };
@@ -8551,6 +10880,7 @@ export interface operations {
                 content: {
                     "application/json": {
                         data: components["schemas"]["AttendanceRegularization"];
+                        /** @example Created */
                         message: string;
                     };
                 };
@@ -8585,6 +10915,7 @@ export interface operations {
                 content: {
                     "application/json": {
                         data: components["schemas"]["AttendanceRegularization"];
+                        /** @example OK */
                         message: string;
                     };
                 };
@@ -8620,6 +10951,7 @@ export interface operations {
                 content: {
                     "application/json": {
                         data: components["schemas"]["AttendanceRegularization"];
+                        /** @example OK */
                         message: string;
                     };
                 };
@@ -8654,6 +10986,7 @@ export interface operations {
                 content: {
                     "application/json": {
                         data: components["schemas"]["AttendanceRegularization"];
+                        /** @example OK */
                         message: string;
                     };
                 };
@@ -8677,6 +11010,7 @@ export interface operations {
         requestBody?: {
             content: {
                 "application/json": {
+                    /** @example Working from the Koramangala office today */
                     notes?: string;
                 };
             };
@@ -8690,6 +11024,7 @@ export interface operations {
                 content: {
                     "application/json": {
                         data: components["schemas"]["AttendanceRecord"];
+                        /** @example OK */
                         message: string;
                     };
                 };
@@ -8714,6 +11049,7 @@ export interface operations {
         requestBody?: {
             content: {
                 "application/json": {
+                    /** @example Working from the Koramangala office today */
                     notes?: string;
                 };
             };
@@ -8727,6 +11063,7 @@ export interface operations {
                 content: {
                     "application/json": {
                         data: components["schemas"]["AttendanceRecord"];
+                        /** @example OK */
                         message: string;
                     };
                 };
@@ -8762,9 +11099,12 @@ export interface operations {
                 content: {
                     "application/json": {
                         data: {
+                            /** Format: int64 */
                             created: number;
+                            /** Format: int64 */
                             updated: number;
                         };
+                        /** @example OK */
                         message: string;
                     };
                 };
@@ -8789,8 +11129,10 @@ export interface operations {
         requestBody: {
             content: {
                 "application/json": {
+                    /** @example Priya Sharma */
                     name?: string;
                     password?: components["schemas"]["Password"];
+                    /** @example Qm9vdHN0cmFwLXByb29mLXRva2VuLW5vdC1pc3N1ZWQ */
                     token: string;
                 };
             };
@@ -8806,6 +11148,7 @@ export interface operations {
                 content: {
                     "application/json": {
                         data: components["schemas"]["SessionInfo"];
+                        /** @example OK */
                         message: string;
                     };
                 };
@@ -8871,6 +11214,7 @@ export interface operations {
                 content: {
                     "application/json": {
                         data: components["schemas"]["SessionInfo"];
+                        /** @example OK */
                         message: string;
                     };
                 };
@@ -8893,6 +11237,7 @@ export interface operations {
             content: {
                 "application/json": {
                     password: components["schemas"]["Password"];
+                    /** @example Qm9vdHN0cmFwLXByb29mLXRva2VuLW5vdC1pc3N1ZWQ */
                     token: string;
                 };
             };
@@ -8932,6 +11277,7 @@ export interface operations {
                 content: {
                     "application/json": {
                         data: components["schemas"]["SessionInfo"];
+                        /** @example OK */
                         message: string;
                     };
                 };
@@ -8960,6 +11306,7 @@ export interface operations {
                  */
                 "application/json": {
                     email: components["schemas"]["Email"];
+                    /** @example granite-otter-lantern-94 */
                     password: string;
                 };
             };
@@ -8975,6 +11322,7 @@ export interface operations {
                 content: {
                     "application/json": {
                         data: components["schemas"]["SessionInfo"];
+                        /** @example OK */
                         message: string;
                     };
                 };
@@ -9032,8 +11380,10 @@ export interface operations {
                  *     }
                  */
                 "application/json": {
+                    /** @example Acme Technologies Pvt Ltd */
                     company_name?: string;
                     email: components["schemas"]["Email"];
+                    /** @example Priya Sharma */
                     name: string;
                     password: components["schemas"]["Password"];
                 };
@@ -9073,6 +11423,7 @@ export interface operations {
                  *     }
                  */
                 "application/json": {
+                    /** @example Qm9vdHN0cmFwLXByb29mLXRva2VuLW5vdC1pc3N1ZWQ */
                     token: string;
                 };
             };
@@ -9088,6 +11439,7 @@ export interface operations {
                 content: {
                     "application/json": {
                         data: components["schemas"]["SessionInfo"];
+                        /** @example Created */
                         message: string;
                     };
                 };
@@ -9111,7 +11463,10 @@ export interface operations {
         requestBody: {
             content: {
                 "application/json": {
-                    /** Format: uuid */
+                    /**
+                     * Format: uuid
+                     * @example e542565e-7a7d-4911-b3be-621a7e1be9b0
+                     */
                     tenantId: string;
                 };
             };
@@ -9127,6 +11482,7 @@ export interface operations {
                 content: {
                     "application/json": {
                         data: components["schemas"]["SessionInfo"];
+                        /** @example OK */
                         message: string;
                     };
                 };
@@ -9153,9 +11509,15 @@ export interface operations {
         requestBody: {
             content: {
                 "application/json": {
+                    /**
+                     * Format: int64
+                     * @description Unix time (seconds) of the event.
+                     */
                     created?: number;
                     data?: Record<string, never>;
+                    /** @example evt_1QxYz2AbCdEfGh */
                     id: string;
+                    /** @example customer.subscription.updated */
                     type: string;
                 };
             };
@@ -9170,6 +11532,7 @@ export interface operations {
                     "application/json": {
                         data: {
                             duplicate: boolean;
+                            /** @example evt_1QxYz2AbCdEfGh */
                             event_id: string;
                             /** @description Whether the event changed a company. */
                             handled: boolean;
@@ -9179,9 +11542,13 @@ export interface operations {
                              * @enum {string|null}
                              */
                             reason: "duplicate" | "unhandled_type" | "unknown_company" | "customer_mismatch" | "customer_in_use" | "unbound" | "stale" | null;
-                            /** Format: uuid */
+                            /**
+                             * Format: uuid
+                             * @example 2fab3c46-fb89-4b4b-8072-1cc4070b1553
+                             */
                             tenant_id: string | null;
                         };
+                        /** @example OK */
                         message: string;
                     };
                 };
@@ -9225,6 +11592,7 @@ export interface operations {
                 content: {
                     "application/json": {
                         data: components["schemas"]["AuditLogEntry"][];
+                        /** @example OK */
                         message: string;
                         pagination: components["schemas"]["Pagination"];
                     };
@@ -9261,6 +11629,7 @@ export interface operations {
                 content: {
                     "application/json": {
                         data: components["schemas"]["AssetCategory"][];
+                        /** @example OK */
                         message: string;
                         pagination: components["schemas"]["Pagination"];
                     };
@@ -9289,7 +11658,9 @@ export interface operations {
                  *     }
                  */
                 "application/json": {
+                    /** @example Company laptops issued to employees */
                     description?: string | null;
+                    /** @example Laptops */
                     name: string;
                 };
             };
@@ -9303,6 +11674,7 @@ export interface operations {
                 content: {
                     "application/json": {
                         data: components["schemas"]["AssetCategory"];
+                        /** @example Created */
                         message: string;
                     };
                 };
@@ -9336,6 +11708,7 @@ export interface operations {
                 content: {
                     "application/json": {
                         data: components["schemas"]["AssetCategory"];
+                        /** @example OK */
                         message: string;
                     };
                 };
@@ -9360,7 +11733,9 @@ export interface operations {
         requestBody: {
             content: {
                 "application/json": {
+                    /** @example Company laptops issued to employees */
                     description?: string | null;
+                    /** @example Laptops */
                     name?: string;
                 };
             };
@@ -9374,6 +11749,7 @@ export interface operations {
                 content: {
                     "application/json": {
                         data: components["schemas"]["AssetCategory"];
+                        /** @example OK */
                         message: string;
                     };
                 };
@@ -9435,6 +11811,7 @@ export interface operations {
                 content: {
                     "application/json": {
                         data: components["schemas"]["AttendanceSettings"];
+                        /** @example OK */
                         message: string;
                     };
                 };
@@ -9467,6 +11844,7 @@ export interface operations {
                 content: {
                     "application/json": {
                         data: components["schemas"]["AttendanceSettings"];
+                        /** @example OK */
                         message: string;
                     };
                 };
@@ -9502,6 +11880,7 @@ export interface operations {
                 content: {
                     "application/json": {
                         data: components["schemas"]["Branch"][];
+                        /** @example OK */
                         message: string;
                         pagination: components["schemas"]["Pagination"];
                     };
@@ -9535,6 +11914,7 @@ export interface operations {
                 content: {
                     "application/json": {
                         data: components["schemas"]["Branch"];
+                        /** @example Created */
                         message: string;
                     };
                 };
@@ -9569,6 +11949,7 @@ export interface operations {
                 content: {
                     "application/json": {
                         data: components["schemas"]["Branch"];
+                        /** @example OK */
                         message: string;
                     };
                 };
@@ -9605,6 +11986,7 @@ export interface operations {
                 content: {
                     "application/json": {
                         data: components["schemas"]["Branch"];
+                        /** @example OK */
                         message: string;
                     };
                 };
@@ -9667,6 +12049,7 @@ export interface operations {
                 content: {
                     "application/json": {
                         data: components["schemas"]["CompanySettings"];
+                        /** @example OK */
                         message: string;
                     };
                 };
@@ -9710,6 +12093,7 @@ export interface operations {
                 content: {
                     "application/json": {
                         data: components["schemas"]["CompanySettings"];
+                        /** @example OK */
                         message: string;
                     };
                 };
@@ -9743,6 +12127,7 @@ export interface operations {
                             invitations: components["schemas"]["Invitation"][];
                             members: components["schemas"]["Member"][];
                         };
+                        /** @example OK */
                         message: string;
                     };
                 };
@@ -9765,7 +12150,10 @@ export interface operations {
             content: {
                 "application/json": {
                     email: components["schemas"]["Email"];
-                    /** Format: uuid */
+                    /**
+                     * Format: uuid
+                     * @example 8dcd9acb-a378-46b9-b9bd-d57ed7932c00
+                     */
                     employee_id?: string;
                     role: components["schemas"]["Role"];
                 };
@@ -9780,6 +12168,7 @@ export interface operations {
                 content: {
                     "application/json": {
                         data: components["schemas"]["Invitation"];
+                        /** @example Created */
                         message: string;
                     };
                 };
@@ -9807,7 +12196,10 @@ export interface operations {
         requestBody: {
             content: {
                 "application/json": {
-                    /** Format: uuid */
+                    /**
+                     * Format: uuid
+                     * @example 8dcd9acb-a378-46b9-b9bd-d57ed7932c00
+                     */
                     employee_id?: string | null;
                     role?: components["schemas"]["Role"];
                 };
@@ -9822,6 +12214,7 @@ export interface operations {
                 content: {
                     "application/json": {
                         data: components["schemas"]["Member"];
+                        /** @example OK */
                         message: string;
                     };
                 };
@@ -9883,6 +12276,7 @@ export interface operations {
                 content: {
                     "application/json": {
                         data: components["schemas"]["EsiSettings"];
+                        /** @example OK */
                         message: string;
                     };
                 };
@@ -9915,6 +12309,7 @@ export interface operations {
                 content: {
                     "application/json": {
                         data: components["schemas"]["EsiSettings"];
+                        /** @example OK */
                         message: string;
                     };
                 };
@@ -9948,6 +12343,7 @@ export interface operations {
                 content: {
                     "application/json": {
                         data: components["schemas"]["ExpenseCategory"][];
+                        /** @example OK */
                         message: string;
                     };
                 };
@@ -9980,6 +12376,7 @@ export interface operations {
                 content: {
                     "application/json": {
                         data: components["schemas"]["ExpenseCategory"];
+                        /** @example Created */
                         message: string;
                     };
                 };
@@ -10013,6 +12410,7 @@ export interface operations {
                 content: {
                     "application/json": {
                         data: components["schemas"]["ExpenseCategory"];
+                        /** @example OK */
                         message: string;
                     };
                 };
@@ -10048,6 +12446,7 @@ export interface operations {
                 content: {
                     "application/json": {
                         data: components["schemas"]["ExpenseCategory"];
+                        /** @example OK */
                         message: string;
                     };
                 };
@@ -10109,6 +12508,7 @@ export interface operations {
                 content: {
                     "application/json": {
                         data: components["schemas"]["GratuitySettings"];
+                        /** @example OK */
                         message: string;
                     };
                 };
@@ -10141,6 +12541,7 @@ export interface operations {
                 content: {
                     "application/json": {
                         data: components["schemas"]["GratuitySettings"];
+                        /** @example OK */
                         message: string;
                     };
                 };
@@ -10174,6 +12575,7 @@ export interface operations {
                 content: {
                     "application/json": {
                         data: components["schemas"]["LoanType"][];
+                        /** @example OK */
                         message: string;
                     };
                 };
@@ -10206,6 +12608,7 @@ export interface operations {
                 content: {
                     "application/json": {
                         data: components["schemas"]["LoanType"];
+                        /** @example Created */
                         message: string;
                     };
                 };
@@ -10239,6 +12642,7 @@ export interface operations {
                 content: {
                     "application/json": {
                         data: components["schemas"]["LoanType"];
+                        /** @example OK */
                         message: string;
                     };
                 };
@@ -10274,6 +12678,7 @@ export interface operations {
                 content: {
                     "application/json": {
                         data: components["schemas"]["LoanType"];
+                        /** @example OK */
                         message: string;
                     };
                 };
@@ -10335,6 +12740,7 @@ export interface operations {
                 content: {
                     "application/json": {
                         data: components["schemas"]["PfSettings"];
+                        /** @example OK */
                         message: string;
                     };
                 };
@@ -10367,6 +12773,7 @@ export interface operations {
                 content: {
                     "application/json": {
                         data: components["schemas"]["PfSettings"];
+                        /** @example OK */
                         message: string;
                     };
                 };
@@ -10397,6 +12804,7 @@ export interface operations {
                 content: {
                     "application/json": {
                         data: components["schemas"]["ProfessionalTaxSettings"];
+                        /** @example OK */
                         message: string;
                     };
                 };
@@ -10429,6 +12837,7 @@ export interface operations {
                 content: {
                     "application/json": {
                         data: components["schemas"]["ProfessionalTaxSettings"];
+                        /** @example OK */
                         message: string;
                     };
                 };
@@ -10459,6 +12868,7 @@ export interface operations {
                 content: {
                     "application/json": {
                         data: components["schemas"]["WpsSettings"];
+                        /** @example OK */
                         message: string;
                     };
                 };
@@ -10491,6 +12901,7 @@ export interface operations {
                 content: {
                     "application/json": {
                         data: components["schemas"]["WpsSettings"];
+                        /** @example OK */
                         message: string;
                     };
                 };
@@ -10521,6 +12932,7 @@ export interface operations {
                 content: {
                     "application/json": {
                         data: components["schemas"]["InterviewPanel"];
+                        /** @example OK */
                         message: string;
                     };
                 };
@@ -10553,6 +12965,7 @@ export interface operations {
                 content: {
                     "application/json": {
                         data: components["schemas"]["InterviewPanel"];
+                        /** @example OK */
                         message: string;
                     };
                 };
@@ -10589,6 +13002,7 @@ export interface operations {
                 content: {
                     "application/json": {
                         data: components["schemas"]["WorkLocation"][];
+                        /** @example OK */
                         message: string;
                         pagination: components["schemas"]["Pagination"];
                     };
@@ -10622,6 +13036,7 @@ export interface operations {
                 content: {
                     "application/json": {
                         data: components["schemas"]["WorkLocation"];
+                        /** @example Created */
                         message: string;
                     };
                 };
@@ -10653,6 +13068,7 @@ export interface operations {
                 content: {
                     "application/json": {
                         data: components["schemas"]["DashboardOverview"];
+                        /** @example OK */
                         message: string;
                     };
                 };
@@ -10701,6 +13117,7 @@ export interface operations {
                 content: {
                     "application/json": {
                         data: components["schemas"]["EmployeeDirectoryEntry"][];
+                        /** @example OK */
                         message: string;
                         pagination: components["schemas"]["Pagination"];
                     };
@@ -10734,6 +13151,7 @@ export interface operations {
                 content: {
                     "application/json": {
                         data: components["schemas"]["Employee"];
+                        /** @example Created */
                         message: string;
                     };
                 };
@@ -10768,6 +13186,7 @@ export interface operations {
                 content: {
                     "application/json": {
                         data: components["schemas"]["Employee"] | components["schemas"]["EmployeeDirectoryEntry"];
+                        /** @example OK */
                         message: string;
                     };
                 };
@@ -10804,6 +13223,7 @@ export interface operations {
                 content: {
                     "application/json": {
                         data: components["schemas"]["Employee"];
+                        /** @example OK */
                         message: string;
                     };
                 };
@@ -10874,6 +13294,7 @@ export interface operations {
                 content: {
                     "application/json": {
                         data: components["schemas"]["AuditLogEntry"][];
+                        /** @example OK */
                         message: string;
                         pagination: components["schemas"]["Pagination"];
                     };
@@ -10912,6 +13333,7 @@ export interface operations {
                 content: {
                     "application/json": {
                         data: components["schemas"]["EmployeeDocument"][];
+                        /** @example OK */
                         message: string;
                         pagination: components["schemas"]["Pagination"];
                     };
@@ -10941,6 +13363,7 @@ export interface operations {
                     document_type: components["schemas"]["DocumentType"];
                     /** Format: binary */
                     file: string;
+                    /** @example PAN card */
                     title: string;
                 };
             };
@@ -10954,6 +13377,7 @@ export interface operations {
                 content: {
                     "application/json": {
                         data: components["schemas"]["EmployeeDocument"];
+                        /** @example Created */
                         message: string;
                     };
                 };
@@ -11017,6 +13441,7 @@ export interface operations {
                 content: {
                     "application/json": {
                         data: components["schemas"]["EmployeeExit"];
+                        /** @example OK */
                         message: string;
                     };
                 };
@@ -11056,6 +13481,7 @@ export interface operations {
                 content: {
                     "application/json": {
                         data: components["schemas"]["EmployeeExit"];
+                        /** @example OK */
                         message: string;
                     };
                 };
@@ -11095,6 +13521,7 @@ export interface operations {
                 content: {
                     "application/json": {
                         data: components["schemas"]["EmployeeExit"];
+                        /** @example Created */
                         message: string;
                     };
                 };
@@ -11151,8 +13578,10 @@ export interface operations {
                             database: "up";
                             /** @enum {string} */
                             status: "ok";
+                            /** Format: int64 */
                             uptime_seconds: number;
                         };
+                        /** @example OK */
                         message: string;
                     };
                 };
@@ -11190,6 +13619,7 @@ export interface operations {
                 content: {
                     "application/json": {
                         data: components["schemas"]["HelpdeskTicket"][];
+                        /** @example OK */
                         message: string;
                         pagination: components["schemas"]["Pagination"];
                     };
@@ -11221,8 +13651,10 @@ export interface operations {
                  */
                 "application/json": {
                     category: components["schemas"]["HelpdeskCategory"];
+                    /** @example Since this morning the laptop cannot join the office network; other devices can. */
                     description: string;
                     priority: components["schemas"]["HelpdeskPriority"];
+                    /** @example Laptop does not connect to the office Wi-Fi */
                     title: string;
                 };
             };
@@ -11236,6 +13668,7 @@ export interface operations {
                 content: {
                     "application/json": {
                         data: components["schemas"]["HelpdeskTicket"];
+                        /** @example Created */
                         message: string;
                     };
                 };
@@ -11268,6 +13701,7 @@ export interface operations {
                 content: {
                     "application/json": {
                         data: components["schemas"]["HelpdeskTicket"];
+                        /** @example OK */
                         message: string;
                     };
                 };
@@ -11292,7 +13726,10 @@ export interface operations {
         requestBody: {
             content: {
                 "application/json": {
-                    /** Format: uuid */
+                    /**
+                     * Format: uuid
+                     * @example f43db8a9-7b57-44da-8272-6128dad314f5
+                     */
                     assignee_user_id?: string | null;
                     priority?: components["schemas"]["HelpdeskPriority"];
                     status?: components["schemas"]["HelpdeskStatus"];
@@ -11308,6 +13745,7 @@ export interface operations {
                 content: {
                     "application/json": {
                         data: components["schemas"]["HelpdeskTicket"];
+                        /** @example OK */
                         message: string;
                     };
                 };
@@ -11375,6 +13813,7 @@ export interface operations {
                 content: {
                     "application/json": {
                         data: components["schemas"]["HelpdeskMessage"][];
+                        /** @example OK */
                         message: string;
                         pagination: components["schemas"]["Pagination"];
                     };
@@ -11400,6 +13839,7 @@ export interface operations {
         requestBody: {
             content: {
                 "application/json": {
+                    /** @example Restarted the laptop and the issue persists. */
                     body: string;
                     /** @default false */
                     internal?: boolean;
@@ -11415,6 +13855,7 @@ export interface operations {
                 content: {
                     "application/json": {
                         data: components["schemas"]["HelpdeskMessage"];
+                        /** @example Created */
                         message: string;
                     };
                 };
@@ -11457,6 +13898,7 @@ export interface operations {
                 content: {
                     "application/json": {
                         data: components["schemas"]["Holiday"][];
+                        /** @example OK */
                         message: string;
                         pagination: components["schemas"]["Pagination"];
                     };
@@ -11490,6 +13932,7 @@ export interface operations {
                 content: {
                     "application/json": {
                         data: components["schemas"]["Holiday"];
+                        /** @example Created */
                         message: string;
                     };
                 };
@@ -11523,6 +13966,7 @@ export interface operations {
                 content: {
                     "application/json": {
                         data: components["schemas"]["Holiday"];
+                        /** @example OK */
                         message: string;
                     };
                 };
@@ -11558,6 +14002,7 @@ export interface operations {
                 content: {
                     "application/json": {
                         data: components["schemas"]["Holiday"];
+                        /** @example OK */
                         message: string;
                     };
                 };
@@ -11638,6 +14083,7 @@ export interface operations {
                 content: {
                     "application/json": {
                         data: components["schemas"]["Holiday"][];
+                        /** @example Created */
                         message: string;
                     };
                 };
@@ -11673,6 +14119,7 @@ export interface operations {
                 content: {
                     "application/json": {
                         data: components["schemas"]["LeaveLedgerEntry"];
+                        /** @example Created */
                         message: string;
                     };
                 };
@@ -11715,6 +14162,7 @@ export interface operations {
                 content: {
                     "application/json": {
                         data: components["schemas"]["LeaveAllocation"][];
+                        /** @example OK */
                         message: string;
                         pagination: components["schemas"]["Pagination"];
                     };
@@ -11749,6 +14197,7 @@ export interface operations {
                 content: {
                     "application/json": {
                         data: components["schemas"]["LeaveAllocationResult"];
+                        /** @example Created */
                         message: string;
                     };
                 };
@@ -11791,6 +14240,7 @@ export interface operations {
                 content: {
                     "application/json": {
                         data: components["schemas"]["LeaveBalance"][];
+                        /** @example OK */
                         message: string;
                         pagination: components["schemas"]["Pagination"];
                     };
@@ -11834,6 +14284,7 @@ export interface operations {
                 content: {
                     "application/json": {
                         data: components["schemas"]["LeaveEncashment"][];
+                        /** @example OK */
                         message: string;
                         pagination: components["schemas"]["Pagination"];
                     };
@@ -11867,6 +14318,7 @@ export interface operations {
                 content: {
                     "application/json": {
                         data: components["schemas"]["LeaveEncashment"];
+                        /** @example Created */
                         message: string;
                     };
                 };
@@ -11901,6 +14353,7 @@ export interface operations {
                 content: {
                     "application/json": {
                         data: components["schemas"]["LeaveEncashment"];
+                        /** @example OK */
                         message: string;
                     };
                 };
@@ -11936,6 +14389,7 @@ export interface operations {
                 content: {
                     "application/json": {
                         data: components["schemas"]["LeaveEncashment"];
+                        /** @example OK */
                         message: string;
                     };
                 };
@@ -11970,6 +14424,7 @@ export interface operations {
                 content: {
                     "application/json": {
                         data: components["schemas"]["LeaveEncashment"];
+                        /** @example OK */
                         message: string;
                     };
                 };
@@ -12011,6 +14466,7 @@ export interface operations {
                 content: {
                     "application/json": {
                         data: components["schemas"]["LeaveLedgerEntry"][];
+                        /** @example OK */
                         message: string;
                         pagination: components["schemas"]["Pagination"];
                     };
@@ -12046,6 +14502,7 @@ export interface operations {
                 content: {
                     "application/json": {
                         data: components["schemas"]["LeavePeriod"][];
+                        /** @example OK */
                         message: string;
                         pagination: components["schemas"]["Pagination"];
                     };
@@ -12079,6 +14536,7 @@ export interface operations {
                 content: {
                     "application/json": {
                         data: components["schemas"]["LeavePeriod"];
+                        /** @example Created */
                         message: string;
                     };
                 };
@@ -12112,6 +14570,7 @@ export interface operations {
                 content: {
                     "application/json": {
                         data: components["schemas"]["LeavePeriod"];
+                        /** @example OK */
                         message: string;
                     };
                 };
@@ -12147,6 +14606,7 @@ export interface operations {
                 content: {
                     "application/json": {
                         data: components["schemas"]["LeavePeriod"];
+                        /** @example OK */
                         message: string;
                     };
                 };
@@ -12213,6 +14673,7 @@ export interface operations {
                 content: {
                     "application/json": {
                         data: components["schemas"]["LeavePolicy"][];
+                        /** @example OK */
                         message: string;
                         pagination: components["schemas"]["Pagination"];
                     };
@@ -12246,6 +14707,7 @@ export interface operations {
                 content: {
                     "application/json": {
                         data: components["schemas"]["LeavePolicy"];
+                        /** @example Created */
                         message: string;
                     };
                 };
@@ -12279,6 +14741,7 @@ export interface operations {
                 content: {
                     "application/json": {
                         data: components["schemas"]["LeavePolicy"];
+                        /** @example OK */
                         message: string;
                     };
                 };
@@ -12314,6 +14777,7 @@ export interface operations {
                 content: {
                     "application/json": {
                         data: components["schemas"]["LeavePolicy"];
+                        /** @example OK */
                         message: string;
                     };
                 };
@@ -12388,6 +14852,7 @@ export interface operations {
                 content: {
                     "application/json": {
                         data: components["schemas"]["LeaveRequest"][];
+                        /** @example OK */
                         message: string;
                         pagination: components["schemas"]["Pagination"];
                     };
@@ -12421,6 +14886,7 @@ export interface operations {
                 content: {
                     "application/json": {
                         data: components["schemas"]["LeaveRequest"];
+                        /** @example Created */
                         message: string;
                     };
                 };
@@ -12455,6 +14921,7 @@ export interface operations {
                 content: {
                     "application/json": {
                         data: components["schemas"]["LeaveRequest"];
+                        /** @example OK */
                         message: string;
                     };
                 };
@@ -12490,6 +14957,7 @@ export interface operations {
                 content: {
                     "application/json": {
                         data: components["schemas"]["LeaveRequest"];
+                        /** @example OK */
                         message: string;
                     };
                 };
@@ -12524,6 +14992,7 @@ export interface operations {
                 content: {
                     "application/json": {
                         data: components["schemas"]["LeaveRequest"];
+                        /** @example OK */
                         message: string;
                     };
                 };
@@ -12561,6 +15030,7 @@ export interface operations {
                 content: {
                     "application/json": {
                         data: components["schemas"]["LeaveType"][];
+                        /** @example OK */
                         message: string;
                         pagination: components["schemas"]["Pagination"];
                     };
@@ -12594,6 +15064,7 @@ export interface operations {
                 content: {
                     "application/json": {
                         data: components["schemas"]["LeaveType"];
+                        /** @example Created */
                         message: string;
                     };
                 };
@@ -12627,6 +15098,7 @@ export interface operations {
                 content: {
                     "application/json": {
                         data: components["schemas"]["LeaveType"];
+                        /** @example OK */
                         message: string;
                     };
                 };
@@ -12662,6 +15134,7 @@ export interface operations {
                 content: {
                     "application/json": {
                         data: components["schemas"]["LeaveType"];
+                        /** @example OK */
                         message: string;
                     };
                 };
@@ -12730,8 +15203,10 @@ export interface operations {
                 content: {
                     "application/json": {
                         data: components["schemas"]["Notification"][];
+                        /** @example OK */
                         message: string;
                         pagination: components["schemas"]["Pagination"];
+                        /** Format: int64 */
                         unread_count: number;
                     };
                 };
@@ -12762,6 +15237,7 @@ export interface operations {
                 content: {
                     "application/json": {
                         data: components["schemas"]["Notification"];
+                        /** @example OK */
                         message: string;
                     };
                 };
@@ -12791,8 +15267,10 @@ export interface operations {
                 content: {
                     "application/json": {
                         data: {
+                            /** Format: int64 */
                             updated: number;
                         };
+                        /** @example OK */
                         message: string;
                     };
                 };
@@ -12828,6 +15306,7 @@ export interface operations {
                 content: {
                     "application/json": {
                         data: components["schemas"]["PayrollRun"][];
+                        /** @example OK */
                         message: string;
                         pagination: components["schemas"]["Pagination"];
                     };
@@ -12861,6 +15340,7 @@ export interface operations {
                 content: {
                     "application/json": {
                         data: components["schemas"]["PayrollRun"];
+                        /** @example Created */
                         message: string;
                     };
                 };
@@ -12873,6 +15353,7 @@ export interface operations {
                 content: {
                     "application/json": {
                         data: components["schemas"]["PayrollRun"];
+                        /** @example Accepted */
                         message: string;
                     };
                 };
@@ -12906,6 +15387,7 @@ export interface operations {
                 content: {
                     "application/json": {
                         data: components["schemas"]["PayrollRun"];
+                        /** @example OK */
                         message: string;
                     };
                 };
@@ -12941,6 +15423,7 @@ export interface operations {
                 content: {
                     "application/json": {
                         data: components["schemas"]["PayrollRun"];
+                        /** @example OK */
                         message: string;
                     };
                 };
@@ -12953,6 +15436,7 @@ export interface operations {
                 content: {
                     "application/json": {
                         data: components["schemas"]["PayrollRun"];
+                        /** @example Accepted */
                         message: string;
                     };
                 };
@@ -13023,6 +15507,7 @@ export interface operations {
                 content: {
                     "application/json": {
                         data: components["schemas"]["PayrollBreakdown"];
+                        /** @example OK */
                         message: string;
                         pagination: components["schemas"]["Pagination"];
                     };
@@ -13057,6 +15542,7 @@ export interface operations {
                 content: {
                     "application/json": {
                         data: components["schemas"]["SalarySlip"];
+                        /** @example OK */
                         message: string;
                     };
                 };
@@ -13088,6 +15574,7 @@ export interface operations {
                 content: {
                     "application/json": {
                         data: components["schemas"]["PayrollRun"];
+                        /** @example OK */
                         message: string;
                     };
                 };
@@ -13100,6 +15587,7 @@ export interface operations {
                 content: {
                     "application/json": {
                         data: components["schemas"]["PayrollRun"];
+                        /** @example Accepted */
                         message: string;
                     };
                 };
@@ -13133,6 +15621,7 @@ export interface operations {
                 content: {
                     "application/json": {
                         data: components["schemas"]["EmployeeSalarySetup"];
+                        /** @example OK */
                         message: string;
                     };
                 };
@@ -13169,6 +15658,7 @@ export interface operations {
                 content: {
                     "application/json": {
                         data: components["schemas"]["EmployeeSalarySetup"];
+                        /** @example OK */
                         message: string;
                     };
                 };
@@ -13209,6 +15699,7 @@ export interface operations {
                 content: {
                     "application/json": {
                         data: components["schemas"]["ExpenseClaim"][];
+                        /** @example OK */
                         message: string;
                         pagination: components["schemas"]["Pagination"];
                     };
@@ -13242,6 +15733,7 @@ export interface operations {
                 content: {
                     "application/json": {
                         data: components["schemas"]["ExpenseClaim"];
+                        /** @example Created */
                         message: string;
                     };
                 };
@@ -13276,6 +15768,7 @@ export interface operations {
                 content: {
                     "application/json": {
                         data: components["schemas"]["ExpenseClaim"];
+                        /** @example OK */
                         message: string;
                     };
                 };
@@ -13311,6 +15804,7 @@ export interface operations {
                 content: {
                     "application/json": {
                         data: components["schemas"]["ExpenseClaim"];
+                        /** @example OK */
                         message: string;
                     };
                 };
@@ -13345,6 +15839,7 @@ export interface operations {
                 content: {
                     "application/json": {
                         data: components["schemas"]["ExpenseClaim"];
+                        /** @example OK */
                         message: string;
                     };
                 };
@@ -13384,6 +15879,7 @@ export interface operations {
                 content: {
                     "application/json": {
                         data: components["schemas"]["FinalSettlement"][];
+                        /** @example OK */
                         message: string;
                         pagination: components["schemas"]["Pagination"];
                     };
@@ -13417,6 +15913,7 @@ export interface operations {
                 content: {
                     "application/json": {
                         data: components["schemas"]["FinalSettlement"];
+                        /** @example Created */
                         message: string;
                     };
                 };
@@ -13451,6 +15948,7 @@ export interface operations {
                 content: {
                     "application/json": {
                         data: components["schemas"]["FinalSettlement"];
+                        /** @example OK */
                         message: string;
                     };
                 };
@@ -13486,6 +15984,7 @@ export interface operations {
                 content: {
                     "application/json": {
                         data: components["schemas"]["FinalSettlement"];
+                        /** @example OK */
                         message: string;
                     };
                 };
@@ -13548,6 +16047,7 @@ export interface operations {
                 content: {
                     "application/json": {
                         data: components["schemas"]["FinalSettlement"];
+                        /** @example OK */
                         message: string;
                     };
                 };
@@ -13586,6 +16086,7 @@ export interface operations {
                 content: {
                     "application/json": {
                         data: components["schemas"]["LoanAdvance"][];
+                        /** @example OK */
                         message: string;
                         pagination: components["schemas"]["Pagination"];
                     };
@@ -13619,6 +16120,7 @@ export interface operations {
                 content: {
                     "application/json": {
                         data: components["schemas"]["LoanAdvance"];
+                        /** @example Created */
                         message: string;
                     };
                 };
@@ -13653,6 +16155,7 @@ export interface operations {
                 content: {
                     "application/json": {
                         data: components["schemas"]["LoanAdvance"];
+                        /** @example OK */
                         message: string;
                     };
                 };
@@ -13688,6 +16191,7 @@ export interface operations {
                 content: {
                     "application/json": {
                         data: components["schemas"]["LoanAdvance"];
+                        /** @example OK */
                         message: string;
                     };
                 };
@@ -13722,6 +16226,7 @@ export interface operations {
                 content: {
                     "application/json": {
                         data: components["schemas"]["LoanAdvance"];
+                        /** @example OK */
                         message: string;
                     };
                 };
@@ -13747,6 +16252,7 @@ export interface operations {
         requestBody?: {
             content: {
                 "application/json": {
+                    /** @example Wedding in the family this month */
                     reason?: string;
                 };
             };
@@ -13760,6 +16266,7 @@ export interface operations {
                 content: {
                     "application/json": {
                         data: components["schemas"]["LoanAdvance"];
+                        /** @example OK */
                         message: string;
                     };
                 };
@@ -13797,6 +16304,7 @@ export interface operations {
                 content: {
                     "application/json": {
                         data: components["schemas"]["SalarySlipSummary"][];
+                        /** @example OK */
                         message: string;
                         pagination: components["schemas"]["Pagination"];
                     };
@@ -13829,6 +16337,7 @@ export interface operations {
                 content: {
                     "application/json": {
                         data: components["schemas"]["SalarySlip"];
+                        /** @example OK */
                         message: string;
                     };
                 };
@@ -13891,6 +16400,7 @@ export interface operations {
                 content: {
                     "application/json": {
                         data: components["schemas"]["SalaryComponent"][];
+                        /** @example OK */
                         message: string;
                     };
                 };
@@ -13923,6 +16433,7 @@ export interface operations {
                 content: {
                     "application/json": {
                         data: components["schemas"]["SalaryComponent"];
+                        /** @example Created */
                         message: string;
                     };
                 };
@@ -13956,6 +16467,7 @@ export interface operations {
                 content: {
                     "application/json": {
                         data: components["schemas"]["SalaryComponent"];
+                        /** @example OK */
                         message: string;
                     };
                 };
@@ -13991,6 +16503,7 @@ export interface operations {
                 content: {
                     "application/json": {
                         data: components["schemas"]["SalaryComponent"];
+                        /** @example OK */
                         message: string;
                     };
                 };
@@ -14096,6 +16609,7 @@ export interface operations {
                 content: {
                     "application/json": {
                         data: components["schemas"]["PublicAppointment"];
+                        /** @example OK */
                         message: string;
                     };
                 };
@@ -14153,6 +16667,7 @@ export interface operations {
                     document_type: components["schemas"]["DocumentType"];
                     /** Format: binary */
                     file: string;
+                    /** @example Signed offer letter */
                     title?: string;
                 };
             };
@@ -14166,6 +16681,7 @@ export interface operations {
                 content: {
                     "application/json": {
                         data: components["schemas"]["AppointmentDocument"];
+                        /** @example Created */
                         message: string;
                     };
                 };
@@ -14202,6 +16718,7 @@ export interface operations {
                 content: {
                     "application/json": {
                         data: components["schemas"]["PublicJobOffer"];
+                        /** @example OK */
                         message: string;
                     };
                 };
@@ -14234,6 +16751,7 @@ export interface operations {
                 content: {
                     "application/json": {
                         data: components["schemas"]["PublicJobOffer"];
+                        /** @example OK */
                         message: string;
                     };
                 };
@@ -14265,6 +16783,7 @@ export interface operations {
                  *     }
                  */
                 "application/json": {
+                    /** @example Accepted another offer closer to home */
                     reason?: string;
                 };
             };
@@ -14278,6 +16797,7 @@ export interface operations {
                 content: {
                     "application/json": {
                         data: components["schemas"]["PublicJobOffer"];
+                        /** @example OK */
                         message: string;
                     };
                 };
@@ -14343,6 +16863,7 @@ export interface operations {
                 content: {
                     "application/json": {
                         data: components["schemas"]["AiContent"];
+                        /** @example OK */
                         message: string;
                     };
                 };
@@ -14378,6 +16899,7 @@ export interface operations {
                 content: {
                     "application/json": {
                         data: components["schemas"]["AiInterviewQuestions"];
+                        /** @example OK */
                         message: string;
                     };
                 };
@@ -14413,6 +16935,7 @@ export interface operations {
                 content: {
                     "application/json": {
                         data: components["schemas"]["AiJobDescription"];
+                        /** @example OK */
                         message: string;
                     };
                 };
@@ -14448,6 +16971,7 @@ export interface operations {
                 content: {
                     "application/json": {
                         data: components["schemas"]["AiResumeScreening"];
+                        /** @example OK */
                         message: string;
                     };
                 };
@@ -14493,6 +17017,7 @@ export interface operations {
                 content: {
                     "application/json": {
                         data: components["schemas"]["Candidate"][];
+                        /** @example OK */
                         message: string;
                         pagination: components["schemas"]["Pagination"];
                     };
@@ -14526,6 +17051,7 @@ export interface operations {
                 content: {
                     "application/json": {
                         data: components["schemas"]["Candidate"];
+                        /** @example Created */
                         message: string;
                     };
                 };
@@ -14559,6 +17085,7 @@ export interface operations {
                 content: {
                     "application/json": {
                         data: components["schemas"]["Candidate"];
+                        /** @example OK */
                         message: string;
                     };
                 };
@@ -14594,6 +17121,7 @@ export interface operations {
                 content: {
                     "application/json": {
                         data: components["schemas"]["Candidate"];
+                        /** @example OK */
                         message: string;
                     };
                 };
@@ -14661,6 +17189,7 @@ export interface operations {
                 content: {
                     "application/json": {
                         data: components["schemas"]["CandidateConversion"];
+                        /** @example Created */
                         message: string;
                     };
                 };
@@ -14732,6 +17261,7 @@ export interface operations {
                 content: {
                     "application/json": {
                         data: components["schemas"]["InterviewSession"][];
+                        /** @example OK */
                         message: string;
                         pagination: components["schemas"]["Pagination"];
                     };
@@ -14765,6 +17295,7 @@ export interface operations {
                 content: {
                     "application/json": {
                         data: components["schemas"]["InterviewSession"];
+                        /** @example Created */
                         message: string;
                     };
                 };
@@ -14798,6 +17329,7 @@ export interface operations {
                 content: {
                     "application/json": {
                         data: components["schemas"]["InterviewSession"];
+                        /** @example OK */
                         message: string;
                     };
                 };
@@ -14833,6 +17365,7 @@ export interface operations {
                 content: {
                     "application/json": {
                         data: components["schemas"]["InterviewSession"];
+                        /** @example OK */
                         message: string;
                     };
                 };
@@ -14896,6 +17429,7 @@ export interface operations {
                 content: {
                     "application/json": {
                         data: components["schemas"]["InterviewSession"];
+                        /** @example OK */
                         message: string;
                     };
                 };
@@ -14938,6 +17472,7 @@ export interface operations {
                 content: {
                     "application/json": {
                         data: components["schemas"]["Interview"][];
+                        /** @example OK */
                         message: string;
                         pagination: components["schemas"]["Pagination"];
                     };
@@ -14971,6 +17506,7 @@ export interface operations {
                 content: {
                     "application/json": {
                         data: components["schemas"]["Interview"];
+                        /** @example Created */
                         message: string;
                     };
                 };
@@ -15004,6 +17540,7 @@ export interface operations {
                 content: {
                     "application/json": {
                         data: components["schemas"]["Interview"];
+                        /** @example OK */
                         message: string;
                     };
                 };
@@ -15039,6 +17576,7 @@ export interface operations {
                 content: {
                     "application/json": {
                         data: components["schemas"]["Interview"];
+                        /** @example OK */
                         message: string;
                     };
                 };
@@ -15113,6 +17651,7 @@ export interface operations {
                 content: {
                     "application/json": {
                         data: components["schemas"]["JobPosting"][];
+                        /** @example OK */
                         message: string;
                         pagination: components["schemas"]["Pagination"];
                     };
@@ -15146,6 +17685,7 @@ export interface operations {
                 content: {
                     "application/json": {
                         data: components["schemas"]["JobPosting"];
+                        /** @example Created */
                         message: string;
                     };
                 };
@@ -15179,6 +17719,7 @@ export interface operations {
                 content: {
                     "application/json": {
                         data: components["schemas"]["JobPosting"];
+                        /** @example OK */
                         message: string;
                     };
                 };
@@ -15214,6 +17755,7 @@ export interface operations {
                 content: {
                     "application/json": {
                         data: components["schemas"]["JobPosting"];
+                        /** @example OK */
                         message: string;
                     };
                 };
@@ -15285,6 +17827,7 @@ export interface operations {
                 content: {
                     "application/json": {
                         data: components["schemas"]["JobRequisition"][];
+                        /** @example OK */
                         message: string;
                         pagination: components["schemas"]["Pagination"];
                     };
@@ -15318,6 +17861,7 @@ export interface operations {
                 content: {
                     "application/json": {
                         data: components["schemas"]["JobRequisition"];
+                        /** @example Created */
                         message: string;
                     };
                 };
@@ -15350,6 +17894,7 @@ export interface operations {
                 content: {
                     "application/json": {
                         data: components["schemas"]["JobRequisition"];
+                        /** @example OK */
                         message: string;
                     };
                 };
@@ -15385,6 +17930,7 @@ export interface operations {
                 content: {
                     "application/json": {
                         data: components["schemas"]["JobRequisition"];
+                        /** @example OK */
                         message: string;
                     };
                 };
@@ -15455,6 +18001,7 @@ export interface operations {
                 content: {
                     "application/json": {
                         data: components["schemas"]["JobOffer"][];
+                        /** @example OK */
                         message: string;
                         pagination: components["schemas"]["Pagination"];
                     };
@@ -15488,6 +18035,7 @@ export interface operations {
                 content: {
                     "application/json": {
                         data: components["schemas"]["JobOffer"];
+                        /** @example Created */
                         message: string;
                     };
                 };
@@ -15521,6 +18069,7 @@ export interface operations {
                 content: {
                     "application/json": {
                         data: components["schemas"]["JobOffer"];
+                        /** @example OK */
                         message: string;
                     };
                 };
@@ -15556,6 +18105,7 @@ export interface operations {
                 content: {
                     "application/json": {
                         data: components["schemas"]["JobOffer"];
+                        /** @example OK */
                         message: string;
                     };
                 };
@@ -15619,6 +18169,7 @@ export interface operations {
                 content: {
                     "application/json": {
                         data: components["schemas"]["JobOffer"];
+                        /** @example OK */
                         message: string;
                     };
                 };
@@ -15651,6 +18202,7 @@ export interface operations {
                 content: {
                     "application/json": {
                         data: components["schemas"]["JobOffer"];
+                        /** @example OK */
                         message: string;
                     };
                 };
@@ -15693,6 +18245,7 @@ export interface operations {
                 content: {
                     "application/json": {
                         data: components["schemas"]["TalentPoolCandidate"][];
+                        /** @example OK */
                         message: string;
                         pagination: components["schemas"]["Pagination"];
                     };
@@ -15726,6 +18279,7 @@ export interface operations {
                 content: {
                     "application/json": {
                         data: components["schemas"]["TalentPoolCandidate"];
+                        /** @example Created */
                         message: string;
                     };
                 };
@@ -15759,6 +18313,7 @@ export interface operations {
                 content: {
                     "application/json": {
                         data: components["schemas"]["TalentPoolCandidate"];
+                        /** @example OK */
                         message: string;
                     };
                 };
@@ -15794,6 +18349,7 @@ export interface operations {
                 content: {
                     "application/json": {
                         data: components["schemas"]["TalentPoolCandidate"];
+                        /** @example OK */
                         message: string;
                     };
                 };
@@ -15854,10 +18410,15 @@ export interface operations {
                 content: {
                     "application/json": {
                         data: {
+                            /** Format: int64 */
                             epoch_ms: number;
-                            /** Format: date-time */
+                            /**
+                             * Format: date-time
+                             * @example 2026-11-25T10:30:00.000Z
+                             */
                             now: string;
                         };
+                        /** @example OK */
                         message: string;
                     };
                 };
@@ -15879,7 +18440,10 @@ export interface operations {
                 "multipart/form-data": {
                     /** Format: binary */
                     file: string;
-                    /** @description Free label, e.g. `avatar`. */
+                    /**
+                     * @description Free label, e.g. `avatar`.
+                     * @example avatar
+                     */
                     purpose?: string;
                 };
             };
@@ -15893,6 +18457,7 @@ export interface operations {
                 content: {
                     "application/json": {
                         data: components["schemas"]["StoredFile"];
+                        /** @example Created */
                         message: string;
                     };
                 };
@@ -15937,6 +18502,7 @@ export interface operations {
                 content: {
                     "application/json": {
                         data: components["schemas"]["WfhRequest"][];
+                        /** @example OK */
                         message: string;
                         pagination: components["schemas"]["Pagination"];
                     };
@@ -15970,6 +18536,7 @@ export interface operations {
                 content: {
                     "application/json": {
                         data: components["schemas"]["WfhRequest"];
+                        /** @example Created */
                         message: string;
                     };
                 };
@@ -16004,6 +18571,7 @@ export interface operations {
                 content: {
                     "application/json": {
                         data: components["schemas"]["WfhRequest"];
+                        /** @example OK */
                         message: string;
                     };
                 };
@@ -16039,6 +18607,7 @@ export interface operations {
                 content: {
                     "application/json": {
                         data: components["schemas"]["WfhRequest"];
+                        /** @example OK */
                         message: string;
                     };
                 };
@@ -16073,6 +18642,7 @@ export interface operations {
                 content: {
                     "application/json": {
                         data: components["schemas"]["WfhRequest"];
+                        /** @example OK */
                         message: string;
                     };
                 };
@@ -16116,6 +18686,7 @@ export interface operations {
                 content: {
                     "application/json": {
                         data: components["schemas"]["WorkingOnHolidayRequest"][];
+                        /** @example OK */
                         message: string;
                         pagination: components["schemas"]["Pagination"];
                     };
@@ -16149,6 +18720,7 @@ export interface operations {
                 content: {
                     "application/json": {
                         data: components["schemas"]["WorkingOnHolidayRequest"];
+                        /** @example Created */
                         message: string;
                     };
                 };
@@ -16183,6 +18755,7 @@ export interface operations {
                 content: {
                     "application/json": {
                         data: components["schemas"]["WorkingOnHolidayRequest"];
+                        /** @example OK */
                         message: string;
                     };
                 };
@@ -16218,6 +18791,7 @@ export interface operations {
                 content: {
                     "application/json": {
                         data: components["schemas"]["WorkingOnHolidayRequest"];
+                        /** @example OK */
                         message: string;
                     };
                 };
@@ -16252,6 +18826,7 @@ export interface operations {
                 content: {
                     "application/json": {
                         data: components["schemas"]["WorkingOnHolidayRequest"];
+                        /** @example OK */
                         message: string;
                     };
                 };

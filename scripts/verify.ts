@@ -1,9 +1,11 @@
 // `make verify` (after `make test`): the long-running proofs, each reported in one table.
 //   1. long fuzzing  - test/proof/fuzz.test.ts with VERIFY_FUZZ_RUNS runs per kind and operation
 //                      (default 100) and a fresh random seed (printed; FUZZ_SEED=<n> replays it)
-//   2. Spectral lint - generated/openapi.json against Spectral's OpenAPI ruleset
-//                      (openapi/spectral.yaml: extends spectral:oas); Spectral is installed on first
-//                      use into tools/spectral (pinned by its own lockfile)
+//   2. Spectral lint - generated/openapi.json against Spectral's OpenAPI ruleset and the OWASP API
+//                      Security ruleset (openapi/spectral.yaml: spectral:oas and
+//                      @stoplight/spectral-owasp-ruleset, the rules narrowed or switched off there
+//                      with their reasons); Spectral and the ruleset are installed on first use
+//                      into tools/spectral (pinned by its own lockfile)
 //   3. /docs in Chromium - the API reference rendered by a real headless Chromium
 //                      (test/platform/docs.test.ts with REQUIRE_CHROMIUM=1); Debian's `chromium` is
 //                      installed first when missing (scripts/ensure-chromium.sh, needs root)
@@ -74,13 +76,14 @@ await step("fuzz (long)", async () => {
       };
 });
 
-await step("Spectral lint (spectral:oas)", async () => {
+await step("Spectral lint (spectral:oas, OWASP)", async () => {
   // Spectral lives in tools/spectral (its own lockfile), installed on first use: `make test` and
   // `make run` do not need its 240 packages. --ignore-scripts: its only install script is
   // analytics (@scarf/scarf), which must not phone home from here.
   const toolDir = path.join(root, "tools", "spectral");
   const spectral = path.join(toolDir, "node_modules", ".bin", "spectral");
-  if (!existsSync(spectral)) {
+  const owasp = path.join(toolDir, "node_modules", "@stoplight", "spectral-owasp-ruleset", "dist", "ruleset.mjs");
+  if (!existsSync(spectral) || !existsSync(owasp)) {
     const install = spawnSync("npm", ["ci", "--ignore-scripts", "--no-audit", "--no-fund"], {
       cwd: toolDir,
       encoding: "utf8",

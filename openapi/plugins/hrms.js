@@ -11,7 +11,9 @@
 //                                    (components/schemas/Pagination, required) if any
 //           hrms/x-module-known      x-module is one of the optional modules
 //           hrms/retry-after         every 429 and 503 response declares the `Retry-After` header
-//                                    (the server sends it on each: overload, database down, limits)
+//                                    (the server sends it on each: overload, database down, limits),
+//                                    every 429 also `RateLimit` and `RateLimit-Policy` (src/platform/
+//                                    errors.ts, rateLimitHeaders)
 //           hrms/body-limit          `x-body-limit` (bytes, the most a JSON request body may have;
 //                                    src/http/body.ts enforces it) is a positive integer, and only on
 //                                    operations with an application/json request body
@@ -27,12 +29,16 @@
 //           - each a $ref to components/responses. Operations with an application/json request
 //           body that declare no `x-body-limit` get the default, DEFAULT_BODY_LIMIT (64 KiB), so
 //           the bundle states every operation's limit.
+//           hrms/format-limits writes out the size a format implies (maxLength of uuid, date,
+//           date-time, email strings; int32/int64 of integers), see formatLimits.
+//           hrms/examples gives every string without an example a realistic one (examples.js).
 //           hrms/path-file-names adds nothing, it checks: each path item is a file of its own,
 //           directly in openapi/paths/, named from its URL path by pathFileName()
 //           (/api/leave-requests/{id} -> api_leave-requests_{id}.yaml, the convention of
 //           Redocly's openapi-starter), and every file there is a path item of the document.
 import { readdirSync } from "node:fs";
 import path from "node:path";
+import { familyOf, stringExample } from "./examples.js";
 
 const ROLES = ["owner", "admin", "hr", "manager", "employee"];
 const MODULES = ["payroll", "recruitment", "helpdesk", "assets"];
@@ -180,7 +186,7 @@ function successEnvelopeShape() {
           required[0] === "data" &&
           required[1] === "message" &&
           props.message?.type === "string" &&
-          Object.keys(props.message).length === 1 &&
+          Object.keys(props.message).every((k) => k === "type" || k === "example") &&
           (!pagination || (props.pagination.$ref === PAGINATION_REF && required.includes("pagination")));
         if (!ok)
           report({
@@ -200,12 +206,14 @@ function retryAfter() {
       leave(response, { report, location, key }) {
         const code = String(key);
         if (code !== "429" && code !== "503") return;
-        const headers = response.headers ?? {};
-        if (!Object.keys(headers).some((h) => h.toLowerCase() === "retry-after"))
-          report({
-            message: `Response ${code} must declare the \`Retry-After\` header (the server sends it with every ${code}).`,
-            location: location.key(),
-          });
+        const headers = Object.keys(response.headers ?? {}).map((h) => h.toLowerCase());
+        const wanted = code === "429" ? ["Retry-After", "RateLimit", "RateLimit-Policy"] : ["Retry-After"];
+        for (const name of wanted)
+          if (!headers.includes(name.toLowerCase()))
+            report({
+              message: `Response ${code} must declare the \`${name}\` header (the server sends it with every ${code}).`,
+              location: location.key(),
+            });
       },
     },
   };
@@ -277,6 +285,66 @@ function queryEncoding() {
   };
 }
 
+/**
+ * What a schema's format already says about its size, written out for the tools that only read
+ * the keywords (Spectral's OWASP rules, SDK generators, the mock servers): a string of format
+ * uuid is 36 characters, date 10 (YYYY-MM-DD), date-time at most 35 (RFC 3339 with nanoseconds and
+ * an offset; the server writes 24), email 254 (RFC 5321) - each a `maxLength` where the schema
+ * declares none. An integer without a format gets `int32` when its bounds fit 32 bits, else
+ * `int64` (counts and amounts of JSON numbers; JavaScript keeps them exact up to 2^53).
+ */
+const FORMAT_MAX_LENGTH = { uuid: 36, date: 10, "date-time": 35, email: 254 };
+const INT32 = 2 ** 31;
+function formatLimits() {
+  const hasType = (schema, t) => schema.type === t || (Array.isArray(schema.type) && schema.type.includes(t));
+  return {
+    Schema: {
+      leave(schema) {
+        if (hasType(schema, "string") && schema.maxLength === undefined && FORMAT_MAX_LENGTH[schema.format] !== undefined)
+          schema.maxLength = FORMAT_MAX_LENGTH[schema.format];
+        if (hasType(schema, "integer") && schema.format === undefined) {
+          const hi = schema.maximum ?? schema.exclusiveMaximum;
+          const lo = schema.minimum ?? schema.exclusiveMinimum;
+          schema.format = hi !== undefined && hi < INT32 && (lo === undefined || lo >= -INT32) ? "int32" : "int64";
+        }
+      },
+    },
+  };
+}
+
+/**
+ * A realistic `example` on every string schema that has none (nor enum, const or examples): by the
+ * component it belongs to and its property's (or parameter's) name, else its format - see
+ * examples.js. The reference (/docs) and mock servers render these instead of `string`.
+ */
+function examples() {
+  const isString = (s) =>
+    s && typeof s === "object" && !s.$ref && (s.type === "string" || (Array.isArray(s.type) && s.type.includes("string")));
+  const give = (s, family, name) => {
+    if (!isString(s) || s.example !== undefined || s.examples !== undefined || s.enum !== undefined || s.const !== undefined) return;
+    const example = stringExample(s, family, name);
+    if (example !== undefined) s.example = example;
+  };
+  return {
+    Schema: {
+      leave(schema, ctx) {
+        const family = familyOf(ctx.location.source.absoluteRef);
+        for (const [name, prop] of Object.entries(schema.properties ?? {})) {
+          give(prop, family, name);
+          give(prop?.items, family, name);
+          for (const member of [...(prop?.oneOf ?? []), ...(prop?.anyOf ?? [])]) give(member, family, name);
+        }
+        if (ctx.location.pointer === "#/" && family) give(schema, family, family.toLowerCase());
+      },
+    },
+    Parameter: {
+      leave(param) {
+        give(param.schema, null, param.name);
+      },
+    },
+  };
+}
+
 /** The file of a path item: its URL path without the leading "/", each "/" a "_", then ".yaml". */
 export function pathFileName(urlPath) {
   return `${urlPath.replace(/^\//, "").replaceAll("/", "_")}.yaml`;
@@ -322,7 +390,8 @@ function pathFileNames() {
 
 // The success envelope, built from the payload a path file declares on its 2xx response:
 //   x-data: <schema>              { data: <schema>, message: string }
-//   x-paginated: true             ... and pagination (components/schemas/Pagination)
+//   x-paginated: true             ... and pagination (components/schemas/Pagination); data has
+//                                 maxItems PAGE_MAX (the largest `limit`)
 //   x-envelope-fields: {name: s}  ... and further required top-level fields, after pagination
 //   x-data: null                  components/schemas/Ack ({ data: null, message })
 // A preprocessor, not a decorator: Redocly resolves the document's references again after the
@@ -333,6 +402,10 @@ function pathFileNames() {
 // no envelope and stay as written. The root document has no responses of its own (every path
 // item is a file of openapi/paths/; a linted bundle has no x-data left), so it is not checked.
 const ENVELOPE_KEYS = ["x-data", "x-paginated", "x-envelope-fields"];
+/** The envelope's `message` as src/http/envelope.ts writes it by default, the example of each status. */
+const SUCCESS_MESSAGE = { 200: "OK", 201: "Created", 202: "Accepted" };
+/** The largest page (Pagination.limit, the `limit` parameters): the `maxItems` of a page's `data`. */
+const PAGE_MAX = 100;
 
 function successWrapper() {
   let root;
@@ -392,13 +465,20 @@ function successWrapper() {
             .join("/"),
         });
         for (const k of ENVELOPE_KEYS) delete response[k];
+        // a page holds at most `limit` items, and `limit` is at most PAGE_MAX (components/schemas/Pagination)
+        if (paginated && data?.type === "array" && data.maxItems === undefined) data.maxItems = PAGE_MAX;
         const schema =
           data === null
             ? component("Ack")
             : {
                 type: "object",
                 required: ["data", "message", ...(paginated ? ["pagination"] : []), ...Object.keys(fields)],
-                properties: { data, message: { type: "string" }, ...(paginated ? { pagination: component("Pagination") } : {}), ...fields },
+                properties: {
+                  data,
+                  message: { type: "string", example: SUCCESS_MESSAGE[code] ?? "OK" },
+                  ...(paginated ? { pagination: component("Pagination") } : {}),
+                  ...fields,
+                },
               };
         response.content = { "application/json": { schema } };
       },
@@ -426,7 +506,13 @@ export default function hrmsPlugin() {
       oas3: { "success-wrapper": successWrapper },
     },
     decorators: {
-      oas3: { "standard-responses": standardResponses, "path-file-names": pathFileNames, "query-encoding": queryEncoding },
+      oas3: {
+        "standard-responses": standardResponses,
+        "path-file-names": pathFileNames,
+        "query-encoding": queryEncoding,
+        "format-limits": formatLimits,
+        examples,
+      },
     },
   };
 }

@@ -18,7 +18,7 @@ import { unlink } from "node:fs/promises";
 import type { NextFunction, Request, Response } from "express";
 import { config } from "../config.ts";
 import { withTenant } from "../db/tenancy.ts";
-import { AppError, unavailable } from "../platform/errors.ts";
+import { rateLimited, unavailable } from "../platform/errors.ts";
 import { HOUR_MS, type UsageLimit, useOrRefuse } from "../platform/limits.ts";
 import { assertStorageRoomLeft, setUploadTempDir, type UploadedFile } from "../platform/storage/files.ts";
 import type { AuthContext } from "./types.ts";
@@ -72,12 +72,11 @@ export function uploadGate(opts: UploadGateOptions) {
       if (inProgress.total >= cfg.uploadsMaxConcurrent)
         throw unavailable("Too many uploads in progress on the server, try again shortly", UPLOAD_BUSY_RETRY_S);
       if ((inProgress.by.get(who) ?? 0) >= cfg.uploadsMaxConcurrentPerUser)
-        throw new AppError(
-          "rate_limited",
+        throw rateLimited(
+          UPLOAD_BUSY_RETRY_S,
+          { name: "uploads-in-progress", limit: cfg.uploadsMaxConcurrentPerUser },
           `Too many uploads at once (at most ${cfg.uploadsMaxConcurrentPerUser} ${auth ? "per user" : "per client IP"}); ` +
             "wait for one to finish",
-          undefined,
-          { "Retry-After": String(UPLOAD_BUSY_RETRY_S) },
         );
       const release = take(who);
       res.once("close", () => {

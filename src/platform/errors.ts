@@ -73,10 +73,33 @@ export const moduleDisabled = (module: string) => new AppError("module_disabled"
 export const notFound = (what = "Resource") => new AppError("not_found", `${what} not found`);
 export const conflict = (message: string) => new AppError("conflict", message);
 export const invalidToken = (message = "The link is invalid or has expired") => new AppError("invalid_token", message);
-export const rateLimited = (retryAfterSeconds: number) =>
-  new AppError("rate_limited", "Too many attempts, try again later", undefined, {
-    "Retry-After": String(Math.max(1, Math.ceil(retryAfterSeconds))),
-  });
+/**
+ * A limit that refused a request, as its 429 states it: `name` (the policy's name), `limit` (uses
+ * allowed in a window, or at once), `windowSeconds` (the window; none for a limit of uses at once).
+ */
+export interface RateLimitPolicy {
+  name: string;
+  limit: number;
+  windowSeconds?: number;
+}
+/**
+ * The headers of every 429: `Retry-After` (seconds) and the IETF RateLimit headers in the form
+ * express-rate-limit sends with `standardHeaders: "draft-8"` (draft-ietf-httpapi-ratelimit-headers-08):
+ * `RateLimit-Policy: "<name>";q=<limit>;w=<window seconds>` and `RateLimit: "<name>";r=0;t=<seconds>`
+ * (nothing remains; t = Retry-After). The document declares all three on its 429 responses.
+ */
+export function rateLimitHeaders(policy: RateLimitPolicy, retryAfterSeconds: number): Record<string, string> {
+  const t = Math.max(1, Math.ceil(retryAfterSeconds));
+  const window = policy.windowSeconds === undefined ? "" : `;w=${Math.ceil(policy.windowSeconds)}`;
+  return {
+    "Retry-After": String(t),
+    "RateLimit-Policy": `"${policy.name}";q=${policy.limit}${window}`,
+    RateLimit: `"${policy.name}";r=0;t=${t}`,
+  };
+}
+/** 429 `rate_limited` of `policy`, retry after `retryAfterSeconds`. */
+export const rateLimited = (retryAfterSeconds: number, policy: RateLimitPolicy, message = "Too many attempts, try again later") =>
+  new AppError("rate_limited", message, undefined, rateLimitHeaders(policy, retryAfterSeconds));
 /** Retry-After of a 503 while overloaded (admission queue full, no connection or lock in time). */
 export const RETRY_AFTER_BUSY_S = 2;
 /** Retry-After of a 503 while the database cannot be reached. */

@@ -9,7 +9,7 @@
 // maximum the transaction is rolled back - a refused use costs no budget. The answer says how many
 // seconds remain of the window of the limit that refused (the `Retry-After` of the 429).
 import { systemDb } from "../db/client.ts";
-import { AppError } from "./errors.ts";
+import { type AppError, rateLimited } from "./errors.ts";
 
 export interface UsageLimit {
   /** The counter, e.g. `upload:user:<id>` (one name per limit and subject). */
@@ -67,12 +67,16 @@ export async function useOrRefuse(limits: readonly UsageLimit[], what: string): 
 /** The 429 of a refused use: "<what> limit reached (<max> <label>); retry in <n> s". */
 export function refusal(answer: Extract<UseAnswer, { allowed: false }>, what: string): AppError {
   const { limit, retryAfterSeconds } = answer;
-  return new AppError(
-    "rate_limited",
+  return rateLimited(
+    retryAfterSeconds,
+    { name: policyName(limit.key), limit: limit.max, windowSeconds: limit.windowMs / 1000 },
     `${what} limit reached (${limit.max}${limit.label ? ` ${limit.label}` : ""}); retry in ${retryAfterSeconds} s`,
-    undefined,
-    { "Retry-After": String(retryAfterSeconds) },
   );
+}
+
+/** The policy name of a limit's 429 (RateLimit headers): its key without the subject, `upload:user:<id>` -> `upload-user`. */
+export function policyName(key: string): string {
+  return key.split(":").slice(0, 2).join("-");
 }
 
 /** Removes counters whose window has ended (run by the scheduled job). */

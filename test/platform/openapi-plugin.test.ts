@@ -110,8 +110,8 @@ describe("openapi plugin, when bundling", () => {
             type: "object",
             required: ["data", "message", "pagination", "unread_count"],
             properties: {
-              data: { type: "array", items: { $ref: "#/components/schemas/Thing" } },
-              message: { type: "string" },
+              data: { type: "array", items: { $ref: "#/components/schemas/Thing" }, maxItems: 100 },
+              message: { type: "string", example: "OK" },
               pagination: { $ref: "#/components/schemas/Pagination" },
               unread_count: { type: "integer", minimum: 0 },
             },
@@ -125,7 +125,7 @@ describe("openapi plugin, when bundling", () => {
     expect(created.content["application/json"].schema).toEqual({
       type: "object",
       required: ["data", "message"],
-      properties: { data: { $ref: "#/components/schemas/Box" }, message: { type: "string" } },
+      properties: { data: { $ref: "#/components/schemas/Box" }, message: { type: "string", example: "Created" } },
     });
     expect(doc.components.schemas.Box).toEqual({
       type: "object",

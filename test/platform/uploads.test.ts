@@ -16,6 +16,7 @@ import { uploadsInProgress } from "../../src/http/uploads.ts";
 import { MAX_UPLOAD_BYTES, uploadStorage } from "../../src/platform/storage/files.ts";
 import { addMember, appWith, expectError, signupTenant, type TenantSession, useTestApp } from "../support/app.ts";
 import { createEmployee } from "../support/employees.ts";
+import { expectRateLimitHeaders } from "../support/rate-limit.ts";
 
 const uploadDir = mkdtempSync(path.join(tmpdir(), "hrms-uploads-test-"));
 const t = useTestApp({ config: { uploadDir } });
@@ -142,6 +143,7 @@ describe("uploadFile: hourly budgets per user and per company (429 with Retry-Af
     expect(retryAfter).toBeGreaterThan(0);
     expect(retryAfter).toBeLessThanOrEqual(3600);
     expect(body.error).toBe(`Upload limit reached (1 uploads per user per hour); retry in ${retryAfter} s`);
+    expectRateLimitHeaders(refused, { name: "upload-user", limit: 1, windowSeconds: 3600 });
     await up(emp).expect(201);
     expect((await t.query("SELECT count(*)::int AS n FROM files WHERE tenant_id = $1", [o.tenantId]))[0].n).toBe(2);
     await until(() => leftovers().length === 0, "the temporary folder is empty");
@@ -161,6 +163,7 @@ describe("uploadFile: hourly budgets per user and per company (429 with Retry-Af
       /^Upload limit reached \(2 uploads per company per hour\); retry in \d+ s$/,
     );
     expect(Number(refused.headers["retry-after"])).toBeGreaterThan(0);
+    expectRateLimitHeaders(refused, { name: "upload-tenant", limit: 2, windowSeconds: 3600 });
     await up(other).expect(201);
   });
 });
@@ -256,6 +259,7 @@ describe("uploadFile: uploads in progress (429 per user, 503 per process, with R
     const perUser = await up(o);
     expect(expectError(perUser, 429, "rate_limited").error).toBe("Too many uploads at once (at most 1 per user); wait for one to finish");
     expect(perUser.headers["retry-after"]).toBe("2");
+    expectRateLimitHeaders(perUser, { name: "uploads-in-progress", limit: 1 });
 
     const second = heldUpload(await cookieOf(hr));
     await until(() => uploadsInProgress() === 2, "the second held upload is admitted");

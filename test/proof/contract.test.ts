@@ -101,6 +101,34 @@ describe("undocumented responses are caught", () => {
     },
   );
 
+  it("the recorder flags a 429 without a header the document declares required, and a declared header out of its schema", async () => {
+    const rogue = express();
+    const envelope = { error: "Too many attempts, try again later", status: 429, code: "rate_limited" };
+    rogue.post("/api/auth/sign-in", (_req, res) => {
+      res.status(429).set("Retry-After", "60").json(envelope);
+    });
+    rogue.post("/api/auth/forgot-password", (_req, res) => {
+      res.status(429).set({ "Retry-After": "0", RateLimit: '"reset-ip";r=0;t=0', "RateLimit-Policy": "20 per 15 minutes" }).json(envelope);
+    });
+    rogue.post("/api/auth/signup", (_req, res) => {
+      res
+        .status(429)
+        .set({ "Retry-After": "60", RateLimit: '"signup-ip";r=0;t=60', "RateLimit-Policy": '"signup-ip";q=10;w=900' })
+        .json(envelope);
+    });
+    await supertest(rogue).post("/api/auth/sign-in");
+    await supertest(rogue).post("/api/auth/forgot-password");
+    await supertest(rogue).post("/api/auth/signup");
+    const problems = takeViolations().map((x) => `${x.operationId}: ${x.problem}`);
+    expect(problems).toEqual([
+      "signIn: signIn 429 without the header ratelimit, which the document declares required",
+      "signIn: signIn 429 without the header ratelimit-policy, which the document declares required",
+      expect.stringMatching(/^forgotPassword: forgotPassword 429: header retry-after "0" does not fit its schema/),
+      expect.stringMatching(/^forgotPassword: forgotPassword 429: header ratelimit ""reset-ip";r=0;t=0" does not fit/),
+      expect.stringMatching(/^forgotPassword: forgotPassword 429: header ratelimit-policy "20 per 15 minutes" does not fit/),
+    ]);
+  });
+
   it("matches requests to operations exactly like the app mounts them (static segments before parameters)", () => {
     const ids = documentOperations().map((o) => o.operationId);
     expect(new Set(ids).size).toBe(ids.length);

@@ -7,6 +7,7 @@ import { readFileSync } from "node:fs";
 import path from "node:path";
 import { beforeAll, describe, expect, it } from "vitest";
 import { addMember, expectError, useTestApp } from "../support/app.ts";
+import { expectRateLimitHeaders } from "../support/rate-limit.ts";
 import { type Company, recruitingCompany } from "./helpers.ts";
 
 const t = useTestApp({ config: { aiCallsPerUserPerHour: 2, aiCallsPerTenantPerHour: 3 } });
@@ -23,8 +24,13 @@ const content = { type: "rejection_email", job_title: "Backend Engineer", candid
 const questions = { requirements: "TypeScript, PostgreSQL", count: 3 };
 const screening = { resume_text: "TypeScript developer, 4 years", job_requirements: "TypeScript" };
 
-function expectRateLimited(res: { status: number; body: any; headers: Record<string, string> }, message: RegExp) {
+function expectRateLimited(
+  res: { status: number; body: any; headers: Record<string, string> },
+  message: RegExp,
+  policy: { name: string; limit: number },
+) {
   const body = expectError(res, 429, "rate_limited");
+  expectRateLimitHeaders(res, { ...policy, windowSeconds: 3600 });
   expect(body.error).toMatch(message);
   const retryAfter = Number(res.headers["retry-after"]);
   expect(Number.isInteger(retryAfter)).toBe(true);
@@ -49,7 +55,10 @@ describe("generateJobDescription, screenResume, generateInterviewQuestions, gene
       ["/api/recruitment/ai/interview-questions", questions],
       ["/api/recruitment/ai/content", content],
     ] as const)
-      expectRateLimited(await c.hr.agent.post(p).send(body), /^AI helper limit reached \(2 calls per user per hour\); retry in \d+ s$/);
+      expectRateLimited(await c.hr.agent.post(p).send(body), /^AI helper limit reached \(2 calls per user per hour\); retry in \d+ s$/, {
+        name: "ai-user",
+        limit: 2,
+      });
   });
 
   it("hold the company's budget across its users; another company keeps its own", async () => {
@@ -58,9 +67,13 @@ describe("generateJobDescription, screenResume, generateInterviewQuestions, gene
     expectRateLimited(
       await c.owner.agent.post("/api/recruitment/ai/content").send(content),
       /^AI helper limit reached \(3 calls per company per hour\)/,
+      { name: "ai-tenant", limit: 3 },
     );
     const admin = await addMember(t, c.owner, "admin");
-    expectRateLimited(await admin.agent.post("/api/recruitment/ai/job-description").send(jobDescription), /3 calls per company per hour/);
+    expectRateLimited(await admin.agent.post("/api/recruitment/ai/job-description").send(jobDescription), /3 calls per company per hour/, {
+      name: "ai-tenant",
+      limit: 3,
+    });
     // another company has its own budget
     await other.hr.agent.post("/api/recruitment/ai/content").send(content).expect(200);
     await other.owner.agent.post("/api/recruitment/ai/job-description").send(jobDescription).expect(200);

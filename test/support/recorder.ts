@@ -4,7 +4,9 @@
 //   - flags a violation when the status is not declared for that operation in the document, when
 //     the response's media type (Content-Type) is not one the document declares for that status
 //     (JSON or not: downloads, PDFs, exports), when a 4xx/5xx body is not the error envelope, or
-//     when a 500 is served at all;
+//     when a 500 is served at all, or when a header the document declares `required: true` on the
+//     response (the RateLimit headers and Retry-After of a 429) is not sent, or a declared header
+//     is sent with a value its schema refuses (pattern; integer, minimum, maximum);
 //   - counts calls per operation and status, and per test (its full name: describe titles > test
 //     title) that made them (written per test file to PROOF_RECORD_DIR, read by
 //     scripts/check-conformance.ts after the suite: every operation must have been called, with a
@@ -24,6 +26,8 @@ export interface DocOperation {
   statuses: string[];
   /** status -> media types its response declares ([] = no body) */
   media: Record<string, string[]>;
+  /** status -> the headers its response declares (lower-case name, required, schema) */
+  headers: Record<string, DeclaredHeader[]>;
   re: RegExp;
 }
 
@@ -52,7 +56,25 @@ export function documentOperations(): DocOperation[] {
       const media = Object.fromEntries(
         Object.entries<any>(op.responses ?? {}).map(([status, r]) => [status, Object.keys(resolve(r)?.content ?? {})]),
       );
-      ops.push({ operationId: op.operationId, method: m.toUpperCase(), path: p, statuses: Object.keys(op.responses ?? {}), media, re });
+      const headers = Object.fromEntries(
+        Object.entries<any>(op.responses ?? {}).map(([status, r]) => [
+          status,
+          Object.entries<any>(resolve(r)?.headers ?? {}).map(([name, h]) => ({
+            name: name.toLowerCase(),
+            required: resolve(h)?.required === true,
+            schema: resolve(resolve(h)?.schema) ?? {},
+          })),
+        ]),
+      );
+      ops.push({
+        operationId: op.operationId,
+        method: m.toUpperCase(),
+        path: p,
+        statuses: Object.keys(op.responses ?? {}),
+        media,
+        headers,
+        re,
+      });
     }
   // code-unit order, so "~" (a parameter) sorts after every static segment (localeCompare would not)
   const spec = (p: string) =>
@@ -62,6 +84,22 @@ export function documentOperations(): DocOperation[] {
       .join("/");
   cached = ops.sort((a, b) => (spec(a.path) < spec(b.path) ? -1 : spec(a.path) > spec(b.path) ? 1 : 0));
   return cached;
+}
+
+export interface DeclaredHeader {
+  name: string;
+  required: boolean;
+  schema: { type?: string; pattern?: string; minimum?: number; maximum?: number };
+}
+
+/** Does a header's value fit its declared schema (integer with its bounds, pattern)? */
+export function headerValueValid(schema: DeclaredHeader["schema"], value: string): boolean {
+  if (schema.type === "integer") {
+    if (!/^-?\d+$/.test(value)) return false;
+    const n = Number(value);
+    if ((schema.minimum !== undefined && n < schema.minimum) || (schema.maximum !== undefined && n > schema.maximum)) return false;
+  }
+  return schema.pattern === undefined || new RegExp(schema.pattern, "u").test(value);
 }
 
 export function matchOperation(method: string, urlPath: string): DocOperation | undefined {
@@ -139,6 +177,13 @@ function record(req: Request, res: Response, body: unknown, test: string) {
     if (!statusDocumented(op, status))
       v(`status ${status} is not documented for ${op.operationId} (documented: ${op.statuses.join(", ")})`);
     else {
+      for (const h of op.headers[String(status)] ?? []) {
+        const sent = res.getHeader(h.name);
+        if (sent === undefined) {
+          if (h.required) v(`${op.operationId} ${status} without the header ${h.name}, which the document declares required`);
+        } else if (!headerValueValid(h.schema, String(sent)))
+          v(`${op.operationId} ${status}: header ${h.name} "${String(sent)}" does not fit its schema ${JSON.stringify(h.schema)}`);
+      }
       const type = res.getHeader("Content-Type");
       if (!mediaTypeDocumented(op, status, type === undefined ? undefined : String(type)))
         v(

@@ -5,13 +5,13 @@
 // `req` carries the session (express-session).
 import type { Request } from "express";
 import { auditTenants } from "../../platform/audit.ts";
-import { accountLimiter, ipLimiter, resetRequestLimiter } from "../../platform/identity/limiter.ts";
+import { accountLimiter, blockedBy, ipLimiter, resetRequestLimiter } from "../../platform/identity/limiter.ts";
 import { assertStrongPassword, hashPassword, verifyPassword } from "../../platform/identity/passwords.ts";
 import { buildSessionInfo, endUserSessions, membershipsOf, type SessionInfoData, startSession } from "../../platform/identity/session.ts";
 import { hashToken, newToken } from "../../platform/identity/tokens.ts";
 import { config } from "../../config.ts";
 import { systemDb } from "../../db/client.ts";
-import { badRequest, conflict, invalidToken, rateLimited, unauthenticated } from "../../platform/errors.ts";
+import { badRequest, conflict, invalidToken, unauthenticated } from "../../platform/errors.ts";
 import { jobs } from "../../platform/jobs/queue.ts";
 import type { RequestBody } from "../../http/types.ts";
 import { queueEmail } from "../../platform/mail/outbox.ts";
@@ -26,7 +26,7 @@ const INVALID_RESET = "The reset link is invalid, already used or expired; reque
  */
 export async function requestPasswordReset(email: string, ip: string): Promise<void> {
   const wait = await resetRequestLimiter.attempt(ip);
-  if (wait > 0) throw rateLimited(wait);
+  if (wait > 0) throw resetRequestLimiter.refusal(wait);
   await systemDb.passwordResetRequest.create({ data: { email: email.toLowerCase() } });
   jobs.kick(PASSWORD_RESET_REQUESTS_JOB);
 }
@@ -106,8 +106,11 @@ export async function joinByInvitation(req: Request, input: RequestBody<"acceptI
   if (user) {
     const sameSession = req.session?.userId === user.id;
     if (!sameSession) {
-      const wait = Math.max(await ipLimiter.retryAfter(ip), await accountLimiter.retryAfter(email));
-      if (wait > 0) throw rateLimited(wait);
+      const blocked = await blockedBy([
+        [ipLimiter, ip],
+        [accountLimiter, email],
+      ]);
+      if (blocked) throw blocked;
       if (!input.password || !(await verifyPassword(input.password, user.password_hash))) {
         await Promise.all([ipLimiter.fail(ip), accountLimiter.fail(email)]);
         throw unauthenticated("This email already has an account: give its current password to accept");

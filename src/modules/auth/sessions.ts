@@ -4,7 +4,7 @@
 // (express-session): these use cases start, save or end it.
 import type { Request } from "express";
 import { auditTenants } from "../../platform/audit.ts";
-import { accountLimiter, ipLimiter } from "../../platform/identity/limiter.ts";
+import { accountLimiter, blockedBy, ipLimiter } from "../../platform/identity/limiter.ts";
 import { DUMMY_HASH, verifyPassword } from "../../platform/identity/passwords.ts";
 import {
   buildSessionInfo,
@@ -15,7 +15,7 @@ import {
   startSession,
 } from "../../platform/identity/session.ts";
 import { systemDb } from "../../db/client.ts";
-import { notFound, rateLimited, unauthenticated } from "../../platform/errors.ts";
+import { notFound, unauthenticated } from "../../platform/errors.ts";
 
 /** The signed-in user of the session (401 without one). */
 function sessionUser(req: Request): string {
@@ -34,8 +34,11 @@ export async function signInWithPassword(
   ip: string,
 ): Promise<SessionInfoData> {
   const email = credentials.email.toLowerCase();
-  const wait = Math.max(await ipLimiter.retryAfter(ip), await accountLimiter.retryAfter(email));
-  if (wait > 0) throw rateLimited(wait);
+  const blocked = await blockedBy([
+    [ipLimiter, ip],
+    [accountLimiter, email],
+  ]);
+  if (blocked) throw blocked;
   const user = await systemDb.user.findUnique({ where: { email } });
   const valid = await verifyPassword(credentials.password, user?.password_hash ?? DUMMY_HASH);
   if (!user || !valid) {

@@ -9,7 +9,7 @@ import type { Request } from "express";
 import { config } from "../../config.ts";
 import { systemDb } from "../../db/client.ts";
 import type { RequestBody } from "../../http/types.ts";
-import { conflict, invalidToken, rateLimited } from "../../platform/errors.ts";
+import { conflict, invalidToken } from "../../platform/errors.ts";
 import { signupLimiter, signupMailLimiter } from "../../platform/identity/limiter.ts";
 import { assertStrongPassword, hashPassword } from "../../platform/identity/passwords.ts";
 import { buildSessionInfo, type SessionInfoData, startSession } from "../../platform/identity/session.ts";
@@ -25,7 +25,7 @@ const INVALID_SIGNUP = "The confirmation link is invalid, already used or expire
 /** Records a signup (202 either way); the job mails the address. */
 export async function requestSignup(input: RequestBody<"signup">, ip: string): Promise<void> {
   const wait = await signupLimiter.attempt(ip);
-  if (wait > 0) throw rateLimited(wait);
+  if (wait > 0) throw signupLimiter.refusal(wait);
   const email = input.email.toLowerCase();
   await assertStrongPassword(input.password, { email, name: input.name });
   const passwordHash = await hashPassword(input.password);

@@ -5,6 +5,7 @@
 // Retry-After) until the window ends. A successful sign-in clears the account's counter.
 import { config } from "../../config.ts";
 import { systemDb } from "../../db/client.ts";
+import { type AppError, type RateLimitPolicy, rateLimited } from "../errors.ts";
 
 export class FailureLimiter {
   /** `max`: a number, or read at each use (a setting of the configuration in force). */
@@ -16,6 +17,16 @@ export class FailureLimiter {
 
   get max(): number {
     return typeof this.maxOf === "number" ? this.maxOf : this.maxOf();
+  }
+
+  /** The limit as a 429 states it (RateLimit-Policy): named after the prefix (`account:` -> `account`). */
+  get policy(): RateLimitPolicy {
+    return { name: this.prefix.replace(/:$/, ""), limit: this.max, windowSeconds: this.windowMs / 1000 };
+  }
+
+  /** The 429 of this limiter: retry after `wait` seconds (Retry-After and the RateLimit headers of its policy). */
+  refusal(wait: number): AppError {
+    return rateLimited(wait, this.policy);
   }
 
   /** Seconds until the key may try again, or 0 when it is not blocked. */
@@ -60,6 +71,19 @@ export class FailureLimiter {
   async clear(key: string): Promise<void> {
     await systemDb.$executeRaw`DELETE FROM auth_throttle WHERE key = ${this.prefix + key}`;
   }
+}
+
+/**
+ * The 429 of the first of `checks` (limiter and key) that blocks longest, or null when none blocks
+ * (sign-in: the address and the account).
+ */
+export async function blockedBy(checks: readonly (readonly [FailureLimiter, string])[]): Promise<AppError | null> {
+  let worst: { limiter: FailureLimiter; wait: number } | null = null;
+  for (const [limiter, key] of checks) {
+    const wait = await limiter.retryAfter(key);
+    if (wait > 0 && (!worst || wait > worst.wait)) worst = { limiter, wait };
+  }
+  return worst ? worst.limiter.refusal(worst.wait) : null;
 }
 
 const WINDOW_MS = 15 * 60_000;

@@ -1,0 +1,121 @@
+// Every 429 carries the headers the document declares on it - Retry-After, RateLimit and
+// RateLimit-Policy (IETF draft-ietf-httpapi-ratelimit-headers-08, the form of express-rate-limit's
+// standardHeaders "draft-8") - naming the limit that refused: the sign-in throttle per account and
+// per client IP (signIn, acceptInvite), reset requests per IP (forgotPassword) and signups per IP
+// (signup). The upload and AI budgets: test/platform/uploads.test.ts, test/recruitment/ai-budget.test.ts.
+// (The response recorder, test/support/recorder.ts, also flags any 429 of any test without them.)
+import { readFileSync } from "node:fs";
+import path from "node:path";
+import { describe, expect, it } from "vitest";
+import { config } from "../../src/config.ts";
+import { hashToken } from "../../src/platform/identity/tokens.ts";
+import { appWith, expectError, signupTenant, uniqueEmail, useTestApp } from "../support/app.ts";
+import { declared429Headers, expectRateLimitHeaders } from "../support/rate-limit.ts";
+
+const t = useTestApp();
+const WINDOW_S = 15 * 60;
+
+describe("the document's 429 responses", () => {
+  it("declare Retry-After, RateLimit and RateLimit-Policy, each required, on every 429 of every operation", () => {
+    const doc = JSON.parse(readFileSync(path.resolve(import.meta.dirname, "../../generated/openapi.json"), "utf8"));
+    const at = (ref: string) =>
+      ref
+        .slice(2)
+        .split("/")
+        .reduce((o: any, k: string) => o?.[k], doc);
+    const deref = (x: any): any => (typeof x?.$ref === "string" ? deref(at(x.$ref)) : x);
+    const with429 = Object.values<any>(doc.paths).flatMap((item) => Object.values<any>(item).filter((op) => op?.responses?.["429"]));
+    expect(with429.length).toBeGreaterThanOrEqual(11);
+    for (const op of with429) {
+      const headers = deref(op.responses["429"]).headers ?? {};
+      const required = Object.entries<any>(headers)
+        .filter(([, h]) => deref(h).required === true)
+        .map(([name]) => name);
+      expect(required.sort(), op.operationId).toEqual(["RateLimit", "RateLimit-Policy", "Retry-After"]);
+    }
+    expect(Object.keys(declared429Headers()).sort()).toEqual(["RateLimit", "RateLimit-Policy", "Retry-After"]);
+  });
+});
+
+describe("signIn, acceptInvite: the sign-in throttle's 429 names the limit that refused", () => {
+  it("signIn: after SIGNIN_MAX_FAILURES_PER_ACCOUNT failures the account's policy (`account`, 15 minutes)", async () => {
+    const o = await signupTenant(t);
+    const max = config().signinMaxFailuresPerAccount;
+    for (let i = 0; i < max; i++)
+      expectError(
+        await t
+          .request()
+          .post("/api/auth/sign-in")
+          .send({ email: o.email, password: `wrong-${i}` }),
+        401,
+      );
+    const res = await t.request().post("/api/auth/sign-in").send({ email: o.email, password: o.password });
+    expectError(res, 429, "rate_limited");
+    expectRateLimitHeaders(res, { name: "account", limit: max, windowSeconds: WINDOW_S });
+  });
+
+  it("signIn: after SIGNIN_MAX_FAILURES_PER_IP failures from one client IP the address's policy (`ip`)", async () => {
+    const app = appWith(t, { trustProxy: 1 });
+    const from = (email: string) =>
+      app.as(t.request()).post("/api/auth/sign-in").set("X-Forwarded-For", "203.0.113.91").send({ email, password: "not-the-password" });
+    const max = config().signinMaxFailuresPerIp;
+    for (let i = 0; i < max; i++) expectError(await from(uniqueEmail("nobody")), 401);
+    const res = await from(uniqueEmail("nobody"));
+    expectRateLimitHeaders(res, { name: "ip", limit: max, windowSeconds: WINDOW_S });
+  });
+
+  it("acceptInvite: an existing user whose account is throttled gets the account's 429 with its headers", async () => {
+    const a = await signupTenant(t);
+    const b = await signupTenant(t);
+    const token = `invite-${uniqueEmail("token")}`;
+    await t.query(
+      "INSERT INTO invitations (tenant_id, email, role, token_hash, expires_at) VALUES ($1, $2, 'employee', $3, now() + interval '1 day')",
+      [b.tenantId, a.email, hashToken(token)],
+    );
+    const max = config().signinMaxFailuresPerAccount;
+    for (let i = 0; i < max; i++)
+      expectError(
+        await t
+          .request()
+          .post("/api/auth/sign-in")
+          .send({ email: a.email, password: `wrong-${i}` }),
+        401,
+      );
+    const res = await t.request().post("/api/auth/accept-invite").send({ token, password: a.password });
+    expectError(res, 429, "rate_limited");
+    expectRateLimitHeaders(res, { name: "account", limit: max, windowSeconds: WINDOW_S });
+  });
+});
+
+describe("forgotPassword, signup: the per-IP limits' 429", () => {
+  it("forgotPassword: past FORGOT_PASSWORD_MAX_PER_IP requests of an IP, `reset-ip`", async () => {
+    const app = appWith(t, { trustProxy: 1 });
+    const from = () =>
+      app
+        .as(t.request())
+        .post("/api/auth/forgot-password")
+        .set("X-Forwarded-For", "203.0.113.92")
+        .send({ email: uniqueEmail("who") });
+    const max = config().forgotPasswordMaxPerIp;
+    for (let i = 0; i < max; i++) await from().expect(200);
+    const res = await from();
+    expectError(res, 429, "rate_limited");
+    expectRateLimitHeaders(res, { name: "reset-ip", limit: max, windowSeconds: WINDOW_S });
+  });
+
+  it("signup: past SIGNUP_MAX_PER_IP attempts of an IP, `signup-ip`", async () => {
+    const app = appWith(t, { signupMaxPerIp: 2, trustProxy: 1 });
+    const from = () =>
+      app
+        .as(t.request())
+        .post("/api/auth/signup")
+        .set("X-Forwarded-For", "203.0.113.93")
+        .send({ name: "Limited", email: uniqueEmail("limited"), password: "granite-otter-lantern-94" });
+    await from().expect(202);
+    await from().expect(202);
+    const res = await from();
+    expectError(res, 429, "rate_limited");
+    const retryAfter = expectRateLimitHeaders(res, { name: "signup-ip", limit: 2, windowSeconds: WINDOW_S });
+    expect(retryAfter).toBeGreaterThan(WINDOW_S - 60);
+  });
+});
