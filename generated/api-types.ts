@@ -6086,11 +6086,18 @@ export interface components {
                 esi_employee: components["schemas"]["Money"];
                 gross: components["schemas"]["Money"];
                 included: boolean;
+                /** @example 1.0 */
                 lop_days: string;
-                /** @description Month of the last working day, `YYYY-MM`. */
+                /**
+                 * @description Month of the last working day, `YYYY-MM`.
+                 * @example 2026-07
+                 */
                 month: string;
                 net: components["schemas"]["Money"];
-                /** @description Why the salary is not included, when it is not. */
+                /**
+                 * @description Why the salary is not included, when it is not.
+                 * @example Paid by the processed payroll run of July 2026
+                 */
                 note: string | null;
                 /**
                  * Format: date
@@ -6102,6 +6109,7 @@ export interface components {
                  * @example 2026-11-25
                  */
                 pay_start: string;
+                /** @example 15.0 */
                 payable_days: string;
                 pf_employee: components["schemas"]["Money"];
                 professional_tax: components["schemas"]["Money"];
@@ -6110,7 +6118,10 @@ export interface components {
             };
             salary_net: components["schemas"]["Money"];
             separation: components["schemas"]["Separation"];
-            /** @description `FS-00001`, per company. */
+            /**
+             * @description `FS-00001`, per company.
+             * @example FS-00001
+             */
             settlement_number: string;
             status: components["schemas"]["FinalSettlementStatus"];
             /** @description salary_net + leave_encashment + gratuity + reimbursements. */
