@@ -4,6 +4,7 @@
 import { beforeAll, describe, expect, it } from "vitest";
 import { expectError, useTestApp } from "../support/app.ts";
 import { createType, grant } from "../support/leave-factories.ts";
+import { renderPdf } from "../support/pdf.ts";
 import { type PayrollWorld, payrollEmployee, payrollWorld } from "./support.ts";
 
 const t = useTestApp();
@@ -226,6 +227,11 @@ describe(`${OPS}, downloadFinalSettlement: full and final settlement`, () => {
     expect(pdf.headers["content-type"]).toBe("application/pdf");
     expect(pdf.headers["content-disposition"]).toBe('attachment; filename="final-settlement-FS-00001.pdf"');
     expect((pdf.body as Buffer).subarray(0, 5).toString()).toBe("%PDF-");
+    // read as a person reads it: amounts grouped as on the payslip (lakh for INR), the net in words
+    const { text } = await renderPdf(pdf.body as Buffer, "/tmp/final-settlement.png");
+    expect(text).toContain("Net payable: 1,41,180.25 INR");
+    expect(text).toContain("1,29,808.00 INR"); // gratuity
+    expect(text).toContain("In words: Rupees One Lakh Forty-One Thousand One Hundred Eighty and Paise Twenty-Five Only");
   });
 
   it("refuses what cannot be settled, and a draft whose figures changed since it was computed", async () => {

@@ -1,22 +1,28 @@
 // The full and final settlement statement as a PDF, in the payslip's plain style (payslip-pdf.ts):
-// the employee and the dates, then what is paid and what is recovered, line by line, and the net.
+// the employee and the dates, then what is paid and what is recovered, line by line, and the net
+// in figures and in words. Amounts and text as on the payslip: the currency's digit grouping
+// (formatMoney), only what the standard fonts can draw (printable).
 import PDFDocument from "pdfkit";
+import { amountInWords } from "../../lib/amount-words.ts";
+import { formatMoney } from "../../lib/money.ts";
+import { printable } from "../../lib/pdf-text.ts";
 import type { settlementJson } from "./settlements.ts";
 
 type Settlement = ReturnType<typeof settlementJson>;
 
 export function settlementPdf(company: { name: string; currency: string }, s: Settlement): Promise<Buffer> {
+  const money = (v: string) => `${formatMoney(v, company.currency)} ${company.currency}`;
   return new Promise((resolve, reject) => {
     const doc = new PDFDocument({
       size: "A4",
       margin: 48,
-      info: { Title: `Full and final settlement ${s.settlement_number}`, Author: company.name },
+      info: { Title: `Full and final settlement ${s.settlement_number}`, Author: printable(company.name) },
     });
     const chunks: Buffer[] = [];
     doc.on("data", (c: Buffer) => chunks.push(c));
     doc.on("end", () => resolve(Buffer.concat(chunks)));
     doc.on("error", reject);
-    doc.fontSize(16).text(company.name, { align: "center" });
+    doc.fontSize(16).text(printable(company.name), { align: "center" });
     doc.fontSize(12).text("Full and final settlement", { align: "center" });
     if (s.status === "draft") doc.fontSize(10).text("DRAFT - not processed", { align: "center" });
     doc.moveDown().fontSize(10);
@@ -27,17 +33,17 @@ export function settlementPdf(company: { name: string; currency: string }, s: Se
       ["Joining date / resignation date / last working day", `${s.joining_date} / ${s.resignation_date} / ${s.last_working_day}`],
       ["Service", `${g.service.years} years ${g.service.months} months ${g.service.days} days`],
       ["Separation", s.separation],
-      ["Daily wage (basic + DA / 26)", `${s.daily_wage} ${company.currency}`],
+      ["Daily wage (basic + DA / 26)", money(s.daily_wage)],
     ];
     if (s.processed_at) info.push(["Processed at", s.processed_at]);
-    for (const [k, v] of info) doc.text(`${k}: ${v}`);
+    for (const [k, v] of info) doc.text(printable(`${k}: ${v}`));
     doc.moveDown();
     const table = (title: string, rows: [string, string][]) => {
-      doc.font("Helvetica-Bold").text(title, 48).font("Helvetica");
+      doc.font("Helvetica-Bold").text(printable(title), 48).font("Helvetica");
       for (const [k, v] of rows) {
         const top = doc.y;
-        doc.text(k, 48, top, { width: 330 });
-        doc.text(`${v} ${company.currency}`, 380, top, { width: 160, align: "right" });
+        doc.text(printable(k), 48, top, { width: 330 });
+        doc.text(money(v), 380, top, { width: 160, align: "right" });
       }
       doc.moveDown(0.5);
     };
@@ -68,7 +74,15 @@ export function settlementPdf(company: { name: string; currency: string }, s: Se
       ...s.loans.map((l): [string, string] => [`Loan ${l.loan_number} (${l.installment_ids.length} installments)`, l.amount]),
       ["Total recovered", s.total_recovery],
     ]);
-    doc.font("Helvetica-Bold").fontSize(12).text(`Net payable: ${s.net_payable} ${company.currency}`, 48, doc.y, { align: "right" });
+    doc
+      .font("Helvetica-Bold")
+      .fontSize(12)
+      .text(`Net payable: ${money(s.net_payable)}`, 48, doc.y, { align: "right" });
+    // a negative net is what the employee owes
+    doc
+      .font("Helvetica")
+      .fontSize(10)
+      .text(printable(`In words: ${amountInWords(s.net_payable, company.currency)}`), 48, doc.y, { align: "right" });
     doc.end();
   });
 }
