@@ -51,7 +51,7 @@ import {
   type PaidEmployeeRow,
   settleLoans,
   setupLines,
-  type SetupRow,
+  type SetupColumns,
   setupsInForceOn,
 } from "./queries/calculation.ts";
 import { readSettings } from "./statutory.ts";
@@ -156,7 +156,7 @@ async function loadRunInputs(tx: ScopedTx, run: RunRef, opts: { salaryOnly?: boo
     (linesBySetup.get(l.setup_id) ?? linesBySetup.set(l.setup_id, new Map()).get(l.setup_id)!).set(l.component_id, l.amount);
   const leaveBy = group(leave);
   const attBy = group(attendance);
-  const setupInput = (r: Omit<SetupRow, "employee_id" | "effective_from">) => ({
+  const setupInput = (r: SetupColumns) => ({
     monthly_ctc: r.monthly_ctc,
     all_components: r.all_components,
     pf_enabled: r.pf_enabled,

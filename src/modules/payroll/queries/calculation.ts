@@ -63,7 +63,21 @@ export async function countEmployeesWithoutSetup(client: Client, p: Eligibility)
   return row?.n ?? 0;
 }
 
-export interface PaidEmployeeRow {
+/** The columns of a salary setup version that a slip is computed from. */
+export interface SetupColumns {
+  setup_id: string;
+  monthly_ctc: string | null;
+  all_components: boolean;
+  pf_enabled: boolean;
+  eps_enabled: boolean;
+  esi_enabled: boolean;
+  pt_enabled: boolean;
+  pt_state: string | null;
+  disabled: boolean;
+  existing_eps_member: boolean;
+}
+
+export interface PaidEmployeeRow extends SetupColumns {
   id: string;
   employee_code: string;
   first_name: string;
@@ -77,16 +91,6 @@ export interface PaidEmployeeRow {
   branch_id: string | null;
   work_location_id: string | null;
   last_working_day: Date | null;
-  setup_id: string;
-  monthly_ctc: string | null;
-  all_components: boolean;
-  pf_enabled: boolean;
-  eps_enabled: boolean;
-  esi_enabled: boolean;
-  pt_enabled: boolean;
-  pt_state: string | null;
-  disabled: boolean;
-  existing_eps_member: boolean;
 }
 
 /** The eligible employees with the salary setup in force by the month's end, in employee-code order. */
@@ -119,19 +123,9 @@ export function setupLines(
   );
 }
 
-export interface SetupRow {
+export interface SetupRow extends SetupColumns {
   employee_id: string;
-  setup_id: string;
   effective_from: DateString;
-  monthly_ctc: string | null;
-  all_components: boolean;
-  pf_enabled: boolean;
-  eps_enabled: boolean;
-  esi_enabled: boolean;
-  pt_enabled: boolean;
-  pt_state: string | null;
-  disabled: boolean;
-  existing_eps_member: boolean;
 }
 
 /**
