@@ -5,7 +5,7 @@
 // proves the cross-process case end to end.
 import path from "node:path";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { identityCache } from "../../src/platform/identity/identity-cache.ts";
+import { IDENTITY_CHANNEL, identityCache } from "../../src/platform/identity/identity-cache.ts";
 import { signedSessionId } from "../../src/platform/identity/session.ts";
 import { withConfig } from "../../src/config.ts";
 import { databaseUrl, getPool } from "../../src/db/client.ts";
@@ -42,8 +42,23 @@ afterAll(async () => {
   }
 });
 
+/**
+ * Until the notifications of every write so far have reached the cache: a NOTIFY of an earlier write
+ * (a sign-in's session row, a new member) arrives asynchronously, and on a busy machine it can land
+ * between the two reads of a measurement and rightly empty the cache. Notifications arrive in commit
+ * order, so once one sent now has been heard, all earlier ones have.
+ */
+async function settled(): Promise<void> {
+  const cache = appCache();
+  await cache.ready();
+  const before = cache.token();
+  await t.query(`NOTIFY ${IDENTITY_CHANNEL}`);
+  expect(await eventually(async () => cache.token() !== before)).toBe(true);
+}
+
 /** A signed-in read twice; returns the session lookups of the second (0 when served from the cache). */
 async function queriesOfSecondRead(agent: TenantSession["agent"]): Promise<number> {
+  await settled();
   await agent.get("/api/notifications").expect(200);
   const before = queries;
   await agent.get("/api/notifications").expect(200);
@@ -132,6 +147,7 @@ describe("identity cache", () => {
     const member = await addMember(t, owner, "manager");
     const cookie = await signInCookie(member);
     const read = () => t.request().get("/api/notifications").set("cookie", cookie);
+    await settled();
     expect((await read()).status).toBe(200);
     const before = queries;
     expect((await read()).status).toBe(200);
