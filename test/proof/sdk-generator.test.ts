@@ -46,7 +46,7 @@ const TSCONFIG = {
     moduleResolution: "Bundler",
     lib: ["ES2022", "DOM", "DOM.Iterable"],
     types: [],
-    skipLibCheck: false,
+    skipLibCheck: true, // the generated client and the calls are checked; the standard library's own .d.ts files need no re-checking
   },
   include: ["out/**/*.ts", "usage.ts"],
 };
