@@ -35,6 +35,18 @@ export function currentTenantId(): string {
   return ctx.tenantId;
 }
 
+/** The key of a tenant-owned row: its primary key (tenant_id, id). */
+export type ById = { tenant_id_id: { tenant_id: string; id: string } };
+
+/**
+ * The where-unique input of a tenant-owned row by id in the active tenant, for findUnique, update,
+ * delete and upsert (`where: byId(id)`, `where: { ...byId(id), deleted_at: null }`): every unique
+ * key of a tenant-owned table leads with tenant_id (README "Scaling"), so `id` alone is no key.
+ */
+export function byId(id: string): ById {
+  return { tenant_id_id: { tenant_id: currentTenantId(), id } };
+}
+
 /** Runs fn with `tenantId` as the active tenant (queries must be awaited inside fn). */
 export function withTenant<T>(tenantId: string, fn: () => PromiseLike<T>): Promise<T> {
   // Prisma queries are lazy thenables: await inside the context so they run scoped.

@@ -3,7 +3,7 @@
 import { describe, expect, it } from "vitest";
 import { systemDb } from "../../src/db/client.ts";
 import { advisoryLock, execute, lockRow, lockRows, query, read, readPrepared, sql, tenant } from "../../src/db/sql.ts";
-import { db, scopeArgs, tenantScopedModels, tenantTx, TenantScopeError, withTenant } from "../../src/db/tenancy.ts";
+import { byId, db, scopeArgs, tenantScopedModels, tenantTx, TenantScopeError, withTenant } from "../../src/db/tenancy.ts";
 import { expectError, signupTenant, useTestApp } from "../support/app.ts";
 
 const t = useTestApp();
@@ -33,10 +33,14 @@ describe("tenant-scoped client", () => {
     expect(n.tenant_id).toBe(a.tenantId);
     // Tenant B cannot read, update or delete A's row, even by id.
     await withTenant(b.tenantId, async () => {
-      expect(await db.notification.findUnique({ where: { id: n.id } })).toBeNull();
+      expect(await db.notification.findUnique({ where: byId(n.id) })).toBeNull();
+      // ...even by A's full primary key: the extension still adds B as the tenant
+      const aKey = { tenant_id_id: { tenant_id: a.tenantId, id: n.id } };
+      expect(await db.notification.findUnique({ where: aKey })).toBeNull();
+      await expect(db.notification.update({ where: aKey, data: { title: "hacked" } })).rejects.toMatchObject({ code: "P2025" });
       expect(await db.notification.findMany({ where: { id: n.id } })).toEqual([]);
       expect((await db.notification.updateMany({ where: { id: n.id }, data: { title: "hacked" } })).count).toBe(0);
-      await expect(db.notification.update({ where: { id: n.id }, data: { title: "hacked" } })).rejects.toMatchObject({ code: "P2025" });
+      await expect(db.notification.update({ where: byId(n.id), data: { title: "hacked" } })).rejects.toMatchObject({ code: "P2025" });
       expect((await db.notification.deleteMany({ where: { id: n.id } })).count).toBe(0);
       // ...also inside an interactive transaction
       const inTx = await tenantTx(async (tx) => [await tx.notification.findFirst({ where: { id: n.id } }), await tx.notification.count()]);

@@ -216,12 +216,12 @@ export type AppointmentDocumentOrderByWithRelationInput = {
 }
 
 export type AppointmentDocumentWhereUniqueInput = Prisma.AtLeast<{
-  id?: string
   tenant_id_id?: Prisma.AppointmentDocumentTenant_idIdCompoundUniqueInput
   AND?: Prisma.AppointmentDocumentWhereInput | Prisma.AppointmentDocumentWhereInput[]
   OR?: Prisma.AppointmentDocumentWhereInput[]
   NOT?: Prisma.AppointmentDocumentWhereInput | Prisma.AppointmentDocumentWhereInput[]
   tenant_id?: Prisma.UuidFilter<"AppointmentDocument"> | string
+  id?: Prisma.UuidFilter<"AppointmentDocument"> | string
   offer_id?: Prisma.UuidFilter<"AppointmentDocument"> | string
   file_id?: Prisma.UuidFilter<"AppointmentDocument"> | string
   document_type?: Prisma.StringFilter<"AppointmentDocument"> | string
@@ -229,7 +229,7 @@ export type AppointmentDocumentWhereUniqueInput = Prisma.AtLeast<{
   created_at?: Prisma.DateTimeFilter<"AppointmentDocument"> | Date | string
   offer?: Prisma.XOR<Prisma.JobOfferScalarRelationFilter, Prisma.JobOfferWhereInput>
   file?: Prisma.XOR<Prisma.StoredFileScalarRelationFilter, Prisma.StoredFileWhereInput>
-}, "tenant_id_id" | "id">
+}, "tenant_id_id">
 
 export type AppointmentDocumentOrderByWithAggregationInput = {
   tenant_id?: Prisma.SortOrder

@@ -334,7 +334,6 @@ export type AssetOrderByWithRelationInput = {
 }
 
 export type AssetWhereUniqueInput = Prisma.AtLeast<{
-  id?: string
   tenant_id_asset_tag?: Prisma.AssetTenant_idAsset_tagCompoundUniqueInput
   tenant_id_serial_number?: Prisma.AssetTenant_idSerial_numberCompoundUniqueInput
   tenant_id_id?: Prisma.AssetTenant_idIdCompoundUniqueInput
@@ -342,6 +341,7 @@ export type AssetWhereUniqueInput = Prisma.AtLeast<{
   OR?: Prisma.AssetWhereInput[]
   NOT?: Prisma.AssetWhereInput | Prisma.AssetWhereInput[]
   tenant_id?: Prisma.UuidFilter<"Asset"> | string
+  id?: Prisma.UuidFilter<"Asset"> | string
   asset_tag?: Prisma.StringFilter<"Asset"> | string
   name?: Prisma.StringFilter<"Asset"> | string
   category_id?: Prisma.UuidFilter<"Asset"> | string
@@ -359,7 +359,7 @@ export type AssetWhereUniqueInput = Prisma.AtLeast<{
   category?: Prisma.XOR<Prisma.AssetCategoryScalarRelationFilter, Prisma.AssetCategoryWhereInput>
   assignments?: Prisma.AssetAssignmentListRelationFilter
   damage_reports?: Prisma.AssetDamageReportListRelationFilter
-}, "tenant_id_id" | "id" | "tenant_id_asset_tag" | "tenant_id_serial_number">
+}, "tenant_id_id" | "tenant_id_asset_tag" | "tenant_id_serial_number">
 
 export type AssetOrderByWithAggregationInput = {
   tenant_id?: Prisma.SortOrder

@@ -291,13 +291,13 @@ export type AssetAssignmentOrderByWithRelationInput = {
 }
 
 export type AssetAssignmentWhereUniqueInput = Prisma.AtLeast<{
-  id?: string
   tenant_id_asset_id?: Prisma.AssetAssignmentTenant_idAsset_idCompoundUniqueInput
   tenant_id_id?: Prisma.AssetAssignmentTenant_idIdCompoundUniqueInput
   AND?: Prisma.AssetAssignmentWhereInput | Prisma.AssetAssignmentWhereInput[]
   OR?: Prisma.AssetAssignmentWhereInput[]
   NOT?: Prisma.AssetAssignmentWhereInput | Prisma.AssetAssignmentWhereInput[]
   tenant_id?: Prisma.UuidFilter<"AssetAssignment"> | string
+  id?: Prisma.UuidFilter<"AssetAssignment"> | string
   asset_id?: Prisma.UuidFilter<"AssetAssignment"> | string
   employee_id?: Prisma.UuidFilter<"AssetAssignment"> | string
   assigned_on?: Prisma.DateTimeFilter<"AssetAssignment"> | Date | string
@@ -315,7 +315,7 @@ export type AssetAssignmentWhereUniqueInput = Prisma.AtLeast<{
   employee?: Prisma.XOR<Prisma.EmployeeScalarRelationFilter, Prisma.EmployeeWhereInput>
   return_requests?: Prisma.AssetReturnRequestListRelationFilter
   damage_reports?: Prisma.AssetDamageReportListRelationFilter
-}, "tenant_id_id" | "id" | "tenant_id_asset_id">
+}, "tenant_id_id" | "tenant_id_asset_id">
 
 export type AssetAssignmentOrderByWithAggregationInput = {
   tenant_id?: Prisma.SortOrder

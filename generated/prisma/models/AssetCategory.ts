@@ -213,20 +213,20 @@ export type AssetCategoryOrderByWithRelationInput = {
 }
 
 export type AssetCategoryWhereUniqueInput = Prisma.AtLeast<{
-  id?: string
   tenant_id_name?: Prisma.AssetCategoryTenant_idNameCompoundUniqueInput
   tenant_id_id?: Prisma.AssetCategoryTenant_idIdCompoundUniqueInput
   AND?: Prisma.AssetCategoryWhereInput | Prisma.AssetCategoryWhereInput[]
   OR?: Prisma.AssetCategoryWhereInput[]
   NOT?: Prisma.AssetCategoryWhereInput | Prisma.AssetCategoryWhereInput[]
   tenant_id?: Prisma.UuidFilter<"AssetCategory"> | string
+  id?: Prisma.UuidFilter<"AssetCategory"> | string
   name?: Prisma.StringFilter<"AssetCategory"> | string
   description?: Prisma.StringNullableFilter<"AssetCategory"> | string | null
   created_at?: Prisma.DateTimeFilter<"AssetCategory"> | Date | string
   updated_at?: Prisma.DateTimeFilter<"AssetCategory"> | Date | string
   deleted_at?: Prisma.DateTimeNullableFilter<"AssetCategory"> | Date | string | null
   assets?: Prisma.AssetListRelationFilter
-}, "tenant_id_id" | "id" | "tenant_id_name">
+}, "tenant_id_id" | "tenant_id_name">
 
 export type AssetCategoryOrderByWithAggregationInput = {
   tenant_id?: Prisma.SortOrder

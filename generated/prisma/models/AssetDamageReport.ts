@@ -323,12 +323,12 @@ export type AssetDamageReportOrderByWithRelationInput = {
 }
 
 export type AssetDamageReportWhereUniqueInput = Prisma.AtLeast<{
-  id?: string
   tenant_id_id?: Prisma.AssetDamageReportTenant_idIdCompoundUniqueInput
   AND?: Prisma.AssetDamageReportWhereInput | Prisma.AssetDamageReportWhereInput[]
   OR?: Prisma.AssetDamageReportWhereInput[]
   NOT?: Prisma.AssetDamageReportWhereInput | Prisma.AssetDamageReportWhereInput[]
   tenant_id?: Prisma.UuidFilter<"AssetDamageReport"> | string
+  id?: Prisma.UuidFilter<"AssetDamageReport"> | string
   asset_id?: Prisma.UuidFilter<"AssetDamageReport"> | string
   assignment_id?: Prisma.UuidNullableFilter<"AssetDamageReport"> | string | null
   severity?: Prisma.StringFilter<"AssetDamageReport"> | string
@@ -344,7 +344,7 @@ export type AssetDamageReportWhereUniqueInput = Prisma.AtLeast<{
   updated_at?: Prisma.DateTimeFilter<"AssetDamageReport"> | Date | string
   asset?: Prisma.XOR<Prisma.AssetScalarRelationFilter, Prisma.AssetWhereInput>
   assignment?: Prisma.XOR<Prisma.AssetAssignmentNullableScalarRelationFilter, Prisma.AssetAssignmentWhereInput> | null
-}, "tenant_id_id" | "id">
+}, "tenant_id_id">
 
 export type AssetDamageReportOrderByWithAggregationInput = {
   tenant_id?: Prisma.SortOrder

@@ -249,13 +249,13 @@ export type AssetReturnRequestOrderByWithRelationInput = {
 }
 
 export type AssetReturnRequestWhereUniqueInput = Prisma.AtLeast<{
-  id?: string
   tenant_id_assignment_id?: Prisma.AssetReturnRequestTenant_idAssignment_idCompoundUniqueInput
   tenant_id_id?: Prisma.AssetReturnRequestTenant_idIdCompoundUniqueInput
   AND?: Prisma.AssetReturnRequestWhereInput | Prisma.AssetReturnRequestWhereInput[]
   OR?: Prisma.AssetReturnRequestWhereInput[]
   NOT?: Prisma.AssetReturnRequestWhereInput | Prisma.AssetReturnRequestWhereInput[]
   tenant_id?: Prisma.UuidFilter<"AssetReturnRequest"> | string
+  id?: Prisma.UuidFilter<"AssetReturnRequest"> | string
   assignment_id?: Prisma.UuidFilter<"AssetReturnRequest"> | string
   requested_by?: Prisma.UuidFilter<"AssetReturnRequest"> | string
   reason?: Prisma.StringFilter<"AssetReturnRequest"> | string
@@ -266,7 +266,7 @@ export type AssetReturnRequestWhereUniqueInput = Prisma.AtLeast<{
   created_at?: Prisma.DateTimeFilter<"AssetReturnRequest"> | Date | string
   updated_at?: Prisma.DateTimeFilter<"AssetReturnRequest"> | Date | string
   assignment?: Prisma.XOR<Prisma.AssetAssignmentScalarRelationFilter, Prisma.AssetAssignmentWhereInput>
-}, "tenant_id_id" | "id" | "tenant_id_assignment_id">
+}, "tenant_id_id" | "tenant_id_assignment_id">
 
 export type AssetReturnRequestOrderByWithAggregationInput = {
   tenant_id?: Prisma.SortOrder

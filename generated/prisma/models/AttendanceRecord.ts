@@ -311,13 +311,13 @@ export type AttendanceRecordOrderByWithRelationInput = {
 }
 
 export type AttendanceRecordWhereUniqueInput = Prisma.AtLeast<{
-  id?: string
   tenant_id_employee_id_date?: Prisma.AttendanceRecordTenant_idEmployee_idDateCompoundUniqueInput
   tenant_id_id?: Prisma.AttendanceRecordTenant_idIdCompoundUniqueInput
   AND?: Prisma.AttendanceRecordWhereInput | Prisma.AttendanceRecordWhereInput[]
   OR?: Prisma.AttendanceRecordWhereInput[]
   NOT?: Prisma.AttendanceRecordWhereInput | Prisma.AttendanceRecordWhereInput[]
   tenant_id?: Prisma.UuidFilter<"AttendanceRecord"> | string
+  id?: Prisma.UuidFilter<"AttendanceRecord"> | string
   employee_id?: Prisma.UuidFilter<"AttendanceRecord"> | string
   date?: Prisma.DateTimeFilter<"AttendanceRecord"> | Date | string
   check_in?: Prisma.DateTimeNullableFilter<"AttendanceRecord"> | Date | string | null
@@ -331,7 +331,7 @@ export type AttendanceRecordWhereUniqueInput = Prisma.AtLeast<{
   created_at?: Prisma.DateTimeFilter<"AttendanceRecord"> | Date | string
   updated_at?: Prisma.DateTimeFilter<"AttendanceRecord"> | Date | string
   employee?: Prisma.XOR<Prisma.EmployeeScalarRelationFilter, Prisma.EmployeeWhereInput>
-}, "tenant_id_id" | "id" | "tenant_id_employee_id_date">
+}, "tenant_id_id" | "tenant_id_employee_id_date">
 
 export type AttendanceRecordOrderByWithAggregationInput = {
   tenant_id?: Prisma.SortOrder

@@ -300,12 +300,12 @@ export type AttendanceRegularizationOrderByWithRelationInput = {
 }
 
 export type AttendanceRegularizationWhereUniqueInput = Prisma.AtLeast<{
-  id?: string
   tenant_id_id?: Prisma.AttendanceRegularizationTenant_idIdCompoundUniqueInput
   AND?: Prisma.AttendanceRegularizationWhereInput | Prisma.AttendanceRegularizationWhereInput[]
   OR?: Prisma.AttendanceRegularizationWhereInput[]
   NOT?: Prisma.AttendanceRegularizationWhereInput | Prisma.AttendanceRegularizationWhereInput[]
   tenant_id?: Prisma.UuidFilter<"AttendanceRegularization"> | string
+  id?: Prisma.UuidFilter<"AttendanceRegularization"> | string
   employee_id?: Prisma.UuidFilter<"AttendanceRegularization"> | string
   date?: Prisma.DateTimeFilter<"AttendanceRegularization"> | Date | string
   check_in?: Prisma.DateTimeFilter<"AttendanceRegularization"> | Date | string
@@ -322,7 +322,7 @@ export type AttendanceRegularizationWhereUniqueInput = Prisma.AtLeast<{
   created_at?: Prisma.DateTimeFilter<"AttendanceRegularization"> | Date | string
   updated_at?: Prisma.DateTimeFilter<"AttendanceRegularization"> | Date | string
   employee?: Prisma.XOR<Prisma.EmployeeScalarRelationFilter, Prisma.EmployeeWhereInput>
-}, "tenant_id_id" | "id">
+}, "tenant_id_id">
 
 export type AttendanceRegularizationOrderByWithAggregationInput = {
   tenant_id?: Prisma.SortOrder

@@ -269,11 +269,11 @@ export type AttendanceSettingsOrderByWithRelationInput = {
 
 export type AttendanceSettingsWhereUniqueInput = Prisma.AtLeast<{
   tenant_id?: string
-  id?: string
   tenant_id_id?: Prisma.AttendanceSettingsTenant_idIdCompoundUniqueInput
   AND?: Prisma.AttendanceSettingsWhereInput | Prisma.AttendanceSettingsWhereInput[]
   OR?: Prisma.AttendanceSettingsWhereInput[]
   NOT?: Prisma.AttendanceSettingsWhereInput | Prisma.AttendanceSettingsWhereInput[]
+  id?: Prisma.UuidFilter<"AttendanceSettings"> | string
   use_company_weekly_offs?: Prisma.BoolFilter<"AttendanceSettings"> | boolean
   weekly_offs?: Prisma.IntNullableListFilter<"AttendanceSettings">
   shift_start?: Prisma.StringFilter<"AttendanceSettings"> | string
@@ -281,7 +281,7 @@ export type AttendanceSettingsWhereUniqueInput = Prisma.AtLeast<{
   grace_minutes?: Prisma.IntFilter<"AttendanceSettings"> | number
   half_day_threshold_hours?: Prisma.DecimalFilter<"AttendanceSettings"> | runtime.Decimal | runtime.DecimalJsLike | number | string
   updated_at?: Prisma.DateTimeFilter<"AttendanceSettings"> | Date | string
-}, "tenant_id_id" | "id" | "tenant_id">
+}, "tenant_id_id" | "tenant_id">
 
 export type AttendanceSettingsOrderByWithAggregationInput = {
   tenant_id?: Prisma.SortOrder

@@ -244,12 +244,12 @@ export type AuditLogOrderByWithRelationInput = {
 }
 
 export type AuditLogWhereUniqueInput = Prisma.AtLeast<{
-  id?: string
   tenant_id_id?: Prisma.AuditLogTenant_idIdCompoundUniqueInput
   AND?: Prisma.AuditLogWhereInput | Prisma.AuditLogWhereInput[]
   OR?: Prisma.AuditLogWhereInput[]
   NOT?: Prisma.AuditLogWhereInput | Prisma.AuditLogWhereInput[]
   tenant_id?: Prisma.UuidFilter<"AuditLog"> | string
+  id?: Prisma.UuidFilter<"AuditLog"> | string
   actor_user_id?: Prisma.UuidNullableFilter<"AuditLog"> | string | null
   actor_email?: Prisma.StringNullableFilter<"AuditLog"> | string | null
   action?: Prisma.StringFilter<"AuditLog"> | string
@@ -259,7 +259,7 @@ export type AuditLogWhereUniqueInput = Prisma.AtLeast<{
   ip?: Prisma.StringNullableFilter<"AuditLog"> | string | null
   request_id?: Prisma.StringNullableFilter<"AuditLog"> | string | null
   created_at?: Prisma.DateTimeFilter<"AuditLog"> | Date | string
-}, "tenant_id_id" | "id">
+}, "tenant_id_id">
 
 export type AuditLogOrderByWithAggregationInput = {
   tenant_id?: Prisma.SortOrder

@@ -261,7 +261,6 @@ export type BranchOrderByWithRelationInput = {
 }
 
 export type BranchWhereUniqueInput = Prisma.AtLeast<{
-  id?: string
   tenant_id_name?: Prisma.BranchTenant_idNameCompoundUniqueInput
   tenant_id_code?: Prisma.BranchTenant_idCodeCompoundUniqueInput
   tenant_id_id?: Prisma.BranchTenant_idIdCompoundUniqueInput
@@ -269,6 +268,7 @@ export type BranchWhereUniqueInput = Prisma.AtLeast<{
   OR?: Prisma.BranchWhereInput[]
   NOT?: Prisma.BranchWhereInput | Prisma.BranchWhereInput[]
   tenant_id?: Prisma.UuidFilter<"Branch"> | string
+  id?: Prisma.UuidFilter<"Branch"> | string
   name?: Prisma.StringFilter<"Branch"> | string
   code?: Prisma.StringNullableFilter<"Branch"> | string | null
   address?: Prisma.StringNullableFilter<"Branch"> | string | null
@@ -281,7 +281,7 @@ export type BranchWhereUniqueInput = Prisma.AtLeast<{
   deleted_at?: Prisma.DateTimeNullableFilter<"Branch"> | Date | string | null
   employees?: Prisma.EmployeeListRelationFilter
   work_locations?: Prisma.WorkLocationListRelationFilter
-}, "tenant_id_id" | "id" | "tenant_id_name" | "tenant_id_code">
+}, "tenant_id_id" | "tenant_id_name" | "tenant_id_code">
 
 export type BranchOrderByWithAggregationInput = {
   tenant_id?: Prisma.SortOrder

@@ -454,7 +454,6 @@ export type CandidateOrderByWithRelationInput = {
 }
 
 export type CandidateWhereUniqueInput = Prisma.AtLeast<{
-  id?: string
   tenant_id_employee_id?: Prisma.CandidateTenant_idEmployee_idCompoundUniqueInput
   tenant_id_posting_id_email?: Prisma.CandidateTenant_idPosting_idEmailCompoundUniqueInput
   tenant_id_id?: Prisma.CandidateTenant_idIdCompoundUniqueInput
@@ -462,6 +461,7 @@ export type CandidateWhereUniqueInput = Prisma.AtLeast<{
   OR?: Prisma.CandidateWhereInput[]
   NOT?: Prisma.CandidateWhereInput | Prisma.CandidateWhereInput[]
   tenant_id?: Prisma.UuidFilter<"Candidate"> | string
+  id?: Prisma.UuidFilter<"Candidate"> | string
   posting_id?: Prisma.UuidFilter<"Candidate"> | string
   first_name?: Prisma.StringFilter<"Candidate"> | string
   last_name?: Prisma.StringFilter<"Candidate"> | string
@@ -494,7 +494,7 @@ export type CandidateWhereUniqueInput = Prisma.AtLeast<{
   interview_sessions?: Prisma.InterviewSessionListRelationFilter
   offers?: Prisma.JobOfferListRelationFilter
   talent_pool?: Prisma.TalentPoolCandidateListRelationFilter
-}, "tenant_id_id" | "id" | "tenant_id_employee_id" | "tenant_id_posting_id_email">
+}, "tenant_id_id" | "tenant_id_employee_id" | "tenant_id_posting_id_email">
 
 export type CandidateOrderByWithAggregationInput = {
   tenant_id?: Prisma.SortOrder

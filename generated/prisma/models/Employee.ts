@@ -475,7 +475,6 @@ export type EmployeeOrderByWithRelationInput = {
 }
 
 export type EmployeeWhereUniqueInput = Prisma.AtLeast<{
-  id?: string
   tenant_id_employee_code?: Prisma.EmployeeTenant_idEmployee_codeCompoundUniqueInput
   tenant_id_email?: Prisma.EmployeeTenant_idEmailCompoundUniqueInput
   tenant_id_id?: Prisma.EmployeeTenant_idIdCompoundUniqueInput
@@ -483,6 +482,7 @@ export type EmployeeWhereUniqueInput = Prisma.AtLeast<{
   OR?: Prisma.EmployeeWhereInput[]
   NOT?: Prisma.EmployeeWhereInput | Prisma.EmployeeWhereInput[]
   tenant_id?: Prisma.UuidFilter<"Employee"> | string
+  id?: Prisma.UuidFilter<"Employee"> | string
   employee_code?: Prisma.StringFilter<"Employee"> | string
   first_name?: Prisma.StringFilter<"Employee"> | string
   last_name?: Prisma.StringFilter<"Employee"> | string
@@ -536,7 +536,7 @@ export type EmployeeWhereUniqueInput = Prisma.AtLeast<{
   loan_advances?: Prisma.LoanAdvanceListRelationFilter
   expense_claims?: Prisma.ExpenseClaimListRelationFilter
   final_settlements?: Prisma.FinalSettlementListRelationFilter
-}, "tenant_id_id" | "id" | "tenant_id_employee_code" | "tenant_id_email">
+}, "tenant_id_id" | "tenant_id_employee_code" | "tenant_id_email">
 
 export type EmployeeOrderByWithAggregationInput = {
   tenant_id?: Prisma.SortOrder

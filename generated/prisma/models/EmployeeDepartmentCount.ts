@@ -229,14 +229,15 @@ export type EmployeeDepartmentCountOrderByWithRelationInput = {
 }
 
 export type EmployeeDepartmentCountWhereUniqueInput = Prisma.AtLeast<{
-  id?: bigint | number
+  tenant_id_id?: Prisma.EmployeeDepartmentCountTenant_idIdCompoundUniqueInput
   AND?: Prisma.EmployeeDepartmentCountWhereInput | Prisma.EmployeeDepartmentCountWhereInput[]
   OR?: Prisma.EmployeeDepartmentCountWhereInput[]
   NOT?: Prisma.EmployeeDepartmentCountWhereInput | Prisma.EmployeeDepartmentCountWhereInput[]
+  id?: Prisma.BigIntFilter<"EmployeeDepartmentCount"> | bigint | number
   tenant_id?: Prisma.UuidFilter<"EmployeeDepartmentCount"> | string
   department?: Prisma.StringFilter<"EmployeeDepartmentCount"> | string
   live_count?: Prisma.IntFilter<"EmployeeDepartmentCount"> | number
-}, "id">
+}, "tenant_id_id">
 
 export type EmployeeDepartmentCountOrderByWithAggregationInput = {
   id?: Prisma.SortOrder
@@ -307,6 +308,11 @@ export type EmployeeDepartmentCountUncheckedUpdateManyInput = {
   tenant_id?: Prisma.StringFieldUpdateOperationsInput | string
   department?: Prisma.StringFieldUpdateOperationsInput | string
   live_count?: Prisma.IntFieldUpdateOperationsInput | number
+}
+
+export type EmployeeDepartmentCountTenant_idIdCompoundUniqueInput = {
+  tenant_id: string
+  id: bigint | number
 }
 
 export type EmployeeDepartmentCountCountOrderByAggregateInput = {

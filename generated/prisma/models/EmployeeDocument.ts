@@ -224,12 +224,12 @@ export type EmployeeDocumentOrderByWithRelationInput = {
 }
 
 export type EmployeeDocumentWhereUniqueInput = Prisma.AtLeast<{
-  id?: string
   tenant_id_id?: Prisma.EmployeeDocumentTenant_idIdCompoundUniqueInput
   AND?: Prisma.EmployeeDocumentWhereInput | Prisma.EmployeeDocumentWhereInput[]
   OR?: Prisma.EmployeeDocumentWhereInput[]
   NOT?: Prisma.EmployeeDocumentWhereInput | Prisma.EmployeeDocumentWhereInput[]
   tenant_id?: Prisma.UuidFilter<"EmployeeDocument"> | string
+  id?: Prisma.UuidFilter<"EmployeeDocument"> | string
   employee_id?: Prisma.UuidFilter<"EmployeeDocument"> | string
   file_id?: Prisma.UuidFilter<"EmployeeDocument"> | string
   document_type?: Prisma.StringFilter<"EmployeeDocument"> | string
@@ -238,7 +238,7 @@ export type EmployeeDocumentWhereUniqueInput = Prisma.AtLeast<{
   created_at?: Prisma.DateTimeFilter<"EmployeeDocument"> | Date | string
   employee?: Prisma.XOR<Prisma.EmployeeScalarRelationFilter, Prisma.EmployeeWhereInput>
   file?: Prisma.XOR<Prisma.StoredFileScalarRelationFilter, Prisma.StoredFileWhereInput>
-}, "tenant_id_id" | "id">
+}, "tenant_id_id">
 
 export type EmployeeDocumentOrderByWithAggregationInput = {
   tenant_id?: Prisma.SortOrder

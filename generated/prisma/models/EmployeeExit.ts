@@ -272,13 +272,13 @@ export type EmployeeExitOrderByWithRelationInput = {
 }
 
 export type EmployeeExitWhereUniqueInput = Prisma.AtLeast<{
-  id?: string
   tenant_id_employee_id?: Prisma.EmployeeExitTenant_idEmployee_idCompoundUniqueInput
   tenant_id_id?: Prisma.EmployeeExitTenant_idIdCompoundUniqueInput
   AND?: Prisma.EmployeeExitWhereInput | Prisma.EmployeeExitWhereInput[]
   OR?: Prisma.EmployeeExitWhereInput[]
   NOT?: Prisma.EmployeeExitWhereInput | Prisma.EmployeeExitWhereInput[]
   tenant_id?: Prisma.UuidFilter<"EmployeeExit"> | string
+  id?: Prisma.UuidFilter<"EmployeeExit"> | string
   employee_id?: Prisma.UuidFilter<"EmployeeExit"> | string
   resignation_date?: Prisma.DateTimeFilter<"EmployeeExit"> | Date | string
   last_working_day?: Prisma.DateTimeFilter<"EmployeeExit"> | Date | string
@@ -293,7 +293,7 @@ export type EmployeeExitWhereUniqueInput = Prisma.AtLeast<{
   employee?: Prisma.XOR<Prisma.EmployeeScalarRelationFilter, Prisma.EmployeeWhereInput>
   checklist?: Prisma.ExitChecklistItemListRelationFilter
   final_settlements?: Prisma.FinalSettlementListRelationFilter
-}, "tenant_id_id" | "id" | "tenant_id_employee_id">
+}, "tenant_id_id" | "tenant_id_employee_id">
 
 export type EmployeeExitOrderByWithAggregationInput = {
   tenant_id?: Prisma.SortOrder

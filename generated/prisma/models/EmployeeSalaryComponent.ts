@@ -231,19 +231,19 @@ export type EmployeeSalaryComponentOrderByWithRelationInput = {
 }
 
 export type EmployeeSalaryComponentWhereUniqueInput = Prisma.AtLeast<{
-  id?: string
   tenant_id_setup_id_component_id?: Prisma.EmployeeSalaryComponentTenant_idSetup_idComponent_idCompoundUniqueInput
   tenant_id_id?: Prisma.EmployeeSalaryComponentTenant_idIdCompoundUniqueInput
   AND?: Prisma.EmployeeSalaryComponentWhereInput | Prisma.EmployeeSalaryComponentWhereInput[]
   OR?: Prisma.EmployeeSalaryComponentWhereInput[]
   NOT?: Prisma.EmployeeSalaryComponentWhereInput | Prisma.EmployeeSalaryComponentWhereInput[]
   tenant_id?: Prisma.UuidFilter<"EmployeeSalaryComponent"> | string
+  id?: Prisma.UuidFilter<"EmployeeSalaryComponent"> | string
   setup_id?: Prisma.UuidFilter<"EmployeeSalaryComponent"> | string
   component_id?: Prisma.UuidFilter<"EmployeeSalaryComponent"> | string
   amount?: Prisma.DecimalNullableFilter<"EmployeeSalaryComponent"> | runtime.Decimal | runtime.DecimalJsLike | number | string | null
   setup?: Prisma.XOR<Prisma.EmployeeSalarySetupScalarRelationFilter, Prisma.EmployeeSalarySetupWhereInput>
   component?: Prisma.XOR<Prisma.SalaryComponentScalarRelationFilter, Prisma.SalaryComponentWhereInput>
-}, "tenant_id_id" | "id" | "tenant_id_setup_id_component_id">
+}, "tenant_id_id" | "tenant_id_setup_id_component_id">
 
 export type EmployeeSalaryComponentOrderByWithAggregationInput = {
   tenant_id?: Prisma.SortOrder

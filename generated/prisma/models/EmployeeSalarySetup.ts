@@ -340,13 +340,13 @@ export type EmployeeSalarySetupOrderByWithRelationInput = {
 }
 
 export type EmployeeSalarySetupWhereUniqueInput = Prisma.AtLeast<{
-  id?: string
   tenant_id_employee_id_effective_from?: Prisma.EmployeeSalarySetupTenant_idEmployee_idEffective_fromCompoundUniqueInput
   tenant_id_id?: Prisma.EmployeeSalarySetupTenant_idIdCompoundUniqueInput
   AND?: Prisma.EmployeeSalarySetupWhereInput | Prisma.EmployeeSalarySetupWhereInput[]
   OR?: Prisma.EmployeeSalarySetupWhereInput[]
   NOT?: Prisma.EmployeeSalarySetupWhereInput | Prisma.EmployeeSalarySetupWhereInput[]
   tenant_id?: Prisma.UuidFilter<"EmployeeSalarySetup"> | string
+  id?: Prisma.UuidFilter<"EmployeeSalarySetup"> | string
   employee_id?: Prisma.UuidFilter<"EmployeeSalarySetup"> | string
   effective_from?: Prisma.DateTimeFilter<"EmployeeSalarySetup"> | Date | string
   monthly_ctc?: Prisma.DecimalNullableFilter<"EmployeeSalarySetup"> | runtime.Decimal | runtime.DecimalJsLike | number | string | null
@@ -364,7 +364,7 @@ export type EmployeeSalarySetupWhereUniqueInput = Prisma.AtLeast<{
   updated_at?: Prisma.DateTimeFilter<"EmployeeSalarySetup"> | Date | string
   employee?: Prisma.XOR<Prisma.EmployeeScalarRelationFilter, Prisma.EmployeeWhereInput>
   components?: Prisma.EmployeeSalaryComponentListRelationFilter
-}, "tenant_id_id" | "id" | "tenant_id_employee_id_effective_from">
+}, "tenant_id_id" | "tenant_id_employee_id_effective_from">
 
 export type EmployeeSalarySetupOrderByWithAggregationInput = {
   tenant_id?: Prisma.SortOrder

@@ -284,13 +284,13 @@ export type ExitChecklistItemOrderByWithRelationInput = {
 }
 
 export type ExitChecklistItemWhereUniqueInput = Prisma.AtLeast<{
-  id?: string
   tenant_id_exit_id_item?: Prisma.ExitChecklistItemTenant_idExit_idItemCompoundUniqueInput
   tenant_id_id?: Prisma.ExitChecklistItemTenant_idIdCompoundUniqueInput
   AND?: Prisma.ExitChecklistItemWhereInput | Prisma.ExitChecklistItemWhereInput[]
   OR?: Prisma.ExitChecklistItemWhereInput[]
   NOT?: Prisma.ExitChecklistItemWhereInput | Prisma.ExitChecklistItemWhereInput[]
   tenant_id?: Prisma.UuidFilter<"ExitChecklistItem"> | string
+  id?: Prisma.UuidFilter<"ExitChecklistItem"> | string
   exit_id?: Prisma.UuidFilter<"ExitChecklistItem"> | string
   item?: Prisma.StringFilter<"ExitChecklistItem"> | string
   title?: Prisma.StringFilter<"ExitChecklistItem"> | string
@@ -301,7 +301,7 @@ export type ExitChecklistItemWhereUniqueInput = Prisma.AtLeast<{
   notes?: Prisma.StringNullableFilter<"ExitChecklistItem"> | string | null
   reference?: Prisma.StringNullableFilter<"ExitChecklistItem"> | string | null
   exit?: Prisma.XOR<Prisma.EmployeeExitScalarRelationFilter, Prisma.EmployeeExitWhereInput>
-}, "tenant_id_id" | "id" | "tenant_id_exit_id_item">
+}, "tenant_id_id" | "tenant_id_exit_id_item">
 
 export type ExitChecklistItemOrderByWithAggregationInput = {
   tenant_id?: Prisma.SortOrder

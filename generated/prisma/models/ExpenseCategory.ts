@@ -265,13 +265,13 @@ export type ExpenseCategoryOrderByWithRelationInput = {
 }
 
 export type ExpenseCategoryWhereUniqueInput = Prisma.AtLeast<{
-  id?: string
   tenant_id_name?: Prisma.ExpenseCategoryTenant_idNameCompoundUniqueInput
   tenant_id_id?: Prisma.ExpenseCategoryTenant_idIdCompoundUniqueInput
   AND?: Prisma.ExpenseCategoryWhereInput | Prisma.ExpenseCategoryWhereInput[]
   OR?: Prisma.ExpenseCategoryWhereInput[]
   NOT?: Prisma.ExpenseCategoryWhereInput | Prisma.ExpenseCategoryWhereInput[]
   tenant_id?: Prisma.UuidFilter<"ExpenseCategory"> | string
+  id?: Prisma.UuidFilter<"ExpenseCategory"> | string
   name?: Prisma.StringFilter<"ExpenseCategory"> | string
   description?: Prisma.StringNullableFilter<"ExpenseCategory"> | string | null
   max_claim_amount?: Prisma.DecimalNullableFilter<"ExpenseCategory"> | runtime.Decimal | runtime.DecimalJsLike | number | string | null
@@ -280,7 +280,7 @@ export type ExpenseCategoryWhereUniqueInput = Prisma.AtLeast<{
   created_at?: Prisma.DateTimeFilter<"ExpenseCategory"> | Date | string
   updated_at?: Prisma.DateTimeFilter<"ExpenseCategory"> | Date | string
   claims?: Prisma.ExpenseClaimListRelationFilter
-}, "tenant_id_id" | "id" | "tenant_id_name">
+}, "tenant_id_id" | "tenant_id_name">
 
 export type ExpenseCategoryOrderByWithAggregationInput = {
   tenant_id?: Prisma.SortOrder

@@ -380,13 +380,13 @@ export type ExpenseClaimOrderByWithRelationInput = {
 }
 
 export type ExpenseClaimWhereUniqueInput = Prisma.AtLeast<{
-  id?: string
   tenant_id_claim_number?: Prisma.ExpenseClaimTenant_idClaim_numberCompoundUniqueInput
   tenant_id_id?: Prisma.ExpenseClaimTenant_idIdCompoundUniqueInput
   AND?: Prisma.ExpenseClaimWhereInput | Prisma.ExpenseClaimWhereInput[]
   OR?: Prisma.ExpenseClaimWhereInput[]
   NOT?: Prisma.ExpenseClaimWhereInput | Prisma.ExpenseClaimWhereInput[]
   tenant_id?: Prisma.UuidFilter<"ExpenseClaim"> | string
+  id?: Prisma.UuidFilter<"ExpenseClaim"> | string
   claim_number?: Prisma.StringFilter<"ExpenseClaim"> | string
   employee_id?: Prisma.UuidFilter<"ExpenseClaim"> | string
   category_id?: Prisma.UuidFilter<"ExpenseClaim"> | string
@@ -410,7 +410,7 @@ export type ExpenseClaimWhereUniqueInput = Prisma.AtLeast<{
   category?: Prisma.XOR<Prisma.ExpenseCategoryScalarRelationFilter, Prisma.ExpenseCategoryWhereInput>
   paid_run?: Prisma.XOR<Prisma.PayrollRunNullableScalarRelationFilter, Prisma.PayrollRunWhereInput> | null
   paid_settlement?: Prisma.XOR<Prisma.FinalSettlementNullableScalarRelationFilter, Prisma.FinalSettlementWhereInput> | null
-}, "tenant_id_id" | "id" | "tenant_id_claim_number">
+}, "tenant_id_id" | "tenant_id_claim_number">
 
 export type ExpenseClaimOrderByWithAggregationInput = {
   tenant_id?: Prisma.SortOrder

@@ -432,7 +432,6 @@ export type FinalSettlementOrderByWithRelationInput = {
 }
 
 export type FinalSettlementWhereUniqueInput = Prisma.AtLeast<{
-  id?: string
   tenant_id_exit_id?: Prisma.FinalSettlementTenant_idExit_idCompoundUniqueInput
   tenant_id_settlement_number?: Prisma.FinalSettlementTenant_idSettlement_numberCompoundUniqueInput
   tenant_id_id?: Prisma.FinalSettlementTenant_idIdCompoundUniqueInput
@@ -440,6 +439,7 @@ export type FinalSettlementWhereUniqueInput = Prisma.AtLeast<{
   OR?: Prisma.FinalSettlementWhereInput[]
   NOT?: Prisma.FinalSettlementWhereInput | Prisma.FinalSettlementWhereInput[]
   tenant_id?: Prisma.UuidFilter<"FinalSettlement"> | string
+  id?: Prisma.UuidFilter<"FinalSettlement"> | string
   settlement_number?: Prisma.StringFilter<"FinalSettlement"> | string
   employee_id?: Prisma.UuidFilter<"FinalSettlement"> | string
   exit_id?: Prisma.UuidFilter<"FinalSettlement"> | string
@@ -466,7 +466,7 @@ export type FinalSettlementWhereUniqueInput = Prisma.AtLeast<{
   exit?: Prisma.XOR<Prisma.EmployeeExitScalarRelationFilter, Prisma.EmployeeExitWhereInput>
   installments?: Prisma.LoanInstallmentListRelationFilter
   claims?: Prisma.ExpenseClaimListRelationFilter
-}, "tenant_id_id" | "id" | "tenant_id_exit_id" | "tenant_id_settlement_number">
+}, "tenant_id_id" | "tenant_id_exit_id" | "tenant_id_settlement_number">
 
 export type FinalSettlementOrderByWithAggregationInput = {
   tenant_id?: Prisma.SortOrder

@@ -213,19 +213,19 @@ export type HelpdeskMessageOrderByWithRelationInput = {
 }
 
 export type HelpdeskMessageWhereUniqueInput = Prisma.AtLeast<{
-  id?: string
   tenant_id_id?: Prisma.HelpdeskMessageTenant_idIdCompoundUniqueInput
   AND?: Prisma.HelpdeskMessageWhereInput | Prisma.HelpdeskMessageWhereInput[]
   OR?: Prisma.HelpdeskMessageWhereInput[]
   NOT?: Prisma.HelpdeskMessageWhereInput | Prisma.HelpdeskMessageWhereInput[]
   tenant_id?: Prisma.UuidFilter<"HelpdeskMessage"> | string
+  id?: Prisma.UuidFilter<"HelpdeskMessage"> | string
   ticket_id?: Prisma.UuidFilter<"HelpdeskMessage"> | string
   author_user_id?: Prisma.UuidFilter<"HelpdeskMessage"> | string
   body?: Prisma.StringFilter<"HelpdeskMessage"> | string
   internal?: Prisma.BoolFilter<"HelpdeskMessage"> | boolean
   created_at?: Prisma.DateTimeFilter<"HelpdeskMessage"> | Date | string
   ticket?: Prisma.XOR<Prisma.HelpdeskTicketScalarRelationFilter, Prisma.HelpdeskTicketWhereInput>
-}, "tenant_id_id" | "id">
+}, "tenant_id_id">
 
 export type HelpdeskMessageOrderByWithAggregationInput = {
   tenant_id?: Prisma.SortOrder

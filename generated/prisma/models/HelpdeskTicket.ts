@@ -294,13 +294,13 @@ export type HelpdeskTicketOrderByWithRelationInput = {
 }
 
 export type HelpdeskTicketWhereUniqueInput = Prisma.AtLeast<{
-  id?: string
   tenant_id_ticket_number?: Prisma.HelpdeskTicketTenant_idTicket_numberCompoundUniqueInput
   tenant_id_id?: Prisma.HelpdeskTicketTenant_idIdCompoundUniqueInput
   AND?: Prisma.HelpdeskTicketWhereInput | Prisma.HelpdeskTicketWhereInput[]
   OR?: Prisma.HelpdeskTicketWhereInput[]
   NOT?: Prisma.HelpdeskTicketWhereInput | Prisma.HelpdeskTicketWhereInput[]
   tenant_id?: Prisma.UuidFilter<"HelpdeskTicket"> | string
+  id?: Prisma.UuidFilter<"HelpdeskTicket"> | string
   ticket_number?: Prisma.StringFilter<"HelpdeskTicket"> | string
   title?: Prisma.StringFilter<"HelpdeskTicket"> | string
   category?: Prisma.StringFilter<"HelpdeskTicket"> | string
@@ -316,7 +316,7 @@ export type HelpdeskTicketWhereUniqueInput = Prisma.AtLeast<{
   updated_at?: Prisma.DateTimeFilter<"HelpdeskTicket"> | Date | string
   deleted_at?: Prisma.DateTimeNullableFilter<"HelpdeskTicket"> | Date | string | null
   messages?: Prisma.HelpdeskMessageListRelationFilter
-}, "tenant_id_id" | "id" | "tenant_id_ticket_number">
+}, "tenant_id_id" | "tenant_id_ticket_number">
 
 export type HelpdeskTicketOrderByWithAggregationInput = {
   tenant_id?: Prisma.SortOrder

@@ -239,12 +239,12 @@ export type HolidayOrderByWithRelationInput = {
 }
 
 export type HolidayWhereUniqueInput = Prisma.AtLeast<{
-  id?: string
   tenant_id_id?: Prisma.HolidayTenant_idIdCompoundUniqueInput
   AND?: Prisma.HolidayWhereInput | Prisma.HolidayWhereInput[]
   OR?: Prisma.HolidayWhereInput[]
   NOT?: Prisma.HolidayWhereInput | Prisma.HolidayWhereInput[]
   tenant_id?: Prisma.UuidFilter<"Holiday"> | string
+  id?: Prisma.UuidFilter<"Holiday"> | string
   date?: Prisma.DateTimeFilter<"Holiday"> | Date | string
   name?: Prisma.StringFilter<"Holiday"> | string
   description?: Prisma.StringNullableFilter<"Holiday"> | string | null
@@ -253,7 +253,7 @@ export type HolidayWhereUniqueInput = Prisma.AtLeast<{
   work_location_id?: Prisma.UuidNullableFilter<"Holiday"> | string | null
   created_at?: Prisma.DateTimeFilter<"Holiday"> | Date | string
   updated_at?: Prisma.DateTimeFilter<"Holiday"> | Date | string
-}, "tenant_id_id" | "id">
+}, "tenant_id_id">
 
 export type HolidayOrderByWithAggregationInput = {
   tenant_id?: Prisma.SortOrder

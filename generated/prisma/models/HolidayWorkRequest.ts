@@ -349,12 +349,12 @@ export type HolidayWorkRequestOrderByWithRelationInput = {
 }
 
 export type HolidayWorkRequestWhereUniqueInput = Prisma.AtLeast<{
-  id?: string
   tenant_id_id?: Prisma.HolidayWorkRequestTenant_idIdCompoundUniqueInput
   AND?: Prisma.HolidayWorkRequestWhereInput | Prisma.HolidayWorkRequestWhereInput[]
   OR?: Prisma.HolidayWorkRequestWhereInput[]
   NOT?: Prisma.HolidayWorkRequestWhereInput | Prisma.HolidayWorkRequestWhereInput[]
   tenant_id?: Prisma.UuidFilter<"HolidayWorkRequest"> | string
+  id?: Prisma.UuidFilter<"HolidayWorkRequest"> | string
   employee_id?: Prisma.UuidFilter<"HolidayWorkRequest"> | string
   date?: Prisma.DateTimeFilter<"HolidayWorkRequest"> | Date | string
   half_day?: Prisma.BoolFilter<"HolidayWorkRequest"> | boolean
@@ -373,7 +373,7 @@ export type HolidayWorkRequestWhereUniqueInput = Prisma.AtLeast<{
   updated_at?: Prisma.DateTimeFilter<"HolidayWorkRequest"> | Date | string
   employee?: Prisma.XOR<Prisma.EmployeeScalarRelationFilter, Prisma.EmployeeWhereInput>
   leave_type?: Prisma.XOR<Prisma.LeaveTypeNullableScalarRelationFilter, Prisma.LeaveTypeWhereInput> | null
-}, "tenant_id_id" | "id">
+}, "tenant_id_id">
 
 export type HolidayWorkRequestOrderByWithAggregationInput = {
   tenant_id?: Prisma.SortOrder

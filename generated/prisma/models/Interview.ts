@@ -401,12 +401,12 @@ export type InterviewOrderByWithRelationInput = {
 }
 
 export type InterviewWhereUniqueInput = Prisma.AtLeast<{
-  id?: string
   tenant_id_id?: Prisma.InterviewTenant_idIdCompoundUniqueInput
   AND?: Prisma.InterviewWhereInput | Prisma.InterviewWhereInput[]
   OR?: Prisma.InterviewWhereInput[]
   NOT?: Prisma.InterviewWhereInput | Prisma.InterviewWhereInput[]
   tenant_id?: Prisma.UuidFilter<"Interview"> | string
+  id?: Prisma.UuidFilter<"Interview"> | string
   candidate_id?: Prisma.UuidFilter<"Interview"> | string
   round_name?: Prisma.StringFilter<"Interview"> | string
   round_sequence?: Prisma.IntNullableFilter<"Interview"> | number | null
@@ -430,7 +430,7 @@ export type InterviewWhereUniqueInput = Prisma.AtLeast<{
   deleted_at?: Prisma.DateTimeNullableFilter<"Interview"> | Date | string | null
   candidate?: Prisma.XOR<Prisma.CandidateScalarRelationFilter, Prisma.CandidateWhereInput>
   sessions?: Prisma.InterviewSessionListRelationFilter
-}, "tenant_id_id" | "id">
+}, "tenant_id_id">
 
 export type InterviewOrderByWithAggregationInput = {
   tenant_id?: Prisma.SortOrder

@@ -353,12 +353,12 @@ export type InterviewSessionOrderByWithRelationInput = {
 }
 
 export type InterviewSessionWhereUniqueInput = Prisma.AtLeast<{
-  id?: string
   tenant_id_id?: Prisma.InterviewSessionTenant_idIdCompoundUniqueInput
   AND?: Prisma.InterviewSessionWhereInput | Prisma.InterviewSessionWhereInput[]
   OR?: Prisma.InterviewSessionWhereInput[]
   NOT?: Prisma.InterviewSessionWhereInput | Prisma.InterviewSessionWhereInput[]
   tenant_id?: Prisma.UuidFilter<"InterviewSession"> | string
+  id?: Prisma.UuidFilter<"InterviewSession"> | string
   candidate_id?: Prisma.UuidFilter<"InterviewSession"> | string
   interview_id?: Prisma.UuidNullableFilter<"InterviewSession"> | string | null
   title?: Prisma.StringFilter<"InterviewSession"> | string
@@ -377,7 +377,7 @@ export type InterviewSessionWhereUniqueInput = Prisma.AtLeast<{
   deleted_at?: Prisma.DateTimeNullableFilter<"InterviewSession"> | Date | string | null
   candidate?: Prisma.XOR<Prisma.CandidateScalarRelationFilter, Prisma.CandidateWhereInput>
   interview?: Prisma.XOR<Prisma.InterviewNullableScalarRelationFilter, Prisma.InterviewWhereInput> | null
-}, "tenant_id_id" | "id">
+}, "tenant_id_id">
 
 export type InterviewSessionOrderByWithAggregationInput = {
   tenant_id?: Prisma.SortOrder

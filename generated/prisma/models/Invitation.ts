@@ -249,23 +249,24 @@ export type InvitationOrderByWithRelationInput = {
 }
 
 export type InvitationWhereUniqueInput = Prisma.AtLeast<{
-  id?: string
-  token_hash?: string
+  tenant_id_token_hash?: Prisma.InvitationTenant_idToken_hashCompoundUniqueInput
   tenant_id_id?: Prisma.InvitationTenant_idIdCompoundUniqueInput
   AND?: Prisma.InvitationWhereInput | Prisma.InvitationWhereInput[]
   OR?: Prisma.InvitationWhereInput[]
   NOT?: Prisma.InvitationWhereInput | Prisma.InvitationWhereInput[]
   tenant_id?: Prisma.UuidFilter<"Invitation"> | string
+  id?: Prisma.UuidFilter<"Invitation"> | string
   email?: Prisma.StringFilter<"Invitation"> | string
   role?: Prisma.StringFilter<"Invitation"> | string
   employee_id?: Prisma.UuidNullableFilter<"Invitation"> | string | null
+  token_hash?: Prisma.StringFilter<"Invitation"> | string
   invited_by?: Prisma.UuidNullableFilter<"Invitation"> | string | null
   expires_at?: Prisma.DateTimeFilter<"Invitation"> | Date | string
   accepted_at?: Prisma.DateTimeNullableFilter<"Invitation"> | Date | string | null
   revoked_at?: Prisma.DateTimeNullableFilter<"Invitation"> | Date | string | null
   created_at?: Prisma.DateTimeFilter<"Invitation"> | Date | string
   employee?: Prisma.XOR<Prisma.EmployeeNullableScalarRelationFilter, Prisma.EmployeeWhereInput> | null
-}, "tenant_id_id" | "id" | "token_hash">
+}, "tenant_id_id" | "tenant_id_token_hash">
 
 export type InvitationOrderByWithAggregationInput = {
   tenant_id?: Prisma.SortOrder
@@ -403,6 +404,11 @@ export type InvitationListRelationFilter = {
 
 export type InvitationOrderByRelationAggregateInput = {
   _count?: Prisma.SortOrder
+}
+
+export type InvitationTenant_idToken_hashCompoundUniqueInput = {
+  tenant_id: string
+  token_hash: string
 }
 
 export type InvitationTenant_idIdCompoundUniqueInput = {

@@ -411,16 +411,16 @@ export type JobOfferOrderByWithRelationInput = {
 }
 
 export type JobOfferWhereUniqueInput = Prisma.AtLeast<{
-  id?: string
-  offer_token_hash?: string
-  appointment_token_hash?: string
   tenant_id_offer_number?: Prisma.JobOfferTenant_idOffer_numberCompoundUniqueInput
+  tenant_id_offer_token_hash?: Prisma.JobOfferTenant_idOffer_token_hashCompoundUniqueInput
+  tenant_id_appointment_token_hash?: Prisma.JobOfferTenant_idAppointment_token_hashCompoundUniqueInput
   tenant_id_candidate_id?: Prisma.JobOfferTenant_idCandidate_idCompoundUniqueInput
   tenant_id_id?: Prisma.JobOfferTenant_idIdCompoundUniqueInput
   AND?: Prisma.JobOfferWhereInput | Prisma.JobOfferWhereInput[]
   OR?: Prisma.JobOfferWhereInput[]
   NOT?: Prisma.JobOfferWhereInput | Prisma.JobOfferWhereInput[]
   tenant_id?: Prisma.UuidFilter<"JobOffer"> | string
+  id?: Prisma.UuidFilter<"JobOffer"> | string
   offer_number?: Prisma.StringFilter<"JobOffer"> | string
   candidate_id?: Prisma.UuidFilter<"JobOffer"> | string
   job_title?: Prisma.StringFilter<"JobOffer"> | string
@@ -435,7 +435,9 @@ export type JobOfferWhereUniqueInput = Prisma.AtLeast<{
   sent_at?: Prisma.DateTimeNullableFilter<"JobOffer"> | Date | string | null
   responded_at?: Prisma.DateTimeNullableFilter<"JobOffer"> | Date | string | null
   decline_reason?: Prisma.StringNullableFilter<"JobOffer"> | string | null
+  offer_token_hash?: Prisma.StringNullableFilter<"JobOffer"> | string | null
   offer_token_expires_at?: Prisma.DateTimeNullableFilter<"JobOffer"> | Date | string | null
+  appointment_token_hash?: Prisma.StringNullableFilter<"JobOffer"> | string | null
   appointment_token_expires_at?: Prisma.DateTimeNullableFilter<"JobOffer"> | Date | string | null
   appointment_sent_at?: Prisma.DateTimeNullableFilter<"JobOffer"> | Date | string | null
   created_by?: Prisma.UuidFilter<"JobOffer"> | string
@@ -444,7 +446,7 @@ export type JobOfferWhereUniqueInput = Prisma.AtLeast<{
   deleted_at?: Prisma.DateTimeNullableFilter<"JobOffer"> | Date | string | null
   candidate?: Prisma.XOR<Prisma.CandidateScalarRelationFilter, Prisma.CandidateWhereInput>
   documents?: Prisma.AppointmentDocumentListRelationFilter
-}, "tenant_id_id" | "id" | "offer_token_hash" | "appointment_token_hash" | "tenant_id_offer_number" | "tenant_id_candidate_id">
+}, "tenant_id_id" | "tenant_id_offer_number" | "tenant_id_offer_token_hash" | "tenant_id_appointment_token_hash" | "tenant_id_candidate_id">
 
 export type JobOfferOrderByWithAggregationInput = {
   tenant_id?: Prisma.SortOrder
@@ -719,6 +721,16 @@ export type JobOfferOrderByRelationAggregateInput = {
 export type JobOfferTenant_idOffer_numberCompoundUniqueInput = {
   tenant_id: string
   offer_number: string
+}
+
+export type JobOfferTenant_idOffer_token_hashCompoundUniqueInput = {
+  tenant_id: string
+  offer_token_hash: string
+}
+
+export type JobOfferTenant_idAppointment_token_hashCompoundUniqueInput = {
+  tenant_id: string
+  appointment_token_hash: string
 }
 
 export type JobOfferTenant_idCandidate_idCompoundUniqueInput = {

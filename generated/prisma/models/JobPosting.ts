@@ -388,13 +388,13 @@ export type JobPostingOrderByWithRelationInput = {
 }
 
 export type JobPostingWhereUniqueInput = Prisma.AtLeast<{
-  id?: string
   tenant_id_posting_number?: Prisma.JobPostingTenant_idPosting_numberCompoundUniqueInput
   tenant_id_id?: Prisma.JobPostingTenant_idIdCompoundUniqueInput
   AND?: Prisma.JobPostingWhereInput | Prisma.JobPostingWhereInput[]
   OR?: Prisma.JobPostingWhereInput[]
   NOT?: Prisma.JobPostingWhereInput | Prisma.JobPostingWhereInput[]
   tenant_id?: Prisma.UuidFilter<"JobPosting"> | string
+  id?: Prisma.UuidFilter<"JobPosting"> | string
   posting_number?: Prisma.StringFilter<"JobPosting"> | string
   requisition_id?: Prisma.UuidFilter<"JobPosting"> | string
   title?: Prisma.StringFilter<"JobPosting"> | string
@@ -417,7 +417,7 @@ export type JobPostingWhereUniqueInput = Prisma.AtLeast<{
   deleted_at?: Prisma.DateTimeNullableFilter<"JobPosting"> | Date | string | null
   requisition?: Prisma.XOR<Prisma.JobRequisitionScalarRelationFilter, Prisma.JobRequisitionWhereInput>
   candidates?: Prisma.CandidateListRelationFilter
-}, "tenant_id_id" | "id" | "tenant_id_posting_number">
+}, "tenant_id_id" | "tenant_id_posting_number">
 
 export type JobPostingOrderByWithAggregationInput = {
   tenant_id?: Prisma.SortOrder

@@ -417,13 +417,13 @@ export type JobRequisitionOrderByWithRelationInput = {
 }
 
 export type JobRequisitionWhereUniqueInput = Prisma.AtLeast<{
-  id?: string
   tenant_id_requisition_number?: Prisma.JobRequisitionTenant_idRequisition_numberCompoundUniqueInput
   tenant_id_id?: Prisma.JobRequisitionTenant_idIdCompoundUniqueInput
   AND?: Prisma.JobRequisitionWhereInput | Prisma.JobRequisitionWhereInput[]
   OR?: Prisma.JobRequisitionWhereInput[]
   NOT?: Prisma.JobRequisitionWhereInput | Prisma.JobRequisitionWhereInput[]
   tenant_id?: Prisma.UuidFilter<"JobRequisition"> | string
+  id?: Prisma.UuidFilter<"JobRequisition"> | string
   requisition_number?: Prisma.StringFilter<"JobRequisition"> | string
   title?: Prisma.StringFilter<"JobRequisition"> | string
   department?: Prisma.StringFilter<"JobRequisition"> | string
@@ -448,7 +448,7 @@ export type JobRequisitionWhereUniqueInput = Prisma.AtLeast<{
   updated_at?: Prisma.DateTimeFilter<"JobRequisition"> | Date | string
   deleted_at?: Prisma.DateTimeNullableFilter<"JobRequisition"> | Date | string | null
   postings?: Prisma.JobPostingListRelationFilter
-}, "tenant_id_id" | "id" | "tenant_id_requisition_number">
+}, "tenant_id_id" | "tenant_id_requisition_number">
 
 export type JobRequisitionOrderByWithAggregationInput = {
   tenant_id?: Prisma.SortOrder

@@ -330,13 +330,13 @@ export type LeaveAllocationOrderByWithRelationInput = {
 }
 
 export type LeaveAllocationWhereUniqueInput = Prisma.AtLeast<{
-  id?: string
   tenant_id_employee_id_leave_type_id_period_id?: Prisma.LeaveAllocationTenant_idEmployee_idLeave_type_idPeriod_idCompoundUniqueInput
   tenant_id_id?: Prisma.LeaveAllocationTenant_idIdCompoundUniqueInput
   AND?: Prisma.LeaveAllocationWhereInput | Prisma.LeaveAllocationWhereInput[]
   OR?: Prisma.LeaveAllocationWhereInput[]
   NOT?: Prisma.LeaveAllocationWhereInput | Prisma.LeaveAllocationWhereInput[]
   tenant_id?: Prisma.UuidFilter<"LeaveAllocation"> | string
+  id?: Prisma.UuidFilter<"LeaveAllocation"> | string
   employee_id?: Prisma.UuidFilter<"LeaveAllocation"> | string
   leave_type_id?: Prisma.UuidFilter<"LeaveAllocation"> | string
   period_id?: Prisma.UuidFilter<"LeaveAllocation"> | string
@@ -354,7 +354,7 @@ export type LeaveAllocationWhereUniqueInput = Prisma.AtLeast<{
   leave_type?: Prisma.XOR<Prisma.LeaveTypeScalarRelationFilter, Prisma.LeaveTypeWhereInput>
   period?: Prisma.XOR<Prisma.LeavePeriodScalarRelationFilter, Prisma.LeavePeriodWhereInput>
   policy?: Prisma.XOR<Prisma.LeavePolicyNullableScalarRelationFilter, Prisma.LeavePolicyWhereInput> | null
-}, "tenant_id_id" | "id" | "tenant_id_employee_id_leave_type_id_period_id">
+}, "tenant_id_id" | "tenant_id_employee_id_leave_type_id_period_id">
 
 export type LeaveAllocationOrderByWithAggregationInput = {
   tenant_id?: Prisma.SortOrder

@@ -345,12 +345,12 @@ export type LeaveEncashmentOrderByWithRelationInput = {
 }
 
 export type LeaveEncashmentWhereUniqueInput = Prisma.AtLeast<{
-  id?: string
   tenant_id_id?: Prisma.LeaveEncashmentTenant_idIdCompoundUniqueInput
   AND?: Prisma.LeaveEncashmentWhereInput | Prisma.LeaveEncashmentWhereInput[]
   OR?: Prisma.LeaveEncashmentWhereInput[]
   NOT?: Prisma.LeaveEncashmentWhereInput | Prisma.LeaveEncashmentWhereInput[]
   tenant_id?: Prisma.UuidFilter<"LeaveEncashment"> | string
+  id?: Prisma.UuidFilter<"LeaveEncashment"> | string
   employee_id?: Prisma.UuidFilter<"LeaveEncashment"> | string
   leave_type_id?: Prisma.UuidFilter<"LeaveEncashment"> | string
   period_id?: Prisma.UuidFilter<"LeaveEncashment"> | string
@@ -369,7 +369,7 @@ export type LeaveEncashmentWhereUniqueInput = Prisma.AtLeast<{
   employee?: Prisma.XOR<Prisma.EmployeeScalarRelationFilter, Prisma.EmployeeWhereInput>
   leave_type?: Prisma.XOR<Prisma.LeaveTypeScalarRelationFilter, Prisma.LeaveTypeWhereInput>
   period?: Prisma.XOR<Prisma.LeavePeriodScalarRelationFilter, Prisma.LeavePeriodWhereInput>
-}, "tenant_id_id" | "id">
+}, "tenant_id_id">
 
 export type LeaveEncashmentOrderByWithAggregationInput = {
   tenant_id?: Prisma.SortOrder

@@ -325,13 +325,13 @@ export type LeaveLedgerEntryOrderByWithRelationInput = {
 }
 
 export type LeaveLedgerEntryWhereUniqueInput = Prisma.AtLeast<{
-  id?: string
   tenant_id_dedupe_key?: Prisma.LeaveLedgerEntryTenant_idDedupe_keyCompoundUniqueInput
   tenant_id_id?: Prisma.LeaveLedgerEntryTenant_idIdCompoundUniqueInput
   AND?: Prisma.LeaveLedgerEntryWhereInput | Prisma.LeaveLedgerEntryWhereInput[]
   OR?: Prisma.LeaveLedgerEntryWhereInput[]
   NOT?: Prisma.LeaveLedgerEntryWhereInput | Prisma.LeaveLedgerEntryWhereInput[]
   tenant_id?: Prisma.UuidFilter<"LeaveLedgerEntry"> | string
+  id?: Prisma.UuidFilter<"LeaveLedgerEntry"> | string
   employee_id?: Prisma.UuidFilter<"LeaveLedgerEntry"> | string
   leave_type_id?: Prisma.UuidFilter<"LeaveLedgerEntry"> | string
   period_id?: Prisma.UuidFilter<"LeaveLedgerEntry"> | string
@@ -348,7 +348,7 @@ export type LeaveLedgerEntryWhereUniqueInput = Prisma.AtLeast<{
   employee?: Prisma.XOR<Prisma.EmployeeScalarRelationFilter, Prisma.EmployeeWhereInput>
   leave_type?: Prisma.XOR<Prisma.LeaveTypeScalarRelationFilter, Prisma.LeaveTypeWhereInput>
   period?: Prisma.XOR<Prisma.LeavePeriodScalarRelationFilter, Prisma.LeavePeriodWhereInput>
-}, "tenant_id_id" | "id" | "tenant_id_dedupe_key">
+}, "tenant_id_id" | "tenant_id_dedupe_key">
 
 export type LeaveLedgerEntryOrderByWithAggregationInput = {
   tenant_id?: Prisma.SortOrder

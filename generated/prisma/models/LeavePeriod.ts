@@ -228,12 +228,12 @@ export type LeavePeriodOrderByWithRelationInput = {
 }
 
 export type LeavePeriodWhereUniqueInput = Prisma.AtLeast<{
-  id?: string
   tenant_id_id?: Prisma.LeavePeriodTenant_idIdCompoundUniqueInput
   AND?: Prisma.LeavePeriodWhereInput | Prisma.LeavePeriodWhereInput[]
   OR?: Prisma.LeavePeriodWhereInput[]
   NOT?: Prisma.LeavePeriodWhereInput | Prisma.LeavePeriodWhereInput[]
   tenant_id?: Prisma.UuidFilter<"LeavePeriod"> | string
+  id?: Prisma.UuidFilter<"LeavePeriod"> | string
   name?: Prisma.StringFilter<"LeavePeriod"> | string
   start_date?: Prisma.DateTimeFilter<"LeavePeriod"> | Date | string
   end_date?: Prisma.DateTimeFilter<"LeavePeriod"> | Date | string
@@ -244,7 +244,7 @@ export type LeavePeriodWhereUniqueInput = Prisma.AtLeast<{
   ledger_entries?: Prisma.LeaveLedgerEntryListRelationFilter
   requests?: Prisma.LeaveRequestListRelationFilter
   encashments?: Prisma.LeaveEncashmentListRelationFilter
-}, "tenant_id_id" | "id">
+}, "tenant_id_id">
 
 export type LeavePeriodOrderByWithAggregationInput = {
   tenant_id?: Prisma.SortOrder

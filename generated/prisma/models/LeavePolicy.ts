@@ -236,12 +236,12 @@ export type LeavePolicyOrderByWithRelationInput = {
 }
 
 export type LeavePolicyWhereUniqueInput = Prisma.AtLeast<{
-  id?: string
   tenant_id_id?: Prisma.LeavePolicyTenant_idIdCompoundUniqueInput
   AND?: Prisma.LeavePolicyWhereInput | Prisma.LeavePolicyWhereInput[]
   OR?: Prisma.LeavePolicyWhereInput[]
   NOT?: Prisma.LeavePolicyWhereInput | Prisma.LeavePolicyWhereInput[]
   tenant_id?: Prisma.UuidFilter<"LeavePolicy"> | string
+  id?: Prisma.UuidFilter<"LeavePolicy"> | string
   name?: Prisma.StringFilter<"LeavePolicy"> | string
   description?: Prisma.StringNullableFilter<"LeavePolicy"> | string | null
   assignment?: Prisma.StringFilter<"LeavePolicy"> | string
@@ -253,7 +253,7 @@ export type LeavePolicyWhereUniqueInput = Prisma.AtLeast<{
   items?: Prisma.LeavePolicyItemListRelationFilter
   employees?: Prisma.LeavePolicyEmployeeListRelationFilter
   allocations?: Prisma.LeaveAllocationListRelationFilter
-}, "tenant_id_id" | "id">
+}, "tenant_id_id">
 
 export type LeavePolicyOrderByWithAggregationInput = {
   tenant_id?: Prisma.SortOrder

@@ -188,18 +188,18 @@ export type LeavePolicyEmployeeOrderByWithRelationInput = {
 }
 
 export type LeavePolicyEmployeeWhereUniqueInput = Prisma.AtLeast<{
-  id?: string
   tenant_id_policy_id_employee_id?: Prisma.LeavePolicyEmployeeTenant_idPolicy_idEmployee_idCompoundUniqueInput
   tenant_id_id?: Prisma.LeavePolicyEmployeeTenant_idIdCompoundUniqueInput
   AND?: Prisma.LeavePolicyEmployeeWhereInput | Prisma.LeavePolicyEmployeeWhereInput[]
   OR?: Prisma.LeavePolicyEmployeeWhereInput[]
   NOT?: Prisma.LeavePolicyEmployeeWhereInput | Prisma.LeavePolicyEmployeeWhereInput[]
   tenant_id?: Prisma.UuidFilter<"LeavePolicyEmployee"> | string
+  id?: Prisma.UuidFilter<"LeavePolicyEmployee"> | string
   policy_id?: Prisma.UuidFilter<"LeavePolicyEmployee"> | string
   employee_id?: Prisma.UuidFilter<"LeavePolicyEmployee"> | string
   policy?: Prisma.XOR<Prisma.LeavePolicyScalarRelationFilter, Prisma.LeavePolicyWhereInput>
   employee?: Prisma.XOR<Prisma.EmployeeScalarRelationFilter, Prisma.EmployeeWhereInput>
-}, "tenant_id_id" | "id" | "tenant_id_policy_id_employee_id">
+}, "tenant_id_id" | "tenant_id_policy_id_employee_id">
 
 export type LeavePolicyEmployeeOrderByWithAggregationInput = {
   tenant_id?: Prisma.SortOrder

@@ -249,13 +249,13 @@ export type LeavePolicyItemOrderByWithRelationInput = {
 }
 
 export type LeavePolicyItemWhereUniqueInput = Prisma.AtLeast<{
-  id?: string
   tenant_id_policy_id_leave_type_id?: Prisma.LeavePolicyItemTenant_idPolicy_idLeave_type_idCompoundUniqueInput
   tenant_id_id?: Prisma.LeavePolicyItemTenant_idIdCompoundUniqueInput
   AND?: Prisma.LeavePolicyItemWhereInput | Prisma.LeavePolicyItemWhereInput[]
   OR?: Prisma.LeavePolicyItemWhereInput[]
   NOT?: Prisma.LeavePolicyItemWhereInput | Prisma.LeavePolicyItemWhereInput[]
   tenant_id?: Prisma.UuidFilter<"LeavePolicyItem"> | string
+  id?: Prisma.UuidFilter<"LeavePolicyItem"> | string
   policy_id?: Prisma.UuidFilter<"LeavePolicyItem"> | string
   leave_type_id?: Prisma.UuidFilter<"LeavePolicyItem"> | string
   annual_quota?: Prisma.DecimalFilter<"LeavePolicyItem"> | runtime.Decimal | runtime.DecimalJsLike | number | string
@@ -263,7 +263,7 @@ export type LeavePolicyItemWhereUniqueInput = Prisma.AtLeast<{
   accrual_day?: Prisma.StringFilter<"LeavePolicyItem"> | string
   policy?: Prisma.XOR<Prisma.LeavePolicyScalarRelationFilter, Prisma.LeavePolicyWhereInput>
   leave_type?: Prisma.XOR<Prisma.LeaveTypeScalarRelationFilter, Prisma.LeaveTypeWhereInput>
-}, "tenant_id_id" | "id" | "tenant_id_policy_id_leave_type_id">
+}, "tenant_id_id" | "tenant_id_policy_id_leave_type_id">
 
 export type LeavePolicyItemOrderByWithAggregationInput = {
   tenant_id?: Prisma.SortOrder

@@ -377,12 +377,12 @@ export type LeaveRequestOrderByWithRelationInput = {
 }
 
 export type LeaveRequestWhereUniqueInput = Prisma.AtLeast<{
-  id?: string
   tenant_id_id?: Prisma.LeaveRequestTenant_idIdCompoundUniqueInput
   AND?: Prisma.LeaveRequestWhereInput | Prisma.LeaveRequestWhereInput[]
   OR?: Prisma.LeaveRequestWhereInput[]
   NOT?: Prisma.LeaveRequestWhereInput | Prisma.LeaveRequestWhereInput[]
   tenant_id?: Prisma.UuidFilter<"LeaveRequest"> | string
+  id?: Prisma.UuidFilter<"LeaveRequest"> | string
   employee_id?: Prisma.UuidFilter<"LeaveRequest"> | string
   leave_type_id?: Prisma.UuidFilter<"LeaveRequest"> | string
   period_id?: Prisma.UuidFilter<"LeaveRequest"> | string
@@ -405,7 +405,7 @@ export type LeaveRequestWhereUniqueInput = Prisma.AtLeast<{
   employee?: Prisma.XOR<Prisma.EmployeeScalarRelationFilter, Prisma.EmployeeWhereInput>
   leave_type?: Prisma.XOR<Prisma.LeaveTypeScalarRelationFilter, Prisma.LeaveTypeWhereInput>
   period?: Prisma.XOR<Prisma.LeavePeriodScalarRelationFilter, Prisma.LeavePeriodWhereInput>
-}, "tenant_id_id" | "id">
+}, "tenant_id_id">
 
 export type LeaveRequestOrderByWithAggregationInput = {
   tenant_id?: Prisma.SortOrder

@@ -452,13 +452,13 @@ export type LeaveTypeOrderByWithRelationInput = {
 }
 
 export type LeaveTypeWhereUniqueInput = Prisma.AtLeast<{
-  id?: string
   tenant_id_code?: Prisma.LeaveTypeTenant_idCodeCompoundUniqueInput
   tenant_id_id?: Prisma.LeaveTypeTenant_idIdCompoundUniqueInput
   AND?: Prisma.LeaveTypeWhereInput | Prisma.LeaveTypeWhereInput[]
   OR?: Prisma.LeaveTypeWhereInput[]
   NOT?: Prisma.LeaveTypeWhereInput | Prisma.LeaveTypeWhereInput[]
   tenant_id?: Prisma.UuidFilter<"LeaveType"> | string
+  id?: Prisma.UuidFilter<"LeaveType"> | string
   name?: Prisma.StringFilter<"LeaveType"> | string
   code?: Prisma.StringFilter<"LeaveType"> | string
   description?: Prisma.StringNullableFilter<"LeaveType"> | string | null
@@ -489,7 +489,7 @@ export type LeaveTypeWhereUniqueInput = Prisma.AtLeast<{
   requests?: Prisma.LeaveRequestListRelationFilter
   encashments?: Prisma.LeaveEncashmentListRelationFilter
   holiday_works?: Prisma.HolidayWorkRequestListRelationFilter
-}, "tenant_id_id" | "id" | "tenant_id_code">
+}, "tenant_id_id" | "tenant_id_code">
 
 export type LeaveTypeOrderByWithAggregationInput = {
   tenant_id?: Prisma.SortOrder

@@ -416,13 +416,13 @@ export type LoanAdvanceOrderByWithRelationInput = {
 }
 
 export type LoanAdvanceWhereUniqueInput = Prisma.AtLeast<{
-  id?: string
   tenant_id_loan_number?: Prisma.LoanAdvanceTenant_idLoan_numberCompoundUniqueInput
   tenant_id_id?: Prisma.LoanAdvanceTenant_idIdCompoundUniqueInput
   AND?: Prisma.LoanAdvanceWhereInput | Prisma.LoanAdvanceWhereInput[]
   OR?: Prisma.LoanAdvanceWhereInput[]
   NOT?: Prisma.LoanAdvanceWhereInput | Prisma.LoanAdvanceWhereInput[]
   tenant_id?: Prisma.UuidFilter<"LoanAdvance"> | string
+  id?: Prisma.UuidFilter<"LoanAdvance"> | string
   loan_number?: Prisma.StringFilter<"LoanAdvance"> | string
   employee_id?: Prisma.UuidFilter<"LoanAdvance"> | string
   loan_type_id?: Prisma.UuidFilter<"LoanAdvance"> | string
@@ -447,7 +447,7 @@ export type LoanAdvanceWhereUniqueInput = Prisma.AtLeast<{
   employee?: Prisma.XOR<Prisma.EmployeeScalarRelationFilter, Prisma.EmployeeWhereInput>
   loan_type?: Prisma.XOR<Prisma.LoanTypeScalarRelationFilter, Prisma.LoanTypeWhereInput>
   schedule?: Prisma.LoanInstallmentListRelationFilter
-}, "tenant_id_id" | "id" | "tenant_id_loan_number">
+}, "tenant_id_id" | "tenant_id_loan_number">
 
 export type LoanAdvanceOrderByWithAggregationInput = {
   tenant_id?: Prisma.SortOrder

@@ -296,13 +296,13 @@ export type LoanInstallmentOrderByWithRelationInput = {
 }
 
 export type LoanInstallmentWhereUniqueInput = Prisma.AtLeast<{
-  id?: string
   tenant_id_loan_id_seq?: Prisma.LoanInstallmentTenant_idLoan_idSeqCompoundUniqueInput
   tenant_id_id?: Prisma.LoanInstallmentTenant_idIdCompoundUniqueInput
   AND?: Prisma.LoanInstallmentWhereInput | Prisma.LoanInstallmentWhereInput[]
   OR?: Prisma.LoanInstallmentWhereInput[]
   NOT?: Prisma.LoanInstallmentWhereInput | Prisma.LoanInstallmentWhereInput[]
   tenant_id?: Prisma.UuidFilter<"LoanInstallment"> | string
+  id?: Prisma.UuidFilter<"LoanInstallment"> | string
   loan_id?: Prisma.UuidFilter<"LoanInstallment"> | string
   seq?: Prisma.IntFilter<"LoanInstallment"> | number
   due_month?: Prisma.DateTimeFilter<"LoanInstallment"> | Date | string
@@ -315,7 +315,7 @@ export type LoanInstallmentWhereUniqueInput = Prisma.AtLeast<{
   loan?: Prisma.XOR<Prisma.LoanAdvanceScalarRelationFilter, Prisma.LoanAdvanceWhereInput>
   paid_run?: Prisma.XOR<Prisma.PayrollRunNullableScalarRelationFilter, Prisma.PayrollRunWhereInput> | null
   paid_settlement?: Prisma.XOR<Prisma.FinalSettlementNullableScalarRelationFilter, Prisma.FinalSettlementWhereInput> | null
-}, "tenant_id_id" | "id" | "tenant_id_loan_id_seq">
+}, "tenant_id_id" | "tenant_id_loan_id_seq">
 
 export type LoanInstallmentOrderByWithAggregationInput = {
   tenant_id?: Prisma.SortOrder

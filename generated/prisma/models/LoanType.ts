@@ -282,13 +282,13 @@ export type LoanTypeOrderByWithRelationInput = {
 }
 
 export type LoanTypeWhereUniqueInput = Prisma.AtLeast<{
-  id?: string
   tenant_id_name?: Prisma.LoanTypeTenant_idNameCompoundUniqueInput
   tenant_id_id?: Prisma.LoanTypeTenant_idIdCompoundUniqueInput
   AND?: Prisma.LoanTypeWhereInput | Prisma.LoanTypeWhereInput[]
   OR?: Prisma.LoanTypeWhereInput[]
   NOT?: Prisma.LoanTypeWhereInput | Prisma.LoanTypeWhereInput[]
   tenant_id?: Prisma.UuidFilter<"LoanType"> | string
+  id?: Prisma.UuidFilter<"LoanType"> | string
   name?: Prisma.StringFilter<"LoanType"> | string
   description?: Prisma.StringNullableFilter<"LoanType"> | string | null
   max_amount?: Prisma.DecimalNullableFilter<"LoanType"> | runtime.Decimal | runtime.DecimalJsLike | number | string | null
@@ -298,7 +298,7 @@ export type LoanTypeWhereUniqueInput = Prisma.AtLeast<{
   created_at?: Prisma.DateTimeFilter<"LoanType"> | Date | string
   updated_at?: Prisma.DateTimeFilter<"LoanType"> | Date | string
   loans?: Prisma.LoanAdvanceListRelationFilter
-}, "tenant_id_id" | "id" | "tenant_id_name">
+}, "tenant_id_id" | "tenant_id_name">
 
 export type LoanTypeOrderByWithAggregationInput = {
   tenant_id?: Prisma.SortOrder

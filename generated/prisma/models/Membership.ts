@@ -217,13 +217,13 @@ export type MembershipOrderByWithRelationInput = {
 }
 
 export type MembershipWhereUniqueInput = Prisma.AtLeast<{
-  id?: string
   tenant_id_user_id?: Prisma.MembershipTenant_idUser_idCompoundUniqueInput
   tenant_id_id?: Prisma.MembershipTenant_idIdCompoundUniqueInput
   AND?: Prisma.MembershipWhereInput | Prisma.MembershipWhereInput[]
   OR?: Prisma.MembershipWhereInput[]
   NOT?: Prisma.MembershipWhereInput | Prisma.MembershipWhereInput[]
   tenant_id?: Prisma.UuidFilter<"Membership"> | string
+  id?: Prisma.UuidFilter<"Membership"> | string
   user_id?: Prisma.UuidFilter<"Membership"> | string
   role?: Prisma.StringFilter<"Membership"> | string
   employee_id?: Prisma.UuidNullableFilter<"Membership"> | string | null
@@ -232,7 +232,7 @@ export type MembershipWhereUniqueInput = Prisma.AtLeast<{
   tenant?: Prisma.XOR<Prisma.TenantScalarRelationFilter, Prisma.TenantWhereInput>
   user?: Prisma.XOR<Prisma.UserScalarRelationFilter, Prisma.UserWhereInput>
   employee?: Prisma.XOR<Prisma.EmployeeNullableScalarRelationFilter, Prisma.EmployeeWhereInput> | null
-}, "tenant_id_id" | "id" | "tenant_id_user_id">
+}, "tenant_id_id" | "tenant_id_user_id">
 
 export type MembershipOrderByWithAggregationInput = {
   tenant_id?: Prisma.SortOrder

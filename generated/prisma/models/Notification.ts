@@ -229,12 +229,12 @@ export type NotificationOrderByWithRelationInput = {
 }
 
 export type NotificationWhereUniqueInput = Prisma.AtLeast<{
-  id?: string
   tenant_id_id?: Prisma.NotificationTenant_idIdCompoundUniqueInput
   AND?: Prisma.NotificationWhereInput | Prisma.NotificationWhereInput[]
   OR?: Prisma.NotificationWhereInput[]
   NOT?: Prisma.NotificationWhereInput | Prisma.NotificationWhereInput[]
   tenant_id?: Prisma.UuidFilter<"Notification"> | string
+  id?: Prisma.UuidFilter<"Notification"> | string
   user_id?: Prisma.UuidFilter<"Notification"> | string
   kind?: Prisma.StringFilter<"Notification"> | string
   title?: Prisma.StringFilter<"Notification"> | string
@@ -242,7 +242,7 @@ export type NotificationWhereUniqueInput = Prisma.AtLeast<{
   link?: Prisma.StringNullableFilter<"Notification"> | string | null
   read_at?: Prisma.DateTimeNullableFilter<"Notification"> | Date | string | null
   created_at?: Prisma.DateTimeFilter<"Notification"> | Date | string
-}, "tenant_id_id" | "id">
+}, "tenant_id_id">
 
 export type NotificationOrderByWithAggregationInput = {
   tenant_id?: Prisma.SortOrder

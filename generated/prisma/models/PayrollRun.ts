@@ -434,13 +434,13 @@ export type PayrollRunOrderByWithRelationInput = {
 }
 
 export type PayrollRunWhereUniqueInput = Prisma.AtLeast<{
-  id?: string
   tenant_id_period_year_period_month?: Prisma.PayrollRunTenant_idPeriod_yearPeriod_monthCompoundUniqueInput
   tenant_id_id?: Prisma.PayrollRunTenant_idIdCompoundUniqueInput
   AND?: Prisma.PayrollRunWhereInput | Prisma.PayrollRunWhereInput[]
   OR?: Prisma.PayrollRunWhereInput[]
   NOT?: Prisma.PayrollRunWhereInput | Prisma.PayrollRunWhereInput[]
   tenant_id?: Prisma.UuidFilter<"PayrollRun"> | string
+  id?: Prisma.UuidFilter<"PayrollRun"> | string
   period_year?: Prisma.IntFilter<"PayrollRun"> | number
   period_month?: Prisma.IntFilter<"PayrollRun"> | number
   period_start?: Prisma.DateTimeFilter<"PayrollRun"> | Date | string
@@ -467,7 +467,7 @@ export type PayrollRunWhereUniqueInput = Prisma.AtLeast<{
   slips?: Prisma.PayrollSlipListRelationFilter
   installments?: Prisma.LoanInstallmentListRelationFilter
   claims?: Prisma.ExpenseClaimListRelationFilter
-}, "tenant_id_id" | "id" | "tenant_id_period_year_period_month">
+}, "tenant_id_id" | "tenant_id_period_year_period_month">
 
 export type PayrollRunOrderByWithAggregationInput = {
   tenant_id?: Prisma.SortOrder

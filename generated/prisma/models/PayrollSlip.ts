@@ -466,7 +466,6 @@ export type PayrollSlipOrderByWithRelationInput = {
 }
 
 export type PayrollSlipWhereUniqueInput = Prisma.AtLeast<{
-  id?: string
   tenant_id_run_id_employee_id?: Prisma.PayrollSlipTenant_idRun_idEmployee_idCompoundUniqueInput
   tenant_id_slip_number?: Prisma.PayrollSlipTenant_idSlip_numberCompoundUniqueInput
   tenant_id_id?: Prisma.PayrollSlipTenant_idIdCompoundUniqueInput
@@ -474,6 +473,7 @@ export type PayrollSlipWhereUniqueInput = Prisma.AtLeast<{
   OR?: Prisma.PayrollSlipWhereInput[]
   NOT?: Prisma.PayrollSlipWhereInput | Prisma.PayrollSlipWhereInput[]
   tenant_id?: Prisma.UuidFilter<"PayrollSlip"> | string
+  id?: Prisma.UuidFilter<"PayrollSlip"> | string
   run_id?: Prisma.UuidFilter<"PayrollSlip"> | string
   employee_id?: Prisma.UuidFilter<"PayrollSlip"> | string
   slip_number?: Prisma.StringNullableFilter<"PayrollSlip"> | string | null
@@ -500,7 +500,7 @@ export type PayrollSlipWhereUniqueInput = Prisma.AtLeast<{
   created_at?: Prisma.DateTimeFilter<"PayrollSlip"> | Date | string
   run?: Prisma.XOR<Prisma.PayrollRunScalarRelationFilter, Prisma.PayrollRunWhereInput>
   employee?: Prisma.XOR<Prisma.EmployeeScalarRelationFilter, Prisma.EmployeeWhereInput>
-}, "tenant_id_id" | "id" | "tenant_id_run_id_employee_id" | "tenant_id_slip_number">
+}, "tenant_id_id" | "tenant_id_run_id_employee_id" | "tenant_id_slip_number">
 
 export type PayrollSlipOrderByWithAggregationInput = {
   tenant_id?: Prisma.SortOrder

@@ -333,7 +333,6 @@ export type SalaryComponentOrderByWithRelationInput = {
 }
 
 export type SalaryComponentWhereUniqueInput = Prisma.AtLeast<{
-  id?: string
   tenant_id_code?: Prisma.SalaryComponentTenant_idCodeCompoundUniqueInput
   tenant_id_name?: Prisma.SalaryComponentTenant_idNameCompoundUniqueInput
   tenant_id_id?: Prisma.SalaryComponentTenant_idIdCompoundUniqueInput
@@ -341,6 +340,7 @@ export type SalaryComponentWhereUniqueInput = Prisma.AtLeast<{
   OR?: Prisma.SalaryComponentWhereInput[]
   NOT?: Prisma.SalaryComponentWhereInput | Prisma.SalaryComponentWhereInput[]
   tenant_id?: Prisma.UuidFilter<"SalaryComponent"> | string
+  id?: Prisma.UuidFilter<"SalaryComponent"> | string
   name?: Prisma.StringFilter<"SalaryComponent"> | string
   code?: Prisma.StringFilter<"SalaryComponent"> | string
   description?: Prisma.StringNullableFilter<"SalaryComponent"> | string | null
@@ -356,7 +356,7 @@ export type SalaryComponentWhereUniqueInput = Prisma.AtLeast<{
   created_at?: Prisma.DateTimeFilter<"SalaryComponent"> | Date | string
   updated_at?: Prisma.DateTimeFilter<"SalaryComponent"> | Date | string
   setup_lines?: Prisma.EmployeeSalaryComponentListRelationFilter
-}, "tenant_id_id" | "id" | "tenant_id_code" | "tenant_id_name">
+}, "tenant_id_id" | "tenant_id_code" | "tenant_id_name">
 
 export type SalaryComponentOrderByWithAggregationInput = {
   tenant_id?: Prisma.SortOrder

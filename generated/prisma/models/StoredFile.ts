@@ -267,12 +267,12 @@ export type StoredFileOrderByWithRelationInput = {
 }
 
 export type StoredFileWhereUniqueInput = Prisma.AtLeast<{
-  id?: string
   tenant_id_id?: Prisma.StoredFileTenant_idIdCompoundUniqueInput
   AND?: Prisma.StoredFileWhereInput | Prisma.StoredFileWhereInput[]
   OR?: Prisma.StoredFileWhereInput[]
   NOT?: Prisma.StoredFileWhereInput | Prisma.StoredFileWhereInput[]
   tenant_id?: Prisma.UuidFilter<"StoredFile"> | string
+  id?: Prisma.UuidFilter<"StoredFile"> | string
   original_name?: Prisma.StringFilter<"StoredFile"> | string
   mime_type?: Prisma.StringFilter<"StoredFile"> | string
   size_bytes?: Prisma.IntFilter<"StoredFile"> | number
@@ -282,7 +282,7 @@ export type StoredFileWhereUniqueInput = Prisma.AtLeast<{
   created_at?: Prisma.DateTimeFilter<"StoredFile"> | Date | string
   employee_documents?: Prisma.EmployeeDocumentListRelationFilter
   appointment_documents?: Prisma.AppointmentDocumentListRelationFilter
-}, "tenant_id_id" | "id">
+}, "tenant_id_id">
 
 export type StoredFileOrderByWithAggregationInput = {
   tenant_id?: Prisma.SortOrder

@@ -347,13 +347,13 @@ export type TalentPoolCandidateOrderByWithRelationInput = {
 }
 
 export type TalentPoolCandidateWhereUniqueInput = Prisma.AtLeast<{
-  id?: string
   tenant_id_email?: Prisma.TalentPoolCandidateTenant_idEmailCompoundUniqueInput
   tenant_id_id?: Prisma.TalentPoolCandidateTenant_idIdCompoundUniqueInput
   AND?: Prisma.TalentPoolCandidateWhereInput | Prisma.TalentPoolCandidateWhereInput[]
   OR?: Prisma.TalentPoolCandidateWhereInput[]
   NOT?: Prisma.TalentPoolCandidateWhereInput | Prisma.TalentPoolCandidateWhereInput[]
   tenant_id?: Prisma.UuidFilter<"TalentPoolCandidate"> | string
+  id?: Prisma.UuidFilter<"TalentPoolCandidate"> | string
   candidate_id?: Prisma.UuidNullableFilter<"TalentPoolCandidate"> | string | null
   first_name?: Prisma.StringFilter<"TalentPoolCandidate"> | string
   last_name?: Prisma.StringFilter<"TalentPoolCandidate"> | string
@@ -372,7 +372,7 @@ export type TalentPoolCandidateWhereUniqueInput = Prisma.AtLeast<{
   updated_at?: Prisma.DateTimeFilter<"TalentPoolCandidate"> | Date | string
   deleted_at?: Prisma.DateTimeNullableFilter<"TalentPoolCandidate"> | Date | string | null
   candidate?: Prisma.XOR<Prisma.CandidateNullableScalarRelationFilter, Prisma.CandidateWhereInput> | null
-}, "tenant_id_id" | "id" | "tenant_id_email">
+}, "tenant_id_id" | "tenant_id_email">
 
 export type TalentPoolCandidateOrderByWithAggregationInput = {
   tenant_id?: Prisma.SortOrder

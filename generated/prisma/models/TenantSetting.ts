@@ -209,19 +209,19 @@ export type TenantSettingOrderByWithRelationInput = {
 }
 
 export type TenantSettingWhereUniqueInput = Prisma.AtLeast<{
-  id?: string
   tenant_id_kind?: Prisma.TenantSettingTenant_idKindCompoundUniqueInput
   tenant_id_id?: Prisma.TenantSettingTenant_idIdCompoundUniqueInput
   AND?: Prisma.TenantSettingWhereInput | Prisma.TenantSettingWhereInput[]
   OR?: Prisma.TenantSettingWhereInput[]
   NOT?: Prisma.TenantSettingWhereInput | Prisma.TenantSettingWhereInput[]
   tenant_id?: Prisma.UuidFilter<"TenantSetting"> | string
+  id?: Prisma.UuidFilter<"TenantSetting"> | string
   kind?: Prisma.StringFilter<"TenantSetting"> | string
   settings?: Prisma.JsonFilter<"TenantSetting">
   updated_by?: Prisma.UuidNullableFilter<"TenantSetting"> | string | null
   created_at?: Prisma.DateTimeFilter<"TenantSetting"> | Date | string
   updated_at?: Prisma.DateTimeFilter<"TenantSetting"> | Date | string
-}, "tenant_id_id" | "id" | "tenant_id_kind">
+}, "tenant_id_id" | "tenant_id_kind">
 
 export type TenantSettingOrderByWithAggregationInput = {
   tenant_id?: Prisma.SortOrder

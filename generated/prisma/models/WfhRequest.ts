@@ -328,12 +328,12 @@ export type WfhRequestOrderByWithRelationInput = {
 }
 
 export type WfhRequestWhereUniqueInput = Prisma.AtLeast<{
-  id?: string
   tenant_id_id?: Prisma.WfhRequestTenant_idIdCompoundUniqueInput
   AND?: Prisma.WfhRequestWhereInput | Prisma.WfhRequestWhereInput[]
   OR?: Prisma.WfhRequestWhereInput[]
   NOT?: Prisma.WfhRequestWhereInput | Prisma.WfhRequestWhereInput[]
   tenant_id?: Prisma.UuidFilter<"WfhRequest"> | string
+  id?: Prisma.UuidFilter<"WfhRequest"> | string
   employee_id?: Prisma.UuidFilter<"WfhRequest"> | string
   from_date?: Prisma.DateTimeFilter<"WfhRequest"> | Date | string
   to_date?: Prisma.DateTimeFilter<"WfhRequest"> | Date | string
@@ -349,7 +349,7 @@ export type WfhRequestWhereUniqueInput = Prisma.AtLeast<{
   created_at?: Prisma.DateTimeFilter<"WfhRequest"> | Date | string
   updated_at?: Prisma.DateTimeFilter<"WfhRequest"> | Date | string
   employee?: Prisma.XOR<Prisma.EmployeeScalarRelationFilter, Prisma.EmployeeWhereInput>
-}, "tenant_id_id" | "id">
+}, "tenant_id_id">
 
 export type WfhRequestOrderByWithAggregationInput = {
   tenant_id?: Prisma.SortOrder

@@ -312,13 +312,13 @@ export type WorkLocationOrderByWithRelationInput = {
 }
 
 export type WorkLocationWhereUniqueInput = Prisma.AtLeast<{
-  id?: string
   tenant_id_name?: Prisma.WorkLocationTenant_idNameCompoundUniqueInput
   tenant_id_id?: Prisma.WorkLocationTenant_idIdCompoundUniqueInput
   AND?: Prisma.WorkLocationWhereInput | Prisma.WorkLocationWhereInput[]
   OR?: Prisma.WorkLocationWhereInput[]
   NOT?: Prisma.WorkLocationWhereInput | Prisma.WorkLocationWhereInput[]
   tenant_id?: Prisma.UuidFilter<"WorkLocation"> | string
+  id?: Prisma.UuidFilter<"WorkLocation"> | string
   name?: Prisma.StringFilter<"WorkLocation"> | string
   branch_id?: Prisma.UuidNullableFilter<"WorkLocation"> | string | null
   address?: Prisma.StringNullableFilter<"WorkLocation"> | string | null
@@ -332,7 +332,7 @@ export type WorkLocationWhereUniqueInput = Prisma.AtLeast<{
   updated_at?: Prisma.DateTimeFilter<"WorkLocation"> | Date | string
   branch?: Prisma.XOR<Prisma.BranchNullableScalarRelationFilter, Prisma.BranchWhereInput> | null
   employees?: Prisma.EmployeeListRelationFilter
-}, "tenant_id_id" | "id" | "tenant_id_name">
+}, "tenant_id_id" | "tenant_id_name">
 
 export type WorkLocationOrderByWithAggregationInput = {
   tenant_id?: Prisma.SortOrder

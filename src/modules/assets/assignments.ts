@@ -1,6 +1,6 @@
 // Assignments: an available asset handed to a current employee, one holder at a time.
 import { audit } from "../../platform/audit.ts";
-import { db, tenantTx } from "../../db/tenancy.ts";
+import { db, tenantTx, byId } from "../../db/tenancy.ts";
 import { pageOf, type PageQuery } from "../../http/envelope.ts";
 import { conflict, invalidField, notFound } from "../../platform/errors.ts";
 import type { AuthContext } from "../../http/types.ts";
@@ -87,7 +87,7 @@ export async function assignAsset(auth: AuthContext, body: AssignInput) {
       },
       include: assignmentInclude,
     });
-    await tx.asset.update({ where: { id: asset.id }, data: { status: "assigned" } });
+    await tx.asset.update({ where: byId(asset.id), data: { status: "assigned" } });
     await audit(
       {
         action: "asset.assigned",

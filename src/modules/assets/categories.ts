@@ -2,7 +2,7 @@
 // delete refused while live assets use the category.
 import { audit, diff } from "../../platform/audit.ts";
 import { lockRow } from "../../db/sql.ts";
-import { db, tenantTx, type ScopedTx } from "../../db/tenancy.ts";
+import { db, tenantTx, type ScopedTx, byId } from "../../db/tenancy.ts";
 import { pageOf, type PageQuery } from "../../http/envelope.ts";
 import { conflict, invalidField, notFound } from "../../platform/errors.ts";
 import type { Prisma } from "../../../generated/prisma/client.ts";
@@ -70,7 +70,7 @@ export async function updateCategory(id: string, body: { name?: string; descript
       if (data.name.toLowerCase() !== before.name.toLowerCase()) await ensureNameFree(tx, data.name, id);
     }
     if (body.description !== undefined) data.description = body.description;
-    const after = await tx.assetCategory.update({ where: { id }, data, include: categoryInclude });
+    const after = await tx.assetCategory.update({ where: byId(id), data, include: categoryInclude });
     const changes = diff(before, after, ["name", "description"]);
     if (Object.keys(changes).length)
       await audit({ action: "asset.category_updated", entity_type: "asset_category", entity_id: id, changes }, tx);
@@ -86,7 +86,7 @@ export async function deleteCategory(id: string) {
     const { name } = await tx.assetCategory.findFirstOrThrow({ where: { id }, select: { name: true } });
     const inUse = await tx.asset.count({ where: { category_id: id, deleted_at: null } });
     if (inUse) throw conflict(`The category is still used by ${inUse} asset${inUse === 1 ? "" : "s"}; move or delete them first`);
-    await tx.assetCategory.update({ where: { id }, data: { deleted_at: new Date() } });
+    await tx.assetCategory.update({ where: byId(id), data: { deleted_at: new Date() } });
     await audit({ action: "asset.category_deleted", entity_type: "asset_category", entity_id: id, changes: { name } }, tx);
   });
 }

@@ -5,7 +5,7 @@
 import { audit } from "../../platform/audit.ts";
 import { uploadOf } from "../../platform/storage/files.ts";
 import { lockRow } from "../../db/sql.ts";
-import { db, tenantTx } from "../../db/tenancy.ts";
+import { db, tenantTx, byId } from "../../db/tenancy.ts";
 import { pageOf, type PageQuery } from "../../http/envelope.ts";
 import { conflict, invalidField, notFound } from "../../platform/errors.ts";
 import type { AuthContext } from "../../http/types.ts";
@@ -103,7 +103,7 @@ export async function reportDamage(
       tx,
     );
     if (Object.keys(changes).length) {
-      await tx.asset.update({ where: { id: asset.id }, data: { condition: "damaged", status } });
+      await tx.asset.update({ where: byId(asset.id), data: { condition: "damaged", status } });
       await audit(
         {
           action: changes.status ? "asset.status_changed" : "asset.updated",
@@ -157,7 +157,7 @@ export async function resolveDamage(auth: AuthContext, id: string, body: Resolve
     if (body.status === "written_off") {
       if (asset.status === "assigned")
         throw conflict(`Asset ${asset.asset_tag} is still assigned; approve its return before writing it off`);
-      await tx.assetDamageReport.update({ where: { id }, data: { ...resolved, repair_cost: repair_cost ?? null } });
+      await tx.assetDamageReport.update({ where: byId(id), data: { ...resolved, repair_cost: repair_cost ?? null } });
       const others = await tx.assetDamageReport.findMany({ where: { asset_id: asset.id, status: "open" }, select: { id: true } });
       if (others.length) {
         await tx.assetDamageReport.updateMany({
@@ -177,7 +177,7 @@ export async function resolveDamage(auth: AuthContext, id: string, body: Resolve
       }
       next = { status: "retired", condition: "damaged" };
     } else {
-      await tx.assetDamageReport.update({ where: { id }, data: { ...resolved, repair_cost: repair_cost ?? null } });
+      await tx.assetDamageReport.update({ where: byId(id), data: { ...resolved, repair_cost: repair_cost ?? null } });
       const stillOpen = await tx.assetDamageReport.count({ where: { asset_id: asset.id, status: "open" } });
       if (!stillOpen) next = { condition: body.condition ?? "good", status: asset.status === "under_repair" ? "available" : asset.status };
     }
@@ -195,7 +195,7 @@ export async function resolveDamage(auth: AuthContext, id: string, body: Resolve
       tx,
     );
     if (next.status !== asset.status || next.condition !== asset.condition) {
-      await tx.asset.update({ where: { id: asset.id }, data: next });
+      await tx.asset.update({ where: byId(asset.id), data: next });
       const changes: Record<string, unknown> = { damage_report_id: id };
       if (next.status !== asset.status) changes.status = { from: asset.status, to: next.status };
       if (next.condition !== asset.condition) changes.condition = { from: asset.condition, to: next.condition };

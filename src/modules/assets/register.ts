@@ -1,7 +1,7 @@
 // The asset register: tags (generated per company unless given), serial numbers, purchase data,
 // condition, and the few status changes hr may make by hand (retire, mark lost).
 import { audit, diff } from "../../platform/audit.ts";
-import { db, tenantTx, type ScopedTx } from "../../db/tenancy.ts";
+import { db, tenantTx, type ScopedTx, byId } from "../../db/tenancy.ts";
 import { pageOf, type PageQuery } from "../../http/envelope.ts";
 import { conflict, invalidField, notFound } from "../../platform/errors.ts";
 import type { AuthContext } from "../../http/types.ts";
@@ -204,7 +204,7 @@ export async function editAsset(id: string, body: AssetInput) {
     if (purchase_cost !== undefined) data.purchase_cost = purchase_cost;
     if (body.notes !== undefined) data.notes = body.notes;
 
-    const after = await tx.asset.update({ where: { id }, data, include: assetInclude });
+    const after = await tx.asset.update({ where: byId(id), data, include: assetInclude });
     const changes = diff(before, after, [...EDITABLE]);
     // Readable trail: calendar days as YYYY-MM-DD, money with two places.
     for (const f of ["purchase_date", "warranty_expires_on"] as const)
@@ -230,7 +230,7 @@ export async function removeAsset(id: string) {
     const a = await lockAsset(tx, id);
     if (!a) throw notFound("Asset");
     if (a.status === "assigned") throw conflict(`Asset ${a.asset_tag} is assigned; approve its return before deleting it`);
-    await tx.asset.update({ where: { id }, data: { deleted_at: new Date() } });
+    await tx.asset.update({ where: byId(id), data: { deleted_at: new Date() } });
     await audit(
       { action: "asset.deleted", entity_type: "asset", entity_id: id, changes: { asset_tag: a.asset_tag, name: a.name, status: a.status } },
       tx,

@@ -2,7 +2,7 @@
 // assignment with the date and condition found - or rejects.
 import { audit } from "../../platform/audit.ts";
 import { lockRow } from "../../db/sql.ts";
-import { db, tenantTx } from "../../db/tenancy.ts";
+import { db, tenantTx, byId } from "../../db/tenancy.ts";
 import { pageOf, type PageQuery } from "../../http/envelope.ts";
 import { conflict, invalidField, notFound } from "../../platform/errors.ts";
 import type { AuthContext } from "../../http/types.ts";
@@ -158,7 +158,7 @@ export async function decideReturn(auth: AuthContext, id: string, body: Decision
         return_condition === "damaged" || autoReport !== null || open.some((o) => o.severity === "major") ? "under_repair" : "available";
 
       await tx.assetAssignment.update({
-        where: { id: assignment.id },
+        where: byId(assignment.id),
         data: {
           returned_on: parseDate(returned_on),
           return_condition,
@@ -166,7 +166,7 @@ export async function decideReturn(auth: AuthContext, id: string, body: Decision
           returned_by: auth.userId,
         },
       });
-      await tx.asset.update({ where: { id: asset.id }, data: { status, condition } });
+      await tx.asset.update({ where: byId(asset.id), data: { status, condition } });
       await audit(
         {
           action: "asset.returned",
@@ -187,7 +187,7 @@ export async function decideReturn(auth: AuthContext, id: string, body: Decision
         `rejected${body.decision_notes ? ` - ${body.decision_notes}` : ""}. The asset stays with you.`;
     }
 
-    const r = await tx.assetReturnRequest.update({ where: { id }, data: decided, include: returnRequestInclude });
+    const r = await tx.assetReturnRequest.update({ where: byId(id), data: decided, include: returnRequestInclude });
     await audit(
       {
         action: `asset.return_${body.status}`,

@@ -1,7 +1,7 @@
 // Punches: self-service check-in and check-out, hr imports, and the write of a day's record from
 // a pair of punches (status and late/early flags computed from the settings) that corrections use.
 import { audit } from "../../platform/audit.ts";
-import { currentTenantId, db, type ScopedTx, tenantTx } from "../../db/tenancy.ts";
+import { currentTenantId, db, type ScopedTx, tenantTx, byId } from "../../db/tenancy.ts";
 import { conflict, invalidField, notFound } from "../../platform/errors.ts";
 import type { AuthContext, RequestBody } from "../../http/types.ts";
 import { type DateString, parseDate } from "../../lib/dates.ts";
@@ -154,7 +154,7 @@ export async function importRecords(auth: AuthContext, input: AttendanceImport):
             "import",
             r.notes ?? null,
           );
-          if (r.status && r.status !== rec.status) await tx.attendanceRecord.update({ where: { id: rec.id }, data: { status: r.status } });
+          if (r.status && r.status !== rec.status) await tx.attendanceRecord.update({ where: byId(rec.id), data: { status: r.status } });
         } else {
           const data = {
             check_in: null,

@@ -4,7 +4,7 @@
 // shared approval flow (src/modules/shared/approvals.ts).
 import type { Prisma } from "../../../generated/prisma/client.ts";
 import { audit } from "../../platform/audit.ts";
-import { db, tenantTx } from "../../db/tenancy.ts";
+import { db, tenantTx, byId } from "../../db/tenancy.ts";
 import type { Page } from "../../http/envelope.ts";
 import { badRequest, conflict, invalidField, notFound } from "../../platform/errors.ts";
 import type { AuthContext, QueryParams, RequestBody } from "../../http/types.ts";
@@ -149,7 +149,7 @@ async function editRegularization(
     const cur = await tx.attendanceRegularization.findFirstOrThrow({ where: { id: r.id } });
     if (cur.status !== "pending") throw conflict(`The request is already ${cur.status}`);
     const u = await tx.attendanceRegularization.update({
-      where: { id: r.id },
+      where: byId(r.id),
       data: { check_in: checkIn, check_out: checkOut, ...(change.reason ? { reason: change.reason } : {}) },
       include: employeeName,
     });
@@ -211,7 +211,7 @@ async function decideRegularization(
         );
       },
       extra: () => (previous ? { previous } : {}),
-      save: (tx, _cur, columns) => tx.attendanceRegularization.update({ where: { id: r.id }, data: columns, include: employeeName }),
+      save: (tx, _cur, columns) => tx.attendanceRegularization.update({ where: byId(r.id), data: columns, include: employeeName }),
       notice: (_cur, decision, comment) => ({
         kind: `regularization.${decision}`,
         title: `Your attendance correction for ${date} was ${decision}`,
@@ -237,7 +237,7 @@ export async function withdrawRegularization(auth: AuthContext, id: string): Pro
       if (cur.status !== "pending") throw conflict(`A ${cur.status} request cannot be cancelled`);
       assertCanCancel(auth, emp, cur.status, { started: false, approvedBySelf: false });
     },
-    save: (tx, _cur, columns) => tx.attendanceRegularization.update({ where: { id: r.id }, data: columns, include: employeeName }),
+    save: (tx, _cur, columns) => tx.attendanceRegularization.update({ where: byId(r.id), data: columns, include: employeeName }),
     notice: (cur) => ({
       kind: "regularization.cancelled",
       title: `Your attendance correction for ${toDateString(cur.date)} was cancelled`,

@@ -98,7 +98,8 @@ export async function resetPasswordWithToken(token: string, password: string): P
  * invited role (and employee record, unless another member has it since) and signs in.
  */
 export async function joinByInvitation(req: Request, input: RequestBody<"acceptInvite">, ip: string): Promise<SessionInfoData> {
-  const invitation = await systemDb.invitation.findUnique({ where: { token_hash: hashToken(input.token) } });
+  // unique per tenant; the hash alone finds the tenant (a random 256-bit token: README "Scaling")
+  const invitation = await systemDb.invitation.findFirst({ where: { token_hash: hashToken(input.token) } });
   if (!invitation || invitation.accepted_at || invitation.revoked_at || invitation.expires_at <= new Date())
     throw invalidToken("The invitation is invalid, already used or expired; ask for a new one");
   const email = invitation.email.toLowerCase();

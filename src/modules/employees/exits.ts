@@ -7,7 +7,7 @@
 import { audit } from "../../platform/audit.ts";
 import { tenantPage } from "../../db/central.ts";
 import { lockRow } from "../../db/sql.ts";
-import { db, type ScopedTx, tenantTx, withTenant } from "../../db/tenancy.ts";
+import { db, type ScopedTx, tenantTx, withTenant, byId } from "../../db/tenancy.ts";
 import { conflict, forbidden, invalidField, notFound } from "../../platform/errors.ts";
 import type { AuthContext, RequestBody } from "../../http/types.ts";
 import { type DateString, parseDate, toDateString, todayIn } from "../../lib/dates.ts";
@@ -49,7 +49,7 @@ export async function resign(auth: AuthContext, employeeId: string, input: Resig
     await tx.exitChecklistItem.createMany({
       data: CHECKLIST_ITEMS.map((item, position) => ({ exit_id: exit.id, item, title: CHECKLIST_TITLES[item], position })),
     });
-    await tx.employee.update({ where: { id: employeeId }, data: { status: "on_notice" } });
+    await tx.employee.update({ where: byId(employeeId), data: { status: "on_notice" } });
     await audit(
       {
         action: "employee.resigned",
@@ -114,7 +114,7 @@ export async function updateChecklistItem(auth: AuthContext, employeeId: string,
     const done = input.status === "done";
     const keep = item.status === input.status;
     await tx.exitChecklistItem.update({
-      where: { id: item.id },
+      where: byId(item.id),
       data: {
         status: input.status,
         notes,
@@ -162,11 +162,11 @@ export async function completeExitNow(auth: AuthContext, employeeId: string, inp
           "tick them, or give override_reason to complete the exit without them",
       );
     await tx.employeeExit.update({
-      where: { id: x.id },
+      where: byId(x.id),
       data: { status: "completed", completed_at: new Date(), completed_by: auth.userId, override_reason: reason },
     });
     const e = await tx.employee.findFirstOrThrow({ where: { id: employeeId }, select: { status: true } });
-    await tx.employee.update({ where: { id: employeeId }, data: { status: "exited" } });
+    await tx.employee.update({ where: byId(employeeId), data: { status: "exited" } });
     await audit(
       {
         action: "employee.exited",
@@ -216,7 +216,7 @@ export async function attachSettlementToChecklist(tx: ScopedTx, exitId: string, 
   if (!item) return;
   if (item.status === "done" && !item.reference)
     throw conflict("The exit checklist's final settlement is already marked done by hand; untick it to settle here");
-  await tx.exitChecklistItem.update({ where: { id: item.id }, data: { reference } });
+  await tx.exitChecklistItem.update({ where: byId(item.id), data: { reference } });
 }
 
 /** Processing the settlement ticks the exit's final_settlement item (audited in the employee's log). */
@@ -224,7 +224,7 @@ export async function completeSettlementItem(tx: ScopedTx, exitId: string, emplo
   const item = await tx.exitChecklistItem.findFirst({ where: { exit_id: exitId, item: "final_settlement" } });
   if (!item || item.status === "done") return;
   await tx.exitChecklistItem.update({
-    where: { id: item.id },
+    where: byId(item.id),
     data: { status: "done", completed_at: new Date(), completed_by: userId, notes: item.notes ?? `Settled by ${item.reference}` },
   });
   await audit(
@@ -260,7 +260,7 @@ export async function completeDueExitsOfTenant(today: string): Promise<number> {
       });
       if (claimed.count !== 1) return false;
       const e = await tx.employee.findFirstOrThrow({ where: { id: x.employee_id }, select: { status: true } });
-      await tx.employee.update({ where: { id: x.employee_id }, data: { status: "exited" } });
+      await tx.employee.update({ where: byId(x.employee_id), data: { status: "exited" } });
       await audit(
         {
           action: "employee.exited",

@@ -4,7 +4,7 @@ import { storedState } from "../../lib/indian-states.ts";
 import type { Employee, Prisma } from "../../../generated/prisma/client.ts";
 import { audit, diff } from "../../platform/audit.ts";
 import { lockRow } from "../../db/sql.ts";
-import { db, tenantTx, type ScopedTx } from "../../db/tenancy.ts";
+import { db, tenantTx, type ScopedTx, byId } from "../../db/tenancy.ts";
 import { badRequest, conflict, invalidField, notFound, type ErrorDetail } from "../../platform/errors.ts";
 import type { AuthContext, RequestBody } from "../../http/types.ts";
 import { assertNotOwnRecord, OWN_RECORD, selfDecision } from "../shared/access.ts";
@@ -284,7 +284,7 @@ export async function changeEmployee(auth: Pick<AuthContext, "role" | "employeeI
     if (input.email && input.email !== before.email.toLowerCase()) await checkEmailFree(tx, input.email, id);
     const data = updateColumns(input);
     const merged = { ...before, ...input };
-    const after = await tx.employee.update({ where: { id }, data: { ...data, search_text: searchText(merged) } });
+    const after = await tx.employee.update({ where: byId(id), data: { ...data, search_text: searchText(merged) } });
     const changes = diff(auditView(before), auditView(after), Object.keys(data));
     if (Object.keys(changes).length)
       await audit(
@@ -306,7 +306,7 @@ export async function removeEmployee(id: string): Promise<void> {
     const reports = await tx.employee.count({ where: { reports_to: id, deleted_at: null } });
     if (reports) throw conflict(`${reports} employee(s) still report to this employee; assign them another manager first`);
     const deletedAt = new Date();
-    await tx.employee.update({ where: { id }, data: { deleted_at: deletedAt } });
+    await tx.employee.update({ where: byId(id), data: { deleted_at: deletedAt } });
     const members = await tx.membership.updateMany({ where: { employee_id: id }, data: { employee_id: null } });
     await tx.invitation.updateMany({ where: { employee_id: id, accepted_at: null }, data: { employee_id: null } });
     await audit(

@@ -1,6 +1,6 @@
 // A ticket's conversation: replies (told to the other side) and internal notes of the agents,
 // which only agents see.
-import { db, tenantTx } from "../../db/tenancy.ts";
+import { db, tenantTx, byId } from "../../db/tenancy.ts";
 import type { Page } from "../../http/envelope.ts";
 import { conflict, forbidden } from "../../platform/errors.ts";
 import type { AuthContext, RequestBody } from "../../http/types.ts";
@@ -54,7 +54,7 @@ export async function postMessage(auth: AuthContext, ticketId: string, input: Re
     const msg = await tx.helpdeskMessage.create({
       data: { ticket_id: t.id, author_user_id: auth.userId, body: input.body, internal: input.internal ?? false },
     });
-    await tx.helpdeskTicket.update({ where: { id: t.id }, data: { updated_at: new Date() } });
+    await tx.helpdeskTicket.update({ where: byId(t.id), data: { updated_at: new Date() } });
     if (!msg.internal) {
       const recipients =
         auth.userId === t.requester_user_id ? [t.assignee_user_id].filter((x): x is string => Boolean(x)) : [t.requester_user_id];

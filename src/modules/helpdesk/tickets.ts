@@ -3,7 +3,7 @@
 // assigned by agents, closed or reopened by their requester, soft-deleted.
 import type { Prisma } from "../../../generated/prisma/client.ts";
 import { audit } from "../../platform/audit.ts";
-import { db, tenantTx } from "../../db/tenancy.ts";
+import { db, tenantTx, byId } from "../../db/tenancy.ts";
 import type { Page } from "../../http/envelope.ts";
 import { conflict, forbidden, invalidField } from "../../platform/errors.ts";
 import type { AuthContext, QueryParams, RequestBody } from "../../http/types.ts";
@@ -112,7 +112,7 @@ export async function changeTicket(auth: AuthContext, id: string, change: Reques
         changes.status = { from, to: "in_progress" };
       }
     }
-    const t = Object.keys(data).length ? await tx.helpdeskTicket.update({ where: { id: current.id }, data }) : current;
+    const t = Object.keys(data).length ? await tx.helpdeskTicket.update({ where: byId(current.id), data }) : current;
     if (Object.keys(changes).length) {
       await audit(
         {
@@ -150,7 +150,7 @@ export async function changeTicket(auth: AuthContext, id: string, change: Reques
 export async function discardTicket(auth: AuthContext, id: string): Promise<void> {
   const t = await visibleTicket(auth, id);
   await tenantTx(async (tx) => {
-    await tx.helpdeskTicket.update({ where: { id: t.id }, data: { deleted_at: new Date() } });
+    await tx.helpdeskTicket.update({ where: byId(t.id), data: { deleted_at: new Date() } });
     await audit(
       {
         action: "helpdesk.ticket_deleted",

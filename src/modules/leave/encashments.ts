@@ -5,7 +5,7 @@
 // approval flow.
 import type { components } from "../../../generated/api-types.ts";
 import type { Prisma } from "../../../generated/prisma/client.ts";
-import { db } from "../../db/tenancy.ts";
+import { db, byId } from "../../db/tenancy.ts";
 import { pageOf } from "../../http/envelope.ts";
 import { conflict, invalidField, notFound } from "../../platform/errors.ts";
 import type { AuthContext, QueryParams, RequestBody } from "../../http/types.ts";
@@ -141,7 +141,7 @@ export async function decideEncashment(
           },
         ]);
       },
-      save: (tx, _cur, columns) => tx.leaveEncashment.update({ where: { id: r.id }, data: columns, include }),
+      save: (tx, _cur, columns) => tx.leaveEncashment.update({ where: byId(r.id), data: columns, include }),
       notice: (cur, status, comment) => ({
         kind: `encashment.${status}`,
         title: `Your encashment of ${dayString(cur.days)} days was ${status}`,
@@ -184,7 +184,7 @@ export async function withdrawEncashment(auth: AuthContext, id: string): Promise
         },
       ]);
     },
-    save: (tx, _cur, columns) => tx.leaveEncashment.update({ where: { id: r.id }, data: columns, include }),
+    save: (tx, _cur, columns) => tx.leaveEncashment.update({ where: byId(r.id), data: columns, include }),
     notice: (cur) => ({ kind: "encashment.cancelled", title: `Your encashment of ${dayString(cur.days)} days was cancelled` }),
   });
   return encashmentJson(row);

@@ -4,7 +4,7 @@
 // and cancel run through the shared approval flow.
 import type { components } from "../../../generated/api-types.ts";
 import type { Prisma } from "../../../generated/prisma/client.ts";
-import { db } from "../../db/tenancy.ts";
+import { db, byId } from "../../db/tenancy.ts";
 import { pageOf } from "../../http/envelope.ts";
 import { conflict, invalidField, notFound } from "../../platform/errors.ts";
 import type { AuthContext, QueryParams, RequestBody } from "../../http/types.ts";
@@ -167,7 +167,7 @@ export async function decideHolidayWorkClaim(
       },
       extra: () =>
         credit ? { comp_off_days: credit.days.toString(), comp_off_expires_on: credit.expires ? parseDate(credit.expires) : null } : {},
-      save: (tx, _cur, columns) => tx.holidayWorkRequest.update({ where: { id: r.id }, data: columns, include: employeeName }),
+      save: (tx, _cur, columns) => tx.holidayWorkRequest.update({ where: byId(r.id), data: columns, include: employeeName }),
       notice: (_cur, status, comment) => ({
         kind: `comp_off.${status}`,
         title: `Your claim for working on ${date} was ${status}`,
@@ -219,7 +219,7 @@ export async function withdrawHolidayWorkClaim(auth: AuthContext, id: string): P
         },
       ]);
     },
-    save: (tx, _cur, columns) => tx.holidayWorkRequest.update({ where: { id: r.id }, data: columns, include: employeeName }),
+    save: (tx, _cur, columns) => tx.holidayWorkRequest.update({ where: byId(r.id), data: columns, include: employeeName }),
     notice: (cur) => ({ kind: "comp_off.cancelled", title: `Your claim for working on ${toDateString(cur.date)} was cancelled` }),
   });
   return holidayWorkJson(row);

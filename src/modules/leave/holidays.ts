@@ -4,7 +4,7 @@
 import type { Prisma } from "../../../generated/prisma/client.ts";
 import { audit, diff } from "../../platform/audit.ts";
 import { advisoryLock } from "../../db/sql.ts";
-import { db, type ScopedTx, tenantTx } from "../../db/tenancy.ts";
+import { db, type ScopedTx, tenantTx, byId } from "../../db/tenancy.ts";
 import { pageOf } from "../../http/envelope.ts";
 import { badRequest, conflict, notFound } from "../../platform/errors.ts";
 import type { QueryParams, RequestBody } from "../../http/types.ts";
@@ -132,7 +132,7 @@ export async function changeHoliday(id: string, body: RequestBody<"updateHoliday
     };
     await assertNoDuplicateHolidays(tx, [merged], before.id);
     const data = changedColumns(body);
-    const after = await tx.holiday.update({ where: { id: before.id }, data });
+    const after = await tx.holiday.update({ where: byId(before.id), data });
     const changes = diff(before, after, Object.keys(data));
     if (Object.keys(changes).length) await audit({ action: "holiday.updated", entity_type: "holiday", entity_id: after.id, changes }, tx);
     return after;
@@ -144,7 +144,7 @@ export async function removeHoliday(id: string): Promise<void> {
   await tenantTx(async (tx) => {
     const h = await tx.holiday.findFirst({ where: { id } });
     if (!h) throw notFound("Holiday");
-    await tx.holiday.delete({ where: { id: h.id } });
+    await tx.holiday.delete({ where: byId(h.id) });
     await audit(
       { action: "holiday.deleted", entity_type: "holiday", entity_id: h.id, changes: { date: toDateString(h.date), name: h.name } },
       tx,

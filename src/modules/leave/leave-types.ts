@@ -3,7 +3,7 @@
 // to). Codes are unique per company (upper case); a type in use is retired, not deleted.
 import type { Prisma } from "../../../generated/prisma/client.ts";
 import { audit, diff } from "../../platform/audit.ts";
-import { db, tenantTx } from "../../db/tenancy.ts";
+import { db, tenantTx, byId } from "../../db/tenancy.ts";
 import { pageOf } from "../../http/envelope.ts";
 import { conflict, invalidField, notFound } from "../../platform/errors.ts";
 import type { QueryParams, RequestBody } from "../../http/types.ts";
@@ -92,7 +92,7 @@ export async function changeLeaveType(id: string, body: RequestBody<"updateLeave
   try {
     const t = await tenantTx(async (tx) => {
       const data = { ...body, ...(typeof body.code === "string" ? { code: body.code.toUpperCase() } : {}) };
-      const after = await tx.leaveType.update({ where: { id }, data });
+      const after = await tx.leaveType.update({ where: byId(id), data });
       const changes = diff(before, after, Object.keys(data));
       if (Object.keys(changes).length)
         await audit({ action: "leave_type.updated", entity_type: "leave_type", entity_id: after.id, changes }, tx);
@@ -112,7 +112,7 @@ export async function removeLeaveType(id: string): Promise<void> {
   if (await typeInUse(t.id))
     throw conflict("The leave type is in use (policies, allocations, ledger or requests); retire it with active: false instead");
   await tenantTx(async (tx) => {
-    await tx.leaveType.delete({ where: { id: t.id } });
+    await tx.leaveType.delete({ where: byId(t.id) });
     await audit({ action: "leave_type.deleted", entity_type: "leave_type", entity_id: t.id, changes: { code: t.code, name: t.name } }, tx);
   });
 }

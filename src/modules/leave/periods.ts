@@ -2,7 +2,7 @@
 // exactly one current, dates fixed once used - and finding the period of a date range.
 import { audit, diff } from "../../platform/audit.ts";
 import { advisoryLock } from "../../db/sql.ts";
-import { db, type ScopedTx, tenantTx } from "../../db/tenancy.ts";
+import { db, type ScopedTx, tenantTx, byId } from "../../db/tenancy.ts";
 import { type PageQuery, pageOf } from "../../http/envelope.ts";
 import { conflict, invalidField, notFound } from "../../platform/errors.ts";
 import type { RequestBody } from "../../http/types.ts";
@@ -136,7 +136,7 @@ export async function changePeriod(id: string, body: RequestBody<"updateLeavePer
       end_date: parseDate(end),
       ...(body.is_current !== undefined ? { is_current: body.is_current } : {}),
     };
-    const after = await tx.leavePeriod.update({ where: { id: before.id }, data });
+    const after = await tx.leavePeriod.update({ where: byId(before.id), data });
     const changes = diff(before, after, Object.keys(data));
     if (Object.keys(changes).length)
       await audit({ action: "leave_period.updated", entity_type: "leave_period", entity_id: after.id, changes }, tx);
@@ -154,7 +154,7 @@ export async function removePeriod(id: string): Promise<void> {
     if (await periodInUse(tx, p.id)) throw conflict("The period has allocations, ledger entries or requests and cannot be deleted");
     if (p.is_current && (await tx.leavePeriod.count()) > 1)
       throw conflict("The current period cannot be deleted while other periods exist: make another period current first");
-    await tx.leavePeriod.delete({ where: { id: p.id } });
+    await tx.leavePeriod.delete({ where: byId(p.id) });
     await audit({ action: "leave_period.deleted", entity_type: "leave_period", entity_id: p.id, changes: { name: p.name } }, tx);
   });
 }

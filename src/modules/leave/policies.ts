@@ -2,7 +2,7 @@
 // to departments, designations or named employees. Which policy applies to whom is decided in
 // policy-match.ts; allocations are made from a policy in allocations.ts.
 import { audit, diff } from "../../platform/audit.ts";
-import { db, tenantTx } from "../../db/tenancy.ts";
+import { db, tenantTx, byId } from "../../db/tenancy.ts";
 import { type PageQuery, pageOf } from "../../http/envelope.ts";
 import { conflict, invalidField, notFound } from "../../platform/errors.ts";
 import type { RequestBody } from "../../http/types.ts";
@@ -120,7 +120,7 @@ export async function changePolicy(id: string, body: RequestBody<"updateLeavePol
     const data: Record<string, unknown> = {};
     for (const k of ["name", "description", "assignment", "departments", "designations", "active"] as const)
       if (body[k] !== undefined) data[k] = body[k];
-    if (Object.keys(data).length) await tx.leavePolicy.update({ where: { id: before.id }, data });
+    if (Object.keys(data).length) await tx.leavePolicy.update({ where: byId(before.id), data });
     if (body.items) {
       await tx.leavePolicyItem.deleteMany({ where: { policy_id: before.id } });
       await tx.leavePolicyItem.createMany({ data: itemRows(before.id, body.items) });
@@ -149,7 +149,7 @@ export async function removePolicy(id: string): Promise<void> {
   await tenantTx(async (tx) => {
     await tx.leavePolicyItem.deleteMany({ where: { policy_id: p.id } });
     await tx.leavePolicyEmployee.deleteMany({ where: { policy_id: p.id } });
-    await tx.leavePolicy.delete({ where: { id: p.id } });
+    await tx.leavePolicy.delete({ where: byId(p.id) });
     await audit({ action: "leave_policy.deleted", entity_type: "leave_policy", entity_id: p.id, changes: { name: p.name } }, tx);
   });
 }

@@ -5,7 +5,7 @@
 import type { components } from "../../../generated/api-types.ts";
 import type { Prisma } from "../../../generated/prisma/client.ts";
 import { audit } from "../../platform/audit.ts";
-import { db, type ScopedTx } from "../../db/tenancy.ts";
+import { db, type ScopedTx, byId } from "../../db/tenancy.ts";
 import { pageOf } from "../../http/envelope.ts";
 import { conflict, invalidField, notFound } from "../../platform/errors.ts";
 import type { AuthContext, QueryParams, RequestBody } from "../../http/types.ts";
@@ -126,7 +126,7 @@ async function recountNeighbours(
     );
     if (fresh.eq(n.days)) continue;
     const delta = fresh.minus(n.days);
-    await tx.leaveRequest.update({ where: { id: n.id }, data: { days: fresh.toString() } });
+    await tx.leaveRequest.update({ where: byId(n.id), data: { days: fresh.toString() } });
     if (n.status === "approved")
       await postEntries(tx, [
         {
@@ -377,7 +377,7 @@ export async function decideLeaveRequest(auth: AuthContext, id: string, decision
           },
         ]);
       },
-      save: (tx, cur, columns) => tx.leaveRequest.update({ where: { id: cur.id }, data: columns, include }),
+      save: (tx, cur, columns) => tx.leaveRequest.update({ where: byId(cur.id), data: columns, include }),
       notice: (cur, status, comment) => ({
         kind: `leave.${status}`,
         title: `Your leave from ${describeRange(toDateString(cur.from_date), toDateString(cur.to_date))} was ${status}`,
@@ -429,7 +429,7 @@ export async function withdrawLeaveRequest(auth: AuthContext, id: string): Promi
           },
         ]);
     },
-    save: (tx, cur, columns) => tx.leaveRequest.update({ where: { id: cur.id }, data: columns, include }),
+    save: (tx, cur, columns) => tx.leaveRequest.update({ where: byId(cur.id), data: columns, include }),
     notice: (cur) => ({
       kind: "leave.cancelled",
       title: `Your leave from ${describeRange(toDateString(cur.from_date), toDateString(cur.to_date))} was cancelled`,

@@ -3,7 +3,7 @@
 // like leave - through the shared approval flow. Attendance reads approved ranges.
 import type { components } from "../../../generated/api-types.ts";
 import type { Prisma } from "../../../generated/prisma/client.ts";
-import { db } from "../../db/tenancy.ts";
+import { db, byId } from "../../db/tenancy.ts";
 import { pageOf } from "../../http/envelope.ts";
 import { conflict, invalidField, notFound } from "../../platform/errors.ts";
 import type { AuthContext, QueryParams, RequestBody } from "../../http/types.ts";
@@ -116,7 +116,7 @@ export async function decideWfhRequest(auth: AuthContext, id: string, decision: 
         await lockEmployees(tx, [r.employee_id]);
         return tx.wfhRequest.findFirstOrThrow({ where: { id: r.id } });
       },
-      save: (tx, _cur, columns) => tx.wfhRequest.update({ where: { id: r.id }, data: columns, include: employeeName }),
+      save: (tx, _cur, columns) => tx.wfhRequest.update({ where: byId(r.id), data: columns, include: employeeName }),
       notice: (cur, status, comment) => ({
         kind: `wfh.${status}`,
         title: `Your work-from-home request (${rangeOf(cur)}) was ${status}`,
@@ -140,7 +140,7 @@ export async function withdrawWfhRequest(auth: AuthContext, id: string): Promise
       return tx.wfhRequest.findFirstOrThrow({ where: { id: r.id } });
     },
     allow: { employee: emp, started: (cur) => toDateString(cur.from_date) <= now, approvedBySelf: true },
-    save: (tx, _cur, columns) => tx.wfhRequest.update({ where: { id: r.id }, data: columns, include: employeeName }),
+    save: (tx, _cur, columns) => tx.wfhRequest.update({ where: byId(r.id), data: columns, include: employeeName }),
     notice: (cur) => ({ kind: "wfh.cancelled", title: `Your work-from-home request (${rangeOf(cur)}) was cancelled` }),
   });
   return wfhJson(row);

@@ -1,7 +1,7 @@
 // Members of the company: the list (with open invitations), role and employee-record changes,
 // removal. Only an owner touches the owner role, and the company always keeps an owner.
 import { audit } from "../../platform/audit.ts";
-import { db, tenantTx } from "../../db/tenancy.ts";
+import { db, tenantTx, byId } from "../../db/tenancy.ts";
 import { conflict, forbidden, notFound } from "../../platform/errors.ts";
 import type { AuthContext, RequestBody } from "../../http/types.ts";
 import { invitationJson, memberJson } from "./json.ts";
@@ -46,7 +46,7 @@ export async function changeMember(auth: AuthContext, userId: string, change: Re
     if (m.role === "owner" && newRole !== "owner" && (await lockOwners(tx)).length <= 1)
       throw conflict("The last owner cannot be demoted; make someone else owner first");
     const u = await tx.membership.update({
-      where: { id: m.id },
+      where: byId(m.id),
       data: { role: newRole, ...(change.employee_id !== undefined ? { employee_id: change.employee_id } : {}) },
       include: { user: { select: { email: true, name: true } } },
     });
@@ -67,7 +67,7 @@ export async function revokeMembership(auth: AuthContext, userId: string): Promi
   assertOwnerRules(auth, m.role, null);
   await tenantTx(async (tx) => {
     if (m.role === "owner" && (await lockOwners(tx)).length <= 1) throw conflict("The last owner cannot be removed");
-    await tx.membership.delete({ where: { id: m.id } });
+    await tx.membership.delete({ where: byId(m.id) });
     await audit({ action: "member.removed", entity_type: "user", entity_id: userId, changes: { role: m.role } }, tx);
   });
 }

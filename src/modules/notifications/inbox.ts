@@ -1,6 +1,6 @@
 // The signed-in user's in-app notifications in the active tenant: a page of them (unread only on
 // request) with the unread count, and marking them read.
-import { db } from "../../db/tenancy.ts";
+import { db, byId } from "../../db/tenancy.ts";
 import type { Page } from "../../http/envelope.ts";
 import { notFound } from "../../platform/errors.ts";
 import type { AuthContext } from "../../http/types.ts";
@@ -46,7 +46,7 @@ export async function inboxPage(
 export async function markRead(auth: AuthContext, id: string): Promise<NotificationJson> {
   const n = await db.notification.findFirst({ where: { id, user_id: auth.userId } });
   if (!n) throw notFound("Notification");
-  const updated = n.read_at ? n : await db.notification.update({ where: { id: n.id }, data: { read_at: new Date() } });
+  const updated = n.read_at ? n : await db.notification.update({ where: byId(n.id), data: { read_at: new Date() } });
   return notificationJson(updated);
 }
 

@@ -4,7 +4,7 @@
 import type { Branch } from "../../../generated/prisma/client.ts";
 import { audit, diff } from "../../platform/audit.ts";
 import { lockRow } from "../../db/sql.ts";
-import { db, type ScopedTx, tenantTx } from "../../db/tenancy.ts";
+import { db, type ScopedTx, tenantTx, byId } from "../../db/tenancy.ts";
 import type { Page } from "../../http/envelope.ts";
 import { conflict, notFound } from "../../platform/errors.ts";
 import type { RequestBody } from "../../http/types.ts";
@@ -81,7 +81,7 @@ export async function changeBranch(id: string, raw: BranchUpdateInput): Promise<
   const after = await tenantTx(async (tx) => {
     const before = await lockBranch(tx, id);
     await checkBranchUnique(tx, input, id);
-    const after = await tx.branch.update({ where: { id }, data: input });
+    const after = await tx.branch.update({ where: byId(id), data: input });
     const changes = diff(before, after, Object.keys(input));
     if (Object.keys(changes).length) await audit({ action: "branch.updated", entity_type: "branch", entity_id: id, changes }, tx);
     return after;
@@ -97,7 +97,7 @@ export async function removeBranch(id: string): Promise<void> {
     if (assigned) throw conflict(`${assigned} employee(s) are assigned to this branch; move them to another branch first`);
     const detached = await tx.workLocation.updateMany({ where: { branch_id: id }, data: { branch_id: null } });
     const deletedAt = new Date();
-    await tx.branch.update({ where: { id }, data: { deleted_at: deletedAt } });
+    await tx.branch.update({ where: byId(id), data: { deleted_at: deletedAt } });
     await audit(
       {
         action: "branch.deleted",

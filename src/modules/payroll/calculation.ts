@@ -7,7 +7,7 @@
 // with the number of batches. Processing then pays what the slips deduct and reimburse.
 import { config } from "../../config.ts";
 import { advisoryLock } from "../../db/sql.ts";
-import { db, type ScopedTx } from "../../db/tenancy.ts";
+import { db, type ScopedTx, byId } from "../../db/tenancy.ts";
 import { type DateString, toDateString, weekday } from "../../lib/dates.ts";
 import { Decimal } from "../../lib/money.ts";
 import { mapYielding, stringifyYielding } from "../../lib/yielding.ts";
@@ -394,7 +394,7 @@ export async function calculateAndStore(tx: ScopedTx, run: RunRef, opts: StoreOp
   const runTotalsResult = totals.result();
   assertTotalsFit(runTotalsResult);
   await tx.payrollRun.update({
-    where: { id: run.id },
+    where: byId(run.id),
     data: {
       employee_count: runTotalsResult.employee_count,
       total_gross: runTotalsResult.gross,
@@ -441,7 +441,7 @@ export async function finalizeRun(
   for (const [amount, ids] of byAmount)
     await tx.leaveEncashment.updateMany({ where: { id: { in: ids } }, data: { amount, updated_at: now } });
   await tx.payrollRun.update({
-    where: { id: run.id },
+    where: byId(run.id),
     data: { status: "processed", processed_at: now, processed_by: userId, failure_reason: null },
   });
   const label = new Date(Date.UTC(run.period_year, run.period_month - 1, 1)).toLocaleString("en-GB", {

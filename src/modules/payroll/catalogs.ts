@@ -1,6 +1,6 @@
 // Payroll catalogs: loan types and expense categories (named, per company, deactivatable).
 import { audit, diff } from "../../platform/audit.ts";
-import { db, tenantTx, type ScopedTx } from "../../db/tenancy.ts";
+import { byId, type ById, db, tenantTx, type ScopedTx } from "../../db/tenancy.ts";
 import { conflict, notFound } from "../../platform/errors.ts";
 import { moneyStringOrNull, percentString } from "../../lib/money.ts";
 
@@ -35,8 +35,8 @@ interface CatalogDelegate<Row> {
   findFirst(args: { where: { id?: string; name?: { equals: string; mode: "insensitive" }; NOT?: { id: string } } }): Promise<Row | null>;
   findMany(args: { where: { active?: boolean }; orderBy: { name: "asc" } }): Promise<Row[]>;
   create(args: { data: { name: string } }): Promise<Row>;
-  update(args: { where: { id: string }; data: Record<string, unknown> }): Promise<Row>;
-  delete(args: { where: { id: string } }): Promise<Row>;
+  update(args: { where: ById; data: Record<string, unknown> }): Promise<Row>;
+  delete(args: { where: ById }): Promise<Row>;
 }
 
 /** List/read/create/update/delete of a named catalog row as JSON, with name uniqueness (409) and audit. */
@@ -80,7 +80,7 @@ export function catalog<Row extends { id: string; name: string }, Json>(opts: {
       return tenantTx(async (tx) => {
         const row = await opts
           .txDelegate(tx)
-          .update({ where: { id }, data: typeof data.name === "string" ? { ...data, name: data.name.trim() } : data });
+          .update({ where: byId(id), data: typeof data.name === "string" ? { ...data, name: data.name.trim() } : data });
         const changes = diff(before as Record<string, unknown>, row, Object.keys(data));
         if (Object.keys(changes).length)
           await audit({ action: `${opts.entity}.updated`, entity_type: opts.entity, entity_id: id, changes }, tx);
@@ -90,7 +90,7 @@ export function catalog<Row extends { id: string; name: string }, Json>(opts: {
     async remove(id: string): Promise<void> {
       const before = await load(id);
       await tenantTx(async (tx) => {
-        await opts.txDelegate(tx).delete({ where: { id } });
+        await opts.txDelegate(tx).delete({ where: byId(id) });
         await audit({ action: `${opts.entity}.deleted`, entity_type: opts.entity, entity_id: id, changes: { name: before.name } }, tx);
       });
     },

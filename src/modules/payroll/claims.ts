@@ -5,7 +5,7 @@ import type { Prisma } from "../../../generated/prisma/client.ts";
 import { uploadOf } from "../../platform/storage/files.ts";
 import { audit } from "../../platform/audit.ts";
 import { lockRow } from "../../db/sql.ts";
-import { db, tenantTx, type ScopedTx } from "../../db/tenancy.ts";
+import { db, tenantTx, type ScopedTx, byId } from "../../db/tenancy.ts";
 import type { Page } from "../../http/envelope.ts";
 import { badRequest, conflict, forbidden, invalidField, notFound } from "../../platform/errors.ts";
 import type { AuthContext, QueryParams, RequestBody } from "../../http/types.ts";
@@ -224,7 +224,7 @@ export async function reviseClaim(auth: AuthContext, id: string, body: RequestBo
       data.receipt_file_id = body.receipt_file_id;
       changes.receipt_file_id = { from: cur.receipt_file_id, to: body.receipt_file_id };
     }
-    await tx.expenseClaim.update({ where: { id: cur.id }, data });
+    await tx.expenseClaim.update({ where: byId(cur.id), data });
     await audit({ action: "expense_claim.updated", entity_type: "expense_claim", entity_id: cur.id, changes }, tx);
     return tx.expenseClaim.findFirstOrThrow({ where: { id: cur.id }, include });
   });
@@ -246,7 +246,7 @@ async function decideClaim(
       lock: (tx) => lockClaim(tx, c.id),
       notPending: (s) => `The claim is ${s}; only a pending claim can be decided`,
       save: async (tx, cur, columns) => {
-        await tx.expenseClaim.update({ where: { id: cur.id }, data: columns });
+        await tx.expenseClaim.update({ where: byId(cur.id), data: columns });
         return tx.expenseClaim.findFirstOrThrow({ where: { id: cur.id }, include });
       },
       notice: (cur, decision, note) => ({
@@ -273,7 +273,7 @@ export async function cancelClaim(auth: AuthContext, id: string): Promise<ClaimJ
       } else if (cur.status !== "pending") throw conflict(`A ${cur.status} claim cannot be cancelled`);
     },
     save: async (tx, cur, columns) => {
-      await tx.expenseClaim.update({ where: { id: cur.id }, data: columns });
+      await tx.expenseClaim.update({ where: byId(cur.id), data: columns });
       return tx.expenseClaim.findFirstOrThrow({ where: { id: cur.id }, include });
     },
     notice: (cur) =>

@@ -1,6 +1,6 @@
 // Salary components: CRUD with formula checks (syntax, unknown codes, self-reference, cycles).
 import { audit, diff } from "../../platform/audit.ts";
-import { db, tenantTx } from "../../db/tenancy.ts";
+import { db, tenantTx, byId } from "../../db/tenancy.ts";
 import { conflict, invalidField, notFound } from "../../platform/errors.ts";
 import type { QueryParams, RequestBody } from "../../http/types.ts";
 import { Decimal, moneyStringOrNull } from "../../lib/money.ts";
@@ -252,7 +252,7 @@ export async function changeComponent(id: string, body: RequestBody<"updateSalar
   };
   if (typeof body.name === "string") data.name = body.name.trim();
   const row = await tenantTx(async (tx) => {
-    const c = await tx.salaryComponent.update({ where: { id: before.id }, data });
+    const c = await tx.salaryComponent.update({ where: byId(before.id), data });
     const changes = diff(before as unknown as Record<string, unknown>, c as unknown as Record<string, unknown>, Object.keys(data));
     if (Object.keys(changes).length)
       await audit({ action: "salary_component.updated", entity_type: "salary_component", entity_id: c.id, changes }, tx);
@@ -269,7 +269,7 @@ export async function removeComponent(id: string): Promise<void> {
   const inSetups = await db.employeeSalaryComponent.count({ where: { component_id: c.id } });
   if (inSetups) throw conflict(`${inSetups} salary setup line(s) use ${c.code}; deactivate the component instead (active: false)`);
   await tenantTx(async (tx) => {
-    await tx.salaryComponent.delete({ where: { id: c.id } });
+    await tx.salaryComponent.delete({ where: byId(c.id) });
     await audit(
       { action: "salary_component.deleted", entity_type: "salary_component", entity_id: c.id, changes: { code: c.code, name: c.name } },
       tx,

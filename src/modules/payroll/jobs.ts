@@ -17,7 +17,7 @@
 import { Prisma } from "../../../generated/prisma/client.ts";
 import { audit } from "../../platform/audit.ts";
 import { tenantsWith, usersByIds } from "../../db/central.ts";
-import { db, tenantTx, withTenant } from "../../db/tenancy.ts";
+import { db, tenantTx, withTenant, byId } from "../../db/tenancy.ts";
 import { AppError, conflict } from "../../platform/errors.ts";
 import { logger, requestContext } from "../../log.ts";
 import {
@@ -99,7 +99,7 @@ export async function executeQueuedRun(tenantId: string, runId: string): Promise
               .then(() => {});
           if (run.status === "calculating") {
             const calc = await calculateAndStore(tx, run, { onProgress });
-            await tx.payrollRun.update({ where: { id: runId }, data: { status: "draft", failure_reason: null } });
+            await tx.payrollRun.update({ where: byId(runId), data: { status: "draft", failure_reason: null } });
             await audit(
               {
                 action: "payroll_run.calculated",
@@ -153,7 +153,7 @@ async function markFailed(runId: string, from: string, reason: string): Promise<
     if ((await lockRunStatus(tx, runId)) !== from) return;
     await tx.payrollSlip.deleteMany({ where: { run_id: runId } });
     await tx.payrollRun.update({
-      where: { id: runId },
+      where: byId(runId),
       data: {
         status: "failed",
         failure_reason: reason,

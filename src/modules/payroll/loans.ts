@@ -5,7 +5,7 @@
 import type { Prisma } from "../../../generated/prisma/client.ts";
 import { audit } from "../../platform/audit.ts";
 import { lockRow } from "../../db/sql.ts";
-import { db, tenantTx, type ScopedTx } from "../../db/tenancy.ts";
+import { db, tenantTx, type ScopedTx, byId } from "../../db/tenancy.ts";
 import type { Page } from "../../http/envelope.ts";
 import { badRequest, conflict, forbidden, invalidField, notFound } from "../../platform/errors.ts";
 import type { AuthContext, QueryParams, RequestBody } from "../../http/types.ts";
@@ -235,7 +235,7 @@ export async function reviseLoan(auth: AuthContext, id: string, body: RequestBod
     };
     if (body.start_month) data.start_month = firstOf(body.start_month);
     if (body.reason !== undefined) data.reason = body.reason;
-    await tx.loanAdvance.update({ where: { id: cur.id }, data });
+    await tx.loanAdvance.update({ where: byId(cur.id), data });
     const changes: Record<string, unknown> = {};
     if (body.amount !== undefined) changes.amount = { from: moneyString(cur.amount), to: body.amount };
     if (body.installments !== undefined) changes.installments = { from: cur.installments, to: body.installments };
@@ -290,7 +290,7 @@ async function decideLoan(
       },
       extra: (cur, decision) => (decision === "approved" ? { start_month: firstOf(scheduleStart(cur)) } : {}),
       save: async (tx, cur, columns) => {
-        await tx.loanAdvance.update({ where: { id: cur.id }, data: columns });
+        await tx.loanAdvance.update({ where: byId(cur.id), data: columns });
         return tx.loanAdvance.findFirstOrThrow({ where: { id: cur.id }, include });
       },
       notice: (cur, decision, note) => ({
@@ -324,7 +324,7 @@ export async function cancelLoan(auth: AuthContext, id: string): Promise<LoanJso
       if (cur.status === "approved") await tx.loanInstallment.deleteMany({ where: { loan_id: cur.id } });
     },
     save: async (tx, cur, columns) => {
-      await tx.loanAdvance.update({ where: { id: cur.id }, data: columns });
+      await tx.loanAdvance.update({ where: byId(cur.id), data: columns });
       return tx.loanAdvance.findFirstOrThrow({ where: { id: cur.id }, include });
     },
     notice: (cur) =>
@@ -346,7 +346,7 @@ export async function deferInstallment(auth: AuthContext, id: string, body: Requ
     if (!pending.length) throw conflict("Nothing to defer: every installment is paid");
     const next = pending[0];
     await deferPendingInstallments(tx, cur.id, next.id);
-    await tx.loanAdvance.update({ where: { id: cur.id }, data: { updated_at: new Date() } });
+    await tx.loanAdvance.update({ where: byId(cur.id), data: { updated_at: new Date() } });
     const from = month(next.due_month);
     const to = addMonth(from, 1);
     await audit(

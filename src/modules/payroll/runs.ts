@@ -9,7 +9,7 @@ import type { Prisma } from "../../../generated/prisma/client.ts";
 import { audit } from "../../platform/audit.ts";
 import { config } from "../../config.ts";
 import { advisoryLock } from "../../db/sql.ts";
-import { db, tenantTx, type ScopedTx } from "../../db/tenancy.ts";
+import { db, tenantTx, type ScopedTx, byId } from "../../db/tenancy.ts";
 import type { Page } from "../../http/envelope.ts";
 import { conflict, invalidField, notFound } from "../../platform/errors.ts";
 import type { AuthContext, QueryParams, RequestBody } from "../../http/types.ts";
@@ -184,7 +184,7 @@ export async function changeRun(auth: AuthContext, id: string, input: RequestBod
         ...(input.employee_ids ? { employee_ids: input.employee_ids.length } : {}),
       };
       if (background) {
-        const u = await tx.payrollRun.update({ where: { id: r.id }, data: { ...data, status: "calculating", ...queued(n, auth) } });
+        const u = await tx.payrollRun.update({ where: byId(r.id), data: { ...data, status: "calculating", ...queued(n, auth) } });
         await audit(
           {
             action: "payroll_run.recalculation_queued",
@@ -198,7 +198,7 @@ export async function changeRun(auth: AuthContext, id: string, input: RequestBod
       }
       const updated =
         Object.keys(data).length || status === "failed"
-          ? await tx.payrollRun.update({ where: { id: r.id }, data: { ...data, status: "draft", failure_reason: null } })
+          ? await tx.payrollRun.update({ where: byId(r.id), data: { ...data, status: "draft", failure_reason: null } })
           : r;
       const calc = await calculateAndStore(tx, updated);
       await audit(
@@ -230,7 +230,7 @@ export async function discardRun(id: string): Promise<void> {
   await tenantTx(async (tx) => {
     assertChangeable(await lockRun(tx, r.id), "A processed payroll run cannot be deleted");
     await tx.payrollSlip.deleteMany({ where: { run_id: r.id } });
-    await tx.payrollRun.delete({ where: { id: r.id } });
+    await tx.payrollRun.delete({ where: byId(r.id) });
     await audit(
       {
         action: "payroll_run.deleted",
@@ -252,7 +252,7 @@ export async function processRun(auth: AuthContext, id: string): Promise<RunOutc
     const run = await tenantTx(async (tx) => {
       const status = await lockRun(tx, r.id);
       assertChangeable(status, "The run is already processed");
-      const u = await tx.payrollRun.update({ where: { id: r.id }, data: { status: "processing", ...queued(employees, auth) } });
+      const u = await tx.payrollRun.update({ where: byId(r.id), data: { status: "processing", ...queued(employees, auth) } });
       await audit(
         {
           action: "payroll_run.process_queued",

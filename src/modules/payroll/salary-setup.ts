@@ -1,7 +1,7 @@
 // Employee salary setup: versions (effective dates) of CTC, components and statutory flags.
 import { storedState } from "../../lib/indian-states.ts";
 import { audit } from "../../platform/audit.ts";
-import { db, tenantTx } from "../../db/tenancy.ts";
+import { db, tenantTx, byId } from "../../db/tenancy.ts";
 import { badRequest, invalidField, notFound } from "../../platform/errors.ts";
 import type { AuthContext, RequestBody } from "../../http/types.ts";
 import { parseDate, toDateString } from "../../lib/dates.ts";
@@ -123,11 +123,11 @@ export async function saveSalarySetup(auth: AuthContext, employeeId: string, bod
   if (!e) throw notFound("Employee");
   const self = assertNotOwnRecord(auth, e.id, `You cannot set your own salary: ${OWN_RECORD}`);
   const components = (await db.salaryComponent.findMany()).map(componentDef);
-  const byId = new Map(components.map((c) => [c.id, c]));
+  const componentById = new Map(components.map((c) => [c.id, c]));
   const allComponents = body.components === undefined;
   const seen = new Set<string>();
   const lines = (body.components ?? []).map((l, i) => {
-    const c = byId.get(l.component_id);
+    const c = componentById.get(l.component_id);
     if (!c) throw invalidField(`body.components.${i}.component_id`, "is not a salary component of the company");
     if (seen.has(c.id)) throw invalidField(`body.components.${i}.component_id`, `lists ${c.code} twice`);
     seen.add(c.id);
@@ -137,7 +137,7 @@ export async function saveSalarySetup(auth: AuthContext, employeeId: string, bod
       throw invalidField(`body.components.${i}.amount`, `is required: ${c.code} has no default amount`);
     return { component_id: c.id, amount: c.calculation === "fixed" ? (l.amount ?? null) : null };
   });
-  const applied = allComponents ? components.filter((c) => c.active) : lines.map((l) => byId.get(l.component_id)!);
+  const applied = allComponents ? components.filter((c) => c.active) : lines.map((l) => componentById.get(l.component_id)!);
   if (allComponents) {
     const missing = applied.filter((c) => c.calculation === "fixed" && c.amount === null);
     if (missing.length)
@@ -199,7 +199,7 @@ export async function saveSalarySetup(auth: AuthContext, employeeId: string, bod
     if (existing) {
       await tx.employeeSalaryComponent.deleteMany({ where: { setup_id: existing.id } });
       await tx.employeeSalarySetup.update({
-        where: { id: existing.id },
+        where: byId(existing.id),
         data: { ...data, existing_eps_member: existingEpsMember, created_by: auth.userId },
       });
       setupId = existing.id;

@@ -7,7 +7,7 @@ import type { components } from "../../../generated/api-types.ts";
 import type { FinalSettlement, Prisma } from "../../../generated/prisma/client.ts";
 import { activeTenant } from "../../db/central.ts";
 import { lockRow } from "../../db/sql.ts";
-import { db, type ScopedTx, tenantTx } from "../../db/tenancy.ts";
+import { db, type ScopedTx, tenantTx, byId } from "../../db/tenancy.ts";
 import { pageOf, type PageQuery } from "../../http/envelope.ts";
 import type { AuthContext, QueryParams, RequestBody } from "../../http/types.ts";
 import { toDateString } from "../../lib/dates.ts";
@@ -292,7 +292,7 @@ export async function recalculateSettlement(
       recover_notice_shortfall: body.recover_notice_shortfall ?? before.recover_notice_shortfall,
     };
     const details = await compute(tx, e, exit, o);
-    const saved = await tx.finalSettlement.update({ where: { id }, data: { ...o, ...columns(details) }, include });
+    const saved = await tx.finalSettlement.update({ where: byId(id), data: { ...o, ...columns(details) }, include });
     const changes: Record<string, unknown> = {};
     for (const k of Object.keys(o) as (keyof Options)[]) if (o[k] !== before[k]) changes[k] = { from: before[k], to: o[k] };
     await audit(
@@ -391,7 +391,7 @@ export async function processSettlement(auth: AuthContext, id: string): Promise<
     };
     await completeSettlementItem(tx, exit.id, e.id, auth.userId);
     const saved = await tx.finalSettlement.update({
-      where: { id },
+      where: byId(id),
       data: { status: "processed", processed_by: auth.userId, processed_at: at, details: details as unknown as Prisma.InputJsonObject },
       include,
     });

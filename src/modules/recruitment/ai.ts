@@ -4,7 +4,7 @@
 import { config } from "../../config.ts";
 import { audit } from "../../platform/audit.ts";
 import { HOUR_MS, useOrRefuse } from "../../platform/limits.ts";
-import { db, tenantTx } from "../../db/tenancy.ts";
+import { db, tenantTx, byId } from "../../db/tenancy.ts";
 import { invalidField } from "../../platform/errors.ts";
 import type { AuthContext, RequestBody } from "../../http/types.ts";
 import { aiProvider } from "./ai/provider.ts";
@@ -76,7 +76,7 @@ export async function scoreResume(auth: AuthContext, body: RequestBody<"screenRe
   if (candidate) {
     await tenantTx(async (tx) => {
       if (!(await lockCandidate(tx, candidate.id))) return;
-      await tx.candidate.update({ where: { id: candidate.id }, data: { screening_score: result.score, screened_at: new Date() } });
+      await tx.candidate.update({ where: byId(candidate.id), data: { screening_score: result.score, screened_at: new Date() } });
       await audit(
         {
           action: "recruitment.candidate_screened",

@@ -3,7 +3,7 @@
 // department's postings and those they interview.
 import type { Candidate, JobPosting, Prisma } from "../../../generated/prisma/client.ts";
 import { audit, diff } from "../../platform/audit.ts";
-import { db, tenantTx, type ScopedTx } from "../../db/tenancy.ts";
+import { db, tenantTx, type ScopedTx, byId } from "../../db/tenancy.ts";
 import { pageOf, type PageQuery } from "../../http/envelope.ts";
 import { conflict, invalidField, notFound } from "../../platform/errors.ts";
 import type { AuthContext, RequestBody } from "../../http/types.ts";
@@ -237,7 +237,7 @@ export async function moveCandidateStage(
 ): Promise<void> {
   if (c.stage === to) return;
   checkMove("candidate", CANDIDATE_MOVES, c.stage as CandidateStage, to);
-  await tx.candidate.update({ where: { id: c.id }, data: { stage: to, stage_changed_at: new Date() } });
+  await tx.candidate.update({ where: byId(c.id), data: { stage: to, stage_changed_at: new Date() } });
   await audit(
     {
       action: "recruitment.candidate_stage_changed",
@@ -256,7 +256,7 @@ async function wrapUp(tx: ScopedTx, candidateId: string, reason: string) {
     select: { id: true },
   });
   for (const i of interviews) {
-    await tx.interview.update({ where: { id: i.id }, data: { status: "cancelled", cancel_reason: reason } });
+    await tx.interview.update({ where: byId(i.id), data: { status: "cancelled", cancel_reason: reason } });
     await audit(
       {
         action: "recruitment.interview_status_changed",
@@ -272,7 +272,7 @@ async function wrapUp(tx: ScopedTx, candidateId: string, reason: string) {
     select: { id: true },
   });
   for (const s of sessions) {
-    await tx.interviewSession.update({ where: { id: s.id }, data: { status: "cancelled" } });
+    await tx.interviewSession.update({ where: byId(s.id), data: { status: "cancelled" } });
     await audit(
       {
         action: "recruitment.session_status_changed",
@@ -288,7 +288,7 @@ async function wrapUp(tx: ScopedTx, candidateId: string, reason: string) {
     select: { id: true, status: true },
   });
   for (const o of offers) {
-    await tx.jobOffer.update({ where: { id: o.id }, data: { status: "withdrawn" } });
+    await tx.jobOffer.update({ where: byId(o.id), data: { status: "withdrawn" } });
     await audit(
       {
         action: "recruitment.offer_status_changed",
@@ -327,7 +327,7 @@ export async function changeCandidate(auth: AuthContext, id: string, body: Updat
       if (to === "rejected") data.rejection_reason = trimOrNull(body.rejection_reason) ?? null;
     }
     if (!Object.keys(data).length) return before;
-    const after = await tx.candidate.update({ where: { id }, data, include: candidateInclude });
+    const after = await tx.candidate.update({ where: byId(id), data, include: candidateInclude });
     const changes = diff(candidateJson(before), candidateJson(after), [
       ...Object.keys(fields),
       ...(moving ? ["stage", "rejection_reason"] : []),
@@ -380,7 +380,7 @@ export async function removeCandidate(auth: AuthContext, id: string) {
     });
     if (live) throw conflict(`Offer ${live.offer_number} is ${live.status}; withdraw it first`);
     await wrapUp(tx, id, "candidate deleted");
-    await tx.candidate.update({ where: { id }, data: { deleted_at: new Date() } });
+    await tx.candidate.update({ where: byId(id), data: { deleted_at: new Date() } });
     await audit(
       {
         action: "recruitment.candidate_deleted",

@@ -2,7 +2,7 @@
 // employees area's own creation rules (createEmployeeIn) - in one transaction with the link from
 // the candidate, the copy of their joining documents, and both activity logs.
 import { audit } from "../../platform/audit.ts";
-import { tenantTx } from "../../db/tenancy.ts";
+import { tenantTx, byId } from "../../db/tenancy.ts";
 import { conflict, notFound } from "../../platform/errors.ts";
 import type { AuthContext, RequestBody } from "../../http/types.ts";
 import { toDateString } from "../../lib/dates.ts";
@@ -49,7 +49,7 @@ export async function convertToEmployee(auth: AuthContext, id: string, body: Inp
     const employee = await createEmployeeIn(tx, input);
     const convertedAt = new Date();
     const after = await tx.candidate.update({
-      where: { id },
+      where: byId(id),
       data: { employee_id: employee.id, converted_at: convertedAt },
       include: candidateInclude,
     });

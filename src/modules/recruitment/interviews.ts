@@ -2,7 +2,7 @@
 // a rating on the panel's scale and written feedback. Managers see the interviews they are on.
 import type { Candidate, Interview, JobPosting, Prisma } from "../../../generated/prisma/client.ts";
 import { audit, diff } from "../../platform/audit.ts";
-import { db, tenantTx, type ScopedTx } from "../../db/tenancy.ts";
+import { db, tenantTx, type ScopedTx, byId } from "../../db/tenancy.ts";
 import { pageOf, type PageQuery } from "../../http/envelope.ts";
 import { conflict, forbidden, invalidField, notFound } from "../../platform/errors.ts";
 import type { AuthContext, RequestBody } from "../../http/types.ts";
@@ -281,7 +281,7 @@ export async function changeInterview(auth: AuthContext, id: string, body: Updat
       if (to === "cancelled") data.cancel_reason = trimOrNull(body.cancel_reason) ?? null;
     }
     if (!Object.keys(data).length) return before;
-    const after = await tx.interview.update({ where: { id }, data, include });
+    const after = await tx.interview.update({ where: byId(id), data, include });
     const [vb, va] = await interviewsJson([before, after]);
     const keys = [
       ...Object.keys(data).filter((k) => k !== "rating_scale" && k !== "feedback_by" && k !== "completed_at"),
@@ -348,13 +348,13 @@ export async function removeInterview(auth: AuthContext, id: string) {
     const status = await lockInterview(tx, id);
     if (!status) throw notFound("Interview");
     if (status === "completed") throw conflict("A completed interview keeps its feedback and cannot be deleted");
-    await tx.interview.update({ where: { id }, data: { deleted_at: new Date() } });
+    await tx.interview.update({ where: byId(id), data: { deleted_at: new Date() } });
     const sessions = await tx.interviewSession.findMany({
       where: { interview_id: id, deleted_at: null, status: "scheduled" },
       select: { id: true },
     });
     for (const s of sessions) {
-      await tx.interviewSession.update({ where: { id: s.id }, data: { status: "cancelled" } });
+      await tx.interviewSession.update({ where: byId(s.id), data: { status: "cancelled" } });
       await audit(
         {
           action: "recruitment.session_status_changed",

@@ -6,7 +6,7 @@ import { audit, diff } from "../../platform/audit.ts";
 import { newToken } from "../../platform/identity/tokens.ts";
 import { config } from "../../config.ts";
 import { activeTenant, tenantsWith } from "../../db/central.ts";
-import { db, tenantTx, withTenant, type ScopedTx } from "../../db/tenancy.ts";
+import { db, tenantTx, withTenant, type ScopedTx, byId } from "../../db/tenancy.ts";
 import { pageOf, type PageQuery } from "../../http/envelope.ts";
 import { conflict, invalidField, notFound } from "../../platform/errors.ts";
 import type { AuthContext, RequestBody } from "../../http/types.ts";
@@ -279,7 +279,7 @@ export async function updateOffer(id: string, body: UpdateInput) {
       );
     if (moving) data.status = to;
     if (!Object.keys(data).length) return before;
-    const after = await tx.jobOffer.update({ where: { id }, data, include: offerInclude });
+    const after = await tx.jobOffer.update({ where: byId(id), data, include: offerInclude });
     const changes = diff(offerJson(before), offerJson(after), [...fields, ...(moving ? ["status"] : [])]);
     if (Object.keys(changes).length)
       await audit(
@@ -311,7 +311,7 @@ export async function deleteOffer(id: string) {
     const status = await lockOffer(tx, id);
     if (!status) throw notFound("Offer");
     if (status === "sent" || status === "accepted") throw conflict(`The offer is ${status}; withdraw it first`);
-    await tx.jobOffer.update({ where: { id }, data: { deleted_at: new Date() } });
+    await tx.jobOffer.update({ where: byId(id), data: { deleted_at: new Date() } });
     await audit(
       { action: "recruitment.offer_deleted", entity_type: "job_offer", entity_id: id, changes: { offer_number: o.offer_number, status } },
       tx,
@@ -382,7 +382,7 @@ export async function sendOffer(id: string) {
     const { token, hash } = newToken();
     const linkExpires = startOfDayIn(addDays(toDateString(before.expires_on), 1), company.timezone);
     const after = await tx.jobOffer.update({
-      where: { id },
+      where: byId(id),
       data: { status: "sent", sent_at: new Date(), offer_token_hash: hash, offer_token_expires_at: linkExpires },
       include: offerInclude,
     });
@@ -412,7 +412,7 @@ export async function sendAppointment(id: string) {
     const linkExpires = new Date(Date.now() + APPOINTMENT_LINK_DAYS * 86_400_000);
     const before = await tx.jobOffer.findFirstOrThrow({ where: { id }, select: { appointment_sent_at: true } });
     const after = await tx.jobOffer.update({
-      where: { id },
+      where: byId(id),
       data: { appointment_sent_at: new Date(), appointment_token_hash: hash, appointment_token_expires_at: linkExpires },
       include: offerInclude,
     });

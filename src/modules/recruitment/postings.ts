@@ -2,7 +2,7 @@
 // Managers see the postings of their own department.
 import type { JobPosting, JobRequisition, Prisma } from "../../../generated/prisma/client.ts";
 import { audit, diff } from "../../platform/audit.ts";
-import { db, tenantTx, type ScopedTx } from "../../db/tenancy.ts";
+import { db, tenantTx, type ScopedTx, byId } from "../../db/tenancy.ts";
 import { pageOf, type PageQuery } from "../../http/envelope.ts";
 import { conflict, invalidField, notFound } from "../../platform/errors.ts";
 import type { AuthContext, RequestBody } from "../../http/types.ts";
@@ -201,7 +201,7 @@ export async function updatePosting(auth: AuthContext, id: string, body: UpdateI
       data.closed_at = new Date();
     }
     if (!Object.keys(data).length) return before;
-    const after = await tx.jobPosting.update({ where: { id }, data, include });
+    const after = await tx.jobPosting.update({ where: byId(id), data, include });
     const [vb, va] = await postingsJson([before, after]);
     const changes = diff(vb, va, [...Object.keys(fields), ...(moving ? ["status"] : [])]);
     if (Object.keys(changes).length)
@@ -226,7 +226,7 @@ export async function closePostingsOf(tx: ScopedTx, requisitionId: string, reaso
     select: { id: true, status: true },
   });
   for (const p of open) {
-    await tx.jobPosting.update({ where: { id: p.id }, data: { status: "closed", closed_at: new Date() } });
+    await tx.jobPosting.update({ where: byId(p.id), data: { status: "closed", closed_at: new Date() } });
     await audit(
       {
         action: "recruitment.posting_status_changed",
@@ -245,7 +245,7 @@ export async function deletePosting(auth: AuthContext, id: string) {
     if (!(await lockPosting(tx, id))) throw notFound("Job posting");
     const candidates = await tx.candidate.count({ where: { posting_id: id, deleted_at: null } });
     if (candidates) throw conflict(`${candidates} candidate(s) applied to this posting; close it instead`);
-    await tx.jobPosting.update({ where: { id }, data: { deleted_at: new Date() } });
+    await tx.jobPosting.update({ where: byId(id), data: { deleted_at: new Date() } });
     await audit(
       {
         action: "recruitment.posting_deleted",

@@ -5,7 +5,7 @@
 import { audit } from "../../platform/audit.ts";
 import { hashToken } from "../../platform/identity/tokens.ts";
 import { activeTenant, tenantsWith } from "../../db/central.ts";
-import { db, tenantTx, withTenant, type ScopedTx } from "../../db/tenancy.ts";
+import { db, tenantTx, withTenant, type ScopedTx, byId } from "../../db/tenancy.ts";
 import { AppError, conflict, moduleDisabled, notFound } from "../../platform/errors.ts";
 import type { RequestBody, UploadedFile } from "../../http/types.ts";
 import { toDateString } from "../../lib/dates.ts";
@@ -131,7 +131,7 @@ export async function answerPublicOffer(token: string, answer: "accepted" | "dec
       checkOfferLink(current);
       if (current.status !== "sent") throw conflict(`You already ${current.status} this offer`);
       const after = await tx.jobOffer.update({
-        where: { id: offerId },
+        where: byId(offerId),
         data: { status: answer, responded_at: new Date(), decline_reason: answer === "declined" ? (trimOrNull(reason) ?? null) : null },
         include: offerInclude,
       });

@@ -2,7 +2,7 @@
 // done (closing a requisition closes its postings). Managers see and change only their own.
 import type { JobRequisition, Prisma } from "../../../generated/prisma/client.ts";
 import { audit, diff } from "../../platform/audit.ts";
-import { db, tenantTx, type ScopedTx } from "../../db/tenancy.ts";
+import { db, tenantTx, type ScopedTx, byId } from "../../db/tenancy.ts";
 import { pageOf, type PageQuery } from "../../http/envelope.ts";
 import { conflict, forbidden, invalidField, notFound } from "../../platform/errors.ts";
 import type { AuthContext, RequestBody } from "../../http/types.ts";
@@ -206,7 +206,7 @@ export async function updateRequisition(auth: AuthContext, id: string, body: Upd
       if (to === "closed") data.closed_at = new Date();
     }
     if (!Object.keys(data).length) return before;
-    const after = await tx.jobRequisition.update({ where: { id }, data });
+    const after = await tx.jobRequisition.update({ where: byId(id), data });
     const [vb, va] = await requisitionsJson([before, after]);
     const changes = diff(vb, va, [...Object.keys(fields), ...(moving ? ["status", "decision_notes"] : [])]);
     if (Object.keys(changes).length)
@@ -247,7 +247,7 @@ export async function deleteRequisition(auth: AuthContext, id: string) {
     if (!isHr(auth) && status !== "draft") throw conflict("Only a draft requisition can be deleted by its requester; close it instead");
     const postings = await tx.jobPosting.count({ where: { requisition_id: id, deleted_at: null } });
     if (postings) throw conflict(`${postings} job posting(s) were raised from this requisition; close it instead`);
-    await tx.jobRequisition.update({ where: { id }, data: { deleted_at: new Date() } });
+    await tx.jobRequisition.update({ where: byId(id), data: { deleted_at: new Date() } });
     await audit(
       {
         action: "recruitment.requisition_deleted",

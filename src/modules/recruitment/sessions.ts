@@ -2,7 +2,7 @@
 // which meeting link, what to prepare - mailed to the candidate with `send`.
 import type { Candidate, InterviewSession, Prisma } from "../../../generated/prisma/client.ts";
 import { audit, diff } from "../../platform/audit.ts";
-import { db, tenantTx } from "../../db/tenancy.ts";
+import { db, tenantTx, byId } from "../../db/tenancy.ts";
 import { pageOf, type PageQuery } from "../../http/envelope.ts";
 import { conflict, invalidField, notFound } from "../../platform/errors.ts";
 import type { AuthContext, RequestBody } from "../../http/types.ts";
@@ -160,7 +160,7 @@ export async function sendSession(id: string) {
     const current = await tx.interviewSession.findFirstOrThrow({ where: { id }, include });
     if (current.scheduled_at.getTime() <= Date.now()) throw conflict("The session has already started; change its time first");
     const sentAt = new Date();
-    const after = await tx.interviewSession.update({ where: { id }, data: { sent_at: sentAt, send_count: { increment: 1 } }, include });
+    const after = await tx.interviewSession.update({ where: byId(id), data: { sent_at: sentAt, send_count: { increment: 1 } }, include });
     await queueEmail(tx, invitation(after, company));
     await audit(
       {
@@ -208,7 +208,7 @@ export async function updateSession(id: string, body: UpdateInput) {
     const moving = body.status !== undefined && checkMove("session", SESSION_MOVES, from, body.status);
     if (moving) data.status = body.status;
     if (!Object.keys(data).length) return before;
-    const after = await tx.interviewSession.update({ where: { id }, data, include });
+    const after = await tx.interviewSession.update({ where: byId(id), data, include });
     const changes = diff(sessionJson(before), sessionJson(after), Object.keys(data));
     if (Object.keys(changes).length)
       await audit(
@@ -240,7 +240,7 @@ export async function deleteSession(id: string) {
     const status = await lockSession(tx, id);
     if (!status) throw notFound("Interview session");
     if (status === "scheduled" && s.sent_at) throw conflict("The candidate was sent this session; cancel it so they are told");
-    await tx.interviewSession.update({ where: { id }, data: { deleted_at: new Date() } });
+    await tx.interviewSession.update({ where: byId(id), data: { deleted_at: new Date() } });
     await audit(
       {
         action: "recruitment.session_deleted",

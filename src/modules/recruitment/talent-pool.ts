@@ -1,7 +1,7 @@
 // Talent pool (SkillZone): people kept for future roles, found again by skills, tags and text.
 import type { Prisma, TalentPoolCandidate } from "../../../generated/prisma/client.ts";
 import { audit, diff } from "../../platform/audit.ts";
-import { db, tenantTx, type ScopedTx } from "../../db/tenancy.ts";
+import { db, tenantTx, type ScopedTx, byId } from "../../db/tenancy.ts";
 import { pageOf, type PageQuery } from "../../http/envelope.ts";
 import { conflict, notFound } from "../../platform/errors.ts";
 import type { AuthContext, RequestBody } from "../../http/types.ts";
@@ -172,7 +172,7 @@ export async function updateTalent(id: string, body: UpdateInput) {
     if (!before) throw notFound("Talent pool entry");
     if (fields.email && fields.email !== before.email.toLowerCase()) await checkEmailFree(tx, fields.email, id);
     await checkFile(tx, fields.resume_file_id, "body.resume_file_id");
-    const after = await tx.talentPoolCandidate.update({ where: { id }, data: fields });
+    const after = await tx.talentPoolCandidate.update({ where: byId(id), data: fields });
     const changes = diff(talentJson(before), talentJson(after), Object.keys(fields));
     if (Object.keys(changes).length)
       await audit({ action: "recruitment.talent_updated", entity_type: "talent_pool_candidate", entity_id: id, changes }, tx);
@@ -184,7 +184,7 @@ export async function updateTalent(id: string, body: UpdateInput) {
 export async function removeTalent(id: string) {
   const t = await findEntry(id);
   await tenantTx(async (tx) => {
-    await tx.talentPoolCandidate.update({ where: { id }, data: { deleted_at: new Date() } });
+    await tx.talentPoolCandidate.update({ where: byId(id), data: { deleted_at: new Date() } });
     await audit(
       {
         action: "recruitment.talent_removed",
