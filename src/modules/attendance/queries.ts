@@ -1,5 +1,7 @@
-// The attendance area's raw SQL (src/db/sql.ts): the employees and stored records of a page of the
-// day view in one statement, and which (employee, date) pairs of an import exist already.
+// The attendance area's raw SQL (src/db/sql.ts): the tenant's time zone and weekly offs with the
+// employees and stored records of a page of the day view in one prepared statement (the approved
+// leave, work from home and holidays of those days come from the leave area's timeOffRows), and
+// which (employee, date) pairs of an import exist already.
 import { query, readPrepared, sql, tenant } from "../../db/sql.ts";
 import type { ScopedTx } from "../../db/tenancy.ts";
 import type { Page } from "../../http/envelope.ts";

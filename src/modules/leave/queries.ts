@@ -3,6 +3,8 @@
 //   - insertLedgerEntries: set-based ledger postings, idempotent on dedupe_key
 //   - insertAllocations: set-based allocations, skipping an employee/type/period allocated already
 //   - balancesPage: the leave balances page in one prepared statement (a measured hot path)
+//   - timeOffRows: approved leave, work from home and holidays for attendance's day view, in one
+//     prepared statement (a measured hot path)
 import { empty, execute, query, readPrepared, type Sql, sql, tenant } from "../../db/sql.ts";
 import type { db, ScopedTx } from "../../db/tenancy.ts";
 import type { DateString } from "../../lib/dates.ts";
