@@ -34,6 +34,11 @@ describe("getAttendanceSettings, updateAttendanceSettings: attendance settings",
       .send({ weekly_offs: [5, 6] })
       .expect(200);
     expect((await w.hr.agent.get("/api/configuration/attendance").expect(200)).body.data.weekly_offs).toEqual([5, 6]);
+    // the day view follows the weekly offs in force: a past Saturday, off with the company's
+    const sat = nextWeekday(addDays(today(), -13), 6);
+    const satStatus = async () =>
+      (await w.hr.agent.get(`/api/attendance?employee_id=${w.employeeId}&date=${sat}`).expect(200)).body.data[0].status;
+    expect(await satStatus()).toBe("weekly_off");
     expectError(await w.employee.agent.post("/api/configuration/attendance").send({ grace_minutes: 30 }), 403);
     expectError(await w.hr.agent.post("/api/configuration/attendance").send({ shift_start: "18:00", shift_end: "09:00" }), 400);
     expectError(await w.hr.agent.post("/api/configuration/attendance").send({ half_day_threshold_hours: "10" }), 400);
@@ -49,6 +54,7 @@ describe("getAttendanceSettings, updateAttendanceSettings: attendance settings",
       grace_minutes: 10,
       half_day_threshold_hours: "4.50",
     });
+    expect(await satStatus()).toBe("absent"); // a working day with Sunday the only off day
     // weekly offs drive leave day counts: Monday to Saturday is 6 days with Sunday the only off day
     const lop = await createType(w.hr.agent, { name: "Unpaid", code: "UNP", is_paid: false });
     const mon = nextWeekday(addDays(today(), 20), 1);

@@ -3,11 +3,11 @@
 import type { Page } from "../../http/envelope.ts";
 import { badRequest, invalidField, notFound } from "../../platform/errors.ts";
 import type { AuthContext, QueryParams } from "../../http/types.ts";
-import { eachDay, weekday } from "../../lib/dates.ts";
-import { approvedTimeOff, companyHolidays, holidayApplies, maxDate, monthRange } from "../leave/index.ts";
-import { loadAttendanceSettings, tenantToday } from "../shared/work-settings.ts";
+import { type DateString, eachDay, weekday } from "../../lib/dates.ts";
+import { approvedTimeOff, holidayApplies, maxDate, monthRange } from "../leave/index.ts";
+import { effectiveWeeklyOffs, tenantToday } from "../shared/work-settings.ts";
 import type { S } from "./json.ts";
-import { dayViewPage } from "./queries.ts";
+import { dayViewPage, dayViewSettings } from "./queries.ts";
 import { derivedStatus } from "./rules.ts";
 
 export type AttendanceQuery = QueryParams<"listAttendance">;
@@ -23,24 +23,28 @@ export async function attendanceDays(
       { path: "query.date", message: "cannot be combined with month or year" },
     ]);
   if (q.year && !q.month) throw invalidField("query.month", "is required with year");
-  const settings = await loadAttendanceSettings();
-  const today = tenantToday(settings);
-  let from = today;
-  let to = today;
-  if (q.date) from = to = q.date;
-  else if (q.month) ({ from, to } = monthRange(q.year ?? Number(today.slice(0, 4)), q.month));
-  const d = await dayViewPage(auth, { employeeId: q.employee_id, from, to, page });
-  if (q.employee_id && page.page === 1 && !d.employees.length) throw notFound("Employee");
-  const [off, holidays] = await Promise.all([
-    approvedTimeOff(
-      d.employees.map((e) => e.id),
-      from,
-      to,
-    ),
-    companyHolidays(from, to, { optional: false }),
+  // The range, when the query names it outright; otherwise it depends on the tenant's today.
+  let range: { from: DateString; to: DateString };
+  let today: DateString | undefined;
+  if (q.date) range = { from: q.date, to: q.date };
+  else if (q.month && q.year) range = monthRange(q.year, q.month);
+  else {
+    today = tenantToday(await dayViewSettings());
+    range = q.month ? monthRange(Number(today.slice(0, 4)), q.month) : { from: today, to: today };
+  }
+  const { from, to } = range;
+  // One employee: their time off is read beside the page (one round trip); a page's after it.
+  const timeOff = (ids: readonly string[]) => approvedTimeOff(ids, from, to);
+  const [d, oneOff] = await Promise.all([
+    dayViewPage(auth, { employeeId: q.employee_id, from, to, page }),
+    q.employee_id ? timeOff([q.employee_id]) : null,
   ]);
+  if (q.employee_id && page.page === 1 && !d.employees.length) throw notFound("Employee");
+  const off = oneOff ?? (await timeOff(d.employees.map((e) => e.id)));
+  today ??= tenantToday(d.settings);
   const recordBy = new Map(d.records.map((x) => [`${x.employee_id}:${x.date}`, x]));
-  const offs = new Set(settings.weekly_offs);
+  const offs = new Set(effectiveWeeklyOffs(d.settings.company_weekly_offs, d.settings));
+  const holidays = off.holidays;
   const days: S["AttendanceDay"][] = [];
   for (const e of d.employees) {
     const myLeaves = off.leaves.filter((l) => l.employee_id === e.id);

@@ -1,6 +1,8 @@
-// The attendance area's raw SQL (src/db/sql.ts): the employees and stored records of a page of the
-// day view in one statement, and which (employee, date) pairs of an import exist already.
-import { query, sql, tenant } from "../../db/sql.ts";
+// The attendance area's raw SQL (src/db/sql.ts): the tenant's time zone and weekly offs with the
+// employees and stored records of a page of the day view in one prepared statement (the approved
+// leave, work from home and holidays of those days come from the leave area's timeOffRows), and
+// which (employee, date) pairs of an import exist already.
+import { query, readPrepared, sql, tenant } from "../../db/sql.ts";
 import type { ScopedTx } from "../../db/tenancy.ts";
 import type { Page } from "../../http/envelope.ts";
 import type { AuthContext } from "../../http/types.ts";
@@ -29,24 +31,47 @@ export interface DayViewRecord {
   source: S["AttendanceDay"]["source"];
 }
 
+/** What the day view needs of the tenant's working-time settings (shared/work-settings.ts effectiveWeeklyOffs). */
+export interface DayViewSettings {
+  timezone: string;
+  company_weekly_offs: number[];
+  use_company_weekly_offs: boolean | null;
+  weekly_offs: number[] | null;
+}
+
+const SETTINGS = sql`t.timezone, t.weekly_offs AS company_weekly_offs,
+  (SELECT s.use_company_weekly_offs FROM attendance_settings s WHERE s.tenant_id = ${tenant}::uuid) AS use_company_weekly_offs,
+  (SELECT s.weekly_offs FROM attendance_settings s WHERE s.tenant_id = ${tenant}::uuid) AS weekly_offs`;
+
+/** The tenant's time zone and weekly offs, for a day view whose range depends on the tenant's today. */
+export async function dayViewSettings(): Promise<DayViewSettings> {
+  const [r] = await readPrepared<DayViewSettings>(sql`SELECT ${SETTINGS} FROM tenants t WHERE t.id = ${tenant}::uuid`);
+  return r;
+}
+
 /**
- * One statement: the employees of the page (the caller's scope; one employee, or those joined by
- * the end of the range), their count, and their stored records in [from, to] - as JSON.
+ * One prepared statement on the pool (the day view is a measured hot path): the tenant's time zone
+ * and weekly offs, the employees of the page (the caller's scope; one employee, or those joined by
+ * the end of the range), their count (not for one employee), and their stored records in [from, to]
+ * - as JSON.
  */
 export async function dayViewPage(
   auth: AuthContext,
   opts: { employeeId?: string; from: DateString; to: DateString; page: Page },
-): Promise<{ total: number; employees: DayViewEmployee[]; records: DayViewRecord[] }> {
+): Promise<{ total: number; settings: DayViewSettings; employees: DayViewEmployee[]; records: DayViewRecord[] }> {
   const { from, to, page } = opts;
   const which = opts.employeeId ? sql`AND e.id = ${opts.employeeId}::uuid` : sql`AND e.joining_date <= ${to}::date`;
-  const [r] = await query<{ total: number; data: string }>(sql`
+  const total = opts.employeeId
+    ? sql`1`
+    : sql`(SELECT count(*)::int FROM employees e WHERE e.tenant_id = ${tenant}::uuid AND e.deleted_at IS NULL
+        AND ${employeeScopeSql(auth)} ${which})`;
+  const [r] = await readPrepared<DayViewSettings & { total: number; data: string }>(sql`
     WITH emp AS (
       SELECT e.id, e.first_name, e.last_name, e.joining_date, e.branch_id, e.work_location_id, e.employee_code FROM employees e
        WHERE e.tenant_id = ${tenant}::uuid AND e.deleted_at IS NULL AND ${employeeScopeSql(auth)} ${which}
        ORDER BY e.employee_code LIMIT ${page.limit} OFFSET ${page.skip}
     )
-    SELECT (SELECT count(*)::int FROM employees e WHERE e.tenant_id = ${tenant}::uuid
-      AND e.deleted_at IS NULL AND ${employeeScopeSql(auth)} ${which}) AS total,
+    SELECT ${total} AS total, ${SETTINGS},
            json_build_object(
              'employees', (SELECT coalesce(json_agg(json_build_object('id', id, 'name',
                btrim(first_name || ' ' || last_name), 'joining_date', joining_date,
@@ -58,9 +83,16 @@ export async function dayViewPage(
                              'source', a.source)), '[]')
                            FROM attendance_records a WHERE a.tenant_id = ${tenant}::uuid AND a.employee_id
                              = ANY(ARRAY(SELECT id FROM emp)) AND a.date BETWEEN ${from}::date AND ${to}::date)
-           )::text AS data`);
+           )::text AS data
+      FROM tenants t WHERE t.id = ${tenant}::uuid`);
   const d = JSON.parse(r.data) as { employees: DayViewEmployee[]; records: DayViewRecord[] };
-  return { total: r.total, employees: d.employees, records: d.records };
+  const settings = {
+    timezone: r.timezone,
+    company_weekly_offs: r.company_weekly_offs,
+    use_company_weekly_offs: r.use_company_weekly_offs,
+    weekly_offs: r.weekly_offs,
+  };
+  return { total: r.total, settings, employees: d.employees, records: d.records };
 }
 
 /**

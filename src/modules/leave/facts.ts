@@ -4,6 +4,7 @@
 import { db, type ScopedTx } from "../../db/tenancy.ts";
 import { type DateString, parseDate, toDateString } from "../../lib/dates.ts";
 import type { HolidayRow } from "./off-days.ts";
+import { type TimeOffRows, timeOffRows } from "./queries.ts";
 
 type Client = Pick<ScopedTx, "leaveRequest" | "holiday" | "leaveEncashment">;
 
@@ -99,39 +100,14 @@ export async function encashmentsToPay(client: Client, employeeIds: readonly str
 
 type Reader = Pick<ScopedTx, "leaveRequest" | "wfhRequest">;
 
-/** Approved leave and work from home of these employees overlapping [from, to]. */
-export async function approvedTimeOff(
-  employeeIds: readonly string[],
-  from: DateString,
-  to: DateString,
-): Promise<{
-  leaves: { id: string; employee_id: string; from: DateString; to: DateString; code: string }[];
-  wfh: { id: string; employee_id: string; from: DateString; to: DateString }[];
-}> {
-  if (!employeeIds.length) return { leaves: [], wfh: [] };
-  const where = {
-    employee_id: { in: [...employeeIds] },
-    status: "approved",
-    from_date: { lte: parseDate(to) },
-    to_date: { gte: parseDate(from) },
-  };
-  const [leaves, wfh] = await Promise.all([
-    db.leaveRequest.findMany({
-      where,
-      select: { id: true, employee_id: true, from_date: true, to_date: true, leave_type: { select: { code: true } } },
-    }),
-    db.wfhRequest.findMany({ where, select: { id: true, employee_id: true, from_date: true, to_date: true } }),
-  ]);
-  return {
-    leaves: leaves.map((l) => ({
-      id: l.id,
-      employee_id: l.employee_id,
-      from: toDateString(l.from_date),
-      to: toDateString(l.to_date),
-      code: l.leave_type.code,
-    })),
-    wfh: wfh.map((w) => ({ id: w.id, employee_id: w.employee_id, from: toDateString(w.from_date), to: toDateString(w.to_date) })),
-  };
+/**
+ * Approved leave and work from home of these employees overlapping [from, to], and the holidays in
+ * [from, to] that are days off (not optional; for the employees' branch and location to pick from)
+ * - in one statement (the attendance day view's hot path).
+ */
+export async function approvedTimeOff(employeeIds: readonly string[], from: DateString, to: DateString): Promise<TimeOffRows> {
+  if (!employeeIds.length) return { leaves: [], wfh: [], holidays: [] };
+  return timeOffRows(employeeIds, from, to);
 }
 
 /**

@@ -3,6 +3,8 @@
 //   - insertLedgerEntries: set-based ledger postings, idempotent on dedupe_key
 //   - insertAllocations: set-based allocations, skipping an employee/type/period allocated already
 //   - balancesPage: the leave balances page in one prepared statement (a measured hot path)
+//   - timeOffRows: approved leave, work from home and holidays for attendance's day view, in one
+//     prepared statement (a measured hot path)
 import { empty, execute, query, readPrepared, type Sql, sql, tenant } from "../../db/sql.ts";
 import type { db, ScopedTx } from "../../db/tenancy.ts";
 import type { DateString } from "../../lib/dates.ts";
@@ -187,4 +189,37 @@ export async function balancesPage(
                ) ORDER BY b.employee_code, b.code), '[]')::text FROM bal b) AS rows,
              coalesce((SELECT bool_or(b.expiry_due OR b.available < b.minimum) FROM bal b), false) AS needs_check`);
   return r;
+}
+
+export interface TimeOffRows {
+  leaves: { id: string; employee_id: string; from: DateString; to: DateString; code: string }[];
+  wfh: { id: string; employee_id: string; from: DateString; to: DateString }[];
+  holidays: { date: DateString; name: string; branch_id: string | null; work_location_id: string | null }[];
+}
+
+/**
+ * One prepared statement for attendance's day view (a measured hot path): the approved leave (with
+ * its type's code) and work from home of these employees overlapping [from, to], and the company's
+ * holidays in [from, to] that are days off (not optional) in date and name order, as JSON.
+ */
+export async function timeOffRows(employeeIds: readonly string[], from: DateString, to: DateString): Promise<TimeOffRows> {
+  const [r] = await readPrepared<{ data: string }>(sql`
+    SELECT json_build_object(
+      'leaves', (SELECT coalesce(json_agg(json_build_object('id', q.id, 'employee_id', q.employee_id, 'from', q.from_date,
+                   'to', q.to_date, 'code', t.code) ORDER BY q.from_date, q.created_at, q.id), '[]')
+                   FROM leave_requests q JOIN leave_types t ON t.tenant_id = q.tenant_id AND t.id = q.leave_type_id
+                  WHERE q.tenant_id = ${tenant}::uuid AND q.employee_id = ANY(${[...employeeIds]}::uuid[]) AND q.status = 'approved'
+                    AND q.from_date <= ${to}::date AND q.to_date >= ${from}::date),
+      'wfh', (SELECT coalesce(json_agg(json_build_object('id', w.id, 'employee_id', w.employee_id, 'from', w.from_date,
+                'to', w.to_date) ORDER BY w.from_date, w.created_at, w.id), '[]')
+                FROM wfh_requests w
+               WHERE w.tenant_id = ${tenant}::uuid AND w.employee_id = ANY(${[...employeeIds]}::uuid[]) AND w.status = 'approved'
+                 AND w.from_date <= ${to}::date AND w.to_date >= ${from}::date),
+      'holidays', (SELECT coalesce(json_agg(json_build_object('date', h.date, 'name', h.name, 'branch_id', h.branch_id,
+                     'work_location_id', h.work_location_id) ORDER BY h.date, h.name), '[]')
+                     FROM holidays h
+                    WHERE h.tenant_id = ${tenant}::uuid AND h.date BETWEEN ${from}::date AND ${to}::date
+                      AND NOT h.is_optional)
+    )::text AS data`);
+  return JSON.parse(r.data) as TimeOffRows;
 }

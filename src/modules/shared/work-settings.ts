@@ -50,7 +50,7 @@ export async function loadAttendanceSettings(client: Client = db): Promise<Effec
   };
   const own = r.use_company_weekly_offs === false;
   return {
-    weekly_offs: [...(own ? r.weekly_offs! : r.company_weekly_offs)].sort(),
+    weekly_offs: effectiveWeeklyOffs(r.company_weekly_offs, r),
     weekly_offs_source: own ? "attendance" : "company",
     shift_start: r.shift_start ?? DEFAULT_SETTINGS.shift_start,
     shift_end: r.shift_end ?? DEFAULT_SETTINGS.shift_end,
@@ -59,6 +59,14 @@ export async function loadAttendanceSettings(client: Client = db): Promise<Effec
     updated_at: r.updated_at ? new Date(r.updated_at) : null,
     timezone: r.timezone,
   };
+}
+
+/** The weekly offs in force: the attendance settings' own when they say so, else the company's (sorted). */
+export function effectiveWeeklyOffs(
+  company: readonly number[],
+  attendance: { use_company_weekly_offs: boolean | null; weekly_offs: readonly number[] | null },
+): number[] {
+  return [...(attendance.use_company_weekly_offs === false ? attendance.weekly_offs! : company)].sort();
 }
 
 const dayFormats = new Map<string, Intl.DateTimeFormat>();
