@@ -2,7 +2,7 @@
 // embedded one in a temporary folder), and build a template database with every migration
 // applied. Each test file clones the template into a database of its own (test/support/app.ts),
 // so files run in parallel without seeing each other's data.
-import { createHash } from "node:crypto";
+import { createHash, randomBytes } from "node:crypto";
 import { chmodSync, mkdtempSync, readdirSync, readFileSync, rmSync } from "node:fs";
 import { tmpdir } from "node:os";
 import path from "node:path";
@@ -15,6 +15,8 @@ declare module "vitest" {
   export interface ProvidedContext {
     adminUrl: string;
     templateDb: string;
+    /** Prefix of this run's per-file databases (test/support/app.ts), dropped at the end of the run. */
+    runDbPrefix: string;
   }
 }
 
@@ -60,10 +62,26 @@ export default async function setup(project: TestProject) {
   } finally {
     await admin.end();
   }
+  const runDbPrefix = `hrms_test_${randomBytes(4).toString("hex")}_`;
   project.provide("adminUrl", adminUrl);
   project.provide("templateDb", templateDb);
+  project.provide("runDbPrefix", runDbPrefix);
   return async () => {
+    // a worker prepares the database of its next file ahead; after its last file one is left over
+    if (!stop) await dropRunDatabases(adminUrl, runDbPrefix);
     await stop?.();
     if (dataDir) rmSync(dataDir, { recursive: true, force: true });
   };
+}
+
+/** Drops what is left of this run's per-file databases on a shared server (none is in use any more). */
+async function dropRunDatabases(adminUrl: string, prefix: string): Promise<void> {
+  const admin = new pg.Client({ connectionString: adminUrl });
+  await admin.connect();
+  try {
+    const { rows } = await admin.query<{ datname: string }>("SELECT datname FROM pg_database WHERE starts_with(datname, $1)", [prefix]);
+    for (const { datname } of rows) await admin.query(`DROP DATABASE IF EXISTS "${datname}" WITH (FORCE)`).catch(() => {});
+  } finally {
+    await admin.end();
+  }
 }
