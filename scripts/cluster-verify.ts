@@ -15,7 +15,7 @@
 //   - the replica served reads (its transactions counted) and replication was back at the end;
 // and the throughput of the same read mix through nginx with three server processes and with one
 // (CPU time of the server processes per request beside it: the two cores are shared by all).
-import { readFileSync } from "node:fs";
+import { readFileSync, rmSync } from "node:fs";
 import path from "node:path";
 import autocannon from "autocannon";
 import pg from "pg";
@@ -427,6 +427,7 @@ export async function runClusterVerify(opts: { log?: (s: string) => void } = {})
     };
   } finally {
     if (state) await stopCluster(state).catch((err) => console.error(`cluster stop: ${(err as Error).message}`));
+    rmSync(dir, { recursive: true, force: true }); // two data folders of PostgreSQL: not kept
     await sink.close();
   }
 }

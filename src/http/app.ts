@@ -7,7 +7,8 @@
 // body is read; src/http/uploads.ts) → OpenAPI validation (requests always, responses in
 // development and tests; multipart files streamed to disk) → guards from the operation's
 // x-public / x-roles / x-module → the operation's handler (mounted from the generated registry;
-// nothing is routed by hand) → envelope → error middleware.
+// nothing is routed by hand; on the read replica when the document marks it x-read-replica and the
+// replica may serve the caller: src/http/read-routing.ts) → envelope → error middleware.
 import { randomUUID } from "node:crypto";
 import { readFileSync } from "node:fs";
 import path from "node:path";
