@@ -317,7 +317,8 @@ export async function runClusterVerify(opts: { log?: (s: string) => void } = {})
     check(
       "no mail sent twice, none lost",
       twice === 0 && missingMail === 0,
-      `${invited.size} invitations, ${sink.messages.filter((m) => m.to.some((t) => invited.has(t))).length} mails received, ${twice} twice, ` +
+      `${invited.size} invitations, ${sink.messages.filter((m) => m.to.some((t) => invited.has(t))).length} mails received, ` +
+        `${twice} twice, ` +
         `${missingMail} missing; outbox ${outbox.map((o) => `${o.status} ${o.n}`).join(", ")}`,
     );
 
