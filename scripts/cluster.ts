@@ -342,7 +342,7 @@ export function startNginx(state: ClusterState): void {
 
 export function stopNginx(state: ClusterState): void {
   if (!state.nginx.pid) return;
-  kill(state.nginx.pid, "SIGQUIT");
+  if (runs(state.nginx.pid, "nginx")) kill(state.nginx.pid, "SIGQUIT");
   state.nginx.pid = undefined;
 }
 
@@ -355,13 +355,23 @@ function kill(pid: number, signal: NodeJS.Signals | 0): boolean {
   }
 }
 
-const alive = (pid: number) => kill(pid, 0);
+/**
+ * Whether `pid` is still the process the state names (its command line holds `what`): a pid of a
+ * stale state file (after a reboot) may belong to another program by now, which must not be signalled.
+ */
+function runs(pid: number, what: string): boolean {
+  try {
+    return readFileSync(`/proc/${pid}/cmdline`, "utf8").includes(what);
+  } catch {
+    return false;
+  }
+}
 
 /** SIGTERM (the server finishes its requests and stops), SIGKILL after 20 s. */
 export async function stopServer(server: ServerState): Promise<void> {
-  if (!kill(server.pid, "SIGTERM")) return;
-  for (let i = 0; i < 200 && alive(server.pid); i++) await new Promise((r) => setTimeout(r, 100));
-  kill(server.pid, "SIGKILL");
+  if (!runs(server.pid, "dist/main.js") || !kill(server.pid, "SIGTERM")) return;
+  for (let i = 0; i < 200 && runs(server.pid, "dist/main.js"); i++) await new Promise((r) => setTimeout(r, 100));
+  if (runs(server.pid, "dist/main.js")) kill(server.pid, "SIGKILL");
 }
 
 export interface StartOptions {
