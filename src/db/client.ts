@@ -26,6 +26,8 @@ export interface DbOptions {
   transactionTimeoutMs?: number;
   /** a streaming replica for the reads that may use one (DATABASE_REPLICA_URL; null: none), src/db/replica.ts */
   replicaUrl?: string | null;
+  /** how far behind the replica may be (DATABASE_REPLICA_MAX_LAG_MS) */
+  replicaMaxLagMs?: number;
 }
 
 /**
@@ -58,7 +60,7 @@ export function initDb(connectionString: string, opts: DbOptions = {}): void {
 export function useReplica(url: string, opts: DbOptions = {}): void {
   initReplica(url, getPool(), {
     max: opts.max ?? config().databasePoolSize,
-    maxLagMs: config().databaseReplicaMaxLagMs,
+    maxLagMs: opts.replicaMaxLagMs ?? config().databaseReplicaMaxLagMs,
     transactionTimeoutMs: opts.transactionTimeoutMs ?? config().databaseTransactionTimeoutMs,
   });
 }

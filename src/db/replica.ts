@@ -114,7 +114,8 @@ export function setReplayProbe(fn: ReplayProbe | undefined): void {
 function probe(r: Replica): Promise<void> {
   r.probing ??= (async () => {
     const [primary, standby] = await Promise.allSettled([
-      r.primary.query<{ lsn: string }>("SELECT pg_current_wal_insert_lsn()::text AS lsn"),
+      // what the primary has flushed: what a replica can have (its "behind" measure)
+      r.primary.query<{ lsn: string }>("SELECT pg_current_wal_flush_lsn()::text AS lsn"),
       replayProbe(r.pool),
     ]);
     const now = Date.now();
@@ -204,7 +205,9 @@ export const onReplicaNow = (): boolean => routedReplica() !== undefined;
  * The primary's WAL insert position now: after a write has committed, at or past the end of its
  * commit record. (Not pg_current_wal_lsn(), the position written out so far: with
  * synchronous_commit = off a commit record can still be in the WAL buffers, ahead of it - a replica
- * that had replayed up to that position would not yet show the write.)
+ * that had replayed up to that position would not yet show the write. When the commit record ends
+ * exactly at a WAL page's end the insert position lies past that page's header, so the caller reads
+ * from the primary until the next WAL record: slower for a moment, never stale.)
  */
 export async function primaryLsn(): Promise<Lsn | null> {
   const r = replica;

@@ -3,7 +3,9 @@
 // connections named hrms-replica); which pool served a read is told by PostgreSQL's
 // pg_stat_activity: the last statement of each of the replica's connections.
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { closeReplica, type Lsn, parseLsn, probeReplica, setReplayProbe } from "../../src/db/replica.ts";
+import { closeReplica, type Lsn, onReplica, parseLsn, probeReplica, setReplayProbe } from "../../src/db/replica.ts";
+import { db, withTenant } from "../../src/db/tenancy.ts";
+import { isWriteOnReplica } from "../../src/http/read-routing.ts";
 import { useReplica } from "../../src/db/client.ts";
 import { signupTenant, type TenantSession, useTestApp } from "../support/app.ts";
 import { freePort } from "../support/ports.ts";
@@ -12,7 +14,7 @@ const t = useTestApp();
 let owner: TenantSession;
 /** The replay position the stubbed check reports: the primary's now, or a fixed one (a replica behind). */
 let replayedUpTo: Lsn | "now" = "now";
-const primaryNow = async () => parseLsn((await t.query<{ lsn: string }>("SELECT pg_current_wal_lsn()::text AS lsn"))[0].lsn)!;
+const primaryNow = async () => parseLsn((await t.query<{ lsn: string }>("SELECT pg_current_wal_insert_lsn()::text AS lsn"))[0].lsn)!;
 
 /** Whether one of the replica's connections last ran a statement on `table`. */
 async function replicaRead(table: string): Promise<boolean> {
@@ -49,6 +51,33 @@ describe("listBranches, createBranch: reads marked x-read-replica", () => {
     replayedUpTo = "now";
     await owner.agent.get("/api/configuration/work-locations").expect(200);
     expect(await replicaRead("work_locations")).toBe(true);
+  });
+
+  it("the replica's connections are read-only: a write that strays there fails (a wrongly marked operation fails the tests)", async () => {
+    const stray = withTenant(owner.tenantId, () => onReplica(async () => db.branch.create({ data: { name: "Stray" } })));
+    const err = await stray.then(
+      () => null,
+      (e: unknown) => e,
+    );
+    expect(isWriteOnReplica(err)).toBe(true);
+  });
+
+  it("a replica too far behind (DATABASE_REPLICA_MAX_LAG_MS) is not read from, even by a caller whose writes it has", async () => {
+    await closeReplica();
+    useReplica(t.url, { max: 2, replicaMaxLagMs: 1 });
+    const res = await owner.agent.post("/api/configuration/branches").send({ name: "Lag Check" }).expect(201);
+    replayedUpTo = parseLsn(/hrms\.lsn=([^.;]+)/.exec(String(res.headers["set-cookie"]))?.[1])!;
+    // the primary moves on; the replica stays at the caller's write for longer than the limit
+    await t.query("UPDATE tenants SET name = name WHERE id = $1", [owner.tenantId]);
+    await probeReplica();
+    await new Promise((r) => setTimeout(r, 20));
+    await probeReplica();
+    await owner.agent.get("/api/holidays").expect(200);
+    expect(await replicaRead("holidays")).toBe(false);
+    replayedUpTo = "now";
+    await probeReplica();
+    await owner.agent.get("/api/holidays").expect(200);
+    expect(await replicaRead("holidays")).toBe(true);
   });
 
   it("a replica that refuses connections: the read is served by the primary, never an error", async () => {
