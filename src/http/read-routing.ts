@@ -59,8 +59,12 @@ export async function rememberWrite(res: Response): Promise<void> {
  * x-read-replica that writes. Through pg it carries the code; through Prisma's adapter the message.
  */
 export function isWriteOnReplica(err: unknown): boolean {
-  for (let e = err as { code?: unknown; message?: unknown; cause?: unknown } | undefined, i = 0; e && i < 5; e = e.cause as typeof e, i++)
+  type Chained = { code?: unknown; message?: unknown; cause?: unknown } | undefined;
+  let e = err as Chained;
+  for (let depth = 0; e && depth < 5; depth++) {
     if (e.code === "25006" || (typeof e.message === "string" && e.message.includes("in a read-only transaction"))) return true;
+    e = e.cause as Chained;
+  }
   return false;
 }
 
