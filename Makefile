@@ -6,7 +6,7 @@ SHELL := /bin/bash
 NODE_BIN := node_modules/.bin
 STAMP := node_modules/.install-stamp
 
-.PHONY: help install generate stubs build run dev start seed migrate migration migrate-status lint typecheck check-generated check-migrations check-dependencies check-sql unit test verify bench audit docs-check clean
+.PHONY: help install generate stubs build run dev start seed migrate migration migrate-status lint typecheck check-generated check-migrations check-dependencies check-sql unit test verify bench audit docs-check clean cluster cluster-stop
 
 help:
 	@echo "make run        install, generate, build, migrate and serve on PORT (default 3000), compiled (node dist/main.js)"
@@ -18,6 +18,7 @@ help:
 	@echo "make migrate    apply pending migrations;  make migration name=<name>  create one from the schema"
 	@echo "make seed       add a demo tenant with realistic data"
 	@echo "make bench      benchmarks (see README)"
+	@echo "make cluster    primary + streaming replica, 3 server processes, nginx in front (README); make cluster-stop stops them"
 
 $(STAMP): package.json package-lock.json $(wildcard patches/*.patch)
 	npm ci --no-audit --no-fund
@@ -109,6 +110,15 @@ test: check-generated
 
 verify: test
 	$(NODE_BIN)/tsx scripts/verify.ts
+
+# The scale-out topology on this machine (scripts/cluster.ts; README "Several processes and a read
+# replica"): PostgreSQL primary + streaming replica under .data/cluster, SERVERS (3) server
+# processes, nginx in front; left running until `make cluster-stop`.
+cluster: build
+	$(NODE_BIN)/tsx scripts/cluster.ts start
+
+cluster-stop: install
+	$(NODE_BIN)/tsx scripts/cluster.ts stop
 
 bench: generate
 	npm run bench

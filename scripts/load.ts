@@ -184,7 +184,7 @@ export async function seed(url: string, tenants: number, employees: number): Pro
   }
 }
 
-interface Route {
+export interface Route {
   name: string;
   operations: string[];
   connections: number;
@@ -193,13 +193,13 @@ interface Route {
   /** one request (or a sequence) for a caller */
   requests: (pick: () => SeedUser, ctx: RouteContext) => object[];
 }
-interface RouteContext {
+export interface RouteContext {
   employeeIds: Map<string, string[]>;
   /** leave requests made so far (across warm-up and run: each (employee, day) is used once) */
   leaveSeq: number;
 }
 
-const json = { "content-type": "application/json" };
+export const json = { "content-type": "application/json" };
 const rnd = <T>(xs: T[]) => xs[Math.floor(Math.random() * xs.length)];
 const withCookie = (u: SeedUser, extra: Record<string, string> = {}) => ({ cookie: u.cookie!, ...extra });
 
@@ -216,7 +216,7 @@ function get(pathFn: (u: SeedUser, ctx: RouteContext) => string) {
 }
 
 /** The workload. An entry runs when all of its operations are in the registry; add areas' routes here. */
-const ROUTES: Route[] = [
+export const ROUTES: Route[] = [
   {
     name: "sign-in",
     operations: ["signIn"],
@@ -352,7 +352,7 @@ const ROUTES: Route[] = [
 ];
 
 /** Leave setup per tenant for the approval route (type, current period, allocations for a pool of employees). */
-async function leaveSetup(base: string, users: SeedUser[], ctx: RouteContext, url: string) {
+export async function leaveSetup(base: string, users: SeedUser[], ctx: RouteContext, url: string) {
   const c = new pg.Client({ connectionString: url });
   await c.connect();
   try {
@@ -387,9 +387,9 @@ async function leaveSetup(base: string, users: SeedUser[], ctx: RouteContext, ur
 }
 
 /** First answers that were not 2xx, per route (shown with the failure). */
-const failures = new Map<string, string[]>();
+export const failures = new Map<string, string[]>();
 
-function runCannon(base: string, route: Route, users: SeedUser[], ctx: RouteContext, seconds: number): Promise<any> {
+export function runCannon(base: string, route: Route, users: SeedUser[], ctx: RouteContext, seconds: number): Promise<any> {
   const mine = users.filter(route.callers);
   let i = Math.floor(Math.random() * mine.length);
   const pick = () => mine[i++ % mine.length];

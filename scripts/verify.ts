@@ -16,10 +16,16 @@
 //   6. event loop    - scripts/event-loop.ts: the operations that do text or CPU work, driven
 //                      with the largest inputs the document allows; fails when one request keeps
 //                      the server's event loop busy for more than 100 ms
+//   7. cluster       - scripts/cluster-verify.ts: the topology of `make cluster` (primary +
+//                      streaming replica, 3 server processes, nginx) under the load mix for 60 s
+//                      while a server is SIGKILLed and restarted and the replica stopped and
+//                      started: no lost session, 5xx only in flight on the killed process, no job
+//                      or mail twice, read-your-writes; throughput with 3 processes and with 1
 // Exit status 1 when a check fails.
 import { spawnSync } from "node:child_process";
 import { existsSync } from "node:fs";
 import path from "node:path";
+import { formatCluster, runClusterVerify } from "./cluster-verify.ts";
 import { formatEventLoop, runEventLoop } from "./event-loop.ts";
 import { formatLoad, runLoad, table } from "./load.ts";
 import { formatOverload, runOverload } from "./overload.ts";
@@ -164,6 +170,20 @@ await step("event loop (largest inputs)", async () => {
     `${r.rows.length} cases, ${r.rows.reduce((n, x) => n + x.requests, 0)} requests; ` +
     `longest block ${worst?.maxLoopMs} ms (${worst?.operation}), limit ${r.limitMs} ms; load ${r.loadAfter}`;
   if (r.problems.length) console.error(`event-loop problems:\n  ${r.problems.join("\n  ")}`);
+  return r.problems.length
+    ? { result: "FAIL", details: `${r.problems[0]}${r.problems.length > 1 ? ` (+${r.problems.length - 1})` : ""}` }
+    : { result: "pass", details };
+});
+
+await step("cluster (nginx, 3 processes, replica)", async () => {
+  const r = await runClusterVerify();
+  console.log(formatCluster(r));
+  const total = r.rows.at(-1);
+  const details =
+    `${total?.[1]} requests in ${r.seconds} s, ${total?.[7]} × 5xx (in flight on the killed process), ` +
+    `${r.checks.filter((c) => c.result === "pass").length}/${r.checks.length} checks; ` +
+    `3 vs 1 processes ${r.throughput.map((t) => `${t[1]} req/s`).join(" vs ")}`;
+  if (r.problems.length) console.error(`cluster problems:\n  ${r.problems.join("\n  ")}`);
   return r.problems.length
     ? { result: "FAIL", details: `${r.problems[0]}${r.problems.length > 1 ? ` (+${r.problems.length - 1})` : ""}` }
     : { result: "pass", details };

@@ -32,6 +32,14 @@ export interface Config {
   readonly root: string;
   readonly port: number;
   readonly databaseUrl: string | undefined;
+  /**
+   * A streaming replica of the database (`DATABASE_REPLICA_URL`): operations the document marks
+   * `x-read-replica: true` read from it unless the caller's own latest write has not been replayed
+   * there yet, or it is down or too far behind - then from the primary (src/db/replica.ts).
+   */
+  readonly databaseReplicaUrl: string | undefined;
+  /** A replica more than this far behind the primary is not read from (`DATABASE_REPLICA_MAX_LAG_MS`). */
+  readonly databaseReplicaMaxLagMs: number;
   /** Connections the server's pool may open (`DATABASE_POOL_SIZE`). */
   readonly databasePoolSize: number;
   /**
@@ -345,6 +353,8 @@ export function loadConfig(env: Env, root: string = projectRoot): Config {
     root,
     port,
     databaseUrl: url(r, "DATABASE_URL", ["postgres:", "postgresql:"]),
+    databaseReplicaUrl: url(r, "DATABASE_REPLICA_URL", ["postgres:", "postgresql:"]),
+    databaseReplicaMaxLagMs: durationMs(r, "DATABASE_REPLICA_MAX_LAG_MS", 10_000),
     databasePoolSize: positiveInt(r, "DATABASE_POOL_SIZE", 10),
     databasePoolTimeoutMs: durationMs(r, "DATABASE_POOL_TIMEOUT_MS", 3000),
     databaseTransactionTimeoutMs: durationMs(r, "DATABASE_TRANSACTION_TIMEOUT_MS", 5000),

@@ -17,6 +17,8 @@
 //           hrms/body-limit          `x-body-limit` (bytes, the most a JSON request body may have;
 //                                    src/http/body.ts enforces it) is a positive integer, and only on
 //                                    operations with an application/json request body
+//           hrms/read-replica        `x-read-replica` (the read may run on the read replica,
+//                                    src/http/read-routing.ts) is `true` or absent, on GET only
 // Preprocessor: hrms/success-wrapper writes the success envelope around the payload a 2xx
 //           response declares (`x-data`, `x-paginated`, `x-envelope-fields`; see successWrapper),
 //           and refuses a 2xx JSON response written out in a path file.
@@ -231,6 +233,19 @@ function bodyLimit() {
           message: "`x-body-limit` is for operations with an application/json request body.",
           location: location.child("x-body-limit"),
         });
+    },
+  };
+}
+
+function readReplica() {
+  return {
+    PathItem(pathItem, { report, location }) {
+      for (const [method, op] of Object.entries(pathItem)) {
+        if (!op || typeof op !== "object" || !("x-read-replica" in op)) continue;
+        const at = location.child([method, "x-read-replica"]);
+        if (op["x-read-replica"] !== true) report({ message: "`x-read-replica` is `true` or absent.", location: at });
+        if (method !== "get") report({ message: "`x-read-replica` is for GET operations only (reads).", location: at });
+      }
     },
   };
 }
@@ -500,6 +515,7 @@ export default function hrmsPlugin() {
         "no-constraint-only-allof": noConstraintOnlyAllOf,
         "required-properties-defined": requiredPropertiesDefined,
         "body-limit": bodyLimit,
+        "read-replica": readReplica,
       },
     },
     preprocessors: {

@@ -7,6 +7,7 @@ import pg from "pg";
 import { PrismaClient } from "../../generated/prisma/client.ts";
 import { config } from "../config.ts";
 import { logger } from "../log.ts";
+import { closeReplica, initReplica, routedReplica } from "./replica.ts";
 
 // DATE columns as plain `YYYY-MM-DD` strings for raw queries (no time-zone shifts).
 pg.types.setTypeParser(1082, (v: string) => v);
@@ -23,6 +24,10 @@ export interface DbOptions {
   connectionTimeoutMillis?: number;
   /** interactive transaction timeout and lock wait of every statement (DATABASE_TRANSACTION_TIMEOUT_MS) */
   transactionTimeoutMs?: number;
+  /** a streaming replica for the reads that may use one (DATABASE_REPLICA_URL; null: none), src/db/replica.ts */
+  replicaUrl?: string | null;
+  /** how far behind the replica may be (DATABASE_REPLICA_MAX_LAG_MS) */
+  replicaMaxLagMs?: number;
 }
 
 /**
@@ -47,11 +52,23 @@ export function initDb(connectionString: string, opts: DbOptions = {}): void {
   });
   pool.on("error", (err) => logger.warn({ err: err.message }, "idle database connection error"));
   base = new PrismaClient({ adapter: new PrismaPg(pool), transactionOptions: { maxWait: connectWait, timeout: txTimeout } });
+  const replicaUrl = opts.replicaUrl === undefined ? config().databaseReplicaUrl : opts.replicaUrl;
+  if (replicaUrl) useReplica(replicaUrl, opts);
 }
 
+/** Reads marked for the replica go to the server at `url` from now on (initDb does it for DATABASE_REPLICA_URL). */
+export function useReplica(url: string, opts: DbOptions = {}): void {
+  initReplica(url, getPool(), {
+    max: opts.max ?? config().databasePoolSize,
+    maxLagMs: opts.replicaMaxLagMs ?? config().databaseReplicaMaxLagMs,
+    transactionTimeoutMs: opts.transactionTimeoutMs ?? config().databaseTransactionTimeoutMs,
+  });
+}
+
+/** The pool: the replica's while the caller runs on it (onReplica of src/db/replica.ts), else the primary's. */
 export function getPool(): pg.Pool {
   if (!pool) throw new Error("database not initialised (initDb)");
-  return pool;
+  return routedReplica()?.pool ?? pool;
 }
 
 /**
@@ -84,9 +101,10 @@ export function onCloseDb(hook: () => Promise<void>): void {
   closeHooks.add(hook);
 }
 
+/** The base client: the replica's while the caller runs on it (onReplica), else the primary's. */
 export function getBaseClient(): PrismaClient {
   if (!base) throw new Error("database not initialised (initDb)");
-  return base;
+  return routedReplica()?.client ?? base;
 }
 
 export async function closeDb(): Promise<void> {
@@ -98,6 +116,7 @@ export async function closeDb(): Promise<void> {
   healthPool = undefined;
   poolUrl = undefined;
   for (const hook of [...closeHooks]) await hook().catch(() => {});
+  await closeReplica();
   await b?.$disconnect().catch(() => {});
   await p?.end().catch(() => {});
   await h?.end().catch(() => {});

@@ -17,7 +17,7 @@ export interface DatabaseHandle {
  * binaries in node_modules and the data folder: give every ancestor directory the
  * "others may traverse" bit (a clone under `mktemp -d` is 0700).
  */
-function ensureTraversable(dir: string): void {
+export function ensureTraversable(dir: string): void {
   if (process.getuid?.() !== 0) return;
   for (let d = path.resolve(dir); ; d = path.dirname(d)) {
     try {

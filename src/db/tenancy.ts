@@ -122,13 +122,14 @@ function makeScoped(base: PrismaClient) {
 export type ScopedClient = ReturnType<typeof makeScoped>;
 export type ScopedTx = Parameters<Parameters<ScopedClient["$transaction"]>[0]>[0];
 
-let scoped: ScopedClient | undefined;
-let scopedFor: PrismaClient | undefined;
+// one scoped client per base client (the primary's, and the replica's: src/db/replica.ts)
+const scopedOf = new WeakMap<PrismaClient, ScopedClient>();
 function scopedClient(): ScopedClient {
   const base = getBaseClient();
-  if (!scoped || scopedFor !== base) {
+  let scoped = scopedOf.get(base);
+  if (!scoped) {
     scoped = makeScoped(base);
-    scopedFor = base;
+    scopedOf.set(base, scoped);
   }
   return scoped;
 }

@@ -7,7 +7,8 @@
 // body is read; src/http/uploads.ts) → OpenAPI validation (requests always, responses in
 // development and tests; multipart files streamed to disk) → guards from the operation's
 // x-public / x-roles / x-module → the operation's handler (mounted from the generated registry;
-// nothing is routed by hand) → envelope → error middleware.
+// nothing is routed by hand; on the read replica when the document marks it x-read-replica and the
+// replica may serve the caller: src/http/read-routing.ts) → envelope → error middleware.
 import { randomUUID } from "node:crypto";
 import { readFileSync } from "node:fs";
 import path from "node:path";
@@ -30,6 +31,7 @@ import { AppError } from "../platform/errors.ts";
 import { authorize } from "./guards.ts";
 import { jsonBodies, nulPaths } from "./body.ts";
 import { uploadGate } from "./uploads.ts";
+import { rememberWrite, runRead } from "./read-routing.ts";
 import type { AuthContext, HandlerContext, UploadedFile } from "./types.ts";
 
 export const openapiPath = path.join(config().root, "generated", "openapi.json");
@@ -110,7 +112,7 @@ type AuthorizedRequest = Request & { [AUTHORIZED]?: AuthContext | null };
 const authorizedBefore = (req: Request) => (req as AuthorizedRequest)[AUTHORIZED];
 
 /** The Express handler of one operation: identity and guards, the handler, the envelope. */
-function operationHandler(id: OperationId) {
+function operationHandler(id: OperationId, readReplica: boolean) {
   const meta = operationTable[id];
   const handler = handlers[id] as (ctx: HandlerContext<OperationId>) => Promise<any>;
   const changesState = STATE_CHANGING.has(meta.method.toUpperCase());
@@ -130,12 +132,16 @@ function operationHandler(id: OperationId) {
         requestId: res.getHeader("X-Request-Id") as string,
       } as unknown as HandlerContext<OperationId>;
       // mail the operation queued is delivered once it has finished (src/platform/mail/outbox.ts)
-      const run = () => deliverQueuedMail(() => handler(ctx));
+      // reads the document marks x-read-replica may run on the replica (src/http/read-routing.ts)
+      const serve = readReplica ? () => runRead(req, res, () => handler(ctx)) : () => handler(ctx);
+      const run = () => deliverQueuedMail(serve);
       const reply = await (auth ? withTenant(auth.tenantId, run) : run()).finally(() => {
         // this process's identity cache must not answer the caller's next request with what its
         // write may have changed (other processes hear of it through NOTIFY); before the response
         if (changesState) invalidateIdentities();
       });
+      // the caller's next reads wait for the replica to have this write (read-your-writes)
+      if (changesState) await rememberWrite(res);
       if ("sent" in reply) return;
       res.status(reply.status).json(reply.body);
     } catch (err) {
@@ -149,8 +155,9 @@ function operationHandler(id: OperationId) {
  * resolveOperation, from the generated registry) gets its path parameters and runs - instead of
  * 227 routes that Express would test one after the other on every request.
  */
-function dispatch(ids: OperationId[]) {
-  const run = new Map(ids.map((id) => [id, operationHandler(id)]));
+function dispatch(ids: OperationId[], matchers: Matcher[]) {
+  const readReplica = new Set(matchers.filter((m) => m.readReplica).map((m) => m.id));
+  const run = new Map(ids.map((id) => [id, operationHandler(id, readReplica.has(id))]));
   return (req: Request, res: Response, next: NextFunction) => {
     const op = operationOf(req);
     if (!op) return next();
@@ -169,6 +176,7 @@ type DocOperation = {
   requestBody?: { required?: boolean; content?: Record<string, unknown> };
   responses?: Record<string, { headers?: Record<string, unknown> }>;
   "x-body-limit"?: number;
+  "x-read-replica"?: boolean;
 };
 
 /** Method + path of each operation as a matcher, most specific first. */
@@ -189,6 +197,9 @@ function operationMatchers(ids: OperationId[]) {
     if (jsonBody && !(Number.isInteger(bodyLimit) && (bodyLimit as number) > 0))
       throw new Error(`${id}: the bundled document gives its JSON body no x-body-limit (openapi/plugins/hrms.js)`);
     const multipart = Boolean(op?.requestBody?.content?.["multipart/form-data"]);
+    // a read that may run on the read replica (src/http/read-routing.ts): reads only
+    const readReplica = op?.["x-read-replica"] === true;
+    if (readReplica && meta.method.toUpperCase() !== "GET") throw new Error(`${id}: x-read-replica is for GET operations only`);
     // nothing for the request validator to look at when called without a query string
     const noInput = !op?.requestBody && !(op?.parameters?.length || doc.paths[meta.path]?.parameters?.length);
     // an operation that signs someone in declares the session cookie on its success response
@@ -210,6 +221,7 @@ function operationMatchers(ids: OperationId[]) {
       multipart,
       noInput,
       startsSession,
+      readReplica,
     };
   });
 }
@@ -474,7 +486,7 @@ function buildApp(cfg: Config, opts: AppOptions): express.Express {
       }),
       validation(opts.validateResponses ?? cfg.validateResponses),
       refuseNulCharacters,
-      dispatch(ids),
+      dispatch(ids, matchers),
     ]),
   );
 

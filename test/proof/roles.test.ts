@@ -8,7 +8,11 @@
 //   - module operations in a tenant without the module: 403 `module_disabled`;
 //   - self-service: for every operation open to employees whose resource belongs to one member
 //     (factory scope "own"), an employee cannot reach a colleague's record (403/404, unchanged).
+// The file's own database serves as a read replica too (src/db/replica.ts; its connections are
+// read-only): every operation marked x-read-replica runs there, and one that writes is a 500.
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { useReplica } from "../../src/db/client.ts";
+import { probeReplica } from "../../src/db/replica.ts";
 import { addMember, signupTenant, useTestApp, type TenantSession } from "../support/app.ts";
 import { markGeneric } from "../support/recorder.ts";
 import { createResources, decidedByOthers, factoryFor, missingFactories, reportOf, resourcePrefixes, scopeOf } from "./factories.ts";
@@ -32,6 +36,8 @@ let colleague: TenantSession;
 let checks = 0;
 
 beforeAll(async () => {
+  useReplica(t.url, { max: 3 });
+  await probeReplica();
   owner = await signupTenant(t, { company: "Role matrix Co" });
   await enableAllModules(owner);
   as.owner = owner;

@@ -1,0 +1,216 @@
+// The read replica (DATABASE_REPLICA_URL): a pool and a Prisma client on a streaming standby of the
+// primary, and when to use them. Operations the document marks `x-read-replica: true` (reads that
+// tolerate a little lag: lists, search, dashboard, balances, activity logs, exports) run with the
+// replica as "the database" (`onReplica`: getPool / getBaseClient of src/db/client.ts, so `db`,
+// `sql` and `systemDb` too, answer with the replica's) when
+//   - the replica answered its last probe and is not more than DATABASE_REPLICA_MAX_LAG_MS behind
+//     (probed every second: its replay position against the primary's positions of the last seconds), and
+//   - it has replayed the caller's own latest write: the primary's WAL position after each write
+//     (`primaryLsn`) travels with the caller (a signed cookie, src/http/read-routing.ts), and the
+//     replica is used only when pg_last_wal_replay_lsn() has reached it (asked again once when the
+//     last probe had not), else the primary serves the read (read-your-writes).
+// Anything else - writes, reads inside a write, unmarked operations, the session and the guards -
+// uses the primary. The replica's connections are read-only (default_transaction_read_only), so a
+// write that strays there fails instead of landing on a server that is not the primary.
+import { AsyncLocalStorage } from "node:async_hooks";
+import { PrismaPg } from "@prisma/adapter-pg";
+import pg from "pg";
+import { PrismaClient } from "../../generated/prisma/client.ts";
+import { logger } from "../log.ts";
+
+/** A WAL position (pg_lsn) as a number. */
+export type Lsn = bigint;
+
+/** `16/B374D848` → bigint; null for anything else. */
+export function parseLsn(text: string | null | undefined): Lsn | null {
+  if (!text) return null;
+  const [hi, lo, extra] = text.split("/");
+  if (extra !== undefined || !/^[0-9A-Fa-f]{1,8}$/.test(hi ?? "") || !/^[0-9A-Fa-f]{1,8}$/.test(lo ?? "")) return null;
+  return (BigInt(`0x${hi}`) << 32n) + BigInt(`0x${lo}`);
+}
+
+export function formatLsn(lsn: Lsn): string {
+  return `${(lsn >> 32n).toString(16).toUpperCase()}/${(lsn & 0xffffffffn).toString(16).toUpperCase()}`;
+}
+
+/** How the replica's replay position is read (the tests put a replica "behind" with setReplayProbe). */
+export type ReplayProbe = (replica: pg.Pool) => Promise<Lsn | null>;
+
+// A standby's replay position; a server that is not in recovery (a test using the primary's own
+// database as its "replica") has replayed everything it has.
+const REPLAY_LSN = "SELECT (CASE WHEN pg_is_in_recovery() THEN pg_last_wal_replay_lsn() ELSE pg_current_wal_insert_lsn() END)::text AS lsn";
+const defaultProbe: ReplayProbe = async (p) => parseLsn((await p.query<{ lsn: string | null }>(REPLAY_LSN)).rows[0]?.lsn);
+let replayProbe: ReplayProbe = defaultProbe;
+
+const PROBE_INTERVAL_MS = 1000;
+
+interface Replica {
+  pool: pg.Pool;
+  client: PrismaClient;
+  primary: pg.Pool;
+  maxLagMs: number;
+  /** the last probe reached the replica */
+  up: boolean;
+  /** its replay position at the last probe */
+  replayLsn: Lsn | null;
+  /** the primary's positions of the last probes (time, position), oldest first */
+  history: { at: number; lsn: Lsn }[];
+  timer: NodeJS.Timeout;
+  refreshing?: Promise<void>;
+  probing?: Promise<void>;
+}
+
+let replica: Replica | undefined;
+const route = new AsyncLocalStorage<Replica>();
+
+export interface ReplicaOptions {
+  max: number;
+  maxLagMs: number;
+  transactionTimeoutMs: number;
+}
+
+/** Opens the replica's pool and client (connections on first use) and starts probing it every second. */
+export function initReplica(url: string, primary: pg.Pool, opts: ReplicaOptions): void {
+  if (replica) return;
+  const pool = new pg.Pool({
+    connectionString: url,
+    max: opts.max,
+    // a replica that does not answer soon is skipped (the primary serves), not waited for
+    connectionTimeoutMillis: 1000,
+    idleTimeoutMillis: 30000,
+    lock_timeout: opts.transactionTimeoutMs,
+    application_name: "hrms-replica",
+    options: "-c default_transaction_read_only=on",
+  });
+  pool.on("error", (err) => logger.warn({ err: err.message }, "idle replica connection error"));
+  const client = new PrismaClient({
+    adapter: new PrismaPg(pool),
+    transactionOptions: { maxWait: 1000, timeout: opts.transactionTimeoutMs },
+  });
+  const timer = setInterval(() => void probe(r), PROBE_INTERVAL_MS);
+  timer.unref();
+  const r: Replica = { pool, client, primary, maxLagMs: opts.maxLagMs, up: false, replayLsn: null, history: [], timer };
+  replica = r;
+  void probe(r);
+}
+
+export async function closeReplica(): Promise<void> {
+  const r = replica;
+  replica = undefined;
+  if (!r) return;
+  clearInterval(r.timer);
+  await r.probing?.catch(() => {});
+  await r.client.$disconnect().catch(() => {});
+  await r.pool.end().catch(() => {});
+}
+
+export const replicaConfigured = (): boolean => replica !== undefined;
+
+/** Replaces how the replay position is read (tests); undefined restores pg_last_wal_replay_lsn(). */
+export function setReplayProbe(fn: ReplayProbe | undefined): void {
+  replayProbe = fn ?? defaultProbe;
+}
+
+function probe(r: Replica): Promise<void> {
+  r.probing ??= (async () => {
+    const [primary, standby] = await Promise.allSettled([
+      // what the primary has flushed: what a replica can have (its "behind" measure)
+      r.primary.query<{ lsn: string }>("SELECT pg_current_wal_flush_lsn()::text AS lsn"),
+      replayProbe(r.pool),
+    ]);
+    const now = Date.now();
+    if (primary.status === "fulfilled") {
+      const lsn = parseLsn(primary.value.rows[0]?.lsn);
+      if (lsn !== null) r.history.push({ at: now, lsn });
+      // what "too far behind" needs: the positions of the last max-lag window and one before it
+      while (r.history.length > 2 && now - r.history[1].at > r.maxLagMs) r.history.shift();
+    }
+    const wasUp = r.up;
+    r.up = standby.status === "fulfilled" && standby.value !== null;
+    r.replayLsn = standby.status === "fulfilled" ? standby.value : null;
+    if (wasUp !== r.up)
+      logger.warn(
+        { replica: r.up ? "up" : "down", err: standby.status === "rejected" ? String(standby.reason?.message) : undefined },
+        r.up ? "read replica answers: reads go to it again" : "read replica unavailable: reads go to the primary",
+      );
+  })().finally(() => {
+    r.probing = undefined;
+  });
+  return r.probing;
+}
+
+/** Probes the replica now (tests: not to wait for the next second's probe). */
+export async function probeReplica(): Promise<void> {
+  if (replica) await probe(replica);
+}
+
+/** The replica has not replayed what the primary had written max-lag ago. */
+function tooFarBehind(r: Replica): boolean {
+  const now = Date.now();
+  const old = r.history.filter((h) => now - h.at >= r.maxLagMs).at(-1);
+  return old !== undefined && r.replayLsn !== null && r.replayLsn < old.lsn;
+}
+
+/** The replica's replay position read again now (concurrent callers share one query). */
+function refreshReplay(r: Replica): Promise<void> {
+  r.refreshing ??= replayProbe(r.pool)
+    .then(
+      (lsn) => {
+        if (lsn !== null && (r.replayLsn === null || lsn > r.replayLsn)) r.replayLsn = lsn;
+      },
+      () => void probe(r),
+    )
+    .finally(() => {
+      r.refreshing = undefined;
+    });
+  return r.refreshing;
+}
+
+/**
+ * Whether a read may use the replica now: it is up, not too far behind, and has replayed `after`
+ * (the caller's latest write; null when there is none).
+ */
+export async function replicaUsable(after: Lsn | null): Promise<boolean> {
+  const r = replica;
+  if (!r?.up || r.replayLsn === null || tooFarBehind(r)) return false;
+  if (after === null || r.replayLsn >= after) return true;
+  await refreshReplay(r);
+  return r.replayLsn !== null && r.replayLsn >= after;
+}
+
+/** Runs `fn` with the replica as the database of every query it makes (see getPool / getBaseClient). */
+export function onReplica<T>(fn: () => Promise<T>): Promise<T> {
+  const r = replica;
+  return r ? route.run(r, fn) : fn();
+}
+
+/** A read on the replica failed: probe it now (a replica that is gone is skipped from then on). */
+export function replicaFailed(err: unknown): void {
+  const r = replica;
+  if (!r) return;
+  logger.warn({ err: (err as Error)?.message }, "read on the replica failed: served by the primary");
+  void probe(r);
+}
+
+/** The replica's pool and client when the caller runs inside onReplica, else undefined. */
+export function routedReplica(): { pool: pg.Pool; client: PrismaClient } | undefined {
+  const r = route.getStore();
+  return r && r === replica ? r : undefined;
+}
+
+/** Whether the caller runs inside onReplica (tests, logs). */
+export const onReplicaNow = (): boolean => routedReplica() !== undefined;
+
+/**
+ * The primary's WAL insert position now: after a write has committed, at or past the end of its
+ * commit record. (Not pg_current_wal_lsn(), the position written out so far: with
+ * synchronous_commit = off a commit record can still be in the WAL buffers, ahead of it - a replica
+ * that had replayed up to that position would not yet show the write. When the commit record ends
+ * exactly at a WAL page's end the insert position lies past that page's header, so the caller reads
+ * from the primary until the next WAL record: slower for a moment, never stale.)
+ */
+export async function primaryLsn(): Promise<Lsn | null> {
+  const r = replica;
+  if (!r) return null;
+  return parseLsn((await r.primary.query<{ lsn: string }>("SELECT pg_current_wal_insert_lsn()::text AS lsn")).rows[0]?.lsn);
+}
