@@ -111,8 +111,9 @@ export interface BalancesPageInput {
  * planner estimates) the ledger sums per type and bucket and the pending reservations. PostgreSQL
  * writes the rows as JSON in their final form: sums of DECIMAL(6,1) print with one decimal place
  * ("12.0"), the DayCount form. `period_id` is null when there is no such period. `needs_check` is
- * true when a row has an expiring credit past its expiry date by `asOf` whose lapse the expiry job
- * has not posted, or is below its type's minimum: the caller then completes the rows (balances.ts).
+ * true when a row has an expiring credit past its expiry date by `asOf` whose lapse the ledger may
+ * not hold as readers count it (not posted yet, or leave dated before the expiry may use it since),
+ * or is below its type's minimum: the caller then completes the rows (balances.ts).
  */
 export async function balancesPage(
   i: BalancesPageInput,
@@ -151,10 +152,25 @@ export async function balancesPage(
                    sum(u.days) FILTER (WHERE u.kind = 'pending') AS pending,
                    coalesce(bool_or(u.due), false) AS expiry_due
               FROM (
-                -- due: an expiring credit past its date whose lapse the job has not posted (dedupe key expiry:<id>)
+                -- due: an expiring credit past its date whose lapse the ledger may not hold as counted (ledger.ts
+                -- openLapses): not posted yet (dedupe key expiry:<id>), or a pending request dated on or before
+                -- the expiry may use it, or a debit dated on or before it (or a credit) came after the last posting
                 SELECT l.leave_type_id, l.entry_type AS kind, l.days,
-                       l.expires_on < ${i.asOf}::date AND NOT EXISTS (SELECT 1 FROM leave_ledger_entries x
-                         WHERE x.tenant_id = ${tenant}::uuid AND x.dedupe_key = 'expiry:' || l.id::text) AS due
+                       CASE WHEN l.expires_on < ${i.asOf}::date THEN
+                         NOT EXISTS (SELECT 1 FROM leave_ledger_entries x
+                                      WHERE x.tenant_id = ${tenant}::uuid AND x.dedupe_key = 'expiry:' || l.id::text)
+                         OR EXISTS (SELECT 1 FROM leave_requests q
+                                     WHERE q.tenant_id = ${tenant}::uuid AND q.employee_id = emp.id AND q.leave_type_id = l.leave_type_id
+                                       AND q.period_id = l.period_id AND q.status = 'pending' AND q.from_date <= l.expires_on)
+                         OR EXISTS (SELECT 1 FROM leave_ledger_entries d
+                                     WHERE d.tenant_id = ${tenant}::uuid AND d.employee_id = emp.id AND d.leave_type_id = l.leave_type_id
+                                       AND d.period_id = l.period_id
+                                       AND (d.expires_on IS NOT NULL OR d.entry_type IN ('taken', 'cancelled', 'encashed')
+                                            AND d.effective_date <= l.expires_on)
+                                       AND d.created_at > (SELECT max(x.created_at) FROM leave_ledger_entries x
+                                                            WHERE x.tenant_id = ${tenant}::uuid AND x.employee_id = emp.id
+                                                              AND x.reference_id = l.id AND x.entry_type = 'expiry'))
+                       END AS due
                   FROM leave_ledger_entries l
                  WHERE l.tenant_id = ${tenant}::uuid AND l.employee_id = emp.id AND l.period_id =
                    (SELECT id FROM per) ${byType(sql`AND l.leave_type_id = ${i.leaveTypeId}::uuid`)}
