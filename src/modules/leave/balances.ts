@@ -34,7 +34,6 @@ export async function balancePage(
   query: QueryParams<"listLeaveBalances">,
 ): Promise<{ rowsJson: string; page: Page; total: number }> {
   const page = pageOf(query);
-  const today = tenantToday(await loadAttendanceSettings());
   const r = await balancesPage({
     scope: employeeScopeSql(auth),
     employeeId: query.employee_id,
@@ -43,19 +42,22 @@ export async function balancePage(
     wholeCompany: isHr(auth) && !query.employee_id,
     limit: page.limit,
     skip: page.skip,
-    asOf: today,
   });
   if (!r.period_id) throw notFound(query.period_id ? "Leave period" : "Current leave period");
-  return { rowsJson: r.needs_check ? await completeRows(r.rows, today) : r.rows, page, total: r.total };
+  return { rowsJson: r.to_check.length ? await completeRows(r.rows, new Set(r.to_check), r.as_of) : r.rows, page, total: r.total };
 }
 
 type BalanceRow = components["schemas"]["LeaveBalance"];
 
-/** Applies the lapses not yet posted (as of `today`) and the reasons for balances below the minimum. */
-async function completeRows(rowsJson: string, today: DateString): Promise<string> {
+/**
+ * Completes the rows of the accounts in `check` (employee_id:leave_type_id): the lapses the ledger
+ * does not hold as counted (as of `today`), and the reasons for balances below the minimum.
+ */
+async function completeRows(rowsJson: string, check: Set<string>, today: DateString): Promise<string> {
   const rows = JSON.parse(rowsJson) as BalanceRow[];
-  const lapses = await openLapses(db, rows, today, today);
-  for (const row of rows) {
+  const checked = rows.filter((row) => check.has(`${row.employee_id}:${row.leave_type_id}`));
+  const lapses = await openLapses(db, checked, today, today);
+  for (const row of checked) {
     const lapsed = lapsedDays(lapses.get(accountKey(row)));
     const pending = days(row.pending);
     const ledger = days(row.available).plus(pending);
