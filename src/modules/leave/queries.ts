@@ -214,17 +214,20 @@ export async function balancesPage(i: BalancesPageInput): Promise<BalancesPageRe
       SELECT (SELECT id::text FROM per) AS period_id,
              ${total} AS total,
              (SELECT today::text FROM day) AS as_of,
-             -- json_agg of records: the keys are the column names, written compactly
-             (SELECT coalesce(json_agg(r ORDER BY r.employee_code, r.leave_type_code), '[]')::text FROM (
-                SELECT b.employee_id, btrim(b.first_name || ' ' || b.last_name) AS employee_name, b.employee_code,
-                       b.type_id AS leave_type_id, b.code AS leave_type_code, b.name AS leave_type_name, b.is_paid,
-                       (SELECT id FROM per) AS period_id, coalesce(b.allocated, 0.0)::text AS allocated,
-                       coalesce(b.carried, 0.0)::text AS carried, coalesce(b.accrued, 0.0)::text AS accrued,
-                       coalesce(b.comp_off, 0.0)::text AS comp_off, coalesce(b.adjusted, 0.0)::text AS adjusted,
-                       coalesce(-b.expired, 0.0)::text AS expired, coalesce(-b.taken, 0.0)::text AS taken,
-                       coalesce(b.pending, 0.0)::text AS pending, coalesce(-b.encashed, 0.0)::text AS encashed,
-                       b.available::text AS available, b.minimum::text AS minimum, NULL::text AS below_minimum_reason
-                  FROM bal b) r) AS rows,
+             -- the JSON text written by concatenation (cheaper than json_agg or json_build_object); to_json
+             -- escapes the text columns, the others are uuids, booleans and numbers; none is null but minimum
+             '[' || coalesce((SELECT string_agg(
+               '{"employee_id":"' || b.employee_id || '","employee_name":' || to_json(btrim(b.first_name || ' ' || b.last_name))::text
+               || ',"employee_code":' || to_json(b.employee_code)::text || ',"leave_type_id":"' || b.type_id
+               || '","leave_type_code":' || to_json(b.code::text)::text || ',"leave_type_name":' || to_json(b.name)::text
+               || ',"is_paid":' || b.is_paid || ',"period_id":"' || (SELECT id FROM per)
+               || '","allocated":"' || coalesce(b.allocated, 0.0) || '","carried":"' || coalesce(b.carried, 0.0)
+               || '","accrued":"' || coalesce(b.accrued, 0.0) || '","comp_off":"' || coalesce(b.comp_off, 0.0)
+               || '","adjusted":"' || coalesce(b.adjusted, 0.0) || '","expired":"' || coalesce(-b.expired, 0.0)
+               || '","taken":"' || coalesce(-b.taken, 0.0) || '","pending":"' || coalesce(b.pending, 0.0)
+               || '","encashed":"' || coalesce(-b.encashed, 0.0) || '","available":"' || b.available
+               || '","minimum":' || coalesce('"' || b.minimum || '"', 'null') || ',"below_minimum_reason":null}',
+               ',' ORDER BY b.employee_code, b.code) FROM bal b), '') || ']' AS rows,
              ARRAY(SELECT b.employee_id::text || ':' || b.type_id::text FROM bal b WHERE b.available < b.minimum
                    UNION SELECT d.employee_id::text || ':' || d.leave_type_id::text FROM due d) AS to_check`);
   return r;
