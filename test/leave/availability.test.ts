@@ -206,6 +206,9 @@ describe("createLeaveRequest, updateLeaveRequest, cancelLeaveRequest: leave date
     // 2 of the 5 used before the expiry: 3 lapse; 6 - 2 pending - 3 = 1
     expect(await balance(emp)).toMatchObject({ expired: "3.0", pending: "2.0", available: "1.0" });
     seen.push(figures(await balance(emp)));
+    // the page of every employee completes this row (and only the rows that need it) the same way
+    const page = (await w.hr.agent.get(`/api/leave-balances?leave_type_id=${el.id}&limit=100`).expect(200)).body.data;
+    expect(page.find((b: any) => b.employee_id === emp)).toEqual(await balance(emp));
     expect(await expire()).toBe(0); // waits for the decision; posts nothing
     await w.hr.agent.put(`/api/leave-requests/${r.body.data.id}`).send({ status: "approved" }).expect(200);
     expect(await balance(emp)).toMatchObject({ taken: "2.0", expired: "3.0", pending: "0.0", available: "1.0" });
