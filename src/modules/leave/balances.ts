@@ -32,7 +32,7 @@ type LedgerJson = ReturnType<typeof ledgerJson>;
 export async function balancePage(
   auth: AuthContext,
   query: QueryParams<"listLeaveBalances">,
-): Promise<{ rowsJson: string; page: Page; total: number }> {
+): Promise<{ rowsJson: string[]; page: Page; total: number }> {
   const page = pageOf(query);
   const r = await balancesPage({
     scope: employeeScopeSql(auth),
@@ -44,7 +44,8 @@ export async function balancePage(
     skip: page.skip,
   });
   if (!r.period_id) throw notFound(query.period_id ? "Leave period" : "Current leave period");
-  return { rowsJson: r.to_check.length ? await completeRows(r.rows, new Set(r.to_check), r.as_of) : r.rows, page, total: r.total };
+  const rowsJson = r.to_check.length ? [await completeRows(r.parts, new Set(r.to_check), r.as_of)] : r.parts;
+  return { rowsJson, page, total: r.total };
 }
 
 type BalanceRow = components["schemas"]["LeaveBalance"];
@@ -53,8 +54,8 @@ type BalanceRow = components["schemas"]["LeaveBalance"];
  * Completes the rows of the accounts in `check` (employee_id:leave_type_id): the lapses the ledger
  * does not hold as counted (as of `today`), and the reasons for balances below the minimum.
  */
-async function completeRows(rowsJson: string, check: Set<string>, today: DateString): Promise<string> {
-  const rows = JSON.parse(rowsJson) as BalanceRow[];
+async function completeRows(parts: string[], check: Set<string>, today: DateString): Promise<string> {
+  const rows = JSON.parse(`[${parts.join(",")}]`) as BalanceRow[];
   const checked = rows.filter((row) => check.has(`${row.employee_id}:${row.leave_type_id}`));
   const lapses = await openLapses(db, checked, today, today);
   for (const row of checked) {
@@ -66,7 +67,7 @@ async function completeRows(rowsJson: string, check: Set<string>, today: DateStr
     row.available = dayString(available);
     row.below_minimum_reason = belowMinimumReason({ ledger, pending, lapsed, available }, row.minimum === null ? null : days(row.minimum));
   }
-  return JSON.stringify(rows);
+  return JSON.stringify(rows).slice(1, -1);
 }
 
 export async function ledgerPage(auth: AuthContext, query: QueryParams<"listLeaveLedger">): Promise<Listing<LedgerJson>> {

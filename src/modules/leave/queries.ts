@@ -106,8 +106,12 @@ export interface BalancesPageInput {
 export interface BalancesPageResult {
   period_id: string | null;
   total: number;
-  /** The rows as JSON text, in their final form unless `check` names some of them. */
-  rows: string;
+  /**
+   * The rows as JSON text, one part per employee (each a comma-separated list of objects; several
+   * small strings rather than one of hundreds of kB), in their final form unless `to_check` names
+   * some of them.
+   */
+  parts: string[];
   /** The tenant's today (in its time zone): the date the balances are as of. */
   as_of: DateString;
   /**
@@ -127,8 +131,9 @@ export interface BalancesPageResult {
  * type and bucket - an index-only scan of leave_ledger_entries_balance_idx - and the pending
  * reservations. Ledger rows themselves are read only for a type with expiring credits (carry
  * forward, compensatory offs), to tell whether an expiry needs checking. PostgreSQL writes the rows
- * as JSON in their final form: sums of DECIMAL(6,1) print with one decimal place ("12.0"), the
- * DayCount form. `period_id` is null when there is no such period.
+ * as JSON in their final form, a row of the result per employee (the figures of the page on each):
+ * sums of DECIMAL(6,1) print with one decimal place ("12.0"), the DayCount form. `period_id` is
+ * null when there is no such period.
  */
 export async function balancesPage(i: BalancesPageInput): Promise<BalancesPageResult> {
   const empFilter = sql`e.deleted_at IS NULL AND ${i.scope}
@@ -140,7 +145,7 @@ export async function balancesPage(i: BalancesPageInput): Promise<BalancesPageRe
     : sql`(SELECT count(*)::int FROM employees e WHERE e.tenant_id = ${tenant}::uuid AND ${empFilter})`;
   const periodSql = i.periodId ? sql`id = ${i.periodId}::uuid` : sql`is_current`;
   const byType = (f: Sql) => (i.leaveTypeId ? f : empty);
-  const [r] = await readPrepared<BalancesPageResult>(sql`
+  const rows = await readPrepared<Omit<BalancesPageResult, "parts"> & { part: string | null }>(sql`
       WITH day AS (
         SELECT (now() AT TIME ZONE t.timezone)::date AS today FROM tenants t WHERE t.id = ${tenant}::uuid
       ), per AS (
@@ -211,12 +216,16 @@ export async function balancesPage(i: BalancesPageInput): Promise<BalancesPageRe
                                                          AND x.reference_id = l.id AND x.entry_type = 'expiry')))
           ) c
       )
-      SELECT (SELECT id::text FROM per) AS period_id,
-             ${total} AS total,
-             (SELECT today::text FROM day) AS as_of,
-             -- the JSON text written by concatenation (cheaper than json_agg or json_build_object); to_json
-             -- escapes the text columns, the others are uuids, booleans and numbers; none is null but minimum
-             '[' || coalesce((SELECT string_agg(
+      SELECT m.*, p.part FROM (
+        SELECT (SELECT id::text FROM per) AS period_id, ${total} AS total, (SELECT today::text FROM day) AS as_of,
+               ARRAY(SELECT b.employee_id::text || ':' || b.type_id::text FROM bal b WHERE b.available < b.minimum
+                     UNION SELECT d.employee_id::text || ':' || d.leave_type_id::text FROM due d) AS to_check
+      ) m
+      LEFT JOIN LATERAL (
+        -- an employee's rows as JSON text, written by concatenation (cheaper than json_agg or
+        -- json_build_object); to_json escapes the text columns, the others are uuids, booleans and
+        -- numbers; none is null but minimum
+        SELECT b.employee_code, string_agg(
                '{"employee_id":"' || b.employee_id || '","employee_name":' || to_json(btrim(b.first_name || ' ' || b.last_name))::text
                || ',"employee_code":' || to_json(b.employee_code)::text || ',"leave_type_id":"' || b.type_id
                || '","leave_type_code":' || to_json(b.code::text)::text || ',"leave_type_name":' || to_json(b.name)::text
@@ -227,8 +236,16 @@ export async function balancesPage(i: BalancesPageInput): Promise<BalancesPageRe
                || '","taken":"' || coalesce(-b.taken, 0.0) || '","pending":"' || coalesce(b.pending, 0.0)
                || '","encashed":"' || coalesce(-b.encashed, 0.0) || '","available":"' || b.available
                || '","minimum":' || coalesce('"' || b.minimum || '"', 'null') || ',"below_minimum_reason":null}',
-               ',' ORDER BY b.employee_code, b.code) FROM bal b), '') || ']' AS rows,
-             ARRAY(SELECT b.employee_id::text || ':' || b.type_id::text FROM bal b WHERE b.available < b.minimum
-                   UNION SELECT d.employee_id::text || ':' || d.leave_type_id::text FROM due d) AS to_check`);
-  return r;
+               ',' ORDER BY b.code) AS part
+          FROM bal b
+         GROUP BY b.employee_id, b.employee_code
+      ) p ON true
+      ORDER BY p.employee_code`);
+  return {
+    period_id: rows[0].period_id,
+    total: rows[0].total,
+    as_of: rows[0].as_of,
+    to_check: rows[0].to_check,
+    parts: rows.flatMap((r) => (r.part === null ? [] : [r.part])),
+  };
 }
