@@ -7464,7 +7464,7 @@ export interface components {
             skipped_count: number;
         };
         /**
-         * @description Balance of one employee for one leave type in a period as of today, computed from the ledger (never a stored counter). `available` = allocated + carried + accrued + comp_off + adjusted − expired − taken − encashed − pending; `pending` (days of pending leave requests and pending encashments) is reserved. Expiring days (carried forward, compensatory offs) count as `expired` from the day after their expiry date, whether or not the nightly expiry job has posted the lapse to the ledger yet: the job posts exactly what is shown, so the figures do not change when it runs. A credit pays for leave dated on or before its expiry date (soonest-expiring first); what is not used, taken or reserved by then lapses. The same availability is what a leave request (as of its first day), its approval, an encashment (as of today) and an adjustment are checked against. Unpaid types show what was taken; their balance is never checked.
+         * @description Balance of one employee for one leave type in a period as of today, computed from the ledger (never a stored counter). `available` = allocated + carried + accrued + comp_off + adjusted − expired − taken − encashed − pending; `pending` (days of pending leave requests and pending encashments) is reserved. Expiring days (carried forward, compensatory offs) count as `expired` from the day after their expiry date, whether or not the nightly expiry job has posted the lapse to the ledger yet: the job posts exactly what is shown, so the figures do not change when it runs. A credit pays for leave dated on or before its expiry date (soonest-expiring first); what is not used, taken or reserved by then lapses. Leave dated on or before an expiry but requested after the job posted the lapse still uses the credit: while it is pending, the days it uses count as available again (`expired` shrinks by them); its approval gives them back in the ledger (a positive `expiry` entry), and cancelling it lapses them again (a negative one) - so the figures are the same whether or not the job has run. The same availability is what a leave request (as of its first day), its approval, an encashment (as of today) and an adjustment are checked against. Unpaid types show what was taken; their balance is never checked.
          * @example {
          *       "employee_id": "0b6d2f1e-3c4a-4e5b-8f6a-7d8c9e0f1a2b",
          *       "employee_name": "Asha Rao",
@@ -7658,7 +7658,7 @@ export interface components {
              */
             employee_id: string;
             /**
-             * @description `allocation` up-front credit; `accrual` monthly/quarterly credit; `carry_forward` credit from the previous period (and the matching debit there); `expiry` lapse of carried-forward or compensatory days; `taken` approved leave (also a recount delta); `cancelled` reversal of taken leave; `encashed` days converted to money (positive when an encashment is cancelled); `comp_off` compensatory credit (negative when its request is cancelled); `adjustment` manual correction with a reason.
+             * @description `allocation` up-front credit; `accrual` monthly/quarterly credit; `carry_forward` credit from the previous period (and the matching debit there); `expiry` lapse of carried-forward or compensatory days not used by their expiry date (posted by the nightly job the day after; positive when leave dated on or before the expiry, approved later, uses lapsed days and gives them back, negative again when that leave is cancelled); `taken` approved leave (also a recount delta); `cancelled` reversal of taken leave; `encashed` days converted to money (positive when an encashment is cancelled); `comp_off` compensatory credit (negative when its request is cancelled); `adjustment` manual correction with a reason.
              * @enum {string}
              */
             entry_type: "allocation" | "accrual" | "carry_forward" | "expiry" | "taken" | "cancelled" | "encashed" | "comp_off" | "adjustment";
@@ -7982,7 +7982,8 @@ export interface components {
          *       attachment when the type requires one for this many days;
          *     - 409: overlap with another pending or approved leave request or work-from-home request of the
          *       employee; insufficient available balance (pending requests are reserved; carried-forward or
-         *       compensatory days that lapse before `from_date` do not count); more consecutive days than the
+         *       compensatory days that lapse before `from_date` do not count, those still valid on it do, even
+         *       when the nightly job has already posted their lapse); more consecutive days than the
          *       type allows; notice shorter than the type requires; dates outside any leave period or
          *       spanning two periods; no working day in the range; a half day on a type without half days;
          *       an inactive type or one that does not apply to the employee; a start before the joining

@@ -43,14 +43,29 @@ export function paginated<T, E extends object = Record<never, never>>(data: T[],
 }
 
 /**
- * A page whose rows PostgreSQL already wrote as one JSON array (`rowsJson`): the envelope is written
- * around that text as it is, instead of parsing every row and stringifying it again (a page of 100
- * employees' leave balances is ~140 kB). Where responses are validated (development, tests), the
+ * A page whose rows PostgreSQL already wrote as JSON text (`rowsJson`: parts, each one or more
+ * comma-separated objects): the envelope is written around that text as it is, instead of parsing
+ * every row and stringifying it again (a page of 100 employees' leave balances is ~150 kB); part
+ * by part, so that no string of the whole body is made (one of that size is a large object that
+ * only a full garbage collection frees). Where responses are validated (development, tests), the
  * whole body is parsed and sent through res.json, so the validator sees it as any other response.
  */
-export function sendPaginatedJson(res: Response, rowsJson: string, page: Page, total: number, message = "OK"): { sent: true } {
-  const text = `{"data":${rowsJson},"message":${JSON.stringify(message)},"pagination":${JSON.stringify(paginationOf(page, total))}}`;
-  if (res.app.locals.validateResponses) res.status(200).json(JSON.parse(text));
-  else res.status(200).type("application/json").send(text);
+export function sendPaginatedJson(res: Response, rowsJson: string[], page: Page, total: number, message = "OK"): { sent: true } {
+  const head = '{"data":[';
+  const tail = `],"message":${JSON.stringify(message)},"pagination":${JSON.stringify(paginationOf(page, total))}}`;
+  if (res.app.locals.validateResponses) {
+    res.status(200).json(JSON.parse(head + rowsJson.join(",") + tail));
+    return { sent: true };
+  }
+  let length = head.length + Buffer.byteLength(tail) + Math.max(0, rowsJson.length - 1);
+  for (const part of rowsJson) length += Buffer.byteLength(part);
+  res.status(200).type("application/json").setHeader("Content-Length", length);
+  res.cork();
+  res.write(head);
+  rowsJson.forEach((part, i) => {
+    if (i) res.write(",");
+    res.write(part);
+  });
+  res.end(tail); // uncorks: one write to the socket
   return { sent: true };
 }

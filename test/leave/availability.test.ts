@@ -173,3 +173,87 @@ describe("listLeaveBalances, createLeaveAdjustment: a balance below its minimum 
     expect(neg).toMatchObject({ available: "-2.0", minimum: "-3.0", below_minimum_reason: null });
   });
 });
+
+describe("createLeaveRequest, updateLeaveRequest, cancelLeaveRequest: leave dated before an expiry whose lapse is posted", () => {
+  const ledgerOf = async (emp: string) =>
+    (await w.hr.agent.get(`/api/leave-ledger?employee_id=${emp}&leave_type_id=${el.id}&limit=100`).expect(200)).body.data;
+  const expiries = async (emp: string) =>
+    (await ledgerOf(emp)).filter((e: any) => e.entry_type === "expiry").map((e: any) => [e.days, e.effective_date]);
+  const sum = async (emp: string) => (await ledgerOf(emp)).reduce((s: number, e: any) => s + Number(e.days), 0).toFixed(1);
+  const figures = (b: any) => ({ taken: b.taken, expired: b.expired, pending: b.pending, available: b.available });
+
+  /**
+   * 1 day allocated + 5 carried that lapsed 120 days ago: 1 available today, 6 as of a day before the
+   * expiry. With `job`, the expiry job has posted the lapse of 5 before the leave is requested.
+   * Returns the figures at each step, to compare with and without the job.
+   */
+  async function lateRequest(name: string, job: boolean) {
+    const emp = await carriedEmployee(name, "1");
+    const seen: unknown[] = [];
+    if (job) {
+      expect(await expire()).toBe(1);
+      expect(await expiries(emp)).toEqual([["-5.0", addDays(expiresOn, 1)]]);
+      expect(await sum(emp)).toBe("1.0");
+    }
+    seen.push(figures(await balance(emp)));
+    expect(await balance(emp)).toMatchObject({ allocated: "1.0", carried: "5.0", expired: "5.0", pending: "0.0", available: "1.0" });
+    // Monday-Tuesday of the week the carried days were still valid: they pay for it
+    const mon = nextWeekday(addDays(expiresOn, -10), 1);
+    const seven = await requestDays(emp, mon, addDays(mon, 8)); // Mon-Fri, Mon-Tue
+    expect(seven.status).toBe(409);
+    expect(seven.body.error).toBe("Insufficient Earned leave balance: 6.0 days available, 7.0 requested");
+    const r = await requestDays(emp, mon, addDays(mon, 1)).expect(201);
+    // 2 of the 5 used before the expiry: 3 lapse; 6 - 2 pending - 3 = 1
+    expect(await balance(emp)).toMatchObject({ expired: "3.0", pending: "2.0", available: "1.0" });
+    seen.push(figures(await balance(emp)));
+    // the page of every employee completes this row (and only the rows that need it) the same way
+    const page = (await w.hr.agent.get(`/api/leave-balances?leave_type_id=${el.id}&limit=100`).expect(200)).body.data;
+    expect(page.find((b: any) => b.employee_id === emp)).toEqual(await balance(emp));
+    expect(await expire()).toBe(0); // waits for the decision; posts nothing
+    await w.hr.agent.put(`/api/leave-requests/${r.body.data.id}`).send({ status: "approved" }).expect(200);
+    expect(await balance(emp)).toMatchObject({ taken: "2.0", expired: "3.0", pending: "0.0", available: "1.0" });
+    seen.push(figures(await balance(emp)));
+    // with the job, the approval gave back 2 of the posted lapse in its transaction: the ledger holds the figures
+    if (job) {
+      expect(await expiries(emp)).toEqual([
+        ["-5.0", addDays(expiresOn, 1)],
+        ["2.0", addDays(expiresOn, 1)],
+      ]);
+      expect(await sum(emp)).toBe("1.0");
+    } else expect(await expiries(emp)).toEqual([]);
+    expect(await expire()).toBe(job ? 0 : 1);
+    expect(await sum(emp)).toBe("1.0");
+    expect(await balance(emp)).toMatchObject({ taken: "2.0", expired: "3.0", available: "1.0" });
+
+    // cancelled: the 2 days lapse again (the cancellation posts it), nothing left for the job
+    await w.hr.agent.delete(`/api/leave-requests/${r.body.data.id}`).expect(200);
+    expect(await balance(emp)).toMatchObject({ taken: "0.0", expired: "5.0", pending: "0.0", available: "1.0" });
+    seen.push(figures(await balance(emp)));
+    expect(await sum(emp)).toBe("1.0");
+    expect(await expire()).toBe(0);
+    // a rejected request dated before the expiry leaves the lapse as it is
+    const again = await requestDays(emp, addDays(mon, 7), addDays(mon, 7)).expect(201);
+    expect(await balance(emp)).toMatchObject({ expired: "4.0", pending: "1.0", available: "1.0" });
+    await w.hr.agent.put(`/api/leave-requests/${again.body.data.id}`).send({ status: "rejected" }).expect(200);
+    expect(await balance(emp)).toMatchObject({ taken: "0.0", expired: "5.0", pending: "0.0", available: "1.0" });
+    seen.push(figures(await balance(emp)));
+    expect(await sum(emp)).toBe("1.0");
+    return { seen, expiries: await expiries(emp) };
+  }
+
+  it("after the job posted the lapse, the days it uses are available, approval gives them back, cancelling lapses them again", async () => {
+    const withJob = await lateRequest("Lena", true);
+    expect(withJob.expiries).toEqual([
+      ["-5.0", addDays(expiresOn, 1)],
+      ["2.0", addDays(expiresOn, 1)],
+      ["-2.0", addDays(expiresOn, 1)],
+    ]);
+    // the same figures at every step when the job had not run before the request
+    const without = await lateRequest("Lars", false);
+    expect(without.expiries).toEqual([
+      ["-3.0", addDays(expiresOn, 1)],
+      ["-2.0", addDays(expiresOn, 1)],
+    ]);
+    expect(without.seen).toEqual(withJob.seen);
+  });
+});

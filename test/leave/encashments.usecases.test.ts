@@ -24,7 +24,7 @@ const inTenant = <T>(fn: () => Promise<T>) => withTenant(w.owner.tenantId, fn);
 
 async function balance(employeeId: string, typeId: string) {
   const page = await inTenant(() => balancePage(hr, { employee_id: employeeId, leave_type_id: typeId }));
-  return JSON.parse(page.rowsJson)[0];
+  return JSON.parse(`[${page.rowsJson.join(",")}]`)[0];
 }
 const ledgerOf = async (id: string) =>
   (

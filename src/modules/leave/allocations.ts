@@ -133,11 +133,18 @@ async function unusedBalances(
   const out = new Map<string, Decimal>();
   if (!employeeIds.length || !typeIds.length) return out;
   const where = { period_id: prev.id, employee_id: { in: employeeIds }, leave_type_id: { in: typeIds } };
-  const [ledger, pendingReq, pendingEnc] = await Promise.all([
-    tx.leaveLedgerEntry.groupBy({ by: ["employee_id", "leave_type_id"], where, _sum: { days: true } }),
-    tx.leaveRequest.groupBy({ by: ["employee_id", "leave_type_id"], where: { ...where, status: "pending" }, _sum: { days: true } }),
-    tx.leaveEncashment.groupBy({ by: ["employee_id", "leave_type_id"], where: { ...where, status: "pending" }, _sum: { days: true } }),
-  ]);
+  // one after the other: an interactive transaction runs one query at a time
+  const ledger = await tx.leaveLedgerEntry.groupBy({ by: ["employee_id", "leave_type_id"], where, _sum: { days: true } });
+  const pendingReq = await tx.leaveRequest.groupBy({
+    by: ["employee_id", "leave_type_id"],
+    where: { ...where, status: "pending" },
+    _sum: { days: true },
+  });
+  const pendingEnc = await tx.leaveEncashment.groupBy({
+    by: ["employee_id", "leave_type_id"],
+    where: { ...where, status: "pending" },
+    _sum: { days: true },
+  });
   for (const r of ledger) out.set(`${r.employee_id}:${r.leave_type_id}`, days(r._sum.days));
   for (const r of [...pendingReq, ...pendingEnc]) {
     const k = `${r.employee_id}:${r.leave_type_id}`;
@@ -148,7 +155,7 @@ async function unusedBalances(
   for (const a of accounts) {
     const lapsed = lapsedDays(lapses.get(accountKey(a)));
     const k = `${a.employee_id}:${a.leave_type_id}`;
-    if (lapsed.gt(0)) out.set(k, (out.get(k) ?? new Decimal(0)).minus(lapsed));
+    if (!lapsed.isZero()) out.set(k, (out.get(k) ?? new Decimal(0)).minus(lapsed));
   }
   return out;
 }

@@ -8,7 +8,7 @@ import { addDays, type DateString, toDateString } from "../../lib/dates.ts";
 import { logger } from "../../log.ts";
 import { loadAttendanceSettings, tenantToday } from "../shared/work-settings.ts";
 import { allocationPostings } from "./allocations.ts";
-import { accountKey, type NewEntry, openLapses, postEntries } from "./ledger.ts";
+import { type NewEntry, postEntries, settleLapses } from "./ledger.ts";
 import { lockEmployees } from "../shared/people.ts";
 
 /** Runs `fn` for every tenant (a page of tenants at a time), on the tenant's own date unless `today` is given. */
@@ -55,10 +55,10 @@ export async function runLeaveAccruals(opts: { today?: DateString } = {}): Promi
 }
 
 /**
- * Posts the lapse of expiring credits whose expiry date is before `today`: exactly what every
- * reader already counts as expired (openLapses), so balances do not change when it runs. A credit
- * that a pending leave request dated on or before its expiry may still use waits for the decision.
- * Returns the number posted.
+ * Posts the lapse of expiring credits whose expiry date is before `today` (settleLapses): exactly
+ * what every reader already counts as expired (openLapses), so balances do not change when it
+ * runs. A credit that a pending leave request dated on or before its expiry may still use waits
+ * for the decision. Returns the number posted.
  */
 export async function runLeaveExpiries(opts: { today?: DateString } = {}): Promise<number> {
   return eachTenant(async (today) => {
@@ -68,25 +68,11 @@ export async function runLeaveExpiries(opts: { today?: DateString } = {}): Promi
       select: { employee_id: true, leave_type_id: true, period_id: true },
     });
     let posted = 0;
-    for (const a of accounts) {
+    for (const a of accounts)
       posted += await tenantTx(async (tx) => {
         await lockEmployees(tx, [a.employee_id]);
-        const open = (await openLapses(tx, [a], today, today)).get(accountKey(a)) ?? [];
-        const entries: NewEntry[] = open
-          .filter((l) => l.days.gt(0) && !l.undecided)
-          .map((l) => ({
-            ...a,
-            entry_type: "expiry",
-            days: l.days.negated(),
-            effective_date: addDays(l.expiresOn, 1),
-            reference_type: "leave_ledger_entry",
-            reference_id: l.entryId,
-            dedupe_key: `expiry:${l.entryId}`,
-            reason: `unused days expired on ${l.expiresOn}`,
-          }));
-        return postEntries(tx, entries);
+        return settleLapses(tx, [a], today, { job: true });
       });
-    }
     return posted;
   }, opts.today);
 }

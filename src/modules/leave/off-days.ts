@@ -54,6 +54,8 @@ export async function employeeCalendar(
   from: DateString,
   to: DateString,
 ): Promise<OffCalendar> {
-  const [settings, holidays] = await Promise.all([loadAttendanceSettings(c), holidaysBetween(c, addDays(from, -40), addDays(to, 40))]);
+  // one after the other: `c` may be a transaction, which runs one query at a time
+  const settings = await loadAttendanceSettings(c);
+  const holidays = await holidaysBetween(c, addDays(from, -40), addDays(to, 40));
   return offCalendar(settings.weekly_offs, holidays, e);
 }

@@ -63,13 +63,14 @@ async function assertNoOverlap(tx: ScopedTx, start: string, end: string, exceptI
 }
 
 async function periodInUse(c: Client, id: string): Promise<boolean> {
-  const counts = await Promise.all([
-    c.leaveAllocation.count({ where: { period_id: id } }),
-    c.leaveLedgerEntry.count({ where: { period_id: id } }),
-    c.leaveRequest.count({ where: { period_id: id } }),
-    c.leaveEncashment.count({ where: { period_id: id } }),
-  ]);
-  return counts.some((c) => c > 0);
+  // one after the other (and no further once one is found): `c` may be a transaction, which runs one query at a time
+  const where = { period_id: id };
+  return (
+    (await c.leaveAllocation.count({ where })) > 0 ||
+    (await c.leaveLedgerEntry.count({ where })) > 0 ||
+    (await c.leaveRequest.count({ where })) > 0 ||
+    (await c.leaveEncashment.count({ where })) > 0
+  );
 }
 
 export async function periodPage(query: PageQuery): Promise<Listing<PeriodJson>> {

@@ -103,22 +103,41 @@ export interface BalancesPageInput {
   wholeCompany: boolean;
   limit: number;
   skip: number;
-  /** The date the balances are as of (the tenant's today): an expiring credit past its date is flagged. */
-  asOf: DateString;
+}
+
+export interface BalancesPageResult {
+  period_id: string | null;
+  total: number;
+  /**
+   * The rows as JSON text, one part per employee (each a comma-separated list of objects; several
+   * small strings rather than one of hundreds of kB), in their final form unless `to_check` names
+   * some of them.
+   */
+  parts: string[];
+  /** The tenant's today (in its time zone): the date the balances are as of. */
+  as_of: DateString;
+  /**
+   * Accounts (`employee_id:leave_type_id`) whose row the caller completes with ledger.ts
+   * (balances.ts): an expiring credit past its expiry date whose lapse the ledger may not hold as
+   * readers count it (not posted yet; or a pending request dated on or before the expiry may use
+   * it; or a debit dated on or before it, or another credit, came after its last posting), or a
+   * balance below the type's minimum.
+   */
+  to_check: string[];
 }
 
 /**
- * One statement: the period, the page of employees in the caller's scope and their count, and per
- * employee (LATERAL, so each lookup uses the (tenant_id, employee_id, ...) indexes whatever the
- * planner estimates) the ledger sums per type and bucket and the pending reservations. PostgreSQL
- * writes the rows as JSON in their final form: sums of DECIMAL(6,1) print with one decimal place
- * ("12.0"), the DayCount form. `period_id` is null when there is no such period. `needs_check` is
- * true when a row has an expiring credit past its expiry date by `asOf` whose lapse the expiry job
- * has not posted, or is below its type's minimum: the caller then completes the rows (balances.ts).
+ * One statement, the only query of the balances page: the tenant's today, the period, the page of
+ * employees in the caller's scope and their count, and per employee (LATERAL, so each lookup uses
+ * the (tenant_id, employee_id, ...) indexes whatever the planner estimates) the ledger sums per
+ * type and bucket - an index-only scan of leave_ledger_entries_balance_idx - and the pending
+ * reservations. Ledger rows themselves are read only for a type with expiring credits (carry
+ * forward, compensatory offs), to tell whether an expiry needs checking. PostgreSQL writes the rows
+ * as JSON in their final form, a row of the result per employee (the figures of the page on each):
+ * sums of DECIMAL(6,1) print with one decimal place ("12.0"), the DayCount form. `period_id` is
+ * null when there is no such period.
  */
-export async function balancesPage(
-  i: BalancesPageInput,
-): Promise<{ period_id: string | null; total: number; rows: string; needs_check: boolean }> {
+export async function balancesPage(i: BalancesPageInput): Promise<BalancesPageResult> {
   const empFilter = sql`e.deleted_at IS NULL AND ${i.scope}
       ${i.employeeId ? sql`AND e.id = ${i.employeeId}::uuid` : empty}`;
   // the total is the kept count (employee_department_counts, maintained by a trigger) when the
@@ -128,8 +147,10 @@ export async function balancesPage(
     : sql`(SELECT count(*)::int FROM employees e WHERE e.tenant_id = ${tenant}::uuid AND ${empFilter})`;
   const periodSql = i.periodId ? sql`id = ${i.periodId}::uuid` : sql`is_current`;
   const byType = (f: Sql) => (i.leaveTypeId ? f : empty);
-  const [r] = await readPrepared<{ period_id: string | null; total: number; rows: string; needs_check: boolean }>(sql`
-      WITH per AS (
+  const rows = await readPrepared<Omit<BalancesPageResult, "parts"> & { part: string | null }>(sql`
+      WITH day AS (
+        SELECT (now() AT TIME ZONE t.timezone)::date AS today FROM tenants t WHERE t.id = ${tenant}::uuid
+      ), per AS (
         SELECT id FROM leave_periods WHERE tenant_id = ${tenant}::uuid AND ${periodSql} LIMIT 1
       ), emp AS (
         SELECT e.id, e.first_name, e.last_name, e.employee_code FROM employees e WHERE e.tenant_id = ${tenant}::uuid AND ${empFilter}
@@ -150,45 +171,85 @@ export async function balancesPage(
                    sum(u.days) FILTER (WHERE u.kind IN ('taken', 'cancelled')) AS taken,
                    sum(u.days) FILTER (WHERE u.kind = 'encashed') AS encashed,
                    sum(u.days) FILTER (WHERE u.kind <> 'pending') AS ledger,
-                   sum(u.days) FILTER (WHERE u.kind = 'pending') AS pending,
-                   coalesce(bool_or(u.due), false) AS expiry_due
+                   sum(u.days) FILTER (WHERE u.kind = 'pending') AS pending
               FROM (
-                -- due: an expiring credit past its date whose lapse the job has not posted (dedupe key expiry:<id>)
-                SELECT l.leave_type_id, l.entry_type AS kind, l.days,
-                       l.expires_on < ${i.asOf}::date AND NOT EXISTS (SELECT 1 FROM leave_ledger_entries x
-                         WHERE x.tenant_id = ${tenant}::uuid AND x.dedupe_key = 'expiry:' || l.id::text) AS due
+                -- the columns of leave_ledger_entries_balance_idx only: an index-only scan
+                SELECT l.leave_type_id, l.entry_type AS kind, l.days
                   FROM leave_ledger_entries l
                  WHERE l.tenant_id = ${tenant}::uuid AND l.employee_id = emp.id AND l.period_id =
                    (SELECT id FROM per) ${byType(sql`AND l.leave_type_id = ${i.leaveTypeId}::uuid`)}
                 UNION ALL
-                SELECT q.leave_type_id, 'pending', q.days, NULL::boolean FROM leave_requests q
+                SELECT q.leave_type_id, 'pending', q.days FROM leave_requests q
                  WHERE q.tenant_id = ${tenant}::uuid AND q.employee_id = emp.id AND q.period_id = (SELECT id FROM per)
                    AND q.status = 'pending' ${byType(sql`AND q.leave_type_id = ${i.leaveTypeId}::uuid`)}
                 UNION ALL
-                SELECT x.leave_type_id, 'pending', x.days, NULL::boolean FROM leave_encashments x
+                SELECT x.leave_type_id, 'pending', x.days FROM leave_encashments x
                  WHERE x.tenant_id = ${tenant}::uuid AND x.employee_id = emp.id AND x.period_id = (SELECT id FROM per)
                    AND x.status = 'pending' ${byType(sql`AND x.leave_type_id = ${i.leaveTypeId}::uuid`)}
               ) u
              GROUP BY u.leave_type_id
           ) a
           JOIN leave_types t ON t.tenant_id = ${tenant}::uuid AND t.id = a.leave_type_id
+      ), due AS (
+        -- accounts with an expiring credit past its date whose lapse the ledger may not hold as readers
+        -- count it (ledger.ts openLapses): not posted yet (dedupe key expiry:<id>), or a pending request
+        -- dated on or before the expiry may use it, or a debit dated on or before it (or another credit)
+        -- came after the last posting. Only carry-forward and comp-off entries carry an expiry date;
+        -- LATERAL: looked up per employee of the page
+        SELECT emp.id AS employee_id, c.leave_type_id
+          FROM emp
+          CROSS JOIN LATERAL (
+            SELECT l.leave_type_id FROM leave_ledger_entries l
+             WHERE l.tenant_id = ${tenant}::uuid AND l.employee_id = emp.id AND l.period_id = (SELECT id FROM per)
+               AND l.entry_type IN ('carry_forward', 'comp_off') AND l.expires_on < (SELECT today FROM day)
+               ${byType(sql`AND l.leave_type_id = ${i.leaveTypeId}::uuid`)}
+               AND (NOT EXISTS (SELECT 1 FROM leave_ledger_entries x
+                                 WHERE x.tenant_id = ${tenant}::uuid AND x.dedupe_key = 'expiry:' || l.id::text)
+                    OR EXISTS (SELECT 1 FROM leave_requests q
+                                WHERE q.tenant_id = ${tenant}::uuid AND q.employee_id = emp.id AND q.leave_type_id = l.leave_type_id
+                                  AND q.period_id = l.period_id AND q.status = 'pending' AND q.from_date <= l.expires_on)
+                    OR EXISTS (SELECT 1 FROM leave_ledger_entries d
+                                WHERE d.tenant_id = ${tenant}::uuid AND d.employee_id = emp.id
+                                  AND d.leave_type_id = l.leave_type_id AND d.period_id = l.period_id
+                                  AND (d.expires_on IS NOT NULL OR d.entry_type IN ('taken', 'cancelled', 'encashed')
+                                       AND d.effective_date <= l.expires_on)
+                                  AND d.created_at > (SELECT max(x.created_at) FROM leave_ledger_entries x
+                                                       WHERE x.tenant_id = ${tenant}::uuid AND x.employee_id = emp.id
+                                                         AND x.reference_id = l.id AND x.entry_type = 'expiry')))
+          ) c
       )
-      SELECT (SELECT id::text FROM per) AS period_id,
-             ${total} AS total,
-             (SELECT coalesce(json_agg(json_build_object(
-                 'employee_id', b.employee_id, 'employee_name', btrim(b.first_name || ' ' || b.last_name), 'employee_code', b.employee_code,
-                 'leave_type_id', b.type_id, 'leave_type_code', b.code, 'leave_type_name',
-                   b.name, 'is_paid', b.is_paid, 'period_id', (SELECT id FROM per),
-                 'allocated', coalesce(b.allocated, 0.0)::text, 'carried',
-                   coalesce(b.carried, 0.0)::text, 'accrued', coalesce(b.accrued, 0.0)::text,
-                 'comp_off', coalesce(b.comp_off, 0.0)::text, 'adjusted',
-                   coalesce(b.adjusted, 0.0)::text, 'expired', coalesce(-b.expired, 0.0)::text,
-                 'taken', coalesce(-b.taken, 0.0)::text, 'pending', coalesce(b.pending,
-                   0.0)::text, 'encashed', coalesce(-b.encashed, 0.0)::text,
-                 'available', b.available::text, 'minimum', b.minimum::text, 'below_minimum_reason', NULL
-               ) ORDER BY b.employee_code, b.code), '[]')::text FROM bal b) AS rows,
-             coalesce((SELECT bool_or(b.expiry_due OR b.available < b.minimum) FROM bal b), false) AS needs_check`);
-  return r;
+      SELECT m.*, p.part FROM (
+        SELECT (SELECT id::text FROM per) AS period_id, ${total} AS total, (SELECT today::text FROM day) AS as_of,
+               ARRAY(SELECT b.employee_id::text || ':' || b.type_id::text FROM bal b WHERE b.available < b.minimum
+                     UNION SELECT d.employee_id::text || ':' || d.leave_type_id::text FROM due d) AS to_check
+      ) m
+      LEFT JOIN LATERAL (
+        -- an employee's rows as JSON text, written by concatenation (cheaper than json_agg or
+        -- json_build_object); to_json escapes the text columns, the others are uuids, booleans and
+        -- numbers; none is null but minimum
+        SELECT b.employee_code, string_agg(
+               '{"employee_id":"' || b.employee_id || '","employee_name":' || to_json(btrim(b.first_name || ' ' || b.last_name))::text
+               || ',"employee_code":' || to_json(b.employee_code)::text || ',"leave_type_id":"' || b.type_id
+               || '","leave_type_code":' || to_json(b.code::text)::text || ',"leave_type_name":' || to_json(b.name)::text
+               || ',"is_paid":' || b.is_paid || ',"period_id":"' || (SELECT id FROM per)
+               || '","allocated":"' || coalesce(b.allocated, 0.0) || '","carried":"' || coalesce(b.carried, 0.0)
+               || '","accrued":"' || coalesce(b.accrued, 0.0) || '","comp_off":"' || coalesce(b.comp_off, 0.0)
+               || '","adjusted":"' || coalesce(b.adjusted, 0.0) || '","expired":"' || coalesce(-b.expired, 0.0)
+               || '","taken":"' || coalesce(-b.taken, 0.0) || '","pending":"' || coalesce(b.pending, 0.0)
+               || '","encashed":"' || coalesce(-b.encashed, 0.0) || '","available":"' || b.available
+               || '","minimum":' || coalesce('"' || b.minimum || '"', 'null') || ',"below_minimum_reason":null}',
+               ',' ORDER BY b.code) AS part
+          FROM bal b
+         GROUP BY b.employee_id, b.employee_code
+      ) p ON true
+      ORDER BY p.employee_code`);
+  return {
+    period_id: rows[0].period_id,
+    total: rows[0].total,
+    as_of: rows[0].as_of,
+    to_check: rows[0].to_check,
+    parts: rows.flatMap((r) => (r.part === null ? [] : [r.part])),
+  };
 }
 
 export interface TimeOffRows {

@@ -13,10 +13,9 @@ export interface Notice {
 }
 
 export async function notifyEmployee(tx: ScopedTx, employeeId: string, n: Notice): Promise<void> {
-  const [emp, member] = await Promise.all([
-    tx.employee.findFirst({ where: { id: employeeId }, select: { email: true } }),
-    tx.membership.findFirst({ where: { employee_id: employeeId }, select: { user_id: true } }),
-  ]);
+  // one after the other: a transaction runs one query at a time
+  const emp = await tx.employee.findFirst({ where: { id: employeeId }, select: { email: true } });
+  const member = await tx.membership.findFirst({ where: { employee_id: employeeId }, select: { user_id: true } });
   if (member) await notify(tx, { userId: member.user_id, email: emp?.email ?? null, ...n });
   else if (emp?.email) await queueEmail(tx, { to: emp.email, subject: n.title, text: n.body ?? n.title });
 }

@@ -23,8 +23,7 @@ type Client = Pick<ScopedTx, "$queryRaw" | "$executeRaw" | "attendanceSettings">
 
 /** The effective settings (company weekly offs and time zone included), on the caller's transaction when given. */
 export async function loadAttendanceSettings(client: Client = db): Promise<EffectiveAttendanceSettings> {
-  const [company, s] = await Promise.all([
-    companyWorkWeek(client),
+  const settings = () =>
     client.attendanceSettings.findFirst({
       select: {
         use_company_weekly_offs: true,
@@ -35,8 +34,10 @@ export async function loadAttendanceSettings(client: Client = db): Promise<Effec
         half_day_threshold_hours: true,
         updated_at: true,
       },
-    }),
-  ]);
+    });
+  // at once on the pool; in turn on a transaction, whose one connection runs one query at a time
+  const [company, s] =
+    client === db ? await Promise.all([companyWorkWeek(client), settings()]) : [await companyWorkWeek(client), await settings()];
   const r = {
     company_weekly_offs: company.weekly_offs,
     timezone: company.timezone,
