@@ -246,7 +246,8 @@ describe("downloadMySalarySlip: the PDF of a processed run", () => {
       [w.owner.tenantId],
     );
     await t.query(
-      `INSERT INTO leave_encashments (tenant_id, employee_id, leave_type_id, period_id, days, status) VALUES ($1, $2, $3, $4, 2.0, 'approved')`,
+      `INSERT INTO leave_encashments (tenant_id, employee_id, leave_type_id, period_id, days, status) ` +
+        `VALUES ($1, $2, $3, $4, 2.0, 'approved')`,
       [w.owner.tenantId, emp, el.id, period.id],
     );
     const run = await w.hr.agent.post("/api/payroll/draft-runs").send({ period: "2027-04" }).expect(201);
