@@ -84,7 +84,7 @@ const sum = (values: Decimal.Value[]) => values.reduce<Decimal>((s, v) => s.plus
 
 export function settlementFigures(input: SettlementInput): SettlementFigures {
   const wage = new Decimal(input.wage);
-  // leave encashed and notice shortfall recovered: the same daily wage a payroll run pays encashment at
+  // notice shortfall: days × wage ÷ 26, rounded once, as leave encashment (below) is
   const daysPay = (n: Decimal.Value) => encashmentPay(n, wage);
 
   const s = input.salary.slip;
@@ -109,7 +109,8 @@ export function settlementFigures(input: SettlementInput): SettlementFigures {
     net: included ? m2(s.net_pay) : zero,
   };
 
-  const leave = input.leave.map((l) => ({ ...l, amount: m2(daysPay(l.days)) }));
+  // leave: the rule a payroll run pays an approved encashment by, so a day is worth the same either way
+  const leave = input.leave.map((l) => ({ ...l, amount: m2(encashmentPay(l.days, wage)) }));
   const gratuity = computeGratuity({
     wage,
     joining_date: input.joining_date,
