@@ -3,6 +3,7 @@ import { describe, expect, it } from "vitest";
 import {
   buildStructure,
   computeSlip,
+  encashmentPay,
   esiContributionStart,
   esiPeriodAnchor,
   lossOfPay,
@@ -15,7 +16,8 @@ import { evaluate, findCycle, FormulaError, parseFormula, variablesOf } from "..
 import { buildSif, missingWpsDetails } from "../../src/modules/payroll/wps.ts";
 import { loanTerms } from "../../src/modules/payroll/loans.ts";
 import { Decimal } from "../../src/lib/money.ts";
-import { ESI_DEFAULTS, PF_DEFAULTS, PT_DEFAULTS } from "../../src/modules/payroll/statutory.ts";
+import { settlementFigures } from "../../src/modules/payroll/settlement-figures.ts";
+import { ESI_DEFAULTS, GRATUITY_DEFAULTS, PF_DEFAULTS, PT_DEFAULTS } from "../../src/modules/payroll/statutory.ts";
 
 const D = (v: Decimal.Value) => new Decimal(v);
 const ev = (f: string, vars: Record<string, string> = {}) => evaluate(parseFormula(f), (n) => D(vars[n] ?? 0)).toString();
@@ -158,9 +160,78 @@ describe("worked example (February 2027, 28 days)", () => {
     });
     expect(s.details.esi).toMatchObject({ covered: false, employee: "0.00", employer: "0.00" });
     expect(s.professional_tax.toFixed(2)).toBe("300.00");
-    expect(s.details.encashments[0].amount).toBe("2857.14");
+    // 2 days × basic 20 000 (no DA in this structure) ÷ 26 = 1 538.4615… - the full month's basic, whatever the LOP
+    expect(s.details.encashments[0].amount).toBe("1538.46");
+    expect(s.leave_encashment.toFixed(2)).toBe("1538.46");
     expect(s.total_deductions.toFixed(2)).toBe("4100.00");
-    expect(s.net_pay.toFixed(2)).toBe("35721.43");
+    // 35 714.29 − 4 100.00 + 1 250.00 claim + 1 538.46 encashment
+    expect(s.net_pay.toFixed(2)).toBe("34402.75");
+  });
+
+  it("leave encashment: days × full-month basic + DA ÷ 26, rounded once per encashment - the settlement's rate, not LOP's", () => {
+    const withDa = buildStructure([
+      comp("BASIC", { calculation: "fixed", amount: "20000.00", pf_wage: true, position: 1 }),
+      comp("DA", { calculation: "fixed", amount: "5000.00", pf_wage: true, position: 2 }),
+      comp("HRA", { formula: "BASIC * 0.4", position: 3 }),
+    ]);
+    const base = employee({ ctc: "33000.00" });
+    const e = employee({
+      ctc: "33000.00",
+      setup: {
+        ...base.setup,
+        lines: new Map([
+          ["id-BASIC", null],
+          ["id-DA", null],
+          ["id-HRA", null],
+        ]),
+      },
+      leave_lop_days: D(4),
+      encashments: [
+        { encashment_id: "x7", leave_type: "Earned", days: "7.0" },
+        { encashment_id: "x2", leave_type: "Earned", days: "2.5" },
+      ],
+    });
+    const s = computeSlip(withDa, settings, feb, e);
+    // LOP is untouched: 4 days of the 28 cost full-month amounts × 4/28 (basic 20 000 → 17 142.86)
+    expect(s.details.earnings.map((l) => [l.code, l.amount])).toEqual([
+      ["BASIC", "17142.86"],
+      ["DA", "4285.71"],
+      ["HRA", "6857.14"],
+    ]);
+    // a day = (20 000 + 5 000) ÷ 26 = 961.538…; 7 days = 6 730.769… → 6 730.77 (rounding per day would give 7 × 961.54 = 6 730.78);
+    // 2.5 days = 2 403.846… → 2 403.85; the old rule (full-month gross 33 000 ÷ 28 calendar days) paid 8 250.00 and 2 946.43
+    expect(s.details.encashments.map((x) => [x.days, x.amount])).toEqual([
+      ["7.0", "6730.77"],
+      ["2.5", "2403.85"],
+    ]);
+    expect(s.leave_encashment.toFixed(2)).toBe("9134.62");
+    expect(encashmentPay("1", "25000.00").toFixed(2)).toBe("961.54");
+    // the final settlement pays the same days at the same amounts
+    const f = settlementFigures({
+      joining_date: "2020-01-01",
+      resignation_date: "2027-01-15",
+      last_working_day: "2027-02-28",
+      separation: "resignation",
+      fixed_term: false,
+      notice_period_days: 0,
+      recover_notice_shortfall: false,
+      wage: "25000.00", // basic + DA
+      salary: { slip: computeSlip(withDa, settings, feb, { ...e, encashments: [] }), paid_by_run: null },
+      leave: e.encashments.map((x) => ({
+        leave_type_id: "t",
+        leave_type: x.leave_type,
+        period_id: "p",
+        days: x.days,
+        source: "request" as const,
+        encashment_id: x.encashment_id,
+      })),
+      loans: [],
+      claims: [],
+      gratuity: GRATUITY_DEFAULTS,
+    });
+    expect(f.daily_wage).toBe("961.54");
+    expect(f.leave_encashment_lines.map((l) => l.amount)).toEqual(s.details.encashments.map((x) => x.amount));
+    expect(f.leave_encashment).toBe(s.leave_encashment.toFixed(2));
   });
 
   it("female, CTC 18 000: PF under the ceiling, ESI covered, no PT; run total applies the ₹500 admin minimum", () => {

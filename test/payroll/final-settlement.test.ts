@@ -109,7 +109,8 @@ describe(`${OPS}, downloadFinalSettlement: full and final settlement`, () => {
         net: "22541.54",
       },
       // 12.5 × 25 000 / 26 = 12 019.2307…
-      // 2.5 × 25 000 / 26 = 2 403.846… and 10 × 25 000 / 26 = 9 615.384…
+      // 2.5 × 25 000 / 26 = 2 403.846… and 10 × 25 000 / 26 = 9 615.384…, each rounded once on its total
+      // (a payroll run pays an approved encashment at the same rate: see "leave encashment" below)
       leave_encashment_lines: [
         { leave_type_id: earnedId, leave_type: "Earned leave", days: "2.5", amount: "2403.85", source: "request" },
         { leave_type_id: earnedId, leave_type: "Earned leave", days: "10.0", amount: "9615.38", source: "balance", encashment_id: null },
@@ -296,6 +297,26 @@ describe(`${OPS}, downloadFinalSettlement: full and final settlement`, () => {
     const death = (await w.hr.agent.put(`/api/payroll/final-settlements/${s.id}`).send({ separation: "death" }).expect(200)).body.data;
     // 4 years (5 months dropped): 25 000 × 15 / 26 × 4 = 57 692.307… → 57 692
     expect(death).toMatchObject({ separation: "death", gratuity: "57692.00", gratuity_detail: { eligible: true, counted_years: 4 } });
+  });
+});
+
+describe("createPayrollRun, getPayrollRunEmployee: leave encashment", () => {
+  it("a run pays an approved encashment at the settlement's daily wage: 2.5 days of basic 25 000 = 2 403.85 either way", async () => {
+    const id = await payrollEmployee(t, w, "50000.00");
+    await grant(w.hr.agent, id, earnedId, "2.5");
+    const x = (await w.hr.agent.post("/api/leave-encashments").send({ employee_id: id, leave_type_id: earnedId, days: "2.5" }).expect(201))
+      .body.data;
+    await w.hr.agent.put(`/api/leave-encashments/${x.id}`).send({ status: "approved" }).expect(200);
+    const run = (
+      await w.hr.agent
+        .post("/api/payroll/draft-runs")
+        .send({ period: "2027-05", employee_ids: [id] })
+        .expect(201)
+    ).body.data;
+    const slip = (await w.hr.agent.get(`/api/payroll/draft-runs/${run.id}/employees/${id}`).expect(200)).body.data;
+    // 2.5 × 25 000 ÷ 26 = 2 403.846… → 2 403.85, as the settlement's request line above (not 2.5 × gross 50 000 ÷ 31 = 4 032.26)
+    expect(slip.encashments).toEqual([{ encashment_id: x.id, leave_type: "Earned leave", days: "2.5", amount: "2403.85" }]);
+    expect(slip).toMatchObject({ gross: "50000.00", leave_encashment: "2403.85" });
   });
 });
 

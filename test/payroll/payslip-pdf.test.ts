@@ -2,7 +2,7 @@
 // read back with positions - earnings and deductions side by side, totals, net pay in figures and
 // words, Indian digit grouping, the bank account masked, PAN / UAN / ESI number, loss of pay in
 // days and amount, the employer's contributions. First a slip built by hand (exact figures), then
-// the slip of a processed run downloaded through downloadMySalarySlip.
+// the slip of a processed run (with a leave encashment) downloaded through downloadMySalarySlip.
 import { beforeAll, describe, expect, it } from "vitest";
 import { amountInWords } from "../../src/lib/amount-words.ts";
 import { formatMoney } from "../../src/lib/money.ts";
@@ -236,6 +236,20 @@ describe("downloadMySalarySlip: the PDF of a processed run", () => {
         `VALUES ($1, $2, '2027-04-05', 'absent'), ($1, $2, '2027-04-06', 'absent')`,
       [w.owner.tenantId, emp],
     );
+    // an approved encashment of 2 days, paid by the run at basic + DA ÷ 26 a day
+    const [period] = await t.query(
+      `INSERT INTO leave_periods (tenant_id, name, start_date, end_date) VALUES ($1, 'FY', '2027-01-01', '2027-12-31') RETURNING id`,
+      [w.owner.tenantId],
+    );
+    const [el] = await t.query(
+      `INSERT INTO leave_types (tenant_id, name, code, encashable) VALUES ($1, 'Earned leave', 'EL', true) RETURNING id`,
+      [w.owner.tenantId],
+    );
+    await t.query(
+      `INSERT INTO leave_encashments (tenant_id, employee_id, leave_type_id, period_id, days, status) ` +
+        `VALUES ($1, $2, $3, $4, 2.0, 'approved')`,
+      [w.owner.tenantId, emp, el.id, period.id],
+    );
     const run = await w.hr.agent.post("/api/payroll/draft-runs").send({ period: "2027-04" }).expect(201);
     runId = run.body.data.id;
     await w.hr.agent.post(`/api/payroll/draft-runs/${runId}/process`).expect(200);
@@ -266,6 +280,13 @@ describe("downloadMySalarySlip: the PDF of a processed run", () => {
     ]);
     expect(formatMoney(slip.gross, "INR")).toBe("1,40,000.00"); // 1,50,000.00 × 28/30
     expect(sameLine(r, find(r, "Loss of pay (days)"))).toEqual(["Loss of pay (days)", "2.0", "Loss of pay (amount)", "INR 10,000.00"]);
+    // the encashment under other payments: 2 × basic 75 000 (no DA) ÷ 26 = 5 769.2307… → 5 769.23
+    expect(sameLine(r, find(r, "Leave encashment: 2.0 days Earned leave"))).toEqual([
+      "Leave encashment: 2.0 days Earned leave",
+      "5,769.23",
+    ]);
+    expect(sameLine(r, find(r, "Total other payments"))).toEqual(["Total other payments", "5,769.23"]);
+    expect(slip.leave_encashment).toBe("5769.23");
     expect(sameLine(r, find(r, "Net pay"))).toEqual(["Net pay", `INR ${formatMoney(slip.net_pay, "INR")}`]);
     expect(r.text).toContain(`In words: ${amountInWords(slip.net_pay, "INR")}`);
     expect(sameLine(r, find(r, "Total employer contributions"))[1]).toBe(formatMoney(slip.employer_contributions, "INR"));

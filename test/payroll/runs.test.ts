@@ -105,14 +105,16 @@ describe(
         professional_tax: "300.00",
         loan_deduction: "2000.00",
         reimbursements: "1250.00",
-        leave_encashment: "2857.14",
+        // the approved 2 days at basic + DA ÷ 26 a day: 2 × 20 000 ÷ 26 = 1 538.4615… → 1 538.46 (rounded once, on the total)
+        leave_encashment: "1538.46",
         total_deductions: "4100.00",
-        net_pay: "35721.43",
+        // 35 714.29 − 4 100.00 + 1 250.00 + 1 538.46
+        net_pay: "34402.75",
       });
       expect(slipA.lop).toEqual({ leave_days: "2.0", absent_days: "1.0" }); // the Saturday absence does not count
       expect(slipA.earnings.map((l: any) => l.amount)).toEqual(["17857.14", "7142.86", "10714.29"]);
       expect(slipA.pf).toMatchObject({ base: "15000.00", employer_eps: "1250.00", employer_epf: "550.00", edli: "75.00" });
-      expect(slipA.encashments).toEqual([{ encashment_id: encashmentId, leave_type: "Earned leave", days: "2.0", amount: "2857.14" }]);
+      expect(slipA.encashments).toEqual([{ encashment_id: encashmentId, leave_type: "Earned leave", days: "2.0", amount: "1538.46" }]);
       const slipB = (await w.hr.agent.get(`/api/payroll/draft-runs/${runId}/employees/${b}`).expect(200)).body.data;
       expect(slipB).toMatchObject({
         gross: "18000.00",
@@ -127,7 +129,8 @@ describe(
       expect(bd.data.employees.map((e: any) => e.employee_code)).toEqual(["P-001"]);
       expect(bd.data.totals).toMatchObject({
         employee_count: 2,
-        net_pay: "52506.43",
+        net_pay: "51187.75", // 34 402.75 + 16 785.00
+        leave_encashment: "1538.46",
         professional_tax: "300.00",
         pf: { admin_charges: "500.00", admin_charges_minimum_applied: true },
         esi: { members: 1, employee: "135.00", employer: "585.00" },
@@ -204,7 +207,7 @@ describe("processPayrollRun, listPayrollRuns, deletePayrollRun: processing", () 
 
   it("finalizes: slips numbered, installment paid (loan active), claim paid, encashment priced, audited, notified; then 409s", async () => {
     const res = await w.hr.agent.post(`/api/payroll/draft-runs/${runId}/process`).expect(200);
-    expect(res.body.data).toMatchObject({ status: "processed", employee_count: 2, total_net: "52506.43" });
+    expect(res.body.data).toMatchObject({ status: "processed", employee_count: 2, total_net: "51187.75" });
     expect(res.body.data.processed_at).toBeTruthy();
     const slip = (await w.hr.agent.get(`/api/payroll/draft-runs/${runId}/employees/${a}`).expect(200)).body.data;
     expect(slip.slip_number).toBe("PS-202702-00001");
@@ -220,7 +223,7 @@ describe("processPayrollRun, listPayrollRuns, deletePayrollRun: processing", () 
       paid_run_id: runId,
     });
     const [enc] = await t.query(`SELECT amount::text FROM leave_encashments WHERE id = $1`, [encashmentId]);
-    expect(enc.amount).toBe("2857.14");
+    expect(enc.amount).toBe("1538.46");
     const log = await w.owner.agent.get(`/api/configuration/activity-log?entity_id=${runId}`).expect(200);
     expect(log.body.data.map((e: any) => e.action)).toContain("payroll_run.processed");
     const notes = await aUser.agent.get("/api/notifications").expect(200);

@@ -33,8 +33,11 @@
 //   state) and gender (slabs of the gender, else "any"; an employee without male/female gender
 //   uses the male slabs) for the month's gross; February uses the February amount.
 // - Loan installments due up to this month, approved expense claims and approved leave
-//   encashments (days × full-month gross ÷ calendar days, the same daily rate LOP uses) are
-//   added; encashment and reimbursements are paid on top of gross and are not PF/ESI/PT wages.
+//   encashments are added; encashment and reimbursements are paid on top of gross and are not
+//   PF/ESI/PT wages. A day of leave encashed is worth the daily wage, full-month basic + DA (the
+//   earnings flagged `pf_wage`, before proration) ÷ 26 - the rate the full and final settlement pays
+//   leave at (encashmentPay, the one function both use); days × basic + DA ÷ 26 is rounded once per
+//   encashment to the paisa (half up), not per day. LOP is a different rule (gross ÷ calendar days).
 // - Gratuity provision (only when the gratuity settings' `monthly_provision` is on): the month's
 //   PF-wage earnings (basic + DA) × 15/26 ÷ 12, to the paisa, an employer contribution (gratuity.ts).
 import { addDays, daysBetween, type DateString } from "../../lib/dates.ts";
@@ -208,6 +211,19 @@ export interface SlipDetails {
 }
 
 const ZERO = new Decimal(0);
+
+/** Days of a month's wage: the daily wage is the monthly basic + DA ÷ 26 (leave encashment, the settlement's day-based figures). */
+export const WAGE_DAYS_PER_MONTH = 26;
+
+/**
+ * The money for `days` of leave encashed - by a payroll run or by the full and final settlement -
+ * at the daily wage: days × `monthlyWage` (full-month basic + DA, the earnings flagged `pf_wage`)
+ * ÷ 26, rounded once on the total to the paisa (half up), never per day: 7 days of 25 000 =
+ * 6 730.769… → 6 730.77 (not 7 × 961.54 = 6 730.78).
+ */
+export function encashmentPay(days: Decimal.Value, monthlyWage: Decimal.Value): Decimal {
+  return new Decimal(days).times(monthlyWage).div(WAGE_DAYS_PER_MONTH).toDecimalPlaces(2, Decimal.ROUND_HALF_UP);
+}
 
 /**
  * The largest amount a salary figure may be: what a figure's column holds (NUMERIC(14,2)) - a
@@ -453,6 +469,7 @@ export function computeSlip(
   let fullGross = ZERO;
   let componentDeductions = ZERO;
   let pfWages = ZERO;
+  let pfWagesFull = ZERO;
   let esiWages = ZERO;
   let esiWagesFull = ZERO;
   for (const c of structure.components) {
@@ -464,7 +481,10 @@ export function computeSlip(
       earnings.push(line);
       gross = gross.plus(amount);
       fullGross = fullGross.plus(f);
-      if (c.pf_wage) pfWages = pfWages.plus(amount);
+      if (c.pf_wage) {
+        pfWages = pfWages.plus(amount);
+        pfWagesFull = pfWagesFull.plus(f);
+      }
       if (c.esi_applicable) {
         esiWages = esiWages.plus(amount);
         esiWagesFull = esiWagesFull.plus(f);
@@ -519,7 +539,7 @@ export function computeSlip(
   // loans, claims, encashments
   const loanDeduction = e.loans.reduce((s, l) => s.plus(l.amount), ZERO);
   const reimbursements = e.claims.reduce((s, c) => s.plus(c.amount), ZERO);
-  const encashments = e.encashments.map((x) => ({ ...x, amount: m2(r2(new Decimal(x.days).times(fullGross).div(dim))) }));
+  const encashments = e.encashments.map((x) => ({ ...x, amount: m2(encashmentPay(x.days, pfWagesFull)) }));
   const encashmentTotal = encashments.reduce((s, x) => s.plus(x.amount), ZERO);
 
   const totalDeductions = componentDeductions.plus(pf.employee).plus(esiEmployee).plus(pt).plus(loanDeduction);

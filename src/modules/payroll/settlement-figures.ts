@@ -1,7 +1,7 @@
 // The figures of a full and final settlement - pure, exact decimals, no I/O (settlements.ts loads
 // the inputs). The rules are the FinalSettlement schema's description:
 // - daily wage = monthly basic + DA ÷ 26; a day-based figure is days × wage ÷ 26, rounded once to
-//   the paisa (half up);
+//   the paisa (half up) - encashmentPay (compute.ts), the rule a payroll run pays an encashment by;
 // - salary of the last month as a payroll run computes it (compute.ts), unless a processed run paid it;
 // - leave encashment of the remaining encashable balance (and of approved encashment requests that no
 //   payroll run has paid yet, at the same daily wage); gratuity (gratuity.ts); notice shortfall
@@ -9,11 +9,8 @@
 //   when switched on; every pending installment of open loans recovered; approved unpaid claims paid.
 import { daysBetween, type DateString } from "../../lib/dates.ts";
 import { Decimal } from "../../lib/money.ts";
-import type { ClaimDue, Line, LoanDue, SlipResult } from "./compute.ts";
+import { type ClaimDue, encashmentPay, type Line, type LoanDue, type SlipResult, WAGE_DAYS_PER_MONTH } from "./compute.ts";
 import { computeGratuity, type GratuityResult, type GratuitySettings, type Separation } from "./gratuity.ts";
-
-/** Days of a month's wage: the daily wage is the monthly basic + DA ÷ 26. */
-export const SETTLEMENT_DAY_DIVISOR = 26;
 
 export interface LeaveBalanceInput {
   leave_type_id: string;
@@ -87,7 +84,8 @@ const sum = (values: Decimal.Value[]) => values.reduce<Decimal>((s, v) => s.plus
 
 export function settlementFigures(input: SettlementInput): SettlementFigures {
   const wage = new Decimal(input.wage);
-  const daysPay = (n: Decimal.Value) => r2(new Decimal(n).times(wage).div(SETTLEMENT_DAY_DIVISOR));
+  // notice shortfall: days × wage ÷ 26, rounded once, as leave encashment (below) is
+  const daysPay = (n: Decimal.Value) => encashmentPay(n, wage);
 
   const s = input.salary.slip;
   const included = input.salary.paid_by_run === null;
@@ -111,7 +109,8 @@ export function settlementFigures(input: SettlementInput): SettlementFigures {
     net: included ? m2(s.net_pay) : zero,
   };
 
-  const leave = input.leave.map((l) => ({ ...l, amount: m2(daysPay(l.days)) }));
+  // leave: the rule a payroll run pays an approved encashment by, so a day is worth the same either way
+  const leave = input.leave.map((l) => ({ ...l, amount: m2(encashmentPay(l.days, wage)) }));
   const gratuity = computeGratuity({
     wage,
     joining_date: input.joining_date,
@@ -130,7 +129,7 @@ export function settlementFigures(input: SettlementInput): SettlementFigures {
   const totalPayable = sum([salary.net, encashment, gratuity.amount, reimbursements]);
   const totalRecovery = noticeAmount.plus(loanRecovery);
   return {
-    daily_wage: m2(r2(wage.div(SETTLEMENT_DAY_DIVISOR))),
+    daily_wage: m2(r2(wage.div(WAGE_DAYS_PER_MONTH))),
     salary,
     leave_encashment_lines: leave,
     gratuity_detail: gratuity,
