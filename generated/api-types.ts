@@ -1886,7 +1886,7 @@ export interface paths {
          * Create and calculate a draft run for a month
          * @description Creates the month's run and calculates every eligible employee (set-based: 10 000 employees take a few seconds). One run per month: 409 when the month has one. Audited.
          *     Up to `PAYROLL_SYNC_LIMIT` employees (a server setting, default 1 000) the calculation happens within the request: 201 with the run as `draft`. A larger run is created as `calculating` and calculated by a background job: 202 with the run, whose `progress` grows while the job runs (poll `GET /api/payroll/draft-runs/{id}`); it becomes `draft` when done, or `failed` with a `failure_reason` (nothing saved).
-         *     Per employee: components (full month, then prorated by payable days ÷ calendar days), loss of pay (approved unpaid leave + absent/half-day attendance without leave), PF (12 % of PF wages capped at the ceiling; employer EPS 8.33 % ≤ ₹1,250, EPF the rest - all to EPF from age 58, for a setup with `eps_enabled` false, and for a new member from 1 September 2014 whose PF wages at joining were above the ceiling unless `existing_eps_member`; EDLI; admin charges with the ₹500 establishment minimum on the run), ESI (0.75 % / 3.25 % of the month's ESI wages when the full-month ESI wages at the start of the contribution period - April or October, or the date of joining within it - were within the threshold, per the salary setups in force on that date; covered to the period's end even after a raise, and whether earlier months were run does not matter), professional tax by state slab (February amount in February), loan installments due, approved expense claims, approved leave encashments (paid on top of gross, not PF/ESI/PT wages) at the daily wage the full and final settlement uses: days × full-month basic + DA (the earning components flagged `pf_wage`, before proration) ÷ 26, rounded once per encashment to the paisa, half up - not per day (basic 20,000 + DA 5,000: 961.538… a day, 7 days = 6,730.77); unlike loss of pay, which is full-month amounts × days ÷ calendar days of the month. Rates come from the payroll configuration endpoints.
+         *     Per employee: components (full month, then prorated by payable days ÷ calendar days), loss of pay (approved unpaid leave + absent/half-day attendance without leave), PF (12 % of PF wages capped at the ceiling; employer EPS 8.33 % ≤ ₹1,250, EPF the rest - all to EPF from age 58, for a setup with `eps_enabled` false, and for a new member from 1 September 2014 whose PF wages at joining were above the ceiling unless `existing_eps_member`; EDLI; admin charges with the ₹500 establishment minimum on the run), ESI (0.75 % / 3.25 % of the month's ESI wages when the full-month ESI wages at the start of the contribution period - April or October, or the date of joining within it - were within the threshold, per the salary setups in force on that date; covered to the period's end even after a raise, and whether earlier months were run does not matter), professional tax by state slab (February amount in February), loan installments due, approved expense claims, approved leave encashments (paid on top of gross, not PF/ESI/PT wages) at the daily wage the full and final settlement uses: days × full-month basic + DA (the earning components flagged `pf_wage`, before proration; a consolidated salary that flags none: its full-month gross) ÷ 26, rounded once per encashment to the paisa, half up - not per day (basic 20,000 + DA 5,000: 961.538… a day, 7 days = 6,730.77); unlike loss of pay, which is full-month amounts × days ÷ calendar days of the month. Rates come from the payroll configuration endpoints.
          *     Every figure is range-checked: an employee whose component result or slip figure would be more than the largest amount (999999999999.99, e.g. a salary setup stored before the formula checks) is a 400 naming the employee and the figure (the run is not created; leave them out with `employee_ids` or correct the setup or formula), and so is a run total above 9999999999999.99. A background calculation fails with that message as its `failure_reason`.
          */
         post: operations["createPayrollRun"];
@@ -5886,7 +5886,9 @@ export interface components {
         /**
          * @description The full and final settlement of an employee's exit, exact to the paisa. What it pays and recovers, and how each figure is found:
          *     - `daily_wage` = the monthly wage ÷ 26, where the wage is basic + DA: the full-month amounts of
-         *       the earning components flagged `pf_wage` in the employee's salary setup (the gratuity wage).
+         *       the earning components flagged `pf_wage` in the employee's salary setup (the gratuity wage); a
+         *       structure that flags none (a consolidated salary) has no basic + DA of its own, and its full-month
+         *       gross is the wage.
          *       Every day-based figure below is days × wage ÷ 26, rounded once to the paisa (half up), never
          *       per day; `daily_wage` itself is shown rounded. A payroll run pays an approved leave encashment
          *       by the same rule, so a day of leave is worth the same whichever of the two pays it.
@@ -7535,7 +7537,7 @@ export interface components {
         };
         LeaveEncashment: {
             /**
-             * @description Money for the encashed days, in the company currency. Null until payroll prices it (payroll reads approved encashments with a null amount): the payroll run that pays it, or a full and final settlement, both at the daily wage - days × full-month basic + DA (earning components flagged `pf_wage`) ÷ 26, rounded once to the paisa (half up).
+             * @description Money for the encashed days, in the company currency. Null until payroll prices it (payroll reads approved encashments with a null amount): the payroll run that pays it, or a full and final settlement, both at the daily wage - days × full-month basic + DA (earning components flagged `pf_wage`; a structure that flags none is priced at its full-month gross) ÷ 26, rounded once to the paisa (half up).
              * @example 45000.00
              */
             amount: string | null;
@@ -9102,7 +9104,7 @@ export interface components {
             /** @description Employer PF (EPF, EPS, EDLI, admin charges), ESI and, when on, the gratuity provision. */
             employer_contributions: components["schemas"]["Money"];
             encashments: {
-                /** @description days × full-month basic + DA (earnings flagged `pf_wage`) ÷ 26, rounded once to the paisa (half up) - the daily wage of the full and final settlement (e.g. 7 days of basic + DA 25,000 = 6,730.77). */
+                /** @description days × full-month basic + DA (earnings flagged `pf_wage`; the full-month gross when none is flagged) ÷ 26, rounded once to the paisa (half up) - the daily wage of the full and final settlement (e.g. 7 days of basic + DA 25,000 = 6,730.77). */
                 amount: components["schemas"]["Money"];
                 days: components["schemas"]["DayCount"];
                 /**

@@ -4,6 +4,7 @@ import {
   buildStructure,
   computeSlip,
   encashmentPay,
+  wageForDays,
   esiContributionStart,
   esiPeriodAnchor,
   lossOfPay,
@@ -232,6 +233,30 @@ describe("worked example (February 2027, 28 days)", () => {
     expect(f.daily_wage).toBe("961.54");
     expect(f.leave_encashment_lines.map((l) => l.amount)).toEqual(s.details.encashments.map((x) => x.amount));
     expect(f.leave_encashment).toBe(s.leave_encashment.toFixed(2));
+  });
+
+  it("leave encashment of a consolidated salary (no earning flagged pf_wage): the full-month gross is the wage, never nothing", () => {
+    const consolidated = buildStructure([
+      comp("PAY", { calculation: "fixed", amount: "26000.00", position: 1 }),
+      comp("ALLOW", { calculation: "fixed", amount: "5200.00", position: 2 }),
+    ]);
+    const base = employee({ ctc: "31200.00" });
+    const e = employee({
+      ctc: "31200.00",
+      setup: {
+        ...base.setup,
+        lines: new Map([
+          ["id-PAY", null],
+          ["id-ALLOW", null],
+        ]),
+      },
+      encashments: [{ encashment_id: "c3", leave_type: "Earned", days: "3.0" }],
+    });
+    const s = computeSlip(consolidated, settings, feb, e);
+    // 3 days × 31 200 ÷ 26 = 3 600.00
+    expect(s.details.encashments.map((x) => x.amount)).toEqual(["3600.00"]);
+    expect(wageForDays("0", "31200.00").toFixed(2)).toBe("31200.00");
+    expect(wageForDays("25000.00", "33000.00").toFixed(2)).toBe("25000.00");
   });
 
   it("female, CTC 18 000: PF under the ceiling, ESI covered, no PT; run total applies the ₹500 admin minimum", () => {

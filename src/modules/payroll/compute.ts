@@ -216,6 +216,17 @@ const ZERO = new Decimal(0);
 export const WAGE_DAYS_PER_MONTH = 26;
 
 /**
+ * The monthly wage day-based figures (leave encashment, notice shortfall) and gratuity are priced
+ * by: full-month basic + DA, the earnings flagged `pf_wage`. A structure that flags none (a
+ * consolidated salary, or one outside India's PF) has no basic + DA of its own: its full-month gross
+ * stands in, so an approved encashment never pays nothing.
+ */
+export function wageForDays(flaggedFull: Decimal.Value, grossFull: Decimal.Value): Decimal {
+  const flagged = new Decimal(flaggedFull);
+  return flagged.gt(0) ? flagged : new Decimal(grossFull);
+}
+
+/**
  * The money for `days` of leave encashed - by a payroll run or by the full and final settlement -
  * at the daily wage: days × `monthlyWage` (full-month basic + DA, the earnings flagged `pf_wage`)
  * ÷ 26, rounded once on the total to the paisa (half up), never per day: 7 days of 25 000 =
@@ -539,7 +550,7 @@ export function computeSlip(
   // loans, claims, encashments
   const loanDeduction = e.loans.reduce((s, l) => s.plus(l.amount), ZERO);
   const reimbursements = e.claims.reduce((s, c) => s.plus(c.amount), ZERO);
-  const encashments = e.encashments.map((x) => ({ ...x, amount: m2(encashmentPay(x.days, pfWagesFull)) }));
+  const encashments = e.encashments.map((x) => ({ ...x, amount: m2(encashmentPay(x.days, wageForDays(pfWagesFull, fullGross))) }));
   const encashmentTotal = encashments.reduce((s, x) => s.plus(x.amount), ZERO);
 
   const totalDeductions = componentDeductions.plus(pf.employee).plus(esiEmployee).plus(pt).plus(loanDeduction);

@@ -19,7 +19,7 @@ import { attachSettlementToChecklist, completeSettlementItem, type ExitFacts, ex
 import { encashmentsToPay, encashOnExit, exitLeaveBalances } from "../leave/index.ts";
 import { assertNotOwnRecord, OWN_RECORD, selfDecision } from "../shared/access.ts";
 import { loadAttendanceSettings, tenantToday } from "../shared/work-settings.ts";
-import { AmountOutOfRange, assertFits } from "./compute.ts";
+import { AmountOutOfRange, assertFits, wageForDays } from "./compute.ts";
 import { employeeMonthSalary, lockPayroll } from "./calculation.ts";
 import type { Separation } from "./gratuity.ts";
 import { settleLoans } from "./queries/calculation.ts";
@@ -97,9 +97,11 @@ async function compute(tx: ScopedTx, e: EmployeeRow, exit: ExitFacts, o: Options
   const [year, month] = lwd.split("-").map(Number);
   const salary = await employeeMonthSalary(tx, e.id, year, month);
   if (!salary) throw conflict(`${e.employee_code} has no salary setup in force in ${lwd.slice(0, 7)}: the settlement cannot be computed`);
-  const basicDa = salary.slip.details.earnings
-    .filter((l) => salary.structure.byCode.get(l.code)?.pf_wage)
-    .reduce((s, l) => s.plus(l.full_amount), new Decimal(0));
+  const earnings = salary.slip.details.earnings;
+  const basicDa = wageForDays(
+    earnings.filter((l) => salary.structure.byCode.get(l.code)?.pf_wage).reduce((s, l) => s.plus(l.full_amount), new Decimal(0)),
+    earnings.reduce((s, l) => s.plus(l.full_amount), new Decimal(0)),
+  );
   const paid = await tx.payrollSlip.findFirst({
     where: { employee_id: e.id, run: { status: "processed", period_year: year, period_month: month } },
     select: { slip_number: true, run_id: true },
