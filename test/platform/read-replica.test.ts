@@ -69,6 +69,14 @@ describe("listBranches, createBranch: reads marked x-read-replica", () => {
     replayedUpTo = parseLsn(/hrms\.lsn=([^.;]+)/.exec(String(res.headers["set-cookie"]))?.[1])!;
     // the primary moves on; the replica stays at the caller's write for longer than the limit
     await t.query("UPDATE tenants SET name = name WHERE id = $1", [owner.tenantId]);
+    // "behind" is measured against what the primary has flushed; with synchronous_commit off (the
+    // embedded server of make test) the WAL writer flushes a moment after the commit
+    const [{ lsn: written }] = await t.query<{ lsn: string }>("SELECT pg_current_wal_insert_lsn()::text AS lsn");
+    for (let i = 0; i < 500; i++) {
+      const [{ ok }] = await t.query<{ ok: boolean }>("SELECT pg_current_wal_flush_lsn() >= $1::pg_lsn AS ok", [written]);
+      if (ok) break;
+      await new Promise((r) => setTimeout(r, 20));
+    }
     await probeReplica();
     await new Promise((r) => setTimeout(r, 20));
     await probeReplica();
