@@ -481,7 +481,11 @@ async function main() {
   const small = signedIn.get(SMALL);
 
   const pool = new pg.Pool({ connectionString: url, max: 2 });
-  const layout = `${EMPLOYEES} employees beside ${NOISE_TENANTS} × ${NOISE_EMPLOYEES} of noise companies and ${SMALL_EMPLOYEES} of a small one`;
+  const others = [
+    NOISE_TENANTS > 0 && NOISE_EMPLOYEES > 0 ? `${NOISE_TENANTS} × ${NOISE_EMPLOYEES} of noise companies` : "",
+    SMALL_EMPLOYEES > 0 ? `${SMALL_EMPLOYEES} of a small company` : "",
+  ].filter(Boolean);
+  const layout = `${EMPLOYEES} employees${others.length ? ` beside ${others.join(" and ")}` : " in one company alone"}`;
   if (fresh) {
     for (const c of COMPANIES) {
       process.stderr.write(`  ${c.owner.company_name}: ${c.employees} employees\n`);
