@@ -66,7 +66,7 @@ const SMALL: Company = {
   seed: 7,
   domain: "small.example",
 };
-const NOISE: Company[] = Array.from({ length: NOISE_TENANTS }, (_, k) => ({
+const NOISE: Company[] = Array.from({ length: NOISE_EMPLOYEES > 0 ? NOISE_TENANTS : 0 }, (_, k) => ({
   owner: {
     name: `Noise Owner ${k + 1}`,
     email: `noise-owner-${k + 1}@noise.example`,
