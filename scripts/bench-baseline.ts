@@ -1,7 +1,7 @@
 // The baseline of `npm run bench`: server-time, health (SELECT 1) and the benchmark's three queries answered by a bare node:http
 // server over a pg pool - the same SQL as the API (scripts/bench-sql.ts), the same
 // `{ data, message, pagination }` JSON - but no framework, session, validation, tenancy layer or ORM.
-// The tenant comes from BENCH_TENANT_ID. Started as a child process by
+// The tenant comes from BENCH_TENANT_ID (an `x-bench-tenant` header answers for another company). Started as a child process by
 // scripts/bench.ts: `tsx scripts/bench-baseline.ts` with PORT and DATABASE_URL.
 import http from "node:http";
 import pg from "pg";
@@ -15,7 +15,7 @@ function send(res: http.ServerResponse, status: number, body: unknown) {
   res.end(json);
 }
 
-async function list(q: URLSearchParams) {
+async function list(tenantId: string, q: URLSearchParams) {
   const page = Number(q.get("page") ?? 1);
   const limit = Number(q.get("limit") ?? 20);
   const sql = listSql(tenantId, { search: q.get("search"), department: q.get("department"), page, limit });
@@ -33,7 +33,7 @@ async function list(q: URLSearchParams) {
   return { data, message: "OK", pagination: { page, limit, total, total_pages: Math.ceil(total / limit) } };
 }
 
-async function byId(id: string) {
+async function byId(tenantId: string, id: string) {
   const { rows } = await pool.query(byIdSql(tenantId, id));
   if (!rows.length) return null;
   const { tenant_id, search_text, deleted_at, ...e } = rows[0];
@@ -43,8 +43,9 @@ async function byId(id: string) {
 const server = http.createServer(async (req, res) => {
   try {
     const url = new URL(req.url ?? "/", "http://localhost");
+    const tenant = (req.headers["x-bench-tenant"] as string | undefined) ?? tenantId;
     const one = /^\/api\/employees\/([0-9a-f-]{36})$/.exec(url.pathname);
-    if (url.pathname === "/api/employees") return send(res, 200, await list(url.searchParams));
+    if (url.pathname === "/api/employees") return send(res, 200, await list(tenant, url.searchParams));
     if (url.pathname === "/api/server-time") {
       const now = new Date();
       return send(res, 200, { data: { now: now.toISOString(), epoch_ms: now.getTime() }, message: "OK" });
@@ -54,7 +55,7 @@ const server = http.createServer(async (req, res) => {
       return send(res, 200, { data: { status: "ok", database: "up", uptime_seconds: Math.floor(process.uptime()) }, message: "OK" });
     }
     if (one) {
-      const body = await byId(one[1]);
+      const body = await byId(tenant, one[1]);
       return body ? send(res, 200, body) : send(res, 404, { error: "Employee not found", status: 404, code: "not_found" });
     }
     send(res, 404, { error: "Not found", status: 404, code: "not_found" });

@@ -2,22 +2,28 @@
 //
 //   1. A database of its own (`hrms_bench`, or BENCH_DB_NAME) on the server of BENCH_DATABASE_URL,
 //      DATABASE_URL, or the embedded PostgreSQL; migrated with the project's migrations.
-//   2. One company with BENCH_EMPLOYEES employees (default 100 000), bulk-inserted with multi-row
-//      INSERTs (unnest of column arrays, 5 000 rows a statement) - progress on stderr - then
-//      VACUUM ANALYZE. Reused by the next run when the count matches (BENCH_RESEED=1 forces a new one).
+//   2. The measured company with BENCH_EMPLOYEES employees (default 100 000) among other tenants, as in
+//      production: BENCH_NOISE_TENANTS noise companies (default 3) of BENCH_NOISE_EMPLOYEES each (default
+//      50 000), and a small company of BENCH_SMALL_EMPLOYEES (default 200; 0 leaves it out), names drawn
+//      from the same lists (each company its own draw) so the search terms match in every company. Each
+//      company signs up through the API; its employees are bulk-inserted with multi-row INSERTs (unnest
+//      of column arrays, 5 000 rows a statement) - progress on stderr - then VACUUM ANALYZE. Reused by
+//      the next run when every company's count matches (BENCH_RESEED=1 forces a new one).
 //   3. The real server (the compiled build with `npm start`'s flags, NODE_ENV=production: no response validation, request
 //      logs at info) and the bare node:http + pg baseline (scripts/bench-baseline.ts), each a child
 //      process; the owner signs in through the API and its session cookie is used.
 //   4. For each query - GET /api/server-time (signed in; the baseline answers the same JSON with no
 //      database work), GET /api/health (the baseline runs the same SELECT 1 on its pool),
-//      GET /api/employees?search=<term>&limit=20 (8 terms in turn, see SEARCH_TERMS),
+//      GET /api/employees?search=<term>&limit=20 (8 terms in turn, see SEARCH_TERMS), the same in the
+//      small company (`search-small`: a small tenant's search beside the big ones),
 //      GET /api/employees?department=Engineering&page=50, GET /api/employees/{id} (500 ids in turn) -
 //      autocannon for BENCH_SECONDS (default 20) at BENCH_CONNECTIONS (default 10) against ours and
 //      the baseline, then ours at a fixed BENCH_RATE (default 200 req/s; 0 skips it).
 //   5. A table on stdout: req/s, p50/p99 latency, ours/baseline ratio, CPU ms per request (server
 //      process + PostgreSQL backends, read from /proc: meaningful even when other work shares the
 //      CPUs), and p99 at the fixed rate against the targets (p99 < 50 ms at 200 req/s, ratio ≥ 0.4).
-// BENCH_EXPLAIN=1 also prints EXPLAIN ANALYZE of the queries; BENCH_ONLY=search,department,id picks
+// BENCH_EXPLAIN=1 also prints EXPLAIN (ANALYZE, BUFFERS) of the queries (the search of every term, in
+// the measured and the small company); BENCH_ONLY=time,health,search,search-small,department,id picks
 // the scenarios.
 import type { ChildProcess } from "node:child_process";
 import { once } from "node:events";
@@ -28,7 +34,7 @@ import autocannon, { type Result } from "autocannon";
 import pg from "pg";
 import { deployMigrations } from "../src/db/migrations.ts";
 import { formatEmployeeCode, searchText } from "../src/modules/employees/records.ts";
-import { byIdSql, listSql } from "./bench-sql.ts";
+import { byIdSql, listSql, type Statement } from "./bench-sql.ts";
 import { startServerProcess } from "../test/support/server-process.ts";
 import { signupToken } from "../test/support/signup.ts";
 import { productionServerArgs } from "./production-server.ts";
@@ -40,7 +46,38 @@ const SECONDS = Number(env.BENCH_SECONDS ?? 20);
 const CONNECTIONS = Number(env.BENCH_CONNECTIONS ?? 10);
 const RATE = Number(env.BENCH_RATE ?? 200);
 const DB_NAME = env.BENCH_DB_NAME ?? "hrms_bench";
-const OWNER = { name: "Bench Owner", email: "bench-owner@bench.example", password: "bench-password-123", company_name: "Bench Co" };
+const NOISE_TENANTS = Number(env.BENCH_NOISE_TENANTS ?? 3);
+const NOISE_EMPLOYEES = Number(env.BENCH_NOISE_EMPLOYEES ?? 50_000);
+const SMALL_EMPLOYEES = Number(env.BENCH_SMALL_EMPLOYEES ?? 200);
+const PASSWORD = "bench-password-123";
+interface Company {
+  owner: { name: string; email: string; password: string; company_name: string };
+  employees: number;
+  /** seed of the company's draw of names, departments, phones */
+  seed: number;
+  /** e-mail domain of its employees */
+  domain: string;
+}
+const OWNER = { name: "Bench Owner", email: "bench-owner@bench.example", password: PASSWORD, company_name: "Bench Co" };
+const MAIN: Company = { owner: OWNER, employees: EMPLOYEES, seed: 42, domain: "bench.example" };
+const SMALL: Company = {
+  owner: { name: "Small Owner", email: "small-owner@small.example", password: PASSWORD, company_name: "Small Co" },
+  employees: SMALL_EMPLOYEES,
+  seed: 7,
+  domain: "small.example",
+};
+const NOISE: Company[] = Array.from({ length: NOISE_EMPLOYEES > 0 ? NOISE_TENANTS : 0 }, (_, k) => ({
+  owner: {
+    name: `Noise Owner ${k + 1}`,
+    email: `noise-owner-${k + 1}@noise.example`,
+    password: PASSWORD,
+    company_name: `Noise Co ${k + 1}`,
+  },
+  employees: NOISE_EMPLOYEES,
+  seed: 1000 + k,
+  domain: `noise${k + 1}.example`,
+}));
+const COMPANIES = [MAIN, ...NOISE, ...(SMALL_EMPLOYEES > 0 ? [SMALL] : [])];
 const TARGET_P99_MS = 50;
 const TARGET_RATIO = 0.4;
 
@@ -110,8 +147,8 @@ function progress(done: number, total: number, started: number) {
   if (done === total) process.stderr.write("\n");
 }
 
-async function seedEmployees(pool: pg.Pool, tenantId: string, count: number) {
-  const random = rng(42);
+async function seedEmployees(pool: pg.Pool, tenantId: string, { employees: count, seed, domain }: Company) {
+  const random = rng(seed);
   const pick = <T>(xs: T[]) => xs[Math.floor(random() * xs.length)];
   const deptWheel = DEPARTMENTS.flatMap(([name, weight, titles]) => Array.from({ length: weight }, () => [name, titles] as const));
   const BATCH = 5000;
@@ -136,7 +173,7 @@ async function seedEmployees(pool: pg.Pool, tenantId: string, count: number) {
       const last = pick(LAST);
       const [dept, titles] = pick(deptWheel);
       const code = formatEmployeeCode(i + 1);
-      const email = `${first}.${last}.${i + 1}@bench.example`.toLowerCase();
+      const email = `${first}.${last}.${i + 1}@${domain}`.toLowerCase();
       const phone =
         random() < 0.7
           ? `+91 9${pad(Math.floor(random() * 10000), 4)} ${pad(Math.floor(random() * 100000), 5)}`
@@ -185,8 +222,6 @@ async function seedEmployees(pool: pg.Pool, tenantId: string, count: number) {
       `$2) ON CONFLICT (tenant_id) DO UPDATE SET last_value = EXCLUDED.last_value`,
     [tenantId, count],
   );
-  process.stderr.write("  VACUUM ANALYZE employees …\n");
-  await pool.query("VACUUM ANALYZE employees");
 }
 
 // ───────────────────────────── processes ─────────────────────────────
@@ -261,24 +296,28 @@ function withDatabase(url: string, name: string): string {
   return u.toString();
 }
 
-/** Employees of the bench company, or -1 when the database or the company is missing. */
-async function seededCount(admin: string, url: string): Promise<number> {
+/**
+ * Whether the database holds exactly the companies asked for (owner and employee count each, no other
+ * company with employees): a different noise configuration is reseeded.
+ */
+async function seededAsAsked(admin: string, url: string): Promise<boolean> {
   const c = new pg.Client({ connectionString: admin });
   await c.connect();
   const exists = (await c.query("SELECT 1 FROM pg_database WHERE datname = $1", [DB_NAME])).rowCount;
   await c.end();
-  if (!exists) return -1;
+  if (!exists) return false;
   const d = new pg.Client({ connectionString: url });
   await d.connect();
   try {
-    const { rows } = await d.query(
-      `SELECT count(e.id)::int AS n FROM users u JOIN memberships m ON m.user_id ` +
-        `= u.id LEFT JOIN employees e ON e.tenant_id = m.tenant_id WHERE u.email = $1`,
-      [OWNER.email],
+    const { rows } = await d.query<{ email: string | null; n: number }>(
+      `SELECT (SELECT u.email::text FROM memberships m JOIN users u ON u.id = m.user_id WHERE m.tenant_id = t.id ` +
+        `ORDER BY m.created_at LIMIT 1) AS email, (SELECT count(*)::int FROM employees e WHERE e.tenant_id = t.id) AS n FROM tenants t`,
     );
-    return rows.length && rows[0].n > 0 ? rows[0].n : -1;
+    const have = rows.filter((r) => r.n > 0).map((r) => `${r.email}:${r.n}`);
+    const want = COMPANIES.filter((c) => c.employees > 0).map((c) => `${c.owner.email}:${c.employees}`);
+    return have.sort().join() === want.sort().join();
   } catch {
-    return -1;
+    return false;
   } finally {
     await d.end();
   }
@@ -302,6 +341,8 @@ interface Scenario {
   targetRatio: number;
   /** also measured at BENCH_RATE against the p99 target */
   rated: boolean;
+  /** the company whose owner asks (default: the measured company) */
+  company?: { cookie: string; tenantId: string };
 }
 
 function rotating(paths: string[]) {
@@ -343,11 +384,19 @@ function check(r: Result, label: string) {
     process.stderr.write(`  warning: ${label}: ${r.non2xx} non-2xx, ${r.errors} errors, ${r.timeouts} timeouts\n`);
 }
 
-async function explain(pool: pg.Pool, tenantId: string, id: string) {
-  const search = listSql(tenantId, { search: SEARCH_TERMS[0], page: 1, limit: 20 });
+async function explain(pool: pg.Pool, tenantId: string, id: string, smallTenantId?: string) {
   const department = listSql(tenantId, { department: "Engineering", page: 50, limit: 20 });
   const statements: [string, { text: string; values: unknown[] }][] = [
-    [`search "${SEARCH_TERMS[0]}" (page and total)`, search.page],
+    ...SEARCH_TERMS.map((t): [string, Statement] => [
+      `search "${t}" (page and total)`,
+      listSql(tenantId, { search: t, page: 1, limit: 20 }).page,
+    ]),
+    ...(smallTenantId
+      ? SEARCH_TERMS.map((t): [string, Statement] => [
+          `small company: search "${t}"`,
+          listSql(smallTenantId, { search: t, page: 1, limit: 20 }).page,
+        ])
+      : []),
     ["department page 50", department.page],
     ["department total", department.count],
     ["profile by id", byIdSql(tenantId, id)],
@@ -365,8 +414,7 @@ async function main() {
   const admin = await adminUrl();
   const url = withDatabase(admin.url, DB_NAME);
   const force = ["1", "true", "yes"].includes((env.BENCH_RESEED ?? "").toLowerCase());
-  const have = force ? -1 : await seededCount(admin.url, url);
-  let fresh = have !== EMPLOYEES;
+  let fresh = force || !(await seededAsAsked(admin.url, url));
   if (!fresh) {
     // A database seeded under other migrations (e.g. an edited branch) is rebuilt.
     fresh = await deployMigrations(url).then(
@@ -392,6 +440,8 @@ async function main() {
     MIGRATE_ON_START: "false",
     RUN_WORKER: "false",
     LOG_LEVEL: env.LOG_LEVEL ?? "info",
+    // one signup per company from this address
+    SIGNUP_MAX_PER_IP: "100",
   });
 
   // The session cookie is Secure in production: tell the server the sign-in came over HTTPS.
@@ -401,45 +451,63 @@ async function main() {
       headers: { "content-type": "application/json", "x-forwarded-proto": "https" },
       body: JSON.stringify(body),
     });
-  let auth: Response;
-  if (fresh) {
-    // signup is confirmed by a mailed token; the bench sets one itself (as the test fixtures do)
-    const started = await post("/api/auth/signup", OWNER);
-    if (started.status !== 202) throw new Error(`signup failed: ${started.status} ${await started.text()}`);
-    const db = new pg.Client({ connectionString: url });
-    await db.connect();
-    try {
-      auth = await post("/api/auth/signup/confirm", {
-        token: await signupToken(async (sql, params) => (await db.query(sql, params)).rows, OWNER.email),
-      });
-    } finally {
-      await db.end();
-    }
-  } else auth = await post("/api/auth/sign-in", { email: OWNER.email, password: OWNER.password });
-  if (!auth.ok) throw new Error(`sign-in failed: ${auth.status} ${await auth.text()}`);
-  const cookie = auth.headers
-    .getSetCookie()
-    .map((c) => c.split(";")[0])
-    .join("; ");
-  const tenantId = ((await auth.json()) as { data: { active_tenant_id: string } }).data.active_tenant_id;
+  /** Signs the company's owner up (fresh database) or in: its session cookie and tenant. */
+  async function signIn({ owner }: Company): Promise<{ cookie: string; tenantId: string }> {
+    let auth: Response;
+    if (fresh) {
+      // signup is confirmed by a mailed token; the bench sets one itself (as the test fixtures do)
+      const started = await post("/api/auth/signup", owner);
+      if (started.status !== 202) throw new Error(`signup failed: ${started.status} ${await started.text()}`);
+      const db = new pg.Client({ connectionString: url });
+      await db.connect();
+      try {
+        auth = await post("/api/auth/signup/confirm", {
+          token: await signupToken(async (sql, params) => (await db.query(sql, params)).rows, owner.email),
+        });
+      } finally {
+        await db.end();
+      }
+    } else auth = await post("/api/auth/sign-in", { email: owner.email, password: owner.password });
+    if (!auth.ok) throw new Error(`sign-in of ${owner.email} failed: ${auth.status} ${await auth.text()}`);
+    const cookie = auth.headers
+      .getSetCookie()
+      .map((c) => c.split(";")[0])
+      .join("; ");
+    return { cookie, tenantId: ((await auth.json()) as { data: { active_tenant_id: string } }).data.active_tenant_id };
+  }
+  const signedIn = new Map<Company, { cookie: string; tenantId: string }>();
+  for (const c of COMPANIES) signedIn.set(c, await signIn(c));
+  const { cookie, tenantId } = signedIn.get(MAIN)!;
+  const small = signedIn.get(SMALL);
 
   const pool = new pg.Pool({ connectionString: url, max: 2 });
-  if (fresh) await seedEmployees(pool, tenantId, EMPLOYEES);
-  else process.stderr.write(`Reusing ${have} seeded employees in ${DB_NAME} (BENCH_RESEED=1 to reseed).\n`);
+  const others = [
+    NOISE_TENANTS > 0 && NOISE_EMPLOYEES > 0 ? `${NOISE_TENANTS} × ${NOISE_EMPLOYEES} of noise companies` : "",
+    SMALL_EMPLOYEES > 0 ? `${SMALL_EMPLOYEES} of a small company` : "",
+  ].filter(Boolean);
+  const layout = `${EMPLOYEES} employees${others.length ? ` beside ${others.join(" and ")}` : " in one company alone"}`;
+  if (fresh) {
+    for (const c of COMPANIES) {
+      process.stderr.write(`  ${c.owner.company_name}: ${c.employees} employees\n`);
+      await seedEmployees(pool, signedIn.get(c)!.tenantId, c);
+    }
+    process.stderr.write("  VACUUM ANALYZE employees …\n");
+    await pool.query("VACUUM ANALYZE employees");
+  } else process.stderr.write(`Reusing ${DB_NAME}: ${layout} (BENCH_RESEED=1 to reseed).\n`);
   const ids = (
     await pool.query<{ id: string }>(
       `SELECT id FROM employees WHERE tenant_id = $1 AND deleted_at IS NULL ORDER BY md5(id::text) LIMIT 500`,
       [tenantId],
     )
   ).rows.map((r) => r.id);
-  if (env.BENCH_EXPLAIN === "1") await explain(pool, tenantId, ids[0]);
+  if (env.BENCH_EXPLAIN === "1") await explain(pool, tenantId, ids[0], small?.tenantId);
 
   const { proc: baseline, base: baselineBase } = await startChild("scripts/bench-baseline.ts", {
     DATABASE_URL: url,
     BENCH_TENANT_ID: tenantId,
   });
 
-  const only = (env.BENCH_ONLY ?? "time,health,search,department,id").split(",");
+  const only = (env.BENCH_ONLY ?? "time,health,search,search-small,department,id").split(",");
   const scenarios: Scenario[] = [
     // the floor every request pays: signed in, no database work of its own / one SELECT 1
     { key: "time", name: "GET /api/server-time (signed in)", paths: ["/api/server-time"], targetRatio: 0.15, rated: false },
@@ -451,6 +519,18 @@ async function main() {
       targetRatio: 0,
       rated: true,
     },
+    ...(small
+      ? [
+          {
+            key: "search-small",
+            name: `small company (${SMALL_EMPLOYEES}): search=<${SEARCH_TERMS.length} terms>`,
+            paths: SEARCH_TERMS.map((s) => `/api/employees?search=${encodeURIComponent(s)}&limit=20`),
+            targetRatio: 0,
+            rated: true,
+            company: small,
+          },
+        ]
+      : []),
     {
       key: "department",
       name: "GET /api/employees?department=Engineering&page=50",
@@ -462,9 +542,12 @@ async function main() {
   ].filter((s) => only.includes(s.key));
 
   // Same answers from both servers (the baseline does the same work).
-  for (const s of scenarios.filter((x) => x.key === "search" || x.key === "department")) {
-    const a = (await (await fetch(base + s.paths[0], { headers: { cookie } })).json()) as any;
-    const b = (await (await fetch(baselineBase + s.paths[0])).json()) as any;
+  // Ours asks as the scenario's company's owner, the baseline for its tenant.
+  const oursHeaders = (s: Scenario) => ({ cookie: (s.company ?? { cookie }).cookie });
+  const baseHeaders = (s: Scenario): Record<string, string> => (s.company ? { "x-bench-tenant": s.company.tenantId } : {});
+  for (const s of scenarios.filter((x) => x.key.startsWith("search") || x.key === "department")) {
+    const a = (await (await fetch(base + s.paths[0], { headers: oursHeaders(s) })).json()) as any;
+    const b = (await (await fetch(baselineBase + s.paths[0], { headers: baseHeaders(s) })).json()) as any;
     if (a.pagination?.total !== b.pagination?.total || a.data?.[0]?.id !== b.data?.[0]?.id)
       throw new Error(`baseline disagrees on ${s.paths[0]}: ${a.pagination?.total} vs ${b.pagination?.total}`);
     process.stderr.write(`  ${s.paths[0]}: total ${a.pagination.total}, same first row on both servers\n`);
@@ -473,18 +556,18 @@ async function main() {
   const results: { name: string; scenario: Scenario; ours: Measured; base: Measured; rated?: Measured }[] = [];
   for (const s of scenarios) {
     process.stderr.write(`\n${s.name}\n  warm-up …\n`);
-    await measure(base, s, { cookie }, 2, server, pool);
-    await measure(baselineBase, s, {}, 2, baseline, pool);
+    await measure(base, s, oursHeaders(s), 2, server, pool);
+    await measure(baselineBase, s, baseHeaders(s), 2, baseline, pool);
     process.stderr.write(`  ours: ${SECONDS} s at ${CONNECTIONS} connections …\n`);
-    const o = await measure(base, s, { cookie }, SECONDS, server, pool);
+    const o = await measure(base, s, oursHeaders(s), SECONDS, server, pool);
     check(o, `ours ${s.name}`);
     process.stderr.write(`  baseline: ${SECONDS} s at ${CONNECTIONS} connections …\n`);
-    const b = await measure(baselineBase, s, {}, SECONDS, baseline, pool);
+    const b = await measure(baselineBase, s, baseHeaders(s), SECONDS, baseline, pool);
     check(b, `baseline ${s.name}`);
     let rated: Measured | undefined;
     if (RATE > 0 && s.rated) {
       process.stderr.write(`  ours: ${SECONDS} s at ${RATE} req/s …\n`);
-      rated = await measure(base, s, { cookie }, SECONDS, server, pool, RATE);
+      rated = await measure(base, s, oursHeaders(s), SECONDS, server, pool, RATE);
       check(rated, `ours@${RATE} ${s.name}`);
     }
     results.push({ name: s.name, scenario: s, ours: o, base: b, rated });
@@ -543,8 +626,7 @@ async function main() {
   const widths = header.map((h, i) => Math.max(h.length, ...rows.map((r) => r[i].length)));
   const line = (cells: string[]) => `| ${cells.map((c, i) => (i === 0 ? c.padEnd(widths[i]) : c.padStart(widths[i]))).join(" | ")} |`;
   console.log(
-    `\nHRMS bench: ${EMPLOYEES} employees in one company, ${SECONDS} s per ` +
-      `run, ${CONNECTIONS} connections, ${os.cpus().length} CPUs, load average ${load}`,
+    `\nHRMS bench: ${layout}, ${SECONDS} s per ` + `run, ${CONNECTIONS} connections, ${os.cpus().length} CPUs, load average ${load}`,
   );
   console.log(
     `targets: p99 < ${TARGET_P99_MS} ms at ${RATE} req/s for the employee reads; ` +

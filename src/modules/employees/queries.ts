@@ -7,7 +7,8 @@
 //   - every query is `tenant_id = $tenant AND deleted_at IS NULL AND …`, matching the partial
 //     indexes;
 //   - `search` is `search_text LIKE '%term%'` on a lower-cased copy of name/code/email/phone,
-//     answered by the pg_trgm GIN index (terms of 3+ characters); the page and the exact total
+//     answered by a pg_trgm GIN index (terms of 3+ characters; with other companies in the table the
+//     one led by tenant_id, prisma/schema/employees.prisma); the page and the exact total
 //     come from one pass over the (materialized) matches (`count(*) OVER ()`);
 //   - `department` walks employees_live_department_idx in name order (an OFFSET reads index
 //     entries, no sort of the whole department); the totals of the plain list and of a department
