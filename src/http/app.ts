@@ -228,18 +228,30 @@ function operationMatchers(ids: OperationId[]) {
 type Matcher = ReturnType<typeof operationMatchers>[number];
 
 /**
- * Finds the operation of each request once (by method and number of path segments, then the
- * most specific path first) and keeps it on the request for the middlewares after it.
+ * Finds the operation of each request once and keeps it on the request for the middlewares after
+ * it: a path without parameters by one map lookup (it is more specific than any templated path of
+ * the same shape); a templated one among the paths of the same method, number of segments and area
+ * segment (`/api/<area>/...`: no path of the document has a parameter there), most specific first.
  */
 function resolveOperation(matchers: Matcher[]) {
+  const exact = new Map<string, Matcher>();
   const index = new Map<string, Matcher[]>();
   for (const m of matchers) {
-    const key = `${m.method} ${m.segments}`;
+    if (!m.params.length) {
+      exact.set(`${m.method} ${m.path}`, m);
+      continue;
+    }
+    const area = m.path.split("/")[2];
+    if (area.includes("{")) throw new Error(`${m.id}: a parameter as the path's second segment (${m.path}) is not routed`);
+    const key = `${m.method} ${m.segments} ${area}`;
     index.set(key, [...(index.get(key) ?? []), m]);
   }
   return (req: Request, _res: Response, next: NextFunction) => {
     const p = req.path.length > 1 && req.path.endsWith("/") ? req.path.slice(0, -1) : req.path;
-    for (const m of index.get(`${req.method} ${p.split("/").length}`) ?? []) {
+    const fixed = exact.get(`${req.method} ${p}`);
+    const segments = p.split("/");
+    const candidates = fixed ? [fixed] : (index.get(`${req.method} ${segments.length} ${segments[2]}`) ?? []);
+    for (const m of candidates) {
       const match = m.re.exec(req.path);
       if (!match) continue;
       (req as OperationRequest).operation = m;
