@@ -436,6 +436,10 @@ function buildApp(cfg: Config, opts: AppOptions): express.Express {
   app.locals.config = cfg;
 
   const requestIdAndLog: express.RequestHandler = (req, res, next) => {
+    const method = req.method;
+    // HEAD is the GET without its body (RFC 9110 §9.3.2): served as the GET operation, same status
+    // and headers; Node's response sends no body for a HEAD request whatever the handler writes
+    if (method === "HEAD") req.method = "GET";
     const incoming = req.get("x-request-id");
     const requestId = incoming && /^[\w.-]{1,100}$/.test(incoming) ? incoming : randomUUID();
     res.setHeader("X-Request-Id", requestId);
@@ -444,7 +448,7 @@ function buildApp(cfg: Config, opts: AppOptions): express.Express {
       const ms = Number(process.hrtime.bigint() - started) / 1e6;
       logRequest({
         request_id: requestId,
-        method: req.method,
+        method,
         path: redactPath(req.path),
         status: res.statusCode,
         ms: Math.round(ms * 10) / 10,

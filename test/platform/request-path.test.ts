@@ -89,3 +89,22 @@ describe("request validation without response validation (production)", () => {
     expect((await agent.put("/api/server-time")).status).toBe(405);
   });
 });
+
+describe("HEAD", () => {
+  it("getHealth, getServerTime, listEmployees: every GET operation answers HEAD with the GET's status and headers, no body", async () => {
+    const health = await t.request().get("/api/health").expect(200);
+    const head = await t.request().head("/api/health").expect(200);
+    expect(head.text ?? "").toBe("");
+    expect(head.headers["content-type"]).toBe(health.headers["content-type"]);
+    expect(head.headers["content-length"]).toBe(health.headers["content-length"]);
+    // a guarded read: 401 without a session, 200 with one - the GET's answers
+    expect((await t.request().head("/api/employees")).status).toBe(401);
+    const o = await signupTenant(t);
+    const list = await o.agent.get("/api/employees").expect(200);
+    const listHead = await o.agent.head("/api/employees").expect(200);
+    expect(listHead.text ?? "").toBe("");
+    expect(listHead.headers["content-length"]).toBe(list.headers["content-length"]);
+    // HEAD of an operation that is not a GET is what the GET would be: no such operation here
+    expect((await o.agent.head("/api/auth/sign-out")).status).toBe(405);
+  });
+});
