@@ -9125,7 +9125,7 @@ export interface components {
                 wages: components["schemas"]["Money"];
             };
             full_month_gross: components["schemas"]["Money"];
-            /** @description The employer's gratuity provision of the month (included in `employer_contributions`): the month's basic + DA (PF-wage earnings) × 15/26 ÷ 12, to the paisa. Present only when the company's gratuity settings have `monthly_provision` on when the run is calculated. */
+            /** @description The employer's gratuity provision of the month (included in `employer_contributions`): the month's basic + DA (PF-wage earnings; the month's gross when no earning is flagged `pf_wage`) × 15/26 ÷ 12, to the paisa. Present only when the company's gratuity settings have `monthly_provision` on when the run is calculated. */
             gratuity_provision?: components["schemas"]["Money"];
             loans: {
                 amount: components["schemas"]["Money"];

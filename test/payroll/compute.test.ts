@@ -256,6 +256,9 @@ describe("worked example (February 2027, 28 days)", () => {
     // 3 days × 31 200 ÷ 26 = 3 600.00
     expect(s.details.encashments.map((x) => x.amount)).toEqual(["3600.00"]);
     expect(wageForDays("0", "31200.00").toFixed(2)).toBe("31200.00");
+    // the monthly gratuity provision follows the same wage: 31 200 × 15 / 26 ÷ 12 = 1 500.00
+    const withProvision = { ...settings, gratuity: { ...GRATUITY_DEFAULTS, monthly_provision: true } };
+    expect(computeSlip(consolidated, withProvision, feb, e).details.gratuity_provision).toBe("1500.00");
     expect(wageForDays("25000.00", "33000.00").toFixed(2)).toBe("25000.00");
   });
 

@@ -555,7 +555,8 @@ export function computeSlip(
 
   const totalDeductions = componentDeductions.plus(pf.employee).plus(esiEmployee).plus(pt).plus(loanDeduction);
   const net = gross.minus(totalDeductions).plus(reimbursements).plus(encashmentTotal);
-  const provision = settings.gratuity?.monthly_provision ? gratuityProvision(pfWages, settings.gratuity) : null;
+  // the month's gratuity wage: basic + DA as paid this month, or the gross of a consolidated salary (wageForDays)
+  const provision = settings.gratuity?.monthly_provision ? gratuityProvision(wageForDays(pfWages, gross), settings.gratuity) : null;
   const employerContributions = pf.epf
     .plus(pf.eps)
     .plus(pf.edli)
