@@ -10,6 +10,7 @@ import { closeDb, databaseUrl, getHealthPool, getPool, initDb } from "./db/clien
 import { ensureDatabase } from "./db/embedded.ts";
 import { deployMigrations } from "./db/migrations.ts";
 import { createApp } from "./http/app.ts";
+import { createServer } from "./http/server.ts";
 import { startEventLoopReport } from "./lib/event-loop-report.ts";
 import { registerAllJobs } from "./modules/jobs.ts";
 import { jobs } from "./platform/jobs/queue.ts";
@@ -27,7 +28,8 @@ if (config.migrateOnStart) {
 initDb(database.url);
 await warmUp();
 const app = createApp({ config });
-const server: Server = app.listen(config.port, () => {
+// requests and responses are built with the app's prototypes (src/http/server.ts), not swapped to them
+const server: Server = createServer(app).listen(config.port, () => {
   // PORT=0 takes a free port: the line below says which (tests and scripts read it from here)
   const port = (server.address() as AddressInfo).port;
   const base = `http://localhost:${port}`;

@@ -3,10 +3,12 @@
 // middleware, and a later middleware never runs after an earlier one failed. Validation as
 // production runs it (responses not validated): the validator's middlewares are chosen per
 // operation, and none run for an operation without input called without a query string.
+import http from "node:http";
 import express from "express";
 import request from "supertest";
 import { describe, expect, it } from "vitest";
 import { createApp, series } from "../../src/http/app.ts";
+import { createServer } from "../../src/http/server.ts";
 import { expectError, signupTenant, useTestApp } from "../support/app.ts";
 
 const t = useTestApp();
@@ -106,5 +108,45 @@ describe("HEAD", () => {
     expect(listHead.headers["content-length"]).toBe(list.headers["content-length"]);
     // HEAD of an operation that is not a GET is what the GET would be: no such operation here
     expect((await o.agent.head("/api/auth/sign-out")).status).toBe(405);
+  });
+});
+
+describe("getServerTime, getHealth: the server builds requests and responses with the app's prototypes", () => {
+  it("node:http constructs them as the app's; Express's prototype swap then changes nothing", async () => {
+    const app = t.app;
+    const server = createServer(app);
+    const seen: { built: unknown; served?: unknown; isMessage: boolean; isResponse: boolean }[] = [];
+    // before the app: the objects as node:http built them
+    server.prependListener("request", (req: http.IncomingMessage, res: http.ServerResponse) => {
+      const entry = {
+        built: Object.getPrototypeOf(req),
+        isMessage: req instanceof http.IncomingMessage,
+        isResponse: res instanceof http.ServerResponse && Object.getPrototypeOf(res) === app.response,
+        served: undefined as unknown,
+      };
+      seen.push(entry);
+      res.on("finish", () => (entry.served = Object.getPrototypeOf(req)));
+    });
+    await new Promise<void>((resolve) => server.listen(0, "127.0.0.1", () => resolve()));
+    try {
+      const r = await request(server).get("/api/health");
+      expect(r.status).toBe(200);
+      expect(r.body.data.database).toBe("up");
+      // a signed-in operation, with Express's helpers (cookies, res.json) on these objects
+      const s = await signupTenant({ ...t, request: () => request.agent(server) });
+      const time = await s.agent.get("/api/server-time");
+      expect(time.status).toBe(200);
+      expect(typeof time.body.data.epoch_ms).toBe("number");
+      expect(seen.length).toBeGreaterThanOrEqual(3);
+      for (const e of seen) {
+        expect(e.built).toBe(app.request);
+        expect(e.served).toBe(app.request);
+        expect(e.isMessage).toBe(true);
+        expect(e.isResponse).toBe(true);
+      }
+    } finally {
+      server.closeAllConnections();
+      await new Promise((resolve) => server.close(resolve));
+    }
   });
 });

@@ -2,13 +2,14 @@
 // response validation on and the file's configuration (the process's, with the file's overrides:
 // `useTestApp({ config: { ... } })`), and helpers to sign up tenants and act as their members.
 import { randomBytes } from "node:crypto";
-import http from "node:http";
+import type http from "node:http";
 import pg from "pg";
 import supertest from "supertest";
 import { afterAll, beforeAll, inject } from "vitest";
 import { type Config, configWith } from "../../src/config.ts";
 import { closeDb, initDb } from "../../src/db/client.ts";
 import { createApp } from "../../src/http/app.ts";
+import { createServer } from "../../src/http/server.ts";
 import { MEMBER_PASSWORD, MEMBER_PASSWORD_HASH } from "./passwords.ts";
 import { signupToken } from "./signup.ts";
 
@@ -120,8 +121,9 @@ export function useTestApp(opts: { config?: Partial<Config> } = {}): TestContext
  * The file's app on a loopback port of its own for all of its requests: supertest given an app (not
  * a listening server) starts and stops a server for every request (about 0.6 ms of CPU each).
  */
-async function listen(app: http.RequestListener): Promise<http.Server> {
-  const server = http.createServer(app);
+async function listen(app: ReturnType<typeof createApp>): Promise<http.Server> {
+  // as production serves it: requests and responses built with the app's prototypes (src/http/server.ts)
+  const server = createServer(app);
   await new Promise<void>((resolve, reject) => {
     server.once("error", reject);
     server.listen(0, "127.0.0.1", () => resolve());
