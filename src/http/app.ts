@@ -23,11 +23,12 @@ import { SESSION_COOKIE, sessionMiddlewares } from "../platform/identity/session
 import { config, type Config, withConfig } from "../config.ts";
 import { withTenant } from "../db/tenancy.ts";
 import { deliverQueuedMail } from "../platform/mail/outbox.ts";
-import { logRequest, requestContext } from "../log.ts";
+import { logger, logRequest, requestContext } from "../log.ts";
 import { MAX_UPLOAD_BYTES, uploadStorage } from "../platform/storage/files.ts";
 import { admissionControl, type AdmissionOptions } from "./admission.ts";
 import { errorMiddleware, notFoundFallback } from "./error-middleware.ts";
 import { AppError } from "../platform/errors.ts";
+import { sendJson } from "./envelope.ts";
 import { authorize } from "./guards.ts";
 import { jsonBodies, nulPaths } from "./body.ts";
 import { uploadGate } from "./uploads.ts";
@@ -143,7 +144,7 @@ function operationHandler(id: OperationId, readReplica: boolean) {
       // the caller's next reads wait for the replica to have this write (read-your-writes)
       if (changesState) await rememberWrite(res);
       if ("sent" in reply) return;
-      res.status(reply.status).json(reply.body);
+      sendJson(res, reply.status, reply.body);
     } catch (err) {
       next(err);
     }
@@ -466,7 +467,8 @@ function buildApp(cfg: Config, opts: AppOptions): express.Express {
   });
   app.locals.admission = admission;
   app.locals.validateResponses = opts.validateResponses ?? cfg.validateResponses;
-  app.use(series([requestIdAndLog, admission, securityHeaders(), originCheck]));
+  const front = series([requestIdAndLog, admission, securityHeaders(), originCheck]);
+  app.use(front);
 
   app.get("/openapi.json", (_req, res) => {
     res.json(apiDocument());
@@ -480,33 +482,80 @@ function buildApp(cfg: Config, opts: AppOptions): express.Express {
 
   // The request path of every operation, as one middleware (series): Express's router would test
   // each of these fifteen as a layer of its own on every request.
-  app.use(
-    series([
-      resolveOperation(matchers),
-      sessionWhereNeeded(),
-      // A non-public operation without a session is a 401 before its input is looked at (or read).
-      requireSessionFor(),
-      refuseMissingBody(),
-      jsonBodies((req) => operationOf(req)?.body ?? null),
-      // uploads: caller, concurrency, rates and quota before the body is read (src/http/uploads.ts)
-      uploadGate({
-        upload: (req) => {
-          const op = operationOf(req);
-          return op?.multipart ? { isPublic: op.isPublic } : undefined;
-        },
-        authorize: async (req) => {
-          const auth = await authorize(req, operationTable[operationOf(req)!.id]);
-          (req as AuthorizedRequest)[AUTHORIZED] = auth;
-          return auth;
-        },
-      }),
-      validation(opts.validateResponses ?? cfg.validateResponses),
-      refuseNulCharacters,
-      dispatch(ids, matchers),
-    ]),
-  );
+  const operations = series([
+    resolveOperation(matchers),
+    sessionWhereNeeded(),
+    // A non-public operation without a session is a 401 before its input is looked at (or read).
+    requireSessionFor(),
+    refuseMissingBody(),
+    jsonBodies((req) => operationOf(req)?.body ?? null),
+    // uploads: caller, concurrency, rates and quota before the body is read (src/http/uploads.ts)
+    uploadGate({
+      upload: (req) => {
+        const op = operationOf(req);
+        return op?.multipart ? { isPublic: op.isPublic } : undefined;
+      },
+      authorize: async (req) => {
+        const auth = await authorize(req, operationTable[operationOf(req)!.id]);
+        (req as AuthorizedRequest)[AUTHORIZED] = auth;
+        return auth;
+      },
+    }),
+    validation(opts.validateResponses ?? cfg.validateResponses),
+    refuseNulCharacters,
+    dispatch(ids, matchers),
+  ]);
+  app.use(operations);
 
   app.use(notFoundFallback);
   app.use(errorMiddleware);
+  apiPaths.set(app, apiPath(series([front, operations])));
   return app;
+}
+
+const apiPaths = new WeakMap<express.Express, (req: Request, res: Response) => void>();
+
+/**
+ * The app's request path for `/api/` requests without Express's router (src/http/server.ts uses
+ * it): what the router would run for them - the middlewares before the routes, then the
+ * operations, then the 404 fallback and the error middleware, as none of the routes between
+ * (`/openapi.json`, `/docs`, `/`) matches a path under `/api/` - without testing those routes'
+ * paths and keeping the router's state on every request. The request gets what Express's app and
+ * router give it (`req.res`, `res.req`, `res.locals`, `req.baseUrl`, `req.originalUrl`). Should the
+ * error middleware fail to answer (it never calls next), the 500 envelope is written as it is.
+ */
+function apiPath(path: express.RequestHandler): (req: Request, res: Response) => void {
+  return (req, res) => {
+    req.res = res;
+    res.req = req;
+    res.locals ??= Object.create(null);
+    req.baseUrl = "";
+    req.originalUrl = req.url;
+    const lastResort = (err?: unknown) => {
+      logger.error(
+        { err: { message: (err as Error)?.message, stack: (err as Error)?.stack }, path: req.path },
+        "error while answering an error",
+      );
+      if (res.headersSent) return void res.end();
+      const body = JSON.stringify({ error: "Internal server error", status: 500, code: "internal" });
+      res.writeHead(500, { "Content-Type": "application/json; charset=utf-8", "Content-Length": Buffer.byteLength(body) });
+      res.end(body);
+    };
+    let failed = false;
+    path(req, res, (err?: unknown) => {
+      // an error while answering an error (the error middleware does not call next)
+      if (failed) return lastResort(err);
+      failed = true;
+      try {
+        errorMiddleware(err ?? new AppError("not_found", "Not found"), req, res, lastResort);
+      } catch (e) {
+        lastResort(e);
+      }
+    });
+  };
+}
+
+/** The app's request path for `/api/` requests without Express's router (see apiPath). */
+export function apiRequestHandler(app: express.Express): ((req: Request, res: Response) => void) | undefined {
+  return apiPaths.get(app);
 }

@@ -43,6 +43,26 @@ export function paginated<T, E extends object = Record<never, never>>(data: T[],
 }
 
 /**
+ * Sends `body` as JSON with `status`: the bytes and headers of Express's `res.status(status).json(body)`
+ * (`Content-Type: application/json; charset=utf-8`, `Content-Length`; no ETag, which the app turns
+ * off), written as one string - without Express's content-type parsing and the copy of the body
+ * into a buffer that `res.send` makes. Where responses are validated (development, tests) it is
+ * `res.json` itself, which the validator checks; so too for a status without a body (204, 304) or a
+ * response whose Content-Type a handler set (Express keeps it and adds the charset).
+ */
+export function sendJson(res: Response, status: number, body: unknown): void {
+  if (res.app.locals.validateResponses || status === 204 || status === 304 || body === undefined || res.hasHeader("Content-Type")) {
+    res.status(status).json(body);
+    return;
+  }
+  const json = JSON.stringify(body);
+  res.statusCode = status;
+  res.setHeader("Content-Type", "application/json; charset=utf-8");
+  res.setHeader("Content-Length", Buffer.byteLength(json));
+  res.end(json);
+}
+
+/**
  * A page whose rows PostgreSQL already wrote as JSON text (`rowsJson`: parts, each one or more
  * comma-separated objects): the envelope is written around that text as it is, instead of parsing
  * every row and stringifying it again (a page of 100 employees' leave balances is ~150 kB); part

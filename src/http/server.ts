@@ -9,8 +9,13 @@
 // So node:http is given constructors whose prototypes already are the app's: Express's swap then
 // finds the prototype it would set and changes nothing. The objects are the same kind Express
 // would make (`req instanceof http.IncomingMessage`, Express's methods and getters, `req.app`).
+//
+// And the API's requests skip Express's router: the app's own request path for them is one series
+// of middlewares (src/http/app.ts, apiRequestHandler), and the router would only test the few
+// routes beside it (the reference, the document) before reaching it.
 import http from "node:http";
-import type { Express } from "express";
+import type { Express, Request, Response } from "express";
+import { apiRequestHandler } from "./app.ts";
 
 type Constructors = {
   IncomingMessage: typeof http.IncomingMessage;
@@ -41,7 +46,15 @@ export function appConstructors(app: Express): Constructors {
   return c;
 }
 
-/** An HTTP server for the app whose requests and responses are built with its prototypes. */
+/**
+ * An HTTP server for the app whose requests and responses are built with its prototypes; requests
+ * under `/api/` take the app's request path without Express's router (apiRequestHandler), the rest
+ * (`/docs`, `/openapi.json`, `/`) go through the app.
+ */
 export function createServer(app: Express): http.Server {
-  return http.createServer(appConstructors(app), app);
+  const api = apiRequestHandler(app);
+  return http.createServer(
+    appConstructors(app),
+    api ? (req, res) => (req.url?.startsWith("/api/") ? api(req as Request, res as Response) : app(req, res)) : app,
+  );
 }

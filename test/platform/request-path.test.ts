@@ -4,6 +4,7 @@
 // production runs it (responses not validated): the validator's middlewares are chosen per
 // operation, and none run for an operation without input called without a query string.
 import http from "node:http";
+import type { AddressInfo } from "node:net";
 import express from "express";
 import request from "supertest";
 import { describe, expect, it } from "vitest";
@@ -147,6 +148,65 @@ describe("getServerTime, getHealth: the server builds requests and responses wit
     } finally {
       server.closeAllConnections();
       await new Promise((resolve) => server.close(resolve));
+    }
+  });
+});
+
+describe("the production request path answers as the validated one", () => {
+  /** An app on the file's database served as production serves it (createServer: /api/ without Express's router). */
+  async function serve(validateResponses: boolean) {
+    const server = createServer(createApp({ config: t.config, validateResponses }));
+    await new Promise<void>((resolve) => server.listen(0, "127.0.0.1", () => resolve()));
+    return server;
+  }
+  const close = (server: http.Server) => {
+    server.closeAllConnections();
+    return new Promise((resolve) => server.close(resolve));
+  };
+
+  it("listEmployees, getHoliday, createHoliday: same status, body bytes, Content-Type and Content-Length", async () => {
+    const o = await signupTenant(t);
+    const cookie = (o.agent as unknown as { jar: { getCookies: (a: unknown) => { toValueString(): string }[] } }).jar
+      .getCookies({ domain: "127.0.0.1", path: "/", secure: false, script: false })
+      .map((c) => c.toValueString())
+      .join("; ");
+    expect(cookie).toContain("hrms.sid=");
+    const holiday = await o.agent.post("/api/holidays").send({ date: "2031-01-26", name: "Ünïcode Day — 1" }).expect(201);
+    const production = await serve(false);
+    const validated = await serve(true);
+    try {
+      const calls: [string, string][] = [
+        ["GET", "/api/employees?limit=5"],
+        ["GET", `/api/holidays/${holiday.body.data.id}`],
+        ["GET", "/api/holidays/00000000-0000-4000-8000-000000000000"], // an error envelope
+        ["GET", "/api/no-such-route"], // no operation: the validator's 404
+        ["HEAD", "/api/employees"],
+        ["GET", "/api/employees/not-a-uuid"], // 400 with details
+      ];
+      for (const [method, path] of calls) {
+        const [a, b] = await Promise.all(
+          [production, validated].map(async (s) => {
+            const r = await fetch(`http://127.0.0.1:${(s.address() as AddressInfo).port}${path}`, { method, headers: { cookie } });
+            const headers = { "content-type": r.headers.get("content-type"), "content-length": r.headers.get("content-length") };
+            return { status: r.status, headers, body: Buffer.from(await r.arrayBuffer()) };
+          }),
+        );
+        expect(a.status, `${method} ${path}`).toBe(b.status);
+        expect(a.headers["content-type"], `${method} ${path}`).toBe(b.headers["content-type"]);
+        expect(a.headers["content-length"], `${method} ${path}`).toBe(b.headers["content-length"]);
+        expect(a.body.toString("utf8"), `${method} ${path}`).toBe(b.body.toString("utf8"));
+        expect(a.body.equals(b.body), `${method} ${path}`).toBe(true);
+      }
+      // an answer of the production path, as a client reads it
+      const one = await request(production).get(`/api/holidays/${holiday.body.data.id}`).set("cookie", cookie).expect(200);
+      expect(one.headers["content-type"]).toBe("application/json; charset=utf-8");
+      expect(one.body.data.name).toBe("Ünïcode Day — 1");
+      expect(Number(one.headers["content-length"])).toBe(Buffer.byteLength(JSON.stringify(one.body)));
+      // the reference still goes through Express (not under /api/)
+      expect((await request(production).get("/openapi.json")).status).toBe(200);
+      expect((await request(production).get("/")).status).toBe(302);
+    } finally {
+      await Promise.all([close(production), close(validated)]);
     }
   });
 });
