@@ -53,8 +53,16 @@ export function appConstructors(app: Express): Constructors {
  */
 export function createServer(app: Express): http.Server {
   const api = apiRequestHandler(app);
-  return http.createServer(
-    appConstructors(app),
-    api ? (req, res) => (req.url?.startsWith("/api/") ? api(req as Request, res as Response) : app(req, res)) : app,
-  );
+  return http.createServer(appConstructors(app), (req, res) => {
+    for (const observe of requestObservers) observe(req as Request, res as Response);
+    if (api && req.url?.startsWith("/api/")) api(req as Request, res as Response);
+    else app(req, res);
+  });
 }
+
+/**
+ * Told of every request a server of createServer receives, before the app sees it (the tests'
+ * response recorder, test/support/recorder.ts, checks each response against the document). Empty
+ * in production.
+ */
+export const requestObservers: ((req: Request, res: Response) => void)[] = [];

@@ -16,6 +16,7 @@
 import { readFileSync } from "node:fs";
 import path from "node:path";
 import express, { type Request, type Response } from "express";
+import { requestObservers } from "../../src/http/server.ts";
 
 const METHODS = ["get", "post", "put", "patch", "delete"] as const;
 
@@ -221,8 +222,9 @@ function describeCause(err: unknown, depth = 0): string {
 }
 
 /**
- * Wraps express.application.handle (and response.json, to keep the body) so every app created
- * afterwards in this process reports its responses.
+ * Observes every request of the servers of src/http/server.ts (requestObservers) and wraps
+ * express.application.handle for apps served otherwise (and response.json, to keep the body), so
+ * every app created afterwards in this process reports its responses (each request once).
  */
 export function installRecorder(): void {
   if (state.installed) return;
@@ -241,8 +243,7 @@ export function installRecorder(): void {
       { __proofWrapped: true },
     );
   }
-  const handle = ex.application.handle;
-  ex.application.handle = function (this: unknown, req: Request, res: Response, cb?: unknown) {
+  const observe = (req: Request, res: Response) => {
     if (!(req as any).__proofRecorded) {
       (req as any).__proofRecorded = true;
       // the test that made the call, taken when the request arrives (it may close after the test)
@@ -262,6 +263,13 @@ export function installRecorder(): void {
         }
       });
     }
+  };
+  // apps served by src/http/server.ts (their /api/ requests do not pass Express's app.handle)
+  requestObservers.push(observe);
+  // apps served otherwise (supertest given an app)
+  const handle = ex.application.handle;
+  ex.application.handle = function (this: unknown, req: Request, res: Response, cb?: unknown) {
+    observe(req, res);
     return handle.call(this, req, res, cb);
   };
 }
