@@ -413,9 +413,14 @@ export function configWith(overrides: Partial<Config>, base: Config = processCon
 
 const inForce = new AsyncLocalStorage<Config>();
 
-/** Runs `fn` (and everything it starts) with `c` as the configuration in force. */
+/**
+ * Runs `fn` (and everything it starts) with `c` as the configuration in force. When `c` already is
+ * (a production server's app and worker run with the process's configuration), `fn` just runs:
+ * the asynchronous context is not entered again for every request.
+ */
 export function withConfig<T>(c: Config, fn: () => T): T {
   if (!Object.isFrozen(c)) throw new Error("withConfig takes a frozen configuration (loadConfig, configWith)");
+  if (config() === c) return fn();
   return inForce.run(c, fn);
 }
 

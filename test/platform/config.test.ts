@@ -423,6 +423,19 @@ describe("a frozen configuration", () => {
     expect(seen[0]).toBe(mine);
     expect(config()).toBe(processConfig);
     expect(() => withConfig({ ...mine }, () => 1)).toThrow(/frozen/);
+    // nested: the inner one is in force inside it, the outer one again after it, whichever they are
+    const nested = await withConfig(mine, async () => {
+      const back = await withConfig(processConfig, async () => {
+        await new Promise((r) => setTimeout(r, 1));
+        return config();
+      });
+      const same = withConfig(mine, () => config());
+      return [back, same, config()];
+    });
+    expect(nested[0]).toBe(processConfig);
+    expect(nested[1]).toBe(mine);
+    expect(nested[2]).toBe(mine);
+    expect(withConfig(processConfig, () => config())).toBe(processConfig);
   });
 });
 
