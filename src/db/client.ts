@@ -72,15 +72,21 @@ export function getPool(): pg.Pool {
 }
 
 /**
- * Two connections of their own for the health check, so that it answers at once while the main
- * pool is exhausted by an overload (it still reports a database that is down).
+ * Connections of their own for the health check (up to HEALTH_POOL_SIZE), so that it answers at
+ * once while the main pool is exhausted by an overload (it still reports a database that is down).
+ * Four, not two: checks that arrive together (several load balancers, a monitor) each wait for a
+ * round trip of the ones before them on too few connections - on 2 cores, ten concurrent checks
+ * answered about 1 800/s on two connections and about 3 000/s on four, at less CPU each (the
+ * event loop waits less between them). They close after 30 s unused.
  */
+export const HEALTH_POOL_SIZE = 4;
+
 export function getHealthPool(): pg.Pool {
   if (!poolUrl) throw new Error("database not initialised (initDb)");
   if (!healthPool) {
     healthPool = new pg.Pool({
       connectionString: poolUrl,
-      max: 2,
+      max: HEALTH_POOL_SIZE,
       connectionTimeoutMillis: 2000,
       idleTimeoutMillis: 30000,
       statement_timeout: 2000,
