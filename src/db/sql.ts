@@ -78,6 +78,36 @@ export async function readPrepared<T>(statement: Sql): Promise<T[]> {
     .rows as T[];
 }
 
+/**
+ * `readPrepared` run with the statement's generic plan, made once per connection and reused: for
+ * a fixed statement whose planning costs more than its execution (many CTEs, LATERAL subqueries
+ * and sublinks). Left to itself PostgreSQL plans such a statement afresh for every execution
+ * whenever the generic plan's estimate (which cannot see LIMIT/OFFSET or the tenant's values)
+ * exceeds the custom plans' - which can be always. The statement must be written so that its plan
+ * does not depend on its values (LATERAL per-row lookups instead of joins the planner would size
+ * from the estimates). JIT compilation is off for it: the generic plan's estimates (a LIMIT of
+ * unknown size counts as a tenth of the table) can pass jit_above_cost, and compiling on every
+ * execution costs far more than such a statement runs. Costs two short statements on the same
+ * connection (SET, RESET of both settings); a connection whose RESET fails is closed rather than
+ * returned to the pool.
+ */
+export async function readGenericPlan<T>(statement: Sql): Promise<T[]> {
+  const values = bind(statement, "readGenericPlan");
+  const client = await getPool().connect();
+  let restored = false;
+  try {
+    await client.query("SET plan_cache_mode = force_generic_plan; SET jit = off");
+    try {
+      return (await client.query({ name: statementName(statement.text), text: statement.text, values })).rows as T[];
+    } finally {
+      await client.query("RESET plan_cache_mode; RESET jit");
+      restored = true;
+    }
+  } finally {
+    client.release(!restored);
+  }
+}
+
 const TABLE = /^[a-z][a-z0-9_]*$/;
 
 /**
