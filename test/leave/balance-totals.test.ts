@@ -105,7 +105,7 @@ describe("createLeaveAllocations, createLeaveRequest, updateLeaveRequest, cancel
     expect(await balances(emp)).toEqual([]);
   });
 
-  it("lapses: posted by the job, given back by leave dated before the expiry once approved, lapsed again when it is cancelled", async () => {
+  it("lapses: posted by the job, given back by leave dated before the expiry once approved, lapsed again on cancelling", async () => {
     const emp = await carriedEmployee("Lena", "1");
     expect(await withTenant(w.owner.tenantId, () => runLeaveExpiries({ today: today() }))).toBeGreaterThan(0);
     await exact();
@@ -157,7 +157,7 @@ describe("createWorkingOnHolidayRequest, updateWorkingOnHolidayRequest: compensa
 });
 
 describe("createLeavePolicy, createLeaveAllocations: bulk allocation, accruals and concurrent approvals", () => {
-  it("bulk by policy with a monthly accrual, the accrual job beside concurrent approvals: totals exact; a rebuild changes none", async () => {
+  it("bulk by policy with monthly accrual, the accrual job beside concurrent approvals: totals exact; a rebuild changes none", async () => {
     const cl = await createType(w.hr.agent, { name: "Casual leave", code: "CL" });
     const people = await Promise.all(
       ["Ada", "Ben", "Cy", "Dee", "Eve", "Fay"].map((first_name) =>
