@@ -6037,7 +6037,8 @@ export const LeaveBalanceTotalScalarFieldEnum = {
   entries: 'entries',
   expiring: 'expiring',
   pending: 'pending',
-  pendings: 'pendings'
+  pendings: 'pendings',
+  figures: 'figures'
 } as const
 
 export type LeaveBalanceTotalScalarFieldEnum = (typeof LeaveBalanceTotalScalarFieldEnum)[keyof typeof LeaveBalanceTotalScalarFieldEnum]

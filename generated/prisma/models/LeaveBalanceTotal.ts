@@ -85,6 +85,7 @@ export type LeaveBalanceTotalMinAggregateOutputType = {
   expiring: number | null
   pending: runtime.Decimal | null
   pendings: number | null
+  figures: string | null
 }
 
 export type LeaveBalanceTotalMaxAggregateOutputType = {
@@ -105,6 +106,7 @@ export type LeaveBalanceTotalMaxAggregateOutputType = {
   expiring: number | null
   pending: runtime.Decimal | null
   pendings: number | null
+  figures: string | null
 }
 
 export type LeaveBalanceTotalCountAggregateOutputType = {
@@ -125,6 +127,7 @@ export type LeaveBalanceTotalCountAggregateOutputType = {
   expiring: number
   pending: number
   pendings: number
+  figures: number
   _all: number
 }
 
@@ -179,6 +182,7 @@ export type LeaveBalanceTotalMinAggregateInputType = {
   expiring?: true
   pending?: true
   pendings?: true
+  figures?: true
 }
 
 export type LeaveBalanceTotalMaxAggregateInputType = {
@@ -199,6 +203,7 @@ export type LeaveBalanceTotalMaxAggregateInputType = {
   expiring?: true
   pending?: true
   pendings?: true
+  figures?: true
 }
 
 export type LeaveBalanceTotalCountAggregateInputType = {
@@ -219,6 +224,7 @@ export type LeaveBalanceTotalCountAggregateInputType = {
   expiring?: true
   pending?: true
   pendings?: true
+  figures?: true
   _all?: true
 }
 
@@ -326,6 +332,7 @@ export type LeaveBalanceTotalGroupByOutputType = {
   expiring: number
   pending: runtime.Decimal
   pendings: number
+  figures: string
   _count: LeaveBalanceTotalCountAggregateOutputType | null
   _avg: LeaveBalanceTotalAvgAggregateOutputType | null
   _sum: LeaveBalanceTotalSumAggregateOutputType | null
@@ -369,6 +376,7 @@ export type LeaveBalanceTotalWhereInput = {
   expiring?: Prisma.IntFilter<"LeaveBalanceTotal"> | number
   pending?: Prisma.DecimalFilter<"LeaveBalanceTotal"> | runtime.Decimal | runtime.DecimalJsLike | number | string
   pendings?: Prisma.IntFilter<"LeaveBalanceTotal"> | number
+  figures?: Prisma.StringFilter<"LeaveBalanceTotal"> | string
   employee?: Prisma.XOR<Prisma.EmployeeScalarRelationFilter, Prisma.EmployeeWhereInput>
   leave_type?: Prisma.XOR<Prisma.LeaveTypeScalarRelationFilter, Prisma.LeaveTypeWhereInput>
   period?: Prisma.XOR<Prisma.LeavePeriodScalarRelationFilter, Prisma.LeavePeriodWhereInput>
@@ -392,6 +400,7 @@ export type LeaveBalanceTotalOrderByWithRelationInput = {
   expiring?: Prisma.SortOrder
   pending?: Prisma.SortOrder
   pendings?: Prisma.SortOrder
+  figures?: Prisma.SortOrder
   employee?: Prisma.EmployeeOrderByWithRelationInput
   leave_type?: Prisma.LeaveTypeOrderByWithRelationInput
   period?: Prisma.LeavePeriodOrderByWithRelationInput
@@ -419,6 +428,7 @@ export type LeaveBalanceTotalWhereUniqueInput = Prisma.AtLeast<{
   expiring?: Prisma.IntFilter<"LeaveBalanceTotal"> | number
   pending?: Prisma.DecimalFilter<"LeaveBalanceTotal"> | runtime.Decimal | runtime.DecimalJsLike | number | string
   pendings?: Prisma.IntFilter<"LeaveBalanceTotal"> | number
+  figures?: Prisma.StringFilter<"LeaveBalanceTotal"> | string
   employee?: Prisma.XOR<Prisma.EmployeeScalarRelationFilter, Prisma.EmployeeWhereInput>
   leave_type?: Prisma.XOR<Prisma.LeaveTypeScalarRelationFilter, Prisma.LeaveTypeWhereInput>
   period?: Prisma.XOR<Prisma.LeavePeriodScalarRelationFilter, Prisma.LeavePeriodWhereInput>
@@ -442,6 +452,7 @@ export type LeaveBalanceTotalOrderByWithAggregationInput = {
   expiring?: Prisma.SortOrder
   pending?: Prisma.SortOrder
   pendings?: Prisma.SortOrder
+  figures?: Prisma.SortOrder
   _count?: Prisma.LeaveBalanceTotalCountOrderByAggregateInput
   _avg?: Prisma.LeaveBalanceTotalAvgOrderByAggregateInput
   _max?: Prisma.LeaveBalanceTotalMaxOrderByAggregateInput
@@ -470,6 +481,7 @@ export type LeaveBalanceTotalScalarWhereWithAggregatesInput = {
   expiring?: Prisma.IntWithAggregatesFilter<"LeaveBalanceTotal"> | number
   pending?: Prisma.DecimalWithAggregatesFilter<"LeaveBalanceTotal"> | runtime.Decimal | runtime.DecimalJsLike | number | string
   pendings?: Prisma.IntWithAggregatesFilter<"LeaveBalanceTotal"> | number
+  figures?: Prisma.StringWithAggregatesFilter<"LeaveBalanceTotal"> | string
 }
 
 export type LeaveBalanceTotalCreateInput = {
@@ -486,6 +498,7 @@ export type LeaveBalanceTotalCreateInput = {
   expiring?: number
   pending?: runtime.Decimal | runtime.DecimalJsLike | number | string
   pendings?: number
+  figures?: string
   employee: Prisma.EmployeeCreateNestedOneWithoutLeave_balance_totalsInput
   leave_type: Prisma.LeaveTypeCreateNestedOneWithoutBalance_totalsInput
   period: Prisma.LeavePeriodCreateNestedOneWithoutBalance_totalsInput
@@ -509,6 +522,7 @@ export type LeaveBalanceTotalUncheckedCreateInput = {
   expiring?: number
   pending?: runtime.Decimal | runtime.DecimalJsLike | number | string
   pendings?: number
+  figures?: string
 }
 
 export type LeaveBalanceTotalUpdateInput = {
@@ -525,6 +539,7 @@ export type LeaveBalanceTotalUpdateInput = {
   expiring?: Prisma.IntFieldUpdateOperationsInput | number
   pending?: Prisma.DecimalFieldUpdateOperationsInput | runtime.Decimal | runtime.DecimalJsLike | number | string
   pendings?: Prisma.IntFieldUpdateOperationsInput | number
+  figures?: Prisma.StringFieldUpdateOperationsInput | string
   employee?: Prisma.EmployeeUpdateOneRequiredWithoutLeave_balance_totalsNestedInput
   leave_type?: Prisma.LeaveTypeUpdateOneRequiredWithoutBalance_totalsNestedInput
   period?: Prisma.LeavePeriodUpdateOneRequiredWithoutBalance_totalsNestedInput
@@ -548,6 +563,7 @@ export type LeaveBalanceTotalUncheckedUpdateInput = {
   expiring?: Prisma.IntFieldUpdateOperationsInput | number
   pending?: Prisma.DecimalFieldUpdateOperationsInput | runtime.Decimal | runtime.DecimalJsLike | number | string
   pendings?: Prisma.IntFieldUpdateOperationsInput | number
+  figures?: Prisma.StringFieldUpdateOperationsInput | string
 }
 
 export type LeaveBalanceTotalCreateManyInput = {
@@ -568,6 +584,7 @@ export type LeaveBalanceTotalCreateManyInput = {
   expiring?: number
   pending?: runtime.Decimal | runtime.DecimalJsLike | number | string
   pendings?: number
+  figures?: string
 }
 
 export type LeaveBalanceTotalUpdateManyMutationInput = {
@@ -584,6 +601,7 @@ export type LeaveBalanceTotalUpdateManyMutationInput = {
   expiring?: Prisma.IntFieldUpdateOperationsInput | number
   pending?: Prisma.DecimalFieldUpdateOperationsInput | runtime.Decimal | runtime.DecimalJsLike | number | string
   pendings?: Prisma.IntFieldUpdateOperationsInput | number
+  figures?: Prisma.StringFieldUpdateOperationsInput | string
 }
 
 export type LeaveBalanceTotalUncheckedUpdateManyInput = {
@@ -604,6 +622,7 @@ export type LeaveBalanceTotalUncheckedUpdateManyInput = {
   expiring?: Prisma.IntFieldUpdateOperationsInput | number
   pending?: Prisma.DecimalFieldUpdateOperationsInput | runtime.Decimal | runtime.DecimalJsLike | number | string
   pendings?: Prisma.IntFieldUpdateOperationsInput | number
+  figures?: Prisma.StringFieldUpdateOperationsInput | string
 }
 
 export type LeaveBalanceTotalListRelationFilter = {
@@ -641,6 +660,7 @@ export type LeaveBalanceTotalCountOrderByAggregateInput = {
   expiring?: Prisma.SortOrder
   pending?: Prisma.SortOrder
   pendings?: Prisma.SortOrder
+  figures?: Prisma.SortOrder
 }
 
 export type LeaveBalanceTotalAvgOrderByAggregateInput = {
@@ -677,6 +697,7 @@ export type LeaveBalanceTotalMaxOrderByAggregateInput = {
   expiring?: Prisma.SortOrder
   pending?: Prisma.SortOrder
   pendings?: Prisma.SortOrder
+  figures?: Prisma.SortOrder
 }
 
 export type LeaveBalanceTotalMinOrderByAggregateInput = {
@@ -697,6 +718,7 @@ export type LeaveBalanceTotalMinOrderByAggregateInput = {
   expiring?: Prisma.SortOrder
   pending?: Prisma.SortOrder
   pendings?: Prisma.SortOrder
+  figures?: Prisma.SortOrder
 }
 
 export type LeaveBalanceTotalSumOrderByAggregateInput = {
@@ -855,6 +877,7 @@ export type LeaveBalanceTotalCreateWithoutEmployeeInput = {
   expiring?: number
   pending?: runtime.Decimal | runtime.DecimalJsLike | number | string
   pendings?: number
+  figures?: string
   leave_type: Prisma.LeaveTypeCreateNestedOneWithoutBalance_totalsInput
   period: Prisma.LeavePeriodCreateNestedOneWithoutBalance_totalsInput
 }
@@ -875,6 +898,7 @@ export type LeaveBalanceTotalUncheckedCreateWithoutEmployeeInput = {
   expiring?: number
   pending?: runtime.Decimal | runtime.DecimalJsLike | number | string
   pendings?: number
+  figures?: string
 }
 
 export type LeaveBalanceTotalCreateOrConnectWithoutEmployeeInput = {
@@ -924,6 +948,7 @@ export type LeaveBalanceTotalScalarWhereInput = {
   expiring?: Prisma.IntFilter<"LeaveBalanceTotal"> | number
   pending?: Prisma.DecimalFilter<"LeaveBalanceTotal"> | runtime.Decimal | runtime.DecimalJsLike | number | string
   pendings?: Prisma.IntFilter<"LeaveBalanceTotal"> | number
+  figures?: Prisma.StringFilter<"LeaveBalanceTotal"> | string
 }
 
 export type LeaveBalanceTotalCreateWithoutLeave_typeInput = {
@@ -940,6 +965,7 @@ export type LeaveBalanceTotalCreateWithoutLeave_typeInput = {
   expiring?: number
   pending?: runtime.Decimal | runtime.DecimalJsLike | number | string
   pendings?: number
+  figures?: string
   employee: Prisma.EmployeeCreateNestedOneWithoutLeave_balance_totalsInput
   period: Prisma.LeavePeriodCreateNestedOneWithoutBalance_totalsInput
 }
@@ -960,6 +986,7 @@ export type LeaveBalanceTotalUncheckedCreateWithoutLeave_typeInput = {
   expiring?: number
   pending?: runtime.Decimal | runtime.DecimalJsLike | number | string
   pendings?: number
+  figures?: string
 }
 
 export type LeaveBalanceTotalCreateOrConnectWithoutLeave_typeInput = {
@@ -1002,6 +1029,7 @@ export type LeaveBalanceTotalCreateWithoutPeriodInput = {
   expiring?: number
   pending?: runtime.Decimal | runtime.DecimalJsLike | number | string
   pendings?: number
+  figures?: string
   employee: Prisma.EmployeeCreateNestedOneWithoutLeave_balance_totalsInput
   leave_type: Prisma.LeaveTypeCreateNestedOneWithoutBalance_totalsInput
 }
@@ -1022,6 +1050,7 @@ export type LeaveBalanceTotalUncheckedCreateWithoutPeriodInput = {
   expiring?: number
   pending?: runtime.Decimal | runtime.DecimalJsLike | number | string
   pendings?: number
+  figures?: string
 }
 
 export type LeaveBalanceTotalCreateOrConnectWithoutPeriodInput = {
@@ -1066,6 +1095,7 @@ export type LeaveBalanceTotalCreateManyEmployeeInput = {
   expiring?: number
   pending?: runtime.Decimal | runtime.DecimalJsLike | number | string
   pendings?: number
+  figures?: string
 }
 
 export type LeaveBalanceTotalUpdateWithoutEmployeeInput = {
@@ -1082,6 +1112,7 @@ export type LeaveBalanceTotalUpdateWithoutEmployeeInput = {
   expiring?: Prisma.IntFieldUpdateOperationsInput | number
   pending?: Prisma.DecimalFieldUpdateOperationsInput | runtime.Decimal | runtime.DecimalJsLike | number | string
   pendings?: Prisma.IntFieldUpdateOperationsInput | number
+  figures?: Prisma.StringFieldUpdateOperationsInput | string
   leave_type?: Prisma.LeaveTypeUpdateOneRequiredWithoutBalance_totalsNestedInput
   period?: Prisma.LeavePeriodUpdateOneRequiredWithoutBalance_totalsNestedInput
 }
@@ -1102,6 +1133,7 @@ export type LeaveBalanceTotalUncheckedUpdateWithoutEmployeeInput = {
   expiring?: Prisma.IntFieldUpdateOperationsInput | number
   pending?: Prisma.DecimalFieldUpdateOperationsInput | runtime.Decimal | runtime.DecimalJsLike | number | string
   pendings?: Prisma.IntFieldUpdateOperationsInput | number
+  figures?: Prisma.StringFieldUpdateOperationsInput | string
 }
 
 export type LeaveBalanceTotalUncheckedUpdateManyWithoutEmployeeInput = {
@@ -1120,6 +1152,7 @@ export type LeaveBalanceTotalUncheckedUpdateManyWithoutEmployeeInput = {
   expiring?: Prisma.IntFieldUpdateOperationsInput | number
   pending?: Prisma.DecimalFieldUpdateOperationsInput | runtime.Decimal | runtime.DecimalJsLike | number | string
   pendings?: Prisma.IntFieldUpdateOperationsInput | number
+  figures?: Prisma.StringFieldUpdateOperationsInput | string
 }
 
 export type LeaveBalanceTotalCreateManyLeave_typeInput = {
@@ -1138,6 +1171,7 @@ export type LeaveBalanceTotalCreateManyLeave_typeInput = {
   expiring?: number
   pending?: runtime.Decimal | runtime.DecimalJsLike | number | string
   pendings?: number
+  figures?: string
 }
 
 export type LeaveBalanceTotalUpdateWithoutLeave_typeInput = {
@@ -1154,6 +1188,7 @@ export type LeaveBalanceTotalUpdateWithoutLeave_typeInput = {
   expiring?: Prisma.IntFieldUpdateOperationsInput | number
   pending?: Prisma.DecimalFieldUpdateOperationsInput | runtime.Decimal | runtime.DecimalJsLike | number | string
   pendings?: Prisma.IntFieldUpdateOperationsInput | number
+  figures?: Prisma.StringFieldUpdateOperationsInput | string
   employee?: Prisma.EmployeeUpdateOneRequiredWithoutLeave_balance_totalsNestedInput
   period?: Prisma.LeavePeriodUpdateOneRequiredWithoutBalance_totalsNestedInput
 }
@@ -1174,6 +1209,7 @@ export type LeaveBalanceTotalUncheckedUpdateWithoutLeave_typeInput = {
   expiring?: Prisma.IntFieldUpdateOperationsInput | number
   pending?: Prisma.DecimalFieldUpdateOperationsInput | runtime.Decimal | runtime.DecimalJsLike | number | string
   pendings?: Prisma.IntFieldUpdateOperationsInput | number
+  figures?: Prisma.StringFieldUpdateOperationsInput | string
 }
 
 export type LeaveBalanceTotalUncheckedUpdateManyWithoutLeave_typeInput = {
@@ -1192,6 +1228,7 @@ export type LeaveBalanceTotalUncheckedUpdateManyWithoutLeave_typeInput = {
   expiring?: Prisma.IntFieldUpdateOperationsInput | number
   pending?: Prisma.DecimalFieldUpdateOperationsInput | runtime.Decimal | runtime.DecimalJsLike | number | string
   pendings?: Prisma.IntFieldUpdateOperationsInput | number
+  figures?: Prisma.StringFieldUpdateOperationsInput | string
 }
 
 export type LeaveBalanceTotalCreateManyPeriodInput = {
@@ -1210,6 +1247,7 @@ export type LeaveBalanceTotalCreateManyPeriodInput = {
   expiring?: number
   pending?: runtime.Decimal | runtime.DecimalJsLike | number | string
   pendings?: number
+  figures?: string
 }
 
 export type LeaveBalanceTotalUpdateWithoutPeriodInput = {
@@ -1226,6 +1264,7 @@ export type LeaveBalanceTotalUpdateWithoutPeriodInput = {
   expiring?: Prisma.IntFieldUpdateOperationsInput | number
   pending?: Prisma.DecimalFieldUpdateOperationsInput | runtime.Decimal | runtime.DecimalJsLike | number | string
   pendings?: Prisma.IntFieldUpdateOperationsInput | number
+  figures?: Prisma.StringFieldUpdateOperationsInput | string
   employee?: Prisma.EmployeeUpdateOneRequiredWithoutLeave_balance_totalsNestedInput
   leave_type?: Prisma.LeaveTypeUpdateOneRequiredWithoutBalance_totalsNestedInput
 }
@@ -1246,6 +1285,7 @@ export type LeaveBalanceTotalUncheckedUpdateWithoutPeriodInput = {
   expiring?: Prisma.IntFieldUpdateOperationsInput | number
   pending?: Prisma.DecimalFieldUpdateOperationsInput | runtime.Decimal | runtime.DecimalJsLike | number | string
   pendings?: Prisma.IntFieldUpdateOperationsInput | number
+  figures?: Prisma.StringFieldUpdateOperationsInput | string
 }
 
 export type LeaveBalanceTotalUncheckedUpdateManyWithoutPeriodInput = {
@@ -1264,6 +1304,7 @@ export type LeaveBalanceTotalUncheckedUpdateManyWithoutPeriodInput = {
   expiring?: Prisma.IntFieldUpdateOperationsInput | number
   pending?: Prisma.DecimalFieldUpdateOperationsInput | runtime.Decimal | runtime.DecimalJsLike | number | string
   pendings?: Prisma.IntFieldUpdateOperationsInput | number
+  figures?: Prisma.StringFieldUpdateOperationsInput | string
 }
 
 
@@ -1286,6 +1327,7 @@ export type LeaveBalanceTotalSelect<ExtArgs extends runtime.Types.Extensions.Int
   expiring?: boolean
   pending?: boolean
   pendings?: boolean
+  figures?: boolean
   employee?: boolean | Prisma.EmployeeDefaultArgs<ExtArgs>
   leave_type?: boolean | Prisma.LeaveTypeDefaultArgs<ExtArgs>
   period?: boolean | Prisma.LeavePeriodDefaultArgs<ExtArgs>
@@ -1309,6 +1351,7 @@ export type LeaveBalanceTotalSelectCreateManyAndReturn<ExtArgs extends runtime.T
   expiring?: boolean
   pending?: boolean
   pendings?: boolean
+  figures?: boolean
   employee?: boolean | Prisma.EmployeeDefaultArgs<ExtArgs>
   leave_type?: boolean | Prisma.LeaveTypeDefaultArgs<ExtArgs>
   period?: boolean | Prisma.LeavePeriodDefaultArgs<ExtArgs>
@@ -1332,6 +1375,7 @@ export type LeaveBalanceTotalSelectUpdateManyAndReturn<ExtArgs extends runtime.T
   expiring?: boolean
   pending?: boolean
   pendings?: boolean
+  figures?: boolean
   employee?: boolean | Prisma.EmployeeDefaultArgs<ExtArgs>
   leave_type?: boolean | Prisma.LeaveTypeDefaultArgs<ExtArgs>
   period?: boolean | Prisma.LeavePeriodDefaultArgs<ExtArgs>
@@ -1355,9 +1399,10 @@ export type LeaveBalanceTotalSelectScalar = {
   expiring?: boolean
   pending?: boolean
   pendings?: boolean
+  figures?: boolean
 }
 
-export type LeaveBalanceTotalOmit<ExtArgs extends runtime.Types.Extensions.InternalArgs = runtime.Types.Extensions.DefaultArgs> = runtime.Types.Extensions.GetOmit<"tenant_id" | "employee_id" | "period_id" | "leave_type_id" | "allocated" | "carried" | "accrued" | "comp_off" | "adjusted" | "expired" | "taken" | "encashed" | "ledger" | "entries" | "expiring" | "pending" | "pendings", ExtArgs["result"]["leaveBalanceTotal"]>
+export type LeaveBalanceTotalOmit<ExtArgs extends runtime.Types.Extensions.InternalArgs = runtime.Types.Extensions.DefaultArgs> = runtime.Types.Extensions.GetOmit<"tenant_id" | "employee_id" | "period_id" | "leave_type_id" | "allocated" | "carried" | "accrued" | "comp_off" | "adjusted" | "expired" | "taken" | "encashed" | "ledger" | "entries" | "expiring" | "pending" | "pendings" | "figures", ExtArgs["result"]["leaveBalanceTotal"]>
 export type LeaveBalanceTotalInclude<ExtArgs extends runtime.Types.Extensions.InternalArgs = runtime.Types.Extensions.DefaultArgs> = {
   employee?: boolean | Prisma.EmployeeDefaultArgs<ExtArgs>
   leave_type?: boolean | Prisma.LeaveTypeDefaultArgs<ExtArgs>
@@ -1409,6 +1454,13 @@ export type $LeaveBalanceTotalPayload<ExtArgs extends runtime.Types.Extensions.I
      */
     pending: runtime.Decimal
     pendings: number
+    /**
+     * The account's figures as the balances page writes them (LeaveBalance, `"allocated":"12.0"` …
+     * `"available":"10.0"`), set from the columns above by the row trigger
+     * `leave_balance_totals_figures` (migration 20261127090800_leave_balance_totals_figures) on every
+     * insert and update: the page copies it instead of formatting ten numbers per account.
+     */
+    figures: string
   }, ExtArgs["result"]["leaveBalanceTotal"]>
   composites: {}
 }
@@ -1852,6 +1904,7 @@ export interface LeaveBalanceTotalFieldRefs {
   readonly expiring: Prisma.FieldRef<"LeaveBalanceTotal", 'Int'>
   readonly pending: Prisma.FieldRef<"LeaveBalanceTotal", 'Decimal'>
   readonly pendings: Prisma.FieldRef<"LeaveBalanceTotal", 'Int'>
+  readonly figures: Prisma.FieldRef<"LeaveBalanceTotal", 'String'>
 }
     
 

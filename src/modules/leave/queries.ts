@@ -136,8 +136,9 @@ export interface BalancesPageResult {
  * read, except, for accounts that have any, expiring credits (carry forward, compensatory offs)
  * past their date, to tell whether an expiry needs checking. PostgreSQL writes the rows as JSON in their final form, a row
  * of the result per employee (the figures of the page on each): the employee's and each type's
- * fields once, the figures per account; DECIMAL(10,1) sums print with one decimal place ("12.0"),
- * the DayCount form. `period_id` is null when there is no such period.
+ * fields once, and each account's figures as its totals row holds them already written (the
+ * `figures` column, DECIMAL(10,1) sums printed with one decimal place - "12.0", the DayCount
+ * form). `period_id` is null when there is no such period.
  */
 export async function balancesPage(i: BalancesPageInput): Promise<BalancesPageResult> {
   const empFilter = sql`e.deleted_at IS NULL AND ${i.scope}
@@ -164,19 +165,15 @@ export async function balancesPage(i: BalancesPageInput): Promise<BalancesPageRe
         SELECT t.id, t.code,
                ',"leave_type_id":"' || t.id || '","leave_type_code":' || to_json(t.code::text)::text
                || ',"leave_type_name":' || to_json(t.name)::text || ',"is_paid":' || t.is_paid
-               || ',"period_id":"' || (SELECT id FROM per) || '","allocated":"' AS part,
+               || ',"period_id":"' || (SELECT id FROM per) || '",' AS part,
                CASE WHEN NOT t.is_paid THEN NULL WHEN t.allow_negative_balance THEN -t.negative_balance_limit ELSE 0.0 END AS minimum
           FROM leave_types t WHERE t.tenant_id = ${tenant}::uuid ${byType(sql`AND t.id = ${i.leaveTypeId}::uuid`)}
       ), bal AS (
         SELECT emp.id AS employee_id, emp.employee_code, r.part, r.below, r.expiring
           FROM emp
           CROSS JOIN LATERAL (
-            SELECT string_agg(emp.head || t.part || s.allocated || '","carried":"' || s.carried
-                     || '","accrued":"' || s.accrued || '","comp_off":"' || s.comp_off
-                     || '","adjusted":"' || s.adjusted || '","expired":"' || -s.expired
-                     || '","taken":"' || -s.taken || '","pending":"' || s.pending
-                     || '","encashed":"' || -s.encashed || '","available":"' || (s.ledger - s.pending)
-                     || '","minimum":' || coalesce('"' || t.minimum || '"', 'null') || ',"below_minimum_reason":null}',
+            SELECT string_agg(emp.head || t.part || s.figures
+                     || ',"minimum":' || coalesce('"' || t.minimum || '"', 'null') || ',"below_minimum_reason":null}',
                      ',' ORDER BY t.code) AS part,
                    array_agg(emp.id::text || ':' || t.id::text) FILTER (WHERE s.ledger - s.pending < t.minimum) AS below,
                    array_agg(t.id) FILTER (WHERE s.expiring > 0) AS expiring
