@@ -17,7 +17,12 @@
 // default: the embedded PostgreSQL), BENCH_LEAVE_EMPLOYEES (10000), BENCH_LEAVE_ATTENDANCE_DAYS
 // (365), BENCH_LEAVE_DURATION seconds per scenario (10), BENCH_LEAVE_CONNECTIONS concurrency levels ("1,10"), BENCH_LEAVE_PORT (3199),
 // BENCH_LEAVE_TARGET_P99_MS (50), BENCH_LEAVE_KEEP=1 keeps the database, BENCH_LEAVE_STRICT=1 exits 1 on a missed
-// target. `npm run bench` runs scripts/bench.ts (employees) and then this one.
+// target, BENCH_LEAVE_REUSE=<database> measures against a database a run with BENCH_LEAVE_KEEP=1
+// kept (named in its output; migrated by the server at start, not seeded again, kept afterwards),
+// BENCH_LEAVE_ONLY=baseline,one,page,attendance measures only those scenarios.
+// Besides latency, the table shows the CPU each request cost the server process and the database
+// (its connections' backends, from /proc: the figure that stays meaningful on a shared machine).
+// `npm run bench` runs scripts/bench.ts (employees) and then this one.
 import { spawn } from "node:child_process";
 import { randomBytes } from "node:crypto";
 import path from "node:path";
@@ -39,7 +44,10 @@ const TARGET = Number(env.BENCH_LEAVE_TARGET_P99_MS ?? 50);
 // embedded PostgreSQL of `make run` (started here when it is not running).
 const embedded = env.BENCH_DATABASE_URL || env.DATABASE_URL ? null : await (await import("../src/db/embedded.ts")).startEmbeddedServer();
 const ADMIN_URL = env.BENCH_DATABASE_URL || env.DATABASE_URL || embedded!.url;
-const DB_NAME = `hrms_bench_leave_${process.pid}`;
+const REUSE = env.BENCH_LEAVE_REUSE || null;
+if (REUSE !== null && !/^hrms_bench_leave_[0-9]+$/.test(REUSE)) throw new Error(`BENCH_LEAVE_REUSE: not a kept bench database: ${REUSE}`);
+const ONLY = env.BENCH_LEAVE_ONLY ? new Set(env.BENCH_LEAVE_ONLY.split(",")) : null;
+const DB_NAME = REUSE ?? `hrms_bench_leave_${process.pid}`;
 const root = path.resolve(import.meta.dirname, "..");
 const base = `http://127.0.0.1:${PORT}`;
 // Production sessions use Secure cookies: requests present themselves as coming through a TLS proxy.
@@ -215,6 +223,33 @@ async function seed(db: pg.Client) {
   return { one, today };
 }
 
+/** A kept database (BENCH_LEAVE_REUSE): signs in as its owner and finds what seed() returned. */
+async function reuse(db: pg.Client) {
+  const owner = await db.query(`SELECT email FROM users WHERE email LIKE 'bench.%@example.test' ORDER BY created_at LIMIT 1`);
+  if (!owner.rows.length) throw new Error(`${DB_NAME} holds no bench owner`);
+  await api("POST", "/api/auth/sign-in", { email: owner.rows[0].email, password: "bench-password-1" });
+  const one = (await db.query(`SELECT id FROM employees WHERE employee_code = 'EMP-00042'`)).rows[0].id as string;
+  const session = await api("GET", "/api/auth/session");
+  const tz = (await db.query(`SELECT timezone FROM tenants WHERE id = $1`, [session.data.active_tenant_id])).rows[0].timezone as string;
+  return { one, today: todayIn(tz) };
+}
+
+/** CPU time (ms) used so far by these processes (utime + stime of /proc/<pid>/stat); exited ones count 0. */
+async function cpuMs(pids: number[]): Promise<number> {
+  const { readFile } = await import("node:fs/promises");
+  let ticks = 0;
+  for (const pid of pids) {
+    try {
+      const stat = await readFile(`/proc/${pid}/stat`, "utf8");
+      const f = stat.slice(stat.lastIndexOf(")") + 2).split(" ");
+      ticks += Number(f[11]) + Number(f[12]); // fields 14 and 15: utime, stime
+    } catch {
+      /* gone */
+    }
+  }
+  return ticks * 10; // USER_HZ = 100
+}
+
 interface Figures {
   name: string;
   connections: number;
@@ -222,6 +257,21 @@ interface Figures {
   p50: number;
   p99: number;
   errors: number;
+  /** CPU ms per request of the server process and of the database backends serving its pool. */
+  nodeCpu: number;
+  pgCpu: number;
+}
+
+let serverPid = 0;
+async function backendPids(): Promise<number[]> {
+  const c = new pg.Client({ connectionString: ADMIN_URL });
+  await c.connect();
+  try {
+    const r = await c.query(`SELECT pid FROM pg_stat_activity WHERE datname = $1 AND pid <> pg_backend_pid()`, [DB_NAME]);
+    return r.rows.map((x) => x.pid as number);
+  } finally {
+    await c.end();
+  }
 }
 
 async function measure(name: string, url: string): Promise<Figures[]> {
@@ -233,8 +283,16 @@ async function measure(name: string, url: string): Promise<Figures[]> {
     duration: Math.min(2, DURATION),
   }); // warm-up
   for (const connections of CONNECTIONS) {
+    // backends that start during the run count in full, those that end during it are missed (the
+    // pool closes a connection after 30 s idle: rare within a run)
+    const pids = await backendPids();
+    const [node0, pg0] = [await cpuMs([serverPid]), await cpuMs(pids)];
     const r = await autocannon({ url: `${base}${url}`, connections, headers: { cookie, ...HTTPS }, duration: DURATION });
+    const [node1, pg1] = [await cpuMs([serverPid]), await cpuMs([...new Set([...pids, ...(await backendPids())])])];
+    const n = Math.max(1, r.requests.total);
     out.push({
+      nodeCpu: (node1 - node0) / n,
+      pgCpu: (pg1 - pg0) / n,
       name,
       connections,
       rps: r.requests.average,
@@ -251,8 +309,10 @@ async function main() {
     `employees=${EMPLOYEES} attendance_days=${ATTENDANCE_DAYS} duration=${DURATION}s ` +
       `connections=${CONNECTIONS.join(",")} (load average ${(await import("node:os")).loadavg()[0].toFixed(1)})`,
   );
-  await admin(`DROP DATABASE IF EXISTS "${DB_NAME}"`);
-  await admin(`CREATE DATABASE "${DB_NAME}"`);
+  if (!REUSE) {
+    await admin(`DROP DATABASE IF EXISTS "${DB_NAME}"`);
+    await admin(`CREATE DATABASE "${DB_NAME}"`);
+  }
   const server = spawn(process.execPath, productionServerArgs(), {
     cwd: root,
     stdio: ["ignore", "ignore", "inherit"],
@@ -268,36 +328,43 @@ async function main() {
       TRUST_PROXY: "true",
     },
   });
+  serverPid = server.pid ?? 0;
   const db = new pg.Client({ connectionString: dbUrl });
   let failed = false;
   try {
     await timed("server start (with migrations)", waitForHealth);
     await db.connect();
-    const { one, today } = await seed(db);
+    const { one, today } = REUSE ? await reuse(db) : await seed(db);
     const [year, month] = [Number(today.slice(0, 4)), Number(today.slice(5, 7))];
     const prev = month === 1 ? { year: year - 1, month: 12 } : { year, month: month - 1 };
     const results: Figures[] = [];
-    // the platform's floor on this machine (session, auth, validation, one small query), for comparison
-    results.push(...(await measure("baseline: company settings", "/api/configuration/company-settings")));
-    results.push(...(await measure("leave-balances, one employee", `/api/leave-balances?employee_id=${one}`)));
-    results.push(...(await measure("leave-balances, page of 100", `/api/leave-balances?limit=100`)));
-    results.push(
-      ...(await measure("attendance month, one employee", `/api/attendance?employee_id=${one}&month=${prev.month}&year=${prev.year}`)),
-    );
+    const scenarios: [string, string, string][] = [
+      // the platform's floor on this machine (session, auth, validation, one small query), for comparison
+      ["baseline", "baseline: company settings", "/api/configuration/company-settings"],
+      ["one", "leave-balances, one employee", `/api/leave-balances?employee_id=${one}`],
+      ["page", "leave-balances, page of 100", `/api/leave-balances?limit=100`],
+      ["attendance", "attendance month, one employee", `/api/attendance?employee_id=${one}&month=${prev.month}&year=${prev.year}`],
+    ];
+    for (const [key, name, url] of scenarios) if (!ONLY || ONLY.has(key)) results.push(...(await measure(name, url)));
+    const load = (await import("node:os")).loadavg().map((x) => x.toFixed(2));
     console.log("");
-    console.log(`| scenario | connections | req/s | p50 ms | p99 ms | errors | p99 < ${TARGET} ms |`);
-    console.log("|---|---:|---:|---:|---:|---:|---|");
+    console.log(`load average: ${load.join(", ")}`);
+    console.log(`| scenario | connections | req/s | p50 ms | p99 ms | errors | CPU ms/req node | CPU ms/req db | p99 < ${TARGET} ms |`);
+    console.log("|---|---:|---:|---:|---:|---:|---:|---:|---|");
     for (const r of results) {
       const ok = r.p99 < TARGET && r.errors === 0;
       if (!ok && !r.name.startsWith("baseline")) failed = true;
-      console.log(`| ${r.name} | ${r.connections} | ${r.rps.toFixed(0)} | ${r.p50} | ${r.p99} | ${r.errors} | ${ok ? "yes" : "NO"} |`);
+      console.log(
+        `| ${r.name} | ${r.connections} | ${r.rps.toFixed(0)} | ${r.p50} | ${r.p99} | ${r.errors} | ` +
+          `${r.nodeCpu.toFixed(2)} | ${r.pgCpu.toFixed(2)} | ${ok ? "yes" : "NO"} |`,
+      );
     }
     console.log("");
   } finally {
     await db.end().catch(() => {});
     server.kill("SIGTERM");
     await new Promise((r) => server.once("exit", r));
-    if (env.BENCH_LEAVE_KEEP !== "1") await admin(`DROP DATABASE IF EXISTS "${DB_NAME}" WITH (FORCE)`);
+    if (env.BENCH_LEAVE_KEEP !== "1" && !REUSE) await admin(`DROP DATABASE IF EXISTS "${DB_NAME}" WITH (FORCE)`);
     else log(`kept database ${DB_NAME}`);
     await embedded?.stop();
   }

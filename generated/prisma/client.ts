@@ -196,6 +196,20 @@ export type LeaveAllocation = Prisma.LeaveAllocationModel
  */
 export type LeaveLedgerEntry = Prisma.LeaveLedgerEntryModel
 /**
+ * Model LeaveBalanceTotal
+ * The sums of one account (employee, period, leave type) that the balances page shows, kept by
+ * the database in the transaction of every write they derive from (statement-level triggers written
+ * by hand into the migration 20261127081556_leave_balance_totals; Prisma does not model triggers):
+ * the ledger's entries by kind (`leave_ledger_entries_balance_totals`, the ledger being append-only),
+ * and the days of pending leave requests and pending encashments (`leave_requests_balance_totals`,
+ * `leave_encashments_balance_totals`, on insert, update and delete). Each column is the exact sum
+ * of its rows (signed as in the ledger: `taken` is minus the days taken, net of cancellations);
+ * `entries` and `pendings` count them, so that an account appears on the page exactly when it has
+ * a ledger entry or a reservation. Never written by the application; test/leave/balance-totals.test.ts
+ * checks the sums against the ledger after every kind of posting.
+ */
+export type LeaveBalanceTotal = Prisma.LeaveBalanceTotalModel
+/**
  * Model LeaveRequest
  * status: pending | approved | rejected | cancelled
  */

@@ -9,6 +9,7 @@
 // the database (TenantScopeError). `make test` (scripts/check-sql.ts) adds the static half: raw SQL
 // lives only in an area's query files, and every tenant-owned table a statement names is filtered
 // by the tenant (`<alias>.tenant_id = ${tenant}`, or joined on another filtered alias's tenant_id).
+import pg from "pg";
 import { Prisma } from "../../generated/prisma/client.ts";
 import { getPool } from "./client.ts";
 import { currentTenantId, db, statementName, TenantScopeError, type ScopedTx } from "./tenancy.ts";
@@ -76,6 +77,93 @@ export async function read<T>(statement: Sql): Promise<T[]> {
 export async function readPrepared<T>(statement: Sql): Promise<T[]> {
   return (await getPool().query({ name: statementName(statement.text), text: statement.text, values: bind(statement, "readPrepared") }))
     .rows as T[];
+}
+
+/** What readGenericPlan's statements run under: transaction-local, so over when its round trip ends. */
+const GENERIC_PLAN_SETTINGS = "SELECT set_config('plan_cache_mode', 'force_generic_plan', true), set_config('jit', 'off', true)";
+const GENERIC_PLAN_SETTINGS_NAME = "hrms_generic_plan_settings";
+
+/** The parts of node-postgres's connection and Query (pg 8.23, pinned) that GenericPlanQuery uses. */
+interface PgConnection {
+  parse(m: { text: string; name: string; types: unknown[] }): void;
+  bind(m: { statement: string; portal: string; values: unknown[] }): void;
+  describe(m: { type: "P"; name: string }): void;
+  execute(m: { portal: string }): void;
+  parsedStatements: Record<string, string | undefined>;
+}
+interface PgQuery {
+  name?: string;
+  prepare(connection: PgConnection): void;
+  handleError(err: Error, connection: PgConnection): void;
+}
+type Callback = (err: Error | null, results: pg.QueryResult | pg.QueryResult[]) => void;
+const BaseQuery = pg.Query as unknown as new (config: pg.QueryConfig, values: undefined, callback: Callback) => PgQuery;
+
+/** Connections on which GENERIC_PLAN_SETTINGS is a prepared statement already. */
+const settingsPrepared = new WeakSet<PgConnection>();
+
+/**
+ * A named statement preceded, in the same write and the same implicit transaction (the extended
+ * protocol's messages up to Sync), by GENERIC_PLAN_SETTINGS: the statement is planned (at its Bind)
+ * under them, and they end with the transaction at Sync. One round trip, where SET before and
+ * RESET after cost two more (about 0.25 ms of the server's CPU each time). The callback receives
+ * two results, the settings' and the statement's. Built on node-postgres's Query (its `prepare`,
+ * which writes Parse/Bind/Describe/Execute/Sync): a subclass as pg-cursor's are, tested by
+ * test/platform/tenancy.test.ts.
+ */
+class GenericPlanQuery extends BaseQuery {
+  private parsing = false;
+  prepare(connection: PgConnection): void {
+    if (!settingsPrepared.has(connection)) {
+      connection.parse({ text: GENERIC_PLAN_SETTINGS, name: GENERIC_PLAN_SETTINGS_NAME, types: [] });
+      settingsPrepared.add(connection);
+    }
+    connection.bind({ statement: GENERIC_PLAN_SETTINGS_NAME, portal: "", values: [] });
+    connection.describe({ type: "P", name: "" });
+    connection.execute({ portal: "" });
+    this.parsing = this.name !== undefined && connection.parsedStatements[this.name] === undefined;
+    super.prepare(connection);
+  }
+  handleError(err: Error, connection: PgConnection): void {
+    // node-postgres records the statement as parsed at the first ParseComplete of the round trip
+    // (the settings'): if the batch failed, neither may exist on the server
+    settingsPrepared.delete(connection);
+    if (this.parsing && this.name !== undefined) delete connection.parsedStatements[this.name];
+    super.handleError(err, connection);
+  }
+}
+
+/**
+ * `readPrepared` run with the statement's generic plan, made once per connection and reused: for
+ * a fixed statement whose planning costs more than its execution (many CTEs, LATERAL subqueries
+ * and sublinks). Left to itself PostgreSQL plans such a statement afresh for every execution
+ * whenever the generic plan's estimate (which cannot see LIMIT/OFFSET or the tenant's values)
+ * exceeds the custom plans' - which can be always. The statement must be written so that its plan
+ * does not depend on its values (LATERAL per-row lookups instead of joins the planner would size
+ * from the estimates). JIT compilation is off for it: the generic plan's estimates (a LIMIT of
+ * unknown size counts as a tenth of the table) can pass jit_above_cost, and compiling on every
+ * execution costs far more than such a statement runs. Both settings are local to the statement's
+ * round trip (GenericPlanQuery): the connection goes back to the pool as it was.
+ */
+export async function readGenericPlan<T>(statement: Sql): Promise<T[]> {
+  const values = bind(statement, "readGenericPlan");
+  const client = await getPool().connect();
+  let failed: Error | undefined;
+  try {
+    const results = await new Promise<pg.QueryResult | pg.QueryResult[]>((resolve, reject) => {
+      const config = { name: statementName(statement.text), text: statement.text, values };
+      client.query(new GenericPlanQuery(config, undefined, (err, res) => (err ? reject(err) : resolve(res))) as unknown as pg.Submittable);
+    });
+    if (!Array.isArray(results) || results.length !== 2)
+      throw new Error("readGenericPlan: expected the settings' and the statement's results");
+    return results[1].rows as T[];
+  } catch (err) {
+    failed = err as Error;
+    throw err;
+  } finally {
+    // as pool.query does: a connection whose statement failed is not reused
+    client.release(failed);
+  }
 }
 
 const TABLE = /^[a-z][a-z0-9_]*$/;

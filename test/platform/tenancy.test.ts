@@ -1,9 +1,10 @@
 // The tenant-scoped client: derived model list, fail-closed without a tenant, scoping of reads,
 // writes and transactions, and isolation between two tenants through the API.
 import { describe, expect, it } from "vitest";
-import { systemDb } from "../../src/db/client.ts";
-import { advisoryLock, execute, lockRow, lockRows, query, read, readPrepared, sql, tenant } from "../../src/db/sql.ts";
-import { byId, db, scopeArgs, tenantScopedModels, tenantTx, TenantScopeError, withTenant } from "../../src/db/tenancy.ts";
+import pg from "pg";
+import { getPool, systemDb } from "../../src/db/client.ts";
+import { advisoryLock, execute, lockRow, lockRows, query, read, readGenericPlan, readPrepared, sql, tenant } from "../../src/db/sql.ts";
+import { byId, db, scopeArgs, statementName, tenantScopedModels, tenantTx, TenantScopeError, withTenant } from "../../src/db/tenancy.ts";
 import { expectError, signupTenant, useTestApp } from "../support/app.ts";
 
 const t = useTestApp();
@@ -78,16 +79,33 @@ describe("raw SQL through src/db/sql.ts cannot forget the tenant", () => {
     const a = await signupTenant(t);
     const b = await signupTenant(t);
     const count = sql`SELECT count(*)::int AS n FROM memberships WHERE tenant_id = ${tenant}::uuid`;
-    for (const run of [() => query(count), () => execute(count), () => read(count), () => readPrepared(count)])
+    for (const run of [
+      () => query(count),
+      () => execute(count),
+      () => read(count),
+      () => readPrepared(count),
+      () => readGenericPlan(count),
+    ])
       await expect(run()).rejects.toThrow(TenantScopeError);
     // a statement naming a tenant id of its own instead of the placeholder is refused under any tenant
     const named = sql`SELECT count(*)::int AS n FROM memberships WHERE tenant_id = ${a.tenantId}::uuid`;
-    for (const run of [() => query(named), () => execute(named), () => read(named), () => readPrepared(named)])
+    for (const run of [
+      () => query(named),
+      () => execute(named),
+      () => read(named),
+      () => readPrepared(named),
+      () => readGenericPlan(named),
+    ])
       await expect(withTenant<unknown>(a.tenantId, run)).rejects.toThrow(/must filter on the active tenant/);
     // the same statement answers each tenant with its own rows, however it runs
     const created = await withTenant(a.tenantId, () => db.membership.count());
     expect(created).toBeGreaterThan(0);
-    for (const run of [() => query<{ n: number }>(count), () => read<{ n: number }>(count), () => readPrepared<{ n: number }>(count)]) {
+    for (const run of [
+      () => query<{ n: number }>(count),
+      () => read<{ n: number }>(count),
+      () => readPrepared<{ n: number }>(count),
+      () => readGenericPlan<{ n: number }>(count),
+    ]) {
       expect(await withTenant(a.tenantId, run)).toEqual([{ n: created }]);
       expect(await withTenant(b.tenantId, run)).toEqual([{ n: await withTenant(b.tenantId, () => db.membership.count()) }]);
     }
@@ -117,5 +135,51 @@ describe("raw SQL through src/db/sql.ts cannot forget the tenant", () => {
     await expect(systemDb.notification.create({ data: { user_id: a.userId, kind: "test", title: "no tenant" } })).rejects.toThrow(
       /tenant_id/,
     );
+  });
+});
+
+describe("readGenericPlan: a statement planned once per connection", () => {
+  /** The settings a connection of the pool has when nothing changed them (a connection of its own). */
+  async function defaults(): Promise<{ mode: string; jit: string }> {
+    const c = new pg.Client({ connectionString: t.url });
+    await c.connect();
+    try {
+      return (await c.query("SELECT current_setting('plan_cache_mode') AS mode, current_setting('jit') AS jit")).rows[0];
+    } finally {
+      await c.end();
+    }
+  }
+  /** The settings of the pool's most recently released connection (the pool hands out the last one released). */
+  async function lastReleased(): Promise<{ mode: string; jit: string }> {
+    const c = await getPool().connect();
+    try {
+      return (await c.query("SELECT current_setting('plan_cache_mode') AS mode, current_setting('jit') AS jit")).rows[0];
+    } finally {
+      c.release();
+    }
+  }
+
+  it("runs with the generic plan and without JIT from the first execution, then restores the connection's settings", async () => {
+    const a = await signupTenant(t);
+    const probe = (name: string) =>
+      sql`SELECT current_setting('plan_cache_mode') AS mode, current_setting('jit') AS jit,
+                 (SELECT p.generic_plans::int FROM pg_prepared_statements p WHERE p.name = ${name}) AS generic,
+                 (SELECT p.custom_plans::int FROM pg_prepared_statements p WHERE p.name = ${name}) AS custom
+            FROM memberships m WHERE m.tenant_id = ${tenant}::uuid LIMIT 1`;
+    const name = statementName(probe("").text);
+    const before = await defaults();
+    expect(before.mode).toBe("auto");
+    for (let i = 0; i < 8; i++) {
+      const [r] = await withTenant(a.tenantId, () =>
+        readGenericPlan<{ mode: string; jit: string; generic: number; custom: number }>(probe(name)),
+      );
+      expect(r).toMatchObject({ mode: "force_generic_plan", jit: "off", custom: 0 });
+      expect(r.generic).toBeGreaterThan(0);
+      expect(await lastReleased()).toEqual(before);
+    }
+    // a statement that fails: the error reaches the caller, the connection is restored all the same
+    const failing = sql`SELECT 1 / (count(*) - count(*)) AS n FROM memberships m WHERE m.tenant_id = ${tenant}::uuid`;
+    await expect(withTenant(a.tenantId, () => readGenericPlan(failing))).rejects.toMatchObject({ code: "22012" });
+    expect(await lastReleased()).toEqual(before);
   });
 });

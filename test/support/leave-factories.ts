@@ -69,3 +69,56 @@ export async function grant(agent: TenantSession["agent"], employeeId: string, l
   const res = await agent.post("/api/leave-allocations").send({ employee_id: employeeId, leave_type_id: leaveTypeId, days });
   if (res.status !== 201 || res.body.data.created_count !== 1) throw new Error(`allocation: ${res.status} ${JSON.stringify(res.body)}`);
 }
+
+/**
+ * The accounts whose leave_balance_totals row (kept by triggers, migration
+ * 20261127081556_leave_balance_totals) differs from the sums of the ledger entries by kind and of
+ * the pending leave requests and encashments, or whose `figures` text is not those sums as the
+ * balances page writes them, in the file's whole database (every tenant): each as
+ * `{ key, kept, summed }`. Empty when every total is exact; an account without rows may have a
+ * total of zeros.
+ */
+export async function balanceTotalDrift(ctx: TestContext): Promise<{ key: string; kept: string; summed: string }[]> {
+  return ctx.query(`
+    WITH summed AS (
+      SELECT u.tenant_id, u.employee_id, u.period_id, u.leave_type_id,
+             concat_ws(' ',
+               coalesce(sum(u.days) FILTER (WHERE u.kind = 'allocation'), 0.0),
+               coalesce(sum(u.days) FILTER (WHERE u.kind = 'carry_forward'), 0.0),
+               coalesce(sum(u.days) FILTER (WHERE u.kind = 'accrual'), 0.0),
+               coalesce(sum(u.days) FILTER (WHERE u.kind = 'comp_off'), 0.0),
+               coalesce(sum(u.days) FILTER (WHERE u.kind = 'adjustment'), 0.0),
+               coalesce(sum(u.days) FILTER (WHERE u.kind = 'expiry'), 0.0),
+               coalesce(sum(u.days) FILTER (WHERE u.kind IN ('taken', 'cancelled')), 0.0),
+               coalesce(sum(u.days) FILTER (WHERE u.kind = 'encashed'), 0.0),
+               coalesce(sum(u.days) FILTER (WHERE u.kind <> 'pending'), 0.0),
+               count(*) FILTER (WHERE u.kind <> 'pending'),
+               count(*) FILTER (WHERE u.kind IN ('carry_forward', 'comp_off') AND u.expires_on IS NOT NULL),
+               coalesce(sum(u.days) FILTER (WHERE u.kind = 'pending'), 0.0),
+               count(*) FILTER (WHERE u.kind = 'pending')) AS figures
+        FROM (SELECT l.tenant_id, l.employee_id, l.period_id, l.leave_type_id, l.entry_type AS kind, l.days, l.expires_on
+                FROM leave_ledger_entries l
+              UNION ALL
+              SELECT q.tenant_id, q.employee_id, q.period_id, q.leave_type_id, 'pending', q.days, NULL
+                FROM leave_requests q WHERE q.status = 'pending'
+              UNION ALL
+              SELECT x.tenant_id, x.employee_id, x.period_id, x.leave_type_id, 'pending', x.days, NULL
+                FROM leave_encashments x WHERE x.status = 'pending') u
+       GROUP BY u.tenant_id, u.employee_id, u.period_id, u.leave_type_id
+    ), kept AS (
+      SELECT b.tenant_id, b.employee_id, b.period_id, b.leave_type_id,
+             concat_ws(' ', b.allocated, b.carried, b.accrued, b.comp_off, b.adjusted, b.expired, b.taken, b.encashed,
+                       b.ledger, b.entries, b.expiring, b.pending, b.pendings,
+                       -- the JSON text of the figures, as LeaveBalance writes them
+                       CASE WHEN b.figures = format('"allocated":"%s","carried":"%s","accrued":"%s","comp_off":"%s",'
+                                                    '"adjusted":"%s","expired":"%s","taken":"%s","pending":"%s",'
+                                                    '"encashed":"%s","available":"%s"', b.allocated, b.carried,
+                                                    b.accrued, b.comp_off, b.adjusted, -b.expired, -b.taken, b.pending,
+                                                    -b.encashed, b.ledger - b.pending)
+                            THEN '' ELSE 'figures: ' || b.figures END) AS figures
+        FROM leave_balance_totals b
+    )
+    SELECT concat_ws(':', tenant_id, employee_id, period_id, leave_type_id) AS key, k.figures AS kept, s.figures AS summed
+      FROM kept k FULL JOIN summed s USING (tenant_id, employee_id, period_id, leave_type_id)
+     WHERE k.figures IS DISTINCT FROM coalesce(s.figures, '0.0 0.0 0.0 0.0 0.0 0.0 0.0 0.0 0.0 0 0 0.0 0') || ' '`);
+}

@@ -423,6 +423,7 @@ export const ModelName = {
   LeavePolicyEmployee: 'LeavePolicyEmployee',
   LeaveAllocation: 'LeaveAllocation',
   LeaveLedgerEntry: 'LeaveLedgerEntry',
+  LeaveBalanceTotal: 'LeaveBalanceTotal',
   LeaveRequest: 'LeaveRequest',
   LeaveEncashment: 'LeaveEncashment',
   Holiday: 'Holiday',
@@ -479,7 +480,7 @@ export type TypeMap<ExtArgs extends runtime.Types.Extensions.InternalArgs = runt
     omit: GlobalOmitOptions
   }
   meta: {
-    modelProps: "assetCategory" | "asset" | "assetAssignment" | "assetReturnRequest" | "assetDamageReport" | "attendanceSettings" | "attendanceRecord" | "attendanceRegularization" | "employee" | "employeeDepartmentCount" | "employeeCodeCounter" | "employeeDocument" | "employeeExit" | "exitChecklistItem" | "branch" | "workLocation" | "numberSequence" | "helpdeskTicket" | "helpdeskMessage" | "leaveType" | "leavePeriod" | "leavePolicy" | "leavePolicyItem" | "leavePolicyEmployee" | "leaveAllocation" | "leaveLedgerEntry" | "leaveRequest" | "leaveEncashment" | "holiday" | "wfhRequest" | "holidayWorkRequest" | "loanType" | "expenseCategory" | "salaryComponent" | "employeeSalarySetup" | "employeeSalaryComponent" | "payrollRun" | "payrollSlip" | "loanAdvance" | "loanInstallment" | "expenseClaim" | "finalSettlement" | "user" | "tenant" | "passwordResetToken" | "emailOutbox" | "session" | "membership" | "invitation" | "auditLog" | "notification" | "storedFile" | "billingEvent" | "billingCustomer" | "signupRequest" | "passwordResetRequest" | "authThrottle" | "usageCounter" | "tenantSetting" | "jobRequisition" | "jobPosting" | "candidate" | "interview" | "interviewSession" | "jobOffer" | "appointmentDocument" | "talentPoolCandidate"
+    modelProps: "assetCategory" | "asset" | "assetAssignment" | "assetReturnRequest" | "assetDamageReport" | "attendanceSettings" | "attendanceRecord" | "attendanceRegularization" | "employee" | "employeeDepartmentCount" | "employeeCodeCounter" | "employeeDocument" | "employeeExit" | "exitChecklistItem" | "branch" | "workLocation" | "numberSequence" | "helpdeskTicket" | "helpdeskMessage" | "leaveType" | "leavePeriod" | "leavePolicy" | "leavePolicyItem" | "leavePolicyEmployee" | "leaveAllocation" | "leaveLedgerEntry" | "leaveBalanceTotal" | "leaveRequest" | "leaveEncashment" | "holiday" | "wfhRequest" | "holidayWorkRequest" | "loanType" | "expenseCategory" | "salaryComponent" | "employeeSalarySetup" | "employeeSalaryComponent" | "payrollRun" | "payrollSlip" | "loanAdvance" | "loanInstallment" | "expenseClaim" | "finalSettlement" | "user" | "tenant" | "passwordResetToken" | "emailOutbox" | "session" | "membership" | "invitation" | "auditLog" | "notification" | "storedFile" | "billingEvent" | "billingCustomer" | "signupRequest" | "passwordResetRequest" | "authThrottle" | "usageCounter" | "tenantSetting" | "jobRequisition" | "jobPosting" | "candidate" | "interview" | "interviewSession" | "jobOffer" | "appointmentDocument" | "talentPoolCandidate"
     txIsolationLevel: TransactionIsolationLevel
   }
   model: {
@@ -2404,6 +2405,80 @@ export type TypeMap<ExtArgs extends runtime.Types.Extensions.InternalArgs = runt
         count: {
           args: Prisma.LeaveLedgerEntryCountArgs<ExtArgs>
           result: runtime.Types.Utils.Optional<Prisma.LeaveLedgerEntryCountAggregateOutputType> | number
+        }
+      }
+    }
+    LeaveBalanceTotal: {
+      payload: Prisma.$LeaveBalanceTotalPayload<ExtArgs>
+      fields: Prisma.LeaveBalanceTotalFieldRefs
+      operations: {
+        findUnique: {
+          args: Prisma.LeaveBalanceTotalFindUniqueArgs<ExtArgs>
+          result: runtime.Types.Utils.PayloadToResult<Prisma.$LeaveBalanceTotalPayload> | null
+        }
+        findUniqueOrThrow: {
+          args: Prisma.LeaveBalanceTotalFindUniqueOrThrowArgs<ExtArgs>
+          result: runtime.Types.Utils.PayloadToResult<Prisma.$LeaveBalanceTotalPayload>
+        }
+        findFirst: {
+          args: Prisma.LeaveBalanceTotalFindFirstArgs<ExtArgs>
+          result: runtime.Types.Utils.PayloadToResult<Prisma.$LeaveBalanceTotalPayload> | null
+        }
+        findFirstOrThrow: {
+          args: Prisma.LeaveBalanceTotalFindFirstOrThrowArgs<ExtArgs>
+          result: runtime.Types.Utils.PayloadToResult<Prisma.$LeaveBalanceTotalPayload>
+        }
+        findMany: {
+          args: Prisma.LeaveBalanceTotalFindManyArgs<ExtArgs>
+          result: runtime.Types.Utils.PayloadToResult<Prisma.$LeaveBalanceTotalPayload>[]
+        }
+        create: {
+          args: Prisma.LeaveBalanceTotalCreateArgs<ExtArgs>
+          result: runtime.Types.Utils.PayloadToResult<Prisma.$LeaveBalanceTotalPayload>
+        }
+        createMany: {
+          args: Prisma.LeaveBalanceTotalCreateManyArgs<ExtArgs>
+          result: BatchPayload
+        }
+        createManyAndReturn: {
+          args: Prisma.LeaveBalanceTotalCreateManyAndReturnArgs<ExtArgs>
+          result: runtime.Types.Utils.PayloadToResult<Prisma.$LeaveBalanceTotalPayload>[]
+        }
+        delete: {
+          args: Prisma.LeaveBalanceTotalDeleteArgs<ExtArgs>
+          result: runtime.Types.Utils.PayloadToResult<Prisma.$LeaveBalanceTotalPayload>
+        }
+        update: {
+          args: Prisma.LeaveBalanceTotalUpdateArgs<ExtArgs>
+          result: runtime.Types.Utils.PayloadToResult<Prisma.$LeaveBalanceTotalPayload>
+        }
+        deleteMany: {
+          args: Prisma.LeaveBalanceTotalDeleteManyArgs<ExtArgs>
+          result: BatchPayload
+        }
+        updateMany: {
+          args: Prisma.LeaveBalanceTotalUpdateManyArgs<ExtArgs>
+          result: BatchPayload
+        }
+        updateManyAndReturn: {
+          args: Prisma.LeaveBalanceTotalUpdateManyAndReturnArgs<ExtArgs>
+          result: runtime.Types.Utils.PayloadToResult<Prisma.$LeaveBalanceTotalPayload>[]
+        }
+        upsert: {
+          args: Prisma.LeaveBalanceTotalUpsertArgs<ExtArgs>
+          result: runtime.Types.Utils.PayloadToResult<Prisma.$LeaveBalanceTotalPayload>
+        }
+        aggregate: {
+          args: Prisma.LeaveBalanceTotalAggregateArgs<ExtArgs>
+          result: runtime.Types.Utils.Optional<Prisma.AggregateLeaveBalanceTotal>
+        }
+        groupBy: {
+          args: Prisma.LeaveBalanceTotalGroupByArgs<ExtArgs>
+          result: runtime.Types.Utils.Optional<Prisma.LeaveBalanceTotalGroupByOutputType>[]
+        }
+        count: {
+          args: Prisma.LeaveBalanceTotalCountArgs<ExtArgs>
+          result: runtime.Types.Utils.Optional<Prisma.LeaveBalanceTotalCountAggregateOutputType> | number
         }
       }
     }
@@ -5945,6 +6020,30 @@ export const LeaveLedgerEntryScalarFieldEnum = {
 export type LeaveLedgerEntryScalarFieldEnum = (typeof LeaveLedgerEntryScalarFieldEnum)[keyof typeof LeaveLedgerEntryScalarFieldEnum]
 
 
+export const LeaveBalanceTotalScalarFieldEnum = {
+  tenant_id: 'tenant_id',
+  employee_id: 'employee_id',
+  period_id: 'period_id',
+  leave_type_id: 'leave_type_id',
+  allocated: 'allocated',
+  carried: 'carried',
+  accrued: 'accrued',
+  comp_off: 'comp_off',
+  adjusted: 'adjusted',
+  expired: 'expired',
+  taken: 'taken',
+  encashed: 'encashed',
+  ledger: 'ledger',
+  entries: 'entries',
+  expiring: 'expiring',
+  pending: 'pending',
+  pendings: 'pendings',
+  figures: 'figures'
+} as const
+
+export type LeaveBalanceTotalScalarFieldEnum = (typeof LeaveBalanceTotalScalarFieldEnum)[keyof typeof LeaveBalanceTotalScalarFieldEnum]
+
+
 export const LeaveRequestScalarFieldEnum = {
   tenant_id: 'tenant_id',
   id: 'id',
@@ -7085,6 +7184,7 @@ export type GlobalOmitConfig = {
   leavePolicyEmployee?: Prisma.LeavePolicyEmployeeOmit
   leaveAllocation?: Prisma.LeaveAllocationOmit
   leaveLedgerEntry?: Prisma.LeaveLedgerEntryOmit
+  leaveBalanceTotal?: Prisma.LeaveBalanceTotalOmit
   leaveRequest?: Prisma.LeaveRequestOmit
   leaveEncashment?: Prisma.LeaveEncashmentOmit
   holiday?: Prisma.HolidayOmit

@@ -77,6 +77,7 @@ export const ModelName = {
   LeavePolicyEmployee: 'LeavePolicyEmployee',
   LeaveAllocation: 'LeaveAllocation',
   LeaveLedgerEntry: 'LeaveLedgerEntry',
+  LeaveBalanceTotal: 'LeaveBalanceTotal',
   LeaveRequest: 'LeaveRequest',
   LeaveEncashment: 'LeaveEncashment',
   Holiday: 'Holiday',
@@ -599,6 +600,30 @@ export const LeaveLedgerEntryScalarFieldEnum = {
 } as const
 
 export type LeaveLedgerEntryScalarFieldEnum = (typeof LeaveLedgerEntryScalarFieldEnum)[keyof typeof LeaveLedgerEntryScalarFieldEnum]
+
+
+export const LeaveBalanceTotalScalarFieldEnum = {
+  tenant_id: 'tenant_id',
+  employee_id: 'employee_id',
+  period_id: 'period_id',
+  leave_type_id: 'leave_type_id',
+  allocated: 'allocated',
+  carried: 'carried',
+  accrued: 'accrued',
+  comp_off: 'comp_off',
+  adjusted: 'adjusted',
+  expired: 'expired',
+  taken: 'taken',
+  encashed: 'encashed',
+  ledger: 'ledger',
+  entries: 'entries',
+  expiring: 'expiring',
+  pending: 'pending',
+  pendings: 'pendings',
+  figures: 'figures'
+} as const
+
+export type LeaveBalanceTotalScalarFieldEnum = (typeof LeaveBalanceTotalScalarFieldEnum)[keyof typeof LeaveBalanceTotalScalarFieldEnum]
 
 
 export const LeaveRequestScalarFieldEnum = {

@@ -402,6 +402,7 @@ export type EmployeeWhereInput = {
   leave_policy_employees?: Prisma.LeavePolicyEmployeeListRelationFilter
   leave_allocations?: Prisma.LeaveAllocationListRelationFilter
   leave_ledger_entries?: Prisma.LeaveLedgerEntryListRelationFilter
+  leave_balance_totals?: Prisma.LeaveBalanceTotalListRelationFilter
   leave_requests?: Prisma.LeaveRequestListRelationFilter
   leave_encashments?: Prisma.LeaveEncashmentListRelationFilter
   wfh_requests?: Prisma.WfhRequestListRelationFilter
@@ -460,6 +461,7 @@ export type EmployeeOrderByWithRelationInput = {
   leave_policy_employees?: Prisma.LeavePolicyEmployeeOrderByRelationAggregateInput
   leave_allocations?: Prisma.LeaveAllocationOrderByRelationAggregateInput
   leave_ledger_entries?: Prisma.LeaveLedgerEntryOrderByRelationAggregateInput
+  leave_balance_totals?: Prisma.LeaveBalanceTotalOrderByRelationAggregateInput
   leave_requests?: Prisma.LeaveRequestOrderByRelationAggregateInput
   leave_encashments?: Prisma.LeaveEncashmentOrderByRelationAggregateInput
   wfh_requests?: Prisma.WfhRequestOrderByRelationAggregateInput
@@ -524,6 +526,7 @@ export type EmployeeWhereUniqueInput = Prisma.AtLeast<{
   leave_policy_employees?: Prisma.LeavePolicyEmployeeListRelationFilter
   leave_allocations?: Prisma.LeaveAllocationListRelationFilter
   leave_ledger_entries?: Prisma.LeaveLedgerEntryListRelationFilter
+  leave_balance_totals?: Prisma.LeaveBalanceTotalListRelationFilter
   leave_requests?: Prisma.LeaveRequestListRelationFilter
   leave_encashments?: Prisma.LeaveEncashmentListRelationFilter
   wfh_requests?: Prisma.WfhRequestListRelationFilter
@@ -652,6 +655,7 @@ export type EmployeeCreateInput = {
   leave_policy_employees?: Prisma.LeavePolicyEmployeeCreateNestedManyWithoutEmployeeInput
   leave_allocations?: Prisma.LeaveAllocationCreateNestedManyWithoutEmployeeInput
   leave_ledger_entries?: Prisma.LeaveLedgerEntryCreateNestedManyWithoutEmployeeInput
+  leave_balance_totals?: Prisma.LeaveBalanceTotalCreateNestedManyWithoutEmployeeInput
   leave_requests?: Prisma.LeaveRequestCreateNestedManyWithoutEmployeeInput
   leave_encashments?: Prisma.LeaveEncashmentCreateNestedManyWithoutEmployeeInput
   wfh_requests?: Prisma.WfhRequestCreateNestedManyWithoutEmployeeInput
@@ -707,6 +711,7 @@ export type EmployeeUncheckedCreateInput = {
   leave_policy_employees?: Prisma.LeavePolicyEmployeeUncheckedCreateNestedManyWithoutEmployeeInput
   leave_allocations?: Prisma.LeaveAllocationUncheckedCreateNestedManyWithoutEmployeeInput
   leave_ledger_entries?: Prisma.LeaveLedgerEntryUncheckedCreateNestedManyWithoutEmployeeInput
+  leave_balance_totals?: Prisma.LeaveBalanceTotalUncheckedCreateNestedManyWithoutEmployeeInput
   leave_requests?: Prisma.LeaveRequestUncheckedCreateNestedManyWithoutEmployeeInput
   leave_encashments?: Prisma.LeaveEncashmentUncheckedCreateNestedManyWithoutEmployeeInput
   wfh_requests?: Prisma.WfhRequestUncheckedCreateNestedManyWithoutEmployeeInput
@@ -761,6 +766,7 @@ export type EmployeeUpdateInput = {
   leave_policy_employees?: Prisma.LeavePolicyEmployeeUpdateManyWithoutEmployeeNestedInput
   leave_allocations?: Prisma.LeaveAllocationUpdateManyWithoutEmployeeNestedInput
   leave_ledger_entries?: Prisma.LeaveLedgerEntryUpdateManyWithoutEmployeeNestedInput
+  leave_balance_totals?: Prisma.LeaveBalanceTotalUpdateManyWithoutEmployeeNestedInput
   leave_requests?: Prisma.LeaveRequestUpdateManyWithoutEmployeeNestedInput
   leave_encashments?: Prisma.LeaveEncashmentUpdateManyWithoutEmployeeNestedInput
   wfh_requests?: Prisma.WfhRequestUpdateManyWithoutEmployeeNestedInput
@@ -816,6 +822,7 @@ export type EmployeeUncheckedUpdateInput = {
   leave_policy_employees?: Prisma.LeavePolicyEmployeeUncheckedUpdateManyWithoutEmployeeNestedInput
   leave_allocations?: Prisma.LeaveAllocationUncheckedUpdateManyWithoutEmployeeNestedInput
   leave_ledger_entries?: Prisma.LeaveLedgerEntryUncheckedUpdateManyWithoutEmployeeNestedInput
+  leave_balance_totals?: Prisma.LeaveBalanceTotalUncheckedUpdateManyWithoutEmployeeNestedInput
   leave_requests?: Prisma.LeaveRequestUncheckedUpdateManyWithoutEmployeeNestedInput
   leave_encashments?: Prisma.LeaveEncashmentUncheckedUpdateManyWithoutEmployeeNestedInput
   wfh_requests?: Prisma.WfhRequestUncheckedUpdateManyWithoutEmployeeNestedInput
@@ -1319,6 +1326,20 @@ export type EmployeeUpdateOneRequiredWithoutLeave_ledger_entriesNestedInput = {
   update?: Prisma.XOR<Prisma.XOR<Prisma.EmployeeUpdateToOneWithWhereWithoutLeave_ledger_entriesInput, Prisma.EmployeeUpdateWithoutLeave_ledger_entriesInput>, Prisma.EmployeeUncheckedUpdateWithoutLeave_ledger_entriesInput>
 }
 
+export type EmployeeCreateNestedOneWithoutLeave_balance_totalsInput = {
+  create?: Prisma.XOR<Prisma.EmployeeCreateWithoutLeave_balance_totalsInput, Prisma.EmployeeUncheckedCreateWithoutLeave_balance_totalsInput>
+  connectOrCreate?: Prisma.EmployeeCreateOrConnectWithoutLeave_balance_totalsInput
+  connect?: Prisma.EmployeeWhereUniqueInput
+}
+
+export type EmployeeUpdateOneRequiredWithoutLeave_balance_totalsNestedInput = {
+  create?: Prisma.XOR<Prisma.EmployeeCreateWithoutLeave_balance_totalsInput, Prisma.EmployeeUncheckedCreateWithoutLeave_balance_totalsInput>
+  connectOrCreate?: Prisma.EmployeeCreateOrConnectWithoutLeave_balance_totalsInput
+  upsert?: Prisma.EmployeeUpsertWithoutLeave_balance_totalsInput
+  connect?: Prisma.EmployeeWhereUniqueInput
+  update?: Prisma.XOR<Prisma.XOR<Prisma.EmployeeUpdateToOneWithWhereWithoutLeave_balance_totalsInput, Prisma.EmployeeUpdateWithoutLeave_balance_totalsInput>, Prisma.EmployeeUncheckedUpdateWithoutLeave_balance_totalsInput>
+}
+
 export type EmployeeCreateNestedOneWithoutLeave_requestsInput = {
   create?: Prisma.XOR<Prisma.EmployeeCreateWithoutLeave_requestsInput, Prisma.EmployeeUncheckedCreateWithoutLeave_requestsInput>
   connectOrCreate?: Prisma.EmployeeCreateOrConnectWithoutLeave_requestsInput
@@ -1532,6 +1553,7 @@ export type EmployeeCreateWithoutAsset_assignmentsInput = {
   leave_policy_employees?: Prisma.LeavePolicyEmployeeCreateNestedManyWithoutEmployeeInput
   leave_allocations?: Prisma.LeaveAllocationCreateNestedManyWithoutEmployeeInput
   leave_ledger_entries?: Prisma.LeaveLedgerEntryCreateNestedManyWithoutEmployeeInput
+  leave_balance_totals?: Prisma.LeaveBalanceTotalCreateNestedManyWithoutEmployeeInput
   leave_requests?: Prisma.LeaveRequestCreateNestedManyWithoutEmployeeInput
   leave_encashments?: Prisma.LeaveEncashmentCreateNestedManyWithoutEmployeeInput
   wfh_requests?: Prisma.WfhRequestCreateNestedManyWithoutEmployeeInput
@@ -1586,6 +1608,7 @@ export type EmployeeUncheckedCreateWithoutAsset_assignmentsInput = {
   leave_policy_employees?: Prisma.LeavePolicyEmployeeUncheckedCreateNestedManyWithoutEmployeeInput
   leave_allocations?: Prisma.LeaveAllocationUncheckedCreateNestedManyWithoutEmployeeInput
   leave_ledger_entries?: Prisma.LeaveLedgerEntryUncheckedCreateNestedManyWithoutEmployeeInput
+  leave_balance_totals?: Prisma.LeaveBalanceTotalUncheckedCreateNestedManyWithoutEmployeeInput
   leave_requests?: Prisma.LeaveRequestUncheckedCreateNestedManyWithoutEmployeeInput
   leave_encashments?: Prisma.LeaveEncashmentUncheckedCreateNestedManyWithoutEmployeeInput
   wfh_requests?: Prisma.WfhRequestUncheckedCreateNestedManyWithoutEmployeeInput
@@ -1655,6 +1678,7 @@ export type EmployeeUpdateWithoutAsset_assignmentsInput = {
   leave_policy_employees?: Prisma.LeavePolicyEmployeeUpdateManyWithoutEmployeeNestedInput
   leave_allocations?: Prisma.LeaveAllocationUpdateManyWithoutEmployeeNestedInput
   leave_ledger_entries?: Prisma.LeaveLedgerEntryUpdateManyWithoutEmployeeNestedInput
+  leave_balance_totals?: Prisma.LeaveBalanceTotalUpdateManyWithoutEmployeeNestedInput
   leave_requests?: Prisma.LeaveRequestUpdateManyWithoutEmployeeNestedInput
   leave_encashments?: Prisma.LeaveEncashmentUpdateManyWithoutEmployeeNestedInput
   wfh_requests?: Prisma.WfhRequestUpdateManyWithoutEmployeeNestedInput
@@ -1709,6 +1733,7 @@ export type EmployeeUncheckedUpdateWithoutAsset_assignmentsInput = {
   leave_policy_employees?: Prisma.LeavePolicyEmployeeUncheckedUpdateManyWithoutEmployeeNestedInput
   leave_allocations?: Prisma.LeaveAllocationUncheckedUpdateManyWithoutEmployeeNestedInput
   leave_ledger_entries?: Prisma.LeaveLedgerEntryUncheckedUpdateManyWithoutEmployeeNestedInput
+  leave_balance_totals?: Prisma.LeaveBalanceTotalUncheckedUpdateManyWithoutEmployeeNestedInput
   leave_requests?: Prisma.LeaveRequestUncheckedUpdateManyWithoutEmployeeNestedInput
   leave_encashments?: Prisma.LeaveEncashmentUncheckedUpdateManyWithoutEmployeeNestedInput
   wfh_requests?: Prisma.WfhRequestUncheckedUpdateManyWithoutEmployeeNestedInput
@@ -1763,6 +1788,7 @@ export type EmployeeCreateWithoutAttendance_recordsInput = {
   leave_policy_employees?: Prisma.LeavePolicyEmployeeCreateNestedManyWithoutEmployeeInput
   leave_allocations?: Prisma.LeaveAllocationCreateNestedManyWithoutEmployeeInput
   leave_ledger_entries?: Prisma.LeaveLedgerEntryCreateNestedManyWithoutEmployeeInput
+  leave_balance_totals?: Prisma.LeaveBalanceTotalCreateNestedManyWithoutEmployeeInput
   leave_requests?: Prisma.LeaveRequestCreateNestedManyWithoutEmployeeInput
   leave_encashments?: Prisma.LeaveEncashmentCreateNestedManyWithoutEmployeeInput
   wfh_requests?: Prisma.WfhRequestCreateNestedManyWithoutEmployeeInput
@@ -1817,6 +1843,7 @@ export type EmployeeUncheckedCreateWithoutAttendance_recordsInput = {
   leave_policy_employees?: Prisma.LeavePolicyEmployeeUncheckedCreateNestedManyWithoutEmployeeInput
   leave_allocations?: Prisma.LeaveAllocationUncheckedCreateNestedManyWithoutEmployeeInput
   leave_ledger_entries?: Prisma.LeaveLedgerEntryUncheckedCreateNestedManyWithoutEmployeeInput
+  leave_balance_totals?: Prisma.LeaveBalanceTotalUncheckedCreateNestedManyWithoutEmployeeInput
   leave_requests?: Prisma.LeaveRequestUncheckedCreateNestedManyWithoutEmployeeInput
   leave_encashments?: Prisma.LeaveEncashmentUncheckedCreateNestedManyWithoutEmployeeInput
   wfh_requests?: Prisma.WfhRequestUncheckedCreateNestedManyWithoutEmployeeInput
@@ -1886,6 +1913,7 @@ export type EmployeeUpdateWithoutAttendance_recordsInput = {
   leave_policy_employees?: Prisma.LeavePolicyEmployeeUpdateManyWithoutEmployeeNestedInput
   leave_allocations?: Prisma.LeaveAllocationUpdateManyWithoutEmployeeNestedInput
   leave_ledger_entries?: Prisma.LeaveLedgerEntryUpdateManyWithoutEmployeeNestedInput
+  leave_balance_totals?: Prisma.LeaveBalanceTotalUpdateManyWithoutEmployeeNestedInput
   leave_requests?: Prisma.LeaveRequestUpdateManyWithoutEmployeeNestedInput
   leave_encashments?: Prisma.LeaveEncashmentUpdateManyWithoutEmployeeNestedInput
   wfh_requests?: Prisma.WfhRequestUpdateManyWithoutEmployeeNestedInput
@@ -1940,6 +1968,7 @@ export type EmployeeUncheckedUpdateWithoutAttendance_recordsInput = {
   leave_policy_employees?: Prisma.LeavePolicyEmployeeUncheckedUpdateManyWithoutEmployeeNestedInput
   leave_allocations?: Prisma.LeaveAllocationUncheckedUpdateManyWithoutEmployeeNestedInput
   leave_ledger_entries?: Prisma.LeaveLedgerEntryUncheckedUpdateManyWithoutEmployeeNestedInput
+  leave_balance_totals?: Prisma.LeaveBalanceTotalUncheckedUpdateManyWithoutEmployeeNestedInput
   leave_requests?: Prisma.LeaveRequestUncheckedUpdateManyWithoutEmployeeNestedInput
   leave_encashments?: Prisma.LeaveEncashmentUncheckedUpdateManyWithoutEmployeeNestedInput
   wfh_requests?: Prisma.WfhRequestUncheckedUpdateManyWithoutEmployeeNestedInput
@@ -1993,6 +2022,7 @@ export type EmployeeCreateWithoutAttendance_regularizationsInput = {
   leave_policy_employees?: Prisma.LeavePolicyEmployeeCreateNestedManyWithoutEmployeeInput
   leave_allocations?: Prisma.LeaveAllocationCreateNestedManyWithoutEmployeeInput
   leave_ledger_entries?: Prisma.LeaveLedgerEntryCreateNestedManyWithoutEmployeeInput
+  leave_balance_totals?: Prisma.LeaveBalanceTotalCreateNestedManyWithoutEmployeeInput
   leave_requests?: Prisma.LeaveRequestCreateNestedManyWithoutEmployeeInput
   leave_encashments?: Prisma.LeaveEncashmentCreateNestedManyWithoutEmployeeInput
   wfh_requests?: Prisma.WfhRequestCreateNestedManyWithoutEmployeeInput
@@ -2047,6 +2077,7 @@ export type EmployeeUncheckedCreateWithoutAttendance_regularizationsInput = {
   leave_policy_employees?: Prisma.LeavePolicyEmployeeUncheckedCreateNestedManyWithoutEmployeeInput
   leave_allocations?: Prisma.LeaveAllocationUncheckedCreateNestedManyWithoutEmployeeInput
   leave_ledger_entries?: Prisma.LeaveLedgerEntryUncheckedCreateNestedManyWithoutEmployeeInput
+  leave_balance_totals?: Prisma.LeaveBalanceTotalUncheckedCreateNestedManyWithoutEmployeeInput
   leave_requests?: Prisma.LeaveRequestUncheckedCreateNestedManyWithoutEmployeeInput
   leave_encashments?: Prisma.LeaveEncashmentUncheckedCreateNestedManyWithoutEmployeeInput
   wfh_requests?: Prisma.WfhRequestUncheckedCreateNestedManyWithoutEmployeeInput
@@ -2116,6 +2147,7 @@ export type EmployeeUpdateWithoutAttendance_regularizationsInput = {
   leave_policy_employees?: Prisma.LeavePolicyEmployeeUpdateManyWithoutEmployeeNestedInput
   leave_allocations?: Prisma.LeaveAllocationUpdateManyWithoutEmployeeNestedInput
   leave_ledger_entries?: Prisma.LeaveLedgerEntryUpdateManyWithoutEmployeeNestedInput
+  leave_balance_totals?: Prisma.LeaveBalanceTotalUpdateManyWithoutEmployeeNestedInput
   leave_requests?: Prisma.LeaveRequestUpdateManyWithoutEmployeeNestedInput
   leave_encashments?: Prisma.LeaveEncashmentUpdateManyWithoutEmployeeNestedInput
   wfh_requests?: Prisma.WfhRequestUpdateManyWithoutEmployeeNestedInput
@@ -2170,6 +2202,7 @@ export type EmployeeUncheckedUpdateWithoutAttendance_regularizationsInput = {
   leave_policy_employees?: Prisma.LeavePolicyEmployeeUncheckedUpdateManyWithoutEmployeeNestedInput
   leave_allocations?: Prisma.LeaveAllocationUncheckedUpdateManyWithoutEmployeeNestedInput
   leave_ledger_entries?: Prisma.LeaveLedgerEntryUncheckedUpdateManyWithoutEmployeeNestedInput
+  leave_balance_totals?: Prisma.LeaveBalanceTotalUncheckedUpdateManyWithoutEmployeeNestedInput
   leave_requests?: Prisma.LeaveRequestUncheckedUpdateManyWithoutEmployeeNestedInput
   leave_encashments?: Prisma.LeaveEncashmentUncheckedUpdateManyWithoutEmployeeNestedInput
   wfh_requests?: Prisma.WfhRequestUncheckedUpdateManyWithoutEmployeeNestedInput
@@ -2222,6 +2255,7 @@ export type EmployeeCreateWithoutReportsInput = {
   leave_policy_employees?: Prisma.LeavePolicyEmployeeCreateNestedManyWithoutEmployeeInput
   leave_allocations?: Prisma.LeaveAllocationCreateNestedManyWithoutEmployeeInput
   leave_ledger_entries?: Prisma.LeaveLedgerEntryCreateNestedManyWithoutEmployeeInput
+  leave_balance_totals?: Prisma.LeaveBalanceTotalCreateNestedManyWithoutEmployeeInput
   leave_requests?: Prisma.LeaveRequestCreateNestedManyWithoutEmployeeInput
   leave_encashments?: Prisma.LeaveEncashmentCreateNestedManyWithoutEmployeeInput
   wfh_requests?: Prisma.WfhRequestCreateNestedManyWithoutEmployeeInput
@@ -2276,6 +2310,7 @@ export type EmployeeUncheckedCreateWithoutReportsInput = {
   leave_policy_employees?: Prisma.LeavePolicyEmployeeUncheckedCreateNestedManyWithoutEmployeeInput
   leave_allocations?: Prisma.LeaveAllocationUncheckedCreateNestedManyWithoutEmployeeInput
   leave_ledger_entries?: Prisma.LeaveLedgerEntryUncheckedCreateNestedManyWithoutEmployeeInput
+  leave_balance_totals?: Prisma.LeaveBalanceTotalUncheckedCreateNestedManyWithoutEmployeeInput
   leave_requests?: Prisma.LeaveRequestUncheckedCreateNestedManyWithoutEmployeeInput
   leave_encashments?: Prisma.LeaveEncashmentUncheckedCreateNestedManyWithoutEmployeeInput
   wfh_requests?: Prisma.WfhRequestUncheckedCreateNestedManyWithoutEmployeeInput
@@ -2334,6 +2369,7 @@ export type EmployeeCreateWithoutManagerInput = {
   leave_policy_employees?: Prisma.LeavePolicyEmployeeCreateNestedManyWithoutEmployeeInput
   leave_allocations?: Prisma.LeaveAllocationCreateNestedManyWithoutEmployeeInput
   leave_ledger_entries?: Prisma.LeaveLedgerEntryCreateNestedManyWithoutEmployeeInput
+  leave_balance_totals?: Prisma.LeaveBalanceTotalCreateNestedManyWithoutEmployeeInput
   leave_requests?: Prisma.LeaveRequestCreateNestedManyWithoutEmployeeInput
   leave_encashments?: Prisma.LeaveEncashmentCreateNestedManyWithoutEmployeeInput
   wfh_requests?: Prisma.WfhRequestCreateNestedManyWithoutEmployeeInput
@@ -2387,6 +2423,7 @@ export type EmployeeUncheckedCreateWithoutManagerInput = {
   leave_policy_employees?: Prisma.LeavePolicyEmployeeUncheckedCreateNestedManyWithoutEmployeeInput
   leave_allocations?: Prisma.LeaveAllocationUncheckedCreateNestedManyWithoutEmployeeInput
   leave_ledger_entries?: Prisma.LeaveLedgerEntryUncheckedCreateNestedManyWithoutEmployeeInput
+  leave_balance_totals?: Prisma.LeaveBalanceTotalUncheckedCreateNestedManyWithoutEmployeeInput
   leave_requests?: Prisma.LeaveRequestUncheckedCreateNestedManyWithoutEmployeeInput
   leave_encashments?: Prisma.LeaveEncashmentUncheckedCreateNestedManyWithoutEmployeeInput
   wfh_requests?: Prisma.WfhRequestUncheckedCreateNestedManyWithoutEmployeeInput
@@ -2461,6 +2498,7 @@ export type EmployeeUpdateWithoutReportsInput = {
   leave_policy_employees?: Prisma.LeavePolicyEmployeeUpdateManyWithoutEmployeeNestedInput
   leave_allocations?: Prisma.LeaveAllocationUpdateManyWithoutEmployeeNestedInput
   leave_ledger_entries?: Prisma.LeaveLedgerEntryUpdateManyWithoutEmployeeNestedInput
+  leave_balance_totals?: Prisma.LeaveBalanceTotalUpdateManyWithoutEmployeeNestedInput
   leave_requests?: Prisma.LeaveRequestUpdateManyWithoutEmployeeNestedInput
   leave_encashments?: Prisma.LeaveEncashmentUpdateManyWithoutEmployeeNestedInput
   wfh_requests?: Prisma.WfhRequestUpdateManyWithoutEmployeeNestedInput
@@ -2515,6 +2553,7 @@ export type EmployeeUncheckedUpdateWithoutReportsInput = {
   leave_policy_employees?: Prisma.LeavePolicyEmployeeUncheckedUpdateManyWithoutEmployeeNestedInput
   leave_allocations?: Prisma.LeaveAllocationUncheckedUpdateManyWithoutEmployeeNestedInput
   leave_ledger_entries?: Prisma.LeaveLedgerEntryUncheckedUpdateManyWithoutEmployeeNestedInput
+  leave_balance_totals?: Prisma.LeaveBalanceTotalUncheckedUpdateManyWithoutEmployeeNestedInput
   leave_requests?: Prisma.LeaveRequestUncheckedUpdateManyWithoutEmployeeNestedInput
   leave_encashments?: Prisma.LeaveEncashmentUncheckedUpdateManyWithoutEmployeeNestedInput
   wfh_requests?: Prisma.WfhRequestUncheckedUpdateManyWithoutEmployeeNestedInput
@@ -2621,6 +2660,7 @@ export type EmployeeCreateWithoutDocumentsInput = {
   leave_policy_employees?: Prisma.LeavePolicyEmployeeCreateNestedManyWithoutEmployeeInput
   leave_allocations?: Prisma.LeaveAllocationCreateNestedManyWithoutEmployeeInput
   leave_ledger_entries?: Prisma.LeaveLedgerEntryCreateNestedManyWithoutEmployeeInput
+  leave_balance_totals?: Prisma.LeaveBalanceTotalCreateNestedManyWithoutEmployeeInput
   leave_requests?: Prisma.LeaveRequestCreateNestedManyWithoutEmployeeInput
   leave_encashments?: Prisma.LeaveEncashmentCreateNestedManyWithoutEmployeeInput
   wfh_requests?: Prisma.WfhRequestCreateNestedManyWithoutEmployeeInput
@@ -2675,6 +2715,7 @@ export type EmployeeUncheckedCreateWithoutDocumentsInput = {
   leave_policy_employees?: Prisma.LeavePolicyEmployeeUncheckedCreateNestedManyWithoutEmployeeInput
   leave_allocations?: Prisma.LeaveAllocationUncheckedCreateNestedManyWithoutEmployeeInput
   leave_ledger_entries?: Prisma.LeaveLedgerEntryUncheckedCreateNestedManyWithoutEmployeeInput
+  leave_balance_totals?: Prisma.LeaveBalanceTotalUncheckedCreateNestedManyWithoutEmployeeInput
   leave_requests?: Prisma.LeaveRequestUncheckedCreateNestedManyWithoutEmployeeInput
   leave_encashments?: Prisma.LeaveEncashmentUncheckedCreateNestedManyWithoutEmployeeInput
   wfh_requests?: Prisma.WfhRequestUncheckedCreateNestedManyWithoutEmployeeInput
@@ -2744,6 +2785,7 @@ export type EmployeeUpdateWithoutDocumentsInput = {
   leave_policy_employees?: Prisma.LeavePolicyEmployeeUpdateManyWithoutEmployeeNestedInput
   leave_allocations?: Prisma.LeaveAllocationUpdateManyWithoutEmployeeNestedInput
   leave_ledger_entries?: Prisma.LeaveLedgerEntryUpdateManyWithoutEmployeeNestedInput
+  leave_balance_totals?: Prisma.LeaveBalanceTotalUpdateManyWithoutEmployeeNestedInput
   leave_requests?: Prisma.LeaveRequestUpdateManyWithoutEmployeeNestedInput
   leave_encashments?: Prisma.LeaveEncashmentUpdateManyWithoutEmployeeNestedInput
   wfh_requests?: Prisma.WfhRequestUpdateManyWithoutEmployeeNestedInput
@@ -2798,6 +2840,7 @@ export type EmployeeUncheckedUpdateWithoutDocumentsInput = {
   leave_policy_employees?: Prisma.LeavePolicyEmployeeUncheckedUpdateManyWithoutEmployeeNestedInput
   leave_allocations?: Prisma.LeaveAllocationUncheckedUpdateManyWithoutEmployeeNestedInput
   leave_ledger_entries?: Prisma.LeaveLedgerEntryUncheckedUpdateManyWithoutEmployeeNestedInput
+  leave_balance_totals?: Prisma.LeaveBalanceTotalUncheckedUpdateManyWithoutEmployeeNestedInput
   leave_requests?: Prisma.LeaveRequestUncheckedUpdateManyWithoutEmployeeNestedInput
   leave_encashments?: Prisma.LeaveEncashmentUncheckedUpdateManyWithoutEmployeeNestedInput
   wfh_requests?: Prisma.WfhRequestUncheckedUpdateManyWithoutEmployeeNestedInput
@@ -2851,6 +2894,7 @@ export type EmployeeCreateWithoutExitInput = {
   leave_policy_employees?: Prisma.LeavePolicyEmployeeCreateNestedManyWithoutEmployeeInput
   leave_allocations?: Prisma.LeaveAllocationCreateNestedManyWithoutEmployeeInput
   leave_ledger_entries?: Prisma.LeaveLedgerEntryCreateNestedManyWithoutEmployeeInput
+  leave_balance_totals?: Prisma.LeaveBalanceTotalCreateNestedManyWithoutEmployeeInput
   leave_requests?: Prisma.LeaveRequestCreateNestedManyWithoutEmployeeInput
   leave_encashments?: Prisma.LeaveEncashmentCreateNestedManyWithoutEmployeeInput
   wfh_requests?: Prisma.WfhRequestCreateNestedManyWithoutEmployeeInput
@@ -2905,6 +2949,7 @@ export type EmployeeUncheckedCreateWithoutExitInput = {
   leave_policy_employees?: Prisma.LeavePolicyEmployeeUncheckedCreateNestedManyWithoutEmployeeInput
   leave_allocations?: Prisma.LeaveAllocationUncheckedCreateNestedManyWithoutEmployeeInput
   leave_ledger_entries?: Prisma.LeaveLedgerEntryUncheckedCreateNestedManyWithoutEmployeeInput
+  leave_balance_totals?: Prisma.LeaveBalanceTotalUncheckedCreateNestedManyWithoutEmployeeInput
   leave_requests?: Prisma.LeaveRequestUncheckedCreateNestedManyWithoutEmployeeInput
   leave_encashments?: Prisma.LeaveEncashmentUncheckedCreateNestedManyWithoutEmployeeInput
   wfh_requests?: Prisma.WfhRequestUncheckedCreateNestedManyWithoutEmployeeInput
@@ -2974,6 +3019,7 @@ export type EmployeeUpdateWithoutExitInput = {
   leave_policy_employees?: Prisma.LeavePolicyEmployeeUpdateManyWithoutEmployeeNestedInput
   leave_allocations?: Prisma.LeaveAllocationUpdateManyWithoutEmployeeNestedInput
   leave_ledger_entries?: Prisma.LeaveLedgerEntryUpdateManyWithoutEmployeeNestedInput
+  leave_balance_totals?: Prisma.LeaveBalanceTotalUpdateManyWithoutEmployeeNestedInput
   leave_requests?: Prisma.LeaveRequestUpdateManyWithoutEmployeeNestedInput
   leave_encashments?: Prisma.LeaveEncashmentUpdateManyWithoutEmployeeNestedInput
   wfh_requests?: Prisma.WfhRequestUpdateManyWithoutEmployeeNestedInput
@@ -3028,6 +3074,7 @@ export type EmployeeUncheckedUpdateWithoutExitInput = {
   leave_policy_employees?: Prisma.LeavePolicyEmployeeUncheckedUpdateManyWithoutEmployeeNestedInput
   leave_allocations?: Prisma.LeaveAllocationUncheckedUpdateManyWithoutEmployeeNestedInput
   leave_ledger_entries?: Prisma.LeaveLedgerEntryUncheckedUpdateManyWithoutEmployeeNestedInput
+  leave_balance_totals?: Prisma.LeaveBalanceTotalUncheckedUpdateManyWithoutEmployeeNestedInput
   leave_requests?: Prisma.LeaveRequestUncheckedUpdateManyWithoutEmployeeNestedInput
   leave_encashments?: Prisma.LeaveEncashmentUncheckedUpdateManyWithoutEmployeeNestedInput
   wfh_requests?: Prisma.WfhRequestUncheckedUpdateManyWithoutEmployeeNestedInput
@@ -3081,6 +3128,7 @@ export type EmployeeCreateWithoutBranchInput = {
   leave_policy_employees?: Prisma.LeavePolicyEmployeeCreateNestedManyWithoutEmployeeInput
   leave_allocations?: Prisma.LeaveAllocationCreateNestedManyWithoutEmployeeInput
   leave_ledger_entries?: Prisma.LeaveLedgerEntryCreateNestedManyWithoutEmployeeInput
+  leave_balance_totals?: Prisma.LeaveBalanceTotalCreateNestedManyWithoutEmployeeInput
   leave_requests?: Prisma.LeaveRequestCreateNestedManyWithoutEmployeeInput
   leave_encashments?: Prisma.LeaveEncashmentCreateNestedManyWithoutEmployeeInput
   wfh_requests?: Prisma.WfhRequestCreateNestedManyWithoutEmployeeInput
@@ -3134,6 +3182,7 @@ export type EmployeeUncheckedCreateWithoutBranchInput = {
   leave_policy_employees?: Prisma.LeavePolicyEmployeeUncheckedCreateNestedManyWithoutEmployeeInput
   leave_allocations?: Prisma.LeaveAllocationUncheckedCreateNestedManyWithoutEmployeeInput
   leave_ledger_entries?: Prisma.LeaveLedgerEntryUncheckedCreateNestedManyWithoutEmployeeInput
+  leave_balance_totals?: Prisma.LeaveBalanceTotalUncheckedCreateNestedManyWithoutEmployeeInput
   leave_requests?: Prisma.LeaveRequestUncheckedCreateNestedManyWithoutEmployeeInput
   leave_encashments?: Prisma.LeaveEncashmentUncheckedCreateNestedManyWithoutEmployeeInput
   wfh_requests?: Prisma.WfhRequestUncheckedCreateNestedManyWithoutEmployeeInput
@@ -3213,6 +3262,7 @@ export type EmployeeCreateWithoutWork_locationInput = {
   leave_policy_employees?: Prisma.LeavePolicyEmployeeCreateNestedManyWithoutEmployeeInput
   leave_allocations?: Prisma.LeaveAllocationCreateNestedManyWithoutEmployeeInput
   leave_ledger_entries?: Prisma.LeaveLedgerEntryCreateNestedManyWithoutEmployeeInput
+  leave_balance_totals?: Prisma.LeaveBalanceTotalCreateNestedManyWithoutEmployeeInput
   leave_requests?: Prisma.LeaveRequestCreateNestedManyWithoutEmployeeInput
   leave_encashments?: Prisma.LeaveEncashmentCreateNestedManyWithoutEmployeeInput
   wfh_requests?: Prisma.WfhRequestCreateNestedManyWithoutEmployeeInput
@@ -3266,6 +3316,7 @@ export type EmployeeUncheckedCreateWithoutWork_locationInput = {
   leave_policy_employees?: Prisma.LeavePolicyEmployeeUncheckedCreateNestedManyWithoutEmployeeInput
   leave_allocations?: Prisma.LeaveAllocationUncheckedCreateNestedManyWithoutEmployeeInput
   leave_ledger_entries?: Prisma.LeaveLedgerEntryUncheckedCreateNestedManyWithoutEmployeeInput
+  leave_balance_totals?: Prisma.LeaveBalanceTotalUncheckedCreateNestedManyWithoutEmployeeInput
   leave_requests?: Prisma.LeaveRequestUncheckedCreateNestedManyWithoutEmployeeInput
   leave_encashments?: Prisma.LeaveEncashmentUncheckedCreateNestedManyWithoutEmployeeInput
   wfh_requests?: Prisma.WfhRequestUncheckedCreateNestedManyWithoutEmployeeInput
@@ -3345,6 +3396,7 @@ export type EmployeeCreateWithoutLeave_policy_employeesInput = {
   asset_assignments?: Prisma.AssetAssignmentCreateNestedManyWithoutEmployeeInput
   leave_allocations?: Prisma.LeaveAllocationCreateNestedManyWithoutEmployeeInput
   leave_ledger_entries?: Prisma.LeaveLedgerEntryCreateNestedManyWithoutEmployeeInput
+  leave_balance_totals?: Prisma.LeaveBalanceTotalCreateNestedManyWithoutEmployeeInput
   leave_requests?: Prisma.LeaveRequestCreateNestedManyWithoutEmployeeInput
   leave_encashments?: Prisma.LeaveEncashmentCreateNestedManyWithoutEmployeeInput
   wfh_requests?: Prisma.WfhRequestCreateNestedManyWithoutEmployeeInput
@@ -3399,6 +3451,7 @@ export type EmployeeUncheckedCreateWithoutLeave_policy_employeesInput = {
   asset_assignments?: Prisma.AssetAssignmentUncheckedCreateNestedManyWithoutEmployeeInput
   leave_allocations?: Prisma.LeaveAllocationUncheckedCreateNestedManyWithoutEmployeeInput
   leave_ledger_entries?: Prisma.LeaveLedgerEntryUncheckedCreateNestedManyWithoutEmployeeInput
+  leave_balance_totals?: Prisma.LeaveBalanceTotalUncheckedCreateNestedManyWithoutEmployeeInput
   leave_requests?: Prisma.LeaveRequestUncheckedCreateNestedManyWithoutEmployeeInput
   leave_encashments?: Prisma.LeaveEncashmentUncheckedCreateNestedManyWithoutEmployeeInput
   wfh_requests?: Prisma.WfhRequestUncheckedCreateNestedManyWithoutEmployeeInput
@@ -3468,6 +3521,7 @@ export type EmployeeUpdateWithoutLeave_policy_employeesInput = {
   asset_assignments?: Prisma.AssetAssignmentUpdateManyWithoutEmployeeNestedInput
   leave_allocations?: Prisma.LeaveAllocationUpdateManyWithoutEmployeeNestedInput
   leave_ledger_entries?: Prisma.LeaveLedgerEntryUpdateManyWithoutEmployeeNestedInput
+  leave_balance_totals?: Prisma.LeaveBalanceTotalUpdateManyWithoutEmployeeNestedInput
   leave_requests?: Prisma.LeaveRequestUpdateManyWithoutEmployeeNestedInput
   leave_encashments?: Prisma.LeaveEncashmentUpdateManyWithoutEmployeeNestedInput
   wfh_requests?: Prisma.WfhRequestUpdateManyWithoutEmployeeNestedInput
@@ -3522,6 +3576,7 @@ export type EmployeeUncheckedUpdateWithoutLeave_policy_employeesInput = {
   asset_assignments?: Prisma.AssetAssignmentUncheckedUpdateManyWithoutEmployeeNestedInput
   leave_allocations?: Prisma.LeaveAllocationUncheckedUpdateManyWithoutEmployeeNestedInput
   leave_ledger_entries?: Prisma.LeaveLedgerEntryUncheckedUpdateManyWithoutEmployeeNestedInput
+  leave_balance_totals?: Prisma.LeaveBalanceTotalUncheckedUpdateManyWithoutEmployeeNestedInput
   leave_requests?: Prisma.LeaveRequestUncheckedUpdateManyWithoutEmployeeNestedInput
   leave_encashments?: Prisma.LeaveEncashmentUncheckedUpdateManyWithoutEmployeeNestedInput
   wfh_requests?: Prisma.WfhRequestUncheckedUpdateManyWithoutEmployeeNestedInput
@@ -3575,6 +3630,7 @@ export type EmployeeCreateWithoutLeave_allocationsInput = {
   asset_assignments?: Prisma.AssetAssignmentCreateNestedManyWithoutEmployeeInput
   leave_policy_employees?: Prisma.LeavePolicyEmployeeCreateNestedManyWithoutEmployeeInput
   leave_ledger_entries?: Prisma.LeaveLedgerEntryCreateNestedManyWithoutEmployeeInput
+  leave_balance_totals?: Prisma.LeaveBalanceTotalCreateNestedManyWithoutEmployeeInput
   leave_requests?: Prisma.LeaveRequestCreateNestedManyWithoutEmployeeInput
   leave_encashments?: Prisma.LeaveEncashmentCreateNestedManyWithoutEmployeeInput
   wfh_requests?: Prisma.WfhRequestCreateNestedManyWithoutEmployeeInput
@@ -3629,6 +3685,7 @@ export type EmployeeUncheckedCreateWithoutLeave_allocationsInput = {
   asset_assignments?: Prisma.AssetAssignmentUncheckedCreateNestedManyWithoutEmployeeInput
   leave_policy_employees?: Prisma.LeavePolicyEmployeeUncheckedCreateNestedManyWithoutEmployeeInput
   leave_ledger_entries?: Prisma.LeaveLedgerEntryUncheckedCreateNestedManyWithoutEmployeeInput
+  leave_balance_totals?: Prisma.LeaveBalanceTotalUncheckedCreateNestedManyWithoutEmployeeInput
   leave_requests?: Prisma.LeaveRequestUncheckedCreateNestedManyWithoutEmployeeInput
   leave_encashments?: Prisma.LeaveEncashmentUncheckedCreateNestedManyWithoutEmployeeInput
   wfh_requests?: Prisma.WfhRequestUncheckedCreateNestedManyWithoutEmployeeInput
@@ -3698,6 +3755,7 @@ export type EmployeeUpdateWithoutLeave_allocationsInput = {
   asset_assignments?: Prisma.AssetAssignmentUpdateManyWithoutEmployeeNestedInput
   leave_policy_employees?: Prisma.LeavePolicyEmployeeUpdateManyWithoutEmployeeNestedInput
   leave_ledger_entries?: Prisma.LeaveLedgerEntryUpdateManyWithoutEmployeeNestedInput
+  leave_balance_totals?: Prisma.LeaveBalanceTotalUpdateManyWithoutEmployeeNestedInput
   leave_requests?: Prisma.LeaveRequestUpdateManyWithoutEmployeeNestedInput
   leave_encashments?: Prisma.LeaveEncashmentUpdateManyWithoutEmployeeNestedInput
   wfh_requests?: Prisma.WfhRequestUpdateManyWithoutEmployeeNestedInput
@@ -3752,6 +3810,7 @@ export type EmployeeUncheckedUpdateWithoutLeave_allocationsInput = {
   asset_assignments?: Prisma.AssetAssignmentUncheckedUpdateManyWithoutEmployeeNestedInput
   leave_policy_employees?: Prisma.LeavePolicyEmployeeUncheckedUpdateManyWithoutEmployeeNestedInput
   leave_ledger_entries?: Prisma.LeaveLedgerEntryUncheckedUpdateManyWithoutEmployeeNestedInput
+  leave_balance_totals?: Prisma.LeaveBalanceTotalUncheckedUpdateManyWithoutEmployeeNestedInput
   leave_requests?: Prisma.LeaveRequestUncheckedUpdateManyWithoutEmployeeNestedInput
   leave_encashments?: Prisma.LeaveEncashmentUncheckedUpdateManyWithoutEmployeeNestedInput
   wfh_requests?: Prisma.WfhRequestUncheckedUpdateManyWithoutEmployeeNestedInput
@@ -3805,6 +3864,7 @@ export type EmployeeCreateWithoutLeave_ledger_entriesInput = {
   asset_assignments?: Prisma.AssetAssignmentCreateNestedManyWithoutEmployeeInput
   leave_policy_employees?: Prisma.LeavePolicyEmployeeCreateNestedManyWithoutEmployeeInput
   leave_allocations?: Prisma.LeaveAllocationCreateNestedManyWithoutEmployeeInput
+  leave_balance_totals?: Prisma.LeaveBalanceTotalCreateNestedManyWithoutEmployeeInput
   leave_requests?: Prisma.LeaveRequestCreateNestedManyWithoutEmployeeInput
   leave_encashments?: Prisma.LeaveEncashmentCreateNestedManyWithoutEmployeeInput
   wfh_requests?: Prisma.WfhRequestCreateNestedManyWithoutEmployeeInput
@@ -3859,6 +3919,7 @@ export type EmployeeUncheckedCreateWithoutLeave_ledger_entriesInput = {
   asset_assignments?: Prisma.AssetAssignmentUncheckedCreateNestedManyWithoutEmployeeInput
   leave_policy_employees?: Prisma.LeavePolicyEmployeeUncheckedCreateNestedManyWithoutEmployeeInput
   leave_allocations?: Prisma.LeaveAllocationUncheckedCreateNestedManyWithoutEmployeeInput
+  leave_balance_totals?: Prisma.LeaveBalanceTotalUncheckedCreateNestedManyWithoutEmployeeInput
   leave_requests?: Prisma.LeaveRequestUncheckedCreateNestedManyWithoutEmployeeInput
   leave_encashments?: Prisma.LeaveEncashmentUncheckedCreateNestedManyWithoutEmployeeInput
   wfh_requests?: Prisma.WfhRequestUncheckedCreateNestedManyWithoutEmployeeInput
@@ -3928,6 +3989,7 @@ export type EmployeeUpdateWithoutLeave_ledger_entriesInput = {
   asset_assignments?: Prisma.AssetAssignmentUpdateManyWithoutEmployeeNestedInput
   leave_policy_employees?: Prisma.LeavePolicyEmployeeUpdateManyWithoutEmployeeNestedInput
   leave_allocations?: Prisma.LeaveAllocationUpdateManyWithoutEmployeeNestedInput
+  leave_balance_totals?: Prisma.LeaveBalanceTotalUpdateManyWithoutEmployeeNestedInput
   leave_requests?: Prisma.LeaveRequestUpdateManyWithoutEmployeeNestedInput
   leave_encashments?: Prisma.LeaveEncashmentUpdateManyWithoutEmployeeNestedInput
   wfh_requests?: Prisma.WfhRequestUpdateManyWithoutEmployeeNestedInput
@@ -3982,6 +4044,241 @@ export type EmployeeUncheckedUpdateWithoutLeave_ledger_entriesInput = {
   asset_assignments?: Prisma.AssetAssignmentUncheckedUpdateManyWithoutEmployeeNestedInput
   leave_policy_employees?: Prisma.LeavePolicyEmployeeUncheckedUpdateManyWithoutEmployeeNestedInput
   leave_allocations?: Prisma.LeaveAllocationUncheckedUpdateManyWithoutEmployeeNestedInput
+  leave_balance_totals?: Prisma.LeaveBalanceTotalUncheckedUpdateManyWithoutEmployeeNestedInput
+  leave_requests?: Prisma.LeaveRequestUncheckedUpdateManyWithoutEmployeeNestedInput
+  leave_encashments?: Prisma.LeaveEncashmentUncheckedUpdateManyWithoutEmployeeNestedInput
+  wfh_requests?: Prisma.WfhRequestUncheckedUpdateManyWithoutEmployeeNestedInput
+  holiday_work_requests?: Prisma.HolidayWorkRequestUncheckedUpdateManyWithoutEmployeeNestedInput
+  attendance_records?: Prisma.AttendanceRecordUncheckedUpdateManyWithoutEmployeeNestedInput
+  attendance_regularizations?: Prisma.AttendanceRegularizationUncheckedUpdateManyWithoutEmployeeNestedInput
+  recruitment_candidates?: Prisma.CandidateUncheckedUpdateManyWithoutEmployeeNestedInput
+  salary_setups?: Prisma.EmployeeSalarySetupUncheckedUpdateManyWithoutEmployeeNestedInput
+  payroll_slips?: Prisma.PayrollSlipUncheckedUpdateManyWithoutEmployeeNestedInput
+  loan_advances?: Prisma.LoanAdvanceUncheckedUpdateManyWithoutEmployeeNestedInput
+  expense_claims?: Prisma.ExpenseClaimUncheckedUpdateManyWithoutEmployeeNestedInput
+  final_settlements?: Prisma.FinalSettlementUncheckedUpdateManyWithoutEmployeeNestedInput
+}
+
+export type EmployeeCreateWithoutLeave_balance_totalsInput = {
+  id?: string
+  employee_code: string
+  first_name: string
+  last_name: string
+  email: string
+  phone?: string | null
+  department: string
+  designation: string
+  joining_date: Date | string
+  date_of_birth?: Date | string | null
+  gender?: string | null
+  employment_type?: string
+  status?: string
+  bank_name?: string | null
+  bank_account_number?: string | null
+  bank_ifsc?: string | null
+  bank_iban?: string | null
+  bank_routing_code?: string | null
+  labour_card_number?: string | null
+  pan_number?: string | null
+  uan?: string | null
+  esi_number?: string | null
+  state?: string | null
+  search_text?: string
+  created_at?: Date | string
+  updated_at?: Date | string
+  deleted_at?: Date | string | null
+  manager?: Prisma.EmployeeCreateNestedOneWithoutReportsInput
+  reports?: Prisma.EmployeeCreateNestedManyWithoutManagerInput
+  branch?: Prisma.BranchCreateNestedOneWithoutEmployeesInput
+  work_location?: Prisma.WorkLocationCreateNestedOneWithoutEmployeesInput
+  memberships?: Prisma.MembershipCreateNestedManyWithoutEmployeeInput
+  invitations?: Prisma.InvitationCreateNestedManyWithoutEmployeeInput
+  documents?: Prisma.EmployeeDocumentCreateNestedManyWithoutEmployeeInput
+  exit?: Prisma.EmployeeExitCreateNestedOneWithoutEmployeeInput
+  asset_assignments?: Prisma.AssetAssignmentCreateNestedManyWithoutEmployeeInput
+  leave_policy_employees?: Prisma.LeavePolicyEmployeeCreateNestedManyWithoutEmployeeInput
+  leave_allocations?: Prisma.LeaveAllocationCreateNestedManyWithoutEmployeeInput
+  leave_ledger_entries?: Prisma.LeaveLedgerEntryCreateNestedManyWithoutEmployeeInput
+  leave_requests?: Prisma.LeaveRequestCreateNestedManyWithoutEmployeeInput
+  leave_encashments?: Prisma.LeaveEncashmentCreateNestedManyWithoutEmployeeInput
+  wfh_requests?: Prisma.WfhRequestCreateNestedManyWithoutEmployeeInput
+  holiday_work_requests?: Prisma.HolidayWorkRequestCreateNestedManyWithoutEmployeeInput
+  attendance_records?: Prisma.AttendanceRecordCreateNestedManyWithoutEmployeeInput
+  attendance_regularizations?: Prisma.AttendanceRegularizationCreateNestedManyWithoutEmployeeInput
+  recruitment_candidates?: Prisma.CandidateCreateNestedManyWithoutEmployeeInput
+  salary_setups?: Prisma.EmployeeSalarySetupCreateNestedManyWithoutEmployeeInput
+  payroll_slips?: Prisma.PayrollSlipCreateNestedManyWithoutEmployeeInput
+  loan_advances?: Prisma.LoanAdvanceCreateNestedManyWithoutEmployeeInput
+  expense_claims?: Prisma.ExpenseClaimCreateNestedManyWithoutEmployeeInput
+  final_settlements?: Prisma.FinalSettlementCreateNestedManyWithoutEmployeeInput
+}
+
+export type EmployeeUncheckedCreateWithoutLeave_balance_totalsInput = {
+  tenant_id?: string
+  id?: string
+  employee_code: string
+  first_name: string
+  last_name: string
+  email: string
+  phone?: string | null
+  department: string
+  designation: string
+  joining_date: Date | string
+  date_of_birth?: Date | string | null
+  gender?: string | null
+  employment_type?: string
+  status?: string
+  reports_to?: string | null
+  branch_id?: string | null
+  work_location_id?: string | null
+  bank_name?: string | null
+  bank_account_number?: string | null
+  bank_ifsc?: string | null
+  bank_iban?: string | null
+  bank_routing_code?: string | null
+  labour_card_number?: string | null
+  pan_number?: string | null
+  uan?: string | null
+  esi_number?: string | null
+  state?: string | null
+  search_text?: string
+  created_at?: Date | string
+  updated_at?: Date | string
+  deleted_at?: Date | string | null
+  reports?: Prisma.EmployeeUncheckedCreateNestedManyWithoutManagerInput
+  memberships?: Prisma.MembershipUncheckedCreateNestedManyWithoutEmployeeInput
+  invitations?: Prisma.InvitationUncheckedCreateNestedManyWithoutEmployeeInput
+  documents?: Prisma.EmployeeDocumentUncheckedCreateNestedManyWithoutEmployeeInput
+  exit?: Prisma.EmployeeExitUncheckedCreateNestedOneWithoutEmployeeInput
+  asset_assignments?: Prisma.AssetAssignmentUncheckedCreateNestedManyWithoutEmployeeInput
+  leave_policy_employees?: Prisma.LeavePolicyEmployeeUncheckedCreateNestedManyWithoutEmployeeInput
+  leave_allocations?: Prisma.LeaveAllocationUncheckedCreateNestedManyWithoutEmployeeInput
+  leave_ledger_entries?: Prisma.LeaveLedgerEntryUncheckedCreateNestedManyWithoutEmployeeInput
+  leave_requests?: Prisma.LeaveRequestUncheckedCreateNestedManyWithoutEmployeeInput
+  leave_encashments?: Prisma.LeaveEncashmentUncheckedCreateNestedManyWithoutEmployeeInput
+  wfh_requests?: Prisma.WfhRequestUncheckedCreateNestedManyWithoutEmployeeInput
+  holiday_work_requests?: Prisma.HolidayWorkRequestUncheckedCreateNestedManyWithoutEmployeeInput
+  attendance_records?: Prisma.AttendanceRecordUncheckedCreateNestedManyWithoutEmployeeInput
+  attendance_regularizations?: Prisma.AttendanceRegularizationUncheckedCreateNestedManyWithoutEmployeeInput
+  recruitment_candidates?: Prisma.CandidateUncheckedCreateNestedManyWithoutEmployeeInput
+  salary_setups?: Prisma.EmployeeSalarySetupUncheckedCreateNestedManyWithoutEmployeeInput
+  payroll_slips?: Prisma.PayrollSlipUncheckedCreateNestedManyWithoutEmployeeInput
+  loan_advances?: Prisma.LoanAdvanceUncheckedCreateNestedManyWithoutEmployeeInput
+  expense_claims?: Prisma.ExpenseClaimUncheckedCreateNestedManyWithoutEmployeeInput
+  final_settlements?: Prisma.FinalSettlementUncheckedCreateNestedManyWithoutEmployeeInput
+}
+
+export type EmployeeCreateOrConnectWithoutLeave_balance_totalsInput = {
+  where: Prisma.EmployeeWhereUniqueInput
+  create: Prisma.XOR<Prisma.EmployeeCreateWithoutLeave_balance_totalsInput, Prisma.EmployeeUncheckedCreateWithoutLeave_balance_totalsInput>
+}
+
+export type EmployeeUpsertWithoutLeave_balance_totalsInput = {
+  update: Prisma.XOR<Prisma.EmployeeUpdateWithoutLeave_balance_totalsInput, Prisma.EmployeeUncheckedUpdateWithoutLeave_balance_totalsInput>
+  create: Prisma.XOR<Prisma.EmployeeCreateWithoutLeave_balance_totalsInput, Prisma.EmployeeUncheckedCreateWithoutLeave_balance_totalsInput>
+  where?: Prisma.EmployeeWhereInput
+}
+
+export type EmployeeUpdateToOneWithWhereWithoutLeave_balance_totalsInput = {
+  where?: Prisma.EmployeeWhereInput
+  data: Prisma.XOR<Prisma.EmployeeUpdateWithoutLeave_balance_totalsInput, Prisma.EmployeeUncheckedUpdateWithoutLeave_balance_totalsInput>
+}
+
+export type EmployeeUpdateWithoutLeave_balance_totalsInput = {
+  id?: Prisma.StringFieldUpdateOperationsInput | string
+  employee_code?: Prisma.StringFieldUpdateOperationsInput | string
+  first_name?: Prisma.StringFieldUpdateOperationsInput | string
+  last_name?: Prisma.StringFieldUpdateOperationsInput | string
+  email?: Prisma.StringFieldUpdateOperationsInput | string
+  phone?: Prisma.NullableStringFieldUpdateOperationsInput | string | null
+  department?: Prisma.StringFieldUpdateOperationsInput | string
+  designation?: Prisma.StringFieldUpdateOperationsInput | string
+  joining_date?: Prisma.DateTimeFieldUpdateOperationsInput | Date | string
+  date_of_birth?: Prisma.NullableDateTimeFieldUpdateOperationsInput | Date | string | null
+  gender?: Prisma.NullableStringFieldUpdateOperationsInput | string | null
+  employment_type?: Prisma.StringFieldUpdateOperationsInput | string
+  status?: Prisma.StringFieldUpdateOperationsInput | string
+  bank_name?: Prisma.NullableStringFieldUpdateOperationsInput | string | null
+  bank_account_number?: Prisma.NullableStringFieldUpdateOperationsInput | string | null
+  bank_ifsc?: Prisma.NullableStringFieldUpdateOperationsInput | string | null
+  bank_iban?: Prisma.NullableStringFieldUpdateOperationsInput | string | null
+  bank_routing_code?: Prisma.NullableStringFieldUpdateOperationsInput | string | null
+  labour_card_number?: Prisma.NullableStringFieldUpdateOperationsInput | string | null
+  pan_number?: Prisma.NullableStringFieldUpdateOperationsInput | string | null
+  uan?: Prisma.NullableStringFieldUpdateOperationsInput | string | null
+  esi_number?: Prisma.NullableStringFieldUpdateOperationsInput | string | null
+  state?: Prisma.NullableStringFieldUpdateOperationsInput | string | null
+  search_text?: Prisma.StringFieldUpdateOperationsInput | string
+  created_at?: Prisma.DateTimeFieldUpdateOperationsInput | Date | string
+  updated_at?: Prisma.DateTimeFieldUpdateOperationsInput | Date | string
+  deleted_at?: Prisma.NullableDateTimeFieldUpdateOperationsInput | Date | string | null
+  manager?: Prisma.EmployeeUpdateOneWithoutReportsNestedInput
+  reports?: Prisma.EmployeeUpdateManyWithoutManagerNestedInput
+  branch?: Prisma.BranchUpdateOneWithoutEmployeesNestedInput
+  work_location?: Prisma.WorkLocationUpdateOneWithoutEmployeesNestedInput
+  memberships?: Prisma.MembershipUpdateManyWithoutEmployeeNestedInput
+  invitations?: Prisma.InvitationUpdateManyWithoutEmployeeNestedInput
+  documents?: Prisma.EmployeeDocumentUpdateManyWithoutEmployeeNestedInput
+  exit?: Prisma.EmployeeExitUpdateOneWithoutEmployeeNestedInput
+  asset_assignments?: Prisma.AssetAssignmentUpdateManyWithoutEmployeeNestedInput
+  leave_policy_employees?: Prisma.LeavePolicyEmployeeUpdateManyWithoutEmployeeNestedInput
+  leave_allocations?: Prisma.LeaveAllocationUpdateManyWithoutEmployeeNestedInput
+  leave_ledger_entries?: Prisma.LeaveLedgerEntryUpdateManyWithoutEmployeeNestedInput
+  leave_requests?: Prisma.LeaveRequestUpdateManyWithoutEmployeeNestedInput
+  leave_encashments?: Prisma.LeaveEncashmentUpdateManyWithoutEmployeeNestedInput
+  wfh_requests?: Prisma.WfhRequestUpdateManyWithoutEmployeeNestedInput
+  holiday_work_requests?: Prisma.HolidayWorkRequestUpdateManyWithoutEmployeeNestedInput
+  attendance_records?: Prisma.AttendanceRecordUpdateManyWithoutEmployeeNestedInput
+  attendance_regularizations?: Prisma.AttendanceRegularizationUpdateManyWithoutEmployeeNestedInput
+  recruitment_candidates?: Prisma.CandidateUpdateManyWithoutEmployeeNestedInput
+  salary_setups?: Prisma.EmployeeSalarySetupUpdateManyWithoutEmployeeNestedInput
+  payroll_slips?: Prisma.PayrollSlipUpdateManyWithoutEmployeeNestedInput
+  loan_advances?: Prisma.LoanAdvanceUpdateManyWithoutEmployeeNestedInput
+  expense_claims?: Prisma.ExpenseClaimUpdateManyWithoutEmployeeNestedInput
+  final_settlements?: Prisma.FinalSettlementUpdateManyWithoutEmployeeNestedInput
+}
+
+export type EmployeeUncheckedUpdateWithoutLeave_balance_totalsInput = {
+  tenant_id?: Prisma.StringFieldUpdateOperationsInput | string
+  id?: Prisma.StringFieldUpdateOperationsInput | string
+  employee_code?: Prisma.StringFieldUpdateOperationsInput | string
+  first_name?: Prisma.StringFieldUpdateOperationsInput | string
+  last_name?: Prisma.StringFieldUpdateOperationsInput | string
+  email?: Prisma.StringFieldUpdateOperationsInput | string
+  phone?: Prisma.NullableStringFieldUpdateOperationsInput | string | null
+  department?: Prisma.StringFieldUpdateOperationsInput | string
+  designation?: Prisma.StringFieldUpdateOperationsInput | string
+  joining_date?: Prisma.DateTimeFieldUpdateOperationsInput | Date | string
+  date_of_birth?: Prisma.NullableDateTimeFieldUpdateOperationsInput | Date | string | null
+  gender?: Prisma.NullableStringFieldUpdateOperationsInput | string | null
+  employment_type?: Prisma.StringFieldUpdateOperationsInput | string
+  status?: Prisma.StringFieldUpdateOperationsInput | string
+  reports_to?: Prisma.NullableStringFieldUpdateOperationsInput | string | null
+  branch_id?: Prisma.NullableStringFieldUpdateOperationsInput | string | null
+  work_location_id?: Prisma.NullableStringFieldUpdateOperationsInput | string | null
+  bank_name?: Prisma.NullableStringFieldUpdateOperationsInput | string | null
+  bank_account_number?: Prisma.NullableStringFieldUpdateOperationsInput | string | null
+  bank_ifsc?: Prisma.NullableStringFieldUpdateOperationsInput | string | null
+  bank_iban?: Prisma.NullableStringFieldUpdateOperationsInput | string | null
+  bank_routing_code?: Prisma.NullableStringFieldUpdateOperationsInput | string | null
+  labour_card_number?: Prisma.NullableStringFieldUpdateOperationsInput | string | null
+  pan_number?: Prisma.NullableStringFieldUpdateOperationsInput | string | null
+  uan?: Prisma.NullableStringFieldUpdateOperationsInput | string | null
+  esi_number?: Prisma.NullableStringFieldUpdateOperationsInput | string | null
+  state?: Prisma.NullableStringFieldUpdateOperationsInput | string | null
+  search_text?: Prisma.StringFieldUpdateOperationsInput | string
+  created_at?: Prisma.DateTimeFieldUpdateOperationsInput | Date | string
+  updated_at?: Prisma.DateTimeFieldUpdateOperationsInput | Date | string
+  deleted_at?: Prisma.NullableDateTimeFieldUpdateOperationsInput | Date | string | null
+  reports?: Prisma.EmployeeUncheckedUpdateManyWithoutManagerNestedInput
+  memberships?: Prisma.MembershipUncheckedUpdateManyWithoutEmployeeNestedInput
+  invitations?: Prisma.InvitationUncheckedUpdateManyWithoutEmployeeNestedInput
+  documents?: Prisma.EmployeeDocumentUncheckedUpdateManyWithoutEmployeeNestedInput
+  exit?: Prisma.EmployeeExitUncheckedUpdateOneWithoutEmployeeNestedInput
+  asset_assignments?: Prisma.AssetAssignmentUncheckedUpdateManyWithoutEmployeeNestedInput
+  leave_policy_employees?: Prisma.LeavePolicyEmployeeUncheckedUpdateManyWithoutEmployeeNestedInput
+  leave_allocations?: Prisma.LeaveAllocationUncheckedUpdateManyWithoutEmployeeNestedInput
+  leave_ledger_entries?: Prisma.LeaveLedgerEntryUncheckedUpdateManyWithoutEmployeeNestedInput
   leave_requests?: Prisma.LeaveRequestUncheckedUpdateManyWithoutEmployeeNestedInput
   leave_encashments?: Prisma.LeaveEncashmentUncheckedUpdateManyWithoutEmployeeNestedInput
   wfh_requests?: Prisma.WfhRequestUncheckedUpdateManyWithoutEmployeeNestedInput
@@ -4036,6 +4333,7 @@ export type EmployeeCreateWithoutLeave_requestsInput = {
   leave_policy_employees?: Prisma.LeavePolicyEmployeeCreateNestedManyWithoutEmployeeInput
   leave_allocations?: Prisma.LeaveAllocationCreateNestedManyWithoutEmployeeInput
   leave_ledger_entries?: Prisma.LeaveLedgerEntryCreateNestedManyWithoutEmployeeInput
+  leave_balance_totals?: Prisma.LeaveBalanceTotalCreateNestedManyWithoutEmployeeInput
   leave_encashments?: Prisma.LeaveEncashmentCreateNestedManyWithoutEmployeeInput
   wfh_requests?: Prisma.WfhRequestCreateNestedManyWithoutEmployeeInput
   holiday_work_requests?: Prisma.HolidayWorkRequestCreateNestedManyWithoutEmployeeInput
@@ -4090,6 +4388,7 @@ export type EmployeeUncheckedCreateWithoutLeave_requestsInput = {
   leave_policy_employees?: Prisma.LeavePolicyEmployeeUncheckedCreateNestedManyWithoutEmployeeInput
   leave_allocations?: Prisma.LeaveAllocationUncheckedCreateNestedManyWithoutEmployeeInput
   leave_ledger_entries?: Prisma.LeaveLedgerEntryUncheckedCreateNestedManyWithoutEmployeeInput
+  leave_balance_totals?: Prisma.LeaveBalanceTotalUncheckedCreateNestedManyWithoutEmployeeInput
   leave_encashments?: Prisma.LeaveEncashmentUncheckedCreateNestedManyWithoutEmployeeInput
   wfh_requests?: Prisma.WfhRequestUncheckedCreateNestedManyWithoutEmployeeInput
   holiday_work_requests?: Prisma.HolidayWorkRequestUncheckedCreateNestedManyWithoutEmployeeInput
@@ -4159,6 +4458,7 @@ export type EmployeeUpdateWithoutLeave_requestsInput = {
   leave_policy_employees?: Prisma.LeavePolicyEmployeeUpdateManyWithoutEmployeeNestedInput
   leave_allocations?: Prisma.LeaveAllocationUpdateManyWithoutEmployeeNestedInput
   leave_ledger_entries?: Prisma.LeaveLedgerEntryUpdateManyWithoutEmployeeNestedInput
+  leave_balance_totals?: Prisma.LeaveBalanceTotalUpdateManyWithoutEmployeeNestedInput
   leave_encashments?: Prisma.LeaveEncashmentUpdateManyWithoutEmployeeNestedInput
   wfh_requests?: Prisma.WfhRequestUpdateManyWithoutEmployeeNestedInput
   holiday_work_requests?: Prisma.HolidayWorkRequestUpdateManyWithoutEmployeeNestedInput
@@ -4213,6 +4513,7 @@ export type EmployeeUncheckedUpdateWithoutLeave_requestsInput = {
   leave_policy_employees?: Prisma.LeavePolicyEmployeeUncheckedUpdateManyWithoutEmployeeNestedInput
   leave_allocations?: Prisma.LeaveAllocationUncheckedUpdateManyWithoutEmployeeNestedInput
   leave_ledger_entries?: Prisma.LeaveLedgerEntryUncheckedUpdateManyWithoutEmployeeNestedInput
+  leave_balance_totals?: Prisma.LeaveBalanceTotalUncheckedUpdateManyWithoutEmployeeNestedInput
   leave_encashments?: Prisma.LeaveEncashmentUncheckedUpdateManyWithoutEmployeeNestedInput
   wfh_requests?: Prisma.WfhRequestUncheckedUpdateManyWithoutEmployeeNestedInput
   holiday_work_requests?: Prisma.HolidayWorkRequestUncheckedUpdateManyWithoutEmployeeNestedInput
@@ -4266,6 +4567,7 @@ export type EmployeeCreateWithoutLeave_encashmentsInput = {
   leave_policy_employees?: Prisma.LeavePolicyEmployeeCreateNestedManyWithoutEmployeeInput
   leave_allocations?: Prisma.LeaveAllocationCreateNestedManyWithoutEmployeeInput
   leave_ledger_entries?: Prisma.LeaveLedgerEntryCreateNestedManyWithoutEmployeeInput
+  leave_balance_totals?: Prisma.LeaveBalanceTotalCreateNestedManyWithoutEmployeeInput
   leave_requests?: Prisma.LeaveRequestCreateNestedManyWithoutEmployeeInput
   wfh_requests?: Prisma.WfhRequestCreateNestedManyWithoutEmployeeInput
   holiday_work_requests?: Prisma.HolidayWorkRequestCreateNestedManyWithoutEmployeeInput
@@ -4320,6 +4622,7 @@ export type EmployeeUncheckedCreateWithoutLeave_encashmentsInput = {
   leave_policy_employees?: Prisma.LeavePolicyEmployeeUncheckedCreateNestedManyWithoutEmployeeInput
   leave_allocations?: Prisma.LeaveAllocationUncheckedCreateNestedManyWithoutEmployeeInput
   leave_ledger_entries?: Prisma.LeaveLedgerEntryUncheckedCreateNestedManyWithoutEmployeeInput
+  leave_balance_totals?: Prisma.LeaveBalanceTotalUncheckedCreateNestedManyWithoutEmployeeInput
   leave_requests?: Prisma.LeaveRequestUncheckedCreateNestedManyWithoutEmployeeInput
   wfh_requests?: Prisma.WfhRequestUncheckedCreateNestedManyWithoutEmployeeInput
   holiday_work_requests?: Prisma.HolidayWorkRequestUncheckedCreateNestedManyWithoutEmployeeInput
@@ -4389,6 +4692,7 @@ export type EmployeeUpdateWithoutLeave_encashmentsInput = {
   leave_policy_employees?: Prisma.LeavePolicyEmployeeUpdateManyWithoutEmployeeNestedInput
   leave_allocations?: Prisma.LeaveAllocationUpdateManyWithoutEmployeeNestedInput
   leave_ledger_entries?: Prisma.LeaveLedgerEntryUpdateManyWithoutEmployeeNestedInput
+  leave_balance_totals?: Prisma.LeaveBalanceTotalUpdateManyWithoutEmployeeNestedInput
   leave_requests?: Prisma.LeaveRequestUpdateManyWithoutEmployeeNestedInput
   wfh_requests?: Prisma.WfhRequestUpdateManyWithoutEmployeeNestedInput
   holiday_work_requests?: Prisma.HolidayWorkRequestUpdateManyWithoutEmployeeNestedInput
@@ -4443,6 +4747,7 @@ export type EmployeeUncheckedUpdateWithoutLeave_encashmentsInput = {
   leave_policy_employees?: Prisma.LeavePolicyEmployeeUncheckedUpdateManyWithoutEmployeeNestedInput
   leave_allocations?: Prisma.LeaveAllocationUncheckedUpdateManyWithoutEmployeeNestedInput
   leave_ledger_entries?: Prisma.LeaveLedgerEntryUncheckedUpdateManyWithoutEmployeeNestedInput
+  leave_balance_totals?: Prisma.LeaveBalanceTotalUncheckedUpdateManyWithoutEmployeeNestedInput
   leave_requests?: Prisma.LeaveRequestUncheckedUpdateManyWithoutEmployeeNestedInput
   wfh_requests?: Prisma.WfhRequestUncheckedUpdateManyWithoutEmployeeNestedInput
   holiday_work_requests?: Prisma.HolidayWorkRequestUncheckedUpdateManyWithoutEmployeeNestedInput
@@ -4496,6 +4801,7 @@ export type EmployeeCreateWithoutWfh_requestsInput = {
   leave_policy_employees?: Prisma.LeavePolicyEmployeeCreateNestedManyWithoutEmployeeInput
   leave_allocations?: Prisma.LeaveAllocationCreateNestedManyWithoutEmployeeInput
   leave_ledger_entries?: Prisma.LeaveLedgerEntryCreateNestedManyWithoutEmployeeInput
+  leave_balance_totals?: Prisma.LeaveBalanceTotalCreateNestedManyWithoutEmployeeInput
   leave_requests?: Prisma.LeaveRequestCreateNestedManyWithoutEmployeeInput
   leave_encashments?: Prisma.LeaveEncashmentCreateNestedManyWithoutEmployeeInput
   holiday_work_requests?: Prisma.HolidayWorkRequestCreateNestedManyWithoutEmployeeInput
@@ -4550,6 +4856,7 @@ export type EmployeeUncheckedCreateWithoutWfh_requestsInput = {
   leave_policy_employees?: Prisma.LeavePolicyEmployeeUncheckedCreateNestedManyWithoutEmployeeInput
   leave_allocations?: Prisma.LeaveAllocationUncheckedCreateNestedManyWithoutEmployeeInput
   leave_ledger_entries?: Prisma.LeaveLedgerEntryUncheckedCreateNestedManyWithoutEmployeeInput
+  leave_balance_totals?: Prisma.LeaveBalanceTotalUncheckedCreateNestedManyWithoutEmployeeInput
   leave_requests?: Prisma.LeaveRequestUncheckedCreateNestedManyWithoutEmployeeInput
   leave_encashments?: Prisma.LeaveEncashmentUncheckedCreateNestedManyWithoutEmployeeInput
   holiday_work_requests?: Prisma.HolidayWorkRequestUncheckedCreateNestedManyWithoutEmployeeInput
@@ -4619,6 +4926,7 @@ export type EmployeeUpdateWithoutWfh_requestsInput = {
   leave_policy_employees?: Prisma.LeavePolicyEmployeeUpdateManyWithoutEmployeeNestedInput
   leave_allocations?: Prisma.LeaveAllocationUpdateManyWithoutEmployeeNestedInput
   leave_ledger_entries?: Prisma.LeaveLedgerEntryUpdateManyWithoutEmployeeNestedInput
+  leave_balance_totals?: Prisma.LeaveBalanceTotalUpdateManyWithoutEmployeeNestedInput
   leave_requests?: Prisma.LeaveRequestUpdateManyWithoutEmployeeNestedInput
   leave_encashments?: Prisma.LeaveEncashmentUpdateManyWithoutEmployeeNestedInput
   holiday_work_requests?: Prisma.HolidayWorkRequestUpdateManyWithoutEmployeeNestedInput
@@ -4673,6 +4981,7 @@ export type EmployeeUncheckedUpdateWithoutWfh_requestsInput = {
   leave_policy_employees?: Prisma.LeavePolicyEmployeeUncheckedUpdateManyWithoutEmployeeNestedInput
   leave_allocations?: Prisma.LeaveAllocationUncheckedUpdateManyWithoutEmployeeNestedInput
   leave_ledger_entries?: Prisma.LeaveLedgerEntryUncheckedUpdateManyWithoutEmployeeNestedInput
+  leave_balance_totals?: Prisma.LeaveBalanceTotalUncheckedUpdateManyWithoutEmployeeNestedInput
   leave_requests?: Prisma.LeaveRequestUncheckedUpdateManyWithoutEmployeeNestedInput
   leave_encashments?: Prisma.LeaveEncashmentUncheckedUpdateManyWithoutEmployeeNestedInput
   holiday_work_requests?: Prisma.HolidayWorkRequestUncheckedUpdateManyWithoutEmployeeNestedInput
@@ -4726,6 +5035,7 @@ export type EmployeeCreateWithoutHoliday_work_requestsInput = {
   leave_policy_employees?: Prisma.LeavePolicyEmployeeCreateNestedManyWithoutEmployeeInput
   leave_allocations?: Prisma.LeaveAllocationCreateNestedManyWithoutEmployeeInput
   leave_ledger_entries?: Prisma.LeaveLedgerEntryCreateNestedManyWithoutEmployeeInput
+  leave_balance_totals?: Prisma.LeaveBalanceTotalCreateNestedManyWithoutEmployeeInput
   leave_requests?: Prisma.LeaveRequestCreateNestedManyWithoutEmployeeInput
   leave_encashments?: Prisma.LeaveEncashmentCreateNestedManyWithoutEmployeeInput
   wfh_requests?: Prisma.WfhRequestCreateNestedManyWithoutEmployeeInput
@@ -4780,6 +5090,7 @@ export type EmployeeUncheckedCreateWithoutHoliday_work_requestsInput = {
   leave_policy_employees?: Prisma.LeavePolicyEmployeeUncheckedCreateNestedManyWithoutEmployeeInput
   leave_allocations?: Prisma.LeaveAllocationUncheckedCreateNestedManyWithoutEmployeeInput
   leave_ledger_entries?: Prisma.LeaveLedgerEntryUncheckedCreateNestedManyWithoutEmployeeInput
+  leave_balance_totals?: Prisma.LeaveBalanceTotalUncheckedCreateNestedManyWithoutEmployeeInput
   leave_requests?: Prisma.LeaveRequestUncheckedCreateNestedManyWithoutEmployeeInput
   leave_encashments?: Prisma.LeaveEncashmentUncheckedCreateNestedManyWithoutEmployeeInput
   wfh_requests?: Prisma.WfhRequestUncheckedCreateNestedManyWithoutEmployeeInput
@@ -4849,6 +5160,7 @@ export type EmployeeUpdateWithoutHoliday_work_requestsInput = {
   leave_policy_employees?: Prisma.LeavePolicyEmployeeUpdateManyWithoutEmployeeNestedInput
   leave_allocations?: Prisma.LeaveAllocationUpdateManyWithoutEmployeeNestedInput
   leave_ledger_entries?: Prisma.LeaveLedgerEntryUpdateManyWithoutEmployeeNestedInput
+  leave_balance_totals?: Prisma.LeaveBalanceTotalUpdateManyWithoutEmployeeNestedInput
   leave_requests?: Prisma.LeaveRequestUpdateManyWithoutEmployeeNestedInput
   leave_encashments?: Prisma.LeaveEncashmentUpdateManyWithoutEmployeeNestedInput
   wfh_requests?: Prisma.WfhRequestUpdateManyWithoutEmployeeNestedInput
@@ -4903,6 +5215,7 @@ export type EmployeeUncheckedUpdateWithoutHoliday_work_requestsInput = {
   leave_policy_employees?: Prisma.LeavePolicyEmployeeUncheckedUpdateManyWithoutEmployeeNestedInput
   leave_allocations?: Prisma.LeaveAllocationUncheckedUpdateManyWithoutEmployeeNestedInput
   leave_ledger_entries?: Prisma.LeaveLedgerEntryUncheckedUpdateManyWithoutEmployeeNestedInput
+  leave_balance_totals?: Prisma.LeaveBalanceTotalUncheckedUpdateManyWithoutEmployeeNestedInput
   leave_requests?: Prisma.LeaveRequestUncheckedUpdateManyWithoutEmployeeNestedInput
   leave_encashments?: Prisma.LeaveEncashmentUncheckedUpdateManyWithoutEmployeeNestedInput
   wfh_requests?: Prisma.WfhRequestUncheckedUpdateManyWithoutEmployeeNestedInput
@@ -4956,6 +5269,7 @@ export type EmployeeCreateWithoutSalary_setupsInput = {
   leave_policy_employees?: Prisma.LeavePolicyEmployeeCreateNestedManyWithoutEmployeeInput
   leave_allocations?: Prisma.LeaveAllocationCreateNestedManyWithoutEmployeeInput
   leave_ledger_entries?: Prisma.LeaveLedgerEntryCreateNestedManyWithoutEmployeeInput
+  leave_balance_totals?: Prisma.LeaveBalanceTotalCreateNestedManyWithoutEmployeeInput
   leave_requests?: Prisma.LeaveRequestCreateNestedManyWithoutEmployeeInput
   leave_encashments?: Prisma.LeaveEncashmentCreateNestedManyWithoutEmployeeInput
   wfh_requests?: Prisma.WfhRequestCreateNestedManyWithoutEmployeeInput
@@ -5010,6 +5324,7 @@ export type EmployeeUncheckedCreateWithoutSalary_setupsInput = {
   leave_policy_employees?: Prisma.LeavePolicyEmployeeUncheckedCreateNestedManyWithoutEmployeeInput
   leave_allocations?: Prisma.LeaveAllocationUncheckedCreateNestedManyWithoutEmployeeInput
   leave_ledger_entries?: Prisma.LeaveLedgerEntryUncheckedCreateNestedManyWithoutEmployeeInput
+  leave_balance_totals?: Prisma.LeaveBalanceTotalUncheckedCreateNestedManyWithoutEmployeeInput
   leave_requests?: Prisma.LeaveRequestUncheckedCreateNestedManyWithoutEmployeeInput
   leave_encashments?: Prisma.LeaveEncashmentUncheckedCreateNestedManyWithoutEmployeeInput
   wfh_requests?: Prisma.WfhRequestUncheckedCreateNestedManyWithoutEmployeeInput
@@ -5079,6 +5394,7 @@ export type EmployeeUpdateWithoutSalary_setupsInput = {
   leave_policy_employees?: Prisma.LeavePolicyEmployeeUpdateManyWithoutEmployeeNestedInput
   leave_allocations?: Prisma.LeaveAllocationUpdateManyWithoutEmployeeNestedInput
   leave_ledger_entries?: Prisma.LeaveLedgerEntryUpdateManyWithoutEmployeeNestedInput
+  leave_balance_totals?: Prisma.LeaveBalanceTotalUpdateManyWithoutEmployeeNestedInput
   leave_requests?: Prisma.LeaveRequestUpdateManyWithoutEmployeeNestedInput
   leave_encashments?: Prisma.LeaveEncashmentUpdateManyWithoutEmployeeNestedInput
   wfh_requests?: Prisma.WfhRequestUpdateManyWithoutEmployeeNestedInput
@@ -5133,6 +5449,7 @@ export type EmployeeUncheckedUpdateWithoutSalary_setupsInput = {
   leave_policy_employees?: Prisma.LeavePolicyEmployeeUncheckedUpdateManyWithoutEmployeeNestedInput
   leave_allocations?: Prisma.LeaveAllocationUncheckedUpdateManyWithoutEmployeeNestedInput
   leave_ledger_entries?: Prisma.LeaveLedgerEntryUncheckedUpdateManyWithoutEmployeeNestedInput
+  leave_balance_totals?: Prisma.LeaveBalanceTotalUncheckedUpdateManyWithoutEmployeeNestedInput
   leave_requests?: Prisma.LeaveRequestUncheckedUpdateManyWithoutEmployeeNestedInput
   leave_encashments?: Prisma.LeaveEncashmentUncheckedUpdateManyWithoutEmployeeNestedInput
   wfh_requests?: Prisma.WfhRequestUncheckedUpdateManyWithoutEmployeeNestedInput
@@ -5186,6 +5503,7 @@ export type EmployeeCreateWithoutPayroll_slipsInput = {
   leave_policy_employees?: Prisma.LeavePolicyEmployeeCreateNestedManyWithoutEmployeeInput
   leave_allocations?: Prisma.LeaveAllocationCreateNestedManyWithoutEmployeeInput
   leave_ledger_entries?: Prisma.LeaveLedgerEntryCreateNestedManyWithoutEmployeeInput
+  leave_balance_totals?: Prisma.LeaveBalanceTotalCreateNestedManyWithoutEmployeeInput
   leave_requests?: Prisma.LeaveRequestCreateNestedManyWithoutEmployeeInput
   leave_encashments?: Prisma.LeaveEncashmentCreateNestedManyWithoutEmployeeInput
   wfh_requests?: Prisma.WfhRequestCreateNestedManyWithoutEmployeeInput
@@ -5240,6 +5558,7 @@ export type EmployeeUncheckedCreateWithoutPayroll_slipsInput = {
   leave_policy_employees?: Prisma.LeavePolicyEmployeeUncheckedCreateNestedManyWithoutEmployeeInput
   leave_allocations?: Prisma.LeaveAllocationUncheckedCreateNestedManyWithoutEmployeeInput
   leave_ledger_entries?: Prisma.LeaveLedgerEntryUncheckedCreateNestedManyWithoutEmployeeInput
+  leave_balance_totals?: Prisma.LeaveBalanceTotalUncheckedCreateNestedManyWithoutEmployeeInput
   leave_requests?: Prisma.LeaveRequestUncheckedCreateNestedManyWithoutEmployeeInput
   leave_encashments?: Prisma.LeaveEncashmentUncheckedCreateNestedManyWithoutEmployeeInput
   wfh_requests?: Prisma.WfhRequestUncheckedCreateNestedManyWithoutEmployeeInput
@@ -5309,6 +5628,7 @@ export type EmployeeUpdateWithoutPayroll_slipsInput = {
   leave_policy_employees?: Prisma.LeavePolicyEmployeeUpdateManyWithoutEmployeeNestedInput
   leave_allocations?: Prisma.LeaveAllocationUpdateManyWithoutEmployeeNestedInput
   leave_ledger_entries?: Prisma.LeaveLedgerEntryUpdateManyWithoutEmployeeNestedInput
+  leave_balance_totals?: Prisma.LeaveBalanceTotalUpdateManyWithoutEmployeeNestedInput
   leave_requests?: Prisma.LeaveRequestUpdateManyWithoutEmployeeNestedInput
   leave_encashments?: Prisma.LeaveEncashmentUpdateManyWithoutEmployeeNestedInput
   wfh_requests?: Prisma.WfhRequestUpdateManyWithoutEmployeeNestedInput
@@ -5363,6 +5683,7 @@ export type EmployeeUncheckedUpdateWithoutPayroll_slipsInput = {
   leave_policy_employees?: Prisma.LeavePolicyEmployeeUncheckedUpdateManyWithoutEmployeeNestedInput
   leave_allocations?: Prisma.LeaveAllocationUncheckedUpdateManyWithoutEmployeeNestedInput
   leave_ledger_entries?: Prisma.LeaveLedgerEntryUncheckedUpdateManyWithoutEmployeeNestedInput
+  leave_balance_totals?: Prisma.LeaveBalanceTotalUncheckedUpdateManyWithoutEmployeeNestedInput
   leave_requests?: Prisma.LeaveRequestUncheckedUpdateManyWithoutEmployeeNestedInput
   leave_encashments?: Prisma.LeaveEncashmentUncheckedUpdateManyWithoutEmployeeNestedInput
   wfh_requests?: Prisma.WfhRequestUncheckedUpdateManyWithoutEmployeeNestedInput
@@ -5416,6 +5737,7 @@ export type EmployeeCreateWithoutLoan_advancesInput = {
   leave_policy_employees?: Prisma.LeavePolicyEmployeeCreateNestedManyWithoutEmployeeInput
   leave_allocations?: Prisma.LeaveAllocationCreateNestedManyWithoutEmployeeInput
   leave_ledger_entries?: Prisma.LeaveLedgerEntryCreateNestedManyWithoutEmployeeInput
+  leave_balance_totals?: Prisma.LeaveBalanceTotalCreateNestedManyWithoutEmployeeInput
   leave_requests?: Prisma.LeaveRequestCreateNestedManyWithoutEmployeeInput
   leave_encashments?: Prisma.LeaveEncashmentCreateNestedManyWithoutEmployeeInput
   wfh_requests?: Prisma.WfhRequestCreateNestedManyWithoutEmployeeInput
@@ -5470,6 +5792,7 @@ export type EmployeeUncheckedCreateWithoutLoan_advancesInput = {
   leave_policy_employees?: Prisma.LeavePolicyEmployeeUncheckedCreateNestedManyWithoutEmployeeInput
   leave_allocations?: Prisma.LeaveAllocationUncheckedCreateNestedManyWithoutEmployeeInput
   leave_ledger_entries?: Prisma.LeaveLedgerEntryUncheckedCreateNestedManyWithoutEmployeeInput
+  leave_balance_totals?: Prisma.LeaveBalanceTotalUncheckedCreateNestedManyWithoutEmployeeInput
   leave_requests?: Prisma.LeaveRequestUncheckedCreateNestedManyWithoutEmployeeInput
   leave_encashments?: Prisma.LeaveEncashmentUncheckedCreateNestedManyWithoutEmployeeInput
   wfh_requests?: Prisma.WfhRequestUncheckedCreateNestedManyWithoutEmployeeInput
@@ -5539,6 +5862,7 @@ export type EmployeeUpdateWithoutLoan_advancesInput = {
   leave_policy_employees?: Prisma.LeavePolicyEmployeeUpdateManyWithoutEmployeeNestedInput
   leave_allocations?: Prisma.LeaveAllocationUpdateManyWithoutEmployeeNestedInput
   leave_ledger_entries?: Prisma.LeaveLedgerEntryUpdateManyWithoutEmployeeNestedInput
+  leave_balance_totals?: Prisma.LeaveBalanceTotalUpdateManyWithoutEmployeeNestedInput
   leave_requests?: Prisma.LeaveRequestUpdateManyWithoutEmployeeNestedInput
   leave_encashments?: Prisma.LeaveEncashmentUpdateManyWithoutEmployeeNestedInput
   wfh_requests?: Prisma.WfhRequestUpdateManyWithoutEmployeeNestedInput
@@ -5593,6 +5917,7 @@ export type EmployeeUncheckedUpdateWithoutLoan_advancesInput = {
   leave_policy_employees?: Prisma.LeavePolicyEmployeeUncheckedUpdateManyWithoutEmployeeNestedInput
   leave_allocations?: Prisma.LeaveAllocationUncheckedUpdateManyWithoutEmployeeNestedInput
   leave_ledger_entries?: Prisma.LeaveLedgerEntryUncheckedUpdateManyWithoutEmployeeNestedInput
+  leave_balance_totals?: Prisma.LeaveBalanceTotalUncheckedUpdateManyWithoutEmployeeNestedInput
   leave_requests?: Prisma.LeaveRequestUncheckedUpdateManyWithoutEmployeeNestedInput
   leave_encashments?: Prisma.LeaveEncashmentUncheckedUpdateManyWithoutEmployeeNestedInput
   wfh_requests?: Prisma.WfhRequestUncheckedUpdateManyWithoutEmployeeNestedInput
@@ -5646,6 +5971,7 @@ export type EmployeeCreateWithoutExpense_claimsInput = {
   leave_policy_employees?: Prisma.LeavePolicyEmployeeCreateNestedManyWithoutEmployeeInput
   leave_allocations?: Prisma.LeaveAllocationCreateNestedManyWithoutEmployeeInput
   leave_ledger_entries?: Prisma.LeaveLedgerEntryCreateNestedManyWithoutEmployeeInput
+  leave_balance_totals?: Prisma.LeaveBalanceTotalCreateNestedManyWithoutEmployeeInput
   leave_requests?: Prisma.LeaveRequestCreateNestedManyWithoutEmployeeInput
   leave_encashments?: Prisma.LeaveEncashmentCreateNestedManyWithoutEmployeeInput
   wfh_requests?: Prisma.WfhRequestCreateNestedManyWithoutEmployeeInput
@@ -5700,6 +6026,7 @@ export type EmployeeUncheckedCreateWithoutExpense_claimsInput = {
   leave_policy_employees?: Prisma.LeavePolicyEmployeeUncheckedCreateNestedManyWithoutEmployeeInput
   leave_allocations?: Prisma.LeaveAllocationUncheckedCreateNestedManyWithoutEmployeeInput
   leave_ledger_entries?: Prisma.LeaveLedgerEntryUncheckedCreateNestedManyWithoutEmployeeInput
+  leave_balance_totals?: Prisma.LeaveBalanceTotalUncheckedCreateNestedManyWithoutEmployeeInput
   leave_requests?: Prisma.LeaveRequestUncheckedCreateNestedManyWithoutEmployeeInput
   leave_encashments?: Prisma.LeaveEncashmentUncheckedCreateNestedManyWithoutEmployeeInput
   wfh_requests?: Prisma.WfhRequestUncheckedCreateNestedManyWithoutEmployeeInput
@@ -5769,6 +6096,7 @@ export type EmployeeUpdateWithoutExpense_claimsInput = {
   leave_policy_employees?: Prisma.LeavePolicyEmployeeUpdateManyWithoutEmployeeNestedInput
   leave_allocations?: Prisma.LeaveAllocationUpdateManyWithoutEmployeeNestedInput
   leave_ledger_entries?: Prisma.LeaveLedgerEntryUpdateManyWithoutEmployeeNestedInput
+  leave_balance_totals?: Prisma.LeaveBalanceTotalUpdateManyWithoutEmployeeNestedInput
   leave_requests?: Prisma.LeaveRequestUpdateManyWithoutEmployeeNestedInput
   leave_encashments?: Prisma.LeaveEncashmentUpdateManyWithoutEmployeeNestedInput
   wfh_requests?: Prisma.WfhRequestUpdateManyWithoutEmployeeNestedInput
@@ -5823,6 +6151,7 @@ export type EmployeeUncheckedUpdateWithoutExpense_claimsInput = {
   leave_policy_employees?: Prisma.LeavePolicyEmployeeUncheckedUpdateManyWithoutEmployeeNestedInput
   leave_allocations?: Prisma.LeaveAllocationUncheckedUpdateManyWithoutEmployeeNestedInput
   leave_ledger_entries?: Prisma.LeaveLedgerEntryUncheckedUpdateManyWithoutEmployeeNestedInput
+  leave_balance_totals?: Prisma.LeaveBalanceTotalUncheckedUpdateManyWithoutEmployeeNestedInput
   leave_requests?: Prisma.LeaveRequestUncheckedUpdateManyWithoutEmployeeNestedInput
   leave_encashments?: Prisma.LeaveEncashmentUncheckedUpdateManyWithoutEmployeeNestedInput
   wfh_requests?: Prisma.WfhRequestUncheckedUpdateManyWithoutEmployeeNestedInput
@@ -5876,6 +6205,7 @@ export type EmployeeCreateWithoutFinal_settlementsInput = {
   leave_policy_employees?: Prisma.LeavePolicyEmployeeCreateNestedManyWithoutEmployeeInput
   leave_allocations?: Prisma.LeaveAllocationCreateNestedManyWithoutEmployeeInput
   leave_ledger_entries?: Prisma.LeaveLedgerEntryCreateNestedManyWithoutEmployeeInput
+  leave_balance_totals?: Prisma.LeaveBalanceTotalCreateNestedManyWithoutEmployeeInput
   leave_requests?: Prisma.LeaveRequestCreateNestedManyWithoutEmployeeInput
   leave_encashments?: Prisma.LeaveEncashmentCreateNestedManyWithoutEmployeeInput
   wfh_requests?: Prisma.WfhRequestCreateNestedManyWithoutEmployeeInput
@@ -5930,6 +6260,7 @@ export type EmployeeUncheckedCreateWithoutFinal_settlementsInput = {
   leave_policy_employees?: Prisma.LeavePolicyEmployeeUncheckedCreateNestedManyWithoutEmployeeInput
   leave_allocations?: Prisma.LeaveAllocationUncheckedCreateNestedManyWithoutEmployeeInput
   leave_ledger_entries?: Prisma.LeaveLedgerEntryUncheckedCreateNestedManyWithoutEmployeeInput
+  leave_balance_totals?: Prisma.LeaveBalanceTotalUncheckedCreateNestedManyWithoutEmployeeInput
   leave_requests?: Prisma.LeaveRequestUncheckedCreateNestedManyWithoutEmployeeInput
   leave_encashments?: Prisma.LeaveEncashmentUncheckedCreateNestedManyWithoutEmployeeInput
   wfh_requests?: Prisma.WfhRequestUncheckedCreateNestedManyWithoutEmployeeInput
@@ -5999,6 +6330,7 @@ export type EmployeeUpdateWithoutFinal_settlementsInput = {
   leave_policy_employees?: Prisma.LeavePolicyEmployeeUpdateManyWithoutEmployeeNestedInput
   leave_allocations?: Prisma.LeaveAllocationUpdateManyWithoutEmployeeNestedInput
   leave_ledger_entries?: Prisma.LeaveLedgerEntryUpdateManyWithoutEmployeeNestedInput
+  leave_balance_totals?: Prisma.LeaveBalanceTotalUpdateManyWithoutEmployeeNestedInput
   leave_requests?: Prisma.LeaveRequestUpdateManyWithoutEmployeeNestedInput
   leave_encashments?: Prisma.LeaveEncashmentUpdateManyWithoutEmployeeNestedInput
   wfh_requests?: Prisma.WfhRequestUpdateManyWithoutEmployeeNestedInput
@@ -6053,6 +6385,7 @@ export type EmployeeUncheckedUpdateWithoutFinal_settlementsInput = {
   leave_policy_employees?: Prisma.LeavePolicyEmployeeUncheckedUpdateManyWithoutEmployeeNestedInput
   leave_allocations?: Prisma.LeaveAllocationUncheckedUpdateManyWithoutEmployeeNestedInput
   leave_ledger_entries?: Prisma.LeaveLedgerEntryUncheckedUpdateManyWithoutEmployeeNestedInput
+  leave_balance_totals?: Prisma.LeaveBalanceTotalUncheckedUpdateManyWithoutEmployeeNestedInput
   leave_requests?: Prisma.LeaveRequestUncheckedUpdateManyWithoutEmployeeNestedInput
   leave_encashments?: Prisma.LeaveEncashmentUncheckedUpdateManyWithoutEmployeeNestedInput
   wfh_requests?: Prisma.WfhRequestUncheckedUpdateManyWithoutEmployeeNestedInput
@@ -6105,6 +6438,7 @@ export type EmployeeCreateWithoutMembershipsInput = {
   leave_policy_employees?: Prisma.LeavePolicyEmployeeCreateNestedManyWithoutEmployeeInput
   leave_allocations?: Prisma.LeaveAllocationCreateNestedManyWithoutEmployeeInput
   leave_ledger_entries?: Prisma.LeaveLedgerEntryCreateNestedManyWithoutEmployeeInput
+  leave_balance_totals?: Prisma.LeaveBalanceTotalCreateNestedManyWithoutEmployeeInput
   leave_requests?: Prisma.LeaveRequestCreateNestedManyWithoutEmployeeInput
   leave_encashments?: Prisma.LeaveEncashmentCreateNestedManyWithoutEmployeeInput
   wfh_requests?: Prisma.WfhRequestCreateNestedManyWithoutEmployeeInput
@@ -6159,6 +6493,7 @@ export type EmployeeUncheckedCreateWithoutMembershipsInput = {
   leave_policy_employees?: Prisma.LeavePolicyEmployeeUncheckedCreateNestedManyWithoutEmployeeInput
   leave_allocations?: Prisma.LeaveAllocationUncheckedCreateNestedManyWithoutEmployeeInput
   leave_ledger_entries?: Prisma.LeaveLedgerEntryUncheckedCreateNestedManyWithoutEmployeeInput
+  leave_balance_totals?: Prisma.LeaveBalanceTotalUncheckedCreateNestedManyWithoutEmployeeInput
   leave_requests?: Prisma.LeaveRequestUncheckedCreateNestedManyWithoutEmployeeInput
   leave_encashments?: Prisma.LeaveEncashmentUncheckedCreateNestedManyWithoutEmployeeInput
   wfh_requests?: Prisma.WfhRequestUncheckedCreateNestedManyWithoutEmployeeInput
@@ -6228,6 +6563,7 @@ export type EmployeeUpdateWithoutMembershipsInput = {
   leave_policy_employees?: Prisma.LeavePolicyEmployeeUpdateManyWithoutEmployeeNestedInput
   leave_allocations?: Prisma.LeaveAllocationUpdateManyWithoutEmployeeNestedInput
   leave_ledger_entries?: Prisma.LeaveLedgerEntryUpdateManyWithoutEmployeeNestedInput
+  leave_balance_totals?: Prisma.LeaveBalanceTotalUpdateManyWithoutEmployeeNestedInput
   leave_requests?: Prisma.LeaveRequestUpdateManyWithoutEmployeeNestedInput
   leave_encashments?: Prisma.LeaveEncashmentUpdateManyWithoutEmployeeNestedInput
   wfh_requests?: Prisma.WfhRequestUpdateManyWithoutEmployeeNestedInput
@@ -6282,6 +6618,7 @@ export type EmployeeUncheckedUpdateWithoutMembershipsInput = {
   leave_policy_employees?: Prisma.LeavePolicyEmployeeUncheckedUpdateManyWithoutEmployeeNestedInput
   leave_allocations?: Prisma.LeaveAllocationUncheckedUpdateManyWithoutEmployeeNestedInput
   leave_ledger_entries?: Prisma.LeaveLedgerEntryUncheckedUpdateManyWithoutEmployeeNestedInput
+  leave_balance_totals?: Prisma.LeaveBalanceTotalUncheckedUpdateManyWithoutEmployeeNestedInput
   leave_requests?: Prisma.LeaveRequestUncheckedUpdateManyWithoutEmployeeNestedInput
   leave_encashments?: Prisma.LeaveEncashmentUncheckedUpdateManyWithoutEmployeeNestedInput
   wfh_requests?: Prisma.WfhRequestUncheckedUpdateManyWithoutEmployeeNestedInput
@@ -6335,6 +6672,7 @@ export type EmployeeCreateWithoutInvitationsInput = {
   leave_policy_employees?: Prisma.LeavePolicyEmployeeCreateNestedManyWithoutEmployeeInput
   leave_allocations?: Prisma.LeaveAllocationCreateNestedManyWithoutEmployeeInput
   leave_ledger_entries?: Prisma.LeaveLedgerEntryCreateNestedManyWithoutEmployeeInput
+  leave_balance_totals?: Prisma.LeaveBalanceTotalCreateNestedManyWithoutEmployeeInput
   leave_requests?: Prisma.LeaveRequestCreateNestedManyWithoutEmployeeInput
   leave_encashments?: Prisma.LeaveEncashmentCreateNestedManyWithoutEmployeeInput
   wfh_requests?: Prisma.WfhRequestCreateNestedManyWithoutEmployeeInput
@@ -6389,6 +6727,7 @@ export type EmployeeUncheckedCreateWithoutInvitationsInput = {
   leave_policy_employees?: Prisma.LeavePolicyEmployeeUncheckedCreateNestedManyWithoutEmployeeInput
   leave_allocations?: Prisma.LeaveAllocationUncheckedCreateNestedManyWithoutEmployeeInput
   leave_ledger_entries?: Prisma.LeaveLedgerEntryUncheckedCreateNestedManyWithoutEmployeeInput
+  leave_balance_totals?: Prisma.LeaveBalanceTotalUncheckedCreateNestedManyWithoutEmployeeInput
   leave_requests?: Prisma.LeaveRequestUncheckedCreateNestedManyWithoutEmployeeInput
   leave_encashments?: Prisma.LeaveEncashmentUncheckedCreateNestedManyWithoutEmployeeInput
   wfh_requests?: Prisma.WfhRequestUncheckedCreateNestedManyWithoutEmployeeInput
@@ -6458,6 +6797,7 @@ export type EmployeeUpdateWithoutInvitationsInput = {
   leave_policy_employees?: Prisma.LeavePolicyEmployeeUpdateManyWithoutEmployeeNestedInput
   leave_allocations?: Prisma.LeaveAllocationUpdateManyWithoutEmployeeNestedInput
   leave_ledger_entries?: Prisma.LeaveLedgerEntryUpdateManyWithoutEmployeeNestedInput
+  leave_balance_totals?: Prisma.LeaveBalanceTotalUpdateManyWithoutEmployeeNestedInput
   leave_requests?: Prisma.LeaveRequestUpdateManyWithoutEmployeeNestedInput
   leave_encashments?: Prisma.LeaveEncashmentUpdateManyWithoutEmployeeNestedInput
   wfh_requests?: Prisma.WfhRequestUpdateManyWithoutEmployeeNestedInput
@@ -6512,6 +6852,7 @@ export type EmployeeUncheckedUpdateWithoutInvitationsInput = {
   leave_policy_employees?: Prisma.LeavePolicyEmployeeUncheckedUpdateManyWithoutEmployeeNestedInput
   leave_allocations?: Prisma.LeaveAllocationUncheckedUpdateManyWithoutEmployeeNestedInput
   leave_ledger_entries?: Prisma.LeaveLedgerEntryUncheckedUpdateManyWithoutEmployeeNestedInput
+  leave_balance_totals?: Prisma.LeaveBalanceTotalUncheckedUpdateManyWithoutEmployeeNestedInput
   leave_requests?: Prisma.LeaveRequestUncheckedUpdateManyWithoutEmployeeNestedInput
   leave_encashments?: Prisma.LeaveEncashmentUncheckedUpdateManyWithoutEmployeeNestedInput
   wfh_requests?: Prisma.WfhRequestUncheckedUpdateManyWithoutEmployeeNestedInput
@@ -6566,6 +6907,7 @@ export type EmployeeCreateWithoutRecruitment_candidatesInput = {
   leave_policy_employees?: Prisma.LeavePolicyEmployeeCreateNestedManyWithoutEmployeeInput
   leave_allocations?: Prisma.LeaveAllocationCreateNestedManyWithoutEmployeeInput
   leave_ledger_entries?: Prisma.LeaveLedgerEntryCreateNestedManyWithoutEmployeeInput
+  leave_balance_totals?: Prisma.LeaveBalanceTotalCreateNestedManyWithoutEmployeeInput
   leave_requests?: Prisma.LeaveRequestCreateNestedManyWithoutEmployeeInput
   leave_encashments?: Prisma.LeaveEncashmentCreateNestedManyWithoutEmployeeInput
   wfh_requests?: Prisma.WfhRequestCreateNestedManyWithoutEmployeeInput
@@ -6620,6 +6962,7 @@ export type EmployeeUncheckedCreateWithoutRecruitment_candidatesInput = {
   leave_policy_employees?: Prisma.LeavePolicyEmployeeUncheckedCreateNestedManyWithoutEmployeeInput
   leave_allocations?: Prisma.LeaveAllocationUncheckedCreateNestedManyWithoutEmployeeInput
   leave_ledger_entries?: Prisma.LeaveLedgerEntryUncheckedCreateNestedManyWithoutEmployeeInput
+  leave_balance_totals?: Prisma.LeaveBalanceTotalUncheckedCreateNestedManyWithoutEmployeeInput
   leave_requests?: Prisma.LeaveRequestUncheckedCreateNestedManyWithoutEmployeeInput
   leave_encashments?: Prisma.LeaveEncashmentUncheckedCreateNestedManyWithoutEmployeeInput
   wfh_requests?: Prisma.WfhRequestUncheckedCreateNestedManyWithoutEmployeeInput
@@ -6689,6 +7032,7 @@ export type EmployeeUpdateWithoutRecruitment_candidatesInput = {
   leave_policy_employees?: Prisma.LeavePolicyEmployeeUpdateManyWithoutEmployeeNestedInput
   leave_allocations?: Prisma.LeaveAllocationUpdateManyWithoutEmployeeNestedInput
   leave_ledger_entries?: Prisma.LeaveLedgerEntryUpdateManyWithoutEmployeeNestedInput
+  leave_balance_totals?: Prisma.LeaveBalanceTotalUpdateManyWithoutEmployeeNestedInput
   leave_requests?: Prisma.LeaveRequestUpdateManyWithoutEmployeeNestedInput
   leave_encashments?: Prisma.LeaveEncashmentUpdateManyWithoutEmployeeNestedInput
   wfh_requests?: Prisma.WfhRequestUpdateManyWithoutEmployeeNestedInput
@@ -6743,6 +7087,7 @@ export type EmployeeUncheckedUpdateWithoutRecruitment_candidatesInput = {
   leave_policy_employees?: Prisma.LeavePolicyEmployeeUncheckedUpdateManyWithoutEmployeeNestedInput
   leave_allocations?: Prisma.LeaveAllocationUncheckedUpdateManyWithoutEmployeeNestedInput
   leave_ledger_entries?: Prisma.LeaveLedgerEntryUncheckedUpdateManyWithoutEmployeeNestedInput
+  leave_balance_totals?: Prisma.LeaveBalanceTotalUncheckedUpdateManyWithoutEmployeeNestedInput
   leave_requests?: Prisma.LeaveRequestUncheckedUpdateManyWithoutEmployeeNestedInput
   leave_encashments?: Prisma.LeaveEncashmentUncheckedUpdateManyWithoutEmployeeNestedInput
   wfh_requests?: Prisma.WfhRequestUncheckedUpdateManyWithoutEmployeeNestedInput
@@ -6827,6 +7172,7 @@ export type EmployeeUpdateWithoutManagerInput = {
   leave_policy_employees?: Prisma.LeavePolicyEmployeeUpdateManyWithoutEmployeeNestedInput
   leave_allocations?: Prisma.LeaveAllocationUpdateManyWithoutEmployeeNestedInput
   leave_ledger_entries?: Prisma.LeaveLedgerEntryUpdateManyWithoutEmployeeNestedInput
+  leave_balance_totals?: Prisma.LeaveBalanceTotalUpdateManyWithoutEmployeeNestedInput
   leave_requests?: Prisma.LeaveRequestUpdateManyWithoutEmployeeNestedInput
   leave_encashments?: Prisma.LeaveEncashmentUpdateManyWithoutEmployeeNestedInput
   wfh_requests?: Prisma.WfhRequestUpdateManyWithoutEmployeeNestedInput
@@ -6880,6 +7226,7 @@ export type EmployeeUncheckedUpdateWithoutManagerInput = {
   leave_policy_employees?: Prisma.LeavePolicyEmployeeUncheckedUpdateManyWithoutEmployeeNestedInput
   leave_allocations?: Prisma.LeaveAllocationUncheckedUpdateManyWithoutEmployeeNestedInput
   leave_ledger_entries?: Prisma.LeaveLedgerEntryUncheckedUpdateManyWithoutEmployeeNestedInput
+  leave_balance_totals?: Prisma.LeaveBalanceTotalUncheckedUpdateManyWithoutEmployeeNestedInput
   leave_requests?: Prisma.LeaveRequestUncheckedUpdateManyWithoutEmployeeNestedInput
   leave_encashments?: Prisma.LeaveEncashmentUncheckedUpdateManyWithoutEmployeeNestedInput
   wfh_requests?: Prisma.WfhRequestUncheckedUpdateManyWithoutEmployeeNestedInput
@@ -6997,6 +7344,7 @@ export type EmployeeUpdateWithoutBranchInput = {
   leave_policy_employees?: Prisma.LeavePolicyEmployeeUpdateManyWithoutEmployeeNestedInput
   leave_allocations?: Prisma.LeaveAllocationUpdateManyWithoutEmployeeNestedInput
   leave_ledger_entries?: Prisma.LeaveLedgerEntryUpdateManyWithoutEmployeeNestedInput
+  leave_balance_totals?: Prisma.LeaveBalanceTotalUpdateManyWithoutEmployeeNestedInput
   leave_requests?: Prisma.LeaveRequestUpdateManyWithoutEmployeeNestedInput
   leave_encashments?: Prisma.LeaveEncashmentUpdateManyWithoutEmployeeNestedInput
   wfh_requests?: Prisma.WfhRequestUpdateManyWithoutEmployeeNestedInput
@@ -7050,6 +7398,7 @@ export type EmployeeUncheckedUpdateWithoutBranchInput = {
   leave_policy_employees?: Prisma.LeavePolicyEmployeeUncheckedUpdateManyWithoutEmployeeNestedInput
   leave_allocations?: Prisma.LeaveAllocationUncheckedUpdateManyWithoutEmployeeNestedInput
   leave_ledger_entries?: Prisma.LeaveLedgerEntryUncheckedUpdateManyWithoutEmployeeNestedInput
+  leave_balance_totals?: Prisma.LeaveBalanceTotalUncheckedUpdateManyWithoutEmployeeNestedInput
   leave_requests?: Prisma.LeaveRequestUncheckedUpdateManyWithoutEmployeeNestedInput
   leave_encashments?: Prisma.LeaveEncashmentUncheckedUpdateManyWithoutEmployeeNestedInput
   wfh_requests?: Prisma.WfhRequestUncheckedUpdateManyWithoutEmployeeNestedInput
@@ -7167,6 +7516,7 @@ export type EmployeeUpdateWithoutWork_locationInput = {
   leave_policy_employees?: Prisma.LeavePolicyEmployeeUpdateManyWithoutEmployeeNestedInput
   leave_allocations?: Prisma.LeaveAllocationUpdateManyWithoutEmployeeNestedInput
   leave_ledger_entries?: Prisma.LeaveLedgerEntryUpdateManyWithoutEmployeeNestedInput
+  leave_balance_totals?: Prisma.LeaveBalanceTotalUpdateManyWithoutEmployeeNestedInput
   leave_requests?: Prisma.LeaveRequestUpdateManyWithoutEmployeeNestedInput
   leave_encashments?: Prisma.LeaveEncashmentUpdateManyWithoutEmployeeNestedInput
   wfh_requests?: Prisma.WfhRequestUpdateManyWithoutEmployeeNestedInput
@@ -7220,6 +7570,7 @@ export type EmployeeUncheckedUpdateWithoutWork_locationInput = {
   leave_policy_employees?: Prisma.LeavePolicyEmployeeUncheckedUpdateManyWithoutEmployeeNestedInput
   leave_allocations?: Prisma.LeaveAllocationUncheckedUpdateManyWithoutEmployeeNestedInput
   leave_ledger_entries?: Prisma.LeaveLedgerEntryUncheckedUpdateManyWithoutEmployeeNestedInput
+  leave_balance_totals?: Prisma.LeaveBalanceTotalUncheckedUpdateManyWithoutEmployeeNestedInput
   leave_requests?: Prisma.LeaveRequestUncheckedUpdateManyWithoutEmployeeNestedInput
   leave_encashments?: Prisma.LeaveEncashmentUncheckedUpdateManyWithoutEmployeeNestedInput
   wfh_requests?: Prisma.WfhRequestUncheckedUpdateManyWithoutEmployeeNestedInput
@@ -7280,6 +7631,7 @@ export type EmployeeCountOutputType = {
   leave_policy_employees: number
   leave_allocations: number
   leave_ledger_entries: number
+  leave_balance_totals: number
   leave_requests: number
   leave_encashments: number
   wfh_requests: number
@@ -7303,6 +7655,7 @@ export type EmployeeCountOutputTypeSelect<ExtArgs extends runtime.Types.Extensio
   leave_policy_employees?: boolean | EmployeeCountOutputTypeCountLeave_policy_employeesArgs
   leave_allocations?: boolean | EmployeeCountOutputTypeCountLeave_allocationsArgs
   leave_ledger_entries?: boolean | EmployeeCountOutputTypeCountLeave_ledger_entriesArgs
+  leave_balance_totals?: boolean | EmployeeCountOutputTypeCountLeave_balance_totalsArgs
   leave_requests?: boolean | EmployeeCountOutputTypeCountLeave_requestsArgs
   leave_encashments?: boolean | EmployeeCountOutputTypeCountLeave_encashmentsArgs
   wfh_requests?: boolean | EmployeeCountOutputTypeCountWfh_requestsArgs
@@ -7381,6 +7734,13 @@ export type EmployeeCountOutputTypeCountLeave_allocationsArgs<ExtArgs extends ru
  */
 export type EmployeeCountOutputTypeCountLeave_ledger_entriesArgs<ExtArgs extends runtime.Types.Extensions.InternalArgs = runtime.Types.Extensions.DefaultArgs> = {
   where?: Prisma.LeaveLedgerEntryWhereInput
+}
+
+/**
+ * EmployeeCountOutputType without action
+ */
+export type EmployeeCountOutputTypeCountLeave_balance_totalsArgs<ExtArgs extends runtime.Types.Extensions.InternalArgs = runtime.Types.Extensions.DefaultArgs> = {
+  where?: Prisma.LeaveBalanceTotalWhereInput
 }
 
 /**
@@ -7512,6 +7872,7 @@ export type EmployeeSelect<ExtArgs extends runtime.Types.Extensions.InternalArgs
   leave_policy_employees?: boolean | Prisma.Employee$leave_policy_employeesArgs<ExtArgs>
   leave_allocations?: boolean | Prisma.Employee$leave_allocationsArgs<ExtArgs>
   leave_ledger_entries?: boolean | Prisma.Employee$leave_ledger_entriesArgs<ExtArgs>
+  leave_balance_totals?: boolean | Prisma.Employee$leave_balance_totalsArgs<ExtArgs>
   leave_requests?: boolean | Prisma.Employee$leave_requestsArgs<ExtArgs>
   leave_encashments?: boolean | Prisma.Employee$leave_encashmentsArgs<ExtArgs>
   wfh_requests?: boolean | Prisma.Employee$wfh_requestsArgs<ExtArgs>
@@ -7649,6 +8010,7 @@ export type EmployeeInclude<ExtArgs extends runtime.Types.Extensions.InternalArg
   leave_policy_employees?: boolean | Prisma.Employee$leave_policy_employeesArgs<ExtArgs>
   leave_allocations?: boolean | Prisma.Employee$leave_allocationsArgs<ExtArgs>
   leave_ledger_entries?: boolean | Prisma.Employee$leave_ledger_entriesArgs<ExtArgs>
+  leave_balance_totals?: boolean | Prisma.Employee$leave_balance_totalsArgs<ExtArgs>
   leave_requests?: boolean | Prisma.Employee$leave_requestsArgs<ExtArgs>
   leave_encashments?: boolean | Prisma.Employee$leave_encashmentsArgs<ExtArgs>
   wfh_requests?: boolean | Prisma.Employee$wfh_requestsArgs<ExtArgs>
@@ -7689,6 +8051,7 @@ export type $EmployeePayload<ExtArgs extends runtime.Types.Extensions.InternalAr
     leave_policy_employees: Prisma.$LeavePolicyEmployeePayload<ExtArgs>[]
     leave_allocations: Prisma.$LeaveAllocationPayload<ExtArgs>[]
     leave_ledger_entries: Prisma.$LeaveLedgerEntryPayload<ExtArgs>[]
+    leave_balance_totals: Prisma.$LeaveBalanceTotalPayload<ExtArgs>[]
     leave_requests: Prisma.$LeaveRequestPayload<ExtArgs>[]
     leave_encashments: Prisma.$LeaveEncashmentPayload<ExtArgs>[]
     wfh_requests: Prisma.$WfhRequestPayload<ExtArgs>[]
@@ -8146,6 +8509,7 @@ export interface Prisma__EmployeeClient<T, Null = never, ExtArgs extends runtime
   leave_policy_employees<T extends Prisma.Employee$leave_policy_employeesArgs<ExtArgs> = {}>(args?: Prisma.Subset<T, Prisma.Employee$leave_policy_employeesArgs<ExtArgs>>): Prisma.PrismaPromise<runtime.Types.Result.GetResult<Prisma.$LeavePolicyEmployeePayload<ExtArgs>, T, "findMany", GlobalOmitOptions> | Null>
   leave_allocations<T extends Prisma.Employee$leave_allocationsArgs<ExtArgs> = {}>(args?: Prisma.Subset<T, Prisma.Employee$leave_allocationsArgs<ExtArgs>>): Prisma.PrismaPromise<runtime.Types.Result.GetResult<Prisma.$LeaveAllocationPayload<ExtArgs>, T, "findMany", GlobalOmitOptions> | Null>
   leave_ledger_entries<T extends Prisma.Employee$leave_ledger_entriesArgs<ExtArgs> = {}>(args?: Prisma.Subset<T, Prisma.Employee$leave_ledger_entriesArgs<ExtArgs>>): Prisma.PrismaPromise<runtime.Types.Result.GetResult<Prisma.$LeaveLedgerEntryPayload<ExtArgs>, T, "findMany", GlobalOmitOptions> | Null>
+  leave_balance_totals<T extends Prisma.Employee$leave_balance_totalsArgs<ExtArgs> = {}>(args?: Prisma.Subset<T, Prisma.Employee$leave_balance_totalsArgs<ExtArgs>>): Prisma.PrismaPromise<runtime.Types.Result.GetResult<Prisma.$LeaveBalanceTotalPayload<ExtArgs>, T, "findMany", GlobalOmitOptions> | Null>
   leave_requests<T extends Prisma.Employee$leave_requestsArgs<ExtArgs> = {}>(args?: Prisma.Subset<T, Prisma.Employee$leave_requestsArgs<ExtArgs>>): Prisma.PrismaPromise<runtime.Types.Result.GetResult<Prisma.$LeaveRequestPayload<ExtArgs>, T, "findMany", GlobalOmitOptions> | Null>
   leave_encashments<T extends Prisma.Employee$leave_encashmentsArgs<ExtArgs> = {}>(args?: Prisma.Subset<T, Prisma.Employee$leave_encashmentsArgs<ExtArgs>>): Prisma.PrismaPromise<runtime.Types.Result.GetResult<Prisma.$LeaveEncashmentPayload<ExtArgs>, T, "findMany", GlobalOmitOptions> | Null>
   wfh_requests<T extends Prisma.Employee$wfh_requestsArgs<ExtArgs> = {}>(args?: Prisma.Subset<T, Prisma.Employee$wfh_requestsArgs<ExtArgs>>): Prisma.PrismaPromise<runtime.Types.Result.GetResult<Prisma.$WfhRequestPayload<ExtArgs>, T, "findMany", GlobalOmitOptions> | Null>
@@ -8884,6 +9248,30 @@ export type Employee$leave_ledger_entriesArgs<ExtArgs extends runtime.Types.Exte
   take?: number
   skip?: number
   distinct?: Prisma.LeaveLedgerEntryScalarFieldEnum | Prisma.LeaveLedgerEntryScalarFieldEnum[]
+}
+
+/**
+ * Employee.leave_balance_totals
+ */
+export type Employee$leave_balance_totalsArgs<ExtArgs extends runtime.Types.Extensions.InternalArgs = runtime.Types.Extensions.DefaultArgs> = {
+  /**
+   * Select specific fields to fetch from the LeaveBalanceTotal
+   */
+  select?: Prisma.LeaveBalanceTotalSelect<ExtArgs> | null
+  /**
+   * Omit specific fields from the LeaveBalanceTotal
+   */
+  omit?: Prisma.LeaveBalanceTotalOmit<ExtArgs> | null
+  /**
+   * Choose, which related nodes to fetch as well
+   */
+  include?: Prisma.LeaveBalanceTotalInclude<ExtArgs> | null
+  where?: Prisma.LeaveBalanceTotalWhereInput
+  orderBy?: Prisma.LeaveBalanceTotalOrderByWithRelationInput | Prisma.LeaveBalanceTotalOrderByWithRelationInput[]
+  cursor?: Prisma.LeaveBalanceTotalWhereUniqueInput
+  take?: number
+  skip?: number
+  distinct?: Prisma.LeaveBalanceTotalScalarFieldEnum | Prisma.LeaveBalanceTotalScalarFieldEnum[]
 }
 
 /**

@@ -208,6 +208,7 @@ export type LeavePeriodWhereInput = {
   updated_at?: Prisma.DateTimeFilter<"LeavePeriod"> | Date | string
   allocations?: Prisma.LeaveAllocationListRelationFilter
   ledger_entries?: Prisma.LeaveLedgerEntryListRelationFilter
+  balance_totals?: Prisma.LeaveBalanceTotalListRelationFilter
   requests?: Prisma.LeaveRequestListRelationFilter
   encashments?: Prisma.LeaveEncashmentListRelationFilter
 }
@@ -223,6 +224,7 @@ export type LeavePeriodOrderByWithRelationInput = {
   updated_at?: Prisma.SortOrder
   allocations?: Prisma.LeaveAllocationOrderByRelationAggregateInput
   ledger_entries?: Prisma.LeaveLedgerEntryOrderByRelationAggregateInput
+  balance_totals?: Prisma.LeaveBalanceTotalOrderByRelationAggregateInput
   requests?: Prisma.LeaveRequestOrderByRelationAggregateInput
   encashments?: Prisma.LeaveEncashmentOrderByRelationAggregateInput
 }
@@ -242,6 +244,7 @@ export type LeavePeriodWhereUniqueInput = Prisma.AtLeast<{
   updated_at?: Prisma.DateTimeFilter<"LeavePeriod"> | Date | string
   allocations?: Prisma.LeaveAllocationListRelationFilter
   ledger_entries?: Prisma.LeaveLedgerEntryListRelationFilter
+  balance_totals?: Prisma.LeaveBalanceTotalListRelationFilter
   requests?: Prisma.LeaveRequestListRelationFilter
   encashments?: Prisma.LeaveEncashmentListRelationFilter
 }, "tenant_id_id">
@@ -285,6 +288,7 @@ export type LeavePeriodCreateInput = {
   updated_at?: Date | string
   allocations?: Prisma.LeaveAllocationCreateNestedManyWithoutPeriodInput
   ledger_entries?: Prisma.LeaveLedgerEntryCreateNestedManyWithoutPeriodInput
+  balance_totals?: Prisma.LeaveBalanceTotalCreateNestedManyWithoutPeriodInput
   requests?: Prisma.LeaveRequestCreateNestedManyWithoutPeriodInput
   encashments?: Prisma.LeaveEncashmentCreateNestedManyWithoutPeriodInput
 }
@@ -300,6 +304,7 @@ export type LeavePeriodUncheckedCreateInput = {
   updated_at?: Date | string
   allocations?: Prisma.LeaveAllocationUncheckedCreateNestedManyWithoutPeriodInput
   ledger_entries?: Prisma.LeaveLedgerEntryUncheckedCreateNestedManyWithoutPeriodInput
+  balance_totals?: Prisma.LeaveBalanceTotalUncheckedCreateNestedManyWithoutPeriodInput
   requests?: Prisma.LeaveRequestUncheckedCreateNestedManyWithoutPeriodInput
   encashments?: Prisma.LeaveEncashmentUncheckedCreateNestedManyWithoutPeriodInput
 }
@@ -315,6 +320,7 @@ export type LeavePeriodUpdateInput = {
   updated_at?: Prisma.DateTimeFieldUpdateOperationsInput | Date | string
   allocations?: Prisma.LeaveAllocationUpdateManyWithoutPeriodNestedInput
   ledger_entries?: Prisma.LeaveLedgerEntryUpdateManyWithoutPeriodNestedInput
+  balance_totals?: Prisma.LeaveBalanceTotalUpdateManyWithoutPeriodNestedInput
   requests?: Prisma.LeaveRequestUpdateManyWithoutPeriodNestedInput
   encashments?: Prisma.LeaveEncashmentUpdateManyWithoutPeriodNestedInput
 }
@@ -330,6 +336,7 @@ export type LeavePeriodUncheckedUpdateInput = {
   updated_at?: Prisma.DateTimeFieldUpdateOperationsInput | Date | string
   allocations?: Prisma.LeaveAllocationUncheckedUpdateManyWithoutPeriodNestedInput
   ledger_entries?: Prisma.LeaveLedgerEntryUncheckedUpdateManyWithoutPeriodNestedInput
+  balance_totals?: Prisma.LeaveBalanceTotalUncheckedUpdateManyWithoutPeriodNestedInput
   requests?: Prisma.LeaveRequestUncheckedUpdateManyWithoutPeriodNestedInput
   encashments?: Prisma.LeaveEncashmentUncheckedUpdateManyWithoutPeriodNestedInput
 }
@@ -438,6 +445,20 @@ export type LeavePeriodUpdateOneRequiredWithoutLedger_entriesNestedInput = {
   update?: Prisma.XOR<Prisma.XOR<Prisma.LeavePeriodUpdateToOneWithWhereWithoutLedger_entriesInput, Prisma.LeavePeriodUpdateWithoutLedger_entriesInput>, Prisma.LeavePeriodUncheckedUpdateWithoutLedger_entriesInput>
 }
 
+export type LeavePeriodCreateNestedOneWithoutBalance_totalsInput = {
+  create?: Prisma.XOR<Prisma.LeavePeriodCreateWithoutBalance_totalsInput, Prisma.LeavePeriodUncheckedCreateWithoutBalance_totalsInput>
+  connectOrCreate?: Prisma.LeavePeriodCreateOrConnectWithoutBalance_totalsInput
+  connect?: Prisma.LeavePeriodWhereUniqueInput
+}
+
+export type LeavePeriodUpdateOneRequiredWithoutBalance_totalsNestedInput = {
+  create?: Prisma.XOR<Prisma.LeavePeriodCreateWithoutBalance_totalsInput, Prisma.LeavePeriodUncheckedCreateWithoutBalance_totalsInput>
+  connectOrCreate?: Prisma.LeavePeriodCreateOrConnectWithoutBalance_totalsInput
+  upsert?: Prisma.LeavePeriodUpsertWithoutBalance_totalsInput
+  connect?: Prisma.LeavePeriodWhereUniqueInput
+  update?: Prisma.XOR<Prisma.XOR<Prisma.LeavePeriodUpdateToOneWithWhereWithoutBalance_totalsInput, Prisma.LeavePeriodUpdateWithoutBalance_totalsInput>, Prisma.LeavePeriodUncheckedUpdateWithoutBalance_totalsInput>
+}
+
 export type LeavePeriodCreateNestedOneWithoutRequestsInput = {
   create?: Prisma.XOR<Prisma.LeavePeriodCreateWithoutRequestsInput, Prisma.LeavePeriodUncheckedCreateWithoutRequestsInput>
   connectOrCreate?: Prisma.LeavePeriodCreateOrConnectWithoutRequestsInput
@@ -476,6 +497,7 @@ export type LeavePeriodCreateWithoutAllocationsInput = {
   created_at?: Date | string
   updated_at?: Date | string
   ledger_entries?: Prisma.LeaveLedgerEntryCreateNestedManyWithoutPeriodInput
+  balance_totals?: Prisma.LeaveBalanceTotalCreateNestedManyWithoutPeriodInput
   requests?: Prisma.LeaveRequestCreateNestedManyWithoutPeriodInput
   encashments?: Prisma.LeaveEncashmentCreateNestedManyWithoutPeriodInput
 }
@@ -490,6 +512,7 @@ export type LeavePeriodUncheckedCreateWithoutAllocationsInput = {
   created_at?: Date | string
   updated_at?: Date | string
   ledger_entries?: Prisma.LeaveLedgerEntryUncheckedCreateNestedManyWithoutPeriodInput
+  balance_totals?: Prisma.LeaveBalanceTotalUncheckedCreateNestedManyWithoutPeriodInput
   requests?: Prisma.LeaveRequestUncheckedCreateNestedManyWithoutPeriodInput
   encashments?: Prisma.LeaveEncashmentUncheckedCreateNestedManyWithoutPeriodInput
 }
@@ -520,6 +543,7 @@ export type LeavePeriodUpdateWithoutAllocationsInput = {
   created_at?: Prisma.DateTimeFieldUpdateOperationsInput | Date | string
   updated_at?: Prisma.DateTimeFieldUpdateOperationsInput | Date | string
   ledger_entries?: Prisma.LeaveLedgerEntryUpdateManyWithoutPeriodNestedInput
+  balance_totals?: Prisma.LeaveBalanceTotalUpdateManyWithoutPeriodNestedInput
   requests?: Prisma.LeaveRequestUpdateManyWithoutPeriodNestedInput
   encashments?: Prisma.LeaveEncashmentUpdateManyWithoutPeriodNestedInput
 }
@@ -534,6 +558,7 @@ export type LeavePeriodUncheckedUpdateWithoutAllocationsInput = {
   created_at?: Prisma.DateTimeFieldUpdateOperationsInput | Date | string
   updated_at?: Prisma.DateTimeFieldUpdateOperationsInput | Date | string
   ledger_entries?: Prisma.LeaveLedgerEntryUncheckedUpdateManyWithoutPeriodNestedInput
+  balance_totals?: Prisma.LeaveBalanceTotalUncheckedUpdateManyWithoutPeriodNestedInput
   requests?: Prisma.LeaveRequestUncheckedUpdateManyWithoutPeriodNestedInput
   encashments?: Prisma.LeaveEncashmentUncheckedUpdateManyWithoutPeriodNestedInput
 }
@@ -548,6 +573,7 @@ export type LeavePeriodCreateWithoutLedger_entriesInput = {
   created_at?: Date | string
   updated_at?: Date | string
   allocations?: Prisma.LeaveAllocationCreateNestedManyWithoutPeriodInput
+  balance_totals?: Prisma.LeaveBalanceTotalCreateNestedManyWithoutPeriodInput
   requests?: Prisma.LeaveRequestCreateNestedManyWithoutPeriodInput
   encashments?: Prisma.LeaveEncashmentCreateNestedManyWithoutPeriodInput
 }
@@ -562,6 +588,7 @@ export type LeavePeriodUncheckedCreateWithoutLedger_entriesInput = {
   created_at?: Date | string
   updated_at?: Date | string
   allocations?: Prisma.LeaveAllocationUncheckedCreateNestedManyWithoutPeriodInput
+  balance_totals?: Prisma.LeaveBalanceTotalUncheckedCreateNestedManyWithoutPeriodInput
   requests?: Prisma.LeaveRequestUncheckedCreateNestedManyWithoutPeriodInput
   encashments?: Prisma.LeaveEncashmentUncheckedCreateNestedManyWithoutPeriodInput
 }
@@ -592,6 +619,7 @@ export type LeavePeriodUpdateWithoutLedger_entriesInput = {
   created_at?: Prisma.DateTimeFieldUpdateOperationsInput | Date | string
   updated_at?: Prisma.DateTimeFieldUpdateOperationsInput | Date | string
   allocations?: Prisma.LeaveAllocationUpdateManyWithoutPeriodNestedInput
+  balance_totals?: Prisma.LeaveBalanceTotalUpdateManyWithoutPeriodNestedInput
   requests?: Prisma.LeaveRequestUpdateManyWithoutPeriodNestedInput
   encashments?: Prisma.LeaveEncashmentUpdateManyWithoutPeriodNestedInput
 }
@@ -606,6 +634,83 @@ export type LeavePeriodUncheckedUpdateWithoutLedger_entriesInput = {
   created_at?: Prisma.DateTimeFieldUpdateOperationsInput | Date | string
   updated_at?: Prisma.DateTimeFieldUpdateOperationsInput | Date | string
   allocations?: Prisma.LeaveAllocationUncheckedUpdateManyWithoutPeriodNestedInput
+  balance_totals?: Prisma.LeaveBalanceTotalUncheckedUpdateManyWithoutPeriodNestedInput
+  requests?: Prisma.LeaveRequestUncheckedUpdateManyWithoutPeriodNestedInput
+  encashments?: Prisma.LeaveEncashmentUncheckedUpdateManyWithoutPeriodNestedInput
+}
+
+export type LeavePeriodCreateWithoutBalance_totalsInput = {
+  tenant_id?: string
+  id?: string
+  name: string
+  start_date: Date | string
+  end_date: Date | string
+  is_current?: boolean
+  created_at?: Date | string
+  updated_at?: Date | string
+  allocations?: Prisma.LeaveAllocationCreateNestedManyWithoutPeriodInput
+  ledger_entries?: Prisma.LeaveLedgerEntryCreateNestedManyWithoutPeriodInput
+  requests?: Prisma.LeaveRequestCreateNestedManyWithoutPeriodInput
+  encashments?: Prisma.LeaveEncashmentCreateNestedManyWithoutPeriodInput
+}
+
+export type LeavePeriodUncheckedCreateWithoutBalance_totalsInput = {
+  tenant_id?: string
+  id?: string
+  name: string
+  start_date: Date | string
+  end_date: Date | string
+  is_current?: boolean
+  created_at?: Date | string
+  updated_at?: Date | string
+  allocations?: Prisma.LeaveAllocationUncheckedCreateNestedManyWithoutPeriodInput
+  ledger_entries?: Prisma.LeaveLedgerEntryUncheckedCreateNestedManyWithoutPeriodInput
+  requests?: Prisma.LeaveRequestUncheckedCreateNestedManyWithoutPeriodInput
+  encashments?: Prisma.LeaveEncashmentUncheckedCreateNestedManyWithoutPeriodInput
+}
+
+export type LeavePeriodCreateOrConnectWithoutBalance_totalsInput = {
+  where: Prisma.LeavePeriodWhereUniqueInput
+  create: Prisma.XOR<Prisma.LeavePeriodCreateWithoutBalance_totalsInput, Prisma.LeavePeriodUncheckedCreateWithoutBalance_totalsInput>
+}
+
+export type LeavePeriodUpsertWithoutBalance_totalsInput = {
+  update: Prisma.XOR<Prisma.LeavePeriodUpdateWithoutBalance_totalsInput, Prisma.LeavePeriodUncheckedUpdateWithoutBalance_totalsInput>
+  create: Prisma.XOR<Prisma.LeavePeriodCreateWithoutBalance_totalsInput, Prisma.LeavePeriodUncheckedCreateWithoutBalance_totalsInput>
+  where?: Prisma.LeavePeriodWhereInput
+}
+
+export type LeavePeriodUpdateToOneWithWhereWithoutBalance_totalsInput = {
+  where?: Prisma.LeavePeriodWhereInput
+  data: Prisma.XOR<Prisma.LeavePeriodUpdateWithoutBalance_totalsInput, Prisma.LeavePeriodUncheckedUpdateWithoutBalance_totalsInput>
+}
+
+export type LeavePeriodUpdateWithoutBalance_totalsInput = {
+  tenant_id?: Prisma.StringFieldUpdateOperationsInput | string
+  id?: Prisma.StringFieldUpdateOperationsInput | string
+  name?: Prisma.StringFieldUpdateOperationsInput | string
+  start_date?: Prisma.DateTimeFieldUpdateOperationsInput | Date | string
+  end_date?: Prisma.DateTimeFieldUpdateOperationsInput | Date | string
+  is_current?: Prisma.BoolFieldUpdateOperationsInput | boolean
+  created_at?: Prisma.DateTimeFieldUpdateOperationsInput | Date | string
+  updated_at?: Prisma.DateTimeFieldUpdateOperationsInput | Date | string
+  allocations?: Prisma.LeaveAllocationUpdateManyWithoutPeriodNestedInput
+  ledger_entries?: Prisma.LeaveLedgerEntryUpdateManyWithoutPeriodNestedInput
+  requests?: Prisma.LeaveRequestUpdateManyWithoutPeriodNestedInput
+  encashments?: Prisma.LeaveEncashmentUpdateManyWithoutPeriodNestedInput
+}
+
+export type LeavePeriodUncheckedUpdateWithoutBalance_totalsInput = {
+  tenant_id?: Prisma.StringFieldUpdateOperationsInput | string
+  id?: Prisma.StringFieldUpdateOperationsInput | string
+  name?: Prisma.StringFieldUpdateOperationsInput | string
+  start_date?: Prisma.DateTimeFieldUpdateOperationsInput | Date | string
+  end_date?: Prisma.DateTimeFieldUpdateOperationsInput | Date | string
+  is_current?: Prisma.BoolFieldUpdateOperationsInput | boolean
+  created_at?: Prisma.DateTimeFieldUpdateOperationsInput | Date | string
+  updated_at?: Prisma.DateTimeFieldUpdateOperationsInput | Date | string
+  allocations?: Prisma.LeaveAllocationUncheckedUpdateManyWithoutPeriodNestedInput
+  ledger_entries?: Prisma.LeaveLedgerEntryUncheckedUpdateManyWithoutPeriodNestedInput
   requests?: Prisma.LeaveRequestUncheckedUpdateManyWithoutPeriodNestedInput
   encashments?: Prisma.LeaveEncashmentUncheckedUpdateManyWithoutPeriodNestedInput
 }
@@ -621,6 +726,7 @@ export type LeavePeriodCreateWithoutRequestsInput = {
   updated_at?: Date | string
   allocations?: Prisma.LeaveAllocationCreateNestedManyWithoutPeriodInput
   ledger_entries?: Prisma.LeaveLedgerEntryCreateNestedManyWithoutPeriodInput
+  balance_totals?: Prisma.LeaveBalanceTotalCreateNestedManyWithoutPeriodInput
   encashments?: Prisma.LeaveEncashmentCreateNestedManyWithoutPeriodInput
 }
 
@@ -635,6 +741,7 @@ export type LeavePeriodUncheckedCreateWithoutRequestsInput = {
   updated_at?: Date | string
   allocations?: Prisma.LeaveAllocationUncheckedCreateNestedManyWithoutPeriodInput
   ledger_entries?: Prisma.LeaveLedgerEntryUncheckedCreateNestedManyWithoutPeriodInput
+  balance_totals?: Prisma.LeaveBalanceTotalUncheckedCreateNestedManyWithoutPeriodInput
   encashments?: Prisma.LeaveEncashmentUncheckedCreateNestedManyWithoutPeriodInput
 }
 
@@ -665,6 +772,7 @@ export type LeavePeriodUpdateWithoutRequestsInput = {
   updated_at?: Prisma.DateTimeFieldUpdateOperationsInput | Date | string
   allocations?: Prisma.LeaveAllocationUpdateManyWithoutPeriodNestedInput
   ledger_entries?: Prisma.LeaveLedgerEntryUpdateManyWithoutPeriodNestedInput
+  balance_totals?: Prisma.LeaveBalanceTotalUpdateManyWithoutPeriodNestedInput
   encashments?: Prisma.LeaveEncashmentUpdateManyWithoutPeriodNestedInput
 }
 
@@ -679,6 +787,7 @@ export type LeavePeriodUncheckedUpdateWithoutRequestsInput = {
   updated_at?: Prisma.DateTimeFieldUpdateOperationsInput | Date | string
   allocations?: Prisma.LeaveAllocationUncheckedUpdateManyWithoutPeriodNestedInput
   ledger_entries?: Prisma.LeaveLedgerEntryUncheckedUpdateManyWithoutPeriodNestedInput
+  balance_totals?: Prisma.LeaveBalanceTotalUncheckedUpdateManyWithoutPeriodNestedInput
   encashments?: Prisma.LeaveEncashmentUncheckedUpdateManyWithoutPeriodNestedInput
 }
 
@@ -693,6 +802,7 @@ export type LeavePeriodCreateWithoutEncashmentsInput = {
   updated_at?: Date | string
   allocations?: Prisma.LeaveAllocationCreateNestedManyWithoutPeriodInput
   ledger_entries?: Prisma.LeaveLedgerEntryCreateNestedManyWithoutPeriodInput
+  balance_totals?: Prisma.LeaveBalanceTotalCreateNestedManyWithoutPeriodInput
   requests?: Prisma.LeaveRequestCreateNestedManyWithoutPeriodInput
 }
 
@@ -707,6 +817,7 @@ export type LeavePeriodUncheckedCreateWithoutEncashmentsInput = {
   updated_at?: Date | string
   allocations?: Prisma.LeaveAllocationUncheckedCreateNestedManyWithoutPeriodInput
   ledger_entries?: Prisma.LeaveLedgerEntryUncheckedCreateNestedManyWithoutPeriodInput
+  balance_totals?: Prisma.LeaveBalanceTotalUncheckedCreateNestedManyWithoutPeriodInput
   requests?: Prisma.LeaveRequestUncheckedCreateNestedManyWithoutPeriodInput
 }
 
@@ -737,6 +848,7 @@ export type LeavePeriodUpdateWithoutEncashmentsInput = {
   updated_at?: Prisma.DateTimeFieldUpdateOperationsInput | Date | string
   allocations?: Prisma.LeaveAllocationUpdateManyWithoutPeriodNestedInput
   ledger_entries?: Prisma.LeaveLedgerEntryUpdateManyWithoutPeriodNestedInput
+  balance_totals?: Prisma.LeaveBalanceTotalUpdateManyWithoutPeriodNestedInput
   requests?: Prisma.LeaveRequestUpdateManyWithoutPeriodNestedInput
 }
 
@@ -751,6 +863,7 @@ export type LeavePeriodUncheckedUpdateWithoutEncashmentsInput = {
   updated_at?: Prisma.DateTimeFieldUpdateOperationsInput | Date | string
   allocations?: Prisma.LeaveAllocationUncheckedUpdateManyWithoutPeriodNestedInput
   ledger_entries?: Prisma.LeaveLedgerEntryUncheckedUpdateManyWithoutPeriodNestedInput
+  balance_totals?: Prisma.LeaveBalanceTotalUncheckedUpdateManyWithoutPeriodNestedInput
   requests?: Prisma.LeaveRequestUncheckedUpdateManyWithoutPeriodNestedInput
 }
 
@@ -762,6 +875,7 @@ export type LeavePeriodUncheckedUpdateWithoutEncashmentsInput = {
 export type LeavePeriodCountOutputType = {
   allocations: number
   ledger_entries: number
+  balance_totals: number
   requests: number
   encashments: number
 }
@@ -769,6 +883,7 @@ export type LeavePeriodCountOutputType = {
 export type LeavePeriodCountOutputTypeSelect<ExtArgs extends runtime.Types.Extensions.InternalArgs = runtime.Types.Extensions.DefaultArgs> = {
   allocations?: boolean | LeavePeriodCountOutputTypeCountAllocationsArgs
   ledger_entries?: boolean | LeavePeriodCountOutputTypeCountLedger_entriesArgs
+  balance_totals?: boolean | LeavePeriodCountOutputTypeCountBalance_totalsArgs
   requests?: boolean | LeavePeriodCountOutputTypeCountRequestsArgs
   encashments?: boolean | LeavePeriodCountOutputTypeCountEncashmentsArgs
 }
@@ -800,6 +915,13 @@ export type LeavePeriodCountOutputTypeCountLedger_entriesArgs<ExtArgs extends ru
 /**
  * LeavePeriodCountOutputType without action
  */
+export type LeavePeriodCountOutputTypeCountBalance_totalsArgs<ExtArgs extends runtime.Types.Extensions.InternalArgs = runtime.Types.Extensions.DefaultArgs> = {
+  where?: Prisma.LeaveBalanceTotalWhereInput
+}
+
+/**
+ * LeavePeriodCountOutputType without action
+ */
 export type LeavePeriodCountOutputTypeCountRequestsArgs<ExtArgs extends runtime.Types.Extensions.InternalArgs = runtime.Types.Extensions.DefaultArgs> = {
   where?: Prisma.LeaveRequestWhereInput
 }
@@ -823,6 +945,7 @@ export type LeavePeriodSelect<ExtArgs extends runtime.Types.Extensions.InternalA
   updated_at?: boolean
   allocations?: boolean | Prisma.LeavePeriod$allocationsArgs<ExtArgs>
   ledger_entries?: boolean | Prisma.LeavePeriod$ledger_entriesArgs<ExtArgs>
+  balance_totals?: boolean | Prisma.LeavePeriod$balance_totalsArgs<ExtArgs>
   requests?: boolean | Prisma.LeavePeriod$requestsArgs<ExtArgs>
   encashments?: boolean | Prisma.LeavePeriod$encashmentsArgs<ExtArgs>
   _count?: boolean | Prisma.LeavePeriodCountOutputTypeDefaultArgs<ExtArgs>
@@ -865,6 +988,7 @@ export type LeavePeriodOmit<ExtArgs extends runtime.Types.Extensions.InternalArg
 export type LeavePeriodInclude<ExtArgs extends runtime.Types.Extensions.InternalArgs = runtime.Types.Extensions.DefaultArgs> = {
   allocations?: boolean | Prisma.LeavePeriod$allocationsArgs<ExtArgs>
   ledger_entries?: boolean | Prisma.LeavePeriod$ledger_entriesArgs<ExtArgs>
+  balance_totals?: boolean | Prisma.LeavePeriod$balance_totalsArgs<ExtArgs>
   requests?: boolean | Prisma.LeavePeriod$requestsArgs<ExtArgs>
   encashments?: boolean | Prisma.LeavePeriod$encashmentsArgs<ExtArgs>
   _count?: boolean | Prisma.LeavePeriodCountOutputTypeDefaultArgs<ExtArgs>
@@ -877,6 +1001,7 @@ export type $LeavePeriodPayload<ExtArgs extends runtime.Types.Extensions.Interna
   objects: {
     allocations: Prisma.$LeaveAllocationPayload<ExtArgs>[]
     ledger_entries: Prisma.$LeaveLedgerEntryPayload<ExtArgs>[]
+    balance_totals: Prisma.$LeaveBalanceTotalPayload<ExtArgs>[]
     requests: Prisma.$LeaveRequestPayload<ExtArgs>[]
     encashments: Prisma.$LeaveEncashmentPayload<ExtArgs>[]
   }
@@ -1285,6 +1410,7 @@ export interface Prisma__LeavePeriodClient<T, Null = never, ExtArgs extends runt
   readonly [Symbol.toStringTag]: "PrismaPromise"
   allocations<T extends Prisma.LeavePeriod$allocationsArgs<ExtArgs> = {}>(args?: Prisma.Subset<T, Prisma.LeavePeriod$allocationsArgs<ExtArgs>>): Prisma.PrismaPromise<runtime.Types.Result.GetResult<Prisma.$LeaveAllocationPayload<ExtArgs>, T, "findMany", GlobalOmitOptions> | Null>
   ledger_entries<T extends Prisma.LeavePeriod$ledger_entriesArgs<ExtArgs> = {}>(args?: Prisma.Subset<T, Prisma.LeavePeriod$ledger_entriesArgs<ExtArgs>>): Prisma.PrismaPromise<runtime.Types.Result.GetResult<Prisma.$LeaveLedgerEntryPayload<ExtArgs>, T, "findMany", GlobalOmitOptions> | Null>
+  balance_totals<T extends Prisma.LeavePeriod$balance_totalsArgs<ExtArgs> = {}>(args?: Prisma.Subset<T, Prisma.LeavePeriod$balance_totalsArgs<ExtArgs>>): Prisma.PrismaPromise<runtime.Types.Result.GetResult<Prisma.$LeaveBalanceTotalPayload<ExtArgs>, T, "findMany", GlobalOmitOptions> | Null>
   requests<T extends Prisma.LeavePeriod$requestsArgs<ExtArgs> = {}>(args?: Prisma.Subset<T, Prisma.LeavePeriod$requestsArgs<ExtArgs>>): Prisma.PrismaPromise<runtime.Types.Result.GetResult<Prisma.$LeaveRequestPayload<ExtArgs>, T, "findMany", GlobalOmitOptions> | Null>
   encashments<T extends Prisma.LeavePeriod$encashmentsArgs<ExtArgs> = {}>(args?: Prisma.Subset<T, Prisma.LeavePeriod$encashmentsArgs<ExtArgs>>): Prisma.PrismaPromise<runtime.Types.Result.GetResult<Prisma.$LeaveEncashmentPayload<ExtArgs>, T, "findMany", GlobalOmitOptions> | Null>
   /**
@@ -1762,6 +1888,30 @@ export type LeavePeriod$ledger_entriesArgs<ExtArgs extends runtime.Types.Extensi
   take?: number
   skip?: number
   distinct?: Prisma.LeaveLedgerEntryScalarFieldEnum | Prisma.LeaveLedgerEntryScalarFieldEnum[]
+}
+
+/**
+ * LeavePeriod.balance_totals
+ */
+export type LeavePeriod$balance_totalsArgs<ExtArgs extends runtime.Types.Extensions.InternalArgs = runtime.Types.Extensions.DefaultArgs> = {
+  /**
+   * Select specific fields to fetch from the LeaveBalanceTotal
+   */
+  select?: Prisma.LeaveBalanceTotalSelect<ExtArgs> | null
+  /**
+   * Omit specific fields from the LeaveBalanceTotal
+   */
+  omit?: Prisma.LeaveBalanceTotalOmit<ExtArgs> | null
+  /**
+   * Choose, which related nodes to fetch as well
+   */
+  include?: Prisma.LeaveBalanceTotalInclude<ExtArgs> | null
+  where?: Prisma.LeaveBalanceTotalWhereInput
+  orderBy?: Prisma.LeaveBalanceTotalOrderByWithRelationInput | Prisma.LeaveBalanceTotalOrderByWithRelationInput[]
+  cursor?: Prisma.LeaveBalanceTotalWhereUniqueInput
+  take?: number
+  skip?: number
+  distinct?: Prisma.LeaveBalanceTotalScalarFieldEnum | Prisma.LeaveBalanceTotalScalarFieldEnum[]
 }
 
 /**

@@ -411,6 +411,7 @@ export type LeaveTypeWhereInput = {
   policy_items?: Prisma.LeavePolicyItemListRelationFilter
   allocations?: Prisma.LeaveAllocationListRelationFilter
   ledger_entries?: Prisma.LeaveLedgerEntryListRelationFilter
+  balance_totals?: Prisma.LeaveBalanceTotalListRelationFilter
   requests?: Prisma.LeaveRequestListRelationFilter
   encashments?: Prisma.LeaveEncashmentListRelationFilter
   holiday_works?: Prisma.HolidayWorkRequestListRelationFilter
@@ -446,6 +447,7 @@ export type LeaveTypeOrderByWithRelationInput = {
   policy_items?: Prisma.LeavePolicyItemOrderByRelationAggregateInput
   allocations?: Prisma.LeaveAllocationOrderByRelationAggregateInput
   ledger_entries?: Prisma.LeaveLedgerEntryOrderByRelationAggregateInput
+  balance_totals?: Prisma.LeaveBalanceTotalOrderByRelationAggregateInput
   requests?: Prisma.LeaveRequestOrderByRelationAggregateInput
   encashments?: Prisma.LeaveEncashmentOrderByRelationAggregateInput
   holiday_works?: Prisma.HolidayWorkRequestOrderByRelationAggregateInput
@@ -486,6 +488,7 @@ export type LeaveTypeWhereUniqueInput = Prisma.AtLeast<{
   policy_items?: Prisma.LeavePolicyItemListRelationFilter
   allocations?: Prisma.LeaveAllocationListRelationFilter
   ledger_entries?: Prisma.LeaveLedgerEntryListRelationFilter
+  balance_totals?: Prisma.LeaveBalanceTotalListRelationFilter
   requests?: Prisma.LeaveRequestListRelationFilter
   encashments?: Prisma.LeaveEncashmentListRelationFilter
   holiday_works?: Prisma.HolidayWorkRequestListRelationFilter
@@ -587,6 +590,7 @@ export type LeaveTypeCreateInput = {
   policy_items?: Prisma.LeavePolicyItemCreateNestedManyWithoutLeave_typeInput
   allocations?: Prisma.LeaveAllocationCreateNestedManyWithoutLeave_typeInput
   ledger_entries?: Prisma.LeaveLedgerEntryCreateNestedManyWithoutLeave_typeInput
+  balance_totals?: Prisma.LeaveBalanceTotalCreateNestedManyWithoutLeave_typeInput
   requests?: Prisma.LeaveRequestCreateNestedManyWithoutLeave_typeInput
   encashments?: Prisma.LeaveEncashmentCreateNestedManyWithoutLeave_typeInput
   holiday_works?: Prisma.HolidayWorkRequestCreateNestedManyWithoutLeave_typeInput
@@ -622,6 +626,7 @@ export type LeaveTypeUncheckedCreateInput = {
   policy_items?: Prisma.LeavePolicyItemUncheckedCreateNestedManyWithoutLeave_typeInput
   allocations?: Prisma.LeaveAllocationUncheckedCreateNestedManyWithoutLeave_typeInput
   ledger_entries?: Prisma.LeaveLedgerEntryUncheckedCreateNestedManyWithoutLeave_typeInput
+  balance_totals?: Prisma.LeaveBalanceTotalUncheckedCreateNestedManyWithoutLeave_typeInput
   requests?: Prisma.LeaveRequestUncheckedCreateNestedManyWithoutLeave_typeInput
   encashments?: Prisma.LeaveEncashmentUncheckedCreateNestedManyWithoutLeave_typeInput
   holiday_works?: Prisma.HolidayWorkRequestUncheckedCreateNestedManyWithoutLeave_typeInput
@@ -657,6 +662,7 @@ export type LeaveTypeUpdateInput = {
   policy_items?: Prisma.LeavePolicyItemUpdateManyWithoutLeave_typeNestedInput
   allocations?: Prisma.LeaveAllocationUpdateManyWithoutLeave_typeNestedInput
   ledger_entries?: Prisma.LeaveLedgerEntryUpdateManyWithoutLeave_typeNestedInput
+  balance_totals?: Prisma.LeaveBalanceTotalUpdateManyWithoutLeave_typeNestedInput
   requests?: Prisma.LeaveRequestUpdateManyWithoutLeave_typeNestedInput
   encashments?: Prisma.LeaveEncashmentUpdateManyWithoutLeave_typeNestedInput
   holiday_works?: Prisma.HolidayWorkRequestUpdateManyWithoutLeave_typeNestedInput
@@ -692,6 +698,7 @@ export type LeaveTypeUncheckedUpdateInput = {
   policy_items?: Prisma.LeavePolicyItemUncheckedUpdateManyWithoutLeave_typeNestedInput
   allocations?: Prisma.LeaveAllocationUncheckedUpdateManyWithoutLeave_typeNestedInput
   ledger_entries?: Prisma.LeaveLedgerEntryUncheckedUpdateManyWithoutLeave_typeNestedInput
+  balance_totals?: Prisma.LeaveBalanceTotalUncheckedUpdateManyWithoutLeave_typeNestedInput
   requests?: Prisma.LeaveRequestUncheckedUpdateManyWithoutLeave_typeNestedInput
   encashments?: Prisma.LeaveEncashmentUncheckedUpdateManyWithoutLeave_typeNestedInput
   holiday_works?: Prisma.HolidayWorkRequestUncheckedUpdateManyWithoutLeave_typeNestedInput
@@ -979,6 +986,20 @@ export type LeaveTypeUpdateOneRequiredWithoutLedger_entriesNestedInput = {
   update?: Prisma.XOR<Prisma.XOR<Prisma.LeaveTypeUpdateToOneWithWhereWithoutLedger_entriesInput, Prisma.LeaveTypeUpdateWithoutLedger_entriesInput>, Prisma.LeaveTypeUncheckedUpdateWithoutLedger_entriesInput>
 }
 
+export type LeaveTypeCreateNestedOneWithoutBalance_totalsInput = {
+  create?: Prisma.XOR<Prisma.LeaveTypeCreateWithoutBalance_totalsInput, Prisma.LeaveTypeUncheckedCreateWithoutBalance_totalsInput>
+  connectOrCreate?: Prisma.LeaveTypeCreateOrConnectWithoutBalance_totalsInput
+  connect?: Prisma.LeaveTypeWhereUniqueInput
+}
+
+export type LeaveTypeUpdateOneRequiredWithoutBalance_totalsNestedInput = {
+  create?: Prisma.XOR<Prisma.LeaveTypeCreateWithoutBalance_totalsInput, Prisma.LeaveTypeUncheckedCreateWithoutBalance_totalsInput>
+  connectOrCreate?: Prisma.LeaveTypeCreateOrConnectWithoutBalance_totalsInput
+  upsert?: Prisma.LeaveTypeUpsertWithoutBalance_totalsInput
+  connect?: Prisma.LeaveTypeWhereUniqueInput
+  update?: Prisma.XOR<Prisma.XOR<Prisma.LeaveTypeUpdateToOneWithWhereWithoutBalance_totalsInput, Prisma.LeaveTypeUpdateWithoutBalance_totalsInput>, Prisma.LeaveTypeUncheckedUpdateWithoutBalance_totalsInput>
+}
+
 export type LeaveTypeCreateNestedOneWithoutRequestsInput = {
   create?: Prisma.XOR<Prisma.LeaveTypeCreateWithoutRequestsInput, Prisma.LeaveTypeUncheckedCreateWithoutRequestsInput>
   connectOrCreate?: Prisma.LeaveTypeCreateOrConnectWithoutRequestsInput
@@ -1052,6 +1073,7 @@ export type LeaveTypeCreateWithoutPolicy_itemsInput = {
   updated_at?: Date | string
   allocations?: Prisma.LeaveAllocationCreateNestedManyWithoutLeave_typeInput
   ledger_entries?: Prisma.LeaveLedgerEntryCreateNestedManyWithoutLeave_typeInput
+  balance_totals?: Prisma.LeaveBalanceTotalCreateNestedManyWithoutLeave_typeInput
   requests?: Prisma.LeaveRequestCreateNestedManyWithoutLeave_typeInput
   encashments?: Prisma.LeaveEncashmentCreateNestedManyWithoutLeave_typeInput
   holiday_works?: Prisma.HolidayWorkRequestCreateNestedManyWithoutLeave_typeInput
@@ -1086,6 +1108,7 @@ export type LeaveTypeUncheckedCreateWithoutPolicy_itemsInput = {
   updated_at?: Date | string
   allocations?: Prisma.LeaveAllocationUncheckedCreateNestedManyWithoutLeave_typeInput
   ledger_entries?: Prisma.LeaveLedgerEntryUncheckedCreateNestedManyWithoutLeave_typeInput
+  balance_totals?: Prisma.LeaveBalanceTotalUncheckedCreateNestedManyWithoutLeave_typeInput
   requests?: Prisma.LeaveRequestUncheckedCreateNestedManyWithoutLeave_typeInput
   encashments?: Prisma.LeaveEncashmentUncheckedCreateNestedManyWithoutLeave_typeInput
   holiday_works?: Prisma.HolidayWorkRequestUncheckedCreateNestedManyWithoutLeave_typeInput
@@ -1136,6 +1159,7 @@ export type LeaveTypeUpdateWithoutPolicy_itemsInput = {
   updated_at?: Prisma.DateTimeFieldUpdateOperationsInput | Date | string
   allocations?: Prisma.LeaveAllocationUpdateManyWithoutLeave_typeNestedInput
   ledger_entries?: Prisma.LeaveLedgerEntryUpdateManyWithoutLeave_typeNestedInput
+  balance_totals?: Prisma.LeaveBalanceTotalUpdateManyWithoutLeave_typeNestedInput
   requests?: Prisma.LeaveRequestUpdateManyWithoutLeave_typeNestedInput
   encashments?: Prisma.LeaveEncashmentUpdateManyWithoutLeave_typeNestedInput
   holiday_works?: Prisma.HolidayWorkRequestUpdateManyWithoutLeave_typeNestedInput
@@ -1170,6 +1194,7 @@ export type LeaveTypeUncheckedUpdateWithoutPolicy_itemsInput = {
   updated_at?: Prisma.DateTimeFieldUpdateOperationsInput | Date | string
   allocations?: Prisma.LeaveAllocationUncheckedUpdateManyWithoutLeave_typeNestedInput
   ledger_entries?: Prisma.LeaveLedgerEntryUncheckedUpdateManyWithoutLeave_typeNestedInput
+  balance_totals?: Prisma.LeaveBalanceTotalUncheckedUpdateManyWithoutLeave_typeNestedInput
   requests?: Prisma.LeaveRequestUncheckedUpdateManyWithoutLeave_typeNestedInput
   encashments?: Prisma.LeaveEncashmentUncheckedUpdateManyWithoutLeave_typeNestedInput
   holiday_works?: Prisma.HolidayWorkRequestUncheckedUpdateManyWithoutLeave_typeNestedInput
@@ -1204,6 +1229,7 @@ export type LeaveTypeCreateWithoutAllocationsInput = {
   updated_at?: Date | string
   policy_items?: Prisma.LeavePolicyItemCreateNestedManyWithoutLeave_typeInput
   ledger_entries?: Prisma.LeaveLedgerEntryCreateNestedManyWithoutLeave_typeInput
+  balance_totals?: Prisma.LeaveBalanceTotalCreateNestedManyWithoutLeave_typeInput
   requests?: Prisma.LeaveRequestCreateNestedManyWithoutLeave_typeInput
   encashments?: Prisma.LeaveEncashmentCreateNestedManyWithoutLeave_typeInput
   holiday_works?: Prisma.HolidayWorkRequestCreateNestedManyWithoutLeave_typeInput
@@ -1238,6 +1264,7 @@ export type LeaveTypeUncheckedCreateWithoutAllocationsInput = {
   updated_at?: Date | string
   policy_items?: Prisma.LeavePolicyItemUncheckedCreateNestedManyWithoutLeave_typeInput
   ledger_entries?: Prisma.LeaveLedgerEntryUncheckedCreateNestedManyWithoutLeave_typeInput
+  balance_totals?: Prisma.LeaveBalanceTotalUncheckedCreateNestedManyWithoutLeave_typeInput
   requests?: Prisma.LeaveRequestUncheckedCreateNestedManyWithoutLeave_typeInput
   encashments?: Prisma.LeaveEncashmentUncheckedCreateNestedManyWithoutLeave_typeInput
   holiday_works?: Prisma.HolidayWorkRequestUncheckedCreateNestedManyWithoutLeave_typeInput
@@ -1288,6 +1315,7 @@ export type LeaveTypeUpdateWithoutAllocationsInput = {
   updated_at?: Prisma.DateTimeFieldUpdateOperationsInput | Date | string
   policy_items?: Prisma.LeavePolicyItemUpdateManyWithoutLeave_typeNestedInput
   ledger_entries?: Prisma.LeaveLedgerEntryUpdateManyWithoutLeave_typeNestedInput
+  balance_totals?: Prisma.LeaveBalanceTotalUpdateManyWithoutLeave_typeNestedInput
   requests?: Prisma.LeaveRequestUpdateManyWithoutLeave_typeNestedInput
   encashments?: Prisma.LeaveEncashmentUpdateManyWithoutLeave_typeNestedInput
   holiday_works?: Prisma.HolidayWorkRequestUpdateManyWithoutLeave_typeNestedInput
@@ -1322,6 +1350,7 @@ export type LeaveTypeUncheckedUpdateWithoutAllocationsInput = {
   updated_at?: Prisma.DateTimeFieldUpdateOperationsInput | Date | string
   policy_items?: Prisma.LeavePolicyItemUncheckedUpdateManyWithoutLeave_typeNestedInput
   ledger_entries?: Prisma.LeaveLedgerEntryUncheckedUpdateManyWithoutLeave_typeNestedInput
+  balance_totals?: Prisma.LeaveBalanceTotalUncheckedUpdateManyWithoutLeave_typeNestedInput
   requests?: Prisma.LeaveRequestUncheckedUpdateManyWithoutLeave_typeNestedInput
   encashments?: Prisma.LeaveEncashmentUncheckedUpdateManyWithoutLeave_typeNestedInput
   holiday_works?: Prisma.HolidayWorkRequestUncheckedUpdateManyWithoutLeave_typeNestedInput
@@ -1356,6 +1385,7 @@ export type LeaveTypeCreateWithoutLedger_entriesInput = {
   updated_at?: Date | string
   policy_items?: Prisma.LeavePolicyItemCreateNestedManyWithoutLeave_typeInput
   allocations?: Prisma.LeaveAllocationCreateNestedManyWithoutLeave_typeInput
+  balance_totals?: Prisma.LeaveBalanceTotalCreateNestedManyWithoutLeave_typeInput
   requests?: Prisma.LeaveRequestCreateNestedManyWithoutLeave_typeInput
   encashments?: Prisma.LeaveEncashmentCreateNestedManyWithoutLeave_typeInput
   holiday_works?: Prisma.HolidayWorkRequestCreateNestedManyWithoutLeave_typeInput
@@ -1390,6 +1420,7 @@ export type LeaveTypeUncheckedCreateWithoutLedger_entriesInput = {
   updated_at?: Date | string
   policy_items?: Prisma.LeavePolicyItemUncheckedCreateNestedManyWithoutLeave_typeInput
   allocations?: Prisma.LeaveAllocationUncheckedCreateNestedManyWithoutLeave_typeInput
+  balance_totals?: Prisma.LeaveBalanceTotalUncheckedCreateNestedManyWithoutLeave_typeInput
   requests?: Prisma.LeaveRequestUncheckedCreateNestedManyWithoutLeave_typeInput
   encashments?: Prisma.LeaveEncashmentUncheckedCreateNestedManyWithoutLeave_typeInput
   holiday_works?: Prisma.HolidayWorkRequestUncheckedCreateNestedManyWithoutLeave_typeInput
@@ -1440,6 +1471,7 @@ export type LeaveTypeUpdateWithoutLedger_entriesInput = {
   updated_at?: Prisma.DateTimeFieldUpdateOperationsInput | Date | string
   policy_items?: Prisma.LeavePolicyItemUpdateManyWithoutLeave_typeNestedInput
   allocations?: Prisma.LeaveAllocationUpdateManyWithoutLeave_typeNestedInput
+  balance_totals?: Prisma.LeaveBalanceTotalUpdateManyWithoutLeave_typeNestedInput
   requests?: Prisma.LeaveRequestUpdateManyWithoutLeave_typeNestedInput
   encashments?: Prisma.LeaveEncashmentUpdateManyWithoutLeave_typeNestedInput
   holiday_works?: Prisma.HolidayWorkRequestUpdateManyWithoutLeave_typeNestedInput
@@ -1474,6 +1506,163 @@ export type LeaveTypeUncheckedUpdateWithoutLedger_entriesInput = {
   updated_at?: Prisma.DateTimeFieldUpdateOperationsInput | Date | string
   policy_items?: Prisma.LeavePolicyItemUncheckedUpdateManyWithoutLeave_typeNestedInput
   allocations?: Prisma.LeaveAllocationUncheckedUpdateManyWithoutLeave_typeNestedInput
+  balance_totals?: Prisma.LeaveBalanceTotalUncheckedUpdateManyWithoutLeave_typeNestedInput
+  requests?: Prisma.LeaveRequestUncheckedUpdateManyWithoutLeave_typeNestedInput
+  encashments?: Prisma.LeaveEncashmentUncheckedUpdateManyWithoutLeave_typeNestedInput
+  holiday_works?: Prisma.HolidayWorkRequestUncheckedUpdateManyWithoutLeave_typeNestedInput
+}
+
+export type LeaveTypeCreateWithoutBalance_totalsInput = {
+  tenant_id?: string
+  id?: string
+  name: string
+  code: string
+  description?: string | null
+  is_paid?: boolean
+  allow_half_day?: boolean
+  max_consecutive_days?: number | null
+  min_notice_days?: number
+  attachment_required_above_days?: number | null
+  allow_negative_balance?: boolean
+  negative_balance_limit?: runtime.Decimal | runtime.DecimalJsLike | number | string
+  carry_forward?: boolean
+  carry_forward_max_days?: runtime.Decimal | runtime.DecimalJsLike | number | string | null
+  carry_forward_expiry_days?: number | null
+  encashable?: boolean
+  encashment_max_days?: runtime.Decimal | runtime.DecimalJsLike | number | string | null
+  encashment_min_balance?: runtime.Decimal | runtime.DecimalJsLike | number | string | null
+  is_compensatory?: boolean
+  comp_off_validity_days?: number | null
+  applicable_genders?: Prisma.LeaveTypeCreateapplicable_gendersInput | string[]
+  applicable_employment_types?: Prisma.LeaveTypeCreateapplicable_employment_typesInput | string[]
+  sandwich_rule?: boolean
+  active?: boolean
+  created_at?: Date | string
+  updated_at?: Date | string
+  policy_items?: Prisma.LeavePolicyItemCreateNestedManyWithoutLeave_typeInput
+  allocations?: Prisma.LeaveAllocationCreateNestedManyWithoutLeave_typeInput
+  ledger_entries?: Prisma.LeaveLedgerEntryCreateNestedManyWithoutLeave_typeInput
+  requests?: Prisma.LeaveRequestCreateNestedManyWithoutLeave_typeInput
+  encashments?: Prisma.LeaveEncashmentCreateNestedManyWithoutLeave_typeInput
+  holiday_works?: Prisma.HolidayWorkRequestCreateNestedManyWithoutLeave_typeInput
+}
+
+export type LeaveTypeUncheckedCreateWithoutBalance_totalsInput = {
+  tenant_id?: string
+  id?: string
+  name: string
+  code: string
+  description?: string | null
+  is_paid?: boolean
+  allow_half_day?: boolean
+  max_consecutive_days?: number | null
+  min_notice_days?: number
+  attachment_required_above_days?: number | null
+  allow_negative_balance?: boolean
+  negative_balance_limit?: runtime.Decimal | runtime.DecimalJsLike | number | string
+  carry_forward?: boolean
+  carry_forward_max_days?: runtime.Decimal | runtime.DecimalJsLike | number | string | null
+  carry_forward_expiry_days?: number | null
+  encashable?: boolean
+  encashment_max_days?: runtime.Decimal | runtime.DecimalJsLike | number | string | null
+  encashment_min_balance?: runtime.Decimal | runtime.DecimalJsLike | number | string | null
+  is_compensatory?: boolean
+  comp_off_validity_days?: number | null
+  applicable_genders?: Prisma.LeaveTypeCreateapplicable_gendersInput | string[]
+  applicable_employment_types?: Prisma.LeaveTypeCreateapplicable_employment_typesInput | string[]
+  sandwich_rule?: boolean
+  active?: boolean
+  created_at?: Date | string
+  updated_at?: Date | string
+  policy_items?: Prisma.LeavePolicyItemUncheckedCreateNestedManyWithoutLeave_typeInput
+  allocations?: Prisma.LeaveAllocationUncheckedCreateNestedManyWithoutLeave_typeInput
+  ledger_entries?: Prisma.LeaveLedgerEntryUncheckedCreateNestedManyWithoutLeave_typeInput
+  requests?: Prisma.LeaveRequestUncheckedCreateNestedManyWithoutLeave_typeInput
+  encashments?: Prisma.LeaveEncashmentUncheckedCreateNestedManyWithoutLeave_typeInput
+  holiday_works?: Prisma.HolidayWorkRequestUncheckedCreateNestedManyWithoutLeave_typeInput
+}
+
+export type LeaveTypeCreateOrConnectWithoutBalance_totalsInput = {
+  where: Prisma.LeaveTypeWhereUniqueInput
+  create: Prisma.XOR<Prisma.LeaveTypeCreateWithoutBalance_totalsInput, Prisma.LeaveTypeUncheckedCreateWithoutBalance_totalsInput>
+}
+
+export type LeaveTypeUpsertWithoutBalance_totalsInput = {
+  update: Prisma.XOR<Prisma.LeaveTypeUpdateWithoutBalance_totalsInput, Prisma.LeaveTypeUncheckedUpdateWithoutBalance_totalsInput>
+  create: Prisma.XOR<Prisma.LeaveTypeCreateWithoutBalance_totalsInput, Prisma.LeaveTypeUncheckedCreateWithoutBalance_totalsInput>
+  where?: Prisma.LeaveTypeWhereInput
+}
+
+export type LeaveTypeUpdateToOneWithWhereWithoutBalance_totalsInput = {
+  where?: Prisma.LeaveTypeWhereInput
+  data: Prisma.XOR<Prisma.LeaveTypeUpdateWithoutBalance_totalsInput, Prisma.LeaveTypeUncheckedUpdateWithoutBalance_totalsInput>
+}
+
+export type LeaveTypeUpdateWithoutBalance_totalsInput = {
+  tenant_id?: Prisma.StringFieldUpdateOperationsInput | string
+  id?: Prisma.StringFieldUpdateOperationsInput | string
+  name?: Prisma.StringFieldUpdateOperationsInput | string
+  code?: Prisma.StringFieldUpdateOperationsInput | string
+  description?: Prisma.NullableStringFieldUpdateOperationsInput | string | null
+  is_paid?: Prisma.BoolFieldUpdateOperationsInput | boolean
+  allow_half_day?: Prisma.BoolFieldUpdateOperationsInput | boolean
+  max_consecutive_days?: Prisma.NullableIntFieldUpdateOperationsInput | number | null
+  min_notice_days?: Prisma.IntFieldUpdateOperationsInput | number
+  attachment_required_above_days?: Prisma.NullableIntFieldUpdateOperationsInput | number | null
+  allow_negative_balance?: Prisma.BoolFieldUpdateOperationsInput | boolean
+  negative_balance_limit?: Prisma.DecimalFieldUpdateOperationsInput | runtime.Decimal | runtime.DecimalJsLike | number | string
+  carry_forward?: Prisma.BoolFieldUpdateOperationsInput | boolean
+  carry_forward_max_days?: Prisma.NullableDecimalFieldUpdateOperationsInput | runtime.Decimal | runtime.DecimalJsLike | number | string | null
+  carry_forward_expiry_days?: Prisma.NullableIntFieldUpdateOperationsInput | number | null
+  encashable?: Prisma.BoolFieldUpdateOperationsInput | boolean
+  encashment_max_days?: Prisma.NullableDecimalFieldUpdateOperationsInput | runtime.Decimal | runtime.DecimalJsLike | number | string | null
+  encashment_min_balance?: Prisma.NullableDecimalFieldUpdateOperationsInput | runtime.Decimal | runtime.DecimalJsLike | number | string | null
+  is_compensatory?: Prisma.BoolFieldUpdateOperationsInput | boolean
+  comp_off_validity_days?: Prisma.NullableIntFieldUpdateOperationsInput | number | null
+  applicable_genders?: Prisma.LeaveTypeUpdateapplicable_gendersInput | string[]
+  applicable_employment_types?: Prisma.LeaveTypeUpdateapplicable_employment_typesInput | string[]
+  sandwich_rule?: Prisma.BoolFieldUpdateOperationsInput | boolean
+  active?: Prisma.BoolFieldUpdateOperationsInput | boolean
+  created_at?: Prisma.DateTimeFieldUpdateOperationsInput | Date | string
+  updated_at?: Prisma.DateTimeFieldUpdateOperationsInput | Date | string
+  policy_items?: Prisma.LeavePolicyItemUpdateManyWithoutLeave_typeNestedInput
+  allocations?: Prisma.LeaveAllocationUpdateManyWithoutLeave_typeNestedInput
+  ledger_entries?: Prisma.LeaveLedgerEntryUpdateManyWithoutLeave_typeNestedInput
+  requests?: Prisma.LeaveRequestUpdateManyWithoutLeave_typeNestedInput
+  encashments?: Prisma.LeaveEncashmentUpdateManyWithoutLeave_typeNestedInput
+  holiday_works?: Prisma.HolidayWorkRequestUpdateManyWithoutLeave_typeNestedInput
+}
+
+export type LeaveTypeUncheckedUpdateWithoutBalance_totalsInput = {
+  tenant_id?: Prisma.StringFieldUpdateOperationsInput | string
+  id?: Prisma.StringFieldUpdateOperationsInput | string
+  name?: Prisma.StringFieldUpdateOperationsInput | string
+  code?: Prisma.StringFieldUpdateOperationsInput | string
+  description?: Prisma.NullableStringFieldUpdateOperationsInput | string | null
+  is_paid?: Prisma.BoolFieldUpdateOperationsInput | boolean
+  allow_half_day?: Prisma.BoolFieldUpdateOperationsInput | boolean
+  max_consecutive_days?: Prisma.NullableIntFieldUpdateOperationsInput | number | null
+  min_notice_days?: Prisma.IntFieldUpdateOperationsInput | number
+  attachment_required_above_days?: Prisma.NullableIntFieldUpdateOperationsInput | number | null
+  allow_negative_balance?: Prisma.BoolFieldUpdateOperationsInput | boolean
+  negative_balance_limit?: Prisma.DecimalFieldUpdateOperationsInput | runtime.Decimal | runtime.DecimalJsLike | number | string
+  carry_forward?: Prisma.BoolFieldUpdateOperationsInput | boolean
+  carry_forward_max_days?: Prisma.NullableDecimalFieldUpdateOperationsInput | runtime.Decimal | runtime.DecimalJsLike | number | string | null
+  carry_forward_expiry_days?: Prisma.NullableIntFieldUpdateOperationsInput | number | null
+  encashable?: Prisma.BoolFieldUpdateOperationsInput | boolean
+  encashment_max_days?: Prisma.NullableDecimalFieldUpdateOperationsInput | runtime.Decimal | runtime.DecimalJsLike | number | string | null
+  encashment_min_balance?: Prisma.NullableDecimalFieldUpdateOperationsInput | runtime.Decimal | runtime.DecimalJsLike | number | string | null
+  is_compensatory?: Prisma.BoolFieldUpdateOperationsInput | boolean
+  comp_off_validity_days?: Prisma.NullableIntFieldUpdateOperationsInput | number | null
+  applicable_genders?: Prisma.LeaveTypeUpdateapplicable_gendersInput | string[]
+  applicable_employment_types?: Prisma.LeaveTypeUpdateapplicable_employment_typesInput | string[]
+  sandwich_rule?: Prisma.BoolFieldUpdateOperationsInput | boolean
+  active?: Prisma.BoolFieldUpdateOperationsInput | boolean
+  created_at?: Prisma.DateTimeFieldUpdateOperationsInput | Date | string
+  updated_at?: Prisma.DateTimeFieldUpdateOperationsInput | Date | string
+  policy_items?: Prisma.LeavePolicyItemUncheckedUpdateManyWithoutLeave_typeNestedInput
+  allocations?: Prisma.LeaveAllocationUncheckedUpdateManyWithoutLeave_typeNestedInput
+  ledger_entries?: Prisma.LeaveLedgerEntryUncheckedUpdateManyWithoutLeave_typeNestedInput
   requests?: Prisma.LeaveRequestUncheckedUpdateManyWithoutLeave_typeNestedInput
   encashments?: Prisma.LeaveEncashmentUncheckedUpdateManyWithoutLeave_typeNestedInput
   holiday_works?: Prisma.HolidayWorkRequestUncheckedUpdateManyWithoutLeave_typeNestedInput
@@ -1509,6 +1698,7 @@ export type LeaveTypeCreateWithoutRequestsInput = {
   policy_items?: Prisma.LeavePolicyItemCreateNestedManyWithoutLeave_typeInput
   allocations?: Prisma.LeaveAllocationCreateNestedManyWithoutLeave_typeInput
   ledger_entries?: Prisma.LeaveLedgerEntryCreateNestedManyWithoutLeave_typeInput
+  balance_totals?: Prisma.LeaveBalanceTotalCreateNestedManyWithoutLeave_typeInput
   encashments?: Prisma.LeaveEncashmentCreateNestedManyWithoutLeave_typeInput
   holiday_works?: Prisma.HolidayWorkRequestCreateNestedManyWithoutLeave_typeInput
 }
@@ -1543,6 +1733,7 @@ export type LeaveTypeUncheckedCreateWithoutRequestsInput = {
   policy_items?: Prisma.LeavePolicyItemUncheckedCreateNestedManyWithoutLeave_typeInput
   allocations?: Prisma.LeaveAllocationUncheckedCreateNestedManyWithoutLeave_typeInput
   ledger_entries?: Prisma.LeaveLedgerEntryUncheckedCreateNestedManyWithoutLeave_typeInput
+  balance_totals?: Prisma.LeaveBalanceTotalUncheckedCreateNestedManyWithoutLeave_typeInput
   encashments?: Prisma.LeaveEncashmentUncheckedCreateNestedManyWithoutLeave_typeInput
   holiday_works?: Prisma.HolidayWorkRequestUncheckedCreateNestedManyWithoutLeave_typeInput
 }
@@ -1593,6 +1784,7 @@ export type LeaveTypeUpdateWithoutRequestsInput = {
   policy_items?: Prisma.LeavePolicyItemUpdateManyWithoutLeave_typeNestedInput
   allocations?: Prisma.LeaveAllocationUpdateManyWithoutLeave_typeNestedInput
   ledger_entries?: Prisma.LeaveLedgerEntryUpdateManyWithoutLeave_typeNestedInput
+  balance_totals?: Prisma.LeaveBalanceTotalUpdateManyWithoutLeave_typeNestedInput
   encashments?: Prisma.LeaveEncashmentUpdateManyWithoutLeave_typeNestedInput
   holiday_works?: Prisma.HolidayWorkRequestUpdateManyWithoutLeave_typeNestedInput
 }
@@ -1627,6 +1819,7 @@ export type LeaveTypeUncheckedUpdateWithoutRequestsInput = {
   policy_items?: Prisma.LeavePolicyItemUncheckedUpdateManyWithoutLeave_typeNestedInput
   allocations?: Prisma.LeaveAllocationUncheckedUpdateManyWithoutLeave_typeNestedInput
   ledger_entries?: Prisma.LeaveLedgerEntryUncheckedUpdateManyWithoutLeave_typeNestedInput
+  balance_totals?: Prisma.LeaveBalanceTotalUncheckedUpdateManyWithoutLeave_typeNestedInput
   encashments?: Prisma.LeaveEncashmentUncheckedUpdateManyWithoutLeave_typeNestedInput
   holiday_works?: Prisma.HolidayWorkRequestUncheckedUpdateManyWithoutLeave_typeNestedInput
 }
@@ -1661,6 +1854,7 @@ export type LeaveTypeCreateWithoutEncashmentsInput = {
   policy_items?: Prisma.LeavePolicyItemCreateNestedManyWithoutLeave_typeInput
   allocations?: Prisma.LeaveAllocationCreateNestedManyWithoutLeave_typeInput
   ledger_entries?: Prisma.LeaveLedgerEntryCreateNestedManyWithoutLeave_typeInput
+  balance_totals?: Prisma.LeaveBalanceTotalCreateNestedManyWithoutLeave_typeInput
   requests?: Prisma.LeaveRequestCreateNestedManyWithoutLeave_typeInput
   holiday_works?: Prisma.HolidayWorkRequestCreateNestedManyWithoutLeave_typeInput
 }
@@ -1695,6 +1889,7 @@ export type LeaveTypeUncheckedCreateWithoutEncashmentsInput = {
   policy_items?: Prisma.LeavePolicyItemUncheckedCreateNestedManyWithoutLeave_typeInput
   allocations?: Prisma.LeaveAllocationUncheckedCreateNestedManyWithoutLeave_typeInput
   ledger_entries?: Prisma.LeaveLedgerEntryUncheckedCreateNestedManyWithoutLeave_typeInput
+  balance_totals?: Prisma.LeaveBalanceTotalUncheckedCreateNestedManyWithoutLeave_typeInput
   requests?: Prisma.LeaveRequestUncheckedCreateNestedManyWithoutLeave_typeInput
   holiday_works?: Prisma.HolidayWorkRequestUncheckedCreateNestedManyWithoutLeave_typeInput
 }
@@ -1745,6 +1940,7 @@ export type LeaveTypeUpdateWithoutEncashmentsInput = {
   policy_items?: Prisma.LeavePolicyItemUpdateManyWithoutLeave_typeNestedInput
   allocations?: Prisma.LeaveAllocationUpdateManyWithoutLeave_typeNestedInput
   ledger_entries?: Prisma.LeaveLedgerEntryUpdateManyWithoutLeave_typeNestedInput
+  balance_totals?: Prisma.LeaveBalanceTotalUpdateManyWithoutLeave_typeNestedInput
   requests?: Prisma.LeaveRequestUpdateManyWithoutLeave_typeNestedInput
   holiday_works?: Prisma.HolidayWorkRequestUpdateManyWithoutLeave_typeNestedInput
 }
@@ -1779,6 +1975,7 @@ export type LeaveTypeUncheckedUpdateWithoutEncashmentsInput = {
   policy_items?: Prisma.LeavePolicyItemUncheckedUpdateManyWithoutLeave_typeNestedInput
   allocations?: Prisma.LeaveAllocationUncheckedUpdateManyWithoutLeave_typeNestedInput
   ledger_entries?: Prisma.LeaveLedgerEntryUncheckedUpdateManyWithoutLeave_typeNestedInput
+  balance_totals?: Prisma.LeaveBalanceTotalUncheckedUpdateManyWithoutLeave_typeNestedInput
   requests?: Prisma.LeaveRequestUncheckedUpdateManyWithoutLeave_typeNestedInput
   holiday_works?: Prisma.HolidayWorkRequestUncheckedUpdateManyWithoutLeave_typeNestedInput
 }
@@ -1813,6 +2010,7 @@ export type LeaveTypeCreateWithoutHoliday_worksInput = {
   policy_items?: Prisma.LeavePolicyItemCreateNestedManyWithoutLeave_typeInput
   allocations?: Prisma.LeaveAllocationCreateNestedManyWithoutLeave_typeInput
   ledger_entries?: Prisma.LeaveLedgerEntryCreateNestedManyWithoutLeave_typeInput
+  balance_totals?: Prisma.LeaveBalanceTotalCreateNestedManyWithoutLeave_typeInput
   requests?: Prisma.LeaveRequestCreateNestedManyWithoutLeave_typeInput
   encashments?: Prisma.LeaveEncashmentCreateNestedManyWithoutLeave_typeInput
 }
@@ -1847,6 +2045,7 @@ export type LeaveTypeUncheckedCreateWithoutHoliday_worksInput = {
   policy_items?: Prisma.LeavePolicyItemUncheckedCreateNestedManyWithoutLeave_typeInput
   allocations?: Prisma.LeaveAllocationUncheckedCreateNestedManyWithoutLeave_typeInput
   ledger_entries?: Prisma.LeaveLedgerEntryUncheckedCreateNestedManyWithoutLeave_typeInput
+  balance_totals?: Prisma.LeaveBalanceTotalUncheckedCreateNestedManyWithoutLeave_typeInput
   requests?: Prisma.LeaveRequestUncheckedCreateNestedManyWithoutLeave_typeInput
   encashments?: Prisma.LeaveEncashmentUncheckedCreateNestedManyWithoutLeave_typeInput
 }
@@ -1897,6 +2096,7 @@ export type LeaveTypeUpdateWithoutHoliday_worksInput = {
   policy_items?: Prisma.LeavePolicyItemUpdateManyWithoutLeave_typeNestedInput
   allocations?: Prisma.LeaveAllocationUpdateManyWithoutLeave_typeNestedInput
   ledger_entries?: Prisma.LeaveLedgerEntryUpdateManyWithoutLeave_typeNestedInput
+  balance_totals?: Prisma.LeaveBalanceTotalUpdateManyWithoutLeave_typeNestedInput
   requests?: Prisma.LeaveRequestUpdateManyWithoutLeave_typeNestedInput
   encashments?: Prisma.LeaveEncashmentUpdateManyWithoutLeave_typeNestedInput
 }
@@ -1931,6 +2131,7 @@ export type LeaveTypeUncheckedUpdateWithoutHoliday_worksInput = {
   policy_items?: Prisma.LeavePolicyItemUncheckedUpdateManyWithoutLeave_typeNestedInput
   allocations?: Prisma.LeaveAllocationUncheckedUpdateManyWithoutLeave_typeNestedInput
   ledger_entries?: Prisma.LeaveLedgerEntryUncheckedUpdateManyWithoutLeave_typeNestedInput
+  balance_totals?: Prisma.LeaveBalanceTotalUncheckedUpdateManyWithoutLeave_typeNestedInput
   requests?: Prisma.LeaveRequestUncheckedUpdateManyWithoutLeave_typeNestedInput
   encashments?: Prisma.LeaveEncashmentUncheckedUpdateManyWithoutLeave_typeNestedInput
 }
@@ -1944,6 +2145,7 @@ export type LeaveTypeCountOutputType = {
   policy_items: number
   allocations: number
   ledger_entries: number
+  balance_totals: number
   requests: number
   encashments: number
   holiday_works: number
@@ -1953,6 +2155,7 @@ export type LeaveTypeCountOutputTypeSelect<ExtArgs extends runtime.Types.Extensi
   policy_items?: boolean | LeaveTypeCountOutputTypeCountPolicy_itemsArgs
   allocations?: boolean | LeaveTypeCountOutputTypeCountAllocationsArgs
   ledger_entries?: boolean | LeaveTypeCountOutputTypeCountLedger_entriesArgs
+  balance_totals?: boolean | LeaveTypeCountOutputTypeCountBalance_totalsArgs
   requests?: boolean | LeaveTypeCountOutputTypeCountRequestsArgs
   encashments?: boolean | LeaveTypeCountOutputTypeCountEncashmentsArgs
   holiday_works?: boolean | LeaveTypeCountOutputTypeCountHoliday_worksArgs
@@ -1987,6 +2190,13 @@ export type LeaveTypeCountOutputTypeCountAllocationsArgs<ExtArgs extends runtime
  */
 export type LeaveTypeCountOutputTypeCountLedger_entriesArgs<ExtArgs extends runtime.Types.Extensions.InternalArgs = runtime.Types.Extensions.DefaultArgs> = {
   where?: Prisma.LeaveLedgerEntryWhereInput
+}
+
+/**
+ * LeaveTypeCountOutputType without action
+ */
+export type LeaveTypeCountOutputTypeCountBalance_totalsArgs<ExtArgs extends runtime.Types.Extensions.InternalArgs = runtime.Types.Extensions.DefaultArgs> = {
+  where?: Prisma.LeaveBalanceTotalWhereInput
 }
 
 /**
@@ -2041,6 +2251,7 @@ export type LeaveTypeSelect<ExtArgs extends runtime.Types.Extensions.InternalArg
   policy_items?: boolean | Prisma.LeaveType$policy_itemsArgs<ExtArgs>
   allocations?: boolean | Prisma.LeaveType$allocationsArgs<ExtArgs>
   ledger_entries?: boolean | Prisma.LeaveType$ledger_entriesArgs<ExtArgs>
+  balance_totals?: boolean | Prisma.LeaveType$balance_totalsArgs<ExtArgs>
   requests?: boolean | Prisma.LeaveType$requestsArgs<ExtArgs>
   encashments?: boolean | Prisma.LeaveType$encashmentsArgs<ExtArgs>
   holiday_works?: boolean | Prisma.LeaveType$holiday_worksArgs<ExtArgs>
@@ -2139,6 +2350,7 @@ export type LeaveTypeInclude<ExtArgs extends runtime.Types.Extensions.InternalAr
   policy_items?: boolean | Prisma.LeaveType$policy_itemsArgs<ExtArgs>
   allocations?: boolean | Prisma.LeaveType$allocationsArgs<ExtArgs>
   ledger_entries?: boolean | Prisma.LeaveType$ledger_entriesArgs<ExtArgs>
+  balance_totals?: boolean | Prisma.LeaveType$balance_totalsArgs<ExtArgs>
   requests?: boolean | Prisma.LeaveType$requestsArgs<ExtArgs>
   encashments?: boolean | Prisma.LeaveType$encashmentsArgs<ExtArgs>
   holiday_works?: boolean | Prisma.LeaveType$holiday_worksArgs<ExtArgs>
@@ -2153,6 +2365,7 @@ export type $LeaveTypePayload<ExtArgs extends runtime.Types.Extensions.InternalA
     policy_items: Prisma.$LeavePolicyItemPayload<ExtArgs>[]
     allocations: Prisma.$LeaveAllocationPayload<ExtArgs>[]
     ledger_entries: Prisma.$LeaveLedgerEntryPayload<ExtArgs>[]
+    balance_totals: Prisma.$LeaveBalanceTotalPayload<ExtArgs>[]
     requests: Prisma.$LeaveRequestPayload<ExtArgs>[]
     encashments: Prisma.$LeaveEncashmentPayload<ExtArgs>[]
     holiday_works: Prisma.$HolidayWorkRequestPayload<ExtArgs>[]
@@ -2584,6 +2797,7 @@ export interface Prisma__LeaveTypeClient<T, Null = never, ExtArgs extends runtim
   policy_items<T extends Prisma.LeaveType$policy_itemsArgs<ExtArgs> = {}>(args?: Prisma.Subset<T, Prisma.LeaveType$policy_itemsArgs<ExtArgs>>): Prisma.PrismaPromise<runtime.Types.Result.GetResult<Prisma.$LeavePolicyItemPayload<ExtArgs>, T, "findMany", GlobalOmitOptions> | Null>
   allocations<T extends Prisma.LeaveType$allocationsArgs<ExtArgs> = {}>(args?: Prisma.Subset<T, Prisma.LeaveType$allocationsArgs<ExtArgs>>): Prisma.PrismaPromise<runtime.Types.Result.GetResult<Prisma.$LeaveAllocationPayload<ExtArgs>, T, "findMany", GlobalOmitOptions> | Null>
   ledger_entries<T extends Prisma.LeaveType$ledger_entriesArgs<ExtArgs> = {}>(args?: Prisma.Subset<T, Prisma.LeaveType$ledger_entriesArgs<ExtArgs>>): Prisma.PrismaPromise<runtime.Types.Result.GetResult<Prisma.$LeaveLedgerEntryPayload<ExtArgs>, T, "findMany", GlobalOmitOptions> | Null>
+  balance_totals<T extends Prisma.LeaveType$balance_totalsArgs<ExtArgs> = {}>(args?: Prisma.Subset<T, Prisma.LeaveType$balance_totalsArgs<ExtArgs>>): Prisma.PrismaPromise<runtime.Types.Result.GetResult<Prisma.$LeaveBalanceTotalPayload<ExtArgs>, T, "findMany", GlobalOmitOptions> | Null>
   requests<T extends Prisma.LeaveType$requestsArgs<ExtArgs> = {}>(args?: Prisma.Subset<T, Prisma.LeaveType$requestsArgs<ExtArgs>>): Prisma.PrismaPromise<runtime.Types.Result.GetResult<Prisma.$LeaveRequestPayload<ExtArgs>, T, "findMany", GlobalOmitOptions> | Null>
   encashments<T extends Prisma.LeaveType$encashmentsArgs<ExtArgs> = {}>(args?: Prisma.Subset<T, Prisma.LeaveType$encashmentsArgs<ExtArgs>>): Prisma.PrismaPromise<runtime.Types.Result.GetResult<Prisma.$LeaveEncashmentPayload<ExtArgs>, T, "findMany", GlobalOmitOptions> | Null>
   holiday_works<T extends Prisma.LeaveType$holiday_worksArgs<ExtArgs> = {}>(args?: Prisma.Subset<T, Prisma.LeaveType$holiday_worksArgs<ExtArgs>>): Prisma.PrismaPromise<runtime.Types.Result.GetResult<Prisma.$HolidayWorkRequestPayload<ExtArgs>, T, "findMany", GlobalOmitOptions> | Null>
@@ -3104,6 +3318,30 @@ export type LeaveType$ledger_entriesArgs<ExtArgs extends runtime.Types.Extension
   take?: number
   skip?: number
   distinct?: Prisma.LeaveLedgerEntryScalarFieldEnum | Prisma.LeaveLedgerEntryScalarFieldEnum[]
+}
+
+/**
+ * LeaveType.balance_totals
+ */
+export type LeaveType$balance_totalsArgs<ExtArgs extends runtime.Types.Extensions.InternalArgs = runtime.Types.Extensions.DefaultArgs> = {
+  /**
+   * Select specific fields to fetch from the LeaveBalanceTotal
+   */
+  select?: Prisma.LeaveBalanceTotalSelect<ExtArgs> | null
+  /**
+   * Omit specific fields from the LeaveBalanceTotal
+   */
+  omit?: Prisma.LeaveBalanceTotalOmit<ExtArgs> | null
+  /**
+   * Choose, which related nodes to fetch as well
+   */
+  include?: Prisma.LeaveBalanceTotalInclude<ExtArgs> | null
+  where?: Prisma.LeaveBalanceTotalWhereInput
+  orderBy?: Prisma.LeaveBalanceTotalOrderByWithRelationInput | Prisma.LeaveBalanceTotalOrderByWithRelationInput[]
+  cursor?: Prisma.LeaveBalanceTotalWhereUniqueInput
+  take?: number
+  skip?: number
+  distinct?: Prisma.LeaveBalanceTotalScalarFieldEnum | Prisma.LeaveBalanceTotalScalarFieldEnum[]
 }
 
 /**

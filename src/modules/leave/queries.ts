@@ -2,10 +2,10 @@
 // active tenant). Everything else the area reads and writes goes through the scoped Prisma client.
 //   - insertLedgerEntries: set-based ledger postings, idempotent on dedupe_key
 //   - insertAllocations: set-based allocations, skipping an employee/type/period allocated already
-//   - balancesPage: the leave balances page in one prepared statement (a measured hot path)
+//   - balancesPage: the leave balances page in one prepared statement, planned once (a measured hot path)
 //   - timeOffRows: approved leave, work from home and holidays for attendance's day view, in one
 //     prepared statement (a measured hot path)
-import { empty, execute, query, readPrepared, type Sql, sql, tenant } from "../../db/sql.ts";
+import { empty, execute, query, readGenericPlan, readPrepared, type Sql, sql, tenant } from "../../db/sql.ts";
 import type { db, ScopedTx } from "../../db/tenancy.ts";
 import type { DateString } from "../../lib/dates.ts";
 
@@ -129,13 +129,16 @@ export interface BalancesPageResult {
 /**
  * One statement, the only query of the balances page: the tenant's today, the period, the page of
  * employees in the caller's scope and their count, and per employee (LATERAL, so each lookup uses
- * the (tenant_id, employee_id, ...) indexes whatever the planner estimates) the ledger sums per
- * type and bucket - an index-only scan of leave_ledger_entries_balance_idx - and the pending
- * reservations. Ledger rows themselves are read only for a type with expiring credits (carry
- * forward, compensatory offs), to tell whether an expiry needs checking. PostgreSQL writes the rows
- * as JSON in their final form, a row of the result per employee (the figures of the page on each):
- * sums of DECIMAL(6,1) print with one decimal place ("12.0"), the DayCount form. `period_id` is
- * null when there is no such period.
+ * the (tenant_id, employee_id, ...) keys whatever the planner estimates, and the one generic plan
+ * stays good for every page: readGenericPlan) the account totals of the period - one row per type
+ * of leave_balance_totals, which the database keeps equal to the ledger's sums by kind and the
+ * pending reservations (migration 20261127081556_leave_balance_totals) - so no ledger entry is
+ * read, except, for accounts that have any, expiring credits (carry forward, compensatory offs)
+ * past their date, to tell whether an expiry needs checking. PostgreSQL writes the rows as JSON in their final form, a row
+ * of the result per employee (the figures of the page on each): the employee's and each type's
+ * fields once, and each account's figures as its totals row holds them already written (the
+ * `figures` column, DECIMAL(10,1) sums printed with one decimal place - "12.0", the DayCount
+ * form). `period_id` is null when there is no such period.
  */
 export async function balancesPage(i: BalancesPageInput): Promise<BalancesPageResult> {
   const empFilter = sql`e.deleted_at IS NULL AND ${i.scope}
@@ -147,102 +150,75 @@ export async function balancesPage(i: BalancesPageInput): Promise<BalancesPageRe
     : sql`(SELECT count(*)::int FROM employees e WHERE e.tenant_id = ${tenant}::uuid AND ${empFilter})`;
   const periodSql = i.periodId ? sql`id = ${i.periodId}::uuid` : sql`is_current`;
   const byType = (f: Sql) => (i.leaveTypeId ? f : empty);
-  const rows = await readPrepared<Omit<BalancesPageResult, "parts"> & { part: string | null }>(sql`
+  const rows = await readGenericPlan<Omit<BalancesPageResult, "parts"> & { part: string | null }>(sql`
       WITH day AS (
         SELECT (now() AT TIME ZONE t.timezone)::date AS today FROM tenants t WHERE t.id = ${tenant}::uuid
       ), per AS (
         SELECT id FROM leave_periods WHERE tenant_id = ${tenant}::uuid AND ${periodSql} LIMIT 1
       ), emp AS (
-        SELECT e.id, e.first_name, e.last_name, e.employee_code FROM employees e WHERE e.tenant_id = ${tenant}::uuid AND ${empFilter}
+        SELECT e.id, e.employee_code,
+               '{"employee_id":"' || e.id || '","employee_name":' || to_json(btrim(e.first_name || ' ' || e.last_name))::text
+               || ',"employee_code":' || to_json(e.employee_code)::text AS head
+          FROM employees e WHERE e.tenant_id = ${tenant}::uuid AND ${empFilter}
          ORDER BY e.employee_code LIMIT ${i.limit} OFFSET ${i.skip}
-      ), bal AS (
-        SELECT emp.id AS employee_id, emp.first_name, emp.last_name, emp.employee_code, t.id AS type_id, t.code, t.name, t.is_paid, a.*,
-               coalesce(a.ledger, 0.0) - coalesce(a.pending, 0.0) AS available,
+      ), typ AS MATERIALIZED (
+        SELECT t.id, t.code,
+               ',"leave_type_id":"' || t.id || '","leave_type_code":' || to_json(t.code::text)::text
+               || ',"leave_type_name":' || to_json(t.name)::text || ',"is_paid":' || t.is_paid
+               || ',"period_id":"' || (SELECT id FROM per) || '",' AS part,
                CASE WHEN NOT t.is_paid THEN NULL WHEN t.allow_negative_balance THEN -t.negative_balance_limit ELSE 0.0 END AS minimum
+          FROM leave_types t WHERE t.tenant_id = ${tenant}::uuid ${byType(sql`AND t.id = ${i.leaveTypeId}::uuid`)}
+      ), bal AS (
+        SELECT emp.id AS employee_id, emp.employee_code, r.part, r.below, r.expiring
           FROM emp
           CROSS JOIN LATERAL (
-            SELECT u.leave_type_id,
-                   sum(u.days) FILTER (WHERE u.kind = 'allocation') AS allocated,
-                   sum(u.days) FILTER (WHERE u.kind = 'carry_forward') AS carried,
-                   sum(u.days) FILTER (WHERE u.kind = 'accrual') AS accrued,
-                   sum(u.days) FILTER (WHERE u.kind = 'comp_off') AS comp_off,
-                   sum(u.days) FILTER (WHERE u.kind = 'adjustment') AS adjusted,
-                   sum(u.days) FILTER (WHERE u.kind = 'expiry') AS expired,
-                   sum(u.days) FILTER (WHERE u.kind IN ('taken', 'cancelled')) AS taken,
-                   sum(u.days) FILTER (WHERE u.kind = 'encashed') AS encashed,
-                   sum(u.days) FILTER (WHERE u.kind <> 'pending') AS ledger,
-                   sum(u.days) FILTER (WHERE u.kind = 'pending') AS pending
-              FROM (
-                -- the columns of leave_ledger_entries_balance_idx only: an index-only scan
-                SELECT l.leave_type_id, l.entry_type AS kind, l.days
-                  FROM leave_ledger_entries l
-                 WHERE l.tenant_id = ${tenant}::uuid AND l.employee_id = emp.id AND l.period_id =
-                   (SELECT id FROM per) ${byType(sql`AND l.leave_type_id = ${i.leaveTypeId}::uuid`)}
-                UNION ALL
-                SELECT q.leave_type_id, 'pending', q.days FROM leave_requests q
-                 WHERE q.tenant_id = ${tenant}::uuid AND q.employee_id = emp.id AND q.period_id = (SELECT id FROM per)
-                   AND q.status = 'pending' ${byType(sql`AND q.leave_type_id = ${i.leaveTypeId}::uuid`)}
-                UNION ALL
-                SELECT x.leave_type_id, 'pending', x.days FROM leave_encashments x
-                 WHERE x.tenant_id = ${tenant}::uuid AND x.employee_id = emp.id AND x.period_id = (SELECT id FROM per)
-                   AND x.status = 'pending' ${byType(sql`AND x.leave_type_id = ${i.leaveTypeId}::uuid`)}
-              ) u
-             GROUP BY u.leave_type_id
-          ) a
-          JOIN leave_types t ON t.tenant_id = ${tenant}::uuid AND t.id = a.leave_type_id
+            SELECT string_agg(emp.head || t.part || s.figures
+                     || ',"minimum":' || coalesce('"' || t.minimum || '"', 'null') || ',"below_minimum_reason":null}',
+                     ',' ORDER BY t.code) AS part,
+                   array_agg(emp.id::text || ':' || t.id::text) FILTER (WHERE s.ledger - s.pending < t.minimum) AS below,
+                   array_agg(t.id) FILTER (WHERE s.expiring > 0) AS expiring
+              FROM leave_balance_totals s JOIN typ t ON t.id = s.leave_type_id
+             WHERE s.tenant_id = ${tenant}::uuid AND s.employee_id = emp.id AND s.period_id = (SELECT id FROM per)
+               AND (s.entries > 0 OR s.pendings > 0)
+          ) r
       ), due AS (
         -- accounts with an expiring credit past its date whose lapse the ledger may not hold as readers
         -- count it (ledger.ts openLapses): not posted yet (dedupe key expiry:<id>), or a pending request
         -- dated on or before the expiry may use it, or a debit dated on or before it (or another credit)
-        -- came after the last posting. Only carry-forward and comp-off entries carry an expiry date;
-        -- LATERAL: looked up per employee of the page
-        SELECT emp.id AS employee_id, c.leave_type_id
-          FROM emp
+        -- came after the last posting. Only carry-forward and comp-off entries carry an expiry date,
+        -- and the ledger is read only for the accounts that have such entries (their totals' count)
+        SELECT b.employee_id, c.leave_type_id
+          FROM bal b
+          CROSS JOIN LATERAL unnest(b.expiring) AS xt(leave_type_id)
           CROSS JOIN LATERAL (
             SELECT l.leave_type_id FROM leave_ledger_entries l
-             WHERE l.tenant_id = ${tenant}::uuid AND l.employee_id = emp.id AND l.period_id = (SELECT id FROM per)
+             WHERE l.tenant_id = ${tenant}::uuid AND l.employee_id = b.employee_id AND l.period_id = (SELECT id FROM per)
+               AND l.leave_type_id = xt.leave_type_id
                AND l.entry_type IN ('carry_forward', 'comp_off') AND l.expires_on < (SELECT today FROM day)
-               ${byType(sql`AND l.leave_type_id = ${i.leaveTypeId}::uuid`)}
                AND (NOT EXISTS (SELECT 1 FROM leave_ledger_entries x
                                  WHERE x.tenant_id = ${tenant}::uuid AND x.dedupe_key = 'expiry:' || l.id::text)
                     OR EXISTS (SELECT 1 FROM leave_requests q
-                                WHERE q.tenant_id = ${tenant}::uuid AND q.employee_id = emp.id AND q.leave_type_id = l.leave_type_id
+                                WHERE q.tenant_id = ${tenant}::uuid AND q.employee_id = b.employee_id
+                                  AND q.leave_type_id = l.leave_type_id
                                   AND q.period_id = l.period_id AND q.status = 'pending' AND q.from_date <= l.expires_on)
                     OR EXISTS (SELECT 1 FROM leave_ledger_entries d
-                                WHERE d.tenant_id = ${tenant}::uuid AND d.employee_id = emp.id
+                                WHERE d.tenant_id = ${tenant}::uuid AND d.employee_id = b.employee_id
                                   AND d.leave_type_id = l.leave_type_id AND d.period_id = l.period_id
                                   AND (d.expires_on IS NOT NULL OR d.entry_type IN ('taken', 'cancelled', 'encashed')
                                        AND d.effective_date <= l.expires_on)
                                   AND d.created_at > (SELECT max(x.created_at) FROM leave_ledger_entries x
-                                                       WHERE x.tenant_id = ${tenant}::uuid AND x.employee_id = emp.id
+                                                       WHERE x.tenant_id = ${tenant}::uuid AND x.employee_id = b.employee_id
                                                          AND x.reference_id = l.id AND x.entry_type = 'expiry')))
+             OFFSET 0
           ) c
       )
-      SELECT m.*, p.part FROM (
+      SELECT m.*, b.part FROM (
         SELECT (SELECT id::text FROM per) AS period_id, ${total} AS total, (SELECT today::text FROM day) AS as_of,
-               ARRAY(SELECT b.employee_id::text || ':' || b.type_id::text FROM bal b WHERE b.available < b.minimum
+               ARRAY(SELECT unnest(b.below) FROM bal b
                      UNION SELECT d.employee_id::text || ':' || d.leave_type_id::text FROM due d) AS to_check
       ) m
-      LEFT JOIN LATERAL (
-        -- an employee's rows as JSON text, written by concatenation (cheaper than json_agg or
-        -- json_build_object); to_json escapes the text columns, the others are uuids, booleans and
-        -- numbers; none is null but minimum
-        SELECT b.employee_code, string_agg(
-               '{"employee_id":"' || b.employee_id || '","employee_name":' || to_json(btrim(b.first_name || ' ' || b.last_name))::text
-               || ',"employee_code":' || to_json(b.employee_code)::text || ',"leave_type_id":"' || b.type_id
-               || '","leave_type_code":' || to_json(b.code::text)::text || ',"leave_type_name":' || to_json(b.name)::text
-               || ',"is_paid":' || b.is_paid || ',"period_id":"' || (SELECT id FROM per)
-               || '","allocated":"' || coalesce(b.allocated, 0.0) || '","carried":"' || coalesce(b.carried, 0.0)
-               || '","accrued":"' || coalesce(b.accrued, 0.0) || '","comp_off":"' || coalesce(b.comp_off, 0.0)
-               || '","adjusted":"' || coalesce(b.adjusted, 0.0) || '","expired":"' || coalesce(-b.expired, 0.0)
-               || '","taken":"' || coalesce(-b.taken, 0.0) || '","pending":"' || coalesce(b.pending, 0.0)
-               || '","encashed":"' || coalesce(-b.encashed, 0.0) || '","available":"' || b.available
-               || '","minimum":' || coalesce('"' || b.minimum || '"', 'null') || ',"below_minimum_reason":null}',
-               ',' ORDER BY b.code) AS part
-          FROM bal b
-         GROUP BY b.employee_id, b.employee_code
-      ) p ON true
-      ORDER BY p.employee_code`);
+      LEFT JOIN bal b ON b.part IS NOT NULL
+      ORDER BY b.employee_code`);
   return {
     period_id: rows[0].period_id,
     total: rows[0].total,
