@@ -542,16 +542,18 @@ function apiPath(path: express.RequestHandler): (req: Request, res: Response) =>
       res.end(body);
     };
     let failed = false;
-    path(req, res, (err?: unknown) => {
+    const answerError = (err: unknown) => {
       // an error while answering an error (the error middleware does not call next)
       if (failed) return lastResort(err);
       failed = true;
       try {
-        errorMiddleware(err ?? new AppError("not_found", "Not found"), req, res, lastResort);
+        errorMiddleware(err, req, res, lastResort);
       } catch (e) {
         lastResort(e);
       }
-    });
+    };
+    // as the app's own stack ends: the 404 fallback, then the error middleware
+    path(req, res, (err?: unknown) => (err === undefined || err === null ? notFoundFallback(req, res, answerError) : answerError(err)));
   };
 }
 
