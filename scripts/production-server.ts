@@ -10,13 +10,18 @@ const root = path.resolve(import.meta.dirname, "..");
 export const heapMb = (): number => Number(process.env.NODE_HEAP_MB || 512);
 
 /**
- * node's flags in production: source maps for stack traces, and a bounded old space. Without the
- * bound, V8 sizes the heap for the machine's memory (a 24 GiB machine: a limit of ~4 GB) and lets
- * garbage pile up to hundreds of MB under load before a full collection; with 512 MB the server
- * stays near 200-230 MB RSS under the same load at the same throughput (README, "Memory").
+ * node's flags in production: source maps for stack traces, a bounded old space, and no
+ * allocation-site pretenuring. Without the bound, V8 sizes the heap for the machine's memory (a
+ * 24 GiB machine: a limit of ~4 GB) and lets garbage pile up to hundreds of MB under load before a
+ * full collection; with 512 MB the server stays near 200-230 MB RSS under the same load at the same
+ * throughput (README, "Memory"). Pretenuring: once a large piece of work (a bulk allocation, a
+ * payroll run) has kept many objects of one allocation site alive, V8 allocates that site's objects
+ * straight into the old space for the rest of the process's life; when the site is shared with the
+ * request path (row parsing, JSON), every request's garbage then fills the old space, and full
+ * collections ran every ~0.4 s under the leave-balances page's load (README, "Memory").
  */
 export function productionNodeFlags(): string[] {
-  return ["--enable-source-maps", `--max-old-space-size=${heapMb()}`];
+  return ["--enable-source-maps", `--max-old-space-size=${heapMb()}`, "--no-allocation-site-pretenuring"];
 }
 
 /**
