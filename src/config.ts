@@ -11,6 +11,7 @@
 // configuration: other settings (tests) are another frozen configuration (`configWith`) passed to
 // the app or worker.
 import { isIP } from "node:net";
+import { availableParallelism } from "node:os";
 import { AsyncLocalStorage } from "node:async_hooks";
 import path from "node:path";
 import { projectRoot } from "./root.ts";
@@ -40,7 +41,7 @@ export interface Config {
   readonly databaseReplicaUrl: string | undefined;
   /** A replica more than this far behind the primary is not read from (`DATABASE_REPLICA_MAX_LAG_MS`). */
   readonly databaseReplicaMaxLagMs: number;
-  /** Connections the server's pool may open (`DATABASE_POOL_SIZE`). */
+  /** Connections the server's pool may open (`DATABASE_POOL_SIZE`; default defaultPoolSize()). */
   readonly databasePoolSize: number;
   /**
    * How long a query may wait for a connection (a free one of the pool, or a new one being opened)
@@ -330,6 +331,18 @@ function deepFreeze<T>(o: T): T {
 }
 
 /**
+ * DATABASE_POOL_SIZE's default: twice the cores of the machine the server runs on (4 on 2 cores).
+ * More connections than PostgreSQL can serve at once only add waiting where it hurts most: with the
+ * server, its database and the clients on 2 cores, the leave balances page (10 connections, a page
+ * of 100) had p99 40-43 ms with a pool of 4, 47-49 with 5, 51 with 6, 66 with 8 and 64-72 with 10,
+ * at the same throughput (README, "Overload"). Where PostgreSQL runs on a machine of its own, set
+ * it from that machine's cores (about twice as many).
+ */
+export function defaultPoolSize(): number {
+  return 2 * availableParallelism();
+}
+
+/**
  * The configuration of `env`: every variable parsed and checked, defaults where unset (or empty).
  * Throws a ConfigError naming every bad variable; returns a deeply frozen Config.
  */
@@ -355,7 +368,7 @@ export function loadConfig(env: Env, root: string = projectRoot): Config {
     databaseUrl: url(r, "DATABASE_URL", ["postgres:", "postgresql:"]),
     databaseReplicaUrl: url(r, "DATABASE_REPLICA_URL", ["postgres:", "postgresql:"]),
     databaseReplicaMaxLagMs: durationMs(r, "DATABASE_REPLICA_MAX_LAG_MS", 10_000),
-    databasePoolSize: positiveInt(r, "DATABASE_POOL_SIZE", 10),
+    databasePoolSize: positiveInt(r, "DATABASE_POOL_SIZE", defaultPoolSize()),
     databasePoolTimeoutMs: durationMs(r, "DATABASE_POOL_TIMEOUT_MS", 3000),
     databaseTransactionTimeoutMs: durationMs(r, "DATABASE_TRANSACTION_TIMEOUT_MS", 5000),
     maxConcurrentRequests: positiveInt(r, "MAX_CONCURRENT_REQUESTS", 16),

@@ -4,6 +4,7 @@
 // created with, and no file of src/ or test/ assigns to a configuration field.
 import { readdirSync, readFileSync, statSync } from "node:fs";
 import path from "node:path";
+import { availableParallelism } from "node:os";
 import { describe, expect, it } from "vitest";
 import { type Config, ConfigError, config, configWith, loadConfig, processConfig, withConfig } from "../../src/config.ts";
 import { signupTenant, useTestApp } from "../support/app.ts";
@@ -32,7 +33,8 @@ describe("loadConfig", () => {
       databaseUrl: undefined,
       databaseReplicaUrl: undefined,
       databaseReplicaMaxLagMs: 10000,
-      databasePoolSize: 10,
+      // twice the machine's cores
+      databasePoolSize: 2 * availableParallelism(),
       databasePoolTimeoutMs: 3000,
       databaseTransactionTimeoutMs: 5000,
       maxConcurrentRequests: 16,
