@@ -26,7 +26,7 @@ import { deliverQueuedMail } from "../platform/mail/outbox.ts";
 import { logger, logRequest, requestContext } from "../log.ts";
 import { MAX_UPLOAD_BYTES, uploadStorage } from "../platform/storage/files.ts";
 import { admissionControl, type AdmissionOptions } from "./admission.ts";
-import { errorMiddleware, notFoundFallback } from "./error-middleware.ts";
+import { errorBody, errorMiddleware, notFoundFallback } from "./error-middleware.ts";
 import { AppError } from "../platform/errors.ts";
 import { sendJson } from "./envelope.ts";
 import { authorize } from "./guards.ts";
@@ -537,7 +537,7 @@ function apiPath(path: express.RequestHandler): (req: Request, res: Response) =>
         "error while answering an error",
       );
       if (res.headersSent) return void res.end();
-      const body = JSON.stringify({ error: "Internal server error", status: 500, code: "internal" });
+      const body = JSON.stringify(errorBody(new AppError("internal", "Internal server error")));
       res.writeHead(500, { "Content-Type": "application/json; charset=utf-8", "Content-Length": Buffer.byteLength(body) });
       res.end(body);
     };

@@ -221,9 +221,14 @@ export const errorMiddleware: ErrorRequestHandler = (err, req, res, _next) => {
   for (const [k, v] of Object.entries(appErr.headers ?? {})) res.setHeader(k, v);
   // every 503 says when to come back (the document declares the header on each one)
   if (appErr.status === 503 && !res.getHeader("Retry-After")) res.setHeader("Retry-After", String(RETRY_AFTER_BUSY_S));
-  const body: Record<string, unknown> = { error: appErr.message, status: appErr.status, code: appErr.code };
-  if (appErr.details?.length) body.details = appErr.details;
-  res.status(appErr.status).json(body);
+  res.status(appErr.status).json(errorBody(appErr));
 };
+
+/** The error envelope of `e`: `{ error, status, code }`, and `details` where there are any. */
+export function errorBody(e: AppError): Record<string, unknown> {
+  const body: Record<string, unknown> = { error: e.message, status: e.status, code: e.code };
+  if (e.details?.length) body.details = e.details;
+  return body;
+}
 
 export const notFoundFallback: RequestHandler = (_req, _res, next) => next(new AppError("not_found", "Not found"));
