@@ -70,6 +70,7 @@ lint: install
 	$(NODE_BIN)/biome ci --error-on-warnings --colors=off
 	$(NODE_BIN)/tsx scripts/check-lines.ts
 	$(NODE_BIN)/tsx scripts/check-regex.ts
+	$(NODE_BIN)/tsx scripts/check-clock.ts
 
 typecheck: install
 	$(NODE_BIN)/tsc --noEmit -p tsconfig.json

@@ -150,6 +150,13 @@ export interface Config {
    * fixtures sign up many companies from one address.
    */
   readonly signupMaxPerIp: number;
+  /**
+   * The instant the server's clock reads when the process starts (`CLOCK_START`, an ISO 8601 instant
+   * with its offset, e.g. `2026-11-28T12:00:00Z`); it runs on from there at the normal rate. Unset:
+   * the machine's clock. Honoured only outside production (a production start with it set is refused):
+   * it lets a test run, a demo or a developer see the server on another day (src/lib/clock.ts).
+   */
+  readonly clockStart: string | undefined;
 }
 
 /** The variables as the environment gives them. */
@@ -315,6 +322,17 @@ function origins(r: Reading, name: string): string[] {
   return list.filter((o) => !bad.includes(o));
 }
 
+/** An ISO 8601 instant with a date, a time and an offset (`Z` or `±hh:mm`). */
+function instant(r: Reading, name: string): string | undefined {
+  const v = value(r, name);
+  if (v === undefined) return undefined;
+  const form = /^[0-9]{4}-[0-9]{2}-[0-9]{2}T[0-9]{2}:[0-9]{2}(:[0-9]{2}(\.[0-9]{1,3})?)?(Z|[+-][0-9]{2}:[0-9]{2})$/;
+  const day = v.slice(0, 10);
+  const real = form.test(v) && new Date(`${day}T00:00:00Z`).toISOString().startsWith(day); // not 2026-02-30
+  if (real && Number.isFinite(Date.parse(v))) return new Date(v).toISOString();
+  return reject(r, `${name} must be an ISO 8601 instant with its offset, such as 2026-11-28T12:00:00Z, got ${JSON.stringify(v)}`);
+}
+
 function text(r: Reading, name: string): string | undefined;
 function text(r: Reading, name: string, dflt: string): string;
 function text(r: Reading, name: string, dflt?: string): string | undefined {
@@ -358,6 +376,7 @@ export function loadConfig(env: Env, root: string = projectRoot): Config {
     if (!sessionSecret || sessionSecret.length < 32 || sessionSecret.startsWith("dev-only"))
       reject(r, "SESSION_SECRET must be set to a random string of at least 32 characters in production");
     if (value(r, "PUBLIC_URL") === undefined) reject(r, "PUBLIC_URL must be set in production (links in emails)");
+    if (value(r, "CLOCK_START") !== undefined) reject(r, "CLOCK_START is honoured only outside production: unset it");
   }
   const config: Config = {
     nodeEnv,
@@ -410,6 +429,7 @@ export function loadConfig(env: Env, root: string = projectRoot): Config {
     aiCallsPerUserPerHour: positiveInt(r, "AI_CALLS_PER_USER_PER_HOUR", 60),
     aiCallsPerTenantPerHour: positiveInt(r, "AI_CALLS_PER_TENANT_PER_HOUR", 300),
     signupMaxPerIp: positiveInt(r, "SIGNUP_MAX_PER_IP", isTest ? 1000 : 10),
+    clockStart: isProduction ? undefined : instant(r, "CLOCK_START"),
   };
   if (r.problems.length) throw new ConfigError(r.problems);
   return deepFreeze(config);

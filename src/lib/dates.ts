@@ -1,6 +1,8 @@
 // Calendar dates are `YYYY-MM-DD` strings in the API and PostgreSQL DATE columns in the
 // database (Prisma returns them as Date at UTC midnight). All date arithmetic here is in UTC
 // on whole days, so no time zone can shift a date.
+import * as clock from "./clock.ts";
+
 export type DateString = string;
 
 /** `YYYY-MM-DD` of a Date (UTC) - for values read from DATE columns. */
@@ -33,7 +35,7 @@ export function weekday(s: DateString): number {
 }
 
 /** Today's date in an IANA time zone (the tenant's). */
-export function todayIn(timeZone = "UTC", now = new Date()): DateString {
+export function todayIn(timeZone = "UTC", now = clock.now()): DateString {
   return new Intl.DateTimeFormat("en-CA", { timeZone, year: "numeric", month: "2-digit", day: "2-digit" }).format(now);
 }
 

@@ -36,7 +36,7 @@ export function startEventLoopReport(file: string, resolutionMs = 10): { report:
     const r: EventLoopReport = {
       seq: ++seq,
       reason,
-      at: new Date().toISOString(),
+      at: new Date().toISOString(), // machine time: when the report was written
       pid: process.pid,
       resolution_ms: resolutionMs,
       samples: h.count,

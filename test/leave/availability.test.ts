@@ -198,7 +198,8 @@ describe("createLeaveRequest, updateLeaveRequest, cancelLeaveRequest: leave date
     seen.push(figures(await balance(emp)));
     expect(await balance(emp)).toMatchObject({ allocated: "1.0", carried: "5.0", expired: "5.0", pending: "0.0", available: "1.0" });
     // Monday-Tuesday of the week the carried days were still valid: they pay for it
-    const mon = nextWeekday(addDays(expiresOn, -10), 1);
+    // a Monday 8 to 14 days before the expiry: the Tuesday after next (mon + 8) is still before it
+    const mon = nextWeekday(addDays(expiresOn, -14), 1);
     const seven = await requestDays(emp, mon, addDays(mon, 8)); // Mon-Fri, Mon-Tue
     expect(seven.status).toBe(409);
     expect(seven.body.error).toBe("Insufficient Earned leave balance: 6.0 days available, 7.0 requested");

@@ -76,6 +76,7 @@ describe("loadConfig", () => {
       aiCallsPerUserPerHour: 60,
       aiCallsPerTenantPerHour: 300,
       signupMaxPerIp: 10,
+      clockStart: undefined,
     } satisfies Config);
   });
 
@@ -216,7 +217,21 @@ describe("loadConfig", () => {
       aiCallsPerUserPerHour: 5,
       aiCallsPerTenantPerHour: 12,
       signupMaxPerIp: 4,
+      clockStart: undefined,
     } satisfies Config);
+  });
+
+  it("CLOCK_START: an instant with its offset outside production, refused in production", () => {
+    expect(loadConfig({ NODE_ENV: "test", CLOCK_START: "2026-11-28T12:00:00Z" }).clockStart).toBe("2026-11-28T12:00:00.000Z");
+    expect(loadConfig({ CLOCK_START: "2028-02-29T23:30+05:30" }).clockStart).toBe("2028-02-29T18:00:00.000Z");
+    expect(loadConfig({ CLOCK_START: "2027-03-31T18:45:00.250Z" }).clockStart).toBe("2027-03-31T18:45:00.250Z");
+    for (const bad of ["2026-11-28", "2026-11-28T12:00:00", "2026-02-30T12:00:00Z", "2027-02-29T00:00Z", "tomorrow", "1764331200000"])
+      expect(problemsOf({ CLOCK_START: bad })).toEqual([
+        `CLOCK_START must be an ISO 8601 instant with its offset, such as 2026-11-28T12:00:00Z, got ${JSON.stringify(bad)}`,
+      ]);
+    expect(
+      problemsOf({ NODE_ENV: "production", SESSION_SECRET: "s".repeat(32), PUBLIC_URL: "https://hr.example.com", CLOCK_START: "2026-11-28T12:00:00Z" }),
+    ).toEqual(["CLOCK_START is honoured only outside production: unset it"]);
   });
 
   it("refuses a bad integer, naming the variable and the value", () => {

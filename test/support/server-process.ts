@@ -3,6 +3,7 @@
 // "listening <port>"). A port chosen here and handed over could be taken by another process before
 // the child binds it - and then a health check would reach someone else's server.
 import { spawn, type ChildProcess } from "node:child_process";
+import { clockStartForChild } from "../../src/lib/clock.ts";
 
 export interface ServerProcess {
   proc: ChildProcess;
@@ -24,7 +25,8 @@ export async function startServerProcess(
 ): Promise<ServerProcess> {
   const proc = spawn(process.execPath, args, {
     cwd: opts.cwd,
-    env: { ...opts.env, PORT: "0" },
+    // the server reads the test's clock (src/lib/clock.ts) unless the test sets CLOCK_START itself
+    env: { CLOCK_START: clockStartForChild(), ...opts.env, PORT: "0" },
     stdio: ["ignore", "pipe", opts.inheritStderr ? "inherit" : "pipe"],
   });
   let stdout = "";

@@ -7,6 +7,7 @@ import { randomBytes } from "node:crypto";
 import { mkdirSync, writeFileSync } from "node:fs";
 import path from "node:path";
 import { afterAll, afterEach, beforeEach, expect } from "vitest";
+import { setClock } from "../../src/lib/clock.ts";
 import { jobs } from "../../src/platform/jobs/queue.ts";
 import { formatViolations, installRecorder, setCurrentTest, takeCalls, takeViolations } from "./recorder.ts";
 
@@ -16,6 +17,7 @@ installRecorder();
 // after it. (The configuration needs nothing: it is frozen, a file's settings are its app's.)
 afterAll(async () => {
   await jobs.stop();
+  setClock(undefined); // a file's useClock (test/support/clock.ts) ends with it
 });
 
 // Each call is recorded with the full name of the test that made it (describe titles > test title;

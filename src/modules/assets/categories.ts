@@ -8,6 +8,7 @@ import { conflict, invalidField, notFound } from "../../platform/errors.ts";
 import type { Prisma } from "../../../generated/prisma/client.ts";
 import { shareLockCategory } from "./queries.ts";
 import { categoryInclude, categoryJson } from "./views.ts";
+import * as clock from "../../lib/clock.ts";
 
 export async function listCategories(query: PageQuery & { search?: string }) {
   const page = pageOf(query);
@@ -86,7 +87,7 @@ export async function deleteCategory(id: string) {
     const { name } = await tx.assetCategory.findFirstOrThrow({ where: { id }, select: { name: true } });
     const inUse = await tx.asset.count({ where: { category_id: id, deleted_at: null } });
     if (inUse) throw conflict(`The category is still used by ${inUse} asset${inUse === 1 ? "" : "s"}; move or delete them first`);
-    await tx.assetCategory.update({ where: byId(id), data: { deleted_at: new Date() } });
+    await tx.assetCategory.update({ where: byId(id), data: { deleted_at: clock.now() } });
     await audit({ action: "asset.category_deleted", entity_type: "asset_category", entity_id: id, changes: { name } }, tx);
   });
 }

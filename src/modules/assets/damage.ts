@@ -24,6 +24,7 @@ import {
 import { ownEmployeeFilter } from "./assignments.ts";
 import { damageReportInclude, damageReportsJson } from "./views.ts";
 import { isHr } from "../shared/access.ts";
+import * as clock from "../../lib/clock.ts";
 
 export async function listDamageReports(
   auth: AuthContext,
@@ -150,7 +151,7 @@ export async function resolveDamage(auth: AuthContext, id: string, body: Resolve
       status: body.status,
       resolution_notes: body.resolution_notes ?? null,
       resolved_by: auth.userId,
-      resolved_at: new Date(),
+      resolved_at: clock.now(),
     };
     let next: { status: AssetStatus; condition: AssetCondition } = { status: asset.status, condition: asset.condition };
 

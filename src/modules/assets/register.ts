@@ -12,6 +12,7 @@ import type { Prisma } from "../../../generated/prisma/client.ts";
 import { lockCategoryForUse } from "./categories.ts";
 import { amount, checkCalendarDates, companyToday, lockAsset, type AssetCondition, type AssetStatus } from "./common.ts";
 import { assetInclude, assetJson } from "./views.ts";
+import * as clock from "../../lib/clock.ts";
 
 export interface AssetInput {
   asset_tag?: string;
@@ -230,7 +231,7 @@ export async function removeAsset(id: string) {
     const a = await lockAsset(tx, id);
     if (!a) throw notFound("Asset");
     if (a.status === "assigned") throw conflict(`Asset ${a.asset_tag} is assigned; approve its return before deleting it`);
-    await tx.asset.update({ where: byId(id), data: { deleted_at: new Date() } });
+    await tx.asset.update({ where: byId(id), data: { deleted_at: clock.now() } });
     await audit(
       { action: "asset.deleted", entity_type: "asset", entity_id: id, changes: { asset_tag: a.asset_tag, name: a.name, status: a.status } },
       tx,

@@ -21,6 +21,7 @@ import {
 } from "./common.ts";
 import { ownEmployeeFilter } from "./assignments.ts";
 import { returnRequestInclude, returnRequestsJson } from "./views.ts";
+import * as clock from "../../lib/clock.ts";
 
 export async function listReturnRequests(
   auth: AuthContext,
@@ -115,7 +116,7 @@ export async function decideReturn(auth: AuthContext, id: string, body: Decision
     const request = await tx.assetReturnRequest.findFirstOrThrow({ where: { id }, select: { status: true, assignment_id: true } });
     if (request.status !== "pending") throw conflict(`The return request was already ${request.status}`);
     const assignment = await tx.assetAssignment.findFirstOrThrow({ where: { id: request.assignment_id } });
-    const decided = { status: body.status, decided_by: auth.userId, decided_at: new Date(), decision_notes: body.decision_notes ?? null };
+    const decided = { status: body.status, decided_by: auth.userId, decided_at: clock.now(), decision_notes: body.decision_notes ?? null };
     let outcome = "";
 
     if (body.status === "approved") {

@@ -12,6 +12,7 @@ import { type EffectiveAttendanceSettings, loadAttendanceSettings, tenantToday }
 import { hours, type RecordRow, recordJson, type S } from "./json.ts";
 import { existingRecordKeys } from "./queries.ts";
 import { evaluatePunch, localClock, punchProblem } from "./rules.ts";
+import * as clock from "../../lib/clock.ts";
 
 /** Writes a day's record from punches (status and flags computed), creating or replacing it. */
 export async function writePunches(
@@ -63,7 +64,7 @@ export async function punchIn(auth: AuthContext, notes?: string | null): Promise
   const employeeId = selfEmployee(auth);
   const settings = await loadAttendanceSettings();
   const today = tenantToday(settings);
-  const now = new Date();
+  const now = clock.now();
   const row = await tenantTx(async (tx) => {
     await lockEmployees(tx, [employeeId]);
     const existing = await tx.attendanceRecord.findFirst({ where: { employee_id: employeeId, date: parseDate(today) } });
@@ -95,7 +96,7 @@ export async function punchOut(auth: AuthContext, notes?: string | null): Promis
     const existing = await tx.attendanceRecord.findFirst({ where: { employee_id: employeeId, date: parseDate(today) } });
     if (!existing?.check_in) throw conflict("You have not checked in today");
     if (existing.check_out) throw conflict("You already checked out today");
-    const r = await writePunches(tx, employeeId, today, existing.check_in, new Date(), settings, existing.source, notes ?? existing.notes);
+    const r = await writePunches(tx, employeeId, today, existing.check_in, clock.now(), settings, existing.source, notes ?? existing.notes);
     await audit(
       {
         action: "attendance.check_out",

@@ -15,6 +15,7 @@ import { badRequest, conflict, invalidToken, unauthenticated } from "../../platf
 import { jobs } from "../../platform/jobs/queue.ts";
 import type { RequestBody } from "../../http/types.ts";
 import { queueEmail } from "../../platform/mail/outbox.ts";
+import * as clock from "../../lib/clock.ts";
 
 export const PASSWORD_RESET_REQUESTS_JOB = "auth.password-reset-requests";
 const RESET_TTL_MS = 3600 * 1000;
@@ -51,7 +52,7 @@ async function mailPasswordReset(id: string): Promise<boolean> {
     const user = await tx.user.findUnique({ where: { email: request.email } });
     if (!user) return false;
     const { token, hash } = newToken();
-    await tx.passwordResetToken.create({ data: { user_id: user.id, token_hash: hash, expires_at: new Date(Date.now() + RESET_TTL_MS) } });
+    await tx.passwordResetToken.create({ data: { user_id: user.id, token_hash: hash, expires_at: new Date(clock.nowMs() + RESET_TTL_MS) } });
     const link = `${config().publicUrl}/reset-password?token=${encodeURIComponent(token)}`;
     await queueEmail(tx, {
       to: user.email,
@@ -70,19 +71,19 @@ async function mailPasswordReset(id: string): Promise<boolean> {
 export async function resetPasswordWithToken(token: string, password: string): Promise<void> {
   const hash = hashToken(token);
   const found = await systemDb.passwordResetToken.findUnique({ where: { token_hash: hash }, include: { user: true } });
-  if (!found || found.used_at || found.expires_at <= new Date()) throw invalidToken(INVALID_RESET);
+  if (!found || found.used_at || found.expires_at <= clock.now()) throw invalidToken(INVALID_RESET);
   await assertStrongPassword(password, found.user);
   const passwordHash = await hashPassword(password);
   const userId = await systemDb.$transaction(async (tx) => {
     // Consume the token atomically: only one request can ever use it.
     const used = await tx.passwordResetToken.updateMany({
-      where: { token_hash: hash, used_at: null, expires_at: { gt: new Date() } },
-      data: { used_at: new Date() },
+      where: { token_hash: hash, used_at: null, expires_at: { gt: clock.now() } },
+      data: { used_at: clock.now() },
     });
     if (used.count !== 1) throw invalidToken(INVALID_RESET);
     const row = await tx.passwordResetToken.findUniqueOrThrow({ where: { token_hash: hash } });
     await tx.user.update({ where: { id: row.user_id }, data: { password_hash: passwordHash } });
-    await tx.passwordResetToken.updateMany({ where: { user_id: row.user_id, used_at: null }, data: { used_at: new Date() } });
+    await tx.passwordResetToken.updateMany({ where: { user_id: row.user_id, used_at: null }, data: { used_at: clock.now() } });
     await endUserSessions(row.user_id, undefined, tx);
     return row.user_id;
   });
@@ -100,7 +101,7 @@ export async function resetPasswordWithToken(token: string, password: string): P
 export async function joinByInvitation(req: Request, input: RequestBody<"acceptInvite">, ip: string): Promise<SessionInfoData> {
   // unique per tenant; the hash alone finds the tenant (a random 256-bit token: README "Scaling")
   const invitation = await systemDb.invitation.findFirst({ where: { token_hash: hashToken(input.token) } });
-  if (!invitation || invitation.accepted_at || invitation.revoked_at || invitation.expires_at <= new Date())
+  if (!invitation || invitation.accepted_at || invitation.revoked_at || invitation.expires_at <= clock.now())
     throw invalidToken("The invitation is invalid, already used or expired; ask for a new one");
   const email = invitation.email.toLowerCase();
   const user = await systemDb.user.findUnique({ where: { email } });
@@ -128,7 +129,7 @@ export async function joinByInvitation(req: Request, input: RequestBody<"acceptI
   const userId = await systemDb.$transaction(async (tx) => {
     const claimed = await tx.invitation.updateMany({
       where: { tenant_id: invitation.tenant_id, id: invitation.id, accepted_at: null, revoked_at: null },
-      data: { accepted_at: new Date() },
+      data: { accepted_at: clock.now() },
     });
     if (claimed.count !== 1) throw invalidToken("The invitation has already been used");
     const u = user ?? (await tx.user.create({ data: { email, name: input.name!.trim(), password_hash: passwordHash! } }));

@@ -16,6 +16,7 @@ import { buildSessionInfo, type SessionInfoData, startSession } from "../../plat
 import { hashToken, newToken } from "../../platform/identity/tokens.ts";
 import { jobs } from "../../platform/jobs/queue.ts";
 import { queueEmail } from "../../platform/mail/outbox.ts";
+import * as clock from "../../lib/clock.ts";
 
 export const SIGNUP_REQUESTS_JOB = "auth.signup-requests";
 /** How long a confirmation token is valid (and an unconfirmed signup kept). */
@@ -35,7 +36,7 @@ export async function requestSignup(input: RequestBody<"signup">, ip: string): P
       name: input.name.trim(),
       company_name: input.company_name?.trim() || null,
       password_hash: passwordHash,
-      expires_at: new Date(Date.now() + SIGNUP_TTL_MS),
+      expires_at: new Date(clock.nowMs() + SIGNUP_TTL_MS),
     },
   });
   jobs.kick(SIGNUP_REQUESTS_JOB);
@@ -59,7 +60,7 @@ export async function mailSignupRequests(limit = 200): Promise<number> {
 /** One signup: claimed (another worker skips it), then the confirmation or the owner's notice. */
 async function mailSignupRequest(id: string): Promise<boolean> {
   return systemDb.$transaction(async (tx) => {
-    const claimed = await tx.signupRequest.updateMany({ where: { id, mailed_at: null }, data: { mailed_at: new Date() } });
+    const claimed = await tx.signupRequest.updateMany({ where: { id, mailed_at: null }, data: { mailed_at: clock.now() } });
     if (claimed.count !== 1) return false;
     const row = await tx.signupRequest.findUniqueOrThrow({ where: { id } });
     const owner = await tx.user.findUnique({ where: { email: row.email } });
@@ -101,7 +102,7 @@ export async function completeSignup(req: Request, token: string): Promise<Sessi
   const hash = hashToken(token);
   const done = await systemDb.$transaction(async (tx) => {
     const row = await tx.signupRequest.findUnique({ where: { token_hash: hash } });
-    if (!row || row.expires_at <= new Date()) throw invalidToken(INVALID_SIGNUP);
+    if (!row || row.expires_at <= clock.now()) throw invalidToken(INVALID_SIGNUP);
     // claim it: of two requests with the same token, one creates the account, the other finds nothing
     const claimed = await tx.signupRequest.deleteMany({ where: { id: row.id } });
     if (claimed.count !== 1) throw invalidToken(INVALID_SIGNUP);
@@ -129,6 +130,6 @@ export async function completeSignup(req: Request, token: string): Promise<Sessi
 
 /** Removes signups whose token expired (hourly job): their password hashes are kept no longer. */
 export async function pruneSignupRequests(): Promise<number> {
-  const { count } = await systemDb.signupRequest.deleteMany({ where: { expires_at: { lt: new Date() } } });
+  const { count } = await systemDb.signupRequest.deleteMany({ where: { expires_at: { lt: clock.now() } } });
   return count;
 }

@@ -60,7 +60,7 @@ function verifiedEvent(raw: Buffer | undefined, signature: string): Stripe.Event
   const secret = config().billingWebhookSecret;
   if (!secret) throw new AppError("unavailable", "The billing webhook is not configured (BILLING_WEBHOOK_SECRET)");
   const at = signedAt(signature);
-  const now = Math.floor(Date.now() / 1000);
+  const now = Math.floor(Date.now() / 1000); // machine time: the signature's age, by the sender's clock
   let event: Stripe.Event;
   try {
     event = stripe.webhooks.constructEvent(raw ?? Buffer.alloc(0), signature, secret, SIGNATURE_MAX_AGE_S);
@@ -110,7 +110,7 @@ export async function receiveBillingEvent(raw: Buffer | undefined, signature: st
       logger.warn({ event_id: event.id, tenant_id: tenant.id, customer, reason }, "billing event ignored: not the company's customer");
       return ignored(reason);
     }
-    const at = new Date((event.created ?? Math.floor(Date.now() / 1000)) * 1000);
+    const at = new Date((event.created ?? Math.floor(Date.now() / 1000)) * 1000); // machine time: the sender's clock
     if (tenant.billing_event_at && tenant.billing_event_at > at) return ignored("stale", tenant);
     const modules = modulesFromSubscription(sub, deleted);
     await tx.tenant.update({

@@ -17,6 +17,7 @@ import { assertNotOwnRecord, isHr, OWN_RECORD, selfDecision } from "../shared/ac
 import { loadAttendanceSettings, tenantToday } from "../shared/work-settings.ts";
 import { loadLiveEmployee, loadSelfOrPrivileged } from "./access.ts";
 import { CHECKLIST_ITEMS, CHECKLIST_TITLES, checklistOwner, exitJson } from "./views.ts";
+import * as clock from "../../lib/clock.ts";
 
 export type ResignationInput = RequestBody<"submitResignation">;
 
@@ -118,7 +119,7 @@ export async function updateChecklistItem(auth: AuthContext, employeeId: string,
       data: {
         status: input.status,
         notes,
-        completed_at: done ? (keep ? item.completed_at : new Date()) : null,
+        completed_at: done ? (keep ? item.completed_at : clock.now()) : null,
         completed_by: done ? (keep ? item.completed_by : auth.userId) : null,
       },
     });
@@ -163,7 +164,7 @@ export async function completeExitNow(auth: AuthContext, employeeId: string, inp
       );
     await tx.employeeExit.update({
       where: byId(x.id),
-      data: { status: "completed", completed_at: new Date(), completed_by: auth.userId, override_reason: reason },
+      data: { status: "completed", completed_at: clock.now(), completed_by: auth.userId, override_reason: reason },
     });
     const e = await tx.employee.findFirstOrThrow({ where: { id: employeeId }, select: { status: true } });
     await tx.employee.update({ where: byId(employeeId), data: { status: "exited" } });
@@ -225,7 +226,7 @@ export async function completeSettlementItem(tx: ScopedTx, exitId: string, emplo
   if (!item || item.status === "done") return;
   await tx.exitChecklistItem.update({
     where: byId(item.id),
-    data: { status: "done", completed_at: new Date(), completed_by: userId, notes: item.notes ?? `Settled by ${item.reference}` },
+    data: { status: "done", completed_at: clock.now(), completed_by: userId, notes: item.notes ?? `Settled by ${item.reference}` },
   });
   await audit(
     {
@@ -256,7 +257,7 @@ export async function completeDueExitsOfTenant(today: string): Promise<number> {
       // Claim it: a concurrent run of the job (another process) finds nothing left to do.
       const claimed = await tx.employeeExit.updateMany({
         where: { id: x.id, status: "in_progress" },
-        data: { status: "completed", completed_at: new Date() },
+        data: { status: "completed", completed_at: clock.now() },
       });
       if (claimed.count !== 1) return false;
       const e = await tx.employee.findFirstOrThrow({ where: { id: x.employee_id }, select: { status: true } });
@@ -281,7 +282,7 @@ export async function completeDueExitsOfTenant(today: string): Promise<number> {
  * The scheduled job: for every tenant, marks employees whose last working day has passed (in the
  * tenant's time zone) as `exited`. Safe to run often and from several processes.
  */
-export async function completeDueExits(now = new Date()): Promise<number> {
+export async function completeDueExits(now = clock.now()): Promise<number> {
   let total = 0;
   let failed = 0;
   let cursor: string | undefined;

@@ -12,6 +12,7 @@ import { parseDate, toDateString } from "../../lib/dates.ts";
 import { fullEmployeeJson } from "./profile.ts";
 import { drawCodeNumber, isAboveInChain, lockReportingLines } from "./queries.ts";
 import { dateOf, dateOrNull, employeeJson } from "./views.ts";
+import * as clock from "../../lib/clock.ts";
 
 export type EmployeeCreateInput = RequestBody<"createEmployee">;
 export type EmployeeUpdateInput = RequestBody<"updateEmployee">;
@@ -305,7 +306,7 @@ export async function removeEmployee(id: string): Promise<void> {
     await lockEmployee(tx, id);
     const reports = await tx.employee.count({ where: { reports_to: id, deleted_at: null } });
     if (reports) throw conflict(`${reports} employee(s) still report to this employee; assign them another manager first`);
-    const deletedAt = new Date();
+    const deletedAt = clock.now();
     await tx.employee.update({ where: byId(id), data: { deleted_at: deletedAt } });
     const members = await tx.membership.updateMany({ where: { employee_id: id }, data: { employee_id: null } });
     await tx.invitation.updateMany({ where: { employee_id: id, accepted_at: null }, data: { employee_id: null } });

@@ -8,6 +8,7 @@ import { notify } from "../../platform/notify.ts";
 import { isHr, userNames } from "../shared/access.ts";
 import { lockTicketStatus } from "./queries.ts";
 import { visibleMessages, visibleTicket } from "./views.ts";
+import * as clock from "../../lib/clock.ts";
 
 interface MessageJson {
   id: string;
@@ -54,7 +55,7 @@ export async function postMessage(auth: AuthContext, ticketId: string, input: Re
     const msg = await tx.helpdeskMessage.create({
       data: { ticket_id: t.id, author_user_id: auth.userId, body: input.body, internal: input.internal ?? false },
     });
-    await tx.helpdeskTicket.update({ where: byId(t.id), data: { updated_at: new Date() } });
+    await tx.helpdeskTicket.update({ where: byId(t.id), data: { updated_at: clock.now() } });
     if (!msg.internal) {
       const recipients =
         auth.userId === t.requester_user_id ? [t.assignee_user_id].filter((x): x is string => Boolean(x)) : [t.requester_user_id];

@@ -13,6 +13,7 @@ import { hrMemberIds, isHr, userNames } from "../shared/access.ts";
 import { lockTicketStatus } from "./queries.ts";
 import { canTransition, requesterMayChange, ticketStatus } from "./rules.ts";
 import { ticketJson, type TicketJson, ticketsJson, visibleTicket } from "./views.ts";
+import * as clock from "../../lib/clock.ts";
 
 /** A page of the tickets the caller may see, newest first, filtered. */
 export async function ticketPage(
@@ -96,8 +97,8 @@ export async function changeTicket(auth: AuthContext, id: string, change: Reques
     if (change.status && change.status !== from) {
       data.status = change.status;
       changes.status = { from, to: change.status };
-      if (change.status === "resolved") data.resolved_at = new Date();
-      if (change.status === "closed") data.closed_at = new Date();
+      if (change.status === "resolved") data.resolved_at = clock.now();
+      if (change.status === "closed") data.closed_at = clock.now();
       if (change.status === "open") data.resolved_at = null;
     }
     if (change.priority && change.priority !== current.priority) {
@@ -150,7 +151,7 @@ export async function changeTicket(auth: AuthContext, id: string, change: Reques
 export async function discardTicket(auth: AuthContext, id: string): Promise<void> {
   const t = await visibleTicket(auth, id);
   await tenantTx(async (tx) => {
-    await tx.helpdeskTicket.update({ where: byId(t.id), data: { deleted_at: new Date() } });
+    await tx.helpdeskTicket.update({ where: byId(t.id), data: { deleted_at: clock.now() } });
     await audit(
       {
         action: "helpdesk.ticket_deleted",

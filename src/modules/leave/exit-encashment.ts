@@ -11,6 +11,7 @@ import { addDays, type DateString, parseDate } from "../../lib/dates.ts";
 import { lockEmployees } from "../shared/people.ts";
 import { type Decimal, days, dayString } from "./days.ts";
 import { availability, postEntries } from "./ledger.ts";
+import * as clock from "../../lib/clock.ts";
 
 export interface ExitLeaveBalance {
   leave_type_id: string;
@@ -68,7 +69,7 @@ export async function encashOnExit(
   if (!lines.length) return [];
   await lockEmployees(tx, [employeeId]);
   const ids: string[] = [];
-  const now = new Date();
+  const now = clock.now();
   for (const line of lines) {
     const account = { employee_id: employeeId, leave_type_id: line.leave_type_id, period_id: line.period_id };
     const available = await availableOn(tx, account, opts.lastWorkingDay);

@@ -8,6 +8,7 @@
 import { empty, execute, query, readGenericPlan, readPrepared, type Sql, sql, tenant } from "../../db/sql.ts";
 import type { db, ScopedTx } from "../../db/tenancy.ts";
 import type { DateString } from "../../lib/dates.ts";
+import * as clock from "../../lib/clock.ts";
 
 type Client = ScopedTx | typeof db;
 
@@ -152,7 +153,7 @@ export async function balancesPage(i: BalancesPageInput): Promise<BalancesPageRe
   const byType = (f: Sql) => (i.leaveTypeId ? f : empty);
   const rows = await readGenericPlan<Omit<BalancesPageResult, "parts"> & { part: string | null }>(sql`
       WITH day AS (
-        SELECT (now() AT TIME ZONE t.timezone)::date AS today FROM tenants t WHERE t.id = ${tenant}::uuid
+        SELECT (${clock.now().toISOString()}::timestamptz AT TIME ZONE t.timezone)::date AS today FROM tenants t WHERE t.id = ${tenant}::uuid
       ), per AS (
         SELECT id FROM leave_periods WHERE tenant_id = ${tenant}::uuid AND ${periodSql} LIMIT 1
       ), emp AS (

@@ -10,6 +10,7 @@ import type { AuthContext, RequestBody } from "../../http/types.ts";
 import { queueEmail } from "../../platform/mail/outbox.ts";
 import { invitationJson } from "./json.ts";
 import { assertEmployeeExists, assertOwnerRules } from "./members.ts";
+import * as clock from "../../lib/clock.ts";
 
 const INVITE_TTL_MS = 7 * 24 * 3600 * 1000;
 
@@ -23,7 +24,7 @@ export async function sendInvitation(auth: AuthContext, input: RequestBody<"invi
   const { token, hash } = newToken();
   const company = await activeTenant({ name: true });
   const invitation = await tenantTx(async (tx) => {
-    await tx.invitation.updateMany({ where: { email, accepted_at: null, revoked_at: null }, data: { revoked_at: new Date() } });
+    await tx.invitation.updateMany({ where: { email, accepted_at: null, revoked_at: null }, data: { revoked_at: clock.now() } });
     const inv = await tx.invitation.create({
       data: {
         email,
@@ -31,7 +32,7 @@ export async function sendInvitation(auth: AuthContext, input: RequestBody<"invi
         employee_id: input.employee_id ?? null,
         token_hash: hash,
         invited_by: auth.userId,
-        expires_at: new Date(Date.now() + INVITE_TTL_MS),
+        expires_at: new Date(clock.nowMs() + INVITE_TTL_MS),
       },
     });
     const link = `${config().publicUrl}/accept-invite?token=${encodeURIComponent(token)}`;

@@ -1,6 +1,7 @@
 // Members and invitations as API JSON.
 import type { components } from "../../../generated/api-types.ts";
 import type { Role } from "../../http/types.ts";
+import * as clock from "../../lib/clock.ts";
 
 type S = components["schemas"];
 
@@ -26,7 +27,7 @@ type InvitationStatus = S["Invitation"]["status"];
 function invitationStatus(i: { expires_at: Date; accepted_at: Date | null; revoked_at: Date | null }): InvitationStatus {
   if (i.accepted_at) return "accepted";
   if (i.revoked_at) return "revoked";
-  return i.expires_at <= new Date() ? "expired" : "pending";
+  return i.expires_at <= clock.now() ? "expired" : "pending";
 }
 
 export function invitationJson(i: {

@@ -6,6 +6,7 @@ import { conflict, forbidden, notFound } from "../../platform/errors.ts";
 import type { AuthContext, RequestBody } from "../../http/types.ts";
 import { invitationJson, memberJson } from "./json.ts";
 import { lockOwners } from "./queries.ts";
+import * as clock from "../../lib/clock.ts";
 
 /** Only an owner may touch the owner role (grant it, take it away, or remove an owner). */
 export function assertOwnerRules(auth: AuthContext, currentRole: string | null, newRole: string | null): void {
@@ -23,7 +24,7 @@ export async function membersAndInvitations() {
   const [members, invitations] = await Promise.all([
     db.membership.findMany({ include: { user: { select: { email: true, name: true } } } }),
     db.invitation.findMany({
-      where: { accepted_at: null, revoked_at: null, expires_at: { gt: new Date() } },
+      where: { accepted_at: null, revoked_at: null, expires_at: { gt: clock.now() } },
       orderBy: { created_at: "desc" },
     }),
   ]);

@@ -5,6 +5,7 @@ import type { Page } from "../../http/envelope.ts";
 import { notFound } from "../../platform/errors.ts";
 import type { AuthContext } from "../../http/types.ts";
 import type { NotificationKind } from "../../platform/notify.ts";
+import * as clock from "../../lib/clock.ts";
 
 function notificationJson(n: {
   id: string;
@@ -46,12 +47,12 @@ export async function inboxPage(
 export async function markRead(auth: AuthContext, id: string): Promise<NotificationJson> {
   const n = await db.notification.findFirst({ where: { id, user_id: auth.userId } });
   if (!n) throw notFound("Notification");
-  const updated = n.read_at ? n : await db.notification.update({ where: byId(n.id), data: { read_at: new Date() } });
+  const updated = n.read_at ? n : await db.notification.update({ where: byId(n.id), data: { read_at: clock.now() } });
   return notificationJson(updated);
 }
 
 /** Marks every unread notification of the caller read; returns how many. */
 export async function markAllRead(auth: AuthContext): Promise<{ updated: number }> {
-  const r = await db.notification.updateMany({ where: { user_id: auth.userId, read_at: null }, data: { read_at: new Date() } });
+  const r = await db.notification.updateMany({ where: { user_id: auth.userId, read_at: null }, data: { read_at: clock.now() } });
   return { updated: r.count };
 }

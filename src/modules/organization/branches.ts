@@ -9,6 +9,7 @@ import type { Page } from "../../http/envelope.ts";
 import { conflict, notFound } from "../../platform/errors.ts";
 import type { RequestBody } from "../../http/types.ts";
 import { branchJson, trimmed } from "./json.ts";
+import * as clock from "../../lib/clock.ts";
 
 export type BranchCreateInput = RequestBody<"createBranch">;
 export type BranchUpdateInput = RequestBody<"updateBranch">;
@@ -96,7 +97,7 @@ export async function removeBranch(id: string): Promise<void> {
     const assigned = await tx.employee.count({ where: { branch_id: id, deleted_at: null } });
     if (assigned) throw conflict(`${assigned} employee(s) are assigned to this branch; move them to another branch first`);
     const detached = await tx.workLocation.updateMany({ where: { branch_id: id }, data: { branch_id: null } });
-    const deletedAt = new Date();
+    const deletedAt = clock.now();
     await tx.branch.update({ where: byId(id), data: { deleted_at: deletedAt } });
     await audit(
       {

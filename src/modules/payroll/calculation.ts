@@ -56,6 +56,7 @@ import {
 } from "./queries/calculation.ts";
 import { readSettings } from "./statutory.ts";
 import { componentDef } from "./components.ts";
+import * as clock from "../../lib/clock.ts";
 
 export interface RunRef {
   id: string;
@@ -401,7 +402,7 @@ export async function calculateAndStore(tx: ScopedTx, run: RunRef, opts: StoreOp
       total_deductions: runTotalsResult.total_deductions,
       total_net: runTotalsResult.net_pay,
       totals: { ...runTotalsResult, employees_without_setup: inputs.employees_without_setup },
-      calculated_at: new Date(),
+      calculated_at: clock.now(),
       progress_processed: total,
       progress_total: total,
     },
@@ -425,7 +426,7 @@ export async function finalizeRun(
   calc: Calculation,
   userId: string | null,
 ): Promise<void> {
-  const now = new Date();
+  const now = clock.now();
   const installmentIds = calc.slips.flatMap((s) => s.details.loans.flatMap((l) => l.installment_ids));
   const loanIds = [...new Set(calc.slips.flatMap((s) => s.details.loans.map((l) => l.loan_id)))];
   const claimIds = calc.slips.flatMap((s) => s.details.reimbursements.map((c) => c.claim_id));

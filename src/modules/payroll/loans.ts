@@ -20,6 +20,7 @@ import { targetEmployee } from "../shared/people.ts";
 import { loadAttendanceSettings, tenantToday } from "../shared/work-settings.ts";
 import { oneOf } from "./json.ts";
 import { deferPendingInstallments } from "./queries/loans.ts";
+import * as clock from "../../lib/clock.ts";
 
 const include = {
   employee: { select: { first_name: true, last_name: true } },
@@ -346,7 +347,7 @@ export async function deferInstallment(auth: AuthContext, id: string, body: Requ
     if (!pending.length) throw conflict("Nothing to defer: every installment is paid");
     const next = pending[0];
     await deferPendingInstallments(tx, cur.id, next.id);
-    await tx.loanAdvance.update({ where: byId(cur.id), data: { updated_at: new Date() } });
+    await tx.loanAdvance.update({ where: byId(cur.id), data: { updated_at: clock.now() } });
     const from = month(next.due_month);
     const to = addMonth(from, 1);
     await audit(

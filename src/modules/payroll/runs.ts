@@ -29,6 +29,7 @@ import { emptyTotals, monthBounds } from "./compute.ts";
 import { PAYROLL_RUNS_JOB } from "./jobs.ts";
 import { parsePeriod, runJson, slipJson, slipSummaryJson } from "./json.ts";
 import { lockRunStatus } from "./queries/runs.ts";
+import * as clock from "../../lib/clock.ts";
 
 type RunJson = ReturnType<typeof runJson>;
 
@@ -83,7 +84,7 @@ async function assertEmployees(ids: string[] | undefined) {
 }
 
 const queued = (employees: number, auth: AuthContext) => ({
-  queued_at: new Date(),
+  queued_at: clock.now(),
   queued_by: auth.userId,
   progress_processed: 0,
   progress_total: employees,

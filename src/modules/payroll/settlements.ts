@@ -26,6 +26,7 @@ import { settleLoans } from "./queries/calculation.ts";
 import { settlementFigures, type SettlementFigures } from "./settlement-figures.ts";
 import { settlementPdf } from "./settlement-pdf.ts";
 import { readSettings } from "./statutory.ts";
+import * as clock from "../../lib/clock.ts";
 
 type SettlementJson = components["schemas"]["FinalSettlement"];
 
@@ -178,7 +179,7 @@ const columns = (d: Details) => ({
   loan_recovery: d.loan_recovery,
   net_payable: d.net_payable,
   details: d as unknown as Prisma.InputJsonObject,
-  computed_at: new Date(),
+  computed_at: clock.now(),
 });
 
 async function loadEmployee(tx: ScopedTx, id: string): Promise<EmployeeRow> {
@@ -351,7 +352,7 @@ export async function processSettlement(auth: AuthContext, id: string): Promise<
         `The figures of ${r.settlement_number} changed since it was computed (net payable ${stored.net_payable} → ${now.net_payable}): ` +
           "recalculate it (PUT) and review it before processing",
       );
-    const at = new Date();
+    const at = clock.now();
     const installmentIds = now.loans.flatMap((l) => l.installment_ids);
     if (installmentIds.length) {
       await tx.loanInstallment.updateMany({

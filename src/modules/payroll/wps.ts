@@ -11,6 +11,7 @@ import { Decimal } from "../../lib/money.ts";
 import { readSettingsDoc, writeSettingsDoc } from "../../platform/tenant-settings.ts";
 import { mapYielding, nextTurn } from "../../lib/yielding.ts";
 import { wpsSlips } from "./queries/runs.ts";
+import * as clock from "../../lib/clock.ts";
 
 export const WPS_DEFAULTS: {
   employer_id: string | null;
@@ -141,7 +142,7 @@ function assembleSif(input: SifInput, lines: string[], total: Decimal): { fileNa
 }
 
 /** `YYYY-MM-DDTHH:MM:SS` of an instant in a time zone. */
-export function localTimestamp(timeZone: string, now = new Date()): string {
+export function localTimestamp(timeZone: string, now = clock.now()): string {
   const p = Object.fromEntries(
     new Intl.DateTimeFormat("en-GB", {
       timeZone,

@@ -12,6 +12,7 @@ import { candidateScope } from "./candidates.ts";
 import { companyOf } from "./common.ts";
 import { lockCandidate } from "./queries.ts";
 import { postingScope } from "./postings.ts";
+import * as clock from "../../lib/clock.ts";
 
 /**
  * One call of the AI helpers, counted against the caller's budget (AI_CALLS_PER_USER_PER_HOUR, the
@@ -76,7 +77,7 @@ export async function scoreResume(auth: AuthContext, body: RequestBody<"screenRe
   if (candidate) {
     await tenantTx(async (tx) => {
       if (!(await lockCandidate(tx, candidate.id))) return;
-      await tx.candidate.update({ where: byId(candidate.id), data: { screening_score: result.score, screened_at: new Date() } });
+      await tx.candidate.update({ where: byId(candidate.id), data: { screening_score: result.score, screened_at: clock.now() } });
       await audit(
         {
           action: "recruitment.candidate_screened",

@@ -24,6 +24,7 @@ import {
 import { lockCandidate, lockPosting } from "./queries.ts";
 import { ACTIVE_STAGES, CANDIDATE_MOVES, checkMove, type CandidateStage, type CandidateSource } from "./states.ts";
 import { isHr } from "../shared/access.ts";
+import * as clock from "../../lib/clock.ts";
 
 type CreateInput = RequestBody<"createCandidate">;
 type UpdateInput = RequestBody<"updateCandidate">;
@@ -237,7 +238,7 @@ export async function moveCandidateStage(
 ): Promise<void> {
   if (c.stage === to) return;
   checkMove("candidate", CANDIDATE_MOVES, c.stage as CandidateStage, to);
-  await tx.candidate.update({ where: byId(c.id), data: { stage: to, stage_changed_at: new Date() } });
+  await tx.candidate.update({ where: byId(c.id), data: { stage: to, stage_changed_at: clock.now() } });
   await audit(
     {
       action: "recruitment.candidate_stage_changed",
@@ -323,7 +324,7 @@ export async function changeCandidate(auth: AuthContext, id: string, body: Updat
       )
         throw conflict("A candidate is hired only with an accepted offer");
       data.stage = to;
-      data.stage_changed_at = new Date();
+      data.stage_changed_at = clock.now();
       if (to === "rejected") data.rejection_reason = trimOrNull(body.rejection_reason) ?? null;
     }
     if (!Object.keys(data).length) return before;
@@ -380,7 +381,7 @@ export async function removeCandidate(auth: AuthContext, id: string) {
     });
     if (live) throw conflict(`Offer ${live.offer_number} is ${live.status}; withdraw it first`);
     await wrapUp(tx, id, "candidate deleted");
-    await tx.candidate.update({ where: byId(id), data: { deleted_at: new Date() } });
+    await tx.candidate.update({ where: byId(id), data: { deleted_at: clock.now() } });
     await audit(
       {
         action: "recruitment.candidate_deleted",

@@ -10,6 +10,7 @@ import { createEmployeeIn, fullEmployeeJson, type EmployeeCreateInput } from "..
 import { candidateInclude, candidateJson, visibleCandidate } from "./candidates.ts";
 import { companyToday } from "./common.ts";
 import { lockCandidate } from "./queries.ts";
+import * as clock from "../../lib/clock.ts";
 
 type Input = NonNullable<RequestBody<"convertCandidateToEmployee">>;
 
@@ -47,7 +48,7 @@ export async function convertToEmployee(auth: AuthContext, id: string, body: Inp
       ...(opts.state !== undefined ? { state: opts.state } : {}),
     };
     const employee = await createEmployeeIn(tx, input);
-    const convertedAt = new Date();
+    const convertedAt = clock.now();
     const after = await tx.candidate.update({
       where: byId(id),
       data: { employee_id: employee.id, converted_at: convertedAt },

@@ -13,6 +13,7 @@ import { lockCandidate, lockInterview } from "./queries.ts";
 import { readPanel } from "./panel.ts";
 import { checkMove, INTERVIEW_MOVES, type InterviewStatus, type InterviewMode, type InterviewRecommendation } from "./states.ts";
 import { isHr } from "../shared/access.ts";
+import * as clock from "../../lib/clock.ts";
 
 type CreateInput = RequestBody<"createInterview">;
 type UpdateInput = RequestBody<"updateInterview">;
@@ -109,7 +110,7 @@ async function checkInterviewers(tx: ScopedTx, ids: string[], path: string): Pro
 
 function checkFuture(at: string, path: string): Date {
   const d = new Date(at);
-  if (d.getTime() <= Date.now()) throw invalidField(path, "must be in the future");
+  if (d.getTime() <= clock.nowMs()) throw invalidField(path, "must be in the future");
   return d;
 }
 
@@ -266,7 +267,7 @@ export async function changeInterview(auth: AuthContext, id: string, body: Updat
       data.interviewer_user_ids = body.interviewer_user_ids;
     }
     const moving = to !== undefined && checkMove("interview", INTERVIEW_MOVES, from, to);
-    if (moving && (to === "completed" || to === "no_show") && before.scheduled_at.getTime() > Date.now())
+    if (moving && (to === "completed" || to === "no_show") && before.scheduled_at.getTime() > clock.nowMs())
       throw conflict(`The interview has not started yet (scheduled for ${before.scheduled_at.toISOString()})`);
     if (moving && to) {
       data.status = to;
@@ -276,7 +277,7 @@ export async function changeInterview(auth: AuthContext, id: string, body: Updat
         data.recommendation = body.recommendation ?? null;
         data.feedback = body.feedback!.trim();
         data.feedback_by = auth.userId;
-        data.completed_at = new Date();
+        data.completed_at = clock.now();
       }
       if (to === "cancelled") data.cancel_reason = trimOrNull(body.cancel_reason) ?? null;
     }
@@ -348,7 +349,7 @@ export async function removeInterview(auth: AuthContext, id: string) {
     const status = await lockInterview(tx, id);
     if (!status) throw notFound("Interview");
     if (status === "completed") throw conflict("A completed interview keeps its feedback and cannot be deleted");
-    await tx.interview.update({ where: byId(id), data: { deleted_at: new Date() } });
+    await tx.interview.update({ where: byId(id), data: { deleted_at: clock.now() } });
     const sessions = await tx.interviewSession.findMany({
       where: { interview_id: id, deleted_at: null, status: "scheduled" },
       select: { id: true },

@@ -32,6 +32,7 @@ import {
 import { lockCandidate, lockOffer } from "./queries.ts";
 import { checkMove, OFFER_MOVES, type OfferStatus, type DocumentType, type EmploymentType } from "./states.ts";
 import { hrMemberIds } from "../shared/access.ts";
+import * as clock from "../../lib/clock.ts";
 
 type CreateInput = RequestBody<"createJobOffer">;
 type UpdateInput = RequestBody<"updateJobOffer">;
@@ -311,7 +312,7 @@ export async function deleteOffer(id: string) {
     const status = await lockOffer(tx, id);
     if (!status) throw notFound("Offer");
     if (status === "sent" || status === "accepted") throw conflict(`The offer is ${status}; withdraw it first`);
-    await tx.jobOffer.update({ where: byId(id), data: { deleted_at: new Date() } });
+    await tx.jobOffer.update({ where: byId(id), data: { deleted_at: clock.now() } });
     await audit(
       { action: "recruitment.offer_deleted", entity_type: "job_offer", entity_id: id, changes: { offer_number: o.offer_number, status } },
       tx,
@@ -383,7 +384,7 @@ export async function sendOffer(id: string) {
     const linkExpires = startOfDayIn(addDays(toDateString(before.expires_on), 1), company.timezone);
     const after = await tx.jobOffer.update({
       where: byId(id),
-      data: { status: "sent", sent_at: new Date(), offer_token_hash: hash, offer_token_expires_at: linkExpires },
+      data: { status: "sent", sent_at: clock.now(), offer_token_hash: hash, offer_token_expires_at: linkExpires },
       include: offerInclude,
     });
     await queueEmail(tx, offerMail(after, company, token, linkExpires));
@@ -409,11 +410,11 @@ export async function sendAppointment(id: string) {
     if (!status) throw notFound("Offer");
     if (status !== "accepted") throw conflict(`The offer is ${status}; appointment letters are sent for accepted offers only`);
     const { token, hash } = newToken();
-    const linkExpires = new Date(Date.now() + APPOINTMENT_LINK_DAYS * 86_400_000);
+    const linkExpires = new Date(clock.nowMs() + APPOINTMENT_LINK_DAYS * 86_400_000);
     const before = await tx.jobOffer.findFirstOrThrow({ where: { id }, select: { appointment_sent_at: true } });
     const after = await tx.jobOffer.update({
       where: byId(id),
-      data: { appointment_sent_at: new Date(), appointment_token_hash: hash, appointment_token_expires_at: linkExpires },
+      data: { appointment_sent_at: clock.now(), appointment_token_hash: hash, appointment_token_expires_at: linkExpires },
       include: offerInclude,
     });
     await queueEmail(tx, appointmentMail(after, company, token, linkExpires));
@@ -445,7 +446,7 @@ export const EXPIRE_OFFERS_JOB = "recruitment.expire-offers";
  * The scheduled job: in every company with sent offers, expires those whose last day has passed in
  * the company's time zone. Idempotent and safe from several processes (each offer is claimed).
  */
-export async function expireOffersEverywhere(now = new Date()): Promise<number> {
+export async function expireOffersEverywhere(now = clock.now()): Promise<number> {
   // Companies with a sent offer whose last day is over somewhere on Earth (UTC+14 is the earliest).
   const horizon = parseDate(addDays(now.toISOString().slice(0, 10), 1));
   const due = await tenantsWith("jobOffer", { status: "sent", deleted_at: null, expires_on: { lt: horizon } });

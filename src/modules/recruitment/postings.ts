@@ -12,6 +12,7 @@ import { checkAmount, checkSalaryRange, givenFields, managerDepartment, moneyOut
 import { lockPosting, lockRequisition } from "./queries.ts";
 import { checkMove, POSTING_MOVES, type PostingStatus, type EmploymentType } from "./states.ts";
 import { isHr } from "../shared/access.ts";
+import * as clock from "../../lib/clock.ts";
 
 type CreateInput = RequestBody<"createJobPosting">;
 type UpdateInput = RequestBody<"updateJobPosting">;
@@ -154,7 +155,7 @@ export async function createPosting(auth: AuthContext, body: CreateInput) {
         requisition_id: req.id,
         posting_number,
         status,
-        published_at: status === "open" ? new Date() : null,
+        published_at: status === "open" ? clock.now() : null,
         created_by: auth.userId,
       },
       include,
@@ -194,11 +195,11 @@ export async function updatePosting(auth: AuthContext, id: string, body: UpdateI
       if (reqStatus !== "approved")
         throw conflict(`The requisition is ${String(reqStatus).replace("_", " ")}; only postings of approved requisitions can be opened`);
       data.status = "open";
-      data.published_at = new Date();
+      data.published_at = clock.now();
     }
     if (moving && body.status === "closed") {
       data.status = "closed";
-      data.closed_at = new Date();
+      data.closed_at = clock.now();
     }
     if (!Object.keys(data).length) return before;
     const after = await tx.jobPosting.update({ where: byId(id), data, include });
@@ -226,7 +227,7 @@ export async function closePostingsOf(tx: ScopedTx, requisitionId: string, reaso
     select: { id: true, status: true },
   });
   for (const p of open) {
-    await tx.jobPosting.update({ where: byId(p.id), data: { status: "closed", closed_at: new Date() } });
+    await tx.jobPosting.update({ where: byId(p.id), data: { status: "closed", closed_at: clock.now() } });
     await audit(
       {
         action: "recruitment.posting_status_changed",
@@ -245,7 +246,7 @@ export async function deletePosting(auth: AuthContext, id: string) {
     if (!(await lockPosting(tx, id))) throw notFound("Job posting");
     const candidates = await tx.candidate.count({ where: { posting_id: id, deleted_at: null } });
     if (candidates) throw conflict(`${candidates} candidate(s) applied to this posting; close it instead`);
-    await tx.jobPosting.update({ where: byId(id), data: { deleted_at: new Date() } });
+    await tx.jobPosting.update({ where: byId(id), data: { deleted_at: clock.now() } });
     await audit(
       {
         action: "recruitment.posting_deleted",

@@ -16,6 +16,7 @@ import { lockOffer } from "./queries.ts";
 import { offerLetterPdf } from "./letters.ts";
 import { documentJson, expireDueOffers, offerInclude, tellOfferTeam, type OfferRow } from "./offers.ts";
 import type { EmploymentType, OfferStatus } from "./states.ts";
+import * as clock from "../../lib/clock.ts";
 
 export const MAX_APPOINTMENT_DOCUMENTS = 20;
 const REQUESTED = ["id_proof", "address_proof", "education", "experience"] as const;
@@ -56,12 +57,12 @@ async function loadOffer(client: Pick<ScopedTx, "jobOffer">, id: string): Promis
 function checkOfferLink(o: OfferRow) {
   if (o.status === "withdrawn") throw gone("This offer was withdrawn");
   if (o.status === "expired") throw gone(`This offer expired on ${toDateString(o.expires_on)}`);
-  if (!o.offer_token_expires_at || o.offer_token_expires_at.getTime() <= Date.now()) throw gone("This offer link has expired");
+  if (!o.offer_token_expires_at || o.offer_token_expires_at.getTime() <= clock.nowMs()) throw gone("This offer link has expired");
 }
 
 function checkAppointmentLink(o: OfferRow) {
   if (o.status !== "accepted") throw gone("This appointment is no longer valid");
-  if (!o.appointment_token_expires_at || o.appointment_token_expires_at.getTime() <= Date.now())
+  if (!o.appointment_token_expires_at || o.appointment_token_expires_at.getTime() <= clock.nowMs())
     throw gone("This appointment link has expired");
 }
 
@@ -132,7 +133,7 @@ export async function answerPublicOffer(token: string, answer: "accepted" | "dec
       if (current.status !== "sent") throw conflict(`You already ${current.status} this offer`);
       const after = await tx.jobOffer.update({
         where: byId(offerId),
-        data: { status: answer, responded_at: new Date(), decline_reason: answer === "declined" ? (trimOrNull(reason) ?? null) : null },
+        data: { status: answer, responded_at: clock.now(), decline_reason: answer === "declined" ? (trimOrNull(reason) ?? null) : null },
         include: offerInclude,
       });
       const name = fullName(after.candidate);

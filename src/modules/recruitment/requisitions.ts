@@ -14,6 +14,7 @@ import { lockRequisition } from "./queries.ts";
 import { closePostingsOf } from "./postings.ts";
 import { checkMove, REQUISITION_MOVES, type RequisitionStatus, type EmploymentType } from "./states.ts";
 import { isHr } from "../shared/access.ts";
+import * as clock from "../../lib/clock.ts";
 
 type CreateInput = RequestBody<"createJobRequisition">;
 type UpdateInput = RequestBody<"updateJobRequisition">;
@@ -150,7 +151,7 @@ export async function createRequisition(auth: AuthContext, body: CreateInput) {
         status,
         requested_by: auth.userId,
         requested_by_employee_id: auth.employeeId,
-        submitted_at: status === "pending_approval" ? new Date() : null,
+        submitted_at: status === "pending_approval" ? clock.now() : null,
       },
     });
     const view = await oneJson(created);
@@ -196,14 +197,14 @@ export async function updateRequisition(auth: AuthContext, id: string, body: Upd
     const moving = to !== undefined && checkMove("requisition", REQUISITION_MOVES, from, to);
     if (moving && to) {
       data.status = to;
-      if (to === "pending_approval") data.submitted_at = new Date();
+      if (to === "pending_approval") data.submitted_at = clock.now();
       if (to === "draft") data.submitted_at = null;
       if (to === "approved" || to === "rejected") {
         data.decided_by = auth.userId;
-        data.decided_at = new Date();
+        data.decided_at = clock.now();
         data.decision_notes = trimOrNull(body.decision_notes) ?? null;
       }
-      if (to === "closed") data.closed_at = new Date();
+      if (to === "closed") data.closed_at = clock.now();
     }
     if (!Object.keys(data).length) return before;
     const after = await tx.jobRequisition.update({ where: byId(id), data });
@@ -247,7 +248,7 @@ export async function deleteRequisition(auth: AuthContext, id: string) {
     if (!isHr(auth) && status !== "draft") throw conflict("Only a draft requisition can be deleted by its requester; close it instead");
     const postings = await tx.jobPosting.count({ where: { requisition_id: id, deleted_at: null } });
     if (postings) throw conflict(`${postings} job posting(s) were raised from this requisition; close it instead`);
-    await tx.jobRequisition.update({ where: byId(id), data: { deleted_at: new Date() } });
+    await tx.jobRequisition.update({ where: byId(id), data: { deleted_at: clock.now() } });
     await audit(
       {
         action: "recruitment.requisition_deleted",

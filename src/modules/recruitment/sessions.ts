@@ -11,6 +11,7 @@ import { referencedCandidate } from "./candidates.ts";
 import { companyOf, formatInstant, fullName, trimOrNull, type Company } from "./common.ts";
 import { lockCandidate, lockSession } from "./queries.ts";
 import { ACTIVE_STAGES, checkMove, SESSION_MOVES, type SessionStatus, type InterviewMode } from "./states.ts";
+import * as clock from "../../lib/clock.ts";
 
 type CreateInput = RequestBody<"createInterviewSession">;
 type UpdateInput = RequestBody<"updateInterviewSession">;
@@ -158,8 +159,8 @@ export async function sendSession(id: string) {
     if (!status) throw notFound("Interview session");
     if (status !== "scheduled") throw conflict(`The session is ${status}; only a scheduled session is sent`);
     const current = await tx.interviewSession.findFirstOrThrow({ where: { id }, include });
-    if (current.scheduled_at.getTime() <= Date.now()) throw conflict("The session has already started; change its time first");
-    const sentAt = new Date();
+    if (current.scheduled_at.getTime() <= clock.nowMs()) throw conflict("The session has already started; change its time first");
+    const sentAt = clock.now();
     const after = await tx.interviewSession.update({ where: byId(id), data: { sent_at: sentAt, send_count: { increment: 1 } }, include });
     await queueEmail(tx, invitation(after, company));
     await audit(
@@ -192,7 +193,7 @@ export async function updateSession(id: string, body: UpdateInput) {
     if (body.title !== undefined) data.title = body.title.trim();
     if (body.scheduled_at !== undefined) {
       const at = new Date(body.scheduled_at);
-      if (at.getTime() <= Date.now()) throw invalidField("body.scheduled_at", "must be in the future");
+      if (at.getTime() <= clock.nowMs()) throw invalidField("body.scheduled_at", "must be in the future");
       data.scheduled_at = at;
     }
     if (body.duration_minutes !== undefined) data.duration_minutes = body.duration_minutes;
@@ -240,7 +241,7 @@ export async function deleteSession(id: string) {
     const status = await lockSession(tx, id);
     if (!status) throw notFound("Interview session");
     if (status === "scheduled" && s.sent_at) throw conflict("The candidate was sent this session; cancel it so they are told");
-    await tx.interviewSession.update({ where: byId(id), data: { deleted_at: new Date() } });
+    await tx.interviewSession.update({ where: byId(id), data: { deleted_at: clock.now() } });
     await audit(
       {
         action: "recruitment.session_deleted",

@@ -8,6 +8,7 @@ import type { AuthContext, RequestBody } from "../../http/types.ts";
 import { referencedCandidate } from "./candidates.ts";
 import type { CandidateSource } from "./states.ts";
 import { checkFile, fullName, givenFields, normalizeTerms, numberOut, requireNames, trimOrNull } from "./common.ts";
+import * as clock from "../../lib/clock.ts";
 
 type CreateInput = RequestBody<"createTalentPoolCandidate">;
 type UpdateInput = RequestBody<"updateTalentPoolCandidate">;
@@ -184,7 +185,7 @@ export async function updateTalent(id: string, body: UpdateInput) {
 export async function removeTalent(id: string) {
   const t = await findEntry(id);
   await tenantTx(async (tx) => {
-    await tx.talentPoolCandidate.update({ where: byId(id), data: { deleted_at: new Date() } });
+    await tx.talentPoolCandidate.update({ where: byId(id), data: { deleted_at: clock.now() } });
     await audit(
       {
         action: "recruitment.talent_removed",

@@ -12,6 +12,7 @@ import type { AuthContext } from "../../http/types.ts";
 import { type Notice, notifyEmployee, notifyManager } from "./notices.ts";
 import { assertNotOwnRecord, isOwnRecord, OWN_RECORD, selfDecision } from "./access.ts";
 import { assertCanCancel, assertCanDecide, OWN_REQUEST } from "./people.ts";
+import * as clock from "../../lib/clock.ts";
 
 export type Decision = "approved" | "rejected";
 
@@ -114,7 +115,7 @@ export function decide<R extends RequestRow, Out>(
     // the one rule for every flow, also those with a rule of their own (`allow`)
     const self = assertNotOwnRecord(auth, current.employee_id, flow.ownMessage ?? OWN_REQUEST);
     await flow.apply?.(tx, current, status);
-    const columns: DecisionColumns = { status, decided_by: auth.userId, decided_at: new Date(), decision_comment: comment };
+    const columns: DecisionColumns = { status, decided_by: auth.userId, decided_at: clock.now(), decision_comment: comment };
     const out = await flow.save(tx, current, { ...columns, ...flow.extra?.(current, status) });
     await audit(
       {
@@ -170,7 +171,7 @@ export function cancel<R extends RequestRow, Out>(auth: AuthContext, flow: Cance
         isOwnRecord(auth, current.employee_id);
     }
     await flow.apply?.(tx, current);
-    const columns: CancelColumns = { status: "cancelled", cancelled_by: auth.userId, cancelled_at: new Date() };
+    const columns: CancelColumns = { status: "cancelled", cancelled_by: auth.userId, cancelled_at: clock.now() };
     const out = await flow.save(tx, current, { ...columns });
     await audit(
       {

@@ -5,6 +5,7 @@ import { db, type ScopedTx } from "../../db/tenancy.ts";
 import type { DateString } from "../../lib/dates.ts";
 import { Decimal } from "../../lib/money.ts";
 import { companyWorkWeek } from "./queries.ts";
+import * as clock from "../../lib/clock.ts";
 
 export interface EffectiveAttendanceSettings {
   weekly_offs: number[];
@@ -73,7 +74,7 @@ export function effectiveWeeklyOffs(
 const dayFormats = new Map<string, Intl.DateTimeFormat>();
 
 /** Today in the tenant's time zone (what todayIn computes, with the formatter kept per zone). */
-export function tenantToday(s: { timezone: string }, now = new Date()): DateString {
+export function tenantToday(s: { timezone: string }, now = clock.now()): DateString {
   let f = dayFormats.get(s.timezone);
   if (!f) {
     f = new Intl.DateTimeFormat("en-CA", { timeZone: s.timezone, year: "numeric", month: "2-digit", day: "2-digit" });

@@ -54,6 +54,7 @@ async function removeUnreferencedOf(before: Date): Promise<string[]> {
 }
 
 /** The job: every company's unreferenced files older than the grace period, their bytes, and stale temporary files. */
+// machine time: a file's age is measured against its row's created_at, the database's clock
 export async function removeOrphanFiles(now = new Date()): Promise<{ files: number; contents: number; temporary: number }> {
   const before = new Date(now.getTime() - config().orphanFileGraceHours * 3_600_000);
   let files = 0;
