@@ -13,6 +13,7 @@
 //
 // Prints a table (instant, what it is, result, tests, seconds) and exits 1 when a run fails.
 import { spawnSync } from "node:child_process";
+import { mkdirSync, writeFileSync } from "node:fs";
 import path from "node:path";
 
 const root = path.resolve(import.meta.dirname, "..");
@@ -54,8 +55,11 @@ export function runAt(at: string, what: string, targets: string[]): ProofRow {
   });
   const out = `${r.stdout}\n${r.stderr}`;
   const tests = /Tests\s+(.*)/.exec(out)?.[1]?.trim() ?? "no summary";
-  const failures = [...out.matchAll(/^\s*(?:FAIL|×)\s+(.+)$/gm)].map((m) => m[1].trim());
-  if (r.status !== 0) process.stdout.write(out.split("\n").slice(-80).join("\n"));
+  const failures = [...new Set([...out.matchAll(/^\s*FAIL\s+(.+)$/gm)].map((m) => m[1].trim()))];
+  // the whole output of each run is kept: .data/calendar-proof/<instant>.log
+  const logs = path.join(root, ".data", "calendar-proof");
+  mkdirSync(logs, { recursive: true });
+  writeFileSync(path.join(logs, `${at.replace(/:/g, "")}.log`), out);
   return { at, what, result: r.status === 0 ? "pass" : "FAIL", tests, seconds: Math.round((Date.now() - started) / 1000), failures };
 }
 

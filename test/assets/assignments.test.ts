@@ -3,6 +3,8 @@
 import { beforeAll, describe, expect, it } from "vitest";
 import { addMember, expectError, signupTenant, useTestApp, type TenantSession } from "../support/app.ts";
 import { assign, createAsset, createCategory, insertEmployee } from "../support/asset-factories.ts";
+import { today } from "../support/clock.ts";
+import { addDays } from "../../src/lib/dates.ts";
 
 const t = useTestApp();
 let owner: TenantSession;
@@ -12,8 +14,6 @@ let ravi: string; // employee record of `emp`
 let meera: string; // employee record of `colleague`
 let emp: TenantSession;
 let colleague: TenantSession;
-
-const today = () => new Date().toISOString().slice(0, 10);
 
 beforeAll(async () => {
   owner = await signupTenant(t);
@@ -125,7 +125,7 @@ describe("listAssetAssignments, createAssetAssignment: asset assignments", () =>
 
   it("validates input", async () => {
     const a = await createAsset(hr, laptops);
-    const future = new Date(Date.now() + 3 * 86_400_000).toISOString().slice(0, 10);
+    const future = addDays(today(), 3);
     for (const body of [
       { asset_id: a.id },
       { employee_id: ravi },

@@ -3,6 +3,8 @@
 import { beforeAll, describe, expect, it } from "vitest";
 import { addMember, expectError, signupTenant, useTestApp, type TenantSession } from "../support/app.ts";
 import { assign, createAsset, createCategory, insertEmployee } from "../support/asset-factories.ts";
+import { today } from "../support/clock.ts";
+import { addDays } from "../../src/lib/dates.ts";
 
 const t = useTestApp();
 let owner: TenantSession;
@@ -20,8 +22,6 @@ beforeAll(async () => {
   laptops = await createCategory(hr, "Laptops");
   phones = await createCategory(hr, "Phones");
 });
-
-const today = () => new Date().toISOString().slice(0, 10);
 
 describe("listAssets, createAsset, getAsset, updateAsset, deleteAsset: asset register", () => {
   it("adds an asset with a generated tag and every field, and audits it", async () => {
@@ -115,7 +115,7 @@ describe("listAssets, createAsset, getAsset, updateAsset, deleteAsset: asset reg
   });
 
   it("validates input (400 with details)", async () => {
-    const future = new Date(Date.now() + 3 * 86_400_000).toISOString().slice(0, 10);
+    const future = addDays(today(), 3);
     const bad: Record<string, unknown>[] = [
       { category_id: laptops },
       { name: "X" },

@@ -3,6 +3,8 @@
 import { beforeAll, describe, expect, it } from "vitest";
 import { addMember, expectError, signupTenant, useTestApp, type TenantSession } from "../support/app.ts";
 import { assign, createAsset, createCategory, insertEmployee } from "../support/asset-factories.ts";
+import { today } from "../support/clock.ts";
+import { addDays } from "../../src/lib/dates.ts";
 
 const t = useTestApp();
 let owner: TenantSession;
@@ -12,8 +14,6 @@ let colleague: TenantSession;
 let laptops: string;
 let ravi: string;
 let meera: string;
-
-const today = () => new Date().toISOString().slice(0, 10);
 
 beforeAll(async () => {
   owner = await signupTenant(t);
@@ -199,7 +199,7 @@ describe("listAssetReturnRequests, createAssetReturnRequest, decideAssetReturnRe
   it("checks the return date (not in the future, not before the hand-over, a real day)", async () => {
     const { assignment } = await held();
     const req = await emp.agent.post("/api/assets/return-requests").send({ assignment_id: assignment.id, reason: "Done" }).expect(201);
-    const future = new Date(Date.now() + 3 * 86_400_000).toISOString().slice(0, 10);
+    const future = addDays(today(), 3);
     for (const body of [
       { status: "approved", returned_on: future },
       { status: "approved", returned_on: "2026-01-04" },

@@ -2,12 +2,12 @@
 // its checklist done (the exit job) or by hr with a reason (completeExit).
 import { describe, expect, it } from "vitest";
 import { completeDueExits } from "../../src/modules/employees/exits.ts";
-import { addDays, todayIn } from "../../src/lib/dates.ts";
+import { addDays } from "../../src/lib/dates.ts";
 import { addMember, expectError, signupTenant, useTestApp, type TenantSession } from "../support/app.ts";
 import { createEmployee } from "../support/employees.ts";
+import { today } from "../support/clock.ts";
 
 const t = useTestApp();
-const today = () => todayIn("Asia/Kolkata");
 
 async function resigned(o: TenantSession, overrides: Record<string, unknown> = {}, lwd = "2024-06-01") {
   const e = await createEmployee(o, { joining_date: "2022-01-01", ...overrides });

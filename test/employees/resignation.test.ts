@@ -3,12 +3,12 @@ import { describe, expect, it } from "vitest";
 import { COMPLETE_EXITS_JOB, completeDueExits } from "../../src/modules/employees/exits.ts";
 import { registerAllJobs } from "../../src/modules/jobs.ts";
 import { jobs } from "../../src/platform/jobs/queue.ts";
-import { addDays, todayIn } from "../../src/lib/dates.ts";
+import { addDays } from "../../src/lib/dates.ts";
 import { addMember, expectError, signupTenant, useTestApp } from "../support/app.ts";
 import { createEmployee } from "../support/employees.ts";
+import { today } from "../support/clock.ts";
 
 const t = useTestApp();
-const today = () => todayIn("Asia/Kolkata");
 
 describe("submitResignation: resignation", () => {
   it("moves the employee on notice and opens the exit with its checklist, in one transaction", async () => {

@@ -6,6 +6,8 @@ import { expectError, useTestApp } from "../support/app.ts";
 import { createType, grant } from "../support/leave-factories.ts";
 import { renderPdf } from "../support/pdf.ts";
 import { type PayrollWorld, payrollEmployee, payrollWorld } from "./support.ts";
+import { today } from "../support/clock.ts";
+import { addDays } from "../../src/lib/dates.ts";
 
 const t = useTestApp();
 let w: PayrollWorld;
@@ -270,7 +272,7 @@ describe(`${OPS}, downloadFinalSettlement: full and final settlement`, () => {
 
   it("a draft before the last working day is an estimate: it is processed only after that day", async () => {
     const id = await payrollEmployee(t, w, "50000.00", { joining_date: "2020-01-01" });
-    const lwd = new Date(Date.now() + 20 * 86_400_000).toISOString().slice(0, 10);
+    const lwd = addDays(today(), 20);
     await w.hr.agent
       .post(`/api/employees/${id}/resignation`)
       .send({ resignation_date: "2026-06-01", last_working_day: lwd, reason: "x" })

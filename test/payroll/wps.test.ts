@@ -2,6 +2,7 @@
 import { beforeAll, describe, expect, it } from "vitest";
 import { expectError, useTestApp } from "../support/app.ts";
 import { payrollEmployee, payrollWorld, type PayrollWorld } from "./support.ts";
+import * as clock from "../../src/lib/clock.ts";
 
 const t = useTestApp();
 let w: PayrollWorld;
@@ -97,7 +98,7 @@ describe("updateWpsSettings, exportWpsSif: SIF export", () => {
   });
 
   it("produces the file line by line, EDR per employee and one SCR last", async () => {
-    const before = new Date();
+    const before = clock.now();
     const res = await w.hr.agent.get(`/api/payroll/wps/${runId}?exclude_incomplete=true`).expect(200);
     expect(res.headers["content-type"]).toMatch(/^text\/csv/);
     expect(res.headers["x-wps-excluded"]).toBe("1");
@@ -130,7 +131,7 @@ describe("updateWpsSettings, exportWpsSif: SIF export", () => {
     );
     expect([
       dubai,
-      new Intl.DateTimeFormat("en-CA", { timeZone: "Asia/Dubai", year: "numeric", month: "2-digit", day: "2-digit" }).format(new Date()),
+      new Intl.DateTimeFormat("en-CA", { timeZone: "Asia/Dubai", year: "numeric", month: "2-digit", day: "2-digit" }).format(clock.now()),
     ]).toContain(scr[3]);
   });
 

@@ -9,6 +9,7 @@ import { jobs } from "../../src/platform/jobs/queue.ts";
 import { addMember, expectError, signupTenant, uniqueEmail, useTestApp } from "../support/app.ts";
 import { startMailSink, tokenMailed, type MailSink } from "../support/mail.ts";
 import { MEMBER_PASSWORD, MEMBER_PASSWORD_HASH } from "../support/passwords.ts";
+import * as clock from "../../src/lib/clock.ts";
 
 const t = useTestApp();
 let mail: MailSink;
@@ -175,7 +176,10 @@ describe("forgotPassword, resetPassword: password reset by mail", () => {
     const o = await signupTenant(t);
     await t.request().post("/api/auth/forgot-password").send({ email: o.email }).expect(200);
     const token = await tokenMailed(mail, o.email, "Reset token");
-    await t.query("UPDATE password_reset_tokens SET expires_at = now() - interval '1 second' WHERE user_id = $1", [o.userId]);
+    await t.query("UPDATE password_reset_tokens SET expires_at = $2::timestamptz - interval '1 second' WHERE user_id = $1", [
+      o.userId,
+      clock.now(),
+    ]);
     expectError(await t.request().post("/api/auth/reset-password").send({ token, password: "brand-new-password" }), 400, "invalid_token");
   });
 });

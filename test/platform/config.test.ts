@@ -230,7 +230,12 @@ describe("loadConfig", () => {
         `CLOCK_START must be an ISO 8601 instant with its offset, such as 2026-11-28T12:00:00Z, got ${JSON.stringify(bad)}`,
       ]);
     expect(
-      problemsOf({ NODE_ENV: "production", SESSION_SECRET: "s".repeat(32), PUBLIC_URL: "https://hr.example.com", CLOCK_START: "2026-11-28T12:00:00Z" }),
+      problemsOf({
+        NODE_ENV: "production",
+        SESSION_SECRET: "s".repeat(32),
+        PUBLIC_URL: "https://hr.example.com",
+        CLOCK_START: "2026-11-28T12:00:00Z",
+      }),
     ).toEqual(["CLOCK_START is honoured only outside production: unset it"]);
   });
 

@@ -11,6 +11,7 @@ import { config } from "../../src/config.ts";
 import { hashToken } from "../../src/platform/identity/tokens.ts";
 import { appWith, expectError, signupTenant, uniqueEmail, useTestApp } from "../support/app.ts";
 import { declared429Headers, expectRateLimitHeaders } from "../support/rate-limit.ts";
+import * as clock from "../../src/lib/clock.ts";
 
 const t = useTestApp();
 const WINDOW_S = 15 * 60;
@@ -69,8 +70,8 @@ describe("signIn, acceptInvite: the sign-in throttle's 429 names the limit that 
     const b = await signupTenant(t);
     const token = `invite-${uniqueEmail("token")}`;
     await t.query(
-      "INSERT INTO invitations (tenant_id, email, role, token_hash, expires_at) VALUES ($1, $2, 'employee', $3, now() + interval '1 day')",
-      [b.tenantId, a.email, hashToken(token)],
+      "INSERT INTO invitations (tenant_id, email, role, token_hash, expires_at) VALUES ($1, $2, 'employee', $3, $4::timestamptz + interval '1 day')",
+      [b.tenantId, a.email, hashToken(token), clock.now()],
     );
     const max = config().signinMaxFailuresPerAccount;
     for (let i = 0; i < max; i++)

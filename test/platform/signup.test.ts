@@ -9,6 +9,7 @@ import { registerAllJobs } from "../../src/modules/jobs.ts";
 import { jobs } from "../../src/platform/jobs/queue.ts";
 import { appWith, expectError, signupTenant, uniqueEmail, useTestApp } from "../support/app.ts";
 import { signupToken } from "../support/signup.ts";
+import * as clock from "../../src/lib/clock.ts";
 
 const t = useTestApp();
 registerAllJobs();
@@ -76,7 +77,8 @@ describe("signup, confirmSignup: the same answer whether or not the address has 
     const late = uniqueEmail("late");
     await t.request().post("/api/auth/signup").send({ name: "Late", email: late, password: PASSWORD }).expect(202);
     const token = await signupToken(t.query, late);
-    await t.query("UPDATE signup_requests SET expires_at = now() - interval '1 second' WHERE email = $1", [late]);
+    // a second before the server's clock (src/lib/clock.ts), which the link's expiry follows
+    await t.query("UPDATE signup_requests SET expires_at = $2::timestamptz - interval '1 second' WHERE email = $1", [late, clock.now()]);
     expectError(await t.request().post("/api/auth/signup/confirm").send({ token }), 400, "invalid_token");
     expect(await t.query("SELECT 1 FROM users WHERE email = $1", [late])).toEqual([]);
 

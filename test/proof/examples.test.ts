@@ -13,6 +13,7 @@ import path from "node:path";
 import { Ajv2020 } from "ajv/dist/2020.js";
 import addFormats from "ajv-formats";
 import { describe, expect, it } from "vitest";
+import { today } from "../support/clock.ts";
 
 type Json = any;
 const doc: Json = JSON.parse(readFileSync(path.resolve(import.meta.dirname, "../../generated/openapi.json"), "utf8"));
@@ -97,7 +98,7 @@ function sample(schema: Json, where: string, madeUp: string[], depth = 0): unkno
       return s.items ? [sample(s.items, `${where}[]`, madeUp, depth + 1)] : [];
     case "string":
       madeUp.push(`${where}${s.format ? ` (${s.format})` : ""}${s.pattern ? ` /${s.pattern}/` : ""}`);
-      return s.format === "date" ? new Date().toISOString().slice(0, 10) : "string";
+      return s.format === "date" ? today() : "string";
     case "integer":
     case "number":
       return s.minimum ?? 0;

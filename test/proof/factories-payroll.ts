@@ -10,9 +10,8 @@ import {
   api,
   bodyFor,
   collection,
-  DAY,
   employeeOf,
-  isoDay,
+  fromToday,
   once,
   rowOf,
   token,
@@ -56,7 +55,7 @@ async function payrollEmployee(ctx: Ctx): Promise<string> {
     "/api/employees",
     bodyFor("post", "/api/employees", {
       email: sampleEmail("payroll"),
-      joining_date: isoDay(Date.now() - 400 * DAY),
+      joining_date: fromToday(-400),
       labour_card_number: "12345678",
       bank_routing_code: "802420101",
       bank_iban: "AE070331234567890123456",
@@ -239,7 +238,7 @@ export const factories: Record<string, Factory> = {
       const claim = await asHolder(ctx, "/api/payroll/expense-claims", {
         category_id: category.id,
         amount: "250.00",
-        expense_date: isoDay(Date.now() - 5 * DAY),
+        expense_date: fromToday(-5),
         description: "Proof claim",
       });
       return { id: claim.id, snapshot: rowOf(ctx.t, "expense_claims", claim.id) };
@@ -253,8 +252,8 @@ export const factories: Record<string, Factory> = {
     async create(ctx) {
       const employeeId = await payrollEmployee(ctx);
       await api(ctx.owner.agent, "post", `/api/employees/${employeeId}/resignation`, {
-        resignation_date: isoDay(Date.now() - 10 * DAY),
-        last_working_day: isoDay(Date.now() - 2 * DAY),
+        resignation_date: fromToday(-10),
+        last_working_day: fromToday(-2),
         reason: "Proof",
       });
       const s = await api(ctx.owner.agent, "post", "/api/payroll/final-settlements", { employee_id: employeeId });

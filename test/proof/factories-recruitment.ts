@@ -20,7 +20,7 @@ import {
   api,
   DAY,
   employeeOf,
-  isoDay,
+  fromToday,
   rowOf,
   token,
   type Factory,
@@ -29,6 +29,7 @@ import {
   type RequestInput,
   type Scope,
 } from "./factory-kit.ts";
+import * as clock from "../../src/lib/clock.ts";
 
 type Ctx = Omit<FactoryContext, "parents">;
 
@@ -46,7 +47,7 @@ const candidateLink: Scope = { tenant: "a candidate's personal link: the token, 
 
 /** A unique candidate address (the link mails are found by it). */
 const candidateEmail = () => `proof.candidate.${token("").toLowerCase()}@example.test`;
-const inDays = (days: number) => new Date(Date.now() + days * DAY).toISOString();
+const inDays = (days: number) => new Date(clock.nowMs() + days * DAY).toISOString();
 
 async function roleOf(ctx: Ctx, h: Holder): Promise<string | undefined> {
   return (
@@ -119,8 +120,8 @@ async function draftOffer(ctx: Ctx) {
   const offer = await api(ctx.owner.agent, "post", OFFERS, {
     candidate_id: candidate.id,
     salary: "2400000.00",
-    joining_date: isoDay(Date.now() + 40 * DAY),
-    expires_on: isoDay(Date.now() + 14 * DAY),
+    joining_date: fromToday(40),
+    expires_on: fromToday(14),
     terms: "Proof: includes a joining bonus.",
   });
   return { candidate, offer: offer as { id: string } };

@@ -27,6 +27,7 @@ import {
   configuration,
   onFreeDay,
   DAY,
+  fromToday,
   isoDay,
   employeeOf,
   insertMember,
@@ -119,8 +120,8 @@ export const areaFactories: Record<string, Factory> = {
         );
       if (!(await exitOf()).length)
         await api(ctx.owner.agent, "post", `/api/employees/${employeeId}/resignation`, {
-          resignation_date: isoDay(Date.now()),
-          last_working_day: isoDay(Date.now() + 30 * DAY),
+          resignation_date: fromToday(0),
+          last_working_day: fromToday(30),
           reason: "Proof",
         });
       const [item] = await exitOf();

@@ -4,6 +4,8 @@
 import type { TenantSession, TestContext } from "../support/app.ts";
 import { MEMBER_PASSWORD_HASH } from "../support/passwords.ts";
 import { effective, operationAt, sample, sampleEmail, type RequestInput } from "./openapi.ts";
+import { addDays, weekday } from "../../src/lib/dates.ts";
+import { today } from "../support/clock.ts";
 
 export type { RequestInput };
 /** A member a resource belongs to; `agent` is there when they are signed in (not for generated direct reports). */
@@ -89,6 +91,8 @@ export function snapshotOf(t: TestContext, owner: TenantSession, path: string, t
 }
 
 export const isoDay = (ms: number) => new Date(ms).toISOString().slice(0, 10);
+/** The tenant's today (the server's clock, src/lib/clock.ts) plus `n` days. */
+export const fromToday = (n: number) => addDays(today(), n);
 export const DAY = 86_400_000;
 const employees = new Map<string, string>(); // tenant:user -> employee id
 const dayCursor = new Map<string, number>(); // employee -> next offset
@@ -125,7 +129,7 @@ export async function employeeOf(ctx: Omit<FactoryContext, "parents">, holder: H
     "/api/employees",
     bodyFor("post", "/api/employees", {
       email: sampleEmail("employee"),
-      joining_date: isoDay(Date.now() - 400 * DAY),
+      joining_date: fromToday(-400),
       ...(reportsTo ? { reports_to: reportsTo } : {}),
     }),
   );
@@ -156,8 +160,8 @@ export function leaveBasics(ctx: Omit<FactoryContext, "parents">) {
       current ??
       (await api(a, "post", "/api/leave-periods", {
         name: `Proof ${token("")}`,
-        start_date: isoDay(Date.now() - 60 * DAY),
-        end_date: isoDay(Date.now() + 300 * DAY),
+        start_date: fromToday(-60),
+        end_date: fromToday(300),
         is_current: true,
       }));
     const type = await api(a, "post", "/api/leave-types", { name: `Proof ${token("")}`, code: token("L"), min_notice_days: 0 });
@@ -194,12 +198,12 @@ export function dayFor(employeeId: string, kind: "future-workday" | "past-off" |
   const key = `${employeeId}:${kind}`;
   let n = dayCursor.get(key) ?? 0;
   for (;;) {
-    const d = new Date(kind === "future-workday" ? Date.now() + (10 + n) * DAY : Date.now() - (3 + n) * DAY);
+    const d = fromToday(kind === "future-workday" ? 10 + n : -(3 + n));
     n++;
-    const off = d.getUTCDay() === 0 || d.getUTCDay() === 6;
+    const off = weekday(d) === 0 || weekday(d) === 6;
     if (kind === "past-off" ? off : !off) {
       dayCursor.set(key, n);
-      return isoDay(d.getTime());
+      return d;
     }
   }
 }

@@ -8,6 +8,7 @@ import path from "node:path";
 import fc from "fast-check";
 import type supertest from "supertest";
 import { encodeQuery, type QueryStyle } from "./query-styles.ts";
+import * as clock from "../../src/lib/clock.ts";
 
 export type Schema = Record<string, any>;
 export type Role = "owner" | "admin" | "hr" | "manager" | "employee";
@@ -176,7 +177,7 @@ function sampleString(s: Schema): string {
   if (fmt === "email") v = sampleEmail();
   else if (fmt === "uuid") v = randomUUID();
   else if (fmt === "date") v = "2026-03-16";
-  else if (fmt === "date-time") v = new Date().toISOString();
+  else if (fmt === "date-time") v = clock.now().toISOString();
   else if (fmt === "uri" || fmt === "url") v = "https://example.test/x";
   else if (fmt === "binary") v = "";
   else if (s.pattern) {

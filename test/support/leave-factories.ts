@@ -1,7 +1,8 @@
 // Factories for the leave and attendance tests. Employees are inserted by SQL (insertEmployee of
 // ./employees.ts: the employee CRUD operations live in another area), everything else goes
 // through the API.
-import { addDays, todayIn, weekday } from "../../src/lib/dates.ts";
+import { addDays, weekday } from "../../src/lib/dates.ts";
+import { today } from "./clock.ts";
 import { addMember, signupTenant, type TenantSession, type TestContext } from "./app.ts";
 
 import { insertEmployee } from "./employees.ts";
@@ -10,10 +11,8 @@ export { type EmployeeOverrides, insertEmployee } from "./employees.ts";
 
 let seq = 0;
 
-/** Today (UTC, as the tests' tenants use the default Asia/Kolkata zone this is the tenant's date or close to it). */
-export function today(timeZone = "Asia/Kolkata"): string {
-  return todayIn(timeZone);
-}
+/** Today in the tenants' time zone by the server's clock (test/support/clock.ts). */
+export { today };
 
 /** The first date on or after `from` that is the given weekday (0 = Sunday). */
 export function nextWeekday(from: string, day: number): string {

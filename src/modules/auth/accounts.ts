@@ -52,7 +52,9 @@ async function mailPasswordReset(id: string): Promise<boolean> {
     const user = await tx.user.findUnique({ where: { email: request.email } });
     if (!user) return false;
     const { token, hash } = newToken();
-    await tx.passwordResetToken.create({ data: { user_id: user.id, token_hash: hash, expires_at: new Date(clock.nowMs() + RESET_TTL_MS) } });
+    await tx.passwordResetToken.create({
+      data: { user_id: user.id, token_hash: hash, expires_at: new Date(clock.nowMs() + RESET_TTL_MS) },
+    });
     const link = `${config().publicUrl}/reset-password?token=${encodeURIComponent(token)}`;
     await queueEmail(tx, {
       to: user.email,

@@ -153,7 +153,8 @@ export async function balancesPage(i: BalancesPageInput): Promise<BalancesPageRe
   const byType = (f: Sql) => (i.leaveTypeId ? f : empty);
   const rows = await readGenericPlan<Omit<BalancesPageResult, "parts"> & { part: string | null }>(sql`
       WITH day AS (
-        SELECT (${clock.now().toISOString()}::timestamptz AT TIME ZONE t.timezone)::date AS today FROM tenants t WHERE t.id = ${tenant}::uuid
+        SELECT (${clock.now().toISOString()}::timestamptz AT TIME ZONE t.timezone)::date AS today
+          FROM tenants t WHERE t.id = ${tenant}::uuid
       ), per AS (
         SELECT id FROM leave_periods WHERE tenant_id = ${tenant}::uuid AND ${periodSql} LIMIT 1
       ), emp AS (
