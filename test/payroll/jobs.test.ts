@@ -13,7 +13,10 @@ import { jobs } from "../../src/platform/jobs/queue.ts";
 import { PAYROLL_RUNS_JOB } from "../../src/modules/payroll/jobs.ts";
 import { appWith, expectError, type OtherApp, useTestApp, type TenantSession } from "../support/app.ts";
 import { memberFor, payrollEmployee, payrollWorld, type PayrollWorld } from "./support.ts";
+import { PAYROLL_FIGURES_DAY, useClock } from "../support/clock.ts";
 
+// the months below (loans, runs) are worked out by hand from this day
+useClock(PAYROLL_FIGURES_DAY);
 const t = useTestApp({ config: { payrollSyncLimit: 0, payrollBatchSize: 2 } });
 let w: PayrollWorld;
 let hr: TenantSession["agent"];

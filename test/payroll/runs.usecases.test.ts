@@ -15,7 +15,10 @@ import { changeRun, discardRun, openRun, processRun, runBreakdown, runSlip } fro
 import { saveSalarySetup } from "../../src/modules/payroll/salary-setup.ts";
 import { useTestApp, type TenantSession } from "../support/app.ts";
 import { memberFor, payrollEmployee, payrollWorld, type PayrollWorld } from "./support.ts";
+import { PAYROLL_FIGURES_DAY, useClock } from "../support/clock.ts";
 
+// the months below (loans, runs) are worked out by hand from this day
+useClock(PAYROLL_FIGURES_DAY);
 const t = useTestApp();
 let w: PayrollWorld;
 let hr: AuthContext;

@@ -70,7 +70,8 @@ describe("signIn, acceptInvite: the sign-in throttle's 429 names the limit that 
     const b = await signupTenant(t);
     const token = `invite-${uniqueEmail("token")}`;
     await t.query(
-      "INSERT INTO invitations (tenant_id, email, role, token_hash, expires_at) VALUES ($1, $2, 'employee', $3, $4::timestamptz + interval '1 day')",
+      `INSERT INTO invitations (tenant_id, email, role, token_hash, expires_at)
+       VALUES ($1, $2, 'employee', $3, $4::timestamptz + interval '1 day')`,
       [b.tenantId, a.email, hashToken(token), clock.now()],
     );
     const max = config().signinMaxFailuresPerAccount;

@@ -4,6 +4,9 @@ import { inflateSync } from "node:zlib";
 import { expect } from "vitest";
 import { createEmployee } from "../support/employees.ts";
 import { addMember, signupTenant, type TenantSession, type TestContext } from "../support/app.ts";
+import * as clock from "../../src/lib/clock.ts";
+import { addDays } from "../../src/lib/dates.ts";
+import { today } from "../support/clock.ts";
 
 export interface Company {
   owner: TenantSession;
@@ -27,12 +30,14 @@ export async function recruitingCompany(t: TestContext, opts: { company?: string
   return { owner, hr, manager, managerEmployeeId: mgrEmp.id, employee };
 }
 
+/** `days` from now by the server's clock (src/lib/clock.ts), at `hour` UTC. */
 export const isoIn = (days: number, hour = 10) => {
-  const d = new Date(Date.now() + days * 86_400_000);
+  const d = new Date(clock.nowMs() + days * 86_400_000);
   d.setUTCHours(hour, 0, 0, 0);
   return d.toISOString();
 };
-export const dateIn = (days: number) => new Date(Date.now() + days * 86_400_000).toISOString().slice(0, 10);
+/** The tenant's today (the server's clock, in its time zone) plus `days`. */
+export const dateIn = (days: number) => addDays(today(), days);
 
 let n = 0;
 export const uniq = () => `${process.pid}${Date.now()}${n++}`;

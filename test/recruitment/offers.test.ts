@@ -375,7 +375,7 @@ describe("listJobOffers, createJobOffer, getJobOffer, updateJobOffer, deleteJobO
     const { candidate, offer } = await draftOffer(c.hr.agent);
     await c.hr.agent.post(`/api/recruitment/offers/${offer.id}/send`).expect(200);
     const token = linkToken(await mail.waitFor(candidate.email), "offers");
-    await t.query(`UPDATE job_offers SET expires_on = current_date - 2 WHERE id = $1`, [offer.id]);
+    await t.query(`UPDATE job_offers SET expires_on = $2 WHERE id = $1`, [offer.id, dateIn(-2)]);
     const e = expectError(await anon().post(`/api/public/offers/${token}/accept`), 410, "invalid_token");
     expect(e.error).toContain("expired");
     const [row] = await t.query(`SELECT status FROM job_offers WHERE id = $1`, [offer.id]);
@@ -403,7 +403,7 @@ describe("listJobOffers, createJobOffer, getJobOffer, updateJobOffer, deleteJobO
     // The hourly job expires offers of every company.
     const y = await draftOffer(c.hr.agent);
     await c.hr.agent.post(`/api/recruitment/offers/${y.offer.id}/send`).expect(200);
-    await t.query(`UPDATE job_offers SET expires_on = current_date - 1 WHERE id = $1`, [y.offer.id]);
+    await t.query(`UPDATE job_offers SET expires_on = $2 WHERE id = $1`, [y.offer.id, dateIn(-1)]);
     expect(await expireOffersEverywhere()).toBeGreaterThanOrEqual(1);
     expect((await t.query(`SELECT status FROM job_offers WHERE id = $1`, [y.offer.id]))[0].status).toBe("expired");
 

@@ -11,6 +11,13 @@ import { type DateString, todayIn } from "../../src/lib/dates.ts";
 /** Time zone of the companies the tests sign up (the signup default). */
 export const TEST_TIME_ZONE = "Asia/Kolkata";
 
+/**
+ * A day the payroll files that work figures out by hand for given months (loans from December
+ * 2026, the runs of January to March 2027) state as the day they run on: Wednesday 25 November
+ * 2026, noon in India.
+ */
+export const PAYROLL_FIGURES_DAY = "2026-11-25T06:30:00Z";
+
 /** The file runs with the clock reading `instant` when it starts (it runs on from there). */
 export function useClock(instant: string): void {
   beforeAll(() => setClock(instant));
