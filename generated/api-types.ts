@@ -3128,7 +3128,7 @@ export interface paths {
         };
         /**
          * Current server time, for client clock sync
-         * @description The server's current instant (UTC, and as epoch milliseconds), so clients can correct their clock before recording punches or dates. Public.
+         * @description The server's current instant (UTC, and as epoch milliseconds), so clients can correct their clock before recording punches or dates. Public. It is the clock of business time: each company's "today" is this instant's date in the company's time zone, and it stamps decisions, punches and the expiry of links. A test or demo server (never production) may run it from another starting instant (`CLOCK_START`), so ask it rather than assume the machine's date.
          */
         get: operations["getServerTime"];
         put?: never;

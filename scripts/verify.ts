@@ -21,10 +21,14 @@
 //                      while a server is SIGKILLed and restarted and the replica stopped and
 //                      started: no lost session, 5xx only in flight on the killed process, no job
 //                      or mail twice, read-your-writes; throughput with 3 processes and with 1
+//   8. calendar      - scripts/calendar-proof.ts: the date-sensitive tests at ten fixed instants
+//                      (CLOCK_START): every weekday in India, month, year and financial-year ends,
+//                      a leap day, the ESI periods' starts, the hours when India is a day ahead of UTC
 // Exit status 1 when a check fails.
 import { spawnSync } from "node:child_process";
 import { existsSync } from "node:fs";
 import path from "node:path";
+import { DATE_SENSITIVE, formatProof, INSTANTS, runAt } from "./calendar-proof.ts";
 import { formatCluster, runClusterVerify } from "./cluster-verify.ts";
 import { formatEventLoop, runEventLoop } from "./event-loop.ts";
 import { formatLoad, runLoad, table } from "./load.ts";
@@ -187,6 +191,19 @@ await step("cluster (nginx, 3 processes, replica)", async () => {
   return r.problems.length
     ? { result: "FAIL", details: `${r.problems[0]}${r.problems.length > 1 ? ` (+${r.problems.length - 1})` : ""}` }
     : { result: "pass", details };
+});
+
+await step("calendar (date-sensitive tests at 10 instants)", async () => {
+  const proof = INSTANTS.map(({ at, what }) => {
+    console.log(`--- CLOCK_START=${at} (${what})`);
+    return runAt(at, what, DATE_SENSITIVE);
+  });
+  console.log(formatProof(proof));
+  const failed = proof.filter((r) => r.result === "FAIL");
+  for (const r of failed) console.error(`calendar proof failed at ${r.at}:\n  ${r.failures.join("\n  ")}`);
+  return failed.length
+    ? { result: "FAIL", details: `failed at ${failed.map((r) => r.at).join(", ")} (logs in .data/calendar-proof/)` }
+    : { result: "pass", details: `${proof.length} instants, ${DATE_SENSITIVE.join(" ")}: ${proof[0]?.tests} at each` };
 });
 
 console.log(

@@ -8,6 +8,7 @@ import { beforeAll, describe, expect, it } from "vitest";
 import { useTestApp } from "../support/app.ts";
 import { find, renderPdf, type RenderedPdf } from "../support/pdf.ts";
 import { binary, type Company, draftOffer, recruitingCompany } from "./helpers.ts";
+import { today } from "../support/clock.ts";
 
 const t = useTestApp();
 let c: Company;
@@ -63,8 +64,8 @@ describe("getPublicOfferPdf, getPublicAppointmentPdf: the letters rendered", () 
     expect(name.y).toBeLessThan(address.y);
     const ref = find(offerPdf, `Ref: ${offer.offer_number}`);
     expect(ref.y).toBeGreaterThan(address.y);
-    const today = (await t.query(`SELECT to_char(now() AT TIME ZONE 'Asia/Kolkata', 'YYYY-MM-DD') AS d`))[0].d;
-    expect(sameLine(offerPdf, ref)).toEqual([`Ref: ${offer.offer_number}`, `Date: ${longDate(today)}`]);
+    // the letter is dated the company's today by the server's clock (src/lib/clock.ts)
+    expect(sameLine(offerPdf, ref)).toEqual([`Ref: ${offer.offer_number}`, `Date: ${longDate(today())}`]);
     const to = find(offerPdf, "To");
     expect(to.y).toBeGreaterThan(ref.y);
     expect(find(offerPdf, "Priya Sharma").y).toBeGreaterThan(to.y);

@@ -10,6 +10,7 @@ import { expireOffersEverywhere } from "../../src/modules/recruitment/offers.ts"
 import { expectError, useTestApp } from "../support/app.ts";
 import { startMailSink, type MailSink, type ReceivedMail } from "../support/mail.ts";
 import { addCandidate, advance, binary, dateIn, draftOffer, openPosting, pdfText, recruitingCompany, type Company } from "./helpers.ts";
+import * as clock from "../../src/lib/clock.ts";
 
 const t = useTestApp();
 let c: Company;
@@ -393,7 +394,10 @@ describe("listJobOffers, createJobOffer, getJobOffer, updateJobOffer, deleteJobO
     const b = await draftOffer(c.hr.agent);
     await c.hr.agent.post(`/api/recruitment/offers/${b.offer.id}/send`).expect(200);
     const bt = linkToken(await mail.waitFor(b.candidate.email), "offers");
-    await t.query(`UPDATE job_offers SET offer_token_expires_at = now() - interval '1 minute' WHERE id = $1`, [b.offer.id]);
+    await t.query(`UPDATE job_offers SET offer_token_expires_at = $2::timestamptz - interval '1 minute' WHERE id = $1`, [
+      b.offer.id,
+      clock.now(),
+    ]);
     expectError(await anon().get(`/api/public/offers/${bt}`), 410, "invalid_token");
     expectError(await anon().get(`/api/public/offers/${bt}/pdf`), 410, "invalid_token");
     // HR can expire a sent offer by hand.
@@ -449,12 +453,15 @@ describe("listJobOffers, createJobOffer, getJobOffer, updateJobOffer, deleteJobO
     const { candidate, offer } = await draftOffer(c.hr.agent);
     await t.query(`UPDATE job_offers SET status = 'accepted' WHERE id = $1`, [offer.id]);
     const a = await c.hr.agent.post(`/api/recruitment/offers/${offer.id}/send-appointment`).expect(200);
-    const days = (Date.parse(a.body.data.appointment_link_expires_at) - Date.now()) / 86_400_000;
+    const days = (Date.parse(a.body.data.appointment_link_expires_at) - clock.nowMs()) / 86_400_000;
     expect(days).toBeGreaterThan(29.9);
     expect(days).toBeLessThanOrEqual(30);
     const token = linkToken(await mail.waitFor(candidate.email), "appointment");
     await anon().get(`/api/public/appointment/${token}`).expect(200);
-    await t.query(`UPDATE job_offers SET appointment_token_expires_at = now() - interval '1 second' WHERE id = $1`, [offer.id]);
+    await t.query(`UPDATE job_offers SET appointment_token_expires_at = $2::timestamptz - interval '1 second' WHERE id = $1`, [
+      offer.id,
+      clock.now(),
+    ]);
     expectError(await anon().get(`/api/public/appointment/${token}`), 410, "invalid_token");
     expectError(await anon().get(`/api/public/appointment/${token}/pdf`), 410, "invalid_token");
     expectError(
