@@ -1,8 +1,8 @@
-// Configuration. Every environment variable the server reads is parsed and checked once, at start,
-// by `loadConfig`. docs/configuration.md lists them, written from this file by
-// scripts/docs-config.ts (`make generate`): this comment is its introduction, the doc comment of
-// each `Config` field names the field's variable in backticks and says what it means, and the
-// defaults are loadConfig's own (a `@default` tag describes one only where the code computes it).
+// Configuration: every environment variable the server reads, parsed and checked once, at start, by
+// `loadConfig`. docs/configuration.md lists them, written from this file by scripts/docs-config.ts
+// (`make generate`): the paragraphs of this comment after this one are its introduction, the doc
+// comment of each `Config` field names the field's variable in backticks and says what it means, and
+// the defaults are loadConfig's own (a `@default` line describes one only where the code computes it).
 //
 // Integers are decimal digits within their range (counts at least 1, or 0 where the variable says
 // what 0 means; milliseconds at most 2147483647, what Node's timers take; ports at most 65535), URLs
