@@ -18,8 +18,8 @@ help:
 	@echo "make stubs      write 501 stubs for operations without a handler"
 	@echo "make migrate    apply pending migrations;  make migration name=<name>  create one from the schema"
 	@echo "make seed       add a demo tenant with realistic data"
-	@echo "make bench      benchmarks (see README)"
-	@echo "make cluster    primary + streaming replica, 3 server processes, nginx in front (README); make cluster-stop stops them"
+	@echo "make bench      benchmarks (see docs/performance.md)"
+	@echo "make cluster    primary + streaming replica, 3 server processes, nginx in front (docs/scaling.md); make cluster-stop stops them"
 
 $(STAMP): package.json package-lock.json $(wildcard patches/*.patch)
 	npm ci --no-audit --no-fund
@@ -120,8 +120,8 @@ test: check-generated
 verify: test
 	$(NODE_BIN)/tsx scripts/verify.ts
 
-# The scale-out topology on this machine (scripts/cluster.ts; README "Several processes and a read
-# replica"): PostgreSQL primary + streaming replica under .data/cluster, SERVERS (3) server
+# The scale-out topology on this machine (scripts/cluster.ts; docs/scaling.md, "Several processes and
+# a read replica"): PostgreSQL primary + streaming replica under .data/cluster, SERVERS (3) server
 # processes, nginx in front; left running until `make cluster-stop`.
 cluster: build
 	$(NODE_BIN)/tsx scripts/cluster.ts start
@@ -134,7 +134,7 @@ bench: generate
 
 # Known vulnerabilities of the dependencies the server runs with (npm's advisory database). Needs a
 # registry that serves the advisory endpoint: the registry mirror of the build machines answers 405,
-# so this is not part of `make test` (README, "Dependency audit").
+# so this is not part of `make test` (docs/operations.md, "Dependency audit").
 audit: install
 	npm audit --omit=dev --audit-level=moderate
 	npm audit signatures
