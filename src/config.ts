@@ -64,6 +64,36 @@ export interface Config {
   readonly maxConcurrentRequests: number;
   readonly maxQueuedRequests: number;
   readonly requestQueueTimeoutMs: number;
+  /**
+   * Slow clients (src/http/server.ts, src/http/admission.ts): how long a request's headers may take
+   * to arrive (`HEADERS_TIMEOUT_MS`, Node's headersTimeout), and the whole request, headers and body
+   * (`REQUEST_TIMEOUT_MS`, Node's requestTimeout; at least HEADERS_TIMEOUT_MS); beyond either, a
+   * 408 `request_timeout` and the connection is closed.
+   */
+  readonly headersTimeoutMs: number;
+  readonly requestTimeoutMs: number;
+  /**
+   * An API request's body is read without an admission slot, each client IP at most
+   * `BODY_READS_PER_CLIENT` bodies at once (beyond, a 429), within `BODY_READ_TIMEOUT_MS` plus one
+   * second for every `BODY_MIN_BYTES_PER_SECOND` bytes received (a body arriving slower than that
+   * rate runs out of time); past it, a 408 `request_timeout` and the connection is closed. At most
+   * REQUEST_TIMEOUT_MS in all.
+   */
+  readonly bodyReadsPerClient: number;
+  readonly bodyReadTimeoutMs: number;
+  readonly bodyMinBytesPerSecond: number;
+  /**
+   * A response must be written to the client within `RESPONSE_WRITE_TIMEOUT_MS` of its headers
+   * (a client that reads slowly or not at all); past it the connection is closed, which frees the
+   * request's admission slot.
+   */
+  readonly responseWriteTimeoutMs: number;
+  /**
+   * How long a connection may stay open idle between two requests (`KEEP_ALIVE_TIMEOUT_MS`): longer
+   * than the idle timeout of a load balancer in front (60 s on common ones), so that it never sends
+   * a request on a connection the server is closing.
+   */
+  readonly keepAliveTimeoutMs: number;
   readonly sessionSecret: string;
   /** Base of the links in e-mails, without a trailing slash; its origin may make state-changing requests. */
   readonly publicUrl: string;
@@ -378,6 +408,15 @@ export function loadConfig(env: Env, root: string = projectRoot): Config {
     if (value(r, "PUBLIC_URL") === undefined) reject(r, "PUBLIC_URL must be set in production (links in emails)");
     if (value(r, "CLOCK_START") !== undefined) reject(r, "CLOCK_START is honoured only outside production: unset it");
   }
+  const headersTimeoutMs = durationMs(r, "HEADERS_TIMEOUT_MS", 10_000);
+  const requestTimeoutMs = durationMs(r, "REQUEST_TIMEOUT_MS", 300_000);
+  const bodyReadTimeoutMs = durationMs(r, "BODY_READ_TIMEOUT_MS", 20_000);
+  // Node refuses a headers timeout longer than the request's; a body given longer than the whole
+  // request would be cut by the request's timeout first
+  if (headersTimeoutMs > requestTimeoutMs)
+    reject(r, `HEADERS_TIMEOUT_MS (${headersTimeoutMs}) must not be longer than REQUEST_TIMEOUT_MS (${requestTimeoutMs})`);
+  if (bodyReadTimeoutMs > requestTimeoutMs)
+    reject(r, `BODY_READ_TIMEOUT_MS (${bodyReadTimeoutMs}) must not be longer than REQUEST_TIMEOUT_MS (${requestTimeoutMs})`);
   const config: Config = {
     nodeEnv,
     isProduction,
@@ -393,6 +432,13 @@ export function loadConfig(env: Env, root: string = projectRoot): Config {
     maxConcurrentRequests: positiveInt(r, "MAX_CONCURRENT_REQUESTS", 16),
     maxQueuedRequests: nonNegativeInt(r, "MAX_QUEUED_REQUESTS", 64),
     requestQueueTimeoutMs: durationMs(r, "REQUEST_QUEUE_TIMEOUT_MS", 2000),
+    headersTimeoutMs,
+    requestTimeoutMs,
+    bodyReadsPerClient: integer(r, "BODY_READS_PER_CLIENT", 8, 1, 1_000_000, "a positive integer up to 1000000"),
+    bodyReadTimeoutMs,
+    bodyMinBytesPerSecond: positiveInt(r, "BODY_MIN_BYTES_PER_SECOND", 4096),
+    responseWriteTimeoutMs: durationMs(r, "RESPONSE_WRITE_TIMEOUT_MS", 60_000),
+    keepAliveTimeoutMs: durationMs(r, "KEEP_ALIVE_TIMEOUT_MS", 65_000),
     sessionSecret: sessionSecret ?? "dev-only-insecure-session-secret-change-me",
     publicUrl: (publicUrl ?? `http://localhost:${port}`).replace(/\/$/, ""),
     allowedOrigins: origins(r, "ALLOWED_ORIGINS"),
