@@ -275,7 +275,8 @@ describe("uploadAppointmentDocument: the public upload checks its link first", (
     const boundary = "----slowclients";
     const head = Buffer.from(
       `--${boundary}\r\nContent-Disposition: form-data; name="document_type"\r\n\r\nid_proof\r\n` +
-        `--${boundary}\r\nContent-Disposition: form-data; name="file"; filename="id.pdf"\r\nContent-Type: application/pdf\r\n\r\n%PDF-1.4\n`,
+        `--${boundary}\r\nContent-Disposition: form-data; name="file"; filename="id.pdf"\r\n` +
+        "Content-Type: application/pdf\r\n\r\n%PDF-1.4\n",
     );
     const upload = unfinished(s.port, {
       path: `/api/public/appointment/${randomBytes(32).toString("base64url")}/upload`,
