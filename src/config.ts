@@ -111,6 +111,49 @@ export interface Config {
    */
   readonly requestQueueTimeoutMs: number;
   /**
+   * `HEADERS_TIMEOUT_MS`: how long a request's headers may take to arrive (Node's headersTimeout,
+   * checked every quarter of it, at most every second; src/http/server.ts); beyond, a 408
+   * `request_timeout` envelope and the connection is closed. At most REQUEST_TIMEOUT_MS.
+   */
+  readonly headersTimeoutMs: number;
+  /**
+   * `REQUEST_TIMEOUT_MS`: how long a whole request, headers and body, may take (Node's
+   * requestTimeout; at least HEADERS_TIMEOUT_MS); beyond, a 408 `request_timeout` and the connection
+   * is closed.
+   */
+  readonly requestTimeoutMs: number;
+  /**
+   * `BODY_READS_PER_CLIENT`: request bodies one client IP may be sending at once (they hold no
+   * admission slot while they arrive, src/http/admission.ts); beyond, a 429 `rate_limited`
+   * (`RateLimit-Policy: "body-reads"`, `Retry-After: 2`) before the body is read. Behind a proxy set
+   * TRUST_PROXY, or every client shares the proxy's address.
+   */
+  readonly bodyReadsPerClient: number;
+  /**
+   * `BODY_READ_TIMEOUT_MS`: a body must arrive within this plus one second for every
+   * BODY_MIN_BYTES_PER_SECOND bytes received; past it, a 408 `request_timeout` and the connection is
+   * closed (at most REQUEST_TIMEOUT_MS in all).
+   */
+  readonly bodyReadTimeoutMs: number;
+  /**
+   * `BODY_MIN_BYTES_PER_SECOND`: the slowest a body may arrive on average (each this many bytes
+   * extend its time by a second, see BODY_READ_TIMEOUT_MS): a 10 MB upload may take as long as it
+   * keeps up this rate, within REQUEST_TIMEOUT_MS, while a body that trickles in is cut off.
+   */
+  readonly bodyMinBytesPerSecond: number;
+  /**
+   * `RESPONSE_WRITE_TIMEOUT_MS`: a response must be written to the client within this of its headers
+   * (a client that reads slowly or not at all); past it the connection is closed, which frees the
+   * request's admission slot. A 10 MB download needs about 1.4 Mbit/s within the default.
+   */
+  readonly responseWriteTimeoutMs: number;
+  /**
+   * `KEEP_ALIVE_TIMEOUT_MS`: how long a connection may stay open idle between two requests: longer
+   * than the idle timeout of a load balancer in front (60 s on common ones), so that it never sends
+   * a request on a connection the server is closing.
+   */
+  readonly keepAliveTimeoutMs: number;
+  /**
    * `SESSION_SECRET`: the cookie signing secret; production refuses to start without a real one (at
    * least 32 characters, not the development value).
    */
@@ -511,6 +554,15 @@ export function loadConfig(env: Env, root: string = projectRoot): Config {
     if (value(r, "PUBLIC_URL") === undefined) reject(r, "PUBLIC_URL must be set in production (links in emails)");
     if (value(r, "CLOCK_START") !== undefined) reject(r, "CLOCK_START is honoured only outside production: unset it");
   }
+  const headersTimeoutMs = durationMs(r, "HEADERS_TIMEOUT_MS", 10_000);
+  const requestTimeoutMs = durationMs(r, "REQUEST_TIMEOUT_MS", 300_000);
+  const bodyReadTimeoutMs = durationMs(r, "BODY_READ_TIMEOUT_MS", 20_000);
+  // Node refuses a headers timeout longer than the request's; a body given longer than the whole
+  // request would be cut by the request's timeout first
+  if (headersTimeoutMs > requestTimeoutMs)
+    reject(r, `HEADERS_TIMEOUT_MS (${headersTimeoutMs}) must not be longer than REQUEST_TIMEOUT_MS (${requestTimeoutMs})`);
+  if (bodyReadTimeoutMs > requestTimeoutMs)
+    reject(r, `BODY_READ_TIMEOUT_MS (${bodyReadTimeoutMs}) must not be longer than REQUEST_TIMEOUT_MS (${requestTimeoutMs})`);
   const config: Config = {
     nodeEnv,
     isProduction,
@@ -526,6 +578,13 @@ export function loadConfig(env: Env, root: string = projectRoot): Config {
     maxConcurrentRequests: positiveInt(r, "MAX_CONCURRENT_REQUESTS", 16),
     maxQueuedRequests: nonNegativeInt(r, "MAX_QUEUED_REQUESTS", 64),
     requestQueueTimeoutMs: durationMs(r, "REQUEST_QUEUE_TIMEOUT_MS", 2000),
+    headersTimeoutMs,
+    requestTimeoutMs,
+    bodyReadsPerClient: integer(r, "BODY_READS_PER_CLIENT", 8, 1, 1_000_000, "a positive integer up to 1000000"),
+    bodyReadTimeoutMs,
+    bodyMinBytesPerSecond: positiveInt(r, "BODY_MIN_BYTES_PER_SECOND", 4096),
+    responseWriteTimeoutMs: durationMs(r, "RESPONSE_WRITE_TIMEOUT_MS", 60_000),
+    keepAliveTimeoutMs: durationMs(r, "KEEP_ALIVE_TIMEOUT_MS", 65_000),
     sessionSecret: sessionSecret ?? "dev-only-insecure-session-secret-change-me",
     publicUrl: (publicUrl ?? `http://localhost:${port}`).replace(/\/$/, ""),
     allowedOrigins: origins(r, "ALLOWED_ORIGINS"),

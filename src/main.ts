@@ -76,7 +76,6 @@ server.on("error", (err: NodeJS.ErrnoException) => {
   );
   process.exit(1);
 });
-server.keepAliveTimeout = 65_000;
 
 if (config.runWorker) {
   registerAllJobs();

@@ -25,7 +25,9 @@
 // Decorators: hrms/standard-responses adds, where the operation does not define them itself,
 //           400 (validation), 401/403 (non-public operations), 404 (operations with path
 //           parameters), 413 and 415 (operations with a request body: the body parser refuses
-//           oversized bodies and other media types before the operation runs), 403 on public
+//           oversized bodies and other media types before the operation runs), 408 and 429 (with a
+//           request body: the body did not arrive in time, or its client has too many bodies
+//           arriving at once - src/http/admission.ts), 403 on public
 //           state-changing operations too (the origin check refuses foreign origins), 500 and
 //           503 (overload or database down, with Retry-After: components/responses/Unavailable)
 //           - each a $ref to components/responses. Operations with an application/json request
@@ -270,8 +272,11 @@ function standardResponses() {
           } else if (method !== "get") add("403", "Forbidden");
           if (pathParams) add("404", "NotFound");
           if (op.requestBody) {
+            // the body arrives within its deadline (408) and its client's budget of bodies (429)
+            add("408", "RequestTimeout");
             add("413", "PayloadTooLarge");
             add("415", "UnsupportedMediaType");
+            add("429", "BodiesInProgress");
           }
           if (op.requestBody?.content?.["application/json"] && !("x-body-limit" in op)) op["x-body-limit"] = DEFAULT_BODY_LIMIT;
           add("500", "Internal");

@@ -8,12 +8,30 @@
 //   - otherwise it waits in a FIFO queue of at most `maxQueued` for at most `queueTimeoutMs`;
 //     a slot freed by a finished request goes to the oldest waiter;
 //   - queue full, or still waiting at the deadline: 503 `unavailable`, Retry-After.
-// A waiter whose client hangs up leaves the queue. Only /api/ paths are counted; the health check
-// (/api/health) and the static reference (/docs, /openapi.json) bypass it, so a load balancer and
-// an operator still get answers while the API is saturated.
+// A waiter whose client hangs up leaves the queue. Only /api/ paths are counted; the health and
+// readiness checks (/api/health, /api/health/ready) and the static reference (/docs, /openapi.json)
+// bypass it, so a load balancer and an operator still get answers while the API is saturated - and
+// both checks report the load (requestLoad: in progress, waiting, saturated; readiness is a 503
+// while saturated).
+//
+// A slot is for work, not for waiting on a client:
+//   - reading a request's body (readingBody, around the JSON parser and the multipart reader) holds
+//     no slot: the request gives its slot back while the body arrives and takes one again, ahead
+//     of new requests, once it is in. Each client IP may have at most `bodyReadsPerClient` bodies
+//     arriving at once (beyond, a 429 `rate_limited` before the body is read), and a body must
+//     arrive within `bodyReadTimeoutMs`, plus one second for every `bodyMinBytesPerSecond` bytes
+//     received (so a body trickling in slower than that rate runs out of time): past it, a 408
+//     `request_timeout` with `Connection: close`.
+//   - writing a response holds its slot, but a response not written within `writeTimeoutMs` of
+//     its headers (a client that reads slowly or not at all) has its connection closed, which
+//     frees the slot.
+// One timer per app checks both deadlines (every quarter of the shorter one, at most every second)
+// while requests are in progress. The headers and the whole request are bounded by the HTTP server
+// (src/http/server.ts: HEADERS_TIMEOUT_MS, REQUEST_TIMEOUT_MS).
 import { AsyncResource } from "node:async_hooks";
 import type { NextFunction, Request, RequestHandler, Response } from "express";
-import { RETRY_AFTER_BUSY_S, unavailable } from "../platform/errors.ts";
+import { logger } from "../log.ts";
+import { AppError, RETRY_AFTER_BUSY_S, rateLimited, unavailable } from "../platform/errors.ts";
 
 export interface AdmissionOptions {
   /** requests in progress at once (MAX_CONCURRENT_REQUESTS) */
@@ -24,6 +42,14 @@ export interface AdmissionOptions {
   queueTimeoutMs: number;
   /** Retry-After of the 503 (seconds) */
   retryAfterSeconds?: number;
+  /** bodies one client IP may be sending at once (BODY_READS_PER_CLIENT; default: no limit) */
+  bodyReadsPerClient?: number;
+  /** the time a body has to arrive, before the extension its bytes earn (BODY_READ_TIMEOUT_MS; default: none) */
+  bodyReadTimeoutMs?: number;
+  /** each this many bytes of a body received give it one more second (BODY_MIN_BYTES_PER_SECOND) */
+  bodyMinBytesPerSecond?: number;
+  /** the time a response has to be written after its headers (RESPONSE_WRITE_TIMEOUT_MS; default: none) */
+  writeTimeoutMs?: number;
   /**
    * Answers a refusal (the app passes its error middleware, the one place errors become the
    * envelope). Called directly rather than through next(err): Express would walk every route of
@@ -33,80 +59,228 @@ export interface AdmissionOptions {
 }
 
 export interface AdmissionStats {
+  /** requests holding a slot */
   active: number;
+  /** requests waiting for a slot (new ones, and those whose body is in) */
   queued: number;
   admitted: number;
   rejectedFull: number;
   rejectedTimeout: number;
+  /** bodies being received (holding no slot) */
+  readingBodies: number;
+  /** bodies refused for the client's bodies already arriving (429) */
+  rejectedBodyReads: number;
+  /** bodies that did not arrive in time (408) */
+  bodyReadTimeouts: number;
+  /** responses cut off for not being written in time */
+  writeTimeouts: number;
+  /**
+   * Every slot is taken and requests wait for one, or were refused within the last second: the
+   * process takes no more work than it is doing (health reports it).
+   */
+  saturated: boolean;
 }
 
-/** Paths that are never queued: health, and everything outside /api/ (the reference, its document). */
+/** The admission control of an app: its middleware, the body-reading wrapper, and its figures. */
+export type Admission = RequestHandler & {
+  stats: () => AdmissionStats;
+  /** `reader` (a middleware that reads the request's body) run without a slot, within the body's budget and deadline */
+  readingBody: (reader: RequestHandler) => RequestHandler;
+  /** The limits it enforces. */
+  options: Readonly<AdmissionOptions>;
+};
+
+const UNQUEUED = new Set(["/api/health", "/api/health/", "/api/health/ready", "/api/health/ready/"]);
+
+/** Paths that are never queued: health and readiness, and everything outside /api/ (the reference, its document). */
 export function bypassesAdmission(path: string): boolean {
-  return !path.startsWith("/api/") || path === "/api/health" || path === "/api/health/";
+  return !path.startsWith("/api/") || UNQUEUED.has(path);
+}
+
+/** The load of the app serving `req`, as the health and readiness checks report it. */
+export function requestLoad(req: Request) {
+  const admission = req.app.locals.admission as Admission;
+  const s = admission.stats();
+  return {
+    in_progress: s.active,
+    limit: admission.options.maxConcurrent,
+    queued: s.queued,
+    queue_limit: admission.options.maxQueued,
+    reading_bodies: s.readingBodies,
+    saturated: s.saturated,
+  };
+}
+
+/** Seconds a client waits before sending another body when its bodies in progress were too many. */
+export const BODY_READS_RETRY_S = 2;
+
+/** Does the request announce a body (a length above 0, or chunks)? */
+function announcesBody(req: Request): boolean {
+  const length = req.headers["content-length"];
+  return req.headers["transfer-encoding"] !== undefined || (length !== undefined && length !== "0");
 }
 
 interface Waiter {
-  next: () => void;
+  grant: () => void;
   timer: NodeJS.Timeout;
-  res: Response;
   gone: boolean;
 }
 
-export function admissionControl(opts: AdmissionOptions): RequestHandler & { stats: () => AdmissionStats } {
+/** A FIFO of waiters as an array with a moving head (shift() of a long array copies it). */
+class WaitQueue {
+  private items: (Waiter | undefined)[] = [];
+  private head = 0;
+  /** waiters still waiting (not granted, timed out or hung up) */
+  live = 0;
+  push(w: Waiter) {
+    this.items.push(w);
+    this.live++;
+  }
+  /** Takes `w` out (timed out, hung up); false when it was no longer waiting. */
+  leave(w: Waiter): boolean {
+    if (w.gone) return false;
+    w.gone = true;
+    this.live--;
+    clearTimeout(w.timer);
+    return true;
+  }
+  /** The oldest live waiter, taken out of the queue. */
+  shift(): Waiter | undefined {
+    let found: Waiter | undefined;
+    while (!found && this.head < this.items.length) {
+      const w = this.items[this.head];
+      this.items[this.head++] = undefined;
+      if (w && this.leave(w)) found = w;
+    }
+    if (this.head === this.items.length) {
+      this.items = [];
+      this.head = 0;
+    } else if (this.head > 1024 && this.head * 2 > this.items.length) {
+      this.items = this.items.slice(this.head);
+      this.head = 0;
+    }
+    return found;
+  }
+}
+
+/**
+ * An admitted request. `held`: it counts against the slots; `reading`: its body is arriving (no
+ * slot); `waiting`: its body is in and it waits for a slot again; `free`: it holds none and reads
+ * nothing (answered with an error after its body, or its body was late); `done`: closed.
+ */
+interface Entry {
+  req: Request;
+  res: Response;
+  state: "held" | "reading" | "waiting" | "free" | "done";
+  /** when the response's headers were first seen sent (0: not yet) */
+  writeFrom: number;
+  /** when its body began to be read, and the socket's bytes read by then */
+  bodyFrom: number;
+  bodyBase: number;
+  /** the client IP whose body budget it uses while reading */
+  client: string;
+  /** ends the body read as late (408) */
+  late?: () => void;
+  /** its place in the queue while waiting for a slot after its body */
+  waiter?: Waiter;
+}
+
+export function admissionControl(opts: AdmissionOptions): Admission {
   const retryAfter = opts.retryAfterSeconds ?? RETRY_AFTER_BUSY_S;
+  const bodyReadsPerClient = opts.bodyReadsPerClient ?? Number.POSITIVE_INFINITY;
+  const bodyTimeout = opts.bodyReadTimeoutMs ?? Number.POSITIVE_INFINITY;
+  const minRate = opts.bodyMinBytesPerSecond ?? Number.POSITIVE_INFINITY;
+  const writeTimeout = opts.writeTimeoutMs ?? Number.POSITIVE_INFINITY;
+  // every quarter of the shorter deadline, at most every second, at least every 20 ms
+  const shorter = Math.min(bodyTimeout, writeTimeout);
+  const checkEveryMs = Number.isFinite(shorter) ? Math.max(20, Math.min(1000, Math.floor(shorter / 4))) : 0;
+
   let active = 0;
-  // FIFO as an array with a moving head (shift() of a long array copies it)
-  let queue: Waiter[] = [];
-  let head = 0;
-  /** waiters still waiting (not admitted, timed out or hung up) */
-  let waiting = 0;
-  const counts = { admitted: 0, rejectedFull: 0, rejectedTimeout: 0 };
-
-  /** Holds a slot until the response is done (finished or the connection closed). */
-  function hold(res: Response) {
-    active++;
-    counts.admitted++;
-    let released = false;
-    res.once("close", () => {
-      if (released) return;
-      released = true;
-      active--;
-      dispatch();
-    });
-  }
-
-  /** Hands free slots to the oldest waiters. */
-  function dispatch() {
-    while (active < opts.maxConcurrent && head < queue.length) {
-      const w = queue[head];
-      queue[head++] = undefined as unknown as Waiter;
-      if (w.gone) continue;
-      w.gone = true;
-      waiting--;
-      clearTimeout(w.timer);
-      hold(w.res);
-      w.next();
-    }
-    if (head === queue.length) {
-      queue = [];
-      head = 0;
-    } else if (head > 1024 && head * 2 > queue.length) {
-      queue = queue.slice(head);
-      head = 0;
-    }
-  }
+  /** new requests waiting for a slot */
+  const queue = new WaitQueue();
+  /** requests whose body is in, waiting for a slot again: served before new ones */
+  const resuming = new WaitQueue();
+  /** bodies arriving per client IP */
+  const readersOf = new Map<string, number>();
+  let readingBodies = 0;
+  let lastRefusalAt = 0;
+  const counts = { admitted: 0, rejectedFull: 0, rejectedTimeout: 0, rejectedBodyReads: 0, bodyReadTimeouts: 0, writeTimeouts: 0 };
+  const entries = new Set<Entry>();
+  const entryOf = new WeakMap<Response, Entry>();
+  let checker: NodeJS.Timeout | undefined;
 
   const refusal = (why: string) => unavailable(`Server busy (${why}), try again shortly`, retryAfter);
-  const refuse = (req: Request, res: Response, next: NextFunction, why: string) =>
-    opts.respond ? opts.respond(refusal(why), req, res, next) : next(refusal(why));
+  const refuse = (req: Request, res: Response, next: NextFunction, why: string) => {
+    lastRefusalAt = Date.now();
+    return opts.respond ? opts.respond(refusal(why), req, res, next) : next(refusal(why));
+  };
+
+  /** Admits the request: it holds a slot until its response is done (finished or the connection closed). */
+  function hold(req: Request, res: Response) {
+    active++;
+    counts.admitted++;
+    const e: Entry = { req, res, state: "held", writeFrom: 0, bodyFrom: 0, bodyBase: 0, client: "" };
+    entries.add(e);
+    entryOf.set(res, e);
+    res.once("close", () => close(e));
+    if (checkEveryMs && !checker) checker = setInterval(check, checkEveryMs).unref();
+  }
+
+  function close(e: Entry) {
+    if (e.state === "held") active--;
+    else if (e.state === "reading") endBodyRead(e);
+    else if (e.state === "waiting" && e.waiter) resuming.leave(e.waiter);
+    e.state = "done";
+    entries.delete(e);
+    dispatch();
+  }
+
+  function endBodyRead(e: Entry) {
+    readingBodies--;
+    const n = (readersOf.get(e.client) ?? 1) - 1;
+    if (n > 0) readersOf.set(e.client, n);
+    else readersOf.delete(e.client);
+    e.late = undefined;
+  }
+
+  /** Hands free slots to the waiters: first those whose body is in, then the oldest new ones. */
+  function dispatch() {
+    while (active < opts.maxConcurrent) {
+      const w = resuming.shift() ?? queue.shift();
+      if (!w) break;
+      w.grant();
+    }
+  }
+
+  /** The deadlines: bodies that arrive too slowly, responses written too slowly. */
+  function check() {
+    const now = Date.now();
+    for (const e of entries) {
+      if (e.state === "reading") {
+        const received = Math.max(0, (e.req.socket?.bytesRead ?? e.bodyBase) - e.bodyBase);
+        if (now - e.bodyFrom > bodyTimeout + (received * 1000) / minRate) e.late?.();
+      } else if (e.res.headersSent && !e.res.writableFinished) {
+        if (!e.writeFrom) e.writeFrom = now;
+        else if (now - e.writeFrom > writeTimeout) {
+          counts.writeTimeouts++;
+          logger.warn({ path: e.req.path, ms: now - e.writeFrom }, "response not written in time: connection closed");
+          e.res.destroy();
+        }
+      }
+    }
+    if (!entries.size && checker) {
+      clearInterval(checker);
+      checker = undefined;
+    }
+  }
 
   const middleware = (req: Request, res: Response, next: NextFunction) => {
     if (bypassesAdmission(req.path)) return next();
-    if (active < opts.maxConcurrent && waiting === 0) {
-      hold(res);
+    if (active < opts.maxConcurrent && queue.live === 0 && resuming.live === 0) {
+      hold(req, res);
       return next();
     }
-    if (waiting >= opts.maxQueued) {
+    if (queue.live >= opts.maxQueued) {
       counts.rejectedFull++;
       return refuse(req, res, next, "too many requests waiting");
     }
@@ -114,26 +288,115 @@ export function admissionControl(opts: AdmissionOptions): RequestHandler & { sta
     // (request id of the log lines) for everything downstream.
     const resume = AsyncResource.bind(() => next());
     const w: Waiter = {
-      next: resume,
-      res,
+      grant: () => {
+        hold(req, res);
+        resume();
+      },
       gone: false,
       timer: setTimeout(() => {
-        if (w.gone) return;
-        w.gone = true;
-        waiting--;
+        if (!queue.leave(w)) return;
         counts.rejectedTimeout++;
         refuse(req, res, next, `no capacity within ${opts.queueTimeoutMs} ms`);
       }, opts.queueTimeoutMs),
     };
-    res.once("close", () => {
-      // the client hung up while waiting: leave the queue (skipped by dispatch)
-      if (w.gone) return;
-      w.gone = true;
-      waiting--;
-      clearTimeout(w.timer);
-    });
+    // the client hung up while waiting: leave the queue (skipped by dispatch)
+    res.once("close", () => queue.leave(w));
     queue.push(w);
-    waiting++;
   };
-  return Object.assign(middleware, { stats: (): AdmissionStats => ({ active, queued: waiting, ...counts }) });
+
+  /** After its body: the slot again at once, or ahead of new requests within the queue's deadline. */
+  function takeSlotAgain(e: Entry, next: NextFunction) {
+    if (active < opts.maxConcurrent && resuming.live === 0) {
+      e.state = "held";
+      active++;
+      return next();
+    }
+    e.state = "waiting";
+    const resume = AsyncResource.bind(() => next());
+    const w: Waiter = {
+      grant: () => {
+        e.state = "held";
+        e.waiter = undefined;
+        active++;
+        resume();
+      },
+      gone: false,
+      timer: setTimeout(() => {
+        if (!resuming.leave(w)) return;
+        e.state = "free";
+        e.waiter = undefined;
+        counts.rejectedTimeout++;
+        refuse(e.req, e.res, next, `no capacity within ${opts.queueTimeoutMs} ms`);
+      }, opts.queueTimeoutMs),
+    };
+    e.waiter = w;
+    resuming.push(w);
+  }
+
+  const readingBody =
+    (reader: RequestHandler): RequestHandler =>
+    (req, res, next) => {
+      const e = entryOf.get(res);
+      if (e?.state !== "held" || !announcesBody(req)) return reader(req, res, next);
+      const client = req.ip ?? "unknown";
+      const arriving = readersOf.get(client) ?? 0;
+      if (arriving >= bodyReadsPerClient) {
+        counts.rejectedBodyReads++;
+        return next(
+          rateLimited(
+            BODY_READS_RETRY_S,
+            { name: "body-reads", limit: bodyReadsPerClient },
+            `Too many request bodies arriving at once from this client (at most ${bodyReadsPerClient}); finish sending one first`,
+          ),
+        );
+      }
+      readersOf.set(client, arriving + 1);
+      readingBodies++;
+      e.client = client;
+      e.bodyFrom = Date.now();
+      e.bodyBase = req.socket?.bytesRead ?? 0;
+      e.state = "reading";
+      active--;
+      let over = false;
+      const done = (err?: unknown) => {
+        if (over) return;
+        over = true;
+        if (e.state !== "reading") return;
+        endBodyRead(e);
+        if (err !== undefined && err !== null) {
+          e.state = "free";
+          return next(err);
+        }
+        takeSlotAgain(e, next);
+      };
+      // from the deadline timer: in the request's own async context
+      e.late = AsyncResource.bind(() => {
+        if (over) return;
+        over = true;
+        endBodyRead(e);
+        e.state = "free";
+        counts.bodyReadTimeouts++;
+        next(
+          new AppError(
+            "request_timeout",
+            `Request body not received in time (${bodyTimeout} ms, and 1 s more for every ${minRate} bytes received)`,
+            undefined,
+            // what is left of the body is not waited for: the connection ends with the answer
+            { Connection: "close" },
+          ),
+        );
+      });
+      // the slot it gave back goes to a waiter
+      dispatch();
+      reader(req, res, done);
+    };
+
+  const stats = (): AdmissionStats => ({
+    active,
+    queued: queue.live + resuming.live,
+    ...counts,
+    readingBodies,
+    saturated: active >= opts.maxConcurrent && (queue.live + resuming.live > 0 || Date.now() - lastRefusalAt < 1000),
+  });
+  return Object.assign(middleware, { stats, readingBody, options: Object.freeze({ ...opts }) });
 }

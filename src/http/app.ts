@@ -9,6 +9,10 @@
 // x-public / x-roles / x-module → the operation's handler (mounted from the generated registry;
 // nothing is routed by hand; on the read replica when the document marks it x-read-replica and the
 // replica may serve the caller: src/http/read-routing.ts) → envelope → error middleware.
+// A slot of admission control is for work: while a body arrives (the JSON parser, the multipart
+// reader) the request holds none and the body has its client's budget and a deadline; a response
+// has a deadline to be written (src/http/admission.ts); the HTTP server bounds headers and the whole
+// request (src/http/server.ts).
 import { randomUUID } from "node:crypto";
 import { readFileSync } from "node:fs";
 import path from "node:path";
@@ -25,7 +29,8 @@ import { withTenant } from "../db/tenancy.ts";
 import { deliverQueuedMail } from "../platform/mail/outbox.ts";
 import { logger, logRequest, requestContext } from "../log.ts";
 import { MAX_UPLOAD_BYTES, uploadStorage } from "../platform/storage/files.ts";
-import { admissionControl, type AdmissionOptions } from "./admission.ts";
+import { checkAppointmentUpload } from "../modules/recruitment/index.ts";
+import { type Admission, admissionControl, type AdmissionOptions } from "./admission.ts";
 import { errorBody, errorMiddleware, notFoundFallback } from "./error-middleware.ts";
 import { AppError } from "../platform/errors.ts";
 import { sendJson } from "./envelope.ts";
@@ -49,7 +54,10 @@ export interface AppOptions {
    */
   config?: Config;
   validateResponses?: boolean;
-  /** admission control limits; defaults MAX_CONCURRENT_REQUESTS, MAX_QUEUED_REQUESTS, REQUEST_QUEUE_TIMEOUT_MS */
+  /**
+   * admission control limits; defaults MAX_CONCURRENT_REQUESTS, MAX_QUEUED_REQUESTS, REQUEST_QUEUE_TIMEOUT_MS,
+   * BODY_READS_PER_CLIENT, BODY_READ_TIMEOUT_MS, BODY_MIN_BYTES_PER_SECOND, RESPONSE_WRITE_TIMEOUT_MS
+   */
   admission?: Partial<AdmissionOptions>;
 }
 
@@ -106,6 +114,16 @@ function specificity(p: string): string {
     .map((s) => (s.startsWith("{") ? "~" : s))
     .join("/");
 }
+
+/**
+ * What each public upload checks before its body is read (the upload gate, src/http/uploads.ts):
+ * the link in its path. Every public multipart operation must have its entry (buildApp refuses to
+ * start otherwise): an anonymous upload to a wrong or dead link must cost neither the time to
+ * receive its file nor the disk to hold it.
+ */
+const PUBLIC_UPLOAD_CHECKS: Partial<Record<OperationId, (params: Record<string, string>) => Promise<void>>> = {
+  uploadAppointmentDocument: (params) => checkAppointmentUpload(params.token),
+};
 
 const AUTHORIZED = Symbol("caller authorized before the body was read");
 type AuthorizedRequest = Request & { [AUTHORIZED]?: AuthContext | null };
@@ -347,14 +365,16 @@ const ONLY_FOR_UPLOADS = ["pathParamsMiddleware", "securityMiddleware", "multipa
  * operation matched (the validator answers its 404/405); for other operations not the three that
  * would do nothing (path parameters are the dispatcher's, security is the guards', no multipart
  * body); none at all for an operation without any input (no parameters, no body) called without
- * a query string, unless responses are validated.
+ * a query string, unless responses are validated. The multipart reader runs through `readingBody`
+ * (admission control: no slot while the body arrives, the body's budget and deadline).
  */
-function validation(validateResponses: boolean): express.RequestHandler {
+function validation(validateResponses: boolean, readingBody: Admission["readingBody"]): express.RequestHandler {
   const all = openApiValidator(validateResponses);
   const names = all.map((m) => m.name);
   for (const name of [...ONLY_FOR_UPLOADS, "metadataMiddleware", "requestMiddleware"])
     if (!names.includes(name)) throw new Error(`express-openapi-validator has no ${name} (src/http/app.ts expects it)`);
-  const full = series(all);
+  // the multipart reader receives the upload's body: without an admission slot, within the body's deadline
+  const full = series(all.map((m) => (m.name === "multipartMiddleware" ? readingBody(m) : m)));
   const lean = series(all.filter((m) => !ONLY_FOR_UPLOADS.includes(m.name)));
   return (req, res, next) => {
     const op = operationOf(req);
@@ -428,6 +448,9 @@ function buildApp(cfg: Config, opts: AppOptions): express.Express {
     byCodeUnit(specificity(operationTable[a].path), specificity(operationTable[b].path)),
   );
   const matchers = operationMatchers(ids);
+  for (const m of matchers)
+    if (m.isPublic && m.multipart && !PUBLIC_UPLOAD_CHECKS[m.id])
+      throw new Error(`${m.id}: a public upload needs the checks it makes before its body is read (PUBLIC_UPLOAD_CHECKS)`);
   const app = express();
   app.disable("x-powered-by");
   app.set("etag", false);
@@ -463,6 +486,10 @@ function buildApp(cfg: Config, opts: AppOptions): express.Express {
     maxQueued: opts.admission?.maxQueued ?? cfg.maxQueuedRequests,
     queueTimeoutMs: opts.admission?.queueTimeoutMs ?? cfg.requestQueueTimeoutMs,
     retryAfterSeconds: opts.admission?.retryAfterSeconds,
+    bodyReadsPerClient: opts.admission?.bodyReadsPerClient ?? cfg.bodyReadsPerClient,
+    bodyReadTimeoutMs: opts.admission?.bodyReadTimeoutMs ?? cfg.bodyReadTimeoutMs,
+    bodyMinBytesPerSecond: opts.admission?.bodyMinBytesPerSecond ?? cfg.bodyMinBytesPerSecond,
+    writeTimeoutMs: opts.admission?.writeTimeoutMs ?? cfg.responseWriteTimeoutMs,
     respond: errorMiddleware,
   });
   app.locals.admission = admission;
@@ -488,7 +515,8 @@ function buildApp(cfg: Config, opts: AppOptions): express.Express {
     // A non-public operation without a session is a 401 before its input is looked at (or read).
     requireSessionFor(),
     refuseMissingBody(),
-    jsonBodies((req) => operationOf(req)?.body ?? null),
+    // the body arrives without an admission slot, within its client's budget and its deadline
+    jsonBodies((req) => operationOf(req)?.body ?? null, admission.readingBody),
     // uploads: caller, concurrency, rates and quota before the body is read (src/http/uploads.ts)
     uploadGate({
       upload: (req) => {
@@ -500,8 +528,15 @@ function buildApp(cfg: Config, opts: AppOptions): express.Express {
         (req as AuthorizedRequest)[AUTHORIZED] = auth;
         return auth;
       },
+      beforeBody: async (req) => {
+        const check = PUBLIC_UPLOAD_CHECKS[operationOf(req)!.id];
+        const params = (req as OperationRequest).openapiRouteHint?.pathParams;
+        if (!params)
+          throw new AppError("validation_failed", "Malformed path", [{ path: "path", message: "is not valid percent-encoding" }]);
+        await check?.(params);
+      },
     }),
-    validation(opts.validateResponses ?? cfg.validateResponses),
+    validation(opts.validateResponses ?? cfg.validateResponses, admission.readingBody),
     refuseNulCharacters,
     dispatch(ids, matchers),
   ]);

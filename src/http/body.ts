@@ -58,9 +58,14 @@ export interface JsonBodySpec {
 
 /**
  * The JSON body parser: for each request, the spec of its operation (`specOf`); requests of
- * operations without a JSON body (and of no operation) are not read at all.
+ * operations without a JSON body (and of no operation) are not read at all. Each parser runs
+ * through `reading` (the app's admission control: no slot while the body arrives, the client's
+ * budget of bodies and the body's deadline; src/http/admission.ts).
  */
-export function jsonBodies(specOf: (req: Request) => JsonBodySpec | null): RequestHandler {
+export function jsonBodies(
+  specOf: (req: Request) => JsonBodySpec | null,
+  reading: (reader: RequestHandler) => RequestHandler = (reader) => reader,
+): RequestHandler {
   const parsers = new Map<string, RequestHandler>();
   const parserFor = ({ limit, keepRaw }: JsonBodySpec): RequestHandler => {
     const key = `${limit}:${keepRaw}`;
@@ -75,6 +80,7 @@ export function jsonBodies(specOf: (req: Request) => JsonBodySpec | null): Reque
           if (keepRaw) (req as unknown as { rawBody?: Buffer }).rawBody = buf;
         },
       });
+      p = reading(p);
       parsers.set(key, p);
     }
     return p;

@@ -14,7 +14,10 @@
 // of middlewares (src/http/app.ts, apiRequestHandler), and the router would only test the few
 // routes beside it (the reference, the document) before reaching it.
 import http from "node:http";
+import type { Duplex } from "node:stream";
 import type { Express, Request, Response } from "express";
+import { type Config, config } from "../config.ts";
+import type { ErrorCode } from "../platform/errors.ts";
 import { apiRequestHandler } from "./app.ts";
 
 type Constructors = {
@@ -50,14 +53,67 @@ export function appConstructors(app: Express): Constructors {
  * An HTTP server for the app whose requests and responses are built with its prototypes; requests
  * under `/api/` take the app's request path without Express's router (apiRequestHandler), the rest
  * (`/docs`, `/openapi.json`, `/`) go through the app.
+ *
+ * Slow clients: the app's configuration bounds how long a request's headers may take to arrive
+ * (HEADERS_TIMEOUT_MS) and the whole request with its body (REQUEST_TIMEOUT_MS), checked every
+ * quarter of the headers' time (at most every second; Node's default checks every 30 s), and how
+ * long a connection may stay idle between requests (KEEP_ALIVE_TIMEOUT_MS). A request that runs out
+ * of time, and one Node cannot parse, is answered with the error envelope (clientError) and its
+ * connection closed: 408 `request_timeout`, 431 for headers over Node's size limit, 400
+ * `validation_failed` for a malformed request. The body's own deadline and the response's write
+ * deadline are the app's (src/http/admission.ts).
  */
 export function createServer(app: Express): http.Server {
   const api = apiRequestHandler(app);
-  return http.createServer(appConstructors(app), (req, res) => {
-    for (const observe of requestObservers) observe(req as Request, res as Response);
-    if (api && req.url?.startsWith("/api/")) api(req as Request, res as Response);
-    else app(req, res);
-  });
+  const cfg = (app.locals.config as Config | undefined) ?? config();
+  const requestTimeout = cfg.requestTimeoutMs;
+  // Node refuses a headers timeout longer than the request's (loadConfig refuses it too)
+  const headersTimeout = Math.min(cfg.headersTimeoutMs, requestTimeout);
+  const server = http.createServer(
+    {
+      ...appConstructors(app),
+      headersTimeout,
+      requestTimeout,
+      connectionsCheckingInterval: Math.max(20, Math.min(1000, Math.floor(headersTimeout / 4))),
+    },
+    (req, res) => {
+      for (const observe of requestObservers) observe(req as Request, res as Response);
+      if (api && req.url?.startsWith("/api/")) api(req as Request, res as Response);
+      else app(req, res);
+    },
+  );
+  server.keepAliveTimeout = cfg.keepAliveTimeoutMs;
+  server.on("clientError", answerClientError);
+  return server;
+}
+
+/** Node's error codes of a request it could not read: what the client is told. */
+function clientErrorAnswer(code: string | undefined): { status: number; code: ErrorCode; message: string } {
+  if (code === "ERR_HTTP_REQUEST_TIMEOUT")
+    return { status: 408, code: "request_timeout", message: "Request not received in time (its headers or its body)" };
+  if (code === "HPE_HEADER_OVERFLOW")
+    // 431 Request Header Fields Too Large (RFC 6585); no code of its own: the body is too large's kin
+    return { status: 431, code: "payload_too_large", message: "Request headers too large" };
+  return { status: 400, code: "validation_failed", message: "Malformed HTTP request" };
+}
+
+/**
+ * Node's `clientError`: a request that ran out of time (HEADERS_TIMEOUT_MS, REQUEST_TIMEOUT_MS) or
+ * could not be parsed. Answered with the error envelope when nothing of a response has been sent
+ * on the connection yet (as Node's own handler decides), then the connection is closed.
+ */
+function answerClientError(err: NodeJS.ErrnoException, socket: Duplex): void {
+  const pending = (socket as Duplex & { _httpMessage?: { headersSent?: boolean } })._httpMessage;
+  if (err.code !== "ECONNRESET" && err.code !== "EPIPE" && socket.writable && !pending?.headersSent) {
+    const a = clientErrorAnswer(err.code);
+    const body = JSON.stringify({ error: a.message, status: a.status, code: a.code });
+    socket.write(
+      `HTTP/1.1 ${a.status} ${http.STATUS_CODES[a.status]}\r\nContent-Type: application/json; charset=utf-8\r\n` +
+        `Content-Length: ${Buffer.byteLength(body)}\r\nConnection: close\r\n\r\n${body}`,
+    );
+  }
+  // as Node's own handler does: what was written is on its way, nothing more is read
+  socket.destroy();
 }
 
 /**

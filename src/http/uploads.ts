@@ -1,6 +1,8 @@
 // The gate of every upload (an operation whose request body is multipart/form-data), before its
 // body is read - so a refused upload costs neither memory nor disk nor the time to receive it:
-//   1. who is calling (401/403 as for any operation; kept for the handler);
+//   1. who is calling (401/403 as for any operation; kept for the handler) - or, for the public
+//      joining-document upload, after the uploads in progress below, that its link is live and has
+//      room for a document (404/403/410/409: `beforeBody`), so a wrong link costs no disk;
 //   2. this process reads at most UPLOADS_MAX_CONCURRENT uploads at once (beyond, a 503
 //      `unavailable` with Retry-After: the server is busy, not the caller at fault), and at most
 //      UPLOADS_MAX_CONCURRENT_PER_USER of one user - or one client IP for the public joining-document
@@ -59,6 +61,8 @@ export interface UploadGateOptions {
   upload: (req: Request) => { isPublic: boolean } | undefined;
   /** Resolves the caller of a non-public operation (401/403) and keeps it for the handler. */
   authorize: (req: Request) => Promise<AuthContext | null>;
+  /** What a public upload checks before its body is read (its link), throwing the refusal. */
+  beforeBody?: (req: Request) => Promise<void>;
 }
 
 export function uploadGate(opts: UploadGateOptions) {
@@ -83,6 +87,7 @@ export function uploadGate(opts: UploadGateOptions) {
         release();
         removeTemporaryFiles(req);
       });
+      if (op.isPublic) await opts.beforeBody?.(req);
       const limits: UsageLimit[] = [
         {
           key: `upload:${who}`,

@@ -9,6 +9,7 @@ export type ErrorCode =
   | "module_disabled"
   | "not_found"
   | "method_not_allowed"
+  | "request_timeout"
   | "conflict"
   | "payload_too_large"
   | "quota_exceeded"
@@ -33,6 +34,8 @@ export const STATUS_OF: Readonly<Record<ErrorCode, number>> = Object.freeze({
   module_disabled: 403,
   not_found: 404,
   method_not_allowed: 405,
+  /** the request (its headers or body) did not arrive in time: HEADERS_TIMEOUT_MS, BODY_READ_TIMEOUT_MS, REQUEST_TIMEOUT_MS */
+  request_timeout: 408,
   conflict: 409,
   payload_too_large: 413,
   /** a company's storage quota (TENANT_STORAGE_QUOTA_MB) has no room for the upload */

@@ -41,6 +41,13 @@ describe("loadConfig", () => {
       maxConcurrentRequests: 16,
       maxQueuedRequests: 64,
       requestQueueTimeoutMs: 2000,
+      headersTimeoutMs: 10000,
+      requestTimeoutMs: 300000,
+      bodyReadsPerClient: 8,
+      bodyReadTimeoutMs: 20000,
+      bodyMinBytesPerSecond: 4096,
+      responseWriteTimeoutMs: 60000,
+      keepAliveTimeoutMs: 65000,
       sessionSecret: "dev-only-insecure-session-secret-change-me",
       publicUrl: "http://localhost:3000",
       allowedOrigins: [],
@@ -130,6 +137,13 @@ describe("loadConfig", () => {
       MAX_CONCURRENT_REQUESTS: "8",
       MAX_QUEUED_REQUESTS: "0",
       REQUEST_QUEUE_TIMEOUT_MS: "500",
+      HEADERS_TIMEOUT_MS: "5000",
+      REQUEST_TIMEOUT_MS: "90000",
+      BODY_READS_PER_CLIENT: "3",
+      BODY_READ_TIMEOUT_MS: "15000",
+      BODY_MIN_BYTES_PER_SECOND: "1024",
+      RESPONSE_WRITE_TIMEOUT_MS: "30000",
+      KEEP_ALIVE_TIMEOUT_MS: "75000",
       SESSION_SECRET: "0123456789abcdef0123456789abcdef",
       PUBLIC_URL: "https://hr.example.com/",
       ALLOWED_ORIGINS: "https://app.example.com, http://localhost:5173",
@@ -182,6 +196,13 @@ describe("loadConfig", () => {
       maxConcurrentRequests: 8,
       maxQueuedRequests: 0,
       requestQueueTimeoutMs: 500,
+      headersTimeoutMs: 5000,
+      requestTimeoutMs: 90000,
+      bodyReadsPerClient: 3,
+      bodyReadTimeoutMs: 15000,
+      bodyMinBytesPerSecond: 1024,
+      responseWriteTimeoutMs: 30000,
+      keepAliveTimeoutMs: 75000,
       sessionSecret: "0123456789abcdef0123456789abcdef",
       publicUrl: "https://hr.example.com",
       allowedOrigins: ["https://app.example.com", "http://localhost:5173"],
@@ -261,6 +282,13 @@ describe("loadConfig", () => {
       "DATABASE_TRANSACTION_TIMEOUT_MS",
       "MAX_CONCURRENT_REQUESTS",
       "REQUEST_QUEUE_TIMEOUT_MS",
+      "HEADERS_TIMEOUT_MS",
+      "REQUEST_TIMEOUT_MS",
+      "BODY_READS_PER_CLIENT",
+      "BODY_READ_TIMEOUT_MS",
+      "BODY_MIN_BYTES_PER_SECOND",
+      "RESPONSE_WRITE_TIMEOUT_MS",
+      "KEEP_ALIVE_TIMEOUT_MS",
       "AI_TIMEOUT_MS",
       "PAYROLL_BATCH_SIZE",
       "SIGNIN_MAX_FAILURES_PER_ACCOUNT",
@@ -276,6 +304,17 @@ describe("loadConfig", () => {
       "AI_CALLS_PER_TENANT_PER_HOUR",
     ])
       expect(problemsOf({ [name]: "0" })).toEqual([expect.stringMatching(new RegExp(`^${name} must be a positive integer`))]);
+  });
+
+  it("refuses headers or a body given longer than the whole request (REQUEST_TIMEOUT_MS)", () => {
+    expect(problemsOf({ HEADERS_TIMEOUT_MS: "20000", REQUEST_TIMEOUT_MS: "10000" })).toEqual([
+      "HEADERS_TIMEOUT_MS (20000) must not be longer than REQUEST_TIMEOUT_MS (10000)",
+      "BODY_READ_TIMEOUT_MS (20000) must not be longer than REQUEST_TIMEOUT_MS (10000)",
+    ]);
+    expect(problemsOf({ BODY_READ_TIMEOUT_MS: "300001" })).toEqual([
+      "BODY_READ_TIMEOUT_MS (300001) must not be longer than REQUEST_TIMEOUT_MS (300000)",
+    ]);
+    expect(problemsOf({ HEADERS_TIMEOUT_MS: "5000", BODY_READ_TIMEOUT_MS: "5000", REQUEST_TIMEOUT_MS: "5000" })).toEqual([]);
   });
 
   it("refuses a URL that does not parse or has another protocol, without repeating it (it may hold a password)", () => {

@@ -185,15 +185,33 @@ export function publicAppointmentPdf(token: string): Promise<{ pdf: Buffer; file
   });
 }
 
+/** 410 for a link no longer valid, 409 once the candidate has joined or the appointment holds its most documents. */
+async function checkRoomForDocument(client: Pick<ScopedTx, "candidate">, o: OfferRow) {
+  checkAppointmentLink(o);
+  const candidate = await client.candidate.findFirstOrThrow({ where: { id: o.candidate_id }, select: { employee_id: true } });
+  if (candidate.employee_id) throw conflict("You have already joined; hand further documents to HR");
+  if (o.documents.length >= MAX_APPOINTMENT_DOCUMENTS) throw conflict(`At most ${MAX_APPOINTMENT_DOCUMENTS} documents can be uploaded`);
+}
+
+/**
+ * What the joining-document upload checks before its body is read (src/http/app.ts, the upload
+ * gate): the link exists (404), its company has recruitment (403), it is still valid (410), the
+ * candidate has not joined and there is room for another document (409) - so a wrong or dead
+ * link costs neither the time to receive a file nor the disk to hold it. addAppointmentDocument
+ * checks all of it again under the offer's lock.
+ */
+export function checkAppointmentUpload(token: string): Promise<void> {
+  return inTenantOf("appointment", token, async ({ offerId }) => {
+    await checkRoomForDocument(db, await loadOffer(db, offerId));
+  });
+}
+
 export function addAppointmentDocument(token: string, file: UploadedFile | undefined, meta: RequestBody<"uploadAppointmentDocument">) {
   return inTenantOf("appointment", token, async ({ offerId }) => {
     return tenantTx(async (tx) => {
       await lockOffer(tx, offerId);
       const o = await loadOffer(tx, offerId);
-      checkAppointmentLink(o);
-      const candidate = await tx.candidate.findFirstOrThrow({ where: { id: o.candidate_id }, select: { employee_id: true } });
-      if (candidate.employee_id) throw conflict("You have already joined; hand further documents to HR");
-      if (o.documents.length >= MAX_APPOINTMENT_DOCUMENTS) throw conflict(`At most ${MAX_APPOINTMENT_DOCUMENTS} documents can be uploaded`);
+      await checkRoomForDocument(tx, o);
       const stored = await storeUpload(file, { purpose: "appointment_document", uploadedBy: null }, tx);
       const title = meta.title?.trim() || stored.original_name;
       const doc = await tx.appointmentDocument.create({

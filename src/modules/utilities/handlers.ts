@@ -1,14 +1,24 @@
 // Health, clock sync, file upload and download. Each handler translates HTTP to one use case
 // (health.ts, files.ts) and back; a download streams the file.
+import { requestLoad } from "../../http/admission.ts";
 import { created, ok } from "../../http/envelope.ts";
+import { unavailable } from "../../platform/errors.ts";
 import type { AreaHandlers } from "../../http/types.ts";
 import { sendStoredFile } from "../../platform/storage/files.ts";
 import { downloadableFile, saveUpload } from "./files.ts";
 import { serverTime, serviceHealth } from "./health.ts";
 
 export const handlers = {
-  async getHealth() {
-    return ok(await serviceHealth());
+  async getHealth({ req }) {
+    return ok({ ...(await serviceHealth()), requests: requestLoad(req) });
+  },
+
+  async getReadiness({ req }) {
+    // saturated: every request slot taken and requests waiting or refused (src/http/admission.ts)
+    const requests = requestLoad(req);
+    if (requests.saturated) throw unavailable("Server saturated: every request slot is taken and requests wait for one");
+    const { database } = await serviceHealth();
+    return ok({ status: "ready" as const, database, requests });
   },
 
   async getServerTime() {

@@ -322,6 +322,12 @@ export function sendStoredFile(
     const s = createReadStream(p);
     s.on("error", reject);
     s.on("end", () => resolve());
+    // a connection closed before the end (the client left, or it did not read the file within
+    // RESPONSE_WRITE_TIMEOUT_MS and the server cut it off): the file is closed, and the request is over
+    res.once("close", () => {
+      s.destroy();
+      resolve();
+    });
     s.pipe(res);
   });
 }

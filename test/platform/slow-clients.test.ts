@@ -1,0 +1,339 @@
+// Slow clients (src/http/admission.ts, src/http/server.ts): a client that sends its request or reads
+// its response slowly, or not at all, holds no admission slot for long and cannot keep anyone
+// else from being served.
+//   - more connections than there are slots send a body and never finish it: they hold no slot
+//     (normal clients are answered meanwhile), each client IP has a budget of bodies arriving at
+//     once (429 beyond), and each body runs out of time (408 envelope, connection closed);
+//   - headers that never end are a 408 envelope, and the connection is closed;
+//   - downloads whose client stops reading hold their slots only until the write deadline, then
+//     their connections are closed and the slots serve others;
+//   - the public joining-document upload refuses a wrong link before reading the body;
+//   - health reports the load and readiness is a 503 while the process is saturated.
+// Each test has an app with small limits of its own (2 slots, deadlines of a few seconds), served
+// as production serves it (createServer). What is asserted are outcomes - statuses, envelopes,
+// connections closed, slots given back - never how long something took: the waits are hang
+// guards, generous for a busy machine.
+import { randomBytes } from "node:crypto";
+import http from "node:http";
+import net, { type AddressInfo } from "node:net";
+import pg from "pg";
+import supertest from "supertest";
+import { afterEach, describe, expect, it } from "vitest";
+import type { Config } from "../../src/config.ts";
+import type { Admission, AdmissionStats } from "../../src/http/admission.ts";
+import { createApp } from "../../src/http/app.ts";
+import { createServer } from "../../src/http/server.ts";
+import { expectError, signupTenant, useTestApp } from "../support/app.ts";
+
+const t = useTestApp();
+
+/** A hang guard, not a timing assertion. */
+async function waitFor(what: string, fn: () => Promise<boolean> | boolean, ms = 90_000) {
+  const until = Date.now() + ms;
+  while (!(await fn())) {
+    if (Date.now() > until) throw new Error(`timed out waiting for ${what}`);
+    await new Promise((r) => setTimeout(r, 20));
+  }
+}
+
+/** Resolves with `p`'s value, or rejects once the hang guard runs out. */
+function guard<T>(what: string, p: Promise<T>, ms = 90_000): Promise<T> {
+  let timer: NodeJS.Timeout | undefined;
+  const out = new Promise<never>((_, reject) => {
+    timer = setTimeout(() => reject(new Error(`timed out waiting for ${what}`)), ms);
+  });
+  return Promise.race([p, out]).finally(() => clearTimeout(timer));
+}
+
+const servers: http.Server[] = [];
+afterEach(async () => {
+  for (const s of servers.splice(0)) {
+    const closed = new Promise<void>((resolve) => s.close(() => resolve()));
+    s.closeAllConnections();
+    await closed;
+  }
+});
+
+/**
+ * An app with `overrides` on the file's configuration (2 slots unless said otherwise; client IPs
+ * from X-Forwarded-For of loopback), served by createServer on a loopback port of its own.
+ */
+async function serve(overrides: Partial<Config>) {
+  const config = t.configWith({ maxConcurrentRequests: 2, trustProxy: ["loopback"], ...overrides });
+  const app = createApp({ config, validateResponses: true });
+  const server = createServer(app);
+  servers.push(server);
+  await new Promise<void>((resolve) => server.listen(0, "127.0.0.1", () => resolve()));
+  const port = (server.address() as AddressInfo).port;
+  const stats = (): AdmissionStats => (app.locals.admission as Admission).stats();
+  return { app, server, port, stats, request: () => supertest.agent(server) };
+}
+
+interface Answer {
+  status: number;
+  headers: http.IncomingHttpHeaders;
+  body: any;
+}
+
+/**
+ * A request whose headers are sent with only `sent` of its body (of the `length` it announces),
+ * the rest never: its answer (when one comes) and the closing of its connection.
+ */
+function unfinished(port: number, opts: { method?: string; path: string; headers: Record<string, string>; length: number; sent: Buffer }) {
+  const req = http.request({
+    host: "127.0.0.1",
+    port,
+    method: opts.method ?? "POST",
+    path: opts.path,
+    agent: false,
+    headers: { ...opts.headers, "content-length": String(opts.length) },
+  });
+  req.on("error", () => {}); // the server closes the connection: expected
+  const answer = new Promise<Answer>((resolve) => {
+    req.on("response", (res) => {
+      const chunks: Buffer[] = [];
+      res.on("data", (c: Buffer) => chunks.push(c));
+      res.on("error", () => {});
+      res.on("end", () => {
+        const text = Buffer.concat(chunks).toString("utf8");
+        let body: any = text;
+        try {
+          body = JSON.parse(text);
+        } catch {
+          /* not JSON: kept as text */
+        }
+        resolve({ status: res.statusCode ?? 0, headers: res.headers, body });
+      });
+    });
+  });
+  const closed = new Promise<void>((resolve) => req.on("socket", (s) => s.once("close", () => resolve())));
+  req.write(opts.sent);
+  return { answer, closed, req };
+}
+
+/** A sign-in whose JSON body stops after its first bytes, from client `ip`. */
+const slowSignIn = (port: number, ip: string) =>
+  unfinished(port, {
+    path: "/api/auth/sign-in",
+    headers: { "content-type": "application/json", "x-forwarded-for": ip },
+    length: 200,
+    sent: Buffer.from('{"email":"'),
+  });
+
+/** The raw bytes a connection receives until the server closes it. */
+function rawConnection(port: number, send: string) {
+  const socket = net.connect(port, "127.0.0.1");
+  const chunks: Buffer[] = [];
+  socket.on("data", (c: Buffer) => chunks.push(c));
+  socket.on("error", () => {});
+  const closed = new Promise<string>((resolve) => socket.once("close", () => resolve(Buffer.concat(chunks).toString("utf8"))));
+  socket.write(send);
+  return { socket, closed };
+}
+
+/** Status line and JSON body of a raw HTTP response. */
+function parseRaw(text: string): { status: number; head: string; body: any } {
+  const [head, body] = [text.slice(0, text.indexOf("\r\n\r\n")), text.slice(text.indexOf("\r\n\r\n") + 4)];
+  return { status: Number(head.split(" ")[1]), head, body: JSON.parse(body) };
+}
+
+describe("slow request bodies", () => {
+  it("signIn: more never-finished bodies than slots hold no slot; normal clients are answered; each slow body gets a 408", async () => {
+    const o = await signupTenant(t);
+    // 2 slots; 2 bodies arriving at once per client IP; 5 s for a body (a few bytes earn nothing)
+    const s = await serve({ bodyReadsPerClient: 2, bodyReadTimeoutMs: 5000, requestQueueTimeoutMs: 30_000 });
+    // 6 slow sign-ins from 3 addresses: three times the slots
+    const slow = ["198.51.100.1", "198.51.100.2", "198.51.100.3"].flatMap((ip) => [slowSignIn(s.port, ip), slowSignIn(s.port, ip)]);
+    await waitFor("the 6 slow requests to arrive", () => s.stats().admitted + s.stats().queued >= 6);
+
+    // meanwhile normal clients - more at once than there are slots - are served
+    const agent = s.request();
+    const signIn = await agent
+      .post("/api/auth/sign-in")
+      .set("X-Forwarded-For", "203.0.113.9")
+      .send({ email: o.email, password: o.password });
+    expect(signIn.status).toBe(200);
+    const reads = await Promise.all(
+      Array.from({ length: 6 }, (_, i) =>
+        i % 2
+          ? agent.get("/api/configuration/company-settings")
+          : agent.post("/api/configuration/company-settings").send({ name: `Acme ${i}` }),
+      ),
+    );
+    expect(reads.map((r) => r.status)).toEqual(Array(6).fill(200));
+    // the slow ones hold no slot while their bodies arrive
+    expect(s.stats()).toMatchObject({ active: 0, readingBodies: 6 });
+
+    // a 7th slow body from an address that has 2 arriving is refused before it is read
+    const refused = await guard("the 7th slow body's answer", slowSignIn(s.port, "198.51.100.1").answer);
+    expectError(refused, 429, "rate_limited");
+    expect(refused.headers["retry-after"]).toBe("2");
+    expect(refused.headers["ratelimit-policy"]).toBe('"body-reads";q=2');
+    expect(s.stats()).toMatchObject({ readingBodies: 6, rejectedBodyReads: 1 });
+
+    // every slow body runs out of time: 408 envelope, connection closed
+    const answers = await guard("the slow bodies' answers", Promise.all(slow.map((x) => x.answer)));
+    for (const a of answers) {
+      expectError(a, 408, "request_timeout");
+      expect(a.headers.connection).toBe("close");
+    }
+    await guard("the slow connections to close", Promise.all(slow.map((x) => x.closed)));
+    await waitFor("the slots and budgets to be free", () => s.stats().active === 0 && s.stats().readingBodies === 0);
+    expect(s.stats()).toMatchObject({ bodyReadTimeouts: 6, queued: 0 });
+    // and the addresses may send bodies again
+    const again = await s
+      .request()
+      .post("/api/auth/sign-in")
+      .set("X-Forwarded-For", "198.51.100.1")
+      .send({ email: o.email, password: o.password });
+    expect(again.status).toBe(200);
+  });
+
+  it("headers that never end are a 408 envelope, and the connection is closed", async () => {
+    const s = await serve({ headersTimeoutMs: 3000 });
+    const c = rawConnection(s.port, "POST /api/auth/sign-in HTTP/1.1\r\nHost: 127.0.0.1\r\nContent-Type: application/json\r\n");
+    const { status, head, body } = parseRaw(await guard("the connection to close", c.closed));
+    expect(status).toBe(408);
+    expect(head).toMatch(/\r\nconnection: close/i);
+    expect(head).toMatch(/\r\ncontent-type: application\/json/i);
+    expect(body).toEqual({ error: expect.any(String), status: 408, code: "request_timeout" });
+    // a request Node cannot parse is a 400 envelope
+    const bad = rawConnection(s.port, "GARBAGE\r\n\r\n");
+    const parsed = parseRaw(await guard("the malformed request's connection to close", bad.closed));
+    expect(parsed.status).toBe(400);
+    expect(parsed.body).toMatchObject({ status: 400, code: "validation_failed" });
+  });
+});
+
+describe("slow readers", () => {
+  it("downloadFile: downloads nobody reads hold their slots only until the write deadline; then others are served", async () => {
+    const o = await signupTenant(t);
+    // larger than what the sockets' buffers take in: the response cannot be written while unread
+    const size = 9 * 1024 * 1024;
+    const up = await o.agent
+      .post("/api/upload")
+      .attach("file", Buffer.alloc(size, "a"), { filename: "big.txt", contentType: "text/plain" })
+      .field("purpose", "document")
+      .expect(201);
+    const fileId = up.body.data.id as string;
+    const s = await serve({ responseWriteTimeoutMs: 3000, requestQueueTimeoutMs: 60_000 });
+    const cookie = (await s.request().post("/api/auth/sign-in").send({ email: o.email, password: o.password }).expect(200)).headers[
+      "set-cookie"
+    ] as unknown as string[];
+    const sessionCookie = cookie.map((c) => c.split(";")[0]).join("; ");
+
+    // three downloads - more than the 2 slots - whose client reads the headers and then nothing
+    const stalled = Array.from({ length: 3 }, () => {
+      let response: http.IncomingMessage | undefined;
+      let received = 0;
+      const req = http.get({
+        host: "127.0.0.1",
+        port: s.port,
+        path: `/api/files/${fileId}`,
+        agent: false,
+        headers: { cookie: sessionCookie },
+      });
+      req.on("error", () => {});
+      req.on("response", (res) => {
+        response = res;
+        res.on("error", () => {});
+        res.once("data", (c: Buffer) => {
+          received += c.length;
+          res.pause(); // and nothing more, until the test looks at what is left
+        });
+      });
+      /** Reads what the connection still holds: whether the whole file came, and how much. */
+      const drain = () =>
+        new Promise<{ status: number; complete: boolean; received: number }>((resolve) => {
+          const res = response as http.IncomingMessage;
+          res.on("data", (c: Buffer) => {
+            received += c.length;
+          });
+          res.once("close", () => resolve({ status: res.statusCode ?? 0, complete: res.complete, received }));
+          res.resume();
+        });
+      return { drain, started: () => response !== undefined };
+    });
+    // the server cuts each one off at its write deadline: the third gets a slot once one is free
+    await waitFor("the three downloads to be answered, the third once a slot is free", () => stalled.every((d) => d.started()));
+    await waitFor("the three downloads to be cut off", () => s.stats().writeTimeouts === 3);
+    const ends = await guard("the downloads' connections to end", Promise.all(stalled.map((d) => d.drain())));
+    for (const end of ends) expect(end).toMatchObject({ status: 200, complete: false, received: expect.any(Number) });
+    for (const end of ends) expect(end.received).toBeLessThan(size);
+    await waitFor("the slots to be free", () => s.stats().active === 0);
+    // the slots serve others again
+    const agent = s.request();
+    await agent.post("/api/auth/sign-in").send({ email: o.email, password: o.password }).expect(200);
+    const again = await Promise.all(Array.from({ length: 4 }, () => agent.get("/api/configuration/company-settings")));
+    expect(again.map((r) => r.status)).toEqual(Array(4).fill(200));
+  });
+});
+
+describe("uploadAppointmentDocument: the public upload checks its link first", () => {
+  it("answers a wrong link before reading the body: 404 while an 8 MB upload is still being sent", async () => {
+    const s = await serve({});
+    const boundary = "----slowclients";
+    const head = Buffer.from(
+      `--${boundary}\r\nContent-Disposition: form-data; name="document_type"\r\n\r\nid_proof\r\n` +
+        `--${boundary}\r\nContent-Disposition: form-data; name="file"; filename="id.pdf"\r\n` +
+        "Content-Type: application/pdf\r\n\r\n%PDF-1.4\n",
+    );
+    const upload = unfinished(s.port, {
+      path: `/api/public/appointment/${randomBytes(32).toString("base64url")}/upload`,
+      headers: { "content-type": `multipart/form-data; boundary=${boundary}` },
+      length: 8 * 1024 * 1024,
+      sent: head,
+    });
+    const answer = await guard("the wrong link's answer", upload.answer);
+    expectError(answer, 404, "not_found");
+    upload.req.destroy();
+  });
+});
+
+describe("getHealth, getReadiness: the load of the process", () => {
+  it("health reports the requests in progress and saturation; readiness is a 503 while saturated, 200 after", async () => {
+    const o = await signupTenant(t);
+    const s = await serve({ requestQueueTimeoutMs: 60_000 });
+    const agent = s.request();
+    await agent.post("/api/auth/sign-in").send({ email: o.email, password: o.password }).expect(200);
+
+    const idle = await s.request().get("/api/health").expect(200);
+    expect(idle.body.data).toMatchObject({
+      status: "ok",
+      database: "up",
+      requests: { in_progress: 0, limit: 2, queued: 0, queue_limit: t.config.maxQueuedRequests, reading_bodies: 0, saturated: false },
+    });
+    const ready = await s.request().get("/api/health/ready").expect(200);
+    expect(ready.body.data).toMatchObject({ status: "ready", database: "up", requests: { saturated: false } });
+
+    // two requests blocked on a lock take both slots; a third waits for one
+    const locker = new pg.Client({ connectionString: t.url });
+    await locker.connect();
+    try {
+      await locker.query("BEGIN");
+      await locker.query("LOCK TABLE tenants IN ACCESS EXCLUSIVE MODE");
+      const blocked = Array.from({ length: 3 }, () => agent.get("/api/configuration/company-settings").then((r) => r));
+      await waitFor("2 in progress and 1 waiting", () => s.stats().active === 2 && s.stats().queued === 1);
+      const busy = await s.request().get("/api/health").expect(200);
+      expect(busy.body.data.requests).toEqual({
+        in_progress: 2,
+        limit: 2,
+        queued: 1,
+        queue_limit: t.config.maxQueuedRequests,
+        reading_bodies: 0,
+        saturated: true,
+      });
+      const notReady = await s.request().get("/api/health/ready");
+      expectError(notReady, 503, "unavailable");
+      expect(notReady.headers["retry-after"]).toMatch(/^[1-9]\d*$/);
+      await locker.query("COMMIT");
+      expect((await Promise.all(blocked)).map((r) => r.status)).toEqual([200, 200, 200]);
+    } finally {
+      await locker.query("ROLLBACK").catch(() => {});
+      await locker.end();
+    }
+    await waitFor("the slots to be free", () => s.stats().active === 0);
+    const after = await s.request().get("/api/health/ready").expect(200);
+    expect(after.body.data.requests).toMatchObject({ in_progress: 0, queued: 0, saturated: false });
+  });
+});
