@@ -82,13 +82,14 @@ const ds = (d: Date | null) => (d ? toDateString(d) : null);
 const endOfMonth = (d: DateString) => monthBounds(Number(d.slice(0, 4)), Number(d.slice(5, 7))).end;
 
 export async function loadStatutory(): Promise<StatutorySettings> {
-  const [pf, esi, pt, gratuity] = await Promise.all([
+  const [pf, esi, pt, gratuity, wages] = await Promise.all([
     readSettings("pf"),
     readSettings("esi"),
     readSettings("pt"),
     readSettings("gratuity"),
+    readSettings("wages"),
   ]);
-  return { pf, esi, pt, gratuity };
+  return { pf, esi, pt, gratuity, wages };
 }
 
 export async function loadComponents(client: Pick<ScopedTx, "salaryComponent"> = db): Promise<ComponentDef[]> {
