@@ -75,7 +75,7 @@ export interface ComponentDef {
   amount: string | null;
   formula: string | null;
   pf_wage: boolean;
-  /** Under the labour codes' definition of wages; absent (a structure built outside the database): classified from `pf_wage` (wageClassOf). */
+  /** Under the labour codes' definition of wages; absent (a structure built outside the database): from `pf_wage` (wageClassOf). */
   wage_class?: WageClass;
   esi_applicable: boolean;
   depends_on_payment_days: boolean;

@@ -135,12 +135,16 @@ export function wageRuleOn(date: DateString, s: Pick<WageSettings, "code_wages_f
     return {
       rule: "pre_code",
       pf_rule: "epf_act",
-      note: "No earning of the salary is of class wages (basic pay, DA, retaining allowance): the labour codes' test is not applied; basic + DA is the earnings flagged pf_wage",
+      note:
+        "No earning of the salary is of class wages (basic pay, DA, retaining allowance): " +
+        "the labour codes' test is not applied; basic + DA is the earnings flagged pf_wage",
     };
   const code = date >= s.code_wages_from;
   return {
     rule: code ? "code" : "pre_code",
     pf_rule: date >= s.pf_code_wages_from ? "code" : "epf_act",
-    note: code ? null : `Before ${s.code_wages_from}, when the labour codes' definition of wages applies from (code_wages_from): basic + DA`,
+    note: code
+      ? null
+      : `Before ${s.code_wages_from}, when the labour codes' definition of wages applies from (code_wages_from): basic + DA`,
   };
 }
