@@ -312,7 +312,9 @@ describe("the codes' definition of wages: wages + the excess of the exclusions o
     expect(s.details.code_wages).toMatchObject({
       rule: "pre_code",
       pf_rule: "epf_act",
-      note: "No earning of the salary is of class wages (basic pay, DA, retaining allowance): the labour codes' test is not applied; basic + DA is the earnings flagged pf_wage",
+      note:
+        "No earning of the salary is of class wages (basic pay, DA, retaining allowance): " +
+        "the labour codes' test is not applied; basic + DA is the earnings flagged pf_wage",
       month: { add_back: "15600.00", wage: "15600.00" }, // shown, not applied
       day_wage: "31200.00",
     });
