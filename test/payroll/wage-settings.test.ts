@@ -7,6 +7,8 @@ import { beforeAll, describe, expect, it } from "vitest";
 import { addMember, expectError, signupTenant, type TenantSession, useTestApp } from "../support/app.ts";
 import { PAYROLL_FIGURES_DAY, useClock } from "../support/clock.ts";
 import { insertEmployee } from "../support/leave-factories.ts";
+import { find, renderPdf, type RenderedPdf } from "../support/pdf.ts";
+import { payslipPdf } from "../../src/modules/payroll/payslip-pdf.ts";
 
 // the months and exits below are worked out by hand from this day (runs of 2027, exits in 2025)
 useClock(PAYROLL_FIGURES_DAY);
@@ -60,6 +62,26 @@ async function slipOf(period: string, employeeId: string) {
   ).body.data;
   const slip = (await hr.agent.get(`/api/payroll/draft-runs/${run.id}/employees/${employeeId}`).expect(200)).body.data;
   return { run, slip };
+}
+
+/** Texts on one line (within 2 points), left to right. */
+const sameLine = (r: RenderedPdf, a: { y: number; page: number }) =>
+  r.items
+    .filter((i) => i.page === a.page && Math.abs(i.y - a.y) < 2)
+    .sort((p, q) => p.x - q.x)
+    .map((i) => i.str);
+
+async function settlementPdfText(id: string): Promise<string> {
+  const pdf = await hr.agent
+    .get(`/api/payroll/final-settlements/${id}/pdf`)
+    .buffer(true)
+    .parse((r, cb) => {
+      const chunks: Buffer[] = [];
+      r.on("data", (c: Buffer) => chunks.push(c));
+      r.on("end", () => cb(null, Buffer.concat(chunks)));
+    })
+    .expect(200);
+  return (await renderPdf(pdf.body as Buffer, `/tmp/final-settlement-wages-${id.slice(0, 8)}.png`)).text;
 }
 
 async function settlementOf(employeeId: string, lastDay: string) {
@@ -211,6 +233,21 @@ describe("createPayrollRun, getPayrollRunEmployee, processPayrollRun, updateWage
     await owner.agent.post("/api/configuration/payroll/wage-settings").send({ pf_code_wages_from: "2027-06-01" }).expect(200);
     const kept = (await hr.agent.get(`/api/payroll/draft-runs/${run.id}/employees/${id}`).expect(200)).body.data;
     expect(kept).toMatchObject({ pf_employee: "840.00", pf: { wages: "7000.00" }, code_wages: { pf_rule: "code" } });
+    // the payslip shows wages, exclusions and the add-back, still on one page
+    const r = await renderPdf(
+      await payslipPdf({ name: "Acme", address: null, currency: "INR" }, kept, null),
+      "/tmp/payslip-code-wages.png",
+    );
+    expect(r.pages).toBe(1);
+    const title = find(r, "Wages under the labour codes (Code on Wages 2019 s.2(y))");
+    expect(title.y).toBeGreaterThan(find(r, "Net pay").y);
+    expect(sameLine(r, find(r, "Wages (basic pay, dearness allowance, retaining allowance)"))[1]).toBe("6,000.00");
+    expect(sameLine(r, find(r, "Exclusions (allowances and other payments of s.2(y)(a)-(i))"))[1]).toBe("8,000.00");
+    expect(sameLine(r, find(r, "Total remuneration"))[1]).toBe("14,000.00");
+    expect(sameLine(r, find(r, "Limit: 50.00 % of the total remuneration"))[1]).toBe("7,000.00");
+    expect(sameLine(r, find(r, "Exclusions above the limit, added back to wages"))[1]).toBe("1,000.00");
+    expect(sameLine(r, find(r, "Wage under the labour codes"))[1]).toBe("7,000.00");
+    expect(r.text).toContain("Used for: provident fund, leave encashment (at the full month's wage, 7,000.00).");
     const feb = (await slipOf("2027-02", id)).slip;
     expect(feb.code_wages).toMatchObject({
       rule: "code",
@@ -306,6 +343,15 @@ describe("createFinalSettlement, getFinalSettlement, processFinalSettlement: gra
     });
     const done = (await hr.agent.post(`/api/payroll/final-settlements/${s.id}/process`).expect(200)).body.data;
     expect(done).toMatchObject({ status: "processed", gratuity: "144231.00", code_wages: { wage: "25000.00" } });
+    // the statement shows the wage's make-up
+    const text = await settlementPdfText(s.id);
+    expect(text).toContain("Monthly wage (gratuity, leave encashment, notice): 25,000.00 INR");
+    expect(text).toContain("Wage under the labour codes (Code on Social Security 2020 s.2(88)), full month");
+    expect(text).toContain("Exclusions (allowances and other payments of s.2(88)(a)-(i))");
+    expect(text).toContain("30,000.00 INR");
+    expect(text).toContain("Exclusions above the limit, added back to wages");
+    expect(text).toContain("5,000.00 INR");
+    expect(text).toContain("1,44,231.00 INR");
   });
 
   it("a last working day before 21 November 2025 keeps the pre-code rule: basic + DA 20 000, gratuity 1,15,385", async () => {
@@ -319,6 +365,10 @@ describe("createFinalSettlement, getFinalSettlement, processFinalSettlement: gra
     });
     // 20 000 × 15 / 26 × 10 = 115 384.61… → 115 385
     expect(s).toMatchObject({ daily_wage: "769.23", gratuity: "115385.00", gratuity_detail: { wage: "20000.00", counted_years: 10 } });
+    const text = await settlementPdfText(s.id);
+    expect(text).toContain("Wage (pre-code rule): Before 2025-11-21, when the labour codes' definition of wages applies from");
+    expect(text).not.toContain("added back to wages");
+    expect(text).toContain("1,15,385.00 INR");
   });
 
   it("a draft computed before settlements showed the code's wage still processes when its figures are the same", async () => {
