@@ -965,6 +965,30 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/api/configuration/payroll/wage-settings": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * Wage settings of the company (labour codes)
+         * @description The labour codes' definition of wages (Code on Wages 2019 s.2(y), Code on Social Security 2020 s.2(88)) and the dates from which it prices gratuity, leave encashment and notice pay (2025-11-21) and PF (2026-06-29, EPF Scheme 2026); the statutory defaults until the company changes them. See WageSettings.
+         */
+        get: operations["getWageSettings"];
+        put?: never;
+        /**
+         * Update the wage settings
+         * @description Partial update; audited with from → to values. The percentage must stay within 0–100 %. Draft runs and settlements take the new settings when next calculated; processed ones keep their figures.
+         */
+        post: operations["updateWageSettings"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/api/configuration/payroll/wps-settings": {
         parameters: {
             query?: never;
@@ -1906,7 +1930,7 @@ export interface paths {
          * Create and calculate a draft run for a month
          * @description Creates the month's run and calculates every eligible employee (set-based: 10 000 employees take a few seconds). One run per month: 409 when the month has one. Audited.
          *     Up to `PAYROLL_SYNC_LIMIT` employees (a server setting, default 1 000) the calculation happens within the request: 201 with the run as `draft`. A larger run is created as `calculating` and calculated by a background job: 202 with the run, whose `progress` grows while the job runs (poll `GET /api/payroll/draft-runs/{id}`); it becomes `draft` when done, or `failed` with a `failure_reason` (nothing saved).
-         *     Per employee: components (full month, then prorated by payable days ÷ calendar days), loss of pay (approved unpaid leave + absent/half-day attendance without leave), PF (12 % of PF wages capped at the ceiling; employer EPS 8.33 % ≤ ₹1,250, EPF the rest - all to EPF from age 58, for a setup with `eps_enabled` false, and for a new member from 1 September 2014 whose PF wages at joining were above the ceiling unless `existing_eps_member`; EDLI; admin charges with the ₹500 establishment minimum on the run), ESI (0.75 % / 3.25 % of the month's ESI wages when the full-month ESI wages at the start of the contribution period - April or October, or the date of joining within it - were within the threshold, per the salary setups in force on that date; covered to the period's end even after a raise, and whether earlier months were run does not matter), professional tax by state slab (February amount in February), loan installments due, approved expense claims, approved leave encashments (paid on top of gross, not PF/ESI/PT wages) at the daily wage the full and final settlement uses: days × full-month basic + DA (the earning components flagged `pf_wage`, before proration; a consolidated salary that flags none: its full-month gross) ÷ 26, rounded once per encashment to the paisa, half up - not per day (basic 20,000 + DA 5,000: 961.538… a day, 7 days = 6,730.77); unlike loss of pay, which is full-month amounts × days ÷ calendar days of the month. Rates come from the payroll configuration endpoints.
+         *     Per employee: components (full month, then prorated by payable days ÷ calendar days), loss of pay (approved unpaid leave + absent/half-day attendance without leave), PF (12 % of PF wages - the earnings flagged `pf_wage`, or from `pf_code_wages_from` (2026-06-29, EPF Scheme 2026) the labour codes' wage of the month with the 50 % add-back, see WageSettings - capped at the ceiling; employer EPS 8.33 % ≤ ₹1,250, EPF the rest - all to EPF from age 58, for a setup with `eps_enabled` false, and for a new member from 1 September 2014 whose PF wages at joining were above the ceiling unless `existing_eps_member`; EDLI; admin charges with the ₹500 establishment minimum on the run), ESI (0.75 % / 3.25 % of the month's ESI wages when the full-month ESI wages at the start of the contribution period - April or October, or the date of joining within it - were within the threshold, per the salary setups in force on that date; covered to the period's end even after a raise, and whether earlier months were run does not matter), professional tax by state slab (February amount in February), loan installments due, approved expense claims, approved leave encashments (paid on top of gross, not PF/ESI/PT wages) at the daily wage the full and final settlement uses: days × full-month basic + DA (the earning components flagged `pf_wage`, before proration; a consolidated salary that flags none: its full-month gross; from the company's `code_wages_from`, 2025-11-21, the labour codes' wage of the full month - see WageSettings and the slip's `code_wages`) ÷ 26, rounded once per encashment to the paisa, half up - not per day (basic 20,000 + DA 5,000: 961.538… a day, 7 days = 6,730.77); unlike loss of pay, which is full-month amounts × days ÷ calendar days of the month. Rates come from the payroll configuration endpoints.
          *     Every figure is range-checked: an employee whose component result or slip figure would be more than the largest amount (999999999999.99, e.g. a salary setup stored before the formula checks) is a 400 naming the employee and the figure (the run is not created; leave them out with `employee_ids` or correct the setup or formula), and so is a run total above 9999999999999.99. A background calculation fails with that message as its `failure_reason`.
          */
         post: operations["createPayrollRun"];
@@ -4649,6 +4673,25 @@ export interface components {
             source?: components["schemas"]["CandidateSource"];
             stage?: components["schemas"]["CandidateStage"];
         };
+        /** @description The labour codes' definition of wages applied to one set of earnings (Code on Wages 2019 s.2(y) and its proviso; see WageSettings): the earnings summed by their component's `wage_class`, the exclusion limit and the add-back. Example (published illustration): 20 000 basic + DA, 40 000 excluded allowances, 16 000 gratuity and retrenchment provision: total 76 000, limit 38 000, add-back 2 000, wage 22 000. */
+        CodeWageFigures: {
+            /** @description exclusions − exclusion_limit when positive, else 0: the excess deemed remuneration and added to wages. */
+            add_back: components["schemas"]["Money"];
+            /** @description total_remuneration × `exclusion_limit_percent` (50 %), rounded to the paisa (half up). */
+            exclusion_limit: components["schemas"]["Money"];
+            /** @description Earnings of class `excluded` (s.2(y) clauses (a) to (i)): compared with the limit. */
+            exclusions: components["schemas"]["Money"];
+            /** @description Earnings of class `gratuity_retrenchment` (clauses (j) and (k)): in the total remuneration, not compared with the limit. */
+            gratuity_retrenchment: components["schemas"]["Money"];
+            /** @description Earnings of class `outside_remuneration`: not counted. */
+            outside_remuneration: components["schemas"]["Money"];
+            /** @description wages + exclusions + gratuity_retrenchment. */
+            total_remuneration: components["schemas"]["Money"];
+            /** @description wages + add_back: the wage under the codes. */
+            wage: components["schemas"]["Money"];
+            /** @description Earnings of class `wages` (basic pay + DA + retaining allowance). */
+            wages: components["schemas"]["Money"];
+        };
         CompanySettings: {
             /** @example 12 MG Road, Bengaluru 560001 */
             address: string | null;
@@ -5497,7 +5540,7 @@ export interface components {
              */
             effective_from: string;
             /**
-             * @description false excludes the employee from the pension scheme (EPS) outright. EPS eligibility is also derived in every run: no EPS from the month the employee turns 58 (`eps_age_limit`), and none for a new EPF member from 1 September 2014 whose PF wages at joining were above the wage ceiling (₹15,000) - the whole 12 % employer share then goes to EPF. "Joining" is the date the person first became an EPF member: the employee's date of joining, unless `existing_eps_member` says the person is already an EPS member from earlier employment. The PF wages at joining are the full-month `pf_wage` earnings of the salary setup in force on the date of joining (or of the first version when it begins within the month of joining; when the first version begins later, the wage at joining is unknown and only `eps_enabled` and the age decide - set `eps_enabled` false for such a member, or add a version effective from the date of joining).
+             * @description false excludes the employee from the pension scheme (EPS) outright. EPS eligibility is also derived in every run: no EPS from the month the employee turns 58 (`eps_age_limit`), and none for a new EPF member from 1 September 2014 whose PF wages at joining were above the wage ceiling (₹15,000) - the whole 12 % employer share then goes to EPF. "Joining" is the date the person first became an EPF member: the employee's date of joining, unless `existing_eps_member` says the person is already an EPS member from earlier employment. The PF wages at joining are the full-month PF wages (by the PF rule in force on the date of joining: `pf_wage` earnings, or the labour codes' wage from `pf_code_wages_from`, WageSettings) of the salary setup in force on the date of joining (or of the first version when it begins within the month of joining; when the first version begins later, the wage at joining is unknown and only `eps_enabled` and the age decide - set `eps_enabled` false for such a member, or add a version effective from the date of joining).
              * @default true
              */
             eps_enabled?: boolean;
@@ -5905,10 +5948,14 @@ export interface components {
         };
         /**
          * @description The full and final settlement of an employee's exit, exact to the paisa. What it pays and recovers, and how each figure is found:
-         *     - `daily_wage` = the monthly wage ÷ 26, where the wage is basic + DA: the full-month amounts of
-         *       the earning components flagged `pf_wage` in the employee's salary setup (the gratuity wage); a
-         *       structure that flags none (a consolidated salary) has no basic + DA of its own, and its full-month
-         *       gross is the wage.
+         *     - `daily_wage` = the monthly wage ÷ 26. The wage (`code_wages.wage`, the gratuity wage) is, for a
+         *       last working day on or after the company's `code_wages_from` (2025-11-21), the labour codes'
+         *       wage of the last month's full-month earnings - basic + DA + retaining allowance plus the excess
+         *       of the exclusions over 50 % of the remuneration (Code on Wages s.2(y), Code on Social Security
+         *       s.2(88); see WageSettings and `code_wages`). Before that date, basic + DA: the full-month
+         *       amounts of the earning components flagged `pf_wage` in the employee's salary setup; a
+         *       structure that flags none (a consolidated salary) has no basic + DA of its own, and its
+         *       full-month gross is the wage.
          *       Every day-based figure below is days × wage ÷ 26, rounded once to the paisa (half up), never
          *       per day; `daily_wage` itself is shown rounded. A payroll run pays an approved leave encashment
          *       by the same rule, so a day of leave is worth the same whichever of the two pays it.
@@ -5929,8 +5976,10 @@ export interface components {
          *       yet are paid here too (`source: request`, at the same daily wage; their days already left the
          *       balance), and processing prices them so that no run pays them again.
          *
-         *     - `gratuity`: Payment of Gratuity Act 1972 with the company's gratuity settings (see
-         *       GratuitySettings): wage × 15 / 26 × counted years, rounded to the rupee, capped (₹20 lakh).
+         *     - `gratuity`: Payment of Gratuity Act 1972 / Code on Social Security 2020 ch. V with the
+         *       company's gratuity settings (see GratuitySettings): wage × 15 / 26 × counted years, rounded to
+         *       the rupee, capped (₹20 lakh). Example under the codes: basic 20 000 + HRA 22 000 + conveyance
+         *       8 000, 10 years: wage 25 000, gratuity ₹1,44,231.
          *
          *     - `notice`: served days = calendar days from the resignation date to the last working day, both
          *       included; shortfall = notice_period_days − served (not below 0); recovered only when
@@ -5957,6 +6006,8 @@ export interface components {
                 /** @example EXP-2026-0131 */
                 claim_number: string;
             }[];
+            /** @description The settlement's wage under the labour codes: the rule in force on the last working day, wages, exclusions and the add-back (see SettlementCodeWages and WageSettings). Null for a settlement computed before this field existed (its wage was basic + DA, the earnings flagged `pf_wage`); processed settlements keep their figures. */
+            code_wages: components["schemas"]["SettlementCodeWages"] | null;
             /**
              * Format: date-time
              * @example 2026-11-25T10:30:00.000Z
@@ -5972,7 +6023,7 @@ export interface components {
              * @example d703a0f6-30a4-4936-86d9-cd4519262c0d
              */
             created_by: string | null;
-            /** @description Monthly basic + DA ÷ 26, rounded to the paisa (figures use the exact quotient). */
+            /** @description The monthly wage (`code_wages.wage`) ÷ 26, rounded to the paisa (figures use the exact quotient). */
             daily_wage: components["schemas"]["Money"];
             /** @example EMP-0042 */
             employee_code: string;
@@ -6010,7 +6061,7 @@ export interface components {
                     /** Format: int64 */
                     years: number;
                 };
-                /** @description Monthly basic + DA. */
+                /** @description The monthly wage: the labour codes' wage, or basic + DA before them (`code_wages`). */
                 wage: components["schemas"]["Money"];
             };
             /**
@@ -6208,7 +6259,7 @@ export interface components {
          * @enum {string}
          */
         Gender: "male" | "female" | "other";
-        /** @description Gratuity (Payment of Gratuity Act 1972): last drawn basic + DA × `days_per_year` / `divisor` × completed years, where a final part-year over `round_up_after_months` months counts as a full year; payable after `min_years` of continuous service (`fixed_term_min_years` for fixed-term employees under the 2025 Labour Codes; no minimum on death or disablement); capped at `cap` (₹20 lakh from 29 Mar 2018). The wage ("basic + DA") is the full-month amount of the earning components flagged `pf_wage` in the employee's salary setup. Service runs from the joining date to the last working day, both included; a part-year counts when it is more than `round_up_after_months` months (6 months and 1 day with the default); eligibility counts completed years only (4 years 11 months is not 5). The amount is rounded to the rupee, then capped. Worked example: joined 2018-01-01, last day 2026-07-31 (8 years 7 months, counted as 9), basic + DA ₹6,000: 6000 × 15 / 26 × 9 = ₹31,154. It is paid by the full and final settlement (`/api/payroll/final-settlements`). */
+        /** @description Gratuity (Payment of Gratuity Act 1972): last drawn basic + DA × `days_per_year` / `divisor` × completed years, where a final part-year over `round_up_after_months` months counts as a full year; payable after `min_years` of continuous service (`fixed_term_min_years` for fixed-term employees under the 2025 Labour Codes; no minimum on death or disablement); capped at `cap` (₹20 lakh from 29 Mar 2018). The wage is the labour codes' wage from the company's `code_wages_from` (2025-11-21; basic + DA + retaining allowance plus the excess of the exclusions over 50 % of the remuneration, Code on Social Security 2020 s.2(88), see WageSettings); before it, "basic + DA": the full-month amount of the earning components flagged `pf_wage` in the employee's salary setup. Service runs from the joining date to the last working day, both included; a part-year counts when it is more than `round_up_after_months` months (6 months and 1 day with the default); eligibility counts completed years only (4 years 11 months is not 5). The amount is rounded to the rupee, then capped. Worked example: joined 2018-01-01, last day 2026-07-31 (8 years 7 months, counted as 9), basic + DA ₹6,000: 6000 × 15 / 26 × 9 = ₹31,154. It is paid by the full and final settlement (`/api/payroll/final-settlements`). */
         GratuitySettings: {
             cap: components["schemas"]["Money"];
             /** Format: int32 */
@@ -6220,7 +6271,7 @@ export interface components {
             fixed_term_min_years: number;
             /** Format: int32 */
             min_years: number;
-            /** @description Off by default. On: every slip of a payroll run shows the employer's gratuity provision for the month - the month's basic + DA (prorated PF-wage earnings) × `days_per_year` ÷ `divisor` ÷ 12, to the paisa - in `gratuity_provision`, included in `employer_contributions` and the employer cost. It is an accrual of the employer's liability: it does not change gross, deductions or net pay. Off: slips are exactly as without it. */
+            /** @description Off by default. On: every slip of a payroll run shows the employer's gratuity provision for the month - the month's wage (the labour codes' wage of the month from `code_wages_from`, else basic + DA, the prorated PF-wage earnings) × `days_per_year` ÷ `divisor` ÷ 12, to the paisa - in `gratuity_provision`, included in `employer_contributions` and the employer cost. It is an accrual of the employer's liability: it does not change gross, deductions or net pay. Off: slips are exactly as without it. */
             monthly_provision: boolean;
             /** Format: int32 */
             round_up_after_months: number;
@@ -7557,7 +7608,7 @@ export interface components {
         };
         LeaveEncashment: {
             /**
-             * @description Money for the encashed days, in the company currency. Null until payroll prices it (payroll reads approved encashments with a null amount): the payroll run that pays it, or a full and final settlement, both at the daily wage - days × full-month basic + DA (earning components flagged `pf_wage`; a structure that flags none is priced at its full-month gross) ÷ 26, rounded once to the paisa (half up).
+             * @description Money for the encashed days, in the company currency. Null until payroll prices it (payroll reads approved encashments with a null amount): the payroll run that pays it, or a full and final settlement, both at the daily wage - days × the monthly wage ÷ 26, rounded once to the paisa (half up). The wage is the labour codes' wage (basic + DA + retaining allowance plus the add-back of exclusions above 50 % of the remuneration, WageSettings) from `code_wages_from` (2025-11-21); before it, full-month basic + DA (earning components flagged `pf_wage`; a structure that flags none is priced at its full-month gross).
              * @example 45000.00
              */
             amount: string | null;
@@ -8995,7 +9046,7 @@ export interface components {
             id: string;
             /** @example House Rent Allowance */
             name: string;
-            /** @description Counts as PF wages (basic + DA + retaining allowance). */
+            /** @description Counts as the EPF & MP Act 1952's PF wages (basic wages + DA + retaining allowance, s.2(b), s.6): the PF wage of slips before the company's `pf_code_wages_from` (EPF Scheme 2026), and basic + DA of the pre-code rule (gratuity, leave encashment, notice pay before `code_wages_from`). See WageSettings. */
             pf_wage: boolean;
             /**
              * Format: int64
@@ -9008,6 +9059,8 @@ export interface components {
              * @example 2026-11-25T10:30:00.000Z
              */
             updated_at: string;
+            /** @description What the component is under the labour codes' definition of wages (Code on Wages s.2(y), Code on Social Security s.2(88)): `wages`, `excluded` (clauses (a) to (i), tested against the 50 % limit), `gratuity_retrenchment` (clauses (j), (k)) or `outside_remuneration`. See WageClass and WageSettings. Components created before this field existed were classified from `pf_wage`: `wages` when flagged, `outside_remuneration` for deductions, otherwise `excluded`. */
+            wage_class: components["schemas"]["WageClass"];
         };
         /**
          * @description A new salary component (updates take SalaryComponentUpdate). A `fixed` component takes `amount` (its default; an employee's setup may give another); a `formula` component takes `formula`, an expression over other components' codes and `CTC` (the employee's monthly CTC): numbers, `+ - * /`, parentheses and the functions `min(a, b, …)`, `max(a, b, …)`, `round(x)` / `round(x, places)`, `floor(x)`, `ceil(x)`, `abs(x)`; names are case-insensitive. Formulas are evaluated on full-month amounts, results rounded to paise and never below zero, `x / 0` is 0. A syntax error, an unknown code, a reference to itself or a cycle through other formulas is a 400 naming `formula`. A formula may not amplify the amounts it uses: with `CTC` and every fixed amount at the largest amount (999999999999.99, what a salary figure can hold) and the other formulas worked out from them (each counting as at most that amount), its result may be at most the largest amount once for each distinct amount it uses - a share or a sum of amounts is fine; a product of amounts, a large factor or a division by a small number is a 400 naming `formula` (also when the change makes a formula that uses this component exceed its bound). A default `amount` above the largest amount is a 400 naming `amount`.
@@ -9017,7 +9070,8 @@ export interface components {
          *       "type": "earning",
          *       "calculation": "formula",
          *       "formula": "round(BASIC * 0.40, 2)",
-         *       "esi_applicable": true
+         *       "esi_applicable": true,
+         *       "wage_class": "excluded"
          *     }
          */
         SalaryComponentCreate: {
@@ -9045,6 +9099,8 @@ export interface components {
             /** Format: int32 */
             position?: number;
             type: components["schemas"]["SalaryComponentType"];
+            /** @description Default: `wages` for a component flagged `pf_wage`, `outside_remuneration` for a deduction, otherwise `excluded`. */
+            wage_class?: components["schemas"]["WageClass"];
         };
         /**
          * @description `earning` adds to gross pay; `deduction` is subtracted from it (e.g. a canteen or insurance recovery).
@@ -9076,10 +9132,12 @@ export interface components {
             formula?: string | null;
             /** @example House Rent Allowance */
             name?: string;
+            /** @description Changing it does not change `wage_class`. */
             pf_wage?: boolean;
             /** Format: int32 */
             position?: number;
             type?: components["schemas"]["SalaryComponentType"];
+            wage_class?: components["schemas"]["WageClass"];
         };
         SalarySetupLine: {
             /** @description The employee's own amount of a fixed component (null = the component's default, or a formula). */
@@ -9157,13 +9215,15 @@ export interface components {
         };
         /** @description One employee's payroll result in a run (the salary slip once processed), with every line. */
         SalarySlip: components["schemas"]["SalarySlipSummary"] & {
+            /** @description The slip's wages under the labour codes: the rule of the month, wages, exclusions and the add-back (see SlipCodeWages and WageSettings). Slips calculated before this field existed do not have it (their PF wage and day wage were the earnings flagged `pf_wage`). */
+            code_wages?: components["schemas"]["SlipCodeWages"];
             /** @description Deduction components (statutory deductions and loans are listed separately). */
             deductions: components["schemas"]["SalarySlipLine"][];
             earnings: components["schemas"]["SalarySlipLine"][];
             /** @description Employer PF (EPF, EPS, EDLI, admin charges), ESI and, when on, the gratuity provision. */
             employer_contributions: components["schemas"]["Money"];
             encashments: {
-                /** @description days × full-month basic + DA (earnings flagged `pf_wage`; the full-month gross when none is flagged) ÷ 26, rounded once to the paisa (half up) - the daily wage of the full and final settlement (e.g. 7 days of basic + DA 25,000 = 6,730.77). */
+                /** @description days × `code_wages.day_wage` ÷ 26, rounded once to the paisa (half up) - the daily wage of the full and final settlement (e.g. 7 days of a wage of 25,000 = 6,730.77). The day wage is the labour codes' full-month wage under `code_wages.rule: code`, else full-month basic + DA (earnings flagged `pf_wage`; the full-month gross when none is flagged). */
                 amount: components["schemas"]["Money"];
                 days: components["schemas"]["DayCount"];
                 /**
@@ -9184,7 +9244,7 @@ export interface components {
                 wages: components["schemas"]["Money"];
             };
             full_month_gross: components["schemas"]["Money"];
-            /** @description The employer's gratuity provision of the month (included in `employer_contributions`): the month's basic + DA (PF-wage earnings; the month's gross when no earning is flagged `pf_wage`) × 15/26 ÷ 12, to the paisa. Present only when the company's gratuity settings have `monthly_provision` on when the run is calculated. */
+            /** @description The employer's gratuity provision of the month (included in `employer_contributions`): the month's wage (`code_wages.month.wage` under `code_wages.rule: code`; else the month's basic + DA, PF-wage earnings, or the month's gross when no earning is flagged `pf_wage`) × 15/26 ÷ 12, to the paisa. Present only when the company's gratuity settings have `monthly_provision` on when the run is calculated. */
             gratuity_provision?: components["schemas"]["Money"];
             loans: {
                 amount: components["schemas"]["Money"];
@@ -9219,6 +9279,7 @@ export interface components {
                  * @enum {string|null}
                  */
                 eps_exclusion?: "not_member" | "age_limit" | "joined_above_wage_ceiling" | null;
+                /** @description PF wages of the month as paid: the earnings flagged `pf_wage` (EPF & MP Act 1952), or, under `code_wages.pf_rule: code` (from `pf_code_wages_from`, EPF Scheme 2026), the labour codes' wage `code_wages.month.wage` (wages + add-back). */
                 wages: components["schemas"]["Money"];
             };
             professional_tax_detail: {
@@ -9348,6 +9409,66 @@ export interface components {
                 role: components["schemas"]["Role"];
             }[];
             user: components["schemas"]["User"];
+        };
+        /** @description The wage of a full and final settlement under the labour codes (see WageSettings): the rule in force on the last working day and the code's arithmetic on the full-month amounts of the last month's earnings. `wage` prices gratuity, leave encashment and the notice shortfall (`daily_wage` = wage ÷ 26): `full_month.wage` under `rule: code`, else basic + DA - the earnings flagged `pf_wage`, or the full-month gross of a structure that flags none (as before the codes). Example: basic 20 000 + HRA 22 000 + conveyance 8 000 (HRA and conveyance `excluded`): total 50 000, limit 25 000, add-back 5 000, wage 25 000; gratuity for 10 years = 25 000 × 15 / 26 × 10 = ₹1,44,231 (on basic alone it would be ₹1,15,385). */
+        SettlementCodeWages: {
+            /**
+             * Format: date
+             * @description The company's `code_wages_from` when the settlement was computed.
+             * @example 2026-11-25
+             */
+            code_wages_from: string;
+            exclusion_limit_percent: components["schemas"]["Percent"];
+            full_month: components["schemas"]["CodeWageFigures"];
+            /**
+             * @description Why the code's wage is not applied, when it is not.
+             * @example Paid by the processed payroll run of July 2026
+             */
+            note: string | null;
+            /**
+             * @description `code`: the last working day is on or after `code_wages_from` and the structure has earnings of class `wages`.
+             * @enum {string}
+             */
+            rule: "code" | "pre_code";
+            /** @description The monthly wage of gratuity, leave encashment and notice pay (= gratuity_detail.wage). */
+            wage: components["schemas"]["Money"];
+        };
+        /** @description The wages of a slip under the labour codes (see WageSettings): which definition applies, and the code's arithmetic on the month's earnings as paid (`month`) and on their full-month amounts (`full_month`). The rule of the slip is the one in force on its last day (`pay_end`; the month's wages are payable after it ends, Code on Wages s.17(1)). PF (`pf.wages`) is `month.wage` under `pf_rule: code`, else the earnings flagged `pf_wage` (EPF & MP Act 1952 "basic wages" + DA + retaining allowance, s.2(b) and s.6). Leave encashment days are priced at `day_wage` ÷ 26 and the gratuity provision is on `month.wage` under `rule: code`; under `pre_code` both use basic + DA (earnings flagged `pf_wage`, as before the codes). A slip whose structure has no earning of class `wages` (a consolidated salary classified otherwise, a structure outside India's labour law) is not put to the code's test: `pre_code`, with a `note`. */
+        SlipCodeWages: {
+            /**
+             * Format: date
+             * @description The company's `code_wages_from` when the slip was calculated.
+             * @example 2026-11-25
+             */
+            code_wages_from: string;
+            /** @description The monthly wage leave encashment days are priced at (÷ 26). */
+            day_wage: components["schemas"]["Money"];
+            exclusion_limit_percent: components["schemas"]["Percent"];
+            /** @description Full-month amounts: the wage day-based figures are priced at under the code. */
+            full_month: components["schemas"]["CodeWageFigures"];
+            /** @description The month's earnings as paid (after proration): the PF wage under the code. */
+            month: components["schemas"]["CodeWageFigures"];
+            /**
+             * @description Why the code's wage is not applied, when it is not.
+             * @example Paid by the processed payroll run of July 2026
+             */
+            note: string | null;
+            /**
+             * Format: date
+             * @description The company's `pf_code_wages_from` when the slip was calculated.
+             * @example 2026-11-25
+             */
+            pf_code_wages_from: string;
+            /**
+             * @description `code`: PF wages are `month.wage` (EPF Scheme 2026); `epf_act`: the earnings flagged `pf_wage` (EPF & MP Act 1952).
+             * @enum {string}
+             */
+            pf_rule: "code" | "epf_act";
+            /**
+             * @description `code`: the codes' wage prices leave encashment and the gratuity provision; `pre_code`: basic + DA (earnings flagged `pf_wage`).
+             * @enum {string}
+             */
+            rule: "code" | "pre_code";
         };
         StoredFile: {
             /**
@@ -9526,6 +9647,88 @@ export interface components {
             id: string;
             /** @example Priya Sharma */
             name: string;
+        };
+        /**
+         * @description What an earning component is under the labour codes' single definition of "wages" (Code on Wages 2019 s.2(y), Code on Social Security 2020 s.2(88); in force from 2025-11-21). See WageSettings for how the wage is computed from these classes and from which date.
+         *     - `wages`: basic pay, dearness allowance, retaining allowance - the part the definition
+         *       "includes" (and any other remuneration the company treats as wages).
+         *
+         *     - `excluded`: a payment of s.2(y) clauses (a) to (i) - bonus, value of house accommodation and
+         *       amenities, employer PF/pension contributions, conveyance allowance, sums to defray special
+         *       expenses, house rent allowance, remuneration under an award or settlement, overtime allowance,
+         *       commission. These are compared with the exclusion limit (50 %) and the excess is added back to
+         *       wages.
+         *
+         *     - `gratuity_retrenchment`: gratuity or retrenchment compensation (clauses (j) and (k)), for
+         *       example a monthly gratuity component of a CTC structure. Part of the total remuneration the
+         *       limit is a share of, but not compared with it: the proviso compares only clauses (a) to (i).
+         *
+         *     - `outside_remuneration`: not remuneration in respect of employment (a refund, an advance, a
+         *       reimbursement of the employer's own costs): counted nowhere in the wage test.
+         *
+         *     Deduction components are not remuneration: their class is not read. The class does not change gross pay, ESI wages or the EPF Act's PF wages before the EPF Scheme 2026 (those follow `pf_wage` and `esi_applicable`).
+         * @enum {string}
+         */
+        WageClass: "wages" | "excluded" | "gratuity_retrenchment" | "outside_remuneration";
+        /**
+         * @description The labour codes' single definition of "wages" and the dates it applies from.
+         *
+         *     **Rule** (Code on Wages 2019 s.2(y); Code on Social Security 2020 s.2(88), the same words; both in force from 2025-11-21). Wages are basic pay + dearness allowance + retaining allowance (components of `wage_class` `wages`). Excluded are the payments of clauses (a) to (i) - HRA, conveyance, statutory bonus, commission, overtime, employer PF/pension contributions and the like (`excluded`) - and gratuity and retrenchment compensation, clauses (j) and (k) (`gratuity_retrenchment`). Proviso: when the payments of clauses (a) to (i) exceed one half (`exclusion_limit_percent`, "or such other per cent as may be notified") of all the remuneration, the excess is deemed remuneration and added to wages. So, on one set of earnings: total remuneration = wages + exclusions + gratuity_retrenchment (`outside_remuneration` is not counted); limit = total × 50 %, rounded to the paisa (half up); add-back = max(0, exclusions − limit); wage = wages + add-back.
+         *
+         *     **Reading.** "All remuneration" of the proviso includes gratuity and retrenchment compensation (they are remuneration the definition excludes from wages, like the others), while only clauses (a) to (i) are compared with the limit. This is the only reading that gives the published illustration's answer: ₹76 000 a month = ₹20 000 basic + DA, ₹40 000 allowances and ₹16 000 gratuity and retrenchment provision → limit 38 000 (50 % of 76 000), add-back 2 000, wages ₹22 000 (the published illustration as recorded with the project's labour-code notes, whose source is the Ministry of Labour and Employment's FAQs on the labour codes, labour.gov.in/en/faqs-labour-codes, 30 Dec 2025). Leaving the ₹16 000 out of the total would give a limit of 30 000 and wages of ₹30 000. Further worked examples: basic 20 000 + HRA 22 000 + conveyance 8 000 → wages 25 000, gratuity for 10 years 25 000 × 15/26 × 10 = ₹1,44,231; basic 6 000 + HRA 6 000 + conveyance 2 000 → PF wage 7 000, employee PF 12 % = ₹840.
+         *
+         *     **Where it applies.** Gratuity (Code on Social Security ch. V), leave encashment and the notice shortfall of a final settlement, the leave encashment and the monthly gratuity provision of a payroll slip (all from `code_wages_from`), and PF wages (from `pf_code_wages_from`). ESI stays on gross (`esi_applicable`), and professional tax on gross. Leave encashment, reimbursements and loans paid on a slip are not components and are not counted in the test. A slip takes the rule in force on its last day (`pay_end`: the month's wages are payable after the wage period ends, Code on Wages s.17(1)); a settlement takes the rule in force on the last working day. A structure with no earning of class `wages` is not put to the test (the pre-code figures apply, and the slip or settlement says so).
+         *
+         *     **Dates.** `code_wages_from` (default 2025-11-21, when the Code on Wages 2019 and the Code on Social Security 2020 came into force): slips and settlements before it keep the pre-code rule - basic + DA, the earnings flagged `pf_wage` (Payment of Gratuity Act 1972 s.2(s)), or the full-month gross of a structure that flags none. `pf_code_wages_from` (default 2026-06-29): the Employees' Provident Funds Scheme 2026 (G.S.R. 525(E), 29 June 2026, made under s.15(1)(a) of the Code on Social Security; para 1(2): in force on its publication in the Official Gazette) - from then PF wages are the code's wage; before it, the EPF & MP Act 1952's "basic wages" + DA + retaining allowance (s.2(b), s.6), the earnings flagged `pf_wage`. The EPS eligibility of a new member (PF wages at joining above the ceiling) uses the PF rule in force on the date of joining.
+         *
+         *     Changing a setting changes what the next calculation of a draft run or draft settlement gives; processed runs and settlements keep their figures. Slips and settlements show the rule and the figures (`code_wages`).
+         * @example {
+         *       "code_wages_from": "2025-11-21",
+         *       "pf_code_wages_from": "2026-06-29",
+         *       "exclusion_limit_percent": "50.00",
+         *       "updated_at": null
+         *     }
+         */
+        WageSettings: {
+            /**
+             * Format: date
+             * @description From this date (a slip's last day, a settlement's last working day) gratuity, leave encashment, notice pay and the gratuity provision use the code's wage (default 2025-11-21, the codes' commencement).
+             * @example 2026-11-25
+             */
+            code_wages_from: string;
+            /** @description The share of all remuneration the exclusions may reach before the excess is added back (50.00, "one-half" of s.2(y)). */
+            exclusion_limit_percent: components["schemas"]["Percent"];
+            /**
+             * Format: date
+             * @description From this date (a slip's last day) PF wages are the code's wage (default 2026-06-29, the EPF Scheme 2026, G.S.R. 525(E)); before it, the earnings flagged `pf_wage`.
+             * @example 2026-11-25
+             */
+            pf_code_wages_from: string;
+            /**
+             * Format: date-time
+             * @description Null while the defaults are in use.
+             * @example 2026-11-25T10:30:00.000Z
+             */
+            updated_at: string | null;
+        };
+        /**
+         * @description Partial update of the wage settings (WageSettings); fields not given keep their value.
+         * @example {
+         *       "code_wages_from": "2025-11-21"
+         *     }
+         */
+        WageSettingsUpdate: {
+            /**
+             * Format: date
+             * @example 2026-11-25
+             */
+            code_wages_from?: string;
+            exclusion_limit_percent?: components["schemas"]["Percent"];
+            /**
+             * Format: date
+             * @example 2026-11-25
+             */
+            pf_code_wages_from?: string;
         };
         /** @description Work-from-home request. Approved days show as `wfh` in attendance. */
         WfhRequest: {
@@ -13015,6 +13218,72 @@ export interface operations {
                 content: {
                     "application/json": {
                         data: components["schemas"]["ProfessionalTaxSettings"];
+                        /** @example OK */
+                        message: string;
+                    };
+                };
+            };
+            400: components["responses"]["ValidationFailed"];
+            401: components["responses"]["Unauthenticated"];
+            403: components["responses"]["Forbidden"];
+            408: components["responses"]["RequestTimeout"];
+            413: components["responses"]["PayloadTooLarge"];
+            415: components["responses"]["UnsupportedMediaType"];
+            429: components["responses"]["BodiesInProgress"];
+            500: components["responses"]["Internal"];
+            503: components["responses"]["Unavailable"];
+        };
+    };
+    getWageSettings: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description The settings. */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        data: components["schemas"]["WageSettings"];
+                        /** @example OK */
+                        message: string;
+                    };
+                };
+            };
+            400: components["responses"]["ValidationFailed"];
+            401: components["responses"]["Unauthenticated"];
+            403: components["responses"]["Forbidden"];
+            500: components["responses"]["Internal"];
+            503: components["responses"]["Unavailable"];
+        };
+    };
+    updateWageSettings: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["WageSettingsUpdate"];
+            };
+        };
+        responses: {
+            /** @description The updated settings. */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        data: components["schemas"]["WageSettings"];
                         /** @example OK */
                         message: string;
                     };

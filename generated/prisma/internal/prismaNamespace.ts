@@ -6198,6 +6198,7 @@ export const SalaryComponentScalarFieldEnum = {
   amount: 'amount',
   formula: 'formula',
   pf_wage: 'pf_wage',
+  wage_class: 'wage_class',
   esi_applicable: 'esi_applicable',
   depends_on_payment_days: 'depends_on_payment_days',
   position: 'position',

@@ -48,6 +48,7 @@ export type SalaryComponentMinAggregateOutputType = {
   amount: runtime.Decimal | null
   formula: string | null
   pf_wage: boolean | null
+  wage_class: string | null
   esi_applicable: boolean | null
   depends_on_payment_days: boolean | null
   position: number | null
@@ -67,6 +68,7 @@ export type SalaryComponentMaxAggregateOutputType = {
   amount: runtime.Decimal | null
   formula: string | null
   pf_wage: boolean | null
+  wage_class: string | null
   esi_applicable: boolean | null
   depends_on_payment_days: boolean | null
   position: number | null
@@ -86,6 +88,7 @@ export type SalaryComponentCountAggregateOutputType = {
   amount: number
   formula: number
   pf_wage: number
+  wage_class: number
   esi_applicable: number
   depends_on_payment_days: number
   position: number
@@ -117,6 +120,7 @@ export type SalaryComponentMinAggregateInputType = {
   amount?: true
   formula?: true
   pf_wage?: true
+  wage_class?: true
   esi_applicable?: true
   depends_on_payment_days?: true
   position?: true
@@ -136,6 +140,7 @@ export type SalaryComponentMaxAggregateInputType = {
   amount?: true
   formula?: true
   pf_wage?: true
+  wage_class?: true
   esi_applicable?: true
   depends_on_payment_days?: true
   position?: true
@@ -155,6 +160,7 @@ export type SalaryComponentCountAggregateInputType = {
   amount?: true
   formula?: true
   pf_wage?: true
+  wage_class?: true
   esi_applicable?: true
   depends_on_payment_days?: true
   position?: true
@@ -261,6 +267,7 @@ export type SalaryComponentGroupByOutputType = {
   amount: runtime.Decimal | null
   formula: string | null
   pf_wage: boolean
+  wage_class: string
   esi_applicable: boolean
   depends_on_payment_days: boolean
   position: number
@@ -303,6 +310,7 @@ export type SalaryComponentWhereInput = {
   amount?: Prisma.DecimalNullableFilter<"SalaryComponent"> | runtime.Decimal | runtime.DecimalJsLike | number | string | null
   formula?: Prisma.StringNullableFilter<"SalaryComponent"> | string | null
   pf_wage?: Prisma.BoolFilter<"SalaryComponent"> | boolean
+  wage_class?: Prisma.StringFilter<"SalaryComponent"> | string
   esi_applicable?: Prisma.BoolFilter<"SalaryComponent"> | boolean
   depends_on_payment_days?: Prisma.BoolFilter<"SalaryComponent"> | boolean
   position?: Prisma.IntFilter<"SalaryComponent"> | number
@@ -323,6 +331,7 @@ export type SalaryComponentOrderByWithRelationInput = {
   amount?: Prisma.SortOrderInput | Prisma.SortOrder
   formula?: Prisma.SortOrderInput | Prisma.SortOrder
   pf_wage?: Prisma.SortOrder
+  wage_class?: Prisma.SortOrder
   esi_applicable?: Prisma.SortOrder
   depends_on_payment_days?: Prisma.SortOrder
   position?: Prisma.SortOrder
@@ -349,6 +358,7 @@ export type SalaryComponentWhereUniqueInput = Prisma.AtLeast<{
   amount?: Prisma.DecimalNullableFilter<"SalaryComponent"> | runtime.Decimal | runtime.DecimalJsLike | number | string | null
   formula?: Prisma.StringNullableFilter<"SalaryComponent"> | string | null
   pf_wage?: Prisma.BoolFilter<"SalaryComponent"> | boolean
+  wage_class?: Prisma.StringFilter<"SalaryComponent"> | string
   esi_applicable?: Prisma.BoolFilter<"SalaryComponent"> | boolean
   depends_on_payment_days?: Prisma.BoolFilter<"SalaryComponent"> | boolean
   position?: Prisma.IntFilter<"SalaryComponent"> | number
@@ -369,6 +379,7 @@ export type SalaryComponentOrderByWithAggregationInput = {
   amount?: Prisma.SortOrderInput | Prisma.SortOrder
   formula?: Prisma.SortOrderInput | Prisma.SortOrder
   pf_wage?: Prisma.SortOrder
+  wage_class?: Prisma.SortOrder
   esi_applicable?: Prisma.SortOrder
   depends_on_payment_days?: Prisma.SortOrder
   position?: Prisma.SortOrder
@@ -396,6 +407,7 @@ export type SalaryComponentScalarWhereWithAggregatesInput = {
   amount?: Prisma.DecimalNullableWithAggregatesFilter<"SalaryComponent"> | runtime.Decimal | runtime.DecimalJsLike | number | string | null
   formula?: Prisma.StringNullableWithAggregatesFilter<"SalaryComponent"> | string | null
   pf_wage?: Prisma.BoolWithAggregatesFilter<"SalaryComponent"> | boolean
+  wage_class?: Prisma.StringWithAggregatesFilter<"SalaryComponent"> | string
   esi_applicable?: Prisma.BoolWithAggregatesFilter<"SalaryComponent"> | boolean
   depends_on_payment_days?: Prisma.BoolWithAggregatesFilter<"SalaryComponent"> | boolean
   position?: Prisma.IntWithAggregatesFilter<"SalaryComponent"> | number
@@ -415,6 +427,7 @@ export type SalaryComponentCreateInput = {
   amount?: runtime.Decimal | runtime.DecimalJsLike | number | string | null
   formula?: string | null
   pf_wage?: boolean
+  wage_class?: string
   esi_applicable?: boolean
   depends_on_payment_days?: boolean
   position?: number
@@ -435,6 +448,7 @@ export type SalaryComponentUncheckedCreateInput = {
   amount?: runtime.Decimal | runtime.DecimalJsLike | number | string | null
   formula?: string | null
   pf_wage?: boolean
+  wage_class?: string
   esi_applicable?: boolean
   depends_on_payment_days?: boolean
   position?: number
@@ -455,6 +469,7 @@ export type SalaryComponentUpdateInput = {
   amount?: Prisma.NullableDecimalFieldUpdateOperationsInput | runtime.Decimal | runtime.DecimalJsLike | number | string | null
   formula?: Prisma.NullableStringFieldUpdateOperationsInput | string | null
   pf_wage?: Prisma.BoolFieldUpdateOperationsInput | boolean
+  wage_class?: Prisma.StringFieldUpdateOperationsInput | string
   esi_applicable?: Prisma.BoolFieldUpdateOperationsInput | boolean
   depends_on_payment_days?: Prisma.BoolFieldUpdateOperationsInput | boolean
   position?: Prisma.IntFieldUpdateOperationsInput | number
@@ -475,6 +490,7 @@ export type SalaryComponentUncheckedUpdateInput = {
   amount?: Prisma.NullableDecimalFieldUpdateOperationsInput | runtime.Decimal | runtime.DecimalJsLike | number | string | null
   formula?: Prisma.NullableStringFieldUpdateOperationsInput | string | null
   pf_wage?: Prisma.BoolFieldUpdateOperationsInput | boolean
+  wage_class?: Prisma.StringFieldUpdateOperationsInput | string
   esi_applicable?: Prisma.BoolFieldUpdateOperationsInput | boolean
   depends_on_payment_days?: Prisma.BoolFieldUpdateOperationsInput | boolean
   position?: Prisma.IntFieldUpdateOperationsInput | number
@@ -495,6 +511,7 @@ export type SalaryComponentCreateManyInput = {
   amount?: runtime.Decimal | runtime.DecimalJsLike | number | string | null
   formula?: string | null
   pf_wage?: boolean
+  wage_class?: string
   esi_applicable?: boolean
   depends_on_payment_days?: boolean
   position?: number
@@ -514,6 +531,7 @@ export type SalaryComponentUpdateManyMutationInput = {
   amount?: Prisma.NullableDecimalFieldUpdateOperationsInput | runtime.Decimal | runtime.DecimalJsLike | number | string | null
   formula?: Prisma.NullableStringFieldUpdateOperationsInput | string | null
   pf_wage?: Prisma.BoolFieldUpdateOperationsInput | boolean
+  wage_class?: Prisma.StringFieldUpdateOperationsInput | string
   esi_applicable?: Prisma.BoolFieldUpdateOperationsInput | boolean
   depends_on_payment_days?: Prisma.BoolFieldUpdateOperationsInput | boolean
   position?: Prisma.IntFieldUpdateOperationsInput | number
@@ -533,6 +551,7 @@ export type SalaryComponentUncheckedUpdateManyInput = {
   amount?: Prisma.NullableDecimalFieldUpdateOperationsInput | runtime.Decimal | runtime.DecimalJsLike | number | string | null
   formula?: Prisma.NullableStringFieldUpdateOperationsInput | string | null
   pf_wage?: Prisma.BoolFieldUpdateOperationsInput | boolean
+  wage_class?: Prisma.StringFieldUpdateOperationsInput | string
   esi_applicable?: Prisma.BoolFieldUpdateOperationsInput | boolean
   depends_on_payment_days?: Prisma.BoolFieldUpdateOperationsInput | boolean
   position?: Prisma.IntFieldUpdateOperationsInput | number
@@ -567,6 +586,7 @@ export type SalaryComponentCountOrderByAggregateInput = {
   amount?: Prisma.SortOrder
   formula?: Prisma.SortOrder
   pf_wage?: Prisma.SortOrder
+  wage_class?: Prisma.SortOrder
   esi_applicable?: Prisma.SortOrder
   depends_on_payment_days?: Prisma.SortOrder
   position?: Prisma.SortOrder
@@ -591,6 +611,7 @@ export type SalaryComponentMaxOrderByAggregateInput = {
   amount?: Prisma.SortOrder
   formula?: Prisma.SortOrder
   pf_wage?: Prisma.SortOrder
+  wage_class?: Prisma.SortOrder
   esi_applicable?: Prisma.SortOrder
   depends_on_payment_days?: Prisma.SortOrder
   position?: Prisma.SortOrder
@@ -610,6 +631,7 @@ export type SalaryComponentMinOrderByAggregateInput = {
   amount?: Prisma.SortOrder
   formula?: Prisma.SortOrder
   pf_wage?: Prisma.SortOrder
+  wage_class?: Prisma.SortOrder
   esi_applicable?: Prisma.SortOrder
   depends_on_payment_days?: Prisma.SortOrder
   position?: Prisma.SortOrder
@@ -653,6 +675,7 @@ export type SalaryComponentCreateWithoutSetup_linesInput = {
   amount?: runtime.Decimal | runtime.DecimalJsLike | number | string | null
   formula?: string | null
   pf_wage?: boolean
+  wage_class?: string
   esi_applicable?: boolean
   depends_on_payment_days?: boolean
   position?: number
@@ -672,6 +695,7 @@ export type SalaryComponentUncheckedCreateWithoutSetup_linesInput = {
   amount?: runtime.Decimal | runtime.DecimalJsLike | number | string | null
   formula?: string | null
   pf_wage?: boolean
+  wage_class?: string
   esi_applicable?: boolean
   depends_on_payment_days?: boolean
   position?: number
@@ -707,6 +731,7 @@ export type SalaryComponentUpdateWithoutSetup_linesInput = {
   amount?: Prisma.NullableDecimalFieldUpdateOperationsInput | runtime.Decimal | runtime.DecimalJsLike | number | string | null
   formula?: Prisma.NullableStringFieldUpdateOperationsInput | string | null
   pf_wage?: Prisma.BoolFieldUpdateOperationsInput | boolean
+  wage_class?: Prisma.StringFieldUpdateOperationsInput | string
   esi_applicable?: Prisma.BoolFieldUpdateOperationsInput | boolean
   depends_on_payment_days?: Prisma.BoolFieldUpdateOperationsInput | boolean
   position?: Prisma.IntFieldUpdateOperationsInput | number
@@ -726,6 +751,7 @@ export type SalaryComponentUncheckedUpdateWithoutSetup_linesInput = {
   amount?: Prisma.NullableDecimalFieldUpdateOperationsInput | runtime.Decimal | runtime.DecimalJsLike | number | string | null
   formula?: Prisma.NullableStringFieldUpdateOperationsInput | string | null
   pf_wage?: Prisma.BoolFieldUpdateOperationsInput | boolean
+  wage_class?: Prisma.StringFieldUpdateOperationsInput | string
   esi_applicable?: Prisma.BoolFieldUpdateOperationsInput | boolean
   depends_on_payment_days?: Prisma.BoolFieldUpdateOperationsInput | boolean
   position?: Prisma.IntFieldUpdateOperationsInput | number
@@ -776,6 +802,7 @@ export type SalaryComponentSelect<ExtArgs extends runtime.Types.Extensions.Inter
   amount?: boolean
   formula?: boolean
   pf_wage?: boolean
+  wage_class?: boolean
   esi_applicable?: boolean
   depends_on_payment_days?: boolean
   position?: boolean
@@ -797,6 +824,7 @@ export type SalaryComponentSelectCreateManyAndReturn<ExtArgs extends runtime.Typ
   amount?: boolean
   formula?: boolean
   pf_wage?: boolean
+  wage_class?: boolean
   esi_applicable?: boolean
   depends_on_payment_days?: boolean
   position?: boolean
@@ -816,6 +844,7 @@ export type SalaryComponentSelectUpdateManyAndReturn<ExtArgs extends runtime.Typ
   amount?: boolean
   formula?: boolean
   pf_wage?: boolean
+  wage_class?: boolean
   esi_applicable?: boolean
   depends_on_payment_days?: boolean
   position?: boolean
@@ -835,6 +864,7 @@ export type SalaryComponentSelectScalar = {
   amount?: boolean
   formula?: boolean
   pf_wage?: boolean
+  wage_class?: boolean
   esi_applicable?: boolean
   depends_on_payment_days?: boolean
   position?: boolean
@@ -843,7 +873,7 @@ export type SalaryComponentSelectScalar = {
   updated_at?: boolean
 }
 
-export type SalaryComponentOmit<ExtArgs extends runtime.Types.Extensions.InternalArgs = runtime.Types.Extensions.DefaultArgs> = runtime.Types.Extensions.GetOmit<"tenant_id" | "id" | "name" | "code" | "description" | "type" | "calculation" | "amount" | "formula" | "pf_wage" | "esi_applicable" | "depends_on_payment_days" | "position" | "active" | "created_at" | "updated_at", ExtArgs["result"]["salaryComponent"]>
+export type SalaryComponentOmit<ExtArgs extends runtime.Types.Extensions.InternalArgs = runtime.Types.Extensions.DefaultArgs> = runtime.Types.Extensions.GetOmit<"tenant_id" | "id" | "name" | "code" | "description" | "type" | "calculation" | "amount" | "formula" | "pf_wage" | "wage_class" | "esi_applicable" | "depends_on_payment_days" | "position" | "active" | "created_at" | "updated_at", ExtArgs["result"]["salaryComponent"]>
 export type SalaryComponentInclude<ExtArgs extends runtime.Types.Extensions.InternalArgs = runtime.Types.Extensions.DefaultArgs> = {
   setup_lines?: boolean | Prisma.SalaryComponent$setup_linesArgs<ExtArgs>
   _count?: boolean | Prisma.SalaryComponentCountOutputTypeDefaultArgs<ExtArgs>
@@ -867,6 +897,11 @@ export type $SalaryComponentPayload<ExtArgs extends runtime.Types.Extensions.Int
     amount: runtime.Decimal | null
     formula: string | null
     pf_wage: boolean
+    /**
+     * Under the labour codes' definition of wages (Code on Wages s.2(y)): wages | excluded |
+     * gratuity_retrenchment | outside_remuneration (WageClass of the document).
+     */
+    wage_class: string
     esi_applicable: boolean
     depends_on_payment_days: boolean
     position: number
@@ -1307,6 +1342,7 @@ export interface SalaryComponentFieldRefs {
   readonly amount: Prisma.FieldRef<"SalaryComponent", 'Decimal'>
   readonly formula: Prisma.FieldRef<"SalaryComponent", 'String'>
   readonly pf_wage: Prisma.FieldRef<"SalaryComponent", 'Boolean'>
+  readonly wage_class: Prisma.FieldRef<"SalaryComponent", 'String'>
   readonly esi_applicable: Prisma.FieldRef<"SalaryComponent", 'Boolean'>
   readonly depends_on_payment_days: Prisma.FieldRef<"SalaryComponent", 'Boolean'>
   readonly position: Prisma.FieldRef<"SalaryComponent", 'Int'>

@@ -82,13 +82,14 @@ const ds = (d: Date | null) => (d ? toDateString(d) : null);
 const endOfMonth = (d: DateString) => monthBounds(Number(d.slice(0, 4)), Number(d.slice(5, 7))).end;
 
 export async function loadStatutory(): Promise<StatutorySettings> {
-  const [pf, esi, pt, gratuity] = await Promise.all([
+  const [pf, esi, pt, gratuity, wages] = await Promise.all([
     readSettings("pf"),
     readSettings("esi"),
     readSettings("pt"),
     readSettings("gratuity"),
+    readSettings("wages"),
   ]);
-  return { pf, esi, pt, gratuity };
+  return { pf, esi, pt, gratuity, wages };
 }
 
 export async function loadComponents(client: Pick<ScopedTx, "salaryComponent"> = db): Promise<ComponentDef[]> {
@@ -269,22 +270,22 @@ const NO_RUN = "00000000-0000-0000-0000-000000000000";
 /**
  * One employee's salary of a month as a run would calculate it (loss of pay, PF, ESI, PT), without
  * loan installments, claims and encashments: the final settlement's last month. Null when the
- * employee is not paid that month (no salary setup in force by its end). Also the employee's
- * components (for the PF-wage flag: basic + DA).
+ * employee is not paid that month (no salary setup in force by its end). Its `code_wages` hold
+ * the settlement's wage (the labour codes' wage, or basic + DA, by the rule of its last day).
  */
 export async function employeeMonthSalary(
   tx: ScopedTx,
   employeeId: string,
   year: number,
   month: number,
-): Promise<{ slip: SlipResult; structure: ReturnType<typeof buildStructure> } | null> {
+): Promise<{ slip: SlipResult } | null> {
   const inputs = await loadRunInputs(
     tx,
     { id: NO_RUN, period_year: year, period_month: month, employee_ids: [employeeId] },
     { salaryOnly: true },
   );
   const row = inputs.employees.find((e) => e.id === employeeId);
-  return row ? { slip: inputs.slipOf(row), structure: inputs.structure } : null;
+  return row ? { slip: inputs.slipOf(row) } : null;
 }
 
 /** The employee's slip, or a 400 naming the employee and the figure that does not fit (AmountOutOfRange). */

@@ -6,12 +6,23 @@ import type { QueryParams, RequestBody } from "../../http/types.ts";
 import { Decimal, moneyStringOrNull } from "../../lib/money.ts";
 import { type ComponentDef, describeAmount, fits, LARGEST_AMOUNT } from "./compute.ts";
 import { BUILTIN_VARIABLES, evaluate, evaluationOrder, findCycle, FormulaError, type Node, parseFormula, variablesOf } from "./formula.ts";
+import { oneOf } from "./json.ts";
+import { WAGE_CLASSES, type WageClass } from "./wages.ts";
 
 type ComponentRow = Awaited<ReturnType<typeof db.salaryComponent.findFirstOrThrow>>;
 
 /** The stored type and calculation as their unions (the columns hold only these values). */
 const componentType = (t: string): "earning" | "deduction" => (t === "deduction" ? "deduction" : "earning");
 const componentCalculation = (c: string): "fixed" | "formula" => (c === "formula" ? "formula" : "fixed");
+const wageClass = (c: string): WageClass => oneOf(WAGE_CLASSES, c, "salary component wage class");
+
+/**
+ * The class a new component takes when the request gives none: `wages` for basic + DA (flagged
+ * `pf_wage`), outside remuneration for a deduction, otherwise an exclusion (s.2(y) (a) to (i)) - the
+ * rule the migration classified existing components by.
+ */
+const defaultWageClass = (type: string, pfWage: boolean): WageClass =>
+  type === "deduction" ? "outside_remuneration" : pfWage ? "wages" : "excluded";
 
 /** A component row as the calculation reads it (compute.ts). */
 export const componentDef = (c: ComponentRow): ComponentDef => ({
@@ -19,6 +30,7 @@ export const componentDef = (c: ComponentRow): ComponentDef => ({
   type: componentType(c.type),
   calculation: componentCalculation(c.calculation),
   amount: c.amount?.toString() ?? null,
+  wage_class: wageClass(c.wage_class),
 });
 
 export const componentJson = (c: ComponentRow) => ({
@@ -31,6 +43,7 @@ export const componentJson = (c: ComponentRow) => ({
   amount: moneyStringOrNull(c.amount),
   formula: c.formula,
   pf_wage: c.pf_wage,
+  wage_class: wageClass(c.wage_class),
   esi_applicable: c.esi_applicable,
   depends_on_payment_days: c.depends_on_payment_days,
   position: c.position,
@@ -200,6 +213,7 @@ export async function addComponent(input: RequestBody<"createSalaryComponent">) 
         amount: body.calculation === "fixed" ? (body.amount ?? null) : null,
         formula: body.calculation === "formula" ? body.formula!.trim() : null,
         pf_wage: body.pf_wage ?? false,
+        wage_class: body.wage_class ?? defaultWageClass(body.type, body.pf_wage ?? false),
         esi_applicable: body.esi_applicable ?? true,
         depends_on_payment_days: body.depends_on_payment_days ?? true,
         position: body.position ?? 0,
@@ -211,7 +225,7 @@ export async function addComponent(input: RequestBody<"createSalaryComponent">) 
         action: "salary_component.created",
         entity_type: "salary_component",
         entity_id: c.id,
-        changes: { code, name: c.name, calculation: c.calculation, formula: c.formula },
+        changes: { code, name: c.name, calculation: c.calculation, formula: c.formula, wage_class: c.wage_class },
       },
       tx,
     );

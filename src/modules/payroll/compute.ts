@@ -10,15 +10,20 @@
 // - Payable days = days employed in the month (from joining, up to the last working day) − LOP.
 //   LOP = approved unpaid leave days + absent (1) / half-day (0.5) attendance days not covered
 //   by approved leave, capped at the days employed.
+// - Wages under the labour codes (wages.ts, the WageSettings schema): every slip sums its earnings
+//   by `wage_class` - as paid in the month and at full-month amounts - and applies the codes'
+//   definition (wages + the excess of the exclusions over 50 % of the remuneration), shown in
+//   `code_wages`. The rules are those in force on the slip's last day (pay_end).
 // - PF (when enabled for the company and the employee): PF wages = prorated earnings flagged
-//   `pf_wage` (basic + DA). Employee share = 12 % of min(PF wages, ceiling) (of PF wages when
+//   `pf_wage` (basic + DA; EPF & MP Act 1952), or from `pf_code_wages_from` (2026-06-29, EPF Scheme
+//   2026) the codes' wage of the month as paid. Employee share = 12 % of min(PF wages, ceiling) (of PF wages when
 //   `restrict_to_ceiling` is false), rounded to the rupee. Employer: EPS 8.33 % of min(PF wages,
 //   ceiling) rounded to the rupee (≤ ₹1,250); EPF = employer share − EPS. EPS is nil (the whole
 //   employer share goes to EPF) when the employee is not eligible for the pension scheme
 //   (epsExclusion): set so in the salary setup (`eps_enabled` false); 58 or older on the first
 //   day of the month; or a new member from 1 Sep 2014 (joined on or after it, not an existing EPS
 //   member from earlier employment) whose full-month PF wages at joining - per the salary setup in
-//   force on the date of joining - were above the wage ceiling. EDLI 0.5 % of the capped wages
+//   force on the date of joining, by the PF rule in force on that date - were above the wage ceiling. EDLI 0.5 % of the capped wages
 //   (rupee); admin charges 0.5 % of the PF base (paise; the establishment minimum of ₹500 is
 //   applied to the run total).
 // - ESI: coverage is decided per contribution period (Apr-Sep, Oct-Mar) by the full-month ESI
@@ -34,17 +39,32 @@
 //   uses the male slabs) for the month's gross; February uses the February amount.
 // - Loan installments due up to this month, approved expense claims and approved leave
 //   encashments are added; encashment and reimbursements are paid on top of gross and are not
-//   PF/ESI/PT wages. A day of leave encashed is worth the daily wage, full-month basic + DA (the
-//   earnings flagged `pf_wage`, before proration) ÷ 26 - the rate the full and final settlement pays
+//   PF/ESI/PT wages. A day of leave encashed is worth the daily wage, the day wage ÷ 26: from
+//   `code_wages_from` (2025-11-21) the codes' wage of the full month; before it full-month basic +
+//   DA (the earnings flagged `pf_wage`, before proration) - the rate the full and final settlement pays
 //   leave at (encashmentPay, the one function both use); days × basic + DA ÷ 26 is rounded once per
 //   encashment to the paisa (half up), not per day. LOP is a different rule (gross ÷ calendar days).
 // - Gratuity provision (only when the gratuity settings' `monthly_provision` is on): the month's
-//   PF-wage earnings (basic + DA) × 15/26 ÷ 12, to the paisa, an employer contribution (gratuity.ts).
+//   wage (the codes' wage of the month from `code_wages_from`, else the PF-wage earnings, basic +
+//   DA) × 15/26 ÷ 12, to the paisa, an employer contribution (gratuity.ts).
 import { addDays, daysBetween, type DateString } from "../../lib/dates.ts";
 import { Decimal } from "../../lib/money.ts";
 import { evaluate, evaluationOrder, parseFormula, variablesOf, type Node } from "./formula.ts";
 import { gratuityProvision } from "./gratuity.ts";
 import type { ESI_DEFAULTS, GRATUITY_DEFAULTS, PF_DEFAULTS, PT_DEFAULTS } from "./statutory.ts";
+import {
+  addToParts,
+  type CodeWageFigures,
+  codeWageFigures,
+  codeWages,
+  noWageParts,
+  WAGE_DEFAULTS,
+  wageClassOf,
+  type WageClass,
+  type WageRule,
+  wageRuleOn,
+  type WageSettings,
+} from "./wages.ts";
 
 export interface ComponentDef {
   id: string;
@@ -55,6 +75,8 @@ export interface ComponentDef {
   amount: string | null;
   formula: string | null;
   pf_wage: boolean;
+  /** Under the labour codes' definition of wages; absent (a structure built outside the database): from `pf_wage` (wageClassOf). */
+  wage_class?: WageClass;
   esi_applicable: boolean;
   depends_on_payment_days: boolean;
   position: number;
@@ -89,6 +111,8 @@ export interface StatutorySettings {
   pt: typeof PT_DEFAULTS;
   /** Read for the optional monthly gratuity provision (absent: no provision). */
   gratuity?: typeof GRATUITY_DEFAULTS;
+  /** The labour codes' wage rule and its dates (absent: the statutory defaults, WAGE_DEFAULTS). */
+  wages?: WageSettings;
 }
 
 export interface LoanDue {
@@ -208,6 +232,18 @@ export interface SlipDetails {
   employer_contributions: string;
   /** The employer's gratuity provision of the month: present only when the company's monthly provision is on. */
   gratuity_provision?: string;
+  /** The slip's wages under the labour codes (absent on slips calculated before they were shown). */
+  code_wages?: SlipCodeWages;
+}
+
+/** SlipCodeWages of the document. */
+export interface SlipCodeWages extends WageRule {
+  code_wages_from: DateString;
+  pf_code_wages_from: DateString;
+  exclusion_limit_percent: string;
+  month: CodeWageFigures;
+  full_month: CodeWageFigures;
+  day_wage: string;
 }
 
 const ZERO = new Decimal(0);
@@ -310,18 +346,30 @@ export function esiPeriodAnchor(year: number, month: number, joining: DateString
 /** Why EPS is nil for an employee (null = EPS applies). */
 export type EpsExclusion = "not_member" | "age_limit" | "joined_above_wage_ceiling";
 
-/** Full-month PF and ESI wages of a salary setup (the flagged earnings, before proration). */
-export function setupWages(structure: Structure, setup: SetupInput): { pf: Decimal; esi: Decimal } {
+/**
+ * Full-month PF and ESI wages of a salary setup (before proration): ESI wages are the earnings
+ * flagged `esi_applicable`; PF wages by the PF rule in force on `on` (wageRuleOn) - the earnings
+ * flagged `pf_wage`, or the labour codes' wage of the full month.
+ */
+export function setupWages(
+  structure: Structure,
+  setup: SetupInput,
+  on: DateString,
+  wages: Pick<PreparedSettings["wages"], "settings" | "limit">,
+): { pf: Decimal; esi: Decimal } {
   const full = fullAmounts(structure, setup);
   let pf = ZERO;
   let esi = ZERO;
+  const parts = noWageParts();
   for (const c of structure.components) {
     const f = full.get(c.code);
     if (f === undefined || c.type !== "earning") continue;
     if (c.pf_wage) pf = pf.plus(f);
     if (c.esi_applicable) esi = esi.plus(f);
+    addToParts(parts, wageClassOf(c), f);
   }
-  return { pf, esi };
+  const rule = wageRuleOn(on, wages.settings, parts.wages.gt(0));
+  return { pf: rule.pf_rule === "code" ? codeWages(parts, wages.limit).wage : pf, esi };
 }
 
 /**
@@ -398,6 +446,8 @@ export interface PreparedSettings {
   esi: { threshold: Decimal; disabledThreshold: Decimal; lowWage: Decimal; employee: Decimal; employer: Decimal };
   /** state (trimmed, lower case) → the slabs that apply to each gender, in order */
   pt: Map<string, Record<"male" | "female", { min: Decimal; max: Decimal | null; monthly: Decimal; february: Decimal }[]>>;
+  /** The labour codes' wage rule: the settings and the exclusion limit in per cent. */
+  wages: { settings: WageSettings; limit: Decimal };
 }
 
 export function prepareSettings(settings: StatutorySettings): PreparedSettings {
@@ -420,7 +470,9 @@ export function prepareSettings(settings: StatutorySettings): PreparedSettings {
     pt.set(key, { male: forGender("male"), female: forGender("female") });
   }
   const { pf, esi } = settings;
+  const wages = settings.wages ?? WAGE_DEFAULTS;
   return {
+    wages: { settings: wages, limit: d(wages.exclusion_limit_percent) },
     pf: {
       ceiling: d(pf.wage_ceiling),
       employee: d(pf.employee_rate),
@@ -483,6 +535,8 @@ export function computeSlip(
   let pfWagesFull = ZERO;
   let esiWages = ZERO;
   let esiWagesFull = ZERO;
+  const monthParts = noWageParts();
+  const fullParts = noWageParts();
   for (const c of structure.components) {
     const f = full.get(c.code);
     if (f === undefined) continue;
@@ -500,23 +554,36 @@ export function computeSlip(
         esiWages = esiWages.plus(amount);
         esiWagesFull = esiWagesFull.plus(f);
       }
+      const cls = wageClassOf(c);
+      addToParts(monthParts, cls, amount);
+      addToParts(fullParts, cls, f);
     } else {
       deductions.push(line);
       componentDeductions = componentDeductions.plus(amount);
     }
   }
 
+  // wages under the labour codes: the rules in force on the slip's last day
+  const wageS = prepared.wages.settings;
+  const rule = wageRuleOn(payEnd, wageS, fullParts.wages.gt(0));
+  const monthCode = codeWages(monthParts, prepared.wages.limit);
+  const fullCode = codeWages(fullParts, prepared.wages.limit);
+  const pfWage = rule.pf_rule === "code" ? monthCode.wage : pfWages;
+  // the monthly wage leave encashment days are priced at (÷ 26), and the month's gratuity wage
+  const dayWage = rule.rule === "code" ? fullCode.wage : wageForDays(pfWagesFull, fullGross);
+  const gratuityWage = rule.rule === "code" ? monthCode.wage : wageForDays(pfWages, gross);
+
   // PF
   const pfS = settings.pf;
-  const pfApplicable = pfS.enabled && e.setup.pf_enabled && pfWages.gt(0);
+  const pfApplicable = pfS.enabled && e.setup.pf_enabled && pfWage.gt(0);
   let pf = { base: ZERO, employee: ZERO, employerTotal: ZERO, eps: ZERO, epf: ZERO, edli: ZERO, admin: ZERO, epsApplicable: false };
   let epsExcluded: EpsExclusion | null = null;
   if (pfApplicable) {
-    const capped = Decimal.min(pfWages, prepared.pf.ceiling);
-    const base = pfS.restrict_to_ceiling ? capped : pfWages;
+    const capped = Decimal.min(pfWage, prepared.pf.ceiling);
+    const base = pfS.restrict_to_ceiling ? capped : pfWage;
     const employee = rupee(pct(base, prepared.pf.employee));
     const employerTotal = rupee(pct(base, prepared.pf.employer));
-    const atJoining = e.setup_at_joining ? setupWages(structure, e.setup_at_joining).pf : null;
+    const atJoining = e.setup_at_joining ? setupWages(structure, e.setup_at_joining, e.joining_date, prepared.wages).pf : null;
     epsExcluded = epsExclusion(e, atJoining, prepared.pf.ceiling, pfS.eps_age_limit, period.start);
     const epsApplicable = epsExcluded === null;
     const eps = epsApplicable ? Decimal.min(rupee(pct(capped, prepared.pf.eps)), employerTotal) : ZERO;
@@ -535,7 +602,7 @@ export function computeSlip(
   // ESI
   const esiS = settings.esi;
   const periodSetup = e.setup_at_esi_period_start ?? e.setup;
-  const periodStartWages = e.setup_at_esi_period_start ? setupWages(structure, periodSetup).esi : esiWagesFull;
+  const periodStartWages = e.setup_at_esi_period_start ? setupWages(structure, periodSetup, payEnd, prepared.wages).esi : esiWagesFull;
   const threshold = periodSetup.disabled ? prepared.esi.disabledThreshold : prepared.esi.threshold;
   const esiApplicable = esiS.enabled && e.setup.esi_enabled && esiWages.gt(0);
   const covered = esiApplicable && periodStartWages.lte(threshold);
@@ -550,13 +617,14 @@ export function computeSlip(
   // loans, claims, encashments
   const loanDeduction = e.loans.reduce((s, l) => s.plus(l.amount), ZERO);
   const reimbursements = e.claims.reduce((s, c) => s.plus(c.amount), ZERO);
-  const encashments = e.encashments.map((x) => ({ ...x, amount: m2(encashmentPay(x.days, wageForDays(pfWagesFull, fullGross))) }));
+  const encashments = e.encashments.map((x) => ({ ...x, amount: m2(encashmentPay(x.days, dayWage)) }));
   const encashmentTotal = encashments.reduce((s, x) => s.plus(x.amount), ZERO);
 
   const totalDeductions = componentDeductions.plus(pf.employee).plus(esiEmployee).plus(pt).plus(loanDeduction);
   const net = gross.minus(totalDeductions).plus(reimbursements).plus(encashmentTotal);
-  // the month's gratuity wage: basic + DA as paid this month, or the gross of a consolidated salary (wageForDays)
-  const provision = settings.gratuity?.monthly_provision ? gratuityProvision(wageForDays(pfWages, gross), settings.gratuity) : null;
+  // the month's gratuity wage: the codes' wage of the month; before them basic + DA as paid this
+  // month, or the gross of a consolidated salary (wageForDays)
+  const provision = settings.gratuity?.monthly_provision ? gratuityProvision(gratuityWage, settings.gratuity) : null;
   const employerContributions = pf.epf
     .plus(pf.eps)
     .plus(pf.edli)
@@ -604,7 +672,7 @@ export function computeSlip(
       lop: { leave_days: e.leave_lop_days.toFixed(1), absent_days: e.absent_days.toFixed(1) },
       pf: {
         applicable: pfApplicable,
-        wages: m2(pfWages),
+        wages: m2(pfWage),
         base: m2(pf.base),
         employee: m2(pf.employee),
         employer_total: m2(pf.employerTotal),
@@ -629,6 +697,15 @@ export function computeSlip(
       encashments,
       employer_contributions: m2(employerContributions),
       ...(provision ? { gratuity_provision: m2(provision) } : {}),
+      code_wages: {
+        ...rule,
+        code_wages_from: wageS.code_wages_from,
+        pf_code_wages_from: wageS.pf_code_wages_from,
+        exclusion_limit_percent: wageS.exclusion_limit_percent,
+        month: codeWageFigures(monthCode),
+        full_month: codeWageFigures(fullCode),
+        day_wage: m2(dayWage),
+      },
     },
   };
 }

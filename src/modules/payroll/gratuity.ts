@@ -1,7 +1,10 @@
-// Gratuity under the Payment of Gratuity Act 1972 (DOMAIN §3.4) - pure, exact decimals, no I/O.
+// Gratuity under the Payment of Gratuity Act 1972 and the Code on Social Security 2020 ch. V
+// (DOMAIN §3.4, §3.7) - pure, exact decimals, no I/O.
 //
-// - Wage: the last drawn monthly wage, basic + DA: the full-month amounts of the earning components
-//   flagged `pf_wage` in the employee's salary setup (the components that make PF wages).
+// - Wage: the last drawn monthly wage, given by the caller: from the company's `code_wages_from`
+//   (2025-11-21) the labour codes' wage of the full month (wages.ts: basic + DA + retaining allowance
+//   + the excess of the exclusions over 50 % of the remuneration); before it basic + DA, the
+//   full-month amounts of the earning components flagged `pf_wage` in the employee's salary setup.
 // - Service: from the joining date to the last working day, both included, in calendar years,
 //   months and days. Completed years count; a final part-year of more than `round_up_after_months`
 //   months (6: 6 months and 1 day or more) counts as a full year.

@@ -74,6 +74,12 @@ export const handlers = {
   async updateGratuitySettings({ body, auth }) {
     return ok(await updateSettings("gratuity", body, auth.userId), "Gratuity settings updated");
   },
+  async getWageSettings() {
+    return ok(await readSettings("wages"));
+  },
+  async updateWageSettings({ body, auth }) {
+    return ok(await updateSettings("wages", body, auth.userId), "Wage settings updated");
+  },
 
   // catalogs
   async listLoanTypes({ query }) {

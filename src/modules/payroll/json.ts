@@ -93,5 +93,6 @@ export function slipJson(s: SlipRow, run: Pick<RunRow, "period_year" | "period_m
     encashments: d.encashments,
     employer_contributions: d.employer_contributions,
     ...(d.gratuity_provision === undefined ? {} : { gratuity_provision: d.gratuity_provision }),
+    ...(d.code_wages === undefined ? {} : { code_wages: d.code_wages }),
   };
 }

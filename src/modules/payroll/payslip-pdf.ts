@@ -2,7 +2,8 @@
 // address, the employee's particulars (PAN, UAN, ESI number, bank account masked to its last four
 // characters), earnings and deductions side by side with their totals, other payments, net pay in
 // figures and in words, loss of pay in days and amount, and the employer's contributions (which
-// are not deducted from pay). Amounts in the currency's grouping (1,23,456.00 for INR). Laid out
+// are not deducted from pay), and - when the labour codes' wage applies to the slip - its wages,
+// exclusions and add-back (codeWageRows). Amounts in the currency's grouping (1,23,456.00 for INR). Laid out
 // row by row with turns of the event loop in between (a slip may carry many loans and claims).
 import PDFDocument from "pdfkit";
 import { amountInWords } from "../../lib/amount-words.ts";
@@ -68,6 +69,37 @@ export function employerRows(slip: Slip): Row[] {
   }
   if (slip.esi.covered) rows.push(["ESI (employer)", slip.esi.employer]);
   return rows;
+}
+
+/**
+ * The slip's wages under the labour codes (Code on Wages s.2(y)), as paid in the month: wages,
+ * exclusions, the limit and the add-back - only when the code's wage applies to the slip (a slip
+ * under the pre-code rule, or calculated before slips showed it, prints none); with the line that
+ * says what the wage is used for.
+ */
+export function codeWageRows(slip: Slip, fmt: (v: string) => string = (v) => v): { rows: Row[]; total: Row; note: string } | null {
+  const cw = slip.code_wages;
+  if (!cw || (cw.rule !== "code" && cw.pf_rule !== "code")) return null;
+  const m = cw.month;
+  const rows: Row[] = [
+    ["Wages (basic pay, dearness allowance, retaining allowance)", m.wages],
+    ["Exclusions (allowances and other payments of s.2(y)(a)-(i))", m.exclusions],
+  ];
+  if (m.gratuity_retrenchment !== "0.00")
+    rows.push(["Gratuity and retrenchment compensation (in the total, not tested)", m.gratuity_retrenchment]);
+  rows.push(
+    ["Total remuneration", m.total_remuneration],
+    [`Limit: ${cw.exclusion_limit_percent} % of the total remuneration`, m.exclusion_limit],
+    ["Exclusions above the limit, added back to wages", m.add_back],
+  );
+  const uses = [
+    cw.pf_rule === "code" ? "provident fund" : null,
+    cw.rule === "code" ? `leave encashment (at the full month's wage, ${fmt(cw.day_wage)})` : null,
+    cw.rule === "code" && slip.gratuity_provision !== undefined ? "gratuity provision" : null,
+  ].filter(Boolean);
+  const pf =
+    cw.pf_rule === "code" ? "" : ` Provident fund is on the EPF Act's basic wages (${fmt(slip.pf.wages)}) until ${cw.pf_code_wages_from}.`;
+  return { rows, total: ["Wage under the labour codes", m.wage], note: `Used for: ${uses.join(", ")}.${pf}` };
 }
 
 const MARGIN = 40;
@@ -308,6 +340,20 @@ export function payslipPdf(company: PayslipCompany, slip: Slip, employee: Paysli
           "Total employer contributions",
           fmt(slip.employer_contributions),
         ]);
+
+      // ── wages under the labour codes ──
+      const wages = codeWageRows(slip, fmt);
+      if (wages) {
+        await table(
+          "Wages under the labour codes (Code on Wages 2019 s.2(y))",
+          wages.rows.map(([k, v]): Row => [k, fmt(v)]),
+          [wages.total[0], fmt(wages.total[1])],
+        );
+        doc.font("Helvetica").fontSize(8).fillColor("#555555");
+        room(heightOf(wages.note, WIDTH) + 4);
+        doc.y += 3;
+        textAt(wages.note, MARGIN, doc.y, WIDTH);
+      }
 
       doc.y += 16;
       room(12);

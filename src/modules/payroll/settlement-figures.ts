@@ -1,6 +1,8 @@
 // The figures of a full and final settlement - pure, exact decimals, no I/O (settlements.ts loads
 // the inputs). The rules are the FinalSettlement schema's description:
-// - daily wage = monthly basic + DA ÷ 26; a day-based figure is days × wage ÷ 26, rounded once to
+// - daily wage = the monthly wage ÷ 26 - the labour codes' wage of the last month's full-month
+//   earnings from `code_wages_from` (2025-11-21), basic + DA before it (`code_wages`, computed with the
+//   last month's slip: compute.ts, wages.ts); a day-based figure is days × wage ÷ 26, rounded once to
 //   the paisa (half up) - encashmentPay (compute.ts), the rule a payroll run pays an encashment by;
 // - salary of the last month as a payroll run computes it (compute.ts), unless a processed run paid it;
 // - leave encashment of the remaining encashable balance (and of approved encashment requests that no
@@ -11,6 +13,17 @@ import { daysBetween, type DateString } from "../../lib/dates.ts";
 import { Decimal } from "../../lib/money.ts";
 import { type ClaimDue, encashmentPay, type Line, type LoanDue, type SlipResult, WAGE_DAYS_PER_MONTH } from "./compute.ts";
 import { computeGratuity, type GratuityResult, type GratuitySettings, type Separation } from "./gratuity.ts";
+import type { CodeWageFigures, WageRule } from "./wages.ts";
+
+/** SettlementCodeWages of the document: the rule in force on the last working day and the wage it gives. */
+export interface SettlementCodeWages {
+  rule: WageRule["rule"];
+  note: string | null;
+  code_wages_from: DateString;
+  exclusion_limit_percent: string;
+  full_month: CodeWageFigures;
+  wage: string;
+}
 
 export interface LeaveBalanceInput {
   leave_type_id: string;
@@ -30,8 +43,10 @@ export interface SettlementInput {
   fixed_term: boolean;
   notice_period_days: number;
   recover_notice_shortfall: boolean;
-  /** Monthly basic + DA (full month). */
+  /** The monthly wage (full month): the labour codes' wage, or basic + DA before them. */
   wage: Decimal.Value;
+  /** How the wage was found (shown on the settlement); null when not known. */
+  code_wages?: SettlementCodeWages | null;
   /** The last month's salary as a run computes it, and whether a processed run already paid it. */
   salary: { slip: SlipResult; paid_by_run: string | null };
   leave: LeaveBalanceInput[];
@@ -61,6 +76,8 @@ export interface SalaryPart {
 
 export interface SettlementFigures {
   daily_wage: string;
+  /** Absent on settlements computed before it was shown (the API answers null). */
+  code_wages?: SettlementCodeWages | null;
   salary: SalaryPart;
   leave_encashment_lines: (LeaveBalanceInput & { amount: string })[];
   gratuity_detail: GratuityResult;
@@ -130,6 +147,7 @@ export function settlementFigures(input: SettlementInput): SettlementFigures {
   const totalRecovery = noticeAmount.plus(loanRecovery);
   return {
     daily_wage: m2(r2(wage.div(WAGE_DAYS_PER_MONTH))),
+    code_wages: input.code_wages ?? null,
     salary,
     leave_encashment_lines: leave,
     gratuity_detail: gratuity,

@@ -1,5 +1,6 @@
 // The full and final settlement statement as a PDF, in the payslip's plain style (payslip-pdf.ts):
-// the employee and the dates, then what is paid and what is recovered, line by line, and the net
+// the employee and the dates, the wage under the labour codes (wages, exclusions, add-back) that
+// prices gratuity, leave and notice, then what is paid and what is recovered, line by line, and the net
 // in figures and in words. Amounts and text as on the payslip: the currency's digit grouping
 // (formatMoney), only what the standard fonts can draw (printable).
 import PDFDocument from "pdfkit";
@@ -33,7 +34,8 @@ export function settlementPdf(company: { name: string; currency: string }, s: Se
       ["Joining date / resignation date / last working day", `${s.joining_date} / ${s.resignation_date} / ${s.last_working_day}`],
       ["Service", `${g.service.years} years ${g.service.months} months ${g.service.days} days`],
       ["Separation", s.separation],
-      ["Daily wage (basic + DA / 26)", money(s.daily_wage)],
+      ["Monthly wage (gratuity, leave encashment, notice)", money(g.wage)],
+      ["Daily wage (monthly wage / 26)", money(s.daily_wage)],
     ];
     if (s.processed_at) info.push(["Processed at", s.processed_at]);
     for (const [k, v] of info) doc.text(printable(`${k}: ${v}`));
@@ -58,6 +60,25 @@ export function settlementPdf(company: { name: string; currency: string }, s: Se
           ["Net salary", s.salary.net],
         ]
       : [[s.salary.note ?? "Not included", "0.00"]];
+    // the wage under the labour codes (settlements computed before it was shown have none)
+    const cw = s.code_wages;
+    if (cw?.rule === "code") {
+      const f = cw.full_month;
+      table("Wage under the labour codes (Code on Social Security 2020 s.2(88)), full month", [
+        ["Wages (basic pay, dearness allowance, retaining allowance)", f.wages],
+        ["Exclusions (allowances and other payments of s.2(88)(a)-(i))", f.exclusions],
+        ...(f.gratuity_retrenchment === "0.00"
+          ? []
+          : [["Gratuity and retrenchment compensation (in the total, not tested)", f.gratuity_retrenchment] as [string, string]]),
+        ["Total remuneration", f.total_remuneration],
+        [`Limit: ${cw.exclusion_limit_percent} % of the total remuneration`, f.exclusion_limit],
+        ["Exclusions above the limit, added back to wages", f.add_back],
+        ["Wage", cw.wage],
+      ]);
+    } else if (cw) {
+      doc.text(printable(`Wage (pre-code rule): ${cw.note ?? "basic + DA"}`), 48);
+      doc.moveDown(0.5);
+    }
     table(`Salary ${s.salary.pay_start} to ${s.salary.pay_end} (${s.salary.payable_days} of ${s.salary.days_in_period} days)`, salary);
     table("Paid", [
       ["Net salary", s.salary_net],

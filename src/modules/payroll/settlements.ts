@@ -19,11 +19,11 @@ import { attachSettlementToChecklist, completeSettlementItem, type ExitFacts, ex
 import { encashmentsToPay, encashOnExit, exitLeaveBalances } from "../leave/index.ts";
 import { assertNotOwnRecord, OWN_RECORD, selfDecision } from "../shared/access.ts";
 import { loadAttendanceSettings, tenantToday } from "../shared/work-settings.ts";
-import { AmountOutOfRange, assertFits, wageForDays } from "./compute.ts";
+import { AmountOutOfRange, assertFits } from "./compute.ts";
 import { employeeMonthSalary, lockPayroll } from "./calculation.ts";
 import type { Separation } from "./gratuity.ts";
 import { settleLoans } from "./queries/calculation.ts";
-import { settlementFigures, type SettlementFigures } from "./settlement-figures.ts";
+import { type SettlementCodeWages, settlementFigures, type SettlementFigures } from "./settlement-figures.ts";
 import { settlementPdf } from "./settlement-pdf.ts";
 import { readSettings } from "./statutory.ts";
 import * as clock from "../../lib/clock.ts";
@@ -68,6 +68,7 @@ export function settlementJson(r: Row): SettlementJson {
     notice_period_days: r.notice_period_days,
     recover_notice_shortfall: r.recover_notice_shortfall,
     daily_wage: d.daily_wage,
+    code_wages: d.code_wages ?? null,
     salary: d.salary,
     leave_encashment_lines: d.leave_encashment_lines,
     gratuity_detail: d.gratuity_detail,
@@ -98,11 +99,17 @@ async function compute(tx: ScopedTx, e: EmployeeRow, exit: ExitFacts, o: Options
   const [year, month] = lwd.split("-").map(Number);
   const salary = await employeeMonthSalary(tx, e.id, year, month);
   if (!salary) throw conflict(`${e.employee_code} has no salary setup in force in ${lwd.slice(0, 7)}: the settlement cannot be computed`);
-  const earnings = salary.slip.details.earnings;
-  const basicDa = wageForDays(
-    earnings.filter((l) => salary.structure.byCode.get(l.code)?.pf_wage).reduce((s, l) => s.plus(l.full_amount), new Decimal(0)),
-    earnings.reduce((s, l) => s.plus(l.full_amount), new Decimal(0)),
-  );
+  // the wage of gratuity, leave encashment and notice pay: the last month's day wage under the rule
+  // in force on the last working day (the slip's last day) - the labour codes' wage, or basic + DA
+  const cw = salary.slip.details.code_wages!;
+  const codeWages: SettlementCodeWages = {
+    rule: cw.rule,
+    note: cw.note,
+    code_wages_from: cw.code_wages_from,
+    exclusion_limit_percent: cw.exclusion_limit_percent,
+    full_month: cw.full_month,
+    wage: cw.day_wage,
+  };
   const paid = await tx.payrollSlip.findFirst({
     where: { employee_id: e.id, run: { status: "processed", period_year: year, period_month: month } },
     select: { slip_number: true, run_id: true },
@@ -135,7 +142,8 @@ async function compute(tx: ScopedTx, e: EmployeeRow, exit: ExitFacts, o: Options
     fixed_term: e.employment_type === "fixed_term",
     notice_period_days: o.notice_period_days,
     recover_notice_shortfall: o.recover_notice_shortfall,
-    wage: basicDa,
+    wage: codeWages.wage,
+    code_wages: codeWages,
     salary: { slip: salary.slip, paid_by_run: paid ? (paid.slip_number ?? paid.run_id) : null },
     leave: [
       ...(await encashmentsToPay(tx, [e.id])).map((x) => ({
@@ -323,12 +331,19 @@ function canonical(v: unknown): string {
   return JSON.stringify(v) ?? "null";
 }
 
-/** The figures that must not have changed between the reviewed draft and processing. */
-const reviewed = (d: Details) =>
-  canonical({
-    ...d,
+/**
+ * The figures that must not have changed between the reviewed draft and processing. A draft
+ * computed before settlements showed `code_wages` is compared without it (its wage, gratuity and
+ * every day-based figure are still compared).
+ */
+const reviewed = (d: Details, withCodeWages: boolean) => {
+  const { code_wages, ...rest } = d;
+  return canonical({
+    ...rest,
+    ...(withCodeWages ? { code_wages } : {}),
     leave_encashment_lines: d.leave_encashment_lines.map((l) => ({ ...l, encashment_id: l.source === "balance" ? null : l.encashment_id })),
   });
+};
 
 /**
  * Pays and locks a draft, once: under the company's payroll lock and the settlement's row lock,
@@ -347,7 +362,8 @@ export async function processSettlement(auth: AuthContext, id: string): Promise<
       throw conflict(`The settlement can be processed after the last working day (${exit.last_working_day})`);
     const stored = r.details as unknown as Details;
     const now = await compute(tx, e, exit, optionsOf(r));
-    if (reviewed(now) !== reviewed(stored))
+    const withCodeWages = stored.code_wages !== undefined;
+    if (reviewed(now, withCodeWages) !== reviewed(stored, withCodeWages))
       throw conflict(
         `The figures of ${r.settlement_number} changed since it was computed (net payable ${stored.net_payable} → ${now.net_payable}): ` +
           "recalculate it (PUT) and review it before processing",

@@ -7,6 +7,7 @@ import { storedState } from "../../lib/indian-states.ts";
 import { invalidField } from "../../platform/errors.ts";
 import { money } from "../../lib/money.ts";
 import { readSettingsDoc, writeSettingsDoc } from "../../platform/tenant-settings.ts";
+import { WAGE_DEFAULTS } from "./wages.ts";
 
 export const PF_DEFAULTS = {
   enabled: true,
@@ -101,10 +102,12 @@ function validateProfessionalTax(patch: Record<string, unknown>): void {
   });
 }
 
-const DEFAULTS = { pf: PF_DEFAULTS, esi: ESI_DEFAULTS, pt: PT_DEFAULTS, gratuity: GRATUITY_DEFAULTS };
+// WAGE_DEFAULTS (wages.ts): the labour codes' definition of wages and the dates it applies from
+// (code_wages_from 2025-11-21; pf_code_wages_from 2026-06-29, the EPF Scheme 2026; the 50 % limit).
+const DEFAULTS = { pf: PF_DEFAULTS, esi: ESI_DEFAULTS, pt: PT_DEFAULTS, gratuity: GRATUITY_DEFAULTS, wages: WAGE_DEFAULTS };
 const VALIDATORS: Partial<Record<keyof typeof DEFAULTS, (patch: Record<string, unknown>) => void>> = { pt: validateProfessionalTax };
 type Kind = keyof typeof DEFAULTS;
-const RATE_FIELDS = new Set(["employee_rate", "employer_rate", "eps_rate", "edli_rate", "admin_charge_rate"]);
+const RATE_FIELDS = new Set(["employee_rate", "employer_rate", "eps_rate", "edli_rate", "admin_charge_rate", "exclusion_limit_percent"]);
 
 export async function readSettings<K extends Kind>(kind: K): Promise<(typeof DEFAULTS)[K] & { updated_at: string | null }> {
   return readSettingsDoc(kind, DEFAULTS[kind]);
