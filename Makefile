@@ -6,19 +6,20 @@ SHELL := /bin/bash
 NODE_BIN := node_modules/.bin
 STAMP := node_modules/.install-stamp
 
-.PHONY: help install generate stubs build run dev start seed migrate migration migrate-status lint typecheck check-generated check-migrations check-dependencies check-sql unit test verify bench audit docs-check clean cluster cluster-stop
+.PHONY: help install generate docs stubs build run dev start seed migrate migration migrate-status lint typecheck check-generated check-migrations check-dependencies check-sql unit test verify bench audit docs-check clean cluster cluster-stop
 
 help:
 	@echo "make run        install, generate, build, migrate and serve on PORT (default 3000), compiled (node dist/main.js)"
 	@echo "make dev        the same from the TypeScript sources with tsx (no build step)"
 	@echo "make build      compile the server into dist/ (esbuild bundle + source map)"
 	@echo "make test       every check: install, generate + staleness, lint, types, migrations drift, tests"
-	@echo "make generate   rebuild generated/ from openapi/ and prisma/"
+	@echo "make generate   rebuild generated/ from openapi/ and prisma/, and docs/configuration.md from src/config.ts"
+	@echo "make docs       write docs/configuration.md from src/config.ts (part of make generate)"
 	@echo "make stubs      write 501 stubs for operations without a handler"
 	@echo "make migrate    apply pending migrations;  make migration name=<name>  create one from the schema"
 	@echo "make seed       add a demo tenant with realistic data"
-	@echo "make bench      benchmarks (see README)"
-	@echo "make cluster    primary + streaming replica, 3 server processes, nginx in front (README); make cluster-stop stops them"
+	@echo "make bench      benchmarks (see docs/performance.md)"
+	@echo "make cluster    primary + streaming replica, 3 server processes, nginx in front (docs/scaling.md); make cluster-stop stops them"
 
 $(STAMP): package.json package-lock.json $(wildcard patches/*.patch)
 	npm ci --no-audit --no-fund
@@ -28,6 +29,11 @@ install: $(STAMP)
 
 generate: install
 	node scripts/generate.mjs
+	$(NODE_BIN)/tsx scripts/docs-config.ts
+
+# docs/configuration.md from the comments and defaults of src/config.ts (also part of `make generate`).
+docs: install
+	$(NODE_BIN)/tsx scripts/docs-config.ts
 
 stubs: install
 	node scripts/stubs.mjs
@@ -75,10 +81,12 @@ lint: install
 typecheck: install
 	$(NODE_BIN)/tsc --noEmit -p tsconfig.json
 
-# generated/ must be exactly what the sources produce (committed output is what clients use).
+# generated/ and docs/configuration.md must be exactly what the sources produce (committed output is
+# what clients and readers use).
+GENERATED_OUTPUT := generated/ docs/configuration.md
 check-generated: generate
-	@git diff --exit-code --stat -- generated/ && test -z "$$(git status --porcelain -- generated/)" \
-	  || (echo "generated/ is stale: run 'make generate' and commit the result" && exit 1)
+	@git diff --exit-code --stat -- $(GENERATED_OUTPUT) && test -z "$$(git status --porcelain -- $(GENERATED_OUTPUT))" \
+	  || (echo "generated/ or docs/configuration.md is stale: run 'make generate' and commit the result" && exit 1)
 
 check-migrations: install
 	$(NODE_BIN)/tsx scripts/migrate.ts check
@@ -112,8 +120,8 @@ test: check-generated
 verify: test
 	$(NODE_BIN)/tsx scripts/verify.ts
 
-# The scale-out topology on this machine (scripts/cluster.ts; README "Several processes and a read
-# replica"): PostgreSQL primary + streaming replica under .data/cluster, SERVERS (3) server
+# The scale-out topology on this machine (scripts/cluster.ts; docs/scaling.md, "Several processes and
+# a read replica"): PostgreSQL primary + streaming replica under .data/cluster, SERVERS (3) server
 # processes, nginx in front; left running until `make cluster-stop`.
 cluster: build
 	$(NODE_BIN)/tsx scripts/cluster.ts start
@@ -126,7 +134,7 @@ bench: generate
 
 # Known vulnerabilities of the dependencies the server runs with (npm's advisory database). Needs a
 # registry that serves the advisory endpoint: the registry mirror of the build machines answers 405,
-# so this is not part of `make test` (README, "Dependency audit").
+# so this is not part of `make test` (docs/operations.md, "Dependency audit").
 audit: install
 	npm audit --omit=dev --audit-level=moderate
 	npm audit signatures

@@ -7,7 +7,7 @@
 // start) and the second ESI period's start (1 October); four of them fall in the hours when the date
 // in India is already the next day in UTC (18:30-24:00 UTC).
 //
-//   npx tsx scripts/calendar-proof.ts                         every instant, the date-sensitive folders
+//   npx tsx scripts/calendar-proof.ts                         every instant, the whole suite
 //   npx tsx scripts/calendar-proof.ts test/leave/rules.test.ts   other files or folders
 //   CALENDAR_INSTANTS=2027-03-31T18:45:00Z,... npx tsx scripts/calendar-proof.ts
 //
@@ -18,21 +18,27 @@ import path from "node:path";
 
 const root = path.resolve(import.meta.dirname, "..");
 
-/** The folders whose tests depend on the day: leave, attendance, payroll, employees' exits and records. */
-export const DATE_SENSITIVE = ["test/leave", "test/attendance", "test/payroll", "test/employees", "test/dashboard"];
+/**
+ * What the proof runs at each instant: the whole suite. Tests that depend on the day were found in
+ * most of its folders - leave, attendance, payroll, employees' exits, the dashboards, recruitment's
+ * offers and interviews, assets' assignments, the platform's link and token expiries and the proof
+ * matrices' factories - so every test is run rather than a list that would miss the next one.
+ * `CALENDAR_TARGETS=test/leave,test/payroll` narrows it.
+ */
+export const DATE_SENSITIVE = process.env.CALENDAR_TARGETS?.split(",").map((x) => x.trim()) ?? ["test"];
 
-/** The instants (UTC), with what each is in India (IST, UTC+05:30). */
-export const INSTANTS: ReadonlyArray<{ at: string; what: string }> = [
-  { at: "2026-11-28T06:30:00Z", what: "Sat 28 Nov 2026, 12:00 IST" },
-  { at: "2026-11-29T06:30:00Z", what: "Sun 29 Nov 2026, 12:00 IST" },
-  { at: "2026-11-30T06:30:00Z", what: "Mon 30 Nov 2026, month end" },
-  { at: "2026-11-30T19:00:00Z", what: "Tue 1 Dec 2026 00:30 IST, still 30 Nov in UTC" },
-  { at: "2027-03-31T06:30:00Z", what: "Wed 31 Mar 2027, financial year's last day" },
-  { at: "2027-03-31T18:45:00Z", what: "Thu 1 Apr 2027 00:15 IST (new financial year, ESI period), 31 Mar in UTC" },
-  { at: "2027-09-30T20:00:00Z", what: "Fri 1 Oct 2027 01:30 IST (ESI period), 30 Sep in UTC" },
-  { at: "2027-12-31T06:30:00Z", what: "Fri 31 Dec 2027, year end" },
-  { at: "2027-12-31T21:00:00Z", what: "Sat 1 Jan 2028 02:30 IST, 31 Dec in UTC" },
-  { at: "2028-02-29T06:30:00Z", what: "Tue 29 Feb 2028, leap day" },
+/** The instants (UTC), with what each is in India (IST, UTC+05:30) and the date there. */
+export const INSTANTS: ReadonlyArray<{ at: string; what: string; india: string }> = [
+  { at: "2026-11-28T06:30:00Z", india: "2026-11-28", what: "Sat 28 Nov 2026, 12:00 IST" },
+  { at: "2026-11-29T06:30:00Z", india: "2026-11-29", what: "Sun 29 Nov 2026, 12:00 IST" },
+  { at: "2026-11-30T06:30:00Z", india: "2026-11-30", what: "Mon 30 Nov 2026, month end" },
+  { at: "2026-11-30T19:00:00Z", india: "2026-12-01", what: "Tue 1 Dec 2026 00:30 IST, still 30 Nov in UTC" },
+  { at: "2027-03-31T06:30:00Z", india: "2027-03-31", what: "Wed 31 Mar 2027, financial year's last day" },
+  { at: "2027-03-31T18:45:00Z", india: "2027-04-01", what: "Thu 1 Apr 2027 00:15 IST (new financial year, ESI period), 31 Mar in UTC" },
+  { at: "2027-09-30T20:00:00Z", india: "2027-10-01", what: "Fri 1 Oct 2027 01:30 IST (ESI period), 30 Sep in UTC" },
+  { at: "2027-12-31T06:30:00Z", india: "2027-12-31", what: "Fri 31 Dec 2027, year end" },
+  { at: "2027-12-31T21:00:00Z", india: "2028-01-01", what: "Sat 1 Jan 2028 02:30 IST, 31 Dec in UTC" },
+  { at: "2028-02-29T06:30:00Z", india: "2028-02-29", what: "Tue 29 Feb 2028, leap day" },
 ];
 
 export interface ProofRow {
@@ -70,7 +76,10 @@ export function formatProof(rows: ProofRow[]): string {
 
 if (import.meta.url === `file://${process.argv[1]}`) {
   const targets = process.argv.slice(2).length ? process.argv.slice(2) : DATE_SENSITIVE;
-  const chosen = process.env.CALENDAR_INSTANTS?.split(",").map((at) => ({ at: at.trim(), what: "given" })) ?? INSTANTS;
+  const given = process.env.CALENDAR_INSTANTS?.split(",").map(
+    (at) => INSTANTS.find((i) => i.at === at.trim()) ?? { at: at.trim(), what: "given" },
+  );
+  const chosen = given ?? INSTANTS;
   const rows: ProofRow[] = [];
   for (const { at, what } of chosen) {
     console.log(`=== calendar proof: ${at} (${what}): ${targets.join(" ")}`);

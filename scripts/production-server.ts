@@ -6,7 +6,7 @@ import path from "node:path";
 
 const root = path.resolve(import.meta.dirname, "..");
 
-/** The V8 old-space limit of `npm start` (NODE_HEAP_MB, default 512; see the README). */
+/** The V8 old-space limit of `npm start` (NODE_HEAP_MB, default 512; see docs/configuration.md). */
 export const heapMb = (): number => Number(process.env.NODE_HEAP_MB || 512);
 
 /**
@@ -14,11 +14,11 @@ export const heapMb = (): number => Number(process.env.NODE_HEAP_MB || 512);
  * allocation-site pretenuring. Without the bound, V8 sizes the heap for the machine's memory (a
  * 24 GiB machine: a limit of ~4 GB) and lets garbage pile up to hundreds of MB under load before a
  * full collection; with 512 MB the server stays near 200-230 MB RSS under the same load at the same
- * throughput (README, "Memory"). Pretenuring: once a large piece of work (a bulk allocation, a
+ * throughput (docs/operations.md, "Memory"). Pretenuring: once a large piece of work (a bulk allocation, a
  * payroll run) has kept many objects of one allocation site alive, V8 allocates that site's objects
  * straight into the old space for the rest of the process's life; when the site is shared with the
  * request path (row parsing, JSON), every request's garbage then fills the old space, and full
- * collections ran every ~0.4 s under the leave-balances page's load (README, "Memory").
+ * collections ran every ~0.4 s under the leave-balances page's load (docs/operations.md, "Memory").
  */
 export function productionNodeFlags(): string[] {
   return ["--enable-source-maps", `--max-old-space-size=${heapMb()}`, "--no-allocation-site-pretenuring"];

@@ -21,7 +21,7 @@
 //                      while a server is SIGKILLed and restarted and the replica stopped and
 //                      started: no lost session, 5xx only in flight on the killed process, no job
 //                      or mail twice, read-your-writes; throughput with 3 processes and with 1
-//   8. calendar      - scripts/calendar-proof.ts: the date-sensitive tests at ten fixed instants
+//   8. calendar      - scripts/calendar-proof.ts: the whole suite at ten fixed instants
 //                      (CLOCK_START): every weekday in India, month, year and financial-year ends,
 //                      a leap day, the ESI periods' starts, the hours when India is a day ahead of UTC
 // Exit status 1 when a check fails.
@@ -193,7 +193,7 @@ await step("cluster (nginx, 3 processes, replica)", async () => {
     : { result: "pass", details };
 });
 
-await step("calendar (date-sensitive tests at 10 instants)", async () => {
+await step("calendar (the suite at 10 instants)", async () => {
   const proof = INSTANTS.map(({ at, what }) => {
     console.log(`--- CLOCK_START=${at} (${what})`);
     return runAt(at, what, DATE_SENSITIVE);

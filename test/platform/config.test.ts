@@ -7,6 +7,7 @@ import path from "node:path";
 import { availableParallelism } from "node:os";
 import { describe, expect, it } from "vitest";
 import { type Config, ConfigError, config, configWith, loadConfig, processConfig, withConfig } from "../../src/config.ts";
+import { CONFIG_DOC, configurationDoc, NPM_START_HEADING, SERVER_HEADING } from "../../scripts/docs-config.ts";
 import { signupTenant, useTestApp } from "../support/app.ts";
 
 const root = path.resolve(import.meta.dirname, "../..");
@@ -393,7 +394,7 @@ describe("loadConfig", () => {
     expect(problemsOf({ NODE_ENV: "production", SESSION_SECRET: "s".repeat(32), PUBLIC_URL: "https://hr.example.com" })).toEqual([]);
   });
 
-  it("reads exactly the variables README's \"Configuration (environment)\" lists (but NODE_HEAP_MB, npm start's)", () => {
+  it("reads exactly the variables docs/configuration.md lists (the server's), and that page is what scripts/docs-config.ts writes", () => {
     const read = new Set<string>();
     loadConfig(
       new Proxy(
@@ -406,15 +407,18 @@ describe("loadConfig", () => {
         },
       ),
     );
-    const readme = readFileSync(path.join(root, "README.md"), "utf8");
-    const section = readme.slice(readme.indexOf("## Configuration (environment)"), readme.indexOf("### Overload"));
+    const doc = readFileSync(path.join(root, CONFIG_DOC), "utf8");
+    expect(doc, "docs/configuration.md is stale: run make generate").toBe(configurationDoc());
+    const [from, to] = [doc.indexOf(SERVER_HEADING), doc.indexOf(NPM_START_HEADING)];
+    expect(from).toBeGreaterThanOrEqual(0);
+    expect(to).toBeGreaterThan(from);
+    const section = doc.slice(from, to);
     const listed = new Set(
       section
         .split("\n")
         .filter((l) => l.startsWith("| `"))
         .flatMap((l) => [...l.split("|")[1].matchAll(/`([A-Z_]+)`/g)].map((m) => m[1])),
     );
-    listed.delete("NODE_HEAP_MB");
     read.delete("VITEST"); // set by the test runner (the NODE_ENV row says so)
     expect(section).toContain("`VITEST=true`");
     expect([...read].sort()).toEqual([...listed].sort());

@@ -101,7 +101,7 @@ export async function resetPasswordWithToken(token: string, password: string): P
  * invited role (and employee record, unless another member has it since) and signs in.
  */
 export async function joinByInvitation(req: Request, input: RequestBody<"acceptInvite">, ip: string): Promise<SessionInfoData> {
-  // unique per tenant; the hash alone finds the tenant (a random 256-bit token: README "Scaling")
+  // unique per tenant; the hash alone finds the tenant (a random 256-bit token: docs/scaling.md)
   const invitation = await systemDb.invitation.findFirst({ where: { token_hash: hashToken(input.token) } });
   if (!invitation || invitation.accepted_at || invitation.revoked_at || invitation.expires_at <= clock.now())
     throw invalidToken("The invitation is invalid, already used or expired; ask for a new one");
