@@ -8941,7 +8941,7 @@ export interface components {
             terms: string | null;
         };
         /**
-         * @description The API requests this server process is working on, against its admission limits (README "Overload"). `saturated`: every slot is taken and requests wait for one, or were refused within the last second - the process takes no more work than it is doing, and further requests wait or get 503 `unavailable`. Bodies being received hold no slot (`reading_bodies`).
+         * @description The API requests this server process is working on, against its admission limits (docs/operations.md, "Overload"). `saturated`: every slot is taken and requests wait for one, or were refused within the last second - the process takes no more work than it is doing, and further requests wait or get 503 `unavailable`. Bodies being received hold no slot (`reading_bodies`).
          * @example {
          *       "in_progress": 3,
          *       "limit": 16,

@@ -32,7 +32,7 @@ import { MAX_UPLOAD_BYTES, uploadStorage } from "../platform/storage/files.ts";
 import { checkAppointmentUpload } from "../modules/recruitment/index.ts";
 import { type Admission, admissionControl, type AdmissionOptions } from "./admission.ts";
 import { errorBody, errorMiddleware, notFoundFallback } from "./error-middleware.ts";
-import { AppError } from "../platform/errors.ts";
+import { AppError, type ErrorDetail } from "../platform/errors.ts";
 import { sendJson } from "./envelope.ts";
 import { authorize } from "./guards.ts";
 import { jsonBodies, nulPaths } from "./body.ts";
@@ -124,6 +124,42 @@ function specificity(p: string): string {
 const PUBLIC_UPLOAD_CHECKS: Partial<Record<OperationId, (params: Record<string, string>) => Promise<void>>> = {
   uploadAppointmentDocument: (params) => checkAppointmentUpload(params.token),
 };
+
+/** Does `id` check its link before reading its body (PUBLIC_UPLOAD_CHECKS)? */
+export const checksLinkBeforeBody = (id: string): boolean => id in PUBLIC_UPLOAD_CHECKS;
+
+type StringSchema = { minLength?: number; maxLength?: number; pattern?: string };
+
+/**
+ * The checks of the path parameters' schemas a value can fail before the body is read (their
+ * `minLength`, `maxLength` and `pattern`): a malformed link is the 400 the validator would give,
+ * not a lookup. Built from the document for the operations of PUBLIC_UPLOAD_CHECKS.
+ */
+function pathParamChecks(doc: any, urlPath: string, method: string) {
+  const resolve = (p: any) => (typeof p?.$ref === "string" ? doc.components.parameters[p.$ref.split("/").pop()] : p);
+  const params = [...(doc.paths[urlPath]?.parameters ?? []), ...(doc.paths[urlPath]?.[method]?.parameters ?? [])].map(resolve);
+  const checks = params
+    .filter((p) => p?.in === "path")
+    .map((p) => {
+      const schema = (p.schema ?? {}) as StringSchema;
+      // regex-dynamic: a pattern of the document (scripts/check-regex.ts proves each of them linear)
+      return { name: p.name as string, schema, pattern: schema.pattern ? new RegExp(schema.pattern, "u") : undefined };
+    });
+  return (values: Record<string, string>): ErrorDetail[] => {
+    const problems: ErrorDetail[] = [];
+    for (const { name, schema, pattern } of checks) {
+      const v = values[name] ?? "";
+      const length = [...v].length;
+      const at = `params.${name}`;
+      if (schema.minLength !== undefined && length < schema.minLength)
+        problems.push({ path: at, message: `must NOT have fewer than ${schema.minLength} characters` });
+      if (schema.maxLength !== undefined && length > schema.maxLength)
+        problems.push({ path: at, message: `must NOT have more than ${schema.maxLength} characters` });
+      if (pattern && !pattern.test(v)) problems.push({ path: at, message: `must match pattern "${schema.pattern}"` });
+    }
+    return problems;
+  };
+}
 
 const AUTHORIZED = Symbol("caller authorized before the body was read");
 type AuthorizedRequest = Request & { [AUTHORIZED]?: AuthContext | null };
@@ -448,9 +484,13 @@ function buildApp(cfg: Config, opts: AppOptions): express.Express {
     byCodeUnit(specificity(operationTable[a].path), specificity(operationTable[b].path)),
   );
   const matchers = operationMatchers(ids);
-  for (const m of matchers)
-    if (m.isPublic && m.multipart && !PUBLIC_UPLOAD_CHECKS[m.id])
+  const publicUploadPaths = new Map<OperationId, ReturnType<typeof pathParamChecks>>();
+  for (const m of matchers) {
+    if (!m.isPublic || !m.multipart) continue;
+    if (!PUBLIC_UPLOAD_CHECKS[m.id])
       throw new Error(`${m.id}: a public upload needs the checks it makes before its body is read (PUBLIC_UPLOAD_CHECKS)`);
+    publicUploadPaths.set(m.id, pathParamChecks(apiDocument(), m.path, m.method.toLowerCase()));
+  }
   const app = express();
   app.disable("x-powered-by");
   app.set("etag", false);
@@ -529,11 +569,13 @@ function buildApp(cfg: Config, opts: AppOptions): express.Express {
         return auth;
       },
       beforeBody: async (req) => {
-        const check = PUBLIC_UPLOAD_CHECKS[operationOf(req)!.id];
+        const id = operationOf(req)!.id;
         const params = (req as OperationRequest).openapiRouteHint?.pathParams;
         if (!params)
           throw new AppError("validation_failed", "Malformed path", [{ path: "path", message: "is not valid percent-encoding" }]);
-        await check?.(params);
+        const problems = publicUploadPaths.get(id)?.(params) ?? [];
+        if (problems.length) throw new AppError("validation_failed", "Validation failed", problems);
+        await PUBLIC_UPLOAD_CHECKS[id]?.(params);
       },
     }),
     validation(opts.validateResponses ?? cfg.validateResponses, admission.readingBody),

@@ -270,7 +270,7 @@ describe("slow readers", () => {
 });
 
 describe("uploadAppointmentDocument: the public upload checks its link first", () => {
-  it("answers a wrong link before reading the body: 404 while an 8 MB upload is still being sent", async () => {
+  it("answers a wrong or malformed link before reading the body: 404 / 400 while an 8 MB upload is still being sent", async () => {
     const s = await serve({});
     const boundary = "----slowclients";
     const head = Buffer.from(
@@ -287,6 +287,17 @@ describe("uploadAppointmentDocument: the public upload checks its link first", (
     const answer = await guard("the wrong link's answer", upload.answer);
     expectError(answer, 404, "not_found");
     upload.req.destroy();
+    // a malformed link is the validator's 400, also before the body
+    const malformed = unfinished(s.port, {
+      path: "/api/public/appointment/short/upload",
+      headers: { "content-type": `multipart/form-data; boundary=${boundary}` },
+      length: 8 * 1024 * 1024,
+      sent: head,
+    });
+    expect(expectError(await guard("the malformed link's answer", malformed.answer), 400, "validation_failed").details).toEqual([
+      { path: "params.token", message: "must NOT have fewer than 20 characters" },
+    ]);
+    malformed.req.destroy();
   });
 });
 
