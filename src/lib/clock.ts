@@ -19,8 +19,10 @@ function offsetTo(instant: string | Date | undefined): number {
   return instant === undefined ? 0 : new Date(instant).getTime() - Date.now();
 }
 
+/** The offset CLOCK_START gave the process when it started (0 without it). */
+const startOffsetMs = offsetTo(processConfig.clockStart);
 /** Milliseconds between the machine's clock and the server's (0 unless CLOCK_START or setClock moved it). */
-let offsetMs = offsetTo(processConfig.clockStart);
+let offsetMs = startOffsetMs;
 
 /** The current instant of business time. */
 export function now(): Date {
@@ -34,14 +36,14 @@ export function nowMs(): number {
 
 /**
  * Sets the clock to read `instant` now (it runs on from there); `undefined` goes back to the
- * process's start setting (CLOCK_START, else the machine's clock). Tests and tools only: refused
- * in production.
+ * process's own clock (the one CLOCK_START started, which has run on since; else the machine's).
+ * Tests and tools only: refused in production.
  */
 export function setClock(instant: string | Date | undefined): void {
   if (processConfig.isProduction) throw new Error("The clock cannot be set in production");
   const t = instant === undefined ? undefined : new Date(instant);
   if (t && !Number.isFinite(t.getTime())) throw new Error(`setClock: not an instant: ${String(instant)}`);
-  offsetMs = t === undefined ? offsetTo(processConfig.clockStart) : offsetTo(t);
+  offsetMs = t === undefined ? startOffsetMs : offsetTo(t);
 }
 
 /**
