@@ -14,7 +14,7 @@ import {
   type StatutorySettings,
 } from "../../src/modules/payroll/compute.ts";
 import { Decimal } from "../../src/lib/money.ts";
-import { settlementFigures } from "../../src/modules/payroll/settlement-figures.ts";
+import { settlementCodeWagesOf, settlementFigures } from "../../src/modules/payroll/settlement-figures.ts";
 import { ESI_DEFAULTS, GRATUITY_DEFAULTS, PF_DEFAULTS, PT_DEFAULTS } from "../../src/modules/payroll/statutory.ts";
 import { codeWages, codeWageFigures, noWageParts, WAGE_DEFAULTS, wageRuleOn, type WageClass } from "../../src/modules/payroll/wages.ts";
 
@@ -90,14 +90,7 @@ function settle(components: ComponentDef[], joining: string, lastDay: string, s:
     notice_period_days: 0,
     recover_notice_shortfall: false,
     wage: cw.day_wage,
-    code_wages: {
-      rule: cw.rule,
-      note: cw.note,
-      code_wages_from: cw.code_wages_from,
-      exclusion_limit_percent: cw.exclusion_limit_percent,
-      full_month: cw.full_month,
-      wage: cw.day_wage,
-    },
+    code_wages: settlementCodeWagesOf(cw),
     salary: { slip: last, paid_by_run: null },
     leave: [],
     loans: [],

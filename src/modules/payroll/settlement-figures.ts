@@ -25,6 +25,18 @@ export interface SettlementCodeWages {
   wage: string;
 }
 
+/** A settlement's code wage from its last month's slip: the slip's rule and figures, the day wage as the wage. */
+export function settlementCodeWagesOf(cw: NonNullable<SlipResult["details"]["code_wages"]>): SettlementCodeWages {
+  return {
+    rule: cw.rule,
+    note: cw.note,
+    code_wages_from: cw.code_wages_from,
+    exclusion_limit_percent: cw.exclusion_limit_percent,
+    full_month: cw.full_month,
+    wage: cw.day_wage,
+  };
+}
+
 export interface LeaveBalanceInput {
   leave_type_id: string;
   leave_type: string;

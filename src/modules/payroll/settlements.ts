@@ -23,7 +23,7 @@ import { AmountOutOfRange, assertFits } from "./compute.ts";
 import { employeeMonthSalary, lockPayroll } from "./calculation.ts";
 import type { Separation } from "./gratuity.ts";
 import { settleLoans } from "./queries/calculation.ts";
-import { type SettlementCodeWages, settlementFigures, type SettlementFigures } from "./settlement-figures.ts";
+import { settlementCodeWagesOf, settlementFigures, type SettlementFigures } from "./settlement-figures.ts";
 import { settlementPdf } from "./settlement-pdf.ts";
 import { readSettings } from "./statutory.ts";
 import * as clock from "../../lib/clock.ts";
@@ -102,14 +102,7 @@ async function compute(tx: ScopedTx, e: EmployeeRow, exit: ExitFacts, o: Options
   // the wage of gratuity, leave encashment and notice pay: the last month's day wage under the rule
   // in force on the last working day (the slip's last day) - the labour codes' wage, or basic + DA
   const cw = salary.slip.details.code_wages!;
-  const codeWages: SettlementCodeWages = {
-    rule: cw.rule,
-    note: cw.note,
-    code_wages_from: cw.code_wages_from,
-    exclusion_limit_percent: cw.exclusion_limit_percent,
-    full_month: cw.full_month,
-    wage: cw.day_wage,
-  };
+  const codeWages = settlementCodeWagesOf(cw);
   const paid = await tx.payrollSlip.findFirst({
     where: { employee_id: e.id, run: { status: "processed", period_year: year, period_month: month } },
     select: { slip_number: true, run_id: true },
