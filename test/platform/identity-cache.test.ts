@@ -46,14 +46,17 @@ afterAll(async () => {
  * Until the notifications of every write so far have reached the cache: a NOTIFY of an earlier write
  * (a sign-in's session row, a new member) arrives asynchronously, and on a busy machine it can land
  * between the two reads of a measurement and rightly empty the cache. Notifications arrive in commit
- * order, so once one sent now has been heard, all earlier ones have.
+ * order, so once the one sent now has been heard, all earlier ones have. It waits for that one by its
+ * payload: any change of the cache's token would also be an earlier write's notification, and this
+ * one would then arrive during the measurement.
  */
+let settles = 0;
 async function settled(): Promise<void> {
   const cache = appCache();
   await cache.ready();
-  const before = cache.token();
-  await t.query(`NOTIFY ${IDENTITY_CHANNEL}`);
-  expect(await eventually(async () => cache.token() !== before)).toBe(true);
+  const mark = `settled-${++settles}`;
+  await t.query(`SELECT pg_notify($1, $2)`, [IDENTITY_CHANNEL, mark]);
+  expect(await eventually(async () => cache.lastHeard === mark)).toBe(true);
 }
 
 /** A signed-in read twice; returns the session lookups of the second (0 when served from the cache). */

@@ -36,6 +36,8 @@ interface Entry extends CachedIdentity {
 export class IdentityCache {
   private entries = new Map<string, Entry>();
   private generation = 0;
+  /** The payload of the last notification heard: a test that sends one and waits for it knows every earlier one has arrived. */
+  lastHeard: string | undefined;
   private client: pg.Client | undefined;
   private listening = false;
   private stopped = false;
@@ -105,7 +107,10 @@ export class IdentityCache {
       client.end().catch(() => {});
       if (!this.stopped) this.retry = setTimeout(() => this.listen(), 1000).unref();
     };
-    client.on("notification", () => this.invalidate());
+    client.on("notification", (n) => {
+      this.lastHeard = n.payload;
+      this.invalidate();
+    });
     client.on("error", lost);
     client.on("end", () => lost());
     this.connecting = client
