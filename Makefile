@@ -15,7 +15,13 @@ help:
 	@echo "make test       every check: install, generate + staleness, lint, types, migrations drift, tests"
 	@echo "make generate   rebuild generated/ from openapi/ and prisma/, and docs/configuration.md from src/config.ts"
 	@echo "make docs       write docs/configuration.md from src/config.ts (part of make generate)"
-	@echo "make stubs      write 501 stubs for operations without a handler"
+	@echo "make stubs      write 501 stubs for operations without a handler (they compile; docs/adding-an-operation.md)"
+	@echo "make conformance area=<area>  one area: its tests, the role/isolation/fuzz matrices over its operations, conformance"
+	@echo "make unit       the test suite alone (vitest + the conformance check)"
+	@echo "make lint       Biome, the ReDoS check of every regex, the clock rule, line lengths"
+	@echo "make typecheck  tsc over src/, test/, scripts/ and generated/"
+	@echo "make check-generated / check-migrations / check-dependencies / check-sql   the static checks make test runs"
+	@echo "make verify     make test, then the proof harness's long checks (load, overload, calendar, cluster; docs/testing.md)"
 	@echo "make migrate    apply pending migrations;  make migration name=<name>  create one from the schema"
 	@echo "make seed       add a demo tenant with realistic data"
 	@echo "make bench      benchmarks (see docs/performance.md)"
@@ -110,6 +116,16 @@ unit: install
 	rm -rf $(PROOF_RECORD_DIR)
 	PROOF_RECORD_DIR=$(PROOF_RECORD_DIR) $(NODE_BIN)/vitest run --config test/vitest.config.ts
 	$(NODE_BIN)/tsx scripts/check-conformance.ts $(PROOF_RECORD_DIR)
+
+# One area's conformance, the quick check while adding an operation: the area's own tests
+# (test/<area>/), the role, isolation and fuzz matrices over the area's operations only, then the
+# check above for them. make conformance area=helpdesk
+conformance: generate
+	@test -n "$(area)" || { echo "usage: make conformance area=<area> (a folder of src/modules/)"; exit 2; }
+	rm -rf $(PROOF_RECORD_DIR)
+	PROOF_AREA=$(area) PROOF_RECORD_DIR=$(PROOF_RECORD_DIR) $(NODE_BIN)/vitest run --config test/vitest.config.ts \
+	  $(wildcard test/$(area)) test/proof/roles.test.ts test/proof/isolation.test.ts test/proof/fuzz.test.ts
+	$(NODE_BIN)/tsx scripts/check-conformance.ts $(PROOF_RECORD_DIR) $(area)
 
 # The static checks run beside the suite (each is a single process; the suite's workers spend much
 # of their time waiting on the database, so the checks mostly fill idle CPU). Each target's output is

@@ -7,7 +7,8 @@
 //      titles + test title) contains the operationId as a word, so `npm test -- -t <operationId>`
 //      runs it and `grep -rn <operationId> test/` finds it.
 // Reads the per-file call records that test/support/setup.ts writes to PROOF_RECORD_DIR.
-// Usage: tsx scripts/check-conformance.ts <record-dir>
+// Usage: tsx scripts/check-conformance.ts <record-dir> [area]   (an area: only its operations, as
+// `make conformance area=<area>` runs it after the area's own tests and the matrices over the area)
 import { existsSync, readdirSync, readFileSync } from "node:fs";
 import path from "node:path";
 
@@ -109,7 +110,7 @@ export function failuresOf(rows: Row[], stubbed: Set<string>): string[] {
   return failures;
 }
 
-function main(dir: string | undefined): void {
+function main(dir: string | undefined, area: string | undefined): void {
   const root = path.resolve(import.meta.dirname, "..");
   if (!dir || !existsSync(dir)) {
     console.error(
@@ -122,7 +123,12 @@ function main(dir: string | undefined): void {
   const ops: Operation[] = [];
   for (const [p, item] of Object.entries<any>(doc.paths))
     for (const m of ["get", "post", "put", "patch", "delete"])
-      if (item[m]?.operationId) ops.push({ id: item[m].operationId, method: m.toUpperCase(), path: p });
+      if (item[m]?.operationId && (!area || item[m].tags?.[0] === area))
+        ops.push({ id: item[m].operationId, method: m.toUpperCase(), path: p });
+  if (area && !ops.length) {
+    console.error(`check-conformance: the document has no operation in area "${area}" (its first tag)`);
+    process.exit(2);
+  }
 
   const records: FileRecord[] = readdirSync(dir)
     .filter((f) => f.endsWith(".json"))
@@ -156,4 +162,4 @@ function main(dir: string | undefined): void {
   console.log(`\nconformance OK: every operation has a handler and a test, named after it, that calls it successfully`);
 }
 
-if (import.meta.url === `file://${process.argv[1]}`) main(process.argv[2] ?? process.env.PROOF_RECORD_DIR);
+if (import.meta.url === `file://${process.argv[1]}`) main(process.argv[2] ?? process.env.PROOF_RECORD_DIR, process.argv[3] || undefined);

@@ -24,6 +24,9 @@
 //   8. calendar      - scripts/calendar-proof.ts: the whole suite at ten fixed instants
 //                      (CLOCK_START): every weekday in India, month, year and financial-year ends,
 //                      a leap day, the ESI periods' starts, the hours when India is a day ahead of UTC
+//   9. recipe        - scripts/recipe-drill.ts: docs/adding-an-operation.md followed as written in a
+//                      worktree of HEAD: a new operation is named by generate, fails the compiler in
+//                      one line, and compiles with the stub of `make stubs`
 // Exit status 1 when a check fails.
 import { spawnSync } from "node:child_process";
 import { existsSync } from "node:fs";
@@ -33,6 +36,7 @@ import { formatCluster, runClusterVerify } from "./cluster-verify.ts";
 import { formatEventLoop, runEventLoop } from "./event-loop.ts";
 import { formatLoad, runLoad, table } from "./load.ts";
 import { formatOverload, runOverload } from "./overload.ts";
+import { runRecipeDrill } from "./recipe-drill.ts";
 
 const root = path.resolve(import.meta.dirname, "..");
 const bin = (name: string) => path.join(root, "node_modules", ".bin", name);
@@ -205,6 +209,8 @@ await step("calendar (the suite at 10 instants)", async () => {
     ? { result: "FAIL", details: `failed at ${failed.map((r) => r.at).join(", ")} (logs in .data/calendar-proof/)` }
     : { result: "pass", details: `${proof.length} instants, ${DATE_SENSITIVE.join(" ")}: ${proof[0]?.tests} at each` };
 });
+
+await step("recipe (adding an operation, as documented)", async () => runRecipeDrill());
 
 console.log(
   `\n${table(

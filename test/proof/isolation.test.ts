@@ -11,14 +11,14 @@ import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { signupTenant, useTestApp, type TenantSession } from "../support/app.ts";
 import { markGeneric } from "../support/recorder.ts";
 import { createResources, factoryFor, missingFactories, resourcePrefixes } from "./factories.ts";
-import { documentedStatus, effective, operations, sample, send, type Operation } from "./openapi.ts";
+import { documentedStatus, effective, matrixOperations, sample, send, type Operation } from "./openapi.ts";
 import { describeResponse, enableAllModules, ensureSession, integrations, isEnvelope, requestFor } from "./world.ts";
 
 markGeneric();
 const t = useTestApp({ config: integrations });
 
-const idOps = operations().filter((o) => o.pathParams.length > 0);
-const readOps = operations().filter((o) => o.method === "get" && o.pathParams.length === 0);
+const idOps = matrixOperations().filter((o) => o.pathParams.length > 0);
+const readOps = matrixOperations().filter((o) => o.method === "get" && o.pathParams.length === 0);
 const hasFactories = (op: Operation) => resourcePrefixes(op).every(({ prefix, param }) => factoryFor(prefix, param));
 const ID_CASES = 4;
 

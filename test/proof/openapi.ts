@@ -27,6 +27,8 @@ export interface Operation {
   operationId: string;
   method: "get" | "post" | "put" | "patch" | "delete";
   path: string;
+  /** its area: the first tag (the folder under src/modules/) */
+  area: string;
   public: boolean;
   roles: Role[];
   module: string | null;
@@ -90,6 +92,7 @@ export function operations(): Operation[] {
         operationId: op.operationId,
         method,
         path: p,
+        area: op.tags?.[0] ?? "",
         public: op["x-public"] === true,
         roles: op["x-roles"] ?? [],
         module: op["x-module"] ?? null,
@@ -104,6 +107,15 @@ export function operations(): Operation[] {
   }
   opsCache = out.sort((a, b) => a.operationId.localeCompare(b.operationId));
   return opsCache;
+}
+
+/**
+ * The operations the per-operation matrices (roles, isolation, fuzz) cover: all of them, or one
+ * area's with PROOF_AREA=<area> (`make conformance area=<area>`: the quick check of one area).
+ */
+export function matrixOperations(): Operation[] {
+  const area = process.env.PROOF_AREA;
+  return area ? operations().filter((o) => o.area === area) : operations();
 }
 
 export function operation(id: string): Operation | undefined {

@@ -16,14 +16,14 @@ import { probeReplica } from "../../src/db/replica.ts";
 import { addMember, signupTenant, useTestApp, type TenantSession } from "../support/app.ts";
 import { markGeneric } from "../support/recorder.ts";
 import { createResources, decidedByOthers, factoryFor, missingFactories, reportOf, resourcePrefixes, scopeOf } from "./factories.ts";
-import { operations, ROLES, sample, send, type Operation, type Role } from "./openapi.ts";
+import { matrixOperations, ROLES, sample, send, type Operation, type Role } from "./openapi.ts";
 import { describeResponse, enableAllModules, ensureSession, integrations, isEnvelope, requestFor } from "./world.ts";
 
 markGeneric();
 const t = useTestApp({ config: integrations });
 
-const guarded = operations().filter((o) => !o.public);
-const publicOps = operations().filter((o) => o.public);
+const guarded = matrixOperations().filter((o) => !o.public);
+const publicOps = matrixOperations().filter((o) => o.public);
 const hasFactories = (op: Operation) => resourcePrefixes(op).every(({ prefix, param }) => factoryFor(prefix, param));
 const selfServiceOps = guarded.filter(
   (o) => o.roles.includes("employee") && o.pathParams.length > 0 && hasFactories(o) && scopeOf(o) === "own",

@@ -76,4 +76,4 @@ export const handlers = {
   async resolveAssetDamageReport({ params, body, auth }) {
     return ok(await resolveDamage(auth, params.id, body), "Damage report resolved");
   },
-} satisfies AreaHandlers<"assets">;
+} satisfies Partial<AreaHandlers<"assets">>;

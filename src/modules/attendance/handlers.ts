@@ -65,4 +65,4 @@ export const handlers = {
   async updateAttendanceSettings({ body }) {
     return ok(await changeAttendanceSettings(body), "Attendance settings updated");
   },
-} satisfies AreaHandlers<"attendance">;
+} satisfies Partial<AreaHandlers<"attendance">>;

@@ -53,4 +53,4 @@ export const handlers = {
   async acceptInvite({ body, req, ip }) {
     return ok(await joinByInvitation(req, body, ip), "Invitation accepted");
   },
-} satisfies AreaHandlers<"auth">;
+} satisfies Partial<AreaHandlers<"auth">>;

@@ -9,4 +9,4 @@ export const handlers = {
     const result = await receiveBillingEvent(raw, String(req.get("stripe-signature") ?? ""));
     return ok(result, result.duplicate ? "Event already processed" : "Event received");
   },
-} satisfies AreaHandlers<"billing">;
+} satisfies Partial<AreaHandlers<"billing">>;

@@ -7,4 +7,4 @@ export const handlers = {
   async getDashboardOverview({ auth }) {
     return ok(await dashboardOverview(auth));
   },
-} satisfies AreaHandlers<"dashboard">;
+} satisfies Partial<AreaHandlers<"dashboard">>;

@@ -70,4 +70,4 @@ export const handlers = {
   async completeExit({ params, body, auth }) {
     return ok(await completeExitNow(auth, params.employeeId, body), "Exit completed");
   },
-} satisfies AreaHandlers<"employees">;
+} satisfies Partial<AreaHandlers<"employees">>;

@@ -38,4 +38,4 @@ export const handlers = {
   async addHelpdeskMessage({ params, body, auth }) {
     return created(await postMessage(auth, params.id, body), "Message added");
   },
-} satisfies AreaHandlers<"helpdesk">;
+} satisfies Partial<AreaHandlers<"helpdesk">>;

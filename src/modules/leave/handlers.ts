@@ -194,4 +194,4 @@ export const handlers = {
   async cancelLeaveEncashment({ params, auth }) {
     return ok(await withdrawEncashment(auth, params.id), "Encashment cancelled");
   },
-} satisfies AreaHandlers<"leave">;
+} satisfies Partial<AreaHandlers<"leave">>;

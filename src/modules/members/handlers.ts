@@ -22,4 +22,4 @@ export const handlers = {
     await revokeMembership(auth, params.userId);
     return ack("Member removed");
   },
-} satisfies AreaHandlers<"members">;
+} satisfies Partial<AreaHandlers<"members">>;

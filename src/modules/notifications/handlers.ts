@@ -18,4 +18,4 @@ export const handlers = {
   async markAllNotificationsRead({ auth }) {
     return ok(await markAllRead(auth), "All marked read");
   },
-} satisfies AreaHandlers<"notifications">;
+} satisfies Partial<AreaHandlers<"notifications">>;

@@ -38,4 +38,4 @@ export const handlers = {
   async createWorkLocation({ body }) {
     return created(await addWorkLocation(body), "Work location created");
   },
-} satisfies AreaHandlers<"organization">;
+} satisfies Partial<AreaHandlers<"organization">>;

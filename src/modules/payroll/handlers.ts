@@ -256,4 +256,4 @@ export const handlers = {
     res.end(pdf);
     return { sent: true as const };
   },
-} satisfies AreaHandlers<"payroll">;
+} satisfies Partial<AreaHandlers<"payroll">>;

@@ -220,4 +220,4 @@ export const handlers = {
     );
     return created(doc, "Document uploaded");
   },
-} satisfies AreaHandlers<"recruitment">;
+} satisfies Partial<AreaHandlers<"recruitment">>;

@@ -19,4 +19,4 @@ export const handlers = {
     const { rows, total } = await activityPage(query, page);
     return paginated(rows, page, total);
   },
-} satisfies AreaHandlers<"settings">;
+} satisfies Partial<AreaHandlers<"settings">>;

@@ -33,4 +33,4 @@ export const handlers = {
     await sendStoredFile(res, await downloadableFile(auth, params.fileId));
     return { sent: true as const };
   },
-} satisfies AreaHandlers<"utilities">;
+} satisfies Partial<AreaHandlers<"utilities">>;
