@@ -8572,7 +8572,7 @@ export interface components {
          */
         Money: string;
         /**
-         * @description A non-negative amount of money as a decimal string with exactly two places, in the tenant's currency (a negative value is a 400).
+         * @description A non-negative amount of money as a decimal string with exactly two places, in the tenant's currency: at most 999999999999.99 (12 digits before the point, what every amount column holds; a negative value or a 13th digit is a 400).
          * @example 48250.00
          */
         MoneyAmount: string;

@@ -62,6 +62,16 @@ describe(
           "validation_failed",
         ).details[0].path,
       ).toBe("body.min_salary");
+      // MoneyAmount: at most 999999999999.99, the largest amount every amount column holds
+      expect(
+        expectError(
+          await c.hr.agent
+            .post("/api/recruitment/job-requisitions")
+            .send({ ...base, min_salary: "1000000000000.00", max_salary: "1000000000000.00" }),
+          400,
+          "validation_failed",
+        ).details.map((d: any) => d.path),
+      ).toEqual(expect.arrayContaining(["body.min_salary", "body.max_salary"]));
       expectError(
         await c.hr.agent.post("/api/recruitment/job-requisitions").send({ ...base, status: "approved" }),
         400,
