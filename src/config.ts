@@ -271,9 +271,16 @@ export interface Config {
    * limits, read at start).
    */
   readonly signinMaxFailuresPerAccount: number;
-  /** `SIGNIN_MAX_FAILURES_PER_IP`: the same per client IP. */
+  /**
+   * `SIGNIN_MAX_FAILURES_PER_IP`: failed sign-ins from one client within 15 minutes, across
+   * accounts, before its sign-ins are refused (429). A client is an IPv4 address or an IPv6 /64
+   * (src/lib/ip.ts), as for every per-IP limit. Read at each sign-in.
+   */
   readonly signinMaxFailuresPerIp: number;
-  /** `FORGOT_PASSWORD_MAX_PER_IP`: password-reset requests per client IP within 15 minutes. */
+  /**
+   * `FORGOT_PASSWORD_MAX_PER_IP`: password-reset requests per client (IPv4 address, IPv6 /64)
+   * within 15 minutes. Read at each request.
+   */
   readonly forgotPasswordMaxPerIp: number;
   /**
    * `UPLOADS_MAX_CONCURRENT`: uploads (multipart requests) this server process reads and stores at

@@ -4,16 +4,26 @@
 // starts at its first count; once `max` are in the window the key is refused (429 with
 // Retry-After) until the window ends. A successful sign-in clears the account's counter.
 import { config } from "../../config.ts";
+import { clientKey } from "../../lib/ip.ts";
 import { systemDb } from "../../db/client.ts";
 import { type AppError, type RateLimitPolicy, rateLimited } from "../errors.ts";
 
 export class FailureLimiter {
-  /** `max`: a number, or read at each use (a setting of the configuration in force). */
+  /**
+   * `max`: a number, or read at each use (a setting of the configuration in force). `keyOf` turns
+   * the key given into the one counted (the per-client limiters: `clientKey`, IPv6 by its /64).
+   */
   constructor(
     readonly prefix: string,
     private readonly maxOf: number | (() => number),
     readonly windowMs: number,
+    private readonly keyOf: (key: string) => string = (key) => key,
   ) {}
+
+  /** The counter's row key for `key`. */
+  private rowKey(key: string): string {
+    return this.prefix + this.keyOf(key);
+  }
 
   get max(): number {
     return typeof this.maxOf === "number" ? this.maxOf : this.maxOf();
@@ -32,7 +42,7 @@ export class FailureLimiter {
   /** Seconds until the key may try again, or 0 when it is not blocked. */
   async retryAfter(key: string): Promise<number> {
     const rows = await systemDb.$queryRaw<{ failures: number; window_start: Date }[]>`
-      SELECT failures, window_start FROM auth_throttle WHERE key = ${this.prefix + key}`;
+      SELECT failures, window_start FROM auth_throttle WHERE key = ${this.rowKey(key)}`;
     const row = rows[0];
     if (!row) return 0;
     const ends = row.window_start.getTime() + this.windowMs;
@@ -58,7 +68,7 @@ export class FailureLimiter {
   private async count(key: string): Promise<{ failures: number; window_start: Date }> {
     const windowSeconds = this.windowMs / 1000;
     const [row] = await systemDb.$queryRaw<{ failures: number; window_start: Date }[]>`
-      INSERT INTO auth_throttle (key, failures, window_start) VALUES (${this.prefix + key}, 1, now())
+      INSERT INTO auth_throttle (key, failures, window_start) VALUES (${this.rowKey(key)}, 1, now())
       ON CONFLICT (key) DO UPDATE SET
         failures = CASE WHEN auth_throttle.window_start + make_interval(secs => ${windowSeconds})
           <= now() THEN 1 ELSE auth_throttle.failures + 1 END,
@@ -69,7 +79,7 @@ export class FailureLimiter {
   }
 
   async clear(key: string): Promise<void> {
-    await systemDb.$executeRaw`DELETE FROM auth_throttle WHERE key = ${this.prefix + key}`;
+    await systemDb.$executeRaw`DELETE FROM auth_throttle WHERE key = ${this.rowKey(key)}`;
   }
 }
 
@@ -88,11 +98,12 @@ export async function blockedBy(checks: readonly (readonly [FailureLimiter, stri
 
 const WINDOW_MS = 15 * 60_000;
 export const accountLimiter = new FailureLimiter("account:", config().signinMaxFailuresPerAccount, WINDOW_MS);
-export const ipLimiter = new FailureLimiter("ip:", config().signinMaxFailuresPerIp, WINDOW_MS);
-/** Reset requests per IP (the answer is always 200, so this only bounds mail volume). */
-export const resetRequestLimiter = new FailureLimiter("reset-ip:", config().forgotPasswordMaxPerIp, WINDOW_MS);
-/** Signups per IP, every attempt (the setting of the configuration in force). */
-export const signupLimiter = new FailureLimiter("signup-ip:", () => config().signupMaxPerIp, WINDOW_MS);
+/** Failed sign-ins per client (IPv4 address, IPv6 /64: src/lib/ip.ts), across accounts. */
+export const ipLimiter = new FailureLimiter("ip:", () => config().signinMaxFailuresPerIp, WINDOW_MS, clientKey);
+/** Reset requests per client (the answer is always 200, so this only bounds mail volume). */
+export const resetRequestLimiter = new FailureLimiter("reset-ip:", () => config().forgotPasswordMaxPerIp, WINDOW_MS, clientKey);
+/** Signups per client, every attempt (the setting of the configuration in force). */
+export const signupLimiter = new FailureLimiter("signup-ip:", () => config().signupMaxPerIp, WINDOW_MS, clientKey);
 /** Signup e-mails (confirmation or notice) per address: bounds what signups can send to one mailbox. */
 export const SIGNUP_MAILS_PER_ADDRESS = 3;
 export const signupMailLimiter = new FailureLimiter("signup-mail:", SIGNUP_MAILS_PER_ADDRESS, WINDOW_MS);
