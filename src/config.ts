@@ -23,11 +23,11 @@
 // (src/root.ts): `generated/openapi.json`, `prisma/migrations/`, `node_modules/` and `.data/` (the
 // embedded PostgreSQL's data and the default `UPLOAD_DIR`). A relative `UPLOAD_DIR` or
 // `EMBEDDED_PG_DIR` is relative to it, not to the working directory.
-import { isIP } from "node:net";
 import { availableParallelism } from "node:os";
 import { AsyncLocalStorage } from "node:async_hooks";
 import path from "node:path";
 import { projectRoot } from "./root.ts";
+import { mappedIpv4Range, parseRange, rangeContains } from "./lib/ip.ts";
 
 export const NODE_ENVS = ["development", "production", "test"] as const;
 export type NodeEnv = (typeof NODE_ENVS)[number];
@@ -243,7 +243,11 @@ export interface Config {
    * audit entries), as Express's `trust proxy`: `false` (none: the client IP is the socket's), `true`
    * = `1` (the one proxy in front), a number of hops, or the proxies' addresses/CIDRs,
    * comma-separated (`10.0.0.5`, `10.0.0.0/8`, and the presets `loopback`, `linklocal`,
-   * `uniquelocal`). Never every hop: the left part of the header is whatever the client sent. The
+   * `uniquelocal`). Never every hop: the left part of the header is whatever the client sent. So
+   * the start refuses, with the reason, a hop count over 5 and a range that would hold clients rather
+   * than proxies: one over every address of a family (`0.0.0.0/0`, `::/0`, `::ffff:0:0/96`, the
+   * IPv4-mapped addresses of every IPv4 client) or wider than a /8 of IPv4 or a /16 of public IPv6
+   * (unique-local and link-local IPv6 ranges may be any width). The
    * proxy must overwrite `X-Forwarded-For` with the address it saw (nginx: `proxy_set_header
    * X-Forwarded-For $remote_addr;`) or append it (`$proxy_add_x_forwarded_for`, then count the hops
    * exactly).
@@ -418,27 +422,66 @@ function portNumber(r: Reading, name: string, dflt: number, min: 0 | 1): number 
 export type TrustProxy = false | number | readonly string[];
 
 const PROXY_PRESETS = ["loopback", "linklocal", "uniquelocal"];
-/** An address or CIDR of a proxy (IPv4 or IPv6, prefix within the family's length). */
+/** More proxies in front than any real deployment has: a count this high believes what clients write. */
+const MAX_PROXY_HOPS = 5;
+/** The widest range of public addresses TRUST_PROXY takes: a wider one holds clients, not only proxies. */
+const MAX_PROXY_RANGE = { 4: 8, 6: 16 } as const;
+/** IPv6 ranges that are never public (unique local fc00::/7, link-local fe80::/10): any width of them is a private network. */
+const PRIVATE_V6 = [parseRange("fc00::/7")!, parseRange("fe80::/10")!];
+
+/** An address or CIDR of a proxy in form (IPv4 or IPv6, prefix within the family's length), or a preset. */
 function isProxyAddress(s: string): boolean {
-  if (PROXY_PRESETS.includes(s)) return true;
-  const [addr, prefix, extra] = s.split("/");
-  const family = isIP(addr);
-  if (!family || extra !== undefined) return false;
-  if (prefix === undefined) return true;
-  return /^[0-9]{1,3}$/.test(prefix) && Number(prefix) <= (family === 4 ? 32 : 128);
+  return PROXY_PRESETS.includes(s) || parseRange(s) !== null;
 }
 
-/** TRUST_PROXY: false / true (one hop) / a hop count / a comma-separated list of proxy addresses, CIDRs and presets. */
+/**
+ * Why trusting the proxy range `s` (well-formed) would trust clients, or null when it names proxies:
+ * a range over every address of a family (`0.0.0.0/0`, `::/0`, `::ffff:0:0/96`, which holds every
+ * IPv4 client as an IPv4-mapped address) or wider than a /8 of IPv4 or a /16 of public IPv6.
+ */
+function proxyRangeProblem(s: string): string | null {
+  const parsed = parseRange(s);
+  if (!parsed) return null;
+  if (parsed.prefix === 0) return `${JSON.stringify(s)} trusts every IPv${parsed.family} address`;
+  const range = mappedIpv4Range(parsed) ?? parsed;
+  const family = range.family === 4 ? "IPv4" : "IPv6";
+  const via = range === parsed ? "" : " (as IPv4-mapped IPv6 addresses)";
+  if (range.prefix === 0) return `${JSON.stringify(s)} trusts every ${family} address${via}`;
+  if (range.family === 6 && PRIVATE_V6.some((p) => rangeContains(p, range))) return null;
+  if (range.prefix < MAX_PROXY_RANGE[range.family])
+    return `${JSON.stringify(s)} is wider than a /${MAX_PROXY_RANGE[range.family]} of ${family}${via}: it holds clients, not only proxies`;
+  return null;
+}
+
+/**
+ * TRUST_PROXY: false / true (one hop) / a hop count (at most MAX_PROXY_HOPS) / a comma-separated
+ * list of proxy addresses, CIDRs and presets, none of whose ranges trusts clients (proxyRangeProblem).
+ */
 function trustProxy(r: Reading, name: string): TrustProxy {
   const v = value(r, name)?.trim();
   if (v === undefined || FALSE_WORDS.includes(v.toLowerCase())) return false;
   if (TRUE_WORDS.includes(v.toLowerCase())) return 1;
-  if (/^[0-9]{1,2}$/.test(v)) return Number(v);
+  const meaning = (why: string) =>
+    reject(
+      r,
+      `${name}: ${why}. Any client could then write the address the limits and the audit trail take for its own into ` +
+        "X-Forwarded-For: name only your proxies (their addresses or ranges), or the number of proxies in front",
+    );
+  if (/^[0-9]{1,2}$/.test(v)) {
+    if (Number(v) <= MAX_PROXY_HOPS) return Number(v);
+    meaning(`${v} proxy hops is more than any deployment has in front (at most ${MAX_PROXY_HOPS})`);
+    return false;
+  }
   const list = v
     .split(",")
     .map((x) => x.trim())
     .filter(Boolean);
-  if (list.length && list.every(isProxyAddress)) return list;
+  if (list.length && list.every(isProxyAddress)) {
+    const problems = list.map(proxyRangeProblem).filter((p): p is string => p !== null);
+    if (!problems.length) return list;
+    meaning(problems.join("; "));
+    return false;
+  }
   reject(
     r,
     `${name} must be false, true (one proxy), a number of proxy hops, or the proxies' addresses/CIDRs ` +

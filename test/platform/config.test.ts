@@ -8,6 +8,7 @@ import { availableParallelism } from "node:os";
 import { describe, expect, it } from "vitest";
 import { type Config, ConfigError, config, configWith, loadConfig, processConfig, withConfig } from "../../src/config.ts";
 import { CONFIG_DOC, configurationDoc, NPM_START_HEADING, SERVER_HEADING } from "../../scripts/docs-config.ts";
+import express from "express";
 import { signupTenant, useTestApp } from "../support/app.ts";
 
 const root = path.resolve(import.meta.dirname, "../..");
@@ -374,6 +375,30 @@ describe("loadConfig", () => {
         "TRUST_PROXY must be false, true (one proxy), a number of proxy hops, or the proxies' addresses/CIDRs " +
           `(comma-separated; loopback, linklocal, uniquelocal), got ${JSON.stringify(bad.trim())}`,
       ]);
+  });
+
+  it("TRUST_PROXY: a range that would trust clients is refused by its meaning, with the reason (issue 28)", () => {
+    const why = (text: string) =>
+      `TRUST_PROXY: ${text}. Any client could then write the address the limits and the audit trail take for its own into ` +
+      "X-Forwarded-For: name only your proxies (their addresses or ranges), or the number of proxies in front";
+    for (const [bad, text] of [
+      ["0.0.0.0/0", '"0.0.0.0/0" trusts every IPv4 address'],
+      ["::/0", '"::/0" trusts every IPv6 address'],
+      ["::ffff:0:0/96", '"::ffff:0:0/96" trusts every IPv4 address (as IPv4-mapped IPv6 addresses)'],
+      ["::/64", '"::/64" trusts every IPv4 address (as IPv4-mapped IPv6 addresses)'],
+      ["loopback, 0.0.0.0/1", '"0.0.0.0/1" is wider than a /8 of IPv4: it holds clients, not only proxies'],
+      ["2000::/3", '"2000::/3" is wider than a /16 of IPv6: it holds clients, not only proxies'],
+      ["::ffff:0:0/100", '"::ffff:0:0/100" is wider than a /8 of IPv4 (as IPv4-mapped IPv6 addresses): it holds clients, not only proxies'],
+      ["50", "50 proxy hops is more than any deployment has in front (at most 5)"],
+    ] as const)
+      expect(problemsOf({ TRUST_PROXY: bad }), bad).toEqual([why(text)]);
+    // proxies' ranges, private networks of any width, and the presets are taken - and Express takes them
+    for (const good of ["10.0.0.0/8", "172.16.0.0/12", "fc00::/7", "fe80::/10", "2400:cb00::/32", "::ffff:10.0.0.0/104", "5"]) {
+      const cfg = loadConfig({ TRUST_PROXY: good });
+      expect(cfg.trustProxy, good).not.toBe(false);
+      // as src/http/app.ts sets it (0.0.0.0/0 used to pass the check and then throw here, at start)
+      expect(() => express().set("trust proxy", cfg.trustProxy), good).not.toThrow();
+    }
   });
 
   it("requires a real session secret and the public URL in production", () => {
