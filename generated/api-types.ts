@@ -335,7 +335,9 @@ export interface paths {
         put?: never;
         /**
          * Request a password reset email
-         * @description Always answers 200 with the same body and headers, whether or not the email has an account (no account enumeration), and takes the same time either way: the request only records it; looking the address up, creating the token and queueing the mail happen after the response, in a background job (usually within a second; at the latest at the job's sweep every minute). When the address has an account, a single-use token valid for one hour is mailed (stored hashed). Requests per client IP within 15 minutes are limited (`FORGOT_PASSWORD_MAX_PER_IP`, default 20; every request counted): beyond, 429 `rate_limited` with `Retry-After`.
+         * @description Always answers 200 with the same body and headers, whether or not the email has an account (no account enumeration), and takes the same time either way: the request only records it; looking the address up, creating the token and queueing the mail happen after the response, in a background job (usually within a second; at the latest at the job's sweep every minute). When the address has an account, a single-use token valid for one hour is mailed (stored hashed). Requests per client IP within 15 minutes are limited (`FORGOT_PASSWORD_MAX_PER_IP`, default 20; every request counted; an IPv6 client by its /64): beyond, 429 `rate_limited` with `Retry-After`.
+         *
+         *     Per address (issue 28): at most 3 reset mails to one address within 15 minutes, whoever asks and from whichever client; further requests for it are answered alike (200) and mail nothing. The cap cannot lock the owner out: a link is valid for one hour, longer than the window, so while requests are refused the links mailed in the window still work. A successful reset also lifts every sign-in pause of the account (see `signIn`).
          */
         post: operations["forgotPassword"];
         delete?: never;

@@ -5,7 +5,7 @@
 // `req` carries the session (express-session).
 import type { Request } from "express";
 import { auditTenants } from "../../platform/audit.ts";
-import { accountLimiter, blockedBy, ipLimiter, resetRequestLimiter } from "../../platform/identity/limiter.ts";
+import { accountLimiter, blockedBy, ipLimiter, resetMailLimiter, resetRequestLimiter } from "../../platform/identity/limiter.ts";
 import { assertStrongPassword, hashPassword, verifyPassword } from "../../platform/identity/passwords.ts";
 import { buildSessionInfo, endUserSessions, membershipsOf, type SessionInfoData, startSession } from "../../platform/identity/session.ts";
 import { hashToken, newToken } from "../../platform/identity/tokens.ts";
@@ -51,6 +51,10 @@ async function mailPasswordReset(id: string): Promise<boolean> {
     if (!request || claimed.count !== 1) return false;
     const user = await tx.user.findUnique({ where: { email: request.email } });
     if (!user) return false;
+    // at most RESET_MAILS_PER_ADDRESS links per address within the window, whoever asks and from
+    // wherever: a refused request mails nothing, and the links mailed within the window stay valid
+    // (one hour, longer than the window), so the owner still holds one that works
+    if ((await resetMailLimiter.attempt(request.email)) > 0) return false;
     const { token, hash } = newToken();
     await tx.passwordResetToken.create({
       data: { user_id: user.id, token_hash: hash, expires_at: new Date(clock.nowMs() + RESET_TTL_MS) },

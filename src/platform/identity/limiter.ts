@@ -108,6 +108,14 @@ export const signupLimiter = new FailureLimiter("signup-ip:", () => config().sig
 export const SIGNUP_MAILS_PER_ADDRESS = 3;
 export const signupMailLimiter = new FailureLimiter("signup-mail:", SIGNUP_MAILS_PER_ADDRESS, WINDOW_MS);
 
+/**
+ * Password-reset e-mails per address (whoever asks, from any client): bounds what reset requests can
+ * send to one mailbox. A link is valid for an hour, longer than the window, so while requests are
+ * refused the links mailed in the window still work for the mailbox's owner.
+ */
+export const RESET_MAILS_PER_ADDRESS = 3;
+export const resetMailLimiter = new FailureLimiter("reset-mail:", RESET_MAILS_PER_ADDRESS, WINDOW_MS);
+
 /** Removes expired counters (run by the scheduled job). */
 export async function pruneThrottle(): Promise<number> {
   return systemDb.$executeRaw`DELETE FROM auth_throttle WHERE window_start < now() - interval '1 day'`;
