@@ -457,11 +457,13 @@ export interface paths {
         put?: never;
         /**
          * Start creating an account and a company (confirmed by e-mail)
-         * @description Starts a signup and answers 202 with the same body whether or not the e-mail already has an account, so that signup cannot be used to find out which addresses have accounts. The address is then mailed (after the response, by a background job): an address without an account gets a single-use confirmation token, valid for 24 hours (stored hashed), and `POST /api/auth/signup/confirm` with it creates the user and a new tenant (named `company_name`, or after the user) where the user is `owner`, and signs them in; an address that already has an account gets a notice instead ("someone tried to sign up with your address: sign in, or reset your password") and nothing is created. No session is started here and no cookie is set.
+         * @description Starts a signup and answers 202 with the same body whether or not the e-mail already has an account, so that signup cannot be used to find out which addresses have accounts. The address is then mailed (after the response, by a background job): an address without an account gets a single-use confirmation token, valid for 24 hours (stored hashed), and `POST /api/auth/signup/confirm` with it and the password of the person at the mailbox creates the user and a new tenant (named `company_name`, or after the user) where the user is `owner`, and signs them in; an address that already has an account gets a notice instead ("someone tried to sign up with your address: sign in, or reset your password") and nothing is created. No session is started here and no cookie is set.
          *
-         *     Decision (issue 14): signup used to create the account, sign in at once and answer 409 for an address with an account. Any answer that signs in for a new address cannot be given for an existing one (the attacker would not get a working session, and the next request would tell), so the sign-in moved to the confirmation, which only the owner of the mailbox can make: the request body is unchanged, and `confirmSignup` answers exactly what signup used to (201, the session and its cookie). This also proves the address belongs to the person signing up.
+         *     Decision (issue 14): signup used to create the account, sign in at once and answer 409 for an address with an account. Any answer that signs in for a new address cannot be given for an existing one (the attacker would not get a working session, and the next request would tell), so the sign-in moved to the confirmation, which only the owner of the mailbox can make.
          *
-         *     Limits: signups per client IP within 15 minutes, every attempt counted (`SIGNUP_MAX_PER_IP`, default 10): beyond, 429 `rate_limited` with `Retry-After`. At most 3 signup e-mails per address within 15 minutes; further signups for it are answered alike but mail nothing. The password must pass the password rule (see the `Password` schema; 400 on `body.password`). The request does the same work for every address (the password is hashed and the signup stored either way); looking the address up and mailing happen in the background.
+         *     Decision (issue 28, pre-account hijack): anyone can sign up with anyone's address, so nothing a signup carries may decide the account. The password is chosen at the confirmation, by whoever holds the mailed token - the person at the mailbox - and `password` here is no longer used: it is still accepted (and still refused with a 400 when it breaks the password rule, as before) so that existing clients keep working, but it is not stored. The name and company name given here are used only when the confirmation does not give its own. So every confirmation mail of an address, whoever's signup caused it, creates the account the mailbox's owner chooses; none of them can create one with a stranger's password.
+         *
+         *     Limits: signups per client IP within 15 minutes, every attempt counted (`SIGNUP_MAX_PER_IP`, default 10; an IPv6 client by its /64): beyond, 429 `rate_limited` with `Retry-After`. At most 3 signup e-mails per address within 15 minutes. A further signup of an address that has no account is not dropped but waits: the newest one waiting is mailed when the window ends (within 15 minutes; an older one waiting is replaced, its mail would have been the same), so others' signups can delay the owner's confirmation mail but not suppress it - and the mails they caused serve the owner as well. Further signups of an address that has an account are answered alike but mail nothing (its owner needs no notice per attempt). The request does the same work for every address (the signup is stored either way); looking the address up and mailing happen in the background.
          */
         post: operations["signup"];
         delete?: never;
@@ -481,7 +483,9 @@ export interface paths {
         put?: never;
         /**
          * Confirm a signup with the e-mailed token; creates the account and the company
-         * @description Completes a signup started with `POST /api/auth/signup`: the token mailed to the address (single-use, valid for 24 hours) creates the user and a new tenant (named `company_name`, or after the user) where the user is `owner`, with the name and password given at signup, and signs them in (a new session id). No optional module is enabled. The address's other pending signups end with it. An unknown, used or expired token is a 400 `invalid_token`; when the address has got an account since the signup (an invitation accepted meanwhile), a 409 `conflict` (sign in instead) - only the owner of the mailbox holds the token, so saying so reveals nothing to anyone else.
+         * @description Completes a signup started with `POST /api/auth/signup`: the token mailed to the address (single-use, valid for 24 hours) and the password chosen here create the user and a new tenant (named `company_name`, or the one given at signup, or after the user) where the user is `owner`, and sign them in (a new session id). `name` and `company_name` given here replace those given at signup. No optional module is enabled. The address's other pending signups end with it. An unknown, used or expired token is a 400 `invalid_token`; a password that breaks the password rule a 400 `validation_failed` on `body.password` (the token stays valid); when the address has got an account since the signup (an invitation accepted meanwhile), a 409 `conflict` (sign in instead) - only the owner of the mailbox holds the token, so saying so reveals nothing to anyone else.
+         *
+         *     Decision (issue 28, pre-account hijack): the password is chosen here, by the person at the mailbox, not taken from the signup: anyone can sign up with anyone's address, and the confirmation mail of a stranger's signup looks exactly like one's own, so an account created with the signup's password could belong to the stranger. `password` is therefore required - the one deliberate non-additive change of this operation: a client that confirmed with the token alone now gets a 400 `validation_failed` naming `body.password`, and asks for the password on its confirmation page (a client may ask for it at signup and send it again here).
          */
         post: operations["confirmSignup"];
         delete?: never;
@@ -8618,7 +8622,7 @@ export interface components {
             total_pages: number;
         };
         /**
-         * @description At least 8 characters, and hard to guess: a password is refused with a 400 `validation_failed` whose `details` name the password field (`body.password`) when it is a common or breached password (the list of about 49 000 shipped in `@zxcvbn-ts/language-common`, checked offline) or a close variant of one (capitals, l33t such as `P@ssw0rd`, a year or digits added), a simple pattern (repeats such as `aaaaaaaa`, sequences such as `12345678`, keyboard rows, dates), built on the account's name or e-mail, or when it contains the local part of the account's e-mail (the part before `@`, when it has 3 or more characters). The measure is zxcvbn's: at least score 2 (more than a million guesses), computed on the first 32 characters. Applies wherever a password is set: signup, accepting an invitation as a new user, and a password reset. Stored as `scrypt$<hex-salt>$<hex-hash>` (N=16384, r=8, p=1, 64-byte key).
+         * @description At least 8 characters, and hard to guess: a password is refused with a 400 `validation_failed` whose `details` name the password field (`body.password`) when it is a common or breached password (the list of about 49 000 shipped in `@zxcvbn-ts/language-common`, checked offline) or a close variant of one (capitals, l33t such as `P@ssw0rd`, a year or digits added), a simple pattern (repeats such as `aaaaaaaa`, sequences such as `12345678`, keyboard rows, dates), built on the account's name or e-mail, or when it contains the local part of the account's e-mail (the part before `@`, when it has 3 or more characters). The measure is zxcvbn's: at least score 2 (more than a million guesses), computed on the first 32 characters. Applies wherever a password is set: confirming a signup, accepting an invitation as a new user, and a password reset (and a password still sent with a signup, though not kept). Stored as `scrypt$<hex-salt>$<hex-hash>` (N=16384, r=8, p=1, 64-byte key).
          * @example granite-otter-lantern-94
          */
         Password: string;
@@ -11721,7 +11725,6 @@ export interface operations {
                  * @example {
                  *       "name": "Priya Raman",
                  *       "email": "priya@acme.example",
-                 *       "password": "correct-horse-battery",
                  *       "company_name": "Acme India"
                  *     }
                  */
@@ -11731,7 +11734,11 @@ export interface operations {
                     email: components["schemas"]["Email"];
                     /** @example Priya Sharma */
                     name: string;
-                    password: components["schemas"]["Password"];
+                    /**
+                     * @deprecated
+                     * @description No longer used (issue 28): the password is chosen when the signup is confirmed. Accepted, and checked against the password rule, so that existing clients keep working; not stored.
+                     */
+                    password?: components["schemas"]["Password"];
                 };
             };
         };
@@ -11766,10 +11773,23 @@ export interface operations {
             content: {
                 /**
                  * @example {
-                 *       "token": "3q2-7wEXAMPLEtokenFromTheEmail_xY9kLmN0pQrStUv"
+                 *       "token": "3q2-7wEXAMPLEtokenFromTheEmail_xY9kLmN0pQrStUv",
+                 *       "password": "correct-horse-battery"
                  *     }
                  */
                 "application/json": {
+                    /**
+                     * @description The company's name; replaces the one given at signup.
+                     * @example Acme Technologies Pvt Ltd
+                     */
+                    company_name?: string;
+                    /**
+                     * @description The user's name; replaces the one given at signup.
+                     * @example Priya Sharma
+                     */
+                    name?: string;
+                    /** @description The account's password, chosen by the person at the mailbox (see the `Password` schema for its rule). */
+                    password: components["schemas"]["Password"];
                     /** @example Qm9vdHN0cmFwLXByb29mLXRva2VuLW5vdC1pc3N1ZWQ */
                     token: string;
                 };

@@ -51,7 +51,7 @@ export function clientKey(ip: string | undefined | null): string {
   if (bits === null) return ip;
   const v4 = mappedIpv4(bits);
   if (v4) return v4;
-  const groups = [48n, 32n, 16n, 0n].map((s) => ((bits >> 64n >> s) & 0xffffn).toString(16));
+  const groups = [48n, 32n, 16n, 0n].map((s) => (((bits >> 64n) >> s) & 0xffffn).toString(16));
   return `${groups.join(":")}::/64`;
 }
 

@@ -52,7 +52,11 @@ describe("signup, forgotPassword, signIn: an IPv6 client is counted per /64", ()
   it("forgotPassword: the addresses of one /64 share FORGOT_PASSWORD_MAX_PER_IP", async () => {
     const app = appWith(t, { forgotPasswordMaxPerIp: 2, trustProxy: 1 });
     const from = (ip: string) =>
-      app.as(t.request()).post("/api/auth/forgot-password").set("X-Forwarded-For", ip).send({ email: uniqueEmail("who") });
+      app
+        .as(t.request())
+        .post("/api/auth/forgot-password")
+        .set("X-Forwarded-For", ip)
+        .send({ email: uniqueEmail("who") });
     await from("2001:db8:28:25::1").expect(200);
     await from("2001:db8:28:25::2").expect(200);
     expectError(await from("2001:db8:28:25::3"), 429, "rate_limited");

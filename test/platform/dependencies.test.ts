@@ -119,7 +119,8 @@ describe("package.json's dependencies", () => {
       .filter((f) => /\.(ts|mts|mjs|js)$/.test(f))
       .map((f) => readFileSync(f, "utf8"))
       .join("\n");
-    const imported = (name: string) => [`from "${name}"`, `from "${name}/`, `import("${name}"`, `import "${name}"`].some((s) => sources.includes(s));
+    const imported = (name: string) =>
+      [`from "${name}"`, `from "${name}/`, `import("${name}"`, `import "${name}"`].some((s) => sources.includes(s));
     const unused = Object.keys(pkg.dependencies).filter((name) => !imported(name) && !(name in USED_OTHERWISE));
     expect(unused).toEqual([]);
   });

@@ -93,7 +93,7 @@ describe("forgotPassword, resetPassword, inviteMember, acceptInvite: delivered e
     expect(row.status).toBe("sent");
     expect(row.text_body).not.toContain(token);
     expect(row.text_body).toContain("Confirmation token: [redacted]");
-    await t.request().post("/api/auth/signup/confirm").send({ token }).expect(201);
+    await t.request().post("/api/auth/signup/confirm").send({ token, password: "granite-otter-lantern-94" }).expect(201);
   });
 
   it("every source file that mints a token for a mail declares it as the mail's secret", () => {

@@ -22,7 +22,12 @@ describe("forgotPassword, resetPassword: reset mails per address", () => {
     const app = appWith(t, { trustProxy: 1 });
     // six clients (six addresses, each well within its own per-IP limit) ask for the same address
     for (let i = 1; i <= 6; i++)
-      await app.as(t.request()).post("/api/auth/forgot-password").set("X-Forwarded-For", `198.51.100.${i}`).send({ email: o.email }).expect(200);
+      await app
+        .as(t.request())
+        .post("/api/auth/forgot-password")
+        .set("X-Forwarded-For", `198.51.100.${i}`)
+        .send({ email: o.email })
+        .expect(200);
     await jobs.runNow("auth.password-reset-requests");
     const mails = await resetMails(o.email);
     expect(RESET_MAILS_PER_ADDRESS).toBe(3);

@@ -1167,7 +1167,6 @@ export const SignupRequestScalarFieldEnum = {
   email: 'email',
   name: 'name',
   company_name: 'company_name',
-  password_hash: 'password_hash',
   token_hash: 'token_hash',
   mailed_at: 'mailed_at',
   expires_at: 'expires_at',

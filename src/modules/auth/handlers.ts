@@ -37,7 +37,7 @@ export const handlers = {
   },
 
   async confirmSignup({ body, req }) {
-    return created(await completeSignup(req, body.token), "Account created");
+    return created(await completeSignup(req, body), "Account created");
   },
 
   async forgotPassword({ body, ip }) {
