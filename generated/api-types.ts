@@ -315,7 +315,7 @@ export interface paths {
         put?: never;
         /**
          * Accept an invitation to a tenant
-         * @description Adds the membership named by the single-use invitation token. Creates the user when the invited email has no account yet (then `name` and `password` are required); an existing user must give their current `password`. Signs the user in with the invited tenant active. When the invitation was sent from an employee record, the user is linked to that employee.
+         * @description Adds the membership named by the single-use invitation token. Creates the user when the invited email has no account yet (then `name` and `password` are required); an existing user must give their current `password`. Signs the user in with the invited tenant active. When the invitation was sent from an employee record, the user is linked to that employee. An existing user's password is checked under the sign-in limits (see `signIn`).
          */
         post: operations["acceptInvite"];
         delete?: never;
@@ -377,7 +377,7 @@ export interface paths {
         put?: never;
         /**
          * Set a new password with a reset token
-         * @description The token is single-use and expires after one hour; an unknown, used or expired token is a 400 `invalid_token`. All of the user's sessions end.
+         * @description The token is single-use and expires after one hour; an unknown, used or expired token is a 400 `invalid_token`. All of the user's sessions end. Every sign-in pause of the account is lifted (see `signIn`), the user's known clients are forgotten, and this browser becomes one (the `hrms.client` cookie): the mailed link proves it is the owner's.
          */
         post: operations["resetPassword"];
         delete?: never;
@@ -417,7 +417,18 @@ export interface paths {
         put?: never;
         /**
          * Sign in with email and password
-         * @description The credentials part of the `[...auth]` catch-all. On success the session id is rotated and the session cookie (`hrms.sid`, HttpOnly, SameSite=Lax, Secure in production) is set. The active tenant is the first tenant of the user (or the one they used last in this session). Failed attempts are limited per account and per IP (429 with `Retry-After`).
+         * @description The credentials part of the `[...auth]` catch-all. On success the session id is rotated and the session cookie (`hrms.sid`, HttpOnly, SameSite=Lax, Secure in production) is set. The active tenant is the first tenant of the user (or the one they used last in this session). Failed attempts are limited (429 `rate_limited` with `Retry-After`; `RateLimit-Policy` names the limit), all within 15 minutes: - `account`: failures of one account from one client (`SIGNIN_MAX_FAILURES_PER_ACCOUNT`,
+         *       default 5) pause that client for that account, even with the right password. A client is a
+         *       browser known to the account (see below), else its IP address (an IPv6 client by its /64).
+         *       Another client of the account is not paused by them.
+         *     - `account-all`: failures of one account from clients it does not know, all together
+         *       (`SIGNIN_MAX_FAILURES_PER_ACCOUNT_ALL_CLIENTS`, default 20), pause every such client for it:
+         *       the bound on guessing one account's password from many addresses.
+         *     - `ip`: failures from one client across accounts (`SIGNIN_MAX_FAILURES_PER_IP`, default 30).
+         *
+         *     Decision (issue 28, lockout): five wrong passwords used to lock an account for everyone, the right password included, so anyone who knew an address could lock its owner out. Now a pause is per account and client; a correct password from a known client signs in through the `account-all` and `ip` pauses (a known client is paused only by its own failures); a successful password reset lifts every pause of the account; and when a pause begins the owner is mailed ("Failed sign-ins to your HRMS account", at most once an hour), with these ways back in. The per-account bound moved from 5 failures in 15 minutes to 5 per client and 20 from unknown clients together: with passwords of more than a million guesses (the `Password` rule) that is still years of guessing per account, and the owner is told.
+         *
+         *     Known clients: a successful sign-in, signup confirmation, invitation acceptance or password reset sets the `hrms.client` cookie (a random token, stored hashed; HttpOnly, SameSite=Lax, Secure in production, one year; up to 20 per user, the most recently used), after the session cookie. A password reset forgets the user's other known clients.
          */
         post: operations["signIn"];
         delete?: never;
@@ -10416,7 +10427,7 @@ export interface components {
          */
         RateLimit: string;
         /**
-         * @description The limit that refused the request (IETF draft-ietf-httpapi-ratelimit-headers-08): its name, `q` the uses allowed per window (or at once) and `w` the window in seconds (absent for a limit of uses at once). Names: `account` and `ip` (failed sign-ins per account and per client IP, 15 minutes), `reset-ip` (password reset requests per IP), `signup-ip` (signups per IP), `upload-user`, `upload-ip`, `upload-tenant` (uploads per hour), `uploads-in-progress` (uploads at once per user or IP), `ai-user` and `ai-tenant` (AI helper calls per hour), `body-reads` (request bodies arriving at once from one client IP).
+         * @description The limit that refused the request (IETF draft-ietf-httpapi-ratelimit-headers-08): its name, `q` the uses allowed per window (or at once) and `w` the window in seconds (absent for a limit of uses at once). Names: `account` (failed sign-ins per account and client), `account-all` (failed sign-ins per account from unknown clients together) and `ip` (failed sign-ins per client IP; all 15 minutes), `reset-ip` (password reset requests per IP), `signup-ip` (signups per IP), `upload-user`, `upload-ip`, `upload-tenant` (uploads per hour), `uploads-in-progress` (uploads at once per user or IP), `ai-user` and `ai-tenant` (AI helper calls per hour), `body-reads` (request bodies arriving at once from one client IP).
          * @example "account";q=5;w=900
          */
         RateLimitPolicy: string;
@@ -11486,7 +11497,7 @@ export interface operations {
             /** @description Membership added; signed in. */
             200: {
                 headers: {
-                    /** @description The session cookie (signed in). */
+                    /** @description The session cookie (signed in), then the `hrms.client` cookie (see `signIn`). */
                     "Set-Cookie"?: string;
                     [name: string]: unknown;
                 };
@@ -11593,6 +11604,8 @@ export interface operations {
             /** @description Password changed. */
             200: {
                 headers: {
+                    /** @description The `hrms.client` cookie (see `signIn`). */
+                    "Set-Cookie"?: string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -11664,7 +11677,7 @@ export interface operations {
             /** @description Signed in. */
             200: {
                 headers: {
-                    /** @description The session cookie. */
+                    /** @description The session cookie, then (when the browser is not yet known to the user) the `hrms.client` cookie. */
                     "Set-Cookie"?: string;
                     [name: string]: unknown;
                 };
@@ -11799,7 +11812,7 @@ export interface operations {
             /** @description Account and tenant created; signed in. */
             201: {
                 headers: {
-                    /** @description The session cookie (signed in). */
+                    /** @description The session cookie (signed in), then the `hrms.client` cookie (see `signIn`). */
                     "Set-Cookie"?: string;
                     [name: string]: unknown;
                 };

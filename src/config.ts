@@ -270,11 +270,21 @@ export interface Config {
    */
   readonly eventLoopReport: string | undefined;
   /**
-   * `SIGNIN_MAX_FAILURES_PER_ACCOUNT`: failed sign-ins of one account within 15 minutes before its
-   * sign-ins are refused (429) until the window ends (src/platform/identity/limiter.ts; the process's
-   * limits, read at start).
+   * `SIGNIN_MAX_FAILURES_PER_ACCOUNT`: failed sign-ins of one account from one client within 15
+   * minutes before that client's sign-ins to the account are refused (429, policy `account`) until
+   * the window ends, even with the right password. A client is a known browser of the account (its
+   * `hrms.client` cookie) or else an IPv4 address or IPv6 /64: another client is not paused by
+   * these failures (src/platform/identity/signin-guard.ts). Read at each sign-in.
    */
   readonly signinMaxFailuresPerAccount: number;
+  /**
+   * `SIGNIN_MAX_FAILURES_PER_ACCOUNT_ALL_CLIENTS`: failed sign-ins of one account from clients it
+   * does not know (all of them together) within 15 minutes before sign-ins to it from any such
+   * client are refused (429, policy `account-all`) - the bound on guessing an account's password
+   * from many addresses. The account's known browsers still sign in with the right password, and a
+   * password reset lifts it. Read at each sign-in.
+   */
+  readonly signinMaxFailuresPerAccountAllClients: number;
   /**
    * `SIGNIN_MAX_FAILURES_PER_IP`: failed sign-ins from one client within 15 minutes, across
    * accounts, before its sign-ins are refused (429). A client is an IPv4 address or an IPv6 /64
@@ -660,6 +670,7 @@ export function loadConfig(env: Env, root: string = projectRoot): Config {
     identityCacheTtlMs: durationMs(r, "IDENTITY_CACHE_TTL_MS", isTest ? 0 : 60_000, 0),
     eventLoopReport: text(r, "EVENT_LOOP_REPORT"),
     signinMaxFailuresPerAccount: positiveInt(r, "SIGNIN_MAX_FAILURES_PER_ACCOUNT", 5),
+    signinMaxFailuresPerAccountAllClients: positiveInt(r, "SIGNIN_MAX_FAILURES_PER_ACCOUNT_ALL_CLIENTS", 20),
     signinMaxFailuresPerIp: positiveInt(r, "SIGNIN_MAX_FAILURES_PER_IP", 30),
     forgotPasswordMaxPerIp: positiveInt(r, "FORGOT_PASSWORD_MAX_PER_IP", 20),
     uploadsMaxConcurrent: positiveInt(r, "UPLOADS_MAX_CONCURRENT", 8),

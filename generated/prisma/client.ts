@@ -312,6 +312,14 @@ export type User = Prisma.UserModel
  */
 export type Tenant = Prisma.TenantModel
 /**
+ * Model KnownClient
+ * Browsers and devices a user has proven themselves from (issue 28): a sign-in, a signup
+ * confirmation, an accepted invitation or a password reset sets the `hrms.client` cookie, whose
+ * random token is kept here hashed. A correct password from a known client signs in although the
+ * account is paused for other clients (src/platform/identity/signin-guard.ts).
+ */
+export type KnownClient = Prisma.KnownClientModel
+/**
  * Model PasswordResetToken
  * 
  */

@@ -96,6 +96,7 @@ export const ModelName = {
   FinalSettlement: 'FinalSettlement',
   User: 'User',
   Tenant: 'Tenant',
+  KnownClient: 'KnownClient',
   PasswordResetToken: 'PasswordResetToken',
   EmailOutbox: 'EmailOutbox',
   Session: 'Session',
@@ -1023,6 +1024,17 @@ export const TenantScalarFieldEnum = {
 } as const
 
 export type TenantScalarFieldEnum = (typeof TenantScalarFieldEnum)[keyof typeof TenantScalarFieldEnum]
+
+
+export const KnownClientScalarFieldEnum = {
+  id: 'id',
+  user_id: 'user_id',
+  token_hash: 'token_hash',
+  created_at: 'created_at',
+  last_used_at: 'last_used_at'
+} as const
+
+export type KnownClientScalarFieldEnum = (typeof KnownClientScalarFieldEnum)[keyof typeof KnownClientScalarFieldEnum]
 
 
 export const PasswordResetTokenScalarFieldEnum = {

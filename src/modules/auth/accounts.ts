@@ -5,8 +5,9 @@
 // `req` carries the session (express-session).
 import type { Request } from "express";
 import { auditTenants } from "../../platform/audit.ts";
-import { accountLimiter, blockedBy, ipLimiter, resetMailLimiter, resetRequestLimiter } from "../../platform/identity/limiter.ts";
-import { assertStrongPassword, hashPassword, verifyPassword } from "../../platform/identity/passwords.ts";
+import { clearAccountPauses, resetMailLimiter, resetRequestLimiter } from "../../platform/identity/limiter.ts";
+import { assertStrongPassword, hashPassword } from "../../platform/identity/passwords.ts";
+import { checkPasswordAttempt, forgetClients, rememberClient } from "../../platform/identity/signin-guard.ts";
 import { buildSessionInfo, endUserSessions, membershipsOf, type SessionInfoData, startSession } from "../../platform/identity/session.ts";
 import { hashToken, newToken } from "../../platform/identity/tokens.ts";
 import { config } from "../../config.ts";
@@ -73,8 +74,12 @@ async function mailPasswordReset(id: string): Promise<boolean> {
   });
 }
 
-/** Sets a new password with a valid reset token (used once; every other open token of the user too); ends the user's sessions. */
-export async function resetPasswordWithToken(token: string, password: string): Promise<void> {
+/**
+ * Sets a new password with a valid reset token (used once; every other open token of the user too);
+ * ends the user's sessions, lifts every sign-in pause of the account and forgets its known
+ * clients but this browser, which the mailed link has just proven (issue 28).
+ */
+export async function resetPasswordWithToken(req: Request, token: string, password: string): Promise<void> {
   const hash = hashToken(token);
   const found = await systemDb.passwordResetToken.findUnique({ where: { token_hash: hash }, include: { user: true } });
   if (!found || found.used_at || found.expires_at <= clock.now()) throw invalidToken(INVALID_RESET);
@@ -93,6 +98,9 @@ export async function resetPasswordWithToken(token: string, password: string): P
     await endUserSessions(row.user_id, undefined, tx);
     return row.user_id;
   });
+  await clearAccountPauses(found.user.email);
+  await forgetClients(userId);
+  await rememberClient(req, userId);
   const ms = await membershipsOf(userId);
   await auditTenants(
     ms.map((m) => m.tenant_id),
@@ -113,17 +121,15 @@ export async function joinByInvitation(req: Request, input: RequestBody<"acceptI
   const user = await systemDb.user.findUnique({ where: { email } });
   if (user) {
     const sameSession = req.session?.userId === user.id;
-    if (!sameSession) {
-      const blocked = await blockedBy([
-        [ipLimiter, ip],
-        [accountLimiter, email],
-      ]);
-      if (blocked) throw blocked;
-      if (!input.password || !(await verifyPassword(input.password, user.password_hash))) {
-        await Promise.all([ipLimiter.fail(ip), accountLimiter.fail(email)]);
-        throw unauthenticated("This email already has an account: give its current password to accept");
-      }
-    }
+    if (!sameSession)
+      await checkPasswordAttempt({
+        req,
+        ip,
+        email,
+        user,
+        password: input.password,
+        wrong: () => unauthenticated("This email already has an account: give its current password to accept"),
+      });
   } else {
     const details = [];
     if (!input.name) details.push({ path: "body.name", message: "is required for a new account" });
@@ -163,5 +169,6 @@ export async function joinByInvitation(req: Request, input: RequestBody<"acceptI
     return u.id;
   });
   await startSession(req, userId, invitation.tenant_id);
+  await rememberClient(req, userId);
   return buildSessionInfo(userId, invitation.tenant_id);
 }

@@ -21,6 +21,7 @@ import { conflict, invalidToken } from "../../platform/errors.ts";
 import { signupLimiter, signupMailLimiter } from "../../platform/identity/limiter.ts";
 import { assertStrongPassword, hashPassword } from "../../platform/identity/passwords.ts";
 import { buildSessionInfo, type SessionInfoData, startSession } from "../../platform/identity/session.ts";
+import { rememberClient } from "../../platform/identity/signin-guard.ts";
 import { hashToken, newToken } from "../../platform/identity/tokens.ts";
 import { jobs } from "../../platform/jobs/queue.ts";
 import { queueEmail } from "../../platform/mail/outbox.ts";
@@ -170,6 +171,7 @@ export async function completeSignup(req: Request, input: RequestBody<"confirmSi
   });
   if (!done) throw conflict("This address already has an account; sign in instead");
   await startSession(req, done.userId, done.tenantId);
+  await rememberClient(req, done.userId);
   return buildSessionInfo(done.userId, done.tenantId);
 }
 

@@ -1,8 +1,10 @@
-// Attempt limiting (failed sign-ins per account and per IP; reset requests and signups per IP,
-// where every attempt counts; signup e-mails per address), kept in PostgreSQL so every server
+// Attempt limiting (failed sign-ins per account and client, per account across unknown clients and
+// per IP; reset requests and signups per IP, where every attempt counts; signup and reset e-mails
+// per address), kept in PostgreSQL so every server
 // instance shares the counts and they survive restarts. A counter covers a fixed window that
 // starts at its first count; once `max` are in the window the key is refused (429 with
-// Retry-After) until the window ends. A successful sign-in clears the account's counter.
+// Retry-After) until the window ends. A successful sign-in clears its client's counter for the
+// account; a password reset all of the account's.
 import { config } from "../../config.ts";
 import { clientKey } from "../../lib/ip.ts";
 import { systemDb } from "../../db/client.ts";
@@ -60,8 +62,9 @@ export class FailureLimiter {
     return Math.max(1, Math.ceil((row.window_start.getTime() + this.windowMs - Date.now()) / 1000));
   }
 
-  async fail(key: string): Promise<void> {
-    await this.count(key);
+  /** Counts a failure; the key's count in its window, this one included. */
+  async fail(key: string): Promise<number> {
+    return (await this.count(key)).failures;
   }
 
   /** One more in the key's window (a new window when the last one has ended); the counter as it is now. */
@@ -97,7 +100,22 @@ export async function blockedBy(checks: readonly (readonly [FailureLimiter, stri
 }
 
 const WINDOW_MS = 15 * 60_000;
-export const accountLimiter = new FailureLimiter("account:", config().signinMaxFailuresPerAccount, WINDOW_MS);
+/**
+ * Failed sign-ins per account and client (`<email>|<client>`: a known browser of the account, or
+ * else its IP key): the client that failed is paused for this account, others are not
+ * (src/platform/identity/signin-guard.ts).
+ */
+export const accountLimiter = new FailureLimiter("account:", () => config().signinMaxFailuresPerAccount, WINDOW_MS);
+/** Failed sign-ins per account from every client it does not know, together (guessing from many addresses). */
+export const accountAllLimiter = new FailureLimiter("account-all:", () => config().signinMaxFailuresPerAccountAllClients, WINDOW_MS);
+/** The owner's notice of a sign-in pause: at most one per account per hour. */
+export const lockoutNoticeLimiter = new FailureLimiter("lockout-mail:", 1, 60 * 60_000);
+
+/** Lifts every sign-in pause of the account (a password reset): per client and across clients. */
+export async function clearAccountPauses(email: string): Promise<void> {
+  await systemDb.$executeRaw`
+    DELETE FROM auth_throttle WHERE key = ${`account-all:${email}`} OR starts_with(key, ${`account:${email}|`})`;
+}
 /** Failed sign-ins per client (IPv4 address, IPv6 /64: src/lib/ip.ts), across accounts. */
 export const ipLimiter = new FailureLimiter("ip:", () => config().signinMaxFailuresPerIp, WINDOW_MS, clientKey);
 /** Reset requests per client (the answer is always 200, so this only bounds mail volume). */
