@@ -315,7 +315,7 @@ export interface paths {
         put?: never;
         /**
          * Accept an invitation to a tenant
-         * @description Adds the membership named by the single-use invitation token. Creates the user when the invited email has no account yet (then `name` and `password` are required); an existing user must give their current `password`. Signs the user in with the invited tenant active. When the invitation was sent from an employee record, the user is linked to that employee. An existing user's password is checked under the sign-in limits (see `signIn`).
+         * @description Adds the membership named by the single-use invitation token. Creates the user when the invited email has no account yet (then `name` and `password` are required); an existing user must give their current `password`. Signs the user in with the invited tenant active. When the invitation was sent from an employee record, the user is linked to that employee. An existing user's password is checked under the sign-in limits (see `signIn`). An invitation whose inviter is no longer a member, or no longer has a role that may send it (an admin demoted to hr; an owner granting owner who is now admin), is a 400 `invalid_token`: ask the company for a new one.
          */
         post: operations["acceptInvite"];
         delete?: never;
@@ -744,6 +744,8 @@ export interface paths {
         /**
          * Invite a person by email with a role
          * @description Emails a single-use invitation token (valid 7 days). With `employee_id`, the accepted user is linked to that employee record. Only an owner may invite an owner. Inviting an existing member is a 409; a new invitation to the same email replaces the pending one.
+         *
+         *     Decision (issue 28, invitations as a mail relay): an invitation makes this server mail any address a member types, so invitations are limited (429 `rate_limited` with `Retry-After`; `RateLimit-Policy` names the limit; a refused invitation counts nothing and mails nothing): per company within 24 hours (`invite-tenant`: `INVITES_PER_TENANT_PER_DAY`, default 200; a new company - created within the last 7 days and without an active or trialing subscription, whose owner has proven only a mailbox - `INVITES_PER_NEW_TENANT_PER_DAY`, default 20), per inviting member within an hour (`invite-user`: `INVITES_PER_USER_PER_HOUR`, default 30), per company and address within 24 hours (`invite-address`: `INVITES_PER_ADDRESS_PER_DAY`, default 3), and per address from all companies within 24 hours (`invite-recipient`: `INVITES_PER_RECIPIENT_PER_DAY`, default 10). The mail's subject is fixed ("You are invited to join a company on HRMS"); the company's and the inviter's names appear only in its body, each on one line, cut to 80 characters and quoted as what the company wrote. A member's pending invitations are revoked when their role no longer allows sending them or they are removed, and accepting checks that the inviter still may.
          */
         post: operations["inviteMember"];
         delete?: never;
@@ -764,13 +766,13 @@ export interface paths {
         get?: never;
         /**
          * Change a member's role (or linked employee)
-         * @description Only an owner may grant or take away the owner role; the last owner cannot be demoted (409).
+         * @description Only an owner may grant or take away the owner role; the last owner cannot be demoted (409). A role change revokes the member's pending invitations that the new role could not send (all of them when they are no longer owner or admin; those granting the owner role when an owner becomes admin), audited as `member.invitations_revoked` (issue 28: an invitation does not outlive its inviter's right to send it).
          */
         put: operations["updateMember"];
         post?: never;
         /**
          * Remove a member from the tenant
-         * @description The user keeps their account and other tenants; their sessions lose access to this tenant at once. Only an owner may remove an owner; the last owner cannot be removed (409).
+         * @description The user keeps their account and other tenants; their sessions lose access to this tenant at once. Only an owner may remove an owner; the last owner cannot be removed (409). The member's pending invitations are revoked with the membership (`member.invitations_revoked`).
          */
         delete: operations["removeMember"];
         options?: never;
@@ -10427,7 +10429,7 @@ export interface components {
          */
         RateLimit: string;
         /**
-         * @description The limit that refused the request (IETF draft-ietf-httpapi-ratelimit-headers-08): its name, `q` the uses allowed per window (or at once) and `w` the window in seconds (absent for a limit of uses at once). Names: `account` (failed sign-ins per account and client), `account-all` (failed sign-ins per account from unknown clients together) and `ip` (failed sign-ins per client IP; all 15 minutes), `reset-ip` (password reset requests per IP), `signup-ip` (signups per IP), `upload-user`, `upload-ip`, `upload-tenant` (uploads per hour), `uploads-in-progress` (uploads at once per user or IP), `ai-user` and `ai-tenant` (AI helper calls per hour), `body-reads` (request bodies arriving at once from one client IP).
+         * @description The limit that refused the request (IETF draft-ietf-httpapi-ratelimit-headers-08): its name, `q` the uses allowed per window (or at once) and `w` the window in seconds (absent for a limit of uses at once). Names: `account` (failed sign-ins per account and client), `account-all` (failed sign-ins per account from unknown clients together) and `ip` (failed sign-ins per client IP; all 15 minutes), `reset-ip` (password reset requests per IP), `signup-ip` (signups per IP), `upload-user`, `upload-ip`, `upload-tenant` (uploads per hour), `uploads-in-progress` (uploads at once per user or IP), `ai-user` and `ai-tenant` (AI helper calls per hour), `invite-tenant`, `invite-user`, `invite-address` and `invite-recipient` (invitations per company, per member, per company and address, and per address), `body-reads` (request bodies arriving at once from one client IP).
          * @example "account";q=5;w=900
          */
         RateLimitPolicy: string;
@@ -12579,7 +12581,7 @@ export interface operations {
             409: components["responses"]["Conflict"];
             413: components["responses"]["PayloadTooLarge"];
             415: components["responses"]["UnsupportedMediaType"];
-            429: components["responses"]["BodiesInProgress"];
+            429: components["responses"]["RateLimited"];
             500: components["responses"]["Internal"];
             503: components["responses"]["Unavailable"];
         };

@@ -345,6 +345,25 @@ export interface Config {
    */
   readonly signupMaxPerIp: number;
   /**
+   * `INVITES_PER_TENANT_PER_DAY`: invitations one company may send within 24 hours (429 with
+   * `Retry-After` beyond; a refused one counts nothing). Invitations are mail to any address a
+   * member types, so every invitation limit bounds what a company can make this server send
+   * (src/modules/members/invitations.ts). The tests' default of every invitation limit is 10000
+   * (their fixtures invite many people); a test file sets the ones it checks.
+   */
+  readonly invitesPerTenantPerDay: number;
+  /**
+   * `INVITES_PER_NEW_TENANT_PER_DAY`: the same for a new company - created within the last 7 days
+   * and without an active or trialing subscription - whose owner has proven nothing but a mailbox.
+   */
+  readonly invitesPerNewTenantPerDay: number;
+  /** `INVITES_PER_USER_PER_HOUR`: invitations one member may send within an hour (in any company). */
+  readonly invitesPerUserPerHour: number;
+  /** `INVITES_PER_ADDRESS_PER_DAY`: invitations one company may send to one address within 24 hours. */
+  readonly invitesPerAddressPerDay: number;
+  /** `INVITES_PER_RECIPIENT_PER_DAY`: invitations to one address from all companies together within 24 hours. */
+  readonly invitesPerRecipientPerDay: number;
+  /**
    * `CLOCK_START`: the instant the server's clock reads when the process starts (ISO 8601 with its
    * offset, e.g. `2026-11-28T12:00:00Z`); it runs on from there at the normal rate. Honoured only
    * outside production (a production start with it set is refused). Every tenant's "today", the
@@ -682,6 +701,11 @@ export function loadConfig(env: Env, root: string = projectRoot): Config {
     aiCallsPerUserPerHour: positiveInt(r, "AI_CALLS_PER_USER_PER_HOUR", 60),
     aiCallsPerTenantPerHour: positiveInt(r, "AI_CALLS_PER_TENANT_PER_HOUR", 300),
     signupMaxPerIp: positiveInt(r, "SIGNUP_MAX_PER_IP", isTest ? 1000 : 10),
+    invitesPerTenantPerDay: positiveInt(r, "INVITES_PER_TENANT_PER_DAY", isTest ? 10000 : 200),
+    invitesPerNewTenantPerDay: positiveInt(r, "INVITES_PER_NEW_TENANT_PER_DAY", isTest ? 10000 : 20),
+    invitesPerUserPerHour: positiveInt(r, "INVITES_PER_USER_PER_HOUR", isTest ? 10000 : 30),
+    invitesPerAddressPerDay: positiveInt(r, "INVITES_PER_ADDRESS_PER_DAY", isTest ? 10000 : 3),
+    invitesPerRecipientPerDay: positiveInt(r, "INVITES_PER_RECIPIENT_PER_DAY", isTest ? 10000 : 10),
     clockStart: isProduction ? undefined : instant(r, "CLOCK_START"),
   };
   if (r.problems.length) throw new ConfigError(r.problems);

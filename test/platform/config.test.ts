@@ -86,6 +86,11 @@ describe("loadConfig", () => {
       aiCallsPerUserPerHour: 60,
       aiCallsPerTenantPerHour: 300,
       signupMaxPerIp: 10,
+      invitesPerTenantPerDay: 200,
+      invitesPerNewTenantPerDay: 20,
+      invitesPerUserPerHour: 30,
+      invitesPerAddressPerDay: 3,
+      invitesPerRecipientPerDay: 10,
       clockStart: undefined,
     } satisfies Config);
   });
@@ -106,6 +111,7 @@ describe("loadConfig", () => {
       logLevel: "silent",
       identityCacheTtlMs: 0,
       signupMaxPerIp: 1000,
+      invitesPerAddressPerDay: 10000,
       validateResponses: true,
     });
     expect(loadConfig({ VITEST: "true" })).toMatchObject({
@@ -122,6 +128,7 @@ describe("loadConfig", () => {
       logLevel: "info",
       identityCacheTtlMs: 60000,
       signupMaxPerIp: 10,
+      invitesPerNewTenantPerDay: 20,
       publicUrl: "https://hr.example.com",
     });
   });
@@ -182,6 +189,11 @@ describe("loadConfig", () => {
       AI_CALLS_PER_USER_PER_HOUR: "5",
       AI_CALLS_PER_TENANT_PER_HOUR: "12",
       SIGNUP_MAX_PER_IP: "4",
+      INVITES_PER_TENANT_PER_DAY: "150",
+      INVITES_PER_NEW_TENANT_PER_DAY: "15",
+      INVITES_PER_USER_PER_HOUR: "25",
+      INVITES_PER_ADDRESS_PER_DAY: "2",
+      INVITES_PER_RECIPIENT_PER_DAY: "8",
       LOG_BUFFER_BYTES: "0",
     };
     expect(loadConfig(env, "/srv/hrms")).toEqual({
@@ -243,6 +255,11 @@ describe("loadConfig", () => {
       aiCallsPerUserPerHour: 5,
       aiCallsPerTenantPerHour: 12,
       signupMaxPerIp: 4,
+      invitesPerTenantPerDay: 150,
+      invitesPerNewTenantPerDay: 15,
+      invitesPerUserPerHour: 25,
+      invitesPerAddressPerDay: 2,
+      invitesPerRecipientPerDay: 8,
       clockStart: undefined,
     } satisfies Config);
   });

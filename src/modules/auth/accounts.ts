@@ -17,6 +17,7 @@ import { jobs } from "../../platform/jobs/queue.ts";
 import type { RequestBody } from "../../http/types.ts";
 import { queueEmail } from "../../platform/mail/outbox.ts";
 import * as clock from "../../lib/clock.ts";
+import { mayInvite } from "../shared/access.ts";
 
 export const PASSWORD_RESET_REQUESTS_JOB = "auth.password-reset-requests";
 const RESET_TTL_MS = 3600 * 1000;
@@ -117,6 +118,16 @@ export async function joinByInvitation(req: Request, input: RequestBody<"acceptI
   const invitation = await systemDb.invitation.findFirst({ where: { token_hash: hashToken(input.token) } });
   if (!invitation || invitation.accepted_at || invitation.revoked_at || invitation.expires_at <= clock.now())
     throw invalidToken("The invitation is invalid, already used or expired; ask for a new one");
+  // only as good as its inviter's right to send it (issue 28): still a member, with a role that may
+  // invite to this one (a role change or removal also revokes it; this catches any other way out)
+  if (invitation.invited_by) {
+    const inviter = await systemDb.membership.findUnique({
+      where: { tenant_id_user_id: { tenant_id: invitation.tenant_id, user_id: invitation.invited_by } },
+      select: { role: true },
+    });
+    if (!inviter || !mayInvite(inviter.role, invitation.role))
+      throw invalidToken("The invitation is no longer valid: whoever sent it can no longer invite; ask the company for a new one");
+  }
   const email = invitation.email.toLowerCase();
   const user = await systemDb.user.findUnique({ where: { email } });
   if (user) {
