@@ -315,7 +315,7 @@ export interface paths {
         put?: never;
         /**
          * Accept an invitation to a tenant
-         * @description Adds the membership named by the single-use invitation token. Creates the user when the invited email has no account yet (then `name` and `password` are required); an existing user must give their current `password`. Signs the user in with the invited tenant active. When the invitation was sent from an employee record, the user is linked to that employee.
+         * @description Adds the membership named by the single-use invitation token. Creates the user when the invited email has no account yet (then `name` and `password` are required); an existing user must give their current `password`. Signs the user in with the invited tenant active. When the invitation was sent from an employee record, the user is linked to that employee. An existing user's password is checked under the sign-in limits (see `signIn`). An invitation whose inviter is no longer a member, or no longer has a role that may send it (an admin demoted to hr; an owner granting owner who is now admin), is a 400 `invalid_token`: ask the company for a new one.
          */
         post: operations["acceptInvite"];
         delete?: never;
@@ -335,7 +335,9 @@ export interface paths {
         put?: never;
         /**
          * Request a password reset email
-         * @description Always answers 200 with the same body and headers, whether or not the email has an account (no account enumeration), and takes the same time either way: the request only records it; looking the address up, creating the token and queueing the mail happen after the response, in a background job (usually within a second; at the latest at the job's sweep every minute). When the address has an account, a single-use token valid for one hour is mailed (stored hashed). Requests per client IP within 15 minutes are limited (`FORGOT_PASSWORD_MAX_PER_IP`, default 20; every request counted): beyond, 429 `rate_limited` with `Retry-After`.
+         * @description Always answers 200 with the same body and headers, whether or not the email has an account (no account enumeration), and takes the same time either way: the request only records it; looking the address up, creating the token and queueing the mail happen after the response, in a background job (usually within a second; at the latest at the job's sweep every minute). When the address has an account, a single-use token valid for one hour is mailed (stored hashed). Requests per client IP within 15 minutes are limited (`FORGOT_PASSWORD_MAX_PER_IP`, default 20; every request counted; an IPv6 client by its /64): beyond, 429 `rate_limited` with `Retry-After`.
+         *
+         *     Per address (issue 28): at most 3 reset mails to one address within 15 minutes, whoever asks and from whichever client; further requests for it are answered alike (200) and mail nothing. The cap cannot lock the owner out: a link is valid for one hour, longer than the window, so while requests are refused the links mailed in the window still work. A successful reset also lifts every sign-in pause of the account (see `signIn`).
          */
         post: operations["forgotPassword"];
         delete?: never;
@@ -375,7 +377,7 @@ export interface paths {
         put?: never;
         /**
          * Set a new password with a reset token
-         * @description The token is single-use and expires after one hour; an unknown, used or expired token is a 400 `invalid_token`. All of the user's sessions end.
+         * @description The token is single-use and expires after one hour; an unknown, used or expired token is a 400 `invalid_token`. All of the user's sessions end. Every sign-in pause of the account is lifted (see `signIn`), the user's known clients are forgotten, and this browser becomes one (the `hrms.client` cookie): the mailed link proves it is the owner's.
          */
         post: operations["resetPassword"];
         delete?: never;
@@ -415,7 +417,18 @@ export interface paths {
         put?: never;
         /**
          * Sign in with email and password
-         * @description The credentials part of the `[...auth]` catch-all. On success the session id is rotated and the session cookie (`hrms.sid`, HttpOnly, SameSite=Lax, Secure in production) is set. The active tenant is the first tenant of the user (or the one they used last in this session). Failed attempts are limited per account and per IP (429 with `Retry-After`).
+         * @description The credentials part of the `[...auth]` catch-all. On success the session id is rotated and the session cookie (`hrms.sid`, HttpOnly, SameSite=Lax, Secure in production) is set. The active tenant is the first tenant of the user (or the one they used last in this session). Failed attempts are limited (429 `rate_limited` with `Retry-After`; `RateLimit-Policy` names the limit), all within 15 minutes: - `account`: failures of one account from one client (`SIGNIN_MAX_FAILURES_PER_ACCOUNT`,
+         *       default 5) pause that client for that account, even with the right password. A client is a
+         *       browser known to the account (see below), else its IP address (an IPv6 client by its /64).
+         *       Another client of the account is not paused by them.
+         *     - `account-all`: failures of one account from clients it does not know, all together
+         *       (`SIGNIN_MAX_FAILURES_PER_ACCOUNT_ALL_CLIENTS`, default 20), pause every such client for it:
+         *       the bound on guessing one account's password from many addresses.
+         *     - `ip`: failures from one client across accounts (`SIGNIN_MAX_FAILURES_PER_IP`, default 30).
+         *
+         *     Decision (issue 28, lockout): five wrong passwords used to lock an account for everyone, the right password included, so anyone who knew an address could lock its owner out. Now a pause is per account and client; a correct password from a known client signs in through the `account-all` and `ip` pauses (a known client is paused only by its own failures); a successful password reset lifts every pause of the account; and when a pause begins the owner is mailed ("Failed sign-ins to your HRMS account", at most once an hour), with these ways back in. The per-account bound moved from 5 failures in 15 minutes to 5 per client and 20 from unknown clients together: with passwords of more than a million guesses (the `Password` rule) that is still years of guessing per account, and the owner is told.
+         *
+         *     Known clients: a successful sign-in, signup confirmation, invitation acceptance or password reset sets the `hrms.client` cookie (a random token, stored hashed; HttpOnly, SameSite=Lax, Secure in production, one year; up to 20 per user, the most recently used), after the session cookie. A password reset forgets the user's other known clients.
          */
         post: operations["signIn"];
         delete?: never;
@@ -455,11 +468,13 @@ export interface paths {
         put?: never;
         /**
          * Start creating an account and a company (confirmed by e-mail)
-         * @description Starts a signup and answers 202 with the same body whether or not the e-mail already has an account, so that signup cannot be used to find out which addresses have accounts. The address is then mailed (after the response, by a background job): an address without an account gets a single-use confirmation token, valid for 24 hours (stored hashed), and `POST /api/auth/signup/confirm` with it creates the user and a new tenant (named `company_name`, or after the user) where the user is `owner`, and signs them in; an address that already has an account gets a notice instead ("someone tried to sign up with your address: sign in, or reset your password") and nothing is created. No session is started here and no cookie is set.
+         * @description Starts a signup and answers 202 with the same body whether or not the e-mail already has an account, so that signup cannot be used to find out which addresses have accounts. The address is then mailed (after the response, by a background job): an address without an account gets a single-use confirmation token, valid for 24 hours (stored hashed), and `POST /api/auth/signup/confirm` with it and the password of the person at the mailbox creates the user and a new tenant (named `company_name`, or after the user) where the user is `owner`, and signs them in; an address that already has an account gets a notice instead ("someone tried to sign up with your address: sign in, or reset your password") and nothing is created. No session is started here and no cookie is set.
          *
-         *     Decision (issue 14): signup used to create the account, sign in at once and answer 409 for an address with an account. Any answer that signs in for a new address cannot be given for an existing one (the attacker would not get a working session, and the next request would tell), so the sign-in moved to the confirmation, which only the owner of the mailbox can make: the request body is unchanged, and `confirmSignup` answers exactly what signup used to (201, the session and its cookie). This also proves the address belongs to the person signing up.
+         *     Decision (issue 14): signup used to create the account, sign in at once and answer 409 for an address with an account. Any answer that signs in for a new address cannot be given for an existing one (the attacker would not get a working session, and the next request would tell), so the sign-in moved to the confirmation, which only the owner of the mailbox can make.
          *
-         *     Limits: signups per client IP within 15 minutes, every attempt counted (`SIGNUP_MAX_PER_IP`, default 10): beyond, 429 `rate_limited` with `Retry-After`. At most 3 signup e-mails per address within 15 minutes; further signups for it are answered alike but mail nothing. The password must pass the password rule (see the `Password` schema; 400 on `body.password`). The request does the same work for every address (the password is hashed and the signup stored either way); looking the address up and mailing happen in the background.
+         *     Decision (issue 28, pre-account hijack): anyone can sign up with anyone's address, so nothing a signup carries may decide the account. The password is chosen at the confirmation, by whoever holds the mailed token - the person at the mailbox - and `password` here is no longer used: it is still accepted (and still refused with a 400 when it breaks the password rule, as before) so that existing clients keep working, but it is not stored. The name and company name given here are used only when the confirmation does not give its own. So every confirmation mail of an address, whoever's signup caused it, creates the account the mailbox's owner chooses; none of them can create one with a stranger's password.
+         *
+         *     Limits: signups per client IP within 15 minutes, every attempt counted (`SIGNUP_MAX_PER_IP`, default 10; an IPv6 client by its /64): beyond, 429 `rate_limited` with `Retry-After`. At most 3 signup e-mails per address within 15 minutes. A further signup of an address that has no account is not dropped but waits: the newest one waiting is mailed when the window ends (within 15 minutes; an older one waiting is replaced, its mail would have been the same), so others' signups can delay the owner's confirmation mail but not suppress it - and the mails they caused serve the owner as well. Further signups of an address that has an account are answered alike but mail nothing (its owner needs no notice per attempt). The request does the same work for every address (the signup is stored either way); looking the address up and mailing happen in the background.
          */
         post: operations["signup"];
         delete?: never;
@@ -479,7 +494,9 @@ export interface paths {
         put?: never;
         /**
          * Confirm a signup with the e-mailed token; creates the account and the company
-         * @description Completes a signup started with `POST /api/auth/signup`: the token mailed to the address (single-use, valid for 24 hours) creates the user and a new tenant (named `company_name`, or after the user) where the user is `owner`, with the name and password given at signup, and signs them in (a new session id). No optional module is enabled. The address's other pending signups end with it. An unknown, used or expired token is a 400 `invalid_token`; when the address has got an account since the signup (an invitation accepted meanwhile), a 409 `conflict` (sign in instead) - only the owner of the mailbox holds the token, so saying so reveals nothing to anyone else.
+         * @description Completes a signup started with `POST /api/auth/signup`: the token mailed to the address (single-use, valid for 24 hours) and the password chosen here create the user and a new tenant (named `company_name`, or the one given at signup, or after the user) where the user is `owner`, and sign them in (a new session id). `name` and `company_name` given here replace those given at signup. No optional module is enabled. The address's other pending signups end with it. An unknown, used or expired token is a 400 `invalid_token`; a password that breaks the password rule a 400 `validation_failed` on `body.password` (the token stays valid); when the address has got an account since the signup (an invitation accepted meanwhile), a 409 `conflict` (sign in instead) - only the owner of the mailbox holds the token, so saying so reveals nothing to anyone else.
+         *
+         *     Decision (issue 28, pre-account hijack): the password is chosen here, by the person at the mailbox, not taken from the signup: anyone can sign up with anyone's address, and the confirmation mail of a stranger's signup looks exactly like one's own, so an account created with the signup's password could belong to the stranger. `password` is therefore required - the one deliberate non-additive change of this operation: a client that confirmed with the token alone now gets a 400 `validation_failed` naming `body.password`, and asks for the password on its confirmation page (a client may ask for it at signup and send it again here).
          */
         post: operations["confirmSignup"];
         delete?: never;
@@ -727,6 +744,8 @@ export interface paths {
         /**
          * Invite a person by email with a role
          * @description Emails a single-use invitation token (valid 7 days). With `employee_id`, the accepted user is linked to that employee record. Only an owner may invite an owner. Inviting an existing member is a 409; a new invitation to the same email replaces the pending one.
+         *
+         *     Decision (issue 28, invitations as a mail relay): an invitation makes this server mail any address a member types, so invitations are limited (429 `rate_limited` with `Retry-After`; `RateLimit-Policy` names the limit; a refused invitation counts nothing and mails nothing): per company within 24 hours (`invite-tenant`: `INVITES_PER_TENANT_PER_DAY`, default 200; a new company - created within the last 7 days and without an active or trialing subscription, whose owner has proven only a mailbox - `INVITES_PER_NEW_TENANT_PER_DAY`, default 20), per inviting member within an hour (`invite-user`: `INVITES_PER_USER_PER_HOUR`, default 30), per company and address within 24 hours (`invite-address`: `INVITES_PER_ADDRESS_PER_DAY`, default 3), and per address from all companies within 24 hours (`invite-recipient`: `INVITES_PER_RECIPIENT_PER_DAY`, default 10). The mail's subject is fixed ("You are invited to join a company on HRMS"); the company's and the inviter's names appear only in its body, each on one line, cut to 80 characters and quoted as what the company wrote. A member's pending invitations are revoked when their role no longer allows sending them or they are removed, and accepting checks that the inviter still may.
          */
         post: operations["inviteMember"];
         delete?: never;
@@ -747,13 +766,13 @@ export interface paths {
         get?: never;
         /**
          * Change a member's role (or linked employee)
-         * @description Only an owner may grant or take away the owner role; the last owner cannot be demoted (409).
+         * @description Only an owner may grant or take away the owner role; the last owner cannot be demoted (409). A role change revokes the member's pending invitations that the new role could not send (all of them when they are no longer owner or admin; those granting the owner role when an owner becomes admin), audited as `member.invitations_revoked` (issue 28: an invitation does not outlive its inviter's right to send it).
          */
         put: operations["updateMember"];
         post?: never;
         /**
          * Remove a member from the tenant
-         * @description The user keeps their account and other tenants; their sessions lose access to this tenant at once. Only an owner may remove an owner; the last owner cannot be removed (409).
+         * @description The user keeps their account and other tenants; their sessions lose access to this tenant at once. Only an owner may remove an owner; the last owner cannot be removed (409). The member's pending invitations are revoked with the membership (`member.invitations_revoked`).
          */
         delete: operations["removeMember"];
         options?: never;
@@ -8616,7 +8635,7 @@ export interface components {
             total_pages: number;
         };
         /**
-         * @description At least 8 characters, and hard to guess: a password is refused with a 400 `validation_failed` whose `details` name the password field (`body.password`) when it is a common or breached password (the list of about 49 000 shipped in `@zxcvbn-ts/language-common`, checked offline) or a close variant of one (capitals, l33t such as `P@ssw0rd`, a year or digits added), a simple pattern (repeats such as `aaaaaaaa`, sequences such as `12345678`, keyboard rows, dates), built on the account's name or e-mail, or when it contains the local part of the account's e-mail (the part before `@`, when it has 3 or more characters). The measure is zxcvbn's: at least score 2 (more than a million guesses), computed on the first 32 characters. Applies wherever a password is set: signup, accepting an invitation as a new user, and a password reset. Stored as `scrypt$<hex-salt>$<hex-hash>` (N=16384, r=8, p=1, 64-byte key).
+         * @description At least 8 characters, and hard to guess: a password is refused with a 400 `validation_failed` whose `details` name the password field (`body.password`) when it is a common or breached password (the list of about 49 000 shipped in `@zxcvbn-ts/language-common`, checked offline) or a close variant of one (capitals, l33t such as `P@ssw0rd`, a year or digits added), a simple pattern (repeats such as `aaaaaaaa`, sequences such as `12345678`, keyboard rows, dates), built on the account's name or e-mail, or when it contains the local part of the account's e-mail (the part before `@`, when it has 3 or more characters). The measure is zxcvbn's: at least score 2 (more than a million guesses), computed on the first 32 characters. Applies wherever a password is set: confirming a signup, accepting an invitation as a new user, and a password reset (and a password still sent with a signup, though not kept). Stored as `scrypt$<hex-salt>$<hex-hash>` (N=16384, r=8, p=1, 64-byte key).
          * @example granite-otter-lantern-94
          */
         Password: string;
@@ -10410,7 +10429,7 @@ export interface components {
          */
         RateLimit: string;
         /**
-         * @description The limit that refused the request (IETF draft-ietf-httpapi-ratelimit-headers-08): its name, `q` the uses allowed per window (or at once) and `w` the window in seconds (absent for a limit of uses at once). Names: `account` and `ip` (failed sign-ins per account and per client IP, 15 minutes), `reset-ip` (password reset requests per IP), `signup-ip` (signups per IP), `upload-user`, `upload-ip`, `upload-tenant` (uploads per hour), `uploads-in-progress` (uploads at once per user or IP), `ai-user` and `ai-tenant` (AI helper calls per hour), `body-reads` (request bodies arriving at once from one client IP).
+         * @description The limit that refused the request (IETF draft-ietf-httpapi-ratelimit-headers-08): its name, `q` the uses allowed per window (or at once) and `w` the window in seconds (absent for a limit of uses at once). Names: `account` (failed sign-ins per account and client), `account-all` (failed sign-ins per account from unknown clients together) and `ip` (failed sign-ins per client IP; all 15 minutes), `reset-ip` (password reset requests per IP), `signup-ip` (signups per IP), `upload-user`, `upload-ip`, `upload-tenant` (uploads per hour), `uploads-in-progress` (uploads at once per user or IP), `ai-user` and `ai-tenant` (AI helper calls per hour), `invite-tenant`, `invite-user`, `invite-address` and `invite-recipient` (invitations per company, per member, per company and address, and per address), `body-reads` (request bodies arriving at once from one client IP).
          * @example "account";q=5;w=900
          */
         RateLimitPolicy: string;
@@ -11480,7 +11499,7 @@ export interface operations {
             /** @description Membership added; signed in. */
             200: {
                 headers: {
-                    /** @description The session cookie (signed in). */
+                    /** @description The session cookie (signed in), then the `hrms.client` cookie (see `signIn`). */
                     "Set-Cookie"?: string;
                     [name: string]: unknown;
                 };
@@ -11587,6 +11606,8 @@ export interface operations {
             /** @description Password changed. */
             200: {
                 headers: {
+                    /** @description The `hrms.client` cookie (see `signIn`). */
+                    "Set-Cookie"?: string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -11658,7 +11679,7 @@ export interface operations {
             /** @description Signed in. */
             200: {
                 headers: {
-                    /** @description The session cookie. */
+                    /** @description The session cookie, then (when the browser is not yet known to the user) the `hrms.client` cookie. */
                     "Set-Cookie"?: string;
                     [name: string]: unknown;
                 };
@@ -11719,7 +11740,6 @@ export interface operations {
                  * @example {
                  *       "name": "Priya Raman",
                  *       "email": "priya@acme.example",
-                 *       "password": "correct-horse-battery",
                  *       "company_name": "Acme India"
                  *     }
                  */
@@ -11729,7 +11749,11 @@ export interface operations {
                     email: components["schemas"]["Email"];
                     /** @example Priya Sharma */
                     name: string;
-                    password: components["schemas"]["Password"];
+                    /**
+                     * @deprecated
+                     * @description No longer used (issue 28): the password is chosen when the signup is confirmed. Accepted, and checked against the password rule, so that existing clients keep working; not stored.
+                     */
+                    password?: components["schemas"]["Password"];
                 };
             };
         };
@@ -11764,10 +11788,23 @@ export interface operations {
             content: {
                 /**
                  * @example {
-                 *       "token": "3q2-7wEXAMPLEtokenFromTheEmail_xY9kLmN0pQrStUv"
+                 *       "token": "3q2-7wEXAMPLEtokenFromTheEmail_xY9kLmN0pQrStUv",
+                 *       "password": "correct-horse-battery"
                  *     }
                  */
                 "application/json": {
+                    /**
+                     * @description The company's name; replaces the one given at signup.
+                     * @example Acme Technologies Pvt Ltd
+                     */
+                    company_name?: string;
+                    /**
+                     * @description The user's name; replaces the one given at signup.
+                     * @example Priya Sharma
+                     */
+                    name?: string;
+                    /** @description The account's password, chosen by the person at the mailbox (see the `Password` schema for its rule). */
+                    password: components["schemas"]["Password"];
                     /** @example Qm9vdHN0cmFwLXByb29mLXRva2VuLW5vdC1pc3N1ZWQ */
                     token: string;
                 };
@@ -11777,7 +11814,7 @@ export interface operations {
             /** @description Account and tenant created; signed in. */
             201: {
                 headers: {
-                    /** @description The session cookie (signed in). */
+                    /** @description The session cookie (signed in), then the `hrms.client` cookie (see `signIn`). */
                     "Set-Cookie"?: string;
                     [name: string]: unknown;
                 };
@@ -12544,7 +12581,7 @@ export interface operations {
             409: components["responses"]["Conflict"];
             413: components["responses"]["PayloadTooLarge"];
             415: components["responses"]["UnsupportedMediaType"];
-            429: components["responses"]["BodiesInProgress"];
+            429: components["responses"]["RateLimited"];
             500: components["responses"]["Internal"];
             503: components["responses"]["Unavailable"];
         };

@@ -114,7 +114,7 @@ async function seed(db: pg.Client) {
   await api("POST", "/api/auth/signup", { name: "Bench Owner", email, password: "bench-password-1", company_name: "Bench Co" });
   // signup is confirmed by a mailed token; the bench sets one itself (as the test fixtures do)
   const token = await signupToken(async (sql, params) => (await db.query(sql, params)).rows, email);
-  const signup = await api("POST", "/api/auth/signup/confirm", { token });
+  const signup = await api("POST", "/api/auth/signup/confirm", { token, password: "bench-password-1" });
   const tenantId: string = signup.data.active_tenant_id;
   const userId: string = signup.data.user.id;
 

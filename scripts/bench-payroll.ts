@@ -80,7 +80,7 @@ async function seed(db: pg.Client): Promise<void> {
   await api("POST", "/api/auth/signup", { name: "Bench Owner", email, password: "bench-password-1", company_name: "Bench Payroll Co" });
   // signup is confirmed by a mailed token; the bench sets one itself (as the test fixtures do)
   const token = await signupToken(async (sql, params) => (await db.query(sql, params)).rows, email);
-  const signup = await api("POST", "/api/auth/signup/confirm", { token });
+  const signup = await api("POST", "/api/auth/signup/confirm", { token, password: "bench-password-1" });
   const tenantId: string = signup.body.data.active_tenant_id;
   await api("POST", "/api/configuration/company-settings", { modules: ["payroll"] });
   for (const c of [

@@ -255,7 +255,7 @@ export async function runEventLoop(opts: { employees?: number; limitMs?: number;
     await api.must({
       method: "POST",
       path: pathOf("confirmSignup"),
-      body: { token: await signupToken(async (sql, params) => (await c.query(sql, params)).rows, email) },
+      body: { token: await signupToken(async (sql, params) => (await c.query(sql, params)).rows, email), password: PASSWORD },
     });
     const [{ tenant_id: tenantId }] = (
       await c.query(`SELECT m.tenant_id FROM memberships m JOIN users u ON u.id = m.user_id WHERE u.email = $1`, [email])

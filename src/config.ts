@@ -23,11 +23,11 @@
 // (src/root.ts): `generated/openapi.json`, `prisma/migrations/`, `node_modules/` and `.data/` (the
 // embedded PostgreSQL's data and the default `UPLOAD_DIR`). A relative `UPLOAD_DIR` or
 // `EMBEDDED_PG_DIR` is relative to it, not to the working directory.
-import { isIP } from "node:net";
 import { availableParallelism } from "node:os";
 import { AsyncLocalStorage } from "node:async_hooks";
 import path from "node:path";
 import { projectRoot } from "./root.ts";
+import { mappedIpv4Range, parseRange, rangeContains } from "./lib/ip.ts";
 
 export const NODE_ENVS = ["development", "production", "test"] as const;
 export type NodeEnv = (typeof NODE_ENVS)[number];
@@ -243,7 +243,11 @@ export interface Config {
    * audit entries), as Express's `trust proxy`: `false` (none: the client IP is the socket's), `true`
    * = `1` (the one proxy in front), a number of hops, or the proxies' addresses/CIDRs,
    * comma-separated (`10.0.0.5`, `10.0.0.0/8`, and the presets `loopback`, `linklocal`,
-   * `uniquelocal`). Never every hop: the left part of the header is whatever the client sent. The
+   * `uniquelocal`). Never every hop: the left part of the header is whatever the client sent. So
+   * the start refuses, with the reason, a hop count over 5 and a range that would hold clients rather
+   * than proxies: one over every address of a family (`0.0.0.0/0`, `::/0`, `::ffff:0:0/96`, the
+   * IPv4-mapped addresses of every IPv4 client) or wider than a /8 of IPv4 or a /16 of public IPv6
+   * (unique-local and link-local IPv6 ranges may be any width). The
    * proxy must overwrite `X-Forwarded-For` with the address it saw (nginx: `proxy_set_header
    * X-Forwarded-For $remote_addr;`) or append it (`$proxy_add_x_forwarded_for`, then count the hops
    * exactly).
@@ -266,14 +270,31 @@ export interface Config {
    */
   readonly eventLoopReport: string | undefined;
   /**
-   * `SIGNIN_MAX_FAILURES_PER_ACCOUNT`: failed sign-ins of one account within 15 minutes before its
-   * sign-ins are refused (429) until the window ends (src/platform/identity/limiter.ts; the process's
-   * limits, read at start).
+   * `SIGNIN_MAX_FAILURES_PER_ACCOUNT`: failed sign-ins of one account from one client within 15
+   * minutes before that client's sign-ins to the account are refused (429, policy `account`) until
+   * the window ends, even with the right password. A client is a known browser of the account (its
+   * `hrms.client` cookie) or else an IPv4 address or IPv6 /64: another client is not paused by
+   * these failures (src/platform/identity/signin-guard.ts). Read at each sign-in.
    */
   readonly signinMaxFailuresPerAccount: number;
-  /** `SIGNIN_MAX_FAILURES_PER_IP`: the same per client IP. */
+  /**
+   * `SIGNIN_MAX_FAILURES_PER_ACCOUNT_ALL_CLIENTS`: failed sign-ins of one account from clients it
+   * does not know (all of them together) within 15 minutes before sign-ins to it from any such
+   * client are refused (429, policy `account-all`) - the bound on guessing an account's password
+   * from many addresses. The account's known browsers still sign in with the right password, and a
+   * password reset lifts it. Read at each sign-in.
+   */
+  readonly signinMaxFailuresPerAccountAllClients: number;
+  /**
+   * `SIGNIN_MAX_FAILURES_PER_IP`: failed sign-ins from one client within 15 minutes, across
+   * accounts, before its sign-ins are refused (429). A client is an IPv4 address or an IPv6 /64
+   * (src/lib/ip.ts), as for every per-IP limit. Read at each sign-in.
+   */
   readonly signinMaxFailuresPerIp: number;
-  /** `FORGOT_PASSWORD_MAX_PER_IP`: password-reset requests per client IP within 15 minutes. */
+  /**
+   * `FORGOT_PASSWORD_MAX_PER_IP`: password-reset requests per client (IPv4 address, IPv6 /64)
+   * within 15 minutes. Read at each request.
+   */
   readonly forgotPasswordMaxPerIp: number;
   /**
    * `UPLOADS_MAX_CONCURRENT`: uploads (multipart requests) this server process reads and stores at
@@ -323,6 +344,25 @@ export interface Config {
    * companies from one address.
    */
   readonly signupMaxPerIp: number;
+  /**
+   * `INVITES_PER_TENANT_PER_DAY`: invitations one company may send within 24 hours (429 with
+   * `Retry-After` beyond; a refused one counts nothing). Invitations are mail to any address a
+   * member types, so every invitation limit bounds what a company can make this server send
+   * (src/modules/members/invitations.ts). The tests' default of every invitation limit is 10000
+   * (their fixtures invite many people); a test file sets the ones it checks.
+   */
+  readonly invitesPerTenantPerDay: number;
+  /**
+   * `INVITES_PER_NEW_TENANT_PER_DAY`: the same for a new company - created within the last 7 days
+   * and without an active or trialing subscription - whose owner has proven nothing but a mailbox.
+   */
+  readonly invitesPerNewTenantPerDay: number;
+  /** `INVITES_PER_USER_PER_HOUR`: invitations one member may send within an hour (in any company). */
+  readonly invitesPerUserPerHour: number;
+  /** `INVITES_PER_ADDRESS_PER_DAY`: invitations one company may send to one address within 24 hours. */
+  readonly invitesPerAddressPerDay: number;
+  /** `INVITES_PER_RECIPIENT_PER_DAY`: invitations to one address from all companies together within 24 hours. */
+  readonly invitesPerRecipientPerDay: number;
   /**
    * `CLOCK_START`: the instant the server's clock reads when the process starts (ISO 8601 with its
    * offset, e.g. `2026-11-28T12:00:00Z`); it runs on from there at the normal rate. Honoured only
@@ -411,27 +451,66 @@ function portNumber(r: Reading, name: string, dflt: number, min: 0 | 1): number 
 export type TrustProxy = false | number | readonly string[];
 
 const PROXY_PRESETS = ["loopback", "linklocal", "uniquelocal"];
-/** An address or CIDR of a proxy (IPv4 or IPv6, prefix within the family's length). */
+/** More proxies in front than any real deployment has: a count this high believes what clients write. */
+const MAX_PROXY_HOPS = 5;
+/** The widest range of public addresses TRUST_PROXY takes: a wider one holds clients, not only proxies. */
+const MAX_PROXY_RANGE = { 4: 8, 6: 16 } as const;
+/** IPv6 ranges that are never public (unique local fc00::/7, link-local fe80::/10): any width of them is a private network. */
+const PRIVATE_V6 = [parseRange("fc00::/7")!, parseRange("fe80::/10")!];
+
+/** An address or CIDR of a proxy in form (IPv4 or IPv6, prefix within the family's length), or a preset. */
 function isProxyAddress(s: string): boolean {
-  if (PROXY_PRESETS.includes(s)) return true;
-  const [addr, prefix, extra] = s.split("/");
-  const family = isIP(addr);
-  if (!family || extra !== undefined) return false;
-  if (prefix === undefined) return true;
-  return /^[0-9]{1,3}$/.test(prefix) && Number(prefix) <= (family === 4 ? 32 : 128);
+  return PROXY_PRESETS.includes(s) || parseRange(s) !== null;
 }
 
-/** TRUST_PROXY: false / true (one hop) / a hop count / a comma-separated list of proxy addresses, CIDRs and presets. */
+/**
+ * Why trusting the proxy range `s` (well-formed) would trust clients, or null when it names proxies:
+ * a range over every address of a family (`0.0.0.0/0`, `::/0`, `::ffff:0:0/96`, which holds every
+ * IPv4 client as an IPv4-mapped address) or wider than a /8 of IPv4 or a /16 of public IPv6.
+ */
+function proxyRangeProblem(s: string): string | null {
+  const parsed = parseRange(s);
+  if (!parsed) return null;
+  if (parsed.prefix === 0) return `${JSON.stringify(s)} trusts every IPv${parsed.family} address`;
+  const range = mappedIpv4Range(parsed) ?? parsed;
+  const family = range.family === 4 ? "IPv4" : "IPv6";
+  const via = range === parsed ? "" : " (as IPv4-mapped IPv6 addresses)";
+  if (range.prefix === 0) return `${JSON.stringify(s)} trusts every ${family} address${via}`;
+  if (range.family === 6 && PRIVATE_V6.some((p) => rangeContains(p, range))) return null;
+  if (range.prefix < MAX_PROXY_RANGE[range.family])
+    return `${JSON.stringify(s)} is wider than a /${MAX_PROXY_RANGE[range.family]} of ${family}${via}: it holds clients, not only proxies`;
+  return null;
+}
+
+/**
+ * TRUST_PROXY: false / true (one hop) / a hop count (at most MAX_PROXY_HOPS) / a comma-separated
+ * list of proxy addresses, CIDRs and presets, none of whose ranges trusts clients (proxyRangeProblem).
+ */
 function trustProxy(r: Reading, name: string): TrustProxy {
   const v = value(r, name)?.trim();
   if (v === undefined || FALSE_WORDS.includes(v.toLowerCase())) return false;
   if (TRUE_WORDS.includes(v.toLowerCase())) return 1;
-  if (/^[0-9]{1,2}$/.test(v)) return Number(v);
+  const meaning = (why: string) =>
+    reject(
+      r,
+      `${name}: ${why}. Any client could then write the address the limits and the audit trail take for its own into ` +
+        "X-Forwarded-For: name only your proxies (their addresses or ranges), or the number of proxies in front",
+    );
+  if (/^[0-9]{1,2}$/.test(v)) {
+    if (Number(v) <= MAX_PROXY_HOPS) return Number(v);
+    meaning(`${v} proxy hops is more than any deployment has in front (at most ${MAX_PROXY_HOPS})`);
+    return false;
+  }
   const list = v
     .split(",")
     .map((x) => x.trim())
     .filter(Boolean);
-  if (list.length && list.every(isProxyAddress)) return list;
+  if (list.length && list.every(isProxyAddress)) {
+    const problems = list.map(proxyRangeProblem).filter((p): p is string => p !== null);
+    if (!problems.length) return list;
+    meaning(problems.join("; "));
+    return false;
+  }
   reject(
     r,
     `${name} must be false, true (one proxy), a number of proxy hops, or the proxies' addresses/CIDRs ` +
@@ -610,6 +689,7 @@ export function loadConfig(env: Env, root: string = projectRoot): Config {
     identityCacheTtlMs: durationMs(r, "IDENTITY_CACHE_TTL_MS", isTest ? 0 : 60_000, 0),
     eventLoopReport: text(r, "EVENT_LOOP_REPORT"),
     signinMaxFailuresPerAccount: positiveInt(r, "SIGNIN_MAX_FAILURES_PER_ACCOUNT", 5),
+    signinMaxFailuresPerAccountAllClients: positiveInt(r, "SIGNIN_MAX_FAILURES_PER_ACCOUNT_ALL_CLIENTS", 20),
     signinMaxFailuresPerIp: positiveInt(r, "SIGNIN_MAX_FAILURES_PER_IP", 30),
     forgotPasswordMaxPerIp: positiveInt(r, "FORGOT_PASSWORD_MAX_PER_IP", 20),
     uploadsMaxConcurrent: positiveInt(r, "UPLOADS_MAX_CONCURRENT", 8),
@@ -621,6 +701,11 @@ export function loadConfig(env: Env, root: string = projectRoot): Config {
     aiCallsPerUserPerHour: positiveInt(r, "AI_CALLS_PER_USER_PER_HOUR", 60),
     aiCallsPerTenantPerHour: positiveInt(r, "AI_CALLS_PER_TENANT_PER_HOUR", 300),
     signupMaxPerIp: positiveInt(r, "SIGNUP_MAX_PER_IP", isTest ? 1000 : 10),
+    invitesPerTenantPerDay: positiveInt(r, "INVITES_PER_TENANT_PER_DAY", isTest ? 10000 : 200),
+    invitesPerNewTenantPerDay: positiveInt(r, "INVITES_PER_NEW_TENANT_PER_DAY", isTest ? 10000 : 20),
+    invitesPerUserPerHour: positiveInt(r, "INVITES_PER_USER_PER_HOUR", isTest ? 10000 : 30),
+    invitesPerAddressPerDay: positiveInt(r, "INVITES_PER_ADDRESS_PER_DAY", isTest ? 10000 : 3),
+    invitesPerRecipientPerDay: positiveInt(r, "INVITES_PER_RECIPIENT_PER_DAY", isTest ? 10000 : 10),
     clockStart: isProduction ? undefined : instant(r, "CLOCK_START"),
   };
   if (r.problems.length) throw new ConfigError(r.problems);

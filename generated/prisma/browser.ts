@@ -288,6 +288,14 @@ export type User = Prisma.UserModel
  */
 export type Tenant = Prisma.TenantModel
 /**
+ * Model KnownClient
+ * Browsers and devices a user has proven themselves from (issue 28): a sign-in, a signup
+ * confirmation, an accepted invitation or a password reset sets the `hrms.client` cookie, whose
+ * random token is kept here hashed. A correct password from a known client signs in although the
+ * account is paused for other clients (src/platform/identity/signin-guard.ts).
+ */
+export type KnownClient = Prisma.KnownClientModel
+/**
  * Model PasswordResetToken
  * 
  */
@@ -351,7 +359,9 @@ export type BillingCustomer = Prisma.BillingCustomerModel
  * whether or not the address has an account). The job auth.signup-requests mails each new row:
  * the confirmation link (token stored hashed) when the address has no account, otherwise a
  * notice to its owner, and then deletes the row. POST /api/auth/signup/confirm with the token
- * creates the user, the company and the owner membership and deletes the address's rows.
+ * and the password chosen there creates the user, the company and the owner membership and
+ * deletes the address's rows. No password is kept here (issue 28: anyone can sign up with any
+ * address). A row left unmailed past the address's mail budget waits for the next window.
  */
 export type SignupRequest = Prisma.SignupRequestModel
 /**

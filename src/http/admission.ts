@@ -32,6 +32,7 @@ import { AsyncResource } from "node:async_hooks";
 import type { NextFunction, Request, RequestHandler, Response } from "express";
 import { logger } from "../log.ts";
 import { AppError, RETRY_AFTER_BUSY_S, rateLimited, unavailable } from "../platform/errors.ts";
+import { clientKey } from "../lib/ip.ts";
 
 export interface AdmissionOptions {
   /** requests in progress at once (MAX_CONCURRENT_REQUESTS) */
@@ -338,7 +339,7 @@ export function admissionControl(opts: AdmissionOptions): Admission {
     (req, res, next) => {
       const e = entryOf.get(res);
       if (e?.state !== "held" || !announcesBody(req)) return reader(req, res, next);
-      const client = req.ip ?? "unknown";
+      const client = clientKey(req.ip); // IPv6 by its /64 (src/lib/ip.ts)
       const arriving = readersOf.get(client) ?? 0;
       if (arriving >= bodyReadsPerClient) {
         counts.rejectedBodyReads++;

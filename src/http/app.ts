@@ -24,6 +24,7 @@ import { handlers } from "../../generated/handlers.ts";
 import { operationTable, type OperationId } from "../../generated/registry.ts";
 import { invalidateIdentities } from "../platform/identity/identity-cache.ts";
 import { SESSION_COOKIE, sessionMiddlewares } from "../platform/identity/session.ts";
+import { clientCookieLast } from "../platform/identity/signin-guard.ts";
 import { config, type Config, withConfig } from "../config.ts";
 import { withTenant } from "../db/tenancy.ts";
 import { deliverQueuedMail } from "../platform/mail/outbox.ts";
@@ -343,7 +344,11 @@ function sessionWhereNeeded() {
   const cookie = `${SESSION_COOKIE}=`;
   return (req: Request, res: Response, next: NextFunction) => {
     const op = operationOf(req);
-    if (op?.startsSession) return full(req, res, next);
+    if (op?.startsSession) {
+      // the known-client cookie of a sign-in goes after the session's (src/platform/identity/signin-guard.ts)
+      clientCookieLast(res);
+      return full(req, res, next);
+    }
     if (!req.headers.cookie?.includes(cookie)) return next();
     return (op && op.area !== "auth" ? lean : full)(req, res, next);
   };

@@ -24,8 +24,9 @@ import { rateLimited, unavailable } from "../platform/errors.ts";
 import { HOUR_MS, type UsageLimit, useOrRefuse } from "../platform/limits.ts";
 import { assertStorageRoomLeft, setUploadTempDir, type UploadedFile } from "../platform/storage/files.ts";
 import type { AuthContext } from "./types.ts";
+import { clientKey } from "../lib/ip.ts";
 
-/** Uploads this process is reading or storing: in all, and per user (`user:<id>`) or client IP (`ip:<addr>`). */
+/** Uploads this process is reading or storing: in all, and per user (`user:<id>`) or client (`ip:<clientKey>`: IPv6 by its /64). */
 const inProgress = { total: 0, by: new Map<string, number>() };
 
 /** How many uploads this process has in progress (tests). */
@@ -72,7 +73,7 @@ export function uploadGate(opts: UploadGateOptions) {
     try {
       const cfg = config();
       const auth = op.isPublic ? null : await opts.authorize(req);
-      const who = auth ? `user:${auth.userId}` : `ip:${req.ip ?? "unknown"}`;
+      const who = auth ? `user:${auth.userId}` : `ip:${clientKey(req.ip)}`; // IPv6 by its /64 (src/lib/ip.ts)
       if (inProgress.total >= cfg.uploadsMaxConcurrent)
         throw unavailable("Too many uploads in progress on the server, try again shortly", UPLOAD_BUSY_RETRY_S);
       if ((inProgress.by.get(who) ?? 0) >= cfg.uploadsMaxConcurrentPerUser)

@@ -166,7 +166,7 @@ describe("the compiled build (npm run build, npm start)", () => {
       company_name: "Compiled Co",
     });
     expect(signup.status).toBe(202);
-    const confirmed = await post("/api/auth/signup/confirm", { token: await signupToken(t.query, email) });
+    const confirmed = await post("/api/auth/signup/confirm", { token: await signupToken(t.query, email), password: "build-password-2026" });
     expect(confirmed.status).toBe(201);
     const [setCookie] = confirmed.headers.getSetCookie();
     expect(setCookie).toMatch(/; Secure/i);

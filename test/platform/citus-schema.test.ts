@@ -19,6 +19,7 @@ const CENTRAL = [
   "billing_customers", // tenant_id is a value here (the customer -> company lookup), not the owner
   "billing_events", // tenant_id is a value here (the company an event named, if any)
   "email_outbox",
+  "known_clients", // a user's known browsers (sign-in lockout), not a company's
   "password_reset_requests",
   "password_reset_tokens",
   "session",

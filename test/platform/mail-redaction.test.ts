@@ -79,7 +79,8 @@ describe("forgotPassword, resetPassword, inviteMember, acceptInvite: delivered e
     expect(row.status).toBe("sent");
     expect(row.text_body).not.toContain(token);
     expect(row.text_body).toContain("Invitation token: [redacted]");
-    expect(row.text_body).toContain("invited you to join Redact Co as hr");
+    expect(row.text_body).toContain("invited to join a company on HRMS as hr");
+    expect(row.text_body).toContain('Company, as its administrators named it: "Redact Co"');
     await t.request().post("/api/auth/accept-invite").send({ token, name: "Ira Invitee", password: "invitee-password" }).expect(200);
   });
 
@@ -93,7 +94,7 @@ describe("forgotPassword, resetPassword, inviteMember, acceptInvite: delivered e
     expect(row.status).toBe("sent");
     expect(row.text_body).not.toContain(token);
     expect(row.text_body).toContain("Confirmation token: [redacted]");
-    await t.request().post("/api/auth/signup/confirm").send({ token }).expect(201);
+    await t.request().post("/api/auth/signup/confirm").send({ token, password: "granite-otter-lantern-94" }).expect(201);
   });
 
   it("every source file that mints a token for a mail declares it as the mail's secret", () => {

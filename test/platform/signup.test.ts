@@ -58,7 +58,7 @@ describe("signup, confirmSignup: the same answer whether or not the address has 
 
     // the new address's owner confirms: account, company, owner role, session
     const agent = t.request();
-    const created = await agent.post("/api/auth/signup/confirm").send({ token }).expect(201);
+    const created = await agent.post("/api/auth/signup/confirm").send({ token, password: PASSWORD }).expect(201);
     expect(created.headers["set-cookie"]?.[0]).toMatch(/^hrms\.sid=/);
     expect(created.body.data).toMatchObject({ user: { email: fresh, name: "Someone" }, role: "owner", modules: [] });
     const session = await agent.get("/api/auth/session").expect(200);
@@ -67,19 +67,23 @@ describe("signup, confirmSignup: the same answer whether or not the address has 
     const log = await agent.get("/api/configuration/activity-log?action=tenant.created").expect(200);
     expect(log.body.data).toHaveLength(1);
     // single use
-    expectError(await t.request().post("/api/auth/signup/confirm").send({ token }), 400, "invalid_token");
+    expectError(await t.request().post("/api/auth/signup/confirm").send({ token, password: PASSWORD }), 400, "invalid_token");
     expect(await t.query("SELECT 1 FROM signup_requests WHERE email = $1", [fresh])).toEqual([]);
   });
 
   it("an unknown or expired token is a 400; an address that got an account meanwhile is a 409", async () => {
-    expectError(await t.request().post("/api/auth/signup/confirm").send({ token: "no-such-token-at-all" }), 400, "invalid_token");
+    expectError(
+      await t.request().post("/api/auth/signup/confirm").send({ token: "no-such-token-at-all", password: PASSWORD }),
+      400,
+      "invalid_token",
+    );
 
     const late = uniqueEmail("late");
     await t.request().post("/api/auth/signup").send({ name: "Late", email: late, password: PASSWORD }).expect(202);
     const token = await signupToken(t.query, late);
     // a second before the server's clock (src/lib/clock.ts), which the link's expiry follows
     await t.query("UPDATE signup_requests SET expires_at = $2::timestamptz - interval '1 second' WHERE email = $1", [late, clock.now()]);
-    expectError(await t.request().post("/api/auth/signup/confirm").send({ token }), 400, "invalid_token");
+    expectError(await t.request().post("/api/auth/signup/confirm").send({ token, password: PASSWORD }), 400, "invalid_token");
     expect(await t.query("SELECT 1 FROM users WHERE email = $1", [late])).toEqual([]);
 
     // two signups of one address; it gets an account with the first, the second then finds it taken
@@ -88,13 +92,13 @@ describe("signup, confirmSignup: the same answer whether or not the address has 
     const first = await signupToken(t.query, twice);
     await t.request().post("/api/auth/signup").send({ name: "Second", email: twice, password: PASSWORD }).expect(202);
     const second = await signupToken(t.query, twice);
-    await t.request().post("/api/auth/signup/confirm").send({ token: second }).expect(201);
-    expectError(await t.request().post("/api/auth/signup/confirm").send({ token: first }), 400, "invalid_token");
+    await t.request().post("/api/auth/signup/confirm").send({ token: second, password: PASSWORD }).expect(201);
+    expectError(await t.request().post("/api/auth/signup/confirm").send({ token: first, password: PASSWORD }), 400, "invalid_token");
     const other = uniqueEmail("other");
     await t.request().post("/api/auth/signup").send({ name: "Other", email: other, password: PASSWORD }).expect(202);
     const pending = await signupToken(t.query, other);
     await t.query("INSERT INTO users (email, name, password_hash) VALUES ($1, 'Invited Meanwhile', 'scrypt$00$00')", [other]);
-    expectError(await t.request().post("/api/auth/signup/confirm").send({ token: pending }), 409, "conflict");
+    expectError(await t.request().post("/api/auth/signup/confirm").send({ token: pending, password: PASSWORD }), 409, "conflict");
     expect(await t.query("SELECT 1 FROM signup_requests WHERE email = $1", [other])).toEqual([]);
   });
 

@@ -102,7 +102,7 @@ describe("server killed during a multi-row write", () => {
     try {
       await locker.query("BEGIN");
       await locker.query("LOCK TABLE tenants IN SHARE ROW EXCLUSIVE MODE");
-      const pending = post(child!.base, "/api/auth/signup/confirm", { token }).catch(() => null);
+      const pending = post(child!.base, "/api/auth/signup/confirm", { token, password: "crash-password-1" }).catch(() => null);
       // the user row is written; the transaction now waits for the tenants lock
       await waitFor("the signup transaction to block on tenants", async () => {
         const rows = await t.query(
@@ -132,7 +132,7 @@ describe("server killed during a multi-row write", () => {
     expect(await signupState(email)).toBe("absent");
 
     child = await startServer();
-    const res = await post(child.base, "/api/auth/signup/confirm", { token });
+    const res = await post(child.base, "/api/auth/signup/confirm", { token, password: "crash-password-1" });
     expect(res.status).toBe(201);
     expect(await signupState(email)).toBe("complete");
   });
@@ -145,7 +145,7 @@ describe("server killed during a multi-row write", () => {
       password: "crash-password-1",
       company_name: "Burst Co",
     });
-    const signup = await post(child!.base, "/api/auth/signup/confirm", { token: ownerToken });
+    const signup = await post(child!.base, "/api/auth/signup/confirm", { token: ownerToken, password: "crash-password-1" });
     expect(signup.status).toBe(201);
     const cookie = signup.headers.getSetCookie()[0].split(";")[0];
     const emails = Array.from({ length: 24 }, () => uniqueEmail("crash.burst"));
@@ -155,7 +155,7 @@ describe("server killed during a multi-row write", () => {
       tokens.push(await startSignup(child!.base, { name: "Burst", email, password: "crash-password-1", company_name: "Burst" }));
     const inflight = [
       ...tokens.map((token) =>
-        post(child!.base, "/api/auth/signup/confirm", { token }).then(
+        post(child!.base, "/api/auth/signup/confirm", { token, password: "crash-password-1" }).then(
           (r) => r.status,
           () => 0,
         ),

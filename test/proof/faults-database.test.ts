@@ -58,7 +58,7 @@ async function signUp(ctx: Pick<TestContext, "request" | "query">): Promise<supe
   // the test's own connection may be down too (the server-stopped drill)
   const token = await signupToken(ctx.query, email).catch(() => null);
   if (!token) return started;
-  return ctx.request().post("/api/auth/signup/confirm").send({ token });
+  return ctx.request().post("/api/auth/signup/confirm").send({ token, password: "outage-password" });
 }
 
 const actionsOf = (ctx: Pick<TestContext, "request" | "query">, owner: TenantSession): [string, () => Promise<supertest.Response>][] => [

@@ -189,7 +189,7 @@ export async function signupTenant(
     .send({ name: opts.name ?? "Olivia Owner", email, password, company_name: opts.company ?? `Company ${counter++}` });
   if (res.status !== 202) throw new Error(`signup failed: ${res.status} ${JSON.stringify(res.body)}`);
   const token = await signupToken(ctx.query, email);
-  const confirmed = await agent.post("/api/auth/signup/confirm").send({ token });
+  const confirmed = await agent.post("/api/auth/signup/confirm").send({ token, password });
   if (confirmed.status !== 201) throw new Error(`signup confirmation failed: ${confirmed.status} ${JSON.stringify(confirmed.body)}`);
   return { agent, userId: confirmed.body.data.user.id, tenantId: confirmed.body.data.active_tenant_id, email, password };
 }

@@ -442,6 +442,7 @@ export const ModelName = {
   FinalSettlement: 'FinalSettlement',
   User: 'User',
   Tenant: 'Tenant',
+  KnownClient: 'KnownClient',
   PasswordResetToken: 'PasswordResetToken',
   EmailOutbox: 'EmailOutbox',
   Session: 'Session',
@@ -480,7 +481,7 @@ export type TypeMap<ExtArgs extends runtime.Types.Extensions.InternalArgs = runt
     omit: GlobalOmitOptions
   }
   meta: {
-    modelProps: "assetCategory" | "asset" | "assetAssignment" | "assetReturnRequest" | "assetDamageReport" | "attendanceSettings" | "attendanceRecord" | "attendanceRegularization" | "employee" | "employeeDepartmentCount" | "employeeCodeCounter" | "employeeDocument" | "employeeExit" | "exitChecklistItem" | "branch" | "workLocation" | "numberSequence" | "helpdeskTicket" | "helpdeskMessage" | "leaveType" | "leavePeriod" | "leavePolicy" | "leavePolicyItem" | "leavePolicyEmployee" | "leaveAllocation" | "leaveLedgerEntry" | "leaveBalanceTotal" | "leaveRequest" | "leaveEncashment" | "holiday" | "wfhRequest" | "holidayWorkRequest" | "loanType" | "expenseCategory" | "salaryComponent" | "employeeSalarySetup" | "employeeSalaryComponent" | "payrollRun" | "payrollSlip" | "loanAdvance" | "loanInstallment" | "expenseClaim" | "finalSettlement" | "user" | "tenant" | "passwordResetToken" | "emailOutbox" | "session" | "membership" | "invitation" | "auditLog" | "notification" | "storedFile" | "billingEvent" | "billingCustomer" | "signupRequest" | "passwordResetRequest" | "authThrottle" | "usageCounter" | "tenantSetting" | "jobRequisition" | "jobPosting" | "candidate" | "interview" | "interviewSession" | "jobOffer" | "appointmentDocument" | "talentPoolCandidate"
+    modelProps: "assetCategory" | "asset" | "assetAssignment" | "assetReturnRequest" | "assetDamageReport" | "attendanceSettings" | "attendanceRecord" | "attendanceRegularization" | "employee" | "employeeDepartmentCount" | "employeeCodeCounter" | "employeeDocument" | "employeeExit" | "exitChecklistItem" | "branch" | "workLocation" | "numberSequence" | "helpdeskTicket" | "helpdeskMessage" | "leaveType" | "leavePeriod" | "leavePolicy" | "leavePolicyItem" | "leavePolicyEmployee" | "leaveAllocation" | "leaveLedgerEntry" | "leaveBalanceTotal" | "leaveRequest" | "leaveEncashment" | "holiday" | "wfhRequest" | "holidayWorkRequest" | "loanType" | "expenseCategory" | "salaryComponent" | "employeeSalarySetup" | "employeeSalaryComponent" | "payrollRun" | "payrollSlip" | "loanAdvance" | "loanInstallment" | "expenseClaim" | "finalSettlement" | "user" | "tenant" | "knownClient" | "passwordResetToken" | "emailOutbox" | "session" | "membership" | "invitation" | "auditLog" | "notification" | "storedFile" | "billingEvent" | "billingCustomer" | "signupRequest" | "passwordResetRequest" | "authThrottle" | "usageCounter" | "tenantSetting" | "jobRequisition" | "jobPosting" | "candidate" | "interview" | "interviewSession" | "jobOffer" | "appointmentDocument" | "talentPoolCandidate"
     txIsolationLevel: TransactionIsolationLevel
   }
   model: {
@@ -3814,6 +3815,80 @@ export type TypeMap<ExtArgs extends runtime.Types.Extensions.InternalArgs = runt
         }
       }
     }
+    KnownClient: {
+      payload: Prisma.$KnownClientPayload<ExtArgs>
+      fields: Prisma.KnownClientFieldRefs
+      operations: {
+        findUnique: {
+          args: Prisma.KnownClientFindUniqueArgs<ExtArgs>
+          result: runtime.Types.Utils.PayloadToResult<Prisma.$KnownClientPayload> | null
+        }
+        findUniqueOrThrow: {
+          args: Prisma.KnownClientFindUniqueOrThrowArgs<ExtArgs>
+          result: runtime.Types.Utils.PayloadToResult<Prisma.$KnownClientPayload>
+        }
+        findFirst: {
+          args: Prisma.KnownClientFindFirstArgs<ExtArgs>
+          result: runtime.Types.Utils.PayloadToResult<Prisma.$KnownClientPayload> | null
+        }
+        findFirstOrThrow: {
+          args: Prisma.KnownClientFindFirstOrThrowArgs<ExtArgs>
+          result: runtime.Types.Utils.PayloadToResult<Prisma.$KnownClientPayload>
+        }
+        findMany: {
+          args: Prisma.KnownClientFindManyArgs<ExtArgs>
+          result: runtime.Types.Utils.PayloadToResult<Prisma.$KnownClientPayload>[]
+        }
+        create: {
+          args: Prisma.KnownClientCreateArgs<ExtArgs>
+          result: runtime.Types.Utils.PayloadToResult<Prisma.$KnownClientPayload>
+        }
+        createMany: {
+          args: Prisma.KnownClientCreateManyArgs<ExtArgs>
+          result: BatchPayload
+        }
+        createManyAndReturn: {
+          args: Prisma.KnownClientCreateManyAndReturnArgs<ExtArgs>
+          result: runtime.Types.Utils.PayloadToResult<Prisma.$KnownClientPayload>[]
+        }
+        delete: {
+          args: Prisma.KnownClientDeleteArgs<ExtArgs>
+          result: runtime.Types.Utils.PayloadToResult<Prisma.$KnownClientPayload>
+        }
+        update: {
+          args: Prisma.KnownClientUpdateArgs<ExtArgs>
+          result: runtime.Types.Utils.PayloadToResult<Prisma.$KnownClientPayload>
+        }
+        deleteMany: {
+          args: Prisma.KnownClientDeleteManyArgs<ExtArgs>
+          result: BatchPayload
+        }
+        updateMany: {
+          args: Prisma.KnownClientUpdateManyArgs<ExtArgs>
+          result: BatchPayload
+        }
+        updateManyAndReturn: {
+          args: Prisma.KnownClientUpdateManyAndReturnArgs<ExtArgs>
+          result: runtime.Types.Utils.PayloadToResult<Prisma.$KnownClientPayload>[]
+        }
+        upsert: {
+          args: Prisma.KnownClientUpsertArgs<ExtArgs>
+          result: runtime.Types.Utils.PayloadToResult<Prisma.$KnownClientPayload>
+        }
+        aggregate: {
+          args: Prisma.KnownClientAggregateArgs<ExtArgs>
+          result: runtime.Types.Utils.Optional<Prisma.AggregateKnownClient>
+        }
+        groupBy: {
+          args: Prisma.KnownClientGroupByArgs<ExtArgs>
+          result: runtime.Types.Utils.Optional<Prisma.KnownClientGroupByOutputType>[]
+        }
+        count: {
+          args: Prisma.KnownClientCountArgs<ExtArgs>
+          result: runtime.Types.Utils.Optional<Prisma.KnownClientCountAggregateOutputType> | number
+        }
+      }
+    }
     PasswordResetToken: {
       payload: Prisma.$PasswordResetTokenPayload<ExtArgs>
       fields: Prisma.PasswordResetTokenFieldRefs
@@ -6443,6 +6518,17 @@ export const TenantScalarFieldEnum = {
 export type TenantScalarFieldEnum = (typeof TenantScalarFieldEnum)[keyof typeof TenantScalarFieldEnum]
 
 
+export const KnownClientScalarFieldEnum = {
+  id: 'id',
+  user_id: 'user_id',
+  token_hash: 'token_hash',
+  created_at: 'created_at',
+  last_used_at: 'last_used_at'
+} as const
+
+export type KnownClientScalarFieldEnum = (typeof KnownClientScalarFieldEnum)[keyof typeof KnownClientScalarFieldEnum]
+
+
 export const PasswordResetTokenScalarFieldEnum = {
   id: 'id',
   user_id: 'user_id',
@@ -6585,7 +6671,6 @@ export const SignupRequestScalarFieldEnum = {
   email: 'email',
   name: 'name',
   company_name: 'company_name',
-  password_hash: 'password_hash',
   token_hash: 'token_hash',
   mailed_at: 'mailed_at',
   expires_at: 'expires_at',
@@ -7204,6 +7289,7 @@ export type GlobalOmitConfig = {
   finalSettlement?: Prisma.FinalSettlementOmit
   user?: Prisma.UserOmit
   tenant?: Prisma.TenantOmit
+  knownClient?: Prisma.KnownClientOmit
   passwordResetToken?: Prisma.PasswordResetTokenOmit
   emailOutbox?: Prisma.EmailOutboxOmit
   session?: Prisma.SessionOmit

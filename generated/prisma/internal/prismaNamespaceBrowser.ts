@@ -96,6 +96,7 @@ export const ModelName = {
   FinalSettlement: 'FinalSettlement',
   User: 'User',
   Tenant: 'Tenant',
+  KnownClient: 'KnownClient',
   PasswordResetToken: 'PasswordResetToken',
   EmailOutbox: 'EmailOutbox',
   Session: 'Session',
@@ -1025,6 +1026,17 @@ export const TenantScalarFieldEnum = {
 export type TenantScalarFieldEnum = (typeof TenantScalarFieldEnum)[keyof typeof TenantScalarFieldEnum]
 
 
+export const KnownClientScalarFieldEnum = {
+  id: 'id',
+  user_id: 'user_id',
+  token_hash: 'token_hash',
+  created_at: 'created_at',
+  last_used_at: 'last_used_at'
+} as const
+
+export type KnownClientScalarFieldEnum = (typeof KnownClientScalarFieldEnum)[keyof typeof KnownClientScalarFieldEnum]
+
+
 export const PasswordResetTokenScalarFieldEnum = {
   id: 'id',
   user_id: 'user_id',
@@ -1167,7 +1179,6 @@ export const SignupRequestScalarFieldEnum = {
   email: 'email',
   name: 'name',
   company_name: 'company_name',
-  password_hash: 'password_hash',
   token_hash: 'token_hash',
   mailed_at: 'mailed_at',
   expires_at: 'expires_at',

@@ -18,7 +18,9 @@ import type * as Prisma from "../internal/prismaNamespace.ts"
  * whether or not the address has an account). The job auth.signup-requests mails each new row:
  * the confirmation link (token stored hashed) when the address has no account, otherwise a
  * notice to its owner, and then deletes the row. POST /api/auth/signup/confirm with the token
- * creates the user, the company and the owner membership and deletes the address's rows.
+ * and the password chosen there creates the user, the company and the owner membership and
+ * deletes the address's rows. No password is kept here (issue 28: anyone can sign up with any
+ * address). A row left unmailed past the address's mail budget waits for the next window.
  */
 export type SignupRequestModel = runtime.Types.Result.DefaultSelection<Prisma.$SignupRequestPayload>
 
@@ -33,7 +35,6 @@ export type SignupRequestMinAggregateOutputType = {
   email: string | null
   name: string | null
   company_name: string | null
-  password_hash: string | null
   token_hash: string | null
   mailed_at: Date | null
   expires_at: Date | null
@@ -45,7 +46,6 @@ export type SignupRequestMaxAggregateOutputType = {
   email: string | null
   name: string | null
   company_name: string | null
-  password_hash: string | null
   token_hash: string | null
   mailed_at: Date | null
   expires_at: Date | null
@@ -57,7 +57,6 @@ export type SignupRequestCountAggregateOutputType = {
   email: number
   name: number
   company_name: number
-  password_hash: number
   token_hash: number
   mailed_at: number
   expires_at: number
@@ -71,7 +70,6 @@ export type SignupRequestMinAggregateInputType = {
   email?: true
   name?: true
   company_name?: true
-  password_hash?: true
   token_hash?: true
   mailed_at?: true
   expires_at?: true
@@ -83,7 +81,6 @@ export type SignupRequestMaxAggregateInputType = {
   email?: true
   name?: true
   company_name?: true
-  password_hash?: true
   token_hash?: true
   mailed_at?: true
   expires_at?: true
@@ -95,7 +92,6 @@ export type SignupRequestCountAggregateInputType = {
   email?: true
   name?: true
   company_name?: true
-  password_hash?: true
   token_hash?: true
   mailed_at?: true
   expires_at?: true
@@ -180,7 +176,6 @@ export type SignupRequestGroupByOutputType = {
   email: string
   name: string
   company_name: string | null
-  password_hash: string
   token_hash: string | null
   mailed_at: Date | null
   expires_at: Date
@@ -213,7 +208,6 @@ export type SignupRequestWhereInput = {
   email?: Prisma.StringFilter<"SignupRequest"> | string
   name?: Prisma.StringFilter<"SignupRequest"> | string
   company_name?: Prisma.StringNullableFilter<"SignupRequest"> | string | null
-  password_hash?: Prisma.StringFilter<"SignupRequest"> | string
   token_hash?: Prisma.StringNullableFilter<"SignupRequest"> | string | null
   mailed_at?: Prisma.DateTimeNullableFilter<"SignupRequest"> | Date | string | null
   expires_at?: Prisma.DateTimeFilter<"SignupRequest"> | Date | string
@@ -225,7 +219,6 @@ export type SignupRequestOrderByWithRelationInput = {
   email?: Prisma.SortOrder
   name?: Prisma.SortOrder
   company_name?: Prisma.SortOrderInput | Prisma.SortOrder
-  password_hash?: Prisma.SortOrder
   token_hash?: Prisma.SortOrderInput | Prisma.SortOrder
   mailed_at?: Prisma.SortOrderInput | Prisma.SortOrder
   expires_at?: Prisma.SortOrder
@@ -241,7 +234,6 @@ export type SignupRequestWhereUniqueInput = Prisma.AtLeast<{
   email?: Prisma.StringFilter<"SignupRequest"> | string
   name?: Prisma.StringFilter<"SignupRequest"> | string
   company_name?: Prisma.StringNullableFilter<"SignupRequest"> | string | null
-  password_hash?: Prisma.StringFilter<"SignupRequest"> | string
   mailed_at?: Prisma.DateTimeNullableFilter<"SignupRequest"> | Date | string | null
   expires_at?: Prisma.DateTimeFilter<"SignupRequest"> | Date | string
   created_at?: Prisma.DateTimeFilter<"SignupRequest"> | Date | string
@@ -252,7 +244,6 @@ export type SignupRequestOrderByWithAggregationInput = {
   email?: Prisma.SortOrder
   name?: Prisma.SortOrder
   company_name?: Prisma.SortOrderInput | Prisma.SortOrder
-  password_hash?: Prisma.SortOrder
   token_hash?: Prisma.SortOrderInput | Prisma.SortOrder
   mailed_at?: Prisma.SortOrderInput | Prisma.SortOrder
   expires_at?: Prisma.SortOrder
@@ -270,7 +261,6 @@ export type SignupRequestScalarWhereWithAggregatesInput = {
   email?: Prisma.StringWithAggregatesFilter<"SignupRequest"> | string
   name?: Prisma.StringWithAggregatesFilter<"SignupRequest"> | string
   company_name?: Prisma.StringNullableWithAggregatesFilter<"SignupRequest"> | string | null
-  password_hash?: Prisma.StringWithAggregatesFilter<"SignupRequest"> | string
   token_hash?: Prisma.StringNullableWithAggregatesFilter<"SignupRequest"> | string | null
   mailed_at?: Prisma.DateTimeNullableWithAggregatesFilter<"SignupRequest"> | Date | string | null
   expires_at?: Prisma.DateTimeWithAggregatesFilter<"SignupRequest"> | Date | string
@@ -282,7 +272,6 @@ export type SignupRequestCreateInput = {
   email: string
   name: string
   company_name?: string | null
-  password_hash: string
   token_hash?: string | null
   mailed_at?: Date | string | null
   expires_at: Date | string
@@ -294,7 +283,6 @@ export type SignupRequestUncheckedCreateInput = {
   email: string
   name: string
   company_name?: string | null
-  password_hash: string
   token_hash?: string | null
   mailed_at?: Date | string | null
   expires_at: Date | string
@@ -306,7 +294,6 @@ export type SignupRequestUpdateInput = {
   email?: Prisma.StringFieldUpdateOperationsInput | string
   name?: Prisma.StringFieldUpdateOperationsInput | string
   company_name?: Prisma.NullableStringFieldUpdateOperationsInput | string | null
-  password_hash?: Prisma.StringFieldUpdateOperationsInput | string
   token_hash?: Prisma.NullableStringFieldUpdateOperationsInput | string | null
   mailed_at?: Prisma.NullableDateTimeFieldUpdateOperationsInput | Date | string | null
   expires_at?: Prisma.DateTimeFieldUpdateOperationsInput | Date | string
@@ -318,7 +305,6 @@ export type SignupRequestUncheckedUpdateInput = {
   email?: Prisma.StringFieldUpdateOperationsInput | string
   name?: Prisma.StringFieldUpdateOperationsInput | string
   company_name?: Prisma.NullableStringFieldUpdateOperationsInput | string | null
-  password_hash?: Prisma.StringFieldUpdateOperationsInput | string
   token_hash?: Prisma.NullableStringFieldUpdateOperationsInput | string | null
   mailed_at?: Prisma.NullableDateTimeFieldUpdateOperationsInput | Date | string | null
   expires_at?: Prisma.DateTimeFieldUpdateOperationsInput | Date | string
@@ -330,7 +316,6 @@ export type SignupRequestCreateManyInput = {
   email: string
   name: string
   company_name?: string | null
-  password_hash: string
   token_hash?: string | null
   mailed_at?: Date | string | null
   expires_at: Date | string
@@ -342,7 +327,6 @@ export type SignupRequestUpdateManyMutationInput = {
   email?: Prisma.StringFieldUpdateOperationsInput | string
   name?: Prisma.StringFieldUpdateOperationsInput | string
   company_name?: Prisma.NullableStringFieldUpdateOperationsInput | string | null
-  password_hash?: Prisma.StringFieldUpdateOperationsInput | string
   token_hash?: Prisma.NullableStringFieldUpdateOperationsInput | string | null
   mailed_at?: Prisma.NullableDateTimeFieldUpdateOperationsInput | Date | string | null
   expires_at?: Prisma.DateTimeFieldUpdateOperationsInput | Date | string
@@ -354,7 +338,6 @@ export type SignupRequestUncheckedUpdateManyInput = {
   email?: Prisma.StringFieldUpdateOperationsInput | string
   name?: Prisma.StringFieldUpdateOperationsInput | string
   company_name?: Prisma.NullableStringFieldUpdateOperationsInput | string | null
-  password_hash?: Prisma.StringFieldUpdateOperationsInput | string
   token_hash?: Prisma.NullableStringFieldUpdateOperationsInput | string | null
   mailed_at?: Prisma.NullableDateTimeFieldUpdateOperationsInput | Date | string | null
   expires_at?: Prisma.DateTimeFieldUpdateOperationsInput | Date | string
@@ -366,7 +349,6 @@ export type SignupRequestCountOrderByAggregateInput = {
   email?: Prisma.SortOrder
   name?: Prisma.SortOrder
   company_name?: Prisma.SortOrder
-  password_hash?: Prisma.SortOrder
   token_hash?: Prisma.SortOrder
   mailed_at?: Prisma.SortOrder
   expires_at?: Prisma.SortOrder
@@ -378,7 +360,6 @@ export type SignupRequestMaxOrderByAggregateInput = {
   email?: Prisma.SortOrder
   name?: Prisma.SortOrder
   company_name?: Prisma.SortOrder
-  password_hash?: Prisma.SortOrder
   token_hash?: Prisma.SortOrder
   mailed_at?: Prisma.SortOrder
   expires_at?: Prisma.SortOrder
@@ -390,7 +371,6 @@ export type SignupRequestMinOrderByAggregateInput = {
   email?: Prisma.SortOrder
   name?: Prisma.SortOrder
   company_name?: Prisma.SortOrder
-  password_hash?: Prisma.SortOrder
   token_hash?: Prisma.SortOrder
   mailed_at?: Prisma.SortOrder
   expires_at?: Prisma.SortOrder
@@ -404,7 +384,6 @@ export type SignupRequestSelect<ExtArgs extends runtime.Types.Extensions.Interna
   email?: boolean
   name?: boolean
   company_name?: boolean
-  password_hash?: boolean
   token_hash?: boolean
   mailed_at?: boolean
   expires_at?: boolean
@@ -416,7 +395,6 @@ export type SignupRequestSelectCreateManyAndReturn<ExtArgs extends runtime.Types
   email?: boolean
   name?: boolean
   company_name?: boolean
-  password_hash?: boolean
   token_hash?: boolean
   mailed_at?: boolean
   expires_at?: boolean
@@ -428,7 +406,6 @@ export type SignupRequestSelectUpdateManyAndReturn<ExtArgs extends runtime.Types
   email?: boolean
   name?: boolean
   company_name?: boolean
-  password_hash?: boolean
   token_hash?: boolean
   mailed_at?: boolean
   expires_at?: boolean
@@ -440,14 +417,13 @@ export type SignupRequestSelectScalar = {
   email?: boolean
   name?: boolean
   company_name?: boolean
-  password_hash?: boolean
   token_hash?: boolean
   mailed_at?: boolean
   expires_at?: boolean
   created_at?: boolean
 }
 
-export type SignupRequestOmit<ExtArgs extends runtime.Types.Extensions.InternalArgs = runtime.Types.Extensions.DefaultArgs> = runtime.Types.Extensions.GetOmit<"id" | "email" | "name" | "company_name" | "password_hash" | "token_hash" | "mailed_at" | "expires_at" | "created_at", ExtArgs["result"]["signupRequest"]>
+export type SignupRequestOmit<ExtArgs extends runtime.Types.Extensions.InternalArgs = runtime.Types.Extensions.DefaultArgs> = runtime.Types.Extensions.GetOmit<"id" | "email" | "name" | "company_name" | "token_hash" | "mailed_at" | "expires_at" | "created_at", ExtArgs["result"]["signupRequest"]>
 
 export type $SignupRequestPayload<ExtArgs extends runtime.Types.Extensions.InternalArgs = runtime.Types.Extensions.DefaultArgs> = {
   name: "SignupRequest"
@@ -457,7 +433,6 @@ export type $SignupRequestPayload<ExtArgs extends runtime.Types.Extensions.Inter
     email: string
     name: string
     company_name: string | null
-    password_hash: string
     token_hash: string | null
     mailed_at: Date | null
     expires_at: Date
@@ -889,7 +864,6 @@ export interface SignupRequestFieldRefs {
   readonly email: Prisma.FieldRef<"SignupRequest", 'String'>
   readonly name: Prisma.FieldRef<"SignupRequest", 'String'>
   readonly company_name: Prisma.FieldRef<"SignupRequest", 'String'>
-  readonly password_hash: Prisma.FieldRef<"SignupRequest", 'String'>
   readonly token_hash: Prisma.FieldRef<"SignupRequest", 'String'>
   readonly mailed_at: Prisma.FieldRef<"SignupRequest", 'DateTime'>
   readonly expires_at: Prisma.FieldRef<"SignupRequest", 'DateTime'>

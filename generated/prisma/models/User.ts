@@ -192,6 +192,7 @@ export type UserWhereInput = {
   updated_at?: Prisma.DateTimeFilter<"User"> | Date | string
   memberships?: Prisma.MembershipListRelationFilter
   reset_tokens?: Prisma.PasswordResetTokenListRelationFilter
+  known_clients?: Prisma.KnownClientListRelationFilter
 }
 
 export type UserOrderByWithRelationInput = {
@@ -203,6 +204,7 @@ export type UserOrderByWithRelationInput = {
   updated_at?: Prisma.SortOrder
   memberships?: Prisma.MembershipOrderByRelationAggregateInput
   reset_tokens?: Prisma.PasswordResetTokenOrderByRelationAggregateInput
+  known_clients?: Prisma.KnownClientOrderByRelationAggregateInput
 }
 
 export type UserWhereUniqueInput = Prisma.AtLeast<{
@@ -217,6 +219,7 @@ export type UserWhereUniqueInput = Prisma.AtLeast<{
   updated_at?: Prisma.DateTimeFilter<"User"> | Date | string
   memberships?: Prisma.MembershipListRelationFilter
   reset_tokens?: Prisma.PasswordResetTokenListRelationFilter
+  known_clients?: Prisma.KnownClientListRelationFilter
 }, "id" | "email">
 
 export type UserOrderByWithAggregationInput = {
@@ -252,6 +255,7 @@ export type UserCreateInput = {
   updated_at?: Date | string
   memberships?: Prisma.MembershipCreateNestedManyWithoutUserInput
   reset_tokens?: Prisma.PasswordResetTokenCreateNestedManyWithoutUserInput
+  known_clients?: Prisma.KnownClientCreateNestedManyWithoutUserInput
 }
 
 export type UserUncheckedCreateInput = {
@@ -263,6 +267,7 @@ export type UserUncheckedCreateInput = {
   updated_at?: Date | string
   memberships?: Prisma.MembershipUncheckedCreateNestedManyWithoutUserInput
   reset_tokens?: Prisma.PasswordResetTokenUncheckedCreateNestedManyWithoutUserInput
+  known_clients?: Prisma.KnownClientUncheckedCreateNestedManyWithoutUserInput
 }
 
 export type UserUpdateInput = {
@@ -274,6 +279,7 @@ export type UserUpdateInput = {
   updated_at?: Prisma.DateTimeFieldUpdateOperationsInput | Date | string
   memberships?: Prisma.MembershipUpdateManyWithoutUserNestedInput
   reset_tokens?: Prisma.PasswordResetTokenUpdateManyWithoutUserNestedInput
+  known_clients?: Prisma.KnownClientUpdateManyWithoutUserNestedInput
 }
 
 export type UserUncheckedUpdateInput = {
@@ -285,6 +291,7 @@ export type UserUncheckedUpdateInput = {
   updated_at?: Prisma.DateTimeFieldUpdateOperationsInput | Date | string
   memberships?: Prisma.MembershipUncheckedUpdateManyWithoutUserNestedInput
   reset_tokens?: Prisma.PasswordResetTokenUncheckedUpdateManyWithoutUserNestedInput
+  known_clients?: Prisma.KnownClientUncheckedUpdateManyWithoutUserNestedInput
 }
 
 export type UserCreateManyInput = {
@@ -346,6 +353,20 @@ export type UserScalarRelationFilter = {
   isNot?: Prisma.UserWhereInput
 }
 
+export type UserCreateNestedOneWithoutKnown_clientsInput = {
+  create?: Prisma.XOR<Prisma.UserCreateWithoutKnown_clientsInput, Prisma.UserUncheckedCreateWithoutKnown_clientsInput>
+  connectOrCreate?: Prisma.UserCreateOrConnectWithoutKnown_clientsInput
+  connect?: Prisma.UserWhereUniqueInput
+}
+
+export type UserUpdateOneRequiredWithoutKnown_clientsNestedInput = {
+  create?: Prisma.XOR<Prisma.UserCreateWithoutKnown_clientsInput, Prisma.UserUncheckedCreateWithoutKnown_clientsInput>
+  connectOrCreate?: Prisma.UserCreateOrConnectWithoutKnown_clientsInput
+  upsert?: Prisma.UserUpsertWithoutKnown_clientsInput
+  connect?: Prisma.UserWhereUniqueInput
+  update?: Prisma.XOR<Prisma.XOR<Prisma.UserUpdateToOneWithWhereWithoutKnown_clientsInput, Prisma.UserUpdateWithoutKnown_clientsInput>, Prisma.UserUncheckedUpdateWithoutKnown_clientsInput>
+}
+
 export type UserCreateNestedOneWithoutReset_tokensInput = {
   create?: Prisma.XOR<Prisma.UserCreateWithoutReset_tokensInput, Prisma.UserUncheckedCreateWithoutReset_tokensInput>
   connectOrCreate?: Prisma.UserCreateOrConnectWithoutReset_tokensInput
@@ -374,6 +395,66 @@ export type UserUpdateOneRequiredWithoutMembershipsNestedInput = {
   update?: Prisma.XOR<Prisma.XOR<Prisma.UserUpdateToOneWithWhereWithoutMembershipsInput, Prisma.UserUpdateWithoutMembershipsInput>, Prisma.UserUncheckedUpdateWithoutMembershipsInput>
 }
 
+export type UserCreateWithoutKnown_clientsInput = {
+  id?: string
+  email: string
+  name: string
+  password_hash: string
+  created_at?: Date | string
+  updated_at?: Date | string
+  memberships?: Prisma.MembershipCreateNestedManyWithoutUserInput
+  reset_tokens?: Prisma.PasswordResetTokenCreateNestedManyWithoutUserInput
+}
+
+export type UserUncheckedCreateWithoutKnown_clientsInput = {
+  id?: string
+  email: string
+  name: string
+  password_hash: string
+  created_at?: Date | string
+  updated_at?: Date | string
+  memberships?: Prisma.MembershipUncheckedCreateNestedManyWithoutUserInput
+  reset_tokens?: Prisma.PasswordResetTokenUncheckedCreateNestedManyWithoutUserInput
+}
+
+export type UserCreateOrConnectWithoutKnown_clientsInput = {
+  where: Prisma.UserWhereUniqueInput
+  create: Prisma.XOR<Prisma.UserCreateWithoutKnown_clientsInput, Prisma.UserUncheckedCreateWithoutKnown_clientsInput>
+}
+
+export type UserUpsertWithoutKnown_clientsInput = {
+  update: Prisma.XOR<Prisma.UserUpdateWithoutKnown_clientsInput, Prisma.UserUncheckedUpdateWithoutKnown_clientsInput>
+  create: Prisma.XOR<Prisma.UserCreateWithoutKnown_clientsInput, Prisma.UserUncheckedCreateWithoutKnown_clientsInput>
+  where?: Prisma.UserWhereInput
+}
+
+export type UserUpdateToOneWithWhereWithoutKnown_clientsInput = {
+  where?: Prisma.UserWhereInput
+  data: Prisma.XOR<Prisma.UserUpdateWithoutKnown_clientsInput, Prisma.UserUncheckedUpdateWithoutKnown_clientsInput>
+}
+
+export type UserUpdateWithoutKnown_clientsInput = {
+  id?: Prisma.StringFieldUpdateOperationsInput | string
+  email?: Prisma.StringFieldUpdateOperationsInput | string
+  name?: Prisma.StringFieldUpdateOperationsInput | string
+  password_hash?: Prisma.StringFieldUpdateOperationsInput | string
+  created_at?: Prisma.DateTimeFieldUpdateOperationsInput | Date | string
+  updated_at?: Prisma.DateTimeFieldUpdateOperationsInput | Date | string
+  memberships?: Prisma.MembershipUpdateManyWithoutUserNestedInput
+  reset_tokens?: Prisma.PasswordResetTokenUpdateManyWithoutUserNestedInput
+}
+
+export type UserUncheckedUpdateWithoutKnown_clientsInput = {
+  id?: Prisma.StringFieldUpdateOperationsInput | string
+  email?: Prisma.StringFieldUpdateOperationsInput | string
+  name?: Prisma.StringFieldUpdateOperationsInput | string
+  password_hash?: Prisma.StringFieldUpdateOperationsInput | string
+  created_at?: Prisma.DateTimeFieldUpdateOperationsInput | Date | string
+  updated_at?: Prisma.DateTimeFieldUpdateOperationsInput | Date | string
+  memberships?: Prisma.MembershipUncheckedUpdateManyWithoutUserNestedInput
+  reset_tokens?: Prisma.PasswordResetTokenUncheckedUpdateManyWithoutUserNestedInput
+}
+
 export type UserCreateWithoutReset_tokensInput = {
   id?: string
   email: string
@@ -382,6 +463,7 @@ export type UserCreateWithoutReset_tokensInput = {
   created_at?: Date | string
   updated_at?: Date | string
   memberships?: Prisma.MembershipCreateNestedManyWithoutUserInput
+  known_clients?: Prisma.KnownClientCreateNestedManyWithoutUserInput
 }
 
 export type UserUncheckedCreateWithoutReset_tokensInput = {
@@ -392,6 +474,7 @@ export type UserUncheckedCreateWithoutReset_tokensInput = {
   created_at?: Date | string
   updated_at?: Date | string
   memberships?: Prisma.MembershipUncheckedCreateNestedManyWithoutUserInput
+  known_clients?: Prisma.KnownClientUncheckedCreateNestedManyWithoutUserInput
 }
 
 export type UserCreateOrConnectWithoutReset_tokensInput = {
@@ -418,6 +501,7 @@ export type UserUpdateWithoutReset_tokensInput = {
   created_at?: Prisma.DateTimeFieldUpdateOperationsInput | Date | string
   updated_at?: Prisma.DateTimeFieldUpdateOperationsInput | Date | string
   memberships?: Prisma.MembershipUpdateManyWithoutUserNestedInput
+  known_clients?: Prisma.KnownClientUpdateManyWithoutUserNestedInput
 }
 
 export type UserUncheckedUpdateWithoutReset_tokensInput = {
@@ -428,6 +512,7 @@ export type UserUncheckedUpdateWithoutReset_tokensInput = {
   created_at?: Prisma.DateTimeFieldUpdateOperationsInput | Date | string
   updated_at?: Prisma.DateTimeFieldUpdateOperationsInput | Date | string
   memberships?: Prisma.MembershipUncheckedUpdateManyWithoutUserNestedInput
+  known_clients?: Prisma.KnownClientUncheckedUpdateManyWithoutUserNestedInput
 }
 
 export type UserCreateWithoutMembershipsInput = {
@@ -438,6 +523,7 @@ export type UserCreateWithoutMembershipsInput = {
   created_at?: Date | string
   updated_at?: Date | string
   reset_tokens?: Prisma.PasswordResetTokenCreateNestedManyWithoutUserInput
+  known_clients?: Prisma.KnownClientCreateNestedManyWithoutUserInput
 }
 
 export type UserUncheckedCreateWithoutMembershipsInput = {
@@ -448,6 +534,7 @@ export type UserUncheckedCreateWithoutMembershipsInput = {
   created_at?: Date | string
   updated_at?: Date | string
   reset_tokens?: Prisma.PasswordResetTokenUncheckedCreateNestedManyWithoutUserInput
+  known_clients?: Prisma.KnownClientUncheckedCreateNestedManyWithoutUserInput
 }
 
 export type UserCreateOrConnectWithoutMembershipsInput = {
@@ -474,6 +561,7 @@ export type UserUpdateWithoutMembershipsInput = {
   created_at?: Prisma.DateTimeFieldUpdateOperationsInput | Date | string
   updated_at?: Prisma.DateTimeFieldUpdateOperationsInput | Date | string
   reset_tokens?: Prisma.PasswordResetTokenUpdateManyWithoutUserNestedInput
+  known_clients?: Prisma.KnownClientUpdateManyWithoutUserNestedInput
 }
 
 export type UserUncheckedUpdateWithoutMembershipsInput = {
@@ -484,6 +572,7 @@ export type UserUncheckedUpdateWithoutMembershipsInput = {
   created_at?: Prisma.DateTimeFieldUpdateOperationsInput | Date | string
   updated_at?: Prisma.DateTimeFieldUpdateOperationsInput | Date | string
   reset_tokens?: Prisma.PasswordResetTokenUncheckedUpdateManyWithoutUserNestedInput
+  known_clients?: Prisma.KnownClientUncheckedUpdateManyWithoutUserNestedInput
 }
 
 
@@ -494,11 +583,13 @@ export type UserUncheckedUpdateWithoutMembershipsInput = {
 export type UserCountOutputType = {
   memberships: number
   reset_tokens: number
+  known_clients: number
 }
 
 export type UserCountOutputTypeSelect<ExtArgs extends runtime.Types.Extensions.InternalArgs = runtime.Types.Extensions.DefaultArgs> = {
   memberships?: boolean | UserCountOutputTypeCountMembershipsArgs
   reset_tokens?: boolean | UserCountOutputTypeCountReset_tokensArgs
+  known_clients?: boolean | UserCountOutputTypeCountKnown_clientsArgs
 }
 
 /**
@@ -525,6 +616,13 @@ export type UserCountOutputTypeCountReset_tokensArgs<ExtArgs extends runtime.Typ
   where?: Prisma.PasswordResetTokenWhereInput
 }
 
+/**
+ * UserCountOutputType without action
+ */
+export type UserCountOutputTypeCountKnown_clientsArgs<ExtArgs extends runtime.Types.Extensions.InternalArgs = runtime.Types.Extensions.DefaultArgs> = {
+  where?: Prisma.KnownClientWhereInput
+}
+
 
 export type UserSelect<ExtArgs extends runtime.Types.Extensions.InternalArgs = runtime.Types.Extensions.DefaultArgs> = runtime.Types.Extensions.GetSelect<{
   id?: boolean
@@ -535,6 +633,7 @@ export type UserSelect<ExtArgs extends runtime.Types.Extensions.InternalArgs = r
   updated_at?: boolean
   memberships?: boolean | Prisma.User$membershipsArgs<ExtArgs>
   reset_tokens?: boolean | Prisma.User$reset_tokensArgs<ExtArgs>
+  known_clients?: boolean | Prisma.User$known_clientsArgs<ExtArgs>
   _count?: boolean | Prisma.UserCountOutputTypeDefaultArgs<ExtArgs>
 }, ExtArgs["result"]["user"]>
 
@@ -569,6 +668,7 @@ export type UserOmit<ExtArgs extends runtime.Types.Extensions.InternalArgs = run
 export type UserInclude<ExtArgs extends runtime.Types.Extensions.InternalArgs = runtime.Types.Extensions.DefaultArgs> = {
   memberships?: boolean | Prisma.User$membershipsArgs<ExtArgs>
   reset_tokens?: boolean | Prisma.User$reset_tokensArgs<ExtArgs>
+  known_clients?: boolean | Prisma.User$known_clientsArgs<ExtArgs>
   _count?: boolean | Prisma.UserCountOutputTypeDefaultArgs<ExtArgs>
 }
 export type UserIncludeCreateManyAndReturn<ExtArgs extends runtime.Types.Extensions.InternalArgs = runtime.Types.Extensions.DefaultArgs> = {}
@@ -579,6 +679,7 @@ export type $UserPayload<ExtArgs extends runtime.Types.Extensions.InternalArgs =
   objects: {
     memberships: Prisma.$MembershipPayload<ExtArgs>[]
     reset_tokens: Prisma.$PasswordResetTokenPayload<ExtArgs>[]
+    known_clients: Prisma.$KnownClientPayload<ExtArgs>[]
   }
   scalars: runtime.Types.Extensions.GetPayloadResult<{
     id: string
@@ -983,6 +1084,7 @@ export interface Prisma__UserClient<T, Null = never, ExtArgs extends runtime.Typ
   readonly [Symbol.toStringTag]: "PrismaPromise"
   memberships<T extends Prisma.User$membershipsArgs<ExtArgs> = {}>(args?: Prisma.Subset<T, Prisma.User$membershipsArgs<ExtArgs>>): Prisma.PrismaPromise<runtime.Types.Result.GetResult<Prisma.$MembershipPayload<ExtArgs>, T, "findMany", GlobalOmitOptions> | Null>
   reset_tokens<T extends Prisma.User$reset_tokensArgs<ExtArgs> = {}>(args?: Prisma.Subset<T, Prisma.User$reset_tokensArgs<ExtArgs>>): Prisma.PrismaPromise<runtime.Types.Result.GetResult<Prisma.$PasswordResetTokenPayload<ExtArgs>, T, "findMany", GlobalOmitOptions> | Null>
+  known_clients<T extends Prisma.User$known_clientsArgs<ExtArgs> = {}>(args?: Prisma.Subset<T, Prisma.User$known_clientsArgs<ExtArgs>>): Prisma.PrismaPromise<runtime.Types.Result.GetResult<Prisma.$KnownClientPayload<ExtArgs>, T, "findMany", GlobalOmitOptions> | Null>
   /**
    * Attaches callbacks for the resolution and/or rejection of the Promise.
    * @param onfulfilled The callback to execute when the Promise is resolved.
@@ -1456,6 +1558,30 @@ export type User$reset_tokensArgs<ExtArgs extends runtime.Types.Extensions.Inter
   take?: number
   skip?: number
   distinct?: Prisma.PasswordResetTokenScalarFieldEnum | Prisma.PasswordResetTokenScalarFieldEnum[]
+}
+
+/**
+ * User.known_clients
+ */
+export type User$known_clientsArgs<ExtArgs extends runtime.Types.Extensions.InternalArgs = runtime.Types.Extensions.DefaultArgs> = {
+  /**
+   * Select specific fields to fetch from the KnownClient
+   */
+  select?: Prisma.KnownClientSelect<ExtArgs> | null
+  /**
+   * Omit specific fields from the KnownClient
+   */
+  omit?: Prisma.KnownClientOmit<ExtArgs> | null
+  /**
+   * Choose, which related nodes to fetch as well
+   */
+  include?: Prisma.KnownClientInclude<ExtArgs> | null
+  where?: Prisma.KnownClientWhereInput
+  orderBy?: Prisma.KnownClientOrderByWithRelationInput | Prisma.KnownClientOrderByWithRelationInput[]
+  cursor?: Prisma.KnownClientWhereUniqueInput
+  take?: number
+  skip?: number
+  distinct?: Prisma.KnownClientScalarFieldEnum | Prisma.KnownClientScalarFieldEnum[]
 }
 
 /**

@@ -5,8 +5,9 @@
 // `req` carries the session (express-session).
 import type { Request } from "express";
 import { auditTenants } from "../../platform/audit.ts";
-import { accountLimiter, blockedBy, ipLimiter, resetRequestLimiter } from "../../platform/identity/limiter.ts";
-import { assertStrongPassword, hashPassword, verifyPassword } from "../../platform/identity/passwords.ts";
+import { clearAccountPauses, resetMailLimiter, resetRequestLimiter } from "../../platform/identity/limiter.ts";
+import { assertStrongPassword, hashPassword } from "../../platform/identity/passwords.ts";
+import { checkPasswordAttempt, forgetClients, rememberClient } from "../../platform/identity/signin-guard.ts";
 import { buildSessionInfo, endUserSessions, membershipsOf, type SessionInfoData, startSession } from "../../platform/identity/session.ts";
 import { hashToken, newToken } from "../../platform/identity/tokens.ts";
 import { config } from "../../config.ts";
@@ -16,6 +17,7 @@ import { jobs } from "../../platform/jobs/queue.ts";
 import type { RequestBody } from "../../http/types.ts";
 import { queueEmail } from "../../platform/mail/outbox.ts";
 import * as clock from "../../lib/clock.ts";
+import { mayInvite } from "../shared/access.ts";
 
 export const PASSWORD_RESET_REQUESTS_JOB = "auth.password-reset-requests";
 const RESET_TTL_MS = 3600 * 1000;
@@ -51,6 +53,10 @@ async function mailPasswordReset(id: string): Promise<boolean> {
     if (!request || claimed.count !== 1) return false;
     const user = await tx.user.findUnique({ where: { email: request.email } });
     if (!user) return false;
+    // at most RESET_MAILS_PER_ADDRESS links per address within the window, whoever asks and from
+    // wherever: a refused request mails nothing, and the links mailed within the window stay valid
+    // (one hour, longer than the window), so the owner still holds one that works
+    if ((await resetMailLimiter.attempt(request.email)) > 0) return false;
     const { token, hash } = newToken();
     await tx.passwordResetToken.create({
       data: { user_id: user.id, token_hash: hash, expires_at: new Date(clock.nowMs() + RESET_TTL_MS) },
@@ -69,8 +75,12 @@ async function mailPasswordReset(id: string): Promise<boolean> {
   });
 }
 
-/** Sets a new password with a valid reset token (used once; every other open token of the user too); ends the user's sessions. */
-export async function resetPasswordWithToken(token: string, password: string): Promise<void> {
+/**
+ * Sets a new password with a valid reset token (used once; every other open token of the user too);
+ * ends the user's sessions, lifts every sign-in pause of the account and forgets its known
+ * clients but this browser, which the mailed link has just proven (issue 28).
+ */
+export async function resetPasswordWithToken(req: Request, token: string, password: string): Promise<void> {
   const hash = hashToken(token);
   const found = await systemDb.passwordResetToken.findUnique({ where: { token_hash: hash }, include: { user: true } });
   if (!found || found.used_at || found.expires_at <= clock.now()) throw invalidToken(INVALID_RESET);
@@ -89,6 +99,9 @@ export async function resetPasswordWithToken(token: string, password: string): P
     await endUserSessions(row.user_id, undefined, tx);
     return row.user_id;
   });
+  await clearAccountPauses(found.user.email);
+  await forgetClients(userId);
+  await rememberClient(req, userId);
   const ms = await membershipsOf(userId);
   await auditTenants(
     ms.map((m) => m.tenant_id),
@@ -105,21 +118,29 @@ export async function joinByInvitation(req: Request, input: RequestBody<"acceptI
   const invitation = await systemDb.invitation.findFirst({ where: { token_hash: hashToken(input.token) } });
   if (!invitation || invitation.accepted_at || invitation.revoked_at || invitation.expires_at <= clock.now())
     throw invalidToken("The invitation is invalid, already used or expired; ask for a new one");
+  // only as good as its inviter's right to send it (issue 28): still a member, with a role that may
+  // invite to this one (a role change or removal also revokes it; this catches any other way out)
+  if (invitation.invited_by) {
+    const inviter = await systemDb.membership.findUnique({
+      where: { tenant_id_user_id: { tenant_id: invitation.tenant_id, user_id: invitation.invited_by } },
+      select: { role: true },
+    });
+    if (!inviter || !mayInvite(inviter.role, invitation.role))
+      throw invalidToken("The invitation is no longer valid: whoever sent it can no longer invite; ask the company for a new one");
+  }
   const email = invitation.email.toLowerCase();
   const user = await systemDb.user.findUnique({ where: { email } });
   if (user) {
     const sameSession = req.session?.userId === user.id;
-    if (!sameSession) {
-      const blocked = await blockedBy([
-        [ipLimiter, ip],
-        [accountLimiter, email],
-      ]);
-      if (blocked) throw blocked;
-      if (!input.password || !(await verifyPassword(input.password, user.password_hash))) {
-        await Promise.all([ipLimiter.fail(ip), accountLimiter.fail(email)]);
-        throw unauthenticated("This email already has an account: give its current password to accept");
-      }
-    }
+    if (!sameSession)
+      await checkPasswordAttempt({
+        req,
+        ip,
+        email,
+        user,
+        password: input.password,
+        wrong: () => unauthenticated("This email already has an account: give its current password to accept"),
+      });
   } else {
     const details = [];
     if (!input.name) details.push({ path: "body.name", message: "is required for a new account" });
@@ -159,5 +180,6 @@ export async function joinByInvitation(req: Request, input: RequestBody<"acceptI
     return u.id;
   });
   await startSession(req, userId, invitation.tenant_id);
+  await rememberClient(req, userId);
   return buildSessionInfo(userId, invitation.tenant_id);
 }

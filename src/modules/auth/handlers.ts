@@ -37,7 +37,7 @@ export const handlers = {
   },
 
   async confirmSignup({ body, req }) {
-    return created(await completeSignup(req, body.token), "Account created");
+    return created(await completeSignup(req, body), "Account created");
   },
 
   async forgotPassword({ body, ip }) {
@@ -45,8 +45,8 @@ export const handlers = {
     return ack("If an account exists for this email, a reset link has been sent");
   },
 
-  async resetPassword({ body }) {
-    await resetPasswordWithToken(body.token, body.password);
+  async resetPassword({ body, req }) {
+    await resetPasswordWithToken(req, body.token, body.password);
     return ack("Password changed; sign in with the new password");
   },
 

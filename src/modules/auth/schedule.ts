@@ -8,6 +8,6 @@ export const jobs: JobDefinition[] = [
   // and swept every minute so that none is left behind when no worker ran at the time.
   { name: SIGNUP_REQUESTS_JOB, cron: "* * * * *", run: () => mailSignupRequests() },
   { name: PASSWORD_RESET_REQUESTS_JOB, cron: "* * * * *", run: () => mailPasswordResets() },
-  // Unconfirmed signups whose token expired (their password hashes go with them).
+  // Unconfirmed signups whose token expired.
   { name: "auth.prune-signup-requests", cron: "23 * * * *", run: () => pruneSignupRequests() },
 ];

@@ -1,11 +1,11 @@
-// Sign-in and the signed-in session: password sign-in (rate-limited per address and account,
+// Sign-in and the signed-in session: password sign-in (under the sign-in limits of
+// src/platform/identity/signin-guard.ts: paused per account and client, never for everyone;
 // failures audited in the user's companies), sign-out, the session's view, refreshing it after a
 // membership changed, and switching the active company. `req` carries the session
 // (express-session): these use cases start, save or end it.
 import type { Request } from "express";
 import { auditTenants } from "../../platform/audit.ts";
-import { accountLimiter, blockedBy, ipLimiter } from "../../platform/identity/limiter.ts";
-import { DUMMY_HASH, verifyPassword } from "../../platform/identity/passwords.ts";
+import { checkPasswordAttempt, rememberClient } from "../../platform/identity/signin-guard.ts";
 import {
   buildSessionInfo,
   destroySession,
@@ -34,36 +34,37 @@ export async function signInWithPassword(
   ip: string,
 ): Promise<SessionInfoData> {
   const email = credentials.email.toLowerCase();
-  const blocked = await blockedBy([
-    [ipLimiter, ip],
-    [accountLimiter, email],
-  ]);
-  if (blocked) throw blocked;
   const user = await systemDb.user.findUnique({ where: { email } });
-  const valid = await verifyPassword(credentials.password, user?.password_hash ?? DUMMY_HASH);
-  if (!user || !valid) {
-    await Promise.all([ipLimiter.fail(ip), accountLimiter.fail(email)]);
-    if (user) {
-      const ms = await membershipsOf(user.id);
-      await auditTenants(
-        ms.map((m) => m.tenant_id),
-        {
-          action: "auth.sign_in_failed",
-          entity_type: "user",
-          entity_id: user.id,
-          actor_user_id: user.id,
-          actor_email: user.email,
-          changes: { reason: "wrong_password" },
-        },
-      );
-    }
-    throw unauthenticated("Invalid email or password");
-  }
-  await accountLimiter.clear(email);
+  await checkPasswordAttempt({
+    req,
+    ip,
+    email,
+    user,
+    password: credentials.password,
+    wrong: async () => {
+      if (user) {
+        const ms = await membershipsOf(user.id);
+        await auditTenants(
+          ms.map((m) => m.tenant_id),
+          {
+            action: "auth.sign_in_failed",
+            entity_type: "user",
+            entity_id: user.id,
+            actor_user_id: user.id,
+            actor_email: user.email,
+            changes: { reason: "wrong_password" },
+          },
+        );
+      }
+      return unauthenticated("Invalid email or password");
+    },
+  });
+  if (!user) throw unauthenticated("Invalid email or password"); // not reached: an address without an account is a wrong password
   const memberships = await membershipsOf(user.id);
   const previous = req.session?.userId === user.id ? req.session.tenantId : null;
   const active = memberships.find((m) => m.tenant_id === previous) ?? memberships[0] ?? null;
   await startSession(req, user.id, active?.tenant_id ?? null);
+  await rememberClient(req, user.id);
   if (active)
     await auditTenants([active.tenant_id], {
       action: "auth.sign_in",

@@ -1,10 +1,18 @@
 // Signup, confirmed by e-mail. The request (POST /api/auth/signup) answers the same for every
 // address and does the same work for every address: count the attempt against the IP's limit,
-// check the password rule, hash the password and store the signup. The job auth.signup-requests
+// check a password still sent against the rule, and store the signup. The job auth.signup-requests
 // then looks the address up: without an account it mails a single-use confirmation token; with
 // one it mails the owner a notice and forgets the signup. Confirming the token
-// (POST /api/auth/signup/confirm) creates the user, their company and their owner membership in
-// one transaction and signs in. `req` carries the session (express-session).
+// (POST /api/auth/signup/confirm) with the password chosen there creates the user, their company
+// and their owner membership in one transaction and signs in. `req` carries the session
+// (express-session).
+//
+// Pre-account hijack (issue 28): anyone can sign up with anyone's address, and a stranger's
+// confirmation mail looks exactly like one's own. So no signup decides the account's password:
+// the person at the mailbox chooses it when confirming, and every confirmation mail of an address
+// serves its owner. The mail budget per address (3 in 15 minutes) delays a signup of an address
+// without an account rather than dropping it: the newest one waiting is mailed when the window
+// ends, so others' signups cannot suppress the owner's mail.
 import type { Request } from "express";
 import { config } from "../../config.ts";
 import { systemDb } from "../../db/client.ts";
@@ -13,6 +21,7 @@ import { conflict, invalidToken } from "../../platform/errors.ts";
 import { signupLimiter, signupMailLimiter } from "../../platform/identity/limiter.ts";
 import { assertStrongPassword, hashPassword } from "../../platform/identity/passwords.ts";
 import { buildSessionInfo, type SessionInfoData, startSession } from "../../platform/identity/session.ts";
+import { rememberClient } from "../../platform/identity/signin-guard.ts";
 import { hashToken, newToken } from "../../platform/identity/tokens.ts";
 import { jobs } from "../../platform/jobs/queue.ts";
 import { queueEmail } from "../../platform/mail/outbox.ts";
@@ -28,45 +37,71 @@ export async function requestSignup(input: RequestBody<"signup">, ip: string): P
   const wait = await signupLimiter.attempt(ip);
   if (wait > 0) throw signupLimiter.refusal(wait);
   const email = input.email.toLowerCase();
-  await assertStrongPassword(input.password, { email, name: input.name });
-  const passwordHash = await hashPassword(input.password);
+  // no longer used (the password is chosen at the confirmation), but refused as before when it
+  // breaks the rule, so that a client written for the old signup still hears of it at once
+  if (input.password !== undefined) await assertStrongPassword(input.password, { email, name: input.name });
   await systemDb.signupRequest.create({
     data: {
       email,
       name: input.name.trim(),
       company_name: input.company_name?.trim() || null,
-      password_hash: passwordHash,
       expires_at: new Date(clock.nowMs() + SIGNUP_TTL_MS),
     },
   });
   jobs.kick(SIGNUP_REQUESTS_JOB);
 }
 
-/** The job: mails every signup not mailed yet (at most `limit` per run; the sweep does the rest). */
+/**
+ * The job: mails every signup not mailed yet (at most `limit` per run; the sweep does the rest).
+ * An address past its mail budget waits for the sweep after its window ends.
+ */
 export async function mailSignupRequests(limit = 200): Promise<number> {
   let mailed = 0;
+  const waiting: string[] = [];
   for (let i = 0; i < limit; i++) {
     const next = await systemDb.signupRequest.findFirst({
-      where: { mailed_at: null },
+      where: { mailed_at: null, ...(waiting.length ? { email: { notIn: waiting } } : {}) },
       orderBy: { created_at: "asc" },
-      select: { id: true },
+      select: { id: true, email: true },
     });
     if (!next) break;
-    if (await mailSignupRequest(next.id)) mailed++;
+    const outcome = await mailSignupRequest(next.id);
+    if (outcome === "mailed") mailed++;
+    if (outcome === "waits") waiting.push(next.email);
   }
   return mailed;
 }
 
-/** One signup: claimed (another worker skips it), then the confirmation or the owner's notice. */
-async function mailSignupRequest(id: string): Promise<boolean> {
+/**
+ * One signup: claimed (another worker skips it), then the confirmation or the owner's notice -
+ * or, past the address's mail budget, a notice is dropped and a confirmation waits (the newest
+ * of the address's waiting signups only; the older ones would have mailed the same).
+ */
+async function mailSignupRequest(id: string): Promise<"mailed" | "dropped" | "waits"> {
   return systemDb.$transaction(async (tx) => {
-    const claimed = await tx.signupRequest.updateMany({ where: { id, mailed_at: null }, data: { mailed_at: clock.now() } });
-    if (claimed.count !== 1) return false;
-    const row = await tx.signupRequest.findUniqueOrThrow({ where: { id } });
+    const row = await tx.signupRequest.findFirst({ where: { id, mailed_at: null } });
+    if (!row) return "dropped";
     const owner = await tx.user.findUnique({ where: { email: row.email } });
+    const wait = async () => {
+      const newest = await tx.signupRequest.findFirst({
+        where: { email: row.email, mailed_at: null },
+        orderBy: [{ created_at: "desc" }, { id: "desc" }],
+        select: { id: true },
+      });
+      await tx.signupRequest.deleteMany({ where: { email: row.email, mailed_at: null, NOT: { id: newest?.id ?? id } } });
+      return "waits" as const;
+    };
+    if (!owner && (await signupMailLimiter.retryAfter(row.email)) > 0) return wait();
+    const claimed = await tx.signupRequest.updateMany({ where: { id, mailed_at: null }, data: { mailed_at: clock.now() } });
+    if (claimed.count !== 1) return "dropped";
     const withinMailLimit = (await signupMailLimiter.attempt(row.email)) === 0;
-    if (owner || !withinMailLimit) await tx.signupRequest.delete({ where: { id } });
-    if (!withinMailLimit) return false;
+    if (!owner && !withinMailLimit) {
+      // another worker took the budget's last mail meanwhile: wait like the others
+      await tx.signupRequest.update({ where: { id }, data: { mailed_at: null } });
+      return wait();
+    }
+    if (owner) await tx.signupRequest.delete({ where: { id } });
+    if (!withinMailLimit) return "dropped";
     const base = config().publicUrl;
     if (owner) {
       await queueEmail(tx, {
@@ -78,7 +113,7 @@ async function mailSignupRequest(id: string): Promise<boolean> {
           `To use your account, sign in: ${base}/sign-in\nIf you forgot your password, reset it: ${base}/forgot-password\n\n` +
           `If this was not you, you can ignore this email.\n`,
       });
-      return true;
+      return "mailed";
     }
     const { token, hash } = newToken();
     await tx.signupRequest.update({ where: { id }, data: { token_hash: hash } });
@@ -88,18 +123,28 @@ async function mailSignupRequest(id: string): Promise<boolean> {
       to: row.email,
       subject: "Confirm your HRMS account",
       text:
-        `Hello,\n\nTo finish creating your HRMS account and your company, open this link within 24 hours:\n\n` +
+        `Hello,\n\nTo finish creating your HRMS account and your company, open this link within 24 hours ` +
+        `and choose your password there:\n\n` +
         `${base}/signup/confirm?token=${encodeURIComponent(token)}\n\nConfirmation token: ${token}\n\n` +
+        `If you asked more than once, any of these messages works. ` +
         `If you did not sign up, ignore this email; no account is created.\n`,
       secrets: [token],
     });
-    return true;
+    return "mailed";
   });
 }
 
-/** Creates the account and its company (the user its owner) from a confirmed signup, and signs in. */
-export async function completeSignup(req: Request, token: string): Promise<SessionInfoData> {
-  const hash = hashToken(token);
+/**
+ * Creates the account (with the password chosen here, by whoever holds the mailed token) and its
+ * company (the user its owner) from a confirmed signup, and signs in.
+ */
+export async function completeSignup(req: Request, input: RequestBody<"confirmSignup">): Promise<SessionInfoData> {
+  const hash = hashToken(input.token);
+  const pending = await systemDb.signupRequest.findUnique({ where: { token_hash: hash } });
+  if (!pending || pending.expires_at <= clock.now()) throw invalidToken(INVALID_SIGNUP);
+  const name = input.name?.trim() || pending.name;
+  await assertStrongPassword(input.password, { email: pending.email, name });
+  const passwordHash = await hashPassword(input.password);
   const done = await systemDb.$transaction(async (tx) => {
     const row = await tx.signupRequest.findUnique({ where: { token_hash: hash } });
     if (!row || row.expires_at <= clock.now()) throw invalidToken(INVALID_SIGNUP);
@@ -108,8 +153,9 @@ export async function completeSignup(req: Request, token: string): Promise<Sessi
     if (claimed.count !== 1) throw invalidToken(INVALID_SIGNUP);
     await tx.signupRequest.deleteMany({ where: { email: row.email } });
     if (await tx.user.findUnique({ where: { email: row.email } })) return null;
-    const user = await tx.user.create({ data: { email: row.email, name: row.name, password_hash: row.password_hash } });
-    const tenant = await tx.tenant.create({ data: { name: row.company_name ?? `${row.name}'s company` } });
+    const user = await tx.user.create({ data: { email: row.email, name, password_hash: passwordHash } });
+    const companyName = input.company_name?.trim() || row.company_name || `${name}'s company`;
+    const tenant = await tx.tenant.create({ data: { name: companyName } });
     await tx.membership.create({ data: { tenant_id: tenant.id, user_id: user.id, role: "owner" } });
     await tx.auditLog.create({
       data: {
@@ -125,10 +171,11 @@ export async function completeSignup(req: Request, token: string): Promise<Sessi
   });
   if (!done) throw conflict("This address already has an account; sign in instead");
   await startSession(req, done.userId, done.tenantId);
+  await rememberClient(req, done.userId);
   return buildSessionInfo(done.userId, done.tenantId);
 }
 
-/** Removes signups whose token expired (hourly job): their password hashes are kept no longer. */
+/** Removes signups whose token expired (hourly job). */
 export async function pruneSignupRequests(): Promise<number> {
   const { count } = await systemDb.signupRequest.deleteMany({ where: { expires_at: { lt: clock.now() } } });
   return count;

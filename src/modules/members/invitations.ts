@@ -1,5 +1,12 @@
 // Invitations: a single-use token by e-mail (valid 7 days), replacing any open invitation of the
 // same address; mailed through the outbox in the same transaction.
+//
+// An invitation is mail to any address a member types, so (issue 28) it is limited per company
+// (lower for a new company), per inviter, per company and address, and per address across
+// companies; its subject is fixed, and the names members wrote (company, inviter) appear only in
+// its body, bounded, on one line and quoted as theirs. An invitation is only as good as its
+// inviter's right to send it: a member's pending invitations are revoked when they are removed or
+// their new role could not have sent them, and acceptance checks the inviter still could.
 import { audit } from "../../platform/audit.ts";
 import { newToken } from "../../platform/identity/tokens.ts";
 import { config } from "../../config.ts";
@@ -7,12 +14,50 @@ import { activeTenant, userByEmail } from "../../db/central.ts";
 import { db, tenantTx } from "../../db/tenancy.ts";
 import { conflict } from "../../platform/errors.ts";
 import type { AuthContext, RequestBody } from "../../http/types.ts";
+import { type UsageLimit, useOrRefuse } from "../../platform/limits.ts";
 import { queueEmail } from "../../platform/mail/outbox.ts";
 import { invitationJson } from "./json.ts";
 import { assertEmployeeExists, assertOwnerRules } from "./members.ts";
 import * as clock from "../../lib/clock.ts";
 
 const INVITE_TTL_MS = 7 * 24 * 3600 * 1000;
+const HOUR_MS = 3600 * 1000;
+const DAY_MS = 24 * HOUR_MS;
+/** A company this young, without an active or trialing subscription, is new: it gets the lower daily limit. */
+const NEW_COMPANY_MS = 7 * DAY_MS;
+const PAYING = ["active", "trialing"];
+
+/** Text a member wrote, as a mail shows it: on one line, at most `max` characters, quoted. */
+function quoted(text: string, max = 80): string {
+  const line = text
+    .replace(/[\p{Cc}\p{Cf}\p{Zl}\p{Zp}]+/gu, " ")
+    .replace(/\s+/g, " ")
+    .trim();
+  return `"${line.length > max ? `${line.slice(0, max - 1)}…` : line}"`;
+}
+
+/** The invitation limits of a send by `auth` to `email` (src/platform/limits.ts keys; see config). */
+async function invitationLimits(auth: AuthContext, email: string): Promise<UsageLimit[]> {
+  const cfg = config();
+  const company = await activeTenant({ created_at: true, subscription_status: true });
+  const isNew = clock.nowMs() - company.created_at.getTime() < NEW_COMPANY_MS && !PAYING.includes(company.subscription_status ?? "");
+  return [
+    {
+      key: `invite:tenant:${auth.tenantId}`,
+      max: isNew ? cfg.invitesPerNewTenantPerDay : cfg.invitesPerTenantPerDay,
+      windowMs: DAY_MS,
+      label: isNew ? "per new company per day" : "per company per day",
+    },
+    { key: `invite:user:${auth.userId}`, max: cfg.invitesPerUserPerHour, windowMs: HOUR_MS, label: "per member per hour" },
+    {
+      key: `invite:address:${auth.tenantId}:${email}`,
+      max: cfg.invitesPerAddressPerDay,
+      windowMs: DAY_MS,
+      label: "to one address per company per day",
+    },
+    { key: `invite:recipient:${email}`, max: cfg.invitesPerRecipientPerDay, windowMs: DAY_MS, label: "to one address per day" },
+  ];
+}
 
 export async function sendInvitation(auth: AuthContext, input: RequestBody<"inviteMember">) {
   assertOwnerRules(auth, null, input.role);
@@ -21,6 +66,7 @@ export async function sendInvitation(auth: AuthContext, input: RequestBody<"invi
   const existingUser = await userByEmail(email);
   if (existingUser && (await db.membership.findFirst({ where: { user_id: existingUser.id } })))
     throw conflict("This person is already a member");
+  await useOrRefuse(await invitationLimits(auth, email), "Invitation");
   const { token, hash } = newToken();
   const company = await activeTenant({ name: true });
   const invitation = await tenantTx(async (tx) => {
@@ -36,12 +82,16 @@ export async function sendInvitation(auth: AuthContext, input: RequestBody<"invi
       },
     });
     const link = `${config().publicUrl}/accept-invite?token=${encodeURIComponent(token)}`;
+    // nothing a member wrote goes into the subject; in the body it is bounded and marked as theirs
     await queueEmail(tx, {
       to: email,
-      subject: `${auth.name} invited you to ${company.name} on HRMS`,
+      subject: "You are invited to join a company on HRMS",
       text:
-        `Hello,\n\n${auth.name} invited you to join ${company.name} as ${input.role}.\nAccept ` +
-        `within 7 days:\n\n${link}\n\nInvitation token: ${token}\n`,
+        `Hello,\n\nYou are invited to join a company on HRMS as ${input.role}.\n\n` +
+        `Company, as its administrators named it: ${quoted(company.name)}\n` +
+        `Invited by, as they gave their name: ${quoted(auth.name)}\n\n` +
+        `Accept within 7 days:\n\n${link}\n\nInvitation token: ${token}\n\n` +
+        `If you do not know this company, ignore this email: nothing happens unless you accept.\n`,
       secrets: [token],
     });
     await audit(

@@ -1,7 +1,9 @@
 // Members of the company: the list (with open invitations), role and employee-record changes,
-// removal. Only an owner touches the owner role, and the company always keeps an owner.
+// removal. Only an owner touches the owner role, and the company always keeps an owner. A role
+// change or removal revokes the member's pending invitations their role can no longer send.
 import { audit } from "../../platform/audit.ts";
-import { db, tenantTx, byId } from "../../db/tenancy.ts";
+import { db, tenantTx, byId, type ScopedTx } from "../../db/tenancy.ts";
+import { mayInvite } from "../shared/access.ts";
 import { conflict, forbidden, notFound } from "../../platform/errors.ts";
 import type { AuthContext, RequestBody } from "../../http/types.ts";
 import { invitationJson, memberJson } from "./json.ts";
@@ -51,6 +53,8 @@ export async function changeMember(auth: AuthContext, userId: string, change: Re
       data: { role: newRole, ...(change.employee_id !== undefined ? { employee_id: change.employee_id } : {}) },
       include: { user: { select: { email: true, name: true } } },
     });
+    // an invitation is only as good as its inviter's right to send it (issue 28)
+    if (u.role !== m.role) await revokeInvitationsBeyond(tx, userId, u.role);
     const changes: Record<string, { from: unknown; to: unknown }> = {};
     if (u.role !== m.role) changes.role = { from: m.role, to: u.role };
     if (u.employee_id !== m.employee_id) changes.employee_id = { from: m.employee_id, to: u.employee_id };
@@ -69,6 +73,32 @@ export async function revokeMembership(auth: AuthContext, userId: string): Promi
   await tenantTx(async (tx) => {
     if (m.role === "owner" && (await lockOwners(tx)).length <= 1) throw conflict("The last owner cannot be removed");
     await tx.membership.delete({ where: byId(m.id) });
+    await revokeInvitationsBeyond(tx, userId, null);
     await audit({ action: "member.removed", entity_type: "user", entity_id: userId, changes: { role: m.role } }, tx);
   });
+}
+
+/**
+ * Revokes the pending invitations `userId` sent that a member of `role` could not send (all of
+ * them when `role` is null: the member was removed), in the caller's transaction; audited. A
+ * demoted or removed inviter's invitations do not outlive their right to send them (issue 28).
+ */
+export async function revokeInvitationsBeyond(tx: ScopedTx, userId: string, role: string | null): Promise<number> {
+  const pending = await tx.invitation.findMany({
+    where: { invited_by: userId, accepted_at: null, revoked_at: null },
+    select: { id: true, role: true },
+  });
+  const ids = pending.filter((i) => role === null || !mayInvite(role, i.role)).map((i) => i.id);
+  if (!ids.length) return 0;
+  await tx.invitation.updateMany({ where: { id: { in: ids } }, data: { revoked_at: clock.now() } });
+  await audit(
+    {
+      action: "member.invitations_revoked",
+      entity_type: "user",
+      entity_id: userId,
+      changes: { invitation_ids: ids, reason: role === null ? "inviter removed" : `inviter is now ${role}` },
+    },
+    tx,
+  );
+  return ids.length;
 }

@@ -14,6 +14,14 @@ const HR = new Set<Role>(HR_ROLES);
 export const isHr = (auth: Pick<AuthContext, "role">): boolean => HR.has(auth.role);
 
 /**
+ * May a member of role `inviterRole` send an invitation with role `role`? Owners and admins invite;
+ * only an owner grants the owner role. Sending checks it, and so do accepting (the inviter must
+ * still have it) and a role change (what the new role could not send is revoked).
+ */
+export const mayInvite = (inviterRole: string, role: string): boolean =>
+  inviterRole === "owner" || (inviterRole === "admin" && role !== "owner");
+
+/**
  * The one rule for decisions about money or balances on an employee record - a salary setup, a
  * leave adjustment or individual allocation, approving a request (leave, work from home, comp-off,
  * encashment, attendance correction, expense claim, loan) or cancelling one once approved,

@@ -1,19 +1,31 @@
-// Attempt limiting (failed sign-ins per account and per IP; reset requests and signups per IP,
-// where every attempt counts; signup e-mails per address), kept in PostgreSQL so every server
+// Attempt limiting (failed sign-ins per account and client, per account across unknown clients and
+// per IP; reset requests and signups per IP, where every attempt counts; signup and reset e-mails
+// per address), kept in PostgreSQL so every server
 // instance shares the counts and they survive restarts. A counter covers a fixed window that
 // starts at its first count; once `max` are in the window the key is refused (429 with
-// Retry-After) until the window ends. A successful sign-in clears the account's counter.
+// Retry-After) until the window ends. A successful sign-in clears its client's counter for the
+// account; a password reset all of the account's.
 import { config } from "../../config.ts";
+import { clientKey } from "../../lib/ip.ts";
 import { systemDb } from "../../db/client.ts";
 import { type AppError, type RateLimitPolicy, rateLimited } from "../errors.ts";
 
 export class FailureLimiter {
-  /** `max`: a number, or read at each use (a setting of the configuration in force). */
+  /**
+   * `max`: a number, or read at each use (a setting of the configuration in force). `keyOf` turns
+   * the key given into the one counted (the per-client limiters: `clientKey`, IPv6 by its /64).
+   */
   constructor(
     readonly prefix: string,
     private readonly maxOf: number | (() => number),
     readonly windowMs: number,
+    private readonly keyOf: (key: string) => string = (key) => key,
   ) {}
+
+  /** The counter's row key for `key`. */
+  private rowKey(key: string): string {
+    return this.prefix + this.keyOf(key);
+  }
 
   get max(): number {
     return typeof this.maxOf === "number" ? this.maxOf : this.maxOf();
@@ -32,7 +44,7 @@ export class FailureLimiter {
   /** Seconds until the key may try again, or 0 when it is not blocked. */
   async retryAfter(key: string): Promise<number> {
     const rows = await systemDb.$queryRaw<{ failures: number; window_start: Date }[]>`
-      SELECT failures, window_start FROM auth_throttle WHERE key = ${this.prefix + key}`;
+      SELECT failures, window_start FROM auth_throttle WHERE key = ${this.rowKey(key)}`;
     const row = rows[0];
     if (!row) return 0;
     const ends = row.window_start.getTime() + this.windowMs;
@@ -50,15 +62,16 @@ export class FailureLimiter {
     return Math.max(1, Math.ceil((row.window_start.getTime() + this.windowMs - Date.now()) / 1000));
   }
 
-  async fail(key: string): Promise<void> {
-    await this.count(key);
+  /** Counts a failure; the key's count in its window, this one included. */
+  async fail(key: string): Promise<number> {
+    return (await this.count(key)).failures;
   }
 
   /** One more in the key's window (a new window when the last one has ended); the counter as it is now. */
   private async count(key: string): Promise<{ failures: number; window_start: Date }> {
     const windowSeconds = this.windowMs / 1000;
     const [row] = await systemDb.$queryRaw<{ failures: number; window_start: Date }[]>`
-      INSERT INTO auth_throttle (key, failures, window_start) VALUES (${this.prefix + key}, 1, now())
+      INSERT INTO auth_throttle (key, failures, window_start) VALUES (${this.rowKey(key)}, 1, now())
       ON CONFLICT (key) DO UPDATE SET
         failures = CASE WHEN auth_throttle.window_start + make_interval(secs => ${windowSeconds})
           <= now() THEN 1 ELSE auth_throttle.failures + 1 END,
@@ -69,7 +82,7 @@ export class FailureLimiter {
   }
 
   async clear(key: string): Promise<void> {
-    await systemDb.$executeRaw`DELETE FROM auth_throttle WHERE key = ${this.prefix + key}`;
+    await systemDb.$executeRaw`DELETE FROM auth_throttle WHERE key = ${this.rowKey(key)}`;
   }
 }
 
@@ -87,15 +100,39 @@ export async function blockedBy(checks: readonly (readonly [FailureLimiter, stri
 }
 
 const WINDOW_MS = 15 * 60_000;
-export const accountLimiter = new FailureLimiter("account:", config().signinMaxFailuresPerAccount, WINDOW_MS);
-export const ipLimiter = new FailureLimiter("ip:", config().signinMaxFailuresPerIp, WINDOW_MS);
-/** Reset requests per IP (the answer is always 200, so this only bounds mail volume). */
-export const resetRequestLimiter = new FailureLimiter("reset-ip:", config().forgotPasswordMaxPerIp, WINDOW_MS);
-/** Signups per IP, every attempt (the setting of the configuration in force). */
-export const signupLimiter = new FailureLimiter("signup-ip:", () => config().signupMaxPerIp, WINDOW_MS);
+/**
+ * Failed sign-ins per account and client (`<email>|<client>`: a known browser of the account, or
+ * else its IP key): the client that failed is paused for this account, others are not
+ * (src/platform/identity/signin-guard.ts).
+ */
+export const accountLimiter = new FailureLimiter("account:", () => config().signinMaxFailuresPerAccount, WINDOW_MS);
+/** Failed sign-ins per account from every client it does not know, together (guessing from many addresses). */
+export const accountAllLimiter = new FailureLimiter("account-all:", () => config().signinMaxFailuresPerAccountAllClients, WINDOW_MS);
+/** The owner's notice of a sign-in pause: at most one per account per hour. */
+export const lockoutNoticeLimiter = new FailureLimiter("lockout-mail:", 1, 60 * 60_000);
+
+/** Lifts every sign-in pause of the account (a password reset): per client and across clients. */
+export async function clearAccountPauses(email: string): Promise<void> {
+  await systemDb.$executeRaw`
+    DELETE FROM auth_throttle WHERE key = ${`account-all:${email}`} OR starts_with(key, ${`account:${email}|`})`;
+}
+/** Failed sign-ins per client (IPv4 address, IPv6 /64: src/lib/ip.ts), across accounts. */
+export const ipLimiter = new FailureLimiter("ip:", () => config().signinMaxFailuresPerIp, WINDOW_MS, clientKey);
+/** Reset requests per client (the answer is always 200, so this only bounds mail volume). */
+export const resetRequestLimiter = new FailureLimiter("reset-ip:", () => config().forgotPasswordMaxPerIp, WINDOW_MS, clientKey);
+/** Signups per client, every attempt (the setting of the configuration in force). */
+export const signupLimiter = new FailureLimiter("signup-ip:", () => config().signupMaxPerIp, WINDOW_MS, clientKey);
 /** Signup e-mails (confirmation or notice) per address: bounds what signups can send to one mailbox. */
 export const SIGNUP_MAILS_PER_ADDRESS = 3;
 export const signupMailLimiter = new FailureLimiter("signup-mail:", SIGNUP_MAILS_PER_ADDRESS, WINDOW_MS);
+
+/**
+ * Password-reset e-mails per address (whoever asks, from any client): bounds what reset requests can
+ * send to one mailbox. A link is valid for an hour, longer than the window, so while requests are
+ * refused the links mailed in the window still work for the mailbox's owner.
+ */
+export const RESET_MAILS_PER_ADDRESS = 3;
+export const resetMailLimiter = new FailureLimiter("reset-mail:", RESET_MAILS_PER_ADDRESS, WINDOW_MS);
 
 /** Removes expired counters (run by the scheduled job). */
 export async function pruneThrottle(): Promise<number> {
