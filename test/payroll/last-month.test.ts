@@ -6,8 +6,9 @@
 import { beforeAll, describe, expect, it } from "vitest";
 import { useTestApp } from "../support/app.ts";
 import { createType, grant } from "../support/leave-factories.ts";
+import { renderPdf } from "../support/pdf.ts";
 import { PAYROLL_FIGURES_DAY, useClock } from "../support/clock.ts";
-import { type PayrollWorld, payrollEmployee, payrollWorld } from "./support.ts";
+import { memberFor, type PayrollWorld, payrollEmployee, payrollWorld } from "./support.ts";
 
 // the dates below are worked out by hand from this day (Wednesday 25 November 2026)
 useClock(PAYROLL_FIGURES_DAY);
@@ -46,6 +47,20 @@ async function exitOn(employeeId: string, resignation: string, lastDay: string) 
     .post(`/api/employees/${employeeId}/resignation`)
     .send({ resignation_date: resignation, last_working_day: lastDay, reason: "Moving on" })
     .expect(201);
+}
+
+/** The text of a PDF the agent downloads, read as a person reads it. */
+async function pdfText(agent: PayrollWorld["hr"]["agent"], url: string, png: string): Promise<string> {
+  const res = await agent
+    .get(url)
+    .buffer(true)
+    .parse((r, cb) => {
+      const chunks: Buffer[] = [];
+      r.on("data", (c: Buffer) => chunks.push(c));
+      r.on("end", () => cb(null, Buffer.concat(chunks)));
+    })
+    .expect(200);
+  return (await renderPdf(res.body as Buffer, png)).text;
 }
 
 const settle = async (body: Record<string, unknown>) =>
@@ -93,30 +108,42 @@ describe("createPayrollRun, getPayrollRunEmployee, deletePayrollRun, setEmployee
     ]);
     // the PF wage is the month's basic as paid (capped at 15 000): 1 800; November is all at the new rate
     expect(slip.pf).toMatchObject({ wages: "23451.61", employee: "1800.00" });
+    // the processed slip and its PDF show what each rate paid
+    const me = await memberFor(t, w, id);
+    const run = (await w.hr.agent.post("/api/payroll/draft-runs").send({ period: "2026-10", employee_ids: [id] }).expect(201)).body.data;
+    await w.hr.agent.post(`/api/payroll/draft-runs/${run.id}/process`).expect(200);
+    const mine = (await me.agent.get(`/api/payroll/my-salary/${run.id}`).expect(200)).body.data;
+    expect(mine).toMatchObject({ gross: "46903.23", salary_periods: slip.salary_periods });
+    const text = await pdfText(me.agent, `/api/payroll/my-salary/${run.id}/pdf`, "/tmp/payslip-revised.png");
+    expect(text).toContain("Salary revised within the month");
+    expect(text).toContain("2026-10-01 to 2026-10-15: 15.0 of 15 days at a monthly gross of 50,000.00");
+    expect(text).toContain("24,193.55");
+    expect(text).toContain("2026-10-16 to 2026-10-31: 16.0 of 16 days at a monthly gross of 44,000.00");
+    expect(text).toContain("22,709.68");
     const november = await slipOf(id, "2026-11");
     expect(november).toMatchObject({ gross: "44000.00" });
     expect(november.salary_periods).toBeUndefined();
   });
 
-  it("a raise from 16 October pays the new rate only from the 16th: 53 096.77, not 56 000; loss of pay counts in its own part", async () => {
+  it("a raise from 16 August pays the new rate only from the 16th: 53 096.77, not 56 000; loss of pay counts in its own part", async () => {
     const id = await payrollEmployee(t, w, "50000.00");
-    await revise(id, "2026-10-16", "56000.00");
-    const slip = await slipOf(id, "2026-10");
+    await revise(id, "2026-08-16", "56000.00");
+    const slip = await slipOf(id, "2026-08");
     // 50 000 × 15/31 + 56 000 × 16/31 = 53 096.774…
     expect(slip.earnings.map((l: any) => l.amount)).toEqual(["26548.39", "10619.35", "15929.03"]);
     expect(slip.gross).toBe("53096.77");
     expect((56000 - Number(slip.gross)).toFixed(2)).toBe("2903.23");
 
-    // an absence on Tuesday 20 October is lost at the new rate: 50 000 × 15/31 + 56 000 × 15/31 = 51 290.32
+    // an absence on Tuesday 18 August is lost at the new rate: 50 000 × 15/31 + 56 000 × 15/31 = 51 290.32
     await w.hr.agent
       .post("/api/attendance/import")
-      .send({ records: [{ employee_id: id, date: "2026-10-20", status: "absent" }] })
+      .send({ records: [{ employee_id: id, date: "2026-08-18", status: "absent" }] })
       .expect(200);
-    const lop = await slipOf(id, "2026-10");
+    const lop = await slipOf(id, "2026-08");
     expect(lop).toMatchObject({ gross: "51290.32", lop_days: "1.0", payable_days: "30.0" });
     expect(lop.salary_periods.map((p: any) => [p.from, p.lop_days, p.payable_days, p.gross])).toEqual([
-      ["2026-10-01", "0.0", "15.0", "24193.55"],
-      ["2026-10-16", "1.0", "15.0", "27096.77"],
+      ["2026-08-01", "0.0", "15.0", "24193.55"],
+      ["2026-08-16", "1.0", "15.0", "27096.77"],
     ]);
   });
 
@@ -153,6 +180,32 @@ describe("createPayrollRun, getPayrollRunEmployee, deletePayrollRun, setEmployee
     ]);
     // the wage last drawn is basic 26 000: 26 000 × 15/26 × 10 = 150 000
     expect(s.gratuity_detail).toMatchObject({ wage: "26000.00", amount: "150000.00" });
+    // gratuity due 2026-07-15 and unpaid on 2026-11-25: 150 000 × 10 % × 163 ÷ 365 = 6 698.630… → 6 698.63
+    expect(s.dues).toEqual({
+      final_wages_due: "2026-06-17", // Monday 15 June + Tue 16, Wed 17
+      gratuity_due: "2026-07-15",
+      as_of: "2026-11-25",
+      paid_on: null,
+      gratuity_interest: { rate_percent: "10.00", from: "2026-06-15", to: "2026-11-25", days: 163, amount: "6698.63" },
+    });
+    expect(s.gratuity_interest).toBe("6698.63");
+    expect(s.total_payable).toBe((Number(s.salary_net) + 150000 + 6698.63).toFixed(2));
+    const text = await pdfText(w.hr.agent, `/api/payroll/final-settlements/${s.id}/pdf`, "/tmp/final-settlement-revised.png");
+    for (const line of [
+      "Salary revised within the month",
+      "2026-06-01 to 2026-06-10: 10.0 days at a monthly gross of 40,000.00",
+      "13,333.33 INR",
+      "2026-06-11 to 2026-06-15: 5.0 days at a monthly gross of 52,000.00",
+      "8,666.67 INR",
+      "Interest on late gratuity: 10.00 % a year, 163 days from 2026-06-15 (s.7(3A))",
+      "6,698.63 INR",
+      "Final wages due (Code on Wages 2019 s.17(2), two working days): 2026-06-17",
+      "Gratuity due (30 days, Payment of Gratuity Act s.7(3)): 2026-07-15",
+      "Continuous service: 10 years completed; 5 years of completed service needed (Andhra Pradesh High Court reading: five full years)",
+      "Day rate of leave encashment and notice (monthly wage / 26): 1,000.00 INR",
+      "Overdue: Final wages were due on 2026-06-17",
+    ])
+      expect(text).toContain(line);
   });
 });
 
@@ -177,6 +230,9 @@ describe("createFinalSettlement, updateFinalSettlement: the settlement rules", (
       expect(d).toMatchObject({ separation, recover_notice_shortfall: true, notice_recovery: "0.00", total_recovery: "0.00" });
       expect(d.net_payable).toBe(d.total_payable);
     }
+    const text = await pdfText(w.hr.agent, `/api/payroll/final-settlements/${s.id}/pdf`, "/tmp/final-settlement-disablement.png");
+    expect(text).toContain("Notice shortfall (59 of 90 days, waived)");
+    expect(text).toContain("No notice shortfall is recovered on disablement (54461.54 would have been recovered)");
     const audit = await t.query(
       `SELECT changes FROM audit_logs WHERE entity_id = $1 AND action = 'final_settlement.recalculated' ORDER BY created_at`,
       [s.id],
@@ -354,8 +410,23 @@ describe("updateWageSettings, createFinalSettlement, createPayrollRun: the day r
     const slip = await slipOf(other, "2027-05");
     expect(slip.encashments).toEqual([{ encashment_id: x.id, leave_type: "Earned leave", days: "2.5", amount: "4032.26" }]);
     expect(slip.encashment_rate).toEqual({ basis: "gross", divisor: "month_days", divisor_days: 31, monthly: "50000.00", daily: "1612.90" });
+    // processed, the employee's PDF shows the encashment and its rate
+    const run = (await w.hr.agent.post("/api/payroll/draft-runs").send({ period: "2027-05", employee_ids: [other] }).expect(201)).body.data;
+    await w.hr.agent.post(`/api/payroll/draft-runs/${run.id}/process`).expect(200);
+    const me = await memberFor(t, w, other);
+    const text = await pdfText(me.agent, `/api/payroll/my-salary/${run.id}/pdf`, "/tmp/payslip-encashment-rate.png");
+    expect(text).toContain("Leave encashment: 2.5 days Earned leave");
+    expect(text).toContain("4,032.26");
+    expect(text).toContain("Encashment day rate: full-month gross 50,000.00 / 31 = 1,612.90 a day");
+    // back to the default: the processed encashment and slip keep their price; a new one is paid at 2.5 × 25 000 ÷ 26 = 2 403.85
     await set({ encashment_basis: "wage", encashment_divisor: "26" });
-    // back to the default: 2.5 × 25 000 ÷ 26 = 2 403.85
-    expect((await slipOf(other, "2027-05")).encashments[0].amount).toBe("2403.85");
+    expect((await w.hr.agent.get(`/api/leave-encashments/${x.id}`).expect(200)).body.data.amount).toBe("4032.26");
+    expect((await me.agent.get(`/api/payroll/my-salary/${run.id}`).expect(200)).body.data.leave_encashment).toBe("4032.26");
+    const third = await payrollEmployee(t, w, "50000.00");
+    await grant(w.hr.agent, third, earnedId, "2.5");
+    const z = (await w.hr.agent.post("/api/leave-encashments").send({ employee_id: third, leave_type_id: earnedId, days: "2.5" }).expect(201))
+      .body.data;
+    await w.hr.agent.put(`/api/leave-encashments/${z.id}`).send({ status: "approved" }).expect(200);
+    expect((await slipOf(third, "2027-06")).encashments[0].amount).toBe("2403.85");
   });
 });
