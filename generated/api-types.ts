@@ -4757,7 +4757,7 @@ export interface components {
                  * @example 2026-11-25
                  */
                 from: string;
-                /** @description Unpaid leave and absences (absent 1 */
+                /** @description Unpaid leave and absences (absent 1, half day 0.5) on those days. */
                 lost_days: string;
                 /**
                  * Format: int64

@@ -36,7 +36,12 @@ async function revise(employeeId: string, from: string, ctc: string) {
 
 /** The employee's slip of a draft run of the month (the draft is deleted after: one draft per month). */
 async function slipOf(employeeId: string, period: string) {
-  const run = (await w.hr.agent.post("/api/payroll/draft-runs").send({ period, employee_ids: [employeeId] }).expect(201)).body.data;
+  const run = (
+    await w.hr.agent
+      .post("/api/payroll/draft-runs")
+      .send({ period, employee_ids: [employeeId] })
+      .expect(201)
+  ).body.data;
   const slip = (await w.hr.agent.get(`/api/payroll/draft-runs/${run.id}/employees/${employeeId}`).expect(200)).body.data;
   await w.hr.agent.delete(`/api/payroll/draft-runs/${run.id}`).expect(200);
   return slip;
@@ -110,7 +115,12 @@ describe("createPayrollRun, getPayrollRunEmployee, deletePayrollRun, setEmployee
     expect(slip.pf).toMatchObject({ wages: "23451.61", employee: "1800.00" });
     // the processed slip and its PDF show what each rate paid
     const me = await memberFor(t, w, id);
-    const run = (await w.hr.agent.post("/api/payroll/draft-runs").send({ period: "2026-10", employee_ids: [id] }).expect(201)).body.data;
+    const run = (
+      await w.hr.agent
+        .post("/api/payroll/draft-runs")
+        .send({ period: "2026-10", employee_ids: [id] })
+        .expect(201)
+    ).body.data;
     await w.hr.agent.post(`/api/payroll/draft-runs/${run.id}/process`).expect(200);
     const mine = (await me.agent.get(`/api/payroll/my-salary/${run.id}`).expect(200)).body.data;
     expect(mine).toMatchObject({ gross: "46903.23", salary_periods: slip.salary_periods });
@@ -147,7 +157,7 @@ describe("createPayrollRun, getPayrollRunEmployee, deletePayrollRun, setEmployee
     ]);
   });
 
-  it("a revision dated after the last working day is never used: June pays 20 000 and gratuity stays ₹1,15,385, not ₹1,50,000", async () => {
+  it("a revision dated after the last working day is never used: June pays 20 000, gratuity stays ₹1,15,385 (not ₹1,50,000)", async () => {
     // basic 20 000 (CTC 40 000) for 10 years to 15 June 2026; a raise to basic 26 000 dated 20 June
     const id = await payrollEmployee(t, w, "40000.00", { joining_date: "2016-06-16" });
     await revise(id, "2026-06-20", "52000.00");
@@ -268,7 +278,11 @@ describe("createFinalSettlement, updateFinalSettlement: the settlement rules", (
     const short = await payrollEmployee(t, w, "52000.00", { joining_date: "2025-10-01" });
     await exitOn(short, "2026-07-01", "2026-07-31");
     const s2 = await settle({ employee_id: short, separation: "fixed_term_expiry" });
-    expect(s2.gratuity_detail).toMatchObject({ eligible: false, amount: "0.00", reason: "0 years of completed service; gratuity needs 1 year" });
+    expect(s2.gratuity_detail).toMatchObject({
+      eligible: false,
+      amount: "0.00",
+      reason: "0 years of completed service; gratuity needs 1 year",
+    });
   });
 
   it("due dates: final wages two working days after a Friday are due on Tuesday; gratuity not yet due pays no interest", async () => {
@@ -354,12 +368,15 @@ describe("getGratuitySettings, updateGratuitySettings, createFinalSettlement: th
     });
     const log = await w.owner.agent.get("/api/configuration/activity-log?action=settings.gratuity_updated").expect(200);
     expect(log.body.data[0].changes).toEqual({ continuous_service_rule: { from: "five_full_years", to: "four_years_240_days" } });
-    await w.owner.agent.post("/api/configuration/payroll/gratuity-settings").send({ continuous_service_rule: "five_full_years" }).expect(200);
+    await w.owner.agent
+      .post("/api/configuration/payroll/gratuity-settings")
+      .send({ continuous_service_rule: "five_full_years" })
+      .expect(200);
   });
 });
 
 describe("updateWageSettings, createFinalSettlement, createPayrollRun: the day rate of encashment and notice pay", () => {
-  it("10 days of leave and 15 days of notice on gross 50 000 (basic 25 000): ÷ 26 of the wage by default, else by the settings", async () => {
+  it("10 days of leave and 15 days of notice on gross 50 000 (basic 25 000): wage ÷ 26 by default, else by the settings", async () => {
     const id = await payrollEmployee(t, w, "50000.00", { joining_date: "2018-01-01" });
     await grant(w.hr.agent, id, earnedId, "10");
     // last day 15 July 2026 (31 days); 45 days served of 60
@@ -398,20 +415,35 @@ describe("updateWageSettings, createFinalSettlement, createPayrollRun: the day r
     // 10 × 25 000 ÷ 30 = 8 333.33; 15 × 25 000 ÷ 30 = 12 500
     expect(figures(await resettle(s.id, {})).slice(2, 4)).toEqual(["8333.33", "12500.00"]);
     const log = await w.owner.agent.get("/api/configuration/activity-log?action=settings.wages_updated").expect(200);
-    expect(log.body.data[0].changes).toEqual({ encashment_basis: { from: "gross", to: "wage" }, encashment_divisor: { from: "month_days", to: "30" } });
+    expect(log.body.data[0].changes).toEqual({
+      encashment_basis: { from: "gross", to: "wage" },
+      encashment_divisor: { from: "month_days", to: "30" },
+    });
 
     // a payroll run prices an approved encashment by the same rule: 2.5 days of gross 50 000 ÷ 31 days of May 2027 = 4 032.26
     await set({ encashment_basis: "gross", encashment_divisor: "month_days" });
     const other = await payrollEmployee(t, w, "50000.00");
     await grant(w.hr.agent, other, earnedId, "2.5");
-    const x = (await w.hr.agent.post("/api/leave-encashments").send({ employee_id: other, leave_type_id: earnedId, days: "2.5" }).expect(201))
-      .body.data;
+    const x = (
+      await w.hr.agent.post("/api/leave-encashments").send({ employee_id: other, leave_type_id: earnedId, days: "2.5" }).expect(201)
+    ).body.data;
     await w.hr.agent.put(`/api/leave-encashments/${x.id}`).send({ status: "approved" }).expect(200);
     const slip = await slipOf(other, "2027-05");
     expect(slip.encashments).toEqual([{ encashment_id: x.id, leave_type: "Earned leave", days: "2.5", amount: "4032.26" }]);
-    expect(slip.encashment_rate).toEqual({ basis: "gross", divisor: "month_days", divisor_days: 31, monthly: "50000.00", daily: "1612.90" });
+    expect(slip.encashment_rate).toEqual({
+      basis: "gross",
+      divisor: "month_days",
+      divisor_days: 31,
+      monthly: "50000.00",
+      daily: "1612.90",
+    });
     // processed, the employee's PDF shows the encashment and its rate
-    const run = (await w.hr.agent.post("/api/payroll/draft-runs").send({ period: "2027-05", employee_ids: [other] }).expect(201)).body.data;
+    const run = (
+      await w.hr.agent
+        .post("/api/payroll/draft-runs")
+        .send({ period: "2027-05", employee_ids: [other] })
+        .expect(201)
+    ).body.data;
     await w.hr.agent.post(`/api/payroll/draft-runs/${run.id}/process`).expect(200);
     const me = await memberFor(t, w, other);
     const text = await pdfText(me.agent, `/api/payroll/my-salary/${run.id}/pdf`, "/tmp/payslip-encashment-rate.png");
@@ -424,8 +456,9 @@ describe("updateWageSettings, createFinalSettlement, createPayrollRun: the day r
     expect((await me.agent.get(`/api/payroll/my-salary/${run.id}`).expect(200)).body.data.leave_encashment).toBe("4032.26");
     const third = await payrollEmployee(t, w, "50000.00");
     await grant(w.hr.agent, third, earnedId, "2.5");
-    const z = (await w.hr.agent.post("/api/leave-encashments").send({ employee_id: third, leave_type_id: earnedId, days: "2.5" }).expect(201))
-      .body.data;
+    const z = (
+      await w.hr.agent.post("/api/leave-encashments").send({ employee_id: third, leave_type_id: earnedId, days: "2.5" }).expect(201)
+    ).body.data;
     await w.hr.agent.put(`/api/leave-encashments/${z.id}`).send({ status: "approved" }).expect(200);
     expect((await slipOf(third, "2027-06")).encashments[0].amount).toBe("2403.85");
   });

@@ -132,7 +132,8 @@ export function computeGratuity(input: GratuityInput): GratuityResult {
   const fixedTerm = input.fixed_term || input.separation === "fixed_term_expiry";
   const minimum = fixedTerm ? s.fixed_term_min_years : s.min_years;
   // the fifth year's days decide only under the Madras reading, for four completed years of a five-year minimum
-  const fifth = !exempt && !fixedTerm && rule === "four_years_240_days" && minimum === 5 && service.years === 4 ? (input.fifth_year ?? null) : null;
+  const fifth =
+    !exempt && !fixedTerm && rule === "four_years_240_days" && minimum === 5 && service.years === 4 ? (input.fifth_year ?? null) : null;
   const fifthCounts = fifth !== null && new Decimal(fifth.days_worked).gte(fifth.required_days);
   const continuous: ContinuousServiceResult = exempt
     ? {
@@ -159,8 +160,10 @@ export function computeGratuity(input: GratuityInput): GratuityResult {
             decided_by: "fifth_year_days",
             minimum_years: minimum,
             explanation: fifthCounts
-              ? `4 completed years and ${fifth.days_worked} days actually worked in the fifth (at least ${fifth.required_days}) count as 5 years (Madras High Court reading)`
-              : `4 completed years and ${fifth.days_worked} days actually worked in the fifth: fewer than ${fifth.required_days}, not 5 years (Madras High Court reading)`,
+              ? `4 completed years and ${fifth.days_worked} days actually worked in the fifth (at least ${fifth.required_days}) ` +
+                "count as 5 years (Madras High Court reading)"
+              : `4 completed years and ${fifth.days_worked} days actually worked in the fifth: fewer than ${fifth.required_days}, ` +
+                "not 5 years (Madras High Court reading)",
             fifth_year: fifth,
           }
         : {
@@ -169,7 +172,8 @@ export function computeGratuity(input: GratuityInput): GratuityResult {
             minimum_years: minimum,
             explanation:
               rule === "five_full_years"
-                ? `${years(service.years)} completed; ${years(minimum)} of completed service needed (Andhra Pradesh High Court reading: five full years)`
+                ? `${years(service.years)} completed; ${years(minimum)} of completed service needed ` +
+                  "(Andhra Pradesh High Court reading: five full years)"
                 : `${years(service.years)} completed; ${years(minimum)} needed`,
             fifth_year: null,
           };
@@ -188,7 +192,8 @@ export function computeGratuity(input: GratuityInput): GratuityResult {
   if (!exempt && service.years < minimum && !fifthCounts)
     return zero(
       fifth
-        ? `${years(service.years)} of completed service and ${fifth.days_worked} days worked in the fifth year (${fifth.required_days} needed); gratuity needs ${years(minimum)}`
+        ? `${years(service.years)} of completed service and ${fifth.days_worked} days worked in the fifth year ` +
+            `(${fifth.required_days} needed); gratuity needs ${years(minimum)}`
         : `${years(service.years)} of completed service; gratuity needs ${years(minimum)}`,
     );
   // the Madras reading treats 4 years + the fifth year's days as 5 years of service

@@ -311,17 +311,20 @@ export function payslipPdf(company: PayslipCompany, slip: Slip, employee: Paysli
       const rate = slip.encashment_rate;
       if (slip.encashments.length && rate)
         other.push([
-          `Encashment day rate: ${rate.basis === "gross" ? "full-month gross" : "monthly wage"} ${fmt(rate.monthly)} / ${rate.divisor_days} = ${fmt(rate.daily)} a day`,
+          `Encashment day rate: ${rate.basis === "gross" ? "full-month gross" : "monthly wage"} ${fmt(rate.monthly)} / ` +
+            `${rate.divisor_days} = ${fmt(rate.daily)} a day`,
           "",
         ]);
       // a salary revised within the month: what each setup paid for the days it was in force
       if (slip.salary_periods?.length)
         await table(
           "Salary revised within the month (each rate for the days it was in force)",
-          slip.salary_periods.map((p): Row => [
-            `${p.from} to ${p.to}: ${p.payable_days} of ${p.days} days at a monthly gross of ${fmt(p.full_month_gross)}`,
-            fmt(p.gross),
-          ]),
+          slip.salary_periods.map(
+            (p): Row => [
+              `${p.from} to ${p.to}: ${p.payable_days} of ${p.days} days at a monthly gross of ${fmt(p.full_month_gross)}`,
+              fmt(p.gross),
+            ],
+          ),
           ["Gross", fmt(slip.gross)],
         );
       if (other.length) {

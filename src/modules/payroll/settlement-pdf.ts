@@ -37,7 +37,8 @@ export function settlementPdf(company: { name: string; currency: string }, s: Se
       ["Monthly wage (gratuity, leave encashment, notice)", money(g.wage)],
       s.day_rate
         ? [
-            `Day rate of leave encashment and notice (${s.day_rate.basis === "gross" ? "full-month gross" : "monthly wage"} / ${s.day_rate.divisor_days})`,
+            `Day rate of leave encashment and notice (${s.day_rate.basis === "gross" ? "full-month gross" : "monthly wage"} / ` +
+              `${s.day_rate.divisor_days})`,
             money(s.day_rate.daily),
           ]
         : ["Daily wage (monthly wage / 26)", money(s.daily_wage)],
@@ -107,7 +108,8 @@ export function settlementPdf(company: { name: string; currency: string }, s: Se
       ...(s.dues?.gratuity_interest
         ? [
             [
-              `Interest on late gratuity: ${s.dues.gratuity_interest.rate_percent} % a year, ${s.dues.gratuity_interest.days} days from ${s.dues.gratuity_interest.from} (s.7(3A))`,
+              `Interest on late gratuity: ${s.dues.gratuity_interest.rate_percent} % a year, ` +
+                `${s.dues.gratuity_interest.days} days from ${s.dues.gratuity_interest.from} (s.7(3A))`,
               s.gratuity_interest,
             ] as [string, string],
           ]
@@ -124,7 +126,11 @@ export function settlementPdf(company: { name: string; currency: string }, s: Se
       ...s.loans.map((l): [string, string] => [`Loan ${l.loan_number} (${l.installment_ids.length} installments)`, l.amount]),
       ["Total recovered", s.total_recovery],
     ]);
-    for (const warning of s.warnings) doc.font("Helvetica-Bold").text(printable(`Overdue: ${warning}`), 48).font("Helvetica");
+    for (const warning of s.warnings)
+      doc
+        .font("Helvetica-Bold")
+        .text(printable(`Overdue: ${warning}`), 48)
+        .font("Helvetica");
     doc
       .font("Helvetica-Bold")
       .fontSize(12)
