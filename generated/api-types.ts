@@ -8248,6 +8248,8 @@ export interface components {
             created_at: string;
             /** @example Short personal leave, planned or at short notice */
             description: string | null;
+            /** @description OSH Code 2020 s.32 (in force from 2025-11-21): carry-forward is capped at 30 days and the excess is encashed at the end of the year. On (with `carry_forward` and `encashable`): when the next period is allocated (the close of this one), the unused days above the cap (`carry_forward_max_days`, 30 when unset) are not lost but recorded as an approved leave encashment of the closing period (debited from its balance, audited), which the next payroll run pays at the company's day rate (WageSettings `encashment_basis` / `encashment_divisor`). Example: 40 days unused, cap 30 → 30 carried, 10 encashed = 10 × 25 000 ÷ 26 = 9 615.38 on a basic of 25 000. Default false. */
+            encash_carry_forward_excess: boolean;
             encashable: boolean;
             /** @description Most days that may be encashed per period (pending and approved encashments together). Null = no cap. */
             encashment_max_days: components["schemas"]["DayCount"] | null;
@@ -8316,6 +8318,8 @@ export interface components {
             comp_off_validity_days?: number | null;
             /** @example Short personal leave, planned or at short notice */
             description?: string | null;
+            /** @description OSH Code 2020 s.32 (in force from 2025-11-21): carry-forward is capped at 30 days and the excess is encashed at the end of the year. On (with `carry_forward` and `encashable`): when the next period is allocated (the close of this one), the unused days above the cap (`carry_forward_max_days`, 30 when unset) are not lost but recorded as an approved leave encashment of the closing period (debited from its balance, audited), which the next payroll run pays at the company's day rate (WageSettings `encashment_basis` / `encashment_divisor`). Example: 40 days unused, cap 30 → 30 carried, 10 encashed = 10 × 25 000 ÷ 26 = 9 615.38 on a basic of 25 000. Default false. */
+            encash_carry_forward_excess?: boolean;
             /** @description Default false. */
             encashable?: boolean;
             encashment_max_days?: components["schemas"]["DayQuantity"] | null;
@@ -8367,6 +8371,8 @@ export interface components {
             comp_off_validity_days?: number | null;
             /** @example Short personal leave, planned or at short notice */
             description?: string | null;
+            /** @description OSH Code 2020 s.32 (in force from 2025-11-21): carry-forward is capped at 30 days and the excess is encashed at the end of the year. On (with `carry_forward` and `encashable`): when the next period is allocated (the close of this one), the unused days above the cap (`carry_forward_max_days`, 30 when unset) are not lost but recorded as an approved leave encashment of the closing period (debited from its balance, audited), which the next payroll run pays at the company's day rate (WageSettings `encashment_basis` / `encashment_divisor`). Example: 40 days unused, cap 30 → 30 carried, 10 encashed = 10 × 25 000 ÷ 26 = 9 615.38 on a basic of 25 000. Default false. */
+            encash_carry_forward_excess?: boolean;
             /** @description Default false. */
             encashable?: boolean;
             encashment_max_days?: components["schemas"]["DayQuantity"] | null;

@@ -15,12 +15,14 @@ useClock(PAYROLL_FIGURES_DAY);
 const t = useTestApp();
 let w: PayrollWorld;
 let earnedId: string;
+const periodIds: Record<string, string> = {};
 
 beforeAll(async () => {
   w = await payrollWorld(t);
   for (const year of ["2025", "2026"]) {
     const period = await w.hr.agent.post("/api/leave-periods").send({ name: year, start_date: `${year}-01-01`, end_date: `${year}-12-31` });
     if (period.status !== 201) throw new Error(JSON.stringify(period.body));
+    periodIds[year] = period.body.data.id;
     if (year === "2026") await w.hr.agent.put(`/api/leave-periods/${period.body.data.id}`).send({ is_current: true }).expect(200);
   }
   earnedId = (await createType(w.hr.agent, { name: "Earned leave", encashable: true })).id;
@@ -461,5 +463,59 @@ describe("updateWageSettings, createFinalSettlement, createPayrollRun: the day r
     ).body.data;
     await w.hr.agent.put(`/api/leave-encashments/${z.id}`).send({ status: "approved" }).expect(200);
     expect((await slipOf(third, "2027-06")).encashments[0].amount).toBe("2403.85");
+  });
+});
+
+describe("createLeaveType, createLeaveAllocations, createPayrollRun: OSH Code s.32 carry-forward capped at 30, the excess encashed", () => {
+  it("40 days unused in 2025: 30 carried into 2026, 10 encashed at the close of 2025 and paid by the next run (9 615.38)", async () => {
+    const refused = await w.hr.agent
+      .post("/api/leave-types")
+      .send({ name: "Annual leave (no encashment)", code: "ALX", carry_forward: true, encash_carry_forward_excess: true });
+    expect(refused.status).toBe(400);
+    const osh = await createType(w.hr.agent, {
+      name: "Annual leave (OSH Code)",
+      carry_forward: true,
+      encashable: true,
+      encash_carry_forward_excess: true,
+    });
+    expect(osh).toMatchObject({ encash_carry_forward_excess: true, carry_forward_max_days: null });
+    const id = await payrollEmployee(t, w, "50000.00");
+    await w.hr.agent
+      .post("/api/leave-allocations")
+      .send({ employee_id: id, leave_type_id: osh.id, days: "40", period_id: periodIds["2025"] })
+      .expect(201);
+    // closing 2025: the 2026 allocation carries 30 (the cap) and encashes the other 10
+    const made = (
+      await w.hr.agent
+        .post("/api/leave-allocations")
+        .send({ employee_id: id, leave_type_id: osh.id, days: "12", period_id: periodIds["2026"] })
+        .expect(201)
+    ).body.data;
+    expect(made.created_count).toBe(1);
+    const encashments = (await w.hr.agent.get(`/api/leave-encashments?employee_id=${id}`).expect(200)).body.data;
+    expect(encashments).toHaveLength(1);
+    expect(encashments[0]).toMatchObject({
+      leave_type_id: osh.id,
+      period_id: periodIds["2025"],
+      days: "10.0",
+      status: "approved",
+      amount: null,
+    });
+    const balances = (await w.hr.agent.get(`/api/leave-balances?employee_id=${id}`).expect(200)).body.data;
+    // 2026 (the current period): 12 allocated + 30 carried; 2025 closes with nothing left (40 − 30 carried − 10 encashed)
+    expect(balances.find((b: any) => b.leave_type_id === osh.id)).toMatchObject({ allocated: "12.0", carried: "30.0", available: "42.0" });
+    const closed = (await w.hr.agent.get(`/api/leave-balances?employee_id=${id}&period_id=${periodIds["2025"]}`).expect(200)).body.data;
+    expect(closed.find((b: any) => b.leave_type_id === osh.id)).toMatchObject({ carried: "-30.0", encashed: "10.0", available: "0.0" });
+    const audited = await t.query(
+      `SELECT changes FROM audit_logs WHERE entity_id = $1 AND action = 'leave_encashment.carry_forward_excess'`,
+      [encashments[0].id],
+    );
+    expect(audited[0].changes).toMatchObject({ employee_id: id, days: "10.0", period: "2025", status: "approved" });
+    // the next payroll run pays it at the day rate: 10 × 25 000 ÷ 26 = 9 615.38
+    const slip = await slipOf(id, "2026-12");
+    expect(slip.encashments).toEqual([
+      { encashment_id: encashments[0].id, leave_type: "Annual leave (OSH Code)", days: "10.0", amount: "9615.38" },
+    ]);
+    expect(slip).toMatchObject({ gross: "50000.00", leave_encashment: "9615.38" });
   });
 });
