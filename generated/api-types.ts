@@ -4743,7 +4743,23 @@ export interface components {
             timezone?: string;
             weekly_offs?: number[];
         };
-        /** @description Which reading of continuous service decided gratuity eligibility (GratuitySettings `continuous_service_rule`). `decided_by`: `minimum_waived` (death or disablement: no minimum, Code on Social Security s.53(1) first proviso); `fixed_term_minimum` (a fixed-term employee or the expiry of a fixed-term contract: one completed year, Industrial Relations Code 2020 s.2(o)(iii), five years waived on expiry by s.53(1)(d) and the first proviso; "pro rata" is read as 15 days' wages for each completed year of the service rendered and a final part over six months - the code does not define it further); `completed_years` (completed calendar years against the minimum); `fifth_year_days` (the Madras reading: four completed years and, in the fifth, at least 240 days actually worked - 190 for an establishment working fewer than six days a week - count as five; `fifth_year` shows the count). */
+        /**
+         * @description Which reading of continuous service decided gratuity eligibility (GratuitySettings `continuous_service_rule`). `decided_by`: `minimum_waived` (death or disablement: no minimum, Code on Social Security s.53(1) first proviso); `fixed_term_minimum` (a fixed-term employee or the expiry of a fixed-term contract: one completed year, Industrial Relations Code 2020 s.2(o)(iii), five years waived on expiry by s.53(1)(d) and the first proviso; "pro rata" is read as 15 days' wages for each completed year of the service rendered and a final part over six months - the code does not define it further); `completed_years` (completed calendar years against the minimum); `fifth_year_days` (the Madras reading: four completed years and, in the fifth, at least 240 days actually worked - 190 for an establishment working fewer than six days a week - count as five; `fifth_year` shows the count).
+         * @example {
+         *       "rule": "four_years_240_days",
+         *       "decided_by": "fifth_year_days",
+         *       "minimum_years": 5,
+         *       "explanation": "4 completed years and 195.0 days actually worked in the fifth (at least 190) count as 5 years (Madras High Court reading)",
+         *       "fifth_year": {
+         *         "from": "2025-06-01",
+         *         "to": "2026-02-27",
+         *         "working_days": 195,
+         *         "lost_days": "0.0",
+         *         "days_worked": "195.0",
+         *         "required_days": 190
+         *       }
+         *     }
+         */
         ContinuousService: {
             /** @enum {string} */
             decided_by: "minimum_waived" | "fixed_term_minimum" | "completed_years" | "fifth_year_days";
@@ -6208,7 +6224,7 @@ export interface components {
                 amount: components["schemas"]["Money"];
                 /**
                  * @description Why a shortfall asked to be recovered is not (death or disablement). Absent on settlements computed before it was shown.
-                 * @example Paid by the processed payroll run of July 2026
+                 * @example No notice shortfall is recovered on death (54461.54 would have been recovered)
                  */
                 note?: string | null;
                 /** @description Recovered: `recover_notice_shortfall` is on and the separation is not death or disablement. */
@@ -6298,7 +6314,12 @@ export interface components {
              * @example 2026-11-25T10:30:00.000Z
              */
             updated_at: string;
-            /** @description What is overdue on a draft on the day it is read (final wages past `dues.final_wages_due`, gratuity past `dues.gratuity_due` with interest running); empty once processed. The list of settlements shows them, so overdue ones stand out. */
+            /**
+             * @description What is overdue on a draft on the day it is read (final wages past `dues.final_wages_due`, gratuity past `dues.gratuity_due` with interest running); empty once processed. The list of settlements shows them, so overdue ones stand out.
+             * @example [
+             *       "Final wages were due on 2026-07-17 (within two working days of the separation, Code on Wages 2019 s.17(2)): 131 days overdue"
+             *     ]
+             */
             warnings: string[];
         };
         /**
@@ -9612,6 +9633,19 @@ export interface components {
          *
          *
          *     Settlements computed before these dates were shown answer `dues: null` and no interest.
+         * @example {
+         *       "final_wages_due": "2026-07-17",
+         *       "gratuity_due": "2026-08-14",
+         *       "as_of": "2026-11-25",
+         *       "paid_on": null,
+         *       "gratuity_interest": {
+         *         "rate_percent": "10.00",
+         *         "from": "2026-07-15",
+         *         "to": "2026-11-25",
+         *         "days": 133,
+         *         "amount": "4729.99"
+         *       }
+         *     }
          */
         SettlementDues: {
             /**
