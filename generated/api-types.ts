@@ -4763,6 +4763,60 @@ export interface components {
             weekly_offs?: number[];
         };
         /**
+         * @description Which reading of continuous service decided gratuity eligibility (GratuitySettings `continuous_service_rule`). `decided_by`: `minimum_waived` (death or disablement: no minimum, Code on Social Security s.53(1) first proviso); `fixed_term_minimum` (a fixed-term employee or the expiry of a fixed-term contract: one completed year, Industrial Relations Code 2020 s.2(o)(iii), five years waived on expiry by s.53(1)(d) and the first proviso; "pro rata" is read as 15 days' wages for each completed year of the service rendered and a final part over six months - the code does not define it further); `completed_years` (completed calendar years against the minimum); `fifth_year_days` (the Madras reading: four completed years and, in the fifth, at least 240 days actually worked - 190 for an establishment working fewer than six days a week - count as five; `fifth_year` shows the count).
+         * @example {
+         *       "rule": "four_years_240_days",
+         *       "decided_by": "fifth_year_days",
+         *       "minimum_years": 5,
+         *       "explanation": "4 completed years and 195.0 days actually worked in the fifth (at least 190) count as 5 years (Madras High Court reading)",
+         *       "fifth_year": {
+         *         "from": "2025-06-01",
+         *         "to": "2026-02-27",
+         *         "working_days": 195,
+         *         "lost_days": "0.0",
+         *         "days_worked": "195.0",
+         *         "required_days": 190
+         *       }
+         *     }
+         */
+        ContinuousService: {
+            /** @enum {string} */
+            decided_by: "minimum_waived" | "fixed_term_minimum" | "completed_years" | "fifth_year_days";
+            explanation: string;
+            fifth_year: {
+                /** @description working_days − lost_days; paid leave counts as worked (Payment of Gratuity Act s.2A Explanation). */
+                days_worked: string;
+                /**
+                 * Format: date
+                 * @description The day four years of service were completed.
+                 * @example 2026-11-25
+                 */
+                from: string;
+                /** @description Unpaid leave and absences (absent 1, half day 0.5) on those days. */
+                lost_days: string;
+                /**
+                 * Format: int64
+                 * @enum {integer}
+                 */
+                required_days: 190 | 240;
+                /**
+                 * Format: date
+                 * @description The last working day.
+                 * @example 2026-11-25
+                 */
+                to: string;
+                /**
+                 * Format: int64
+                 * @description Days of the span that are not weekly offs or mandatory holidays.
+                 */
+                working_days: number;
+            } | null;
+            /** Format: int64 */
+            minimum_years: number;
+            /** @enum {string} */
+            rule: "five_full_years" | "four_years_240_days";
+        };
+        /**
          * @description Dashboard figures, computed for the caller's **scope**: `company` (owner, admin, hr: every live employee), `team` (manager: themselves and their direct reports), `department` (employee: the live employees of their own department), `self` (an employee whose membership is not linked to an employee record: every figure is empty). "This month" and "today" are in the company's time zone.
          * @example {
          *       "scope": "company",
@@ -4933,6 +4987,28 @@ export interface components {
          * @example 1.5
          */
         DayQuantity: string;
+        /**
+         * @description The rate a day of leave encashment (payroll runs and final settlements) and of notice pay (final settlements) is paid at, by the company's wage settings (`encashment_basis`, `encashment_divisor`; WageSettings). A company policy, not a statute: `basis: wage` (the default) is the wage of `code_wages` - the labour codes' full-month wage from `code_wages_from` (2025-11-21), basic + DA before it; `basis: gross` the full-month gross. `divisor` 26 (the default), 30, or `month_days` (the calendar days of the slip's month; a settlement uses the month of the last working day). A figure is days × `monthly` ÷ `divisor_days`, rounded once to the paisa (half up), never per day; `daily` is shown rounded. Gratuity is not priced by it: its 15/26 of the wage is statutory (Code on Social Security s.53(2)). Example: gross 50 000 (basic 25 000), 10 days: wage ÷ 26 → 9 615.38; gross ÷ 30 → 16 666.67; gross ÷ 31 days of July → 16 129.03.
+         * @example {
+         *       "basis": "wage",
+         *       "divisor": "26",
+         *       "divisor_days": 26,
+         *       "monthly": "25000.00",
+         *       "daily": "961.54"
+         *     }
+         */
+        DayRate: {
+            /** @enum {string} */
+            basis: "wage" | "gross";
+            /** @description monthly ÷ divisor_days, rounded to the paisa for show. */
+            daily: components["schemas"]["Money"];
+            /** @enum {string} */
+            divisor: "26" | "30" | "month_days";
+            /** Format: int32 */
+            divisor_days: number;
+            /** @description The full-month amount divided. */
+            monthly: components["schemas"]["Money"];
+        };
         /**
          * @description A letter template with merge fields written `{{field}}` (spaces inside the braces allowed), e.g. `Dear {{candidate_name}}, we are pleased to offer you the role of {{job_title}}…`. The known fields are the properties of MergeFieldValues; any other `{{…}}` is a 400 naming each unknown field. Blank lines separate paragraphs.
          * @example {
@@ -5979,10 +6055,19 @@ export interface components {
          *       per day; `daily_wage` itself is shown rounded. A payroll run pays an approved leave encashment
          *       by the same rule, so a day of leave is worth the same whichever of the two pays it.
          *
+         *     - `day_rate`: leave encashment and the notice shortfall are priced at the company's day rate
+         *       (WageSettings `encashment_basis` and `encashment_divisor`; DayRate): by default the wage
+         *       above ÷ 26, i.e. `daily_wage`. Gratuity stays on the wage × 15/26 (statutory).
+         *
          *     - `salary`: pay of the month of the last working day, from its first day (or the joining
          *       date) up to the last working day, calculated exactly as a payroll run would (components
          *       prorated by payable days ÷ calendar days of the month, loss of pay from unpaid leave and
          *       absences, PF, ESI, professional tax), without loans, claims and encashments (settled below).
+         *       A salary setup revised within the month pays the days each was in force (`salary.periods`,
+         *       SalaryPeriod); a setup effective after the last working day is never used - neither for the
+         *       salary nor for the wage of gratuity, encashment and notice (the rate last drawn): a revision
+         *       from basic 20 000 to 26 000 dated after the last day leaves 10 years' gratuity at ₹1,15,385,
+         *       not ₹1,50,000.
          *       Not included (`included: false`, zero) when a processed payroll run already paid the
          *       employee for that month; once this settlement is processed with the salary included, payroll
          *       runs of that month leave the employee out. Earlier months are paid by payroll runs.
@@ -6002,7 +6087,13 @@ export interface components {
          *
          *     - `notice`: served days = calendar days from the resignation date to the last working day, both
          *       included; shortfall = notice_period_days − served (not below 0); recovered only when
-         *       `recover_notice_shortfall` is on: shortfall × wage ÷ 26.
+         *       `recover_notice_shortfall` is on: shortfall × the day rate - and never on `death` or
+         *       `disablement` (`recovered: false`, `note` says what would have been recovered).
+         *
+         *     - `dues`: the statutory due dates (final wages within two working days, Code on Wages s.17(2);
+         *       gratuity within 30 days, Payment of Gratuity Act s.7(3)) and `gratuity_interest`, simple
+         *       interest at 10 % a year on gratuity paid after its due date (s.7(3A)); see SettlementDues.
+         *       `warnings` name what is overdue on a draft on the day it is read.
          *
          *     - `loans`: every pending installment of the employee's approved or active loans (whatever its
          *       month) is recovered; processing marks them paid and the loans `closed`.
@@ -6010,7 +6101,7 @@ export interface components {
          *     - `claims`: every approved, not yet paid expense claim is reimbursed; processing marks them
          *       `paid`.
          *
-         *     `net_payable` = salary.net + leave_encashment + gratuity + reimbursements − notice_recovery − loan_recovery; a negative figure is owed by the employee.
+         *     `net_payable` = salary.net + leave_encashment + gratuity + gratuity_interest + reimbursements − notice_recovery − loan_recovery; a negative figure is owed by the employee.
          */
         FinalSettlement: {
             claims: {
@@ -6042,8 +6133,12 @@ export interface components {
              * @example d703a0f6-30a4-4936-86d9-cd4519262c0d
              */
             created_by: string | null;
-            /** @description The monthly wage (`code_wages.wage`) ÷ 26, rounded to the paisa (figures use the exact quotient). */
+            /** @description The day rate of leave encashment and notice pay (`day_rate.daily`; by default the monthly wage `code_wages.wage` ÷ 26), rounded to the paisa (figures use the exact quotient). */
             daily_wage: components["schemas"]["Money"];
+            /** @description The day rate of leave encashment and notice pay (DayRate). Null for a settlement computed before it was shown (wage ÷ 26). */
+            day_rate: components["schemas"]["DayRate"] | null;
+            /** @description The statutory due dates and the interest on late gratuity (SettlementDues). Null for a settlement computed before they were shown. */
+            dues: components["schemas"]["SettlementDues"] | null;
             /** @example EMP-0042 */
             employee_code: string;
             /**
@@ -6064,6 +6159,8 @@ export interface components {
                 capped: boolean;
                 /** @description Before the cap. */
                 computed: components["schemas"]["Money"];
+                /** @description Which reading of continuous service decided eligibility. Absent on settlements computed before it was shown. */
+                continuous_service?: components["schemas"]["ContinuousService"];
                 /** Format: int64 */
                 counted_years: number;
                 eligible: boolean;
@@ -6083,6 +6180,8 @@ export interface components {
                 /** @description The monthly wage: the labour codes' wage, or basic + DA before them (`code_wages`). */
                 wage: components["schemas"]["Money"];
             };
+            /** @description Interest on gratuity paid late (`dues.gratuity_interest.amount`; 0.00 when none, and on settlements computed before it was shown). */
+            gratuity_interest: components["schemas"]["Money"];
             /**
              * Format: uuid
              * @example 87c77c65-4063-4430-8724-1b3cccd46aa3
@@ -6142,6 +6241,12 @@ export interface components {
             net_payable: components["schemas"]["Money"];
             notice: {
                 amount: components["schemas"]["Money"];
+                /**
+                 * @description Why a shortfall asked to be recovered is not (death or disablement). Absent on settlements computed before it was shown.
+                 * @example No notice shortfall is recovered on death (54461.54 would have been recovered)
+                 */
+                note?: string | null;
+                /** @description Recovered: `recover_notice_shortfall` is on and the separation is not death or disablement. */
                 recovered: boolean;
                 /** Format: int64 */
                 required_days: number;
@@ -6204,6 +6309,8 @@ export interface components {
                 pay_start: string;
                 /** @example 15.0 */
                 payable_days: string;
+                /** @description Present when the salary setup was revised within the month (each part paid at its own setup). */
+                periods?: components["schemas"]["SalaryPeriod"][];
                 pf_employee: components["schemas"]["Money"];
                 professional_tax: components["schemas"]["Money"];
                 /** @description Deduction components + PF + ESI + professional tax. */
@@ -6217,7 +6324,7 @@ export interface components {
              */
             settlement_number: string;
             status: components["schemas"]["FinalSettlementStatus"];
-            /** @description salary_net + leave_encashment + gratuity + reimbursements. */
+            /** @description salary_net + leave_encashment + gratuity + gratuity_interest + reimbursements. */
             total_payable: components["schemas"]["Money"];
             /** @description notice_recovery + loan_recovery. */
             total_recovery: components["schemas"]["Money"];
@@ -6226,6 +6333,13 @@ export interface components {
              * @example 2026-11-25T10:30:00.000Z
              */
             updated_at: string;
+            /**
+             * @description What is overdue on a draft on the day it is read (final wages past `dues.final_wages_due`, gratuity past `dues.gratuity_due` with interest running); empty once processed. The list of settlements shows them, so overdue ones stand out.
+             * @example [
+             *       "Final wages were due on 2026-07-17 (within two working days of the separation, Code on Wages 2019 s.17(2)): 131 days overdue"
+             *     ]
+             */
+            warnings: string[];
         };
         /**
          * @description The employee whose exit is settled, and the settlement's options (each may be changed by PUT while the settlement is a draft).
@@ -6281,6 +6395,11 @@ export interface components {
         /** @description Gratuity (Payment of Gratuity Act 1972): last drawn basic + DA × `days_per_year` / `divisor` × completed years, where a final part-year over `round_up_after_months` months counts as a full year; payable after `min_years` of continuous service (`fixed_term_min_years` for fixed-term employees under the 2025 Labour Codes; no minimum on death or disablement); capped at `cap` (₹20 lakh from 29 Mar 2018). The wage is the labour codes' wage from the company's `code_wages_from` (2025-11-21; basic + DA + retaining allowance plus the excess of the exclusions over 50 % of the remuneration, Code on Social Security 2020 s.2(88), see WageSettings); before it, "basic + DA": the full-month amount of the earning components flagged `pf_wage` in the employee's salary setup. Service runs from the joining date to the last working day, both included; a part-year counts when it is more than `round_up_after_months` months (6 months and 1 day with the default); eligibility counts completed years only (4 years 11 months is not 5). The amount is rounded to the rupee, then capped. Worked example: joined 2018-01-01, last day 2026-07-31 (8 years 7 months, counted as 9), basic + DA ₹6,000: 6000 × 15 / 26 × 9 = ₹31,154. It is paid by the full and final settlement (`/api/payroll/final-settlements`). */
         GratuitySettings: {
             cap: components["schemas"]["Money"];
+            /**
+             * @description How five years' continuous service is read - the High Courts are split. `five_full_years` (default, the stricter reading: Andhra Pradesh High Court, 1985): five completed calendar years. `four_years_240_days` (Madras High Court, Mettur Beardsell, 1998 LLR 1072): four completed years and, in the fifth, at least 240 days actually worked - 190 for an establishment working fewer than six days a week (two or more weekly offs) - count as five (Payment of Gratuity Act s.2A(2); Code on Social Security 2020 s.54, from 2025-11-21). Days actually worked = the working days from the day four years were completed to the last working day (not weekly offs or mandatory holidays) less unpaid leave and absences (paid leave counts as worked). The settlement shows which rule decided (`gratuity_detail.continuous_service`).
+             * @enum {string}
+             */
+            continuous_service_rule: "five_full_years" | "four_years_240_days";
             /** Format: int32 */
             days_per_year: number;
             /** Format: int32 */
@@ -6304,6 +6423,11 @@ export interface components {
         /** @description Partial update; fields not given keep their value. */
         GratuitySettingsUpdate: {
             cap?: components["schemas"]["MoneyAmount"];
+            /**
+             * @description How five years' continuous service is read (GratuitySettings).
+             * @enum {string}
+             */
+            continuous_service_rule?: "five_full_years" | "four_years_240_days";
             /** Format: int32 */
             days_per_year?: number;
             /** Format: int32 */
@@ -8164,6 +8288,8 @@ export interface components {
             created_at: string;
             /** @example Short personal leave, planned or at short notice */
             description: string | null;
+            /** @description OSH Code 2020 s.32 (in force from 2025-11-21): carry-forward is capped at 30 days and the excess is encashed at the end of the year. On (with `carry_forward` and `encashable`): when the next period is allocated (the close of this one), the unused days above the cap (`carry_forward_max_days`, 30 when unset) are not lost but recorded as an approved leave encashment of the closing period (debited from its balance, audited), which the next payroll run pays at the company's day rate (WageSettings `encashment_basis` / `encashment_divisor`). Example: 40 days unused, cap 30 → 30 carried, 10 encashed = 10 × 25 000 ÷ 26 = 9 615.38 on a basic of 25 000. Default false. */
+            encash_carry_forward_excess: boolean;
             encashable: boolean;
             /** @description Most days that may be encashed per period (pending and approved encashments together). Null = no cap. */
             encashment_max_days: components["schemas"]["DayCount"] | null;
@@ -8232,6 +8358,8 @@ export interface components {
             comp_off_validity_days?: number | null;
             /** @example Short personal leave, planned or at short notice */
             description?: string | null;
+            /** @description OSH Code 2020 s.32 (in force from 2025-11-21): carry-forward is capped at 30 days and the excess is encashed at the end of the year. On (with `carry_forward` and `encashable`): when the next period is allocated (the close of this one), the unused days above the cap (`carry_forward_max_days`, 30 when unset) are not lost but recorded as an approved leave encashment of the closing period (debited from its balance, audited), which the next payroll run pays at the company's day rate (WageSettings `encashment_basis` / `encashment_divisor`). Example: 40 days unused, cap 30 → 30 carried, 10 encashed = 10 × 25 000 ÷ 26 = 9 615.38 on a basic of 25 000. Default false. */
+            encash_carry_forward_excess?: boolean;
             /** @description Default false. */
             encashable?: boolean;
             encashment_max_days?: components["schemas"]["DayQuantity"] | null;
@@ -8283,6 +8411,8 @@ export interface components {
             comp_off_validity_days?: number | null;
             /** @example Short personal leave, planned or at short notice */
             description?: string | null;
+            /** @description OSH Code 2020 s.32 (in force from 2025-11-21): carry-forward is capped at 30 days and the excess is encashed at the end of the year. On (with `carry_forward` and `encashable`): when the next period is allocated (the close of this one), the unused days above the cap (`carry_forward_max_days`, 30 when unset) are not lost but recorded as an approved leave encashment of the closing period (debited from its balance, audited), which the next payroll run pays at the company's day rate (WageSettings `encashment_basis` / `encashment_divisor`). Example: 40 days unused, cap 30 → 30 carried, 10 encashed = 10 × 25 000 ÷ 26 = 9 615.38 on a basic of 25 000. Default false. */
+            encash_carry_forward_excess?: boolean;
             /** @description Default false. */
             encashable?: boolean;
             encashment_max_days?: components["schemas"]["DayQuantity"] | null;
@@ -9158,6 +9288,49 @@ export interface components {
             type?: components["schemas"]["SalaryComponentType"];
             wage_class?: components["schemas"]["WageClass"];
         };
+        /**
+         * @description A part of a slip's days paid at one salary setup: present when the setup was revised within the month (the slip's `salary_periods`, a settlement's `salary.periods`). Each setup pays the days it was in force: a component depending on payment days is Σ (its full amount in the setup × the part's payable days ÷ the calendar days of the month), rounded once; one that does not is Σ (full amount × the part's days ÷ the days employed). Loss of pay is counted within each part. A setup whose effective date is after the last working day is never used (not for the last month, not for the settlement's wage and gratuity, which are on the rate last drawn). Example: CTC 50 000 cut to 44 000 from 16 October: 50 000 × 15/31 + 44 000 × 16/31 = 46 903.23 (paying the whole month at the new rate would underpay ₹2,903.23).
+         * @example {
+         *       "effective_from": "2026-10-16",
+         *       "from": "2026-10-16",
+         *       "to": "2026-10-31",
+         *       "days": 16,
+         *       "lop_days": "0.0",
+         *       "payable_days": "16.0",
+         *       "monthly_ctc": "44000.00",
+         *       "full_month_gross": "44000.00",
+         *       "gross": "22709.68"
+         *     }
+         */
+        SalaryPeriod: {
+            /** Format: int32 */
+            days: number;
+            /**
+             * Format: date
+             * @description The setup's effective date.
+             * @example 2024-04-01
+             */
+            effective_from: string;
+            /**
+             * Format: date
+             * @example 2026-11-25
+             */
+            from: string;
+            /** @description The setup's full-month gross. */
+            full_month_gross: components["schemas"]["Money"];
+            /** @description What this part paid, rounded (the slip rounds each component once, so the parts may differ from the slip's gross by a paisa). */
+            gross: components["schemas"]["Money"];
+            /** @example 1.0 */
+            lop_days: string;
+            monthly_ctc: components["schemas"]["Money"] | null;
+            /** @example 15.0 */
+            payable_days: string;
+            /**
+             * Format: date
+             * @example 2026-11-25
+             */
+            to: string;
+        };
         SalarySetupLine: {
             /** @description The employee's own amount of a fixed component (null = the component's default, or a formula). */
             amount: components["schemas"]["Money"] | null;
@@ -9241,8 +9414,10 @@ export interface components {
             earnings: components["schemas"]["SalarySlipLine"][];
             /** @description Employer PF (EPF, EPS, EDLI, admin charges), ESI and, when on, the gratuity provision. */
             employer_contributions: components["schemas"]["Money"];
+            /** @description The day rate the slip's leave encashments are paid at (DayRate). Slips calculated before it was shown do not have it. */
+            encashment_rate?: components["schemas"]["DayRate"];
             encashments: {
-                /** @description days × `code_wages.day_wage` ÷ 26, rounded once to the paisa (half up) - the daily wage of the full and final settlement (e.g. 7 days of a wage of 25,000 = 6,730.77). The day wage is the labour codes' full-month wage under `code_wages.rule: code`, else full-month basic + DA (earnings flagged `pf_wage`; the full-month gross when none is flagged). */
+                /** @description days × `encashment_rate.monthly` ÷ `encashment_rate.divisor_days`, rounded once to the paisa (half up) - the day rate of the full and final settlement. By default (WageSettings `encashment_basis: wage`, `encashment_divisor: "26"`) days × `code_wages.day_wage` ÷ 26 (e.g. 7 days of a wage of 25,000 = 6,730.77). The day wage is the labour codes' full-month wage under `code_wages.rule: code`, else full-month basic + DA (earnings flagged `pf_wage`; the full-month gross when none is flagged). */
                 amount: components["schemas"]["Money"];
                 days: components["schemas"]["DayCount"];
                 /**
@@ -9318,6 +9493,8 @@ export interface components {
                 /** @example EXP-2026-0131 */
                 claim_number: string;
             }[];
+            /** @description Present when more than one salary setup was in force in the slip's days (a revision within the month): each part and what it paid (SalaryPeriod). The lines' `full_amount` and `full_month_gross` are those of the setup in force on the slip's last day. */
+            salary_periods?: components["schemas"]["SalaryPeriod"][];
         };
         SalarySlipLine: {
             /** @description Amount of this month (prorated when the component depends on payment days). */
@@ -9397,10 +9574,10 @@ export interface components {
             total_deductions: components["schemas"]["Money"];
         };
         /**
-         * @description Why the employment ended. Gratuity needs `min_years` of completed service (`fixed_term_min_years` for fixed-term employees) except on `death` or `disablement`, where no minimum applies.
+         * @description Why the employment ended. Gratuity needs `min_years` of completed service (`fixed_term_min_years` for fixed-term employees) except on `death` or `disablement`, where no minimum applies. `fixed_term_expiry` (from 2025-11-21): the expiry of a fixed-term contract, Code on Social Security 2020 s.53(1)(d) - the five years are waived (s.53(1) first proviso) and the fixed-term minimum of one year applies (Industrial Relations Code 2020 s.2(o)(iii)); gratuity is "pro rata": 15 days' wages for every completed year of the service rendered and a final part over six months (s.53(2)), e.g. 2 years 7 months at a wage of 26 000 → 3 × 15 000 = ₹45,000. A notice shortfall is never recovered on `death` or `disablement`.
          * @enum {string}
          */
-        Separation: "resignation" | "retirement" | "termination" | "death" | "disablement";
+        Separation: "resignation" | "retirement" | "termination" | "death" | "disablement" | "fixed_term_expiry";
         /** @description The signed-in user, their tenants and the active tenant of the session. */
         SessionInfo: {
             /**
@@ -9451,6 +9628,84 @@ export interface components {
             rule: "code" | "pre_code";
             /** @description The monthly wage of gratuity, leave encashment and notice pay (= gratuity_detail.wage). */
             wage: components["schemas"]["Money"];
+        };
+        /**
+         * @description The statutory due dates of a final settlement and the interest on gratuity paid late.
+         *
+         *     - `final_wages_due`: the second working day after the last working day (weekly offs and the
+         *       mandatory holidays that apply to the employee skipped) - wages are paid "within two working
+         *       days" of the removal, dismissal, retrenchment or resignation (Code on Wages 2019 s.17(2), in
+         *       force from 2025-11-21).
+         *
+         *     - `gratuity_due`: 30 days after the last working day, the day gratuity becomes payable (Payment
+         *       of Gratuity Act 1972 s.7(3), carried into the Code on Social Security 2020 ch. V from
+         *       2025-11-21); null when no gratuity is payable.
+         *
+         *     - `gratuity_interest`: when gratuity is paid after `gratuity_due`, simple interest at 10 % a
+         *       year (the rate notified under s.7(3A), S.O. 874(E) of 1 October 1987) from the day it became
+         *       payable (the last working day) to the day it is paid: gratuity × 10 % × days ÷ 365, rounded
+         *       to the paisa (half up); `days` = calendar days from `from` to `to`. It is added to
+         *       `total_payable`. A settlement is paid on the day it is processed (`paid_on`); a draft shows the
+         *       interest as if paid on the day it was last computed (`as_of`) and processing counts it again
+         *       to its own day. Example: gratuity 1 29 808, last working day 2026-07-15, processed on
+         *       2026-11-25: due 2026-08-14, 133 days → 129 808 × 10 % × 133 ÷ 365 = 4 729.99.
+         *
+         *
+         *     Settlements computed before these dates were shown answer `dues: null` and no interest.
+         * @example {
+         *       "final_wages_due": "2026-07-17",
+         *       "gratuity_due": "2026-08-14",
+         *       "as_of": "2026-11-25",
+         *       "paid_on": null,
+         *       "gratuity_interest": {
+         *         "rate_percent": "10.00",
+         *         "from": "2026-07-15",
+         *         "to": "2026-11-25",
+         *         "days": 133,
+         *         "amount": "4729.99"
+         *       }
+         *     }
+         */
+        SettlementDues: {
+            /**
+             * Format: date
+             * @description The day interest is counted to: the processing day once processed, else the day the draft was computed.
+             * @example 2026-11-25
+             */
+            as_of: string;
+            /**
+             * Format: date
+             * @example 2026-11-25
+             */
+            final_wages_due: string;
+            /**
+             * Format: date
+             * @example 2026-11-25
+             */
+            gratuity_due: string | null;
+            gratuity_interest: {
+                amount: components["schemas"]["Money"];
+                /** Format: int64 */
+                days: number;
+                /**
+                 * Format: date
+                 * @description The day gratuity became payable (the last working day).
+                 * @example 2026-11-25
+                 */
+                from: string;
+                rate_percent: components["schemas"]["Percent"];
+                /**
+                 * Format: date
+                 * @example 2026-11-25
+                 */
+                to: string;
+            } | null;
+            /**
+             * Format: date
+             * @description The day the settlement was processed (paid).
+             * @example 2026-11-25
+             */
+            paid_on: string | null;
         };
         /** @description The wages of a slip under the labour codes (see WageSettings): which definition applies, and the code's arithmetic on the month's earnings as paid (`month`) and on their full-month amounts (`full_month`). The rule of the slip is the one in force on its last day (`pay_end`; the month's wages are payable after it ends, Code on Wages s.17(1)). PF (`pf.wages`) is `month.wage` under `pf_rule: code`, else the earnings flagged `pf_wage` (EPF & MP Act 1952 "basic wages" + DA + retaining allowance, s.2(b) and s.6). Leave encashment days are priced at `day_wage` ÷ 26 and the gratuity provision is on `month.wage` under `rule: code`; under `pre_code` both use basic + DA (earnings flagged `pf_wage`, as before the codes). A slip whose structure has no earning of class `wages` (a consolidated salary classified otherwise, a structure outside India's labour law) is not put to the code's test: `pre_code`, with a `note`. */
         SlipCodeWages: {
@@ -9700,11 +9955,13 @@ export interface components {
          *
          *     **Dates.** `code_wages_from` (default 2025-11-21, when the Code on Wages 2019 and the Code on Social Security 2020 came into force): slips and settlements before it keep the pre-code rule - basic + DA, the earnings flagged `pf_wage` (Payment of Gratuity Act 1972 s.2(s)), or the full-month gross of a structure that flags none. `pf_code_wages_from` (default 2026-06-29): the Employees' Provident Funds Scheme 2026 (G.S.R. 525(E), 29 June 2026, made under s.15(1)(a) of the Code on Social Security; para 1(2): in force on its publication in the Official Gazette) - from then PF wages are the code's wage; before it, the EPF & MP Act 1952's "basic wages" + DA + retaining allowance (s.2(b), s.6), the earnings flagged `pf_wage`. The EPS eligibility of a new member (PF wages at joining above the ceiling) uses the PF rule in force on the date of joining.
          *
-         *     Changing a setting changes what the next calculation of a draft run or draft settlement gives; processed runs and settlements keep their figures. Slips and settlements show the rule and the figures (`code_wages`).
+         *     Changing a setting changes what the next calculation of a draft run or draft settlement gives; processed runs and settlements keep their figures. Slips and settlements show the rule and the figures (`code_wages`). **Day rate of leave encashment and notice pay** (company policy, not statute): `encashment_basis` (`wage`: the wage above - the default, the behaviour before the setting; `gross`: the full-month gross) ÷ `encashment_divisor` (`26`, the default; `30`; `month_days`: the calendar days of the slip's month, or of the month of a settlement's last working day). Payroll runs (approved encashments) and final settlements (leave and notice shortfall) apply it the same way (DayRate); gratuity keeps its statutory 15/26 of the wage.
          * @example {
          *       "code_wages_from": "2025-11-21",
          *       "pf_code_wages_from": "2026-06-29",
          *       "exclusion_limit_percent": "50.00",
+         *       "encashment_basis": "wage",
+         *       "encashment_divisor": "26",
          *       "updated_at": null
          *     }
          */
@@ -9715,6 +9972,16 @@ export interface components {
              * @example 2026-11-25
              */
             code_wages_from: string;
+            /**
+             * @description What a day of leave encashment and notice pay is priced on: `wage` (default) or the full-month `gross`.
+             * @enum {string}
+             */
+            encashment_basis: "wage" | "gross";
+            /**
+             * @description The days a month's pay is divided into for it: 26 (default), 30 or the calendar days of the month.
+             * @enum {string}
+             */
+            encashment_divisor: "26" | "30" | "month_days";
             /** @description The share of all remuneration the exclusions may reach before the excess is added back (50.00, "one-half" of s.2(y)). */
             exclusion_limit_percent: components["schemas"]["Percent"];
             /**
@@ -9742,6 +10009,10 @@ export interface components {
              * @example 2026-11-25
              */
             code_wages_from?: string;
+            /** @enum {string} */
+            encashment_basis?: "wage" | "gross";
+            /** @enum {string} */
+            encashment_divisor?: "26" | "30" | "month_days";
             exclusion_limit_percent?: components["schemas"]["Percent"];
             /**
              * Format: date

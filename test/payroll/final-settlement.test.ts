@@ -140,9 +140,20 @@ describe(`${OPS}, downloadFinalSettlement: full and final settlement`, () => {
       reimbursements: "1234.56",
       notice_recovery: "14423.08",
       loan_recovery: "10000.00",
-      total_payable: "165603.33",
+      // gratuity due 30 days after 2026-07-15 (2026-08-14) is paid late on today's processing (2026-11-25):
+      // simple interest at 10 % a year from 2026-07-15, 133 days: 129 808 × 10 % × 133 ÷ 365 = 4 729.990… → 4 729.99
+      gratuity_interest: "4729.99",
+      dues: {
+        final_wages_due: "2026-07-17", // Wednesday 15 July + two working days (Thu 16, Fri 17)
+        gratuity_due: "2026-08-14",
+        as_of: "2026-11-25",
+        paid_on: null,
+        gratuity_interest: { rate_percent: "10.00", from: "2026-07-15", to: "2026-11-25", days: 133, amount: "4729.99" },
+      },
+      // 165 603.33 before the interest
+      total_payable: "170333.32",
       total_recovery: "24423.08",
-      net_payable: "141180.25",
+      net_payable: "145910.24",
       created_by: w.hr.userId,
       processed_at: null,
     });
@@ -155,6 +166,12 @@ describe(`${OPS}, downloadFinalSettlement: full and final settlement`, () => {
     expect((await w.hr.agent.get(`/api/payroll/final-settlements/${s.id}`).expect(200)).body.data).toEqual(s);
     const list = (await w.hr.agent.get(`/api/payroll/final-settlements?employee_id=${id}&status=draft`).expect(200)).body;
     expect(list.data.map((x: any) => x.id)).toEqual([s.id]);
+    // the list says what is overdue on the draft today (2026-11-25)
+    expect(list.data[0].warnings).toEqual([
+      "Final wages were due on 2026-07-17 (within two working days of the separation, Code on Wages 2019 s.17(2)): 131 days overdue",
+      "Gratuity of 129808.00 was due on 2026-08-14 (within 30 days, Payment of Gratuity Act 1972 s.7(3)): " +
+        "simple interest at 10 % a year runs from 2026-07-15 until it is paid (s.7(3A))",
+    ]);
 
     // one settlement per exit; the exit checklist's final settlement now belongs to it
     expectError(await w.hr.agent.post("/api/payroll/final-settlements").send({ employee_id: id }), 409, "conflict");
@@ -166,10 +183,10 @@ describe(`${OPS}, downloadFinalSettlement: full and final settlement`, () => {
     // review: waive the notice recovery, then recover it again
     const waived = (await w.hr.agent.put(`/api/payroll/final-settlements/${s.id}`).send({ recover_notice_shortfall: false }).expect(200))
       .body.data;
-    expect(waived).toMatchObject({ notice_recovery: "0.00", total_recovery: "10000.00", net_payable: "155603.33" });
+    expect(waived).toMatchObject({ notice_recovery: "0.00", total_recovery: "10000.00", net_payable: "160333.32" });
     const back = (await w.hr.agent.put(`/api/payroll/final-settlements/${s.id}`).send({ recover_notice_shortfall: true }).expect(200)).body
       .data;
-    expect(back.net_payable).toBe("141180.25");
+    expect(back.net_payable).toBe("145910.24");
 
     // process: two at once, exactly one wins
     const statuses = (await Promise.all([1, 2].map(() => w.hr.agent.post(`/api/payroll/final-settlements/${s.id}/process`).send()))).map(
@@ -177,7 +194,11 @@ describe(`${OPS}, downloadFinalSettlement: full and final settlement`, () => {
     );
     expect(statuses.sort()).toEqual([200, 409]);
     const done = (await w.hr.agent.get(`/api/payroll/final-settlements/${s.id}`).expect(200)).body.data;
-    expect(done).toMatchObject({ status: "processed", processed_by: w.hr.userId, net_payable: "141180.25" });
+    expect(done).toMatchObject({ status: "processed", processed_by: w.hr.userId, net_payable: "145910.24" });
+    // paid today: the interest counted to the processing day; nothing overdue is left to warn of
+    expect(done.dues).toMatchObject({ as_of: "2026-11-25", paid_on: "2026-11-25", gratuity_interest: { days: 133, amount: "4729.99" } });
+    expect(done.warnings).toEqual([]);
+    expect((await t.query(`SELECT net_payable::text AS n FROM final_settlements WHERE id = $1`, [s.id]))[0].n).toBe("145910.24");
     expectError(await w.hr.agent.post(`/api/payroll/final-settlements/${s.id}/process`).send(), 409, "conflict");
     expectError(await w.hr.agent.put(`/api/payroll/final-settlements/${s.id}`).send({}), 409, "conflict");
 
@@ -234,9 +255,9 @@ describe(`${OPS}, downloadFinalSettlement: full and final settlement`, () => {
     expect((pdf.body as Buffer).subarray(0, 5).toString()).toBe("%PDF-");
     // read as a person reads it: amounts grouped as on the payslip (lakh for INR), the net in words
     const { text } = await renderPdf(pdf.body as Buffer, "/tmp/final-settlement.png");
-    expect(text).toContain("Net payable: 1,41,180.25 INR");
+    expect(text).toContain("Net payable: 1,45,910.24 INR");
     expect(text).toContain("1,29,808.00 INR"); // gratuity
-    expect(text).toContain("In words: Rupees One Lakh Forty-One Thousand One Hundred Eighty and Paise Twenty-Five Only");
+    expect(text).toContain("In words: Rupees One Lakh Forty-Five Thousand Nine Hundred Ten and Paise Twenty-Four Only");
   });
 
   it("refuses what cannot be settled, and a draft whose figures changed since it was computed", async () => {
@@ -260,7 +281,7 @@ describe(`${OPS}, downloadFinalSettlement: full and final settlement`, () => {
       loans: [],
       claims: [],
       leave_encashment_lines: [],
-      net_payable: "152349.54", // 22 541.54 + 129 808.00
+      net_payable: "157079.53", // 22 541.54 + 129 808.00 + interest on the late gratuity 4 729.99
     });
     // a claim approved after the review changes the figures: processing asks for a recalculation
     await claim(id, "100.00");
@@ -268,7 +289,7 @@ describe(`${OPS}, downloadFinalSettlement: full and final settlement`, () => {
     expect(changed.error).toContain("recalculate it (PUT) and review it before processing");
     expect((await w.hr.agent.get(`/api/payroll/final-settlements/${s.id}`).expect(200)).body.data.status).toBe("draft");
     const again = (await w.hr.agent.put(`/api/payroll/final-settlements/${s.id}`).send({}).expect(200)).body.data;
-    expect(again).toMatchObject({ reimbursements: "100.00", net_payable: "152449.54" });
+    expect(again).toMatchObject({ reimbursements: "100.00", net_payable: "157179.53" });
     await w.hr.agent.post(`/api/payroll/final-settlements/${s.id}/process`).send().expect(200);
   });
 

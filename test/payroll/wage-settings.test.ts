@@ -99,6 +99,9 @@ describe("getWageSettings, updateWageSettings: the labour codes' wage settings",
       code_wages_from: "2025-11-21",
       pf_code_wages_from: "2026-06-29",
       exclusion_limit_percent: "50.00",
+      // the day rate of encashment and notice pay: today's behaviour (wage ÷ 26) by default
+      encashment_basis: "wage",
+      encashment_divisor: "26",
       updated_at: null,
     });
     const changed = (await owner.agent.post("/api/configuration/payroll/wage-settings").send({ code_wages_from: "2026-01-01" }).expect(200))

@@ -5984,6 +5984,7 @@ export const LeaveTypeScalarFieldEnum = {
   carry_forward: 'carry_forward',
   carry_forward_max_days: 'carry_forward_max_days',
   carry_forward_expiry_days: 'carry_forward_expiry_days',
+  encash_carry_forward_excess: 'encash_carry_forward_excess',
   encashable: 'encashable',
   encashment_max_days: 'encashment_max_days',
   encashment_min_balance: 'encashment_min_balance',

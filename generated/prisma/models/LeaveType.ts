@@ -66,6 +66,7 @@ export type LeaveTypeMinAggregateOutputType = {
   carry_forward: boolean | null
   carry_forward_max_days: runtime.Decimal | null
   carry_forward_expiry_days: number | null
+  encash_carry_forward_excess: boolean | null
   encashable: boolean | null
   encashment_max_days: runtime.Decimal | null
   encashment_min_balance: runtime.Decimal | null
@@ -93,6 +94,7 @@ export type LeaveTypeMaxAggregateOutputType = {
   carry_forward: boolean | null
   carry_forward_max_days: runtime.Decimal | null
   carry_forward_expiry_days: number | null
+  encash_carry_forward_excess: boolean | null
   encashable: boolean | null
   encashment_max_days: runtime.Decimal | null
   encashment_min_balance: runtime.Decimal | null
@@ -120,6 +122,7 @@ export type LeaveTypeCountAggregateOutputType = {
   carry_forward: number
   carry_forward_max_days: number
   carry_forward_expiry_days: number
+  encash_carry_forward_excess: number
   encashable: number
   encashment_max_days: number
   encashment_min_balance: number
@@ -175,6 +178,7 @@ export type LeaveTypeMinAggregateInputType = {
   carry_forward?: true
   carry_forward_max_days?: true
   carry_forward_expiry_days?: true
+  encash_carry_forward_excess?: true
   encashable?: true
   encashment_max_days?: true
   encashment_min_balance?: true
@@ -202,6 +206,7 @@ export type LeaveTypeMaxAggregateInputType = {
   carry_forward?: true
   carry_forward_max_days?: true
   carry_forward_expiry_days?: true
+  encash_carry_forward_excess?: true
   encashable?: true
   encashment_max_days?: true
   encashment_min_balance?: true
@@ -229,6 +234,7 @@ export type LeaveTypeCountAggregateInputType = {
   carry_forward?: true
   carry_forward_max_days?: true
   carry_forward_expiry_days?: true
+  encash_carry_forward_excess?: true
   encashable?: true
   encashment_max_days?: true
   encashment_min_balance?: true
@@ -345,6 +351,7 @@ export type LeaveTypeGroupByOutputType = {
   carry_forward: boolean
   carry_forward_max_days: runtime.Decimal | null
   carry_forward_expiry_days: number | null
+  encash_carry_forward_excess: boolean
   encashable: boolean
   encashment_max_days: runtime.Decimal | null
   encashment_min_balance: runtime.Decimal | null
@@ -397,6 +404,7 @@ export type LeaveTypeWhereInput = {
   carry_forward?: Prisma.BoolFilter<"LeaveType"> | boolean
   carry_forward_max_days?: Prisma.DecimalNullableFilter<"LeaveType"> | runtime.Decimal | runtime.DecimalJsLike | number | string | null
   carry_forward_expiry_days?: Prisma.IntNullableFilter<"LeaveType"> | number | null
+  encash_carry_forward_excess?: Prisma.BoolFilter<"LeaveType"> | boolean
   encashable?: Prisma.BoolFilter<"LeaveType"> | boolean
   encashment_max_days?: Prisma.DecimalNullableFilter<"LeaveType"> | runtime.Decimal | runtime.DecimalJsLike | number | string | null
   encashment_min_balance?: Prisma.DecimalNullableFilter<"LeaveType"> | runtime.Decimal | runtime.DecimalJsLike | number | string | null
@@ -433,6 +441,7 @@ export type LeaveTypeOrderByWithRelationInput = {
   carry_forward?: Prisma.SortOrder
   carry_forward_max_days?: Prisma.SortOrderInput | Prisma.SortOrder
   carry_forward_expiry_days?: Prisma.SortOrderInput | Prisma.SortOrder
+  encash_carry_forward_excess?: Prisma.SortOrder
   encashable?: Prisma.SortOrder
   encashment_max_days?: Prisma.SortOrderInput | Prisma.SortOrder
   encashment_min_balance?: Prisma.SortOrderInput | Prisma.SortOrder
@@ -474,6 +483,7 @@ export type LeaveTypeWhereUniqueInput = Prisma.AtLeast<{
   carry_forward?: Prisma.BoolFilter<"LeaveType"> | boolean
   carry_forward_max_days?: Prisma.DecimalNullableFilter<"LeaveType"> | runtime.Decimal | runtime.DecimalJsLike | number | string | null
   carry_forward_expiry_days?: Prisma.IntNullableFilter<"LeaveType"> | number | null
+  encash_carry_forward_excess?: Prisma.BoolFilter<"LeaveType"> | boolean
   encashable?: Prisma.BoolFilter<"LeaveType"> | boolean
   encashment_max_days?: Prisma.DecimalNullableFilter<"LeaveType"> | runtime.Decimal | runtime.DecimalJsLike | number | string | null
   encashment_min_balance?: Prisma.DecimalNullableFilter<"LeaveType"> | runtime.Decimal | runtime.DecimalJsLike | number | string | null
@@ -510,6 +520,7 @@ export type LeaveTypeOrderByWithAggregationInput = {
   carry_forward?: Prisma.SortOrder
   carry_forward_max_days?: Prisma.SortOrderInput | Prisma.SortOrder
   carry_forward_expiry_days?: Prisma.SortOrderInput | Prisma.SortOrder
+  encash_carry_forward_excess?: Prisma.SortOrder
   encashable?: Prisma.SortOrder
   encashment_max_days?: Prisma.SortOrderInput | Prisma.SortOrder
   encashment_min_balance?: Prisma.SortOrderInput | Prisma.SortOrder
@@ -547,6 +558,7 @@ export type LeaveTypeScalarWhereWithAggregatesInput = {
   carry_forward?: Prisma.BoolWithAggregatesFilter<"LeaveType"> | boolean
   carry_forward_max_days?: Prisma.DecimalNullableWithAggregatesFilter<"LeaveType"> | runtime.Decimal | runtime.DecimalJsLike | number | string | null
   carry_forward_expiry_days?: Prisma.IntNullableWithAggregatesFilter<"LeaveType"> | number | null
+  encash_carry_forward_excess?: Prisma.BoolWithAggregatesFilter<"LeaveType"> | boolean
   encashable?: Prisma.BoolWithAggregatesFilter<"LeaveType"> | boolean
   encashment_max_days?: Prisma.DecimalNullableWithAggregatesFilter<"LeaveType"> | runtime.Decimal | runtime.DecimalJsLike | number | string | null
   encashment_min_balance?: Prisma.DecimalNullableWithAggregatesFilter<"LeaveType"> | runtime.Decimal | runtime.DecimalJsLike | number | string | null
@@ -576,6 +588,7 @@ export type LeaveTypeCreateInput = {
   carry_forward?: boolean
   carry_forward_max_days?: runtime.Decimal | runtime.DecimalJsLike | number | string | null
   carry_forward_expiry_days?: number | null
+  encash_carry_forward_excess?: boolean
   encashable?: boolean
   encashment_max_days?: runtime.Decimal | runtime.DecimalJsLike | number | string | null
   encashment_min_balance?: runtime.Decimal | runtime.DecimalJsLike | number | string | null
@@ -612,6 +625,7 @@ export type LeaveTypeUncheckedCreateInput = {
   carry_forward?: boolean
   carry_forward_max_days?: runtime.Decimal | runtime.DecimalJsLike | number | string | null
   carry_forward_expiry_days?: number | null
+  encash_carry_forward_excess?: boolean
   encashable?: boolean
   encashment_max_days?: runtime.Decimal | runtime.DecimalJsLike | number | string | null
   encashment_min_balance?: runtime.Decimal | runtime.DecimalJsLike | number | string | null
@@ -648,6 +662,7 @@ export type LeaveTypeUpdateInput = {
   carry_forward?: Prisma.BoolFieldUpdateOperationsInput | boolean
   carry_forward_max_days?: Prisma.NullableDecimalFieldUpdateOperationsInput | runtime.Decimal | runtime.DecimalJsLike | number | string | null
   carry_forward_expiry_days?: Prisma.NullableIntFieldUpdateOperationsInput | number | null
+  encash_carry_forward_excess?: Prisma.BoolFieldUpdateOperationsInput | boolean
   encashable?: Prisma.BoolFieldUpdateOperationsInput | boolean
   encashment_max_days?: Prisma.NullableDecimalFieldUpdateOperationsInput | runtime.Decimal | runtime.DecimalJsLike | number | string | null
   encashment_min_balance?: Prisma.NullableDecimalFieldUpdateOperationsInput | runtime.Decimal | runtime.DecimalJsLike | number | string | null
@@ -684,6 +699,7 @@ export type LeaveTypeUncheckedUpdateInput = {
   carry_forward?: Prisma.BoolFieldUpdateOperationsInput | boolean
   carry_forward_max_days?: Prisma.NullableDecimalFieldUpdateOperationsInput | runtime.Decimal | runtime.DecimalJsLike | number | string | null
   carry_forward_expiry_days?: Prisma.NullableIntFieldUpdateOperationsInput | number | null
+  encash_carry_forward_excess?: Prisma.BoolFieldUpdateOperationsInput | boolean
   encashable?: Prisma.BoolFieldUpdateOperationsInput | boolean
   encashment_max_days?: Prisma.NullableDecimalFieldUpdateOperationsInput | runtime.Decimal | runtime.DecimalJsLike | number | string | null
   encashment_min_balance?: Prisma.NullableDecimalFieldUpdateOperationsInput | runtime.Decimal | runtime.DecimalJsLike | number | string | null
@@ -720,6 +736,7 @@ export type LeaveTypeCreateManyInput = {
   carry_forward?: boolean
   carry_forward_max_days?: runtime.Decimal | runtime.DecimalJsLike | number | string | null
   carry_forward_expiry_days?: number | null
+  encash_carry_forward_excess?: boolean
   encashable?: boolean
   encashment_max_days?: runtime.Decimal | runtime.DecimalJsLike | number | string | null
   encashment_min_balance?: runtime.Decimal | runtime.DecimalJsLike | number | string | null
@@ -749,6 +766,7 @@ export type LeaveTypeUpdateManyMutationInput = {
   carry_forward?: Prisma.BoolFieldUpdateOperationsInput | boolean
   carry_forward_max_days?: Prisma.NullableDecimalFieldUpdateOperationsInput | runtime.Decimal | runtime.DecimalJsLike | number | string | null
   carry_forward_expiry_days?: Prisma.NullableIntFieldUpdateOperationsInput | number | null
+  encash_carry_forward_excess?: Prisma.BoolFieldUpdateOperationsInput | boolean
   encashable?: Prisma.BoolFieldUpdateOperationsInput | boolean
   encashment_max_days?: Prisma.NullableDecimalFieldUpdateOperationsInput | runtime.Decimal | runtime.DecimalJsLike | number | string | null
   encashment_min_balance?: Prisma.NullableDecimalFieldUpdateOperationsInput | runtime.Decimal | runtime.DecimalJsLike | number | string | null
@@ -778,6 +796,7 @@ export type LeaveTypeUncheckedUpdateManyInput = {
   carry_forward?: Prisma.BoolFieldUpdateOperationsInput | boolean
   carry_forward_max_days?: Prisma.NullableDecimalFieldUpdateOperationsInput | runtime.Decimal | runtime.DecimalJsLike | number | string | null
   carry_forward_expiry_days?: Prisma.NullableIntFieldUpdateOperationsInput | number | null
+  encash_carry_forward_excess?: Prisma.BoolFieldUpdateOperationsInput | boolean
   encashable?: Prisma.BoolFieldUpdateOperationsInput | boolean
   encashment_max_days?: Prisma.NullableDecimalFieldUpdateOperationsInput | runtime.Decimal | runtime.DecimalJsLike | number | string | null
   encashment_min_balance?: Prisma.NullableDecimalFieldUpdateOperationsInput | runtime.Decimal | runtime.DecimalJsLike | number | string | null
@@ -825,6 +844,7 @@ export type LeaveTypeCountOrderByAggregateInput = {
   carry_forward?: Prisma.SortOrder
   carry_forward_max_days?: Prisma.SortOrder
   carry_forward_expiry_days?: Prisma.SortOrder
+  encash_carry_forward_excess?: Prisma.SortOrder
   encashable?: Prisma.SortOrder
   encashment_max_days?: Prisma.SortOrder
   encashment_min_balance?: Prisma.SortOrder
@@ -866,6 +886,7 @@ export type LeaveTypeMaxOrderByAggregateInput = {
   carry_forward?: Prisma.SortOrder
   carry_forward_max_days?: Prisma.SortOrder
   carry_forward_expiry_days?: Prisma.SortOrder
+  encash_carry_forward_excess?: Prisma.SortOrder
   encashable?: Prisma.SortOrder
   encashment_max_days?: Prisma.SortOrder
   encashment_min_balance?: Prisma.SortOrder
@@ -893,6 +914,7 @@ export type LeaveTypeMinOrderByAggregateInput = {
   carry_forward?: Prisma.SortOrder
   carry_forward_max_days?: Prisma.SortOrder
   carry_forward_expiry_days?: Prisma.SortOrder
+  encash_carry_forward_excess?: Prisma.SortOrder
   encashable?: Prisma.SortOrder
   encashment_max_days?: Prisma.SortOrder
   encashment_min_balance?: Prisma.SortOrder
@@ -1060,6 +1082,7 @@ export type LeaveTypeCreateWithoutPolicy_itemsInput = {
   carry_forward?: boolean
   carry_forward_max_days?: runtime.Decimal | runtime.DecimalJsLike | number | string | null
   carry_forward_expiry_days?: number | null
+  encash_carry_forward_excess?: boolean
   encashable?: boolean
   encashment_max_days?: runtime.Decimal | runtime.DecimalJsLike | number | string | null
   encashment_min_balance?: runtime.Decimal | runtime.DecimalJsLike | number | string | null
@@ -1095,6 +1118,7 @@ export type LeaveTypeUncheckedCreateWithoutPolicy_itemsInput = {
   carry_forward?: boolean
   carry_forward_max_days?: runtime.Decimal | runtime.DecimalJsLike | number | string | null
   carry_forward_expiry_days?: number | null
+  encash_carry_forward_excess?: boolean
   encashable?: boolean
   encashment_max_days?: runtime.Decimal | runtime.DecimalJsLike | number | string | null
   encashment_min_balance?: runtime.Decimal | runtime.DecimalJsLike | number | string | null
@@ -1146,6 +1170,7 @@ export type LeaveTypeUpdateWithoutPolicy_itemsInput = {
   carry_forward?: Prisma.BoolFieldUpdateOperationsInput | boolean
   carry_forward_max_days?: Prisma.NullableDecimalFieldUpdateOperationsInput | runtime.Decimal | runtime.DecimalJsLike | number | string | null
   carry_forward_expiry_days?: Prisma.NullableIntFieldUpdateOperationsInput | number | null
+  encash_carry_forward_excess?: Prisma.BoolFieldUpdateOperationsInput | boolean
   encashable?: Prisma.BoolFieldUpdateOperationsInput | boolean
   encashment_max_days?: Prisma.NullableDecimalFieldUpdateOperationsInput | runtime.Decimal | runtime.DecimalJsLike | number | string | null
   encashment_min_balance?: Prisma.NullableDecimalFieldUpdateOperationsInput | runtime.Decimal | runtime.DecimalJsLike | number | string | null
@@ -1181,6 +1206,7 @@ export type LeaveTypeUncheckedUpdateWithoutPolicy_itemsInput = {
   carry_forward?: Prisma.BoolFieldUpdateOperationsInput | boolean
   carry_forward_max_days?: Prisma.NullableDecimalFieldUpdateOperationsInput | runtime.Decimal | runtime.DecimalJsLike | number | string | null
   carry_forward_expiry_days?: Prisma.NullableIntFieldUpdateOperationsInput | number | null
+  encash_carry_forward_excess?: Prisma.BoolFieldUpdateOperationsInput | boolean
   encashable?: Prisma.BoolFieldUpdateOperationsInput | boolean
   encashment_max_days?: Prisma.NullableDecimalFieldUpdateOperationsInput | runtime.Decimal | runtime.DecimalJsLike | number | string | null
   encashment_min_balance?: Prisma.NullableDecimalFieldUpdateOperationsInput | runtime.Decimal | runtime.DecimalJsLike | number | string | null
@@ -1216,6 +1242,7 @@ export type LeaveTypeCreateWithoutAllocationsInput = {
   carry_forward?: boolean
   carry_forward_max_days?: runtime.Decimal | runtime.DecimalJsLike | number | string | null
   carry_forward_expiry_days?: number | null
+  encash_carry_forward_excess?: boolean
   encashable?: boolean
   encashment_max_days?: runtime.Decimal | runtime.DecimalJsLike | number | string | null
   encashment_min_balance?: runtime.Decimal | runtime.DecimalJsLike | number | string | null
@@ -1251,6 +1278,7 @@ export type LeaveTypeUncheckedCreateWithoutAllocationsInput = {
   carry_forward?: boolean
   carry_forward_max_days?: runtime.Decimal | runtime.DecimalJsLike | number | string | null
   carry_forward_expiry_days?: number | null
+  encash_carry_forward_excess?: boolean
   encashable?: boolean
   encashment_max_days?: runtime.Decimal | runtime.DecimalJsLike | number | string | null
   encashment_min_balance?: runtime.Decimal | runtime.DecimalJsLike | number | string | null
@@ -1302,6 +1330,7 @@ export type LeaveTypeUpdateWithoutAllocationsInput = {
   carry_forward?: Prisma.BoolFieldUpdateOperationsInput | boolean
   carry_forward_max_days?: Prisma.NullableDecimalFieldUpdateOperationsInput | runtime.Decimal | runtime.DecimalJsLike | number | string | null
   carry_forward_expiry_days?: Prisma.NullableIntFieldUpdateOperationsInput | number | null
+  encash_carry_forward_excess?: Prisma.BoolFieldUpdateOperationsInput | boolean
   encashable?: Prisma.BoolFieldUpdateOperationsInput | boolean
   encashment_max_days?: Prisma.NullableDecimalFieldUpdateOperationsInput | runtime.Decimal | runtime.DecimalJsLike | number | string | null
   encashment_min_balance?: Prisma.NullableDecimalFieldUpdateOperationsInput | runtime.Decimal | runtime.DecimalJsLike | number | string | null
@@ -1337,6 +1366,7 @@ export type LeaveTypeUncheckedUpdateWithoutAllocationsInput = {
   carry_forward?: Prisma.BoolFieldUpdateOperationsInput | boolean
   carry_forward_max_days?: Prisma.NullableDecimalFieldUpdateOperationsInput | runtime.Decimal | runtime.DecimalJsLike | number | string | null
   carry_forward_expiry_days?: Prisma.NullableIntFieldUpdateOperationsInput | number | null
+  encash_carry_forward_excess?: Prisma.BoolFieldUpdateOperationsInput | boolean
   encashable?: Prisma.BoolFieldUpdateOperationsInput | boolean
   encashment_max_days?: Prisma.NullableDecimalFieldUpdateOperationsInput | runtime.Decimal | runtime.DecimalJsLike | number | string | null
   encashment_min_balance?: Prisma.NullableDecimalFieldUpdateOperationsInput | runtime.Decimal | runtime.DecimalJsLike | number | string | null
@@ -1372,6 +1402,7 @@ export type LeaveTypeCreateWithoutLedger_entriesInput = {
   carry_forward?: boolean
   carry_forward_max_days?: runtime.Decimal | runtime.DecimalJsLike | number | string | null
   carry_forward_expiry_days?: number | null
+  encash_carry_forward_excess?: boolean
   encashable?: boolean
   encashment_max_days?: runtime.Decimal | runtime.DecimalJsLike | number | string | null
   encashment_min_balance?: runtime.Decimal | runtime.DecimalJsLike | number | string | null
@@ -1407,6 +1438,7 @@ export type LeaveTypeUncheckedCreateWithoutLedger_entriesInput = {
   carry_forward?: boolean
   carry_forward_max_days?: runtime.Decimal | runtime.DecimalJsLike | number | string | null
   carry_forward_expiry_days?: number | null
+  encash_carry_forward_excess?: boolean
   encashable?: boolean
   encashment_max_days?: runtime.Decimal | runtime.DecimalJsLike | number | string | null
   encashment_min_balance?: runtime.Decimal | runtime.DecimalJsLike | number | string | null
@@ -1458,6 +1490,7 @@ export type LeaveTypeUpdateWithoutLedger_entriesInput = {
   carry_forward?: Prisma.BoolFieldUpdateOperationsInput | boolean
   carry_forward_max_days?: Prisma.NullableDecimalFieldUpdateOperationsInput | runtime.Decimal | runtime.DecimalJsLike | number | string | null
   carry_forward_expiry_days?: Prisma.NullableIntFieldUpdateOperationsInput | number | null
+  encash_carry_forward_excess?: Prisma.BoolFieldUpdateOperationsInput | boolean
   encashable?: Prisma.BoolFieldUpdateOperationsInput | boolean
   encashment_max_days?: Prisma.NullableDecimalFieldUpdateOperationsInput | runtime.Decimal | runtime.DecimalJsLike | number | string | null
   encashment_min_balance?: Prisma.NullableDecimalFieldUpdateOperationsInput | runtime.Decimal | runtime.DecimalJsLike | number | string | null
@@ -1493,6 +1526,7 @@ export type LeaveTypeUncheckedUpdateWithoutLedger_entriesInput = {
   carry_forward?: Prisma.BoolFieldUpdateOperationsInput | boolean
   carry_forward_max_days?: Prisma.NullableDecimalFieldUpdateOperationsInput | runtime.Decimal | runtime.DecimalJsLike | number | string | null
   carry_forward_expiry_days?: Prisma.NullableIntFieldUpdateOperationsInput | number | null
+  encash_carry_forward_excess?: Prisma.BoolFieldUpdateOperationsInput | boolean
   encashable?: Prisma.BoolFieldUpdateOperationsInput | boolean
   encashment_max_days?: Prisma.NullableDecimalFieldUpdateOperationsInput | runtime.Decimal | runtime.DecimalJsLike | number | string | null
   encashment_min_balance?: Prisma.NullableDecimalFieldUpdateOperationsInput | runtime.Decimal | runtime.DecimalJsLike | number | string | null
@@ -1528,6 +1562,7 @@ export type LeaveTypeCreateWithoutBalance_totalsInput = {
   carry_forward?: boolean
   carry_forward_max_days?: runtime.Decimal | runtime.DecimalJsLike | number | string | null
   carry_forward_expiry_days?: number | null
+  encash_carry_forward_excess?: boolean
   encashable?: boolean
   encashment_max_days?: runtime.Decimal | runtime.DecimalJsLike | number | string | null
   encashment_min_balance?: runtime.Decimal | runtime.DecimalJsLike | number | string | null
@@ -1563,6 +1598,7 @@ export type LeaveTypeUncheckedCreateWithoutBalance_totalsInput = {
   carry_forward?: boolean
   carry_forward_max_days?: runtime.Decimal | runtime.DecimalJsLike | number | string | null
   carry_forward_expiry_days?: number | null
+  encash_carry_forward_excess?: boolean
   encashable?: boolean
   encashment_max_days?: runtime.Decimal | runtime.DecimalJsLike | number | string | null
   encashment_min_balance?: runtime.Decimal | runtime.DecimalJsLike | number | string | null
@@ -1614,6 +1650,7 @@ export type LeaveTypeUpdateWithoutBalance_totalsInput = {
   carry_forward?: Prisma.BoolFieldUpdateOperationsInput | boolean
   carry_forward_max_days?: Prisma.NullableDecimalFieldUpdateOperationsInput | runtime.Decimal | runtime.DecimalJsLike | number | string | null
   carry_forward_expiry_days?: Prisma.NullableIntFieldUpdateOperationsInput | number | null
+  encash_carry_forward_excess?: Prisma.BoolFieldUpdateOperationsInput | boolean
   encashable?: Prisma.BoolFieldUpdateOperationsInput | boolean
   encashment_max_days?: Prisma.NullableDecimalFieldUpdateOperationsInput | runtime.Decimal | runtime.DecimalJsLike | number | string | null
   encashment_min_balance?: Prisma.NullableDecimalFieldUpdateOperationsInput | runtime.Decimal | runtime.DecimalJsLike | number | string | null
@@ -1649,6 +1686,7 @@ export type LeaveTypeUncheckedUpdateWithoutBalance_totalsInput = {
   carry_forward?: Prisma.BoolFieldUpdateOperationsInput | boolean
   carry_forward_max_days?: Prisma.NullableDecimalFieldUpdateOperationsInput | runtime.Decimal | runtime.DecimalJsLike | number | string | null
   carry_forward_expiry_days?: Prisma.NullableIntFieldUpdateOperationsInput | number | null
+  encash_carry_forward_excess?: Prisma.BoolFieldUpdateOperationsInput | boolean
   encashable?: Prisma.BoolFieldUpdateOperationsInput | boolean
   encashment_max_days?: Prisma.NullableDecimalFieldUpdateOperationsInput | runtime.Decimal | runtime.DecimalJsLike | number | string | null
   encashment_min_balance?: Prisma.NullableDecimalFieldUpdateOperationsInput | runtime.Decimal | runtime.DecimalJsLike | number | string | null
@@ -1684,6 +1722,7 @@ export type LeaveTypeCreateWithoutRequestsInput = {
   carry_forward?: boolean
   carry_forward_max_days?: runtime.Decimal | runtime.DecimalJsLike | number | string | null
   carry_forward_expiry_days?: number | null
+  encash_carry_forward_excess?: boolean
   encashable?: boolean
   encashment_max_days?: runtime.Decimal | runtime.DecimalJsLike | number | string | null
   encashment_min_balance?: runtime.Decimal | runtime.DecimalJsLike | number | string | null
@@ -1719,6 +1758,7 @@ export type LeaveTypeUncheckedCreateWithoutRequestsInput = {
   carry_forward?: boolean
   carry_forward_max_days?: runtime.Decimal | runtime.DecimalJsLike | number | string | null
   carry_forward_expiry_days?: number | null
+  encash_carry_forward_excess?: boolean
   encashable?: boolean
   encashment_max_days?: runtime.Decimal | runtime.DecimalJsLike | number | string | null
   encashment_min_balance?: runtime.Decimal | runtime.DecimalJsLike | number | string | null
@@ -1770,6 +1810,7 @@ export type LeaveTypeUpdateWithoutRequestsInput = {
   carry_forward?: Prisma.BoolFieldUpdateOperationsInput | boolean
   carry_forward_max_days?: Prisma.NullableDecimalFieldUpdateOperationsInput | runtime.Decimal | runtime.DecimalJsLike | number | string | null
   carry_forward_expiry_days?: Prisma.NullableIntFieldUpdateOperationsInput | number | null
+  encash_carry_forward_excess?: Prisma.BoolFieldUpdateOperationsInput | boolean
   encashable?: Prisma.BoolFieldUpdateOperationsInput | boolean
   encashment_max_days?: Prisma.NullableDecimalFieldUpdateOperationsInput | runtime.Decimal | runtime.DecimalJsLike | number | string | null
   encashment_min_balance?: Prisma.NullableDecimalFieldUpdateOperationsInput | runtime.Decimal | runtime.DecimalJsLike | number | string | null
@@ -1805,6 +1846,7 @@ export type LeaveTypeUncheckedUpdateWithoutRequestsInput = {
   carry_forward?: Prisma.BoolFieldUpdateOperationsInput | boolean
   carry_forward_max_days?: Prisma.NullableDecimalFieldUpdateOperationsInput | runtime.Decimal | runtime.DecimalJsLike | number | string | null
   carry_forward_expiry_days?: Prisma.NullableIntFieldUpdateOperationsInput | number | null
+  encash_carry_forward_excess?: Prisma.BoolFieldUpdateOperationsInput | boolean
   encashable?: Prisma.BoolFieldUpdateOperationsInput | boolean
   encashment_max_days?: Prisma.NullableDecimalFieldUpdateOperationsInput | runtime.Decimal | runtime.DecimalJsLike | number | string | null
   encashment_min_balance?: Prisma.NullableDecimalFieldUpdateOperationsInput | runtime.Decimal | runtime.DecimalJsLike | number | string | null
@@ -1840,6 +1882,7 @@ export type LeaveTypeCreateWithoutEncashmentsInput = {
   carry_forward?: boolean
   carry_forward_max_days?: runtime.Decimal | runtime.DecimalJsLike | number | string | null
   carry_forward_expiry_days?: number | null
+  encash_carry_forward_excess?: boolean
   encashable?: boolean
   encashment_max_days?: runtime.Decimal | runtime.DecimalJsLike | number | string | null
   encashment_min_balance?: runtime.Decimal | runtime.DecimalJsLike | number | string | null
@@ -1875,6 +1918,7 @@ export type LeaveTypeUncheckedCreateWithoutEncashmentsInput = {
   carry_forward?: boolean
   carry_forward_max_days?: runtime.Decimal | runtime.DecimalJsLike | number | string | null
   carry_forward_expiry_days?: number | null
+  encash_carry_forward_excess?: boolean
   encashable?: boolean
   encashment_max_days?: runtime.Decimal | runtime.DecimalJsLike | number | string | null
   encashment_min_balance?: runtime.Decimal | runtime.DecimalJsLike | number | string | null
@@ -1926,6 +1970,7 @@ export type LeaveTypeUpdateWithoutEncashmentsInput = {
   carry_forward?: Prisma.BoolFieldUpdateOperationsInput | boolean
   carry_forward_max_days?: Prisma.NullableDecimalFieldUpdateOperationsInput | runtime.Decimal | runtime.DecimalJsLike | number | string | null
   carry_forward_expiry_days?: Prisma.NullableIntFieldUpdateOperationsInput | number | null
+  encash_carry_forward_excess?: Prisma.BoolFieldUpdateOperationsInput | boolean
   encashable?: Prisma.BoolFieldUpdateOperationsInput | boolean
   encashment_max_days?: Prisma.NullableDecimalFieldUpdateOperationsInput | runtime.Decimal | runtime.DecimalJsLike | number | string | null
   encashment_min_balance?: Prisma.NullableDecimalFieldUpdateOperationsInput | runtime.Decimal | runtime.DecimalJsLike | number | string | null
@@ -1961,6 +2006,7 @@ export type LeaveTypeUncheckedUpdateWithoutEncashmentsInput = {
   carry_forward?: Prisma.BoolFieldUpdateOperationsInput | boolean
   carry_forward_max_days?: Prisma.NullableDecimalFieldUpdateOperationsInput | runtime.Decimal | runtime.DecimalJsLike | number | string | null
   carry_forward_expiry_days?: Prisma.NullableIntFieldUpdateOperationsInput | number | null
+  encash_carry_forward_excess?: Prisma.BoolFieldUpdateOperationsInput | boolean
   encashable?: Prisma.BoolFieldUpdateOperationsInput | boolean
   encashment_max_days?: Prisma.NullableDecimalFieldUpdateOperationsInput | runtime.Decimal | runtime.DecimalJsLike | number | string | null
   encashment_min_balance?: Prisma.NullableDecimalFieldUpdateOperationsInput | runtime.Decimal | runtime.DecimalJsLike | number | string | null
@@ -1996,6 +2042,7 @@ export type LeaveTypeCreateWithoutHoliday_worksInput = {
   carry_forward?: boolean
   carry_forward_max_days?: runtime.Decimal | runtime.DecimalJsLike | number | string | null
   carry_forward_expiry_days?: number | null
+  encash_carry_forward_excess?: boolean
   encashable?: boolean
   encashment_max_days?: runtime.Decimal | runtime.DecimalJsLike | number | string | null
   encashment_min_balance?: runtime.Decimal | runtime.DecimalJsLike | number | string | null
@@ -2031,6 +2078,7 @@ export type LeaveTypeUncheckedCreateWithoutHoliday_worksInput = {
   carry_forward?: boolean
   carry_forward_max_days?: runtime.Decimal | runtime.DecimalJsLike | number | string | null
   carry_forward_expiry_days?: number | null
+  encash_carry_forward_excess?: boolean
   encashable?: boolean
   encashment_max_days?: runtime.Decimal | runtime.DecimalJsLike | number | string | null
   encashment_min_balance?: runtime.Decimal | runtime.DecimalJsLike | number | string | null
@@ -2082,6 +2130,7 @@ export type LeaveTypeUpdateWithoutHoliday_worksInput = {
   carry_forward?: Prisma.BoolFieldUpdateOperationsInput | boolean
   carry_forward_max_days?: Prisma.NullableDecimalFieldUpdateOperationsInput | runtime.Decimal | runtime.DecimalJsLike | number | string | null
   carry_forward_expiry_days?: Prisma.NullableIntFieldUpdateOperationsInput | number | null
+  encash_carry_forward_excess?: Prisma.BoolFieldUpdateOperationsInput | boolean
   encashable?: Prisma.BoolFieldUpdateOperationsInput | boolean
   encashment_max_days?: Prisma.NullableDecimalFieldUpdateOperationsInput | runtime.Decimal | runtime.DecimalJsLike | number | string | null
   encashment_min_balance?: Prisma.NullableDecimalFieldUpdateOperationsInput | runtime.Decimal | runtime.DecimalJsLike | number | string | null
@@ -2117,6 +2166,7 @@ export type LeaveTypeUncheckedUpdateWithoutHoliday_worksInput = {
   carry_forward?: Prisma.BoolFieldUpdateOperationsInput | boolean
   carry_forward_max_days?: Prisma.NullableDecimalFieldUpdateOperationsInput | runtime.Decimal | runtime.DecimalJsLike | number | string | null
   carry_forward_expiry_days?: Prisma.NullableIntFieldUpdateOperationsInput | number | null
+  encash_carry_forward_excess?: Prisma.BoolFieldUpdateOperationsInput | boolean
   encashable?: Prisma.BoolFieldUpdateOperationsInput | boolean
   encashment_max_days?: Prisma.NullableDecimalFieldUpdateOperationsInput | runtime.Decimal | runtime.DecimalJsLike | number | string | null
   encashment_min_balance?: Prisma.NullableDecimalFieldUpdateOperationsInput | runtime.Decimal | runtime.DecimalJsLike | number | string | null
@@ -2237,6 +2287,7 @@ export type LeaveTypeSelect<ExtArgs extends runtime.Types.Extensions.InternalArg
   carry_forward?: boolean
   carry_forward_max_days?: boolean
   carry_forward_expiry_days?: boolean
+  encash_carry_forward_excess?: boolean
   encashable?: boolean
   encashment_max_days?: boolean
   encashment_min_balance?: boolean
@@ -2274,6 +2325,7 @@ export type LeaveTypeSelectCreateManyAndReturn<ExtArgs extends runtime.Types.Ext
   carry_forward?: boolean
   carry_forward_max_days?: boolean
   carry_forward_expiry_days?: boolean
+  encash_carry_forward_excess?: boolean
   encashable?: boolean
   encashment_max_days?: boolean
   encashment_min_balance?: boolean
@@ -2303,6 +2355,7 @@ export type LeaveTypeSelectUpdateManyAndReturn<ExtArgs extends runtime.Types.Ext
   carry_forward?: boolean
   carry_forward_max_days?: boolean
   carry_forward_expiry_days?: boolean
+  encash_carry_forward_excess?: boolean
   encashable?: boolean
   encashment_max_days?: boolean
   encashment_min_balance?: boolean
@@ -2332,6 +2385,7 @@ export type LeaveTypeSelectScalar = {
   carry_forward?: boolean
   carry_forward_max_days?: boolean
   carry_forward_expiry_days?: boolean
+  encash_carry_forward_excess?: boolean
   encashable?: boolean
   encashment_max_days?: boolean
   encashment_min_balance?: boolean
@@ -2345,7 +2399,7 @@ export type LeaveTypeSelectScalar = {
   updated_at?: boolean
 }
 
-export type LeaveTypeOmit<ExtArgs extends runtime.Types.Extensions.InternalArgs = runtime.Types.Extensions.DefaultArgs> = runtime.Types.Extensions.GetOmit<"tenant_id" | "id" | "name" | "code" | "description" | "is_paid" | "allow_half_day" | "max_consecutive_days" | "min_notice_days" | "attachment_required_above_days" | "allow_negative_balance" | "negative_balance_limit" | "carry_forward" | "carry_forward_max_days" | "carry_forward_expiry_days" | "encashable" | "encashment_max_days" | "encashment_min_balance" | "is_compensatory" | "comp_off_validity_days" | "applicable_genders" | "applicable_employment_types" | "sandwich_rule" | "active" | "created_at" | "updated_at", ExtArgs["result"]["leaveType"]>
+export type LeaveTypeOmit<ExtArgs extends runtime.Types.Extensions.InternalArgs = runtime.Types.Extensions.DefaultArgs> = runtime.Types.Extensions.GetOmit<"tenant_id" | "id" | "name" | "code" | "description" | "is_paid" | "allow_half_day" | "max_consecutive_days" | "min_notice_days" | "attachment_required_above_days" | "allow_negative_balance" | "negative_balance_limit" | "carry_forward" | "carry_forward_max_days" | "carry_forward_expiry_days" | "encash_carry_forward_excess" | "encashable" | "encashment_max_days" | "encashment_min_balance" | "is_compensatory" | "comp_off_validity_days" | "applicable_genders" | "applicable_employment_types" | "sandwich_rule" | "active" | "created_at" | "updated_at", ExtArgs["result"]["leaveType"]>
 export type LeaveTypeInclude<ExtArgs extends runtime.Types.Extensions.InternalArgs = runtime.Types.Extensions.DefaultArgs> = {
   policy_items?: boolean | Prisma.LeaveType$policy_itemsArgs<ExtArgs>
   allocations?: boolean | Prisma.LeaveType$allocationsArgs<ExtArgs>
@@ -2389,6 +2443,11 @@ export type $LeaveTypePayload<ExtArgs extends runtime.Types.Extensions.InternalA
     carry_forward: boolean
     carry_forward_max_days: runtime.Decimal | null
     carry_forward_expiry_days: number | null
+    /**
+     * OSH Code 2020 s.32: the unused days above the carry-forward cap (carry_forward_max_days, 30
+     * when unset) are encashed at the close of the period instead of lapsing.
+     */
+    encash_carry_forward_excess: boolean
     encashable: boolean
     encashment_max_days: runtime.Decimal | null
     encashment_min_balance: runtime.Decimal | null
@@ -2845,6 +2904,7 @@ export interface LeaveTypeFieldRefs {
   readonly carry_forward: Prisma.FieldRef<"LeaveType", 'Boolean'>
   readonly carry_forward_max_days: Prisma.FieldRef<"LeaveType", 'Decimal'>
   readonly carry_forward_expiry_days: Prisma.FieldRef<"LeaveType", 'Int'>
+  readonly encash_carry_forward_excess: Prisma.FieldRef<"LeaveType", 'Boolean'>
   readonly encashable: Prisma.FieldRef<"LeaveType", 'Boolean'>
   readonly encashment_max_days: Prisma.FieldRef<"LeaveType", 'Decimal'>
   readonly encashment_min_balance: Prisma.FieldRef<"LeaveType", 'Decimal'>

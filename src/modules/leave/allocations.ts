@@ -19,6 +19,7 @@ import { accountKey, lapsedDays, type NewEntry, openLapses, postEntries } from "
 import { namedOrCurrentPeriod, type PeriodRow } from "./periods.ts";
 import { applicablePolicy, loadActivePolicies, typeApplies } from "./policy-match.ts";
 import { type AllocationRow, insertAllocations, type MadeAllocation } from "./queries.ts";
+import * as clock from "../../lib/clock.ts";
 
 type AllocationJson = ReturnType<typeof allocationJson>;
 
@@ -47,6 +48,7 @@ interface LeaveTypeRow {
   carry_forward: boolean;
   carry_forward_max_days: Prisma.Decimal | null;
   carry_forward_expiry_days: number | null;
+  encash_carry_forward_excess?: boolean;
   applicable_genders: string[];
   applicable_employment_types: string[];
 }
@@ -165,6 +167,8 @@ async function allocate(tx: ScopedTx, period: PeriodRow, wants: Want[], createdB
   const end = toDateString(period.end_date);
   const skipped: Skip[] = [];
   const rows: AllocationRow[] = [];
+  /** employee:type → the days above the carry-forward cap encashed at the close of the previous period (OSH Code s.32). */
+  const excess = new Map<string, Decimal>();
   const prev = await previousPeriod(tx, period);
   const carryTypes = [...new Set(wants.filter((w) => w.type.carry_forward).map((w) => w.type.id))];
   const unused = prev
@@ -181,7 +185,14 @@ async function allocate(tx: ScopedTx, period: PeriodRow, wants: Want[], createdB
     let expires: DateString | null = null;
     if (prev && w.type.carry_forward) {
       const left = Decimal.max(0, unused.get(`${w.emp.id}:${w.type.id}`) ?? 0);
-      carried = w.type.carry_forward_max_days ? Decimal.min(left, days(w.type.carry_forward_max_days)) : left;
+      // OSH Code s.32: the cap is 30 days unless the type sets its own; the excess is encashed, not lost
+      const cap = w.type.carry_forward_max_days
+        ? days(w.type.carry_forward_max_days)
+        : w.type.encash_carry_forward_excess
+          ? new Decimal(OSH_CARRY_FORWARD_CAP)
+          : null;
+      carried = cap ? Decimal.min(left, cap) : left;
+      if (w.type.encash_carry_forward_excess && left.gt(carried)) excess.set(`${w.emp.id}:${w.type.id}`, left.minus(carried));
       if (carried.gt(0) && w.type.carry_forward_expiry_days) expires = addDays(start, w.type.carry_forward_expiry_days - 1);
     }
     rows.push({
@@ -239,7 +250,68 @@ async function allocate(tx: ScopedTx, period: PeriodRow, wants: Want[], createdB
     }
   }
   await inChunks(entries, (chunk) => postEntries(tx, chunk));
+  if (prev) await encashExcess(tx, prev, made, excess, createdBy);
   return { made, skipped };
+}
+
+/** The carry-forward cap of the OSH Code 2020 s.32 (in force from 2025-11-21), when a type sets none. */
+export const OSH_CARRY_FORWARD_CAP = 30;
+
+/**
+ * OSH Code s.32: the unused days above the carry-forward cap are encashed at the end of the year.
+ * For each allocation just made whose type says so (`encash_carry_forward_excess`), the excess is
+ * recorded as an approved leave encashment of the closing period and debited from its balance
+ * (on its last day), audited; the next payroll run pays it at the company's day rate (unpriced,
+ * like any approved encashment). Made once: an allocation is made once per employee, type and period.
+ */
+async function encashExcess(
+  tx: ScopedTx,
+  prev: PeriodRow,
+  made: MadeAllocation[],
+  excess: Map<string, Decimal>,
+  createdBy: string,
+): Promise<void> {
+  const now = clock.now();
+  const closing = toDateString(prev.end_date);
+  for (const a of made) {
+    const n = excess.get(`${a.employee_id}:${a.leave_type_id}`);
+    if (!n?.gt(0)) continue;
+    const account = { employee_id: a.employee_id, leave_type_id: a.leave_type_id, period_id: prev.id };
+    const reason = `OSH Code s.32: days above the carry-forward cap encashed at the close of ${prev.name}`;
+    const row = await tx.leaveEncashment.create({
+      data: {
+        ...account,
+        days: n.toString(),
+        status: "approved",
+        reason,
+        requested_by: createdBy,
+        decided_by: createdBy,
+        decided_at: now,
+      },
+    });
+    await postEntries(tx, [
+      {
+        ...account,
+        entry_type: "encashed",
+        days: n.negated(),
+        effective_date: closing,
+        reference_type: "leave_encashment",
+        reference_id: row.id,
+        reason,
+        dedupe_key: `encashed:${row.id}`,
+        created_by: createdBy,
+      },
+    ]);
+    await audit(
+      {
+        action: "leave_encashment.carry_forward_excess",
+        entity_type: "leave_encashment",
+        entity_id: row.id,
+        changes: { employee_id: a.employee_id, leave_type_id: a.leave_type_id, period: prev.name, days: n.toFixed(1), status: "approved" },
+      },
+      tx,
+    );
+  }
 }
 
 async function creditedByAllocation(ids: string[]): Promise<Map<string, Decimal>> {

@@ -36,6 +36,7 @@ export function leaveTypeJson(t: {
   carry_forward: boolean;
   carry_forward_max_days: Dec | null;
   carry_forward_expiry_days: number | null;
+  encash_carry_forward_excess: boolean;
   encashable: boolean;
   encashment_max_days: Dec | null;
   encashment_min_balance: Dec | null;
@@ -63,6 +64,7 @@ export function leaveTypeJson(t: {
     carry_forward: t.carry_forward,
     carry_forward_max_days: dayStringOrNull(t.carry_forward_max_days),
     carry_forward_expiry_days: t.carry_forward_expiry_days,
+    encash_carry_forward_excess: t.encash_carry_forward_excess,
     encashable: t.encashable,
     encashment_max_days: dayStringOrNull(t.encashment_max_days),
     encashment_min_balance: dayStringOrNull(t.encashment_min_balance),

@@ -20,6 +20,7 @@ type TypeFields = {
   carry_forward?: boolean;
   carry_forward_max_days?: unknown;
   carry_forward_expiry_days?: unknown;
+  encash_carry_forward_excess?: boolean;
   encashable?: boolean;
   encashment_max_days?: unknown;
   encashment_min_balance?: unknown;
@@ -34,6 +35,9 @@ function checkTypeRules(t: TypeFields) {
     throw invalidField("body.negative_balance_limit", "needs allow_negative_balance");
   if (!t.carry_forward && (set(t.carry_forward_max_days) || set(t.carry_forward_expiry_days)))
     throw invalidField("body.carry_forward_max_days", "and carry_forward_expiry_days need carry_forward");
+  // OSH Code s.32: the excess over the carry-forward cap is encashed - the type carries forward and is encashable
+  if (t.encash_carry_forward_excess && (!t.carry_forward || !t.encashable))
+    throw invalidField("body.encash_carry_forward_excess", "needs carry_forward and encashable");
   if (!t.encashable && (set(t.encashment_max_days) || set(t.encashment_min_balance)))
     throw invalidField("body.encashment_max_days", "and encashment_min_balance need encashable");
   if (!t.is_compensatory && set(t.comp_off_validity_days)) throw invalidField("body.comp_off_validity_days", "needs is_compensatory");

@@ -8,7 +8,7 @@
 import { config } from "../../config.ts";
 import { advisoryLock } from "../../db/sql.ts";
 import { db, type ScopedTx, byId } from "../../db/tenancy.ts";
-import { type DateString, toDateString, weekday } from "../../lib/dates.ts";
+import { addDays, type DateString, toDateString, weekday } from "../../lib/dates.ts";
 import { Decimal } from "../../lib/money.ts";
 import { mapYielding, stringifyYielding } from "../../lib/yielding.ts";
 import { absencesBetween } from "../attendance/index.ts";
@@ -33,6 +33,7 @@ import {
   type LeaveSpan,
   type LoanDue,
   type RunTotals,
+  type SetupPeriod,
   type SlipResult,
   type StatutorySettings,
 } from "./compute.ts";
@@ -52,6 +53,7 @@ import {
   settleLoans,
   setupLines,
   type SetupColumns,
+  setupsInForceBetween,
   setupsInForceOn,
 } from "./queries/calculation.ts";
 import { readSettings } from "./statutory.ts";
@@ -136,8 +138,23 @@ async function loadRunInputs(tx: ScopedTx, run: RunRef, opts: { salaryOnly?: boo
     tx,
     employees.map((e) => ({ employee_id: e.id, date: esiPeriodAnchor(run.period_year, run.period_month, toDateString(e.joining_date)) })),
   );
+  // every setup in force during each employee's days of the month (a revision within it is prorated)
+  const rangeOf = (e: PaidEmployeeRow) => {
+    const joining = toDateString(e.joining_date);
+    const lwd = ds(e.last_working_day);
+    return { from: joining > start ? joining : start, to: lwd && lwd < end ? lwd : end };
+  };
+  const inMonth = await setupsInForceBetween(
+    tx,
+    employees.map((e) => ({ employee_id: e.id, ...rangeOf(e) })),
+  );
   const setupIds = [
-    ...new Set([...employees.map((e) => e.setup_id), ...atJoining.map((s) => s.setup_id), ...atEsiStart.map((s) => s.setup_id)]),
+    ...new Set([
+      ...employees.map((e) => e.setup_id),
+      ...atJoining.map((s) => s.setup_id),
+      ...atEsiStart.map((s) => s.setup_id),
+      ...inMonth.map((s) => s.setup_id),
+    ]),
   ];
 
   const lines = await setupLines(tx, setupIds);
@@ -157,6 +174,7 @@ async function loadRunInputs(tx: ScopedTx, run: RunRef, opts: { salaryOnly?: boo
   for (const l of lines)
     (linesBySetup.get(l.setup_id) ?? linesBySetup.set(l.setup_id, new Map()).get(l.setup_id)!).set(l.component_id, l.amount);
   const leaveBy = group(leave);
+  const setupsBy = group(inMonth);
   const attBy = group(attendance);
   const setupInput = (r: SetupColumns) => ({
     monthly_ctc: r.monthly_ctc,
@@ -231,7 +249,27 @@ async function loadRunInputs(tx: ScopedTx, run: RunRef, opts: { salaryOnly?: boo
       days: l.days,
       is_paid: l.is_paid,
     }));
-    const lop = lossOfPay(from, to, spans, attBy.get(e.id) ?? [], (d) => weeklyOffs.has(weekday(d)) || hols.has(d));
+    const isOff = (d: DateString) => weeklyOffs.has(weekday(d)) || hols.has(d);
+    const lop = lossOfPay(from, to, spans, attBy.get(e.id) ?? [], isOff);
+    // a revision within the month: the parts of [from, to] each setup was in force, each with its loss of pay
+    // (the first setup of the month also covers the days before it when none was in force on `from`)
+    const inForce = setupsBy.get(e.id) ?? [];
+    const periods: SetupPeriod[] | undefined =
+      inForce.length > 1
+        ? inForce.map((s, i) => {
+            const pFrom = i === 0 ? from : s.effective_from;
+            const pTo = i === inForce.length - 1 ? to : addDays(inForce[i + 1].effective_from, -1);
+            const partLop = lossOfPay(pFrom, pTo, spans, attBy.get(e.id) ?? [], isOff);
+            return {
+              effective_from: s.effective_from,
+              from: pFrom,
+              to: pTo,
+              setup: setupInput(s),
+              leave_lop_days: partLop.leave,
+              absent_days: partLop.absent,
+            };
+          })
+        : undefined;
     return slipOrRefusal(e, () =>
       computeSlip(
         structure,
@@ -249,13 +287,14 @@ async function loadRunInputs(tx: ScopedTx, run: RunRef, opts: { salaryOnly?: boo
           last_working_day: lwd,
           state: e.state,
           setup: setupInput(e),
-          leave_lop_days: lop.leave,
-          absent_days: lop.absent,
+          leave_lop_days: periods ? periods.reduce((n, p) => n.plus(p.leave_lop_days), new Decimal(0)) : lop.leave,
+          absent_days: periods ? periods.reduce((n, p) => n.plus(p.absent_days), new Decimal(0)) : lop.absent,
           setup_at_joining: joiningSetup.get(e.id) ?? null,
           setup_at_esi_period_start: esiStartSetup.get(e.id) ?? null,
           loans: loansBy.get(e.id) ?? [],
           claims: claimsBy.get(e.id) ?? [],
           encashments: encBy.get(e.id) ?? [],
+          setup_periods: periods,
         },
         prepared,
       ),

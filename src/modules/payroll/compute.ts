@@ -164,6 +164,35 @@ export interface EmployeeInput {
   loans: LoanDue[];
   claims: ClaimDue[];
   encashments: EncashmentDue[];
+  /**
+   * The salary setups in force during the slip's range when more than one was (a revision within
+   * the month), in order; `setup` is then the last of them (in force on the slip's last day), and
+   * `leave_lop_days` / `absent_days` their totals. Absent or one: `setup` for the whole range.
+   */
+  setup_periods?: SetupPeriod[];
+}
+
+/** A part of a slip's range with one salary setup in force (SalaryPeriod of the document). */
+export interface SetupPeriod {
+  effective_from: DateString;
+  from: DateString;
+  to: DateString;
+  setup: SetupInput;
+  leave_lop_days: Decimal;
+  absent_days: Decimal;
+}
+
+/** SalaryPeriod of the document: a part of the month paid at one salary setup. */
+export interface SalaryPeriodJson {
+  effective_from: DateString;
+  from: DateString;
+  to: DateString;
+  days: number;
+  lop_days: string;
+  payable_days: string;
+  monthly_ctc: string | null;
+  full_month_gross: string;
+  gross: string;
 }
 
 export interface Line {
@@ -234,6 +263,10 @@ export interface SlipDetails {
   gratuity_provision?: string;
   /** The slip's wages under the labour codes (absent on slips calculated before they were shown). */
   code_wages?: SlipCodeWages;
+  /** Present when more than one salary setup was in force in the slip's range: each part and what it paid. */
+  salary_periods?: SalaryPeriodJson[];
+  /** The rate leave encashment is paid at on this slip (the company's encashment basis and divisor). */
+  encashment_rate?: DayRateJson;
 }
 
 /** SlipCodeWages of the document. */
@@ -268,9 +301,47 @@ export function wageForDays(flaggedFull: Decimal.Value, grossFull: Decimal.Value
  * ÷ 26, rounded once on the total to the paisa (half up), never per day: 7 days of 25 000 =
  * 6 730.769… → 6 730.77 (not 7 × 961.54 = 6 730.78).
  */
-export function encashmentPay(days: Decimal.Value, monthlyWage: Decimal.Value): Decimal {
-  return new Decimal(days).times(monthlyWage).div(WAGE_DAYS_PER_MONTH).toDecimalPlaces(2, Decimal.ROUND_HALF_UP);
+export function encashmentPay(days: Decimal.Value, monthlyWage: Decimal.Value, divisor: number = WAGE_DAYS_PER_MONTH): Decimal {
+  return new Decimal(days).times(monthlyWage).div(divisor).toDecimalPlaces(2, Decimal.ROUND_HALF_UP);
 }
+
+/** What a day of leave encashed (and of notice pay) is priced on: the wage (`code_wages`) or the full-month gross. */
+export type DayRateBasis = "wage" | "gross";
+/** The days a month's pay is divided into for it: 26, 30, or the calendar days of the month. */
+export type DayRateDivisor = "26" | "30" | "month_days";
+
+/** DayRate of the document: the monthly amount a day's pay is found from, and its divisor. */
+export interface DayRateJson {
+  basis: DayRateBasis;
+  divisor: DayRateDivisor;
+  /** 26, 30 or the days of the month (28-31). */
+  divisor_days: number;
+  monthly: string;
+  /** monthly ÷ divisor_days, rounded to the paisa for show (figures use days × monthly ÷ divisor_days, rounded once). */
+  daily: string;
+}
+
+/**
+ * The day rate of leave encashment and notice pay by the company's wage settings
+ * (`encashment_basis`, `encashment_divisor`): the month's wage (`code_wages`: the codes' wage, or
+ * basic + DA before them) or its full-month gross, ÷ 26 (the default), 30 or the month's days.
+ */
+export function dayRate(
+  s: { encashment_basis?: string; encashment_divisor?: string },
+  wage: Decimal,
+  gross: Decimal,
+  daysOfMonth: number,
+): DayRateJson {
+  const basis: DayRateBasis = s.encashment_basis === "gross" ? "gross" : "wage";
+  const divisor: DayRateDivisor = s.encashment_divisor === "30" ? "30" : s.encashment_divisor === "month_days" ? "month_days" : "26";
+  const divisorDays = divisor === "26" ? WAGE_DAYS_PER_MONTH : divisor === "30" ? 30 : daysOfMonth;
+  const monthly = basis === "gross" ? gross : wage;
+  return { basis, divisor, divisor_days: divisorDays, monthly: m2(monthly), daily: m2(r2(monthly.div(divisorDays))) };
+}
+
+/** The money for `days` at a day rate, rounded once on the total to the paisa (half up). */
+export const dayPay = (days: Decimal.Value, rate: Pick<DayRateJson, "monthly" | "divisor_days">): Decimal =>
+  encashmentPay(days, rate.monthly, rate.divisor_days);
 
 /**
  * The largest amount a salary figure may be: what a figure's column holds (NUMERIC(14,2)) - a
@@ -520,9 +591,32 @@ export function computeSlip(
   const payStart = e.joining_date > period.start ? e.joining_date : period.start;
   const payEnd = e.last_working_day && e.last_working_day < period.end ? e.last_working_day : period.end;
   const employed = new Decimal(Math.max(0, daysBetween(payStart, payEnd) + 1));
-  const lop = Decimal.min(employed, e.leave_lop_days.plus(e.absent_days));
+  // a revision within the month: each setup pays the days it was in force (its own loss of pay)
+  const periods = e.setup_periods && e.setup_periods.length > 1 ? e.setup_periods : null;
+  const parts = periods?.map((p) => {
+    const days = new Decimal(Math.max(0, daysBetween(p.from, p.to) + 1));
+    const partLop = Decimal.min(days, p.leave_lop_days.plus(p.absent_days));
+    return { p, days, lop: partLop, payable: days.minus(partLop), full: fullAmounts(structure, p.setup) };
+  });
+  const lop = parts ? parts.reduce((n, x) => n.plus(x.lop), ZERO) : Decimal.min(employed, e.leave_lop_days.plus(e.absent_days));
   const payable = employed.minus(lop);
   const factor = payable.div(dim);
+  /**
+   * A component's amount of the month: one setup - the full amount × payable days ÷ calendar days
+   * (or the full amount when it does not depend on payment days); several - the sum of each
+   * setup's full amount × its own payable days ÷ calendar days (× its days ÷ the days employed
+   * when it does not depend on payment days), rounded once.
+   */
+  const amountOf = (c: ComponentDef, f: Decimal | undefined): Decimal => {
+    if (!parts) return c.depends_on_payment_days ? r2(f!.times(factor)) : f!;
+    let v = ZERO;
+    for (const x of parts) {
+      const pf = x.full.get(c.code);
+      if (pf === undefined) continue;
+      v = v.plus(c.depends_on_payment_days ? pf.times(x.payable).div(dim) : employed.gt(0) ? pf.times(x.days).div(employed) : ZERO);
+    }
+    return r2(v);
+  };
 
   // components
   const full = fullAmounts(structure, e.setup);
@@ -538,9 +632,11 @@ export function computeSlip(
   const monthParts = noWageParts();
   const fullParts = noWageParts();
   for (const c of structure.components) {
-    const f = full.get(c.code);
-    if (f === undefined) continue;
-    const amount = c.depends_on_payment_days ? r2(f.times(factor)) : f;
+    const inLast = full.get(c.code);
+    if (inLast === undefined && !parts?.some((x) => x.full.has(c.code))) continue;
+    // the full-month amount is the one of the setup in force on the slip's last day (0 when it has not the component)
+    const f = inLast ?? ZERO;
+    const amount = amountOf(c, inLast);
     const line = { component_id: c.id, code: c.code, name: c.name, full_amount: m2(f), amount: m2(amount) };
     if (c.type === "earning") {
       earnings.push(line);
@@ -571,6 +667,8 @@ export function computeSlip(
   const pfWage = rule.pf_rule === "code" ? monthCode.wage : pfWages;
   // the monthly wage leave encashment days are priced at (÷ 26), and the month's gratuity wage
   const dayWage = rule.rule === "code" ? fullCode.wage : wageForDays(pfWagesFull, fullGross);
+  // the rate a day of leave encashed is paid at: the company's basis (this wage, or the full-month gross) ÷ its divisor
+  const encashRate = dayRate(wageS, dayWage, fullGross, dim);
   const gratuityWage = rule.rule === "code" ? monthCode.wage : wageForDays(pfWages, gross);
 
   // PF
@@ -617,7 +715,7 @@ export function computeSlip(
   // loans, claims, encashments
   const loanDeduction = e.loans.reduce((s, l) => s.plus(l.amount), ZERO);
   const reimbursements = e.claims.reduce((s, c) => s.plus(c.amount), ZERO);
-  const encashments = e.encashments.map((x) => ({ ...x, amount: m2(encashmentPay(x.days, dayWage)) }));
+  const encashments = e.encashments.map((x) => ({ ...x, amount: m2(dayPay(x.days, encashRate)) }));
   const encashmentTotal = encashments.reduce((s, x) => s.plus(x.amount), ZERO);
 
   const totalDeductions = componentDeductions.plus(pf.employee).plus(esiEmployee).plus(pt).plus(loanDeduction);
@@ -706,6 +804,34 @@ export function computeSlip(
         full_month: codeWageFigures(fullCode),
         day_wage: m2(dayWage),
       },
+      encashment_rate: encashRate,
+      ...(parts
+        ? {
+            salary_periods: parts.map((x) => {
+              let partGross = ZERO;
+              for (const c of structure.components) {
+                const pf = x.full.get(c.code);
+                if (pf === undefined || c.type !== "earning") continue;
+                partGross = partGross.plus(
+                  c.depends_on_payment_days ? pf.times(x.payable).div(dim) : employed.gt(0) ? pf.times(x.days).div(employed) : ZERO,
+                );
+              }
+              let partFull = ZERO;
+              for (const c of structure.components) if (c.type === "earning") partFull = partFull.plus(x.full.get(c.code) ?? ZERO);
+              return {
+                effective_from: x.p.effective_from,
+                from: x.p.from,
+                to: x.p.to,
+                days: x.days.toNumber(),
+                lop_days: x.lop.toFixed(1),
+                payable_days: x.payable.toFixed(1),
+                monthly_ctc: x.p.setup.monthly_ctc === null ? null : m2(new Decimal(x.p.setup.monthly_ctc)),
+                full_month_gross: m2(partFull),
+                gross: m2(r2(partGross)),
+              };
+            }),
+          }
+        : {}),
     },
   };
 }

@@ -94,5 +94,7 @@ export function slipJson(s: SlipRow, run: Pick<RunRow, "period_year" | "period_m
     employer_contributions: d.employer_contributions,
     ...(d.gratuity_provision === undefined ? {} : { gratuity_provision: d.gratuity_provision }),
     ...(d.code_wages === undefined ? {} : { code_wages: d.code_wages }),
+    ...(d.encashment_rate === undefined ? {} : { encashment_rate: d.encashment_rate }),
+    ...(d.salary_periods === undefined ? {} : { salary_periods: d.salary_periods }),
   };
 }

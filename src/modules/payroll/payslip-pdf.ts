@@ -307,6 +307,26 @@ export function payslipPdf(company: PayslipCompany, slip: Slip, employee: Paysli
         ...slip.reimbursement_lines.map((c): Row => [`Reimbursement ${c.claim_number} (${c.category})`, fmt(c.amount)]),
         ...slip.encashments.map((x): Row => [`Leave encashment: ${x.days} days ${x.leave_type}`, fmt(x.amount)]),
       ];
+      // the day rate the encashments are priced at (the company's basis and divisor)
+      const rate = slip.encashment_rate;
+      if (slip.encashments.length && rate)
+        other.push([
+          `Encashment day rate: ${rate.basis === "gross" ? "full-month gross" : "monthly wage"} ${fmt(rate.monthly)} / ` +
+            `${rate.divisor_days} = ${fmt(rate.daily)} a day`,
+          "",
+        ]);
+      // a salary revised within the month: what each setup paid for the days it was in force
+      if (slip.salary_periods?.length)
+        await table(
+          "Salary revised within the month (each rate for the days it was in force)",
+          slip.salary_periods.map(
+            (p): Row => [
+              `${p.from} to ${p.to}: ${p.payable_days} of ${p.days} days at a monthly gross of ${fmt(p.full_month_gross)}`,
+              fmt(p.gross),
+            ],
+          ),
+          ["Gross", fmt(slip.gross)],
+        );
       if (other.length) {
         const sum = money(slip.reimbursements).plus(slip.leave_encashment);
         await table("Other payments (not part of gross)", other, ["Total other payments", fmt(sum)]);

@@ -9,10 +9,50 @@
 //   payroll run has paid yet, at the same daily wage); gratuity (gratuity.ts); notice shortfall
 //   (calendar days from the resignation date to the last working day, both included) recovered
 //   when switched on; every pending installment of open loans recovered; approved unpaid claims paid.
-import { daysBetween, type DateString } from "../../lib/dates.ts";
+//
+// Issue 29: no notice is recovered on death or disablement; each settlement carries its statutory
+// due dates (final wages within two working days of the separation, Code on Wages 2019 s.17(2);
+// gratuity within 30 days of becoming payable, Payment of Gratuity Act 1972 s.7(3)) and the simple
+// interest at 10 % a year on gratuity paid after its due date, from the day it became payable (the
+// last working day) to the day it is paid (s.7(3A); the rate of S.O. 874(E), 1 Oct 1987). Leave and
+// notice days are priced at the company's day rate (`day_rate`: wage or gross ÷ 26, 30 or the
+// month's days; compute.ts dayRate), gratuity at its statutory 15/26 of the wage.
+import { addDays, daysBetween, type DateString } from "../../lib/dates.ts";
 import { Decimal } from "../../lib/money.ts";
-import { type ClaimDue, encashmentPay, type Line, type LoanDue, type SlipResult, WAGE_DAYS_PER_MONTH } from "./compute.ts";
-import { computeGratuity, type GratuityResult, type GratuitySettings, type Separation } from "./gratuity.ts";
+import { type ClaimDue, type DayRateJson, dayPay, type Line, type LoanDue, type SalaryPeriodJson, type SlipResult } from "./compute.ts";
+import {
+  computeGratuity,
+  DEATH_OR_DISABLEMENT,
+  type FifthYear,
+  type GratuityResult,
+  type GratuitySettings,
+  type Separation,
+} from "./gratuity.ts";
+
+/** Simple interest a year on gratuity paid late: S.O. 874(E) of 1 Oct 1987 under s.7(3A) of the Payment of Gratuity Act 1972. */
+export const GRATUITY_LATE_INTEREST_PERCENT = "10.00";
+/** Days within which gratuity is paid once payable (s.7(3)). */
+export const GRATUITY_DUE_DAYS = 30;
+/** Working days after the separation within which final wages are paid (Code on Wages 2019 s.17(2)). */
+export const FINAL_WAGES_DUE_WORKING_DAYS = 2;
+
+/** SettlementDues of the document. */
+export interface SettlementDues {
+  final_wages_due: DateString;
+  gratuity_due: DateString | null;
+  /** The day interest is counted to: the processing day once processed, else the day the draft was computed. */
+  as_of: DateString;
+  paid_on: DateString | null;
+  gratuity_interest: { rate_percent: string; from: DateString; to: DateString; days: number; amount: string } | null;
+}
+
+/** The dates the caller found (working days need the company's calendar). */
+export interface DuesInput {
+  final_wages_due: DateString;
+  /** Today (a draft), or the processing day. */
+  as_of: DateString;
+  paid: boolean;
+}
 import type { CodeWageFigures, WageRule } from "./wages.ts";
 
 /** SettlementCodeWages of the document: the rule in force on the last working day and the wage it gives. */
@@ -65,6 +105,12 @@ export interface SettlementInput {
   loans: LoanDue[];
   claims: ClaimDue[];
   gratuity: GratuitySettings;
+  /** The day rate of leave encashment and notice pay (the last month's slip: the company's basis and divisor); absent: wage ÷ 26. */
+  day_rate?: DayRateJson;
+  /** The fifth year's days actually worked (the Madras reading of continuous service), when they may decide. */
+  fifth_year?: FifthYear | null;
+  /** The due dates and the day of payment (absent: none shown, no interest). */
+  dues?: DuesInput;
 }
 
 export interface SalaryPart {
@@ -84,6 +130,8 @@ export interface SalaryPart {
   professional_tax: string;
   total_deductions: string;
   net: string;
+  /** The parts of the month paid at each salary setup, when it was revised within the month. */
+  periods?: SalaryPeriodJson[];
 }
 
 export interface SettlementFigures {
@@ -93,7 +141,13 @@ export interface SettlementFigures {
   salary: SalaryPart;
   leave_encashment_lines: (LeaveBalanceInput & { amount: string })[];
   gratuity_detail: GratuityResult;
-  notice: { required_days: number; served_days: number; shortfall_days: number; recovered: boolean; amount: string };
+  notice: { required_days: number; served_days: number; shortfall_days: number; recovered: boolean; amount: string; note?: string | null };
+  /** The day rate of leave encashment and notice pay (absent on settlements computed before it was shown). */
+  day_rate?: DayRateJson;
+  /** Statutory due dates and the interest on late gratuity (absent on settlements computed before they were shown). */
+  dues?: SettlementDues;
+  /** Interest on gratuity paid late, included in total_payable (absent before it was shown: none). */
+  gratuity_interest?: string;
   loans: LoanDue[];
   claims: ClaimDue[];
   salary_net: string;
@@ -113,8 +167,15 @@ const sum = (values: Decimal.Value[]) => values.reduce<Decimal>((s, v) => s.plus
 
 export function settlementFigures(input: SettlementInput): SettlementFigures {
   const wage = new Decimal(input.wage);
-  // notice shortfall: days × wage ÷ 26, rounded once, as leave encashment (below) is
-  const daysPay = (n: Decimal.Value) => encashmentPay(n, wage);
+  const rate: DayRateJson = input.day_rate ?? {
+    basis: "wage",
+    divisor: "26",
+    divisor_days: 26,
+    monthly: m2(wage),
+    daily: m2(r2(wage.div(26))),
+  };
+  // notice shortfall: days × the day rate, rounded once, as leave encashment (below) is
+  const daysPay = (n: Decimal.Value) => dayPay(n, rate);
 
   const s = input.salary.slip;
   const included = input.salary.paid_by_run === null;
@@ -136,10 +197,11 @@ export function settlementFigures(input: SettlementInput): SettlementFigures {
     professional_tax: included ? m2(s.professional_tax) : zero,
     total_deductions: included ? m2(s.total_deductions) : zero,
     net: included ? m2(s.net_pay) : zero,
+    ...(included && s.details.salary_periods ? { periods: s.details.salary_periods } : {}),
   };
 
   // leave: the rule a payroll run pays an approved encashment by, so a day is worth the same either way
-  const leave = input.leave.map((l) => ({ ...l, amount: m2(encashmentPay(l.days, wage)) }));
+  const leave = input.leave.map((l) => ({ ...l, amount: m2(daysPay(l.days)) }));
   const gratuity = computeGratuity({
     wage,
     joining_date: input.joining_date,
@@ -147,18 +209,50 @@ export function settlementFigures(input: SettlementInput): SettlementFigures {
     separation: input.separation,
     fixed_term: input.fixed_term,
     settings: input.gratuity,
+    fifth_year: input.fifth_year ?? null,
   });
   const served = daysBetween(input.resignation_date, input.last_working_day) + 1;
   const shortfall = Math.max(0, input.notice_period_days - served);
-  const noticeAmount = input.recover_notice_shortfall ? daysPay(shortfall) : new Decimal(0);
+  // never on death or disablement: there is no notice to serve
+  const noRecovery = DEATH_OR_DISABLEMENT.includes(input.separation);
+  const recovered = input.recover_notice_shortfall && !noRecovery;
+  const noticeAmount = recovered ? daysPay(shortfall) : new Decimal(0);
+  const noticeNote =
+    noRecovery && input.recover_notice_shortfall && shortfall > 0
+      ? `No notice shortfall is recovered on ${input.separation} (${m2(daysPay(shortfall))} would have been recovered)`
+      : null;
+
+  // due dates and interest on gratuity paid late
+  let dues: SettlementDues | undefined;
+  let interest = new Decimal(0);
+  if (input.dues) {
+    const payable = new Decimal(gratuity.amount).gt(0);
+    const gratuityDue = payable ? addDays(input.last_working_day, GRATUITY_DUE_DAYS) : null;
+    const late = gratuityDue !== null && input.dues.as_of > gratuityDue;
+    const days = late ? daysBetween(input.last_working_day, input.dues.as_of) : 0;
+    interest = late
+      ? new Decimal(gratuity.amount).times(GRATUITY_LATE_INTEREST_PERCENT).times(days).div(36500).toDecimalPlaces(2, Decimal.ROUND_HALF_UP)
+      : interest;
+    dues = {
+      final_wages_due: input.dues.final_wages_due,
+      gratuity_due: gratuityDue,
+      as_of: input.dues.as_of,
+      paid_on: input.dues.paid ? input.dues.as_of : null,
+      gratuity_interest: late
+        ? { rate_percent: GRATUITY_LATE_INTEREST_PERCENT, from: input.last_working_day, to: input.dues.as_of, days, amount: m2(interest) }
+        : null,
+    };
+  }
 
   const encashment = sum(leave.map((l) => l.amount));
   const reimbursements = sum(input.claims.map((c) => c.amount));
   const loanRecovery = sum(input.loans.map((l) => l.amount));
-  const totalPayable = sum([salary.net, encashment, gratuity.amount, reimbursements]);
+  const totalPayable = sum([salary.net, encashment, gratuity.amount, interest, reimbursements]);
   const totalRecovery = noticeAmount.plus(loanRecovery);
   return {
-    daily_wage: m2(r2(wage.div(WAGE_DAYS_PER_MONTH))),
+    daily_wage: rate.daily,
+    day_rate: rate,
+    ...(dues ? { dues, gratuity_interest: m2(interest) } : {}),
     code_wages: input.code_wages ?? null,
     salary,
     leave_encashment_lines: leave,
@@ -167,8 +261,9 @@ export function settlementFigures(input: SettlementInput): SettlementFigures {
       required_days: input.notice_period_days,
       served_days: served,
       shortfall_days: shortfall,
-      recovered: input.recover_notice_shortfall,
+      recovered,
       amount: m2(noticeAmount),
+      note: noticeNote,
     },
     loans: input.loans,
     claims: input.claims,

@@ -35,8 +35,20 @@ export function settlementPdf(company: { name: string; currency: string }, s: Se
       ["Service", `${g.service.years} years ${g.service.months} months ${g.service.days} days`],
       ["Separation", s.separation],
       ["Monthly wage (gratuity, leave encashment, notice)", money(g.wage)],
-      ["Daily wage (monthly wage / 26)", money(s.daily_wage)],
+      s.day_rate
+        ? [
+            `Day rate of leave encashment and notice (${s.day_rate.basis === "gross" ? "full-month gross" : "monthly wage"} / ` +
+              `${s.day_rate.divisor_days})`,
+            money(s.day_rate.daily),
+          ]
+        : ["Daily wage (monthly wage / 26)", money(s.daily_wage)],
     ];
+    if (g.continuous_service) info.push(["Continuous service", g.continuous_service.explanation]);
+    if (s.dues) {
+      info.push(["Final wages due (Code on Wages 2019 s.17(2), two working days)", s.dues.final_wages_due]);
+      if (s.dues.gratuity_due) info.push(["Gratuity due (30 days, Payment of Gratuity Act s.7(3))", s.dues.gratuity_due]);
+      if (s.dues.paid_on) info.push(["Paid on", s.dues.paid_on]);
+    }
     if (s.processed_at) info.push(["Processed at", s.processed_at]);
     for (const [k, v] of info) doc.text(printable(`${k}: ${v}`));
     doc.moveDown();
@@ -80,10 +92,28 @@ export function settlementPdf(company: { name: string; currency: string }, s: Se
       doc.moveDown(0.5);
     }
     table(`Salary ${s.salary.pay_start} to ${s.salary.pay_end} (${s.salary.payable_days} of ${s.salary.days_in_period} days)`, salary);
+    // a salary revised within the month: what each setup paid for its days
+    if (s.salary.periods?.length)
+      table(
+        "Salary revised within the month",
+        s.salary.periods.map((p): [string, string] => [
+          `${p.from} to ${p.to}: ${p.payable_days} days at a monthly gross of ${formatMoney(p.full_month_gross, company.currency)}`,
+          p.gross,
+        ]),
+      );
     table("Paid", [
       ["Net salary", s.salary_net],
       ...s.leave_encashment_lines.map((l): [string, string] => [`Leave encashment: ${l.days} days ${l.leave_type}`, l.amount]),
       [g.eligible ? `Gratuity (${g.counted_years} years${g.capped ? ", capped" : ""})` : `Gratuity: ${g.reason ?? "none"}`, s.gratuity],
+      ...(s.dues?.gratuity_interest
+        ? [
+            [
+              `Interest on late gratuity: ${s.dues.gratuity_interest.rate_percent} % a year, ` +
+                `${s.dues.gratuity_interest.days} days from ${s.dues.gratuity_interest.from} (s.7(3A))`,
+              s.gratuity_interest,
+            ] as [string, string],
+          ]
+        : []),
       ...s.claims.map((c): [string, string] => [`Reimbursement ${c.claim_number} (${c.category})`, c.amount]),
       ["Total paid", s.total_payable],
     ]);
@@ -92,9 +122,15 @@ export function settlementPdf(company: { name: string; currency: string }, s: Se
         `Notice shortfall (${s.notice.shortfall_days} of ${s.notice.required_days} days${s.notice.recovered ? "" : ", waived"})`,
         s.notice_recovery,
       ],
+      ...(s.notice.note ? [[s.notice.note, "0.00"] as [string, string]] : []),
       ...s.loans.map((l): [string, string] => [`Loan ${l.loan_number} (${l.installment_ids.length} installments)`, l.amount]),
       ["Total recovered", s.total_recovery],
     ]);
+    for (const warning of s.warnings)
+      doc
+        .font("Helvetica-Bold")
+        .text(printable(`Overdue: ${warning}`), 48)
+        .font("Helvetica");
     doc
       .font("Helvetica-Bold")
       .fontSize(12)

@@ -10,20 +10,21 @@ import { lockRow } from "../../db/sql.ts";
 import { db, type ScopedTx, tenantTx, byId } from "../../db/tenancy.ts";
 import { pageOf, type PageQuery } from "../../http/envelope.ts";
 import type { AuthContext, QueryParams, RequestBody } from "../../http/types.ts";
-import { toDateString } from "../../lib/dates.ts";
+import { addDays, type DateString, daysBetween, toDateString, weekday } from "../../lib/dates.ts";
 import { Decimal } from "../../lib/money.ts";
 import { audit } from "../../platform/audit.ts";
 import { conflict, notFound } from "../../platform/errors.ts";
 import { nextNumber } from "../../platform/sequences.ts";
 import { attachSettlementToChecklist, completeSettlementItem, type ExitFacts, exitOfEmployee } from "../employees/index.ts";
-import { encashmentsToPay, encashOnExit, exitLeaveBalances } from "../leave/index.ts";
+import { approvedLeaveBetween, encashmentsToPay, encashOnExit, exitLeaveBalances, mandatoryHolidaysBetween } from "../leave/index.ts";
+import { absencesBetween } from "../attendance/index.ts";
 import { assertNotOwnRecord, OWN_RECORD, selfDecision } from "../shared/access.ts";
 import { loadAttendanceSettings, tenantToday } from "../shared/work-settings.ts";
-import { AmountOutOfRange, assertFits } from "./compute.ts";
+import { AmountOutOfRange, assertFits, lossOfPay } from "./compute.ts";
 import { employeeMonthSalary, lockPayroll } from "./calculation.ts";
-import type { Separation } from "./gratuity.ts";
+import { type FifthYear, type Separation, serviceBetween } from "./gratuity.ts";
 import { settleLoans } from "./queries/calculation.ts";
-import { settlementCodeWagesOf, settlementFigures, type SettlementFigures } from "./settlement-figures.ts";
+import { FINAL_WAGES_DUE_WORKING_DAYS, settlementCodeWagesOf, settlementFigures, type SettlementFigures } from "./settlement-figures.ts";
 import { settlementPdf } from "./settlement-pdf.ts";
 import { readSettings } from "./statutory.ts";
 import * as clock from "../../lib/clock.ts";
@@ -43,15 +44,39 @@ const employeeSelect = {
   last_name: true,
   joining_date: true,
   employment_type: true,
+  branch_id: true,
+  work_location_id: true,
 } as const;
 type EmployeeRow = Prisma.EmployeeGetPayload<{ select: typeof employeeSelect }>;
 type Row = FinalSettlement & { employee: Pick<EmployeeRow, "employee_code" | "first_name" | "last_name" | "joining_date"> };
 const include = { employee: { select: { employee_code: true, first_name: true, last_name: true, joining_date: true } } } as const;
 
 /** Figures and the settlement's dates as stored in `details`. */
-type Details = SettlementFigures & { resignation_date: string };
+type Details = SettlementFigures & { resignation_date: string; last_working_day?: string };
 
-export function settlementJson(r: Row): SettlementJson {
+/**
+ * What is overdue on a settlement not yet processed, on `today` (the list's and the reader's
+ * warnings): final wages past their due date (Code on Wages s.17(2)), gratuity past its due date
+ * (interest at 10 % a year runs from the last working day, s.7(3A)).
+ */
+export function settlementWarnings(status: string, d: Details, today: DateString): string[] {
+  if (status !== "draft" || !d.dues) return [];
+  const w: string[] = [];
+  const late = (due: DateString) => daysBetween(due, today);
+  if (today > d.dues.final_wages_due)
+    w.push(
+      `Final wages were due on ${d.dues.final_wages_due} (within two working days of the separation, Code on Wages 2019 s.17(2)): ` +
+        `${late(d.dues.final_wages_due)} day${late(d.dues.final_wages_due) === 1 ? "" : "s"} overdue`,
+    );
+  if (d.dues.gratuity_due && today > d.dues.gratuity_due)
+    w.push(
+      `Gratuity of ${d.gratuity} was due on ${d.dues.gratuity_due} (within 30 days, Payment of Gratuity Act 1972 s.7(3)): ` +
+        `simple interest at 10 % a year runs from ${d.last_working_day ?? d.dues.gratuity_interest?.from} until it is paid (s.7(3A))`,
+    );
+  return w;
+}
+
+export function settlementJson(r: Row, today: DateString): SettlementJson {
   const d = r.details as unknown as Details;
   return {
     id: r.id,
@@ -68,6 +93,7 @@ export function settlementJson(r: Row): SettlementJson {
     notice_period_days: r.notice_period_days,
     recover_notice_shortfall: r.recover_notice_shortfall,
     daily_wage: d.daily_wage,
+    day_rate: d.day_rate ?? null,
     code_wages: d.code_wages ?? null,
     salary: d.salary,
     leave_encashment_lines: d.leave_encashment_lines,
@@ -81,9 +107,12 @@ export function settlementJson(r: Row): SettlementJson {
     reimbursements: d.reimbursements,
     notice_recovery: d.notice_recovery,
     loan_recovery: d.loan_recovery,
+    gratuity_interest: d.gratuity_interest ?? "0.00",
     total_payable: d.total_payable,
     total_recovery: d.total_recovery,
     net_payable: d.net_payable,
+    dues: d.dues ?? null,
+    warnings: settlementWarnings(r.status, { ...d, last_working_day: toDateString(r.last_working_day) }, today),
     computed_at: r.computed_at.toISOString(),
     created_by: r.created_by,
     processed_by: r.processed_by,
@@ -93,8 +122,69 @@ export function settlementJson(r: Row): SettlementJson {
   };
 }
 
+/** The company's calendar for an employee: weekly offs and the mandatory holidays that apply to them. */
+async function offDays(tx: ScopedTx, e: EmployeeRow, from: DateString, to: DateString) {
+  const settings = await loadAttendanceSettings(tx);
+  const offs = new Set(settings.weekly_offs);
+  const applies = (h: { branch_id: string | null; work_location_id: string | null }) =>
+    (h.branch_id === null || h.branch_id === e.branch_id) && (h.work_location_id === null || h.work_location_id === e.work_location_id);
+  const hols = new Set((await mandatoryHolidaysBetween(tx, from, to)).filter(applies).map((h) => h.date));
+  return { isOff: (d: DateString) => offs.has(weekday(d)) || hols.has(d), weeklyOffs: settings.weekly_offs.length };
+}
+
+/** The `n`th working day after `d` (weekly offs and mandatory holidays skipped). */
+async function workingDaysAfter(tx: ScopedTx, e: EmployeeRow, d: DateString, n: number): Promise<DateString> {
+  const { isOff } = await offDays(tx, e, addDays(d, 1), addDays(d, 60));
+  let day = d;
+  // a calendar with no working day in sight (every day off) counts calendar days after 60
+  for (let k = 0; k < n; ) {
+    day = addDays(day, 1);
+    if (!isOff(day) || daysBetween(d, day) > 60) k++;
+  }
+  return day;
+}
+
+/**
+ * The days actually worked in the year after four completed years (the Madras reading of
+ * continuous service, GratuitySettings `continuous_service_rule`): the working days of
+ * [joining + 4 years, last working day] (not weekly offs or mandatory holidays) less unpaid leave
+ * and absences (absent 1, half day 0.5) - paid leave counts as worked (s.2A Explanation); 240
+ * needed, 190 when the company works fewer than six days a week (two or more weekly offs).
+ */
+async function fifthYearOf(tx: ScopedTx, e: EmployeeRow, lwd: DateString): Promise<FifthYear> {
+  const j = toDateString(e.joining_date);
+  const from = `${Number(j.slice(0, 4)) + 4}${j.slice(4)}`.replace(/-02-29$/, "-03-01");
+  const { isOff, weeklyOffs } = await offDays(tx, e, from, lwd);
+  let working = 0;
+  for (let d = from; d <= lwd; d = addDays(d, 1)) if (!isOff(d)) working++;
+  const spans = (await approvedLeaveBetween(tx, [e.id], from, lwd)).map((l) => ({
+    from: l.from,
+    to: l.to,
+    half_day_start: l.half_day_start,
+    half_day_end: l.half_day_end,
+    days: l.days,
+    is_paid: l.is_paid,
+  }));
+  const lost = lossOfPay(from, lwd, spans, await absencesBetween(tx, [e.id], from, lwd), isOff);
+  const lostDays = lost.leave.plus(lost.absent);
+  return {
+    from,
+    to: lwd,
+    working_days: working,
+    lost_days: lostDays.toFixed(1),
+    days_worked: new Decimal(working).minus(lostDays).toFixed(1),
+    required_days: weeklyOffs >= 2 ? 190 : 240,
+  };
+}
+
+/** The day interest and overdue dues are counted to, and whether the settlement is paid on it (processing). */
+interface AsOf {
+  date: DateString;
+  paid: boolean;
+}
+
 /** Computes the settlement of the exit with these options from the current data (inside the caller's transaction). */
-async function compute(tx: ScopedTx, e: EmployeeRow, exit: ExitFacts, o: Options): Promise<Details> {
+async function compute(tx: ScopedTx, e: EmployeeRow, exit: ExitFacts, o: Options, asOf: AsOf): Promise<Details> {
   const lwd = exit.last_working_day;
   const [year, month] = lwd.split("-").map(Number);
   const salary = await employeeMonthSalary(tx, e.id, year, month);
@@ -127,6 +217,7 @@ async function compute(tx: ScopedTx, e: EmployeeRow, exit: ExitFacts, o: Options
     select: { id: true, claim_number: true, amount: true, category: { select: { name: true } } },
     orderBy: { claim_number: "asc" },
   });
+  const gratuity = await readSettings("gratuity");
   const figures = settlementFigures({
     joining_date: toDateString(e.joining_date),
     resignation_date: exit.resignation_date,
@@ -151,7 +242,17 @@ async function compute(tx: ScopedTx, e: EmployeeRow, exit: ExitFacts, o: Options
     ],
     loans,
     claims: claims.map((c) => ({ claim_id: c.id, claim_number: c.claim_number, category: c.category.name, amount: c.amount.toFixed(2) })),
-    gratuity: await readSettings("gratuity"),
+    gratuity,
+    day_rate: salary.slip.details.encashment_rate,
+    fifth_year:
+      gratuity.continuous_service_rule === "four_years_240_days" && serviceBetween(toDateString(e.joining_date), lwd).years === 4
+        ? await fifthYearOf(tx, e, lwd)
+        : null,
+    dues: {
+      final_wages_due: await workingDaysAfter(tx, e, lwd, FINAL_WAGES_DUE_WORKING_DAYS),
+      as_of: asOf.date,
+      paid: asOf.paid,
+    },
   });
   try {
     // every figure goes into a NUMERIC(14,2) column (encashments NUMERIC(10,2))
@@ -206,7 +307,7 @@ export async function createSettlement(auth: AuthContext, body: RequestBody<"cre
     if (!exit) throw conflict(`${e.employee_code} has not resigned: there is no exit to settle`);
     if (await tx.finalSettlement.findFirst({ where: { exit_id: exit.id }, select: { id: true } }))
       throw conflict(`The exit of ${e.employee_code} already has a final settlement`);
-    const details = await compute(tx, e, exit, o);
+    const details = await compute(tx, e, exit, o, { date: tenantToday(await loadAttendanceSettings(tx)), paid: false });
     const number = await nextNumber(tx, "final_settlement", "FS-");
     await attachSettlementToChecklist(tx, exit.id, number);
     const created = await tx.finalSettlement.create({
@@ -234,7 +335,7 @@ export async function createSettlement(auth: AuthContext, body: RequestBody<"cre
     );
     return created;
   });
-  return settlementJson(row);
+  return settlementJson(row, tenantToday(await loadAttendanceSettings()));
 }
 
 export async function settlementPage(
@@ -249,7 +350,8 @@ export async function settlementPage(
     db.finalSettlement.findMany({ where, include, orderBy: [{ created_at: "desc" }, { id: "asc" }], skip: page.skip, take: page.limit }),
     db.finalSettlement.count({ where }),
   ]);
-  return { rows: rows.map(settlementJson), page, total };
+  const today = tenantToday(await loadAttendanceSettings());
+  return { rows: rows.map((r) => settlementJson(r, today)), page, total };
 }
 
 async function loadRow(id: string): Promise<Row> {
@@ -259,7 +361,7 @@ async function loadRow(id: string): Promise<Row> {
 }
 
 export async function settlementById(id: string): Promise<SettlementJson> {
-  return settlementJson(await loadRow(id));
+  return settlementJson(await loadRow(id), tenantToday(await loadAttendanceSettings()));
 }
 
 /** Locks the settlement row and reads it (404 when it vanished), with the employee and exit. */
@@ -295,7 +397,7 @@ export async function recalculateSettlement(
       notice_period_days: body.notice_period_days ?? before.notice_period_days,
       recover_notice_shortfall: body.recover_notice_shortfall ?? before.recover_notice_shortfall,
     };
-    const details = await compute(tx, e, exit, o);
+    const details = await compute(tx, e, exit, o, { date: tenantToday(await loadAttendanceSettings(tx)), paid: false });
     const saved = await tx.finalSettlement.update({ where: byId(id), data: { ...o, ...columns(details) }, include });
     const changes: Record<string, unknown> = {};
     for (const k of Object.keys(o) as (keyof Options)[]) if (o[k] !== before[k]) changes[k] = { from: before[k], to: o[k] };
@@ -310,7 +412,7 @@ export async function recalculateSettlement(
     );
     return saved;
   });
-  return settlementJson(row);
+  return settlementJson(row, tenantToday(await loadAttendanceSettings()));
 }
 
 /** A value as JSON with object keys sorted (the stored details come back from JSONB in its own key order). */
@@ -325,15 +427,21 @@ function canonical(v: unknown): string {
 }
 
 /**
- * The figures that must not have changed between the reviewed draft and processing. A draft
- * computed before settlements showed `code_wages` is compared without it (its wage, gratuity and
- * every day-based figure are still compared).
+ * The figures that must not have changed between the reviewed draft and processing. The due dates'
+ * interest is counted to the day of processing, so it and the totals it enters are left out (every
+ * figure the totals add up is compared). A draft computed before a figure was shown (`code_wages`,
+ * the day rate, the notice note, the continuous-service rule, the dues) is compared without it.
  */
-const reviewed = (d: Details, withCodeWages: boolean) => {
-  const { code_wages, ...rest } = d;
+const reviewed = (d: Details, stored: Details) => {
+  const { code_wages, dues: _dues, gratuity_interest: _interest, total_payable: _total, net_payable: _net, day_rate, ...rest } = d;
+  const { note, ...notice } = d.notice;
+  const { continuous_service, ...gratuity } = d.gratuity_detail;
   return canonical({
     ...rest,
-    ...(withCodeWages ? { code_wages } : {}),
+    ...(stored.code_wages !== undefined ? { code_wages } : {}),
+    ...(stored.day_rate !== undefined ? { day_rate } : {}),
+    notice: stored.notice.note !== undefined ? { ...notice, note } : notice,
+    gratuity_detail: stored.gratuity_detail.continuous_service !== undefined ? { ...gratuity, continuous_service } : gratuity,
     leave_encashment_lines: d.leave_encashment_lines.map((l) => ({ ...l, encashment_id: l.source === "balance" ? null : l.encashment_id })),
   });
 };
@@ -354,9 +462,8 @@ export async function processSettlement(auth: AuthContext, id: string): Promise<
     if (exit.last_working_day >= today)
       throw conflict(`The settlement can be processed after the last working day (${exit.last_working_day})`);
     const stored = r.details as unknown as Details;
-    const now = await compute(tx, e, exit, optionsOf(r));
-    const withCodeWages = stored.code_wages !== undefined;
-    if (reviewed(now, withCodeWages) !== reviewed(stored, withCodeWages))
+    const now = await compute(tx, e, exit, optionsOf(r), { date: today, paid: true });
+    if (reviewed(now, stored) !== reviewed(stored, stored))
       throw conflict(
         `The figures of ${r.settlement_number} changed since it was computed (net payable ${stored.net_payable} → ${now.net_payable}): ` +
           "recalculate it (PUT) and review it before processing",
@@ -404,7 +511,14 @@ export async function processSettlement(auth: AuthContext, id: string): Promise<
     await completeSettlementItem(tx, exit.id, e.id, auth.userId);
     const saved = await tx.finalSettlement.update({
       where: byId(id),
-      data: { status: "processed", processed_by: auth.userId, processed_at: at, details: details as unknown as Prisma.InputJsonObject },
+      // the interest on late gratuity is counted to today: the net payable is the one paid
+      data: {
+        status: "processed",
+        processed_by: auth.userId,
+        processed_at: at,
+        net_payable: details.net_payable,
+        details: details as unknown as Prisma.InputJsonObject,
+      },
       include,
     });
     await audit(
@@ -425,7 +539,7 @@ export async function processSettlement(auth: AuthContext, id: string): Promise<
     );
     return saved;
   });
-  return settlementJson(row);
+  return settlementJson(row, tenantToday(await loadAttendanceSettings()));
 }
 
 /** The settlement statement as a PDF, with its file name. */

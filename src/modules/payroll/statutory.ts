@@ -74,6 +74,12 @@ export const GRATUITY_DEFAULTS = {
   round_up_after_months: 6,
   cap: "2000000.00",
   monthly_provision: false,
+  /**
+   * The reading of five years' continuous service (gratuity.ts ContinuousServiceRule): the stricter
+   * Andhra Pradesh High Court reading (five full years) by default; `four_years_240_days` the Madras
+   * High Court's (four years + 240 days actually worked in the fifth; 190 under a six-day week).
+   */
+  continuous_service_rule: "five_full_years" as "five_full_years" | "four_years_240_days",
 };
 
 /** Each state once; within a state and gender, bands ordered and not overlapping. */

@@ -31,6 +31,14 @@ export const WAGE_DEFAULTS = {
   pf_code_wages_from: "2026-06-29",
   /** "one-half, or such other per cent. as may be notified by the Central Government" (s.2(y) proviso). */
   exclusion_limit_percent: "50.00",
+  /**
+   * Company policy, not statute: what leave encashment (runs and settlements) and notice pay are
+   * priced on - `wage` (the code's wage, or basic + DA before it: the behaviour before the setting)
+   * or `gross` (the full-month gross) - and the divisor of the month: `26` (default), `30` or
+   * `month_days`. Gratuity keeps its statutory 15/26 of the wage.
+   */
+  encashment_basis: "wage" as "wage" | "gross",
+  encashment_divisor: "26" as "26" | "30" | "month_days",
 };
 export type WageSettings = typeof WAGE_DEFAULTS;
 

@@ -39,13 +39,22 @@ function eligible(p: Eligibility): Sql {
     AND (cardinality(${p.employee_ids}::uuid[]) = 0 OR e.id = ANY(${p.employee_ids}::uuid[]))`;
 }
 
+/**
+ * The last day of the month a salary setup may start by to be paid in it: the month's end, or the
+ * last working day when it is earlier - a revision dated after the last working day was never
+ * drawn (alias `x` of exitsJoin).
+ */
+function paidUntil(p: Eligibility): Sql {
+  return sql`LEAST(${p.end}::date, COALESCE(x.last_working_day, ${p.end}::date))`;
+}
+
 /** Eligible employees with a salary setup in force by the month's end (what a calculation would pay). */
 export async function countPaidEmployees(client: Client, p: Eligibility): Promise<number> {
   const [row] = await query<{ n: number }>(
     sql`SELECT count(*)::int AS n FROM employees e ${exitsJoin(p)}
          WHERE e.tenant_id = ${tenant}::uuid AND ${eligible(p)}
            AND EXISTS (SELECT 1 FROM employee_salary_setups s WHERE s.tenant_id =
-             e.tenant_id AND s.employee_id = e.id AND s.effective_from <= ${p.end}::date)`,
+             e.tenant_id AND s.employee_id = e.id AND s.effective_from <= ${paidUntil(p)})`,
     client,
   );
   return row?.n ?? 0;
@@ -57,7 +66,7 @@ export async function countEmployeesWithoutSetup(client: Client, p: Eligibility)
     sql`SELECT count(*)::int AS n FROM employees e ${exitsJoin(p)}
          WHERE e.tenant_id = ${tenant}::uuid AND ${eligible(p)}
            AND NOT EXISTS (SELECT 1 FROM employee_salary_setups s WHERE s.tenant_id =
-             e.tenant_id AND s.employee_id = e.id AND s.effective_from <= ${p.end}::date)`,
+             e.tenant_id AND s.employee_id = e.id AND s.effective_from <= ${paidUntil(p)})`,
     client,
   );
   return row?.n ?? 0;
@@ -93,7 +102,11 @@ export interface PaidEmployeeRow extends SetupColumns {
   last_working_day: Date | null;
 }
 
-/** The eligible employees with the salary setup in force by the month's end, in employee-code order. */
+/**
+ * The eligible employees with the salary setup in force on the slip's last day (the month's end,
+ * or the last working day when earlier: a setup starting after it is never used), in employee-code
+ * order.
+ */
 export function paidEmployees(client: Client, p: Eligibility): Promise<PaidEmployeeRow[]> {
   return query<PaidEmployeeRow>(
     sql`SELECT e.id, e.employee_code, e.first_name, e.last_name, e.department,
@@ -103,7 +116,7 @@ export function paidEmployees(client: Client, p: Eligibility): Promise<PaidEmplo
           FROM employees e
           ${exitsJoin(p)}
           JOIN LATERAL (SELECT * FROM employee_salary_setups s WHERE s.tenant_id =
-            e.tenant_id AND s.employee_id = e.id AND s.effective_from <= ${p.end}::date
+            e.tenant_id AND s.employee_id = e.id AND s.effective_from <= ${paidUntil(p)}
                          ORDER BY s.effective_from DESC LIMIT 1) s ON TRUE
          WHERE e.tenant_id = ${tenant}::uuid AND ${eligible(p)}
          ORDER BY e.employee_code, e.id`,
@@ -145,6 +158,28 @@ export function setupsInForceOn(client: Client, on: { employee_id: string; date:
                                   CASE WHEN s.effective_from <= d.on_date THEN s.effective_from END DESC NULLS LAST,
                                   s.effective_from ASC
                          LIMIT 1) s ON TRUE`,
+    client,
+  );
+}
+
+/**
+ * Per employee, every salary setup in force on some day of [from, to] (a slip's pay range): the one
+ * in force on `from` (the latest effective on or before it) and those starting after it up to `to`,
+ * in order of their effective dates. A setup starting after `to` (the last working day) is not one.
+ */
+export function setupsInForceBetween(client: Client, on: { employee_id: string; from: DateString; to: DateString }[]): Promise<SetupRow[]> {
+  if (!on.length) return Promise.resolve([]);
+  return query<SetupRow>(
+    sql`SELECT d.employee_id::text AS employee_id, s.id::text AS setup_id, s.effective_from::text AS effective_from,
+               s.monthly_ctc::text AS monthly_ctc, s.all_components,
+               s.pf_enabled, s.eps_enabled, s.esi_enabled, s.pt_enabled, s.pt_state, s.disabled, s.existing_eps_member
+          FROM unnest(${on.map((x) => x.employee_id)}::uuid[], ${on.map((x) => x.from)}::date[], ${on.map((x) => x.to)}::date[])
+            AS d(employee_id, from_date, to_date)
+          JOIN employee_salary_setups s ON s.tenant_id = ${tenant}::uuid AND s.employee_id = d.employee_id
+         WHERE s.effective_from <= d.to_date
+           AND (s.effective_from > d.from_date OR s.effective_from = (SELECT max(o.effective_from) FROM employee_salary_setups o
+                 WHERE o.tenant_id = ${tenant}::uuid AND o.employee_id = d.employee_id AND o.effective_from <= d.from_date))
+         ORDER BY d.employee_id, s.effective_from`,
     client,
   );
 }
