@@ -8,7 +8,7 @@ import session from "express-session";
 import { config } from "../../config.ts";
 import { databaseUrl, getPool, onCloseDb, systemDb } from "../../db/client.ts";
 import { requestContext } from "../../log.ts";
-import { type CachedIdentity, identityCache, stopIdentityCache } from "./identity-cache.ts";
+import { type CachedIdentity, type IdentityRow, identityCache, stopIdentityCache } from "./identity-cache.ts";
 
 onCloseDb(stopIdentityCache);
 
@@ -27,8 +27,16 @@ export interface PrefetchedAuth {
   sid: string;
   userId: string;
   tenantId: string;
-  row: { role: string; employee_id: string | null; modules: string[]; email: string; name: string } | null;
+  row: IdentityRow | null;
 }
+
+/**
+ * The employee records that are the member's own (the own-record rule, src/modules/shared/access.ts):
+ * every record their membership has ever been linked to in the company (employee_user_links, kept
+ * by a trigger on memberships), the current one included. `m` is the membership row.
+ */
+export const OWN_EMPLOYEE_IDS = `ARRAY(SELECT l.employee_id FROM employee_user_links l
+                     WHERE l.tenant_id = m.tenant_id AND l.user_id = m.user_id ORDER BY l.employee_id)::text[]`;
 
 // A session row and the membership it names, in one round trip: the session's userId/tenantId are
 // cast only when they are UUIDs (they always are when we wrote them), so a damaged row reads as
@@ -40,7 +48,8 @@ const SESSION_WITH_MEMBERSHIP = `
            CASE WHEN sess->>'tenantId' ~ '^[0-9a-fA-F-]{36}$' THEN (sess->>'tenantId')::uuid END AS tenant_id
       FROM "session" WHERE sid = $1 AND expire >= now()
   )
-  SELECT s.sess, s.expire_ms, m.role, m.employee_id, t.modules, u.email, u.name
+  SELECT s.sess, s.expire_ms, m.role, m.employee_id, t.modules, u.email, u.name,
+         ${OWN_EMPLOYEE_IDS} AS own_employee_ids
     FROM s
     LEFT JOIN memberships m ON m.user_id = s.user_id AND m.tenant_id = s.tenant_id
     LEFT JOIN tenants t ON t.id = m.tenant_id
@@ -72,7 +81,16 @@ function identityStore() {
           const found: CachedIdentity = {
             sess: r.sess,
             expire: r.expire_ms,
-            row: r.role ? { role: r.role, employee_id: r.employee_id, modules: r.modules, email: r.email, name: r.name } : null,
+            row: r.role
+              ? {
+                  role: r.role,
+                  employee_id: r.employee_id,
+                  modules: r.modules,
+                  email: r.email,
+                  name: r.name,
+                  own_employee_ids: r.own_employee_ids ?? [],
+                }
+              : null,
           };
           if (this.resolved(sid, found, fn)) cache?.set(sid, found, token);
         }, fn);
