@@ -10266,6 +10266,7 @@ export interface components {
         /** @description The stored bytes with the content type they were uploaded as - one of the types an upload accepts (PDF, PNG, JPEG, WebP, plain text, CSV, Word, Excel) - as an attachment (`Content-Disposition: attachment; filename*=UTF-8''<original name>`), with `X-Content-Type-Options: nosniff`. */
         StoredFile: {
             headers: {
+                "Cache-Control": components["headers"]["CacheControlNoStore"];
                 /** @description `attachment` with the original file name (RFC 5987 encoded). */
                 "Content-Disposition"?: string;
                 /** @description The size in bytes. */
@@ -10408,6 +10409,8 @@ export interface components {
     };
     requestBodies: never;
     headers: {
+        /** @description `no-store`: no browser, proxy or CDN may keep a copy of the answer. Every answer of the API carries personal or pay data (payslips, bank details, PAN/UAN, identity documents, names and addresses) or must be fresh (health, server time), so every success response of every operation declares it (added when bundling, openapi/plugins/hrms.js) and the server sends it on every answer of a known operation, errors included, from one place (the dispatch, src/http/app.ts) - not per handler. */
+        CacheControlNoStore: "no-store";
         /**
          * @description The state of the limit that refused the request (IETF draft-ietf-httpapi-ratelimit-headers-08, as express-rate-limit sends it with `standardHeaders: "draft-8"`): the policy's name, `r` the uses remaining (0: this request was refused) and `t` the seconds until the window ends (as `Retry-After`).
          * @example "account";r=0;t=840
@@ -10452,6 +10455,7 @@ export interface operations {
             /** @description A page of assets. */
             200: {
                 headers: {
+                    "Cache-Control": components["headers"]["CacheControlNoStore"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -10530,6 +10534,7 @@ export interface operations {
             /** @description Created. */
             201: {
                 headers: {
+                    "Cache-Control": components["headers"]["CacheControlNoStore"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -10566,6 +10571,7 @@ export interface operations {
             /** @description The asset. */
             200: {
                 headers: {
+                    "Cache-Control": components["headers"]["CacheControlNoStore"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -10637,6 +10643,7 @@ export interface operations {
             /** @description Updated. */
             200: {
                 headers: {
+                    "Cache-Control": components["headers"]["CacheControlNoStore"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -10674,6 +10681,7 @@ export interface operations {
             /** @description Deleted. */
             200: {
                 headers: {
+                    "Cache-Control": components["headers"]["CacheControlNoStore"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -10710,6 +10718,7 @@ export interface operations {
             /** @description A page of assignments. */
             200: {
                 headers: {
+                    "Cache-Control": components["headers"]["CacheControlNoStore"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -10776,6 +10785,7 @@ export interface operations {
             /** @description Assigned. */
             201: {
                 headers: {
+                    "Cache-Control": components["headers"]["CacheControlNoStore"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -10820,6 +10830,7 @@ export interface operations {
             /** @description A page of damage reports. */
             200: {
                 headers: {
+                    "Cache-Control": components["headers"]["CacheControlNoStore"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -10875,6 +10886,7 @@ export interface operations {
             /** @description Reported. */
             201: {
                 headers: {
+                    "Cache-Control": components["headers"]["CacheControlNoStore"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -10935,6 +10947,7 @@ export interface operations {
             /** @description Resolved. */
             200: {
                 headers: {
+                    "Cache-Control": components["headers"]["CacheControlNoStore"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -10979,6 +10992,7 @@ export interface operations {
             /** @description A page of return requests. */
             200: {
                 headers: {
+                    "Cache-Control": components["headers"]["CacheControlNoStore"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -11027,6 +11041,7 @@ export interface operations {
             /** @description Requested. */
             201: {
                 headers: {
+                    "Cache-Control": components["headers"]["CacheControlNoStore"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -11086,6 +11101,7 @@ export interface operations {
             /** @description Decided. */
             200: {
                 headers: {
+                    "Cache-Control": components["headers"]["CacheControlNoStore"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -11130,6 +11146,7 @@ export interface operations {
             /** @description Days, ordered by employee then date; `pagination` counts employees. */
             200: {
                 headers: {
+                    "Cache-Control": components["headers"]["CacheControlNoStore"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -11174,6 +11191,7 @@ export interface operations {
             /** @description A page of requests. */
             200: {
                 headers: {
+                    "Cache-Control": components["headers"]["CacheControlNoStore"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -11208,6 +11226,7 @@ export interface operations {
             /** @description Submitted. */
             201: {
                 headers: {
+                    "Cache-Control": components["headers"]["CacheControlNoStore"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -11245,6 +11264,7 @@ export interface operations {
             /** @description OK. */
             200: {
                 headers: {
+                    "Cache-Control": components["headers"]["CacheControlNoStore"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -11281,6 +11301,7 @@ export interface operations {
             /** @description Updated. */
             200: {
                 headers: {
+                    "Cache-Control": components["headers"]["CacheControlNoStore"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -11318,6 +11339,7 @@ export interface operations {
             /** @description Cancelled. */
             200: {
                 headers: {
+                    "Cache-Control": components["headers"]["CacheControlNoStore"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -11356,6 +11378,7 @@ export interface operations {
             /** @description Today's record. */
             200: {
                 headers: {
+                    "Cache-Control": components["headers"]["CacheControlNoStore"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -11397,6 +11420,7 @@ export interface operations {
             /** @description Today's record. */
             200: {
                 headers: {
+                    "Cache-Control": components["headers"]["CacheControlNoStore"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -11435,6 +11459,7 @@ export interface operations {
             /** @description Imported. */
             200: {
                 headers: {
+                    "Cache-Control": components["headers"]["CacheControlNoStore"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -11484,6 +11509,7 @@ export interface operations {
             /** @description Membership added; signed in. */
             200: {
                 headers: {
+                    "Cache-Control": components["headers"]["CacheControlNoStore"];
                     /** @description The session cookie (signed in). */
                     "Set-Cookie"?: string;
                     [name: string]: unknown;
@@ -11526,6 +11552,7 @@ export interface operations {
             /** @description Accepted. */
             200: {
                 headers: {
+                    "Cache-Control": components["headers"]["CacheControlNoStore"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -11554,6 +11581,7 @@ export interface operations {
             /** @description The refreshed session. */
             200: {
                 headers: {
+                    "Cache-Control": components["headers"]["CacheControlNoStore"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -11591,6 +11619,7 @@ export interface operations {
             /** @description Password changed. */
             200: {
                 headers: {
+                    "Cache-Control": components["headers"]["CacheControlNoStore"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -11619,6 +11648,7 @@ export interface operations {
             /** @description The signed-in user and their tenants. */
             200: {
                 headers: {
+                    "Cache-Control": components["headers"]["CacheControlNoStore"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -11662,6 +11692,7 @@ export interface operations {
             /** @description Signed in. */
             200: {
                 headers: {
+                    "Cache-Control": components["headers"]["CacheControlNoStore"];
                     /** @description The session cookie. */
                     "Set-Cookie"?: string;
                     [name: string]: unknown;
@@ -11697,6 +11728,7 @@ export interface operations {
             /** @description Signed out. */
             200: {
                 headers: {
+                    "Cache-Control": components["headers"]["CacheControlNoStore"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -11741,6 +11773,7 @@ export interface operations {
             /** @description Accepted; the same for every address. A message is on its way to the address (the confirmation token, or a notice when it already has an account). */
             202: {
                 headers: {
+                    "Cache-Control": components["headers"]["CacheControlNoStore"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -11781,6 +11814,7 @@ export interface operations {
             /** @description Account and tenant created; signed in. */
             201: {
                 headers: {
+                    "Cache-Control": components["headers"]["CacheControlNoStore"];
                     /** @description The session cookie (signed in). */
                     "Set-Cookie"?: string;
                     [name: string]: unknown;
@@ -11826,6 +11860,7 @@ export interface operations {
             /** @description Switched. */
             200: {
                 headers: {
+                    "Cache-Control": components["headers"]["CacheControlNoStore"];
                     /** @description The new session cookie (the session id is rotated). */
                     "Set-Cookie"?: string;
                     [name: string]: unknown;
@@ -11879,6 +11914,7 @@ export interface operations {
             /** @description Event received. */
             200: {
                 headers: {
+                    "Cache-Control": components["headers"]["CacheControlNoStore"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -11942,6 +11978,7 @@ export interface operations {
             /** @description A page of entries. */
             200: {
                 headers: {
+                    "Cache-Control": components["headers"]["CacheControlNoStore"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -11979,6 +12016,7 @@ export interface operations {
             /** @description A page of categories. */
             200: {
                 headers: {
+                    "Cache-Control": components["headers"]["CacheControlNoStore"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -12024,6 +12062,7 @@ export interface operations {
             /** @description Created. */
             201: {
                 headers: {
+                    "Cache-Control": components["headers"]["CacheControlNoStore"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -12060,6 +12099,7 @@ export interface operations {
             /** @description The category. */
             200: {
                 headers: {
+                    "Cache-Control": components["headers"]["CacheControlNoStore"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -12101,6 +12141,7 @@ export interface operations {
             /** @description Updated. */
             200: {
                 headers: {
+                    "Cache-Control": components["headers"]["CacheControlNoStore"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -12138,6 +12179,7 @@ export interface operations {
             /** @description Deleted. */
             200: {
                 headers: {
+                    "Cache-Control": components["headers"]["CacheControlNoStore"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -12165,6 +12207,7 @@ export interface operations {
             /** @description OK. */
             200: {
                 headers: {
+                    "Cache-Control": components["headers"]["CacheControlNoStore"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -12198,6 +12241,7 @@ export interface operations {
             /** @description Updated. */
             200: {
                 headers: {
+                    "Cache-Control": components["headers"]["CacheControlNoStore"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -12236,6 +12280,7 @@ export interface operations {
             /** @description A page of branches. */
             200: {
                 headers: {
+                    "Cache-Control": components["headers"]["CacheControlNoStore"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -12270,6 +12315,7 @@ export interface operations {
             /** @description Created. */
             201: {
                 headers: {
+                    "Cache-Control": components["headers"]["CacheControlNoStore"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -12307,6 +12353,7 @@ export interface operations {
             /** @description The branch. */
             200: {
                 headers: {
+                    "Cache-Control": components["headers"]["CacheControlNoStore"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -12344,6 +12391,7 @@ export interface operations {
             /** @description The updated branch. */
             200: {
                 headers: {
+                    "Cache-Control": components["headers"]["CacheControlNoStore"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -12382,6 +12430,7 @@ export interface operations {
             /** @description Deleted. */
             200: {
                 headers: {
+                    "Cache-Control": components["headers"]["CacheControlNoStore"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -12409,6 +12458,7 @@ export interface operations {
             /** @description The settings. */
             200: {
                 headers: {
+                    "Cache-Control": components["headers"]["CacheControlNoStore"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -12453,6 +12503,7 @@ export interface operations {
             /** @description The updated settings. */
             200: {
                 headers: {
+                    "Cache-Control": components["headers"]["CacheControlNoStore"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -12486,6 +12537,7 @@ export interface operations {
             /** @description Members (sorted by name) and invitations not yet accepted. */
             200: {
                 headers: {
+                    "Cache-Control": components["headers"]["CacheControlNoStore"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -12530,6 +12582,7 @@ export interface operations {
             /** @description Invitation created and mailed. */
             201: {
                 headers: {
+                    "Cache-Control": components["headers"]["CacheControlNoStore"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -12578,6 +12631,7 @@ export interface operations {
             /** @description Updated. */
             200: {
                 headers: {
+                    "Cache-Control": components["headers"]["CacheControlNoStore"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -12615,6 +12669,7 @@ export interface operations {
             /** @description Removed. */
             200: {
                 headers: {
+                    "Cache-Control": components["headers"]["CacheControlNoStore"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -12642,6 +12697,7 @@ export interface operations {
             /** @description The settings. */
             200: {
                 headers: {
+                    "Cache-Control": components["headers"]["CacheControlNoStore"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -12675,6 +12731,7 @@ export interface operations {
             /** @description The updated settings. */
             200: {
                 headers: {
+                    "Cache-Control": components["headers"]["CacheControlNoStore"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -12711,6 +12768,7 @@ export interface operations {
             /** @description All expense categorys of the company. */
             200: {
                 headers: {
+                    "Cache-Control": components["headers"]["CacheControlNoStore"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -12744,6 +12802,7 @@ export interface operations {
             /** @description Created. */
             201: {
                 headers: {
+                    "Cache-Control": components["headers"]["CacheControlNoStore"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -12780,6 +12839,7 @@ export interface operations {
             /** @description The expense category. */
             200: {
                 headers: {
+                    "Cache-Control": components["headers"]["CacheControlNoStore"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -12816,6 +12876,7 @@ export interface operations {
             /** @description Updated. */
             200: {
                 headers: {
+                    "Cache-Control": components["headers"]["CacheControlNoStore"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -12853,6 +12914,7 @@ export interface operations {
             /** @description Deleted. */
             200: {
                 headers: {
+                    "Cache-Control": components["headers"]["CacheControlNoStore"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -12880,6 +12942,7 @@ export interface operations {
             /** @description The settings. */
             200: {
                 headers: {
+                    "Cache-Control": components["headers"]["CacheControlNoStore"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -12913,6 +12976,7 @@ export interface operations {
             /** @description The updated settings. */
             200: {
                 headers: {
+                    "Cache-Control": components["headers"]["CacheControlNoStore"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -12949,6 +13013,7 @@ export interface operations {
             /** @description All loan types of the company. */
             200: {
                 headers: {
+                    "Cache-Control": components["headers"]["CacheControlNoStore"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -12982,6 +13047,7 @@ export interface operations {
             /** @description Created. */
             201: {
                 headers: {
+                    "Cache-Control": components["headers"]["CacheControlNoStore"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -13018,6 +13084,7 @@ export interface operations {
             /** @description The loan type. */
             200: {
                 headers: {
+                    "Cache-Control": components["headers"]["CacheControlNoStore"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -13054,6 +13121,7 @@ export interface operations {
             /** @description Updated. */
             200: {
                 headers: {
+                    "Cache-Control": components["headers"]["CacheControlNoStore"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -13091,6 +13159,7 @@ export interface operations {
             /** @description Deleted. */
             200: {
                 headers: {
+                    "Cache-Control": components["headers"]["CacheControlNoStore"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -13118,6 +13187,7 @@ export interface operations {
             /** @description The settings. */
             200: {
                 headers: {
+                    "Cache-Control": components["headers"]["CacheControlNoStore"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -13151,6 +13221,7 @@ export interface operations {
             /** @description The updated settings. */
             200: {
                 headers: {
+                    "Cache-Control": components["headers"]["CacheControlNoStore"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -13184,6 +13255,7 @@ export interface operations {
             /** @description The settings. */
             200: {
                 headers: {
+                    "Cache-Control": components["headers"]["CacheControlNoStore"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -13217,6 +13289,7 @@ export interface operations {
             /** @description The updated settings. */
             200: {
                 headers: {
+                    "Cache-Control": components["headers"]["CacheControlNoStore"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -13250,6 +13323,7 @@ export interface operations {
             /** @description The settings. */
             200: {
                 headers: {
+                    "Cache-Control": components["headers"]["CacheControlNoStore"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -13283,6 +13357,7 @@ export interface operations {
             /** @description The updated settings. */
             200: {
                 headers: {
+                    "Cache-Control": components["headers"]["CacheControlNoStore"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -13316,6 +13391,7 @@ export interface operations {
             /** @description The settings (null ids until set). */
             200: {
                 headers: {
+                    "Cache-Control": components["headers"]["CacheControlNoStore"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -13349,6 +13425,7 @@ export interface operations {
             /** @description The updated settings. */
             200: {
                 headers: {
+                    "Cache-Control": components["headers"]["CacheControlNoStore"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -13382,6 +13459,7 @@ export interface operations {
             /** @description The configuration (defaults until changed). */
             200: {
                 headers: {
+                    "Cache-Control": components["headers"]["CacheControlNoStore"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -13415,6 +13493,7 @@ export interface operations {
             /** @description The updated configuration. */
             200: {
                 headers: {
+                    "Cache-Control": components["headers"]["CacheControlNoStore"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -13454,6 +13533,7 @@ export interface operations {
             /** @description A page of work locations. */
             200: {
                 headers: {
+                    "Cache-Control": components["headers"]["CacheControlNoStore"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -13488,6 +13568,7 @@ export interface operations {
             /** @description Created. */
             201: {
                 headers: {
+                    "Cache-Control": components["headers"]["CacheControlNoStore"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -13522,6 +13603,7 @@ export interface operations {
             /** @description The figures. */
             200: {
                 headers: {
+                    "Cache-Control": components["headers"]["CacheControlNoStore"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -13571,6 +13653,7 @@ export interface operations {
             /** @description A page of directory entries. */
             200: {
                 headers: {
+                    "Cache-Control": components["headers"]["CacheControlNoStore"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -13605,6 +13688,7 @@ export interface operations {
             /** @description Created; the complete record. */
             201: {
                 headers: {
+                    "Cache-Control": components["headers"]["CacheControlNoStore"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -13642,6 +13726,7 @@ export interface operations {
             /** @description The record or the directory entry, told apart by `view`. */
             200: {
                 headers: {
+                    "Cache-Control": components["headers"]["CacheControlNoStore"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -13679,6 +13764,7 @@ export interface operations {
             /** @description The updated record. */
             200: {
                 headers: {
+                    "Cache-Control": components["headers"]["CacheControlNoStore"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -13717,6 +13803,7 @@ export interface operations {
             /** @description Deleted. */
             200: {
                 headers: {
+                    "Cache-Control": components["headers"]["CacheControlNoStore"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -13752,6 +13839,7 @@ export interface operations {
             /** @description A page of entries. */
             200: {
                 headers: {
+                    "Cache-Control": components["headers"]["CacheControlNoStore"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -13791,6 +13879,7 @@ export interface operations {
             /** @description A page of documents (metadata). */
             200: {
                 headers: {
+                    "Cache-Control": components["headers"]["CacheControlNoStore"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -13835,6 +13924,7 @@ export interface operations {
             /** @description Stored. */
             201: {
                 headers: {
+                    "Cache-Control": components["headers"]["CacheControlNoStore"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -13900,6 +13990,7 @@ export interface operations {
             /** @description The exit record with its updated checklist. */
             200: {
                 headers: {
+                    "Cache-Control": components["headers"]["CacheControlNoStore"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -13942,6 +14033,7 @@ export interface operations {
             /** @description The completed exit. */
             200: {
                 headers: {
+                    "Cache-Control": components["headers"]["CacheControlNoStore"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -13984,6 +14076,7 @@ export interface operations {
             /** @description The exit record that was opened. */
             201: {
                 headers: {
+                    "Cache-Control": components["headers"]["CacheControlNoStore"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -14039,6 +14132,7 @@ export interface operations {
             /** @description Healthy. */
             200: {
                 headers: {
+                    "Cache-Control": components["headers"]["CacheControlNoStore"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -14074,6 +14168,7 @@ export interface operations {
             /** @description Ready. */
             200: {
                 headers: {
+                    "Cache-Control": components["headers"]["CacheControlNoStore"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -14118,6 +14213,7 @@ export interface operations {
             /** @description A page of tickets. */
             200: {
                 headers: {
+                    "Cache-Control": components["headers"]["CacheControlNoStore"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -14167,6 +14263,7 @@ export interface operations {
             /** @description Created. */
             201: {
                 headers: {
+                    "Cache-Control": components["headers"]["CacheControlNoStore"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -14202,6 +14299,7 @@ export interface operations {
             /** @description The ticket. */
             200: {
                 headers: {
+                    "Cache-Control": components["headers"]["CacheControlNoStore"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -14246,6 +14344,7 @@ export interface operations {
             /** @description Updated. */
             200: {
                 headers: {
+                    "Cache-Control": components["headers"]["CacheControlNoStore"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -14283,6 +14382,7 @@ export interface operations {
             /** @description Deleted. */
             200: {
                 headers: {
+                    "Cache-Control": components["headers"]["CacheControlNoStore"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -14316,6 +14416,7 @@ export interface operations {
             /** @description A page of messages. */
             200: {
                 headers: {
+                    "Cache-Control": components["headers"]["CacheControlNoStore"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -14358,6 +14459,7 @@ export interface operations {
             /** @description Added. */
             201: {
                 headers: {
+                    "Cache-Control": components["headers"]["CacheControlNoStore"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -14403,6 +14505,7 @@ export interface operations {
             /** @description A page of holidays. */
             200: {
                 headers: {
+                    "Cache-Control": components["headers"]["CacheControlNoStore"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -14437,6 +14540,7 @@ export interface operations {
             /** @description Created. */
             201: {
                 headers: {
+                    "Cache-Control": components["headers"]["CacheControlNoStore"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -14473,6 +14577,7 @@ export interface operations {
             /** @description OK. */
             200: {
                 headers: {
+                    "Cache-Control": components["headers"]["CacheControlNoStore"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -14509,6 +14614,7 @@ export interface operations {
             /** @description Updated. */
             200: {
                 headers: {
+                    "Cache-Control": components["headers"]["CacheControlNoStore"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -14546,6 +14652,7 @@ export interface operations {
             /** @description Deleted. */
             200: {
                 headers: {
+                    "Cache-Control": components["headers"]["CacheControlNoStore"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -14592,6 +14699,7 @@ export interface operations {
             /** @description Created, sorted by date. */
             201: {
                 headers: {
+                    "Cache-Control": components["headers"]["CacheControlNoStore"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -14630,6 +14738,7 @@ export interface operations {
             /** @description The ledger entry. */
             201: {
                 headers: {
+                    "Cache-Control": components["headers"]["CacheControlNoStore"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -14675,6 +14784,7 @@ export interface operations {
             /** @description A page of allocations. */
             200: {
                 headers: {
+                    "Cache-Control": components["headers"]["CacheControlNoStore"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -14710,6 +14820,7 @@ export interface operations {
             /** @description Allocations made (and skipped). */
             201: {
                 headers: {
+                    "Cache-Control": components["headers"]["CacheControlNoStore"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -14755,6 +14866,7 @@ export interface operations {
             /** @description Balances; `pagination` counts employees. */
             200: {
                 headers: {
+                    "Cache-Control": components["headers"]["CacheControlNoStore"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -14799,6 +14911,7 @@ export interface operations {
             /** @description A page of encashments. */
             200: {
                 headers: {
+                    "Cache-Control": components["headers"]["CacheControlNoStore"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -14833,6 +14946,7 @@ export interface operations {
             /** @description Submitted. */
             201: {
                 headers: {
+                    "Cache-Control": components["headers"]["CacheControlNoStore"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -14870,6 +14984,7 @@ export interface operations {
             /** @description OK. */
             200: {
                 headers: {
+                    "Cache-Control": components["headers"]["CacheControlNoStore"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -14906,6 +15021,7 @@ export interface operations {
             /** @description Decided. */
             200: {
                 headers: {
+                    "Cache-Control": components["headers"]["CacheControlNoStore"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -14943,6 +15059,7 @@ export interface operations {
             /** @description Cancelled. */
             200: {
                 headers: {
+                    "Cache-Control": components["headers"]["CacheControlNoStore"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -14985,6 +15102,7 @@ export interface operations {
             /** @description A page of entries. */
             200: {
                 headers: {
+                    "Cache-Control": components["headers"]["CacheControlNoStore"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -15021,6 +15139,7 @@ export interface operations {
             /** @description A page of periods. */
             200: {
                 headers: {
+                    "Cache-Control": components["headers"]["CacheControlNoStore"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -15055,6 +15174,7 @@ export interface operations {
             /** @description Created. */
             201: {
                 headers: {
+                    "Cache-Control": components["headers"]["CacheControlNoStore"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -15091,6 +15211,7 @@ export interface operations {
             /** @description OK. */
             200: {
                 headers: {
+                    "Cache-Control": components["headers"]["CacheControlNoStore"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -15127,6 +15248,7 @@ export interface operations {
             /** @description Updated. */
             200: {
                 headers: {
+                    "Cache-Control": components["headers"]["CacheControlNoStore"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -15164,6 +15286,7 @@ export interface operations {
             /** @description Deleted. */
             200: {
                 headers: {
+                    "Cache-Control": components["headers"]["CacheControlNoStore"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -15196,6 +15319,7 @@ export interface operations {
             /** @description A page of policies. */
             200: {
                 headers: {
+                    "Cache-Control": components["headers"]["CacheControlNoStore"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -15230,6 +15354,7 @@ export interface operations {
             /** @description Created. */
             201: {
                 headers: {
+                    "Cache-Control": components["headers"]["CacheControlNoStore"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -15266,6 +15391,7 @@ export interface operations {
             /** @description OK. */
             200: {
                 headers: {
+                    "Cache-Control": components["headers"]["CacheControlNoStore"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -15302,6 +15428,7 @@ export interface operations {
             /** @description Updated. */
             200: {
                 headers: {
+                    "Cache-Control": components["headers"]["CacheControlNoStore"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -15338,6 +15465,7 @@ export interface operations {
             /** @description Deleted. */
             200: {
                 headers: {
+                    "Cache-Control": components["headers"]["CacheControlNoStore"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -15379,6 +15507,7 @@ export interface operations {
             /** @description A page of requests. */
             200: {
                 headers: {
+                    "Cache-Control": components["headers"]["CacheControlNoStore"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -15413,6 +15542,7 @@ export interface operations {
             /** @description Submitted. */
             201: {
                 headers: {
+                    "Cache-Control": components["headers"]["CacheControlNoStore"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -15450,6 +15580,7 @@ export interface operations {
             /** @description OK. */
             200: {
                 headers: {
+                    "Cache-Control": components["headers"]["CacheControlNoStore"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -15486,6 +15617,7 @@ export interface operations {
             /** @description Decided. */
             200: {
                 headers: {
+                    "Cache-Control": components["headers"]["CacheControlNoStore"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -15523,6 +15655,7 @@ export interface operations {
             /** @description Cancelled. */
             200: {
                 headers: {
+                    "Cache-Control": components["headers"]["CacheControlNoStore"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -15561,6 +15694,7 @@ export interface operations {
             /** @description A page of leave types. */
             200: {
                 headers: {
+                    "Cache-Control": components["headers"]["CacheControlNoStore"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -15595,6 +15729,7 @@ export interface operations {
             /** @description Created. */
             201: {
                 headers: {
+                    "Cache-Control": components["headers"]["CacheControlNoStore"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -15631,6 +15766,7 @@ export interface operations {
             /** @description OK. */
             200: {
                 headers: {
+                    "Cache-Control": components["headers"]["CacheControlNoStore"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -15667,6 +15803,7 @@ export interface operations {
             /** @description Updated. */
             200: {
                 headers: {
+                    "Cache-Control": components["headers"]["CacheControlNoStore"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -15704,6 +15841,7 @@ export interface operations {
             /** @description Deleted. */
             200: {
                 headers: {
+                    "Cache-Control": components["headers"]["CacheControlNoStore"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -15738,6 +15876,7 @@ export interface operations {
             /** @description A page of notifications; `unread_count` counts all unread ones. */
             200: {
                 headers: {
+                    "Cache-Control": components["headers"]["CacheControlNoStore"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -15772,6 +15911,7 @@ export interface operations {
             /** @description Marked read. */
             200: {
                 headers: {
+                    "Cache-Control": components["headers"]["CacheControlNoStore"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -15802,6 +15942,7 @@ export interface operations {
             /** @description Number of notifications marked. */
             200: {
                 headers: {
+                    "Cache-Control": components["headers"]["CacheControlNoStore"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -15841,6 +15982,7 @@ export interface operations {
             /** @description A page of runs. */
             200: {
                 headers: {
+                    "Cache-Control": components["headers"]["CacheControlNoStore"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -15875,6 +16017,7 @@ export interface operations {
             /** @description Created and calculated (a run of up to `PAYROLL_SYNC_LIMIT` employees). */
             201: {
                 headers: {
+                    "Cache-Control": components["headers"]["CacheControlNoStore"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -15888,6 +16031,7 @@ export interface operations {
             /** @description Created as `calculating`; the calculation runs in the background (a larger run). */
             202: {
                 headers: {
+                    "Cache-Control": components["headers"]["CacheControlNoStore"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -15924,6 +16068,7 @@ export interface operations {
             /** @description The run with its totals. */
             200: {
                 headers: {
+                    "Cache-Control": components["headers"]["CacheControlNoStore"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -15960,6 +16105,7 @@ export interface operations {
             /** @description Updated and recalculated. */
             200: {
                 headers: {
+                    "Cache-Control": components["headers"]["CacheControlNoStore"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -15973,6 +16119,7 @@ export interface operations {
             /** @description Updated; the recalculation runs in the background (status `calculating`). */
             202: {
                 headers: {
+                    "Cache-Control": components["headers"]["CacheControlNoStore"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -16010,6 +16157,7 @@ export interface operations {
             /** @description Deleted. */
             200: {
                 headers: {
+                    "Cache-Control": components["headers"]["CacheControlNoStore"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -16046,6 +16194,7 @@ export interface operations {
             /** @description The breakdown. */
             200: {
                 headers: {
+                    "Cache-Control": components["headers"]["CacheControlNoStore"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -16081,6 +16230,7 @@ export interface operations {
             /** @description The employee's slip. */
             200: {
                 headers: {
+                    "Cache-Control": components["headers"]["CacheControlNoStore"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -16113,6 +16263,7 @@ export interface operations {
             /** @description Processed (a run of up to `PAYROLL_SYNC_LIMIT` employees). */
             200: {
                 headers: {
+                    "Cache-Control": components["headers"]["CacheControlNoStore"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -16126,6 +16277,7 @@ export interface operations {
             /** @description Queued; processing runs in the background (status `processing`). */
             202: {
                 headers: {
+                    "Cache-Control": components["headers"]["CacheControlNoStore"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -16160,6 +16312,7 @@ export interface operations {
             /** @description The setup. */
             200: {
                 headers: {
+                    "Cache-Control": components["headers"]["CacheControlNoStore"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -16197,6 +16350,7 @@ export interface operations {
             /** @description The setup after the change. */
             200: {
                 headers: {
+                    "Cache-Control": components["headers"]["CacheControlNoStore"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -16240,6 +16394,7 @@ export interface operations {
             /** @description A page of claims. */
             200: {
                 headers: {
+                    "Cache-Control": components["headers"]["CacheControlNoStore"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -16274,6 +16429,7 @@ export interface operations {
             /** @description Submitted. */
             201: {
                 headers: {
+                    "Cache-Control": components["headers"]["CacheControlNoStore"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -16311,6 +16467,7 @@ export interface operations {
             /** @description The claim. */
             200: {
                 headers: {
+                    "Cache-Control": components["headers"]["CacheControlNoStore"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -16347,6 +16504,7 @@ export interface operations {
             /** @description Updated. */
             200: {
                 headers: {
+                    "Cache-Control": components["headers"]["CacheControlNoStore"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -16384,6 +16542,7 @@ export interface operations {
             /** @description Cancelled. */
             200: {
                 headers: {
+                    "Cache-Control": components["headers"]["CacheControlNoStore"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -16424,6 +16583,7 @@ export interface operations {
             /** @description A page of settlements. */
             200: {
                 headers: {
+                    "Cache-Control": components["headers"]["CacheControlNoStore"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -16458,6 +16618,7 @@ export interface operations {
             /** @description The draft settlement. */
             201: {
                 headers: {
+                    "Cache-Control": components["headers"]["CacheControlNoStore"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -16495,6 +16656,7 @@ export interface operations {
             /** @description The settlement. */
             200: {
                 headers: {
+                    "Cache-Control": components["headers"]["CacheControlNoStore"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -16531,6 +16693,7 @@ export interface operations {
             /** @description The recomputed draft. */
             200: {
                 headers: {
+                    "Cache-Control": components["headers"]["CacheControlNoStore"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -16568,6 +16731,7 @@ export interface operations {
             /** @description The PDF. */
             200: {
                 headers: {
+                    "Cache-Control": components["headers"]["CacheControlNoStore"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -16596,6 +16760,7 @@ export interface operations {
             /** @description The processed settlement. */
             200: {
                 headers: {
+                    "Cache-Control": components["headers"]["CacheControlNoStore"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -16635,6 +16800,7 @@ export interface operations {
             /** @description A page of loans. */
             200: {
                 headers: {
+                    "Cache-Control": components["headers"]["CacheControlNoStore"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -16669,6 +16835,7 @@ export interface operations {
             /** @description Submitted. */
             201: {
                 headers: {
+                    "Cache-Control": components["headers"]["CacheControlNoStore"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -16706,6 +16873,7 @@ export interface operations {
             /** @description The loan. */
             200: {
                 headers: {
+                    "Cache-Control": components["headers"]["CacheControlNoStore"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -16742,6 +16910,7 @@ export interface operations {
             /** @description Updated. */
             200: {
                 headers: {
+                    "Cache-Control": components["headers"]["CacheControlNoStore"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -16779,6 +16948,7 @@ export interface operations {
             /** @description Cancelled. */
             200: {
                 headers: {
+                    "Cache-Control": components["headers"]["CacheControlNoStore"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -16819,6 +16989,7 @@ export interface operations {
             /** @description The loan with its new schedule. */
             200: {
                 headers: {
+                    "Cache-Control": components["headers"]["CacheControlNoStore"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -16859,6 +17030,7 @@ export interface operations {
             /** @description A page of slips. */
             200: {
                 headers: {
+                    "Cache-Control": components["headers"]["CacheControlNoStore"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -16892,6 +17064,7 @@ export interface operations {
             /** @description The slip. */
             200: {
                 headers: {
+                    "Cache-Control": components["headers"]["CacheControlNoStore"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -16925,6 +17098,7 @@ export interface operations {
             /** @description The PDF. */
             200: {
                 headers: {
+                    "Cache-Control": components["headers"]["CacheControlNoStore"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -16955,6 +17129,7 @@ export interface operations {
             /** @description The components. */
             200: {
                 headers: {
+                    "Cache-Control": components["headers"]["CacheControlNoStore"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -16988,6 +17163,7 @@ export interface operations {
             /** @description Created. */
             201: {
                 headers: {
+                    "Cache-Control": components["headers"]["CacheControlNoStore"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -17024,6 +17200,7 @@ export interface operations {
             /** @description The component. */
             200: {
                 headers: {
+                    "Cache-Control": components["headers"]["CacheControlNoStore"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -17060,6 +17237,7 @@ export interface operations {
             /** @description Updated. */
             200: {
                 headers: {
+                    "Cache-Control": components["headers"]["CacheControlNoStore"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -17097,6 +17275,7 @@ export interface operations {
             /** @description Deleted. */
             200: {
                 headers: {
+                    "Cache-Control": components["headers"]["CacheControlNoStore"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -17130,6 +17309,7 @@ export interface operations {
             /** @description The SIF file. */
             200: {
                 headers: {
+                    "Cache-Control": components["headers"]["CacheControlNoStore"];
                     /** @description `attachment; filename="0000000123456261130143005.SIF"` */
                     "Content-Disposition"?: string;
                     /** @description Number of employees of the run left out (no WPS details, or nothing to pay). */
@@ -17168,6 +17348,7 @@ export interface operations {
             /** @description The appointment. */
             200: {
                 headers: {
+                    "Cache-Control": components["headers"]["CacheControlNoStore"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -17201,6 +17382,7 @@ export interface operations {
             /** @description The appointment letter. */
             200: {
                 headers: {
+                    "Cache-Control": components["headers"]["CacheControlNoStore"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -17240,6 +17422,7 @@ export interface operations {
             /** @description Stored. */
             201: {
                 headers: {
+                    "Cache-Control": components["headers"]["CacheControlNoStore"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -17278,6 +17461,7 @@ export interface operations {
             /** @description The offer. */
             200: {
                 headers: {
+                    "Cache-Control": components["headers"]["CacheControlNoStore"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -17311,6 +17495,7 @@ export interface operations {
             /** @description Accepted. */
             200: {
                 headers: {
+                    "Cache-Control": components["headers"]["CacheControlNoStore"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -17357,6 +17542,7 @@ export interface operations {
             /** @description Declined. */
             200: {
                 headers: {
+                    "Cache-Control": components["headers"]["CacheControlNoStore"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -17395,6 +17581,7 @@ export interface operations {
             /** @description The offer letter. */
             200: {
                 headers: {
+                    "Cache-Control": components["headers"]["CacheControlNoStore"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -17425,6 +17612,7 @@ export interface operations {
             /** @description The content. */
             200: {
                 headers: {
+                    "Cache-Control": components["headers"]["CacheControlNoStore"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -17462,6 +17650,7 @@ export interface operations {
             /** @description The questions. */
             200: {
                 headers: {
+                    "Cache-Control": components["headers"]["CacheControlNoStore"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -17499,6 +17688,7 @@ export interface operations {
             /** @description The generated description. */
             200: {
                 headers: {
+                    "Cache-Control": components["headers"]["CacheControlNoStore"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -17536,6 +17726,7 @@ export interface operations {
             /** @description The screening result. */
             200: {
                 headers: {
+                    "Cache-Control": components["headers"]["CacheControlNoStore"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -17583,6 +17774,7 @@ export interface operations {
             /** @description A page of candidates. */
             200: {
                 headers: {
+                    "Cache-Control": components["headers"]["CacheControlNoStore"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -17617,6 +17809,7 @@ export interface operations {
             /** @description Created. */
             201: {
                 headers: {
+                    "Cache-Control": components["headers"]["CacheControlNoStore"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -17653,6 +17846,7 @@ export interface operations {
             /** @description The candidate. */
             200: {
                 headers: {
+                    "Cache-Control": components["headers"]["CacheControlNoStore"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -17689,6 +17883,7 @@ export interface operations {
             /** @description Updated. */
             200: {
                 headers: {
+                    "Cache-Control": components["headers"]["CacheControlNoStore"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -17726,6 +17921,7 @@ export interface operations {
             /** @description Deleted. */
             200: {
                 headers: {
+                    "Cache-Control": components["headers"]["CacheControlNoStore"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -17759,6 +17955,7 @@ export interface operations {
             /** @description The employee was created. */
             201: {
                 headers: {
+                    "Cache-Control": components["headers"]["CacheControlNoStore"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -17798,6 +17995,7 @@ export interface operations {
             /** @description The PDF. */
             200: {
                 headers: {
+                    "Cache-Control": components["headers"]["CacheControlNoStore"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -17835,6 +18033,7 @@ export interface operations {
             /** @description A page of sessions. */
             200: {
                 headers: {
+                    "Cache-Control": components["headers"]["CacheControlNoStore"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -17869,6 +18068,7 @@ export interface operations {
             /** @description Created. */
             201: {
                 headers: {
+                    "Cache-Control": components["headers"]["CacheControlNoStore"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -17905,6 +18105,7 @@ export interface operations {
             /** @description The session. */
             200: {
                 headers: {
+                    "Cache-Control": components["headers"]["CacheControlNoStore"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -17941,6 +18142,7 @@ export interface operations {
             /** @description Updated. */
             200: {
                 headers: {
+                    "Cache-Control": components["headers"]["CacheControlNoStore"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -17978,6 +18180,7 @@ export interface operations {
             /** @description Deleted. */
             200: {
                 headers: {
+                    "Cache-Control": components["headers"]["CacheControlNoStore"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -18007,6 +18210,7 @@ export interface operations {
             /** @description Queued for delivery. */
             200: {
                 headers: {
+                    "Cache-Control": components["headers"]["CacheControlNoStore"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -18050,6 +18254,7 @@ export interface operations {
             /** @description A page of interviews. */
             200: {
                 headers: {
+                    "Cache-Control": components["headers"]["CacheControlNoStore"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -18084,6 +18289,7 @@ export interface operations {
             /** @description Scheduled. */
             201: {
                 headers: {
+                    "Cache-Control": components["headers"]["CacheControlNoStore"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -18120,6 +18326,7 @@ export interface operations {
             /** @description The interview. */
             200: {
                 headers: {
+                    "Cache-Control": components["headers"]["CacheControlNoStore"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -18156,6 +18363,7 @@ export interface operations {
             /** @description Updated. */
             200: {
                 headers: {
+                    "Cache-Control": components["headers"]["CacheControlNoStore"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -18193,6 +18401,7 @@ export interface operations {
             /** @description Deleted. */
             200: {
                 headers: {
+                    "Cache-Control": components["headers"]["CacheControlNoStore"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -18233,6 +18442,7 @@ export interface operations {
             /** @description A page of postings. */
             200: {
                 headers: {
+                    "Cache-Control": components["headers"]["CacheControlNoStore"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -18267,6 +18477,7 @@ export interface operations {
             /** @description Created. */
             201: {
                 headers: {
+                    "Cache-Control": components["headers"]["CacheControlNoStore"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -18303,6 +18514,7 @@ export interface operations {
             /** @description The posting. */
             200: {
                 headers: {
+                    "Cache-Control": components["headers"]["CacheControlNoStore"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -18339,6 +18551,7 @@ export interface operations {
             /** @description Updated. */
             200: {
                 headers: {
+                    "Cache-Control": components["headers"]["CacheControlNoStore"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -18376,6 +18589,7 @@ export interface operations {
             /** @description Deleted. */
             200: {
                 headers: {
+                    "Cache-Control": components["headers"]["CacheControlNoStore"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -18413,6 +18627,7 @@ export interface operations {
             /** @description A page of requisitions. */
             200: {
                 headers: {
+                    "Cache-Control": components["headers"]["CacheControlNoStore"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -18447,6 +18662,7 @@ export interface operations {
             /** @description Created. */
             201: {
                 headers: {
+                    "Cache-Control": components["headers"]["CacheControlNoStore"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -18482,6 +18698,7 @@ export interface operations {
             /** @description The requisition. */
             200: {
                 headers: {
+                    "Cache-Control": components["headers"]["CacheControlNoStore"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -18518,6 +18735,7 @@ export interface operations {
             /** @description Updated. */
             200: {
                 headers: {
+                    "Cache-Control": components["headers"]["CacheControlNoStore"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -18555,6 +18773,7 @@ export interface operations {
             /** @description Deleted. */
             200: {
                 headers: {
+                    "Cache-Control": components["headers"]["CacheControlNoStore"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -18591,6 +18810,7 @@ export interface operations {
             /** @description A page of offers. */
             200: {
                 headers: {
+                    "Cache-Control": components["headers"]["CacheControlNoStore"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -18625,6 +18845,7 @@ export interface operations {
             /** @description Created. */
             201: {
                 headers: {
+                    "Cache-Control": components["headers"]["CacheControlNoStore"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -18661,6 +18882,7 @@ export interface operations {
             /** @description The offer. */
             200: {
                 headers: {
+                    "Cache-Control": components["headers"]["CacheControlNoStore"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -18697,6 +18919,7 @@ export interface operations {
             /** @description Updated. */
             200: {
                 headers: {
+                    "Cache-Control": components["headers"]["CacheControlNoStore"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -18734,6 +18957,7 @@ export interface operations {
             /** @description Deleted. */
             200: {
                 headers: {
+                    "Cache-Control": components["headers"]["CacheControlNoStore"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -18763,6 +18987,7 @@ export interface operations {
             /** @description Sent (queued for delivery). */
             200: {
                 headers: {
+                    "Cache-Control": components["headers"]["CacheControlNoStore"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -18796,6 +19021,7 @@ export interface operations {
             /** @description Sent (queued for delivery). */
             200: {
                 headers: {
+                    "Cache-Control": components["headers"]["CacheControlNoStore"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -18839,6 +19065,7 @@ export interface operations {
             /** @description A page of people. */
             200: {
                 headers: {
+                    "Cache-Control": components["headers"]["CacheControlNoStore"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -18873,6 +19100,7 @@ export interface operations {
             /** @description Added. */
             201: {
                 headers: {
+                    "Cache-Control": components["headers"]["CacheControlNoStore"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -18909,6 +19137,7 @@ export interface operations {
             /** @description The entry. */
             200: {
                 headers: {
+                    "Cache-Control": components["headers"]["CacheControlNoStore"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -18945,6 +19174,7 @@ export interface operations {
             /** @description Updated. */
             200: {
                 headers: {
+                    "Cache-Control": components["headers"]["CacheControlNoStore"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -18982,6 +19212,7 @@ export interface operations {
             /** @description Removed. */
             200: {
                 headers: {
+                    "Cache-Control": components["headers"]["CacheControlNoStore"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -19008,6 +19239,7 @@ export interface operations {
             /** @description The time. */
             200: {
                 headers: {
+                    "Cache-Control": components["headers"]["CacheControlNoStore"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -19055,6 +19287,7 @@ export interface operations {
             /** @description Stored. */
             201: {
                 headers: {
+                    "Cache-Control": components["headers"]["CacheControlNoStore"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -19101,6 +19334,7 @@ export interface operations {
             /** @description A page of requests. */
             200: {
                 headers: {
+                    "Cache-Control": components["headers"]["CacheControlNoStore"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -19135,6 +19369,7 @@ export interface operations {
             /** @description Submitted. */
             201: {
                 headers: {
+                    "Cache-Control": components["headers"]["CacheControlNoStore"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -19172,6 +19407,7 @@ export interface operations {
             /** @description OK. */
             200: {
                 headers: {
+                    "Cache-Control": components["headers"]["CacheControlNoStore"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -19208,6 +19444,7 @@ export interface operations {
             /** @description Decided. */
             200: {
                 headers: {
+                    "Cache-Control": components["headers"]["CacheControlNoStore"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -19245,6 +19482,7 @@ export interface operations {
             /** @description Cancelled. */
             200: {
                 headers: {
+                    "Cache-Control": components["headers"]["CacheControlNoStore"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -19289,6 +19527,7 @@ export interface operations {
             /** @description A page of requests. */
             200: {
                 headers: {
+                    "Cache-Control": components["headers"]["CacheControlNoStore"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -19323,6 +19562,7 @@ export interface operations {
             /** @description Submitted. */
             201: {
                 headers: {
+                    "Cache-Control": components["headers"]["CacheControlNoStore"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -19360,6 +19600,7 @@ export interface operations {
             /** @description OK. */
             200: {
                 headers: {
+                    "Cache-Control": components["headers"]["CacheControlNoStore"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -19396,6 +19637,7 @@ export interface operations {
             /** @description Decided. */
             200: {
                 headers: {
+                    "Cache-Control": components["headers"]["CacheControlNoStore"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -19433,6 +19675,7 @@ export interface operations {
             /** @description Cancelled. */
             200: {
                 headers: {
+                    "Cache-Control": components["headers"]["CacheControlNoStore"];
                     [name: string]: unknown;
                 };
                 content: {

@@ -33,6 +33,8 @@
 //           - each a $ref to components/responses. Operations with an application/json request
 //           body that declare no `x-body-limit` get the default, DEFAULT_BODY_LIMIT (64 KiB), so
 //           the bundle states every operation's limit.
+//           Every 2xx response gets the `Cache-Control: no-store` header (components/headers/
+//           CacheControlNoStore: no answer of the API may be stored by a browser or proxy).
 //           hrms/format-limits writes out the size a format implies (maxLength of uuid, date,
 //           date-time, email strings; int32/int64 of integers), see formatLimits.
 //           hrms/examples gives every string without an example a realistic one (examples.js).
@@ -281,6 +283,17 @@ function standardResponses() {
           if (op.requestBody?.content?.["application/json"] && !("x-body-limit" in op)) op["x-body-limit"] = DEFAULT_BODY_LIMIT;
           add("500", "Internal");
           add("503", "Unavailable");
+          // no-store on every success response (components/headers/CacheControlNoStore.yaml): the
+          // dispatch sends it for every operation whose document declares it (src/http/app.ts)
+          for (const [code, declared] of Object.entries(op.responses)) {
+            if (!code.startsWith("2") || !declared) continue;
+            // a shared success response (components/responses) gets it where it is defined
+            const response = declared.$ref ? ctx.resolve(declared).node : declared;
+            if (!response) continue;
+            response.headers ??= {};
+            if (!Object.keys(response.headers).some((h) => h.toLowerCase() === "cache-control"))
+              response.headers["Cache-Control"] = { $ref: "#/components/headers/CacheControlNoStore" };
+          }
         }
       },
     },

@@ -232,11 +232,15 @@ type DocOperation = {
   responses?: Record<string, { headers?: Record<string, unknown> }>;
   "x-body-limit"?: number;
   "x-read-replica"?: boolean;
+  operationId?: string;
 };
 
 /** Method + path of each operation as a matcher, most specific first. */
 function operationMatchers(ids: OperationId[]) {
-  const doc = apiDocument() as { paths: Record<string, Record<string, DocOperation> & { parameters?: unknown[] }> };
+  const doc = apiDocument() as {
+    paths: Record<string, Record<string, DocOperation> & { parameters?: unknown[] }>;
+    components?: Record<string, Record<string, unknown> | undefined>;
+  };
   return ids.map((id) => {
     const meta = operationTable[id];
     // regex-dynamic: a matcher of one of the document's own paths ({param} -> ([^/]+), the rest escaped), linear
@@ -261,6 +265,9 @@ function operationMatchers(ids: OperationId[]) {
     const startsSession = Object.entries(op?.responses ?? {}).some(
       ([status, r]) => status.startsWith("2") && Object.keys(r.headers ?? {}).some((h) => h.toLowerCase() === "set-cookie"),
     );
+    // the `Cache-Control` its success responses declare (components/headers/CacheControlNoStore:
+    // every operation's), sent on every answer of the operation, errors included (resolveOperation)
+    const cacheControl = declaredCacheControl(doc, op);
     return {
       id,
       method: meta.method.toUpperCase(),
@@ -277,8 +284,28 @@ function operationMatchers(ids: OperationId[]) {
       noInput,
       startsSession,
       readReplica,
+      cacheControl,
     };
   });
+}
+
+/** The `Cache-Control` value (the header schema's `const`) every 2xx response of `op` declares, or null. */
+function declaredCacheControl(doc: { components?: Record<string, Record<string, unknown> | undefined> }, op: DocOperation | undefined) {
+  type Declared = { $ref?: string; headers?: Record<string, Declared>; schema?: { const?: unknown } };
+  // "#/components/<kind>/<name>" of the bundle, or the object itself
+  const deref = (x: Declared | undefined): Declared | undefined => {
+    const [, , kind, name] = x?.$ref?.split("/") ?? [];
+    return x?.$ref ? (doc.components?.[kind]?.[name] as Declared | undefined) : x;
+  };
+  const values = new Set<string | null>();
+  for (const [status, declared] of Object.entries(op?.responses ?? {})) {
+    if (!status.startsWith("2")) continue;
+    const headers = deref(declared as Declared)?.headers ?? {};
+    const header = deref(Object.entries(headers).find(([h]) => h.toLowerCase() === "cache-control")?.[1]);
+    values.add(typeof header?.schema?.const === "string" ? header.schema.const : null);
+  }
+  if (values.size > 1) throw new Error(`${op?.operationId}: success responses declare different Cache-Control values`);
+  return [...values][0] ?? null;
 }
 type Matcher = ReturnType<typeof operationMatchers>[number];
 
@@ -301,7 +328,7 @@ function resolveOperation(matchers: Matcher[]) {
     const key = `${m.method} ${m.segments} ${area}`;
     index.set(key, [...(index.get(key) ?? []), m]);
   }
-  return (req: Request, _res: Response, next: NextFunction) => {
+  return (req: Request, res: Response, next: NextFunction) => {
     const p = req.path.length > 1 && req.path.endsWith("/") ? req.path.slice(0, -1) : req.path;
     const fixed = exact.get(`${req.method} ${p}`);
     const segments = p.split("/");
@@ -311,6 +338,8 @@ function resolveOperation(matchers: Matcher[]) {
       if (!match) continue;
       (req as OperationRequest).operation = m;
       (req as OperationRequest).operationMatch = match;
+      // the one place the document's Cache-Control (no-store: personal and pay data) is sent
+      if (m.cacheControl) res.setHeader("Cache-Control", m.cacheControl);
       // the OpenAPI validator takes the route from here instead of scanning every route again
       // (patches/express-openapi-validator+5.6.2.patch); a malformed escape is left to its 400
       try {
