@@ -4958,7 +4958,7 @@ export interface components {
          */
         Email: string;
         /**
-         * @description The complete employee record (`view: full`). hr, admin and owner see it for every employee; an employee for their own record (the one linked to their membership); a manager for their own record and their direct reports - with `bank_account_number`, `bank_iban` and `pan_number` of reports masked to the last four characters (`********1234`).
+         * @description The complete employee record (`view: full`). hr, admin and owner see it for every employee; an employee for their own record (the one linked to their membership); a manager for their own record and their direct reports - with every identifier of a report's pay and statutory accounts (`bank_account_number`, `bank_ifsc`, `bank_iban`, `bank_routing_code`, `labour_card_number`, `pan_number`, `uan`, `esi_number`) masked to its last four characters (`********1234`). The activity log masks these fields the same way for everyone.
          * @example {
          *       "view": "full",
          *       "id": "0b9f6f3e-5d0a-4c59-9a43-6f1f2d7c1a10",
@@ -5006,14 +5006,14 @@ export interface components {
              */
             bank_iban: string | null;
             /**
-             * @description Indian Financial System Code of the branch (India).
+             * @description Indian Financial System Code of the branch (India). Masked for managers.
              * @example HDFC0001234
              */
             bank_ifsc: string | null;
             /** @example HDFC Bank */
             bank_name: string | null;
             /**
-             * @description 9-digit routing code of the employee's bank or exchange (UAE WPS agent id).
+             * @description 9-digit routing code of the employee's bank or exchange (UAE WPS agent id). Masked for managers.
              * @example 302620122
              */
             bank_routing_code: string | null;
@@ -5047,7 +5047,7 @@ export interface components {
              */
             employee_code: string;
             employment_type: components["schemas"]["EmploymentType"];
-            /** @description ESIC insurance (IP) number. */
+            /** @description ESIC insurance (IP) number. Masked for managers. */
             esi_number: string | null;
             /** @description The exit process opened by the employee's resignation, or null. */
             exit: components["schemas"]["EmployeeExit"] | null;
@@ -5070,7 +5070,7 @@ export interface components {
              */
             joining_date: string;
             /**
-             * @description MOHRE person id from the labour card (UAE WPS employee id).
+             * @description MOHRE person id from the labour card (UAE WPS employee id). Masked for managers.
              * @example 12345678
              */
             labour_card_number: string | null;
@@ -5092,7 +5092,7 @@ export interface components {
              */
             state: string | null;
             status: components["schemas"]["EmployeeStatus"];
-            /** @description Universal Account Number of the EPFO (provident fund). */
+            /** @description Universal Account Number of the EPFO (provident fund). Masked for managers. */
             uan: string | null;
             /**
              * Format: date-time
