@@ -62,8 +62,8 @@ export interface Config {
    * document marks `x-read-replica: true` (lists, search, dashboard, balances, activity logs, the WPS
    * export) go to it; everything else, and every read of a caller whose own latest write it has not
    * replayed yet, goes to the primary (after each write the primary's WAL position travels in the
-   * signed cookie `hrms.lsn`; the replica serves that caller only once `pg_last_wal_replay_lsn()` has
-   * reached it). A replica that is down, refuses, fails a read or is too far behind: the primary
+   * cookie `hrms.lsn`, encrypted and bound to the session; the replica serves that caller only once
+   * `pg_last_wal_replay_lsn()` has reached it). A replica that is down, refuses, fails a read or is too far behind: the primary
    * serves, never an error (src/db/replica.ts, src/http/read-routing.ts; see docs/scaling.md).
    */
   readonly databaseReplicaUrl: string | undefined;
