@@ -193,7 +193,10 @@ export interface Config {
    * `MODULES_FROM_BILLING`: `true`: only the billing webhook (the company's subscription) switches a
    * company's modules; `POST /api/configuration/company-settings` answers 403 `forbidden` to a
    * request that would change the set of enabled modules (the current set repeated, in any order,
-   * passes). `false`: owner/admin switch them (self-hosted installations).
+   * passes). `false`: owner/admin switch them (self-hosted installations). On by default when
+   * billing is configured: paid modules then come from the subscription, never from a free
+   * signup's own settings.
+   * @default `true` when `BILLING_WEBHOOK_SECRET` is set, else `false`
    */
   readonly modulesFromBilling: boolean;
   /**
@@ -563,6 +566,7 @@ export function loadConfig(env: Env, root: string = projectRoot): Config {
     reject(r, `HEADERS_TIMEOUT_MS (${headersTimeoutMs}) must not be longer than REQUEST_TIMEOUT_MS (${requestTimeoutMs})`);
   if (bodyReadTimeoutMs > requestTimeoutMs)
     reject(r, `BODY_READ_TIMEOUT_MS (${bodyReadTimeoutMs}) must not be longer than REQUEST_TIMEOUT_MS (${requestTimeoutMs})`);
+  const billingWebhookSecret = text(r, "BILLING_WEBHOOK_SECRET");
   const config: Config = {
     nodeEnv,
     isProduction,
@@ -593,8 +597,9 @@ export function loadConfig(env: Env, root: string = projectRoot): Config {
     uploadDir: path.resolve(root, text(r, "UPLOAD_DIR", ".data/uploads")),
     embeddedDataDir: path.resolve(root, text(r, "EMBEDDED_PG_DIR", ".data/postgres")),
     embeddedPort: portNumber(r, "EMBEDDED_PG_PORT", 54329, 1),
-    billingWebhookSecret: text(r, "BILLING_WEBHOOK_SECRET"),
-    modulesFromBilling: bool(r, "MODULES_FROM_BILLING", false),
+    billingWebhookSecret,
+    // on by default where billing is configured: a free signup must not switch paid modules on
+    modulesFromBilling: bool(r, "MODULES_FROM_BILLING", billingWebhookSecret !== undefined),
     aiBaseUrl: url(r, "AI_BASE_URL", ["http:", "https:"]),
     aiApiKey: text(r, "AI_API_KEY"),
     aiModel: text(r, "AI_MODEL", "gpt-4o-mini"),
