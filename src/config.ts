@@ -307,6 +307,13 @@ export interface Config {
    */
   readonly tenantStorageQuotaBytes: number;
   /**
+   * `MEMBER_STORAGE_SHARE_PERCENT`: the most of the company's storage quota (`TENANT_STORAGE_QUOTA_MB`)
+   * the files one member uploaded may take, in percent (1 to 100; 100: no share of their own). An
+   * upload past it is a 413 `quota_exceeded` saying so, so one member cannot fill the company's
+   * storage. Public uploads (joining documents through a link) count against the company only.
+   */
+  readonly memberStorageSharePercent: number;
+  /**
    * `ORPHAN_FILE_GRACE_HOURS`: uploads no record refers to are deleted (row and bytes) by the hourly
    * job once older than this; temporary files of unfinished uploads too.
    */
@@ -622,6 +629,7 @@ export function loadConfig(env: Env, root: string = projectRoot): Config {
     uploadsPerUserPerHour: positiveInt(r, "UPLOADS_PER_USER_PER_HOUR", 100),
     uploadsPerTenantPerHour: positiveInt(r, "UPLOADS_PER_TENANT_PER_HOUR", 1000),
     tenantStorageQuotaBytes: integer(r, "TENANT_STORAGE_QUOTA_MB", 5120, 1, 1 << 30, "a positive integer of MiB up to 1073741824") * MIB,
+    memberStorageSharePercent: integer(r, "MEMBER_STORAGE_SHARE_PERCENT", 25, 1, 100, "a whole percentage from 1 to 100"),
     orphanFileGraceHours: integer(r, "ORPHAN_FILE_GRACE_HOURS", 24, 1, 24 * 365, "a positive integer of hours up to 8760"),
     aiCallsPerUserPerHour: positiveInt(r, "AI_CALLS_PER_USER_PER_HOUR", 60),
     aiCallsPerTenantPerHour: positiveInt(r, "AI_CALLS_PER_TENANT_PER_HOUR", 300),
