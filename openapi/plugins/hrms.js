@@ -27,7 +27,8 @@
 //           parameters), 413 and 415 (operations with a request body: the body parser refuses
 //           oversized bodies and other media types before the operation runs), 408 and 429 (with a
 //           request body: the body did not arrive in time, or its client has too many bodies
-//           arriving at once - src/http/admission.ts), 403 on public
+//           arriving at once - src/http/admission.ts), 415 on writes without a request body (one
+//           sent with another media type than JSON: a cross-site form), 403 on public
 //           state-changing operations too (the origin check refuses foreign origins), 500 and
 //           503 (overload or database down, with Retry-After: components/responses/Unavailable)
 //           - each a $ref to components/responses. Operations with an application/json request
@@ -279,7 +280,7 @@ function standardResponses() {
             add("413", "PayloadTooLarge");
             add("415", "UnsupportedMediaType");
             add("429", "BodiesInProgress");
-          }
+          } else if (method !== "get") add("415", "UnsupportedMediaType"); // a body (a form, text/plain) where none is taken
           if (op.requestBody?.content?.["application/json"] && !("x-body-limit" in op)) op["x-body-limit"] = DEFAULT_BODY_LIMIT;
           add("500", "Internal");
           add("503", "Unavailable");

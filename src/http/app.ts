@@ -23,7 +23,7 @@ import swaggerUi from "swagger-ui-express";
 import { handlers } from "../../generated/handlers.ts";
 import { operationTable, type OperationId } from "../../generated/registry.ts";
 import { invalidateIdentities } from "../platform/identity/identity-cache.ts";
-import { SESSION_COOKIE, sessionMiddlewares } from "../platform/identity/session.ts";
+import { sessionCookieName, sessionMiddlewares } from "../platform/identity/session.ts";
 import { config, type Config, withConfig } from "../config.ts";
 import { withTenant } from "../db/tenancy.ts";
 import { deliverQueuedMail } from "../platform/mail/outbox.ts";
@@ -77,6 +77,24 @@ function originCheck(req: Request, _res: Response, next: NextFunction) {
   const sameHost = host && (origin === `http://${host}` || origin === `https://${host}`);
   if (origin === own || sameHost || allowedOrigins.includes(origin)) return next();
   next(new AppError("forbidden", "Cross-origin request refused"));
+}
+
+/**
+ * A write to an operation that declares no request body carries none: without a `Content-Type`, or
+ * `application/json` (what SDKs send with an empty body). Anything else - `text/plain`, a form
+ * (`application/x-www-form-urlencoded`, `multipart/form-data`): what a page of another site can
+ * send without a CORS preflight - is a 415, whether or not an `Origin` came with it. (Writes with a
+ * JSON body refuse other media types when the body is read, src/http/body.ts; uploads are
+ * multipart by their document.)
+ */
+function refuseBodiesOfBodilessWrites() {
+  return (req: Request, _res: Response, next: NextFunction) => {
+    const op = operationOf(req);
+    const type = req.headers["content-type"];
+    if (!op || op.body || op.multipart || !STATE_CHANGING.has(op.method) || type === undefined) return next();
+    if (type.split(";", 1)[0].trim().toLowerCase() === "application/json") return next();
+    next(new AppError("unsupported_media_type", "This operation takes no request body: send none, or application/json"));
+  };
 }
 
 /**
@@ -369,7 +387,7 @@ const operationOf = (req: Request) => (req as OperationRequest).operation;
  */
 function sessionWhereNeeded() {
   const { full, lean } = sessionMiddlewares();
-  const cookie = `${SESSION_COOKIE}=`;
+  const cookie = `${sessionCookieName()}=`;
   return (req: Request, res: Response, next: NextFunction) => {
     const op = operationOf(req);
     if (op?.startsSession) return full(req, res, next);
@@ -583,6 +601,7 @@ function buildApp(cfg: Config, opts: AppOptions): express.Express {
     sessionWhereNeeded(),
     // A non-public operation without a session is a 401 before its input is looked at (or read).
     requireSessionFor(),
+    refuseBodiesOfBodilessWrites(),
     refuseMissingBody(),
     // the body arrives without an admission slot, within its client's budget and its deadline
     jsonBodies((req) => operationOf(req)?.body ?? null, admission.readingBody),

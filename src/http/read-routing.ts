@@ -18,6 +18,8 @@ import { logger } from "../log.ts";
 import { AppError } from "../platform/errors.ts";
 
 export const LSN_COOKIE = "hrms.lsn";
+/** `__Host-hrms.lsn` where cookies are Secure (production), as the session cookie (sessionCookieName). */
+const lsnCookieName = (): string => (config().isProduction ? `__Host-${LSN_COOKIE}` : LSN_COOKIE);
 /** Long enough for any replica that is read from at all (DATABASE_REPLICA_MAX_LAG_MS is far shorter). */
 const LSN_COOKIE_MAX_AGE_MS = 15 * 60 * 1000;
 /** The longest cookie value read: 12 bytes of IV, at most 17 of position, 16 of tag, in base64url. */
@@ -62,10 +64,11 @@ export function openLsn(value: string, sessionId: string): Lsn | null {
 /** The position in the request's `hrms.lsn` cookie when it can be read in this session, else null. */
 export function writtenLsn(req: Request): Lsn | null {
   const header = req.headers.cookie;
-  if (!header?.includes(`${LSN_COOKIE}=`)) return null;
+  const name = lsnCookieName();
+  if (!header?.includes(`${name}=`)) return null;
   for (const part of header.split(";")) {
     const eq = part.indexOf("=");
-    if (eq < 0 || part.slice(0, eq).trim() !== LSN_COOKIE) continue;
+    if (eq < 0 || part.slice(0, eq).trim() !== name) continue;
     return openLsn(part.slice(eq + 1).trim(), sessionOf(req));
   }
   return null;
@@ -76,7 +79,7 @@ export async function rememberWrite(res: Response): Promise<void> {
   if (!replicaConfigured() || res.headersSent) return;
   const lsn = await primaryLsn().catch(() => null);
   if (lsn === null || res.headersSent) return;
-  res.cookie(LSN_COOKIE, sealLsn(lsn, sessionOf(res.req)), {
+  res.cookie(lsnCookieName(), sealLsn(lsn, sessionOf(res.req)), {
     httpOnly: true,
     sameSite: "lax",
     secure: config().isProduction,

@@ -1,5 +1,6 @@
 // Sessions: express-session rows in PostgreSQL (connect-pg-simple, table `session` declared in the
-// Prisma schema). Cookie `hrms.sid`: HttpOnly, SameSite=Lax, Secure in production. Sessions are
+// Prisma schema). Cookie `hrms.sid` (`__Host-hrms.sid` in production): HttpOnly, SameSite=Lax,
+// Secure in production. Sessions are
 // not touched on every request (no write per request); they last 7 days from sign-in.
 import connectPgSimple from "connect-pg-simple";
 import { createHmac, timingSafeEqual } from "node:crypto";
@@ -20,6 +21,23 @@ declare module "express-session" {
 }
 
 export const SESSION_COOKIE = "hrms.sid";
+
+/**
+ * The session cookie's name: `__Host-hrms.sid` where cookies are Secure (production), so that no
+ * other host of the domain and no insecure page can set or overwrite it (a browser takes a
+ * `__Host-` cookie only when it is Secure, has `Path=/` and no `Domain`); `hrms.sid` over plain
+ * HTTP (development, tests), where a browser would refuse the prefixed one. The other name is not
+ * read: in production a `hrms.sid` cookie (one another host could have planted) is no session.
+ */
+export const sessionCookieName = (): string => (config().isProduction ? `__Host-${SESSION_COOKIE}` : SESSION_COOKIE);
+
+/** The session cookie's attributes (also to clear it: a `__Host-` cookie is only replaced by one with the same). */
+export const sessionCookieOptions = () => ({
+  httpOnly: true,
+  sameSite: "lax" as const,
+  secure: config().isProduction,
+  path: "/",
+});
 export const SESSION_MAX_AGE_MS = 7 * 24 * 3600 * 1000;
 
 /** The caller's membership, read with the session row (see IdentityStore). */
@@ -121,12 +139,12 @@ function identityStore() {
 }
 
 /** The session id of a `hrms.sid` cookie signed with `secret` (as express-session signs it), or null. */
-export function signedSessionId(cookieHeader: string | undefined, secret: string): string | null {
+export function signedSessionId(cookieHeader: string | undefined, secret: string, name = sessionCookieName()): string | null {
   if (!cookieHeader) return null;
   let raw: string | undefined;
   for (const part of cookieHeader.split(";")) {
     const eq = part.indexOf("=");
-    if (eq > 0 && part.slice(0, eq).trim() === SESSION_COOKIE) {
+    if (eq > 0 && part.slice(0, eq).trim() === name) {
       raw = part.slice(eq + 1).trim();
       break; // the first, as express-session's cookie parser takes it
     }
@@ -164,6 +182,7 @@ export function sessionMiddlewares(): { full: RequestHandler; lean: RequestHandl
   const store = identityStore();
   const full = sessionMiddleware(store);
   const secret = config().sessionSecret;
+  const cookieName = sessionCookieName();
   // Cookie headers already verified, and their session ids: a signed-in client sends the same
   // header with every request, and its HMAC need not be computed again (only short headers with a
   // valid signature are kept, at most VERIFIED_MAX, all dropped when full).
@@ -172,7 +191,7 @@ export function sessionMiddlewares(): { full: RequestHandler; lean: RequestHandl
     if (!header) return null;
     const known = verified.get(header);
     if (known) return known;
-    const sid = signedSessionId(header, secret);
+    const sid = signedSessionId(header, secret, cookieName);
     if (sid && header.length <= VERIFIED_HEADER_MAX) {
       if (verified.size >= VERIFIED_MAX) verified.clear();
       verified.set(header, sid);
@@ -196,7 +215,7 @@ export function sessionMiddlewares(): { full: RequestHandler; lean: RequestHandl
 
 function sessionMiddleware(store: session.Store) {
   return session({
-    name: SESSION_COOKIE,
+    name: sessionCookieName(),
     secret: config().sessionSecret,
     store,
     resave: false,
@@ -206,7 +225,7 @@ function sessionMiddleware(store: session.Store) {
     // ends with req.session unset, and express-session then deletes the session row - signing the
     // user out. Sign-out destroys the session explicitly (destroySession).
     unset: "keep",
-    cookie: { httpOnly: true, sameSite: "lax", secure: config().isProduction, maxAge: SESSION_MAX_AGE_MS, path: "/" },
+    cookie: { ...sessionCookieOptions(), maxAge: SESSION_MAX_AGE_MS },
   });
 }
 
