@@ -58,7 +58,7 @@ const sessionsIn = async (userId: string, tenantId: string) =>
     ])
   )[0].n;
 
-describe("completeExit, downloadEmployeeDocument, decideLeaveRequest, acceptInvite: a completed exit ends access", () => {
+describe("completeExit, downloadEmployeeDocument, decideLeaveRequest, acceptInvite, updateHelpdeskTicket: a completed exit ends access", () => {
   it("the exited manager loses the company at once; reports move up and their manager decides; an invitation restores access", async () => {
     const w = await leaveWorld(t);
     const topId = await insertEmployee(t, w.owner.tenantId, { first_name: "Tara", last_name: "Top" });
@@ -130,12 +130,24 @@ describe("completeExit, downloadEmployeeDocument, decideLeaveRequest, acceptInvi
     await back.get(`/api/employees/${w.managerEmployeeId}`).expect(200);
   });
 
-  it("the exit job ends access too, also of a member who unlinked themselves before; the cached identity goes with it", async () => {
+  it("the exit job ends access too, also of a member who unlinked themselves before; the cached identity and their tickets go with it", async () => {
     const o = await signupTenant(t);
     const e = await createEmployee(o);
     const admin = await addMember(t, o, "admin", { employeeId: e.id });
     const exit = await resignedYesterday(o, e.id);
     for (const c of exit.checklist) await o.agent.put(`/api/employees/${e.id}/exit/checklist/${c.id}`).send({ status: "done" }).expect(200);
+    // a helpdesk ticket in the admin's hands
+    await o.agent
+      .post("/api/configuration/company-settings")
+      .send({ modules: ["helpdesk"] })
+      .expect(200);
+    const ticket = (
+      await o.agent
+        .post("/api/helpdesk/tickets")
+        .send({ title: "Laptop fan", category: "it", priority: "low", description: "Loud" })
+        .expect(201)
+    ).body.data;
+    await o.agent.put(`/api/helpdesk/tickets/${ticket.id}`).send({ assignee_user_id: admin.userId }).expect(200);
     // the admin unlinks their own membership, hoping to stay
     await admin.agent.put(`/api/configuration/members/${admin.userId}`).send({ employee_id: null }).expect(200);
     await admin.agent.get("/api/configuration/members").expect(200);
@@ -147,6 +159,11 @@ describe("completeExit, downloadEmployeeDocument, decideLeaveRequest, acceptInvi
     await settled(); // the job is no request of this process: the memberships trigger's NOTIFY drops the cache
     expectError(await admin.agent.get("/api/configuration/members"), 401, "unauthenticated");
     expect(await memberships(admin.userId, o.tenantId)).toEqual([]);
+    // their ticket is back in the queue, still in progress
+    expect((await o.agent.get(`/api/helpdesk/tickets/${ticket.id}`).expect(200)).body.data).toMatchObject({
+      assignee_user_id: null,
+      status: "in_progress",
+    });
   });
 
   it("the company's last owner cannot exit this way (409); with another owner they can", async () => {

@@ -169,10 +169,7 @@ describe("updateWpsSettings, exportWpsSif: SIF export", () => {
       return lines[2].split(",");
     };
     // accepted by the document's pattern (no leading = + - @, no comma, no line break) ...
-    await w.owner.agent
-      .post("/api/configuration/payroll/wps-settings")
-      .send({ employer_reference: "Ľcmd|' /C calc'!A0" })
-      .expect(200);
+    await w.owner.agent.post("/api/configuration/payroll/wps-settings").send({ employer_reference: "Ľcmd|' /C calc'!A0" }).expect(200);
     // ... and written transliterated: `Ľ` is `L`, never its low byte `=`
     expect((await scrOf())[9]).toBe("Lcmd|' /C calc'!A0");
     await w.owner.agent.post("/api/configuration/payroll/wps-settings").send({ employer_reference: "aĬbĊc" }).expect(200);

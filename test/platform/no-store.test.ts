@@ -27,8 +27,7 @@ describe("the document: every success response declares Cache-Control: no-store"
       for (const [method, op] of Object.entries<any>(item)) {
         if (!op?.responses) continue;
         for (const [status, r] of Object.entries<any>(op.responses))
-          if (status.startsWith("2") && !noStore(r))
-            missing.push(`${method.toUpperCase()} ${p} ${status}`);
+          if (status.startsWith("2") && !noStore(r)) missing.push(`${method.toUpperCase()} ${p} ${status}`);
       }
     expect(missing).toEqual([]);
   });

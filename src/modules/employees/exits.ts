@@ -16,6 +16,7 @@ import { notify } from "../../platform/notify.ts";
 import { assertNotOwnRecord, isHr, OWN_RECORD, selfDecision } from "../shared/access.ts";
 import { loadAttendanceSettings, tenantToday } from "../shared/work-settings.ts";
 import { loadLiveEmployee, loadSelfOrPrivileged } from "./access.ts";
+import { releaseTicketsOf } from "../helpdesk/index.ts";
 import { lockReportingLines } from "./queries.ts";
 import { CHECKLIST_ITEMS, CHECKLIST_TITLES, checklistOwner, exitJson } from "./views.ts";
 import * as clock from "../../lib/clock.ts";
@@ -230,7 +231,8 @@ async function accessToEnd(tx: ScopedTx, employeeId: string): Promise<{ members:
  * - the person's membership ends (removed, audited `member.removed` with `reason: exit_completed`):
  *   their sessions in this company end at once (the session rows are deleted; the identity cache of
  *   every server process is dropped by the memberships trigger's NOTIFY), they no longer see the
- *   company at sign-in, and their pending invitations linked to the record are revoked;
+ *   company at sign-in, helpdesk tickets assigned to them go back to the queue, and pending
+ *   invitations linked to the record are revoked;
  * - their direct reports now report to the exited employee's own manager (or to nobody: hr then
  *   decides), audited on each report; their pending requests are therefore decided by that manager
  *   (or hr) from now on, and the new manager is told.
@@ -240,6 +242,7 @@ async function endAccess(tx: ScopedTx, employeeId: string, managerId: string | n
   for (const m of members) {
     await tx.membership.delete({ where: byId(m.id) });
     await endSessionsInActiveTenant(m.user_id, tx);
+    await releaseTicketsOf(tx, m.user_id);
     await audit(
       {
         action: "member.removed",
