@@ -58,7 +58,7 @@ const sessionsIn = async (userId: string, tenantId: string) =>
     ])
   )[0].n;
 
-describe("completeExit, downloadEmployeeDocument, decideLeaveRequest, acceptInvite, updateHelpdeskTicket: a completed exit ends access", () => {
+describe("completeExit, downloadEmployeeDocument, decideLeaveRequest, acceptInvite, updateHelpdeskTicket: exit ends access", () => {
   it("the exited manager loses the company at once; reports move up and their manager decides; an invitation restores access", async () => {
     const w = await leaveWorld(t);
     const topId = await insertEmployee(t, w.owner.tenantId, { first_name: "Tara", last_name: "Top" });
@@ -130,7 +130,7 @@ describe("completeExit, downloadEmployeeDocument, decideLeaveRequest, acceptInvi
     await back.get(`/api/employees/${w.managerEmployeeId}`).expect(200);
   });
 
-  it("the exit job ends access too, also of a member who unlinked themselves before; the cached identity and their tickets go with it", async () => {
+  it("the exit job ends access too, also of a member who unlinked first; their cached identity and tickets go with it", async () => {
     const o = await signupTenant(t);
     const e = await createEmployee(o);
     const admin = await addMember(t, o, "admin", { employeeId: e.id });

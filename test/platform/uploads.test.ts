@@ -202,7 +202,10 @@ describe("uploadFile, uploadEmployeeDocument: one member's share of the storage 
     await up(member, 300).expect(201);
     const over = expectError(await up(member, 200), 413, "quota_exceeded");
     expect(over.error).toMatch(
-      /^Storage share exceeded: the files you upload may take 400 bytes of the company's storage \(40 % of its quota\) and 100 bytes are left; this file needs 200 bytes\./,
+      new RegExp(
+        "^Storage share exceeded: the files you upload may take 400 bytes of the company's storage " +
+          "\\(40 % of its quota\\) and 100 bytes are left; this file needs 200 bytes\\.",
+      ),
     );
     await up(member, 100).expect(201);
     // the share is used up: refused before the body is read, and nothing stored

@@ -286,7 +286,9 @@ async function endAccess(tx: ScopedTx, employeeId: string, managerId: string | n
       userId: manager.user_id,
       kind: "employee.reports_reassigned",
       title: `${reports.length} employee(s) now report to you`,
-      body: `Their manager has left: ${reports.map((r) => `${r.first_name} ${r.last_name}`.trim()).join(", ")}. Their pending requests are yours to decide.`,
+      body:
+        `Their manager has left: ${reports.map((r) => `${r.first_name} ${r.last_name}`.trim()).join(", ")}. ` +
+        "Their pending requests are yours to decide.",
       link: "/api/employees",
     });
 }
