@@ -766,7 +766,7 @@ export interface paths {
         get?: never;
         /**
          * Change a member's role (or linked employee)
-         * @description Only an owner may grant or take away the owner role; the last owner cannot be demoted (409). A role change revokes the member's pending invitations that the new role could not send (all of them when they are no longer owner or admin; those granting the owner role when an owner becomes admin), audited as `member.invitations_revoked` (issue 28: an invitation does not outlive its inviter's right to send it).
+         * @description Only an owner may grant or take away the owner role; the last owner cannot be demoted (409). A role change revokes the member's pending invitations that the new role could not send (all of them when they are no longer owner or admin; those granting the owner role when an owner becomes admin), audited as `member.invitations_revoked` (issue 28: an invitation does not outlive its inviter's right to send it). A change of the linked employee record (`employee_id`, `null` unlinks) is audited on the member (`member.updated`) and in the activity log of each record it touches (`employee.member_unlinked`, `employee.member_linked`, naming the member). Unlinking does not make a record someone else's: every record a member's account was ever linked to stays their own for the own-record rule (no decisions about pay or balances on one's own record but by the company's owner), whatever the current link.
          */
         put: operations["updateMember"];
         post?: never;
@@ -1196,7 +1196,7 @@ export interface paths {
         put?: never;
         /**
          * Upload a document for an employee
-         * @description `multipart/form-data` with a `file` part (max 10 MB; PDF, PNG, JPEG, WebP, plain text, CSV, DOC/DOCX, XLS/XLSX - the content must match the declared type), `document_type` and `title`. 413 over the limit, 415 for other types. hr, admin and owner upload for anyone; employees and managers for their own record only (404 otherwise). Written to the activity log (`employee.document_uploaded`). Limits (settings of the server, docs/configuration.md): the file is streamed to disk, never held in memory. Before the body is read the server checks, in this order, the caller (401/403); the uploads in progress - at most `UPLOADS_MAX_CONCURRENT_PER_USER` (default 2) of one user at once (429 `rate_limited`, `Retry-After: 2`) and `UPLOADS_MAX_CONCURRENT` (8) in one server process (503 `unavailable`, `Retry-After: 2`); the hourly budgets, `UPLOADS_PER_USER_PER_HOUR` (100) per user and `UPLOADS_PER_TENANT_PER_HOUR` (1 000) per company (429 `rate_limited`, `Retry-After`: the seconds left of the hour's window; every upload that passes the checks before it counts); and that the company's storage quota `TENANT_STORAGE_QUOTA_MB` (5 120) has room left (413 `quota_exceeded`; checked again, exactly, with the file's size once it is in).
+         * @description `multipart/form-data` with a `file` part (max 10 MB; PDF, PNG, JPEG, WebP, plain text, CSV, DOC/DOCX, XLS/XLSX - the content must match the declared type), `document_type` and `title`. 413 over the limit, 415 for other types. hr, admin and owner upload for anyone; employees and managers for their own record only (404 otherwise). Written to the activity log (`employee.document_uploaded`). Limits (settings of the server, docs/configuration.md): the file is streamed to disk, never held in memory. Before the body is read the server checks, in this order, the caller (401/403); the uploads in progress - at most `UPLOADS_MAX_CONCURRENT_PER_USER` (default 2) of one user at once (429 `rate_limited`, `Retry-After: 2`) and `UPLOADS_MAX_CONCURRENT` (8) in one server process (503 `unavailable`, `Retry-After: 2`); the hourly budgets, `UPLOADS_PER_USER_PER_HOUR` (100) per user and `UPLOADS_PER_TENANT_PER_HOUR` (1 000) per company (429 `rate_limited`, `Retry-After`: the seconds left of the hour's window; every upload that passes the checks before it counts); and that the company's storage quota `TENANT_STORAGE_QUOTA_MB` (5 120) has room left (413 `quota_exceeded`; checked again, exactly, with the file's size once it is in), and the uploading member's share of it: `MEMBER_STORAGE_SHARE_PERCENT` (25 %) of the quota for the files they uploaded (413 `quota_exceeded`, "Storage share exceeded", checked the same way).
          */
         post: operations["uploadEmployeeDocument"];
         delete?: never;
@@ -1269,6 +1269,10 @@ export interface paths {
         /**
          * Complete an exit now (hr), overriding pending checklist items with a reason
          * @description Completes the employee's exit at once: the exit becomes `completed` and the employee `exited`, audited as `employee.exited` (with `override_reason` and the items still pending when there were any). Allowed only after the last working day (in the company's time zone), as for the exit job - before it, a 409. When every checklist item is done no reason is needed; with items still pending `override_reason` is required (409 naming the pending items without it) and is stored on the exit. An employee without an exit, or whose exit is already completed, is a 409. The hourly exit job completes an exit only when its whole checklist is done; an exit with pending items waits (the employee stays `on_notice`) until the items are ticked or hr completes it here.
+         *
+         *     **Not on one's own exit.** Completing an exit is a decision about the employee's record: hr and admins cannot complete their own (403, also after unlinking their membership from the record: the record stays theirs), only the company's owner may (audited with `self_decision: true`).
+         *
+         *     **A completed exit ends access** (here and in the exit job alike), in the same transaction: the membership of the person - the member linked to the record, and a member once linked to it who is linked to no record now - is removed (audited `member.removed` with `reason: exit_completed`); their sessions whose active company is this one end (the session rows are deleted and every server process drops its cached identities), sign-in no longer lists the company, helpdesk tickets assigned to them go back to the queue, and pending invitations linked to the record are revoked. Their direct reports now report to the exited employee's own manager (or to nobody, and hr decides), each change audited on the report with `reason: manager_exited`; their pending requests are decided by that manager from then on, who is told (`employee.reports_reassigned`). The company's last owner cannot exit this way (409): make another member owner first. Re-hiring restores access explicitly: a new invitation, sent from the employee record, accepted by the person.
          */
         post: operations["completeExit"];
         delete?: never;
@@ -2445,6 +2449,7 @@ export interface paths {
          * @description The SIF file as an attachment named `<13-digit employer id><YYMMDDHHMMSS>.SIF` (creation time in the company's time zone): ASCII, comma-separated, no header, CRLF line ends; one EDR per employee of the run (by employee code) and exactly one SCR as the last line.
          *     EDR: `EDR`, labour-card person id zero-padded to 14, the employee's bank routing code (9 digits), IBAN, pay start, pay end (`YYYY-MM-DD`), days in that range, fixed income (net pay minus variable), variable income (reimbursements + leave encashment), unpaid leave days (rounded half up to whole days). SCR: `SCR`, employer id zero-padded to 13, employer bank routing code, creation date `YYYY-MM-DD`, time `HHMM`, salary month `MMYYYY`, EDR count, total (sum of fixed + variable), currency, employer reference.
          *     Only for processed runs (409 for a draft); 409 when the company's WPS settings lack the employer id or bank routing code. Employees without labour card number, bank routing code or IBAN make it a 409 listing them in `details` - unless `exclude_incomplete=true`, which leaves them out (the count is in the `X-WPS-Excluded` header). Employees with zero or negative net pay are left out too.
+         *     Every field is checked as it will be in the file (ASCII), not as it is stored: the employer reference is transliterated first (`Ľ` → `L`, a full-width `＝` → `=`, anything else outside printable ASCII dropped), then commas become spaces and a leading `=`, `+`, `-`, `@` (a spreadsheet formula) is removed; identifiers must already be ASCII - an IBAN with any other character is no IBAN (the employee is incomplete), labour card and routing codes keep their digits 0-9. A stored employer id, routing code or currency that is not valid as written is a 409.
          */
         get: operations["exportWpsSif"];
         put?: never;
@@ -3213,7 +3218,7 @@ export interface paths {
         put?: never;
         /**
          * Upload a file
-         * @description `multipart/form-data` with one `file` part (max 10 MB; PDF, PNG, JPEG, WebP, plain text, CSV, DOC/DOCX, XLS/XLSX). The bytes are stored outside the database, content-addressed; the response is the metadata row. 413 over the limit, 415 for other types. Limits (settings of the server, docs/configuration.md): the file is streamed to disk, never held in memory. Before the body is read the server checks, in this order, the caller (401/403); the uploads in progress - at most `UPLOADS_MAX_CONCURRENT_PER_USER` (default 2) of one user at once (429 `rate_limited`, `Retry-After: 2`) and `UPLOADS_MAX_CONCURRENT` (8) in one server process (503 `unavailable`, `Retry-After: 2`); the hourly budgets, `UPLOADS_PER_USER_PER_HOUR` (100) per user and `UPLOADS_PER_TENANT_PER_HOUR` (1 000) per company (429 `rate_limited`, `Retry-After`: the seconds left of the hour's window; every upload that passes the checks before it counts); and that the company's storage quota `TENANT_STORAGE_QUOTA_MB` (5 120) has room left (413 `quota_exceeded`; checked again, exactly, with the file's size once it is in). An upload is meant to be attached to a record (an expense claim's receipt, a leave request's attachment, a damage report, a candidate's or talent-pool resume): one that no record refers to is deleted, row and bytes, once it is older than `ORPHAN_FILE_GRACE_HOURS` (24).
+         * @description `multipart/form-data` with one `file` part (max 10 MB; PDF, PNG, JPEG, WebP, plain text, CSV, DOC/DOCX, XLS/XLSX). The bytes are stored outside the database, content-addressed; the response is the metadata row. 413 over the limit, 415 for other types. Limits (settings of the server, docs/configuration.md): the file is streamed to disk, never held in memory. Before the body is read the server checks, in this order, the caller (401/403); the uploads in progress - at most `UPLOADS_MAX_CONCURRENT_PER_USER` (default 2) of one user at once (429 `rate_limited`, `Retry-After: 2`) and `UPLOADS_MAX_CONCURRENT` (8) in one server process (503 `unavailable`, `Retry-After: 2`); the hourly budgets, `UPLOADS_PER_USER_PER_HOUR` (100) per user and `UPLOADS_PER_TENANT_PER_HOUR` (1 000) per company (429 `rate_limited`, `Retry-After`: the seconds left of the hour's window; every upload that passes the checks before it counts); and that the company's storage quota `TENANT_STORAGE_QUOTA_MB` (5 120) has room left (413 `quota_exceeded`; checked again, exactly, with the file's size once it is in), and the uploading member's share of it: `MEMBER_STORAGE_SHARE_PERCENT` (25 %) of the quota for the files they uploaded (413 `quota_exceeded`, "Storage share exceeded", checked the same way). An upload is meant to be attached to a record (an expense claim's receipt, a leave request's attachment, a damage report, a candidate's or talent-pool resume): one that no record refers to is deleted, row and bytes, once it is older than `ORPHAN_FILE_GRACE_HOURS` (24).
          */
         post: operations["uploadFile"];
         delete?: never;
@@ -5049,7 +5054,7 @@ export interface components {
          */
         Email: string;
         /**
-         * @description The complete employee record (`view: full`). hr, admin and owner see it for every employee; an employee for their own record (the one linked to their membership); a manager for their own record and their direct reports - with `bank_account_number`, `bank_iban` and `pan_number` of reports masked to the last four characters (`********1234`).
+         * @description The complete employee record (`view: full`). hr, admin and owner see it for every employee; an employee for their own record (the one linked to their membership); a manager for their own record and their direct reports - with every identifier of a report's pay and statutory accounts (`bank_account_number`, `bank_ifsc`, `bank_iban`, `bank_routing_code`, `labour_card_number`, `pan_number`, `uan`, `esi_number`) masked to its last four characters (`********1234`). The activity log masks these fields the same way for everyone.
          * @example {
          *       "view": "full",
          *       "id": "0b9f6f3e-5d0a-4c59-9a43-6f1f2d7c1a10",
@@ -5097,14 +5102,14 @@ export interface components {
              */
             bank_iban: string | null;
             /**
-             * @description Indian Financial System Code of the branch (India).
+             * @description Indian Financial System Code of the branch (India). Masked for managers.
              * @example HDFC0001234
              */
             bank_ifsc: string | null;
             /** @example HDFC Bank */
             bank_name: string | null;
             /**
-             * @description 9-digit routing code of the employee's bank or exchange (UAE WPS agent id).
+             * @description 9-digit routing code of the employee's bank or exchange (UAE WPS agent id). Masked for managers.
              * @example 302620122
              */
             bank_routing_code: string | null;
@@ -5138,7 +5143,7 @@ export interface components {
              */
             employee_code: string;
             employment_type: components["schemas"]["EmploymentType"];
-            /** @description ESIC insurance (IP) number. */
+            /** @description ESIC insurance (IP) number. Masked for managers. */
             esi_number: string | null;
             /** @description The exit process opened by the employee's resignation, or null. */
             exit: components["schemas"]["EmployeeExit"] | null;
@@ -5161,7 +5166,7 @@ export interface components {
              */
             joining_date: string;
             /**
-             * @description MOHRE person id from the labour card (UAE WPS employee id).
+             * @description MOHRE person id from the labour card (UAE WPS employee id). Masked for managers.
              * @example 12345678
              */
             labour_card_number: string | null;
@@ -5183,7 +5188,7 @@ export interface components {
              */
             state: string | null;
             status: components["schemas"]["EmployeeStatus"];
-            /** @description Universal Account Number of the EPFO (provident fund). */
+            /** @description Universal Account Number of the EPFO (provident fund). Masked for managers. */
             uan: string | null;
             /**
              * Format: date-time
@@ -8753,7 +8758,7 @@ export interface components {
          * @description What the notification is about, `<subject>.<event>`: an approval waiting for the reader (`*.approval_needed`, `*.submitted`), a decision on the reader's own request (`*.approved`, `*.rejected`, `*.cancelled`), a change to something of theirs, or a recruitment event. New kinds may be added in later versions: clients should show an unknown kind by its `title`.
          * @enum {string}
          */
-        NotificationKind: "asset.assigned" | "asset.damage_reported" | "asset.damage_repaired" | "asset.damage_written_off" | "asset.return_requested" | "asset.return_approved" | "asset.return_rejected" | "comp_off.approval_needed" | "comp_off.submitted" | "comp_off.approved" | "comp_off.rejected" | "comp_off.cancelled" | "employee.resigned" | "encashment.submitted" | "encashment.approved" | "encashment.rejected" | "encashment.cancelled" | "expense_claim.submitted" | "expense_claim.approved" | "expense_claim.rejected" | "expense_claim.cancelled" | "helpdesk.message" | "helpdesk.ticket_assigned" | "helpdesk.ticket_created" | "helpdesk.ticket_updated" | "leave.adjusted" | "leave.approval_needed" | "leave.submitted" | "leave.approved" | "leave.rejected" | "leave.cancelled" | "leave.recounted" | "loan.submitted" | "loan.approved" | "loan.rejected" | "loan.cancelled" | "loan.deferred" | "payroll.slip_ready" | "recruitment.appointment_document" | "recruitment.candidate_hired" | "recruitment.interview_scheduled" | "recruitment.interview_rescheduled" | "recruitment.interview_cancelled" | "recruitment.interview_feedback" | "recruitment.offer_accepted" | "recruitment.offer_declined" | "recruitment.offer_expired" | "recruitment.requisition_submitted" | "recruitment.requisition_approved" | "recruitment.requisition_rejected" | "regularization.approval_needed" | "regularization.submitted" | "regularization.approved" | "regularization.rejected" | "regularization.cancelled" | "wfh.approval_needed" | "wfh.submitted" | "wfh.approved" | "wfh.rejected" | "wfh.cancelled";
+        NotificationKind: "asset.assigned" | "asset.damage_reported" | "asset.damage_repaired" | "asset.damage_written_off" | "asset.return_requested" | "asset.return_approved" | "asset.return_rejected" | "comp_off.approval_needed" | "comp_off.submitted" | "comp_off.approved" | "comp_off.rejected" | "comp_off.cancelled" | "employee.reports_reassigned" | "employee.resigned" | "encashment.submitted" | "encashment.approved" | "encashment.rejected" | "encashment.cancelled" | "expense_claim.submitted" | "expense_claim.approved" | "expense_claim.rejected" | "expense_claim.cancelled" | "helpdesk.message" | "helpdesk.ticket_assigned" | "helpdesk.ticket_created" | "helpdesk.ticket_updated" | "leave.adjusted" | "leave.approval_needed" | "leave.submitted" | "leave.approved" | "leave.rejected" | "leave.cancelled" | "leave.recounted" | "loan.submitted" | "loan.approved" | "loan.rejected" | "loan.cancelled" | "loan.deferred" | "payroll.slip_ready" | "recruitment.appointment_document" | "recruitment.candidate_hired" | "recruitment.interview_scheduled" | "recruitment.interview_rescheduled" | "recruitment.interview_cancelled" | "recruitment.interview_feedback" | "recruitment.offer_accepted" | "recruitment.offer_declined" | "recruitment.offer_expired" | "recruitment.requisition_submitted" | "recruitment.requisition_approved" | "recruitment.requisition_rejected" | "regularization.approval_needed" | "regularization.submitted" | "regularization.approved" | "regularization.rejected" | "regularization.cancelled" | "wfh.approval_needed" | "wfh.submitted" | "wfh.approved" | "wfh.rejected" | "wfh.cancelled";
         Pagination: {
             /** Format: int32 */
             limit: number;
@@ -10552,6 +10557,7 @@ export interface components {
         /** @description The stored bytes with the content type they were uploaded as - one of the types an upload accepts (PDF, PNG, JPEG, WebP, plain text, CSV, Word, Excel) - as an attachment (`Content-Disposition: attachment; filename*=UTF-8''<original name>`), with `X-Content-Type-Options: nosniff`. */
         StoredFile: {
             headers: {
+                "Cache-Control": components["headers"]["CacheControlNoStore"];
                 /** @description `attachment` with the original file name (RFC 5987 encoded). */
                 "Content-Disposition"?: string;
                 /** @description The size in bytes. */
@@ -10605,7 +10611,7 @@ export interface components {
                 "application/json": components["schemas"]["Error"];
             };
         };
-        /** @description The file or body type is not accepted. */
+        /** @description The file or body type is not accepted. A write that takes no request body accepts none but `application/json` (or no `Content-Type`): `text/plain` and form bodies - what a page of another site can post without a CORS preflight - are refused. */
         UnsupportedMediaType: {
             headers: {
                 [name: string]: unknown;
@@ -10621,7 +10627,7 @@ export interface components {
                 "application/json": components["schemas"]["Error"];
             };
         };
-        /** @description The upload does not fit. `payload_too_large`: the file is over 10 MB (or the request holds more than the form allows). `quota_exceeded`: the company's files would take more than its storage quota (`TENANT_STORAGE_QUOTA_MB`, default 5 120 MB; every stored file counts with its size) - checked before the body is read when no room is left at all, and exactly once the file is in. Space comes back when uploads nothing refers to are removed (after `ORPHAN_FILE_GRACE_HOURS`, default 24) or when the quota is raised. */
+        /** @description The upload does not fit. `payload_too_large`: the file is over 10 MB (or the request holds more than the form allows). `quota_exceeded`: the company's files would take more than its storage quota (`TENANT_STORAGE_QUOTA_MB`, default 5 120 MB; every stored file counts with its size) - checked before the body is read when no room is left at all, and exactly once the file is in - or the files the uploading member has uploaded would take more than their share of that quota (`MEMBER_STORAGE_SHARE_PERCENT`, default 25 %; the message starts `Storage share exceeded` and says how much of it is left), so that one member cannot fill the company's storage. Space comes back when uploads nothing refers to are removed (after `ORPHAN_FILE_GRACE_HOURS`, default 24) or when the quota is raised. */
         UploadTooLarge: {
             headers: {
                 [name: string]: unknown;
@@ -10694,6 +10700,8 @@ export interface components {
     };
     requestBodies: never;
     headers: {
+        /** @description `no-store`: no browser, proxy or CDN may keep a copy of the answer. Every answer of the API carries personal or pay data (payslips, bank details, PAN/UAN, identity documents, names and addresses) or must be fresh (health, server time), so every success response of every operation declares it (added when bundling, openapi/plugins/hrms.js) and the server sends it on every answer of a known operation, errors included, from one place (the dispatch, src/http/app.ts) - not per handler. */
+        CacheControlNoStore: "no-store";
         /**
          * @description The state of the limit that refused the request (IETF draft-ietf-httpapi-ratelimit-headers-08, as express-rate-limit sends it with `standardHeaders: "draft-8"`): the policy's name, `r` the uses remaining (0: this request was refused) and `t` the seconds until the window ends (as `Retry-After`).
          * @example "account";r=0;t=840
@@ -10738,6 +10746,7 @@ export interface operations {
             /** @description A page of assets. */
             200: {
                 headers: {
+                    "Cache-Control": components["headers"]["CacheControlNoStore"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -10816,6 +10825,7 @@ export interface operations {
             /** @description Created. */
             201: {
                 headers: {
+                    "Cache-Control": components["headers"]["CacheControlNoStore"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -10852,6 +10862,7 @@ export interface operations {
             /** @description The asset. */
             200: {
                 headers: {
+                    "Cache-Control": components["headers"]["CacheControlNoStore"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -10923,6 +10934,7 @@ export interface operations {
             /** @description Updated. */
             200: {
                 headers: {
+                    "Cache-Control": components["headers"]["CacheControlNoStore"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -10960,6 +10972,7 @@ export interface operations {
             /** @description Deleted. */
             200: {
                 headers: {
+                    "Cache-Control": components["headers"]["CacheControlNoStore"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -10971,6 +10984,7 @@ export interface operations {
             403: components["responses"]["Forbidden"];
             404: components["responses"]["NotFound"];
             409: components["responses"]["Conflict"];
+            415: components["responses"]["UnsupportedMediaType"];
             500: components["responses"]["Internal"];
             503: components["responses"]["Unavailable"];
         };
@@ -10996,6 +11010,7 @@ export interface operations {
             /** @description A page of assignments. */
             200: {
                 headers: {
+                    "Cache-Control": components["headers"]["CacheControlNoStore"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -11062,6 +11077,7 @@ export interface operations {
             /** @description Assigned. */
             201: {
                 headers: {
+                    "Cache-Control": components["headers"]["CacheControlNoStore"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -11106,6 +11122,7 @@ export interface operations {
             /** @description A page of damage reports. */
             200: {
                 headers: {
+                    "Cache-Control": components["headers"]["CacheControlNoStore"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -11161,6 +11178,7 @@ export interface operations {
             /** @description Reported. */
             201: {
                 headers: {
+                    "Cache-Control": components["headers"]["CacheControlNoStore"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -11221,6 +11239,7 @@ export interface operations {
             /** @description Resolved. */
             200: {
                 headers: {
+                    "Cache-Control": components["headers"]["CacheControlNoStore"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -11265,6 +11284,7 @@ export interface operations {
             /** @description A page of return requests. */
             200: {
                 headers: {
+                    "Cache-Control": components["headers"]["CacheControlNoStore"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -11313,6 +11333,7 @@ export interface operations {
             /** @description Requested. */
             201: {
                 headers: {
+                    "Cache-Control": components["headers"]["CacheControlNoStore"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -11372,6 +11393,7 @@ export interface operations {
             /** @description Decided. */
             200: {
                 headers: {
+                    "Cache-Control": components["headers"]["CacheControlNoStore"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -11416,6 +11438,7 @@ export interface operations {
             /** @description Days, ordered by employee then date; `pagination` counts employees. */
             200: {
                 headers: {
+                    "Cache-Control": components["headers"]["CacheControlNoStore"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -11460,6 +11483,7 @@ export interface operations {
             /** @description A page of requests. */
             200: {
                 headers: {
+                    "Cache-Control": components["headers"]["CacheControlNoStore"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -11494,6 +11518,7 @@ export interface operations {
             /** @description Submitted. */
             201: {
                 headers: {
+                    "Cache-Control": components["headers"]["CacheControlNoStore"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -11531,6 +11556,7 @@ export interface operations {
             /** @description OK. */
             200: {
                 headers: {
+                    "Cache-Control": components["headers"]["CacheControlNoStore"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -11567,6 +11593,7 @@ export interface operations {
             /** @description Updated. */
             200: {
                 headers: {
+                    "Cache-Control": components["headers"]["CacheControlNoStore"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -11604,6 +11631,7 @@ export interface operations {
             /** @description Cancelled. */
             200: {
                 headers: {
+                    "Cache-Control": components["headers"]["CacheControlNoStore"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -11619,6 +11647,7 @@ export interface operations {
             403: components["responses"]["Forbidden"];
             404: components["responses"]["NotFound"];
             409: components["responses"]["Conflict"];
+            415: components["responses"]["UnsupportedMediaType"];
             500: components["responses"]["Internal"];
             503: components["responses"]["Unavailable"];
         };
@@ -11642,6 +11671,7 @@ export interface operations {
             /** @description Today's record. */
             200: {
                 headers: {
+                    "Cache-Control": components["headers"]["CacheControlNoStore"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -11683,6 +11713,7 @@ export interface operations {
             /** @description Today's record. */
             200: {
                 headers: {
+                    "Cache-Control": components["headers"]["CacheControlNoStore"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -11721,6 +11752,7 @@ export interface operations {
             /** @description Imported. */
             200: {
                 headers: {
+                    "Cache-Control": components["headers"]["CacheControlNoStore"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -11770,6 +11802,7 @@ export interface operations {
             /** @description Membership added; signed in. */
             200: {
                 headers: {
+                    "Cache-Control": components["headers"]["CacheControlNoStore"];
                     /** @description The session cookie (signed in), then the `hrms.client` cookie (see `signIn`). */
                     "Set-Cookie"?: string;
                     [name: string]: unknown;
@@ -11812,6 +11845,7 @@ export interface operations {
             /** @description Accepted. */
             200: {
                 headers: {
+                    "Cache-Control": components["headers"]["CacheControlNoStore"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -11840,6 +11874,7 @@ export interface operations {
             /** @description The refreshed session. */
             200: {
                 headers: {
+                    "Cache-Control": components["headers"]["CacheControlNoStore"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -11877,6 +11912,7 @@ export interface operations {
             /** @description Password changed. */
             200: {
                 headers: {
+                    "Cache-Control": components["headers"]["CacheControlNoStore"];
                     /** @description The `hrms.client` cookie (see `signIn`). */
                     "Set-Cookie"?: string;
                     [name: string]: unknown;
@@ -11907,6 +11943,7 @@ export interface operations {
             /** @description The signed-in user and their tenants. */
             200: {
                 headers: {
+                    "Cache-Control": components["headers"]["CacheControlNoStore"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -11950,6 +11987,7 @@ export interface operations {
             /** @description Signed in. */
             200: {
                 headers: {
+                    "Cache-Control": components["headers"]["CacheControlNoStore"];
                     /** @description The session cookie, then (when the browser is not yet known to the user) the `hrms.client` cookie. */
                     "Set-Cookie"?: string;
                     [name: string]: unknown;
@@ -11985,6 +12023,7 @@ export interface operations {
             /** @description Signed out. */
             200: {
                 headers: {
+                    "Cache-Control": components["headers"]["CacheControlNoStore"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -11994,6 +12033,7 @@ export interface operations {
             400: components["responses"]["ValidationFailed"];
             401: components["responses"]["Unauthenticated"];
             403: components["responses"]["Forbidden"];
+            415: components["responses"]["UnsupportedMediaType"];
             500: components["responses"]["Internal"];
             503: components["responses"]["Unavailable"];
         };
@@ -12032,6 +12072,7 @@ export interface operations {
             /** @description Accepted; the same for every address. A message is on its way to the address (the confirmation token, or a notice when it already has an account). */
             202: {
                 headers: {
+                    "Cache-Control": components["headers"]["CacheControlNoStore"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -12085,6 +12126,7 @@ export interface operations {
             /** @description Account and tenant created; signed in. */
             201: {
                 headers: {
+                    "Cache-Control": components["headers"]["CacheControlNoStore"];
                     /** @description The session cookie (signed in), then the `hrms.client` cookie (see `signIn`). */
                     "Set-Cookie"?: string;
                     [name: string]: unknown;
@@ -12130,6 +12172,7 @@ export interface operations {
             /** @description Switched. */
             200: {
                 headers: {
+                    "Cache-Control": components["headers"]["CacheControlNoStore"];
                     /** @description The new session cookie (the session id is rotated). */
                     "Set-Cookie"?: string;
                     [name: string]: unknown;
@@ -12183,6 +12226,7 @@ export interface operations {
             /** @description Event received. */
             200: {
                 headers: {
+                    "Cache-Control": components["headers"]["CacheControlNoStore"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -12246,6 +12290,7 @@ export interface operations {
             /** @description A page of entries. */
             200: {
                 headers: {
+                    "Cache-Control": components["headers"]["CacheControlNoStore"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -12283,6 +12328,7 @@ export interface operations {
             /** @description A page of categories. */
             200: {
                 headers: {
+                    "Cache-Control": components["headers"]["CacheControlNoStore"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -12328,6 +12374,7 @@ export interface operations {
             /** @description Created. */
             201: {
                 headers: {
+                    "Cache-Control": components["headers"]["CacheControlNoStore"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -12364,6 +12411,7 @@ export interface operations {
             /** @description The category. */
             200: {
                 headers: {
+                    "Cache-Control": components["headers"]["CacheControlNoStore"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -12405,6 +12453,7 @@ export interface operations {
             /** @description Updated. */
             200: {
                 headers: {
+                    "Cache-Control": components["headers"]["CacheControlNoStore"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -12442,6 +12491,7 @@ export interface operations {
             /** @description Deleted. */
             200: {
                 headers: {
+                    "Cache-Control": components["headers"]["CacheControlNoStore"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -12453,6 +12503,7 @@ export interface operations {
             403: components["responses"]["Forbidden"];
             404: components["responses"]["NotFound"];
             409: components["responses"]["Conflict"];
+            415: components["responses"]["UnsupportedMediaType"];
             500: components["responses"]["Internal"];
             503: components["responses"]["Unavailable"];
         };
@@ -12469,6 +12520,7 @@ export interface operations {
             /** @description OK. */
             200: {
                 headers: {
+                    "Cache-Control": components["headers"]["CacheControlNoStore"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -12502,6 +12554,7 @@ export interface operations {
             /** @description Updated. */
             200: {
                 headers: {
+                    "Cache-Control": components["headers"]["CacheControlNoStore"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -12540,6 +12593,7 @@ export interface operations {
             /** @description A page of branches. */
             200: {
                 headers: {
+                    "Cache-Control": components["headers"]["CacheControlNoStore"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -12574,6 +12628,7 @@ export interface operations {
             /** @description Created. */
             201: {
                 headers: {
+                    "Cache-Control": components["headers"]["CacheControlNoStore"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -12611,6 +12666,7 @@ export interface operations {
             /** @description The branch. */
             200: {
                 headers: {
+                    "Cache-Control": components["headers"]["CacheControlNoStore"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -12648,6 +12704,7 @@ export interface operations {
             /** @description The updated branch. */
             200: {
                 headers: {
+                    "Cache-Control": components["headers"]["CacheControlNoStore"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -12686,6 +12743,7 @@ export interface operations {
             /** @description Deleted. */
             200: {
                 headers: {
+                    "Cache-Control": components["headers"]["CacheControlNoStore"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -12697,6 +12755,7 @@ export interface operations {
             403: components["responses"]["Forbidden"];
             404: components["responses"]["NotFound"];
             409: components["responses"]["Conflict"];
+            415: components["responses"]["UnsupportedMediaType"];
             500: components["responses"]["Internal"];
             503: components["responses"]["Unavailable"];
         };
@@ -12713,6 +12772,7 @@ export interface operations {
             /** @description The settings. */
             200: {
                 headers: {
+                    "Cache-Control": components["headers"]["CacheControlNoStore"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -12757,6 +12817,7 @@ export interface operations {
             /** @description The updated settings. */
             200: {
                 headers: {
+                    "Cache-Control": components["headers"]["CacheControlNoStore"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -12790,6 +12851,7 @@ export interface operations {
             /** @description Members (sorted by name) and invitations not yet accepted. */
             200: {
                 headers: {
+                    "Cache-Control": components["headers"]["CacheControlNoStore"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -12834,6 +12896,7 @@ export interface operations {
             /** @description Invitation created and mailed. */
             201: {
                 headers: {
+                    "Cache-Control": components["headers"]["CacheControlNoStore"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -12882,6 +12945,7 @@ export interface operations {
             /** @description Updated. */
             200: {
                 headers: {
+                    "Cache-Control": components["headers"]["CacheControlNoStore"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -12919,6 +12983,7 @@ export interface operations {
             /** @description Removed. */
             200: {
                 headers: {
+                    "Cache-Control": components["headers"]["CacheControlNoStore"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -12930,6 +12995,7 @@ export interface operations {
             403: components["responses"]["Forbidden"];
             404: components["responses"]["NotFound"];
             409: components["responses"]["Conflict"];
+            415: components["responses"]["UnsupportedMediaType"];
             500: components["responses"]["Internal"];
             503: components["responses"]["Unavailable"];
         };
@@ -12946,6 +13012,7 @@ export interface operations {
             /** @description The settings. */
             200: {
                 headers: {
+                    "Cache-Control": components["headers"]["CacheControlNoStore"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -12979,6 +13046,7 @@ export interface operations {
             /** @description The updated settings. */
             200: {
                 headers: {
+                    "Cache-Control": components["headers"]["CacheControlNoStore"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -13015,6 +13083,7 @@ export interface operations {
             /** @description All expense categorys of the company. */
             200: {
                 headers: {
+                    "Cache-Control": components["headers"]["CacheControlNoStore"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -13048,6 +13117,7 @@ export interface operations {
             /** @description Created. */
             201: {
                 headers: {
+                    "Cache-Control": components["headers"]["CacheControlNoStore"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -13084,6 +13154,7 @@ export interface operations {
             /** @description The expense category. */
             200: {
                 headers: {
+                    "Cache-Control": components["headers"]["CacheControlNoStore"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -13120,6 +13191,7 @@ export interface operations {
             /** @description Updated. */
             200: {
                 headers: {
+                    "Cache-Control": components["headers"]["CacheControlNoStore"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -13157,6 +13229,7 @@ export interface operations {
             /** @description Deleted. */
             200: {
                 headers: {
+                    "Cache-Control": components["headers"]["CacheControlNoStore"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -13168,6 +13241,7 @@ export interface operations {
             403: components["responses"]["Forbidden"];
             404: components["responses"]["NotFound"];
             409: components["responses"]["Conflict"];
+            415: components["responses"]["UnsupportedMediaType"];
             500: components["responses"]["Internal"];
             503: components["responses"]["Unavailable"];
         };
@@ -13184,6 +13258,7 @@ export interface operations {
             /** @description The settings. */
             200: {
                 headers: {
+                    "Cache-Control": components["headers"]["CacheControlNoStore"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -13217,6 +13292,7 @@ export interface operations {
             /** @description The updated settings. */
             200: {
                 headers: {
+                    "Cache-Control": components["headers"]["CacheControlNoStore"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -13253,6 +13329,7 @@ export interface operations {
             /** @description All loan types of the company. */
             200: {
                 headers: {
+                    "Cache-Control": components["headers"]["CacheControlNoStore"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -13286,6 +13363,7 @@ export interface operations {
             /** @description Created. */
             201: {
                 headers: {
+                    "Cache-Control": components["headers"]["CacheControlNoStore"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -13322,6 +13400,7 @@ export interface operations {
             /** @description The loan type. */
             200: {
                 headers: {
+                    "Cache-Control": components["headers"]["CacheControlNoStore"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -13358,6 +13437,7 @@ export interface operations {
             /** @description Updated. */
             200: {
                 headers: {
+                    "Cache-Control": components["headers"]["CacheControlNoStore"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -13395,6 +13475,7 @@ export interface operations {
             /** @description Deleted. */
             200: {
                 headers: {
+                    "Cache-Control": components["headers"]["CacheControlNoStore"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -13406,6 +13487,7 @@ export interface operations {
             403: components["responses"]["Forbidden"];
             404: components["responses"]["NotFound"];
             409: components["responses"]["Conflict"];
+            415: components["responses"]["UnsupportedMediaType"];
             500: components["responses"]["Internal"];
             503: components["responses"]["Unavailable"];
         };
@@ -13422,6 +13504,7 @@ export interface operations {
             /** @description The settings. */
             200: {
                 headers: {
+                    "Cache-Control": components["headers"]["CacheControlNoStore"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -13455,6 +13538,7 @@ export interface operations {
             /** @description The updated settings. */
             200: {
                 headers: {
+                    "Cache-Control": components["headers"]["CacheControlNoStore"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -13488,6 +13572,7 @@ export interface operations {
             /** @description The settings. */
             200: {
                 headers: {
+                    "Cache-Control": components["headers"]["CacheControlNoStore"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -13521,6 +13606,7 @@ export interface operations {
             /** @description The updated settings. */
             200: {
                 headers: {
+                    "Cache-Control": components["headers"]["CacheControlNoStore"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -13554,6 +13640,7 @@ export interface operations {
             /** @description The settings. */
             200: {
                 headers: {
+                    "Cache-Control": components["headers"]["CacheControlNoStore"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -13587,6 +13674,7 @@ export interface operations {
             /** @description The updated settings. */
             200: {
                 headers: {
+                    "Cache-Control": components["headers"]["CacheControlNoStore"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -13620,6 +13708,7 @@ export interface operations {
             /** @description The settings (null ids until set). */
             200: {
                 headers: {
+                    "Cache-Control": components["headers"]["CacheControlNoStore"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -13653,6 +13742,7 @@ export interface operations {
             /** @description The updated settings. */
             200: {
                 headers: {
+                    "Cache-Control": components["headers"]["CacheControlNoStore"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -13686,6 +13776,7 @@ export interface operations {
             /** @description The configuration (defaults until changed). */
             200: {
                 headers: {
+                    "Cache-Control": components["headers"]["CacheControlNoStore"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -13719,6 +13810,7 @@ export interface operations {
             /** @description The updated configuration. */
             200: {
                 headers: {
+                    "Cache-Control": components["headers"]["CacheControlNoStore"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -13758,6 +13850,7 @@ export interface operations {
             /** @description A page of work locations. */
             200: {
                 headers: {
+                    "Cache-Control": components["headers"]["CacheControlNoStore"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -13792,6 +13885,7 @@ export interface operations {
             /** @description Created. */
             201: {
                 headers: {
+                    "Cache-Control": components["headers"]["CacheControlNoStore"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -13826,6 +13920,7 @@ export interface operations {
             /** @description The figures. */
             200: {
                 headers: {
+                    "Cache-Control": components["headers"]["CacheControlNoStore"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -13875,6 +13970,7 @@ export interface operations {
             /** @description A page of directory entries. */
             200: {
                 headers: {
+                    "Cache-Control": components["headers"]["CacheControlNoStore"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -13909,6 +14005,7 @@ export interface operations {
             /** @description Created; the complete record. */
             201: {
                 headers: {
+                    "Cache-Control": components["headers"]["CacheControlNoStore"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -13946,6 +14043,7 @@ export interface operations {
             /** @description The record or the directory entry, told apart by `view`. */
             200: {
                 headers: {
+                    "Cache-Control": components["headers"]["CacheControlNoStore"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -13983,6 +14081,7 @@ export interface operations {
             /** @description The updated record. */
             200: {
                 headers: {
+                    "Cache-Control": components["headers"]["CacheControlNoStore"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -14021,6 +14120,7 @@ export interface operations {
             /** @description Deleted. */
             200: {
                 headers: {
+                    "Cache-Control": components["headers"]["CacheControlNoStore"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -14032,6 +14132,7 @@ export interface operations {
             403: components["responses"]["Forbidden"];
             404: components["responses"]["NotFound"];
             409: components["responses"]["Conflict"];
+            415: components["responses"]["UnsupportedMediaType"];
             500: components["responses"]["Internal"];
             503: components["responses"]["Unavailable"];
         };
@@ -14056,6 +14157,7 @@ export interface operations {
             /** @description A page of entries. */
             200: {
                 headers: {
+                    "Cache-Control": components["headers"]["CacheControlNoStore"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -14095,6 +14197,7 @@ export interface operations {
             /** @description A page of documents (metadata). */
             200: {
                 headers: {
+                    "Cache-Control": components["headers"]["CacheControlNoStore"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -14139,6 +14242,7 @@ export interface operations {
             /** @description Stored. */
             201: {
                 headers: {
+                    "Cache-Control": components["headers"]["CacheControlNoStore"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -14204,6 +14308,7 @@ export interface operations {
             /** @description The exit record with its updated checklist. */
             200: {
                 headers: {
+                    "Cache-Control": components["headers"]["CacheControlNoStore"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -14246,6 +14351,7 @@ export interface operations {
             /** @description The completed exit. */
             200: {
                 headers: {
+                    "Cache-Control": components["headers"]["CacheControlNoStore"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -14288,6 +14394,7 @@ export interface operations {
             /** @description The exit record that was opened. */
             201: {
                 headers: {
+                    "Cache-Control": components["headers"]["CacheControlNoStore"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -14343,6 +14450,7 @@ export interface operations {
             /** @description Healthy. */
             200: {
                 headers: {
+                    "Cache-Control": components["headers"]["CacheControlNoStore"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -14378,6 +14486,7 @@ export interface operations {
             /** @description Ready. */
             200: {
                 headers: {
+                    "Cache-Control": components["headers"]["CacheControlNoStore"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -14422,6 +14531,7 @@ export interface operations {
             /** @description A page of tickets. */
             200: {
                 headers: {
+                    "Cache-Control": components["headers"]["CacheControlNoStore"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -14471,6 +14581,7 @@ export interface operations {
             /** @description Created. */
             201: {
                 headers: {
+                    "Cache-Control": components["headers"]["CacheControlNoStore"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -14506,6 +14617,7 @@ export interface operations {
             /** @description The ticket. */
             200: {
                 headers: {
+                    "Cache-Control": components["headers"]["CacheControlNoStore"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -14550,6 +14662,7 @@ export interface operations {
             /** @description Updated. */
             200: {
                 headers: {
+                    "Cache-Control": components["headers"]["CacheControlNoStore"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -14587,6 +14700,7 @@ export interface operations {
             /** @description Deleted. */
             200: {
                 headers: {
+                    "Cache-Control": components["headers"]["CacheControlNoStore"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -14597,6 +14711,7 @@ export interface operations {
             401: components["responses"]["Unauthenticated"];
             403: components["responses"]["Forbidden"];
             404: components["responses"]["NotFound"];
+            415: components["responses"]["UnsupportedMediaType"];
             500: components["responses"]["Internal"];
             503: components["responses"]["Unavailable"];
         };
@@ -14620,6 +14735,7 @@ export interface operations {
             /** @description A page of messages. */
             200: {
                 headers: {
+                    "Cache-Control": components["headers"]["CacheControlNoStore"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -14662,6 +14778,7 @@ export interface operations {
             /** @description Added. */
             201: {
                 headers: {
+                    "Cache-Control": components["headers"]["CacheControlNoStore"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -14707,6 +14824,7 @@ export interface operations {
             /** @description A page of holidays. */
             200: {
                 headers: {
+                    "Cache-Control": components["headers"]["CacheControlNoStore"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -14741,6 +14859,7 @@ export interface operations {
             /** @description Created. */
             201: {
                 headers: {
+                    "Cache-Control": components["headers"]["CacheControlNoStore"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -14777,6 +14896,7 @@ export interface operations {
             /** @description OK. */
             200: {
                 headers: {
+                    "Cache-Control": components["headers"]["CacheControlNoStore"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -14813,6 +14933,7 @@ export interface operations {
             /** @description Updated. */
             200: {
                 headers: {
+                    "Cache-Control": components["headers"]["CacheControlNoStore"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -14850,6 +14971,7 @@ export interface operations {
             /** @description Deleted. */
             200: {
                 headers: {
+                    "Cache-Control": components["headers"]["CacheControlNoStore"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -14860,6 +14982,7 @@ export interface operations {
             401: components["responses"]["Unauthenticated"];
             403: components["responses"]["Forbidden"];
             404: components["responses"]["NotFound"];
+            415: components["responses"]["UnsupportedMediaType"];
             500: components["responses"]["Internal"];
             503: components["responses"]["Unavailable"];
         };
@@ -14896,6 +15019,7 @@ export interface operations {
             /** @description Created, sorted by date. */
             201: {
                 headers: {
+                    "Cache-Control": components["headers"]["CacheControlNoStore"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -14934,6 +15058,7 @@ export interface operations {
             /** @description The ledger entry. */
             201: {
                 headers: {
+                    "Cache-Control": components["headers"]["CacheControlNoStore"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -14979,6 +15104,7 @@ export interface operations {
             /** @description A page of allocations. */
             200: {
                 headers: {
+                    "Cache-Control": components["headers"]["CacheControlNoStore"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -15014,6 +15140,7 @@ export interface operations {
             /** @description Allocations made (and skipped). */
             201: {
                 headers: {
+                    "Cache-Control": components["headers"]["CacheControlNoStore"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -15059,6 +15186,7 @@ export interface operations {
             /** @description Balances; `pagination` counts employees. */
             200: {
                 headers: {
+                    "Cache-Control": components["headers"]["CacheControlNoStore"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -15103,6 +15231,7 @@ export interface operations {
             /** @description A page of encashments. */
             200: {
                 headers: {
+                    "Cache-Control": components["headers"]["CacheControlNoStore"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -15137,6 +15266,7 @@ export interface operations {
             /** @description Submitted. */
             201: {
                 headers: {
+                    "Cache-Control": components["headers"]["CacheControlNoStore"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -15174,6 +15304,7 @@ export interface operations {
             /** @description OK. */
             200: {
                 headers: {
+                    "Cache-Control": components["headers"]["CacheControlNoStore"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -15210,6 +15341,7 @@ export interface operations {
             /** @description Decided. */
             200: {
                 headers: {
+                    "Cache-Control": components["headers"]["CacheControlNoStore"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -15247,6 +15379,7 @@ export interface operations {
             /** @description Cancelled. */
             200: {
                 headers: {
+                    "Cache-Control": components["headers"]["CacheControlNoStore"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -15262,6 +15395,7 @@ export interface operations {
             403: components["responses"]["ForbiddenOwnRecord"];
             404: components["responses"]["NotFound"];
             409: components["responses"]["Conflict"];
+            415: components["responses"]["UnsupportedMediaType"];
             500: components["responses"]["Internal"];
             503: components["responses"]["Unavailable"];
         };
@@ -15289,6 +15423,7 @@ export interface operations {
             /** @description A page of entries. */
             200: {
                 headers: {
+                    "Cache-Control": components["headers"]["CacheControlNoStore"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -15325,6 +15460,7 @@ export interface operations {
             /** @description A page of periods. */
             200: {
                 headers: {
+                    "Cache-Control": components["headers"]["CacheControlNoStore"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -15359,6 +15495,7 @@ export interface operations {
             /** @description Created. */
             201: {
                 headers: {
+                    "Cache-Control": components["headers"]["CacheControlNoStore"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -15395,6 +15532,7 @@ export interface operations {
             /** @description OK. */
             200: {
                 headers: {
+                    "Cache-Control": components["headers"]["CacheControlNoStore"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -15431,6 +15569,7 @@ export interface operations {
             /** @description Updated. */
             200: {
                 headers: {
+                    "Cache-Control": components["headers"]["CacheControlNoStore"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -15468,6 +15607,7 @@ export interface operations {
             /** @description Deleted. */
             200: {
                 headers: {
+                    "Cache-Control": components["headers"]["CacheControlNoStore"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -15479,6 +15619,7 @@ export interface operations {
             403: components["responses"]["Forbidden"];
             404: components["responses"]["NotFound"];
             409: components["responses"]["Conflict"];
+            415: components["responses"]["UnsupportedMediaType"];
             500: components["responses"]["Internal"];
             503: components["responses"]["Unavailable"];
         };
@@ -15500,6 +15641,7 @@ export interface operations {
             /** @description A page of policies. */
             200: {
                 headers: {
+                    "Cache-Control": components["headers"]["CacheControlNoStore"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -15534,6 +15676,7 @@ export interface operations {
             /** @description Created. */
             201: {
                 headers: {
+                    "Cache-Control": components["headers"]["CacheControlNoStore"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -15570,6 +15713,7 @@ export interface operations {
             /** @description OK. */
             200: {
                 headers: {
+                    "Cache-Control": components["headers"]["CacheControlNoStore"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -15606,6 +15750,7 @@ export interface operations {
             /** @description Updated. */
             200: {
                 headers: {
+                    "Cache-Control": components["headers"]["CacheControlNoStore"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -15642,6 +15787,7 @@ export interface operations {
             /** @description Deleted. */
             200: {
                 headers: {
+                    "Cache-Control": components["headers"]["CacheControlNoStore"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -15653,6 +15799,7 @@ export interface operations {
             403: components["responses"]["Forbidden"];
             404: components["responses"]["NotFound"];
             409: components["responses"]["Conflict"];
+            415: components["responses"]["UnsupportedMediaType"];
             500: components["responses"]["Internal"];
             503: components["responses"]["Unavailable"];
         };
@@ -15683,6 +15830,7 @@ export interface operations {
             /** @description A page of requests. */
             200: {
                 headers: {
+                    "Cache-Control": components["headers"]["CacheControlNoStore"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -15717,6 +15865,7 @@ export interface operations {
             /** @description Submitted. */
             201: {
                 headers: {
+                    "Cache-Control": components["headers"]["CacheControlNoStore"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -15754,6 +15903,7 @@ export interface operations {
             /** @description OK. */
             200: {
                 headers: {
+                    "Cache-Control": components["headers"]["CacheControlNoStore"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -15790,6 +15940,7 @@ export interface operations {
             /** @description Decided. */
             200: {
                 headers: {
+                    "Cache-Control": components["headers"]["CacheControlNoStore"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -15827,6 +15978,7 @@ export interface operations {
             /** @description Cancelled. */
             200: {
                 headers: {
+                    "Cache-Control": components["headers"]["CacheControlNoStore"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -15842,6 +15994,7 @@ export interface operations {
             403: components["responses"]["ForbiddenOwnRecord"];
             404: components["responses"]["NotFound"];
             409: components["responses"]["Conflict"];
+            415: components["responses"]["UnsupportedMediaType"];
             500: components["responses"]["Internal"];
             503: components["responses"]["Unavailable"];
         };
@@ -15865,6 +16018,7 @@ export interface operations {
             /** @description A page of leave types. */
             200: {
                 headers: {
+                    "Cache-Control": components["headers"]["CacheControlNoStore"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -15899,6 +16053,7 @@ export interface operations {
             /** @description Created. */
             201: {
                 headers: {
+                    "Cache-Control": components["headers"]["CacheControlNoStore"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -15935,6 +16090,7 @@ export interface operations {
             /** @description OK. */
             200: {
                 headers: {
+                    "Cache-Control": components["headers"]["CacheControlNoStore"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -15971,6 +16127,7 @@ export interface operations {
             /** @description Updated. */
             200: {
                 headers: {
+                    "Cache-Control": components["headers"]["CacheControlNoStore"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -16008,6 +16165,7 @@ export interface operations {
             /** @description Deleted. */
             200: {
                 headers: {
+                    "Cache-Control": components["headers"]["CacheControlNoStore"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -16019,6 +16177,7 @@ export interface operations {
             403: components["responses"]["Forbidden"];
             404: components["responses"]["NotFound"];
             409: components["responses"]["Conflict"];
+            415: components["responses"]["UnsupportedMediaType"];
             500: components["responses"]["Internal"];
             503: components["responses"]["Unavailable"];
         };
@@ -16042,6 +16201,7 @@ export interface operations {
             /** @description A page of notifications; `unread_count` counts all unread ones. */
             200: {
                 headers: {
+                    "Cache-Control": components["headers"]["CacheControlNoStore"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -16076,6 +16236,7 @@ export interface operations {
             /** @description Marked read. */
             200: {
                 headers: {
+                    "Cache-Control": components["headers"]["CacheControlNoStore"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -16090,6 +16251,7 @@ export interface operations {
             401: components["responses"]["Unauthenticated"];
             403: components["responses"]["Forbidden"];
             404: components["responses"]["NotFound"];
+            415: components["responses"]["UnsupportedMediaType"];
             500: components["responses"]["Internal"];
             503: components["responses"]["Unavailable"];
         };
@@ -16106,6 +16268,7 @@ export interface operations {
             /** @description Number of notifications marked. */
             200: {
                 headers: {
+                    "Cache-Control": components["headers"]["CacheControlNoStore"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -16122,6 +16285,7 @@ export interface operations {
             400: components["responses"]["ValidationFailed"];
             401: components["responses"]["Unauthenticated"];
             403: components["responses"]["Forbidden"];
+            415: components["responses"]["UnsupportedMediaType"];
             500: components["responses"]["Internal"];
             503: components["responses"]["Unavailable"];
         };
@@ -16145,6 +16309,7 @@ export interface operations {
             /** @description A page of runs. */
             200: {
                 headers: {
+                    "Cache-Control": components["headers"]["CacheControlNoStore"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -16179,6 +16344,7 @@ export interface operations {
             /** @description Created and calculated (a run of up to `PAYROLL_SYNC_LIMIT` employees). */
             201: {
                 headers: {
+                    "Cache-Control": components["headers"]["CacheControlNoStore"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -16192,6 +16358,7 @@ export interface operations {
             /** @description Created as `calculating`; the calculation runs in the background (a larger run). */
             202: {
                 headers: {
+                    "Cache-Control": components["headers"]["CacheControlNoStore"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -16228,6 +16395,7 @@ export interface operations {
             /** @description The run with its totals. */
             200: {
                 headers: {
+                    "Cache-Control": components["headers"]["CacheControlNoStore"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -16264,6 +16432,7 @@ export interface operations {
             /** @description Updated and recalculated. */
             200: {
                 headers: {
+                    "Cache-Control": components["headers"]["CacheControlNoStore"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -16277,6 +16446,7 @@ export interface operations {
             /** @description Updated; the recalculation runs in the background (status `calculating`). */
             202: {
                 headers: {
+                    "Cache-Control": components["headers"]["CacheControlNoStore"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -16314,6 +16484,7 @@ export interface operations {
             /** @description Deleted. */
             200: {
                 headers: {
+                    "Cache-Control": components["headers"]["CacheControlNoStore"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -16325,6 +16496,7 @@ export interface operations {
             403: components["responses"]["Forbidden"];
             404: components["responses"]["NotFound"];
             409: components["responses"]["Conflict"];
+            415: components["responses"]["UnsupportedMediaType"];
             500: components["responses"]["Internal"];
             503: components["responses"]["Unavailable"];
         };
@@ -16350,6 +16522,7 @@ export interface operations {
             /** @description The breakdown. */
             200: {
                 headers: {
+                    "Cache-Control": components["headers"]["CacheControlNoStore"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -16385,6 +16558,7 @@ export interface operations {
             /** @description The employee's slip. */
             200: {
                 headers: {
+                    "Cache-Control": components["headers"]["CacheControlNoStore"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -16417,6 +16591,7 @@ export interface operations {
             /** @description Processed (a run of up to `PAYROLL_SYNC_LIMIT` employees). */
             200: {
                 headers: {
+                    "Cache-Control": components["headers"]["CacheControlNoStore"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -16430,6 +16605,7 @@ export interface operations {
             /** @description Queued; processing runs in the background (status `processing`). */
             202: {
                 headers: {
+                    "Cache-Control": components["headers"]["CacheControlNoStore"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -16445,6 +16621,7 @@ export interface operations {
             403: components["responses"]["Forbidden"];
             404: components["responses"]["NotFound"];
             409: components["responses"]["Conflict"];
+            415: components["responses"]["UnsupportedMediaType"];
             500: components["responses"]["Internal"];
             503: components["responses"]["Unavailable"];
         };
@@ -16464,6 +16641,7 @@ export interface operations {
             /** @description The setup. */
             200: {
                 headers: {
+                    "Cache-Control": components["headers"]["CacheControlNoStore"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -16501,6 +16679,7 @@ export interface operations {
             /** @description The setup after the change. */
             200: {
                 headers: {
+                    "Cache-Control": components["headers"]["CacheControlNoStore"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -16544,6 +16723,7 @@ export interface operations {
             /** @description A page of claims. */
             200: {
                 headers: {
+                    "Cache-Control": components["headers"]["CacheControlNoStore"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -16578,6 +16758,7 @@ export interface operations {
             /** @description Submitted. */
             201: {
                 headers: {
+                    "Cache-Control": components["headers"]["CacheControlNoStore"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -16615,6 +16796,7 @@ export interface operations {
             /** @description The claim. */
             200: {
                 headers: {
+                    "Cache-Control": components["headers"]["CacheControlNoStore"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -16651,6 +16833,7 @@ export interface operations {
             /** @description Updated. */
             200: {
                 headers: {
+                    "Cache-Control": components["headers"]["CacheControlNoStore"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -16688,6 +16871,7 @@ export interface operations {
             /** @description Cancelled. */
             200: {
                 headers: {
+                    "Cache-Control": components["headers"]["CacheControlNoStore"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -16703,6 +16887,7 @@ export interface operations {
             403: components["responses"]["ForbiddenOwnRecord"];
             404: components["responses"]["NotFound"];
             409: components["responses"]["Conflict"];
+            415: components["responses"]["UnsupportedMediaType"];
             500: components["responses"]["Internal"];
             503: components["responses"]["Unavailable"];
         };
@@ -16728,6 +16913,7 @@ export interface operations {
             /** @description A page of settlements. */
             200: {
                 headers: {
+                    "Cache-Control": components["headers"]["CacheControlNoStore"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -16762,6 +16948,7 @@ export interface operations {
             /** @description The draft settlement. */
             201: {
                 headers: {
+                    "Cache-Control": components["headers"]["CacheControlNoStore"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -16799,6 +16986,7 @@ export interface operations {
             /** @description The settlement. */
             200: {
                 headers: {
+                    "Cache-Control": components["headers"]["CacheControlNoStore"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -16835,6 +17023,7 @@ export interface operations {
             /** @description The recomputed draft. */
             200: {
                 headers: {
+                    "Cache-Control": components["headers"]["CacheControlNoStore"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -16872,6 +17061,7 @@ export interface operations {
             /** @description The PDF. */
             200: {
                 headers: {
+                    "Cache-Control": components["headers"]["CacheControlNoStore"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -16900,6 +17090,7 @@ export interface operations {
             /** @description The processed settlement. */
             200: {
                 headers: {
+                    "Cache-Control": components["headers"]["CacheControlNoStore"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -16915,6 +17106,7 @@ export interface operations {
             403: components["responses"]["Forbidden"];
             404: components["responses"]["NotFound"];
             409: components["responses"]["Conflict"];
+            415: components["responses"]["UnsupportedMediaType"];
             500: components["responses"]["Internal"];
             503: components["responses"]["Unavailable"];
         };
@@ -16939,6 +17131,7 @@ export interface operations {
             /** @description A page of loans. */
             200: {
                 headers: {
+                    "Cache-Control": components["headers"]["CacheControlNoStore"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -16973,6 +17166,7 @@ export interface operations {
             /** @description Submitted. */
             201: {
                 headers: {
+                    "Cache-Control": components["headers"]["CacheControlNoStore"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -17010,6 +17204,7 @@ export interface operations {
             /** @description The loan. */
             200: {
                 headers: {
+                    "Cache-Control": components["headers"]["CacheControlNoStore"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -17046,6 +17241,7 @@ export interface operations {
             /** @description Updated. */
             200: {
                 headers: {
+                    "Cache-Control": components["headers"]["CacheControlNoStore"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -17083,6 +17279,7 @@ export interface operations {
             /** @description Cancelled. */
             200: {
                 headers: {
+                    "Cache-Control": components["headers"]["CacheControlNoStore"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -17098,6 +17295,7 @@ export interface operations {
             403: components["responses"]["ForbiddenOwnRecord"];
             404: components["responses"]["NotFound"];
             409: components["responses"]["Conflict"];
+            415: components["responses"]["UnsupportedMediaType"];
             500: components["responses"]["Internal"];
             503: components["responses"]["Unavailable"];
         };
@@ -17123,6 +17321,7 @@ export interface operations {
             /** @description The loan with its new schedule. */
             200: {
                 headers: {
+                    "Cache-Control": components["headers"]["CacheControlNoStore"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -17163,6 +17362,7 @@ export interface operations {
             /** @description A page of slips. */
             200: {
                 headers: {
+                    "Cache-Control": components["headers"]["CacheControlNoStore"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -17196,6 +17396,7 @@ export interface operations {
             /** @description The slip. */
             200: {
                 headers: {
+                    "Cache-Control": components["headers"]["CacheControlNoStore"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -17229,6 +17430,7 @@ export interface operations {
             /** @description The PDF. */
             200: {
                 headers: {
+                    "Cache-Control": components["headers"]["CacheControlNoStore"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -17259,6 +17461,7 @@ export interface operations {
             /** @description The components. */
             200: {
                 headers: {
+                    "Cache-Control": components["headers"]["CacheControlNoStore"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -17292,6 +17495,7 @@ export interface operations {
             /** @description Created. */
             201: {
                 headers: {
+                    "Cache-Control": components["headers"]["CacheControlNoStore"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -17328,6 +17532,7 @@ export interface operations {
             /** @description The component. */
             200: {
                 headers: {
+                    "Cache-Control": components["headers"]["CacheControlNoStore"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -17364,6 +17569,7 @@ export interface operations {
             /** @description Updated. */
             200: {
                 headers: {
+                    "Cache-Control": components["headers"]["CacheControlNoStore"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -17401,6 +17607,7 @@ export interface operations {
             /** @description Deleted. */
             200: {
                 headers: {
+                    "Cache-Control": components["headers"]["CacheControlNoStore"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -17412,6 +17619,7 @@ export interface operations {
             403: components["responses"]["Forbidden"];
             404: components["responses"]["NotFound"];
             409: components["responses"]["Conflict"];
+            415: components["responses"]["UnsupportedMediaType"];
             500: components["responses"]["Internal"];
             503: components["responses"]["Unavailable"];
         };
@@ -17434,6 +17642,7 @@ export interface operations {
             /** @description The SIF file. */
             200: {
                 headers: {
+                    "Cache-Control": components["headers"]["CacheControlNoStore"];
                     /** @description `attachment; filename="0000000123456261130143005.SIF"` */
                     "Content-Disposition"?: string;
                     /** @description Number of employees of the run left out (no WPS details, or nothing to pay). */
@@ -17472,6 +17681,7 @@ export interface operations {
             /** @description The appointment. */
             200: {
                 headers: {
+                    "Cache-Control": components["headers"]["CacheControlNoStore"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -17505,6 +17715,7 @@ export interface operations {
             /** @description The appointment letter. */
             200: {
                 headers: {
+                    "Cache-Control": components["headers"]["CacheControlNoStore"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -17544,6 +17755,7 @@ export interface operations {
             /** @description Stored. */
             201: {
                 headers: {
+                    "Cache-Control": components["headers"]["CacheControlNoStore"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -17582,6 +17794,7 @@ export interface operations {
             /** @description The offer. */
             200: {
                 headers: {
+                    "Cache-Control": components["headers"]["CacheControlNoStore"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -17615,6 +17828,7 @@ export interface operations {
             /** @description Accepted. */
             200: {
                 headers: {
+                    "Cache-Control": components["headers"]["CacheControlNoStore"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -17630,6 +17844,7 @@ export interface operations {
             404: components["responses"]["NotFound"];
             409: components["responses"]["Conflict"];
             410: components["responses"]["LinkExpired"];
+            415: components["responses"]["UnsupportedMediaType"];
             500: components["responses"]["Internal"];
             503: components["responses"]["Unavailable"];
         };
@@ -17661,6 +17876,7 @@ export interface operations {
             /** @description Declined. */
             200: {
                 headers: {
+                    "Cache-Control": components["headers"]["CacheControlNoStore"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -17699,6 +17915,7 @@ export interface operations {
             /** @description The offer letter. */
             200: {
                 headers: {
+                    "Cache-Control": components["headers"]["CacheControlNoStore"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -17729,6 +17946,7 @@ export interface operations {
             /** @description The content. */
             200: {
                 headers: {
+                    "Cache-Control": components["headers"]["CacheControlNoStore"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -17766,6 +17984,7 @@ export interface operations {
             /** @description The questions. */
             200: {
                 headers: {
+                    "Cache-Control": components["headers"]["CacheControlNoStore"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -17803,6 +18022,7 @@ export interface operations {
             /** @description The generated description. */
             200: {
                 headers: {
+                    "Cache-Control": components["headers"]["CacheControlNoStore"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -17840,6 +18060,7 @@ export interface operations {
             /** @description The screening result. */
             200: {
                 headers: {
+                    "Cache-Control": components["headers"]["CacheControlNoStore"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -17887,6 +18108,7 @@ export interface operations {
             /** @description A page of candidates. */
             200: {
                 headers: {
+                    "Cache-Control": components["headers"]["CacheControlNoStore"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -17921,6 +18143,7 @@ export interface operations {
             /** @description Created. */
             201: {
                 headers: {
+                    "Cache-Control": components["headers"]["CacheControlNoStore"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -17957,6 +18180,7 @@ export interface operations {
             /** @description The candidate. */
             200: {
                 headers: {
+                    "Cache-Control": components["headers"]["CacheControlNoStore"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -17993,6 +18217,7 @@ export interface operations {
             /** @description Updated. */
             200: {
                 headers: {
+                    "Cache-Control": components["headers"]["CacheControlNoStore"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -18030,6 +18255,7 @@ export interface operations {
             /** @description Deleted. */
             200: {
                 headers: {
+                    "Cache-Control": components["headers"]["CacheControlNoStore"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -18041,6 +18267,7 @@ export interface operations {
             403: components["responses"]["Forbidden"];
             404: components["responses"]["NotFound"];
             409: components["responses"]["Conflict"];
+            415: components["responses"]["UnsupportedMediaType"];
             500: components["responses"]["Internal"];
             503: components["responses"]["Unavailable"];
         };
@@ -18063,6 +18290,7 @@ export interface operations {
             /** @description The employee was created. */
             201: {
                 headers: {
+                    "Cache-Control": components["headers"]["CacheControlNoStore"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -18102,6 +18330,7 @@ export interface operations {
             /** @description The PDF. */
             200: {
                 headers: {
+                    "Cache-Control": components["headers"]["CacheControlNoStore"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -18139,6 +18368,7 @@ export interface operations {
             /** @description A page of sessions. */
             200: {
                 headers: {
+                    "Cache-Control": components["headers"]["CacheControlNoStore"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -18173,6 +18403,7 @@ export interface operations {
             /** @description Created. */
             201: {
                 headers: {
+                    "Cache-Control": components["headers"]["CacheControlNoStore"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -18209,6 +18440,7 @@ export interface operations {
             /** @description The session. */
             200: {
                 headers: {
+                    "Cache-Control": components["headers"]["CacheControlNoStore"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -18245,6 +18477,7 @@ export interface operations {
             /** @description Updated. */
             200: {
                 headers: {
+                    "Cache-Control": components["headers"]["CacheControlNoStore"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -18282,6 +18515,7 @@ export interface operations {
             /** @description Deleted. */
             200: {
                 headers: {
+                    "Cache-Control": components["headers"]["CacheControlNoStore"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -18293,6 +18527,7 @@ export interface operations {
             403: components["responses"]["Forbidden"];
             404: components["responses"]["NotFound"];
             409: components["responses"]["Conflict"];
+            415: components["responses"]["UnsupportedMediaType"];
             500: components["responses"]["Internal"];
             503: components["responses"]["Unavailable"];
         };
@@ -18311,6 +18546,7 @@ export interface operations {
             /** @description Queued for delivery. */
             200: {
                 headers: {
+                    "Cache-Control": components["headers"]["CacheControlNoStore"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -18326,6 +18562,7 @@ export interface operations {
             403: components["responses"]["Forbidden"];
             404: components["responses"]["NotFound"];
             409: components["responses"]["Conflict"];
+            415: components["responses"]["UnsupportedMediaType"];
             500: components["responses"]["Internal"];
             503: components["responses"]["Unavailable"];
         };
@@ -18354,6 +18591,7 @@ export interface operations {
             /** @description A page of interviews. */
             200: {
                 headers: {
+                    "Cache-Control": components["headers"]["CacheControlNoStore"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -18388,6 +18626,7 @@ export interface operations {
             /** @description Scheduled. */
             201: {
                 headers: {
+                    "Cache-Control": components["headers"]["CacheControlNoStore"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -18424,6 +18663,7 @@ export interface operations {
             /** @description The interview. */
             200: {
                 headers: {
+                    "Cache-Control": components["headers"]["CacheControlNoStore"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -18460,6 +18700,7 @@ export interface operations {
             /** @description Updated. */
             200: {
                 headers: {
+                    "Cache-Control": components["headers"]["CacheControlNoStore"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -18497,6 +18738,7 @@ export interface operations {
             /** @description Deleted. */
             200: {
                 headers: {
+                    "Cache-Control": components["headers"]["CacheControlNoStore"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -18508,6 +18750,7 @@ export interface operations {
             403: components["responses"]["Forbidden"];
             404: components["responses"]["NotFound"];
             409: components["responses"]["Conflict"];
+            415: components["responses"]["UnsupportedMediaType"];
             500: components["responses"]["Internal"];
             503: components["responses"]["Unavailable"];
         };
@@ -18537,6 +18780,7 @@ export interface operations {
             /** @description A page of postings. */
             200: {
                 headers: {
+                    "Cache-Control": components["headers"]["CacheControlNoStore"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -18571,6 +18815,7 @@ export interface operations {
             /** @description Created. */
             201: {
                 headers: {
+                    "Cache-Control": components["headers"]["CacheControlNoStore"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -18607,6 +18852,7 @@ export interface operations {
             /** @description The posting. */
             200: {
                 headers: {
+                    "Cache-Control": components["headers"]["CacheControlNoStore"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -18643,6 +18889,7 @@ export interface operations {
             /** @description Updated. */
             200: {
                 headers: {
+                    "Cache-Control": components["headers"]["CacheControlNoStore"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -18680,6 +18927,7 @@ export interface operations {
             /** @description Deleted. */
             200: {
                 headers: {
+                    "Cache-Control": components["headers"]["CacheControlNoStore"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -18691,6 +18939,7 @@ export interface operations {
             403: components["responses"]["Forbidden"];
             404: components["responses"]["NotFound"];
             409: components["responses"]["Conflict"];
+            415: components["responses"]["UnsupportedMediaType"];
             500: components["responses"]["Internal"];
             503: components["responses"]["Unavailable"];
         };
@@ -18717,6 +18966,7 @@ export interface operations {
             /** @description A page of requisitions. */
             200: {
                 headers: {
+                    "Cache-Control": components["headers"]["CacheControlNoStore"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -18751,6 +19001,7 @@ export interface operations {
             /** @description Created. */
             201: {
                 headers: {
+                    "Cache-Control": components["headers"]["CacheControlNoStore"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -18786,6 +19037,7 @@ export interface operations {
             /** @description The requisition. */
             200: {
                 headers: {
+                    "Cache-Control": components["headers"]["CacheControlNoStore"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -18822,6 +19074,7 @@ export interface operations {
             /** @description Updated. */
             200: {
                 headers: {
+                    "Cache-Control": components["headers"]["CacheControlNoStore"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -18859,6 +19112,7 @@ export interface operations {
             /** @description Deleted. */
             200: {
                 headers: {
+                    "Cache-Control": components["headers"]["CacheControlNoStore"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -18870,6 +19124,7 @@ export interface operations {
             403: components["responses"]["Forbidden"];
             404: components["responses"]["NotFound"];
             409: components["responses"]["Conflict"];
+            415: components["responses"]["UnsupportedMediaType"];
             500: components["responses"]["Internal"];
             503: components["responses"]["Unavailable"];
         };
@@ -18895,6 +19150,7 @@ export interface operations {
             /** @description A page of offers. */
             200: {
                 headers: {
+                    "Cache-Control": components["headers"]["CacheControlNoStore"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -18929,6 +19185,7 @@ export interface operations {
             /** @description Created. */
             201: {
                 headers: {
+                    "Cache-Control": components["headers"]["CacheControlNoStore"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -18965,6 +19222,7 @@ export interface operations {
             /** @description The offer. */
             200: {
                 headers: {
+                    "Cache-Control": components["headers"]["CacheControlNoStore"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -19001,6 +19259,7 @@ export interface operations {
             /** @description Updated. */
             200: {
                 headers: {
+                    "Cache-Control": components["headers"]["CacheControlNoStore"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -19038,6 +19297,7 @@ export interface operations {
             /** @description Deleted. */
             200: {
                 headers: {
+                    "Cache-Control": components["headers"]["CacheControlNoStore"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -19049,6 +19309,7 @@ export interface operations {
             403: components["responses"]["Forbidden"];
             404: components["responses"]["NotFound"];
             409: components["responses"]["Conflict"];
+            415: components["responses"]["UnsupportedMediaType"];
             500: components["responses"]["Internal"];
             503: components["responses"]["Unavailable"];
         };
@@ -19067,6 +19328,7 @@ export interface operations {
             /** @description Sent (queued for delivery). */
             200: {
                 headers: {
+                    "Cache-Control": components["headers"]["CacheControlNoStore"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -19082,6 +19344,7 @@ export interface operations {
             403: components["responses"]["Forbidden"];
             404: components["responses"]["NotFound"];
             409: components["responses"]["Conflict"];
+            415: components["responses"]["UnsupportedMediaType"];
             500: components["responses"]["Internal"];
             503: components["responses"]["Unavailable"];
         };
@@ -19100,6 +19363,7 @@ export interface operations {
             /** @description Sent (queued for delivery). */
             200: {
                 headers: {
+                    "Cache-Control": components["headers"]["CacheControlNoStore"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -19115,6 +19379,7 @@ export interface operations {
             403: components["responses"]["Forbidden"];
             404: components["responses"]["NotFound"];
             409: components["responses"]["Conflict"];
+            415: components["responses"]["UnsupportedMediaType"];
             500: components["responses"]["Internal"];
             503: components["responses"]["Unavailable"];
         };
@@ -19143,6 +19408,7 @@ export interface operations {
             /** @description A page of people. */
             200: {
                 headers: {
+                    "Cache-Control": components["headers"]["CacheControlNoStore"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -19177,6 +19443,7 @@ export interface operations {
             /** @description Added. */
             201: {
                 headers: {
+                    "Cache-Control": components["headers"]["CacheControlNoStore"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -19213,6 +19480,7 @@ export interface operations {
             /** @description The entry. */
             200: {
                 headers: {
+                    "Cache-Control": components["headers"]["CacheControlNoStore"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -19249,6 +19517,7 @@ export interface operations {
             /** @description Updated. */
             200: {
                 headers: {
+                    "Cache-Control": components["headers"]["CacheControlNoStore"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -19286,6 +19555,7 @@ export interface operations {
             /** @description Removed. */
             200: {
                 headers: {
+                    "Cache-Control": components["headers"]["CacheControlNoStore"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -19296,6 +19566,7 @@ export interface operations {
             401: components["responses"]["Unauthenticated"];
             403: components["responses"]["Forbidden"];
             404: components["responses"]["NotFound"];
+            415: components["responses"]["UnsupportedMediaType"];
             500: components["responses"]["Internal"];
             503: components["responses"]["Unavailable"];
         };
@@ -19312,6 +19583,7 @@ export interface operations {
             /** @description The time. */
             200: {
                 headers: {
+                    "Cache-Control": components["headers"]["CacheControlNoStore"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -19359,6 +19631,7 @@ export interface operations {
             /** @description Stored. */
             201: {
                 headers: {
+                    "Cache-Control": components["headers"]["CacheControlNoStore"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -19405,6 +19678,7 @@ export interface operations {
             /** @description A page of requests. */
             200: {
                 headers: {
+                    "Cache-Control": components["headers"]["CacheControlNoStore"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -19439,6 +19713,7 @@ export interface operations {
             /** @description Submitted. */
             201: {
                 headers: {
+                    "Cache-Control": components["headers"]["CacheControlNoStore"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -19476,6 +19751,7 @@ export interface operations {
             /** @description OK. */
             200: {
                 headers: {
+                    "Cache-Control": components["headers"]["CacheControlNoStore"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -19512,6 +19788,7 @@ export interface operations {
             /** @description Decided. */
             200: {
                 headers: {
+                    "Cache-Control": components["headers"]["CacheControlNoStore"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -19549,6 +19826,7 @@ export interface operations {
             /** @description Cancelled. */
             200: {
                 headers: {
+                    "Cache-Control": components["headers"]["CacheControlNoStore"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -19564,6 +19842,7 @@ export interface operations {
             403: components["responses"]["ForbiddenOwnRecord"];
             404: components["responses"]["NotFound"];
             409: components["responses"]["Conflict"];
+            415: components["responses"]["UnsupportedMediaType"];
             500: components["responses"]["Internal"];
             503: components["responses"]["Unavailable"];
         };
@@ -19593,6 +19872,7 @@ export interface operations {
             /** @description A page of requests. */
             200: {
                 headers: {
+                    "Cache-Control": components["headers"]["CacheControlNoStore"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -19627,6 +19907,7 @@ export interface operations {
             /** @description Submitted. */
             201: {
                 headers: {
+                    "Cache-Control": components["headers"]["CacheControlNoStore"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -19664,6 +19945,7 @@ export interface operations {
             /** @description OK. */
             200: {
                 headers: {
+                    "Cache-Control": components["headers"]["CacheControlNoStore"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -19700,6 +19982,7 @@ export interface operations {
             /** @description Decided. */
             200: {
                 headers: {
+                    "Cache-Control": components["headers"]["CacheControlNoStore"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -19737,6 +20020,7 @@ export interface operations {
             /** @description Cancelled. */
             200: {
                 headers: {
+                    "Cache-Control": components["headers"]["CacheControlNoStore"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -19752,6 +20036,7 @@ export interface operations {
             403: components["responses"]["ForbiddenOwnRecord"];
             404: components["responses"]["NotFound"];
             409: components["responses"]["Conflict"];
+            415: components["responses"]["UnsupportedMediaType"];
             500: components["responses"]["Internal"];
             503: components["responses"]["Unavailable"];
         };

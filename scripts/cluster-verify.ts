@@ -51,9 +51,12 @@ export interface ClusterReport {
   problems: string[];
 }
 
-/** Session cookie of a response (the sign-in may set hrms.lsn beside it). */
+/**
+ * Session cookie of a response (the sign-in may set hrms.lsn beside it), under its production name
+ * (`__Host-<name>`, Secure servers) or its plain one.
+ */
 function cookieNamed(setCookies: string[], name: string): string | undefined {
-  return setCookies.map((c) => c.split(";")[0]).find((c) => c.startsWith(`${name}=`));
+  return setCookies.map((c) => c.split(";")[0]).find((c) => c.startsWith(`__Host-${name}=`) || c.startsWith(`${name}=`));
 }
 function headerCookies(headers: Record<string, unknown>): string[] {
   const v = Object.entries(headers).find(([k]) => k.toLowerCase() === "set-cookie")?.[1];

@@ -62,8 +62,8 @@ export interface Config {
    * document marks `x-read-replica: true` (lists, search, dashboard, balances, activity logs, the WPS
    * export) go to it; everything else, and every read of a caller whose own latest write it has not
    * replayed yet, goes to the primary (after each write the primary's WAL position travels in the
-   * signed cookie `hrms.lsn`; the replica serves that caller only once `pg_last_wal_replay_lsn()` has
-   * reached it). A replica that is down, refuses, fails a read or is too far behind: the primary
+   * cookie `hrms.lsn`, encrypted and bound to the session; the replica serves that caller only once
+   * `pg_last_wal_replay_lsn()` has reached it). A replica that is down, refuses, fails a read or is too far behind: the primary
    * serves, never an error (src/db/replica.ts, src/http/read-routing.ts; see docs/scaling.md).
    */
   readonly databaseReplicaUrl: string | undefined;
@@ -193,7 +193,10 @@ export interface Config {
    * `MODULES_FROM_BILLING`: `true`: only the billing webhook (the company's subscription) switches a
    * company's modules; `POST /api/configuration/company-settings` answers 403 `forbidden` to a
    * request that would change the set of enabled modules (the current set repeated, in any order,
-   * passes). `false`: owner/admin switch them (self-hosted installations).
+   * passes). `false`: owner/admin switch them (self-hosted installations). On by default when
+   * billing is configured: paid modules then come from the subscription, never from a free
+   * signup's own settings.
+   * @default `true` when `BILLING_WEBHOOK_SECRET` is set, else `false`
    */
   readonly modulesFromBilling: boolean;
   /**
@@ -324,6 +327,13 @@ export interface Config {
    * with its size); an upload that does not fit is a 413 `quota_exceeded`.
    */
   readonly tenantStorageQuotaBytes: number;
+  /**
+   * `MEMBER_STORAGE_SHARE_PERCENT`: the most of the company's storage quota (`TENANT_STORAGE_QUOTA_MB`)
+   * the files one member uploaded may take, in percent (1 to 100; 100: no share of their own). An
+   * upload past it is a 413 `quota_exceeded` saying so, so one member cannot fill the company's
+   * storage. Public uploads (joining documents through a link) count against the company only.
+   */
+  readonly memberStorageSharePercent: number;
   /**
    * `ORPHAN_FILE_GRACE_HOURS`: uploads no record refers to are deleted (row and bytes) by the hourly
    * job once older than this; temporary files of unfinished uploads too.
@@ -642,6 +652,7 @@ export function loadConfig(env: Env, root: string = projectRoot): Config {
     reject(r, `HEADERS_TIMEOUT_MS (${headersTimeoutMs}) must not be longer than REQUEST_TIMEOUT_MS (${requestTimeoutMs})`);
   if (bodyReadTimeoutMs > requestTimeoutMs)
     reject(r, `BODY_READ_TIMEOUT_MS (${bodyReadTimeoutMs}) must not be longer than REQUEST_TIMEOUT_MS (${requestTimeoutMs})`);
+  const billingWebhookSecret = text(r, "BILLING_WEBHOOK_SECRET");
   const config: Config = {
     nodeEnv,
     isProduction,
@@ -672,8 +683,9 @@ export function loadConfig(env: Env, root: string = projectRoot): Config {
     uploadDir: path.resolve(root, text(r, "UPLOAD_DIR", ".data/uploads")),
     embeddedDataDir: path.resolve(root, text(r, "EMBEDDED_PG_DIR", ".data/postgres")),
     embeddedPort: portNumber(r, "EMBEDDED_PG_PORT", 54329, 1),
-    billingWebhookSecret: text(r, "BILLING_WEBHOOK_SECRET"),
-    modulesFromBilling: bool(r, "MODULES_FROM_BILLING", false),
+    billingWebhookSecret,
+    // on by default where billing is configured: a free signup must not switch paid modules on
+    modulesFromBilling: bool(r, "MODULES_FROM_BILLING", billingWebhookSecret !== undefined),
     aiBaseUrl: url(r, "AI_BASE_URL", ["http:", "https:"]),
     aiApiKey: text(r, "AI_API_KEY"),
     aiModel: text(r, "AI_MODEL", "gpt-4o-mini"),
@@ -697,6 +709,7 @@ export function loadConfig(env: Env, root: string = projectRoot): Config {
     uploadsPerUserPerHour: positiveInt(r, "UPLOADS_PER_USER_PER_HOUR", 100),
     uploadsPerTenantPerHour: positiveInt(r, "UPLOADS_PER_TENANT_PER_HOUR", 1000),
     tenantStorageQuotaBytes: integer(r, "TENANT_STORAGE_QUOTA_MB", 5120, 1, 1 << 30, "a positive integer of MiB up to 1073741824") * MIB,
+    memberStorageSharePercent: integer(r, "MEMBER_STORAGE_SHARE_PERCENT", 25, 1, 100, "a whole percentage from 1 to 100"),
     orphanFileGraceHours: integer(r, "ORPHAN_FILE_GRACE_HOURS", 24, 1, 24 * 365, "a positive integer of hours up to 8760"),
     aiCallsPerUserPerHour: positiveInt(r, "AI_CALLS_PER_USER_PER_HOUR", 60),
     aiCallsPerTenantPerHour: positiveInt(r, "AI_CALLS_PER_TENANT_PER_HOUR", 300),

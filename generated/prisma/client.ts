@@ -345,6 +345,15 @@ export type Session = Prisma.SessionModel
  */
 export type Membership = Prisma.MembershipModel
 /**
+ * Model EmployeeUserLink
+ * The person behind an employee record, for the own-record rule (src/modules/shared/access.ts):
+ * every employee record a user's membership has ever been linked to in the company. Written by a
+ * trigger on `memberships` (migration 20261128090000_employee_user_links) whoever links - a
+ * member update, an accepted invitation, a script - and never deleted: unlinking a membership
+ * does not make the record someone else's.
+ */
+export type EmployeeUserLink = Prisma.EmployeeUserLinkModel
+/**
  * Model Invitation
  * 
  */

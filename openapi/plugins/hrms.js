@@ -27,12 +27,15 @@
 //           parameters), 413 and 415 (operations with a request body: the body parser refuses
 //           oversized bodies and other media types before the operation runs), 408 and 429 (with a
 //           request body: the body did not arrive in time, or its client has too many bodies
-//           arriving at once - src/http/admission.ts), 403 on public
+//           arriving at once - src/http/admission.ts), 415 on writes without a request body (one
+//           sent with another media type than JSON: a cross-site form), 403 on public
 //           state-changing operations too (the origin check refuses foreign origins), 500 and
 //           503 (overload or database down, with Retry-After: components/responses/Unavailable)
 //           - each a $ref to components/responses. Operations with an application/json request
 //           body that declare no `x-body-limit` get the default, DEFAULT_BODY_LIMIT (64 KiB), so
 //           the bundle states every operation's limit.
+//           Every 2xx response gets the `Cache-Control: no-store` header (components/headers/
+//           CacheControlNoStore: no answer of the API may be stored by a browser or proxy).
 //           hrms/format-limits writes out the size a format implies (maxLength of uuid, date,
 //           date-time, email strings; int32/int64 of integers), see formatLimits.
 //           hrms/examples gives every string without an example a realistic one (examples.js).
@@ -277,10 +280,21 @@ function standardResponses() {
             add("413", "PayloadTooLarge");
             add("415", "UnsupportedMediaType");
             add("429", "BodiesInProgress");
-          }
+          } else if (method !== "get") add("415", "UnsupportedMediaType"); // a body (a form, text/plain) where none is taken
           if (op.requestBody?.content?.["application/json"] && !("x-body-limit" in op)) op["x-body-limit"] = DEFAULT_BODY_LIMIT;
           add("500", "Internal");
           add("503", "Unavailable");
+          // no-store on every success response (components/headers/CacheControlNoStore.yaml): the
+          // dispatch sends it for every operation whose document declares it (src/http/app.ts)
+          for (const [code, declared] of Object.entries(op.responses)) {
+            if (!code.startsWith("2") || !declared) continue;
+            // a shared success response (components/responses) gets it where it is defined
+            const response = declared.$ref ? ctx.resolve(declared).node : declared;
+            if (!response) continue;
+            response.headers ??= {};
+            if (!Object.keys(response.headers).some((h) => h.toLowerCase() === "cache-control"))
+              response.headers["Cache-Control"] = { $ref: "#/components/headers/CacheControlNoStore" };
+          }
         }
       },
     },

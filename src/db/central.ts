@@ -87,3 +87,14 @@ export async function databaseUp(timeoutMs = 2000): Promise<boolean> {
     clearTimeout(timer);
   }
 }
+
+/**
+ * Ends the sessions of `userId` whose active company is the active tenant (their access there ended:
+ * a completed exit), in the caller's transaction when given. Sessions in their other companies stay.
+ */
+export async function endSessionsInActiveTenant(
+  userId: string,
+  client: { $executeRaw: typeof systemDb.$executeRaw } = systemDb,
+): Promise<number> {
+  return client.$executeRaw`DELETE FROM "session" WHERE sess->>'userId' = ${userId} AND sess->>'tenantId' = ${currentTenantId()}`;
+}

@@ -23,7 +23,7 @@ import swaggerUi from "swagger-ui-express";
 import { handlers } from "../../generated/handlers.ts";
 import { operationTable, type OperationId } from "../../generated/registry.ts";
 import { invalidateIdentities } from "../platform/identity/identity-cache.ts";
-import { SESSION_COOKIE, sessionMiddlewares } from "../platform/identity/session.ts";
+import { sessionCookieName, sessionMiddlewares } from "../platform/identity/session.ts";
 import { clientCookieLast } from "../platform/identity/signin-guard.ts";
 import { config, type Config, withConfig } from "../config.ts";
 import { withTenant } from "../db/tenancy.ts";
@@ -78,6 +78,24 @@ function originCheck(req: Request, _res: Response, next: NextFunction) {
   const sameHost = host && (origin === `http://${host}` || origin === `https://${host}`);
   if (origin === own || sameHost || allowedOrigins.includes(origin)) return next();
   next(new AppError("forbidden", "Cross-origin request refused"));
+}
+
+/**
+ * A write to an operation that declares no request body carries none: without a `Content-Type`, or
+ * `application/json` (what SDKs send with an empty body). Anything else - `text/plain`, a form
+ * (`application/x-www-form-urlencoded`, `multipart/form-data`): what a page of another site can
+ * send without a CORS preflight - is a 415, whether or not an `Origin` came with it. (Writes with a
+ * JSON body refuse other media types when the body is read, src/http/body.ts; uploads are
+ * multipart by their document.)
+ */
+function refuseBodiesOfBodilessWrites() {
+  return (req: Request, _res: Response, next: NextFunction) => {
+    const op = operationOf(req);
+    const type = req.headers["content-type"];
+    if (!op || op.body || op.multipart || !STATE_CHANGING.has(op.method) || type === undefined) return next();
+    if (type.split(";", 1)[0].trim().toLowerCase() === "application/json") return next();
+    next(new AppError("unsupported_media_type", "This operation takes no request body: send none, or application/json"));
+  };
 }
 
 /**
@@ -233,11 +251,15 @@ type DocOperation = {
   responses?: Record<string, { headers?: Record<string, unknown> }>;
   "x-body-limit"?: number;
   "x-read-replica"?: boolean;
+  operationId?: string;
 };
 
 /** Method + path of each operation as a matcher, most specific first. */
 function operationMatchers(ids: OperationId[]) {
-  const doc = apiDocument() as { paths: Record<string, Record<string, DocOperation> & { parameters?: unknown[] }> };
+  const doc = apiDocument() as {
+    paths: Record<string, Record<string, DocOperation> & { parameters?: unknown[] }>;
+    components?: Record<string, Record<string, unknown> | undefined>;
+  };
   return ids.map((id) => {
     const meta = operationTable[id];
     // regex-dynamic: a matcher of one of the document's own paths ({param} -> ([^/]+), the rest escaped), linear
@@ -262,6 +284,9 @@ function operationMatchers(ids: OperationId[]) {
     const startsSession = Object.entries(op?.responses ?? {}).some(
       ([status, r]) => status.startsWith("2") && Object.keys(r.headers ?? {}).some((h) => h.toLowerCase() === "set-cookie"),
     );
+    // the `Cache-Control` its success responses declare (components/headers/CacheControlNoStore:
+    // every operation's), sent on every answer of the operation, errors included (resolveOperation)
+    const cacheControl = declaredCacheControl(doc, op);
     return {
       id,
       method: meta.method.toUpperCase(),
@@ -278,8 +303,28 @@ function operationMatchers(ids: OperationId[]) {
       noInput,
       startsSession,
       readReplica,
+      cacheControl,
     };
   });
+}
+
+/** The `Cache-Control` value (the header schema's `const`) every 2xx response of `op` declares, or null. */
+function declaredCacheControl(doc: { components?: Record<string, Record<string, unknown> | undefined> }, op: DocOperation | undefined) {
+  type Declared = { $ref?: string; headers?: Record<string, Declared>; schema?: { const?: unknown } };
+  // "#/components/<kind>/<name>" of the bundle, or the object itself
+  const deref = (x: Declared | undefined): Declared | undefined => {
+    const [, , kind, name] = x?.$ref?.split("/") ?? [];
+    return x?.$ref ? (doc.components?.[kind]?.[name] as Declared | undefined) : x;
+  };
+  const values = new Set<string | null>();
+  for (const [status, declared] of Object.entries(op?.responses ?? {})) {
+    if (!status.startsWith("2")) continue;
+    const headers = deref(declared as Declared)?.headers ?? {};
+    const header = deref(Object.entries(headers).find(([h]) => h.toLowerCase() === "cache-control")?.[1]);
+    values.add(typeof header?.schema?.const === "string" ? header.schema.const : null);
+  }
+  if (values.size > 1) throw new Error(`${op?.operationId}: success responses declare different Cache-Control values`);
+  return [...values][0] ?? null;
 }
 type Matcher = ReturnType<typeof operationMatchers>[number];
 
@@ -302,7 +347,7 @@ function resolveOperation(matchers: Matcher[]) {
     const key = `${m.method} ${m.segments} ${area}`;
     index.set(key, [...(index.get(key) ?? []), m]);
   }
-  return (req: Request, _res: Response, next: NextFunction) => {
+  return (req: Request, res: Response, next: NextFunction) => {
     const p = req.path.length > 1 && req.path.endsWith("/") ? req.path.slice(0, -1) : req.path;
     const fixed = exact.get(`${req.method} ${p}`);
     const segments = p.split("/");
@@ -312,6 +357,8 @@ function resolveOperation(matchers: Matcher[]) {
       if (!match) continue;
       (req as OperationRequest).operation = m;
       (req as OperationRequest).operationMatch = match;
+      // the one place the document's Cache-Control (no-store: personal and pay data) is sent
+      if (m.cacheControl) res.setHeader("Cache-Control", m.cacheControl);
       // the OpenAPI validator takes the route from here instead of scanning every route again
       // (patches/express-openapi-validator+5.6.2.patch); a malformed escape is left to its 400
       try {
@@ -341,7 +388,7 @@ const operationOf = (req: Request) => (req as OperationRequest).operation;
  */
 function sessionWhereNeeded() {
   const { full, lean } = sessionMiddlewares();
-  const cookie = `${SESSION_COOKIE}=`;
+  const cookie = `${sessionCookieName()}=`;
   return (req: Request, res: Response, next: NextFunction) => {
     const op = operationOf(req);
     if (op?.startsSession) {
@@ -559,6 +606,7 @@ function buildApp(cfg: Config, opts: AppOptions): express.Express {
     sessionWhereNeeded(),
     // A non-public operation without a session is a 401 before its input is looked at (or read).
     requireSessionFor(),
+    refuseBodiesOfBodilessWrites(),
     refuseMissingBody(),
     // the body arrives without an admission slot, within its client's budget and its deadline
     jsonBodies((req) => operationOf(req)?.body ?? null, admission.readingBody),

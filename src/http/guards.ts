@@ -4,20 +4,19 @@
 import type { Request } from "express";
 import { type OperationId, type OperationMeta, operationTable } from "../../generated/registry.ts";
 import { getPool } from "../db/client.ts";
+import type { IdentityRow } from "../platform/identity/identity-cache.ts";
+import { OWN_EMPLOYEE_IDS } from "../platform/identity/session.ts";
 import { requestContext } from "../log.ts";
 import { forbidden, moduleDisabled, unauthenticated } from "../platform/errors.ts";
 import type { AuthContext, ModuleName, Role } from "./types.ts";
 
-function toAuth(
-  userId: string,
-  tenantId: string,
-  r: { role: string; employee_id: string | null; modules: string[]; email: string; name: string },
-): AuthContext {
+function toAuth(userId: string, tenantId: string, r: IdentityRow): AuthContext {
   return {
     userId,
     tenantId,
     role: r.role as Role,
     employeeId: r.employee_id,
+    ownEmployeeIds: r.own_employee_ids,
     modules: r.modules as ModuleName[],
     email: r.email,
     name: r.name,
@@ -26,7 +25,7 @@ function toAuth(
 
 export async function loadAuth(userId: string, tenantId: string): Promise<AuthContext | null> {
   const { rows } = await getPool().query(
-    `SELECT m.role, m.employee_id, t.modules, u.email, u.name
+    `SELECT m.role, m.employee_id, t.modules, u.email, u.name, ${OWN_EMPLOYEE_IDS} AS own_employee_ids
        FROM memberships m JOIN tenants t ON t.id = m.tenant_id JOIN users u ON u.id = m.user_id
       WHERE m.tenant_id = $1 AND m.user_id = $2`,
     [tenantId, userId],

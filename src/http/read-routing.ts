@@ -3,10 +3,14 @@
 // far behind, or has not replayed the caller's own latest write; everything else on the primary.
 //
 // Read-your-writes: after every state-changing request the primary's WAL position is sent back in
-// the signed cookie `hrms.lsn` (HMAC with SESSION_SECRET: a client cannot make another position
-// look like the server's; forging one could only send its own reads to the primary); a marked read
-// that carries it uses the replica only once the replica has replayed that position.
-import { createHmac, timingSafeEqual } from "node:crypto";
+// the cookie `hrms.lsn`; a marked read that carries it uses the replica only once the replica has
+// replayed that position. The position is encrypted and bound to the session (AES-256-GCM, a key
+// derived from SESSION_SECRET, the session id as associated data): a client sees no position - the
+// cluster's global write position would tell anyone how much every company writes - and cannot
+// make one up, change one, or use another session's (forging one could only send its own reads to
+// the primary). A cookie that cannot be read for any reason (malformed, truncated, another
+// session's, an old format, a rotated secret) is ignored: the read goes by the replica's own lag.
+import { createCipheriv, createDecipheriv, createHmac, randomBytes } from "node:crypto";
 import type { Request, Response } from "express";
 import { config } from "../config.ts";
 import { formatLsn, type Lsn, onReplica, parseLsn, primaryLsn, replicaConfigured, replicaFailed, replicaUsable } from "../db/replica.ts";
@@ -14,26 +18,58 @@ import { logger } from "../log.ts";
 import { AppError } from "../platform/errors.ts";
 
 export const LSN_COOKIE = "hrms.lsn";
+/** `__Host-hrms.lsn` where cookies are Secure (production), as the session cookie (sessionCookieName). */
+const lsnCookieName = (): string => (config().isProduction ? `__Host-${LSN_COOKIE}` : LSN_COOKIE);
 /** Long enough for any replica that is read from at all (DATABASE_REPLICA_MAX_LAG_MS is far shorter). */
 const LSN_COOKIE_MAX_AGE_MS = 15 * 60 * 1000;
+/** The longest cookie value read: 12 bytes of IV, at most 17 of position, 16 of tag, in base64url. */
+const LSN_COOKIE_MAX_LENGTH = 64;
 
-function signature(value: string): string {
-  return createHmac("sha256", config().sessionSecret).update(`lsn:${value}`).digest("base64url").slice(0, 27);
+let keyOf: { secret: string; key: Buffer } | undefined;
+/** The cookie's AES-256 key, derived from SESSION_SECRET (its own purpose: not the session's signing key). */
+function lsnKey(): Buffer {
+  const secret = config().sessionSecret;
+  if (keyOf?.secret !== secret) keyOf = { secret, key: createHmac("sha256", secret).update("hrms.lsn cookie key v1").digest() };
+  return keyOf.key;
 }
 
-/** The position in the request's `hrms.lsn` cookie when its signature holds, else null. */
+/** The session the cookie is bound to ("" for a caller without one: a signup, a public link). */
+const sessionOf = (req: Request | undefined): string => (typeof req?.sessionID === "string" ? req.sessionID : "");
+
+/** The cookie's value for `lsn` in the caller's session. */
+export function sealLsn(lsn: Lsn, sessionId: string): string {
+  const iv = randomBytes(12);
+  const cipher = createCipheriv("aes-256-gcm", lsnKey(), iv);
+  cipher.setAAD(Buffer.from(`hrms.lsn:${sessionId}`));
+  const body = Buffer.concat([cipher.update(formatLsn(lsn), "utf8"), cipher.final()]);
+  return Buffer.concat([iv, body, cipher.getAuthTag()]).toString("base64url");
+}
+
+/** The position a cookie value holds for this session, or null when it cannot be read (never throws). */
+export function openLsn(value: string, sessionId: string): Lsn | null {
+  try {
+    if (value.length > LSN_COOKIE_MAX_LENGTH || !/^[A-Za-z0-9_-]+$/.test(value)) return null;
+    const raw = Buffer.from(value, "base64url");
+    if (raw.length <= 28) return null;
+    const decipher = createDecipheriv("aes-256-gcm", lsnKey(), raw.subarray(0, 12));
+    decipher.setAAD(Buffer.from(`hrms.lsn:${sessionId}`));
+    decipher.setAuthTag(raw.subarray(raw.length - 16));
+    const text = Buffer.concat([decipher.update(raw.subarray(12, raw.length - 16)), decipher.final()]).toString("utf8");
+    return parseLsn(text);
+  } catch {
+    return null;
+  }
+}
+
+/** The position in the request's `hrms.lsn` cookie when it can be read in this session, else null. */
 export function writtenLsn(req: Request): Lsn | null {
   const header = req.headers.cookie;
-  if (!header?.includes(`${LSN_COOKIE}=`)) return null;
+  const name = lsnCookieName();
+  if (!header?.includes(`${name}=`)) return null;
   for (const part of header.split(";")) {
-    const [name, value] = part.trim().split("=", 2);
-    if (name !== LSN_COOKIE || !value) continue;
-    const [lsn, sig] = decodeURIComponent(value).split(".", 2);
-    if (!lsn || !sig) return null;
-    const expected = Buffer.from(signature(lsn));
-    const given = Buffer.from(sig);
-    if (given.length !== expected.length || !timingSafeEqual(given, expected)) return null;
-    return parseLsn(lsn);
+    const eq = part.indexOf("=");
+    if (eq < 0 || part.slice(0, eq).trim() !== name) continue;
+    return openLsn(part.slice(eq + 1).trim(), sessionOf(req));
   }
   return null;
 }
@@ -43,8 +79,7 @@ export async function rememberWrite(res: Response): Promise<void> {
   if (!replicaConfigured() || res.headersSent) return;
   const lsn = await primaryLsn().catch(() => null);
   if (lsn === null || res.headersSent) return;
-  const value = formatLsn(lsn);
-  res.cookie(LSN_COOKIE, `${value}.${signature(value)}`, {
+  res.cookie(lsnCookieName(), sealLsn(lsn, sessionOf(res.req)), {
     httpOnly: true,
     sameSite: "lax",
     secure: config().isProduction,

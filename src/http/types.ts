@@ -15,6 +15,12 @@ export interface AuthContext {
   role: Role;
   /** Employee record linked to the user in this tenant ("me" of self-service routes). */
   employeeId: string | null;
+  /**
+   * Every employee record that is the caller's own: the records their membership is or ever was
+   * linked to in this company (the own-record rule decides by the person, not by the current link;
+   * see isOwnRecord of src/modules/shared/access.ts). Absent = only `employeeId`.
+   */
+  ownEmployeeIds?: readonly string[];
   modules: ModuleName[];
 }
 

@@ -105,7 +105,7 @@ export function uploadGate(opts: UploadGateOptions) {
           label: "uploads per company per hour",
         });
       await useOrRefuse(limits, "Upload");
-      if (auth) await withTenant(auth.tenantId, () => assertStorageRoomLeft());
+      if (auth) await withTenant(auth.tenantId, () => assertStorageRoomLeft(auth.userId));
       setUploadTempDir(req);
       next();
     } catch (err) {

@@ -57,7 +57,22 @@ export async function auditTenants(
   });
 }
 
-const MASKED = new Set(["bank_account_number", "bank_iban", "pan_number", "password_hash"]);
+/**
+ * Identifiers of pay and statutory accounts (and the password hash): shown to their last four
+ * characters in audit entries, and to managers reading their reports' records (employees/views.ts).
+ */
+export const MASKED_FIELDS = [
+  "bank_account_number",
+  "bank_ifsc",
+  "bank_iban",
+  "bank_routing_code",
+  "labour_card_number",
+  "pan_number",
+  "uan",
+  "esi_number",
+  "password_hash",
+] as const;
+const MASKED = new Set<string>(MASKED_FIELDS);
 export function mask(field: string, value: unknown): unknown {
   if (!MASKED.has(field) || value === null || value === undefined) return value;
   const s = String(value);

@@ -2,6 +2,7 @@
 // change of the enabled modules (403) and take everything else, including the current set repeated.
 import Stripe from "stripe";
 import { describe, expect, it } from "vitest";
+import { loadConfig } from "../../src/config.ts";
 import { appWith, expectError, signupTenant, useTestApp } from "../support/app.ts";
 
 const secret = "whsec_modules_from_billing";
@@ -73,5 +74,29 @@ describe("updateCompanySettings, receiveBillingWebhook: modules from billing (MO
       .send({ modules: ["payroll"] })
       .expect(200);
     expect(res.body.data.modules).toEqual(["payroll"]);
+  });
+});
+
+describe("updateCompanySettings: MODULES_FROM_BILLING's default follows billing (issue 28, item 10)", () => {
+  it("is on when BILLING_WEBHOOK_SECRET is set and the variable is not; off without billing; the variable decides when given", () => {
+    expect(loadConfig({ BILLING_WEBHOOK_SECRET: secret }, "/srv/hrms").modulesFromBilling).toBe(true);
+    expect(loadConfig({}, "/srv/hrms").modulesFromBilling).toBe(false);
+    expect(loadConfig({ BILLING_WEBHOOK_SECRET: secret, MODULES_FROM_BILLING: "false" }, "/srv/hrms").modulesFromBilling).toBe(false);
+    expect(loadConfig({ MODULES_FROM_BILLING: "true" }, "/srv/hrms").modulesFromBilling).toBe(true);
+  });
+
+  it("a free signup on a server with billing configured cannot switch paid modules on", async () => {
+    const env = loadConfig({ BILLING_WEBHOOK_SECRET: secret }, "/srv/hrms");
+    const billed = appWith(t, { billingWebhookSecret: env.billingWebhookSecret, modulesFromBilling: env.modulesFromBilling });
+    const o = await signupTenant(t);
+    expectError(
+      await billed
+        .as(o.agent)
+        .post("/api/configuration/company-settings")
+        .send({ modules: ["payroll", "recruitment", "helpdesk", "assets"] }),
+      403,
+      "forbidden",
+    );
+    expect((await billed.as(o.agent).get("/api/configuration/company-settings").expect(200)).body.data.modules).toEqual([]);
   });
 });

@@ -20,6 +20,10 @@ beforeAll(async () => {
     bank_iban: "AE070331234567890123456",
     pan_number: "ABCPS1234K",
     uan: "100123456789",
+    esi_number: "3100123456",
+    bank_ifsc: "HDFC0001234",
+    bank_routing_code: "802420101",
+    labour_card_number: "00915012345663",
     date_of_birth: "1990-01-01",
   });
   colleague = await createEmployee(owner, {
@@ -95,16 +99,37 @@ describe("employee role", () => {
 });
 
 describe("manager role", () => {
-  it("reads direct reports' complete record with bank account, IBAN and PAN masked", async () => {
+  it("reads direct reports' complete record with every pay and statutory identifier masked (issue 28, item 12)", async () => {
     const r = await manager.agent.get(`/api/employees/${report.id}`).expect(200);
     expect(r.body.data).toMatchObject({
       view: "full",
       bank_account_number: "********7890",
       bank_iban: "********3456",
       pan_number: "******234K",
-      uan: "100123456789",
+      uan: "********6789",
+      esi_number: "******3456",
+      bank_ifsc: "*******1234",
+      bank_routing_code: "*****0101",
+      labour_card_number: "********5663",
       date_of_birth: "1990-01-01",
     });
+    // nowhere in clear in what the manager reads
+    const text = JSON.stringify(r.body);
+    for (const clear of ["100123456789", "3100123456", "HDFC0001234", "802420101", "00915012345663"]) expect(text).not.toContain(clear);
+    // the activity log masks them too
+    await hr.agent.put(`/api/employees/${report.id}`).send({ uan: "100987654321", bank_ifsc: "ICIC0005678" }).expect(200);
+    const log = (await manager.agent.get(`/api/employees/${report.id}/activity-log`).expect(200)).body.data;
+    expect(log[0].changes).toMatchObject({
+      uan: { from: "********6789", to: "********4321" },
+      bank_ifsc: { from: "*******1234", to: "*******5678" },
+    });
+    await hr.agent.put(`/api/employees/${report.id}`).send({ uan: "100123456789", bank_ifsc: "HDFC0001234" }).expect(200);
+    // the employee and hr see their own / every record in full
+    expect((await employee.agent.get(`/api/employees/${report.id}`).expect(200)).body.data).toMatchObject({
+      uan: "100123456789",
+      labour_card_number: "00915012345663",
+    });
+    expect((await hr.agent.get(`/api/employees/${report.id}`).expect(200)).body.data.esi_number).toBe("3100123456");
     await manager.agent.get(`/api/employees/${report.id}/activity-log`).expect(200);
     await manager.agent.get(`/api/employees/${report.id}/documents`).expect(200);
     const own = await manager.agent.get(`/api/employees/${boss.id}`).expect(200);

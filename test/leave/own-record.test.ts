@@ -224,3 +224,37 @@ describe("updateEmployee: the fields that decide pay, not on one's own record", 
     expect(mine[mine.length - 1].changes).toMatchObject({ bank_account_number: { to: "********7788" }, self_decision: true });
   });
 });
+
+describe("updateMember, setEmployeeSalarySetup, updateEmployee, listEmployeeActivityLog: unlinking does not lift the rule", () => {
+  // Security review (issue 28), item 4: an admin unlinked their membership from their own record,
+  // set their own salary (200) and linked it again. The record stays the person's own.
+  it("an admin unlinked from their own record still gets 403 on its salary and pay fields; link changes are logged", async () => {
+    const adminSelfId = await insertEmployee(t, w.owner.tenantId, { first_name: "Ada", last_name: "Admin" });
+    const admin = await addMember(t, w.owner, "admin", { employeeId: adminSelfId, name: "Ada Admin" });
+    await admin.agent.put(`/api/configuration/members/${admin.userId}`).send({ employee_id: null }).expect(200);
+    const setup = { effective_from: "2024-04-01", monthly_ctc: "999999.00", components: [] };
+    const e = expectError(await admin.agent.put(`/api/payroll/employee-setup/${adminSelfId}`).send(setup), 403, "forbidden");
+    expect(e.error).toMatch(/^You cannot set your own salary/);
+    expectError(await admin.agent.put(`/api/employees/${adminSelfId}`).send({ bank_account_number: "12121212121212" }), 403, "forbidden");
+    expect((await w.owner.agent.get(`/api/payroll/employee-setup/${adminSelfId}`).expect(200)).body.data.current).toBeNull();
+    // linked again (or to another record meanwhile): still theirs
+    const otherId = await insertEmployee(t, w.owner.tenantId, { first_name: "Other", last_name: "Record" });
+    await admin.agent.put(`/api/configuration/members/${admin.userId}`).send({ employee_id: otherId }).expect(200);
+    expectError(await admin.agent.put(`/api/payroll/employee-setup/${adminSelfId}`).send(setup), 403, "forbidden");
+    await admin.agent.put(`/api/configuration/members/${admin.userId}`).send({ employee_id: adminSelfId }).expect(200);
+    expectError(await admin.agent.put(`/api/payroll/employee-setup/${adminSelfId}`).send(setup), 403, "forbidden");
+    // someone else's record is not theirs: allowed
+    await admin.agent.put(`/api/payroll/employee-setup/${w.employeeId}`).send(setup).expect(200);
+
+    const member = { user_id: admin.userId, email: admin.email, name: "Ada Admin" };
+    const log = (await w.owner.agent.get(`/api/employees/${adminSelfId}/activity-log`).expect(200)).body.data;
+    expect(log.filter((l: any) => l.action.startsWith("employee.member_")).map((l: any) => [l.action, l.actor_user_id, l.changes])).toEqual(
+      [
+        ["employee.member_linked", admin.userId, { member }],
+        ["employee.member_unlinked", admin.userId, { member }],
+      ],
+    );
+    const otherLog = (await w.owner.agent.get(`/api/employees/${otherId}/activity-log`).expect(200)).body.data;
+    expect(otherLog.map((l: any) => l.action)).toEqual(["employee.member_unlinked", "employee.member_linked"]);
+  });
+});

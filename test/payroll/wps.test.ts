@@ -158,6 +158,43 @@ describe("updateWpsSettings, exportWpsSif: SIF export", () => {
     await w.owner.agent.post("/api/configuration/payroll/wps-settings").send({ employer_reference: "January payroll" }).expect(200);
   });
 
+  it("exportWpsSif: characters above U+00FF cannot become =, a comma or a line break in the file (issue 28, item 8)", async () => {
+    const scrOf = async () => {
+      const res = await w.hr.agent.get(`/api/payroll/wps/${runId}?exclude_incomplete=true`).expect(200);
+      expect(res.text).toMatch(/^[\x20-\x7E\r\n]*$/); // the file's bytes: ASCII only
+      const lines = res.text.split("\r\n");
+      expect(lines.pop()).toBe("");
+      expect(lines).toHaveLength(3);
+      for (const l of lines) expect(l.split(",")).toHaveLength(10);
+      return lines[2].split(",");
+    };
+    // accepted by the document's pattern (no leading = + - @, no comma, no line break) ...
+    await w.owner.agent.post("/api/configuration/payroll/wps-settings").send({ employer_reference: "Ľcmd|' /C calc'!A0" }).expect(200);
+    // ... and written transliterated: `Ľ` is `L`, never its low byte `=`
+    expect((await scrOf())[9]).toBe("Lcmd|' /C calc'!A0");
+    await w.owner.agent.post("/api/configuration/payroll/wps-settings").send({ employer_reference: "aĬbĊc" }).expect(200);
+    expect((await scrOf())[9]).toBe("aIbCc");
+    // a full-width ＝ is an = in the file's character set: the formula start goes, as for an =
+    await t.query(
+      "UPDATE tenant_settings SET settings = jsonb_set(settings, '{employer_reference}', to_jsonb($2::text)) " +
+        "WHERE tenant_id = $1 AND kind = 'wps'",
+      [w.owner.tenantId, "＝HYPERLINK(1)，x\u010a"],
+    );
+    expect((await scrOf())[9]).toBe("HYPERLINK(1) xC");
+    // an IBAN stored with a character outside the set is no IBAN: the employee is listed as incomplete
+    await t.query(`UPDATE employees SET bank_iban = $2 WHERE tenant_id = $1 AND employee_code = 'U-001'`, [
+      w.owner.tenantId,
+      "AE07ĬĊ0331234567890123456",
+    ]);
+    const e = expectError(await w.hr.agent.get(`/api/payroll/wps/${runId}`), 409, "conflict");
+    expect(e.details.map((d: any) => d.path)).toContain("employees.U-001");
+    await t.query(`UPDATE employees SET bank_iban = $2 WHERE tenant_id = $1 AND employee_code = 'U-001'`, [
+      w.owner.tenantId,
+      "AE07 0331 2345 6789 0123 456",
+    ]);
+    await w.owner.agent.post("/api/configuration/payroll/wps-settings").send({ employer_reference: "January payroll" }).expect(200);
+  });
+
   it("is for owner/admin/hr", async () => {
     const emp = await (await import("../support/app.ts")).addMember(t, w.owner, "employee", { employeeId: incomplete });
     expectError(await emp.agent.get(`/api/payroll/wps/${runId}`), 403, "forbidden");

@@ -7,7 +7,7 @@ import { closeReplica, type Lsn, onReplica, parseLsn, probeReplica, setReplayPro
 import { db, withTenant } from "../../src/db/tenancy.ts";
 import { isWriteOnReplica } from "../../src/http/read-routing.ts";
 import { useReplica } from "../../src/db/client.ts";
-import { signupTenant, type TenantSession, useTestApp } from "../support/app.ts";
+import { addMember, signupTenant, type TenantSession, useTestApp } from "../support/app.ts";
 import { freePort } from "../support/ports.ts";
 
 const t = useTestApp();
@@ -32,6 +32,15 @@ beforeAll(async () => {
   await probeReplica();
 });
 afterAll(() => setReplayProbe(undefined));
+
+/** A `hrms.sid=...` cookie of a new session of the member (signed in again). */
+async function sessionCookie(member: TenantSession): Promise<string> {
+  const res = await t.request().post("/api/auth/sign-in").send({ email: member.email, password: member.password }).expect(200);
+  const sid = /hrms\.sid=[^;]+/.exec(String(res.headers["set-cookie"]))![0];
+  if (res.body.data.active_tenant_id !== member.tenantId)
+    await t.request().post("/api/auth/switch-tenant").set("Cookie", sid).send({ tenantId: member.tenantId }).expect(200);
+  return sid;
+}
 
 describe("listBranches, createBranch: reads marked x-read-replica", () => {
   it("a list runs on the replica; after the caller's write it waits there until the replica has replayed it", async () => {
@@ -65,8 +74,9 @@ describe("listBranches, createBranch: reads marked x-read-replica", () => {
   it("a replica too far behind (DATABASE_REPLICA_MAX_LAG_MS) is not read from, even by a caller whose writes it has", async () => {
     await closeReplica();
     useReplica(t.url, { max: 2, replicaMaxLagMs: 1 });
-    const res = await owner.agent.post("/api/configuration/branches").send({ name: "Lag Check" }).expect(201);
-    replayedUpTo = parseLsn(/hrms\.lsn=([^.;]+)/.exec(String(res.headers["set-cookie"]))?.[1])!;
+    await owner.agent.post("/api/configuration/branches").send({ name: "Lag Check" }).expect(201);
+    // (the cookie shows no position: the primary's right after the write is at or past it)
+    replayedUpTo = await primaryNow();
     // the primary moves on; the replica stays at the caller's write for longer than the limit
     await t.query("UPDATE tenants SET name = name WHERE id = $1", [owner.tenantId]);
     // "behind" is measured against what the primary has flushed; with synchronous_commit off (the
@@ -86,6 +96,35 @@ describe("listBranches, createBranch: reads marked x-read-replica", () => {
     await probeReplica();
     await owner.agent.get("/api/holidays").expect(200);
     expect(await replicaRead("holidays")).toBe(true);
+  });
+
+  it("the hrms.lsn cookie shows no write position, and another session's is ignored (issue 28)", async () => {
+    await closeReplica();
+    useReplica(t.url, { max: 2 });
+    replayedUpTo = "now";
+    await probeReplica();
+    const other = await addMember(t, owner, "hr");
+    replayedUpTo = await primaryNow();
+    const created = await owner.agent.post("/api/configuration/branches").send({ name: "Opaque" }).expect(201);
+    const value = /hrms\.lsn=([^;]+)/.exec(String(created.headers["set-cookie"]))![1];
+    expect(value).not.toMatch(/[0-9A-F]+\/[0-9A-F]+/);
+    expect(value).not.toContain((await primaryNow()).toString(16).toUpperCase().slice(-4));
+    // the writer's next read waits for the replica (primary); the other session carrying the same
+    // cookie is not held to it (the replica serves it)
+    await owner.agent.get("/api/configuration/work-locations").expect(200);
+    expect(await replicaRead("work_locations")).toBe(false);
+    const sid = await sessionCookie(other);
+    await t.request().get("/api/holidays").set("Cookie", `${sid}; hrms.lsn=${value}`).expect(200);
+    expect(await replicaRead("holidays")).toBe(true);
+    replayedUpTo = "now";
+  });
+
+  it("a malformed hrms.lsn cookie is ignored: the list answers 200, never a 500 (issue 28, item 9)", async () => {
+    const sid = await sessionCookie(owner);
+    for (const bad of ["%E0%A4%A", "%", "%ZZ", "0/16B3748.x", "a.b.c", "", "=", "x".repeat(5000), "AAAA", "////", "0/0"]) {
+      const res = await t.request().get("/api/configuration/branches").set("Cookie", `${sid}; hrms.lsn=${bad}`);
+      expect(res.status, bad).toBe(200);
+    }
   });
 
   it("a replica that refuses connections: the read is served by the primary, never an error", async () => {

@@ -2,7 +2,16 @@
 // members of the active tenant only, and users' names by id.
 import { beforeAll, describe, expect, it } from "vitest";
 import { withTenant } from "../../src/db/tenancy.ts";
-import { assertNotOwnRecord, HR_ROLES, hrMemberIds, isHr, selfDecision, userNames } from "../../src/modules/shared/access.ts";
+import {
+  assertNotOwnRecord,
+  HR_ROLES,
+  hrMemberIds,
+  isHr,
+  isLinkedRecord,
+  isOwnRecord,
+  selfDecision,
+  userNames,
+} from "../../src/modules/shared/access.ts";
 import { addMember, signupTenant, useTestApp, type TenantSession } from "../support/app.ts";
 
 const t = useTestApp();
@@ -59,5 +68,17 @@ describe("shared access policy", () => {
     expect(assertNotOwnRecord({ role: "owner", employeeId: own }, other, "No")).toBe(false);
     expect(selfDecision(true)).toEqual({ self_decision: true });
     expect(selfDecision(false)).toEqual({});
+  });
+
+  it("the own record is the person's: a record once linked stays theirs after unlinking or relinking (issue 28, item 4)", () => {
+    const own = "0b6d2f1e-3c4a-4e5b-8f6a-7d8c9e0f1a2b";
+    const other = "1c7e3a2f-4d5b-4f6c-9a7b-8e9d0f1a2b3c";
+    for (const employeeId of [null, other])
+      expect(() => assertNotOwnRecord({ role: "admin", employeeId, ownEmployeeIds: [own, other] }, own, "No")).toThrow(
+        expect.objectContaining({ status: 403 }),
+      );
+    expect(isOwnRecord({ employeeId: null, ownEmployeeIds: [own] }, own)).toBe(true);
+    expect(isLinkedRecord({ employeeId: null }, own)).toBe(false);
+    expect(isOwnRecord({ employeeId: null, ownEmployeeIds: [own] }, other)).toBe(false);
   });
 });

@@ -170,7 +170,8 @@ describe("uploadFile: hourly budgets per user and per company (429 with Retry-Af
 
 describe("uploadFile: the company's storage quota (413 quota_exceeded)", () => {
   it("stores files up to TENANT_STORAGE_QUOTA_MB exactly, refuses one that does not fit, and one when no room is left", async () => {
-    const small = appWith(t, { tenantStorageQuotaBytes: 1000 });
+    // one member's share is the whole quota here (MEMBER_STORAGE_SHARE_PERCENT=100): the company's quota alone
+    const small = appWith(t, { tenantStorageQuotaBytes: 1000, memberStorageSharePercent: 100 });
     const o = await signupTenant(t);
     const up = (n: number) =>
       small.as(o.agent).post("/api/upload").attach("file", text(n), { filename: "a.txt", contentType: "text/plain" });
@@ -187,6 +188,36 @@ describe("uploadFile: the company's storage quota (413 quota_exceeded)", () => {
     // another company has its own quota
     const other = await signupTenant(t);
     await small.as(other.agent).post("/api/upload").attach("file", text(900), { filename: "a.txt", contentType: "text/plain" }).expect(201);
+    await until(() => leftovers().length === 0, "the temporary folder is empty");
+  });
+});
+
+describe("uploadFile, uploadEmployeeDocument: one member's share of the storage quota (issue 28, item 14)", () => {
+  it("a member's uploads stop at MEMBER_STORAGE_SHARE_PERCENT of the quota with a clear 413; others still upload", async () => {
+    const small = appWith(t, { tenantStorageQuotaBytes: 1000, memberStorageSharePercent: 40 });
+    const o = await signupTenant(t);
+    const member = await addMember(t, o, "employee");
+    const up = (s: TenantSession, n: number) =>
+      small.as(s.agent).post("/api/upload").attach("file", text(n), { filename: "a.txt", contentType: "text/plain" });
+    await up(member, 300).expect(201);
+    const over = expectError(await up(member, 200), 413, "quota_exceeded");
+    expect(over.error).toMatch(
+      new RegExp(
+        "^Storage share exceeded: the files you upload may take 400 bytes of the company's storage " +
+          "\\(40 % of its quota\\) and 100 bytes are left; this file needs 200 bytes\\.",
+      ),
+    );
+    await up(member, 100).expect(201);
+    // the share is used up: refused before the body is read, and nothing stored
+    const full = expectError(await up(member, 1), 413, "quota_exceeded");
+    expect(full.error).toMatch(/^Storage share exceeded: .* and 0 bytes are left\./);
+    const [row] = await t.query(
+      "SELECT count(*)::int AS n, sum(size_bytes)::int AS bytes FROM files WHERE tenant_id = $1 AND uploaded_by = $2",
+      [o.tenantId, member.userId],
+    );
+    expect(row).toEqual({ n: 2, bytes: 400 });
+    // the company still has room for everyone else
+    await up(o, 400).expect(201);
     await until(() => leftovers().length === 0, "the temporary folder is empty");
   });
 });

@@ -447,6 +447,7 @@ export const ModelName = {
   EmailOutbox: 'EmailOutbox',
   Session: 'Session',
   Membership: 'Membership',
+  EmployeeUserLink: 'EmployeeUserLink',
   Invitation: 'Invitation',
   AuditLog: 'AuditLog',
   Notification: 'Notification',
@@ -481,7 +482,7 @@ export type TypeMap<ExtArgs extends runtime.Types.Extensions.InternalArgs = runt
     omit: GlobalOmitOptions
   }
   meta: {
-    modelProps: "assetCategory" | "asset" | "assetAssignment" | "assetReturnRequest" | "assetDamageReport" | "attendanceSettings" | "attendanceRecord" | "attendanceRegularization" | "employee" | "employeeDepartmentCount" | "employeeCodeCounter" | "employeeDocument" | "employeeExit" | "exitChecklistItem" | "branch" | "workLocation" | "numberSequence" | "helpdeskTicket" | "helpdeskMessage" | "leaveType" | "leavePeriod" | "leavePolicy" | "leavePolicyItem" | "leavePolicyEmployee" | "leaveAllocation" | "leaveLedgerEntry" | "leaveBalanceTotal" | "leaveRequest" | "leaveEncashment" | "holiday" | "wfhRequest" | "holidayWorkRequest" | "loanType" | "expenseCategory" | "salaryComponent" | "employeeSalarySetup" | "employeeSalaryComponent" | "payrollRun" | "payrollSlip" | "loanAdvance" | "loanInstallment" | "expenseClaim" | "finalSettlement" | "user" | "tenant" | "knownClient" | "passwordResetToken" | "emailOutbox" | "session" | "membership" | "invitation" | "auditLog" | "notification" | "storedFile" | "billingEvent" | "billingCustomer" | "signupRequest" | "passwordResetRequest" | "authThrottle" | "usageCounter" | "tenantSetting" | "jobRequisition" | "jobPosting" | "candidate" | "interview" | "interviewSession" | "jobOffer" | "appointmentDocument" | "talentPoolCandidate"
+    modelProps: "assetCategory" | "asset" | "assetAssignment" | "assetReturnRequest" | "assetDamageReport" | "attendanceSettings" | "attendanceRecord" | "attendanceRegularization" | "employee" | "employeeDepartmentCount" | "employeeCodeCounter" | "employeeDocument" | "employeeExit" | "exitChecklistItem" | "branch" | "workLocation" | "numberSequence" | "helpdeskTicket" | "helpdeskMessage" | "leaveType" | "leavePeriod" | "leavePolicy" | "leavePolicyItem" | "leavePolicyEmployee" | "leaveAllocation" | "leaveLedgerEntry" | "leaveBalanceTotal" | "leaveRequest" | "leaveEncashment" | "holiday" | "wfhRequest" | "holidayWorkRequest" | "loanType" | "expenseCategory" | "salaryComponent" | "employeeSalarySetup" | "employeeSalaryComponent" | "payrollRun" | "payrollSlip" | "loanAdvance" | "loanInstallment" | "expenseClaim" | "finalSettlement" | "user" | "tenant" | "knownClient" | "passwordResetToken" | "emailOutbox" | "session" | "membership" | "employeeUserLink" | "invitation" | "auditLog" | "notification" | "storedFile" | "billingEvent" | "billingCustomer" | "signupRequest" | "passwordResetRequest" | "authThrottle" | "usageCounter" | "tenantSetting" | "jobRequisition" | "jobPosting" | "candidate" | "interview" | "interviewSession" | "jobOffer" | "appointmentDocument" | "talentPoolCandidate"
     txIsolationLevel: TransactionIsolationLevel
   }
   model: {
@@ -4185,6 +4186,80 @@ export type TypeMap<ExtArgs extends runtime.Types.Extensions.InternalArgs = runt
         }
       }
     }
+    EmployeeUserLink: {
+      payload: Prisma.$EmployeeUserLinkPayload<ExtArgs>
+      fields: Prisma.EmployeeUserLinkFieldRefs
+      operations: {
+        findUnique: {
+          args: Prisma.EmployeeUserLinkFindUniqueArgs<ExtArgs>
+          result: runtime.Types.Utils.PayloadToResult<Prisma.$EmployeeUserLinkPayload> | null
+        }
+        findUniqueOrThrow: {
+          args: Prisma.EmployeeUserLinkFindUniqueOrThrowArgs<ExtArgs>
+          result: runtime.Types.Utils.PayloadToResult<Prisma.$EmployeeUserLinkPayload>
+        }
+        findFirst: {
+          args: Prisma.EmployeeUserLinkFindFirstArgs<ExtArgs>
+          result: runtime.Types.Utils.PayloadToResult<Prisma.$EmployeeUserLinkPayload> | null
+        }
+        findFirstOrThrow: {
+          args: Prisma.EmployeeUserLinkFindFirstOrThrowArgs<ExtArgs>
+          result: runtime.Types.Utils.PayloadToResult<Prisma.$EmployeeUserLinkPayload>
+        }
+        findMany: {
+          args: Prisma.EmployeeUserLinkFindManyArgs<ExtArgs>
+          result: runtime.Types.Utils.PayloadToResult<Prisma.$EmployeeUserLinkPayload>[]
+        }
+        create: {
+          args: Prisma.EmployeeUserLinkCreateArgs<ExtArgs>
+          result: runtime.Types.Utils.PayloadToResult<Prisma.$EmployeeUserLinkPayload>
+        }
+        createMany: {
+          args: Prisma.EmployeeUserLinkCreateManyArgs<ExtArgs>
+          result: BatchPayload
+        }
+        createManyAndReturn: {
+          args: Prisma.EmployeeUserLinkCreateManyAndReturnArgs<ExtArgs>
+          result: runtime.Types.Utils.PayloadToResult<Prisma.$EmployeeUserLinkPayload>[]
+        }
+        delete: {
+          args: Prisma.EmployeeUserLinkDeleteArgs<ExtArgs>
+          result: runtime.Types.Utils.PayloadToResult<Prisma.$EmployeeUserLinkPayload>
+        }
+        update: {
+          args: Prisma.EmployeeUserLinkUpdateArgs<ExtArgs>
+          result: runtime.Types.Utils.PayloadToResult<Prisma.$EmployeeUserLinkPayload>
+        }
+        deleteMany: {
+          args: Prisma.EmployeeUserLinkDeleteManyArgs<ExtArgs>
+          result: BatchPayload
+        }
+        updateMany: {
+          args: Prisma.EmployeeUserLinkUpdateManyArgs<ExtArgs>
+          result: BatchPayload
+        }
+        updateManyAndReturn: {
+          args: Prisma.EmployeeUserLinkUpdateManyAndReturnArgs<ExtArgs>
+          result: runtime.Types.Utils.PayloadToResult<Prisma.$EmployeeUserLinkPayload>[]
+        }
+        upsert: {
+          args: Prisma.EmployeeUserLinkUpsertArgs<ExtArgs>
+          result: runtime.Types.Utils.PayloadToResult<Prisma.$EmployeeUserLinkPayload>
+        }
+        aggregate: {
+          args: Prisma.EmployeeUserLinkAggregateArgs<ExtArgs>
+          result: runtime.Types.Utils.Optional<Prisma.AggregateEmployeeUserLink>
+        }
+        groupBy: {
+          args: Prisma.EmployeeUserLinkGroupByArgs<ExtArgs>
+          result: runtime.Types.Utils.Optional<Prisma.EmployeeUserLinkGroupByOutputType>[]
+        }
+        count: {
+          args: Prisma.EmployeeUserLinkCountArgs<ExtArgs>
+          result: runtime.Types.Utils.Optional<Prisma.EmployeeUserLinkCountAggregateOutputType> | number
+        }
+      }
+    }
     Invitation: {
       payload: Prisma.$InvitationPayload<ExtArgs>
       fields: Prisma.InvitationFieldRefs
@@ -6583,6 +6658,16 @@ export const MembershipScalarFieldEnum = {
 export type MembershipScalarFieldEnum = (typeof MembershipScalarFieldEnum)[keyof typeof MembershipScalarFieldEnum]
 
 
+export const EmployeeUserLinkScalarFieldEnum = {
+  tenant_id: 'tenant_id',
+  user_id: 'user_id',
+  employee_id: 'employee_id',
+  linked_at: 'linked_at'
+} as const
+
+export type EmployeeUserLinkScalarFieldEnum = (typeof EmployeeUserLinkScalarFieldEnum)[keyof typeof EmployeeUserLinkScalarFieldEnum]
+
+
 export const InvitationScalarFieldEnum = {
   tenant_id: 'tenant_id',
   id: 'id',
@@ -7295,6 +7380,7 @@ export type GlobalOmitConfig = {
   emailOutbox?: Prisma.EmailOutboxOmit
   session?: Prisma.SessionOmit
   membership?: Prisma.MembershipOmit
+  employeeUserLink?: Prisma.EmployeeUserLinkOmit
   invitation?: Prisma.InvitationOmit
   auditLog?: Prisma.AuditLogOmit
   notification?: Prisma.NotificationOmit

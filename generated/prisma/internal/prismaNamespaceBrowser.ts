@@ -101,6 +101,7 @@ export const ModelName = {
   EmailOutbox: 'EmailOutbox',
   Session: 'Session',
   Membership: 'Membership',
+  EmployeeUserLink: 'EmployeeUserLink',
   Invitation: 'Invitation',
   AuditLog: 'AuditLog',
   Notification: 'Notification',
@@ -1089,6 +1090,16 @@ export const MembershipScalarFieldEnum = {
 } as const
 
 export type MembershipScalarFieldEnum = (typeof MembershipScalarFieldEnum)[keyof typeof MembershipScalarFieldEnum]
+
+
+export const EmployeeUserLinkScalarFieldEnum = {
+  tenant_id: 'tenant_id',
+  user_id: 'user_id',
+  employee_id: 'employee_id',
+  linked_at: 'linked_at'
+} as const
+
+export type EmployeeUserLinkScalarFieldEnum = (typeof EmployeeUserLinkScalarFieldEnum)[keyof typeof EmployeeUserLinkScalarFieldEnum]
 
 
 export const InvitationScalarFieldEnum = {

@@ -294,6 +294,7 @@ export type TenantWhereInput = {
   updated_at?: Prisma.DateTimeFilter<"Tenant"> | Date | string
   memberships?: Prisma.MembershipListRelationFilter
   billing_customer?: Prisma.XOR<Prisma.BillingCustomerNullableScalarRelationFilter, Prisma.BillingCustomerWhereInput> | null
+  employee_links?: Prisma.EmployeeUserLinkListRelationFilter
 }
 
 export type TenantOrderByWithRelationInput = {
@@ -314,6 +315,7 @@ export type TenantOrderByWithRelationInput = {
   updated_at?: Prisma.SortOrder
   memberships?: Prisma.MembershipOrderByRelationAggregateInput
   billing_customer?: Prisma.BillingCustomerOrderByWithRelationInput
+  employee_links?: Prisma.EmployeeUserLinkOrderByRelationAggregateInput
 }
 
 export type TenantWhereUniqueInput = Prisma.AtLeast<{
@@ -337,6 +339,7 @@ export type TenantWhereUniqueInput = Prisma.AtLeast<{
   updated_at?: Prisma.DateTimeFilter<"Tenant"> | Date | string
   memberships?: Prisma.MembershipListRelationFilter
   billing_customer?: Prisma.XOR<Prisma.BillingCustomerNullableScalarRelationFilter, Prisma.BillingCustomerWhereInput> | null
+  employee_links?: Prisma.EmployeeUserLinkListRelationFilter
 }, "id">
 
 export type TenantOrderByWithAggregationInput = {
@@ -401,6 +404,7 @@ export type TenantCreateInput = {
   updated_at?: Date | string
   memberships?: Prisma.MembershipCreateNestedManyWithoutTenantInput
   billing_customer?: Prisma.BillingCustomerCreateNestedOneWithoutTenantInput
+  employee_links?: Prisma.EmployeeUserLinkCreateNestedManyWithoutTenantInput
 }
 
 export type TenantUncheckedCreateInput = {
@@ -421,6 +425,7 @@ export type TenantUncheckedCreateInput = {
   updated_at?: Date | string
   memberships?: Prisma.MembershipUncheckedCreateNestedManyWithoutTenantInput
   billing_customer?: Prisma.BillingCustomerUncheckedCreateNestedOneWithoutTenantInput
+  employee_links?: Prisma.EmployeeUserLinkUncheckedCreateNestedManyWithoutTenantInput
 }
 
 export type TenantUpdateInput = {
@@ -441,6 +446,7 @@ export type TenantUpdateInput = {
   updated_at?: Prisma.DateTimeFieldUpdateOperationsInput | Date | string
   memberships?: Prisma.MembershipUpdateManyWithoutTenantNestedInput
   billing_customer?: Prisma.BillingCustomerUpdateOneWithoutTenantNestedInput
+  employee_links?: Prisma.EmployeeUserLinkUpdateManyWithoutTenantNestedInput
 }
 
 export type TenantUncheckedUpdateInput = {
@@ -461,6 +467,7 @@ export type TenantUncheckedUpdateInput = {
   updated_at?: Prisma.DateTimeFieldUpdateOperationsInput | Date | string
   memberships?: Prisma.MembershipUncheckedUpdateManyWithoutTenantNestedInput
   billing_customer?: Prisma.BillingCustomerUncheckedUpdateOneWithoutTenantNestedInput
+  employee_links?: Prisma.EmployeeUserLinkUncheckedUpdateManyWithoutTenantNestedInput
 }
 
 export type TenantCreateManyInput = {
@@ -614,6 +621,20 @@ export type TenantUpdateOneRequiredWithoutMembershipsNestedInput = {
   update?: Prisma.XOR<Prisma.XOR<Prisma.TenantUpdateToOneWithWhereWithoutMembershipsInput, Prisma.TenantUpdateWithoutMembershipsInput>, Prisma.TenantUncheckedUpdateWithoutMembershipsInput>
 }
 
+export type TenantCreateNestedOneWithoutEmployee_linksInput = {
+  create?: Prisma.XOR<Prisma.TenantCreateWithoutEmployee_linksInput, Prisma.TenantUncheckedCreateWithoutEmployee_linksInput>
+  connectOrCreate?: Prisma.TenantCreateOrConnectWithoutEmployee_linksInput
+  connect?: Prisma.TenantWhereUniqueInput
+}
+
+export type TenantUpdateOneRequiredWithoutEmployee_linksNestedInput = {
+  create?: Prisma.XOR<Prisma.TenantCreateWithoutEmployee_linksInput, Prisma.TenantUncheckedCreateWithoutEmployee_linksInput>
+  connectOrCreate?: Prisma.TenantCreateOrConnectWithoutEmployee_linksInput
+  upsert?: Prisma.TenantUpsertWithoutEmployee_linksInput
+  connect?: Prisma.TenantWhereUniqueInput
+  update?: Prisma.XOR<Prisma.XOR<Prisma.TenantUpdateToOneWithWhereWithoutEmployee_linksInput, Prisma.TenantUpdateWithoutEmployee_linksInput>, Prisma.TenantUncheckedUpdateWithoutEmployee_linksInput>
+}
+
 export type TenantCreateNestedOneWithoutBilling_customerInput = {
   create?: Prisma.XOR<Prisma.TenantCreateWithoutBilling_customerInput, Prisma.TenantUncheckedCreateWithoutBilling_customerInput>
   connectOrCreate?: Prisma.TenantCreateOrConnectWithoutBilling_customerInput
@@ -645,6 +666,7 @@ export type TenantCreateWithoutMembershipsInput = {
   created_at?: Date | string
   updated_at?: Date | string
   billing_customer?: Prisma.BillingCustomerCreateNestedOneWithoutTenantInput
+  employee_links?: Prisma.EmployeeUserLinkCreateNestedManyWithoutTenantInput
 }
 
 export type TenantUncheckedCreateWithoutMembershipsInput = {
@@ -664,6 +686,7 @@ export type TenantUncheckedCreateWithoutMembershipsInput = {
   created_at?: Date | string
   updated_at?: Date | string
   billing_customer?: Prisma.BillingCustomerUncheckedCreateNestedOneWithoutTenantInput
+  employee_links?: Prisma.EmployeeUserLinkUncheckedCreateNestedManyWithoutTenantInput
 }
 
 export type TenantCreateOrConnectWithoutMembershipsInput = {
@@ -699,6 +722,7 @@ export type TenantUpdateWithoutMembershipsInput = {
   created_at?: Prisma.DateTimeFieldUpdateOperationsInput | Date | string
   updated_at?: Prisma.DateTimeFieldUpdateOperationsInput | Date | string
   billing_customer?: Prisma.BillingCustomerUpdateOneWithoutTenantNestedInput
+  employee_links?: Prisma.EmployeeUserLinkUpdateManyWithoutTenantNestedInput
 }
 
 export type TenantUncheckedUpdateWithoutMembershipsInput = {
@@ -717,6 +741,103 @@ export type TenantUncheckedUpdateWithoutMembershipsInput = {
   billing_event_at?: Prisma.NullableDateTimeFieldUpdateOperationsInput | Date | string | null
   created_at?: Prisma.DateTimeFieldUpdateOperationsInput | Date | string
   updated_at?: Prisma.DateTimeFieldUpdateOperationsInput | Date | string
+  billing_customer?: Prisma.BillingCustomerUncheckedUpdateOneWithoutTenantNestedInput
+  employee_links?: Prisma.EmployeeUserLinkUncheckedUpdateManyWithoutTenantNestedInput
+}
+
+export type TenantCreateWithoutEmployee_linksInput = {
+  id?: string
+  name: string
+  currency?: string
+  timezone?: string
+  weekly_offs?: Prisma.TenantCreateweekly_offsInput | number[]
+  fiscal_year_start_month?: number
+  modules?: Prisma.TenantCreatemodulesInput | string[]
+  legal_name?: string | null
+  address?: string | null
+  billing_customer_id?: string | null
+  billing_subscription_id?: string | null
+  subscription_status?: string | null
+  billing_event_at?: Date | string | null
+  created_at?: Date | string
+  updated_at?: Date | string
+  memberships?: Prisma.MembershipCreateNestedManyWithoutTenantInput
+  billing_customer?: Prisma.BillingCustomerCreateNestedOneWithoutTenantInput
+}
+
+export type TenantUncheckedCreateWithoutEmployee_linksInput = {
+  id?: string
+  name: string
+  currency?: string
+  timezone?: string
+  weekly_offs?: Prisma.TenantCreateweekly_offsInput | number[]
+  fiscal_year_start_month?: number
+  modules?: Prisma.TenantCreatemodulesInput | string[]
+  legal_name?: string | null
+  address?: string | null
+  billing_customer_id?: string | null
+  billing_subscription_id?: string | null
+  subscription_status?: string | null
+  billing_event_at?: Date | string | null
+  created_at?: Date | string
+  updated_at?: Date | string
+  memberships?: Prisma.MembershipUncheckedCreateNestedManyWithoutTenantInput
+  billing_customer?: Prisma.BillingCustomerUncheckedCreateNestedOneWithoutTenantInput
+}
+
+export type TenantCreateOrConnectWithoutEmployee_linksInput = {
+  where: Prisma.TenantWhereUniqueInput
+  create: Prisma.XOR<Prisma.TenantCreateWithoutEmployee_linksInput, Prisma.TenantUncheckedCreateWithoutEmployee_linksInput>
+}
+
+export type TenantUpsertWithoutEmployee_linksInput = {
+  update: Prisma.XOR<Prisma.TenantUpdateWithoutEmployee_linksInput, Prisma.TenantUncheckedUpdateWithoutEmployee_linksInput>
+  create: Prisma.XOR<Prisma.TenantCreateWithoutEmployee_linksInput, Prisma.TenantUncheckedCreateWithoutEmployee_linksInput>
+  where?: Prisma.TenantWhereInput
+}
+
+export type TenantUpdateToOneWithWhereWithoutEmployee_linksInput = {
+  where?: Prisma.TenantWhereInput
+  data: Prisma.XOR<Prisma.TenantUpdateWithoutEmployee_linksInput, Prisma.TenantUncheckedUpdateWithoutEmployee_linksInput>
+}
+
+export type TenantUpdateWithoutEmployee_linksInput = {
+  id?: Prisma.StringFieldUpdateOperationsInput | string
+  name?: Prisma.StringFieldUpdateOperationsInput | string
+  currency?: Prisma.StringFieldUpdateOperationsInput | string
+  timezone?: Prisma.StringFieldUpdateOperationsInput | string
+  weekly_offs?: Prisma.TenantUpdateweekly_offsInput | number[]
+  fiscal_year_start_month?: Prisma.IntFieldUpdateOperationsInput | number
+  modules?: Prisma.TenantUpdatemodulesInput | string[]
+  legal_name?: Prisma.NullableStringFieldUpdateOperationsInput | string | null
+  address?: Prisma.NullableStringFieldUpdateOperationsInput | string | null
+  billing_customer_id?: Prisma.NullableStringFieldUpdateOperationsInput | string | null
+  billing_subscription_id?: Prisma.NullableStringFieldUpdateOperationsInput | string | null
+  subscription_status?: Prisma.NullableStringFieldUpdateOperationsInput | string | null
+  billing_event_at?: Prisma.NullableDateTimeFieldUpdateOperationsInput | Date | string | null
+  created_at?: Prisma.DateTimeFieldUpdateOperationsInput | Date | string
+  updated_at?: Prisma.DateTimeFieldUpdateOperationsInput | Date | string
+  memberships?: Prisma.MembershipUpdateManyWithoutTenantNestedInput
+  billing_customer?: Prisma.BillingCustomerUpdateOneWithoutTenantNestedInput
+}
+
+export type TenantUncheckedUpdateWithoutEmployee_linksInput = {
+  id?: Prisma.StringFieldUpdateOperationsInput | string
+  name?: Prisma.StringFieldUpdateOperationsInput | string
+  currency?: Prisma.StringFieldUpdateOperationsInput | string
+  timezone?: Prisma.StringFieldUpdateOperationsInput | string
+  weekly_offs?: Prisma.TenantUpdateweekly_offsInput | number[]
+  fiscal_year_start_month?: Prisma.IntFieldUpdateOperationsInput | number
+  modules?: Prisma.TenantUpdatemodulesInput | string[]
+  legal_name?: Prisma.NullableStringFieldUpdateOperationsInput | string | null
+  address?: Prisma.NullableStringFieldUpdateOperationsInput | string | null
+  billing_customer_id?: Prisma.NullableStringFieldUpdateOperationsInput | string | null
+  billing_subscription_id?: Prisma.NullableStringFieldUpdateOperationsInput | string | null
+  subscription_status?: Prisma.NullableStringFieldUpdateOperationsInput | string | null
+  billing_event_at?: Prisma.NullableDateTimeFieldUpdateOperationsInput | Date | string | null
+  created_at?: Prisma.DateTimeFieldUpdateOperationsInput | Date | string
+  updated_at?: Prisma.DateTimeFieldUpdateOperationsInput | Date | string
+  memberships?: Prisma.MembershipUncheckedUpdateManyWithoutTenantNestedInput
   billing_customer?: Prisma.BillingCustomerUncheckedUpdateOneWithoutTenantNestedInput
 }
 
@@ -737,6 +858,7 @@ export type TenantCreateWithoutBilling_customerInput = {
   created_at?: Date | string
   updated_at?: Date | string
   memberships?: Prisma.MembershipCreateNestedManyWithoutTenantInput
+  employee_links?: Prisma.EmployeeUserLinkCreateNestedManyWithoutTenantInput
 }
 
 export type TenantUncheckedCreateWithoutBilling_customerInput = {
@@ -756,6 +878,7 @@ export type TenantUncheckedCreateWithoutBilling_customerInput = {
   created_at?: Date | string
   updated_at?: Date | string
   memberships?: Prisma.MembershipUncheckedCreateNestedManyWithoutTenantInput
+  employee_links?: Prisma.EmployeeUserLinkUncheckedCreateNestedManyWithoutTenantInput
 }
 
 export type TenantCreateOrConnectWithoutBilling_customerInput = {
@@ -791,6 +914,7 @@ export type TenantUpdateWithoutBilling_customerInput = {
   created_at?: Prisma.DateTimeFieldUpdateOperationsInput | Date | string
   updated_at?: Prisma.DateTimeFieldUpdateOperationsInput | Date | string
   memberships?: Prisma.MembershipUpdateManyWithoutTenantNestedInput
+  employee_links?: Prisma.EmployeeUserLinkUpdateManyWithoutTenantNestedInput
 }
 
 export type TenantUncheckedUpdateWithoutBilling_customerInput = {
@@ -810,6 +934,7 @@ export type TenantUncheckedUpdateWithoutBilling_customerInput = {
   created_at?: Prisma.DateTimeFieldUpdateOperationsInput | Date | string
   updated_at?: Prisma.DateTimeFieldUpdateOperationsInput | Date | string
   memberships?: Prisma.MembershipUncheckedUpdateManyWithoutTenantNestedInput
+  employee_links?: Prisma.EmployeeUserLinkUncheckedUpdateManyWithoutTenantNestedInput
 }
 
 
@@ -819,10 +944,12 @@ export type TenantUncheckedUpdateWithoutBilling_customerInput = {
 
 export type TenantCountOutputType = {
   memberships: number
+  employee_links: number
 }
 
 export type TenantCountOutputTypeSelect<ExtArgs extends runtime.Types.Extensions.InternalArgs = runtime.Types.Extensions.DefaultArgs> = {
   memberships?: boolean | TenantCountOutputTypeCountMembershipsArgs
+  employee_links?: boolean | TenantCountOutputTypeCountEmployee_linksArgs
 }
 
 /**
@@ -840,6 +967,13 @@ export type TenantCountOutputTypeDefaultArgs<ExtArgs extends runtime.Types.Exten
  */
 export type TenantCountOutputTypeCountMembershipsArgs<ExtArgs extends runtime.Types.Extensions.InternalArgs = runtime.Types.Extensions.DefaultArgs> = {
   where?: Prisma.MembershipWhereInput
+}
+
+/**
+ * TenantCountOutputType without action
+ */
+export type TenantCountOutputTypeCountEmployee_linksArgs<ExtArgs extends runtime.Types.Extensions.InternalArgs = runtime.Types.Extensions.DefaultArgs> = {
+  where?: Prisma.EmployeeUserLinkWhereInput
 }
 
 
@@ -861,6 +995,7 @@ export type TenantSelect<ExtArgs extends runtime.Types.Extensions.InternalArgs =
   updated_at?: boolean
   memberships?: boolean | Prisma.Tenant$membershipsArgs<ExtArgs>
   billing_customer?: boolean | Prisma.Tenant$billing_customerArgs<ExtArgs>
+  employee_links?: boolean | Prisma.Tenant$employee_linksArgs<ExtArgs>
   _count?: boolean | Prisma.TenantCountOutputTypeDefaultArgs<ExtArgs>
 }, ExtArgs["result"]["tenant"]>
 
@@ -922,6 +1057,7 @@ export type TenantOmit<ExtArgs extends runtime.Types.Extensions.InternalArgs = r
 export type TenantInclude<ExtArgs extends runtime.Types.Extensions.InternalArgs = runtime.Types.Extensions.DefaultArgs> = {
   memberships?: boolean | Prisma.Tenant$membershipsArgs<ExtArgs>
   billing_customer?: boolean | Prisma.Tenant$billing_customerArgs<ExtArgs>
+  employee_links?: boolean | Prisma.Tenant$employee_linksArgs<ExtArgs>
   _count?: boolean | Prisma.TenantCountOutputTypeDefaultArgs<ExtArgs>
 }
 export type TenantIncludeCreateManyAndReturn<ExtArgs extends runtime.Types.Extensions.InternalArgs = runtime.Types.Extensions.DefaultArgs> = {}
@@ -932,6 +1068,7 @@ export type $TenantPayload<ExtArgs extends runtime.Types.Extensions.InternalArgs
   objects: {
     memberships: Prisma.$MembershipPayload<ExtArgs>[]
     billing_customer: Prisma.$BillingCustomerPayload<ExtArgs> | null
+    employee_links: Prisma.$EmployeeUserLinkPayload<ExtArgs>[]
   }
   scalars: runtime.Types.Extensions.GetPayloadResult<{
     id: string
@@ -1349,6 +1486,7 @@ export interface Prisma__TenantClient<T, Null = never, ExtArgs extends runtime.T
   readonly [Symbol.toStringTag]: "PrismaPromise"
   memberships<T extends Prisma.Tenant$membershipsArgs<ExtArgs> = {}>(args?: Prisma.Subset<T, Prisma.Tenant$membershipsArgs<ExtArgs>>): Prisma.PrismaPromise<runtime.Types.Result.GetResult<Prisma.$MembershipPayload<ExtArgs>, T, "findMany", GlobalOmitOptions> | Null>
   billing_customer<T extends Prisma.Tenant$billing_customerArgs<ExtArgs> = {}>(args?: Prisma.Subset<T, Prisma.Tenant$billing_customerArgs<ExtArgs>>): Prisma.Prisma__BillingCustomerClient<runtime.Types.Result.GetResult<Prisma.$BillingCustomerPayload<ExtArgs>, T, "findUniqueOrThrow", GlobalOmitOptions> | null, null, ExtArgs, GlobalOmitOptions>
+  employee_links<T extends Prisma.Tenant$employee_linksArgs<ExtArgs> = {}>(args?: Prisma.Subset<T, Prisma.Tenant$employee_linksArgs<ExtArgs>>): Prisma.PrismaPromise<runtime.Types.Result.GetResult<Prisma.$EmployeeUserLinkPayload<ExtArgs>, T, "findMany", GlobalOmitOptions> | Null>
   /**
    * Attaches callbacks for the resolution and/or rejection of the Promise.
    * @param onfulfilled The callback to execute when the Promise is resolved.
@@ -1826,6 +1964,30 @@ export type Tenant$billing_customerArgs<ExtArgs extends runtime.Types.Extensions
    */
   include?: Prisma.BillingCustomerInclude<ExtArgs> | null
   where?: Prisma.BillingCustomerWhereInput
+}
+
+/**
+ * Tenant.employee_links
+ */
+export type Tenant$employee_linksArgs<ExtArgs extends runtime.Types.Extensions.InternalArgs = runtime.Types.Extensions.DefaultArgs> = {
+  /**
+   * Select specific fields to fetch from the EmployeeUserLink
+   */
+  select?: Prisma.EmployeeUserLinkSelect<ExtArgs> | null
+  /**
+   * Omit specific fields from the EmployeeUserLink
+   */
+  omit?: Prisma.EmployeeUserLinkOmit<ExtArgs> | null
+  /**
+   * Choose, which related nodes to fetch as well
+   */
+  include?: Prisma.EmployeeUserLinkInclude<ExtArgs> | null
+  where?: Prisma.EmployeeUserLinkWhereInput
+  orderBy?: Prisma.EmployeeUserLinkOrderByWithRelationInput | Prisma.EmployeeUserLinkOrderByWithRelationInput[]
+  cursor?: Prisma.EmployeeUserLinkWhereUniqueInput
+  take?: number
+  skip?: number
+  distinct?: Prisma.EmployeeUserLinkScalarFieldEnum | Prisma.EmployeeUserLinkScalarFieldEnum[]
 }
 
 /**

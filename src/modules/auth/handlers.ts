@@ -1,7 +1,7 @@
 // Identity: sign-in/out, signup (confirmed by e-mail), sessions, tenant switching, password reset, invitations. Each
 // handler translates HTTP to one use case (sessions.ts, signup.ts, accounts.ts) and back; the request is
 // passed where the use case starts, saves or ends its session.
-import { SESSION_COOKIE } from "../../platform/identity/session.ts";
+import { sessionCookieName, sessionCookieOptions } from "../../platform/identity/session.ts";
 import { accepted, ack, created, ok } from "../../http/envelope.ts";
 import type { AreaHandlers } from "../../http/types.ts";
 import { joinByInvitation, requestPasswordReset, resetPasswordWithToken } from "./accounts.ts";
@@ -15,7 +15,7 @@ export const handlers = {
 
   async signOut({ req, res }) {
     await endSession(req);
-    res.clearCookie(SESSION_COOKIE, { path: "/" });
+    res.clearCookie(sessionCookieName(), sessionCookieOptions());
     return ack("Signed out");
   },
 

@@ -5,7 +5,7 @@
 // company's time zone and every item is done, and hr may complete an exit with pending items
 // with a reason (completeExit).
 import { audit } from "../../platform/audit.ts";
-import { tenantPage } from "../../db/central.ts";
+import { endSessionsInActiveTenant, tenantPage } from "../../db/central.ts";
 import { lockRow } from "../../db/sql.ts";
 import { db, type ScopedTx, tenantTx, withTenant, byId } from "../../db/tenancy.ts";
 import { conflict, forbidden, invalidField, notFound } from "../../platform/errors.ts";
@@ -16,6 +16,8 @@ import { notify } from "../../platform/notify.ts";
 import { assertNotOwnRecord, isHr, OWN_RECORD, selfDecision } from "../shared/access.ts";
 import { loadAttendanceSettings, tenantToday } from "../shared/work-settings.ts";
 import { loadLiveEmployee, loadSelfOrPrivileged } from "./access.ts";
+import { releaseTicketsOf } from "../helpdesk/index.ts";
+import { lockReportingLines } from "./queries.ts";
 import { CHECKLIST_ITEMS, CHECKLIST_TITLES, checklistOwner, exitJson } from "./views.ts";
 import * as clock from "../../lib/clock.ts";
 
@@ -148,8 +150,14 @@ export async function updateChecklistItem(auth: AuthContext, employeeId: string,
  */
 export async function completeExitNow(auth: AuthContext, employeeId: string, input: RequestBody<"completeExit">) {
   await loadLiveEmployee(employeeId);
+  // completing an exit (past pending items, with a reason) is hr's decision about the employee:
+  // never on one's own record (the person's, whatever the current link), except by the owner
+  const self = assertNotOwnRecord(auth, employeeId, `You cannot complete your own exit: ${OWN_RECORD}`);
   const today = tenantToday(await loadAttendanceSettings());
   const exit = await tenantTx(async (tx) => {
+    // the reports' manager changes with the exit (endAccess): the lock of every reporting line
+    // first, as changeEmployee takes it, before any employee row
+    await lockReportingLines(tx);
     const x = await lockedExit(tx, employeeId);
     if (!x) throw conflict("The employee has not resigned: there is no exit to complete");
     if (x.status === "completed") throw conflict("The exit is already completed");
@@ -162,11 +170,13 @@ export async function completeExitNow(auth: AuthContext, employeeId: string, inp
         `Checklist items are still pending (${pending.map((c) => c.item).join(", ")}): ` +
           "tick them, or give override_reason to complete the exit without them",
       );
+    const access = await accessToEnd(tx, employeeId);
+    if (access.lastOwner) throw conflict(LAST_OWNER_EXIT);
     await tx.employeeExit.update({
       where: byId(x.id),
       data: { status: "completed", completed_at: clock.now(), completed_by: auth.userId, override_reason: reason },
     });
-    const e = await tx.employee.findFirstOrThrow({ where: { id: employeeId }, select: { status: true } });
+    const e = await tx.employee.findFirstOrThrow({ where: { id: employeeId }, select: { status: true, reports_to: true } });
     await tx.employee.update({ where: byId(employeeId), data: { status: "exited" } });
     await audit(
       {
@@ -176,13 +186,111 @@ export async function completeExitNow(auth: AuthContext, employeeId: string, inp
         changes: {
           status: { from: e.status, to: "exited" },
           ...(reason ? { override_reason: reason, pending_items: pending.map((c) => c.item) } : {}),
+          ...selfDecision(self),
         },
       },
       tx,
     );
+    await endAccess(tx, employeeId, e.reports_to, access.members);
     return tx.employeeExit.findFirstOrThrow({ where: { id: x.id }, include: { checklist: true } });
   });
   return exitJson(exit);
+}
+
+// ───────────── a completed exit ends access ─────────────
+
+const LAST_OWNER_EXIT =
+  "The employee is the company's last owner: make another member owner before completing their exit (it ends their access)";
+
+interface MemberToEnd {
+  id: string;
+  user_id: string;
+  role: string;
+  employee_id: string | null;
+}
+
+/**
+ * The memberships a completed exit of `employeeId` ends: the member linked to the record now, and
+ * every member whose account was linked to it before and is linked to no record now (unlinking
+ * before the exit does not keep the access; a member linked to another record since keeps theirs).
+ * `lastOwner` when they include every owner of the company.
+ */
+async function accessToEnd(tx: ScopedTx, employeeId: string): Promise<{ members: MemberToEnd[]; lastOwner: boolean }> {
+  const links = await tx.employeeUserLink.findMany({ where: { employee_id: employeeId }, select: { user_id: true } });
+  const members = await tx.membership.findMany({
+    where: { OR: [{ employee_id: employeeId }, { employee_id: null, user_id: { in: links.map((l) => l.user_id) } }] },
+    select: { id: true, user_id: true, role: true, employee_id: true },
+  });
+  if (!members.some((m) => m.role === "owner")) return { members, lastOwner: false };
+  const others = await tx.membership.count({ where: { role: "owner", id: { notIn: members.map((m) => m.id) } } });
+  return { members, lastOwner: others === 0 };
+}
+
+/**
+ * What a completed exit does beyond the record's status, in the exit's transaction:
+ * - the person's membership ends (removed, audited `member.removed` with `reason: exit_completed`):
+ *   their sessions in this company end at once (the session rows are deleted; the identity cache of
+ *   every server process is dropped by the memberships trigger's NOTIFY), they no longer see the
+ *   company at sign-in, helpdesk tickets assigned to them go back to the queue, and pending
+ *   invitations linked to the record are revoked;
+ * - their direct reports now report to the exited employee's own manager (or to nobody: hr then
+ *   decides), audited on each report; their pending requests are therefore decided by that manager
+ *   (or hr) from now on, and the new manager is told.
+ * Re-hiring restores access explicitly: a new invitation (from the employee record) accepted by them.
+ */
+async function endAccess(tx: ScopedTx, employeeId: string, managerId: string | null, members: MemberToEnd[]): Promise<void> {
+  for (const m of members) {
+    await tx.membership.delete({ where: byId(m.id) });
+    await endSessionsInActiveTenant(m.user_id, tx);
+    await releaseTicketsOf(tx, m.user_id);
+    await audit(
+      {
+        action: "member.removed",
+        entity_type: "user",
+        entity_id: m.user_id,
+        changes: { role: m.role, employee_id: employeeId, reason: "exit_completed" },
+      },
+      tx,
+    );
+  }
+  const revoked = await tx.invitation.updateMany({
+    where: { employee_id: employeeId, accepted_at: null, revoked_at: null },
+    data: { revoked_at: clock.now() },
+  });
+  if (revoked.count)
+    await audit(
+      { action: "employee.invitations_revoked", entity_type: "employee", entity_id: employeeId, changes: { revoked: revoked.count } },
+      tx,
+    );
+  const reports = await tx.employee.findMany({
+    where: { reports_to: employeeId, deleted_at: null },
+    select: { id: true, first_name: true, last_name: true },
+    orderBy: { id: "asc" },
+  });
+  if (!reports.length) return;
+  const to = managerId && managerId !== employeeId ? managerId : null;
+  await tx.employee.updateMany({ where: { id: { in: reports.map((r) => r.id) } }, data: { reports_to: to } });
+  for (const r of reports)
+    await audit(
+      {
+        action: "employee.updated",
+        entity_type: "employee",
+        entity_id: r.id,
+        changes: { reports_to: { from: employeeId, to }, reason: "manager_exited" },
+      },
+      tx,
+    );
+  const manager = to ? await tx.membership.findFirst({ where: { employee_id: to }, select: { user_id: true } }) : null;
+  if (manager)
+    await notify(tx, {
+      userId: manager.user_id,
+      kind: "employee.reports_reassigned",
+      title: `${reports.length} employee(s) now report to you`,
+      body:
+        `Their manager has left: ${reports.map((r) => `${r.first_name} ${r.last_name}`.trim()).join(", ")}. ` +
+        "Their pending requests are yours to decide.",
+      link: "/api/employees",
+    });
 }
 
 // ───────────── for payroll's final settlement (through index.ts) ─────────────
@@ -251,16 +359,24 @@ export async function completeDueExitsOfTenant(today: string): Promise<number> {
   for (const x of due) {
     const completed = await tenantTx(async (tx) => {
       // Only with the whole checklist done (an exit with pending items waits for them, or for hr's
-      // completeExit); the exit row is locked, so an item unticked meanwhile is seen.
+      // completeExit); the exit row is locked, so an item unticked meanwhile is seen. The reporting
+      // lines first (endAccess moves the reports), as completeExitNow.
+      await lockReportingLines(tx);
       if (!(await lockRow(tx, "employee_exits", x.id))) return false;
       if (await tx.exitChecklistItem.count({ where: { exit_id: x.id, status: { not: "done" } } })) return false;
+      // The company's last owner keeps the exit open until someone else is owner (logged).
+      const access = await accessToEnd(tx, x.employee_id);
+      if (access.lastOwner) {
+        logger.warn({ employee_id: x.employee_id }, "exit not completed: the employee is the company's last owner");
+        return false;
+      }
       // Claim it: a concurrent run of the job (another process) finds nothing left to do.
       const claimed = await tx.employeeExit.updateMany({
         where: { id: x.id, status: "in_progress" },
         data: { status: "completed", completed_at: clock.now() },
       });
       if (claimed.count !== 1) return false;
-      const e = await tx.employee.findFirstOrThrow({ where: { id: x.employee_id }, select: { status: true } });
+      const e = await tx.employee.findFirstOrThrow({ where: { id: x.employee_id }, select: { status: true, reports_to: true } });
       await tx.employee.update({ where: byId(x.employee_id), data: { status: "exited" } });
       await audit(
         {
@@ -271,6 +387,7 @@ export async function completeDueExitsOfTenant(today: string): Promise<number> {
         },
         tx,
       );
+      await endAccess(tx, x.employee_id, e.reports_to, access.members);
       return true;
     });
     if (completed) done++;

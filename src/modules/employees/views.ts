@@ -102,7 +102,7 @@ export function exitJson(x: ExitWithChecklist): ExitJson {
   };
 }
 
-/** The complete record; `masked` hides the bank account and IBAN (managers reading their reports). */
+/** The complete record; `masked` hides the identifiers of pay and statutory accounts (managers reading their reports). */
 export function employeeJson(
   e: Employee,
   opts: { access: Exclude<Access, "directory">; exit: ExitWithChecklist | null; userId: string | null },
@@ -116,13 +116,13 @@ export function employeeJson(
     employment_type: e.employment_type as S["EmploymentType"],
     bank_name: e.bank_name,
     bank_account_number: hide("bank_account_number", e.bank_account_number),
-    bank_ifsc: e.bank_ifsc,
+    bank_ifsc: hide("bank_ifsc", e.bank_ifsc),
     bank_iban: hide("bank_iban", e.bank_iban),
-    bank_routing_code: e.bank_routing_code,
-    labour_card_number: e.labour_card_number,
+    bank_routing_code: hide("bank_routing_code", e.bank_routing_code),
+    labour_card_number: hide("labour_card_number", e.labour_card_number),
     pan_number: hide("pan_number", e.pan_number),
-    uan: e.uan,
-    esi_number: e.esi_number,
+    uan: hide("uan", e.uan),
+    esi_number: hide("esi_number", e.esi_number),
     state: e.state,
     user_id: opts.userId,
     exit: opts.exit ? exitJson(opts.exit) : null,

@@ -3,7 +3,7 @@
 // assigned by agents, closed or reopened by their requester, soft-deleted.
 import type { Prisma } from "../../../generated/prisma/client.ts";
 import { audit } from "../../platform/audit.ts";
-import { db, tenantTx, byId } from "../../db/tenancy.ts";
+import { db, tenantTx, byId, type ScopedTx } from "../../db/tenancy.ts";
 import type { Page } from "../../http/envelope.ts";
 import { conflict, forbidden, invalidField } from "../../platform/errors.ts";
 import type { AuthContext, QueryParams, RequestBody } from "../../http/types.ts";
@@ -162,4 +162,30 @@ export async function discardTicket(auth: AuthContext, id: string): Promise<void
       tx,
     );
   });
+}
+
+/**
+ * A member's access ended (a completed exit): the tickets still open or in progress that were
+ * assigned to them go back to the queue (no assignee), each audited with `reason: assignee_left`,
+ * in the caller's transaction. Returns how many.
+ */
+export async function releaseTicketsOf(tx: ScopedTx, userId: string): Promise<number> {
+  const tickets = await tx.helpdeskTicket.findMany({
+    where: { assignee_user_id: userId, deleted_at: null, status: { in: ["open", "in_progress"] } },
+    select: { id: true },
+    orderBy: { id: "asc" },
+  });
+  for (const t of tickets) {
+    await tx.helpdeskTicket.update({ where: byId(t.id), data: { assignee_user_id: null } });
+    await audit(
+      {
+        action: "helpdesk.ticket_updated",
+        entity_type: "helpdesk_ticket",
+        entity_id: t.id,
+        changes: { assignee_user_id: { from: userId, to: null }, reason: "assignee_left" },
+      },
+      tx,
+    );
+  }
+  return tickets.length;
 }

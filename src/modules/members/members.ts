@@ -60,6 +60,16 @@ export async function changeMember(auth: AuthContext, userId: string, change: Re
     if (u.employee_id !== m.employee_id) changes.employee_id = { from: m.employee_id, to: u.employee_id };
     if (Object.keys(changes).length)
       await audit({ action: changes.role ? "member.role_changed" : "member.updated", entity_type: "user", entity_id: userId, changes }, tx);
+    // A link change is also in the activity log of each employee record it touches: who linked or
+    // unlinked which member. The record stays the member's own for the own-record rule either way
+    // (employee_user_links, written by a trigger on memberships).
+    if (u.employee_id !== m.employee_id) {
+      const member = { user_id: userId, email: u.user.email, name: u.user.name };
+      if (m.employee_id)
+        await audit({ action: "employee.member_unlinked", entity_type: "employee", entity_id: m.employee_id, changes: { member } }, tx);
+      if (u.employee_id)
+        await audit({ action: "employee.member_linked", entity_type: "employee", entity_id: u.employee_id, changes: { member } }, tx);
+    }
     return u;
   });
   return memberJson(updated);

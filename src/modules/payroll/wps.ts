@@ -50,8 +50,41 @@ export interface SifInput {
   employees: SifEmployee[];
 }
 
+/**
+ * Text in the file's character set. The SIF is written as ASCII bytes (printable, 0x20-0x7E, lines
+ * ending CR LF): accents are dropped (NFKD: `Ľ` → `L`, a full-width `＝` → `=`) and anything else
+ * outside the set is removed. Free text (the SCR's reference) goes through it and the rules of a
+ * field (no comma or line break, no formula start) are checked on the result - what will be in the
+ * file - not on the Unicode text: checked before, a character above U+00FF was written as its low
+ * byte (`Ľ` U+013D as `=`, `Ĭ` as `,`, `Ċ` as a line feed) past every rule. Identifiers and codes
+ * are held to their ASCII form instead (digits, the IBAN's letters and digits, the currency), and
+ * assertSifContent checks the whole file before it is sent.
+ */
+export function sifText(text: string): string {
+  return text.normalize("NFKD").replace(/[^\x20-\x7E]/g, "");
+}
+// Identifiers are not transliterated: an account number with a letter that is not A-Z is no account
+// number. Their ASCII digits (JavaScript's \d is 0-9 only), or the IBAN when it is one as written.
 const digits = (s: string) => s.replace(/\D/g, "");
 const clean = (s: string) => s.replace(/[\s,]/g, "").toUpperCase();
+const IBAN = /^[A-Z]{2}\d{2}[A-Z0-9]{11,30}$/;
+
+/** The IBAN as the file writes it (ASCII letters and digits only), or null when that is not an IBAN. */
+const sifIban = (iban: string | null): string | null => (iban && IBAN.test(clean(iban)) ? clean(iban) : null);
+
+/**
+ * A free-text field (the SCR's reference): the file's characters, no comma, and without the
+ * characters that make a spreadsheet read a cell as a formula when they start it (`=`, `+`, `-`,
+ * `@`; tab and carriage return are outside the set; spaces before them too) - the document refuses
+ * them in new values, one stored before that rule is written without them (CSV injection). At most
+ * `max` characters.
+ */
+export function sifFreeText(text: string, max: number): string {
+  const ascii = sifText(text).replace(/,/g, " ");
+  let i = 0;
+  while (i < ascii.length && "=+-@ ".includes(ascii[i])) i++;
+  return ascii.slice(i, i + max).trimEnd();
+}
 
 /** What makes an employee unpayable through WPS (empty = fine). */
 export function missingWpsDetails(e: Pick<SifEmployee, "labour_card_number" | "bank_routing_code" | "bank_iban">): string[] {
@@ -59,8 +92,21 @@ export function missingWpsDetails(e: Pick<SifEmployee, "labour_card_number" | "b
   const lc = e.labour_card_number ? digits(e.labour_card_number) : "";
   if (!lc || lc.length > 14) missing.push("labour_card_number");
   if (!e.bank_routing_code || !/^\d{9}$/.test(digits(e.bank_routing_code))) missing.push("bank_routing_code");
-  if (!e.bank_iban || clean(e.bank_iban).length < 15 || clean(e.bank_iban).length > 34) missing.push("bank_iban");
+  if (!sifIban(e.bank_iban)) missing.push("bank_iban");
   return missing;
+}
+
+/**
+ * The last check of the file before it leaves: only the file's characters, ten fields a line, no
+ * field that a spreadsheet would read as a formula. A failure is a bug of this file's code (500).
+ */
+function assertSifContent(content: string): void {
+  if (!/^[\x20-\x7E\r\n]*$/.test(content)) throw new Error("SIF: a character outside the file's character set");
+  for (const line of content.split("\r\n").slice(0, -1)) {
+    const fields = line.split(",");
+    if (fields.length !== 10 || /[\r\n]/.test(line)) throw new Error("SIF: a line without its ten fields");
+    if (fields.some((f) => /^[=+@\t\r]/.test(f) || /^-\D/.test(f))) throw new Error("SIF: a field with a formula start");
+  }
 }
 
 export function buildSif(input: SifInput): { fileName: string; content: string; edrCount: number } {
@@ -95,7 +141,7 @@ function edr(e: SifEmployee): { line: string; fixed: Decimal; variable: Decimal 
     "EDR",
     digits(e.labour_card_number!).padStart(14, "0"),
     digits(e.bank_routing_code!),
-    clean(e.bank_iban!),
+    sifIban(e.bank_iban)!,
     e.pay_start,
     e.pay_end,
     String(daysBetween(e.pay_start, e.pay_end) + 1),
@@ -106,39 +152,30 @@ function edr(e: SifEmployee): { line: string; fixed: Decimal; variable: Decimal 
   return { line, fixed, variable };
 }
 
-/**
- * Text without the characters that make a spreadsheet read a cell as a formula when they start it
- * (`=`, `+`, `-`, `@`, tab, carriage return): the document refuses them in new values; one stored
- * before that rule is written without them (CSV injection).
- */
-export function withoutFormulaStart(text: string): string {
-  let i = 0;
-  while (i < text.length && "=+-@\t\r".includes(text[i])) i++;
-  return text.slice(i);
-}
-
 /** The EDR lines, then the SCR (salary control record), and the file's name. */
 function assembleSif(input: SifInput, lines: string[], total: Decimal): { fileName: string; content: string; edrCount: number } {
   const [date, time] = input.created_local.split("T");
   const mm = String(input.month).padStart(2, "0");
   const employer = digits(input.employer_id).padStart(13, "0");
-  const ref = withoutFormulaStart((input.employer_reference ?? "").replace(/[,\r\n]/g, " ")).slice(0, 35);
+  const ref = sifFreeText(input.employer_reference ?? "", 35);
   lines.push(
     [
       "SCR",
       employer,
-      input.bank_routing_code,
+      digits(input.bank_routing_code),
       date,
       time.slice(0, 5).replace(":", ""),
       `${mm}${input.year}`,
       String(input.employees.length),
       total.toFixed(2),
-      input.currency,
+      sifText(input.currency),
       ref,
     ].join(","),
   );
   const stamp = `${date.slice(2).replace(/-/g, "")}${time.replace(/:/g, "").slice(0, 6)}`;
-  return { fileName: `${employer}${stamp}.SIF`, content: `${lines.join("\r\n")}\r\n`, edrCount: input.employees.length };
+  const content = `${lines.join("\r\n")}\r\n`;
+  assertSifContent(content);
+  return { fileName: `${employer}${stamp}.SIF`, content, edrCount: input.employees.length };
 }
 
 /** `YYYY-MM-DDTHH:MM:SS` of an instant in a time zone. */
@@ -181,6 +218,11 @@ export async function wpsFile(runId: string, excludeIncomplete: boolean): Promis
   const settings = await readSettingsDoc("wps", WPS_DEFAULTS);
   if (!settings.employer_id || !settings.bank_routing_code)
     throw conflict("Set the WPS employer id and bank routing code first (POST /api/configuration/payroll/wps-settings)");
+  // as the file will hold them (values stored before the document's patterns, or by hand)
+  if (!/^\d{1,13}$/.test(digits(settings.employer_id)) || !/^\d{9}$/.test(digits(settings.bank_routing_code)))
+    throw conflict("The WPS employer id or bank routing code is not valid; set it again (POST /api/configuration/payroll/wps-settings)");
+  if (!/^[A-Z]{3}$/.test(sifText(settings.currency)))
+    throw conflict("The WPS currency is not valid; set it again (POST /api/configuration/payroll/wps-settings)");
   // One plain query for the slips with their employees' bank details, then the file built with
   // turns of the event loop in between - a run of thousands of employees is otherwise well over
   // 100 ms of one request's work in one go.
@@ -209,5 +251,6 @@ export async function wpsFile(runId: string, excludeIncomplete: boolean): Promis
     created_local: localTimestamp(tenant.timezone),
     employees: payable,
   });
+  // pure ASCII by now (assertSifContent): each character is its byte
   return { fileName: sif.fileName, content: Buffer.from(sif.content, "ascii"), excluded: employees.length - payable.length };
 }

@@ -181,7 +181,6 @@ export function sendPdf(res: Response, pdf: Buffer, filename: string, dispositio
   res.setHeader("Content-Type", "application/pdf");
   res.setHeader("Content-Length", String(pdf.length));
   res.setHeader("Content-Disposition", `${disposition}; filename="${filename.replace(/[^A-Za-z0-9._-]/g, "_")}"`);
-  res.setHeader("Cache-Control", "no-store");
   res.setHeader("X-Content-Type-Options", "nosniff");
   res.end(pdf);
 }

@@ -30,14 +30,29 @@ export const mayInvite = (inviterRole: string, role: string): boolean =>
  * (OWN_RECORD explains the rule). Returns true for the owner's decision on their own record: the
  * caller's audit entry then says so (selfDecision).
  */
-export function assertNotOwnRecord(auth: Pick<AuthContext, "role" | "employeeId">, employeeId: string, message: string): boolean {
+export function assertNotOwnRecord(
+  auth: Pick<AuthContext, "role" | "employeeId" | "ownEmployeeIds">,
+  employeeId: string,
+  message: string,
+): boolean {
   if (!isOwnRecord(auth, employeeId)) return false;
   if (auth.role === "owner") return true;
   throw forbidden(message);
 }
 
-/** Whether the record is the caller's own (their linked employee record). */
-export const isOwnRecord = (auth: Pick<AuthContext, "employeeId">, employeeId: string): boolean =>
+/**
+ * Whether the record is the caller's own - decided by the person, not by the current link: the
+ * employee record linked to their membership now, or any record it was ever linked to in this
+ * company (`ownEmployeeIds`, from employee_user_links). Unlinking one's membership from one's record
+ * therefore does not lift a rule that refuses decisions on one's own record. This is for rules that
+ * refuse; what a member may see or do as "me" (self-service) follows the current link alone
+ * (`isLinkedRecord`).
+ */
+export const isOwnRecord = (auth: Pick<AuthContext, "employeeId" | "ownEmployeeIds">, employeeId: string): boolean =>
+  isLinkedRecord(auth, employeeId) || Boolean(auth.ownEmployeeIds?.includes(employeeId));
+
+/** Whether the record is the one the caller's membership is linked to now (self-service, "me"). */
+export const isLinkedRecord = (auth: Pick<AuthContext, "employeeId">, employeeId: string): boolean =>
   Boolean(auth.employeeId) && auth.employeeId === employeeId;
 
 /** The end of the 403 message of assertNotOwnRecord. */

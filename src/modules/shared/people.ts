@@ -6,7 +6,7 @@ import { advisoryLock } from "../../db/sql.ts";
 import { db, type ScopedTx } from "../../db/tenancy.ts";
 import { conflict, forbidden, invalidField, notFound } from "../../platform/errors.ts";
 import type { AuthContext } from "../../http/types.ts";
-import { assertNotOwnRecord, isHr, isOwnRecord, OWN_RECORD } from "./access.ts";
+import { assertNotOwnRecord, isHr, isLinkedRecord, isOwnRecord, OWN_RECORD } from "./access.ts";
 
 /** `null` = every employee of the tenant; otherwise the ids the caller may see. */
 export type Scope = string[] | null;
@@ -115,7 +115,7 @@ export function assertCanCancel(
   opts: { started: boolean; approvedBySelf: boolean },
 ): void {
   const own = isOwnRecord(auth, e.id);
-  const mine = own || isManagerOf(auth, e) || isHr(auth);
+  const mine = isLinkedRecord(auth, e.id) || isManagerOf(auth, e) || isHr(auth);
   if (status === "pending") {
     if (!mine) throw forbidden();
     return;

@@ -26,7 +26,18 @@ export interface CachedIdentity {
   sess: string;
   /** the session row's expiry (ms since the epoch) */
   expire: number;
-  row: { role: string; employee_id: string | null; modules: string[]; email: string; name: string } | null;
+  row: IdentityRow | null;
+}
+
+/** The membership a session names, as the guard needs it. */
+export interface IdentityRow {
+  role: string;
+  employee_id: string | null;
+  modules: string[];
+  email: string;
+  name: string;
+  /** every employee record the member's account is or was linked to (the own-record rule) */
+  own_employee_ids: string[];
 }
 
 interface Entry extends CachedIdentity {

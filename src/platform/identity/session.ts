@@ -1,5 +1,6 @@
 // Sessions: express-session rows in PostgreSQL (connect-pg-simple, table `session` declared in the
-// Prisma schema). Cookie `hrms.sid`: HttpOnly, SameSite=Lax, Secure in production. Sessions are
+// Prisma schema). Cookie `hrms.sid` (`__Host-hrms.sid` in production): HttpOnly, SameSite=Lax,
+// Secure in production. Sessions are
 // not touched on every request (no write per request); they last 7 days from sign-in.
 import connectPgSimple from "connect-pg-simple";
 import { createHmac, timingSafeEqual } from "node:crypto";
@@ -8,7 +9,7 @@ import session from "express-session";
 import { config } from "../../config.ts";
 import { databaseUrl, getPool, onCloseDb, systemDb } from "../../db/client.ts";
 import { requestContext } from "../../log.ts";
-import { type CachedIdentity, identityCache, stopIdentityCache } from "./identity-cache.ts";
+import { type CachedIdentity, type IdentityRow, identityCache, stopIdentityCache } from "./identity-cache.ts";
 
 onCloseDb(stopIdentityCache);
 
@@ -20,6 +21,23 @@ declare module "express-session" {
 }
 
 export const SESSION_COOKIE = "hrms.sid";
+
+/**
+ * The session cookie's name: `__Host-hrms.sid` where cookies are Secure (production), so that no
+ * other host of the domain and no insecure page can set or overwrite it (a browser takes a
+ * `__Host-` cookie only when it is Secure, has `Path=/` and no `Domain`); `hrms.sid` over plain
+ * HTTP (development, tests), where a browser would refuse the prefixed one. The other name is not
+ * read: in production a `hrms.sid` cookie (one another host could have planted) is no session.
+ */
+export const sessionCookieName = (): string => (config().isProduction ? `__Host-${SESSION_COOKIE}` : SESSION_COOKIE);
+
+/** The session cookie's attributes (also to clear it: a `__Host-` cookie is only replaced by one with the same). */
+export const sessionCookieOptions = () => ({
+  httpOnly: true,
+  sameSite: "lax" as const,
+  secure: config().isProduction,
+  path: "/",
+});
 export const SESSION_MAX_AGE_MS = 7 * 24 * 3600 * 1000;
 
 /** The caller's membership, read with the session row (see IdentityStore). */
@@ -27,8 +45,16 @@ export interface PrefetchedAuth {
   sid: string;
   userId: string;
   tenantId: string;
-  row: { role: string; employee_id: string | null; modules: string[]; email: string; name: string } | null;
+  row: IdentityRow | null;
 }
+
+/**
+ * The employee records that are the member's own (the own-record rule, src/modules/shared/access.ts):
+ * every record their membership has ever been linked to in the company (employee_user_links, kept
+ * by a trigger on memberships), the current one included. `m` is the membership row.
+ */
+export const OWN_EMPLOYEE_IDS = `ARRAY(SELECT l.employee_id FROM employee_user_links l
+                     WHERE l.tenant_id = m.tenant_id AND l.user_id = m.user_id ORDER BY l.employee_id)::text[]`;
 
 // A session row and the membership it names, in one round trip: the session's userId/tenantId are
 // cast only when they are UUIDs (they always are when we wrote them), so a damaged row reads as
@@ -40,7 +66,8 @@ const SESSION_WITH_MEMBERSHIP = `
            CASE WHEN sess->>'tenantId' ~ '^[0-9a-fA-F-]{36}$' THEN (sess->>'tenantId')::uuid END AS tenant_id
       FROM "session" WHERE sid = $1 AND expire >= now()
   )
-  SELECT s.sess, s.expire_ms, m.role, m.employee_id, t.modules, u.email, u.name
+  SELECT s.sess, s.expire_ms, m.role, m.employee_id, t.modules, u.email, u.name,
+         ${OWN_EMPLOYEE_IDS} AS own_employee_ids
     FROM s
     LEFT JOIN memberships m ON m.user_id = s.user_id AND m.tenant_id = s.tenant_id
     LEFT JOIN tenants t ON t.id = m.tenant_id
@@ -72,7 +99,16 @@ function identityStore() {
           const found: CachedIdentity = {
             sess: r.sess,
             expire: r.expire_ms,
-            row: r.role ? { role: r.role, employee_id: r.employee_id, modules: r.modules, email: r.email, name: r.name } : null,
+            row: r.role
+              ? {
+                  role: r.role,
+                  employee_id: r.employee_id,
+                  modules: r.modules,
+                  email: r.email,
+                  name: r.name,
+                  own_employee_ids: r.own_employee_ids ?? [],
+                }
+              : null,
           };
           if (this.resolved(sid, found, fn)) cache?.set(sid, found, token);
         }, fn);
@@ -103,12 +139,12 @@ function identityStore() {
 }
 
 /** The session id of a `hrms.sid` cookie signed with `secret` (as express-session signs it), or null. */
-export function signedSessionId(cookieHeader: string | undefined, secret: string): string | null {
+export function signedSessionId(cookieHeader: string | undefined, secret: string, name = sessionCookieName()): string | null {
   if (!cookieHeader) return null;
   let raw: string | undefined;
   for (const part of cookieHeader.split(";")) {
     const eq = part.indexOf("=");
-    if (eq > 0 && part.slice(0, eq).trim() === SESSION_COOKIE) {
+    if (eq > 0 && part.slice(0, eq).trim() === name) {
       raw = part.slice(eq + 1).trim();
       break; // the first, as express-session's cookie parser takes it
     }
@@ -146,6 +182,7 @@ export function sessionMiddlewares(): { full: RequestHandler; lean: RequestHandl
   const store = identityStore();
   const full = sessionMiddleware(store);
   const secret = config().sessionSecret;
+  const cookieName = sessionCookieName();
   // Cookie headers already verified, and their session ids: a signed-in client sends the same
   // header with every request, and its HMAC need not be computed again (only short headers with a
   // valid signature are kept, at most VERIFIED_MAX, all dropped when full).
@@ -154,7 +191,7 @@ export function sessionMiddlewares(): { full: RequestHandler; lean: RequestHandl
     if (!header) return null;
     const known = verified.get(header);
     if (known) return known;
-    const sid = signedSessionId(header, secret);
+    const sid = signedSessionId(header, secret, cookieName);
     if (sid && header.length <= VERIFIED_HEADER_MAX) {
       if (verified.size >= VERIFIED_MAX) verified.clear();
       verified.set(header, sid);
@@ -178,7 +215,7 @@ export function sessionMiddlewares(): { full: RequestHandler; lean: RequestHandl
 
 function sessionMiddleware(store: session.Store) {
   return session({
-    name: SESSION_COOKIE,
+    name: sessionCookieName(),
     secret: config().sessionSecret,
     store,
     resave: false,
@@ -188,7 +225,7 @@ function sessionMiddleware(store: session.Store) {
     // ends with req.session unset, and express-session then deletes the session row - signing the
     // user out. Sign-out destroys the session explicitly (destroySession).
     unset: "keep",
-    cookie: { httpOnly: true, sameSite: "lax", secure: config().isProduction, maxAge: SESSION_MAX_AGE_MS, path: "/" },
+    cookie: { ...sessionCookieOptions(), maxAge: SESSION_MAX_AGE_MS },
   });
 }
 

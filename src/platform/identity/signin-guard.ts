@@ -26,6 +26,8 @@ import { hashToken } from "./tokens.ts";
 
 /** The cookie that marks a browser a user has signed in from (HttpOnly, SameSite=Lax, Secure in production, one year). */
 export const CLIENT_COOKIE = "hrms.client";
+/** Its name: `__Host-hrms.client` where cookies are Secure (production), as the session cookie's (session.ts). */
+export const clientCookieName = (): string => (config().isProduction ? `__Host-${CLIENT_COOKIE}` : CLIENT_COOKIE);
 const CLIENT_MAX_AGE_MS = 365 * 24 * 3600 * 1000;
 /** Known clients kept per user (the most recently used). */
 const CLIENTS_PER_USER = 20;
@@ -34,7 +36,7 @@ const CLIENTS_PER_USER = 20;
 function clientToken(req: Request): string | null {
   for (const part of (req.headers.cookie ?? "").split(";")) {
     const eq = part.indexOf("=");
-    if (eq > 0 && part.slice(0, eq).trim() === CLIENT_COOKIE) {
+    if (eq > 0 && part.slice(0, eq).trim() === clientCookieName()) {
       const value = part.slice(eq + 1).trim();
       return /^[A-Za-z0-9_-]{43}$/.test(value) ? value : null;
     }
@@ -76,7 +78,7 @@ export async function rememberClient(req: Request, userId: string): Promise<void
   const res = req.res;
   if (!res) return;
   const set = () =>
-    res.cookie(CLIENT_COOKIE, fresh, {
+    res.cookie(clientCookieName(), fresh, {
       httpOnly: true,
       sameSite: "lax",
       secure: config().isProduction,

@@ -146,11 +146,41 @@ function quotaExceeded(quota: number, used: number, size: number | null): AppErr
   );
 }
 
-/** A 413 `quota_exceeded` when the active tenant has no room left at all (checked before an upload's body is read). */
-export async function assertStorageRoomLeft(): Promise<void> {
+/** Bytes of the active tenant's files that `userId` uploaded. */
+async function bytesUploadedBy(userId: string, client: Pick<ScopedTx, "storedFile"> = db): Promise<number> {
+  const sum = await client.storedFile.aggregate({ _sum: { size_bytes: true }, where: { uploaded_by: userId } });
+  return sum._sum.size_bytes ?? 0;
+}
+
+/** One member's share of the company's quota (MEMBER_STORAGE_SHARE_PERCENT), in bytes. */
+function memberShare(): number {
+  const c = config();
+  return Math.floor((c.tenantStorageQuotaBytes * c.memberStorageSharePercent) / 100);
+}
+
+function memberShareExceeded(share: number, used: number, size: number | null): AppError {
+  const room = Math.max(0, share - used);
+  return new AppError(
+    "quota_exceeded",
+    `Storage share exceeded: the files you upload may take ${sizeText(share)} of the company's storage ` +
+      `(${config().memberStorageSharePercent} % of its quota) and ${sizeText(room)} are left` +
+      (size === null ? "" : `; this file needs ${sizeText(size)}`) +
+      ". Files no longer needed free their space once nothing refers to them; the company's admins can raise the share.",
+  );
+}
+
+/**
+ * A 413 `quota_exceeded` when the active tenant has no room left at all, or the uploading member no
+ * room left in their share (checked before an upload's body is read).
+ */
+export async function assertStorageRoomLeft(userId?: string | null): Promise<void> {
   const quota = config().tenantStorageQuotaBytes;
   const used = await storedBytes();
   if (used >= quota) throw quotaExceeded(quota, used, null);
+  if (!userId) return;
+  const share = memberShare();
+  const mine = await bytesUploadedBy(userId);
+  if (mine >= share) throw memberShareExceeded(share, mine, null);
 }
 
 /**
@@ -173,7 +203,8 @@ async function whileThere<T>(work: Promise<T>): Promise<T> {
 
 /**
  * Validates the upload, counts it against the company's storage quota (TENANT_STORAGE_QUOTA_MB:
- * 413 `quota_exceeded` past it, exact under concurrent uploads - they queue on a per-company lock),
+ * 413 `quota_exceeded` past it, exact under concurrent uploads - they queue on a per-company lock)
+ * and the uploading member's share of it (MEMBER_STORAGE_SHARE_PERCENT, the same 413),
  * moves the bytes to their content address and creates the metadata row, in the caller's
  * transaction `tx` (or one of its own).
  */
@@ -185,6 +216,12 @@ export async function storeUpload(file: UploadedFile | undefined, opts: { purpos
     const quota = config().tenantStorageQuotaBytes;
     const used = await storedBytes(t);
     if (used + f.size > quota) throw quotaExceeded(quota, used, f.size);
+    if (opts.uploadedBy) {
+      // the member's share too, under the same lock (exact under concurrent uploads)
+      const share = memberShare();
+      const mine = await bytesUploadedBy(opts.uploadedBy, t);
+      if (mine + f.size > share) throw memberShareExceeded(share, mine, f.size);
+    }
     await lockContent(t, sha256);
     const target = contentPath(sha256);
     await mkdir(path.dirname(target), { recursive: true });

@@ -1,0 +1,209 @@
+// Security review (issue 28), items 3 and 7: a completed exit ends the person's access to the
+// company at once - their membership, their sessions there, the identity cached by the server
+// (identity cache on, as in production) - their reports move to the next manager up, who then
+// decides their pending requests; re-hiring restores access only by a new invitation. And nobody
+// but the owner completes their own exit (hr past pending items was a 200).
+import { describe, expect, it } from "vitest";
+import { withConfig } from "../../src/config.ts";
+import { databaseUrl } from "../../src/db/client.ts";
+import { addDays } from "../../src/lib/dates.ts";
+import { completeDueExits } from "../../src/modules/employees/exits.ts";
+import { IDENTITY_CHANNEL, identityCache } from "../../src/platform/identity/identity-cache.ts";
+import { newToken } from "../../src/platform/identity/tokens.ts";
+import { addMember, expectError, signupTenant, type TenantSession, useTestApp } from "../support/app.ts";
+import { createEmployee } from "../support/employees.ts";
+import { createType, grant, insertEmployee, leaveWorld, nextWeekday, today } from "../support/leave-factories.ts";
+
+const t = useTestApp({ config: { identityCacheTtlMs: 60_000 } });
+const PDF = Buffer.concat([Buffer.from("%PDF-1.4\n"), Buffer.from("passport scan ".repeat(40))]);
+
+const appCache = () => withConfig(t.config, () => identityCache(databaseUrl()))!;
+
+async function eventually(fn: () => Promise<boolean>): Promise<boolean> {
+  const until = Date.now() + 5000;
+  while (Date.now() < until) {
+    if (await fn()) return true;
+    await new Promise((r) => setTimeout(r, 10));
+  }
+  return false;
+}
+
+/** Until every notification of the writes so far has reached this process's identity cache. */
+let marks = 0;
+async function settled(): Promise<void> {
+  const cache = appCache();
+  await cache.ready();
+  const mark = `exit-access-${++marks}`;
+  await t.query(`SELECT pg_notify($1, $2)`, [IDENTITY_CHANNEL, mark]);
+  expect(await eventually(async () => cache.lastHeard === mark)).toBe(true);
+}
+
+/** hr files a resignation whose last working day has passed. */
+async function resignedYesterday(hr: TenantSession, employeeId: string) {
+  return (
+    await hr.agent
+      .post(`/api/employees/${employeeId}/resignation`)
+      .send({ resignation_date: addDays(today(), -30), last_working_day: addDays(today(), -1), reason: "Moving on" })
+      .expect(201)
+  ).body.data;
+}
+
+const memberships = (userId: string, tenantId: string) =>
+  t.query(`SELECT role FROM memberships WHERE user_id = $1 AND tenant_id = $2`, [userId, tenantId]);
+const sessionsIn = async (userId: string, tenantId: string) =>
+  (
+    await t.query<{ n: number }>(`SELECT count(*)::int AS n FROM "session" WHERE sess->>'userId' = $1 AND sess->>'tenantId' = $2`, [
+      userId,
+      tenantId,
+    ])
+  )[0].n;
+
+describe("completeExit, downloadEmployeeDocument, decideLeaveRequest, acceptInvite, updateHelpdeskTicket: exit ends access", () => {
+  it("the exited manager loses the company at once; reports move up and their manager decides; an invitation restores access", async () => {
+    const w = await leaveWorld(t);
+    const topId = await insertEmployee(t, w.owner.tenantId, { first_name: "Tara", last_name: "Top" });
+    const top = await addMember(t, w.owner, "manager", { employeeId: topId, name: "Tara Top" });
+    await w.hr.agent.put(`/api/employees/${w.managerEmployeeId}`).send({ reports_to: topId }).expect(200);
+    // the report's pending leave and passport
+    const CL = await createType(w.hr.agent, { name: "Casual leave" });
+    await grant(w.hr.agent, w.employeeId, CL.id, "5.0");
+    const day = nextWeekday(addDays(today(), 14), 2);
+    const leave = (
+      await w.employee.agent.post("/api/leave-requests").send({ leave_type_id: CL.id, from_date: day, to_date: day }).expect(201)
+    ).body.data;
+    const doc = (
+      await w.hr.agent
+        .post(`/api/employees/${w.employeeId}/documents`)
+        .field("document_type", "passport")
+        .field("title", "Passport")
+        .attach("file", PDF, { filename: "passport.pdf", contentType: "application/pdf" })
+        .expect(201)
+    ).body.data;
+    // before: the manager reads it (and the cache holds their identity)
+    await w.manager.agent.get(doc.download_path).expect(200);
+    await w.manager.agent.get(doc.download_path).expect(200);
+    expect(await sessionsIn(w.manager.userId, w.owner.tenantId)).toBe(1);
+
+    await resignedYesterday(w.hr, w.managerEmployeeId);
+    await w.owner.agent.post(`/api/employees/${w.managerEmployeeId}/exit/complete`).send({ override_reason: "Left early" }).expect(200);
+
+    // at once: no document, no decision, no company
+    expectError(await w.manager.agent.get(doc.download_path), 401, "unauthenticated");
+    expectError(await w.manager.agent.put(`/api/leave-requests/${leave.id}`).send({ status: "approved" }), 401, "unauthenticated");
+    expect(await memberships(w.manager.userId, w.owner.tenantId)).toEqual([]);
+    expect(await sessionsIn(w.manager.userId, w.owner.tenantId)).toBe(0);
+    const again = await t.request().post("/api/auth/sign-in").send({ email: w.manager.email, password: w.manager.password }).expect(200);
+    expect(again.body.data.tenants).toEqual([]);
+    expect(again.body.data.active_tenant_id).toBeNull();
+    const removed = await t.query<{ changes: any }>(
+      `SELECT changes FROM audit_logs WHERE tenant_id = $1 AND action = 'member.removed' AND entity_id = $2`,
+      [w.owner.tenantId, w.manager.userId],
+    );
+    expect(removed.map((r) => r.changes)).toEqual([{ role: "manager", employee_id: w.managerEmployeeId, reason: "exit_completed" }]);
+
+    // the report now reports to the exited manager's manager, who is told and decides the leave
+    const report = (await w.hr.agent.get(`/api/employees/${w.employeeId}`).expect(200)).body.data;
+    expect(report.reports_to).toBe(topId);
+    const log = (await w.hr.agent.get(`/api/employees/${w.employeeId}/activity-log`).expect(200)).body.data;
+    expect(log[0]).toMatchObject({
+      action: "employee.updated",
+      changes: { reports_to: { from: w.managerEmployeeId, to: topId }, reason: "manager_exited" },
+    });
+    const notices = (await top.agent.get("/api/notifications").expect(200)).body.data;
+    expect(notices.map((n: any) => n.kind)).toContain("employee.reports_reassigned");
+    await top.agent.put(`/api/leave-requests/${leave.id}`).send({ status: "approved" }).expect(200);
+
+    // re-hiring: only an invitation, accepted by the person, gives the access back
+    await w.owner.agent
+      .post("/api/configuration/members")
+      .send({ email: w.manager.email, role: "manager", employee_id: w.managerEmployeeId })
+      .expect(201);
+    const { token, hash } = newToken();
+    await t.query(`UPDATE invitations SET token_hash = $1 WHERE tenant_id = $2 AND email = $3 AND accepted_at IS NULL`, [
+      hash,
+      w.owner.tenantId,
+      w.manager.email,
+    ]);
+    const back = t.request();
+    const accepted = await back.post("/api/auth/accept-invite").send({ token, password: w.manager.password }).expect(200);
+    expect(accepted.body.data).toMatchObject({ active_tenant_id: w.owner.tenantId, role: "manager", employee_id: w.managerEmployeeId });
+    await back.get(`/api/employees/${w.managerEmployeeId}`).expect(200);
+  });
+
+  it("the exit job ends access too, also of a member who unlinked first; their cached identity and tickets go with it", async () => {
+    const o = await signupTenant(t);
+    const e = await createEmployee(o);
+    const admin = await addMember(t, o, "admin", { employeeId: e.id });
+    const exit = await resignedYesterday(o, e.id);
+    for (const c of exit.checklist) await o.agent.put(`/api/employees/${e.id}/exit/checklist/${c.id}`).send({ status: "done" }).expect(200);
+    // a helpdesk ticket in the admin's hands
+    await o.agent
+      .post("/api/configuration/company-settings")
+      .send({ modules: ["helpdesk"] })
+      .expect(200);
+    const ticket = (
+      await o.agent
+        .post("/api/helpdesk/tickets")
+        .send({ title: "Laptop fan", category: "it", priority: "low", description: "Loud" })
+        .expect(201)
+    ).body.data;
+    await o.agent.put(`/api/helpdesk/tickets/${ticket.id}`).send({ assignee_user_id: admin.userId }).expect(200);
+    // the admin unlinks their own membership, hoping to stay
+    await admin.agent.put(`/api/configuration/members/${admin.userId}`).send({ employee_id: null }).expect(200);
+    await admin.agent.get("/api/configuration/members").expect(200);
+    await settled();
+    await admin.agent.get("/api/configuration/members").expect(200); // from the cache now
+    expect(appCache().size).toBeGreaterThan(0);
+
+    expect(await completeDueExits()).toBeGreaterThanOrEqual(1);
+    await settled(); // the job is no request of this process: the memberships trigger's NOTIFY drops the cache
+    expectError(await admin.agent.get("/api/configuration/members"), 401, "unauthenticated");
+    expect(await memberships(admin.userId, o.tenantId)).toEqual([]);
+    // their ticket is back in the queue, still in progress
+    expect((await o.agent.get(`/api/helpdesk/tickets/${ticket.id}`).expect(200)).body.data).toMatchObject({
+      assignee_user_id: null,
+      status: "in_progress",
+    });
+  });
+
+  it("the company's last owner cannot exit this way (409); with another owner they can", async () => {
+    const o = await signupTenant(t);
+    const e = await createEmployee(o);
+    await t.query(`UPDATE memberships SET employee_id = $1 WHERE tenant_id = $2 AND user_id = $3`, [e.id, o.tenantId, o.userId]);
+    await resignedYesterday(o, e.id);
+    const refused = expectError(
+      await o.agent.post(`/api/employees/${e.id}/exit/complete`).send({ override_reason: "Handing over" }),
+      409,
+      "conflict",
+    );
+    expect(refused.error).toMatch(/last owner/);
+    expect((await t.query(`SELECT status FROM employees WHERE id = $1`, [e.id]))[0].status).toBe("on_notice");
+    const second = await addMember(t, o, "admin");
+    await o.agent.put(`/api/configuration/members/${second.userId}`).send({ role: "owner" }).expect(200);
+    await second.agent.post(`/api/employees/${e.id}/exit/complete`).send({ override_reason: "Handing over" }).expect(200);
+    expectError(await o.agent.get("/api/employees"), 401, "unauthenticated");
+  });
+});
+
+describe("completeExit: not on one's own exit (the owner may)", () => {
+  it("hr completing their own exit past pending items is a 403 and nothing changes, also after unlinking; another hr may", async () => {
+    const o = await signupTenant(t);
+    const self = await createEmployee(o);
+    const hr = await addMember(t, o, "hr", { employeeId: self.id });
+    await resignedYesterday(hr, self.id);
+    const e = expectError(
+      await hr.agent.post(`/api/employees/${self.id}/exit/complete`).send({ override_reason: "All fine" }),
+      403,
+      "forbidden",
+    );
+    expect(e.error).toMatch(/^You cannot complete your own exit: only the company's owner may decide on their own record/);
+    await o.agent.put(`/api/configuration/members/${hr.userId}`).send({ employee_id: null }).expect(200);
+    expectError(await hr.agent.post(`/api/employees/${self.id}/exit/complete`).send({ override_reason: "All fine" }), 403, "forbidden");
+    expect((await t.query(`SELECT status FROM employees WHERE id = $1`, [self.id]))[0].status).toBe("on_notice");
+    const [x] = await t.query(`SELECT status FROM employee_exits WHERE employee_id = $1`, [self.id]);
+    expect(x.status).toBe("in_progress");
+
+    const other = await addMember(t, o, "hr");
+    await other.agent.post(`/api/employees/${self.id}/exit/complete`).send({ override_reason: "All fine" }).expect(200);
+  });
+});
