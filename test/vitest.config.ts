@@ -19,8 +19,8 @@ export default defineConfig({
     isolate: false,
     fileParallelism: true,
     // Three workers on two cores: the files spend much of their time waiting (on PostgreSQL, on
-    // deadlines of the slow-client and fault drills), so a third keeps the cores busy. Measured
-    // 2026-11-28 beside other work (make test): 243 s with 2, 181 s with 3, 180 s with 4.
+    // deadlines of the slow-client and fault drills), so a third keeps the cores busy
+    // (docs/measurements/2026-11-28.md).
     maxWorkers: Number(process.env.TEST_WORKERS ?? 3),
     // Time limits only catch hangs: generous, and the same for tests and hooks, so a busy machine
     // (load average 10+, two suites at once) is slow but never red.
