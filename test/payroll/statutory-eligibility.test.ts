@@ -1,5 +1,6 @@
-// EPS eligibility derived from the joining date and the PF wages at joining (DOMAIN §3.1), and ESI
-// coverage decided by the wage at the start of the contribution period (DOMAIN §3.2) - through the
+// EPS eligibility derived from the joining date and the PF wages at joining (Employees' Pension
+// Scheme 1995 as amended from 1 Sep 2014), and ESI coverage decided by the wage at the start of the
+// contribution period (1 Apr-30 Sep, 1 Oct-31 Mar: coverage holds for the period) - through the
 // API, on a tenant whose first-ever run is the month under test.
 import { beforeAll, describe, expect, it } from "vitest";
 import { useTestApp } from "../support/app.ts";

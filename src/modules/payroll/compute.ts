@@ -2,7 +2,8 @@
 // src/modules/payroll/calculation.ts loads every input of a run in a few set-based queries and calls
 // computeSlip() per employee; tests call it directly.
 //
-// Rules (DESIGN §5, DOMAIN §3.1-3.3):
+// Rules (EPF & MP Act 1952 and its schemes, ESI Act 1948, the states' professional-tax acts, the
+// Code on Wages 2019's wage; sources and dates: docs/payroll-wages.md and the document's payroll schemas):
 // - Components: full monthly amounts first (fixed: the employee's amount or the component's
 //   default; formula: evaluated over the full amounts of the other components and CTC, in
 //   dependency order), each rounded to paise and never below zero. Components that depend on
@@ -444,7 +445,8 @@ export function setupWages(
 }
 
 /**
- * Whether the employee is excluded from EPS in the month (DOMAIN §3.1): not a member per the salary
+ * Whether the employee is excluded from EPS in the month (Employees' Pension Scheme 1995, as amended
+ * by G.S.R. 609(E) of 22 Aug 2014, in force 1 Sep 2014): not a member per the salary
  * setup; 58 or older on the month's first day; or a new member from 1 Sep 2014 - joined on or after
  * it and not an existing EPS member from earlier employment - whose PF wages at joining were above
  * the wage ceiling.

@@ -1,5 +1,5 @@
 // Gratuity under the Payment of Gratuity Act 1972 and the Code on Social Security 2020 ch. V
-// (DOMAIN §3.4, §3.7) - pure, exact decimals, no I/O.
+// (sources and dates: docs/payroll-settlements.md, docs/payroll-wages.md) - pure, exact decimals, no I/O.
 //
 // - Wage: the last drawn monthly wage, given by the caller: from the company's `code_wages_from`
 //   (2025-11-21) the labour codes' wage of the full month (wages.ts: basic + DA + retaining allowance
