@@ -1,10 +1,11 @@
 // Helpdesk ticket transitions through the use cases, without HTTP: the status machine, who may
 // change what, assignment, and a closed ticket.
+import pg from "pg";
 import { beforeAll, describe, expect, it } from "vitest";
 import { withTenant } from "../../src/db/tenancy.ts";
 import type { AuthContext } from "../../src/http/types.ts";
 import { postMessage } from "../../src/modules/helpdesk/messages.ts";
-import { changeTicket, raiseTicket, ticketById } from "../../src/modules/helpdesk/tickets.ts";
+import { changeTicket, discardTicket, raiseTicket, ticketById } from "../../src/modules/helpdesk/tickets.ts";
 import { addMember, signupTenant, type TenantSession, useTestApp } from "../support/app.ts";
 import { authOf } from "../support/auth-context.ts";
 
@@ -88,5 +89,54 @@ describe("updateHelpdeskTicket: the status machine", () => {
     await as(() => changeTicket(agent, tk.id, { priority: "high" }));
     const audits = await t.query(`SELECT action FROM audit_logs WHERE tenant_id = $1 AND entity_id = $2`, [owner.tenantId, tk.id]);
     expect(audits).toHaveLength(2);
+  });
+});
+
+describe("updateHelpdeskTicket, addHelpdeskMessage, deleteHelpdeskTicket: a ticket deleted meanwhile", () => {
+  it("a change, a message or a second deletion waiting on a ticket that is deleted first is a 404, and nothing is written", async () => {
+    const ticketIds = [(await raise()).id, (await raise()).id, (await raise()).id];
+    const attempts = [
+      (id: string) => as(() => changeTicket(agent, id, { status: "in_progress" })),
+      (id: string) => as(() => postMessage(agent, id, { body: "Looking into it" })),
+      (id: string) => as(() => discardTicket(agent, id)),
+    ];
+    for (const [i, id] of ticketIds.entries()) {
+      // another request holds the ticket's lock and deletes it while the attempt waits for the lock
+      const holder = new pg.Client({ connectionString: t.url });
+      await holder.connect();
+      try {
+        await holder.query("BEGIN");
+        await holder.query("SELECT 1 FROM helpdesk_tickets WHERE id = $1 FOR UPDATE", [id]);
+        const attempt = attempts[i](id).then(
+          () => "done",
+          (err: { status?: number }) => err.status,
+        );
+        // the attempt has passed its visibility check and waits for the row lock (only then does
+        // this test the lock: before it, the attempt would find the ticket deleted anyway)
+        const waitingSql =
+          "SELECT count(*)::int AS n FROM pg_stat_activity WHERE datname = current_database() AND wait_event_type = 'Lock'";
+        let waiting = false;
+        for (let n = 0; n < 6000 && !waiting; n++) {
+          waiting = (await t.query(waitingSql))[0].n > 0;
+          if (!waiting) await new Promise((r) => setTimeout(r, 10));
+        }
+        expect(waiting, `attempt ${i} waits for the lock`).toBe(true);
+        await holder.query("UPDATE helpdesk_tickets SET deleted_at = now() WHERE id = $1", [id]);
+        await holder.query("COMMIT");
+        expect(await attempt, `attempt ${i}`).toBe(404);
+      } finally {
+        await holder.end();
+      }
+      const [row] = await t.query(
+        "SELECT status, (SELECT count(*)::int FROM helpdesk_messages WHERE ticket_id = $1) AS messages FROM helpdesk_tickets WHERE id = $1",
+        [id],
+      );
+      expect(row).toEqual({ status: "open", messages: 0 });
+      const [{ n }] = await t.query(
+        "SELECT count(*)::int AS n FROM audit_logs WHERE entity_id = $1 AND action <> 'helpdesk.ticket_created'",
+        [id],
+      );
+      expect(n).toBe(0);
+    }
   });
 });

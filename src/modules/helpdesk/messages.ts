@@ -2,7 +2,7 @@
 // which only agents see.
 import { db, tenantTx, byId } from "../../db/tenancy.ts";
 import type { Page } from "../../http/envelope.ts";
-import { conflict, forbidden } from "../../platform/errors.ts";
+import { conflict, forbidden, notFound } from "../../platform/errors.ts";
 import type { AuthContext, RequestBody } from "../../http/types.ts";
 import { notify } from "../../platform/notify.ts";
 import { isHr, userNames } from "../shared/access.ts";
@@ -51,7 +51,9 @@ export async function postMessage(auth: AuthContext, ticketId: string, input: Re
   const t = await visibleTicket(auth, ticketId);
   if (input.internal && !isHr(auth)) throw forbidden("Only the helpdesk team can add internal notes");
   const m = await tenantTx(async (tx) => {
-    if ((await lockTicketStatus(tx, t.id)) === "closed") throw conflict("The ticket is closed; raise a new ticket instead");
+    const status = await lockTicketStatus(tx, t.id);
+    if (status === null) throw notFound("Ticket"); // deleted meanwhile
+    if (status === "closed") throw conflict("The ticket is closed; raise a new ticket instead");
     const msg = await tx.helpdeskMessage.create({
       data: { ticket_id: t.id, author_user_id: auth.userId, body: input.body, internal: input.internal ?? false },
     });

@@ -5,7 +5,7 @@ import type { Prisma } from "../../../generated/prisma/client.ts";
 import { audit } from "../../platform/audit.ts";
 import { db, tenantTx, byId, type ScopedTx } from "../../db/tenancy.ts";
 import type { Page } from "../../http/envelope.ts";
-import { conflict, forbidden, invalidField } from "../../platform/errors.ts";
+import { conflict, forbidden, invalidField, notFound } from "../../platform/errors.ts";
 import type { AuthContext, QueryParams, RequestBody } from "../../http/types.ts";
 import { nextNumber } from "../../platform/sequences.ts";
 import { notify } from "../../platform/notify.ts";
@@ -89,7 +89,9 @@ export async function changeTicket(auth: AuthContext, id: string, change: Reques
       throw invalidField("body.assignee_user_id", "must be an owner, admin or hr member of the company");
   }
   const updated = await tenantTx(async (tx) => {
-    const from = ticketStatus(await lockTicketStatus(tx, current.id));
+    const locked = await lockTicketStatus(tx, current.id);
+    if (locked === null) throw notFound("Ticket"); // deleted meanwhile
+    const from = ticketStatus(locked);
     if (from === "closed") throw conflict("The ticket is closed; raise a new ticket instead");
     if (change.status && !canTransition(from, change.status)) throw conflict(`A ticket cannot go from ${from} to ${change.status}`);
     const data: Prisma.HelpdeskTicketUpdateInput = {};
@@ -151,6 +153,7 @@ export async function changeTicket(auth: AuthContext, id: string, change: Reques
 export async function discardTicket(auth: AuthContext, id: string): Promise<void> {
   const t = await visibleTicket(auth, id);
   await tenantTx(async (tx) => {
+    if ((await lockTicketStatus(tx, t.id)) === null) throw notFound("Ticket"); // deleted meanwhile: one deletion, audited once
     await tx.helpdeskTicket.update({ where: byId(t.id), data: { deleted_at: clock.now() } });
     await audit(
       {
