@@ -16,6 +16,9 @@
 //      (`employees`, `employee_department_counts`) and the platform's tables; other areas' data is
 //      read through their public face (index.ts).
 //   4. `lockRows(tx, "<table>", …)`/`lockRow(…)` name a tenant-owned table.
+//   5. Through the ORM as well, an area writes (create, update, upsert, delete and their *Many
+//      forms) only its own area's models, the employee record and the platform's models: a write to
+//      another area's data goes through that area's public face (index.ts), where its rules live.
 // Tenant-owned tables and their areas come from prisma/schema/<area>.prisma (models with a
 // `tenant_id` field; the table is the model's @@map).
 import { readdirSync, readFileSync, statSync } from "node:fs";
@@ -31,6 +34,8 @@ interface Table {
   name: string;
   schema: string;
   tenantOwned: boolean;
+  /** the Prisma model's name as the client spells it (`leaveEncashment`) */
+  model: string;
 }
 function loadTables(): Map<string, Table> {
   const tables = new Map<string, Table>();
@@ -41,7 +46,8 @@ function loadTables(): Map<string, Table> {
     for (const m of text.matchAll(/^model\s+(\w+)\s*\{([\s\S]*?)^\}/gm)) {
       const body = m[2];
       const name = /@@map\("([^"]+)"\)/.exec(body)?.[1] ?? m[1];
-      tables.set(name, { name, schema, tenantOwned: /^\s*tenant_id\s+String/m.test(body) });
+      const model = m[1][0].toLowerCase() + m[1].slice(1);
+      tables.set(name, { name, schema, tenantOwned: /^\s*tenant_id\s+String/m.test(body), model });
     }
   }
   return tables;
@@ -61,6 +67,24 @@ const AREA_SCHEMA: Record<string, string> = {
   employees: "employees",
   organization: "employees",
 };
+
+/** The ORM's writing methods (rule 5). */
+const ORM_WRITES = new Set([
+  "create",
+  "createMany",
+  "createManyAndReturn",
+  "update",
+  "updateMany",
+  "updateManyAndReturn",
+  "upsert",
+  "delete",
+  "deleteMany",
+]);
+
+/** Whether an area's code may name (rule 3) or write (rule 5) the table. */
+function mayName(table: Table, area: string): boolean {
+  return SHARED_SCHEMAS.has(table.schema) || SHARED_TABLES.has(table.name) || table.schema === (AREA_SCHEMA[area] ?? "platform");
+}
 
 // ─── files ───
 function walk(dir: string, out: string[] = []): string[] {
@@ -158,8 +182,7 @@ export function checkStatement(text: string, tables: Map<string, Table>, area: s
           `add ${r.alias ? `${r.alias}.` : ""}tenant_id = \${tenant}`,
       );
     if (area) {
-      const own = AREA_SCHEMA[area] ?? "platform";
-      if (r.table.schema !== own && !SHARED_SCHEMAS.has(r.table.schema) && !SHARED_TABLES.has(r.table.name))
+      if (!mayName(r.table, area))
         problems.push(`${r.table.name} belongs to the ${r.table.schema} area: read it through that area's index.ts`);
     }
   }
@@ -199,6 +222,17 @@ export function checkFile(file: string, source: string, tables: Map<string, Tabl
           const found = checkStatement(text, tables, area);
           if (found.length && !(!area && crossTenantMarked(sf, node))) for (const m of found) at(node, m);
         }
+      }
+    }
+    if (area && ts.isCallExpression(node) && ts.isPropertyAccessExpression(node.expression) && ORM_WRITES.has(node.expression.name.text)) {
+      const target = node.expression.expression;
+      if (ts.isPropertyAccessExpression(target)) {
+        const table = [...tables.values()].find((t) => t.model === target.name.text);
+        if (table && !mayName(table, area))
+          at(
+            node,
+            `${table.model}.${node.expression.name.text}: ${table.name} belongs to another area; write it through that area's index.ts`,
+          );
       }
     }
     if (

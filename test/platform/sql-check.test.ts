@@ -4,16 +4,28 @@ import { describe, expect, it } from "vitest";
 import { checkFile, checkSql } from "../../scripts/check-sql.ts";
 
 const tables = new Map([
-  ["employees", { name: "employees", schema: "employees", tenantOwned: true }],
-  ["leave_requests", { name: "leave_requests", schema: "leave", tenantOwned: true }],
-  ["leave_types", { name: "leave_types", schema: "leave", tenantOwned: true }],
-  ["tenants", { name: "tenants", schema: "platform", tenantOwned: false }],
-  ["memberships", { name: "memberships", schema: "platform", tenantOwned: true }],
+  ["employees", { name: "employees", schema: "employees", tenantOwned: true, model: "employee" }],
+  ["leave_requests", { name: "leave_requests", schema: "leave", tenantOwned: true, model: "leaveRequest" }],
+  ["leave_types", { name: "leave_types", schema: "leave", tenantOwned: true, model: "leaveType" }],
+  ["tenants", { name: "tenants", schema: "platform", tenantOwned: false, model: "tenant" }],
+  ["memberships", { name: "memberships", schema: "platform", tenantOwned: true, model: "membership" }],
 ]);
 const check = (file: string, body: string) =>
   checkFile(file, `import { sql, tenant, query } from "../../db/sql.ts";\n${body}\n`, tables).map((p) => p.message);
 
 describe("check-sql", () => {
+  it("rule 5: an area writes another area's models only through that area's index.ts, also through the ORM", () => {
+    const write = "await tx.leaveRequest.updateMany({ where: { id }, data: { status: 'approved' } });";
+    expect(check("src/modules/payroll/calculation.ts", write)).toEqual([
+      "leaveRequest.updateMany: leave_requests belongs to another area; write it through that area's index.ts",
+    ]);
+    expect(check("src/modules/leave/requests.ts", write)).toEqual([]);
+    // reads, the employee record and the platform's models stay open to every area
+    expect(check("src/modules/payroll/calculation.ts", "await tx.leaveRequest.findMany({ where: { id } });")).toEqual([]);
+    expect(check("src/modules/payroll/calculation.ts", "await tx.employee.update({ where: { id }, data: {} });")).toEqual([]);
+    expect(check("src/modules/payroll/calculation.ts", "await tx.membership.deleteMany({ where: { id } });")).toEqual([]);
+  });
+
   it("accepts statements that filter every tenant-owned table by the tenant", () => {
     expect(
       check(

@@ -2,7 +2,7 @@
 // content-addressed bytes on disk), metadata rows in employee_documents, audited. Who may see or
 // add them: access.ts.
 import { audit } from "../../platform/audit.ts";
-import { db, tenantTx } from "../../db/tenancy.ts";
+import { db, type ScopedTx, tenantTx } from "../../db/tenancy.ts";
 import { type PageQuery, pageOf } from "../../http/envelope.ts";
 import { notFound } from "../../platform/errors.ts";
 import type { AuthContext, UploadedFile } from "../../http/types.ts";
@@ -79,4 +79,29 @@ export async function employeeDocumentFile(auth: AuthContext, employeeId: string
   const d = await db.employeeDocument.findFirst({ where: { id: documentId, employee_id: employeeId }, include: { file: true } });
   if (!d) throw notFound("Document");
   return d.file;
+}
+
+/**
+ * Adds an already stored file to an employee's documents inside the caller's transaction, audited
+ * on the employee as `employee.document_uploaded` with where it came from - for flows that bring
+ * documents along (a hired candidate's appointment documents).
+ */
+export async function attachDocumentIn(
+  tx: ScopedTx,
+  employeeId: string,
+  doc: { file_id: string; document_type: string; title: string; source: string },
+): Promise<{ id: string }> {
+  const row = await tx.employeeDocument.create({
+    data: { employee_id: employeeId, file_id: doc.file_id, document_type: doc.document_type, title: doc.title, uploaded_by: null },
+  });
+  await audit(
+    {
+      action: "employee.document_uploaded",
+      entity_type: "employee",
+      entity_id: employeeId,
+      changes: { documents: { from: null, to: { id: row.id, document_type: row.document_type, title: row.title, source: doc.source } } },
+    },
+    tx,
+  );
+  return { id: row.id };
 }

@@ -7,6 +7,7 @@ export {
   type ExitFacts,
   exitOfEmployee,
 } from "./exits.ts";
+export { attachDocumentIn } from "./documents.ts";
 export { employeeFilesInUse, exitFigures, lastWorkingDays } from "./facts.ts";
 export { fullEmployeeJson } from "./profile.ts";
 export { createEmployeeIn, type EmployeeCreateInput } from "./records.ts";

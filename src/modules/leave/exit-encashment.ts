@@ -121,3 +121,26 @@ export async function encashOnExit(
   }
   return ids;
 }
+
+/**
+ * Prices approved encashments with what the payroll run that pays them computed (one update per
+ * distinct amount) - payroll's only write to leave's data, made here where leave's rules live.
+ */
+export async function priceEncashments(tx: ScopedTx, priced: readonly { id: string; amount: string }[], at: Date): Promise<void> {
+  const byAmount = new Map<string, string[]>();
+  for (const x of priced) (byAmount.get(x.amount) ?? byAmount.set(x.amount, []).get(x.amount)!).push(x.id);
+  for (const [amount, ids] of byAmount)
+    await tx.leaveEncashment.updateMany({ where: { id: { in: ids } }, data: { amount, updated_at: at } });
+}
+
+/**
+ * Prices one approved encashment no run has paid yet (a final settlement pays it); false when it is
+ * no longer approved and unpriced (changed meanwhile).
+ */
+export async function priceUnpaidEncashment(tx: ScopedTx, id: string, amount: string, at: Date): Promise<boolean> {
+  const { count } = await tx.leaveEncashment.updateMany({
+    where: { id, status: "approved", amount: null },
+    data: { amount, updated_at: at },
+  });
+  return count === 1;
+}

@@ -1,7 +1,14 @@
 // The leave area's public face: what other areas (attendance, payroll) and the job registry may use.
 // Everything else in this folder is internal (scripts/check-dependencies.ts).
 export { maxDate, monthRange } from "./calendar.ts";
-export { type ExitEncashment, type ExitLeaveBalance, encashOnExit, exitLeaveBalances } from "./exit-encashment.ts";
+export {
+  type ExitEncashment,
+  type ExitLeaveBalance,
+  encashOnExit,
+  exitLeaveBalances,
+  priceEncashments,
+  priceUnpaidEncashment,
+} from "./exit-encashment.ts";
 export { accrualJob, expiryJob } from "./jobs.ts";
 export { employeeName } from "./json.ts";
 export { holidayApplies } from "./off-days.ts";

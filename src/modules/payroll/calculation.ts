@@ -13,7 +13,7 @@ import { Decimal } from "../../lib/money.ts";
 import { mapYielding, stringifyYielding } from "../../lib/yielding.ts";
 import { absencesBetween } from "../attendance/index.ts";
 import { lastWorkingDays } from "../employees/index.ts";
-import { approvedLeaveBetween, encashmentsToPay, mandatoryHolidaysBetween } from "../leave/index.ts";
+import { approvedLeaveBetween, encashmentsToPay, mandatoryHolidaysBetween, priceEncashments } from "../leave/index.ts";
 import { loadAttendanceSettings } from "../shared/work-settings.ts";
 import { badRequest } from "../../platform/errors.ts";
 import {
@@ -476,11 +476,8 @@ export async function finalizeRun(
     await settleLoans(tx, loanIds, now);
   }
   if (claimIds.length) await markClaimsPaid(tx, run.id, claimIds, now);
-  // encashments are priced by the run that pays them (one update per distinct amount)
-  const byAmount = new Map<string, string[]>();
-  for (const x of priced) (byAmount.get(x.amount) ?? byAmount.set(x.amount, []).get(x.amount)!).push(x.id);
-  for (const [amount, ids] of byAmount)
-    await tx.leaveEncashment.updateMany({ where: { id: { in: ids } }, data: { amount, updated_at: now } });
+  // encashments are priced by the run that pays them
+  await priceEncashments(tx, priced, now);
   await tx.payrollRun.update({
     where: byId(run.id),
     data: { status: "processed", processed_at: now, processed_by: userId, failure_reason: null },

@@ -16,7 +16,14 @@ import { audit } from "../../platform/audit.ts";
 import { conflict, notFound } from "../../platform/errors.ts";
 import { nextNumber } from "../../platform/sequences.ts";
 import { attachSettlementToChecklist, completeSettlementItem, type ExitFacts, exitOfEmployee } from "../employees/index.ts";
-import { approvedLeaveBetween, encashmentsToPay, encashOnExit, exitLeaveBalances, mandatoryHolidaysBetween } from "../leave/index.ts";
+import {
+  approvedLeaveBetween,
+  encashmentsToPay,
+  encashOnExit,
+  exitLeaveBalances,
+  mandatoryHolidaysBetween,
+  priceUnpaidEncashment,
+} from "../leave/index.ts";
 import { absencesBetween } from "../attendance/index.ts";
 import { assertNotOwnRecord, OWN_RECORD, selfDecision } from "../shared/access.ts";
 import { loadAttendanceSettings, tenantToday } from "../shared/work-settings.ts";
@@ -486,13 +493,8 @@ export async function processSettlement(auth: AuthContext, id: string): Promise<
     // approved requests no run has paid: priced here (payroll runs pay only unpriced ones)
     const requests = now.leave_encashment_lines.filter((l) => l.source === "request");
     for (const l of requests) {
-      const priced = l.encashment_id
-        ? await tx.leaveEncashment.updateMany({
-            where: { id: l.encashment_id, status: "approved", amount: null },
-            data: { amount: l.amount, updated_at: at },
-          })
-        : { count: 0 };
-      if (priced.count !== 1) throw conflict(`An encashment of ${l.leave_type} changed meanwhile: recalculate the settlement`);
+      const priced = l.encashment_id ? await priceUnpaidEncashment(tx, l.encashment_id, l.amount, at) : false;
+      if (!priced) throw conflict(`An encashment of ${l.leave_type} changed meanwhile: recalculate the settlement`);
     }
     const balances = now.leave_encashment_lines.filter((l) => l.source === "balance");
     const encashmentIds = await encashOnExit(tx, e.id, balances, {

@@ -6,7 +6,7 @@ import { tenantTx, byId } from "../../db/tenancy.ts";
 import { conflict, notFound } from "../../platform/errors.ts";
 import type { AuthContext, RequestBody } from "../../http/types.ts";
 import { toDateString } from "../../lib/dates.ts";
-import { createEmployeeIn, fullEmployeeJson, type EmployeeCreateInput } from "../employees/index.ts";
+import { attachDocumentIn, createEmployeeIn, fullEmployeeJson, type EmployeeCreateInput } from "../employees/index.ts";
 import { candidateInclude, candidateJson, visibleCandidate } from "./candidates.ts";
 import { companyToday } from "./common.ts";
 import { lockCandidate } from "./queries.ts";
@@ -56,23 +56,12 @@ export async function convertToEmployee(auth: AuthContext, id: string, body: Inp
     });
     let copied = 0;
     for (const d of offer?.documents ?? []) {
-      const doc = await tx.employeeDocument.create({
-        data: { employee_id: employee.id, file_id: d.file_id, document_type: d.document_type, title: d.title, uploaded_by: null },
+      await attachDocumentIn(tx, employee.id, {
+        file_id: d.file_id,
+        document_type: d.document_type,
+        title: d.title,
+        source: `appointment ${offer!.offer_number}`,
       });
-      await audit(
-        {
-          action: "employee.document_uploaded",
-          entity_type: "employee",
-          entity_id: employee.id,
-          changes: {
-            documents: {
-              from: null,
-              to: { id: doc.id, document_type: doc.document_type, title: doc.title, source: `appointment ${offer!.offer_number}` },
-            },
-          },
-        },
-        tx,
-      );
       copied++;
     }
     await audit(
