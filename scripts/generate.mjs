@@ -6,9 +6,11 @@
 //   4. generated/handlers.ts    - the handler map, composed from src/modules/<area>/handlers.ts
 //                                 (+ stubs.ts written by `make stubs`); typed so that a missing
 //                                 handler is a compile error
-//   5. generated/prisma/        - the Prisma client (no native engine needed)
+//   5. generated/prisma/        - the Prisma client (no native engine needed), regenerated only
+//                                 when the schema, its config or Prisma's version changed
 // Output is deterministic so `make test` can check that generated/ is not stale.
 import { execFileSync } from "node:child_process";
+import { createHash } from "node:crypto";
 import { existsSync, mkdirSync, readdirSync, readFileSync, writeFileSync } from "node:fs";
 import path from "node:path";
 import openapiTS, { astToString } from "openapi-typescript";
@@ -176,6 +178,18 @@ export const areaJobs: readonly JobDefinition[] = [${scheduled.map((a) => `...${
 `,
 );
 
-// 5. Prisma client
-run(bin("prisma"), ["generate", "--config", "prisma/prisma.config.ts"]);
+// 5. Prisma client - only when its inputs changed (the schema, the config, the Prisma versions):
+// generated/prisma/.inputs records their digest, so a change to openapi/ alone does not rerun it.
+const prismaInputs = createHash("sha256");
+const schemaDir = path.join(root, "prisma", "schema");
+for (const f of readdirSync(schemaDir).sort()) prismaInputs.update(f).update(readFileSync(path.join(schemaDir, f)));
+prismaInputs.update(readFileSync(path.join(root, "prisma", "prisma.config.ts")));
+for (const pkg of ["prisma", "@prisma/client"])
+  prismaInputs.update(`${pkg}@${JSON.parse(readFileSync(path.join(root, "node_modules", pkg, "package.json"), "utf8")).version}`);
+const prismaDigest = `${prismaInputs.digest("hex")}\n`;
+const prismaStamp = path.join(gen, "prisma", ".inputs");
+if (!existsSync(prismaStamp) || readFileSync(prismaStamp, "utf8") !== prismaDigest) {
+  run(bin("prisma"), ["generate", "--config", "prisma/prisma.config.ts"]);
+  writeFileSync(prismaStamp, prismaDigest);
+}
 console.log(`generated: ${ops.length} operations in ${areas.length} areas`);
