@@ -1520,6 +1520,74 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/api/integrations/credentials": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * API credentials of the company
+         * @description Every credential, revoked ones included (newest first), with the prefix of its secret; the secret itself is never shown again. Session only: a credential cannot list or manage credentials.
+         */
+        get: operations["listApiCredentials"];
+        put?: never;
+        /**
+         * Create an API credential
+         * @description A server-to-server credential of the company: calls with `Authorization: Bearer <secret>` act with its `role` and `scopes` (both needed: the operation's `x-roles` and `x-scope`). The secret is in this answer only. Audited `api_credential.created`; the changes it makes are audited under its name (`actor_credential`). Session only.
+         */
+        post: operations["createApiCredential"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/integrations/credentials/{id}": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                id: components["parameters"]["IdPath"];
+            };
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        post?: never;
+        /**
+         * Revoke an API credential
+         * @description Refused (401) from the next request on, in every server process (credentials are read from the database on each request, never cached). Revoking a revoked credential is a 409. Audited `api_credential.revoked`. Session only.
+         */
+        delete: operations["revokeApiCredential"];
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/integrations/credentials/{id}/rotate": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                id: components["parameters"]["IdPath"];
+            };
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Rotate an API credential's secret
+         * @description Issues a new secret (shown this once); the current one stays valid for `grace_seconds` (a day by default), so two secrets work while clients switch. A revoked credential is a 409. Audited `api_credential.rotated`. Session only.
+         */
+        post: operations["rotateApiCredential"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/api/leave-adjustments": {
         parameters: {
             query?: never;
@@ -3549,6 +3617,101 @@ export interface components {
             /** @example Software engineer, 6 years: TypeScript, Node.js, PostgreSQL, payroll systems. */
             resume_text?: string;
         };
+        ApiCredential: {
+            /**
+             * Format: date-time
+             * @example 2026-11-20T09:15:00.000Z
+             */
+            created_at: string;
+            /**
+             * Format: uuid
+             * @description The member who created it; the credential stops working when they leave the company.
+             * @example d703a0f6-30a4-4936-86d9-cd4519262c0d
+             */
+            created_by: string;
+            /**
+             * Format: date-time
+             * @description After this instant the credential is refused (401).
+             * @example 2026-11-27T17:30:00.000Z
+             */
+            expires_at: string | null;
+            /**
+             * Format: uuid
+             * @example 6a96e2ef-4e59-4e5f-b94b-b02ff9f1efef
+             */
+            id: string;
+            /**
+             * @description The credential's name: the audit trail records its changes under it.
+             * @example Priya Sharma
+             */
+            name: string;
+            /**
+             * @description The public part of the current secret (`hrms_<prefix>_...`), to recognise it in lists and logs.
+             * @example hrms_k3j9x2m4q7
+             */
+            prefix: string;
+            /**
+             * Format: date-time
+             * @description Until when the previous secret is accepted (null when there is none).
+             * @example 2026-11-27T17:30:00.000Z
+             */
+            previous_expires_at: string | null;
+            /**
+             * @description After a rotation, the prefix of the previous secret while it is still accepted.
+             * @example hrms_p8w2c5n1z3
+             */
+            previous_prefix: string | null;
+            /**
+             * Format: date-time
+             * @example 2026-11-25T10:30:00.000Z
+             */
+            revoked_at: string | null;
+            /**
+             * @description The role whose operations (`x-roles`) the credential may call, together with its scopes; never more than its creator's role at the time of the request.
+             * @enum {string}
+             */
+            role: "admin" | "hr";
+            scopes: components["schemas"]["ApiScope"][];
+        };
+        ApiCredentialCreate: {
+            /**
+             * Format: date-time
+             * @description Optional; must be in the future.
+             * @example 2026-11-27T17:30:00.000Z
+             */
+            expires_at?: string | null;
+            /** @example Priya Sharma */
+            name: string;
+            /**
+             * @description The role the credential acts with (`admin` only for an owner or admin creator; every creator is one).
+             * @default hr
+             * @enum {string}
+             */
+            role?: "admin" | "hr";
+            /** @description Scopes of the document (`x-scope` of its operations); an unknown scope is a 400 naming it. */
+            scopes: components["schemas"]["ApiScope"][];
+        };
+        ApiCredentialIssued: {
+            credential: components["schemas"]["ApiCredential"];
+            /**
+             * @description The secret, shown this once (only its SHA-256 is stored): send it as `Authorization: Bearer <secret>`.
+             * @example hrms_k3j9x2m4q7_Qm9vZGxlcyBhcmUgbm90IHNlY3JldHMgYnV0IHRoaXMgaXM
+             */
+            secret: string;
+        };
+        ApiCredentialRotate: {
+            /**
+             * Format: int32
+             * @description How long the previous secret stays valid beside the new one (0: refused at once). Two secrets at most: rotating again ends the older one's grace.
+             * @default 86400
+             */
+            grace_seconds?: number;
+        };
+        /**
+         * @description A permission of an API credential: `<area>:read` for the GET operations of an area (its first tag), `<area>:write` for its other operations, and `webhooks:manage` for the webhook endpoints. Each operation states the scope it needs in `x-scope` and in its `security` requirement (`apiCredential: [<scope>]`); a credential without it gets a 403 naming it.
+         * @example employees:read
+         */
+        ApiScope: string;
         /** @description A joining document the candidate uploaded through the appointment link. */
         AppointmentDocument: {
             /**
@@ -4297,6 +4460,16 @@ export interface components {
              * @example leave_request.approved
              */
             action: string;
+            /** @description The API credential the change was made with (its name when it was made), or null; `actor_user_id` is its creator. */
+            actor_credential?: {
+                /**
+                 * Format: uuid
+                 * @example 1ed89e08-ba54-4c77-9cd5-90a07d3a1048
+                 */
+                id: string;
+                /** @example Priya Sharma */
+                name: string;
+            } | null;
             /**
              * @description The actor's e-mail address; null for scheduled jobs, and in an employee's activity log for readers other than owner and admin.
              * @example anita.desai@example.com
@@ -15033,6 +15206,157 @@ export interface operations {
             400: components["responses"]["ValidationFailed"];
             401: components["responses"]["Unauthenticated"];
             403: components["responses"]["Forbidden"];
+            408: components["responses"]["RequestTimeout"];
+            409: components["responses"]["Conflict"];
+            413: components["responses"]["PayloadTooLarge"];
+            415: components["responses"]["UnsupportedMediaType"];
+            429: components["responses"]["BodiesInProgress"];
+            500: components["responses"]["Internal"];
+            503: components["responses"]["Unavailable"];
+        };
+    };
+    listApiCredentials: {
+        parameters: {
+            query?: {
+                /** @description Page size, 1-100 (default 20). Out of range is a 400, never clamped. */
+                limit?: components["parameters"]["Limit"];
+                /** @description Page number, from 1 to 10 000 (with `limit`, at most a million rows into a list; narrow the list with its filters to go further). Out of range is a 400 naming `query.page`, never clamped. */
+                page?: components["parameters"]["Page"];
+            };
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description A page of credentials. */
+            200: {
+                headers: {
+                    "Cache-Control": components["headers"]["CacheControlNoStore"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        data: components["schemas"]["ApiCredential"][];
+                        /** @example OK */
+                        message: string;
+                        pagination: components["schemas"]["Pagination"];
+                    };
+                };
+            };
+            400: components["responses"]["ValidationFailed"];
+            401: components["responses"]["Unauthenticated"];
+            403: components["responses"]["Forbidden"];
+            500: components["responses"]["Internal"];
+            503: components["responses"]["Unavailable"];
+        };
+    };
+    createApiCredential: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["ApiCredentialCreate"];
+            };
+        };
+        responses: {
+            /** @description Created; the secret is shown this once. */
+            201: {
+                headers: {
+                    "Cache-Control": components["headers"]["CacheControlNoStore"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        data: components["schemas"]["ApiCredentialIssued"];
+                        /** @example Created */
+                        message: string;
+                    };
+                };
+            };
+            400: components["responses"]["ValidationFailed"];
+            401: components["responses"]["Unauthenticated"];
+            403: components["responses"]["Forbidden"];
+            408: components["responses"]["RequestTimeout"];
+            413: components["responses"]["PayloadTooLarge"];
+            415: components["responses"]["UnsupportedMediaType"];
+            429: components["responses"]["BodiesInProgress"];
+            500: components["responses"]["Internal"];
+            503: components["responses"]["Unavailable"];
+        };
+    };
+    revokeApiCredential: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                id: components["parameters"]["IdPath"];
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Revoked. */
+            200: {
+                headers: {
+                    "Cache-Control": components["headers"]["CacheControlNoStore"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        data: components["schemas"]["ApiCredential"];
+                        /** @example OK */
+                        message: string;
+                    };
+                };
+            };
+            400: components["responses"]["ValidationFailed"];
+            401: components["responses"]["Unauthenticated"];
+            403: components["responses"]["Forbidden"];
+            404: components["responses"]["NotFound"];
+            409: components["responses"]["Conflict"];
+            415: components["responses"]["UnsupportedMediaType"];
+            500: components["responses"]["Internal"];
+            503: components["responses"]["Unavailable"];
+        };
+    };
+    rotateApiCredential: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                id: components["parameters"]["IdPath"];
+            };
+            cookie?: never;
+        };
+        requestBody?: {
+            content: {
+                "application/json": components["schemas"]["ApiCredentialRotate"];
+            };
+        };
+        responses: {
+            /** @description The new secret. */
+            200: {
+                headers: {
+                    "Cache-Control": components["headers"]["CacheControlNoStore"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        data: components["schemas"]["ApiCredentialIssued"];
+                        /** @example OK */
+                        message: string;
+                    };
+                };
+            };
+            400: components["responses"]["ValidationFailed"];
+            401: components["responses"]["Unauthenticated"];
+            403: components["responses"]["Forbidden"];
+            404: components["responses"]["NotFound"];
             408: components["responses"]["RequestTimeout"];
             409: components["responses"]["Conflict"];
             413: components["responses"]["PayloadTooLarge"];

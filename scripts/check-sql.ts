@@ -60,6 +60,7 @@ const AREA_SCHEMA: Record<string, string> = {
   helpdesk: "helpdesk",
   employees: "employees",
   organization: "employees",
+  integrations: "integrations",
 };
 
 // ─── files ───

@@ -134,6 +134,14 @@ export type HelpdeskTicket = Prisma.HelpdeskTicketModel
  */
 export type HelpdeskMessage = Prisma.HelpdeskMessageModel
 /**
+ * Model ApiCredential
+ * A server-to-server credential of a company (src/platform/identity/credentials.ts). The secret
+ * `hrms_<prefix>_<random>` is stored as its SHA-256 only and looked up by that hash (an index over
+ * every company: the caller's company is not known before), so no lookup depends on whether a
+ * prefix exists. After a rotation the previous secret is accepted until `previous_expires_at`.
+ */
+export type ApiCredential = Prisma.ApiCredentialModel
+/**
  * Model LeaveType
  * 
  */

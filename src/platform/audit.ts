@@ -20,7 +20,15 @@ const changesJson = (changes: AuditEntry["changes"]): Prisma.InputJsonValue | ty
 
 function actor() {
   const ctx = requestContext.getStore();
-  return { actor_user_id: ctx?.userId ?? null, actor_email: ctx?.email ?? null, ip: ctx?.ip ?? null, request_id: ctx?.requestId ?? null };
+  return {
+    actor_user_id: ctx?.userId ?? null,
+    actor_email: ctx?.email ?? null,
+    ip: ctx?.ip ?? null,
+    request_id: ctx?.requestId ?? null,
+    // a change made with an API credential is audited under its name too (issue 31)
+    actor_credential_id: ctx?.credential?.id ?? null,
+    actor_credential_name: ctx?.credential?.name ?? null,
+  };
 }
 
 /** Audit in the active tenant (the tenant-scoped client adds tenant_id). */
@@ -118,6 +126,8 @@ export function auditEntryJson(
     changes: unknown;
     ip: string | null;
     created_at: Date;
+    actor_credential_id?: string | null;
+    actor_credential_name?: string | null;
   },
   opts: { actorDetails: boolean } = { actorDetails: true },
 ) {
@@ -131,5 +141,6 @@ export function auditEntryJson(
     changes: (a.changes ?? null) as Record<string, unknown> | null,
     ip: opts.actorDetails ? a.ip : null,
     created_at: a.created_at.toISOString(),
+    actor_credential: a.actor_credential_id ? { id: a.actor_credential_id, name: a.actor_credential_name ?? "" } : null,
   };
 }

@@ -416,6 +416,7 @@ export const ModelName = {
   NumberSequence: 'NumberSequence',
   HelpdeskTicket: 'HelpdeskTicket',
   HelpdeskMessage: 'HelpdeskMessage',
+  ApiCredential: 'ApiCredential',
   LeaveType: 'LeaveType',
   LeavePeriod: 'LeavePeriod',
   LeavePolicy: 'LeavePolicy',
@@ -482,7 +483,7 @@ export type TypeMap<ExtArgs extends runtime.Types.Extensions.InternalArgs = runt
     omit: GlobalOmitOptions
   }
   meta: {
-    modelProps: "assetCategory" | "asset" | "assetAssignment" | "assetReturnRequest" | "assetDamageReport" | "attendanceSettings" | "attendanceRecord" | "attendanceRegularization" | "employee" | "employeeDepartmentCount" | "employeeCodeCounter" | "employeeDocument" | "employeeExit" | "exitChecklistItem" | "branch" | "workLocation" | "numberSequence" | "helpdeskTicket" | "helpdeskMessage" | "leaveType" | "leavePeriod" | "leavePolicy" | "leavePolicyItem" | "leavePolicyEmployee" | "leaveAllocation" | "leaveLedgerEntry" | "leaveBalanceTotal" | "leaveRequest" | "leaveEncashment" | "holiday" | "wfhRequest" | "holidayWorkRequest" | "loanType" | "expenseCategory" | "salaryComponent" | "employeeSalarySetup" | "employeeSalaryComponent" | "payrollRun" | "payrollSlip" | "loanAdvance" | "loanInstallment" | "expenseClaim" | "finalSettlement" | "user" | "tenant" | "knownClient" | "passwordResetToken" | "emailOutbox" | "session" | "membership" | "employeeUserLink" | "invitation" | "auditLog" | "notification" | "storedFile" | "billingEvent" | "billingCustomer" | "signupRequest" | "passwordResetRequest" | "authThrottle" | "usageCounter" | "tenantSetting" | "jobRequisition" | "jobPosting" | "candidate" | "interview" | "interviewSession" | "jobOffer" | "appointmentDocument" | "talentPoolCandidate"
+    modelProps: "assetCategory" | "asset" | "assetAssignment" | "assetReturnRequest" | "assetDamageReport" | "attendanceSettings" | "attendanceRecord" | "attendanceRegularization" | "employee" | "employeeDepartmentCount" | "employeeCodeCounter" | "employeeDocument" | "employeeExit" | "exitChecklistItem" | "branch" | "workLocation" | "numberSequence" | "helpdeskTicket" | "helpdeskMessage" | "apiCredential" | "leaveType" | "leavePeriod" | "leavePolicy" | "leavePolicyItem" | "leavePolicyEmployee" | "leaveAllocation" | "leaveLedgerEntry" | "leaveBalanceTotal" | "leaveRequest" | "leaveEncashment" | "holiday" | "wfhRequest" | "holidayWorkRequest" | "loanType" | "expenseCategory" | "salaryComponent" | "employeeSalarySetup" | "employeeSalaryComponent" | "payrollRun" | "payrollSlip" | "loanAdvance" | "loanInstallment" | "expenseClaim" | "finalSettlement" | "user" | "tenant" | "knownClient" | "passwordResetToken" | "emailOutbox" | "session" | "membership" | "employeeUserLink" | "invitation" | "auditLog" | "notification" | "storedFile" | "billingEvent" | "billingCustomer" | "signupRequest" | "passwordResetRequest" | "authThrottle" | "usageCounter" | "tenantSetting" | "jobRequisition" | "jobPosting" | "candidate" | "interview" | "interviewSession" | "jobOffer" | "appointmentDocument" | "talentPoolCandidate"
     txIsolationLevel: TransactionIsolationLevel
   }
   model: {
@@ -1889,6 +1890,80 @@ export type TypeMap<ExtArgs extends runtime.Types.Extensions.InternalArgs = runt
         count: {
           args: Prisma.HelpdeskMessageCountArgs<ExtArgs>
           result: runtime.Types.Utils.Optional<Prisma.HelpdeskMessageCountAggregateOutputType> | number
+        }
+      }
+    }
+    ApiCredential: {
+      payload: Prisma.$ApiCredentialPayload<ExtArgs>
+      fields: Prisma.ApiCredentialFieldRefs
+      operations: {
+        findUnique: {
+          args: Prisma.ApiCredentialFindUniqueArgs<ExtArgs>
+          result: runtime.Types.Utils.PayloadToResult<Prisma.$ApiCredentialPayload> | null
+        }
+        findUniqueOrThrow: {
+          args: Prisma.ApiCredentialFindUniqueOrThrowArgs<ExtArgs>
+          result: runtime.Types.Utils.PayloadToResult<Prisma.$ApiCredentialPayload>
+        }
+        findFirst: {
+          args: Prisma.ApiCredentialFindFirstArgs<ExtArgs>
+          result: runtime.Types.Utils.PayloadToResult<Prisma.$ApiCredentialPayload> | null
+        }
+        findFirstOrThrow: {
+          args: Prisma.ApiCredentialFindFirstOrThrowArgs<ExtArgs>
+          result: runtime.Types.Utils.PayloadToResult<Prisma.$ApiCredentialPayload>
+        }
+        findMany: {
+          args: Prisma.ApiCredentialFindManyArgs<ExtArgs>
+          result: runtime.Types.Utils.PayloadToResult<Prisma.$ApiCredentialPayload>[]
+        }
+        create: {
+          args: Prisma.ApiCredentialCreateArgs<ExtArgs>
+          result: runtime.Types.Utils.PayloadToResult<Prisma.$ApiCredentialPayload>
+        }
+        createMany: {
+          args: Prisma.ApiCredentialCreateManyArgs<ExtArgs>
+          result: BatchPayload
+        }
+        createManyAndReturn: {
+          args: Prisma.ApiCredentialCreateManyAndReturnArgs<ExtArgs>
+          result: runtime.Types.Utils.PayloadToResult<Prisma.$ApiCredentialPayload>[]
+        }
+        delete: {
+          args: Prisma.ApiCredentialDeleteArgs<ExtArgs>
+          result: runtime.Types.Utils.PayloadToResult<Prisma.$ApiCredentialPayload>
+        }
+        update: {
+          args: Prisma.ApiCredentialUpdateArgs<ExtArgs>
+          result: runtime.Types.Utils.PayloadToResult<Prisma.$ApiCredentialPayload>
+        }
+        deleteMany: {
+          args: Prisma.ApiCredentialDeleteManyArgs<ExtArgs>
+          result: BatchPayload
+        }
+        updateMany: {
+          args: Prisma.ApiCredentialUpdateManyArgs<ExtArgs>
+          result: BatchPayload
+        }
+        updateManyAndReturn: {
+          args: Prisma.ApiCredentialUpdateManyAndReturnArgs<ExtArgs>
+          result: runtime.Types.Utils.PayloadToResult<Prisma.$ApiCredentialPayload>[]
+        }
+        upsert: {
+          args: Prisma.ApiCredentialUpsertArgs<ExtArgs>
+          result: runtime.Types.Utils.PayloadToResult<Prisma.$ApiCredentialPayload>
+        }
+        aggregate: {
+          args: Prisma.ApiCredentialAggregateArgs<ExtArgs>
+          result: runtime.Types.Utils.Optional<Prisma.AggregateApiCredential>
+        }
+        groupBy: {
+          args: Prisma.ApiCredentialGroupByArgs<ExtArgs>
+          result: runtime.Types.Utils.Optional<Prisma.ApiCredentialGroupByOutputType>[]
+        }
+        count: {
+          args: Prisma.ApiCredentialCountArgs<ExtArgs>
+          result: runtime.Types.Utils.Optional<Prisma.ApiCredentialCountAggregateOutputType> | number
         }
       }
     }
@@ -6043,6 +6118,28 @@ export const HelpdeskMessageScalarFieldEnum = {
 export type HelpdeskMessageScalarFieldEnum = (typeof HelpdeskMessageScalarFieldEnum)[keyof typeof HelpdeskMessageScalarFieldEnum]
 
 
+export const ApiCredentialScalarFieldEnum = {
+  tenant_id: 'tenant_id',
+  id: 'id',
+  name: 'name',
+  role: 'role',
+  scopes: 'scopes',
+  prefix: 'prefix',
+  secret_hash: 'secret_hash',
+  previous_prefix: 'previous_prefix',
+  previous_secret_hash: 'previous_secret_hash',
+  previous_expires_at: 'previous_expires_at',
+  expires_at: 'expires_at',
+  revoked_at: 'revoked_at',
+  created_by: 'created_by',
+  last_write_lsn: 'last_write_lsn',
+  created_at: 'created_at',
+  updated_at: 'updated_at'
+} as const
+
+export type ApiCredentialScalarFieldEnum = (typeof ApiCredentialScalarFieldEnum)[keyof typeof ApiCredentialScalarFieldEnum]
+
+
 export const LeaveTypeScalarFieldEnum = {
   tenant_id: 'tenant_id',
   id: 'id',
@@ -6696,6 +6793,8 @@ export const AuditLogScalarFieldEnum = {
   changes: 'changes',
   ip: 'ip',
   request_id: 'request_id',
+  actor_credential_id: 'actor_credential_id',
+  actor_credential_name: 'actor_credential_name',
   created_at: 'created_at'
 } as const
 
@@ -7349,6 +7448,7 @@ export type GlobalOmitConfig = {
   numberSequence?: Prisma.NumberSequenceOmit
   helpdeskTicket?: Prisma.HelpdeskTicketOmit
   helpdeskMessage?: Prisma.HelpdeskMessageOmit
+  apiCredential?: Prisma.ApiCredentialOmit
   leaveType?: Prisma.LeaveTypeOmit
   leavePeriod?: Prisma.LeavePeriodOmit
   leavePolicy?: Prisma.LeavePolicyOmit

@@ -70,6 +70,7 @@ export const ModelName = {
   NumberSequence: 'NumberSequence',
   HelpdeskTicket: 'HelpdeskTicket',
   HelpdeskMessage: 'HelpdeskMessage',
+  ApiCredential: 'ApiCredential',
   LeaveType: 'LeaveType',
   LeavePeriod: 'LeavePeriod',
   LeavePolicy: 'LeavePolicy',
@@ -475,6 +476,28 @@ export const HelpdeskMessageScalarFieldEnum = {
 } as const
 
 export type HelpdeskMessageScalarFieldEnum = (typeof HelpdeskMessageScalarFieldEnum)[keyof typeof HelpdeskMessageScalarFieldEnum]
+
+
+export const ApiCredentialScalarFieldEnum = {
+  tenant_id: 'tenant_id',
+  id: 'id',
+  name: 'name',
+  role: 'role',
+  scopes: 'scopes',
+  prefix: 'prefix',
+  secret_hash: 'secret_hash',
+  previous_prefix: 'previous_prefix',
+  previous_secret_hash: 'previous_secret_hash',
+  previous_expires_at: 'previous_expires_at',
+  expires_at: 'expires_at',
+  revoked_at: 'revoked_at',
+  created_by: 'created_by',
+  last_write_lsn: 'last_write_lsn',
+  created_at: 'created_at',
+  updated_at: 'updated_at'
+} as const
+
+export type ApiCredentialScalarFieldEnum = (typeof ApiCredentialScalarFieldEnum)[keyof typeof ApiCredentialScalarFieldEnum]
 
 
 export const LeaveTypeScalarFieldEnum = {
@@ -1130,6 +1153,8 @@ export const AuditLogScalarFieldEnum = {
   changes: 'changes',
   ip: 'ip',
   request_id: 'request_id',
+  actor_credential_id: 'actor_credential_id',
+  actor_credential_name: 'actor_credential_name',
   created_at: 'created_at'
 } as const
 
