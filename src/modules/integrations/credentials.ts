@@ -87,7 +87,7 @@ async function lockLive(tx: Parameters<Parameters<typeof tenantTx>[0]>[0], id: s
 }
 
 /** Revoked at once: the next request with its secret is a 401 in every process. */
-export async function revokeApiCredential(id: string) {
+export async function revokeCredential(id: string) {
   return credentialJson(
     await tenantTx(async (tx) => {
       const c = await lockLive(tx, id);
@@ -99,7 +99,7 @@ export async function revokeApiCredential(id: string) {
 }
 
 /** A new secret; the current one stays valid for the grace period (two at most). */
-export async function rotateApiCredential(id: string, input: RotateInput | undefined) {
+export async function replaceCredentialSecret(id: string, input: RotateInput | undefined) {
   const grace = input?.grace_seconds ?? DEFAULT_GRACE_SECONDS;
   const issued = newCredentialSecret();
   const c = await tenantTx(async (tx) => {

@@ -1,7 +1,7 @@
 // Integrations (issue 31): API credentials. Each handler is one use-case call (credentials.ts).
 import { created, ok, pageOf, paginated } from "../../http/envelope.ts";
 import type { AreaHandlers } from "../../http/types.ts";
-import { credentialPage, issueApiCredential, revokeApiCredential, rotateApiCredential } from "./credentials.ts";
+import { credentialPage, issueApiCredential, replaceCredentialSecret, revokeCredential } from "./credentials.ts";
 
 export const handlers = {
   async listApiCredentials({ query }) {
@@ -15,10 +15,10 @@ export const handlers = {
   },
 
   async revokeApiCredential({ params }) {
-    return ok(await revokeApiCredential(params.id), "API credential revoked");
+    return ok(await revokeCredential(params.id), "API credential revoked");
   },
 
   async rotateApiCredential({ params, body }) {
-    return ok(await rotateApiCredential(params.id, body), "API credential rotated; the new secret is shown this once");
+    return ok(await replaceCredentialSecret(params.id, body), "API credential rotated; the new secret is shown this once");
   },
 } satisfies Partial<AreaHandlers<"integrations">>;
