@@ -92,6 +92,10 @@ ${ops.map(operationLine).join("\n")}
 
 export type OperationId = keyof typeof operationTable;
 
+/** The event types of the document's \`webhooks\` section: audit actions that are also sent as events (src/platform/events). */
+export const eventTypes = ${q(Object.keys(doc.webhooks ?? {}).sort())} as const;
+export type EventType = (typeof eventTypes)[number];
+
 /** Every scope an operation of the document needs (what an API credential may be given). */
 export const scopes = ${q([...new Set(ops.map((o) => o.scope).filter(Boolean))].sort())} as const;
 

@@ -4,6 +4,7 @@ import { Prisma } from "../../generated/prisma/client.ts";
 import { systemDb } from "../db/client.ts";
 import { db } from "../db/tenancy.ts";
 import { requestContext } from "../log.ts";
+import { type EventClient, isEventType, recordEvent } from "./events/events.ts";
 
 export interface AuditEntry {
   action: string;
@@ -12,7 +13,7 @@ export interface AuditEntry {
   changes?: Record<string, unknown> | null;
 }
 
-type AuditClient = { auditLog: { create: (args: { data: Prisma.AuditLogUncheckedCreateInput }) => Promise<unknown> } };
+type AuditClient = { auditLog: { create: (args: { data: Prisma.AuditLogUncheckedCreateInput }) => Promise<unknown> } } & EventClient;
 
 /** The changes as a JSON column value (SQL NULL when there are none). */
 const changesJson = (changes: AuditEntry["changes"]): Prisma.InputJsonValue | typeof Prisma.DbNull =>
@@ -31,7 +32,11 @@ function actor() {
   };
 }
 
-/** Audit in the active tenant (the tenant-scoped client adds tenant_id). */
+/**
+ * Audit in the active tenant (the tenant-scoped client adds tenant_id). An action that is an event
+ * type of the document (its `webhooks` section) is also written as an event, with the same client:
+ * in the change's transaction (src/platform/events/events.ts).
+ */
 export async function audit(entry: AuditEntry, client: AuditClient = db): Promise<void> {
   await client.auditLog.create({
     data: {
@@ -42,6 +47,7 @@ export async function audit(entry: AuditEntry, client: AuditClient = db): Promis
       changes: changesJson(entry.changes),
     },
   });
+  if (isEventType(entry.action)) await recordEvent(client, { type: entry.action, ...entry });
 }
 
 /** Audit in explicit tenants (sign-in events, before a tenant is active). */

@@ -327,6 +327,7 @@ export const requests: Record<string, (ids: Record<string, string>) => Partial<R
   updateAttendanceRegularization: () => ({ body: { reason: "Proof: corrected times" } }),
   ...payroll.requests,
   ...recruitment.requests,
+  ...integrations.requests,
 };
 
 // ───────────────────────────── resolution ─────────────────────────────
