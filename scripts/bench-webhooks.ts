@@ -115,7 +115,8 @@ try {
   const t0 = Date.now();
   await query(
     `INSERT INTO events (tenant_id, type, data, created_at)
-     SELECT $1, 'employee.updated', jsonb_build_object('id', $2::text, 'entity_type', 'employee', 'changes', jsonb_build_object('n', g)), now()
+     SELECT $1, 'employee.updated',
+            jsonb_build_object('id', $2::text, 'entity_type', 'employee', 'changes', jsonb_build_object('n', g)), now()
        FROM generate_series(1, $3) g`,
     [tenant_id, emp.id, BURST],
   );

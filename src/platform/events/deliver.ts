@@ -377,7 +377,8 @@ async function record(d: Claimed, r: SendResult): Promise<void> {
       [d.tenant_id, d.id, status, wait],
     );
     await client.query(
-      `INSERT INTO webhook_attempts (tenant_id, endpoint_id, delivery_id, event_id, event_type, attempt, status_code, latency_ms, response_body, error)
+      `INSERT INTO webhook_attempts (tenant_id, endpoint_id, delivery_id, event_id, event_type, attempt, status_code, latency_ms,
+                                     response_body, error)
        VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9, $10)`,
       [d.tenant_id, d.endpoint_id, d.id, d.event_id, d.type, d.attempts, r.status, r.ms, r.body, r.error],
     );
