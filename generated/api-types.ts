@@ -1304,6 +1304,26 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/api/events": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * The company's event feed
+         * @description The events of the company in one total order, oldest first: the same envelopes as the webhook bodies (with their `id` and `cursor`), deletions included. Pass the last `cursor` you read as `after` to get the ones after it (`next_cursor` is that of the last on the page, or `after` again when there were none), so a consumer that was down catches up without guessing; an event appears once its transaction has committed and it has its place, and never before an event ordered ahead of it. Events are kept EVENT_RETENTION_DAYS (30 by default) and then pruned. Without `after`, from the oldest kept.
+         */
+        get: operations["listEvents"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/api/files/{fileId}": {
         parameters: {
             query?: never;
@@ -1514,6 +1534,216 @@ export interface paths {
          * @description All or nothing: one duplicate (against existing holidays or within the list) is a 409 naming it.
          */
         post: operations["createHolidaysBulk"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/integrations/credentials": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * API credentials of the company
+         * @description Every credential, revoked ones included (newest first), with the prefix of its secret; the secret itself is never shown again. Session only: a credential cannot list or manage credentials.
+         */
+        get: operations["listApiCredentials"];
+        put?: never;
+        /**
+         * Create an API credential
+         * @description A server-to-server credential of the company: calls with `Authorization: Bearer <secret>` act with its `role` and `scopes` (both needed: the operation's `x-roles` and `x-scope`). The secret is in this answer only. Audited `api_credential.created`; the changes it makes are audited under its name (`actor_credential`). Session only.
+         */
+        post: operations["createApiCredential"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/integrations/credentials/{id}": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                id: components["parameters"]["IdPath"];
+            };
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        post?: never;
+        /**
+         * Revoke an API credential
+         * @description Refused (401) from the next request on, in every server process (credentials are read from the database on each request, never cached). Revoking a revoked credential is a 409. Audited `api_credential.revoked`. Session only.
+         */
+        delete: operations["revokeApiCredential"];
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/integrations/credentials/{id}/rotate": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                id: components["parameters"]["IdPath"];
+            };
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Rotate an API credential's secret
+         * @description Issues a new secret (shown this once); the current one stays valid for `grace_seconds` (a day by default), so two secrets work while clients switch. A revoked credential is a 409. Audited `api_credential.rotated`. Session only.
+         */
+        post: operations["rotateApiCredential"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/integrations/webhooks": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * Webhook endpoints of the company
+         * @description Every endpoint, newest first. Its signing secret is never shown again.
+         */
+        get: operations["listWebhookEndpoints"];
+        put?: never;
+        /**
+         * Add a webhook endpoint
+         * @description Events of the chosen types are POSTed to the URL as `{ type, timestamp, data }`, signed per Standard Webhooks v1 with the secret in this answer (shown once). Audited `webhook_endpoint.created`.
+         */
+        post: operations["createWebhookEndpoint"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/integrations/webhooks/{id}": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                id: components["parameters"]["IdPath"];
+            };
+            cookie?: never;
+        };
+        /**
+         * A webhook endpoint
+         * @description The endpoint, whether it is enabled and why not.
+         */
+        get: operations["getWebhookEndpoint"];
+        /**
+         * Change a webhook endpoint
+         * @description Partial update (URL, description, event types, enabled). Audited `webhook_endpoint.updated` with from → to.
+         */
+        put: operations["updateWebhookEndpoint"];
+        post?: never;
+        /**
+         * Delete a webhook endpoint
+         * @description Deletes it with its pending deliveries and log. Audited `webhook_endpoint.deleted`.
+         */
+        delete: operations["deleteWebhookEndpoint"];
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/integrations/webhooks/{id}/attempts": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                id: components["parameters"]["IdPath"];
+            };
+            cookie?: never;
+        };
+        /**
+         * Delivery log of a webhook endpoint
+         * @description Every attempt to deliver to the endpoint, newest first (kept as long as the events, EVENT_RETENTION_DAYS).
+         */
+        get: operations["listWebhookAttempts"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/integrations/webhooks/{id}/replay": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                id: components["parameters"]["IdPath"];
+            };
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Send events to a webhook endpoint again
+         * @description Queues a new delivery of one event, or of every event of a time range (within the event retention, at most 10 000), to this endpoint, with the same `webhook-id` as before (receivers that deduplicate by it treat it as the same event). Types the endpoint is not subscribed to are sent too when named by `event_id`, left out of a range. An unknown event is a 404.
+         */
+        post: operations["replayWebhookEvents"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/integrations/webhooks/{id}/rotate-secret": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                id: components["parameters"]["IdPath"];
+            };
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Rotate a webhook endpoint's signing secret
+         * @description A new secret (shown once). For the next 24 hours every delivery carries two signatures in `webhook-signature` (new, then previous, space-separated), so the receiver can switch without losing a delivery. Audited `webhook_endpoint.secret_rotated`.
+         */
+        post: operations["rotateWebhookSecret"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/integrations/webhooks/{id}/test": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                id: components["parameters"]["IdPath"];
+            };
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Send a test event to a webhook endpoint
+         * @description Queues a `webhook.ping` event to this endpoint only (also when it is disabled); its attempts appear in the delivery log. Not part of the event feed.
+         */
+        post: operations["testWebhookEndpoint"];
         delete?: never;
         options?: never;
         head?: never;
@@ -3336,7 +3566,428 @@ export interface paths {
         trace?: never;
     };
 }
-export type webhooks = Record<string, never>;
+export interface webhooks {
+    "asset.assigned": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * asset.assigned
+         * @description An asset was assigned to an employee. Sent to each enabled endpoint subscribed to it, signed per Standard Webhooks v1 (`webhook-id`, `webhook-timestamp`, `webhook-signature`); see docs/integrations.md.
+         */
+        post: operations["assetAssignedWebhook"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "asset.returned": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * asset.returned
+         * @description An assigned asset was returned. Sent to each enabled endpoint subscribed to it, signed per Standard Webhooks v1 (`webhook-id`, `webhook-timestamp`, `webhook-signature`); see docs/integrations.md.
+         */
+        post: operations["assetReturnedWebhook"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "attendance_regularization.approved": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * attendance_regularization.approved
+         * @description An attendance correction was approved. Sent to each enabled endpoint subscribed to it, signed per Standard Webhooks v1 (`webhook-id`, `webhook-timestamp`, `webhook-signature`); see docs/integrations.md.
+         */
+        post: operations["attendanceRegularizationApprovedWebhook"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "attendance_regularization.rejected": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * attendance_regularization.rejected
+         * @description An attendance correction was rejected. Sent to each enabled endpoint subscribed to it, signed per Standard Webhooks v1 (`webhook-id`, `webhook-timestamp`, `webhook-signature`); see docs/integrations.md.
+         */
+        post: operations["attendanceRegularizationRejectedWebhook"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "employee.created": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * employee.created
+         * @description An employee record was created; `changes` holds its fields (pay and statutory identifiers masked). Sent to each enabled endpoint subscribed to it, signed per Standard Webhooks v1 (`webhook-id`, `webhook-timestamp`, `webhook-signature`); see docs/integrations.md.
+         */
+        post: operations["employeeCreatedWebhook"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "employee.deleted": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * employee.deleted
+         * @description An employee record was deleted (soft delete: reads answer 404 from now on). Sent to each enabled endpoint subscribed to it, signed per Standard Webhooks v1 (`webhook-id`, `webhook-timestamp`, `webhook-signature`); see docs/integrations.md.
+         */
+        post: operations["employeeDeletedWebhook"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "employee.exited": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * employee.exited
+         * @description An employee's exit was completed (by hr, or by the job after the last working day). Sent to each enabled endpoint subscribed to it, signed per Standard Webhooks v1 (`webhook-id`, `webhook-timestamp`, `webhook-signature`); see docs/integrations.md.
+         */
+        post: operations["employeeExitedWebhook"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "employee.updated": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * employee.updated
+         * @description An employee record changed; `changes` is `{ field: { from, to } }`. Sent to each enabled endpoint subscribed to it, signed per Standard Webhooks v1 (`webhook-id`, `webhook-timestamp`, `webhook-signature`); see docs/integrations.md.
+         */
+        post: operations["employeeUpdatedWebhook"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "final_settlement.processed": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * final_settlement.processed
+         * @description A full and final settlement was processed. Sent to each enabled endpoint subscribed to it, signed per Standard Webhooks v1 (`webhook-id`, `webhook-timestamp`, `webhook-signature`); see docs/integrations.md.
+         */
+        post: operations["finalSettlementProcessedWebhook"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "helpdesk.ticket_created": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * helpdesk.ticket_created
+         * @description A helpdesk ticket was created. Sent to each enabled endpoint subscribed to it, signed per Standard Webhooks v1 (`webhook-id`, `webhook-timestamp`, `webhook-signature`); see docs/integrations.md.
+         */
+        post: operations["helpdeskTicketCreatedWebhook"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "helpdesk.ticket_updated": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * helpdesk.ticket_updated
+         * @description A helpdesk ticket changed (status - e.g. resolved -, assignee, ...). Sent to each enabled endpoint subscribed to it, signed per Standard Webhooks v1 (`webhook-id`, `webhook-timestamp`, `webhook-signature`); see docs/integrations.md.
+         */
+        post: operations["helpdeskTicketUpdatedWebhook"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "leave_request.approved": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * leave_request.approved
+         * @description A leave request was approved. Sent to each enabled endpoint subscribed to it, signed per Standard Webhooks v1 (`webhook-id`, `webhook-timestamp`, `webhook-signature`); see docs/integrations.md.
+         */
+        post: operations["leaveRequestApprovedWebhook"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "leave_request.cancelled": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * leave_request.cancelled
+         * @description A leave request was cancelled. Sent to each enabled endpoint subscribed to it, signed per Standard Webhooks v1 (`webhook-id`, `webhook-timestamp`, `webhook-signature`); see docs/integrations.md.
+         */
+        post: operations["leaveRequestCancelledWebhook"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "leave_request.created": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * leave_request.created
+         * @description A leave request was submitted. Sent to each enabled endpoint subscribed to it, signed per Standard Webhooks v1 (`webhook-id`, `webhook-timestamp`, `webhook-signature`); see docs/integrations.md.
+         */
+        post: operations["leaveRequestCreatedWebhook"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "leave_request.rejected": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * leave_request.rejected
+         * @description A leave request was rejected. Sent to each enabled endpoint subscribed to it, signed per Standard Webhooks v1 (`webhook-id`, `webhook-timestamp`, `webhook-signature`); see docs/integrations.md.
+         */
+        post: operations["leaveRequestRejectedWebhook"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "member.joined": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * member.joined
+         * @description A person joined the company (an accepted invitation). Sent to each enabled endpoint subscribed to it, signed per Standard Webhooks v1 (`webhook-id`, `webhook-timestamp`, `webhook-signature`); see docs/integrations.md.
+         */
+        post: operations["memberJoinedWebhook"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "member.removed": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * member.removed
+         * @description A member was removed from the company (by an owner/admin, or by a completed exit). Sent to each enabled endpoint subscribed to it, signed per Standard Webhooks v1 (`webhook-id`, `webhook-timestamp`, `webhook-signature`); see docs/integrations.md.
+         */
+        post: operations["memberRemovedWebhook"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "payroll_run.processed": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * payroll_run.processed
+         * @description A payroll run was processed (its slips are final). Sent to each enabled endpoint subscribed to it, signed per Standard Webhooks v1 (`webhook-id`, `webhook-timestamp`, `webhook-signature`); see docs/integrations.md.
+         */
+        post: operations["payrollRunProcessedWebhook"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "recruitment.candidate_converted": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * recruitment.candidate_converted
+         * @description A candidate was converted into an employee. Sent to each enabled endpoint subscribed to it, signed per Standard Webhooks v1 (`webhook-id`, `webhook-timestamp`, `webhook-signature`); see docs/integrations.md.
+         */
+        post: operations["recruitmentCandidateConvertedWebhook"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "recruitment.offer_status_changed": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * recruitment.offer_status_changed
+         * @description A job offer was sent, accepted, declined, withdrawn or expired; `changes.status` says which. Sent to each enabled endpoint subscribed to it, signed per Standard Webhooks v1 (`webhook-id`, `webhook-timestamp`, `webhook-signature`); see docs/integrations.md.
+         */
+        post: operations["recruitmentOfferStatusChangedWebhook"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "webhook.ping": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * webhook.ping
+         * @description A test delivery (`testWebhookEndpoint`), sent to one endpoint only and never in the event feed. Sent to each enabled endpoint subscribed to it, signed per Standard Webhooks v1 (`webhook-id`, `webhook-timestamp`, `webhook-signature`); see docs/integrations.md.
+         */
+        post: operations["webhookPingWebhook"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+}
 export interface components {
     schemas: {
         /** @description Success envelope without a payload. */
@@ -3549,6 +4200,101 @@ export interface components {
             /** @example Software engineer, 6 years: TypeScript, Node.js, PostgreSQL, payroll systems. */
             resume_text?: string;
         };
+        ApiCredential: {
+            /**
+             * Format: date-time
+             * @example 2026-11-20T09:15:00.000Z
+             */
+            created_at: string;
+            /**
+             * Format: uuid
+             * @description The member who created it; the credential stops working when they leave the company.
+             * @example d703a0f6-30a4-4936-86d9-cd4519262c0d
+             */
+            created_by: string;
+            /**
+             * Format: date-time
+             * @description After this instant the credential is refused (401).
+             * @example 2026-11-27T17:30:00.000Z
+             */
+            expires_at: string | null;
+            /**
+             * Format: uuid
+             * @example 6a96e2ef-4e59-4e5f-b94b-b02ff9f1efef
+             */
+            id: string;
+            /**
+             * @description The credential's name: the audit trail records its changes under it.
+             * @example Priya Sharma
+             */
+            name: string;
+            /**
+             * @description The public part of the current secret (`hrms_<prefix>_...`), to recognise it in lists and logs.
+             * @example hrms_k3j9x2m4q7
+             */
+            prefix: string;
+            /**
+             * Format: date-time
+             * @description Until when the previous secret is accepted (null when there is none).
+             * @example 2026-11-27T17:30:00.000Z
+             */
+            previous_expires_at: string | null;
+            /**
+             * @description After a rotation, the prefix of the previous secret while it is still accepted.
+             * @example hrms_p8w2c5n1z3
+             */
+            previous_prefix: string | null;
+            /**
+             * Format: date-time
+             * @example 2026-11-25T10:30:00.000Z
+             */
+            revoked_at: string | null;
+            /**
+             * @description The role whose operations (`x-roles`) the credential may call, together with its scopes; never more than its creator's role at the time of the request.
+             * @enum {string}
+             */
+            role: "admin" | "hr";
+            scopes: components["schemas"]["ApiScope"][];
+        };
+        ApiCredentialCreate: {
+            /**
+             * Format: date-time
+             * @description Optional; must be in the future.
+             * @example 2026-11-27T17:30:00.000Z
+             */
+            expires_at?: string | null;
+            /** @example Priya Sharma */
+            name: string;
+            /**
+             * @description The role the credential acts with (`admin` only for an owner or admin creator; every creator is one).
+             * @default hr
+             * @enum {string}
+             */
+            role?: "admin" | "hr";
+            /** @description Scopes of the document (`x-scope` of its operations); an unknown scope is a 400 naming it. */
+            scopes: components["schemas"]["ApiScope"][];
+        };
+        ApiCredentialIssued: {
+            credential: components["schemas"]["ApiCredential"];
+            /**
+             * @description The secret, shown this once (only its SHA-256 is stored): send it as `Authorization: Bearer <secret>`.
+             * @example hrms_k3j9x2m4q7_Qm9vZGxlcyBhcmUgbm90IHNlY3JldHMgYnV0IHRoaXMgaXM
+             */
+            secret: string;
+        };
+        ApiCredentialRotate: {
+            /**
+             * Format: int32
+             * @description How long the previous secret stays valid beside the new one (0: refused at once). Two secrets at most: rotating again ends the older one's grace.
+             * @default 86400
+             */
+            grace_seconds?: number;
+        };
+        /**
+         * @description A permission of an API credential: `<area>:read` for the GET operations of an area (its first tag), `<area>:write` for its other operations, and `webhooks:manage` for the webhook endpoints. Each operation states the scope it needs in `x-scope` and in its `security` requirement (`apiCredential: [<scope>]`); a credential without it gets a 403 naming it.
+         * @example employees:read
+         */
+        ApiScope: string;
         /** @description A joining document the candidate uploaded through the appointment link. */
         AppointmentDocument: {
             /**
@@ -3647,6 +4393,18 @@ export interface components {
              * @example 2026-12-31
              */
             warranty_expires_on: string | null;
+        };
+        /** @description `asset.assigned`: An asset was assigned to an employee. */
+        AssetAssignedEvent: {
+            data: components["schemas"]["EventData"];
+            /**
+             * Format: date-time
+             * @description When the change was made (business time).
+             * @example 2026-11-25T10:30:00.000Z
+             */
+            timestamp: string;
+            /** @constant */
+            type: "asset.assigned";
         };
         AssetAssignment: {
             /** @description True until the return is approved. */
@@ -3856,6 +4614,18 @@ export interface components {
              * @example 2026-12-31
              */
             expected_return_on: string | null;
+        };
+        /** @description `asset.returned`: An assigned asset was returned. */
+        AssetReturnedEvent: {
+            data: components["schemas"]["EventData"];
+            /**
+             * Format: date-time
+             * @description When the change was made (business time).
+             * @example 2026-11-25T10:30:00.000Z
+             */
+            timestamp: string;
+            /** @constant */
+            type: "asset.returned";
         };
         AssetReturnRequest: {
             /**
@@ -4175,6 +4945,18 @@ export interface components {
              */
             updated_at: string;
         };
+        /** @description `attendance_regularization.approved`: An attendance correction was approved. */
+        AttendanceRegularizationApprovedEvent: {
+            data: components["schemas"]["EventData"];
+            /**
+             * Format: date-time
+             * @description When the change was made (business time).
+             * @example 2026-11-25T10:30:00.000Z
+             */
+            timestamp: string;
+            /** @constant */
+            type: "attendance_regularization.approved";
+        };
         /**
          * @description `employee_id` defaults to the caller's own record (only hr/admin/owner may file for someone else). `date` must not be in the future; `check_in` (and `check_out`, which must follow it within 24 hours) must fall on `date` in the company's time zone (400). A second pending request for the same day is a 409.
          * @example {
@@ -4207,6 +4989,18 @@ export interface components {
             employee_id?: string;
             /** @example Forgot to check out after the client call */
             reason: string;
+        };
+        /** @description `attendance_regularization.rejected`: An attendance correction was rejected. */
+        AttendanceRegularizationRejectedEvent: {
+            data: components["schemas"]["EventData"];
+            /**
+             * Format: date-time
+             * @description When the change was made (business time).
+             * @example 2026-11-25T10:30:00.000Z
+             */
+            timestamp: string;
+            /** @constant */
+            type: "attendance_regularization.rejected";
         };
         /**
          * @description Either a decision (`status` approved/rejected with an optional `comment`) by the employee's manager or hr/admin/owner — never by the requester — or, by the requester while the request is pending, new `check_in` / `check_out` / `reason`. Mixing the two is a 400; deciding anything but a pending request is a 409.
@@ -4297,6 +5091,16 @@ export interface components {
              * @example leave_request.approved
              */
             action: string;
+            /** @description The API credential the change was made with (its name when it was made), or null; `actor_user_id` is its creator. */
+            actor_credential?: {
+                /**
+                 * Format: uuid
+                 * @example 1ed89e08-ba54-4c77-9cd5-90a07d3a1048
+                 */
+                id: string;
+                /** @example Priya Sharma */
+                name: string;
+            } | null;
             /**
              * @description The actor's e-mail address; null for scheduled jobs, and in an employee's activity log for readers other than owner and admin.
              * @example anita.desai@example.com
@@ -5325,6 +6129,30 @@ export interface components {
              */
             work_location_id?: string | null;
         };
+        /** @description `employee.created`: An employee record was created; `changes` holds its fields (pay and statutory identifiers masked). */
+        EmployeeCreatedEvent: {
+            data: components["schemas"]["EventData"];
+            /**
+             * Format: date-time
+             * @description When the change was made (business time).
+             * @example 2026-11-25T10:30:00.000Z
+             */
+            timestamp: string;
+            /** @constant */
+            type: "employee.created";
+        };
+        /** @description `employee.deleted`: An employee record was deleted (soft delete: reads answer 404 from now on). */
+        EmployeeDeletedEvent: {
+            data: components["schemas"]["EventData"];
+            /**
+             * Format: date-time
+             * @description When the change was made (business time).
+             * @example 2026-11-25T10:30:00.000Z
+             */
+            timestamp: string;
+            /** @constant */
+            type: "employee.deleted";
+        };
         /**
          * @description The **directory projection** of an employee (`view: directory`): what every member of the company may see about a colleague - name, code, work contact, department, designation, joining date, status and where they sit in the organization. It never contains date of birth, gender, employment type, bank, WPS or tax details. The employee list always returns this projection; `GET /api/employees/{employeeId}` returns it for colleagues outside the caller's full-record scope.
          * @example {
@@ -5601,6 +6429,18 @@ export interface components {
              */
             submitted_by: string | null;
         };
+        /** @description `employee.exited`: An employee's exit was completed (by hr, or by the job after the last working day). */
+        EmployeeExitedEvent: {
+            data: components["schemas"]["EventData"];
+            /**
+             * Format: date-time
+             * @description When the change was made (business time).
+             * @example 2026-11-25T10:30:00.000Z
+             */
+            timestamp: string;
+            /** @constant */
+            type: "employee.exited";
+        };
         EmployeeSalarySetup: {
             /** @description The version in force today (null when none is). */
             current: components["schemas"]["SalarySetupVersion"] | null;
@@ -5758,6 +6598,18 @@ export interface components {
              */
             work_location_id?: string | null;
         };
+        /** @description `employee.updated`: An employee record changed; `changes` is `{ field: { from, to } }`. */
+        EmployeeUpdatedEvent: {
+            data: components["schemas"]["EventData"];
+            /**
+             * Format: date-time
+             * @description When the change was made (business time).
+             * @example 2026-11-25T10:30:00.000Z
+             */
+            timestamp: string;
+            /** @constant */
+            type: "employee.updated";
+        };
         /**
          * @description Employment type (`fixed_term` matters for gratuity eligibility under the Indian Labour Codes).
          * @enum {string}
@@ -5824,6 +6676,46 @@ export interface components {
             low_wage_daily_exemption?: components["schemas"]["MoneyAmount"];
             wage_threshold?: components["schemas"]["MoneyAmount"];
         };
+        /** @description An event of the feed: the webhook body (`type`, `timestamp`, `data`) with its `id` (the `webhook-id` of its deliveries) and `cursor` (its place in the company's order). */
+        Event: {
+            /**
+             * @description Pass as `after` to read the events after this one.
+             * @example 1042
+             */
+            cursor: string;
+            data: components["schemas"]["EventData"];
+            /**
+             * Format: uuid
+             * @description The event's id: the `webhook-id` header of every delivery (and replay) of it.
+             * @example 32ae7598-996e-4043-8a8f-02d78c5e2ffb
+             */
+            id: string;
+            /**
+             * Format: date-time
+             * @example 2026-11-25T10:30:00.000Z
+             */
+            timestamp: string;
+            type: components["schemas"]["EventType"];
+        };
+        /** @description What changed: the record's id and the fields that changed - the same `changes` as the record's audit entry (`{ field: { from, to } }` for updates; the record's fields for a creation; context for other actions), with pay and statutory identifiers masked. Not the whole resource: a receiver that needs more reads it with its API credential (so what it sees follows its scopes and the record as it is now, and a payload never outlives a correction of the record). */
+        EventData: {
+            changes: {
+                [key: string]: unknown;
+            } | null;
+            /** @example employee */
+            entity_type: string | null;
+            /**
+             * Format: uuid
+             * @description The record's id (`entity_type` says what it is).
+             * @example 0da8ff73-d6b7-4a7b-a32f-ab40099ff724
+             */
+            id: string | null;
+        };
+        /**
+         * @description The type of an event (`<record>.<past-tense verb>`, the action of its audit entry); each is in the document's `webhooks` section with its payload.
+         * @enum {string}
+         */
+        EventType: "employee.created" | "employee.updated" | "employee.exited" | "employee.deleted" | "leave_request.created" | "leave_request.approved" | "leave_request.rejected" | "leave_request.cancelled" | "attendance_regularization.approved" | "attendance_regularization.rejected" | "payroll_run.processed" | "final_settlement.processed" | "recruitment.offer_status_changed" | "recruitment.candidate_converted" | "helpdesk.ticket_created" | "helpdesk.ticket_updated" | "asset.assigned" | "asset.returned" | "member.joined" | "member.removed";
         /**
          * @description `status` `done` ticks the item (completed_at and completed_by are recorded), `pending` unticks it (they are cleared). `notes` replaces the item's notes when given (null clears them).
          * @example {
@@ -6375,6 +7267,18 @@ export interface components {
             /** @default resignation */
             separation?: components["schemas"]["Separation"];
         };
+        /** @description `final_settlement.processed`: A full and final settlement was processed. */
+        FinalSettlementProcessedEvent: {
+            data: components["schemas"]["EventData"];
+            /**
+             * Format: date-time
+             * @description When the change was made (business time).
+             * @example 2026-11-25T10:30:00.000Z
+             */
+            timestamp: string;
+            /** @constant */
+            type: "final_settlement.processed";
+        };
         /**
          * @description `draft`: computed and reviewable; recalculated by PUT (and checked again when processed). `processed`: paid and locked - a second process, or a recalculation, is a 409.
          * @enum {string}
@@ -6543,6 +7447,30 @@ export interface components {
              * @example 2026-11-25T10:30:00.000Z
              */
             updated_at: string;
+        };
+        /** @description `helpdesk.ticket_created`: A helpdesk ticket was created. */
+        HelpdeskTicketCreatedEvent: {
+            data: components["schemas"]["EventData"];
+            /**
+             * Format: date-time
+             * @description When the change was made (business time).
+             * @example 2026-11-25T10:30:00.000Z
+             */
+            timestamp: string;
+            /** @constant */
+            type: "helpdesk.ticket_created";
+        };
+        /** @description `helpdesk.ticket_updated`: A helpdesk ticket changed (status - e.g. resolved -, assignee, ...). */
+        HelpdeskTicketUpdatedEvent: {
+            data: components["schemas"]["EventData"];
+            /**
+             * Format: date-time
+             * @description When the change was made (business time).
+             * @example 2026-11-25T10:30:00.000Z
+             */
+            timestamp: string;
+            /** @constant */
+            type: "helpdesk.ticket_updated";
         };
         /** @description A company holiday. Holidays with `branch_id` / `work_location_id` apply only to employees of that branch / work location. Non-optional holidays are days off: they are excluded from leave day counts and shown as `holiday` in attendance. Optional (restricted) holidays are not days off by themselves; an employee takes them like leave. */
         Holiday: {
@@ -8197,6 +9125,42 @@ export interface components {
              */
             updated_at: string;
         };
+        /** @description `leave_request.approved`: A leave request was approved. */
+        LeaveRequestApprovedEvent: {
+            data: components["schemas"]["EventData"];
+            /**
+             * Format: date-time
+             * @description When the change was made (business time).
+             * @example 2026-11-25T10:30:00.000Z
+             */
+            timestamp: string;
+            /** @constant */
+            type: "leave_request.approved";
+        };
+        /** @description `leave_request.cancelled`: A leave request was cancelled. */
+        LeaveRequestCancelledEvent: {
+            data: components["schemas"]["EventData"];
+            /**
+             * Format: date-time
+             * @description When the change was made (business time).
+             * @example 2026-11-25T10:30:00.000Z
+             */
+            timestamp: string;
+            /** @constant */
+            type: "leave_request.cancelled";
+        };
+        /** @description `leave_request.created`: A leave request was submitted. */
+        LeaveRequestCreatedEvent: {
+            data: components["schemas"]["EventData"];
+            /**
+             * Format: date-time
+             * @description When the change was made (business time).
+             * @example 2026-11-25T10:30:00.000Z
+             */
+            timestamp: string;
+            /** @constant */
+            type: "leave_request.created";
+        };
         /**
          * @description A leave application. `employee_id` defaults to the caller's own employee record; only
          *     hr/admin/owner may apply for someone else (403 otherwise). Refusals:
@@ -8250,6 +9214,18 @@ export interface components {
              * @example 2026-12-31
              */
             to_date: string;
+        };
+        /** @description `leave_request.rejected`: A leave request was rejected. */
+        LeaveRequestRejectedEvent: {
+            data: components["schemas"]["EventData"];
+            /**
+             * Format: date-time
+             * @description When the change was made (business time).
+             * @example 2026-11-25T10:30:00.000Z
+             */
+            timestamp: string;
+            /** @constant */
+            type: "leave_request.rejected";
         };
         /** @description A kind of leave and its rules. Every rule below is applied when a leave request is submitted (and re-checked on approval where it concerns the balance). */
         LeaveType: {
@@ -8683,6 +9659,30 @@ export interface components {
              */
             user_id: string;
         };
+        /** @description `member.joined`: A person joined the company (an accepted invitation). */
+        MemberJoinedEvent: {
+            data: components["schemas"]["EventData"];
+            /**
+             * Format: date-time
+             * @description When the change was made (business time).
+             * @example 2026-11-25T10:30:00.000Z
+             */
+            timestamp: string;
+            /** @constant */
+            type: "member.joined";
+        };
+        /** @description `member.removed`: A member was removed from the company (by an owner/admin, or by a completed exit). */
+        MemberRemovedEvent: {
+            data: components["schemas"]["EventData"];
+            /**
+             * Format: date-time
+             * @description When the change was made (business time).
+             * @example 2026-11-25T10:30:00.000Z
+             */
+            timestamp: string;
+            /** @constant */
+            type: "member.removed";
+        };
         /** @description Values of the merge fields a document template may use as `{{name}}`. Fields not given take the values of `offer_id` when one is named, else sample values (`company_name`: the company's name, `today`: today's date). */
         MergeFieldValues: {
             /** @example priya.sharma@example.com */
@@ -8883,6 +9883,18 @@ export interface components {
              * @example 2026-11
              */
             period: string;
+        };
+        /** @description `payroll_run.processed`: A payroll run was processed (its slips are final). */
+        PayrollRunProcessedEvent: {
+            data: components["schemas"]["EventData"];
+            /**
+             * Format: date-time
+             * @description When the change was made (business time).
+             * @example 2026-11-25T10:30:00.000Z
+             */
+            timestamp: string;
+            /** @constant */
+            type: "payroll_run.processed";
         };
         /**
          * @description `draft` (not processed): calculated, recalculated on every PUT, deletable. `calculating`: a calculation (create or PUT of a large run) is running in the background - the run's previous slips, if any, stay readable until the new ones replace them all at once; then `draft`. `processing`: processing runs in the background; then `processed`. While `calculating` or `processing` the run cannot be changed, processed again or deleted (409); `progress` shows how far the job got. `processed`: final - slips issued, loans/claims/encashments paid; it can no longer be changed or deleted (409). `failed`: the background calculation or processing stopped with an error (`failure_reason`); nothing of it was saved and the run has no slips and zero totals - correct the cause and recalculate (PUT) or process it again, or delete it.
@@ -9093,6 +10105,30 @@ export interface components {
             status: components["schemas"]["JobOfferStatus"];
             /** @example Joining bonus repayable if you leave within 12 months. */
             terms: string | null;
+        };
+        /** @description `recruitment.candidate_converted`: A candidate was converted into an employee. */
+        RecruitmentCandidateConvertedEvent: {
+            data: components["schemas"]["EventData"];
+            /**
+             * Format: date-time
+             * @description When the change was made (business time).
+             * @example 2026-11-25T10:30:00.000Z
+             */
+            timestamp: string;
+            /** @constant */
+            type: "recruitment.candidate_converted";
+        };
+        /** @description `recruitment.offer_status_changed`: A job offer was sent, accepted, declined, withdrawn or expired; `changes.status` says which. */
+        RecruitmentOfferStatusChangedEvent: {
+            data: components["schemas"]["EventData"];
+            /**
+             * Format: date-time
+             * @description When the change was made (business time).
+             * @example 2026-11-25T10:30:00.000Z
+             */
+            timestamp: string;
+            /** @constant */
+            type: "recruitment.offer_status_changed";
         };
         /**
          * @description The API requests this server process is working on, against its admission limits (docs/operations.md, "Overload"). `saturated`: every slot is taken and requests wait for one, or were refused within the last second - the process takes no more work than it is doing, and further requests wait or get 503 `unavailable`. Bodies being received hold no slot (`reading_bodies`).
@@ -10024,6 +11060,162 @@ export interface components {
              * @example 2026-11-25
              */
             pf_code_wages_from?: string;
+        };
+        /** @description One attempt to deliver an event to the endpoint. */
+        WebhookAttempt: {
+            /**
+             * Format: int64
+             * @description The delivery's attempt number (a replay starts a new delivery).
+             */
+            attempt: number;
+            /**
+             * Format: date-time
+             * @example 2026-11-20T09:15:00.000Z
+             */
+            created_at: string;
+            /**
+             * @description Why it failed without an answer (timeout, refused address, ...).
+             * @example Validation failed
+             */
+            error: string | null;
+            /**
+             * Format: uuid
+             * @description The `webhook-id` that was sent.
+             * @example 32ae7598-996e-4043-8a8f-02d78c5e2ffb
+             */
+            event_id: string;
+            /** @example employee.updated */
+            event_type: string;
+            /**
+             * Format: uuid
+             * @example 34932a7f-e01f-49ae-9cba-dcc085490207
+             */
+            id: string;
+            /** Format: int64 */
+            latency_ms: number;
+            /**
+             * @description The first 1 024 characters of the answer.
+             * @example ok
+             */
+            response_body: string | null;
+            /**
+             * Format: int64
+             * @description The endpoint's status code; null when there was no answer.
+             */
+            status_code: number | null;
+        };
+        WebhookEndpoint: {
+            /**
+             * Format: date-time
+             * @example 2026-11-20T09:15:00.000Z
+             */
+            created_at: string;
+            /** @example Agreed with the team lead in the weekly review */
+            description: string | null;
+            /**
+             * @description Why deliveries stopped: `gone` (it answered 410), `failing` (it failed for WEBHOOK_DISABLE_AFTER_HOURS; the owners were mailed), `manual`.
+             * @example failing
+             */
+            disabled_reason: string | null;
+            enabled: boolean;
+            /** @description The event types sent to it; empty means every type. */
+            event_types: components["schemas"]["EventType"][];
+            /**
+             * Format: date-time
+             * @description First failure since its last success.
+             * @example 2026-11-25T10:30:00.000Z
+             */
+            failing_since: string | null;
+            /**
+             * Format: uuid
+             * @example 9194cfe1-170f-4299-85bb-febc217b433b
+             */
+            id: string;
+            /**
+             * Format: date-time
+             * @description After a secret rotation, deliveries carry a second signature with the previous secret until then.
+             * @example 2026-11-27T17:30:00.000Z
+             */
+            previous_secret_expires_at: string | null;
+            /**
+             * Format: date-time
+             * @example 2026-11-25T10:30:00.000Z
+             */
+            updated_at: string;
+            /**
+             * Format: uri
+             * @example https://hooks.example.com/hrms
+             */
+            url: string;
+        };
+        WebhookEndpointInput: {
+            /** @example Agreed with the team lead in the weekly review */
+            description?: string | null;
+            /** @description The event types to send; empty or absent means every type. */
+            event_types?: components["schemas"]["EventType"][];
+            /**
+             * Format: uri
+             * @description `https://` (or `http://`) URL. Deliveries go only to public addresses: a name that resolves to a loopback, private, link-local, shared or metadata address is refused when the request is made (checked at connect time, every time), not only here.
+             * @example https://hrms.example.com/
+             */
+            url: string;
+        };
+        WebhookEndpointIssued: {
+            endpoint: components["schemas"]["WebhookEndpoint"];
+            /**
+             * @description The signing secret (`whsec_` + base64 of 24 random bytes), shown this once: verify deliveries with it.
+             * @example whsec_MfKQ9r8GKYqrTwjUPD8ILPZIo2LaLaSw
+             */
+            secret: string;
+        };
+        WebhookEndpointUpdate: {
+            /** @example Agreed with the team lead in the weekly review */
+            description?: string | null;
+            /** @description `true` re-enables a disabled endpoint (its failure count starts again). */
+            enabled?: boolean;
+            event_types?: components["schemas"]["EventType"][];
+            /**
+             * Format: uri
+             * @example https://hrms.example.com/
+             */
+            url?: string;
+        };
+        /** @description `webhook.ping`: A test delivery (`testWebhookEndpoint`), sent to one endpoint only and never in the event feed. */
+        WebhookPingEvent: {
+            data: components["schemas"]["EventData"];
+            /**
+             * Format: date-time
+             * @description When the change was made (business time).
+             * @example 2026-11-25T10:30:00.000Z
+             */
+            timestamp: string;
+            /** @constant */
+            type: "webhook.ping";
+        };
+        WebhookQueued: {
+            /**
+             * Format: int64
+             * @description Deliveries queued.
+             */
+            queued: number;
+        };
+        /** @description One event (`event_id`), or every event of a time range (`from` and `to`, `from` before `to`; at most 10 000 events); anything else is a 400. */
+        WebhookReplay: {
+            /**
+             * Format: uuid
+             * @example 32ae7598-996e-4043-8a8f-02d78c5e2ffb
+             */
+            event_id?: string;
+            /**
+             * Format: date-time
+             * @example 2026-11-25T10:30:00.000Z
+             */
+            from?: string;
+            /**
+             * Format: date-time
+             * @example 2026-11-25T10:30:00.000Z
+             */
+            to?: string;
         };
         /** @description Work-from-home request. Approved days show as `wfh` in attendance. */
         WfhRequest: {
@@ -14418,6 +15610,46 @@ export interface operations {
             503: components["responses"]["Unavailable"];
         };
     };
+    listEvents: {
+        parameters: {
+            query?: {
+                /** @description The `cursor` of the last event read. */
+                after?: string;
+                /** @description At most this many events (1-100, default 100). */
+                limit?: number;
+            };
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description The next events. */
+            200: {
+                headers: {
+                    "Cache-Control": components["headers"]["CacheControlNoStore"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        data: components["schemas"]["Event"][];
+                        /** @example OK */
+                        message: string;
+                        /**
+                         * @description Pass as `after` next time (null: no event yet).
+                         * @example 1044
+                         */
+                        next_cursor: string | null;
+                    };
+                };
+            };
+            400: components["responses"]["ValidationFailed"];
+            401: components["responses"]["Unauthenticated"];
+            403: components["responses"]["Forbidden"];
+            500: components["responses"]["Internal"];
+            503: components["responses"]["Unavailable"];
+        };
+    };
     downloadFile: {
         parameters: {
             query?: never;
@@ -15038,6 +16270,483 @@ export interface operations {
             413: components["responses"]["PayloadTooLarge"];
             415: components["responses"]["UnsupportedMediaType"];
             429: components["responses"]["BodiesInProgress"];
+            500: components["responses"]["Internal"];
+            503: components["responses"]["Unavailable"];
+        };
+    };
+    listApiCredentials: {
+        parameters: {
+            query?: {
+                /** @description Page size, 1-100 (default 20). Out of range is a 400, never clamped. */
+                limit?: components["parameters"]["Limit"];
+                /** @description Page number, from 1 to 10 000 (with `limit`, at most a million rows into a list; narrow the list with its filters to go further). Out of range is a 400 naming `query.page`, never clamped. */
+                page?: components["parameters"]["Page"];
+            };
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description A page of credentials. */
+            200: {
+                headers: {
+                    "Cache-Control": components["headers"]["CacheControlNoStore"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        data: components["schemas"]["ApiCredential"][];
+                        /** @example OK */
+                        message: string;
+                        pagination: components["schemas"]["Pagination"];
+                    };
+                };
+            };
+            400: components["responses"]["ValidationFailed"];
+            401: components["responses"]["Unauthenticated"];
+            403: components["responses"]["Forbidden"];
+            500: components["responses"]["Internal"];
+            503: components["responses"]["Unavailable"];
+        };
+    };
+    createApiCredential: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["ApiCredentialCreate"];
+            };
+        };
+        responses: {
+            /** @description Created; the secret is shown this once. */
+            201: {
+                headers: {
+                    "Cache-Control": components["headers"]["CacheControlNoStore"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        data: components["schemas"]["ApiCredentialIssued"];
+                        /** @example Created */
+                        message: string;
+                    };
+                };
+            };
+            400: components["responses"]["ValidationFailed"];
+            401: components["responses"]["Unauthenticated"];
+            403: components["responses"]["Forbidden"];
+            408: components["responses"]["RequestTimeout"];
+            413: components["responses"]["PayloadTooLarge"];
+            415: components["responses"]["UnsupportedMediaType"];
+            429: components["responses"]["BodiesInProgress"];
+            500: components["responses"]["Internal"];
+            503: components["responses"]["Unavailable"];
+        };
+    };
+    revokeApiCredential: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                id: components["parameters"]["IdPath"];
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Revoked. */
+            200: {
+                headers: {
+                    "Cache-Control": components["headers"]["CacheControlNoStore"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        data: components["schemas"]["ApiCredential"];
+                        /** @example OK */
+                        message: string;
+                    };
+                };
+            };
+            400: components["responses"]["ValidationFailed"];
+            401: components["responses"]["Unauthenticated"];
+            403: components["responses"]["Forbidden"];
+            404: components["responses"]["NotFound"];
+            409: components["responses"]["Conflict"];
+            415: components["responses"]["UnsupportedMediaType"];
+            500: components["responses"]["Internal"];
+            503: components["responses"]["Unavailable"];
+        };
+    };
+    rotateApiCredential: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                id: components["parameters"]["IdPath"];
+            };
+            cookie?: never;
+        };
+        requestBody?: {
+            content: {
+                "application/json": components["schemas"]["ApiCredentialRotate"];
+            };
+        };
+        responses: {
+            /** @description The new secret. */
+            200: {
+                headers: {
+                    "Cache-Control": components["headers"]["CacheControlNoStore"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        data: components["schemas"]["ApiCredentialIssued"];
+                        /** @example OK */
+                        message: string;
+                    };
+                };
+            };
+            400: components["responses"]["ValidationFailed"];
+            401: components["responses"]["Unauthenticated"];
+            403: components["responses"]["Forbidden"];
+            404: components["responses"]["NotFound"];
+            408: components["responses"]["RequestTimeout"];
+            409: components["responses"]["Conflict"];
+            413: components["responses"]["PayloadTooLarge"];
+            415: components["responses"]["UnsupportedMediaType"];
+            429: components["responses"]["BodiesInProgress"];
+            500: components["responses"]["Internal"];
+            503: components["responses"]["Unavailable"];
+        };
+    };
+    listWebhookEndpoints: {
+        parameters: {
+            query?: {
+                /** @description Page size, 1-100 (default 20). Out of range is a 400, never clamped. */
+                limit?: components["parameters"]["Limit"];
+                /** @description Page number, from 1 to 10 000 (with `limit`, at most a million rows into a list; narrow the list with its filters to go further). Out of range is a 400 naming `query.page`, never clamped. */
+                page?: components["parameters"]["Page"];
+            };
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description A page of endpoints. */
+            200: {
+                headers: {
+                    "Cache-Control": components["headers"]["CacheControlNoStore"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        data: components["schemas"]["WebhookEndpoint"][];
+                        /** @example OK */
+                        message: string;
+                        pagination: components["schemas"]["Pagination"];
+                    };
+                };
+            };
+            400: components["responses"]["ValidationFailed"];
+            401: components["responses"]["Unauthenticated"];
+            403: components["responses"]["Forbidden"];
+            500: components["responses"]["Internal"];
+            503: components["responses"]["Unavailable"];
+        };
+    };
+    createWebhookEndpoint: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["WebhookEndpointInput"];
+            };
+        };
+        responses: {
+            /** @description Created; the secret is shown this once. */
+            201: {
+                headers: {
+                    "Cache-Control": components["headers"]["CacheControlNoStore"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        data: components["schemas"]["WebhookEndpointIssued"];
+                        /** @example Created */
+                        message: string;
+                    };
+                };
+            };
+            400: components["responses"]["ValidationFailed"];
+            401: components["responses"]["Unauthenticated"];
+            403: components["responses"]["Forbidden"];
+            408: components["responses"]["RequestTimeout"];
+            413: components["responses"]["PayloadTooLarge"];
+            415: components["responses"]["UnsupportedMediaType"];
+            429: components["responses"]["BodiesInProgress"];
+            500: components["responses"]["Internal"];
+            503: components["responses"]["Unavailable"];
+        };
+    };
+    getWebhookEndpoint: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                id: components["parameters"]["IdPath"];
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description The endpoint. */
+            200: {
+                headers: {
+                    "Cache-Control": components["headers"]["CacheControlNoStore"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        data: components["schemas"]["WebhookEndpoint"];
+                        /** @example OK */
+                        message: string;
+                    };
+                };
+            };
+            400: components["responses"]["ValidationFailed"];
+            401: components["responses"]["Unauthenticated"];
+            403: components["responses"]["Forbidden"];
+            404: components["responses"]["NotFound"];
+            500: components["responses"]["Internal"];
+            503: components["responses"]["Unavailable"];
+        };
+    };
+    updateWebhookEndpoint: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                id: components["parameters"]["IdPath"];
+            };
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["WebhookEndpointUpdate"];
+            };
+        };
+        responses: {
+            /** @description The endpoint. */
+            200: {
+                headers: {
+                    "Cache-Control": components["headers"]["CacheControlNoStore"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        data: components["schemas"]["WebhookEndpoint"];
+                        /** @example OK */
+                        message: string;
+                    };
+                };
+            };
+            400: components["responses"]["ValidationFailed"];
+            401: components["responses"]["Unauthenticated"];
+            403: components["responses"]["Forbidden"];
+            404: components["responses"]["NotFound"];
+            408: components["responses"]["RequestTimeout"];
+            413: components["responses"]["PayloadTooLarge"];
+            415: components["responses"]["UnsupportedMediaType"];
+            429: components["responses"]["BodiesInProgress"];
+            500: components["responses"]["Internal"];
+            503: components["responses"]["Unavailable"];
+        };
+    };
+    deleteWebhookEndpoint: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                id: components["parameters"]["IdPath"];
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Deleted. */
+            200: {
+                headers: {
+                    "Cache-Control": components["headers"]["CacheControlNoStore"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Ack"];
+                };
+            };
+            400: components["responses"]["ValidationFailed"];
+            401: components["responses"]["Unauthenticated"];
+            403: components["responses"]["Forbidden"];
+            404: components["responses"]["NotFound"];
+            415: components["responses"]["UnsupportedMediaType"];
+            500: components["responses"]["Internal"];
+            503: components["responses"]["Unavailable"];
+        };
+    };
+    listWebhookAttempts: {
+        parameters: {
+            query?: {
+                /** @description Page size, 1-100 (default 20). Out of range is a 400, never clamped. */
+                limit?: components["parameters"]["Limit"];
+                /** @description Page number, from 1 to 10 000 (with `limit`, at most a million rows into a list; narrow the list with its filters to go further). Out of range is a 400 naming `query.page`, never clamped. */
+                page?: components["parameters"]["Page"];
+            };
+            header?: never;
+            path: {
+                id: components["parameters"]["IdPath"];
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description A page of attempts. */
+            200: {
+                headers: {
+                    "Cache-Control": components["headers"]["CacheControlNoStore"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        data: components["schemas"]["WebhookAttempt"][];
+                        /** @example OK */
+                        message: string;
+                        pagination: components["schemas"]["Pagination"];
+                    };
+                };
+            };
+            400: components["responses"]["ValidationFailed"];
+            401: components["responses"]["Unauthenticated"];
+            403: components["responses"]["Forbidden"];
+            404: components["responses"]["NotFound"];
+            500: components["responses"]["Internal"];
+            503: components["responses"]["Unavailable"];
+        };
+    };
+    replayWebhookEvents: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                id: components["parameters"]["IdPath"];
+            };
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["WebhookReplay"];
+            };
+        };
+        responses: {
+            /** @description Queued. */
+            202: {
+                headers: {
+                    "Cache-Control": components["headers"]["CacheControlNoStore"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        data: components["schemas"]["WebhookQueued"];
+                        /** @example Accepted */
+                        message: string;
+                    };
+                };
+            };
+            400: components["responses"]["ValidationFailed"];
+            401: components["responses"]["Unauthenticated"];
+            403: components["responses"]["Forbidden"];
+            404: components["responses"]["NotFound"];
+            408: components["responses"]["RequestTimeout"];
+            413: components["responses"]["PayloadTooLarge"];
+            415: components["responses"]["UnsupportedMediaType"];
+            429: components["responses"]["BodiesInProgress"];
+            500: components["responses"]["Internal"];
+            503: components["responses"]["Unavailable"];
+        };
+    };
+    rotateWebhookSecret: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                id: components["parameters"]["IdPath"];
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description The new secret. */
+            200: {
+                headers: {
+                    "Cache-Control": components["headers"]["CacheControlNoStore"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        data: components["schemas"]["WebhookEndpointIssued"];
+                        /** @example OK */
+                        message: string;
+                    };
+                };
+            };
+            400: components["responses"]["ValidationFailed"];
+            401: components["responses"]["Unauthenticated"];
+            403: components["responses"]["Forbidden"];
+            404: components["responses"]["NotFound"];
+            415: components["responses"]["UnsupportedMediaType"];
+            500: components["responses"]["Internal"];
+            503: components["responses"]["Unavailable"];
+        };
+    };
+    testWebhookEndpoint: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                id: components["parameters"]["IdPath"];
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Queued. */
+            202: {
+                headers: {
+                    "Cache-Control": components["headers"]["CacheControlNoStore"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        data: components["schemas"]["WebhookQueued"];
+                        /** @example Accepted */
+                        message: string;
+                    };
+                };
+            };
+            400: components["responses"]["ValidationFailed"];
+            401: components["responses"]["Unauthenticated"];
+            403: components["responses"]["Forbidden"];
+            404: components["responses"]["NotFound"];
+            415: components["responses"]["UnsupportedMediaType"];
             500: components["responses"]["Internal"];
             503: components["responses"]["Unavailable"];
         };
@@ -20039,6 +21748,468 @@ export interface operations {
             415: components["responses"]["UnsupportedMediaType"];
             500: components["responses"]["Internal"];
             503: components["responses"]["Unavailable"];
+        };
+    };
+    assetAssignedWebhook: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["AssetAssignedEvent"];
+            };
+        };
+        responses: {
+            /** @description Any 2xx: delivered. 410: the endpoint is disabled. 429 or 503 with Retry-After: tried again then. Anything else (and no answer within the timeout): tried again with backoff. */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+        };
+    };
+    assetReturnedWebhook: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["AssetReturnedEvent"];
+            };
+        };
+        responses: {
+            /** @description Any 2xx: delivered. 410: the endpoint is disabled. 429 or 503 with Retry-After: tried again then. Anything else (and no answer within the timeout): tried again with backoff. */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+        };
+    };
+    attendanceRegularizationApprovedWebhook: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["AttendanceRegularizationApprovedEvent"];
+            };
+        };
+        responses: {
+            /** @description Any 2xx: delivered. 410: the endpoint is disabled. 429 or 503 with Retry-After: tried again then. Anything else (and no answer within the timeout): tried again with backoff. */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+        };
+    };
+    attendanceRegularizationRejectedWebhook: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["AttendanceRegularizationRejectedEvent"];
+            };
+        };
+        responses: {
+            /** @description Any 2xx: delivered. 410: the endpoint is disabled. 429 or 503 with Retry-After: tried again then. Anything else (and no answer within the timeout): tried again with backoff. */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+        };
+    };
+    employeeCreatedWebhook: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["EmployeeCreatedEvent"];
+            };
+        };
+        responses: {
+            /** @description Any 2xx: delivered. 410: the endpoint is disabled. 429 or 503 with Retry-After: tried again then. Anything else (and no answer within the timeout): tried again with backoff. */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+        };
+    };
+    employeeDeletedWebhook: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["EmployeeDeletedEvent"];
+            };
+        };
+        responses: {
+            /** @description Any 2xx: delivered. 410: the endpoint is disabled. 429 or 503 with Retry-After: tried again then. Anything else (and no answer within the timeout): tried again with backoff. */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+        };
+    };
+    employeeExitedWebhook: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["EmployeeExitedEvent"];
+            };
+        };
+        responses: {
+            /** @description Any 2xx: delivered. 410: the endpoint is disabled. 429 or 503 with Retry-After: tried again then. Anything else (and no answer within the timeout): tried again with backoff. */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+        };
+    };
+    employeeUpdatedWebhook: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["EmployeeUpdatedEvent"];
+            };
+        };
+        responses: {
+            /** @description Any 2xx: delivered. 410: the endpoint is disabled. 429 or 503 with Retry-After: tried again then. Anything else (and no answer within the timeout): tried again with backoff. */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+        };
+    };
+    finalSettlementProcessedWebhook: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["FinalSettlementProcessedEvent"];
+            };
+        };
+        responses: {
+            /** @description Any 2xx: delivered. 410: the endpoint is disabled. 429 or 503 with Retry-After: tried again then. Anything else (and no answer within the timeout): tried again with backoff. */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+        };
+    };
+    helpdeskTicketCreatedWebhook: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["HelpdeskTicketCreatedEvent"];
+            };
+        };
+        responses: {
+            /** @description Any 2xx: delivered. 410: the endpoint is disabled. 429 or 503 with Retry-After: tried again then. Anything else (and no answer within the timeout): tried again with backoff. */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+        };
+    };
+    helpdeskTicketUpdatedWebhook: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["HelpdeskTicketUpdatedEvent"];
+            };
+        };
+        responses: {
+            /** @description Any 2xx: delivered. 410: the endpoint is disabled. 429 or 503 with Retry-After: tried again then. Anything else (and no answer within the timeout): tried again with backoff. */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+        };
+    };
+    leaveRequestApprovedWebhook: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["LeaveRequestApprovedEvent"];
+            };
+        };
+        responses: {
+            /** @description Any 2xx: delivered. 410: the endpoint is disabled. 429 or 503 with Retry-After: tried again then. Anything else (and no answer within the timeout): tried again with backoff. */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+        };
+    };
+    leaveRequestCancelledWebhook: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["LeaveRequestCancelledEvent"];
+            };
+        };
+        responses: {
+            /** @description Any 2xx: delivered. 410: the endpoint is disabled. 429 or 503 with Retry-After: tried again then. Anything else (and no answer within the timeout): tried again with backoff. */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+        };
+    };
+    leaveRequestCreatedWebhook: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["LeaveRequestCreatedEvent"];
+            };
+        };
+        responses: {
+            /** @description Any 2xx: delivered. 410: the endpoint is disabled. 429 or 503 with Retry-After: tried again then. Anything else (and no answer within the timeout): tried again with backoff. */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+        };
+    };
+    leaveRequestRejectedWebhook: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["LeaveRequestRejectedEvent"];
+            };
+        };
+        responses: {
+            /** @description Any 2xx: delivered. 410: the endpoint is disabled. 429 or 503 with Retry-After: tried again then. Anything else (and no answer within the timeout): tried again with backoff. */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+        };
+    };
+    memberJoinedWebhook: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["MemberJoinedEvent"];
+            };
+        };
+        responses: {
+            /** @description Any 2xx: delivered. 410: the endpoint is disabled. 429 or 503 with Retry-After: tried again then. Anything else (and no answer within the timeout): tried again with backoff. */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+        };
+    };
+    memberRemovedWebhook: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["MemberRemovedEvent"];
+            };
+        };
+        responses: {
+            /** @description Any 2xx: delivered. 410: the endpoint is disabled. 429 or 503 with Retry-After: tried again then. Anything else (and no answer within the timeout): tried again with backoff. */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+        };
+    };
+    payrollRunProcessedWebhook: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["PayrollRunProcessedEvent"];
+            };
+        };
+        responses: {
+            /** @description Any 2xx: delivered. 410: the endpoint is disabled. 429 or 503 with Retry-After: tried again then. Anything else (and no answer within the timeout): tried again with backoff. */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+        };
+    };
+    recruitmentCandidateConvertedWebhook: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["RecruitmentCandidateConvertedEvent"];
+            };
+        };
+        responses: {
+            /** @description Any 2xx: delivered. 410: the endpoint is disabled. 429 or 503 with Retry-After: tried again then. Anything else (and no answer within the timeout): tried again with backoff. */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+        };
+    };
+    recruitmentOfferStatusChangedWebhook: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["RecruitmentOfferStatusChangedEvent"];
+            };
+        };
+        responses: {
+            /** @description Any 2xx: delivered. 410: the endpoint is disabled. 429 or 503 with Retry-After: tried again then. Anything else (and no answer within the timeout): tried again with backoff. */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+        };
+    };
+    webhookPingWebhook: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["WebhookPingEvent"];
+            };
+        };
+        responses: {
+            /** @description Any 2xx: delivered. 410: the endpoint is disabled. 429 or 503 with Retry-After: tried again then. Anything else (and no answer within the timeout): tried again with backoff. */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
         };
     };
 }

@@ -66,6 +66,7 @@ const AREA_SCHEMA: Record<string, string> = {
   helpdesk: "helpdesk",
   employees: "employees",
   organization: "employees",
+  integrations: "integrations",
 };
 
 /** The ORM's writing methods (rule 5). */

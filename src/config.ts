@@ -383,6 +383,26 @@ export interface Config {
    * @default the machine's clock
    */
   readonly clockStart: string | undefined;
+  // ── machine clients and events (issue 31; docs/integrations.md) ──
+  /**
+   * `WEBHOOK_ALLOW_LOOPBACK`: webhook deliveries may go to loopback addresses (`127.0.0.0/8`,
+   * `::1`) - for tests and local development only. Private, link-local, shared and metadata
+   * addresses stay refused; every other address must be public (checked when the connection is
+   * made, whatever the name resolved to when the endpoint was registered).
+   */
+  readonly webhookAllowLoopback: boolean;
+  /** `WEBHOOK_TIMEOUT_MS`: the longest a webhook delivery waits for the endpoint's answer (connection included). */
+  readonly webhookTimeoutMs: number;
+  /**
+   * `WEBHOOK_RETRY_HOURS`: how long a delivery that keeps failing is retried (exponential backoff
+   * with jitter, from 5 s up to 6 h apart); an endpoint whose deliveries have failed for that long
+   * without a success is disabled and the company's owners are mailed.
+   */
+  readonly webhookRetryHours: number;
+  /** `WEBHOOK_CONCURRENCY`: deliveries one worker process sends at once. */
+  readonly webhookConcurrency: number;
+  /** `EVENT_RETENTION_DAYS`: events (the feed, replay) and the delivery log are kept this many days, then pruned (hourly). */
+  readonly eventRetentionDays: number;
 }
 
 /** The variables as the environment gives them. */
@@ -720,6 +740,11 @@ export function loadConfig(env: Env, root: string = projectRoot): Config {
     invitesPerAddressPerDay: positiveInt(r, "INVITES_PER_ADDRESS_PER_DAY", isTest ? 10000 : 3),
     invitesPerRecipientPerDay: positiveInt(r, "INVITES_PER_RECIPIENT_PER_DAY", isTest ? 10000 : 10),
     clockStart: isProduction ? undefined : instant(r, "CLOCK_START"),
+    webhookAllowLoopback: bool(r, "WEBHOOK_ALLOW_LOOPBACK", false),
+    webhookTimeoutMs: durationMs(r, "WEBHOOK_TIMEOUT_MS", 10_000),
+    webhookRetryHours: integer(r, "WEBHOOK_RETRY_HOURS", 72, 1, 24 * 30, "a positive integer of hours up to 720"),
+    webhookConcurrency: integer(r, "WEBHOOK_CONCURRENCY", 8, 1, 256, "an integer from 1 to 256"),
+    eventRetentionDays: integer(r, "EVENT_RETENTION_DAYS", 30, 30, 3650, "an integer of days from 30 to 3650"),
   };
   if (r.problems.length) throw new ConfigError(r.problems);
   return deepFreeze(config);

@@ -12,6 +12,8 @@ export interface RequestInfo {
   email?: string;
   /** the membership read together with the session row (src/platform/identity/session.ts) */
   prefetchedAuth?: import("./platform/identity/session.ts").PrefetchedAuth;
+  /** the API credential the request authenticated with (issue 31: audit, read-your-writes) */
+  credential?: { id: string; name: string; tenantId: string; lastWriteLsn: string | null };
 }
 export const requestContext = new AsyncLocalStorage<RequestInfo>();
 

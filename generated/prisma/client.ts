@@ -158,6 +158,41 @@ export type HelpdeskTicket = Prisma.HelpdeskTicketModel
  */
 export type HelpdeskMessage = Prisma.HelpdeskMessageModel
 /**
+ * Model ApiCredential
+ * A server-to-server credential of a company (src/platform/identity/credentials.ts). The secret
+ * `hrms_<prefix>_<random>` is stored as its SHA-256 only and looked up by that hash (an index over
+ * every company: the caller's company is not known before), so no lookup depends on whether a
+ * prefix exists. After a rotation the previous secret is accepted until `previous_expires_at`.
+ */
+export type ApiCredential = Prisma.ApiCredentialModel
+/**
+ * Model Event
+ * The company's events (issue 31): written by `audit()` in the transaction of the change when its
+ * action is an event type of the document's `webhooks` section (src/platform/events/events.ts).
+ * `seq` is its place in the one order of the feed, given after commit by the sequencer (one at a
+ * time, under an advisory lock), so an event never appears behind one already read. A test ping
+ * names its one endpoint and is not in the feed. Pruned after EVENT_RETENTION_DAYS.
+ */
+export type Event = Prisma.EventModel
+/**
+ * Model WebhookEndpoint
+ * A company's webhook endpoint. `secret` signs deliveries (Standard Webhooks v1: it must be kept to
+ * sign); after a rotation `previous_secret` signs too until `previous_secret_expires_at`.
+ */
+export type WebhookEndpoint = Prisma.WebhookEndpointModel
+/**
+ * Model WebhookDelivery
+ * One event to send to one endpoint: pending until a 2xx, retried with backoff (machine time,
+ * the database's clock); claimed with a lease (`locked_until`) so that one process sends it at a
+ * time, `attempts` counted once per claim.
+ */
+export type WebhookDelivery = Prisma.WebhookDeliveryModel
+/**
+ * Model WebhookAttempt
+ * The delivery log: one row per attempt (status, latency, the first 1 024 characters of the answer).
+ */
+export type WebhookAttempt = Prisma.WebhookAttemptModel
+/**
  * Model LeaveType
  * 
  */

@@ -260,6 +260,8 @@ function standardResponses() {
   return {
     PathItem: {
       leave(pathItem, ctx) {
+        // the `webhooks` section describes requests this server sends, not answers it gives (issue 31)
+        if (ctx.location.pointer.startsWith("#/webhooks/")) return;
         const pathParams = /\{[^}]+\}/.test(String(ctx.key));
         for (const method of ["get", "put", "post", "delete", "patch"]) {
           const op = pathItem[method];

@@ -35,7 +35,8 @@ import { type Admission, admissionControl, type AdmissionOptions } from "./admis
 import { errorBody, errorMiddleware, notFoundFallback } from "./error-middleware.ts";
 import { AppError, type ErrorDetail } from "../platform/errors.ts";
 import { sendJson } from "./envelope.ts";
-import { authorize } from "./guards.ts";
+import { authenticateBearer, authorize } from "./guards.ts";
+import { bearerSecret } from "../platform/identity/credentials.ts";
 import { jsonBodies, nulPaths } from "./body.ts";
 import { uploadGate } from "./uploads.ts";
 import { rememberWrite, runRead } from "./read-routing.ts";
@@ -71,7 +72,9 @@ export function redactPath(p: string): string {
 
 function originCheck(req: Request, _res: Response, next: NextFunction) {
   const origin = req.get("origin");
-  if (!origin || !STATE_CHANGING.has(req.method)) return next();
+  // a request with `Authorization` is authenticated by it alone, never by a cookie (issue 31): a
+  // page of another site cannot send that header without a CORS preflight, which is not granted
+  if (!origin || !STATE_CHANGING.has(req.method) || req.headers.authorization !== undefined) return next();
   const { publicUrl, allowedOrigins } = config();
   const own = new URL(publicUrl).origin;
   const host = req.get("host");
@@ -404,6 +407,9 @@ function sessionWhereNeeded() {
 function requireSessionFor() {
   return (req: Request, _res: Response, next: NextFunction) => {
     const op = operationOf(req);
+    // an API credential (issue 31): checked here, before the body is read, like a session
+    const secret = op && !op.isPublic ? bearerSecret(req.headers.authorization) : undefined;
+    if (secret !== undefined) return void authenticateBearer(req, secret).then(() => next(), next);
     if (op && !op.isPublic && !req.session?.userId) return next(new AppError("unauthenticated", "Authentication required"));
     next();
   };

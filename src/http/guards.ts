@@ -1,10 +1,13 @@
 // Generic access control read from the operation's vendor extensions (via the registry):
 // x-public (no session), x-roles (401 without a session, 403 `forbidden` for other roles),
-// x-module (403 `module_disabled` while the tenant has not enabled it).
+// x-module (403 `module_disabled` while the tenant has not enabled it), and for API credentials
+// (issue 31) x-scope (the registry's `scope`: 403 naming a scope the credential lacks; none: the
+// operation takes a session only).
 import type { Request } from "express";
 import { type OperationId, type OperationMeta, operationTable } from "../../generated/registry.ts";
 import { getPool } from "../db/client.ts";
 import type { IdentityRow } from "../platform/identity/identity-cache.ts";
+import { type CredentialIdentity, credentialFor } from "../platform/identity/credentials.ts";
 import { OWN_EMPLOYEE_IDS } from "../platform/identity/session.ts";
 import { requestContext } from "../log.ts";
 import { forbidden, moduleDisabled, unauthenticated } from "../platform/errors.ts";
@@ -33,8 +36,41 @@ export async function loadAuth(userId: string, tenantId: string): Promise<AuthCo
   return rows.length ? toAuth(userId, tenantId, rows[0]) : null;
 }
 
+const CREDENTIAL = Symbol("the request's API credential");
+type CredentialRequest = Request & { [CREDENTIAL]?: CredentialIdentity };
+/** The API credential the request authenticated with (authenticateBearer), if any. */
+export const credentialOf = (req: Request): CredentialIdentity | undefined => (req as CredentialRequest)[CREDENTIAL];
+
+/**
+ * The credential of a request that sent `Authorization` (`secret` from bearerSecret: null when
+ * malformed), before its body is read: 401 unless it names a live credential. The session cookie,
+ * if any, is then not used: a bearer request is the credential's alone.
+ */
+export async function authenticateBearer(req: Request, secret: string | null): Promise<void> {
+  const cred = secret ? await credentialFor(secret) : null;
+  if (!cred) throw unauthenticated("Invalid, expired or revoked API credential");
+  (req as CredentialRequest)[CREDENTIAL] = cred;
+  const info = requestContext.getStore();
+  if (info) {
+    info.userId = cred.userId;
+    info.email = cred.row.email;
+    info.credential = { id: cred.id, name: cred.name, lastWriteLsn: cred.lastWriteLsn, tenantId: cred.tenantId };
+  }
+}
+
+function authorizeCredential(cred: CredentialIdentity, meta: OperationMeta): AuthContext {
+  if (!meta.scope) throw forbidden("This operation takes a signed-in member's session, not an API credential");
+  const auth = { ...toAuth(cred.userId, cred.tenantId, cred.row), credential: { id: cred.id, name: cred.name } };
+  if (meta.module && !auth.modules.includes(meta.module)) throw moduleDisabled(meta.module);
+  if (!meta.roles.includes(auth.role)) throw forbidden();
+  if (!cred.scopes.includes(meta.scope)) throw forbidden(`The API credential lacks the scope ${meta.scope}`);
+  return auth;
+}
+
 /** Resolves the caller of a non-public operation or throws 401/403. */
 export async function authorize(req: Request, meta: OperationMeta): Promise<AuthContext | null> {
+  const cred = credentialOf(req);
+  if (cred) return authorizeCredential(cred, meta);
   const userId = req.session?.userId;
   if (!userId) throw unauthenticated();
   const tenantId = req.session.tenantId;

@@ -10,11 +10,14 @@
 // make one up, change one, or use another session's (forging one could only send its own reads to
 // the primary). A cookie that cannot be read for any reason (malformed, truncated, another
 // session's, an old format, a rotated secret) is ignored: the read goes by the replica's own lag.
+// API credentials (issue 31) keep no cookies: the position of a credential's last write is kept on
+// its row (api_credentials.last_write_lsn) and read with it on each request, in any process.
 import { createCipheriv, createDecipheriv, createHmac, randomBytes } from "node:crypto";
 import type { Request, Response } from "express";
 import { config } from "../config.ts";
 import { formatLsn, type Lsn, onReplica, parseLsn, primaryLsn, replicaConfigured, replicaFailed, replicaUsable } from "../db/replica.ts";
-import { logger } from "../log.ts";
+import { logger, requestContext } from "../log.ts";
+import { rememberCredentialWrite } from "../platform/identity/credentials.ts";
 import { AppError } from "../platform/errors.ts";
 
 export const LSN_COOKIE = "hrms.lsn";
@@ -63,6 +66,9 @@ export function openLsn(value: string, sessionId: string): Lsn | null {
 
 /** The position in the request's `hrms.lsn` cookie when it can be read in this session, else null. */
 export function writtenLsn(req: Request): Lsn | null {
+  // an API credential has no cookie jar: its last write's position is kept on the credential
+  const credential = requestContext.getStore()?.credential;
+  if (credential) return credential.lastWriteLsn ? parseLsn(credential.lastWriteLsn) : null;
   const header = req.headers.cookie;
   const name = lsnCookieName();
   if (!header?.includes(`${name}=`)) return null;
@@ -78,6 +84,9 @@ export function writtenLsn(req: Request): Lsn | null {
 export async function rememberWrite(res: Response): Promise<void> {
   if (!replicaConfigured() || res.headersSent) return;
   const lsn = await primaryLsn().catch(() => null);
+  const credential = requestContext.getStore()?.credential;
+  // a bearer client's reads after its write wait for the replica to have it (issue 31), whichever process serves them
+  if (lsn !== null && credential) return rememberCredentialWrite(credential.tenantId, credential.id, formatLsn(lsn)).catch(() => {});
   if (lsn === null || res.headersSent) return;
   res.cookie(lsnCookieName(), sealLsn(lsn, sessionOf(res.req)), {
     httpOnly: true,

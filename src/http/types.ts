@@ -22,6 +22,8 @@ export interface AuthContext {
    */
   ownEmployeeIds?: readonly string[];
   modules: ModuleName[];
+  /** Set when the caller is an API credential (issue 31): its id and name (the audit names it). */
+  credential?: { id: string; name: string };
 }
 
 type Op<K extends OperationId> = operations[K];

@@ -4,6 +4,7 @@ import { Prisma } from "../../generated/prisma/client.ts";
 import { systemDb } from "../db/client.ts";
 import { db } from "../db/tenancy.ts";
 import { requestContext } from "../log.ts";
+import { type EventClient, isEventType, recordEvent } from "./events/events.ts";
 
 export interface AuditEntry {
   action: string;
@@ -12,7 +13,7 @@ export interface AuditEntry {
   changes?: Record<string, unknown> | null;
 }
 
-type AuditClient = { auditLog: { create: (args: { data: Prisma.AuditLogUncheckedCreateInput }) => Promise<unknown> } };
+type AuditClient = { auditLog: { create: (args: { data: Prisma.AuditLogUncheckedCreateInput }) => Promise<unknown> } } & EventClient;
 
 /** The changes as a JSON column value (SQL NULL when there are none). */
 const changesJson = (changes: AuditEntry["changes"]): Prisma.InputJsonValue | typeof Prisma.DbNull =>
@@ -20,10 +21,22 @@ const changesJson = (changes: AuditEntry["changes"]): Prisma.InputJsonValue | ty
 
 function actor() {
   const ctx = requestContext.getStore();
-  return { actor_user_id: ctx?.userId ?? null, actor_email: ctx?.email ?? null, ip: ctx?.ip ?? null, request_id: ctx?.requestId ?? null };
+  return {
+    actor_user_id: ctx?.userId ?? null,
+    actor_email: ctx?.email ?? null,
+    ip: ctx?.ip ?? null,
+    request_id: ctx?.requestId ?? null,
+    // a change made with an API credential is audited under its name too (issue 31)
+    actor_credential_id: ctx?.credential?.id ?? null,
+    actor_credential_name: ctx?.credential?.name ?? null,
+  };
 }
 
-/** Audit in the active tenant (the tenant-scoped client adds tenant_id). */
+/**
+ * Audit in the active tenant (the tenant-scoped client adds tenant_id). An action that is an event
+ * type of the document (its `webhooks` section) is also written as an event, with the same client:
+ * in the change's transaction (src/platform/events/events.ts).
+ */
 export async function audit(entry: AuditEntry, client: AuditClient = db): Promise<void> {
   await client.auditLog.create({
     data: {
@@ -34,6 +47,7 @@ export async function audit(entry: AuditEntry, client: AuditClient = db): Promis
       changes: changesJson(entry.changes),
     },
   });
+  if (isEventType(entry.action)) await recordEvent(client, { type: entry.action, ...entry });
 }
 
 /** Audit in explicit tenants (sign-in events, before a tenant is active). */
@@ -118,6 +132,8 @@ export function auditEntryJson(
     changes: unknown;
     ip: string | null;
     created_at: Date;
+    actor_credential_id?: string | null;
+    actor_credential_name?: string | null;
   },
   opts: { actorDetails: boolean } = { actorDetails: true },
 ) {
@@ -131,5 +147,6 @@ export function auditEntryJson(
     changes: (a.changes ?? null) as Record<string, unknown> | null,
     ip: opts.actorDetails ? a.ip : null,
     created_at: a.created_at.toISOString(),
+    actor_credential: a.actor_credential_id ? { id: a.actor_credential_id, name: a.actor_credential_name ?? "" } : null,
   };
 }

@@ -93,6 +93,11 @@ describe("loadConfig", () => {
       invitesPerAddressPerDay: 3,
       invitesPerRecipientPerDay: 10,
       clockStart: undefined,
+      webhookAllowLoopback: false,
+      webhookTimeoutMs: 10_000,
+      webhookRetryHours: 72,
+      webhookConcurrency: 8,
+      eventRetentionDays: 30,
     } satisfies Config);
   });
 
@@ -264,6 +269,11 @@ describe("loadConfig", () => {
       invitesPerAddressPerDay: 2,
       invitesPerRecipientPerDay: 8,
       clockStart: undefined,
+      webhookAllowLoopback: false,
+      webhookTimeoutMs: 10_000,
+      webhookRetryHours: 72,
+      webhookConcurrency: 8,
+      eventRetentionDays: 30,
     } satisfies Config);
   });
 

@@ -22,6 +22,8 @@ describe("job registry", () => {
       "payroll.runs": "* * * * *",
       "recruitment.expire-offers": "10 * * * *",
       "utilities.remove-orphan-files": "40 * * * *",
+      "integrations.deliver-webhooks": "* * * * *",
+      "integrations.prune-events": "29 * * * *",
     });
   });
 

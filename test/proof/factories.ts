@@ -44,6 +44,7 @@ import {
 } from "./factory-kit.ts";
 import * as payroll from "./factories-payroll.ts";
 import * as recruitment from "./factories-recruitment.ts";
+import * as integrations from "./factories-integrations.ts";
 
 export * from "./factory-kit.ts";
 
@@ -326,6 +327,7 @@ export const requests: Record<string, (ids: Record<string, string>) => Partial<R
   updateAttendanceRegularization: () => ({ body: { reason: "Proof: corrected times" } }),
   ...payroll.requests,
   ...recruitment.requests,
+  ...integrations.requests,
 };
 
 // ───────────────────────────── resolution ─────────────────────────────
@@ -339,7 +341,7 @@ export function resourcePrefixes(op: Operation): { param: string; prefix: string
 }
 
 export function factoryFor(prefix: string, param: string): Factory | undefined {
-  const all = { ...areaFactories, ...payroll.factories, ...recruitment.factories, ...factories };
+  const all = { ...areaFactories, ...payroll.factories, ...recruitment.factories, ...integrations.factories, ...factories };
   return all[prefix] ?? (param !== "id" ? all[`{${param}}`] : undefined);
 }
 

@@ -70,6 +70,11 @@ export const ModelName = {
   NumberSequence: 'NumberSequence',
   HelpdeskTicket: 'HelpdeskTicket',
   HelpdeskMessage: 'HelpdeskMessage',
+  ApiCredential: 'ApiCredential',
+  Event: 'Event',
+  WebhookEndpoint: 'WebhookEndpoint',
+  WebhookDelivery: 'WebhookDelivery',
+  WebhookAttempt: 'WebhookAttempt',
   LeaveType: 'LeaveType',
   LeavePeriod: 'LeavePeriod',
   LeavePolicy: 'LeavePolicy',
@@ -475,6 +480,94 @@ export const HelpdeskMessageScalarFieldEnum = {
 } as const
 
 export type HelpdeskMessageScalarFieldEnum = (typeof HelpdeskMessageScalarFieldEnum)[keyof typeof HelpdeskMessageScalarFieldEnum]
+
+
+export const ApiCredentialScalarFieldEnum = {
+  tenant_id: 'tenant_id',
+  id: 'id',
+  name: 'name',
+  role: 'role',
+  scopes: 'scopes',
+  prefix: 'prefix',
+  secret_hash: 'secret_hash',
+  previous_prefix: 'previous_prefix',
+  previous_secret_hash: 'previous_secret_hash',
+  previous_expires_at: 'previous_expires_at',
+  expires_at: 'expires_at',
+  revoked_at: 'revoked_at',
+  created_by: 'created_by',
+  last_write_lsn: 'last_write_lsn',
+  created_at: 'created_at',
+  updated_at: 'updated_at'
+} as const
+
+export type ApiCredentialScalarFieldEnum = (typeof ApiCredentialScalarFieldEnum)[keyof typeof ApiCredentialScalarFieldEnum]
+
+
+export const EventScalarFieldEnum = {
+  tenant_id: 'tenant_id',
+  id: 'id',
+  seq: 'seq',
+  type: 'type',
+  data: 'data',
+  endpoint_id: 'endpoint_id',
+  created_at: 'created_at'
+} as const
+
+export type EventScalarFieldEnum = (typeof EventScalarFieldEnum)[keyof typeof EventScalarFieldEnum]
+
+
+export const WebhookEndpointScalarFieldEnum = {
+  tenant_id: 'tenant_id',
+  id: 'id',
+  url: 'url',
+  description: 'description',
+  event_types: 'event_types',
+  secret: 'secret',
+  previous_secret: 'previous_secret',
+  previous_secret_expires_at: 'previous_secret_expires_at',
+  enabled: 'enabled',
+  disabled_reason: 'disabled_reason',
+  failing_since: 'failing_since',
+  created_at: 'created_at',
+  updated_at: 'updated_at'
+} as const
+
+export type WebhookEndpointScalarFieldEnum = (typeof WebhookEndpointScalarFieldEnum)[keyof typeof WebhookEndpointScalarFieldEnum]
+
+
+export const WebhookDeliveryScalarFieldEnum = {
+  tenant_id: 'tenant_id',
+  id: 'id',
+  endpoint_id: 'endpoint_id',
+  event_id: 'event_id',
+  status: 'status',
+  attempts: 'attempts',
+  next_attempt_at: 'next_attempt_at',
+  locked_until: 'locked_until',
+  first_attempt_at: 'first_attempt_at',
+  created_at: 'created_at'
+} as const
+
+export type WebhookDeliveryScalarFieldEnum = (typeof WebhookDeliveryScalarFieldEnum)[keyof typeof WebhookDeliveryScalarFieldEnum]
+
+
+export const WebhookAttemptScalarFieldEnum = {
+  tenant_id: 'tenant_id',
+  id: 'id',
+  endpoint_id: 'endpoint_id',
+  delivery_id: 'delivery_id',
+  event_id: 'event_id',
+  event_type: 'event_type',
+  attempt: 'attempt',
+  status_code: 'status_code',
+  latency_ms: 'latency_ms',
+  response_body: 'response_body',
+  error: 'error',
+  created_at: 'created_at'
+} as const
+
+export type WebhookAttemptScalarFieldEnum = (typeof WebhookAttemptScalarFieldEnum)[keyof typeof WebhookAttemptScalarFieldEnum]
 
 
 export const LeaveTypeScalarFieldEnum = {
@@ -1130,6 +1223,8 @@ export const AuditLogScalarFieldEnum = {
   changes: 'changes',
   ip: 'ip',
   request_id: 'request_id',
+  actor_credential_id: 'actor_credential_id',
+  actor_credential_name: 'actor_credential_name',
   created_at: 'created_at'
 } as const
 

@@ -35,6 +35,8 @@ export type AuditLogMinAggregateOutputType = {
   entity_id: string | null
   ip: string | null
   request_id: string | null
+  actor_credential_id: string | null
+  actor_credential_name: string | null
   created_at: Date | null
 }
 
@@ -48,6 +50,8 @@ export type AuditLogMaxAggregateOutputType = {
   entity_id: string | null
   ip: string | null
   request_id: string | null
+  actor_credential_id: string | null
+  actor_credential_name: string | null
   created_at: Date | null
 }
 
@@ -62,6 +66,8 @@ export type AuditLogCountAggregateOutputType = {
   changes: number
   ip: number
   request_id: number
+  actor_credential_id: number
+  actor_credential_name: number
   created_at: number
   _all: number
 }
@@ -77,6 +83,8 @@ export type AuditLogMinAggregateInputType = {
   entity_id?: true
   ip?: true
   request_id?: true
+  actor_credential_id?: true
+  actor_credential_name?: true
   created_at?: true
 }
 
@@ -90,6 +98,8 @@ export type AuditLogMaxAggregateInputType = {
   entity_id?: true
   ip?: true
   request_id?: true
+  actor_credential_id?: true
+  actor_credential_name?: true
   created_at?: true
 }
 
@@ -104,6 +114,8 @@ export type AuditLogCountAggregateInputType = {
   changes?: true
   ip?: true
   request_id?: true
+  actor_credential_id?: true
+  actor_credential_name?: true
   created_at?: true
   _all?: true
 }
@@ -191,6 +203,8 @@ export type AuditLogGroupByOutputType = {
   changes: runtime.JsonValue | null
   ip: string | null
   request_id: string | null
+  actor_credential_id: string | null
+  actor_credential_name: string | null
   created_at: Date
   _count: AuditLogCountAggregateOutputType | null
   _min: AuditLogMinAggregateOutputType | null
@@ -226,6 +240,8 @@ export type AuditLogWhereInput = {
   changes?: Prisma.JsonNullableFilter<"AuditLog">
   ip?: Prisma.StringNullableFilter<"AuditLog"> | string | null
   request_id?: Prisma.StringNullableFilter<"AuditLog"> | string | null
+  actor_credential_id?: Prisma.UuidNullableFilter<"AuditLog"> | string | null
+  actor_credential_name?: Prisma.StringNullableFilter<"AuditLog"> | string | null
   created_at?: Prisma.DateTimeFilter<"AuditLog"> | Date | string
 }
 
@@ -240,6 +256,8 @@ export type AuditLogOrderByWithRelationInput = {
   changes?: Prisma.SortOrderInput | Prisma.SortOrder
   ip?: Prisma.SortOrderInput | Prisma.SortOrder
   request_id?: Prisma.SortOrderInput | Prisma.SortOrder
+  actor_credential_id?: Prisma.SortOrderInput | Prisma.SortOrder
+  actor_credential_name?: Prisma.SortOrderInput | Prisma.SortOrder
   created_at?: Prisma.SortOrder
 }
 
@@ -258,6 +276,8 @@ export type AuditLogWhereUniqueInput = Prisma.AtLeast<{
   changes?: Prisma.JsonNullableFilter<"AuditLog">
   ip?: Prisma.StringNullableFilter<"AuditLog"> | string | null
   request_id?: Prisma.StringNullableFilter<"AuditLog"> | string | null
+  actor_credential_id?: Prisma.UuidNullableFilter<"AuditLog"> | string | null
+  actor_credential_name?: Prisma.StringNullableFilter<"AuditLog"> | string | null
   created_at?: Prisma.DateTimeFilter<"AuditLog"> | Date | string
 }, "tenant_id_id">
 
@@ -272,6 +292,8 @@ export type AuditLogOrderByWithAggregationInput = {
   changes?: Prisma.SortOrderInput | Prisma.SortOrder
   ip?: Prisma.SortOrderInput | Prisma.SortOrder
   request_id?: Prisma.SortOrderInput | Prisma.SortOrder
+  actor_credential_id?: Prisma.SortOrderInput | Prisma.SortOrder
+  actor_credential_name?: Prisma.SortOrderInput | Prisma.SortOrder
   created_at?: Prisma.SortOrder
   _count?: Prisma.AuditLogCountOrderByAggregateInput
   _max?: Prisma.AuditLogMaxOrderByAggregateInput
@@ -292,6 +314,8 @@ export type AuditLogScalarWhereWithAggregatesInput = {
   changes?: Prisma.JsonNullableWithAggregatesFilter<"AuditLog">
   ip?: Prisma.StringNullableWithAggregatesFilter<"AuditLog"> | string | null
   request_id?: Prisma.StringNullableWithAggregatesFilter<"AuditLog"> | string | null
+  actor_credential_id?: Prisma.UuidNullableWithAggregatesFilter<"AuditLog"> | string | null
+  actor_credential_name?: Prisma.StringNullableWithAggregatesFilter<"AuditLog"> | string | null
   created_at?: Prisma.DateTimeWithAggregatesFilter<"AuditLog"> | Date | string
 }
 
@@ -306,6 +330,8 @@ export type AuditLogCreateInput = {
   changes?: Prisma.NullableJsonNullValueInput | runtime.InputJsonValue
   ip?: string | null
   request_id?: string | null
+  actor_credential_id?: string | null
+  actor_credential_name?: string | null
   created_at?: Date | string
 }
 
@@ -320,6 +346,8 @@ export type AuditLogUncheckedCreateInput = {
   changes?: Prisma.NullableJsonNullValueInput | runtime.InputJsonValue
   ip?: string | null
   request_id?: string | null
+  actor_credential_id?: string | null
+  actor_credential_name?: string | null
   created_at?: Date | string
 }
 
@@ -334,6 +362,8 @@ export type AuditLogUpdateInput = {
   changes?: Prisma.NullableJsonNullValueInput | runtime.InputJsonValue
   ip?: Prisma.NullableStringFieldUpdateOperationsInput | string | null
   request_id?: Prisma.NullableStringFieldUpdateOperationsInput | string | null
+  actor_credential_id?: Prisma.NullableStringFieldUpdateOperationsInput | string | null
+  actor_credential_name?: Prisma.NullableStringFieldUpdateOperationsInput | string | null
   created_at?: Prisma.DateTimeFieldUpdateOperationsInput | Date | string
 }
 
@@ -348,6 +378,8 @@ export type AuditLogUncheckedUpdateInput = {
   changes?: Prisma.NullableJsonNullValueInput | runtime.InputJsonValue
   ip?: Prisma.NullableStringFieldUpdateOperationsInput | string | null
   request_id?: Prisma.NullableStringFieldUpdateOperationsInput | string | null
+  actor_credential_id?: Prisma.NullableStringFieldUpdateOperationsInput | string | null
+  actor_credential_name?: Prisma.NullableStringFieldUpdateOperationsInput | string | null
   created_at?: Prisma.DateTimeFieldUpdateOperationsInput | Date | string
 }
 
@@ -362,6 +394,8 @@ export type AuditLogCreateManyInput = {
   changes?: Prisma.NullableJsonNullValueInput | runtime.InputJsonValue
   ip?: string | null
   request_id?: string | null
+  actor_credential_id?: string | null
+  actor_credential_name?: string | null
   created_at?: Date | string
 }
 
@@ -376,6 +410,8 @@ export type AuditLogUpdateManyMutationInput = {
   changes?: Prisma.NullableJsonNullValueInput | runtime.InputJsonValue
   ip?: Prisma.NullableStringFieldUpdateOperationsInput | string | null
   request_id?: Prisma.NullableStringFieldUpdateOperationsInput | string | null
+  actor_credential_id?: Prisma.NullableStringFieldUpdateOperationsInput | string | null
+  actor_credential_name?: Prisma.NullableStringFieldUpdateOperationsInput | string | null
   created_at?: Prisma.DateTimeFieldUpdateOperationsInput | Date | string
 }
 
@@ -390,6 +426,8 @@ export type AuditLogUncheckedUpdateManyInput = {
   changes?: Prisma.NullableJsonNullValueInput | runtime.InputJsonValue
   ip?: Prisma.NullableStringFieldUpdateOperationsInput | string | null
   request_id?: Prisma.NullableStringFieldUpdateOperationsInput | string | null
+  actor_credential_id?: Prisma.NullableStringFieldUpdateOperationsInput | string | null
+  actor_credential_name?: Prisma.NullableStringFieldUpdateOperationsInput | string | null
   created_at?: Prisma.DateTimeFieldUpdateOperationsInput | Date | string
 }
 
@@ -409,6 +447,8 @@ export type AuditLogCountOrderByAggregateInput = {
   changes?: Prisma.SortOrder
   ip?: Prisma.SortOrder
   request_id?: Prisma.SortOrder
+  actor_credential_id?: Prisma.SortOrder
+  actor_credential_name?: Prisma.SortOrder
   created_at?: Prisma.SortOrder
 }
 
@@ -422,6 +462,8 @@ export type AuditLogMaxOrderByAggregateInput = {
   entity_id?: Prisma.SortOrder
   ip?: Prisma.SortOrder
   request_id?: Prisma.SortOrder
+  actor_credential_id?: Prisma.SortOrder
+  actor_credential_name?: Prisma.SortOrder
   created_at?: Prisma.SortOrder
 }
 
@@ -435,6 +477,8 @@ export type AuditLogMinOrderByAggregateInput = {
   entity_id?: Prisma.SortOrder
   ip?: Prisma.SortOrder
   request_id?: Prisma.SortOrder
+  actor_credential_id?: Prisma.SortOrder
+  actor_credential_name?: Prisma.SortOrder
   created_at?: Prisma.SortOrder
 }
 
@@ -451,6 +495,8 @@ export type AuditLogSelect<ExtArgs extends runtime.Types.Extensions.InternalArgs
   changes?: boolean
   ip?: boolean
   request_id?: boolean
+  actor_credential_id?: boolean
+  actor_credential_name?: boolean
   created_at?: boolean
 }, ExtArgs["result"]["auditLog"]>
 
@@ -465,6 +511,8 @@ export type AuditLogSelectCreateManyAndReturn<ExtArgs extends runtime.Types.Exte
   changes?: boolean
   ip?: boolean
   request_id?: boolean
+  actor_credential_id?: boolean
+  actor_credential_name?: boolean
   created_at?: boolean
 }, ExtArgs["result"]["auditLog"]>
 
@@ -479,6 +527,8 @@ export type AuditLogSelectUpdateManyAndReturn<ExtArgs extends runtime.Types.Exte
   changes?: boolean
   ip?: boolean
   request_id?: boolean
+  actor_credential_id?: boolean
+  actor_credential_name?: boolean
   created_at?: boolean
 }, ExtArgs["result"]["auditLog"]>
 
@@ -493,10 +543,12 @@ export type AuditLogSelectScalar = {
   changes?: boolean
   ip?: boolean
   request_id?: boolean
+  actor_credential_id?: boolean
+  actor_credential_name?: boolean
   created_at?: boolean
 }
 
-export type AuditLogOmit<ExtArgs extends runtime.Types.Extensions.InternalArgs = runtime.Types.Extensions.DefaultArgs> = runtime.Types.Extensions.GetOmit<"tenant_id" | "id" | "actor_user_id" | "actor_email" | "action" | "entity_type" | "entity_id" | "changes" | "ip" | "request_id" | "created_at", ExtArgs["result"]["auditLog"]>
+export type AuditLogOmit<ExtArgs extends runtime.Types.Extensions.InternalArgs = runtime.Types.Extensions.DefaultArgs> = runtime.Types.Extensions.GetOmit<"tenant_id" | "id" | "actor_user_id" | "actor_email" | "action" | "entity_type" | "entity_id" | "changes" | "ip" | "request_id" | "actor_credential_id" | "actor_credential_name" | "created_at", ExtArgs["result"]["auditLog"]>
 
 export type $AuditLogPayload<ExtArgs extends runtime.Types.Extensions.InternalArgs = runtime.Types.Extensions.DefaultArgs> = {
   name: "AuditLog"
@@ -512,6 +564,11 @@ export type $AuditLogPayload<ExtArgs extends runtime.Types.Extensions.InternalAr
     changes: runtime.JsonValue | null
     ip: string | null
     request_id: string | null
+    /**
+     * the API credential the change was made with (issue 31), and its name then
+     */
+    actor_credential_id: string | null
+    actor_credential_name: string | null
     created_at: Date
   }, ExtArgs["result"]["auditLog"]>
   composites: {}
@@ -946,6 +1003,8 @@ export interface AuditLogFieldRefs {
   readonly changes: Prisma.FieldRef<"AuditLog", 'Json'>
   readonly ip: Prisma.FieldRef<"AuditLog", 'String'>
   readonly request_id: Prisma.FieldRef<"AuditLog", 'String'>
+  readonly actor_credential_id: Prisma.FieldRef<"AuditLog", 'String'>
+  readonly actor_credential_name: Prisma.FieldRef<"AuditLog", 'String'>
   readonly created_at: Prisma.FieldRef<"AuditLog", 'DateTime'>
 }
     

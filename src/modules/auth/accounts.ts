@@ -3,6 +3,7 @@
 // a reset ends every session of the user), and joining a company by invitation (a new account, or
 // an existing one proven by its password unless already signed in as it). Signup: signup.ts.
 // `req` carries the session (express-session).
+import { recordEvent } from "../../platform/events/events.ts";
 import type { Request } from "express";
 import { auditTenants } from "../../platform/audit.ts";
 import { clearAccountPauses, resetMailLimiter, resetRequestLimiter } from "../../platform/identity/limiter.ts";
@@ -176,6 +177,14 @@ export async function joinByInvitation(req: Request, input: RequestBody<"acceptI
         entity_id: u.id,
         changes: { role: invitation.role, employee_id: employeeId },
       },
+    });
+    // an event too (issue 31), in this transaction, as audit() writes one
+    await recordEvent(tx, {
+      tenant_id: invitation.tenant_id,
+      type: "member.joined",
+      entity_type: "user",
+      entity_id: u.id,
+      changes: { role: invitation.role, employee_id: employeeId },
     });
     return u.id;
   });

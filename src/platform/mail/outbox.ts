@@ -7,16 +7,31 @@
 import { AsyncLocalStorage } from "node:async_hooks";
 import { jobs } from "../jobs/queue.ts";
 
-const unitOfWork = new AsyncLocalStorage<{ queued: boolean }>();
+const unitOfWork = new AsyncLocalStorage<{ queued: boolean; kicks?: Set<string> }>();
 
 /** Runs `work`; when it has finished and queued mail, kicks delivery (also when it failed: what committed goes). */
 export async function deliverQueuedMail<T>(work: () => Promise<T>): Promise<T> {
-  const scope = { queued: false };
+  const scope: { queued: boolean; kicks?: Set<string> } = { queued: false };
   try {
     return await unitOfWork.run(scope, work);
   } finally {
     if (scope.queued) kickMailer();
+    for (const job of scope.kicks ?? []) jobs.kick(job);
   }
+}
+
+/**
+ * Asks for the job `name` once the current operation or job has finished (its transactions
+ * committed) - as for mail; at once outside of one. (Webhook deliveries of the events it wrote.)
+ */
+export function kickAfterWork(name: string): void {
+  const scope = unitOfWork.getStore();
+  if (!scope) {
+    jobs.kick(name);
+    return;
+  }
+  scope.kicks ??= new Set();
+  scope.kicks.add(name);
 }
 
 export interface EmailMessage {

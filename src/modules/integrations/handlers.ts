@@ -1,0 +1,83 @@
+// Integrations (issue 31): API credentials, webhook endpoints and the event feed. Each handler is
+// one use-case call (credentials.ts, webhooks.ts, events.ts).
+import { accepted, ack, created, ok, pageOf, paginated } from "../../http/envelope.ts";
+import type { AreaHandlers } from "../../http/types.ts";
+import { credentialPage, issueApiCredential, replaceCredentialSecret, revokeCredential } from "./credentials.ts";
+import { eventsAfter } from "./events.ts";
+import {
+  addWebhookEndpoint,
+  attemptPage,
+  changeWebhookEndpoint,
+  endpointById,
+  endpointPage,
+  pingWebhookEndpoint,
+  removeWebhookEndpoint,
+  replaceWebhookSecret,
+  replayToEndpoint,
+} from "./webhooks.ts";
+
+export const handlers = {
+  async listApiCredentials({ query }) {
+    const page = pageOf(query);
+    const { rows, total } = await credentialPage(page);
+    return paginated(rows, page, total);
+  },
+
+  async createApiCredential({ auth, body }) {
+    return created(await issueApiCredential(auth, body), "API credential created; its secret is shown this once");
+  },
+
+  async revokeApiCredential({ params }) {
+    return ok(await revokeCredential(params.id), "API credential revoked");
+  },
+
+  async rotateApiCredential({ params, body }) {
+    return ok(await replaceCredentialSecret(params.id, body), "API credential rotated; the new secret is shown this once");
+  },
+
+  async listWebhookEndpoints({ query }) {
+    const page = pageOf(query);
+    const { rows, total } = await endpointPage(page);
+    return paginated(rows, page, total);
+  },
+
+  async createWebhookEndpoint({ body }) {
+    return created(await addWebhookEndpoint(body), "Webhook endpoint created; its secret is shown this once");
+  },
+
+  async getWebhookEndpoint({ params }) {
+    return ok(await endpointById(params.id));
+  },
+
+  async updateWebhookEndpoint({ params, body }) {
+    return ok(await changeWebhookEndpoint(params.id, body), "Webhook endpoint updated");
+  },
+
+  async deleteWebhookEndpoint({ params }) {
+    await removeWebhookEndpoint(params.id);
+    return ack("Webhook endpoint deleted");
+  },
+
+  async rotateWebhookSecret({ params }) {
+    return ok(await replaceWebhookSecret(params.id), "Signing secret rotated; the new secret is shown this once");
+  },
+
+  async testWebhookEndpoint({ params }) {
+    return accepted(await pingWebhookEndpoint(params.id), "Test event queued");
+  },
+
+  async replayWebhookEvents({ params, body }) {
+    return accepted(await replayToEndpoint(params.id, body), "Deliveries queued");
+  },
+
+  async listWebhookAttempts({ params, query }) {
+    const page = pageOf(query);
+    const { rows, total } = await attemptPage(params.id, page);
+    return paginated(rows, page, total);
+  },
+
+  async listEvents({ query }) {
+    const { events, next } = await eventsAfter(query.after, query.limit ?? 100);
+    return { status: 200 as const, body: { data: events, message: "OK", next_cursor: next } };
+  },
+} satisfies Partial<AreaHandlers<"integrations">>;

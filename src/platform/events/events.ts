@@ -1,0 +1,44 @@
+// Events (issue 31): an audited change whose action is an event type of the document's `webhooks`
+// section is also an event - written by `audit()` (src/platform/audit.ts) with the same client, so
+// in the change's transaction (an outbox): it exists if and only if the change committed. After
+// commit the sequencer gives it its place in the feed and queues its webhook deliveries
+// (src/platform/events/deliver.ts), kicked once the operation or job has finished.
+//
+// The body `{ type, timestamp, data }`: `data` is the record's id, its type and the audit entry's
+// `changes` (from → to; masked identifiers stay masked) - not the whole resource (decided in
+// docs/integrations.md).
+import { type EventType, eventTypes } from "../../../generated/registry.ts";
+import * as clock from "../../lib/clock.ts";
+import { kickAfterWork } from "../mail/outbox.ts";
+
+export const EVENT_TYPES: ReadonlySet<string> = new Set(eventTypes);
+export const DELIVER_JOB = "integrations.deliver-webhooks";
+
+export const isEventType = (action: string): action is EventType => EVENT_TYPES.has(action);
+
+export interface EventInput {
+  type: string;
+  entity_type?: string | null;
+  entity_id?: string | null;
+  changes?: Record<string, unknown> | null;
+  /** for a client that is not tenant-scoped (the system client): the company */
+  tenant_id?: string;
+  /** a test ping: for this endpoint only, not in the feed */
+  endpoint_id?: string;
+}
+
+export type EventClient = { event: { create: (args: { data: any }) => Promise<unknown> } };
+
+/** Writes the event with `client` (the change's transaction) and kicks delivery after the work. */
+export async function recordEvent(client: EventClient, e: EventInput): Promise<void> {
+  await client.event.create({
+    data: {
+      ...(e.tenant_id ? { tenant_id: e.tenant_id } : {}),
+      type: e.type,
+      data: { id: e.entity_id ?? null, entity_type: e.entity_type ?? null, changes: e.changes ?? null },
+      endpoint_id: e.endpoint_id ?? null,
+      created_at: clock.now(),
+    },
+  });
+  kickAfterWork(DELIVER_JOB);
+}

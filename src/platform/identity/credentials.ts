@@ -1,0 +1,104 @@
+// API credentials of machine clients (issue 31): `Authorization: Bearer hrms_<prefix>_<random>`.
+//
+// - The secret is 32 random bytes (base64url) after a public prefix of 10 characters that
+//   identifies it in lists and logs; only its SHA-256 is stored.
+// - A request's secret is looked up by its SHA-256 in one indexed query over every company (the
+//   company is not known before): no step depends on whether its prefix exists, so the time of a
+//   refusal reveals nothing about other credentials (a malformed value is refused before any
+//   lookup, and reveals only that it is malformed). A high-entropy secret needs no slow hash.
+// - Never cached: every request reads the credential, so a revocation, an expiry or the creator's
+//   removal from the company is effective with the next request in every process.
+// - A credential acts with its role and scopes, never above its creator's current role; it
+//   stops working when its creator is no longer a member (the membership join).
+import { createHash, randomBytes } from "node:crypto";
+import { getPool } from "../../db/client.ts";
+import * as clock from "../../lib/clock.ts";
+import type { IdentityRow } from "./identity-cache.ts";
+
+const PREFIX_ALPHABET = "abcdefghijkmnpqrstuvwxyz23456789";
+/** `hrms_` + 10 characters of the prefix alphabet + `_` + 43 base64url characters (32 bytes). */
+const SECRET_SHAPE = /^hrms_[a-km-np-z2-9]{10}_[A-Za-z0-9_-]{43}$/;
+/** The longest Authorization header looked at (a longer one is malformed). */
+const MAX_HEADER = 200;
+
+export interface IssuedSecret {
+  secret: string;
+  prefix: string;
+  hash: string;
+}
+
+export const secretHash = (secret: string): string => createHash("sha256").update(secret).digest("hex");
+
+/** A new secret, its public prefix and the hash to store. */
+export function newCredentialSecret(): IssuedSecret {
+  const bytes = randomBytes(10);
+  const id = [...bytes].map((b) => PREFIX_ALPHABET[b % PREFIX_ALPHABET.length]).join("");
+  const prefix = `hrms_${id}`;
+  const secret = `${prefix}_${randomBytes(32).toString("base64url")}`;
+  return { secret, prefix, hash: secretHash(secret) };
+}
+
+/**
+ * The request's bearer secret: `undefined` without an Authorization header, `null` when the header
+ * is there but no well-formed credential (another scheme, a malformed value: a 401).
+ */
+export function bearerSecret(header: string | undefined): string | null | undefined {
+  if (header === undefined) return undefined;
+  if (header.length > MAX_HEADER) return null;
+  const space = header.indexOf(" ");
+  if (space < 0 || header.slice(0, space).toLowerCase() !== "bearer") return null;
+  const value = header.slice(space + 1).trim();
+  return SECRET_SHAPE.test(value) ? value : null;
+}
+
+export interface CredentialIdentity {
+  id: string;
+  name: string;
+  tenantId: string;
+  /** the member who created it: the actor of its changes (with the credential's name) */
+  userId: string;
+  scopes: readonly string[];
+  /** the primary's WAL position after its last write (read-your-writes), or null */
+  lastWriteLsn: string | null;
+  /** the membership as the guard needs it: the credential's role (capped by its creator's), the company's modules */
+  row: IdentityRow;
+}
+
+const RANK: Record<string, number> = { owner: 0, admin: 1, hr: 2, manager: 3, employee: 4 };
+
+// cross-tenant: the credential's company is what this lookup finds
+const LOOKUP = `
+  SELECT c.tenant_id, c.id, c.name, c.role, c.scopes, c.created_by, c.last_write_lsn,
+         m.role AS creator_role, t.modules, u.email,
+         ARRAY(SELECT l.employee_id FROM employee_user_links l
+                WHERE l.tenant_id = c.tenant_id AND l.user_id = c.created_by ORDER BY l.employee_id)::text[] AS own_employee_ids
+    FROM api_credentials c
+    JOIN memberships m ON m.tenant_id = c.tenant_id AND m.user_id = c.created_by
+    JOIN tenants t ON t.id = c.tenant_id
+    JOIN users u ON u.id = c.created_by
+   WHERE (c.secret_hash = $1 OR (c.previous_secret_hash = $1 AND c.previous_expires_at > $2))
+     AND c.revoked_at IS NULL AND (c.expires_at IS NULL OR c.expires_at > $2)
+   LIMIT 1`;
+
+/** The credential a well-formed secret names, if it is live; null otherwise. */
+export async function credentialFor(secret: string): Promise<CredentialIdentity | null> {
+  const { rows } = await getPool().query(LOOKUP, [secretHash(secret), clock.now()]);
+  if (!rows.length) return null;
+  const r = rows[0];
+  const role = RANK[r.creator_role] > RANK[r.role] ? r.creator_role : r.role;
+  return {
+    id: r.id,
+    name: r.name,
+    tenantId: r.tenant_id,
+    userId: r.created_by,
+    scopes: r.scopes ?? [],
+    lastWriteLsn: r.last_write_lsn,
+    row: { role, employee_id: null, modules: r.modules, email: r.email, name: r.name, own_employee_ids: r.own_employee_ids ?? [] },
+  };
+}
+
+/** Keeps the primary's position after a credential's write (its next reads wait for the replica to have it). */
+export async function rememberCredentialWrite(tenantId: string, id: string, lsn: string): Promise<void> {
+  // cross-tenant: by the credential's own key (its company is the request's)
+  await getPool().query(`UPDATE api_credentials SET last_write_lsn = $3 WHERE tenant_id = $1 AND id = $2`, [tenantId, id, lsn]);
+}

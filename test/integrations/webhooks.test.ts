@@ -1,0 +1,283 @@
+// Outbound webhooks (issue 31): deliveries received by a real HTTP server on loopback, verified with
+// the reference `standardwebhooks` package; retries, 410, replay, rotation, the address rules, the
+// delivery log and the event feed.
+import dns from "node:dns/promises";
+import http from "node:http";
+import os from "node:os";
+import { Webhook } from "standardwebhooks";
+import { afterAll, beforeAll, describe, expect, it, vi } from "vitest";
+import { registerAllJobs } from "../../src/modules/jobs.ts";
+import { refusedAddress } from "../../src/platform/events/deliver.ts";
+import { DELIVER_JOB } from "../../src/platform/events/events.ts";
+import { jobs } from "../../src/platform/jobs/queue.ts";
+import { expectError, signupTenant, type TenantSession, useTestApp } from "../support/app.ts";
+import { employeeInput } from "../support/employees.ts";
+
+const t = useTestApp({ config: { webhookAllowLoopback: true } });
+
+interface Received {
+  path: string;
+  headers: Record<string, string>;
+  body: string;
+}
+const received: Received[] = [];
+/** Status codes to answer with, in order (then 200). */
+const answers: { status: number; headers?: Record<string, string> }[] = [];
+let server: http.Server;
+let base: string;
+
+beforeAll(async () => {
+  registerAllJobs();
+  server = http.createServer((req, res) => {
+    const chunks: Buffer[] = [];
+    req.on("data", (c: Buffer) => chunks.push(c));
+    req.on("end", () => {
+      received.push({ path: req.url ?? "", headers: req.headers as Record<string, string>, body: Buffer.concat(chunks).toString("utf8") });
+      const a = answers.shift() ?? { status: 200 };
+      res.writeHead(a.status, a.headers).end(a.status >= 400 ? `failure ${a.status}` : "ok");
+    });
+  });
+  await new Promise<void>((resolve) => server.listen(0, "127.0.0.1", resolve));
+  base = `http://127.0.0.1:${(server.address() as { port: number }).port}`;
+});
+afterAll(async () => {
+  server.closeAllConnections();
+  await new Promise((resolve) => server.close(resolve));
+});
+
+/** Runs the delivery job now (the test's configuration: loopback allowed unless overridden). */
+const deliver = (overrides = {}) => jobs.runNow(DELIVER_JOB, t.configWith({ webhookAllowLoopback: true, ...overrides }));
+/** Makes every pending delivery due now (retries are scheduled seconds to hours ahead). */
+const dueNow = () => t.query(`UPDATE webhook_deliveries SET next_attempt_at = now() WHERE status = 'pending'`);
+const deliveredTo = (path: string) => received.filter((r) => r.path === path);
+
+async function endpoint(o: TenantSession, path: string, body: Record<string, unknown> = {}) {
+  const res = await o.agent
+    .post("/api/integrations/webhooks")
+    .send({ url: `${base}${path}`, ...body })
+    .expect(201);
+  return res.body.data as { endpoint: { id: string }; secret: string };
+}
+
+describe("createWebhookEndpoint, listWebhookEndpoints, getWebhookEndpoint: signed deliveries", () => {
+  it("an employee change is delivered once, verified by standardwebhooks; a flipped byte or a stale timestamp fails", async () => {
+    const o = await signupTenant(t);
+    const { endpoint: ep, secret } = await endpoint(o, "/a", { event_types: ["employee.created", "employee.updated"] });
+    expect(secret).toMatch(/^whsec_[A-Za-z0-9+/]{32}$/);
+    const list = (await o.agent.get("/api/integrations/webhooks").expect(200)).body.data;
+    expect(list).toEqual([expect.objectContaining({ id: ep.id, enabled: true, event_types: ["employee.created", "employee.updated"] })]);
+    expect(JSON.stringify(list)).not.toContain(secret);
+    await o.agent.get(`/api/integrations/webhooks/${ep.id}`).expect(200);
+
+    const emp = (await o.agent.post("/api/employees").send(employeeInput()).expect(201)).body.data;
+    await o.agent.put(`/api/employees/${emp.id}`).send({ designation: "Lead" }).expect(200);
+    await deliver();
+    await deliver(); // nothing twice
+    // deliveries are sent concurrently: no order among them (the feed has one)
+    const got = deliveredTo("/a").sort((x, y) => JSON.parse(x.body).type.localeCompare(JSON.parse(y.body).type));
+    expect(got.map((r) => JSON.parse(r.body).type)).toEqual(["employee.created", "employee.updated"]);
+    const wh = new Webhook(secret);
+    const payload = wh.verify(got[1].body, got[1].headers) as { type: string; data: { id: string; changes: unknown } };
+    expect(payload).toMatchObject({
+      type: "employee.updated",
+      data: { id: emp.id, entity_type: "employee", changes: { designation: { to: "Lead" } } },
+    });
+    expect(got[0].headers["webhook-id"]).not.toBe(got[1].headers["webhook-id"]);
+
+    const flipped = `${got[1].body.slice(0, 10)}${got[1].body[10] === "a" ? "b" : "a"}${got[1].body.slice(11)}`;
+    expect(() => wh.verify(flipped, got[1].headers)).toThrow();
+    vi.useFakeTimers({ toFake: ["Date"] });
+    try {
+      vi.setSystemTime(Date.now() + 10 * 60 * 1000); // the captured delivery, replayed ten minutes later
+      expect(() => wh.verify(got[1].body, got[1].headers)).toThrow(/timestamp/i);
+    } finally {
+      vi.useRealTimers();
+    }
+    // another company's changes never reach this endpoint
+    const other = await signupTenant(t);
+    await other.agent.post("/api/employees").send(employeeInput()).expect(201);
+    await deliver();
+    expect(deliveredTo("/a")).toHaveLength(2);
+  });
+
+  it("refuses URLs that are not http(s) or name a non-public address", async () => {
+    const o = await signupTenant(t);
+    for (const url of [
+      "ftp://example.com/x",
+      "http://10.0.0.7/x",
+      "http://169.254.169.254/latest",
+      "http://[fd00::1]/x",
+      "http://user:pw@example.com/",
+    ]) {
+      const e = expectError(await o.agent.post("/api/integrations/webhooks").send({ url }), 400, "validation_failed");
+      expect(e.details[0].path).toBe("body.url");
+    }
+    expect(refusedAddress("::ffff:10.1.2.3", false)).toMatch(/non-public/);
+    expect(refusedAddress("::ffff:7f00:1", false)).toMatch(/loopback/);
+    expect(refusedAddress("100.64.1.1", false)).toMatch(/non-public/);
+    expect(refusedAddress("93.184.216.34", false)).toBeNull();
+    expect(refusedAddress("2606:2800:220:1:248:1893:25c8:1946", false)).toBeNull();
+  });
+});
+
+describe("listWebhookAttempts, updateWebhookEndpoint: retries, 410, the address check at connect time", () => {
+  it("503, 503, 200: three attempts of one webhook-id in the delivery log", async () => {
+    const o = await signupTenant(t);
+    const { endpoint: ep } = await endpoint(o, "/retry");
+    await o.agent.post("/api/employees").send(employeeInput()).expect(201);
+    answers.push({ status: 503 }, { status: 503 });
+    await deliver();
+    await dueNow();
+    await deliver();
+    await dueNow();
+    await deliver();
+    const got = deliveredTo("/retry");
+    expect(got).toHaveLength(3);
+    expect(new Set(got.map((r) => r.headers["webhook-id"])).size).toBe(1);
+    const log = (await o.agent.get(`/api/integrations/webhooks/${ep.id}/attempts`).expect(200)).body;
+    expect(log.data.map((a: { attempt: number; status_code: number }) => [a.attempt, a.status_code])).toEqual([
+      [3, 200],
+      [2, 503],
+      [1, 503],
+    ]);
+    expect(log.data[1].response_body).toBe("failure 503");
+    const [d] = await t.query(`SELECT status, attempts FROM webhook_deliveries WHERE endpoint_id = $1`, [ep.id]);
+    expect(d).toEqual({ status: "succeeded", attempts: 3 });
+    expect((await o.agent.get(`/api/integrations/webhooks/${ep.id}`).expect(200)).body.data.failing_since).toBeNull();
+  });
+
+  it("429 with Retry-After is retried then; 410 disables the endpoint; re-enabling clears it", async () => {
+    const o = await signupTenant(t);
+    const { endpoint: ep } = await endpoint(o, "/gone");
+    await o.agent.post("/api/employees").send(employeeInput()).expect(201);
+    answers.push({ status: 429, headers: { "Retry-After": "3600" } });
+    await deliver();
+    const [d] = await t.query(
+      `SELECT status, next_attempt_at > now() + interval '59 minutes' AS later FROM webhook_deliveries WHERE endpoint_id = $1`,
+      [ep.id],
+    );
+    expect(d).toEqual({ status: "pending", later: true });
+    await dueNow();
+    answers.push({ status: 410 });
+    await deliver();
+    const gone = (await o.agent.get(`/api/integrations/webhooks/${ep.id}`).expect(200)).body.data;
+    expect(gone).toMatchObject({ enabled: false, disabled_reason: "gone" });
+    await o.agent.post("/api/employees").send(employeeInput()).expect(201);
+    await deliver();
+    expect(deliveredTo("/gone")).toHaveLength(2); // nothing more while disabled
+    const back = (await o.agent.put(`/api/integrations/webhooks/${ep.id}`).send({ enabled: true }).expect(200)).body.data;
+    expect(back).toMatchObject({ enabled: true, disabled_reason: null, failing_since: null });
+    const log = (await o.agent.get(`/api/configuration/activity-log?entity_id=${ep.id}`).expect(200)).body.data;
+    expect(log[0]).toMatchObject({ action: "webhook_endpoint.updated", changes: { enabled: { from: false, to: true } } });
+  });
+
+  it("loopback is refused at connect time unless allowed, whatever the URL said at registration", async () => {
+    const o = await signupTenant(t);
+    const { endpoint: ep } = await endpoint(o, "/blocked");
+    await o.agent.post("/api/employees").send(employeeInput()).expect(201);
+    await deliver({ webhookAllowLoopback: false });
+    expect(deliveredTo("/blocked")).toHaveLength(0);
+    const log = (await o.agent.get(`/api/integrations/webhooks/${ep.id}/attempts`).expect(200)).body.data;
+    expect(log[0]).toMatchObject({ status_code: null, error: expect.stringContaining("loopback") });
+    // a name (not an address) that resolves to a non-public address is refused by the lookup itself
+    const host = os.hostname();
+    const resolved = await dns.lookup(host).catch(() => null);
+    if (resolved && refusedAddress(resolved.address, false)) {
+      await t.query(`UPDATE webhook_endpoints SET url = $2 WHERE id = $1`, [ep.id, `http://${host}:1/x`]);
+      await dueNow();
+      await deliver({ webhookAllowLoopback: false });
+      const again = (await o.agent.get(`/api/integrations/webhooks/${ep.id}/attempts`).expect(200)).body.data;
+      expect(again[0].error).toMatch(/refused: .* resolves to a (loopback|non-public) address/);
+    }
+  });
+});
+
+describe("replayWebhookEvents, testWebhookEndpoint, rotateWebhookSecret, deleteWebhookEndpoint", () => {
+  it("replay resends the same webhook-id, of one event or a time range; a ping reaches one endpoint", async () => {
+    const o = await signupTenant(t);
+    const { endpoint: ep, secret } = await endpoint(o, "/replay");
+    const { endpoint: quiet } = await endpoint(o, "/quiet", { event_types: ["leave_request.approved"] });
+    const emp = (await o.agent.post("/api/employees").send(employeeInput()).expect(201)).body.data;
+    await o.agent.delete(`/api/employees/${emp.id}`).expect(200);
+    await deliver();
+    const first = deliveredTo("/replay").sort((x, y) => JSON.parse(x.body).type.localeCompare(JSON.parse(y.body).type));
+    expect(first.map((r) => JSON.parse(r.body).type)).toEqual(["employee.created", "employee.deleted"]);
+    const eventId = first[0].headers["webhook-id"];
+    const one = (await o.agent.post(`/api/integrations/webhooks/${ep.id}/replay`).send({ event_id: eventId }).expect(202)).body.data;
+    expect(one).toEqual({ queued: 1 });
+    await deliver();
+    const replayed = deliveredTo("/replay")[2];
+    expect(replayed.headers["webhook-id"]).toBe(eventId);
+    expect(new Webhook(secret).verify(replayed.body, replayed.headers)).toMatchObject({ type: "employee.created" });
+    const range = (
+      await o.agent
+        .post(`/api/integrations/webhooks/${quiet.id}/replay`)
+        .send({ from: "2000-01-01T00:00:00Z", to: "2100-01-01T00:00:00Z" })
+        .expect(202)
+    ).body.data;
+    expect(range).toEqual({ queued: 0 }); // not subscribed to those types
+    const all = (
+      await o.agent
+        .post(`/api/integrations/webhooks/${ep.id}/replay`)
+        .send({ from: "2000-01-01T00:00:00Z", to: "2100-01-01T00:00:00Z" })
+        .expect(202)
+    ).body.data;
+    expect(all).toEqual({ queued: 2 });
+    expectError(await o.agent.post(`/api/integrations/webhooks/${ep.id}/replay`).send({}), 400, "validation_failed");
+    expectError(await o.agent.post(`/api/integrations/webhooks/${ep.id}/replay`).send({ event_id: emp.id }), 404, "not_found");
+
+    await o.agent.post(`/api/integrations/webhooks/${quiet.id}/test`).expect(202);
+    await deliver();
+    const ping = deliveredTo("/quiet");
+    expect(ping.map((r) => JSON.parse(r.body).type)).toEqual(["webhook.ping"]);
+    expect(deliveredTo("/replay").filter((r) => JSON.parse(r.body).type === "webhook.ping")).toHaveLength(0);
+  });
+
+  it("after a rotation both secrets verify for a day; deleting stops deliveries", async () => {
+    const o = await signupTenant(t);
+    const { endpoint: ep, secret: old } = await endpoint(o, "/rotate");
+    const rotated = (await o.agent.post(`/api/integrations/webhooks/${ep.id}/rotate-secret`).expect(200)).body.data;
+    expect(rotated.endpoint.previous_secret_expires_at).not.toBeNull();
+    await o.agent.post("/api/employees").send(employeeInput()).expect(201);
+    await deliver();
+    const [r] = deliveredTo("/rotate");
+    expect(r.headers["webhook-signature"].split(" ")).toHaveLength(2);
+    new Webhook(rotated.secret).verify(r.body, r.headers);
+    new Webhook(old).verify(r.body, r.headers);
+    await o.agent.delete(`/api/integrations/webhooks/${ep.id}`).expect(200);
+    expectError(await o.agent.get(`/api/integrations/webhooks/${ep.id}`), 404, "not_found");
+    await o.agent.post("/api/employees").send(employeeInput()).expect(201);
+    await deliver();
+    expect(deliveredTo("/rotate")).toHaveLength(1);
+  });
+});
+
+describe("listEvents: the event feed", () => {
+  it("the same envelopes in one order per company, deletions included, read after a cursor", async () => {
+    const o = await signupTenant(t);
+    const other = await signupTenant(t);
+    const emp = (await o.agent.post("/api/employees").send(employeeInput()).expect(201)).body.data;
+    await other.agent.post("/api/employees").send(employeeInput()).expect(201);
+    const first = (await o.agent.get("/api/events").expect(200)).body;
+    expect(first.data.map((e: { type: string }) => e.type)).toEqual(["employee.created"]);
+    expect(first.data[0]).toMatchObject({ data: { id: emp.id, entity_type: "employee" } });
+    await o.agent.put(`/api/employees/${emp.id}`).send({ designation: "Head" }).expect(200);
+    await o.agent.delete(`/api/employees/${emp.id}`).expect(200);
+    const next = (await o.agent.get(`/api/events?after=${first.next_cursor}`).expect(200)).body;
+    expect(next.data.map((e: { type: string }) => e.type)).toEqual(["employee.updated", "employee.deleted"]);
+    expect(Number(next.data[1].cursor)).toBeGreaterThan(Number(next.data[0].cursor));
+    const none = (await o.agent.get(`/api/events?after=${next.next_cursor}`).expect(200)).body;
+    expect(none).toMatchObject({ data: [], next_cursor: next.next_cursor });
+    const paged = (await o.agent.get("/api/events?limit=1").expect(200)).body;
+    expect(paged.data).toHaveLength(1);
+    // a credential with events:read reads it too
+    const c = (
+      await o.agent
+        .post("/api/integrations/credentials")
+        .send({ name: "Feed", scopes: ["events:read"] })
+        .expect(201)
+    ).body.data;
+    const viaCredential = (await t.request().get("/api/events").set("Authorization", `Bearer ${c.secret}`).expect(200)).body;
+    expect(viaCredential.data).toHaveLength(3);
+  });
+});
