@@ -5,6 +5,7 @@
 // imports no area.
 import { areaJobs } from "../../generated/jobs.ts";
 import { pruneThrottle } from "../platform/identity/limiter.ts";
+import { pruneKnownClients } from "../platform/identity/signin-guard.ts";
 import { pruneUsageCounters } from "../platform/limits.ts";
 import { type JobDefinition, registerJob } from "../platform/jobs/queue.ts";
 import { deliverDueEmails } from "../platform/mail/deliver.ts";
@@ -16,6 +17,7 @@ const platformJobs: JobDefinition[] = [
   { name: "mail.deliver", cron: "* * * * *", run: () => deliverDueEmails() },
   { name: "auth.prune-throttle", cron: "17 * * * *", run: () => pruneThrottle() },
   { name: "limits.prune-counters", cron: "19 * * * *", run: () => pruneUsageCounters() },
+  { name: "auth.prune-known-clients", cron: "21 * * * *", run: () => pruneKnownClients() },
 ];
 
 /** Every job, platform's first; names are unique. */

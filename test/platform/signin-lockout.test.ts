@@ -6,6 +6,7 @@
 // reports (TRUST_PROXY=1 here); mail stays in the outbox.
 import { describe, expect, it } from "vitest";
 import { registerAllJobs } from "../../src/modules/jobs.ts";
+import { pruneKnownClients } from "../../src/platform/identity/signin-guard.ts";
 import { jobs } from "../../src/platform/jobs/queue.ts";
 import { appWith, expectError, signupTenant, useTestApp } from "../support/app.ts";
 import { expectRateLimitHeaders } from "../support/rate-limit.ts";
@@ -144,5 +145,19 @@ describe("acceptInvite: an existing user's password is checked under the same pe
       .send({ token, password: a.password })
       .expect(200);
     expect(accepted.body.data.active_tenant_id).toBe(b.tenantId);
+  });
+});
+
+describe("known clients: forgotten after a year unused (auth.prune-known-clients)", () => {
+  it("removes the rows of browsers unused for longer than their cookie lives, and keeps the others", async () => {
+    const o = await signupTenant(t);
+    await t.request().post("/api/auth/sign-in").send({ email: o.email, password: o.password }).expect(200);
+    const rows = await t.query<{ id: string }>("SELECT id FROM known_clients WHERE user_id = $1", [o.userId]);
+    expect(rows.length).toBeGreaterThan(1);
+    const [stale, ...fresh] = rows.map((r) => r.id);
+    await t.query("UPDATE known_clients SET last_used_at = now() - interval '366 days' WHERE id = $1", [stale]);
+    await pruneKnownClients();
+    const left = (await t.query<{ id: string }>("SELECT id FROM known_clients WHERE user_id = $1", [o.userId])).map((r) => r.id);
+    expect(left.sort()).toEqual([...fresh].sort());
   });
 });

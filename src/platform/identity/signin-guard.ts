@@ -172,3 +172,13 @@ async function noticePause(user: { email: string; name: string }, ip: string, sc
       `your password: choose a strong one you use nowhere else.\n`,
   });
 }
+
+/**
+ * Forgets known clients unused for longer than their cookie lives (a year): such a browser no
+ * longer carries the cookie, and its row would only wait. Run hourly (src/modules/jobs.ts).
+ */
+export async function pruneKnownClients(): Promise<number> {
+  const before = new Date(Date.now() - CLIENT_MAX_AGE_MS); // machine time: the cookie's own lifetime
+  const { count } = await systemDb.knownClient.deleteMany({ where: { last_used_at: { lt: before } } });
+  return count;
+}
