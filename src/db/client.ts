@@ -7,6 +7,7 @@ import pg from "pg";
 import { PrismaClient } from "../../generated/prisma/client.ts";
 import { config } from "../config.ts";
 import { logger } from "../log.ts";
+import { forgetPool, observePool } from "./pool-stats.ts";
 import { closeReplica, initReplica, routedReplica } from "./replica.ts";
 
 // DATE columns as plain `YYYY-MM-DD` strings for raw queries (no time-zone shifts).
@@ -51,6 +52,7 @@ export function initDb(connectionString: string, opts: DbOptions = {}): void {
     lock_timeout: txTimeout,
   });
   pool.on("error", (err) => logger.warn({ err: err.message }, "idle database connection error"));
+  observePool("primary", pool, opts.max ?? config().databasePoolSize);
   base = new PrismaClient({ adapter: new PrismaPg(pool), transactionOptions: { maxWait: connectWait, timeout: txTimeout } });
   const replicaUrl = opts.replicaUrl === undefined ? config().databaseReplicaUrl : opts.replicaUrl;
   if (replicaUrl) useReplica(replicaUrl, opts);
@@ -92,6 +94,7 @@ export function getHealthPool(): pg.Pool {
       statement_timeout: 2000,
     });
     healthPool.on("error", (err) => logger.warn({ err: err.message }, "idle health-check connection error"));
+    observePool("health", healthPool, HEALTH_POOL_SIZE);
   }
   return healthPool;
 }
@@ -121,6 +124,8 @@ export async function closeDb(): Promise<void> {
   pool = undefined;
   healthPool = undefined;
   poolUrl = undefined;
+  forgetPool("primary", p);
+  forgetPool("health", h);
   for (const hook of [...closeHooks]) await hook().catch(() => {});
   await closeReplica();
   await b?.$disconnect().catch(() => {});

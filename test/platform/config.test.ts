@@ -49,6 +49,9 @@ describe("loadConfig", () => {
       bodyMinBytesPerSecond: 4096,
       responseWriteTimeoutMs: 60000,
       keepAliveTimeoutMs: 65000,
+      metricsPort: undefined,
+      metricsHost: "127.0.0.1",
+      shutdownDrainMs: 0,
       sessionSecret: "dev-only-insecure-session-secret-change-me",
       publicUrl: "http://localhost:3000",
       allowedOrigins: [],
@@ -131,6 +134,7 @@ describe("loadConfig", () => {
       signupMaxPerIp: 10,
       invitesPerNewTenantPerDay: 20,
       publicUrl: "https://hr.example.com",
+      shutdownDrainMs: 5000,
     });
   });
 
@@ -154,6 +158,9 @@ describe("loadConfig", () => {
       BODY_MIN_BYTES_PER_SECOND: "1024",
       RESPONSE_WRITE_TIMEOUT_MS: "30000",
       KEEP_ALIVE_TIMEOUT_MS: "75000",
+      METRICS_PORT: "9464",
+      METRICS_HOST: "10.0.0.5",
+      SHUTDOWN_DRAIN_MS: "15000",
       SESSION_SECRET: "0123456789abcdef0123456789abcdef",
       PUBLIC_URL: "https://hr.example.com/",
       ALLOWED_ORIGINS: "https://app.example.com, http://localhost:5173",
@@ -220,6 +227,9 @@ describe("loadConfig", () => {
       bodyMinBytesPerSecond: 1024,
       responseWriteTimeoutMs: 30000,
       keepAliveTimeoutMs: 75000,
+      metricsPort: 9464,
+      metricsHost: "10.0.0.5",
+      shutdownDrainMs: 15000,
       sessionSecret: "0123456789abcdef0123456789abcdef",
       publicUrl: "https://hr.example.com",
       allowedOrigins: ["https://app.example.com", "http://localhost:5173"],
