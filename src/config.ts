@@ -58,6 +58,16 @@ export interface Config {
    */
   readonly databaseUrl: string | undefined;
   /**
+   * `DATABASE_DIRECT_URL`: a direct connection to the database of `DATABASE_URL`, when
+   * `DATABASE_URL` is a connection pooler in transaction mode (PgBouncer `pool_mode = transaction`;
+   * docs/operations.md, "Connection pooler"). Then what needs a session of its own uses this URL -
+   * the migrations (a session advisory lock), the identity cache's `LISTEN`, the job queue
+   * (pg-boss) - while the request pools use `DATABASE_URL` without server-side prepared statements
+   * and without session settings at connect (`lock_timeout` is then the pooler's to set on its
+   * server connections, e.g. PgBouncer's `connect_query`). Unset: `DATABASE_URL` is direct.
+   */
+  readonly databaseDirectUrl: string | undefined;
+  /**
    * `DATABASE_REPLICA_URL`: a streaming replica of `DATABASE_URL` (`postgres://`). The reads the
    * document marks `x-read-replica: true` (lists, search, dashboard, balances, activity logs, the WPS
    * export) go to it; everything else, and every read of a caller whose own latest write it has not
@@ -684,6 +694,7 @@ export function loadConfig(env: Env, root: string = projectRoot): Config {
     root,
     port,
     databaseUrl: url(r, "DATABASE_URL", ["postgres:", "postgresql:"]),
+    databaseDirectUrl: url(r, "DATABASE_DIRECT_URL", ["postgres:", "postgresql:"]),
     databaseReplicaUrl: url(r, "DATABASE_REPLICA_URL", ["postgres:", "postgresql:"]),
     databaseReplicaMaxLagMs: durationMs(r, "DATABASE_REPLICA_MAX_LAG_MS", 10_000),
     databasePoolSize: positiveInt(r, "DATABASE_POOL_SIZE", defaultPoolSize()),

@@ -24,7 +24,8 @@ const config = processConfig;
 const loopReport = config.eventLoopReport ? startEventLoopReport(config.eventLoopReport) : null;
 const database = await ensureDatabase();
 if (config.migrateOnStart) {
-  const applied = await deployMigrations(database.url, (msg) => logger.info(msg));
+  // a session advisory lock: on a direct connection, never through a transaction-mode pooler
+  const applied = await deployMigrations(config.databaseDirectUrl ?? database.url, (msg) => logger.info(msg));
   if (applied.length) logger.info({ applied }, "migrations applied");
 }
 initDb(database.url);
@@ -97,7 +98,8 @@ server.on("error", (err: NodeJS.ErrnoException) => {
 if (config.runWorker) {
   registerAllJobs();
   jobs
-    .start(database.url, config)
+    // pg-boss on a direct connection when DATABASE_URL is a transaction-mode pooler (DATABASE_DIRECT_URL)
+    .start(config.databaseDirectUrl ?? database.url, config)
     .then(() => {
       lifecycle.starting = false;
     })

@@ -17,6 +17,8 @@ let pool: pg.Pool | undefined;
 let healthPool: pg.Pool | undefined;
 let base: PrismaClient | undefined;
 let poolUrl: string | undefined;
+/** DATABASE_DIRECT_URL: DATABASE_URL is a transaction-mode pooler, this the database itself. */
+let directUrl: string | undefined;
 
 export interface DbOptions {
   /** connections of the pool (DATABASE_POOL_SIZE) */
@@ -29,6 +31,11 @@ export interface DbOptions {
   replicaUrl?: string | null;
   /** how far behind the replica may be (DATABASE_REPLICA_MAX_LAG_MS) */
   replicaMaxLagMs?: number;
+  /**
+   * a direct connection to the database when `connectionString` is a transaction-mode pooler
+   * (DATABASE_DIRECT_URL; null: none - `connectionString` is direct)
+   */
+  directUrl?: string | null;
 }
 
 /**
@@ -44,12 +51,15 @@ export function initDb(connectionString: string, opts: DbOptions = {}): void {
   const txTimeout = opts.transactionTimeoutMs ?? config().databaseTransactionTimeoutMs;
   const connectWait = opts.connectionTimeoutMillis ?? config().databasePoolTimeoutMs;
   poolUrl = connectionString;
+  directUrl = (opts.directUrl === undefined ? config().databaseDirectUrl : opts.directUrl) ?? undefined;
   pool = new pg.Pool({
     connectionString,
     max: opts.max ?? config().databasePoolSize,
     connectionTimeoutMillis: connectWait,
     idleTimeoutMillis: 30000,
-    lock_timeout: txTimeout,
+    // a setting of the session: through a transaction-mode pooler the pooler sets it on its server
+    // connections (PgBouncer refuses startup parameters it does not track; docs/operations.md)
+    ...(directUrl ? {} : { lock_timeout: txTimeout }),
   });
   pool.on("error", (err) => logger.warn({ err: err.message }, "idle database connection error"));
   observePool("primary", pool, opts.max ?? config().databasePoolSize);
@@ -91,7 +101,8 @@ export function getHealthPool(): pg.Pool {
       max: HEALTH_POOL_SIZE,
       connectionTimeoutMillis: 2000,
       idleTimeoutMillis: 30000,
-      statement_timeout: 2000,
+      // through a pooler: no session setting at connect; databaseUp's own 2 s deadline still holds
+      ...(directUrl ? {} : { statement_timeout: 2000 }),
     });
     healthPool.on("error", (err) => logger.warn({ err: err.message }, "idle health-check connection error"));
     observePool("health", healthPool, HEALTH_POOL_SIZE);
@@ -99,9 +110,21 @@ export function getHealthPool(): pg.Pool {
   return healthPool;
 }
 
-/** The connection string of the pool (for connections of their own, e.g. a LISTEN). */
+/**
+ * The connection string for connections of their own that need a session (a LISTEN): the direct
+ * one (DATABASE_DIRECT_URL) when the pool goes through a transaction-mode pooler, else the pool's.
+ */
 export function databaseUrl(): string | undefined {
-  return poolUrl;
+  return directUrl ?? poolUrl;
+}
+
+/**
+ * Whether the pools go through a transaction-mode pooler (DATABASE_DIRECT_URL set): no named
+ * prepared statements then (src/db/sql.ts), as consecutive statements may run on different server
+ * connections.
+ */
+export function viaPooler(): boolean {
+  return directUrl !== undefined;
 }
 
 const closeHooks = new Set<() => Promise<void>>();
@@ -124,6 +147,7 @@ export async function closeDb(): Promise<void> {
   pool = undefined;
   healthPool = undefined;
   poolUrl = undefined;
+  directUrl = undefined;
   forgetPool("primary", p);
   forgetPool("health", h);
   for (const hook of [...closeHooks]) await hook().catch(() => {});

@@ -33,6 +33,7 @@ describe("loadConfig", () => {
       root: "/srv/hrms",
       port: 3000,
       databaseUrl: undefined,
+      databaseDirectUrl: undefined,
       databaseReplicaUrl: undefined,
       databaseReplicaMaxLagMs: 10000,
       // twice the machine's cores
@@ -143,6 +144,7 @@ describe("loadConfig", () => {
       NODE_ENV: "production",
       PORT: "0",
       DATABASE_URL: "postgres://app:pw@db.example:5432/hrms",
+      DATABASE_DIRECT_URL: "postgres://app:pw@db-direct.example:5432/hrms",
       DATABASE_REPLICA_URL: "postgres://app:pw@replica.example:5432/hrms",
       DATABASE_REPLICA_MAX_LAG_MS: "2500",
       DATABASE_POOL_SIZE: "20",
@@ -212,6 +214,7 @@ describe("loadConfig", () => {
       root: "/srv/hrms",
       port: 0,
       databaseUrl: "postgres://app:pw@db.example:5432/hrms",
+      databaseDirectUrl: "postgres://app:pw@db-direct.example:5432/hrms",
       databaseReplicaUrl: "postgres://app:pw@replica.example:5432/hrms",
       databaseReplicaMaxLagMs: 2500,
       databasePoolSize: 20,
