@@ -24,6 +24,10 @@
 //   7b. metrics     - scripts/metrics-verify.ts: a real Prometheus (Debian's package) scrapes the
 //                      cluster's processes (METRICS_PORT) under the load mix; every series present,
 //                      rate and p99 from the histogram, every request counted once, promtool check metrics
+//   7c. restore     - scripts/restore-drill.ts: seed, pg_dump of an exported snapshot while writes go
+//                      on, the upload folder copied, pg_restore into a fresh server: every tenant's
+//                      counts and ledger checksums as at the backup point, files present, the
+//                      restored server ready and serving
 //   8. calendar      - scripts/calendar-proof.ts: the whole suite at ten fixed instants
 //                      (CLOCK_START): every weekday in India, month, year and financial-year ends,
 //                      a leap day, the ESI periods' starts, the hours when India is a day ahead of UTC
@@ -38,6 +42,7 @@ import { DATE_SENSITIVE, formatProof, INSTANTS, runAt } from "./calendar-proof.t
 import { formatCluster, runClusterVerify } from "./cluster-verify.ts";
 import { formatEventLoop, runEventLoop } from "./event-loop.ts";
 import { formatMetrics, runMetricsVerify } from "./metrics-verify.ts";
+import { formatDrill, runRestoreDrill } from "./restore-drill.ts";
 import { formatLoad, runLoad, table } from "./load.ts";
 import { formatOverload, runOverload } from "./overload.ts";
 import { runRecipeDrill } from "./recipe-drill.ts";
@@ -209,6 +214,21 @@ await step("metrics (Prometheus scraping the cluster)", async () => {
   return r.problems.length
     ? { result: "FAIL", details: `${r.problems[0]}${r.problems.length > 1 ? ` (+${r.problems.length - 1})` : ""}`.slice(0, 200) }
     : { result: "pass", details: `${passed}/${r.checks.length} checks, ${r.servers} processes, ${r.seconds} s; load ${r.load}` };
+});
+
+await step("restore (backup and restore drill)", async () => {
+  const r = await runRestoreDrill();
+  console.log(formatDrill(r));
+  if (r.problems.length) console.error(`restore problems:\n  ${r.problems.join("\n  ")}`);
+  return r.problems.length
+    ? { result: "FAIL", details: r.problems[0].slice(0, 200) }
+    : {
+        result: "pass",
+        details: r.checks
+          .map((c) => c.details.split(";")[0])
+          .join("; ")
+          .slice(0, 200),
+      };
 });
 
 await step("calendar (the suite at 10 instants)", async () => {
