@@ -49,11 +49,12 @@ export async function startPgBouncer(directUrl: string, dir: string, opts: PgBou
   // a throw-away topology; a deployment would use auth_query or SCRAM secrets)
   writeFileSync(users, `${quote(user)} ${quote(password)}\n`);
   const serverAuth = password ? ` password=${password}` : "";
+  const connectQuery = `connect_query='SET lock_timeout = ${opts.lockTimeoutMs}'`;
   writeFileSync(
     conf,
     `; written by scripts/pgbouncer.ts
 [databases]
-${dbname} = host=${u.hostname} port=${u.port || 5432} dbname=${dbname} user=${user}${serverAuth} connect_query='SET lock_timeout = ${opts.lockTimeoutMs}'
+${dbname} = host=${u.hostname} port=${u.port || 5432} dbname=${dbname} user=${user}${serverAuth} ${connectQuery}
 
 [pgbouncer]
 listen_addr = 127.0.0.1

@@ -18,6 +18,7 @@ const counts = (process.env.POOLER_BENCH_SERVERS ?? "3,6").split(",").map(Number
 /** The routes of the load mix that only read. */
 const readRoutes = () => ROUTES.filter((r) => r.operations.every((id) => id in operationTable && /^(get|list)/.test(id)));
 
+const HEAD = ["servers", "to PostgreSQL", "req/s", "p99 ms (worst route)", "non-2xx", "backends connected (max)", "backends active (max)"];
 const rows: string[][] = [];
 for (const servers of counts)
   for (const pooler of [true, false]) {
@@ -85,9 +86,7 @@ for (const servers of counts)
       await stopCluster(state);
     }
   }
-console.log(
-  `\n${table(["servers", "to PostgreSQL", "req/s", "p99 ms (worst route)", "non-2xx", "backends connected (max)", "backends active (max)"], rows)}`,
-);
+console.log(`\n${table(HEAD, rows)}`);
 const loadAvg = readFileSync("/proc/loadavg", "utf8").split(" ").slice(0, 3).join(" ");
 console.log(
   `${seconds} s per run, ${readRoutes()

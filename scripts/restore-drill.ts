@@ -102,7 +102,8 @@ async function figures(c: pg.Client): Promise<Map<string, string>> {
     out.set(central, String(rows[0].n));
   }
   const { rows: ledger } = await c.query(
-    `SELECT l.tenant_id::text AS t, count(*)::int AS n, md5(string_agg(l::text, '|' ORDER BY l.id)) AS sum FROM leave_ledger_entries l GROUP BY 1`,
+    `SELECT l.tenant_id::text AS t, count(*)::int AS n, md5(string_agg(l::text, '|' ORDER BY l.id)) AS sum
+       FROM leave_ledger_entries l GROUP BY 1`,
   );
   for (const r of ledger) out.set(`ledger checksum ${r.t}`, `${r.n} rows, md5 ${r.sum}`);
   return out;
@@ -263,7 +264,8 @@ export async function runRestoreDrill(opts: { log?: (s: string) => void } = {}):
     check(
       "writes went on during the backup (not in it)",
       written > 0 && moved > 0 && writeErrors === 0,
-      `${written} employees created during the backup, ${writeErrors} failed; ${moved} figures of the source moved on since the backup point`,
+      `${written} employees created during the backup, ${writeErrors} failed; ` +
+        `${moved} figures of the source moved on since the backup point`,
     );
     const fileRows = (await restoredClient.query<{ sha256: string; size_bytes: number }>("SELECT sha256, size_bytes FROM files")).rows;
     const missing = fileRows.filter((f) => {

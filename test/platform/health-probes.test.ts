@@ -95,10 +95,9 @@ describe("getLiveness, getReadiness: the probes", () => {
       expect(res.body.error).toContain(last.migration_name);
     } finally {
       const columns = Object.keys(last);
-      await t.query(
-        `INSERT INTO _prisma_migrations (${columns.map((c) => `"${c}"`).join(", ")}) VALUES (${columns.map((_, i) => `$${i + 1}`).join(", ")})`,
-        Object.values(last),
-      );
+      const names = columns.map((c) => `"${c}"`).join(", ");
+      const values = columns.map((_, i) => `$${i + 1}`).join(", ");
+      await t.query(`INSERT INTO _prisma_migrations (${names}) VALUES (${values})`, Object.values(last));
     }
     await request().get("/api/health/ready").expect(200);
   });
