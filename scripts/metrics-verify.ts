@@ -234,9 +234,13 @@ export async function runMetricsVerify(opts: { log?: (s: string) => void } = {})
       const q = p99Op.find((x) => x.metric.operation === op);
       return [op, Number(r.value[1]).toFixed(1), q ? (Number(q.value[1]) * 1000).toFixed(0) : "-"];
     });
-    const pools = await query("max by (pool, state) (hrms_db_pool_connections)");
+    const pools = await query(`max by (pool, state) (max_over_time(hrms_db_pool_connections[${window}]))`, endedAt);
     const lag = await query("max(max_over_time(hrms_db_replica_lag_seconds[5m]))");
-    rows.push(["(pools, max per process)", pools.map((p) => `${p.metric.pool}/${p.metric.state} ${p.value[1]}`).join(", "), ""]);
+    rows.push([
+      "(pool connections, max of a process during the load)",
+      pools.map((p) => `${p.metric.pool}/${p.metric.state} ${p.value[1]}`).join(", "),
+      "",
+    ]);
     rows.push(["(replica lag, max)", `${lag[0]?.value[1] ?? "-"} s`, ""]);
     const loadAvg = readFileSync("/proc/loadavg", "utf8").split(" ").slice(0, 3).join(" ");
     return { seconds, servers: targets.length, rows, checks, problems, load: loadAvg };
