@@ -28,6 +28,9 @@
 //                      on, the upload folder copied, pg_restore into a fresh server: every tenant's
 //                      counts and ledger checksums as at the backup point, files present, the
 //                      restored server ready and serving
+//   7d. rolling     - scripts/rolling-verify.ts: every process of the cluster replaced in turn (SIGTERM,
+//                      drain, a new one, ready) under the load mix, an expand migration half-way:
+//                      no failed request, no lost session
 //   8. calendar      - scripts/calendar-proof.ts: the whole suite at ten fixed instants
 //                      (CLOCK_START): every weekday in India, month, year and financial-year ends,
 //                      a leap day, the ESI periods' starts, the hours when India is a day ahead of UTC
@@ -43,6 +46,7 @@ import { formatCluster, runClusterVerify } from "./cluster-verify.ts";
 import { formatEventLoop, runEventLoop } from "./event-loop.ts";
 import { formatMetrics, runMetricsVerify } from "./metrics-verify.ts";
 import { formatDrill, runRestoreDrill } from "./restore-drill.ts";
+import { formatRolling, runRollingVerify } from "./rolling-verify.ts";
 import { formatLoad, runLoad, table } from "./load.ts";
 import { formatOverload, runOverload } from "./overload.ts";
 import { runRecipeDrill } from "./recipe-drill.ts";
@@ -229,6 +233,15 @@ await step("restore (backup and restore drill)", async () => {
           .join("; ")
           .slice(0, 200),
       };
+});
+
+await step("rolling (a rolling upgrade under load)", async () => {
+  const r = await runRollingVerify();
+  console.log(formatRolling(r));
+  if (r.problems.length) console.error(`rolling problems:\n  ${r.problems.join("\n  ")}`);
+  return r.problems.length
+    ? { result: "FAIL", details: r.problems[0].slice(0, 200) }
+    : { result: "pass", details: `${r.checks[0].details.split(";")[0]}; load ${r.load}`.slice(0, 200) };
 });
 
 await step("calendar (the suite at 10 instants)", async () => {
