@@ -8,7 +8,8 @@
 // primary while old and new processes serve. Then:
 //   - no failed request: no 5xx, no socket error or timeout, no non-2xx the load does not expect;
 //   - no lost session: every user's session answers afterwards;
-//   - every process was replaced (new pids) and the new ones are ready.
+//   - every process was replaced (new pids) and the new ones are ready;
+//   - no job run twice: one run per schedule tick across the processes, no job handed out again.
 import { readFileSync } from "node:fs";
 import path from "node:path";
 import pg from "pg";
@@ -153,6 +154,19 @@ export async function runRollingVerify(opts: { log?: (s: string) => void } = {})
       "every process replaced and ready",
       replaced && ready.every((s) => s === 200),
       `pids ${pidsBefore.join(",")} → ${st.servers.map((s) => s.pid).join(",")}; readiness ${ready.join(",")}`,
+    );
+    // jobs: one run per schedule tick across old and new processes, none handed out again
+    const { rows: ticks } = await db.query(
+      `SELECT data->>'name' AS name, singleton_on, count(*)::int AS n FROM pgboss.job WHERE name = '__pgboss__send-it' GROUP BY 1, 2`,
+    );
+    const { rows: jobStats } = await db.query(
+      `SELECT count(*)::int AS jobs, count(*) FILTER (WHERE retry_count > 0)::int AS retried FROM pgboss.job`,
+    );
+    const doubleTicks = ticks.filter((x) => x.n > 1).length;
+    check(
+      "no job run twice",
+      doubleTicks === 0 && jobStats[0].retried === 0,
+      `${jobStats[0].jobs} jobs, ${jobStats[0].retried} retried; ${ticks.length} schedule ticks, ${doubleTicks} run twice`,
     );
     await db.end();
     const loadAvg = readFileSync("/proc/loadavg", "utf8").split(" ").slice(0, 3).join(" ");
