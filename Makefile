@@ -101,6 +101,7 @@ check-generated: generate
 
 check-migrations: install
 	$(NODE_BIN)/tsx scripts/migrate.ts check
+	$(NODE_BIN)/tsx scripts/check-expand-contract.ts
 
 # Import rules of src/: areas only through their index.ts, no cycle between areas, layers
 # (scripts/check-dependencies.ts).

@@ -1366,6 +1366,26 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/api/health/live": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * Liveness check
+         * @description Whether this server process is alive: 200 as long as it answers at all - it asks nothing of the database and stays 200 while the process is starting, saturated or draining. For an orchestrator's liveness probe (restart the process when it fails); for taking a process out of a load balancer's rotation use `GET /api/health/ready`, and for the database's state `GET /api/health`. Never queued behind other requests. Decided 2026-11-28 (issue 34): liveness must not depend on the database, or a database outage would restart every healthy process.
+         */
+        get: operations["getLiveness"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/api/health/ready": {
         parameters: {
             query?: never;
@@ -1375,7 +1395,7 @@ export interface paths {
         };
         /**
          * Readiness check
-         * @description Whether this server process can take more work now: 200 while its database answers and it is not saturated; 503 `unavailable` with `Retry-After` while every request slot is taken and requests wait for one or were refused within the last second (`requests.saturated` of `GET /api/health`), or while the database is unreachable. For a load balancer's or orchestrator's readiness probe; like the health check it is never queued behind other requests and uses database connections of its own. Liveness stays `GET /api/health`.
+         * @description Whether this server process can take more work now, for a load balancer's or orchestrator's readiness probe (route to it only while 200). 200 when all of these hold; otherwise 503 `unavailable` with `Retry-After`, the message naming the first that does not: (1) start-up is over: the job worker runs, in a process that runs one (`RUN_WORKER`); (2) it is not draining: from SIGTERM on, readiness is a 503 for `SHUTDOWN_DRAIN_MS` while requests are still served (each response with `Connection: close`), and only then does the process stop accepting connections - so a probe sees it leave before any request fails; (3) it is not saturated: every request slot taken and requests waiting for one or refused within the last second (`requests.saturated` of `GET /api/health`); (4) its database answers (on connections of its own, within 2 s); (5) every migration of its build is applied (a process started with `MIGRATE_ON_START=false` before the migrations ran is not ready). Like the health check it is never queued behind other requests. Liveness is `GET /api/health/live`. Decided 2026-11-28 (issue 34): starting, draining, the worker and the migrations added to saturation and the database; `migrations` and `worker` added to the answer.
          */
         get: operations["getReadiness"];
         put?: never;
@@ -15706,6 +15726,39 @@ export interface operations {
             503: components["responses"]["Unavailable"];
         };
     };
+    getLiveness: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Alive. */
+            200: {
+                headers: {
+                    "Cache-Control": components["headers"]["CacheControlNoStore"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        data: {
+                            /** @enum {string} */
+                            status: "alive";
+                            /** Format: int64 */
+                            uptime_seconds: number;
+                        };
+                        /** @example OK */
+                        message: string;
+                    };
+                };
+            };
+            400: components["responses"]["ValidationFailed"];
+            500: components["responses"]["Internal"];
+            503: components["responses"]["Unavailable"];
+        };
+    };
     getReadiness: {
         parameters: {
             query?: never;
@@ -15726,9 +15779,19 @@ export interface operations {
                         data: {
                             /** @enum {string} */
                             database: "up";
+                            /**
+                             * @description Every migration of this build is applied.
+                             * @enum {string}
+                             */
+                            migrations: "applied";
                             requests: components["schemas"]["RequestLoad"];
                             /** @enum {string} */
                             status: "ready";
+                            /**
+                             * @description `running`: this process runs the job worker; `off`: it runs none (`RUN_WORKER=false`).
+                             * @enum {string}
+                             */
+                            worker: "running" | "off";
                         };
                         /** @example OK */
                         message: string;

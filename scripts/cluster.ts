@@ -9,6 +9,10 @@
 //   - SERVERS (default 3) server processes (dist/main.js, production settings, each with the job
 //     worker) on free loopback ports, reading marked operations from the replica
 //     (DATABASE_REPLICA_URL) and trusting only the loopback proxy (TRUST_PROXY=loopback);
+//   - PgBouncer (Debian's package) in transaction mode between the server processes and the primary
+//     (POOLER=none: none): DATABASE_URL goes through it, DATABASE_DIRECT_URL (migrations, LISTEN,
+//     the job queue) straight to the primary; its server connections are POOLER_POOL_SIZE (twice
+//     the cores) for all the processes together (scripts/pgbouncer.ts; docs/operations.md);
 //   - nginx in front of them (Debian's package: `apt-get install -y nginx`), with its own
 //     configuration, prefix, logs and pid under .data/cluster/nginx - not the system's: it
 //     overwrites X-Forwarded-For with the address it saw, retries idempotent requests on the next
@@ -36,6 +40,9 @@ import pg from "pg";
 import { ensureTraversable, freePort } from "../src/db/embedded.ts";
 import { deployMigrations } from "../src/db/migrations.ts";
 import { PRODUCTION_ENV, productionServerArgs } from "./production-server.ts";
+import { defaultPoolSize } from "../src/config.ts";
+import { ensureDebianPackage } from "./ensure-debian.ts";
+import { PGBOUNCER_PATHS, startPgBouncer } from "./pgbouncer.ts";
 
 const root = path.resolve(import.meta.dirname, "..");
 export const CLUSTER_DIR = path.join(root, ".data", "cluster");
@@ -60,6 +67,8 @@ export interface ClusterState {
   /** the environment every server process gets (the same SESSION_SECRET for all) */
   serverEnv: Record<string, string>;
   nginx: { port: number; prefix: string; conf: string; pid?: number };
+  /** PgBouncer between the servers and the primary (POOLER=none: absent) */
+  pooler?: { port: number; dir: string; pid: number; url: string; poolSize: number };
   base: string;
 }
 
@@ -380,6 +389,8 @@ export interface StartOptions {
   env?: Record<string, string>;
   dir?: string;
   log?: (line: string) => void;
+  /** PgBouncer in front of the primary (default: POOLER, `pgbouncer` unless `none`) */
+  pooler?: boolean;
 }
 
 /** Starts the whole topology; returns its state (also written to <dir>/state.json). */
@@ -388,7 +399,11 @@ export async function startCluster(opts: StartOptions = {}): Promise<ClusterStat
   const dir = opts.dir ?? CLUSTER_DIR;
   if (existsSync(path.join(dir, "state.json")))
     throw new Error(`a cluster is running from ${dir} (state.json exists): make cluster-stop first`);
-  nginxBinary(); // before anything starts: say how to install it
+  // before anything starts: installed when missing (as root), or say how to install them
+  if (asRoot) ensureDebianPackage("nginx", ["/usr/sbin/nginx"]);
+  nginxBinary();
+  const pooled = opts.pooler ?? process.env.POOLER !== "none";
+  if (pooled) ensureDebianPackage("pgbouncer", PGBOUNCER_PATHS);
   rmSync(dir, { recursive: true, force: true });
   mkdirSync(path.join(dir, "logs"), { recursive: true });
   const [primaryPort, replicaPort, nginxPort] = [await freePort(), await freePort(), await freePort()];
@@ -419,9 +434,19 @@ export async function startCluster(opts: StartOptions = {}): Promise<ClusterStat
     await makeReplica(primaryPort, state.primary.dataDir, state.replica.dataDir, replicaPort);
     startPostgres(state.replica.dataDir);
     log(`cluster: streaming replica on 127.0.0.1:${replicaPort} (${state.replica.dataDir}), ${Date.now() - t} ms`);
+    if (pooled) {
+      const poolSize = Number(process.env.POOLER_POOL_SIZE ?? defaultPoolSize());
+      // the servers' lock wait (DATABASE_TRANSACTION_TIMEOUT_MS) on the pooler's server connections
+      const lockTimeoutMs = Number(opts.env?.DATABASE_TRANSACTION_TIMEOUT_MS ?? process.env.DATABASE_TRANSACTION_TIMEOUT_MS ?? 5000);
+      const b = await startPgBouncer(state.url, path.join(dir, "pgbouncer"), { poolSize, lockTimeoutMs });
+      state.pooler = { port: b.port, dir: b.dir, pid: b.pid, url: b.url, poolSize };
+      save();
+      log(`cluster: PgBouncer (transaction mode, ${poolSize} server connections) on 127.0.0.1:${b.port}`);
+    }
     state.serverEnv = {
       NODE_ENV: "production",
-      DATABASE_URL: state.url,
+      DATABASE_URL: state.pooler?.url ?? state.url,
+      ...(state.pooler ? { DATABASE_DIRECT_URL: state.url } : {}),
       DATABASE_REPLICA_URL: state.replicaUrl,
       SESSION_SECRET: randomBytes(24).toString("hex"),
       PUBLIC_URL: state.base,
@@ -451,6 +476,7 @@ export async function startCluster(opts: StartOptions = {}): Promise<ClusterStat
 export async function stopCluster(state: ClusterState): Promise<void> {
   stopNginx(state);
   await Promise.all(state.servers.filter((s) => s.pid).map(stopServer));
+  if (state.pooler && runs(state.pooler.pid, "pgbouncer")) kill(state.pooler.pid, "SIGINT");
   for (const d of [state.replica.dataDir, state.primary.dataDir])
     try {
       stopPostgres(d);
@@ -471,7 +497,7 @@ if (import.meta.url === `file://${process.argv[1]}`) {
     const state = await startCluster();
     console.log(
       `\nHRMS cluster running: ${state.base} (nginx) -> ${state.servers.length} servers; ` +
-        `primary ${state.url.replace(/:[^:@/]+@/, ":***@")}, ` +
+        `primary ${state.url.replace(/:[^:@/]+@/, ":***@")}${state.pooler ? ` via PgBouncer 127.0.0.1:${state.pooler.port}` : ""}, ` +
         `replica ${state.replicaUrl.replace(/:[^:@/]+@/, ":***@")}\n` +
         `  logs: ${path.join(state.dir, "logs")}, nginx: ${state.nginx.prefix}; stop with: make cluster-stop\n`,
     );

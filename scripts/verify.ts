@@ -21,6 +21,16 @@
 //                      while a server is SIGKILLed and restarted and the replica stopped and
 //                      started: no lost session, 5xx only in flight on the killed process, no job
 //                      or mail twice, read-your-writes; throughput with 3 processes and with 1
+//   7b. metrics     - scripts/metrics-verify.ts: a real Prometheus (Debian's package) scrapes the
+//                      cluster's processes (METRICS_PORT) under the load mix; every series present,
+//                      rate and p99 from the histogram, every request counted once, promtool check metrics
+//   7c. restore     - scripts/restore-drill.ts: seed, pg_dump of an exported snapshot while writes go
+//                      on, the upload folder copied, pg_restore into a fresh server: every tenant's
+//                      counts and ledger checksums as at the backup point, files present, the
+//                      restored server ready and serving
+//   7d. rolling     - scripts/rolling-verify.ts: every process of the cluster replaced in turn (SIGTERM,
+//                      drain, a new one, ready) under the load mix, an expand migration half-way:
+//                      no failed request, no lost session
 //   8. calendar      - scripts/calendar-proof.ts: the whole suite at ten fixed instants
 //                      (CLOCK_START): every weekday in India, month, year and financial-year ends,
 //                      a leap day, the ESI periods' starts, the hours when India is a day ahead of UTC
@@ -34,6 +44,9 @@ import path from "node:path";
 import { DATE_SENSITIVE, formatProof, INSTANTS, runAt } from "./calendar-proof.ts";
 import { formatCluster, runClusterVerify } from "./cluster-verify.ts";
 import { formatEventLoop, runEventLoop } from "./event-loop.ts";
+import { formatMetrics, runMetricsVerify } from "./metrics-verify.ts";
+import { formatDrill, runRestoreDrill } from "./restore-drill.ts";
+import { formatRolling, runRollingVerify } from "./rolling-verify.ts";
 import { formatLoad, runLoad, table } from "./load.ts";
 import { formatOverload, runOverload } from "./overload.ts";
 import { runRecipeDrill } from "./recipe-drill.ts";
@@ -195,6 +208,40 @@ await step("cluster (nginx, 3 processes, replica)", async () => {
   return r.problems.length
     ? { result: "FAIL", details: `${r.problems[0]}${r.problems.length > 1 ? ` (+${r.problems.length - 1})` : ""}` }
     : { result: "pass", details };
+});
+
+await step("metrics (Prometheus scraping the cluster)", async () => {
+  const r = await runMetricsVerify();
+  console.log(formatMetrics(r));
+  if (r.problems.length) console.error(`metrics problems:\n  ${r.problems.join("\n  ")}`);
+  const passed = r.checks.filter((c) => c.result === "pass").length;
+  return r.problems.length
+    ? { result: "FAIL", details: `${r.problems[0]}${r.problems.length > 1 ? ` (+${r.problems.length - 1})` : ""}`.slice(0, 200) }
+    : { result: "pass", details: `${passed}/${r.checks.length} checks, ${r.servers} processes, ${r.seconds} s; load ${r.load}` };
+});
+
+await step("restore (backup and restore drill)", async () => {
+  const r = await runRestoreDrill();
+  console.log(formatDrill(r));
+  if (r.problems.length) console.error(`restore problems:\n  ${r.problems.join("\n  ")}`);
+  return r.problems.length
+    ? { result: "FAIL", details: r.problems[0].slice(0, 200) }
+    : {
+        result: "pass",
+        details: r.checks
+          .map((c) => c.details.split(";")[0])
+          .join("; ")
+          .slice(0, 200),
+      };
+});
+
+await step("rolling (a rolling upgrade under load)", async () => {
+  const r = await runRollingVerify();
+  console.log(formatRolling(r));
+  if (r.problems.length) console.error(`rolling problems:\n  ${r.problems.join("\n  ")}`);
+  return r.problems.length
+    ? { result: "FAIL", details: r.problems[0].slice(0, 200) }
+    : { result: "pass", details: `${r.checks[0].details.split(";")[0]}; load ${r.load}`.slice(0, 200) };
 });
 
 await step("calendar (the suite at 10 instants)", async () => {

@@ -58,6 +58,16 @@ export interface Config {
    */
   readonly databaseUrl: string | undefined;
   /**
+   * `DATABASE_DIRECT_URL`: a direct connection to the database of `DATABASE_URL`, when
+   * `DATABASE_URL` is a connection pooler in transaction mode (PgBouncer `pool_mode = transaction`;
+   * docs/operations.md, "Connection pooler"). Then what needs a session of its own uses this URL -
+   * the migrations (a session advisory lock), the identity cache's `LISTEN`, the job queue
+   * (pg-boss) - while the request pools use `DATABASE_URL` without server-side prepared statements
+   * and without session settings at connect (`lock_timeout` is then the pooler's to set on its
+   * server connections, e.g. PgBouncer's `connect_query`). Unset: `DATABASE_URL` is direct.
+   */
+  readonly databaseDirectUrl: string | undefined;
+  /**
    * `DATABASE_REPLICA_URL`: a streaming replica of `DATABASE_URL` (`postgres://`). The reads the
    * document marks `x-read-replica: true` (lists, search, dashboard, balances, activity logs, the WPS
    * export) go to it; everything else, and every read of a caller whose own latest write it has not
@@ -153,6 +163,25 @@ export interface Config {
    * a request on a connection the server is closing.
    */
   readonly keepAliveTimeoutMs: number;
+  /**
+   * `METRICS_PORT`: the port of the Prometheus metrics (`GET /metrics` on a listener of its own,
+   * never on `PORT`; docs/operations.md, "Metrics"); `0` takes a free port (printed at start). Unset:
+   * no metrics listener.
+   */
+  readonly metricsPort: number | undefined;
+  /**
+   * `METRICS_HOST`: the address the metrics listener binds to: loopback by default, so only this
+   * machine's Prometheus reaches it; `0.0.0.0` (or the address of a private network) for a Prometheus
+   * elsewhere - then keep the port closed to the API's clients (firewall, security group).
+   */
+  readonly metricsHost: string;
+  /**
+   * `SHUTDOWN_DRAIN_MS`: after SIGTERM, how long the process keeps serving with readiness answering
+   * 503 (each response closing its connection) before it closes its listener and finishes the
+   * requests in flight - long enough for the load balancer's or orchestrator's readiness probe to
+   * see it (docs/operations.md, "Health probes").
+   */
+  readonly shutdownDrainMs: number;
   /**
    * `SESSION_SECRET`: the cookie signing secret; production refuses to start without a real one (at
    * least 32 characters, not the development value).
@@ -478,6 +507,11 @@ function portNumber(r: Reading, name: string, dflt: number, min: 0 | 1): number 
   return integer(r, name, dflt, min, 65535, `an integer from ${min} to 65535`);
 }
 
+/** A port (0 to 65535; 0: a free one), or undefined when unset. */
+function optionalPort(r: Reading, name: string): number | undefined {
+  return value(r, name) === undefined ? undefined : portNumber(r, name, 0, 0);
+}
+
 export type TrustProxy = false | number | readonly string[];
 
 const PROXY_PRESETS = ["loopback", "linklocal", "uniquelocal"];
@@ -680,6 +714,7 @@ export function loadConfig(env: Env, root: string = projectRoot): Config {
     root,
     port,
     databaseUrl: url(r, "DATABASE_URL", ["postgres:", "postgresql:"]),
+    databaseDirectUrl: url(r, "DATABASE_DIRECT_URL", ["postgres:", "postgresql:"]),
     databaseReplicaUrl: url(r, "DATABASE_REPLICA_URL", ["postgres:", "postgresql:"]),
     databaseReplicaMaxLagMs: durationMs(r, "DATABASE_REPLICA_MAX_LAG_MS", 10_000),
     databasePoolSize: positiveInt(r, "DATABASE_POOL_SIZE", defaultPoolSize()),
@@ -695,6 +730,9 @@ export function loadConfig(env: Env, root: string = projectRoot): Config {
     bodyMinBytesPerSecond: positiveInt(r, "BODY_MIN_BYTES_PER_SECOND", 4096),
     responseWriteTimeoutMs: durationMs(r, "RESPONSE_WRITE_TIMEOUT_MS", 60_000),
     keepAliveTimeoutMs: durationMs(r, "KEEP_ALIVE_TIMEOUT_MS", 65_000),
+    metricsPort: optionalPort(r, "METRICS_PORT"),
+    metricsHost: text(r, "METRICS_HOST", "127.0.0.1"),
+    shutdownDrainMs: durationMs(r, "SHUTDOWN_DRAIN_MS", isProduction ? 5000 : 0, 0),
     sessionSecret: sessionSecret ?? "dev-only-insecure-session-secret-change-me",
     publicUrl: (publicUrl ?? `http://localhost:${port}`).replace(/\/$/, ""),
     allowedOrigins: origins(r, "ALLOWED_ORIGINS"),

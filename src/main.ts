@@ -10,6 +10,8 @@ import { closeDb, databaseUrl, getHealthPool, getPool, initDb } from "./db/clien
 import { ensureDatabase } from "./db/embedded.ts";
 import { deployMigrations } from "./db/migrations.ts";
 import { createApp } from "./http/app.ts";
+import { createLifecycle } from "./http/lifecycle.ts";
+import { createMetricsServer } from "./http/metrics-server.ts";
 import { createServer } from "./http/server.ts";
 import { startEventLoopReport } from "./lib/event-loop-report.ts";
 import { registerAllJobs } from "./modules/jobs.ts";
@@ -22,12 +24,15 @@ const config = processConfig;
 const loopReport = config.eventLoopReport ? startEventLoopReport(config.eventLoopReport) : null;
 const database = await ensureDatabase();
 if (config.migrateOnStart) {
-  const applied = await deployMigrations(database.url, (msg) => logger.info(msg));
+  // a session advisory lock: on a direct connection, never through a transaction-mode pooler
+  const applied = await deployMigrations(config.databaseDirectUrl ?? database.url, (msg) => logger.info(msg));
   if (applied.length) logger.info({ applied }, "migrations applied");
 }
 initDb(database.url);
 await warmUp();
-const app = createApp({ config });
+// readiness says no until the job worker runs (when it should) and from SIGTERM on (src/http/lifecycle.ts)
+const lifecycle = createLifecycle({ starting: true, workerExpected: config.runWorker, workerRunning: () => jobs.running });
+const app = createApp({ config, lifecycle });
 // requests and responses are built with the app's prototypes (src/http/server.ts), not swapped to them
 const server: Server = createServer(app).listen(config.port, () => {
   // PORT=0 takes a free port: the line below says which (tests and scripts read it from here)
@@ -39,6 +44,19 @@ const server: Server = createServer(app).listen(config.port, () => {
       `OpenAPI document: ${base}/openapi.json\n  Health: ${base}/api/health\n`,
   );
   void demoHint().then((hint) => hint && console.log(hint));
+  if (!config.runWorker) lifecycle.starting = false;
+});
+
+// METRICS_PORT: Prometheus' metrics on a listener of their own (src/http/metrics-server.ts)
+const metricsServer = config.metricsPort === undefined ? undefined : createMetricsServer(app);
+metricsServer?.listen(config.metricsPort, config.metricsHost, () => {
+  const port = (metricsServer.address() as AddressInfo).port;
+  logger.info({ port, host: config.metricsHost }, "metrics listening");
+  console.log(`  Metrics: http://${config.metricsHost}:${port}/metrics\n`);
+});
+metricsServer?.on("error", (err: NodeJS.ErrnoException) => {
+  console.error(`Cannot serve the metrics on ${config.metricsHost}:${config.metricsPort}: ${err.message}`);
+  process.exit(1);
 });
 
 /**
@@ -79,20 +97,33 @@ server.on("error", (err: NodeJS.ErrnoException) => {
 
 if (config.runWorker) {
   registerAllJobs();
-  jobs.start(database.url, config).catch((err) => logger.error({ err: err.message }, "job worker failed to start"));
+  jobs
+    // pg-boss on a direct connection when DATABASE_URL is a transaction-mode pooler (DATABASE_DIRECT_URL)
+    .start(config.databaseDirectUrl ?? database.url, config)
+    .then(() => {
+      lifecycle.starting = false;
+    })
+    .catch((err) => logger.error({ err: err.message }, "job worker failed to start: readiness stays 503"));
 }
 
 let stopping = false;
 async function shutdown(signal: string) {
   if (stopping) return;
   stopping = true;
-  logger.info({ signal }, "shutting down: finishing in-flight requests");
-  const force = setTimeout(() => process.exit(1), 20_000);
+  // readiness 503 while still serving, so that load balancers stop routing here first
+  lifecycle.draining = true;
+  const force = setTimeout(() => process.exit(1), config.shutdownDrainMs + 20_000);
   force.unref();
+  if (config.shutdownDrainMs > 0) {
+    logger.info({ signal, ms: config.shutdownDrainMs }, "draining: readiness answers 503, still serving");
+    await new Promise((resolve) => setTimeout(resolve, config.shutdownDrainMs));
+  }
+  logger.info({ signal }, "shutting down: finishing in-flight requests");
   await new Promise<void>((resolve) => {
     server.close(() => resolve());
     server.closeIdleConnections();
   });
+  metricsServer?.close();
   await jobs.stop();
   await closeDb();
   await database.stop();

@@ -8,6 +8,7 @@
 //   - whether the database answers at all (the health check), on connections of its own.
 import type { Prisma } from "../../generated/prisma/client.ts";
 import { getHealthPool, systemDb } from "./client.ts";
+import { readMigrations } from "./migrations.ts";
 import { currentTenantId, tenantScopedModels } from "./tenancy.ts";
 
 /** The active tenant's row (the fields `select` names). */
@@ -86,6 +87,22 @@ export async function databaseUp(timeoutMs = 2000): Promise<boolean> {
   } finally {
     clearTimeout(timer);
   }
+}
+
+let migrationNames: Promise<string[]> | undefined;
+
+/**
+ * The migrations of this build (prisma/migrations) not applied to the database, read on the health
+ * check's own connections (readiness: a process started before its migrations ran is not ready).
+ */
+export async function pendingMigrations(): Promise<string[]> {
+  migrationNames ??= readMigrations().then((files) => files.map((f) => f.name));
+  const names = await migrationNames;
+  const { rows } = await getHealthPool().query<{ migration_name: string }>(
+    `SELECT migration_name FROM "_prisma_migrations" WHERE finished_at IS NOT NULL AND rolled_back_at IS NULL`,
+  );
+  const applied = new Set(rows.map((r) => r.migration_name));
+  return names.filter((n) => !applied.has(n));
 }
 
 /**

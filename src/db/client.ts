@@ -7,6 +7,7 @@ import pg from "pg";
 import { PrismaClient } from "../../generated/prisma/client.ts";
 import { config } from "../config.ts";
 import { logger } from "../log.ts";
+import { forgetPool, observePool } from "./pool-stats.ts";
 import { closeReplica, initReplica, routedReplica } from "./replica.ts";
 
 // DATE columns as plain `YYYY-MM-DD` strings for raw queries (no time-zone shifts).
@@ -16,6 +17,8 @@ let pool: pg.Pool | undefined;
 let healthPool: pg.Pool | undefined;
 let base: PrismaClient | undefined;
 let poolUrl: string | undefined;
+/** DATABASE_DIRECT_URL: DATABASE_URL is a transaction-mode pooler, this the database itself. */
+let directUrl: string | undefined;
 
 export interface DbOptions {
   /** connections of the pool (DATABASE_POOL_SIZE) */
@@ -28,6 +31,11 @@ export interface DbOptions {
   replicaUrl?: string | null;
   /** how far behind the replica may be (DATABASE_REPLICA_MAX_LAG_MS) */
   replicaMaxLagMs?: number;
+  /**
+   * a direct connection to the database when `connectionString` is a transaction-mode pooler
+   * (DATABASE_DIRECT_URL; null: none - `connectionString` is direct)
+   */
+  directUrl?: string | null;
 }
 
 /**
@@ -43,14 +51,18 @@ export function initDb(connectionString: string, opts: DbOptions = {}): void {
   const txTimeout = opts.transactionTimeoutMs ?? config().databaseTransactionTimeoutMs;
   const connectWait = opts.connectionTimeoutMillis ?? config().databasePoolTimeoutMs;
   poolUrl = connectionString;
+  directUrl = (opts.directUrl === undefined ? config().databaseDirectUrl : opts.directUrl) ?? undefined;
   pool = new pg.Pool({
     connectionString,
     max: opts.max ?? config().databasePoolSize,
     connectionTimeoutMillis: connectWait,
     idleTimeoutMillis: 30000,
-    lock_timeout: txTimeout,
+    // a setting of the session: through a transaction-mode pooler the pooler sets it on its server
+    // connections (PgBouncer refuses startup parameters it does not track; docs/operations.md)
+    ...(directUrl ? {} : { lock_timeout: txTimeout }),
   });
   pool.on("error", (err) => logger.warn({ err: err.message }, "idle database connection error"));
+  observePool("primary", pool, opts.max ?? config().databasePoolSize);
   base = new PrismaClient({ adapter: new PrismaPg(pool), transactionOptions: { maxWait: connectWait, timeout: txTimeout } });
   const replicaUrl = opts.replicaUrl === undefined ? config().databaseReplicaUrl : opts.replicaUrl;
   if (replicaUrl) useReplica(replicaUrl, opts);
@@ -89,16 +101,30 @@ export function getHealthPool(): pg.Pool {
       max: HEALTH_POOL_SIZE,
       connectionTimeoutMillis: 2000,
       idleTimeoutMillis: 30000,
-      statement_timeout: 2000,
+      // through a pooler: no session setting at connect; databaseUp's own 2 s deadline still holds
+      ...(directUrl ? {} : { statement_timeout: 2000 }),
     });
     healthPool.on("error", (err) => logger.warn({ err: err.message }, "idle health-check connection error"));
+    observePool("health", healthPool, HEALTH_POOL_SIZE);
   }
   return healthPool;
 }
 
-/** The connection string of the pool (for connections of their own, e.g. a LISTEN). */
+/**
+ * The connection string for connections of their own that need a session (a LISTEN): the direct
+ * one (DATABASE_DIRECT_URL) when the pool goes through a transaction-mode pooler, else the pool's.
+ */
 export function databaseUrl(): string | undefined {
-  return poolUrl;
+  return directUrl ?? poolUrl;
+}
+
+/**
+ * Whether the pools go through a transaction-mode pooler (DATABASE_DIRECT_URL set): no named
+ * prepared statements then (src/db/sql.ts), as consecutive statements may run on different server
+ * connections.
+ */
+export function viaPooler(): boolean {
+  return directUrl !== undefined;
 }
 
 const closeHooks = new Set<() => Promise<void>>();
@@ -121,6 +147,9 @@ export async function closeDb(): Promise<void> {
   pool = undefined;
   healthPool = undefined;
   poolUrl = undefined;
+  directUrl = undefined;
+  forgetPool("primary", p);
+  forgetPool("health", h);
   for (const hook of [...closeHooks]) await hook().catch(() => {});
   await closeReplica();
   await b?.$disconnect().catch(() => {});

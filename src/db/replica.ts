@@ -17,6 +17,7 @@ import { PrismaPg } from "@prisma/adapter-pg";
 import pg from "pg";
 import { PrismaClient } from "../../generated/prisma/client.ts";
 import { logger } from "../log.ts";
+import { forgetPool, observePool } from "./pool-stats.ts";
 
 /** A WAL position (pg_lsn) as a number. */
 export type Lsn = bigint;
@@ -83,6 +84,7 @@ export function initReplica(url: string, primary: pg.Pool, opts: ReplicaOptions)
     options: "-c default_transaction_read_only=on",
   });
   pool.on("error", (err) => logger.warn({ err: err.message }, "idle replica connection error"));
+  observePool("replica", pool, opts.max);
   const client = new PrismaClient({
     adapter: new PrismaPg(pool),
     transactionOptions: { maxWait: 1000, timeout: opts.transactionTimeoutMs },
@@ -99,6 +101,7 @@ export async function closeReplica(): Promise<void> {
   replica = undefined;
   if (!r) return;
   clearInterval(r.timer);
+  forgetPool("replica", r.pool);
   await r.probing?.catch(() => {});
   await r.client.$disconnect().catch(() => {});
   await r.pool.end().catch(() => {});
@@ -137,6 +140,24 @@ function probe(r: Replica): Promise<void> {
     r.probing = undefined;
   });
   return r.probing;
+}
+
+/**
+ * How far behind the replica is, at its last probe (the metrics): `up`, the WAL bytes between the
+ * primary's flush position and the replica's replay position, and the seconds since the primary had
+ * flushed the oldest position the replica has not replayed (0 when it has replayed everything the
+ * primary had at the probe; at the probes' resolution of a second, and at most the history kept,
+ * DATABASE_REPLICA_MAX_LAG_MS and a probe). Undefined without a replica.
+ */
+export function replicaLag(): { up: boolean; bytes: number | null; seconds: number | null } | undefined {
+  const r = replica;
+  if (!r) return undefined;
+  const latest = r.history.at(-1);
+  if (!r.up || r.replayLsn === null || !latest) return { up: r.up, bytes: null, seconds: null };
+  const replay = r.replayLsn;
+  const bytes = latest.lsn > replay ? Number(latest.lsn - replay) : 0;
+  const behind = r.history.find((h) => h.lsn > replay);
+  return { up: true, bytes, seconds: behind ? Math.max(0, (Date.now() - behind.at) / 1000) : 0 };
 }
 
 /** Probes the replica now (tests: not to wait for the next second's probe). */

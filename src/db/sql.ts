@@ -11,7 +11,7 @@
 // by the tenant (`<alias>.tenant_id = ${tenant}`, or joined on another filtered alias's tenant_id).
 import pg from "pg";
 import { Prisma } from "../../generated/prisma/client.ts";
-import { getPool } from "./client.ts";
+import { getPool, viaPooler } from "./client.ts";
 import { currentTenantId, db, statementName, TenantScopeError, type ScopedTx } from "./tenancy.ts";
 
 /** Placeholder for the active tenant in a `sql` template; typed `uuid` where it is used. */
@@ -75,8 +75,10 @@ export async function read<T>(statement: Sql): Promise<T[]> {
  * column under a running server).
  */
 export async function readPrepared<T>(statement: Sql): Promise<T[]> {
-  return (await getPool().query({ name: statementName(statement.text), text: statement.text, values: bind(statement, "readPrepared") }))
-    .rows as T[];
+  // through a transaction-mode pooler the next statement may run on another server connection,
+  // which has not prepared it: unnamed there (planned each time; docs/operations.md, "Connection pooler")
+  const name = viaPooler() ? undefined : statementName(statement.text);
+  return (await getPool().query({ name, text: statement.text, values: bind(statement, "readPrepared") })).rows as T[];
 }
 
 /** What readGenericPlan's statements run under: transaction-local, so over when its round trip ends. */
@@ -113,12 +115,18 @@ const settingsPrepared = new WeakSet<PgConnection>();
  */
 class GenericPlanQuery extends BaseQuery {
   private parsing = false;
+  /** Always the extended protocol (an unnamed query without values would otherwise be sent as a simple query). */
+  requiresPreparation(): boolean {
+    return true;
+  }
   prepare(connection: PgConnection): void {
-    if (!settingsPrepared.has(connection)) {
-      connection.parse({ text: GENERIC_PLAN_SETTINGS, name: GENERIC_PLAN_SETTINGS_NAME, types: [] });
-      settingsPrepared.add(connection);
+    // through a pooler (an unnamed query): the settings unnamed too, parsed in every round trip
+    const settings = this.name === undefined ? "" : GENERIC_PLAN_SETTINGS_NAME;
+    if (settings === "" || !settingsPrepared.has(connection)) {
+      connection.parse({ text: GENERIC_PLAN_SETTINGS, name: settings, types: [] });
+      if (settings) settingsPrepared.add(connection);
     }
-    connection.bind({ statement: GENERIC_PLAN_SETTINGS_NAME, portal: "", values: [] });
+    connection.bind({ statement: settings, portal: "", values: [] });
     connection.describe({ type: "P", name: "" });
     connection.execute({ portal: "" });
     this.parsing = this.name !== undefined && connection.parsedStatements[this.name] === undefined;
@@ -151,7 +159,8 @@ export async function readGenericPlan<T>(statement: Sql): Promise<T[]> {
   let failed: Error | undefined;
   try {
     const results = await new Promise<pg.QueryResult | pg.QueryResult[]>((resolve, reject) => {
-      const config = { name: statementName(statement.text), text: statement.text, values };
+      // through a transaction-mode pooler: unnamed (see readPrepared)
+      const config = { name: viaPooler() ? undefined : statementName(statement.text), text: statement.text, values };
       client.query(new GenericPlanQuery(config, undefined, (err, res) => (err ? reject(err) : resolve(res))) as unknown as pg.Submittable);
     });
     if (!Array.isArray(results) || results.length !== 2)

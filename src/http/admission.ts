@@ -33,6 +33,7 @@ import type { NextFunction, Request, RequestHandler, Response } from "express";
 import { logger } from "../log.ts";
 import { AppError, RETRY_AFTER_BUSY_S, rateLimited, unavailable } from "../platform/errors.ts";
 import { clientKey } from "../lib/ip.ts";
+import { recordRefusal } from "../platform/metrics.ts";
 
 export interface AdmissionOptions {
   /** requests in progress at once (MAX_CONCURRENT_REQUESTS) */
@@ -91,9 +92,16 @@ export type Admission = RequestHandler & {
   options: Readonly<AdmissionOptions>;
 };
 
-const UNQUEUED = new Set(["/api/health", "/api/health/", "/api/health/ready", "/api/health/ready/"]);
+const UNQUEUED = new Set([
+  "/api/health",
+  "/api/health/",
+  "/api/health/ready",
+  "/api/health/ready/",
+  "/api/health/live",
+  "/api/health/live/",
+]);
 
-/** Paths that are never queued: health and readiness, and everything outside /api/ (the reference, its document). */
+/** Paths that are never queued: health, liveness and readiness, and everything outside /api/ (the reference, its document). */
 export function bypassesAdmission(path: string): boolean {
   return !path.startsWith("/api/") || UNQUEUED.has(path);
 }
@@ -264,6 +272,7 @@ export function admissionControl(opts: AdmissionOptions): Admission {
         if (!e.writeFrom) e.writeFrom = now;
         else if (now - e.writeFrom > writeTimeout) {
           counts.writeTimeouts++;
+          recordRefusal("write_timeout");
           logger.warn({ path: e.req.path, ms: now - e.writeFrom }, "response not written in time: connection closed");
           e.res.destroy();
         }
@@ -283,6 +292,7 @@ export function admissionControl(opts: AdmissionOptions): Admission {
     }
     if (queue.live >= opts.maxQueued) {
       counts.rejectedFull++;
+      recordRefusal("queue_full");
       return refuse(req, res, next, "too many requests waiting");
     }
     // `next` runs later from another request's completion: keep this request's async context
@@ -297,6 +307,7 @@ export function admissionControl(opts: AdmissionOptions): Admission {
       timer: setTimeout(() => {
         if (!queue.leave(w)) return;
         counts.rejectedTimeout++;
+        recordRefusal("queue_timeout");
         refuse(req, res, next, `no capacity within ${opts.queueTimeoutMs} ms`);
       }, opts.queueTimeoutMs),
     };
@@ -327,6 +338,7 @@ export function admissionControl(opts: AdmissionOptions): Admission {
         e.state = "free";
         e.waiter = undefined;
         counts.rejectedTimeout++;
+        recordRefusal("queue_timeout");
         refuse(e.req, e.res, next, `no capacity within ${opts.queueTimeoutMs} ms`);
       }, opts.queueTimeoutMs),
     };
@@ -343,6 +355,7 @@ export function admissionControl(opts: AdmissionOptions): Admission {
       const arriving = readersOf.get(client) ?? 0;
       if (arriving >= bodyReadsPerClient) {
         counts.rejectedBodyReads++;
+        recordRefusal("body_reads");
         return next(
           rateLimited(
             BODY_READS_RETRY_S,
@@ -377,6 +390,7 @@ export function admissionControl(opts: AdmissionOptions): Admission {
         endBodyRead(e);
         e.state = "free";
         counts.bodyReadTimeouts++;
+        recordRefusal("body_timeout");
         next(
           new AppError(
             "request_timeout",

@@ -32,6 +32,8 @@ import { logger, logRequest, requestContext } from "../log.ts";
 import { MAX_UPLOAD_BYTES, uploadStorage } from "../platform/storage/files.ts";
 import { checkAppointmentUpload } from "../modules/recruitment/index.ts";
 import { type Admission, admissionControl, type AdmissionOptions } from "./admission.ts";
+import { createLifecycle, type Lifecycle } from "./lifecycle.ts";
+import { NO_OPERATION, recordRequest } from "../platform/metrics.ts";
 import { errorBody, errorMiddleware, notFoundFallback } from "./error-middleware.ts";
 import { AppError, type ErrorDetail } from "../platform/errors.ts";
 import { sendJson } from "./envelope.ts";
@@ -61,6 +63,8 @@ export interface AppOptions {
    * BODY_READS_PER_CLIENT, BODY_READ_TIMEOUT_MS, BODY_MIN_BYTES_PER_SECOND, RESPONSE_WRITE_TIMEOUT_MS
    */
   admission?: Partial<AdmissionOptions>;
+  /** where the process is in its life, as readiness reports it (src/http/lifecycle.ts; default: serving) */
+  lifecycle?: Lifecycle;
 }
 
 const STATE_CHANGING = new Set(["POST", "PUT", "PATCH", "DELETE"]);
@@ -556,6 +560,8 @@ function buildApp(cfg: Config, opts: AppOptions): express.Express {
   // only the configured proxies' hops of X-Forwarded-For (never all of them: its left part is the client's to write)
   if (cfg.trustProxy !== false) app.set("trust proxy", cfg.trustProxy);
   app.locals.config = cfg;
+  const lifecycle = opts.lifecycle ?? createLifecycle();
+  app.locals.lifecycle = lifecycle;
 
   const requestIdAndLog: express.RequestHandler = (req, res, next) => {
     const method = req.method;
@@ -565,9 +571,13 @@ function buildApp(cfg: Config, opts: AppOptions): express.Express {
     const incoming = req.get("x-request-id");
     const requestId = incoming && /^[\w.-]{1,100}$/.test(incoming) ? incoming : randomUUID();
     res.setHeader("X-Request-Id", requestId);
+    // shutting down (src/http/lifecycle.ts): no request after this one on this connection
+    if (lifecycle.draining) res.setHeader("Connection", "close");
     const started = process.hrtime.bigint();
     res.on("finish", () => {
       const ms = Number(process.hrtime.bigint() - started) / 1e6;
+      // the metrics of every request, recorded here only (src/platform/metrics.ts): by operationId, never by path
+      recordRequest(operationOf(req)?.id ?? NO_OPERATION, method, res.statusCode, ms / 1000);
       logRequest({
         request_id: requestId,
         method,

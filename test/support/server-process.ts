@@ -11,6 +11,8 @@ export interface ServerProcess {
   base: string;
   /** the last lines the process wrote to stderr (for error messages) */
   log: () => string;
+  /** what it wrote to stdout until it was healthy (its last 4000 characters) */
+  startOutput: string;
 }
 
 const LISTENING = /listening (?:on http:\/\/localhost:)?(\d+)/;
@@ -48,7 +50,7 @@ export async function startServerProcess(
         )
       ) {
         proc.stdout!.off("data", keep).resume(); // drained from now on, not kept
-        return { proc, port, base, log: () => stderr };
+        return { proc, port, base, log: () => stderr, startOutput: stdout };
       }
     }
     if (Date.now() > until) {

@@ -2,23 +2,23 @@
 // (health.ts, files.ts) and back; a download streams the file.
 import { requestLoad } from "../../http/admission.ts";
 import { created, ok } from "../../http/envelope.ts";
-import { unavailable } from "../../platform/errors.ts";
+import { lifecycleOf } from "../../http/lifecycle.ts";
 import type { AreaHandlers } from "../../http/types.ts";
 import { sendStoredFile } from "../../platform/storage/files.ts";
 import { downloadableFile, saveUpload } from "./files.ts";
-import { serverTime, serviceHealth } from "./health.ts";
+import { liveness, readiness, serverTime, serviceHealth } from "./health.ts";
 
 export const handlers = {
   async getHealth({ req }) {
     return ok({ ...(await serviceHealth()), requests: requestLoad(req) });
   },
 
+  async getLiveness() {
+    return ok(liveness());
+  },
+
   async getReadiness({ req }) {
-    // saturated: every request slot taken and requests waiting or refused (src/http/admission.ts)
-    const requests = requestLoad(req);
-    if (requests.saturated) throw unavailable("Server saturated: every request slot is taken and requests wait for one");
-    const { database } = await serviceHealth();
-    return ok({ status: "ready" as const, database, requests });
+    return ok(await readiness(lifecycleOf(req), requestLoad(req)));
   },
 
   async getServerTime() {

@@ -32,6 +32,11 @@ export function registerJob(name: string, handler: JobHandler, cron?: string): v
   definitions.set(name, { name, handler, cron });
 }
 
+/** The names of the registered jobs: the queues (the metrics label their figures with them, and only them). */
+export function registeredJobNames(): string[] {
+  return [...definitions.keys()];
+}
+
 class Jobs {
   private boss: PgBoss | undefined;
   /** this process's worker of each queue, woken at once by `kick` instead of at its next poll */

@@ -6,6 +6,7 @@ import nodemailer, { type Transporter } from "nodemailer";
 import { config } from "../../config.ts";
 import { getPool } from "../../db/client.ts";
 import { logger } from "../../log.ts";
+import { recordMailFailed, recordMailSent } from "../metrics.ts";
 
 let transport: Transporter | undefined;
 let transportUrl: string | undefined;
@@ -47,7 +48,7 @@ export async function deliverDueEmails(smtpUrl = config().smtpUrl, limit = 20): 
     try {
       await client.query("BEGIN");
       const { rows } = await client.query(
-        `SELECT id, to_address, subject, text_body, html_body, secrets, attempts FROM email_outbox
+        `SELECT id, to_address, subject, text_body, html_body, secrets, attempts, created_at FROM email_outbox
           WHERE status = 'pending' AND next_attempt_at <= now()
           ORDER BY created_at FOR UPDATE SKIP LOCKED LIMIT 1`,
       );
@@ -77,6 +78,7 @@ export async function deliverDueEmails(smtpUrl = config().smtpUrl, limit = 20): 
           ],
         );
         sent++;
+        recordMailSent((Date.now() - new Date(row.created_at).getTime()) / 1000);
       } catch (err) {
         const attempts = row.attempts + 1;
         const backoff = Math.min(MAX_BACKOFF_S, 2 ** Math.min(attempts, 12));
@@ -84,6 +86,7 @@ export async function deliverDueEmails(smtpUrl = config().smtpUrl, limit = 20): 
           `UPDATE email_outbox SET attempts = $2, last_error = $3, next_attempt_at = now() + make_interval(secs => $4) WHERE id = $1`,
           [row.id, attempts, String((err as Error).message).slice(0, 500), backoff],
         );
+        recordMailFailed();
         logger.warn({ outbox_id: row.id, attempts, err: (err as Error).message }, "email delivery failed, will retry");
         await client.query("COMMIT");
         break; // the server is probably down: stop this round, retry later

@@ -1,0 +1,361 @@
+// The process's metrics in Prometheus' exposition format (prom-client), served on a port of their
+// own (METRICS_PORT, src/http/metrics-server.ts), never on the API's. Names follow Prometheus'
+// conventions: the `hrms_` prefix, base units (`_seconds`, `_bytes`), `_total` for counters; label
+// values come from closed sets only (operationIds of the document, a few methods, HTTP status
+// codes, pool and queue names, refusal reasons) - never a raw path, an id or a tenant. Node's own
+// figures (event-loop delay, memory, CPU, handles, GC) are prom-client's default metrics
+// (`process_*`, `nodejs_*`), as every Node dashboard expects them.
+//
+// Recorded where they happen: requests in one place of the request path (src/http/app.ts, when a
+// response finishes), admission refusals where admission control refuses (src/http/admission.ts),
+// mail where it is sent (src/platform/mail/deliver.ts). Read when scraped: the database pools
+// (src/db/pool-stats.ts), the replica's lag (src/db/replica.ts), the job queues and the outbox
+// (one query each per scrape, on the health check's own connections, with its 2-second limit).
+import client from "prom-client";
+import { getHealthPool } from "../db/client.ts";
+import { poolFigures, poolTimeouts } from "../db/pool-stats.ts";
+import { replicaLag } from "../db/replica.ts";
+import { logger } from "../log.ts";
+import { registeredJobNames } from "./jobs/queue.ts";
+
+/** The registry the metrics endpoint serves (not prom-client's global one). */
+export const registry = new client.Registry();
+// event-loop delay (nodejs_eventloop_lag_*), heap and RSS, CPU, open handles, GC durations
+client.collectDefaultMetrics({ register: registry, eventLoopMonitoringPrecision: 10 });
+// three gauges prom-client names like counters (`_total`), which `promtool check metrics` refuses
+for (const name of ["nodejs_active_handles_total", "nodejs_active_requests_total", "nodejs_active_resources_total"])
+  registry.removeSingleMetric(name);
+
+const METHODS = new Set(["GET", "HEAD", "POST", "PUT", "PATCH", "DELETE", "OPTIONS"]);
+
+/** The `method` label: one of the methods the API serves, else `other` (a client may send any token). */
+export const methodLabel = (method: string): string => (METHODS.has(method) ? method : "other");
+
+/** The `operation` label of a request that matched no operation of the document (404s, /docs, /openapi.json). */
+export const NO_OPERATION = "none";
+
+const requests = new client.Counter({
+  name: "hrms_http_requests_total",
+  help: "HTTP requests answered, by operationId of the document (none: no operation matched), method and status code.",
+  labelNames: ["operation", "method", "status"] as const,
+  registers: [registry],
+});
+
+const requestDuration = new client.Histogram({
+  name: "hrms_http_request_duration_seconds",
+  help: "Time from a request's arrival to the end of its response, by operationId and method.",
+  labelNames: ["operation", "method"] as const,
+  buckets: [0.005, 0.01, 0.025, 0.05, 0.1, 0.25, 0.5, 1, 2.5, 5, 10, 30],
+  registers: [registry],
+});
+
+/** Records one answered request (src/http/app.ts, the one place). */
+export function recordRequest(operation: string, method: string, status: number, seconds: number): void {
+  const m = methodLabel(method);
+  // a status outside 100-599 is no HTTP status: one label value for all of them
+  const s = status >= 100 && status <= 599 ? String(status) : "other";
+  requests.inc({ operation, method: m, status: s });
+  requestDuration.observe({ operation, method: m }, seconds);
+}
+
+/** Why admission control refused or cut off a request (src/http/admission.ts). */
+export type RefusalReason = "queue_full" | "queue_timeout" | "body_reads" | "body_timeout" | "write_timeout";
+export const REFUSAL_REASONS: readonly RefusalReason[] = ["queue_full", "queue_timeout", "body_reads", "body_timeout", "write_timeout"];
+
+const refusals = new client.Counter({
+  name: "hrms_admission_rejections_total",
+  help:
+    "Requests admission control refused (503 queue_full, queue_timeout; 429 body_reads; 408 body_timeout) or cut off " +
+    "(write_timeout: response not written in time).",
+  labelNames: ["reason"] as const,
+  registers: [registry],
+});
+for (const reason of REFUSAL_REASONS) refusals.inc({ reason }, 0);
+
+export function recordRefusal(reason: RefusalReason): void {
+  refusals.inc({ reason });
+}
+
+/** What admission control reports of its load (the app's; src/http/metrics-server.ts names it). */
+export interface AdmissionLoad {
+  active: number;
+  queued: number;
+  readingBodies: number;
+  limit: number;
+}
+let admissionLoad: (() => AdmissionLoad) | undefined;
+/** The admission control whose load the gauges report (the process's app). */
+export function reportAdmission(load: () => AdmissionLoad): void {
+  admissionLoad = load;
+}
+
+new client.Gauge({
+  name: "hrms_admission_requests",
+  help: "API requests of this process by state: in_progress (holding a slot), queued (waiting for one), reading_body (holding none).",
+  labelNames: ["state"] as const,
+  registers: [registry],
+  collect() {
+    const l = admissionLoad?.();
+    if (!l) return;
+    this.set({ state: "in_progress" }, l.active);
+    this.set({ state: "queued" }, l.queued);
+    this.set({ state: "reading_body" }, l.readingBodies);
+  },
+});
+new client.Gauge({
+  name: "hrms_admission_max_concurrent_requests",
+  help: "Requests this process works on at once at most (MAX_CONCURRENT_REQUESTS).",
+  registers: [registry],
+  collect() {
+    const l = admissionLoad?.();
+    if (l) this.set(l.limit);
+  },
+});
+
+// ─── database pools ───
+new client.Gauge({
+  name: "hrms_db_pool_connections",
+  help: "Connections open in each pool of this process (primary, replica, health), by state: in_use or idle.",
+  labelNames: ["pool", "state"] as const,
+  registers: [registry],
+  collect() {
+    this.reset();
+    for (const p of poolFigures()) {
+      this.set({ pool: p.name, state: "in_use" }, p.total - p.idle);
+      this.set({ pool: p.name, state: "idle" }, p.idle);
+    }
+  },
+});
+new client.Gauge({
+  name: "hrms_db_pool_max_connections",
+  help: "Connections each pool may open (DATABASE_POOL_SIZE; the health check's 4).",
+  labelNames: ["pool"] as const,
+  registers: [registry],
+  collect() {
+    this.reset();
+    for (const p of poolFigures()) this.set({ pool: p.name }, p.max);
+  },
+});
+new client.Gauge({
+  name: "hrms_db_pool_waiting",
+  help: "Callers waiting for a connection of each pool.",
+  labelNames: ["pool"] as const,
+  registers: [registry],
+  collect() {
+    this.reset();
+    for (const p of poolFigures()) this.set({ pool: p.name }, p.waiting);
+  },
+});
+new client.Counter({
+  name: "hrms_db_pool_connect_timeouts_total",
+  help: "Callers that gave up waiting for a connection of each pool (DATABASE_POOL_TIMEOUT_MS; answered 503).",
+  labelNames: ["pool"] as const,
+  registers: [registry],
+  collect() {
+    this.reset();
+    for (const [pool, n] of poolTimeouts()) this.inc({ pool }, n);
+  },
+});
+
+// ─── read replica ───
+new client.Gauge({
+  name: "hrms_db_replica_up",
+  help: "1 while the read replica (DATABASE_REPLICA_URL) answered its last probe, else 0; absent without a replica.",
+  labelNames: ["pool"] as const,
+  registers: [registry],
+  collect() {
+    this.reset();
+    const lag = replicaLag();
+    if (lag) this.set({ pool: "replica" }, lag.up ? 1 : 0);
+  },
+});
+new client.Gauge({
+  name: "hrms_db_replica_lag_seconds",
+  help:
+    "Seconds since the primary had flushed the oldest WAL position the replica has not replayed (0: replayed all; " +
+    "probed every second); absent while the replica is down.",
+  labelNames: ["pool"] as const,
+  registers: [registry],
+  collect() {
+    this.reset();
+    const lag = replicaLag();
+    if (lag?.seconds != null) this.set({ pool: "replica" }, lag.seconds);
+  },
+});
+new client.Gauge({
+  name: "hrms_db_replica_lag_bytes",
+  help: "WAL bytes between the primary's flush position and the replica's replay position, at the last probe.",
+  labelNames: ["pool"] as const,
+  registers: [registry],
+  collect() {
+    this.reset();
+    const lag = replicaLag();
+    if (lag?.bytes != null) this.set({ pool: "replica" }, lag.bytes);
+  },
+});
+
+// ─── job queues and the outbox: one query each per scrape ───
+interface QueueRow {
+  name: string;
+  waiting: number;
+  active: number;
+  oldest: number;
+}
+interface Backlog {
+  queues: QueueRow[] | null;
+  outbox: { pending: number; oldest: number } | null;
+}
+
+// pg-boss's table: waiting jobs are `created` or `retry` (retries wait for their start_after); the
+// age is that of the oldest job due to run (start_after passed), 0 when none is due.
+const QUEUES_SQL = `SELECT name,
+       count(*) FILTER (WHERE state < 'active')::int AS waiting,
+       count(*) FILTER (WHERE state = 'active')::int AS active,
+       COALESCE(EXTRACT(EPOCH FROM now() - min(start_after) FILTER (WHERE state < 'active' AND start_after <= now())), 0)::float8 AS oldest
+  FROM pgboss.job WHERE state <= 'active' AND name = ANY($1::text[]) GROUP BY name`;
+const OUTBOX_SQL = `SELECT count(*)::int AS pending, COALESCE(EXTRACT(EPOCH FROM now() - min(created_at)), 0)::float8 AS oldest
+  FROM email_outbox WHERE status = 'pending'`;
+
+let backlog: Promise<Backlog> | undefined;
+
+/**
+ * The queues' and the outbox's figures, read once for the gauges of one scrape (the registry collects
+ * every metric at once: they share the reading in flight).
+ */
+function readBacklog(): Promise<Backlog> {
+  backlog ??= (async (): Promise<Backlog> => {
+    let pool: ReturnType<typeof getHealthPool>;
+    try {
+      pool = getHealthPool();
+    } catch {
+      return { queues: null, outbox: null }; // no database yet
+    }
+    const names = registeredJobNames();
+    const [queues, outbox] = await Promise.allSettled([
+      pool
+        .query<{ exists: boolean }>("SELECT to_regclass('pgboss.job') IS NOT NULL AS exists")
+        .then(async (r) => (r.rows[0]?.exists ? (await pool.query<QueueRow>(QUEUES_SQL, [names])).rows : [])),
+      pool.query<{ pending: number; oldest: number }>(OUTBOX_SQL).then((r) => r.rows[0] ?? { pending: 0, oldest: 0 }),
+    ]);
+    for (const r of [queues, outbox])
+      if (r.status === "rejected") logger.warn({ err: String(r.reason?.message ?? r.reason) }, "metrics: backlog not read");
+    return {
+      queues: queues.status === "fulfilled" ? queues.value : null,
+      outbox: outbox.status === "fulfilled" ? outbox.value : null,
+    };
+  })().finally(() => {
+    backlog = undefined;
+  });
+  return backlog;
+}
+
+/** Every registered queue with its figures (0 for a queue without jobs). */
+async function queueFigures(): Promise<QueueRow[] | null> {
+  const rows = (await readBacklog()).queues;
+  if (!rows) return null;
+  const byName = new Map(rows.map((r) => [r.name, r]));
+  return registeredJobNames().map((name) => byName.get(name) ?? { name, waiting: 0, active: 0, oldest: 0 });
+}
+
+new client.Gauge({
+  name: "hrms_job_queue_depth",
+  help: "Jobs waiting in each queue (created, or waiting to be retried), shared by every process.",
+  labelNames: ["queue"] as const,
+  registers: [registry],
+  async collect() {
+    this.reset();
+    for (const q of (await queueFigures()) ?? []) this.set({ queue: q.name }, q.waiting);
+  },
+});
+new client.Gauge({
+  name: "hrms_job_queue_active",
+  help: "Jobs of each queue being run by a worker (of any process).",
+  labelNames: ["queue"] as const,
+  registers: [registry],
+  async collect() {
+    this.reset();
+    for (const q of (await queueFigures()) ?? []) this.set({ queue: q.name }, q.active);
+  },
+});
+new client.Gauge({
+  name: "hrms_job_queue_oldest_age_seconds",
+  help: "How long the oldest job of each queue that is due to run has waited for a worker (0: none due).",
+  labelNames: ["queue"] as const,
+  registers: [registry],
+  async collect() {
+    this.reset();
+    for (const q of (await queueFigures()) ?? []) this.set({ queue: q.name }, q.oldest);
+  },
+});
+
+// ─── mail ───
+const mailSent = new client.Counter({
+  name: "hrms_mail_sent_total",
+  help: "Mails of the outbox the SMTP server accepted (sent by this process).",
+  registers: [registry],
+});
+const mailFailed = new client.Counter({
+  name: "hrms_mail_failed_attempts_total",
+  help: "Delivery attempts that failed (retried later with backoff; never dropped), by this process.",
+  registers: [registry],
+});
+const mailLag = new client.Histogram({
+  name: "hrms_mail_delivery_lag_seconds",
+  help: "Time from a mail's queueing (its outbox row) to its acceptance by the SMTP server.",
+  buckets: [0.5, 1, 2.5, 5, 10, 30, 60, 300, 900, 3600],
+  registers: [registry],
+});
+mailSent.inc(0);
+mailFailed.inc(0);
+
+/** A mail was accepted by the SMTP server `lagSeconds` after it was queued. */
+export function recordMailSent(lagSeconds: number): void {
+  mailSent.inc();
+  mailLag.observe(Math.max(0, lagSeconds));
+}
+
+export function recordMailFailed(): void {
+  mailFailed.inc();
+}
+
+new client.Gauge({
+  name: "hrms_mail_outbox_pending",
+  help: "Mails in the outbox not sent yet (due or waiting for their retry).",
+  registers: [registry],
+  async collect() {
+    this.reset();
+    const o = (await readBacklog()).outbox;
+    if (o) this.set(o.pending);
+  },
+});
+new client.Gauge({
+  name: "hrms_mail_outbox_oldest_pending_age_seconds",
+  help: "Age of the oldest mail in the outbox not sent yet (0: none).",
+  registers: [registry],
+  async collect() {
+    this.reset();
+    const o = (await readBacklog()).outbox;
+    if (o) this.set(o.oldest);
+  },
+});
+
+// ─── readiness ───
+let readiness: (() => boolean) | undefined;
+/** What the readiness gauge reports (the process's lifecycle, src/http/lifecycle.ts). */
+export function reportReadiness(ready: () => boolean): void {
+  readiness = ready;
+}
+new client.Gauge({
+  name: "hrms_ready",
+  help: "1 while this process is ready for traffic by its own state (started, not draining, job worker running when it should), else 0.",
+  registers: [registry],
+  collect() {
+    this.reset();
+    if (readiness) this.set(readiness() ? 1 : 0);
+  },
+});
+
+/** The exposition text and its content type. */
+export async function exposition(): Promise<{ contentType: string; body: string }> {
+  return { contentType: registry.contentType, body: await registry.metrics() };
+}
