@@ -5779,7 +5779,7 @@ export interface components {
          */
         Error: {
             /** @enum {string} */
-            code: "validation_failed" | "invalid_token" | "invalid_signature" | "unauthenticated" | "forbidden" | "module_disabled" | "not_found" | "method_not_allowed" | "request_timeout" | "conflict" | "payload_too_large" | "quota_exceeded" | "unsupported_media_type" | "rate_limited" | "internal" | "not_implemented" | "unavailable";
+            code: "validation_failed" | "invalid_token" | "invalid_signature" | "unauthenticated" | "forbidden" | "module_disabled" | "not_found" | "method_not_allowed" | "request_timeout" | "conflict" | "payload_too_large" | "quota_exceeded" | "unsupported_media_type" | "rate_limited" | "internal" | "not_implemented" | "unavailable" | "idempotency_key_reused" | "request_in_progress";
             details?: {
                 /** @example OK */
                 message: string;
@@ -10453,6 +10453,28 @@ export interface components {
                 "application/json": components["schemas"]["Error"];
             };
         };
+        /** @description The `Idempotency-Key` was already used by this caller with another request (another operation, path, query or body) within its 24 hours: nothing was done. Use a new key for a new request. */
+        IdempotencyKeyReused: {
+            headers: {
+                [name: string]: unknown;
+            };
+            content: {
+                /**
+                 * @example {
+                 *       "error": "This Idempotency-Key was used with another request; use a new key for a new request",
+                 *       "status": 422,
+                 *       "code": "idempotency_key_reused",
+                 *       "details": [
+                 *         {
+                 *           "path": "headers.idempotency-key",
+                 *           "message": "was used with another request"
+                 *         }
+                 *       ]
+                 *     }
+                 */
+                "application/json": components["schemas"]["Error"];
+            };
+        };
         /** @description Unexpected server error (no internals are disclosed; the `X-Request-Id` header identifies it in the logs). */
         Internal: {
             headers: {
@@ -10531,6 +10553,22 @@ export interface components {
                  *       "error": "Too many attempts, try again later",
                  *       "status": 429,
                  *       "code": "rate_limited"
+                 *     }
+                 */
+                "application/json": components["schemas"]["Error"];
+            };
+        };
+        /** @description The request conflicts with the current state (duplicate, illegal transition, insufficient balance: code `conflict`), or (code `request_in_progress`) the first request with this `Idempotency-Key` is still being answered: retry a moment later to get its answer. */
+        RequestInProgress: {
+            headers: {
+                [name: string]: unknown;
+            };
+            content: {
+                /**
+                 * @example {
+                 *       "error": "A request with this Idempotency-Key is still in progress; retry shortly",
+                 *       "status": 409,
+                 *       "code": "request_in_progress"
                  *     }
                  */
                 "application/json": components["schemas"]["Error"];
@@ -10686,6 +10724,11 @@ export interface components {
         EmployeeIdFilter: string;
         /** @description Only records whose date range ends on or after this date (ranges overlapping [from_date, to_date]). */
         FromDateFilter: string;
+        /**
+         * @description Makes a retry of this POST safe (IETF draft-ietf-httpapi-idempotency-key-header): a unique value the client chooses per intended operation (a UUID v4 is a good one), sent again unchanged with every retry of it - as the draft's Structured Field string (`"8e03978e-40d5-43e8-bc93-6894a57f9324"`) or bare (`8e03978e-40d5-43e8-bc93-6894a57f9324`), 1 to 255 characters. Keys belong to the company and the caller (the signed-in user; an API credential once those exist): another caller's equal key is another key. The same key with the same request (method, path with query, body) within `IDEMPOTENCY_KEY_TTL_HOURS` (24 h) of the first is not run again: the first answer is replayed - its status and body, errors included - with `Idempotent-Replayed: true`. The same key with another request is a 422 `idempotency_key_reused`; while the first request with the key is still being answered, a retry is a 409 `request_in_progress` (retry it a moment later). Not stored, so a retry runs the request again: answers 5xx, 408 and 429 (nothing was done, or the server could not say) and answers that are files rather than JSON (previews that change nothing). Without the header a POST is run every time it arrives. Full rules: docs/integrations-sync.md.
+         * @example "8e03978e-40d5-43e8-bc93-6894a57f9324"
+         */
+        IdempotencyKey: string;
         IdPath: string;
         /** @description Page size, 1-100 (default 20). Out of range is a 400, never clamped. */
         Limit: number;
@@ -10702,6 +10745,11 @@ export interface components {
     headers: {
         /** @description `no-store`: no browser, proxy or CDN may keep a copy of the answer. Every answer of the API carries personal or pay data (payslips, bank details, PAN/UAN, identity documents, names and addresses) or must be fresh (health, server time), so every success response of every operation declares it (added when bundling, openapi/plugins/hrms.js) and the server sends it on every answer of a known operation, errors included, from one place (the dispatch, src/http/app.ts) - not per handler. */
         CacheControlNoStore: "no-store";
+        /**
+         * @description `true` on an answer replayed for an `Idempotency-Key` already used with the same request: the operation was not run again, this is the first request's answer (status and body). Absent on a request that ran.
+         * @example true
+         */
+        IdempotentReplayed: "true";
         /**
          * @description The state of the limit that refused the request (IETF draft-ietf-httpapi-ratelimit-headers-08, as express-rate-limit sends it with `standardHeaders: "draft-8"`): the policy's name, `r` the uses remaining (0: this request was refused) and `t` the seconds until the window ends (as `Retry-After`).
          * @example "account";r=0;t=840
@@ -10768,7 +10816,13 @@ export interface operations {
     createAsset: {
         parameters: {
             query?: never;
-            header?: never;
+            header?: {
+                /**
+                 * @description Makes a retry of this POST safe (IETF draft-ietf-httpapi-idempotency-key-header): a unique value the client chooses per intended operation (a UUID v4 is a good one), sent again unchanged with every retry of it - as the draft's Structured Field string (`"8e03978e-40d5-43e8-bc93-6894a57f9324"`) or bare (`8e03978e-40d5-43e8-bc93-6894a57f9324`), 1 to 255 characters. Keys belong to the company and the caller (the signed-in user; an API credential once those exist): another caller's equal key is another key. The same key with the same request (method, path with query, body) within `IDEMPOTENCY_KEY_TTL_HOURS` (24 h) of the first is not run again: the first answer is replayed - its status and body, errors included - with `Idempotent-Replayed: true`. The same key with another request is a 422 `idempotency_key_reused`; while the first request with the key is still being answered, a retry is a 409 `request_in_progress` (retry it a moment later). Not stored, so a retry runs the request again: answers 5xx, 408 and 429 (nothing was done, or the server could not say) and answers that are files rather than JSON (previews that change nothing). Without the header a POST is run every time it arrives. Full rules: docs/integrations-sync.md.
+                 * @example "8e03978e-40d5-43e8-bc93-6894a57f9324"
+                 */
+                "Idempotency-Key"?: components["parameters"]["IdempotencyKey"];
+            };
             path?: never;
             cookie?: never;
         };
@@ -10826,6 +10880,7 @@ export interface operations {
             201: {
                 headers: {
                     "Cache-Control": components["headers"]["CacheControlNoStore"];
+                    "Idempotent-Replayed": components["headers"]["IdempotentReplayed"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -10840,9 +10895,10 @@ export interface operations {
             401: components["responses"]["Unauthenticated"];
             403: components["responses"]["Forbidden"];
             408: components["responses"]["RequestTimeout"];
-            409: components["responses"]["Conflict"];
+            409: components["responses"]["RequestInProgress"];
             413: components["responses"]["PayloadTooLarge"];
             415: components["responses"]["UnsupportedMediaType"];
+            422: components["responses"]["IdempotencyKeyReused"];
             429: components["responses"]["BodiesInProgress"];
             500: components["responses"]["Internal"];
             503: components["responses"]["Unavailable"];
@@ -11032,7 +11088,13 @@ export interface operations {
     createAssetAssignment: {
         parameters: {
             query?: never;
-            header?: never;
+            header?: {
+                /**
+                 * @description Makes a retry of this POST safe (IETF draft-ietf-httpapi-idempotency-key-header): a unique value the client chooses per intended operation (a UUID v4 is a good one), sent again unchanged with every retry of it - as the draft's Structured Field string (`"8e03978e-40d5-43e8-bc93-6894a57f9324"`) or bare (`8e03978e-40d5-43e8-bc93-6894a57f9324`), 1 to 255 characters. Keys belong to the company and the caller (the signed-in user; an API credential once those exist): another caller's equal key is another key. The same key with the same request (method, path with query, body) within `IDEMPOTENCY_KEY_TTL_HOURS` (24 h) of the first is not run again: the first answer is replayed - its status and body, errors included - with `Idempotent-Replayed: true`. The same key with another request is a 422 `idempotency_key_reused`; while the first request with the key is still being answered, a retry is a 409 `request_in_progress` (retry it a moment later). Not stored, so a retry runs the request again: answers 5xx, 408 and 429 (nothing was done, or the server could not say) and answers that are files rather than JSON (previews that change nothing). Without the header a POST is run every time it arrives. Full rules: docs/integrations-sync.md.
+                 * @example "8e03978e-40d5-43e8-bc93-6894a57f9324"
+                 */
+                "Idempotency-Key"?: components["parameters"]["IdempotencyKey"];
+            };
             path?: never;
             cookie?: never;
         };
@@ -11078,6 +11140,7 @@ export interface operations {
             201: {
                 headers: {
                     "Cache-Control": components["headers"]["CacheControlNoStore"];
+                    "Idempotent-Replayed": components["headers"]["IdempotentReplayed"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -11093,9 +11156,10 @@ export interface operations {
             403: components["responses"]["Forbidden"];
             404: components["responses"]["NotFound"];
             408: components["responses"]["RequestTimeout"];
-            409: components["responses"]["Conflict"];
+            409: components["responses"]["RequestInProgress"];
             413: components["responses"]["PayloadTooLarge"];
             415: components["responses"]["UnsupportedMediaType"];
+            422: components["responses"]["IdempotencyKeyReused"];
             429: components["responses"]["BodiesInProgress"];
             500: components["responses"]["Internal"];
             503: components["responses"]["Unavailable"];
@@ -11144,7 +11208,13 @@ export interface operations {
     createAssetDamageReport: {
         parameters: {
             query?: never;
-            header?: never;
+            header?: {
+                /**
+                 * @description Makes a retry of this POST safe (IETF draft-ietf-httpapi-idempotency-key-header): a unique value the client chooses per intended operation (a UUID v4 is a good one), sent again unchanged with every retry of it - as the draft's Structured Field string (`"8e03978e-40d5-43e8-bc93-6894a57f9324"`) or bare (`8e03978e-40d5-43e8-bc93-6894a57f9324`), 1 to 255 characters. Keys belong to the company and the caller (the signed-in user; an API credential once those exist): another caller's equal key is another key. The same key with the same request (method, path with query, body) within `IDEMPOTENCY_KEY_TTL_HOURS` (24 h) of the first is not run again: the first answer is replayed - its status and body, errors included - with `Idempotent-Replayed: true`. The same key with another request is a 422 `idempotency_key_reused`; while the first request with the key is still being answered, a retry is a 409 `request_in_progress` (retry it a moment later). Not stored, so a retry runs the request again: answers 5xx, 408 and 429 (nothing was done, or the server could not say) and answers that are files rather than JSON (previews that change nothing). Without the header a POST is run every time it arrives. Full rules: docs/integrations-sync.md.
+                 * @example "8e03978e-40d5-43e8-bc93-6894a57f9324"
+                 */
+                "Idempotency-Key"?: components["parameters"]["IdempotencyKey"];
+            };
             path?: never;
             cookie?: never;
         };
@@ -11179,6 +11249,7 @@ export interface operations {
             201: {
                 headers: {
                     "Cache-Control": components["headers"]["CacheControlNoStore"];
+                    "Idempotent-Replayed": components["headers"]["IdempotentReplayed"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -11194,9 +11265,10 @@ export interface operations {
             403: components["responses"]["Forbidden"];
             404: components["responses"]["NotFound"];
             408: components["responses"]["RequestTimeout"];
-            409: components["responses"]["Conflict"];
+            409: components["responses"]["RequestInProgress"];
             413: components["responses"]["PayloadTooLarge"];
             415: components["responses"]["UnsupportedMediaType"];
+            422: components["responses"]["IdempotencyKeyReused"];
             429: components["responses"]["BodiesInProgress"];
             500: components["responses"]["Internal"];
             503: components["responses"]["Unavailable"];
@@ -11306,7 +11378,13 @@ export interface operations {
     createAssetReturnRequest: {
         parameters: {
             query?: never;
-            header?: never;
+            header?: {
+                /**
+                 * @description Makes a retry of this POST safe (IETF draft-ietf-httpapi-idempotency-key-header): a unique value the client chooses per intended operation (a UUID v4 is a good one), sent again unchanged with every retry of it - as the draft's Structured Field string (`"8e03978e-40d5-43e8-bc93-6894a57f9324"`) or bare (`8e03978e-40d5-43e8-bc93-6894a57f9324`), 1 to 255 characters. Keys belong to the company and the caller (the signed-in user; an API credential once those exist): another caller's equal key is another key. The same key with the same request (method, path with query, body) within `IDEMPOTENCY_KEY_TTL_HOURS` (24 h) of the first is not run again: the first answer is replayed - its status and body, errors included - with `Idempotent-Replayed: true`. The same key with another request is a 422 `idempotency_key_reused`; while the first request with the key is still being answered, a retry is a 409 `request_in_progress` (retry it a moment later). Not stored, so a retry runs the request again: answers 5xx, 408 and 429 (nothing was done, or the server could not say) and answers that are files rather than JSON (previews that change nothing). Without the header a POST is run every time it arrives. Full rules: docs/integrations-sync.md.
+                 * @example "8e03978e-40d5-43e8-bc93-6894a57f9324"
+                 */
+                "Idempotency-Key"?: components["parameters"]["IdempotencyKey"];
+            };
             path?: never;
             cookie?: never;
         };
@@ -11334,6 +11412,7 @@ export interface operations {
             201: {
                 headers: {
                     "Cache-Control": components["headers"]["CacheControlNoStore"];
+                    "Idempotent-Replayed": components["headers"]["IdempotentReplayed"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -11349,9 +11428,10 @@ export interface operations {
             403: components["responses"]["Forbidden"];
             404: components["responses"]["NotFound"];
             408: components["responses"]["RequestTimeout"];
-            409: components["responses"]["Conflict"];
+            409: components["responses"]["RequestInProgress"];
             413: components["responses"]["PayloadTooLarge"];
             415: components["responses"]["UnsupportedMediaType"];
+            422: components["responses"]["IdempotencyKeyReused"];
             429: components["responses"]["BodiesInProgress"];
             500: components["responses"]["Internal"];
             503: components["responses"]["Unavailable"];
@@ -11505,7 +11585,13 @@ export interface operations {
     createAttendanceRegularization: {
         parameters: {
             query?: never;
-            header?: never;
+            header?: {
+                /**
+                 * @description Makes a retry of this POST safe (IETF draft-ietf-httpapi-idempotency-key-header): a unique value the client chooses per intended operation (a UUID v4 is a good one), sent again unchanged with every retry of it - as the draft's Structured Field string (`"8e03978e-40d5-43e8-bc93-6894a57f9324"`) or bare (`8e03978e-40d5-43e8-bc93-6894a57f9324`), 1 to 255 characters. Keys belong to the company and the caller (the signed-in user; an API credential once those exist): another caller's equal key is another key. The same key with the same request (method, path with query, body) within `IDEMPOTENCY_KEY_TTL_HOURS` (24 h) of the first is not run again: the first answer is replayed - its status and body, errors included - with `Idempotent-Replayed: true`. The same key with another request is a 422 `idempotency_key_reused`; while the first request with the key is still being answered, a retry is a 409 `request_in_progress` (retry it a moment later). Not stored, so a retry runs the request again: answers 5xx, 408 and 429 (nothing was done, or the server could not say) and answers that are files rather than JSON (previews that change nothing). Without the header a POST is run every time it arrives. Full rules: docs/integrations-sync.md.
+                 * @example "8e03978e-40d5-43e8-bc93-6894a57f9324"
+                 */
+                "Idempotency-Key"?: components["parameters"]["IdempotencyKey"];
+            };
             path?: never;
             cookie?: never;
         };
@@ -11519,6 +11605,7 @@ export interface operations {
             201: {
                 headers: {
                     "Cache-Control": components["headers"]["CacheControlNoStore"];
+                    "Idempotent-Replayed": components["headers"]["IdempotentReplayed"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -11534,9 +11621,10 @@ export interface operations {
             403: components["responses"]["Forbidden"];
             404: components["responses"]["NotFound"];
             408: components["responses"]["RequestTimeout"];
-            409: components["responses"]["Conflict"];
+            409: components["responses"]["RequestInProgress"];
             413: components["responses"]["PayloadTooLarge"];
             415: components["responses"]["UnsupportedMediaType"];
+            422: components["responses"]["IdempotencyKeyReused"];
             429: components["responses"]["BodiesInProgress"];
             500: components["responses"]["Internal"];
             503: components["responses"]["Unavailable"];
@@ -11655,7 +11743,13 @@ export interface operations {
     checkIn: {
         parameters: {
             query?: never;
-            header?: never;
+            header?: {
+                /**
+                 * @description Makes a retry of this POST safe (IETF draft-ietf-httpapi-idempotency-key-header): a unique value the client chooses per intended operation (a UUID v4 is a good one), sent again unchanged with every retry of it - as the draft's Structured Field string (`"8e03978e-40d5-43e8-bc93-6894a57f9324"`) or bare (`8e03978e-40d5-43e8-bc93-6894a57f9324`), 1 to 255 characters. Keys belong to the company and the caller (the signed-in user; an API credential once those exist): another caller's equal key is another key. The same key with the same request (method, path with query, body) within `IDEMPOTENCY_KEY_TTL_HOURS` (24 h) of the first is not run again: the first answer is replayed - its status and body, errors included - with `Idempotent-Replayed: true`. The same key with another request is a 422 `idempotency_key_reused`; while the first request with the key is still being answered, a retry is a 409 `request_in_progress` (retry it a moment later). Not stored, so a retry runs the request again: answers 5xx, 408 and 429 (nothing was done, or the server could not say) and answers that are files rather than JSON (previews that change nothing). Without the header a POST is run every time it arrives. Full rules: docs/integrations-sync.md.
+                 * @example "8e03978e-40d5-43e8-bc93-6894a57f9324"
+                 */
+                "Idempotency-Key"?: components["parameters"]["IdempotencyKey"];
+            };
             path?: never;
             cookie?: never;
         };
@@ -11672,6 +11766,7 @@ export interface operations {
             200: {
                 headers: {
                     "Cache-Control": components["headers"]["CacheControlNoStore"];
+                    "Idempotent-Replayed": components["headers"]["IdempotentReplayed"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -11686,9 +11781,10 @@ export interface operations {
             401: components["responses"]["Unauthenticated"];
             403: components["responses"]["Forbidden"];
             408: components["responses"]["RequestTimeout"];
-            409: components["responses"]["Conflict"];
+            409: components["responses"]["RequestInProgress"];
             413: components["responses"]["PayloadTooLarge"];
             415: components["responses"]["UnsupportedMediaType"];
+            422: components["responses"]["IdempotencyKeyReused"];
             429: components["responses"]["BodiesInProgress"];
             500: components["responses"]["Internal"];
             503: components["responses"]["Unavailable"];
@@ -11697,7 +11793,13 @@ export interface operations {
     checkOut: {
         parameters: {
             query?: never;
-            header?: never;
+            header?: {
+                /**
+                 * @description Makes a retry of this POST safe (IETF draft-ietf-httpapi-idempotency-key-header): a unique value the client chooses per intended operation (a UUID v4 is a good one), sent again unchanged with every retry of it - as the draft's Structured Field string (`"8e03978e-40d5-43e8-bc93-6894a57f9324"`) or bare (`8e03978e-40d5-43e8-bc93-6894a57f9324`), 1 to 255 characters. Keys belong to the company and the caller (the signed-in user; an API credential once those exist): another caller's equal key is another key. The same key with the same request (method, path with query, body) within `IDEMPOTENCY_KEY_TTL_HOURS` (24 h) of the first is not run again: the first answer is replayed - its status and body, errors included - with `Idempotent-Replayed: true`. The same key with another request is a 422 `idempotency_key_reused`; while the first request with the key is still being answered, a retry is a 409 `request_in_progress` (retry it a moment later). Not stored, so a retry runs the request again: answers 5xx, 408 and 429 (nothing was done, or the server could not say) and answers that are files rather than JSON (previews that change nothing). Without the header a POST is run every time it arrives. Full rules: docs/integrations-sync.md.
+                 * @example "8e03978e-40d5-43e8-bc93-6894a57f9324"
+                 */
+                "Idempotency-Key"?: components["parameters"]["IdempotencyKey"];
+            };
             path?: never;
             cookie?: never;
         };
@@ -11714,6 +11816,7 @@ export interface operations {
             200: {
                 headers: {
                     "Cache-Control": components["headers"]["CacheControlNoStore"];
+                    "Idempotent-Replayed": components["headers"]["IdempotentReplayed"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -11728,9 +11831,10 @@ export interface operations {
             401: components["responses"]["Unauthenticated"];
             403: components["responses"]["Forbidden"];
             408: components["responses"]["RequestTimeout"];
-            409: components["responses"]["Conflict"];
+            409: components["responses"]["RequestInProgress"];
             413: components["responses"]["PayloadTooLarge"];
             415: components["responses"]["UnsupportedMediaType"];
+            422: components["responses"]["IdempotencyKeyReused"];
             429: components["responses"]["BodiesInProgress"];
             500: components["responses"]["Internal"];
             503: components["responses"]["Unavailable"];
@@ -11739,7 +11843,13 @@ export interface operations {
     importAttendance: {
         parameters: {
             query?: never;
-            header?: never;
+            header?: {
+                /**
+                 * @description Makes a retry of this POST safe (IETF draft-ietf-httpapi-idempotency-key-header): a unique value the client chooses per intended operation (a UUID v4 is a good one), sent again unchanged with every retry of it - as the draft's Structured Field string (`"8e03978e-40d5-43e8-bc93-6894a57f9324"`) or bare (`8e03978e-40d5-43e8-bc93-6894a57f9324`), 1 to 255 characters. Keys belong to the company and the caller (the signed-in user; an API credential once those exist): another caller's equal key is another key. The same key with the same request (method, path with query, body) within `IDEMPOTENCY_KEY_TTL_HOURS` (24 h) of the first is not run again: the first answer is replayed - its status and body, errors included - with `Idempotent-Replayed: true`. The same key with another request is a 422 `idempotency_key_reused`; while the first request with the key is still being answered, a retry is a 409 `request_in_progress` (retry it a moment later). Not stored, so a retry runs the request again: answers 5xx, 408 and 429 (nothing was done, or the server could not say) and answers that are files rather than JSON (previews that change nothing). Without the header a POST is run every time it arrives. Full rules: docs/integrations-sync.md.
+                 * @example "8e03978e-40d5-43e8-bc93-6894a57f9324"
+                 */
+                "Idempotency-Key"?: components["parameters"]["IdempotencyKey"];
+            };
             path?: never;
             cookie?: never;
         };
@@ -11753,6 +11863,7 @@ export interface operations {
             200: {
                 headers: {
                     "Cache-Control": components["headers"]["CacheControlNoStore"];
+                    "Idempotent-Replayed": components["headers"]["IdempotentReplayed"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -11773,8 +11884,10 @@ export interface operations {
             403: components["responses"]["ForbiddenOwnRecord"];
             404: components["responses"]["NotFound"];
             408: components["responses"]["RequestTimeout"];
+            409: components["responses"]["RequestInProgress"];
             413: components["responses"]["PayloadTooLarge"];
             415: components["responses"]["UnsupportedMediaType"];
+            422: components["responses"]["IdempotencyKeyReused"];
             429: components["responses"]["BodiesInProgress"];
             500: components["responses"]["Internal"];
             503: components["responses"]["Unavailable"];
@@ -12014,7 +12127,13 @@ export interface operations {
     signOut: {
         parameters: {
             query?: never;
-            header?: never;
+            header?: {
+                /**
+                 * @description Makes a retry of this POST safe (IETF draft-ietf-httpapi-idempotency-key-header): a unique value the client chooses per intended operation (a UUID v4 is a good one), sent again unchanged with every retry of it - as the draft's Structured Field string (`"8e03978e-40d5-43e8-bc93-6894a57f9324"`) or bare (`8e03978e-40d5-43e8-bc93-6894a57f9324`), 1 to 255 characters. Keys belong to the company and the caller (the signed-in user; an API credential once those exist): another caller's equal key is another key. The same key with the same request (method, path with query, body) within `IDEMPOTENCY_KEY_TTL_HOURS` (24 h) of the first is not run again: the first answer is replayed - its status and body, errors included - with `Idempotent-Replayed: true`. The same key with another request is a 422 `idempotency_key_reused`; while the first request with the key is still being answered, a retry is a 409 `request_in_progress` (retry it a moment later). Not stored, so a retry runs the request again: answers 5xx, 408 and 429 (nothing was done, or the server could not say) and answers that are files rather than JSON (previews that change nothing). Without the header a POST is run every time it arrives. Full rules: docs/integrations-sync.md.
+                 * @example "8e03978e-40d5-43e8-bc93-6894a57f9324"
+                 */
+                "Idempotency-Key"?: components["parameters"]["IdempotencyKey"];
+            };
             path?: never;
             cookie?: never;
         };
@@ -12024,6 +12143,7 @@ export interface operations {
             200: {
                 headers: {
                     "Cache-Control": components["headers"]["CacheControlNoStore"];
+                    "Idempotent-Replayed": components["headers"]["IdempotentReplayed"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -12033,7 +12153,9 @@ export interface operations {
             400: components["responses"]["ValidationFailed"];
             401: components["responses"]["Unauthenticated"];
             403: components["responses"]["Forbidden"];
+            409: components["responses"]["RequestInProgress"];
             415: components["responses"]["UnsupportedMediaType"];
+            422: components["responses"]["IdempotencyKeyReused"];
             500: components["responses"]["Internal"];
             503: components["responses"]["Unavailable"];
         };
@@ -12153,7 +12275,13 @@ export interface operations {
     switchTenant: {
         parameters: {
             query?: never;
-            header?: never;
+            header?: {
+                /**
+                 * @description Makes a retry of this POST safe (IETF draft-ietf-httpapi-idempotency-key-header): a unique value the client chooses per intended operation (a UUID v4 is a good one), sent again unchanged with every retry of it - as the draft's Structured Field string (`"8e03978e-40d5-43e8-bc93-6894a57f9324"`) or bare (`8e03978e-40d5-43e8-bc93-6894a57f9324`), 1 to 255 characters. Keys belong to the company and the caller (the signed-in user; an API credential once those exist): another caller's equal key is another key. The same key with the same request (method, path with query, body) within `IDEMPOTENCY_KEY_TTL_HOURS` (24 h) of the first is not run again: the first answer is replayed - its status and body, errors included - with `Idempotent-Replayed: true`. The same key with another request is a 422 `idempotency_key_reused`; while the first request with the key is still being answered, a retry is a 409 `request_in_progress` (retry it a moment later). Not stored, so a retry runs the request again: answers 5xx, 408 and 429 (nothing was done, or the server could not say) and answers that are files rather than JSON (previews that change nothing). Without the header a POST is run every time it arrives. Full rules: docs/integrations-sync.md.
+                 * @example "8e03978e-40d5-43e8-bc93-6894a57f9324"
+                 */
+                "Idempotency-Key"?: components["parameters"]["IdempotencyKey"];
+            };
             path?: never;
             cookie?: never;
         };
@@ -12173,6 +12301,7 @@ export interface operations {
             200: {
                 headers: {
                     "Cache-Control": components["headers"]["CacheControlNoStore"];
+                    "Idempotent-Replayed": components["headers"]["IdempotentReplayed"];
                     /** @description The new session cookie (the session id is rotated). */
                     "Set-Cookie"?: string;
                     [name: string]: unknown;
@@ -12190,8 +12319,10 @@ export interface operations {
             403: components["responses"]["Forbidden"];
             404: components["responses"]["NotFound"];
             408: components["responses"]["RequestTimeout"];
+            409: components["responses"]["RequestInProgress"];
             413: components["responses"]["PayloadTooLarge"];
             415: components["responses"]["UnsupportedMediaType"];
+            422: components["responses"]["IdempotencyKeyReused"];
             429: components["responses"]["BodiesInProgress"];
             500: components["responses"]["Internal"];
             503: components["responses"]["Unavailable"];
@@ -12350,7 +12481,13 @@ export interface operations {
     createAssetCategory: {
         parameters: {
             query?: never;
-            header?: never;
+            header?: {
+                /**
+                 * @description Makes a retry of this POST safe (IETF draft-ietf-httpapi-idempotency-key-header): a unique value the client chooses per intended operation (a UUID v4 is a good one), sent again unchanged with every retry of it - as the draft's Structured Field string (`"8e03978e-40d5-43e8-bc93-6894a57f9324"`) or bare (`8e03978e-40d5-43e8-bc93-6894a57f9324`), 1 to 255 characters. Keys belong to the company and the caller (the signed-in user; an API credential once those exist): another caller's equal key is another key. The same key with the same request (method, path with query, body) within `IDEMPOTENCY_KEY_TTL_HOURS` (24 h) of the first is not run again: the first answer is replayed - its status and body, errors included - with `Idempotent-Replayed: true`. The same key with another request is a 422 `idempotency_key_reused`; while the first request with the key is still being answered, a retry is a 409 `request_in_progress` (retry it a moment later). Not stored, so a retry runs the request again: answers 5xx, 408 and 429 (nothing was done, or the server could not say) and answers that are files rather than JSON (previews that change nothing). Without the header a POST is run every time it arrives. Full rules: docs/integrations-sync.md.
+                 * @example "8e03978e-40d5-43e8-bc93-6894a57f9324"
+                 */
+                "Idempotency-Key"?: components["parameters"]["IdempotencyKey"];
+            };
             path?: never;
             cookie?: never;
         };
@@ -12375,6 +12512,7 @@ export interface operations {
             201: {
                 headers: {
                     "Cache-Control": components["headers"]["CacheControlNoStore"];
+                    "Idempotent-Replayed": components["headers"]["IdempotentReplayed"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -12389,9 +12527,10 @@ export interface operations {
             401: components["responses"]["Unauthenticated"];
             403: components["responses"]["Forbidden"];
             408: components["responses"]["RequestTimeout"];
-            409: components["responses"]["Conflict"];
+            409: components["responses"]["RequestInProgress"];
             413: components["responses"]["PayloadTooLarge"];
             415: components["responses"]["UnsupportedMediaType"];
+            422: components["responses"]["IdempotencyKeyReused"];
             429: components["responses"]["BodiesInProgress"];
             500: components["responses"]["Internal"];
             503: components["responses"]["Unavailable"];
@@ -12541,7 +12680,13 @@ export interface operations {
     updateAttendanceSettings: {
         parameters: {
             query?: never;
-            header?: never;
+            header?: {
+                /**
+                 * @description Makes a retry of this POST safe (IETF draft-ietf-httpapi-idempotency-key-header): a unique value the client chooses per intended operation (a UUID v4 is a good one), sent again unchanged with every retry of it - as the draft's Structured Field string (`"8e03978e-40d5-43e8-bc93-6894a57f9324"`) or bare (`8e03978e-40d5-43e8-bc93-6894a57f9324`), 1 to 255 characters. Keys belong to the company and the caller (the signed-in user; an API credential once those exist): another caller's equal key is another key. The same key with the same request (method, path with query, body) within `IDEMPOTENCY_KEY_TTL_HOURS` (24 h) of the first is not run again: the first answer is replayed - its status and body, errors included - with `Idempotent-Replayed: true`. The same key with another request is a 422 `idempotency_key_reused`; while the first request with the key is still being answered, a retry is a 409 `request_in_progress` (retry it a moment later). Not stored, so a retry runs the request again: answers 5xx, 408 and 429 (nothing was done, or the server could not say) and answers that are files rather than JSON (previews that change nothing). Without the header a POST is run every time it arrives. Full rules: docs/integrations-sync.md.
+                 * @example "8e03978e-40d5-43e8-bc93-6894a57f9324"
+                 */
+                "Idempotency-Key"?: components["parameters"]["IdempotencyKey"];
+            };
             path?: never;
             cookie?: never;
         };
@@ -12555,6 +12700,7 @@ export interface operations {
             200: {
                 headers: {
                     "Cache-Control": components["headers"]["CacheControlNoStore"];
+                    "Idempotent-Replayed": components["headers"]["IdempotentReplayed"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -12569,8 +12715,10 @@ export interface operations {
             401: components["responses"]["Unauthenticated"];
             403: components["responses"]["Forbidden"];
             408: components["responses"]["RequestTimeout"];
+            409: components["responses"]["RequestInProgress"];
             413: components["responses"]["PayloadTooLarge"];
             415: components["responses"]["UnsupportedMediaType"];
+            422: components["responses"]["IdempotencyKeyReused"];
             429: components["responses"]["BodiesInProgress"];
             500: components["responses"]["Internal"];
             503: components["responses"]["Unavailable"];
@@ -12615,7 +12763,13 @@ export interface operations {
     createBranch: {
         parameters: {
             query?: never;
-            header?: never;
+            header?: {
+                /**
+                 * @description Makes a retry of this POST safe (IETF draft-ietf-httpapi-idempotency-key-header): a unique value the client chooses per intended operation (a UUID v4 is a good one), sent again unchanged with every retry of it - as the draft's Structured Field string (`"8e03978e-40d5-43e8-bc93-6894a57f9324"`) or bare (`8e03978e-40d5-43e8-bc93-6894a57f9324`), 1 to 255 characters. Keys belong to the company and the caller (the signed-in user; an API credential once those exist): another caller's equal key is another key. The same key with the same request (method, path with query, body) within `IDEMPOTENCY_KEY_TTL_HOURS` (24 h) of the first is not run again: the first answer is replayed - its status and body, errors included - with `Idempotent-Replayed: true`. The same key with another request is a 422 `idempotency_key_reused`; while the first request with the key is still being answered, a retry is a 409 `request_in_progress` (retry it a moment later). Not stored, so a retry runs the request again: answers 5xx, 408 and 429 (nothing was done, or the server could not say) and answers that are files rather than JSON (previews that change nothing). Without the header a POST is run every time it arrives. Full rules: docs/integrations-sync.md.
+                 * @example "8e03978e-40d5-43e8-bc93-6894a57f9324"
+                 */
+                "Idempotency-Key"?: components["parameters"]["IdempotencyKey"];
+            };
             path?: never;
             cookie?: never;
         };
@@ -12629,6 +12783,7 @@ export interface operations {
             201: {
                 headers: {
                     "Cache-Control": components["headers"]["CacheControlNoStore"];
+                    "Idempotent-Replayed": components["headers"]["IdempotentReplayed"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -12643,9 +12798,10 @@ export interface operations {
             401: components["responses"]["Unauthenticated"];
             403: components["responses"]["Forbidden"];
             408: components["responses"]["RequestTimeout"];
-            409: components["responses"]["Conflict"];
+            409: components["responses"]["RequestInProgress"];
             413: components["responses"]["PayloadTooLarge"];
             415: components["responses"]["UnsupportedMediaType"];
+            422: components["responses"]["IdempotencyKeyReused"];
             429: components["responses"]["BodiesInProgress"];
             500: components["responses"]["Internal"];
             503: components["responses"]["Unavailable"];
@@ -12793,7 +12949,13 @@ export interface operations {
     updateCompanySettings: {
         parameters: {
             query?: never;
-            header?: never;
+            header?: {
+                /**
+                 * @description Makes a retry of this POST safe (IETF draft-ietf-httpapi-idempotency-key-header): a unique value the client chooses per intended operation (a UUID v4 is a good one), sent again unchanged with every retry of it - as the draft's Structured Field string (`"8e03978e-40d5-43e8-bc93-6894a57f9324"`) or bare (`8e03978e-40d5-43e8-bc93-6894a57f9324`), 1 to 255 characters. Keys belong to the company and the caller (the signed-in user; an API credential once those exist): another caller's equal key is another key. The same key with the same request (method, path with query, body) within `IDEMPOTENCY_KEY_TTL_HOURS` (24 h) of the first is not run again: the first answer is replayed - its status and body, errors included - with `Idempotent-Replayed: true`. The same key with another request is a 422 `idempotency_key_reused`; while the first request with the key is still being answered, a retry is a 409 `request_in_progress` (retry it a moment later). Not stored, so a retry runs the request again: answers 5xx, 408 and 429 (nothing was done, or the server could not say) and answers that are files rather than JSON (previews that change nothing). Without the header a POST is run every time it arrives. Full rules: docs/integrations-sync.md.
+                 * @example "8e03978e-40d5-43e8-bc93-6894a57f9324"
+                 */
+                "Idempotency-Key"?: components["parameters"]["IdempotencyKey"];
+            };
             path?: never;
             cookie?: never;
         };
@@ -12818,6 +12980,7 @@ export interface operations {
             200: {
                 headers: {
                     "Cache-Control": components["headers"]["CacheControlNoStore"];
+                    "Idempotent-Replayed": components["headers"]["IdempotentReplayed"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -12832,8 +12995,10 @@ export interface operations {
             401: components["responses"]["Unauthenticated"];
             403: components["responses"]["Forbidden"];
             408: components["responses"]["RequestTimeout"];
+            409: components["responses"]["RequestInProgress"];
             413: components["responses"]["PayloadTooLarge"];
             415: components["responses"]["UnsupportedMediaType"];
+            422: components["responses"]["IdempotencyKeyReused"];
             429: components["responses"]["BodiesInProgress"];
             500: components["responses"]["Internal"];
             503: components["responses"]["Unavailable"];
@@ -12875,7 +13040,13 @@ export interface operations {
     inviteMember: {
         parameters: {
             query?: never;
-            header?: never;
+            header?: {
+                /**
+                 * @description Makes a retry of this POST safe (IETF draft-ietf-httpapi-idempotency-key-header): a unique value the client chooses per intended operation (a UUID v4 is a good one), sent again unchanged with every retry of it - as the draft's Structured Field string (`"8e03978e-40d5-43e8-bc93-6894a57f9324"`) or bare (`8e03978e-40d5-43e8-bc93-6894a57f9324`), 1 to 255 characters. Keys belong to the company and the caller (the signed-in user; an API credential once those exist): another caller's equal key is another key. The same key with the same request (method, path with query, body) within `IDEMPOTENCY_KEY_TTL_HOURS` (24 h) of the first is not run again: the first answer is replayed - its status and body, errors included - with `Idempotent-Replayed: true`. The same key with another request is a 422 `idempotency_key_reused`; while the first request with the key is still being answered, a retry is a 409 `request_in_progress` (retry it a moment later). Not stored, so a retry runs the request again: answers 5xx, 408 and 429 (nothing was done, or the server could not say) and answers that are files rather than JSON (previews that change nothing). Without the header a POST is run every time it arrives. Full rules: docs/integrations-sync.md.
+                 * @example "8e03978e-40d5-43e8-bc93-6894a57f9324"
+                 */
+                "Idempotency-Key"?: components["parameters"]["IdempotencyKey"];
+            };
             path?: never;
             cookie?: never;
         };
@@ -12897,6 +13068,7 @@ export interface operations {
             201: {
                 headers: {
                     "Cache-Control": components["headers"]["CacheControlNoStore"];
+                    "Idempotent-Replayed": components["headers"]["IdempotentReplayed"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -12912,9 +13084,10 @@ export interface operations {
             403: components["responses"]["Forbidden"];
             404: components["responses"]["NotFound"];
             408: components["responses"]["RequestTimeout"];
-            409: components["responses"]["Conflict"];
+            409: components["responses"]["RequestInProgress"];
             413: components["responses"]["PayloadTooLarge"];
             415: components["responses"]["UnsupportedMediaType"];
+            422: components["responses"]["IdempotencyKeyReused"];
             429: components["responses"]["RateLimited"];
             500: components["responses"]["Internal"];
             503: components["responses"]["Unavailable"];
@@ -13033,7 +13206,13 @@ export interface operations {
     updateEsiSettings: {
         parameters: {
             query?: never;
-            header?: never;
+            header?: {
+                /**
+                 * @description Makes a retry of this POST safe (IETF draft-ietf-httpapi-idempotency-key-header): a unique value the client chooses per intended operation (a UUID v4 is a good one), sent again unchanged with every retry of it - as the draft's Structured Field string (`"8e03978e-40d5-43e8-bc93-6894a57f9324"`) or bare (`8e03978e-40d5-43e8-bc93-6894a57f9324`), 1 to 255 characters. Keys belong to the company and the caller (the signed-in user; an API credential once those exist): another caller's equal key is another key. The same key with the same request (method, path with query, body) within `IDEMPOTENCY_KEY_TTL_HOURS` (24 h) of the first is not run again: the first answer is replayed - its status and body, errors included - with `Idempotent-Replayed: true`. The same key with another request is a 422 `idempotency_key_reused`; while the first request with the key is still being answered, a retry is a 409 `request_in_progress` (retry it a moment later). Not stored, so a retry runs the request again: answers 5xx, 408 and 429 (nothing was done, or the server could not say) and answers that are files rather than JSON (previews that change nothing). Without the header a POST is run every time it arrives. Full rules: docs/integrations-sync.md.
+                 * @example "8e03978e-40d5-43e8-bc93-6894a57f9324"
+                 */
+                "Idempotency-Key"?: components["parameters"]["IdempotencyKey"];
+            };
             path?: never;
             cookie?: never;
         };
@@ -13047,6 +13226,7 @@ export interface operations {
             200: {
                 headers: {
                     "Cache-Control": components["headers"]["CacheControlNoStore"];
+                    "Idempotent-Replayed": components["headers"]["IdempotentReplayed"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -13061,8 +13241,10 @@ export interface operations {
             401: components["responses"]["Unauthenticated"];
             403: components["responses"]["Forbidden"];
             408: components["responses"]["RequestTimeout"];
+            409: components["responses"]["RequestInProgress"];
             413: components["responses"]["PayloadTooLarge"];
             415: components["responses"]["UnsupportedMediaType"];
+            422: components["responses"]["IdempotencyKeyReused"];
             429: components["responses"]["BodiesInProgress"];
             500: components["responses"]["Internal"];
             503: components["responses"]["Unavailable"];
@@ -13104,7 +13286,13 @@ export interface operations {
     createExpenseCategory: {
         parameters: {
             query?: never;
-            header?: never;
+            header?: {
+                /**
+                 * @description Makes a retry of this POST safe (IETF draft-ietf-httpapi-idempotency-key-header): a unique value the client chooses per intended operation (a UUID v4 is a good one), sent again unchanged with every retry of it - as the draft's Structured Field string (`"8e03978e-40d5-43e8-bc93-6894a57f9324"`) or bare (`8e03978e-40d5-43e8-bc93-6894a57f9324`), 1 to 255 characters. Keys belong to the company and the caller (the signed-in user; an API credential once those exist): another caller's equal key is another key. The same key with the same request (method, path with query, body) within `IDEMPOTENCY_KEY_TTL_HOURS` (24 h) of the first is not run again: the first answer is replayed - its status and body, errors included - with `Idempotent-Replayed: true`. The same key with another request is a 422 `idempotency_key_reused`; while the first request with the key is still being answered, a retry is a 409 `request_in_progress` (retry it a moment later). Not stored, so a retry runs the request again: answers 5xx, 408 and 429 (nothing was done, or the server could not say) and answers that are files rather than JSON (previews that change nothing). Without the header a POST is run every time it arrives. Full rules: docs/integrations-sync.md.
+                 * @example "8e03978e-40d5-43e8-bc93-6894a57f9324"
+                 */
+                "Idempotency-Key"?: components["parameters"]["IdempotencyKey"];
+            };
             path?: never;
             cookie?: never;
         };
@@ -13118,6 +13306,7 @@ export interface operations {
             201: {
                 headers: {
                     "Cache-Control": components["headers"]["CacheControlNoStore"];
+                    "Idempotent-Replayed": components["headers"]["IdempotentReplayed"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -13132,9 +13321,10 @@ export interface operations {
             401: components["responses"]["Unauthenticated"];
             403: components["responses"]["Forbidden"];
             408: components["responses"]["RequestTimeout"];
-            409: components["responses"]["Conflict"];
+            409: components["responses"]["RequestInProgress"];
             413: components["responses"]["PayloadTooLarge"];
             415: components["responses"]["UnsupportedMediaType"];
+            422: components["responses"]["IdempotencyKeyReused"];
             429: components["responses"]["BodiesInProgress"];
             500: components["responses"]["Internal"];
             503: components["responses"]["Unavailable"];
@@ -13279,7 +13469,13 @@ export interface operations {
     updateGratuitySettings: {
         parameters: {
             query?: never;
-            header?: never;
+            header?: {
+                /**
+                 * @description Makes a retry of this POST safe (IETF draft-ietf-httpapi-idempotency-key-header): a unique value the client chooses per intended operation (a UUID v4 is a good one), sent again unchanged with every retry of it - as the draft's Structured Field string (`"8e03978e-40d5-43e8-bc93-6894a57f9324"`) or bare (`8e03978e-40d5-43e8-bc93-6894a57f9324`), 1 to 255 characters. Keys belong to the company and the caller (the signed-in user; an API credential once those exist): another caller's equal key is another key. The same key with the same request (method, path with query, body) within `IDEMPOTENCY_KEY_TTL_HOURS` (24 h) of the first is not run again: the first answer is replayed - its status and body, errors included - with `Idempotent-Replayed: true`. The same key with another request is a 422 `idempotency_key_reused`; while the first request with the key is still being answered, a retry is a 409 `request_in_progress` (retry it a moment later). Not stored, so a retry runs the request again: answers 5xx, 408 and 429 (nothing was done, or the server could not say) and answers that are files rather than JSON (previews that change nothing). Without the header a POST is run every time it arrives. Full rules: docs/integrations-sync.md.
+                 * @example "8e03978e-40d5-43e8-bc93-6894a57f9324"
+                 */
+                "Idempotency-Key"?: components["parameters"]["IdempotencyKey"];
+            };
             path?: never;
             cookie?: never;
         };
@@ -13293,6 +13489,7 @@ export interface operations {
             200: {
                 headers: {
                     "Cache-Control": components["headers"]["CacheControlNoStore"];
+                    "Idempotent-Replayed": components["headers"]["IdempotentReplayed"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -13307,8 +13504,10 @@ export interface operations {
             401: components["responses"]["Unauthenticated"];
             403: components["responses"]["Forbidden"];
             408: components["responses"]["RequestTimeout"];
+            409: components["responses"]["RequestInProgress"];
             413: components["responses"]["PayloadTooLarge"];
             415: components["responses"]["UnsupportedMediaType"];
+            422: components["responses"]["IdempotencyKeyReused"];
             429: components["responses"]["BodiesInProgress"];
             500: components["responses"]["Internal"];
             503: components["responses"]["Unavailable"];
@@ -13350,7 +13549,13 @@ export interface operations {
     createLoanType: {
         parameters: {
             query?: never;
-            header?: never;
+            header?: {
+                /**
+                 * @description Makes a retry of this POST safe (IETF draft-ietf-httpapi-idempotency-key-header): a unique value the client chooses per intended operation (a UUID v4 is a good one), sent again unchanged with every retry of it - as the draft's Structured Field string (`"8e03978e-40d5-43e8-bc93-6894a57f9324"`) or bare (`8e03978e-40d5-43e8-bc93-6894a57f9324`), 1 to 255 characters. Keys belong to the company and the caller (the signed-in user; an API credential once those exist): another caller's equal key is another key. The same key with the same request (method, path with query, body) within `IDEMPOTENCY_KEY_TTL_HOURS` (24 h) of the first is not run again: the first answer is replayed - its status and body, errors included - with `Idempotent-Replayed: true`. The same key with another request is a 422 `idempotency_key_reused`; while the first request with the key is still being answered, a retry is a 409 `request_in_progress` (retry it a moment later). Not stored, so a retry runs the request again: answers 5xx, 408 and 429 (nothing was done, or the server could not say) and answers that are files rather than JSON (previews that change nothing). Without the header a POST is run every time it arrives. Full rules: docs/integrations-sync.md.
+                 * @example "8e03978e-40d5-43e8-bc93-6894a57f9324"
+                 */
+                "Idempotency-Key"?: components["parameters"]["IdempotencyKey"];
+            };
             path?: never;
             cookie?: never;
         };
@@ -13364,6 +13569,7 @@ export interface operations {
             201: {
                 headers: {
                     "Cache-Control": components["headers"]["CacheControlNoStore"];
+                    "Idempotent-Replayed": components["headers"]["IdempotentReplayed"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -13378,9 +13584,10 @@ export interface operations {
             401: components["responses"]["Unauthenticated"];
             403: components["responses"]["Forbidden"];
             408: components["responses"]["RequestTimeout"];
-            409: components["responses"]["Conflict"];
+            409: components["responses"]["RequestInProgress"];
             413: components["responses"]["PayloadTooLarge"];
             415: components["responses"]["UnsupportedMediaType"];
+            422: components["responses"]["IdempotencyKeyReused"];
             429: components["responses"]["BodiesInProgress"];
             500: components["responses"]["Internal"];
             503: components["responses"]["Unavailable"];
@@ -13525,7 +13732,13 @@ export interface operations {
     updatePfSettings: {
         parameters: {
             query?: never;
-            header?: never;
+            header?: {
+                /**
+                 * @description Makes a retry of this POST safe (IETF draft-ietf-httpapi-idempotency-key-header): a unique value the client chooses per intended operation (a UUID v4 is a good one), sent again unchanged with every retry of it - as the draft's Structured Field string (`"8e03978e-40d5-43e8-bc93-6894a57f9324"`) or bare (`8e03978e-40d5-43e8-bc93-6894a57f9324`), 1 to 255 characters. Keys belong to the company and the caller (the signed-in user; an API credential once those exist): another caller's equal key is another key. The same key with the same request (method, path with query, body) within `IDEMPOTENCY_KEY_TTL_HOURS` (24 h) of the first is not run again: the first answer is replayed - its status and body, errors included - with `Idempotent-Replayed: true`. The same key with another request is a 422 `idempotency_key_reused`; while the first request with the key is still being answered, a retry is a 409 `request_in_progress` (retry it a moment later). Not stored, so a retry runs the request again: answers 5xx, 408 and 429 (nothing was done, or the server could not say) and answers that are files rather than JSON (previews that change nothing). Without the header a POST is run every time it arrives. Full rules: docs/integrations-sync.md.
+                 * @example "8e03978e-40d5-43e8-bc93-6894a57f9324"
+                 */
+                "Idempotency-Key"?: components["parameters"]["IdempotencyKey"];
+            };
             path?: never;
             cookie?: never;
         };
@@ -13539,6 +13752,7 @@ export interface operations {
             200: {
                 headers: {
                     "Cache-Control": components["headers"]["CacheControlNoStore"];
+                    "Idempotent-Replayed": components["headers"]["IdempotentReplayed"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -13553,8 +13767,10 @@ export interface operations {
             401: components["responses"]["Unauthenticated"];
             403: components["responses"]["Forbidden"];
             408: components["responses"]["RequestTimeout"];
+            409: components["responses"]["RequestInProgress"];
             413: components["responses"]["PayloadTooLarge"];
             415: components["responses"]["UnsupportedMediaType"];
+            422: components["responses"]["IdempotencyKeyReused"];
             429: components["responses"]["BodiesInProgress"];
             500: components["responses"]["Internal"];
             503: components["responses"]["Unavailable"];
@@ -13593,7 +13809,13 @@ export interface operations {
     updateProfessionalTaxSettings: {
         parameters: {
             query?: never;
-            header?: never;
+            header?: {
+                /**
+                 * @description Makes a retry of this POST safe (IETF draft-ietf-httpapi-idempotency-key-header): a unique value the client chooses per intended operation (a UUID v4 is a good one), sent again unchanged with every retry of it - as the draft's Structured Field string (`"8e03978e-40d5-43e8-bc93-6894a57f9324"`) or bare (`8e03978e-40d5-43e8-bc93-6894a57f9324`), 1 to 255 characters. Keys belong to the company and the caller (the signed-in user; an API credential once those exist): another caller's equal key is another key. The same key with the same request (method, path with query, body) within `IDEMPOTENCY_KEY_TTL_HOURS` (24 h) of the first is not run again: the first answer is replayed - its status and body, errors included - with `Idempotent-Replayed: true`. The same key with another request is a 422 `idempotency_key_reused`; while the first request with the key is still being answered, a retry is a 409 `request_in_progress` (retry it a moment later). Not stored, so a retry runs the request again: answers 5xx, 408 and 429 (nothing was done, or the server could not say) and answers that are files rather than JSON (previews that change nothing). Without the header a POST is run every time it arrives. Full rules: docs/integrations-sync.md.
+                 * @example "8e03978e-40d5-43e8-bc93-6894a57f9324"
+                 */
+                "Idempotency-Key"?: components["parameters"]["IdempotencyKey"];
+            };
             path?: never;
             cookie?: never;
         };
@@ -13607,6 +13829,7 @@ export interface operations {
             200: {
                 headers: {
                     "Cache-Control": components["headers"]["CacheControlNoStore"];
+                    "Idempotent-Replayed": components["headers"]["IdempotentReplayed"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -13621,8 +13844,10 @@ export interface operations {
             401: components["responses"]["Unauthenticated"];
             403: components["responses"]["Forbidden"];
             408: components["responses"]["RequestTimeout"];
+            409: components["responses"]["RequestInProgress"];
             413: components["responses"]["PayloadTooLarge"];
             415: components["responses"]["UnsupportedMediaType"];
+            422: components["responses"]["IdempotencyKeyReused"];
             429: components["responses"]["BodiesInProgress"];
             500: components["responses"]["Internal"];
             503: components["responses"]["Unavailable"];
@@ -13661,7 +13886,13 @@ export interface operations {
     updateWageSettings: {
         parameters: {
             query?: never;
-            header?: never;
+            header?: {
+                /**
+                 * @description Makes a retry of this POST safe (IETF draft-ietf-httpapi-idempotency-key-header): a unique value the client chooses per intended operation (a UUID v4 is a good one), sent again unchanged with every retry of it - as the draft's Structured Field string (`"8e03978e-40d5-43e8-bc93-6894a57f9324"`) or bare (`8e03978e-40d5-43e8-bc93-6894a57f9324`), 1 to 255 characters. Keys belong to the company and the caller (the signed-in user; an API credential once those exist): another caller's equal key is another key. The same key with the same request (method, path with query, body) within `IDEMPOTENCY_KEY_TTL_HOURS` (24 h) of the first is not run again: the first answer is replayed - its status and body, errors included - with `Idempotent-Replayed: true`. The same key with another request is a 422 `idempotency_key_reused`; while the first request with the key is still being answered, a retry is a 409 `request_in_progress` (retry it a moment later). Not stored, so a retry runs the request again: answers 5xx, 408 and 429 (nothing was done, or the server could not say) and answers that are files rather than JSON (previews that change nothing). Without the header a POST is run every time it arrives. Full rules: docs/integrations-sync.md.
+                 * @example "8e03978e-40d5-43e8-bc93-6894a57f9324"
+                 */
+                "Idempotency-Key"?: components["parameters"]["IdempotencyKey"];
+            };
             path?: never;
             cookie?: never;
         };
@@ -13675,6 +13906,7 @@ export interface operations {
             200: {
                 headers: {
                     "Cache-Control": components["headers"]["CacheControlNoStore"];
+                    "Idempotent-Replayed": components["headers"]["IdempotentReplayed"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -13689,8 +13921,10 @@ export interface operations {
             401: components["responses"]["Unauthenticated"];
             403: components["responses"]["Forbidden"];
             408: components["responses"]["RequestTimeout"];
+            409: components["responses"]["RequestInProgress"];
             413: components["responses"]["PayloadTooLarge"];
             415: components["responses"]["UnsupportedMediaType"];
+            422: components["responses"]["IdempotencyKeyReused"];
             429: components["responses"]["BodiesInProgress"];
             500: components["responses"]["Internal"];
             503: components["responses"]["Unavailable"];
@@ -13729,7 +13963,13 @@ export interface operations {
     updateWpsSettings: {
         parameters: {
             query?: never;
-            header?: never;
+            header?: {
+                /**
+                 * @description Makes a retry of this POST safe (IETF draft-ietf-httpapi-idempotency-key-header): a unique value the client chooses per intended operation (a UUID v4 is a good one), sent again unchanged with every retry of it - as the draft's Structured Field string (`"8e03978e-40d5-43e8-bc93-6894a57f9324"`) or bare (`8e03978e-40d5-43e8-bc93-6894a57f9324`), 1 to 255 characters. Keys belong to the company and the caller (the signed-in user; an API credential once those exist): another caller's equal key is another key. The same key with the same request (method, path with query, body) within `IDEMPOTENCY_KEY_TTL_HOURS` (24 h) of the first is not run again: the first answer is replayed - its status and body, errors included - with `Idempotent-Replayed: true`. The same key with another request is a 422 `idempotency_key_reused`; while the first request with the key is still being answered, a retry is a 409 `request_in_progress` (retry it a moment later). Not stored, so a retry runs the request again: answers 5xx, 408 and 429 (nothing was done, or the server could not say) and answers that are files rather than JSON (previews that change nothing). Without the header a POST is run every time it arrives. Full rules: docs/integrations-sync.md.
+                 * @example "8e03978e-40d5-43e8-bc93-6894a57f9324"
+                 */
+                "Idempotency-Key"?: components["parameters"]["IdempotencyKey"];
+            };
             path?: never;
             cookie?: never;
         };
@@ -13743,6 +13983,7 @@ export interface operations {
             200: {
                 headers: {
                     "Cache-Control": components["headers"]["CacheControlNoStore"];
+                    "Idempotent-Replayed": components["headers"]["IdempotentReplayed"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -13757,8 +13998,10 @@ export interface operations {
             401: components["responses"]["Unauthenticated"];
             403: components["responses"]["Forbidden"];
             408: components["responses"]["RequestTimeout"];
+            409: components["responses"]["RequestInProgress"];
             413: components["responses"]["PayloadTooLarge"];
             415: components["responses"]["UnsupportedMediaType"];
+            422: components["responses"]["IdempotencyKeyReused"];
             429: components["responses"]["BodiesInProgress"];
             500: components["responses"]["Internal"];
             503: components["responses"]["Unavailable"];
@@ -13797,7 +14040,13 @@ export interface operations {
     updateInterviewPanel: {
         parameters: {
             query?: never;
-            header?: never;
+            header?: {
+                /**
+                 * @description Makes a retry of this POST safe (IETF draft-ietf-httpapi-idempotency-key-header): a unique value the client chooses per intended operation (a UUID v4 is a good one), sent again unchanged with every retry of it - as the draft's Structured Field string (`"8e03978e-40d5-43e8-bc93-6894a57f9324"`) or bare (`8e03978e-40d5-43e8-bc93-6894a57f9324`), 1 to 255 characters. Keys belong to the company and the caller (the signed-in user; an API credential once those exist): another caller's equal key is another key. The same key with the same request (method, path with query, body) within `IDEMPOTENCY_KEY_TTL_HOURS` (24 h) of the first is not run again: the first answer is replayed - its status and body, errors included - with `Idempotent-Replayed: true`. The same key with another request is a 422 `idempotency_key_reused`; while the first request with the key is still being answered, a retry is a 409 `request_in_progress` (retry it a moment later). Not stored, so a retry runs the request again: answers 5xx, 408 and 429 (nothing was done, or the server could not say) and answers that are files rather than JSON (previews that change nothing). Without the header a POST is run every time it arrives. Full rules: docs/integrations-sync.md.
+                 * @example "8e03978e-40d5-43e8-bc93-6894a57f9324"
+                 */
+                "Idempotency-Key"?: components["parameters"]["IdempotencyKey"];
+            };
             path?: never;
             cookie?: never;
         };
@@ -13811,6 +14060,7 @@ export interface operations {
             200: {
                 headers: {
                     "Cache-Control": components["headers"]["CacheControlNoStore"];
+                    "Idempotent-Replayed": components["headers"]["IdempotentReplayed"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -13825,8 +14075,10 @@ export interface operations {
             401: components["responses"]["Unauthenticated"];
             403: components["responses"]["Forbidden"];
             408: components["responses"]["RequestTimeout"];
+            409: components["responses"]["RequestInProgress"];
             413: components["responses"]["PayloadTooLarge"];
             415: components["responses"]["UnsupportedMediaType"];
+            422: components["responses"]["IdempotencyKeyReused"];
             429: components["responses"]["BodiesInProgress"];
             500: components["responses"]["Internal"];
             503: components["responses"]["Unavailable"];
@@ -13872,7 +14124,13 @@ export interface operations {
     createWorkLocation: {
         parameters: {
             query?: never;
-            header?: never;
+            header?: {
+                /**
+                 * @description Makes a retry of this POST safe (IETF draft-ietf-httpapi-idempotency-key-header): a unique value the client chooses per intended operation (a UUID v4 is a good one), sent again unchanged with every retry of it - as the draft's Structured Field string (`"8e03978e-40d5-43e8-bc93-6894a57f9324"`) or bare (`8e03978e-40d5-43e8-bc93-6894a57f9324`), 1 to 255 characters. Keys belong to the company and the caller (the signed-in user; an API credential once those exist): another caller's equal key is another key. The same key with the same request (method, path with query, body) within `IDEMPOTENCY_KEY_TTL_HOURS` (24 h) of the first is not run again: the first answer is replayed - its status and body, errors included - with `Idempotent-Replayed: true`. The same key with another request is a 422 `idempotency_key_reused`; while the first request with the key is still being answered, a retry is a 409 `request_in_progress` (retry it a moment later). Not stored, so a retry runs the request again: answers 5xx, 408 and 429 (nothing was done, or the server could not say) and answers that are files rather than JSON (previews that change nothing). Without the header a POST is run every time it arrives. Full rules: docs/integrations-sync.md.
+                 * @example "8e03978e-40d5-43e8-bc93-6894a57f9324"
+                 */
+                "Idempotency-Key"?: components["parameters"]["IdempotencyKey"];
+            };
             path?: never;
             cookie?: never;
         };
@@ -13886,6 +14144,7 @@ export interface operations {
             201: {
                 headers: {
                     "Cache-Control": components["headers"]["CacheControlNoStore"];
+                    "Idempotent-Replayed": components["headers"]["IdempotentReplayed"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -13900,9 +14159,10 @@ export interface operations {
             401: components["responses"]["Unauthenticated"];
             403: components["responses"]["Forbidden"];
             408: components["responses"]["RequestTimeout"];
-            409: components["responses"]["Conflict"];
+            409: components["responses"]["RequestInProgress"];
             413: components["responses"]["PayloadTooLarge"];
             415: components["responses"]["UnsupportedMediaType"];
+            422: components["responses"]["IdempotencyKeyReused"];
             429: components["responses"]["BodiesInProgress"];
             500: components["responses"]["Internal"];
             503: components["responses"]["Unavailable"];
@@ -13992,7 +14252,13 @@ export interface operations {
     createEmployee: {
         parameters: {
             query?: never;
-            header?: never;
+            header?: {
+                /**
+                 * @description Makes a retry of this POST safe (IETF draft-ietf-httpapi-idempotency-key-header): a unique value the client chooses per intended operation (a UUID v4 is a good one), sent again unchanged with every retry of it - as the draft's Structured Field string (`"8e03978e-40d5-43e8-bc93-6894a57f9324"`) or bare (`8e03978e-40d5-43e8-bc93-6894a57f9324`), 1 to 255 characters. Keys belong to the company and the caller (the signed-in user; an API credential once those exist): another caller's equal key is another key. The same key with the same request (method, path with query, body) within `IDEMPOTENCY_KEY_TTL_HOURS` (24 h) of the first is not run again: the first answer is replayed - its status and body, errors included - with `Idempotent-Replayed: true`. The same key with another request is a 422 `idempotency_key_reused`; while the first request with the key is still being answered, a retry is a 409 `request_in_progress` (retry it a moment later). Not stored, so a retry runs the request again: answers 5xx, 408 and 429 (nothing was done, or the server could not say) and answers that are files rather than JSON (previews that change nothing). Without the header a POST is run every time it arrives. Full rules: docs/integrations-sync.md.
+                 * @example "8e03978e-40d5-43e8-bc93-6894a57f9324"
+                 */
+                "Idempotency-Key"?: components["parameters"]["IdempotencyKey"];
+            };
             path?: never;
             cookie?: never;
         };
@@ -14006,6 +14272,7 @@ export interface operations {
             201: {
                 headers: {
                     "Cache-Control": components["headers"]["CacheControlNoStore"];
+                    "Idempotent-Replayed": components["headers"]["IdempotentReplayed"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -14020,9 +14287,10 @@ export interface operations {
             401: components["responses"]["Unauthenticated"];
             403: components["responses"]["Forbidden"];
             408: components["responses"]["RequestTimeout"];
-            409: components["responses"]["Conflict"];
+            409: components["responses"]["RequestInProgress"];
             413: components["responses"]["PayloadTooLarge"];
             415: components["responses"]["UnsupportedMediaType"];
+            422: components["responses"]["IdempotencyKeyReused"];
             429: components["responses"]["BodiesInProgress"];
             500: components["responses"]["Internal"];
             503: components["responses"]["Unavailable"];
@@ -14220,7 +14488,13 @@ export interface operations {
     uploadEmployeeDocument: {
         parameters: {
             query?: never;
-            header?: never;
+            header?: {
+                /**
+                 * @description Makes a retry of this POST safe (IETF draft-ietf-httpapi-idempotency-key-header): a unique value the client chooses per intended operation (a UUID v4 is a good one), sent again unchanged with every retry of it - as the draft's Structured Field string (`"8e03978e-40d5-43e8-bc93-6894a57f9324"`) or bare (`8e03978e-40d5-43e8-bc93-6894a57f9324`), 1 to 255 characters. Keys belong to the company and the caller (the signed-in user; an API credential once those exist): another caller's equal key is another key. The same key with the same request (method, path with query, body) within `IDEMPOTENCY_KEY_TTL_HOURS` (24 h) of the first is not run again: the first answer is replayed - its status and body, errors included - with `Idempotent-Replayed: true`. The same key with another request is a 422 `idempotency_key_reused`; while the first request with the key is still being answered, a retry is a 409 `request_in_progress` (retry it a moment later). Not stored, so a retry runs the request again: answers 5xx, 408 and 429 (nothing was done, or the server could not say) and answers that are files rather than JSON (previews that change nothing). Without the header a POST is run every time it arrives. Full rules: docs/integrations-sync.md.
+                 * @example "8e03978e-40d5-43e8-bc93-6894a57f9324"
+                 */
+                "Idempotency-Key"?: components["parameters"]["IdempotencyKey"];
+            };
             path: {
                 /** @description Employee id. A deleted employee, another company's employee, or one outside the caller's row scope for the operation is a 404. */
                 employeeId: components["parameters"]["EmployeeId"];
@@ -14243,6 +14517,7 @@ export interface operations {
             201: {
                 headers: {
                     "Cache-Control": components["headers"]["CacheControlNoStore"];
+                    "Idempotent-Replayed": components["headers"]["IdempotentReplayed"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -14258,8 +14533,10 @@ export interface operations {
             403: components["responses"]["Forbidden"];
             404: components["responses"]["NotFound"];
             408: components["responses"]["RequestTimeout"];
+            409: components["responses"]["RequestInProgress"];
             413: components["responses"]["UploadTooLarge"];
             415: components["responses"]["UnsupportedMediaType"];
+            422: components["responses"]["IdempotencyKeyReused"];
             429: components["responses"]["UsageLimitReached"];
             500: components["responses"]["Internal"];
             503: components["responses"]["Unavailable"];
@@ -14335,7 +14612,13 @@ export interface operations {
     completeExit: {
         parameters: {
             query?: never;
-            header?: never;
+            header?: {
+                /**
+                 * @description Makes a retry of this POST safe (IETF draft-ietf-httpapi-idempotency-key-header): a unique value the client chooses per intended operation (a UUID v4 is a good one), sent again unchanged with every retry of it - as the draft's Structured Field string (`"8e03978e-40d5-43e8-bc93-6894a57f9324"`) or bare (`8e03978e-40d5-43e8-bc93-6894a57f9324`), 1 to 255 characters. Keys belong to the company and the caller (the signed-in user; an API credential once those exist): another caller's equal key is another key. The same key with the same request (method, path with query, body) within `IDEMPOTENCY_KEY_TTL_HOURS` (24 h) of the first is not run again: the first answer is replayed - its status and body, errors included - with `Idempotent-Replayed: true`. The same key with another request is a 422 `idempotency_key_reused`; while the first request with the key is still being answered, a retry is a 409 `request_in_progress` (retry it a moment later). Not stored, so a retry runs the request again: answers 5xx, 408 and 429 (nothing was done, or the server could not say) and answers that are files rather than JSON (previews that change nothing). Without the header a POST is run every time it arrives. Full rules: docs/integrations-sync.md.
+                 * @example "8e03978e-40d5-43e8-bc93-6894a57f9324"
+                 */
+                "Idempotency-Key"?: components["parameters"]["IdempotencyKey"];
+            };
             path: {
                 /** @description Employee id. A deleted employee, another company's employee, or one outside the caller's row scope for the operation is a 404. */
                 employeeId: components["parameters"]["EmployeeId"];
@@ -14352,6 +14635,7 @@ export interface operations {
             200: {
                 headers: {
                     "Cache-Control": components["headers"]["CacheControlNoStore"];
+                    "Idempotent-Replayed": components["headers"]["IdempotentReplayed"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -14367,9 +14651,10 @@ export interface operations {
             403: components["responses"]["Forbidden"];
             404: components["responses"]["NotFound"];
             408: components["responses"]["RequestTimeout"];
-            409: components["responses"]["Conflict"];
+            409: components["responses"]["RequestInProgress"];
             413: components["responses"]["PayloadTooLarge"];
             415: components["responses"]["UnsupportedMediaType"];
+            422: components["responses"]["IdempotencyKeyReused"];
             429: components["responses"]["BodiesInProgress"];
             500: components["responses"]["Internal"];
             503: components["responses"]["Unavailable"];
@@ -14378,7 +14663,13 @@ export interface operations {
     submitResignation: {
         parameters: {
             query?: never;
-            header?: never;
+            header?: {
+                /**
+                 * @description Makes a retry of this POST safe (IETF draft-ietf-httpapi-idempotency-key-header): a unique value the client chooses per intended operation (a UUID v4 is a good one), sent again unchanged with every retry of it - as the draft's Structured Field string (`"8e03978e-40d5-43e8-bc93-6894a57f9324"`) or bare (`8e03978e-40d5-43e8-bc93-6894a57f9324`), 1 to 255 characters. Keys belong to the company and the caller (the signed-in user; an API credential once those exist): another caller's equal key is another key. The same key with the same request (method, path with query, body) within `IDEMPOTENCY_KEY_TTL_HOURS` (24 h) of the first is not run again: the first answer is replayed - its status and body, errors included - with `Idempotent-Replayed: true`. The same key with another request is a 422 `idempotency_key_reused`; while the first request with the key is still being answered, a retry is a 409 `request_in_progress` (retry it a moment later). Not stored, so a retry runs the request again: answers 5xx, 408 and 429 (nothing was done, or the server could not say) and answers that are files rather than JSON (previews that change nothing). Without the header a POST is run every time it arrives. Full rules: docs/integrations-sync.md.
+                 * @example "8e03978e-40d5-43e8-bc93-6894a57f9324"
+                 */
+                "Idempotency-Key"?: components["parameters"]["IdempotencyKey"];
+            };
             path: {
                 /** @description Employee id. A deleted employee, another company's employee, or one outside the caller's row scope for the operation is a 404. */
                 employeeId: components["parameters"]["EmployeeId"];
@@ -14395,6 +14686,7 @@ export interface operations {
             201: {
                 headers: {
                     "Cache-Control": components["headers"]["CacheControlNoStore"];
+                    "Idempotent-Replayed": components["headers"]["IdempotentReplayed"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -14410,9 +14702,10 @@ export interface operations {
             403: components["responses"]["Forbidden"];
             404: components["responses"]["NotFound"];
             408: components["responses"]["RequestTimeout"];
-            409: components["responses"]["Conflict"];
+            409: components["responses"]["RequestInProgress"];
             413: components["responses"]["PayloadTooLarge"];
             415: components["responses"]["UnsupportedMediaType"];
+            422: components["responses"]["IdempotencyKeyReused"];
             429: components["responses"]["BodiesInProgress"];
             500: components["responses"]["Internal"];
             503: components["responses"]["Unavailable"];
@@ -14553,7 +14846,13 @@ export interface operations {
     createHelpdeskTicket: {
         parameters: {
             query?: never;
-            header?: never;
+            header?: {
+                /**
+                 * @description Makes a retry of this POST safe (IETF draft-ietf-httpapi-idempotency-key-header): a unique value the client chooses per intended operation (a UUID v4 is a good one), sent again unchanged with every retry of it - as the draft's Structured Field string (`"8e03978e-40d5-43e8-bc93-6894a57f9324"`) or bare (`8e03978e-40d5-43e8-bc93-6894a57f9324`), 1 to 255 characters. Keys belong to the company and the caller (the signed-in user; an API credential once those exist): another caller's equal key is another key. The same key with the same request (method, path with query, body) within `IDEMPOTENCY_KEY_TTL_HOURS` (24 h) of the first is not run again: the first answer is replayed - its status and body, errors included - with `Idempotent-Replayed: true`. The same key with another request is a 422 `idempotency_key_reused`; while the first request with the key is still being answered, a retry is a 409 `request_in_progress` (retry it a moment later). Not stored, so a retry runs the request again: answers 5xx, 408 and 429 (nothing was done, or the server could not say) and answers that are files rather than JSON (previews that change nothing). Without the header a POST is run every time it arrives. Full rules: docs/integrations-sync.md.
+                 * @example "8e03978e-40d5-43e8-bc93-6894a57f9324"
+                 */
+                "Idempotency-Key"?: components["parameters"]["IdempotencyKey"];
+            };
             path?: never;
             cookie?: never;
         };
@@ -14582,6 +14881,7 @@ export interface operations {
             201: {
                 headers: {
                     "Cache-Control": components["headers"]["CacheControlNoStore"];
+                    "Idempotent-Replayed": components["headers"]["IdempotentReplayed"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -14596,8 +14896,10 @@ export interface operations {
             401: components["responses"]["Unauthenticated"];
             403: components["responses"]["Forbidden"];
             408: components["responses"]["RequestTimeout"];
+            409: components["responses"]["RequestInProgress"];
             413: components["responses"]["PayloadTooLarge"];
             415: components["responses"]["UnsupportedMediaType"];
+            422: components["responses"]["IdempotencyKeyReused"];
             429: components["responses"]["BodiesInProgress"];
             500: components["responses"]["Internal"];
             503: components["responses"]["Unavailable"];
@@ -14758,7 +15060,13 @@ export interface operations {
     addHelpdeskMessage: {
         parameters: {
             query?: never;
-            header?: never;
+            header?: {
+                /**
+                 * @description Makes a retry of this POST safe (IETF draft-ietf-httpapi-idempotency-key-header): a unique value the client chooses per intended operation (a UUID v4 is a good one), sent again unchanged with every retry of it - as the draft's Structured Field string (`"8e03978e-40d5-43e8-bc93-6894a57f9324"`) or bare (`8e03978e-40d5-43e8-bc93-6894a57f9324`), 1 to 255 characters. Keys belong to the company and the caller (the signed-in user; an API credential once those exist): another caller's equal key is another key. The same key with the same request (method, path with query, body) within `IDEMPOTENCY_KEY_TTL_HOURS` (24 h) of the first is not run again: the first answer is replayed - its status and body, errors included - with `Idempotent-Replayed: true`. The same key with another request is a 422 `idempotency_key_reused`; while the first request with the key is still being answered, a retry is a 409 `request_in_progress` (retry it a moment later). Not stored, so a retry runs the request again: answers 5xx, 408 and 429 (nothing was done, or the server could not say) and answers that are files rather than JSON (previews that change nothing). Without the header a POST is run every time it arrives. Full rules: docs/integrations-sync.md.
+                 * @example "8e03978e-40d5-43e8-bc93-6894a57f9324"
+                 */
+                "Idempotency-Key"?: components["parameters"]["IdempotencyKey"];
+            };
             path: {
                 id: string;
             };
@@ -14779,6 +15087,7 @@ export interface operations {
             201: {
                 headers: {
                     "Cache-Control": components["headers"]["CacheControlNoStore"];
+                    "Idempotent-Replayed": components["headers"]["IdempotentReplayed"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -14794,9 +15103,10 @@ export interface operations {
             403: components["responses"]["Forbidden"];
             404: components["responses"]["NotFound"];
             408: components["responses"]["RequestTimeout"];
-            409: components["responses"]["Conflict"];
+            409: components["responses"]["RequestInProgress"];
             413: components["responses"]["PayloadTooLarge"];
             415: components["responses"]["UnsupportedMediaType"];
+            422: components["responses"]["IdempotencyKeyReused"];
             429: components["responses"]["BodiesInProgress"];
             500: components["responses"]["Internal"];
             503: components["responses"]["Unavailable"];
@@ -14846,7 +15156,13 @@ export interface operations {
     createHoliday: {
         parameters: {
             query?: never;
-            header?: never;
+            header?: {
+                /**
+                 * @description Makes a retry of this POST safe (IETF draft-ietf-httpapi-idempotency-key-header): a unique value the client chooses per intended operation (a UUID v4 is a good one), sent again unchanged with every retry of it - as the draft's Structured Field string (`"8e03978e-40d5-43e8-bc93-6894a57f9324"`) or bare (`8e03978e-40d5-43e8-bc93-6894a57f9324`), 1 to 255 characters. Keys belong to the company and the caller (the signed-in user; an API credential once those exist): another caller's equal key is another key. The same key with the same request (method, path with query, body) within `IDEMPOTENCY_KEY_TTL_HOURS` (24 h) of the first is not run again: the first answer is replayed - its status and body, errors included - with `Idempotent-Replayed: true`. The same key with another request is a 422 `idempotency_key_reused`; while the first request with the key is still being answered, a retry is a 409 `request_in_progress` (retry it a moment later). Not stored, so a retry runs the request again: answers 5xx, 408 and 429 (nothing was done, or the server could not say) and answers that are files rather than JSON (previews that change nothing). Without the header a POST is run every time it arrives. Full rules: docs/integrations-sync.md.
+                 * @example "8e03978e-40d5-43e8-bc93-6894a57f9324"
+                 */
+                "Idempotency-Key"?: components["parameters"]["IdempotencyKey"];
+            };
             path?: never;
             cookie?: never;
         };
@@ -14860,6 +15176,7 @@ export interface operations {
             201: {
                 headers: {
                     "Cache-Control": components["headers"]["CacheControlNoStore"];
+                    "Idempotent-Replayed": components["headers"]["IdempotentReplayed"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -14874,9 +15191,10 @@ export interface operations {
             401: components["responses"]["Unauthenticated"];
             403: components["responses"]["Forbidden"];
             408: components["responses"]["RequestTimeout"];
-            409: components["responses"]["Conflict"];
+            409: components["responses"]["RequestInProgress"];
             413: components["responses"]["PayloadTooLarge"];
             415: components["responses"]["UnsupportedMediaType"];
+            422: components["responses"]["IdempotencyKeyReused"];
             429: components["responses"]["BodiesInProgress"];
             500: components["responses"]["Internal"];
             503: components["responses"]["Unavailable"];
@@ -14990,7 +15308,13 @@ export interface operations {
     createHolidaysBulk: {
         parameters: {
             query?: never;
-            header?: never;
+            header?: {
+                /**
+                 * @description Makes a retry of this POST safe (IETF draft-ietf-httpapi-idempotency-key-header): a unique value the client chooses per intended operation (a UUID v4 is a good one), sent again unchanged with every retry of it - as the draft's Structured Field string (`"8e03978e-40d5-43e8-bc93-6894a57f9324"`) or bare (`8e03978e-40d5-43e8-bc93-6894a57f9324`), 1 to 255 characters. Keys belong to the company and the caller (the signed-in user; an API credential once those exist): another caller's equal key is another key. The same key with the same request (method, path with query, body) within `IDEMPOTENCY_KEY_TTL_HOURS` (24 h) of the first is not run again: the first answer is replayed - its status and body, errors included - with `Idempotent-Replayed: true`. The same key with another request is a 422 `idempotency_key_reused`; while the first request with the key is still being answered, a retry is a 409 `request_in_progress` (retry it a moment later). Not stored, so a retry runs the request again: answers 5xx, 408 and 429 (nothing was done, or the server could not say) and answers that are files rather than JSON (previews that change nothing). Without the header a POST is run every time it arrives. Full rules: docs/integrations-sync.md.
+                 * @example "8e03978e-40d5-43e8-bc93-6894a57f9324"
+                 */
+                "Idempotency-Key"?: components["parameters"]["IdempotencyKey"];
+            };
             path?: never;
             cookie?: never;
         };
@@ -15020,6 +15344,7 @@ export interface operations {
             201: {
                 headers: {
                     "Cache-Control": components["headers"]["CacheControlNoStore"];
+                    "Idempotent-Replayed": components["headers"]["IdempotentReplayed"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -15034,9 +15359,10 @@ export interface operations {
             401: components["responses"]["Unauthenticated"];
             403: components["responses"]["Forbidden"];
             408: components["responses"]["RequestTimeout"];
-            409: components["responses"]["Conflict"];
+            409: components["responses"]["RequestInProgress"];
             413: components["responses"]["PayloadTooLarge"];
             415: components["responses"]["UnsupportedMediaType"];
+            422: components["responses"]["IdempotencyKeyReused"];
             429: components["responses"]["BodiesInProgress"];
             500: components["responses"]["Internal"];
             503: components["responses"]["Unavailable"];
@@ -15045,7 +15371,13 @@ export interface operations {
     createLeaveAdjustment: {
         parameters: {
             query?: never;
-            header?: never;
+            header?: {
+                /**
+                 * @description Makes a retry of this POST safe (IETF draft-ietf-httpapi-idempotency-key-header): a unique value the client chooses per intended operation (a UUID v4 is a good one), sent again unchanged with every retry of it - as the draft's Structured Field string (`"8e03978e-40d5-43e8-bc93-6894a57f9324"`) or bare (`8e03978e-40d5-43e8-bc93-6894a57f9324`), 1 to 255 characters. Keys belong to the company and the caller (the signed-in user; an API credential once those exist): another caller's equal key is another key. The same key with the same request (method, path with query, body) within `IDEMPOTENCY_KEY_TTL_HOURS` (24 h) of the first is not run again: the first answer is replayed - its status and body, errors included - with `Idempotent-Replayed: true`. The same key with another request is a 422 `idempotency_key_reused`; while the first request with the key is still being answered, a retry is a 409 `request_in_progress` (retry it a moment later). Not stored, so a retry runs the request again: answers 5xx, 408 and 429 (nothing was done, or the server could not say) and answers that are files rather than JSON (previews that change nothing). Without the header a POST is run every time it arrives. Full rules: docs/integrations-sync.md.
+                 * @example "8e03978e-40d5-43e8-bc93-6894a57f9324"
+                 */
+                "Idempotency-Key"?: components["parameters"]["IdempotencyKey"];
+            };
             path?: never;
             cookie?: never;
         };
@@ -15059,6 +15391,7 @@ export interface operations {
             201: {
                 headers: {
                     "Cache-Control": components["headers"]["CacheControlNoStore"];
+                    "Idempotent-Replayed": components["headers"]["IdempotentReplayed"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -15074,9 +15407,10 @@ export interface operations {
             403: components["responses"]["ForbiddenOwnRecord"];
             404: components["responses"]["NotFound"];
             408: components["responses"]["RequestTimeout"];
-            409: components["responses"]["Conflict"];
+            409: components["responses"]["RequestInProgress"];
             413: components["responses"]["PayloadTooLarge"];
             415: components["responses"]["UnsupportedMediaType"];
+            422: components["responses"]["IdempotencyKeyReused"];
             429: components["responses"]["BodiesInProgress"];
             500: components["responses"]["Internal"];
             503: components["responses"]["Unavailable"];
@@ -15127,7 +15461,13 @@ export interface operations {
     createLeaveAllocations: {
         parameters: {
             query?: never;
-            header?: never;
+            header?: {
+                /**
+                 * @description Makes a retry of this POST safe (IETF draft-ietf-httpapi-idempotency-key-header): a unique value the client chooses per intended operation (a UUID v4 is a good one), sent again unchanged with every retry of it - as the draft's Structured Field string (`"8e03978e-40d5-43e8-bc93-6894a57f9324"`) or bare (`8e03978e-40d5-43e8-bc93-6894a57f9324`), 1 to 255 characters. Keys belong to the company and the caller (the signed-in user; an API credential once those exist): another caller's equal key is another key. The same key with the same request (method, path with query, body) within `IDEMPOTENCY_KEY_TTL_HOURS` (24 h) of the first is not run again: the first answer is replayed - its status and body, errors included - with `Idempotent-Replayed: true`. The same key with another request is a 422 `idempotency_key_reused`; while the first request with the key is still being answered, a retry is a 409 `request_in_progress` (retry it a moment later). Not stored, so a retry runs the request again: answers 5xx, 408 and 429 (nothing was done, or the server could not say) and answers that are files rather than JSON (previews that change nothing). Without the header a POST is run every time it arrives. Full rules: docs/integrations-sync.md.
+                 * @example "8e03978e-40d5-43e8-bc93-6894a57f9324"
+                 */
+                "Idempotency-Key"?: components["parameters"]["IdempotencyKey"];
+            };
             path?: never;
             cookie?: never;
         };
@@ -15141,6 +15481,7 @@ export interface operations {
             201: {
                 headers: {
                     "Cache-Control": components["headers"]["CacheControlNoStore"];
+                    "Idempotent-Replayed": components["headers"]["IdempotentReplayed"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -15156,9 +15497,10 @@ export interface operations {
             403: components["responses"]["ForbiddenOwnRecord"];
             404: components["responses"]["NotFound"];
             408: components["responses"]["RequestTimeout"];
-            409: components["responses"]["Conflict"];
+            409: components["responses"]["RequestInProgress"];
             413: components["responses"]["PayloadTooLarge"];
             415: components["responses"]["UnsupportedMediaType"];
+            422: components["responses"]["IdempotencyKeyReused"];
             429: components["responses"]["BodiesInProgress"];
             500: components["responses"]["Internal"];
             503: components["responses"]["Unavailable"];
@@ -15253,7 +15595,13 @@ export interface operations {
     createLeaveEncashment: {
         parameters: {
             query?: never;
-            header?: never;
+            header?: {
+                /**
+                 * @description Makes a retry of this POST safe (IETF draft-ietf-httpapi-idempotency-key-header): a unique value the client chooses per intended operation (a UUID v4 is a good one), sent again unchanged with every retry of it - as the draft's Structured Field string (`"8e03978e-40d5-43e8-bc93-6894a57f9324"`) or bare (`8e03978e-40d5-43e8-bc93-6894a57f9324`), 1 to 255 characters. Keys belong to the company and the caller (the signed-in user; an API credential once those exist): another caller's equal key is another key. The same key with the same request (method, path with query, body) within `IDEMPOTENCY_KEY_TTL_HOURS` (24 h) of the first is not run again: the first answer is replayed - its status and body, errors included - with `Idempotent-Replayed: true`. The same key with another request is a 422 `idempotency_key_reused`; while the first request with the key is still being answered, a retry is a 409 `request_in_progress` (retry it a moment later). Not stored, so a retry runs the request again: answers 5xx, 408 and 429 (nothing was done, or the server could not say) and answers that are files rather than JSON (previews that change nothing). Without the header a POST is run every time it arrives. Full rules: docs/integrations-sync.md.
+                 * @example "8e03978e-40d5-43e8-bc93-6894a57f9324"
+                 */
+                "Idempotency-Key"?: components["parameters"]["IdempotencyKey"];
+            };
             path?: never;
             cookie?: never;
         };
@@ -15267,6 +15615,7 @@ export interface operations {
             201: {
                 headers: {
                     "Cache-Control": components["headers"]["CacheControlNoStore"];
+                    "Idempotent-Replayed": components["headers"]["IdempotentReplayed"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -15282,9 +15631,10 @@ export interface operations {
             403: components["responses"]["Forbidden"];
             404: components["responses"]["NotFound"];
             408: components["responses"]["RequestTimeout"];
-            409: components["responses"]["Conflict"];
+            409: components["responses"]["RequestInProgress"];
             413: components["responses"]["PayloadTooLarge"];
             415: components["responses"]["UnsupportedMediaType"];
+            422: components["responses"]["IdempotencyKeyReused"];
             429: components["responses"]["BodiesInProgress"];
             500: components["responses"]["Internal"];
             503: components["responses"]["Unavailable"];
@@ -15482,7 +15832,13 @@ export interface operations {
     createLeavePeriod: {
         parameters: {
             query?: never;
-            header?: never;
+            header?: {
+                /**
+                 * @description Makes a retry of this POST safe (IETF draft-ietf-httpapi-idempotency-key-header): a unique value the client chooses per intended operation (a UUID v4 is a good one), sent again unchanged with every retry of it - as the draft's Structured Field string (`"8e03978e-40d5-43e8-bc93-6894a57f9324"`) or bare (`8e03978e-40d5-43e8-bc93-6894a57f9324`), 1 to 255 characters. Keys belong to the company and the caller (the signed-in user; an API credential once those exist): another caller's equal key is another key. The same key with the same request (method, path with query, body) within `IDEMPOTENCY_KEY_TTL_HOURS` (24 h) of the first is not run again: the first answer is replayed - its status and body, errors included - with `Idempotent-Replayed: true`. The same key with another request is a 422 `idempotency_key_reused`; while the first request with the key is still being answered, a retry is a 409 `request_in_progress` (retry it a moment later). Not stored, so a retry runs the request again: answers 5xx, 408 and 429 (nothing was done, or the server could not say) and answers that are files rather than JSON (previews that change nothing). Without the header a POST is run every time it arrives. Full rules: docs/integrations-sync.md.
+                 * @example "8e03978e-40d5-43e8-bc93-6894a57f9324"
+                 */
+                "Idempotency-Key"?: components["parameters"]["IdempotencyKey"];
+            };
             path?: never;
             cookie?: never;
         };
@@ -15496,6 +15852,7 @@ export interface operations {
             201: {
                 headers: {
                     "Cache-Control": components["headers"]["CacheControlNoStore"];
+                    "Idempotent-Replayed": components["headers"]["IdempotentReplayed"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -15510,9 +15867,10 @@ export interface operations {
             401: components["responses"]["Unauthenticated"];
             403: components["responses"]["Forbidden"];
             408: components["responses"]["RequestTimeout"];
-            409: components["responses"]["Conflict"];
+            409: components["responses"]["RequestInProgress"];
             413: components["responses"]["PayloadTooLarge"];
             415: components["responses"]["UnsupportedMediaType"];
+            422: components["responses"]["IdempotencyKeyReused"];
             429: components["responses"]["BodiesInProgress"];
             500: components["responses"]["Internal"];
             503: components["responses"]["Unavailable"];
@@ -15663,7 +16021,13 @@ export interface operations {
     createLeavePolicy: {
         parameters: {
             query?: never;
-            header?: never;
+            header?: {
+                /**
+                 * @description Makes a retry of this POST safe (IETF draft-ietf-httpapi-idempotency-key-header): a unique value the client chooses per intended operation (a UUID v4 is a good one), sent again unchanged with every retry of it - as the draft's Structured Field string (`"8e03978e-40d5-43e8-bc93-6894a57f9324"`) or bare (`8e03978e-40d5-43e8-bc93-6894a57f9324`), 1 to 255 characters. Keys belong to the company and the caller (the signed-in user; an API credential once those exist): another caller's equal key is another key. The same key with the same request (method, path with query, body) within `IDEMPOTENCY_KEY_TTL_HOURS` (24 h) of the first is not run again: the first answer is replayed - its status and body, errors included - with `Idempotent-Replayed: true`. The same key with another request is a 422 `idempotency_key_reused`; while the first request with the key is still being answered, a retry is a 409 `request_in_progress` (retry it a moment later). Not stored, so a retry runs the request again: answers 5xx, 408 and 429 (nothing was done, or the server could not say) and answers that are files rather than JSON (previews that change nothing). Without the header a POST is run every time it arrives. Full rules: docs/integrations-sync.md.
+                 * @example "8e03978e-40d5-43e8-bc93-6894a57f9324"
+                 */
+                "Idempotency-Key"?: components["parameters"]["IdempotencyKey"];
+            };
             path?: never;
             cookie?: never;
         };
@@ -15677,6 +16041,7 @@ export interface operations {
             201: {
                 headers: {
                     "Cache-Control": components["headers"]["CacheControlNoStore"];
+                    "Idempotent-Replayed": components["headers"]["IdempotentReplayed"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -15692,8 +16057,10 @@ export interface operations {
             403: components["responses"]["Forbidden"];
             404: components["responses"]["NotFound"];
             408: components["responses"]["RequestTimeout"];
+            409: components["responses"]["RequestInProgress"];
             413: components["responses"]["PayloadTooLarge"];
             415: components["responses"]["UnsupportedMediaType"];
+            422: components["responses"]["IdempotencyKeyReused"];
             429: components["responses"]["BodiesInProgress"];
             500: components["responses"]["Internal"];
             503: components["responses"]["Unavailable"];
@@ -15852,7 +16219,13 @@ export interface operations {
     createLeaveRequest: {
         parameters: {
             query?: never;
-            header?: never;
+            header?: {
+                /**
+                 * @description Makes a retry of this POST safe (IETF draft-ietf-httpapi-idempotency-key-header): a unique value the client chooses per intended operation (a UUID v4 is a good one), sent again unchanged with every retry of it - as the draft's Structured Field string (`"8e03978e-40d5-43e8-bc93-6894a57f9324"`) or bare (`8e03978e-40d5-43e8-bc93-6894a57f9324`), 1 to 255 characters. Keys belong to the company and the caller (the signed-in user; an API credential once those exist): another caller's equal key is another key. The same key with the same request (method, path with query, body) within `IDEMPOTENCY_KEY_TTL_HOURS` (24 h) of the first is not run again: the first answer is replayed - its status and body, errors included - with `Idempotent-Replayed: true`. The same key with another request is a 422 `idempotency_key_reused`; while the first request with the key is still being answered, a retry is a 409 `request_in_progress` (retry it a moment later). Not stored, so a retry runs the request again: answers 5xx, 408 and 429 (nothing was done, or the server could not say) and answers that are files rather than JSON (previews that change nothing). Without the header a POST is run every time it arrives. Full rules: docs/integrations-sync.md.
+                 * @example "8e03978e-40d5-43e8-bc93-6894a57f9324"
+                 */
+                "Idempotency-Key"?: components["parameters"]["IdempotencyKey"];
+            };
             path?: never;
             cookie?: never;
         };
@@ -15866,6 +16239,7 @@ export interface operations {
             201: {
                 headers: {
                     "Cache-Control": components["headers"]["CacheControlNoStore"];
+                    "Idempotent-Replayed": components["headers"]["IdempotentReplayed"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -15881,9 +16255,10 @@ export interface operations {
             403: components["responses"]["Forbidden"];
             404: components["responses"]["NotFound"];
             408: components["responses"]["RequestTimeout"];
-            409: components["responses"]["Conflict"];
+            409: components["responses"]["RequestInProgress"];
             413: components["responses"]["PayloadTooLarge"];
             415: components["responses"]["UnsupportedMediaType"];
+            422: components["responses"]["IdempotencyKeyReused"];
             429: components["responses"]["BodiesInProgress"];
             500: components["responses"]["Internal"];
             503: components["responses"]["Unavailable"];
@@ -16040,7 +16415,13 @@ export interface operations {
     createLeaveType: {
         parameters: {
             query?: never;
-            header?: never;
+            header?: {
+                /**
+                 * @description Makes a retry of this POST safe (IETF draft-ietf-httpapi-idempotency-key-header): a unique value the client chooses per intended operation (a UUID v4 is a good one), sent again unchanged with every retry of it - as the draft's Structured Field string (`"8e03978e-40d5-43e8-bc93-6894a57f9324"`) or bare (`8e03978e-40d5-43e8-bc93-6894a57f9324`), 1 to 255 characters. Keys belong to the company and the caller (the signed-in user; an API credential once those exist): another caller's equal key is another key. The same key with the same request (method, path with query, body) within `IDEMPOTENCY_KEY_TTL_HOURS` (24 h) of the first is not run again: the first answer is replayed - its status and body, errors included - with `Idempotent-Replayed: true`. The same key with another request is a 422 `idempotency_key_reused`; while the first request with the key is still being answered, a retry is a 409 `request_in_progress` (retry it a moment later). Not stored, so a retry runs the request again: answers 5xx, 408 and 429 (nothing was done, or the server could not say) and answers that are files rather than JSON (previews that change nothing). Without the header a POST is run every time it arrives. Full rules: docs/integrations-sync.md.
+                 * @example "8e03978e-40d5-43e8-bc93-6894a57f9324"
+                 */
+                "Idempotency-Key"?: components["parameters"]["IdempotencyKey"];
+            };
             path?: never;
             cookie?: never;
         };
@@ -16054,6 +16435,7 @@ export interface operations {
             201: {
                 headers: {
                     "Cache-Control": components["headers"]["CacheControlNoStore"];
+                    "Idempotent-Replayed": components["headers"]["IdempotentReplayed"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -16068,9 +16450,10 @@ export interface operations {
             401: components["responses"]["Unauthenticated"];
             403: components["responses"]["Forbidden"];
             408: components["responses"]["RequestTimeout"];
-            409: components["responses"]["Conflict"];
+            409: components["responses"]["RequestInProgress"];
             413: components["responses"]["PayloadTooLarge"];
             415: components["responses"]["UnsupportedMediaType"];
+            422: components["responses"]["IdempotencyKeyReused"];
             429: components["responses"]["BodiesInProgress"];
             500: components["responses"]["Internal"];
             503: components["responses"]["Unavailable"];
@@ -16225,7 +16608,13 @@ export interface operations {
     markNotificationRead: {
         parameters: {
             query?: never;
-            header?: never;
+            header?: {
+                /**
+                 * @description Makes a retry of this POST safe (IETF draft-ietf-httpapi-idempotency-key-header): a unique value the client chooses per intended operation (a UUID v4 is a good one), sent again unchanged with every retry of it - as the draft's Structured Field string (`"8e03978e-40d5-43e8-bc93-6894a57f9324"`) or bare (`8e03978e-40d5-43e8-bc93-6894a57f9324`), 1 to 255 characters. Keys belong to the company and the caller (the signed-in user; an API credential once those exist): another caller's equal key is another key. The same key with the same request (method, path with query, body) within `IDEMPOTENCY_KEY_TTL_HOURS` (24 h) of the first is not run again: the first answer is replayed - its status and body, errors included - with `Idempotent-Replayed: true`. The same key with another request is a 422 `idempotency_key_reused`; while the first request with the key is still being answered, a retry is a 409 `request_in_progress` (retry it a moment later). Not stored, so a retry runs the request again: answers 5xx, 408 and 429 (nothing was done, or the server could not say) and answers that are files rather than JSON (previews that change nothing). Without the header a POST is run every time it arrives. Full rules: docs/integrations-sync.md.
+                 * @example "8e03978e-40d5-43e8-bc93-6894a57f9324"
+                 */
+                "Idempotency-Key"?: components["parameters"]["IdempotencyKey"];
+            };
             path: {
                 notificationId: string;
             };
@@ -16237,6 +16626,7 @@ export interface operations {
             200: {
                 headers: {
                     "Cache-Control": components["headers"]["CacheControlNoStore"];
+                    "Idempotent-Replayed": components["headers"]["IdempotentReplayed"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -16251,7 +16641,9 @@ export interface operations {
             401: components["responses"]["Unauthenticated"];
             403: components["responses"]["Forbidden"];
             404: components["responses"]["NotFound"];
+            409: components["responses"]["RequestInProgress"];
             415: components["responses"]["UnsupportedMediaType"];
+            422: components["responses"]["IdempotencyKeyReused"];
             500: components["responses"]["Internal"];
             503: components["responses"]["Unavailable"];
         };
@@ -16259,7 +16651,13 @@ export interface operations {
     markAllNotificationsRead: {
         parameters: {
             query?: never;
-            header?: never;
+            header?: {
+                /**
+                 * @description Makes a retry of this POST safe (IETF draft-ietf-httpapi-idempotency-key-header): a unique value the client chooses per intended operation (a UUID v4 is a good one), sent again unchanged with every retry of it - as the draft's Structured Field string (`"8e03978e-40d5-43e8-bc93-6894a57f9324"`) or bare (`8e03978e-40d5-43e8-bc93-6894a57f9324`), 1 to 255 characters. Keys belong to the company and the caller (the signed-in user; an API credential once those exist): another caller's equal key is another key. The same key with the same request (method, path with query, body) within `IDEMPOTENCY_KEY_TTL_HOURS` (24 h) of the first is not run again: the first answer is replayed - its status and body, errors included - with `Idempotent-Replayed: true`. The same key with another request is a 422 `idempotency_key_reused`; while the first request with the key is still being answered, a retry is a 409 `request_in_progress` (retry it a moment later). Not stored, so a retry runs the request again: answers 5xx, 408 and 429 (nothing was done, or the server could not say) and answers that are files rather than JSON (previews that change nothing). Without the header a POST is run every time it arrives. Full rules: docs/integrations-sync.md.
+                 * @example "8e03978e-40d5-43e8-bc93-6894a57f9324"
+                 */
+                "Idempotency-Key"?: components["parameters"]["IdempotencyKey"];
+            };
             path?: never;
             cookie?: never;
         };
@@ -16269,6 +16667,7 @@ export interface operations {
             200: {
                 headers: {
                     "Cache-Control": components["headers"]["CacheControlNoStore"];
+                    "Idempotent-Replayed": components["headers"]["IdempotentReplayed"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -16285,7 +16684,9 @@ export interface operations {
             400: components["responses"]["ValidationFailed"];
             401: components["responses"]["Unauthenticated"];
             403: components["responses"]["Forbidden"];
+            409: components["responses"]["RequestInProgress"];
             415: components["responses"]["UnsupportedMediaType"];
+            422: components["responses"]["IdempotencyKeyReused"];
             500: components["responses"]["Internal"];
             503: components["responses"]["Unavailable"];
         };
@@ -16331,7 +16732,13 @@ export interface operations {
     createPayrollRun: {
         parameters: {
             query?: never;
-            header?: never;
+            header?: {
+                /**
+                 * @description Makes a retry of this POST safe (IETF draft-ietf-httpapi-idempotency-key-header): a unique value the client chooses per intended operation (a UUID v4 is a good one), sent again unchanged with every retry of it - as the draft's Structured Field string (`"8e03978e-40d5-43e8-bc93-6894a57f9324"`) or bare (`8e03978e-40d5-43e8-bc93-6894a57f9324`), 1 to 255 characters. Keys belong to the company and the caller (the signed-in user; an API credential once those exist): another caller's equal key is another key. The same key with the same request (method, path with query, body) within `IDEMPOTENCY_KEY_TTL_HOURS` (24 h) of the first is not run again: the first answer is replayed - its status and body, errors included - with `Idempotent-Replayed: true`. The same key with another request is a 422 `idempotency_key_reused`; while the first request with the key is still being answered, a retry is a 409 `request_in_progress` (retry it a moment later). Not stored, so a retry runs the request again: answers 5xx, 408 and 429 (nothing was done, or the server could not say) and answers that are files rather than JSON (previews that change nothing). Without the header a POST is run every time it arrives. Full rules: docs/integrations-sync.md.
+                 * @example "8e03978e-40d5-43e8-bc93-6894a57f9324"
+                 */
+                "Idempotency-Key"?: components["parameters"]["IdempotencyKey"];
+            };
             path?: never;
             cookie?: never;
         };
@@ -16345,6 +16752,7 @@ export interface operations {
             201: {
                 headers: {
                     "Cache-Control": components["headers"]["CacheControlNoStore"];
+                    "Idempotent-Replayed": components["headers"]["IdempotentReplayed"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -16359,6 +16767,7 @@ export interface operations {
             202: {
                 headers: {
                     "Cache-Control": components["headers"]["CacheControlNoStore"];
+                    "Idempotent-Replayed": components["headers"]["IdempotentReplayed"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -16373,9 +16782,10 @@ export interface operations {
             401: components["responses"]["Unauthenticated"];
             403: components["responses"]["Forbidden"];
             408: components["responses"]["RequestTimeout"];
-            409: components["responses"]["Conflict"];
+            409: components["responses"]["RequestInProgress"];
             413: components["responses"]["PayloadTooLarge"];
             415: components["responses"]["UnsupportedMediaType"];
+            422: components["responses"]["IdempotencyKeyReused"];
             429: components["responses"]["BodiesInProgress"];
             500: components["responses"]["Internal"];
             503: components["responses"]["Unavailable"];
@@ -16580,7 +16990,13 @@ export interface operations {
     processPayrollRun: {
         parameters: {
             query?: never;
-            header?: never;
+            header?: {
+                /**
+                 * @description Makes a retry of this POST safe (IETF draft-ietf-httpapi-idempotency-key-header): a unique value the client chooses per intended operation (a UUID v4 is a good one), sent again unchanged with every retry of it - as the draft's Structured Field string (`"8e03978e-40d5-43e8-bc93-6894a57f9324"`) or bare (`8e03978e-40d5-43e8-bc93-6894a57f9324`), 1 to 255 characters. Keys belong to the company and the caller (the signed-in user; an API credential once those exist): another caller's equal key is another key. The same key with the same request (method, path with query, body) within `IDEMPOTENCY_KEY_TTL_HOURS` (24 h) of the first is not run again: the first answer is replayed - its status and body, errors included - with `Idempotent-Replayed: true`. The same key with another request is a 422 `idempotency_key_reused`; while the first request with the key is still being answered, a retry is a 409 `request_in_progress` (retry it a moment later). Not stored, so a retry runs the request again: answers 5xx, 408 and 429 (nothing was done, or the server could not say) and answers that are files rather than JSON (previews that change nothing). Without the header a POST is run every time it arrives. Full rules: docs/integrations-sync.md.
+                 * @example "8e03978e-40d5-43e8-bc93-6894a57f9324"
+                 */
+                "Idempotency-Key"?: components["parameters"]["IdempotencyKey"];
+            };
             path: {
                 id: components["parameters"]["IdPath"];
             };
@@ -16592,6 +17008,7 @@ export interface operations {
             200: {
                 headers: {
                     "Cache-Control": components["headers"]["CacheControlNoStore"];
+                    "Idempotent-Replayed": components["headers"]["IdempotentReplayed"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -16606,6 +17023,7 @@ export interface operations {
             202: {
                 headers: {
                     "Cache-Control": components["headers"]["CacheControlNoStore"];
+                    "Idempotent-Replayed": components["headers"]["IdempotentReplayed"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -16620,8 +17038,9 @@ export interface operations {
             401: components["responses"]["Unauthenticated"];
             403: components["responses"]["Forbidden"];
             404: components["responses"]["NotFound"];
-            409: components["responses"]["Conflict"];
+            409: components["responses"]["RequestInProgress"];
             415: components["responses"]["UnsupportedMediaType"];
+            422: components["responses"]["IdempotencyKeyReused"];
             500: components["responses"]["Internal"];
             503: components["responses"]["Unavailable"];
         };
@@ -16745,7 +17164,13 @@ export interface operations {
     createExpenseClaim: {
         parameters: {
             query?: never;
-            header?: never;
+            header?: {
+                /**
+                 * @description Makes a retry of this POST safe (IETF draft-ietf-httpapi-idempotency-key-header): a unique value the client chooses per intended operation (a UUID v4 is a good one), sent again unchanged with every retry of it - as the draft's Structured Field string (`"8e03978e-40d5-43e8-bc93-6894a57f9324"`) or bare (`8e03978e-40d5-43e8-bc93-6894a57f9324`), 1 to 255 characters. Keys belong to the company and the caller (the signed-in user; an API credential once those exist): another caller's equal key is another key. The same key with the same request (method, path with query, body) within `IDEMPOTENCY_KEY_TTL_HOURS` (24 h) of the first is not run again: the first answer is replayed - its status and body, errors included - with `Idempotent-Replayed: true`. The same key with another request is a 422 `idempotency_key_reused`; while the first request with the key is still being answered, a retry is a 409 `request_in_progress` (retry it a moment later). Not stored, so a retry runs the request again: answers 5xx, 408 and 429 (nothing was done, or the server could not say) and answers that are files rather than JSON (previews that change nothing). Without the header a POST is run every time it arrives. Full rules: docs/integrations-sync.md.
+                 * @example "8e03978e-40d5-43e8-bc93-6894a57f9324"
+                 */
+                "Idempotency-Key"?: components["parameters"]["IdempotencyKey"];
+            };
             path?: never;
             cookie?: never;
         };
@@ -16759,6 +17184,7 @@ export interface operations {
             201: {
                 headers: {
                     "Cache-Control": components["headers"]["CacheControlNoStore"];
+                    "Idempotent-Replayed": components["headers"]["IdempotentReplayed"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -16774,9 +17200,10 @@ export interface operations {
             403: components["responses"]["Forbidden"];
             404: components["responses"]["NotFound"];
             408: components["responses"]["RequestTimeout"];
-            409: components["responses"]["Conflict"];
+            409: components["responses"]["RequestInProgress"];
             413: components["responses"]["PayloadTooLarge"];
             415: components["responses"]["UnsupportedMediaType"];
+            422: components["responses"]["IdempotencyKeyReused"];
             429: components["responses"]["BodiesInProgress"];
             500: components["responses"]["Internal"];
             503: components["responses"]["Unavailable"];
@@ -16935,7 +17362,13 @@ export interface operations {
     createFinalSettlement: {
         parameters: {
             query?: never;
-            header?: never;
+            header?: {
+                /**
+                 * @description Makes a retry of this POST safe (IETF draft-ietf-httpapi-idempotency-key-header): a unique value the client chooses per intended operation (a UUID v4 is a good one), sent again unchanged with every retry of it - as the draft's Structured Field string (`"8e03978e-40d5-43e8-bc93-6894a57f9324"`) or bare (`8e03978e-40d5-43e8-bc93-6894a57f9324`), 1 to 255 characters. Keys belong to the company and the caller (the signed-in user; an API credential once those exist): another caller's equal key is another key. The same key with the same request (method, path with query, body) within `IDEMPOTENCY_KEY_TTL_HOURS` (24 h) of the first is not run again: the first answer is replayed - its status and body, errors included - with `Idempotent-Replayed: true`. The same key with another request is a 422 `idempotency_key_reused`; while the first request with the key is still being answered, a retry is a 409 `request_in_progress` (retry it a moment later). Not stored, so a retry runs the request again: answers 5xx, 408 and 429 (nothing was done, or the server could not say) and answers that are files rather than JSON (previews that change nothing). Without the header a POST is run every time it arrives. Full rules: docs/integrations-sync.md.
+                 * @example "8e03978e-40d5-43e8-bc93-6894a57f9324"
+                 */
+                "Idempotency-Key"?: components["parameters"]["IdempotencyKey"];
+            };
             path?: never;
             cookie?: never;
         };
@@ -16949,6 +17382,7 @@ export interface operations {
             201: {
                 headers: {
                     "Cache-Control": components["headers"]["CacheControlNoStore"];
+                    "Idempotent-Replayed": components["headers"]["IdempotentReplayed"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -16964,9 +17398,10 @@ export interface operations {
             403: components["responses"]["Forbidden"];
             404: components["responses"]["NotFound"];
             408: components["responses"]["RequestTimeout"];
-            409: components["responses"]["Conflict"];
+            409: components["responses"]["RequestInProgress"];
             413: components["responses"]["PayloadTooLarge"];
             415: components["responses"]["UnsupportedMediaType"];
+            422: components["responses"]["IdempotencyKeyReused"];
             429: components["responses"]["BodiesInProgress"];
             500: components["responses"]["Internal"];
             503: components["responses"]["Unavailable"];
@@ -17079,7 +17514,13 @@ export interface operations {
     processFinalSettlement: {
         parameters: {
             query?: never;
-            header?: never;
+            header?: {
+                /**
+                 * @description Makes a retry of this POST safe (IETF draft-ietf-httpapi-idempotency-key-header): a unique value the client chooses per intended operation (a UUID v4 is a good one), sent again unchanged with every retry of it - as the draft's Structured Field string (`"8e03978e-40d5-43e8-bc93-6894a57f9324"`) or bare (`8e03978e-40d5-43e8-bc93-6894a57f9324`), 1 to 255 characters. Keys belong to the company and the caller (the signed-in user; an API credential once those exist): another caller's equal key is another key. The same key with the same request (method, path with query, body) within `IDEMPOTENCY_KEY_TTL_HOURS` (24 h) of the first is not run again: the first answer is replayed - its status and body, errors included - with `Idempotent-Replayed: true`. The same key with another request is a 422 `idempotency_key_reused`; while the first request with the key is still being answered, a retry is a 409 `request_in_progress` (retry it a moment later). Not stored, so a retry runs the request again: answers 5xx, 408 and 429 (nothing was done, or the server could not say) and answers that are files rather than JSON (previews that change nothing). Without the header a POST is run every time it arrives. Full rules: docs/integrations-sync.md.
+                 * @example "8e03978e-40d5-43e8-bc93-6894a57f9324"
+                 */
+                "Idempotency-Key"?: components["parameters"]["IdempotencyKey"];
+            };
             path: {
                 id: components["parameters"]["IdPath"];
             };
@@ -17091,6 +17532,7 @@ export interface operations {
             200: {
                 headers: {
                     "Cache-Control": components["headers"]["CacheControlNoStore"];
+                    "Idempotent-Replayed": components["headers"]["IdempotentReplayed"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -17105,8 +17547,9 @@ export interface operations {
             401: components["responses"]["Unauthenticated"];
             403: components["responses"]["Forbidden"];
             404: components["responses"]["NotFound"];
-            409: components["responses"]["Conflict"];
+            409: components["responses"]["RequestInProgress"];
             415: components["responses"]["UnsupportedMediaType"];
+            422: components["responses"]["IdempotencyKeyReused"];
             500: components["responses"]["Internal"];
             503: components["responses"]["Unavailable"];
         };
@@ -17153,7 +17596,13 @@ export interface operations {
     createLoanAdvance: {
         parameters: {
             query?: never;
-            header?: never;
+            header?: {
+                /**
+                 * @description Makes a retry of this POST safe (IETF draft-ietf-httpapi-idempotency-key-header): a unique value the client chooses per intended operation (a UUID v4 is a good one), sent again unchanged with every retry of it - as the draft's Structured Field string (`"8e03978e-40d5-43e8-bc93-6894a57f9324"`) or bare (`8e03978e-40d5-43e8-bc93-6894a57f9324`), 1 to 255 characters. Keys belong to the company and the caller (the signed-in user; an API credential once those exist): another caller's equal key is another key. The same key with the same request (method, path with query, body) within `IDEMPOTENCY_KEY_TTL_HOURS` (24 h) of the first is not run again: the first answer is replayed - its status and body, errors included - with `Idempotent-Replayed: true`. The same key with another request is a 422 `idempotency_key_reused`; while the first request with the key is still being answered, a retry is a 409 `request_in_progress` (retry it a moment later). Not stored, so a retry runs the request again: answers 5xx, 408 and 429 (nothing was done, or the server could not say) and answers that are files rather than JSON (previews that change nothing). Without the header a POST is run every time it arrives. Full rules: docs/integrations-sync.md.
+                 * @example "8e03978e-40d5-43e8-bc93-6894a57f9324"
+                 */
+                "Idempotency-Key"?: components["parameters"]["IdempotencyKey"];
+            };
             path?: never;
             cookie?: never;
         };
@@ -17167,6 +17616,7 @@ export interface operations {
             201: {
                 headers: {
                     "Cache-Control": components["headers"]["CacheControlNoStore"];
+                    "Idempotent-Replayed": components["headers"]["IdempotentReplayed"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -17182,9 +17632,10 @@ export interface operations {
             403: components["responses"]["Forbidden"];
             404: components["responses"]["NotFound"];
             408: components["responses"]["RequestTimeout"];
-            409: components["responses"]["Conflict"];
+            409: components["responses"]["RequestInProgress"];
             413: components["responses"]["PayloadTooLarge"];
             415: components["responses"]["UnsupportedMediaType"];
+            422: components["responses"]["IdempotencyKeyReused"];
             429: components["responses"]["BodiesInProgress"];
             500: components["responses"]["Internal"];
             503: components["responses"]["Unavailable"];
@@ -17303,7 +17754,13 @@ export interface operations {
     deferLoanAdvance: {
         parameters: {
             query?: never;
-            header?: never;
+            header?: {
+                /**
+                 * @description Makes a retry of this POST safe (IETF draft-ietf-httpapi-idempotency-key-header): a unique value the client chooses per intended operation (a UUID v4 is a good one), sent again unchanged with every retry of it - as the draft's Structured Field string (`"8e03978e-40d5-43e8-bc93-6894a57f9324"`) or bare (`8e03978e-40d5-43e8-bc93-6894a57f9324`), 1 to 255 characters. Keys belong to the company and the caller (the signed-in user; an API credential once those exist): another caller's equal key is another key. The same key with the same request (method, path with query, body) within `IDEMPOTENCY_KEY_TTL_HOURS` (24 h) of the first is not run again: the first answer is replayed - its status and body, errors included - with `Idempotent-Replayed: true`. The same key with another request is a 422 `idempotency_key_reused`; while the first request with the key is still being answered, a retry is a 409 `request_in_progress` (retry it a moment later). Not stored, so a retry runs the request again: answers 5xx, 408 and 429 (nothing was done, or the server could not say) and answers that are files rather than JSON (previews that change nothing). Without the header a POST is run every time it arrives. Full rules: docs/integrations-sync.md.
+                 * @example "8e03978e-40d5-43e8-bc93-6894a57f9324"
+                 */
+                "Idempotency-Key"?: components["parameters"]["IdempotencyKey"];
+            };
             path: {
                 id: components["parameters"]["IdPath"];
             };
@@ -17322,6 +17779,7 @@ export interface operations {
             200: {
                 headers: {
                     "Cache-Control": components["headers"]["CacheControlNoStore"];
+                    "Idempotent-Replayed": components["headers"]["IdempotentReplayed"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -17337,9 +17795,10 @@ export interface operations {
             403: components["responses"]["ForbiddenOwnRecord"];
             404: components["responses"]["NotFound"];
             408: components["responses"]["RequestTimeout"];
-            409: components["responses"]["Conflict"];
+            409: components["responses"]["RequestInProgress"];
             413: components["responses"]["PayloadTooLarge"];
             415: components["responses"]["UnsupportedMediaType"];
+            422: components["responses"]["IdempotencyKeyReused"];
             429: components["responses"]["BodiesInProgress"];
             500: components["responses"]["Internal"];
             503: components["responses"]["Unavailable"];
@@ -17482,7 +17941,13 @@ export interface operations {
     createSalaryComponent: {
         parameters: {
             query?: never;
-            header?: never;
+            header?: {
+                /**
+                 * @description Makes a retry of this POST safe (IETF draft-ietf-httpapi-idempotency-key-header): a unique value the client chooses per intended operation (a UUID v4 is a good one), sent again unchanged with every retry of it - as the draft's Structured Field string (`"8e03978e-40d5-43e8-bc93-6894a57f9324"`) or bare (`8e03978e-40d5-43e8-bc93-6894a57f9324`), 1 to 255 characters. Keys belong to the company and the caller (the signed-in user; an API credential once those exist): another caller's equal key is another key. The same key with the same request (method, path with query, body) within `IDEMPOTENCY_KEY_TTL_HOURS` (24 h) of the first is not run again: the first answer is replayed - its status and body, errors included - with `Idempotent-Replayed: true`. The same key with another request is a 422 `idempotency_key_reused`; while the first request with the key is still being answered, a retry is a 409 `request_in_progress` (retry it a moment later). Not stored, so a retry runs the request again: answers 5xx, 408 and 429 (nothing was done, or the server could not say) and answers that are files rather than JSON (previews that change nothing). Without the header a POST is run every time it arrives. Full rules: docs/integrations-sync.md.
+                 * @example "8e03978e-40d5-43e8-bc93-6894a57f9324"
+                 */
+                "Idempotency-Key"?: components["parameters"]["IdempotencyKey"];
+            };
             path?: never;
             cookie?: never;
         };
@@ -17496,6 +17961,7 @@ export interface operations {
             201: {
                 headers: {
                     "Cache-Control": components["headers"]["CacheControlNoStore"];
+                    "Idempotent-Replayed": components["headers"]["IdempotentReplayed"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -17510,9 +17976,10 @@ export interface operations {
             401: components["responses"]["Unauthenticated"];
             403: components["responses"]["Forbidden"];
             408: components["responses"]["RequestTimeout"];
-            409: components["responses"]["Conflict"];
+            409: components["responses"]["RequestInProgress"];
             413: components["responses"]["PayloadTooLarge"];
             415: components["responses"]["UnsupportedMediaType"];
+            422: components["responses"]["IdempotencyKeyReused"];
             429: components["responses"]["BodiesInProgress"];
             500: components["responses"]["Internal"];
             503: components["responses"]["Unavailable"];
@@ -17933,7 +18400,13 @@ export interface operations {
     generateRecruitmentContent: {
         parameters: {
             query?: never;
-            header?: never;
+            header?: {
+                /**
+                 * @description Makes a retry of this POST safe (IETF draft-ietf-httpapi-idempotency-key-header): a unique value the client chooses per intended operation (a UUID v4 is a good one), sent again unchanged with every retry of it - as the draft's Structured Field string (`"8e03978e-40d5-43e8-bc93-6894a57f9324"`) or bare (`8e03978e-40d5-43e8-bc93-6894a57f9324`), 1 to 255 characters. Keys belong to the company and the caller (the signed-in user; an API credential once those exist): another caller's equal key is another key. The same key with the same request (method, path with query, body) within `IDEMPOTENCY_KEY_TTL_HOURS` (24 h) of the first is not run again: the first answer is replayed - its status and body, errors included - with `Idempotent-Replayed: true`. The same key with another request is a 422 `idempotency_key_reused`; while the first request with the key is still being answered, a retry is a 409 `request_in_progress` (retry it a moment later). Not stored, so a retry runs the request again: answers 5xx, 408 and 429 (nothing was done, or the server could not say) and answers that are files rather than JSON (previews that change nothing). Without the header a POST is run every time it arrives. Full rules: docs/integrations-sync.md.
+                 * @example "8e03978e-40d5-43e8-bc93-6894a57f9324"
+                 */
+                "Idempotency-Key"?: components["parameters"]["IdempotencyKey"];
+            };
             path?: never;
             cookie?: never;
         };
@@ -17947,6 +18420,7 @@ export interface operations {
             200: {
                 headers: {
                     "Cache-Control": components["headers"]["CacheControlNoStore"];
+                    "Idempotent-Replayed": components["headers"]["IdempotentReplayed"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -17961,8 +18435,10 @@ export interface operations {
             401: components["responses"]["Unauthenticated"];
             403: components["responses"]["Forbidden"];
             408: components["responses"]["RequestTimeout"];
+            409: components["responses"]["RequestInProgress"];
             413: components["responses"]["PayloadTooLarge"];
             415: components["responses"]["UnsupportedMediaType"];
+            422: components["responses"]["IdempotencyKeyReused"];
             429: components["responses"]["UsageLimitReached"];
             500: components["responses"]["Internal"];
             503: components["responses"]["AiUnavailable"];
@@ -17971,7 +18447,13 @@ export interface operations {
     generateInterviewQuestions: {
         parameters: {
             query?: never;
-            header?: never;
+            header?: {
+                /**
+                 * @description Makes a retry of this POST safe (IETF draft-ietf-httpapi-idempotency-key-header): a unique value the client chooses per intended operation (a UUID v4 is a good one), sent again unchanged with every retry of it - as the draft's Structured Field string (`"8e03978e-40d5-43e8-bc93-6894a57f9324"`) or bare (`8e03978e-40d5-43e8-bc93-6894a57f9324`), 1 to 255 characters. Keys belong to the company and the caller (the signed-in user; an API credential once those exist): another caller's equal key is another key. The same key with the same request (method, path with query, body) within `IDEMPOTENCY_KEY_TTL_HOURS` (24 h) of the first is not run again: the first answer is replayed - its status and body, errors included - with `Idempotent-Replayed: true`. The same key with another request is a 422 `idempotency_key_reused`; while the first request with the key is still being answered, a retry is a 409 `request_in_progress` (retry it a moment later). Not stored, so a retry runs the request again: answers 5xx, 408 and 429 (nothing was done, or the server could not say) and answers that are files rather than JSON (previews that change nothing). Without the header a POST is run every time it arrives. Full rules: docs/integrations-sync.md.
+                 * @example "8e03978e-40d5-43e8-bc93-6894a57f9324"
+                 */
+                "Idempotency-Key"?: components["parameters"]["IdempotencyKey"];
+            };
             path?: never;
             cookie?: never;
         };
@@ -17985,6 +18467,7 @@ export interface operations {
             200: {
                 headers: {
                     "Cache-Control": components["headers"]["CacheControlNoStore"];
+                    "Idempotent-Replayed": components["headers"]["IdempotentReplayed"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -17999,8 +18482,10 @@ export interface operations {
             401: components["responses"]["Unauthenticated"];
             403: components["responses"]["Forbidden"];
             408: components["responses"]["RequestTimeout"];
+            409: components["responses"]["RequestInProgress"];
             413: components["responses"]["PayloadTooLarge"];
             415: components["responses"]["UnsupportedMediaType"];
+            422: components["responses"]["IdempotencyKeyReused"];
             429: components["responses"]["UsageLimitReached"];
             500: components["responses"]["Internal"];
             503: components["responses"]["AiUnavailable"];
@@ -18009,7 +18494,13 @@ export interface operations {
     generateJobDescription: {
         parameters: {
             query?: never;
-            header?: never;
+            header?: {
+                /**
+                 * @description Makes a retry of this POST safe (IETF draft-ietf-httpapi-idempotency-key-header): a unique value the client chooses per intended operation (a UUID v4 is a good one), sent again unchanged with every retry of it - as the draft's Structured Field string (`"8e03978e-40d5-43e8-bc93-6894a57f9324"`) or bare (`8e03978e-40d5-43e8-bc93-6894a57f9324`), 1 to 255 characters. Keys belong to the company and the caller (the signed-in user; an API credential once those exist): another caller's equal key is another key. The same key with the same request (method, path with query, body) within `IDEMPOTENCY_KEY_TTL_HOURS` (24 h) of the first is not run again: the first answer is replayed - its status and body, errors included - with `Idempotent-Replayed: true`. The same key with another request is a 422 `idempotency_key_reused`; while the first request with the key is still being answered, a retry is a 409 `request_in_progress` (retry it a moment later). Not stored, so a retry runs the request again: answers 5xx, 408 and 429 (nothing was done, or the server could not say) and answers that are files rather than JSON (previews that change nothing). Without the header a POST is run every time it arrives. Full rules: docs/integrations-sync.md.
+                 * @example "8e03978e-40d5-43e8-bc93-6894a57f9324"
+                 */
+                "Idempotency-Key"?: components["parameters"]["IdempotencyKey"];
+            };
             path?: never;
             cookie?: never;
         };
@@ -18023,6 +18514,7 @@ export interface operations {
             200: {
                 headers: {
                     "Cache-Control": components["headers"]["CacheControlNoStore"];
+                    "Idempotent-Replayed": components["headers"]["IdempotentReplayed"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -18037,8 +18529,10 @@ export interface operations {
             401: components["responses"]["Unauthenticated"];
             403: components["responses"]["Forbidden"];
             408: components["responses"]["RequestTimeout"];
+            409: components["responses"]["RequestInProgress"];
             413: components["responses"]["PayloadTooLarge"];
             415: components["responses"]["UnsupportedMediaType"];
+            422: components["responses"]["IdempotencyKeyReused"];
             429: components["responses"]["UsageLimitReached"];
             500: components["responses"]["Internal"];
             503: components["responses"]["AiUnavailable"];
@@ -18047,7 +18541,13 @@ export interface operations {
     screenResume: {
         parameters: {
             query?: never;
-            header?: never;
+            header?: {
+                /**
+                 * @description Makes a retry of this POST safe (IETF draft-ietf-httpapi-idempotency-key-header): a unique value the client chooses per intended operation (a UUID v4 is a good one), sent again unchanged with every retry of it - as the draft's Structured Field string (`"8e03978e-40d5-43e8-bc93-6894a57f9324"`) or bare (`8e03978e-40d5-43e8-bc93-6894a57f9324`), 1 to 255 characters. Keys belong to the company and the caller (the signed-in user; an API credential once those exist): another caller's equal key is another key. The same key with the same request (method, path with query, body) within `IDEMPOTENCY_KEY_TTL_HOURS` (24 h) of the first is not run again: the first answer is replayed - its status and body, errors included - with `Idempotent-Replayed: true`. The same key with another request is a 422 `idempotency_key_reused`; while the first request with the key is still being answered, a retry is a 409 `request_in_progress` (retry it a moment later). Not stored, so a retry runs the request again: answers 5xx, 408 and 429 (nothing was done, or the server could not say) and answers that are files rather than JSON (previews that change nothing). Without the header a POST is run every time it arrives. Full rules: docs/integrations-sync.md.
+                 * @example "8e03978e-40d5-43e8-bc93-6894a57f9324"
+                 */
+                "Idempotency-Key"?: components["parameters"]["IdempotencyKey"];
+            };
             path?: never;
             cookie?: never;
         };
@@ -18061,6 +18561,7 @@ export interface operations {
             200: {
                 headers: {
                     "Cache-Control": components["headers"]["CacheControlNoStore"];
+                    "Idempotent-Replayed": components["headers"]["IdempotentReplayed"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -18075,8 +18576,10 @@ export interface operations {
             401: components["responses"]["Unauthenticated"];
             403: components["responses"]["Forbidden"];
             408: components["responses"]["RequestTimeout"];
+            409: components["responses"]["RequestInProgress"];
             413: components["responses"]["PayloadTooLarge"];
             415: components["responses"]["UnsupportedMediaType"];
+            422: components["responses"]["IdempotencyKeyReused"];
             429: components["responses"]["UsageLimitReached"];
             500: components["responses"]["Internal"];
             503: components["responses"]["AiUnavailable"];
@@ -18130,7 +18633,13 @@ export interface operations {
     createCandidate: {
         parameters: {
             query?: never;
-            header?: never;
+            header?: {
+                /**
+                 * @description Makes a retry of this POST safe (IETF draft-ietf-httpapi-idempotency-key-header): a unique value the client chooses per intended operation (a UUID v4 is a good one), sent again unchanged with every retry of it - as the draft's Structured Field string (`"8e03978e-40d5-43e8-bc93-6894a57f9324"`) or bare (`8e03978e-40d5-43e8-bc93-6894a57f9324`), 1 to 255 characters. Keys belong to the company and the caller (the signed-in user; an API credential once those exist): another caller's equal key is another key. The same key with the same request (method, path with query, body) within `IDEMPOTENCY_KEY_TTL_HOURS` (24 h) of the first is not run again: the first answer is replayed - its status and body, errors included - with `Idempotent-Replayed: true`. The same key with another request is a 422 `idempotency_key_reused`; while the first request with the key is still being answered, a retry is a 409 `request_in_progress` (retry it a moment later). Not stored, so a retry runs the request again: answers 5xx, 408 and 429 (nothing was done, or the server could not say) and answers that are files rather than JSON (previews that change nothing). Without the header a POST is run every time it arrives. Full rules: docs/integrations-sync.md.
+                 * @example "8e03978e-40d5-43e8-bc93-6894a57f9324"
+                 */
+                "Idempotency-Key"?: components["parameters"]["IdempotencyKey"];
+            };
             path?: never;
             cookie?: never;
         };
@@ -18144,6 +18653,7 @@ export interface operations {
             201: {
                 headers: {
                     "Cache-Control": components["headers"]["CacheControlNoStore"];
+                    "Idempotent-Replayed": components["headers"]["IdempotentReplayed"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -18158,9 +18668,10 @@ export interface operations {
             401: components["responses"]["Unauthenticated"];
             403: components["responses"]["Forbidden"];
             408: components["responses"]["RequestTimeout"];
-            409: components["responses"]["Conflict"];
+            409: components["responses"]["RequestInProgress"];
             413: components["responses"]["PayloadTooLarge"];
             415: components["responses"]["UnsupportedMediaType"];
+            422: components["responses"]["IdempotencyKeyReused"];
             429: components["responses"]["BodiesInProgress"];
             500: components["responses"]["Internal"];
             503: components["responses"]["Unavailable"];
@@ -18275,7 +18786,13 @@ export interface operations {
     convertCandidateToEmployee: {
         parameters: {
             query?: never;
-            header?: never;
+            header?: {
+                /**
+                 * @description Makes a retry of this POST safe (IETF draft-ietf-httpapi-idempotency-key-header): a unique value the client chooses per intended operation (a UUID v4 is a good one), sent again unchanged with every retry of it - as the draft's Structured Field string (`"8e03978e-40d5-43e8-bc93-6894a57f9324"`) or bare (`8e03978e-40d5-43e8-bc93-6894a57f9324`), 1 to 255 characters. Keys belong to the company and the caller (the signed-in user; an API credential once those exist): another caller's equal key is another key. The same key with the same request (method, path with query, body) within `IDEMPOTENCY_KEY_TTL_HOURS` (24 h) of the first is not run again: the first answer is replayed - its status and body, errors included - with `Idempotent-Replayed: true`. The same key with another request is a 422 `idempotency_key_reused`; while the first request with the key is still being answered, a retry is a 409 `request_in_progress` (retry it a moment later). Not stored, so a retry runs the request again: answers 5xx, 408 and 429 (nothing was done, or the server could not say) and answers that are files rather than JSON (previews that change nothing). Without the header a POST is run every time it arrives. Full rules: docs/integrations-sync.md.
+                 * @example "8e03978e-40d5-43e8-bc93-6894a57f9324"
+                 */
+                "Idempotency-Key"?: components["parameters"]["IdempotencyKey"];
+            };
             path: {
                 id: string;
             };
@@ -18291,6 +18808,7 @@ export interface operations {
             201: {
                 headers: {
                     "Cache-Control": components["headers"]["CacheControlNoStore"];
+                    "Idempotent-Replayed": components["headers"]["IdempotentReplayed"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -18306,9 +18824,10 @@ export interface operations {
             403: components["responses"]["Forbidden"];
             404: components["responses"]["NotFound"];
             408: components["responses"]["RequestTimeout"];
-            409: components["responses"]["Conflict"];
+            409: components["responses"]["RequestInProgress"];
             413: components["responses"]["PayloadTooLarge"];
             415: components["responses"]["UnsupportedMediaType"];
+            422: components["responses"]["IdempotencyKeyReused"];
             429: components["responses"]["BodiesInProgress"];
             500: components["responses"]["Internal"];
             503: components["responses"]["Unavailable"];
@@ -18317,7 +18836,13 @@ export interface operations {
     previewDocumentTemplatePdf: {
         parameters: {
             query?: never;
-            header?: never;
+            header?: {
+                /**
+                 * @description Makes a retry of this POST safe (IETF draft-ietf-httpapi-idempotency-key-header): a unique value the client chooses per intended operation (a UUID v4 is a good one), sent again unchanged with every retry of it - as the draft's Structured Field string (`"8e03978e-40d5-43e8-bc93-6894a57f9324"`) or bare (`8e03978e-40d5-43e8-bc93-6894a57f9324`), 1 to 255 characters. Keys belong to the company and the caller (the signed-in user; an API credential once those exist): another caller's equal key is another key. The same key with the same request (method, path with query, body) within `IDEMPOTENCY_KEY_TTL_HOURS` (24 h) of the first is not run again: the first answer is replayed - its status and body, errors included - with `Idempotent-Replayed: true`. The same key with another request is a 422 `idempotency_key_reused`; while the first request with the key is still being answered, a retry is a 409 `request_in_progress` (retry it a moment later). Not stored, so a retry runs the request again: answers 5xx, 408 and 429 (nothing was done, or the server could not say) and answers that are files rather than JSON (previews that change nothing). Without the header a POST is run every time it arrives. Full rules: docs/integrations-sync.md.
+                 * @example "8e03978e-40d5-43e8-bc93-6894a57f9324"
+                 */
+                "Idempotency-Key"?: components["parameters"]["IdempotencyKey"];
+            };
             path?: never;
             cookie?: never;
         };
@@ -18331,6 +18856,7 @@ export interface operations {
             200: {
                 headers: {
                     "Cache-Control": components["headers"]["CacheControlNoStore"];
+                    "Idempotent-Replayed": components["headers"]["IdempotentReplayed"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -18341,8 +18867,10 @@ export interface operations {
             401: components["responses"]["Unauthenticated"];
             403: components["responses"]["Forbidden"];
             408: components["responses"]["RequestTimeout"];
+            409: components["responses"]["RequestInProgress"];
             413: components["responses"]["PayloadTooLarge"];
             415: components["responses"]["UnsupportedMediaType"];
+            422: components["responses"]["IdempotencyKeyReused"];
             429: components["responses"]["BodiesInProgress"];
             500: components["responses"]["Internal"];
             503: components["responses"]["Unavailable"];
@@ -18390,7 +18918,13 @@ export interface operations {
     createInterviewSession: {
         parameters: {
             query?: never;
-            header?: never;
+            header?: {
+                /**
+                 * @description Makes a retry of this POST safe (IETF draft-ietf-httpapi-idempotency-key-header): a unique value the client chooses per intended operation (a UUID v4 is a good one), sent again unchanged with every retry of it - as the draft's Structured Field string (`"8e03978e-40d5-43e8-bc93-6894a57f9324"`) or bare (`8e03978e-40d5-43e8-bc93-6894a57f9324`), 1 to 255 characters. Keys belong to the company and the caller (the signed-in user; an API credential once those exist): another caller's equal key is another key. The same key with the same request (method, path with query, body) within `IDEMPOTENCY_KEY_TTL_HOURS` (24 h) of the first is not run again: the first answer is replayed - its status and body, errors included - with `Idempotent-Replayed: true`. The same key with another request is a 422 `idempotency_key_reused`; while the first request with the key is still being answered, a retry is a 409 `request_in_progress` (retry it a moment later). Not stored, so a retry runs the request again: answers 5xx, 408 and 429 (nothing was done, or the server could not say) and answers that are files rather than JSON (previews that change nothing). Without the header a POST is run every time it arrives. Full rules: docs/integrations-sync.md.
+                 * @example "8e03978e-40d5-43e8-bc93-6894a57f9324"
+                 */
+                "Idempotency-Key"?: components["parameters"]["IdempotencyKey"];
+            };
             path?: never;
             cookie?: never;
         };
@@ -18404,6 +18938,7 @@ export interface operations {
             201: {
                 headers: {
                     "Cache-Control": components["headers"]["CacheControlNoStore"];
+                    "Idempotent-Replayed": components["headers"]["IdempotentReplayed"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -18418,9 +18953,10 @@ export interface operations {
             401: components["responses"]["Unauthenticated"];
             403: components["responses"]["Forbidden"];
             408: components["responses"]["RequestTimeout"];
-            409: components["responses"]["Conflict"];
+            409: components["responses"]["RequestInProgress"];
             413: components["responses"]["PayloadTooLarge"];
             415: components["responses"]["UnsupportedMediaType"];
+            422: components["responses"]["IdempotencyKeyReused"];
             429: components["responses"]["BodiesInProgress"];
             500: components["responses"]["Internal"];
             503: components["responses"]["Unavailable"];
@@ -18535,7 +19071,13 @@ export interface operations {
     sendInterviewSession: {
         parameters: {
             query?: never;
-            header?: never;
+            header?: {
+                /**
+                 * @description Makes a retry of this POST safe (IETF draft-ietf-httpapi-idempotency-key-header): a unique value the client chooses per intended operation (a UUID v4 is a good one), sent again unchanged with every retry of it - as the draft's Structured Field string (`"8e03978e-40d5-43e8-bc93-6894a57f9324"`) or bare (`8e03978e-40d5-43e8-bc93-6894a57f9324`), 1 to 255 characters. Keys belong to the company and the caller (the signed-in user; an API credential once those exist): another caller's equal key is another key. The same key with the same request (method, path with query, body) within `IDEMPOTENCY_KEY_TTL_HOURS` (24 h) of the first is not run again: the first answer is replayed - its status and body, errors included - with `Idempotent-Replayed: true`. The same key with another request is a 422 `idempotency_key_reused`; while the first request with the key is still being answered, a retry is a 409 `request_in_progress` (retry it a moment later). Not stored, so a retry runs the request again: answers 5xx, 408 and 429 (nothing was done, or the server could not say) and answers that are files rather than JSON (previews that change nothing). Without the header a POST is run every time it arrives. Full rules: docs/integrations-sync.md.
+                 * @example "8e03978e-40d5-43e8-bc93-6894a57f9324"
+                 */
+                "Idempotency-Key"?: components["parameters"]["IdempotencyKey"];
+            };
             path: {
                 id: string;
             };
@@ -18547,6 +19089,7 @@ export interface operations {
             200: {
                 headers: {
                     "Cache-Control": components["headers"]["CacheControlNoStore"];
+                    "Idempotent-Replayed": components["headers"]["IdempotentReplayed"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -18561,8 +19104,9 @@ export interface operations {
             401: components["responses"]["Unauthenticated"];
             403: components["responses"]["Forbidden"];
             404: components["responses"]["NotFound"];
-            409: components["responses"]["Conflict"];
+            409: components["responses"]["RequestInProgress"];
             415: components["responses"]["UnsupportedMediaType"];
+            422: components["responses"]["IdempotencyKeyReused"];
             500: components["responses"]["Internal"];
             503: components["responses"]["Unavailable"];
         };
@@ -18613,7 +19157,13 @@ export interface operations {
     createInterview: {
         parameters: {
             query?: never;
-            header?: never;
+            header?: {
+                /**
+                 * @description Makes a retry of this POST safe (IETF draft-ietf-httpapi-idempotency-key-header): a unique value the client chooses per intended operation (a UUID v4 is a good one), sent again unchanged with every retry of it - as the draft's Structured Field string (`"8e03978e-40d5-43e8-bc93-6894a57f9324"`) or bare (`8e03978e-40d5-43e8-bc93-6894a57f9324`), 1 to 255 characters. Keys belong to the company and the caller (the signed-in user; an API credential once those exist): another caller's equal key is another key. The same key with the same request (method, path with query, body) within `IDEMPOTENCY_KEY_TTL_HOURS` (24 h) of the first is not run again: the first answer is replayed - its status and body, errors included - with `Idempotent-Replayed: true`. The same key with another request is a 422 `idempotency_key_reused`; while the first request with the key is still being answered, a retry is a 409 `request_in_progress` (retry it a moment later). Not stored, so a retry runs the request again: answers 5xx, 408 and 429 (nothing was done, or the server could not say) and answers that are files rather than JSON (previews that change nothing). Without the header a POST is run every time it arrives. Full rules: docs/integrations-sync.md.
+                 * @example "8e03978e-40d5-43e8-bc93-6894a57f9324"
+                 */
+                "Idempotency-Key"?: components["parameters"]["IdempotencyKey"];
+            };
             path?: never;
             cookie?: never;
         };
@@ -18627,6 +19177,7 @@ export interface operations {
             201: {
                 headers: {
                     "Cache-Control": components["headers"]["CacheControlNoStore"];
+                    "Idempotent-Replayed": components["headers"]["IdempotentReplayed"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -18641,9 +19192,10 @@ export interface operations {
             401: components["responses"]["Unauthenticated"];
             403: components["responses"]["Forbidden"];
             408: components["responses"]["RequestTimeout"];
-            409: components["responses"]["Conflict"];
+            409: components["responses"]["RequestInProgress"];
             413: components["responses"]["PayloadTooLarge"];
             415: components["responses"]["UnsupportedMediaType"];
+            422: components["responses"]["IdempotencyKeyReused"];
             429: components["responses"]["BodiesInProgress"];
             500: components["responses"]["Internal"];
             503: components["responses"]["Unavailable"];
@@ -18802,7 +19354,13 @@ export interface operations {
     createJobPosting: {
         parameters: {
             query?: never;
-            header?: never;
+            header?: {
+                /**
+                 * @description Makes a retry of this POST safe (IETF draft-ietf-httpapi-idempotency-key-header): a unique value the client chooses per intended operation (a UUID v4 is a good one), sent again unchanged with every retry of it - as the draft's Structured Field string (`"8e03978e-40d5-43e8-bc93-6894a57f9324"`) or bare (`8e03978e-40d5-43e8-bc93-6894a57f9324`), 1 to 255 characters. Keys belong to the company and the caller (the signed-in user; an API credential once those exist): another caller's equal key is another key. The same key with the same request (method, path with query, body) within `IDEMPOTENCY_KEY_TTL_HOURS` (24 h) of the first is not run again: the first answer is replayed - its status and body, errors included - with `Idempotent-Replayed: true`. The same key with another request is a 422 `idempotency_key_reused`; while the first request with the key is still being answered, a retry is a 409 `request_in_progress` (retry it a moment later). Not stored, so a retry runs the request again: answers 5xx, 408 and 429 (nothing was done, or the server could not say) and answers that are files rather than JSON (previews that change nothing). Without the header a POST is run every time it arrives. Full rules: docs/integrations-sync.md.
+                 * @example "8e03978e-40d5-43e8-bc93-6894a57f9324"
+                 */
+                "Idempotency-Key"?: components["parameters"]["IdempotencyKey"];
+            };
             path?: never;
             cookie?: never;
         };
@@ -18816,6 +19374,7 @@ export interface operations {
             201: {
                 headers: {
                     "Cache-Control": components["headers"]["CacheControlNoStore"];
+                    "Idempotent-Replayed": components["headers"]["IdempotentReplayed"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -18830,9 +19389,10 @@ export interface operations {
             401: components["responses"]["Unauthenticated"];
             403: components["responses"]["Forbidden"];
             408: components["responses"]["RequestTimeout"];
-            409: components["responses"]["Conflict"];
+            409: components["responses"]["RequestInProgress"];
             413: components["responses"]["PayloadTooLarge"];
             415: components["responses"]["UnsupportedMediaType"];
+            422: components["responses"]["IdempotencyKeyReused"];
             429: components["responses"]["BodiesInProgress"];
             500: components["responses"]["Internal"];
             503: components["responses"]["Unavailable"];
@@ -18988,7 +19548,13 @@ export interface operations {
     createJobRequisition: {
         parameters: {
             query?: never;
-            header?: never;
+            header?: {
+                /**
+                 * @description Makes a retry of this POST safe (IETF draft-ietf-httpapi-idempotency-key-header): a unique value the client chooses per intended operation (a UUID v4 is a good one), sent again unchanged with every retry of it - as the draft's Structured Field string (`"8e03978e-40d5-43e8-bc93-6894a57f9324"`) or bare (`8e03978e-40d5-43e8-bc93-6894a57f9324`), 1 to 255 characters. Keys belong to the company and the caller (the signed-in user; an API credential once those exist): another caller's equal key is another key. The same key with the same request (method, path with query, body) within `IDEMPOTENCY_KEY_TTL_HOURS` (24 h) of the first is not run again: the first answer is replayed - its status and body, errors included - with `Idempotent-Replayed: true`. The same key with another request is a 422 `idempotency_key_reused`; while the first request with the key is still being answered, a retry is a 409 `request_in_progress` (retry it a moment later). Not stored, so a retry runs the request again: answers 5xx, 408 and 429 (nothing was done, or the server could not say) and answers that are files rather than JSON (previews that change nothing). Without the header a POST is run every time it arrives. Full rules: docs/integrations-sync.md.
+                 * @example "8e03978e-40d5-43e8-bc93-6894a57f9324"
+                 */
+                "Idempotency-Key"?: components["parameters"]["IdempotencyKey"];
+            };
             path?: never;
             cookie?: never;
         };
@@ -19002,6 +19568,7 @@ export interface operations {
             201: {
                 headers: {
                     "Cache-Control": components["headers"]["CacheControlNoStore"];
+                    "Idempotent-Replayed": components["headers"]["IdempotentReplayed"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -19016,8 +19583,10 @@ export interface operations {
             401: components["responses"]["Unauthenticated"];
             403: components["responses"]["Forbidden"];
             408: components["responses"]["RequestTimeout"];
+            409: components["responses"]["RequestInProgress"];
             413: components["responses"]["PayloadTooLarge"];
             415: components["responses"]["UnsupportedMediaType"];
+            422: components["responses"]["IdempotencyKeyReused"];
             429: components["responses"]["BodiesInProgress"];
             500: components["responses"]["Internal"];
             503: components["responses"]["Unavailable"];
@@ -19172,7 +19741,13 @@ export interface operations {
     createJobOffer: {
         parameters: {
             query?: never;
-            header?: never;
+            header?: {
+                /**
+                 * @description Makes a retry of this POST safe (IETF draft-ietf-httpapi-idempotency-key-header): a unique value the client chooses per intended operation (a UUID v4 is a good one), sent again unchanged with every retry of it - as the draft's Structured Field string (`"8e03978e-40d5-43e8-bc93-6894a57f9324"`) or bare (`8e03978e-40d5-43e8-bc93-6894a57f9324`), 1 to 255 characters. Keys belong to the company and the caller (the signed-in user; an API credential once those exist): another caller's equal key is another key. The same key with the same request (method, path with query, body) within `IDEMPOTENCY_KEY_TTL_HOURS` (24 h) of the first is not run again: the first answer is replayed - its status and body, errors included - with `Idempotent-Replayed: true`. The same key with another request is a 422 `idempotency_key_reused`; while the first request with the key is still being answered, a retry is a 409 `request_in_progress` (retry it a moment later). Not stored, so a retry runs the request again: answers 5xx, 408 and 429 (nothing was done, or the server could not say) and answers that are files rather than JSON (previews that change nothing). Without the header a POST is run every time it arrives. Full rules: docs/integrations-sync.md.
+                 * @example "8e03978e-40d5-43e8-bc93-6894a57f9324"
+                 */
+                "Idempotency-Key"?: components["parameters"]["IdempotencyKey"];
+            };
             path?: never;
             cookie?: never;
         };
@@ -19186,6 +19761,7 @@ export interface operations {
             201: {
                 headers: {
                     "Cache-Control": components["headers"]["CacheControlNoStore"];
+                    "Idempotent-Replayed": components["headers"]["IdempotentReplayed"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -19200,9 +19776,10 @@ export interface operations {
             401: components["responses"]["Unauthenticated"];
             403: components["responses"]["Forbidden"];
             408: components["responses"]["RequestTimeout"];
-            409: components["responses"]["Conflict"];
+            409: components["responses"]["RequestInProgress"];
             413: components["responses"]["PayloadTooLarge"];
             415: components["responses"]["UnsupportedMediaType"];
+            422: components["responses"]["IdempotencyKeyReused"];
             429: components["responses"]["BodiesInProgress"];
             500: components["responses"]["Internal"];
             503: components["responses"]["Unavailable"];
@@ -19317,7 +19894,13 @@ export interface operations {
     sendJobOffer: {
         parameters: {
             query?: never;
-            header?: never;
+            header?: {
+                /**
+                 * @description Makes a retry of this POST safe (IETF draft-ietf-httpapi-idempotency-key-header): a unique value the client chooses per intended operation (a UUID v4 is a good one), sent again unchanged with every retry of it - as the draft's Structured Field string (`"8e03978e-40d5-43e8-bc93-6894a57f9324"`) or bare (`8e03978e-40d5-43e8-bc93-6894a57f9324`), 1 to 255 characters. Keys belong to the company and the caller (the signed-in user; an API credential once those exist): another caller's equal key is another key. The same key with the same request (method, path with query, body) within `IDEMPOTENCY_KEY_TTL_HOURS` (24 h) of the first is not run again: the first answer is replayed - its status and body, errors included - with `Idempotent-Replayed: true`. The same key with another request is a 422 `idempotency_key_reused`; while the first request with the key is still being answered, a retry is a 409 `request_in_progress` (retry it a moment later). Not stored, so a retry runs the request again: answers 5xx, 408 and 429 (nothing was done, or the server could not say) and answers that are files rather than JSON (previews that change nothing). Without the header a POST is run every time it arrives. Full rules: docs/integrations-sync.md.
+                 * @example "8e03978e-40d5-43e8-bc93-6894a57f9324"
+                 */
+                "Idempotency-Key"?: components["parameters"]["IdempotencyKey"];
+            };
             path: {
                 id: string;
             };
@@ -19329,6 +19912,7 @@ export interface operations {
             200: {
                 headers: {
                     "Cache-Control": components["headers"]["CacheControlNoStore"];
+                    "Idempotent-Replayed": components["headers"]["IdempotentReplayed"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -19343,8 +19927,9 @@ export interface operations {
             401: components["responses"]["Unauthenticated"];
             403: components["responses"]["Forbidden"];
             404: components["responses"]["NotFound"];
-            409: components["responses"]["Conflict"];
+            409: components["responses"]["RequestInProgress"];
             415: components["responses"]["UnsupportedMediaType"];
+            422: components["responses"]["IdempotencyKeyReused"];
             500: components["responses"]["Internal"];
             503: components["responses"]["Unavailable"];
         };
@@ -19352,7 +19937,13 @@ export interface operations {
     sendAppointmentLetter: {
         parameters: {
             query?: never;
-            header?: never;
+            header?: {
+                /**
+                 * @description Makes a retry of this POST safe (IETF draft-ietf-httpapi-idempotency-key-header): a unique value the client chooses per intended operation (a UUID v4 is a good one), sent again unchanged with every retry of it - as the draft's Structured Field string (`"8e03978e-40d5-43e8-bc93-6894a57f9324"`) or bare (`8e03978e-40d5-43e8-bc93-6894a57f9324`), 1 to 255 characters. Keys belong to the company and the caller (the signed-in user; an API credential once those exist): another caller's equal key is another key. The same key with the same request (method, path with query, body) within `IDEMPOTENCY_KEY_TTL_HOURS` (24 h) of the first is not run again: the first answer is replayed - its status and body, errors included - with `Idempotent-Replayed: true`. The same key with another request is a 422 `idempotency_key_reused`; while the first request with the key is still being answered, a retry is a 409 `request_in_progress` (retry it a moment later). Not stored, so a retry runs the request again: answers 5xx, 408 and 429 (nothing was done, or the server could not say) and answers that are files rather than JSON (previews that change nothing). Without the header a POST is run every time it arrives. Full rules: docs/integrations-sync.md.
+                 * @example "8e03978e-40d5-43e8-bc93-6894a57f9324"
+                 */
+                "Idempotency-Key"?: components["parameters"]["IdempotencyKey"];
+            };
             path: {
                 id: string;
             };
@@ -19364,6 +19955,7 @@ export interface operations {
             200: {
                 headers: {
                     "Cache-Control": components["headers"]["CacheControlNoStore"];
+                    "Idempotent-Replayed": components["headers"]["IdempotentReplayed"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -19378,8 +19970,9 @@ export interface operations {
             401: components["responses"]["Unauthenticated"];
             403: components["responses"]["Forbidden"];
             404: components["responses"]["NotFound"];
-            409: components["responses"]["Conflict"];
+            409: components["responses"]["RequestInProgress"];
             415: components["responses"]["UnsupportedMediaType"];
+            422: components["responses"]["IdempotencyKeyReused"];
             500: components["responses"]["Internal"];
             503: components["responses"]["Unavailable"];
         };
@@ -19430,7 +20023,13 @@ export interface operations {
     createTalentPoolCandidate: {
         parameters: {
             query?: never;
-            header?: never;
+            header?: {
+                /**
+                 * @description Makes a retry of this POST safe (IETF draft-ietf-httpapi-idempotency-key-header): a unique value the client chooses per intended operation (a UUID v4 is a good one), sent again unchanged with every retry of it - as the draft's Structured Field string (`"8e03978e-40d5-43e8-bc93-6894a57f9324"`) or bare (`8e03978e-40d5-43e8-bc93-6894a57f9324`), 1 to 255 characters. Keys belong to the company and the caller (the signed-in user; an API credential once those exist): another caller's equal key is another key. The same key with the same request (method, path with query, body) within `IDEMPOTENCY_KEY_TTL_HOURS` (24 h) of the first is not run again: the first answer is replayed - its status and body, errors included - with `Idempotent-Replayed: true`. The same key with another request is a 422 `idempotency_key_reused`; while the first request with the key is still being answered, a retry is a 409 `request_in_progress` (retry it a moment later). Not stored, so a retry runs the request again: answers 5xx, 408 and 429 (nothing was done, or the server could not say) and answers that are files rather than JSON (previews that change nothing). Without the header a POST is run every time it arrives. Full rules: docs/integrations-sync.md.
+                 * @example "8e03978e-40d5-43e8-bc93-6894a57f9324"
+                 */
+                "Idempotency-Key"?: components["parameters"]["IdempotencyKey"];
+            };
             path?: never;
             cookie?: never;
         };
@@ -19444,6 +20043,7 @@ export interface operations {
             201: {
                 headers: {
                     "Cache-Control": components["headers"]["CacheControlNoStore"];
+                    "Idempotent-Replayed": components["headers"]["IdempotentReplayed"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -19458,9 +20058,10 @@ export interface operations {
             401: components["responses"]["Unauthenticated"];
             403: components["responses"]["Forbidden"];
             408: components["responses"]["RequestTimeout"];
-            409: components["responses"]["Conflict"];
+            409: components["responses"]["RequestInProgress"];
             413: components["responses"]["PayloadTooLarge"];
             415: components["responses"]["UnsupportedMediaType"];
+            422: components["responses"]["IdempotencyKeyReused"];
             429: components["responses"]["BodiesInProgress"];
             500: components["responses"]["Internal"];
             503: components["responses"]["Unavailable"];
@@ -19610,7 +20211,13 @@ export interface operations {
     uploadFile: {
         parameters: {
             query?: never;
-            header?: never;
+            header?: {
+                /**
+                 * @description Makes a retry of this POST safe (IETF draft-ietf-httpapi-idempotency-key-header): a unique value the client chooses per intended operation (a UUID v4 is a good one), sent again unchanged with every retry of it - as the draft's Structured Field string (`"8e03978e-40d5-43e8-bc93-6894a57f9324"`) or bare (`8e03978e-40d5-43e8-bc93-6894a57f9324`), 1 to 255 characters. Keys belong to the company and the caller (the signed-in user; an API credential once those exist): another caller's equal key is another key. The same key with the same request (method, path with query, body) within `IDEMPOTENCY_KEY_TTL_HOURS` (24 h) of the first is not run again: the first answer is replayed - its status and body, errors included - with `Idempotent-Replayed: true`. The same key with another request is a 422 `idempotency_key_reused`; while the first request with the key is still being answered, a retry is a 409 `request_in_progress` (retry it a moment later). Not stored, so a retry runs the request again: answers 5xx, 408 and 429 (nothing was done, or the server could not say) and answers that are files rather than JSON (previews that change nothing). Without the header a POST is run every time it arrives. Full rules: docs/integrations-sync.md.
+                 * @example "8e03978e-40d5-43e8-bc93-6894a57f9324"
+                 */
+                "Idempotency-Key"?: components["parameters"]["IdempotencyKey"];
+            };
             path?: never;
             cookie?: never;
         };
@@ -19632,6 +20239,7 @@ export interface operations {
             201: {
                 headers: {
                     "Cache-Control": components["headers"]["CacheControlNoStore"];
+                    "Idempotent-Replayed": components["headers"]["IdempotentReplayed"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -19646,8 +20254,10 @@ export interface operations {
             401: components["responses"]["Unauthenticated"];
             403: components["responses"]["Forbidden"];
             408: components["responses"]["RequestTimeout"];
+            409: components["responses"]["RequestInProgress"];
             413: components["responses"]["UploadTooLarge"];
             415: components["responses"]["UnsupportedMediaType"];
+            422: components["responses"]["IdempotencyKeyReused"];
             429: components["responses"]["UsageLimitReached"];
             500: components["responses"]["Internal"];
             503: components["responses"]["Unavailable"];
@@ -19700,7 +20310,13 @@ export interface operations {
     createWfhRequest: {
         parameters: {
             query?: never;
-            header?: never;
+            header?: {
+                /**
+                 * @description Makes a retry of this POST safe (IETF draft-ietf-httpapi-idempotency-key-header): a unique value the client chooses per intended operation (a UUID v4 is a good one), sent again unchanged with every retry of it - as the draft's Structured Field string (`"8e03978e-40d5-43e8-bc93-6894a57f9324"`) or bare (`8e03978e-40d5-43e8-bc93-6894a57f9324`), 1 to 255 characters. Keys belong to the company and the caller (the signed-in user; an API credential once those exist): another caller's equal key is another key. The same key with the same request (method, path with query, body) within `IDEMPOTENCY_KEY_TTL_HOURS` (24 h) of the first is not run again: the first answer is replayed - its status and body, errors included - with `Idempotent-Replayed: true`. The same key with another request is a 422 `idempotency_key_reused`; while the first request with the key is still being answered, a retry is a 409 `request_in_progress` (retry it a moment later). Not stored, so a retry runs the request again: answers 5xx, 408 and 429 (nothing was done, or the server could not say) and answers that are files rather than JSON (previews that change nothing). Without the header a POST is run every time it arrives. Full rules: docs/integrations-sync.md.
+                 * @example "8e03978e-40d5-43e8-bc93-6894a57f9324"
+                 */
+                "Idempotency-Key"?: components["parameters"]["IdempotencyKey"];
+            };
             path?: never;
             cookie?: never;
         };
@@ -19714,6 +20330,7 @@ export interface operations {
             201: {
                 headers: {
                     "Cache-Control": components["headers"]["CacheControlNoStore"];
+                    "Idempotent-Replayed": components["headers"]["IdempotentReplayed"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -19729,9 +20346,10 @@ export interface operations {
             403: components["responses"]["Forbidden"];
             404: components["responses"]["NotFound"];
             408: components["responses"]["RequestTimeout"];
-            409: components["responses"]["Conflict"];
+            409: components["responses"]["RequestInProgress"];
             413: components["responses"]["PayloadTooLarge"];
             415: components["responses"]["UnsupportedMediaType"];
+            422: components["responses"]["IdempotencyKeyReused"];
             429: components["responses"]["BodiesInProgress"];
             500: components["responses"]["Internal"];
             503: components["responses"]["Unavailable"];
@@ -19894,7 +20512,13 @@ export interface operations {
     createWorkingOnHolidayRequest: {
         parameters: {
             query?: never;
-            header?: never;
+            header?: {
+                /**
+                 * @description Makes a retry of this POST safe (IETF draft-ietf-httpapi-idempotency-key-header): a unique value the client chooses per intended operation (a UUID v4 is a good one), sent again unchanged with every retry of it - as the draft's Structured Field string (`"8e03978e-40d5-43e8-bc93-6894a57f9324"`) or bare (`8e03978e-40d5-43e8-bc93-6894a57f9324`), 1 to 255 characters. Keys belong to the company and the caller (the signed-in user; an API credential once those exist): another caller's equal key is another key. The same key with the same request (method, path with query, body) within `IDEMPOTENCY_KEY_TTL_HOURS` (24 h) of the first is not run again: the first answer is replayed - its status and body, errors included - with `Idempotent-Replayed: true`. The same key with another request is a 422 `idempotency_key_reused`; while the first request with the key is still being answered, a retry is a 409 `request_in_progress` (retry it a moment later). Not stored, so a retry runs the request again: answers 5xx, 408 and 429 (nothing was done, or the server could not say) and answers that are files rather than JSON (previews that change nothing). Without the header a POST is run every time it arrives. Full rules: docs/integrations-sync.md.
+                 * @example "8e03978e-40d5-43e8-bc93-6894a57f9324"
+                 */
+                "Idempotency-Key"?: components["parameters"]["IdempotencyKey"];
+            };
             path?: never;
             cookie?: never;
         };
@@ -19908,6 +20532,7 @@ export interface operations {
             201: {
                 headers: {
                     "Cache-Control": components["headers"]["CacheControlNoStore"];
+                    "Idempotent-Replayed": components["headers"]["IdempotentReplayed"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -19923,9 +20548,10 @@ export interface operations {
             403: components["responses"]["Forbidden"];
             404: components["responses"]["NotFound"];
             408: components["responses"]["RequestTimeout"];
-            409: components["responses"]["Conflict"];
+            409: components["responses"]["RequestInProgress"];
             413: components["responses"]["PayloadTooLarge"];
             415: components["responses"]["UnsupportedMediaType"];
+            422: components["responses"]["IdempotencyKeyReused"];
             429: components["responses"]["BodiesInProgress"];
             500: components["responses"]["Internal"];
             503: components["responses"]["Unavailable"];

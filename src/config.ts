@@ -383,6 +383,13 @@ export interface Config {
    * @default the machine's clock
    */
   readonly clockStart: string | undefined;
+  // ─── sync and safe writes (issue 32; docs/integrations-sync.md) ───
+  /**
+   * `IDEMPOTENCY_KEY_TTL_HOURS`: how long an `Idempotency-Key` of a POST is kept with its first
+   * answer (src/http/idempotency.ts): a retry within it replays that answer, and an expired key may
+   * be used again; the hourly job `idempotency.prune-keys` removes expired ones.
+   */
+  readonly idempotencyKeyTtlHours: number;
 }
 
 /** The variables as the environment gives them. */
@@ -720,6 +727,8 @@ export function loadConfig(env: Env, root: string = projectRoot): Config {
     invitesPerAddressPerDay: positiveInt(r, "INVITES_PER_ADDRESS_PER_DAY", isTest ? 10000 : 3),
     invitesPerRecipientPerDay: positiveInt(r, "INVITES_PER_RECIPIENT_PER_DAY", isTest ? 10000 : 10),
     clockStart: isProduction ? undefined : instant(r, "CLOCK_START"),
+    // ─── sync and safe writes (issue 32) ───
+    idempotencyKeyTtlHours: integer(r, "IDEMPOTENCY_KEY_TTL_HOURS", 24, 1, 24 * 30, "a positive integer of hours up to 720"),
   };
   if (r.problems.length) throw new ConfigError(r.problems);
   return deepFreeze(config);

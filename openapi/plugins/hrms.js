@@ -31,6 +31,9 @@
 //           sent with another media type than JSON: a cross-site form), 403 on public
 //           state-changing operations too (the origin check refuses foreign origins), 500 and
 //           503 (overload or database down, with Retry-After: components/responses/Unavailable)
+//           - and on every non-public POST the `Idempotency-Key` header parameter
+//           (components/parameters/IdempotencyKey) with its 409 (RequestInProgress) and 422
+//           (IdempotencyKeyReused) and the `Idempotent-Replayed` header on its success responses
 //           - each a $ref to components/responses. Operations with an application/json request
 //           body that declare no `x-body-limit` get the default, DEFAULT_BODY_LIMIT (64 KiB), so
 //           the bundle states every operation's limit.
@@ -50,6 +53,8 @@ import { familyOf, stringExample } from "./examples.js";
 const ROLES = ["owner", "admin", "hr", "manager", "employee"];
 const MODULES = ["payroll", "recruitment", "helpdesk", "assets"];
 const ERROR_REF = "#/components/schemas/Error";
+/** The Idempotency-Key header parameter every non-public POST takes (components/parameters/IdempotencyKey.yaml). */
+const IDEMPOTENCY_KEY_REF = "#/components/parameters/IdempotencyKey";
 /** The body limit (bytes) of an operation with a JSON body that declares none (src/http/body.ts has the same). */
 export const DEFAULT_BODY_LIMIT = 65536;
 
@@ -284,6 +289,17 @@ function standardResponses() {
           if (op.requestBody?.content?.["application/json"] && !("x-body-limit" in op)) op["x-body-limit"] = DEFAULT_BODY_LIMIT;
           add("500", "Internal");
           add("503", "Unavailable");
+          // Idempotency-Key on every POST of a caller (issue 32; src/http/idempotency.ts enforces it
+          // from this parameter): the header, its 409 and 422, and the replay marker on its successes
+          const idempotent = method === "post" && op["x-public"] !== true;
+          if (idempotent) {
+            op.parameters ??= [];
+            if (!op.parameters.some((p) => p.$ref === IDEMPOTENCY_KEY_REF)) op.parameters.push({ $ref: IDEMPOTENCY_KEY_REF });
+            // the plain Conflict says nothing of a key in progress: RequestInProgress describes both
+            if (/(\/|^#\/components\/responses\/)Conflict(\.yaml)?$/.test(String(op.responses["409"]?.$ref))) delete op.responses["409"];
+            add("409", "RequestInProgress");
+            add("422", "IdempotencyKeyReused");
+          }
           // no-store on every success response (components/headers/CacheControlNoStore.yaml): the
           // dispatch sends it for every operation whose document declares it (src/http/app.ts)
           for (const [code, declared] of Object.entries(op.responses)) {
@@ -294,6 +310,8 @@ function standardResponses() {
             response.headers ??= {};
             if (!Object.keys(response.headers).some((h) => h.toLowerCase() === "cache-control"))
               response.headers["Cache-Control"] = { $ref: "#/components/headers/CacheControlNoStore" };
+            if (idempotent && !response.headers["Idempotent-Replayed"])
+              response.headers["Idempotent-Replayed"] = { $ref: "#/components/headers/IdempotentReplayed" };
           }
         }
       },

@@ -39,6 +39,7 @@ import { authorize } from "./guards.ts";
 import { jsonBodies, nulPaths } from "./body.ts";
 import { uploadGate } from "./uploads.ts";
 import { rememberWrite, runRead } from "./read-routing.ts";
+import { idempotently } from "./idempotency.ts";
 import type { AuthContext, HandlerContext, UploadedFile } from "./types.ts";
 
 export const openapiPath = path.join(config().root, "generated", "openapi.json");
@@ -186,7 +187,7 @@ type AuthorizedRequest = Request & { [AUTHORIZED]?: AuthContext | null };
 const authorizedBefore = (req: Request) => (req as AuthorizedRequest)[AUTHORIZED];
 
 /** The Express handler of one operation: identity and guards, the handler, the envelope. */
-function operationHandler(id: OperationId, readReplica: boolean) {
+function operationHandler(id: OperationId, readReplica: boolean, idempotent: boolean) {
   const meta = operationTable[id];
   const handler = handlers[id] as (ctx: HandlerContext<OperationId>) => Promise<any>;
   const changesState = STATE_CHANGING.has(meta.method.toUpperCase());
@@ -208,7 +209,9 @@ function operationHandler(id: OperationId, readReplica: boolean) {
       // mail the operation queued is delivered once it has finished (src/platform/mail/outbox.ts)
       // reads the document marks x-read-replica may run on the replica (src/http/read-routing.ts)
       const serve = readReplica ? () => runRead(req, res, () => handler(ctx)) : () => handler(ctx);
-      const run = () => deliverQueuedMail(serve);
+      // issue 32: an Idempotency-Key replays the first answer instead of running again (src/http/idempotency.ts)
+      const guarded = idempotent && auth ? () => idempotently(req, res, auth, id, ctx.files, serve) : serve;
+      const run = () => deliverQueuedMail(guarded);
       const reply = await (auth ? withTenant(auth.tenantId, run) : run()).finally(() => {
         // this process's identity cache must not answer the caller's next request with what its
         // write may have changed (other processes hear of it through NOTIFY); before the response
@@ -231,7 +234,8 @@ function operationHandler(id: OperationId, readReplica: boolean) {
  */
 function dispatch(ids: OperationId[], matchers: Matcher[]) {
   const readReplica = new Set(matchers.filter((m) => m.readReplica).map((m) => m.id));
-  const run = new Map(ids.map((id) => [id, operationHandler(id, readReplica.has(id))]));
+  const idempotent = new Set(matchers.filter((m) => m.idempotent).map((m) => m.id));
+  const run = new Map(ids.map((id) => [id, operationHandler(id, readReplica.has(id), idempotent.has(id))]));
   return (req: Request, res: Response, next: NextFunction) => {
     const op = operationOf(req);
     if (!op) return next();
@@ -287,6 +291,8 @@ function operationMatchers(ids: OperationId[]) {
     // the `Cache-Control` its success responses declare (components/headers/CacheControlNoStore:
     // every operation's), sent on every answer of the operation, errors included (resolveOperation)
     const cacheControl = declaredCacheControl(doc, op);
+    // takes an Idempotency-Key (issue 32: every non-public POST, openapi/plugins/hrms.js)
+    const idempotent = (op?.parameters ?? []).some((p) => (p as { $ref?: string }).$ref === "#/components/parameters/IdempotencyKey");
     return {
       id,
       method: meta.method.toUpperCase(),
@@ -304,6 +310,7 @@ function operationMatchers(ids: OperationId[]) {
       startsSession,
       readReplica,
       cacheControl,
+      idempotent,
     };
   });
 }

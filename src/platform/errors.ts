@@ -17,7 +17,9 @@ export type ErrorCode =
   | "rate_limited"
   | "internal"
   | "not_implemented"
-  | "unavailable";
+  | "unavailable"
+  | "idempotency_key_reused"
+  | "request_in_progress";
 
 export interface ErrorDetail {
   path: string;
@@ -45,6 +47,10 @@ export const STATUS_OF: Readonly<Record<ErrorCode, number>> = Object.freeze({
   internal: 500,
   not_implemented: 501,
   unavailable: 503,
+  /** an Idempotency-Key used again with another request (src/http/idempotency.ts) */
+  idempotency_key_reused: 422,
+  /** the first request with this Idempotency-Key is still being answered */
+  request_in_progress: 409,
 });
 
 export class AppError extends Error {

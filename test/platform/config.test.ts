@@ -93,6 +93,7 @@ describe("loadConfig", () => {
       invitesPerAddressPerDay: 3,
       invitesPerRecipientPerDay: 10,
       clockStart: undefined,
+      idempotencyKeyTtlHours: 24,
     } satisfies Config);
   });
 
@@ -264,6 +265,7 @@ describe("loadConfig", () => {
       invitesPerAddressPerDay: 2,
       invitesPerRecipientPerDay: 8,
       clockStart: undefined,
+      idempotencyKeyTtlHours: 24,
     } satisfies Config);
   });
 

@@ -13,6 +13,7 @@ describe("job registry", () => {
       "mail.deliver": "* * * * *",
       "auth.prune-throttle": "17 * * * *",
       "limits.prune-counters": "19 * * * *",
+      "idempotency.prune-keys": "21 * * * *",
       "auth.signup-requests": "* * * * *",
       "auth.password-reset-requests": "* * * * *",
       "auth.prune-signup-requests": "23 * * * *",
