@@ -31,6 +31,9 @@
 //           sent with another media type than JSON: a cross-site form), 403 on public
 //           state-changing operations too (the origin check refuses foreign origins), 500 and
 //           503 (overload or database down, with Retry-After: components/responses/Unavailable)
+//           - and 429 (RateLimited: the request rate limits) with `RateLimit` and `RateLimit-Policy`
+//           (components/headers/RateLimitState, RateLimitPolicies) on every success response of every
+//           operation but the health probes (src/http/rate-limit.ts),
 //           - and on every non-public POST the `Idempotency-Key` header parameter
 //           (components/parameters/IdempotencyKey) with its 409 (RequestInProgress) and 422
 //           (IdempotencyKeyReused) and the `Idempotent-Replayed` header on its success responses
@@ -266,6 +269,8 @@ function standardResponses() {
     PathItem: {
       leave(pathItem, ctx) {
         const pathParams = /\{[^}]+\}/.test(String(ctx.key));
+        // request rate limits (issue 32, src/http/rate-limit.ts): every operation but the health probes
+        const limited = !/^\/api\/health(\/|$)/.test(String(ctx.key));
         for (const method of ["get", "put", "post", "delete", "patch"]) {
           const op = pathItem[method];
           if (!op) continue;
@@ -289,6 +294,7 @@ function standardResponses() {
           if (op.requestBody?.content?.["application/json"] && !("x-body-limit" in op)) op["x-body-limit"] = DEFAULT_BODY_LIMIT;
           add("500", "Internal");
           add("503", "Unavailable");
+          if (limited) add("429", "RateLimited");
           // Idempotency-Key on every POST of a caller (issue 32; src/http/idempotency.ts enforces it
           // from this parameter): the header, its 409 and 422, and the replay marker on its successes
           const idempotent = method === "post" && op["x-public"] !== true;
@@ -310,6 +316,10 @@ function standardResponses() {
             response.headers ??= {};
             if (!Object.keys(response.headers).some((h) => h.toLowerCase() === "cache-control"))
               response.headers["Cache-Control"] = { $ref: "#/components/headers/CacheControlNoStore" };
+            if (limited && !response.headers.RateLimit) {
+              response.headers["RateLimit-Policy"] = { $ref: "#/components/headers/RateLimitPolicies" };
+              response.headers.RateLimit = { $ref: "#/components/headers/RateLimitState" };
+            }
             if (idempotent && !response.headers["Idempotent-Replayed"])
               response.headers["Idempotent-Replayed"] = { $ref: "#/components/headers/IdempotentReplayed" };
           }

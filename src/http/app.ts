@@ -40,6 +40,7 @@ import { jsonBodies, nulPaths } from "./body.ts";
 import { uploadGate } from "./uploads.ts";
 import { rememberWrite, runRead } from "./read-routing.ts";
 import { idempotently } from "./idempotency.ts";
+import { RequestRateLimits, requestRateLimits } from "./rate-limit.ts";
 import type { AuthContext, HandlerContext, UploadedFile } from "./types.ts";
 
 export const openapiPath = path.join(config().root, "generated", "openapi.json");
@@ -593,6 +594,8 @@ function buildApp(cfg: Config, opts: AppOptions): express.Express {
   });
   app.locals.admission = admission;
   app.locals.validateResponses = opts.validateResponses ?? cfg.validateResponses;
+  const rateLimits = new RequestRateLimits();
+  app.locals.rateLimits = rateLimits;
   const front = series([requestIdAndLog, admission, securityHeaders(), originCheck]);
   app.use(front);
 
@@ -611,6 +614,8 @@ function buildApp(cfg: Config, opts: AppOptions): express.Express {
   const operations = series([
     resolveOperation(matchers),
     sessionWhereNeeded(),
+    // issue 32: RateLimit fields on every answer, 429 past a limit (src/http/rate-limit.ts)
+    requestRateLimits(rateLimits),
     // A non-public operation without a session is a 401 before its input is looked at (or read).
     requireSessionFor(),
     refuseBodiesOfBodilessWrites(),

@@ -94,6 +94,11 @@ describe("loadConfig", () => {
       invitesPerRecipientPerDay: 10,
       clockStart: undefined,
       idempotencyKeyTtlHours: 24,
+      rateLimitWindowSeconds: 60,
+      rateLimitPerTenant: 30000,
+      rateLimitPerCaller: 3000,
+      rateLimitPerIp: 1200,
+      rateLimitSyncMs: 1000,
     } satisfies Config);
   });
 
@@ -266,6 +271,11 @@ describe("loadConfig", () => {
       invitesPerRecipientPerDay: 8,
       clockStart: undefined,
       idempotencyKeyTtlHours: 24,
+      rateLimitWindowSeconds: 60,
+      rateLimitPerTenant: 30000,
+      rateLimitPerCaller: 3000,
+      rateLimitPerIp: 1200,
+      rateLimitSyncMs: 1000,
     } satisfies Config);
   });
 
