@@ -21,7 +21,7 @@
 //
 // Times here are machine time (windows), not business time.
 import type { NextFunction, Request, Response } from "express";
-import { config } from "../config.ts";
+import { type Config, config } from "../config.ts";
 import { clientKey } from "../lib/ip.ts";
 import { logger } from "../log.ts";
 import { rateLimited } from "../platform/errors.ts";
@@ -123,8 +123,7 @@ export class RequestRateLimits {
 }
 
 /** The policies of a request: the session's company and user, else the client IP. */
-function policiesOf(req: Request): Policy[] {
-  const cfg = config();
+function policiesOf(req: Request, cfg: Config): Policy[] {
   const userId = req.session?.userId;
   if (userId) {
     const tenantId = req.session.tenantId;
@@ -134,6 +133,20 @@ function policiesOf(req: Request): Policy[] {
     ];
   }
   return [{ name: "client", key: `rate:ip:${clientKey(req.ip ?? "")}`, max: cfg.rateLimitPerIp }];
+}
+
+/** `RateLimit-Policy` of a list of policies, written once per configuration and shape (not per request). */
+const policyHeaders = new WeakMap<Config, Map<string, string>>();
+function policyHeader(cfg: Config, policies: Policy[]): string {
+  let byShape = policyHeaders.get(cfg);
+  if (!byShape) policyHeaders.set(cfg, (byShape = new Map()));
+  const shape = policies.map((p) => p.name).join(",");
+  let header = byShape.get(shape);
+  if (header === undefined) {
+    header = policies.map((p) => `"${p.name}";q=${p.max};w=${cfg.rateLimitWindowSeconds}`).join(", ");
+    byShape.set(shape, header);
+  }
+  return header;
 }
 
 /** Health probes are never counted or limited. */
@@ -150,9 +163,10 @@ export function requestRateLimits(limits: RequestRateLimits) {
     const w = cfg.rateLimitWindowSeconds;
     // machine time: windows of the rate limits
     const now = Date.now();
-    const { refused, states } = limits.take(policiesOf(req), w, now);
+    const policies = policiesOf(req, cfg);
+    const { refused, states } = limits.take(policies, w, now);
     limits.maybeSync(now, cfg.rateLimitSyncMs);
-    res.setHeader("RateLimit-Policy", states.map((s) => `"${s.policy.name}";q=${s.policy.max};w=${w}`).join(", "));
+    res.setHeader("RateLimit-Policy", policyHeader(cfg, policies));
     res.setHeader("RateLimit", states.map((s) => `"${s.policy.name}";r=${s.remaining};t=${s.reset}`).join(", "));
     if (refused)
       return next(
