@@ -34,6 +34,10 @@
 //           - and 429 (RateLimited: the request rate limits) with `RateLimit` and `RateLimit-Policy`
 //           (components/headers/RateLimitState, RateLimitPolicies) on every success response of every
 //           operation but the health probes (src/http/rate-limit.ts),
+//           - and conditional requests: every non-public GET answering one resource is `x-etag`
+//           (an `ETag` header on its 200, a 304 NotModified), the PUT and DELETE of its path (and
+//           a write that declares `x-if-match`) take `If-Match` (`x-if-match: optional`, or
+//           `required` as its path file says: 412 PreconditionFailed, 428 PreconditionRequired),
 //           - and on every non-public POST the `Idempotency-Key` header parameter
 //           (components/parameters/IdempotencyKey) with its 409 (RequestInProgress) and 422
 //           (IdempotencyKeyReused) and the `Idempotent-Replayed` header on its success responses
@@ -263,6 +267,15 @@ function readReplica() {
   };
 }
 
+/** A 200 answer with one resource as `data` (an object, not a page or a list), written out in the path file. */
+function singleResource(response) {
+  const schema = response?.content?.["application/json"]?.schema;
+  const data = schema?.properties?.data;
+  if (!data || schema.properties.pagination) return false;
+  const object = (x) => x?.type === "object" || (typeof x?.$ref === "string" && x.type === undefined);
+  return object(data) || (Array.isArray(data.oneOf) && data.oneOf.every(object));
+}
+
 function standardResponses() {
   const ref = (name) => ({ $ref: `#/components/responses/${name}` });
   return {
@@ -295,6 +308,19 @@ function standardResponses() {
           add("500", "Internal");
           add("503", "Unavailable");
           if (limited) add("429", "RateLimited");
+          // conditional requests (issue 32, src/http/conditional.ts): a GET of one resource gets an
+          // ETag and If-None-Match (304); the writes of its path If-Match (412; 428 where required)
+          if (method === "get" && op["x-public"] !== true && singleResource(op.responses["200"])) {
+            op["x-etag"] = true;
+            add("304", "NotModified");
+            op.responses["200"].headers ??= {};
+            op.responses["200"].headers.ETag ??= { $ref: "#/components/headers/ETag" };
+          }
+          if (pathItem.get?.["x-etag"] === true && (method === "put" || method === "delete" || op["x-if-match"] !== undefined)) {
+            op["x-if-match"] ??= "optional";
+            add("412", "PreconditionFailed");
+            if (op["x-if-match"] === "required") add("428", "PreconditionRequired");
+          }
           // Idempotency-Key on every POST of a caller (issue 32; src/http/idempotency.ts enforces it
           // from this parameter): the header, its 409 and 422, and the replay marker on its successes
           const idempotent = method === "post" && op["x-public"] !== true;

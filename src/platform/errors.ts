@@ -19,7 +19,9 @@ export type ErrorCode =
   | "not_implemented"
   | "unavailable"
   | "idempotency_key_reused"
-  | "request_in_progress";
+  | "request_in_progress"
+  | "precondition_failed"
+  | "precondition_required";
 
 export interface ErrorDetail {
   path: string;
@@ -51,6 +53,10 @@ export const STATUS_OF: Readonly<Record<ErrorCode, number>> = Object.freeze({
   idempotency_key_reused: 422,
   /** the first request with this Idempotency-Key is still being answered */
   request_in_progress: 409,
+  /** If-Match names no current version of the resource (src/http/conditional.ts) */
+  precondition_failed: 412,
+  /** a credential's write of a record declared `x-if-match: required` without If-Match */
+  precondition_required: 428,
 });
 
 export class AppError extends Error {
