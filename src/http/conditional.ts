@@ -49,7 +49,7 @@ const opaque = (tag: string) => (tag.startsWith("W/") ? tag.slice(2) : tag);
 /** If-None-Match (weak comparison): does the client hold the current representation? */
 export function noneMatch(header: string | undefined, current: string): boolean {
   const tags = tagsOf(header);
-  return tags !== null && tags.some((t) => t === "*" || opaque(t) === current);
+  return tags?.some((t) => t === "*" || opaque(t) === current) ?? false;
 }
 
 /** If-Match (strong comparison; a weak tag never matches). */

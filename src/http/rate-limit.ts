@@ -139,7 +139,10 @@ function policiesOf(req: Request, cfg: Config): Policy[] {
 const policyHeaders = new WeakMap<Config, Map<string, string>>();
 function policyHeader(cfg: Config, policies: Policy[]): string {
   let byShape = policyHeaders.get(cfg);
-  if (!byShape) policyHeaders.set(cfg, (byShape = new Map()));
+  if (!byShape) {
+    byShape = new Map();
+    policyHeaders.set(cfg, byShape);
+  }
   const shape = policies.map((p) => p.name).join(",");
   let header = byShape.get(shape);
   if (header === undefined) {
