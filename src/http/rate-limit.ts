@@ -176,8 +176,8 @@ export function requestRateLimits(limits: RequestRateLimits) {
         rateLimited(
           refused.wait,
           { name: refused.policy.name, limit: refused.policy.max, windowSeconds: w },
-          `Too many requests (${refused.policy.max} per ${w} s for this ${refused.policy.name === "client" ? "address" : refused.policy.name}); ` +
-            `retry in ${refused.wait} s`,
+          `Too many requests (${refused.policy.max} per ${w} s for this ` +
+            `${refused.policy.name === "client" ? "address" : refused.policy.name}); retry in ${refused.wait} s`,
         ),
       );
     next();

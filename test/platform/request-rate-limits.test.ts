@@ -51,7 +51,7 @@ describe("listEmployees, getEmployee, getSession: RateLimit fields on every answ
     expect(health.headers["ratelimit-policy"]).toBeUndefined();
   });
 
-  it("getEmployee: past the caller's limit a 429 naming `caller` with Retry-After, counting nothing; others of the company go on", async () => {
+  it("listEmployees: past the caller's limit a 429 naming `caller` with Retry-After, counting nothing; others go on", async () => {
     const owner = await signupTenant(t);
     const hr = await addMember(t, owner, "hr");
     let last = await owner.agent.get("/api/employees");
