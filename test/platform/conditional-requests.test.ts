@@ -69,7 +69,7 @@ describe("getEmployee, updateEmployee, deleteEmployee: ETag, If-None-Match, If-M
     expect(changed.headers.etag).not.toBe(first.headers.etag);
   });
 
-  it("updateEmployee: stale If-Match: 412 with the current version, nothing changed; the current one writes, answers the new tag", async () => {
+  it("updateEmployee: stale If-Match - 412 with the current version, nothing changed; the current one writes (new tag)", async () => {
     const owner = await signupTenant(t);
     const e = await createEmployee(owner, { designation: "Engineer" });
     const v1 = (await owner.agent.get(`/api/employees/${e.id}`).expect(200)).headers.etag;
