@@ -8,6 +8,7 @@ import { describe, expect, it } from "vitest";
 import { pruneIdempotencyKeys } from "../../src/platform/idempotency.ts";
 import { addMember, expectError, signupTenant, useTestApp } from "../support/app.ts";
 import { employeeInput } from "../support/employees.ts";
+import { expectServerError } from "../support/recorder.ts";
 import { addDays } from "../../src/lib/dates.ts";
 import { createType, grant, leaveWorld, nextWeekday, today } from "../support/leave-factories.ts";
 
@@ -121,6 +122,27 @@ describe("createLeaveRequest, createEmployee: Idempotency-Key", () => {
     expect(await leaveRequests(w.owner.tenantId)).toBe(0);
     // a new key is a new request
     await w.hr.agent.post("/api/leave-requests").set(KEY, "with-balance").send(body).expect(201);
+  });
+
+  it("createEmployee: a 5xx is not kept - the key is released and a retry runs the request", async () => {
+    const owner = await signupTenant(t);
+    const body = employeeInput({ first_name: "Failing" });
+    await t.query(`CREATE FUNCTION idempotency_test_fail() RETURNS trigger LANGUAGE plpgsql AS $$ BEGIN RAISE EXCEPTION 'boom'; END $$`);
+    await t.query(
+      `CREATE TRIGGER idempotency_test_fail BEFORE INSERT ON employees FOR EACH ROW ` +
+        `WHEN (NEW.first_name = 'Failing') EXECUTE FUNCTION idempotency_test_fail()`,
+    );
+    try {
+      expectServerError(); // the injected failure is the point of this test
+      expectError(await owner.agent.post("/api/employees").set(KEY, "fails-once").send(body), 500, "internal");
+    } finally {
+      await t.query(`DROP TRIGGER idempotency_test_fail ON employees`);
+      await t.query(`DROP FUNCTION idempotency_test_fail()`);
+    }
+    expect(await t.query(`SELECT 1 FROM idempotency_keys WHERE tenant_id = $1`, [owner.tenantId])).toHaveLength(0);
+    const retry = await owner.agent.post("/api/employees").set(KEY, "fails-once").send(body).expect(201);
+    expect(retry.headers["idempotent-replayed"]).toBeUndefined();
+    expect(await employeesNamed(owner.tenantId, "Failing")).toBe(1);
   });
 
   it("createEmployee: keys belong to the caller and the company - another member's or company's equal key runs", async () => {
