@@ -6651,7 +6651,7 @@ export interface components {
          */
         Error: {
             /** @enum {string} */
-            code: "validation_failed" | "invalid_token" | "invalid_signature" | "unauthenticated" | "forbidden" | "module_disabled" | "not_found" | "method_not_allowed" | "request_timeout" | "conflict" | "payload_too_large" | "quota_exceeded" | "unsupported_media_type" | "rate_limited" | "internal" | "not_implemented" | "unavailable";
+            code: "validation_failed" | "invalid_token" | "invalid_signature" | "unauthenticated" | "forbidden" | "module_disabled" | "not_found" | "method_not_allowed" | "request_timeout" | "conflict" | "payload_too_large" | "quota_exceeded" | "unsupported_media_type" | "rate_limited" | "internal" | "not_implemented" | "unavailable" | "idempotency_key_reused" | "request_in_progress" | "precondition_failed" | "precondition_required";
             details?: {
                 /** @example OK */
                 message: string;
@@ -11665,6 +11665,28 @@ export interface components {
                 "application/json": components["schemas"]["Error"];
             };
         };
+        /** @description The `Idempotency-Key` was already used by this caller with another request (another operation, path, query or body) within its 24 hours: nothing was done. Use a new key for a new request. */
+        IdempotencyKeyReused: {
+            headers: {
+                [name: string]: unknown;
+            };
+            content: {
+                /**
+                 * @example {
+                 *       "error": "This Idempotency-Key was used with another request; use a new key for a new request",
+                 *       "status": 422,
+                 *       "code": "idempotency_key_reused",
+                 *       "details": [
+                 *         {
+                 *           "path": "headers.idempotency-key",
+                 *           "message": "was used with another request"
+                 *         }
+                 *       ]
+                 *     }
+                 */
+                "application/json": components["schemas"]["Error"];
+            };
+        };
         /** @description Unexpected server error (no internals are disclosed; the `X-Request-Id` header identifies it in the logs). */
         Internal: {
             headers: {
@@ -11713,6 +11735,15 @@ export interface components {
                 "application/json": components["schemas"]["Error"];
             };
         };
+        /** @description The resource still has the entity tag sent in `If-None-Match` (RFC 9110 §15.4.5): no body; the copy the client holds is current. */
+        NotModified: {
+            headers: {
+                "Cache-Control": components["headers"]["CacheControlNoStore"];
+                ETag: components["headers"]["ETag"];
+                [name: string]: unknown;
+            };
+            content?: never;
+        };
         /** @description The request body is larger than the operation's `x-body-limit` (bytes; JSON bodies, 64 KiB unless the operation declares more), or the uploaded file exceeds the upload limit. */
         PayloadTooLarge: {
             headers: {
@@ -11724,6 +11755,46 @@ export interface components {
                  *       "error": "Request body too large (this operation takes at most 65536 bytes)",
                  *       "status": 413,
                  *       "code": "payload_too_large"
+                 *     }
+                 */
+                "application/json": components["schemas"]["Error"];
+            };
+        };
+        /** @description `If-Match` named no current version of the resource (RFC 9110 §13.1.1): someone changed it since the client read it. Nothing was done. The answer's `ETag` header and `details[0].message` give the current version: read the resource again, apply the change to it, and retry with that tag. */
+        PreconditionFailed: {
+            headers: {
+                /** @description The current version of the resource (absent when it does not exist). */
+                ETag?: string;
+                [name: string]: unknown;
+            };
+            content: {
+                /**
+                 * @example {
+                 *       "error": "The resource has changed since the version in If-Match; read it again and retry with its ETag",
+                 *       "status": 412,
+                 *       "code": "precondition_failed",
+                 *       "details": [
+                 *         {
+                 *           "path": "headers.if-match",
+                 *           "message": "the current version is \"q3JcPZ0dA6yVbX2Y1rVbQw\""
+                 *         }
+                 *       ]
+                 *     }
+                 */
+                "application/json": components["schemas"]["Error"];
+            };
+        };
+        /** @description This write of a record where a lost update costs money or rights (`x-if-match: required`) needs `If-Match` with the version the change is based on (RFC 6585 §3), when the caller is an API credential. Session (cookie) callers - people in the web client - may leave it out. */
+        PreconditionRequired: {
+            headers: {
+                [name: string]: unknown;
+            };
+            content: {
+                /**
+                 * @example {
+                 *       "error": "This write needs If-Match with the ETag of the version it is based on",
+                 *       "status": 428,
+                 *       "code": "precondition_required"
                  *     }
                  */
                 "application/json": components["schemas"]["Error"];
@@ -11743,6 +11814,22 @@ export interface components {
                  *       "error": "Too many attempts, try again later",
                  *       "status": 429,
                  *       "code": "rate_limited"
+                 *     }
+                 */
+                "application/json": components["schemas"]["Error"];
+            };
+        };
+        /** @description The request conflicts with the current state (duplicate, illegal transition, insufficient balance: code `conflict`), or (code `request_in_progress`) the first request with this `Idempotency-Key` is still being answered: retry a moment later to get its answer. */
+        RequestInProgress: {
+            headers: {
+                [name: string]: unknown;
+            };
+            content: {
+                /**
+                 * @example {
+                 *       "error": "A request with this Idempotency-Key is still in progress; retry shortly",
+                 *       "status": 409,
+                 *       "code": "request_in_progress"
                  *     }
                  */
                 "application/json": components["schemas"]["Error"];
@@ -11774,6 +11861,8 @@ export interface components {
                 "Content-Disposition"?: string;
                 /** @description The size in bytes. */
                 "Content-Length"?: number;
+                RateLimit: components["headers"]["RateLimitState"];
+                "RateLimit-Policy": components["headers"]["RateLimitPolicies"];
                 [name: string]: unknown;
             };
             content: {
@@ -11898,6 +11987,11 @@ export interface components {
         EmployeeIdFilter: string;
         /** @description Only records whose date range ends on or after this date (ranges overlapping [from_date, to_date]). */
         FromDateFilter: string;
+        /**
+         * @description Makes a retry of this POST safe (IETF draft-ietf-httpapi-idempotency-key-header): a unique value the client chooses per intended operation (a UUID v4 is a good one), sent again unchanged with every retry of it - as the draft's Structured Field string (`"8e03978e-40d5-43e8-bc93-6894a57f9324"`) or bare (`8e03978e-40d5-43e8-bc93-6894a57f9324`), 1 to 255 characters. Keys belong to the company and the caller (the signed-in user; an API credential once those exist): another caller's equal key is another key. The same key with the same request (method, path with query, body) within `IDEMPOTENCY_KEY_TTL_HOURS` (24 h) of the first is not run again: the first answer is replayed - its status and body, errors included - with `Idempotent-Replayed: true`. The same key with another request is a 422 `idempotency_key_reused`; while the first request with the key is still being answered, a retry is a 409 `request_in_progress` (retry it a moment later). Not stored, so a retry runs the request again: answers 5xx, 408 and 429 (nothing was done, or the server could not say) and answers that are files rather than JSON (previews that change nothing). Without the header a POST is run every time it arrives. Full rules: docs/integrations-sync.md.
+         * @example "8e03978e-40d5-43e8-bc93-6894a57f9324"
+         */
+        IdempotencyKey: string;
         IdPath: string;
         /** @description Page size, 1-100 (default 20). Out of range is a 400, never clamped. */
         Limit: number;
@@ -11915,15 +12009,35 @@ export interface components {
         /** @description `no-store`: no browser, proxy or CDN may keep a copy of the answer. Every answer of the API carries personal or pay data (payslips, bank details, PAN/UAN, identity documents, names and addresses) or must be fresh (health, server time), so every success response of every operation declares it (added when bundling, openapi/plugins/hrms.js) and the server sends it on every answer of a known operation, errors included, from one place (the dispatch, src/http/app.ts) - not per handler. */
         CacheControlNoStore: "no-store";
         /**
+         * @description A strong entity tag of the resource as this answer shows it (RFC 9110 §8.8.3): the same for the same representation, another after any change that shows in it. Send it back in `If-Match` on a write of the resource (PUT/DELETE, or the update operation that declares `x-if-match`) to make the write conditional - a stale one is a 412 - and in `If-None-Match` on this GET to get a 304 without the body while it has not changed. docs/integrations-sync.md.
+         * @example "q3JcPZ0dA6yVbX2Y1rVbQw"
+         */
+        ETag: string;
+        /**
+         * @description `true` on an answer replayed for an `Idempotency-Key` already used with the same request: the operation was not run again, this is the first request's answer (status and body). Absent on a request that ran.
+         * @example true
+         */
+        IdempotentReplayed: "true";
+        /**
          * @description The state of the limit that refused the request (IETF draft-ietf-httpapi-ratelimit-headers-08, as express-rate-limit sends it with `standardHeaders: "draft-8"`): the policy's name, `r` the uses remaining (0: this request was refused) and `t` the seconds until the window ends (as `Retry-After`).
          * @example "account";r=0;t=840
          */
         RateLimit: string;
         /**
-         * @description The limit that refused the request (IETF draft-ietf-httpapi-ratelimit-headers-08): its name, `q` the uses allowed per window (or at once) and `w` the window in seconds (absent for a limit of uses at once). Names: `account` (failed sign-ins per account and client), `account-all` (failed sign-ins per account from unknown clients together) and `ip` (failed sign-ins per client IP; all 15 minutes), `reset-ip` (password reset requests per IP), `signup-ip` (signups per IP), `upload-user`, `upload-ip`, `upload-tenant` (uploads per hour), `uploads-in-progress` (uploads at once per user or IP), `ai-user` and `ai-tenant` (AI helper calls per hour), `invite-tenant`, `invite-user`, `invite-address` and `invite-recipient` (invitations per company, per member, per company and address, and per address), `body-reads` (request bodies arriving at once from one client IP).
+         * @description The request rate limits that apply to this caller (IETF draft-ietf-httpapi-ratelimit-headers, current syntax): each policy's name, `q` the requests allowed per window and `w` the window in seconds. With a session `tenant` (the company's callers together, `RATE_LIMIT_PER_TENANT`, 30 000 by default) and `caller` (the signed-in user, `RATE_LIMIT_PER_CALLER`, 3 000); without one `client` (the client IP, IPv6 by its /64, `RATE_LIMIT_PER_IP`, 1 200); windows of `RATE_LIMIT_WINDOW_SECONDS` (60). Sent on every answer of an operation (errors too), except the health probes, which are never limited. docs/integrations-sync.md.
+         * @example "tenant";q=30000;w=60, "caller";q=3000;w=60
+         */
+        RateLimitPolicies: string;
+        /**
+         * @description The limit that refused the request (IETF draft-ietf-httpapi-ratelimit-headers-08): its name, `q` the uses allowed per window (or at once) and `w` the window in seconds (absent for a limit of uses at once). Names: `account` (failed sign-ins per account and client), `account-all` (failed sign-ins per account from unknown clients together) and `ip` (failed sign-ins per client IP; all 15 minutes), `reset-ip` (password reset requests per IP), `signup-ip` (signups per IP), `upload-user`, `upload-ip`, `upload-tenant` (uploads per hour), `uploads-in-progress` (uploads at once per user or IP), `ai-user` and `ai-tenant` (AI helper calls per hour), `invite-tenant`, `invite-user`, `invite-address` and `invite-recipient` (invitations per company, per member, per company and address, and per address), `body-reads` (request bodies arriving at once from one client IP); `tenant`, `caller` and `client` (requests per company, per caller and, without a session, per client IP within `RATE_LIMIT_WINDOW_SECONDS`: the limits every answer states).
          * @example "account";q=5;w=900
          */
         RateLimitPolicy: string;
+        /**
+         * @description The state of each policy of `RateLimit-Policy` after this request (IETF draft-ietf-httpapi-ratelimit-headers, current syntax): `r` the requests remaining in the window, `t` the seconds until it ends. Counted by each server process and shared through the database every `RATE_LIMIT_SYNC_MS` (1 s), so `r` may lag the other processes' requests by that much.
+         * @example "tenant";r=29410;t=42, "caller";r=2988;t=42
+         */
+        RateLimitState: string;
         /**
          * @description Seconds to wait before retrying (until the refusing limit's window ends; equals `t` of `RateLimit`).
          * @example 840
@@ -11959,6 +12073,8 @@ export interface operations {
             200: {
                 headers: {
                     "Cache-Control": components["headers"]["CacheControlNoStore"];
+                    RateLimit: components["headers"]["RateLimitState"];
+                    "RateLimit-Policy": components["headers"]["RateLimitPolicies"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -11973,6 +12089,7 @@ export interface operations {
             400: components["responses"]["ValidationFailed"];
             401: components["responses"]["Unauthenticated"];
             403: components["responses"]["Forbidden"];
+            429: components["responses"]["RateLimited"];
             500: components["responses"]["Internal"];
             503: components["responses"]["Unavailable"];
         };
@@ -11980,7 +12097,13 @@ export interface operations {
     createAsset: {
         parameters: {
             query?: never;
-            header?: never;
+            header?: {
+                /**
+                 * @description Makes a retry of this POST safe (IETF draft-ietf-httpapi-idempotency-key-header): a unique value the client chooses per intended operation (a UUID v4 is a good one), sent again unchanged with every retry of it - as the draft's Structured Field string (`"8e03978e-40d5-43e8-bc93-6894a57f9324"`) or bare (`8e03978e-40d5-43e8-bc93-6894a57f9324`), 1 to 255 characters. Keys belong to the company and the caller (the signed-in user; an API credential once those exist): another caller's equal key is another key. The same key with the same request (method, path with query, body) within `IDEMPOTENCY_KEY_TTL_HOURS` (24 h) of the first is not run again: the first answer is replayed - its status and body, errors included - with `Idempotent-Replayed: true`. The same key with another request is a 422 `idempotency_key_reused`; while the first request with the key is still being answered, a retry is a 409 `request_in_progress` (retry it a moment later). Not stored, so a retry runs the request again: answers 5xx, 408 and 429 (nothing was done, or the server could not say) and answers that are files rather than JSON (previews that change nothing). Without the header a POST is run every time it arrives. Full rules: docs/integrations-sync.md.
+                 * @example "8e03978e-40d5-43e8-bc93-6894a57f9324"
+                 */
+                "Idempotency-Key"?: components["parameters"]["IdempotencyKey"];
+            };
             path?: never;
             cookie?: never;
         };
@@ -12038,6 +12161,9 @@ export interface operations {
             201: {
                 headers: {
                     "Cache-Control": components["headers"]["CacheControlNoStore"];
+                    "Idempotent-Replayed": components["headers"]["IdempotentReplayed"];
+                    RateLimit: components["headers"]["RateLimitState"];
+                    "RateLimit-Policy": components["headers"]["RateLimitPolicies"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -12052,9 +12178,10 @@ export interface operations {
             401: components["responses"]["Unauthenticated"];
             403: components["responses"]["Forbidden"];
             408: components["responses"]["RequestTimeout"];
-            409: components["responses"]["Conflict"];
+            409: components["responses"]["RequestInProgress"];
             413: components["responses"]["PayloadTooLarge"];
             415: components["responses"]["UnsupportedMediaType"];
+            422: components["responses"]["IdempotencyKeyReused"];
             429: components["responses"]["BodiesInProgress"];
             500: components["responses"]["Internal"];
             503: components["responses"]["Unavailable"];
@@ -12075,6 +12202,9 @@ export interface operations {
             200: {
                 headers: {
                     "Cache-Control": components["headers"]["CacheControlNoStore"];
+                    ETag: components["headers"]["ETag"];
+                    RateLimit: components["headers"]["RateLimitState"];
+                    "RateLimit-Policy": components["headers"]["RateLimitPolicies"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -12085,10 +12215,12 @@ export interface operations {
                     };
                 };
             };
+            304: components["responses"]["NotModified"];
             400: components["responses"]["ValidationFailed"];
             401: components["responses"]["Unauthenticated"];
             403: components["responses"]["Forbidden"];
             404: components["responses"]["NotFound"];
+            429: components["responses"]["RateLimited"];
             500: components["responses"]["Internal"];
             503: components["responses"]["Unavailable"];
         };
@@ -12147,6 +12279,8 @@ export interface operations {
             200: {
                 headers: {
                     "Cache-Control": components["headers"]["CacheControlNoStore"];
+                    RateLimit: components["headers"]["RateLimitState"];
+                    "RateLimit-Policy": components["headers"]["RateLimitPolicies"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -12163,6 +12297,7 @@ export interface operations {
             404: components["responses"]["NotFound"];
             408: components["responses"]["RequestTimeout"];
             409: components["responses"]["Conflict"];
+            412: components["responses"]["PreconditionFailed"];
             413: components["responses"]["PayloadTooLarge"];
             415: components["responses"]["UnsupportedMediaType"];
             429: components["responses"]["BodiesInProgress"];
@@ -12185,6 +12320,8 @@ export interface operations {
             200: {
                 headers: {
                     "Cache-Control": components["headers"]["CacheControlNoStore"];
+                    RateLimit: components["headers"]["RateLimitState"];
+                    "RateLimit-Policy": components["headers"]["RateLimitPolicies"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -12196,7 +12333,9 @@ export interface operations {
             403: components["responses"]["Forbidden"];
             404: components["responses"]["NotFound"];
             409: components["responses"]["Conflict"];
+            412: components["responses"]["PreconditionFailed"];
             415: components["responses"]["UnsupportedMediaType"];
+            429: components["responses"]["RateLimited"];
             500: components["responses"]["Internal"];
             503: components["responses"]["Unavailable"];
         };
@@ -12223,6 +12362,8 @@ export interface operations {
             200: {
                 headers: {
                     "Cache-Control": components["headers"]["CacheControlNoStore"];
+                    RateLimit: components["headers"]["RateLimitState"];
+                    "RateLimit-Policy": components["headers"]["RateLimitPolicies"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -12237,6 +12378,7 @@ export interface operations {
             400: components["responses"]["ValidationFailed"];
             401: components["responses"]["Unauthenticated"];
             403: components["responses"]["Forbidden"];
+            429: components["responses"]["RateLimited"];
             500: components["responses"]["Internal"];
             503: components["responses"]["Unavailable"];
         };
@@ -12244,7 +12386,13 @@ export interface operations {
     createAssetAssignment: {
         parameters: {
             query?: never;
-            header?: never;
+            header?: {
+                /**
+                 * @description Makes a retry of this POST safe (IETF draft-ietf-httpapi-idempotency-key-header): a unique value the client chooses per intended operation (a UUID v4 is a good one), sent again unchanged with every retry of it - as the draft's Structured Field string (`"8e03978e-40d5-43e8-bc93-6894a57f9324"`) or bare (`8e03978e-40d5-43e8-bc93-6894a57f9324`), 1 to 255 characters. Keys belong to the company and the caller (the signed-in user; an API credential once those exist): another caller's equal key is another key. The same key with the same request (method, path with query, body) within `IDEMPOTENCY_KEY_TTL_HOURS` (24 h) of the first is not run again: the first answer is replayed - its status and body, errors included - with `Idempotent-Replayed: true`. The same key with another request is a 422 `idempotency_key_reused`; while the first request with the key is still being answered, a retry is a 409 `request_in_progress` (retry it a moment later). Not stored, so a retry runs the request again: answers 5xx, 408 and 429 (nothing was done, or the server could not say) and answers that are files rather than JSON (previews that change nothing). Without the header a POST is run every time it arrives. Full rules: docs/integrations-sync.md.
+                 * @example "8e03978e-40d5-43e8-bc93-6894a57f9324"
+                 */
+                "Idempotency-Key"?: components["parameters"]["IdempotencyKey"];
+            };
             path?: never;
             cookie?: never;
         };
@@ -12290,6 +12438,9 @@ export interface operations {
             201: {
                 headers: {
                     "Cache-Control": components["headers"]["CacheControlNoStore"];
+                    "Idempotent-Replayed": components["headers"]["IdempotentReplayed"];
+                    RateLimit: components["headers"]["RateLimitState"];
+                    "RateLimit-Policy": components["headers"]["RateLimitPolicies"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -12305,9 +12456,10 @@ export interface operations {
             403: components["responses"]["Forbidden"];
             404: components["responses"]["NotFound"];
             408: components["responses"]["RequestTimeout"];
-            409: components["responses"]["Conflict"];
+            409: components["responses"]["RequestInProgress"];
             413: components["responses"]["PayloadTooLarge"];
             415: components["responses"]["UnsupportedMediaType"];
+            422: components["responses"]["IdempotencyKeyReused"];
             429: components["responses"]["BodiesInProgress"];
             500: components["responses"]["Internal"];
             503: components["responses"]["Unavailable"];
@@ -12335,6 +12487,8 @@ export interface operations {
             200: {
                 headers: {
                     "Cache-Control": components["headers"]["CacheControlNoStore"];
+                    RateLimit: components["headers"]["RateLimitState"];
+                    "RateLimit-Policy": components["headers"]["RateLimitPolicies"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -12349,6 +12503,7 @@ export interface operations {
             400: components["responses"]["ValidationFailed"];
             401: components["responses"]["Unauthenticated"];
             403: components["responses"]["Forbidden"];
+            429: components["responses"]["RateLimited"];
             500: components["responses"]["Internal"];
             503: components["responses"]["Unavailable"];
         };
@@ -12356,7 +12511,13 @@ export interface operations {
     createAssetDamageReport: {
         parameters: {
             query?: never;
-            header?: never;
+            header?: {
+                /**
+                 * @description Makes a retry of this POST safe (IETF draft-ietf-httpapi-idempotency-key-header): a unique value the client chooses per intended operation (a UUID v4 is a good one), sent again unchanged with every retry of it - as the draft's Structured Field string (`"8e03978e-40d5-43e8-bc93-6894a57f9324"`) or bare (`8e03978e-40d5-43e8-bc93-6894a57f9324`), 1 to 255 characters. Keys belong to the company and the caller (the signed-in user; an API credential once those exist): another caller's equal key is another key. The same key with the same request (method, path with query, body) within `IDEMPOTENCY_KEY_TTL_HOURS` (24 h) of the first is not run again: the first answer is replayed - its status and body, errors included - with `Idempotent-Replayed: true`. The same key with another request is a 422 `idempotency_key_reused`; while the first request with the key is still being answered, a retry is a 409 `request_in_progress` (retry it a moment later). Not stored, so a retry runs the request again: answers 5xx, 408 and 429 (nothing was done, or the server could not say) and answers that are files rather than JSON (previews that change nothing). Without the header a POST is run every time it arrives. Full rules: docs/integrations-sync.md.
+                 * @example "8e03978e-40d5-43e8-bc93-6894a57f9324"
+                 */
+                "Idempotency-Key"?: components["parameters"]["IdempotencyKey"];
+            };
             path?: never;
             cookie?: never;
         };
@@ -12391,6 +12552,9 @@ export interface operations {
             201: {
                 headers: {
                     "Cache-Control": components["headers"]["CacheControlNoStore"];
+                    "Idempotent-Replayed": components["headers"]["IdempotentReplayed"];
+                    RateLimit: components["headers"]["RateLimitState"];
+                    "RateLimit-Policy": components["headers"]["RateLimitPolicies"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -12406,9 +12570,10 @@ export interface operations {
             403: components["responses"]["Forbidden"];
             404: components["responses"]["NotFound"];
             408: components["responses"]["RequestTimeout"];
-            409: components["responses"]["Conflict"];
+            409: components["responses"]["RequestInProgress"];
             413: components["responses"]["PayloadTooLarge"];
             415: components["responses"]["UnsupportedMediaType"];
+            422: components["responses"]["IdempotencyKeyReused"];
             429: components["responses"]["BodiesInProgress"];
             500: components["responses"]["Internal"];
             503: components["responses"]["Unavailable"];
@@ -12452,6 +12617,8 @@ export interface operations {
             200: {
                 headers: {
                     "Cache-Control": components["headers"]["CacheControlNoStore"];
+                    RateLimit: components["headers"]["RateLimitState"];
+                    "RateLimit-Policy": components["headers"]["RateLimitPolicies"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -12497,6 +12664,8 @@ export interface operations {
             200: {
                 headers: {
                     "Cache-Control": components["headers"]["CacheControlNoStore"];
+                    RateLimit: components["headers"]["RateLimitState"];
+                    "RateLimit-Policy": components["headers"]["RateLimitPolicies"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -12511,6 +12680,7 @@ export interface operations {
             400: components["responses"]["ValidationFailed"];
             401: components["responses"]["Unauthenticated"];
             403: components["responses"]["Forbidden"];
+            429: components["responses"]["RateLimited"];
             500: components["responses"]["Internal"];
             503: components["responses"]["Unavailable"];
         };
@@ -12518,7 +12688,13 @@ export interface operations {
     createAssetReturnRequest: {
         parameters: {
             query?: never;
-            header?: never;
+            header?: {
+                /**
+                 * @description Makes a retry of this POST safe (IETF draft-ietf-httpapi-idempotency-key-header): a unique value the client chooses per intended operation (a UUID v4 is a good one), sent again unchanged with every retry of it - as the draft's Structured Field string (`"8e03978e-40d5-43e8-bc93-6894a57f9324"`) or bare (`8e03978e-40d5-43e8-bc93-6894a57f9324`), 1 to 255 characters. Keys belong to the company and the caller (the signed-in user; an API credential once those exist): another caller's equal key is another key. The same key with the same request (method, path with query, body) within `IDEMPOTENCY_KEY_TTL_HOURS` (24 h) of the first is not run again: the first answer is replayed - its status and body, errors included - with `Idempotent-Replayed: true`. The same key with another request is a 422 `idempotency_key_reused`; while the first request with the key is still being answered, a retry is a 409 `request_in_progress` (retry it a moment later). Not stored, so a retry runs the request again: answers 5xx, 408 and 429 (nothing was done, or the server could not say) and answers that are files rather than JSON (previews that change nothing). Without the header a POST is run every time it arrives. Full rules: docs/integrations-sync.md.
+                 * @example "8e03978e-40d5-43e8-bc93-6894a57f9324"
+                 */
+                "Idempotency-Key"?: components["parameters"]["IdempotencyKey"];
+            };
             path?: never;
             cookie?: never;
         };
@@ -12546,6 +12722,9 @@ export interface operations {
             201: {
                 headers: {
                     "Cache-Control": components["headers"]["CacheControlNoStore"];
+                    "Idempotent-Replayed": components["headers"]["IdempotentReplayed"];
+                    RateLimit: components["headers"]["RateLimitState"];
+                    "RateLimit-Policy": components["headers"]["RateLimitPolicies"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -12561,9 +12740,10 @@ export interface operations {
             403: components["responses"]["Forbidden"];
             404: components["responses"]["NotFound"];
             408: components["responses"]["RequestTimeout"];
-            409: components["responses"]["Conflict"];
+            409: components["responses"]["RequestInProgress"];
             413: components["responses"]["PayloadTooLarge"];
             415: components["responses"]["UnsupportedMediaType"];
+            422: components["responses"]["IdempotencyKeyReused"];
             429: components["responses"]["BodiesInProgress"];
             500: components["responses"]["Internal"];
             503: components["responses"]["Unavailable"];
@@ -12606,6 +12786,8 @@ export interface operations {
             200: {
                 headers: {
                     "Cache-Control": components["headers"]["CacheControlNoStore"];
+                    RateLimit: components["headers"]["RateLimitState"];
+                    "RateLimit-Policy": components["headers"]["RateLimitPolicies"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -12651,6 +12833,8 @@ export interface operations {
             200: {
                 headers: {
                     "Cache-Control": components["headers"]["CacheControlNoStore"];
+                    RateLimit: components["headers"]["RateLimitState"];
+                    "RateLimit-Policy": components["headers"]["RateLimitPolicies"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -12666,6 +12850,7 @@ export interface operations {
             401: components["responses"]["Unauthenticated"];
             403: components["responses"]["Forbidden"];
             404: components["responses"]["NotFound"];
+            429: components["responses"]["RateLimited"];
             500: components["responses"]["Internal"];
             503: components["responses"]["Unavailable"];
         };
@@ -12696,6 +12881,8 @@ export interface operations {
             200: {
                 headers: {
                     "Cache-Control": components["headers"]["CacheControlNoStore"];
+                    RateLimit: components["headers"]["RateLimitState"];
+                    "RateLimit-Policy": components["headers"]["RateLimitPolicies"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -12710,6 +12897,7 @@ export interface operations {
             400: components["responses"]["ValidationFailed"];
             401: components["responses"]["Unauthenticated"];
             403: components["responses"]["Forbidden"];
+            429: components["responses"]["RateLimited"];
             500: components["responses"]["Internal"];
             503: components["responses"]["Unavailable"];
         };
@@ -12717,7 +12905,13 @@ export interface operations {
     createAttendanceRegularization: {
         parameters: {
             query?: never;
-            header?: never;
+            header?: {
+                /**
+                 * @description Makes a retry of this POST safe (IETF draft-ietf-httpapi-idempotency-key-header): a unique value the client chooses per intended operation (a UUID v4 is a good one), sent again unchanged with every retry of it - as the draft's Structured Field string (`"8e03978e-40d5-43e8-bc93-6894a57f9324"`) or bare (`8e03978e-40d5-43e8-bc93-6894a57f9324`), 1 to 255 characters. Keys belong to the company and the caller (the signed-in user; an API credential once those exist): another caller's equal key is another key. The same key with the same request (method, path with query, body) within `IDEMPOTENCY_KEY_TTL_HOURS` (24 h) of the first is not run again: the first answer is replayed - its status and body, errors included - with `Idempotent-Replayed: true`. The same key with another request is a 422 `idempotency_key_reused`; while the first request with the key is still being answered, a retry is a 409 `request_in_progress` (retry it a moment later). Not stored, so a retry runs the request again: answers 5xx, 408 and 429 (nothing was done, or the server could not say) and answers that are files rather than JSON (previews that change nothing). Without the header a POST is run every time it arrives. Full rules: docs/integrations-sync.md.
+                 * @example "8e03978e-40d5-43e8-bc93-6894a57f9324"
+                 */
+                "Idempotency-Key"?: components["parameters"]["IdempotencyKey"];
+            };
             path?: never;
             cookie?: never;
         };
@@ -12731,6 +12925,9 @@ export interface operations {
             201: {
                 headers: {
                     "Cache-Control": components["headers"]["CacheControlNoStore"];
+                    "Idempotent-Replayed": components["headers"]["IdempotentReplayed"];
+                    RateLimit: components["headers"]["RateLimitState"];
+                    "RateLimit-Policy": components["headers"]["RateLimitPolicies"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -12746,9 +12943,10 @@ export interface operations {
             403: components["responses"]["Forbidden"];
             404: components["responses"]["NotFound"];
             408: components["responses"]["RequestTimeout"];
-            409: components["responses"]["Conflict"];
+            409: components["responses"]["RequestInProgress"];
             413: components["responses"]["PayloadTooLarge"];
             415: components["responses"]["UnsupportedMediaType"];
+            422: components["responses"]["IdempotencyKeyReused"];
             429: components["responses"]["BodiesInProgress"];
             500: components["responses"]["Internal"];
             503: components["responses"]["Unavailable"];
@@ -12769,6 +12967,9 @@ export interface operations {
             200: {
                 headers: {
                     "Cache-Control": components["headers"]["CacheControlNoStore"];
+                    ETag: components["headers"]["ETag"];
+                    RateLimit: components["headers"]["RateLimitState"];
+                    "RateLimit-Policy": components["headers"]["RateLimitPolicies"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -12779,10 +12980,12 @@ export interface operations {
                     };
                 };
             };
+            304: components["responses"]["NotModified"];
             400: components["responses"]["ValidationFailed"];
             401: components["responses"]["Unauthenticated"];
             403: components["responses"]["Forbidden"];
             404: components["responses"]["NotFound"];
+            429: components["responses"]["RateLimited"];
             500: components["responses"]["Internal"];
             503: components["responses"]["Unavailable"];
         };
@@ -12806,6 +13009,8 @@ export interface operations {
             200: {
                 headers: {
                     "Cache-Control": components["headers"]["CacheControlNoStore"];
+                    RateLimit: components["headers"]["RateLimitState"];
+                    "RateLimit-Policy": components["headers"]["RateLimitPolicies"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -12822,6 +13027,7 @@ export interface operations {
             404: components["responses"]["NotFound"];
             408: components["responses"]["RequestTimeout"];
             409: components["responses"]["Conflict"];
+            412: components["responses"]["PreconditionFailed"];
             413: components["responses"]["PayloadTooLarge"];
             415: components["responses"]["UnsupportedMediaType"];
             429: components["responses"]["BodiesInProgress"];
@@ -12844,6 +13050,8 @@ export interface operations {
             200: {
                 headers: {
                     "Cache-Control": components["headers"]["CacheControlNoStore"];
+                    RateLimit: components["headers"]["RateLimitState"];
+                    "RateLimit-Policy": components["headers"]["RateLimitPolicies"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -12859,7 +13067,9 @@ export interface operations {
             403: components["responses"]["Forbidden"];
             404: components["responses"]["NotFound"];
             409: components["responses"]["Conflict"];
+            412: components["responses"]["PreconditionFailed"];
             415: components["responses"]["UnsupportedMediaType"];
+            429: components["responses"]["RateLimited"];
             500: components["responses"]["Internal"];
             503: components["responses"]["Unavailable"];
         };
@@ -12867,7 +13077,13 @@ export interface operations {
     checkIn: {
         parameters: {
             query?: never;
-            header?: never;
+            header?: {
+                /**
+                 * @description Makes a retry of this POST safe (IETF draft-ietf-httpapi-idempotency-key-header): a unique value the client chooses per intended operation (a UUID v4 is a good one), sent again unchanged with every retry of it - as the draft's Structured Field string (`"8e03978e-40d5-43e8-bc93-6894a57f9324"`) or bare (`8e03978e-40d5-43e8-bc93-6894a57f9324`), 1 to 255 characters. Keys belong to the company and the caller (the signed-in user; an API credential once those exist): another caller's equal key is another key. The same key with the same request (method, path with query, body) within `IDEMPOTENCY_KEY_TTL_HOURS` (24 h) of the first is not run again: the first answer is replayed - its status and body, errors included - with `Idempotent-Replayed: true`. The same key with another request is a 422 `idempotency_key_reused`; while the first request with the key is still being answered, a retry is a 409 `request_in_progress` (retry it a moment later). Not stored, so a retry runs the request again: answers 5xx, 408 and 429 (nothing was done, or the server could not say) and answers that are files rather than JSON (previews that change nothing). Without the header a POST is run every time it arrives. Full rules: docs/integrations-sync.md.
+                 * @example "8e03978e-40d5-43e8-bc93-6894a57f9324"
+                 */
+                "Idempotency-Key"?: components["parameters"]["IdempotencyKey"];
+            };
             path?: never;
             cookie?: never;
         };
@@ -12884,6 +13100,9 @@ export interface operations {
             200: {
                 headers: {
                     "Cache-Control": components["headers"]["CacheControlNoStore"];
+                    "Idempotent-Replayed": components["headers"]["IdempotentReplayed"];
+                    RateLimit: components["headers"]["RateLimitState"];
+                    "RateLimit-Policy": components["headers"]["RateLimitPolicies"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -12898,9 +13117,10 @@ export interface operations {
             401: components["responses"]["Unauthenticated"];
             403: components["responses"]["Forbidden"];
             408: components["responses"]["RequestTimeout"];
-            409: components["responses"]["Conflict"];
+            409: components["responses"]["RequestInProgress"];
             413: components["responses"]["PayloadTooLarge"];
             415: components["responses"]["UnsupportedMediaType"];
+            422: components["responses"]["IdempotencyKeyReused"];
             429: components["responses"]["BodiesInProgress"];
             500: components["responses"]["Internal"];
             503: components["responses"]["Unavailable"];
@@ -12909,7 +13129,13 @@ export interface operations {
     checkOut: {
         parameters: {
             query?: never;
-            header?: never;
+            header?: {
+                /**
+                 * @description Makes a retry of this POST safe (IETF draft-ietf-httpapi-idempotency-key-header): a unique value the client chooses per intended operation (a UUID v4 is a good one), sent again unchanged with every retry of it - as the draft's Structured Field string (`"8e03978e-40d5-43e8-bc93-6894a57f9324"`) or bare (`8e03978e-40d5-43e8-bc93-6894a57f9324`), 1 to 255 characters. Keys belong to the company and the caller (the signed-in user; an API credential once those exist): another caller's equal key is another key. The same key with the same request (method, path with query, body) within `IDEMPOTENCY_KEY_TTL_HOURS` (24 h) of the first is not run again: the first answer is replayed - its status and body, errors included - with `Idempotent-Replayed: true`. The same key with another request is a 422 `idempotency_key_reused`; while the first request with the key is still being answered, a retry is a 409 `request_in_progress` (retry it a moment later). Not stored, so a retry runs the request again: answers 5xx, 408 and 429 (nothing was done, or the server could not say) and answers that are files rather than JSON (previews that change nothing). Without the header a POST is run every time it arrives. Full rules: docs/integrations-sync.md.
+                 * @example "8e03978e-40d5-43e8-bc93-6894a57f9324"
+                 */
+                "Idempotency-Key"?: components["parameters"]["IdempotencyKey"];
+            };
             path?: never;
             cookie?: never;
         };
@@ -12926,6 +13152,9 @@ export interface operations {
             200: {
                 headers: {
                     "Cache-Control": components["headers"]["CacheControlNoStore"];
+                    "Idempotent-Replayed": components["headers"]["IdempotentReplayed"];
+                    RateLimit: components["headers"]["RateLimitState"];
+                    "RateLimit-Policy": components["headers"]["RateLimitPolicies"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -12940,9 +13169,10 @@ export interface operations {
             401: components["responses"]["Unauthenticated"];
             403: components["responses"]["Forbidden"];
             408: components["responses"]["RequestTimeout"];
-            409: components["responses"]["Conflict"];
+            409: components["responses"]["RequestInProgress"];
             413: components["responses"]["PayloadTooLarge"];
             415: components["responses"]["UnsupportedMediaType"];
+            422: components["responses"]["IdempotencyKeyReused"];
             429: components["responses"]["BodiesInProgress"];
             500: components["responses"]["Internal"];
             503: components["responses"]["Unavailable"];
@@ -12951,7 +13181,13 @@ export interface operations {
     importAttendance: {
         parameters: {
             query?: never;
-            header?: never;
+            header?: {
+                /**
+                 * @description Makes a retry of this POST safe (IETF draft-ietf-httpapi-idempotency-key-header): a unique value the client chooses per intended operation (a UUID v4 is a good one), sent again unchanged with every retry of it - as the draft's Structured Field string (`"8e03978e-40d5-43e8-bc93-6894a57f9324"`) or bare (`8e03978e-40d5-43e8-bc93-6894a57f9324`), 1 to 255 characters. Keys belong to the company and the caller (the signed-in user; an API credential once those exist): another caller's equal key is another key. The same key with the same request (method, path with query, body) within `IDEMPOTENCY_KEY_TTL_HOURS` (24 h) of the first is not run again: the first answer is replayed - its status and body, errors included - with `Idempotent-Replayed: true`. The same key with another request is a 422 `idempotency_key_reused`; while the first request with the key is still being answered, a retry is a 409 `request_in_progress` (retry it a moment later). Not stored, so a retry runs the request again: answers 5xx, 408 and 429 (nothing was done, or the server could not say) and answers that are files rather than JSON (previews that change nothing). Without the header a POST is run every time it arrives. Full rules: docs/integrations-sync.md.
+                 * @example "8e03978e-40d5-43e8-bc93-6894a57f9324"
+                 */
+                "Idempotency-Key"?: components["parameters"]["IdempotencyKey"];
+            };
             path?: never;
             cookie?: never;
         };
@@ -12965,6 +13201,9 @@ export interface operations {
             200: {
                 headers: {
                     "Cache-Control": components["headers"]["CacheControlNoStore"];
+                    "Idempotent-Replayed": components["headers"]["IdempotentReplayed"];
+                    RateLimit: components["headers"]["RateLimitState"];
+                    "RateLimit-Policy": components["headers"]["RateLimitPolicies"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -12985,8 +13224,10 @@ export interface operations {
             403: components["responses"]["ForbiddenOwnRecord"];
             404: components["responses"]["NotFound"];
             408: components["responses"]["RequestTimeout"];
+            409: components["responses"]["RequestInProgress"];
             413: components["responses"]["PayloadTooLarge"];
             415: components["responses"]["UnsupportedMediaType"];
+            422: components["responses"]["IdempotencyKeyReused"];
             429: components["responses"]["BodiesInProgress"];
             500: components["responses"]["Internal"];
             503: components["responses"]["Unavailable"];
@@ -13015,6 +13256,8 @@ export interface operations {
             200: {
                 headers: {
                     "Cache-Control": components["headers"]["CacheControlNoStore"];
+                    RateLimit: components["headers"]["RateLimitState"];
+                    "RateLimit-Policy": components["headers"]["RateLimitPolicies"];
                     /** @description The session cookie (signed in), then the `hrms.client` cookie (see `signIn`). */
                     "Set-Cookie"?: string;
                     [name: string]: unknown;
@@ -13058,6 +13301,8 @@ export interface operations {
             200: {
                 headers: {
                     "Cache-Control": components["headers"]["CacheControlNoStore"];
+                    RateLimit: components["headers"]["RateLimitState"];
+                    "RateLimit-Policy": components["headers"]["RateLimitPolicies"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -13087,6 +13332,9 @@ export interface operations {
             200: {
                 headers: {
                     "Cache-Control": components["headers"]["CacheControlNoStore"];
+                    ETag: components["headers"]["ETag"];
+                    RateLimit: components["headers"]["RateLimitState"];
+                    "RateLimit-Policy": components["headers"]["RateLimitPolicies"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -13097,9 +13345,11 @@ export interface operations {
                     };
                 };
             };
+            304: components["responses"]["NotModified"];
             400: components["responses"]["ValidationFailed"];
             401: components["responses"]["Unauthenticated"];
             403: components["responses"]["Forbidden"];
+            429: components["responses"]["RateLimited"];
             500: components["responses"]["Internal"];
             503: components["responses"]["Unavailable"];
         };
@@ -13125,6 +13375,8 @@ export interface operations {
             200: {
                 headers: {
                     "Cache-Control": components["headers"]["CacheControlNoStore"];
+                    RateLimit: components["headers"]["RateLimitState"];
+                    "RateLimit-Policy": components["headers"]["RateLimitPolicies"];
                     /** @description The `hrms.client` cookie (see `signIn`). */
                     "Set-Cookie"?: string;
                     [name: string]: unknown;
@@ -13156,6 +13408,9 @@ export interface operations {
             200: {
                 headers: {
                     "Cache-Control": components["headers"]["CacheControlNoStore"];
+                    ETag: components["headers"]["ETag"];
+                    RateLimit: components["headers"]["RateLimitState"];
+                    "RateLimit-Policy": components["headers"]["RateLimitPolicies"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -13166,9 +13421,11 @@ export interface operations {
                     };
                 };
             };
+            304: components["responses"]["NotModified"];
             400: components["responses"]["ValidationFailed"];
             401: components["responses"]["Unauthenticated"];
             403: components["responses"]["Forbidden"];
+            429: components["responses"]["RateLimited"];
             500: components["responses"]["Internal"];
             503: components["responses"]["Unavailable"];
         };
@@ -13200,6 +13457,8 @@ export interface operations {
             200: {
                 headers: {
                     "Cache-Control": components["headers"]["CacheControlNoStore"];
+                    RateLimit: components["headers"]["RateLimitState"];
+                    "RateLimit-Policy": components["headers"]["RateLimitPolicies"];
                     /** @description The session cookie, then (when the browser is not yet known to the user) the `hrms.client` cookie. */
                     "Set-Cookie"?: string;
                     [name: string]: unknown;
@@ -13226,7 +13485,13 @@ export interface operations {
     signOut: {
         parameters: {
             query?: never;
-            header?: never;
+            header?: {
+                /**
+                 * @description Makes a retry of this POST safe (IETF draft-ietf-httpapi-idempotency-key-header): a unique value the client chooses per intended operation (a UUID v4 is a good one), sent again unchanged with every retry of it - as the draft's Structured Field string (`"8e03978e-40d5-43e8-bc93-6894a57f9324"`) or bare (`8e03978e-40d5-43e8-bc93-6894a57f9324`), 1 to 255 characters. Keys belong to the company and the caller (the signed-in user; an API credential once those exist): another caller's equal key is another key. The same key with the same request (method, path with query, body) within `IDEMPOTENCY_KEY_TTL_HOURS` (24 h) of the first is not run again: the first answer is replayed - its status and body, errors included - with `Idempotent-Replayed: true`. The same key with another request is a 422 `idempotency_key_reused`; while the first request with the key is still being answered, a retry is a 409 `request_in_progress` (retry it a moment later). Not stored, so a retry runs the request again: answers 5xx, 408 and 429 (nothing was done, or the server could not say) and answers that are files rather than JSON (previews that change nothing). Without the header a POST is run every time it arrives. Full rules: docs/integrations-sync.md.
+                 * @example "8e03978e-40d5-43e8-bc93-6894a57f9324"
+                 */
+                "Idempotency-Key"?: components["parameters"]["IdempotencyKey"];
+            };
             path?: never;
             cookie?: never;
         };
@@ -13236,6 +13501,9 @@ export interface operations {
             200: {
                 headers: {
                     "Cache-Control": components["headers"]["CacheControlNoStore"];
+                    "Idempotent-Replayed": components["headers"]["IdempotentReplayed"];
+                    RateLimit: components["headers"]["RateLimitState"];
+                    "RateLimit-Policy": components["headers"]["RateLimitPolicies"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -13245,7 +13513,10 @@ export interface operations {
             400: components["responses"]["ValidationFailed"];
             401: components["responses"]["Unauthenticated"];
             403: components["responses"]["Forbidden"];
+            409: components["responses"]["RequestInProgress"];
             415: components["responses"]["UnsupportedMediaType"];
+            422: components["responses"]["IdempotencyKeyReused"];
+            429: components["responses"]["RateLimited"];
             500: components["responses"]["Internal"];
             503: components["responses"]["Unavailable"];
         };
@@ -13285,6 +13556,8 @@ export interface operations {
             202: {
                 headers: {
                     "Cache-Control": components["headers"]["CacheControlNoStore"];
+                    RateLimit: components["headers"]["RateLimitState"];
+                    "RateLimit-Policy": components["headers"]["RateLimitPolicies"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -13339,6 +13612,8 @@ export interface operations {
             201: {
                 headers: {
                     "Cache-Control": components["headers"]["CacheControlNoStore"];
+                    RateLimit: components["headers"]["RateLimitState"];
+                    "RateLimit-Policy": components["headers"]["RateLimitPolicies"];
                     /** @description The session cookie (signed in), then the `hrms.client` cookie (see `signIn`). */
                     "Set-Cookie"?: string;
                     [name: string]: unknown;
@@ -13365,7 +13640,13 @@ export interface operations {
     switchTenant: {
         parameters: {
             query?: never;
-            header?: never;
+            header?: {
+                /**
+                 * @description Makes a retry of this POST safe (IETF draft-ietf-httpapi-idempotency-key-header): a unique value the client chooses per intended operation (a UUID v4 is a good one), sent again unchanged with every retry of it - as the draft's Structured Field string (`"8e03978e-40d5-43e8-bc93-6894a57f9324"`) or bare (`8e03978e-40d5-43e8-bc93-6894a57f9324`), 1 to 255 characters. Keys belong to the company and the caller (the signed-in user; an API credential once those exist): another caller's equal key is another key. The same key with the same request (method, path with query, body) within `IDEMPOTENCY_KEY_TTL_HOURS` (24 h) of the first is not run again: the first answer is replayed - its status and body, errors included - with `Idempotent-Replayed: true`. The same key with another request is a 422 `idempotency_key_reused`; while the first request with the key is still being answered, a retry is a 409 `request_in_progress` (retry it a moment later). Not stored, so a retry runs the request again: answers 5xx, 408 and 429 (nothing was done, or the server could not say) and answers that are files rather than JSON (previews that change nothing). Without the header a POST is run every time it arrives. Full rules: docs/integrations-sync.md.
+                 * @example "8e03978e-40d5-43e8-bc93-6894a57f9324"
+                 */
+                "Idempotency-Key"?: components["parameters"]["IdempotencyKey"];
+            };
             path?: never;
             cookie?: never;
         };
@@ -13385,6 +13666,9 @@ export interface operations {
             200: {
                 headers: {
                     "Cache-Control": components["headers"]["CacheControlNoStore"];
+                    "Idempotent-Replayed": components["headers"]["IdempotentReplayed"];
+                    RateLimit: components["headers"]["RateLimitState"];
+                    "RateLimit-Policy": components["headers"]["RateLimitPolicies"];
                     /** @description The new session cookie (the session id is rotated). */
                     "Set-Cookie"?: string;
                     [name: string]: unknown;
@@ -13402,8 +13686,10 @@ export interface operations {
             403: components["responses"]["Forbidden"];
             404: components["responses"]["NotFound"];
             408: components["responses"]["RequestTimeout"];
+            409: components["responses"]["RequestInProgress"];
             413: components["responses"]["PayloadTooLarge"];
             415: components["responses"]["UnsupportedMediaType"];
+            422: components["responses"]["IdempotencyKeyReused"];
             429: components["responses"]["BodiesInProgress"];
             500: components["responses"]["Internal"];
             503: components["responses"]["Unavailable"];
@@ -13439,6 +13725,8 @@ export interface operations {
             200: {
                 headers: {
                     "Cache-Control": components["headers"]["CacheControlNoStore"];
+                    RateLimit: components["headers"]["RateLimitState"];
+                    "RateLimit-Policy": components["headers"]["RateLimitPolicies"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -13503,6 +13791,8 @@ export interface operations {
             200: {
                 headers: {
                     "Cache-Control": components["headers"]["CacheControlNoStore"];
+                    RateLimit: components["headers"]["RateLimitState"];
+                    "RateLimit-Policy": components["headers"]["RateLimitPolicies"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -13517,6 +13807,7 @@ export interface operations {
             400: components["responses"]["ValidationFailed"];
             401: components["responses"]["Unauthenticated"];
             403: components["responses"]["Forbidden"];
+            429: components["responses"]["RateLimited"];
             500: components["responses"]["Internal"];
             503: components["responses"]["Unavailable"];
         };
@@ -13541,6 +13832,8 @@ export interface operations {
             200: {
                 headers: {
                     "Cache-Control": components["headers"]["CacheControlNoStore"];
+                    RateLimit: components["headers"]["RateLimitState"];
+                    "RateLimit-Policy": components["headers"]["RateLimitPolicies"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -13555,6 +13848,7 @@ export interface operations {
             400: components["responses"]["ValidationFailed"];
             401: components["responses"]["Unauthenticated"];
             403: components["responses"]["Forbidden"];
+            429: components["responses"]["RateLimited"];
             500: components["responses"]["Internal"];
             503: components["responses"]["Unavailable"];
         };
@@ -13562,7 +13856,13 @@ export interface operations {
     createAssetCategory: {
         parameters: {
             query?: never;
-            header?: never;
+            header?: {
+                /**
+                 * @description Makes a retry of this POST safe (IETF draft-ietf-httpapi-idempotency-key-header): a unique value the client chooses per intended operation (a UUID v4 is a good one), sent again unchanged with every retry of it - as the draft's Structured Field string (`"8e03978e-40d5-43e8-bc93-6894a57f9324"`) or bare (`8e03978e-40d5-43e8-bc93-6894a57f9324`), 1 to 255 characters. Keys belong to the company and the caller (the signed-in user; an API credential once those exist): another caller's equal key is another key. The same key with the same request (method, path with query, body) within `IDEMPOTENCY_KEY_TTL_HOURS` (24 h) of the first is not run again: the first answer is replayed - its status and body, errors included - with `Idempotent-Replayed: true`. The same key with another request is a 422 `idempotency_key_reused`; while the first request with the key is still being answered, a retry is a 409 `request_in_progress` (retry it a moment later). Not stored, so a retry runs the request again: answers 5xx, 408 and 429 (nothing was done, or the server could not say) and answers that are files rather than JSON (previews that change nothing). Without the header a POST is run every time it arrives. Full rules: docs/integrations-sync.md.
+                 * @example "8e03978e-40d5-43e8-bc93-6894a57f9324"
+                 */
+                "Idempotency-Key"?: components["parameters"]["IdempotencyKey"];
+            };
             path?: never;
             cookie?: never;
         };
@@ -13587,6 +13887,9 @@ export interface operations {
             201: {
                 headers: {
                     "Cache-Control": components["headers"]["CacheControlNoStore"];
+                    "Idempotent-Replayed": components["headers"]["IdempotentReplayed"];
+                    RateLimit: components["headers"]["RateLimitState"];
+                    "RateLimit-Policy": components["headers"]["RateLimitPolicies"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -13601,9 +13904,10 @@ export interface operations {
             401: components["responses"]["Unauthenticated"];
             403: components["responses"]["Forbidden"];
             408: components["responses"]["RequestTimeout"];
-            409: components["responses"]["Conflict"];
+            409: components["responses"]["RequestInProgress"];
             413: components["responses"]["PayloadTooLarge"];
             415: components["responses"]["UnsupportedMediaType"];
+            422: components["responses"]["IdempotencyKeyReused"];
             429: components["responses"]["BodiesInProgress"];
             500: components["responses"]["Internal"];
             503: components["responses"]["Unavailable"];
@@ -13624,6 +13928,9 @@ export interface operations {
             200: {
                 headers: {
                     "Cache-Control": components["headers"]["CacheControlNoStore"];
+                    ETag: components["headers"]["ETag"];
+                    RateLimit: components["headers"]["RateLimitState"];
+                    "RateLimit-Policy": components["headers"]["RateLimitPolicies"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -13634,10 +13941,12 @@ export interface operations {
                     };
                 };
             };
+            304: components["responses"]["NotModified"];
             400: components["responses"]["ValidationFailed"];
             401: components["responses"]["Unauthenticated"];
             403: components["responses"]["Forbidden"];
             404: components["responses"]["NotFound"];
+            429: components["responses"]["RateLimited"];
             500: components["responses"]["Internal"];
             503: components["responses"]["Unavailable"];
         };
@@ -13666,6 +13975,8 @@ export interface operations {
             200: {
                 headers: {
                     "Cache-Control": components["headers"]["CacheControlNoStore"];
+                    RateLimit: components["headers"]["RateLimitState"];
+                    "RateLimit-Policy": components["headers"]["RateLimitPolicies"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -13682,6 +13993,7 @@ export interface operations {
             404: components["responses"]["NotFound"];
             408: components["responses"]["RequestTimeout"];
             409: components["responses"]["Conflict"];
+            412: components["responses"]["PreconditionFailed"];
             413: components["responses"]["PayloadTooLarge"];
             415: components["responses"]["UnsupportedMediaType"];
             429: components["responses"]["BodiesInProgress"];
@@ -13704,6 +14016,8 @@ export interface operations {
             200: {
                 headers: {
                     "Cache-Control": components["headers"]["CacheControlNoStore"];
+                    RateLimit: components["headers"]["RateLimitState"];
+                    "RateLimit-Policy": components["headers"]["RateLimitPolicies"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -13715,7 +14029,9 @@ export interface operations {
             403: components["responses"]["Forbidden"];
             404: components["responses"]["NotFound"];
             409: components["responses"]["Conflict"];
+            412: components["responses"]["PreconditionFailed"];
             415: components["responses"]["UnsupportedMediaType"];
+            429: components["responses"]["RateLimited"];
             500: components["responses"]["Internal"];
             503: components["responses"]["Unavailable"];
         };
@@ -13733,6 +14049,9 @@ export interface operations {
             200: {
                 headers: {
                     "Cache-Control": components["headers"]["CacheControlNoStore"];
+                    ETag: components["headers"]["ETag"];
+                    RateLimit: components["headers"]["RateLimitState"];
+                    "RateLimit-Policy": components["headers"]["RateLimitPolicies"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -13743,9 +14062,11 @@ export interface operations {
                     };
                 };
             };
+            304: components["responses"]["NotModified"];
             400: components["responses"]["ValidationFailed"];
             401: components["responses"]["Unauthenticated"];
             403: components["responses"]["Forbidden"];
+            429: components["responses"]["RateLimited"];
             500: components["responses"]["Internal"];
             503: components["responses"]["Unavailable"];
         };
@@ -13753,7 +14074,13 @@ export interface operations {
     updateAttendanceSettings: {
         parameters: {
             query?: never;
-            header?: never;
+            header?: {
+                /**
+                 * @description Makes a retry of this POST safe (IETF draft-ietf-httpapi-idempotency-key-header): a unique value the client chooses per intended operation (a UUID v4 is a good one), sent again unchanged with every retry of it - as the draft's Structured Field string (`"8e03978e-40d5-43e8-bc93-6894a57f9324"`) or bare (`8e03978e-40d5-43e8-bc93-6894a57f9324`), 1 to 255 characters. Keys belong to the company and the caller (the signed-in user; an API credential once those exist): another caller's equal key is another key. The same key with the same request (method, path with query, body) within `IDEMPOTENCY_KEY_TTL_HOURS` (24 h) of the first is not run again: the first answer is replayed - its status and body, errors included - with `Idempotent-Replayed: true`. The same key with another request is a 422 `idempotency_key_reused`; while the first request with the key is still being answered, a retry is a 409 `request_in_progress` (retry it a moment later). Not stored, so a retry runs the request again: answers 5xx, 408 and 429 (nothing was done, or the server could not say) and answers that are files rather than JSON (previews that change nothing). Without the header a POST is run every time it arrives. Full rules: docs/integrations-sync.md.
+                 * @example "8e03978e-40d5-43e8-bc93-6894a57f9324"
+                 */
+                "Idempotency-Key"?: components["parameters"]["IdempotencyKey"];
+            };
             path?: never;
             cookie?: never;
         };
@@ -13767,6 +14094,9 @@ export interface operations {
             200: {
                 headers: {
                     "Cache-Control": components["headers"]["CacheControlNoStore"];
+                    "Idempotent-Replayed": components["headers"]["IdempotentReplayed"];
+                    RateLimit: components["headers"]["RateLimitState"];
+                    "RateLimit-Policy": components["headers"]["RateLimitPolicies"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -13781,8 +14111,10 @@ export interface operations {
             401: components["responses"]["Unauthenticated"];
             403: components["responses"]["Forbidden"];
             408: components["responses"]["RequestTimeout"];
+            409: components["responses"]["RequestInProgress"];
             413: components["responses"]["PayloadTooLarge"];
             415: components["responses"]["UnsupportedMediaType"];
+            422: components["responses"]["IdempotencyKeyReused"];
             429: components["responses"]["BodiesInProgress"];
             500: components["responses"]["Internal"];
             503: components["responses"]["Unavailable"];
@@ -13806,6 +14138,8 @@ export interface operations {
             200: {
                 headers: {
                     "Cache-Control": components["headers"]["CacheControlNoStore"];
+                    RateLimit: components["headers"]["RateLimitState"];
+                    "RateLimit-Policy": components["headers"]["RateLimitPolicies"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -13820,6 +14154,7 @@ export interface operations {
             400: components["responses"]["ValidationFailed"];
             401: components["responses"]["Unauthenticated"];
             403: components["responses"]["Forbidden"];
+            429: components["responses"]["RateLimited"];
             500: components["responses"]["Internal"];
             503: components["responses"]["Unavailable"];
         };
@@ -13827,7 +14162,13 @@ export interface operations {
     createBranch: {
         parameters: {
             query?: never;
-            header?: never;
+            header?: {
+                /**
+                 * @description Makes a retry of this POST safe (IETF draft-ietf-httpapi-idempotency-key-header): a unique value the client chooses per intended operation (a UUID v4 is a good one), sent again unchanged with every retry of it - as the draft's Structured Field string (`"8e03978e-40d5-43e8-bc93-6894a57f9324"`) or bare (`8e03978e-40d5-43e8-bc93-6894a57f9324`), 1 to 255 characters. Keys belong to the company and the caller (the signed-in user; an API credential once those exist): another caller's equal key is another key. The same key with the same request (method, path with query, body) within `IDEMPOTENCY_KEY_TTL_HOURS` (24 h) of the first is not run again: the first answer is replayed - its status and body, errors included - with `Idempotent-Replayed: true`. The same key with another request is a 422 `idempotency_key_reused`; while the first request with the key is still being answered, a retry is a 409 `request_in_progress` (retry it a moment later). Not stored, so a retry runs the request again: answers 5xx, 408 and 429 (nothing was done, or the server could not say) and answers that are files rather than JSON (previews that change nothing). Without the header a POST is run every time it arrives. Full rules: docs/integrations-sync.md.
+                 * @example "8e03978e-40d5-43e8-bc93-6894a57f9324"
+                 */
+                "Idempotency-Key"?: components["parameters"]["IdempotencyKey"];
+            };
             path?: never;
             cookie?: never;
         };
@@ -13841,6 +14182,9 @@ export interface operations {
             201: {
                 headers: {
                     "Cache-Control": components["headers"]["CacheControlNoStore"];
+                    "Idempotent-Replayed": components["headers"]["IdempotentReplayed"];
+                    RateLimit: components["headers"]["RateLimitState"];
+                    "RateLimit-Policy": components["headers"]["RateLimitPolicies"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -13855,9 +14199,10 @@ export interface operations {
             401: components["responses"]["Unauthenticated"];
             403: components["responses"]["Forbidden"];
             408: components["responses"]["RequestTimeout"];
-            409: components["responses"]["Conflict"];
+            409: components["responses"]["RequestInProgress"];
             413: components["responses"]["PayloadTooLarge"];
             415: components["responses"]["UnsupportedMediaType"];
+            422: components["responses"]["IdempotencyKeyReused"];
             429: components["responses"]["BodiesInProgress"];
             500: components["responses"]["Internal"];
             503: components["responses"]["Unavailable"];
@@ -13879,6 +14224,9 @@ export interface operations {
             200: {
                 headers: {
                     "Cache-Control": components["headers"]["CacheControlNoStore"];
+                    ETag: components["headers"]["ETag"];
+                    RateLimit: components["headers"]["RateLimitState"];
+                    "RateLimit-Policy": components["headers"]["RateLimitPolicies"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -13889,10 +14237,12 @@ export interface operations {
                     };
                 };
             };
+            304: components["responses"]["NotModified"];
             400: components["responses"]["ValidationFailed"];
             401: components["responses"]["Unauthenticated"];
             403: components["responses"]["Forbidden"];
             404: components["responses"]["NotFound"];
+            429: components["responses"]["RateLimited"];
             500: components["responses"]["Internal"];
             503: components["responses"]["Unavailable"];
         };
@@ -13917,6 +14267,8 @@ export interface operations {
             200: {
                 headers: {
                     "Cache-Control": components["headers"]["CacheControlNoStore"];
+                    RateLimit: components["headers"]["RateLimitState"];
+                    "RateLimit-Policy": components["headers"]["RateLimitPolicies"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -13933,6 +14285,7 @@ export interface operations {
             404: components["responses"]["NotFound"];
             408: components["responses"]["RequestTimeout"];
             409: components["responses"]["Conflict"];
+            412: components["responses"]["PreconditionFailed"];
             413: components["responses"]["PayloadTooLarge"];
             415: components["responses"]["UnsupportedMediaType"];
             429: components["responses"]["BodiesInProgress"];
@@ -13956,6 +14309,8 @@ export interface operations {
             200: {
                 headers: {
                     "Cache-Control": components["headers"]["CacheControlNoStore"];
+                    RateLimit: components["headers"]["RateLimitState"];
+                    "RateLimit-Policy": components["headers"]["RateLimitPolicies"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -13967,7 +14322,9 @@ export interface operations {
             403: components["responses"]["Forbidden"];
             404: components["responses"]["NotFound"];
             409: components["responses"]["Conflict"];
+            412: components["responses"]["PreconditionFailed"];
             415: components["responses"]["UnsupportedMediaType"];
+            429: components["responses"]["RateLimited"];
             500: components["responses"]["Internal"];
             503: components["responses"]["Unavailable"];
         };
@@ -13985,6 +14342,9 @@ export interface operations {
             200: {
                 headers: {
                     "Cache-Control": components["headers"]["CacheControlNoStore"];
+                    ETag: components["headers"]["ETag"];
+                    RateLimit: components["headers"]["RateLimitState"];
+                    "RateLimit-Policy": components["headers"]["RateLimitPolicies"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -13995,9 +14355,11 @@ export interface operations {
                     };
                 };
             };
+            304: components["responses"]["NotModified"];
             400: components["responses"]["ValidationFailed"];
             401: components["responses"]["Unauthenticated"];
             403: components["responses"]["Forbidden"];
+            429: components["responses"]["RateLimited"];
             500: components["responses"]["Internal"];
             503: components["responses"]["Unavailable"];
         };
@@ -14005,7 +14367,13 @@ export interface operations {
     updateCompanySettings: {
         parameters: {
             query?: never;
-            header?: never;
+            header?: {
+                /**
+                 * @description Makes a retry of this POST safe (IETF draft-ietf-httpapi-idempotency-key-header): a unique value the client chooses per intended operation (a UUID v4 is a good one), sent again unchanged with every retry of it - as the draft's Structured Field string (`"8e03978e-40d5-43e8-bc93-6894a57f9324"`) or bare (`8e03978e-40d5-43e8-bc93-6894a57f9324`), 1 to 255 characters. Keys belong to the company and the caller (the signed-in user; an API credential once those exist): another caller's equal key is another key. The same key with the same request (method, path with query, body) within `IDEMPOTENCY_KEY_TTL_HOURS` (24 h) of the first is not run again: the first answer is replayed - its status and body, errors included - with `Idempotent-Replayed: true`. The same key with another request is a 422 `idempotency_key_reused`; while the first request with the key is still being answered, a retry is a 409 `request_in_progress` (retry it a moment later). Not stored, so a retry runs the request again: answers 5xx, 408 and 429 (nothing was done, or the server could not say) and answers that are files rather than JSON (previews that change nothing). Without the header a POST is run every time it arrives. Full rules: docs/integrations-sync.md.
+                 * @example "8e03978e-40d5-43e8-bc93-6894a57f9324"
+                 */
+                "Idempotency-Key"?: components["parameters"]["IdempotencyKey"];
+            };
             path?: never;
             cookie?: never;
         };
@@ -14030,6 +14398,9 @@ export interface operations {
             200: {
                 headers: {
                     "Cache-Control": components["headers"]["CacheControlNoStore"];
+                    "Idempotent-Replayed": components["headers"]["IdempotentReplayed"];
+                    RateLimit: components["headers"]["RateLimitState"];
+                    "RateLimit-Policy": components["headers"]["RateLimitPolicies"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -14044,8 +14415,12 @@ export interface operations {
             401: components["responses"]["Unauthenticated"];
             403: components["responses"]["Forbidden"];
             408: components["responses"]["RequestTimeout"];
+            409: components["responses"]["RequestInProgress"];
+            412: components["responses"]["PreconditionFailed"];
             413: components["responses"]["PayloadTooLarge"];
             415: components["responses"]["UnsupportedMediaType"];
+            422: components["responses"]["IdempotencyKeyReused"];
+            428: components["responses"]["PreconditionRequired"];
             429: components["responses"]["BodiesInProgress"];
             500: components["responses"]["Internal"];
             503: components["responses"]["Unavailable"];
@@ -14064,6 +14439,9 @@ export interface operations {
             200: {
                 headers: {
                     "Cache-Control": components["headers"]["CacheControlNoStore"];
+                    ETag: components["headers"]["ETag"];
+                    RateLimit: components["headers"]["RateLimitState"];
+                    "RateLimit-Policy": components["headers"]["RateLimitPolicies"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -14077,9 +14455,11 @@ export interface operations {
                     };
                 };
             };
+            304: components["responses"]["NotModified"];
             400: components["responses"]["ValidationFailed"];
             401: components["responses"]["Unauthenticated"];
             403: components["responses"]["Forbidden"];
+            429: components["responses"]["RateLimited"];
             500: components["responses"]["Internal"];
             503: components["responses"]["Unavailable"];
         };
@@ -14087,7 +14467,13 @@ export interface operations {
     inviteMember: {
         parameters: {
             query?: never;
-            header?: never;
+            header?: {
+                /**
+                 * @description Makes a retry of this POST safe (IETF draft-ietf-httpapi-idempotency-key-header): a unique value the client chooses per intended operation (a UUID v4 is a good one), sent again unchanged with every retry of it - as the draft's Structured Field string (`"8e03978e-40d5-43e8-bc93-6894a57f9324"`) or bare (`8e03978e-40d5-43e8-bc93-6894a57f9324`), 1 to 255 characters. Keys belong to the company and the caller (the signed-in user; an API credential once those exist): another caller's equal key is another key. The same key with the same request (method, path with query, body) within `IDEMPOTENCY_KEY_TTL_HOURS` (24 h) of the first is not run again: the first answer is replayed - its status and body, errors included - with `Idempotent-Replayed: true`. The same key with another request is a 422 `idempotency_key_reused`; while the first request with the key is still being answered, a retry is a 409 `request_in_progress` (retry it a moment later). Not stored, so a retry runs the request again: answers 5xx, 408 and 429 (nothing was done, or the server could not say) and answers that are files rather than JSON (previews that change nothing). Without the header a POST is run every time it arrives. Full rules: docs/integrations-sync.md.
+                 * @example "8e03978e-40d5-43e8-bc93-6894a57f9324"
+                 */
+                "Idempotency-Key"?: components["parameters"]["IdempotencyKey"];
+            };
             path?: never;
             cookie?: never;
         };
@@ -14109,6 +14495,9 @@ export interface operations {
             201: {
                 headers: {
                     "Cache-Control": components["headers"]["CacheControlNoStore"];
+                    "Idempotent-Replayed": components["headers"]["IdempotentReplayed"];
+                    RateLimit: components["headers"]["RateLimitState"];
+                    "RateLimit-Policy": components["headers"]["RateLimitPolicies"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -14124,9 +14513,10 @@ export interface operations {
             403: components["responses"]["Forbidden"];
             404: components["responses"]["NotFound"];
             408: components["responses"]["RequestTimeout"];
-            409: components["responses"]["Conflict"];
+            409: components["responses"]["RequestInProgress"];
             413: components["responses"]["PayloadTooLarge"];
             415: components["responses"]["UnsupportedMediaType"];
+            422: components["responses"]["IdempotencyKeyReused"];
             429: components["responses"]["RateLimited"];
             500: components["responses"]["Internal"];
             503: components["responses"]["Unavailable"];
@@ -14158,6 +14548,8 @@ export interface operations {
             200: {
                 headers: {
                     "Cache-Control": components["headers"]["CacheControlNoStore"];
+                    RateLimit: components["headers"]["RateLimitState"];
+                    "RateLimit-Policy": components["headers"]["RateLimitPolicies"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -14196,6 +14588,8 @@ export interface operations {
             200: {
                 headers: {
                     "Cache-Control": components["headers"]["CacheControlNoStore"];
+                    RateLimit: components["headers"]["RateLimitState"];
+                    "RateLimit-Policy": components["headers"]["RateLimitPolicies"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -14208,6 +14602,7 @@ export interface operations {
             404: components["responses"]["NotFound"];
             409: components["responses"]["Conflict"];
             415: components["responses"]["UnsupportedMediaType"];
+            429: components["responses"]["RateLimited"];
             500: components["responses"]["Internal"];
             503: components["responses"]["Unavailable"];
         };
@@ -14225,6 +14620,9 @@ export interface operations {
             200: {
                 headers: {
                     "Cache-Control": components["headers"]["CacheControlNoStore"];
+                    ETag: components["headers"]["ETag"];
+                    RateLimit: components["headers"]["RateLimitState"];
+                    "RateLimit-Policy": components["headers"]["RateLimitPolicies"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -14235,9 +14633,11 @@ export interface operations {
                     };
                 };
             };
+            304: components["responses"]["NotModified"];
             400: components["responses"]["ValidationFailed"];
             401: components["responses"]["Unauthenticated"];
             403: components["responses"]["Forbidden"];
+            429: components["responses"]["RateLimited"];
             500: components["responses"]["Internal"];
             503: components["responses"]["Unavailable"];
         };
@@ -14245,7 +14645,13 @@ export interface operations {
     updateEsiSettings: {
         parameters: {
             query?: never;
-            header?: never;
+            header?: {
+                /**
+                 * @description Makes a retry of this POST safe (IETF draft-ietf-httpapi-idempotency-key-header): a unique value the client chooses per intended operation (a UUID v4 is a good one), sent again unchanged with every retry of it - as the draft's Structured Field string (`"8e03978e-40d5-43e8-bc93-6894a57f9324"`) or bare (`8e03978e-40d5-43e8-bc93-6894a57f9324`), 1 to 255 characters. Keys belong to the company and the caller (the signed-in user; an API credential once those exist): another caller's equal key is another key. The same key with the same request (method, path with query, body) within `IDEMPOTENCY_KEY_TTL_HOURS` (24 h) of the first is not run again: the first answer is replayed - its status and body, errors included - with `Idempotent-Replayed: true`. The same key with another request is a 422 `idempotency_key_reused`; while the first request with the key is still being answered, a retry is a 409 `request_in_progress` (retry it a moment later). Not stored, so a retry runs the request again: answers 5xx, 408 and 429 (nothing was done, or the server could not say) and answers that are files rather than JSON (previews that change nothing). Without the header a POST is run every time it arrives. Full rules: docs/integrations-sync.md.
+                 * @example "8e03978e-40d5-43e8-bc93-6894a57f9324"
+                 */
+                "Idempotency-Key"?: components["parameters"]["IdempotencyKey"];
+            };
             path?: never;
             cookie?: never;
         };
@@ -14259,6 +14665,9 @@ export interface operations {
             200: {
                 headers: {
                     "Cache-Control": components["headers"]["CacheControlNoStore"];
+                    "Idempotent-Replayed": components["headers"]["IdempotentReplayed"];
+                    RateLimit: components["headers"]["RateLimitState"];
+                    "RateLimit-Policy": components["headers"]["RateLimitPolicies"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -14273,8 +14682,10 @@ export interface operations {
             401: components["responses"]["Unauthenticated"];
             403: components["responses"]["Forbidden"];
             408: components["responses"]["RequestTimeout"];
+            409: components["responses"]["RequestInProgress"];
             413: components["responses"]["PayloadTooLarge"];
             415: components["responses"]["UnsupportedMediaType"];
+            422: components["responses"]["IdempotencyKeyReused"];
             429: components["responses"]["BodiesInProgress"];
             500: components["responses"]["Internal"];
             503: components["responses"]["Unavailable"];
@@ -14296,6 +14707,8 @@ export interface operations {
             200: {
                 headers: {
                     "Cache-Control": components["headers"]["CacheControlNoStore"];
+                    RateLimit: components["headers"]["RateLimitState"];
+                    "RateLimit-Policy": components["headers"]["RateLimitPolicies"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -14309,6 +14722,7 @@ export interface operations {
             400: components["responses"]["ValidationFailed"];
             401: components["responses"]["Unauthenticated"];
             403: components["responses"]["Forbidden"];
+            429: components["responses"]["RateLimited"];
             500: components["responses"]["Internal"];
             503: components["responses"]["Unavailable"];
         };
@@ -14316,7 +14730,13 @@ export interface operations {
     createExpenseCategory: {
         parameters: {
             query?: never;
-            header?: never;
+            header?: {
+                /**
+                 * @description Makes a retry of this POST safe (IETF draft-ietf-httpapi-idempotency-key-header): a unique value the client chooses per intended operation (a UUID v4 is a good one), sent again unchanged with every retry of it - as the draft's Structured Field string (`"8e03978e-40d5-43e8-bc93-6894a57f9324"`) or bare (`8e03978e-40d5-43e8-bc93-6894a57f9324`), 1 to 255 characters. Keys belong to the company and the caller (the signed-in user; an API credential once those exist): another caller's equal key is another key. The same key with the same request (method, path with query, body) within `IDEMPOTENCY_KEY_TTL_HOURS` (24 h) of the first is not run again: the first answer is replayed - its status and body, errors included - with `Idempotent-Replayed: true`. The same key with another request is a 422 `idempotency_key_reused`; while the first request with the key is still being answered, a retry is a 409 `request_in_progress` (retry it a moment later). Not stored, so a retry runs the request again: answers 5xx, 408 and 429 (nothing was done, or the server could not say) and answers that are files rather than JSON (previews that change nothing). Without the header a POST is run every time it arrives. Full rules: docs/integrations-sync.md.
+                 * @example "8e03978e-40d5-43e8-bc93-6894a57f9324"
+                 */
+                "Idempotency-Key"?: components["parameters"]["IdempotencyKey"];
+            };
             path?: never;
             cookie?: never;
         };
@@ -14330,6 +14750,9 @@ export interface operations {
             201: {
                 headers: {
                     "Cache-Control": components["headers"]["CacheControlNoStore"];
+                    "Idempotent-Replayed": components["headers"]["IdempotentReplayed"];
+                    RateLimit: components["headers"]["RateLimitState"];
+                    "RateLimit-Policy": components["headers"]["RateLimitPolicies"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -14344,9 +14767,10 @@ export interface operations {
             401: components["responses"]["Unauthenticated"];
             403: components["responses"]["Forbidden"];
             408: components["responses"]["RequestTimeout"];
-            409: components["responses"]["Conflict"];
+            409: components["responses"]["RequestInProgress"];
             413: components["responses"]["PayloadTooLarge"];
             415: components["responses"]["UnsupportedMediaType"];
+            422: components["responses"]["IdempotencyKeyReused"];
             429: components["responses"]["BodiesInProgress"];
             500: components["responses"]["Internal"];
             503: components["responses"]["Unavailable"];
@@ -14367,6 +14791,9 @@ export interface operations {
             200: {
                 headers: {
                     "Cache-Control": components["headers"]["CacheControlNoStore"];
+                    ETag: components["headers"]["ETag"];
+                    RateLimit: components["headers"]["RateLimitState"];
+                    "RateLimit-Policy": components["headers"]["RateLimitPolicies"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -14377,10 +14804,12 @@ export interface operations {
                     };
                 };
             };
+            304: components["responses"]["NotModified"];
             400: components["responses"]["ValidationFailed"];
             401: components["responses"]["Unauthenticated"];
             403: components["responses"]["Forbidden"];
             404: components["responses"]["NotFound"];
+            429: components["responses"]["RateLimited"];
             500: components["responses"]["Internal"];
             503: components["responses"]["Unavailable"];
         };
@@ -14404,6 +14833,8 @@ export interface operations {
             200: {
                 headers: {
                     "Cache-Control": components["headers"]["CacheControlNoStore"];
+                    RateLimit: components["headers"]["RateLimitState"];
+                    "RateLimit-Policy": components["headers"]["RateLimitPolicies"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -14420,6 +14851,7 @@ export interface operations {
             404: components["responses"]["NotFound"];
             408: components["responses"]["RequestTimeout"];
             409: components["responses"]["Conflict"];
+            412: components["responses"]["PreconditionFailed"];
             413: components["responses"]["PayloadTooLarge"];
             415: components["responses"]["UnsupportedMediaType"];
             429: components["responses"]["BodiesInProgress"];
@@ -14442,6 +14874,8 @@ export interface operations {
             200: {
                 headers: {
                     "Cache-Control": components["headers"]["CacheControlNoStore"];
+                    RateLimit: components["headers"]["RateLimitState"];
+                    "RateLimit-Policy": components["headers"]["RateLimitPolicies"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -14453,7 +14887,9 @@ export interface operations {
             403: components["responses"]["Forbidden"];
             404: components["responses"]["NotFound"];
             409: components["responses"]["Conflict"];
+            412: components["responses"]["PreconditionFailed"];
             415: components["responses"]["UnsupportedMediaType"];
+            429: components["responses"]["RateLimited"];
             500: components["responses"]["Internal"];
             503: components["responses"]["Unavailable"];
         };
@@ -14471,6 +14907,9 @@ export interface operations {
             200: {
                 headers: {
                     "Cache-Control": components["headers"]["CacheControlNoStore"];
+                    ETag: components["headers"]["ETag"];
+                    RateLimit: components["headers"]["RateLimitState"];
+                    "RateLimit-Policy": components["headers"]["RateLimitPolicies"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -14481,9 +14920,11 @@ export interface operations {
                     };
                 };
             };
+            304: components["responses"]["NotModified"];
             400: components["responses"]["ValidationFailed"];
             401: components["responses"]["Unauthenticated"];
             403: components["responses"]["Forbidden"];
+            429: components["responses"]["RateLimited"];
             500: components["responses"]["Internal"];
             503: components["responses"]["Unavailable"];
         };
@@ -14491,7 +14932,13 @@ export interface operations {
     updateGratuitySettings: {
         parameters: {
             query?: never;
-            header?: never;
+            header?: {
+                /**
+                 * @description Makes a retry of this POST safe (IETF draft-ietf-httpapi-idempotency-key-header): a unique value the client chooses per intended operation (a UUID v4 is a good one), sent again unchanged with every retry of it - as the draft's Structured Field string (`"8e03978e-40d5-43e8-bc93-6894a57f9324"`) or bare (`8e03978e-40d5-43e8-bc93-6894a57f9324`), 1 to 255 characters. Keys belong to the company and the caller (the signed-in user; an API credential once those exist): another caller's equal key is another key. The same key with the same request (method, path with query, body) within `IDEMPOTENCY_KEY_TTL_HOURS` (24 h) of the first is not run again: the first answer is replayed - its status and body, errors included - with `Idempotent-Replayed: true`. The same key with another request is a 422 `idempotency_key_reused`; while the first request with the key is still being answered, a retry is a 409 `request_in_progress` (retry it a moment later). Not stored, so a retry runs the request again: answers 5xx, 408 and 429 (nothing was done, or the server could not say) and answers that are files rather than JSON (previews that change nothing). Without the header a POST is run every time it arrives. Full rules: docs/integrations-sync.md.
+                 * @example "8e03978e-40d5-43e8-bc93-6894a57f9324"
+                 */
+                "Idempotency-Key"?: components["parameters"]["IdempotencyKey"];
+            };
             path?: never;
             cookie?: never;
         };
@@ -14505,6 +14952,9 @@ export interface operations {
             200: {
                 headers: {
                     "Cache-Control": components["headers"]["CacheControlNoStore"];
+                    "Idempotent-Replayed": components["headers"]["IdempotentReplayed"];
+                    RateLimit: components["headers"]["RateLimitState"];
+                    "RateLimit-Policy": components["headers"]["RateLimitPolicies"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -14519,8 +14969,10 @@ export interface operations {
             401: components["responses"]["Unauthenticated"];
             403: components["responses"]["Forbidden"];
             408: components["responses"]["RequestTimeout"];
+            409: components["responses"]["RequestInProgress"];
             413: components["responses"]["PayloadTooLarge"];
             415: components["responses"]["UnsupportedMediaType"];
+            422: components["responses"]["IdempotencyKeyReused"];
             429: components["responses"]["BodiesInProgress"];
             500: components["responses"]["Internal"];
             503: components["responses"]["Unavailable"];
@@ -14542,6 +14994,8 @@ export interface operations {
             200: {
                 headers: {
                     "Cache-Control": components["headers"]["CacheControlNoStore"];
+                    RateLimit: components["headers"]["RateLimitState"];
+                    "RateLimit-Policy": components["headers"]["RateLimitPolicies"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -14555,6 +15009,7 @@ export interface operations {
             400: components["responses"]["ValidationFailed"];
             401: components["responses"]["Unauthenticated"];
             403: components["responses"]["Forbidden"];
+            429: components["responses"]["RateLimited"];
             500: components["responses"]["Internal"];
             503: components["responses"]["Unavailable"];
         };
@@ -14562,7 +15017,13 @@ export interface operations {
     createLoanType: {
         parameters: {
             query?: never;
-            header?: never;
+            header?: {
+                /**
+                 * @description Makes a retry of this POST safe (IETF draft-ietf-httpapi-idempotency-key-header): a unique value the client chooses per intended operation (a UUID v4 is a good one), sent again unchanged with every retry of it - as the draft's Structured Field string (`"8e03978e-40d5-43e8-bc93-6894a57f9324"`) or bare (`8e03978e-40d5-43e8-bc93-6894a57f9324`), 1 to 255 characters. Keys belong to the company and the caller (the signed-in user; an API credential once those exist): another caller's equal key is another key. The same key with the same request (method, path with query, body) within `IDEMPOTENCY_KEY_TTL_HOURS` (24 h) of the first is not run again: the first answer is replayed - its status and body, errors included - with `Idempotent-Replayed: true`. The same key with another request is a 422 `idempotency_key_reused`; while the first request with the key is still being answered, a retry is a 409 `request_in_progress` (retry it a moment later). Not stored, so a retry runs the request again: answers 5xx, 408 and 429 (nothing was done, or the server could not say) and answers that are files rather than JSON (previews that change nothing). Without the header a POST is run every time it arrives. Full rules: docs/integrations-sync.md.
+                 * @example "8e03978e-40d5-43e8-bc93-6894a57f9324"
+                 */
+                "Idempotency-Key"?: components["parameters"]["IdempotencyKey"];
+            };
             path?: never;
             cookie?: never;
         };
@@ -14576,6 +15037,9 @@ export interface operations {
             201: {
                 headers: {
                     "Cache-Control": components["headers"]["CacheControlNoStore"];
+                    "Idempotent-Replayed": components["headers"]["IdempotentReplayed"];
+                    RateLimit: components["headers"]["RateLimitState"];
+                    "RateLimit-Policy": components["headers"]["RateLimitPolicies"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -14590,9 +15054,10 @@ export interface operations {
             401: components["responses"]["Unauthenticated"];
             403: components["responses"]["Forbidden"];
             408: components["responses"]["RequestTimeout"];
-            409: components["responses"]["Conflict"];
+            409: components["responses"]["RequestInProgress"];
             413: components["responses"]["PayloadTooLarge"];
             415: components["responses"]["UnsupportedMediaType"];
+            422: components["responses"]["IdempotencyKeyReused"];
             429: components["responses"]["BodiesInProgress"];
             500: components["responses"]["Internal"];
             503: components["responses"]["Unavailable"];
@@ -14613,6 +15078,9 @@ export interface operations {
             200: {
                 headers: {
                     "Cache-Control": components["headers"]["CacheControlNoStore"];
+                    ETag: components["headers"]["ETag"];
+                    RateLimit: components["headers"]["RateLimitState"];
+                    "RateLimit-Policy": components["headers"]["RateLimitPolicies"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -14623,10 +15091,12 @@ export interface operations {
                     };
                 };
             };
+            304: components["responses"]["NotModified"];
             400: components["responses"]["ValidationFailed"];
             401: components["responses"]["Unauthenticated"];
             403: components["responses"]["Forbidden"];
             404: components["responses"]["NotFound"];
+            429: components["responses"]["RateLimited"];
             500: components["responses"]["Internal"];
             503: components["responses"]["Unavailable"];
         };
@@ -14650,6 +15120,8 @@ export interface operations {
             200: {
                 headers: {
                     "Cache-Control": components["headers"]["CacheControlNoStore"];
+                    RateLimit: components["headers"]["RateLimitState"];
+                    "RateLimit-Policy": components["headers"]["RateLimitPolicies"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -14666,6 +15138,7 @@ export interface operations {
             404: components["responses"]["NotFound"];
             408: components["responses"]["RequestTimeout"];
             409: components["responses"]["Conflict"];
+            412: components["responses"]["PreconditionFailed"];
             413: components["responses"]["PayloadTooLarge"];
             415: components["responses"]["UnsupportedMediaType"];
             429: components["responses"]["BodiesInProgress"];
@@ -14688,6 +15161,8 @@ export interface operations {
             200: {
                 headers: {
                     "Cache-Control": components["headers"]["CacheControlNoStore"];
+                    RateLimit: components["headers"]["RateLimitState"];
+                    "RateLimit-Policy": components["headers"]["RateLimitPolicies"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -14699,7 +15174,9 @@ export interface operations {
             403: components["responses"]["Forbidden"];
             404: components["responses"]["NotFound"];
             409: components["responses"]["Conflict"];
+            412: components["responses"]["PreconditionFailed"];
             415: components["responses"]["UnsupportedMediaType"];
+            429: components["responses"]["RateLimited"];
             500: components["responses"]["Internal"];
             503: components["responses"]["Unavailable"];
         };
@@ -14717,6 +15194,9 @@ export interface operations {
             200: {
                 headers: {
                     "Cache-Control": components["headers"]["CacheControlNoStore"];
+                    ETag: components["headers"]["ETag"];
+                    RateLimit: components["headers"]["RateLimitState"];
+                    "RateLimit-Policy": components["headers"]["RateLimitPolicies"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -14727,9 +15207,11 @@ export interface operations {
                     };
                 };
             };
+            304: components["responses"]["NotModified"];
             400: components["responses"]["ValidationFailed"];
             401: components["responses"]["Unauthenticated"];
             403: components["responses"]["Forbidden"];
+            429: components["responses"]["RateLimited"];
             500: components["responses"]["Internal"];
             503: components["responses"]["Unavailable"];
         };
@@ -14737,7 +15219,13 @@ export interface operations {
     updatePfSettings: {
         parameters: {
             query?: never;
-            header?: never;
+            header?: {
+                /**
+                 * @description Makes a retry of this POST safe (IETF draft-ietf-httpapi-idempotency-key-header): a unique value the client chooses per intended operation (a UUID v4 is a good one), sent again unchanged with every retry of it - as the draft's Structured Field string (`"8e03978e-40d5-43e8-bc93-6894a57f9324"`) or bare (`8e03978e-40d5-43e8-bc93-6894a57f9324`), 1 to 255 characters. Keys belong to the company and the caller (the signed-in user; an API credential once those exist): another caller's equal key is another key. The same key with the same request (method, path with query, body) within `IDEMPOTENCY_KEY_TTL_HOURS` (24 h) of the first is not run again: the first answer is replayed - its status and body, errors included - with `Idempotent-Replayed: true`. The same key with another request is a 422 `idempotency_key_reused`; while the first request with the key is still being answered, a retry is a 409 `request_in_progress` (retry it a moment later). Not stored, so a retry runs the request again: answers 5xx, 408 and 429 (nothing was done, or the server could not say) and answers that are files rather than JSON (previews that change nothing). Without the header a POST is run every time it arrives. Full rules: docs/integrations-sync.md.
+                 * @example "8e03978e-40d5-43e8-bc93-6894a57f9324"
+                 */
+                "Idempotency-Key"?: components["parameters"]["IdempotencyKey"];
+            };
             path?: never;
             cookie?: never;
         };
@@ -14751,6 +15239,9 @@ export interface operations {
             200: {
                 headers: {
                     "Cache-Control": components["headers"]["CacheControlNoStore"];
+                    "Idempotent-Replayed": components["headers"]["IdempotentReplayed"];
+                    RateLimit: components["headers"]["RateLimitState"];
+                    "RateLimit-Policy": components["headers"]["RateLimitPolicies"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -14765,8 +15256,10 @@ export interface operations {
             401: components["responses"]["Unauthenticated"];
             403: components["responses"]["Forbidden"];
             408: components["responses"]["RequestTimeout"];
+            409: components["responses"]["RequestInProgress"];
             413: components["responses"]["PayloadTooLarge"];
             415: components["responses"]["UnsupportedMediaType"];
+            422: components["responses"]["IdempotencyKeyReused"];
             429: components["responses"]["BodiesInProgress"];
             500: components["responses"]["Internal"];
             503: components["responses"]["Unavailable"];
@@ -14785,6 +15278,9 @@ export interface operations {
             200: {
                 headers: {
                     "Cache-Control": components["headers"]["CacheControlNoStore"];
+                    ETag: components["headers"]["ETag"];
+                    RateLimit: components["headers"]["RateLimitState"];
+                    "RateLimit-Policy": components["headers"]["RateLimitPolicies"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -14795,9 +15291,11 @@ export interface operations {
                     };
                 };
             };
+            304: components["responses"]["NotModified"];
             400: components["responses"]["ValidationFailed"];
             401: components["responses"]["Unauthenticated"];
             403: components["responses"]["Forbidden"];
+            429: components["responses"]["RateLimited"];
             500: components["responses"]["Internal"];
             503: components["responses"]["Unavailable"];
         };
@@ -14805,7 +15303,13 @@ export interface operations {
     updateProfessionalTaxSettings: {
         parameters: {
             query?: never;
-            header?: never;
+            header?: {
+                /**
+                 * @description Makes a retry of this POST safe (IETF draft-ietf-httpapi-idempotency-key-header): a unique value the client chooses per intended operation (a UUID v4 is a good one), sent again unchanged with every retry of it - as the draft's Structured Field string (`"8e03978e-40d5-43e8-bc93-6894a57f9324"`) or bare (`8e03978e-40d5-43e8-bc93-6894a57f9324`), 1 to 255 characters. Keys belong to the company and the caller (the signed-in user; an API credential once those exist): another caller's equal key is another key. The same key with the same request (method, path with query, body) within `IDEMPOTENCY_KEY_TTL_HOURS` (24 h) of the first is not run again: the first answer is replayed - its status and body, errors included - with `Idempotent-Replayed: true`. The same key with another request is a 422 `idempotency_key_reused`; while the first request with the key is still being answered, a retry is a 409 `request_in_progress` (retry it a moment later). Not stored, so a retry runs the request again: answers 5xx, 408 and 429 (nothing was done, or the server could not say) and answers that are files rather than JSON (previews that change nothing). Without the header a POST is run every time it arrives. Full rules: docs/integrations-sync.md.
+                 * @example "8e03978e-40d5-43e8-bc93-6894a57f9324"
+                 */
+                "Idempotency-Key"?: components["parameters"]["IdempotencyKey"];
+            };
             path?: never;
             cookie?: never;
         };
@@ -14819,6 +15323,9 @@ export interface operations {
             200: {
                 headers: {
                     "Cache-Control": components["headers"]["CacheControlNoStore"];
+                    "Idempotent-Replayed": components["headers"]["IdempotentReplayed"];
+                    RateLimit: components["headers"]["RateLimitState"];
+                    "RateLimit-Policy": components["headers"]["RateLimitPolicies"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -14833,8 +15340,10 @@ export interface operations {
             401: components["responses"]["Unauthenticated"];
             403: components["responses"]["Forbidden"];
             408: components["responses"]["RequestTimeout"];
+            409: components["responses"]["RequestInProgress"];
             413: components["responses"]["PayloadTooLarge"];
             415: components["responses"]["UnsupportedMediaType"];
+            422: components["responses"]["IdempotencyKeyReused"];
             429: components["responses"]["BodiesInProgress"];
             500: components["responses"]["Internal"];
             503: components["responses"]["Unavailable"];
@@ -14853,6 +15362,9 @@ export interface operations {
             200: {
                 headers: {
                     "Cache-Control": components["headers"]["CacheControlNoStore"];
+                    ETag: components["headers"]["ETag"];
+                    RateLimit: components["headers"]["RateLimitState"];
+                    "RateLimit-Policy": components["headers"]["RateLimitPolicies"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -14863,9 +15375,11 @@ export interface operations {
                     };
                 };
             };
+            304: components["responses"]["NotModified"];
             400: components["responses"]["ValidationFailed"];
             401: components["responses"]["Unauthenticated"];
             403: components["responses"]["Forbidden"];
+            429: components["responses"]["RateLimited"];
             500: components["responses"]["Internal"];
             503: components["responses"]["Unavailable"];
         };
@@ -14873,7 +15387,13 @@ export interface operations {
     updateWageSettings: {
         parameters: {
             query?: never;
-            header?: never;
+            header?: {
+                /**
+                 * @description Makes a retry of this POST safe (IETF draft-ietf-httpapi-idempotency-key-header): a unique value the client chooses per intended operation (a UUID v4 is a good one), sent again unchanged with every retry of it - as the draft's Structured Field string (`"8e03978e-40d5-43e8-bc93-6894a57f9324"`) or bare (`8e03978e-40d5-43e8-bc93-6894a57f9324`), 1 to 255 characters. Keys belong to the company and the caller (the signed-in user; an API credential once those exist): another caller's equal key is another key. The same key with the same request (method, path with query, body) within `IDEMPOTENCY_KEY_TTL_HOURS` (24 h) of the first is not run again: the first answer is replayed - its status and body, errors included - with `Idempotent-Replayed: true`. The same key with another request is a 422 `idempotency_key_reused`; while the first request with the key is still being answered, a retry is a 409 `request_in_progress` (retry it a moment later). Not stored, so a retry runs the request again: answers 5xx, 408 and 429 (nothing was done, or the server could not say) and answers that are files rather than JSON (previews that change nothing). Without the header a POST is run every time it arrives. Full rules: docs/integrations-sync.md.
+                 * @example "8e03978e-40d5-43e8-bc93-6894a57f9324"
+                 */
+                "Idempotency-Key"?: components["parameters"]["IdempotencyKey"];
+            };
             path?: never;
             cookie?: never;
         };
@@ -14887,6 +15407,9 @@ export interface operations {
             200: {
                 headers: {
                     "Cache-Control": components["headers"]["CacheControlNoStore"];
+                    "Idempotent-Replayed": components["headers"]["IdempotentReplayed"];
+                    RateLimit: components["headers"]["RateLimitState"];
+                    "RateLimit-Policy": components["headers"]["RateLimitPolicies"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -14901,8 +15424,10 @@ export interface operations {
             401: components["responses"]["Unauthenticated"];
             403: components["responses"]["Forbidden"];
             408: components["responses"]["RequestTimeout"];
+            409: components["responses"]["RequestInProgress"];
             413: components["responses"]["PayloadTooLarge"];
             415: components["responses"]["UnsupportedMediaType"];
+            422: components["responses"]["IdempotencyKeyReused"];
             429: components["responses"]["BodiesInProgress"];
             500: components["responses"]["Internal"];
             503: components["responses"]["Unavailable"];
@@ -14921,6 +15446,9 @@ export interface operations {
             200: {
                 headers: {
                     "Cache-Control": components["headers"]["CacheControlNoStore"];
+                    ETag: components["headers"]["ETag"];
+                    RateLimit: components["headers"]["RateLimitState"];
+                    "RateLimit-Policy": components["headers"]["RateLimitPolicies"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -14931,9 +15459,11 @@ export interface operations {
                     };
                 };
             };
+            304: components["responses"]["NotModified"];
             400: components["responses"]["ValidationFailed"];
             401: components["responses"]["Unauthenticated"];
             403: components["responses"]["Forbidden"];
+            429: components["responses"]["RateLimited"];
             500: components["responses"]["Internal"];
             503: components["responses"]["Unavailable"];
         };
@@ -14941,7 +15471,13 @@ export interface operations {
     updateWpsSettings: {
         parameters: {
             query?: never;
-            header?: never;
+            header?: {
+                /**
+                 * @description Makes a retry of this POST safe (IETF draft-ietf-httpapi-idempotency-key-header): a unique value the client chooses per intended operation (a UUID v4 is a good one), sent again unchanged with every retry of it - as the draft's Structured Field string (`"8e03978e-40d5-43e8-bc93-6894a57f9324"`) or bare (`8e03978e-40d5-43e8-bc93-6894a57f9324`), 1 to 255 characters. Keys belong to the company and the caller (the signed-in user; an API credential once those exist): another caller's equal key is another key. The same key with the same request (method, path with query, body) within `IDEMPOTENCY_KEY_TTL_HOURS` (24 h) of the first is not run again: the first answer is replayed - its status and body, errors included - with `Idempotent-Replayed: true`. The same key with another request is a 422 `idempotency_key_reused`; while the first request with the key is still being answered, a retry is a 409 `request_in_progress` (retry it a moment later). Not stored, so a retry runs the request again: answers 5xx, 408 and 429 (nothing was done, or the server could not say) and answers that are files rather than JSON (previews that change nothing). Without the header a POST is run every time it arrives. Full rules: docs/integrations-sync.md.
+                 * @example "8e03978e-40d5-43e8-bc93-6894a57f9324"
+                 */
+                "Idempotency-Key"?: components["parameters"]["IdempotencyKey"];
+            };
             path?: never;
             cookie?: never;
         };
@@ -14955,6 +15491,9 @@ export interface operations {
             200: {
                 headers: {
                     "Cache-Control": components["headers"]["CacheControlNoStore"];
+                    "Idempotent-Replayed": components["headers"]["IdempotentReplayed"];
+                    RateLimit: components["headers"]["RateLimitState"];
+                    "RateLimit-Policy": components["headers"]["RateLimitPolicies"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -14969,8 +15508,10 @@ export interface operations {
             401: components["responses"]["Unauthenticated"];
             403: components["responses"]["Forbidden"];
             408: components["responses"]["RequestTimeout"];
+            409: components["responses"]["RequestInProgress"];
             413: components["responses"]["PayloadTooLarge"];
             415: components["responses"]["UnsupportedMediaType"];
+            422: components["responses"]["IdempotencyKeyReused"];
             429: components["responses"]["BodiesInProgress"];
             500: components["responses"]["Internal"];
             503: components["responses"]["Unavailable"];
@@ -14989,6 +15530,9 @@ export interface operations {
             200: {
                 headers: {
                     "Cache-Control": components["headers"]["CacheControlNoStore"];
+                    ETag: components["headers"]["ETag"];
+                    RateLimit: components["headers"]["RateLimitState"];
+                    "RateLimit-Policy": components["headers"]["RateLimitPolicies"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -14999,9 +15543,11 @@ export interface operations {
                     };
                 };
             };
+            304: components["responses"]["NotModified"];
             400: components["responses"]["ValidationFailed"];
             401: components["responses"]["Unauthenticated"];
             403: components["responses"]["Forbidden"];
+            429: components["responses"]["RateLimited"];
             500: components["responses"]["Internal"];
             503: components["responses"]["Unavailable"];
         };
@@ -15009,7 +15555,13 @@ export interface operations {
     updateInterviewPanel: {
         parameters: {
             query?: never;
-            header?: never;
+            header?: {
+                /**
+                 * @description Makes a retry of this POST safe (IETF draft-ietf-httpapi-idempotency-key-header): a unique value the client chooses per intended operation (a UUID v4 is a good one), sent again unchanged with every retry of it - as the draft's Structured Field string (`"8e03978e-40d5-43e8-bc93-6894a57f9324"`) or bare (`8e03978e-40d5-43e8-bc93-6894a57f9324`), 1 to 255 characters. Keys belong to the company and the caller (the signed-in user; an API credential once those exist): another caller's equal key is another key. The same key with the same request (method, path with query, body) within `IDEMPOTENCY_KEY_TTL_HOURS` (24 h) of the first is not run again: the first answer is replayed - its status and body, errors included - with `Idempotent-Replayed: true`. The same key with another request is a 422 `idempotency_key_reused`; while the first request with the key is still being answered, a retry is a 409 `request_in_progress` (retry it a moment later). Not stored, so a retry runs the request again: answers 5xx, 408 and 429 (nothing was done, or the server could not say) and answers that are files rather than JSON (previews that change nothing). Without the header a POST is run every time it arrives. Full rules: docs/integrations-sync.md.
+                 * @example "8e03978e-40d5-43e8-bc93-6894a57f9324"
+                 */
+                "Idempotency-Key"?: components["parameters"]["IdempotencyKey"];
+            };
             path?: never;
             cookie?: never;
         };
@@ -15023,6 +15575,9 @@ export interface operations {
             200: {
                 headers: {
                     "Cache-Control": components["headers"]["CacheControlNoStore"];
+                    "Idempotent-Replayed": components["headers"]["IdempotentReplayed"];
+                    RateLimit: components["headers"]["RateLimitState"];
+                    "RateLimit-Policy": components["headers"]["RateLimitPolicies"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -15037,8 +15592,10 @@ export interface operations {
             401: components["responses"]["Unauthenticated"];
             403: components["responses"]["Forbidden"];
             408: components["responses"]["RequestTimeout"];
+            409: components["responses"]["RequestInProgress"];
             413: components["responses"]["PayloadTooLarge"];
             415: components["responses"]["UnsupportedMediaType"];
+            422: components["responses"]["IdempotencyKeyReused"];
             429: components["responses"]["BodiesInProgress"];
             500: components["responses"]["Internal"];
             503: components["responses"]["Unavailable"];
@@ -15063,6 +15620,8 @@ export interface operations {
             200: {
                 headers: {
                     "Cache-Control": components["headers"]["CacheControlNoStore"];
+                    RateLimit: components["headers"]["RateLimitState"];
+                    "RateLimit-Policy": components["headers"]["RateLimitPolicies"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -15077,6 +15636,7 @@ export interface operations {
             400: components["responses"]["ValidationFailed"];
             401: components["responses"]["Unauthenticated"];
             403: components["responses"]["Forbidden"];
+            429: components["responses"]["RateLimited"];
             500: components["responses"]["Internal"];
             503: components["responses"]["Unavailable"];
         };
@@ -15084,7 +15644,13 @@ export interface operations {
     createWorkLocation: {
         parameters: {
             query?: never;
-            header?: never;
+            header?: {
+                /**
+                 * @description Makes a retry of this POST safe (IETF draft-ietf-httpapi-idempotency-key-header): a unique value the client chooses per intended operation (a UUID v4 is a good one), sent again unchanged with every retry of it - as the draft's Structured Field string (`"8e03978e-40d5-43e8-bc93-6894a57f9324"`) or bare (`8e03978e-40d5-43e8-bc93-6894a57f9324`), 1 to 255 characters. Keys belong to the company and the caller (the signed-in user; an API credential once those exist): another caller's equal key is another key. The same key with the same request (method, path with query, body) within `IDEMPOTENCY_KEY_TTL_HOURS` (24 h) of the first is not run again: the first answer is replayed - its status and body, errors included - with `Idempotent-Replayed: true`. The same key with another request is a 422 `idempotency_key_reused`; while the first request with the key is still being answered, a retry is a 409 `request_in_progress` (retry it a moment later). Not stored, so a retry runs the request again: answers 5xx, 408 and 429 (nothing was done, or the server could not say) and answers that are files rather than JSON (previews that change nothing). Without the header a POST is run every time it arrives. Full rules: docs/integrations-sync.md.
+                 * @example "8e03978e-40d5-43e8-bc93-6894a57f9324"
+                 */
+                "Idempotency-Key"?: components["parameters"]["IdempotencyKey"];
+            };
             path?: never;
             cookie?: never;
         };
@@ -15098,6 +15664,9 @@ export interface operations {
             201: {
                 headers: {
                     "Cache-Control": components["headers"]["CacheControlNoStore"];
+                    "Idempotent-Replayed": components["headers"]["IdempotentReplayed"];
+                    RateLimit: components["headers"]["RateLimitState"];
+                    "RateLimit-Policy": components["headers"]["RateLimitPolicies"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -15112,9 +15681,10 @@ export interface operations {
             401: components["responses"]["Unauthenticated"];
             403: components["responses"]["Forbidden"];
             408: components["responses"]["RequestTimeout"];
-            409: components["responses"]["Conflict"];
+            409: components["responses"]["RequestInProgress"];
             413: components["responses"]["PayloadTooLarge"];
             415: components["responses"]["UnsupportedMediaType"];
+            422: components["responses"]["IdempotencyKeyReused"];
             429: components["responses"]["BodiesInProgress"];
             500: components["responses"]["Internal"];
             503: components["responses"]["Unavailable"];
@@ -15133,6 +15703,9 @@ export interface operations {
             200: {
                 headers: {
                     "Cache-Control": components["headers"]["CacheControlNoStore"];
+                    ETag: components["headers"]["ETag"];
+                    RateLimit: components["headers"]["RateLimitState"];
+                    "RateLimit-Policy": components["headers"]["RateLimitPolicies"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -15143,9 +15716,11 @@ export interface operations {
                     };
                 };
             };
+            304: components["responses"]["NotModified"];
             400: components["responses"]["ValidationFailed"];
             401: components["responses"]["Unauthenticated"];
             403: components["responses"]["Forbidden"];
+            429: components["responses"]["RateLimited"];
             500: components["responses"]["Internal"];
             503: components["responses"]["Unavailable"];
         };
@@ -15183,6 +15758,8 @@ export interface operations {
             200: {
                 headers: {
                     "Cache-Control": components["headers"]["CacheControlNoStore"];
+                    RateLimit: components["headers"]["RateLimitState"];
+                    "RateLimit-Policy": components["headers"]["RateLimitPolicies"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -15197,6 +15774,7 @@ export interface operations {
             400: components["responses"]["ValidationFailed"];
             401: components["responses"]["Unauthenticated"];
             403: components["responses"]["Forbidden"];
+            429: components["responses"]["RateLimited"];
             500: components["responses"]["Internal"];
             503: components["responses"]["Unavailable"];
         };
@@ -15204,7 +15782,13 @@ export interface operations {
     createEmployee: {
         parameters: {
             query?: never;
-            header?: never;
+            header?: {
+                /**
+                 * @description Makes a retry of this POST safe (IETF draft-ietf-httpapi-idempotency-key-header): a unique value the client chooses per intended operation (a UUID v4 is a good one), sent again unchanged with every retry of it - as the draft's Structured Field string (`"8e03978e-40d5-43e8-bc93-6894a57f9324"`) or bare (`8e03978e-40d5-43e8-bc93-6894a57f9324`), 1 to 255 characters. Keys belong to the company and the caller (the signed-in user; an API credential once those exist): another caller's equal key is another key. The same key with the same request (method, path with query, body) within `IDEMPOTENCY_KEY_TTL_HOURS` (24 h) of the first is not run again: the first answer is replayed - its status and body, errors included - with `Idempotent-Replayed: true`. The same key with another request is a 422 `idempotency_key_reused`; while the first request with the key is still being answered, a retry is a 409 `request_in_progress` (retry it a moment later). Not stored, so a retry runs the request again: answers 5xx, 408 and 429 (nothing was done, or the server could not say) and answers that are files rather than JSON (previews that change nothing). Without the header a POST is run every time it arrives. Full rules: docs/integrations-sync.md.
+                 * @example "8e03978e-40d5-43e8-bc93-6894a57f9324"
+                 */
+                "Idempotency-Key"?: components["parameters"]["IdempotencyKey"];
+            };
             path?: never;
             cookie?: never;
         };
@@ -15218,6 +15802,9 @@ export interface operations {
             201: {
                 headers: {
                     "Cache-Control": components["headers"]["CacheControlNoStore"];
+                    "Idempotent-Replayed": components["headers"]["IdempotentReplayed"];
+                    RateLimit: components["headers"]["RateLimitState"];
+                    "RateLimit-Policy": components["headers"]["RateLimitPolicies"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -15232,9 +15819,10 @@ export interface operations {
             401: components["responses"]["Unauthenticated"];
             403: components["responses"]["Forbidden"];
             408: components["responses"]["RequestTimeout"];
-            409: components["responses"]["Conflict"];
+            409: components["responses"]["RequestInProgress"];
             413: components["responses"]["PayloadTooLarge"];
             415: components["responses"]["UnsupportedMediaType"];
+            422: components["responses"]["IdempotencyKeyReused"];
             429: components["responses"]["BodiesInProgress"];
             500: components["responses"]["Internal"];
             503: components["responses"]["Unavailable"];
@@ -15256,6 +15844,9 @@ export interface operations {
             200: {
                 headers: {
                     "Cache-Control": components["headers"]["CacheControlNoStore"];
+                    ETag: components["headers"]["ETag"];
+                    RateLimit: components["headers"]["RateLimitState"];
+                    "RateLimit-Policy": components["headers"]["RateLimitPolicies"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -15266,10 +15857,12 @@ export interface operations {
                     };
                 };
             };
+            304: components["responses"]["NotModified"];
             400: components["responses"]["ValidationFailed"];
             401: components["responses"]["Unauthenticated"];
             403: components["responses"]["Forbidden"];
             404: components["responses"]["NotFound"];
+            429: components["responses"]["RateLimited"];
             500: components["responses"]["Internal"];
             503: components["responses"]["Unavailable"];
         };
@@ -15294,6 +15887,8 @@ export interface operations {
             200: {
                 headers: {
                     "Cache-Control": components["headers"]["CacheControlNoStore"];
+                    RateLimit: components["headers"]["RateLimitState"];
+                    "RateLimit-Policy": components["headers"]["RateLimitPolicies"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -15310,8 +15905,10 @@ export interface operations {
             404: components["responses"]["NotFound"];
             408: components["responses"]["RequestTimeout"];
             409: components["responses"]["Conflict"];
+            412: components["responses"]["PreconditionFailed"];
             413: components["responses"]["PayloadTooLarge"];
             415: components["responses"]["UnsupportedMediaType"];
+            428: components["responses"]["PreconditionRequired"];
             429: components["responses"]["BodiesInProgress"];
             500: components["responses"]["Internal"];
             503: components["responses"]["Unavailable"];
@@ -15333,6 +15930,8 @@ export interface operations {
             200: {
                 headers: {
                     "Cache-Control": components["headers"]["CacheControlNoStore"];
+                    RateLimit: components["headers"]["RateLimitState"];
+                    "RateLimit-Policy": components["headers"]["RateLimitPolicies"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -15344,7 +15943,10 @@ export interface operations {
             403: components["responses"]["Forbidden"];
             404: components["responses"]["NotFound"];
             409: components["responses"]["Conflict"];
+            412: components["responses"]["PreconditionFailed"];
             415: components["responses"]["UnsupportedMediaType"];
+            428: components["responses"]["PreconditionRequired"];
+            429: components["responses"]["RateLimited"];
             500: components["responses"]["Internal"];
             503: components["responses"]["Unavailable"];
         };
@@ -15370,6 +15972,8 @@ export interface operations {
             200: {
                 headers: {
                     "Cache-Control": components["headers"]["CacheControlNoStore"];
+                    RateLimit: components["headers"]["RateLimitState"];
+                    "RateLimit-Policy": components["headers"]["RateLimitPolicies"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -15385,6 +15989,7 @@ export interface operations {
             401: components["responses"]["Unauthenticated"];
             403: components["responses"]["Forbidden"];
             404: components["responses"]["NotFound"];
+            429: components["responses"]["RateLimited"];
             500: components["responses"]["Internal"];
             503: components["responses"]["Unavailable"];
         };
@@ -15410,6 +16015,8 @@ export interface operations {
             200: {
                 headers: {
                     "Cache-Control": components["headers"]["CacheControlNoStore"];
+                    RateLimit: components["headers"]["RateLimitState"];
+                    "RateLimit-Policy": components["headers"]["RateLimitPolicies"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -15425,6 +16032,7 @@ export interface operations {
             401: components["responses"]["Unauthenticated"];
             403: components["responses"]["Forbidden"];
             404: components["responses"]["NotFound"];
+            429: components["responses"]["RateLimited"];
             500: components["responses"]["Internal"];
             503: components["responses"]["Unavailable"];
         };
@@ -15432,7 +16040,13 @@ export interface operations {
     uploadEmployeeDocument: {
         parameters: {
             query?: never;
-            header?: never;
+            header?: {
+                /**
+                 * @description Makes a retry of this POST safe (IETF draft-ietf-httpapi-idempotency-key-header): a unique value the client chooses per intended operation (a UUID v4 is a good one), sent again unchanged with every retry of it - as the draft's Structured Field string (`"8e03978e-40d5-43e8-bc93-6894a57f9324"`) or bare (`8e03978e-40d5-43e8-bc93-6894a57f9324`), 1 to 255 characters. Keys belong to the company and the caller (the signed-in user; an API credential once those exist): another caller's equal key is another key. The same key with the same request (method, path with query, body) within `IDEMPOTENCY_KEY_TTL_HOURS` (24 h) of the first is not run again: the first answer is replayed - its status and body, errors included - with `Idempotent-Replayed: true`. The same key with another request is a 422 `idempotency_key_reused`; while the first request with the key is still being answered, a retry is a 409 `request_in_progress` (retry it a moment later). Not stored, so a retry runs the request again: answers 5xx, 408 and 429 (nothing was done, or the server could not say) and answers that are files rather than JSON (previews that change nothing). Without the header a POST is run every time it arrives. Full rules: docs/integrations-sync.md.
+                 * @example "8e03978e-40d5-43e8-bc93-6894a57f9324"
+                 */
+                "Idempotency-Key"?: components["parameters"]["IdempotencyKey"];
+            };
             path: {
                 /** @description Employee id. A deleted employee, another company's employee, or one outside the caller's row scope for the operation is a 404. */
                 employeeId: components["parameters"]["EmployeeId"];
@@ -15455,6 +16069,9 @@ export interface operations {
             201: {
                 headers: {
                     "Cache-Control": components["headers"]["CacheControlNoStore"];
+                    "Idempotent-Replayed": components["headers"]["IdempotentReplayed"];
+                    RateLimit: components["headers"]["RateLimitState"];
+                    "RateLimit-Policy": components["headers"]["RateLimitPolicies"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -15470,8 +16087,10 @@ export interface operations {
             403: components["responses"]["Forbidden"];
             404: components["responses"]["NotFound"];
             408: components["responses"]["RequestTimeout"];
+            409: components["responses"]["RequestInProgress"];
             413: components["responses"]["UploadTooLarge"];
             415: components["responses"]["UnsupportedMediaType"];
+            422: components["responses"]["IdempotencyKeyReused"];
             429: components["responses"]["UsageLimitReached"];
             500: components["responses"]["Internal"];
             503: components["responses"]["Unavailable"];
@@ -15495,6 +16114,7 @@ export interface operations {
             401: components["responses"]["Unauthenticated"];
             403: components["responses"]["Forbidden"];
             404: components["responses"]["NotFound"];
+            429: components["responses"]["RateLimited"];
             500: components["responses"]["Internal"];
             503: components["responses"]["Unavailable"];
         };
@@ -15521,6 +16141,8 @@ export interface operations {
             200: {
                 headers: {
                     "Cache-Control": components["headers"]["CacheControlNoStore"];
+                    RateLimit: components["headers"]["RateLimitState"];
+                    "RateLimit-Policy": components["headers"]["RateLimitPolicies"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -15547,7 +16169,13 @@ export interface operations {
     completeExit: {
         parameters: {
             query?: never;
-            header?: never;
+            header?: {
+                /**
+                 * @description Makes a retry of this POST safe (IETF draft-ietf-httpapi-idempotency-key-header): a unique value the client chooses per intended operation (a UUID v4 is a good one), sent again unchanged with every retry of it - as the draft's Structured Field string (`"8e03978e-40d5-43e8-bc93-6894a57f9324"`) or bare (`8e03978e-40d5-43e8-bc93-6894a57f9324`), 1 to 255 characters. Keys belong to the company and the caller (the signed-in user; an API credential once those exist): another caller's equal key is another key. The same key with the same request (method, path with query, body) within `IDEMPOTENCY_KEY_TTL_HOURS` (24 h) of the first is not run again: the first answer is replayed - its status and body, errors included - with `Idempotent-Replayed: true`. The same key with another request is a 422 `idempotency_key_reused`; while the first request with the key is still being answered, a retry is a 409 `request_in_progress` (retry it a moment later). Not stored, so a retry runs the request again: answers 5xx, 408 and 429 (nothing was done, or the server could not say) and answers that are files rather than JSON (previews that change nothing). Without the header a POST is run every time it arrives. Full rules: docs/integrations-sync.md.
+                 * @example "8e03978e-40d5-43e8-bc93-6894a57f9324"
+                 */
+                "Idempotency-Key"?: components["parameters"]["IdempotencyKey"];
+            };
             path: {
                 /** @description Employee id. A deleted employee, another company's employee, or one outside the caller's row scope for the operation is a 404. */
                 employeeId: components["parameters"]["EmployeeId"];
@@ -15564,6 +16192,9 @@ export interface operations {
             200: {
                 headers: {
                     "Cache-Control": components["headers"]["CacheControlNoStore"];
+                    "Idempotent-Replayed": components["headers"]["IdempotentReplayed"];
+                    RateLimit: components["headers"]["RateLimitState"];
+                    "RateLimit-Policy": components["headers"]["RateLimitPolicies"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -15579,9 +16210,10 @@ export interface operations {
             403: components["responses"]["Forbidden"];
             404: components["responses"]["NotFound"];
             408: components["responses"]["RequestTimeout"];
-            409: components["responses"]["Conflict"];
+            409: components["responses"]["RequestInProgress"];
             413: components["responses"]["PayloadTooLarge"];
             415: components["responses"]["UnsupportedMediaType"];
+            422: components["responses"]["IdempotencyKeyReused"];
             429: components["responses"]["BodiesInProgress"];
             500: components["responses"]["Internal"];
             503: components["responses"]["Unavailable"];
@@ -15590,7 +16222,13 @@ export interface operations {
     submitResignation: {
         parameters: {
             query?: never;
-            header?: never;
+            header?: {
+                /**
+                 * @description Makes a retry of this POST safe (IETF draft-ietf-httpapi-idempotency-key-header): a unique value the client chooses per intended operation (a UUID v4 is a good one), sent again unchanged with every retry of it - as the draft's Structured Field string (`"8e03978e-40d5-43e8-bc93-6894a57f9324"`) or bare (`8e03978e-40d5-43e8-bc93-6894a57f9324`), 1 to 255 characters. Keys belong to the company and the caller (the signed-in user; an API credential once those exist): another caller's equal key is another key. The same key with the same request (method, path with query, body) within `IDEMPOTENCY_KEY_TTL_HOURS` (24 h) of the first is not run again: the first answer is replayed - its status and body, errors included - with `Idempotent-Replayed: true`. The same key with another request is a 422 `idempotency_key_reused`; while the first request with the key is still being answered, a retry is a 409 `request_in_progress` (retry it a moment later). Not stored, so a retry runs the request again: answers 5xx, 408 and 429 (nothing was done, or the server could not say) and answers that are files rather than JSON (previews that change nothing). Without the header a POST is run every time it arrives. Full rules: docs/integrations-sync.md.
+                 * @example "8e03978e-40d5-43e8-bc93-6894a57f9324"
+                 */
+                "Idempotency-Key"?: components["parameters"]["IdempotencyKey"];
+            };
             path: {
                 /** @description Employee id. A deleted employee, another company's employee, or one outside the caller's row scope for the operation is a 404. */
                 employeeId: components["parameters"]["EmployeeId"];
@@ -15607,6 +16245,9 @@ export interface operations {
             201: {
                 headers: {
                     "Cache-Control": components["headers"]["CacheControlNoStore"];
+                    "Idempotent-Replayed": components["headers"]["IdempotentReplayed"];
+                    RateLimit: components["headers"]["RateLimitState"];
+                    "RateLimit-Policy": components["headers"]["RateLimitPolicies"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -15622,9 +16263,10 @@ export interface operations {
             403: components["responses"]["Forbidden"];
             404: components["responses"]["NotFound"];
             408: components["responses"]["RequestTimeout"];
-            409: components["responses"]["Conflict"];
+            409: components["responses"]["RequestInProgress"];
             413: components["responses"]["PayloadTooLarge"];
             415: components["responses"]["UnsupportedMediaType"];
+            422: components["responses"]["IdempotencyKeyReused"];
             429: components["responses"]["BodiesInProgress"];
             500: components["responses"]["Internal"];
             503: components["responses"]["Unavailable"];
@@ -15648,6 +16290,8 @@ export interface operations {
             200: {
                 headers: {
                     "Cache-Control": components["headers"]["CacheControlNoStore"];
+                    RateLimit: components["headers"]["RateLimitState"];
+                    "RateLimit-Policy": components["headers"]["RateLimitPolicies"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -15666,6 +16310,7 @@ export interface operations {
             400: components["responses"]["ValidationFailed"];
             401: components["responses"]["Unauthenticated"];
             403: components["responses"]["Forbidden"];
+            429: components["responses"]["RateLimited"];
             500: components["responses"]["Internal"];
             503: components["responses"]["Unavailable"];
         };
@@ -15686,6 +16331,7 @@ export interface operations {
             401: components["responses"]["Unauthenticated"];
             403: components["responses"]["Forbidden"];
             404: components["responses"]["NotFound"];
+            429: components["responses"]["RateLimited"];
             500: components["responses"]["Internal"];
             503: components["responses"]["Unavailable"];
         };
@@ -15827,6 +16473,8 @@ export interface operations {
             200: {
                 headers: {
                     "Cache-Control": components["headers"]["CacheControlNoStore"];
+                    RateLimit: components["headers"]["RateLimitState"];
+                    "RateLimit-Policy": components["headers"]["RateLimitPolicies"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -15841,6 +16489,7 @@ export interface operations {
             400: components["responses"]["ValidationFailed"];
             401: components["responses"]["Unauthenticated"];
             403: components["responses"]["Forbidden"];
+            429: components["responses"]["RateLimited"];
             500: components["responses"]["Internal"];
             503: components["responses"]["Unavailable"];
         };
@@ -15848,7 +16497,13 @@ export interface operations {
     createHelpdeskTicket: {
         parameters: {
             query?: never;
-            header?: never;
+            header?: {
+                /**
+                 * @description Makes a retry of this POST safe (IETF draft-ietf-httpapi-idempotency-key-header): a unique value the client chooses per intended operation (a UUID v4 is a good one), sent again unchanged with every retry of it - as the draft's Structured Field string (`"8e03978e-40d5-43e8-bc93-6894a57f9324"`) or bare (`8e03978e-40d5-43e8-bc93-6894a57f9324`), 1 to 255 characters. Keys belong to the company and the caller (the signed-in user; an API credential once those exist): another caller's equal key is another key. The same key with the same request (method, path with query, body) within `IDEMPOTENCY_KEY_TTL_HOURS` (24 h) of the first is not run again: the first answer is replayed - its status and body, errors included - with `Idempotent-Replayed: true`. The same key with another request is a 422 `idempotency_key_reused`; while the first request with the key is still being answered, a retry is a 409 `request_in_progress` (retry it a moment later). Not stored, so a retry runs the request again: answers 5xx, 408 and 429 (nothing was done, or the server could not say) and answers that are files rather than JSON (previews that change nothing). Without the header a POST is run every time it arrives. Full rules: docs/integrations-sync.md.
+                 * @example "8e03978e-40d5-43e8-bc93-6894a57f9324"
+                 */
+                "Idempotency-Key"?: components["parameters"]["IdempotencyKey"];
+            };
             path?: never;
             cookie?: never;
         };
@@ -15877,6 +16532,9 @@ export interface operations {
             201: {
                 headers: {
                     "Cache-Control": components["headers"]["CacheControlNoStore"];
+                    "Idempotent-Replayed": components["headers"]["IdempotentReplayed"];
+                    RateLimit: components["headers"]["RateLimitState"];
+                    "RateLimit-Policy": components["headers"]["RateLimitPolicies"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -15891,8 +16549,10 @@ export interface operations {
             401: components["responses"]["Unauthenticated"];
             403: components["responses"]["Forbidden"];
             408: components["responses"]["RequestTimeout"];
+            409: components["responses"]["RequestInProgress"];
             413: components["responses"]["PayloadTooLarge"];
             415: components["responses"]["UnsupportedMediaType"];
+            422: components["responses"]["IdempotencyKeyReused"];
             429: components["responses"]["BodiesInProgress"];
             500: components["responses"]["Internal"];
             503: components["responses"]["Unavailable"];
@@ -15913,6 +16573,9 @@ export interface operations {
             200: {
                 headers: {
                     "Cache-Control": components["headers"]["CacheControlNoStore"];
+                    ETag: components["headers"]["ETag"];
+                    RateLimit: components["headers"]["RateLimitState"];
+                    "RateLimit-Policy": components["headers"]["RateLimitPolicies"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -15923,10 +16586,12 @@ export interface operations {
                     };
                 };
             };
+            304: components["responses"]["NotModified"];
             400: components["responses"]["ValidationFailed"];
             401: components["responses"]["Unauthenticated"];
             403: components["responses"]["Forbidden"];
             404: components["responses"]["NotFound"];
+            429: components["responses"]["RateLimited"];
             500: components["responses"]["Internal"];
             503: components["responses"]["Unavailable"];
         };
@@ -15958,6 +16623,8 @@ export interface operations {
             200: {
                 headers: {
                     "Cache-Control": components["headers"]["CacheControlNoStore"];
+                    RateLimit: components["headers"]["RateLimitState"];
+                    "RateLimit-Policy": components["headers"]["RateLimitPolicies"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -15974,6 +16641,7 @@ export interface operations {
             404: components["responses"]["NotFound"];
             408: components["responses"]["RequestTimeout"];
             409: components["responses"]["Conflict"];
+            412: components["responses"]["PreconditionFailed"];
             413: components["responses"]["PayloadTooLarge"];
             415: components["responses"]["UnsupportedMediaType"];
             429: components["responses"]["BodiesInProgress"];
@@ -15996,6 +16664,8 @@ export interface operations {
             200: {
                 headers: {
                     "Cache-Control": components["headers"]["CacheControlNoStore"];
+                    RateLimit: components["headers"]["RateLimitState"];
+                    "RateLimit-Policy": components["headers"]["RateLimitPolicies"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -16006,7 +16676,9 @@ export interface operations {
             401: components["responses"]["Unauthenticated"];
             403: components["responses"]["Forbidden"];
             404: components["responses"]["NotFound"];
+            412: components["responses"]["PreconditionFailed"];
             415: components["responses"]["UnsupportedMediaType"];
+            429: components["responses"]["RateLimited"];
             500: components["responses"]["Internal"];
             503: components["responses"]["Unavailable"];
         };
@@ -16031,6 +16703,8 @@ export interface operations {
             200: {
                 headers: {
                     "Cache-Control": components["headers"]["CacheControlNoStore"];
+                    RateLimit: components["headers"]["RateLimitState"];
+                    "RateLimit-Policy": components["headers"]["RateLimitPolicies"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -16046,6 +16720,7 @@ export interface operations {
             401: components["responses"]["Unauthenticated"];
             403: components["responses"]["Forbidden"];
             404: components["responses"]["NotFound"];
+            429: components["responses"]["RateLimited"];
             500: components["responses"]["Internal"];
             503: components["responses"]["Unavailable"];
         };
@@ -16053,7 +16728,13 @@ export interface operations {
     addHelpdeskMessage: {
         parameters: {
             query?: never;
-            header?: never;
+            header?: {
+                /**
+                 * @description Makes a retry of this POST safe (IETF draft-ietf-httpapi-idempotency-key-header): a unique value the client chooses per intended operation (a UUID v4 is a good one), sent again unchanged with every retry of it - as the draft's Structured Field string (`"8e03978e-40d5-43e8-bc93-6894a57f9324"`) or bare (`8e03978e-40d5-43e8-bc93-6894a57f9324`), 1 to 255 characters. Keys belong to the company and the caller (the signed-in user; an API credential once those exist): another caller's equal key is another key. The same key with the same request (method, path with query, body) within `IDEMPOTENCY_KEY_TTL_HOURS` (24 h) of the first is not run again: the first answer is replayed - its status and body, errors included - with `Idempotent-Replayed: true`. The same key with another request is a 422 `idempotency_key_reused`; while the first request with the key is still being answered, a retry is a 409 `request_in_progress` (retry it a moment later). Not stored, so a retry runs the request again: answers 5xx, 408 and 429 (nothing was done, or the server could not say) and answers that are files rather than JSON (previews that change nothing). Without the header a POST is run every time it arrives. Full rules: docs/integrations-sync.md.
+                 * @example "8e03978e-40d5-43e8-bc93-6894a57f9324"
+                 */
+                "Idempotency-Key"?: components["parameters"]["IdempotencyKey"];
+            };
             path: {
                 id: string;
             };
@@ -16074,6 +16755,9 @@ export interface operations {
             201: {
                 headers: {
                     "Cache-Control": components["headers"]["CacheControlNoStore"];
+                    "Idempotent-Replayed": components["headers"]["IdempotentReplayed"];
+                    RateLimit: components["headers"]["RateLimitState"];
+                    "RateLimit-Policy": components["headers"]["RateLimitPolicies"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -16089,9 +16773,10 @@ export interface operations {
             403: components["responses"]["Forbidden"];
             404: components["responses"]["NotFound"];
             408: components["responses"]["RequestTimeout"];
-            409: components["responses"]["Conflict"];
+            409: components["responses"]["RequestInProgress"];
             413: components["responses"]["PayloadTooLarge"];
             415: components["responses"]["UnsupportedMediaType"];
+            422: components["responses"]["IdempotencyKeyReused"];
             429: components["responses"]["BodiesInProgress"];
             500: components["responses"]["Internal"];
             503: components["responses"]["Unavailable"];
@@ -16120,6 +16805,8 @@ export interface operations {
             200: {
                 headers: {
                     "Cache-Control": components["headers"]["CacheControlNoStore"];
+                    RateLimit: components["headers"]["RateLimitState"];
+                    "RateLimit-Policy": components["headers"]["RateLimitPolicies"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -16134,6 +16821,7 @@ export interface operations {
             400: components["responses"]["ValidationFailed"];
             401: components["responses"]["Unauthenticated"];
             403: components["responses"]["Forbidden"];
+            429: components["responses"]["RateLimited"];
             500: components["responses"]["Internal"];
             503: components["responses"]["Unavailable"];
         };
@@ -16141,7 +16829,13 @@ export interface operations {
     createHoliday: {
         parameters: {
             query?: never;
-            header?: never;
+            header?: {
+                /**
+                 * @description Makes a retry of this POST safe (IETF draft-ietf-httpapi-idempotency-key-header): a unique value the client chooses per intended operation (a UUID v4 is a good one), sent again unchanged with every retry of it - as the draft's Structured Field string (`"8e03978e-40d5-43e8-bc93-6894a57f9324"`) or bare (`8e03978e-40d5-43e8-bc93-6894a57f9324`), 1 to 255 characters. Keys belong to the company and the caller (the signed-in user; an API credential once those exist): another caller's equal key is another key. The same key with the same request (method, path with query, body) within `IDEMPOTENCY_KEY_TTL_HOURS` (24 h) of the first is not run again: the first answer is replayed - its status and body, errors included - with `Idempotent-Replayed: true`. The same key with another request is a 422 `idempotency_key_reused`; while the first request with the key is still being answered, a retry is a 409 `request_in_progress` (retry it a moment later). Not stored, so a retry runs the request again: answers 5xx, 408 and 429 (nothing was done, or the server could not say) and answers that are files rather than JSON (previews that change nothing). Without the header a POST is run every time it arrives. Full rules: docs/integrations-sync.md.
+                 * @example "8e03978e-40d5-43e8-bc93-6894a57f9324"
+                 */
+                "Idempotency-Key"?: components["parameters"]["IdempotencyKey"];
+            };
             path?: never;
             cookie?: never;
         };
@@ -16155,6 +16849,9 @@ export interface operations {
             201: {
                 headers: {
                     "Cache-Control": components["headers"]["CacheControlNoStore"];
+                    "Idempotent-Replayed": components["headers"]["IdempotentReplayed"];
+                    RateLimit: components["headers"]["RateLimitState"];
+                    "RateLimit-Policy": components["headers"]["RateLimitPolicies"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -16169,9 +16866,10 @@ export interface operations {
             401: components["responses"]["Unauthenticated"];
             403: components["responses"]["Forbidden"];
             408: components["responses"]["RequestTimeout"];
-            409: components["responses"]["Conflict"];
+            409: components["responses"]["RequestInProgress"];
             413: components["responses"]["PayloadTooLarge"];
             415: components["responses"]["UnsupportedMediaType"];
+            422: components["responses"]["IdempotencyKeyReused"];
             429: components["responses"]["BodiesInProgress"];
             500: components["responses"]["Internal"];
             503: components["responses"]["Unavailable"];
@@ -16192,6 +16890,9 @@ export interface operations {
             200: {
                 headers: {
                     "Cache-Control": components["headers"]["CacheControlNoStore"];
+                    ETag: components["headers"]["ETag"];
+                    RateLimit: components["headers"]["RateLimitState"];
+                    "RateLimit-Policy": components["headers"]["RateLimitPolicies"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -16202,10 +16903,12 @@ export interface operations {
                     };
                 };
             };
+            304: components["responses"]["NotModified"];
             400: components["responses"]["ValidationFailed"];
             401: components["responses"]["Unauthenticated"];
             403: components["responses"]["Forbidden"];
             404: components["responses"]["NotFound"];
+            429: components["responses"]["RateLimited"];
             500: components["responses"]["Internal"];
             503: components["responses"]["Unavailable"];
         };
@@ -16229,6 +16932,8 @@ export interface operations {
             200: {
                 headers: {
                     "Cache-Control": components["headers"]["CacheControlNoStore"];
+                    RateLimit: components["headers"]["RateLimitState"];
+                    "RateLimit-Policy": components["headers"]["RateLimitPolicies"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -16245,6 +16950,7 @@ export interface operations {
             404: components["responses"]["NotFound"];
             408: components["responses"]["RequestTimeout"];
             409: components["responses"]["Conflict"];
+            412: components["responses"]["PreconditionFailed"];
             413: components["responses"]["PayloadTooLarge"];
             415: components["responses"]["UnsupportedMediaType"];
             429: components["responses"]["BodiesInProgress"];
@@ -16267,6 +16973,8 @@ export interface operations {
             200: {
                 headers: {
                     "Cache-Control": components["headers"]["CacheControlNoStore"];
+                    RateLimit: components["headers"]["RateLimitState"];
+                    "RateLimit-Policy": components["headers"]["RateLimitPolicies"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -16277,7 +16985,9 @@ export interface operations {
             401: components["responses"]["Unauthenticated"];
             403: components["responses"]["Forbidden"];
             404: components["responses"]["NotFound"];
+            412: components["responses"]["PreconditionFailed"];
             415: components["responses"]["UnsupportedMediaType"];
+            429: components["responses"]["RateLimited"];
             500: components["responses"]["Internal"];
             503: components["responses"]["Unavailable"];
         };
@@ -16285,7 +16995,13 @@ export interface operations {
     createHolidaysBulk: {
         parameters: {
             query?: never;
-            header?: never;
+            header?: {
+                /**
+                 * @description Makes a retry of this POST safe (IETF draft-ietf-httpapi-idempotency-key-header): a unique value the client chooses per intended operation (a UUID v4 is a good one), sent again unchanged with every retry of it - as the draft's Structured Field string (`"8e03978e-40d5-43e8-bc93-6894a57f9324"`) or bare (`8e03978e-40d5-43e8-bc93-6894a57f9324`), 1 to 255 characters. Keys belong to the company and the caller (the signed-in user; an API credential once those exist): another caller's equal key is another key. The same key with the same request (method, path with query, body) within `IDEMPOTENCY_KEY_TTL_HOURS` (24 h) of the first is not run again: the first answer is replayed - its status and body, errors included - with `Idempotent-Replayed: true`. The same key with another request is a 422 `idempotency_key_reused`; while the first request with the key is still being answered, a retry is a 409 `request_in_progress` (retry it a moment later). Not stored, so a retry runs the request again: answers 5xx, 408 and 429 (nothing was done, or the server could not say) and answers that are files rather than JSON (previews that change nothing). Without the header a POST is run every time it arrives. Full rules: docs/integrations-sync.md.
+                 * @example "8e03978e-40d5-43e8-bc93-6894a57f9324"
+                 */
+                "Idempotency-Key"?: components["parameters"]["IdempotencyKey"];
+            };
             path?: never;
             cookie?: never;
         };
@@ -16315,6 +17031,9 @@ export interface operations {
             201: {
                 headers: {
                     "Cache-Control": components["headers"]["CacheControlNoStore"];
+                    "Idempotent-Replayed": components["headers"]["IdempotentReplayed"];
+                    RateLimit: components["headers"]["RateLimitState"];
+                    "RateLimit-Policy": components["headers"]["RateLimitPolicies"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -16329,9 +17048,10 @@ export interface operations {
             401: components["responses"]["Unauthenticated"];
             403: components["responses"]["Forbidden"];
             408: components["responses"]["RequestTimeout"];
-            409: components["responses"]["Conflict"];
+            409: components["responses"]["RequestInProgress"];
             413: components["responses"]["PayloadTooLarge"];
             415: components["responses"]["UnsupportedMediaType"];
+            422: components["responses"]["IdempotencyKeyReused"];
             429: components["responses"]["BodiesInProgress"];
             500: components["responses"]["Internal"];
             503: components["responses"]["Unavailable"];
@@ -16355,6 +17075,8 @@ export interface operations {
             200: {
                 headers: {
                     "Cache-Control": components["headers"]["CacheControlNoStore"];
+                    RateLimit: components["headers"]["RateLimitState"];
+                    "RateLimit-Policy": components["headers"]["RateLimitPolicies"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -16369,6 +17091,7 @@ export interface operations {
             400: components["responses"]["ValidationFailed"];
             401: components["responses"]["Unauthenticated"];
             403: components["responses"]["Forbidden"];
+            429: components["responses"]["RateLimited"];
             500: components["responses"]["Internal"];
             503: components["responses"]["Unavailable"];
         };
@@ -16376,7 +17099,13 @@ export interface operations {
     createApiCredential: {
         parameters: {
             query?: never;
-            header?: never;
+            header?: {
+                /**
+                 * @description Makes a retry of this POST safe (IETF draft-ietf-httpapi-idempotency-key-header): a unique value the client chooses per intended operation (a UUID v4 is a good one), sent again unchanged with every retry of it - as the draft's Structured Field string (`"8e03978e-40d5-43e8-bc93-6894a57f9324"`) or bare (`8e03978e-40d5-43e8-bc93-6894a57f9324`), 1 to 255 characters. Keys belong to the company and the caller (the signed-in user; an API credential once those exist): another caller's equal key is another key. The same key with the same request (method, path with query, body) within `IDEMPOTENCY_KEY_TTL_HOURS` (24 h) of the first is not run again: the first answer is replayed - its status and body, errors included - with `Idempotent-Replayed: true`. The same key with another request is a 422 `idempotency_key_reused`; while the first request with the key is still being answered, a retry is a 409 `request_in_progress` (retry it a moment later). Not stored, so a retry runs the request again: answers 5xx, 408 and 429 (nothing was done, or the server could not say) and answers that are files rather than JSON (previews that change nothing). Without the header a POST is run every time it arrives. Full rules: docs/integrations-sync.md.
+                 * @example "8e03978e-40d5-43e8-bc93-6894a57f9324"
+                 */
+                "Idempotency-Key"?: components["parameters"]["IdempotencyKey"];
+            };
             path?: never;
             cookie?: never;
         };
@@ -16390,6 +17119,9 @@ export interface operations {
             201: {
                 headers: {
                     "Cache-Control": components["headers"]["CacheControlNoStore"];
+                    "Idempotent-Replayed": components["headers"]["IdempotentReplayed"];
+                    RateLimit: components["headers"]["RateLimitState"];
+                    "RateLimit-Policy": components["headers"]["RateLimitPolicies"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -16404,8 +17136,10 @@ export interface operations {
             401: components["responses"]["Unauthenticated"];
             403: components["responses"]["Forbidden"];
             408: components["responses"]["RequestTimeout"];
+            409: components["responses"]["RequestInProgress"];
             413: components["responses"]["PayloadTooLarge"];
             415: components["responses"]["UnsupportedMediaType"];
+            422: components["responses"]["IdempotencyKeyReused"];
             429: components["responses"]["BodiesInProgress"];
             500: components["responses"]["Internal"];
             503: components["responses"]["Unavailable"];
@@ -16426,6 +17160,8 @@ export interface operations {
             200: {
                 headers: {
                     "Cache-Control": components["headers"]["CacheControlNoStore"];
+                    RateLimit: components["headers"]["RateLimitState"];
+                    "RateLimit-Policy": components["headers"]["RateLimitPolicies"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -16442,6 +17178,7 @@ export interface operations {
             404: components["responses"]["NotFound"];
             409: components["responses"]["Conflict"];
             415: components["responses"]["UnsupportedMediaType"];
+            429: components["responses"]["RateLimited"];
             500: components["responses"]["Internal"];
             503: components["responses"]["Unavailable"];
         };
@@ -16449,7 +17186,13 @@ export interface operations {
     rotateApiCredential: {
         parameters: {
             query?: never;
-            header?: never;
+            header?: {
+                /**
+                 * @description Makes a retry of this POST safe (IETF draft-ietf-httpapi-idempotency-key-header): a unique value the client chooses per intended operation (a UUID v4 is a good one), sent again unchanged with every retry of it - as the draft's Structured Field string (`"8e03978e-40d5-43e8-bc93-6894a57f9324"`) or bare (`8e03978e-40d5-43e8-bc93-6894a57f9324`), 1 to 255 characters. Keys belong to the company and the caller (the signed-in user; an API credential once those exist): another caller's equal key is another key. The same key with the same request (method, path with query, body) within `IDEMPOTENCY_KEY_TTL_HOURS` (24 h) of the first is not run again: the first answer is replayed - its status and body, errors included - with `Idempotent-Replayed: true`. The same key with another request is a 422 `idempotency_key_reused`; while the first request with the key is still being answered, a retry is a 409 `request_in_progress` (retry it a moment later). Not stored, so a retry runs the request again: answers 5xx, 408 and 429 (nothing was done, or the server could not say) and answers that are files rather than JSON (previews that change nothing). Without the header a POST is run every time it arrives. Full rules: docs/integrations-sync.md.
+                 * @example "8e03978e-40d5-43e8-bc93-6894a57f9324"
+                 */
+                "Idempotency-Key"?: components["parameters"]["IdempotencyKey"];
+            };
             path: {
                 id: components["parameters"]["IdPath"];
             };
@@ -16465,6 +17208,9 @@ export interface operations {
             200: {
                 headers: {
                     "Cache-Control": components["headers"]["CacheControlNoStore"];
+                    "Idempotent-Replayed": components["headers"]["IdempotentReplayed"];
+                    RateLimit: components["headers"]["RateLimitState"];
+                    "RateLimit-Policy": components["headers"]["RateLimitPolicies"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -16480,9 +17226,10 @@ export interface operations {
             403: components["responses"]["Forbidden"];
             404: components["responses"]["NotFound"];
             408: components["responses"]["RequestTimeout"];
-            409: components["responses"]["Conflict"];
+            409: components["responses"]["RequestInProgress"];
             413: components["responses"]["PayloadTooLarge"];
             415: components["responses"]["UnsupportedMediaType"];
+            422: components["responses"]["IdempotencyKeyReused"];
             429: components["responses"]["BodiesInProgress"];
             500: components["responses"]["Internal"];
             503: components["responses"]["Unavailable"];
@@ -16506,6 +17253,8 @@ export interface operations {
             200: {
                 headers: {
                     "Cache-Control": components["headers"]["CacheControlNoStore"];
+                    RateLimit: components["headers"]["RateLimitState"];
+                    "RateLimit-Policy": components["headers"]["RateLimitPolicies"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -16520,6 +17269,7 @@ export interface operations {
             400: components["responses"]["ValidationFailed"];
             401: components["responses"]["Unauthenticated"];
             403: components["responses"]["Forbidden"];
+            429: components["responses"]["RateLimited"];
             500: components["responses"]["Internal"];
             503: components["responses"]["Unavailable"];
         };
@@ -16527,7 +17277,13 @@ export interface operations {
     createWebhookEndpoint: {
         parameters: {
             query?: never;
-            header?: never;
+            header?: {
+                /**
+                 * @description Makes a retry of this POST safe (IETF draft-ietf-httpapi-idempotency-key-header): a unique value the client chooses per intended operation (a UUID v4 is a good one), sent again unchanged with every retry of it - as the draft's Structured Field string (`"8e03978e-40d5-43e8-bc93-6894a57f9324"`) or bare (`8e03978e-40d5-43e8-bc93-6894a57f9324`), 1 to 255 characters. Keys belong to the company and the caller (the signed-in user; an API credential once those exist): another caller's equal key is another key. The same key with the same request (method, path with query, body) within `IDEMPOTENCY_KEY_TTL_HOURS` (24 h) of the first is not run again: the first answer is replayed - its status and body, errors included - with `Idempotent-Replayed: true`. The same key with another request is a 422 `idempotency_key_reused`; while the first request with the key is still being answered, a retry is a 409 `request_in_progress` (retry it a moment later). Not stored, so a retry runs the request again: answers 5xx, 408 and 429 (nothing was done, or the server could not say) and answers that are files rather than JSON (previews that change nothing). Without the header a POST is run every time it arrives. Full rules: docs/integrations-sync.md.
+                 * @example "8e03978e-40d5-43e8-bc93-6894a57f9324"
+                 */
+                "Idempotency-Key"?: components["parameters"]["IdempotencyKey"];
+            };
             path?: never;
             cookie?: never;
         };
@@ -16541,6 +17297,9 @@ export interface operations {
             201: {
                 headers: {
                     "Cache-Control": components["headers"]["CacheControlNoStore"];
+                    "Idempotent-Replayed": components["headers"]["IdempotentReplayed"];
+                    RateLimit: components["headers"]["RateLimitState"];
+                    "RateLimit-Policy": components["headers"]["RateLimitPolicies"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -16555,8 +17314,10 @@ export interface operations {
             401: components["responses"]["Unauthenticated"];
             403: components["responses"]["Forbidden"];
             408: components["responses"]["RequestTimeout"];
+            409: components["responses"]["RequestInProgress"];
             413: components["responses"]["PayloadTooLarge"];
             415: components["responses"]["UnsupportedMediaType"];
+            422: components["responses"]["IdempotencyKeyReused"];
             429: components["responses"]["BodiesInProgress"];
             500: components["responses"]["Internal"];
             503: components["responses"]["Unavailable"];
@@ -16577,6 +17338,9 @@ export interface operations {
             200: {
                 headers: {
                     "Cache-Control": components["headers"]["CacheControlNoStore"];
+                    ETag: components["headers"]["ETag"];
+                    RateLimit: components["headers"]["RateLimitState"];
+                    "RateLimit-Policy": components["headers"]["RateLimitPolicies"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -16587,10 +17351,12 @@ export interface operations {
                     };
                 };
             };
+            304: components["responses"]["NotModified"];
             400: components["responses"]["ValidationFailed"];
             401: components["responses"]["Unauthenticated"];
             403: components["responses"]["Forbidden"];
             404: components["responses"]["NotFound"];
+            429: components["responses"]["RateLimited"];
             500: components["responses"]["Internal"];
             503: components["responses"]["Unavailable"];
         };
@@ -16614,6 +17380,8 @@ export interface operations {
             200: {
                 headers: {
                     "Cache-Control": components["headers"]["CacheControlNoStore"];
+                    RateLimit: components["headers"]["RateLimitState"];
+                    "RateLimit-Policy": components["headers"]["RateLimitPolicies"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -16629,6 +17397,7 @@ export interface operations {
             403: components["responses"]["Forbidden"];
             404: components["responses"]["NotFound"];
             408: components["responses"]["RequestTimeout"];
+            412: components["responses"]["PreconditionFailed"];
             413: components["responses"]["PayloadTooLarge"];
             415: components["responses"]["UnsupportedMediaType"];
             429: components["responses"]["BodiesInProgress"];
@@ -16651,6 +17420,8 @@ export interface operations {
             200: {
                 headers: {
                     "Cache-Control": components["headers"]["CacheControlNoStore"];
+                    RateLimit: components["headers"]["RateLimitState"];
+                    "RateLimit-Policy": components["headers"]["RateLimitPolicies"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -16661,7 +17432,9 @@ export interface operations {
             401: components["responses"]["Unauthenticated"];
             403: components["responses"]["Forbidden"];
             404: components["responses"]["NotFound"];
+            412: components["responses"]["PreconditionFailed"];
             415: components["responses"]["UnsupportedMediaType"];
+            429: components["responses"]["RateLimited"];
             500: components["responses"]["Internal"];
             503: components["responses"]["Unavailable"];
         };
@@ -16686,6 +17459,8 @@ export interface operations {
             200: {
                 headers: {
                     "Cache-Control": components["headers"]["CacheControlNoStore"];
+                    RateLimit: components["headers"]["RateLimitState"];
+                    "RateLimit-Policy": components["headers"]["RateLimitPolicies"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -16701,6 +17476,7 @@ export interface operations {
             401: components["responses"]["Unauthenticated"];
             403: components["responses"]["Forbidden"];
             404: components["responses"]["NotFound"];
+            429: components["responses"]["RateLimited"];
             500: components["responses"]["Internal"];
             503: components["responses"]["Unavailable"];
         };
@@ -16708,7 +17484,13 @@ export interface operations {
     replayWebhookEvents: {
         parameters: {
             query?: never;
-            header?: never;
+            header?: {
+                /**
+                 * @description Makes a retry of this POST safe (IETF draft-ietf-httpapi-idempotency-key-header): a unique value the client chooses per intended operation (a UUID v4 is a good one), sent again unchanged with every retry of it - as the draft's Structured Field string (`"8e03978e-40d5-43e8-bc93-6894a57f9324"`) or bare (`8e03978e-40d5-43e8-bc93-6894a57f9324`), 1 to 255 characters. Keys belong to the company and the caller (the signed-in user; an API credential once those exist): another caller's equal key is another key. The same key with the same request (method, path with query, body) within `IDEMPOTENCY_KEY_TTL_HOURS` (24 h) of the first is not run again: the first answer is replayed - its status and body, errors included - with `Idempotent-Replayed: true`. The same key with another request is a 422 `idempotency_key_reused`; while the first request with the key is still being answered, a retry is a 409 `request_in_progress` (retry it a moment later). Not stored, so a retry runs the request again: answers 5xx, 408 and 429 (nothing was done, or the server could not say) and answers that are files rather than JSON (previews that change nothing). Without the header a POST is run every time it arrives. Full rules: docs/integrations-sync.md.
+                 * @example "8e03978e-40d5-43e8-bc93-6894a57f9324"
+                 */
+                "Idempotency-Key"?: components["parameters"]["IdempotencyKey"];
+            };
             path: {
                 id: components["parameters"]["IdPath"];
             };
@@ -16724,6 +17506,9 @@ export interface operations {
             202: {
                 headers: {
                     "Cache-Control": components["headers"]["CacheControlNoStore"];
+                    "Idempotent-Replayed": components["headers"]["IdempotentReplayed"];
+                    RateLimit: components["headers"]["RateLimitState"];
+                    "RateLimit-Policy": components["headers"]["RateLimitPolicies"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -16739,8 +17524,10 @@ export interface operations {
             403: components["responses"]["Forbidden"];
             404: components["responses"]["NotFound"];
             408: components["responses"]["RequestTimeout"];
+            409: components["responses"]["RequestInProgress"];
             413: components["responses"]["PayloadTooLarge"];
             415: components["responses"]["UnsupportedMediaType"];
+            422: components["responses"]["IdempotencyKeyReused"];
             429: components["responses"]["BodiesInProgress"];
             500: components["responses"]["Internal"];
             503: components["responses"]["Unavailable"];
@@ -16749,7 +17536,13 @@ export interface operations {
     rotateWebhookSecret: {
         parameters: {
             query?: never;
-            header?: never;
+            header?: {
+                /**
+                 * @description Makes a retry of this POST safe (IETF draft-ietf-httpapi-idempotency-key-header): a unique value the client chooses per intended operation (a UUID v4 is a good one), sent again unchanged with every retry of it - as the draft's Structured Field string (`"8e03978e-40d5-43e8-bc93-6894a57f9324"`) or bare (`8e03978e-40d5-43e8-bc93-6894a57f9324`), 1 to 255 characters. Keys belong to the company and the caller (the signed-in user; an API credential once those exist): another caller's equal key is another key. The same key with the same request (method, path with query, body) within `IDEMPOTENCY_KEY_TTL_HOURS` (24 h) of the first is not run again: the first answer is replayed - its status and body, errors included - with `Idempotent-Replayed: true`. The same key with another request is a 422 `idempotency_key_reused`; while the first request with the key is still being answered, a retry is a 409 `request_in_progress` (retry it a moment later). Not stored, so a retry runs the request again: answers 5xx, 408 and 429 (nothing was done, or the server could not say) and answers that are files rather than JSON (previews that change nothing). Without the header a POST is run every time it arrives. Full rules: docs/integrations-sync.md.
+                 * @example "8e03978e-40d5-43e8-bc93-6894a57f9324"
+                 */
+                "Idempotency-Key"?: components["parameters"]["IdempotencyKey"];
+            };
             path: {
                 id: components["parameters"]["IdPath"];
             };
@@ -16761,6 +17554,9 @@ export interface operations {
             200: {
                 headers: {
                     "Cache-Control": components["headers"]["CacheControlNoStore"];
+                    "Idempotent-Replayed": components["headers"]["IdempotentReplayed"];
+                    RateLimit: components["headers"]["RateLimitState"];
+                    "RateLimit-Policy": components["headers"]["RateLimitPolicies"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -16775,7 +17571,10 @@ export interface operations {
             401: components["responses"]["Unauthenticated"];
             403: components["responses"]["Forbidden"];
             404: components["responses"]["NotFound"];
+            409: components["responses"]["RequestInProgress"];
             415: components["responses"]["UnsupportedMediaType"];
+            422: components["responses"]["IdempotencyKeyReused"];
+            429: components["responses"]["RateLimited"];
             500: components["responses"]["Internal"];
             503: components["responses"]["Unavailable"];
         };
@@ -16783,7 +17582,13 @@ export interface operations {
     testWebhookEndpoint: {
         parameters: {
             query?: never;
-            header?: never;
+            header?: {
+                /**
+                 * @description Makes a retry of this POST safe (IETF draft-ietf-httpapi-idempotency-key-header): a unique value the client chooses per intended operation (a UUID v4 is a good one), sent again unchanged with every retry of it - as the draft's Structured Field string (`"8e03978e-40d5-43e8-bc93-6894a57f9324"`) or bare (`8e03978e-40d5-43e8-bc93-6894a57f9324`), 1 to 255 characters. Keys belong to the company and the caller (the signed-in user; an API credential once those exist): another caller's equal key is another key. The same key with the same request (method, path with query, body) within `IDEMPOTENCY_KEY_TTL_HOURS` (24 h) of the first is not run again: the first answer is replayed - its status and body, errors included - with `Idempotent-Replayed: true`. The same key with another request is a 422 `idempotency_key_reused`; while the first request with the key is still being answered, a retry is a 409 `request_in_progress` (retry it a moment later). Not stored, so a retry runs the request again: answers 5xx, 408 and 429 (nothing was done, or the server could not say) and answers that are files rather than JSON (previews that change nothing). Without the header a POST is run every time it arrives. Full rules: docs/integrations-sync.md.
+                 * @example "8e03978e-40d5-43e8-bc93-6894a57f9324"
+                 */
+                "Idempotency-Key"?: components["parameters"]["IdempotencyKey"];
+            };
             path: {
                 id: components["parameters"]["IdPath"];
             };
@@ -16795,6 +17600,9 @@ export interface operations {
             202: {
                 headers: {
                     "Cache-Control": components["headers"]["CacheControlNoStore"];
+                    "Idempotent-Replayed": components["headers"]["IdempotentReplayed"];
+                    RateLimit: components["headers"]["RateLimitState"];
+                    "RateLimit-Policy": components["headers"]["RateLimitPolicies"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -16809,7 +17617,10 @@ export interface operations {
             401: components["responses"]["Unauthenticated"];
             403: components["responses"]["Forbidden"];
             404: components["responses"]["NotFound"];
+            409: components["responses"]["RequestInProgress"];
             415: components["responses"]["UnsupportedMediaType"];
+            422: components["responses"]["IdempotencyKeyReused"];
+            429: components["responses"]["RateLimited"];
             500: components["responses"]["Internal"];
             503: components["responses"]["Unavailable"];
         };
@@ -16817,7 +17628,13 @@ export interface operations {
     createLeaveAdjustment: {
         parameters: {
             query?: never;
-            header?: never;
+            header?: {
+                /**
+                 * @description Makes a retry of this POST safe (IETF draft-ietf-httpapi-idempotency-key-header): a unique value the client chooses per intended operation (a UUID v4 is a good one), sent again unchanged with every retry of it - as the draft's Structured Field string (`"8e03978e-40d5-43e8-bc93-6894a57f9324"`) or bare (`8e03978e-40d5-43e8-bc93-6894a57f9324`), 1 to 255 characters. Keys belong to the company and the caller (the signed-in user; an API credential once those exist): another caller's equal key is another key. The same key with the same request (method, path with query, body) within `IDEMPOTENCY_KEY_TTL_HOURS` (24 h) of the first is not run again: the first answer is replayed - its status and body, errors included - with `Idempotent-Replayed: true`. The same key with another request is a 422 `idempotency_key_reused`; while the first request with the key is still being answered, a retry is a 409 `request_in_progress` (retry it a moment later). Not stored, so a retry runs the request again: answers 5xx, 408 and 429 (nothing was done, or the server could not say) and answers that are files rather than JSON (previews that change nothing). Without the header a POST is run every time it arrives. Full rules: docs/integrations-sync.md.
+                 * @example "8e03978e-40d5-43e8-bc93-6894a57f9324"
+                 */
+                "Idempotency-Key"?: components["parameters"]["IdempotencyKey"];
+            };
             path?: never;
             cookie?: never;
         };
@@ -16831,6 +17648,9 @@ export interface operations {
             201: {
                 headers: {
                     "Cache-Control": components["headers"]["CacheControlNoStore"];
+                    "Idempotent-Replayed": components["headers"]["IdempotentReplayed"];
+                    RateLimit: components["headers"]["RateLimitState"];
+                    "RateLimit-Policy": components["headers"]["RateLimitPolicies"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -16846,9 +17666,10 @@ export interface operations {
             403: components["responses"]["ForbiddenOwnRecord"];
             404: components["responses"]["NotFound"];
             408: components["responses"]["RequestTimeout"];
-            409: components["responses"]["Conflict"];
+            409: components["responses"]["RequestInProgress"];
             413: components["responses"]["PayloadTooLarge"];
             415: components["responses"]["UnsupportedMediaType"];
+            422: components["responses"]["IdempotencyKeyReused"];
             429: components["responses"]["BodiesInProgress"];
             500: components["responses"]["Internal"];
             503: components["responses"]["Unavailable"];
@@ -16877,6 +17698,8 @@ export interface operations {
             200: {
                 headers: {
                     "Cache-Control": components["headers"]["CacheControlNoStore"];
+                    RateLimit: components["headers"]["RateLimitState"];
+                    "RateLimit-Policy": components["headers"]["RateLimitPolicies"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -16892,6 +17715,7 @@ export interface operations {
             401: components["responses"]["Unauthenticated"];
             403: components["responses"]["Forbidden"];
             404: components["responses"]["NotFound"];
+            429: components["responses"]["RateLimited"];
             500: components["responses"]["Internal"];
             503: components["responses"]["Unavailable"];
         };
@@ -16899,7 +17723,13 @@ export interface operations {
     createLeaveAllocations: {
         parameters: {
             query?: never;
-            header?: never;
+            header?: {
+                /**
+                 * @description Makes a retry of this POST safe (IETF draft-ietf-httpapi-idempotency-key-header): a unique value the client chooses per intended operation (a UUID v4 is a good one), sent again unchanged with every retry of it - as the draft's Structured Field string (`"8e03978e-40d5-43e8-bc93-6894a57f9324"`) or bare (`8e03978e-40d5-43e8-bc93-6894a57f9324`), 1 to 255 characters. Keys belong to the company and the caller (the signed-in user; an API credential once those exist): another caller's equal key is another key. The same key with the same request (method, path with query, body) within `IDEMPOTENCY_KEY_TTL_HOURS` (24 h) of the first is not run again: the first answer is replayed - its status and body, errors included - with `Idempotent-Replayed: true`. The same key with another request is a 422 `idempotency_key_reused`; while the first request with the key is still being answered, a retry is a 409 `request_in_progress` (retry it a moment later). Not stored, so a retry runs the request again: answers 5xx, 408 and 429 (nothing was done, or the server could not say) and answers that are files rather than JSON (previews that change nothing). Without the header a POST is run every time it arrives. Full rules: docs/integrations-sync.md.
+                 * @example "8e03978e-40d5-43e8-bc93-6894a57f9324"
+                 */
+                "Idempotency-Key"?: components["parameters"]["IdempotencyKey"];
+            };
             path?: never;
             cookie?: never;
         };
@@ -16913,6 +17743,9 @@ export interface operations {
             201: {
                 headers: {
                     "Cache-Control": components["headers"]["CacheControlNoStore"];
+                    "Idempotent-Replayed": components["headers"]["IdempotentReplayed"];
+                    RateLimit: components["headers"]["RateLimitState"];
+                    "RateLimit-Policy": components["headers"]["RateLimitPolicies"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -16928,9 +17761,10 @@ export interface operations {
             403: components["responses"]["ForbiddenOwnRecord"];
             404: components["responses"]["NotFound"];
             408: components["responses"]["RequestTimeout"];
-            409: components["responses"]["Conflict"];
+            409: components["responses"]["RequestInProgress"];
             413: components["responses"]["PayloadTooLarge"];
             415: components["responses"]["UnsupportedMediaType"];
+            422: components["responses"]["IdempotencyKeyReused"];
             429: components["responses"]["BodiesInProgress"];
             500: components["responses"]["Internal"];
             503: components["responses"]["Unavailable"];
@@ -16959,6 +17793,8 @@ export interface operations {
             200: {
                 headers: {
                     "Cache-Control": components["headers"]["CacheControlNoStore"];
+                    RateLimit: components["headers"]["RateLimitState"];
+                    "RateLimit-Policy": components["headers"]["RateLimitPolicies"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -16974,6 +17810,7 @@ export interface operations {
             401: components["responses"]["Unauthenticated"];
             403: components["responses"]["Forbidden"];
             404: components["responses"]["NotFound"];
+            429: components["responses"]["RateLimited"];
             500: components["responses"]["Internal"];
             503: components["responses"]["Unavailable"];
         };
@@ -17004,6 +17841,8 @@ export interface operations {
             200: {
                 headers: {
                     "Cache-Control": components["headers"]["CacheControlNoStore"];
+                    RateLimit: components["headers"]["RateLimitState"];
+                    "RateLimit-Policy": components["headers"]["RateLimitPolicies"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -17018,6 +17857,7 @@ export interface operations {
             400: components["responses"]["ValidationFailed"];
             401: components["responses"]["Unauthenticated"];
             403: components["responses"]["Forbidden"];
+            429: components["responses"]["RateLimited"];
             500: components["responses"]["Internal"];
             503: components["responses"]["Unavailable"];
         };
@@ -17025,7 +17865,13 @@ export interface operations {
     createLeaveEncashment: {
         parameters: {
             query?: never;
-            header?: never;
+            header?: {
+                /**
+                 * @description Makes a retry of this POST safe (IETF draft-ietf-httpapi-idempotency-key-header): a unique value the client chooses per intended operation (a UUID v4 is a good one), sent again unchanged with every retry of it - as the draft's Structured Field string (`"8e03978e-40d5-43e8-bc93-6894a57f9324"`) or bare (`8e03978e-40d5-43e8-bc93-6894a57f9324`), 1 to 255 characters. Keys belong to the company and the caller (the signed-in user; an API credential once those exist): another caller's equal key is another key. The same key with the same request (method, path with query, body) within `IDEMPOTENCY_KEY_TTL_HOURS` (24 h) of the first is not run again: the first answer is replayed - its status and body, errors included - with `Idempotent-Replayed: true`. The same key with another request is a 422 `idempotency_key_reused`; while the first request with the key is still being answered, a retry is a 409 `request_in_progress` (retry it a moment later). Not stored, so a retry runs the request again: answers 5xx, 408 and 429 (nothing was done, or the server could not say) and answers that are files rather than JSON (previews that change nothing). Without the header a POST is run every time it arrives. Full rules: docs/integrations-sync.md.
+                 * @example "8e03978e-40d5-43e8-bc93-6894a57f9324"
+                 */
+                "Idempotency-Key"?: components["parameters"]["IdempotencyKey"];
+            };
             path?: never;
             cookie?: never;
         };
@@ -17039,6 +17885,9 @@ export interface operations {
             201: {
                 headers: {
                     "Cache-Control": components["headers"]["CacheControlNoStore"];
+                    "Idempotent-Replayed": components["headers"]["IdempotentReplayed"];
+                    RateLimit: components["headers"]["RateLimitState"];
+                    "RateLimit-Policy": components["headers"]["RateLimitPolicies"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -17054,9 +17903,10 @@ export interface operations {
             403: components["responses"]["Forbidden"];
             404: components["responses"]["NotFound"];
             408: components["responses"]["RequestTimeout"];
-            409: components["responses"]["Conflict"];
+            409: components["responses"]["RequestInProgress"];
             413: components["responses"]["PayloadTooLarge"];
             415: components["responses"]["UnsupportedMediaType"];
+            422: components["responses"]["IdempotencyKeyReused"];
             429: components["responses"]["BodiesInProgress"];
             500: components["responses"]["Internal"];
             503: components["responses"]["Unavailable"];
@@ -17077,6 +17927,9 @@ export interface operations {
             200: {
                 headers: {
                     "Cache-Control": components["headers"]["CacheControlNoStore"];
+                    ETag: components["headers"]["ETag"];
+                    RateLimit: components["headers"]["RateLimitState"];
+                    "RateLimit-Policy": components["headers"]["RateLimitPolicies"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -17087,10 +17940,12 @@ export interface operations {
                     };
                 };
             };
+            304: components["responses"]["NotModified"];
             400: components["responses"]["ValidationFailed"];
             401: components["responses"]["Unauthenticated"];
             403: components["responses"]["Forbidden"];
             404: components["responses"]["NotFound"];
+            429: components["responses"]["RateLimited"];
             500: components["responses"]["Internal"];
             503: components["responses"]["Unavailable"];
         };
@@ -17114,6 +17969,8 @@ export interface operations {
             200: {
                 headers: {
                     "Cache-Control": components["headers"]["CacheControlNoStore"];
+                    RateLimit: components["headers"]["RateLimitState"];
+                    "RateLimit-Policy": components["headers"]["RateLimitPolicies"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -17130,6 +17987,7 @@ export interface operations {
             404: components["responses"]["NotFound"];
             408: components["responses"]["RequestTimeout"];
             409: components["responses"]["Conflict"];
+            412: components["responses"]["PreconditionFailed"];
             413: components["responses"]["PayloadTooLarge"];
             415: components["responses"]["UnsupportedMediaType"];
             429: components["responses"]["BodiesInProgress"];
@@ -17152,6 +18010,8 @@ export interface operations {
             200: {
                 headers: {
                     "Cache-Control": components["headers"]["CacheControlNoStore"];
+                    RateLimit: components["headers"]["RateLimitState"];
+                    "RateLimit-Policy": components["headers"]["RateLimitPolicies"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -17167,7 +18027,9 @@ export interface operations {
             403: components["responses"]["ForbiddenOwnRecord"];
             404: components["responses"]["NotFound"];
             409: components["responses"]["Conflict"];
+            412: components["responses"]["PreconditionFailed"];
             415: components["responses"]["UnsupportedMediaType"];
+            429: components["responses"]["RateLimited"];
             500: components["responses"]["Internal"];
             503: components["responses"]["Unavailable"];
         };
@@ -17196,6 +18058,8 @@ export interface operations {
             200: {
                 headers: {
                     "Cache-Control": components["headers"]["CacheControlNoStore"];
+                    RateLimit: components["headers"]["RateLimitState"];
+                    "RateLimit-Policy": components["headers"]["RateLimitPolicies"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -17211,6 +18075,7 @@ export interface operations {
             401: components["responses"]["Unauthenticated"];
             403: components["responses"]["Forbidden"];
             404: components["responses"]["NotFound"];
+            429: components["responses"]["RateLimited"];
             500: components["responses"]["Internal"];
             503: components["responses"]["Unavailable"];
         };
@@ -17233,6 +18098,8 @@ export interface operations {
             200: {
                 headers: {
                     "Cache-Control": components["headers"]["CacheControlNoStore"];
+                    RateLimit: components["headers"]["RateLimitState"];
+                    "RateLimit-Policy": components["headers"]["RateLimitPolicies"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -17247,6 +18114,7 @@ export interface operations {
             400: components["responses"]["ValidationFailed"];
             401: components["responses"]["Unauthenticated"];
             403: components["responses"]["Forbidden"];
+            429: components["responses"]["RateLimited"];
             500: components["responses"]["Internal"];
             503: components["responses"]["Unavailable"];
         };
@@ -17254,7 +18122,13 @@ export interface operations {
     createLeavePeriod: {
         parameters: {
             query?: never;
-            header?: never;
+            header?: {
+                /**
+                 * @description Makes a retry of this POST safe (IETF draft-ietf-httpapi-idempotency-key-header): a unique value the client chooses per intended operation (a UUID v4 is a good one), sent again unchanged with every retry of it - as the draft's Structured Field string (`"8e03978e-40d5-43e8-bc93-6894a57f9324"`) or bare (`8e03978e-40d5-43e8-bc93-6894a57f9324`), 1 to 255 characters. Keys belong to the company and the caller (the signed-in user; an API credential once those exist): another caller's equal key is another key. The same key with the same request (method, path with query, body) within `IDEMPOTENCY_KEY_TTL_HOURS` (24 h) of the first is not run again: the first answer is replayed - its status and body, errors included - with `Idempotent-Replayed: true`. The same key with another request is a 422 `idempotency_key_reused`; while the first request with the key is still being answered, a retry is a 409 `request_in_progress` (retry it a moment later). Not stored, so a retry runs the request again: answers 5xx, 408 and 429 (nothing was done, or the server could not say) and answers that are files rather than JSON (previews that change nothing). Without the header a POST is run every time it arrives. Full rules: docs/integrations-sync.md.
+                 * @example "8e03978e-40d5-43e8-bc93-6894a57f9324"
+                 */
+                "Idempotency-Key"?: components["parameters"]["IdempotencyKey"];
+            };
             path?: never;
             cookie?: never;
         };
@@ -17268,6 +18142,9 @@ export interface operations {
             201: {
                 headers: {
                     "Cache-Control": components["headers"]["CacheControlNoStore"];
+                    "Idempotent-Replayed": components["headers"]["IdempotentReplayed"];
+                    RateLimit: components["headers"]["RateLimitState"];
+                    "RateLimit-Policy": components["headers"]["RateLimitPolicies"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -17282,9 +18159,10 @@ export interface operations {
             401: components["responses"]["Unauthenticated"];
             403: components["responses"]["Forbidden"];
             408: components["responses"]["RequestTimeout"];
-            409: components["responses"]["Conflict"];
+            409: components["responses"]["RequestInProgress"];
             413: components["responses"]["PayloadTooLarge"];
             415: components["responses"]["UnsupportedMediaType"];
+            422: components["responses"]["IdempotencyKeyReused"];
             429: components["responses"]["BodiesInProgress"];
             500: components["responses"]["Internal"];
             503: components["responses"]["Unavailable"];
@@ -17305,6 +18183,9 @@ export interface operations {
             200: {
                 headers: {
                     "Cache-Control": components["headers"]["CacheControlNoStore"];
+                    ETag: components["headers"]["ETag"];
+                    RateLimit: components["headers"]["RateLimitState"];
+                    "RateLimit-Policy": components["headers"]["RateLimitPolicies"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -17315,10 +18196,12 @@ export interface operations {
                     };
                 };
             };
+            304: components["responses"]["NotModified"];
             400: components["responses"]["ValidationFailed"];
             401: components["responses"]["Unauthenticated"];
             403: components["responses"]["Forbidden"];
             404: components["responses"]["NotFound"];
+            429: components["responses"]["RateLimited"];
             500: components["responses"]["Internal"];
             503: components["responses"]["Unavailable"];
         };
@@ -17342,6 +18225,8 @@ export interface operations {
             200: {
                 headers: {
                     "Cache-Control": components["headers"]["CacheControlNoStore"];
+                    RateLimit: components["headers"]["RateLimitState"];
+                    "RateLimit-Policy": components["headers"]["RateLimitPolicies"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -17358,6 +18243,7 @@ export interface operations {
             404: components["responses"]["NotFound"];
             408: components["responses"]["RequestTimeout"];
             409: components["responses"]["Conflict"];
+            412: components["responses"]["PreconditionFailed"];
             413: components["responses"]["PayloadTooLarge"];
             415: components["responses"]["UnsupportedMediaType"];
             429: components["responses"]["BodiesInProgress"];
@@ -17380,6 +18266,8 @@ export interface operations {
             200: {
                 headers: {
                     "Cache-Control": components["headers"]["CacheControlNoStore"];
+                    RateLimit: components["headers"]["RateLimitState"];
+                    "RateLimit-Policy": components["headers"]["RateLimitPolicies"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -17391,7 +18279,9 @@ export interface operations {
             403: components["responses"]["Forbidden"];
             404: components["responses"]["NotFound"];
             409: components["responses"]["Conflict"];
+            412: components["responses"]["PreconditionFailed"];
             415: components["responses"]["UnsupportedMediaType"];
+            429: components["responses"]["RateLimited"];
             500: components["responses"]["Internal"];
             503: components["responses"]["Unavailable"];
         };
@@ -17414,6 +18304,8 @@ export interface operations {
             200: {
                 headers: {
                     "Cache-Control": components["headers"]["CacheControlNoStore"];
+                    RateLimit: components["headers"]["RateLimitState"];
+                    "RateLimit-Policy": components["headers"]["RateLimitPolicies"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -17428,6 +18320,7 @@ export interface operations {
             400: components["responses"]["ValidationFailed"];
             401: components["responses"]["Unauthenticated"];
             403: components["responses"]["Forbidden"];
+            429: components["responses"]["RateLimited"];
             500: components["responses"]["Internal"];
             503: components["responses"]["Unavailable"];
         };
@@ -17435,7 +18328,13 @@ export interface operations {
     createLeavePolicy: {
         parameters: {
             query?: never;
-            header?: never;
+            header?: {
+                /**
+                 * @description Makes a retry of this POST safe (IETF draft-ietf-httpapi-idempotency-key-header): a unique value the client chooses per intended operation (a UUID v4 is a good one), sent again unchanged with every retry of it - as the draft's Structured Field string (`"8e03978e-40d5-43e8-bc93-6894a57f9324"`) or bare (`8e03978e-40d5-43e8-bc93-6894a57f9324`), 1 to 255 characters. Keys belong to the company and the caller (the signed-in user; an API credential once those exist): another caller's equal key is another key. The same key with the same request (method, path with query, body) within `IDEMPOTENCY_KEY_TTL_HOURS` (24 h) of the first is not run again: the first answer is replayed - its status and body, errors included - with `Idempotent-Replayed: true`. The same key with another request is a 422 `idempotency_key_reused`; while the first request with the key is still being answered, a retry is a 409 `request_in_progress` (retry it a moment later). Not stored, so a retry runs the request again: answers 5xx, 408 and 429 (nothing was done, or the server could not say) and answers that are files rather than JSON (previews that change nothing). Without the header a POST is run every time it arrives. Full rules: docs/integrations-sync.md.
+                 * @example "8e03978e-40d5-43e8-bc93-6894a57f9324"
+                 */
+                "Idempotency-Key"?: components["parameters"]["IdempotencyKey"];
+            };
             path?: never;
             cookie?: never;
         };
@@ -17449,6 +18348,9 @@ export interface operations {
             201: {
                 headers: {
                     "Cache-Control": components["headers"]["CacheControlNoStore"];
+                    "Idempotent-Replayed": components["headers"]["IdempotentReplayed"];
+                    RateLimit: components["headers"]["RateLimitState"];
+                    "RateLimit-Policy": components["headers"]["RateLimitPolicies"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -17464,8 +18366,10 @@ export interface operations {
             403: components["responses"]["Forbidden"];
             404: components["responses"]["NotFound"];
             408: components["responses"]["RequestTimeout"];
+            409: components["responses"]["RequestInProgress"];
             413: components["responses"]["PayloadTooLarge"];
             415: components["responses"]["UnsupportedMediaType"];
+            422: components["responses"]["IdempotencyKeyReused"];
             429: components["responses"]["BodiesInProgress"];
             500: components["responses"]["Internal"];
             503: components["responses"]["Unavailable"];
@@ -17486,6 +18390,9 @@ export interface operations {
             200: {
                 headers: {
                     "Cache-Control": components["headers"]["CacheControlNoStore"];
+                    ETag: components["headers"]["ETag"];
+                    RateLimit: components["headers"]["RateLimitState"];
+                    "RateLimit-Policy": components["headers"]["RateLimitPolicies"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -17496,10 +18403,12 @@ export interface operations {
                     };
                 };
             };
+            304: components["responses"]["NotModified"];
             400: components["responses"]["ValidationFailed"];
             401: components["responses"]["Unauthenticated"];
             403: components["responses"]["Forbidden"];
             404: components["responses"]["NotFound"];
+            429: components["responses"]["RateLimited"];
             500: components["responses"]["Internal"];
             503: components["responses"]["Unavailable"];
         };
@@ -17523,6 +18432,8 @@ export interface operations {
             200: {
                 headers: {
                     "Cache-Control": components["headers"]["CacheControlNoStore"];
+                    RateLimit: components["headers"]["RateLimitState"];
+                    "RateLimit-Policy": components["headers"]["RateLimitPolicies"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -17538,6 +18449,7 @@ export interface operations {
             403: components["responses"]["Forbidden"];
             404: components["responses"]["NotFound"];
             408: components["responses"]["RequestTimeout"];
+            412: components["responses"]["PreconditionFailed"];
             413: components["responses"]["PayloadTooLarge"];
             415: components["responses"]["UnsupportedMediaType"];
             429: components["responses"]["BodiesInProgress"];
@@ -17560,6 +18472,8 @@ export interface operations {
             200: {
                 headers: {
                     "Cache-Control": components["headers"]["CacheControlNoStore"];
+                    RateLimit: components["headers"]["RateLimitState"];
+                    "RateLimit-Policy": components["headers"]["RateLimitPolicies"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -17571,7 +18485,9 @@ export interface operations {
             403: components["responses"]["Forbidden"];
             404: components["responses"]["NotFound"];
             409: components["responses"]["Conflict"];
+            412: components["responses"]["PreconditionFailed"];
             415: components["responses"]["UnsupportedMediaType"];
+            429: components["responses"]["RateLimited"];
             500: components["responses"]["Internal"];
             503: components["responses"]["Unavailable"];
         };
@@ -17603,6 +18519,8 @@ export interface operations {
             200: {
                 headers: {
                     "Cache-Control": components["headers"]["CacheControlNoStore"];
+                    RateLimit: components["headers"]["RateLimitState"];
+                    "RateLimit-Policy": components["headers"]["RateLimitPolicies"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -17617,6 +18535,7 @@ export interface operations {
             400: components["responses"]["ValidationFailed"];
             401: components["responses"]["Unauthenticated"];
             403: components["responses"]["Forbidden"];
+            429: components["responses"]["RateLimited"];
             500: components["responses"]["Internal"];
             503: components["responses"]["Unavailable"];
         };
@@ -17624,7 +18543,13 @@ export interface operations {
     createLeaveRequest: {
         parameters: {
             query?: never;
-            header?: never;
+            header?: {
+                /**
+                 * @description Makes a retry of this POST safe (IETF draft-ietf-httpapi-idempotency-key-header): a unique value the client chooses per intended operation (a UUID v4 is a good one), sent again unchanged with every retry of it - as the draft's Structured Field string (`"8e03978e-40d5-43e8-bc93-6894a57f9324"`) or bare (`8e03978e-40d5-43e8-bc93-6894a57f9324`), 1 to 255 characters. Keys belong to the company and the caller (the signed-in user; an API credential once those exist): another caller's equal key is another key. The same key with the same request (method, path with query, body) within `IDEMPOTENCY_KEY_TTL_HOURS` (24 h) of the first is not run again: the first answer is replayed - its status and body, errors included - with `Idempotent-Replayed: true`. The same key with another request is a 422 `idempotency_key_reused`; while the first request with the key is still being answered, a retry is a 409 `request_in_progress` (retry it a moment later). Not stored, so a retry runs the request again: answers 5xx, 408 and 429 (nothing was done, or the server could not say) and answers that are files rather than JSON (previews that change nothing). Without the header a POST is run every time it arrives. Full rules: docs/integrations-sync.md.
+                 * @example "8e03978e-40d5-43e8-bc93-6894a57f9324"
+                 */
+                "Idempotency-Key"?: components["parameters"]["IdempotencyKey"];
+            };
             path?: never;
             cookie?: never;
         };
@@ -17638,6 +18563,9 @@ export interface operations {
             201: {
                 headers: {
                     "Cache-Control": components["headers"]["CacheControlNoStore"];
+                    "Idempotent-Replayed": components["headers"]["IdempotentReplayed"];
+                    RateLimit: components["headers"]["RateLimitState"];
+                    "RateLimit-Policy": components["headers"]["RateLimitPolicies"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -17653,9 +18581,10 @@ export interface operations {
             403: components["responses"]["Forbidden"];
             404: components["responses"]["NotFound"];
             408: components["responses"]["RequestTimeout"];
-            409: components["responses"]["Conflict"];
+            409: components["responses"]["RequestInProgress"];
             413: components["responses"]["PayloadTooLarge"];
             415: components["responses"]["UnsupportedMediaType"];
+            422: components["responses"]["IdempotencyKeyReused"];
             429: components["responses"]["BodiesInProgress"];
             500: components["responses"]["Internal"];
             503: components["responses"]["Unavailable"];
@@ -17676,6 +18605,9 @@ export interface operations {
             200: {
                 headers: {
                     "Cache-Control": components["headers"]["CacheControlNoStore"];
+                    ETag: components["headers"]["ETag"];
+                    RateLimit: components["headers"]["RateLimitState"];
+                    "RateLimit-Policy": components["headers"]["RateLimitPolicies"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -17686,10 +18618,12 @@ export interface operations {
                     };
                 };
             };
+            304: components["responses"]["NotModified"];
             400: components["responses"]["ValidationFailed"];
             401: components["responses"]["Unauthenticated"];
             403: components["responses"]["Forbidden"];
             404: components["responses"]["NotFound"];
+            429: components["responses"]["RateLimited"];
             500: components["responses"]["Internal"];
             503: components["responses"]["Unavailable"];
         };
@@ -17713,6 +18647,8 @@ export interface operations {
             200: {
                 headers: {
                     "Cache-Control": components["headers"]["CacheControlNoStore"];
+                    RateLimit: components["headers"]["RateLimitState"];
+                    "RateLimit-Policy": components["headers"]["RateLimitPolicies"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -17729,6 +18665,7 @@ export interface operations {
             404: components["responses"]["NotFound"];
             408: components["responses"]["RequestTimeout"];
             409: components["responses"]["Conflict"];
+            412: components["responses"]["PreconditionFailed"];
             413: components["responses"]["PayloadTooLarge"];
             415: components["responses"]["UnsupportedMediaType"];
             429: components["responses"]["BodiesInProgress"];
@@ -17751,6 +18688,8 @@ export interface operations {
             200: {
                 headers: {
                     "Cache-Control": components["headers"]["CacheControlNoStore"];
+                    RateLimit: components["headers"]["RateLimitState"];
+                    "RateLimit-Policy": components["headers"]["RateLimitPolicies"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -17766,7 +18705,9 @@ export interface operations {
             403: components["responses"]["ForbiddenOwnRecord"];
             404: components["responses"]["NotFound"];
             409: components["responses"]["Conflict"];
+            412: components["responses"]["PreconditionFailed"];
             415: components["responses"]["UnsupportedMediaType"];
+            429: components["responses"]["RateLimited"];
             500: components["responses"]["Internal"];
             503: components["responses"]["Unavailable"];
         };
@@ -17791,6 +18732,8 @@ export interface operations {
             200: {
                 headers: {
                     "Cache-Control": components["headers"]["CacheControlNoStore"];
+                    RateLimit: components["headers"]["RateLimitState"];
+                    "RateLimit-Policy": components["headers"]["RateLimitPolicies"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -17805,6 +18748,7 @@ export interface operations {
             400: components["responses"]["ValidationFailed"];
             401: components["responses"]["Unauthenticated"];
             403: components["responses"]["Forbidden"];
+            429: components["responses"]["RateLimited"];
             500: components["responses"]["Internal"];
             503: components["responses"]["Unavailable"];
         };
@@ -17812,7 +18756,13 @@ export interface operations {
     createLeaveType: {
         parameters: {
             query?: never;
-            header?: never;
+            header?: {
+                /**
+                 * @description Makes a retry of this POST safe (IETF draft-ietf-httpapi-idempotency-key-header): a unique value the client chooses per intended operation (a UUID v4 is a good one), sent again unchanged with every retry of it - as the draft's Structured Field string (`"8e03978e-40d5-43e8-bc93-6894a57f9324"`) or bare (`8e03978e-40d5-43e8-bc93-6894a57f9324`), 1 to 255 characters. Keys belong to the company and the caller (the signed-in user; an API credential once those exist): another caller's equal key is another key. The same key with the same request (method, path with query, body) within `IDEMPOTENCY_KEY_TTL_HOURS` (24 h) of the first is not run again: the first answer is replayed - its status and body, errors included - with `Idempotent-Replayed: true`. The same key with another request is a 422 `idempotency_key_reused`; while the first request with the key is still being answered, a retry is a 409 `request_in_progress` (retry it a moment later). Not stored, so a retry runs the request again: answers 5xx, 408 and 429 (nothing was done, or the server could not say) and answers that are files rather than JSON (previews that change nothing). Without the header a POST is run every time it arrives. Full rules: docs/integrations-sync.md.
+                 * @example "8e03978e-40d5-43e8-bc93-6894a57f9324"
+                 */
+                "Idempotency-Key"?: components["parameters"]["IdempotencyKey"];
+            };
             path?: never;
             cookie?: never;
         };
@@ -17826,6 +18776,9 @@ export interface operations {
             201: {
                 headers: {
                     "Cache-Control": components["headers"]["CacheControlNoStore"];
+                    "Idempotent-Replayed": components["headers"]["IdempotentReplayed"];
+                    RateLimit: components["headers"]["RateLimitState"];
+                    "RateLimit-Policy": components["headers"]["RateLimitPolicies"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -17840,9 +18793,10 @@ export interface operations {
             401: components["responses"]["Unauthenticated"];
             403: components["responses"]["Forbidden"];
             408: components["responses"]["RequestTimeout"];
-            409: components["responses"]["Conflict"];
+            409: components["responses"]["RequestInProgress"];
             413: components["responses"]["PayloadTooLarge"];
             415: components["responses"]["UnsupportedMediaType"];
+            422: components["responses"]["IdempotencyKeyReused"];
             429: components["responses"]["BodiesInProgress"];
             500: components["responses"]["Internal"];
             503: components["responses"]["Unavailable"];
@@ -17863,6 +18817,9 @@ export interface operations {
             200: {
                 headers: {
                     "Cache-Control": components["headers"]["CacheControlNoStore"];
+                    ETag: components["headers"]["ETag"];
+                    RateLimit: components["headers"]["RateLimitState"];
+                    "RateLimit-Policy": components["headers"]["RateLimitPolicies"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -17873,10 +18830,12 @@ export interface operations {
                     };
                 };
             };
+            304: components["responses"]["NotModified"];
             400: components["responses"]["ValidationFailed"];
             401: components["responses"]["Unauthenticated"];
             403: components["responses"]["Forbidden"];
             404: components["responses"]["NotFound"];
+            429: components["responses"]["RateLimited"];
             500: components["responses"]["Internal"];
             503: components["responses"]["Unavailable"];
         };
@@ -17900,6 +18859,8 @@ export interface operations {
             200: {
                 headers: {
                     "Cache-Control": components["headers"]["CacheControlNoStore"];
+                    RateLimit: components["headers"]["RateLimitState"];
+                    "RateLimit-Policy": components["headers"]["RateLimitPolicies"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -17916,6 +18877,7 @@ export interface operations {
             404: components["responses"]["NotFound"];
             408: components["responses"]["RequestTimeout"];
             409: components["responses"]["Conflict"];
+            412: components["responses"]["PreconditionFailed"];
             413: components["responses"]["PayloadTooLarge"];
             415: components["responses"]["UnsupportedMediaType"];
             429: components["responses"]["BodiesInProgress"];
@@ -17938,6 +18900,8 @@ export interface operations {
             200: {
                 headers: {
                     "Cache-Control": components["headers"]["CacheControlNoStore"];
+                    RateLimit: components["headers"]["RateLimitState"];
+                    "RateLimit-Policy": components["headers"]["RateLimitPolicies"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -17949,7 +18913,9 @@ export interface operations {
             403: components["responses"]["Forbidden"];
             404: components["responses"]["NotFound"];
             409: components["responses"]["Conflict"];
+            412: components["responses"]["PreconditionFailed"];
             415: components["responses"]["UnsupportedMediaType"];
+            429: components["responses"]["RateLimited"];
             500: components["responses"]["Internal"];
             503: components["responses"]["Unavailable"];
         };
@@ -17974,6 +18940,8 @@ export interface operations {
             200: {
                 headers: {
                     "Cache-Control": components["headers"]["CacheControlNoStore"];
+                    RateLimit: components["headers"]["RateLimitState"];
+                    "RateLimit-Policy": components["headers"]["RateLimitPolicies"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -17990,6 +18958,7 @@ export interface operations {
             400: components["responses"]["ValidationFailed"];
             401: components["responses"]["Unauthenticated"];
             403: components["responses"]["Forbidden"];
+            429: components["responses"]["RateLimited"];
             500: components["responses"]["Internal"];
             503: components["responses"]["Unavailable"];
         };
@@ -17997,7 +18966,13 @@ export interface operations {
     markNotificationRead: {
         parameters: {
             query?: never;
-            header?: never;
+            header?: {
+                /**
+                 * @description Makes a retry of this POST safe (IETF draft-ietf-httpapi-idempotency-key-header): a unique value the client chooses per intended operation (a UUID v4 is a good one), sent again unchanged with every retry of it - as the draft's Structured Field string (`"8e03978e-40d5-43e8-bc93-6894a57f9324"`) or bare (`8e03978e-40d5-43e8-bc93-6894a57f9324`), 1 to 255 characters. Keys belong to the company and the caller (the signed-in user; an API credential once those exist): another caller's equal key is another key. The same key with the same request (method, path with query, body) within `IDEMPOTENCY_KEY_TTL_HOURS` (24 h) of the first is not run again: the first answer is replayed - its status and body, errors included - with `Idempotent-Replayed: true`. The same key with another request is a 422 `idempotency_key_reused`; while the first request with the key is still being answered, a retry is a 409 `request_in_progress` (retry it a moment later). Not stored, so a retry runs the request again: answers 5xx, 408 and 429 (nothing was done, or the server could not say) and answers that are files rather than JSON (previews that change nothing). Without the header a POST is run every time it arrives. Full rules: docs/integrations-sync.md.
+                 * @example "8e03978e-40d5-43e8-bc93-6894a57f9324"
+                 */
+                "Idempotency-Key"?: components["parameters"]["IdempotencyKey"];
+            };
             path: {
                 notificationId: string;
             };
@@ -18009,6 +18984,9 @@ export interface operations {
             200: {
                 headers: {
                     "Cache-Control": components["headers"]["CacheControlNoStore"];
+                    "Idempotent-Replayed": components["headers"]["IdempotentReplayed"];
+                    RateLimit: components["headers"]["RateLimitState"];
+                    "RateLimit-Policy": components["headers"]["RateLimitPolicies"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -18023,7 +19001,10 @@ export interface operations {
             401: components["responses"]["Unauthenticated"];
             403: components["responses"]["Forbidden"];
             404: components["responses"]["NotFound"];
+            409: components["responses"]["RequestInProgress"];
             415: components["responses"]["UnsupportedMediaType"];
+            422: components["responses"]["IdempotencyKeyReused"];
+            429: components["responses"]["RateLimited"];
             500: components["responses"]["Internal"];
             503: components["responses"]["Unavailable"];
         };
@@ -18031,7 +19012,13 @@ export interface operations {
     markAllNotificationsRead: {
         parameters: {
             query?: never;
-            header?: never;
+            header?: {
+                /**
+                 * @description Makes a retry of this POST safe (IETF draft-ietf-httpapi-idempotency-key-header): a unique value the client chooses per intended operation (a UUID v4 is a good one), sent again unchanged with every retry of it - as the draft's Structured Field string (`"8e03978e-40d5-43e8-bc93-6894a57f9324"`) or bare (`8e03978e-40d5-43e8-bc93-6894a57f9324`), 1 to 255 characters. Keys belong to the company and the caller (the signed-in user; an API credential once those exist): another caller's equal key is another key. The same key with the same request (method, path with query, body) within `IDEMPOTENCY_KEY_TTL_HOURS` (24 h) of the first is not run again: the first answer is replayed - its status and body, errors included - with `Idempotent-Replayed: true`. The same key with another request is a 422 `idempotency_key_reused`; while the first request with the key is still being answered, a retry is a 409 `request_in_progress` (retry it a moment later). Not stored, so a retry runs the request again: answers 5xx, 408 and 429 (nothing was done, or the server could not say) and answers that are files rather than JSON (previews that change nothing). Without the header a POST is run every time it arrives. Full rules: docs/integrations-sync.md.
+                 * @example "8e03978e-40d5-43e8-bc93-6894a57f9324"
+                 */
+                "Idempotency-Key"?: components["parameters"]["IdempotencyKey"];
+            };
             path?: never;
             cookie?: never;
         };
@@ -18041,6 +19028,9 @@ export interface operations {
             200: {
                 headers: {
                     "Cache-Control": components["headers"]["CacheControlNoStore"];
+                    "Idempotent-Replayed": components["headers"]["IdempotentReplayed"];
+                    RateLimit: components["headers"]["RateLimitState"];
+                    "RateLimit-Policy": components["headers"]["RateLimitPolicies"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -18057,7 +19047,10 @@ export interface operations {
             400: components["responses"]["ValidationFailed"];
             401: components["responses"]["Unauthenticated"];
             403: components["responses"]["Forbidden"];
+            409: components["responses"]["RequestInProgress"];
             415: components["responses"]["UnsupportedMediaType"];
+            422: components["responses"]["IdempotencyKeyReused"];
+            429: components["responses"]["RateLimited"];
             500: components["responses"]["Internal"];
             503: components["responses"]["Unavailable"];
         };
@@ -18082,6 +19075,8 @@ export interface operations {
             200: {
                 headers: {
                     "Cache-Control": components["headers"]["CacheControlNoStore"];
+                    RateLimit: components["headers"]["RateLimitState"];
+                    "RateLimit-Policy": components["headers"]["RateLimitPolicies"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -18096,6 +19091,7 @@ export interface operations {
             400: components["responses"]["ValidationFailed"];
             401: components["responses"]["Unauthenticated"];
             403: components["responses"]["Forbidden"];
+            429: components["responses"]["RateLimited"];
             500: components["responses"]["Internal"];
             503: components["responses"]["Unavailable"];
         };
@@ -18103,7 +19099,13 @@ export interface operations {
     createPayrollRun: {
         parameters: {
             query?: never;
-            header?: never;
+            header?: {
+                /**
+                 * @description Makes a retry of this POST safe (IETF draft-ietf-httpapi-idempotency-key-header): a unique value the client chooses per intended operation (a UUID v4 is a good one), sent again unchanged with every retry of it - as the draft's Structured Field string (`"8e03978e-40d5-43e8-bc93-6894a57f9324"`) or bare (`8e03978e-40d5-43e8-bc93-6894a57f9324`), 1 to 255 characters. Keys belong to the company and the caller (the signed-in user; an API credential once those exist): another caller's equal key is another key. The same key with the same request (method, path with query, body) within `IDEMPOTENCY_KEY_TTL_HOURS` (24 h) of the first is not run again: the first answer is replayed - its status and body, errors included - with `Idempotent-Replayed: true`. The same key with another request is a 422 `idempotency_key_reused`; while the first request with the key is still being answered, a retry is a 409 `request_in_progress` (retry it a moment later). Not stored, so a retry runs the request again: answers 5xx, 408 and 429 (nothing was done, or the server could not say) and answers that are files rather than JSON (previews that change nothing). Without the header a POST is run every time it arrives. Full rules: docs/integrations-sync.md.
+                 * @example "8e03978e-40d5-43e8-bc93-6894a57f9324"
+                 */
+                "Idempotency-Key"?: components["parameters"]["IdempotencyKey"];
+            };
             path?: never;
             cookie?: never;
         };
@@ -18117,6 +19119,9 @@ export interface operations {
             201: {
                 headers: {
                     "Cache-Control": components["headers"]["CacheControlNoStore"];
+                    "Idempotent-Replayed": components["headers"]["IdempotentReplayed"];
+                    RateLimit: components["headers"]["RateLimitState"];
+                    "RateLimit-Policy": components["headers"]["RateLimitPolicies"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -18131,6 +19136,9 @@ export interface operations {
             202: {
                 headers: {
                     "Cache-Control": components["headers"]["CacheControlNoStore"];
+                    "Idempotent-Replayed": components["headers"]["IdempotentReplayed"];
+                    RateLimit: components["headers"]["RateLimitState"];
+                    "RateLimit-Policy": components["headers"]["RateLimitPolicies"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -18145,9 +19153,10 @@ export interface operations {
             401: components["responses"]["Unauthenticated"];
             403: components["responses"]["Forbidden"];
             408: components["responses"]["RequestTimeout"];
-            409: components["responses"]["Conflict"];
+            409: components["responses"]["RequestInProgress"];
             413: components["responses"]["PayloadTooLarge"];
             415: components["responses"]["UnsupportedMediaType"];
+            422: components["responses"]["IdempotencyKeyReused"];
             429: components["responses"]["BodiesInProgress"];
             500: components["responses"]["Internal"];
             503: components["responses"]["Unavailable"];
@@ -18168,6 +19177,9 @@ export interface operations {
             200: {
                 headers: {
                     "Cache-Control": components["headers"]["CacheControlNoStore"];
+                    ETag: components["headers"]["ETag"];
+                    RateLimit: components["headers"]["RateLimitState"];
+                    "RateLimit-Policy": components["headers"]["RateLimitPolicies"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -18178,10 +19190,12 @@ export interface operations {
                     };
                 };
             };
+            304: components["responses"]["NotModified"];
             400: components["responses"]["ValidationFailed"];
             401: components["responses"]["Unauthenticated"];
             403: components["responses"]["Forbidden"];
             404: components["responses"]["NotFound"];
+            429: components["responses"]["RateLimited"];
             500: components["responses"]["Internal"];
             503: components["responses"]["Unavailable"];
         };
@@ -18205,6 +19219,8 @@ export interface operations {
             200: {
                 headers: {
                     "Cache-Control": components["headers"]["CacheControlNoStore"];
+                    RateLimit: components["headers"]["RateLimitState"];
+                    "RateLimit-Policy": components["headers"]["RateLimitPolicies"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -18219,6 +19235,8 @@ export interface operations {
             202: {
                 headers: {
                     "Cache-Control": components["headers"]["CacheControlNoStore"];
+                    RateLimit: components["headers"]["RateLimitState"];
+                    "RateLimit-Policy": components["headers"]["RateLimitPolicies"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -18235,8 +19253,10 @@ export interface operations {
             404: components["responses"]["NotFound"];
             408: components["responses"]["RequestTimeout"];
             409: components["responses"]["Conflict"];
+            412: components["responses"]["PreconditionFailed"];
             413: components["responses"]["PayloadTooLarge"];
             415: components["responses"]["UnsupportedMediaType"];
+            428: components["responses"]["PreconditionRequired"];
             429: components["responses"]["BodiesInProgress"];
             500: components["responses"]["Internal"];
             503: components["responses"]["Unavailable"];
@@ -18257,6 +19277,8 @@ export interface operations {
             200: {
                 headers: {
                     "Cache-Control": components["headers"]["CacheControlNoStore"];
+                    RateLimit: components["headers"]["RateLimitState"];
+                    "RateLimit-Policy": components["headers"]["RateLimitPolicies"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -18268,7 +19290,10 @@ export interface operations {
             403: components["responses"]["Forbidden"];
             404: components["responses"]["NotFound"];
             409: components["responses"]["Conflict"];
+            412: components["responses"]["PreconditionFailed"];
             415: components["responses"]["UnsupportedMediaType"];
+            428: components["responses"]["PreconditionRequired"];
+            429: components["responses"]["RateLimited"];
             500: components["responses"]["Internal"];
             503: components["responses"]["Unavailable"];
         };
@@ -18295,6 +19320,8 @@ export interface operations {
             200: {
                 headers: {
                     "Cache-Control": components["headers"]["CacheControlNoStore"];
+                    RateLimit: components["headers"]["RateLimitState"];
+                    "RateLimit-Policy": components["headers"]["RateLimitPolicies"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -18310,6 +19337,7 @@ export interface operations {
             401: components["responses"]["Unauthenticated"];
             403: components["responses"]["Forbidden"];
             404: components["responses"]["NotFound"];
+            429: components["responses"]["RateLimited"];
             500: components["responses"]["Internal"];
             503: components["responses"]["Unavailable"];
         };
@@ -18331,6 +19359,9 @@ export interface operations {
             200: {
                 headers: {
                     "Cache-Control": components["headers"]["CacheControlNoStore"];
+                    ETag: components["headers"]["ETag"];
+                    RateLimit: components["headers"]["RateLimitState"];
+                    "RateLimit-Policy": components["headers"]["RateLimitPolicies"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -18341,10 +19372,12 @@ export interface operations {
                     };
                 };
             };
+            304: components["responses"]["NotModified"];
             400: components["responses"]["ValidationFailed"];
             401: components["responses"]["Unauthenticated"];
             403: components["responses"]["Forbidden"];
             404: components["responses"]["NotFound"];
+            429: components["responses"]["RateLimited"];
             500: components["responses"]["Internal"];
             503: components["responses"]["Unavailable"];
         };
@@ -18352,7 +19385,13 @@ export interface operations {
     processPayrollRun: {
         parameters: {
             query?: never;
-            header?: never;
+            header?: {
+                /**
+                 * @description Makes a retry of this POST safe (IETF draft-ietf-httpapi-idempotency-key-header): a unique value the client chooses per intended operation (a UUID v4 is a good one), sent again unchanged with every retry of it - as the draft's Structured Field string (`"8e03978e-40d5-43e8-bc93-6894a57f9324"`) or bare (`8e03978e-40d5-43e8-bc93-6894a57f9324`), 1 to 255 characters. Keys belong to the company and the caller (the signed-in user; an API credential once those exist): another caller's equal key is another key. The same key with the same request (method, path with query, body) within `IDEMPOTENCY_KEY_TTL_HOURS` (24 h) of the first is not run again: the first answer is replayed - its status and body, errors included - with `Idempotent-Replayed: true`. The same key with another request is a 422 `idempotency_key_reused`; while the first request with the key is still being answered, a retry is a 409 `request_in_progress` (retry it a moment later). Not stored, so a retry runs the request again: answers 5xx, 408 and 429 (nothing was done, or the server could not say) and answers that are files rather than JSON (previews that change nothing). Without the header a POST is run every time it arrives. Full rules: docs/integrations-sync.md.
+                 * @example "8e03978e-40d5-43e8-bc93-6894a57f9324"
+                 */
+                "Idempotency-Key"?: components["parameters"]["IdempotencyKey"];
+            };
             path: {
                 id: components["parameters"]["IdPath"];
             };
@@ -18364,6 +19403,9 @@ export interface operations {
             200: {
                 headers: {
                     "Cache-Control": components["headers"]["CacheControlNoStore"];
+                    "Idempotent-Replayed": components["headers"]["IdempotentReplayed"];
+                    RateLimit: components["headers"]["RateLimitState"];
+                    "RateLimit-Policy": components["headers"]["RateLimitPolicies"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -18378,6 +19420,9 @@ export interface operations {
             202: {
                 headers: {
                     "Cache-Control": components["headers"]["CacheControlNoStore"];
+                    "Idempotent-Replayed": components["headers"]["IdempotentReplayed"];
+                    RateLimit: components["headers"]["RateLimitState"];
+                    "RateLimit-Policy": components["headers"]["RateLimitPolicies"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -18392,8 +19437,10 @@ export interface operations {
             401: components["responses"]["Unauthenticated"];
             403: components["responses"]["Forbidden"];
             404: components["responses"]["NotFound"];
-            409: components["responses"]["Conflict"];
+            409: components["responses"]["RequestInProgress"];
             415: components["responses"]["UnsupportedMediaType"];
+            422: components["responses"]["IdempotencyKeyReused"];
+            429: components["responses"]["RateLimited"];
             500: components["responses"]["Internal"];
             503: components["responses"]["Unavailable"];
         };
@@ -18414,6 +19461,9 @@ export interface operations {
             200: {
                 headers: {
                     "Cache-Control": components["headers"]["CacheControlNoStore"];
+                    ETag: components["headers"]["ETag"];
+                    RateLimit: components["headers"]["RateLimitState"];
+                    "RateLimit-Policy": components["headers"]["RateLimitPolicies"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -18424,10 +19474,12 @@ export interface operations {
                     };
                 };
             };
+            304: components["responses"]["NotModified"];
             400: components["responses"]["ValidationFailed"];
             401: components["responses"]["Unauthenticated"];
             403: components["responses"]["Forbidden"];
             404: components["responses"]["NotFound"];
+            429: components["responses"]["RateLimited"];
             500: components["responses"]["Internal"];
             503: components["responses"]["Unavailable"];
         };
@@ -18452,6 +19504,8 @@ export interface operations {
             200: {
                 headers: {
                     "Cache-Control": components["headers"]["CacheControlNoStore"];
+                    RateLimit: components["headers"]["RateLimitState"];
+                    "RateLimit-Policy": components["headers"]["RateLimitPolicies"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -18467,8 +19521,10 @@ export interface operations {
             403: components["responses"]["ForbiddenOwnRecord"];
             404: components["responses"]["NotFound"];
             408: components["responses"]["RequestTimeout"];
+            412: components["responses"]["PreconditionFailed"];
             413: components["responses"]["PayloadTooLarge"];
             415: components["responses"]["UnsupportedMediaType"];
+            428: components["responses"]["PreconditionRequired"];
             429: components["responses"]["BodiesInProgress"];
             500: components["responses"]["Internal"];
             503: components["responses"]["Unavailable"];
@@ -18496,6 +19552,8 @@ export interface operations {
             200: {
                 headers: {
                     "Cache-Control": components["headers"]["CacheControlNoStore"];
+                    RateLimit: components["headers"]["RateLimitState"];
+                    "RateLimit-Policy": components["headers"]["RateLimitPolicies"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -18510,6 +19568,7 @@ export interface operations {
             400: components["responses"]["ValidationFailed"];
             401: components["responses"]["Unauthenticated"];
             403: components["responses"]["Forbidden"];
+            429: components["responses"]["RateLimited"];
             500: components["responses"]["Internal"];
             503: components["responses"]["Unavailable"];
         };
@@ -18517,7 +19576,13 @@ export interface operations {
     createExpenseClaim: {
         parameters: {
             query?: never;
-            header?: never;
+            header?: {
+                /**
+                 * @description Makes a retry of this POST safe (IETF draft-ietf-httpapi-idempotency-key-header): a unique value the client chooses per intended operation (a UUID v4 is a good one), sent again unchanged with every retry of it - as the draft's Structured Field string (`"8e03978e-40d5-43e8-bc93-6894a57f9324"`) or bare (`8e03978e-40d5-43e8-bc93-6894a57f9324`), 1 to 255 characters. Keys belong to the company and the caller (the signed-in user; an API credential once those exist): another caller's equal key is another key. The same key with the same request (method, path with query, body) within `IDEMPOTENCY_KEY_TTL_HOURS` (24 h) of the first is not run again: the first answer is replayed - its status and body, errors included - with `Idempotent-Replayed: true`. The same key with another request is a 422 `idempotency_key_reused`; while the first request with the key is still being answered, a retry is a 409 `request_in_progress` (retry it a moment later). Not stored, so a retry runs the request again: answers 5xx, 408 and 429 (nothing was done, or the server could not say) and answers that are files rather than JSON (previews that change nothing). Without the header a POST is run every time it arrives. Full rules: docs/integrations-sync.md.
+                 * @example "8e03978e-40d5-43e8-bc93-6894a57f9324"
+                 */
+                "Idempotency-Key"?: components["parameters"]["IdempotencyKey"];
+            };
             path?: never;
             cookie?: never;
         };
@@ -18531,6 +19596,9 @@ export interface operations {
             201: {
                 headers: {
                     "Cache-Control": components["headers"]["CacheControlNoStore"];
+                    "Idempotent-Replayed": components["headers"]["IdempotentReplayed"];
+                    RateLimit: components["headers"]["RateLimitState"];
+                    "RateLimit-Policy": components["headers"]["RateLimitPolicies"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -18546,9 +19614,10 @@ export interface operations {
             403: components["responses"]["Forbidden"];
             404: components["responses"]["NotFound"];
             408: components["responses"]["RequestTimeout"];
-            409: components["responses"]["Conflict"];
+            409: components["responses"]["RequestInProgress"];
             413: components["responses"]["PayloadTooLarge"];
             415: components["responses"]["UnsupportedMediaType"];
+            422: components["responses"]["IdempotencyKeyReused"];
             429: components["responses"]["BodiesInProgress"];
             500: components["responses"]["Internal"];
             503: components["responses"]["Unavailable"];
@@ -18569,6 +19638,9 @@ export interface operations {
             200: {
                 headers: {
                     "Cache-Control": components["headers"]["CacheControlNoStore"];
+                    ETag: components["headers"]["ETag"];
+                    RateLimit: components["headers"]["RateLimitState"];
+                    "RateLimit-Policy": components["headers"]["RateLimitPolicies"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -18579,10 +19651,12 @@ export interface operations {
                     };
                 };
             };
+            304: components["responses"]["NotModified"];
             400: components["responses"]["ValidationFailed"];
             401: components["responses"]["Unauthenticated"];
             403: components["responses"]["Forbidden"];
             404: components["responses"]["NotFound"];
+            429: components["responses"]["RateLimited"];
             500: components["responses"]["Internal"];
             503: components["responses"]["Unavailable"];
         };
@@ -18606,6 +19680,8 @@ export interface operations {
             200: {
                 headers: {
                     "Cache-Control": components["headers"]["CacheControlNoStore"];
+                    RateLimit: components["headers"]["RateLimitState"];
+                    "RateLimit-Policy": components["headers"]["RateLimitPolicies"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -18622,6 +19698,7 @@ export interface operations {
             404: components["responses"]["NotFound"];
             408: components["responses"]["RequestTimeout"];
             409: components["responses"]["Conflict"];
+            412: components["responses"]["PreconditionFailed"];
             413: components["responses"]["PayloadTooLarge"];
             415: components["responses"]["UnsupportedMediaType"];
             429: components["responses"]["BodiesInProgress"];
@@ -18644,6 +19721,8 @@ export interface operations {
             200: {
                 headers: {
                     "Cache-Control": components["headers"]["CacheControlNoStore"];
+                    RateLimit: components["headers"]["RateLimitState"];
+                    "RateLimit-Policy": components["headers"]["RateLimitPolicies"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -18659,7 +19738,9 @@ export interface operations {
             403: components["responses"]["ForbiddenOwnRecord"];
             404: components["responses"]["NotFound"];
             409: components["responses"]["Conflict"];
+            412: components["responses"]["PreconditionFailed"];
             415: components["responses"]["UnsupportedMediaType"];
+            429: components["responses"]["RateLimited"];
             500: components["responses"]["Internal"];
             503: components["responses"]["Unavailable"];
         };
@@ -18686,6 +19767,8 @@ export interface operations {
             200: {
                 headers: {
                     "Cache-Control": components["headers"]["CacheControlNoStore"];
+                    RateLimit: components["headers"]["RateLimitState"];
+                    "RateLimit-Policy": components["headers"]["RateLimitPolicies"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -18700,6 +19783,7 @@ export interface operations {
             400: components["responses"]["ValidationFailed"];
             401: components["responses"]["Unauthenticated"];
             403: components["responses"]["Forbidden"];
+            429: components["responses"]["RateLimited"];
             500: components["responses"]["Internal"];
             503: components["responses"]["Unavailable"];
         };
@@ -18707,7 +19791,13 @@ export interface operations {
     createFinalSettlement: {
         parameters: {
             query?: never;
-            header?: never;
+            header?: {
+                /**
+                 * @description Makes a retry of this POST safe (IETF draft-ietf-httpapi-idempotency-key-header): a unique value the client chooses per intended operation (a UUID v4 is a good one), sent again unchanged with every retry of it - as the draft's Structured Field string (`"8e03978e-40d5-43e8-bc93-6894a57f9324"`) or bare (`8e03978e-40d5-43e8-bc93-6894a57f9324`), 1 to 255 characters. Keys belong to the company and the caller (the signed-in user; an API credential once those exist): another caller's equal key is another key. The same key with the same request (method, path with query, body) within `IDEMPOTENCY_KEY_TTL_HOURS` (24 h) of the first is not run again: the first answer is replayed - its status and body, errors included - with `Idempotent-Replayed: true`. The same key with another request is a 422 `idempotency_key_reused`; while the first request with the key is still being answered, a retry is a 409 `request_in_progress` (retry it a moment later). Not stored, so a retry runs the request again: answers 5xx, 408 and 429 (nothing was done, or the server could not say) and answers that are files rather than JSON (previews that change nothing). Without the header a POST is run every time it arrives. Full rules: docs/integrations-sync.md.
+                 * @example "8e03978e-40d5-43e8-bc93-6894a57f9324"
+                 */
+                "Idempotency-Key"?: components["parameters"]["IdempotencyKey"];
+            };
             path?: never;
             cookie?: never;
         };
@@ -18721,6 +19811,9 @@ export interface operations {
             201: {
                 headers: {
                     "Cache-Control": components["headers"]["CacheControlNoStore"];
+                    "Idempotent-Replayed": components["headers"]["IdempotentReplayed"];
+                    RateLimit: components["headers"]["RateLimitState"];
+                    "RateLimit-Policy": components["headers"]["RateLimitPolicies"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -18736,9 +19829,10 @@ export interface operations {
             403: components["responses"]["Forbidden"];
             404: components["responses"]["NotFound"];
             408: components["responses"]["RequestTimeout"];
-            409: components["responses"]["Conflict"];
+            409: components["responses"]["RequestInProgress"];
             413: components["responses"]["PayloadTooLarge"];
             415: components["responses"]["UnsupportedMediaType"];
+            422: components["responses"]["IdempotencyKeyReused"];
             429: components["responses"]["BodiesInProgress"];
             500: components["responses"]["Internal"];
             503: components["responses"]["Unavailable"];
@@ -18759,6 +19853,9 @@ export interface operations {
             200: {
                 headers: {
                     "Cache-Control": components["headers"]["CacheControlNoStore"];
+                    ETag: components["headers"]["ETag"];
+                    RateLimit: components["headers"]["RateLimitState"];
+                    "RateLimit-Policy": components["headers"]["RateLimitPolicies"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -18769,10 +19866,12 @@ export interface operations {
                     };
                 };
             };
+            304: components["responses"]["NotModified"];
             400: components["responses"]["ValidationFailed"];
             401: components["responses"]["Unauthenticated"];
             403: components["responses"]["Forbidden"];
             404: components["responses"]["NotFound"];
+            429: components["responses"]["RateLimited"];
             500: components["responses"]["Internal"];
             503: components["responses"]["Unavailable"];
         };
@@ -18796,6 +19895,8 @@ export interface operations {
             200: {
                 headers: {
                     "Cache-Control": components["headers"]["CacheControlNoStore"];
+                    RateLimit: components["headers"]["RateLimitState"];
+                    "RateLimit-Policy": components["headers"]["RateLimitPolicies"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -18812,6 +19913,7 @@ export interface operations {
             404: components["responses"]["NotFound"];
             408: components["responses"]["RequestTimeout"];
             409: components["responses"]["Conflict"];
+            412: components["responses"]["PreconditionFailed"];
             413: components["responses"]["PayloadTooLarge"];
             415: components["responses"]["UnsupportedMediaType"];
             429: components["responses"]["BodiesInProgress"];
@@ -18834,6 +19936,8 @@ export interface operations {
             200: {
                 headers: {
                     "Cache-Control": components["headers"]["CacheControlNoStore"];
+                    RateLimit: components["headers"]["RateLimitState"];
+                    "RateLimit-Policy": components["headers"]["RateLimitPolicies"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -18844,6 +19948,7 @@ export interface operations {
             401: components["responses"]["Unauthenticated"];
             403: components["responses"]["Forbidden"];
             404: components["responses"]["NotFound"];
+            429: components["responses"]["RateLimited"];
             500: components["responses"]["Internal"];
             503: components["responses"]["Unavailable"];
         };
@@ -18851,7 +19956,13 @@ export interface operations {
     processFinalSettlement: {
         parameters: {
             query?: never;
-            header?: never;
+            header?: {
+                /**
+                 * @description Makes a retry of this POST safe (IETF draft-ietf-httpapi-idempotency-key-header): a unique value the client chooses per intended operation (a UUID v4 is a good one), sent again unchanged with every retry of it - as the draft's Structured Field string (`"8e03978e-40d5-43e8-bc93-6894a57f9324"`) or bare (`8e03978e-40d5-43e8-bc93-6894a57f9324`), 1 to 255 characters. Keys belong to the company and the caller (the signed-in user; an API credential once those exist): another caller's equal key is another key. The same key with the same request (method, path with query, body) within `IDEMPOTENCY_KEY_TTL_HOURS` (24 h) of the first is not run again: the first answer is replayed - its status and body, errors included - with `Idempotent-Replayed: true`. The same key with another request is a 422 `idempotency_key_reused`; while the first request with the key is still being answered, a retry is a 409 `request_in_progress` (retry it a moment later). Not stored, so a retry runs the request again: answers 5xx, 408 and 429 (nothing was done, or the server could not say) and answers that are files rather than JSON (previews that change nothing). Without the header a POST is run every time it arrives. Full rules: docs/integrations-sync.md.
+                 * @example "8e03978e-40d5-43e8-bc93-6894a57f9324"
+                 */
+                "Idempotency-Key"?: components["parameters"]["IdempotencyKey"];
+            };
             path: {
                 id: components["parameters"]["IdPath"];
             };
@@ -18863,6 +19974,9 @@ export interface operations {
             200: {
                 headers: {
                     "Cache-Control": components["headers"]["CacheControlNoStore"];
+                    "Idempotent-Replayed": components["headers"]["IdempotentReplayed"];
+                    RateLimit: components["headers"]["RateLimitState"];
+                    "RateLimit-Policy": components["headers"]["RateLimitPolicies"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -18877,8 +19991,10 @@ export interface operations {
             401: components["responses"]["Unauthenticated"];
             403: components["responses"]["Forbidden"];
             404: components["responses"]["NotFound"];
-            409: components["responses"]["Conflict"];
+            409: components["responses"]["RequestInProgress"];
             415: components["responses"]["UnsupportedMediaType"];
+            422: components["responses"]["IdempotencyKeyReused"];
+            429: components["responses"]["RateLimited"];
             500: components["responses"]["Internal"];
             503: components["responses"]["Unavailable"];
         };
@@ -18904,6 +20020,8 @@ export interface operations {
             200: {
                 headers: {
                     "Cache-Control": components["headers"]["CacheControlNoStore"];
+                    RateLimit: components["headers"]["RateLimitState"];
+                    "RateLimit-Policy": components["headers"]["RateLimitPolicies"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -18918,6 +20036,7 @@ export interface operations {
             400: components["responses"]["ValidationFailed"];
             401: components["responses"]["Unauthenticated"];
             403: components["responses"]["Forbidden"];
+            429: components["responses"]["RateLimited"];
             500: components["responses"]["Internal"];
             503: components["responses"]["Unavailable"];
         };
@@ -18925,7 +20044,13 @@ export interface operations {
     createLoanAdvance: {
         parameters: {
             query?: never;
-            header?: never;
+            header?: {
+                /**
+                 * @description Makes a retry of this POST safe (IETF draft-ietf-httpapi-idempotency-key-header): a unique value the client chooses per intended operation (a UUID v4 is a good one), sent again unchanged with every retry of it - as the draft's Structured Field string (`"8e03978e-40d5-43e8-bc93-6894a57f9324"`) or bare (`8e03978e-40d5-43e8-bc93-6894a57f9324`), 1 to 255 characters. Keys belong to the company and the caller (the signed-in user; an API credential once those exist): another caller's equal key is another key. The same key with the same request (method, path with query, body) within `IDEMPOTENCY_KEY_TTL_HOURS` (24 h) of the first is not run again: the first answer is replayed - its status and body, errors included - with `Idempotent-Replayed: true`. The same key with another request is a 422 `idempotency_key_reused`; while the first request with the key is still being answered, a retry is a 409 `request_in_progress` (retry it a moment later). Not stored, so a retry runs the request again: answers 5xx, 408 and 429 (nothing was done, or the server could not say) and answers that are files rather than JSON (previews that change nothing). Without the header a POST is run every time it arrives. Full rules: docs/integrations-sync.md.
+                 * @example "8e03978e-40d5-43e8-bc93-6894a57f9324"
+                 */
+                "Idempotency-Key"?: components["parameters"]["IdempotencyKey"];
+            };
             path?: never;
             cookie?: never;
         };
@@ -18939,6 +20064,9 @@ export interface operations {
             201: {
                 headers: {
                     "Cache-Control": components["headers"]["CacheControlNoStore"];
+                    "Idempotent-Replayed": components["headers"]["IdempotentReplayed"];
+                    RateLimit: components["headers"]["RateLimitState"];
+                    "RateLimit-Policy": components["headers"]["RateLimitPolicies"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -18954,9 +20082,10 @@ export interface operations {
             403: components["responses"]["Forbidden"];
             404: components["responses"]["NotFound"];
             408: components["responses"]["RequestTimeout"];
-            409: components["responses"]["Conflict"];
+            409: components["responses"]["RequestInProgress"];
             413: components["responses"]["PayloadTooLarge"];
             415: components["responses"]["UnsupportedMediaType"];
+            422: components["responses"]["IdempotencyKeyReused"];
             429: components["responses"]["BodiesInProgress"];
             500: components["responses"]["Internal"];
             503: components["responses"]["Unavailable"];
@@ -18977,6 +20106,9 @@ export interface operations {
             200: {
                 headers: {
                     "Cache-Control": components["headers"]["CacheControlNoStore"];
+                    ETag: components["headers"]["ETag"];
+                    RateLimit: components["headers"]["RateLimitState"];
+                    "RateLimit-Policy": components["headers"]["RateLimitPolicies"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -18987,10 +20119,12 @@ export interface operations {
                     };
                 };
             };
+            304: components["responses"]["NotModified"];
             400: components["responses"]["ValidationFailed"];
             401: components["responses"]["Unauthenticated"];
             403: components["responses"]["Forbidden"];
             404: components["responses"]["NotFound"];
+            429: components["responses"]["RateLimited"];
             500: components["responses"]["Internal"];
             503: components["responses"]["Unavailable"];
         };
@@ -19014,6 +20148,8 @@ export interface operations {
             200: {
                 headers: {
                     "Cache-Control": components["headers"]["CacheControlNoStore"];
+                    RateLimit: components["headers"]["RateLimitState"];
+                    "RateLimit-Policy": components["headers"]["RateLimitPolicies"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -19030,6 +20166,7 @@ export interface operations {
             404: components["responses"]["NotFound"];
             408: components["responses"]["RequestTimeout"];
             409: components["responses"]["Conflict"];
+            412: components["responses"]["PreconditionFailed"];
             413: components["responses"]["PayloadTooLarge"];
             415: components["responses"]["UnsupportedMediaType"];
             429: components["responses"]["BodiesInProgress"];
@@ -19052,6 +20189,8 @@ export interface operations {
             200: {
                 headers: {
                     "Cache-Control": components["headers"]["CacheControlNoStore"];
+                    RateLimit: components["headers"]["RateLimitState"];
+                    "RateLimit-Policy": components["headers"]["RateLimitPolicies"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -19067,7 +20206,9 @@ export interface operations {
             403: components["responses"]["ForbiddenOwnRecord"];
             404: components["responses"]["NotFound"];
             409: components["responses"]["Conflict"];
+            412: components["responses"]["PreconditionFailed"];
             415: components["responses"]["UnsupportedMediaType"];
+            429: components["responses"]["RateLimited"];
             500: components["responses"]["Internal"];
             503: components["responses"]["Unavailable"];
         };
@@ -19075,7 +20216,13 @@ export interface operations {
     deferLoanAdvance: {
         parameters: {
             query?: never;
-            header?: never;
+            header?: {
+                /**
+                 * @description Makes a retry of this POST safe (IETF draft-ietf-httpapi-idempotency-key-header): a unique value the client chooses per intended operation (a UUID v4 is a good one), sent again unchanged with every retry of it - as the draft's Structured Field string (`"8e03978e-40d5-43e8-bc93-6894a57f9324"`) or bare (`8e03978e-40d5-43e8-bc93-6894a57f9324`), 1 to 255 characters. Keys belong to the company and the caller (the signed-in user; an API credential once those exist): another caller's equal key is another key. The same key with the same request (method, path with query, body) within `IDEMPOTENCY_KEY_TTL_HOURS` (24 h) of the first is not run again: the first answer is replayed - its status and body, errors included - with `Idempotent-Replayed: true`. The same key with another request is a 422 `idempotency_key_reused`; while the first request with the key is still being answered, a retry is a 409 `request_in_progress` (retry it a moment later). Not stored, so a retry runs the request again: answers 5xx, 408 and 429 (nothing was done, or the server could not say) and answers that are files rather than JSON (previews that change nothing). Without the header a POST is run every time it arrives. Full rules: docs/integrations-sync.md.
+                 * @example "8e03978e-40d5-43e8-bc93-6894a57f9324"
+                 */
+                "Idempotency-Key"?: components["parameters"]["IdempotencyKey"];
+            };
             path: {
                 id: components["parameters"]["IdPath"];
             };
@@ -19094,6 +20241,9 @@ export interface operations {
             200: {
                 headers: {
                     "Cache-Control": components["headers"]["CacheControlNoStore"];
+                    "Idempotent-Replayed": components["headers"]["IdempotentReplayed"];
+                    RateLimit: components["headers"]["RateLimitState"];
+                    "RateLimit-Policy": components["headers"]["RateLimitPolicies"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -19109,9 +20259,10 @@ export interface operations {
             403: components["responses"]["ForbiddenOwnRecord"];
             404: components["responses"]["NotFound"];
             408: components["responses"]["RequestTimeout"];
-            409: components["responses"]["Conflict"];
+            409: components["responses"]["RequestInProgress"];
             413: components["responses"]["PayloadTooLarge"];
             415: components["responses"]["UnsupportedMediaType"];
+            422: components["responses"]["IdempotencyKeyReused"];
             429: components["responses"]["BodiesInProgress"];
             500: components["responses"]["Internal"];
             503: components["responses"]["Unavailable"];
@@ -19135,6 +20286,8 @@ export interface operations {
             200: {
                 headers: {
                     "Cache-Control": components["headers"]["CacheControlNoStore"];
+                    RateLimit: components["headers"]["RateLimitState"];
+                    "RateLimit-Policy": components["headers"]["RateLimitPolicies"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -19149,6 +20302,7 @@ export interface operations {
             400: components["responses"]["ValidationFailed"];
             401: components["responses"]["Unauthenticated"];
             403: components["responses"]["Forbidden"];
+            429: components["responses"]["RateLimited"];
             500: components["responses"]["Internal"];
             503: components["responses"]["Unavailable"];
         };
@@ -19169,6 +20323,9 @@ export interface operations {
             200: {
                 headers: {
                     "Cache-Control": components["headers"]["CacheControlNoStore"];
+                    ETag: components["headers"]["ETag"];
+                    RateLimit: components["headers"]["RateLimitState"];
+                    "RateLimit-Policy": components["headers"]["RateLimitPolicies"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -19179,10 +20336,12 @@ export interface operations {
                     };
                 };
             };
+            304: components["responses"]["NotModified"];
             400: components["responses"]["ValidationFailed"];
             401: components["responses"]["Unauthenticated"];
             403: components["responses"]["Forbidden"];
             404: components["responses"]["NotFound"];
+            429: components["responses"]["RateLimited"];
             500: components["responses"]["Internal"];
             503: components["responses"]["Unavailable"];
         };
@@ -19203,6 +20362,8 @@ export interface operations {
             200: {
                 headers: {
                     "Cache-Control": components["headers"]["CacheControlNoStore"];
+                    RateLimit: components["headers"]["RateLimitState"];
+                    "RateLimit-Policy": components["headers"]["RateLimitPolicies"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -19213,6 +20374,7 @@ export interface operations {
             401: components["responses"]["Unauthenticated"];
             403: components["responses"]["Forbidden"];
             404: components["responses"]["NotFound"];
+            429: components["responses"]["RateLimited"];
             500: components["responses"]["Internal"];
             503: components["responses"]["Unavailable"];
         };
@@ -19234,6 +20396,8 @@ export interface operations {
             200: {
                 headers: {
                     "Cache-Control": components["headers"]["CacheControlNoStore"];
+                    RateLimit: components["headers"]["RateLimitState"];
+                    "RateLimit-Policy": components["headers"]["RateLimitPolicies"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -19247,6 +20411,7 @@ export interface operations {
             400: components["responses"]["ValidationFailed"];
             401: components["responses"]["Unauthenticated"];
             403: components["responses"]["Forbidden"];
+            429: components["responses"]["RateLimited"];
             500: components["responses"]["Internal"];
             503: components["responses"]["Unavailable"];
         };
@@ -19254,7 +20419,13 @@ export interface operations {
     createSalaryComponent: {
         parameters: {
             query?: never;
-            header?: never;
+            header?: {
+                /**
+                 * @description Makes a retry of this POST safe (IETF draft-ietf-httpapi-idempotency-key-header): a unique value the client chooses per intended operation (a UUID v4 is a good one), sent again unchanged with every retry of it - as the draft's Structured Field string (`"8e03978e-40d5-43e8-bc93-6894a57f9324"`) or bare (`8e03978e-40d5-43e8-bc93-6894a57f9324`), 1 to 255 characters. Keys belong to the company and the caller (the signed-in user; an API credential once those exist): another caller's equal key is another key. The same key with the same request (method, path with query, body) within `IDEMPOTENCY_KEY_TTL_HOURS` (24 h) of the first is not run again: the first answer is replayed - its status and body, errors included - with `Idempotent-Replayed: true`. The same key with another request is a 422 `idempotency_key_reused`; while the first request with the key is still being answered, a retry is a 409 `request_in_progress` (retry it a moment later). Not stored, so a retry runs the request again: answers 5xx, 408 and 429 (nothing was done, or the server could not say) and answers that are files rather than JSON (previews that change nothing). Without the header a POST is run every time it arrives. Full rules: docs/integrations-sync.md.
+                 * @example "8e03978e-40d5-43e8-bc93-6894a57f9324"
+                 */
+                "Idempotency-Key"?: components["parameters"]["IdempotencyKey"];
+            };
             path?: never;
             cookie?: never;
         };
@@ -19268,6 +20439,9 @@ export interface operations {
             201: {
                 headers: {
                     "Cache-Control": components["headers"]["CacheControlNoStore"];
+                    "Idempotent-Replayed": components["headers"]["IdempotentReplayed"];
+                    RateLimit: components["headers"]["RateLimitState"];
+                    "RateLimit-Policy": components["headers"]["RateLimitPolicies"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -19282,9 +20456,10 @@ export interface operations {
             401: components["responses"]["Unauthenticated"];
             403: components["responses"]["Forbidden"];
             408: components["responses"]["RequestTimeout"];
-            409: components["responses"]["Conflict"];
+            409: components["responses"]["RequestInProgress"];
             413: components["responses"]["PayloadTooLarge"];
             415: components["responses"]["UnsupportedMediaType"];
+            422: components["responses"]["IdempotencyKeyReused"];
             429: components["responses"]["BodiesInProgress"];
             500: components["responses"]["Internal"];
             503: components["responses"]["Unavailable"];
@@ -19305,6 +20480,9 @@ export interface operations {
             200: {
                 headers: {
                     "Cache-Control": components["headers"]["CacheControlNoStore"];
+                    ETag: components["headers"]["ETag"];
+                    RateLimit: components["headers"]["RateLimitState"];
+                    "RateLimit-Policy": components["headers"]["RateLimitPolicies"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -19315,10 +20493,12 @@ export interface operations {
                     };
                 };
             };
+            304: components["responses"]["NotModified"];
             400: components["responses"]["ValidationFailed"];
             401: components["responses"]["Unauthenticated"];
             403: components["responses"]["Forbidden"];
             404: components["responses"]["NotFound"];
+            429: components["responses"]["RateLimited"];
             500: components["responses"]["Internal"];
             503: components["responses"]["Unavailable"];
         };
@@ -19342,6 +20522,8 @@ export interface operations {
             200: {
                 headers: {
                     "Cache-Control": components["headers"]["CacheControlNoStore"];
+                    RateLimit: components["headers"]["RateLimitState"];
+                    "RateLimit-Policy": components["headers"]["RateLimitPolicies"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -19358,6 +20540,7 @@ export interface operations {
             404: components["responses"]["NotFound"];
             408: components["responses"]["RequestTimeout"];
             409: components["responses"]["Conflict"];
+            412: components["responses"]["PreconditionFailed"];
             413: components["responses"]["PayloadTooLarge"];
             415: components["responses"]["UnsupportedMediaType"];
             429: components["responses"]["BodiesInProgress"];
@@ -19380,6 +20563,8 @@ export interface operations {
             200: {
                 headers: {
                     "Cache-Control": components["headers"]["CacheControlNoStore"];
+                    RateLimit: components["headers"]["RateLimitState"];
+                    "RateLimit-Policy": components["headers"]["RateLimitPolicies"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -19391,7 +20576,9 @@ export interface operations {
             403: components["responses"]["Forbidden"];
             404: components["responses"]["NotFound"];
             409: components["responses"]["Conflict"];
+            412: components["responses"]["PreconditionFailed"];
             415: components["responses"]["UnsupportedMediaType"];
+            429: components["responses"]["RateLimited"];
             500: components["responses"]["Internal"];
             503: components["responses"]["Unavailable"];
         };
@@ -19417,6 +20604,8 @@ export interface operations {
                     "Cache-Control": components["headers"]["CacheControlNoStore"];
                     /** @description `attachment; filename="0000000123456261130143005.SIF"` */
                     "Content-Disposition"?: string;
+                    RateLimit: components["headers"]["RateLimitState"];
+                    "RateLimit-Policy": components["headers"]["RateLimitPolicies"];
                     /** @description Number of employees of the run left out (no WPS details, or nothing to pay). */
                     "X-WPS-Excluded"?: number;
                     [name: string]: unknown;
@@ -19434,6 +20623,7 @@ export interface operations {
             403: components["responses"]["Forbidden"];
             404: components["responses"]["NotFound"];
             409: components["responses"]["Conflict"];
+            429: components["responses"]["RateLimited"];
             500: components["responses"]["Internal"];
             503: components["responses"]["Unavailable"];
         };
@@ -19454,6 +20644,8 @@ export interface operations {
             200: {
                 headers: {
                     "Cache-Control": components["headers"]["CacheControlNoStore"];
+                    RateLimit: components["headers"]["RateLimitState"];
+                    "RateLimit-Policy": components["headers"]["RateLimitPolicies"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -19468,6 +20660,7 @@ export interface operations {
             403: components["responses"]["Forbidden"];
             404: components["responses"]["NotFound"];
             410: components["responses"]["LinkExpired"];
+            429: components["responses"]["RateLimited"];
             500: components["responses"]["Internal"];
             503: components["responses"]["Unavailable"];
         };
@@ -19488,6 +20681,8 @@ export interface operations {
             200: {
                 headers: {
                     "Cache-Control": components["headers"]["CacheControlNoStore"];
+                    RateLimit: components["headers"]["RateLimitState"];
+                    "RateLimit-Policy": components["headers"]["RateLimitPolicies"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -19498,6 +20693,7 @@ export interface operations {
             403: components["responses"]["Forbidden"];
             404: components["responses"]["NotFound"];
             410: components["responses"]["LinkExpired"];
+            429: components["responses"]["RateLimited"];
             500: components["responses"]["Internal"];
             503: components["responses"]["Unavailable"];
         };
@@ -19528,6 +20724,8 @@ export interface operations {
             201: {
                 headers: {
                     "Cache-Control": components["headers"]["CacheControlNoStore"];
+                    RateLimit: components["headers"]["RateLimitState"];
+                    "RateLimit-Policy": components["headers"]["RateLimitPolicies"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -19567,6 +20765,8 @@ export interface operations {
             200: {
                 headers: {
                     "Cache-Control": components["headers"]["CacheControlNoStore"];
+                    RateLimit: components["headers"]["RateLimitState"];
+                    "RateLimit-Policy": components["headers"]["RateLimitPolicies"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -19581,6 +20781,7 @@ export interface operations {
             403: components["responses"]["Forbidden"];
             404: components["responses"]["NotFound"];
             410: components["responses"]["LinkExpired"];
+            429: components["responses"]["RateLimited"];
             500: components["responses"]["Internal"];
             503: components["responses"]["Unavailable"];
         };
@@ -19601,6 +20802,8 @@ export interface operations {
             200: {
                 headers: {
                     "Cache-Control": components["headers"]["CacheControlNoStore"];
+                    RateLimit: components["headers"]["RateLimitState"];
+                    "RateLimit-Policy": components["headers"]["RateLimitPolicies"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -19617,6 +20820,7 @@ export interface operations {
             409: components["responses"]["Conflict"];
             410: components["responses"]["LinkExpired"];
             415: components["responses"]["UnsupportedMediaType"];
+            429: components["responses"]["RateLimited"];
             500: components["responses"]["Internal"];
             503: components["responses"]["Unavailable"];
         };
@@ -19649,6 +20853,8 @@ export interface operations {
             200: {
                 headers: {
                     "Cache-Control": components["headers"]["CacheControlNoStore"];
+                    RateLimit: components["headers"]["RateLimitState"];
+                    "RateLimit-Policy": components["headers"]["RateLimitPolicies"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -19688,6 +20894,8 @@ export interface operations {
             200: {
                 headers: {
                     "Cache-Control": components["headers"]["CacheControlNoStore"];
+                    RateLimit: components["headers"]["RateLimitState"];
+                    "RateLimit-Policy": components["headers"]["RateLimitPolicies"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -19698,6 +20906,7 @@ export interface operations {
             403: components["responses"]["Forbidden"];
             404: components["responses"]["NotFound"];
             410: components["responses"]["LinkExpired"];
+            429: components["responses"]["RateLimited"];
             500: components["responses"]["Internal"];
             503: components["responses"]["Unavailable"];
         };
@@ -19705,7 +20914,13 @@ export interface operations {
     generateRecruitmentContent: {
         parameters: {
             query?: never;
-            header?: never;
+            header?: {
+                /**
+                 * @description Makes a retry of this POST safe (IETF draft-ietf-httpapi-idempotency-key-header): a unique value the client chooses per intended operation (a UUID v4 is a good one), sent again unchanged with every retry of it - as the draft's Structured Field string (`"8e03978e-40d5-43e8-bc93-6894a57f9324"`) or bare (`8e03978e-40d5-43e8-bc93-6894a57f9324`), 1 to 255 characters. Keys belong to the company and the caller (the signed-in user; an API credential once those exist): another caller's equal key is another key. The same key with the same request (method, path with query, body) within `IDEMPOTENCY_KEY_TTL_HOURS` (24 h) of the first is not run again: the first answer is replayed - its status and body, errors included - with `Idempotent-Replayed: true`. The same key with another request is a 422 `idempotency_key_reused`; while the first request with the key is still being answered, a retry is a 409 `request_in_progress` (retry it a moment later). Not stored, so a retry runs the request again: answers 5xx, 408 and 429 (nothing was done, or the server could not say) and answers that are files rather than JSON (previews that change nothing). Without the header a POST is run every time it arrives. Full rules: docs/integrations-sync.md.
+                 * @example "8e03978e-40d5-43e8-bc93-6894a57f9324"
+                 */
+                "Idempotency-Key"?: components["parameters"]["IdempotencyKey"];
+            };
             path?: never;
             cookie?: never;
         };
@@ -19719,6 +20934,9 @@ export interface operations {
             200: {
                 headers: {
                     "Cache-Control": components["headers"]["CacheControlNoStore"];
+                    "Idempotent-Replayed": components["headers"]["IdempotentReplayed"];
+                    RateLimit: components["headers"]["RateLimitState"];
+                    "RateLimit-Policy": components["headers"]["RateLimitPolicies"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -19733,8 +20951,10 @@ export interface operations {
             401: components["responses"]["Unauthenticated"];
             403: components["responses"]["Forbidden"];
             408: components["responses"]["RequestTimeout"];
+            409: components["responses"]["RequestInProgress"];
             413: components["responses"]["PayloadTooLarge"];
             415: components["responses"]["UnsupportedMediaType"];
+            422: components["responses"]["IdempotencyKeyReused"];
             429: components["responses"]["UsageLimitReached"];
             500: components["responses"]["Internal"];
             503: components["responses"]["AiUnavailable"];
@@ -19743,7 +20963,13 @@ export interface operations {
     generateInterviewQuestions: {
         parameters: {
             query?: never;
-            header?: never;
+            header?: {
+                /**
+                 * @description Makes a retry of this POST safe (IETF draft-ietf-httpapi-idempotency-key-header): a unique value the client chooses per intended operation (a UUID v4 is a good one), sent again unchanged with every retry of it - as the draft's Structured Field string (`"8e03978e-40d5-43e8-bc93-6894a57f9324"`) or bare (`8e03978e-40d5-43e8-bc93-6894a57f9324`), 1 to 255 characters. Keys belong to the company and the caller (the signed-in user; an API credential once those exist): another caller's equal key is another key. The same key with the same request (method, path with query, body) within `IDEMPOTENCY_KEY_TTL_HOURS` (24 h) of the first is not run again: the first answer is replayed - its status and body, errors included - with `Idempotent-Replayed: true`. The same key with another request is a 422 `idempotency_key_reused`; while the first request with the key is still being answered, a retry is a 409 `request_in_progress` (retry it a moment later). Not stored, so a retry runs the request again: answers 5xx, 408 and 429 (nothing was done, or the server could not say) and answers that are files rather than JSON (previews that change nothing). Without the header a POST is run every time it arrives. Full rules: docs/integrations-sync.md.
+                 * @example "8e03978e-40d5-43e8-bc93-6894a57f9324"
+                 */
+                "Idempotency-Key"?: components["parameters"]["IdempotencyKey"];
+            };
             path?: never;
             cookie?: never;
         };
@@ -19757,6 +20983,9 @@ export interface operations {
             200: {
                 headers: {
                     "Cache-Control": components["headers"]["CacheControlNoStore"];
+                    "Idempotent-Replayed": components["headers"]["IdempotentReplayed"];
+                    RateLimit: components["headers"]["RateLimitState"];
+                    "RateLimit-Policy": components["headers"]["RateLimitPolicies"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -19771,8 +21000,10 @@ export interface operations {
             401: components["responses"]["Unauthenticated"];
             403: components["responses"]["Forbidden"];
             408: components["responses"]["RequestTimeout"];
+            409: components["responses"]["RequestInProgress"];
             413: components["responses"]["PayloadTooLarge"];
             415: components["responses"]["UnsupportedMediaType"];
+            422: components["responses"]["IdempotencyKeyReused"];
             429: components["responses"]["UsageLimitReached"];
             500: components["responses"]["Internal"];
             503: components["responses"]["AiUnavailable"];
@@ -19781,7 +21012,13 @@ export interface operations {
     generateJobDescription: {
         parameters: {
             query?: never;
-            header?: never;
+            header?: {
+                /**
+                 * @description Makes a retry of this POST safe (IETF draft-ietf-httpapi-idempotency-key-header): a unique value the client chooses per intended operation (a UUID v4 is a good one), sent again unchanged with every retry of it - as the draft's Structured Field string (`"8e03978e-40d5-43e8-bc93-6894a57f9324"`) or bare (`8e03978e-40d5-43e8-bc93-6894a57f9324`), 1 to 255 characters. Keys belong to the company and the caller (the signed-in user; an API credential once those exist): another caller's equal key is another key. The same key with the same request (method, path with query, body) within `IDEMPOTENCY_KEY_TTL_HOURS` (24 h) of the first is not run again: the first answer is replayed - its status and body, errors included - with `Idempotent-Replayed: true`. The same key with another request is a 422 `idempotency_key_reused`; while the first request with the key is still being answered, a retry is a 409 `request_in_progress` (retry it a moment later). Not stored, so a retry runs the request again: answers 5xx, 408 and 429 (nothing was done, or the server could not say) and answers that are files rather than JSON (previews that change nothing). Without the header a POST is run every time it arrives. Full rules: docs/integrations-sync.md.
+                 * @example "8e03978e-40d5-43e8-bc93-6894a57f9324"
+                 */
+                "Idempotency-Key"?: components["parameters"]["IdempotencyKey"];
+            };
             path?: never;
             cookie?: never;
         };
@@ -19795,6 +21032,9 @@ export interface operations {
             200: {
                 headers: {
                     "Cache-Control": components["headers"]["CacheControlNoStore"];
+                    "Idempotent-Replayed": components["headers"]["IdempotentReplayed"];
+                    RateLimit: components["headers"]["RateLimitState"];
+                    "RateLimit-Policy": components["headers"]["RateLimitPolicies"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -19809,8 +21049,10 @@ export interface operations {
             401: components["responses"]["Unauthenticated"];
             403: components["responses"]["Forbidden"];
             408: components["responses"]["RequestTimeout"];
+            409: components["responses"]["RequestInProgress"];
             413: components["responses"]["PayloadTooLarge"];
             415: components["responses"]["UnsupportedMediaType"];
+            422: components["responses"]["IdempotencyKeyReused"];
             429: components["responses"]["UsageLimitReached"];
             500: components["responses"]["Internal"];
             503: components["responses"]["AiUnavailable"];
@@ -19819,7 +21061,13 @@ export interface operations {
     screenResume: {
         parameters: {
             query?: never;
-            header?: never;
+            header?: {
+                /**
+                 * @description Makes a retry of this POST safe (IETF draft-ietf-httpapi-idempotency-key-header): a unique value the client chooses per intended operation (a UUID v4 is a good one), sent again unchanged with every retry of it - as the draft's Structured Field string (`"8e03978e-40d5-43e8-bc93-6894a57f9324"`) or bare (`8e03978e-40d5-43e8-bc93-6894a57f9324`), 1 to 255 characters. Keys belong to the company and the caller (the signed-in user; an API credential once those exist): another caller's equal key is another key. The same key with the same request (method, path with query, body) within `IDEMPOTENCY_KEY_TTL_HOURS` (24 h) of the first is not run again: the first answer is replayed - its status and body, errors included - with `Idempotent-Replayed: true`. The same key with another request is a 422 `idempotency_key_reused`; while the first request with the key is still being answered, a retry is a 409 `request_in_progress` (retry it a moment later). Not stored, so a retry runs the request again: answers 5xx, 408 and 429 (nothing was done, or the server could not say) and answers that are files rather than JSON (previews that change nothing). Without the header a POST is run every time it arrives. Full rules: docs/integrations-sync.md.
+                 * @example "8e03978e-40d5-43e8-bc93-6894a57f9324"
+                 */
+                "Idempotency-Key"?: components["parameters"]["IdempotencyKey"];
+            };
             path?: never;
             cookie?: never;
         };
@@ -19833,6 +21081,9 @@ export interface operations {
             200: {
                 headers: {
                     "Cache-Control": components["headers"]["CacheControlNoStore"];
+                    "Idempotent-Replayed": components["headers"]["IdempotentReplayed"];
+                    RateLimit: components["headers"]["RateLimitState"];
+                    "RateLimit-Policy": components["headers"]["RateLimitPolicies"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -19847,8 +21098,10 @@ export interface operations {
             401: components["responses"]["Unauthenticated"];
             403: components["responses"]["Forbidden"];
             408: components["responses"]["RequestTimeout"];
+            409: components["responses"]["RequestInProgress"];
             413: components["responses"]["PayloadTooLarge"];
             415: components["responses"]["UnsupportedMediaType"];
+            422: components["responses"]["IdempotencyKeyReused"];
             429: components["responses"]["UsageLimitReached"];
             500: components["responses"]["Internal"];
             503: components["responses"]["AiUnavailable"];
@@ -19881,6 +21134,8 @@ export interface operations {
             200: {
                 headers: {
                     "Cache-Control": components["headers"]["CacheControlNoStore"];
+                    RateLimit: components["headers"]["RateLimitState"];
+                    "RateLimit-Policy": components["headers"]["RateLimitPolicies"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -19895,6 +21150,7 @@ export interface operations {
             400: components["responses"]["ValidationFailed"];
             401: components["responses"]["Unauthenticated"];
             403: components["responses"]["Forbidden"];
+            429: components["responses"]["RateLimited"];
             500: components["responses"]["Internal"];
             503: components["responses"]["Unavailable"];
         };
@@ -19902,7 +21158,13 @@ export interface operations {
     createCandidate: {
         parameters: {
             query?: never;
-            header?: never;
+            header?: {
+                /**
+                 * @description Makes a retry of this POST safe (IETF draft-ietf-httpapi-idempotency-key-header): a unique value the client chooses per intended operation (a UUID v4 is a good one), sent again unchanged with every retry of it - as the draft's Structured Field string (`"8e03978e-40d5-43e8-bc93-6894a57f9324"`) or bare (`8e03978e-40d5-43e8-bc93-6894a57f9324`), 1 to 255 characters. Keys belong to the company and the caller (the signed-in user; an API credential once those exist): another caller's equal key is another key. The same key with the same request (method, path with query, body) within `IDEMPOTENCY_KEY_TTL_HOURS` (24 h) of the first is not run again: the first answer is replayed - its status and body, errors included - with `Idempotent-Replayed: true`. The same key with another request is a 422 `idempotency_key_reused`; while the first request with the key is still being answered, a retry is a 409 `request_in_progress` (retry it a moment later). Not stored, so a retry runs the request again: answers 5xx, 408 and 429 (nothing was done, or the server could not say) and answers that are files rather than JSON (previews that change nothing). Without the header a POST is run every time it arrives. Full rules: docs/integrations-sync.md.
+                 * @example "8e03978e-40d5-43e8-bc93-6894a57f9324"
+                 */
+                "Idempotency-Key"?: components["parameters"]["IdempotencyKey"];
+            };
             path?: never;
             cookie?: never;
         };
@@ -19916,6 +21178,9 @@ export interface operations {
             201: {
                 headers: {
                     "Cache-Control": components["headers"]["CacheControlNoStore"];
+                    "Idempotent-Replayed": components["headers"]["IdempotentReplayed"];
+                    RateLimit: components["headers"]["RateLimitState"];
+                    "RateLimit-Policy": components["headers"]["RateLimitPolicies"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -19930,9 +21195,10 @@ export interface operations {
             401: components["responses"]["Unauthenticated"];
             403: components["responses"]["Forbidden"];
             408: components["responses"]["RequestTimeout"];
-            409: components["responses"]["Conflict"];
+            409: components["responses"]["RequestInProgress"];
             413: components["responses"]["PayloadTooLarge"];
             415: components["responses"]["UnsupportedMediaType"];
+            422: components["responses"]["IdempotencyKeyReused"];
             429: components["responses"]["BodiesInProgress"];
             500: components["responses"]["Internal"];
             503: components["responses"]["Unavailable"];
@@ -19953,6 +21219,9 @@ export interface operations {
             200: {
                 headers: {
                     "Cache-Control": components["headers"]["CacheControlNoStore"];
+                    ETag: components["headers"]["ETag"];
+                    RateLimit: components["headers"]["RateLimitState"];
+                    "RateLimit-Policy": components["headers"]["RateLimitPolicies"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -19963,10 +21232,12 @@ export interface operations {
                     };
                 };
             };
+            304: components["responses"]["NotModified"];
             400: components["responses"]["ValidationFailed"];
             401: components["responses"]["Unauthenticated"];
             403: components["responses"]["Forbidden"];
             404: components["responses"]["NotFound"];
+            429: components["responses"]["RateLimited"];
             500: components["responses"]["Internal"];
             503: components["responses"]["Unavailable"];
         };
@@ -19990,6 +21261,8 @@ export interface operations {
             200: {
                 headers: {
                     "Cache-Control": components["headers"]["CacheControlNoStore"];
+                    RateLimit: components["headers"]["RateLimitState"];
+                    "RateLimit-Policy": components["headers"]["RateLimitPolicies"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -20006,6 +21279,7 @@ export interface operations {
             404: components["responses"]["NotFound"];
             408: components["responses"]["RequestTimeout"];
             409: components["responses"]["Conflict"];
+            412: components["responses"]["PreconditionFailed"];
             413: components["responses"]["PayloadTooLarge"];
             415: components["responses"]["UnsupportedMediaType"];
             429: components["responses"]["BodiesInProgress"];
@@ -20028,6 +21302,8 @@ export interface operations {
             200: {
                 headers: {
                     "Cache-Control": components["headers"]["CacheControlNoStore"];
+                    RateLimit: components["headers"]["RateLimitState"];
+                    "RateLimit-Policy": components["headers"]["RateLimitPolicies"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -20039,7 +21315,9 @@ export interface operations {
             403: components["responses"]["Forbidden"];
             404: components["responses"]["NotFound"];
             409: components["responses"]["Conflict"];
+            412: components["responses"]["PreconditionFailed"];
             415: components["responses"]["UnsupportedMediaType"];
+            429: components["responses"]["RateLimited"];
             500: components["responses"]["Internal"];
             503: components["responses"]["Unavailable"];
         };
@@ -20047,7 +21325,13 @@ export interface operations {
     convertCandidateToEmployee: {
         parameters: {
             query?: never;
-            header?: never;
+            header?: {
+                /**
+                 * @description Makes a retry of this POST safe (IETF draft-ietf-httpapi-idempotency-key-header): a unique value the client chooses per intended operation (a UUID v4 is a good one), sent again unchanged with every retry of it - as the draft's Structured Field string (`"8e03978e-40d5-43e8-bc93-6894a57f9324"`) or bare (`8e03978e-40d5-43e8-bc93-6894a57f9324`), 1 to 255 characters. Keys belong to the company and the caller (the signed-in user; an API credential once those exist): another caller's equal key is another key. The same key with the same request (method, path with query, body) within `IDEMPOTENCY_KEY_TTL_HOURS` (24 h) of the first is not run again: the first answer is replayed - its status and body, errors included - with `Idempotent-Replayed: true`. The same key with another request is a 422 `idempotency_key_reused`; while the first request with the key is still being answered, a retry is a 409 `request_in_progress` (retry it a moment later). Not stored, so a retry runs the request again: answers 5xx, 408 and 429 (nothing was done, or the server could not say) and answers that are files rather than JSON (previews that change nothing). Without the header a POST is run every time it arrives. Full rules: docs/integrations-sync.md.
+                 * @example "8e03978e-40d5-43e8-bc93-6894a57f9324"
+                 */
+                "Idempotency-Key"?: components["parameters"]["IdempotencyKey"];
+            };
             path: {
                 id: string;
             };
@@ -20063,6 +21347,9 @@ export interface operations {
             201: {
                 headers: {
                     "Cache-Control": components["headers"]["CacheControlNoStore"];
+                    "Idempotent-Replayed": components["headers"]["IdempotentReplayed"];
+                    RateLimit: components["headers"]["RateLimitState"];
+                    "RateLimit-Policy": components["headers"]["RateLimitPolicies"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -20078,9 +21365,10 @@ export interface operations {
             403: components["responses"]["Forbidden"];
             404: components["responses"]["NotFound"];
             408: components["responses"]["RequestTimeout"];
-            409: components["responses"]["Conflict"];
+            409: components["responses"]["RequestInProgress"];
             413: components["responses"]["PayloadTooLarge"];
             415: components["responses"]["UnsupportedMediaType"];
+            422: components["responses"]["IdempotencyKeyReused"];
             429: components["responses"]["BodiesInProgress"];
             500: components["responses"]["Internal"];
             503: components["responses"]["Unavailable"];
@@ -20089,7 +21377,13 @@ export interface operations {
     previewDocumentTemplatePdf: {
         parameters: {
             query?: never;
-            header?: never;
+            header?: {
+                /**
+                 * @description Makes a retry of this POST safe (IETF draft-ietf-httpapi-idempotency-key-header): a unique value the client chooses per intended operation (a UUID v4 is a good one), sent again unchanged with every retry of it - as the draft's Structured Field string (`"8e03978e-40d5-43e8-bc93-6894a57f9324"`) or bare (`8e03978e-40d5-43e8-bc93-6894a57f9324`), 1 to 255 characters. Keys belong to the company and the caller (the signed-in user; an API credential once those exist): another caller's equal key is another key. The same key with the same request (method, path with query, body) within `IDEMPOTENCY_KEY_TTL_HOURS` (24 h) of the first is not run again: the first answer is replayed - its status and body, errors included - with `Idempotent-Replayed: true`. The same key with another request is a 422 `idempotency_key_reused`; while the first request with the key is still being answered, a retry is a 409 `request_in_progress` (retry it a moment later). Not stored, so a retry runs the request again: answers 5xx, 408 and 429 (nothing was done, or the server could not say) and answers that are files rather than JSON (previews that change nothing). Without the header a POST is run every time it arrives. Full rules: docs/integrations-sync.md.
+                 * @example "8e03978e-40d5-43e8-bc93-6894a57f9324"
+                 */
+                "Idempotency-Key"?: components["parameters"]["IdempotencyKey"];
+            };
             path?: never;
             cookie?: never;
         };
@@ -20103,6 +21397,9 @@ export interface operations {
             200: {
                 headers: {
                     "Cache-Control": components["headers"]["CacheControlNoStore"];
+                    "Idempotent-Replayed": components["headers"]["IdempotentReplayed"];
+                    RateLimit: components["headers"]["RateLimitState"];
+                    "RateLimit-Policy": components["headers"]["RateLimitPolicies"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -20113,8 +21410,10 @@ export interface operations {
             401: components["responses"]["Unauthenticated"];
             403: components["responses"]["Forbidden"];
             408: components["responses"]["RequestTimeout"];
+            409: components["responses"]["RequestInProgress"];
             413: components["responses"]["PayloadTooLarge"];
             415: components["responses"]["UnsupportedMediaType"];
+            422: components["responses"]["IdempotencyKeyReused"];
             429: components["responses"]["BodiesInProgress"];
             500: components["responses"]["Internal"];
             503: components["responses"]["Unavailable"];
@@ -20141,6 +21440,8 @@ export interface operations {
             200: {
                 headers: {
                     "Cache-Control": components["headers"]["CacheControlNoStore"];
+                    RateLimit: components["headers"]["RateLimitState"];
+                    "RateLimit-Policy": components["headers"]["RateLimitPolicies"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -20155,6 +21456,7 @@ export interface operations {
             400: components["responses"]["ValidationFailed"];
             401: components["responses"]["Unauthenticated"];
             403: components["responses"]["Forbidden"];
+            429: components["responses"]["RateLimited"];
             500: components["responses"]["Internal"];
             503: components["responses"]["Unavailable"];
         };
@@ -20162,7 +21464,13 @@ export interface operations {
     createInterviewSession: {
         parameters: {
             query?: never;
-            header?: never;
+            header?: {
+                /**
+                 * @description Makes a retry of this POST safe (IETF draft-ietf-httpapi-idempotency-key-header): a unique value the client chooses per intended operation (a UUID v4 is a good one), sent again unchanged with every retry of it - as the draft's Structured Field string (`"8e03978e-40d5-43e8-bc93-6894a57f9324"`) or bare (`8e03978e-40d5-43e8-bc93-6894a57f9324`), 1 to 255 characters. Keys belong to the company and the caller (the signed-in user; an API credential once those exist): another caller's equal key is another key. The same key with the same request (method, path with query, body) within `IDEMPOTENCY_KEY_TTL_HOURS` (24 h) of the first is not run again: the first answer is replayed - its status and body, errors included - with `Idempotent-Replayed: true`. The same key with another request is a 422 `idempotency_key_reused`; while the first request with the key is still being answered, a retry is a 409 `request_in_progress` (retry it a moment later). Not stored, so a retry runs the request again: answers 5xx, 408 and 429 (nothing was done, or the server could not say) and answers that are files rather than JSON (previews that change nothing). Without the header a POST is run every time it arrives. Full rules: docs/integrations-sync.md.
+                 * @example "8e03978e-40d5-43e8-bc93-6894a57f9324"
+                 */
+                "Idempotency-Key"?: components["parameters"]["IdempotencyKey"];
+            };
             path?: never;
             cookie?: never;
         };
@@ -20176,6 +21484,9 @@ export interface operations {
             201: {
                 headers: {
                     "Cache-Control": components["headers"]["CacheControlNoStore"];
+                    "Idempotent-Replayed": components["headers"]["IdempotentReplayed"];
+                    RateLimit: components["headers"]["RateLimitState"];
+                    "RateLimit-Policy": components["headers"]["RateLimitPolicies"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -20190,9 +21501,10 @@ export interface operations {
             401: components["responses"]["Unauthenticated"];
             403: components["responses"]["Forbidden"];
             408: components["responses"]["RequestTimeout"];
-            409: components["responses"]["Conflict"];
+            409: components["responses"]["RequestInProgress"];
             413: components["responses"]["PayloadTooLarge"];
             415: components["responses"]["UnsupportedMediaType"];
+            422: components["responses"]["IdempotencyKeyReused"];
             429: components["responses"]["BodiesInProgress"];
             500: components["responses"]["Internal"];
             503: components["responses"]["Unavailable"];
@@ -20213,6 +21525,9 @@ export interface operations {
             200: {
                 headers: {
                     "Cache-Control": components["headers"]["CacheControlNoStore"];
+                    ETag: components["headers"]["ETag"];
+                    RateLimit: components["headers"]["RateLimitState"];
+                    "RateLimit-Policy": components["headers"]["RateLimitPolicies"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -20223,10 +21538,12 @@ export interface operations {
                     };
                 };
             };
+            304: components["responses"]["NotModified"];
             400: components["responses"]["ValidationFailed"];
             401: components["responses"]["Unauthenticated"];
             403: components["responses"]["Forbidden"];
             404: components["responses"]["NotFound"];
+            429: components["responses"]["RateLimited"];
             500: components["responses"]["Internal"];
             503: components["responses"]["Unavailable"];
         };
@@ -20250,6 +21567,8 @@ export interface operations {
             200: {
                 headers: {
                     "Cache-Control": components["headers"]["CacheControlNoStore"];
+                    RateLimit: components["headers"]["RateLimitState"];
+                    "RateLimit-Policy": components["headers"]["RateLimitPolicies"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -20266,6 +21585,7 @@ export interface operations {
             404: components["responses"]["NotFound"];
             408: components["responses"]["RequestTimeout"];
             409: components["responses"]["Conflict"];
+            412: components["responses"]["PreconditionFailed"];
             413: components["responses"]["PayloadTooLarge"];
             415: components["responses"]["UnsupportedMediaType"];
             429: components["responses"]["BodiesInProgress"];
@@ -20288,6 +21608,8 @@ export interface operations {
             200: {
                 headers: {
                     "Cache-Control": components["headers"]["CacheControlNoStore"];
+                    RateLimit: components["headers"]["RateLimitState"];
+                    "RateLimit-Policy": components["headers"]["RateLimitPolicies"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -20299,7 +21621,9 @@ export interface operations {
             403: components["responses"]["Forbidden"];
             404: components["responses"]["NotFound"];
             409: components["responses"]["Conflict"];
+            412: components["responses"]["PreconditionFailed"];
             415: components["responses"]["UnsupportedMediaType"];
+            429: components["responses"]["RateLimited"];
             500: components["responses"]["Internal"];
             503: components["responses"]["Unavailable"];
         };
@@ -20307,7 +21631,13 @@ export interface operations {
     sendInterviewSession: {
         parameters: {
             query?: never;
-            header?: never;
+            header?: {
+                /**
+                 * @description Makes a retry of this POST safe (IETF draft-ietf-httpapi-idempotency-key-header): a unique value the client chooses per intended operation (a UUID v4 is a good one), sent again unchanged with every retry of it - as the draft's Structured Field string (`"8e03978e-40d5-43e8-bc93-6894a57f9324"`) or bare (`8e03978e-40d5-43e8-bc93-6894a57f9324`), 1 to 255 characters. Keys belong to the company and the caller (the signed-in user; an API credential once those exist): another caller's equal key is another key. The same key with the same request (method, path with query, body) within `IDEMPOTENCY_KEY_TTL_HOURS` (24 h) of the first is not run again: the first answer is replayed - its status and body, errors included - with `Idempotent-Replayed: true`. The same key with another request is a 422 `idempotency_key_reused`; while the first request with the key is still being answered, a retry is a 409 `request_in_progress` (retry it a moment later). Not stored, so a retry runs the request again: answers 5xx, 408 and 429 (nothing was done, or the server could not say) and answers that are files rather than JSON (previews that change nothing). Without the header a POST is run every time it arrives. Full rules: docs/integrations-sync.md.
+                 * @example "8e03978e-40d5-43e8-bc93-6894a57f9324"
+                 */
+                "Idempotency-Key"?: components["parameters"]["IdempotencyKey"];
+            };
             path: {
                 id: string;
             };
@@ -20319,6 +21649,9 @@ export interface operations {
             200: {
                 headers: {
                     "Cache-Control": components["headers"]["CacheControlNoStore"];
+                    "Idempotent-Replayed": components["headers"]["IdempotentReplayed"];
+                    RateLimit: components["headers"]["RateLimitState"];
+                    "RateLimit-Policy": components["headers"]["RateLimitPolicies"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -20333,8 +21666,10 @@ export interface operations {
             401: components["responses"]["Unauthenticated"];
             403: components["responses"]["Forbidden"];
             404: components["responses"]["NotFound"];
-            409: components["responses"]["Conflict"];
+            409: components["responses"]["RequestInProgress"];
             415: components["responses"]["UnsupportedMediaType"];
+            422: components["responses"]["IdempotencyKeyReused"];
+            429: components["responses"]["RateLimited"];
             500: components["responses"]["Internal"];
             503: components["responses"]["Unavailable"];
         };
@@ -20364,6 +21699,8 @@ export interface operations {
             200: {
                 headers: {
                     "Cache-Control": components["headers"]["CacheControlNoStore"];
+                    RateLimit: components["headers"]["RateLimitState"];
+                    "RateLimit-Policy": components["headers"]["RateLimitPolicies"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -20378,6 +21715,7 @@ export interface operations {
             400: components["responses"]["ValidationFailed"];
             401: components["responses"]["Unauthenticated"];
             403: components["responses"]["Forbidden"];
+            429: components["responses"]["RateLimited"];
             500: components["responses"]["Internal"];
             503: components["responses"]["Unavailable"];
         };
@@ -20385,7 +21723,13 @@ export interface operations {
     createInterview: {
         parameters: {
             query?: never;
-            header?: never;
+            header?: {
+                /**
+                 * @description Makes a retry of this POST safe (IETF draft-ietf-httpapi-idempotency-key-header): a unique value the client chooses per intended operation (a UUID v4 is a good one), sent again unchanged with every retry of it - as the draft's Structured Field string (`"8e03978e-40d5-43e8-bc93-6894a57f9324"`) or bare (`8e03978e-40d5-43e8-bc93-6894a57f9324`), 1 to 255 characters. Keys belong to the company and the caller (the signed-in user; an API credential once those exist): another caller's equal key is another key. The same key with the same request (method, path with query, body) within `IDEMPOTENCY_KEY_TTL_HOURS` (24 h) of the first is not run again: the first answer is replayed - its status and body, errors included - with `Idempotent-Replayed: true`. The same key with another request is a 422 `idempotency_key_reused`; while the first request with the key is still being answered, a retry is a 409 `request_in_progress` (retry it a moment later). Not stored, so a retry runs the request again: answers 5xx, 408 and 429 (nothing was done, or the server could not say) and answers that are files rather than JSON (previews that change nothing). Without the header a POST is run every time it arrives. Full rules: docs/integrations-sync.md.
+                 * @example "8e03978e-40d5-43e8-bc93-6894a57f9324"
+                 */
+                "Idempotency-Key"?: components["parameters"]["IdempotencyKey"];
+            };
             path?: never;
             cookie?: never;
         };
@@ -20399,6 +21743,9 @@ export interface operations {
             201: {
                 headers: {
                     "Cache-Control": components["headers"]["CacheControlNoStore"];
+                    "Idempotent-Replayed": components["headers"]["IdempotentReplayed"];
+                    RateLimit: components["headers"]["RateLimitState"];
+                    "RateLimit-Policy": components["headers"]["RateLimitPolicies"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -20413,9 +21760,10 @@ export interface operations {
             401: components["responses"]["Unauthenticated"];
             403: components["responses"]["Forbidden"];
             408: components["responses"]["RequestTimeout"];
-            409: components["responses"]["Conflict"];
+            409: components["responses"]["RequestInProgress"];
             413: components["responses"]["PayloadTooLarge"];
             415: components["responses"]["UnsupportedMediaType"];
+            422: components["responses"]["IdempotencyKeyReused"];
             429: components["responses"]["BodiesInProgress"];
             500: components["responses"]["Internal"];
             503: components["responses"]["Unavailable"];
@@ -20436,6 +21784,9 @@ export interface operations {
             200: {
                 headers: {
                     "Cache-Control": components["headers"]["CacheControlNoStore"];
+                    ETag: components["headers"]["ETag"];
+                    RateLimit: components["headers"]["RateLimitState"];
+                    "RateLimit-Policy": components["headers"]["RateLimitPolicies"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -20446,10 +21797,12 @@ export interface operations {
                     };
                 };
             };
+            304: components["responses"]["NotModified"];
             400: components["responses"]["ValidationFailed"];
             401: components["responses"]["Unauthenticated"];
             403: components["responses"]["Forbidden"];
             404: components["responses"]["NotFound"];
+            429: components["responses"]["RateLimited"];
             500: components["responses"]["Internal"];
             503: components["responses"]["Unavailable"];
         };
@@ -20473,6 +21826,8 @@ export interface operations {
             200: {
                 headers: {
                     "Cache-Control": components["headers"]["CacheControlNoStore"];
+                    RateLimit: components["headers"]["RateLimitState"];
+                    "RateLimit-Policy": components["headers"]["RateLimitPolicies"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -20489,6 +21844,7 @@ export interface operations {
             404: components["responses"]["NotFound"];
             408: components["responses"]["RequestTimeout"];
             409: components["responses"]["Conflict"];
+            412: components["responses"]["PreconditionFailed"];
             413: components["responses"]["PayloadTooLarge"];
             415: components["responses"]["UnsupportedMediaType"];
             429: components["responses"]["BodiesInProgress"];
@@ -20511,6 +21867,8 @@ export interface operations {
             200: {
                 headers: {
                     "Cache-Control": components["headers"]["CacheControlNoStore"];
+                    RateLimit: components["headers"]["RateLimitState"];
+                    "RateLimit-Policy": components["headers"]["RateLimitPolicies"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -20522,7 +21880,9 @@ export interface operations {
             403: components["responses"]["Forbidden"];
             404: components["responses"]["NotFound"];
             409: components["responses"]["Conflict"];
+            412: components["responses"]["PreconditionFailed"];
             415: components["responses"]["UnsupportedMediaType"];
+            429: components["responses"]["RateLimited"];
             500: components["responses"]["Internal"];
             503: components["responses"]["Unavailable"];
         };
@@ -20553,6 +21913,8 @@ export interface operations {
             200: {
                 headers: {
                     "Cache-Control": components["headers"]["CacheControlNoStore"];
+                    RateLimit: components["headers"]["RateLimitState"];
+                    "RateLimit-Policy": components["headers"]["RateLimitPolicies"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -20567,6 +21929,7 @@ export interface operations {
             400: components["responses"]["ValidationFailed"];
             401: components["responses"]["Unauthenticated"];
             403: components["responses"]["Forbidden"];
+            429: components["responses"]["RateLimited"];
             500: components["responses"]["Internal"];
             503: components["responses"]["Unavailable"];
         };
@@ -20574,7 +21937,13 @@ export interface operations {
     createJobPosting: {
         parameters: {
             query?: never;
-            header?: never;
+            header?: {
+                /**
+                 * @description Makes a retry of this POST safe (IETF draft-ietf-httpapi-idempotency-key-header): a unique value the client chooses per intended operation (a UUID v4 is a good one), sent again unchanged with every retry of it - as the draft's Structured Field string (`"8e03978e-40d5-43e8-bc93-6894a57f9324"`) or bare (`8e03978e-40d5-43e8-bc93-6894a57f9324`), 1 to 255 characters. Keys belong to the company and the caller (the signed-in user; an API credential once those exist): another caller's equal key is another key. The same key with the same request (method, path with query, body) within `IDEMPOTENCY_KEY_TTL_HOURS` (24 h) of the first is not run again: the first answer is replayed - its status and body, errors included - with `Idempotent-Replayed: true`. The same key with another request is a 422 `idempotency_key_reused`; while the first request with the key is still being answered, a retry is a 409 `request_in_progress` (retry it a moment later). Not stored, so a retry runs the request again: answers 5xx, 408 and 429 (nothing was done, or the server could not say) and answers that are files rather than JSON (previews that change nothing). Without the header a POST is run every time it arrives. Full rules: docs/integrations-sync.md.
+                 * @example "8e03978e-40d5-43e8-bc93-6894a57f9324"
+                 */
+                "Idempotency-Key"?: components["parameters"]["IdempotencyKey"];
+            };
             path?: never;
             cookie?: never;
         };
@@ -20588,6 +21957,9 @@ export interface operations {
             201: {
                 headers: {
                     "Cache-Control": components["headers"]["CacheControlNoStore"];
+                    "Idempotent-Replayed": components["headers"]["IdempotentReplayed"];
+                    RateLimit: components["headers"]["RateLimitState"];
+                    "RateLimit-Policy": components["headers"]["RateLimitPolicies"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -20602,9 +21974,10 @@ export interface operations {
             401: components["responses"]["Unauthenticated"];
             403: components["responses"]["Forbidden"];
             408: components["responses"]["RequestTimeout"];
-            409: components["responses"]["Conflict"];
+            409: components["responses"]["RequestInProgress"];
             413: components["responses"]["PayloadTooLarge"];
             415: components["responses"]["UnsupportedMediaType"];
+            422: components["responses"]["IdempotencyKeyReused"];
             429: components["responses"]["BodiesInProgress"];
             500: components["responses"]["Internal"];
             503: components["responses"]["Unavailable"];
@@ -20625,6 +21998,9 @@ export interface operations {
             200: {
                 headers: {
                     "Cache-Control": components["headers"]["CacheControlNoStore"];
+                    ETag: components["headers"]["ETag"];
+                    RateLimit: components["headers"]["RateLimitState"];
+                    "RateLimit-Policy": components["headers"]["RateLimitPolicies"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -20635,10 +22011,12 @@ export interface operations {
                     };
                 };
             };
+            304: components["responses"]["NotModified"];
             400: components["responses"]["ValidationFailed"];
             401: components["responses"]["Unauthenticated"];
             403: components["responses"]["Forbidden"];
             404: components["responses"]["NotFound"];
+            429: components["responses"]["RateLimited"];
             500: components["responses"]["Internal"];
             503: components["responses"]["Unavailable"];
         };
@@ -20662,6 +22040,8 @@ export interface operations {
             200: {
                 headers: {
                     "Cache-Control": components["headers"]["CacheControlNoStore"];
+                    RateLimit: components["headers"]["RateLimitState"];
+                    "RateLimit-Policy": components["headers"]["RateLimitPolicies"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -20678,6 +22058,7 @@ export interface operations {
             404: components["responses"]["NotFound"];
             408: components["responses"]["RequestTimeout"];
             409: components["responses"]["Conflict"];
+            412: components["responses"]["PreconditionFailed"];
             413: components["responses"]["PayloadTooLarge"];
             415: components["responses"]["UnsupportedMediaType"];
             429: components["responses"]["BodiesInProgress"];
@@ -20700,6 +22081,8 @@ export interface operations {
             200: {
                 headers: {
                     "Cache-Control": components["headers"]["CacheControlNoStore"];
+                    RateLimit: components["headers"]["RateLimitState"];
+                    "RateLimit-Policy": components["headers"]["RateLimitPolicies"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -20711,7 +22094,9 @@ export interface operations {
             403: components["responses"]["Forbidden"];
             404: components["responses"]["NotFound"];
             409: components["responses"]["Conflict"];
+            412: components["responses"]["PreconditionFailed"];
             415: components["responses"]["UnsupportedMediaType"];
+            429: components["responses"]["RateLimited"];
             500: components["responses"]["Internal"];
             503: components["responses"]["Unavailable"];
         };
@@ -20739,6 +22124,8 @@ export interface operations {
             200: {
                 headers: {
                     "Cache-Control": components["headers"]["CacheControlNoStore"];
+                    RateLimit: components["headers"]["RateLimitState"];
+                    "RateLimit-Policy": components["headers"]["RateLimitPolicies"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -20753,6 +22140,7 @@ export interface operations {
             400: components["responses"]["ValidationFailed"];
             401: components["responses"]["Unauthenticated"];
             403: components["responses"]["Forbidden"];
+            429: components["responses"]["RateLimited"];
             500: components["responses"]["Internal"];
             503: components["responses"]["Unavailable"];
         };
@@ -20760,7 +22148,13 @@ export interface operations {
     createJobRequisition: {
         parameters: {
             query?: never;
-            header?: never;
+            header?: {
+                /**
+                 * @description Makes a retry of this POST safe (IETF draft-ietf-httpapi-idempotency-key-header): a unique value the client chooses per intended operation (a UUID v4 is a good one), sent again unchanged with every retry of it - as the draft's Structured Field string (`"8e03978e-40d5-43e8-bc93-6894a57f9324"`) or bare (`8e03978e-40d5-43e8-bc93-6894a57f9324`), 1 to 255 characters. Keys belong to the company and the caller (the signed-in user; an API credential once those exist): another caller's equal key is another key. The same key with the same request (method, path with query, body) within `IDEMPOTENCY_KEY_TTL_HOURS` (24 h) of the first is not run again: the first answer is replayed - its status and body, errors included - with `Idempotent-Replayed: true`. The same key with another request is a 422 `idempotency_key_reused`; while the first request with the key is still being answered, a retry is a 409 `request_in_progress` (retry it a moment later). Not stored, so a retry runs the request again: answers 5xx, 408 and 429 (nothing was done, or the server could not say) and answers that are files rather than JSON (previews that change nothing). Without the header a POST is run every time it arrives. Full rules: docs/integrations-sync.md.
+                 * @example "8e03978e-40d5-43e8-bc93-6894a57f9324"
+                 */
+                "Idempotency-Key"?: components["parameters"]["IdempotencyKey"];
+            };
             path?: never;
             cookie?: never;
         };
@@ -20774,6 +22168,9 @@ export interface operations {
             201: {
                 headers: {
                     "Cache-Control": components["headers"]["CacheControlNoStore"];
+                    "Idempotent-Replayed": components["headers"]["IdempotentReplayed"];
+                    RateLimit: components["headers"]["RateLimitState"];
+                    "RateLimit-Policy": components["headers"]["RateLimitPolicies"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -20788,8 +22185,10 @@ export interface operations {
             401: components["responses"]["Unauthenticated"];
             403: components["responses"]["Forbidden"];
             408: components["responses"]["RequestTimeout"];
+            409: components["responses"]["RequestInProgress"];
             413: components["responses"]["PayloadTooLarge"];
             415: components["responses"]["UnsupportedMediaType"];
+            422: components["responses"]["IdempotencyKeyReused"];
             429: components["responses"]["BodiesInProgress"];
             500: components["responses"]["Internal"];
             503: components["responses"]["Unavailable"];
@@ -20810,6 +22209,9 @@ export interface operations {
             200: {
                 headers: {
                     "Cache-Control": components["headers"]["CacheControlNoStore"];
+                    ETag: components["headers"]["ETag"];
+                    RateLimit: components["headers"]["RateLimitState"];
+                    "RateLimit-Policy": components["headers"]["RateLimitPolicies"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -20820,10 +22222,12 @@ export interface operations {
                     };
                 };
             };
+            304: components["responses"]["NotModified"];
             400: components["responses"]["ValidationFailed"];
             401: components["responses"]["Unauthenticated"];
             403: components["responses"]["Forbidden"];
             404: components["responses"]["NotFound"];
+            429: components["responses"]["RateLimited"];
             500: components["responses"]["Internal"];
             503: components["responses"]["Unavailable"];
         };
@@ -20847,6 +22251,8 @@ export interface operations {
             200: {
                 headers: {
                     "Cache-Control": components["headers"]["CacheControlNoStore"];
+                    RateLimit: components["headers"]["RateLimitState"];
+                    "RateLimit-Policy": components["headers"]["RateLimitPolicies"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -20863,6 +22269,7 @@ export interface operations {
             404: components["responses"]["NotFound"];
             408: components["responses"]["RequestTimeout"];
             409: components["responses"]["Conflict"];
+            412: components["responses"]["PreconditionFailed"];
             413: components["responses"]["PayloadTooLarge"];
             415: components["responses"]["UnsupportedMediaType"];
             429: components["responses"]["BodiesInProgress"];
@@ -20885,6 +22292,8 @@ export interface operations {
             200: {
                 headers: {
                     "Cache-Control": components["headers"]["CacheControlNoStore"];
+                    RateLimit: components["headers"]["RateLimitState"];
+                    "RateLimit-Policy": components["headers"]["RateLimitPolicies"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -20896,7 +22305,9 @@ export interface operations {
             403: components["responses"]["Forbidden"];
             404: components["responses"]["NotFound"];
             409: components["responses"]["Conflict"];
+            412: components["responses"]["PreconditionFailed"];
             415: components["responses"]["UnsupportedMediaType"];
+            429: components["responses"]["RateLimited"];
             500: components["responses"]["Internal"];
             503: components["responses"]["Unavailable"];
         };
@@ -20923,6 +22334,8 @@ export interface operations {
             200: {
                 headers: {
                     "Cache-Control": components["headers"]["CacheControlNoStore"];
+                    RateLimit: components["headers"]["RateLimitState"];
+                    "RateLimit-Policy": components["headers"]["RateLimitPolicies"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -20937,6 +22350,7 @@ export interface operations {
             400: components["responses"]["ValidationFailed"];
             401: components["responses"]["Unauthenticated"];
             403: components["responses"]["Forbidden"];
+            429: components["responses"]["RateLimited"];
             500: components["responses"]["Internal"];
             503: components["responses"]["Unavailable"];
         };
@@ -20944,7 +22358,13 @@ export interface operations {
     createJobOffer: {
         parameters: {
             query?: never;
-            header?: never;
+            header?: {
+                /**
+                 * @description Makes a retry of this POST safe (IETF draft-ietf-httpapi-idempotency-key-header): a unique value the client chooses per intended operation (a UUID v4 is a good one), sent again unchanged with every retry of it - as the draft's Structured Field string (`"8e03978e-40d5-43e8-bc93-6894a57f9324"`) or bare (`8e03978e-40d5-43e8-bc93-6894a57f9324`), 1 to 255 characters. Keys belong to the company and the caller (the signed-in user; an API credential once those exist): another caller's equal key is another key. The same key with the same request (method, path with query, body) within `IDEMPOTENCY_KEY_TTL_HOURS` (24 h) of the first is not run again: the first answer is replayed - its status and body, errors included - with `Idempotent-Replayed: true`. The same key with another request is a 422 `idempotency_key_reused`; while the first request with the key is still being answered, a retry is a 409 `request_in_progress` (retry it a moment later). Not stored, so a retry runs the request again: answers 5xx, 408 and 429 (nothing was done, or the server could not say) and answers that are files rather than JSON (previews that change nothing). Without the header a POST is run every time it arrives. Full rules: docs/integrations-sync.md.
+                 * @example "8e03978e-40d5-43e8-bc93-6894a57f9324"
+                 */
+                "Idempotency-Key"?: components["parameters"]["IdempotencyKey"];
+            };
             path?: never;
             cookie?: never;
         };
@@ -20958,6 +22378,9 @@ export interface operations {
             201: {
                 headers: {
                     "Cache-Control": components["headers"]["CacheControlNoStore"];
+                    "Idempotent-Replayed": components["headers"]["IdempotentReplayed"];
+                    RateLimit: components["headers"]["RateLimitState"];
+                    "RateLimit-Policy": components["headers"]["RateLimitPolicies"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -20972,9 +22395,10 @@ export interface operations {
             401: components["responses"]["Unauthenticated"];
             403: components["responses"]["Forbidden"];
             408: components["responses"]["RequestTimeout"];
-            409: components["responses"]["Conflict"];
+            409: components["responses"]["RequestInProgress"];
             413: components["responses"]["PayloadTooLarge"];
             415: components["responses"]["UnsupportedMediaType"];
+            422: components["responses"]["IdempotencyKeyReused"];
             429: components["responses"]["BodiesInProgress"];
             500: components["responses"]["Internal"];
             503: components["responses"]["Unavailable"];
@@ -20995,6 +22419,9 @@ export interface operations {
             200: {
                 headers: {
                     "Cache-Control": components["headers"]["CacheControlNoStore"];
+                    ETag: components["headers"]["ETag"];
+                    RateLimit: components["headers"]["RateLimitState"];
+                    "RateLimit-Policy": components["headers"]["RateLimitPolicies"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -21005,10 +22432,12 @@ export interface operations {
                     };
                 };
             };
+            304: components["responses"]["NotModified"];
             400: components["responses"]["ValidationFailed"];
             401: components["responses"]["Unauthenticated"];
             403: components["responses"]["Forbidden"];
             404: components["responses"]["NotFound"];
+            429: components["responses"]["RateLimited"];
             500: components["responses"]["Internal"];
             503: components["responses"]["Unavailable"];
         };
@@ -21032,6 +22461,8 @@ export interface operations {
             200: {
                 headers: {
                     "Cache-Control": components["headers"]["CacheControlNoStore"];
+                    RateLimit: components["headers"]["RateLimitState"];
+                    "RateLimit-Policy": components["headers"]["RateLimitPolicies"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -21048,6 +22479,7 @@ export interface operations {
             404: components["responses"]["NotFound"];
             408: components["responses"]["RequestTimeout"];
             409: components["responses"]["Conflict"];
+            412: components["responses"]["PreconditionFailed"];
             413: components["responses"]["PayloadTooLarge"];
             415: components["responses"]["UnsupportedMediaType"];
             429: components["responses"]["BodiesInProgress"];
@@ -21070,6 +22502,8 @@ export interface operations {
             200: {
                 headers: {
                     "Cache-Control": components["headers"]["CacheControlNoStore"];
+                    RateLimit: components["headers"]["RateLimitState"];
+                    "RateLimit-Policy": components["headers"]["RateLimitPolicies"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -21081,7 +22515,9 @@ export interface operations {
             403: components["responses"]["Forbidden"];
             404: components["responses"]["NotFound"];
             409: components["responses"]["Conflict"];
+            412: components["responses"]["PreconditionFailed"];
             415: components["responses"]["UnsupportedMediaType"];
+            429: components["responses"]["RateLimited"];
             500: components["responses"]["Internal"];
             503: components["responses"]["Unavailable"];
         };
@@ -21089,7 +22525,13 @@ export interface operations {
     sendJobOffer: {
         parameters: {
             query?: never;
-            header?: never;
+            header?: {
+                /**
+                 * @description Makes a retry of this POST safe (IETF draft-ietf-httpapi-idempotency-key-header): a unique value the client chooses per intended operation (a UUID v4 is a good one), sent again unchanged with every retry of it - as the draft's Structured Field string (`"8e03978e-40d5-43e8-bc93-6894a57f9324"`) or bare (`8e03978e-40d5-43e8-bc93-6894a57f9324`), 1 to 255 characters. Keys belong to the company and the caller (the signed-in user; an API credential once those exist): another caller's equal key is another key. The same key with the same request (method, path with query, body) within `IDEMPOTENCY_KEY_TTL_HOURS` (24 h) of the first is not run again: the first answer is replayed - its status and body, errors included - with `Idempotent-Replayed: true`. The same key with another request is a 422 `idempotency_key_reused`; while the first request with the key is still being answered, a retry is a 409 `request_in_progress` (retry it a moment later). Not stored, so a retry runs the request again: answers 5xx, 408 and 429 (nothing was done, or the server could not say) and answers that are files rather than JSON (previews that change nothing). Without the header a POST is run every time it arrives. Full rules: docs/integrations-sync.md.
+                 * @example "8e03978e-40d5-43e8-bc93-6894a57f9324"
+                 */
+                "Idempotency-Key"?: components["parameters"]["IdempotencyKey"];
+            };
             path: {
                 id: string;
             };
@@ -21101,6 +22543,9 @@ export interface operations {
             200: {
                 headers: {
                     "Cache-Control": components["headers"]["CacheControlNoStore"];
+                    "Idempotent-Replayed": components["headers"]["IdempotentReplayed"];
+                    RateLimit: components["headers"]["RateLimitState"];
+                    "RateLimit-Policy": components["headers"]["RateLimitPolicies"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -21115,8 +22560,10 @@ export interface operations {
             401: components["responses"]["Unauthenticated"];
             403: components["responses"]["Forbidden"];
             404: components["responses"]["NotFound"];
-            409: components["responses"]["Conflict"];
+            409: components["responses"]["RequestInProgress"];
             415: components["responses"]["UnsupportedMediaType"];
+            422: components["responses"]["IdempotencyKeyReused"];
+            429: components["responses"]["RateLimited"];
             500: components["responses"]["Internal"];
             503: components["responses"]["Unavailable"];
         };
@@ -21124,7 +22571,13 @@ export interface operations {
     sendAppointmentLetter: {
         parameters: {
             query?: never;
-            header?: never;
+            header?: {
+                /**
+                 * @description Makes a retry of this POST safe (IETF draft-ietf-httpapi-idempotency-key-header): a unique value the client chooses per intended operation (a UUID v4 is a good one), sent again unchanged with every retry of it - as the draft's Structured Field string (`"8e03978e-40d5-43e8-bc93-6894a57f9324"`) or bare (`8e03978e-40d5-43e8-bc93-6894a57f9324`), 1 to 255 characters. Keys belong to the company and the caller (the signed-in user; an API credential once those exist): another caller's equal key is another key. The same key with the same request (method, path with query, body) within `IDEMPOTENCY_KEY_TTL_HOURS` (24 h) of the first is not run again: the first answer is replayed - its status and body, errors included - with `Idempotent-Replayed: true`. The same key with another request is a 422 `idempotency_key_reused`; while the first request with the key is still being answered, a retry is a 409 `request_in_progress` (retry it a moment later). Not stored, so a retry runs the request again: answers 5xx, 408 and 429 (nothing was done, or the server could not say) and answers that are files rather than JSON (previews that change nothing). Without the header a POST is run every time it arrives. Full rules: docs/integrations-sync.md.
+                 * @example "8e03978e-40d5-43e8-bc93-6894a57f9324"
+                 */
+                "Idempotency-Key"?: components["parameters"]["IdempotencyKey"];
+            };
             path: {
                 id: string;
             };
@@ -21136,6 +22589,9 @@ export interface operations {
             200: {
                 headers: {
                     "Cache-Control": components["headers"]["CacheControlNoStore"];
+                    "Idempotent-Replayed": components["headers"]["IdempotentReplayed"];
+                    RateLimit: components["headers"]["RateLimitState"];
+                    "RateLimit-Policy": components["headers"]["RateLimitPolicies"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -21150,8 +22606,10 @@ export interface operations {
             401: components["responses"]["Unauthenticated"];
             403: components["responses"]["Forbidden"];
             404: components["responses"]["NotFound"];
-            409: components["responses"]["Conflict"];
+            409: components["responses"]["RequestInProgress"];
             415: components["responses"]["UnsupportedMediaType"];
+            422: components["responses"]["IdempotencyKeyReused"];
+            429: components["responses"]["RateLimited"];
             500: components["responses"]["Internal"];
             503: components["responses"]["Unavailable"];
         };
@@ -21181,6 +22639,8 @@ export interface operations {
             200: {
                 headers: {
                     "Cache-Control": components["headers"]["CacheControlNoStore"];
+                    RateLimit: components["headers"]["RateLimitState"];
+                    "RateLimit-Policy": components["headers"]["RateLimitPolicies"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -21195,6 +22655,7 @@ export interface operations {
             400: components["responses"]["ValidationFailed"];
             401: components["responses"]["Unauthenticated"];
             403: components["responses"]["Forbidden"];
+            429: components["responses"]["RateLimited"];
             500: components["responses"]["Internal"];
             503: components["responses"]["Unavailable"];
         };
@@ -21202,7 +22663,13 @@ export interface operations {
     createTalentPoolCandidate: {
         parameters: {
             query?: never;
-            header?: never;
+            header?: {
+                /**
+                 * @description Makes a retry of this POST safe (IETF draft-ietf-httpapi-idempotency-key-header): a unique value the client chooses per intended operation (a UUID v4 is a good one), sent again unchanged with every retry of it - as the draft's Structured Field string (`"8e03978e-40d5-43e8-bc93-6894a57f9324"`) or bare (`8e03978e-40d5-43e8-bc93-6894a57f9324`), 1 to 255 characters. Keys belong to the company and the caller (the signed-in user; an API credential once those exist): another caller's equal key is another key. The same key with the same request (method, path with query, body) within `IDEMPOTENCY_KEY_TTL_HOURS` (24 h) of the first is not run again: the first answer is replayed - its status and body, errors included - with `Idempotent-Replayed: true`. The same key with another request is a 422 `idempotency_key_reused`; while the first request with the key is still being answered, a retry is a 409 `request_in_progress` (retry it a moment later). Not stored, so a retry runs the request again: answers 5xx, 408 and 429 (nothing was done, or the server could not say) and answers that are files rather than JSON (previews that change nothing). Without the header a POST is run every time it arrives. Full rules: docs/integrations-sync.md.
+                 * @example "8e03978e-40d5-43e8-bc93-6894a57f9324"
+                 */
+                "Idempotency-Key"?: components["parameters"]["IdempotencyKey"];
+            };
             path?: never;
             cookie?: never;
         };
@@ -21216,6 +22683,9 @@ export interface operations {
             201: {
                 headers: {
                     "Cache-Control": components["headers"]["CacheControlNoStore"];
+                    "Idempotent-Replayed": components["headers"]["IdempotentReplayed"];
+                    RateLimit: components["headers"]["RateLimitState"];
+                    "RateLimit-Policy": components["headers"]["RateLimitPolicies"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -21230,9 +22700,10 @@ export interface operations {
             401: components["responses"]["Unauthenticated"];
             403: components["responses"]["Forbidden"];
             408: components["responses"]["RequestTimeout"];
-            409: components["responses"]["Conflict"];
+            409: components["responses"]["RequestInProgress"];
             413: components["responses"]["PayloadTooLarge"];
             415: components["responses"]["UnsupportedMediaType"];
+            422: components["responses"]["IdempotencyKeyReused"];
             429: components["responses"]["BodiesInProgress"];
             500: components["responses"]["Internal"];
             503: components["responses"]["Unavailable"];
@@ -21253,6 +22724,9 @@ export interface operations {
             200: {
                 headers: {
                     "Cache-Control": components["headers"]["CacheControlNoStore"];
+                    ETag: components["headers"]["ETag"];
+                    RateLimit: components["headers"]["RateLimitState"];
+                    "RateLimit-Policy": components["headers"]["RateLimitPolicies"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -21263,10 +22737,12 @@ export interface operations {
                     };
                 };
             };
+            304: components["responses"]["NotModified"];
             400: components["responses"]["ValidationFailed"];
             401: components["responses"]["Unauthenticated"];
             403: components["responses"]["Forbidden"];
             404: components["responses"]["NotFound"];
+            429: components["responses"]["RateLimited"];
             500: components["responses"]["Internal"];
             503: components["responses"]["Unavailable"];
         };
@@ -21290,6 +22766,8 @@ export interface operations {
             200: {
                 headers: {
                     "Cache-Control": components["headers"]["CacheControlNoStore"];
+                    RateLimit: components["headers"]["RateLimitState"];
+                    "RateLimit-Policy": components["headers"]["RateLimitPolicies"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -21306,6 +22784,7 @@ export interface operations {
             404: components["responses"]["NotFound"];
             408: components["responses"]["RequestTimeout"];
             409: components["responses"]["Conflict"];
+            412: components["responses"]["PreconditionFailed"];
             413: components["responses"]["PayloadTooLarge"];
             415: components["responses"]["UnsupportedMediaType"];
             429: components["responses"]["BodiesInProgress"];
@@ -21328,6 +22807,8 @@ export interface operations {
             200: {
                 headers: {
                     "Cache-Control": components["headers"]["CacheControlNoStore"];
+                    RateLimit: components["headers"]["RateLimitState"];
+                    "RateLimit-Policy": components["headers"]["RateLimitPolicies"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -21338,7 +22819,9 @@ export interface operations {
             401: components["responses"]["Unauthenticated"];
             403: components["responses"]["Forbidden"];
             404: components["responses"]["NotFound"];
+            412: components["responses"]["PreconditionFailed"];
             415: components["responses"]["UnsupportedMediaType"];
+            429: components["responses"]["RateLimited"];
             500: components["responses"]["Internal"];
             503: components["responses"]["Unavailable"];
         };
@@ -21356,6 +22839,8 @@ export interface operations {
             200: {
                 headers: {
                     "Cache-Control": components["headers"]["CacheControlNoStore"];
+                    RateLimit: components["headers"]["RateLimitState"];
+                    "RateLimit-Policy": components["headers"]["RateLimitPolicies"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -21375,6 +22860,7 @@ export interface operations {
                 };
             };
             400: components["responses"]["ValidationFailed"];
+            429: components["responses"]["RateLimited"];
             500: components["responses"]["Internal"];
             503: components["responses"]["Unavailable"];
         };
@@ -21382,7 +22868,13 @@ export interface operations {
     uploadFile: {
         parameters: {
             query?: never;
-            header?: never;
+            header?: {
+                /**
+                 * @description Makes a retry of this POST safe (IETF draft-ietf-httpapi-idempotency-key-header): a unique value the client chooses per intended operation (a UUID v4 is a good one), sent again unchanged with every retry of it - as the draft's Structured Field string (`"8e03978e-40d5-43e8-bc93-6894a57f9324"`) or bare (`8e03978e-40d5-43e8-bc93-6894a57f9324`), 1 to 255 characters. Keys belong to the company and the caller (the signed-in user; an API credential once those exist): another caller's equal key is another key. The same key with the same request (method, path with query, body) within `IDEMPOTENCY_KEY_TTL_HOURS` (24 h) of the first is not run again: the first answer is replayed - its status and body, errors included - with `Idempotent-Replayed: true`. The same key with another request is a 422 `idempotency_key_reused`; while the first request with the key is still being answered, a retry is a 409 `request_in_progress` (retry it a moment later). Not stored, so a retry runs the request again: answers 5xx, 408 and 429 (nothing was done, or the server could not say) and answers that are files rather than JSON (previews that change nothing). Without the header a POST is run every time it arrives. Full rules: docs/integrations-sync.md.
+                 * @example "8e03978e-40d5-43e8-bc93-6894a57f9324"
+                 */
+                "Idempotency-Key"?: components["parameters"]["IdempotencyKey"];
+            };
             path?: never;
             cookie?: never;
         };
@@ -21404,6 +22896,9 @@ export interface operations {
             201: {
                 headers: {
                     "Cache-Control": components["headers"]["CacheControlNoStore"];
+                    "Idempotent-Replayed": components["headers"]["IdempotentReplayed"];
+                    RateLimit: components["headers"]["RateLimitState"];
+                    "RateLimit-Policy": components["headers"]["RateLimitPolicies"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -21418,8 +22913,10 @@ export interface operations {
             401: components["responses"]["Unauthenticated"];
             403: components["responses"]["Forbidden"];
             408: components["responses"]["RequestTimeout"];
+            409: components["responses"]["RequestInProgress"];
             413: components["responses"]["UploadTooLarge"];
             415: components["responses"]["UnsupportedMediaType"];
+            422: components["responses"]["IdempotencyKeyReused"];
             429: components["responses"]["UsageLimitReached"];
             500: components["responses"]["Internal"];
             503: components["responses"]["Unavailable"];
@@ -21451,6 +22948,8 @@ export interface operations {
             200: {
                 headers: {
                     "Cache-Control": components["headers"]["CacheControlNoStore"];
+                    RateLimit: components["headers"]["RateLimitState"];
+                    "RateLimit-Policy": components["headers"]["RateLimitPolicies"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -21465,6 +22964,7 @@ export interface operations {
             400: components["responses"]["ValidationFailed"];
             401: components["responses"]["Unauthenticated"];
             403: components["responses"]["Forbidden"];
+            429: components["responses"]["RateLimited"];
             500: components["responses"]["Internal"];
             503: components["responses"]["Unavailable"];
         };
@@ -21472,7 +22972,13 @@ export interface operations {
     createWfhRequest: {
         parameters: {
             query?: never;
-            header?: never;
+            header?: {
+                /**
+                 * @description Makes a retry of this POST safe (IETF draft-ietf-httpapi-idempotency-key-header): a unique value the client chooses per intended operation (a UUID v4 is a good one), sent again unchanged with every retry of it - as the draft's Structured Field string (`"8e03978e-40d5-43e8-bc93-6894a57f9324"`) or bare (`8e03978e-40d5-43e8-bc93-6894a57f9324`), 1 to 255 characters. Keys belong to the company and the caller (the signed-in user; an API credential once those exist): another caller's equal key is another key. The same key with the same request (method, path with query, body) within `IDEMPOTENCY_KEY_TTL_HOURS` (24 h) of the first is not run again: the first answer is replayed - its status and body, errors included - with `Idempotent-Replayed: true`. The same key with another request is a 422 `idempotency_key_reused`; while the first request with the key is still being answered, a retry is a 409 `request_in_progress` (retry it a moment later). Not stored, so a retry runs the request again: answers 5xx, 408 and 429 (nothing was done, or the server could not say) and answers that are files rather than JSON (previews that change nothing). Without the header a POST is run every time it arrives. Full rules: docs/integrations-sync.md.
+                 * @example "8e03978e-40d5-43e8-bc93-6894a57f9324"
+                 */
+                "Idempotency-Key"?: components["parameters"]["IdempotencyKey"];
+            };
             path?: never;
             cookie?: never;
         };
@@ -21486,6 +22992,9 @@ export interface operations {
             201: {
                 headers: {
                     "Cache-Control": components["headers"]["CacheControlNoStore"];
+                    "Idempotent-Replayed": components["headers"]["IdempotentReplayed"];
+                    RateLimit: components["headers"]["RateLimitState"];
+                    "RateLimit-Policy": components["headers"]["RateLimitPolicies"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -21501,9 +23010,10 @@ export interface operations {
             403: components["responses"]["Forbidden"];
             404: components["responses"]["NotFound"];
             408: components["responses"]["RequestTimeout"];
-            409: components["responses"]["Conflict"];
+            409: components["responses"]["RequestInProgress"];
             413: components["responses"]["PayloadTooLarge"];
             415: components["responses"]["UnsupportedMediaType"];
+            422: components["responses"]["IdempotencyKeyReused"];
             429: components["responses"]["BodiesInProgress"];
             500: components["responses"]["Internal"];
             503: components["responses"]["Unavailable"];
@@ -21524,6 +23034,9 @@ export interface operations {
             200: {
                 headers: {
                     "Cache-Control": components["headers"]["CacheControlNoStore"];
+                    ETag: components["headers"]["ETag"];
+                    RateLimit: components["headers"]["RateLimitState"];
+                    "RateLimit-Policy": components["headers"]["RateLimitPolicies"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -21534,10 +23047,12 @@ export interface operations {
                     };
                 };
             };
+            304: components["responses"]["NotModified"];
             400: components["responses"]["ValidationFailed"];
             401: components["responses"]["Unauthenticated"];
             403: components["responses"]["Forbidden"];
             404: components["responses"]["NotFound"];
+            429: components["responses"]["RateLimited"];
             500: components["responses"]["Internal"];
             503: components["responses"]["Unavailable"];
         };
@@ -21561,6 +23076,8 @@ export interface operations {
             200: {
                 headers: {
                     "Cache-Control": components["headers"]["CacheControlNoStore"];
+                    RateLimit: components["headers"]["RateLimitState"];
+                    "RateLimit-Policy": components["headers"]["RateLimitPolicies"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -21577,6 +23094,7 @@ export interface operations {
             404: components["responses"]["NotFound"];
             408: components["responses"]["RequestTimeout"];
             409: components["responses"]["Conflict"];
+            412: components["responses"]["PreconditionFailed"];
             413: components["responses"]["PayloadTooLarge"];
             415: components["responses"]["UnsupportedMediaType"];
             429: components["responses"]["BodiesInProgress"];
@@ -21599,6 +23117,8 @@ export interface operations {
             200: {
                 headers: {
                     "Cache-Control": components["headers"]["CacheControlNoStore"];
+                    RateLimit: components["headers"]["RateLimitState"];
+                    "RateLimit-Policy": components["headers"]["RateLimitPolicies"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -21614,7 +23134,9 @@ export interface operations {
             403: components["responses"]["ForbiddenOwnRecord"];
             404: components["responses"]["NotFound"];
             409: components["responses"]["Conflict"];
+            412: components["responses"]["PreconditionFailed"];
             415: components["responses"]["UnsupportedMediaType"];
+            429: components["responses"]["RateLimited"];
             500: components["responses"]["Internal"];
             503: components["responses"]["Unavailable"];
         };
@@ -21645,6 +23167,8 @@ export interface operations {
             200: {
                 headers: {
                     "Cache-Control": components["headers"]["CacheControlNoStore"];
+                    RateLimit: components["headers"]["RateLimitState"];
+                    "RateLimit-Policy": components["headers"]["RateLimitPolicies"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -21659,6 +23183,7 @@ export interface operations {
             400: components["responses"]["ValidationFailed"];
             401: components["responses"]["Unauthenticated"];
             403: components["responses"]["Forbidden"];
+            429: components["responses"]["RateLimited"];
             500: components["responses"]["Internal"];
             503: components["responses"]["Unavailable"];
         };
@@ -21666,7 +23191,13 @@ export interface operations {
     createWorkingOnHolidayRequest: {
         parameters: {
             query?: never;
-            header?: never;
+            header?: {
+                /**
+                 * @description Makes a retry of this POST safe (IETF draft-ietf-httpapi-idempotency-key-header): a unique value the client chooses per intended operation (a UUID v4 is a good one), sent again unchanged with every retry of it - as the draft's Structured Field string (`"8e03978e-40d5-43e8-bc93-6894a57f9324"`) or bare (`8e03978e-40d5-43e8-bc93-6894a57f9324`), 1 to 255 characters. Keys belong to the company and the caller (the signed-in user; an API credential once those exist): another caller's equal key is another key. The same key with the same request (method, path with query, body) within `IDEMPOTENCY_KEY_TTL_HOURS` (24 h) of the first is not run again: the first answer is replayed - its status and body, errors included - with `Idempotent-Replayed: true`. The same key with another request is a 422 `idempotency_key_reused`; while the first request with the key is still being answered, a retry is a 409 `request_in_progress` (retry it a moment later). Not stored, so a retry runs the request again: answers 5xx, 408 and 429 (nothing was done, or the server could not say) and answers that are files rather than JSON (previews that change nothing). Without the header a POST is run every time it arrives. Full rules: docs/integrations-sync.md.
+                 * @example "8e03978e-40d5-43e8-bc93-6894a57f9324"
+                 */
+                "Idempotency-Key"?: components["parameters"]["IdempotencyKey"];
+            };
             path?: never;
             cookie?: never;
         };
@@ -21680,6 +23211,9 @@ export interface operations {
             201: {
                 headers: {
                     "Cache-Control": components["headers"]["CacheControlNoStore"];
+                    "Idempotent-Replayed": components["headers"]["IdempotentReplayed"];
+                    RateLimit: components["headers"]["RateLimitState"];
+                    "RateLimit-Policy": components["headers"]["RateLimitPolicies"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -21695,9 +23229,10 @@ export interface operations {
             403: components["responses"]["Forbidden"];
             404: components["responses"]["NotFound"];
             408: components["responses"]["RequestTimeout"];
-            409: components["responses"]["Conflict"];
+            409: components["responses"]["RequestInProgress"];
             413: components["responses"]["PayloadTooLarge"];
             415: components["responses"]["UnsupportedMediaType"];
+            422: components["responses"]["IdempotencyKeyReused"];
             429: components["responses"]["BodiesInProgress"];
             500: components["responses"]["Internal"];
             503: components["responses"]["Unavailable"];
@@ -21718,6 +23253,9 @@ export interface operations {
             200: {
                 headers: {
                     "Cache-Control": components["headers"]["CacheControlNoStore"];
+                    ETag: components["headers"]["ETag"];
+                    RateLimit: components["headers"]["RateLimitState"];
+                    "RateLimit-Policy": components["headers"]["RateLimitPolicies"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -21728,10 +23266,12 @@ export interface operations {
                     };
                 };
             };
+            304: components["responses"]["NotModified"];
             400: components["responses"]["ValidationFailed"];
             401: components["responses"]["Unauthenticated"];
             403: components["responses"]["Forbidden"];
             404: components["responses"]["NotFound"];
+            429: components["responses"]["RateLimited"];
             500: components["responses"]["Internal"];
             503: components["responses"]["Unavailable"];
         };
@@ -21755,6 +23295,8 @@ export interface operations {
             200: {
                 headers: {
                     "Cache-Control": components["headers"]["CacheControlNoStore"];
+                    RateLimit: components["headers"]["RateLimitState"];
+                    "RateLimit-Policy": components["headers"]["RateLimitPolicies"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -21771,6 +23313,7 @@ export interface operations {
             404: components["responses"]["NotFound"];
             408: components["responses"]["RequestTimeout"];
             409: components["responses"]["Conflict"];
+            412: components["responses"]["PreconditionFailed"];
             413: components["responses"]["PayloadTooLarge"];
             415: components["responses"]["UnsupportedMediaType"];
             429: components["responses"]["BodiesInProgress"];
@@ -21793,6 +23336,8 @@ export interface operations {
             200: {
                 headers: {
                     "Cache-Control": components["headers"]["CacheControlNoStore"];
+                    RateLimit: components["headers"]["RateLimitState"];
+                    "RateLimit-Policy": components["headers"]["RateLimitPolicies"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -21808,7 +23353,9 @@ export interface operations {
             403: components["responses"]["ForbiddenOwnRecord"];
             404: components["responses"]["NotFound"];
             409: components["responses"]["Conflict"];
+            412: components["responses"]["PreconditionFailed"];
             415: components["responses"]["UnsupportedMediaType"];
+            429: components["responses"]["RateLimited"];
             500: components["responses"]["Internal"];
             503: components["responses"]["Unavailable"];
         };

@@ -432,6 +432,33 @@ export interface Config {
   readonly webhookConcurrency: number;
   /** `EVENT_RETENTION_DAYS`: events (the feed, replay) and the delivery log are kept this many days, then pruned (hourly). */
   readonly eventRetentionDays: number;
+  // ─── sync and safe writes (issue 32; docs/integrations-sync.md) ───
+  /**
+   * `IDEMPOTENCY_KEY_TTL_HOURS`: how long an `Idempotency-Key` of a POST is kept with its first
+   * answer (src/http/idempotency.ts): a retry within it replays that answer, and an expired key may
+   * be used again; the hourly job `idempotency.prune-keys` removes expired ones.
+   */
+  readonly idempotencyKeyTtlHours: number;
+  /**
+   * `RATE_LIMIT_WINDOW_SECONDS`: the window of the request rate limits (src/http/rate-limit.ts):
+   * every answer states them in `RateLimit-Policy` and their state in `RateLimit`; a request past one
+   * is a 429 with `Retry-After`. The tests' defaults of the three limits are 1000000 (a file sets
+   * the ones it checks).
+   */
+  readonly rateLimitWindowSeconds: number;
+  /** `RATE_LIMIT_PER_TENANT`: requests of one company's callers together within the window (policy `tenant`). */
+  readonly rateLimitPerTenant: number;
+  /** `RATE_LIMIT_PER_CALLER`: requests of one caller (a signed-in user; an API credential) within the window (policy `caller`). */
+  readonly rateLimitPerCaller: number;
+  /** `RATE_LIMIT_PER_IP`: requests without a session from one client IP (IPv6 by its /64) within the window (policy `client`). */
+  readonly rateLimitPerIp: number;
+  /**
+   * `RATE_LIMIT_SYNC_MS`: how often each server process adds the requests it counted to the shared
+   * counters in PostgreSQL (`usage_counters`) and reads every process's totals back (one statement
+   * for all counters; not on any request's path): the limits hold across processes within what the
+   * processes serve in this time.
+   */
+  readonly rateLimitSyncMs: number;
 }
 
 /** The variables as the environment gives them. */
@@ -783,6 +810,13 @@ export function loadConfig(env: Env, root: string = projectRoot): Config {
     webhookRetryHours: integer(r, "WEBHOOK_RETRY_HOURS", 72, 1, 24 * 30, "a positive integer of hours up to 720"),
     webhookConcurrency: integer(r, "WEBHOOK_CONCURRENCY", 8, 1, 256, "an integer from 1 to 256"),
     eventRetentionDays: integer(r, "EVENT_RETENTION_DAYS", 30, 30, 3650, "an integer of days from 30 to 3650"),
+    // ─── sync and safe writes (issue 32) ───
+    idempotencyKeyTtlHours: integer(r, "IDEMPOTENCY_KEY_TTL_HOURS", 24, 1, 24 * 30, "a positive integer of hours up to 720"),
+    rateLimitWindowSeconds: integer(r, "RATE_LIMIT_WINDOW_SECONDS", 60, 1, 86_400, "a positive integer of seconds up to 86400"),
+    rateLimitPerTenant: integer(r, "RATE_LIMIT_PER_TENANT", isTest ? 1_000_000 : 30_000, 1, 999_999_999, "from 1 to 999999999"),
+    rateLimitPerCaller: integer(r, "RATE_LIMIT_PER_CALLER", isTest ? 1_000_000 : 3_000, 1, 999_999_999, "from 1 to 999999999"),
+    rateLimitPerIp: integer(r, "RATE_LIMIT_PER_IP", isTest ? 1_000_000 : 1_200, 1, 999_999_999, "from 1 to 999999999"),
+    rateLimitSyncMs: durationMs(r, "RATE_LIMIT_SYNC_MS", 1_000, 0),
   };
   if (r.problems.length) throw new ConfigError(r.problems);
   return deepFreeze(config);

@@ -436,6 +436,17 @@ export type UsageCounter = Prisma.UsageCounterModel
  */
 export type TenantSetting = Prisma.TenantSettingModel
 /**
+ * Model IdempotencyKey
+ * Idempotency keys of POST requests (draft-ietf-httpapi-idempotency-key-header; src/http/idempotency.ts,
+ * src/platform/idempotency.ts): claimed by the first request with a key (the primary key decides
+ * between concurrent duplicates, never a check-then-insert), then holding its answer for
+ * `IDEMPOTENCY_KEY_TTL_HOURS` so a retry replays it. Scoped to the tenant and the caller (`user:<id>`;
+ * `credential:<id>` for API credentials). `state`: `running` while the first request is at work
+ * (until `locked_until`: a key whose process died can then be taken by a retry), `done` with the
+ * answer (`status`, `body` as JSON text, `headers` to repeat). Pruned hourly after `expires_at`.
+ */
+export type IdempotencyKey = Prisma.IdempotencyKeyModel
+/**
  * Model JobRequisition
  * 
  */

@@ -31,6 +31,16 @@
 //           sent with another media type than JSON: a cross-site form), 403 on public
 //           state-changing operations too (the origin check refuses foreign origins), 500 and
 //           503 (overload or database down, with Retry-After: components/responses/Unavailable)
+//           - and 429 (RateLimited: the request rate limits) with `RateLimit` and `RateLimit-Policy`
+//           (components/headers/RateLimitState, RateLimitPolicies) on every success response of every
+//           operation but the health probes (src/http/rate-limit.ts),
+//           - and conditional requests: every non-public GET answering one resource is `x-etag`
+//           (an `ETag` header on its 200, a 304 NotModified), the PUT and DELETE of its path (and
+//           a write that declares `x-if-match`) take `If-Match` (`x-if-match: optional`, or
+//           `required` as its path file says: 412 PreconditionFailed, 428 PreconditionRequired),
+//           - and on every non-public POST the `Idempotency-Key` header parameter
+//           (components/parameters/IdempotencyKey) with its 409 (RequestInProgress) and 422
+//           (IdempotencyKeyReused) and the `Idempotent-Replayed` header on its success responses
 //           - each a $ref to components/responses. Operations with an application/json request
 //           body that declare no `x-body-limit` get the default, DEFAULT_BODY_LIMIT (64 KiB), so
 //           the bundle states every operation's limit.
@@ -50,6 +60,8 @@ import { familyOf, stringExample } from "./examples.js";
 const ROLES = ["owner", "admin", "hr", "manager", "employee"];
 const MODULES = ["payroll", "recruitment", "helpdesk", "assets"];
 const ERROR_REF = "#/components/schemas/Error";
+/** The Idempotency-Key header parameter every non-public POST takes (components/parameters/IdempotencyKey.yaml). */
+const IDEMPOTENCY_KEY_REF = "#/components/parameters/IdempotencyKey";
 /** The body limit (bytes) of an operation with a JSON body that declares none (src/http/body.ts has the same). */
 export const DEFAULT_BODY_LIMIT = 65536;
 
@@ -255,6 +267,15 @@ function readReplica() {
   };
 }
 
+/** A 200 answer with one resource as `data` (an object, not a page or a list), written out in the path file. */
+function singleResource(response) {
+  const schema = response?.content?.["application/json"]?.schema;
+  const data = schema?.properties?.data;
+  if (!data || schema.properties.pagination) return false;
+  const object = (x) => x?.type === "object" || (typeof x?.$ref === "string" && x.type === undefined);
+  return object(data) || (Array.isArray(data.oneOf) && data.oneOf.every(object));
+}
+
 function standardResponses() {
   const ref = (name) => ({ $ref: `#/components/responses/${name}` });
   return {
@@ -263,6 +284,8 @@ function standardResponses() {
         // the `webhooks` section describes requests this server sends, not answers it gives (issue 31)
         if (ctx.location.pointer.startsWith("#/webhooks/")) return;
         const pathParams = /\{[^}]+\}/.test(String(ctx.key));
+        // request rate limits (issue 32, src/http/rate-limit.ts): every operation but the health probes
+        const limited = !/^\/api\/health(\/|$)/.test(String(ctx.key));
         for (const method of ["get", "put", "post", "delete", "patch"]) {
           const op = pathItem[method];
           if (!op) continue;
@@ -286,6 +309,31 @@ function standardResponses() {
           if (op.requestBody?.content?.["application/json"] && !("x-body-limit" in op)) op["x-body-limit"] = DEFAULT_BODY_LIMIT;
           add("500", "Internal");
           add("503", "Unavailable");
+          if (limited) add("429", "RateLimited");
+          // conditional requests (issue 32, src/http/conditional.ts): a GET of one resource gets an
+          // ETag and If-None-Match (304); the writes of its path If-Match (412; 428 where required)
+          if (method === "get" && op["x-public"] !== true && singleResource(op.responses["200"])) {
+            op["x-etag"] = true;
+            add("304", "NotModified");
+            op.responses["200"].headers ??= {};
+            op.responses["200"].headers.ETag ??= { $ref: "#/components/headers/ETag" };
+          }
+          if (pathItem.get?.["x-etag"] === true && (method === "put" || method === "delete" || op["x-if-match"] !== undefined)) {
+            op["x-if-match"] ??= "optional";
+            add("412", "PreconditionFailed");
+            if (op["x-if-match"] === "required") add("428", "PreconditionRequired");
+          }
+          // Idempotency-Key on every POST of a caller (issue 32; src/http/idempotency.ts enforces it
+          // from this parameter): the header, its 409 and 422, and the replay marker on its successes
+          const idempotent = method === "post" && op["x-public"] !== true;
+          if (idempotent) {
+            op.parameters ??= [];
+            if (!op.parameters.some((p) => p.$ref === IDEMPOTENCY_KEY_REF)) op.parameters.push({ $ref: IDEMPOTENCY_KEY_REF });
+            // the plain Conflict says nothing of a key in progress: RequestInProgress describes both
+            if (/(\/|^#\/components\/responses\/)Conflict(\.yaml)?$/.test(String(op.responses["409"]?.$ref))) delete op.responses["409"];
+            add("409", "RequestInProgress");
+            add("422", "IdempotencyKeyReused");
+          }
           // no-store on every success response (components/headers/CacheControlNoStore.yaml): the
           // dispatch sends it for every operation whose document declares it (src/http/app.ts)
           for (const [code, declared] of Object.entries(op.responses)) {
@@ -296,6 +344,12 @@ function standardResponses() {
             response.headers ??= {};
             if (!Object.keys(response.headers).some((h) => h.toLowerCase() === "cache-control"))
               response.headers["Cache-Control"] = { $ref: "#/components/headers/CacheControlNoStore" };
+            if (limited && !response.headers.RateLimit) {
+              response.headers["RateLimit-Policy"] = { $ref: "#/components/headers/RateLimitPolicies" };
+              response.headers.RateLimit = { $ref: "#/components/headers/RateLimitState" };
+            }
+            if (idempotent && !response.headers["Idempotent-Replayed"])
+              response.headers["Idempotent-Replayed"] = { $ref: "#/components/headers/IdempotentReplayed" };
           }
         }
       },

@@ -42,6 +42,9 @@ import { bearerSecret } from "../platform/identity/credentials.ts";
 import { jsonBodies, nulPaths } from "./body.ts";
 import { uploadGate } from "./uploads.ts";
 import { rememberWrite, runRead } from "./read-routing.ts";
+import { idempotently } from "./idempotency.ts";
+import { conditionally, tagged } from "./conditional.ts";
+import { RequestRateLimits, requestRateLimits } from "./rate-limit.ts";
 import type { AuthContext, HandlerContext, UploadedFile } from "./types.ts";
 
 export const openapiPath = path.join(config().root, "generated", "openapi.json");
@@ -193,7 +196,7 @@ type AuthorizedRequest = Request & { [AUTHORIZED]?: AuthContext | null };
 const authorizedBefore = (req: Request) => (req as AuthorizedRequest)[AUTHORIZED];
 
 /** The Express handler of one operation: identity and guards, the handler, the envelope. */
-function operationHandler(id: OperationId, readReplica: boolean) {
+function operationHandler(id: OperationId, readReplica: boolean, idempotent: boolean, conditions: Conditions = {}) {
   const meta = operationTable[id];
   const handler = handlers[id] as (ctx: HandlerContext<OperationId>) => Promise<any>;
   const changesState = STATE_CHANGING.has(meta.method.toUpperCase());
@@ -215,7 +218,18 @@ function operationHandler(id: OperationId, readReplica: boolean) {
       // mail the operation queued is delivered once it has finished (src/platform/mail/outbox.ts)
       // reads the document marks x-read-replica may run on the replica (src/http/read-routing.ts)
       const serve = readReplica ? () => runRead(req, res, () => handler(ctx)) : () => handler(ctx);
-      const run = () => deliverQueuedMail(serve);
+      // issue 32: ETag / If-None-Match on a GET of one resource, If-Match on its writes (src/http/conditional.ts)
+      const { etag, ifMatch, readId } = conditions;
+      const read = readId ? (handlers[readId] as (c: HandlerContext<OperationId>) => Promise<any>) : undefined;
+      const readCtx = { ...ctx, operationId: readId, query: {}, body: undefined, files: [] } as unknown as HandlerContext<OperationId>;
+      const checked = etag
+        ? () => tagged(req, res, serve)
+        : ifMatch && read && auth
+          ? () => conditionally(req, res, auth, { required: ifMatch === "required", read: () => read(readCtx) }, serve)
+          : serve;
+      // issue 32: an Idempotency-Key replays the first answer instead of running again (src/http/idempotency.ts)
+      const guarded = idempotent && auth ? () => idempotently(req, res, auth, id, ctx.files, checked) : checked;
+      const run = () => deliverQueuedMail(guarded);
       const reply = await (auth ? withTenant(auth.tenantId, run) : run()).finally(() => {
         // this process's identity cache must not answer the caller's next request with what its
         // write may have changed (other processes hear of it through NOTIFY); before the response
@@ -238,7 +252,16 @@ function operationHandler(id: OperationId, readReplica: boolean) {
  */
 function dispatch(ids: OperationId[], matchers: Matcher[]) {
   const readReplica = new Set(matchers.filter((m) => m.readReplica).map((m) => m.id));
-  const run = new Map(ids.map((id) => [id, operationHandler(id, readReplica.has(id))]));
+  const idempotent = new Set(matchers.filter((m) => m.idempotent).map((m) => m.id));
+  // the GET operation of each path (the current representation of a conditional write)
+  const reads = new Map(matchers.filter((m) => m.method === "GET").map((m) => [m.path, m.id]));
+  const conditionsOf = (m: Matcher): Conditions => ({
+    etag: m.etag,
+    ifMatch: m.ifMatch,
+    readId: m.ifMatch ? reads.get(m.path) : undefined,
+  });
+  const byId = new Map(matchers.map((m) => [m.id, m]));
+  const run = new Map(ids.map((id) => [id, operationHandler(id, readReplica.has(id), idempotent.has(id), conditionsOf(byId.get(id)!))]));
   return (req: Request, res: Response, next: NextFunction) => {
     const op = operationOf(req);
     if (!op) return next();
@@ -258,8 +281,13 @@ type DocOperation = {
   responses?: Record<string, { headers?: Record<string, unknown> }>;
   "x-body-limit"?: number;
   "x-read-replica"?: boolean;
+  "x-etag"?: boolean;
+  "x-if-match"?: string;
   operationId?: string;
 };
+
+/** Conditional requests of an operation (issue 32, src/http/conditional.ts). */
+type Conditions = { etag?: boolean; ifMatch?: "optional" | "required"; readId?: OperationId };
 
 /** Method + path of each operation as a matcher, most specific first. */
 function operationMatchers(ids: OperationId[]) {
@@ -294,6 +322,11 @@ function operationMatchers(ids: OperationId[]) {
     // the `Cache-Control` its success responses declare (components/headers/CacheControlNoStore:
     // every operation's), sent on every answer of the operation, errors included (resolveOperation)
     const cacheControl = declaredCacheControl(doc, op);
+    // conditional requests (issue 32, openapi/plugins/hrms.js): ETag of a GET, If-Match of a write
+    const etag = op?.["x-etag"] === true;
+    const ifMatch = op?.["x-if-match"] as "optional" | "required" | undefined;
+    // takes an Idempotency-Key (issue 32: every non-public POST, openapi/plugins/hrms.js)
+    const idempotent = (op?.parameters ?? []).some((p) => (p as { $ref?: string }).$ref === "#/components/parameters/IdempotencyKey");
     return {
       id,
       method: meta.method.toUpperCase(),
@@ -311,6 +344,9 @@ function operationMatchers(ids: OperationId[]) {
       startsSession,
       readReplica,
       cacheControl,
+      idempotent,
+      etag,
+      ifMatch,
     };
   });
 }
@@ -602,6 +638,8 @@ function buildApp(cfg: Config, opts: AppOptions): express.Express {
   });
   app.locals.admission = admission;
   app.locals.validateResponses = opts.validateResponses ?? cfg.validateResponses;
+  const rateLimits = new RequestRateLimits();
+  app.locals.rateLimits = rateLimits;
   const front = series([requestIdAndLog, admission, securityHeaders(), originCheck]);
   app.use(front);
 
@@ -620,6 +658,8 @@ function buildApp(cfg: Config, opts: AppOptions): express.Express {
   const operations = series([
     resolveOperation(matchers),
     sessionWhereNeeded(),
+    // issue 32: RateLimit fields on every answer, 429 past a limit (src/http/rate-limit.ts)
+    requestRateLimits(rateLimits),
     // A non-public operation without a session is a 401 before its input is looked at (or read).
     requireSessionFor(),
     refuseBodiesOfBodilessWrites(),

@@ -7,6 +7,7 @@ import { areaJobs } from "../../generated/jobs.ts";
 import { pruneThrottle } from "../platform/identity/limiter.ts";
 import { pruneKnownClients } from "../platform/identity/signin-guard.ts";
 import { pruneUsageCounters } from "../platform/limits.ts";
+import { pruneIdempotencyKeys } from "../platform/idempotency.ts";
 import { type JobDefinition, registerJob } from "../platform/jobs/queue.ts";
 import { deliverDueEmails } from "../platform/mail/deliver.ts";
 import { deliverQueuedMail } from "../platform/mail/outbox.ts";
@@ -17,7 +18,9 @@ const platformJobs: JobDefinition[] = [
   { name: "mail.deliver", cron: "* * * * *", run: () => deliverDueEmails() },
   { name: "auth.prune-throttle", cron: "17 * * * *", run: () => pruneThrottle() },
   { name: "limits.prune-counters", cron: "19 * * * *", run: () => pruneUsageCounters() },
-  { name: "auth.prune-known-clients", cron: "21 * * * *", run: () => pruneKnownClients() },
+  { name: "auth.prune-known-clients", cron: "27 * * * *", run: () => pruneKnownClients() },
+  // Idempotency keys past IDEMPOTENCY_KEY_TTL_HOURS (issue 32, src/platform/idempotency.ts)
+  { name: "idempotency.prune-keys", cron: "21 * * * *", run: () => pruneIdempotencyKeys() },
 ];
 
 /** Every job, platform's first; names are unique. */

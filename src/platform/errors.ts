@@ -17,7 +17,11 @@ export type ErrorCode =
   | "rate_limited"
   | "internal"
   | "not_implemented"
-  | "unavailable";
+  | "unavailable"
+  | "idempotency_key_reused"
+  | "request_in_progress"
+  | "precondition_failed"
+  | "precondition_required";
 
 export interface ErrorDetail {
   path: string;
@@ -45,6 +49,14 @@ export const STATUS_OF: Readonly<Record<ErrorCode, number>> = Object.freeze({
   internal: 500,
   not_implemented: 501,
   unavailable: 503,
+  /** an Idempotency-Key used again with another request (src/http/idempotency.ts) */
+  idempotency_key_reused: 422,
+  /** the first request with this Idempotency-Key is still being answered */
+  request_in_progress: 409,
+  /** If-Match names no current version of the resource (src/http/conditional.ts) */
+  precondition_failed: 412,
+  /** a credential's write of a record declared `x-if-match: required` without If-Match */
+  precondition_required: 428,
 });
 
 export class AppError extends Error {

@@ -85,3 +85,33 @@ export async function pruneUsageCounters(): Promise<number> {
 }
 
 export const HOUR_MS = 60 * 60_000;
+
+/** A batch of uses to add to counters (`addUses`): `uses` more in the counter `key`, whose window lasts `windowSeconds`. */
+export interface UsesToAdd {
+  key: string;
+  uses: number;
+  windowSeconds: number;
+}
+
+/**
+ * Adds uses to many counters in one statement, without refusing any (the request rate limits of
+ * src/http/rate-limit.ts count in memory and add their counts here every RATE_LIMIT_SYNC_MS): a
+ * counter whose window has ended starts a new one. Returns each counter as it is now, every
+ * process's uses included, with the seconds left of its window. Keys in order, so two processes
+ * adding to the same counters never deadlock.
+ */
+export async function addUses(batch: readonly UsesToAdd[]): Promise<{ key: string; uses: number; remaining: number }[]> {
+  if (!batch.length) return [];
+  const ordered = [...batch].sort((a, b) => (a.key < b.key ? -1 : a.key > b.key ? 1 : 0));
+  // not tenant-owned: the key names its subject (company, caller or client address)
+  return systemDb.$queryRaw<{ key: string; uses: number; remaining: number }[]>`
+    INSERT INTO usage_counters AS c (key, uses, window_ends)
+    SELECT x.k, x.u, now() + make_interval(secs => x.w)
+      FROM unnest(${ordered.map((b) => b.key)}::text[], ${ordered.map((b) => b.uses)}::int[],
+                  ${ordered.map((b) => b.windowSeconds)}::float8[]) AS x(k, u, w)
+     ORDER BY x.k
+    ON CONFLICT (key) DO UPDATE SET
+      uses = CASE WHEN c.window_ends <= now() THEN EXCLUDED.uses ELSE c.uses + EXCLUDED.uses END,
+      window_ends = CASE WHEN c.window_ends <= now() THEN EXCLUDED.window_ends ELSE c.window_ends END
+    RETURNING key, uses, EXTRACT(EPOCH FROM (window_ends - now()))::float8 AS remaining`;
+}

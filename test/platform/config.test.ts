@@ -102,6 +102,12 @@ describe("loadConfig", () => {
       webhookRetryHours: 72,
       webhookConcurrency: 8,
       eventRetentionDays: 30,
+      idempotencyKeyTtlHours: 24,
+      rateLimitWindowSeconds: 60,
+      rateLimitPerTenant: 30000,
+      rateLimitPerCaller: 3000,
+      rateLimitPerIp: 1200,
+      rateLimitSyncMs: 1000,
     } satisfies Config);
   });
 
@@ -287,6 +293,12 @@ describe("loadConfig", () => {
       webhookRetryHours: 72,
       webhookConcurrency: 8,
       eventRetentionDays: 30,
+      idempotencyKeyTtlHours: 24,
+      rateLimitWindowSeconds: 60,
+      rateLimitPerTenant: 30000,
+      rateLimitPerCaller: 3000,
+      rateLimitPerIp: 1200,
+      rateLimitSyncMs: 1000,
     } satisfies Config);
   });
 

@@ -464,6 +464,7 @@ export const ModelName = {
   AuthThrottle: 'AuthThrottle',
   UsageCounter: 'UsageCounter',
   TenantSetting: 'TenantSetting',
+  IdempotencyKey: 'IdempotencyKey',
   JobRequisition: 'JobRequisition',
   JobPosting: 'JobPosting',
   Candidate: 'Candidate',
@@ -487,7 +488,7 @@ export type TypeMap<ExtArgs extends runtime.Types.Extensions.InternalArgs = runt
     omit: GlobalOmitOptions
   }
   meta: {
-    modelProps: "assetCategory" | "asset" | "assetAssignment" | "assetReturnRequest" | "assetDamageReport" | "attendanceSettings" | "attendanceRecord" | "attendanceRegularization" | "employee" | "employeeDepartmentCount" | "employeeCodeCounter" | "employeeDocument" | "employeeExit" | "exitChecklistItem" | "branch" | "workLocation" | "numberSequence" | "helpdeskTicket" | "helpdeskMessage" | "apiCredential" | "event" | "webhookEndpoint" | "webhookDelivery" | "webhookAttempt" | "leaveType" | "leavePeriod" | "leavePolicy" | "leavePolicyItem" | "leavePolicyEmployee" | "leaveAllocation" | "leaveLedgerEntry" | "leaveBalanceTotal" | "leaveRequest" | "leaveEncashment" | "holiday" | "wfhRequest" | "holidayWorkRequest" | "loanType" | "expenseCategory" | "salaryComponent" | "employeeSalarySetup" | "employeeSalaryComponent" | "payrollRun" | "payrollSlip" | "loanAdvance" | "loanInstallment" | "expenseClaim" | "finalSettlement" | "user" | "tenant" | "knownClient" | "passwordResetToken" | "emailOutbox" | "session" | "membership" | "employeeUserLink" | "invitation" | "auditLog" | "notification" | "storedFile" | "billingEvent" | "billingCustomer" | "signupRequest" | "passwordResetRequest" | "authThrottle" | "usageCounter" | "tenantSetting" | "jobRequisition" | "jobPosting" | "candidate" | "interview" | "interviewSession" | "jobOffer" | "appointmentDocument" | "talentPoolCandidate"
+    modelProps: "assetCategory" | "asset" | "assetAssignment" | "assetReturnRequest" | "assetDamageReport" | "attendanceSettings" | "attendanceRecord" | "attendanceRegularization" | "employee" | "employeeDepartmentCount" | "employeeCodeCounter" | "employeeDocument" | "employeeExit" | "exitChecklistItem" | "branch" | "workLocation" | "numberSequence" | "helpdeskTicket" | "helpdeskMessage" | "apiCredential" | "event" | "webhookEndpoint" | "webhookDelivery" | "webhookAttempt" | "leaveType" | "leavePeriod" | "leavePolicy" | "leavePolicyItem" | "leavePolicyEmployee" | "leaveAllocation" | "leaveLedgerEntry" | "leaveBalanceTotal" | "leaveRequest" | "leaveEncashment" | "holiday" | "wfhRequest" | "holidayWorkRequest" | "loanType" | "expenseCategory" | "salaryComponent" | "employeeSalarySetup" | "employeeSalaryComponent" | "payrollRun" | "payrollSlip" | "loanAdvance" | "loanInstallment" | "expenseClaim" | "finalSettlement" | "user" | "tenant" | "knownClient" | "passwordResetToken" | "emailOutbox" | "session" | "membership" | "employeeUserLink" | "invitation" | "auditLog" | "notification" | "storedFile" | "billingEvent" | "billingCustomer" | "signupRequest" | "passwordResetRequest" | "authThrottle" | "usageCounter" | "tenantSetting" | "idempotencyKey" | "jobRequisition" | "jobPosting" | "candidate" | "interview" | "interviewSession" | "jobOffer" | "appointmentDocument" | "talentPoolCandidate"
     txIsolationLevel: TransactionIsolationLevel
   }
   model: {
@@ -5449,6 +5450,80 @@ export type TypeMap<ExtArgs extends runtime.Types.Extensions.InternalArgs = runt
         }
       }
     }
+    IdempotencyKey: {
+      payload: Prisma.$IdempotencyKeyPayload<ExtArgs>
+      fields: Prisma.IdempotencyKeyFieldRefs
+      operations: {
+        findUnique: {
+          args: Prisma.IdempotencyKeyFindUniqueArgs<ExtArgs>
+          result: runtime.Types.Utils.PayloadToResult<Prisma.$IdempotencyKeyPayload> | null
+        }
+        findUniqueOrThrow: {
+          args: Prisma.IdempotencyKeyFindUniqueOrThrowArgs<ExtArgs>
+          result: runtime.Types.Utils.PayloadToResult<Prisma.$IdempotencyKeyPayload>
+        }
+        findFirst: {
+          args: Prisma.IdempotencyKeyFindFirstArgs<ExtArgs>
+          result: runtime.Types.Utils.PayloadToResult<Prisma.$IdempotencyKeyPayload> | null
+        }
+        findFirstOrThrow: {
+          args: Prisma.IdempotencyKeyFindFirstOrThrowArgs<ExtArgs>
+          result: runtime.Types.Utils.PayloadToResult<Prisma.$IdempotencyKeyPayload>
+        }
+        findMany: {
+          args: Prisma.IdempotencyKeyFindManyArgs<ExtArgs>
+          result: runtime.Types.Utils.PayloadToResult<Prisma.$IdempotencyKeyPayload>[]
+        }
+        create: {
+          args: Prisma.IdempotencyKeyCreateArgs<ExtArgs>
+          result: runtime.Types.Utils.PayloadToResult<Prisma.$IdempotencyKeyPayload>
+        }
+        createMany: {
+          args: Prisma.IdempotencyKeyCreateManyArgs<ExtArgs>
+          result: BatchPayload
+        }
+        createManyAndReturn: {
+          args: Prisma.IdempotencyKeyCreateManyAndReturnArgs<ExtArgs>
+          result: runtime.Types.Utils.PayloadToResult<Prisma.$IdempotencyKeyPayload>[]
+        }
+        delete: {
+          args: Prisma.IdempotencyKeyDeleteArgs<ExtArgs>
+          result: runtime.Types.Utils.PayloadToResult<Prisma.$IdempotencyKeyPayload>
+        }
+        update: {
+          args: Prisma.IdempotencyKeyUpdateArgs<ExtArgs>
+          result: runtime.Types.Utils.PayloadToResult<Prisma.$IdempotencyKeyPayload>
+        }
+        deleteMany: {
+          args: Prisma.IdempotencyKeyDeleteManyArgs<ExtArgs>
+          result: BatchPayload
+        }
+        updateMany: {
+          args: Prisma.IdempotencyKeyUpdateManyArgs<ExtArgs>
+          result: BatchPayload
+        }
+        updateManyAndReturn: {
+          args: Prisma.IdempotencyKeyUpdateManyAndReturnArgs<ExtArgs>
+          result: runtime.Types.Utils.PayloadToResult<Prisma.$IdempotencyKeyPayload>[]
+        }
+        upsert: {
+          args: Prisma.IdempotencyKeyUpsertArgs<ExtArgs>
+          result: runtime.Types.Utils.PayloadToResult<Prisma.$IdempotencyKeyPayload>
+        }
+        aggregate: {
+          args: Prisma.IdempotencyKeyAggregateArgs<ExtArgs>
+          result: runtime.Types.Utils.Optional<Prisma.AggregateIdempotencyKey>
+        }
+        groupBy: {
+          args: Prisma.IdempotencyKeyGroupByArgs<ExtArgs>
+          result: runtime.Types.Utils.Optional<Prisma.IdempotencyKeyGroupByOutputType>[]
+        }
+        count: {
+          args: Prisma.IdempotencyKeyCountArgs<ExtArgs>
+          result: runtime.Types.Utils.Optional<Prisma.IdempotencyKeyCountAggregateOutputType> | number
+        }
+      }
+    }
     JobRequisition: {
       payload: Prisma.$JobRequisitionPayload<ExtArgs>
       fields: Prisma.JobRequisitionFieldRefs
@@ -7271,6 +7346,24 @@ export const TenantSettingScalarFieldEnum = {
 export type TenantSettingScalarFieldEnum = (typeof TenantSettingScalarFieldEnum)[keyof typeof TenantSettingScalarFieldEnum]
 
 
+export const IdempotencyKeyScalarFieldEnum = {
+  tenant_id: 'tenant_id',
+  caller: 'caller',
+  key: 'key',
+  fingerprint: 'fingerprint',
+  operation_id: 'operation_id',
+  state: 'state',
+  status: 'status',
+  body: 'body',
+  headers: 'headers',
+  locked_until: 'locked_until',
+  created_at: 'created_at',
+  expires_at: 'expires_at'
+} as const
+
+export type IdempotencyKeyScalarFieldEnum = (typeof IdempotencyKeyScalarFieldEnum)[keyof typeof IdempotencyKeyScalarFieldEnum]
+
+
 export const JobRequisitionScalarFieldEnum = {
   tenant_id: 'tenant_id',
   id: 'id',
@@ -7862,6 +7955,7 @@ export type GlobalOmitConfig = {
   authThrottle?: Prisma.AuthThrottleOmit
   usageCounter?: Prisma.UsageCounterOmit
   tenantSetting?: Prisma.TenantSettingOmit
+  idempotencyKey?: Prisma.IdempotencyKeyOmit
   jobRequisition?: Prisma.JobRequisitionOmit
   jobPosting?: Prisma.JobPostingOmit
   candidate?: Prisma.CandidateOmit

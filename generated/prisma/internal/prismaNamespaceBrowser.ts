@@ -118,6 +118,7 @@ export const ModelName = {
   AuthThrottle: 'AuthThrottle',
   UsageCounter: 'UsageCounter',
   TenantSetting: 'TenantSetting',
+  IdempotencyKey: 'IdempotencyKey',
   JobRequisition: 'JobRequisition',
   JobPosting: 'JobPosting',
   Candidate: 'Candidate',
@@ -1333,6 +1334,24 @@ export const TenantSettingScalarFieldEnum = {
 } as const
 
 export type TenantSettingScalarFieldEnum = (typeof TenantSettingScalarFieldEnum)[keyof typeof TenantSettingScalarFieldEnum]
+
+
+export const IdempotencyKeyScalarFieldEnum = {
+  tenant_id: 'tenant_id',
+  caller: 'caller',
+  key: 'key',
+  fingerprint: 'fingerprint',
+  operation_id: 'operation_id',
+  state: 'state',
+  status: 'status',
+  body: 'body',
+  headers: 'headers',
+  locked_until: 'locked_until',
+  created_at: 'created_at',
+  expires_at: 'expires_at'
+} as const
+
+export type IdempotencyKeyScalarFieldEnum = (typeof IdempotencyKeyScalarFieldEnum)[keyof typeof IdempotencyKeyScalarFieldEnum]
 
 
 export const JobRequisitionScalarFieldEnum = {

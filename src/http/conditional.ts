@@ -1,0 +1,136 @@
+// Conditional requests (RFC 9110 §13; issue 32), declared once by the bundle (openapi/plugins/hrms.js:
+// `x-etag` on every GET of one resource, `x-if-match` on the writes of its path) and enforced here for
+// every such operation (src/http/app.ts, operationHandler) - no handler knows of them.
+//
+// - ETag: a strong entity tag of the GET's `data` as answered: the SHA-256 of its JSON (the same data
+//   gives the same bytes), 22 base64url characters. `If-None-Match` on the GET: 304 without a body
+//   while the tag is current (weak comparison, `*` too).
+// - If-Match on a write (`x-if-match`): the resource is read through its path's GET operation and
+//   the write runs only when the tag is current (strong comparison; `*`: when it exists), else a 412
+//   `precondition_failed` with the current tag (`ETag` header and `details`). Check and write are one
+//   step for every conditional write of the resource: both run under a transaction-level advisory
+//   lock of the company and path, held on a connection of its own until the write has finished, so
+//   two conditional writes based on one version cannot both pass. The write's answer carries the
+//   resource's new tag (read again under the lock). A write without If-Match takes no lock: it is
+//   unconditional by the client's choice, and may land between another's check and write.
+// - `x-if-match: required` (employee, salary setup, payroll run, company settings): an API
+//   credential's write without If-Match is a 428 `precondition_required`. Session (cookie) callers,
+//   people in the web client, are exempt: their client reads before it writes and shows the result.
+//   Keyed on the caller's kind (src/http/caller.ts); credentials arrive with issue 31.
+import { createHash } from "node:crypto";
+import type { Request, Response } from "express";
+import { getPool } from "../db/client.ts";
+import { AppError } from "../platform/errors.ts";
+import { callerOf } from "./caller.ts";
+import type { AuthContext } from "./types.ts";
+
+type Answer = { status: number; body: unknown } | { sent: true };
+
+/** The strong entity tag of a success answer's `data`. */
+export function entityTag(body: unknown): string {
+  const data = (body as { data?: unknown } | null)?.data;
+  return `"${createHash("sha256")
+    .update(JSON.stringify(data ?? null))
+    .digest("base64url")
+    .slice(0, 22)}"`;
+}
+
+/** The entity tags of an If-Match / If-None-Match field (`*` as itself); null when absent. */
+function tagsOf(value: string | undefined): string[] | null {
+  if (value === undefined) return null;
+  return value
+    .split(",")
+    .map((t) => t.trim())
+    .filter(Boolean);
+}
+
+const opaque = (tag: string) => (tag.startsWith("W/") ? tag.slice(2) : tag);
+
+/** If-None-Match (weak comparison): does the client hold the current representation? */
+export function noneMatch(header: string | undefined, current: string): boolean {
+  const tags = tagsOf(header);
+  return tags?.some((t) => t === "*" || opaque(t) === current) ?? false;
+}
+
+/** If-Match (strong comparison; a weak tag never matches). */
+export function matches(tags: string[], current: string | null): boolean {
+  if (current === null) return false;
+  return tags.some((t) => t === "*" || t === current);
+}
+
+/** A GET of one resource: the tag on its 200, a 304 for a current If-None-Match. */
+export async function tagged(req: Request, res: Response, run: () => Promise<Answer>): Promise<Answer> {
+  const answer = await run();
+  if ("sent" in answer || answer.status !== 200) return answer;
+  const tag = entityTag(answer.body);
+  res.setHeader("ETag", tag);
+  if (!noneMatch(req.headers["if-none-match"], tag)) return answer;
+  res.status(304).end();
+  return { sent: true };
+}
+
+/** Is this write refused for want of If-Match (428)? Only for API credentials, on `x-if-match: required`. */
+export function preconditionRequired(auth: AuthContext, required: boolean, ifMatch: string | undefined): boolean {
+  return required && ifMatch === undefined && callerOf(auth).kind === "credential";
+}
+
+export interface ConditionalWrite {
+  required: boolean;
+  /** The current representation: the path's GET operation for these path parameters (its answer). */
+  read: () => Promise<Answer>;
+}
+
+/** A write of a resource with `x-if-match`: If-Match checked and the write run as one step. */
+export async function conditionally(
+  req: Request,
+  res: Response,
+  auth: AuthContext,
+  spec: ConditionalWrite,
+  run: () => Promise<Answer>,
+): Promise<Answer> {
+  const header = req.headers["if-match"];
+  if (preconditionRequired(auth, spec.required, header))
+    throw new AppError("precondition_required", "This write needs If-Match with the ETag of the version it is based on");
+  const tags = tagsOf(header);
+  if (!tags) return run();
+  const client = await getPool().connect();
+  let failed = false;
+  try {
+    await client.query("BEGIN");
+    // the company and path: every conditional write of this resource, in every process, one at a time
+    await client.query("SELECT pg_advisory_xact_lock(hashtextextended($1, 32))", [`if-match:${auth.tenantId}:${req.path}`]);
+    const current = await currentTag(spec);
+    if (!matches(tags, current)) {
+      if (current === null) throw new AppError("precondition_failed", "The resource does not exist, so no version of it matches If-Match");
+      throw new AppError(
+        "precondition_failed",
+        "The resource has changed since the version in If-Match; read it again and retry with its ETag",
+        [{ path: "headers.if-match", message: `the current version is ${current}` }],
+        { ETag: current },
+      );
+    }
+    const answer = await run();
+    if (!("sent" in answer) && answer.status < 300) {
+      const after = await currentTag(spec);
+      if (after) res.setHeader("ETag", after);
+    }
+    return answer;
+  } catch (err) {
+    failed = true;
+    throw err;
+  } finally {
+    await client.query(failed ? "ROLLBACK" : "COMMIT").catch(() => {});
+    client.release();
+  }
+}
+
+/** The tag of the resource as its GET answers it now, or null when that GET does not answer it. */
+async function currentTag(spec: ConditionalWrite): Promise<string | null> {
+  try {
+    const answer = await spec.read();
+    return "sent" in answer || answer.status !== 200 ? null : entityTag(answer.body);
+  } catch (err) {
+    if (err instanceof AppError && err.status < 500) return null;
+    throw err;
+  }
+}

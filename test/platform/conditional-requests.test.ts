@@ -1,0 +1,166 @@
+// Conditional requests (RFC 9110 §13; issue 32, src/http/conditional.ts): a GET of one resource
+// answers a strong ETag and a 304 for a current If-None-Match; the writes of its path take If-Match
+// (stale: 412 with the current version, nothing changed; two writes based on one version: one wins);
+// on the records declared `x-if-match: required` an API credential without If-Match is a 428, a
+// session (cookie) caller is exempt.
+import { readFileSync } from "node:fs";
+import path from "node:path";
+import { describe, expect, it } from "vitest";
+import { entityTag, matches, noneMatch, preconditionRequired } from "../../src/http/conditional.ts";
+import type { AuthContext } from "../../src/http/types.ts";
+import { expectError, signupTenant, useTestApp } from "../support/app.ts";
+import { createEmployee } from "../support/employees.ts";
+
+const t = useTestApp();
+const TAG = /^"[A-Za-z0-9_-]{22}"$/;
+
+const designationOf = async (id: string) =>
+  (await t.query<{ designation: string }>("SELECT designation FROM employees WHERE id = $1", [id]))[0].designation;
+
+describe("the document: ETag on every GET of one resource, If-Match on the writes of its path", () => {
+  it("x-etag GETs declare ETag (required) on 200 and a 304; x-if-match writes a 412, the required ones a 428", () => {
+    const doc = JSON.parse(readFileSync(path.resolve(import.meta.dirname, "../../generated/openapi.json"), "utf8"));
+    const required: string[] = [];
+    let gets = 0;
+    for (const item of Object.values<any>(doc.paths))
+      for (const op of Object.values<any>(item)) {
+        if (op?.["x-etag"]) {
+          gets++;
+          expect(op.responses["200"].headers.ETag, op.operationId).toEqual({ $ref: "#/components/headers/ETag" });
+          expect(op.responses["304"], op.operationId).toEqual({ $ref: "#/components/responses/NotModified" });
+        }
+        if (op?.["x-if-match"]) {
+          expect(item.get?.["x-etag"], op.operationId).toBe(true);
+          expect(op.responses["412"], op.operationId).toEqual({ $ref: "#/components/responses/PreconditionFailed" });
+          if (op["x-if-match"] === "required") required.push(op.operationId);
+        }
+      }
+    expect(gets).toBeGreaterThan(30);
+    expect(required.sort()).toEqual(
+      [
+        "deleteEmployee",
+        "deletePayrollRun",
+        "setEmployeeSalarySetup",
+        "updateCompanySettings",
+        "updateEmployee",
+        "updatePayrollRun",
+      ].sort(),
+    );
+  });
+});
+
+describe("getEmployee, updateEmployee, deleteEmployee: ETag, If-None-Match, If-Match", () => {
+  it("getEmployee: a strong ETag, the same while nothing changes; If-None-Match gives a 304 without a body until it does", async () => {
+    const owner = await signupTenant(t);
+    const e = await createEmployee(owner);
+    const first = await owner.agent.get(`/api/employees/${e.id}`).expect(200);
+    expect(first.headers.etag).toMatch(TAG);
+    const again = await owner.agent.get(`/api/employees/${e.id}`).expect(200);
+    expect(again.headers.etag).toBe(first.headers.etag);
+    const notModified = await owner.agent.get(`/api/employees/${e.id}`).set("If-None-Match", first.headers.etag);
+    expect(notModified.status).toBe(304);
+    expect(notModified.text ?? "").toBe("");
+    expect(notModified.headers.etag).toBe(first.headers.etag);
+    // weak comparison for If-None-Match: W/"x" matches "x"; a list matches if any does
+    await owner.agent.get(`/api/employees/${e.id}`).set("If-None-Match", `"other", W/${first.headers.etag}`).expect(304);
+    await owner.agent.put(`/api/employees/${e.id}`).send({ designation: "Analyst" }).expect(200);
+    const changed = await owner.agent.get(`/api/employees/${e.id}`).set("If-None-Match", first.headers.etag).expect(200);
+    expect(changed.headers.etag).toMatch(TAG);
+    expect(changed.headers.etag).not.toBe(first.headers.etag);
+  });
+
+  it("updateEmployee: stale If-Match - 412 with the current version, nothing changed; the current one writes (new tag)", async () => {
+    const owner = await signupTenant(t);
+    const e = await createEmployee(owner, { designation: "Engineer" });
+    const v1 = (await owner.agent.get(`/api/employees/${e.id}`).expect(200)).headers.etag;
+    await owner.agent.put(`/api/employees/${e.id}`).set("If-Match", v1).send({ designation: "Lead" }).expect(200);
+    const v2 = (await owner.agent.get(`/api/employees/${e.id}`).expect(200)).headers.etag;
+    const stale = await owner.agent.put(`/api/employees/${e.id}`).set("If-Match", v1).send({ designation: "Manager" });
+    const err = expectError(stale, 412, "precondition_failed");
+    expect(err.details).toEqual([{ path: "headers.if-match", message: `the current version is ${v2}` }]);
+    expect(stale.headers.etag).toBe(v2);
+    expect(await designationOf(e.id)).toBe("Lead");
+    const ok = await owner.agent.put(`/api/employees/${e.id}`).set("If-Match", v2).send({ designation: "Manager" }).expect(200);
+    const v3 = (await owner.agent.get(`/api/employees/${e.id}`).expect(200)).headers.etag;
+    expect(ok.headers.etag).toBe(v3);
+    expect(await designationOf(e.id)).toBe("Manager");
+  });
+
+  it("updateEmployee: two writes based on one version at once - one is written, the other is a 412", async () => {
+    const owner = await signupTenant(t);
+    const e = await createEmployee(owner, { designation: "Engineer" });
+    const v1 = (await owner.agent.get(`/api/employees/${e.id}`).expect(200)).headers.etag;
+    const [a, b] = await Promise.all(
+      ["Architect", "Director"].map((designation) => owner.agent.put(`/api/employees/${e.id}`).set("If-Match", v1).send({ designation })),
+    );
+    expect([a.status, b.status].sort()).toEqual([200, 412]);
+    const winner = a.status === 200 ? "Architect" : "Director";
+    expect(await designationOf(e.id)).toBe(winner);
+  });
+
+  it("deleteEmployee: a stale If-Match is a 412, `*` deletes; another company's id answers as a missing one", async () => {
+    const owner = await signupTenant(t);
+    const other = await signupTenant(t);
+    const e = await createEmployee(owner);
+    expectError(
+      await owner.agent.delete(`/api/employees/${e.id}`).set("If-Match", '"stale0000000000000000000"'),
+      412,
+      "precondition_failed",
+    );
+    const foreign = await other.agent.delete(`/api/employees/${e.id}`).set("If-Match", "*");
+    const missing = await other.agent.delete("/api/employees/00000000-0000-4000-8000-000000000000").set("If-Match", "*");
+    expect(foreign.status).toBe(missing.status);
+    expect(foreign.body).toEqual(missing.body);
+    await owner.agent.delete(`/api/employees/${e.id}`).set("If-Match", "*").expect(200);
+  });
+
+  it("updateEmployee: a session (cookie) caller may write without If-Match; an API credential may not (428)", async () => {
+    const owner = await signupTenant(t);
+    const e = await createEmployee(owner);
+    await owner.agent.put(`/api/employees/${e.id}`).send({ designation: "Analyst" }).expect(200);
+    const session = { userId: owner.userId, tenantId: owner.tenantId } as AuthContext;
+    const credential = { ...session, credential: { id: "c0ffee00-0000-4000-8000-000000000000", name: "sync" } } as AuthContext;
+    expect(preconditionRequired(session, true, undefined)).toBe(false);
+    expect(preconditionRequired(credential, true, undefined)).toBe(true);
+    expect(preconditionRequired(credential, true, '"x"')).toBe(false);
+    expect(preconditionRequired(credential, false, undefined)).toBe(false);
+    // through HTTP with a real API credential (Bearer): 428 without If-Match, 412 on a stale tag, 200 on the current one
+    const issued = await owner.agent
+      .post("/api/integrations/credentials")
+      .send({ name: "HRIS sync", role: "hr", scopes: ["employees:read", "employees:write"] })
+      .expect(201);
+    const bearer = { Authorization: `Bearer ${issued.body.data.secret}` };
+    const refused = expectError(
+      await t.request().put(`/api/employees/${e.id}`).set(bearer).send({ designation: "Lead" }),
+      428,
+      "precondition_required",
+    );
+    expect(refused.error).toMatch(/If-Match/);
+    const current = await t.request().get(`/api/employees/${e.id}`).set(bearer).expect(200);
+    expectError(
+      await t.request().put(`/api/employees/${e.id}`).set(bearer).set("If-Match", '"stale"').send({ designation: "Lead" }),
+      412,
+      "precondition_failed",
+    );
+    const ok = await t
+      .request()
+      .put(`/api/employees/${e.id}`)
+      .set(bearer)
+      .set("If-Match", current.headers.etag)
+      .send({ designation: "Lead" });
+    expect(ok.status).toBe(200);
+    expect(ok.body.data.designation).toBe("Lead");
+  });
+
+  it("the comparisons of RFC 9110: strong for If-Match, weak for If-None-Match; the tag follows the data only", () => {
+    const tag = entityTag({ data: { id: 1, name: "A" }, message: "OK" });
+    expect(tag).toBe(entityTag({ data: { id: 1, name: "A" }, message: "Other message" }));
+    expect(tag).not.toBe(entityTag({ data: { id: 1, name: "B" }, message: "OK" }));
+    expect(matches([tag], tag)).toBe(true);
+    expect(matches([`W/${tag}`], tag)).toBe(false);
+    expect(matches(["*"], tag)).toBe(true);
+    expect(matches(["*"], null)).toBe(false);
+    expect(noneMatch(`W/${tag}`, tag)).toBe(true);
+    expect(noneMatch(undefined, tag)).toBe(false);
+  });
+});

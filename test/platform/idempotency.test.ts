@@ -1,0 +1,187 @@
+// Idempotency-Key on every POST of a caller (issue 32; src/http/idempotency.ts): a retry with the
+// same key and request replays the first answer without doing the work again, errors included;
+// another request with the key is a 422; a retry while the first runs is a 409; concurrent
+// duplicates never both run; keys belong to the company and the caller; expired keys are pruned.
+import { readFileSync } from "node:fs";
+import path from "node:path";
+import { describe, expect, it } from "vitest";
+import { pruneIdempotencyKeys } from "../../src/platform/idempotency.ts";
+import { addMember, expectError, signupTenant, useTestApp } from "../support/app.ts";
+import { employeeInput } from "../support/employees.ts";
+import { expectServerError } from "../support/recorder.ts";
+import { addDays } from "../../src/lib/dates.ts";
+import { createType, grant, leaveWorld, nextWeekday, today } from "../support/leave-factories.ts";
+
+const t = useTestApp();
+const KEY = "Idempotency-Key";
+
+const leaveRequests = async (tenantId: string) =>
+  Number((await t.query<{ n: string }>(`SELECT count(*) AS n FROM leave_requests WHERE tenant_id = $1`, [tenantId]))[0].n);
+const employeesNamed = async (tenantId: string, first: string) =>
+  Number(
+    (await t.query<{ n: string }>(`SELECT count(*) AS n FROM employees WHERE tenant_id = $1 AND first_name = $2`, [tenantId, first]))[0].n,
+  );
+
+describe("the document: Idempotency-Key on every POST of a caller", () => {
+  it("every non-public POST takes the header and declares its 409 and 422 and the replay header; no other operation", () => {
+    const doc = JSON.parse(readFileSync(path.resolve(import.meta.dirname, "../../generated/openapi.json"), "utf8"));
+    let count = 0;
+    for (const item of Object.values<any>(doc.paths))
+      for (const [method, op] of Object.entries<any>(item)) {
+        if (!op?.responses) continue;
+        const takes = (op.parameters ?? []).some((p: any) => p.$ref === "#/components/parameters/IdempotencyKey");
+        expect(takes, op.operationId).toBe(method === "post" && op["x-public"] !== true);
+        if (!takes) continue;
+        count++;
+        expect(op.responses["409"].$ref, op.operationId).toBe("#/components/responses/RequestInProgress");
+        expect(op.responses["422"].$ref, op.operationId).toBe("#/components/responses/IdempotencyKeyReused");
+        for (const [status, r] of Object.entries<any>(op.responses))
+          if (status.startsWith("2")) expect(Object.keys(r.headers ?? {}), op.operationId).toContain("Idempotent-Replayed");
+      }
+    expect(count).toBeGreaterThan(60);
+  });
+});
+
+describe("createLeaveRequest, createEmployee: Idempotency-Key", () => {
+  it("createLeaveRequest: a retry with the same key replays the 201 and its body; one leave request, not two", async () => {
+    const w = await leaveWorld(t);
+    const type = await createType(w.hr.agent);
+    await grant(w.hr.agent, w.employeeId, type.id, "10");
+    const from = nextWeekday(addDays(today(), 14), 1);
+    const body = { employee_id: w.employeeId, leave_type_id: type.id, from_date: from, to_date: addDays(from, 1) };
+    const first = await w.hr.agent.post("/api/leave-requests").set(KEY, '"retry-1"').send(body);
+    expect(first.status).toBe(201);
+    expect(first.headers["idempotent-replayed"]).toBeUndefined();
+    // the bare form of the same key, the body's fields in another order: the same request
+    const reordered = { to_date: body.to_date, from_date: from, leave_type_id: type.id, employee_id: w.employeeId };
+    const retry = await w.hr.agent.post("/api/leave-requests").set(KEY, "retry-1").send(reordered);
+    expect(retry.status).toBe(201);
+    expect(retry.headers["idempotent-replayed"]).toBe("true");
+    expect(retry.body).toEqual(first.body);
+    expect(await leaveRequests(w.owner.tenantId)).toBe(1);
+    // without a key every POST runs: the same dates now overlap the first request
+    expectError(await w.hr.agent.post("/api/leave-requests").send(body), 409, "conflict");
+  });
+
+  it("createLeaveRequest: the same key with another body is a 422 and does nothing", async () => {
+    const w = await leaveWorld(t);
+    const type = await createType(w.hr.agent);
+    await grant(w.hr.agent, w.employeeId, type.id, "10");
+    const from = nextWeekday(addDays(today(), 21), 1);
+    const body = { employee_id: w.employeeId, leave_type_id: type.id, from_date: from, to_date: from };
+    await w.hr.agent.post("/api/leave-requests").set(KEY, "k-422").send(body).expect(201);
+    const other = await w.hr.agent
+      .post("/api/leave-requests")
+      .set(KEY, "k-422")
+      .send({ ...body, from_date: addDays(from, 7), to_date: addDays(from, 7) });
+    const err = expectError(other, 422, "idempotency_key_reused");
+    expect(err.details).toEqual([{ path: "headers.idempotency-key", message: "was used with another request" }]);
+    // another operation with the key is another request too
+    expectError(await w.hr.agent.post("/api/employees").set(KEY, "k-422").send(employeeInput()), 422, "idempotency_key_reused");
+    expect(await leaveRequests(w.owner.tenantId)).toBe(1);
+  });
+
+  it("createLeaveRequest: identical requests at once - one runs, the others answer 409 or the replay; one leave request", async () => {
+    const w = await leaveWorld(t);
+    const type = await createType(w.hr.agent);
+    await grant(w.hr.agent, w.employeeId, type.id, "10");
+    const from = nextWeekday(addDays(today(), 28), 1);
+    const body = { employee_id: w.employeeId, leave_type_id: type.id, from_date: from, to_date: addDays(from, 2) };
+    const answers = await Promise.all(
+      Array.from({ length: 6 }, () => w.hr.agent.post("/api/leave-requests").set(KEY, "at-once").send(body)),
+    );
+    const ran = answers.filter((r) => r.status === 201 && r.headers["idempotent-replayed"] === undefined);
+    expect(ran).toHaveLength(1);
+    for (const r of answers) {
+      if (r === ran[0]) continue;
+      if (r.status === 409) expectError(r, 409, "request_in_progress");
+      else {
+        expect(r.status).toBe(201);
+        expect(r.headers["idempotent-replayed"]).toBe("true");
+        expect(r.body).toEqual(ran[0].body);
+      }
+    }
+    expect(await leaveRequests(w.owner.tenantId)).toBe(1);
+    // once answered, a retry gets the answer
+    const later = await w.hr.agent.post("/api/leave-requests").set(KEY, "at-once").send(body);
+    expect(later.status).toBe(201);
+    expect(later.body).toEqual(ran[0].body);
+  });
+
+  it("createLeaveRequest: an error is the request's answer and is replayed, even after the state changed", async () => {
+    const w = await leaveWorld(t);
+    const type = await createType(w.hr.agent);
+    const from = nextWeekday(addDays(today(), 35), 1);
+    const body = { employee_id: w.employeeId, leave_type_id: type.id, from_date: from, to_date: from };
+    const first = expectError(await w.hr.agent.post("/api/leave-requests").set(KEY, "no-balance").send(body), 409, "conflict");
+    await grant(w.hr.agent, w.employeeId, type.id, "5");
+    const retry = await w.hr.agent.post("/api/leave-requests").set(KEY, "no-balance").send(body);
+    expectError(retry, 409, "conflict");
+    expect(retry.headers["idempotent-replayed"]).toBe("true");
+    expect(retry.body).toEqual(first);
+    expect(await leaveRequests(w.owner.tenantId)).toBe(0);
+    // a new key is a new request
+    await w.hr.agent.post("/api/leave-requests").set(KEY, "with-balance").send(body).expect(201);
+  });
+
+  it("createEmployee: a 5xx is not kept - the key is released and a retry runs the request", async () => {
+    const owner = await signupTenant(t);
+    const body = employeeInput({ first_name: "Failing" });
+    await t.query(`CREATE FUNCTION idempotency_test_fail() RETURNS trigger LANGUAGE plpgsql AS $$ BEGIN RAISE EXCEPTION 'boom'; END $$`);
+    await t.query(
+      `CREATE TRIGGER idempotency_test_fail BEFORE INSERT ON employees FOR EACH ROW ` +
+        `WHEN (NEW.first_name = 'Failing') EXECUTE FUNCTION idempotency_test_fail()`,
+    );
+    try {
+      expectServerError(); // the injected failure is the point of this test
+      expectError(await owner.agent.post("/api/employees").set(KEY, "fails-once").send(body), 500, "internal");
+    } finally {
+      await t.query(`DROP TRIGGER idempotency_test_fail ON employees`);
+      await t.query(`DROP FUNCTION idempotency_test_fail()`);
+    }
+    expect(await t.query(`SELECT 1 FROM idempotency_keys WHERE tenant_id = $1`, [owner.tenantId])).toHaveLength(0);
+    const retry = await owner.agent.post("/api/employees").set(KEY, "fails-once").send(body).expect(201);
+    expect(retry.headers["idempotent-replayed"]).toBeUndefined();
+    expect(await employeesNamed(owner.tenantId, "Failing")).toBe(1);
+  });
+
+  it("createEmployee: keys belong to the caller and the company - another member's or company's equal key runs", async () => {
+    const owner = await signupTenant(t);
+    const hr = await addMember(t, owner, "hr");
+    const other = await signupTenant(t);
+    const a = employeeInput({ first_name: "Keyed", email: "keyed.a@example.test" });
+    const body = (email: string) => (email === a.email ? a : { ...a, email });
+    await owner.agent.post("/api/employees").set(KEY, "shared").send(body("keyed.a@example.test")).expect(201);
+    const replay = await owner.agent.post("/api/employees").set(KEY, "shared").send(body("keyed.a@example.test")).expect(201);
+    expect(replay.headers["idempotent-replayed"]).toBe("true");
+    const byHr = await hr.agent.post("/api/employees").set(KEY, "shared").send(body("keyed.b@example.test")).expect(201);
+    expect(byHr.headers["idempotent-replayed"]).toBeUndefined();
+    await other.agent.post("/api/employees").set(KEY, "shared").send(body("keyed.a@example.test")).expect(201);
+    expect(await employeesNamed(owner.tenantId, "Keyed")).toBe(2);
+    expect(await employeesNamed(other.tenantId, "Keyed")).toBe(1);
+    const rows = await t.query<{ caller: string }>(`SELECT caller FROM idempotency_keys WHERE tenant_id = $1 ORDER BY caller`, [
+      owner.tenantId,
+    ]);
+    expect(rows.map((r) => r.caller).sort()).toEqual([`user:${hr.userId}`, `user:${owner.userId}`].sort());
+  });
+
+  it("createEmployee: an expired key runs again and is pruned; an empty key is a 400 naming the header", async () => {
+    const owner = await signupTenant(t);
+    const body = employeeInput({ first_name: "Expiring" });
+    await owner.agent.post("/api/employees").set(KEY, "expiring").send(body).expect(201);
+    const [row] = await t.query<{ hours: number }>(
+      `SELECT round(extract(epoch FROM expires_at - created_at) / 3600)::int AS hours FROM idempotency_keys WHERE tenant_id = $1`,
+      [owner.tenantId],
+    );
+    expect(row.hours).toBe(24);
+    await t.query(`UPDATE idempotency_keys SET expires_at = now() - interval '1 second' WHERE tenant_id = $1`, [owner.tenantId]);
+    // the record exists, so running again is the duplicate e-mail's 409 - proof that it ran
+    expectError(await owner.agent.post("/api/employees").set(KEY, "expiring").send(body), 409, "conflict");
+    await t.query(`UPDATE idempotency_keys SET expires_at = now() - interval '1 second' WHERE tenant_id = $1`, [owner.tenantId]);
+    expect(await pruneIdempotencyKeys()).toBeGreaterThanOrEqual(1);
+    expect(await t.query(`SELECT 1 FROM idempotency_keys WHERE tenant_id = $1`, [owner.tenantId])).toHaveLength(0);
+    const empty = expectError(await owner.agent.post("/api/employees").set(KEY, '""').send(employeeInput()), 400, "validation_failed");
+    expect(empty.details[0].path).toBe("headers.idempotency-key");
+    expectError(await owner.agent.post("/api/employees").set(KEY, "x".repeat(256)).send(employeeInput()), 400, "validation_failed");
+  });
+});

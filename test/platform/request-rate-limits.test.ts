@@ -1,0 +1,102 @@
+// Request rate limits (issue 32; src/http/rate-limit.ts): every answer of an operation states the
+// policies that apply (`RateLimit-Policy`) and their state (`RateLimit`) in the current syntax of
+// draft-ietf-httpapi-ratelimit-headers; per company and per caller with a session, per client IP
+// without; past a limit a 429 with Retry-After naming that policy, counting nothing; counts shared
+// across processes through PostgreSQL.
+import { describe, expect, it } from "vitest";
+import type { RequestRateLimits } from "../../src/http/rate-limit.ts";
+import { addMember, appWith, expectError, signupTenant, useTestApp } from "../support/app.ts";
+import { expectRateLimitHeaders } from "../support/rate-limit.ts";
+
+const WINDOW = 60;
+const t = useTestApp({ config: { rateLimitPerTenant: 40, rateLimitPerCaller: 12, rateLimitPerIp: 500, rateLimitWindowSeconds: WINDOW } });
+
+/** `RateLimit` as { policy: { r, t } }. */
+function state(res: { headers: Record<string, unknown> }): Record<string, { r: number; t: number }> {
+  const value = String(res.headers.ratelimit);
+  return Object.fromEntries(
+    value.split(", ").map((item) => {
+      const m = /^"([a-z-]+)";r=(\d+);t=(\d+)$/.exec(item);
+      if (!m) throw new Error(`RateLimit item ${item}`);
+      return [m[1], { r: Number(m[2]), t: Number(m[3]) }];
+    }),
+  );
+}
+
+describe("listEmployees, getEmployee, getSession: RateLimit fields on every answer", () => {
+  it("listEmployees: with a session the `tenant` and `caller` policies, one request fewer each time; errors carry them too", async () => {
+    const owner = await signupTenant(t);
+    const first = await owner.agent.get("/api/employees").expect(200);
+    expect(first.headers["ratelimit-policy"]).toBe(`"tenant";q=40;w=${WINDOW}, "caller";q=12;w=${WINDOW}`);
+    const a = state(first);
+    expect(a.tenant.t).toBeGreaterThan(0);
+    expect(a.tenant.t).toBeLessThanOrEqual(WINDOW);
+    const second = await owner.agent.get("/api/employees").expect(200);
+    expect(state(second).caller.r).toBe(a.caller.r - 1);
+    expect(state(second).tenant.r).toBe(a.tenant.r - 1);
+    // a 404 of an id the company does not have is counted and stated alike
+    const missing = expectError(await owner.agent.get("/api/employees/00000000-0000-4000-8000-000000000000"), 404);
+    expect(missing).toBeTruthy();
+    const after404 = await owner.agent.get("/api/employees").expect(200);
+    expect(state(after404).caller.r).toBe(a.caller.r - 3);
+  });
+
+  it("getSession: without a session the `client` policy; health probes are neither counted nor stated", async () => {
+    const anonymous = await t.request().get("/api/auth/session");
+    expectError(anonymous, 401);
+    expect(anonymous.headers["ratelimit-policy"]).toBe(`"client";q=500;w=${WINDOW}`);
+    expect(state(anonymous).client.r).toBeLessThan(500);
+    const health = await t.request().get("/api/health");
+    expect(health.headers.ratelimit).toBeUndefined();
+    expect(health.headers["ratelimit-policy"]).toBeUndefined();
+  });
+
+  it("listEmployees: past the caller's limit a 429 naming `caller` with Retry-After, counting nothing; others go on", async () => {
+    const owner = await signupTenant(t);
+    const hr = await addMember(t, owner, "hr");
+    let last = await owner.agent.get("/api/employees");
+    while (last.status === 200) last = await owner.agent.get("/api/employees");
+    expectError(last, 429, "rate_limited");
+    const wait = expectRateLimitHeaders(last, { name: "caller", limit: 12, windowSeconds: WINDOW });
+    expect(wait).toBeGreaterThan(0);
+    // refused requests count nothing: still refused, still naming the caller's policy
+    const again = await owner.agent.get("/api/employees");
+    expectRateLimitHeaders(again, { name: "caller", limit: 12, windowSeconds: WINDOW });
+    // hr of the same company has a budget of its own, and the company's shows the owner's requests
+    const byHr = await hr.agent.get("/api/employees").expect(200);
+    expect(state(byHr).caller.r).toBe(11);
+    expect(state(byHr).tenant.r).toBeLessThanOrEqual(40 - 13);
+  });
+
+  it("listEmployees: past the company's limit every caller of that company is refused (`tenant`), another company is not", async () => {
+    const owner = await signupTenant(t);
+    const members = await Promise.all([addMember(t, owner, "hr"), addMember(t, owner, "admin"), addMember(t, owner, "hr")]);
+    const other = await signupTenant(t);
+    let refused: { status: number; headers: Record<string, unknown>; body: any } | undefined;
+    for (let i = 0; i < 60 && !refused; i++) {
+      const res = await [owner, ...members][i % 4].agent.get("/api/employees");
+      if (res.status === 429) refused = res;
+    }
+    expect(refused).toBeDefined();
+    expectRateLimitHeaders(refused!, { name: "tenant", limit: 40, windowSeconds: WINDOW });
+    const elsewhere = await other.agent.get("/api/employees").expect(200);
+    expect(state(elsewhere).tenant.r).toBeGreaterThan(30);
+  });
+
+  it("listEmployees: counts are shared across processes through the database (two apps on one database)", async () => {
+    const owner = await signupTenant(t);
+    // a second process that syncs only when told to (after its first request)
+    const second = appWith(t, { rateLimitSyncMs: 3_600_000 });
+    const limitsOf = (app: { locals: Record<string, unknown> }) => app.locals.rateLimits as RequestRateLimits;
+    for (let i = 0; i < 4; i++) await owner.agent.get("/api/employees").expect(200);
+    await limitsOf(t.app).sync();
+    // the second process learns of the first's requests at its first sync
+    await second.as(owner.agent).get("/api/employees").expect(200);
+    await limitsOf(second.app).sync();
+    const seen = await second.as(owner.agent).get("/api/employees").expect(200);
+    // sign-in requests of signupTenant count under `client`; the 4 + 1 + this one under `caller`
+    expect(state(seen).caller.r).toBe(12 - 6);
+    const [row] = await t.query<{ uses: number }>("SELECT uses FROM usage_counters WHERE key = $1", [`rate:user:${owner.userId}`]);
+    expect(row.uses).toBe(5);
+  });
+});
