@@ -332,10 +332,10 @@ export function people(total: number, today: string): Person[] {
   const ceo = make("Leadership", "Chief Executive Officer", null, 650000);
   const heads = DEPARTMENTS.map((d) => make(d.name, d.head, ceo, 280000 + (d.share * 300000) / 1));
   const rest = Math.max(0, total - out.length);
-  const sizes = DEPARTMENTS.map((d) => Math.max(1, Math.round(d.share * rest)));
+  const sizes = DEPARTMENTS.map((d) => Math.round(d.share * rest));
   let over = sizes.reduce((a, b) => a + b, 0) - rest;
   for (let k = 0; over > 0; k = (k + 1) % sizes.length)
-    if (sizes[k] > 1) {
+    if (sizes[k] > 0) {
       sizes[k]--;
       over--;
     }
@@ -515,7 +515,7 @@ export async function seedDemo(opts: SeedOptions): Promise<SeedResult> {
   const fyStartYear = Number(today.slice(5, 7)) >= 4 ? Number(today.slice(0, 4)) : Number(today.slice(0, 4)) - 1;
   const settled = (p: Person) => p.joining < `${fyStartYear}-04-01`;
   const hrHead = crew.find((p) => p.department === "Human Resources" && levels.get(p.index) === 1) as Person;
-  const manager = crew.find((p) => p.department === "Engineering" && levels.get(p.index) === 2) ?? (crew[1] as Person);
+  const manager = crew.find((p) => p.designation === "Engineering Manager") ?? (crew[1] as Person);
   const reports = crew.filter((p) => p.manager === manager.index);
   const report = reports.find(settled) ?? reports[0];
   const signIns: SignIn[] = [
@@ -1090,7 +1090,10 @@ export async function seedDemo(opts: SeedOptions): Promise<SeedResult> {
   // 18 laptops (the first to the demo employee), and a phone the demo employee asks to return
   const assignments = await hr.all("/api/assets/assignments");
   const holders = [report.index, ...crew.filter((p) => p.index !== report.index && p.index > 0).map((p) => p.index)];
-  const plan = [...ASSETS.slice(0, 18).map(([tag], k) => [tag, holders[k]] as const), [ASSETS[24][0], report.index] as const];
+  const plan = [
+    ...ASSETS.slice(0, Math.min(18, holders.length)).map(([tag], k) => [tag, holders[k]] as const),
+    [ASSETS[24][0], report.index] as const,
+  ];
   for (const [tag, holder] of plan) {
     const asset = assets.get(tag) as { id: string };
     if (assignments.some((x) => x.asset_id === asset.id)) continue;
