@@ -2,6 +2,7 @@
 // or the embedded PostgreSQL), built through the app's own API; idempotent. Prints the sign-ins.
 // `SEED_EMPLOYEES` sets the size (default 200).
 process.env.LOG_LEVEL ??= "warn";
+process.env.DEV_MAIL ??= "false"; // the demo's mails (invitations, the offer) are at /dev/mail, not printed here
 const { processConfig } = await import("../src/config.ts");
 const { ensureDatabase } = await import("../src/db/embedded.ts");
 const { deployMigrations } = await import("../src/db/migrations.ts");

@@ -176,6 +176,14 @@ export interface Config {
    * timestamps and the SMTP `message_id` stay.
    */
   readonly smtpUrl: string | undefined;
+  /**
+   * `DEV_MAIL`: mail a developer can see without `SMTP_URL`: each mail is printed to standard output
+   * as a readable block (to, subject, text with its links and tokens) once the change that queued it
+   * has committed, and `GET /dev/mail` lists the outbox, newest first, to requests from this machine
+   * (loopback addresses; HTML, or JSON with `Accept: application/json`). Never in production
+   * (refused there), and off whenever `SMTP_URL` is set (the mail then leaves).
+   */
+  readonly devMail: boolean;
   /** `MAIL_FROM`: the sender of the e-mails. */
   readonly mailFrom: string;
   /** `UPLOAD_DIR`: where uploaded files are stored (content-addressed). */
@@ -642,6 +650,7 @@ export function loadConfig(env: Env, root: string = projectRoot): Config {
       reject(r, "SESSION_SECRET must be set to a random string of at least 32 characters in production");
     if (value(r, "PUBLIC_URL") === undefined) reject(r, "PUBLIC_URL must be set in production (links in emails)");
     if (value(r, "CLOCK_START") !== undefined) reject(r, "CLOCK_START is honoured only outside production: unset it");
+    if (bool(r, "DEV_MAIL", false)) reject(r, "DEV_MAIL is honoured only outside production (it shows every mail): unset it");
   }
   const headersTimeoutMs = durationMs(r, "HEADERS_TIMEOUT_MS", 10_000);
   const requestTimeoutMs = durationMs(r, "REQUEST_TIMEOUT_MS", 300_000);
@@ -680,6 +689,7 @@ export function loadConfig(env: Env, root: string = projectRoot): Config {
     allowedOrigins: origins(r, "ALLOWED_ORIGINS"),
     smtpUrl: url(r, "SMTP_URL", ["smtp:", "smtps:"]),
     mailFrom: text(r, "MAIL_FROM", "HRMS <no-reply@hrms.local>"),
+    devMail: !isProduction && !env.SMTP_URL && bool(r, "DEV_MAIL", !isTest),
     uploadDir: path.resolve(root, text(r, "UPLOAD_DIR", ".data/uploads")),
     embeddedDataDir: path.resolve(root, text(r, "EMBEDDED_PG_DIR", ".data/postgres")),
     embeddedPort: portNumber(r, "EMBEDDED_PG_PORT", 54329, 1),

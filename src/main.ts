@@ -36,7 +36,8 @@ const server: Server = createServer(app).listen(config.port, () => {
   logger.info({ port, database: config.databaseUrl ? "DATABASE_URL" : `embedded (${config.embeddedDataDir})` }, "listening");
   console.log(
     `\nHRMS API listening on ${base}\n  API reference: ${base}/docs\n  ` +
-      `OpenAPI document: ${base}/openapi.json\n  Health: ${base}/api/health\n`,
+      `OpenAPI document: ${base}/openapi.json\n  Health: ${base}/api/health\n` +
+      (config.devMail ? `  Mail (no SMTP_URL: printed here too): ${base}/dev/mail\n` : ""),
   );
   void demoHint().then((hint) => hint && console.log(hint));
 });

@@ -28,6 +28,7 @@ import { clientCookieLast } from "../platform/identity/signin-guard.ts";
 import { config, type Config, withConfig } from "../config.ts";
 import { withTenant } from "../db/tenancy.ts";
 import { deliverQueuedMail } from "../platform/mail/outbox.ts";
+import { devMailPage } from "./dev-mail.ts";
 import { logger, logRequest, requestContext } from "../log.ts";
 import { MAX_UPLOAD_BYTES, uploadStorage } from "../platform/storage/files.ts";
 import { checkAppointmentUpload } from "../modules/recruitment/index.ts";
@@ -598,6 +599,8 @@ function buildApp(cfg: Config, opts: AppOptions): express.Express {
     swaggerUi.setup(undefined, { swaggerOptions: { url: "/openapi.json" }, customSiteTitle: "HRMS API reference" }),
   );
   app.get("/", (_req, res) => res.redirect("/docs"));
+  // DEV_MAIL (development without SMTP_URL): the outbox page for this machine (src/http/dev-mail.ts)
+  if (cfg.devMail) app.get("/dev/mail", devMailPage);
 
   // The request path of every operation, as one middleware (series): Express's router would test
   // each of these fifteen as a layer of its own on every request.

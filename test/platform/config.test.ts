@@ -54,6 +54,7 @@ describe("loadConfig", () => {
       allowedOrigins: [],
       smtpUrl: undefined,
       mailFrom: "HRMS <no-reply@hrms.local>",
+      devMail: true,
       uploadDir: "/srv/hrms/.data/uploads",
       embeddedDataDir: "/srv/hrms/.data/postgres",
       embeddedPort: 54329,
@@ -225,6 +226,7 @@ describe("loadConfig", () => {
       allowedOrigins: ["https://app.example.com", "http://localhost:5173"],
       smtpUrl: "smtps://mailer:pw@smtp.example:465",
       mailFrom: "HR <hr@example.com>",
+      devMail: false,
       uploadDir: "/var/hrms/uploads",
       embeddedDataDir: "/srv/hrms/pg",
       embeddedPort: 5433,
@@ -283,6 +285,20 @@ describe("loadConfig", () => {
         CLOCK_START: "2026-11-28T12:00:00Z",
       }),
     ).toEqual(["CLOCK_START is honoured only outside production: unset it"]);
+  });
+
+  it("DEV_MAIL: on in development without SMTP_URL, off with it and in tests, refused in production", () => {
+    expect(loadConfig({}).devMail).toBe(true);
+    expect(loadConfig({ SMTP_URL: "smtp://127.0.0.1:2525" }).devMail).toBe(false);
+    expect(loadConfig({ SMTP_URL: "smtp://127.0.0.1:2525", DEV_MAIL: "true" }).devMail).toBe(false);
+    expect(loadConfig({ NODE_ENV: "test" }).devMail).toBe(false);
+    expect(loadConfig({ NODE_ENV: "test", DEV_MAIL: "on" }).devMail).toBe(true);
+    expect(loadConfig({ DEV_MAIL: "false" }).devMail).toBe(false);
+    const production = { NODE_ENV: "production", SESSION_SECRET: "s".repeat(32), PUBLIC_URL: "https://hr.example.com" };
+    expect(loadConfig(production).devMail).toBe(false);
+    expect(problemsOf({ ...production, DEV_MAIL: "true" })).toEqual([
+      "DEV_MAIL is honoured only outside production (it shows every mail): unset it",
+    ]);
   });
 
   it("refuses a bad integer, naming the variable and the value", () => {
