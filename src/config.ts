@@ -164,6 +164,17 @@ export interface Config {
    */
   readonly publicUrl: string;
   /**
+   * `APP_URL`: base of the client application people work in (`http://` or `https://`; a trailing
+   * `/` is dropped), which the links in e-mails open. It implements these paths:
+   * `/accept-invite?token=<token>` (acceptInvite: name and password for a new user),
+   * `/signup/confirm?token=<token>` (confirmSignup: choose the password), `/reset-password?token=<token>`
+   * (resetPassword), `/sign-in` and `/forgot-password`. Its origin may make state-changing
+   * requests, as `PUBLIC_URL`'s. The candidate's offer and appointment links open pages of this
+   * server (`PUBLIC_URL`) instead. Read it through `appUrl()`.
+   * @default `PUBLIC_URL`
+   */
+  readonly appUrl: string | undefined;
+  /**
    * `ALLOWED_ORIGINS`: further origins (comma separated, each as browsers send it:
    * `https://app.example.com`, no path) allowed to make state-changing requests.
    */
@@ -686,6 +697,7 @@ export function loadConfig(env: Env, root: string = projectRoot): Config {
     keepAliveTimeoutMs: durationMs(r, "KEEP_ALIVE_TIMEOUT_MS", 65_000),
     sessionSecret: sessionSecret ?? "dev-only-insecure-session-secret-change-me",
     publicUrl: (publicUrl ?? `http://localhost:${port}`).replace(/\/$/, ""),
+    appUrl: url(r, "APP_URL", ["http:", "https:"])?.replace(/\/$/, ""),
     allowedOrigins: origins(r, "ALLOWED_ORIGINS"),
     smtpUrl: url(r, "SMTP_URL", ["smtp:", "smtps:"]),
     mailFrom: text(r, "MAIL_FROM", "HRMS <no-reply@hrms.local>"),
@@ -733,6 +745,11 @@ export function loadConfig(env: Env, root: string = projectRoot): Config {
   };
   if (r.problems.length) throw new ConfigError(r.problems);
   return deepFreeze(config);
+}
+
+/** The client application's base (APP_URL, else PUBLIC_URL) of the configuration in force. */
+export function appUrl(c: Config = config()): string {
+  return c.appUrl ?? c.publicUrl;
 }
 
 /** This process's configuration, from its environment (read when this module loads, at start). */

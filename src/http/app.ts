@@ -25,7 +25,7 @@ import { operationTable, type OperationId } from "../../generated/registry.ts";
 import { invalidateIdentities } from "../platform/identity/identity-cache.ts";
 import { sessionCookieName, sessionMiddlewares } from "../platform/identity/session.ts";
 import { clientCookieLast } from "../platform/identity/signin-guard.ts";
-import { config, type Config, withConfig } from "../config.ts";
+import { appUrl, config, type Config, withConfig } from "../config.ts";
 import { withTenant } from "../db/tenancy.ts";
 import { deliverQueuedMail } from "../platform/mail/outbox.ts";
 import { devMailPage } from "./dev-mail.ts";
@@ -77,7 +77,8 @@ function originCheck(req: Request, _res: Response, next: NextFunction) {
   const own = new URL(publicUrl).origin;
   const host = req.get("host");
   const sameHost = host && (origin === `http://${host}` || origin === `https://${host}`);
-  if (origin === own || sameHost || allowedOrigins.includes(origin)) return next();
+  // APP_URL: the client application the mails link to is one of ours too
+  if (origin === own || origin === new URL(appUrl()).origin || sameHost || allowedOrigins.includes(origin)) return next();
   next(new AppError("forbidden", "Cross-origin request refused"));
 }
 

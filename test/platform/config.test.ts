@@ -51,6 +51,7 @@ describe("loadConfig", () => {
       keepAliveTimeoutMs: 65000,
       sessionSecret: "dev-only-insecure-session-secret-change-me",
       publicUrl: "http://localhost:3000",
+      appUrl: undefined,
       allowedOrigins: [],
       smtpUrl: undefined,
       mailFrom: "HRMS <no-reply@hrms.local>",
@@ -132,6 +133,7 @@ describe("loadConfig", () => {
       signupMaxPerIp: 10,
       invitesPerNewTenantPerDay: 20,
       publicUrl: "https://hr.example.com",
+      appUrl: undefined,
     });
   });
 
@@ -157,6 +159,7 @@ describe("loadConfig", () => {
       KEEP_ALIVE_TIMEOUT_MS: "75000",
       SESSION_SECRET: "0123456789abcdef0123456789abcdef",
       PUBLIC_URL: "https://hr.example.com/",
+      APP_URL: "https://app.hr.example.com/",
       ALLOWED_ORIGINS: "https://app.example.com, http://localhost:5173",
       SMTP_URL: "smtps://mailer:pw@smtp.example:465",
       MAIL_FROM: "HR <hr@example.com>",
@@ -223,6 +226,7 @@ describe("loadConfig", () => {
       keepAliveTimeoutMs: 75000,
       sessionSecret: "0123456789abcdef0123456789abcdef",
       publicUrl: "https://hr.example.com",
+      appUrl: "https://app.hr.example.com",
       allowedOrigins: ["https://app.example.com", "http://localhost:5173"],
       smtpUrl: "smtps://mailer:pw@smtp.example:465",
       mailFrom: "HR <hr@example.com>",
