@@ -29,6 +29,7 @@ import { appUrl, config, type Config, withConfig } from "../config.ts";
 import { withTenant } from "../db/tenancy.ts";
 import { deliverQueuedMail } from "../platform/mail/outbox.ts";
 import { devMailPage } from "./dev-mail.ts";
+import { publicLinkScript } from "./public-link.ts";
 import { logger, logRequest, requestContext } from "../log.ts";
 import { MAX_UPLOAD_BYTES, uploadStorage } from "../platform/storage/files.ts";
 import { checkAppointmentUpload } from "../modules/recruitment/index.ts";
@@ -600,6 +601,8 @@ function buildApp(cfg: Config, opts: AppOptions): express.Express {
     swaggerUi.setup(undefined, { swaggerOptions: { url: "/openapi.json" }, customSiteTitle: "HRMS API reference" }),
   );
   app.get("/", (_req, res) => res.redirect("/docs"));
+  // the script of the candidate's offer page (getPublicOfferPage; src/http/public-link.ts)
+  app.get("/assets/public-link.js", publicLinkScript);
   // DEV_MAIL (development without SMTP_URL): the outbox page for this machine (src/http/dev-mail.ts)
   if (cfg.devMail) app.get("/dev/mail", devMailPage);
 

@@ -40,7 +40,7 @@ export async function listOutbox(opts: { limit?: number; to?: string } = {}): Pr
 /** One mail as the log shows it. */
 export function mailBlock(m: Pick<OutboxMail, "to" | "subject" | "text">): string {
   const rule = "─".repeat(72);
-  const body = m.text.replace(/\s+$/, "");
+  const body = m.text.trimEnd();
   return `\n┌${rule}\n│ Mail (not sent: no SMTP_URL; all mail at /dev/mail)\n│ To:      ${m.to}\n│ Subject: ${m.subject}\n├${rule}\n${body
     .split("\n")
     .map((l) => `│ ${l}`)
