@@ -30,6 +30,7 @@ import { withTenant } from "../db/tenancy.ts";
 import { deliverQueuedMail } from "../platform/mail/outbox.ts";
 import { devMailPage } from "./dev-mail.ts";
 import { publicLinkScript } from "./public-link.ts";
+import { detailsInWords } from "./validation-messages.ts";
 import { logger, logRequest, requestContext } from "../log.ts";
 import { MAX_UPLOAD_BYTES, uploadStorage } from "../platform/storage/files.ts";
 import { checkAppointmentUpload } from "../modules/recruitment/index.ts";
@@ -168,18 +169,19 @@ function pathParamChecks(doc: any, urlPath: string, method: string) {
       return { name: p.name as string, schema, pattern: schema.pattern ? new RegExp(schema.pattern, "u") : undefined };
     });
   return (values: Record<string, string>): ErrorDetail[] => {
-    const problems: ErrorDetail[] = [];
+    // as the validator words them, then in words like every validation message (validation-messages.ts)
+    const problems: { path: string; message: string; errorCode: string }[] = [];
     for (const { name, schema, pattern } of checks) {
       const v = values[name] ?? "";
       const length = [...v].length;
-      const at = `params.${name}`;
+      const path = `params.${name}`;
       if (schema.minLength !== undefined && length < schema.minLength)
-        problems.push({ path: at, message: `must NOT have fewer than ${schema.minLength} characters` });
+        problems.push({ path, message: `must NOT have fewer than ${schema.minLength} characters`, errorCode: "minLength" });
       if (schema.maxLength !== undefined && length > schema.maxLength)
-        problems.push({ path: at, message: `must NOT have more than ${schema.maxLength} characters` });
-      if (pattern && !pattern.test(v)) problems.push({ path: at, message: `must match pattern "${schema.pattern}"` });
+        problems.push({ path, message: `must NOT have more than ${schema.maxLength} characters`, errorCode: "maxLength" });
+      if (pattern && !pattern.test(v)) problems.push({ path, message: `must match pattern "${schema.pattern}"`, errorCode: "pattern" });
     }
-    return problems;
+    return detailsInWords(problems, (e) => String(e.path)) as ErrorDetail[];
   };
 }
 
