@@ -163,8 +163,11 @@ function distance(a: string, b: string): number {
  * paths are equally near. The request's own ids stand in for the parameters.
  */
 export function nearestRoute(requestPath: string, paths: Iterable<string>): string | undefined {
-  const asked = requestPath.replace(/\/+$/, "").split("/");
-  if (asked.length > 12 || requestPath.length > 300) return undefined;
+  if (requestPath.length > 300) return undefined;
+  let end = requestPath.length;
+  while (end > 1 && requestPath[end - 1] === "/") end--;
+  const asked = requestPath.slice(0, end).split("/");
+  if (asked.length > 12) return undefined;
   let best: { path: string; d: number } | undefined;
   let tie = false;
   for (const p of new Set(paths)) {

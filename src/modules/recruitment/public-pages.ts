@@ -77,12 +77,15 @@ export async function publicOfferPage(token: string): Promise<string> {
 <h2 id="answer">Your answer</h2>
 <p>Please answer by <strong>${longDate(o.expires_on)}</strong>.</p>
 <div class="actions">
-<button type="button" class="primary" data-action="${base}/accept" data-done="You accepted the offer. Welcome aboard! The company will send your appointment letter.">Accept the offer</button>
-<button type="button" class="secondary" data-action="${base}/decline" data-done="You declined the offer. Thank you for letting us know." data-confirm="Decline this offer? This cannot be undone.">Decline</button>
+<button type="button" class="primary" data-action="${base}/accept"
+ data-done="You accepted the offer. Welcome aboard! The company will send your appointment letter.">Accept the offer</button>
+<button type="button" class="secondary" data-action="${base}/decline" data-done="You declined the offer. Thank you for letting us know."
+ data-confirm="Decline this offer? This cannot be undone.">Decline</button>
 </div>
 <noscript><p>Accepting or declining needs JavaScript in this browser; or reply to the company's mail.</p></noscript>
 </section>`
-    : `<p>This offer was ${esc((STATUS[o.status] ?? o.status).toLowerCase())}${o.responded_at ? ` on ${longDate(o.responded_at)}` : ""}.</p>`;
+    : `<p>This offer was ${esc((STATUS[o.status] ?? o.status).toLowerCase())}` +
+      `${o.responded_at ? ` on ${longDate(o.responded_at)}` : ""}.</p>`;
   return layout(
     `Offer from ${o.company_name}: ${o.job_title}`,
     `<header>
