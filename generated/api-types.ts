@@ -10600,7 +10600,7 @@ export interface components {
                 "application/json": components["schemas"]["Error"];
             };
         };
-        /** @description The stored bytes with the content type they were uploaded as - one of the types an upload accepts (PDF, PNG, JPEG, WebP, plain text, CSV, Word, Excel) - as an attachment (`Content-Disposition: attachment; filename*=UTF-8''<original name>`), with `X-Content-Type-Options: nosniff`. */
+        /** @description The stored bytes with the content type they were uploaded as - one of the types an upload accepts (PDF, PNG, JPEG, WebP, plain text, CSV, Word, Excel) - as an attachment (`Content-Disposition: attachment; filename*=UTF-8''<original name>`), with `X-Content-Type-Options: nosniff`. Text files (`text/plain`, `text/csv`) are declared as the text they are (a string, UTF-8 as uploaded), so generated clients read them as text; the other types are binary. */
         StoredFile: {
             headers: {
                 "Cache-Control": components["headers"]["CacheControlNoStore"];
