@@ -5,6 +5,7 @@
 import type { RequestHandler } from "express";
 
 const SCRIPT = `"use strict";
+document.documentElement.dataset.actions = "ready"; // the buttons work (a test reads it)
 document.addEventListener("click", async (event) => {
   const button = event.target.closest("button[data-action]");
   if (!button) return;

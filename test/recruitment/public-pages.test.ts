@@ -110,6 +110,7 @@ describe("getPublicOfferPage: the offer link opens a readable page", () => {
       expect(stdout).toContain("Your offer: Senior Backend Engineer");
       expect(stdout).toContain("Accept the offer");
       expect(stdout).toContain("Download the offer letter (PDF)");
+      expect(stdout).toMatch(/<html[^>]* data-actions="ready"/); // its script loaded under the CSP and ran
     } finally {
       rmSync(profile, { recursive: true, force: true });
     }
