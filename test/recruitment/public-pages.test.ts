@@ -136,5 +136,18 @@ describe("getPublicAppointmentPage: the appointment link opens a readable page",
     expect(res.text).toContain("Download the appointment letter (PDF)");
     expect(res.text).toContain("Identity proof");
     expect(res.text).toContain(dateIn(0).slice(0, 4)); // the dates, in words with their year
+    // uploadAppointmentDocument: the page's form, as the browser sends it
+    const upload = /data-upload="([^"]+)"/.exec(res.text)?.[1] as string;
+    expect(upload).toBe(link.replace(/\/page$/, "/upload"));
+    expect(res.text).toContain('<label for="file">');
+    await t
+      .request()
+      .post(upload)
+      .field("document_type", "id_proof")
+      .field("title", "Aadhaar card")
+      .attach("file", Buffer.from("%PDF-1.4\n%demo\n"), { filename: "aadhaar.pdf", contentType: "application/pdf" })
+      .expect(201);
+    const after = (await t.request().get(link).expect(200)).text;
+    expect(after).toContain("<li>Identity proof: Aadhaar card</li>");
   });
 });

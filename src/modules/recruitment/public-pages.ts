@@ -147,6 +147,21 @@ export async function publicAppointmentPage(token: string): Promise<string> {
 ${uploaded}
 <h3>Still expected</h3>
 ${expected}
+<h3>Upload a document</h3>
+<form method="post" enctype="multipart/form-data" action="${base}/upload" data-upload="${base}/upload"
+ data-done="Uploaded. Thank you: the list above now shows it.">
+<p><label for="document_type">Document</label><br>
+<select id="document_type" name="document_type" required>
+${Object.entries(DOCUMENTS)
+  .map(([value, label]) => `<option value="${value}"${value === a.requested_documents[0] ? " selected" : ""}>${label}</option>`)
+  .join("\n")}
+</select></p>
+<p><label for="title">Title (optional)</label><br><input id="title" name="title" maxlength="200"></p>
+<p><label for="file">File: PDF, image, text, Word or Excel, up to 10 MB</label><br>
+<input id="file" name="file" type="file" required></p>
+<p><button type="submit" class="primary">Upload</button></p>
+</form>
+<p role="status" aria-live="polite"></p>
 </section>`,
   );
 }
