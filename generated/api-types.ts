@@ -2733,6 +2733,29 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/api/public/appointment/{token}/page": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /** @description The secret token of a link mailed to a candidate. Unknown tokens are a 404; expired or withdrawn links a 410. */
+                token: components["parameters"]["LinkToken"];
+            };
+            cookie?: never;
+        };
+        /**
+         * The appointment letter as a web page, for the candidate (no sign-in)
+         * @description What the mailed link opens in a browser (the mail links here): the appointment letter as a readable, accessible HTML page (landmarks, headings, a description list of the terms, no colour-only information, readable without styles), with a link to the appointment letter (PDF) and the list of joining documents uploaded and still expected, and a form that uploads one (uploadAppointmentDocument; sent by `/assets/public-link.js`, or posted by the browser itself without scripts). Same access rules as getPublicAppointment, whose JSON clients that render the page themselves use; its errors are the JSON error envelope like every operation's. A dedicated path rather than content negotiation on getPublicAppointment, so that each operation has one media type per status and the JSON operation stays cacheable as JSON.
+         */
+        get: operations["getPublicAppointmentPage"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/api/public/appointment/{token}/pdf": {
         parameters: {
             query?: never;
@@ -2842,6 +2865,29 @@ export interface paths {
          * @description `sent` → `declined`, with an optional reason (409 when already answered; 410 when expired or withdrawn). The people who made the offer and hr are notified; audited.
          */
         post: operations["declinePublicOffer"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/public/offers/{token}/page": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /** @description The secret token of a link mailed to a candidate. Unknown tokens are a 404; expired or withdrawn links a 410. */
+                token: components["parameters"]["LinkToken"];
+            };
+            cookie?: never;
+        };
+        /**
+         * The offer as a web page, for the candidate (no sign-in)
+         * @description What the mailed link opens in a browser (the mail links here): the offer as a readable, accessible HTML page (landmarks, headings, a description list of the terms, no colour-only information, readable without styles), with a link to the offer letter (PDF) and Accept / Decline buttons, which call acceptPublicOffer and declinePublicOffer from a script of this server (`/assets/public-link.js`; without scripts the page still reads, and the buttons say that they need them). Same access rules as getPublicOffer, whose JSON clients that render the page themselves use; its errors are the JSON error envelope like every operation's. A dedicated path rather than content negotiation on getPublicOffer, so that each operation has one media type per status and the JSON operation stays cacheable as JSON.
+         */
+        get: operations["getPublicOfferPage"];
+        put?: never;
+        post?: never;
         delete?: never;
         options?: never;
         head?: never;
@@ -11853,7 +11899,7 @@ export interface components {
                 "application/json": components["schemas"]["Error"];
             };
         };
-        /** @description The stored bytes with the content type they were uploaded as - one of the types an upload accepts (PDF, PNG, JPEG, WebP, plain text, CSV, Word, Excel) - as an attachment (`Content-Disposition: attachment; filename*=UTF-8''<original name>`), with `X-Content-Type-Options: nosniff`. */
+        /** @description The stored bytes with the content type they were uploaded as - one of the types an upload accepts (PDF, PNG, JPEG, WebP, plain text, CSV, Word, Excel) - as an attachment (`Content-Disposition: attachment; filename*=UTF-8''<original name>`), with `X-Content-Type-Options: nosniff`. Text files (`text/plain`, `text/csv`) are declared as the text they are (a string, UTF-8 as uploaded), so generated clients read them as text; the other types are binary. */
         StoredFile: {
             headers: {
                 "Cache-Control": components["headers"]["CacheControlNoStore"];
@@ -20665,6 +20711,39 @@ export interface operations {
             503: components["responses"]["Unavailable"];
         };
     };
+    getPublicAppointmentPage: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /** @description The secret token of a link mailed to a candidate. Unknown tokens are a 404; expired or withdrawn links a 410. */
+                token: components["parameters"]["LinkToken"];
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description The page (UTF-8 HTML). */
+            200: {
+                headers: {
+                    "Cache-Control": components["headers"]["CacheControlNoStore"];
+                    RateLimit: components["headers"]["RateLimitState"];
+                    "RateLimit-Policy": components["headers"]["RateLimitPolicies"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "text/html": string;
+                };
+            };
+            400: components["responses"]["ValidationFailed"];
+            403: components["responses"]["Forbidden"];
+            404: components["responses"]["NotFound"];
+            410: components["responses"]["LinkExpired"];
+            429: components["responses"]["RateLimited"];
+            500: components["responses"]["Internal"];
+            503: components["responses"]["Unavailable"];
+        };
+    };
     getPublicAppointmentPdf: {
         parameters: {
             query?: never;
@@ -20874,6 +20953,39 @@ export interface operations {
             413: components["responses"]["PayloadTooLarge"];
             415: components["responses"]["UnsupportedMediaType"];
             429: components["responses"]["BodiesInProgress"];
+            500: components["responses"]["Internal"];
+            503: components["responses"]["Unavailable"];
+        };
+    };
+    getPublicOfferPage: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /** @description The secret token of a link mailed to a candidate. Unknown tokens are a 404; expired or withdrawn links a 410. */
+                token: components["parameters"]["LinkToken"];
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description The page (UTF-8 HTML). */
+            200: {
+                headers: {
+                    "Cache-Control": components["headers"]["CacheControlNoStore"];
+                    RateLimit: components["headers"]["RateLimitState"];
+                    "RateLimit-Policy": components["headers"]["RateLimitPolicies"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "text/html": string;
+                };
+            };
+            400: components["responses"]["ValidationFailed"];
+            403: components["responses"]["Forbidden"];
+            404: components["responses"]["NotFound"];
+            410: components["responses"]["LinkExpired"];
+            429: components["responses"]["RateLimited"];
             500: components["responses"]["Internal"];
             503: components["responses"]["Unavailable"];
         };

@@ -7,7 +7,8 @@
 //                      with their reasons); Spectral and the ruleset are installed on first use
 //                      into tools/spectral (pinned by its own lockfile)
 //   3. /docs in Chromium - the API reference rendered by a real headless Chromium
-//                      (test/platform/docs.test.ts with REQUIRE_CHROMIUM=1); Debian's `chromium` is
+//                      (test/platform/docs.test.ts with REQUIRE_CHROMIUM=1; also the candidate's offer
+//                      page, test/recruitment/public-pages.test.ts); Debian's `chromium` is
 //                      installed first when missing (scripts/ensure-chromium.sh, needs root)
 //   4. load          - scripts/load.ts: 60 s mixed workload against 100 000 employees, p99 per
 //                      route, RSS growth, bare node:http + pg baseline
@@ -132,7 +133,9 @@ await step("/docs in Chromium", async () => {
   const ensure = spawnSync("bash", [path.join(root, "scripts", "ensure-chromium.sh")], { cwd: root, encoding: "utf8" });
   process.stdout.write(ensure.stdout + ensure.stderr);
   if (ensure.status !== 0) return { result: "FAIL", details: `no Chromium: ${(ensure.stderr || ensure.stdout).trim().split("\n").at(-1)}` };
-  const res = spawnSync(bin("vitest"), ["run", "--config", "test/vitest.config.ts", "test/platform/docs.test.ts"], {
+  // the reference at /docs, and the candidate's offer page (test/recruitment/public-pages.test.ts)
+  const files = ["test/platform/docs.test.ts", "test/recruitment/public-pages.test.ts"];
+  const res = spawnSync(bin("vitest"), ["run", "--config", "test/vitest.config.ts", ...files], {
     cwd: root,
     env: { ...process.env, REQUIRE_CHROMIUM: "1" },
     encoding: "utf8",

@@ -193,6 +193,17 @@ export interface Config {
    */
   readonly publicUrl: string;
   /**
+   * `APP_URL`: base of the client application people work in (`http://` or `https://`; a trailing
+   * `/` is dropped), which the links in e-mails open. It implements these paths:
+   * `/accept-invite?token=<token>` (acceptInvite: name and password for a new user),
+   * `/signup/confirm?token=<token>` (confirmSignup: choose the password), `/reset-password?token=<token>`
+   * (resetPassword), `/sign-in` and `/forgot-password`. Its origin may make state-changing
+   * requests, as `PUBLIC_URL`'s. The candidate's offer and appointment links open pages of this
+   * server (`PUBLIC_URL`) instead. Read it through `appUrl()`.
+   * @default `PUBLIC_URL`
+   */
+  readonly appUrl: string | undefined;
+  /**
    * `ALLOWED_ORIGINS`: further origins (comma separated, each as browsers send it:
    * `https://app.example.com`, no path) allowed to make state-changing requests.
    */
@@ -205,6 +216,14 @@ export interface Config {
    * timestamps and the SMTP `message_id` stay.
    */
   readonly smtpUrl: string | undefined;
+  /**
+   * `DEV_MAIL`: mail a developer can see without `SMTP_URL`: each mail is printed to standard output
+   * as a readable block (to, subject, text with its links and tokens) once the change that queued it
+   * has committed, and `GET /dev/mail` lists the outbox, newest first, to requests from this machine
+   * (loopback addresses; HTML, or JSON with `Accept: application/json`). Never in production
+   * (refused there), and off whenever `SMTP_URL` is set (the mail then leaves).
+   */
+  readonly devMail: boolean;
   /** `MAIL_FROM`: the sender of the e-mails. */
   readonly mailFrom: string;
   /** `UPLOAD_DIR`: where uploaded files are stored (content-addressed). */
@@ -723,6 +742,7 @@ export function loadConfig(env: Env, root: string = projectRoot): Config {
       reject(r, "SESSION_SECRET must be set to a random string of at least 32 characters in production");
     if (value(r, "PUBLIC_URL") === undefined) reject(r, "PUBLIC_URL must be set in production (links in emails)");
     if (value(r, "CLOCK_START") !== undefined) reject(r, "CLOCK_START is honoured only outside production: unset it");
+    if (bool(r, "DEV_MAIL", false)) reject(r, "DEV_MAIL is honoured only outside production (it shows every mail): unset it");
   }
   const headersTimeoutMs = durationMs(r, "HEADERS_TIMEOUT_MS", 10_000);
   const requestTimeoutMs = durationMs(r, "REQUEST_TIMEOUT_MS", 300_000);
@@ -762,9 +782,11 @@ export function loadConfig(env: Env, root: string = projectRoot): Config {
     shutdownDrainMs: durationMs(r, "SHUTDOWN_DRAIN_MS", isProduction ? 5000 : 0, 0),
     sessionSecret: sessionSecret ?? "dev-only-insecure-session-secret-change-me",
     publicUrl: (publicUrl ?? `http://localhost:${port}`).replace(/\/$/, ""),
+    appUrl: url(r, "APP_URL", ["http:", "https:"])?.replace(/\/$/, ""),
     allowedOrigins: origins(r, "ALLOWED_ORIGINS"),
     smtpUrl: url(r, "SMTP_URL", ["smtp:", "smtps:"]),
     mailFrom: text(r, "MAIL_FROM", "HRMS <no-reply@hrms.local>"),
+    devMail: !isProduction && !env.SMTP_URL && bool(r, "DEV_MAIL", !isTest),
     uploadDir: path.resolve(root, text(r, "UPLOAD_DIR", ".data/uploads")),
     embeddedDataDir: path.resolve(root, text(r, "EMBEDDED_PG_DIR", ".data/postgres")),
     embeddedPort: portNumber(r, "EMBEDDED_PG_PORT", 54329, 1),
@@ -820,6 +842,11 @@ export function loadConfig(env: Env, root: string = projectRoot): Config {
   };
   if (r.problems.length) throw new ConfigError(r.problems);
   return deepFreeze(config);
+}
+
+/** The client application's base (APP_URL, else PUBLIC_URL) of the configuration in force. */
+export function appUrl(c: Config = config()): string {
+  return c.appUrl ?? c.publicUrl;
 }
 
 /** This process's configuration, from its environment (read when this module loads, at start). */

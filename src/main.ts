@@ -41,7 +41,8 @@ const server: Server = createServer(app).listen(config.port, () => {
   logger.info({ port, database: config.databaseUrl ? "DATABASE_URL" : `embedded (${config.embeddedDataDir})` }, "listening");
   console.log(
     `\nHRMS API listening on ${base}\n  API reference: ${base}/docs\n  ` +
-      `OpenAPI document: ${base}/openapi.json\n  Health: ${base}/api/health\n`,
+      `OpenAPI document: ${base}/openapi.json\n  Health: ${base}/api/health\n` +
+      (config.devMail ? `  Mail (no SMTP_URL: printed here too): ${base}/dev/mail\n` : ""),
   );
   void demoHint().then((hint) => hint && console.log(hint));
   if (!config.runWorker) lifecycle.starting = false;
@@ -78,13 +79,15 @@ async function warmUp(): Promise<void> {
   else logger.info({ ms: Date.now() - started }, "database connections ready");
 }
 
-/** When `make seed` created the demo tenant, say how to sign in to it. */
+/** When `make seed` created the demo company, say how to sign in to it; else that `make seed` makes one. */
 async function demoHint(): Promise<string | null> {
   const { systemDb } = await import("./db/client.ts");
-  const demo = await systemDb.user.findUnique({ where: { email: "demo.owner@hrms.local" }, select: { id: true } }).catch(() => null);
+  const owner = "devika.rao@acme.example"; // scripts/seed-demo.ts (DEMO_OWNER_EMAIL, DEMO_PASSWORD)
+  const demo = await systemDb.user.findUnique({ where: { email: owner }, select: { id: true } }).catch(() => null);
   return demo
-    ? "  Demo sign-in (from `make seed`): demo.owner@hrms.local / demo-password-2026\n"
-    : "  No demo data yet: `make seed` adds a demo company (or sign up through /docs).\n";
+    ? `  Demo company (from \`make seed\`): sign in as ${owner} / saffron-harbour-lantern-42` +
+        " (`make seed` again lists the hr, manager and employee sign-ins)\n"
+    : "  No demo data yet: `make seed` adds a demo company with 200 employees (or sign up through /docs).\n";
 }
 server.on("error", (err: NodeJS.ErrnoException) => {
   console.error(

@@ -25,9 +25,12 @@ import { operationTable, type OperationId } from "../../generated/registry.ts";
 import { invalidateIdentities } from "../platform/identity/identity-cache.ts";
 import { sessionCookieName, sessionMiddlewares } from "../platform/identity/session.ts";
 import { clientCookieLast } from "../platform/identity/signin-guard.ts";
-import { config, type Config, withConfig } from "../config.ts";
+import { appUrl, config, type Config, withConfig } from "../config.ts";
 import { withTenant } from "../db/tenancy.ts";
 import { deliverQueuedMail } from "../platform/mail/outbox.ts";
+import { devMailPage } from "./dev-mail.ts";
+import { publicLinkScript } from "./public-link.ts";
+import { detailsInWords } from "./validation-messages.ts";
 import { logger, logRequest, requestContext } from "../log.ts";
 import { MAX_UPLOAD_BYTES, uploadStorage } from "../platform/storage/files.ts";
 import { checkAppointmentUpload } from "../modules/recruitment/index.ts";
@@ -86,7 +89,8 @@ function originCheck(req: Request, _res: Response, next: NextFunction) {
   const own = new URL(publicUrl).origin;
   const host = req.get("host");
   const sameHost = host && (origin === `http://${host}` || origin === `https://${host}`);
-  if (origin === own || sameHost || allowedOrigins.includes(origin)) return next();
+  // APP_URL: the client application the mails link to is one of ours too
+  if (origin === own || origin === new URL(appUrl()).origin || sameHost || allowedOrigins.includes(origin)) return next();
   next(new AppError("forbidden", "Cross-origin request refused"));
 }
 
@@ -175,18 +179,19 @@ function pathParamChecks(doc: any, urlPath: string, method: string) {
       return { name: p.name as string, schema, pattern: schema.pattern ? new RegExp(schema.pattern, "u") : undefined };
     });
   return (values: Record<string, string>): ErrorDetail[] => {
-    const problems: ErrorDetail[] = [];
+    // as the validator words them, then in words like every validation message (validation-messages.ts)
+    const problems: { path: string; message: string; errorCode: string }[] = [];
     for (const { name, schema, pattern } of checks) {
       const v = values[name] ?? "";
       const length = [...v].length;
-      const at = `params.${name}`;
+      const path = `params.${name}`;
       if (schema.minLength !== undefined && length < schema.minLength)
-        problems.push({ path: at, message: `must NOT have fewer than ${schema.minLength} characters` });
+        problems.push({ path, message: `must NOT have fewer than ${schema.minLength} characters`, errorCode: "minLength" });
       if (schema.maxLength !== undefined && length > schema.maxLength)
-        problems.push({ path: at, message: `must NOT have more than ${schema.maxLength} characters` });
-      if (pattern && !pattern.test(v)) problems.push({ path: at, message: `must match pattern "${schema.pattern}"` });
+        problems.push({ path, message: `must NOT have more than ${schema.maxLength} characters`, errorCode: "maxLength" });
+      if (pattern && !pattern.test(v)) problems.push({ path, message: `must match pattern "${schema.pattern}"`, errorCode: "pattern" });
     }
-    return problems;
+    return detailsInWords(problems, (e) => String(e.path)) as ErrorDetail[];
   };
 }
 
@@ -652,6 +657,10 @@ function buildApp(cfg: Config, opts: AppOptions): express.Express {
     swaggerUi.setup(undefined, { swaggerOptions: { url: "/openapi.json" }, customSiteTitle: "HRMS API reference" }),
   );
   app.get("/", (_req, res) => res.redirect("/docs"));
+  // the script of the candidate's offer page (getPublicOfferPage; src/http/public-link.ts)
+  app.get("/assets/public-link.js", publicLinkScript);
+  // DEV_MAIL (development without SMTP_URL): the outbox page for this machine (src/http/dev-mail.ts)
+  if (cfg.devMail) app.get("/dev/mail", devMailPage);
 
   // The request path of every operation, as one middleware (series): Express's router would test
   // each of these fifteen as a layer of its own on every request.

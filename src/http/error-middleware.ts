@@ -2,6 +2,8 @@
 // `{ error, status, code, details? }`. No stack, SQL or internal message ever reaches a client.
 import type { ErrorRequestHandler, RequestHandler } from "express";
 import { logger } from "../log.ts";
+import { operationTable } from "../../generated/registry.ts";
+import { detailsInWords, nearestRoute } from "./validation-messages.ts";
 import {
   AppError,
   STATUS_OF,
@@ -105,15 +107,14 @@ function validatorDetails(errors: unknown): ErrorDetail[] | undefined {
   if (!Array.isArray(errors)) return undefined;
   // An `if`/`then` rule's own error ('must match "then" schema') only repeats the fields the
   // `then` part names, each in an error of its own.
-  return errors
-    .filter((e: any) => e?.errorCode !== "if.openapi.validation")
-    .map((e: any) => ({
-      path: String(e.path ?? "")
+  // In words, one message per path (src/http/validation-messages.ts).
+  return detailsInWords(
+    errors.filter((e: any) => e?.errorCode !== "if.openapi.validation"),
+    (e) =>
+      String(e.path ?? "")
         .replace(/^[./]/, "")
-        .replace(/\//g, ".")
-        .replace(/^body$/, "body"),
-      message: String(e.message ?? "is invalid"),
-    }));
+        .replace(/\//g, "."),
+  );
 }
 
 /** The SQLSTATE of a PostgreSQL error, directly (pg) or wrapped by Prisma's driver adapter. */
@@ -178,8 +179,8 @@ export function toAppError(err: any): AppError {
   const status = Number(err?.status ?? err?.statusCode);
   if (status >= 400 && status < 500 && STATUS_CODES[status]) {
     if (status === 400) return new AppError("validation_failed", "Validation failed", validatorDetails(err.errors));
-    if (status === 404) return new AppError("not_found", "Not found");
-    if (status === 405) return new AppError("method_not_allowed", "Method not allowed on this path");
+    if (status === 404) return typeof err?.path === "string" ? notFoundPath(err.path) : new AppError("not_found", "Not found");
+    if (status === 405) return methodNotAllowed(err?.headers?.Allow);
     if (status === 415) return new AppError("unsupported_media_type", "Unsupported content type");
     return new AppError(STATUS_CODES[status], String(err.message ?? "Request failed"));
   }
@@ -231,4 +232,24 @@ export function errorBody(e: AppError): Record<string, unknown> {
   return body;
 }
 
-export const notFoundFallback: RequestHandler = (_req, _res, next) => next(new AppError("not_found", "Not found"));
+export const notFoundFallback: RequestHandler = (req, _res, next) => next(notFoundPath(req.path));
+
+/** The 405 with `Allow` (RFC 9110 §15.5.6): the path's methods, and HEAD wherever GET is (app.ts serves it). */
+function methodNotAllowed(allow: unknown): AppError {
+  const methods = String(allow ?? "")
+    .split(",")
+    .map((m) => m.trim().toUpperCase())
+    .filter(Boolean);
+  if (methods.includes("GET") && !methods.includes("HEAD")) methods.push("HEAD");
+  if (!methods.length) return new AppError("method_not_allowed", "Method not allowed on this path");
+  return new AppError("method_not_allowed", `Method not allowed on this path (allowed: ${methods.join(", ")})`, undefined, {
+    Allow: methods.join(", "),
+  });
+}
+
+const documentPaths = Object.values(operationTable).map((o) => o.path);
+/** The 404 of a path no operation has: with the nearest route when one is obvious (validation-messages.ts). */
+function notFoundPath(path: string): AppError {
+  const near = path.startsWith("/api/") ? nearestRoute(path, documentPaths) : undefined;
+  return new AppError("not_found", near ? `Not found: no route ${path}. Did you mean ${near}?` : "Not found");
+}

@@ -55,9 +55,11 @@ describe("loadConfig", () => {
       shutdownDrainMs: 0,
       sessionSecret: "dev-only-insecure-session-secret-change-me",
       publicUrl: "http://localhost:3000",
+      appUrl: undefined,
       allowedOrigins: [],
       smtpUrl: undefined,
       mailFrom: "HRMS <no-reply@hrms.local>",
+      devMail: true,
       uploadDir: "/srv/hrms/.data/uploads",
       embeddedDataDir: "/srv/hrms/.data/postgres",
       embeddedPort: 54329,
@@ -147,6 +149,7 @@ describe("loadConfig", () => {
       invitesPerNewTenantPerDay: 20,
       publicUrl: "https://hr.example.com",
       shutdownDrainMs: 5000,
+      appUrl: undefined,
     });
   });
 
@@ -176,6 +179,7 @@ describe("loadConfig", () => {
       SHUTDOWN_DRAIN_MS: "15000",
       SESSION_SECRET: "0123456789abcdef0123456789abcdef",
       PUBLIC_URL: "https://hr.example.com/",
+      APP_URL: "https://app.hr.example.com/",
       ALLOWED_ORIGINS: "https://app.example.com, http://localhost:5173",
       SMTP_URL: "smtps://mailer:pw@smtp.example:465",
       MAIL_FROM: "HR <hr@example.com>",
@@ -246,9 +250,11 @@ describe("loadConfig", () => {
       shutdownDrainMs: 15000,
       sessionSecret: "0123456789abcdef0123456789abcdef",
       publicUrl: "https://hr.example.com",
+      appUrl: "https://app.hr.example.com",
       allowedOrigins: ["https://app.example.com", "http://localhost:5173"],
       smtpUrl: "smtps://mailer:pw@smtp.example:465",
       mailFrom: "HR <hr@example.com>",
+      devMail: false,
       uploadDir: "/var/hrms/uploads",
       embeddedDataDir: "/srv/hrms/pg",
       embeddedPort: 5433,
@@ -318,6 +324,20 @@ describe("loadConfig", () => {
         CLOCK_START: "2026-11-28T12:00:00Z",
       }),
     ).toEqual(["CLOCK_START is honoured only outside production: unset it"]);
+  });
+
+  it("DEV_MAIL: on in development without SMTP_URL, off with it and in tests, refused in production", () => {
+    expect(loadConfig({}).devMail).toBe(true);
+    expect(loadConfig({ SMTP_URL: "smtp://127.0.0.1:2525" }).devMail).toBe(false);
+    expect(loadConfig({ SMTP_URL: "smtp://127.0.0.1:2525", DEV_MAIL: "true" }).devMail).toBe(false);
+    expect(loadConfig({ NODE_ENV: "test" }).devMail).toBe(false);
+    expect(loadConfig({ NODE_ENV: "test", DEV_MAIL: "on" }).devMail).toBe(true);
+    expect(loadConfig({ DEV_MAIL: "false" }).devMail).toBe(false);
+    const production = { NODE_ENV: "production", SESSION_SECRET: "s".repeat(32), PUBLIC_URL: "https://hr.example.com" };
+    expect(loadConfig(production).devMail).toBe(false);
+    expect(problemsOf({ ...production, DEV_MAIL: "true" })).toEqual([
+      "DEV_MAIL is honoured only outside production (it shows every mail): unset it",
+    ]);
   });
 
   it("refuses a bad integer, naming the variable and the value", () => {

@@ -295,7 +295,7 @@ describe("uploadAppointmentDocument: the public upload checks its link first", (
       sent: head,
     });
     expect(expectError(await guard("the malformed link's answer", malformed.answer), 400, "validation_failed").details).toEqual([
-      { path: "params.token", message: "must NOT have fewer than 20 characters" },
+      { path: "params.token", message: "must not have fewer than 20 characters" },
     ]);
     malformed.req.destroy();
   });

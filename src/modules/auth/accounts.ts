@@ -11,7 +11,7 @@ import { assertStrongPassword, hashPassword } from "../../platform/identity/pass
 import { checkPasswordAttempt, forgetClients, rememberClient } from "../../platform/identity/signin-guard.ts";
 import { buildSessionInfo, endUserSessions, membershipsOf, type SessionInfoData, startSession } from "../../platform/identity/session.ts";
 import { hashToken, newToken } from "../../platform/identity/tokens.ts";
-import { config } from "../../config.ts";
+import { appUrl } from "../../config.ts";
 import { systemDb } from "../../db/client.ts";
 import { badRequest, conflict, invalidToken, unauthenticated } from "../../platform/errors.ts";
 import { jobs } from "../../platform/jobs/queue.ts";
@@ -62,7 +62,7 @@ async function mailPasswordReset(id: string): Promise<boolean> {
     await tx.passwordResetToken.create({
       data: { user_id: user.id, token_hash: hash, expires_at: new Date(clock.nowMs() + RESET_TTL_MS) },
     });
-    const link = `${config().publicUrl}/reset-password?token=${encodeURIComponent(token)}`;
+    const link = `${appUrl()}/reset-password?token=${encodeURIComponent(token)}`;
     await queueEmail(tx, {
       to: user.email,
       subject: "Reset your HRMS password",

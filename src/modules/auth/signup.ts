@@ -14,7 +14,7 @@
 // without an account rather than dropping it: the newest one waiting is mailed when the window
 // ends, so others' signups cannot suppress the owner's mail.
 import type { Request } from "express";
-import { config } from "../../config.ts";
+import { appUrl } from "../../config.ts";
 import { systemDb } from "../../db/client.ts";
 import type { RequestBody } from "../../http/types.ts";
 import { conflict, invalidToken } from "../../platform/errors.ts";
@@ -102,7 +102,7 @@ async function mailSignupRequest(id: string): Promise<"mailed" | "dropped" | "wa
     }
     if (owner) await tx.signupRequest.delete({ where: { id } });
     if (!withinMailLimit) return "dropped";
-    const base = config().publicUrl;
+    const base = appUrl(); // the client application (APP_URL): its documented link paths
     if (owner) {
       await queueEmail(tx, {
         to: owner.email,

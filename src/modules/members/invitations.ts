@@ -9,7 +9,7 @@
 // their new role could not have sent them, and acceptance checks the inviter still could.
 import { audit } from "../../platform/audit.ts";
 import { newToken } from "../../platform/identity/tokens.ts";
-import { config } from "../../config.ts";
+import { appUrl, config } from "../../config.ts";
 import { activeTenant, userByEmail } from "../../db/central.ts";
 import { db, tenantTx } from "../../db/tenancy.ts";
 import { conflict } from "../../platform/errors.ts";
@@ -81,7 +81,7 @@ export async function sendInvitation(auth: AuthContext, input: RequestBody<"invi
         expires_at: new Date(clock.nowMs() + INVITE_TTL_MS),
       },
     });
-    const link = `${config().publicUrl}/accept-invite?token=${encodeURIComponent(token)}`;
+    const link = `${appUrl()}/accept-invite?token=${encodeURIComponent(token)}`;
     // nothing a member wrote goes into the subject; in the body it is bounded and marked as theirs
     await queueEmail(tx, {
       to: email,

@@ -13,6 +13,7 @@ import { previewTemplatePdf } from "./letters.ts";
 import { createOffer, deleteOffer, getOffer, listOffers, sendAppointment, sendOffer, updateOffer } from "./offers.ts";
 import { configurePanel, readPanel } from "./panel.ts";
 import { sendPdf } from "./pdf.ts";
+import { publicAppointmentPage, publicOfferPage } from "./public-pages.ts";
 import { createPosting, deletePosting, getPosting, listPostings, updatePosting } from "./postings.ts";
 import {
   addAppointmentDocument,
@@ -203,6 +204,16 @@ export const handlers = {
   },
   async declinePublicOffer({ params, body }) {
     return ok(await answerPublicOffer(params.token, "declined", body?.reason), "Offer declined");
+  },
+  async getPublicOfferPage({ params, res }) {
+    const html = await publicOfferPage(params.token); // before any header: an error is the JSON envelope
+    res.status(200).type("html").send(html);
+    return { sent: true as const };
+  },
+  async getPublicAppointmentPage({ params, res }) {
+    const html = await publicAppointmentPage(params.token);
+    res.status(200).type("html").send(html);
+    return { sent: true as const };
   },
   async getPublicAppointment({ params }) {
     return ok(await publicAppointment(params.token));

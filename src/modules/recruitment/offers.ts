@@ -338,7 +338,7 @@ function offerMail(o: OfferRow, company: Company, token: string, linkExpires: Da
     `Please respond by: ${toDateString(o.expires_on)}`,
     "",
     "Read your offer, download the offer letter (PDF) and accept or decline it here:",
-    `Offer link: ${url}`,
+    `Offer link: ${url}/page`,
     `Offer letter (PDF): ${url}/pdf`,
     "",
     `This personal link is valid until ${linkExpires.toISOString().replace("T", " ").slice(0, 16)} UTC. Please do not forward it.`,
@@ -358,7 +358,7 @@ function appointmentMail(o: OfferRow, company: Company, token: string, linkExpir
     "",
     "Read and download your appointment letter, and upload your joining documents (identity proof, " +
       "address proof, education and experience certificates) here:",
-    `Appointment link: ${url}`,
+    `Appointment link: ${url}/page`,
     `Appointment letter (PDF): ${url}/pdf`,
     "",
     `This personal link is valid until ${linkExpires.toISOString().replace("T", " ").slice(0, 16)} UTC. Please do not forward it.`,

@@ -15,7 +15,7 @@
 // - when a pause begins the owner is mailed (at most once an hour), with how to get back in.
 import { randomBytes } from "node:crypto";
 import type { Request, Response } from "express";
-import { config } from "../../config.ts";
+import { appUrl, config } from "../../config.ts";
 import { systemDb } from "../../db/client.ts";
 import { clientKey } from "../../lib/ip.ts";
 import type { AppError } from "../errors.ts";
@@ -155,7 +155,7 @@ export async function checkPasswordAttempt(a: PasswordAttempt): Promise<void> {
 /** Tells the owner their sign-ins were paused (at most once an hour per account). */
 async function noticePause(user: { email: string; name: string }, ip: string, scope: "client" | "all"): Promise<void> {
   if ((await lockoutNoticeLimiter.attempt(user.email)) > 0) return;
-  const base = config().publicUrl;
+  const base = appUrl(); // the client application (APP_URL): its sign-in and forgot-password paths
   const paused =
     scope === "client"
       ? `Sign-ins to your account from that address are paused for 15 minutes.`

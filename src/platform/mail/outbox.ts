@@ -5,18 +5,22 @@
 // finished (its transactions committed) if it queued any mail; the sweep every minute delivers
 // whatever else is due.
 import { AsyncLocalStorage } from "node:async_hooks";
+import { config } from "../../config.ts";
 import { jobs } from "../jobs/queue.ts";
+import { printQueuedMail } from "./dev-mail.ts";
 
-const unitOfWork = new AsyncLocalStorage<{ queued: boolean; kicks?: Set<string> }>();
+const unitOfWork = new AsyncLocalStorage<{ queued: boolean; ids: string[]; kicks?: Set<string> }>();
 
 /** Runs `work`; when it has finished and queued mail, kicks delivery (also when it failed: what committed goes). */
 export async function deliverQueuedMail<T>(work: () => Promise<T>): Promise<T> {
-  const scope: { queued: boolean; kicks?: Set<string> } = { queued: false };
+  const scope: { queued: boolean; ids: string[]; kicks?: Set<string> } = { queued: false, ids: [] };
   try {
     return await unitOfWork.run(scope, work);
   } finally {
     if (scope.queued) kickMailer();
     for (const job of scope.kicks ?? []) jobs.kick(job);
+    // DEV_MAIL: the mail that committed, printed as blocks (src/platform/mail/dev-mail.ts)
+    if (scope.ids.length && config().devMail) await printQueuedMail(scope.ids);
   }
 }
 
@@ -60,7 +64,10 @@ export async function queueEmail(client: OutboxClient, msg: EmailMessage): Promi
     },
   });
   const scope = unitOfWork.getStore();
-  if (scope) scope.queued = true;
+  if (scope) {
+    scope.queued = true;
+    scope.ids.push(row.id);
+  }
   return row.id;
 }
 

@@ -1,0 +1,53 @@
+// `/assets/public-link.js`: the script of the candidate's pages (getPublicOfferPage; the content
+// security policy allows scripts of this server only, no inline ones). A button with `data-action`
+// POSTs to that operation (JSON, same origin), after `data-confirm` where given, then shows
+// `data-done` - or the error envelope's text - in the page's live region and disables the buttons;
+// a form with `data-upload` (the appointment page's joining documents) is sent there as multipart
+// (without the script the form posts itself and the browser shows the JSON answer).
+import type { RequestHandler } from "express";
+
+const SCRIPT = `"use strict";
+document.documentElement.dataset.actions = "ready"; // the buttons work (a test reads it)
+document.addEventListener("click", async (event) => {
+  const button = event.target.closest("button[data-action]");
+  if (!button) return;
+  if (button.dataset.confirm && !window.confirm(button.dataset.confirm)) return;
+  const status = document.querySelector("[role=status]");
+  const buttons = document.querySelectorAll("button[data-action]");
+  buttons.forEach((b) => { b.disabled = true; });
+  status.textContent = "Sending your answer…";
+  try {
+    const res = await fetch(button.dataset.action, { method: "POST", headers: { "content-type": "application/json" }, body: "{}" });
+    const body = await res.json().catch(() => ({}));
+    if (!res.ok) throw new Error(body.error || "The answer could not be saved (" + res.status + ")");
+    status.textContent = button.dataset.done;
+  } catch (err) {
+    status.textContent = err.message + ". Please try again.";
+    buttons.forEach((b) => { b.disabled = false; });
+  }
+});
+document.addEventListener("submit", async (event) => {
+  const form = event.target.closest("form[data-upload]");
+  if (!form) return;
+  event.preventDefault();
+  const status = document.querySelector("[role=status]");
+  const button = form.querySelector("button[type=submit]");
+  button.disabled = true;
+  status.textContent = "Uploading…";
+  try {
+    const res = await fetch(form.dataset.upload, { method: "POST", body: new FormData(form) });
+    const body = await res.json().catch(() => ({}));
+    if (!res.ok) throw new Error(body.error || "The upload failed (" + res.status + ")");
+    status.textContent = form.dataset.done;
+    window.setTimeout(() => window.location.reload(), 1500);
+  } catch (err) {
+    status.textContent = err.message + ". Please try again.";
+    button.disabled = false;
+  }
+});
+`;
+
+export const publicLinkScript: RequestHandler = (_req, res) => {
+  res.setHeader("Cache-Control", "public, max-age=3600");
+  res.type("text/javascript").send(SCRIPT);
+};

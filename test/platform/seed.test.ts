@@ -1,0 +1,115 @@
+// `make seed` (scripts/seed.ts → scripts/seed-demo.ts): the demo company built through the API of
+// the file's app (responses validated against the document), twice - the second run adds nothing
+// and the company is the same - then each printed sign-in works with its role. A smaller company
+// than the demo's 200 employees keeps the test's cost modest; the sections are the same.
+import type { Server } from "node:http";
+import type { AddressInfo } from "node:net";
+import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { createServer } from "../../src/http/server.ts";
+import { type SeedResult, seedDemo } from "../../scripts/seed-demo.ts";
+import { useTestApp } from "../support/app.ts";
+
+const t = useTestApp();
+let server: Server;
+let base: string;
+
+beforeAll(async () => {
+  server = createServer(t.app);
+  await new Promise<void>((r) => server.listen(0, "127.0.0.1", r));
+  base = `http://127.0.0.1:${(server.address() as AddressInfo).port}`;
+});
+afterAll(() => {
+  server.closeAllConnections();
+  return new Promise<void>((r) => server.close(() => r()));
+});
+
+/** What a visitor of the demo would count, per table of the company. */
+async function census(tenantId: string) {
+  const n = async (sql: string) => (await t.query<{ n: number }>(sql.replace("$T", "tenant_id = $1"), [tenantId]))[0].n;
+  const states = async (table: string) =>
+    Object.fromEntries(
+      (
+        await t.query<{ status: string; n: number }>(`SELECT status, count(*)::int AS n FROM ${table} WHERE tenant_id = $1 GROUP BY 1`, [
+          tenantId,
+        ])
+      ).map((r) => [r.status, r.n]),
+    );
+  return {
+    employees: await n("SELECT count(*)::int AS n FROM employees WHERE $T AND deleted_at IS NULL"),
+    managed: await n("SELECT count(*)::int AS n FROM employees WHERE $T AND reports_to IS NOT NULL"),
+    members: await n("SELECT count(*)::int AS n FROM memberships WHERE $T"),
+    branches: await n("SELECT count(*)::int AS n FROM branches WHERE $T"),
+    holidays: await n("SELECT count(*)::int AS n FROM holidays WHERE $T"),
+    allocations: await n("SELECT count(*)::int AS n FROM leave_allocations WHERE $T"),
+    leave: await states("leave_requests"),
+    attendance: await n("SELECT count(*)::int AS n FROM attendance_records WHERE $T"),
+    setups: await n("SELECT count(DISTINCT employee_id)::int AS n FROM employee_salary_setups WHERE $T"),
+    runs: await states("payroll_runs"),
+    slips: await n("SELECT count(*)::int AS n FROM payroll_slips WHERE $T"),
+    loans: await n("SELECT count(*)::int AS n FROM loan_advances WHERE $T"),
+    claims: await n("SELECT count(*)::int AS n FROM expense_claims WHERE $T"),
+    candidates: await n("SELECT count(*)::int AS n FROM candidates WHERE $T"),
+    offers: await states("job_offers"),
+    tickets: await n("SELECT count(*)::int AS n FROM helpdesk_tickets WHERE $T"),
+    assets: await n("SELECT count(*)::int AS n FROM assets WHERE $T"),
+    assigned: await n("SELECT count(*)::int AS n FROM asset_assignments WHERE $T"),
+  };
+}
+
+describe("make seed: the demo company", () => {
+  let first: SeedResult;
+
+  it("builds a company with every area filled, through the API", async () => {
+    first = await seedDemo({ baseUrl: base, query: t.query, employees: 16 });
+    expect(first.employees).toBe(16);
+    const c = await census(first.tenantId);
+    expect(c).toMatchObject({ employees: 16, members: 4, branches: 3, setups: 16, offers: { sent: 1 } });
+    expect(c.managed).toBe(15); // everyone but the chief executive has a manager
+    expect(Object.keys(c.leave).sort()).toEqual(["approved", "cancelled", "pending", "rejected"]);
+    expect(c.runs).toEqual({ processed: 1, draft: 1 });
+    for (const k of [
+      "holidays",
+      "allocations",
+      "attendance",
+      "slips",
+      "loans",
+      "claims",
+      "candidates",
+      "tickets",
+      "assets",
+      "assigned",
+    ] as const)
+      expect(c[k], k).toBeGreaterThan(0);
+    const [settings] = await t.query<{ modules: string[] }>("SELECT modules FROM tenants WHERE id = $1", [first.tenantId]);
+    expect([...settings.modules].sort()).toEqual(["assets", "helpdesk", "payroll", "recruitment"]);
+  });
+
+  it("is idempotent: a second run adds nothing and leaves the same company", async () => {
+    const before = await census(first.tenantId);
+    const second = await seedDemo({ baseUrl: base, query: t.query, employees: 16 });
+    expect(second.tenantId).toBe(first.tenantId);
+    expect(
+      Object.values(second.added).every((n) => n === 0),
+      JSON.stringify(second.added),
+    ).toBe(true);
+    expect(await census(first.tenantId)).toEqual(before);
+    expect(second.signIns).toEqual(first.signIns);
+  });
+
+  it("prints sign-ins for an owner, an hr, a manager and an employee that work", async () => {
+    expect(first.signIns.map((s) => s.role)).toEqual(["owner", "hr", "manager", "employee"]);
+    for (const s of first.signIns) {
+      const agent = t.request();
+      const res = await agent.post("/api/auth/sign-in").send({ email: s.email, password: s.password });
+      expect(res.status, s.email).toBe(200);
+      expect(res.body.data.active_tenant_id).toBe(first.tenantId);
+      expect(res.body.data.tenants.find((x: { id: string }) => x.id === first.tenantId).role).toBe(s.role);
+    }
+    // the manager sees the demo employee's leave request waiting for a decision
+    const manager = first.signIns[2];
+    const agent = t.request();
+    await agent.post("/api/auth/sign-in").send({ email: manager.email, password: manager.password }).expect(200);
+    const pending = await agent.get("/api/leave-requests?status=pending").expect(200);
+    expect(pending.body.data.length).toBeGreaterThan(0);
+  });
+});
