@@ -36,7 +36,12 @@ export interface SeedResult {
   signIns: SignIn[];
   /** What each section added this run (0 everywhere on a second run). */
   added: Record<string, number>;
+  /** The demo API credential's secret, on the run that created it (a secret is shown once). */
+  credentialSecret?: string;
 }
+
+const DEMO_CREDENTIAL = "Demo HRIS sync";
+const DEMO_WEBHOOK_URL = "https://hooks.example.com/hrms";
 
 export interface SeedOptions {
   /** The app's base URL (`http://127.0.0.1:<port>`). */
@@ -1109,6 +1114,31 @@ export async function seedDemo(opts: SeedOptions): Promise<SeedResult> {
     count("assets");
   }
 
+  // -- integrations: an API credential and a webhook endpoint (issue 31) ------------------------
+  section("integrations");
+  let credentialSecret: string | undefined;
+  const credentials = await owner.get<{ name: string; revoked_at: string | null }[]>("/api/integrations/credentials");
+  if (!credentials.some((c) => c.name === DEMO_CREDENTIAL && !c.revoked_at)) {
+    const issued = await owner.post<{ secret: string }>("/api/integrations/credentials", {
+      name: DEMO_CREDENTIAL,
+      role: "hr",
+      scopes: ["employees:read", "leave:read", "attendance:read"],
+    });
+    credentialSecret = issued.secret; // shown once: printed by scripts/seed.ts
+    count("integrations");
+  }
+  const endpoints = await owner.get<{ id: string; url: string }[]>("/api/integrations/webhooks");
+  if (!endpoints.some((x) => x.url === DEMO_WEBHOOK_URL)) {
+    const made = await owner.post<{ endpoint?: { id: string }; id?: string }>("/api/integrations/webhooks", {
+      url: DEMO_WEBHOOK_URL,
+      description: "Demo endpoint (disabled: point it at your receiver and enable it)",
+      event_types: ["employee.created", "employee.updated", "leave_request.created"],
+    });
+    const id = made.endpoint?.id ?? made.id;
+    if (id) await owner.put(`/api/integrations/webhooks/${id}`, { enabled: false });
+    count("integrations");
+  }
+
   section();
-  return { company: DEMO_COMPANY, tenantId, employees: crew.length, signIns, added };
+  return { company: DEMO_COMPANY, tenantId, employees: crew.length, signIns, added, credentialSecret };
 }

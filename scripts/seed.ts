@@ -34,6 +34,11 @@ try {
       ` - ${((Date.now() - started) / 1000).toFixed(1)} s.\nSign in (POST /api/auth/sign-in, or /docs) as:`,
   );
   for (const s of result.signIns) console.log(`  ${s.role.padEnd(9)} ${s.email.padEnd(34)} ${s.password}   ${s.name}`);
+  if (result.credentialSecret)
+    console.log(
+      `API credential "Demo HRIS sync" (hr; employees, leave, attendance: read), shown once:\n` +
+        `  curl -H 'Authorization: Bearer ${result.credentialSecret}' localhost:${process.env.PORT ?? 3000}/api/employees`,
+    );
 } finally {
   server.closeAllConnections();
   await new Promise<void>((resolve) => server.close(() => resolve()));

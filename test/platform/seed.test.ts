@@ -53,6 +53,8 @@ async function census(tenantId: string) {
     tickets: await n("SELECT count(*)::int AS n FROM helpdesk_tickets WHERE $T"),
     assets: await n("SELECT count(*)::int AS n FROM assets WHERE $T"),
     assigned: await n("SELECT count(*)::int AS n FROM asset_assignments WHERE $T"),
+    credentials: await n("SELECT count(*)::int AS n FROM api_credentials WHERE $T AND revoked_at IS NULL"),
+    endpoints: await n("SELECT count(*)::int AS n FROM webhook_endpoints WHERE $T AND NOT enabled"),
   };
 }
 
@@ -63,7 +65,10 @@ describe("make seed: the demo company", () => {
     first = await seedDemo({ baseUrl: base, query: t.query, employees: 16 });
     expect(first.employees).toBe(16);
     const c = await census(first.tenantId);
-    expect(c).toMatchObject({ employees: 16, members: 4, branches: 3, setups: 16, offers: { sent: 1 } });
+    expect(c).toMatchObject({ employees: 16, members: 4, branches: 3, setups: 16, offers: { sent: 1 }, credentials: 1, endpoints: 1 });
+    // the API credential works (its secret is printed once)
+    const bearer = await fetch(`${base}/api/employees?limit=1`, { headers: { authorization: `Bearer ${first.credentialSecret}` } });
+    expect(bearer.status).toBe(200);
     expect(c.managed).toBe(15); // everyone but the chief executive has a manager
     expect(Object.keys(c.leave).sort()).toEqual(["approved", "cancelled", "pending", "rejected"]);
     expect(c.runs).toEqual({ processed: 1, draft: 1 });
