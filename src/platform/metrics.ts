@@ -204,6 +204,7 @@ interface QueueRow {
 interface Backlog {
   queues: QueueRow[] | null;
   outbox: { pending: number; oldest: number } | null;
+  webhooks: { pending: number; oldest: number } | null;
 }
 
 // pg-boss's table: waiting jobs are `created` or `retry` (retries wait for their start_after); the
@@ -215,6 +216,10 @@ const QUEUES_SQL = `SELECT name,
   FROM pgboss.job WHERE state <= 'active' AND name = ANY($1::text[]) GROUP BY name`;
 const OUTBOX_SQL = `SELECT count(*)::int AS pending, COALESCE(EXTRACT(EPOCH FROM now() - min(created_at)), 0)::float8 AS oldest
   FROM email_outbox WHERE status = 'pending'`;
+
+// cross-tenant: the deliveries of every company still to be made (the metric is the service's)
+const WEBHOOKS_SQL = `SELECT count(*)::int AS pending, COALESCE(EXTRACT(EPOCH FROM now() - min(created_at)), 0)::float8 AS oldest
+  FROM webhook_deliveries WHERE status = 'pending'`;
 
 let backlog: Promise<Backlog> | undefined;
 
@@ -228,20 +233,22 @@ function readBacklog(): Promise<Backlog> {
     try {
       pool = getHealthPool();
     } catch {
-      return { queues: null, outbox: null }; // no database yet
+      return { queues: null, outbox: null, webhooks: null }; // no database yet
     }
     const names = registeredJobNames();
-    const [queues, outbox] = await Promise.allSettled([
+    const [queues, outbox, webhooks] = await Promise.allSettled([
       pool
         .query<{ exists: boolean }>("SELECT to_regclass('pgboss.job') IS NOT NULL AS exists")
         .then(async (r) => (r.rows[0]?.exists ? (await pool.query<QueueRow>(QUEUES_SQL, [names])).rows : [])),
       pool.query<{ pending: number; oldest: number }>(OUTBOX_SQL).then((r) => r.rows[0] ?? { pending: 0, oldest: 0 }),
+      pool.query<{ pending: number; oldest: number }>(WEBHOOKS_SQL).then((r) => r.rows[0] ?? { pending: 0, oldest: 0 }),
     ]);
-    for (const r of [queues, outbox])
+    for (const r of [queues, outbox, webhooks])
       if (r.status === "rejected") logger.warn({ err: String(r.reason?.message ?? r.reason) }, "metrics: backlog not read");
     return {
       queues: queues.status === "fulfilled" ? queues.value : null,
       outbox: outbox.status === "fulfilled" ? outbox.value : null,
+      webhooks: webhooks.status === "fulfilled" ? webhooks.value : null,
     };
   })().finally(() => {
     backlog = undefined;
@@ -336,6 +343,50 @@ new client.Gauge({
     this.reset();
     const o = (await readBacklog()).outbox;
     if (o) this.set(o.oldest);
+  },
+});
+
+// ─── webhooks ───
+const webhookAttempts = new client.Counter({
+  name: "hrms_webhook_delivery_attempts_total",
+  help:
+    "Webhook delivery attempts made by this process, by result: succeeded (2xx), retry (tried again later), " +
+    "failed (given up: 410, or the retry window over).",
+  labelNames: ["result"] as const,
+  registers: [registry],
+});
+const webhookLag = new client.Histogram({
+  name: "hrms_webhook_delivery_lag_seconds",
+  help: "Time from an event's creation to its successful delivery to an endpoint.",
+  buckets: [0.1, 0.5, 1, 2, 5, 10, 30, 60, 300, 1800, 3600, 21600, 86400],
+  registers: [registry],
+});
+for (const result of ["succeeded", "retry", "failed"] as const) webhookAttempts.inc({ result }, 0);
+
+/** A webhook delivery attempt ended: `lagSeconds` since its event was created, when it succeeded. */
+export function recordWebhookAttempt(result: "succeeded" | "retry" | "failed", lagSeconds?: number): void {
+  webhookAttempts.inc({ result });
+  if (result === "succeeded" && lagSeconds !== undefined) webhookLag.observe(Math.max(0, lagSeconds));
+}
+
+new client.Gauge({
+  name: "hrms_webhook_deliveries_pending",
+  help: "Webhook deliveries not made yet (due, or waiting for their retry), every company's.",
+  registers: [registry],
+  async collect() {
+    this.reset();
+    const w = (await readBacklog()).webhooks;
+    if (w) this.set(w.pending);
+  },
+});
+new client.Gauge({
+  name: "hrms_webhook_oldest_pending_age_seconds",
+  help: "Age of the oldest webhook delivery not made yet (0: none).",
+  registers: [registry],
+  async collect() {
+    this.reset();
+    const w = (await readBacklog()).webhooks;
+    if (w) this.set(w.oldest);
   },
 });
 

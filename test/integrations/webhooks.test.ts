@@ -10,6 +10,7 @@ import { registerAllJobs } from "../../src/modules/jobs.ts";
 import { refusedAddress } from "../../src/platform/events/deliver.ts";
 import { DELIVER_JOB } from "../../src/platform/events/events.ts";
 import { jobs } from "../../src/platform/jobs/queue.ts";
+import { exposition } from "../../src/platform/metrics.ts";
 import { expectError, signupTenant, type TenantSession, useTestApp } from "../support/app.ts";
 import { employeeInput } from "../support/employees.ts";
 
@@ -121,7 +122,10 @@ describe("createWebhookEndpoint, listWebhookEndpoints, getWebhookEndpoint: signe
 });
 
 describe("listWebhookAttempts, updateWebhookEndpoint: retries, 410, the address check at connect time", () => {
-  it("503, 503, 200: three attempts of one webhook-id in the delivery log", async () => {
+  it("503, 503, 200: three attempts of one webhook-id in the delivery log, and in the metrics", async () => {
+    const attempts = async (result: string) =>
+      Number(new RegExp(`^hrms_webhook_delivery_attempts_total\\{result="${result}"\\} (\\S+)$`, "m").exec((await exposition()).body)?.[1]);
+    const before = { retry: await attempts("retry"), succeeded: await attempts("succeeded") };
     const o = await signupTenant(t);
     const { endpoint: ep } = await endpoint(o, "/retry");
     await o.agent.post("/api/employees").send(employeeInput()).expect(201);
@@ -144,6 +148,10 @@ describe("listWebhookAttempts, updateWebhookEndpoint: retries, 410, the address 
     const [d] = await t.query(`SELECT status, attempts FROM webhook_deliveries WHERE endpoint_id = $1`, [ep.id]);
     expect(d).toEqual({ status: "succeeded", attempts: 3 });
     expect((await o.agent.get(`/api/integrations/webhooks/${ep.id}`).expect(200)).body.data.failing_since).toBeNull();
+    // hrms_webhook_delivery_attempts_total (src/platform/metrics.ts): two to be retried, one made
+    expect(await attempts("retry")).toBe(before.retry + 2);
+    expect(await attempts("succeeded")).toBe(before.succeeded + 1);
+    expect((await exposition()).body).toMatch(/^hrms_webhook_delivery_lag_seconds_count \d+$/m);
   });
 
   it("429 with Retry-After is retried then; 410 disables the endpoint; re-enabling clears it", async () => {

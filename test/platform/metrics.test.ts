@@ -156,6 +156,8 @@ describe("getHealth, getEmployee, listEmployees: metrics a Prometheus scrapes", 
     ).toEqual(registeredJobNames().sort());
     expect(value(samples, "hrms_mail_outbox_pending")).toBeGreaterThanOrEqual(1);
     expect(value(samples, "hrms_mail_outbox_oldest_pending_age_seconds")).toBeGreaterThanOrEqual(0);
+    expect(value(samples, "hrms_webhook_deliveries_pending")).toBeGreaterThanOrEqual(0);
+    expect(value(samples, "hrms_webhook_oldest_pending_age_seconds")).toBeGreaterThanOrEqual(0);
 
     // delivery: refused once (a failed attempt), then sent (its lag observed)
     const sink = await startMailSink();
@@ -197,6 +199,7 @@ describe("getHealth, getEmployee, listEmployees: metrics a Prometheus scrapes", 
       state: (v) => ["in_use", "idle", "in_progress", "queued", "reading_body"].includes(v),
       queue: (v) => registeredJobNames().includes(v),
       reason: (v) => (REFUSAL_REASONS as readonly string[]).includes(v),
+      result: (v) => ["succeeded", "retry", "failed"].includes(v),
     };
     const ours = samples.filter((s) => s.name.startsWith("hrms_"));
     expect(ours.length).toBeGreaterThan(0);

@@ -34,6 +34,7 @@ import { config } from "../../config.ts";
 import { getPool } from "../../db/client.ts";
 import { logger } from "../../log.ts";
 import { jobs } from "../jobs/queue.ts";
+import { recordWebhookAttempt } from "../metrics.ts";
 
 const MAX_RESPONSE_BYTES = 64 * 1024;
 const LOG_RESPONSE_CHARS = 1024;
@@ -365,6 +366,8 @@ async function record(d: Claimed, r: SendResult): Promise<void> {
   const windowOver = Date.now() - d.first_attempt_at.getTime() >= webhookRetryHours * 3600_000;
   const retryS = r.retryAfterS !== null && (r.status === 429 || r.status === 503) ? Math.min(r.retryAfterS, MAX_RETRY_AFTER_S) : null;
   const status = ok ? "succeeded" : gone || windowOver ? "failed" : "pending";
+  // machine time: the lag of a delivery, for the metrics
+  recordWebhookAttempt(status === "pending" ? "retry" : status, (Date.now() - d.created_at.getTime()) / 1000);
   const wait = retryS ?? backoffSeconds(d.attempts);
   const client = await getPool().connect();
   let disabled = false;
