@@ -8,6 +8,13 @@
 
 /** The words of each pattern of the document (the pattern as the document writes it). */
 export const PATTERN_WORDS: Record<string, string> = {
+  "^[0-9]{1,20}$": 'must be a position in the event feed: digits only, such as "1042"',
+  '^"[A-Za-z0-9_-]{1,60}"$': "must be an entity tag as an ETag header gave it, with its double quotes",
+  '^"[a-z][a-z0-9-]{0,40}";q=[1-9][0-9]{0,8};w=[1-9][0-9]{0,5}(, "[a-z][a-z0-9-]{0,40}";q=[1-9][0-9]{0,8};w=[1-9][0-9]{0,5}){0,3}$':
+    "must be a list of rate-limit policies: a quoted name, then ;q= and ;w= (up to four, comma-separated)",
+  '^"[a-z][a-z0-9-]{0,40}";r=[0-9]{1,9};t=[0-9]{1,6}(, "[a-z][a-z0-9-]{0,40}";r=[0-9]{1,9};t=[0-9]{1,6}){0,3}$':
+    "must be a list of rate-limit states: a quoted name, then ;r= and ;t= (up to four, comma-separated)",
+  "^[a-z][a-z0-9-]{0,40}:(read|write|manage)$": 'must be a scope as <area>:read, <area>:write or <area>:manage, such as "employees:read"',
   "^\\d{1,12}\\.\\d{2}$": 'must be an amount as a decimal string with two places, such as "48250.00"',
   "^-?\\d{1,12}\\.\\d{2}$": 'must be an amount as a decimal string with two places, such as "48250.00" or "-1200.00"',
   "^\\d{4}-(0[1-9]|1[0-2])$": 'must be a month as YYYY-MM, such as "2026-11"',
