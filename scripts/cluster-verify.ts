@@ -31,7 +31,7 @@ import {
   stopPostgres,
   stopServer,
 } from "./cluster.ts";
-import { failures, json, leaveSetup, PASSWORD, ROUTES, type RouteContext, runCannon, seed, table } from "./load.ts";
+import { failures, json, leaveSetup, ROUTES, runCannon, seed, table, routeContext, signInAll } from "./load.ts";
 import { operationTable } from "../generated/registry.ts";
 import { execFileSync } from "node:child_process";
 import { writeFileSync } from "node:fs";
@@ -96,21 +96,8 @@ export async function runClusterVerify(opts: { log?: (s: string) => void } = {})
     const t0 = Date.now();
     const { users } = await seed(st.url, tenants, employees);
     log(`cluster: seeded ${tenants} tenants, ${users.length} users, ${employees} employees in ${((Date.now() - t0) / 1000).toFixed(1)} s`);
-    for (const u of users) {
-      const r = await fetch(`${st.base}/api/auth/sign-in`, {
-        method: "POST",
-        headers: json,
-        body: JSON.stringify({ email: u.email, password: PASSWORD }),
-      });
-      if (r.status !== 200) throw new Error(`sign-in of ${u.email} through nginx: ${r.status} ${await r.text()}`);
-      u.cookie = cookieNamed(r.headers.getSetCookie(), "hrms.sid");
-    }
-    const ctx: RouteContext = { employeeIds: new Map(), leaveSeq: 0 };
-    for (const tid of new Set(users.map((x) => x.tenantId)))
-      ctx.employeeIds.set(
-        tid,
-        (await db.query(`SELECT id FROM employees WHERE tenant_id = $1 ORDER BY random() LIMIT 500`, [tid])).rows.map((r) => r.id),
-      );
+    await signInAll(st.base, users);
+    const ctx = await routeContext(st.url, users);
     const active = ROUTES.filter((r) => r.operations.every(has));
     if (active.some((r) => r.name === "leave request + approval")) await leaveSetup(st.base, users, ctx, st.url);
     const replicaXacts = async () => {

@@ -200,6 +200,39 @@ export interface RouteContext {
 }
 
 export const json = { "content-type": "application/json" };
+
+/** Signs every seeded user in at `base` and keeps their session cookie (`hrms.sid`, or `__Host-hrms.sid` in production). */
+export async function signInAll(base: string, users: SeedUser[], headers: Record<string, string> = {}): Promise<void> {
+  for (const u of users) {
+    const r = await fetch(`${base}/api/auth/sign-in`, {
+      method: "POST",
+      headers: { ...json, ...headers },
+      body: JSON.stringify({ email: u.email, password: PASSWORD }),
+    });
+    if (r.status !== 200) throw new Error(`sign-in of ${u.email} at ${base}: ${r.status} ${await r.text()}`);
+    u.cookie = r.headers
+      .getSetCookie()
+      .map((c) => c.split(";")[0])
+      .find((c) => /^(__Host-)?hrms\.sid=/.test(c));
+  }
+}
+
+/** The load mix's context: up to 500 employee ids (at random) of each seeded user's company. */
+export async function routeContext(url: string, users: SeedUser[]): Promise<RouteContext> {
+  const ctx: RouteContext = { employeeIds: new Map(), leaveSeq: 0 };
+  const db = new pg.Client({ connectionString: url });
+  await db.connect();
+  try {
+    for (const tid of new Set(users.map((x) => x.tenantId)))
+      ctx.employeeIds.set(
+        tid,
+        (await db.query(`SELECT id FROM employees WHERE tenant_id = $1 ORDER BY random() LIMIT 500`, [tid])).rows.map((r) => r.id),
+      );
+  } finally {
+    await db.end();
+  }
+  return ctx;
+}
 const rnd = <T>(xs: T[]) => xs[Math.floor(Math.random() * xs.length)];
 const withCookie = (u: SeedUser, extra: Record<string, string> = {}) => ({ cookie: u.cookie!, ...extra });
 
@@ -445,26 +478,10 @@ export async function runLoad(
     const api = await startProcess(productionServerArgs(), { ...env, PUBLIC_URL: "http://127.0.0.1" }, "/api/health");
     procs.push(api.proc);
     t0 = Date.now();
-    for (const user of users) {
-      const r = await fetch(`${api.base}/api/auth/sign-in`, {
-        method: "POST",
-        headers: { ...json, "x-forwarded-proto": "https" },
-        body: JSON.stringify({ email: user.email, password: PASSWORD }),
-      });
-      if (r.status !== 200) throw new Error(`sign-in of ${user.email}: ${r.status}`);
-      user.cookie = r.headers.getSetCookie()[0].split(";")[0];
-    }
+    await signInAll(api.base, users, { "x-forwarded-proto": "https" });
     log(`load: ${users.length} users signed in in ${((Date.now() - t0) / 1000).toFixed(1)} s`);
 
-    const ctx: RouteContext = { employeeIds: new Map(), leaveSeq: 0 };
-    const c = new pg.Client({ connectionString: url });
-    await c.connect();
-    for (const tid of new Set(users.map((x) => x.tenantId)))
-      ctx.employeeIds.set(
-        tid,
-        (await c.query(`SELECT id FROM employees WHERE tenant_id = $1 ORDER BY random() LIMIT 500`, [tid])).rows.map((r) => r.id),
-      );
-    await c.end();
+    const ctx = await routeContext(url, users);
 
     const active = ROUTES.filter((r) => r.operations.every(has));
     const absent = ROUTES.filter((r) => !r.operations.every(has));

@@ -14,11 +14,10 @@
 import { type ChildProcess, spawn, spawnSync } from "node:child_process";
 import { mkdirSync, readFileSync, writeFileSync } from "node:fs";
 import path from "node:path";
-import pg from "pg";
 import { freePort } from "../src/db/embedded.ts";
 import { type ClusterState, startCluster, stopCluster } from "./cluster.ts";
 import { ensureDebianPackage } from "./ensure-debian.ts";
-import { json, leaveSetup, PASSWORD, ROUTES, type RouteContext, runCannon, seed, table } from "./load.ts";
+import { leaveSetup, ROUTES, runCannon, seed, table, routeContext, signInAll } from "./load.ts";
 import { operationTable } from "../generated/registry.ts";
 
 const root = path.resolve(import.meta.dirname, "..");
@@ -159,27 +158,8 @@ export async function runMetricsVerify(opts: { log?: (s: string) => void } = {})
     // the load: the read and write mix of scripts/load.ts through nginx
     const employees = Number(process.env.METRICS_EMPLOYEES ?? 5000);
     const { users } = await seed(st.url, 2, employees);
-    for (const u of users) {
-      const r = await fetch(`${st.base}/api/auth/sign-in`, {
-        method: "POST",
-        headers: json,
-        body: JSON.stringify({ email: u.email, password: PASSWORD }),
-      });
-      if (r.status !== 200) throw new Error(`sign-in through nginx: ${r.status}`);
-      u.cookie = r.headers
-        .getSetCookie()
-        .map((c) => c.split(";")[0])
-        .find((c) => /^(__Host-)?hrms\.sid=/.test(c));
-    }
-    const db = new pg.Client({ connectionString: st.url });
-    await db.connect();
-    const ctx: RouteContext = { employeeIds: new Map(), leaveSeq: 0 };
-    for (const tid of new Set(users.map((x) => x.tenantId)))
-      ctx.employeeIds.set(
-        tid,
-        (await db.query(`SELECT id FROM employees WHERE tenant_id = $1 LIMIT 500`, [tid])).rows.map((r) => r.id),
-      );
-    await db.end();
+    await signInAll(st.base, users);
+    const ctx = await routeContext(st.url, users);
     const active = ROUTES.filter((r) => r.operations.every((id) => id in operationTable));
     if (active.some((r) => r.name === "leave request + approval")) await leaveSetup(st.base, users, ctx, st.url);
     // the counters before the load (what the set-up sent)

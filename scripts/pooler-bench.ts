@@ -9,7 +9,7 @@ import { readFileSync } from "node:fs";
 import path from "node:path";
 import pg from "pg";
 import { startCluster, stopCluster } from "./cluster.ts";
-import { json, PASSWORD, ROUTES, type RouteContext, runCannon, seed, table } from "./load.ts";
+import { ROUTES, runCannon, seed, table, routeContext, signInAll } from "./load.ts";
 import { operationTable } from "../generated/registry.ts";
 
 const root = path.resolve(import.meta.dirname, "..");
@@ -26,25 +26,10 @@ for (const servers of counts)
     const state = await startCluster({ dir, servers, pooler, log: () => {} });
     try {
       const { users } = await seed(state.url, 2, 5000);
-      for (const u of users) {
-        const r = await fetch(`${state.base}/api/auth/sign-in`, {
-          method: "POST",
-          headers: json,
-          body: JSON.stringify({ email: u.email, password: PASSWORD }),
-        });
-        u.cookie = r.headers
-          .getSetCookie()
-          .map((c) => c.split(";")[0])
-          .find((c) => /^(__Host-)?hrms\.sid=/.test(c));
-      }
+      await signInAll(state.base, users);
+      const ctx = await routeContext(state.url, users);
       const db = new pg.Client({ connectionString: state.url });
       await db.connect();
-      const ctx: RouteContext = { employeeIds: new Map(), leaveSeq: 0 };
-      for (const tid of new Set(users.map((x) => x.tenantId)))
-        ctx.employeeIds.set(
-          tid,
-          (await db.query(`SELECT id FROM employees WHERE tenant_id = $1 LIMIT 500`, [tid])).rows.map((r) => r.id),
-        );
       const routes = readRoutes();
       let maxConnected = 0;
       let maxActive = 0;

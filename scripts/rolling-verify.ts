@@ -14,7 +14,7 @@ import { readFileSync } from "node:fs";
 import path from "node:path";
 import pg from "pg";
 import { type ClusterState, startCluster, startServer, stopCluster, stopServer } from "./cluster.ts";
-import { failures, json, leaveSetup, PASSWORD, ROUTES, type RouteContext, runCannon, seed, table } from "./load.ts";
+import { failures, leaveSetup, ROUTES, runCannon, seed, table, routeContext, signInAll } from "./load.ts";
 import { operationTable } from "../generated/registry.ts";
 
 const root = path.resolve(import.meta.dirname, "..");
@@ -59,26 +59,10 @@ export async function runRollingVerify(opts: { log?: (s: string) => void } = {})
     state = await startCluster({ dir, log, env: { SHUTDOWN_DRAIN_MS: process.env.SHUTDOWN_DRAIN_MS ?? "3000" } });
     const st = state;
     const { users } = await seed(st.url, 3, Number(process.env.ROLLING_EMPLOYEES ?? 5000));
-    for (const u of users) {
-      const r = await fetch(`${st.base}/api/auth/sign-in`, {
-        method: "POST",
-        headers: json,
-        body: JSON.stringify({ email: u.email, password: PASSWORD }),
-      });
-      if (r.status !== 200) throw new Error(`sign-in through nginx: ${r.status}`);
-      u.cookie = r.headers
-        .getSetCookie()
-        .map((c) => c.split(";")[0])
-        .find((c) => /^(__Host-)?hrms\.sid=/.test(c));
-    }
+    await signInAll(st.base, users);
+    const ctx = await routeContext(st.url, users);
     const db = new pg.Client({ connectionString: st.url });
     await db.connect();
-    const ctx: RouteContext = { employeeIds: new Map(), leaveSeq: 0 };
-    for (const tid of new Set(users.map((x) => x.tenantId)))
-      ctx.employeeIds.set(
-        tid,
-        (await db.query(`SELECT id FROM employees WHERE tenant_id = $1 LIMIT 500`, [tid])).rows.map((r) => r.id),
-      );
     const active = ROUTES.filter((r) => r.operations.every((id) => id in operationTable));
     if (active.some((r) => r.name === "leave request + approval")) await leaveSetup(st.base, users, ctx, st.url);
     const pidsBefore = st.servers.map((s) => s.pid);
