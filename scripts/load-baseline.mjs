@@ -13,7 +13,7 @@ const pool = new pg.Pool({ connectionString: process.env.DATABASE_URL, max: 20 }
 const secret = process.env.SESSION_SECRET ?? "dev-only-insecure-session-secret-change-me";
 
 function sidFrom(cookieHeader) {
-  const m = /(?:^|;\s*)hrms\.sid=([^;]+)/.exec(cookieHeader ?? "");
+  const m = /(?:^|;\s*)(?:__Host-)?hrms\.sid=([^;]+)/.exec(cookieHeader ?? "");
   if (!m) return null;
   const v = decodeURIComponent(m[1]);
   if (!v.startsWith("s:")) return null;

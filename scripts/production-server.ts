@@ -19,9 +19,12 @@ export const heapMb = (): number => Number(process.env.NODE_HEAP_MB || 512);
  * straight into the old space for the rest of the process's life; when the site is shared with the
  * request path (row parsing, JSON), every request's garbage then fills the old space, and full
  * collections ran every ~0.4 s under the leave-balances page's load (docs/operations.md, "Memory").
+ * A semi-space of 16 MB: Node 20's young generation; Node 24's V8 sizes it larger by default, which
+ * left the server ~130 MB larger at idle (328 against 191 MB) for no throughput
+ * (docs/decisions/0005-production-node-flags.md).
  */
 export function productionNodeFlags(): string[] {
-  return ["--enable-source-maps", `--max-old-space-size=${heapMb()}`, "--no-allocation-site-pretenuring"];
+  return ["--enable-source-maps", `--max-old-space-size=${heapMb()}`, "--max-semi-space-size=16", "--no-allocation-site-pretenuring"];
 }
 
 /**
