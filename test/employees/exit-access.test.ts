@@ -13,20 +13,12 @@ import { newToken } from "../../src/platform/identity/tokens.ts";
 import { addMember, expectError, signupTenant, type TenantSession, useTestApp } from "../support/app.ts";
 import { createEmployee } from "../support/employees.ts";
 import { createType, grant, insertEmployee, leaveWorld, nextWeekday, today } from "../support/leave-factories.ts";
+import { eventually } from "../support/eventually.ts";
 
 const t = useTestApp({ config: { identityCacheTtlMs: 60_000 } });
 const PDF = Buffer.concat([Buffer.from("%PDF-1.4\n"), Buffer.from("passport scan ".repeat(40))]);
 
 const appCache = () => withConfig(t.config, () => identityCache(databaseUrl()))!;
-
-async function eventually(fn: () => Promise<boolean>): Promise<boolean> {
-  const until = Date.now() + 5000;
-  while (Date.now() < until) {
-    if (await fn()) return true;
-    await new Promise((r) => setTimeout(r, 10));
-  }
-  return false;
-}
 
 /** Until every notification of the writes so far has reached this process's identity cache. */
 let marks = 0;

@@ -11,6 +11,7 @@ import { withConfig } from "../../src/config.ts";
 import { databaseUrl, getPool } from "../../src/db/client.ts";
 import { addMember, expectError, signupTenant, useTestApp, type TenantSession } from "../support/app.ts";
 import { startServerProcess, type ServerProcess } from "../support/server-process.ts";
+import { eventually } from "../support/eventually.ts";
 
 const t = useTestApp({ config: { identityCacheTtlMs: 60_000 } });
 const root = path.resolve(import.meta.dirname, "../..");
@@ -76,16 +77,6 @@ async function signInCookie(member: TenantSession): Promise<string> {
     .map((c) => c.split(";")[0])
     .filter((c) => c.startsWith("hrms.sid="))
     .join("; ");
-}
-
-/** Until `fn` holds or 5 s pass: a notification from another connection arrives asynchronously. */
-async function eventually(fn: () => Promise<boolean>): Promise<boolean> {
-  const until = Date.now() + 5000;
-  while (Date.now() < until) {
-    if (await fn()) return true;
-    await new Promise((r) => setTimeout(r, 10));
-  }
-  return false;
 }
 
 describe("reading the session cookie without express-session (signedSessionId)", () => {

@@ -14,6 +14,7 @@ import { type PgBouncer, pgbouncerBinary, startPgBouncer } from "../../scripts/p
 import { useTestApp } from "../support/app.ts";
 import { leaveWorld } from "../support/leave-factories.ts";
 import { type ServerProcess, startServerProcess } from "../support/server-process.ts";
+import { eventually } from "../support/eventually.ts";
 
 const t = useTestApp();
 const root = path.resolve(import.meta.dirname, "../..");
@@ -30,15 +31,6 @@ afterAll(async () => {
   bouncer?.stop();
   rmSync(dir, { recursive: true, force: true });
 });
-
-async function eventually(fn: () => Promise<boolean>): Promise<boolean> {
-  const until = Date.now() + 10_000;
-  while (Date.now() < until) {
-    if (await fn()) return true;
-    await new Promise((r) => setTimeout(r, 20));
-  }
-  return false;
-}
 
 describe.skipIf(!pgbouncerBinary())("getEmployee, listLeaveBalances, getReadiness: behind PgBouncer in transaction mode", () => {
   it("serves every request through the pooler, with what needs a session on the direct connection", async () => {
