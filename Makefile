@@ -39,20 +39,20 @@ $(STAMP): package.json package-lock.json $(wildcard patches/*.patch)
 install: $(STAMP)
 
 generate: install
-	node scripts/generate.mjs
-	$(NODE_BIN)/tsx scripts/docs-config.ts
+	node scripts/build/generate.mjs
+	$(NODE_BIN)/tsx scripts/build/docs-config.ts
 
 # docs/configuration.md from the comments and defaults of src/config.ts (also part of `make generate`).
 docs: install
-	$(NODE_BIN)/tsx scripts/docs-config.ts
+	$(NODE_BIN)/tsx scripts/build/docs-config.ts
 
 stubs: install
-	node scripts/stubs.mjs
-	node scripts/generate.mjs
+	node scripts/build/stubs.mjs
+	node scripts/build/generate.mjs
 
 # The compiled server (what production runs): esbuild bundle of src/ + generated/ into dist/main.js.
 build: generate
-	node scripts/build.mjs
+	node scripts/build/build.mjs
 
 # make run serves the build with plain node (npm start = node --enable-source-maps dist/main.js);
 # make dev serves the TypeScript sources through tsx.
@@ -65,29 +65,29 @@ dev: generate
 	npm run dev
 
 seed: install
-	$(NODE_BIN)/tsx scripts/seed.ts
+	$(NODE_BIN)/tsx scripts/db/seed.ts
 
 migrate: install
-	$(NODE_BIN)/tsx scripts/migrate.ts deploy
+	$(NODE_BIN)/tsx scripts/db/migrate.ts deploy
 
 migration: install
 	@test -n "$(name)" || (echo "usage: make migration name=<snake_case_name>" && exit 2)
-	$(NODE_BIN)/tsx scripts/migrate.ts dev --name $(name)
+	$(NODE_BIN)/tsx scripts/db/migrate.ts dev --name $(name)
 
 migrate-status: install
-	$(NODE_BIN)/tsx scripts/migrate.ts status
+	$(NODE_BIN)/tsx scripts/db/migrate.ts status
 
 # The document's house rules (Redocly), then the code's format and lint (Biome, biome.json:
 # 140 columns, the recommended rules, no explicit any in the areas), and no line over 140 characters
-# (scripts/check-lines.ts: Biome cannot break long strings, templates and comments), and no
+# (scripts/checks/check-lines.ts: Biome cannot break long strings, templates and comments), and no
 # regular expression of src/ or pattern of the document that can backtrack super-linearly
-# (scripts/check-regex.ts, the recheck ReDoS analyser).
+# (scripts/checks/check-regex.ts, the recheck ReDoS analyser).
 lint: install
 	NO_COLOR=1 $(NODE_BIN)/redocly lint --config openapi/redocly.yaml generated/openapi.json
 	$(NODE_BIN)/biome ci --error-on-warnings --colors=off
-	$(NODE_BIN)/tsx scripts/check-lines.ts
-	$(NODE_BIN)/tsx scripts/check-regex.ts
-	$(NODE_BIN)/tsx scripts/check-clock.ts
+	$(NODE_BIN)/tsx scripts/checks/check-lines.ts
+	$(NODE_BIN)/tsx scripts/checks/check-regex.ts
+	$(NODE_BIN)/tsx scripts/checks/check-clock.ts
 
 typecheck: install
 	$(NODE_BIN)/tsc --noEmit -p tsconfig.json
@@ -100,28 +100,28 @@ check-generated: generate
 	  || (echo "generated/ or docs/configuration.md is stale: run 'make generate' and commit the result" && exit 1)
 
 check-migrations: install
-	$(NODE_BIN)/tsx scripts/migrate.ts check
-	$(NODE_BIN)/tsx scripts/check-expand-contract.ts
+	$(NODE_BIN)/tsx scripts/db/migrate.ts check
+	$(NODE_BIN)/tsx scripts/checks/check-expand-contract.ts
 
 # Import rules of src/: areas only through their index.ts, no cycle between areas, layers
-# (scripts/check-dependencies.ts).
+# (scripts/checks/check-dependencies.ts).
 check-dependencies: install
-	$(NODE_BIN)/tsx scripts/check-dependencies.ts
+	$(NODE_BIN)/tsx scripts/checks/check-dependencies.ts
 
 # Raw SQL cannot forget the tenant: only through src/db/sql.ts, only in the areas' query files,
 # every tenant-owned table filtered by the tenant, an area's statements on its own tables
-# (scripts/check-sql.ts).
+# (scripts/checks/check-sql.ts).
 check-sql: install
-	$(NODE_BIN)/tsx scripts/check-sql.ts
+	$(NODE_BIN)/tsx scripts/checks/check-sql.ts
 
 # The suite records every operation it calls (test/support/setup.ts); afterwards each operation of
 # the document must have a handler and a test of its own that gets a 2xx and names its operationId
-# in its describe/test title (scripts/check-conformance.ts).
+# in its describe/test title (scripts/checks/check-conformance.ts).
 PROOF_RECORD_DIR := .data/proof-calls
 unit: install
 	rm -rf $(PROOF_RECORD_DIR)
 	PROOF_RECORD_DIR=$(PROOF_RECORD_DIR) $(NODE_BIN)/vitest run --config test/vitest.config.ts
-	$(NODE_BIN)/tsx scripts/check-conformance.ts $(PROOF_RECORD_DIR)
+	$(NODE_BIN)/tsx scripts/checks/check-conformance.ts $(PROOF_RECORD_DIR)
 
 # One area's conformance, the quick check while adding an operation: the area's own tests
 # (test/<area>/), the role, isolation and fuzz matrices over the area's operations only, then the
@@ -131,7 +131,7 @@ conformance: generate
 	rm -rf $(PROOF_RECORD_DIR)
 	PROOF_AREA=$(area) PROOF_RECORD_DIR=$(PROOF_RECORD_DIR) $(NODE_BIN)/vitest run --config test/vitest.config.ts \
 	  $(wildcard test/$(area)) test/proof/roles.test.ts test/proof/isolation.test.ts test/proof/fuzz.test.ts
-	$(NODE_BIN)/tsx scripts/check-conformance.ts $(PROOF_RECORD_DIR) $(area)
+	$(NODE_BIN)/tsx scripts/checks/check-conformance.ts $(PROOF_RECORD_DIR) $(area)
 
 # The static checks run beside the suite (each is a single process; the suite's workers spend much
 # of their time waiting on the database, so the checks mostly fill idle CPU). Each target's output is
@@ -140,16 +140,16 @@ test: check-generated
 	$(MAKE) --no-print-directory -j3 --output-sync=target unit lint typecheck check-migrations check-dependencies check-sql
 
 verify: test
-	$(NODE_BIN)/tsx scripts/verify.ts
+	$(NODE_BIN)/tsx scripts/proof/verify.ts
 
-# The scale-out topology on this machine (scripts/cluster.ts; docs/scaling.md, "Several processes and
+# The scale-out topology on this machine (scripts/measure/cluster.ts; docs/scaling.md, "Several processes and
 # a read replica"): PostgreSQL primary + streaming replica under .data/cluster, SERVERS (3) server
 # processes, nginx in front; left running until `make cluster-stop`.
 cluster: build
-	$(NODE_BIN)/tsx scripts/cluster.ts start
+	$(NODE_BIN)/tsx scripts/measure/cluster.ts start
 
 cluster-stop: install
-	$(NODE_BIN)/tsx scripts/cluster.ts stop
+	$(NODE_BIN)/tsx scripts/measure/cluster.ts stop
 
 bench: generate
 	npm run bench

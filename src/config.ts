@@ -1,5 +1,5 @@
 // Configuration: every environment variable the server reads, parsed and checked once, at start, by
-// `loadConfig`. docs/configuration.md lists them, written from this file by scripts/docs-config.ts
+// `loadConfig`. docs/configuration.md lists them, written from this file by scripts/build/docs-config.ts
 // (`make generate`): the paragraphs of this comment after this one are its introduction, the doc
 // comment of each `Config` field names the field's variable in backticks and says what it means, and
 // the defaults are loadConfig's own (a `@default` line describes one only where the code computes it).
@@ -317,7 +317,7 @@ export interface Config {
   /**
    * `EVENT_LOOP_REPORT`: the file the event-loop delay histogram (max, p99, p50 in ms, as JSON) is
    * written to on `SIGUSR2` (then reset) and at shutdown (src/lib/event-loop-report.ts);
-   * scripts/event-loop.ts uses it. Unset: no histogram.
+   * scripts/measure/event-loop.ts uses it. Unset: no histogram.
    */
   readonly eventLoopReport: string | undefined;
   /**

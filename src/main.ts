@@ -82,7 +82,7 @@ async function warmUp(): Promise<void> {
 /** When `make seed` created the demo company, say how to sign in to it; else that `make seed` makes one. */
 async function demoHint(): Promise<string | null> {
   const { systemDb } = await import("./db/client.ts");
-  const owner = "devika.rao@acme.example"; // scripts/seed-demo.ts (DEMO_OWNER_EMAIL, DEMO_PASSWORD)
+  const owner = "devika.rao@acme.example"; // scripts/db/seed-demo.ts (DEMO_OWNER_EMAIL, DEMO_PASSWORD)
   const demo = await systemDb.user.findUnique({ where: { email: owner }, select: { id: true } }).catch(() => null);
   return demo
     ? `  Demo company (from \`make seed\`): sign in as ${owner} / saffron-harbour-lantern-42` +

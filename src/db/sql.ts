@@ -6,7 +6,7 @@
 // `sql` is a tagged template (values become bind parameters, never text); `tenant` is a placeholder
 // that each runner replaces by the active tenant (src/db/tenancy.ts) when the statement runs. A
 // statement without the placeholder, or run without an active tenant, is refused before it reaches
-// the database (TenantScopeError). `make test` (scripts/check-sql.ts) adds the static half: raw SQL
+// the database (TenantScopeError). `make test` (scripts/checks/check-sql.ts) adds the static half: raw SQL
 // lives only in an area's query files, and every tenant-owned table a statement names is filtered
 // by the tenant (`<alias>.tenant_id = ${tenant}`, or joined on another filtered alias's tenant_id).
 import pg from "pg";

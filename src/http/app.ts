@@ -175,7 +175,7 @@ function pathParamChecks(doc: any, urlPath: string, method: string) {
     .filter((p) => p?.in === "path")
     .map((p) => {
       const schema = (p.schema ?? {}) as StringSchema;
-      // regex-dynamic: a pattern of the document (scripts/check-regex.ts proves each of them linear)
+      // regex-dynamic: a pattern of the document (scripts/checks/check-regex.ts proves each of them linear)
       return { name: p.name as string, schema, pattern: schema.pattern ? new RegExp(schema.pattern, "u") : undefined };
     });
   return (values: Record<string, string>): ErrorDetail[] => {

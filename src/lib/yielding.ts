@@ -1,6 +1,6 @@
 // Long loops of synchronous work that give the event loop a turn: after every `budgetMs` of work
 // they wait for setImmediate, so other requests (of every tenant) are served in between and no
-// request keeps the loop busy for long (scripts/event-loop.ts checks 100 ms per request).
+// request keeps the loop busy for long (scripts/measure/event-loop.ts checks 100 ms per request).
 
 /**
  * Work between two turns of the loop (ms). Small, because the process may be descheduled in the

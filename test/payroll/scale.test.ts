@@ -2,7 +2,7 @@
 // measurement): the calculation is set-based, so the number of statements does not grow with the
 // number of employees. No timing assertion - the measured figure goes into the report.
 // The run is calculated and processed within the request (the limit is raised to N for a
-// larger measurement); test/payroll/jobs.test.ts covers queued runs, scripts/bench-payroll.ts
+// larger measurement); test/payroll/jobs.test.ts covers queued runs, scripts/measure/bench-payroll.ts
 // measures 10 000 employees through the queue.
 import { beforeAll, describe, expect, it } from "vitest";
 import { processConfig } from "../../src/config.ts";

@@ -1,4 +1,4 @@
-// The production build: `npm run build` (scripts/build.mjs, an esbuild bundle with a source map)
+// The production build: `npm run build` (scripts/build/build.mjs, an esbuild bundle with a source map)
 // into a temporary folder of the project, started the way `npm start` starts dist/main.js - plain
 // node, no TypeScript loader - as a process of its own against this file's database, in
 // production mode. It serves the API (health, the document, signup and its session), its
@@ -7,7 +7,7 @@ import { spawn, spawnSync, type ChildProcess } from "node:child_process";
 import { mkdirSync, mkdtempSync, readFileSync, rmSync } from "node:fs";
 import path from "node:path";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { PRODUCTION_ENV, productionNodeFlags } from "../../scripts/production-server.ts";
+import { PRODUCTION_ENV, productionNodeFlags } from "../../scripts/measure/production-server.ts";
 import { uniqueEmail, useTestApp } from "../support/app.ts";
 import { signupToken } from "../support/signup.ts";
 
@@ -82,7 +82,7 @@ beforeAll(async () => {
   // inside the project (git-ignored .data/), as dist/ is: packages resolve from its node_modules
   // and the project folder is found above it
   outDir = mkdtempSync(path.join(root, ".data", "build-test-"));
-  const build = spawnSync(process.execPath, ["scripts/build.mjs", "--outdir", outDir], { cwd: root, encoding: "utf8" });
+  const build = spawnSync(process.execPath, ["scripts/build/build.mjs", "--outdir", outDir], { cwd: root, encoding: "utf8" });
   if (build.status !== 0) throw new Error(`npm run build failed (${build.status}): ${build.stderr}${build.stdout}`);
   server = await startServer();
 });

@@ -1,7 +1,7 @@
-// scripts/check-clock.ts (run by `make lint`): the areas and src/lib read business time from the
+// scripts/checks/check-clock.ts (run by `make lint`): the areas and src/lib read business time from the
 // one clock (src/lib/clock.ts), never the machine's, unless a line says it means machine time.
 import { describe, expect, it } from "vitest";
-import { checkClock, clockReadingsOf } from "../../scripts/check-clock.ts";
+import { checkClock, clockReadingsOf } from "../../scripts/checks/check-clock.ts";
 
 describe("check-clock", () => {
   it("finds readings of the machine's clock that do not say they mean machine time", () => {

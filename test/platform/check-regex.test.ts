@@ -1,8 +1,8 @@
-// scripts/check-regex.ts (run by `make lint`): every regular expression of src/ and every pattern of
+// scripts/checks/check-regex.ts (run by `make lint`): every regular expression of src/ and every pattern of
 // the document is linear, so no crafted input can hold the event loop. The check must catch the
 // expressions that froze the server before (issue 14) and see through the ways src/ builds them.
 import { describe, expect, it } from "vitest";
-import { documentPatterns, judge, regexesOf } from "../../scripts/check-regex.ts";
+import { documentPatterns, judge, regexesOf } from "../../scripts/checks/check-regex.ts";
 
 /** `${expr}` inside a code sample (a template literal of the checked code, not of this test). */
 const interp = (expr: string) => `\u0024{${expr}}`;

@@ -1,11 +1,11 @@
 // One clock for business time (src/lib/clock.ts): the server, its jobs and the tests read the
 // current instant and a company's "today" from it, and tests set it. At every instant of the
-// calendar proof (scripts/calendar-proof.ts, which runs the date-sensitive folders at each in
+// calendar proof (scripts/proof/calendar-proof.ts, which runs the date-sensitive folders at each in
 // `make verify`), this file checks in one process what the server takes for today: the server time,
 // a check-in's date, the dashboard's as-of date and the "not in the future" boundary of a
 // regularization - in India, where from 18:30 UTC the date is already the next day.
 import { afterAll, describe, expect, it } from "vitest";
-import { INSTANTS } from "../../scripts/calendar-proof.ts";
+import { INSTANTS } from "../../scripts/proof/calendar-proof.ts";
 import * as clock from "../../src/lib/clock.ts";
 import { addDays, todayIn } from "../../src/lib/dates.ts";
 import { expectError, useTestApp } from "../support/app.ts";

@@ -7,7 +7,7 @@ import path from "node:path";
 import { availableParallelism } from "node:os";
 import { describe, expect, it } from "vitest";
 import { type Config, ConfigError, config, configWith, loadConfig, processConfig, withConfig } from "../../src/config.ts";
-import { CONFIG_DOC, configurationDoc, NPM_START_HEADING, SERVER_HEADING } from "../../scripts/docs-config.ts";
+import { CONFIG_DOC, configurationDoc, NPM_START_HEADING, SERVER_HEADING } from "../../scripts/build/docs-config.ts";
 import express from "express";
 import { signupTenant, useTestApp } from "../support/app.ts";
 
@@ -497,7 +497,7 @@ describe("loadConfig", () => {
     expect(problemsOf({ NODE_ENV: "production", SESSION_SECRET: "s".repeat(32), PUBLIC_URL: "https://hr.example.com" })).toEqual([]);
   });
 
-  it("reads exactly the variables docs/configuration.md lists (the server's), and that page is what scripts/docs-config.ts writes", () => {
+  it("reads exactly the variables docs/configuration.md lists (the server's), and that page is what docs-config.ts writes", () => {
     const read = new Set<string>();
     loadConfig(
       new Proxy(

@@ -1,8 +1,8 @@
-// scripts/check-conformance.ts: after the suite, every operation needs a handler, a 2xx in a test
+// scripts/checks/check-conformance.ts: after the suite, every operation needs a handler, a 2xx in a test
 // of its own (not the generic matrices), and a test that names it (its operationId as a word in
 // the describe/test titles) among those that get a 2xx from it.
 import { describe, expect, it } from "vitest";
-import { type FileRecord, failuresOf, namesOperation, tally } from "../../scripts/check-conformance.ts";
+import { type FileRecord, failuresOf, namesOperation, tally } from "../../scripts/checks/check-conformance.ts";
 
 const ops = [
   { id: "createLeaveRequest", method: "POST", path: "/api/leave/requests" },

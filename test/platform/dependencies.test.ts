@@ -1,9 +1,9 @@
-// The import rules of src/ (scripts/check-dependencies.ts, run by `make test`): the sources follow
+// The import rules of src/ (scripts/checks/check-dependencies.ts, run by `make test`): the sources follow
 // them, and each rule catches what it is there for.
 import { readdirSync, readFileSync } from "node:fs";
 import path from "node:path";
 import { describe, expect, it } from "vitest";
-import { check, importsOf, root } from "../../scripts/check-dependencies.ts";
+import { check, importsOf, root } from "../../scripts/checks/check-dependencies.ts";
 
 const at = (p: string) => path.join(root, p);
 const rules = (sources: Record<string, string>) =>

@@ -1,7 +1,7 @@
 // /openapi.json serves the bundle; /docs renders the interactive reference in a real headless
 // Chromium with assets from node_modules only (no network). Skipped - and listed as skipped at the
 // end of the run - where no Chromium is installed; `make verify` installs Debian's `chromium`
-// (scripts/ensure-chromium.sh) and runs it with REQUIRE_CHROMIUM=1, where a missing one fails.
+// (scripts/support/ensure-chromium.sh) and runs it with REQUIRE_CHROMIUM=1, where a missing one fails.
 import { execFile } from "node:child_process";
 import { existsSync, mkdtempSync, rmSync } from "node:fs";
 import type { Server } from "node:http";
@@ -39,7 +39,7 @@ describe("API reference", () => {
   });
 
   it.skipIf(!chromium && !process.env.REQUIRE_CHROMIUM)("renders the operations in headless Chromium", async () => {
-    expect(chromium, "REQUIRE_CHROMIUM is set but no Chromium is installed (scripts/ensure-chromium.sh)").toBeTruthy();
+    expect(chromium, "REQUIRE_CHROMIUM is set but no Chromium is installed (scripts/support/ensure-chromium.sh)").toBeTruthy();
     const profile = mkdtempSync(path.join(tmpdir(), "hrms-chromium-"));
     try {
       const { stdout } = await promisify(execFile)(

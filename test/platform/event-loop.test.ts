@@ -10,7 +10,7 @@
 // years-of-experience pattern needed 16 s for one run of 4 000 spaces, and 143 s for the resume
 // below; the old merge-field pattern 1.8 s for the template below), not the 100 ms target - that is measured
 // against the real server, with production
-// settings and the largest inputs of every CPU-heavy operation, by scripts/event-loop.ts
+// settings and the largest inputs of every CPU-heavy operation, by scripts/measure/event-loop.ts
 // (`make verify`). Timing assertions tighter than this would make the suite flaky on a busy machine.
 import { monitorEventLoopDelay } from "node:perf_hooks";
 import { beforeAll, describe, expect, it } from "vitest";

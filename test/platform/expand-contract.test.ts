@@ -1,8 +1,8 @@
-// The expand-then-contract rule of the migrations (scripts/check-expand-contract.ts, run by
+// The expand-then-contract rule of the migrations (scripts/checks/check-expand-contract.ts, run by
 // `make check-migrations`): a migration that drops or renames a column or a table names the earlier
 // release that stopped using it, or `make test` fails.
 import { describe, expect, it } from "vitest";
-import { contractProblems, contractStatements, type Git } from "../../scripts/check-expand-contract.ts";
+import { contractProblems, contractStatements, type Git } from "../../scripts/checks/check-expand-contract.ts";
 
 const git = (commits: Record<string, string[]>): Git => ({
   isAncestor: (ref) => ref in commits,
@@ -38,7 +38,7 @@ describe("expand-then-contract migrations", () => {
 
   it("the project's migrations keep the rule", async () => {
     const { readdirSync, readFileSync } = await import("node:fs");
-    const { repositoryGit } = await import("../../scripts/check-expand-contract.ts");
+    const { repositoryGit } = await import("../../scripts/checks/check-expand-contract.ts");
     const dir = "prisma/migrations";
     const problems = readdirSync(dir, { withFileTypes: true })
       .filter((d) => d.isDirectory())

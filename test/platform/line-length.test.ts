@@ -1,6 +1,6 @@
-// scripts/check-lines.ts (run by `make lint`): no line of the code is over 140 characters.
+// scripts/checks/check-lines.ts (run by `make lint`): no line of the code is over 140 characters.
 import { describe, expect, it } from "vitest";
-import { checkLines, longLinesOf, MAX_LINE } from "../../scripts/check-lines.ts";
+import { checkLines, longLinesOf, MAX_LINE } from "../../scripts/checks/check-lines.ts";
 
 describe("check-lines", () => {
   it("finds the lines over the limit, counting characters rather than bytes", () => {

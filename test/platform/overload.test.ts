@@ -8,7 +8,7 @@
 //     outlives its timeout are 503 `unavailable` with Retry-After;
 //   - employee creates do not wait for each other's transactions (the generated code is drawn
 //     outside them), so 16 at once succeed.
-// The figures at three times the sustainable rate are measured by scripts/overload.ts.
+// The figures at three times the sustainable rate are measured by scripts/measure/overload.ts.
 import pg from "pg";
 import supertest from "supertest";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";

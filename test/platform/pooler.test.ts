@@ -10,7 +10,7 @@ import { mkdtempSync, rmSync } from "node:fs";
 import { tmpdir } from "node:os";
 import path from "node:path";
 import { afterAll, describe, expect, it } from "vitest";
-import { type PgBouncer, pgbouncerBinary, startPgBouncer } from "../../scripts/pgbouncer.ts";
+import { type PgBouncer, pgbouncerBinary, startPgBouncer } from "../../scripts/measure/pgbouncer.ts";
 import { useTestApp } from "../support/app.ts";
 import { leaveWorld } from "../support/leave-factories.ts";
 import { type ServerProcess, startServerProcess } from "../support/server-process.ts";

@@ -1,4 +1,4 @@
-// `make seed` (scripts/seed.ts → scripts/seed-demo.ts): the demo company built through the API of
+// `make seed` (scripts/db/seed.ts → scripts/db/seed-demo.ts): the demo company built through the API of
 // the file's app (responses validated against the document), twice - the second run adds nothing
 // and the company is the same - then each printed sign-in works with its role. A smaller company
 // than the demo's 200 employees keeps the test's cost modest; the sections are the same.
@@ -6,7 +6,7 @@ import type { Server } from "node:http";
 import type { AddressInfo } from "node:net";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { createServer } from "../../src/http/server.ts";
-import { type SeedResult, seedDemo } from "../../scripts/seed-demo.ts";
+import { type SeedResult, seedDemo } from "../../scripts/db/seed-demo.ts";
 import { useTestApp } from "../support/app.ts";
 
 const t = useTestApp();

@@ -1,7 +1,7 @@
-// scripts/check-sql.ts: the static half of "raw SQL cannot forget the tenant" (the runtime half is
+// scripts/checks/check-sql.ts: the static half of "raw SQL cannot forget the tenant" (the runtime half is
 // src/db/sql.ts, tested in tenancy.test.ts). Each rule is shown to catch what it is for.
 import { describe, expect, it } from "vitest";
-import { checkFile, checkSql } from "../../scripts/check-sql.ts";
+import { checkFile, checkSql } from "../../scripts/checks/check-sql.ts";
 
 const tables = new Map([
   ["employees", { name: "employees", schema: "employees", tenantOwned: true, model: "employee" }],

@@ -64,7 +64,7 @@ describe("SDK generated from the published document", () => {
     const published = await (await fetch(`${baseUrl}/openapi.json`)).json();
     const committed = JSON.parse(readFileSync(path.resolve(import.meta.dirname, "../../generated/openapi.json"), "utf8"));
     expect(published).toEqual(committed);
-    const fresh = astToString(await openapiTS(published, { alphabetize: true, defaultNonNullable: false })); // as scripts/generate.mjs
+    const fresh = astToString(await openapiTS(published, { alphabetize: true, defaultNonNullable: false })); // as generate.mjs
     const types = readFileSync(path.resolve(import.meta.dirname, "../../generated/api-types.ts"), "utf8").replace(/^\/\/.*\n/, "");
     expect(fresh).toBe(types);
   });

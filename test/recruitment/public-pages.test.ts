@@ -88,7 +88,7 @@ describe("getPublicOfferPage: the offer link opens a readable page", () => {
   });
 
   it.skipIf(!chromium && !process.env.REQUIRE_CHROMIUM)("renders in headless Chromium with its script", async () => {
-    expect(chromium, "REQUIRE_CHROMIUM is set but no Chromium is installed (scripts/ensure-chromium.sh)").toBeTruthy();
+    expect(chromium, "REQUIRE_CHROMIUM is set but no Chromium is installed (scripts/support/ensure-chromium.sh)").toBeTruthy();
     const { path: page } = await sentOffer();
     const profile = mkdtempSync(path.join(tmpdir(), "hrms-chromium-"));
     try {

@@ -3,7 +3,7 @@
 // "relative to today" computes its dates from the same clock with `today(timeZone)` - the function
 // the server uses. Run a file at a given instant with `CLOCK_START=2027-03-31T19:00:00Z npx vitest
 // run --config test/vitest.config.ts test/leave/availability.test.ts`; the calendar proof
-// (scripts/calendar-proof.ts) does that for the date-sensitive folders at a set of instants.
+// (scripts/proof/calendar-proof.ts) does that for the date-sensitive folders at a set of instants.
 import { afterAll, beforeAll } from "vitest";
 import { setClock } from "../../src/lib/clock.ts";
 import { type DateString, todayIn } from "../../src/lib/dates.ts";

@@ -9,7 +9,7 @@
 //     is sent with a value its schema refuses (pattern; integer, minimum, maximum);
 //   - counts calls per operation and status, and per test (its full name: describe titles > test
 //     title) that made them (written per test file to PROOF_RECORD_DIR, read by
-//     scripts/check-conformance.ts after the suite: every operation must have been called, with a
+//     scripts/checks/check-conformance.ts after the suite: every operation must have been called, with a
 //     2xx, by a test that names it).
 // The response validator of express-openapi-validator only sees responses that pass through it;
 // errors raised before it (body parsing, the session gate, the origin check) are checked here.
@@ -310,7 +310,7 @@ export function formatViolations(vs: Violation[]): string {
 
 /**
  * Marks the calling test file as a generic harness (matrices, fuzzing): its calls count for
- * coverage but not as an operation's own test in scripts/check-conformance.ts.
+ * coverage but not as an operation's own test in scripts/checks/check-conformance.ts.
  */
 export function markGeneric(): void {
   (globalThis as any).__proofGeneric = true;

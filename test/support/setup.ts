@@ -2,7 +2,7 @@
 // (test/support/recorder.ts). A test fails when one of its responses has an undocumented status,
 // a 4xx/5xx without the error envelope, or a 500; the calls of the file are written to
 // PROOF_RECORD_DIR (when set), each call with the name of the test that made it, for
-// scripts/check-conformance.ts.
+// scripts/checks/check-conformance.ts.
 import { randomBytes } from "node:crypto";
 import { mkdirSync, writeFileSync } from "node:fs";
 import path from "node:path";

@@ -14,7 +14,7 @@
 //     entries, no sort of the whole department); the totals of the plain list and of a department
 //     come from employee_department_counts (kept by a trigger), other filters' from an index-only
 //     count, run in parallel with the page.
-// scripts/bench-sql.ts sends the same statements for the benchmark's baseline.
+// scripts/measure/bench-sql.ts sends the same statements for the benchmark's baseline.
 import type { Employee, Prisma } from "../../../generated/prisma/client.ts";
 import { execute, join, query, read, readPrepared, type Sql, sql, tenant } from "../../db/sql.ts";
 import type { db, ScopedTx } from "../../db/tenancy.ts";

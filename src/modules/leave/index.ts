@@ -1,5 +1,5 @@
 // The leave area's public face: what other areas (attendance, payroll) and the job registry may use.
-// Everything else in this folder is internal (scripts/check-dependencies.ts).
+// Everything else in this folder is internal (scripts/checks/check-dependencies.ts).
 export { maxDate, monthRange } from "./calendar.ts";
 export {
   type ExitEncashment,

@@ -409,7 +409,7 @@ export async function calculateAndStore(tx: ScopedTx, run: RunRef, opts: StoreOp
   for (let i = 0; i < total; i += size) {
     // computed employee by employee, and the batch's JSON built row by row, with a turn of the
     // event loop every few ms: thousands of employees with long formulas are seconds of decimal
-    // arithmetic, which in one go would hold every other request of every tenant (scripts/event-loop.ts)
+    // arithmetic, which in one go would hold every other request of every tenant (scripts/measure/event-loop.ts)
     const batch = await mapYielding(inputs.employees.slice(i, i + size), (e) => {
       const slip = inputs.slipOf(e);
       totals.add(slip);

@@ -1,0 +1,88 @@
+#!/usr/bin/env node
+// `npm run build` (`make build`): the production server as JavaScript, run by plain node
+// (`npm start` = `node --enable-source-maps dist/main.js`, no TypeScript loader).
+//
+// esbuild bundles src/main.ts and everything it imports from src/ and generated/ (the Prisma client
+// included) into one ES module, dist/main.js, with a linked source map (dist/main.js.map) so that
+// stack traces name the TypeScript files and lines under --enable-source-maps. npm packages stay
+// outside the bundle (imported from node_modules at run time, as under tsx): they find their own
+// files (swagger-ui's assets, pdfkit's fonts, Prisma's WebAssembly, the PostgreSQL binaries) where
+// npm put them. The server's own run-time files are found from the project folder, the nearest
+// folder above dist/ holding package.json (src/root.ts): generated/openapi.json, prisma/migrations,
+// .data/. So a deployment is the project folder with package.json, node_modules (production
+// dependencies), dist/, generated/openapi.json and prisma/migrations.
+//
+// No type checking here (that is `make typecheck`); esbuild only strips the types, as tsx does.
+// The build fails when the server imports a package that is not in package.json's "dependencies"
+// (a devDependency would be missing after `npm ci --omit=dev`).
+//
+//   node scripts/build/build.mjs                 -> dist/
+//   node scripts/build/build.mjs --outdir <dir>  -> <dir> (the build test uses a temporary folder)
+import { existsSync, readdirSync, readFileSync, rmSync } from "node:fs";
+import { builtinModules } from "node:module";
+import path from "node:path";
+import { parseArgs } from "node:util";
+import { build } from "esbuild";
+
+const root = path.resolve(import.meta.dirname, "../..");
+const { values: args } = parseArgs({ options: { outdir: { type: "string", default: "dist" } } });
+const outdir = path.resolve(root, args.outdir);
+const started = performance.now();
+
+// start from an empty folder (no stale chunk or map), but never delete anything that is not output
+// of a build (a mistyped --outdir such as "." or "src")
+if (existsSync(outdir)) {
+  const foreign = readdirSync(outdir).filter((name) => !/\.js(\.map)?$/.test(name));
+  if (foreign.length) {
+    console.error(`build: ${outdir} holds more than a build's output (${foreign.slice(0, 3).join(", ")}): choose another --outdir`);
+    process.exit(1);
+  }
+  rmSync(outdir, { recursive: true, force: true });
+}
+const result = await build({
+  absWorkingDir: root,
+  entryPoints: { main: "src/main.ts" },
+  outdir,
+  bundle: true,
+  platform: "node",
+  format: "esm",
+  target: "node20.19",
+  packages: "external",
+  tsconfig: "tsconfig.json",
+  sourcemap: "linked",
+  // positions and file names are what stack traces need; without the sources' text the map is
+  // about a third of the size, and node parses it at start-up
+  sourcesContent: false,
+  // class and function names as written (error classes, logged names), not esbuild's renames
+  keepNames: true,
+  legalComments: "none",
+  metafile: true,
+  logLevel: "warning",
+});
+
+// Every package the bundle imports must be a production dependency.
+const pkg = JSON.parse(readFileSync(path.join(root, "package.json"), "utf8"));
+const builtins = new Set(builtinModules);
+const packageOf = (spec) =>
+  spec
+    .split("/")
+    .slice(0, spec.startsWith("@") ? 2 : 1)
+    .join("/");
+const imported = new Set();
+for (const output of Object.values(result.metafile.outputs))
+  for (const imp of output.imports)
+    if (imp.external && !imp.path.startsWith("node:") && !builtins.has(imp.path) && !builtins.has(packageOf(imp.path)))
+      imported.add(packageOf(imp.path));
+const missing = [...imported].filter((name) => !pkg.dependencies?.[name]).sort();
+if (missing.length) {
+  console.error(`build: the server imports packages that are not in "dependencies" of package.json: ${missing.join(", ")}`);
+  process.exit(1);
+}
+
+const main = result.metafile.outputs[path.relative(root, path.join(outdir, "main.js")).split(path.sep).join("/")];
+const kb = (n) => `${Math.round(n / 1024)} kB`;
+console.log(
+  `build: ${path.relative(root, outdir) || "."}/main.js ` +
+    `(${kb(main?.bytes ?? 0)}, ${Object.keys(result.metafile.inputs).length} modules, ${imported.size} packages external) ` +
+    `+ source map in ${Math.round(performance.now() - started)} ms`,
+);

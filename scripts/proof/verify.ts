@@ -1,0 +1,271 @@
+// `make verify` (after `make test`): the long-running proofs, each reported in one table.
+//   1. long fuzzing  - test/proof/fuzz.test.ts with VERIFY_FUZZ_RUNS runs per kind and operation
+//                      (default 100) and a fresh random seed (printed; FUZZ_SEED=<n> replays it)
+//   2. Spectral lint - generated/openapi.json against Spectral's OpenAPI ruleset and the OWASP API
+//                      Security ruleset (openapi/spectral.yaml: spectral:oas and
+//                      @stoplight/spectral-owasp-ruleset, the rules narrowed or switched off there
+//                      with their reasons); Spectral and the ruleset are installed on first use
+//                      into tools/spectral (pinned by its own lockfile)
+//   3. /docs in Chromium - the API reference rendered by a real headless Chromium
+//                      (test/platform/docs.test.ts with REQUIRE_CHROMIUM=1; also the candidate's offer
+//                      page, test/recruitment/public-pages.test.ts); Debian's `chromium` is
+//                      installed first when missing (scripts/support/ensure-chromium.sh, needs root)
+//   4. load          - scripts/measure/load.ts: 60 s mixed workload against 100 000 employees, p99 per
+//                      route, RSS growth, bare node:http + pg baseline
+//   5. overload      - scripts/measure/overload.ts: the sustainable rate of a read mix, then 3× that rate
+//                      open-loop for 25 s: 0 × 500, every 503 with Retry-After, health p99, recovery
+//   6. event loop    - scripts/measure/event-loop.ts: the operations that do text or CPU work, driven
+//                      with the largest inputs the document allows; fails when one request keeps
+//                      the server's event loop busy for more than 100 ms
+//   7. cluster       - scripts/proof/cluster-verify.ts: the topology of `make cluster` (primary +
+//                      streaming replica, 3 server processes, nginx) under the load mix for 60 s
+//                      while a server is SIGKILLed and restarted and the replica stopped and
+//                      started: no lost session, 5xx only in flight on the killed process, no job
+//                      or mail twice, read-your-writes; throughput with 3 processes and with 1
+//   7b. metrics     - scripts/proof/metrics-verify.ts: a real Prometheus (Debian's package) scrapes the
+//                      cluster's processes (METRICS_PORT) under the load mix; every series present,
+//                      rate and p99 from the histogram, every request counted once, promtool check metrics
+//   7c. restore     - scripts/proof/restore-drill.ts: seed, pg_dump of an exported snapshot while writes go
+//                      on, the upload folder copied, pg_restore into a fresh server: every tenant's
+//                      counts and ledger checksums as at the backup point, files present, the
+//                      restored server ready and serving
+//   7d. rolling     - scripts/proof/rolling-verify.ts: every process of the cluster replaced in turn (SIGTERM,
+//                      drain, a new one, ready) under the load mix, an expand migration half-way:
+//                      no failed request, no lost session
+//   8. calendar      - scripts/proof/calendar-proof.ts: the whole suite at ten fixed instants
+//                      (CLOCK_START): every weekday in India, month, year and financial-year ends,
+//                      a leap day, the ESI periods' starts, the hours when India is a day ahead of UTC
+//   9. recipe        - scripts/proof/recipe-drill.ts: docs/adding-an-operation.md followed as written in a
+//                      worktree of HEAD: a new operation is named by generate, fails the compiler in
+//                      one line, and compiles with the stub of `make stubs`
+// Exit status 1 when a check fails.
+import { spawnSync } from "node:child_process";
+import { existsSync } from "node:fs";
+import path from "node:path";
+import { DATE_SENSITIVE, formatProof, INSTANTS, runAt } from "./calendar-proof.ts";
+import { formatCluster, runClusterVerify } from "./cluster-verify.ts";
+import { formatEventLoop, runEventLoop } from "../measure/event-loop.ts";
+import { formatMetrics, runMetricsVerify } from "./metrics-verify.ts";
+import { formatDrill, runRestoreDrill } from "./restore-drill.ts";
+import { formatRolling, runRollingVerify } from "./rolling-verify.ts";
+import { formatLoad, runLoad, table } from "../measure/load.ts";
+import { formatOverload, runOverload } from "../measure/overload.ts";
+import { runRecipeDrill } from "./recipe-drill.ts";
+
+const root = path.resolve(import.meta.dirname, "../..");
+const bin = (name: string) => path.join(root, "node_modules", ".bin", name);
+interface Row {
+  check: string;
+  result: "pass" | "FAIL" | "not run";
+  details: string;
+  seconds: number;
+}
+const rows: Row[] = [];
+const only = process.env.VERIFY_ONLY?.split(",");
+
+async function step(check: string, fn: () => Promise<Omit<Row, "check" | "seconds">>) {
+  if (only && !only.some((o) => check.startsWith(o))) return;
+  const started = Date.now();
+  console.log(`\n=== verify: ${check}`);
+  let r: Omit<Row, "check" | "seconds">;
+  try {
+    r = await fn();
+  } catch (err) {
+    r = { result: "FAIL", details: (err as Error).message.split("\n")[0].slice(0, 200) };
+  }
+  rows.push({ check, ...r, seconds: Math.round((Date.now() - started) / 1000) });
+}
+
+await step("fuzz (long)", async () => {
+  const seed = process.env.FUZZ_SEED ?? String(Math.floor(Math.random() * 2 ** 31));
+  const runs = process.env.VERIFY_FUZZ_RUNS ?? "100";
+  console.log(`FUZZ_SEED=${seed} FUZZ_RUNS=${runs}`);
+  const res = spawnSync(bin("vitest"), ["run", "--config", "test/vitest.config.ts", "test/proof/fuzz.test.ts"], {
+    cwd: root,
+    env: { ...process.env, FUZZ_SEED: seed, FUZZ_RUNS: runs },
+    encoding: "utf8",
+    maxBuffer: 256 * 1024 * 1024,
+  });
+  const out = `${res.stdout}\n${res.stderr}`;
+  process.stdout.write(
+    `${out
+      .split("\n")
+      .filter((l) => /\[fuzz\]|FAIL|reproduce|Counterexample|Test Files|Tests /.test(l))
+      .join("\n")}\n`,
+  );
+  const summary = /\[fuzz\] FUZZ_SEED=\d+: ([^\n]+)/.exec(out)?.[1] ?? "";
+  return res.status === 0
+    ? { result: "pass", details: `seed ${seed}: ${summary.replace(/; statuses.*/, "")}` }
+    : {
+        result: "FAIL",
+        details:
+          `seed ${seed} (replay: FUZZ_SEED=${seed} FUZZ_RUNS=${runs} npx ` +
+          `vitest run --config test/vitest.config.ts test/proof/fuzz.test.ts)`,
+      };
+});
+
+await step("Spectral lint (spectral:oas, OWASP)", async () => {
+  // Spectral lives in tools/spectral (its own lockfile), installed on first use: `make test` and
+  // `make run` do not need its 240 packages. --ignore-scripts: its only install script is
+  // analytics (@scarf/scarf), which must not phone home from here.
+  const toolDir = path.join(root, "tools", "spectral");
+  const spectral = path.join(toolDir, "node_modules", ".bin", "spectral");
+  const owasp = path.join(toolDir, "node_modules", "@stoplight", "spectral-owasp-ruleset", "dist", "ruleset.mjs");
+  if (!existsSync(spectral) || !existsSync(owasp)) {
+    const install = spawnSync("npm", ["ci", "--ignore-scripts", "--no-audit", "--no-fund"], {
+      cwd: toolDir,
+      encoding: "utf8",
+      env: { ...process.env, SCARF_ANALYTICS: "false" },
+    });
+    if (install.status !== 0)
+      return { result: "FAIL", details: `installing Spectral failed: ${(install.stderr || install.stdout).trim().split("\n").at(-1)}` };
+  }
+  const res = spawnSync(spectral, ["lint", "generated/openapi.json", "--ruleset", "openapi/spectral.yaml", "--fail-severity", "warn"], {
+    cwd: root,
+    encoding: "utf8",
+  });
+  process.stdout.write(res.stdout + res.stderr);
+  const problems = /(\d+) problems?/.exec(res.stdout)?.[1] ?? "0";
+  return res.status === 0 ? { result: "pass", details: "no warnings or errors" } : { result: "FAIL", details: `${problems} problems` };
+});
+
+await step("/docs in Chromium", async () => {
+  const ensure = spawnSync("bash", [path.join(root, "scripts", "support", "ensure-chromium.sh")], { cwd: root, encoding: "utf8" });
+  process.stdout.write(ensure.stdout + ensure.stderr);
+  if (ensure.status !== 0) return { result: "FAIL", details: `no Chromium: ${(ensure.stderr || ensure.stdout).trim().split("\n").at(-1)}` };
+  // the reference at /docs, and the candidate's offer page (test/recruitment/public-pages.test.ts)
+  const files = ["test/platform/docs.test.ts", "test/recruitment/public-pages.test.ts"];
+  const res = spawnSync(bin("vitest"), ["run", "--config", "test/vitest.config.ts", ...files], {
+    cwd: root,
+    env: { ...process.env, REQUIRE_CHROMIUM: "1" },
+    encoding: "utf8",
+  });
+  const out = `${res.stdout}\n${res.stderr}`;
+  process.stdout.write(
+    `${out
+      .split("\n")
+      .filter((l) => /✓|×|FAIL|Skipped|Tests /.test(l))
+      .join("\n")}\n`,
+  );
+  // biome-ignore lint/suspicious/noControlCharactersInRegex: strips the terminal's colour codes (ESC [ … m)
+  const skipped = /Tests .*skipped/.test(out.replace(/\x1b\[[0-9;]*m/g, ""));
+  return res.status === 0 && !skipped
+    ? { result: "pass", details: "Swagger UI rendered every operation (headless Chromium, no network)" }
+    : { result: "FAIL", details: skipped ? "the rendering check was skipped" : "see the output above" };
+});
+
+const apiShare = (b: { api: number; bare: number }) => `${((b.api / b.bare) * 100).toFixed(0)} %`;
+await step("load (autocannon)", async () => {
+  const report = await runLoad();
+  console.log(formatLoad(report));
+  const total = report.rows.reduce((n, r) => n + r.requests, 0);
+  const details =
+    `${total} requests in ${report.seconds} s, max p99 ${Math.max(...report.rows.map((r) => r.p99))} ms, ` +
+    `RSS ${report.rssStartMb} idle, ${report.rssBeforeMb}→${report.rssAfterMb} MB ` +
+    `(VmHWM ${report.hwmMb})${report.baseline.length ? `, API/bare ${report.baseline.map(apiShare).join(", ")}` : ""}`;
+  if (report.problems.length) console.error(`load problems:\n  ${report.problems.join("\n  ")}`);
+  return report.problems.length
+    ? { result: "FAIL", details: `${report.problems[0]}${report.problems.length > 1 ? ` (+${report.problems.length - 1})` : ""}` }
+    : { result: "pass", details };
+});
+
+await step("overload (3× sustainable rate)", async () => {
+  const r = await runOverload();
+  console.log(formatOverload(r));
+  const o = r.overload;
+  const n500 = Object.entries(o.statuses)
+    .filter(([s]) => Number(s) >= 500 && s !== "503")
+    .reduce((n, [, c]) => n + c, 0);
+  const details =
+    `${r.sustainable.rps} req/s sustainable, ${o.targetRps} offered: ${n500} × 500, ${(o.share503 * 100).toFixed(0)} % ` +
+    `503 (${(o.retryAfterShare * 100).toFixed(0)} % with Retry-After), goodput ${o.goodputRps} req/s, ` +
+    `health p99 ${r.health.p99} ms, pool ${r.settings.DATABASE_POOL_SIZE}, load ${r.loadAfter[0]}`;
+  if (r.problems.length) console.error(`overload problems:\n  ${r.problems.join("\n  ")}`);
+  return r.problems.length
+    ? { result: "FAIL", details: `${r.problems[0]}${r.problems.length > 1 ? ` (+${r.problems.length - 1})` : ""}` }
+    : { result: "pass", details };
+});
+
+await step("event loop (largest inputs)", async () => {
+  const r = await runEventLoop();
+  console.log(formatEventLoop(r));
+  const worst = r.rows.reduce((a, b) => (b.maxLoopMs > a.maxLoopMs ? b : a), r.rows[0]);
+  const details =
+    `${r.rows.length} cases, ${r.rows.reduce((n, x) => n + x.requests, 0)} requests; ` +
+    `longest block ${worst?.maxLoopMs} ms (${worst?.operation}), limit ${r.limitMs} ms; load ${r.loadAfter}`;
+  if (r.problems.length) console.error(`event-loop problems:\n  ${r.problems.join("\n  ")}`);
+  return r.problems.length
+    ? { result: "FAIL", details: `${r.problems[0]}${r.problems.length > 1 ? ` (+${r.problems.length - 1})` : ""}` }
+    : { result: "pass", details };
+});
+
+await step("cluster (nginx, 3 processes, replica)", async () => {
+  const r = await runClusterVerify();
+  console.log(formatCluster(r));
+  const total = r.rows.at(-1);
+  const details =
+    `${total?.[1]} requests in ${r.seconds} s, ${total?.[7]} × 5xx (in flight on the killed process), ` +
+    `${r.checks.filter((c) => c.result === "pass").length}/${r.checks.length} checks; ` +
+    `3 vs 1 processes ${r.throughput.map((t) => `${t[1]} req/s`).join(" vs ")}`;
+  if (r.problems.length) console.error(`cluster problems:\n  ${r.problems.join("\n  ")}`);
+  return r.problems.length
+    ? { result: "FAIL", details: `${r.problems[0]}${r.problems.length > 1 ? ` (+${r.problems.length - 1})` : ""}` }
+    : { result: "pass", details };
+});
+
+await step("metrics (Prometheus scraping the cluster)", async () => {
+  const r = await runMetricsVerify();
+  console.log(formatMetrics(r));
+  if (r.problems.length) console.error(`metrics problems:\n  ${r.problems.join("\n  ")}`);
+  const passed = r.checks.filter((c) => c.result === "pass").length;
+  return r.problems.length
+    ? { result: "FAIL", details: `${r.problems[0]}${r.problems.length > 1 ? ` (+${r.problems.length - 1})` : ""}`.slice(0, 200) }
+    : { result: "pass", details: `${passed}/${r.checks.length} checks, ${r.servers} processes, ${r.seconds} s; load ${r.load}` };
+});
+
+await step("restore (backup and restore drill)", async () => {
+  const r = await runRestoreDrill();
+  console.log(formatDrill(r));
+  if (r.problems.length) console.error(`restore problems:\n  ${r.problems.join("\n  ")}`);
+  return r.problems.length
+    ? { result: "FAIL", details: r.problems[0].slice(0, 200) }
+    : {
+        result: "pass",
+        details: r.checks
+          .map((c) => c.details.split(";")[0])
+          .join("; ")
+          .slice(0, 200),
+      };
+});
+
+await step("rolling (a rolling upgrade under load)", async () => {
+  const r = await runRollingVerify();
+  console.log(formatRolling(r));
+  if (r.problems.length) console.error(`rolling problems:\n  ${r.problems.join("\n  ")}`);
+  return r.problems.length
+    ? { result: "FAIL", details: r.problems[0].slice(0, 200) }
+    : { result: "pass", details: `${r.checks[0].details.split(";")[0]}; load ${r.load}`.slice(0, 200) };
+});
+
+await step("calendar (the suite at 10 instants)", async () => {
+  const proof = INSTANTS.map(({ at, what }) => {
+    console.log(`--- CLOCK_START=${at} (${what})`);
+    return runAt(at, what, DATE_SENSITIVE);
+  });
+  console.log(formatProof(proof));
+  const failed = proof.filter((r) => r.result === "FAIL");
+  for (const r of failed) console.error(`calendar proof failed at ${r.at}:\n  ${r.failures.join("\n  ")}`);
+  return failed.length
+    ? { result: "FAIL", details: `failed at ${failed.map((r) => r.at).join(", ")} (logs in .data/calendar-proof/)` }
+    : { result: "pass", details: `${proof.length} instants, ${DATE_SENSITIVE.join(" ")}: ${proof[0]?.tests} at each` };
+});
+
+await step("recipe (adding an operation, as documented)", async () => runRecipeDrill());
+
+console.log(
+  `\n${table(
+    ["check", "result", "seconds", "details"],
+    rows.map((r) => [r.check, r.result, String(r.seconds), r.details]),
+  )}`,
+);
+process.exit(rows.some((r) => r.result === "FAIL") ? 1 : 0);
