@@ -187,5 +187,13 @@ describe("linking a member through an invitation", () => {
     const other = await agent.get(`/api/employees/${colleague.id}`).expect(200);
     expect(other.body.data.view).toBe("directory");
     expectError(await agent.get(`/api/employees/${colleague.id}/documents`), 404);
+    // the record's activity log says who became its member, and by which invitation
+    const log = (await owner.agent.get(`/api/employees/${e.id}/activity-log`).expect(200)).body.data;
+    const linked = log.filter((l: { action: string }) => l.action === "employee.member_linked");
+    expect(linked).toHaveLength(1);
+    expect(linked[0]).toMatchObject({
+      actor_user_id: accepted.body.data.user.id,
+      changes: { member: { user_id: accepted.body.data.user.id, email, name: "Ines Invited" } },
+    });
   });
 });

@@ -178,6 +178,20 @@ export async function joinByInvitation(req: Request, input: RequestBody<"acceptI
         changes: { role: invitation.role, employee_id: employeeId },
       },
     });
+    // the employee record's activity log shows who became its member, as a link change by HR does
+    // (members.ts: employee.member_linked)
+    if (employeeId)
+      await tx.auditLog.create({
+        data: {
+          tenant_id: invitation.tenant_id,
+          actor_user_id: u.id,
+          actor_email: email,
+          action: "employee.member_linked",
+          entity_type: "employee",
+          entity_id: employeeId,
+          changes: { member: { user_id: u.id, email, name: u.name }, invitation_id: invitation.id },
+        },
+      });
     // an event too (issue 31), in this transaction, as audit() writes one
     await recordEvent(tx, {
       tenant_id: invitation.tenant_id,
