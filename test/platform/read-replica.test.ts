@@ -119,6 +119,35 @@ describe("listBranches, createBranch: reads marked x-read-replica", () => {
     replayedUpTo = "now";
   });
 
+  it("a Bearer credential (no cookie jar) reads its own writes too: its write position is kept on the credential (issue 31)", async () => {
+    await closeReplica();
+    useReplica(t.url, { max: 2 });
+    replayedUpTo = "now";
+    await probeReplica();
+    const made = await owner.agent
+      .post("/api/integrations/credentials")
+      .send({ name: "Replica sync", scopes: ["organization:read", "organization:write"] })
+      .expect(201);
+    const bearer = { Authorization: `Bearer ${made.body.data.secret}` };
+    await t.request().get("/api/configuration/branches").set(bearer).expect(200);
+    expect(await replicaRead("branches")).toBe(true);
+    // the replica stays behind the credential's write: its next list is the primary's, with the branch
+    replayedUpTo = await primaryNow();
+    const created = await t.request().post("/api/configuration/branches").set(bearer).send({ name: "Bearer Write" }).expect(201);
+    expect(created.headers["set-cookie"]).toBeUndefined();
+    await t.request().get("/api/configuration/work-locations").set(bearer).expect(200);
+    expect(await replicaRead("work_locations")).toBe(false);
+    const list = await t.request().get("/api/configuration/branches").set(bearer).expect(200);
+    expect(list.body.data.map((b: { name: string }) => b.name)).toContain("Bearer Write");
+    // a cookie session of the same company is not held to the credential's write: the replica serves it
+    await owner.agent.get("/api/holidays").expect(200);
+    expect(await replicaRead("holidays")).toBe(true);
+    // once the replica has replayed the write, the credential reads from it again
+    replayedUpTo = "now";
+    await t.request().get("/api/configuration/work-locations").set(bearer).expect(200);
+    expect(await replicaRead("work_locations")).toBe(true);
+  });
+
   it("a malformed hrms.lsn cookie is ignored: the list answers 200, never a 500 (issue 28, item 9)", async () => {
     const sid = await sessionCookie(owner);
     for (const bad of ["%E0%A4%A", "%", "%ZZ", "0/16B3748.x", "a.b.c", "", "=", "x".repeat(5000), "AAAA", "////", "0/0"]) {
