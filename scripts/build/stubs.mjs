@@ -23,7 +23,7 @@ for (const area of areas) {
   if (!existsSync(handlersFile))
     writeFileSync(
       handlersFile,
-      `import type { AreaHandlers } from "../../../http/types.ts";\n\nexport ` +
+      `import type { AreaHandlers } from "../../http/types.ts";\n\nexport ` +
         `const handlers = {} satisfies Partial<AreaHandlers<"${area}">>;\n`,
     );
   const implemented = readdirSync(dir)
@@ -41,8 +41,8 @@ for (const area of areas) {
     stubsFile,
     `// Written by \`make stubs\`: operations of the document not implemented yet (501). Implement each in
 // handlers.ts, then run \`make stubs\` again to drop it from here.
-import { notImplemented } from "../../../platform/errors.ts";
-import type { AreaHandlers } from "../../../http/types.ts";
+import { notImplemented } from "../../platform/errors.ts";
+import type { AreaHandlers } from "../../http/types.ts";
 
 export const stubs = {
 ${missing.map(stubMethod).join("\n")}
