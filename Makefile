@@ -11,7 +11,7 @@ NODE_BIN := node_modules/.bin
 export PATH := $(CURDIR)/$(NODE_BIN):$(PATH)
 STAMP := node_modules/.install-stamp
 
-.PHONY: help install generate docs stubs build run dev start seed migrate migration migrate-status lint typecheck check-generated check-migrations check-dependencies check-sql unit test verify bench audit docs-check clean cluster cluster-stop
+.PHONY: help install generate docs stubs build run dev start seed migrate migration migrate-status lint spectral typecheck check-generated check-migrations check-dependencies check-sql unit test verify bench audit docs-check clean cluster cluster-stop
 
 help:
 	@echo "make run        install, generate, build, migrate and serve on PORT (default 3000), compiled (node dist/main.js)"
@@ -24,6 +24,7 @@ help:
 	@echo "make conformance area=<area>  one area: its tests, the role/isolation/fuzz matrices over its operations, conformance"
 	@echo "make unit       the test suite alone (vitest + the conformance check)"
 	@echo "make lint       Biome, the ReDoS check of every regex, the clock rule, line lengths"
+	@echo "make spectral   Spectral's OpenAPI and OWASP rulesets over the document (openapi/spectral.yaml)"
 	@echo "make typecheck  tsc over src/, test/, scripts/ and generated/"
 	@echo "make check-generated / check-migrations / check-dependencies / check-sql   the static checks make test runs"
 	@echo "make verify     make test, then the proof harness's long checks (load, overload, calendar, cluster; docs/testing.md)"
@@ -89,6 +90,17 @@ lint: install
 	$(NODE_BIN)/tsx scripts/check-regex.ts
 	$(NODE_BIN)/tsx scripts/check-clock.ts
 
+# Spectral's OpenAPI and OWASP API Security rulesets over generated/openapi.json (openapi/spectral.yaml
+# says which rules are narrowed or off, and why). Spectral has its own lockfile in tools/spectral,
+# installed from it on first use (--ignore-scripts: its one install script is analytics).
+SPECTRAL_STAMP := tools/spectral/node_modules/.install-stamp
+$(SPECTRAL_STAMP): tools/spectral/package.json tools/spectral/package-lock.json
+	cd tools/spectral && SCARF_ANALYTICS=false npm ci --ignore-scripts --no-audit --no-fund
+	@touch $@
+
+spectral: install $(SPECTRAL_STAMP)
+	tools/spectral/node_modules/.bin/spectral lint generated/openapi.json --ruleset openapi/spectral.yaml --fail-severity warn --display-only-failures
+
 typecheck: install
 	$(NODE_BIN)/tsc --noEmit -p tsconfig.json
 
@@ -137,7 +149,7 @@ conformance: generate
 # of their time waiting on the database, so the checks mostly fill idle CPU). Each target's output is
 # printed as a block when it ends; make waits for all of them and fails if any failed.
 test: check-generated
-	$(MAKE) --no-print-directory -j3 --output-sync=target unit lint typecheck check-migrations check-dependencies check-sql
+	$(MAKE) --no-print-directory -j3 --output-sync=target unit lint spectral typecheck check-migrations check-dependencies check-sql
 
 verify: test
 	$(NODE_BIN)/tsx scripts/verify.ts
