@@ -11,11 +11,12 @@ NODE_BIN := node_modules/.bin
 export PATH := $(CURDIR)/$(NODE_BIN):$(PATH)
 STAMP := node_modules/.install-stamp
 
-.PHONY: help install generate docs stubs build run dev start seed migrate migration migrate-status lint spectral typecheck check-generated check-migrations check-dependencies check-sql unit test verify bench audit docs-check clean cluster cluster-stop
+.PHONY: help install generate docs stubs build run dev start seed migrate migration migrate-status lint spectral mock typecheck check-generated check-migrations check-dependencies check-sql unit test verify bench audit docs-check clean cluster cluster-stop
 
 help:
 	@echo "make run        install, generate, build, migrate and serve on PORT (default 3000), compiled (node dist/main.js)"
 	@echo "make dev        the same from the TypeScript sources with tsx (no build step)"
+	@echo "make mock       a mock of the whole API from the document (Prism, the examples; MOCK_PORT, default 4010)"
 	@echo "make build      compile the server into dist/ (esbuild bundle + source map)"
 	@echo "make test       every check: install, generate + staleness, lint, types, migrations drift, tests"
 	@echo "make generate   rebuild generated/ from openapi/ and prisma/, and docs/configuration.md from src/config.ts"
@@ -64,6 +65,11 @@ start: run
 
 dev: generate
 	npm run dev
+
+# A mock of the whole API from the document: Prism (tools/mock, installed on first use) serving the
+# document's examples with request validation, on MOCK_PORT (4010). docs/mock.md
+mock: generate
+	$(NODE_BIN)/tsx scripts/mock.ts
 
 seed: install
 	$(NODE_BIN)/tsx scripts/seed.ts

@@ -36,7 +36,6 @@
 //                      one line, and compiles with the stub of `make stubs`
 // Exit status 1 when a check fails.
 import { spawnSync } from "node:child_process";
-import { existsSync } from "node:fs";
 import path from "node:path";
 import { DATE_SENSITIVE, formatProof, INSTANTS, runAt } from "./calendar-proof.ts";
 import { formatCluster, runClusterVerify } from "./cluster-verify.ts";

@@ -33,7 +33,8 @@ function schemaAt(schema: Json | undefined, pointer: string): Json | undefined {
 
 const operations = new Map<string, { path: string; method: string; op: Json }>();
 for (const [p, item] of Object.entries(doc.paths as Json))
-  for (const method of METHODS) if (item[method]?.operationId) operations.set(item[method].operationId, { path: p, method, op: item[method] });
+  for (const method of METHODS)
+    if (item[method]?.operationId) operations.set(item[method].operationId, { path: p, method, op: item[method] });
 
 const links: { from: string; status: string; name: string; link: Json; response: Json }[] = [];
 for (const { op } of operations.values())
@@ -85,7 +86,8 @@ describe("OpenAPI links from creates to the operations on the created id", () =>
       const created = deref(op.responses["201"]);
       const id = schemaAt(created?.content?.["application/json"]?.schema, "/data/id");
       const below = [...operations.values()].some((o) => new RegExp(`^${path}/\\{(id|[a-z]+Id)\\}$`).test(o.path));
-      if (id && below && !["inviteMember"].includes(op.operationId)) expect(Object.keys(created?.links ?? {}), op.operationId).not.toEqual([]);
+      if (id && below && !["inviteMember"].includes(op.operationId))
+        expect(Object.keys(created?.links ?? {}), op.operationId).not.toEqual([]);
     }
   });
 });
