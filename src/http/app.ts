@@ -19,7 +19,6 @@ import path from "node:path";
 import express, { type NextFunction, type Request, type Response } from "express";
 import * as OpenApiValidator from "express-openapi-validator";
 import helmet from "helmet";
-import swaggerUi from "swagger-ui-express";
 import { handlers } from "../../generated/handlers.ts";
 import { operationTable, type OperationId } from "../../generated/registry.ts";
 import { invalidateIdentities } from "../platform/identity/identity-cache.ts";
@@ -29,6 +28,7 @@ import { appUrl, config, type Config, withConfig } from "../config.ts";
 import { withTenant } from "../db/tenancy.ts";
 import { deliverQueuedMail } from "../platform/mail/outbox.ts";
 import { devMailPage } from "./dev-mail.ts";
+import { docsPage } from "./docs-page.ts";
 import { publicLinkScript } from "./public-link.ts";
 import { detailsInWords } from "./validation-messages.ts";
 import { logger, logRequest, requestContext } from "../log.ts";
@@ -651,11 +651,8 @@ function buildApp(cfg: Config, opts: AppOptions): express.Express {
   app.get("/openapi.json", (_req, res) => {
     res.json(apiDocument());
   });
-  app.use(
-    "/docs",
-    swaggerUi.serveFiles(undefined, { swaggerOptions: { url: "/openapi.json" } }),
-    swaggerUi.setup(undefined, { swaggerOptions: { url: "/openapi.json" }, customSiteTitle: "HRMS API reference" }),
-  );
+  // the interactive reference (src/http/docs-page.ts)
+  app.use("/docs", docsPage(apiDocument));
   app.get("/", (_req, res) => res.redirect("/docs"));
   // the script of the candidate's offer page (getPublicOfferPage; src/http/public-link.ts)
   app.get("/assets/public-link.js", publicLinkScript);
