@@ -11,7 +11,7 @@ NODE_BIN := node_modules/.bin
 export PATH := $(CURDIR)/$(NODE_BIN):$(PATH)
 STAMP := node_modules/.install-stamp
 
-.PHONY: help install generate docs stubs build run dev start seed migrate migration migrate-status lint spectral mock typecheck check-generated check-migrations check-dependencies check-sql unit test verify bench audit docs-check clean cluster cluster-stop
+.PHONY: help install generate docs stubs build run FORCE dev start seed migrate migration migrate-status lint spectral mock typecheck check-generated check-migrations check-dependencies check-sql unit test verify bench audit docs-check clean cluster cluster-stop
 
 help:
 	@echo "make run        install, generate, build, migrate and serve on PORT (default 3000), compiled (node dist/main.js)"
@@ -40,9 +40,27 @@ $(STAMP): package.json package-lock.json $(wildcard patches/*.patch)
 
 install: $(STAMP)
 
-generate: install
+# generate and build run only when one of their inputs changed (stamps): a second `make run` with
+# nothing changed regenerates and rebuilds nothing. A missing output forces them (GEN_FORCE);
+# `make check-generated` always regenerates.
+GEN_STAMP := node_modules/.generate-stamp
+GEN_INPUTS := $(shell find openapi prisma/schema -type f) prisma/prisma.config.ts scripts/generate.mjs scripts/docs-config.ts \
+  src/config.ts src/modules $(wildcard src/modules/*/ src/modules/*/handlers.ts src/modules/*/stubs.ts src/modules/*/schedule.ts)
+GEN_OUTPUTS := generated/openapi.json generated/api-types.ts generated/registry.ts generated/handlers.ts generated/jobs.ts \
+  generated/prisma/.inputs docs/configuration.md
+GEN_FORCE := $(if $(filter-out $(wildcard $(GEN_OUTPUTS)),$(GEN_OUTPUTS)),FORCE)
+$(GEN_STAMP): $(STAMP) $(GEN_INPUTS) $(GEN_FORCE)
 	node scripts/generate.mjs
 	$(NODE_BIN)/tsx scripts/docs-config.ts
+	@touch $@
+
+generate: $(GEN_STAMP)
+
+BUILD_INPUTS := $(shell find src generated -type f) scripts/build.mjs
+dist/main.js: $(GEN_STAMP) $(BUILD_INPUTS)
+	node scripts/build.mjs
+
+FORCE:
 
 # docs/configuration.md from the comments and defaults of src/config.ts (also part of `make generate`).
 docs: install
@@ -53,8 +71,7 @@ stubs: install
 	node scripts/generate.mjs
 
 # The compiled server (what production runs): esbuild bundle of src/ + generated/ into dist/main.js.
-build: generate
-	node scripts/build.mjs
+build: dist/main.js
 
 # make run serves the build with plain node (npm start = node --enable-source-maps dist/main.js);
 # make dev serves the TypeScript sources through tsx.
@@ -113,7 +130,10 @@ typecheck: install
 # generated/ and docs/configuration.md must be exactly what the sources produce (committed output is
 # what clients and readers use).
 GENERATED_OUTPUT := generated/ docs/configuration.md
-check-generated: generate
+check-generated: install
+	node scripts/generate.mjs
+	$(NODE_BIN)/tsx scripts/docs-config.ts
+	@touch $(GEN_STAMP)
 	@git diff --exit-code --stat -- $(GENERATED_OUTPUT) && test -z "$$(git status --porcelain -- $(GENERATED_OUTPUT))" \
 	  || (echo "generated/ or docs/configuration.md is stale: run 'make generate' and commit the result" && exit 1)
 
@@ -180,4 +200,4 @@ audit: install
 	npm audit signatures
 
 clean:
-	rm -rf .data node_modules/.install-stamp
+	rm -rf .data node_modules/.install-stamp $(GEN_STAMP)
