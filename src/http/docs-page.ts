@@ -114,7 +114,6 @@ export const SWAGGER_OPTIONS = {
   url: "/docs/reference.json",
   docExpansion: "none",
   filter: true,
-  persistAuthorization: true,
   displayRequestDuration: true,
   defaultModelsExpandDepth: 0,
   requestSnippetsEnabled: true,
