@@ -11,11 +11,12 @@ NODE_BIN := node_modules/.bin
 export PATH := $(CURDIR)/$(NODE_BIN):$(PATH)
 STAMP := node_modules/.install-stamp
 
-.PHONY: help install generate docs stubs build run dev start seed migrate migration migrate-status lint typecheck check-generated check-migrations check-dependencies check-sql unit test verify bench audit docs-check clean cluster cluster-stop
+.PHONY: help install generate docs stubs build run FORCE dev start seed migrate migration migrate-status lint spectral mock typecheck check-generated check-migrations check-dependencies check-sql unit test verify bench audit docs-check clean cluster cluster-stop
 
 help:
 	@echo "make run        install, generate, build, migrate and serve on PORT (default 3000), compiled (node dist/main.js)"
 	@echo "make dev        the same from the TypeScript sources with tsx (no build step)"
+	@echo "make mock       a mock of the whole API from the document (Prism, the examples; MOCK_PORT, default 4010)"
 	@echo "make build      compile the server into dist/ (esbuild bundle + source map)"
 	@echo "make test       every check: install, generate + staleness, lint, types, migrations drift, tests"
 	@echo "make generate   rebuild generated/ from openapi/ and prisma/, and docs/configuration.md from src/config.ts"
@@ -24,6 +25,7 @@ help:
 	@echo "make conformance area=<area>  one area: its tests, the role/isolation/fuzz matrices over its operations, conformance"
 	@echo "make unit       the test suite alone (vitest + the conformance check)"
 	@echo "make lint       Biome, the ReDoS check of every regex, the clock rule, line lengths"
+	@echo "make spectral   Spectral's OpenAPI and OWASP rulesets over the document (openapi/spectral.yaml)"
 	@echo "make typecheck  tsc over src/, test/, scripts/ and generated/"
 	@echo "make check-generated / check-migrations / check-dependencies / check-sql   the static checks make test runs"
 	@echo "make verify     make test, then the proof harness's long checks (load, overload, calendar, cluster; docs/testing.md)"
@@ -38,9 +40,27 @@ $(STAMP): package.json package-lock.json $(wildcard patches/*.patch)
 
 install: $(STAMP)
 
-generate: install
+# generate and build run only when one of their inputs changed (stamps): a second `make run` with
+# nothing changed regenerates and rebuilds nothing. A missing output forces them (GEN_FORCE);
+# `make check-generated` always regenerates.
+GEN_STAMP := node_modules/.generate-stamp
+GEN_INPUTS := $(shell find openapi prisma/schema -type f) prisma/prisma.config.ts scripts/build/generate.mjs scripts/build/docs-config.ts \
+  src/config.ts src/modules $(wildcard src/modules/*/ src/modules/*/handlers.ts src/modules/*/stubs.ts src/modules/*/schedule.ts)
+GEN_OUTPUTS := generated/openapi.json generated/api-types.ts generated/registry.ts generated/handlers.ts generated/jobs.ts \
+  generated/prisma/.inputs docs/configuration.md
+GEN_FORCE := $(if $(filter-out $(wildcard $(GEN_OUTPUTS)),$(GEN_OUTPUTS)),FORCE)
+$(GEN_STAMP): $(STAMP) $(GEN_INPUTS) $(GEN_FORCE)
 	node scripts/build/generate.mjs
 	$(NODE_BIN)/tsx scripts/build/docs-config.ts
+	@touch $@
+
+generate: $(GEN_STAMP)
+
+BUILD_INPUTS := $(shell find src generated -type f) scripts/build/build.mjs
+dist/main.js: $(GEN_STAMP) $(BUILD_INPUTS)
+	node scripts/build/build.mjs
+
+FORCE:
 
 # docs/configuration.md from the comments and defaults of src/config.ts (also part of `make generate`).
 docs: install
@@ -51,8 +71,7 @@ stubs: install
 	node scripts/build/generate.mjs
 
 # The compiled server (what production runs): esbuild bundle of src/ + generated/ into dist/main.js.
-build: generate
-	node scripts/build/build.mjs
+build: dist/main.js
 
 # make run serves the build with plain node (npm start = node --enable-source-maps dist/main.js);
 # make dev serves the TypeScript sources through tsx.
@@ -63,6 +82,11 @@ start: run
 
 dev: generate
 	npm run dev
+
+# A mock of the whole API from the document: Prism (tools/mock, installed on first use) serving the
+# document's examples with request validation, on MOCK_PORT (4010). docs/mock.md
+mock: generate
+	$(NODE_BIN)/tsx scripts/dev/mock.ts
 
 seed: install
 	$(NODE_BIN)/tsx scripts/db/seed.ts
@@ -89,13 +113,27 @@ lint: install
 	$(NODE_BIN)/tsx scripts/checks/check-regex.ts
 	$(NODE_BIN)/tsx scripts/checks/check-clock.ts
 
+# Spectral's OpenAPI and OWASP API Security rulesets over generated/openapi.json (openapi/spectral.yaml
+# says which rules are narrowed or off, and why). Spectral has its own lockfile in tools/spectral,
+# installed from it on first use (--ignore-scripts: its one install script is analytics).
+SPECTRAL_STAMP := tools/spectral/node_modules/.install-stamp
+$(SPECTRAL_STAMP): tools/spectral/package.json tools/spectral/package-lock.json
+	cd tools/spectral && SCARF_ANALYTICS=false npm ci --ignore-scripts --no-audit --no-fund
+	@touch $@
+
+spectral: install $(SPECTRAL_STAMP)
+	tools/spectral/node_modules/.bin/spectral lint generated/openapi.json --ruleset openapi/spectral.yaml --fail-severity warn --display-only-failures
+
 typecheck: install
 	$(NODE_BIN)/tsc --noEmit -p tsconfig.json
 
 # generated/ and docs/configuration.md must be exactly what the sources produce (committed output is
 # what clients and readers use).
 GENERATED_OUTPUT := generated/ docs/configuration.md
-check-generated: generate
+check-generated: install
+	node scripts/build/generate.mjs
+	$(NODE_BIN)/tsx scripts/build/docs-config.ts
+	@touch $(GEN_STAMP)
 	@git diff --exit-code --stat -- $(GENERATED_OUTPUT) && test -z "$$(git status --porcelain -- $(GENERATED_OUTPUT))" \
 	  || (echo "generated/ or docs/configuration.md is stale: run 'make generate' and commit the result" && exit 1)
 
@@ -137,7 +175,7 @@ conformance: generate
 # of their time waiting on the database, so the checks mostly fill idle CPU). Each target's output is
 # printed as a block when it ends; make waits for all of them and fails if any failed.
 test: check-generated
-	$(MAKE) --no-print-directory -j3 --output-sync=target unit lint typecheck check-migrations check-dependencies check-sql
+	$(MAKE) --no-print-directory -j3 --output-sync=target unit lint spectral typecheck check-migrations check-dependencies check-sql
 
 verify: test
 	$(NODE_BIN)/tsx scripts/proof/verify.ts
@@ -162,4 +200,4 @@ audit: install
 	npm audit signatures
 
 clean:
-	rm -rf .data node_modules/.install-stamp
+	rm -rf .data node_modules/.install-stamp $(GEN_STAMP)

@@ -2290,6 +2290,30 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/api/payroll/draft-runs/{id}/employees/{employeeId}/pdf": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /** @description Employee id. A deleted employee, another company's employee, or one outside the caller's row scope for the operation is a 404. */
+                employeeId: components["parameters"]["EmployeeId"];
+                id: components["parameters"]["IdPath"];
+            };
+            cookie?: never;
+        };
+        /**
+         * An employee's salary slip as PDF
+         * @description The slip of any employee in a processed run, as the employee downloads it (downloadMySalarySlip: the same PDF, `payslip-<slip number>.pdf`). A draft run has no slips yet: 409 (its figures are getPayrollRunEmployee's); 404 when the employee is not in the run.
+         */
+        get: operations["downloadPayrollRunEmployeeSlip"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/api/payroll/draft-runs/{id}/process": {
         parameters: {
             query?: never;
@@ -3380,6 +3404,28 @@ export interface paths {
          * @description Soft delete; a sent or accepted offer cannot be deleted (409 - withdraw it first). Audited.
          */
         delete: operations["deleteJobOffer"];
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/recruitment/offers/{id}/pdf": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                id: string;
+            };
+            cookie?: never;
+        };
+        /**
+         * Download an offer letter (PDF)
+         * @description The offer letter of any offer of the company, as the candidate's link serves it (getPublicOfferPdf: the same letter, dated today in the company's time zone), whatever the offer's status - a draft before it is sent, a withdrawn or expired one for the record - and without a link token. A PDF attachment `offer-letter-<offer number>.pdf`.
+         */
+        get: operations["downloadJobOfferPdf"];
+        put?: never;
+        post?: never;
+        delete?: never;
         options?: never;
         head?: never;
         patch?: never;
@@ -19428,6 +19474,41 @@ export interface operations {
             503: components["responses"]["Unavailable"];
         };
     };
+    downloadPayrollRunEmployeeSlip: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /** @description Employee id. A deleted employee, another company's employee, or one outside the caller's row scope for the operation is a 404. */
+                employeeId: components["parameters"]["EmployeeId"];
+                id: components["parameters"]["IdPath"];
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description The PDF. */
+            200: {
+                headers: {
+                    "Cache-Control": components["headers"]["CacheControlNoStore"];
+                    RateLimit: components["headers"]["RateLimitState"];
+                    "RateLimit-Policy": components["headers"]["RateLimitPolicies"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/pdf": string;
+                };
+            };
+            400: components["responses"]["ValidationFailed"];
+            401: components["responses"]["Unauthenticated"];
+            403: components["responses"]["Forbidden"];
+            404: components["responses"]["NotFound"];
+            409: components["responses"]["Conflict"];
+            429: components["responses"]["RateLimited"];
+            500: components["responses"]["Internal"];
+            503: components["responses"]["Unavailable"];
+        };
+    };
     processPayrollRun: {
         parameters: {
             query?: never;
@@ -22629,6 +22710,38 @@ export interface operations {
             409: components["responses"]["Conflict"];
             412: components["responses"]["PreconditionFailed"];
             415: components["responses"]["UnsupportedMediaType"];
+            429: components["responses"]["RateLimited"];
+            500: components["responses"]["Internal"];
+            503: components["responses"]["Unavailable"];
+        };
+    };
+    downloadJobOfferPdf: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                id: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description The offer letter. */
+            200: {
+                headers: {
+                    "Cache-Control": components["headers"]["CacheControlNoStore"];
+                    RateLimit: components["headers"]["RateLimitState"];
+                    "RateLimit-Policy": components["headers"]["RateLimitPolicies"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/pdf": string;
+                };
+            };
+            400: components["responses"]["ValidationFailed"];
+            401: components["responses"]["Unauthenticated"];
+            403: components["responses"]["Forbidden"];
+            404: components["responses"]["NotFound"];
             429: components["responses"]["RateLimited"];
             500: components["responses"]["Internal"];
             503: components["responses"]["Unavailable"];

@@ -33,6 +33,8 @@ export const NODE_ENVS = ["development", "production", "test"] as const;
 export type NodeEnv = (typeof NODE_ENVS)[number];
 /** pino's levels. */
 export const LOG_LEVELS = ["fatal", "error", "warn", "info", "debug", "trace", "silent"] as const;
+export const LOG_FORMATS = ["json", "pretty"] as const;
+export type LogFormat = (typeof LOG_FORMATS)[number];
 export type LogLevel = (typeof LOG_LEVELS)[number];
 
 export interface Config {
@@ -267,6 +269,14 @@ export interface Config {
   readonly validateResponses: boolean;
   /** `LOG_LEVEL`: the pino level. */
   readonly logLevel: LogLevel;
+  /**
+   * `LOG_FORMAT`: `json` (one JSON object a line, for log collectors) or `pretty` (one short line
+   * each for a developer's terminal: time, level, message and fields; a request as status, method,
+   * path, duration, user and tenant - src/log-pretty.ts). Outside production it is `pretty` when
+   * stdout is a terminal (`make run`, `make dev`).
+   * @default `json`; `pretty` outside production when stdout is a terminal
+   */
+  readonly logFormat: LogFormat;
   /**
    * `LOG_BUFFER_BYTES`: the access-log lines (one per request, JSON on stdout) are gathered up to
    * this many bytes and written as one block, synchronously and in order (as pino's default
@@ -800,6 +810,7 @@ export function loadConfig(env: Env, root: string = projectRoot): Config {
     migrateOnStart: bool(r, "MIGRATE_ON_START", true),
     validateResponses: bool(r, "VALIDATE_RESPONSES", !isProduction),
     logLevel: oneOf(r, "LOG_LEVEL", LOG_LEVELS, isTest ? "silent" : "info"),
+    logFormat: oneOf(r, "LOG_FORMAT", LOG_FORMATS, !isProduction && !isTest && process.stdout.isTTY ? "pretty" : "json"),
     logBufferBytes: integer(r, "LOG_BUFFER_BYTES", 4096, 0, 16000, "a number of bytes from 0 to 16000"),
     payrollSyncLimit: nonNegativeInt(r, "PAYROLL_SYNC_LIMIT", 1000),
     payrollBatchSize: positiveInt(r, "PAYROLL_BATCH_SIZE", 1000),

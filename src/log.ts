@@ -1,14 +1,18 @@
-// Structured JSON logs. Every line written while a request is being served carries its request
-// id (AsyncLocalStorage). Passwords, tokens and cookies are redacted.
+// Structured JSON logs (or, LOG_FORMAT=pretty, short lines for a terminal: src/log-pretty.ts). Every
+// line written while a request is being served carries its request id (AsyncLocalStorage); the
+// access-log line of a request also its user and tenant. Passwords, tokens and cookies are redacted.
 import { AsyncLocalStorage } from "node:async_hooks";
 import type { Writable } from "node:stream";
 import { pino, type Logger, type LoggerOptions } from "pino";
 import { config } from "./config.ts";
+import { prettyDestination } from "./log-pretty.ts";
 
 export interface RequestInfo {
   requestId: string;
   ip?: string;
   userId?: string;
+  /** the company the caller acts in (session or API credential), for the access-log line */
+  tenantId?: string;
   email?: string;
   /** the membership read together with the session row (src/platform/identity/session.ts) */
   prefetchedAuth?: import("./platform/identity/session.ts").PrefetchedAuth;
@@ -48,7 +52,9 @@ const options: LoggerOptions = {
   },
 };
 
-let current: Logger = pino(options);
+// LOG_FORMAT=pretty: one short line each for a developer's terminal (src/log-pretty.ts)
+const pretty = config().logFormat === "pretty";
+let current: Logger = pretty ? pino(options, prettyDestination()) : pino(options);
 
 /**
  * Where the access-log lines go: stdout, buffered (LOG_BUFFER_BYTES). A write for the line of every
@@ -85,10 +91,19 @@ function accessLogDestination() {
 // links' tokens are cut from the path by the caller): written by a logger without the redaction
 // and mixin passes every other line goes through.
 const { redact: _redact, mixin: _mixin, ...plainOptions } = options;
-let requests: Logger = pino(plainOptions, accessLogDestination());
+let requests: Logger = pino(plainOptions, pretty ? prettyDestination() : accessLogDestination());
 
 /** Writes the access-log line of a request. */
-export function logRequest(fields: { request_id: string; method: string; path: string; status: number; ms: number }): void {
+export function logRequest(fields: {
+  request_id: string;
+  method: string;
+  path: string;
+  status: number;
+  ms: number;
+  /** the signed-in user or the credential's user, and the company they acted in (when the request had one) */
+  user_id?: string;
+  tenant_id?: string;
+}): void {
   requests.info(fields, "request");
 }
 

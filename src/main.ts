@@ -7,7 +7,7 @@ import type { AddressInfo } from "node:net";
 import { processConfig } from "./config.ts";
 import { identityCache } from "./platform/identity/identity-cache.ts";
 import { closeDb, databaseUrl, getHealthPool, getPool, initDb } from "./db/client.ts";
-import { ensureDatabase } from "./db/embedded.ts";
+import { ensureDatabase, leaveSignalsToProgram } from "./db/embedded.ts";
 import { deployMigrations } from "./db/migrations.ts";
 import { createApp } from "./http/app.ts";
 import { createLifecycle } from "./http/lifecycle.ts";
@@ -23,6 +23,8 @@ const config = processConfig;
 // EVENT_LOOP_REPORT=<file>: event-loop delay histogram written there on SIGUSR2 and at shutdown.
 const loopReport = config.eventLoopReport ? startEventLoopReport(config.eventLoopReport) : null;
 const database = await ensureDatabase();
+// Ctrl-C and SIGTERM stop the embedded server in shutdown() below, after the connections closed
+if (!config.databaseUrl) leaveSignalsToProgram();
 if (config.migrateOnStart) {
   // a session advisory lock: on a direct connection, never through a transaction-mode pooler
   const applied = await deployMigrations(config.databaseDirectUrl ?? database.url, (msg) => logger.info(msg));

@@ -49,6 +49,7 @@
 //           hrms/format-limits writes out the size a format implies (maxLength of uuid, date,
 //           date-time, email strings; int32/int64 of integers), see formatLimits.
 //           hrms/examples gives every string without an example a realistic one (examples.js).
+//           hrms/links adds OpenAPI `links` from each create to the operations on its id (links.js).
 //           hrms/path-file-names adds nothing, it checks: each path item is a file of its own,
 //           directly in openapi/paths/, named from its URL path by pathFileName()
 //           (/api/leave-requests/{id} -> api_leave-requests_{id}.yaml, the convention of
@@ -56,6 +57,7 @@
 import { readdirSync } from "node:fs";
 import path from "node:path";
 import { familyOf, stringExample } from "./examples.js";
+import { links } from "./links.js";
 
 const ROLES = ["owner", "admin", "hr", "manager", "employee"];
 const MODULES = ["payroll", "recruitment", "helpdesk", "assets"];
@@ -603,6 +605,7 @@ export default function hrmsPlugin() {
         "query-encoding": queryEncoding,
         "format-limits": formatLimits,
         examples,
+        links,
       },
     },
   };

@@ -1,11 +1,7 @@
 // `make verify` (after `make test`): the long-running proofs, each reported in one table.
 //   1. long fuzzing  - test/proof/fuzz.test.ts with VERIFY_FUZZ_RUNS runs per kind and operation
 //                      (default 100) and a fresh random seed (printed; FUZZ_SEED=<n> replays it)
-//   2. Spectral lint - generated/openapi.json against Spectral's OpenAPI ruleset and the OWASP API
-//                      Security ruleset (openapi/spectral.yaml: spectral:oas and
-//                      @stoplight/spectral-owasp-ruleset, the rules narrowed or switched off there
-//                      with their reasons); Spectral and the ruleset are installed on first use
-//                      into tools/spectral (pinned by its own lockfile)
+//   2. (Spectral's OpenAPI and OWASP rulesets run in `make test` now: `make spectral`)
 //   3. /docs in Chromium - the API reference rendered by a real headless Chromium
 //                      (test/platform/docs.test.ts with REQUIRE_CHROMIUM=1; also the candidate's offer
 //                      page, test/recruitment/public-pages.test.ts); Debian's `chromium` is
@@ -40,7 +36,6 @@
 //                      one line, and compiles with the stub of `make stubs`
 // Exit status 1 when a check fails.
 import { spawnSync } from "node:child_process";
-import { existsSync } from "node:fs";
 import path from "node:path";
 import { DATE_SENSITIVE, formatProof, INSTANTS, runAt } from "./calendar-proof.ts";
 import { formatCluster, runClusterVerify } from "./cluster-verify.ts";
@@ -102,31 +97,6 @@ await step("fuzz (long)", async () => {
           `seed ${seed} (replay: FUZZ_SEED=${seed} FUZZ_RUNS=${runs} npx ` +
           `vitest run --config test/vitest.config.ts test/proof/fuzz.test.ts)`,
       };
-});
-
-await step("Spectral lint (spectral:oas, OWASP)", async () => {
-  // Spectral lives in tools/spectral (its own lockfile), installed on first use: `make test` and
-  // `make run` do not need its 240 packages. --ignore-scripts: its only install script is
-  // analytics (@scarf/scarf), which must not phone home from here.
-  const toolDir = path.join(root, "tools", "spectral");
-  const spectral = path.join(toolDir, "node_modules", ".bin", "spectral");
-  const owasp = path.join(toolDir, "node_modules", "@stoplight", "spectral-owasp-ruleset", "dist", "ruleset.mjs");
-  if (!existsSync(spectral) || !existsSync(owasp)) {
-    const install = spawnSync("npm", ["ci", "--ignore-scripts", "--no-audit", "--no-fund"], {
-      cwd: toolDir,
-      encoding: "utf8",
-      env: { ...process.env, SCARF_ANALYTICS: "false" },
-    });
-    if (install.status !== 0)
-      return { result: "FAIL", details: `installing Spectral failed: ${(install.stderr || install.stdout).trim().split("\n").at(-1)}` };
-  }
-  const res = spawnSync(spectral, ["lint", "generated/openapi.json", "--ruleset", "openapi/spectral.yaml", "--fail-severity", "warn"], {
-    cwd: root,
-    encoding: "utf8",
-  });
-  process.stdout.write(res.stdout + res.stderr);
-  const problems = /(\d+) problems?/.exec(res.stdout)?.[1] ?? "0";
-  return res.status === 0 ? { result: "pass", details: "no warnings or errors" } : { result: "FAIL", details: `${problems} problems` };
 });
 
 await step("/docs in Chromium", async () => {

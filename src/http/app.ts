@@ -19,7 +19,6 @@ import path from "node:path";
 import express, { type NextFunction, type Request, type Response } from "express";
 import * as OpenApiValidator from "express-openapi-validator";
 import helmet from "helmet";
-import swaggerUi from "swagger-ui-express";
 import { handlers } from "../../generated/handlers.ts";
 import { operationTable, type OperationId } from "../../generated/registry.ts";
 import { invalidateIdentities } from "../platform/identity/identity-cache.ts";
@@ -29,9 +28,10 @@ import { appUrl, config, type Config, withConfig } from "../config.ts";
 import { withTenant } from "../db/tenancy.ts";
 import { deliverQueuedMail } from "../platform/mail/outbox.ts";
 import { devMailPage } from "./dev-mail.ts";
+import { docsPage } from "./docs-page.ts";
 import { publicLinkScript } from "./public-link.ts";
 import { detailsInWords } from "./validation-messages.ts";
-import { logger, logRequest, requestContext } from "../log.ts";
+import { logger, logRequest, type RequestInfo, requestContext } from "../log.ts";
 import { MAX_UPLOAD_BYTES, uploadStorage } from "../platform/storage/files.ts";
 import { checkAppointmentUpload } from "../modules/recruitment/index.ts";
 import { type Admission, admissionControl, type AdmissionOptions } from "./admission.ts";
@@ -615,6 +615,7 @@ function buildApp(cfg: Config, opts: AppOptions): express.Express {
     // shutting down (src/http/lifecycle.ts): no request after this one on this connection
     if (lifecycle.draining) res.setHeader("Connection", "close");
     const started = process.hrtime.bigint();
+    const info: RequestInfo = { requestId, ip: req.ip };
     res.on("finish", () => {
       const ms = Number(process.hrtime.bigint() - started) / 1e6;
       // the metrics of every request, recorded here only (src/platform/metrics.ts): by operationId, never by path
@@ -625,10 +626,12 @@ function buildApp(cfg: Config, opts: AppOptions): express.Express {
         path: redactPath(req.path),
         status: res.statusCode,
         ms: Math.round(ms * 10) / 10,
+        ...(info.userId && { user_id: info.userId }),
+        ...(info.tenantId && { tenant_id: info.tenantId }),
       });
     });
     // the rest of the request (and what it starts) reads this app's configuration
-    withConfig(cfg, () => requestContext.run({ requestId, ip: req.ip }, () => next()));
+    withConfig(cfg, () => requestContext.run(info, () => next()));
   };
   const admission = admissionControl({
     maxConcurrent: opts.admission?.maxConcurrent ?? cfg.maxConcurrentRequests,
@@ -651,11 +654,8 @@ function buildApp(cfg: Config, opts: AppOptions): express.Express {
   app.get("/openapi.json", (_req, res) => {
     res.json(apiDocument());
   });
-  app.use(
-    "/docs",
-    swaggerUi.serveFiles(undefined, { swaggerOptions: { url: "/openapi.json" } }),
-    swaggerUi.setup(undefined, { swaggerOptions: { url: "/openapi.json" }, customSiteTitle: "HRMS API reference" }),
-  );
+  // the interactive reference (src/http/docs-page.ts)
+  app.use("/docs", docsPage(apiDocument));
   app.get("/", (_req, res) => res.redirect("/docs"));
   // the script of the candidate's offer page (getPublicOfferPage; src/http/public-link.ts)
   app.get("/assets/public-link.js", publicLinkScript);

@@ -53,6 +53,7 @@ export async function authenticateBearer(req: Request, secret: string | null): P
   const info = requestContext.getStore();
   if (info) {
     info.userId = cred.userId;
+    info.tenantId = cred.tenantId;
     info.email = cred.row.email;
     info.credential = { id: cred.id, name: cred.name, lastWriteLsn: cred.lastWriteLsn, tenantId: cred.tenantId };
   }
@@ -89,7 +90,10 @@ export async function authorize(req: Request, meta: OperationMeta): Promise<Auth
     if (meta.tenantOptional) return null;
     throw unauthenticated("Your session has no access to a company; sign in again or switch tenant");
   }
-  if (info) info.email = auth.email;
+  if (info) {
+    info.email = auth.email;
+    info.tenantId = auth.tenantId;
+  }
   if (meta.module && !auth.modules.includes(meta.module)) throw moduleDisabled(meta.module);
   if (!meta.roles.includes(auth.role)) throw forbidden();
   return auth;

@@ -300,6 +300,35 @@ describe("listMySalary, getMySalarySlip, downloadMySalarySlip: my salary", () =>
   });
 });
 
+describe("downloadPayrollRunEmployeeSlip: HR downloads any employee's slip PDF", () => {
+  const pdfOf = (req: ReturnType<TenantSession["agent"]["get"]>) =>
+    req.buffer(true).parse((r, cb) => {
+      const chunks: Buffer[] = [];
+      r.on("data", (c: Buffer) => chunks.push(c));
+      r.on("end", () => cb(null, Buffer.concat(chunks)));
+    });
+
+  it("serves hr and the owner the same slip the employee downloads; the employee gets 403", async () => {
+    const own = await pdfOf(bUser.agent.get(`/api/payroll/my-salary/${runId}/pdf`)).expect(200);
+    for (const who of [w.hr, w.owner]) {
+      const res = await pdfOf(who.agent.get(`/api/payroll/draft-runs/${runId}/employees/${b}/pdf`)).expect(200);
+      expect(res.headers["content-type"]).toBe("application/pdf");
+      expect(res.headers["content-disposition"]).toBe(own.headers["content-disposition"]);
+      expect((res.body as Buffer).subarray(0, 5).toString()).toBe("%PDF-");
+    }
+    // the own-record rule stays: an employee reaches no colleague's slip, nor their own this way
+    expectError(await aUser.agent.get(`/api/payroll/draft-runs/${runId}/employees/${b}/pdf`), 403, "forbidden");
+    expectError(await aUser.agent.get(`/api/payroll/draft-runs/${runId}/employees/${a}/pdf`), 403, "forbidden");
+  });
+
+  it("a draft run has no slip to download yet (409); an employee not in the run is a 404", async () => {
+    const draft = await w.hr.agent.post("/api/payroll/draft-runs").send({ period: "2027-06" }).expect(201);
+    expectError(await w.hr.agent.get(`/api/payroll/draft-runs/${draft.body.data.id}/employees/${a}/pdf`), 409, "conflict");
+    await w.hr.agent.delete(`/api/payroll/draft-runs/${draft.body.data.id}`).expect(200);
+    expectError(await w.hr.agent.get(`/api/payroll/draft-runs/${runId}/employees/${w.owner.userId}/pdf`), 404, "not_found");
+  });
+});
+
 describe("module gate and tenancy", () => {
   it("a company without the module gets 403 module_disabled", async () => {
     const other = await signupTenant(t);
@@ -334,6 +363,7 @@ describe("module gate and tenancy", () => {
       o.post(`/api/payroll/draft-runs/${runId}/process`),
       o.get(`/api/payroll/draft-runs/${runId}/breakdown`),
       o.get(`/api/payroll/draft-runs/${runId}/employees/${a}`),
+      o.get(`/api/payroll/draft-runs/${runId}/employees/${a}/pdf`),
       o.get(`/api/payroll/my-salary/${runId}`),
       o.get(`/api/payroll/my-salary/${runId}/pdf`),
       o.get(`/api/payroll/loan-advances/${loanId}`),

@@ -72,6 +72,7 @@ describe("loadConfig", () => {
       migrateOnStart: true,
       validateResponses: true,
       logLevel: "info",
+      logFormat: "json", // outside production "pretty" only when stdout is a terminal (not under vitest)
       logBufferBytes: 4096,
       payrollSyncLimit: 1000,
       payrollBatchSize: 1000,
@@ -195,6 +196,7 @@ describe("loadConfig", () => {
       MIGRATE_ON_START: "false",
       VALIDATE_RESPONSES: "TRUE",
       LOG_LEVEL: "warn",
+      LOG_FORMAT: "pretty",
       PAYROLL_SYNC_LIMIT: "0",
       PAYROLL_BATCH_SIZE: "250",
       RUN_WORKER: "off",
@@ -267,6 +269,7 @@ describe("loadConfig", () => {
       migrateOnStart: false,
       validateResponses: true,
       logLevel: "warn",
+      logFormat: "pretty",
       logBufferBytes: 0,
       payrollSyncLimit: 0,
       payrollBatchSize: 250,

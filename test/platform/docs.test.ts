@@ -1,16 +1,22 @@
-// /openapi.json serves the bundle; /docs renders the interactive reference in a real headless
-// Chromium with assets from node_modules only (no network). Skipped - and listed as skipped at the
-// end of the run - where no Chromium is installed; `make verify` installs Debian's `chromium`
-// (scripts/support/ensure-chromium.sh) and runs it with REQUIRE_CHROMIUM=1, where a missing one fails.
+// /openapi.json serves the bundle; /docs renders the interactive reference (src/http/docs-page.ts) in
+// a real headless Chromium with assets from node_modules only (no network): signing in explained
+// where it starts, each operation's roles, module and scope, list filters not pre-filled, a filter
+// box, collapsed by default, curl snippets that work as copied. The Chromium part is skipped - and
+// listed as skipped at the end of the run - where no Chromium is installed; `make verify` installs
+// Debian's `chromium` (scripts/support/ensure-chromium.sh) and runs it with REQUIRE_CHROMIUM=1, where a
+// missing one fails.
 import { execFile } from "node:child_process";
 import { existsSync, mkdtempSync, rmSync } from "node:fs";
+import { createRequire } from "node:module";
 import type { Server } from "node:http";
 import type { AddressInfo } from "node:net";
 import { tmpdir } from "node:os";
 import path from "node:path";
 import { promisify } from "node:util";
+import vm from "node:vm";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { useTestApp } from "../support/app.ts";
+import { accessLine, DOCS_SCRIPT } from "../../src/http/docs-page.ts";
+import { signupTenant, useTestApp } from "../support/app.ts";
 
 const t = useTestApp();
 const chromium = ["/usr/bin/chromium", "/usr/bin/chromium-browser", "/usr/bin/google-chrome"].find((p) => existsSync(p));
@@ -24,6 +30,33 @@ beforeAll(async () => {
 });
 afterAll(() => new Promise<void>((r) => server.close(() => r())));
 
+async function dumpDom(url: string): Promise<string> {
+  const profile = mkdtempSync(path.join(tmpdir(), "hrms-chromium-"));
+  try {
+    const { stdout } = await promisify(execFile)(
+      chromium!,
+      [
+        "--headless",
+        "--no-sandbox",
+        "--disable-gpu",
+        "--disable-quic",
+        "--no-first-run",
+        "--disable-background-networking",
+        "--disable-component-update",
+        "--disable-sync",
+        `--user-data-dir=${profile}`,
+        "--virtual-time-budget=15000",
+        "--dump-dom",
+        url,
+      ],
+      { timeout: 300_000, maxBuffer: 64 * 1024 * 1024 },
+    );
+    return stdout;
+  } finally {
+    rmSync(profile, { recursive: true, force: true });
+  }
+}
+
 describe("API reference", () => {
   it("serves the bundled document at /openapi.json", async () => {
     const res = await t.request().get("/openapi.json").expect(200);
@@ -31,40 +64,145 @@ describe("API reference", () => {
     expect(res.body.paths["/api/auth/sign-in"].post.operationId).toBe("signIn");
   });
 
-  it("serves the Swagger UI assets locally", async () => {
+  it("serves the Swagger UI assets locally, collapsed, with a filter box and snippets", async () => {
     const html = await t.request().get("/docs/").expect(200);
     expect(html.text).toContain("swagger-ui");
     expect(html.text).not.toMatch(/https?:\/\/(cdn|unpkg|fonts)\./);
+    expect(html.text).toContain("<script src='./hrms-docs.js'></script>");
     await t.request().get("/docs/swagger-ui-bundle.js").expect(200);
+    await t
+      .request()
+      .get("/docs/hrms-docs.js")
+      .expect(200)
+      .expect("content-type", /javascript/);
+    const init = (await t.request().get("/docs/swagger-ui-init.js").expect(200)).text;
+    expect(init).toContain('"docExpansion": "none"');
+    expect(init).toContain('"filter": true');
+    expect(init).toContain('"requestSnippetsEnabled": true');
+    expect(init).toContain('"url": "/docs/reference.json"');
   });
 
-  it.skipIf(!chromium && !process.env.REQUIRE_CHROMIUM)("renders the operations in headless Chromium", async () => {
-    expect(chromium, "REQUIRE_CHROMIUM is set but no Chromium is installed (scripts/support/ensure-chromium.sh)").toBeTruthy();
-    const profile = mkdtempSync(path.join(tmpdir(), "hrms-chromium-"));
-    try {
-      const { stdout } = await promisify(execFile)(
-        chromium!,
-        [
-          "--headless",
-          "--no-sandbox",
-          "--disable-gpu",
-          "--disable-quic",
-          "--no-first-run",
-          "--disable-background-networking",
-          "--disable-component-update",
-          "--disable-sync",
-          `--user-data-dir=${profile}`,
-          "--virtual-time-budget=15000",
-          "--dump-dom",
-          `${base}/docs/`,
-        ],
-        { timeout: 300_000, maxBuffer: 64 * 1024 * 1024 },
-      );
-      expect(stdout).toContain("opblock");
-      expect(stdout).toContain("Sign in with email and password");
-      expect(stdout).toContain("HRMS API");
-    } finally {
-      rmSync(profile, { recursive: true, force: true });
-    }
+  it("starts with signing in: the page, the bearer credential in Authorize, curl with a cookie jar", async () => {
+    const doc = (await t.request().get("/docs/reference.json").expect(200)).body;
+    const start = doc.info.description.split("## Conventions")[0];
+    expect(start).toMatch(/^## Start here: signing in/);
+    expect(start).toContain("POST /api/auth/sign-in");
+    expect(start).toContain("*Authorize* → `apiCredential`");
+    expect(start).toContain("-b cookies.txt -c cookies.txt");
+    expect(Object.keys(doc.components.securitySchemes)).toEqual(["sessionCookie", "apiCredential"]);
+  });
+
+  it("states each operation's roles, module and scope, or that it is public", async () => {
+    const doc = (await t.request().get("/docs/reference.json").expect(200)).body;
+    expect(doc.paths["/api/payroll/draft-runs/{id}/employees/{employeeId}/pdf"].get.description).toMatch(
+      new RegExp(
+        "^\\*\\*Access:\\*\\* roles `owner`, `admin`, `hr` · module `payroll` \\(403 `module_disabled` while the company has it off\\) · " +
+          "API credential scope `payroll:read`\\.\n\n",
+      ),
+    );
+    expect(doc.paths["/api/auth/sign-in"].post.description).toMatch(/^\*\*Access:\*\* public - no sign-in needed\.\n\n/);
+    expect(doc.paths["/api/integrations/credentials"].post.description).toMatch(/session only \(no API credential\)/);
+    for (const [p, item] of Object.entries(doc.paths as Record<string, Record<string, any>>))
+      for (const m of ["get", "put", "post", "delete", "patch"])
+        if (item[m]) expect(item[m].description, `${m} ${p}`).toMatch(/^\*\*Access:\*\* /);
+    // /openapi.json, what clients generate from, stays as the bundle is
+    const served = (await t.request().get("/openapi.json").expect(200)).body;
+    expect(served.paths["/api/auth/sign-in"].post.description).not.toMatch(/Access:/);
+    expect(accessLine({ "x-roles": ["hr"] })).toBe("**Access:** roles `hr` · session only (no API credential).");
+  });
+
+  it("leaves list filters empty (their example in words), required query parameters as they are", async () => {
+    const doc = (await t.request().get("/docs/reference.json").expect(200)).body;
+    const served = (await t.request().get("/openapi.json").expect(200)).body;
+    const search = (d: any) => d.paths["/api/employees"].get.parameters.find((p: any) => p.name === "search");
+    expect(search(served).example ?? search(served).schema.example).toBe("sharma");
+    expect(search(doc).example).toBeUndefined();
+    expect(search(doc).schema.example).toBeUndefined();
+    expect(search(doc).description).toMatch(/Example: `sharma`\.$/);
+    for (const [p, item] of Object.entries(doc.paths as Record<string, Record<string, any>>))
+      for (const op of Object.values(item))
+        for (const param of op?.parameters ?? [])
+          if (param.in === "query" && !param.required) {
+            expect(param.example, `${p} ${param.name}`).toBeUndefined();
+            expect(param.schema?.example, `${p} ${param.name}`).toBeUndefined();
+          }
+    for (const [name, param] of Object.entries(doc.components.parameters as Record<string, any>))
+      if (param.in === "query" && !param.required) expect(param.schema?.example, name).toBeUndefined();
+  });
+
+  it.skipIf(!chromium && !process.env.REQUIRE_CHROMIUM)(
+    "renders collapsed in headless Chromium, an operation's access and the filter box",
+    async () => {
+      expect(chromium, "REQUIRE_CHROMIUM is set but no Chromium is installed (scripts/support/ensure-chromium.sh)").toBeTruthy();
+      const collapsed = await dumpDom(`${base}/docs/`);
+      expect(collapsed).toContain("HRMS API");
+      expect(collapsed).toContain("Start here: signing in");
+      expect(collapsed).toContain("operation-filter-input");
+      expect(collapsed).toContain("Authorize");
+      // collapsed: the tags are listed, no operation is open
+      expect(collapsed).toContain('id="operations-tag-auth"');
+      expect(collapsed).not.toContain("opblock-body");
+      // a deep link opens one operation: its summary and its access line
+      const open = await dumpDom(`${base}/docs/#/auth/signIn`);
+      expect(open).toContain("opblock");
+      expect(open).toContain("Sign in with email and password");
+      expect(open).toMatch(/<strong>Access:<\/strong> public - no sign-in needed\./);
+    },
+  );
+});
+
+// The page's curl snippets, produced by Swagger UI's own generator (swagger-ui-dist's bundle, loaded
+// here in Node) through the page's plugin (DOCS_SCRIPT), run with the real curl against this server.
+describe("API reference: curl snippets work as copied", () => {
+  const require = createRequire(import.meta.url);
+  const bundle = require("swagger-ui-dist/swagger-ui-es-bundle.js");
+  const window: Record<string, any> = { SwaggerUIBundle: bundle.default ?? bundle };
+  vm.runInNewContext(DOCS_SCRIPT, { window, Object, Array, String });
+  const curlBash: (req: unknown) => string = window.hrmsDocs.curlBash;
+  /** A request as Swagger UI hands it to the snippet generators (`get` of an Immutable map). */
+  const request = (method: string, url: string, headers: Record<string, string>, body?: unknown) => {
+    const fields: Record<string, unknown> = {
+      method,
+      url: base + url,
+      headers: new Map(Object.entries(headers)),
+      body: body === undefined ? undefined : JSON.stringify(body, null, 2),
+    };
+    return { get: (key: string) => fields[key] };
+  };
+  const dir = mkdtempSync(path.join(tmpdir(), "hrms-curl-"));
+  afterAll(() => rmSync(dir, { recursive: true, force: true }));
+  const run = async (cmd: string) => {
+    const { stdout } = await promisify(execFile)("bash", ["-c", cmd], { cwd: dir });
+    return stdout ? JSON.parse(stdout) : undefined;
+  };
+  const json = { accept: "application/json", "Content-Type": "application/json" };
+
+  it("signIn's command keeps the session in cookies.txt; the next commands use it; a bodiless POST sends no form", async () => {
+    const owner = await signupTenant(t);
+    const signIn = curlBash(request("POST", "/api/auth/sign-in", json, { email: owner.email, password: owner.password }));
+    expect(signIn).toMatch(/^curl -b cookies\.txt -c cookies\.txt -X 'POST' \\\n {2}'http:/);
+    expect((await run(signIn)).data.user.email).toBe(owner.email.toLowerCase());
+
+    const list = curlBash(request("GET", "/api/employees?limit=5", { accept: "application/json" }));
+    expect((await run(list)).message).toBe("OK");
+
+    // Swagger UI writes `-d ''` for a POST without a body: curl would send it as a form (a 415 here)
+    const signOut = curlBash(request("POST", "/api/auth/sign-out", { accept: "application/json" }));
+    expect(signOut).not.toContain("-d ''");
+    expect((await run(signOut)).message).toMatch(/sign/i);
+    expect((await run(list)).code).toBe("unauthenticated");
+  });
+
+  it("a command with the bearer credential of Authorize carries it and no cookie jar", async () => {
+    const owner = await signupTenant(t);
+    const created = await owner.agent
+      .post("/api/integrations/credentials")
+      .send({ name: "Docs", scopes: ["employees:read"] })
+      .expect(201);
+    const cmd = curlBash(
+      request("GET", "/api/employees?limit=5", { accept: "application/json", Authorization: `Bearer ${created.body.data.secret}` }),
+    );
+    expect(cmd).not.toContain("cookies.txt");
+    expect((await run(cmd)).message).toBe("OK");
   });
 });

@@ -1,9 +1,11 @@
-// Logs: JSON lines with the request id, never passwords, tokens or cookies.
+// Logs: JSON lines with the request id (and on a request's line its user and tenant), never
+// passwords, tokens or cookies; LOG_FORMAT=pretty's short lines for a terminal.
 import { Writable } from "node:stream";
 import { describe, expect, it } from "vitest";
 import { redactPath } from "../../src/http/app.ts";
 import { toAppError } from "../../src/http/error-middleware.ts";
 import { logger, redirectLogs } from "../../src/log.ts";
+import { prettyLine } from "../../src/log-pretty.ts";
 import { signupTenant, useTestApp } from "../support/app.ts";
 
 const t = useTestApp();
@@ -47,6 +49,71 @@ describe("logging", () => {
     } finally {
       restore();
     }
+  });
+
+  it("names the user and the tenant on the request line of a signed-in or credential call, none on an anonymous one", async () => {
+    const o = await signupTenant(t);
+    const credential = await o.agent
+      .post("/api/integrations/credentials")
+      .send({ name: "Logs", scopes: ["employees:read"] })
+      .expect(201);
+    const { lines, restore } = capture();
+    try {
+      await o.agent.get("/api/configuration/company-settings").set("X-Request-Id", "req-session").expect(200);
+      await t
+        .request()
+        .get("/api/employees")
+        .set("X-Request-Id", "req-bearer")
+        .set("Authorization", `Bearer ${credential.body.data.secret}`)
+        .expect(200);
+      await t.request().get("/api/health").set("X-Request-Id", "req-anonymous").expect(200);
+      const line = (id: string) => lines.map((l) => JSON.parse(l)).find((p) => p.msg === "request" && p.request_id === id);
+      expect(line("req-session")).toMatchObject({ user_id: o.userId, tenant_id: o.tenantId, status: 200 });
+      expect(line("req-bearer")).toMatchObject({ user_id: o.userId, tenant_id: o.tenantId, status: 200 });
+      expect(line("req-anonymous")).not.toHaveProperty("user_id");
+      expect(line("req-anonymous")).not.toHaveProperty("tenant_id");
+    } finally {
+      restore();
+    }
+  });
+
+  it("LOG_FORMAT=pretty: one short line per entry, requests as status, method, path, time, user and tenant", () => {
+    const request = JSON.stringify({
+      level: 30,
+      time: "2026-11-28T03:06:14.101Z",
+      service: "hrms-api",
+      request_id: "5d3e0c2a-1111-4222-8333-944445555666",
+      method: "GET",
+      path: "/api/employees",
+      status: 200,
+      ms: 12.4,
+      user_id: "2f1c9a70-aaaa-4bbb-8ccc-dddddddddddd",
+      tenant_id: "9a0b1c2d-eeee-4fff-8000-111111111111",
+      msg: "request",
+    });
+    expect(prettyLine(request, false)).toBe("03:06:14.101 200 GET /api/employees 12.4 ms  user=2f1c9a70… tenant=9a0b1c2d…  req=5d3e0c2a…");
+    const info = JSON.stringify({
+      level: 30,
+      time: "2026-11-28T03:06:12.350Z",
+      service: "hrms-api",
+      ms: 19,
+      msg: "database connections ready",
+    });
+    expect(prettyLine(info, false)).toBe("03:06:12.350 INFO  database connections ready  ms=19");
+    const warn = JSON.stringify({
+      level: 40,
+      time: "2026-11-28T03:06:12.350Z",
+      err: { message: "boom", stack: "Error: boom\n at x" },
+      msg: "job failed",
+    });
+    expect(prettyLine(warn, false)).toBe("03:06:12.350 WARN  job failed  err=boom\n    Error: boom\n     at x");
+    expect(
+      prettyLine(
+        JSON.stringify({ level: 30, time: "2026-11-28T00:00:00.000Z", applied: Array(39).fill("m"), msg: "migrations applied" }),
+        false,
+      ),
+    ).toBe("00:00:00.000 INFO  migrations applied  applied=[39 items]");
+    expect(prettyLine("not json", false)).toBe("not json");
   });
 
   it("keeps tokens of public links out of logged paths", () => {

@@ -5,7 +5,7 @@
 // of m" on every page.
 import { createHash, randomBytes } from "node:crypto";
 import { beforeAll, describe, expect, it } from "vitest";
-import { useTestApp } from "../support/app.ts";
+import { expectError, useTestApp } from "../support/app.ts";
 import { find, renderPdf, type RenderedPdf } from "../support/pdf.ts";
 import { binary, type Company, draftOffer, recruitingCompany } from "./helpers.ts";
 import { today } from "../support/clock.ts";
@@ -148,5 +148,27 @@ describe("previewDocumentTemplatePdf: salary_in_words", () => {
     expect((await preview({ template, values: { salary: "a lot", salary_in_words: "Plenty" } })).text).toContain(
       "Salary: INR a lot (Plenty)",
     );
+  });
+});
+
+describe("downloadJobOfferPdf: HR downloads any offer's letter", () => {
+  it("serves hr the letter the candidate's link serves, a draft's too, and nobody outside hr", async () => {
+    const made = await draftOffer(c.hr.agent, {}, { first_name: "Arjun", last_name: "Menon" });
+    // a draft, never sent: no link exists, hr still gets its letter
+    const res = await c.hr.agent.get(`/api/recruitment/offers/${made.offer.id}/pdf`).buffer(true).parse(binary).expect(200);
+    expect(res.headers["content-type"]).toBe("application/pdf");
+    expect(res.headers["content-disposition"]).toBe(`attachment; filename="offer-letter-${made.offer.offer_number}.pdf"`);
+    const hrLetter = await renderPdf(res.body, "/tmp/payslip-offer-letter-hr.png");
+    expect(hrLetter.text).toContain("Offer letter - Arjun Menon");
+
+    // once sent, the same letter as the candidate's link
+    await c.hr.agent.post(`/api/recruitment/offers/${made.offer.id}/send`).expect(200);
+    const token = await ownToken(made.offer.id, "offer");
+    const publicLetter = await renderPdf(await getPdf(`/api/public/offers/${token}/pdf`), "/tmp/payslip-offer-letter-public.png");
+    const again = await c.owner.agent.get(`/api/recruitment/offers/${made.offer.id}/pdf`).buffer(true).parse(binary).expect(200);
+    expect((await renderPdf(again.body, "/tmp/payslip-offer-letter-owner.png")).text).toBe(publicLetter.text);
+
+    for (const who of [c.manager, c.employee])
+      expectError(await who.agent.get(`/api/recruitment/offers/${made.offer.id}/pdf`), 403, "forbidden");
   });
 });

@@ -3,12 +3,12 @@
 // catalogs.ts, runs.ts (with calculation.ts and jobs.ts), my-salary.ts, wps.ts, loans.ts, claims.ts,
 // settlements.ts (full and final settlements).
 import { accepted, ack, created, ok, pageOf, paginated } from "../../http/envelope.ts";
-import type { AreaHandlers } from "../../http/types.ts";
+import type { AreaHandlers, HandlerContext } from "../../http/types.ts";
 import { expenseCategories, loanTypes } from "./catalogs.ts";
 import { cancelClaim, claimById, claimsPage, reviseClaim, submitClaim } from "./claims.ts";
 import { addComponent, changeComponent, componentById, componentList, removeComponent } from "./components.ts";
 import { applyForLoan, cancelLoan, deferInstallment, loanById, loansPage, reviseLoan } from "./loans.ts";
-import { mySlip, mySlipPdf, mySlips } from "./my-salary.ts";
+import { mySlip, mySlipPdf, mySlips, runEmployeeSlipPdf } from "./my-salary.ts";
 import { changeRun, discardRun, openRun, processRun, runBreakdown, runById, runSlip, runsPage } from "./runs.ts";
 import { salarySetupOf, saveSalarySetup } from "./salary-setup.ts";
 import {
@@ -162,13 +162,10 @@ export const handlers = {
     return ok(await mySlip(auth, params.draftId));
   },
   async downloadMySalarySlip({ params, auth, res }) {
-    const { fileName, pdf } = await mySlipPdf(auth, params.draftId);
-    res.status(200);
-    res.setHeader("Content-Type", "application/pdf");
-    res.setHeader("Content-Length", String(pdf.length));
-    res.setHeader("Content-Disposition", `attachment; filename="${fileName}"`);
-    res.end(pdf);
-    return { sent: true as const };
+    return sendSlip(res, await mySlipPdf(auth, params.draftId));
+  },
+  async downloadPayrollRunEmployeeSlip({ params, res }) {
+    return sendSlip(res, await runEmployeeSlipPdf(params.id, params.employeeId));
   },
 
   // WPS
@@ -257,3 +254,13 @@ export const handlers = {
     return { sent: true as const };
   },
 } satisfies Partial<AreaHandlers<"payroll">>;
+
+/** A slip's PDF as an attachment (downloadMySalarySlip, downloadPayrollRunEmployeeSlip). */
+function sendSlip(res: HandlerContext<"downloadMySalarySlip">["res"], { fileName, pdf }: { fileName: string; pdf: Buffer }) {
+  res.status(200);
+  res.setHeader("Content-Type", "application/pdf");
+  res.setHeader("Content-Length", String(pdf.length));
+  res.setHeader("Content-Disposition", `attachment; filename="${fileName}"`);
+  res.end(pdf);
+  return { sent: true as const };
+}

@@ -1,9 +1,10 @@
-// The employee's own salary slips: those of processed runs only, never another employee's.
+// The employee's own salary slips: those of processed runs only, never another employee's; and
+// HR's download of any employee's slip of a processed run (runEmployeeSlipPdf).
 import type { Prisma } from "../../../generated/prisma/client.ts";
 import { activeTenant } from "../../db/central.ts";
 import { db } from "../../db/tenancy.ts";
 import type { Page } from "../../http/envelope.ts";
-import { notFound } from "../../platform/errors.ts";
+import { conflict, notFound } from "../../platform/errors.ts";
 import { toDateString } from "../../lib/dates.ts";
 import type { AuthContext } from "../../http/types.ts";
 import { slipJson, slipSummaryJson } from "./json.ts";
@@ -46,7 +47,25 @@ export async function mySlip(auth: AuthContext, runOrSlipId: string) {
  * bank account are the employee record's at the time of the download (the slip keeps the pay).
  */
 export async function mySlipPdf(auth: AuthContext, runOrSlipId: string): Promise<{ fileName: string; pdf: Buffer }> {
-  const slip = await mySlip(auth, runOrSlipId);
+  return slipPdf(await mySlip(auth, runOrSlipId));
+}
+
+/**
+ * Any employee's slip of a processed run as a PDF, for HR (the operation's roles): the same PDF as
+ * the employee's own. 404 when the run or the employee in it does not exist, 409 for a run not
+ * processed yet (no slip is issued before).
+ */
+export async function runEmployeeSlipPdf(runId: string, employeeId: string): Promise<{ fileName: string; pdf: Buffer }> {
+  const run = await db.payrollRun.findFirst({ where: { id: runId } });
+  if (!run) throw notFound("Payroll run");
+  const s = await db.payrollSlip.findFirst({ where: { run_id: run.id, employee_id: employeeId } });
+  if (!s) throw notFound("Employee in this payroll run");
+  if (run.status !== "processed")
+    throw conflict(`This payroll run is ${run.status}: its slips are issued when it is processed (the figures: getPayrollRunEmployee)`);
+  return slipPdf(slipJson(s, run));
+}
+
+async function slipPdf(slip: ReturnType<typeof slipJson>): Promise<{ fileName: string; pdf: Buffer }> {
   const [tenant, e] = await Promise.all([
     activeTenant({ name: true, legal_name: true, address: true, currency: true }),
     db.employee.findFirst({

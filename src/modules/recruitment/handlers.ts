@@ -10,7 +10,7 @@ import { addCandidate, candidateById, changeCandidate, findCandidates, removeCan
 import { convertToEmployee } from "./conversion.ts";
 import { changeInterview, findInterviews, interviewById, removeInterview, scheduleInterview } from "./interviews.ts";
 import { previewTemplatePdf } from "./letters.ts";
-import { createOffer, deleteOffer, getOffer, listOffers, sendAppointment, sendOffer, updateOffer } from "./offers.ts";
+import { createOffer, deleteOffer, getOffer, listOffers, offerLetterOf, sendAppointment, sendOffer, updateOffer } from "./offers.ts";
 import { configurePanel, readPanel } from "./panel.ts";
 import { sendPdf } from "./pdf.ts";
 import { publicAppointmentPage, publicOfferPage } from "./public-pages.ts";
@@ -193,6 +193,11 @@ export const handlers = {
 
   async getPublicOffer({ params }) {
     return ok(await publicOffer(params.token));
+  },
+  async downloadJobOfferPdf({ params, res }) {
+    const { pdf, filename } = await offerLetterOf(params.id);
+    sendPdf(res, pdf, filename, "attachment");
+    return { sent: true as const };
   },
   async getPublicOfferPdf({ params, res }) {
     const { pdf, filename } = await publicOfferPdf(params.token);

@@ -29,6 +29,7 @@ import {
   userNames,
   type Company,
 } from "./common.ts";
+import { offerLetterPdf } from "./letters.ts";
 import { lockCandidate, lockOffer } from "./queries.ts";
 import { checkMove, OFFER_MOVES, type OfferStatus, type DocumentType, type EmploymentType } from "./states.ts";
 import { hrMemberIds } from "../shared/access.ts";
@@ -179,6 +180,18 @@ export async function listOffers(query: PageQuery & { status?: OfferStatus; cand
 export async function getOffer(id: string) {
   await expireDueOffers(await companyToday());
   return offerJson(await findOffer(id));
+}
+
+/**
+ * Any offer's letter as a PDF, for HR (downloadJobOfferPdf): the letter the candidate's link
+ * serves, dated today, whatever the offer's status and without the link's rules.
+ */
+export async function offerLetterOf(id: string): Promise<{ pdf: Buffer; filename: string }> {
+  const today = await companyToday();
+  await expireDueOffers(today);
+  const o = await findOffer(id);
+  const pdf = await offerLetterPdf("offer", o, o.candidate, await companyOf(), today, o.terms);
+  return { pdf, filename: `offer-letter-${o.offer_number}.pdf` };
 }
 
 function checkDates(expires_on: string, joining_date: string, today: string, touched: { expires: boolean; joining: boolean }) {

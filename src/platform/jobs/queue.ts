@@ -1,7 +1,9 @@
 // Background work on a PostgreSQL-backed job queue (pg-boss), shared by every server process:
 // mail delivery (with a sweep every minute so nothing queued is ever lost) and scheduled jobs of
-// the areas (registered with `registerJob`). Without a running worker, `kick` is a no-op and the
-// sweep delivers later.
+// the areas (registered with `registerJob`). A `kick` before this process's worker is up is kept and
+// sent once it is (a signup in the first seconds after a start is mailed at once, not at the
+// minute's sweep); in a process without a worker (RUN_WORKER=false) the other processes' workers
+// pick the work up at their sweep.
 import PgBoss from "pg-boss";
 import { config, type Config, withConfig } from "../../config.ts";
 import { logger } from "../../log.ts";
@@ -41,6 +43,11 @@ class Jobs {
   private boss: PgBoss | undefined;
   /** this process's worker of each queue, woken at once by `kick` instead of at its next poll */
   private workers = new Map<string, string>();
+  /**
+   * Jobs kicked before this process's worker was up (the first seconds after a start: a signup or a
+   * reset request made then): kicked as soon as it is, instead of waiting for the minute's sweep.
+   */
+  private pending = new Set<string>();
 
   /** Starts this process's worker; it runs every job with `cfg` as the configuration in force. */
   async start(connectionString: string, cfg: Config): Promise<void> {
@@ -57,6 +64,9 @@ class Jobs {
       if (def.cron) await boss.schedule(def.name, def.cron, {}, { tz: "UTC" });
     }
     this.boss = boss;
+    const pending = [...this.pending];
+    this.pending.clear();
+    for (const name of pending) this.kick(name);
   }
 
   /**
@@ -66,7 +76,10 @@ class Jobs {
    */
   kick(name: string): void {
     const boss = this.boss;
-    if (!boss) return;
+    if (!boss) {
+      if (definitions.has(name)) this.pending.add(name);
+      return;
+    }
     boss
       .send(name, {}, { singletonKey: name })
       .then(() => {
@@ -87,6 +100,7 @@ class Jobs {
     const b = this.boss;
     this.boss = undefined;
     this.workers.clear();
+    this.pending.clear();
     await b?.stop({ graceful: true, timeout: 5000 }).catch(() => {});
   }
 
