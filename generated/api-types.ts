@@ -6245,6 +6245,12 @@ export interface components {
              * @example 1ce24ac9-b237-4f7b-a478-7aed2d7e5fb8
              */
             branch_id: string | null;
+            /**
+             * Format: date-time
+             * @description Only on a tombstone (a deleted employee, listed with `include_deleted=true`): when it was deleted. Absent on live employees.
+             * @example 2026-11-25T10:30:00.000Z
+             */
+            deleted_at?: string;
             /** @example Engineering */
             department: string;
             /** @example Senior Software Engineer */
@@ -12027,6 +12033,8 @@ export interface components {
         };
     };
     parameters: {
+        /** @description Where a walk of this list goes on: the `next_cursor` of the page before, as it was given (an opaque base64url string, issue 32). A walk goes through the list in the order of change (its records' change stamps, oldest change first; see `sort=changed`), so a record changed or deleted while a client walks comes again further on and none is skipped. The cursor is bound to the list, the company and the other query parameters of the request that returned it (`limit` excepted): a cursor sent with other filters, `sort`, `updated_since` or `include_deleted`, with `page`, to another list, in another company, or altered, is a 400 naming `query.cursor` (start a new walk without `cursor`). It does not expire: keep the last one and send it later to get what changed since (it is signed with the server's `SESSION_SECRET`; rotating that secret ends every walk with that 400). */
+        Cursor: string;
         /** @description Employee id. A deleted employee, another company's employee, or one outside the caller's row scope for the operation is a 404. */
         EmployeeId: string;
         /** @description Only this employee. Employees only ever see their own records and managers their own and their direct reports'; an employee outside the caller's view simply yields no rows. */
@@ -12039,16 +12047,25 @@ export interface components {
          */
         IdempotencyKey: string;
         IdPath: string;
+        /** @description `true`: deleted (soft-deleted) records come too, as tombstones - the record as it was, with its `deleted_at` - so a sync can remove them; a deletion is a change, so a walk meets it after the record's earlier changes. Starts a walk in the order of change (`page` is refused). Default `false`: live records only. */
+        IncludeDeleted: boolean;
         /** @description Page size, 1-100 (default 20). Out of range is a 400, never clamped. */
         Limit: number;
         /** @description The secret token of a link mailed to a candidate. Unknown tokens are a 404; expired or withdrawn links a 410. */
         LinkToken: string;
         /** @description Page number, from 1 to 10 000 (with `limit`, at most a million rows into a list; narrow the list with its filters to go further). Out of range is a 400 naming `query.page`, never clamped. */
         Page: number;
+        /** @description Order of the list. `changed`: in the order of change, oldest change first (the transaction that wrote each record, then its id) - the order of a walk by `cursor`, which it starts; without it the list's own order applies and pages go by number. */
+        SortChanged: "changed";
         /** @description Only requests in this state. */
         StatusFilter: components["schemas"]["RequestStatus"];
         /** @description Only records whose date range starts on or before this date (ranges overlapping [from_date, to_date]). */
         ToDateFilter: string;
+        /**
+         * @description Only records created or changed (soft deletes included) at or after this instant, by the database clock that stamps every change. Starts a walk in the order of change (`next_cursor` continues it; `page` is refused). A change is stamped before its transaction commits, so to sync by time alone ask from your previous sync's time minus a margin of the longest write transaction (`DATABASE_TRANSACTION_TIMEOUT_MS`, 5 s) and expect repeats - or better keep the `next_cursor`, which misses nothing and repeats nothing that did not change again.
+         * @example 2026-11-28T09:30:00Z
+         */
+        UpdatedSince: string;
     };
     requestBodies: never;
     headers: {
@@ -15774,11 +15791,15 @@ export interface operations {
     listEmployees: {
         parameters: {
             query?: {
+                /** @description Where a walk of this list goes on: the `next_cursor` of the page before, as it was given (an opaque base64url string, issue 32). A walk goes through the list in the order of change (its records' change stamps, oldest change first; see `sort=changed`), so a record changed or deleted while a client walks comes again further on and none is skipped. The cursor is bound to the list, the company and the other query parameters of the request that returned it (`limit` excepted): a cursor sent with other filters, `sort`, `updated_since` or `include_deleted`, with `page`, to another list, in another company, or altered, is a 400 naming `query.cursor` (start a new walk without `cursor`). It does not expire: keep the last one and send it later to get what changed since (it is signed with the server's `SESSION_SECRET`; rotating that secret ends every walk with that 400). */
+                cursor?: components["parameters"]["Cursor"];
                 /**
                  * @description Exact department name.
                  * @example Engineering
                  */
                 department?: string;
+                /** @description `true`: deleted (soft-deleted) records come too, as tombstones - the record as it was, with its `deleted_at` - so a sync can remove them; a deletion is a change, so a walk meets it after the record's earlier changes. Starts a walk in the order of change (`page` is refused). Default `false`: live records only. */
+                include_deleted?: components["parameters"]["IncludeDeleted"];
                 /** @description Page size, 1-100 (default 20). Out of range is a 400, never clamped. */
                 limit?: components["parameters"]["Limit"];
                 /** @description Page number, from 1 to 10 000 (with `limit`, at most a million rows into a list; narrow the list with its filters to go further). Out of range is a 400 naming `query.page`, never clamped. */
@@ -15790,9 +15811,14 @@ export interface operations {
                  * @example sharma
                  */
                 search?: string;
-                /** @description Order of the page: `name` (last name, first name), `employee_code`, `joining_date` or `created_at`; a leading `-` sorts descending. Ties are broken by id, so pages are stable. */
-                sort?: "name" | "-name" | "employee_code" | "-employee_code" | "joining_date" | "-joining_date" | "created_at" | "-created_at";
+                /** @description Order of the page: `name` (last name, first name), `employee_code`, `joining_date` or `created_at`; a leading `-` sorts descending. Ties are broken by id, so pages are stable. `changed`: in the order of change, oldest change first - the order of a walk by `cursor`, which it starts (pages by number are refused with it). */
+                sort?: "name" | "-name" | "employee_code" | "-employee_code" | "joining_date" | "-joining_date" | "created_at" | "-created_at" | "changed";
                 status?: components["schemas"]["EmployeeStatus"];
+                /**
+                 * @description Only records created or changed (soft deletes included) at or after this instant, by the database clock that stamps every change. Starts a walk in the order of change (`next_cursor` continues it; `page` is refused). A change is stamped before its transaction commits, so to sync by time alone ask from your previous sync's time minus a margin of the longest write transaction (`DATABASE_TRANSACTION_TIMEOUT_MS`, 5 s) and expect repeats - or better keep the `next_cursor`, which misses nothing and repeats nothing that did not change again.
+                 * @example 2026-11-28T09:30:00Z
+                 */
+                updated_since?: components["parameters"]["UpdatedSince"];
             };
             header?: never;
             path?: never;
@@ -15813,7 +15839,12 @@ export interface operations {
                         data: components["schemas"]["EmployeeDirectoryEntry"][];
                         /** @example OK */
                         message: string;
-                        pagination: components["schemas"]["Pagination"];
+                        /**
+                         * @description On a page of a walk (`sort=changed`, `cursor`, `updated_since` or `include_deleted`): send it as `cursor` for the next page, and keep the last one to ask later for what changed since (a page shorter than `limit`: caught up for now). `null` on a page by number.
+                         * @example AXvK3q9m2v1JQk4bYy8Zt0eyJvIjoibGlzdEVtcGxveWVlcyJ9
+                         */
+                        next_cursor: string | null;
+                        pagination?: components["schemas"]["Pagination"];
                     };
                 };
             };

@@ -328,7 +328,8 @@ export const EmployeeScalarFieldEnum = {
   search_text: 'search_text',
   created_at: 'created_at',
   updated_at: 'updated_at',
-  deleted_at: 'deleted_at'
+  deleted_at: 'deleted_at',
+  changed_at: 'changed_at'
 } as const
 
 export type EmployeeScalarFieldEnum = (typeof EmployeeScalarFieldEnum)[keyof typeof EmployeeScalarFieldEnum]

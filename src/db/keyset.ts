@@ -1,0 +1,63 @@
+// Keyset walks over change stamps (issue 32 part 4): the one query shape every list walked by cursor
+// uses (src/http/cursor.ts decodes the cursor into a Walk; an area's query file adds walkAnd,
+// walkOrder and walkKey to its own statement).
+//
+// A stamped table has `change_xid` (xid8) and `changed_at` (timestamptz), set by the trigger
+// change_stamp() on every INSERT and UPDATE (prisma/migrations/20261129100000_change_stamps), and
+// an index (tenant_id, change_xid, id) without a `deleted_at IS NULL` predicate. A walk reads in
+// (change_xid, id) order from just after its last key, so a page deep in the list costs what the
+// first does (an index range scan of `limit` entries), and it returns only rows whose change_xid is
+// below the reading snapshot's xmin: every transaction below xmin has ended, and every transaction
+// that has not yet committed has an id at or above it, so no row can later appear at a key the walk
+// has passed. (A stamp taken from the clock or a sequence would need a hold-back window: such a
+// stamp is taken before its transaction commits, so a row could commit behind a cursor.) The cost:
+// a write transaction still open holds every walk of the cluster back to its start until it ends -
+// at most DATABASE_TRANSACTION_TIMEOUT_MS for the server's own transactions.
+import { empty, join, type Sql, sql } from "./sql.ts";
+
+/** The last row of a page: where the next page starts. */
+export interface WalkKey {
+  /** change_xid as decimal text */
+  xid: string;
+  id: string;
+}
+
+/** A walk of a list in the order of change, as the request's cursor and parameters give it. */
+export interface Walk {
+  /** Continue after this key (null: from the start). */
+  after: WalkKey | null;
+  limit: number;
+  /** `updated_since`: rows changed at or after this instant only. */
+  updatedSince: Date | null;
+  /** `include_deleted=true`: tombstones (soft-deleted rows) come too. */
+  includeDeleted: boolean;
+  /** The cursor that continues the walk after `key` (null: the page was empty; continue from where it began). */
+  cursorAfter(key: WalkKey | null): string;
+}
+
+/**
+ * The walk's conditions on a stamped table (`t`: the table's alias with its dot, e.g. sql`e.`):
+ * past the cursor, below the snapshot's xmin, changed since, and live unless tombstones are asked
+ * for (`softDeleted`: the table has `deleted_at`).
+ */
+export function walkAnd(w: Walk, opts: { t?: Sql; softDeleted: boolean }): Sql {
+  const t = opts.t ?? empty;
+  // an initplan: evaluated once, so the bound is an index condition
+  const conds = [sql`${t}change_xid < (SELECT pg_snapshot_xmin(pg_current_snapshot()))`];
+  if (w.after) conds.push(sql`(${t}change_xid, ${t}id) > (${w.after.xid}::xid8, ${w.after.id}::uuid)`);
+  if (w.updatedSince) conds.push(sql`${t}changed_at >= ${w.updatedSince}::timestamptz`);
+  if (opts.softDeleted && !w.includeDeleted) conds.push(sql`${t}deleted_at IS NULL`);
+  return join(conds, " AND ");
+}
+
+/** The walk's order (the keyset index's columns after the tenant). */
+export const walkOrder = (t: Sql = empty): Sql => sql`${t}change_xid, ${t}id`;
+
+/** The row's key as a column `walk_xid` (with its `id`, what lastKey reads). */
+export const walkKey = (t: Sql = empty): Sql => sql`${t}change_xid::text AS walk_xid`;
+
+/** The key of the last row of a page (null for an empty page). */
+export function lastKey(rows: readonly { id: string; walk_xid: string }[]): WalkKey | null {
+  const last = rows.at(-1);
+  return last ? { xid: last.walk_xid, id: last.id } : null;
+}
