@@ -6247,7 +6247,7 @@ export interface components {
             branch_id: string | null;
             /**
              * Format: date-time
-             * @description Only on a tombstone (a deleted employee, listed with `include_deleted=true`): when it was deleted. Absent on live employees.
+             * @description Only on a tombstone (a deleted record, listed with `include_deleted=true`): when it was deleted. Absent on live records.
              * @example 2026-11-25T10:30:00.000Z
              */
             deleted_at?: string;
@@ -7479,6 +7479,12 @@ export interface components {
              * @example 2026-11-20T09:15:00.000Z
              */
             created_at: string;
+            /**
+             * Format: date-time
+             * @description Only on a tombstone (a deleted record, listed with `include_deleted=true`): when it was deleted. Absent on live records.
+             * @example 2026-11-25T10:30:00.000Z
+             */
+            deleted_at?: string;
             /** @example Since this morning the laptop cannot join the office network; other devices can. */
             description: string;
             /**
@@ -16531,6 +16537,10 @@ export interface operations {
             query?: {
                 assignee_user_id?: string;
                 category?: components["schemas"]["HelpdeskCategory"];
+                /** @description Where a walk of this list goes on: the `next_cursor` of the page before, as it was given (an opaque base64url string, issue 32). A walk goes through the list in the order of change (its records' change stamps, oldest change first; see `sort=changed`), so a record changed or deleted while a client walks comes again further on and none is skipped. The cursor is bound to the list, the company and the other query parameters of the request that returned it (`limit` excepted): a cursor sent with other filters, `sort`, `updated_since` or `include_deleted`, with `page`, to another list, in another company, or altered, is a 400 naming `query.cursor` (start a new walk without `cursor`). It does not expire: keep the last one and send it later to get what changed since (it is signed with the server's `SESSION_SECRET`; rotating that secret ends every walk with that 400). */
+                cursor?: components["parameters"]["Cursor"];
+                /** @description `true`: deleted (soft-deleted) records come too, as tombstones - the record as it was, with its `deleted_at` - so a sync can remove them; a deletion is a change, so a walk meets it after the record's earlier changes. Starts a walk in the order of change (`page` is refused). Default `false`: live records only. */
+                include_deleted?: components["parameters"]["IncludeDeleted"];
                 /** @description Page size, 1-100 (default 20). Out of range is a 400, never clamped. */
                 limit?: components["parameters"]["Limit"];
                 /** @description Page number, from 1 to 10 000 (with `limit`, at most a million rows into a list; narrow the list with its filters to go further). Out of range is a 400 naming `query.page`, never clamped. */
@@ -16538,7 +16548,14 @@ export interface operations {
                 priority?: components["schemas"]["HelpdeskPriority"];
                 /** @description Case-insensitive match on title or ticket number. */
                 search?: string;
+                /** @description Order of the list. `changed`: in the order of change, oldest change first (the transaction that wrote each record, then its id) - the order of a walk by `cursor`, which it starts; without it the list's own order applies and pages go by number. */
+                sort?: components["parameters"]["SortChanged"];
                 status?: components["schemas"]["HelpdeskStatus"];
+                /**
+                 * @description Only records created or changed (soft deletes included) at or after this instant, by the database clock that stamps every change. Starts a walk in the order of change (`next_cursor` continues it; `page` is refused). A change is stamped before its transaction commits, so to sync by time alone ask from your previous sync's time minus a margin of the longest write transaction (`DATABASE_TRANSACTION_TIMEOUT_MS`, 5 s) and expect repeats - or better keep the `next_cursor`, which misses nothing and repeats nothing that did not change again.
+                 * @example 2026-11-28T09:30:00Z
+                 */
+                updated_since?: components["parameters"]["UpdatedSince"];
             };
             header?: never;
             path?: never;
@@ -16559,7 +16576,12 @@ export interface operations {
                         data: components["schemas"]["HelpdeskTicket"][];
                         /** @example OK */
                         message: string;
-                        pagination: components["schemas"]["Pagination"];
+                        /**
+                         * @description On a page of a walk (`sort=changed`, `cursor`, `updated_since` or `include_deleted`): send it as `cursor` for the next page, and keep the last one to ask later for what changed since (a page shorter than `limit`: caught up for now). `null` on a page by number.
+                         * @example AXvK3q9m2v1JQk4bYy8Zt0eyJvIjoibGlzdEVtcGxveWVlcyJ9
+                         */
+                        next_cursor: string | null;
+                        pagination?: components["schemas"]["Pagination"];
                     };
                 };
             };

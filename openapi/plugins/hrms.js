@@ -364,7 +364,8 @@ function standardResponses() {
  * (components/parameters/Cursor), `updated_since` (UpdatedSince), `include_deleted`
  * (IncludeDeleted, where `tombstones: true`: the list's records are soft-deleted) and `changed` as
  * a value of its `sort` (or the SortChanged parameter where it has none); its 200 gets the
- * required `next_cursor` field, and `pagination` is no longer required (a walk's pages have none).
+ * required `next_cursor` field, and `pagination` is no longer required (a walk's pages have none);
+ * with `tombstones: true` the list's item schema gets the optional `deleted_at` of a tombstone.
  */
 function cursorLists() {
   const ref = (name) => ({ $ref: `#/components/parameters/${name}` });
@@ -396,6 +397,18 @@ function cursorLists() {
             sort.schema.enum.push("changed");
             sort.description = `${sort.description ?? "Order of the list."}${SORT_WORDS}`;
           }
+          // a tombstone is the record with its `deleted_at` (absent on live records)
+          const items = schema.properties.data?.items;
+          const item = items?.$ref ? ctx.resolve(items).node : items;
+          if (spec.tombstones && item?.properties)
+            item.properties.deleted_at ??= {
+              type: "string",
+              format: "date-time",
+              maxLength: 35,
+              example: "2026-11-25T10:30:00.000Z",
+              description:
+                "Only on a tombstone (a deleted record, listed with `include_deleted=true`): when it was deleted. Absent on live records.",
+            };
           schema.required = [...schema.required.filter((f) => f !== "pagination"), "next_cursor"];
           schema.properties.next_cursor = {
             type: ["string", "null"],

@@ -61,3 +61,46 @@ export function lastKey(rows: readonly { id: string; walk_xid: string }[]): Walk
   const last = rows.at(-1);
   return last ? { xid: last.walk_xid, id: last.id } : null;
 }
+
+/** A key as a scan of a stamped table returns it (walkKey's column and the row's id). */
+export type ScannedKey = { id: string; walk_xid: string };
+
+/**
+ * A page of a walk of a list whose filters are a Prisma `where` (the lists that read through the
+ * ORM): the keys are scanned in walk order from the stamped table (`scan`, a statement of the area's
+ * query file with walkAnd/walkOrder/walkKey and the tenant, no other filter), `load` reads the rows
+ * of those ids that pass the list's filters, and the page is the first `limit` of them in key order.
+ * A scan that finds too few passing rows reads on, chunk by chunk, until the page is full or the
+ * keys run out; the cursor is then the last key scanned, so the rows the filters left out are not
+ * read again. A row changed between its scan and its load is returned as it is now, and comes again
+ * at its new key: repeated, never missed.
+ */
+export async function walkPage<R extends { id: string }>(
+  w: Walk,
+  scan: (after: WalkKey | null, n: number) => Promise<ScannedKey[]>,
+  load: (ids: string[]) => Promise<R[]>,
+): Promise<{ rows: R[]; last: WalkKey | null }> {
+  const chunk = Math.max(2 * w.limit, 100);
+  const rows: R[] = [];
+  let after = w.after;
+  let last: WalkKey | null = null;
+  for (;;) {
+    const keys = await scan(after, chunk);
+    if (!keys.length) return { rows, last };
+    const passing = new Map((await load(keys.map((k) => k.id))).map((r) => [r.id, r]));
+    for (const k of keys) {
+      last = { xid: k.walk_xid, id: k.id };
+      const row = passing.get(k.id);
+      if (!row) continue;
+      rows.push(row);
+      if (rows.length === w.limit) return { rows, last };
+    }
+    if (keys.length < chunk) return { rows, last };
+    after = last;
+  }
+}
+
+/** A row's JSON as a tombstone when it is deleted: with its `deleted_at` (walks with include_deleted). */
+export function withDeletedAt<J extends object>(json: J, deletedAt: Date | null | undefined): J & { deleted_at?: string } {
+  return deletedAt ? { ...json, deleted_at: deletedAt.toISOString() } : json;
+}
