@@ -9,7 +9,7 @@ export interface paths {
         };
         /**
          * List the asset register
-         * @description The company's assets (deleted ones are gone), by tag, each with its current holder. The register - with purchase costs - is for owner, admin and hr; managers and employees see the assets they hold through `GET /api/assets/assignments`.
+         * @description The company's assets (deleted ones are gone, but for tombstones in a walk with `include_deleted=true`), by tag, each with its current holder. The register - with purchase costs - is for owner, admin and hr; managers and employees see the assets they hold through `GET /api/assets/assignments`.
          */
         get: operations["listAssets"];
         put?: never;
@@ -4427,6 +4427,12 @@ export interface components {
             /** @description Who holds the asset now; null unless `status` is `assigned`. */
             current_holder: components["schemas"]["AssetHolder"] | null;
             /**
+             * Format: date-time
+             * @description Only on a tombstone (a deleted record, listed with `include_deleted=true`): when it was deleted. Absent on live records.
+             * @example 2026-11-25T10:30:00.000Z
+             */
+            deleted_at?: string;
+            /**
              * Format: uuid
              * @example a67c622f-81cf-40db-b91f-4063160984fb
              */
@@ -5333,6 +5339,12 @@ export interface components {
             current_company: string | null;
             /** @example Software Engineer */
             current_title: string | null;
+            /**
+             * Format: date-time
+             * @description Only on a tombstone (a deleted record, listed with `include_deleted=true`): when it was deleted. Absent on live records.
+             * @example 2026-11-25T10:30:00.000Z
+             */
+            deleted_at?: string;
             /**
              * @description The posting's department.
              * @example Engineering
@@ -12122,15 +12134,26 @@ export interface operations {
             query?: {
                 category_id?: string;
                 condition?: components["schemas"]["AssetCondition"];
+                /** @description Where a walk of this list goes on: the `next_cursor` of the page before, as it was given (an opaque base64url string, issue 32). A walk goes through the list in the order of change (its records' change stamps, oldest change first; see `sort=changed`), so a record changed or deleted while a client walks comes again further on and none is skipped. The cursor is bound to the list, the company and the other query parameters of the request that returned it (`limit` excepted): a cursor sent with other filters, `sort`, `updated_since` or `include_deleted`, with `page`, to another list, in another company, or altered, is a 400 naming `query.cursor` (start a new walk without `cursor`). It does not expire: keep the last one and send it later to get what changed since (it is signed with the server's `SESSION_SECRET`; rotating that secret ends every walk with that 400). */
+                cursor?: components["parameters"]["Cursor"];
                 /** @description Assets the employee holds now. */
                 employee_id?: string;
+                /** @description `true`: deleted (soft-deleted) records come too, as tombstones - the record as it was, with its `deleted_at` - so a sync can remove them; a deletion is a change, so a walk meets it after the record's earlier changes. Starts a walk in the order of change (`page` is refused). Default `false`: live records only. */
+                include_deleted?: components["parameters"]["IncludeDeleted"];
                 /** @description Page size, 1-100 (default 20). Out of range is a 400, never clamped. */
                 limit?: components["parameters"]["Limit"];
                 /** @description Page number, from 1 to 10 000 (with `limit`, at most a million rows into a list; narrow the list with its filters to go further). Out of range is a 400 naming `query.page`, never clamped. */
                 page?: components["parameters"]["Page"];
                 /** @description Case-insensitive match on asset tag, name or serial number. */
                 search?: string;
+                /** @description Order of the list. `changed`: in the order of change, oldest change first (the transaction that wrote each record, then its id) - the order of a walk by `cursor`, which it starts; without it the list's own order applies and pages go by number. */
+                sort?: components["parameters"]["SortChanged"];
                 status?: components["schemas"]["AssetStatus"];
+                /**
+                 * @description Only records created or changed (soft deletes included) at or after this instant, by the database clock that stamps every change. Starts a walk in the order of change (`next_cursor` continues it; `page` is refused). A change is stamped before its transaction commits, so to sync by time alone ask from your previous sync's time minus a margin of the longest write transaction (`DATABASE_TRANSACTION_TIMEOUT_MS`, 5 s) and expect repeats - or better keep the `next_cursor`, which misses nothing and repeats nothing that did not change again.
+                 * @example 2026-11-28T09:30:00Z
+                 */
+                updated_since?: components["parameters"]["UpdatedSince"];
             };
             header?: never;
             path?: never;
@@ -12151,7 +12174,12 @@ export interface operations {
                         data: components["schemas"]["Asset"][];
                         /** @example OK */
                         message: string;
-                        pagination: components["schemas"]["Pagination"];
+                        /**
+                         * @description On a page of a walk (`sort=changed`, `cursor`, `updated_since` or `include_deleted`): send it as `cursor` for the next page, and keep the last one to ask later for what changed since (a page shorter than `limit`: caught up for now). `null` on a page by number.
+                         * @example AXvK3q9m2v1JQk4bYy8Zt0eyJvIjoibGlzdEVtcGxveWVlcyJ9
+                         */
+                        next_cursor: string | null;
+                        pagination?: components["schemas"]["Pagination"];
                     };
                 };
             };
@@ -21275,6 +21303,10 @@ export interface operations {
     listCandidates: {
         parameters: {
             query?: {
+                /** @description Where a walk of this list goes on: the `next_cursor` of the page before, as it was given (an opaque base64url string, issue 32). A walk goes through the list in the order of change (its records' change stamps, oldest change first; see `sort=changed`), so a record changed or deleted while a client walks comes again further on and none is skipped. The cursor is bound to the list, the company and the other query parameters of the request that returned it (`limit` excepted): a cursor sent with other filters, `sort`, `updated_since` or `include_deleted`, with `page`, to another list, in another company, or altered, is a 400 naming `query.cursor` (start a new walk without `cursor`). It does not expire: keep the last one and send it later to get what changed since (it is signed with the server's `SESSION_SECRET`; rotating that secret ends every walk with that 400). */
+                cursor?: components["parameters"]["Cursor"];
+                /** @description `true`: deleted (soft-deleted) records come too, as tombstones - the record as it was, with its `deleted_at` - so a sync can remove them; a deletion is a change, so a walk meets it after the record's earlier changes. Starts a walk in the order of change (`page` is refused). Default `false`: live records only. */
+                include_deleted?: components["parameters"]["IncludeDeleted"];
                 /** @description Page size, 1-100 (default 20). Out of range is a 400, never clamped. */
                 limit?: components["parameters"]["Limit"];
                 /** @description Page number, from 1 to 10 000 (with `limit`, at most a million rows into a list; narrow the list with its filters to go further). Out of range is a 400 naming `query.page`, never clamped. */
@@ -21284,10 +21316,15 @@ export interface operations {
                 search?: string;
                 /** @description Candidates with this skill (case-insensitive). */
                 skill?: string;
-                /** @description `newest` (default), `oldest`, `name`, or `screening_score` (highest first, unscreened last). */
-                sort?: "newest" | "oldest" | "name" | "screening_score";
+                /** @description `newest` (default), `oldest`, `name`, or `screening_score` (highest first, unscreened last). `changed`: in the order of change, oldest change first - the order of a walk by `cursor`, which it starts (pages by number are refused with it). */
+                sort?: "newest" | "oldest" | "name" | "screening_score" | "changed";
                 source?: components["schemas"]["CandidateSource"];
                 stage?: components["schemas"]["CandidateStage"];
+                /**
+                 * @description Only records created or changed (soft deletes included) at or after this instant, by the database clock that stamps every change. Starts a walk in the order of change (`next_cursor` continues it; `page` is refused). A change is stamped before its transaction commits, so to sync by time alone ask from your previous sync's time minus a margin of the longest write transaction (`DATABASE_TRANSACTION_TIMEOUT_MS`, 5 s) and expect repeats - or better keep the `next_cursor`, which misses nothing and repeats nothing that did not change again.
+                 * @example 2026-11-28T09:30:00Z
+                 */
+                updated_since?: components["parameters"]["UpdatedSince"];
             };
             header?: never;
             path?: never;
@@ -21308,7 +21345,12 @@ export interface operations {
                         data: components["schemas"]["Candidate"][];
                         /** @example OK */
                         message: string;
-                        pagination: components["schemas"]["Pagination"];
+                        /**
+                         * @description On a page of a walk (`sort=changed`, `cursor`, `updated_since` or `include_deleted`): send it as `cursor` for the next page, and keep the last one to ask later for what changed since (a page shorter than `limit`: caught up for now). `null` on a page by number.
+                         * @example AXvK3q9m2v1JQk4bYy8Zt0eyJvIjoibGlzdEVtcGxveWVlcyJ9
+                         */
+                        next_cursor: string | null;
+                        pagination?: components["schemas"]["Pagination"];
                     };
                 };
             };

@@ -68,7 +68,9 @@ try {
   // the cursor at depth 9 000: walk there
   let cursor: string | null = null;
   for (let n = 0; n < DEPTH; n += LIMIT) {
-    const res: supertest.Response = await api.get(`/api/employees?sort=changed&limit=${LIMIT}${cursor ? `&cursor=${cursor}` : ""}`).expect(200);
+    const res: supertest.Response = await api
+      .get(`/api/employees?sort=changed&limit=${LIMIT}${cursor ? `&cursor=${cursor}` : ""}`)
+      .expect(200);
     cursor = res.body.next_cursor;
   }
   const cases: [string, string][] = [
@@ -91,10 +93,14 @@ try {
   const results: Record<string, number> = {};
   for (const [k, [label]] of cases.entries()) {
     results[label] = median(times[k]);
-    console.log(`  ${label.padEnd(22)} median ${median(times[k]).toFixed(2)} ms  mean ${mean(times[k]).toFixed(2)} ms  (${ROUNDS} GETs of ${LIMIT})`);
+    console.log(
+      `  ${label.padEnd(22)} median ${median(times[k]).toFixed(2)} ms  mean ${mean(times[k]).toFixed(2)} ms  (${ROUNDS} GETs of ${LIMIT})`,
+    );
   }
   const [c1, cDeep, p1, pDeep] = cases.map(([label]) => results[label]);
-  console.log(`ratio at depth ${DEPTH} / first page (medians): by cursor ${(cDeep / c1).toFixed(2)}, by page number ${(pDeep / p1).toFixed(2)}`);
+  console.log(
+    `ratio at depth ${DEPTH} / first page (medians): by cursor ${(cDeep / c1).toFixed(2)}, by page number ${(pDeep / p1).toFixed(2)}`,
+  );
   console.log(`load after: ${load()}`);
 } finally {
   server.closeAllConnections();

@@ -230,7 +230,7 @@ function operationHandler(id: OperationId, readReplica: boolean, idempotent: boo
       // issue 32: ETag / If-None-Match on a GET of one resource, If-Match on its writes (src/http/conditional.ts)
       const { etag, ifMatch, readId } = conditions;
       const read = readId ? (handlers[readId] as (c: HandlerContext<OperationId>) => Promise<any>) : undefined;
-      const readCtx = { ...ctx, operationId: readId, query: {}, body: undefined, files: [], walk: null } as unknown as HandlerContext<OperationId>;
+      const readCtx = { ...ctx, operationId: readId, query: {}, body: undefined, files: [] } as unknown as HandlerContext<OperationId>;
       const checked = etag
         ? () => tagged(req, res, serve)
         : ifMatch && read && auth

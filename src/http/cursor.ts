@@ -71,7 +71,9 @@ export function decodeCursor(cursor: string, operationId: string, binding: strin
   const bytes = Buffer.from(cursor, "base64url");
   const payload = bytes.subarray(1 + MAC_BYTES);
   if (bytes.length <= 1 + MAC_BYTES || bytes[0] !== VERSION || !timingSafeEqual(bytes.subarray(1, 1 + MAC_BYTES), mac(payload)))
-    throw invalid("is not a cursor this API gave (garbled or altered): send a `next_cursor` as it came, or start a new walk without `cursor`");
+    throw invalid(
+      "is not a cursor this API gave (garbled or altered): send a `next_cursor` as it came, or start a new walk without `cursor`",
+    );
   const { o, h, k } = JSON.parse(payload.toString("utf8")) as { o: string; h: string; k: [string, string] | null };
   if (o !== operationId) throw invalid(`is a cursor of another list (${o}): a cursor continues the list that gave it`);
   if (h !== binding)

@@ -132,16 +132,26 @@ describe("updated_since", () => {
   it("lists only what changed at or after the instant, by the database clock", async () => {
     const c = await signupTenant(t);
     const before = await createEmployee(c, { first_name: "Old", last_name: "One" });
-    const [{ now }] = await t.query<{ now: Date }>("SELECT clock_timestamp() AS now");
-    await new Promise((r) => setTimeout(r, 5));
+    const [{ now }] = await t.query<{ now: Date }>(
+      "SELECT date_trunc('milliseconds', clock_timestamp()) + interval '1 millisecond' AS now",
+    );
+    await t.query("SELECT pg_sleep(0.002)"); // past that millisecond by the database clock
     const after = await createEmployee(c, { first_name: "New", last_name: "One" });
-    // a raw-SQL update moves `before` after the instant too (the trigger stamps it)
-    let p: Page = { data: [], next_cursor: null };
     const since = encodeURIComponent(new Date(now).toISOString());
-    expect(await eventually(async () => (p = await page(c, `updated_since=${since}`)).data.length === 1)).toBe(true);
-    expect(p.data.map((e) => e.id)).toEqual([after.id]);
+    /** The page once it has `n` rows (a change shows once every older transaction has ended). */
+    const changedSince = async (n: number) => {
+      let p: Page = { data: [], next_cursor: null };
+      const ok = await eventually(async () => {
+        p = await page(c, `updated_since=${since}`);
+        return p.data.length === n;
+      });
+      expect(ok, JSON.stringify(p.data)).toBe(true);
+      return p;
+    };
+    expect((await changedSince(1)).data.map((e) => e.id)).toEqual([after.id]);
+    // a raw-SQL update moves `before` after the instant too (the trigger stamps it)
     await t.query(`UPDATE employees SET phone = '12345' WHERE tenant_id = $1 AND id = $2`, [c.tenantId, before.id]);
-    expect(await eventually(async () => (p = await page(c, `updated_since=${since}`)).data.length === 2)).toBe(true);
+    const p = await changedSince(2);
     expect(p.data.map((e) => e.id)).toEqual([after.id, before.id]);
   });
 });

@@ -20,7 +20,11 @@ import * as clock from "../../lib/clock.ts";
  * A page of the tickets the caller may see, newest first, filtered - or a page of a walk in the
  * order of change (`walk`, issue 32), deleted tickets as tombstones with include_deleted.
  */
-export async function ticketList(auth: AuthContext, q: QueryParams<"listHelpdeskTickets">, walk: Walk | null): Promise<Listing<TicketJson>> {
+export async function ticketList(
+  auth: AuthContext,
+  q: QueryParams<"listHelpdeskTickets">,
+  walk: Walk | null,
+): Promise<Listing<TicketJson>> {
   const where = ticketFilter(auth, q);
   if (walk) {
     if (walk.includeDeleted) delete where.deleted_at;
