@@ -55,9 +55,13 @@ export type Listing<T> = { rows: T[]; page: Page; total: number } | { rows: T[];
  * `next_cursor: null`; a page of a walk has `next_cursor` (to continue, or to come back later) and
  * no `pagination` (counting the whole list on every page would cost what the walk saves).
  */
-export function listed<T>(l: Listing<T>, message = "OK") {
-  if ("walk" in l) return { status: 200 as const, body: { data: l.rows, message, next_cursor: l.walk.cursorAfter(l.last) } };
-  return { status: 200 as const, body: { data: l.rows, message, pagination: paginationOf(l.page, l.total), next_cursor: null } };
+export function listed<T, E extends object = Record<never, never>>(l: Listing<T>, message = "OK", extra?: E) {
+  if ("walk" in l)
+    return { status: 200 as const, body: { data: l.rows, message, next_cursor: l.walk.cursorAfter(l.last), ...(extra ?? ({} as E)) } };
+  return {
+    status: 200 as const,
+    body: { data: l.rows, message, pagination: paginationOf(l.page, l.total), next_cursor: null, ...(extra ?? ({} as E)) },
+  };
 }
 
 /**

@@ -53,9 +53,8 @@ export const handlers = {
     return { sent: true as const };
   },
 
-  async getEmployeeActivityLog({ params, query, auth }) {
-    const { rows, page, total } = await employeeActivity(auth, params.employeeId, query);
-    return paginated(rows, page, total);
+  async getEmployeeActivityLog({ params, query, auth, walk }) {
+    return listed(await employeeActivity(auth, params.employeeId, query, walk));
   },
 
   async submitResignation({ params, body, auth }) {

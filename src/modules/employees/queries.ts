@@ -19,7 +19,7 @@ import type { Employee, Prisma } from "../../../generated/prisma/client.ts";
 import { execute, join, query, read, readPrepared, type Sql, sql, tenant } from "../../db/sql.ts";
 import type { db, ScopedTx } from "../../db/tenancy.ts";
 import type { Page } from "../../http/envelope.ts";
-import { type Walk, walkAnd, walkKey, walkOrder } from "../../db/keyset.ts";
+import { type ScannedKey, type Walk, type WalkKey, walkAnd, walkKey, walkOrder } from "../../db/keyset.ts";
 
 type Client = ScopedTx | typeof db;
 
@@ -251,4 +251,10 @@ export async function isAboveInChain(tx: ScopedTx, managerId: string, employeeId
     tx,
   );
   return cycle.length > 0;
+}
+
+/** The next `n` keys of a walk of an employee's activity log (src/db/keyset.ts walkPage; the list's filters are applied to them). */
+export function activityKeys(w: Walk, after: WalkKey | null, n: number): Promise<ScannedKey[]> {
+  return read<ScannedKey>(sql`SELECT id, ${walkKey()} FROM audit_logs
+      WHERE tenant_id = ${tenant}::uuid AND ${walkAnd({ ...w, after }, { softDeleted: false })} ORDER BY ${walkOrder()} LIMIT ${n}`);
 }
