@@ -73,7 +73,11 @@ async function completeRows(parts: string[], check: Set<string>, today: DateStri
 }
 
 /** The ledger list: a page by number, or a page of a walk in the order of change (issue 32: new entries, as the ledger only grows). */
-export async function ledgerList(auth: AuthContext, query: QueryParams<"listLeaveLedger">, walk: Walk | null): Promise<PageOrWalk<LedgerJson>> {
+export async function ledgerList(
+  auth: AuthContext,
+  query: QueryParams<"listLeaveLedger">,
+  walk: Walk | null,
+): Promise<PageOrWalk<LedgerJson>> {
   if (!walk) return ledgerPage(auth, query);
   const where = await ledgerFilter(auth, query);
   const { rows, last } = await walkPage(

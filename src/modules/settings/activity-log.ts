@@ -8,7 +8,10 @@ import { auditKeys } from "./queries.ts";
 import type { QueryParams } from "../../http/types.ts";
 
 /** The activity log: a page by number (newest first), or a page of a walk in the order of change (issue 32: new entries). */
-export async function activityList(q: QueryParams<"listActivityLog">, walk: Walk | null): Promise<Listing<ReturnType<typeof auditEntryJson>>> {
+export async function activityList(
+  q: QueryParams<"listActivityLog">,
+  walk: Walk | null,
+): Promise<Listing<ReturnType<typeof auditEntryJson>>> {
   if (!walk) {
     const page = pageOf(q);
     return { ...(await activityPage(q, page)), page };
