@@ -4,8 +4,12 @@
 // tombstones with `deleted_at` (on the lists of soft-deleted records), and a kept cursor later
 // gives exactly what changed since.
 import { beforeAll, describe, expect, it } from "vitest";
-import { signupTenant, type TenantSession, useTestApp } from "../support/app.ts";
+import { addMember, signupTenant, type TenantSession, useTestApp } from "../support/app.ts";
 import { createAsset, createCategory } from "../support/asset-factories.ts";
+import { addDays } from "../../src/lib/dates.ts";
+import { createEmployee } from "../support/employees.ts";
+import { createType, grant, leaveWorld, nextWeekday, today } from "../support/leave-factories.ts";
+import { memberFor, payrollEmployee, payrollWorld } from "../payroll/support.ts";
 import { eventually } from "../support/eventually.ts";
 import { addCandidate, openPosting, recruitingCompany } from "../recruitment/helpers.ts";
 
@@ -127,6 +131,157 @@ describe("lists walked by cursor", () => {
       create: async () => (await addCandidate(c.hr.agent, posting.id)).id,
       change: async (id) => void (await c.hr.agent.put(`/api/recruitment/candidates/${id}`).send({ notes: "Strong" }).expect(200)),
       remove: async (id) => void (await c.hr.agent.delete(`/api/recruitment/candidates/${id}`).expect(200)),
+    });
+  });
+});
+
+/**
+ * A list that only grows (an append-only log): a kept cursor gives the entries written since, and
+ * so does updated_since - the same ones; `act` writes at least `atLeast` entries.
+ */
+async function proveAppend(agent: TenantSession["agent"], url: string, act: () => Promise<void>, atLeast: number) {
+  const l: ListUnderTest = { agent, url, create: async () => "", change: async () => {} };
+  const start = await walk(l, "sort=changed", null, 100);
+  const before = new Set(start.seen.map((e) => e.id));
+  const [{ now }] = await t.query<{ now: Date }>("SELECT date_trunc('milliseconds', clock_timestamp()) + interval '1 millisecond' AS now");
+  await t.query("SELECT pg_sleep(0.002)");
+  await act();
+  const since = `updated_since=${encodeURIComponent(new Date(now).toISOString())}`;
+  let fromCursor: Entry[] = [];
+  let bySince: Entry[] = [];
+  const ok = await eventually(
+    async () => {
+      fromCursor = (await walk(l, "sort=changed", start.cursor)).seen;
+      bySince = (await walk(l, since)).seen;
+      return fromCursor.length >= atLeast && bySince.length === fromCursor.length;
+    },
+    { timeoutMs: 15_000, everyMs: 50 },
+  );
+  expect(ok, `${fromCursor.length} entries after the cursor, ${bySince.length} since the instant`).toBe(true);
+  expect(fromCursor.map((e) => e.id)).toEqual(bySince.map((e) => e.id));
+  expect(fromCursor.filter((e) => before.has(e.id))).toEqual([]); // nothing from before the cursor again
+}
+
+describe("logs and ledgers walked by cursor (they only grow)", () => {
+  it("the company's activity log and an employee's", async () => {
+    const owner = await signupTenant(t);
+    const e = await createEmployee(owner, { first_name: "Audit", last_name: "Trail" });
+    await proveAppend(
+      owner.agent,
+      "/api/configuration/activity-log",
+      async () => {
+        await createEmployee(owner, { first_name: "New", last_name: "Hire" });
+        await owner.agent.put(`/api/employees/${e.id}`).send({ designation: "Lead" }).expect(200);
+      },
+      2,
+    );
+    await proveAppend(
+      owner.agent,
+      `/api/employees/${e.id}/activity-log`,
+      async () => void (await owner.agent.put(`/api/employees/${e.id}`).send({ designation: "Principal" }).expect(200)),
+      1,
+    );
+  });
+
+  it("the leave ledger", async () => {
+    const w = await leaveWorld(t);
+    const type = await createType(w.hr.agent, { name: "Casual leave" });
+    await grant(w.hr.agent, w.employeeId, type.id, "2");
+    await proveAppend(
+      w.hr.agent,
+      "/api/leave-ledger",
+      async () =>
+        void (await w.hr.agent
+          .post("/api/leave-adjustments")
+          .send({ employee_id: w.employeeId, leave_type_id: type.id, days: "1", reason: "Extra day" })
+          .expect(201)),
+      1,
+    );
+  });
+});
+
+describe("more lists walked by cursor", () => {
+  it("leave requests", async () => {
+    const w = await leaveWorld(t);
+    const type = await createType(w.hr.agent, { name: "Casual leave" });
+    await grant(w.hr.agent, w.employeeId, type.id, "10");
+    const monday = nextWeekday(addDays(today(), 14), 1);
+    let week = 0;
+    await proveWalk({
+      agent: w.hr.agent,
+      url: "/api/leave-requests",
+      create: async () => {
+        const d = addDays(monday, 7 * week++);
+        const res = await w.employee.agent
+          .post("/api/leave-requests")
+          .send({ leave_type_id: type.id, from_date: d, to_date: d, reason: "Away" });
+        expect(res.status, JSON.stringify(res.body)).toBe(201);
+        return res.body.data.id;
+      },
+      change: async (id) => void (await w.manager.agent.put(`/api/leave-requests/${id}`).send({ status: "approved" }).expect(200)),
+    });
+  });
+
+  it("notifications", async () => {
+    const owner = await signupTenant(t);
+    await owner.agent
+      .post("/api/configuration/company-settings")
+      .send({ modules: ["helpdesk"] })
+      .expect(200);
+    const member = await addMember(t, owner, "employee", { name: "Raising Member" });
+    let n = 0;
+    await proveWalk({
+      agent: owner.agent,
+      url: "/api/notifications",
+      // the member raises a ticket: the owner (an agent) is told
+      create: async () => {
+        await member.agent
+          .post("/api/helpdesk/tickets")
+          .send({ title: `Printer ${++n}`, category: "it", priority: "low", description: "Jammed" })
+          .expect(201);
+        return (await owner.agent.get("/api/notifications?limit=1").expect(200)).body.data[0].id;
+      },
+      change: async (id) => void (await owner.agent.post(`/api/notifications/${id}/read`).expect(200)),
+    });
+  });
+
+  it("loans and advances, expense claims", async () => {
+    const w = await payrollWorld(t);
+    const empId = await payrollEmployee(t, w, "30000.00", { first_name: "Eli", last_name: "Employee" });
+    const emp = await memberFor(t, w, empId);
+    const loanType = (
+      await w.hr.agent
+        .post("/api/configuration/payroll/loan-types")
+        .send({ name: "Personal loan", max_amount: "100000.00", max_installments: 6, interest_rate: "12" })
+        .expect(201)
+    ).body.data.id;
+    await proveWalk({
+      agent: w.hr.agent,
+      url: "/api/payroll/loan-advances",
+      create: async () =>
+        (
+          await emp.agent
+            .post("/api/payroll/loan-advances")
+            .send({ loan_type_id: loanType, amount: "1000.00", installments: 2 })
+            .expect(201)
+        ).body.data.id,
+      change: async (id) => void (await emp.agent.put(`/api/payroll/loan-advances/${id}`).send({ installments: 3 }).expect(200)),
+    });
+    const meals = (
+      await w.hr.agent.post("/api/configuration/payroll/expense-categories").send({ name: "Meals", requires_receipt: false }).expect(201)
+    ).body.data.id;
+    let n = 0;
+    await proveWalk({
+      agent: w.hr.agent,
+      url: "/api/payroll/expense-claims",
+      create: async () => {
+        const res = await emp.agent
+          .post("/api/payroll/expense-claims")
+          .send({ category_id: meals, amount: `${100 + ++n}.00`, expense_date: today(), description: "Lunch" });
+        expect(res.status, JSON.stringify(res.body)).toBe(201);
+        return res.body.data.id;
+      },
+      change: async (id) => void (await w.hr.agent.put(`/api/payroll/expense-claims/${id}`).send({ status: "approved" }).expect(200)),
     });
   });
 });

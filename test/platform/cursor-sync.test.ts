@@ -197,6 +197,12 @@ describe("the 400s of a walk", () => {
     cursorError(await b.agent.get("/api/employees?sort=changed&cursor=a%2Bb"));
   });
 
+  it("refuses a cursor of another list", async () => {
+    const employees = (await page(b, "sort=changed&limit=1")).next_cursor;
+    const res = await b.agent.get(`/api/configuration/activity-log?sort=changed&cursor=${employees}`);
+    expect(cursorError(res)).toMatch(/another list \(listEmployees\)/);
+  });
+
   it("refuses another company's cursor: isolation", async () => {
     const res = await a.agent.get(`/api/employees?sort=changed&department=Dept1&cursor=${cursor}`);
     expect(cursorError(res)).toMatch(/another company/);
