@@ -20496,10 +20496,19 @@ export interface operations {
     listMySalary: {
         parameters: {
             query?: {
+                /** @description Where a walk of this list goes on: the `next_cursor` of the page before, as it was given (an opaque base64url string, issue 32). A walk goes through the list in the order of change (its records' change stamps, oldest change first; see `sort=changed`), so a record changed or deleted while a client walks comes again further on and none is skipped. The cursor is bound to the list, the company and the other query parameters of the request that returned it (`limit` excepted): a cursor sent with other filters, `sort`, `updated_since` or `include_deleted`, with `page`, to another list, in another company, or altered, is a 400 naming `query.cursor` (start a new walk without `cursor`). It does not expire: keep the last one and send it later to get what changed since (it is signed with the server's `SESSION_SECRET`; rotating that secret ends every walk with that 400). */
+                cursor?: components["parameters"]["Cursor"];
                 /** @description Page size, 1-100 (default 20). Out of range is a 400, never clamped. */
                 limit?: components["parameters"]["Limit"];
                 /** @description Page number, from 1 to 10 000 (with `limit`, at most a million rows into a list; narrow the list with its filters to go further). Out of range is a 400 naming `query.page`, never clamped. */
                 page?: components["parameters"]["Page"];
+                /** @description Order of the list. `changed`: in the order of change, oldest change first (the transaction that wrote each record, then its id) - the order of a walk by `cursor`, which it starts; without it the list's own order applies and pages go by number. */
+                sort?: components["parameters"]["SortChanged"];
+                /**
+                 * @description Only records created or changed (soft deletes included) at or after this instant, by the database clock that stamps every change. Starts a walk in the order of change (`next_cursor` continues it; `page` is refused). A change is stamped before its transaction commits, so to sync by time alone ask from your previous sync's time minus a margin of the longest write transaction (`DATABASE_TRANSACTION_TIMEOUT_MS`, 5 s) and expect repeats - or better keep the `next_cursor`, which misses nothing and repeats nothing that did not change again.
+                 * @example 2026-11-28T09:30:00Z
+                 */
+                updated_since?: components["parameters"]["UpdatedSince"];
             };
             header?: never;
             path?: never;
@@ -20520,7 +20529,12 @@ export interface operations {
                         data: components["schemas"]["SalarySlipSummary"][];
                         /** @example OK */
                         message: string;
-                        pagination: components["schemas"]["Pagination"];
+                        /**
+                         * @description On a page of a walk (`sort=changed`, `cursor`, `updated_since` or `include_deleted`): send it as `cursor` for the next page, and keep the last one to ask later for what changed since (a page shorter than `limit`: caught up for now). `null` on a page by number.
+                         * @example AXvK3q9m2v1JQk4bYy8Zt0eyJvIjoibGlzdEVtcGxveWVlcyJ9
+                         */
+                        next_cursor: string | null;
+                        pagination?: components["schemas"]["Pagination"];
                     };
                 };
             };

@@ -8,7 +8,7 @@ import { expenseCategories, loanTypes } from "./catalogs.ts";
 import { cancelClaim, claimById, claimList, reviseClaim, submitClaim } from "./claims.ts";
 import { addComponent, changeComponent, componentById, componentList, removeComponent } from "./components.ts";
 import { applyForLoan, cancelLoan, deferInstallment, loanById, loanList, reviseLoan } from "./loans.ts";
-import { mySlip, mySlipPdf, mySlips } from "./my-salary.ts";
+import { mySlip, mySlipPdf, mySlipList } from "./my-salary.ts";
 import { changeRun, discardRun, openRun, processRun, runBreakdown, runById, runSlip, runsPage } from "./runs.ts";
 import { salarySetupOf, saveSalarySetup } from "./salary-setup.ts";
 import {
@@ -153,10 +153,8 @@ export const handlers = {
   },
 
   // the employee's own slips
-  async listMySalary({ query, auth }) {
-    const page = pageOf(query);
-    const { rows, total } = await mySlips(auth, page);
-    return paginated(rows, page, total);
+  async listMySalary({ query, auth, walk }) {
+    return listed(await mySlipList(auth, query, walk));
   },
   async getMySalarySlip({ params, auth }) {
     return ok(await mySlip(auth, params.draftId));
