@@ -17,7 +17,8 @@ const N = 10_000;
 async function insertEmployees(tenantId: string, n: number, prefix: string): Promise<string[]> {
   const rows = await t.query<{ id: string }>(
     `INSERT INTO employees (tenant_id, employee_code, first_name, last_name, email, department, designation, joining_date)
-     SELECT $1::uuid, $2 || lpad(i::text, 6, '0'), 'First' || i, 'Last' || i, $2 || i || '@bulk.test', 'Dept' || (i % 7), 'Engineer', DATE '2024-01-01'
+     SELECT $1::uuid, $2 || lpad(i::text, 6, '0'), 'First' || i, 'Last' || i, $2 || i || '@bulk.test', 'Dept' || (i % 7),
+            'Engineer', DATE '2024-01-01'
        FROM generate_series(1, $3::int) AS i RETURNING id`,
     [tenantId, prefix, n],
   );
