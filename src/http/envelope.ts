@@ -48,7 +48,14 @@ export function paginated<T, E extends object = Record<never, never>>(data: T[],
  * What a list use case of an `x-cursor` list answers: a page by number with its total, or a page of
  * a walk with the key of its last row (src/db/keyset.ts, lastKey).
  */
-export type Listing<T> = { rows: T[]; page: Page; total: number } | { rows: T[]; walk: Walk; last: WalkKey | null };
+export type Listing<T> = PageListing<T> | { rows: T[]; walk: Walk; last: WalkKey | null };
+
+/** A page by number of a list: its rows (JSON-ready), the page asked for and the total count. */
+export interface PageListing<T> {
+  rows: T[];
+  page: Page;
+  total: number;
+}
 
 /**
  * The one list shape of a list walked by cursor: a page by number is `paginated` with
