@@ -234,7 +234,8 @@ describe("openapi plugin, lists walked by cursor (x-cursor)", () => {
   it("refuses x-cursor on a write", async () => {
     const r = await bundle(
       cursorFixture(
-        'put:\n  operationId: putThing\n  x-cursor: { tombstones: true }\n  responses:\n    "200":\n      description: Done.\n      x-data: null\n',
+        "put:\n  operationId: putThing\n  x-cursor: { tombstones: true }\n" +
+          '  responses:\n    "200":\n      description: Done.\n      x-data: null\n',
       ),
     );
     expect(r.code).not.toBe(0);
