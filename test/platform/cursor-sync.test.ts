@@ -102,7 +102,6 @@ describe("a walk of 10 000 employees while another client writes", () => {
       { timeoutMs: 30_000, everyMs: 50 },
     );
 
-    expect(pages).toBeGreaterThanOrEqual(N / 100);
     expect(ids.filter((id) => !seen.has(id))).toEqual([]); // no id missing
     for (const id of deleted) expect(seen.get(id)?.deleted_at, `deletion of ${id} seen`).toBeDefined();
     for (const id of updated) expect(seen.get(id)?.designation).toBe("Updated");
