@@ -2,6 +2,7 @@
 // the proof - a walk of 10 000 employees while another client updates 500 and deletes 50 misses
 // no id and sees every deletion - and the 400s of a walk, isolation between companies, a sync from
 // a kept cursor, and the declarations of the document.
+import pg from "pg";
 import { beforeAll, describe, expect, it } from "vitest";
 import { apiDocument } from "../../src/http/app.ts";
 import { expectError, signupTenant, type TenantSession, useTestApp } from "../support/app.ts";
@@ -126,6 +127,48 @@ describe("a walk of 10 000 employees while another client writes", () => {
     expect(live.seen.some((e) => e.deleted_at)).toBe(false);
     expect(live.seen.length).toBe(N - 51);
   }, 120_000);
+});
+
+describe("a transaction that commits late", () => {
+  it("is not passed by a walk: what committed after it waits until it has committed", async () => {
+    const c = await signupTenant(t);
+    const [e1, e2] = await insertEmployees(c.tenantId, 2, "L");
+    let cursor: string | null = null;
+    expect(
+      await eventually(async () => {
+        const w = await walk(c, "sort=changed", null);
+        cursor = w.cursor;
+        return w.seen.length === 2;
+      }),
+    ).toBe(true);
+    // T1 changes e1 and stays open; T2, begun after it, changes e2 and commits
+    const t1 = new pg.Client({ connectionString: t.url });
+    await t1.connect();
+    try {
+      await t1.query("BEGIN");
+      await t1.query(`UPDATE employees SET designation = 'T1' WHERE tenant_id = $1 AND id = $2`, [c.tenantId, e1]);
+      await t.query(`UPDATE employees SET designation = 'T2' WHERE tenant_id = $1 AND id = $2`, [c.tenantId, e2]);
+      // e2 is not given while T1 may still commit a change ordered before it (a walk by time would
+      // give e2, move past it, and never give e1's change)
+      const held = await walk(c, "sort=changed", cursor);
+      expect(held.seen).toEqual([]);
+      await t1.query("COMMIT");
+      let after: Entry[] = [];
+      expect(
+        await eventually(async () => {
+          after = (await walk(c, "sort=changed", held.cursor)).seen;
+          return after.length === 2;
+        }),
+      ).toBe(true);
+      expect(after.map((e) => [e.id, e.designation])).toEqual([
+        [e1, "T1"],
+        [e2, "T2"],
+      ]);
+    } finally {
+      await t1.query("ROLLBACK").catch(() => {});
+      await t1.end();
+    }
+  });
 });
 
 describe("updated_since", () => {
