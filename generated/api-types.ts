@@ -12080,7 +12080,7 @@ export interface components {
         /** @description Only records whose date range starts on or before this date (ranges overlapping [from_date, to_date]). */
         ToDateFilter: string;
         /**
-         * @description Only records created or changed (soft deletes included) at or after this instant, by the database clock that stamps every change. Starts a walk in the order of change (`next_cursor` continues it; `page` is refused). A change is stamped before its transaction commits, so to sync by time alone ask from your previous sync's time minus a margin of the longest write transaction (`DATABASE_TRANSACTION_TIMEOUT_MS`, 5 s) and expect repeats - or better keep the `next_cursor`, which misses nothing and repeats nothing that did not change again.
+         * @description Only records created or changed (soft deletes included) at or after this instant, by the database clock that stamps every change. Starts a walk in the order of change (`next_cursor` continues it; `page` is refused). A change is stamped before its transaction commits, so to sync by time alone ask from your previous sync's time minus a margin of the longest write transaction (seconds; minutes during a large payroll run or bulk import) and expect repeats - or better keep the `next_cursor`, which needs no margin, misses nothing and repeats nothing that did not change again.
          * @example 2026-11-28T09:30:00Z
          */
         UpdatedSince: string;
@@ -12150,7 +12150,7 @@ export interface operations {
                 sort?: components["parameters"]["SortChanged"];
                 status?: components["schemas"]["AssetStatus"];
                 /**
-                 * @description Only records created or changed (soft deletes included) at or after this instant, by the database clock that stamps every change. Starts a walk in the order of change (`next_cursor` continues it; `page` is refused). A change is stamped before its transaction commits, so to sync by time alone ask from your previous sync's time minus a margin of the longest write transaction (`DATABASE_TRANSACTION_TIMEOUT_MS`, 5 s) and expect repeats - or better keep the `next_cursor`, which misses nothing and repeats nothing that did not change again.
+                 * @description Only records created or changed (soft deletes included) at or after this instant, by the database clock that stamps every change. Starts a walk in the order of change (`next_cursor` continues it; `page` is refused). A change is stamped before its transaction commits, so to sync by time alone ask from your previous sync's time minus a margin of the longest write transaction (seconds; minutes during a large payroll run or bulk import) and expect repeats - or better keep the `next_cursor`, which needs no margin, misses nothing and repeats nothing that did not change again.
                  * @example 2026-11-28T09:30:00Z
                  */
                 updated_since?: components["parameters"]["UpdatedSince"];
@@ -13882,7 +13882,7 @@ export interface operations {
                 /** @description Inclusive end date (UTC). */
                 to?: string;
                 /**
-                 * @description Only records created or changed (soft deletes included) at or after this instant, by the database clock that stamps every change. Starts a walk in the order of change (`next_cursor` continues it; `page` is refused). A change is stamped before its transaction commits, so to sync by time alone ask from your previous sync's time minus a margin of the longest write transaction (`DATABASE_TRANSACTION_TIMEOUT_MS`, 5 s) and expect repeats - or better keep the `next_cursor`, which misses nothing and repeats nothing that did not change again.
+                 * @description Only records created or changed (soft deletes included) at or after this instant, by the database clock that stamps every change. Starts a walk in the order of change (`next_cursor` continues it; `page` is refused). A change is stamped before its transaction commits, so to sync by time alone ask from your previous sync's time minus a margin of the longest write transaction (seconds; minutes during a large payroll run or bulk import) and expect repeats - or better keep the `next_cursor`, which needs no margin, misses nothing and repeats nothing that did not change again.
                  * @example 2026-11-28T09:30:00Z
                  */
                 updated_since?: components["parameters"]["UpdatedSince"];
@@ -15863,7 +15863,7 @@ export interface operations {
                 sort?: "name" | "-name" | "employee_code" | "-employee_code" | "joining_date" | "-joining_date" | "created_at" | "-created_at" | "changed";
                 status?: components["schemas"]["EmployeeStatus"];
                 /**
-                 * @description Only records created or changed (soft deletes included) at or after this instant, by the database clock that stamps every change. Starts a walk in the order of change (`next_cursor` continues it; `page` is refused). A change is stamped before its transaction commits, so to sync by time alone ask from your previous sync's time minus a margin of the longest write transaction (`DATABASE_TRANSACTION_TIMEOUT_MS`, 5 s) and expect repeats - or better keep the `next_cursor`, which misses nothing and repeats nothing that did not change again.
+                 * @description Only records created or changed (soft deletes included) at or after this instant, by the database clock that stamps every change. Starts a walk in the order of change (`next_cursor` continues it; `page` is refused). A change is stamped before its transaction commits, so to sync by time alone ask from your previous sync's time minus a margin of the longest write transaction (seconds; minutes during a large payroll run or bulk import) and expect repeats - or better keep the `next_cursor`, which needs no margin, misses nothing and repeats nothing that did not change again.
                  * @example 2026-11-28T09:30:00Z
                  */
                 updated_since?: components["parameters"]["UpdatedSince"];
@@ -16088,7 +16088,7 @@ export interface operations {
                 /** @description Order of the list. `changed`: in the order of change, oldest change first (the transaction that wrote each record, then its id) - the order of a walk by `cursor`, which it starts; without it the list's own order applies and pages go by number. */
                 sort?: components["parameters"]["SortChanged"];
                 /**
-                 * @description Only records created or changed (soft deletes included) at or after this instant, by the database clock that stamps every change. Starts a walk in the order of change (`next_cursor` continues it; `page` is refused). A change is stamped before its transaction commits, so to sync by time alone ask from your previous sync's time minus a margin of the longest write transaction (`DATABASE_TRANSACTION_TIMEOUT_MS`, 5 s) and expect repeats - or better keep the `next_cursor`, which misses nothing and repeats nothing that did not change again.
+                 * @description Only records created or changed (soft deletes included) at or after this instant, by the database clock that stamps every change. Starts a walk in the order of change (`next_cursor` continues it; `page` is refused). A change is stamped before its transaction commits, so to sync by time alone ask from your previous sync's time minus a margin of the longest write transaction (seconds; minutes during a large payroll run or bulk import) and expect repeats - or better keep the `next_cursor`, which needs no margin, misses nothing and repeats nothing that did not change again.
                  * @example 2026-11-28T09:30:00Z
                  */
                 updated_since?: components["parameters"]["UpdatedSince"];
@@ -16608,7 +16608,7 @@ export interface operations {
                 sort?: components["parameters"]["SortChanged"];
                 status?: components["schemas"]["HelpdeskStatus"];
                 /**
-                 * @description Only records created or changed (soft deletes included) at or after this instant, by the database clock that stamps every change. Starts a walk in the order of change (`next_cursor` continues it; `page` is refused). A change is stamped before its transaction commits, so to sync by time alone ask from your previous sync's time minus a margin of the longest write transaction (`DATABASE_TRANSACTION_TIMEOUT_MS`, 5 s) and expect repeats - or better keep the `next_cursor`, which misses nothing and repeats nothing that did not change again.
+                 * @description Only records created or changed (soft deletes included) at or after this instant, by the database clock that stamps every change. Starts a walk in the order of change (`next_cursor` continues it; `page` is refused). A change is stamped before its transaction commits, so to sync by time alone ask from your previous sync's time minus a margin of the longest write transaction (seconds; minutes during a large payroll run or bulk import) and expect repeats - or better keep the `next_cursor`, which needs no margin, misses nothing and repeats nothing that did not change again.
                  * @example 2026-11-28T09:30:00Z
                  */
                 updated_since?: components["parameters"]["UpdatedSince"];
@@ -18207,7 +18207,7 @@ export interface operations {
                 /** @description Order of the list. `changed`: in the order of change, oldest change first (the transaction that wrote each record, then its id) - the order of a walk by `cursor`, which it starts; without it the list's own order applies and pages go by number. */
                 sort?: components["parameters"]["SortChanged"];
                 /**
-                 * @description Only records created or changed (soft deletes included) at or after this instant, by the database clock that stamps every change. Starts a walk in the order of change (`next_cursor` continues it; `page` is refused). A change is stamped before its transaction commits, so to sync by time alone ask from your previous sync's time minus a margin of the longest write transaction (`DATABASE_TRANSACTION_TIMEOUT_MS`, 5 s) and expect repeats - or better keep the `next_cursor`, which misses nothing and repeats nothing that did not change again.
+                 * @description Only records created or changed (soft deletes included) at or after this instant, by the database clock that stamps every change. Starts a walk in the order of change (`next_cursor` continues it; `page` is refused). A change is stamped before its transaction commits, so to sync by time alone ask from your previous sync's time minus a margin of the longest write transaction (seconds; minutes during a large payroll run or bulk import) and expect repeats - or better keep the `next_cursor`, which needs no margin, misses nothing and repeats nothing that did not change again.
                  * @example 2026-11-28T09:30:00Z
                  */
                 updated_since?: components["parameters"]["UpdatedSince"];
@@ -18682,7 +18682,7 @@ export interface operations {
                 /** @description Only records whose date range starts on or before this date (ranges overlapping [from_date, to_date]). */
                 to_date?: components["parameters"]["ToDateFilter"];
                 /**
-                 * @description Only records created or changed (soft deletes included) at or after this instant, by the database clock that stamps every change. Starts a walk in the order of change (`next_cursor` continues it; `page` is refused). A change is stamped before its transaction commits, so to sync by time alone ask from your previous sync's time minus a margin of the longest write transaction (`DATABASE_TRANSACTION_TIMEOUT_MS`, 5 s) and expect repeats - or better keep the `next_cursor`, which misses nothing and repeats nothing that did not change again.
+                 * @description Only records created or changed (soft deletes included) at or after this instant, by the database clock that stamps every change. Starts a walk in the order of change (`next_cursor` continues it; `page` is refused). A change is stamped before its transaction commits, so to sync by time alone ask from your previous sync's time minus a margin of the longest write transaction (seconds; minutes during a large payroll run or bulk import) and expect repeats - or better keep the `next_cursor`, which needs no margin, misses nothing and repeats nothing that did not change again.
                  * @example 2026-11-28T09:30:00Z
                  */
                 updated_since?: components["parameters"]["UpdatedSince"];
@@ -19117,7 +19117,7 @@ export interface operations {
                 /** @description Only unread ones when true. */
                 unread?: boolean;
                 /**
-                 * @description Only records created or changed (soft deletes included) at or after this instant, by the database clock that stamps every change. Starts a walk in the order of change (`next_cursor` continues it; `page` is refused). A change is stamped before its transaction commits, so to sync by time alone ask from your previous sync's time minus a margin of the longest write transaction (`DATABASE_TRANSACTION_TIMEOUT_MS`, 5 s) and expect repeats - or better keep the `next_cursor`, which misses nothing and repeats nothing that did not change again.
+                 * @description Only records created or changed (soft deletes included) at or after this instant, by the database clock that stamps every change. Starts a walk in the order of change (`next_cursor` continues it; `page` is refused). A change is stamped before its transaction commits, so to sync by time alone ask from your previous sync's time minus a margin of the longest write transaction (seconds; minutes during a large payroll run or bulk import) and expect repeats - or better keep the `next_cursor`, which needs no margin, misses nothing and repeats nothing that did not change again.
                  * @example 2026-11-28T09:30:00Z
                  */
                 updated_since?: components["parameters"]["UpdatedSince"];
@@ -19743,7 +19743,7 @@ export interface operations {
                 sort?: components["parameters"]["SortChanged"];
                 status?: components["schemas"]["ExpenseClaimStatus"];
                 /**
-                 * @description Only records created or changed (soft deletes included) at or after this instant, by the database clock that stamps every change. Starts a walk in the order of change (`next_cursor` continues it; `page` is refused). A change is stamped before its transaction commits, so to sync by time alone ask from your previous sync's time minus a margin of the longest write transaction (`DATABASE_TRANSACTION_TIMEOUT_MS`, 5 s) and expect repeats - or better keep the `next_cursor`, which misses nothing and repeats nothing that did not change again.
+                 * @description Only records created or changed (soft deletes included) at or after this instant, by the database clock that stamps every change. Starts a walk in the order of change (`next_cursor` continues it; `page` is refused). A change is stamped before its transaction commits, so to sync by time alone ask from your previous sync's time minus a margin of the longest write transaction (seconds; minutes during a large payroll run or bulk import) and expect repeats - or better keep the `next_cursor`, which needs no margin, misses nothing and repeats nothing that did not change again.
                  * @example 2026-11-28T09:30:00Z
                  */
                 updated_since?: components["parameters"]["UpdatedSince"];
@@ -20225,7 +20225,7 @@ export interface operations {
                 sort?: components["parameters"]["SortChanged"];
                 status?: components["schemas"]["LoanStatus"];
                 /**
-                 * @description Only records created or changed (soft deletes included) at or after this instant, by the database clock that stamps every change. Starts a walk in the order of change (`next_cursor` continues it; `page` is refused). A change is stamped before its transaction commits, so to sync by time alone ask from your previous sync's time minus a margin of the longest write transaction (`DATABASE_TRANSACTION_TIMEOUT_MS`, 5 s) and expect repeats - or better keep the `next_cursor`, which misses nothing and repeats nothing that did not change again.
+                 * @description Only records created or changed (soft deletes included) at or after this instant, by the database clock that stamps every change. Starts a walk in the order of change (`next_cursor` continues it; `page` is refused). A change is stamped before its transaction commits, so to sync by time alone ask from your previous sync's time minus a margin of the longest write transaction (seconds; minutes during a large payroll run or bulk import) and expect repeats - or better keep the `next_cursor`, which needs no margin, misses nothing and repeats nothing that did not change again.
                  * @example 2026-11-28T09:30:00Z
                  */
                 updated_since?: components["parameters"]["UpdatedSince"];
@@ -20505,7 +20505,7 @@ export interface operations {
                 /** @description Order of the list. `changed`: in the order of change, oldest change first (the transaction that wrote each record, then its id) - the order of a walk by `cursor`, which it starts; without it the list's own order applies and pages go by number. */
                 sort?: components["parameters"]["SortChanged"];
                 /**
-                 * @description Only records created or changed (soft deletes included) at or after this instant, by the database clock that stamps every change. Starts a walk in the order of change (`next_cursor` continues it; `page` is refused). A change is stamped before its transaction commits, so to sync by time alone ask from your previous sync's time minus a margin of the longest write transaction (`DATABASE_TRANSACTION_TIMEOUT_MS`, 5 s) and expect repeats - or better keep the `next_cursor`, which misses nothing and repeats nothing that did not change again.
+                 * @description Only records created or changed (soft deletes included) at or after this instant, by the database clock that stamps every change. Starts a walk in the order of change (`next_cursor` continues it; `page` is refused). A change is stamped before its transaction commits, so to sync by time alone ask from your previous sync's time minus a margin of the longest write transaction (seconds; minutes during a large payroll run or bulk import) and expect repeats - or better keep the `next_cursor`, which needs no margin, misses nothing and repeats nothing that did not change again.
                  * @example 2026-11-28T09:30:00Z
                  */
                 updated_since?: components["parameters"]["UpdatedSince"];
@@ -21433,7 +21433,7 @@ export interface operations {
                 source?: components["schemas"]["CandidateSource"];
                 stage?: components["schemas"]["CandidateStage"];
                 /**
-                 * @description Only records created or changed (soft deletes included) at or after this instant, by the database clock that stamps every change. Starts a walk in the order of change (`next_cursor` continues it; `page` is refused). A change is stamped before its transaction commits, so to sync by time alone ask from your previous sync's time minus a margin of the longest write transaction (`DATABASE_TRANSACTION_TIMEOUT_MS`, 5 s) and expect repeats - or better keep the `next_cursor`, which misses nothing and repeats nothing that did not change again.
+                 * @description Only records created or changed (soft deletes included) at or after this instant, by the database clock that stamps every change. Starts a walk in the order of change (`next_cursor` continues it; `page` is refused). A change is stamped before its transaction commits, so to sync by time alone ask from your previous sync's time minus a margin of the longest write transaction (seconds; minutes during a large payroll run or bulk import) and expect repeats - or better keep the `next_cursor`, which needs no margin, misses nothing and repeats nothing that did not change again.
                  * @example 2026-11-28T09:30:00Z
                  */
                 updated_since?: components["parameters"]["UpdatedSince"];

@@ -11,8 +11,9 @@
 // that has not yet committed has an id at or above it, so no row can later appear at a key the walk
 // has passed. (A stamp taken from the clock or a sequence would need a hold-back window: such a
 // stamp is taken before its transaction commits, so a row could commit behind a cursor.) The cost:
-// a write transaction still open holds every walk of the cluster back to its start until it ends -
-// at most DATABASE_TRANSACTION_TIMEOUT_MS for the server's own transactions.
+// a write transaction still open holds every walk of the cluster back to its start until it ends
+// (DATABASE_TRANSACTION_TIMEOUT_MS for most of the server's; a payroll run, an attendance import or
+// a bulk allocation longer) - the walk then gives short pages and goes on once it has ended.
 import { empty, join, type Sql, sql } from "./sql.ts";
 
 /** The last row of a page: where the next page starts. */
