@@ -1,6 +1,5 @@
 // Rows → documented JSON shapes of the leave area.
 import type { components } from "../../../generated/api-types.ts";
-import type { Page } from "../../http/envelope.ts";
 import { toDateString, toDateStringOrNull } from "../../lib/dates.ts";
 import { moneyStringOrNull } from "../../lib/money.ts";
 import { fullName } from "../shared/people.ts";
