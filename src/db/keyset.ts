@@ -7,13 +7,14 @@
 // an index (tenant_id, change_xid, id) without a `deleted_at IS NULL` predicate. A walk reads in
 // (change_xid, id) order from just after its last key, so a page deep in the list costs what the
 // first does (an index range scan of `limit` entries), and it returns only rows whose change_xid is
-// below the reading snapshot's xmin: every transaction below xmin has ended, and every transaction
-// that has not yet committed has an id at or above it, so no row can later appear at a key the walk
-// has passed. (A stamp taken from the clock or a sequence would need a hold-back window: such a
-// stamp is taken before its transaction commits, so a row could commit behind a cursor.) The cost:
-// a write transaction still open holds every walk of the cluster back to its start until it ends
+// below BOUND: every change below it is final, and every transaction that may still commit rows in
+// this database has an id at or above it, so no row can later appear at a key the walk has passed.
+// (A stamp taken from the clock or a sequence would need a hold-back window: such a stamp is taken
+// before its transaction commits, so a row could commit behind a cursor.) The cost: a write
+// transaction of this database still open holds every walk back to its start until it ends
 // (DATABASE_TRANSACTION_TIMEOUT_MS for most of the server's; a payroll run, an attendance import or
-// a bulk allocation longer) - the walk then gives short pages and goes on once it has ended.
+// a bulk allocation longer) - the walk then gives short pages and goes on once it has ended. The
+// cluster's other databases' transactions are left out of the bound (BOUND).
 import { empty, join, type Sql, sql } from "./sql.ts";
 
 /** The last row of a page: where the next page starts. */
@@ -37,14 +38,27 @@ export interface Walk {
 }
 
 /**
+ * Below it every change is final (committed or rolled back) for the reading snapshot: the least of
+ * the snapshot's xmax (transactions begun after it) and of the transactions in progress in it
+ * (pg_snapshot_xip) - but those pg_stat_activity shows running in another database of the cluster,
+ * which cannot write this database's tables (a transaction ended since, or whose backend is not
+ * shown, counts as this database's: the bound only errs early). So another database's long
+ * transaction (or CREATE DATABASE) does not hold walks back; this database's do. An initplan:
+ * evaluated once per statement, so the bound is an index condition.
+ */
+const BOUND = sql`(SELECT least(pg_snapshot_xmax(q.s), (SELECT min(x) FROM pg_snapshot_xip(q.s) AS x WHERE NOT EXISTS (
+    SELECT 1 FROM pg_stat_get_activity(NULL) a WHERE a.backend_xid = xid(x)
+       AND a.datid <> (SELECT oid FROM pg_database WHERE datname = current_database()))))
+  FROM (SELECT pg_current_snapshot() AS s) q)`;
+
+/**
  * The walk's conditions on a stamped table (`t`: the table's alias with its dot, e.g. sql`e.`):
- * past the cursor, below the snapshot's xmin, changed since, and live unless tombstones are asked
+ * past the cursor, below BOUND, changed since, and live unless tombstones are asked
  * for (`softDeleted`: the table has `deleted_at`).
  */
 export function walkAnd(w: Walk, opts: { t?: Sql; softDeleted: boolean }): Sql {
   const t = opts.t ?? empty;
-  // an initplan: evaluated once, so the bound is an index condition
-  const conds = [sql`${t}change_xid < (SELECT pg_snapshot_xmin(pg_current_snapshot()))`];
+  const conds = [sql`${t}change_xid < ${BOUND}`];
   if (w.after) conds.push(sql`(${t}change_xid, ${t}id) > (${w.after.xid}::xid8, ${w.after.id}::uuid)`);
   if (w.updatedSince) conds.push(sql`${t}changed_at >= ${w.updatedSince}::timestamptz`);
   if (opts.softDeleted && !w.includeDeleted) conds.push(sql`${t}deleted_at IS NULL`);

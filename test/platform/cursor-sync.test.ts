@@ -3,7 +3,7 @@
 // no id and sees every deletion - and the 400s of a walk, isolation between companies, a sync from
 // a kept cursor, and the declarations of the document.
 import pg from "pg";
-import { beforeAll, describe, expect, it } from "vitest";
+import { beforeAll, describe, expect, inject, it } from "vitest";
 import { apiDocument } from "../../src/http/app.ts";
 import { expectError, signupTenant, type TenantSession, useTestApp } from "../support/app.ts";
 import { createEmployee } from "../support/employees.ts";
@@ -171,6 +171,39 @@ describe("a transaction that commits late", () => {
     } finally {
       await t1.query("ROLLBACK").catch(() => {});
       await t1.end();
+    }
+  });
+});
+
+describe("a transaction of another database", () => {
+  it("does not hold a walk back: it cannot write this database's tables", async () => {
+    const c = await signupTenant(t);
+    const [e1] = await insertEmployees(c.tenantId, 1, "D");
+    let cursor: string | null = null;
+    expect(
+      await eventually(async () => {
+        const w = await walk(c, "sort=changed", null);
+        cursor = w.cursor;
+        return w.seen.length === 1;
+      }),
+    ).toBe(true);
+    // a write transaction left open in the server's admin database
+    const other = new pg.Client({ connectionString: inject("adminUrl") });
+    await other.connect();
+    try {
+      await other.query("BEGIN");
+      await other.query("SELECT pg_current_xact_id()");
+      await t.query(`UPDATE employees SET designation = 'Seen' WHERE tenant_id = $1 AND id = $2`, [c.tenantId, e1]);
+      let seen: Entry[] = [];
+      const ok = await eventually(async () => {
+        seen = (await walk(c, "sort=changed", cursor)).seen;
+        return seen.length === 1;
+      });
+      expect(ok, "the change was held back by the other database's transaction").toBe(true);
+      expect(seen[0].designation).toBe("Seen");
+    } finally {
+      await other.query("ROLLBACK").catch(() => {});
+      await other.end();
     }
   });
 });

@@ -3,9 +3,9 @@
 -- Prisma's alike - sets, in the database:
 --   change_xid  the writing transaction's id (pg_current_xact_id(), 64 bits, never wraps): the walk's
 --               order is (change_xid, id), and a walk only returns rows whose change_xid is below
---               the reading snapshot's xmin - every transaction below it has finished, so no row can
---               later appear behind a cursor (no hold-back timer; a transaction still open holds the
---               walk back until it ends: a short page, then on from the cursor);
+--               every transaction of this database still in progress for the reading snapshot, so no
+--               row can later appear behind a cursor (no hold-back timer; a transaction still open
+--               holds the walk back until it ends: a short page, then on from the cursor);
 --   changed_at  the database clock (clock_timestamp()) of the change: what `updated_since` filters.
 -- Rows from before this migration get change_xid 1 (first in the walk) and the migration's time.
 -- The keyset index has no `deleted_at IS NULL` predicate: tombstones are walked too.
